@@ -1,0 +1,164 @@
+/**
+ * Compact local timestamps of the EHR (`YYYYMMDDhhmmss`, or `YYYYMMDD` for a date) and their
+ * instants. Wall-clock time is read in a named IANA zone; DST edges follow the "compatible" rule
+ * of Temporal and java.time: a time in a spring gap is read an hour later, a time that occurs twice
+ * takes the earlier instant.
+ */
+
+export interface WallClock {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+}
+
+const COMPACT = /^(\d{4})(\d{2})(\d{2})(?:(\d{2})(\d{2})(\d{2}))?$/;
+const FILTER = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})$/;
+const HOUR_MS = 3_600_000;
+const QUARTER_MS = 900_000;
+const DAY_MS = 24 * HOUR_MS;
+
+export function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+function isValidWallClock(w: WallClock): boolean {
+  return (
+    w.year >= 1 &&
+    w.month >= 1 && w.month <= 12 &&
+    w.day >= 1 && w.day <= daysInMonth(w.year, w.month) &&
+    w.hour <= 23 && w.minute <= 59 && w.second <= 59
+  );
+}
+
+function toWallClock(m: RegExpExecArray): WallClock {
+  return {
+    year: Number(m[1]), month: Number(m[2]), day: Number(m[3]),
+    hour: Number(m[4] ?? 0), minute: Number(m[5] ?? 0), second: Number(m[6] ?? 0),
+  };
+}
+
+/** Parses a 14-digit timestamp or an 8-digit date; undefined when the form or the date is impossible. */
+export function parseCompact(value: string): WallClock | undefined {
+  const m = COMPACT.exec(value);
+  if (!m) return undefined;
+  const wall = toWallClock(m);
+  return isValidWallClock(wall) ? wall : undefined;
+}
+
+export function isCompactDateTime(value: string): boolean {
+  return value.length === 14 && parseCompact(value) !== undefined;
+}
+
+export function isCompactDate(value: string): boolean {
+  return value.length === 8 && parseCompact(value) !== undefined;
+}
+
+/** `YYYY-MM-DDThh:mm:ss` (the API's filter form) to a compact 14-digit value; undefined if impossible. */
+export function filterParamToCompact(value: string): string | undefined {
+  const m = FILTER.exec(value);
+  if (!m || !isValidWallClock(toWallClock(m))) return undefined;
+  return value.replace(/[-T:]/g, '');
+}
+
+const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
+
+export function formatCompact(w: WallClock): string {
+  return `${pad(w.year, 4)}${pad(w.month)}${pad(w.day)}${pad(w.hour)}${pad(w.minute)}${pad(w.second)}`;
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterFor(zone: string): Intl.DateTimeFormat {
+  let f = formatters.get(zone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone, hourCycle: 'h23',
+      year: 'numeric', month: 'numeric', day: 'numeric',
+      hour: 'numeric', minute: 'numeric', second: 'numeric',
+    });
+    formatters.set(zone, f);
+  }
+  return f;
+}
+
+/** Throws RangeError for a zone the runtime does not know; used to validate configuration. */
+export function assertTimeZone(zone: string): void {
+  formatterFor(zone);
+}
+
+/** The wall clock shown in `zone` at the instant `epochMs`. */
+export function wallClockAt(epochMs: number, zone: string): WallClock {
+  const parts: Record<string, number> = {};
+  for (const p of formatterFor(zone).formatToParts(new Date(epochMs))) {
+    if (p.type !== 'literal') parts[p.type] = Number(p.value);
+  }
+  return {
+    year: parts.year ?? 0, month: parts.month ?? 0, day: parts.day ?? 0,
+    hour: parts.hour ?? 0, minute: parts.minute ?? 0, second: parts.second ?? 0,
+  };
+}
+
+function wallAsUtc(w: WallClock): number {
+  return Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
+}
+
+// Real zones change offset only on quarter-hour boundaries; caching per quarter keeps mapping cheap.
+const offsetCache = new Map<string, number>();
+
+/** Offset of `zone` from UTC at `epochMs`, in milliseconds. */
+export function offsetAt(epochMs: number, zone: string): number {
+  const hourKey = `${zone}|${Math.floor(epochMs / QUARTER_MS)}`;
+  let offset = offsetCache.get(hourKey);
+  if (offset === undefined) {
+    const flooredMs = Math.floor(epochMs / 1000) * 1000;
+    offset = wallAsUtc(wallClockAt(flooredMs, zone)) - flooredMs;
+    if (offsetCache.size > 50_000) offsetCache.clear();
+    offsetCache.set(hourKey, offset);
+  }
+  return offset;
+}
+
+/** The instant of a wall-clock time in `zone`, by the "compatible" DST rule. */
+export function wallClockToEpochMs(w: WallClock, zone: string): number {
+  const asUtc = wallAsUtc(w);
+  const before = offsetAt(asUtc - DAY_MS, zone);
+  const after = offsetAt(asUtc + DAY_MS, zone);
+  const candidates = [asUtc - before, asUtc - after].filter((t) => t + offsetAt(t, zone) === asUtc);
+  if (candidates.length > 0) return Math.min(...candidates);
+  // In a gap: read with the offset in force before the transition, i.e. shifted forward.
+  return asUtc - before;
+}
+
+/** Instant of a compact 14-digit timestamp (or 8-digit date at local midnight); throws RangeError if malformed. */
+export function compactToEpochMs(value: string, zone: string): number {
+  const wall = parseCompact(value);
+  if (!wall) throw new RangeError('malformed compact timestamp');
+  return wallClockToEpochMs(wall, zone);
+}
+
+/** `YYYY-MM-DDThh:mm:ssZ`. */
+export function epochMsToUtcIso(epochMs: number): string {
+  return new Date(Math.floor(epochMs / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+export function epochMsToCompact(epochMs: number, zone: string): string {
+  return formatCompact(wallClockAt(epochMs, zone));
+}
+
+/** The calendar day in `zone` at `epochMs`, as `YYYYMMDD`. */
+export function localDate(epochMs: number, zone: string): string {
+  return epochMsToCompact(epochMs, zone).slice(0, 8);
+}
+
+/** `20250314093000` -> `2025-03-14 09:30` (the booking StartTime display form). */
+export function compactToDisplay(value: string): string {
+  return `${value.slice(0, 4)}-${value.slice(4, 6)}-${value.slice(6, 8)} ${value.slice(8, 10)}:${value.slice(10, 12)}`;
+}
+
+/** `19121212` -> `1912-12-12`. */
+export function compactDateToIso(value: string): string {
+  return `${value.slice(0, 4)}-${value.slice(4, 6)}-${value.slice(6, 8)}`;
+}

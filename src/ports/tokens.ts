@@ -1,0 +1,9 @@
+/** One injection token per port; the composition root (src/container.ts) binds each to an adapter. */
+export const TOKENS = {
+  Clock: Symbol('Clock'),
+  EhrRecords: Symbol('EhrRecords'),
+  DelegationRegistry: Symbol('DelegationRegistry'),
+  AuditTrail: Symbol('AuditTrail'),
+  AccessTokenVerifier: Symbol('AccessTokenVerifier'),
+  SubscriptionKeys: Symbol('SubscriptionKeys'),
+} as const;

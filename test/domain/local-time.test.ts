@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import {
+  compactToDisplay, compactToEpochMs, epochMsToCompact, epochMsToUtcIso, filterParamToCompact,
+  isCompactDate, isCompactDateTime, localDate,
+} from '../../src/domain/time/local-time.js';
+
+const ZONE = 'Europe/Stockholm';
+const utc = (v: string): string => epochMsToUtcIso(compactToEpochMs(v, ZONE));
+
+describe('compact local timestamps in Europe/Stockholm', () => {
+  it('converts the upstream README examples', () => {
+    expect(utc('20250314093000')).toBe('2025-03-14T08:30:00Z');
+    expect(compactToEpochMs('20250314093000', ZONE)).toBe(1741941000000);
+    expect(utc('20250704143000')).toBe('2025-07-04T12:30:00Z');
+    expect(compactToEpochMs('20250704143000', ZONE)).toBe(1751632200000);
+    expect(utc('20251027081500')).toBe('2025-10-27T07:15:00Z');
+    expect(compactToDisplay('20250314093000')).toBe('2025-03-14 09:30');
+  });
+
+  it('reads a time in the spring gap an hour later', () => {
+    expect(utc('20250330023000')).toBe('2025-03-30T01:30:00Z');
+    expect(utc('20250330020000')).toBe('2025-03-30T01:00:00Z');
+    expect(utc('20250330030000')).toBe('2025-03-30T01:00:00Z');
+  });
+
+  it('takes the earlier instant in the autumn overlap', () => {
+    expect(utc('20241027023000')).toBe('2024-10-27T00:30:00Z');
+    expect(compactToEpochMs('20241027023000', ZONE)).toBe(1729989000000);
+    expect(utc('20241027030000')).toBe('2024-10-27T02:00:00Z');
+    expect(utc('20241027015959')).toBe('2024-10-26T23:59:59Z');
+  });
+
+  it('round-trips instants to local wall clock', () => {
+    expect(epochMsToCompact(1729989000000, ZONE)).toBe('20241027023000');
+    expect(epochMsToCompact(Date.UTC(2024, 9, 27, 1, 30), ZONE)).toBe('20241027023000');
+    expect(localDate(Date.UTC(2025, 11, 31, 23, 30), ZONE)).toBe('20260101');
+  });
+
+  it('refuses impossible dates and malformed forms', () => {
+    expect(isCompactDateTime('20250230120000')).toBe(false);
+    expect(isCompactDateTime('20241301120000')).toBe(false);
+    expect(isCompactDateTime('20240229120000')).toBe(true);
+    expect(isCompactDateTime('20250229120000')).toBe(false);
+    expect(isCompactDateTime('20250101240000')).toBe(false);
+    expect(isCompactDateTime('2025010112000')).toBe(false);
+    expect(isCompactDate('19121212')).toBe(true);
+    expect(isCompactDate('191212121')).toBe(false);
+    expect(() => compactToEpochMs('2025-01-01', ZONE)).toThrow(RangeError);
+  });
+
+  it('converts the API filter form and refuses impossible ones', () => {
+    expect(filterParamToCompact('2025-03-14T09:30:00')).toBe('20250314093000');
+    expect(filterParamToCompact('2025-02-30T09:30:00')).toBeUndefined();
+    expect(filterParamToCompact('2025-03-14 09:30:00')).toBeUndefined();
+    expect(filterParamToCompact('2025-03-14T09:30:00Z')).toBeUndefined();
+    expect(filterParamToCompact('2025-03-14T24:00:00')).toBeUndefined();
+  });
+});
