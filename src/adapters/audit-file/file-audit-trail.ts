@@ -1,0 +1,86 @@
+import { createHash } from 'node:crypto';
+import { mkdir, open, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import type { AuditRecord, AuditTrail } from '../../ports/audit-trail.port.js';
+import { lastLineOf } from './last-line.js';
+
+interface Pending {
+  line: string;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+const GENESIS = '0'.repeat(64);
+
+/**
+ * The embedded audit trail: one JSON line per record in an append-only file, each line carrying
+ * the hash of the one before (so an edited line is detectable), synced to disk before the caller
+ * is answered. Concurrent appends share one write and one fsync.
+ */
+export class FileAuditTrail implements AuditTrail {
+  private handle: FileHandle | undefined;
+  private lastHash = GENESIS;
+  private queue: Pending[] = [];
+  private flushing: Promise<void> | undefined;
+
+  private constructor(private readonly file: string) {}
+
+  static async open(file: string): Promise<FileAuditTrail> {
+    const trail = new FileAuditTrail(file);
+    await mkdir(path.dirname(file), { recursive: true });
+    const last = await lastLineOf(file);
+    if (last) trail.lastHash = (JSON.parse(last) as { hash: string }).hash;
+    trail.handle = await open(file, 'a', 0o600);
+    return trail;
+  }
+
+  append(record: AuditRecord): Promise<void> {
+    if (!this.handle) return Promise.reject(new Error('audit trail closed'));
+    const body = JSON.stringify({ ...record, prev: this.lastHash });
+    const hash = createHash('sha256').update(body).digest('hex');
+    this.lastHash = hash;
+    const line = `${body.slice(0, -1)},"hash":"${hash}"}\n`;
+    return new Promise((resolve, reject) => {
+      this.queue.push({ line, resolve, reject });
+      this.flushing ??= this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.queue;
+      this.queue = [];
+      try {
+        if (!this.handle) throw new Error('audit trail closed');
+        await this.handle.appendFile(batch.map((p) => p.line).join(''));
+        await this.handle.datasync();
+        for (const p of batch) p.resolve();
+      } catch (err) {
+        for (const p of batch) p.reject(err);
+      }
+    }
+    this.flushing = undefined;
+  }
+
+  async ping(): Promise<boolean> {
+    return this.handle !== undefined;
+  }
+
+  async close(): Promise<void> {
+    await this.flushing;
+    await this.handle?.close();
+    this.handle = undefined;
+  }
+
+  /** Recomputes the chain; returns the 1-based number of the first line that does not match, or 0. */
+  static verifyChain(lines: readonly string[]): number {
+    let prev = GENESIS;
+    for (let i = 0; i < lines.length; i++) {
+      const { hash, ...rest } = JSON.parse(lines[i] ?? '') as { hash: string; prev: string };
+      const body = JSON.stringify(rest);
+      if (rest.prev !== prev || createHash('sha256').update(body).digest('hex') !== hash) return i + 1;
+      prev = hash;
+    }
+    return 0;
+  }
+}

@@ -1,0 +1,24 @@
+import { open } from 'node:fs/promises';
+
+const TAIL_BYTES = 64 * 1024;
+
+/** The last non-empty line of a file (read from its tail only), or undefined if there is none. */
+export async function lastLineOf(file: string): Promise<string | undefined> {
+  let handle;
+  try {
+    handle = await open(file, 'r');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+  try {
+    const { size } = await handle.stat();
+    const length = Math.min(size, TAIL_BYTES);
+    const buffer = Buffer.alloc(length);
+    await handle.read(buffer, 0, length, size - length);
+    const lines = buffer.toString('utf8').split('\n').filter((l) => l.trim() !== '');
+    return lines.at(-1);
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,110 @@
+// oidc-provider configuration of the demo authorization server: which clients and people exist,
+// and how access tokens for the API are shaped (JWT, the API's audience, 15 minutes).
+import { createHmac, randomBytes } from 'node:crypto';
+import { errors, interactionPolicy, type Configuration } from 'oidc-provider';
+import type { StoredCredentials } from './credentials-store.js';
+import { DEMO_CLIENTS, demoClient, toClientMetadata } from './demo-clients.js';
+import { findDemoPerson } from './demo-persons.js';
+
+export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
+
+// Only the fields of oidc-provider's objects that the functions below read.
+interface ClientView { clientId: string; sectorIdentifier?: string }
+interface TokenView { kind: string; accountId?: string }
+
+/**
+ * RFC 8707 wants the resource indicator to be an absolute URI, while the API's audience is a plain
+ * name by default (`patient-data-access`); a URN carries the name, and `aud` stays the bare audience.
+ */
+export function resourceIndicatorFor(audience: string): string {
+  return URL.canParse(audience) ? audience : `urn:${encodeURIComponent(audience)}`;
+}
+
+interface InteractionContextView { oidc: { session: { accountId?: string }; account?: unknown } }
+
+/**
+ * devInteractions accepts any text as the login and findAccount then finds nobody, which would end
+ * in a server error; asking for the login again lets the person correct a mistyped number.
+ */
+function demoInteractionPolicy(): unknown {
+  const policy = interactionPolicy.base();
+  policy.get('login')?.checks.add(
+    new interactionPolicy.Check(
+      'unknown_demo_person',
+      'the login is not one of the demo persons',
+      'login_required',
+      (ctx: InteractionContextView) => Boolean(ctx.oidc.session.accountId && !ctx.oidc.account),
+    ),
+  );
+  return policy;
+}
+
+export function buildProviderConfiguration(input: {
+  audience: string;
+  patientClaim: string;
+  credentials: StoredCredentials;
+}): Configuration {
+  const { audience, patientClaim, credentials } = input;
+  const resource = resourceIndicatorFor(audience);
+
+  return {
+    clients: DEMO_CLIENTS.map((client) =>
+      toClientMetadata(client, credentials.clientSecrets[client.clientId]),
+    ),
+    jwks: { keys: credentials.signingKeys },
+    // Sessions live in the in-memory adapter and end with the process, so their cookie keys may too.
+    cookies: { keys: [randomBytes(32).toString('base64url')] },
+    // No offline_access: the demo issues no refresh tokens.
+    scopes: ['openid'],
+    // Authorization code only: no implicit or hybrid flows hand tokens to the front channel.
+    responseTypes: ['code'],
+    claims: { openid: ['sub'] },
+    subjectTypes: ['public', 'pairwise'],
+    pairwiseIdentifier: async (_ctx: unknown, accountId: string, client: ClientView) =>
+      createHmac('sha256', credentials.pairwiseSalt)
+        .update(`${client.sectorIdentifier ?? client.clientId}\n${accountId}`)
+        .digest('base64url'),
+    // The devInteractions form's "login" is the account id: only the demo persons exist.
+    findAccount: async (_ctx: unknown, accountId: string) =>
+      findDemoPerson(accountId)
+        ? { accountId, claims: async () => ({ sub: accountId }) }
+        : undefined,
+    extraTokenClaims: async (_ctx: unknown, token: TokenView) =>
+      token.kind === 'AccessToken' && token.accountId
+        ? { [patientClaim]: token.accountId }
+        : undefined,
+    interactions: { policy: demoInteractionPolicy() },
+    pkce: { required: () => true },
+    clientBasedCORS: () => false,
+    features: {
+      devInteractions: { enabled: true },
+      clientCredentials: { enabled: true },
+      // Every access token is for the API, so userinfo (which needs an audience-less one) is off.
+      userinfo: { enabled: false },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: async () => resource,
+        useGrantedResource: async () => true,
+        getResourceServerInfo: async (_ctx: unknown, indicator: string, client: ClientView) => {
+          if (indicator !== resource) throw new errors.InvalidTarget();
+          return {
+            scope: (demoClient(client.clientId)?.apiScopes ?? []).join(' '),
+            audience,
+            accessTokenFormat: 'jwt',
+            accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS,
+            jwt: { sign: { alg: 'RS256' } },
+          };
+        },
+      },
+    },
+    ttl: {
+      AccessToken: ACCESS_TOKEN_TTL_SECONDS,
+      ClientCredentials: ACCESS_TOKEN_TTL_SECONDS,
+      AuthorizationCode: 60,
+      IdToken: ACCESS_TOKEN_TTL_SECONDS,
+      Interaction: 10 * 60,
+      Session: 60 * 60,
+      Grant: 60 * 60,
+    },
+  };
+}

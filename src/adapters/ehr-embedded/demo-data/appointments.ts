@@ -1,0 +1,118 @@
+import { addDays, dayAt, plusMinutes, type DemoClock } from './clock.js';
+import { actionId, contactId, webBookingId } from './ids.js';
+import { APPOINTMENTS, ENCOUNTERS, REGISTERED_BOOKINGS } from './appointment-data.js';
+import type { DemoPerson } from './people.js';
+import { STAFF, type StaffKey, type UnitKey } from './units.js';
+
+/**
+ * The demo's care contacts, planned as day offsets from today. Bookings, video meetings, care
+ * contacts and journal notes all read this one plan, so a video booking has its meeting at the
+ * same time and a journal note names the contact it was written at.
+ */
+
+export interface AppointmentSpec {
+  /** 1..99, unique per person; person.slotBase + n is the slot of the ContactId. */
+  n: number;
+  day: number;
+  /** `hhmm`; absent means today's drop-in time (now + 45 min, rounded). */
+  time?: string;
+  minutes: number;
+  staff: StaffKey;
+  unit?: UnitKey;
+  service: string;
+  info?: string;
+  price?: { price: string; reduction: string; reason?: string };
+  video?: { others?: StaffKey[]; onPremise?: boolean };
+  any?: Readonly<Record<string, string>>;
+}
+
+/** A contact that was never a booking (phone call, letter, admission...), for care contacts and notes. */
+export interface EncounterSpec {
+  n: number;
+  /** Days from today, or 'dst': the latest daylight-saving change day (a DST trap). */
+  day: number | 'dst';
+  time: string;
+  /** Absent for a contact without an end (a letter). */
+  minutes?: number;
+  endDay?: number;
+  type: string;
+  status: string;
+  staff: StaffKey;
+  unit?: UnitKey;
+  /** '' writes an empty `<Reason/>`, which reads as absent. */
+  reason?: string;
+}
+
+export interface RegisteredBookingSpec {
+  n: number; day: number; time: string; staff: StaffKey; unit?: UnitKey; info: string; channel: string;
+}
+
+export interface Contact {
+  n: number;
+  contactId: string;
+  start: string;
+  end: string | undefined;
+  unit: UnitKey;
+  staff: StaffKey;
+  /** Upstream CareContact type code. */
+  type: string;
+  status: string;
+  reason: string | undefined;
+  appointment?: AppointmentSpec & { actionId: string };
+}
+
+function slotOf(person: DemoPerson, n: number): number {
+  if (!Number.isInteger(n) || n < 1 || n > 99) throw new RangeError('n must be 1..99');
+  return person.slotBase + n;
+}
+
+export function appointmentsOf(person: DemoPerson, clock: DemoClock): Contact[] {
+  return (APPOINTMENTS[person.id] ?? []).map((spec) => {
+    // The planned day names the ContactId even when the drop-in time rolls past midnight.
+    const plannedDay = addDays(clock.today, spec.day);
+    const start = spec.time === undefined ? clock.dropIn : dayAt(clock, spec.day, spec.time);
+    const slot = slotOf(person, spec.n);
+    return {
+      n: spec.n,
+      contactId: contactId(plannedDay, slot),
+      start,
+      end: plusMinutes(start, spec.minutes, clock.zone),
+      unit: spec.unit ?? STAFF[spec.staff].unit,
+      staff: spec.staff,
+      type: spec.video ? 'VIDEO' : 'BESOK',
+      status: spec.day < 0 ? 'FINISHED' : 'PLANNED',
+      reason: spec.service,
+      appointment: { ...spec, actionId: actionId(plannedDay, slot) },
+    };
+  });
+}
+
+export function encountersOf(person: DemoPerson, clock: DemoClock): Contact[] {
+  return (ENCOUNTERS[person.id] ?? []).map((spec) => {
+    const day = spec.day === 'dst' ? clock.dstChangeDay : spec.day;
+    const start = dayAt(clock, day, spec.time);
+    const end = spec.minutes === undefined ? undefined
+      : plusMinutes(dayAt(clock, day + (spec.endDay ?? 0), spec.time), spec.minutes, clock.zone);
+    return {
+      n: spec.n,
+      contactId: contactId(addDays(clock.today, day), slotOf(person, spec.n)),
+      start, end,
+      unit: spec.unit ?? STAFF[spec.staff].unit,
+      staff: spec.staff, type: spec.type, status: spec.status, reason: spec.reason,
+    };
+  });
+}
+
+/** Every contact of the person, appointments first, in the plan's deliberately unsorted order. */
+export function contactsOf(person: DemoPerson, clock: DemoClock): Contact[] {
+  return [...appointmentsOf(person, clock), ...encountersOf(person, clock)];
+}
+
+export function registeredBookingsOf(person: DemoPerson, clock: DemoClock) {
+  return (REGISTERED_BOOKINGS[person.id] ?? []).map((spec) => ({
+    ...spec,
+    bookingId: webBookingId(addDays(clock.today, spec.day), slotOf(person, spec.n)),
+    start: dayAt(clock, spec.day, spec.time),
+    unit: spec.unit ?? STAFF[spec.staff].unit,
+  }));
+}

@@ -1,0 +1,44 @@
+import { isCompactDate, isCompactDateTime } from '../../../domain/time/local-time.js';
+import { tag, type XmlElement } from './xml.js';
+
+/** The upstream building blocks (README §1): Identifier, TimeValue, Code, and the document namespaces. */
+
+export const NS = {
+  patient: 'urn:example:ehr:patient:3',
+  medications: 'urn:example:ehr:prescription:2',
+  journalnotes: 'urn:example:ehr:journalnote:3',
+  bookings: 'urn:example:ehr:booking:2',
+  videomeetings: 'urn:example:ehr:videomeeting:1',
+  contacts: 'urn:example:ehr:carecontact:1',
+  attentionsignals: 'urn:example:ehr:attentionsignal:1',
+  relationships: 'urn:example:ehr:relationship:1',
+} as const;
+
+export const XSI = 'http://www.w3.org/2001/XMLSchema-instance';
+export const EHR_ID_ROOT = '1.2.752.99999.1.1';
+
+export function id(name: string, extension: string, root: string): XmlElement {
+  return tag(name, { extension, root });
+}
+
+/** A TimeValue; refuses anything but a real 8- or 14-digit value so a bug cannot write a malformed document. */
+export function tv(name: string, value: string): XmlElement {
+  if (!isCompactDateTime(value) && !isCompactDate(value)) throw new RangeError(`${name}: not a 8- or 14-digit time value: ${value}`);
+  return tag(name, { value });
+}
+
+export function optionalTv(name: string, value: string | undefined): XmlElement | undefined {
+  return value === undefined ? undefined : tv(name, value);
+}
+
+export function code(name: string, codeSystem: string, displayName: string): XmlElement {
+  return tag(name, { codeSystem }, tag('displayName', { value: displayName }));
+}
+
+export const bool = (value: boolean): string => (value ? 'true' : 'false');
+
+/** An int leaf's text; refuses what the README's strict integer form would reject. */
+export function int(value: number): string {
+  if (!Number.isSafeInteger(value)) throw new RangeError(`not an integer: ${value}`);
+  return String(value);
+}

@@ -1,0 +1,25 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { SubscriptionKeys } from '../../ports/subscription-keys.port.js';
+
+const digest = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
+
+/**
+ * Keys from configuration. Each candidate is hashed to a fixed length and every key is compared,
+ * so neither the length nor the position of a match shows in the response time.
+ */
+export class StaticSubscriptionKeys implements SubscriptionKeys {
+  private readonly entries: ReadonlyArray<{ name: string; digest: Buffer }>;
+
+  constructor(keys: ReadonlyMap<string, string>) {
+    this.entries = [...keys].map(([name, key]) => ({ name, digest: digest(key) }));
+  }
+
+  identify(key: string): string | undefined {
+    const candidate = digest(key);
+    let match: string | undefined;
+    for (const entry of this.entries) {
+      if (timingSafeEqual(candidate, entry.digest) && match === undefined) match = entry.name;
+    }
+    return match;
+  }
+}

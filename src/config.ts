@@ -1,0 +1,136 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { assertTimeZone } from './domain/time/local-time.js';
+
+/** Every setting of CONTRACT.md §1, read once from the environment and frozen. */
+export interface Config {
+  port: number;
+  host: string;
+  basePath: string;
+  ehrAdapter: 'embedded' | 'xml-http';
+  /** Undefined: the embedded EHR serves generated demo data. */
+  ehrDataDir: string | undefined;
+  ehrBaseUrl: string | undefined;
+  ehrTimeoutMs: number;
+  ehrTimezone: string;
+  /** Undefined: the demo authorization server is started and trusted. */
+  authIssuer: string | undefined;
+  authJwksUrl: string | undefined;
+  authAudience: string;
+  authPatientClaim: string;
+  /** Name -> key. Undefined: a demo key is generated and kept in DATA_DIR. */
+  subscriptionKeys: ReadonlyMap<string, string> | undefined;
+  rateLimitMax: number;
+  rateLimitWindowMs: number;
+  redisUrl: string | undefined;
+  databaseUrl: string | undefined;
+  arrivalWindowBeforeMin: number;
+  arrivalWindowAfterMin: number;
+  dataDir: string;
+  logLevel: string;
+  demoAuthPort: number;
+  /** Addresses of reverse proxies whose X-Forwarded-For is believed; none by default. */
+  trustProxy: string[];
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function text(env: Env, name: string): string | undefined {
+  const v = env[name]?.trim();
+  return v === undefined || v === '' ? undefined : v;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = text(env, name);
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || n < min || n > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max}`);
+  return n;
+}
+
+function url(env: Env, name: string): string | undefined {
+  const raw = text(env, name);
+  if (raw === undefined) return undefined;
+  try {
+    return new URL(raw).toString().replace(/\/$/, '');
+  } catch {
+    throw new ConfigError(`${name} must be an absolute URL`);
+  }
+}
+
+/** `name:key,name:key`; a key shorter than 16 characters is refused as guessable. */
+export function parseSubscriptionKeys(raw: string, source: string): Map<string, string> {
+  const keys = new Map<string, string>();
+  for (const pair of raw.split(/[,\n]/).map((p) => p.trim()).filter(Boolean)) {
+    const i = pair.indexOf(':');
+    const name = pair.slice(0, i).trim();
+    const key = pair.slice(i + 1).trim();
+    if (i <= 0 || key.length < 16) throw new ConfigError(`${source} entries must be name:key with a key of 16+ characters`);
+    keys.set(name, key);
+  }
+  if (keys.size === 0) throw new ConfigError(`${source} holds no keys`);
+  return keys;
+}
+
+function subscriptionKeys(env: Env): Map<string, string> | undefined {
+  const inline = text(env, 'SUBSCRIPTION_KEYS');
+  if (inline !== undefined) return parseSubscriptionKeys(inline, 'SUBSCRIPTION_KEYS');
+  const file = text(env, 'SUBSCRIPTION_KEYS_FILE');
+  if (file !== undefined) return parseSubscriptionKeys(readFileSync(file, 'utf8'), 'SUBSCRIPTION_KEYS_FILE');
+  return undefined;
+}
+
+function basePath(env: Env): string {
+  const raw = text(env, 'BASE_PATH') ?? '';
+  if (raw === '' || raw === '/') return '';
+  if (!/^\/[A-Za-z0-9._~\-/]*[^/]$/.test(raw)) throw new ConfigError('BASE_PATH must look like /patient-api');
+  return raw;
+}
+
+export function loadConfig(env: Env = process.env): Readonly<Config> {
+  const ehrAdapter = text(env, 'EHR_ADAPTER') ?? 'embedded';
+  if (ehrAdapter !== 'embedded' && ehrAdapter !== 'xml-http') throw new ConfigError('EHR_ADAPTER must be embedded or xml-http');
+  const ehrBaseUrl = url(env, 'EHR_BASE_URL');
+  if (ehrAdapter === 'xml-http' && ehrBaseUrl === undefined) throw new ConfigError('EHR_ADAPTER=xml-http needs EHR_BASE_URL');
+  const ehrTimezone = text(env, 'EHR_TIMEZONE') ?? 'Europe/Stockholm';
+  try {
+    assertTimeZone(ehrTimezone);
+  } catch {
+    throw new ConfigError('EHR_TIMEZONE must be an IANA time zone such as Europe/Stockholm');
+  }
+  const logLevel = text(env, 'LOG_LEVEL') ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  const dataDirRaw = text(env, 'DATA_DIR') ?? './.data';
+  const ehrDataDir = text(env, 'EHR_DATA_DIR');
+  return Object.freeze({
+    port: integer(env, 'PORT', 8080, 0, 65535),
+    host: text(env, 'HOST') ?? '127.0.0.1',
+    basePath: basePath(env),
+    ehrAdapter,
+    ehrDataDir: ehrDataDir === undefined ? undefined : path.resolve(ehrDataDir),
+    ehrBaseUrl,
+    ehrTimeoutMs: integer(env, 'EHR_TIMEOUT_MS', 5000, 1, 600_000),
+    ehrTimezone,
+    authIssuer: url(env, 'AUTH_ISSUER'),
+    authJwksUrl: url(env, 'AUTH_JWKS_URL'),
+    authAudience: text(env, 'AUTH_AUDIENCE') ?? 'patient-data-access',
+    authPatientClaim: text(env, 'AUTH_PATIENT_CLAIM') ?? 'patient',
+    subscriptionKeys: subscriptionKeys(env),
+    rateLimitMax: integer(env, 'RATE_LIMIT_MAX', 100, 1, 10_000_000),
+    rateLimitWindowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 5000, 1, 86_400_000),
+    redisUrl: url(env, 'REDIS_URL'),
+    databaseUrl: text(env, 'DATABASE_URL'),
+    arrivalWindowBeforeMin: integer(env, 'ARRIVAL_WINDOW_BEFORE_MIN', 120, 0, 10_080),
+    arrivalWindowAfterMin: integer(env, 'ARRIVAL_WINDOW_AFTER_MIN', 30, 0, 10_080),
+    dataDir: path.resolve(dataDirRaw),
+    logLevel,
+    demoAuthPort: integer(env, 'DEMO_AUTH_PORT', 8081, 0, 65535),
+    trustProxy: (text(env, 'TRUST_PROXY') ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+  });
+}

@@ -1,0 +1,17 @@
+import type { ReadKind } from '../../ports/ehr-records.port.js';
+
+/** The ten operations of the spec, each with the scope it needs. */
+export const OPERATIONS = {
+  registerPayment: { scope: 'user/Payment-write' },
+  changeAppointment: { scope: 'user/Appointment-write' },
+  getAppointments: { scope: 'user/Appointment-read', kind: 'bookings' },
+  getPatient: { scope: 'user/Patient-read', kind: 'patient' },
+  getPatientV2: { scope: 'user/Patient-read', kind: 'patient' },
+  getContacts: { scope: 'user/Contact-read', kind: 'contacts' },
+  getAttentionSignals: { scope: 'user/AttentionSignal-read', kind: 'attentionsignals' },
+  getVideoMeetings: { scope: 'user/VideoMeeting-read', kind: 'videomeetings' },
+  getMedications: { scope: 'user/MedicationPrescription-read', kind: 'medications' },
+  getJournalNotes: { scope: 'user/JournalNote-read', kind: 'journalnotes' },
+} as const satisfies Record<string, { scope: string; kind?: ReadKind }>;
+
+export type OperationName = keyof typeof OPERATIONS;

@@ -1,0 +1,89 @@
+import type { Clock } from '../../ports/clock.port.js';
+import type { DelegationRegistry, RelationshipType } from '../../ports/delegation-registry.port.js';
+import { EhrError, type EhrRecords } from '../../ports/ehr-records.port.js';
+import { isProtectedIdentity, knowsPatient, type PatientRecord } from '../records/index.js';
+import { DomainError } from '../errors.js';
+import { parsePersonalIdentityNumber } from '../identity/personal-identity-number.js';
+import { localDate } from '../time/local-time.js';
+import { grantsAccess } from './relationship-validity.js';
+
+/** Who is calling, as the verified token says. */
+export interface Caller {
+  /** The logged-in person's identity number (person tokens); absent for client tokens. */
+  personId?: string;
+}
+
+export type AccessBasis = 'self' | 'client' | RelationshipType;
+
+export interface PatientAccess {
+  patientId: string;
+  basis: AccessBasis;
+  /** A client token reading a protected identity gets no addresses, phone numbers or e-mail. */
+  maskContactDetails: boolean;
+  /** The patient's demographic records, fetched to decide; reused by the patient read. */
+  patientRecords: PatientRecord[];
+}
+
+const DENIED = 'Access to the requested patient is not allowed.';
+
+export const accessDenied = (): DomainError => new DomainError('ACCESS_DENIED', DENIED);
+
+/**
+ * Decides, on every request and without caching, whether the caller may act for the patient the
+ * request names. Unknown patients are refused exactly like forbidden ones, so a caller cannot
+ * probe which identity numbers the EHR knows.
+ */
+export class PatientAccessPolicy {
+  constructor(
+    private readonly ehr: EhrRecords,
+    private readonly registry: DelegationRegistry,
+    private readonly clock: Clock,
+    private readonly zone: string,
+  ) {}
+
+  /** The patient a request is for; throws a 400-class DomainError for a bad or missing header. */
+  targetPatient(caller: Caller, patientHeader: string | undefined): string {
+    if (patientHeader !== undefined) {
+      const id = parsePersonalIdentityNumber(patientHeader);
+      if (!id) {
+        throw new DomainError('INVALID_PATIENT_HEADER', 'Header patient must be a valid Swedish personal identity or coordination number (YYYYMMDDNNNC).');
+      }
+      return id;
+    }
+    if (caller.personId === undefined) {
+      throw new DomainError('PATIENT_HEADER_REQUIRED', 'Header patient is required with a client token.');
+    }
+    return caller.personId;
+  }
+
+  async resolve(caller: Caller, patientId: string): Promise<PatientAccess> {
+    const basis = await this.basisFor(caller, patientId);
+    const patientRecords = await this.patientRecords(patientId);
+    const isProtected = isProtectedIdentity(patientRecords, patientId);
+    if (isProtected && basis !== 'self' && basis !== 'client') throw accessDenied();
+    return { patientId, basis, maskContactDetails: isProtected && basis === 'client', patientRecords };
+  }
+
+  private async basisFor(caller: Caller, patientId: string): Promise<AccessBasis> {
+    if (caller.personId === undefined) return 'client';
+    const self = parsePersonalIdentityNumber(caller.personId);
+    if (self === undefined) throw accessDenied();
+    if (self === patientId) return 'self';
+    const today = localDate(this.clock.now(), this.zone);
+    const rows = await this.registry.relationshipsOf(self);
+    const row = rows.find((r) => grantsAccess(r, patientId, today));
+    if (!row) throw accessDenied();
+    return row.type;
+  }
+
+  private async patientRecords(patientId: string): Promise<PatientRecord[]> {
+    try {
+      const records = await this.ehr.read('patient', patientId, {});
+      if (!knowsPatient(records, patientId)) throw accessDenied();
+      return records;
+    } catch (err) {
+      if (err instanceof EhrError && err.failure === 'patient-not-found') throw accessDenied();
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,13 @@
+/** Stable codes for every way a use case can refuse; the HTTP layer maps each to a status once. */
+export type DomainErrorCode =
+  | 'ACCESS_DENIED'
+  | 'PATIENT_HEADER_REQUIRED'
+  | 'INVALID_PATIENT_HEADER'
+  | 'INVALID_TIME_RANGE';
+
+export class DomainError extends Error {
+  constructor(readonly code: DomainErrorCode, message: string) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}

@@ -1,0 +1,107 @@
+/** JournalNoteRecord, the journal-note read: the EHR's JournalNoteRecords document, names kept. */
+import { Type, type Static } from 'typebox';
+import { IdentifierSchema, OptStr, TimeValueSchema, XsdVersionSchema } from './common.js';
+import { ArchetypeRecordSchema, type ArchetypeRecord } from './archetype-record.js';
+import { GivenNameSchema } from './patient-record.js';
+
+const OptId = Type.Optional(IdentifierSchema);
+const OptTime = Type.Optional(TimeValueSchema);
+const UnitPairSchema = Type.Object({ UnitID: OptId, UnitLocalID: OptId });
+
+export const JournalRecordSchema = Type.Object({
+  Keyword: OptStr,
+  KeywordToolType: OptStr,
+  Value: Type.Array(Type.Object({ JournalValueType: OptStr })),
+  OtherValue: Type.Object({
+    ArchetypeRecords: Type.Object({ ArchetypeRecord: Type.Array(ArchetypeRecordSchema) }),
+  }),
+});
+
+const NoteSchema = Type.Object({
+  NoteId: OptId,
+  NoteTemplateName: OptStr,
+  NoteActive: Type.Optional(Type.Boolean()),
+  NoteTypeOfNote: OptStr,
+  NoteDateTime: OptTime,
+  NoteVersionDateTime: OptTime,
+  NoteSignDateTime: OptTime,
+  Records: Type.Object({ Record: Type.Array(JournalRecordSchema) }),
+});
+
+const JournalUnitSchema = Type.Object({
+  UnitID: OptId,
+  UnitLocalID: OptId,
+  UnitName: OptStr,
+  HeadCareproviderUnitID: OptId,
+  PhoneNumbers: Type.Object({ Phone: Type.Array(Type.Object({ PhoneType: OptStr, PhoneNumber: OptStr, PhoneComment: OptStr })) }),
+  EmailAddresses: Type.Object({ Email: Type.Array(Type.Object({ EmailType: OptStr, EmailAddress: OptStr })) }),
+  UnitAddresses: Type.Object({
+    UnitAddress: Type.Array(Type.Object({
+      UnitAddressType: OptStr,
+      UnitAddressCountry: OptStr,
+      UnitAddressPostcode: OptStr,
+      UnitAddressAddress: OptStr,
+      UnitAddressCity: OptStr,
+      UnitAddressCounty: OptStr,
+      UnitAddressComment: OptStr,
+    })),
+  }),
+  UnitSecrecyGroups: Type.Object({ Group: Type.Array(Type.String()) }),
+  AccessZones: Type.Object({ AccessZoneID: Type.Array(Type.String()) }),
+});
+
+export const JournalExtractSchema = Type.Object({
+  ehr_id: IdentifierSchema,
+  ehr_system: OptId,
+  time_created: TimeValueSchema,
+  HCMContact: Type.Optional(Type.Object({
+    HCMContacInternaltID: OptStr,
+    target_id: OptId,
+    HCMContactBegin: OptTime,
+    HCMContactType: OptStr,
+    HCMContactStatus: OptStr,
+    ContactPerformingUnit: OptStr,
+  })),
+  Note: Type.Optional(NoteSchema),
+  Patient: Type.Optional(Type.Object({
+    PatientID: OptId,
+    PatientProtectedId: Type.Optional(Type.Boolean()),
+    PatientInternalID: OptStr,
+    PatientName: Type.Optional(Type.Object({
+      PatientFamilyName: OptStr,
+      PatientMiddleName: OptStr,
+      PatientGivenName: Type.Array(GivenNameSchema),
+    })),
+  })),
+  AccessZoneUnit: Type.Optional(UnitPairSchema),
+  CareUnit: Type.Optional(UnitPairSchema),
+  HeadCareproviderUnit: Type.Optional(UnitPairSchema),
+  CareProviders: Type.Object({
+    CareProvider: Type.Array(Type.Object({
+      CareProviderUnit: Type.Optional(UnitPairSchema),
+      CareProviderInternalID: OptStr,
+      CareProviderType: OptStr,
+      CareProviderID: OptId,
+      CareProviderName: OptStr,
+      ProviderPosition: Type.Optional(Type.Object({ CareProviderPositionID: OptId, CareProviderPositionName: OptStr })),
+    })),
+  }),
+  Units: Type.Object({ Unit: Type.Array(JournalUnitSchema) }),
+});
+
+export const JournalNoteRecordSchema = Type.Object({
+  XSDVersion: XsdVersionSchema,
+  JournalNoteEHRExtract: Type.Array(JournalExtractSchema),
+});
+
+type WithArchetypes<T> = Omit<T, 'OtherValue'> & { OtherValue: { ArchetypeRecords: { ArchetypeRecord: ArchetypeRecord[] } } };
+type StaticExtract = Static<typeof JournalExtractSchema>;
+type StaticNote = NonNullable<StaticExtract['Note']>;
+
+export type JournalRecord = WithArchetypes<Static<typeof JournalRecordSchema>>;
+export type JournalNote = Omit<StaticNote, 'Records'> & { Records: { Record: JournalRecord[] } };
+export type JournalExtract = Omit<StaticExtract, 'Note'> & { Note?: JournalNote };
+export interface JournalNoteRecord {
+  XSDVersion: { version: number };
+  JournalNoteEHRExtract: JournalExtract[];
+}

@@ -1,0 +1,25 @@
+import type { TimeRange } from '../../ports/ehr-records.port.js';
+import { DomainError } from '../errors.js';
+import { compactToEpochMs, filterParamToCompact } from './local-time.js';
+
+function bound(name: string, value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const compact = filterParamToCompact(value);
+  if (compact === undefined) {
+    throw new DomainError('INVALID_TIME_RANGE', `Query parameter ${name} must be a valid local date-time YYYY-MM-DDThh:mm:ss.`);
+  }
+  return compact;
+}
+
+/** The inclusive filter of a read, from the API's `fromDateTime`/`toDateTime` (local time in `zone`). */
+export function timeRangeFrom(fromDateTime: string | undefined, toDateTime: string | undefined, zone: string): TimeRange {
+  const from = bound('fromDateTime', fromDateTime);
+  const to = bound('toDateTime', toDateTime);
+  if (from !== undefined && to !== undefined && compactToEpochMs(from, zone) > compactToEpochMs(to, zone)) {
+    throw new DomainError('INVALID_TIME_RANGE', 'Query parameter fromDateTime must not be after toDateTime.');
+  }
+  const range: TimeRange = {};
+  if (from !== undefined) range.from = from;
+  if (to !== undefined) range.to = to;
+  return range;
+}

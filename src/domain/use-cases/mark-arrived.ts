@@ -1,0 +1,25 @@
+import type { Clock } from '../../ports/clock.port.js';
+import type { EhrRecords } from '../../ports/ehr-records.port.js';
+import type { PatientAccess } from '../access/patient-access.js';
+import type { ResultRecord } from '../records/index.js';
+import { withinArrivalWindow, type ArrivalWindow } from '../writes/arrival-window.js';
+import { fromEhrResult, resultRecord } from '../writes/write-outcomes.js';
+
+/** Marks one of the patient's booked appointments `arrived` (the check-in of a kiosk or an app). */
+export class MarkArrived {
+  constructor(
+    private readonly ehr: EhrRecords,
+    private readonly clock: Clock,
+    private readonly window: ArrivalWindow,
+  ) {}
+
+  async execute(access: PatientAccess, contactId: string): Promise<ResultRecord> {
+    const results = await this.ehr.read('bookings', access.patientId, {});
+    const booking = results.flatMap((r) => r.Booking ?? []).find((b) => b.ContactId === contactId);
+    const start = booking?.TypedStartDateTime === undefined ? Number.NaN : Date.parse(booking.TypedStartDateTime);
+    // The EHR does not check the window (upstream README §2), so the service must.
+    if (Number.isNaN(start)) return resultRecord('CONTACT_NOT_FOUND');
+    if (!withinArrivalWindow(this.clock.now(), start, this.window)) return resultRecord('OUTSIDE_ARRIVAL_WINDOW');
+    return fromEhrResult(await this.ehr.registerArrival(access.patientId, contactId));
+  }
+}

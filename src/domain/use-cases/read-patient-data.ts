@@ -1,0 +1,26 @@
+import type { EhrRecords, ReadKind, ReadResults, TimeRange } from '../../ports/ehr-records.port.js';
+import type { PatientAccess } from '../access/patient-access.js';
+import { accessDenied } from '../access/patient-access.js';
+import {
+  selectInRange, toPatientV2, withoutContactDetails, withoutContactDetailsV2, type PatientV2,
+} from '../records/index.js';
+
+/** The seven reads: one patient's records, within a time range, masked where the law says so. */
+export class ReadPatientData {
+  constructor(private readonly ehr: EhrRecords, private readonly zone: string) {}
+
+  async execute<K extends ReadKind>(kind: K, access: PatientAccess, range: TimeRange): Promise<ReadResults[K]> {
+    const fetched = kind === 'patient'
+      ? (access.patientRecords as ReadResults[K])
+      : await this.ehr.read(kind, access.patientId, range);
+    // Upstream filtering is trusted for volume, not for correctness: select and sort here too.
+    const selected = selectInRange(kind, fetched, range, this.zone);
+    return access.maskContactDetails ? withoutContactDetails(kind, selected) : selected;
+  }
+
+  patientV2(access: PatientAccess): PatientV2 {
+    const v2 = toPatientV2(access.patientRecords, access.patientId, this.zone);
+    if (!v2) throw accessDenied();
+    return access.maskContactDetails ? withoutContactDetailsV2(v2) : v2;
+  }
+}

@@ -1,0 +1,39 @@
+import type { EhrWriteResult } from '../../ports/ehr-records.port.js';
+import type { ResultRecord } from '../records/index.js';
+
+/**
+ * The ResultRecords the two writes answer. Comments are for people; `Any[0].ReasonCode` is the
+ * stable code a client may act on. An unknown and a foreign appointment share one text, so ids of
+ * other patients cannot be probed.
+ */
+export const OUTCOMES = {
+  ARRIVAL_REGISTERED: ['OK', 'Arrival registered.'],
+  ALREADY_ARRIVED: ['INFO', 'The appointment was already marked as arrived.'],
+  PAYMENT_REGISTERED: ['OK', 'Payment registered.'],
+  ALREADY_PAID: ['INFO', 'The appointment was already paid.'],
+  CONTACT_NOT_FOUND: ['ERROR', 'No such appointment was found for the patient.'],
+  CONTACT_CANCELLED: ['ERROR', 'The appointment is cancelled.'],
+  NOT_PAYABLE: ['ERROR', 'Payment can only be registered for an appointment that is marked as arrived.'],
+  OUTSIDE_ARRIVAL_WINDOW: ['ERROR', 'Arrival can only be registered close to the start of the appointment.'],
+} as const satisfies Record<string, readonly ['OK' | 'INFO' | 'ERROR', string]>;
+
+export type OutcomeCode = keyof typeof OUTCOMES;
+
+export function resultRecord(code: OutcomeCode): ResultRecord {
+  const [resultCode, comment] = OUTCOMES[code];
+  return { ResultCode: resultCode, Comment: comment, Any: [{ ReasonCode: code }] };
+}
+
+/** Translates the EHR's answer; a reason this service does not know is reported as a plain failure. */
+export function fromEhrResult(result: EhrWriteResult): ResultRecord {
+  const code = result.reasonCode;
+  if (code !== undefined && code in OUTCOMES) {
+    const known = code as OutcomeCode;
+    if (OUTCOMES[known][0] === result.resultCode) return resultRecord(known);
+  }
+  return {
+    ResultCode: result.resultCode,
+    Comment: result.resultCode === 'ERROR' ? 'The request could not be carried out.' : 'Done.',
+    Any: code === undefined ? [] : [{ ReasonCode: code }],
+  };
+}

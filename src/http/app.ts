@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Config } from '../config.js';
+import type { AccessTokenVerifier } from '../ports/access-token-verifier.port.js';
+import type { AuditTrail } from '../ports/audit-trail.port.js';
+import type { Clock } from '../ports/clock.port.js';
+import type { EhrRecords } from '../ports/ehr-records.port.js';
+import type { SubscriptionKeys } from '../ports/subscription-keys.port.js';
+import { errorHandler } from './error-handler.js';
+import { audit } from './plugins/audit.js';
+import { credentials } from './plugins/credentials.js';
+import { openapi } from './plugins/openapi.js';
+import { rateLimitPerSubscription } from './plugins/rate-limit.js';
+import type { RouteDependencies } from './routes/dependencies.js';
+import { healthRoutes } from './routes/health-routes.js';
+import { patientRoute } from './routes/patient-route.js';
+import { readRoutes } from './routes/read-routes.js';
+import { writeRoutes } from './routes/write-routes.js';
+import './types.js';
+
+export interface AppDependencies extends RouteDependencies {
+  config: Pick<Config, 'basePath' | 'rateLimitMax' | 'rateLimitWindowMs' | 'trustProxy'>;
+  clock: Clock;
+  subscriptionKeys: SubscriptionKeys;
+  tokenVerifier: AccessTokenVerifier;
+  auditTrail: AuditTrail;
+  ehr: EhrRecords;
+  logger: FastifyBaseLogger;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+/** Accepts a caller's X-Request-Id only if it is short and plain, so it can never forge a log line. */
+function requestIdOf(req: IncomingMessage): string {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+/** The whole HTTP application, ready for `inject` or `listen`; it never listens by itself. */
+export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.logger,
+    bodyLimit: 16 * 1024,
+    requestTimeout: 30_000,
+    routerOptions: { ignoreTrailingSlash: true },
+    trustProxy: deps.config.trustProxy.length > 0 ? deps.config.trustProxy : false,
+    genReqId: requestIdOf,
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  await app.register(errorHandler, { clock: deps.clock });
+  app.addHook('onSend', async (request, reply, payload) => {
+    reply.header('x-request-id', request.id);
+    reply.header('x-content-type-options', 'nosniff');
+    if (!request.url.startsWith('/docs')) reply.header('cache-control', 'no-store');
+    return payload;
+  });
+  await app.register(openapi, { basePath: deps.config.basePath });
+  await app.register(healthRoutes, { ehr: deps.ehr, auditTrail: deps.auditTrail });
+
+  await app.register(async (api) => {
+    await api.register(credentials, { subscriptionKeys: deps.subscriptionKeys, tokenVerifier: deps.tokenVerifier });
+    await api.register(rateLimitPerSubscription, { max: deps.config.rateLimitMax, windowMs: deps.config.rateLimitWindowMs });
+    await api.register(audit, { auditTrail: deps.auditTrail, clock: deps.clock });
+    await api.register(readRoutes, deps);
+    await api.register(patientRoute, deps);
+    await api.register(writeRoutes, deps);
+  }, { prefix: deps.config.basePath });
+
+  return app;
+}

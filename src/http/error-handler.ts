@@ -1,0 +1,23 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Clock } from '../ports/clock.port.js';
+import { errorBody } from './error-body.js';
+import { toHttpFailure } from './error-mapping.js';
+
+/**
+ * One error currency, mapped once: every thrown error becomes the documented status, headers and
+ * body shape. Causes of 5xx are logged here (they carry no personal data); none reaches the caller.
+ */
+export const errorHandler = fp(async (app: FastifyInstance, opts: { clock: Clock }) => {
+  app.setErrorHandler(async (err, request, reply) => {
+    const failure = toHttpFailure(err);
+    if (failure.fault) request.log.error({ err }, 'request failed');
+    reply.code(failure.status).headers(failure.headers);
+    return errorBody(request, failure.status, failure.message, opts.clock.now());
+  });
+
+  app.setNotFoundHandler(async (request, reply) => {
+    reply.code(404);
+    return errorBody(request, 404, 'Not found.', opts.clock.now());
+  });
+}, { name: 'error-handler' });

@@ -1,0 +1,13 @@
+import type { PatientAccessPolicy } from '../../domain/access/patient-access.js';
+import type { MarkArrived } from '../../domain/use-cases/mark-arrived.js';
+import type { ReadPatientData } from '../../domain/use-cases/read-patient-data.js';
+import type { RegisterPayment } from '../../domain/use-cases/register-payment.js';
+
+/** What the API routes need: the use cases and the access policy, nothing of the adapters. */
+export interface RouteDependencies {
+  accessPolicy: PatientAccessPolicy;
+  readPatientData: ReadPatientData;
+  markArrived: MarkArrived;
+  registerPayment: RegisterPayment;
+  zone: string;
+}

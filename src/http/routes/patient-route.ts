@@ -1,0 +1,29 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { PatientRecordSchema, PatientV2Schema } from '../../domain/records/index.js';
+import { accessFor, targetPatientOf } from '../patient-access.js';
+import { errorResponses } from '../schemas/errors.js';
+import { PatientHeadersSchema, PatientQuerySchema } from '../schemas/requests.js';
+import type { RouteDependencies } from './dependencies.js';
+import { assertApiVersion } from './read-routes.js';
+
+/** Operations 4 and 5: one path, the layout chosen by `api-version` (absent: older, v2: v2). */
+export const patientRoute: FastifyPluginAsyncTypebox<RouteDependencies> = async (app, deps) => {
+  app.get('/patients/patient/', {
+    config: { operation: 'getPatient', errorShape: 'status' },
+    schema: {
+      summary: 'Patient information: an array of PatientRecord (older layout), or with api-version=v2 one v2 object',
+      operationId: 'getPatient',
+      headers: PatientHeadersSchema,
+      querystring: PatientQuerySchema,
+      response: { 200: Type.Union([Type.Array(PatientRecordSchema), PatientV2Schema]), ...errorResponses('status') },
+    },
+  }, async (request) => {
+    const version = request.query['api-version'];
+    assertApiVersion(version, 'the older layout');
+    if (version === 'v2') request.audit.operation = 'getPatientV2';
+    const patientId = targetPatientOf(request, deps.accessPolicy);
+    const access = await accessFor(request, deps.accessPolicy, patientId);
+    return version === 'v2' ? deps.readPatientData.patientV2(access) : deps.readPatientData.execute('patient', access, {});
+  });
+};

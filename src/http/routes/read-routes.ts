@@ -1,0 +1,65 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type, type TSchema } from 'typebox';
+import type { OperationName } from '../../domain/access/operations.js';
+import {
+  AttentionSignalSchema, BookedAppointmentsResultSchema, CareContactSchema, JournalNoteRecordSchema,
+  PrescriptionRecordSchema, VideoMeetingSchema,
+} from '../../domain/records/index.js';
+import { timeRangeFrom } from '../../domain/time/time-range.js';
+import type { ReadKind } from '../../ports/ehr-records.port.js';
+import { ApiError } from '../api-error.js';
+import { accessFor, targetPatientOf } from '../patient-access.js';
+import { errorResponses } from '../schemas/errors.js';
+import { PatientHeadersSchema, TimeFilterQuerySchema, VersionedTimeFilterQuerySchema } from '../schemas/requests.js';
+import type { ErrorShape } from '../types.js';
+import type { RouteDependencies } from './dependencies.js';
+
+interface ReadRoute {
+  url: string;
+  operation: OperationName;
+  kind: Exclude<ReadKind, 'patient'>;
+  item: TSchema;
+  errorShape: ErrorShape;
+  /** Contacts carry `api-version`, whose only version (v2) is also the default. */
+  versioned: boolean;
+  summary: string;
+  maxItems?: number;
+}
+
+const READS: readonly ReadRoute[] = [
+  { url: '/patients/appointments/', operation: 'getAppointments', kind: 'bookings', item: BookedAppointmentsResultSchema, errorShape: 'status', versioned: false, summary: 'Booked appointments' },
+  { url: '/patients/contacts/', operation: 'getContacts', kind: 'contacts', item: CareContactSchema, errorShape: 'error', versioned: true, summary: 'Care contacts' },
+  { url: '/patients/attentionsignals/', operation: 'getAttentionSignals', kind: 'attentionsignals', item: AttentionSignalSchema, errorShape: 'error', versioned: false, summary: 'Attention signals' },
+  { url: '/patients/videomeetings/', operation: 'getVideoMeetings', kind: 'videomeetings', item: VideoMeetingSchema, errorShape: 'error', versioned: false, summary: 'Video meetings (at most 64, earliest first)', maxItems: 64 },
+  { url: '/patients/medications/', operation: 'getMedications', kind: 'medications', item: PrescriptionRecordSchema, errorShape: 'status', versioned: false, summary: 'Medication list (filtered on registration time)' },
+  { url: '/patients/journalnotes/', operation: 'getJournalNotes', kind: 'journalnotes', item: JournalNoteRecordSchema, errorShape: 'status', versioned: false, summary: 'Journal notes (filtered on registration time)' },
+];
+
+export function assertApiVersion(value: string | undefined, allowAbsent: string): void {
+  if (value !== undefined && value !== 'v2') {
+    throw new ApiError(400, `Query parameter api-version must be v2 (supported: v2; absent means ${allowAbsent}).`);
+  }
+}
+
+/** Six of the seven reads share one shape: who, for whom, which interval; the patient read has its own file. */
+export const readRoutes: FastifyPluginAsyncTypebox<RouteDependencies> = async (app, deps) => {
+  for (const route of READS) {
+    app.get(route.url, {
+      config: { operation: route.operation, errorShape: route.errorShape },
+      schema: {
+        summary: route.summary,
+        operationId: route.operation,
+        headers: PatientHeadersSchema,
+        querystring: route.versioned ? VersionedTimeFilterQuerySchema : TimeFilterQuerySchema,
+        response: { 200: Type.Array(route.item, route.maxItems === undefined ? {} : { maxItems: route.maxItems }), ...errorResponses(route.errorShape) },
+      },
+    }, async (request) => {
+      const query = request.query as { fromDateTime?: string; toDateTime?: string; 'api-version'?: string };
+      if (route.versioned) assertApiVersion(query['api-version'], 'v2');
+      const patientId = targetPatientOf(request, deps.accessPolicy);
+      const range = timeRangeFrom(query.fromDateTime, query.toDateTime, deps.zone);
+      const access = await accessFor(request, deps.accessPolicy, patientId);
+      return deps.readPatientData.execute(route.kind, access, range);
+    });
+  }
+};

@@ -1,0 +1,21 @@
+import { Type } from 'typebox';
+
+export const StatusErrorSchema = Type.Object({
+  statusCode: Type.Integer(),
+  message: Type.String(),
+}, { title: 'StatusError', description: 'Error body, shape 1 of the spec.' });
+
+export const ErrorResponseSchema = Type.Object({
+  error: Type.String({ maxLength: 1024 }),
+  path: Type.String({ maxLength: 128 }),
+  status: Type.Integer({ minimum: 200, maximum: 999 }),
+  timestamp: Type.Integer({ minimum: -9999999999999, maximum: 9999999999999 }),
+}, { title: 'ErrorResponse', description: 'Error body, shape 2 of the spec (operations 6, 7 and 8).' });
+
+const statusCodes = [400, 401, 403, 404, 413, 415, 429, 500, 502, 503, 504] as const;
+
+/** Response schemas for every error status an API route can answer, in the route's shape. */
+export function errorResponses(shape: 'status' | 'error'): Record<number, typeof StatusErrorSchema | typeof ErrorResponseSchema> {
+  const schema = shape === 'status' ? StatusErrorSchema : ErrorResponseSchema;
+  return Object.fromEntries(statusCodes.map((code) => [code, schema]));
+}

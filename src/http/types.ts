@@ -1,0 +1,25 @@
+import type { OperationName } from '../domain/access/operations.js';
+import type { VerifiedToken } from '../ports/access-token-verifier.port.js';
+
+/** What the audit record of a request says about whom it was for. */
+export interface AuditContext {
+  /** Set where one route serves two operations (the patient read and its v2 layout). */
+  operation?: OperationName;
+  patientId?: string;
+  delegation?: string;
+}
+
+/** `status`: `{statusCode, message}` (spec shape 1); `error`: `{error, path, status, timestamp}` (shape 2). */
+export type ErrorShape = 'status' | 'error';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    subscription: string | undefined;
+    token: VerifiedToken | undefined;
+    audit: AuditContext;
+  }
+  interface FastifyContextConfig {
+    operation?: OperationName;
+    errorShape?: ErrorShape;
+  }
+}

@@ -1,0 +1,30 @@
+import { loadConfig } from './config.js';
+import { compose } from './container.js';
+import { createLogger } from './http/logging.js';
+
+/** `npm start`: listen, and close gracefully on SIGTERM/SIGINT. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  const runtime = await compose(config, logger);
+  const address = await runtime.app.listen({ port: config.port, host: config.host });
+  logger.info({ address, basePath: config.basePath || '/' }, 'patient data access service listening');
+  for (const notice of runtime.notices) logger.info(notice);
+  let closing = false;
+  const shutdown = (signal: string): void => {
+    if (closing) return;
+    closing = true;
+    logger.info({ signal }, 'shutting down');
+    runtime.close().then(() => process.exit(0), (err: unknown) => {
+      logger.error({ err }, 'shutdown failed');
+      process.exit(1);
+    });
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((err: unknown) => {
+  createLogger('error').fatal({ err }, 'service failed to start');
+  process.exit(1);
+});

@@ -1,0 +1,91 @@
+// Just enough of a browser to drive oidc-provider's devInteractions pages over real HTTP:
+// a path-aware cookie jar, manual redirects, and the forms on those pages.
+import { request } from 'undici';
+
+interface Cookie { name: string; value: string; path: string }
+
+export interface Page { status: number; url: string; location?: string; body: string }
+
+export class HttpBrowser {
+  private readonly cookies: Cookie[] = [];
+
+  async get(url: string): Promise<Page> {
+    return this.send('GET', url);
+  }
+
+  async post(url: string, form: Record<string, string>): Promise<Page> {
+    return this.send('POST', url, new URLSearchParams(form).toString());
+  }
+
+  /** Follows redirects until one leaves `origin` (the client's redirect_uri) or a page answers. */
+  async follow(page: Page, origin: string): Promise<Page> {
+    let current = page;
+    for (let hops = 0; current.location && hops < 10; hops += 1) {
+      const next = new URL(current.location, current.url);
+      if (next.origin !== origin) return current;
+      current = await this.get(next.href);
+    }
+    return current;
+  }
+
+  private async send(method: 'GET' | 'POST', url: string, body?: string): Promise<Page> {
+    const target = new URL(url);
+    if (target.hostname !== '127.0.0.1') throw new Error(`test browser refuses ${target.hostname}`);
+    const headers: Record<string, string> = { accept: 'text/html' };
+    const cookie = this.cookieHeader(target.pathname);
+    if (cookie) headers.cookie = cookie;
+    if (body !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
+    const response = await request(target, { method, headers, body });
+    this.store(response.headers['set-cookie']);
+    const location = response.headers.location;
+    return {
+      status: response.statusCode,
+      url: target.href,
+      ...(typeof location === 'string' ? { location: new URL(location, target).href } : {}),
+      body: await response.body.text(),
+    };
+  }
+
+  private cookieHeader(path: string): string {
+    return this.cookies
+      .filter((c) => path === c.path || path.startsWith(c.path.endsWith('/') ? c.path : `${c.path}/`))
+      .map((c) => `${c.name}=${c.value}`)
+      .join('; ');
+  }
+
+  private store(setCookie: string | string[] | undefined): void {
+    for (const line of [setCookie ?? []].flat()) {
+      const [pair = '', ...attributes] = line.split(';').map((part) => part.trim());
+      const eq = pair.indexOf('=');
+      const name = pair.slice(0, eq);
+      const value = pair.slice(eq + 1);
+      const pathAttr = attributes.find((a) => a.toLowerCase().startsWith('path='));
+      const path = pathAttr ? pathAttr.slice(5) : '/';
+      const expired = attributes.some(
+        (a) => a.toLowerCase().startsWith('expires=') && Date.parse(a.slice(8)) <= Date.now(),
+      );
+      const index = this.cookies.findIndex((c) => c.name === name && c.path === path);
+      if (index >= 0) this.cookies.splice(index, 1);
+      if (!expired && value !== '') this.cookies.push({ name, value, path });
+    }
+  }
+}
+
+/** The action and fields of the first form on an HTML page (hidden inputs included). */
+export function readForm(html: string): { action: string; fields: Record<string, string> } {
+  const form = /<form[^>]*action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/i.exec(html);
+  if (!form?.[1]) throw new Error('no form on page');
+  const fields: Record<string, string> = {};
+  for (const input of (form[2] ?? '').matchAll(/<input[^>]*>/gi)) {
+    const name = /name="([^"]*)"/.exec(input[0])?.[1];
+    const value = /value="([^"]*)"/.exec(input[0])?.[1];
+    if (name) fields[name] = value ?? '';
+  }
+  return { action: decodeEntities(form[1]), fields };
+}
+
+function decodeEntities(text: string): string {
+  return text.replace(/&amp;/g, '&').replace(/&#x2F;/gi, '/').replace(/&#(\d+);/g, (_m, code: string) =>
+    String.fromCharCode(Number(code)),
+  );
+}
