@@ -63,6 +63,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(healthRoutes, { ehr: deps.ehr, auditTrail: deps.auditTrail });
 
   await app.register(async (api) => {
+    // JSON is the only body the API reads; any other media type is 415, never a string to validate.
+    api.removeContentTypeParser('text/plain');
     await api.register(credentials, { subscriptionKeys: deps.subscriptionKeys, tokenVerifier: deps.tokenVerifier });
     await api.register(rateLimitPerSubscription, { max: deps.config.rateLimitMax, windowMs: deps.config.rateLimitWindowMs });
     await api.register(audit, { auditTrail: deps.auditTrail, clock: deps.clock });

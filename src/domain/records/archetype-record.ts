@@ -3,7 +3,7 @@
  * fast-json-stringify resolves, so the response schema stays exact instead of being cut at a
  * fixed depth. The `$id` is namespaced so that it cannot clash with a schema added elsewhere.
  */
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { OptStr, TimeValueSchema } from './common.js';
 
 export const ARCHETYPE_RECORD_ID = 'pdas.JournalNote.ArchetypeRecord';
@@ -24,15 +24,5 @@ export const ArchetypeRecordSchema = Type.Cyclic({
   }),
 }, ARCHETYPE_RECORD_ID);
 
-/** Written out by hand: the static type of a cyclic schema is harder to read than this. */
-export interface ArchetypeRecord {
-  ArchetypeId?: string;
-  Name?: string;
-  EventDateTime?: { startDateTime?: { value: string }; endDateTime?: { value: string } };
-  /** Leaf values are text, never numbers: "37.8", "084", "<140". */
-  DataType?: string;
-  Magnitude?: string;
-  Unit?: string;
-  Range?: string;
-  ArchetypeRecord: ArchetypeRecord[];
-}
+/** Leaf values are text, never numbers: "37.8", "084", "<140". */
+export type ArchetypeRecord = Static<typeof ArchetypeRecordSchema>;

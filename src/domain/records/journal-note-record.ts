@@ -1,7 +1,7 @@
 /** JournalNoteRecord, the journal-note read: the EHR's JournalNoteRecords document, names kept. */
 import { Type, type Static } from 'typebox';
 import { IdentifierSchema, OptStr, TimeValueSchema, XsdVersionSchema } from './common.js';
-import { ArchetypeRecordSchema, type ArchetypeRecord } from './archetype-record.js';
+import { ArchetypeRecordSchema } from './archetype-record.js';
 import { GivenNameSchema } from './patient-record.js';
 
 const OptId = Type.Optional(IdentifierSchema);
@@ -94,14 +94,6 @@ export const JournalNoteRecordSchema = Type.Object({
   JournalNoteEHRExtract: Type.Array(JournalExtractSchema),
 });
 
-type WithArchetypes<T> = Omit<T, 'OtherValue'> & { OtherValue: { ArchetypeRecords: { ArchetypeRecord: ArchetypeRecord[] } } };
-type StaticExtract = Static<typeof JournalExtractSchema>;
-type StaticNote = NonNullable<StaticExtract['Note']>;
-
-export type JournalRecord = WithArchetypes<Static<typeof JournalRecordSchema>>;
-export type JournalNote = Omit<StaticNote, 'Records'> & { Records: { Record: JournalRecord[] } };
-export type JournalExtract = Omit<StaticExtract, 'Note'> & { Note?: JournalNote };
-export interface JournalNoteRecord {
-  XSDVersion: { version: number };
-  JournalNoteEHRExtract: JournalExtract[];
-}
+export type JournalRecord = Static<typeof JournalRecordSchema>;
+export type JournalExtract = Static<typeof JournalExtractSchema>;
+export type JournalNoteRecord = Static<typeof JournalNoteRecordSchema>;

@@ -34,10 +34,10 @@ export function addDays(date8: string, days: number): string {
   }).slice(0, 8);
 }
 
-/** The 14-digit local time `hhmm` on the day `days` from today. */
-export function dayAt(clock: DemoClock, days: number, hhmm: string): string {
-  if (!/^([01]\d|2[0-3])[0-5]\d$/.test(hhmm)) throw new RangeError(`bad time of day ${hhmm}`);
-  return `${addDays(clock.today, days)}${hhmm}00`;
+/** The 14-digit local time `hhmm` (or `hhmmss`) on the day `days` from today. */
+export function dayAt(clock: DemoClock, days: number, time: string): string {
+  if (!/^([01]\d|2[0-3])[0-5]\d([0-5]\d)?$/.test(time)) throw new RangeError(`bad time of day ${time}`);
+  return `${addDays(clock.today, days)}${time.padEnd(6, '0')}`;
 }
 
 /** A local time `minutes` later as an instant, so a meeting across a DST change keeps its real length. */

@@ -21,16 +21,21 @@ export type XmlChild = XmlNode | string | false | null | undefined | readonly Xm
 export type XmlAttrs = Readonly<Record<string, string | undefined>>;
 
 const NAME = /^[A-Za-z_][\w.-]*(?::[A-Za-z_][\w.-]*)?$/;
-// XML 1.0 cannot carry these code points even escaped; fail loudly instead of writing a broken file.
-const FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/;
 
 function checkName(name: string): string {
   if (!NAME.test(name)) throw new Error(`invalid XML name: ${name}`);
   return name;
 }
 
+// XML 1.0 cannot carry control characters other than tab and line breaks, even escaped: fail
+// loudly instead of writing a document every consumer would reject.
 function checkText(text: string): string {
-  if (FORBIDDEN.test(text)) throw new Error('text holds a character XML 1.0 cannot carry');
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if ((c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || c === 0xfffe || c === 0xffff) {
+      throw new Error('text holds a character XML 1.0 cannot carry');
+    }
+  }
   return text;
 }
 
@@ -45,7 +50,8 @@ export function escapeXml(text: string): string {
 
 function flatten(children: readonly XmlChild[], out: XmlNode[]): XmlNode[] {
   for (const child of children) {
-    if (child === false || child === null || child === undefined) continue;
+    // An empty string gives an empty element (`<Reason/>`), which upstream means "absent".
+    if (child === false || child === null || child === undefined || child === '') continue;
     if (typeof child === 'string') out.push({ kind: 'text', text: child });
     else if (Array.isArray(child)) flatten(child as readonly XmlChild[], out);
     else out.push(child as XmlNode);

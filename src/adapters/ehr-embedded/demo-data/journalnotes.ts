@@ -1,0 +1,124 @@
+import { contactsOf, type Contact } from './appointments.js';
+import { plusMinutes, type DemoClock } from './clock.js';
+import { ehrId } from './ids.js';
+import { bool, EHR_ID_ROOT, id, NS, optionalTv, tv } from './ix.js';
+import { NOTES, type ArchetypeSpec, type NoteSpec, type RecordSpec } from './journal-data.js';
+import { idRoot, type DemoPerson } from './people.js';
+import {
+  EHR_SYSTEM_ID, HEAD_UNIT, HSA_ROOT, LOCAL_UNIT_ROOT, POSITION_ROOT, STAFF, UNITS, type StaffKey, type UnitKey,
+} from './units.js';
+import { cdata, cdataIfMarkup, el, leaf, tag, xmlDocument, type XmlElement } from './xml.js';
+
+/** JournalNoteRecords (README §3): notes written at the demo's contacts, in no time order. */
+
+const CONTACT_TYPE_TEXT: Readonly<Record<string, string>> = {
+  BESOK: 'Mottagningsbesök', VIDEO: 'Distanskontakt video', TELEFON: 'Telefonkontakt',
+  INSKRIVNING: 'Slutenvårdstillfälle', DIGITALT: 'Distanskontakt chatt',
+};
+
+const unitRef = (name: string, key: UnitKey): XmlElement => el(name,
+  id('UnitID', UNITS[key].hsaId, HSA_ROOT), id('UnitLocalID', UNITS[key].localId, LOCAL_UNIT_ROOT));
+
+function archetype(spec: ArchetypeSpec, noteTime: string, zone: string): XmlElement {
+  return el('ArchetypeRecord',
+    el('ArchetypeId', spec.id),
+    el('Name', spec.name),
+    spec.at && el('EventDateTime',
+      tv('startDateTime', plusMinutes(noteTime, spec.at[0], zone)),
+      tv('endDateTime', plusMinutes(noteTime, spec.at[1], zone))),
+    spec.value && [el('DataType', spec.value[0]), el('Magnitude', spec.value[1]), el('Unit', spec.value[2]),
+      leaf('Range', spec.value[3])],
+    (spec.children ?? []).map((child) => archetype(child, noteTime, zone)));
+}
+
+function record(spec: RecordSpec, noteTime: string, zone: string): XmlElement {
+  return el('Record',
+    el('Keyword', spec.keyword),
+    el('KeywordToolType', spec.tool),
+    spec.values.map((v) => el('Value', el('JournalValueType', v))),
+    spec.archetypes && el('OtherValue', el('ArchetypeRecords',
+      spec.archetypes.map((a) => archetype(a, noteTime, zone)))));
+}
+
+function careProvider(key: StaffKey, index: number): XmlElement {
+  const s = STAFF[key];
+  return el('CareProvider',
+    unitRef('CareProviderUnit', s.unit),
+    el('CareProviderInternalID', s.internalId),
+    el('ProviderPosition',
+      id('CareProviderPositionID', s.positionId, POSITION_ROOT),
+      el('CareProviderPositionName', s.positionName)),
+    el('CareProviderType', index === 0 ? 'SIGNERARE' : 'DOKUMENTERARE'),
+    id('CareProviderID', s.hsaId, HSA_ROOT),
+    el('CareProviderName', cdataIfMarkup(s.name)));
+}
+
+function unitDetails(key: UnitKey): XmlElement {
+  const u: (typeof UNITS)[UnitKey] = UNITS[key];
+  return el('Unit',
+    el('PhoneNumbers', el('Phone', el('PhoneType', 'VAXEL'), el('PhoneNumber', u.phone), el('PhoneComment', 'Dygnet runt'))),
+    el('UnitAddresses', el('UnitAddress',
+      el('UnitAddressType', 'BESOK'), el('UnitAddressCountry', 'Sverige'), el('UnitAddressPostcode', u.postcode),
+      el('UnitAddressAddress', u.street), el('UnitAddressCity', u.city), el('UnitAddressCounty', u.city === 'Uppsala' ? 'Uppsala län' : 'Stockholms län'),
+      el('UnitAddressComment', cdata('Hiss finns <till vänster> om entrén & parkering på gården')))),
+    id('UnitID', u.hsaId, HSA_ROOT),
+    el('UnitName', u.name),
+    'email' in u && el('EmailAddresses', el('Email', el('EmailType', 'FUNKTION'), el('EmailAddress', u.email))),
+    el('UnitSecrecyGroups', el('Group', u.secrecyGroup)),
+    el('AccessZones', el('AccessZoneID', '00000017')),
+    id('HeadCareproviderUnitID', HEAD_UNIT.hsaId, HSA_ROOT),
+    id('UnitLocalID', u.localId, LOCAL_UNIT_ROOT));
+}
+
+function note(spec: NoteSpec, contact: Contact, person: DemoPerson, clock: DemoClock, index: number): XmlElement {
+  const noteTime = spec.at === undefined ? contact.start : `${contact.start.slice(0, 8)}${spec.at}00`;
+  const version = plusMinutes(noteTime, spec.versionAfter, clock.zone);
+  const signed = spec.signAfter === undefined ? undefined : plusMinutes(noteTime, spec.signAfter, clock.zone);
+  return el('JournalNoteEHRExtract',
+    id('ehr_id', ehrId(`${person.id}:note:${spec.noteId}`), EHR_ID_ROOT),
+    id('ehr_system', EHR_SYSTEM_ID, HSA_ROOT),
+    tv('time_created', signed ?? version),
+    el('HCMContact',
+      el('HCMContacInternaltID', contact.contactId),
+      id('target_id', `0${contact.contactId}`, '1.2.752.99999.1.3'),
+      tv('HCMContactBegin', contact.start),
+      el('HCMContactType', CONTACT_TYPE_TEXT[contact.type] ?? 'Övrig kontakt'),
+      el('HCMContactStatus', contact.status === 'FINISHED' ? 'Avslutad' : 'Pågående'),
+      el('ContactPerformingUnit', UNITS[contact.unit].name)),
+    el(index === 0 ? 'ix:Note' : 'Note',
+      id('NoteId', spec.noteId, '1.2.752.99999.1.6'),
+      el('NoteTemplateName', spec.template),
+      el('NoteActive', bool(spec.active)),
+      tv('NoteDateTime', noteTime),
+      tv('NoteVersionDateTime', version),
+      optionalTv('NoteSignDateTime', signed),
+      el('NoteTypeOfNote', spec.typeOfNote),
+      el('Records', spec.records.map((r) => record(r, noteTime, clock.zone)))),
+    el('Patient',
+      id('PatientID', person.id, idRoot(person.id)),
+      el('PatientProtectedId', bool(person.protectedIdentity)),
+      el('PatientName',
+        el('PatientFamilyName', person.familyName),
+        leaf('PatientMiddleName', person.middleName),
+        person.givenNames.map((value, i) => tag('PatientGivenName', { qualifier: i === 0 ? 'CL' : undefined, value })))),
+    unitRef('AccessZoneUnit', contact.unit),
+    unitRef('CareUnit', contact.unit),
+    el('HeadCareproviderUnit', id('UnitID', HEAD_UNIT.hsaId, HSA_ROOT), id('UnitLocalID', HEAD_UNIT.localId, LOCAL_UNIT_ROOT)),
+    el('CareProviders', spec.staff.map(careProvider)),
+    el('Units', unitDetails(contact.unit)));
+}
+
+export function journalNotesDocument(person: DemoPerson, clock: DemoClock): string {
+  const contacts = new Map(contactsOf(person, clock).map((c) => [c.n, c]));
+  const extracts = (NOTES[person.id] ?? []).map((spec, i) => {
+    const contact = contacts.get(spec.contact);
+    if (!contact) throw new Error(`note ${spec.noteId}: no contact ${spec.contact}`);
+    return note(spec, contact, person, clock, i);
+  });
+  const root = tag('JournalNoteRecords', { xmlns: NS.journalnotes, 'xmlns:ix': NS.journalnotes },
+    extracts.length > 0 && el('JournalNoteRecord', tag('XSDVersion', { version: '3.1' }), extracts));
+  return xmlDocument(root, `GET /ehr/v1/patients/${person.id}/journalnotes (synthetic demo data, generated for `
+    + `${clock.today}). Traps where present: notes out of time order, a prefixed ix:Note, ArchetypeRecord `
+    + 'nested four levels, Magnitude and Range as text ("084", "<140"), HCMContacInternaltID spelled so, '
+    + 'an unsigned note in a daylight-saving hour, a unit named "23", CDATA, escaped ampersands.');
+}

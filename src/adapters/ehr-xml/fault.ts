@@ -1,0 +1,11 @@
+/** Fault (ns urn:example:ehr:fault:1), the body of an EHR error answer. */
+import { documentType, plainContext } from './document.js';
+import { STR } from './leaves.js';
+import { obj, req } from './shape.js';
+
+// Message is never read: it is operator text that may hold an identity number.
+const FAULT_DOCUMENT = documentType('Fault', obj({ Code: req(STR) }));
+
+export function mapFault(xml: string): { code: string } {
+  return { code: FAULT_DOCUMENT.map(xml, plainContext()).Code as string };
+}

@@ -1,0 +1,6 @@
+export { MalformedDocumentError } from './malformed-document-error.js';
+export { mapDocument, type MapOptions } from './map-document.js';
+export { mapRelationships } from './relationships.js';
+export { mapResultRecord } from './result-record.js';
+export { mapFault } from './fault.js';
+export { MAX_DEPTH } from './xml-parser.js';

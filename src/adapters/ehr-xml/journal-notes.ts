@@ -1,0 +1,100 @@
+/** JournalNoteRecords (ns urn:example:ehr:journalnote:3) -> JournalNoteRecord[]. */
+import type { JournalNoteRecord } from '../../domain/records/index.js';
+import { GIVEN_NAME, XSD_VERSION } from './common-shapes.js';
+import { documentType } from './document.js';
+import { BOOL, ID, STR, TV } from './leaves.js';
+import { lazy, many, obj, req, wrap, wrapper, type MapContext, type ObjectShape } from './shape.js';
+
+/** Leaf values or nested ArchetypeRecords (no wrapper), to any depth the parser admits. */
+const ARCHETYPE_RECORD: ObjectShape = obj({
+  ArchetypeId: STR,
+  Name: STR,
+  EventDateTime: obj({ startDateTime: TV, endDateTime: TV }),
+  DataType: STR,
+  // Text, not numbers: "37.8", "084", "<140".
+  Magnitude: STR,
+  Unit: STR,
+  Range: STR,
+  ArchetypeRecord: many(lazy(() => ARCHETYPE_RECORD)),
+});
+
+const RECORD = obj({
+  Keyword: STR,
+  KeywordToolType: STR,
+  Value: many(obj({ JournalValueType: STR })),
+  OtherValue: wrapper(obj({ ArchetypeRecords: wrap('ArchetypeRecord', ARCHETYPE_RECORD) })),
+});
+
+const NOTE = obj({
+  NoteId: ID,
+  NoteTemplateName: STR,
+  NoteActive: BOOL,
+  NoteTypeOfNote: STR,
+  NoteDateTime: TV,
+  NoteVersionDateTime: TV,
+  NoteSignDateTime: TV,
+  Records: wrap('Record', RECORD),
+});
+
+const UNIT_PAIR = obj({ UnitID: ID, UnitLocalID: ID });
+
+const UNIT = obj({
+  UnitID: ID,
+  UnitLocalID: ID,
+  UnitName: STR,
+  HeadCareproviderUnitID: ID,
+  PhoneNumbers: wrap('Phone', obj({ PhoneType: STR, PhoneNumber: STR, PhoneComment: STR })),
+  EmailAddresses: wrap('Email', obj({ EmailType: STR, EmailAddress: STR })),
+  UnitAddresses: wrap('UnitAddress', obj({
+    UnitAddressType: STR,
+    UnitAddressCountry: STR,
+    UnitAddressPostcode: STR,
+    UnitAddressAddress: STR,
+    UnitAddressCity: STR,
+    UnitAddressCounty: STR,
+    UnitAddressComment: STR,
+  })),
+  UnitSecrecyGroups: wrap('Group', STR),
+  AccessZones: wrap('AccessZoneID', STR),
+});
+
+const EXTRACT = obj({
+  ehr_id: req(ID),
+  ehr_system: ID,
+  time_created: req(TV),
+  HCMContact: obj({
+    HCMContacInternaltID: STR,
+    target_id: ID,
+    HCMContactBegin: TV,
+    HCMContactType: STR,
+    HCMContactStatus: STR,
+    ContactPerformingUnit: STR,
+  }),
+  Note: NOTE,
+  Patient: obj({
+    PatientID: ID,
+    PatientProtectedId: BOOL,
+    PatientInternalID: STR,
+    PatientName: obj({ PatientFamilyName: STR, PatientMiddleName: STR, PatientGivenName: many(GIVEN_NAME) }),
+  }),
+  AccessZoneUnit: UNIT_PAIR,
+  CareUnit: UNIT_PAIR,
+  HeadCareproviderUnit: UNIT_PAIR,
+  CareProviders: wrap('CareProvider', obj({
+    CareProviderUnit: UNIT_PAIR,
+    CareProviderInternalID: STR,
+    CareProviderType: STR,
+    CareProviderID: ID,
+    CareProviderName: STR,
+    ProviderPosition: obj({ CareProviderPositionID: ID, CareProviderPositionName: STR }),
+  })),
+  Units: wrap('Unit', UNIT),
+});
+
+const DOCUMENT = documentType('JournalNoteRecords', obj({
+  JournalNoteRecord: many(obj({ XSDVersion: req(XSD_VERSION), JournalNoteEHRExtract: many(EXTRACT) })),
+}));
+
+export function mapJournalNoteRecords(xml: string, ctx: MapContext): JournalNoteRecord[] {
+  return DOCUMENT.map(xml, ctx).JournalNoteRecord as JournalNoteRecord[];
+}

@@ -1,0 +1,111 @@
+/**
+ * Leaf conversions (README §1): text stays text however numeric it looks; only bool/int/num convert,
+ * strictly; ID and TV come from attributes; an empty element, `xsi:nil` or an ID/TV without its
+ * attributes is absent (undefined).
+ */
+import { isCompactDate, isCompactDateTime } from '../../domain/time/local-time.js';
+import { malformed } from './malformed-document-error.js';
+import { leaf, type Leaf } from './shape.js';
+
+type Node = Record<string, unknown>;
+
+const INT = /^-?\d+$/;
+const NUM = /^-?\d+(?:\.\d+)?$/;
+
+export const isElementObject = (raw: unknown): raw is Node =>
+  typeof raw === 'object' && raw !== null && !Array.isArray(raw);
+
+export const isNil = (node: Node): boolean => node['@_nil'] === 'true' || node['@_nil'] === '1';
+
+/** The trimmed text of a leaf element or attribute; CDATA is not trimmed by the parser. */
+export function textOf(raw: unknown, name: string): string | undefined {
+  if (typeof raw === 'string') {
+    const t = raw.trim();
+    return t === '' ? undefined : t;
+  }
+  if (raw === undefined) return undefined;
+  if (!isElementObject(raw)) throw malformed(`bad ${name}`);
+  if (isNil(raw)) return undefined;
+  for (const key in raw) {
+    if (key !== '#text' && !key.startsWith('@_')) throw malformed(`unexpected content in ${name}`);
+  }
+  return textOf(raw['#text'], name);
+}
+
+function attribute(raw: unknown, attr: string): string | undefined {
+  if (!isElementObject(raw) || isNil(raw)) return undefined;
+  const v = raw[attr];
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+export const STR: Leaf = leaf(textOf);
+
+export const BOOL: Leaf = leaf((raw, name) => {
+  const t = textOf(raw, name);
+  if (t === undefined) return undefined;
+  if (t === 'true') return true;
+  if (t === 'false') return false;
+  throw malformed(`bad boolean ${name}`);
+});
+
+export function strictInt(t: string, name: string): number {
+  const n = Number(t);
+  if (!INT.test(t) || !Number.isSafeInteger(n)) throw malformed(`bad integer ${name}`);
+  return n;
+}
+
+export const INTEGER: Leaf = leaf((raw, name) => {
+  const t = textOf(raw, name);
+  return t === undefined ? undefined : strictInt(t, name);
+});
+
+export const NUMBER: Leaf = leaf((raw, name) => {
+  const t = textOf(raw, name);
+  if (t === undefined) return undefined;
+  const n = Number(t);
+  if (!NUM.test(t) || !Number.isFinite(n)) throw malformed(`bad number ${name}`);
+  return n;
+});
+
+export const ID: Leaf = leaf((raw) => {
+  const extension = attribute(raw, '@_extension');
+  const root = attribute(raw, '@_root');
+  return extension === undefined || root === undefined ? undefined : { extension, root };
+});
+
+type TimeForm = 'any' | 'date' | 'dateTime';
+
+/** The validated compact value of a TV element, or undefined when it carries none. */
+export function timeValueOf(raw: unknown, name: string, form: TimeForm = 'any'): string | undefined {
+  const value = attribute(raw, '@_value');
+  if (value === undefined) return undefined;
+  const ok = form === 'date' ? isCompactDate(value)
+    : form === 'dateTime' ? isCompactDateTime(value)
+      : isCompactDateTime(value) || isCompactDate(value);
+  if (!ok) throw malformed(`bad time value in ${name}`);
+  return value;
+}
+
+const tv = (form: TimeForm): Leaf => leaf((raw, name) => {
+  const value = timeValueOf(raw, name, form);
+  return value === undefined ? undefined : { value };
+});
+
+/** 14 digits `YYYYMMDDhhmmss` or 8 digits `YYYYMMDD`. */
+export const TV = tv('any');
+/** Only the 8-digit date form (PatientBirthDate). */
+export const DATE_TV = tv('date');
+
+/** `{codeSystem, displayName: {value}}`; a Code without either attribute is absent. */
+export const CODE: Leaf = leaf((raw, name) => {
+  if (!isElementObject(raw) || isNil(raw)) return undefined;
+  const codeSystem = attribute(raw, '@_codeSystem');
+  const display = raw.displayName;
+  if (Array.isArray(display)) throw malformed(`repeated displayName in ${name}`);
+  const value = attribute(display, '@_value');
+  if (codeSystem === undefined && value === undefined) return undefined;
+  return {
+    ...(codeSystem !== undefined && { codeSystem }),
+    ...(value !== undefined && { displayName: { value } }),
+  };
+});

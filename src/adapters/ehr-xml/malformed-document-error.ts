@@ -1,0 +1,12 @@
+/**
+ * The EHR sent something this service cannot trust (CONTRACT §3: 502). The message is a short
+ * fixed reason naming at most an element: never document text, which may hold personal data.
+ */
+export class MalformedDocumentError extends Error {
+  constructor(reason: string) {
+    super(`malformed EHR document: ${reason}`);
+    this.name = 'MalformedDocumentError';
+  }
+}
+
+export const malformed = (reason: string): MalformedDocumentError => new MalformedDocumentError(reason);

@@ -1,0 +1,92 @@
+/**
+ * A small declarative description of each document (README §3), compiled once per document type.
+ * The same description drives the mapping walk and tells the parser which paths repeat, so arrays
+ * are decided by path, never by element name.
+ */
+
+export interface MapContext {
+  zone: string;
+  onDropped: (reason: string) => void;
+}
+
+/** Converts one parsed leaf (text, or an element object with attributes); undefined = absent. */
+export type Converter = (raw: unknown, name: string, ctx: MapContext) => unknown;
+
+export interface Leaf { readonly kind: 'leaf'; readonly convert: Converter }
+export interface ObjectShape { readonly kind: 'object'; readonly fields: Readonly<Record<string, FieldSpec>> }
+export interface Lazy { readonly kind: 'lazy'; readonly get: () => ObjectShape }
+export type Shape = Leaf | ObjectShape | Lazy;
+
+export interface FieldOptions {
+  /** `!` in README §3: absence makes the document malformed. */
+  required?: boolean;
+  /** `*`: always an array, in document order, `[]` when absent. */
+  many?: boolean;
+  /** A dotted spec name: the element is always emitted, with `[]` inside when absent or empty. */
+  wrapper?: boolean;
+  /** For a wrapper: emit the inner array itself (OtherStaffList.Staff -> otherStaffList). */
+  flatten?: boolean;
+  /** Merge the converted object into the parent instead of nesting it. */
+  spread?: boolean;
+  /** JSON name when it differs from the element name. */
+  as?: string;
+}
+export interface Field extends FieldOptions { readonly kind: 'field'; readonly shape: Shape }
+export type FieldSpec = Shape | Field;
+
+export const leaf = (convert: Converter): Leaf => ({ kind: 'leaf', convert });
+export const obj = (fields: Record<string, FieldSpec>): ObjectShape => ({ kind: 'object', fields });
+export const lazy = (get: () => ObjectShape): Lazy => ({ kind: 'lazy', get });
+export const field = (shape: Shape, options: FieldOptions): Field => ({ kind: 'field', shape, ...options });
+export const req = (shape: Shape, as?: string): Field => field(shape, { required: true, as });
+export const many = (shape: Shape, as?: string): Field => field(shape, { many: true, as });
+export const as = (name: string, shape: Shape): Field => field(shape, { as: name });
+/** A wrapper of wrappers (`OtherValue.ArchetypeRecords.ArchetypeRecord`). */
+export const wrapper = (shape: ObjectShape): Field => field(shape, { wrapper: true });
+/** `Outer.Inner*`: a wrapper element around a repeated one. */
+export const wrap = (inner: string, shape: Shape): Field => wrapper(obj({ [inner]: many(shape) }));
+export const flatWrap = (inner: string, shape: Shape, name: string): Field =>
+  field(obj({ [inner]: many(shape) }), { wrapper: true, flatten: true, as: name });
+
+export interface CompiledField {
+  /** Element name, or `@_name` for an attribute, as fast-xml-parser keys it. */
+  readonly inKey: string;
+  readonly name: string;
+  readonly outKey: string;
+  readonly isAttribute: boolean;
+  readonly options: FieldOptions;
+  readonly convert?: Converter;
+  readonly object?: CompiledObject;
+  readonly flattenKey?: string;
+}
+export interface CompiledObject { readonly fields: CompiledField[] }
+
+function resolve(shape: Shape): Leaf | ObjectShape {
+  return shape.kind === 'lazy' ? shape.get() : shape;
+}
+
+/** Compiles a shape; recursive shapes (ArchetypeRecord) compile to a cyclic structure. */
+export function compile(shape: ObjectShape, memo = new Map<ObjectShape, CompiledObject>()): CompiledObject {
+  const known = memo.get(shape);
+  if (known) return known;
+  const compiled: CompiledObject = { fields: [] };
+  memo.set(shape, compiled);
+  for (const [key, spec] of Object.entries(shape.fields)) {
+    const f: Field = spec.kind === 'field' ? spec : field(spec, {});
+    const target = resolve(f.shape);
+    const isAttribute = key.startsWith('@');
+    const name = isAttribute ? key.slice(1) : key;
+    const object = target.kind === 'object' ? compile(target, memo) : undefined;
+    compiled.fields.push({
+      inKey: isAttribute ? `@_${name}` : name,
+      name,
+      outKey: f.as ?? name,
+      isAttribute,
+      options: f,
+      convert: target.kind === 'leaf' ? target.convert : undefined,
+      object,
+      flattenKey: f.flatten ? object?.fields[0]?.outKey : undefined,
+    });
+  }
+  return compiled;
+}

@@ -1,0 +1,70 @@
+/**
+ * The one place XML text becomes a tree (README §5). Order matters: DTD markup is refused before
+ * anything reads the document, well-formedness is checked by the validator (the parser alone
+ * accepts truncated documents and mismatched end tags), and only then is the tree built, with
+ * nesting bounded so neither the parser's nor the mapper's recursion can run away.
+ */
+import { XMLParser, XMLValidator, type MatcherView } from 'fast-xml-parser';
+import type { ArrayPaths } from './array-paths.js';
+import { malformed } from './malformed-document-error.js';
+
+/** Deepest element nesting accepted; the deepest real document (journal notes) needs about 20. */
+export const MAX_DEPTH = 64;
+
+// A DTD is never legitimate here (README §1); case-insensitive so `<!doctype` cannot slip past.
+const DTD_MARKUP = /<!\s*(?:DOCTYPE|ENTITY|ELEMENT|ATTLIST|NOTATION)/i;
+
+export type ParsedNode = Record<string, unknown>;
+
+export interface DocumentParser {
+  /** The content of the root element (`{}` for an empty root); throws MalformedDocumentError. */
+  parse(xml: string): ParsedNode;
+}
+
+export function documentParser(root: string, arrays: ArrayPaths): DocumentParser {
+  const parser = new XMLParser({
+    ignoreAttributes: false,
+    removeNSPrefix: true,
+    parseTagValue: false,
+    parseAttributeValue: false,
+    trimValues: true,
+    htmlEntities: true,
+    processEntities: true,
+    // The parser counts the root separately: this admits exactly MAX_DEPTH levels.
+    maxNestedTags: MAX_DEPTH - 1,
+    // `__proto__`, `constructor` and `prototype` element names make the parser throw.
+    strictReservedNames: true,
+    // A MatcherView instead of a path string: the string is then built only where isArray needs it.
+    jPath: false,
+    isArray: (_name: string, path: string | MatcherView, _isLeaf: boolean, isAttribute: boolean) =>
+      !isAttribute && arrays.has(path.toString()),
+  });
+
+  return {
+    parse(xml: string): ParsedNode {
+      const text = xml.charCodeAt(0) === 0xfeff ? xml.slice(1) : xml;
+      if (DTD_MARKUP.test(text)) throw malformed('DTD markup is not accepted');
+      if (XMLValidator.validate(text) !== true) throw malformed('not well-formed XML');
+      let tree: ParsedNode;
+      try {
+        tree = parser.parse(text) as ParsedNode;
+      } catch {
+        // The parser's own message may quote the document: it is deliberately dropped.
+        throw malformed('not parseable XML');
+      }
+      return rootContent(tree, root);
+    },
+  };
+}
+
+function rootContent(tree: ParsedNode, root: string): ParsedNode {
+  const elements = Object.keys(tree).filter((k) => !k.startsWith('?'));
+  if (elements.length !== 1 || elements[0] !== root) throw malformed('unexpected root element');
+  const content = tree[root];
+  if (typeof content === 'string') {
+    if (content.trim() !== '') throw malformed(`unexpected text in ${root}`);
+    return {};
+  }
+  if (typeof content !== 'object' || content === null || Array.isArray(content)) throw malformed(`bad ${root}`);
+  return content as ParsedNode;
+}

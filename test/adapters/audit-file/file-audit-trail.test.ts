@@ -1,0 +1,61 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FileAuditTrail } from '../../../src/adapters/audit-file/file-audit-trail.js';
+import type { AuditRecord } from '../../../src/ports/audit-trail.port.js';
+
+const record = (n: number): AuditRecord => ({
+  time: new Date(Date.UTC(2026, 10, 21, 9, 0, n)).toISOString(), requestId: `r-${n}`, operation: 'getJournalNotes',
+  sourceAddress: '127.0.0.1', outcome: 'allowed', status: 200, patientId: '191212121212',
+});
+
+describe('FileAuditTrail', () => {
+  let dir: string;
+  let file: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'audit-'));
+    file = path.join(dir, 'a', 'audit.jsonl');
+  });
+  afterEach(() => rm(dir, { recursive: true, force: true }));
+
+  const lines = async () => (await readFile(file, 'utf8')).trim().split('\n');
+
+  it('appends one line per record, concurrently, in order, with an unbroken hash chain', async () => {
+    const trail = await FileAuditTrail.open(file);
+    await Promise.all(Array.from({ length: 50 }, (_, i) => trail.append(record(i))));
+    await trail.close();
+    const written = await lines();
+    expect(written).toHaveLength(50);
+    expect(written.map((l) => (JSON.parse(l) as AuditRecord).requestId)).toEqual(Array.from({ length: 50 }, (_, i) => `r-${i}`));
+    expect(FileAuditTrail.verifyChain(written)).toBe(0);
+  });
+
+  it('continues the chain after a restart', async () => {
+    const first = await FileAuditTrail.open(file);
+    await first.append(record(1));
+    await first.close();
+    const second = await FileAuditTrail.open(file);
+    await second.append(record(2));
+    await second.close();
+    expect(FileAuditTrail.verifyChain(await lines())).toBe(0);
+  });
+
+  it('lets a verifier find an edited or removed record', async () => {
+    const trail = await FileAuditTrail.open(file);
+    for (let i = 0; i < 5; i++) await trail.append(record(i));
+    await trail.close();
+    const original = await lines();
+    const edited = [...original];
+    edited[2] = (edited[2] ?? '').replace('"outcome":"allowed"', '"outcome":"denied"');
+    expect(FileAuditTrail.verifyChain(edited)).toBe(3);
+    expect(FileAuditTrail.verifyChain([...original.slice(0, 1), ...original.slice(2)])).toBe(2);
+    await writeFile(file, edited.join('\n'));
+  });
+
+  it('refuses appends after close', async () => {
+    const trail = await FileAuditTrail.open(file);
+    await trail.close();
+    await expect(trail.append(record(1))).rejects.toThrow(/closed/);
+  });
+});

@@ -1,0 +1,68 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { JwtAccessTokenVerifier } from '../../../src/adapters/auth-jwks/jwt-access-token-verifier.js';
+import { InvalidTokenError } from '../../../src/ports/access-token-verifier.port.js';
+import { FixedClock } from '../../fakes/fixed-clock.js';
+import { TestIssuer } from '../../support/test-issuer.js';
+
+describe('JwtAccessTokenVerifier', () => {
+  let issuer: TestIssuer;
+  let clock: FixedClock;
+  let verifier: JwtAccessTokenVerifier;
+  const warnings: string[] = [];
+
+  beforeEach(async () => {
+    issuer = await TestIssuer.start();
+    clock = new FixedClock(Date.now());
+    verifier = new JwtAccessTokenVerifier({
+      issuer: issuer.issuer, audience: 'patient-data-access', patientClaim: 'patient', clock, onWarning: (w) => warnings.push(w),
+    });
+  });
+  afterEach(() => issuer.close());
+
+  it('finds the keys through discovery and returns the claims the service uses', async () => {
+    const token = await issuer.sign({ sub: 's1', patient: '191212121212', client_id: 'app', scope: 'user/Patient-read patient/Contact.read' });
+    const verified = await verifier.verify(token);
+    expect(verified).toEqual({
+      issuer: issuer.issuer, subject: 's1', clientId: 'app', personId: '191212121212',
+      scopes: new Set(['user/Patient-read', 'user/Contact-read']),
+    });
+  });
+
+  it('caches verified tokens only until their expiry (with the skew)', async () => {
+    const token = await issuer.sign({ exp: Math.floor(clock.now() / 1000) + 30 });
+    await verifier.verify(token);
+    const fetches = issuer.jwksFetches;
+    await verifier.verify(token);
+    expect(issuer.jwksFetches).toBe(fetches);
+    clock.advance(91_000);
+    await expect(verifier.verify(token)).rejects.toBeInstanceOf(InvalidTokenError);
+  });
+
+  it('fetches the JWKS once for a rotated key, and at most once per cooldown for a flood of unknown kids', async () => {
+    await verifier.verify(await issuer.sign({}));
+    expect(issuer.jwksFetches).toBe(1);
+    await issuer.rotate('key-new');
+    clock.advance(31_000);
+    await verifier.verify(await issuer.sign({}));
+    expect(issuer.jwksFetches).toBe(2);
+    const forged = await Promise.all(Array.from({ length: 200 }, (_, i) => issuer.sign({ jti: String(i) }, { kid: `unknown-${i}` })));
+    const results = await Promise.allSettled(forged.map((t) => verifier.verify(t)));
+    expect(results.every((r) => r.status === 'rejected')).toBe(true);
+    expect(issuer.jwksFetches).toBe(2);
+  });
+
+  it('keeps verifying with cached keys while the JWKS endpoint is down', async () => {
+    await verifier.verify(await issuer.sign({ jti: 'a' }));
+    issuer.jwksAvailable = false;
+    clock.advance(11 * 60_000);
+    await expect(verifier.verify(await issuer.sign({ jti: 'b', iat: Math.floor(clock.now() / 1000), exp: Math.floor(clock.now() / 1000) + 600 }))).resolves.toMatchObject({ subject: 'subject-1' });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(warnings.some((w) => w.includes('JWKS refresh failed'))).toBe(true);
+  });
+
+  it('never fetches what a token header names (jku, x5u, jwk)', async () => {
+    const token = await issuer.sign({}, { jku: 'http://127.0.0.1:9/evil', x5u: 'http://127.0.0.1:9/x', kid: '../x' });
+    await expect(verifier.verify(token)).rejects.toBeInstanceOf(InvalidTokenError);
+    expect(issuer.jwksFetches).toBe(1);
+  });
+});

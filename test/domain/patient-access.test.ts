@@ -1,0 +1,112 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { PatientAccessPolicy } from '../../src/domain/access/patient-access.js';
+import { DomainError } from '../../src/domain/errors.js';
+import { EhrError } from '../../src/ports/ehr-records.port.js';
+import { patientRecord } from '../fakes/builders.js';
+import { FakeEhr, FakeRegistry } from '../fakes/fake-ehr.js';
+import { FixedClock } from '../fakes/fixed-clock.js';
+
+const ZONE = 'Europe/Stockholm';
+const ADULT = '191212121212';
+const ACTOR = '198112189876';
+const CHILD = '201701012393';
+const PROTECTED = '197305242385';
+const UNKNOWN = '195507142478';
+
+const denied = expect.objectContaining({ code: 'ACCESS_DENIED' });
+
+describe('PatientAccessPolicy', () => {
+  let ehr: FakeEhr;
+  let registry: FakeRegistry;
+  let clock: FixedClock;
+  let policy: PatientAccessPolicy;
+
+  beforeEach(() => {
+    ehr = new FakeEhr()
+      .withPatient(ADULT, { patient: [patientRecord(ADULT)] })
+      .withPatient(ACTOR, { patient: [patientRecord(ACTOR)] })
+      .withPatient(CHILD, { patient: [patientRecord(CHILD)] })
+      .withPatient(PROTECTED, { patient: [patientRecord(PROTECTED, { protectedIdentity: true })] });
+    registry = new FakeRegistry()
+      .grant(ACTOR, { patient: CHILD, type: 'guardian', validFrom: '20170101', validTo: '20341231' })
+      .grant(ACTOR, { patient: ADULT, type: 'power-of-attorney', validFrom: '20240115' })
+      .grant(ACTOR, { patient: PROTECTED, type: 'power-of-attorney', validFrom: '20200101' });
+    clock = new FixedClock(Date.UTC(2026, 10, 21, 9, 0));
+    policy = new PatientAccessPolicy(ehr, registry, clock, ZONE);
+  });
+
+  it('lets a person read their own data without a header, and with their own number in it', async () => {
+    expect(policy.targetPatient({ personId: ADULT }, undefined)).toBe(ADULT);
+    expect(policy.targetPatient({ personId: ADULT }, '19121212-1212')).toBe(ADULT);
+    const access = await policy.resolve({ personId: ADULT }, ADULT);
+    expect(access).toMatchObject({ patientId: ADULT, basis: 'self', maskContactDetails: false });
+    expect(registry.lookups).toBe(0);
+  });
+
+  it('requires the header with a client token and refuses malformed headers before any EHR call', () => {
+    expect(() => policy.targetPatient({}, undefined)).toThrow(expect.objectContaining({ code: 'PATIENT_HEADER_REQUIRED' }));
+    expect(() => policy.targetPatient({}, '191212121213')).toThrow(expect.objectContaining({ code: 'INVALID_PATIENT_HEADER' }));
+    expect(ehr.calls).toEqual([]);
+  });
+
+  it('grants a registered guardian and power of attorney, naming the basis', async () => {
+    await expect(policy.resolve({ personId: ACTOR }, CHILD)).resolves.toMatchObject({ basis: 'guardian' });
+    await expect(policy.resolve({ personId: ACTOR }, ADULT)).resolves.toMatchObject({ basis: 'power-of-attorney' });
+  });
+
+  it('refuses an unrelated patient without asking the EHR about them', async () => {
+    await expect(policy.resolve({ personId: ADULT }, ACTOR)).rejects.toEqual(denied);
+    expect(ehr.calls).toEqual([]);
+  });
+
+  it('refuses the very next call after a delegation is revoked', async () => {
+    await expect(policy.resolve({ personId: ACTOR }, ADULT)).resolves.toMatchObject({ basis: 'power-of-attorney' });
+    registry.revokeAll(ACTOR);
+    await expect(policy.resolve({ personId: ACTOR }, ADULT)).rejects.toEqual(denied);
+  });
+
+  it('refuses a delegation that has not started or has ended, by the local calendar day', async () => {
+    registry.revokeAll(ACTOR);
+    registry.grant(ACTOR, { patient: ADULT, type: 'partner', validFrom: '20261122' });
+    await expect(policy.resolve({ personId: ACTOR }, ADULT)).rejects.toEqual(denied);
+    // 23:30 UTC on the 21st is already the 22nd in Stockholm.
+    clock.set(Date.UTC(2026, 10, 21, 23, 30));
+    await expect(policy.resolve({ personId: ACTOR }, ADULT)).resolves.toMatchObject({ basis: 'partner' });
+    registry.revokeAll(ACTOR);
+    registry.grant(ACTOR, { patient: ADULT, type: 'partner', validFrom: '20200101', validTo: '20261121' });
+    await expect(policy.resolve({ personId: ACTOR }, ADULT)).rejects.toEqual(denied);
+  });
+
+  it('ends a guardianship the day before the child turns 18, whatever the registry says', async () => {
+    const teen = '200404122384';
+    ehr.withPatient(teen, { patient: [patientRecord(teen)] });
+    registry.grant(ACTOR, { patient: teen, type: 'guardian', validFrom: '20040412' });
+    clock.set(Date.UTC(2022, 3, 10, 12));
+    await expect(policy.resolve({ personId: ACTOR }, teen)).resolves.toMatchObject({ basis: 'guardian' });
+    clock.set(Date.UTC(2022, 3, 12, 12));
+    await expect(policy.resolve({ personId: ACTOR }, teen)).rejects.toEqual(denied);
+  });
+
+  it('never lets anyone act for a protected identity by delegation; own and client access stay', async () => {
+    await expect(policy.resolve({ personId: ACTOR }, PROTECTED)).rejects.toEqual(denied);
+    await expect(policy.resolve({ personId: PROTECTED }, PROTECTED)).resolves.toMatchObject({ basis: 'self', maskContactDetails: false });
+    await expect(policy.resolve({}, PROTECTED)).resolves.toMatchObject({ basis: 'client', maskContactDetails: true });
+  });
+
+  it('answers an unknown patient exactly like a forbidden one, even for a client or oneself', async () => {
+    await expect(policy.resolve({}, UNKNOWN)).rejects.toEqual(denied);
+    await expect(policy.resolve({ personId: UNKNOWN }, UNKNOWN)).rejects.toEqual(denied);
+    const forbidden = await policy.resolve({ personId: ADULT }, CHILD).catch((e: DomainError) => e.message);
+    const unknown = await policy.resolve({}, UNKNOWN).catch((e: DomainError) => e.message);
+    expect(unknown).toBe(forbidden);
+  });
+
+  it('passes infrastructure faults through untouched', async () => {
+    ehr.failure = new EhrError('timeout', 'deadline');
+    await expect(policy.resolve({}, ADULT)).rejects.toBeInstanceOf(EhrError);
+  });
+
+  it('refuses a person token whose identity claim is not a valid number', async () => {
+    await expect(policy.resolve({ personId: 'not-a-number' }, ADULT)).rejects.toEqual(denied);
+  });
+});

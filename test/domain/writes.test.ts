@@ -1,0 +1,81 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { PatientAccess } from '../../src/domain/access/patient-access.js';
+import { MarkArrived } from '../../src/domain/use-cases/mark-arrived.js';
+import { RegisterPayment } from '../../src/domain/use-cases/register-payment.js';
+import { bookings, patientRecord } from '../fakes/builders.js';
+import { FakeEhr } from '../fakes/fake-ehr.js';
+import { FixedClock } from '../fakes/fixed-clock.js';
+
+const PATIENT = '191212121212';
+const START = Date.UTC(2026, 10, 21, 10, 0);
+const access: PatientAccess = { patientId: PATIENT, basis: 'self', maskContactDetails: false, patientRecords: [patientRecord(PATIENT)] };
+const MIN = 60_000;
+
+describe('MarkArrived', () => {
+  let ehr: FakeEhr;
+  let clock: FixedClock;
+  let markArrived: MarkArrived;
+
+  beforeEach(() => {
+    ehr = new FakeEhr().withPatient(PATIENT, { bookings: bookings(['00012345', '2026-11-21T10:00:00Z']) });
+    clock = new FixedClock(START - 30 * MIN);
+    markArrived = new MarkArrived(ehr, clock, { beforeMinutes: 120, afterMinutes: 30 });
+  });
+
+  it('registers an arrival inside the window and reports OK', async () => {
+    await expect(markArrived.execute(access, '00012345')).resolves.toEqual({
+      ResultCode: 'OK', Comment: 'Arrival registered.', Any: [{ ReasonCode: 'ARRIVAL_REGISTERED' }],
+    });
+    expect(ehr.calls).toContain(`arrival ${PATIENT} 00012345`);
+  });
+
+  it('reports INFO when the EHR says the patient already arrived', async () => {
+    ehr.writeResult = { resultCode: 'INFO', reasonCode: 'ALREADY_ARRIVED' };
+    await expect(markArrived.execute(access, '00012345')).resolves.toMatchObject({ ResultCode: 'INFO' });
+  });
+
+  it.each([
+    ['121 minutes before', -121 * MIN, 'ERROR'],
+    ['exactly 120 minutes before', -120 * MIN, 'OK'],
+    ['exactly 30 minutes after', 30 * MIN, 'OK'],
+    ['31 minutes after', 31 * MIN, 'ERROR'],
+  ])('applies the arrival window: %s', async (_label, offset, expected) => {
+    clock.set(START + offset);
+    const result = await markArrived.execute(access, '00012345');
+    expect(result.ResultCode).toBe(expected);
+    expect(ehr.calls.some((c) => c.startsWith('arrival'))).toBe(expected === 'OK');
+  });
+
+  it('answers an unknown id and another patient\'s id with one text, without writing', async () => {
+    const unknown = await markArrived.execute(access, '99999999');
+    const zeroesDropped = await markArrived.execute(access, '12345');
+    expect(unknown).toEqual(zeroesDropped);
+    expect(unknown).toMatchObject({ ResultCode: 'ERROR', Any: [{ ReasonCode: 'CONTACT_NOT_FOUND' }] });
+    expect(ehr.calls.filter((c) => c.startsWith('arrival'))).toEqual([]);
+  });
+});
+
+describe('RegisterPayment', () => {
+  it('wraps the EHR outcome in an array and maps each reason code', async () => {
+    const ehr = new FakeEhr().withPatient(PATIENT, {});
+    const pay = new RegisterPayment(ehr);
+    ehr.writeResult = { resultCode: 'OK', reasonCode: 'PAYMENT_REGISTERED' };
+    await expect(pay.execute(access, '00012345', 'CARD')).resolves.toEqual([
+      { ResultCode: 'OK', Comment: 'Payment registered.', Any: [{ ReasonCode: 'PAYMENT_REGISTERED' }] },
+    ]);
+    ehr.writeResult = { resultCode: 'ERROR', reasonCode: 'NOT_PAYABLE' };
+    const [notArrived] = await pay.execute(access, '00012345', 'CASH');
+    expect(notArrived?.Comment).toMatch(/arrived/);
+    ehr.writeResult = { resultCode: 'INFO', reasonCode: 'ALREADY_PAID' };
+    await expect(pay.execute(access, '00012345', 'CASH')).resolves.toMatchObject([{ ResultCode: 'INFO' }]);
+    expect(ehr.calls).toEqual([
+      `payment ${PATIENT} 00012345 CARD`, `payment ${PATIENT} 00012345 CASH`, `payment ${PATIENT} 00012345 CASH`,
+    ]);
+  });
+
+  it('never turns an unknown reason into a success', async () => {
+    const ehr = new FakeEhr().withPatient(PATIENT, {});
+    ehr.writeResult = { resultCode: 'ERROR', reasonCode: 'SOMETHING_NEW' };
+    await expect(new RegisterPayment(ehr).execute(access, '1', 'CARD')).resolves.toMatchObject([{ ResultCode: 'ERROR' }]);
+  });
+});

@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+
+const SELF = '191212121212';
+const OPERATIONS: Array<[string, string]> = [
+  ['POST', '/patients/paymentnotice/'], ['PUT', '/patients/appointments/'], ['GET', '/patients/appointments/'],
+  ['GET', '/patients/patient/'], ['GET', '/patients/contacts/'], ['GET', '/patients/attentionsignals/'],
+  ['GET', '/patients/videomeetings/'], ['GET', '/patients/medications/'], ['GET', '/patients/journalnotes/'],
+];
+
+describe('routing, documentation and unknown paths', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('answers unknown paths with 404 in shape 1', async () => {
+    const res = await t.call({ method: 'GET', url: '/patients/secrets/', token: await t.personToken(SELF) });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ statusCode: 404, message: 'Not found.' });
+  });
+
+  it('answers every path with and without its trailing slash', async () => {
+    const token = await t.personToken(SELF);
+    for (const [method, url] of OPERATIONS.filter(([m]) => m === 'GET')) {
+      const a = await t.call({ method: method as 'GET', url, token });
+      const b = await t.call({ method: method as 'GET', url: url.slice(0, -1), token });
+      expect([url, a.statusCode]).toEqual([url, 200]);
+      expect(b.body).toBe(a.body);
+    }
+  });
+
+  it('does not answer undeclared methods, and applies the same checks to HEAD as to GET', async () => {
+    const token = await t.personToken(SELF);
+    for (const method of ['DELETE', 'PATCH'] as const) {
+      expect((await t.call({ method, url: '/patients/appointments/', token })).statusCode).toBe(404);
+    }
+    expect((await t.call({ method: 'POST', url: '/patients/journalnotes/', token, payload: {} })).statusCode).toBe(404);
+    expect((await t.call({ method: 'HEAD', url: '/patients/journalnotes/' })).statusCode).toBe(401);
+    expect((await t.call({ method: 'HEAD', url: '/patients/journalnotes/', token })).statusCode).toBe(200);
+  });
+
+  it('publishes OpenAPI 3 with the ten operations and a docs page', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json() as { openapi: string; paths: Record<string, Record<string, { operationId?: string }>> };
+    expect(doc.openapi).toMatch(/^3\./);
+    const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, op]) => `${method.toUpperCase()} ${path} ${op.operationId ?? ''}`));
+    for (const [method, url] of OPERATIONS) expect(operations.some((o) => o.startsWith(`${method} ${url}`))).toBe(true);
+    expect(operations).toHaveLength(9); // operations 4 and 5 share one path, told apart by api-version
+    const docs = await t.app.inject({ method: 'GET', url: '/docs/' });
+    expect(docs.statusCode).toBe(200);
+    expect(docs.headers['content-type']).toMatch(/text\/html/);
+  });
+
+  it('tells liveness and readiness without credentials and without data', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/health/live' })).json()).toEqual({ status: 'ok' });
+    const ready = await t.app.inject({ method: 'GET', url: '/health/ready' });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toEqual({ status: 'ready', checks: { ehr: 'up', audit: 'up' } });
+  });
+
+  it('marks answers as not cacheable and echoes a safe request id only', async () => {
+    const res = await t.call({ method: 'GET', url: '/patients/appointments/', token: await t.personToken(SELF), headers: { 'x-request-id': 'bad\r\nid' } });
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('a BASE_PATH prefix', () => {
+  it('serves the operations under the prefix only', async () => {
+    const t = await startTestApp({ basePath: '/patient-api' });
+    try {
+      const token = await t.personToken(SELF);
+      expect((await t.call({ method: 'GET', url: '/patient-api/patients/appointments/', token })).statusCode).toBe(200);
+      expect((await t.call({ method: 'GET', url: '/patients/appointments/', token })).statusCode).toBe(404);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,0 +1,87 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { JwtAccessTokenVerifier } from '../../src/adapters/auth-jwks/jwt-access-token-verifier.js';
+import { generateDemoData } from '../../src/adapters/ehr-embedded/demo-data/generate.js';
+import { DocumentStore } from '../../src/adapters/ehr-embedded/document-store.js';
+import { EmbeddedEhr } from '../../src/adapters/ehr-embedded/embedded-ehr.js';
+import { WriteStateStore } from '../../src/adapters/ehr-embedded/write-state-store.js';
+import { StaticSubscriptionKeys } from '../../src/adapters/subscription-keys/static-subscription-keys.js';
+import { PatientAccessPolicy } from '../../src/domain/access/patient-access.js';
+import { MarkArrived } from '../../src/domain/use-cases/mark-arrived.js';
+import { ReadPatientData } from '../../src/domain/use-cases/read-patient-data.js';
+import { RegisterPayment } from '../../src/domain/use-cases/register-payment.js';
+import { buildApp } from '../../src/http/app.js';
+import { createLogger } from '../../src/http/logging.js';
+import { FixedClock } from '../fakes/fixed-clock.js';
+import { MemoryAuditTrail } from '../fakes/memory-audit-trail.js';
+import { TestIssuer } from './test-issuer.js';
+
+export const ZONE = 'Europe/Stockholm';
+export const KEY = 'test-subscription-key-0123456789';
+export const OTHER_KEY = 'other-subscription-key-0123456789';
+export const ALL_SCOPES = [
+  'user/Appointment-read', 'user/Patient-read', 'user/Contact-read', 'user/AttentionSignal-read',
+  'user/VideoMeeting-read', 'user/MedicationPrescription-read', 'user/JournalNote-read',
+  'user/Appointment-write', 'user/Payment-write',
+].join(' ');
+
+export interface TestApp {
+  app: FastifyInstance;
+  issuer: TestIssuer;
+  audit: MemoryAuditTrail;
+  clock: FixedClock;
+  ehr: EmbeddedEhr;
+  logLines: string[];
+  /** A person token (patient claim) with every scope unless overridden. */
+  personToken(personId: string, claims?: Record<string, unknown>): Promise<string>;
+  /** A client-credentials token (no patient claim). */
+  clientToken(claims?: Record<string, unknown>): Promise<string>;
+  call(options: InjectOptions & { token?: string; key?: string | null; patient?: string }): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+/** The real HTTP app over the embedded EHR with generated demo data, a loopback test issuer and fakes for audit and clock. */
+export async function startTestApp(options: { rateLimitMax?: number; basePath?: string; now?: number } = {}): Promise<TestApp> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'pdas-test-'));
+  const clock = new FixedClock(options.now ?? Date.now());
+  await generateDemoData(path.join(dir, 'ehr'), { now: clock.now(), zone: ZONE });
+  const logLines: string[] = [];
+  const logger = createLogger('info', { write: (line: string) => void logLines.push(line) });
+  const issuer = await TestIssuer.start();
+  const audit = new MemoryAuditTrail();
+  const ehr = new EmbeddedEhr(new DocumentStore(path.join(dir, 'ehr')), await WriteStateStore.open(path.join(dir, 'state.json')), ZONE, () => undefined);
+  const tokenVerifier = new JwtAccessTokenVerifier({
+    issuer: issuer.issuer, audience: 'patient-data-access', patientClaim: 'patient', clock, onWarning: () => undefined,
+  });
+  const app = await buildApp({
+    config: { basePath: options.basePath ?? '', rateLimitMax: options.rateLimitMax ?? 10_000, rateLimitWindowMs: 5000, trustProxy: [] },
+    clock, logger, zone: ZONE, ehr, auditTrail: audit, tokenVerifier,
+    subscriptionKeys: new StaticSubscriptionKeys(new Map([['test', KEY], ['other', OTHER_KEY]])),
+    accessPolicy: new PatientAccessPolicy(ehr, ehr, clock, ZONE),
+    readPatientData: new ReadPatientData(ehr, ZONE),
+    markArrived: new MarkArrived(ehr, clock, { beforeMinutes: 120, afterMinutes: 30 }),
+    registerPayment: new RegisterPayment(ehr),
+  });
+  await app.ready();
+  return {
+    app, issuer, audit, clock, ehr, logLines,
+    personToken: (personId, claims = {}) => issuer.sign({ scope: ALL_SCOPES, patient: personId, sub: `person-${personId.slice(-4)}`, ...claims }),
+    clientToken: (claims = {}) => issuer.sign({ scope: ALL_SCOPES, sub: 'kiosk-1', client_id: 'kiosk-1', ...claims }),
+    call: ({ token, key, patient, headers, ...rest }) => app.inject({
+      ...rest,
+      headers: {
+        ...(key === null ? {} : { 'ocp-apim-subscription-key': key ?? KEY }),
+        ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+        ...(patient === undefined ? {} : { patient }),
+        ...headers,
+      },
+    }),
+    close: async () => {
+      await app.close();
+      await issuer.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,87 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { exportJWK, generateKeyPair, SignJWT, type JWK, type JWTPayload } from 'jose';
+
+type PrivateKey = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
+
+/**
+ * A minimal OpenID issuer on loopback for tests: discovery, a JWKS, and a signer that can forge
+ * every kind of bad token (wrong key, wrong claims, odd headers). Counts JWKS fetches.
+ */
+export class TestIssuer {
+  jwksFetches = 0;
+  jwksAvailable = true;
+  private server: Server | undefined;
+  private keys: Array<{ kid: string; privateKey: PrivateKey; jwk: JWK }> = [];
+  issuer = '';
+
+  static async start(): Promise<TestIssuer> {
+    const issuer = new TestIssuer();
+    await issuer.rotate();
+    await issuer.listen();
+    return issuer;
+  }
+
+  get jwksUrl(): string {
+    return `${this.issuer}/jwks`;
+  }
+
+  /** Adds a new signing key (it becomes the one that signs) and publishes it. */
+  async rotate(kid = `key-${this.keys.length + 1}`): Promise<void> {
+    const { privateKey, publicKey } = await generateKeyPair('RS256');
+    this.keys.unshift({ kid, privateKey, jwk: { ...(await exportJWK(publicKey)), kid, alg: 'RS256', use: 'sig' } });
+  }
+
+  /** A valid access token for the API unless `claims`/`header` override something. */
+  async sign(claims: JWTPayload & Record<string, unknown>, header: Record<string, unknown> = {}, key = this.keys[0]): Promise<string> {
+    if (!key) throw new Error('no key');
+    const now = Math.floor(Date.now() / 1000);
+    return new SignJWT({ iss: this.issuer, aud: 'patient-data-access', sub: 'subject-1', iat: now, exp: now + 600, ...claims })
+      .setProtectedHeader({ alg: 'RS256', kid: key.kid, typ: 'at+jwt', ...header })
+      .sign(key.privateKey);
+  }
+
+  /** A token signed by a key the JWKS does not publish, with a kid it does publish. */
+  async signWithForeignKey(claims: Record<string, unknown>): Promise<string> {
+    const { privateKey } = await generateKeyPair('RS256');
+    const kid = this.keys[0]?.kid ?? 'key-1';
+    return this.sign(claims, {}, { kid, privateKey, jwk: {} });
+  }
+
+  publicJwk(): JWK {
+    return this.keys[0]?.jwk ?? {};
+  }
+
+  private listen(): Promise<void> {
+    this.server = createServer((req, res) => {
+      if (req.url === '/.well-known/openid-configuration') {
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ issuer: this.issuer, jwks_uri: this.jwksUrl }));
+        return;
+      }
+      if (req.url === '/jwks') {
+        this.jwksFetches++;
+        if (!this.jwksAvailable) {
+          res.statusCode = 500;
+          res.end();
+          return;
+        }
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ keys: this.keys.map((k) => k.jwk) }));
+        return;
+      }
+      res.statusCode = 404;
+      res.end();
+    });
+    return new Promise((resolve) => {
+      this.server?.listen(0, '127.0.0.1', () => {
+        this.issuer = `http://127.0.0.1:${(this.server?.address() as AddressInfo).port}`;
+        resolve();
+      });
+    });
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+}
