@@ -10,6 +10,10 @@ async function main(): Promise<void> {
   const address = await runtime.app.listen({ port: config.port, host: config.host });
   logger.info({ address, basePath: config.basePath || '/' }, 'patient data access service listening');
   for (const notice of runtime.notices) logger.info(notice);
+  if (runtime.notices.length > 0) {
+    // A newcomer's terminal, not the log stream: where the demo credentials are and where to start.
+    process.stdout.write(`\n  Patient Data Access Service (DEMO MODE) on ${address}\n  API docs: ${address}/docs\n  ${runtime.notices.join('\n  ')}\n  README.md has a curl session that calls every operation.\n\n`);
+  }
   let closing = false;
   const shutdown = (signal: string): void => {
     if (closing) return;

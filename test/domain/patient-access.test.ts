@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { PatientAccessPolicy } from '../../src/domain/access/patient-access.js';
-import { DomainError } from '../../src/domain/errors.js';
+import type { DomainError } from '../../src/domain/errors.js';
 import { EhrError } from '../../src/ports/ehr-records.port.js';
 import { patientRecord } from '../fakes/builders.js';
 import { FakeEhr, FakeRegistry } from '../fakes/fake-ehr.js';

@@ -21,7 +21,19 @@ export interface DocumentParser {
   parse(xml: string): ParsedNode;
 }
 
+/**
+ * The validator never marks a self-closed root as finished, so text after `<Root/>` slips through
+ * it and the parser drops it. An empty root is therefore checked against the whole text, which is
+ * short whenever the root is empty.
+ */
+function bareEmptyRoot(root: string): RegExp {
+  const name = `(?:[^\\s<>/:]+:)?${root}`;
+  return new RegExp(`^<${name}(?:\\s[^<>]*)?(?:/>|>\\s*</${name}\\s*>)$`);
+}
+const DECLARATIONS_AND_COMMENTS = /<\?[\s\S]*?\?>|<!--[\s\S]*?-->/g;
+
 export function documentParser(root: string, arrays: ArrayPaths): DocumentParser {
+  const emptyRoot = bareEmptyRoot(root);
   const parser = new XMLParser({
     ignoreAttributes: false,
     removeNSPrefix: true,
@@ -52,7 +64,11 @@ export function documentParser(root: string, arrays: ArrayPaths): DocumentParser
         // The parser's own message may quote the document: it is deliberately dropped.
         throw malformed('not parseable XML');
       }
-      return rootContent(tree, root);
+      const content = rootContent(tree, root);
+      if (isEmpty(content) && !emptyRoot.test(text.replace(DECLARATIONS_AND_COMMENTS, '').trim())) {
+        throw malformed('not well-formed XML');
+      }
+      return content;
     },
   };
 }
@@ -61,10 +77,17 @@ function rootContent(tree: ParsedNode, root: string): ParsedNode {
   const elements = Object.keys(tree).filter((k) => !k.startsWith('?'));
   if (elements.length !== 1 || elements[0] !== root) throw malformed('unexpected root element');
   const content = tree[root];
+  // The validator lets a second self-closed root through; the parser then gives an array.
+  if (Array.isArray(content)) throw malformed('more than one root element');
   if (typeof content === 'string') {
     if (content.trim() !== '') throw malformed(`unexpected text in ${root}`);
     return {};
   }
-  if (typeof content !== 'object' || content === null || Array.isArray(content)) throw malformed(`bad ${root}`);
+  if (typeof content !== 'object' || content === null) throw malformed(`bad ${root}`);
   return content as ParsedNode;
+}
+
+function isEmpty(content: ParsedNode): boolean {
+  for (const key in content) if (!key.startsWith('@_')) return false;
+  return true;
 }

@@ -108,13 +108,16 @@ describe('documents that are not well-formed', () => {
   it('refuses mismatched end tags, two roots, stray text, an empty body and an HTML error page', () => {
     const docs = [
       '<CareContacts><CareContact></CareContacts></CareContact>',
-      '<CareContacts/><CareContacts/>',
       '<CareContacts/>trailing',
+      '<CareContacts/>junk>',
+      '<CareContacts xmlns="urn:example:ehr:carecontact:1"/>\u0000',
       '',
       'Bad Gateway',
       '<CareContacts><CareContact><ContactId>1 & 2</ContactId></CareContact></CareContacts>',
     ];
     for (const doc of docs) expect(malformedReason(() => contacts(doc)), doc).toContain('not well-formed XML');
+    expect(malformedReason(() => contacts('<CareContacts/><CareContacts/>'))).toContain('more than one root element');
+    expect(malformedReason(() => contacts('<CareContacts/><Other/>'))).toContain('unexpected root element');
     expect(malformedReason(() => contacts('<html><body><h1>502 Bad Gateway</h1></body></html>'))).toContain('unexpected root element');
   });
 
