@@ -28,6 +28,8 @@ export interface AppDependencies extends RouteDependencies {
   auditTrail: AuditTrail;
   ehr: EhrRecords;
   logger: FastifyBaseLogger;
+  /** Whole-request deadline against slow senders; 30 s unless a test needs it shorter. */
+  requestTimeoutMs?: number;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -43,7 +45,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const app = Fastify({
     loggerInstance: deps.logger,
     bodyLimit: 16 * 1024,
-    requestTimeout: 30_000,
+    requestTimeout: deps.requestTimeoutMs ?? 30_000,
+    // Node checks the deadlines only this often (30 s by default), which would let a trickle live on.
+    http: { connectionsCheckingInterval: 1000, headersTimeout: Math.min(deps.requestTimeoutMs ?? 30_000, 10_000) },
     routerOptions: { ignoreTrailingSlash: true },
     trustProxy: deps.config.trustProxy.length > 0 ? deps.config.trustProxy : false,
     genReqId: requestIdOf,

@@ -138,6 +138,21 @@ describe('who may read whom', () => {
     expect(bodies.size).toBe(2); // one text, in each of the two shapes
   });
 
+  it('never answers 2xx for any (person, patient) pair outside the registry, on any read', async () => {
+    const people = [ADULT, GUARDIAN, CHILD, PROTECTED, EXPIRED_CHILD, '194608632396'];
+    const allowed = new Set([`${GUARDIAN}>${CHILD}`, `${GUARDIAN}>${ADULT}`, `${GUARDIAN}>194608632396`]);
+    for (const actor of people) {
+      const token = await t.personToken(actor);
+      for (const patient of [...people, UNKNOWN]) {
+        if (patient === actor || allowed.has(`${actor}>${patient}`)) continue;
+        for (const url of READS) {
+          const res = await t.call({ method: 'GET', url, token, patient });
+          expect([actor, patient, url, res.statusCode]).toEqual([actor, patient, url, 403]);
+        }
+      }
+    }
+  });
+
   it('never lets a delegate read a protected identity; the patient and a client token can', async () => {
     const guardian = await t.personToken(GUARDIAN);
     expect((await t.call({ method: 'GET', url: '/patients/journalnotes/', token: guardian, patient: PROTECTED })).statusCode).toBe(403);

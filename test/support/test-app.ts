@@ -43,7 +43,7 @@ export interface TestApp {
 }
 
 /** The real HTTP app over the embedded EHR with generated demo data, a loopback test issuer and fakes for audit and clock. */
-export async function startTestApp(options: { rateLimitMax?: number; basePath?: string; now?: number } = {}): Promise<TestApp> {
+export async function startTestApp(options: { rateLimitMax?: number; basePath?: string; now?: number; requestTimeoutMs?: number } = {}): Promise<TestApp> {
   const dir = await mkdtemp(path.join(tmpdir(), 'pdas-test-'));
   const clock = new FixedClock(options.now ?? Date.now());
   await generateDemoData(path.join(dir, 'ehr'), { now: clock.now(), zone: ZONE });
@@ -63,6 +63,7 @@ export async function startTestApp(options: { rateLimitMax?: number; basePath?: 
     readPatientData: new ReadPatientData(ehr, ZONE),
     markArrived: new MarkArrived(ehr, clock, { beforeMinutes: 120, afterMinutes: 30 }),
     registerPayment: new RegisterPayment(ehr),
+    ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
   });
   await app.ready();
   return {

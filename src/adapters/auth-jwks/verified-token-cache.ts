@@ -9,11 +9,11 @@ export class VerifiedTokenCache {
 
   constructor(private readonly maxEntries: number) {}
 
-  /** `notExpiredAfter`: the earliest expiry still acceptable (now minus the allowed skew). */
+  /** An entry is served while its expiry is after `notExpiredAfter` (now minus the allowed skew). */
   get(token: string, notExpiredAfter: number): VerifiedToken | undefined {
     const entry = this.entries.get(token);
     if (!entry) return undefined;
-    if (entry.expiresAt < notExpiredAfter) {
+    if (entry.expiresAt <= notExpiredAfter) {
       this.entries.delete(token);
       return undefined;
     }

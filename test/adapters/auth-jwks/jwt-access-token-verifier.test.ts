@@ -66,3 +66,37 @@ describe('JwtAccessTokenVerifier', () => {
     expect(issuer.jwksFetches).toBe(1);
   });
 });
+
+describe('JwtAccessTokenVerifier time and claim boundaries (fixed clock)', () => {
+  let issuer: TestIssuer;
+  let clock: FixedClock;
+  let verifier: JwtAccessTokenVerifier;
+  const NOW_S = 1_800_000_000;
+
+  beforeEach(async () => {
+    issuer = await TestIssuer.start();
+    clock = new FixedClock(NOW_S * 1000);
+    verifier = new JwtAccessTokenVerifier({
+      issuer: issuer.issuer, audience: 'patient-data-access', patientClaim: 'patient', clock, onWarning: () => undefined,
+    });
+  });
+  afterEach(() => issuer.close());
+
+  it.each([
+    ['exp 59 s ago', { exp: NOW_S - 59 }, true],
+    ['exp 60 s ago (a token is valid only before its exp)', { exp: NOW_S - 60 }, false],
+    ['nbf in 60 s', { nbf: NOW_S + 60 }, true],
+    ['nbf in 61 s', { nbf: NOW_S + 61 }, false],
+    ['no iss', { iss: undefined }, false],
+    ['no aud', { aud: undefined }, false],
+    ['aud list with ours', { aud: ['other', 'patient-data-access'] }, true],
+    ['no sub', { sub: undefined }, false],
+  ])('%s', async (_label, claims, accepted) => {
+    const token = await issuer.sign({ iat: NOW_S - 100, exp: NOW_S + 600, ...claims });
+    const outcome = await verifier.verify(token).then(() => true, (err: unknown) => {
+      expect(err).toBeInstanceOf(InvalidTokenError);
+      return false;
+    });
+    expect(outcome).toBe(accepted);
+  });
+});

@@ -38,6 +38,7 @@ describe('response schemas serialise the mapped examples exactly', () => {
 
   it('patient v2 and the result record', () => {
     const v2 = toPatientV2(mapDocument('patient', example('patient.xml'), { zone: ZONE }), PATIENT, ZONE);
+    if (!v2) throw new Error('the example patient must be found');
     expect(JSON.parse(fastJson(PatientV2Schema)(v2))).toEqual(v2);
     expect(Value.Check(PatientV2Schema, v2)).toBe(true);
     const { resultCode, reasonCode, comment } = mapResultRecord(example('result-ok.xml'));
