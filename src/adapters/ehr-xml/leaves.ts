@@ -48,7 +48,7 @@ export const BOOL: Leaf = leaf((raw, name) => {
   throw malformed(`bad boolean ${name}`);
 });
 
-export function strictInt(t: string, name: string): number {
+function strictInt(t: string, name: string): number {
   const n = Number(t);
   if (!INT.test(t) || !Number.isSafeInteger(n)) throw malformed(`bad integer ${name}`);
   return n;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { arrayPaths } from '../../../src/adapters/ehr-xml/array-paths.js';
 import { STR } from '../../../src/adapters/ehr-xml/leaves.js';
 import { compile, lazy, many, obj, wrap, type ObjectShape } from '../../../src/adapters/ehr-xml/shape.js';
+import { documentParser } from '../../../src/adapters/ehr-xml/xml-parser.js';
 
 describe('repeated paths come from the shape, not from element names', () => {
   const shape = obj({
@@ -32,5 +33,25 @@ describe('a recursive shape repeats without bound', () => {
     expect(paths.has(`Doc.Wrapper${'.Node'.repeat(7)}.Name`)).toBe(false);
     expect(paths.has('Doc.Wrapper.Node.NodeX')).toBe(false);
     expect(paths.has('Doc.Wrapper')).toBe(false);
+  });
+});
+
+describe('the parser applies the repeated paths', () => {
+  const shape = compile(obj({
+    Patient: obj({ PhoneNumbers: wrap('Phone', obj({ PhoneNumber: STR })) }),
+    Summary: obj({ PhoneNumbers: many(obj({ Number: STR })) }),
+  }));
+  const parser = documentParser('Doc', arrayPaths('Doc', shape));
+
+  it('makes single repeated elements arrays, by path only', () => {
+    const tree = parser.parse(
+      '<Doc><Patient><PhoneNumbers><Phone><PhoneNumber>0701740605</PhoneNumber></Phone></PhoneNumbers></Patient>'
+      + '<Summary><PhoneNumbers><Number>0701740605</Number></PhoneNumbers></Summary><Other><Phone>x</Phone></Other></Doc>',
+    );
+    expect(tree).toEqual({
+      Patient: { PhoneNumbers: { Phone: [{ PhoneNumber: '0701740605' }] } },
+      Summary: { PhoneNumbers: [{ Number: '0701740605' }] },
+      Other: { Phone: 'x' },
+    });
   });
 });

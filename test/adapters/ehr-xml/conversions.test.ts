@@ -33,6 +33,11 @@ describe('absence', () => {
     expect(patientOf(edit(base, '<PatientSex>M</PatientSex>', '<PatientSex><![CDATA[  F ]]></PatientSex>'))?.PatientSex).toBe('F');
   });
 
+  it('decodes the five XML entities and decimal and hexadecimal character references', () => {
+    const xml = edit(base, '<PatientSex>M</PatientSex>', '<PatientSex>&lt;&gt;&amp;&quot;&apos; &#229;&#xE5;&#xC4; &#8211;</PatientSex>');
+    expect(patientOf(xml)?.PatientSex).toBe('<>&"\' ååÄ \u2013');
+  });
+
   it('ignores elements and attributes a minor version adds', () => {
     const grown = edit(base, '<PatientSex>M</PatientSex>', '<PatientSex>M</PatientSex><PatientNickname>Tolle</PatientNickname>');
     expect(JSON.stringify(patientOf(grown))).not.toContain('Tolle');
