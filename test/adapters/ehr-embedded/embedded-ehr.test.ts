@@ -1,0 +1,80 @@
+import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { generateDemoData } from '../../../src/adapters/ehr-embedded/demo-data/generate.js';
+import { DocumentStore } from '../../../src/adapters/ehr-embedded/document-store.js';
+import { EmbeddedEhr } from '../../../src/adapters/ehr-embedded/embedded-ehr.js';
+import { WriteStateStore } from '../../../src/adapters/ehr-embedded/write-state-store.js';
+import { EhrError } from '../../../src/ports/ehr-records.port.js';
+
+const ZONE = 'Europe/Stockholm';
+const ADULT = '191212121212';
+const NOW = Date.UTC(2026, 10, 21, 8, 0);
+
+describe('EmbeddedEhr', () => {
+  let dir: string;
+  const open = async () => new EmbeddedEhr(
+    new DocumentStore(path.join(dir, 'ehr')), await WriteStateStore.open(path.join(dir, 'state', 'writes.json')), ZONE, () => undefined);
+
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'embedded-ehr-'));
+    await generateDemoData(path.join(dir, 'ehr'), { now: NOW, zone: ZONE });
+  });
+  afterEach(() => rm(dir, { recursive: true, force: true }));
+
+  const firstContact = async (ehr: EmbeddedEhr): Promise<string> =>
+    (await ehr.read('bookings', ADULT, {})).flatMap((r) => r.Booking ?? [])[0]?.ContactId ?? '';
+
+  it('keeps write outcomes across a restart, outside the data files', async () => {
+    const ehr = await open();
+    const contact = await firstContact(ehr);
+    await expect(ehr.registerArrival(ADULT, contact)).resolves.toEqual({ resultCode: 'OK', reasonCode: 'ARRIVAL_REGISTERED' });
+    await expect(ehr.registerPayment(ADULT, contact, 'CASH')).resolves.toEqual({ resultCode: 'OK', reasonCode: 'PAYMENT_REGISTERED' });
+    const restarted = await open();
+    await expect(restarted.registerArrival(ADULT, contact)).resolves.toEqual({ resultCode: 'INFO', reasonCode: 'ALREADY_ARRIVED' });
+    await expect(restarted.registerPayment(ADULT, contact, 'CARD')).resolves.toEqual({ resultCode: 'INFO', reasonCode: 'ALREADY_PAID' });
+    const state = JSON.parse(await readFile(path.join(dir, 'state', 'writes.json'), 'utf8')) as { payments: Record<string, { paymentType: string }> };
+    expect(state.payments[`${ADULT}/${contact}`]?.paymentType).toBe('CASH');
+  });
+
+  it('changes state once when identical writes race', async () => {
+    const ehr = await open();
+    const contact = await firstContact(ehr);
+    const results = await Promise.all(Array.from({ length: 30 }, () => ehr.registerArrival(ADULT, contact)));
+    expect(results.filter((r) => r.resultCode === 'OK')).toHaveLength(1);
+    expect(results.filter((r) => r.reasonCode === 'ALREADY_ARRIVED')).toHaveLength(29);
+  });
+
+  it('answers an unknown patient as not found and refuses ids that are not 12 digits', async () => {
+    const ehr = await open();
+    await expect(ehr.read('journalnotes', '195507142478', {})).rejects.toMatchObject({ failure: 'patient-not-found' });
+    await expect(ehr.read('journalnotes', '../../etc/x', {})).rejects.toBeInstanceOf(Error);
+    await expect(ehr.relationshipsOf('../198112189876')).rejects.toBeInstanceOf(RangeError);
+  });
+
+  it('answers a missing document with an empty list', async () => {
+    const ehr = await open();
+    await rm(path.join(dir, 'ehr', 'patients', ADULT, 'videomeetings.xml'));
+    await expect(ehr.read('videomeetings', ADULT, {})).resolves.toEqual([]);
+  });
+
+  it('reports a malformed document as a bad upstream answer, without its text', async () => {
+    const ehr = await open();
+    const file = path.join(dir, 'ehr', 'patients', ADULT, 'contacts.xml');
+    await writeFile(file, '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "191212121212">]><CareContacts>&a;</CareContacts>');
+    const err = await ehr.read('contacts', ADULT, {}).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(EhrError);
+    expect(err).toMatchObject({ failure: 'bad-response' });
+    expect(String((err as Error).message)).not.toContain(ADULT);
+  });
+
+  it('refuses a document that belongs to another patient', async () => {
+    const ehr = await open();
+    const other = '198112189876';
+    await mkdir(path.join(dir, 'ehr', 'patients', ADULT), { recursive: true });
+    const foreign = await readFile(path.join(dir, 'ehr', 'patients', other, 'journalnotes.xml'), 'utf8');
+    await writeFile(path.join(dir, 'ehr', 'patients', ADULT, 'journalnotes.xml'), foreign);
+    await expect(ehr.read('journalnotes', ADULT, {})).rejects.toMatchObject({ failure: 'bad-response' });
+  });
+});
