@@ -2,6 +2,7 @@
 import type { JournalNoteRecord } from '../../domain/records/index.js';
 import { GIVEN_NAME, XSD_VERSION } from './common-shapes.js';
 import { documentType } from './document.js';
+import { UNIT_ADDRESS } from './medications-parts.js';
 import { BOOL, ID, STR, TV } from './leaves.js';
 import { lazy, many, obj, req, wrap, wrapper, type MapContext, type ObjectShape } from './shape.js';
 
@@ -45,15 +46,7 @@ const UNIT = obj({
   HeadCareproviderUnitID: ID,
   PhoneNumbers: wrap('Phone', obj({ PhoneType: STR, PhoneNumber: STR, PhoneComment: STR })),
   EmailAddresses: wrap('Email', obj({ EmailType: STR, EmailAddress: STR })),
-  UnitAddresses: wrap('UnitAddress', obj({
-    UnitAddressType: STR,
-    UnitAddressCountry: STR,
-    UnitAddressPostcode: STR,
-    UnitAddressAddress: STR,
-    UnitAddressCity: STR,
-    UnitAddressCounty: STR,
-    UnitAddressComment: STR,
-  })),
+  UnitAddresses: wrap('UnitAddress', obj({ UnitAddressType: STR, ...UNIT_ADDRESS })),
   UnitSecrecyGroups: wrap('Group', STR),
   AccessZones: wrap('AccessZoneID', STR),
 });

@@ -61,6 +61,16 @@ export const PRESCRIPTION = obj({
   RouteDetail: obj({ routeCode: STR, name: STR, abbreviation: STR, routeLicensed: BOOL }),
 });
 
+/** The six address fields of a unit; the journal note's UnitAddress adds UnitAddressType. */
+export const UNIT_ADDRESS = {
+  UnitAddressCountry: STR,
+  UnitAddressPostcode: STR,
+  UnitAddressAddress: STR,
+  UnitAddressCity: STR,
+  UnitAddressCounty: STR,
+  UnitAddressComment: STR,
+};
+
 export const UNIT_REF = obj({ UnitID: ID, UnitInternalID: STR, UnitLocalID: ID });
 
 export const UNIT_DATA = obj({
@@ -71,14 +81,7 @@ export const UNIT_DATA = obj({
   UnitHeadCareProviderUnitID: STR,
   PhoneNumbers: wrap('PhoneData', obj({ PhoneType: STR, PhoneNumber: STR, PhoneComment: STR })),
   EmailAddresses: wrap('EmailData', obj({ EmailType: STR, EmailAddress: STR, EmailComment: STR })),
-  UnitAddresses: wrap('UnitAddressData', obj({
-    UnitAddressCountry: STR,
-    UnitAddressPostcode: STR,
-    UnitAddressAddress: STR,
-    UnitAddressCity: STR,
-    UnitAddressCounty: STR,
-    UnitAddressComment: STR,
-  })),
+  UnitAddresses: wrap('UnitAddressData', obj(UNIT_ADDRESS)),
   AccessZones: wrap('AccessZoneID', STR),
   UnitSecrecyGroups: wrap('Group', STR),
 });

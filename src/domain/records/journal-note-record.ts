@@ -3,6 +3,7 @@ import { Type, type Static } from 'typebox';
 import { IdentifierSchema, OptStr, TimeValueSchema, XsdVersionSchema } from './common.js';
 import { ArchetypeRecordSchema } from './archetype-record.js';
 import { GivenNameSchema } from './patient-record.js';
+import { UNIT_ADDRESS_FIELDS } from './prescription-parts.js';
 
 const OptId = Type.Optional(IdentifierSchema);
 const OptTime = Type.Optional(TimeValueSchema);
@@ -36,15 +37,7 @@ const JournalUnitSchema = Type.Object({
   PhoneNumbers: Type.Object({ Phone: Type.Array(Type.Object({ PhoneType: OptStr, PhoneNumber: OptStr, PhoneComment: OptStr })) }),
   EmailAddresses: Type.Object({ Email: Type.Array(Type.Object({ EmailType: OptStr, EmailAddress: OptStr })) }),
   UnitAddresses: Type.Object({
-    UnitAddress: Type.Array(Type.Object({
-      UnitAddressType: OptStr,
-      UnitAddressCountry: OptStr,
-      UnitAddressPostcode: OptStr,
-      UnitAddressAddress: OptStr,
-      UnitAddressCity: OptStr,
-      UnitAddressCounty: OptStr,
-      UnitAddressComment: OptStr,
-    })),
+    UnitAddress: Type.Array(Type.Object({ UnitAddressType: OptStr, ...UNIT_ADDRESS_FIELDS })),
   }),
   UnitSecrecyGroups: Type.Object({ Group: Type.Array(Type.String()) }),
   AccessZones: Type.Object({ AccessZoneID: Type.Array(Type.String()) }),

@@ -77,14 +77,17 @@ export const PrescriptionSchema = Type.Object({
 
 export const UnitRefSchema = Type.Object({ UnitID: OptId, UnitInternalID: OptStr, UnitLocalID: OptId });
 
-const UnitDataAddressSchema = Type.Object({
+/** The six address fields of a unit; the journal note's UnitAddress adds UnitAddressType to them. */
+export const UNIT_ADDRESS_FIELDS = {
   UnitAddressCountry: OptStr,
   UnitAddressPostcode: OptStr,
   UnitAddressAddress: OptStr,
   UnitAddressCity: OptStr,
   UnitAddressCounty: OptStr,
   UnitAddressComment: OptStr,
-});
+};
+
+const UnitDataAddressSchema = Type.Object(UNIT_ADDRESS_FIELDS);
 
 export const UnitDataSchema = Type.Object({
   UnitID: OptId,
