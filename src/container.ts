@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import { FileAuditTrail } from './adapters/audit-file/file-audit-trail.js';
 import { startDemoAuthServer, type DemoAuthServer } from './adapters/auth-demo/demo-auth-server.js';
+import { createRateLimitRedis } from './adapters/rate-limit-redis/create-rate-limit-redis.js';
 import { JwtAccessTokenVerifier } from './adapters/auth-jwks/jwt-access-token-verifier.js';
 import { SystemClock } from './adapters/clock/system-clock.js';
 import { generateDemoData } from './adapters/ehr-embedded/demo-data/generate.js';
@@ -70,7 +71,6 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
   const closers: Array<() => Promise<void>> = [];
   if (config.ehrAdapter !== 'embedded') throw new Error(`EHR_ADAPTER=${config.ehrAdapter} is not available in this build`);
   if (config.databaseUrl !== undefined) logger.warn('DATABASE_URL is not used yet: the audit trail is the embedded file');
-  if (config.redisUrl !== undefined) logger.warn('REDIS_URL is not used yet: rate limits are per instance');
 
   let demoAuth: DemoAuthServer | undefined;
   let issuer = config.authIssuer;
@@ -92,6 +92,11 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
   const ehr = await embeddedEhr(config, clock, logger);
   const auditTrail = await FileAuditTrail.open(path.join(config.dataDir, 'audit', 'audit-trail.jsonl'));
   closers.push(() => auditTrail.close());
+
+  const redis = config.redisUrl === undefined ? undefined : createRateLimitRedis({
+    url: config.redisUrl, onWarning: (m) => logger.warn(m), onInfo: (m) => logger.info(m),
+  });
+  if (redis) closers.push(() => redis.close());
 
   const c: DependencyContainer = rootContainer.createChildContainer();
   c.register<Clock>(TOKENS.Clock, { useValue: clock });
@@ -126,6 +131,10 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
     readPatientData: c.resolve(ReadPatientData),
     markArrived: c.resolve(MarkArrived),
     registerPayment: c.resolve(RegisterPayment),
+    ...(redis ? {
+      rateLimitRedis: { client: redis.client, onStoreError: redis.health.recordSkippedCheck },
+      readinessChecks: { redis: () => redis.health.ping() },
+    } : {}),
   });
   return {
     app,

@@ -12,9 +12,9 @@ import { errorHandler } from './error-handler.js';
 import { audit } from './plugins/audit.js';
 import { credentials } from './plugins/credentials.js';
 import { openapi } from './plugins/openapi.js';
-import { rateLimitPerSubscription } from './plugins/rate-limit.js';
+import { rateLimitPerSubscription, type RateLimitRedisStore } from './plugins/rate-limit.js';
 import type { RouteDependencies } from './routes/dependencies.js';
-import { healthRoutes } from './routes/health-routes.js';
+import { healthRoutes, type ReadinessChecks } from './routes/health-routes.js';
 import { patientRoute } from './routes/patient-route.js';
 import { readRoutes } from './routes/read-routes.js';
 import { writeRoutes } from './routes/write-routes.js';
@@ -28,6 +28,10 @@ export interface AppDependencies extends RouteDependencies {
   auditTrail: AuditTrail;
   ehr: EhrRecords;
   logger: FastifyBaseLogger;
+  /** Rate-limit counters shared through Redis (`REDIS_URL`); in-process when absent. */
+  rateLimitRedis?: RateLimitRedisStore;
+  /** Further dependencies `/health/ready` reports (Redis, when configured). */
+  readinessChecks?: ReadinessChecks;
   /** Whole-request deadline against slow senders; 30 s unless a test needs it shorter. */
   requestTimeoutMs?: number;
 }
@@ -64,13 +68,17 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     return payload;
   });
   await app.register(openapi, { basePath: deps.config.basePath });
-  await app.register(healthRoutes, { ehr: deps.ehr, auditTrail: deps.auditTrail });
+  await app.register(healthRoutes, {
+    checks: { ehr: () => deps.ehr.ping(), audit: () => deps.auditTrail.ping(), ...deps.readinessChecks },
+  });
 
   await app.register(async (api) => {
     // JSON is the only body the API reads; any other media type is 415, never a string to validate.
     api.removeContentTypeParser('text/plain');
     await api.register(credentials, { subscriptionKeys: deps.subscriptionKeys, tokenVerifier: deps.tokenVerifier });
-    await api.register(rateLimitPerSubscription, { max: deps.config.rateLimitMax, windowMs: deps.config.rateLimitWindowMs });
+    await api.register(rateLimitPerSubscription, {
+      max: deps.config.rateLimitMax, windowMs: deps.config.rateLimitWindowMs, redis: deps.rateLimitRedis,
+    });
     await api.register(audit, { auditTrail: deps.auditTrail, clock: deps.clock });
     await api.register(readRoutes, deps);
     await api.register(patientRoute, deps);

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { Redis } from 'ioredis';
 import { JwtAccessTokenVerifier } from '../../src/adapters/auth-jwks/jwt-access-token-verifier.js';
 import { generateDemoData } from '../../src/adapters/ehr-embedded/demo-data/generate.js';
 import { DocumentStore } from '../../src/adapters/ehr-embedded/document-store.js';
@@ -42,8 +43,22 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+export interface TestAppOptions {
+  rateLimitMax?: number;
+  rateLimitWindowMs?: number;
+  basePath?: string;
+  now?: number;
+  requestTimeoutMs?: number;
+  /** Rate-limit counters in this Redis, so two apps on one client (or on one server) share a limit. */
+  redisClient?: Redis;
+  /** The fail-open callback of the Redis store; ignored without `redisClient`. */
+  onRedisStoreError?: (err: unknown) => void;
+  /** Counter key prefix, unique per test so suites sharing one Redis never see each other's counts. */
+  rateLimitNameSpace?: string;
+}
+
 /** The real HTTP app over the embedded EHR with generated demo data, a loopback test issuer and fakes for audit and clock. */
-export async function startTestApp(options: { rateLimitMax?: number; basePath?: string; now?: number; requestTimeoutMs?: number } = {}): Promise<TestApp> {
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dir = await mkdtemp(path.join(tmpdir(), 'pdas-test-'));
   const clock = new FixedClock(options.now ?? Date.now());
   await generateDemoData(path.join(dir, 'ehr'), { now: clock.now(), zone: ZONE });
@@ -56,7 +71,7 @@ export async function startTestApp(options: { rateLimitMax?: number; basePath?: 
     issuer: issuer.issuer, audience: 'patient-data-access', patientClaim: 'patient', clock, onWarning: () => undefined,
   });
   const app = await buildApp({
-    config: { basePath: options.basePath ?? '', rateLimitMax: options.rateLimitMax ?? 10_000, rateLimitWindowMs: 5000, trustProxy: [] },
+    config: { basePath: options.basePath ?? '', rateLimitMax: options.rateLimitMax ?? 10_000, rateLimitWindowMs: options.rateLimitWindowMs ?? 5000, trustProxy: [] },
     clock, logger, zone: ZONE, ehr, auditTrail: audit, tokenVerifier,
     subscriptionKeys: new StaticSubscriptionKeys(new Map([['test', KEY], ['other', OTHER_KEY]])),
     accessPolicy: new PatientAccessPolicy(ehr, ehr, clock, ZONE),
@@ -64,6 +79,13 @@ export async function startTestApp(options: { rateLimitMax?: number; basePath?: 
     markArrived: new MarkArrived(ehr, clock, { beforeMinutes: 120, afterMinutes: 30 }),
     registerPayment: new RegisterPayment(ehr),
     ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+    ...(options.redisClient ? {
+      rateLimitRedis: {
+        client: options.redisClient,
+        onStoreError: options.onRedisStoreError ?? (() => undefined),
+        ...(options.rateLimitNameSpace ? { nameSpace: options.rateLimitNameSpace } : {}),
+      },
+    } : {}),
   });
   await app.ready();
   return {

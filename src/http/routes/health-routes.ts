@@ -1,16 +1,18 @@
 import type { FastifyInstance } from 'fastify';
-import type { AuditTrail } from '../../ports/audit-trail.port.js';
-import type { EhrRecords } from '../../ports/ehr-records.port.js';
 
-const settle = (p: Promise<boolean>): Promise<boolean> => p.catch(() => false);
+/** A dependency the service needs to answer: the EHR, the audit store, Redis when configured. */
+export type ReadinessChecks = Record<string, () => Promise<boolean>>;
+
+const settle = (check: () => Promise<boolean>): Promise<boolean> => check().catch(() => false);
 
 /** Liveness and readiness for orchestrators: unauthenticated, so they say nothing about any patient. */
-export async function healthRoutes(app: FastifyInstance, opts: { ehr: EhrRecords; auditTrail: AuditTrail }): Promise<void> {
+export async function healthRoutes(app: FastifyInstance, opts: { checks: ReadinessChecks }): Promise<void> {
   app.get('/health/live', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/health/ready', { schema: { hide: true } }, async (_request, reply) => {
-    const [ehr, audit] = await Promise.all([settle(opts.ehr.ping()), settle(opts.auditTrail.ping())]);
-    const ready = ehr && audit;
+    const names = Object.keys(opts.checks);
+    const results = await Promise.all(names.map((name) => settle(opts.checks[name] ?? (async () => false))));
+    const ready = results.every(Boolean);
     reply.code(ready ? 200 : 503);
-    return { status: ready ? 'ready' : 'not ready', checks: { ehr: ehr ? 'up' : 'down', audit: audit ? 'up' : 'down' } };
+    return { status: ready ? 'ready' : 'not ready', checks: Object.fromEntries(names.map((n, i) => [n, results[i] ? 'up' : 'down'])) };
   });
 }

@@ -1,0 +1,219 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createRateLimitRedis, type RateLimitRedis } from '../../src/adapters/rate-limit-redis/create-rate-limit-redis.js';
+import { deleteNameSpace, inspectionClient, pollUntil, redisUrl, requireRedis, uniqueNameSpace } from '../support/redis.js';
+import { StallingProxy } from '../adapters/rate-limit-redis/stalling-proxy.js';
+import { TcpProxy } from '../support/tcp-proxy.js';
+import { OTHER_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+
+const PERSON = '191212121212';
+const COMMAND_TIMEOUT_MS = 250;
+/** A request that fails open may take the command timeout plus this much on a loaded test machine. */
+const MARGIN_MS = 300;
+const MESSAGE = /^Rate limit is exceeded\. Try again in (\d+) seconds\.$/;
+
+const skip = await requireRedis();
+const target = new URL(redisUrl());
+
+interface Instance {
+  t: TestApp;
+  redis: RateLimitRedis;
+  warnings: string[];
+  infos: string[];
+  get(url?: string, headers?: Record<string, string>, key?: string): Promise<LightMyRequestResponse>;
+}
+
+describe.skipIf(skip)('rate limit per subscription key, shared through Redis', () => {
+  const inspect = inspectionClient();
+  const cleanups: Array<() => Promise<void>> = [];
+  beforeAll(() => inspect.connect());
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+  afterAll(() => inspect.disconnect());
+
+  /** One service instance with its own Redis connection, as the composition root wires it. */
+  async function instance(options: { nameSpace: string; max: number; windowMs: number; url?: string }): Promise<Instance> {
+    const warnings: string[] = [];
+    const infos: string[] = [];
+    const redis = createRateLimitRedis({ url: options.url ?? redisUrl(), onWarning: (m) => warnings.push(m), onInfo: (m) => infos.push(m) });
+    cleanups.push(() => redis.close());
+    const t = await startTestApp({
+      rateLimitMax: options.max, rateLimitWindowMs: options.windowMs, rateLimitNameSpace: options.nameSpace,
+      redisClient: redis.client, onRedisStoreError: redis.health.recordSkippedCheck,
+    });
+    cleanups.push(() => t.close());
+    const token = await t.personToken(PERSON);
+    return {
+      t, redis, warnings, infos,
+      get: (url = '/patients/appointments/', headers = {}, key = undefined) => t.call({ method: 'GET', url, token, headers, ...(key ? { key } : {}) }),
+    };
+  }
+
+  async function ready(...instances: Instance[]): Promise<void> {
+    for (const i of instances) expect(await pollUntil(() => i.redis.health.ping(), (ok) => ok, 3000)).toBe(true);
+  }
+
+  async function proxy(): Promise<TcpProxy> {
+    const made = await TcpProxy.start(target.hostname, Number(target.port || 6379));
+    cleanups.push(() => made.close());
+    return made;
+  }
+
+  function expect429(res: LightMyRequestResponse, windowMs: number): void {
+    expect(res.statusCode).toBe(429);
+    const retryAfter = Number(res.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(Math.ceil(windowMs / 1000));
+    expect(res.json()).toEqual({ statusCode: 429, message: `Rate limit is exceeded. Try again in ${retryAfter} seconds.` });
+  }
+
+  it('holds one combined limit for two instances: N requests over both pass, the next is 429 on either', async () => {
+    const nameSpace = uniqueNameSpace('two');
+    cleanups.push(() => deleteNameSpace(inspect, nameSpace));
+    const a = await instance({ nameSpace, max: 4, windowMs: 10_000 });
+    const b = await instance({ nameSpace, max: 4, windowMs: 10_000 });
+    await ready(a, b);
+
+    const passed = [await a.get(), await b.get(), await a.get(), await b.get()];
+    expect(passed.map((r) => r.statusCode)).toEqual([200, 200, 200, 200]);
+    expect(passed.map((r) => r.headers['x-ratelimit-remaining'])).toEqual(['3', '2', '1', '0']);
+
+    expect429(await b.get(), 10_000);
+    expect429(await a.get(), 10_000);
+    const contacts = await a.get('/patients/contacts/');
+    expect(contacts.statusCode).toBe(429);
+    expect(contacts.json()).toEqual({ status: 429, error: expect.stringMatching(MESSAGE), path: '/patients/contacts/', timestamp: expect.any(Number) });
+    expect((await b.get('/patients/contacts/')).statusCode).toBe(429);
+
+    // Another key has its own allowance on both instances.
+    expect((await a.get('/patients/appointments/', {}, OTHER_KEY)).statusCode).toBe(200);
+    expect((await b.get('/patients/appointments/', {}, OTHER_KEY)).headers['x-ratelimit-remaining']).toBe('2');
+
+    // The counter is the one in Redis, not two in-process ones.
+    expect(await inspect.get(`${nameSpace}sub:test`)).toBe('8');
+    expect(await inspect.get(`${nameSpace}sub:other`)).toBe('2');
+    expect(a.redis.health.skippedChecks + b.redis.health.skippedChecks).toBe(0);
+    expect([...a.warnings, ...b.warnings]).toEqual([]);
+  });
+
+  it('lets exactly N of a concurrent burst over both instances through', async () => {
+    const nameSpace = uniqueNameSpace('burst');
+    cleanups.push(() => deleteNameSpace(inspect, nameSpace));
+    const a = await instance({ nameSpace, max: 6, windowMs: 10_000 });
+    const b = await instance({ nameSpace, max: 6, windowMs: 10_000 });
+    await ready(a, b);
+
+    const burst = await Promise.all(Array.from({ length: 14 }, (_, i) => (i % 2 === 0 ? a : b).get()));
+    const statuses = burst.map((r) => r.statusCode);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(6);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(8);
+  });
+
+  it('starts a new window when the old one expires', async () => {
+    const nameSpace = uniqueNameSpace('window');
+    cleanups.push(() => deleteNameSpace(inspect, nameSpace));
+    const a = await instance({ nameSpace, max: 2, windowMs: 1200 });
+    const b = await instance({ nameSpace, max: 2, windowMs: 1200 });
+    await ready(a, b);
+
+    expect((await a.get()).statusCode).toBe(200);
+    expect((await b.get()).statusCode).toBe(200);
+    const over = await a.get();
+    expect429(over, 1200);
+    const left = await inspect.pttl(`${nameSpace}sub:test`);
+    expect(left).toBeGreaterThan(0);
+    expect(left).toBeLessThanOrEqual(1200);
+    // A caller who waits as told is let in again.
+    expect(Number(over.headers['retry-after']) * 1000).toBeGreaterThanOrEqual(left);
+
+    await new Promise((resolve) => setTimeout(resolve, left + 50));
+    const fresh = await b.get();
+    expect(fresh.statusCode).toBe(200);
+    expect(fresh.headers['x-ratelimit-remaining']).toBe('1');
+  });
+
+  /** A way for Redis to fail: the TcpProxy's two cuts, and a stall that keeps the connection open. */
+  async function outage(mode: 'refuse' | 'blackhole' | 'stall'): Promise<{ port: number; cut(): void; restore(): void }> {
+    if (mode !== 'stall') {
+      const link = await proxy();
+      return { port: link.port, cut: () => link.cut(mode), restore: () => link.restore() };
+    }
+    const link = await StallingProxy.start(target.hostname, Number(target.port || 6379));
+    cleanups.push(() => link.close());
+    return { port: link.port, cut: () => link.stall(), restore: () => link.resume() };
+  }
+
+  it.each(['refuse', 'blackhole', 'stall'] as const)('keeps answering without limits while Redis is cut (%s), counts and warns once, and enforces again by itself', async (mode) => {
+    const nameSpace = uniqueNameSpace(`cut-${mode}`);
+    cleanups.push(() => deleteNameSpace(inspect, nameSpace));
+    const link = await outage(mode);
+    const a = await instance({ nameSpace, max: 2, windowMs: 30_000, url: `redis://127.0.0.1:${link.port}` });
+    await ready(a);
+    expect((await a.get()).statusCode).toBe(200);
+    expect((await a.get()).statusCode).toBe(200);
+    expect429(await a.get(), 30_000);
+    let attempts = 0;
+    a.redis.client.on('connect', () => attempts++);
+
+    link.cut();
+    const took: number[] = [];
+    // Spread over 1.6 s, so the requests also meet the reconnect attempts made into the outage.
+    for (let i = 0; i < 8; i++) {
+      const started = performance.now();
+      const res = await a.get();
+      took.push(performance.now() - started);
+      expect(res.statusCode).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(Math.max(...took)).toBeLessThan(COMMAND_TIMEOUT_MS + MARGIN_MS);
+    if (mode === 'stall') expect(took[0]).toBeGreaterThanOrEqual(COMMAND_TIMEOUT_MS - 20);
+    if (mode !== 'refuse') expect(attempts).toBeGreaterThanOrEqual(1);
+    expect(a.redis.health.skippedChecks).toBe(8);
+    expect(a.warnings).toHaveLength(1);
+    expect(a.warnings[0]).toMatch(/^Redis for rate limits is unavailable \(.+\): limits are not enforced; skipped checks: \d since the previous warning, \d in all$/);
+
+    link.restore();
+    const enforced = await pollUntil(() => a.get(), (res) => res.statusCode === 429, 6000);
+    expect429(enforced, 30_000);
+    expect(a.infos).toHaveLength(1);
+    expect(a.infos[0]).toMatch(/^Redis for rate limits is reachable again: limits are enforced; skipped checks: \d+ since the previous warning, \d+ in all$/);
+    expect(a.warnings).toHaveLength(1);
+  });
+
+  it('builds and answers while Redis is down at start, then limits once Redis comes', async () => {
+    const nameSpace = uniqueNameSpace('down-at-start');
+    cleanups.push(() => deleteNameSpace(inspect, nameSpace));
+    const link = await proxy();
+    link.cut('refuse');
+    const a = await instance({ nameSpace, max: 2, windowMs: 30_000, url: `redis://127.0.0.1:${link.port}` });
+
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await a.get()).statusCode);
+    expect(statuses).toEqual([200, 200, 200, 200]);
+    expect(a.redis.health.skippedChecks).toBe(4);
+    expect(await a.redis.health.ping()).toBe(false);
+
+    link.restore();
+    expect(await pollUntil(() => a.redis.health.ping(), (ok) => ok, 5000)).toBe(true);
+    expect((await a.get()).statusCode).toBe(200);
+    expect((await a.get()).statusCode).toBe(200);
+    expect429(await a.get(), 30_000);
+    expect(await inspect.get(`${nameSpace}sub:test`)).toBe('3');
+  });
+
+  it('keys on the subscription key alone: a forged X-Forwarded-For neither escapes the limit nor makes a key of its own', async () => {
+    const nameSpace = uniqueNameSpace('xff');
+    cleanups.push(() => deleteNameSpace(inspect, nameSpace));
+    const a = await instance({ nameSpace, max: 2, windowMs: 10_000 });
+    await ready(a);
+
+    expect((await a.get('/patients/appointments/', { 'x-forwarded-for': '10.0.0.1' })).statusCode).toBe(200);
+    expect((await a.get('/patients/appointments/', { 'x-forwarded-for': '10.0.0.2' })).statusCode).toBe(200);
+    expect429(await a.get('/patients/appointments/', { 'x-forwarded-for': '10.0.0.3, 192.0.2.1' }), 10_000);
+    expect429(await a.get(), 10_000);
+
+    const [, keys] = await inspect.scan('0', 'MATCH', `${nameSpace}*`, 'COUNT', 1000);
+    expect(keys).toEqual([`${nameSpace}sub:test`]);
+  });
+});
