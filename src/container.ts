@@ -13,6 +13,7 @@ import { SystemClock } from './adapters/clock/system-clock.js';
 import { generateDemoData } from './adapters/ehr-embedded/demo-data/generate.js';
 import { DocumentStore } from './adapters/ehr-embedded/document-store.js';
 import { EmbeddedEhr } from './adapters/ehr-embedded/embedded-ehr.js';
+import { XmlHttpEhr } from './adapters/ehr-xml-http/index.js';
 import { WriteStateStore } from './adapters/ehr-embedded/write-state-store.js';
 import { StaticSubscriptionKeys } from './adapters/subscription-keys/static-subscription-keys.js';
 import type { Config } from './config.js';
@@ -61,6 +62,14 @@ async function embeddedEhr(config: Config, clock: Clock, logger: Logger): Promis
     (reason) => logger.warn({ reason }, 'EHR record left out of an answer'));
 }
 
+function remoteEhr(config: Config, logger: Logger): XmlHttpEhr {
+  return new XmlHttpEhr({
+    baseUrl: config.ehrBaseUrl ?? '', timeoutMs: config.ehrTimeoutMs, zone: config.ehrTimezone,
+    onDropped: (reason) => logger.warn({ reason }, 'EHR record left out of an answer'),
+    onEvent: (event) => (event.type === 'retry' ? logger.info({ event }, 'EHR call retried') : logger.warn({ event }, 'EHR event')),
+  });
+}
+
 /**
  * The one composition root: adapters chosen by configuration, bound to their ports, and the use
  * cases built on the ports. Adapters that need I/O to start are created first, then registered.
@@ -69,7 +78,6 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
   const notices: string[] = [];
   const closers: Array<() => Promise<void>> = [];
-  if (config.ehrAdapter !== 'embedded') throw new Error(`EHR_ADAPTER=${config.ehrAdapter} is not available in this build`);
   if (config.databaseUrl !== undefined) logger.warn('DATABASE_URL is not used yet: the audit trail is the embedded file');
 
   let demoAuth: DemoAuthServer | undefined;
@@ -89,7 +97,8 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
     notices.push(`demo subscription key: in ${path.join(config.dataDir, 'demo-subscription-key')}`);
   }
 
-  const ehr = await embeddedEhr(config, clock, logger);
+  const ehr = config.ehrAdapter === 'xml-http' ? remoteEhr(config, logger) : await embeddedEhr(config, clock, logger);
+  if (ehr instanceof XmlHttpEhr) closers.push(() => ehr.close());
   const auditTrail = await FileAuditTrail.open(path.join(config.dataDir, 'audit', 'audit-trail.jsonl'));
   closers.push(() => auditTrail.close());
 

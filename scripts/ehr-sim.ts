@@ -1,0 +1,53 @@
+/**
+ * `npm run ehr-sim`: the EHR simulator on 127.0.0.1, serving the upstream HTTP interface
+ * (upstream README §2) over EHR_DATA_DIR, or over synthetic demo data generated for today into
+ * `${DATA_DIR:-.data}/ehr-sim-data`. Point the service at it with EHR_ADAPTER=xml-http and
+ * EHR_BASE_URL=http://127.0.0.1:8090. Write outcomes go to `${DATA_DIR:-.data}/ehr-sim-state.json`.
+ */
+import path from 'node:path';
+import { generateDemoData } from '../src/adapters/ehr-embedded/demo-data/generate.js';
+import { startEhrSimulator } from '../src/adapters/ehr-simulator/index.js';
+import { assertTimeZone } from '../src/domain/time/local-time.js';
+import { createLogger } from '../src/http/logging.js';
+
+const env = (name: string): string | undefined => {
+  const value = process.env[name]?.trim();
+  return value === undefined || value === '' ? undefined : value;
+};
+
+async function main(): Promise<void> {
+  const logger = createLogger(env('LOG_LEVEL') ?? 'info');
+  const zone = env('EHR_TIMEZONE') ?? 'Europe/Stockholm';
+  assertTimeZone(zone);
+  const port = Number(env('EHR_SIM_PORT') ?? '8090');
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error('EHR_SIM_PORT must be a port number');
+  const dataDir = path.resolve(env('DATA_DIR') ?? '.data');
+  let ehrDataDir = env('EHR_DATA_DIR');
+  if (ehrDataDir === undefined) {
+    ehrDataDir = path.join(dataDir, 'ehr-sim-data');
+    await generateDemoData(ehrDataDir, { now: Date.now(), zone });
+  }
+  const simulator = await startEhrSimulator({
+    dataDir: path.resolve(ehrDataDir), stateFile: path.join(dataDir, 'ehr-sim-state.json'), zone, host: '127.0.0.1', port,
+  });
+  logger.warn({ url: simulator.url, dataDir: ehrDataDir },
+    'EHR SIMULATOR — synthetic data, not a real EHR and not a system of record; for development and tests only');
+
+  let closing = false;
+  const shutdown = (signal: string): void => {
+    if (closing) return;
+    closing = true;
+    logger.info({ signal }, 'EHR simulator shutting down');
+    simulator.close().then(() => process.exit(0), (err: unknown) => {
+      logger.error({ err }, 'EHR simulator shutdown failed');
+      process.exit(1);
+    });
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((err: unknown) => {
+  createLogger('error').fatal({ err }, 'EHR simulator failed to start');
+  process.exit(1);
+});

@@ -1,0 +1,2 @@
+export { startEhrSimulator, type EhrSimulator, type EhrSimulatorOptions } from './simulator.js';
+export type { FaultControl, FaultScope, Fault } from './fault-control.js';

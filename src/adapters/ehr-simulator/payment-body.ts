@@ -1,0 +1,24 @@
+/** The payment request body (README §2): `<Payment>` with `Status` PAID and `PaymentType` CASH or CARD, namespace optional. */
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import type { PaymentType } from '../../ports/ehr-records.port.js';
+
+const parser = new XMLParser({ removeNSPrefix: true, ignoreAttributes: true, parseTagValue: false, trimValues: true, processEntities: false });
+const DTD_MARKUP = /<!\s*(?:DOCTYPE|ENTITY|ELEMENT|ATTLIST|NOTATION)/i;
+
+const isXml = (contentType: string | undefined): boolean =>
+  /^(application|text)\/xml\s*(;|$)/i.test(contentType?.trim() ?? '');
+
+/** The payment type, or why the body is refused. */
+export function parsePayment(contentType: string | undefined, body: string): { paymentType: PaymentType } | { refused: string } {
+  const refused = (why: string): { refused: string } => ({ refused: why });
+  if (!isXml(contentType)) return refused('payment body must be application/xml');
+  if (DTD_MARKUP.test(body) || XMLValidator.validate(body) !== true) return refused('payment body is not well-formed XML');
+  const tree = parser.parse(body) as Record<string, unknown>;
+  const roots = Object.keys(tree).filter((k) => !k.startsWith('?'));
+  const payment = tree.Payment as Record<string, unknown> | undefined;
+  if (roots.length !== 1 || typeof payment !== 'object' || payment === null) return refused('payment body must be one Payment');
+  if (payment.Status !== 'PAID') return refused('Status must be PAID');
+  const type = payment.PaymentType;
+  if (type !== 'CASH' && type !== 'CARD') return refused('PaymentType must be CASH or CARD');
+  return { paymentType: type };
+}

@@ -1,0 +1,126 @@
+/**
+ * One request to the EHR under one deadline. The deadline covers connecting, the headers, every
+ * retry and the whole body, so a trickling answer cannot outlive it; undici's own timeouts (300 s
+ * by default) are only a backstop. Bodies are read only up to a cap and never past it.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Dispatcher } from 'undici';
+import { EhrError } from '../../ports/ehr-records.port.js';
+import { BodyTooLargeError, readCapped } from '../http-client/read-capped.js';
+
+export interface UpstreamRequest {
+  method: 'GET' | 'PUT' | 'POST';
+  path: string;
+  body?: string;
+  /** Reads may be sent twice; a write never is, since the first one may have been committed (THREATS #30). */
+  retryOnConnectionLoss: boolean;
+}
+
+export interface UpstreamAnswer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  /** The body, for the statuses whose body is read at all. */
+  text: string | undefined;
+}
+
+export interface ExchangeSettings {
+  timeoutMs: number;
+  /** How much of the body to read for a status: 0 drains or drops it unread. */
+  bodyLimit: (status: number) => number;
+  onRetry: () => void;
+}
+
+// The connection went away before a whole answer arrived: the request may be sent again if it is a read.
+const CONNECTION_LOST = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED',
+  // The connection closed before the promised Content-Length arrived: a body cut off mid-way.
+  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
+]);
+const TIMED_OUT = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
+
+const codeOf = (err: unknown): string | undefined => {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+};
+
+const header = (headers: IncomingHttpHeaders, name: string): string | undefined => {
+  const value = headers[name];
+  return Array.isArray(value) ? value.join(',') : value;
+};
+
+/** Only UTF-8 XML is accepted (README §2); anything else, an HTML error page above all, is refused unread. */
+export function isXmlContentType(value: string | undefined): boolean {
+  if (value === undefined) return false;
+  const [type, ...params] = value.split(';').map((p) => p.trim().toLowerCase());
+  if (type !== 'application/xml' && type !== 'text/xml') return false;
+  const charset = params.find((p) => p.startsWith('charset='))?.slice('charset='.length).replace(/^"|"$/g, '');
+  return charset === undefined || charset === 'utf-8';
+}
+
+const refused = (reason: string): EhrError => new EhrError('bad-response', reason);
+
+async function readBody(response: Dispatcher.ResponseData, limit: number): Promise<string> {
+  const { headers, body } = response;
+  // Dropping a body makes undici emit an abort error on it; the reason to drop it is reported instead.
+  body.on('error', () => undefined);
+  const encoding = header(headers, 'content-encoding');
+  if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
+    body.destroy();
+    throw refused('EHR answer has a content encoding');
+  }
+  if (!isXmlContentType(header(headers, 'content-type'))) {
+    body.destroy();
+    throw refused('EHR answer is not XML');
+  }
+  const declared = Number(header(headers, 'content-length') ?? '0');
+  if (declared > limit) {
+    body.destroy();
+    throw refused('EHR answer declares a length over the limit');
+  }
+  try {
+    return await readCapped(body, limit);
+  } catch (err) {
+    if (err instanceof BodyTooLargeError) throw refused('EHR answer is larger than the limit');
+    throw err;
+  }
+}
+
+async function once(pool: Dispatcher, request: UpstreamRequest, signal: AbortSignal, settings: ExchangeSettings): Promise<UpstreamAnswer> {
+  const headers: Record<string, string> = { accept: 'application/xml' };
+  if (request.body !== undefined) headers['content-type'] = 'application/xml; charset=utf-8';
+  const response = await pool.request({
+    method: request.method, path: request.path, headers, body: request.body ?? null, signal,
+  });
+  const limit = settings.bodyLimit(response.statusCode);
+  if (limit <= 0) {
+    // Dropping a small unread body keeps the connection for the next call; a large one is cut off.
+    await response.body.dump({ limit: 64 * 1024 });
+    return { status: response.statusCode, headers: response.headers, text: undefined };
+  }
+  return { status: response.statusCode, headers: response.headers, text: await readBody(response, limit) };
+}
+
+/** Sends `request`, retrying a read once after a lost connection. Throws EhrError `timeout` or `bad-response`. */
+export async function exchange(pool: Dispatcher, request: UpstreamRequest, settings: ExchangeSettings): Promise<UpstreamAnswer> {
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(new Error('EHR deadline passed')), settings.timeoutMs);
+  try {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await once(pool, request, deadline.signal, settings);
+      } catch (err) {
+        if (deadline.signal.aborted || TIMED_OUT.has(codeOf(err) ?? '')) {
+          throw new EhrError('timeout', 'EHR did not answer within the deadline');
+        }
+        if (err instanceof EhrError) throw err;
+        const code = codeOf(err);
+        if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') throw refused('EHR answer is larger than the limit');
+        if (!CONNECTION_LOST.has(code ?? '')) throw refused('EHR exchange failed');
+        if (!request.retryOnConnectionLoss || attempt > 1) throw refused('EHR connection lost');
+        settings.onRetry();
+      }
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * Request paths of the EHR's HTTP interface (upstream README §2). Every value that becomes part of a
+ * path or query is checked first, so a crafted id can never reach the EHR (THREATS #28).
+ */
+import type { ReadKind, TimeRange } from '../../ports/ehr-records.port.js';
+import { compactToEpochMs, isCompactDateTime } from '../../domain/time/local-time.js';
+
+const PERSON_ID = /^\d{12}$/;
+const CONTACT_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+export const isPersonId = (id: string): boolean => PERSON_ID.test(id);
+
+/** `.` and `..` match the pattern but are dot-segments that a front proxy may resolve. */
+export const isContactId = (id: string): boolean => CONTACT_ID.test(id) && id !== '.' && id !== '..';
+
+/** Only the patient document carries no time filter upstream. */
+function rangeQuery(kind: ReadKind, range: TimeRange, zone: string): string {
+  if (kind === 'patient') return '';
+  const params = new URLSearchParams();
+  for (const name of ['from', 'to'] as const) {
+    const value = range[name];
+    if (value === undefined) continue;
+    if (!isCompactDateTime(value)) throw new RangeError(`range.${name} must be a 14-digit local time`);
+    params.set(name, value);
+  }
+  if (range.from !== undefined && range.to !== undefined && compactToEpochMs(range.from, zone) > compactToEpochMs(range.to, zone)) {
+    throw new RangeError('range.from must not be after range.to');
+  }
+  const query = params.toString();
+  return query === '' ? '' : `?${query}`;
+}
+
+export function readPath(kind: ReadKind, patientId: string, range: TimeRange, zone: string): string {
+  return `/ehr/v1/patients/${patientId}/${kind}${rangeQuery(kind, range, zone)}`;
+}
+
+export function relationshipsPath(actorId: string): string {
+  return `/ehr/v1/relationships/${actorId}`;
+}
+
+export function writePath(patientId: string, contactId: string, action: 'arrival' | 'payment'): string {
+  return `/ehr/v1/patients/${patientId}/bookings/${encodeURIComponent(contactId)}/${action}`;
+}

@@ -1,0 +1,89 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { filterByRange } from '../../../src/adapters/ehr-simulator/range-filter.js';
+import { mapDocument } from '../../../src/adapters/ehr-xml/index.js';
+import { selectInRange } from '../../../src/domain/records/index.js';
+import { epochMsToCompact } from '../../../src/domain/time/local-time.js';
+import type { ReadKind, ReadResults, TimeRange } from '../../../src/ports/ehr-records.port.js';
+import { ADULT, ZONE, startSimulatedEhr, type SimulatedEhr } from '../ehr-xml-http/simulated-ehr.js';
+
+const FILTERED: ReadKind[] = ['medications', 'journalnotes', 'bookings', 'videomeetings', 'contacts', 'attentionsignals'];
+
+/** The local times (14 digits) each kind is filtered on, one per record, from the mapped records. */
+function timesOf(kind: ReadKind, data: unknown): string[] {
+  const local = (ms: number): string => epochMsToCompact(ms, ZONE);
+  switch (kind) {
+    case 'medications': return (data as ReadResults['medications']).flatMap((r) => r.PrescriptionEHRExtract.map((e) => e.time_created.value));
+    case 'journalnotes': return (data as ReadResults['journalnotes']).flatMap((r) => r.JournalNoteEHRExtract.map((e) => e.time_created.value));
+    case 'bookings': return (data as ReadResults['bookings'])
+      .flatMap((r) => [...r.Booking, ...r.RegisteredBooking].map((b) => local(Date.parse(b.TypedStartDateTime))));
+    case 'contacts': return (data as ReadResults['contacts']).map((c) => local(c.startDateTimeInUnix));
+    case 'videomeetings': return (data as ReadResults['videomeetings']).map((m) => local(m.startDateTimeInUnix));
+    case 'attentionsignals': return (data as ReadResults['attentionsignals']).map((a) => local(a.registeredDateTimeInUnix));
+    default: return [];
+  }
+}
+
+describe('the simulator\'s from/to filter', () => {
+  let t: SimulatedEhr;
+  beforeAll(async () => {
+    t = await startSimulatedEhr();
+  });
+  afterAll(() => t.close());
+
+  const map = <K extends ReadKind>(kind: K, xml: string) => mapDocument(kind, xml, { zone: ZONE, expectedPatientId: ADULT });
+
+  it('leaves exactly the records the service would select, for every kind and many ranges, bounds inclusive', async () => {
+    let checked = 0;
+    for (const kind of FILTERED) {
+      const xml = await readFile(path.join(t.dataDir, 'patients', ADULT, `${kind}.xml`), 'utf8');
+      const all = map(kind, xml);
+      const times = timesOf(kind, all).filter((v) => v.length === 14).sort();
+      expect([kind, times.length > 1]).toEqual([kind, true]);
+      const ranges: TimeRange[] = [{}];
+      for (const at of new Set([times[0], times[Math.floor(times.length / 2)], times[times.length - 1]])) {
+        if (at !== undefined) ranges.push({ from: at }, { to: at }, { from: at, to: at });
+      }
+      for (const range of ranges) {
+        const filtered = filterByRange(kind, xml, range, ZONE);
+        // Mapped without any further selection, the filtered document already is the service's answer.
+        const unselected = selectInRange(kind, map(kind, filtered), {}, ZONE);
+        expect([kind, range, unselected]).toEqual([kind, range, selectInRange(kind, all, range, ZONE)]);
+        // Both bounds are inclusive: a range of one instant keeps the record at that instant.
+        if (range.from !== undefined && range.from === range.to) {
+          expect([kind, timesOf(kind, unselected)]).toEqual([kind, expect.arrayContaining([range.from])]);
+        }
+        checked += 1;
+      }
+    }
+    expect(checked).toBeGreaterThan(FILTERED.length * 5);
+  });
+
+  it('keeps prefixes, namespaces, entities, CDATA, comments and untimed items as written', () => {
+    const xml = '<?xml version="1.0" encoding="UTF-8"?>\n<!-- a comment -->\n'
+      + '<cc:CareContacts xmlns:cc="urn:example:ehr:carecontact:1" xmlns="urn:example:ehr:carecontact:1">\n'
+      + '  <cc:CareContact><ContactId>007</ContactId><StartDateTime value="20250314093000"/><Reason>A &amp; B &#8211; &lt;x&gt;</Reason></cc:CareContact>\n'
+      + '  <CareContact><ContactId>008</ContactId><StartDateTime value="20240101093000"/><Reason><![CDATA[<b>fet</b>]]></Reason></CareContact>\n'
+      + '  <CareContact><ContactId>009</ContactId><StartDateTime xsi:nil="true" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"/></CareContact>\n'
+      + '  <CareContact q=\'say "hi"\'><ContactId>010</ContactId><StartDateTime value="20250314093000"/><Empty/></CareContact>\n'
+      + '</cc:CareContacts>\n';
+    const out = filterByRange('contacts', xml, { from: '20250314093000', to: '20250314093000' }, ZONE);
+    expect(out).toContain('<!-- a comment -->');
+    expect(out).toContain('<cc:CareContacts xmlns:cc="urn:example:ehr:carecontact:1" xmlns="urn:example:ehr:carecontact:1">');
+    expect(out).toContain('<Reason>A &amp; B &#8211; &lt;x&gt;</Reason></cc:CareContact>');
+    expect(out).not.toContain('<ContactId>008</ContactId>');
+    expect(out).toContain('<ContactId>009</ContactId>');
+    expect(out).toContain('q="say &quot;hi&quot;"');
+    expect(out).toContain('<Empty/>');
+    expect(filterByRange('contacts', xml, { to: '20240101093000' }, ZONE)).toContain('<![CDATA[<b>fet</b>]]>');
+  });
+
+  it('serves a document it cannot parse as it is, and never filters the patient document', () => {
+    const broken = '<CareContacts><CareContact><StartDateTime value="20240101093000"/></CareContact>';
+    expect(filterByRange('contacts', broken, { from: '20250101000000' }, ZONE)).toBe(broken);
+    const dtd = '<!DOCTYPE x [<!ENTITY a "b">]><CareContacts>&a;</CareContacts>';
+    expect(filterByRange('contacts', dtd, { from: '20250101000000' }, ZONE)).toBe(dtd);
+    expect(filterByRange('patient', 'anything', { from: '20250101000000' }, ZONE)).toBe('anything');
+  });
+});

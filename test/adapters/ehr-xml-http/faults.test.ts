@@ -1,0 +1,206 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { EhrError } from '../../../src/ports/ehr-records.port.js';
+import type { XmlHttpEhr } from '../../../src/adapters/ehr-xml-http/index.js';
+import { ACTOR, ADULT, startSimulatedEhr, timed, type SimulatedEhr } from './simulated-ehr.js';
+
+const DEADLINE = 400;
+// Room for a loaded 2-core machine; far below what any hang or trickle would take.
+const MARGIN = 350;
+
+const FAULT_TEXT = /NullPointer|finns inte|Internt fel|<html|Bad Gateway|191212121212|198112189876/i;
+
+describe('XmlHttpEhr against the simulator: every upstream fault', () => {
+  let t: SimulatedEhr;
+  let ehr: XmlHttpEhr;
+  beforeAll(async () => {
+    t = await startSimulatedEhr();
+    ehr = t.adapter({ timeoutMs: DEADLINE });
+  });
+  afterEach(() => {
+    t.sim.faults.clear();
+    t.events.length = 0;
+  });
+  afterAll(() => t.close());
+
+  const firstContact = async (): Promise<string> =>
+    (await ehr.read('bookings', ADULT, {})).flatMap((r) => r.Booking ?? [])[0]?.ContactId ?? '';
+
+  /** Runs `call` and checks it failed as `failure` within the deadline, saying nothing it was told upstream. */
+  async function expectFailure(call: () => Promise<unknown>, failure: EhrError['failure']): Promise<EhrError> {
+    const { ms, error } = await timed(call);
+    expect(error).toBeInstanceOf(EhrError);
+    expect((error as EhrError).failure).toBe(failure);
+    expect(ms).toBeLessThan(DEADLINE + MARGIN);
+    expect((error as EhrError).message).not.toMatch(FAULT_TEXT);
+    for (const event of t.events) expect(JSON.stringify(event)).not.toMatch(FAULT_TEXT);
+    return error as EhrError;
+  }
+
+  it('reads through the simulator when nothing misbehaves', async () => {
+    const notes = await ehr.read('journalnotes', ADULT, {});
+    expect(notes.flatMap((r) => r.JournalNoteEHRExtract).length).toBeGreaterThan(2);
+  });
+
+  it('times out a server that accepts and never answers, for reads and writes alike', async () => {
+    t.sim.faults.hang();
+    await expectFailure(() => ehr.read('contacts', ADULT, {}), 'timeout');
+    const before = t.sim.requests;
+    await expectFailure(() => ehr.registerArrival(ADULT, '00261121101'), 'timeout');
+    expect(t.sim.requests - before).toBe(1);
+  });
+
+  it('waits for a slow answer inside the deadline and gives up on one past it', async () => {
+    t.sim.faults.delay(100, { times: 1 });
+    await expect(ehr.read('attentionsignals', ADULT, {})).resolves.toBeInstanceOf(Array);
+    t.sim.faults.delay(DEADLINE * 3, { times: 1 });
+    await expectFailure(() => ehr.read('attentionsignals', ADULT, {}), 'timeout');
+  });
+
+  it('times out a body trickling in steadily, which no idle timeout would catch', async () => {
+    t.sim.faults.trickle({ intervalMs: 20, bytesPerInterval: 4 });
+    await expectFailure(() => ehr.read('journalnotes', ADULT, {}), 'timeout');
+  });
+
+  it('retries a read once after a reset, and answers when the retry succeeds', async () => {
+    t.sim.faults.reset({ times: 1 });
+    const before = t.sim.requests;
+    await expect(ehr.read('contacts', ADULT, {})).resolves.not.toHaveLength(0);
+    expect(t.sim.requests - before).toBe(2);
+    expect(t.events).toContainEqual({ type: 'retry', detail: 'GET after a lost connection' });
+  });
+
+  it('gives up after exactly one retry when every connection is reset, before or in the middle of the body', async () => {
+    for (const fault of ['reset', 'resetMidBody'] as const) {
+      t.sim.faults.clear();
+      t.sim.faults[fault]();
+      const before = t.sim.requests;
+      await expectFailure(() => ehr.read('journalnotes', ADULT, {}), 'bad-response');
+      expect([fault, t.sim.requests - before]).toEqual([fault, 2]);
+    }
+  });
+
+  it('recovers from one connection cut mid-body by reading again', async () => {
+    t.sim.faults.resetMidBody({ times: 1 });
+    await expect(ehr.read('medications', ADULT, {})).resolves.not.toHaveLength(0);
+  });
+
+  it('never retries a write: a reset before the answer is a bad response and the write was not made', async () => {
+    const contact = await firstContact();
+    t.sim.faults.reset({ times: 1, method: 'PUT' });
+    const before = t.sim.requests;
+    await expectFailure(() => ehr.registerArrival(ADULT, contact), 'bad-response');
+    expect(t.sim.requests - before).toBe(1);
+    await expect(ehr.registerArrival(ADULT, contact)).resolves.toEqual({ resultCode: 'OK', reasonCode: 'ARRIVAL_REGISTERED' });
+  });
+
+  it('does not repeat a write committed before the connection dropped; the next identical call answers INFO', async () => {
+    const contacts = (await ehr.read('bookings', ADULT, {})).flatMap((r) => r.Booking ?? []).map((b) => b.ContactId);
+    const contact = contacts[1] ?? '';
+    t.sim.faults.commitThenReset({ times: 1, method: 'PUT' });
+    let before = t.sim.requests;
+    await expectFailure(() => ehr.registerArrival(ADULT, contact), 'bad-response');
+    expect(t.sim.requests - before).toBe(1);
+    await expect(ehr.registerArrival(ADULT, contact)).resolves.toEqual({ resultCode: 'INFO', reasonCode: 'ALREADY_ARRIVED' });
+
+    t.sim.faults.commitThenReset({ times: 1, method: 'POST' });
+    before = t.sim.requests;
+    await expectFailure(() => ehr.registerPayment(ADULT, contact, 'CARD'), 'bad-response');
+    expect(t.sim.requests - before).toBe(1);
+    await expect(ehr.registerPayment(ADULT, contact, 'CASH')).resolves.toEqual({ resultCode: 'INFO', reasonCode: 'ALREADY_PAID' });
+  });
+
+  it('answers a 5xx Fault or a front proxy HTML page as a bad response, repeating none of it', async () => {
+    t.sim.faults.status(500, undefined, undefined, { times: 1 });
+    await expectFailure(() => ehr.read('journalnotes', ADULT, {}), 'bad-response');
+    t.sim.faults.status(502, '<html><body><h1>502 Bad Gateway</h1>191212121212</body></html>', 'text/html', { times: 1 });
+    await expectFailure(() => ehr.read('journalnotes', ADULT, {}), 'bad-response');
+    t.sim.faults.status(504, '', 'text/html', { times: 1 });
+    await expectFailure(() => ehr.read('journalnotes', ADULT, {}), 'bad-response');
+    expect(t.events.filter((e) => e.type === 'upstream-error')).toHaveLength(3);
+  });
+
+  it('answers 503 as unavailable, passing on a sane Retry-After and 5 s otherwise', async () => {
+    const cases: Array<[string | undefined, number]> = [['7', 7], [undefined, 5], ['Wed, 21 Oct 2026 07:28:00 GMT', 5], ['99999', 5], ['0', 5]];
+    for (const [header, expected] of cases) {
+      t.sim.faults.clear();
+      t.sim.faults.status(503, undefined, undefined, header === undefined ? {} : { retryAfter: header });
+      const err = await expectFailure(() => ehr.read('contacts', ADULT, {}), 'unavailable');
+      expect([header, err.retryAfterSeconds]).toEqual([header, expected]);
+    }
+  });
+
+  it('refuses empty, non-XML, HTML-as-XML, truncated and encoded 200 answers', async () => {
+    const bodies: Array<[string, string | undefined]> = [
+      ['', undefined],
+      ['<JournalNoteRecords xmlns="urn:example:ehr:journalnote:3"/>', 'text/html; charset=utf-8'],
+      ['<JournalNoteRecords xmlns="urn:example:ehr:journalnote:3"/>', 'application/xml; charset=iso-8859-1'],
+      ['<!DOCTYPE html><html><body>Maintenance</body></html>', undefined],
+      ['<html><body>Underhåll</body></html>', undefined],
+    ];
+    for (const [body, type] of bodies) {
+      t.sim.faults.status(200, body, type, { times: 1 });
+      await expectFailure(() => ehr.read('journalnotes', ADULT, {}), 'bad-response');
+    }
+    t.sim.faults.malformed({ times: 1 });
+    await expectFailure(() => ehr.read('journalnotes', ADULT, {}), 'bad-response');
+  });
+
+  it('refuses a redirect to another origin without following it', async () => {
+    const elsewhere = await startSimulatedEhr();
+    try {
+      t.sim.faults.redirect({ location: `${elsewhere.sim.url}/ehr/v1/patients/${ADULT}/journalnotes` });
+      await expectFailure(() => ehr.read('journalnotes', ADULT, {}), 'bad-response');
+      await expectFailure(() => ehr.registerArrival(ADULT, '00261121101'), 'bad-response');
+      expect(elsewhere.sim.requests).toBe(0);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
+  it('refuses another patient\'s document, and another actor\'s registry, with an alert', async () => {
+    t.sim.faults.swapPatient();
+    for (const kind of ['patient', 'journalnotes', 'medications', 'bookings'] as const) {
+      await expectFailure(() => ehr.read(kind, ADULT, {}), 'bad-response');
+    }
+    expect(t.events.filter((e) => e.detail === 'EHR answered a record of another patient')).toHaveLength(4);
+    await expectFailure(() => ehr.relationshipsOf(ACTOR), 'bad-response');
+  });
+
+  it('answers an upstream 404 PATIENT_NOT_FOUND as an unknown patient, and any other 404 as a bad response', async () => {
+    await expectFailure(() => ehr.read('contacts', '195507142478', {}), 'patient-not-found');
+    await expectFailure(() => ehr.registerArrival('195507142478', '00261121101'), 'patient-not-found');
+    t.sim.faults.status(404, '<html>Not Found</html>', 'text/html', { times: 1 });
+    await expectFailure(() => ehr.read('contacts', ADULT, {}), 'bad-response');
+    // Relationships are no /patients/ path: a PATIENT_NOT_FOUND there is not about the patient.
+    t.sim.faults.status(404, undefined, undefined, { times: 1 });
+    await expectFailure(() => ehr.relationshipsOf(ACTOR), 'bad-response');
+    t.sim.faults.status(400, undefined, undefined, { times: 1 });
+    await expectFailure(() => ehr.read('contacts', ADULT, {}), 'bad-response');
+  });
+
+  it('answers a refused connection as a bad response after one retry, inside the deadline', async () => {
+    const gone = await startSimulatedEhr();
+    const url = gone.sim.url;
+    await gone.close();
+    const lost = t.adapter({ baseUrl: url, timeoutMs: DEADLINE });
+    await expectFailure(() => lost.read('contacts', ADULT, {}), 'bad-response');
+    expect(t.events.filter((e) => e.type === 'retry')).toHaveLength(1);
+  });
+
+  it('never sends a crafted id to the EHR', async () => {
+    const before = t.sim.requests;
+    for (const id of ['../191212121212', '19121212121', '1912121212120', '191212121212/../x', '19121212121%', ' 191212121212']) {
+      await expect(ehr.read('journalnotes', id, {})).rejects.toMatchObject({ failure: 'patient-not-found' });
+      await expect(ehr.registerArrival(id, '00261121101')).rejects.toMatchObject({ failure: 'patient-not-found' });
+      await expect(ehr.relationshipsOf(id)).rejects.toBeInstanceOf(RangeError);
+    }
+    for (const contact of ['..', '.', '../x', 'a/b', 'a%2Fb', '', 'x'.repeat(65), 'a b', 'a?b=1', 'å']) {
+      await expect(ehr.registerArrival(ADULT, contact)).resolves.toEqual({ resultCode: 'ERROR', reasonCode: 'CONTACT_NOT_FOUND' });
+      await expect(ehr.registerPayment(ADULT, contact, 'CARD')).resolves.toEqual({ resultCode: 'ERROR', reasonCode: 'CONTACT_NOT_FOUND' });
+    }
+    await expect(ehr.read('contacts', ADULT, { from: '2026-01-01T00:00:00' })).rejects.toBeInstanceOf(RangeError);
+    await expect(ehr.read('contacts', ADULT, { from: '20260101000000&to=1' })).rejects.toBeInstanceOf(RangeError);
+    await expect(ehr.read('contacts', ADULT, { from: '20260201000000', to: '20260101000000' })).rejects.toBeInstanceOf(RangeError);
+    expect(t.sim.requests).toBe(before);
+  });
+});

@@ -1,0 +1,144 @@
+/**
+ * What a caller sees of every upstream fault (CONTRACT §3), through the real app on the remote
+ * adapter and the EHR simulator: status, body shape, Retry-After, and nothing of the EHR's own words.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { FaultControl } from '../../src/adapters/ehr-simulator/index.js';
+import { startRemoteTestApp, type RemoteTestApp } from '../support/remote-test-app.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+
+const ADULT = '191212121212';
+const UNKNOWN = '195507142478';
+const NOW = Date.UTC(2026, 10, 21, 8, 0);
+const DEADLINE = 500;
+const MARGIN = 400;
+const LEAKS = /NullPointer|Internt|finns|Fault|<html|Gateway|Underhåll|(?<!\d)\d{12}(?!\d)|\d{6}-\d{4}/i;
+
+const ROUTES = [
+  { url: '/patients/journalnotes/', document: '/journalnotes', shape: 1 },
+  { url: '/patients/contacts/', document: '/contacts', shape: 2 },
+] as const;
+type Route = (typeof ROUTES)[number];
+
+const MESSAGES: Record<number, string> = {
+  502: 'The EHR answered with an error or malformed data.',
+  503: 'The EHR is unavailable. Try again later.',
+  504: 'The EHR did not answer in time.',
+  403: 'Access to the requested patient is not allowed.',
+};
+
+function expectBody(route: Route, status: number, body: string): void {
+  expect(body).not.toMatch(LEAKS);
+  const json = JSON.parse(body) as Record<string, unknown>;
+  if (route.shape === 1) {
+    expect(json).toEqual({ statusCode: status, message: MESSAGES[status] });
+  } else {
+    expect(json).toEqual({ error: MESSAGES[status], path: route.url, status, timestamp: NOW });
+  }
+}
+
+/** Each fault, set on the route's own document (the patient document read first stays healthy unless said). */
+const FAULTS: Array<{ name: string; status: 502 | 503 | 504; arrange: (f: FaultControl, route: Route) => void }> = [
+  { name: 'hang', status: 504, arrange: (f, r) => f.hang({ path: r.document }) },
+  { name: 'trickle', status: 504, arrange: (f, r) => f.trickle({ path: r.document, intervalMs: 20, bytesPerInterval: 2 }) },
+  { name: 'reset', status: 502, arrange: (f, r) => f.reset({ path: r.document }) },
+  { name: 'reset mid-body', status: 502, arrange: (f, r) => f.resetMidBody({ path: r.document }) },
+  { name: '500 Fault', status: 502, arrange: (f, r) => f.status(500, undefined, undefined, { path: r.document }) },
+  { name: '502 HTML', status: 502, arrange: (f, r) => f.status(502, '<html><h1>Bad Gateway</h1>191212121212</html>', 'text/html', { path: r.document }) },
+  { name: '200 HTML', status: 502, arrange: (f, r) => f.status(200, '<html><body>Underhåll</body></html>', 'text/html', { path: r.document }) },
+  { name: 'malformed', status: 502, arrange: (f, r) => f.malformed({ path: r.document }) },
+  { name: 'oversized', status: 502, arrange: (f, r) => f.oversized(3 * 1024 * 1024, { path: r.document }) },
+  { name: 'redirect', status: 502, arrange: (f, r) => f.redirect({ path: r.document }) },
+  // Contacts name no patient, so a swap shows in the patient document every request reads first.
+  { name: 'swapped patient', status: 502, arrange: (f, r) => f.swapPatient({ path: r.shape === 1 ? r.document : '/patient' }) },
+  { name: '503', status: 503, arrange: (f, r) => f.status(503, undefined, undefined, { path: r.document, retryAfter: '7' }) },
+];
+
+describe('upstream faults as the caller sees them (EHR_ADAPTER=xml-http)', () => {
+  let t: RemoteTestApp;
+  let token: string;
+  beforeAll(async () => {
+    t = await startRemoteTestApp({ now: NOW, timeoutMs: DEADLINE, maxBodyBytes: 1024 * 1024 });
+    token = await t.personToken(ADULT);
+  });
+  afterEach(() => t.sim.faults.clear());
+  afterAll(() => t.close());
+
+  it('answers 200 when nothing misbehaves', async () => {
+    for (const route of ROUTES) expect((await t.call({ method: 'GET', url: route.url, token })).statusCode).toBe(200);
+  });
+
+  for (const fault of FAULTS) {
+    it(`${fault.name} -> ${fault.status} on both error shapes, within the deadline, with no upstream text`, async () => {
+      for (const route of ROUTES) {
+        t.sim.faults.clear();
+        fault.arrange(t.sim.faults, route);
+        const start = performance.now();
+        const res = await t.call({ method: 'GET', url: route.url, token });
+        expect(performance.now() - start).toBeLessThan(DEADLINE + MARGIN);
+        expect([route.url, res.statusCode]).toEqual([route.url, fault.status]);
+        expectBody(route, fault.status, res.body);
+        if (fault.status === 503) expect(res.headers['retry-after']).toBe('7');
+      }
+    });
+  }
+
+  it('answers an upstream 404 for the patient exactly as the embedded adapter answers an unknown patient', async () => {
+    const embedded: TestApp = await startTestApp({ now: NOW });
+    try {
+      const embeddedToken = await embedded.personToken(ADULT);
+      for (const route of ROUTES) {
+        const unknown = await embedded.call({ method: 'GET', url: route.url, token: embeddedToken, patient: UNKNOWN });
+        expect(unknown.statusCode).toBe(403);
+        // A patient the EHR does not know, and a known one it suddenly answers 404 for.
+        const remoteUnknown = await t.call({ method: 'GET', url: route.url, token: await t.clientToken(), patient: UNKNOWN });
+        t.sim.faults.status(404, undefined, undefined, { path: route.document, times: 1 });
+        const remote404 = await t.call({ method: 'GET', url: route.url, token });
+        for (const res of [remoteUnknown, remote404]) {
+          expect([route.url, res.statusCode]).toEqual([route.url, 403]);
+          expect(res.body).toBe(unknown.body);
+          expectBody(route, 403, res.body);
+        }
+      }
+    } finally {
+      await embedded.close();
+    }
+  });
+
+  it('writes no identity number or upstream text to the log', () => {
+    const log = t.logLines.join('\n');
+    expect(log).toContain('request failed');
+    expect(log).not.toMatch(/NullPointer|Internt fel|<html|191212121212|195507142478/);
+  });
+});
+
+describe('the circuit breaker as the caller sees it', () => {
+  let t: RemoteTestApp;
+  let token: string;
+  let now = NOW;
+  beforeAll(async () => {
+    t = await startRemoteTestApp({ now: NOW, timeoutMs: DEADLINE, breaker: { failureThreshold: 2, openMs: 30_000 }, breakerNow: () => now });
+    token = await t.personToken(ADULT);
+  });
+  afterAll(() => t.close());
+
+  it('answers 503 with Retry-After while open, without calling the EHR, and recovers after a probe', async () => {
+    t.sim.faults.status(500);
+    for (let i = 0; i < 2; i++) expect((await t.call({ method: 'GET', url: '/patients/journalnotes/', token })).statusCode).toBe(502);
+    const before = t.sim.requests;
+    now += 12_000;
+    for (const route of ROUTES) {
+      const res = await t.call({ method: 'GET', url: route.url, token });
+      expect([route.url, res.statusCode, res.headers['retry-after']]).toEqual([route.url, 503, '18']);
+      expectBody(route, 503, res.body);
+    }
+    expect(t.sim.requests).toBe(before);
+    // Readiness asks the EHR itself, which still answers 500.
+    expect((await t.call({ method: 'GET', url: '/health/ready' })).statusCode).toBe(503);
+
+    t.sim.faults.clear();
+    now += 18_000;
+    for (const route of ROUTES) expect((await t.call({ method: 'GET', url: route.url, token })).statusCode).toBe(200);
+    expect(t.events.map((e) => e.type)).toEqual(expect.arrayContaining(['breaker-open', 'breaker-closed']));
+  });
+});

@@ -1,0 +1,98 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { JwtAccessTokenVerifier } from '../../src/adapters/auth-jwks/jwt-access-token-verifier.js';
+import { generateDemoData } from '../../src/adapters/ehr-embedded/demo-data/generate.js';
+import { startEhrSimulator, type EhrSimulator } from '../../src/adapters/ehr-simulator/index.js';
+import { XmlHttpEhr, type XmlHttpEhrEvent } from '../../src/adapters/ehr-xml-http/index.js';
+import { StaticSubscriptionKeys } from '../../src/adapters/subscription-keys/static-subscription-keys.js';
+import { PatientAccessPolicy } from '../../src/domain/access/patient-access.js';
+import { MarkArrived } from '../../src/domain/use-cases/mark-arrived.js';
+import { ReadPatientData } from '../../src/domain/use-cases/read-patient-data.js';
+import { RegisterPayment } from '../../src/domain/use-cases/register-payment.js';
+import { buildApp } from '../../src/http/app.js';
+import { createLogger } from '../../src/http/logging.js';
+import { FixedClock } from '../fakes/fixed-clock.js';
+import { MemoryAuditTrail } from '../fakes/memory-audit-trail.js';
+import { ALL_SCOPES, KEY, ZONE } from './test-app.js';
+import { TestIssuer } from './test-issuer.js';
+
+export interface RemoteTestApp {
+  app: FastifyInstance;
+  sim: EhrSimulator;
+  ehr: XmlHttpEhr;
+  events: XmlHttpEhrEvent[];
+  audit: MemoryAuditTrail;
+  clock: FixedClock;
+  logLines: string[];
+  personToken(personId: string, claims?: Record<string, unknown>): Promise<string>;
+  clientToken(claims?: Record<string, unknown>): Promise<string>;
+  call(options: InjectOptions & { token?: string; key?: string | null; patient?: string }): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+export interface RemoteTestAppOptions {
+  now?: number;
+  timeoutMs?: number;
+  maxBodyBytes?: number;
+  breaker?: { failureThreshold: number; openMs: number };
+  /** The breaker's clock; the app's FixedClock unless given. */
+  breakerNow?: () => number;
+}
+
+/**
+ * The real HTTP app as test-app.ts builds it, but over the remote adapter (`EHR_ADAPTER=xml-http`):
+ * XmlHttpEhr talking to the EHR simulator on loopback, over freshly generated demo data.
+ */
+export async function startRemoteTestApp(options: RemoteTestAppOptions = {}): Promise<RemoteTestApp> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'pdas-remote-test-'));
+  const clock = new FixedClock(options.now ?? Date.now());
+  await generateDemoData(path.join(dir, 'ehr'), { now: clock.now(), zone: ZONE });
+  const sim = await startEhrSimulator({ dataDir: path.join(dir, 'ehr'), stateFile: path.join(dir, 'sim-state.json'), zone: ZONE });
+  const logLines: string[] = [];
+  const logger = createLogger('info', { write: (line: string) => void logLines.push(line) });
+  const issuer = await TestIssuer.start();
+  const audit = new MemoryAuditTrail();
+  const events: XmlHttpEhrEvent[] = [];
+  const ehr = new XmlHttpEhr({
+    baseUrl: sim.url, timeoutMs: options.timeoutMs ?? 5000, zone: ZONE,
+    breaker: options.breaker ?? { failureThreshold: 1000, openMs: 10_000 },
+    onDropped: () => undefined, onEvent: (event) => events.push(event), now: options.breakerNow ?? (() => clock.now()),
+    ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
+  });
+  const tokenVerifier = new JwtAccessTokenVerifier({
+    issuer: issuer.issuer, audience: 'patient-data-access', patientClaim: 'patient', clock, onWarning: () => undefined,
+  });
+  const app = await buildApp({
+    config: { basePath: '', rateLimitMax: 10_000, rateLimitWindowMs: 5000, trustProxy: [] },
+    clock, logger, zone: ZONE, ehr, auditTrail: audit, tokenVerifier,
+    subscriptionKeys: new StaticSubscriptionKeys(new Map([['test', KEY]])),
+    accessPolicy: new PatientAccessPolicy(ehr, ehr, clock, ZONE),
+    readPatientData: new ReadPatientData(ehr, ZONE),
+    markArrived: new MarkArrived(ehr, clock, { beforeMinutes: 120, afterMinutes: 30 }),
+    registerPayment: new RegisterPayment(ehr),
+  });
+  await app.ready();
+  return {
+    app, sim, ehr, events, audit, clock, logLines,
+    personToken: (personId, claims = {}) => issuer.sign({ scope: ALL_SCOPES, patient: personId, sub: `person-${personId.slice(-4)}`, ...claims }),
+    clientToken: (claims = {}) => issuer.sign({ scope: ALL_SCOPES, sub: 'kiosk-1', client_id: 'kiosk-1', ...claims }),
+    call: ({ token, key, patient, headers, ...rest }) => app.inject({
+      ...rest,
+      headers: {
+        ...(key === null ? {} : { 'ocp-apim-subscription-key': key ?? KEY }),
+        ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+        ...(patient === undefined ? {} : { patient }),
+        ...headers,
+      },
+    }),
+    close: async () => {
+      await app.close();
+      await sim.close();
+      await ehr.close();
+      await issuer.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
