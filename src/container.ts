@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
+import { PostgresAuditTrail } from './adapters/audit-postgres/postgres-audit-trail.js';
 import { FileAuditTrail } from './adapters/audit-file/file-audit-trail.js';
 import { startDemoAuthServer, type DemoAuthServer } from './adapters/auth-demo/demo-auth-server.js';
 import { createRateLimitRedis } from './adapters/rate-limit-redis/create-rate-limit-redis.js';
@@ -78,7 +79,6 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
   const notices: string[] = [];
   const closers: Array<() => Promise<void>> = [];
-  if (config.databaseUrl !== undefined) logger.warn('DATABASE_URL is not used yet: the audit trail is the embedded file');
 
   let demoAuth: DemoAuthServer | undefined;
   let issuer = config.authIssuer;
@@ -99,7 +99,11 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
 
   const ehr = config.ehrAdapter === 'xml-http' ? remoteEhr(config, logger) : await embeddedEhr(config, clock, logger);
   if (ehr instanceof XmlHttpEhr) closers.push(() => ehr.close());
-  const auditTrail = await FileAuditTrail.open(path.join(config.dataDir, 'audit', 'audit-trail.jsonl'));
+  const auditTrail: AuditTrail = config.databaseUrl === undefined
+    ? await FileAuditTrail.open(path.join(config.dataDir, 'audit', 'audit-trail.jsonl'))
+    : PostgresAuditTrail.create({ connectionString: config.databaseUrl, onWarning: (m) => logger.warn(m) });
+  // Migrates early when the database is up; when it is down the service starts anyway, not ready.
+  void auditTrail.ping();
   closers.push(() => auditTrail.close());
 
   const redis = config.redisUrl === undefined ? undefined : createRateLimitRedis({

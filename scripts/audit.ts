@@ -1,0 +1,113 @@
+/**
+ * Who accessed a patient's data, as a patient may ask under the law:
+ *   npm run audit -- --patient <YYYYMMDDNNNC> --from <date> --to <date> [--json] [--schema <name>]
+ * Reads the PostgreSQL trail when DATABASE_URL is set, else the embedded file in DATA_DIR, as the
+ * service writes them. A date alone covers that whole day in Swedish local time. Exit code 2 for
+ * bad arguments, 1 when the trail cannot be read.
+ */
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { formatAccessJson, formatAccessTable } from '../src/adapters/audit-query/access-report.js';
+import type { AuditQuery } from '../src/adapters/audit-query/audit-query.js';
+import { FileAuditQuery } from '../src/adapters/audit-query/file-audit-query.js';
+import { PostgresAuditQuery } from '../src/adapters/audit-query/postgres-audit-query.js';
+import { parsePersonalIdentityNumber } from '../src/domain/identity/personal-identity-number.js';
+import { daysInMonth, wallClockToEpochMs, type WallClock } from '../src/domain/time/local-time.js';
+
+const ZONE = 'Europe/Stockholm';
+const USAGE = 'usage: npm run audit -- --patient <YYYYMMDDNNNC> --from <YYYY-MM-DD|ISO date-time> --to <YYYY-MM-DD|ISO date-time> [--json] [--schema <name>]';
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?(Z|[+-]\d{2}:\d{2})?)?$/;
+
+class UsageError extends Error {}
+
+/**
+ * An instant from `YYYY-MM-DD` (the start of that day, or with `endOfDay` its last millisecond) or
+ * an ISO date-time; one without an offset is Swedish local time, as the table shows it.
+ */
+function instant(raw: string, option: string, endOfDay: boolean): Date {
+  const m = DATE_TIME.exec(raw);
+  if (!m) throw new UsageError(`--${option} must be YYYY-MM-DD or an ISO date-time such as 2026-11-21T14:30:00`);
+  const [year, month, day, hour, minute, second] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i] ?? 0)) as [number, number, number, number, number, number];
+  const ms = Number((m[7] ?? '').padEnd(3, '0'));
+  const offset = /^([+-])(\d{2}):(\d{2})$/.exec(m[8] ?? '');
+  if (year < 1900 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 59
+    || (offset && (Number(offset[2]) > 23 || Number(offset[3]) > 59))) {
+    throw new UsageError(`--${option} is not a possible date or time`);
+  }
+  if (m[8] !== undefined) {
+    const offsetMs = offset ? (offset[1] === '-' ? -1 : 1) * (Number(offset[2]) * 60 + Number(offset[3])) * 60_000 : 0;
+    return new Date(Date.UTC(year, month - 1, day, hour, minute, second, ms) - offsetMs);
+  }
+  if (m[4] === undefined && endOfDay) {
+    const next = new Date(Date.UTC(year, month - 1, day + 1));
+    const nextMidnight: WallClock = { year: next.getUTCFullYear(), month: next.getUTCMonth() + 1, day: next.getUTCDate(), hour: 0, minute: 0, second: 0 };
+    return new Date(wallClockToEpochMs(nextMidnight, ZONE) - 1);
+  }
+  return new Date(wallClockToEpochMs({ year, month, day, hour, minute, second }, ZONE) + ms);
+}
+
+interface Arguments {
+  patientId: string;
+  from: Date;
+  to: Date;
+  json: boolean;
+  schema: string;
+}
+
+function parseArguments(argv: string[]): Arguments {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv, strict: true, allowPositionals: false,
+      options: { patient: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, json: { type: 'boolean' }, schema: { type: 'string' } },
+    }));
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message : String(err));
+  }
+  if (values.patient === undefined || values.from === undefined || values.to === undefined) {
+    throw new UsageError('--patient, --from and --to are required');
+  }
+  const patientId = parsePersonalIdentityNumber(values.patient);
+  if (patientId === undefined) throw new UsageError('--patient must be a valid Swedish personal identity or coordination number (YYYYMMDDNNNC)');
+  const from = instant(values.from, 'from', false);
+  const to = instant(values.to, 'to', true);
+  if (from.getTime() > to.getTime()) throw new UsageError('--from must not be after --to');
+  const schema = values.schema ?? 'audit';
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new UsageError('--schema must be a lower-case SQL name such as audit');
+  return { patientId, from, to, json: values.json ?? false, schema };
+}
+
+const setting = (name: string): string | undefined => {
+  const v = process.env[name]?.trim();
+  return v === undefined || v === '' ? undefined : v;
+};
+
+async function main(): Promise<number> {
+  let args: Arguments;
+  try {
+    args = parseArguments(process.argv.slice(2));
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    console.error(`audit: ${err.message}\n${USAGE}`);
+    return 2;
+  }
+  const databaseUrl = setting('DATABASE_URL');
+  const file = path.join(path.resolve(setting('DATA_DIR') ?? './.data'), 'audit', 'audit-trail.jsonl');
+  const query: AuditQuery = databaseUrl !== undefined
+    ? PostgresAuditQuery.create({ connectionString: databaseUrl, schema: args.schema })
+    : new FileAuditQuery(file, (msg) => console.error(`audit: warning: ${msg}`));
+  const source = databaseUrl !== undefined ? `PostgreSQL schema ${args.schema}` : `file ${file}`;
+  try {
+    const records = await query.accessesTo(args.patientId, args.from, args.to);
+    const heading = { patientId: args.patientId, from: args.from, to: args.to, zone: ZONE, source };
+    process.stdout.write(args.json ? formatAccessJson(records, heading) : formatAccessTable(records, heading));
+    return 0;
+  } catch (err) {
+    console.error(`audit: cannot read the audit trail (${source}): ${err instanceof Error ? err.message : String(err)}`);
+    return 1;
+  } finally {
+    await query.close();
+  }
+}
+
+process.exitCode = await main();

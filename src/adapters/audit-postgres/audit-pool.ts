@@ -1,0 +1,24 @@
+import pg from 'pg';
+
+/**
+ * The trail's connection pool. Every limit is on the writer's side as well as the server's, since a
+ * request waits on the audit write: opening a connection is bounded, statements are bounded, and
+ * a writer that vanished inside a transaction is cut off before it holds the chain lock for long.
+ */
+export function auditPool(options: { connectionString: string; poolMax?: number; connectTimeoutMs?: number }): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.poolMax ?? 4,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 2000,
+    idleTimeoutMillis: 10_000,
+    keepAlive: true,
+    application_name: 'patient-data-access-audit',
+    statement_timeout: 5000,
+    lock_timeout: 5000,
+    idle_in_transaction_session_timeout: 5000,
+  });
+  // Idle connections dropped by the server or the network are replaced on next use; without a
+  // listener the event would end the process.
+  pool.on('error', () => undefined);
+  return pool;
+}

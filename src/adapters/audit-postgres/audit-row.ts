@@ -1,0 +1,119 @@
+import { createHash } from 'node:crypto';
+import type { AuditRecord } from '../../ports/audit-trail.port.js';
+
+/** The `prev_hash` of the first row, as in the file trail. */
+export const GENESIS = '0'.repeat(64);
+
+/** Column order of the table; the canonical form and the INSERT both follow it. */
+export const COLUMNS = [
+  'time', 'request_id', 'operation', 'actor_issuer', 'actor_subject', 'actor_person_id', 'client_id',
+  'subscription', 'patient_id', 'delegation', 'source_address', 'outcome', 'status',
+] as const;
+
+/** One record as stored: `time` is UTC with microseconds, absent fields are null, in COLUMNS order. */
+export interface StoredValues {
+  time: string;
+  text: Array<string | null>;
+  status: number;
+}
+
+const OUTCOMES = new Set<string>(['allowed', 'denied', 'failed']);
+const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/**
+ * A value the database stores exactly as given: PostgreSQL refuses NUL in text and UTF-8 encoding
+ * replaces lone surrogates, either of which would fail a whole batch or falsify the hash.
+ */
+function storable(value: string | undefined, field: string): string | null {
+  if (value === undefined) return null;
+  if (typeof value !== 'string' || value.includes('\u0000') || Buffer.from(value, 'utf8').toString('utf8') !== value) {
+    throw new TypeError(`audit record field ${field} cannot be stored`);
+  }
+  return value;
+}
+
+/**
+ * The record in the form the table holds it, validated here so one bad record is refused alone
+ * instead of failing the batch it would share with other requests.
+ */
+export function toStoredValues(record: AuditRecord): StoredValues {
+  const ms = Date.parse(record.time);
+  const iso = Number.isNaN(ms) ? '' : new Date(ms).toISOString();
+  if (!ISO_MS.test(iso)) throw new TypeError('audit record time is not a valid instant');
+  if (!OUTCOMES.has(record.outcome)) throw new TypeError('audit record outcome is invalid');
+  if (!Number.isInteger(record.status) || record.status < 100 || record.status > 599) throw new TypeError('audit record status is invalid');
+  for (const field of ['requestId', 'operation'] as const) {
+    if (typeof record[field] !== 'string' || record[field] === '') throw new TypeError(`audit record lacks ${field}`);
+  }
+  const a = record.actor;
+  return {
+    // The database keeps microseconds; the canonical form spells them out so a changed instant shows.
+    time: `${iso.slice(0, 23)}000Z`,
+    text: [
+      storable(record.requestId, 'requestId'), storable(record.operation, 'operation'),
+      storable(a?.issuer, 'actor.issuer'), storable(a?.subject, 'actor.subject'), storable(a?.personId, 'actor.personId'),
+      storable(record.clientId, 'clientId'), storable(record.subscription, 'subscription'),
+      storable(record.patientId, 'patientId'), storable(record.delegation, 'delegation'),
+      storable(record.sourceAddress, 'sourceAddress'), record.outcome,
+    ],
+    status: record.status,
+  };
+}
+
+/** sha256 over the canonical JSON array of every column (in COLUMNS order) followed by the previous hash. */
+export function rowHash(values: StoredValues, prevHash: string): string {
+  const canonical = JSON.stringify([values.time, ...values.text, values.status, prevHash]);
+  return createHash('sha256').update(canonical).digest('hex');
+}
+
+/** Columns of a selected row (`id` is bigint, which the driver returns as text), `time` read as text so no precision is lost. */
+export interface SelectedRow {
+  id: string;
+  time_utc: string;
+  request_id: string;
+  operation: string;
+  actor_issuer: string | null;
+  actor_subject: string | null;
+  actor_person_id: string | null;
+  client_id: string | null;
+  subscription: string | null;
+  patient_id: string | null;
+  delegation: string | null;
+  source_address: string | null;
+  outcome: AuditRecord['outcome'];
+  status: number;
+  prev_hash: string;
+  hash: string;
+}
+
+// The text form of `time` gets another name, so an ORDER BY time still sorts the timestamptz column.
+export const SELECT_COLUMNS = `id, to_char(time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS time_utc, request_id, operation, actor_issuer, actor_subject, actor_person_id,
+  client_id, subscription, patient_id, delegation, source_address, outcome, status, prev_hash, hash`;
+
+export function storedValuesOf(row: SelectedRow): StoredValues {
+  return {
+    time: row.time_utc,
+    text: [row.request_id, row.operation, row.actor_issuer, row.actor_subject, row.actor_person_id, row.client_id,
+      row.subscription, row.patient_id, row.delegation, row.source_address, row.outcome],
+    status: row.status,
+  };
+}
+
+/** Back to the port's shape: null columns become absent fields, time loses the padding microseconds. */
+export function recordOf(row: SelectedRow): AuditRecord {
+  const record: AuditRecord = {
+    time: new Date(Date.parse(row.time_utc)).toISOString(),
+    requestId: row.request_id, operation: row.operation,
+    // The port requires an address; one the socket no longer knew was stored as null.
+    sourceAddress: row.source_address ?? '',
+    outcome: row.outcome, status: row.status,
+  };
+  if (row.actor_issuer !== null && row.actor_subject !== null) {
+    record.actor = { issuer: row.actor_issuer, subject: row.actor_subject, ...(row.actor_person_id !== null ? { personId: row.actor_person_id } : {}) };
+  }
+  if (row.client_id !== null) record.clientId = row.client_id;
+  if (row.subscription !== null) record.subscription = row.subscription;
+  if (row.patient_id !== null) record.patientId = row.patient_id;
+  if (row.delegation !== null) record.delegation = row.delegation;
+  return record;
+}

@@ -1,0 +1,44 @@
+import type { Pool, PoolClient } from 'pg';
+
+/** Raised when PostgreSQL does not finish a unit of work in time; the connection is then dropped. */
+export class PostgresDeadlineError extends Error {
+  override name = 'PostgresDeadlineError';
+}
+
+/**
+ * Runs `work` on a pooled connection and bounds it: a connection that stops answering (a network
+ * that drops packets answers nothing, ever) is destroyed at the deadline, so no caller waits on it.
+ * Any failure destroys the connection too, since its state (an open transaction, a half-read
+ * answer) is unknown; the pool opens a fresh one next time.
+ */
+export async function withBoundedClient<T>(pool: Pool, deadlineMs: number, work: (client: PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  // A connection lost between two queries is reported as an event; the next query fails anyway.
+  const ignoreLoss = (): void => undefined;
+  client.on('error', ignoreLoss);
+  let timer: NodeJS.Timeout | undefined;
+  let failure: Error | undefined;
+  try {
+    return await Promise.race([
+      work(client),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new PostgresDeadlineError(`PostgreSQL did not answer within ${deadlineMs} ms`)), deadlineMs);
+      }),
+    ]);
+  } catch (err) {
+    failure = err instanceof Error ? err : new Error(String(err));
+    throw err;
+  } finally {
+    clearTimeout(timer);
+    client.off('error', ignoreLoss);
+    client.release(failure);
+  }
+}
+
+/** A short description of a driver or server error, safe for a log line: never a row's values. */
+export function describePgError(err: unknown): string {
+  if (!(err instanceof Error)) return 'unknown error';
+  const code = (err as { code?: unknown }).code;
+  // `detail` of a server error may quote a row (patient ids); the messages our statements can raise do not.
+  return `${typeof code === 'string' ? `${code} ` : ''}${err.message}`.slice(0, 300);
+}

@@ -1,0 +1,45 @@
+import type { ClientBase, QueryResult } from 'pg';
+import { COLUMNS, GENESIS, rowHash, type StoredValues } from './audit-row.js';
+import { lockKey, quotedSchema } from './sql-names.js';
+
+const ARRAY_TYPES = ['timestamptz', ...Array<string>(11).fill('text'), 'smallint', 'text', 'text'];
+const INSERTED = [...COLUMNS, 'prev_hash', 'hash'];
+
+function insertSql(s: string): string {
+  const params = ARRAY_TYPES.map((type, i) => `$${i + 1}::${type}[]`).join(', ');
+  const names = INSERTED.map((c) => `u_${c}`);
+  // WITH ORDINALITY ... ORDER BY n: ids are drawn in array order, which is the order of the chain.
+  return `INSERT INTO ${s}.access_log (${INSERTED.join(', ')})
+    SELECT ${names.join(', ')} FROM unnest(${params}) WITH ORDINALITY AS u(${names.join(', ')}, n) ORDER BY n`;
+}
+
+/**
+ * Stores a batch of records in one transaction, each row chained to the one before it. The chain
+ * head is read under a transaction-scoped advisory lock that every writer of this schema takes, so
+ * two instances appending at once still build one unbroken chain in id order. Resolves only after
+ * COMMIT has returned, i.e. the rows are durable.
+ */
+export async function insertChained(client: ClientBase, schema: string, batch: readonly StoredValues[]): Promise<void> {
+  const s = quotedSchema(schema);
+  // One round trip: begin, keep commits durable even where the server runs with synchronous_commit
+  // off (a stronger setting is left alone), take the chain lock, read the chain head. READ COMMITTED
+  // whatever the server's default, so the head is read with a snapshot taken after the lock.
+  const opened = (await client.query(`BEGIN ISOLATION LEVEL READ COMMITTED;
+    SELECT set_config('synchronous_commit', CASE current_setting('synchronous_commit') WHEN 'off' THEN 'on'
+      ELSE current_setting('synchronous_commit') END, true);
+    SELECT pg_advisory_xact_lock(${lockKey('chain', schema)}::bigint);
+    SELECT hash FROM ${s}.access_log ORDER BY id DESC LIMIT 1`)) as unknown as Array<QueryResult<{ hash: string }>>;
+  const head = opened[3];
+  // Never fall back to the genesis hash on an answer of unexpected shape: that would fork the chain.
+  if (opened.length !== 4 || !head) throw new Error('unexpected answer to the chain head query');
+  let prev = head.rows[0]?.hash ?? GENESIS;
+  const columns: unknown[][] = INSERTED.map(() => []);
+  for (const values of batch) {
+    const hash = rowHash(values, prev);
+    [values.time, ...values.text, values.status, prev, hash].forEach((v, i) => columns[i]?.push(v));
+    prev = hash;
+  }
+  await client.query({ name: `pdas-audit-insert-${schema}`, text: insertSql(s), values: columns });
+  // On any failure the caller drops the connection, and the server rolls the transaction back.
+  await client.query('COMMIT');
+}

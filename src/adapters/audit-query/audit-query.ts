@@ -1,0 +1,16 @@
+import type { AuditRecord } from '../../ports/audit-trail.port.js';
+
+/**
+ * Reading the audit trail back, for the question a patient may ask under the law: who accessed my
+ * data, and when. Separate from the AuditTrail port because the service itself never reads it.
+ */
+export interface AuditQuery {
+  /** Every record for `patientId` with `from <= time <= to`, oldest first. */
+  accessesTo(patientId: string, from: Date, to: Date): Promise<AuditRecord[]>;
+  close(): Promise<void>;
+}
+
+/** Raised when the trail to read is not there at all, so "no accesses" is never reported by mistake. */
+export class AuditTrailMissingError extends Error {
+  override name = 'AuditTrailMissingError';
+}

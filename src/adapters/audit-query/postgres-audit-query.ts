@@ -1,0 +1,45 @@
+import pg from 'pg';
+import type { AuditRecord } from '../../ports/audit-trail.port.js';
+import { recordOf, SELECT_COLUMNS, type SelectedRow } from '../audit-postgres/audit-row.js';
+import { quotedSchema } from '../audit-postgres/sql-names.js';
+import { AuditTrailMissingError, type AuditQuery } from './audit-query.js';
+
+/** Reads the PostgreSQL trail through its (patient_id, time) index; never writes, never migrates. */
+export class PostgresAuditQuery implements AuditQuery {
+  private readonly schema: string;
+
+  private constructor(private readonly pool: pg.Pool, schema: string) {
+    this.schema = schema;
+  }
+
+  static create(options: { connectionString: string; schema?: string; connectTimeoutMs?: number }): PostgresAuditQuery {
+    const schema = options.schema ?? 'audit';
+    quotedSchema(schema);
+    const pool = new pg.Pool({
+      connectionString: options.connectionString, max: 1,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+      statement_timeout: 60_000, application_name: 'patient-data-access-audit-query',
+    });
+    pool.on('error', () => undefined);
+    return new PostgresAuditQuery(pool, schema);
+  }
+
+  async accessesTo(patientId: string, from: Date, to: Date): Promise<AuditRecord[]> {
+    try {
+      const { rows } = await this.pool.query<SelectedRow>(
+        `SELECT ${SELECT_COLUMNS} FROM ${quotedSchema(this.schema)}.access_log
+          WHERE patient_id = $1 AND time >= $2 AND time <= $3 ORDER BY time, id`,
+        [patientId, from.toISOString(), to.toISOString()]);
+      return rows.map(recordOf);
+    } catch (err) {
+      if ((err as { code?: unknown }).code === '42P01' || (err as { code?: unknown }).code === '3F000') {
+        throw new AuditTrailMissingError(`no audit trail in schema ${this.schema} of this database`);
+      }
+      throw err;
+    }
+  }
+
+  close(): Promise<void> {
+    return this.pool.end();
+  }
+}

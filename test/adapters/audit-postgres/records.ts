@@ -1,0 +1,31 @@
+import type { AuditRecord } from '../../../src/ports/audit-trail.port.js';
+
+export const PATIENT = '191212121212';
+export const GUARDIAN = '198112189876';
+export const CHILD = '201701012393';
+
+/** A record with every field set; `n` makes the request id and the second of the time unique. */
+export function fullRecord(n: number, overrides: Partial<AuditRecord> = {}): AuditRecord {
+  return {
+    time: new Date(Date.UTC(2026, 10, 21, 9, 0, 0, 0) + n * 1000 + 123).toISOString(),
+    requestId: `req-${n}`,
+    operation: 'getJournalNotes',
+    actor: { issuer: 'https://idp.example.test', subject: 'märta', personId: GUARDIAN },
+    clientId: 'patient-app',
+    subscription: 'test',
+    patientId: CHILD,
+    delegation: 'guardian',
+    sourceAddress: '127.0.0.1',
+    outcome: 'allowed',
+    status: 200,
+    ...overrides,
+  };
+}
+
+/** A refusal before any token was verified: only the fields that are always known. */
+export function minimalRecord(n: number): AuditRecord {
+  return {
+    time: new Date(Date.UTC(2026, 10, 21, 9, 0, 0, 0) + n * 1000).toISOString(),
+    requestId: `min-${n}`, operation: 'getMedications', sourceAddress: '::1', outcome: 'denied', status: 401,
+  };
+}

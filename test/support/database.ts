@@ -1,0 +1,67 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+const DEFAULT_URL = 'postgres://postgres@127.0.0.1:5432/test';
+
+/** The PostgreSQL the adapter tests use: `DATABASE_URL`, else the local test database. */
+export function databaseUrl(): string {
+  const v = process.env.DATABASE_URL?.trim();
+  return v === undefined || v === '' ? DEFAULT_URL : v;
+}
+
+/** The URL without its password, for messages. */
+export function redactedUrl(url = databaseUrl()): string {
+  try {
+    const u = new URL(url);
+    if (u.password !== '') u.password = '***';
+    return u.toString();
+  } catch {
+    return '(unparsable DATABASE_URL)';
+  }
+}
+
+/** `url` with its host and port replaced, e.g. to go through a TcpProxy. */
+export function urlVia(port: number, url = databaseUrl(), host = '127.0.0.1'): string {
+  const u = new URL(url);
+  u.hostname = host;
+  u.port = String(port);
+  return u.toString();
+}
+
+/**
+ * Whether the real PostgreSQL answers. In CI (`CI=true`) an unreachable server is a failure, not a
+ * skip, so a broken pipeline cannot pass by testing nothing; elsewhere the suite skips and says why.
+ */
+export async function requireDatabase(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: databaseUrl(), connectionTimeoutMillis: 3000 });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    return true;
+  } catch (err) {
+    const why = `PostgreSQL at ${redactedUrl()} is unreachable (${err instanceof Error ? err.message : String(err)})`;
+    if (process.env.CI === 'true') throw new Error(`${why}; CI=true requires it. Start it or set DATABASE_URL.`);
+    console.warn(`SKIPPING PostgreSQL tests: ${why}. Set DATABASE_URL or start PostgreSQL to run them; in CI they fail.`);
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** A schema name no other test file uses. */
+export function freshSchema(prefix = 'audit_test'): string {
+  return `${prefix}_${randomBytes(6).toString('hex')}`;
+}
+
+/** A pool as the database owner (the test user), for setup, inspection and tampering. */
+export function adminPool(): pg.Pool {
+  const pool = new pg.Pool({ connectionString: databaseUrl(), max: 3 });
+  pool.on('error', () => undefined);
+  return pool;
+}
+
+export async function dropSchema(pool: pg.Pool, schema: string): Promise<void> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error('not a test schema name');
+  await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+}
