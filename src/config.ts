@@ -31,6 +31,13 @@ export interface Config {
   demoAuthPort: number;
   /** Addresses of reverse proxies whose X-Forwarded-For is believed; none by default. */
   trustProxy: string[];
+  /** Browser origins allowed by CORS; none (CORS off) by default. */
+  corsOrigins: string[];
+  /** Load shedding: 503 while the event loop lags or the heap grows past these. */
+  pressureMaxEventLoopDelayMs: number;
+  pressureMaxHeapUsedMb: number;
+  /** How long in-flight requests may take to finish after SIGTERM. */
+  shutdownTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -52,6 +59,10 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   const n = Number(raw);
   if (!/^\d+$/.test(raw) || n < min || n > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max}`);
   return n;
+}
+
+function list(env: Env, name: string): string[] {
+  return (text(env, name) ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 }
 
 function url(env: Env, name: string): string | undefined {
@@ -131,6 +142,10 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     dataDir: path.resolve(dataDirRaw),
     logLevel,
     demoAuthPort: integer(env, 'DEMO_AUTH_PORT', 8081, 0, 65535),
-    trustProxy: (text(env, 'TRUST_PROXY') ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    trustProxy: list(env, 'TRUST_PROXY'),
+    corsOrigins: list(env, 'CORS_ORIGINS'),
+    pressureMaxEventLoopDelayMs: integer(env, 'PRESSURE_MAX_EVENT_LOOP_DELAY_MS', 1000, 10, 60_000),
+    pressureMaxHeapUsedMb: integer(env, 'PRESSURE_MAX_HEAP_USED_MB', 2048, 64, 65_536),
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
   });
 }

@@ -10,6 +10,9 @@ import { FileAuditTrail } from './adapters/audit-file/file-audit-trail.js';
 import { startDemoAuthServer, type DemoAuthServer } from './adapters/auth-demo/demo-auth-server.js';
 import { createRateLimitRedis } from './adapters/rate-limit-redis/create-rate-limit-redis.js';
 import { JwtAccessTokenVerifier } from './adapters/auth-jwks/jwt-access-token-verifier.js';
+import { InstrumentedAuditTrail } from './adapters/metrics/instrumented-audit-trail.js';
+import { InstrumentedEhr } from './adapters/metrics/instrumented-ehr.js';
+import { PrometheusMetrics } from './adapters/metrics/prometheus-metrics.js';
 import { SystemClock } from './adapters/clock/system-clock.js';
 import { generateDemoData } from './adapters/ehr-embedded/demo-data/generate.js';
 import { DocumentStore } from './adapters/ehr-embedded/document-store.js';
@@ -63,11 +66,16 @@ async function embeddedEhr(config: Config, clock: Clock, logger: Logger): Promis
     (reason) => logger.warn({ reason }, 'EHR record left out of an answer'));
 }
 
-function remoteEhr(config: Config, logger: Logger): XmlHttpEhr {
+function remoteEhr(config: Config, logger: Logger, metrics: PrometheusMetrics): XmlHttpEhr {
   return new XmlHttpEhr({
     baseUrl: config.ehrBaseUrl ?? '', timeoutMs: config.ehrTimeoutMs, zone: config.ehrTimezone,
     onDropped: (reason) => logger.warn({ reason }, 'EHR record left out of an answer'),
-    onEvent: (event) => (event.type === 'retry' ? logger.info({ event }, 'EHR call retried') : logger.warn({ event }, 'EHR event')),
+    onEvent: (event) => {
+      if (event.type === 'breaker-open') metrics.breakerOpen.set(1);
+      if (event.type === 'breaker-closed') metrics.breakerOpen.set(0);
+      if (event.type === 'retry') logger.info({ event }, 'EHR call retried');
+      else logger.warn({ event }, 'EHR event');
+    },
   });
 }
 
@@ -97,11 +105,14 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
     notices.push(`demo subscription key: in ${path.join(config.dataDir, 'demo-subscription-key')}`);
   }
 
-  const ehr = config.ehrAdapter === 'xml-http' ? remoteEhr(config, logger) : await embeddedEhr(config, clock, logger);
-  if (ehr instanceof XmlHttpEhr) closers.push(() => ehr.close());
-  const auditTrail: AuditTrail = config.databaseUrl === undefined
+  const metrics = new PrometheusMetrics();
+  const adapter = config.ehrAdapter === 'xml-http' ? remoteEhr(config, logger, metrics) : await embeddedEhr(config, clock, logger);
+  if (adapter instanceof XmlHttpEhr) closers.push(() => adapter.close());
+  const ehr = new InstrumentedEhr(adapter, adapter, metrics);
+  const auditStore: AuditTrail = config.databaseUrl === undefined
     ? await FileAuditTrail.open(path.join(config.dataDir, 'audit', 'audit-trail.jsonl'))
     : PostgresAuditTrail.create({ connectionString: config.databaseUrl, onWarning: (m) => logger.warn(m) });
+  const auditTrail = new InstrumentedAuditTrail(auditStore, metrics);
   // Migrates early when the database is up; when it is down the service starts anyway, not ready.
   void auditTrail.ping();
   closers.push(() => auditTrail.close());
@@ -109,7 +120,11 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
   const redis = config.redisUrl === undefined ? undefined : createRateLimitRedis({
     url: config.redisUrl, onWarning: (m) => logger.warn(m), onInfo: (m) => logger.info(m),
   });
-  if (redis) closers.push(() => redis.close());
+  if (redis) {
+    closers.push(() => redis.close());
+    metrics.observeCounter('pdas_rate_limit_unenforced_total', 'Requests let through unlimited while Redis was unreachable.',
+      () => redis.health.skippedChecks);
+  }
 
   const c: DependencyContainer = rootContainer.createChildContainer();
   c.register<Clock>(TOKENS.Clock, { useValue: clock });
@@ -135,7 +150,7 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
   c.register(RegisterPayment, { useFactory: (d) => new RegisterPayment(d.resolve(TOKENS.EhrRecords)) });
 
   const app = await buildApp({
-    config, clock, logger, zone: config.ehrTimezone,
+    config, clock, logger, metrics, zone: config.ehrTimezone,
     ehr: c.resolve(TOKENS.EhrRecords),
     subscriptionKeys: c.resolve(TOKENS.SubscriptionKeys),
     tokenVerifier: c.resolve(TOKENS.AccessTokenVerifier),
@@ -153,7 +168,13 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
     app,
     notices,
     close: async () => {
-      await app.close();
+      // A keep-alive connection that was busy when closing began stays open afterwards; sweep until done.
+      const sweeper = setInterval(() => app.server.closeIdleConnections(), 100);
+      try {
+        await app.close();
+      } finally {
+        clearInterval(sweeper);
+      }
       for (const close of closers.reverse()) await close();
     },
   };

@@ -2,7 +2,10 @@ import { loadConfig } from './config.js';
 import { compose } from './container.js';
 import { createLogger } from './http/logging.js';
 
-/** `npm start`: listen, and close gracefully on SIGTERM/SIGINT. */
+/**
+ * `npm start`: listen; on SIGTERM/SIGINT stop accepting, let in-flight requests finish (up to
+ * SHUTDOWN_TIMEOUT_MS), flush the audit trail and close pools, then exit.
+ */
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
@@ -18,8 +21,16 @@ async function main(): Promise<void> {
   const shutdown = (signal: string): void => {
     if (closing) return;
     closing = true;
-    logger.info({ signal }, 'shutting down');
-    runtime.close().then(() => process.exit(0), (err: unknown) => {
+    logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
+    const deadline = setTimeout(() => {
+      logger.error({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown deadline passed; exiting with requests unfinished');
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
+    deadline.unref();
+    runtime.close().then(() => {
+      logger.info('shut down cleanly');
+      process.exit(0);
+    }, (err: unknown) => {
       logger.error({ err }, 'shutdown failed');
       process.exit(1);
     });

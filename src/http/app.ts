@@ -9,8 +9,11 @@ import type { Clock } from '../ports/clock.port.js';
 import type { EhrRecords } from '../ports/ehr-records.port.js';
 import type { SubscriptionKeys } from '../ports/subscription-keys.port.js';
 import { errorHandler } from './error-handler.js';
+import { PrometheusMetrics } from '../adapters/metrics/prometheus-metrics.js';
+import { apiProtection } from './plugins/api-protection.js';
 import { audit } from './plugins/audit.js';
 import { credentials } from './plugins/credentials.js';
+import { metricsPlugin } from './plugins/metrics.js';
 import { openapi } from './plugins/openapi.js';
 import { rateLimitPerSubscription, type RateLimitRedisStore } from './plugins/rate-limit.js';
 import type { RouteDependencies } from './routes/dependencies.js';
@@ -21,7 +24,7 @@ import { writeRoutes } from './routes/write-routes.js';
 import './types.js';
 
 export interface AppDependencies extends RouteDependencies {
-  config: Pick<Config, 'basePath' | 'rateLimitMax' | 'rateLimitWindowMs' | 'trustProxy'>;
+  config: Pick<Config, 'basePath' | 'rateLimitMax' | 'rateLimitWindowMs' | 'trustProxy'> & Partial<ProtectionSettings>;
   clock: Clock;
   subscriptionKeys: SubscriptionKeys;
   tokenVerifier: AccessTokenVerifier;
@@ -32,9 +35,13 @@ export interface AppDependencies extends RouteDependencies {
   rateLimitRedis?: RateLimitRedisStore;
   /** Further dependencies `/health/ready` reports (Redis, when configured). */
   readinessChecks?: ReadinessChecks;
+  /** Prometheus metrics; a private registry is made when absent. */
+  metrics?: PrometheusMetrics;
   /** Whole-request deadline against slow senders; 30 s unless a test needs it shorter. */
   requestTimeoutMs?: number;
 }
+
+type ProtectionSettings = Pick<Config, 'corsOrigins' | 'pressureMaxEventLoopDelayMs' | 'pressureMaxHeapUsedMb'>;
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
@@ -67,6 +74,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     if (!request.url.startsWith('/docs')) reply.header('cache-control', 'no-store');
     return payload;
   });
+  await app.register(metricsPlugin, { metrics: deps.metrics ?? new PrometheusMetrics({ defaultMetrics: false }) });
   await app.register(openapi, { basePath: deps.config.basePath });
   await app.register(healthRoutes, {
     checks: { ehr: () => deps.ehr.ping(), audit: () => deps.auditTrail.ping(), ...deps.readinessChecks },
@@ -75,6 +83,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(async (api) => {
     // JSON is the only body the API reads; any other media type is 415, never a string to validate.
     api.removeContentTypeParser('text/plain');
+    await api.register(apiProtection, {
+      corsOrigins: deps.config.corsOrigins ?? [],
+      maxEventLoopDelayMs: deps.config.pressureMaxEventLoopDelayMs ?? 1000,
+      maxHeapUsedBytes: (deps.config.pressureMaxHeapUsedMb ?? 2048) * 1024 * 1024,
+    });
     await api.register(credentials, { subscriptionKeys: deps.subscriptionKeys, tokenVerifier: deps.tokenVerifier });
     await api.register(rateLimitPerSubscription, {
       max: deps.config.rateLimitMax, windowMs: deps.config.rateLimitWindowMs, redis: deps.rateLimitRedis,

@@ -3,6 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Redis } from 'ioredis';
+import { InstrumentedAuditTrail } from '../../src/adapters/metrics/instrumented-audit-trail.js';
+import { InstrumentedEhr } from '../../src/adapters/metrics/instrumented-ehr.js';
+import type { PrometheusMetrics } from '../../src/adapters/metrics/prometheus-metrics.js';
 import { JwtAccessTokenVerifier } from '../../src/adapters/auth-jwks/jwt-access-token-verifier.js';
 import { generateDemoData } from '../../src/adapters/ehr-embedded/demo-data/generate.js';
 import { DocumentStore } from '../../src/adapters/ehr-embedded/document-store.js';
@@ -55,6 +58,10 @@ export interface TestAppOptions {
   onRedisStoreError?: (err: unknown) => void;
   /** Counter key prefix, unique per test so suites sharing one Redis never see each other's counts. */
   rateLimitNameSpace?: string;
+  /** CORS origins and load-shedding thresholds, as the CORS_ORIGINS / PRESSURE_* settings give them. */
+  protection?: { corsOrigins?: string[]; pressureMaxEventLoopDelayMs?: number; pressureMaxHeapUsedMb?: number };
+  /** Metrics registry; the EHR and the audit trail are then instrumented as in production. */
+  metrics?: PrometheusMetrics;
 }
 
 /** The real HTTP app over the embedded EHR with generated demo data, a loopback test issuer and fakes for audit and clock. */
@@ -66,13 +73,19 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const logger = createLogger('info', { write: (line: string) => void logLines.push(line) });
   const issuer = await TestIssuer.start();
   const audit = new MemoryAuditTrail();
-  const ehr = new EmbeddedEhr(new DocumentStore(path.join(dir, 'ehr')), await WriteStateStore.open(path.join(dir, 'state.json')), ZONE, () => undefined);
+  const embedded = new EmbeddedEhr(new DocumentStore(path.join(dir, 'ehr')), await WriteStateStore.open(path.join(dir, 'state.json')), ZONE, () => undefined);
+  const ehr = options.metrics ? new InstrumentedEhr(embedded, embedded, options.metrics) : embedded;
+  const auditTrail = options.metrics ? new InstrumentedAuditTrail(audit, options.metrics) : audit;
   const tokenVerifier = new JwtAccessTokenVerifier({
     issuer: issuer.issuer, audience: 'patient-data-access', patientClaim: 'patient', clock, onWarning: () => undefined,
   });
   const app = await buildApp({
-    config: { basePath: options.basePath ?? '', rateLimitMax: options.rateLimitMax ?? 10_000, rateLimitWindowMs: options.rateLimitWindowMs ?? 5000, trustProxy: [] },
-    clock, logger, zone: ZONE, ehr, auditTrail: audit, tokenVerifier,
+    config: {
+      basePath: options.basePath ?? '', rateLimitMax: options.rateLimitMax ?? 10_000, rateLimitWindowMs: options.rateLimitWindowMs ?? 5000,
+      trustProxy: [], ...options.protection,
+    },
+    clock, logger, zone: ZONE, ehr, auditTrail, tokenVerifier,
+    ...(options.metrics ? { metrics: options.metrics } : {}),
     subscriptionKeys: new StaticSubscriptionKeys(new Map([['test', KEY], ['other', OTHER_KEY]])),
     accessPolicy: new PatientAccessPolicy(ehr, ehr, clock, ZONE),
     readPatientData: new ReadPatientData(ehr, ZONE),
@@ -89,7 +102,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   });
   await app.ready();
   return {
-    app, issuer, audit, clock, ehr, logLines,
+    app, issuer, audit, clock, ehr: embedded, logLines,
     personToken: (personId, claims = {}) => issuer.sign({ scope: ALL_SCOPES, patient: personId, sub: `person-${personId.slice(-4)}`, ...claims }),
     clientToken: (claims = {}) => issuer.sign({ scope: ALL_SCOPES, sub: 'kiosk-1', client_id: 'kiosk-1', ...claims }),
     call: ({ token, key, patient, headers, ...rest }) => app.inject({

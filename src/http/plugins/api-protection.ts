@@ -1,0 +1,46 @@
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import underPressure from '@fastify/under-pressure';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { ApiError } from '../api-error.js';
+
+export interface ProtectionOptions {
+  /** Origins allowed to call from a browser; none (CORS off) by default. */
+  corsOrigins: readonly string[];
+  maxEventLoopDelayMs: number;
+  maxHeapUsedBytes: number;
+}
+
+const RETRY_AFTER_S = 5;
+
+/**
+ * What every API answer needs around it: headers for a JSON API that no browser should render or
+ * frame, CORS only for configured origins, and shedding load with 503 + Retry-After while the
+ * process is overloaded, instead of letting every request slow down until it collapses.
+ */
+export const apiProtection = fp(async (app: FastifyInstance, opts: ProtectionOptions) => {
+  if (opts.corsOrigins.length > 0) {
+    // Before the credential checks, so a preflight (which carries none) is answered here.
+    await app.register(cors, {
+      origin: [...opts.corsOrigins],
+      methods: ['GET', 'HEAD', 'PUT', 'POST'],
+      allowedHeaders: ['Authorization', 'Ocp-Apim-Subscription-Key', 'patient', 'Content-Type', 'X-Request-Id'],
+      exposedHeaders: ['X-Request-Id', 'Retry-After'],
+      maxAge: 600,
+    });
+  }
+  await app.register(helmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+    crossOriginResourcePolicy: { policy: 'same-origin' },
+    referrerPolicy: { policy: 'no-referrer' },
+  });
+  await app.register(underPressure, {
+    maxEventLoopDelay: opts.maxEventLoopDelayMs,
+    maxHeapUsedBytes: opts.maxHeapUsedBytes,
+    sampleInterval: 250,
+    pressureHandler: async () => {
+      throw new ApiError(503, 'The service is overloaded. Try again later.', { 'retry-after': String(RETRY_AFTER_S) });
+    },
+  });
+}, { name: 'api-protection' });

@@ -1,0 +1,21 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { PrometheusMetrics } from '../../adapters/metrics/prometheus-metrics.js';
+
+/** Request counts and latency per operation and status, and `/metrics` for Prometheus to scrape. */
+export const metricsPlugin = fp(async (app: FastifyInstance, opts: { metrics: PrometheusMetrics }) => {
+  const { metrics } = opts;
+  app.addHook('onResponse', async (request, reply) => {
+    const operation = request.audit?.operation ?? request.routeOptions.config?.operation;
+    if (operation === undefined) return;
+    const labels = { operation, status: String(reply.statusCode) };
+    metrics.requests.inc(labels);
+    metrics.requestDuration.observe(labels, reply.elapsedTime / 1000);
+    if (reply.statusCode === 429) metrics.rateLimitRejections.inc();
+  });
+
+  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+    reply.header('content-type', metrics.registry.contentType);
+    return metrics.registry.metrics();
+  });
+}, { name: 'metrics' });

@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PrometheusMetrics } from '../../src/adapters/metrics/prometheus-metrics.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+
+const ADULT = '191212121212';
+
+describe('metrics', () => {
+  let t: TestApp;
+  const metrics = new PrometheusMetrics({ defaultMetrics: false });
+  beforeAll(async () => {
+    t = await startTestApp({ metrics, rateLimitMax: 5 });
+  });
+  afterAll(() => t.close());
+
+  it('counts requests per operation and status, EHR calls, audit writes and 429s, and names nobody', async () => {
+    const token = await t.personToken(ADULT);
+    await t.call({ method: 'GET', url: '/patients/journalnotes/', token });
+    await t.call({ method: 'GET', url: '/patients/journalnotes/', token, patient: '198112189876' });
+    t.audit.mode = 'fail';
+    await t.call({ method: 'GET', url: '/patients/contacts/', token });
+    t.audit.mode = 'ok';
+    for (let i = 0; i < 4; i++) await t.call({ method: 'GET', url: '/patients/medications/', token });
+    const res = await t.app.inject({ method: 'GET', url: '/metrics' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/plain/);
+    const text = res.body;
+    expect(text).toContain('pdas_http_requests_total{operation="getJournalNotes",status="200"} 1');
+    expect(text).toContain('pdas_http_requests_total{operation="getJournalNotes",status="403"} 1');
+    expect(text).toContain('pdas_http_requests_total{operation="getContacts",status="503"} 1');
+    // Limit 5: the 6th and 7th requests of the window are refused.
+    expect(text).toContain('pdas_http_requests_total{operation="getMedications",status="200"} 2');
+    expect(text).toContain('pdas_http_requests_total{operation="getMedications",status="429"} 2');
+    expect(text).toContain('pdas_rate_limit_rejections_total 2');
+    expect(text).toContain('pdas_audit_write_failures_total 1');
+    expect(text).toMatch(/pdas_ehr_call_duration_seconds_count\{call="read:journalnotes",outcome="ok"\} 1/);
+    expect(text).toMatch(/pdas_ehr_call_duration_seconds_count\{call="relationships",outcome="ok"\} 1/);
+    expect(text).toMatch(/pdas_audit_write_duration_seconds_count\{outcome="ok"\} \d+/);
+    for (const id of [ADULT, '198112189876']) expect(text).not.toContain(id);
+  });
+});
+
+describe('headers, CORS and load shedding', () => {
+  it('sends headers fit for a JSON API and no CORS headers unless configured', async () => {
+    const t = await startTestApp();
+    try {
+      const res = await t.call({ method: 'GET', url: '/patients/appointments/', token: await t.personToken(ADULT), headers: { origin: 'https://app.example' } });
+      expect(res.headers['content-security-policy']).toBe("default-src 'none';frame-ancestors 'none'");
+      expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+      expect(res.headers['strict-transport-security']).toMatch(/max-age=/);
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+      expect(res.headers['access-control-allow-origin']).toBeUndefined();
+      const preflight = await t.app.inject({ method: 'OPTIONS', url: '/patients/appointments/', headers: { origin: 'https://app.example', 'access-control-request-method': 'GET' } });
+      expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('answers browsers of configured origins only', async () => {
+    const t = await startTestApp({ protection: { corsOrigins: ['https://app.example'] } });
+    try {
+      const preflight = await t.app.inject({
+        method: 'OPTIONS', url: '/patients/appointments/',
+        headers: { origin: 'https://app.example', 'access-control-request-method': 'PUT', 'access-control-request-headers': 'authorization,patient' },
+      });
+      expect(preflight.statusCode).toBe(204);
+      expect(preflight.headers['access-control-allow-origin']).toBe('https://app.example');
+      const other = await t.app.inject({ method: 'OPTIONS', url: '/patients/appointments/', headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' } });
+      expect(other.headers['access-control-allow-origin']).toBeUndefined();
+      const real = await t.call({ method: 'GET', url: '/patients/appointments/', token: await t.personToken(ADULT), headers: { origin: 'https://app.example' } });
+      expect(real.statusCode).toBe(200);
+      expect(real.headers['access-control-expose-headers']).toContain('X-Request-Id');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('sheds load with 503 and Retry-After, in the route shape, while the process is over its limits', async () => {
+    const t = await startTestApp({ protection: { pressureMaxHeapUsedMb: 64 } });
+    try {
+      // ~80 MB of numbers on the heap (strings of one repeated character would not count: V8 keeps them compact).
+      const ballast = Array.from({ length: 80 }, () => new Array<number>(128 * 1024).fill(Math.random()));
+      const token = await t.personToken(ADULT);
+      let res = await t.call({ method: 'GET', url: '/patients/contacts/', token });
+      for (let i = 0; i < 20 && res.statusCode !== 503; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        res = await t.call({ method: 'GET', url: '/patients/contacts/', token });
+      }
+      expect(ballast.length).toBe(80);
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBe('5');
+      expect(res.json()).toMatchObject({ status: 503, error: 'The service is overloaded. Try again later.', path: '/patients/contacts/' });
+      expect((await t.app.inject({ method: 'GET', url: '/health/live' })).statusCode).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+});
