@@ -1,52 +1,55 @@
-import { mkdir, readFile, rename, writeFile, open } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { PaymentType } from '../../ports/ehr-records.port.js';
+import { withFileLock } from './file-lock.js';
 
-interface WriteState {
+export interface WriteState {
   version: 1;
   /** `patientId/contactId` -> when the arrival was registered (ISO UTC). */
   arrivals: Record<string, string>;
   payments: Record<string, { paymentType: PaymentType; at: string }>;
 }
 
-const empty = (): WriteState => ({ version: 1, arrivals: {}, payments: {} });
+const LOCK_TIMEOUT_MS = 5000;
 
 /**
- * The outcomes of the two writes, kept outside the EHR's data files. Mutations run one at a time
- * and are on disk (temp file, fsync, rename) before they are reported, so concurrent identical
- * writes change state once and a restart loses nothing.
+ * The outcomes of the two writes, kept outside the EHR's data files. Every change reads the
+ * file, changes it and writes it back (temp file, fsync, rename) under a lock that all processes
+ * sharing the folder respect, so concurrent identical writes change state once — in one process
+ * or across several — and a restart loses nothing.
  */
 export class WriteStateStore {
-  private state: WriteState = empty();
   private tail: Promise<unknown> = Promise.resolve();
 
   private constructor(private readonly file: string) {}
 
   static async open(file: string): Promise<WriteStateStore> {
-    const store = new WriteStateStore(file);
     await mkdir(path.dirname(file), { recursive: true });
-    try {
-      const parsed = JSON.parse(await readFile(file, 'utf8')) as Partial<WriteState>;
-      store.state = { version: 1, arrivals: { ...parsed.arrivals }, payments: { ...parsed.payments } };
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    }
+    const store = new WriteStateStore(file);
+    await store.load();
     return store;
   }
 
-  /** Runs `change` alone; if it returns true the new state is persisted before the result is returned. */
+  /** Runs `change` alone; if it reports a change, the new state is on disk before the result is returned. */
   exclusive<T>(change: (state: WriteState) => { changed: boolean; result: T }): Promise<T> {
-    const run = this.tail.then(async () => {
-      const draft: WriteState = structuredClone(this.state);
+    const run = this.tail.then(() => withFileLock(this.file, LOCK_TIMEOUT_MS, async () => {
+      const draft = await this.load();
       const { changed, result } = change(draft);
-      if (changed) {
-        await this.persist(draft);
-        this.state = draft;
-      }
+      if (changed) await this.persist(draft);
       return result;
-    });
+    }));
     this.tail = run.catch(() => undefined);
     return run;
+  }
+
+  private async load(): Promise<WriteState> {
+    try {
+      const parsed = JSON.parse(await readFile(this.file, 'utf8')) as Partial<WriteState>;
+      return { version: 1, arrivals: { ...parsed.arrivals }, payments: { ...parsed.payments } };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      return { version: 1, arrivals: {}, payments: {} };
+    }
   }
 
   private async persist(state: WriteState): Promise<void> {

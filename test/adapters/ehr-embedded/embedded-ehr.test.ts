@@ -46,6 +46,18 @@ describe('EmbeddedEhr', () => {
     expect(results.filter((r) => r.reasonCode === 'ALREADY_ARRIVED')).toHaveLength(29);
   });
 
+  it('loses nothing and changes state once when two instances share the folder', async () => {
+    const [a, b] = [await open(), await open()];
+    const contacts = (await a.read('bookings', ADULT, {})).flatMap((r) => r.Booking ?? []).map((x) => x.ContactId);
+    expect(contacts.length).toBeGreaterThan(3);
+    const same = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).registerArrival(ADULT, contacts[0] ?? '')));
+    expect(same.filter((r) => r.resultCode === 'OK')).toHaveLength(1);
+    const different = await Promise.all(contacts.slice(1).map((c, i) => (i % 2 ? a : b).registerArrival(ADULT, c)));
+    expect(different.every((r) => r.resultCode === 'OK')).toBe(true);
+    const state = JSON.parse(await readFile(path.join(dir, 'state', 'writes.json'), 'utf8')) as { arrivals: Record<string, string> };
+    expect(Object.keys(state.arrivals).sort()).toEqual(contacts.map((c) => `${ADULT}/${c}`).sort());
+  });
+
   it('answers an unknown patient as not found and refuses ids that are not 12 digits', async () => {
     const ehr = await open();
     await expect(ehr.read('journalnotes', '195507142478', {})).rejects.toMatchObject({ failure: 'patient-not-found' });
