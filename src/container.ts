@@ -19,6 +19,8 @@ import { DocumentStore } from './adapters/ehr-embedded/document-store.js';
 import { EmbeddedEhr } from './adapters/ehr-embedded/embedded-ehr.js';
 import { XmlHttpEhr } from './adapters/ehr-xml-http/index.js';
 import { WriteStateStore } from './adapters/ehr-embedded/write-state-store.js';
+import { InProcessCoordinator } from './adapters/write-coordination/in-process-coordinator.js';
+import { RedisCoordinator } from './adapters/write-coordination/redis-coordinator.js';
 import { StaticSubscriptionKeys } from './adapters/subscription-keys/static-subscription-keys.js';
 import type { Config } from './config.js';
 import { PatientAccessPolicy } from './domain/access/patient-access.js';
@@ -32,6 +34,7 @@ import type { Clock } from './ports/clock.port.js';
 import type { DelegationRegistry } from './ports/delegation-registry.port.js';
 import type { EhrRecords } from './ports/ehr-records.port.js';
 import type { SubscriptionKeys } from './ports/subscription-keys.port.js';
+import type { WriteCoordinator } from './ports/write-coordinator.port.js';
 import { TOKENS } from './ports/tokens.js';
 
 /** What `npm start` runs: the API, and the demo pieces that came up with it. */
@@ -131,6 +134,15 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
   c.register<EhrRecords>(TOKENS.EhrRecords, { useValue: ehr });
   c.register<DelegationRegistry>(TOKENS.DelegationRegistry, { useValue: ehr });
   c.register<AuditTrail>(TOKENS.AuditTrail, { useValue: auditTrail });
+  c.register<WriteCoordinator>(TOKENS.WriteCoordinator, {
+    useValue: redis === undefined ? new InProcessCoordinator() : new RedisCoordinator(redis.client, {
+      lockTtlMs: config.ehrTimeoutMs + 10_000, waitMs: config.ehrTimeoutMs + 1000,
+      onUnavailable: () => {
+        metrics.writeCoordinationFallbacks.inc();
+        logger.warn('Redis unreachable: identical writes are serialised within this instance only');
+      },
+    }),
+  });
   c.register<SubscriptionKeys>(TOKENS.SubscriptionKeys, { useValue: new StaticSubscriptionKeys(keys) });
   c.register<AccessTokenVerifier>(TOKENS.AccessTokenVerifier, {
     useValue: new JwtAccessTokenVerifier({
@@ -145,9 +157,9 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
   c.register(ReadPatientData, { useFactory: (d) => new ReadPatientData(d.resolve(TOKENS.EhrRecords), config.ehrTimezone) });
   c.register(MarkArrived, {
     useFactory: (d) => new MarkArrived(d.resolve(TOKENS.EhrRecords), d.resolve(TOKENS.Clock),
-      { beforeMinutes: config.arrivalWindowBeforeMin, afterMinutes: config.arrivalWindowAfterMin }),
+      { beforeMinutes: config.arrivalWindowBeforeMin, afterMinutes: config.arrivalWindowAfterMin }, d.resolve(TOKENS.WriteCoordinator)),
   });
-  c.register(RegisterPayment, { useFactory: (d) => new RegisterPayment(d.resolve(TOKENS.EhrRecords)) });
+  c.register(RegisterPayment, { useFactory: (d) => new RegisterPayment(d.resolve(TOKENS.EhrRecords), d.resolve(TOKENS.WriteCoordinator)) });
 
   const app = await buildApp({
     config, clock, logger, metrics, zone: config.ehrTimezone,

@@ -6,4 +6,5 @@ export const TOKENS = {
   AuditTrail: Symbol('AuditTrail'),
   AccessTokenVerifier: Symbol('AccessTokenVerifier'),
   SubscriptionKeys: Symbol('SubscriptionKeys'),
+  WriteCoordinator: Symbol('WriteCoordinator'),
 } as const;

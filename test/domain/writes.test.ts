@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { PatientAccess } from '../../src/domain/access/patient-access.js';
+import { InProcessCoordinator } from '../../src/adapters/write-coordination/in-process-coordinator.js';
 import { MarkArrived } from '../../src/domain/use-cases/mark-arrived.js';
 import { RegisterPayment } from '../../src/domain/use-cases/register-payment.js';
 import { bookings, patientRecord } from '../fakes/builders.js';
@@ -19,7 +20,7 @@ describe('MarkArrived', () => {
   beforeEach(() => {
     ehr = new FakeEhr().withPatient(PATIENT, { bookings: bookings(['00012345', '2026-11-21T10:00:00Z']) });
     clock = new FixedClock(START - 30 * MIN);
-    markArrived = new MarkArrived(ehr, clock, { beforeMinutes: 120, afterMinutes: 30 });
+    markArrived = new MarkArrived(ehr, clock, { beforeMinutes: 120, afterMinutes: 30 }, new InProcessCoordinator());
   });
 
   it('registers an arrival inside the window and reports OK', async () => {
@@ -58,7 +59,7 @@ describe('MarkArrived', () => {
 describe('RegisterPayment', () => {
   it('wraps the EHR outcome in an array and maps each reason code', async () => {
     const ehr = new FakeEhr().withPatient(PATIENT, {});
-    const pay = new RegisterPayment(ehr);
+    const pay = new RegisterPayment(ehr, new InProcessCoordinator());
     ehr.writeResult = { resultCode: 'OK', reasonCode: 'PAYMENT_REGISTERED' };
     await expect(pay.execute(access, '00012345', 'CARD')).resolves.toEqual([
       { ResultCode: 'OK', Comment: 'Payment registered.', Any: [{ ReasonCode: 'PAYMENT_REGISTERED' }] },
@@ -76,6 +77,6 @@ describe('RegisterPayment', () => {
   it('never turns an unknown reason into a success', async () => {
     const ehr = new FakeEhr().withPatient(PATIENT, {});
     ehr.writeResult = { resultCode: 'ERROR', reasonCode: 'SOMETHING_NEW' };
-    await expect(new RegisterPayment(ehr).execute(access, '1', 'CARD')).resolves.toMatchObject([{ ResultCode: 'ERROR' }]);
+    await expect(new RegisterPayment(ehr, new InProcessCoordinator()).execute(access, '1', 'CARD')).resolves.toMatchObject([{ ResultCode: 'ERROR' }]);
   });
 });

@@ -12,6 +12,7 @@ import { PatientAccessPolicy } from '../../src/domain/access/patient-access.js';
 import { MarkArrived } from '../../src/domain/use-cases/mark-arrived.js';
 import { ReadPatientData } from '../../src/domain/use-cases/read-patient-data.js';
 import { RegisterPayment } from '../../src/domain/use-cases/register-payment.js';
+import { InProcessCoordinator } from '../../src/adapters/write-coordination/in-process-coordinator.js';
 import { buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/http/logging.js';
 import type { AuditTrail } from '../../src/ports/audit-trail.port.js';
@@ -40,8 +41,9 @@ export async function startAuditedTestApp(auditTrail: AuditTrail): Promise<Audit
   const logger = createLogger('info', { write: (line: string) => void logLines.push(line) });
   const issuer = await TestIssuer.start();
   const ehr = new EmbeddedEhr(new DocumentStore(path.join(dir, 'ehr')), await WriteStateStore.open(path.join(dir, 'state.json')), ZONE, () => undefined);
+  const coordinator = new InProcessCoordinator();
   const app = await buildApp({
-    config: { basePath: '', rateLimitMax: 10_000, rateLimitWindowMs: 5000, trustProxy: [] },
+    config: { basePath: '', rateLimitMax: 10_000, rateLimitWindowMs: 5000, trustProxy: [], pressureMaxEventLoopDelayMs: 60_000 },
     clock, logger, zone: ZONE, ehr, auditTrail,
     tokenVerifier: new JwtAccessTokenVerifier({
       issuer: issuer.issuer, audience: 'patient-data-access', patientClaim: 'patient', clock, onWarning: () => undefined,
@@ -49,8 +51,8 @@ export async function startAuditedTestApp(auditTrail: AuditTrail): Promise<Audit
     subscriptionKeys: new StaticSubscriptionKeys(new Map([['test', KEY]])),
     accessPolicy: new PatientAccessPolicy(ehr, ehr, clock, ZONE),
     readPatientData: new ReadPatientData(ehr, ZONE),
-    markArrived: new MarkArrived(ehr, clock, { beforeMinutes: 120, afterMinutes: 30 }),
-    registerPayment: new RegisterPayment(ehr),
+    markArrived: new MarkArrived(ehr, clock, { beforeMinutes: 120, afterMinutes: 30 }, coordinator),
+    registerPayment: new RegisterPayment(ehr, coordinator),
   });
   await app.ready();
   return {

@@ -11,6 +11,7 @@ import { PatientAccessPolicy } from '../../src/domain/access/patient-access.js';
 import { MarkArrived } from '../../src/domain/use-cases/mark-arrived.js';
 import { ReadPatientData } from '../../src/domain/use-cases/read-patient-data.js';
 import { RegisterPayment } from '../../src/domain/use-cases/register-payment.js';
+import { InProcessCoordinator } from '../../src/adapters/write-coordination/in-process-coordinator.js';
 import { buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/http/logging.js';
 import { FixedClock } from '../fakes/fixed-clock.js';
@@ -64,14 +65,15 @@ export async function startRemoteTestApp(options: RemoteTestAppOptions = {}): Pr
   const tokenVerifier = new JwtAccessTokenVerifier({
     issuer: issuer.issuer, audience: 'patient-data-access', patientClaim: 'patient', clock, onWarning: () => undefined,
   });
+  const coordinator = new InProcessCoordinator();
   const app = await buildApp({
-    config: { basePath: '', rateLimitMax: 10_000, rateLimitWindowMs: 5000, trustProxy: [] },
+    config: { basePath: '', rateLimitMax: 10_000, rateLimitWindowMs: 5000, trustProxy: [], pressureMaxEventLoopDelayMs: 60_000 },
     clock, logger, zone: ZONE, ehr, auditTrail: audit, tokenVerifier,
     subscriptionKeys: new StaticSubscriptionKeys(new Map([['test', KEY]])),
     accessPolicy: new PatientAccessPolicy(ehr, ehr, clock, ZONE),
     readPatientData: new ReadPatientData(ehr, ZONE),
-    markArrived: new MarkArrived(ehr, clock, { beforeMinutes: 120, afterMinutes: 30 }),
-    registerPayment: new RegisterPayment(ehr),
+    markArrived: new MarkArrived(ehr, clock, { beforeMinutes: 120, afterMinutes: 30 }, coordinator),
+    registerPayment: new RegisterPayment(ehr, coordinator),
   });
   await app.ready();
   return {

@@ -16,6 +16,7 @@ import { PatientAccessPolicy } from '../../src/domain/access/patient-access.js';
 import { MarkArrived } from '../../src/domain/use-cases/mark-arrived.js';
 import { ReadPatientData } from '../../src/domain/use-cases/read-patient-data.js';
 import { RegisterPayment } from '../../src/domain/use-cases/register-payment.js';
+import { InProcessCoordinator } from '../../src/adapters/write-coordination/in-process-coordinator.js';
 import { buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/http/logging.js';
 import { FixedClock } from '../fakes/fixed-clock.js';
@@ -79,18 +80,20 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const tokenVerifier = new JwtAccessTokenVerifier({
     issuer: issuer.issuer, audience: 'patient-data-access', patientClaim: 'patient', clock, onWarning: () => undefined,
   });
+  const coordinator = new InProcessCoordinator();
   const app = await buildApp({
     config: {
       basePath: options.basePath ?? '', rateLimitMax: options.rateLimitMax ?? 10_000, rateLimitWindowMs: options.rateLimitWindowMs ?? 5000,
-      trustProxy: [], ...options.protection,
+      // Load shedding stays out of the way unless a test asks for it: a busy CI machine must not shed test requests.
+      trustProxy: [], pressureMaxEventLoopDelayMs: 60_000, ...options.protection,
     },
     clock, logger, zone: ZONE, ehr, auditTrail, tokenVerifier,
     ...(options.metrics ? { metrics: options.metrics } : {}),
     subscriptionKeys: new StaticSubscriptionKeys(new Map([['test', KEY], ['other', OTHER_KEY]])),
     accessPolicy: new PatientAccessPolicy(ehr, ehr, clock, ZONE),
     readPatientData: new ReadPatientData(ehr, ZONE),
-    markArrived: new MarkArrived(ehr, clock, { beforeMinutes: 120, afterMinutes: 30 }),
-    registerPayment: new RegisterPayment(ehr),
+    markArrived: new MarkArrived(ehr, clock, { beforeMinutes: 120, afterMinutes: 30 }, coordinator),
+    registerPayment: new RegisterPayment(ehr, coordinator),
     ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
     ...(options.redisClient ? {
       rateLimitRedis: {

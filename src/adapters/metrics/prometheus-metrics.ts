@@ -46,6 +46,11 @@ export class PrometheusMetrics {
     name: 'pdas_audit_write_failures_total', help: 'Audit records that could not be stored.', registers: [this.registry],
   });
 
+  readonly writeCoordinationFallbacks = new Counter({
+    name: 'pdas_write_coordination_local_total',
+    help: 'Writes serialised only within this instance because Redis was unreachable.', registers: [this.registry],
+  });
+
   constructor(options: { defaultMetrics?: boolean } = {}) {
     if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry, prefix: 'pdas_' });
   }

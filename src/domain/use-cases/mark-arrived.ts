@@ -1,5 +1,6 @@
 import type { Clock } from '../../ports/clock.port.js';
 import type { EhrRecords } from '../../ports/ehr-records.port.js';
+import type { WriteCoordinator } from '../../ports/write-coordinator.port.js';
 import type { PatientAccess } from '../access/patient-access.js';
 import type { ResultRecord } from '../records/index.js';
 import { withinArrivalWindow, type ArrivalWindow } from '../writes/arrival-window.js';
@@ -11,6 +12,7 @@ export class MarkArrived {
     private readonly ehr: EhrRecords,
     private readonly clock: Clock,
     private readonly window: ArrivalWindow,
+    private readonly coordinator: WriteCoordinator,
   ) {}
 
   async execute(access: PatientAccess, contactId: string): Promise<ResultRecord> {
@@ -20,6 +22,8 @@ export class MarkArrived {
     // The EHR does not check the window (upstream README §2), so the service must.
     if (Number.isNaN(start)) return resultRecord('CONTACT_NOT_FOUND');
     if (!withinArrivalWindow(this.clock.now(), start, this.window)) return resultRecord('OUTSIDE_ARRIVAL_WINDOW');
-    return fromEhrResult(await this.ehr.registerArrival(access.patientId, contactId));
+    const written = await this.coordinator.exclusive(`arrival/${access.patientId}/${contactId}`,
+      () => this.ehr.registerArrival(access.patientId, contactId));
+    return fromEhrResult(written);
   }
 }

@@ -1,16 +1,21 @@
 import type { EhrRecords, PaymentType } from '../../ports/ehr-records.port.js';
+import type { WriteCoordinator } from '../../ports/write-coordinator.port.js';
 import type { PatientAccess } from '../access/patient-access.js';
 import type { ResultRecord } from '../records/index.js';
 import { fromEhrResult } from '../writes/write-outcomes.js';
 
 /**
- * Registers that an arrived appointment is paid. The EHR keeps the first payment type, so a retry
- * after a lost answer is INFO and never a second payment.
+ * Registers that an arrived appointment is paid. Identical payments take turns across instances
+ * and the EHR keeps the first payment type, so a retry after a lost answer, or a double tap on two
+ * kiosks, is INFO and never a second payment.
  */
 export class RegisterPayment {
-  constructor(private readonly ehr: EhrRecords) {}
+  constructor(private readonly ehr: EhrRecords, private readonly coordinator: WriteCoordinator) {}
 
   async execute(access: PatientAccess, contactId: string, paymentType: PaymentType): Promise<ResultRecord[]> {
-    return [fromEhrResult(await this.ehr.registerPayment(access.patientId, contactId, paymentType))];
+    // Keyed without the payment type: a CARD and a CASH payment for one visit must not race either.
+    const written = await this.coordinator.exclusive(`payment/${access.patientId}/${contactId}`,
+      () => this.ehr.registerPayment(access.patientId, contactId, paymentType));
+    return [fromEhrResult(written)];
   }
 }
