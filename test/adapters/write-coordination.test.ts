@@ -5,7 +5,7 @@ import { InProcessCoordinator } from '../../src/adapters/write-coordination/in-p
 import { RedisCoordinator } from '../../src/adapters/write-coordination/redis-coordinator.js';
 import { EhrError } from '../../src/ports/ehr-records.port.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
-import { redisUrl, requireRedis } from '../support/redis.js';
+import { redisUrl, skipWithoutRedis } from '../support/redis.js';
 
 /** A write that notes how many copies of itself run at once. */
 function probe() {
@@ -45,7 +45,7 @@ describe('InProcessCoordinator', () => {
   });
 });
 
-describe.skipIf(await requireRedis())('RedisCoordinator', () => {
+describe.skipIf(await skipWithoutRedis())('RedisCoordinator', () => {
   let proxy: TcpProxy;
   let clients: Array<{ client: Redis; close(): Promise<void> }>;
   const unavailable: unknown[] = [];

@@ -2,11 +2,11 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresAuditTrail } from '../../src/adapters/audit-postgres/postgres-audit-trail.js';
 import { verifyPostgresChain } from '../../src/adapters/audit-postgres/verify-chain.js';
-import { adminPool, databaseUrl, dropSchema, freshSchema, requireDatabase, urlVia } from '../support/database.js';
+import { adminPool, databaseUrl, dropSchema, freshSchema, databaseAvailable, urlVia } from '../support/database.js';
 import { startAuditedTestApp, type AuditedTestApp } from '../support/postgres-test-app.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 
-const available = await requireDatabase();
+const available = await databaseAvailable();
 
 const ADULT = '191212121212';
 const READ = '/patients/patient/?api-version=v2';

@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createRateLimitRedis, type RateLimitRedis } from '../../src/adapters/rate-limit-redis/create-rate-limit-redis.js';
-import { deleteNameSpace, inspectionClient, pollUntil, redisUrl, requireRedis, uniqueNameSpace } from '../support/redis.js';
+import { deleteNameSpace, inspectionClient, pollUntil, redisUrl, skipWithoutRedis, uniqueNameSpace } from '../support/redis.js';
 import { StallingProxy } from '../adapters/rate-limit-redis/stalling-proxy.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { OTHER_KEY, startTestApp, type TestApp } from '../support/test-app.js';
@@ -12,7 +12,7 @@ const COMMAND_TIMEOUT_MS = 250;
 const MARGIN_MS = 300;
 const MESSAGE = /^Rate limit is exceeded\. Try again in (\d+) seconds\.$/;
 
-const skip = await requireRedis();
+const skip = await skipWithoutRedis();
 const target = new URL(redisUrl());
 
 interface Instance {

@@ -32,7 +32,7 @@ export function urlVia(port: number, url = databaseUrl(), host = '127.0.0.1'): s
  * Whether the real PostgreSQL answers. In CI (`CI=true`) an unreachable server is a failure, not a
  * skip, so a broken pipeline cannot pass by testing nothing; elsewhere the suite skips and says why.
  */
-export async function requireDatabase(): Promise<boolean> {
+export async function databaseAvailable(): Promise<boolean> {
   const client = new pg.Client({ connectionString: databaseUrl(), connectionTimeoutMillis: 3000 });
   client.on('error', () => undefined);
   try {

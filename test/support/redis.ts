@@ -32,11 +32,11 @@ function inCi(): boolean {
 }
 
 /**
- * For `describe.skipIf(await requireRedis())`: resolves `false` when Redis answers PING. When it
+ * For `describe.skipIf(await skipWithoutRedis())`: resolves `false` when Redis answers PING. When it
  * does not, CI (`CI=true`) fails the suite with the reason, since a skipped suite proves nothing
  * there; elsewhere it resolves `true` (skip) and says why.
  */
-export async function requireRedis(): Promise<boolean> {
+export async function skipWithoutRedis(): Promise<boolean> {
   const url = redisUrl();
   const client = inspectionClient();
   // The driver rejects with "Connection is closed."; the reason (ECONNREFUSED ...) comes as an event.

@@ -3,10 +3,10 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresAuditTrail } from '../../../src/adapters/audit-postgres/postgres-audit-trail.js';
 import { verifyPostgresChain } from '../../../src/adapters/audit-postgres/verify-chain.js';
-import { adminPool, databaseUrl, dropSchema, freshSchema, requireDatabase } from '../../support/database.js';
+import { adminPool, databaseUrl, dropSchema, freshSchema, databaseAvailable } from '../../support/database.js';
 import { fullRecord } from './records.js';
 
-const available = await requireDatabase();
+const available = await databaseAvailable();
 
 describe.skipIf(!available)('PostgreSQL audit schema: migration and append-only enforcement', () => {
   const schema = freshSchema();

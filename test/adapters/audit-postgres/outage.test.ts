@@ -3,11 +3,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresAuditTrail } from '../../../src/adapters/audit-postgres/postgres-audit-trail.js';
 import { lockKey } from '../../../src/adapters/audit-postgres/sql-names.js';
 import { verifyPostgresChain } from '../../../src/adapters/audit-postgres/verify-chain.js';
-import { adminPool, databaseUrl, dropSchema, freshSchema, requireDatabase, urlVia } from '../../support/database.js';
+import { adminPool, databaseUrl, dropSchema, freshSchema, databaseAvailable, urlVia } from '../../support/database.js';
 import { TcpProxy } from '../../support/tcp-proxy.js';
 import { fullRecord } from './records.js';
 
-const available = await requireDatabase();
+const available = await databaseAvailable();
 
 const CONNECT_MS = 500;
 const APPEND_MS = 1000;

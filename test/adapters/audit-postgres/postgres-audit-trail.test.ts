@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordOf, SELECT_COLUMNS, type SelectedRow } from '../../../src/adapters/audit-postgres/audit-row.js';
 import { PostgresAuditTrail } from '../../../src/adapters/audit-postgres/postgres-audit-trail.js';
 import { verifyPostgresChain } from '../../../src/adapters/audit-postgres/verify-chain.js';
-import { adminPool, databaseUrl, dropSchema, freshSchema, requireDatabase } from '../../support/database.js';
+import { adminPool, databaseUrl, dropSchema, freshSchema, databaseAvailable } from '../../support/database.js';
 import { CHILD, fullRecord, GUARDIAN, minimalRecord } from './records.js';
 
-const available = await requireDatabase();
+const available = await databaseAvailable();
 
 describe.skipIf(!available)('PostgresAuditTrail', () => {
   const schema = freshSchema();

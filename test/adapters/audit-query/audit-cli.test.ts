@@ -7,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileAuditTrail } from '../../../src/adapters/audit-file/file-audit-trail.js';
 import { PostgresAuditTrail } from '../../../src/adapters/audit-postgres/postgres-audit-trail.js';
 import type { AuditRecord } from '../../../src/ports/audit-trail.port.js';
-import { adminPool, databaseUrl, dropSchema, freshSchema, requireDatabase } from '../../support/database.js';
+import { adminPool, databaseUrl, dropSchema, freshSchema, databaseAvailable } from '../../support/database.js';
 import { appendOrder, CHILD, inWindow } from './scenario.js';
 
-const available = await requireDatabase();
+const available = await databaseAvailable();
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const CHILD_WITH_DASH = `${CHILD.slice(0, 8)}-${CHILD.slice(8)}`;
 

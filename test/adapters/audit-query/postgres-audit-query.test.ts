@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresAuditTrail } from '../../../src/adapters/audit-postgres/postgres-audit-trail.js';
 import { AuditTrailMissingError } from '../../../src/adapters/audit-query/audit-query.js';
 import { PostgresAuditQuery } from '../../../src/adapters/audit-query/postgres-audit-query.js';
-import { adminPool, databaseUrl, dropSchema, freshSchema, requireDatabase } from '../../support/database.js';
+import { adminPool, databaseUrl, dropSchema, freshSchema, databaseAvailable } from '../../support/database.js';
 import { appendOrder, CHILD, FROM, GUARDIAN, inWindow, TO } from './scenario.js';
 
-const available = await requireDatabase();
+const available = await databaseAvailable();
 
 describe.skipIf(!available)('PostgresAuditQuery', () => {
   const schema = freshSchema();

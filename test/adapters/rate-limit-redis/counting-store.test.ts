@@ -2,7 +2,7 @@ import type { FastifyRateLimitStore } from '@fastify/rate-limit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countingRedisStore } from '../../../src/adapters/rate-limit-redis/counting-store.js';
 import { createRateLimitRedis, type RateLimitRedis } from '../../../src/adapters/rate-limit-redis/create-rate-limit-redis.js';
-import { inspectionClient, pollUntil, redisUrl, requireRedis, uniqueNameSpace } from '../../support/redis.js';
+import { inspectionClient, pollUntil, redisUrl, skipWithoutRedis, uniqueNameSpace } from '../../support/redis.js';
 
 type Counted = { current: number; ttl: number };
 
@@ -13,7 +13,7 @@ function call(store: FastifyRateLimitStore, method: 'incr' | 'read', key: string
   });
 }
 
-const skip = await requireRedis();
+const skip = await skipWithoutRedis();
 
 describe.skipIf(skip)('counting Redis store (the plugin\'s Redis store, failures reported)', () => {
   const inspect = inspectionClient();

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRateLimitRedis, reconnectDelay, type RateLimitRedis } from '../../../src/adapters/rate-limit-redis/create-rate-limit-redis.js';
-import { pollUntil, redisUrl, requireRedis, uniqueNameSpace } from '../../support/redis.js';
+import { pollUntil, redisUrl, skipWithoutRedis, uniqueNameSpace } from '../../support/redis.js';
 import { TcpProxy } from '../../support/tcp-proxy.js';
 import { StallingProxy } from './stalling-proxy.js';
 
@@ -8,7 +8,7 @@ const COMMAND_TIMEOUT_MS = 250;
 /** What a check may take beyond the command timeout on a loaded test machine. */
 const MARGIN_MS = 200;
 
-const skip = await requireRedis();
+const skip = await skipWithoutRedis();
 const target = new URL(redisUrl());
 const [host, port] = [target.hostname, Number(target.port || 6379)];
 
