@@ -1,0 +1,118 @@
+import path from 'node:path';
+import type { Logger } from 'pino';
+import { PostgresAuditTrail } from './adapters/audit-postgres/postgres-audit-trail.js';
+import { FileAuditTrail } from './adapters/audit-file/file-audit-trail.js';
+import { startDemoAuthServer } from './adapters/auth-demo/demo-auth-server.js';
+import { JwtAccessTokenVerifier } from './adapters/auth-jwks/jwt-access-token-verifier.js';
+import { generateDemoData } from './adapters/ehr-embedded/demo-data/generate.js';
+import { DocumentStore } from './adapters/ehr-embedded/document-store.js';
+import { EmbeddedEhr } from './adapters/ehr-embedded/embedded-ehr.js';
+import { WriteStateStore } from './adapters/ehr-embedded/write-state-store.js';
+import { XmlHttpEhr } from './adapters/ehr-xml-http/index.js';
+import { InstrumentedAuditTrail } from './adapters/metrics/instrumented-audit-trail.js';
+import { InstrumentedEhr } from './adapters/metrics/instrumented-ehr.js';
+import type { PrometheusMetrics } from './adapters/metrics/prometheus-metrics.js';
+import { createRateLimitRedis, type RateLimitRedis } from './adapters/rate-limit-redis/create-rate-limit-redis.js';
+import { DEMO_KEY_FILE, demoSubscriptionKeys } from './adapters/subscription-keys/demo-subscription-key.js';
+import { StaticSubscriptionKeys } from './adapters/subscription-keys/static-subscription-keys.js';
+import { InProcessCoordinator } from './adapters/write-coordination/in-process-coordinator.js';
+import { RedisCoordinator } from './adapters/write-coordination/redis-coordinator.js';
+import type { Config } from './config.js';
+import type { Lifecycle } from './lifecycle.js';
+import type { AccessTokenVerifier } from './ports/access-token-verifier.port.js';
+import type { AuditTrail } from './ports/audit-trail.port.js';
+import type { Clock } from './ports/clock.port.js';
+import type { DelegationRegistry } from './ports/delegation-registry.port.js';
+import type { EhrRecords } from './ports/ehr-records.port.js';
+import type { SubscriptionKeys } from './ports/subscription-keys.port.js';
+import type { WriteCoordinator } from './ports/write-coordinator.port.js';
+
+/** Which adapter serves each port, decided by the settings of CONTRACT.md §1; each opened adapter is closed by `life`. */
+export interface Selection {
+  config: Config;
+  clock: Clock;
+  logger: Logger;
+  metrics: PrometheusMetrics;
+  life: Lifecycle;
+}
+
+/** The demo authorization server starts only without AUTH_ISSUER; either way tokens are verified the same way. */
+export async function selectTokenVerifier({ config, clock, logger, life }: Selection): Promise<AccessTokenVerifier> {
+  let issuer = config.authIssuer;
+  if (issuer === undefined) {
+    const demo = await startDemoAuthServer({
+      host: '127.0.0.1', port: config.demoAuthPort, audience: config.authAudience,
+      patientClaim: config.authPatientClaim, dataDir: config.dataDir, logger,
+    });
+    issuer = demo.issuer;
+    life.onClose(() => demo.close());
+    life.notices.push(`demo authorization server: ${issuer} (clients and secrets in ${path.join(config.dataDir, 'demo-auth.json')})`);
+  }
+  return new JwtAccessTokenVerifier({
+    issuer, audience: config.authAudience, patientClaim: config.authPatientClaim, clock,
+    ...(config.authJwksUrl ? { jwksUrl: config.authJwksUrl } : {}),
+    onWarning: (msg) => logger.warn(msg),
+  });
+}
+
+export async function selectSubscriptionKeys({ config, life }: Selection): Promise<SubscriptionKeys> {
+  if (config.subscriptionKeys !== undefined) return new StaticSubscriptionKeys(config.subscriptionKeys);
+  life.notices.push(`demo subscription key: in ${path.join(config.dataDir, DEMO_KEY_FILE)}`);
+  return new StaticSubscriptionKeys(await demoSubscriptionKeys(config.dataDir));
+}
+
+export async function selectEhr({ config, clock, logger, metrics, life }: Selection): Promise<EhrRecords & DelegationRegistry> {
+  const onDropped = (reason: string): void => logger.warn({ reason }, 'EHR record left out of an answer');
+  if (config.ehrAdapter === 'xml-http') {
+    const remote = new XmlHttpEhr({
+      baseUrl: config.ehrBaseUrl ?? '', timeoutMs: config.ehrTimeoutMs, zone: config.ehrTimezone, onDropped,
+      onEvent: (event) => {
+        if (event.type === 'breaker-open') metrics.breakerOpen.set(1);
+        if (event.type === 'breaker-closed') metrics.breakerOpen.set(0);
+        if (event.type === 'retry') logger.info({ event }, 'EHR call retried');
+        else logger.warn({ event }, 'EHR event');
+      },
+    });
+    life.onClose(() => remote.close());
+    return new InstrumentedEhr(remote, remote, metrics);
+  }
+  let dataDir = config.ehrDataDir;
+  if (dataDir === undefined) {
+    dataDir = path.join(config.dataDir, 'demo-ehr');
+    await generateDemoData(dataDir, { now: clock.now(), zone: config.ehrTimezone });
+    logger.warn({ dataDir }, 'embedded EHR serving generated SYNTHETIC demo data — not a system of record');
+  }
+  const writes = await WriteStateStore.open(path.join(config.dataDir, 'ehr-write-state.json'));
+  const embedded = new EmbeddedEhr(new DocumentStore(dataDir), writes, config.ehrTimezone, onDropped);
+  return new InstrumentedEhr(embedded, embedded, metrics);
+}
+
+export async function selectAuditTrail({ config, logger, metrics, life }: Selection): Promise<AuditTrail> {
+  const store: AuditTrail = config.databaseUrl === undefined
+    ? await FileAuditTrail.open(path.join(config.dataDir, 'audit', 'audit-trail.jsonl'))
+    : PostgresAuditTrail.create({ connectionString: config.databaseUrl, onWarning: (m) => logger.warn(m) });
+  // Migrates early when the database is up; when it is down the service starts anyway, not ready.
+  void store.ping();
+  life.onClose(() => store.close());
+  return new InstrumentedAuditTrail(store, metrics);
+}
+
+export function selectRedis({ config, logger, metrics, life }: Selection): RateLimitRedis | undefined {
+  if (config.redisUrl === undefined) return undefined;
+  const redis = createRateLimitRedis({ url: config.redisUrl, onWarning: (m) => logger.warn(m), onInfo: (m) => logger.info(m) });
+  life.onClose(() => redis.close());
+  metrics.observeCounter('pdas_rate_limit_unenforced_total', 'Requests let through unlimited while Redis was unreachable.',
+    () => redis.health.skippedChecks);
+  return redis;
+}
+
+export function selectWriteCoordinator({ config, logger, metrics }: Selection, redis: RateLimitRedis | undefined): WriteCoordinator {
+  if (redis === undefined) return new InProcessCoordinator();
+  return new RedisCoordinator(redis.client, {
+    lockTtlMs: config.ehrTimeoutMs + 10_000, waitMs: config.ehrTimeoutMs + 1000,
+    onUnavailable: () => {
+      metrics.writeCoordinationFallbacks.inc();
+      logger.warn('Redis unreachable: identical writes are serialised within this instance only');
+    },
+  });
+}
