@@ -8,6 +8,7 @@ import type { AuditTrail } from '../ports/audit-trail.port.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { EhrRecords } from '../ports/ehr-records.port.js';
 import type { SubscriptionKeys } from '../ports/subscription-keys.port.js';
+import { ApiError } from './api-error.js';
 import { errorHandler } from './error-handler.js';
 import { PrometheusMetrics } from '../adapters/metrics/prometheus-metrics.js';
 import { apiProtection } from './plugins/api-protection.js';
@@ -21,6 +22,7 @@ import { healthRoutes, type ReadinessChecks } from './routes/health-routes.js';
 import { patientRoute } from './routes/patient-route.js';
 import { readRoutes } from './routes/read-routes.js';
 import { writeRoutes } from './routes/write-routes.js';
+import { clientErrorHandler, frameworkErrors } from './transport-errors.js';
 import './types.js';
 
 export interface AppDependencies extends RouteDependencies {
@@ -64,10 +66,16 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     genReqId: requestIdOf,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
+    clientErrorHandler,
+    frameworkErrors,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   await app.register(errorHandler, { clock: deps.clock });
+  // An unknown path is 404 whatever its method or body: never parse (and refuse) a body nobody reads.
+  app.addHook('preParsing', async (request) => {
+    if (request.is404) throw new ApiError(404, 'Not found.');
+  });
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('x-request-id', request.id);
     reply.header('x-content-type-options', 'nosniff');

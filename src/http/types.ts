@@ -3,8 +3,6 @@ import type { VerifiedToken } from '../ports/access-token-verifier.port.js';
 
 /** What the audit record of a request says about whom it was for. */
 export interface AuditContext {
-  /** Set where one route serves two operations (the patient read and its v2 layout). */
-  operation?: OperationName;
   patientId?: string;
   delegation?: string;
 }
@@ -20,6 +18,8 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     operation?: OperationName;
+    /** Where one route serves two operations, the one each `api-version` value selects. */
+    operationByVersion?: Readonly<Record<string, OperationName>>;
     errorShape?: ErrorShape;
   }
 }

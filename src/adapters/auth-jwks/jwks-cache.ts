@@ -40,8 +40,11 @@ export class JwksCache {
     try {
       return await local(header, token);
     } catch (err) {
-      if (!(err instanceof errors.JWKSNoMatchingKey) || this.coolingDown()) throw err;
-      await this.refresh();
+      if (!(err instanceof errors.JWKSNoMatchingKey)) throw err;
+      // A refresh already on its way (e.g. the keys just aged out) may bring this very kid: wait for it.
+      if (this.inflight) await this.inflight;
+      else if (this.coolingDown()) throw err;
+      else await this.refresh();
       if (!this.local) throw err;
       return await this.local(header, token);
     }

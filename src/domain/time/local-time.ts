@@ -20,8 +20,11 @@ const HOUR_MS = 3_600_000;
 const QUARTER_MS = 900_000;
 const DAY_MS = 24 * HOUR_MS;
 
+const isLeapYear = (year: number): boolean => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
 export function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return month === 2 && isLeapYear(year) ? 29 : MONTH_DAYS[month - 1] ?? 0;
 }
 
 function isValidWallClock(w: WallClock): boolean {
@@ -101,8 +104,12 @@ export function wallClockAt(epochMs: number, zone: string): WallClock {
   };
 }
 
+/** Date.UTC reads years 0–99 as 1900–1999; setUTCFullYear takes every year as written. */
 function wallAsUtc(w: WallClock): number {
-  return Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
+  const d = new Date(0);
+  d.setUTCFullYear(w.year, w.month - 1, w.day);
+  d.setUTCHours(w.hour, w.minute, w.second, 0);
+  return d.getTime();
 }
 
 // Real zones change offset only on quarter-hour boundaries; caching per quarter keeps mapping cheap.

@@ -39,7 +39,10 @@ export const apiProtection = fp(async (app: FastifyInstance, opts: ProtectionOpt
     maxEventLoopDelay: opts.maxEventLoopDelayMs,
     maxHeapUsedBytes: opts.maxHeapUsedBytes,
     sampleInterval: 250,
-    pressureHandler: async () => {
+    pressureHandler: async (_request, _reply, type, value) => {
+      // A sample window with no delay samples in it is reported as an infinite delay: that is a
+      // stall already over, not overload, and must not shed every request for the next window.
+      if (type === 'eventLoopDelay' && !Number.isFinite(value)) return;
       throw new ApiError(503, 'The service is overloaded. Try again later.', { 'retry-after': String(RETRY_AFTER_S) });
     },
   });

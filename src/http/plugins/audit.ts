@@ -4,6 +4,7 @@ import type { AuditRecord, AuditTrail } from '../../ports/audit-trail.port.js';
 import type { Clock } from '../../ports/clock.port.js';
 import { errorBody } from '../error-body.js';
 import { toHttpFailure } from '../error-mapping.js';
+import { operationOf } from '../operation-of.js';
 import { AuditUnavailableError } from './audit-errors.js';
 
 const AUDIT_DEADLINE_MS = 3000;
@@ -18,7 +19,7 @@ function recordOf(request: FastifyRequest, reply: FastifyReply, now: number): Au
   const record: AuditRecord = {
     time: new Date(now).toISOString(),
     requestId: request.id,
-    operation: request.audit?.operation ?? request.routeOptions.config?.operation ?? 'unknown',
+    operation: operationOf(request) ?? 'unknown',
     sourceAddress: request.ip,
     outcome: outcomeOf(reply.statusCode),
     status: reply.statusCode,

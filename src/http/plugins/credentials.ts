@@ -5,6 +5,7 @@ import type { AccessTokenVerifier } from '../../ports/access-token-verifier.port
 import type { SubscriptionKeys } from '../../ports/subscription-keys.port.js';
 import { ApiError, MESSAGES } from '../api-error.js';
 import { INVALID_TOKEN_HEADERS } from '../error-mapping.js';
+import { operationOf } from '../operation-of.js';
 
 const BEARER = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/;
 
@@ -34,7 +35,7 @@ export const credentials = fp(async (app: FastifyInstance, opts: { subscriptionK
     if (!match?.[1]) throw new ApiError(401, MESSAGES.invalidToken, INVALID_TOKEN_HEADERS);
     const token = await opts.tokenVerifier.verify(match[1]);
     request.token = token;
-    const operation = request.routeOptions.config?.operation;
+    const operation = operationOf(request);
     const needed = operation === undefined ? undefined : OPERATIONS[operation].scope;
     if (needed === undefined || !token.scopes.has(needed)) {
       throw new ApiError(403, MESSAGES.insufficientScope, {

@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { PrometheusMetrics } from '../../adapters/metrics/prometheus-metrics.js';
+import { operationOf } from '../operation-of.js';
 
 /** Request counts and latency per operation and status, and `/metrics` for Prometheus to scrape. */
 export const metricsPlugin = fp(async (app: FastifyInstance, opts: { metrics: PrometheusMetrics }) => {
   const { metrics } = opts;
   app.addHook('onResponse', async (request, reply) => {
-    const operation = request.audit?.operation ?? request.routeOptions.config?.operation;
+    const operation = operationOf(request);
     if (operation === undefined) return;
     const labels = { operation, status: String(reply.statusCode) };
     metrics.requests.inc(labels);

@@ -10,7 +10,7 @@ import { assertApiVersion } from './read-routes.js';
 /** Operations 4 and 5: one path, the layout chosen by `api-version` (absent: older, v2: v2). */
 export const patientRoute: FastifyPluginAsyncTypebox<RouteDependencies> = async (app, deps) => {
   app.get('/patients/patient/', {
-    config: { operation: 'getPatient', errorShape: 'status' },
+    config: { operation: 'getPatient', operationByVersion: { v2: 'getPatientV2' }, errorShape: 'status' },
     schema: {
       summary: 'Patient information: an array of PatientRecord (older layout), or with api-version=v2 one v2 object',
       operationId: 'getPatient',
@@ -21,7 +21,6 @@ export const patientRoute: FastifyPluginAsyncTypebox<RouteDependencies> = async 
   }, async (request) => {
     const version = request.query['api-version'];
     assertApiVersion(version, 'the older layout');
-    if (version === 'v2') request.audit.operation = 'getPatientV2';
     const patientId = targetPatientOf(request, deps.accessPolicy);
     const access = await accessFor(request, deps.accessPolicy, patientId);
     return version === 'v2' ? deps.readPatientData.patientV2(access) : deps.readPatientData.execute('patient', access, {});

@@ -4,7 +4,7 @@ import { ResultRecordSchema } from '../../domain/records/index.js';
 import { accessFor, targetPatientOf } from '../patient-access.js';
 import { errorResponses } from '../schemas/errors.js';
 import {
-  AppointmentChangeQuerySchema, AppointmentChangeSchema, PatientHeadersSchema, PaymentSchema,
+  AppointmentChangeQuerySchema, AppointmentChangeSchema, NoQuerySchema, PatientHeadersSchema, PaymentSchema,
 } from '../schemas/requests.js';
 import type { RouteDependencies } from './dependencies.js';
 
@@ -32,6 +32,7 @@ export const writeRoutes: FastifyPluginAsyncTypebox<RouteDependencies> = async (
       summary: 'Register that an arrived appointment is paid',
       operationId: 'registerPayment',
       headers: PatientHeadersSchema,
+      querystring: NoQuerySchema,
       body: PaymentSchema,
       response: { 200: Type.Array(ResultRecordSchema), ...errorResponses('status') },
     },

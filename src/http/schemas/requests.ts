@@ -28,6 +28,9 @@ export const VersionedTimeFilterQuerySchema = Type.Object({
   'api-version': Type.Optional(Type.String({ maxLength: 16, description: 'Only v2 is supported (the default).' })),
 }, { additionalProperties: false });
 
+/** A route that takes no query parameters still refuses unknown ones (CONTRACT §3: unknown field → 400). */
+export const NoQuerySchema = Type.Object({}, { additionalProperties: false });
+
 export const PatientQuerySchema = Type.Object({
   'api-version': Type.Optional(Type.String({ maxLength: 16, description: 'Absent: the older layout; v2: the v2 layout.' })),
 }, { additionalProperties: false });
