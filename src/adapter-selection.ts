@@ -2,7 +2,6 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import { PostgresAuditTrail } from './adapters/audit-postgres/postgres-audit-trail.js';
 import { FileAuditTrail } from './adapters/audit-file/file-audit-trail.js';
-import { startDemoAuthServer } from './adapters/auth-demo/demo-auth-server.js';
 import { JwtAccessTokenVerifier } from './adapters/auth-jwks/jwt-access-token-verifier.js';
 import { generateDemoData } from './adapters/ehr-embedded/demo-data/generate.js';
 import { DocumentStore } from './adapters/ehr-embedded/document-store.js';
@@ -40,6 +39,8 @@ export interface Selection {
 export async function selectTokenVerifier({ config, clock, logger, life }: Selection): Promise<AccessTokenVerifier> {
   let issuer = config.authIssuer;
   if (issuer === undefined) {
+    // Imported only when needed: oidc-provider and its dependencies cost memory a real deployment never uses.
+    const { startDemoAuthServer } = await import('./adapters/auth-demo/demo-auth-server.js');
     const demo = await startDemoAuthServer({
       host: '127.0.0.1', port: config.demoAuthPort, audience: config.authAudience,
       patientClaim: config.authPatientClaim, dataDir: config.dataDir, logger,

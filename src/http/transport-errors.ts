@@ -1,20 +1,25 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 
-const REASONS: Record<number, string> = { 400: 'Bad Request', 431: 'Request Header Fields Too Large' };
+const ANSWERS: Record<string, { status: number; reason: string; message: string }> = {
+  HPE_HEADER_OVERFLOW: { status: 431, reason: 'Request Header Fields Too Large', message: 'Request headers are too large.' },
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, reason: 'Request Timeout', message: 'The request was not received in time.' },
+};
+const MALFORMED = { status: 400, reason: 'Bad Request', message: 'The request is malformed.' };
 
 /**
- * Requests Node's HTTP parser refuses before Fastify sees them (a header block over the limit, a
- * control byte in a header) still get a shape-1 body with a fixed text, never the framework's own.
+ * Requests Node's HTTP layer refuses before Fastify sees them (a header block over the limit, a
+ * control byte in a header, a request still arriving at its deadline) still get a shape-1 body
+ * with a fixed text, never the framework's own.
  */
 export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): void {
   if (!socket.writable) {
     socket.destroy();
     return;
   }
-  const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-  const body = JSON.stringify({ statusCode: status, message: status === 431 ? 'Request headers are too large.' : 'The request is malformed.' });
-  socket.end(`HTTP/1.1 ${status} ${REASONS[status]}\r\ncontent-type: application/json; charset=utf-8\r\n`
+  const { status, reason, message } = ANSWERS[err.code ?? ''] ?? MALFORMED;
+  const body = JSON.stringify({ statusCode: status, message });
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json; charset=utf-8\r\n`
     + `content-length: ${Buffer.byteLength(body)}\r\ncache-control: no-store\r\nconnection: close\r\n\r\n${body}`);
 }
 

@@ -3,8 +3,9 @@ import {
   EhrError, type EhrRecords, type EhrWriteResult, type PaymentType, type ReadKind, type ReadResults, type TimeRange,
 } from '../../ports/ehr-records.port.js';
 import { selectInRange } from '../../domain/records/index.js';
-import { MalformedDocumentError, mapDocument, mapRelationships } from '../ehr-xml/index.js';
+import { MalformedDocumentError, mapDocument, mapDocumentInSlices, mapRelationships } from '../ehr-xml/index.js';
 import type { DocumentStore } from './document-store.js';
+import { MappedDocuments, type Mapped } from './mapped-documents.js';
 import type { WriteStateStore } from './write-state-store.js';
 
 const EMPTY_ROOTS: Record<ReadKind, string> = {
@@ -13,25 +14,76 @@ const EMPTY_ROOTS: Record<ReadKind, string> = {
   attentionsignals: 'AttentionSignals',
 };
 
+const PATIENT_ID = /^\d{12}$/;
+
 const result = (resultCode: EhrWriteResult['resultCode'], reasonCode: string): EhrWriteResult => ({ resultCode, reasonCode });
+
+export interface EmbeddedEhrOptions {
+  /** Memory budget of the mapped-document cache in bytes (64 MiB); 0 turns it off. */
+  cacheBytes?: number;
+}
 
 /**
  * An in-process EHR over a folder of upstream XML documents, translated by the same mapper as the
  * remote adapter. For demos, development and tests: it is not a system of record.
+ *
+ * A document is read and mapped once per version of its file (mapped-documents.ts): a request costs
+ * a `stat` per file while nothing changes, and an edit shows on the next request. Large documents
+ * are mapped in slices, so reading one never holds the event loop for long.
  */
 export class EmbeddedEhr implements EhrRecords, DelegationRegistry {
+  private readonly cache: MappedDocuments;
+
   constructor(
     private readonly documents: DocumentStore,
     private readonly writes: WriteStateStore,
     private readonly zone: string,
     private readonly onDropped: (reason: string) => void,
-  ) {}
+    options: EmbeddedEhrOptions = {},
+  ) {
+    this.cache = new MappedDocuments(options.cacheBytes ?? 64 * 2 ** 20);
+  }
 
   async read<K extends ReadKind>(kind: K, patientId: string, range: TimeRange): Promise<ReadResults[K]> {
-    if (!(await this.documents.patientExists(patientId))) throw new EhrError('patient-not-found', 'unknown patient');
-    const xml = await this.documents.patientDocument(patientId, kind);
-    const mapped = this.map(kind, xml ?? `<${EMPTY_ROOTS[kind]}/>`, patientId);
-    return selectInRange(kind, mapped, range, this.zone);
+    const mapped = await this.mapped(kind, patientId);
+    if (range.from === undefined && range.to === undefined) return mapped.unbounded;
+    return selectInRange(kind, mapped.value, range, this.zone);
+  }
+
+  /** The patient's document of `kind`, mapped: from the cache while its file is unchanged. */
+  private async mapped<K extends ReadKind>(kind: K, patientId: string): Promise<Mapped<ReadResults[K]>> {
+    // An id that cannot name a folder names nobody.
+    if (!PATIENT_ID.test(patientId)) throw new EhrError('patient-not-found', 'unknown patient');
+    const known = this.documents.patientVersion(patientId);
+    if (known === undefined) throw new EhrError('patient-not-found', 'unknown patient');
+    const file = kind === 'patient' ? undefined : this.documents.patientFile(patientId, kind);
+    const version = file === undefined ? known : this.documents.version(file);
+    if (version === undefined) return this.empty(kind, patientId);
+    const path = file ?? this.documents.patientFile(patientId, 'patient');
+    const found = await this.cache.get(`${patientId}/${kind}`, version, async () => {
+      const read = await this.documents.readVersioned(path);
+      if (read === undefined) return undefined;
+      return { version: read.version, mapped: await this.mapInSlices(kind, read.text, patientId), chars: read.text.length };
+    });
+    if (found === undefined) return this.empty(kind, patientId);
+    for (const reason of found.dropped) this.onDropped(reason);
+    return found;
+  }
+
+  /** A missing document: an empty answer. */
+  private empty<K extends ReadKind>(kind: K, patientId: string): Mapped<ReadResults[K]> {
+    const value = this.map(kind, `<${EMPTY_ROOTS[kind]}/>`, patientId);
+    return { value, unbounded: selectInRange(kind, value, {}, this.zone), dropped: [] };
+  }
+
+  private async mapInSlices<K extends ReadKind>(kind: K, xml: string, patientId: string): Promise<Mapped<ReadResults[K]>> {
+    const dropped: string[] = [];
+    try {
+      const value = await mapDocumentInSlices(kind, xml, { zone: this.zone, expectedPatientId: patientId, onDropped: (r) => dropped.push(r) });
+      return { value, unbounded: selectInRange(kind, value, {}, this.zone), dropped };
+    } catch (err) {
+      throw this.translate(err);
+    }
   }
 
   async registerArrival(patientId: string, contactId: string): Promise<EhrWriteResult> {
@@ -56,13 +108,20 @@ export class EmbeddedEhr implements EhrRecords, DelegationRegistry {
   }
 
   async relationshipsOf(actorId: string): Promise<Relationship[]> {
-    const xml = await this.documents.relationshipsDocument(actorId);
-    if (xml === undefined) return [];
-    try {
-      return mapRelationships(xml).relationships;
-    } catch (err) {
-      throw this.translate(err);
-    }
+    const file = this.documents.relationshipsFile(actorId);
+    const version = this.documents.version(file);
+    if (version === undefined) return [];
+    const found = await this.cache.get(`relationships/${actorId}`, version, async () => {
+      const read = await this.documents.readVersioned(file);
+      if (read === undefined) return undefined;
+      try {
+        const value = mapRelationships(read.text).relationships;
+        return { version: read.version, mapped: { value, unbounded: value, dropped: [] }, chars: read.text.length };
+      } catch (err) {
+        throw this.translate(err);
+      }
+    });
+    return found?.value ?? [];
   }
 
   ping(): Promise<boolean> {
@@ -70,7 +129,6 @@ export class EmbeddedEhr implements EhrRecords, DelegationRegistry {
   }
 
   private async hasBooking(patientId: string, contactId: string): Promise<boolean> {
-    if (!(await this.documents.patientExists(patientId))) throw new EhrError('patient-not-found', 'unknown patient');
     const bookings = await this.read('bookings', patientId, {});
     return bookings.some((r) => (r.Booking ?? []).some((b) => b.ContactId === contactId));
   }

@@ -1,8 +1,8 @@
 /** AttentionSignals (ns urn:example:ehr:attentionsignal:1) -> AttentionSignal[] (v2 camelCase). */
 import type { AttentionSignal } from '../../domain/records/index.js';
-import { documentType } from './document.js';
+import { documentType, reading } from './document.js';
 import { STR } from './leaves.js';
-import { as, many, obj, req, type MapContext } from './shape.js';
+import { as, many, obj, req } from './shape.js';
 import { codeList, UNIX_MS } from './v2-leaves.js';
 
 // OVRIGT maps to `other` like any code not listed.
@@ -23,6 +23,4 @@ const ATTENTION_SIGNAL = obj({
 
 const DOCUMENT = documentType('AttentionSignals', obj({ AttentionSignal: many(ATTENTION_SIGNAL) }));
 
-export function mapAttentionSignals(xml: string, ctx: MapContext): AttentionSignal[] {
-  return DOCUMENT.map(xml, ctx).AttentionSignal as AttentionSignal[];
-}
+export const attentionSignalsReading = reading(DOCUMENT, (root) => root.AttentionSignal as AttentionSignal[]);

@@ -4,11 +4,11 @@
  */
 import type { BookedAppointmentsResult } from '../../domain/records/index.js';
 import { compactToDisplay, compactToEpochMs, epochMsToUtcIso } from '../../domain/time/local-time.js';
-import { documentType } from './document.js';
+import { documentType, reading } from './document.js';
 import { ANY } from './free-form.js';
 import { NUMBER, STR, timeValueOf } from './leaves.js';
 import { RESULT_CODE } from './result-code.js';
-import { field, leaf, many, obj, req, type MapContext } from './shape.js';
+import { field, leaf, many, obj, req } from './shape.js';
 
 /** StartTime TV -> local `YYYY-MM-DD hh:mm` and the UTC instant `TypedStartDateTime` (README §4). */
 const START_TIME = field(leaf((raw, name, ctx) => {
@@ -57,6 +57,4 @@ const RESULT = obj({
 
 const DOCUMENT = documentType('BookedAppointmentsResults', obj({ BookedAppointmentsResult: many(RESULT) }));
 
-export function mapBookings(xml: string, ctx: MapContext): BookedAppointmentsResult[] {
-  return DOCUMENT.map(xml, ctx).BookedAppointmentsResult as BookedAppointmentsResult[];
-}
+export const bookingsReading = reading(DOCUMENT, (root) => root.BookedAppointmentsResult as BookedAppointmentsResult[]);

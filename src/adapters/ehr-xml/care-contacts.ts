@@ -1,8 +1,8 @@
 /** CareContacts (ns urn:example:ehr:carecontact:1) -> CareContact[] (v2 camelCase). */
 import type { CareContact } from '../../domain/records/index.js';
-import { documentType } from './document.js';
+import { documentType, reading } from './document.js';
 import { STR } from './leaves.js';
-import { as, many, obj, req, type MapContext } from './shape.js';
+import { as, many, obj, req } from './shape.js';
 import { codeList, UNIX_MS } from './v2-leaves.js';
 
 const CONTACT_TYPES = new Map([
@@ -22,6 +22,4 @@ const CARE_CONTACT = obj({
 
 const DOCUMENT = documentType('CareContacts', obj({ CareContact: many(CARE_CONTACT) }));
 
-export function mapCareContacts(xml: string, ctx: MapContext): CareContact[] {
-  return DOCUMENT.map(xml, ctx).CareContact as CareContact[];
-}
+export const careContactsReading = reading(DOCUMENT, (root) => root.CareContact as CareContact[]);

@@ -4,7 +4,7 @@ import { STR } from './leaves.js';
 import { obj, req } from './shape.js';
 
 // Message is never read: it is operator text that may hold an identity number.
-const FAULT_DOCUMENT = documentType('Fault', obj({ Code: req(STR) }));
+export const FAULT_DOCUMENT = documentType('Fault', obj({ Code: req(STR) }));
 
 export function mapFault(xml: string): { code: string } {
   return { code: FAULT_DOCUMENT.map(xml, plainContext()).Code as string };

@@ -1,5 +1,5 @@
 export { MalformedDocumentError } from './malformed-document-error.js';
-export { mapDocument, type MapOptions } from './map-document.js';
+export { mapDocument, mapDocumentInSlices, SLICE_MS, type MapOptions } from './map-document.js';
 export { mapRelationships } from './relationships.js';
 export { mapResultRecord } from './result-record.js';
 export { mapFault } from './fault.js';

@@ -1,10 +1,10 @@
 /** JournalNoteRecords (ns urn:example:ehr:journalnote:3) -> JournalNoteRecord[]. */
 import type { JournalNoteRecord } from '../../domain/records/index.js';
 import { GIVEN_NAME, XSD_VERSION } from './common-shapes.js';
-import { documentType } from './document.js';
+import { documentType, reading } from './document.js';
 import { UNIT_ADDRESS } from './medications-parts.js';
 import { BOOL, ID, STR, TV } from './leaves.js';
-import { lazy, many, obj, req, wrap, wrapper, type MapContext, type ObjectShape } from './shape.js';
+import { lazy, many, obj, req, wrap, wrapper, type ObjectShape } from './shape.js';
 
 /** Leaf values or nested ArchetypeRecords (no wrapper), to any depth the parser admits. */
 const ARCHETYPE_RECORD: ObjectShape = obj({
@@ -88,6 +88,4 @@ const DOCUMENT = documentType('JournalNoteRecords', obj({
   JournalNoteRecord: many(obj({ XSDVersion: req(XSD_VERSION), JournalNoteEHRExtract: many(EXTRACT) })),
 }));
 
-export function mapJournalNoteRecords(xml: string, ctx: MapContext): JournalNoteRecord[] {
-  return DOCUMENT.map(xml, ctx).JournalNoteRecord as JournalNoteRecord[];
-}
+export const journalNotesReading = reading(DOCUMENT, (root) => root.JournalNoteRecord as JournalNoteRecord[]);

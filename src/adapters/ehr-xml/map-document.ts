@@ -1,14 +1,15 @@
 /** The seven patient documents by read kind (README §2): parse, map, and refuse foreign records. */
 import type { ReadKind, ReadResults } from '../../ports/ehr-records.port.js';
-import { mapAttentionSignals } from './attention-signals.js';
-import { mapBookings } from './bookings.js';
-import { mapCareContacts } from './care-contacts.js';
-import { mapJournalNoteRecords } from './journal-notes.js';
-import { mapPrescriptionRecords } from './medications.js';
-import { mapPatientRecords } from './patient.js';
+import { attentionSignalsReading } from './attention-signals.js';
+import { bookingsReading } from './bookings.js';
+import { careContactsReading } from './care-contacts.js';
+import type { Engine, Reading } from './document.js';
+import { journalNotesReading } from './journal-notes.js';
+import { prescriptionsReading } from './medications.js';
+import { patientRecordsReading } from './patient.js';
 import { assertOnlyPatient } from './patient-ids.js';
 import type { MapContext } from './shape.js';
-import { mapVideoMeetings } from './video-meetings.js';
+import { videoMeetingsReading } from './video-meetings.js';
 
 export interface MapOptions {
   /** IANA zone of the EHR's local times (EHR_TIMEZONE). */
@@ -19,27 +20,54 @@ export interface MapOptions {
   onDropped?: (reason: string) => void;
 }
 
-type Mappers = { [P in ReadKind]: (xml: string, ctx: MapContext) => ReadResults[P] };
+type Readings = { [P in ReadKind]: Reading<ReadResults[P]> };
 
-const MAPPERS: Mappers = {
-  patient: mapPatientRecords,
-  medications: mapPrescriptionRecords,
-  journalnotes: mapJournalNoteRecords,
-  bookings: mapBookings,
-  videomeetings: mapVideoMeetings,
-  contacts: mapCareContacts,
-  attentionsignals: mapAttentionSignals,
+/** Internal: the document type behind each read kind (tests generate documents from the shapes). */
+export const READINGS: Readings = {
+  patient: patientRecordsReading,
+  medications: prescriptionsReading,
+  journalnotes: journalNotesReading,
+  bookings: bookingsReading,
+  videomeetings: videoMeetingsReading,
+  contacts: careContactsReading,
+  attentionsignals: attentionSignalsReading,
 };
 
 const ignore = (): void => undefined;
+
+const contextOf = (options: MapOptions): MapContext => ({ zone: options.zone, onDropped: options.onDropped ?? ignore });
+
+function checked<K extends ReadKind>(kind: K, data: ReadResults[K], options: MapOptions): ReadResults[K] {
+  if (options.expectedPatientId !== undefined) assertOnlyPatient(kind, data, options.expectedPatientId);
+  return data;
+}
 
 /**
  * Maps one EHR document to the API's records, in document order: selecting and sorting by time is
  * selectInRange's job. Throws MalformedDocumentError.
  */
 export function mapDocument<K extends ReadKind>(kind: K, xml: string, options: MapOptions): ReadResults[K] {
-  const ctx: MapContext = { zone: options.zone, onDropped: options.onDropped ?? ignore };
-  const data = (MAPPERS[kind] as (x: string, c: MapContext) => ReadResults[K])(xml, ctx);
-  if (options.expectedPatientId !== undefined) assertOnlyPatient(kind, data, options.expectedPatientId);
-  return data;
+  return checked(kind, (READINGS[kind] as Reading<ReadResults[K]>).map(xml, contextOf(options)), options);
+}
+
+/** Longest stretch, in ms, that mapDocumentInSlices reads before it lets the event loop run. */
+export const SLICE_MS = 4;
+
+/**
+ * mapDocument's result (or error), read in slices of about SLICE_MS with the event loop free in
+ * between: for documents of megabytes, which would otherwise hold every other request up while
+ * they are read. Small documents finish within their first slice, without waiting a turn.
+ */
+export async function mapDocumentInSlices<K extends ReadKind>(kind: K, xml: string, options: MapOptions, sliceMs = SLICE_MS): Promise<ReadResults[K]> {
+  const data = await (READINGS[kind] as Reading<ReadResults[K]>).mapInSlices(xml, contextOf(options), sliceMs);
+  return checked(kind, data, options);
+}
+
+/**
+ * One engine only, for the differential tests and the benchmarks: 'reader' answers undefined where
+ * the single-pass reader gives the document back; 'reference' is fast-xml-parser and the walk.
+ */
+export function mapDocumentWith<K extends ReadKind>(engine: Engine, kind: K, xml: string, options: MapOptions): ReadResults[K] | undefined {
+  const data = (READINGS[kind] as Reading<ReadResults[K]>).mapWith(engine, xml, contextOf(options));
+  return data === undefined ? undefined : checked(kind, data, options);
 }

@@ -1,10 +1,10 @@
 /** PrescriptionRecords (ns urn:example:ehr:prescription:2, the "interim" message) -> PrescriptionRecord[]. */
 import type { PrescriptionRecord } from '../../domain/records/index.js';
 import { XSD_VERSION } from './common-shapes.js';
-import { documentType } from './document.js';
+import { documentType, reading } from './document.js';
 import { BOOL, ID, STR, TV } from './leaves.js';
 import { PRESCRIPTION, UNIT_DATA, UNIT_REF } from './medications-parts.js';
-import { many, obj, req, wrap, type MapContext } from './shape.js';
+import { many, obj, req, wrap } from './shape.js';
 
 const CARE_PROVIDER = obj({
   CareProviderUnit: UNIT_REF,
@@ -44,6 +44,4 @@ const DOCUMENT = documentType('PrescriptionRecords', obj({
   PrescriptionRecord: many(obj({ XSDVersion: req(XSD_VERSION), PrescriptionEHRExtract: many(EXTRACT) })),
 }));
 
-export function mapPrescriptionRecords(xml: string, ctx: MapContext): PrescriptionRecord[] {
-  return DOCUMENT.map(xml, ctx).PrescriptionRecord as PrescriptionRecord[];
-}
+export const prescriptionsReading = reading(DOCUMENT, (root) => root.PrescriptionRecord as PrescriptionRecord[]);

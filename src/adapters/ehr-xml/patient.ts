@@ -1,9 +1,9 @@
 /** PatientRecords (ns urn:example:ehr:patient:3) -> PatientRecord[]. */
 import type { PatientRecord } from '../../domain/records/index.js';
-import { documentType } from './document.js';
+import { documentType, reading } from './document.js';
 import { GIVEN_NAME, XSD_VERSION } from './common-shapes.js';
 import { BOOL, DATE_TV, ID, STR, TV } from './leaves.js';
-import { many, obj, req, wrap, type MapContext } from './shape.js';
+import { many, obj, req, wrap } from './shape.js';
 
 const PATIENT_DATA = obj({
   PatientID: req(ID),
@@ -45,6 +45,4 @@ const DOCUMENT = documentType('PatientRecords', obj({
   PatientRecord: many(obj({ XSDVersion: req(XSD_VERSION), PatientEHRExtract: many(EXTRACT) })),
 }));
 
-export function mapPatientRecords(xml: string, ctx: MapContext): PatientRecord[] {
-  return DOCUMENT.map(xml, ctx).PatientRecord as PatientRecord[];
-}
+export const patientRecordsReading = reading(DOCUMENT, (root) => root.PatientRecord as PatientRecord[]);

@@ -16,7 +16,7 @@ const DATE = leaf((raw, name) => {
   return raw;
 });
 
-const DOCUMENT = documentType('Relationships', obj({
+export const RELATIONSHIPS_DOCUMENT = documentType('Relationships', obj({
   '@actor': req(STR),
   Relationship: many(obj({ '@patient': req(STR), '@type': req(STR), '@validFrom': req(DATE), '@validTo': DATE })),
 }));
@@ -24,7 +24,7 @@ const DOCUMENT = documentType('Relationships', obj({
 const TYPES: ReadonlySet<string> = new Set<RelationshipType>(['guardian', 'power-of-attorney', 'partner']);
 
 export function mapRelationships(xml: string): { actor: string; relationships: Relationship[] } {
-  const mapped = DOCUMENT.map(xml, plainContext());
+  const mapped = RELATIONSHIPS_DOCUMENT.map(xml, plainContext());
   const rows = mapped.Relationship as (Omit<Relationship, 'type'> & { type: string })[];
   return {
     actor: mapped.actor as string,

@@ -5,7 +5,7 @@ import { STR } from './leaves.js';
 import { RESULT_CODE, type ResultCodeValue } from './result-code.js';
 import { many, obj } from './shape.js';
 
-const RESULT_DOCUMENT = documentType('ResultRecord', obj({ ResultCode: RESULT_CODE, Comment: STR, Any: many(ANY) }));
+export const RESULT_DOCUMENT = documentType('ResultRecord', obj({ ResultCode: RESULT_CODE, Comment: STR, Any: many(ANY) }));
 
 /** The stable reason is `Any/ReasonCode`; the Comment is Swedish text for people, not for parsing. */
 export function mapResultRecord(xml: string): { resultCode: ResultCodeValue; reasonCode: string | undefined; comment?: string } {

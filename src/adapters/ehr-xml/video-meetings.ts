@@ -1,8 +1,8 @@
 /** VideoMeetings (ns urn:example:ehr:videomeeting:1) -> VideoMeeting[] (v2 camelCase). */
 import type { VideoMeeting } from '../../domain/records/index.js';
-import { documentType } from './document.js';
+import { documentType, reading } from './document.js';
 import { BOOL, STR } from './leaves.js';
-import { as, flatWrap, many, obj, req, type MapContext } from './shape.js';
+import { as, flatWrap, many, obj, req } from './shape.js';
 import { UNIX_MS } from './v2-leaves.js';
 import { withinLimits, type RawMeeting } from './video-limits.js';
 
@@ -28,11 +28,11 @@ const VIDEO_MEETING = obj({
 const DOCUMENT = documentType('VideoMeetings', obj({ VideoMeeting: many(VIDEO_MEETING) }));
 
 /** Meetings in document order; at most 64 of them are answered, chosen by selectInRange. */
-export function mapVideoMeetings(xml: string, ctx: MapContext): VideoMeeting[] {
+export const videoMeetingsReading = reading(DOCUMENT, (root, ctx): VideoMeeting[] => {
   const meetings: VideoMeeting[] = [];
-  for (const raw of DOCUMENT.map(xml, ctx).VideoMeeting as RawMeeting[]) {
+  for (const raw of root.VideoMeeting as RawMeeting[]) {
     const meeting = withinLimits(raw, ctx.onDropped);
     if (meeting) meetings.push(meeting);
   }
   return meetings;
-}
+});

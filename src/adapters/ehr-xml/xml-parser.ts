@@ -1,8 +1,10 @@
 /**
- * The one place XML text becomes a tree (README §5). Order matters: DTD markup is refused before
- * anything reads the document, well-formedness is checked by the validator (the parser alone
- * accepts truncated documents and mismatched end tags), and only then is the tree built, with
- * nesting bounded so neither the parser's nor the mapper's recursion can run away.
+ * The reference engine's parser: the one place XML text becomes a tree (README §5). It maps every
+ * document the single-pass reader (fast-reader.ts) gives back, malformed ones included, and so
+ * decides every refusal and its reason. Order matters: DTD markup is refused before anything reads
+ * the document, well-formedness is checked by the validator (the parser alone accepts truncated
+ * documents and mismatched end tags), and only then is the tree built, with nesting bounded so
+ * neither the parser's nor the mapper's recursion can run away.
  */
 import { XMLParser, XMLValidator, type MatcherView } from 'fast-xml-parser';
 import type { ArrayPaths } from './array-paths.js';
@@ -12,13 +14,15 @@ import { malformed } from './malformed-document-error.js';
 export const MAX_DEPTH = 64;
 
 // A DTD is never legitimate here (README §1); case-insensitive so `<!doctype` cannot slip past.
-const DTD_MARKUP = /<!\s*(?:DOCTYPE|ENTITY|ELEMENT|ATTLIST|NOTATION)/i;
+export const DTD_MARKUP = /<!\s*(?:DOCTYPE|ENTITY|ELEMENT|ATTLIST|NOTATION)/i;
 
 export type ParsedNode = Record<string, unknown>;
 
 export interface DocumentParser {
   /** The content of the root element (`{}` for an empty root); throws MalformedDocumentError. */
   parse(xml: string): ParsedNode;
+  /** Whether `text` (BOM removed) is the bare empty root this parser's empty-root check accepts. */
+  isBareEmptyRoot(text: string): boolean;
 }
 
 /**
@@ -52,7 +56,9 @@ export function documentParser(root: string, arrays: ArrayPaths): DocumentParser
       !isAttribute && arrays.has(path.toString()),
   });
 
+  const isBareEmptyRoot = (text: string): boolean => emptyRoot.test(text.replace(DECLARATIONS_AND_COMMENTS, '').trim());
   return {
+    isBareEmptyRoot,
     parse(xml: string): ParsedNode {
       const text = xml.charCodeAt(0) === 0xfeff ? xml.slice(1) : xml;
       if (DTD_MARKUP.test(text)) throw malformed('DTD markup is not accepted');
@@ -65,7 +71,7 @@ export function documentParser(root: string, arrays: ArrayPaths): DocumentParser
         throw malformed('not parseable XML');
       }
       const content = rootContent(tree, root);
-      if (isEmpty(content) && !emptyRoot.test(text.replace(DECLARATIONS_AND_COMMENTS, '').trim())) {
+      if (isEmpty(content) && !isBareEmptyRoot(text)) {
         throw malformed('not well-formed XML');
       }
       return content;

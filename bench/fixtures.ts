@@ -1,0 +1,90 @@
+/**
+ * Bench fixtures, generated (never hand-written): the demo data set for today in `.data/bench/ehr`,
+ * plus one synthetic bench patient whose documents are cut from and multiplied out of the demo
+ * patient Tolvan's, so they carry every trap the demo data carries (prefixes, CDATA, entities,
+ * nesting, leading zeros):
+ *   - medications.xml  ~20 KB  (two PrescriptionEHRExtracts, one of them rx:-prefixed)
+ *   - journalnotes.xml ~1 MB   (Tolvan's journal extracts repeated, each copy with its own ehr_id)
+ * The demo generator's people and data are not touched: the bench patient exists only here.
+ */
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { generateDemoData } from '../src/adapters/ehr-embedded/demo-data/generate.js';
+
+/** A valid Swedish test identity number that no demo person uses. */
+export const BENCH_PATIENT = '199003152387';
+const DEMO_PATIENT = '191212121212';
+export const ZONE = 'Europe/Stockholm';
+
+export interface BenchFixtures {
+  /** EHR_DATA_DIR for the embedded EHR and the simulator. */
+  ehrDir: string;
+  /** The bench patient's documents, as written. */
+  patientXml: string;
+  smallXml: string;
+  largeXml: string;
+}
+
+interface Split { head: string; extracts: string[]; tail: string }
+
+/** The document around its extracts, and the extracts themselves (prefixed ones included). */
+function splitExtracts(xml: string, name: string): Split {
+  const re = new RegExp(`<((?:[A-Za-z_][\\w.-]*:)?)${name}>[\\s\\S]*?</\\1${name}>`, 'g');
+  const extracts: string[] = [];
+  let first = -1;
+  let last = -1;
+  for (const m of xml.matchAll(re)) {
+    if (first < 0) first = m.index;
+    last = m.index + m[0].length;
+    extracts.push(m[0]);
+  }
+  if (extracts.length === 0) throw new Error(`no ${name} in the demo document`);
+  return { head: xml.slice(0, first), extracts, tail: xml.slice(last) };
+}
+
+const join = (s: Split, extracts: string[]): string => s.head + extracts.join('\n    ') + s.tail;
+
+/** Tolvan's medications cut to about `bytes` (whole extracts only). */
+export function smallDocument(demoMedications: string, bytes = 20_000): string {
+  const split = splitExtracts(demoMedications, 'PrescriptionEHRExtract');
+  const kept: string[] = [];
+  for (const e of split.extracts) {
+    kept.push(e);
+    if (join(split, kept).length >= bytes * 0.95) break;
+  }
+  return join(split, kept);
+}
+
+/** Tolvan's journal notes multiplied out to at least `bytes`, every copy with its own ehr_id. */
+export function largeDocument(demoJournal: string, bytes = 1_000_000): string {
+  const split = splitExtracts(demoJournal, 'JournalNoteEHRExtract');
+  const out: string[] = [];
+  let size = split.head.length + split.tail.length;
+  for (let copy = 0; size < bytes; copy++) {
+    for (const e of split.extracts) {
+      const unique = e.replace(/(<ehr_id extension=")([^"]*)"/, (_m, open: string, id: string) => `${open}${id}-${copy}"`);
+      out.push(unique);
+      size += unique.length + 5;
+    }
+  }
+  return join(split, out);
+}
+
+const forBenchPatient = (xml: string): string => xml.split(DEMO_PATIENT).join(BENCH_PATIENT);
+
+/** Writes the bench data set under `root` (`.data/bench` by default) and returns what it wrote. */
+export async function generateBenchFixtures(root = path.resolve('.data/bench')): Promise<BenchFixtures> {
+  const ehrDir = path.join(root, 'ehr');
+  await mkdir(root, { recursive: true });
+  await generateDemoData(ehrDir, { now: Date.now(), zone: ZONE });
+  const demo = (file: string): Promise<string> => readFile(path.join(ehrDir, 'patients', DEMO_PATIENT, file), 'utf8');
+  const patientXml = forBenchPatient(await demo('patient.xml'));
+  const smallXml = forBenchPatient(smallDocument(await demo('medications.xml')));
+  const largeXml = forBenchPatient(largeDocument(await demo('journalnotes.xml')));
+  const dir = path.join(ehrDir, 'patients', BENCH_PATIENT);
+  await mkdir(dir, { recursive: true });
+  await writeFile(path.join(dir, 'patient.xml'), patientXml);
+  await writeFile(path.join(dir, 'medications.xml'), smallXml);
+  await writeFile(path.join(dir, 'journalnotes.xml'), largeXml);
+  return { ehrDir, patientXml, smallXml, largeXml };
+}

@@ -1,0 +1,164 @@
+/**
+ * Mapper micro-benchmark: MB/s of upstream XML translated to the API's records by `mapDocument`,
+ * against `JSON.parse` of the equivalent JSON (the mapped records, stringified) in the same process,
+ * on the generated bench documents. Also the longest single call on the 1 MB document, which is how
+ * long a synchronous map of it would hold the event loop.
+ *
+ *   node --import tsx bench/mapper.ts [--json] [--seconds N]
+ *
+ * Pinned to core 0 when taskset exists. `--json` prints one JSON line for bench/run.ts.
+ */
+import { mapDocument, mapDocumentInSlices } from '../src/adapters/ehr-xml/index.js';
+import { mapDocumentWith } from '../src/adapters/ehr-xml/map-document.js';
+import type { ReadKind } from '../src/ports/ehr-records.port.js';
+import { BENCH_PATIENT, generateBenchFixtures, ZONE } from './fixtures.js';
+import { fmt, median, percentile, pinSelf, table, write } from './util.js';
+
+interface Case { name: string; kind: ReadKind; xml: string }
+
+export interface MapperResult {
+  name: string;
+  xmlBytes: number;
+  jsonBytes: number;
+  mapperMBs: number;
+  jsonParseMBs: number;
+  /** Mapper MB/s of XML over JSON.parse MB/s of JSON: the issue's throughput ratio. */
+  throughputRatio: number;
+  /** JSON.parse time over mapper time for the same document. */
+  timeRatio: number;
+  mapMsMedian: number;
+  mapMsMax: number;
+}
+
+const args = process.argv.slice(2);
+const asJson = args.includes('--json');
+const secondsArg = args.indexOf('--seconds');
+const SECONDS = secondsArg >= 0 ? Number(args[secondsArg + 1]) : 1.5;
+const ROUNDS = 5;
+
+/** Median over rounds of (bytes processed / second); each round runs `fn` for SECONDS/ROUNDS. */
+function throughput(fn: () => unknown, bytes: number): { mbs: number; callMs: number[] } {
+  const callMs: number[] = [];
+  const warmUntil = performance.now() + 300;
+  while (performance.now() < warmUntil) fn();
+  const rates: number[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    const until = performance.now() + (SECONDS * 1000) / ROUNDS;
+    let n = 0;
+    const start = performance.now();
+    let now = start;
+    while (now < until) {
+      fn();
+      const t = performance.now();
+      callMs.push(t - now);
+      now = t;
+      n++;
+    }
+    rates.push((n * bytes) / ((now - start) / 1000) / 1e6);
+  }
+  return { mbs: median(rates), callMs };
+}
+
+function measure(c: Case): MapperResult {
+  const map = (): unknown => mapDocument(c.kind, c.xml, { zone: ZONE, expectedPatientId: BENCH_PATIENT });
+  const json = JSON.stringify(map());
+  const xmlBytes = Buffer.byteLength(c.xml);
+  const jsonBytes = Buffer.byteLength(json);
+  const mapper = throughput(map, xmlBytes);
+  const parse = throughput(() => JSON.parse(json), jsonBytes);
+  const sorted = [...mapper.callMs].sort((a, b) => a - b);
+  return {
+    name: c.name,
+    xmlBytes,
+    jsonBytes,
+    mapperMBs: mapper.mbs,
+    jsonParseMBs: parse.mbs,
+    throughputRatio: mapper.mbs / parse.mbs,
+    timeRatio: (mapper.mbs / xmlBytes) / (parse.mbs / jsonBytes),
+    mapMsMedian: percentile(sorted, 50),
+    mapMsMax: sorted[sorted.length - 1] ?? Number.NaN,
+  };
+}
+
+export interface BlockingResult {
+  /** Longest stretch without a turn of the event loop while mapping the 1 MB document, in ms. */
+  syncMaxMs: number;
+  slicedMaxMs: number;
+  /** The reference engine (fast-xml-parser + walk) on the same document: MB/s and ms per call. */
+  referenceMBs: number;
+  referenceMs: number;
+}
+
+/** The longest gap between two event-loop turns while `run` is in progress (median over rounds). */
+async function longestBlock(run: () => Promise<unknown>): Promise<number> {
+  const gaps: number[] = [];
+  for (let round = 0; round < 9; round++) {
+    let last = performance.now();
+    let longest = 0;
+    let ticking = true;
+    const tick = (): void => {
+      const now = performance.now();
+      longest = Math.max(longest, now - last);
+      last = now;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    await run();
+    ticking = false;
+    longest = Math.max(longest, performance.now() - last);
+    gaps.push(longest);
+    await new Promise((r) => setImmediate(r));
+  }
+  return median(gaps);
+}
+
+async function measureBlocking(xml: string): Promise<BlockingResult> {
+  const options = { zone: ZONE, expectedPatientId: BENCH_PATIENT };
+  const syncMaxMs = await longestBlock(async () => mapDocument('journalnotes', xml, options));
+  const slicedMaxMs = await longestBlock(() => mapDocumentInSlices('journalnotes', xml, options));
+  const reference = throughput(() => mapDocumentWith('reference', 'journalnotes', xml, options), Buffer.byteLength(xml));
+  return { syncMaxMs, slicedMaxMs, referenceMBs: reference.mbs, referenceMs: percentile([...reference.callMs].sort((a, b) => a - b), 50) };
+}
+
+export async function runMapperBench(): Promise<{ results: MapperResult[]; blocking: BlockingResult }> {
+  const f = await generateBenchFixtures();
+  const cases: Case[] = [
+    { name: 'patient ~7 KB', kind: 'patient', xml: f.patientXml },
+    { name: 'medications ~20 KB', kind: 'medications', xml: f.smallXml },
+    { name: 'journal notes ~1 MB', kind: 'journalnotes', xml: f.largeXml },
+  ];
+  return { results: cases.map(measure), blocking: await measureBlocking(f.largeXml) };
+}
+
+export const blockingTable = (b: BlockingResult): string => table(
+  ['1 MB journal notes', 'value'],
+  [
+    ['longest event-loop block, mapDocument (one call)', `${fmt(b.syncMaxMs, 1)} ms`],
+    ['longest event-loop block, mapDocumentInSlices', `${fmt(b.slicedMaxMs, 1)} ms`],
+    ['reference engine (fast-xml-parser + walk), same document', `${fmt(b.referenceMBs, 1)} MB/s, ${fmt(b.referenceMs, 1)} ms per call`],
+  ],
+);
+
+export function mapperTable(results: readonly MapperResult[]): string {
+  return table(
+    ['document', 'XML bytes', 'mapper MB/s (XML)', 'JSON bytes', 'JSON.parse MB/s', 'throughput ratio', 'time ratio', 'map ms median / max'],
+    results.map((r) => [
+      r.name, fmt(r.xmlBytes), fmt(r.mapperMBs, 1), fmt(r.jsonBytes), fmt(r.jsonParseMBs, 1),
+      `${fmt(r.throughputRatio * 100, 0)} %`, `${fmt(r.timeRatio * 100, 0)} %`,
+      `${fmt(r.mapMsMedian, 2)} / ${fmt(r.mapMsMax, 2)}`,
+    ]),
+  );
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const isPinned = pinSelf(0);
+  const { results, blocking } = await runMapperBench();
+  if (asJson) {
+    write(JSON.stringify({ pinned: isPinned, results, blocking }));
+  } else {
+    write(`mapper micro-benchmark (node ${process.version}${isPinned ? ', pinned to core 0' : ''})\n`);
+    write(mapperTable(results));
+    write('');
+    write(blockingTable(blocking));
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * Preloaded into a server under test (`node --import tsx --import ./bench/probe.ts ...`): answers
+ * the bench orchestrator over the IPC channel with the process's own CPU time since the last reset,
+ * its event-loop delay (max and p99 over the same interval, perf_hooks.monitorEventLoopDelay) and
+ * its memory. Does nothing when the process was not started with an IPC channel.
+ */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+
+interface ProbeMessage { type?: string }
+
+if (typeof process.send === 'function') {
+  const delay = monitorEventLoopDelay({ resolution: 2 });
+  delay.enable();
+  let since = process.cpuUsage();
+  let sinceWall = performance.now();
+  const send = (message: object): void => {
+    process.send?.(message);
+  };
+  process.on('message', (message: ProbeMessage) => {
+    if (message?.type === 'bench:reset') {
+      delay.reset();
+      since = process.cpuUsage();
+      sinceWall = performance.now();
+      send({ type: 'bench:reset:ok' });
+    } else if (message?.type === 'bench:stats') {
+      const cpu = process.cpuUsage(since);
+      send({
+        type: 'bench:stats',
+        cpuUserUs: cpu.user,
+        cpuSystemUs: cpu.system,
+        wallMs: performance.now() - sinceWall,
+        eventLoopMaxMs: delay.max / 1e6,
+        eventLoopP99Ms: delay.percentile(99) / 1e6,
+        rssBytes: process.memoryUsage.rss(),
+        heapUsedBytes: process.memoryUsage().heapUsed,
+      });
+    }
+  });
+  // The channel must not keep a server alive that is asked to stop.
+  process.channel?.unref();
+}

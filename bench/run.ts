@@ -1,0 +1,369 @@
+/**
+ * `npm run bench`: the service against a bare Fastify reference, side by side, in one run.
+ *
+ *   1. reference: a bare Fastify route answering a small JSON from memory
+ *   2. the full service (`src/server.ts`: subscription key, JWT, scope, rate limit, audit file,
+ *      XML mapping, serialisation) on the embedded EHR, for a ~20 KB medications read and a ~1 MB
+ *      journal-notes read of a generated bench patient; plus 200 connections (peak RSS), the 1 MB
+ *      read one at a time (how long one holds the event loop) and an open-loop run (Poisson
+ *      arrivals at half the measured capacity)
+ *   3. the same service with EHR_ADAPTER=xml-http against the EHR simulator
+ *   4. micro-benchmarks: the mapper against JSON.parse, and token verification
+ *
+ * Every server runs in its own process pinned to core 0; this process (autocannon, the open-loop
+ * generator, the JWKS issuer) and the EHR simulator are pinned to core 1 (when taskset exists).
+ * Server CPU per request comes from the server's own process.cpuUsage() (all threads) over the IPC
+ * channel of bench/probe.ts, event-loop blocking from its monitorEventLoopDelay, peak RSS from
+ * /proc/<pid>/status VmHWM (reset before each measured run). Everything is on loopback; every load
+ * is bounded in time and count.
+ *
+ *   node --import tsx bench/run.ts [--seconds N] [--skip-micro] [--only reference,embedded,xml-http,micro]
+ *                                  [--scenarios 2b,2c,2d,2e,3b,3c,3d]
+ *
+ * Experiments (printed in the header when set): BENCH_NODE_FLAGS (node flags for the service),
+ * BENCH_STATE_DIR (where its audit file goes), BENCH_LOG_LEVEL (LOG_LEVEL, default info).
+ */
+import { randomBytes } from 'node:crypto';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { request } from 'undici';
+import { generateBenchFixtures, BENCH_PATIENT } from './fixtures.js';
+import { BenchIssuer } from './issuer.js';
+import { blockingTable, mapperTable, type BlockingResult, type MapperResult } from './mapper.js';
+import { jwtTable, type JwtResult } from './jwt.js';
+import { openLoop, type OpenLoopResult } from './open-loop.js';
+import {
+  fmt, freePort, hasTaskset, peakRss, pinned, pinSelf, procCpuUs, resetPeakRss, sleep, table, waitFor, write,
+} from './util.js';
+
+const argv = process.argv.slice(2);
+const opt = (name: string, fallback: number): number => {
+  const i = argv.indexOf(name);
+  return i >= 0 ? Number(argv[i + 1]) : fallback;
+};
+const SECONDS = opt('--seconds', 10);
+const onlyAt = argv.indexOf('--only');
+/** `--only reference,embedded,xml-http,micro`: a subset, for quick comparisons while working. */
+const ONLY = onlyAt >= 0 ? new Set((argv[onlyAt + 1] ?? '').split(',')) : undefined;
+const wanted = (part: string): boolean => ONLY === undefined || ONLY.has(part);
+const scenariosAt = argv.indexOf('--scenarios');
+/** `--scenarios 2a,2c`: only these runs of the selected parts (the others are skipped). */
+const SCENARIOS = scenariosAt >= 0 ? new Set((argv[scenariosAt + 1] ?? '').split(',')) : undefined;
+const runs = (id: string): boolean => SCENARIOS === undefined || SCENARIOS.has(id);
+const WARMUP_SECONDS = 3;
+const ROOT = path.resolve('.data/bench');
+const SCOPE = 'user/JournalNote-read user/MedicationPrescription-read';
+const SMALL_PATH = '/patients/medications/';
+const LARGE_PATH = '/patients/journalnotes/';
+
+interface ServerStats {
+  cpuUserUs: number;
+  cpuSystemUs: number;
+  wallMs: number;
+  eventLoopMaxMs: number;
+  eventLoopP99Ms: number;
+  rssBytes: number;
+}
+
+/** A server process under test, with the probe's IPC side channel. */
+class Target {
+  private constructor(readonly name: string, readonly child: ChildProcess, readonly origin: string) {}
+
+  static async start(name: string, script: string, env: Record<string, string>, core: number, probe = true): Promise<Target> {
+    const port = await freePort();
+    mkdirSync(path.join(ROOT, 'logs'), { recursive: true });
+    const log = openSync(path.join(ROOT, 'logs', `${name}.log`), 'w');
+    // BENCH_NODE_FLAGS: extra node flags for the service (experiments, e.g. --max-old-space-size=192).
+    const extra = script === 'src/server.ts' ? (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean) : [];
+    const nodeArgs = [...extra, '--import', 'tsx', ...(probe ? ['--import', './bench/probe.ts'] : []), script];
+    const [command, args] = pinned(core, process.execPath, nodeArgs);
+    const child = spawn(command, args, {
+      env: { ...baseEnv(), ...env, PORT: String(port), EHR_SIM_PORT: String(port), HOST: '127.0.0.1' },
+      stdio: ['ignore', log, log, 'ipc'],
+    });
+    const origin = `http://127.0.0.1:${port}`;
+    const target = new Target(name, child, origin);
+    const health = script.includes('reference') ? '/ref' : script.includes('ehr-sim') ? '/ehr/v1/relationships/000000000000' : '/health/live';
+    await waitFor(`${name} to listen`, async () => {
+      if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode} (see ${ROOT}/logs/${name}.log)`);
+      const res = await request(origin + health);
+      await res.body.dump();
+      return res.statusCode === 200;
+    });
+    return target;
+  }
+
+  get pid(): number {
+    return this.child.pid ?? -1;
+  }
+
+  private ask<T>(type: string, reply: string): Promise<T> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${this.name}: no ${reply}`)), 5000);
+      const onMessage = (m: { type?: string }): void => {
+        if (m?.type !== reply) return;
+        clearTimeout(timer);
+        this.child.off('message', onMessage);
+        resolve(m as T);
+      };
+      this.child.on('message', onMessage);
+      this.child.send({ type });
+    });
+  }
+
+  reset(): Promise<unknown> {
+    resetPeakRss(this.pid);
+    return this.ask('bench:reset', 'bench:reset:ok');
+  }
+
+  stats(): Promise<ServerStats> {
+    return this.ask('bench:stats', 'bench:stats');
+  }
+
+  async stop(): Promise<void> {
+    if (this.child.exitCode !== null) return;
+    const exited = new Promise((r) => this.child.once('exit', r));
+    this.child.kill('SIGTERM');
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+  }
+}
+
+/** The parent's environment without settings that would change what is measured. */
+function baseEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  const drop = /^(PORT|HOST|EHR_|AUTH_|SUBSCRIPTION_KEYS|RATE_LIMIT_|REDIS_URL|DATABASE_URL|DATA_DIR|BASE_PATH|TRUST_PROXY|CORS_|PRESSURE_|NODE_OPTIONS)/;
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !drop.test(k)) env[k] = v;
+  return env;
+}
+
+interface ClosedLoopResult {
+  scenario: string;
+  path: string;
+  connections: number;
+  seconds: number;
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+  total: number;
+  errors: number;
+  non2xx: number;
+  cpuUsPerRequest: number;
+  cpuUtilisation: number;
+  procCpuUsPerRequest: number | undefined;
+  eventLoopMaxMs: number;
+  eventLoopP99Ms: number;
+  peakRssMB: number | undefined;
+}
+
+async function closedLoop(
+  target: Target, scenario: string, urlPath: string, headers: Record<string, string>, connections: number, seconds = SECONDS,
+): Promise<ClosedLoopResult> {
+  await autocannon({ url: target.origin + urlPath, connections, duration: WARMUP_SECONDS, headers, timeout: 30 });
+  await target.reset();
+  const procBefore = procCpuUs(target.pid);
+  const r = await autocannon({ url: target.origin + urlPath, connections, duration: seconds, headers, timeout: 30 });
+  const s = await target.stats();
+  const procAfter = procCpuUs(target.pid);
+  const total = r.requests.total;
+  const cpuUs = s.cpuUserUs + s.cpuSystemUs;
+  const rss = peakRss(target.pid);
+  return {
+    scenario,
+    path: urlPath,
+    connections,
+    seconds,
+    rps: total / r.duration,
+    p50Ms: r.latency.p50,
+    p99Ms: r.latency.p99,
+    total,
+    errors: r.errors + r.timeouts,
+    non2xx: r.non2xx,
+    cpuUsPerRequest: cpuUs / total,
+    cpuUtilisation: cpuUs / (s.wallMs * 1000),
+    procCpuUsPerRequest: procBefore === undefined || procAfter === undefined ? undefined : (procAfter - procBefore) / total,
+    eventLoopMaxMs: s.eventLoopMaxMs,
+    eventLoopP99Ms: s.eventLoopP99Ms,
+    peakRssMB: rss === undefined ? undefined : rss / 2 ** 20,
+  };
+}
+
+async function openLoopRun(target: Target, scenario: string, urlPath: string, headers: Record<string, string>, rate: number): Promise<OpenLoopResult & { scenario: string; eventLoopMaxMs: number }> {
+  const r = await openLoop(target.origin, urlPath, headers, rate, SECONDS, WARMUP_SECONDS, () => target.reset());
+  const s = await target.stats();
+  return { ...r, scenario, eventLoopMaxMs: s.eventLoopMaxMs };
+}
+
+/** One authenticated read, checked for status and content before anything is measured. */
+async function sanityCheck(origin: string, urlPath: string, headers: Record<string, string>, extracts: number): Promise<void> {
+  const res = await request(origin + urlPath, { headers });
+  const body = await res.body.text();
+  if (res.statusCode !== 200) throw new Error(`${urlPath}: status ${res.statusCode}: ${body.slice(0, 300)}`);
+  const records = JSON.parse(body) as Record<string, unknown[]>[];
+  const found = records.reduce((n, r) => n + (r.PrescriptionEHRExtract ?? r.JournalNoteEHRExtract ?? []).length, 0);
+  if (found !== extracts) throw new Error(`${urlPath}: ${found} extracts, expected ${extracts}`);
+}
+
+async function micro<T>(script: string): Promise<T> {
+  const [command, args] = pinned(0, process.execPath, ['--import', 'tsx', script, '--json']);
+  const child = spawn(command, args, { env: baseEnv(), stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  const code = await new Promise<number | null>((r) => child.once('exit', r));
+  if (code !== 0) throw new Error(`${script} failed (${code})`);
+  return JSON.parse(out.trim().split('\n').pop() ?? '{}') as T;
+}
+
+const mb = (n: number | undefined): string => fmt(n, 0);
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const pinnedSelf = pinSelf(1);
+  write(`# npm run bench — ${new Date().toISOString()}`);
+  const experiment = ['BENCH_NODE_FLAGS', 'BENCH_STATE_DIR', 'BENCH_LOG_LEVEL'].filter((k) => process.env[k]).map((k) => `${k}=${process.env[k]}`);
+  if (experiment.length > 0) write(`EXPERIMENT: ${experiment.join(' ')}`);
+  write(`node ${process.version}; taskset ${hasTaskset() ? 'yes: servers on core 0, load generator + simulator on core 1' : 'not available: nothing pinned'}${pinnedSelf ? '' : ' (could not pin this process)'}; ${SECONDS} s measured after ${WARMUP_SECONDS} s warm-up per run\n`);
+
+  const fixtures = await generateBenchFixtures(ROOT);
+  const largeExtracts = (fixtures.largeXml.match(/JournalNoteEHRExtract>/g) ?? []).length / 2;
+  const issuer = await BenchIssuer.start();
+  const key = randomBytes(24).toString('hex');
+  const token = await issuer.sign(BENCH_PATIENT, SCOPE);
+  const headers = { 'ocp-apim-subscription-key': key, authorization: `Bearer ${token}` };
+  const serviceEnv = (name: string, extra: Record<string, string> = {}): Record<string, string> => {
+    // BENCH_STATE_DIR: where the service keeps its audit file (an experiment: a tmpfs, to take fsync out).
+    const dataDir = path.join(process.env.BENCH_STATE_DIR ?? path.join(ROOT, 'state'), name);
+    rmSync(dataDir, { recursive: true, force: true });
+    return {
+      DATA_DIR: dataDir, EHR_DATA_DIR: fixtures.ehrDir, AUTH_ISSUER: issuer.issuer, AUTH_JWKS_URL: issuer.jwksUrl,
+      SUBSCRIPTION_KEYS: `bench:${key}`, RATE_LIMIT_MAX: '10000000', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info', ...extra,
+    };
+  };
+
+  const closed: ClosedLoopResult[] = [];
+  const open: (OpenLoopResult & { scenario: string; eventLoopMaxMs: number })[] = [];
+  const targets: Target[] = [];
+  try {
+    // 1. The reference.
+    if (wanted('reference')) {
+      const ref = await Target.start('reference', 'bench/reference-server.ts', {}, 0);
+      targets.push(ref);
+      closed.push(await closedLoop(ref, '1. bare Fastify reference', '/ref', {}, 50));
+      await ref.stop();
+    }
+
+    // 2. The service on the embedded EHR.
+    if (wanted('embedded')) {
+      const embedded = await Target.start('service-embedded', 'src/server.ts', serviceEnv('embedded'), 0);
+      targets.push(embedded);
+      await sanityCheck(embedded.origin, SMALL_PATH, headers, 2);
+      await sanityCheck(embedded.origin, LARGE_PATH, headers, largeExtracts);
+      const small = await closedLoop(embedded, '2a. embedded, 20 KB read', SMALL_PATH, headers, 50);
+      closed.push(small);
+      if (runs('2b')) closed.push(await closedLoop(embedded, '2b. embedded, 20 KB read', SMALL_PATH, headers, 200));
+      if (runs('2c')) closed.push(await closedLoop(embedded, '2c. embedded, 1 MB read', LARGE_PATH, headers, 10));
+      // One at a time: the event loop's longest stretch is then what one 1 MB read holds it for.
+      if (runs('2e')) closed.push(await closedLoop(embedded, '2e. embedded, 1 MB read', LARGE_PATH, headers, 1));
+      if (runs('2d')) open.push(await openLoopRun(embedded, '2d. embedded, 20 KB read', SMALL_PATH, headers, Math.max(1, Math.round(small.rps / 2))));
+      await embedded.stop();
+    }
+
+    // 3. The service through xml-http against the EHR simulator.
+    if (wanted('xml-http')) {
+      const sim = await Target.start('ehr-simulator', 'scripts/ehr-sim.ts', {
+        EHR_DATA_DIR: fixtures.ehrDir, DATA_DIR: path.join(ROOT, 'state', 'simulator'), LOG_LEVEL: 'warn',
+      }, 1, false);
+      targets.push(sim);
+      const remote = await Target.start('service-xml-http', 'src/server.ts', serviceEnv('xml-http', {
+        EHR_ADAPTER: 'xml-http', EHR_BASE_URL: sim.origin,
+      }), 0);
+      targets.push(remote);
+      await sanityCheck(remote.origin, SMALL_PATH, headers, 2);
+      const remoteSmall = await closedLoop(remote, '3a. xml-http, 20 KB read', SMALL_PATH, headers, 50);
+      closed.push(remoteSmall);
+      if (runs('3b')) closed.push(await closedLoop(remote, '3b. xml-http, 1 MB read', LARGE_PATH, headers, 10));
+      if (runs('3d')) closed.push(await closedLoop(remote, '3d. xml-http, 1 MB read', LARGE_PATH, headers, 1));
+      if (runs('3c')) open.push(await openLoopRun(remote, '3c. xml-http, 20 KB read', SMALL_PATH, headers, Math.max(1, Math.round(remoteSmall.rps / 2))));
+      await remote.stop();
+      await sim.stop();
+    }
+  } finally {
+    for (const t of targets) await t.stop().catch(() => undefined);
+    await issuer.close();
+  }
+
+  const reference = closed.find((r) => r.scenario.startsWith('1.'))?.rps ?? Number.NaN;
+  write('## Closed loop (autocannon)\n');
+  const referenceCpu = closed.find((r) => r.scenario.startsWith('1.'))?.cpuUsPerRequest ?? Number.NaN;
+  write(table(
+    ['scenario', 'conns', 'req/s', 'vs reference', 'p50 ms', 'p99 ms', 'server CPU µs/req', 'vs reference by CPU', 'server CPU', 'event-loop max / p99 ms', 'peak RSS MB', 'errors / non-2xx'],
+    closed.map((r) => [
+      r.scenario, String(r.connections), fmt(r.rps), `${fmt((r.rps / reference) * 100, 2)} %`, fmt(r.p50Ms, 1), fmt(r.p99Ms, 1),
+      `${fmt(r.cpuUsPerRequest)}${r.procCpuUsPerRequest === undefined ? '' : ` (${fmt(r.procCpuUsPerRequest)})`}`,
+      `${fmt((referenceCpu / r.cpuUsPerRequest) * 100, 2)} %`,
+      `${fmt(r.cpuUtilisation * 100)} %`, `${fmt(r.eventLoopMaxMs, 1)} / ${fmt(r.eventLoopP99Ms, 1)}`, mb(r.peakRssMB), `${r.errors} / ${r.non2xx}`,
+    ]),
+  ));
+  write('\nserver CPU µs/req: process.cpuUsage() of the server, all threads (in brackets: /proc/<pid>/stat, 10 ms ticks).');
+  write('vs reference by CPU: reference CPU µs/req over this CPU µs/req, i.e. req/s per fully used core; it does not depend on');
+  write('whether the load generator could saturate the server (the bare reference usually saturates the generator first).');
+  write('event-loop max / p99: perf_hooks.monitorEventLoopDelay of the server over the measured run; with 10 connections of');
+  write('1 MB reads the loop serves several in one turn, so the 1-connection runs show what one 1 MB read holds it for.\n');
+  write('## Open loop (Poisson arrivals at 50 % of the closed-loop req/s of the same read)\n');
+  write(table(
+    ['scenario', 'target req/s', 'achieved req/s', 'p50 ms', 'p99 ms', 'max ms', 'event-loop max ms', 'errors / non-2xx'],
+    open.map((r) => [r.scenario, fmt(r.rate), fmt(r.achievedRate), fmt(r.p50Ms, 1), fmt(r.p99Ms, 1), fmt(r.maxMs, 1), fmt(r.eventLoopMaxMs, 1), `${r.errors} / ${r.non2xx}`]),
+  ));
+
+  let mapper: { results: MapperResult[]; blocking: BlockingResult } | undefined;
+  let jwt: JwtResult | undefined;
+  if (!argv.includes('--skip-micro') && wanted('micro')) {
+    mapper = await micro<{ results: MapperResult[]; blocking: BlockingResult }>('bench/mapper.ts');
+    jwt = await micro<JwtResult>('bench/jwt.ts');
+    write('\n## Mapper (XML → records) against JSON.parse of the same records as JSON, same process\n');
+    write(mapperTable(mapper.results));
+    write('');
+    write(blockingTable(mapper.blocking));
+    write('\n## Token verification\n');
+    write(jwtTable(jwt));
+  }
+
+  const byName = (prefix: string): ClosedLoopResult | undefined => closed.find((r) => r.scenario.startsWith(prefix));
+  const s20 = byName('2a');
+  const s200 = byName('2b');
+  const s1mb = byName('2e');
+  const r1mb = byName('3d');
+  const ol = open.find((r) => r.scenario.startsWith('2d'));
+  const large = mapper?.results.find((r) => r.name.includes('1 MB'));
+  const small20 = mapper?.results.find((r) => r.name.includes('20 KB'));
+  const check = (ok: boolean | undefined): string => (ok === undefined ? '–' : ok ? 'met' : 'NOT met');
+  write('\n## Targets\n');
+  write(table(['target', 'measured', ''], [
+    ['20 KB read ≥ 4 % of reference req/s (measured / by CPU)', `${fmt(((s20?.rps ?? 0) / reference) * 100, 2)} % / ${fmt((referenceCpu / (s20?.cpuUsPerRequest ?? Number.NaN)) * 100, 2)} %`,
+      check(s20 && s20.rps / reference >= 0.04 && referenceCpu / s20.cpuUsPerRequest >= 0.04)],
+    ['≤ 450 µs server CPU per 20 KB request', fmt(s20?.cpuUsPerRequest), check(s20 && s20.cpuUsPerRequest <= 450)],
+    ['p99 < 60 ms at 50 connections (20 KB)', fmt(s20?.p99Ms, 1), check(s20 && s20.p99Ms < 60)],
+    ['open-loop p99 < 10 ms at half capacity', fmt(ol?.p99Ms, 1), check(ol && ol.p99Ms < 10)],
+    ['mapper ≥ 40 % of JSON.parse throughput (20 KB / 1 MB)', `${fmt((small20?.throughputRatio ?? Number.NaN) * 100)} % / ${fmt((large?.throughputRatio ?? Number.NaN) * 100)} %`,
+      check(small20 && large ? Math.min(small20.throughputRatio, large.throughputRatio) >= 0.4 : undefined)],
+    ['1 MB read never blocks the event loop > 20 ms (max at 1 connection, embedded / xml-http)', `${fmt(s1mb?.eventLoopMaxMs, 1)} / ${fmt(r1mb?.eventLoopMaxMs, 1)}`,
+      check(s1mb && r1mb && Math.max(s1mb.eventLoopMaxMs, r1mb.eventLoopMaxMs) <= 20)],
+    ['peak RSS < 250 MB at 200 connections', mb(s200?.peakRssMB), check(s200?.peakRssMB === undefined ? undefined : s200.peakRssMB < 250)],
+    ['verified JWT < 10 µs per request', `${fmt(jwt?.cachedUs, 2)} µs`, check(jwt && jwt.cachedUs < 10)],
+  ]));
+  write(`\ntotal bench time ${fmt((Date.now() - started) / 1000)} s; logs in ${path.relative(process.cwd(), ROOT)}/logs`);
+
+  mkdirSync(path.join(ROOT, 'results'), { recursive: true });
+  const file = path.join(ROOT, 'results', `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), node: process.version, seconds: SECONDS, closed, open, mapper, jwt }, null, 1));
+  write(`results: ${path.relative(process.cwd(), file)}`);
+  await sleep(10);
+}
+
+main().then(() => process.exit(0), (err: unknown) => {
+  process.stderr.write(`bench failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});

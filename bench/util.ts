@@ -1,0 +1,112 @@
+/** Small helpers shared by the bench scripts: CPU pinning, free ports, waiting, numbers and tables. */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+
+let tasksetChecked: boolean | undefined;
+
+/** Whether `taskset` (util-linux) can be run here. */
+export function hasTaskset(): boolean {
+  if (tasksetChecked === undefined) {
+    try {
+      execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' });
+      tasksetChecked = true;
+    } catch {
+      tasksetChecked = false;
+    }
+  }
+  return tasksetChecked;
+}
+
+/** Pins every thread of this process to one core (when taskset exists); returns whether it did. */
+export function pinSelf(core: number): boolean {
+  if (!hasTaskset()) return false;
+  try {
+    execFileSync('taskset', ['-a', '-p', '-c', String(core), String(process.pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `[command, args]` that runs `command args` pinned to `core` when taskset exists. */
+export function pinned(core: number, command: string, args: string[]): [string, string[]] {
+  return hasTaskset() ? ['taskset', ['-c', String(core), command, ...args]] : [command, args];
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Polls `check` until it is true or `timeoutMs` has passed. */
+export async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (await check().catch(() => false)) return;
+    await sleep(100);
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** Peak resident set (VmHWM) of a process, in bytes; undefined where /proc is missing. */
+export function peakRss(pid: number): number | undefined {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Resets a process's VmHWM to its current RSS (Linux `clear_refs` 5); returns whether it could. */
+export function resetPeakRss(pid: number): boolean {
+  try {
+    execFileSync('sh', ['-c', `echo 5 > /proc/${pid}/clear_refs`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** utime + stime of a process from /proc/<pid>/stat, in microseconds. */
+export function procCpuUs(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return (ticks * 1e6) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[i] ?? Number.NaN;
+}
+
+export const median = (xs: readonly number[]): number => percentile([...xs].sort((a, b) => a - b), 50);
+
+export function fmt(n: number | undefined, digits = 0): string {
+  if (n === undefined || Number.isNaN(n)) return '–';
+  return n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+/** A plain Markdown table. */
+export function table(header: string[], rows: string[][]): string {
+  const line = (cells: string[]): string => `| ${cells.join(' | ')} |`;
+  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+export const write = (text: string): void => void process.stdout.write(`${text}\n`);

@@ -1,0 +1,61 @@
+/**
+ * Name lookups for the single-pass reader, keyed by a name's length and first character so a tag
+ * is matched against the few candidate names in place (`startsWith` at its offset), without
+ * cutting the name out of the document first.
+ */
+import type { CompiledObject } from './shape.js';
+
+/** `[name, value, name, value, ...]` per `length * 128 + first char code`. */
+export type NameTable<V> = Map<number, (string | V)[]>;
+
+const keyOf = (length: number, first: number): number => length * 128 + first;
+
+export function nameTable<V>(entries: Iterable<[string, V]>): NameTable<V> {
+  const table: NameTable<V> = new Map();
+  for (const [name, value] of entries) {
+    const key = keyOf(name.length, name.charCodeAt(0));
+    const list = table.get(key);
+    if (list) list.push(name, value);
+    else table.set(key, [name, value]);
+  }
+  return table;
+}
+
+/** The value for the name at `text[from, to)`, or undefined. */
+export function lookUp<V>(table: NameTable<V>, text: string, from: number, to: number): V | undefined {
+  const list = table.get(keyOf(to - from, text.charCodeAt(from)));
+  if (list === undefined) return undefined;
+  for (let i = 0; i < list.length; i += 2) {
+    if (text.startsWith(list[i] as string, from)) return list[i + 1] as V;
+  }
+  return undefined;
+}
+
+export interface ShapeLookup {
+  /** Element name -> field index. */
+  elements: NameTable<number>;
+  /** Attribute name -> field index. */
+  attributes: NameTable<number>;
+}
+
+const lookups = new WeakMap<CompiledObject, ShapeLookup>();
+
+export function lookupOf(shape: CompiledObject): ShapeLookup {
+  let l = lookups.get(shape);
+  if (!l) {
+    const elements: [string, number][] = [];
+    const attributes: [string, number][] = [];
+    shape.fields.forEach((f, i) => (f.isAttribute ? attributes : elements).push([f.name, i]));
+    l = { elements: nameTable(elements), attributes: nameTable(attributes) };
+    lookups.set(shape, l);
+  }
+  return l;
+}
+
+/** `@_name` keys of the attributes leaves carry, so the common ones are never built per element. */
+const ATTRIBUTE_KEYS = nameTable(['extension', 'root', 'value', 'codeSystem', 'qualifier', 'nil', 'type', 'lang']
+  .map((n): [string, string] => [n, `@_${n}`]));
+
+export function attributeKey(text: string, from: number, to: number): string {
+  return lookUp(ATTRIBUTE_KEYS, text, from, to) ?? `@_${text.slice(from, to)}`;
+}

@@ -1,0 +1,200 @@
+/**
+ * The single-pass reader against the reference engine (fast-xml-parser + the walk): wherever the
+ * reader finishes a document, the reference engine must map it to the same records, key order
+ * included; and the mapper as a whole (reader, else reference engine) must answer every document,
+ * malformed ones included, exactly as the reference engine alone does.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { generateDemoData, DEMO_PEOPLE } from '../../../src/adapters/ehr-embedded/demo-data/generate.js';
+import { MalformedDocumentError, mapDocument, mapDocumentInSlices } from '../../../src/adapters/ehr-xml/index.js';
+import type { DocumentType } from '../../../src/adapters/ehr-xml/document.js';
+import { FAULT_DOCUMENT } from '../../../src/adapters/ehr-xml/fault.js';
+import { mapDocumentWith, READINGS } from '../../../src/adapters/ehr-xml/map-document.js';
+import { RELATIONSHIPS_DOCUMENT } from '../../../src/adapters/ehr-xml/relationships.js';
+import { RESULT_DOCUMENT } from '../../../src/adapters/ehr-xml/result-record.js';
+import { DTD_MARKUP } from '../../../src/adapters/ehr-xml/xml-parser.js';
+import { hasDtdMarkup } from '../../../src/adapters/ehr-xml/xml-text.js';
+import type { ReadKind } from '../../../src/ports/ehr-records.port.js';
+import { DocumentGenerator, Rng } from './generated-documents.js';
+import { example, ZONE } from './fixtures.js';
+
+type Outcome = { ok: true; json: string } | { ok: false; error: string };
+
+function outcome(run: () => unknown): Outcome {
+  try {
+    return { ok: true, json: JSON.stringify(run()) };
+  } catch (err) {
+    const e = err as Error;
+    return { ok: false, error: err instanceof MalformedDocumentError ? e.message : `${e.name}: ${e.message}` };
+  }
+}
+
+const KINDS: [ReadKind, string][] = [
+  ['patient', 'patient.xml'], ['medications', 'medications.xml'], ['journalnotes', 'journalnotes.xml'],
+  ['bookings', 'bookings.xml'], ['videomeetings', 'videomeetings.xml'], ['contacts', 'contacts.xml'],
+  ['attentionsignals', 'attentionsignals.xml'],
+];
+const OTHERS: [DocumentType, string][] = [
+  [RELATIONSHIPS_DOCUMENT, 'relationships.xml'], [RESULT_DOCUMENT, 'result-ok.xml'], [FAULT_DOCUMENT, 'fault.xml'],
+];
+const options = { zone: ZONE };
+const ctx = { zone: ZONE, onDropped: () => undefined };
+
+const GIVEN_BACK = JSON.stringify(undefined);
+
+/**
+ * The reader's outcome (undefined: given back; an error can only come from the checks after the
+ * walk, shared by both engines), the reference engine's, and the mapper's.
+ */
+function compare(kind: ReadKind, xml: string): { read: Outcome | undefined; reference: Outcome; mapper: Outcome } {
+  const read = outcome(() => mapDocumentWith('reader', kind, xml, options));
+  return {
+    read: read.ok && read.json === GIVEN_BACK ? undefined : read,
+    reference: outcome(() => mapDocumentWith('reference', kind, xml, options)),
+    mapper: outcome(() => mapDocument(kind, xml, options)),
+  };
+}
+
+function expectSameAsReference(kind: ReadKind, xml: string): boolean {
+  const { read, reference, mapper } = compare(kind, xml);
+  expect(mapper, xml).toEqual(reference);
+  if (read !== undefined) expect(reference, xml).toEqual(read);
+  return read?.ok === true;
+}
+
+describe('the reader reads the real documents itself, exactly as the reference engine', () => {
+  it('every upstream example', () => {
+    for (const [kind, file] of KINDS) expect(expectSameAsReference(kind, example(file)), file).toBe(true);
+    for (const [doc, file] of OTHERS) {
+      const xml = example(file);
+      const read = doc.mapWith('reader', xml, ctx);
+      expect(read, file).toBeDefined();
+      expect(JSON.stringify(read)).toBe(JSON.stringify(doc.mapWith('reference', xml, ctx)));
+    }
+  });
+
+  it('every document of every demo person', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'fast-reader-'));
+    try {
+      await generateDemoData(dir, { now: Date.UTC(2026, 10, 21, 8), zone: ZONE });
+      for (const person of DEMO_PEOPLE) {
+        for (const [kind, file] of KINDS) {
+          const xml = await readFile(path.join(dir, 'patients', person.id, file), 'utf8').catch(() => undefined);
+          if (xml !== undefined) expect(expectSameAsReference(kind, xml), `${person.id}/${file}`).toBe(true);
+        }
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('generated documents', () => {
+  for (const [kind] of KINDS) {
+    it(`${kind}: the reader maps what it finishes as the reference engine does, and the mapper answers as it`, () => {
+      const generator = new DocumentGenerator(new Rng(kind.length * 7919));
+      const { root, shape } = READINGS[kind].document;
+      let read = 0;
+      const runs = 150;
+      for (let i = 0; i < runs; i++) if (expectSameAsReference(kind, generator.document(root, shape))) read++;
+      // The generator writes mostly valid documents: most of them must stay on the reader.
+      expect(read).toBeGreaterThan(runs / 3);
+    });
+  }
+});
+
+const SNIPPETS = [
+  '<', '>', '&', '&amp;', '&nbsp;', '&#0;', '&#xD800;', '&#x41;', '&#X41;', '&#;', '<!-- c -->', '<!--', '-->', '<![CDATA[x]]>',
+  '<![CDATA[', ']]>', '<?pi x?>', '<?xml version="1.0"?>', '<x/>', '</x>', '<Extra a="1">t</Extra>', ' a="1"', ' a=1', ' a="1" a="2"',
+  ' xsi:nil="true"', ' nil="1"', '\r\n', '\r', '\uFEFF', '\u00a0', '<!DOCTYPE x>', '<!doctype', '<__proto__/>', '<toString>x</toString>',
+  '<constructor/>', 'p:', ':', 'é', '<é/>', '"', "'", '/', '=', ' ', '\n', '\t', '\v',
+];
+
+const mutation = fc.oneof(
+  fc.record({ op: fc.constant('insert' as const), at: fc.nat(), text: fc.constantFrom(...SNIPPETS) }),
+  fc.record({ op: fc.constant('delete' as const), at: fc.nat(), length: fc.integer({ min: 1, max: 40 }) }),
+  fc.record({ op: fc.constant('truncate' as const), at: fc.nat() }),
+);
+
+function mutate(xml: string, ops: { op: 'insert' | 'delete' | 'truncate'; at: number; text?: string; length?: number }[]): string {
+  let s = xml;
+  for (const m of ops) {
+    const at = s.length === 0 ? 0 : m.at % (s.length + 1);
+    if (m.op === 'insert') s = s.slice(0, at) + (m.text ?? '') + s.slice(at);
+    else if (m.op === 'delete') s = s.slice(0, at) + s.slice(at + (m.length ?? 1));
+    else s = s.slice(0, at);
+  }
+  return s;
+}
+
+describe('mutated examples: the mapper answers exactly as the reference engine, malformed or not', () => {
+  for (const [kind, file] of KINDS) {
+    it(kind, () => {
+      const xml = example(file);
+      fc.assert(fc.property(fc.array(mutation, { minLength: 1, maxLength: 4 }), (ops) => {
+        expectSameAsReference(kind, mutate(xml, ops));
+      }), { numRuns: 250, seed: 20261121 });
+    });
+  }
+});
+
+describe('attack documents never reach the reader', () => {
+  it('gives back deep nesting at the depth bound, without recursion', () => {
+    const nested = `<CareContacts>${'<x>'.repeat(99_999)}${'</x>'.repeat(99_999)}</CareContacts>`;
+    expect(mapDocumentWith('reader', 'contacts', nested, options)).toBeUndefined();
+    expect(() => mapDocument('contacts', nested, options)).toThrow('not parseable XML');
+  });
+
+  it('gives back reserved names and pollutes nothing', () => {
+    for (const name of ['__proto__', 'constructor', 'prototype', 'toString']) {
+      const xml = `<CareContacts><CareContact><${name}><polluted>yes</polluted></${name}></CareContact></CareContacts>`;
+      expect(mapDocumentWith('reader', 'contacts', xml, options)).toBeUndefined();
+    }
+    expect(Object.prototype).not.toHaveProperty('polluted');
+  });
+});
+
+describe('DTD refusal', () => {
+  it('hasDtdMarkup is exactly the reference pattern', () => {
+    const piece = fc.constantFrom('<!', '<', '!', ' ', '\n', '\u00a0', '\u2028', '\uFEFF', 'DOCTYPE', 'doctype', 'DocType', 'ENTITY',
+      'element', 'ATTLIST', 'notation', 'DOC', 'x', '<!--', '-->', 'ſ', 'K');
+    fc.assert(fc.property(fc.array(piece, { maxLength: 12 }), (pieces) => {
+      const s = pieces.join('');
+      expect(hasDtdMarkup(s)).toBe(DTD_MARKUP.test(s));
+    }), { numRuns: 2000, seed: 7 });
+  });
+});
+
+describe('reading in slices', () => {
+  it('gives the same records and the same errors as reading in one go', async () => {
+    for (const [kind, file] of KINDS) {
+      const xml = example(file);
+      await expect(mapDocumentInSlices(kind, xml, options, -1)).resolves.toEqual(mapDocument(kind, xml, options));
+      const broken = xml.slice(0, xml.length - 30);
+      await expect(mapDocumentInSlices(kind, broken, options, -1)).rejects.toThrow(outcome(() => mapDocument(kind, broken, options)).ok ? 'x' : 'not well-formed XML');
+    }
+  });
+
+  it('lets the event loop run between slices of a large document', async () => {
+    const xml = example('journalnotes.xml');
+    const at = xml.indexOf('</JournalNoteRecord>');
+    const extracts = /<JournalNoteEHRExtract>[\s\S]*?<\/JournalNoteEHRExtract>/.exec(xml)?.[0] ?? '';
+    const large = xml.slice(0, at) + extracts.repeat(50) + xml.slice(at);
+    let turns = 0;
+    const tick = (): void => {
+      turns++;
+      if (turns < 1000) setImmediate(tick);
+    };
+    setImmediate(tick);
+    // A deadline already past: the reader pauses after every batch of tags.
+    const sliced = await mapDocumentInSlices('journalnotes', large, options, -1);
+    turns = 1000;
+    expect(sliced).toEqual(mapDocument('journalnotes', large, options));
+    expect(sliced[0]?.JournalNoteEHRExtract).toHaveLength(52);
+    expect(turns).toBeGreaterThan(0);
+  });
+});
