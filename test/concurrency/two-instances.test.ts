@@ -5,7 +5,6 @@ import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresAuditTrail } from '../../src/adapters/audit-postgres/postgres-audit-trail.js';
-import { JwtAccessTokenVerifier } from '../../src/adapters/auth-jwks/jwt-access-token-verifier.js';
 import { generateDemoData } from '../../src/adapters/ehr-embedded/demo-data/generate.js';
 import { DocumentStore } from '../../src/adapters/ehr-embedded/document-store.js';
 import { EmbeddedEhr } from '../../src/adapters/ehr-embedded/embedded-ehr.js';
@@ -13,16 +12,13 @@ import { WriteStateStore } from '../../src/adapters/ehr-embedded/write-state-sto
 import { createRateLimitRedis, type RateLimitRedis } from '../../src/adapters/rate-limit-redis/create-rate-limit-redis.js';
 import { StaticSubscriptionKeys } from '../../src/adapters/subscription-keys/static-subscription-keys.js';
 import { RedisCoordinator } from '../../src/adapters/write-coordination/redis-coordinator.js';
-import { PatientAccessPolicy } from '../../src/domain/access/patient-access.js';
-import { MarkArrived } from '../../src/domain/use-cases/mark-arrived.js';
-import { ReadPatientData } from '../../src/domain/use-cases/read-patient-data.js';
-import { RegisterPayment } from '../../src/domain/use-cases/register-payment.js';
 import { buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/http/logging.js';
 import { FixedClock } from '../fakes/fixed-clock.js';
 import { adminPool, databaseUrl, dropSchema, freshSchema, databaseAvailable } from '../support/database.js';
 import { redisUrl, skipWithoutRedis, uniqueNameSpace } from '../support/redis.js';
 import { TestIssuer } from '../support/test-issuer.js';
+import { useCasesOver, verifierFor } from '../support/app-wiring.js';
 
 const ZONE = 'Europe/Stockholm';
 const KEY = 'two-instances-key-0123456789';
@@ -48,13 +44,8 @@ describe.skipIf(skip)('two instances sharing Redis, PostgreSQL and one EHR folde
     closers.push(() => audit.close(), () => redis.close());
     const app = await buildApp({
       config: { basePath: '', rateLimitMax: 100_000, rateLimitWindowMs: 5000, trustProxy: [], pressureMaxEventLoopDelayMs: 60_000 },
-      clock, logger: createLogger('silent'), zone: ZONE, ehr, auditTrail: audit,
-      tokenVerifier: new JwtAccessTokenVerifier({ issuer: issuer.issuer, audience: 'patient-data-access', patientClaim: 'patient', clock, onWarning: () => undefined }),
-      subscriptionKeys: new StaticSubscriptionKeys(new Map([['test', KEY]])),
-      accessPolicy: new PatientAccessPolicy(ehr, ehr, clock, ZONE),
-      readPatientData: new ReadPatientData(ehr, ZONE),
-      markArrived: new MarkArrived(ehr, clock, { beforeMinutes: 120, afterMinutes: 30 }, coordinator),
-      registerPayment: new RegisterPayment(ehr, coordinator),
+      clock, logger: createLogger('silent'), ehr, auditTrail: audit, tokenVerifier: verifierFor(issuer, clock),
+      subscriptionKeys: new StaticSubscriptionKeys(new Map([['test', KEY]])), ...useCasesOver(ehr, clock, coordinator),
       rateLimitRedis: { client: redis.client, onStoreError: () => undefined, nameSpace: uniqueNameSpace('two-instances') },
     });
     await app.ready();

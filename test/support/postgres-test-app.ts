@@ -2,23 +2,18 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { JwtAccessTokenVerifier } from '../../src/adapters/auth-jwks/jwt-access-token-verifier.js';
 import { generateDemoData } from '../../src/adapters/ehr-embedded/demo-data/generate.js';
 import { DocumentStore } from '../../src/adapters/ehr-embedded/document-store.js';
 import { EmbeddedEhr } from '../../src/adapters/ehr-embedded/embedded-ehr.js';
 import { WriteStateStore } from '../../src/adapters/ehr-embedded/write-state-store.js';
 import { StaticSubscriptionKeys } from '../../src/adapters/subscription-keys/static-subscription-keys.js';
-import { PatientAccessPolicy } from '../../src/domain/access/patient-access.js';
-import { MarkArrived } from '../../src/domain/use-cases/mark-arrived.js';
-import { ReadPatientData } from '../../src/domain/use-cases/read-patient-data.js';
-import { RegisterPayment } from '../../src/domain/use-cases/register-payment.js';
-import { InProcessCoordinator } from '../../src/adapters/write-coordination/in-process-coordinator.js';
 import { buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/http/logging.js';
 import type { AuditTrail } from '../../src/ports/audit-trail.port.js';
 import { FixedClock } from '../fakes/fixed-clock.js';
 import { ALL_SCOPES, KEY, ZONE } from './test-app.js';
 import { TestIssuer } from './test-issuer.js';
+import { useCasesOver, verifierFor } from './app-wiring.js';
 
 export interface AuditedTestApp {
   app: FastifyInstance;
@@ -41,18 +36,10 @@ export async function startAuditedTestApp(auditTrail: AuditTrail): Promise<Audit
   const logger = createLogger('info', { write: (line: string) => void logLines.push(line) });
   const issuer = await TestIssuer.start();
   const ehr = new EmbeddedEhr(new DocumentStore(path.join(dir, 'ehr')), await WriteStateStore.open(path.join(dir, 'state.json')), ZONE, () => undefined);
-  const coordinator = new InProcessCoordinator();
   const app = await buildApp({
     config: { basePath: '', rateLimitMax: 10_000, rateLimitWindowMs: 5000, trustProxy: [], pressureMaxEventLoopDelayMs: 60_000 },
-    clock, logger, zone: ZONE, ehr, auditTrail,
-    tokenVerifier: new JwtAccessTokenVerifier({
-      issuer: issuer.issuer, audience: 'patient-data-access', patientClaim: 'patient', clock, onWarning: () => undefined,
-    }),
+    clock, logger, ehr, auditTrail, tokenVerifier: verifierFor(issuer, clock), ...useCasesOver(ehr, clock),
     subscriptionKeys: new StaticSubscriptionKeys(new Map([['test', KEY]])),
-    accessPolicy: new PatientAccessPolicy(ehr, ehr, clock, ZONE),
-    readPatientData: new ReadPatientData(ehr, ZONE),
-    markArrived: new MarkArrived(ehr, clock, { beforeMinutes: 120, afterMinutes: 30 }, coordinator),
-    registerPayment: new RegisterPayment(ehr, coordinator),
   });
   await app.ready();
   return {

@@ -2,22 +2,17 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { JwtAccessTokenVerifier } from '../../src/adapters/auth-jwks/jwt-access-token-verifier.js';
 import { generateDemoData } from '../../src/adapters/ehr-embedded/demo-data/generate.js';
 import { startEhrSimulator, type EhrSimulator } from '../../src/adapters/ehr-simulator/index.js';
 import { XmlHttpEhr, type XmlHttpEhrEvent } from '../../src/adapters/ehr-xml-http/index.js';
 import { StaticSubscriptionKeys } from '../../src/adapters/subscription-keys/static-subscription-keys.js';
-import { PatientAccessPolicy } from '../../src/domain/access/patient-access.js';
-import { MarkArrived } from '../../src/domain/use-cases/mark-arrived.js';
-import { ReadPatientData } from '../../src/domain/use-cases/read-patient-data.js';
-import { RegisterPayment } from '../../src/domain/use-cases/register-payment.js';
-import { InProcessCoordinator } from '../../src/adapters/write-coordination/in-process-coordinator.js';
 import { buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/http/logging.js';
 import { FixedClock } from '../fakes/fixed-clock.js';
 import { MemoryAuditTrail } from '../fakes/memory-audit-trail.js';
-import { ALL_SCOPES, KEY, ZONE } from './test-app.js';
+import { KEY, ZONE } from './test-app.js';
 import { TestIssuer } from './test-issuer.js';
+import { clientOf, useCasesOver, verifierFor } from './app-wiring.js';
 
 export interface RemoteTestApp {
   app: FastifyInstance;
@@ -62,33 +57,15 @@ export async function startRemoteTestApp(options: RemoteTestAppOptions = {}): Pr
     onDropped: () => undefined, onEvent: (event) => events.push(event), now: options.breakerNow ?? (() => clock.now()),
     ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
   });
-  const tokenVerifier = new JwtAccessTokenVerifier({
-    issuer: issuer.issuer, audience: 'patient-data-access', patientClaim: 'patient', clock, onWarning: () => undefined,
-  });
-  const coordinator = new InProcessCoordinator();
   const app = await buildApp({
     config: { basePath: '', rateLimitMax: 10_000, rateLimitWindowMs: 5000, trustProxy: [], pressureMaxEventLoopDelayMs: 60_000 },
-    clock, logger, zone: ZONE, ehr, auditTrail: audit, tokenVerifier,
+    clock, logger, ehr, auditTrail: audit, tokenVerifier: verifierFor(issuer, clock), ...useCasesOver(ehr, clock),
     subscriptionKeys: new StaticSubscriptionKeys(new Map([['test', KEY]])),
-    accessPolicy: new PatientAccessPolicy(ehr, ehr, clock, ZONE),
-    readPatientData: new ReadPatientData(ehr, ZONE),
-    markArrived: new MarkArrived(ehr, clock, { beforeMinutes: 120, afterMinutes: 30 }, coordinator),
-    registerPayment: new RegisterPayment(ehr, coordinator),
   });
   await app.ready();
   return {
     app, sim, ehr, events, audit, clock, logLines,
-    personToken: (personId, claims = {}) => issuer.sign({ scope: ALL_SCOPES, patient: personId, sub: `person-${personId.slice(-4)}`, ...claims }),
-    clientToken: (claims = {}) => issuer.sign({ scope: ALL_SCOPES, sub: 'kiosk-1', client_id: 'kiosk-1', ...claims }),
-    call: ({ token, key, patient, headers, ...rest }) => app.inject({
-      ...rest,
-      headers: {
-        ...(key === null ? {} : { 'ocp-apim-subscription-key': key ?? KEY }),
-        ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
-        ...(patient === undefined ? {} : { patient }),
-        ...headers,
-      },
-    }),
+    ...clientOf(app, issuer),
     close: async () => {
       await app.close();
       await sim.close();

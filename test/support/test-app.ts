@@ -6,31 +6,20 @@ import type { Redis } from 'ioredis';
 import { InstrumentedAuditTrail } from '../../src/adapters/metrics/instrumented-audit-trail.js';
 import { InstrumentedEhr } from '../../src/adapters/metrics/instrumented-ehr.js';
 import type { PrometheusMetrics } from '../../src/adapters/metrics/prometheus-metrics.js';
-import { JwtAccessTokenVerifier } from '../../src/adapters/auth-jwks/jwt-access-token-verifier.js';
 import { generateDemoData } from '../../src/adapters/ehr-embedded/demo-data/generate.js';
 import { DocumentStore } from '../../src/adapters/ehr-embedded/document-store.js';
 import { EmbeddedEhr } from '../../src/adapters/ehr-embedded/embedded-ehr.js';
 import { WriteStateStore } from '../../src/adapters/ehr-embedded/write-state-store.js';
 import { StaticSubscriptionKeys } from '../../src/adapters/subscription-keys/static-subscription-keys.js';
-import { PatientAccessPolicy } from '../../src/domain/access/patient-access.js';
-import { MarkArrived } from '../../src/domain/use-cases/mark-arrived.js';
-import { ReadPatientData } from '../../src/domain/use-cases/read-patient-data.js';
-import { RegisterPayment } from '../../src/domain/use-cases/register-payment.js';
-import { InProcessCoordinator } from '../../src/adapters/write-coordination/in-process-coordinator.js';
 import { buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/http/logging.js';
 import { FixedClock } from '../fakes/fixed-clock.js';
 import { MemoryAuditTrail } from '../fakes/memory-audit-trail.js';
 import { TestIssuer } from './test-issuer.js';
+import { clientOf, KEY, useCasesOver, verifierFor, ZONE } from './app-wiring.js';
 
-export const ZONE = 'Europe/Stockholm';
-export const KEY = 'test-subscription-key-0123456789';
+export { ALL_SCOPES, KEY, ZONE } from './app-wiring.js';
 export const OTHER_KEY = 'other-subscription-key-0123456789';
-export const ALL_SCOPES = [
-  'user/Appointment-read', 'user/Patient-read', 'user/Contact-read', 'user/AttentionSignal-read',
-  'user/VideoMeeting-read', 'user/MedicationPrescription-read', 'user/JournalNote-read',
-  'user/Appointment-write', 'user/Payment-write',
-].join(' ');
 
 export interface TestApp {
   app: FastifyInstance;
@@ -77,23 +66,15 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const embedded = new EmbeddedEhr(new DocumentStore(path.join(dir, 'ehr')), await WriteStateStore.open(path.join(dir, 'state.json')), ZONE, () => undefined);
   const ehr = options.metrics ? new InstrumentedEhr(embedded, embedded, options.metrics) : embedded;
   const auditTrail = options.metrics ? new InstrumentedAuditTrail(audit, options.metrics) : audit;
-  const tokenVerifier = new JwtAccessTokenVerifier({
-    issuer: issuer.issuer, audience: 'patient-data-access', patientClaim: 'patient', clock, onWarning: () => undefined,
-  });
-  const coordinator = new InProcessCoordinator();
   const app = await buildApp({
     config: {
       basePath: options.basePath ?? '', rateLimitMax: options.rateLimitMax ?? 10_000, rateLimitWindowMs: options.rateLimitWindowMs ?? 5000,
       // Load shedding stays out of the way unless a test asks for it: a busy CI machine must not shed test requests.
       trustProxy: [], pressureMaxEventLoopDelayMs: 60_000, ...options.protection,
     },
-    clock, logger, zone: ZONE, ehr, auditTrail, tokenVerifier,
+    clock, logger, ehr, auditTrail, tokenVerifier: verifierFor(issuer, clock), ...useCasesOver(ehr, clock),
     ...(options.metrics ? { metrics: options.metrics } : {}),
     subscriptionKeys: new StaticSubscriptionKeys(new Map([['test', KEY], ['other', OTHER_KEY]])),
-    accessPolicy: new PatientAccessPolicy(ehr, ehr, clock, ZONE),
-    readPatientData: new ReadPatientData(ehr, ZONE),
-    markArrived: new MarkArrived(ehr, clock, { beforeMinutes: 120, afterMinutes: 30 }, coordinator),
-    registerPayment: new RegisterPayment(ehr, coordinator),
     ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
     ...(options.redisClient ? {
       rateLimitRedis: {
@@ -106,17 +87,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   await app.ready();
   return {
     app, issuer, audit, clock, ehr: embedded, logLines,
-    personToken: (personId, claims = {}) => issuer.sign({ scope: ALL_SCOPES, patient: personId, sub: `person-${personId.slice(-4)}`, ...claims }),
-    clientToken: (claims = {}) => issuer.sign({ scope: ALL_SCOPES, sub: 'kiosk-1', client_id: 'kiosk-1', ...claims }),
-    call: ({ token, key, patient, headers, ...rest }) => app.inject({
-      ...rest,
-      headers: {
-        ...(key === null ? {} : { 'ocp-apim-subscription-key': key ?? KEY }),
-        ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
-        ...(patient === undefined ? {} : { patient }),
-        ...headers,
-      },
-    }),
+    ...clientOf(app, issuer),
     close: async () => {
       await app.close();
       await issuer.close();

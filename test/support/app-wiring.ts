@@ -1,0 +1,59 @@
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { JwtAccessTokenVerifier } from '../../src/adapters/auth-jwks/jwt-access-token-verifier.js';
+import { InProcessCoordinator } from '../../src/adapters/write-coordination/in-process-coordinator.js';
+import { PatientAccessPolicy } from '../../src/domain/access/patient-access.js';
+import { MarkArrived } from '../../src/domain/use-cases/mark-arrived.js';
+import { ReadPatientData } from '../../src/domain/use-cases/read-patient-data.js';
+import { RegisterPayment } from '../../src/domain/use-cases/register-payment.js';
+import type { RouteDependencies } from '../../src/http/routes/dependencies.js';
+import type { Clock } from '../../src/ports/clock.port.js';
+import type { DelegationRegistry } from '../../src/ports/delegation-registry.port.js';
+import type { EhrRecords } from '../../src/ports/ehr-records.port.js';
+import type { WriteCoordinator } from '../../src/ports/write-coordinator.port.js';
+import type { TestIssuer } from './test-issuer.js';
+
+export const ZONE = 'Europe/Stockholm';
+export const KEY = 'test-subscription-key-0123456789';
+export const ALL_SCOPES = [
+  'user/Appointment-read', 'user/Patient-read', 'user/Contact-read', 'user/AttentionSignal-read',
+  'user/VideoMeeting-read', 'user/MedicationPrescription-read', 'user/JournalNote-read',
+  'user/Appointment-write', 'user/Payment-write',
+].join(' ');
+
+/** The use cases over one EHR, wired as src/container.ts wires them, with the default arrival window. */
+export function useCasesOver(ehr: EhrRecords & DelegationRegistry, clock: Clock, coordinator: WriteCoordinator = new InProcessCoordinator()): RouteDependencies {
+  return {
+    zone: ZONE,
+    accessPolicy: new PatientAccessPolicy(ehr, ehr, clock, ZONE),
+    readPatientData: new ReadPatientData(ehr, ZONE),
+    markArrived: new MarkArrived(ehr, clock, { beforeMinutes: 120, afterMinutes: 30 }, coordinator),
+    registerPayment: new RegisterPayment(ehr, coordinator),
+  };
+}
+
+/** The production verifier, trusting the loopback test issuer. */
+export function verifierFor(issuer: TestIssuer, clock: Clock): JwtAccessTokenVerifier {
+  return new JwtAccessTokenVerifier({
+    issuer: issuer.issuer, audience: 'patient-data-access', patientClaim: 'patient', clock, onWarning: () => undefined,
+  });
+}
+
+export type CallOptions = InjectOptions & { token?: string; key?: string | null; patient?: string };
+
+/** Tokens and requests as the tests speak them: a person or a kiosk, a key (or none), a `patient` header. */
+export function clientOf(app: FastifyInstance, issuer: TestIssuer) {
+  return {
+    personToken: (personId: string, claims: Record<string, unknown> = {}) =>
+      issuer.sign({ scope: ALL_SCOPES, patient: personId, sub: `person-${personId.slice(-4)}`, ...claims }),
+    clientToken: (claims: Record<string, unknown> = {}) => issuer.sign({ scope: ALL_SCOPES, sub: 'kiosk-1', client_id: 'kiosk-1', ...claims }),
+    call: ({ token, key, patient, headers, ...rest }: CallOptions): Promise<LightMyRequestResponse> => app.inject({
+      ...rest,
+      headers: {
+        ...(key === null ? {} : { 'ocp-apim-subscription-key': key ?? KEY }),
+        ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+        ...(patient === undefined ? {} : { patient }),
+        ...headers,
+      },
+    }),
+  };
+}
