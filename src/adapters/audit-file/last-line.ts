@@ -1,16 +1,11 @@
-import { open } from 'node:fs/promises';
+import { openIfExists } from '../fs/if-exists.js';
 
 const TAIL_BYTES = 64 * 1024;
 
 /** The last non-empty line of a file (read from its tail only), or undefined if there is none. */
 export async function lastLineOf(file: string): Promise<string | undefined> {
-  let handle;
-  try {
-    handle = await open(file, 'r');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
-  }
+  const handle = await openIfExists(file);
+  if (!handle) return undefined;
   try {
     const { size } = await handle.stat();
     const length = Math.min(size, TAIL_BYTES);

@@ -2,10 +2,11 @@
 // curl recipe keeps working), the token signing key (so tokens issued before a restart still verify)
 // and the salt of the pairwise subject ids (so a person's `sub` stays the same).
 import { generateKeyPair, randomBytes } from 'node:crypto';
-import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { calculateJwkThumbprint, type JWK } from 'jose';
+import { readTextIfExists } from '../fs/if-exists.js';
 
 export const CREDENTIALS_FILE = 'demo-auth.json';
 
@@ -47,13 +48,8 @@ function parse(text: string, file: string): StoredCredentials {
 }
 
 async function readExisting(file: string): Promise<StoredCredentials | undefined> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+  const text = await readTextIfExists(file);
+  if (text === undefined) return undefined;
   await chmod(file, 0o600);
   return parse(text, file);
 }

@@ -1,6 +1,7 @@
 import { statSync, type Stats } from 'node:fs';
-import { open, readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
+import { openIfExists, readTextIfExists } from '../fs/if-exists.js';
 
 const PATIENT_ID = /^\d{12}$/;
 const DOCUMENT_NAME = /^[a-z]+$/;
@@ -65,13 +66,8 @@ export class DocumentStore {
 
   /** A document with the version of exactly the content read, or undefined when it is absent. */
   async readVersioned(file: string): Promise<{ text: string; version: string } | undefined> {
-    let handle;
-    try {
-      handle = await open(file, 'r');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw err;
-    }
+    const handle = await openIfExists(file);
+    if (!handle) return undefined;
     try {
       const version = versionOf(await handle.stat());
       return { text: await handle.readFile('utf8'), version };
@@ -82,11 +78,11 @@ export class DocumentStore {
 
   /** A patient's document, or undefined when the file is absent (an empty answer). */
   patientDocument(patientId: string, name: string): Promise<string | undefined> {
-    return this.read(this.patientFile(patientId, name));
+    return readTextIfExists(this.patientFile(patientId, name));
   }
 
   relationshipsDocument(actorId: string): Promise<string | undefined> {
-    return this.read(this.relationshipsFile(actorId));
+    return readTextIfExists(this.relationshipsFile(actorId));
   }
 
   async reachable(): Promise<boolean> {
@@ -94,15 +90,6 @@ export class DocumentStore {
       return (await stat(path.join(this.root, 'patients'))).isDirectory();
     } catch {
       return false;
-    }
-  }
-
-  private async read(file: string): Promise<string | undefined> {
-    try {
-      return await readFile(file, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw err;
     }
   }
 }

@@ -1,6 +1,7 @@
-import { mkdir, open, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, open, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { PaymentType } from '../../ports/ehr-records.port.js';
+import { readTextIfExists } from '../fs/if-exists.js';
 import { withFileLock } from './file-lock.js';
 
 export interface WriteState {
@@ -43,13 +44,9 @@ export class WriteStateStore {
   }
 
   private async load(): Promise<WriteState> {
-    try {
-      const parsed = JSON.parse(await readFile(this.file, 'utf8')) as Partial<WriteState>;
-      return { version: 1, arrivals: { ...parsed.arrivals }, payments: { ...parsed.payments } };
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-      return { version: 1, arrivals: {}, payments: {} };
-    }
+    const text = await readTextIfExists(this.file);
+    const parsed = (text === undefined ? {} : JSON.parse(text)) as Partial<WriteState>;
+    return { version: 1, arrivals: { ...parsed.arrivals }, payments: { ...parsed.payments } };
   }
 
   private async persist(state: WriteState): Promise<void> {
