@@ -18,7 +18,7 @@ import { FixedClock } from '../fakes/fixed-clock.js';
 import { adminPool, databaseUrl, dropSchema, freshSchema, databaseAvailable } from '../support/database.js';
 import { redisUrl, skipWithoutRedis, uniqueNameSpace } from '../support/redis.js';
 import { TestIssuer } from '../support/test-issuer.js';
-import { useCasesOver, verifierFor } from '../support/app-wiring.js';
+import { TEST_HTTP_CONFIG, useCasesOver, verifierFor } from '../support/app-wiring.js';
 
 const ZONE = 'Europe/Stockholm';
 const KEY = 'two-instances-key-0123456789';
@@ -43,7 +43,7 @@ describe.skipIf(skip)('two instances sharing Redis, PostgreSQL and one EHR folde
     const coordinator = new RedisCoordinator(redis.client, { lockTtlMs: 15_000, waitMs: 20_000, onUnavailable: () => undefined });
     closers.push(() => audit.close(), () => redis.close());
     const app = await buildApp({
-      config: { basePath: '', rateLimitMax: 100_000, rateLimitWindowMs: 5000, trustProxy: [], pressureMaxEventLoopDelayMs: 60_000 },
+      config: { ...TEST_HTTP_CONFIG, rateLimitMax: 100_000 },
       clock, logger: createLogger('silent'), ehr, auditTrail: audit, tokenVerifier: verifierFor(issuer, clock),
       subscriptionKeys: new StaticSubscriptionKeys(new Map([['test', KEY]])), ...useCasesOver(ehr, clock, coordinator),
       rateLimitRedis: { client: redis.client, onStoreError: () => undefined, nameSpace: uniqueNameSpace('two-instances') },

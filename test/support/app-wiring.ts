@@ -20,6 +20,14 @@ export const ALL_SCOPES = [
   'user/Appointment-write', 'user/Payment-write',
 ].join(' ');
 
+/**
+ * The HTTP settings of a test app. Load shedding stays out of the way (a busy CI machine must not
+ * shed test requests); the tests that are about shedding set their own thresholds.
+ */
+export const TEST_HTTP_CONFIG = {
+  basePath: '', rateLimitMax: 10_000, rateLimitWindowMs: 5000, trustProxy: [] as string[], pressureMaxEventLoopDelayMs: 60_000,
+};
+
 /** The use cases over one EHR, wired as src/container.ts wires them, with the default arrival window. */
 export function useCasesOver(ehr: EhrRecords & DelegationRegistry, clock: Clock, coordinator: WriteCoordinator = new InProcessCoordinator()): RouteDependencies {
   return {

@@ -13,7 +13,7 @@ import type { AuditTrail } from '../../src/ports/audit-trail.port.js';
 import { FixedClock } from '../fakes/fixed-clock.js';
 import { ALL_SCOPES, KEY, ZONE } from './test-app.js';
 import { TestIssuer } from './test-issuer.js';
-import { useCasesOver, verifierFor } from './app-wiring.js';
+import { TEST_HTTP_CONFIG, useCasesOver, verifierFor } from './app-wiring.js';
 
 export interface AuditedTestApp {
   app: FastifyInstance;
@@ -37,7 +37,7 @@ export async function startAuditedTestApp(auditTrail: AuditTrail): Promise<Audit
   const issuer = await TestIssuer.start();
   const ehr = new EmbeddedEhr(new DocumentStore(path.join(dir, 'ehr')), await WriteStateStore.open(path.join(dir, 'state.json')), ZONE, () => undefined);
   const app = await buildApp({
-    config: { basePath: '', rateLimitMax: 10_000, rateLimitWindowMs: 5000, trustProxy: [], pressureMaxEventLoopDelayMs: 60_000 },
+    config: TEST_HTTP_CONFIG,
     clock, logger, ehr, auditTrail, tokenVerifier: verifierFor(issuer, clock), ...useCasesOver(ehr, clock),
     subscriptionKeys: new StaticSubscriptionKeys(new Map([['test', KEY]])),
   });

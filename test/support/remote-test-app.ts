@@ -12,7 +12,7 @@ import { FixedClock } from '../fakes/fixed-clock.js';
 import { MemoryAuditTrail } from '../fakes/memory-audit-trail.js';
 import { KEY, ZONE } from './test-app.js';
 import { TestIssuer } from './test-issuer.js';
-import { clientOf, useCasesOver, verifierFor } from './app-wiring.js';
+import { clientOf, TEST_HTTP_CONFIG, useCasesOver, verifierFor } from './app-wiring.js';
 
 export interface RemoteTestApp {
   app: FastifyInstance;
@@ -58,7 +58,7 @@ export async function startRemoteTestApp(options: RemoteTestAppOptions = {}): Pr
     ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
   });
   const app = await buildApp({
-    config: { basePath: '', rateLimitMax: 10_000, rateLimitWindowMs: 5000, trustProxy: [], pressureMaxEventLoopDelayMs: 60_000 },
+    config: TEST_HTTP_CONFIG,
     clock, logger, ehr, auditTrail: audit, tokenVerifier: verifierFor(issuer, clock), ...useCasesOver(ehr, clock),
     subscriptionKeys: new StaticSubscriptionKeys(new Map([['test', KEY]])),
   });

@@ -16,7 +16,7 @@ import { createLogger } from '../../src/http/logging.js';
 import { FixedClock } from '../fakes/fixed-clock.js';
 import { MemoryAuditTrail } from '../fakes/memory-audit-trail.js';
 import { TestIssuer } from './test-issuer.js';
-import { clientOf, KEY, useCasesOver, verifierFor, ZONE } from './app-wiring.js';
+import { clientOf, KEY, TEST_HTTP_CONFIG, useCasesOver, verifierFor, ZONE } from './app-wiring.js';
 
 export { ALL_SCOPES, KEY, ZONE } from './app-wiring.js';
 export const OTHER_KEY = 'other-subscription-key-0123456789';
@@ -68,9 +68,11 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const auditTrail = options.metrics ? new InstrumentedAuditTrail(audit, options.metrics) : audit;
   const app = await buildApp({
     config: {
-      basePath: options.basePath ?? '', rateLimitMax: options.rateLimitMax ?? 10_000, rateLimitWindowMs: options.rateLimitWindowMs ?? 5000,
-      // Load shedding stays out of the way unless a test asks for it: a busy CI machine must not shed test requests.
-      trustProxy: [], pressureMaxEventLoopDelayMs: 60_000, ...options.protection,
+      ...TEST_HTTP_CONFIG,
+      ...(options.basePath === undefined ? {} : { basePath: options.basePath }),
+      ...(options.rateLimitMax === undefined ? {} : { rateLimitMax: options.rateLimitMax }),
+      ...(options.rateLimitWindowMs === undefined ? {} : { rateLimitWindowMs: options.rateLimitWindowMs }),
+      ...options.protection,
     },
     clock, logger, ehr, auditTrail, tokenVerifier: verifierFor(issuer, clock), ...useCasesOver(ehr, clock),
     ...(options.metrics ? { metrics: options.metrics } : {}),
