@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '.data/**', 'coverage/**', 'demo-data/**'] },
+  { ignores: ['node_modules/**', 'dist/**', '.data/**', 'coverage/**', 'demo-data/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -3,10 +3,14 @@
  * (core 1) reads one document for a few seconds, then a summary of the profile: self time by
  * package / source folder and the heaviest functions.
  *
- *   node --import tsx bench/profile.ts [small|large] [--xml-http] [--seconds N]
+ *   node --import tsx bench/profile.ts [small|large] [--xml-http] [--seconds N] [--alloc] [--rate N]
  *   node --import tsx bench/profile.ts some.cpuprofile      (only the summary)
  *
- * The .cpuprofile lands in .data/bench/profiles (open it in Chrome DevTools or speedscope).
+ * With --alloc it samples allocations instead (bench/alloc-probe.mjs, collected objects included,
+ * after a warm-up) and prints bytes allocated per request by package and function: the garbage
+ * that drives collection pauses and peak RSS.
+ *
+ * The profile lands in .data/bench/profiles (open it in Chrome DevTools or speedscope).
  */
 import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
@@ -16,7 +20,10 @@ import autocannon from 'autocannon';
 import { request } from 'undici';
 import { BENCH_PATIENT, generateBenchFixtures } from './fixtures.js';
 import { BenchIssuer } from './issuer.js';
-import { fmt, freePort, pinned, pinSelf, table, waitFor, write } from './util.js';
+import { openLoop } from './open-loop.js';
+import {
+  buildService, fmt, freePort, pinned, pinSelf, SERVICE_ENTRY, serviceNodeFlags, table, waitFor, write,
+} from './util.js';
 
 interface ProfileNode {
   id: number;
@@ -30,6 +37,11 @@ const which = argv.includes('large') ? 'large' : 'small';
 const viaHttp = argv.includes('--xml-http');
 const secondsAt = argv.indexOf('--seconds');
 const SECONDS = secondsAt >= 0 ? Number(argv[secondsAt + 1]) : 8;
+const ALLOC = argv.includes('--alloc');
+const rateAt = argv.indexOf('--rate');
+/** `--rate N`: Poisson arrivals at N req/s (bench/open-loop.ts) instead of autocannon's closed loop. */
+const RATE = rateAt >= 0 ? Number(argv[rateAt + 1]) : undefined;
+const WARMUP_SECONDS = 2;
 const ROOT = path.resolve('.data/bench');
 
 /** Which bucket a frame's time goes to: a package, a source folder, or the engine itself. */
@@ -74,8 +86,43 @@ export function summarise(file: string, top = 25): string {
   ].join('\n');
 }
 
+interface HeapNode {
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  selfSize: number;
+  children: HeapNode[];
+}
+
+/** Bytes allocated per request, by bucket and function, from a sampling heap profile. */
+export function summariseAllocations(file: string, requests: number, top = 25): string {
+  const { head } = JSON.parse(readFileSync(file, 'utf8')) as { head: HeapNode };
+  let total = 0;
+  const buckets = new Map<string, number>();
+  const functions = new Map<string, number>();
+  const add = (m: Map<string, number>, k: string, n: number): void => void m.set(k, (m.get(k) ?? 0) + n);
+  const visit = (node: HeapNode): void => {
+    const { functionName, url, lineNumber } = node.callFrame;
+    if (node.selfSize > 0) {
+      total += node.selfSize;
+      const bucket = bucketOf(url, functionName);
+      add(buckets, bucket, node.selfSize);
+      add(functions, `${functionName || '(anonymous)'} ${bucket}:${lineNumber + 1}`, node.selfSize);
+    }
+    for (const child of node.children) visit(child);
+  };
+  visit(head);
+  const rows = (m: Map<string, number>, n: number): string[][] => [...m.entries()].sort((a, b) => b[1] - a[1]).slice(0, n)
+    .map(([k, bytes]) => [k, fmt(bytes / requests / 1024, 1), `${fmt((bytes / total) * 100, 1)} %`]);
+  return [
+    `allocated ${fmt(total / 2 ** 20)} MiB over ${requests} requests: ${fmt(total / requests / 1024, 1)} KiB per request (${path.basename(file)})\n`,
+    table(['where (allocated here)', 'KiB/req', 'share'], rows(buckets, 20)),
+    '',
+    table(['function (allocated here)', 'KiB/req', 'share'], rows(functions, top)),
+  ].join('\n');
+}
+
 async function main(): Promise<void> {
   pinSelf(1);
+  buildService();
   const fixtures = await generateBenchFixtures(ROOT);
   const issuer = await BenchIssuer.start();
   const key = randomBytes(24).toString('hex');
@@ -107,20 +154,34 @@ async function main(): Promise<void> {
   rmSync(dataDir, { recursive: true, force: true });
   mkdirSync(path.join(ROOT, 'logs'), { recursive: true });
   const log = openSync(path.join(ROOT, 'logs', 'profile.log'), 'w');
-  const [command, args] = pinned(0, process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profiles}`, '--import', 'tsx', 'src/server.ts']);
-  const server = spawn(command, args, { env: { ...env, PORT: String(port), DATA_DIR: dataDir }, stdio: ['ignore', log, log] });
+  const profiling = ALLOC ? ['--import', './bench/alloc-probe.mjs'] : ['--cpu-prof', `--cpu-prof-dir=${profiles}`];
+  const [command, args] = pinned(0, process.execPath, [...serviceNodeFlags(), ...profiling, SERVICE_ENTRY]);
+  const server = spawn(command, args, {
+    env: { ...env, PORT: String(port), DATA_DIR: dataDir, ...(ALLOC ? { BENCH_ALLOC_PROFILE_DIR: profiles } : {}) },
+    stdio: ['ignore', log, log],
+  });
   const origin = `http://127.0.0.1:${port}`;
   await waitFor('service', async () => (await request(`${origin}/health/live`)).statusCode === 200);
   const url = origin + (which === 'large' ? '/patients/journalnotes/' : '/patients/medications/');
-  const r = await autocannon({ url, connections: which === 'large' ? 10 : 50, duration: SECONDS, headers });
-  write(`${which}${viaHttp ? ' via xml-http' : ''}: ${fmt(r.requests.total / r.duration)} req/s, p99 ${fmt(r.latency.p99, 1)} ms, non-2xx ${r.non2xx}\n`);
+  const connections = which === 'large' ? 10 : 50;
+  if (ALLOC) {
+    await autocannon({ url, connections, duration: WARMUP_SECONDS, headers });
+    server.kill('SIGUSR2');
+  }
+  const r = RATE === undefined
+    ? await autocannon({ url, connections, duration: SECONDS, headers })
+    : await openLoop(origin, new URL(url).pathname, headers, RATE, SECONDS, WARMUP_SECONDS).then((o) => ({
+      requests: { total: o.completed }, duration: SECONDS, latency: { p99: o.p99Ms }, non2xx: o.non2xx,
+    }));
+  write(`${which}${viaHttp ? ' via xml-http' : ''}${RATE === undefined ? '' : ` (open loop at ${RATE} req/s)`}: ${fmt(r.requests.total / r.duration)} req/s, p99 ${fmt(r.latency.p99, 1)} ms, non-2xx ${r.non2xx}\n`);
   const exited = new Promise((resolve) => server.once('exit', resolve));
   server.kill('SIGTERM');
   await exited;
   for (const c of children) c.kill('SIGTERM');
   await issuer.close();
-  const fresh = readdirSync(profiles).filter((f) => f.endsWith('.cpuprofile') && !before.has(f));
-  for (const f of fresh) write(summarise(path.join(profiles, f)));
+  const fresh = readdirSync(profiles).filter((f) => !before.has(f));
+  for (const f of fresh.filter((name) => name.endsWith('.cpuprofile'))) write(summarise(path.join(profiles, f)));
+  for (const f of fresh.filter((name) => name.endsWith('.heapprofile'))) write(summariseAllocations(path.join(profiles, f), r.requests.total));
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -2,7 +2,7 @@
  * `npm run bench`: the service against a bare Fastify reference, side by side, in one run.
  *
  *   1. reference: a bare Fastify route answering a small JSON from memory
- *   2. the full service (`src/server.ts`: subscription key, JWT, scope, rate limit, audit file,
+ *   2. the full service, as `npm start` runs it (compiled `dist/server.js`: subscription key, JWT, scope, rate limit, audit file,
  *      XML mapping, serialisation) on the embedded EHR, for a ~20 KB medications read and a ~1 MB
  *      journal-notes read of a generated bench patient; plus 200 connections (peak RSS), the 1 MB
  *      read one at a time (how long one holds the event loop) and an open-loop run (Poisson
@@ -35,7 +35,7 @@ import { blockingTable, mapperTable, type BlockingResult, type MapperResult } fr
 import { jwtTable, type JwtResult } from './jwt.js';
 import { openLoop, type OpenLoopResult } from './open-loop.js';
 import {
-  fmt, freePort, hasTaskset, peakRss, pinned, pinSelf, procCpuUs, resetPeakRss, sleep, table, waitFor, write,
+  buildService, fmt, freePort, hasTaskset, peakRss, pinned, pinSelf, procCpuUs, resetPeakRss, SERVICE_ENTRY, serviceNodeFlags, sleep, table, waitFor, write,
 } from './util.js';
 
 const argv = process.argv.slice(2);
@@ -75,9 +75,10 @@ class Target {
     const port = await freePort();
     mkdirSync(path.join(ROOT, 'logs'), { recursive: true });
     const log = openSync(path.join(ROOT, 'logs', `${name}.log`), 'w');
+    const service = script === SERVICE_ENTRY;
     // BENCH_NODE_FLAGS: extra node flags for the service (experiments, e.g. --max-old-space-size=192).
-    const extra = script === 'src/server.ts' ? (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean) : [];
-    const nodeArgs = [...extra, '--import', 'tsx', ...(probe ? ['--import', './bench/probe.ts'] : []), script];
+    const extra = service ? [...serviceNodeFlags(), ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean)] : ['--import', 'tsx'];
+    const nodeArgs = [...extra, ...(probe ? ['--import', './bench/probe.mjs'] : []), script];
     const [command, args] = pinned(core, process.execPath, nodeArgs);
     const child = spawn(command, args, {
       env: { ...baseEnv(), ...env, PORT: String(port), EHR_SIM_PORT: String(port), HOST: '127.0.0.1' },
@@ -191,10 +192,13 @@ async function closedLoop(
   };
 }
 
-async function openLoopRun(target: Target, scenario: string, urlPath: string, headers: Record<string, string>, rate: number): Promise<OpenLoopResult & { scenario: string; eventLoopMaxMs: number }> {
+type OpenLoopRun = OpenLoopResult & { scenario: string; eventLoopMaxMs: number; cpuUsPerRequest: number; cpuUtilisation: number };
+
+async function openLoopRun(target: Target, scenario: string, urlPath: string, headers: Record<string, string>, rate: number): Promise<OpenLoopRun> {
   const r = await openLoop(target.origin, urlPath, headers, rate, SECONDS, WARMUP_SECONDS, () => target.reset());
   const s = await target.stats();
-  return { ...r, scenario, eventLoopMaxMs: s.eventLoopMaxMs };
+  const cpuUs = s.cpuUserUs + s.cpuSystemUs;
+  return { ...r, scenario, eventLoopMaxMs: s.eventLoopMaxMs, cpuUsPerRequest: cpuUs / r.completed, cpuUtilisation: cpuUs / (s.wallMs * 1000) };
 }
 
 /** One authenticated read, checked for status and content before anything is measured. */
@@ -227,6 +231,7 @@ async function main(): Promise<void> {
   if (experiment.length > 0) write(`EXPERIMENT: ${experiment.join(' ')}`);
   write(`node ${process.version}; taskset ${hasTaskset() ? 'yes: servers on core 0, load generator + simulator on core 1' : 'not available: nothing pinned'}${pinnedSelf ? '' : ' (could not pin this process)'}; ${SECONDS} s measured after ${WARMUP_SECONDS} s warm-up per run\n`);
 
+  buildService();
   const fixtures = await generateBenchFixtures(ROOT);
   const largeExtracts = (fixtures.largeXml.match(/JournalNoteEHRExtract>/g) ?? []).length / 2;
   const issuer = await BenchIssuer.start();
@@ -244,7 +249,7 @@ async function main(): Promise<void> {
   };
 
   const closed: ClosedLoopResult[] = [];
-  const open: (OpenLoopResult & { scenario: string; eventLoopMaxMs: number })[] = [];
+  const open: OpenLoopRun[] = [];
   const targets: Target[] = [];
   try {
     // 1. The reference.
@@ -257,7 +262,7 @@ async function main(): Promise<void> {
 
     // 2. The service on the embedded EHR.
     if (wanted('embedded')) {
-      const embedded = await Target.start('service-embedded', 'src/server.ts', serviceEnv('embedded'), 0);
+      const embedded = await Target.start('service-embedded', SERVICE_ENTRY, serviceEnv('embedded'), 0);
       targets.push(embedded);
       await sanityCheck(embedded.origin, SMALL_PATH, headers, 2);
       await sanityCheck(embedded.origin, LARGE_PATH, headers, largeExtracts);
@@ -277,7 +282,7 @@ async function main(): Promise<void> {
         EHR_DATA_DIR: fixtures.ehrDir, DATA_DIR: path.join(ROOT, 'state', 'simulator'), LOG_LEVEL: 'warn',
       }, 1, false);
       targets.push(sim);
-      const remote = await Target.start('service-xml-http', 'src/server.ts', serviceEnv('xml-http', {
+      const remote = await Target.start('service-xml-http', SERVICE_ENTRY, serviceEnv('xml-http', {
         EHR_ADAPTER: 'xml-http', EHR_BASE_URL: sim.origin,
       }), 0);
       targets.push(remote);
@@ -314,8 +319,11 @@ async function main(): Promise<void> {
   write('1 MB reads the loop serves several in one turn, so the 1-connection runs show what one 1 MB read holds it for.\n');
   write('## Open loop (Poisson arrivals at 50 % of the closed-loop req/s of the same read)\n');
   write(table(
-    ['scenario', 'target req/s', 'achieved req/s', 'p50 ms', 'p99 ms', 'max ms', 'event-loop max ms', 'errors / non-2xx'],
-    open.map((r) => [r.scenario, fmt(r.rate), fmt(r.achievedRate), fmt(r.p50Ms, 1), fmt(r.p99Ms, 1), fmt(r.maxMs, 1), fmt(r.eventLoopMaxMs, 1), `${r.errors} / ${r.non2xx}`]),
+    ['scenario', 'target req/s', 'achieved req/s', 'p50 ms', 'p99 ms', 'max ms', 'server CPU µs/req', 'server CPU', 'event-loop max ms', 'errors / non-2xx'],
+    open.map((r) => [
+      r.scenario, fmt(r.rate), fmt(r.achievedRate), fmt(r.p50Ms, 1), fmt(r.p99Ms, 1), fmt(r.maxMs, 1),
+      fmt(r.cpuUsPerRequest), `${fmt(r.cpuUtilisation * 100)} %`, fmt(r.eventLoopMaxMs, 1), `${r.errors} / ${r.non2xx}`,
+    ]),
   ));
 
   let mapper: { results: MapperResult[]; blocking: BlockingResult } | undefined;

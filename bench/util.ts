@@ -110,3 +110,19 @@ export function table(header: string[], rows: string[][]): string {
 }
 
 export const write = (text: string): void => void process.stdout.write(`${text}\n`);
+
+/** The service as `npm start` runs it: compiled JavaScript, no TypeScript loader in the process. */
+export const SERVICE_ENTRY = 'dist/server.js';
+
+/** `npm run build` (incremental), so the bench always measures the sources as they are now. */
+export function buildService(): void {
+  execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+}
+
+/** The node flags `npm start` gives the service, read from package.json so the bench cannot drift from it. */
+export function serviceNodeFlags(): string[] {
+  const { scripts } = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> };
+  const words = (scripts.start ?? '').split(/\s+/).filter(Boolean);
+  if (words[0] !== 'node' || words.at(-1) !== SERVICE_ENTRY) throw new Error(`npm start is not "node [flags] ${SERVICE_ENTRY}"`);
+  return words.slice(1, -1);
+}

@@ -64,6 +64,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     routerOptions: { ignoreTrailingSlash: true },
     trustProxy: deps.config.trustProxy.length > 0 ? deps.config.trustProxy : false,
     genReqId: requestIdOf,
+    // One line per request (below) instead of fastify's two: half the log volume, same facts.
+    disableRequestLogging: true,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     clientErrorHandler,
@@ -71,16 +73,22 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  app.addHook('onResponse', (request, reply, done) => {
+    request.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+    done();
+  });
   await app.register(errorHandler, { clock: deps.clock });
   // An unknown path is 404 whatever its method or body: never parse (and refuse) a body nobody reads.
-  app.addHook('preParsing', async (request) => {
-    if (request.is404) throw new ApiError(404, 'Not found.');
+  // Hooks that never wait take a callback: no promise per hook per request.
+  app.addHook('preParsing', (request, _reply, payload, done) => {
+    if (request.is404) done(new ApiError(404, 'Not found.'));
+    else done(null, payload);
   });
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
     reply.header('x-content-type-options', 'nosniff');
     if (!request.url.startsWith('/docs')) reply.header('cache-control', 'no-store');
-    return payload;
+    done(null, payload);
   });
   await app.register(metricsPlugin, { metrics: deps.metrics ?? new PrometheusMetrics({ defaultMetrics: false }) });
   await app.register(openapi, { basePath: deps.config.basePath });

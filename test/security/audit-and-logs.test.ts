@@ -213,7 +213,7 @@ describe('log injection (CR/LF in every place a caller controls)', () => {
 describe('secrets in the logs of every request of this file', () => {
   it('finds no token, token part, subscription key or identity number, in any form', () => {
     const lines = logs.flatMap((t) => t.logLines);
-    expect(lines.length).toBeGreaterThan(200);
+    expect(lines.filter((l) => l.includes('request completed')).length).toBeGreaterThan(100);
     expect(malformedLogLines(lines)).toEqual([]);
     expect(used.foundIn(lines)).toEqual([]);
   });

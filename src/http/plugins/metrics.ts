@@ -6,13 +6,15 @@ import { operationOf } from '../operation-of.js';
 /** Request counts and latency per operation and status, and `/metrics` for Prometheus to scrape. */
 export const metricsPlugin = fp(async (app: FastifyInstance, opts: { metrics: PrometheusMetrics }) => {
   const { metrics } = opts;
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const operation = operationOf(request);
-    if (operation === undefined) return;
-    const labels = { operation, status: String(reply.statusCode) };
-    metrics.requests.inc(labels);
-    metrics.requestDuration.observe(labels, reply.elapsedTime / 1000);
-    if (reply.statusCode === 429) metrics.rateLimitRejections.inc();
+    if (operation !== undefined) {
+      const labels = { operation, status: String(reply.statusCode) };
+      metrics.requests.inc(labels);
+      metrics.requestDuration.observe(labels, reply.elapsedTime / 1000);
+      if (reply.statusCode === 429) metrics.rateLimitRejections.inc();
+    }
+    done();
   });
 
   app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {

@@ -1,22 +1,24 @@
+/* global process, performance */
 /**
- * Preloaded into a server under test (`node --import tsx --import ./bench/probe.ts ...`): answers
+ * Preloaded into a server under test (`node --import ./bench/probe.mjs dist/server.js`): answers
  * the bench orchestrator over the IPC channel with the process's own CPU time since the last reset,
  * its event-loop delay (max and p99 over the same interval, perf_hooks.monitorEventLoopDelay) and
  * its memory. Does nothing when the process was not started with an IPC channel.
+ *
+ * Plain JavaScript, so the service runs exactly as `npm start` runs it: compiled, without a
+ * TypeScript loader in the process.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-
-interface ProbeMessage { type?: string }
 
 if (typeof process.send === 'function') {
   const delay = monitorEventLoopDelay({ resolution: 2 });
   delay.enable();
   let since = process.cpuUsage();
   let sinceWall = performance.now();
-  const send = (message: object): void => {
+  const send = (message) => {
     process.send?.(message);
   };
-  process.on('message', (message: ProbeMessage) => {
+  process.on('message', (message) => {
     if (message?.type === 'bench:reset') {
       delay.reset();
       since = process.cpuUsage();
@@ -24,6 +26,7 @@ if (typeof process.send === 'function') {
       send({ type: 'bench:reset:ok' });
     } else if (message?.type === 'bench:stats') {
       const cpu = process.cpuUsage(since);
+      const memory = process.memoryUsage();
       send({
         type: 'bench:stats',
         cpuUserUs: cpu.user,
@@ -31,8 +34,10 @@ if (typeof process.send === 'function') {
         wallMs: performance.now() - sinceWall,
         eventLoopMaxMs: delay.max / 1e6,
         eventLoopP99Ms: delay.percentile(99) / 1e6,
-        rssBytes: process.memoryUsage.rss(),
-        heapUsedBytes: process.memoryUsage().heapUsed,
+        rssBytes: memory.rss,
+        heapUsedBytes: memory.heapUsed,
+        heapTotalBytes: memory.heapTotal,
+        externalBytes: memory.external,
       });
     }
   });
