@@ -163,7 +163,7 @@ async function main(): Promise<void> {
   const origin = `http://127.0.0.1:${port}`;
   await waitFor('service', async () => (await request(`${origin}/health/live`)).statusCode === 200);
   const url = origin + (which === 'large' ? '/patients/journalnotes/' : '/patients/medications/');
-  const connections = which === 'large' ? 10 : 50;
+  const connections = which === 'large' ? Number(process.env.BENCH_PROFILE_CONNECTIONS ?? 10) : 50;
   if (ALLOC) {
     await autocannon({ url, connections, duration: WARMUP_SECONDS, headers });
     server.kill('SIGUSR2');

@@ -10,7 +10,7 @@ import {
   EhrError, type EhrRecords, type EhrWriteResult, type PaymentType, type ReadKind, type ReadResults, type TimeRange,
 } from '../../ports/ehr-records.port.js';
 import { selectInRange } from '../../domain/records/index.js';
-import { MalformedDocumentError, mapDocument, mapRelationships, mapResultRecord } from '../ehr-xml/index.js';
+import { MalformedDocumentError, mapDocumentInSlices, mapRelationships, mapResultRecord } from '../ehr-xml/index.js';
 import { bodyLimitFor, documentOf, RequestRefusedError } from './answer.js';
 import { CircuitBreaker, CircuitOpenError } from './circuit-breaker.js';
 import { exchange, type UpstreamRequest } from './exchange.js';
@@ -65,8 +65,9 @@ export class XmlHttpEhr implements EhrRecords, DelegationRegistry {
   async read<K extends ReadKind>(kind: K, patientId: string, range: TimeRange): Promise<ReadResults[K]> {
     if (!isPersonId(patientId)) throw NOT_FOUND();
     const path = readPath(kind, patientId, range, this.options.zone);
-    return this.call({ method: 'GET', path, retryOnConnectionLoss: true, patientPath: true }, (xml) => {
-      const mapped = mapDocument(kind, xml, {
+    return this.call({ method: 'GET', path, retryOnConnectionLoss: true, patientPath: true }, async (xml) => {
+      // In slices: a megabyte of journal must not hold the event loop while it is read.
+      const mapped = await mapDocumentInSlices(kind, xml, {
         zone: this.options.zone, expectedPatientId: patientId, onDropped: this.options.onDropped,
       });
       return selectInRange(kind, mapped, range, this.options.zone);
@@ -109,7 +110,7 @@ export class XmlHttpEhr implements EhrRecords, DelegationRegistry {
     return this.pool.close();
   }
 
-  private async call<T>(call: Call, interpret: (xml: string) => T): Promise<T> {
+  private async call<T>(call: Call, interpret: (xml: string) => T | Promise<T>): Promise<T> {
     try {
       return await this.breaker.run(async () => {
         const answer = await exchange(this.pool, { ...call, path: this.prefix + call.path }, {
@@ -119,7 +120,7 @@ export class XmlHttpEhr implements EhrRecords, DelegationRegistry {
         });
         const xml = documentOf(answer, call.patientPath);
         try {
-          return interpret(xml);
+          return await interpret(xml);
         } catch (err) {
           if (err instanceof MalformedDocumentError) throw untrusted(err);
           throw err;

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
 import { Type, type TSchema } from 'typebox';
 import type { OperationName } from '../../domain/access/operations.js';
 import {
@@ -10,11 +11,14 @@ import type { ReadKind } from '../../ports/ehr-records.port.js';
 import { ApiError } from '../api-error.js';
 import { accessFor, targetPatientOf } from '../patient-access.js';
 import { errorResponses } from '../schemas/errors.js';
+import { SlicedJsonSerializer } from '../serialization/sliced-json.js';
 import { PatientHeadersSchema, TimeFilterQuerySchema, VersionedTimeFilterQuerySchema } from '../schemas/requests.js';
 import type { ErrorShape } from '../types.js';
 import type { RouteDependencies } from './dependencies.js';
 
-interface ReadRoute {
+const JSON_UTF8 = 'application/json; charset=utf-8';
+
+export interface ReadRoute {
   url: string;
   operation: OperationName;
   kind: Exclude<ReadKind, 'patient'>;
@@ -24,15 +28,17 @@ interface ReadRoute {
   versioned: boolean;
   summary: string;
   maxItems?: number;
+  /** The item's array that can grow large (a record's extracts): serialised element by element. */
+  bulk?: string;
 }
 
-const READS: readonly ReadRoute[] = [
+export const READ_ROUTES: readonly ReadRoute[] = [
   { url: '/patients/appointments/', operation: 'getAppointments', kind: 'bookings', item: BookedAppointmentsResultSchema, errorShape: 'status', versioned: false, summary: 'Booked appointments' },
   { url: '/patients/contacts/', operation: 'getContacts', kind: 'contacts', item: CareContactSchema, errorShape: 'error', versioned: true, summary: 'Care contacts' },
   { url: '/patients/attentionsignals/', operation: 'getAttentionSignals', kind: 'attentionsignals', item: AttentionSignalSchema, errorShape: 'error', versioned: false, summary: 'Attention signals' },
   { url: '/patients/videomeetings/', operation: 'getVideoMeetings', kind: 'videomeetings', item: VideoMeetingSchema, errorShape: 'error', versioned: false, summary: 'Video meetings (at most 64, earliest first)', maxItems: 64 },
-  { url: '/patients/medications/', operation: 'getMedications', kind: 'medications', item: PrescriptionRecordSchema, errorShape: 'status', versioned: false, summary: 'Medication list (filtered on registration time)' },
-  { url: '/patients/journalnotes/', operation: 'getJournalNotes', kind: 'journalnotes', item: JournalNoteRecordSchema, errorShape: 'status', versioned: false, summary: 'Journal notes (filtered on registration time)' },
+  { url: '/patients/medications/', operation: 'getMedications', kind: 'medications', item: PrescriptionRecordSchema, errorShape: 'status', versioned: false, summary: 'Medication list (filtered on registration time)', bulk: 'PrescriptionEHRExtract' },
+  { url: '/patients/journalnotes/', operation: 'getJournalNotes', kind: 'journalnotes', item: JournalNoteRecordSchema, errorShape: 'status', versioned: false, summary: 'Journal notes (filtered on registration time)', bulk: 'JournalNoteEHRExtract' },
 ];
 
 export function assertApiVersion(value: string | undefined, allowAbsent: string): void {
@@ -43,7 +49,9 @@ export function assertApiVersion(value: string | undefined, allowAbsent: string)
 
 /** Six of the seven reads share one shape: who, for whom, which interval; the patient read has its own file. */
 export const readRoutes: FastifyPluginAsyncTypebox<RouteDependencies> = async (app, deps) => {
-  for (const route of READS) {
+  for (const route of READ_ROUTES) {
+    // Answers are serialised by the route's own schemas, in slices (a journal can be megabytes).
+    const serializer = new SlicedJsonSerializer(route.item, route.bulk);
     app.get(route.url, {
       config: { operation: route.operation, errorShape: route.errorShape },
       schema: {
@@ -53,13 +61,16 @@ export const readRoutes: FastifyPluginAsyncTypebox<RouteDependencies> = async (a
         querystring: route.versioned ? VersionedTimeFilterQuerySchema : TimeFilterQuerySchema,
         response: { 200: Type.Array(route.item, route.maxItems === undefined ? {} : { maxItems: route.maxItems }), ...errorResponses(route.errorShape) },
       },
-    }, async (request) => {
+    }, async (request, reply) => {
       const query = request.query as { fromDateTime?: string; toDateTime?: string; 'api-version'?: string };
       if (route.versioned) assertApiVersion(query['api-version'], 'v2');
       const patientId = targetPatientOf(request, deps.accessPolicy);
       const range = timeRangeFrom(query.fromDateTime, query.toDateTime, deps.zone);
       const access = await accessFor(request, deps.accessPolicy, patientId);
-      return deps.readPatientData.execute(route.kind, access, range);
+      const records = await deps.readPatientData.execute(route.kind, access, range);
+      // Already bytes in the 200 schema's shape: sent as they are, not serialised again.
+      const untyped: FastifyReply = reply;
+      return untyped.type(JSON_UTF8).send(await serializer.serialise(records));
     });
   }
 };

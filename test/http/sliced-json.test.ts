@@ -1,0 +1,85 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import fastJsonStringify from 'fast-json-stringify';
+import { Type, type TSchema } from 'typebox';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_PEOPLE, generateDemoData } from '../../src/adapters/ehr-embedded/demo-data/generate.js';
+import { DocumentStore } from '../../src/adapters/ehr-embedded/document-store.js';
+import { EmbeddedEhr } from '../../src/adapters/ehr-embedded/embedded-ehr.js';
+import { WriteStateStore } from '../../src/adapters/ehr-embedded/write-state-store.js';
+import { READ_ROUTES } from '../../src/http/routes/read-routes.js';
+import { SlicedJsonSerializer } from '../../src/http/serialization/sliced-json.js';
+import { withoutContactDetails } from '../../src/domain/records/index.js';
+
+const ZONE = 'Europe/Stockholm';
+const NOW = Date.UTC(2026, 10, 21, 8, 0);
+
+/** What fastify itself sends for a route whose 200 schema is an array of `item`. */
+const fastifyWould = (item: TSchema, value: readonly unknown[]): string => fastJsonStringify(Type.Array(item))(value as unknown[]);
+
+describe('SlicedJsonSerializer', () => {
+  let dir: string;
+  let ehr: EmbeddedEhr;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'sliced-json-'));
+    await generateDemoData(path.join(dir, 'ehr'), { now: NOW, zone: ZONE });
+    ehr = new EmbeddedEhr(new DocumentStore(path.join(dir, 'ehr')), await WriteStateStore.open(path.join(dir, 'writes.json')), ZONE, () => undefined);
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it('writes every read of every demo person byte for byte as fastify would, in one slice or in many', async () => {
+    let compared = 0;
+    for (const route of READ_ROUTES) {
+      for (const person of DEMO_PEOPLE) {
+        const records = await ehr.read(route.kind, person.id, {});
+        const expected = fastifyWould(route.item, records);
+        for (const sliceMs of [4, 0]) {
+          const bytes = await new SlicedJsonSerializer(route.item, route.bulk, sliceMs).serialise(records);
+          expect(bytes.toString('utf8')).toBe(expected);
+          expect(bytes.length).toBe(Buffer.byteLength(expected));
+        }
+        // Masked records are fresh (unfrozen) copies: the same rule holds.
+        const masked = withoutContactDetails(route.kind, records);
+        expect((await new SlicedJsonSerializer(route.item, route.bulk).serialise(masked)).toString()).toBe(fastifyWould(route.item, masked));
+        compared++;
+      }
+    }
+    expect(compared).toBe(READ_ROUTES.length * DEMO_PEOPLE.length);
+  });
+
+  it('finds the bulk field by its key only, whatever the strings before it hold', async () => {
+    const item = Type.Object({
+      note: Type.String(),
+      rows: Type.Array(Type.Object({ n: Type.Number(), s: Type.Optional(Type.String()) })),
+      after: Type.Optional(Type.String()),
+    });
+    const tricky = ['"rows":[]', 'x","rows":[]', '\\"rows\\":[]', '"rows":[', 'rows', '', 'å–\u2028"'];
+    const items = tricky.map((note, i) => ({
+      note, rows: Array.from({ length: i }, (_, n) => ({ n, s: note })), after: note, extra: 'not in the schema',
+    }));
+    const sliced = await new SlicedJsonSerializer(item, 'rows', 0).serialise(items);
+    expect(sliced.toString('utf8')).toBe(fastifyWould(item, items));
+    expect(JSON.parse(sliced.toString('utf8'))).toHaveLength(tricky.length);
+  });
+
+  it('gives the event loop turns while it works through a large answer', async () => {
+    const item = Type.Object({ rows: Type.Array(Type.Object({ text: Type.String() })) });
+    const items = [{ rows: Array.from({ length: 2000 }, (_, i) => ({ text: `row ${i} ${'x'.repeat(200)}` })) }];
+    let turns = 0;
+    const counter = setInterval(() => turns++, 0);
+    try {
+      const bytes = await new SlicedJsonSerializer(item, 'rows', 0).serialise(items);
+      expect(bytes.toString('utf8')).toBe(fastifyWould(item, items));
+    } finally {
+      clearInterval(counter);
+    }
+    expect(turns).toBeGreaterThan(10);
+  });
+
+  it('refuses a bulk field the item schema does not have as an array', () => {
+    const item = Type.Object({ rows: Type.String() });
+    expect(() => new SlicedJsonSerializer(item, 'rows')).toThrow(/not an array property/);
+    expect(() => new SlicedJsonSerializer(item, 'missing')).toThrow(/not an array property/);
+  });
+});
