@@ -77,6 +77,38 @@ describe('SlicedJsonSerializer', () => {
     expect(turns).toBeGreaterThan(10);
   });
 
+  it('answers the same bytes for the same frozen records, read after read (their JSON is remembered)', async () => {
+    const route = READ_ROUTES.find((r) => r.kind === 'journalnotes');
+    if (!route) throw new Error('no journal route');
+    const serializer = new SlicedJsonSerializer(route.item, route.bulk);
+    const records = await ehr.read('journalnotes', DEMO_PEOPLE[0]?.id ?? '', {});
+    expect(Object.isFrozen(records[0]?.JournalNoteEHRExtract[0])).toBe(true);
+    const first = await serializer.serialise(records);
+    const second = await serializer.serialise(records);
+    expect(second.toString()).toBe(first.toString());
+    expect(second.toString()).toBe(fastifyWould(route.item, records));
+    // Each answer is a buffer of its own: changing one cannot change the next.
+    first.fill(0);
+    expect((await serializer.serialise(records)).toString()).toBe(second.toString());
+  });
+
+  it('never remembers what can still change: unfrozen records, or frozen ones with an unfrozen part', async () => {
+    const item = Type.Object({ rows: Type.Array(Type.Object({ n: Type.Number(), inner: Type.Object({ s: Type.String() }) })) });
+    const serializer = new SlicedJsonSerializer(item, 'rows');
+    const inner = { s: 'before' };
+    const shallow = Object.freeze({ n: 1, inner });
+    const open = { n: 2, inner: { s: 'before' } };
+    const items = [{ rows: [shallow, open] }];
+    expect((await serializer.serialise(items)).toString()).toBe(fastifyWould(item, items));
+    inner.s = 'after';
+    open.n = 3;
+    open.inner.s = 'after';
+    const again = (await serializer.serialise(items)).toString();
+    expect(again).toBe(fastifyWould(item, items));
+    expect(again).toContain('"n":3');
+    expect(again).not.toContain('before');
+  });
+
   it('refuses a bulk field the item schema does not have as an array', () => {
     const item = Type.Object({ rows: Type.String() });
     expect(() => new SlicedJsonSerializer(item, 'rows')).toThrow(/not an array property/);

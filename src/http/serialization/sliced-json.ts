@@ -6,6 +6,43 @@ export const SERIALISE_SLICE_MS = 4;
 
 type Serialise = (value: unknown) => string;
 
+/** True when `value` and everything reachable from it is frozen: then nothing can ever change it. */
+function isDeepFrozen(value: object): boolean {
+  const stack: object[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop() as object;
+    if (!Object.isFrozen(v)) return false;
+    for (const child of Object.values(v)) if (typeof child === 'object' && child !== null) stack.push(child);
+  }
+  return true;
+}
+
+/**
+ * The JSON of records that can never change, remembered for as long as they live: the embedded
+ * EHR keeps its mapped documents deep-frozen and hands the same objects to every request, so a
+ * journal extract is serialised once per version of its file, not once per read. Anything not
+ * deep-frozen (masked copies, the remote EHR's fresh records) is serialised every time.
+ */
+class RememberedJson {
+  private readonly known = new WeakMap<object, Buffer>();
+
+  constructor(private readonly serialise: Serialise) {}
+
+  of(value: unknown): string | Buffer {
+    if (typeof value !== 'object' || value === null || !Object.isFrozen(value)) return this.serialise(value);
+    const known = this.known.get(value);
+    if (known) return known;
+    const text = this.serialise(value);
+    // Frozen all the way down now means frozen for good: what it serialises to cannot go stale.
+    if (!isDeepFrozen(value)) return text;
+    // Outside Node's shared pool, so a remembered piece never keeps a pool slab alive.
+    const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+    bytes.write(text);
+    this.known.set(value, bytes);
+    return bytes;
+  }
+}
+
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
@@ -14,11 +51,13 @@ const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmedi
  * that), but piece by piece: an item, or each element of its bulk field, at a time. Every few
  * milliseconds it yields to the event loop, so a 1 MB journal answer never holds the loop for the
  * tens of milliseconds one `JSON` call over it takes. The answer comes back as UTF-8 bytes, encoded
- * slice by slice, so neither the length nor the write has to walk a large string again.
+ * slice by slice, so neither the length nor the write has to walk a large string again. Records
+ * that can never change are serialised once (RememberedJson).
  */
 export class SlicedJsonSerializer {
-  private readonly item: Serialise;
-  private readonly element: Serialise | undefined;
+  private readonly itemText: Serialise;
+  private readonly item: RememberedJson;
+  private readonly element: RememberedJson | undefined;
   /** `"name":[]` as the item serialiser writes an empty bulk field: where the elements go. */
   private readonly emptyBulk: string | undefined;
 
@@ -27,43 +66,44 @@ export class SlicedJsonSerializer {
    *   elements are then serialised one at a time too
    */
   constructor(itemSchema: TSchema, private readonly bulkField?: string, private readonly sliceMs = SERIALISE_SLICE_MS) {
-    this.item = fastJsonStringify(itemSchema) as Serialise;
+    this.itemText = fastJsonStringify(itemSchema) as Serialise;
+    this.item = new RememberedJson(this.itemText);
     if (bulkField === undefined) return;
     const bulk = (itemSchema as { properties?: Record<string, { type?: unknown; items?: TSchema }> }).properties?.[bulkField];
     if (bulk?.type !== 'array' || bulk.items === undefined) throw new TypeError(`${bulkField} is not an array property of the item schema`);
-    this.element = fastJsonStringify(bulk.items) as Serialise;
+    this.element = new RememberedJson(fastJsonStringify(bulk.items) as Serialise);
     this.emptyBulk = `${JSON.stringify(bulkField)}:[]`;
   }
 
   async serialise(items: readonly unknown[]): Promise<Buffer> {
     const out = new SliceWriter(this.sliceMs);
-    out.text('[');
+    out.add('[');
     for (let i = 0; i < items.length; i++) {
-      if (i > 0) out.text(',');
+      if (i > 0) out.add(',');
       await this.writeItem(items[i], out);
     }
-    out.text(']');
+    out.add(']');
     return out.bytes();
   }
 
   private async writeItem(item: unknown, out: SliceWriter): Promise<void> {
     const elements = this.bulkOf(item);
     if (elements === undefined || this.bulkField === undefined || this.element === undefined || this.emptyBulk === undefined) {
-      if (out.text(this.item(item))) await out.pause();
+      if (out.add(this.item.of(item))) await out.pause();
       return;
     }
     // The item without its bulk, then the bulk's elements one by one where the empty array stood.
-    const shell = this.item({ ...(item as object), [this.bulkField]: [] });
+    const shell = this.itemText({ ...(item as object), [this.bulkField]: [] });
     // Quotes inside string values are escaped, so `"name":[]` with bare quotes can only be the key.
     const at = shell.indexOf(this.emptyBulk);
     if (at < 0) throw new Error(`serialised item has no ${this.emptyBulk}`);
     const open = at + this.emptyBulk.length - 1;
-    out.text(shell.slice(0, open));
+    out.add(shell.slice(0, open));
     for (let i = 0; i < elements.length; i++) {
-      if (i > 0) out.text(',');
-      if (out.text(this.element(elements[i]))) await out.pause();
+      if (i > 0) out.add(',');
+      if (out.add(this.element.of(elements[i]))) await out.pause();
     }
-    out.text(shell.slice(open));
+    out.add(shell.slice(open));
   }
 
   private bulkOf(item: unknown): readonly unknown[] | undefined {
@@ -85,11 +125,16 @@ class SliceWriter {
 
   constructor(private readonly sliceMs: number) {}
 
-  /** Adds `part`; true when the slice is used up and the caller should `pause()`. */
-  text(part: string): boolean {
-    this.pending.push(part);
-    this.pendingChars += part.length;
-    if (this.pendingChars >= ENCODE_CHARS) this.encodePending();
+  /** Adds `part` (text, or bytes already encoded); true when the slice is used up and the caller should `pause()`. */
+  add(part: string | Buffer): boolean {
+    if (typeof part === 'string') {
+      this.pending.push(part);
+      this.pendingChars += part.length;
+      if (this.pendingChars >= ENCODE_CHARS) this.encodePending();
+    } else {
+      this.encodePending();
+      this.chunks.push(part);
+    }
     return performance.now() - this.sliceStart >= this.sliceMs;
   }
 
@@ -98,9 +143,10 @@ class SliceWriter {
     this.sliceStart = performance.now();
   }
 
+  /** The answer, always a buffer of its own (never a remembered piece another answer shares). */
   bytes(): Buffer {
     this.encodePending();
-    return this.chunks.length === 1 ? (this.chunks[0] as Buffer) : Buffer.concat(this.chunks);
+    return Buffer.concat(this.chunks);
   }
 
   private encodePending(): void {
