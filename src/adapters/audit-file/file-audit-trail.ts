@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash as digestOf } from 'node:crypto';
 import { constants } from 'node:fs';
 import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
@@ -40,7 +40,7 @@ export class FileAuditTrail implements AuditTrail {
   append(record: AuditRecord): Promise<void> {
     if (!this.handle) return Promise.reject(new Error('audit trail closed'));
     const body = JSON.stringify({ ...record, prev: this.lastHash });
-    const hash = createHash('sha256').update(body).digest('hex');
+    const hash = digestOf('sha256', body);
     this.lastHash = hash;
     const line = `${body.slice(0, -1)},"hash":"${hash}"}\n`;
     return new Promise((resolve, reject) => {
@@ -88,7 +88,7 @@ export class FileAuditTrail implements AuditTrail {
     for (let i = 0; i < lines.length; i++) {
       const { hash, ...rest } = JSON.parse(lines[i] ?? '') as { hash: string; prev: string };
       const body = JSON.stringify(rest);
-      if (rest.prev !== prev || createHash('sha256').update(body).digest('hex') !== hash) return i + 1;
+      if (rest.prev !== prev || digestOf('sha256', body) !== hash) return i + 1;
       prev = hash;
     }
     return 0;

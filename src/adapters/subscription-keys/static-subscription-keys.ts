@@ -1,7 +1,7 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import type { SubscriptionKeys } from '../../ports/subscription-keys.port.js';
 
-const digest = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
+const digest = (value: string): Buffer => hash('sha256', value, 'buffer');
 
 /**
  * Keys from configuration. Each candidate is hashed to a fixed length and every key is compared,
