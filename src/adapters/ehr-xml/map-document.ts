@@ -51,7 +51,7 @@ export function mapDocument<K extends ReadKind>(kind: K, xml: string, options: M
 }
 
 /** Longest stretch, in ms, that mapDocumentInSlices reads before it lets the event loop run. */
-export const SLICE_MS = 4;
+export const SLICE_MS = 2;
 
 /**
  * mapDocument's result (or error), read in slices of about SLICE_MS with the event loop free in

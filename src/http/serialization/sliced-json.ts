@@ -2,7 +2,7 @@ import fastJsonStringify from 'fast-json-stringify';
 import type { TSchema } from 'typebox';
 
 /** Longest stretch, in ms, spent serialising before the event loop gets a turn. */
-export const SERIALISE_SLICE_MS = 4;
+export const SERIALISE_SLICE_MS = 2;
 
 type Serialise = (value: unknown) => string;
 
