@@ -154,6 +154,8 @@ interface ClosedLoopResult {
   non2xx: number;
   cpuUsPerRequest: number;
   cpuUtilisation: number;
+  /** Share of the server's CPU time spent in the kernel (system time). */
+  systemShare: number;
   procCpuUsPerRequest: number | undefined;
   eventLoopMaxMs: number;
   eventLoopP99Ms: number;
@@ -185,6 +187,7 @@ async function closedLoop(
     non2xx: r.non2xx,
     cpuUsPerRequest: cpuUs / total,
     cpuUtilisation: cpuUs / (s.wallMs * 1000),
+    systemShare: s.cpuSystemUs / cpuUs,
     procCpuUsPerRequest: procBefore === undefined || procAfter === undefined ? undefined : (procAfter - procBefore) / total,
     eventLoopMaxMs: s.eventLoopMaxMs,
     eventLoopP99Ms: s.eventLoopP99Ms,
@@ -192,13 +195,16 @@ async function closedLoop(
   };
 }
 
-type OpenLoopRun = OpenLoopResult & { scenario: string; eventLoopMaxMs: number; cpuUsPerRequest: number; cpuUtilisation: number };
+type OpenLoopRun = OpenLoopResult & { scenario: string; eventLoopMaxMs: number; cpuUsPerRequest: number; cpuUtilisation: number; systemShare: number };
 
 async function openLoopRun(target: Target, scenario: string, urlPath: string, headers: Record<string, string>, rate: number): Promise<OpenLoopRun> {
   const r = await openLoop(target.origin, urlPath, headers, rate, SECONDS, WARMUP_SECONDS, () => target.reset());
   const s = await target.stats();
   const cpuUs = s.cpuUserUs + s.cpuSystemUs;
-  return { ...r, scenario, eventLoopMaxMs: s.eventLoopMaxMs, cpuUsPerRequest: cpuUs / r.completed, cpuUtilisation: cpuUs / (s.wallMs * 1000) };
+  return {
+    ...r, scenario, eventLoopMaxMs: s.eventLoopMaxMs, cpuUsPerRequest: cpuUs / r.completed,
+    cpuUtilisation: cpuUs / (s.wallMs * 1000), systemShare: s.cpuSystemUs / cpuUs,
+  };
 }
 
 /** One authenticated read, checked for status and content before anything is measured. */
@@ -309,7 +315,7 @@ async function main(): Promise<void> {
       r.scenario, String(r.connections), fmt(r.rps), `${fmt((r.rps / reference) * 100, 2)} %`, fmt(r.p50Ms, 1), fmt(r.p99Ms, 1),
       `${fmt(r.cpuUsPerRequest)}${r.procCpuUsPerRequest === undefined ? '' : ` (${fmt(r.procCpuUsPerRequest)})`}`,
       `${fmt((referenceCpu / r.cpuUsPerRequest) * 100, 2)} %`,
-      `${fmt(r.cpuUtilisation * 100)} %`, `${fmt(r.eventLoopMaxMs, 1)} / ${fmt(r.eventLoopP99Ms, 1)}`, mb(r.peakRssMB), `${r.errors} / ${r.non2xx}`,
+      `${fmt(r.cpuUtilisation * 100)} % (kernel ${fmt(r.systemShare * 100)} %)`, `${fmt(r.eventLoopMaxMs, 1)} / ${fmt(r.eventLoopP99Ms, 1)}`, mb(r.peakRssMB), `${r.errors} / ${r.non2xx}`,
     ]),
   ));
   write('\nserver CPU µs/req: process.cpuUsage() of the server, all threads (in brackets: /proc/<pid>/stat, 10 ms ticks).');
@@ -322,7 +328,7 @@ async function main(): Promise<void> {
     ['scenario', 'target req/s', 'achieved req/s', 'p50 ms', 'p99 ms', 'max ms', 'server CPU µs/req', 'server CPU', 'event-loop max ms', 'errors / non-2xx'],
     open.map((r) => [
       r.scenario, fmt(r.rate), fmt(r.achievedRate), fmt(r.p50Ms, 1), fmt(r.p99Ms, 1), fmt(r.maxMs, 1),
-      fmt(r.cpuUsPerRequest), `${fmt(r.cpuUtilisation * 100)} %`, fmt(r.eventLoopMaxMs, 1), `${r.errors} / ${r.non2xx}`,
+      fmt(r.cpuUsPerRequest), `${fmt(r.cpuUtilisation * 100)} % (kernel ${fmt(r.systemShare * 100)} %)`, fmt(r.eventLoopMaxMs, 1), `${r.errors} / ${r.non2xx}`,
     ]),
   ));
 
