@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.js';
 import type { AccessTokenVerifier } from '../ports/access-token-verifier.port.js';
@@ -65,7 +65,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     trustProxy: deps.config.trustProxy.length > 0 ? deps.config.trustProxy : false,
     genReqId: requestIdOf,
     // One line per request (below) instead of fastify's two: half the log volume, same facts.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     clientErrorHandler,
