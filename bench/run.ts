@@ -18,7 +18,7 @@
  * is bounded in time and count.
  *
  *   node --import tsx bench/run.ts [--seconds N] [--skip-micro] [--only reference,embedded,xml-http,micro]
- *                                  [--scenarios 2b,2c,2d,2e,3b,3c,3d]
+ *                                  [--scenarios 2b,2c,2d,2e,3b,3c,3d] [--open-rate N]
  *
  * Experiments (printed in the header when set): BENCH_NODE_FLAGS (node flags for the service),
  * BENCH_STATE_DIR (where its audit file goes), BENCH_LOG_LEVEL (LOG_LEVEL, default info).
@@ -52,6 +52,9 @@ const scenariosAt = argv.indexOf('--scenarios');
 /** `--scenarios 2a,2c`: only these runs of the selected parts (the others are skipped). */
 const SCENARIOS = scenariosAt >= 0 ? new Set((argv[scenariosAt + 1] ?? '').split(',')) : undefined;
 const runs = (id: string): boolean => SCENARIOS === undefined || SCENARIOS.has(id);
+/** `--open-rate N`: the open-loop runs at N req/s instead of half the closed-loop rate (comparisons at equal load). */
+const OPEN_RATE = argv.includes('--open-rate') ? opt('--open-rate', Number.NaN) : undefined;
+const halfOf = (rps: number): number => OPEN_RATE ?? Math.max(1, Math.round(rps / 2));
 const WARMUP_SECONDS = 3;
 const ROOT = path.resolve('.data/bench');
 const SCOPE = 'user/JournalNote-read user/MedicationPrescription-read';
@@ -278,7 +281,7 @@ async function main(): Promise<void> {
       if (runs('2c')) closed.push(await closedLoop(embedded, '2c. embedded, 1 MB read', LARGE_PATH, headers, 10));
       // One at a time: the event loop's longest stretch is then what one 1 MB read holds it for.
       if (runs('2e')) closed.push(await closedLoop(embedded, '2e. embedded, 1 MB read', LARGE_PATH, headers, 1));
-      if (runs('2d')) open.push(await openLoopRun(embedded, '2d. embedded, 20 KB read', SMALL_PATH, headers, Math.max(1, Math.round(small.rps / 2))));
+      if (runs('2d')) open.push(await openLoopRun(embedded, '2d. embedded, 20 KB read', SMALL_PATH, headers, halfOf(small.rps)));
       await embedded.stop();
     }
 
@@ -297,7 +300,7 @@ async function main(): Promise<void> {
       closed.push(remoteSmall);
       if (runs('3b')) closed.push(await closedLoop(remote, '3b. xml-http, 1 MB read', LARGE_PATH, headers, 10));
       if (runs('3d')) closed.push(await closedLoop(remote, '3d. xml-http, 1 MB read', LARGE_PATH, headers, 1));
-      if (runs('3c')) open.push(await openLoopRun(remote, '3c. xml-http, 20 KB read', SMALL_PATH, headers, Math.max(1, Math.round(remoteSmall.rps / 2))));
+      if (runs('3c')) open.push(await openLoopRun(remote, '3c. xml-http, 20 KB read', SMALL_PATH, headers, halfOf(remoteSmall.rps)));
       await remote.stop();
       await sim.stop();
     }
