@@ -37,7 +37,10 @@ export const apiProtection = fp(async (app: FastifyInstance, opts: ProtectionOpt
     referrerPolicy: { policy: 'no-referrer' },
   });
   app.addHook('onRequest', (request, reply, done) => {
-    securityHeaders(request.raw, reply.raw, (err?: unknown) => done(err instanceof Error ? err : undefined));
+    securityHeaders(request.raw, reply.raw, (err?: unknown) => {
+      if (err === undefined) done();
+      else done(err instanceof Error ? err : new Error(String(err)));
+    });
   });
   await app.register(underPressure, {
     maxEventLoopDelay: opts.maxEventLoopDelayMs,
