@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import fastJsonStringify from 'fast-json-stringify';
 import type { TSchema } from 'typebox';
 
@@ -43,7 +44,13 @@ class RememberedJson {
   }
 }
 
-const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+/** An item's array property that can grow large, and how its elements are written. */
+interface Bulk {
+  field: string;
+  element: RememberedJson;
+  /** `"field":[]` as the item serialiser writes an empty bulk: where the elements go. */
+  emptyMarker: string;
+}
 
 /**
  * Serialises a read's answer (an array of items) as fastify would with the route's response
@@ -57,22 +64,23 @@ const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmedi
 export class SlicedJsonSerializer {
   private readonly itemText: Serialise;
   private readonly item: RememberedJson;
-  private readonly element: RememberedJson | undefined;
-  /** `"name":[]` as the item serialiser writes an empty bulk field: where the elements go. */
-  private readonly emptyBulk: string | undefined;
+  private readonly bulk: Bulk | undefined;
 
   /**
    * @param bulkField the item's array property that holds its bulk (a record's extracts), whose
    *   elements are then serialised one at a time too
    */
-  constructor(itemSchema: TSchema, private readonly bulkField?: string, private readonly sliceMs = SERIALISE_SLICE_MS) {
+  constructor(itemSchema: TSchema, bulkField?: string, private readonly sliceMs = SERIALISE_SLICE_MS) {
     this.itemText = fastJsonStringify(itemSchema) as Serialise;
     this.item = new RememberedJson(this.itemText);
     if (bulkField === undefined) return;
-    const bulk = (itemSchema as { properties?: Record<string, { type?: unknown; items?: TSchema }> }).properties?.[bulkField];
-    if (bulk?.type !== 'array' || bulk.items === undefined) throw new TypeError(`${bulkField} is not an array property of the item schema`);
-    this.element = new RememberedJson(fastJsonStringify(bulk.items) as Serialise);
-    this.emptyBulk = `${JSON.stringify(bulkField)}:[]`;
+    const array = (itemSchema as { properties?: Record<string, { type?: unknown; items?: TSchema }> }).properties?.[bulkField];
+    if (array?.type !== 'array' || array.items === undefined) throw new TypeError(`${bulkField} is not an array property of the item schema`);
+    this.bulk = {
+      field: bulkField,
+      element: new RememberedJson(fastJsonStringify(array.items) as Serialise),
+      emptyMarker: `${JSON.stringify(bulkField)}:[]`,
+    };
   }
 
   async serialise(items: readonly unknown[]): Promise<Buffer> {
@@ -87,29 +95,25 @@ export class SlicedJsonSerializer {
   }
 
   private async writeItem(item: unknown, out: SliceWriter): Promise<void> {
-    const elements = this.bulkOf(item);
-    if (elements === undefined || this.bulkField === undefined || this.element === undefined || this.emptyBulk === undefined) {
+    const { bulk } = this;
+    const elements = bulk === undefined || typeof item !== 'object' || item === null
+      ? undefined : (item as Record<string, unknown>)[bulk.field];
+    if (bulk === undefined || !Array.isArray(elements)) {
       if (out.add(this.item.of(item))) await out.pause();
       return;
     }
     // The item without its bulk, then the bulk's elements one by one where the empty array stood.
-    const shell = this.itemText({ ...(item as object), [this.bulkField]: [] });
-    // Quotes inside string values are escaped, so `"name":[]` with bare quotes can only be the key.
-    const at = shell.indexOf(this.emptyBulk);
-    if (at < 0) throw new Error(`serialised item has no ${this.emptyBulk}`);
-    const open = at + this.emptyBulk.length - 1;
+    const shell = this.itemText({ ...(item as object), [bulk.field]: [] });
+    // Quotes inside string values are escaped, so `"field":[]` with bare quotes can only be the key.
+    const at = shell.indexOf(bulk.emptyMarker);
+    if (at < 0) throw new Error(`serialised item has no ${bulk.emptyMarker}`);
+    const open = at + bulk.emptyMarker.length - 1;
     out.add(shell.slice(0, open));
     for (let i = 0; i < elements.length; i++) {
       if (i > 0) out.add(',');
-      if (out.add(this.element.of(elements[i]))) await out.pause();
+      if (out.add(bulk.element.of(elements[i]))) await out.pause();
     }
     out.add(shell.slice(open));
-  }
-
-  private bulkOf(item: unknown): readonly unknown[] | undefined {
-    if (this.bulkField === undefined || typeof item !== 'object' || item === null) return undefined;
-    const value = (item as Record<string, unknown>)[this.bulkField];
-    return Array.isArray(value) ? value : undefined;
   }
 }
 
@@ -139,7 +143,7 @@ class SliceWriter {
   }
 
   async pause(): Promise<void> {
-    await yieldToEventLoop();
+    await nextTurn();
     this.sliceStart = performance.now();
   }
 
