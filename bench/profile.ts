@@ -57,6 +57,12 @@ function bucketOf(url: string, name: string): string {
   return url.replace(/^.*\/(bench|scripts)\//, '$1/');
 }
 
+/** The `n` largest entries of `m` as table rows: key, the amount as `show` writes it, share of `total`. */
+function topRows(m: Map<string, number>, n: number, total: number, show: (amount: number) => string): string[][] {
+  return [...m.entries()].sort((a, b) => b[1] - a[1]).slice(0, n)
+    .map(([key, amount]) => [key, show(amount), `${fmt((amount / total) * 100, 1)} %`]);
+}
+
 export function summarise(file: string, top = 25): string {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
@@ -76,8 +82,7 @@ export function summarise(file: string, top = 25): string {
     const key = `${functionName || '(anonymous)'} ${bucket}:${lineNumber + 1}`;
     functions.set(key, (functions.get(key) ?? 0) + us);
   }
-  const rows = (m: Map<string, number>, n: number): string[][] => [...m.entries()].sort((a, b) => b[1] - a[1]).slice(0, n)
-    .map(([k, us]) => [k, fmt(us / 1000), `${fmt((us / total) * 100, 1)} %`]);
+  const rows = (m: Map<string, number>, n: number): string[][] => topRows(m, n, total, (us) => fmt(us / 1000));
   return [
     `busy ${fmt(total / 1000)} ms in ${path.basename(file)}\n`,
     table(['where (self time)', 'ms', 'share'], rows(buckets, 20)),
@@ -110,8 +115,7 @@ export function summariseAllocations(file: string, requests: number, top = 25): 
     for (const child of node.children) visit(child);
   };
   visit(head);
-  const rows = (m: Map<string, number>, n: number): string[][] => [...m.entries()].sort((a, b) => b[1] - a[1]).slice(0, n)
-    .map(([k, bytes]) => [k, fmt(bytes / requests / 1024, 1), `${fmt((bytes / total) * 100, 1)} %`]);
+  const rows = (m: Map<string, number>, n: number): string[][] => topRows(m, n, total, (bytes) => fmt(bytes / requests / 1024, 1));
   return [
     `allocated ${fmt(total / 2 ** 20)} MiB over ${requests} requests: ${fmt(total / requests / 1024, 1)} KiB per request (${path.basename(file)})\n`,
     table(['where (allocated here)', 'KiB/req', 'share'], rows(buckets, 20)),
