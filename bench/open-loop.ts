@@ -3,6 +3,7 @@
  * each latency is measured from the request's scheduled arrival, so a stalled server cannot hide its
  * queue (no coordinated omission). Bounded in count and time.
  */
+import { writeFileSync } from 'node:fs';
 import { Pool } from 'undici';
 import { percentile } from './util.js';
 
@@ -30,6 +31,8 @@ export async function openLoop(
   const pool = new Pool(origin, { connections: 256, pipelining: 1 });
   const maxRequests = Math.ceil(rate * (seconds + warmupSeconds) * 1.5) + 100;
   const latencies: number[] = [];
+  // BENCH_OPEN_LOOP_TRACE=file: every measured request's arrival (ms into the run) and latency, to see whether a tail is one stall or spread out.
+  const trace: string[] = [];
   let sent = 0;
   let errors = 0;
   let non2xx = 0;
@@ -45,6 +48,7 @@ export async function openLoop(
         if (!measured) return;
         if (res.statusCode < 200 || res.statusCode >= 300) non2xx++;
         latencies.push(performance.now() - scheduledAt);
+        trace.push(`${(scheduledAt - measureFrom).toFixed(2)} ${(performance.now() - scheduledAt).toFixed(3)}`);
       })
       .catch(() => {
         if (measured) errors++;
@@ -83,6 +87,7 @@ export async function openLoop(
   const drainUntil = performance.now() + 15_000;
   while (inflight.size > 0 && performance.now() < drainUntil) await Promise.race([...inflight, new Promise((r) => setTimeout(r, 100))]);
   await pool.destroy();
+  if (process.env.BENCH_OPEN_LOOP_TRACE) writeFileSync(process.env.BENCH_OPEN_LOOP_TRACE, `${trace.join('\n')}\n`);
   const sorted = latencies.sort((a, b) => a - b);
   return {
     rate,

@@ -140,7 +140,7 @@ async function main(): Promise<void> {
   const env: Record<string, string> = {
     ...Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined)),
     HOST: '127.0.0.1', EHR_DATA_DIR: fixtures.ehrDir, AUTH_ISSUER: issuer.issuer, AUTH_JWKS_URL: issuer.jwksUrl,
-    SUBSCRIPTION_KEYS: `bench:${key}`, RATE_LIMIT_MAX: '10000000', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+    SUBSCRIPTION_KEYS: `bench:${key}`, RATE_LIMIT_MAX: '10000000', LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'info',
   };
   const children = [];
   if (viaHttp) {

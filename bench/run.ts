@@ -249,11 +249,11 @@ async function main(): Promise<void> {
   const headers = { 'ocp-apim-subscription-key': key, authorization: `Bearer ${token}` };
   const serviceEnv = (name: string, extra: Record<string, string> = {}): Record<string, string> => {
     // BENCH_STATE_DIR: where the service keeps its audit file (an experiment: a tmpfs, to take fsync out).
-    const dataDir = path.join(process.env.BENCH_STATE_DIR ?? path.join(ROOT, 'state'), name);
+    const dataDir = path.join(process.env.BENCH_STATE_DIR || path.join(ROOT, 'state'), name);
     rmSync(dataDir, { recursive: true, force: true });
     return {
       DATA_DIR: dataDir, EHR_DATA_DIR: fixtures.ehrDir, AUTH_ISSUER: issuer.issuer, AUTH_JWKS_URL: issuer.jwksUrl,
-      SUBSCRIPTION_KEYS: `bench:${key}`, RATE_LIMIT_MAX: '10000000', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info', ...extra,
+      SUBSCRIPTION_KEYS: `bench:${key}`, RATE_LIMIT_MAX: '10000000', LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'info', ...extra,
     };
   };
 
