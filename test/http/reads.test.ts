@@ -158,6 +158,8 @@ describe('who may read whom', () => {
     expect((await t.call({ method: 'GET', url: '/patients/journalnotes/', token: guardian, patient: PROTECTED })).statusCode).toBe(403);
     const own = await t.call({ method: 'GET', url: '/patients/patient/?api-version=v2', token: await t.personToken(PROTECTED) });
     expect(own.json().addresses.length).toBeGreaterThan(0);
+    const ownV1 = await t.call({ method: 'GET', url: '/patients/patient/', token: await t.personToken(PROTECTED) });
+    expect(ownV1.json()[0].PatientEHRExtract[0].Patient.PatientDataRegister).toMatchObject({ PatientCity: '1480' });
   });
 
   it('leaves addresses, phone numbers and e-mail out of a protected patient read by a client token', async () => {
@@ -169,6 +171,7 @@ describe('who may read whom', () => {
     expect(patient.PatientAddresses.PatientAddress).toEqual([]);
     expect(patient.PhoneNumbers.Phone).toEqual([]);
     expect(patient.EmailAddresses.Email).toEqual([]);
+    expect(patient).not.toHaveProperty('PatientDataRegister');
     const bookings = (await t.call({ method: 'GET', url: '/patients/appointments/', token: kiosk, patient: PROTECTED })).json() as Array<{ Patient?: { Addresses?: unknown[]; PhoneNumbers?: unknown[] } }>;
     for (const r of bookings) {
       if (r.Patient) expect([r.Patient.Addresses ?? [], r.Patient.PhoneNumbers ?? []]).toEqual([[], []]);

@@ -5,16 +5,19 @@ import {
 } from './builders.js';
 
 describe('withoutContactDetails', () => {
-  it('empties the patient\'s phones, e-mails and addresses in PatientRecords, keeping the wrappers and all else', () => {
+  it('empties the patient\'s phones, e-mails and addresses in PatientRecords and leaves out the register\'s location, keeping the wrappers and all else', () => {
     const records = deepFreeze(patientRecords(patientData(), undefined));
     const masked = withoutContactDetails('patient', records);
     const data = masked[0]?.PatientEHRExtract[0]?.Patient;
     expect(data?.PhoneNumbers).toEqual({ Phone: [] });
     expect(data?.EmailAddresses).toEqual({ Email: [] });
     expect(data?.PatientAddresses).toEqual({ PatientAddress: [] });
+    expect(data).not.toHaveProperty('PatientDataRegister');
     const original = patientData();
+    const { PatientDataRegister, ...unregistered } = original;
+    expect(PatientDataRegister).toBeDefined();
     const { PhoneNumbers, EmailAddresses, PatientAddresses } = original;
-    expect({ ...data, PhoneNumbers, EmailAddresses, PatientAddresses }).toEqual(original);
+    expect({ ...data, PhoneNumbers, EmailAddresses, PatientAddresses }).toEqual(unregistered);
     expect(masked[0]?.PatientEHRExtract[1]).toBe(records[0]?.PatientEHRExtract[1]);
     expect(records[0]?.PatientEHRExtract[0]?.Patient?.PhoneNumbers.Phone).toHaveLength(1);
   });
