@@ -31,7 +31,9 @@ export async function openLoop(
   const pool = new Pool(origin, { connections: 256, pipelining: 1 });
   const maxRequests = Math.ceil(rate * (seconds + warmupSeconds) * 1.5) + 100;
   const latencies: number[] = [];
-  // BENCH_OPEN_LOOP_TRACE=file: every measured request's arrival (ms into the run) and latency, to see whether a tail is one stall or spread out.
+  // BENCH_OPEN_LOOP_TRACE=file: each measured request's arrival (ms into the measured part) and
+  // latency, one line each, to tell a tail made by one stall from one spread over the run.
+  const traceFile = process.env.BENCH_OPEN_LOOP_TRACE || undefined;
   const trace: string[] = [];
   let sent = 0;
   let errors = 0;
@@ -47,8 +49,9 @@ export async function openLoop(
         await res.body.dump();
         if (!measured) return;
         if (res.statusCode < 200 || res.statusCode >= 300) non2xx++;
-        latencies.push(performance.now() - scheduledAt);
-        trace.push(`${(scheduledAt - measureFrom).toFixed(2)} ${(performance.now() - scheduledAt).toFixed(3)}`);
+        const latency = performance.now() - scheduledAt;
+        latencies.push(latency);
+        if (traceFile) trace.push(`${(scheduledAt - measureFrom).toFixed(2)} ${latency.toFixed(3)}`);
       })
       .catch(() => {
         if (measured) errors++;
@@ -87,7 +90,7 @@ export async function openLoop(
   const drainUntil = performance.now() + 15_000;
   while (inflight.size > 0 && performance.now() < drainUntil) await Promise.race([...inflight, new Promise((r) => setTimeout(r, 100))]);
   await pool.destroy();
-  if (process.env.BENCH_OPEN_LOOP_TRACE) writeFileSync(process.env.BENCH_OPEN_LOOP_TRACE, `${trace.join('\n')}\n`);
+  if (traceFile) writeFileSync(traceFile, `${trace.join('\n')}\n`);
   const sorted = latencies.sort((a, b) => a - b);
   return {
     rate,
