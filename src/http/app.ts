@@ -10,6 +10,7 @@ import type { EhrRecords } from '../ports/ehr-records.port.js';
 import type { SubscriptionKeys } from '../ports/subscription-keys.port.js';
 import { ApiError } from './api-error.js';
 import { errorHandler } from './error-handler.js';
+import { hasIdentityNumber } from './logging.js';
 import { PrometheusMetrics } from '../adapters/metrics/prometheus-metrics.js';
 import { apiProtection } from './plugins/api-protection.js';
 import { audit } from './plugins/audit.js';
@@ -47,10 +48,13 @@ type ProtectionSettings = Pick<Config, 'corsOrigins' | 'pressureMaxEventLoopDela
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
-/** Accepts a caller's X-Request-Id only if it is short and plain, so it can never forge a log line. */
+/**
+ * Accepts a caller's X-Request-Id only if it is short and plain, so it can never forge a log line,
+ * and carries no identity number, since the id is written to every log line and audit record.
+ */
 function requestIdOf(req: IncomingMessage): string {
   const given = req.headers['x-request-id'];
-  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+  return typeof given === 'string' && REQUEST_ID.test(given) && !hasIdentityNumber(given) ? given : randomUUID();
 }
 
 /** The whole HTTP application, ready for `inject` or `listen`; it never listens by itself. */

@@ -68,6 +68,17 @@ describe('routing, documentation and unknown paths', () => {
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
+
+  it('does not take a request id that carries an identity number: it would be in every log line and audit record', async () => {
+    const token = await t.personToken(SELF);
+    for (const given of ['19121212-1212', '191212121212', 'trace-191212121212-1', '121212-1212']) {
+      const res = await t.call({ method: 'GET', url: '/patients/appointments/', token, headers: { 'x-request-id': given } });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    }
+    const plain = await t.call({ method: 'GET', url: '/patients/appointments/', token, headers: { 'x-request-id': 'trace-2026-11-21.42' } });
+    expect(plain.headers['x-request-id']).toBe('trace-2026-11-21.42');
+  });
 });
 
 describe('a BASE_PATH prefix', () => {
