@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.js';
@@ -10,7 +8,6 @@ import type { EhrRecords } from '../ports/ehr-records.port.js';
 import type { SubscriptionKeys } from '../ports/subscription-keys.port.js';
 import { ApiError } from './api-error.js';
 import { errorHandler } from './error-handler.js';
-import { hasIdentityNumber } from './logging.js';
 import { PrometheusMetrics } from '../adapters/metrics/prometheus-metrics.js';
 import { apiProtection } from './plugins/api-protection.js';
 import { audit } from './plugins/audit.js';
@@ -18,6 +15,7 @@ import { credentials } from './plugins/credentials.js';
 import { metricsPlugin } from './plugins/metrics.js';
 import { openapi } from './plugins/openapi.js';
 import { rateLimitPerSubscription, type RateLimitRedisStore } from './plugins/rate-limit.js';
+import { requestIdOf } from './request-id.js';
 import type { RouteDependencies } from './routes/dependencies.js';
 import { healthRoutes, type ReadinessChecks } from './routes/health-routes.js';
 import { patientRoute } from './routes/patient-route.js';
@@ -45,17 +43,6 @@ export interface AppDependencies extends RouteDependencies {
 }
 
 type ProtectionSettings = Pick<Config, 'corsOrigins' | 'pressureMaxEventLoopDelayMs' | 'pressureMaxHeapUsedMb'>;
-
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
-
-/**
- * Accepts a caller's X-Request-Id only if it is short and plain, so it can never forge a log line,
- * and carries no identity number, since the id is written to every log line and audit record.
- */
-function requestIdOf(req: IncomingMessage): string {
-  const given = req.headers['x-request-id'];
-  return typeof given === 'string' && REQUEST_ID.test(given) && !hasIdentityNumber(given) ? given : randomUUID();
-}
 
 /** The whole HTTP application, ready for `inject` or `listen`; it never listens by itself. */
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {

@@ -7,9 +7,6 @@ const MAX_DEPTH = 8;
 
 const scrubText = (text: string): string => text.replace(IDENTITY_NUMBER, REDACTED);
 
-/** Whether `text` holds something shaped like a personal identity or coordination number. */
-export const hasIdentityNumber = (text: string): boolean => scrubText(text) !== text;
-
 /** Identity numbers out of every string of a log object, whatever field carries it (error texts included). */
 function scrub(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return scrubText(value);
@@ -44,8 +41,6 @@ export function loggerOptions(level: string): LoggerOptions {
       res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
       // The serialised error has its own prototype; copy it to a plain object so its texts are scrubbed too.
       err: (err: Error) => scrub({ ...stdSerializers.err(err) }),
-      // The request id is a child logger's binding, which the log formatter never sees; serializers it does.
-      reqId: (id: unknown) => scrub(id),
     },
     formatters: { log: (object) => scrub(object) as Record<string, unknown> },
     hooks: {

@@ -96,7 +96,9 @@ export async function startHostileApp(options: HostileAppOptions = {}): Promise<
         signal: AbortSignal.timeout(15_000),
       });
       const body = await res.body.text();
-      return { status: res.statusCode, headers: res.headers, body, ms: performance.now() - started, requestId };
+      // The id the service gave the request: a caller's id is replaced when its digits make an identity number.
+      const echoed = res.headers['x-request-id'];
+      return { status: res.statusCode, headers: res.headers, body, ms: performance.now() - started, requestId: typeof echoed === 'string' ? echoed : requestId };
     };
     // The hostile cases start once a normal request is served.
     for (let attempt = 1; options.warmUp ?? true; attempt++) {
