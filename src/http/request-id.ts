@@ -9,7 +9,8 @@ const NUMBER_SHAPED = /(?<!\d)(\d{6}|\d{8})[-+]?(\d{4})(?!\d)/g;
 
 /**
  * Whether `text` holds a real personal identity or coordination number (date and check digit valid),
- * in its 12- or 10-digit form. Digits that only look like one, as in one UUID of two hundred, are not.
+ * in its 12- or 10-digit form. Digits that only have the shape of one (1 random UUID in 85 has such
+ * a run) are not, or a caller's UUIDs would be replaced that often.
  */
 function carriesIdentityNumber(text: string): boolean {
   for (const [, head = '', tail = ''] of text.matchAll(NUMBER_SHAPED)) {
