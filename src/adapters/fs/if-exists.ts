@@ -1,23 +1,21 @@
 import { open, readFile, type FileHandle } from 'node:fs/promises';
 
-const absent = (err: unknown): boolean => (err as NodeJS.ErrnoException).code === 'ENOENT';
-
-/** A file's text, or undefined when there is no such file; every other failure is thrown. */
-export async function readTextIfExists(file: string): Promise<string | undefined> {
+/** What `attempt` gives, or undefined when it fails because there is no such file; every other failure is thrown. */
+async function unlessAbsent<T>(attempt: Promise<T>): Promise<T | undefined> {
   try {
-    return await readFile(file, 'utf8');
+    return await attempt;
   } catch (err) {
-    if (absent(err)) return undefined;
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
   }
 }
 
+/** A file's text, or undefined when there is no such file; every other failure is thrown. */
+export function readTextIfExists(file: string): Promise<string | undefined> {
+  return unlessAbsent(readFile(file, 'utf8'));
+}
+
 /** A read handle on the file, or undefined when there is no such file; the caller closes it. */
-export async function openIfExists(file: string): Promise<FileHandle | undefined> {
-  try {
-    return await open(file, 'r');
-  } catch (err) {
-    if (absent(err)) return undefined;
-    throw err;
-  }
+export function openIfExists(file: string): Promise<FileHandle | undefined> {
+  return unlessAbsent(open(file, 'r'));
 }
