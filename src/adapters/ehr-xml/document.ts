@@ -2,14 +2,15 @@
  * One document type: its root, its compiled shape, and the two engines that map it. The
  * single-pass reader (fast-reader.ts) maps every document it can; whatever it gives back — every
  * malformed document among them — is mapped by the reference engine (xml-parser.ts + walk.ts,
- * fast-xml-parser), whose result or error is the answer. DTD markup is refused first, by both.
+ * fast-xml-parser), whose result or error is the answer; only one nesting deeper than MAX_DEPTH is
+ * refused at once, with the reference parser's words. DTD markup is refused first, by both.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { arrayPaths } from './array-paths.js';
 import { FastReader } from './fast-reader.js';
 import { compile, type CompiledObject, type MapContext, type ObjectShape } from './shape.js';
 import { mapRoot } from './walk.js';
-import { documentParser, type DocumentParser } from './xml-parser.js';
+import { documentParser, notParseable, type DocumentParser } from './xml-parser.js';
 import { hasDtdMarkup } from './xml-text.js';
 
 type Root = Record<string, unknown>;
@@ -46,20 +47,30 @@ export function documentType(root: string, shape: ObjectShape): DocumentType {
   const compiled = compile(shape);
   const parser = documentParser(root, arrayPaths(root, compiled));
   const reference = (xml: string, ctx: MapContext): Root => mapRoot(parser.parse(xml), compiled, ctx);
+  /**
+   * A document the reader gave back: the reference engine's answer. One that nests deeper than
+   * MAX_DEPTH is refused as the reference parser refuses it, without first validating the rest of
+   * it, which for 10 MiB of nesting held the event loop for a second. (A deep document that is also
+   * malformed further on is thereby "not parseable" rather than "not well-formed": refused either way.)
+   */
+  const givenBack = (reader: FastReader | undefined, xml: string, ctx: MapContext): Root => {
+    if (reader?.tooDeep === true) throw notParseable();
+    return reference(xml, ctx);
+  };
   return {
     root,
     shape: compiled,
     map(xml, ctx) {
       const reader = readerFor(xml, root, compiled, ctx, parser);
       if (reader?.run() === true) return reader.result as Root;
-      return reference(xml, ctx);
+      return givenBack(reader, xml, ctx);
     },
     async mapInSlices(xml, ctx, sliceMs) {
       const reader = readerFor(xml, root, compiled, ctx, parser);
       for (;;) {
         const done = reader?.run(performance.now() + sliceMs);
         if (done === true) return reader?.result as Root;
-        if (done === undefined) return reference(xml, ctx);
+        if (done === undefined) return givenBack(reader, xml, ctx);
         await nextTurn();
       }
     },

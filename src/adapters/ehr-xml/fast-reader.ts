@@ -85,6 +85,7 @@ export class FastReader {
   private nameColon = -1;
   private phase: 'prolog' | 'content' | 'epilog' | 'done' = 'prolog';
   private out: Out | undefined;
+  private deeperThanAllowed = false;
 
   /**
    * @param text the document, BOM removed and line ends normalised (`\r\n?` -> `\n`) as the
@@ -102,6 +103,11 @@ export class FastReader {
   /** The mapped root, once `run` has returned true. */
   get result(): Out | undefined {
     return this.out;
+  }
+
+  /** Whether the document was given back on opening an element one level deeper than MAX_DEPTH. */
+  get tooDeep(): boolean {
+    return this.deeperThanAllowed;
   }
 
   /**
@@ -301,7 +307,10 @@ export class FastReader {
   }
 
   private openTag(lt: number, isRoot: boolean): void {
-    if (this.stack.length >= MAX_DEPTH) giveBack();
+    if (this.stack.length >= MAX_DEPTH) {
+      this.deeperThanAllowed = true;
+      giveBack();
+    }
     this.name(lt + 1);
     const end = this.nameEnd;
     const localFrom = this.nameColon < 0 ? lt + 1 : this.nameColon + 1;

@@ -8,7 +8,7 @@
  */
 import { XMLParser, XMLValidator, type MatcherView } from 'fast-xml-parser';
 import type { ArrayPaths } from './array-paths.js';
-import { malformed } from './malformed-document-error.js';
+import { malformed, type MalformedDocumentError } from './malformed-document-error.js';
 
 /** Deepest element nesting accepted; the deepest real document (journal notes) needs about 20. */
 export const MAX_DEPTH = 64;
@@ -35,6 +35,9 @@ function bareEmptyRoot(root: string): RegExp {
   return new RegExp(`^<${name}(?:\\s[^<>]*)?(?:/>|>\\s*</${name}\\s*>)$`);
 }
 const DECLARATIONS_AND_COMMENTS = /<\?[\s\S]*?\?>|<!--[\s\S]*?-->/g;
+
+/** The refusal of a document the parser will not build, nesting deeper than MAX_DEPTH among others. */
+export const notParseable = (): MalformedDocumentError => malformed('not parseable XML');
 
 export function documentParser(root: string, arrays: ArrayPaths): DocumentParser {
   const emptyRoot = bareEmptyRoot(root);
@@ -68,7 +71,7 @@ export function documentParser(root: string, arrays: ArrayPaths): DocumentParser
         tree = parser.parse(text) as ParsedNode;
       } catch {
         // The parser's own message may quote the document: it is deliberately dropped.
-        throw malformed('not parseable XML');
+        throw notParseable();
       }
       const content = rootContent(tree, root);
       if (isEmpty(content) && !isBareEmptyRoot(text)) {

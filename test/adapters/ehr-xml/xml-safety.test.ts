@@ -81,6 +81,15 @@ describe('nesting depth', () => {
     expect(malformedReason(() => contacts(nested(MAX_DEPTH + 1)))).toContain('not parseable XML');
   });
 
+  it('refuses a document nested too deeply as soon as it is seen, without validating the rest', () => {
+    // Broken after the nesting: a whole-document validation would have called it "not well-formed"
+    // (and for 10 MiB of nesting it held the event loop for a second).
+    const deepThenBroken = `<CareContacts>${'<x>'.repeat(MAX_DEPTH)}${'</x>'.repeat(MAX_DEPTH)}<unclosed></CareContacts>`;
+    expect(malformedReason(() => contacts(deepThenBroken))).toContain('not parseable XML');
+    const shallowThenBroken = `<CareContacts>${'<x>'.repeat(3)}${'</x>'.repeat(3)}<unclosed></CareContacts>`;
+    expect(malformedReason(() => contacts(shallowThenBroken))).toContain('not well-formed XML');
+  });
+
   it('refuses 100,000 levels without overflowing the stack, within a time budget', () => {
     const started = performance.now();
     expect(malformedReason(() => contacts(nested(100_000)))).toContain('not parseable XML');
