@@ -1,24 +1,24 @@
 /**
  * Open-loop load: requests arrive as a Poisson process at a fixed rate whatever the server does, and
  * each latency is measured from the request's scheduled arrival, so a stalled server cannot hide its
- * queue (no coordinated omission). Bounded in count and time.
+ * queue (no coordinated omission). The requests come from a generator process of their own
+ * (open-loop-generator.ts), on this process's core, so this process's garbage and work cannot delay
+ * them. Bounded in count and time.
  */
-import { writeFileSync } from 'node:fs';
-import { Pool } from 'undici';
-import { percentile } from './util.js';
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { GeneratorResult, GeneratorTask } from './open-loop-generator.js';
 
-export interface OpenLoopResult {
+export interface OpenLoopResult extends GeneratorResult {
   rate: number;
   seconds: number;
-  sent: number;
-  completed: number;
-  errors: number;
-  non2xx: number;
   achievedRate: number;
-  p50Ms: number;
-  p99Ms: number;
-  maxMs: number;
 }
+
+const GENERATOR = fileURLToPath(new URL('./open-loop-generator.ts', import.meta.url));
+// A young generation large enough that the generator's little garbage never reaches a full collection.
+const GENERATOR_FLAGS = ['--import', 'tsx', '--max-semi-space-size=64'];
+const LIMIT_MS = 60_000;
 
 /**
  * @param warmupSeconds arrivals at the same rate before the measured ones (connections opened, code
@@ -28,80 +28,28 @@ export async function openLoop(
   origin: string, path: string, headers: Record<string, string>, rate: number, seconds: number,
   warmupSeconds = 2, onMeasure: () => Promise<unknown> | void = () => undefined,
 ): Promise<OpenLoopResult> {
-  const pool = new Pool(origin, { connections: 256, pipelining: 1 });
-  const maxRequests = Math.ceil(rate * (seconds + warmupSeconds) * 1.5) + 100;
-  const latencies: number[] = [];
-  // BENCH_OPEN_LOOP_TRACE=file: each measured request's arrival (ms into the measured part) and
-  // latency, one line each, to tell a tail made by one stall from one spread over the run.
-  const traceFile = process.env.BENCH_OPEN_LOOP_TRACE || undefined;
-  const trace: string[] = [];
-  let sent = 0;
-  let errors = 0;
-  let non2xx = 0;
-  const inflight = new Set<Promise<void>>();
-
-  let measureFrom = Number.POSITIVE_INFINITY;
-  const fire = (scheduledAt: number): void => {
-    const measured = scheduledAt >= measureFrom;
-    if (measured) sent++;
-    const p = pool.request({ path, method: 'GET', headers })
-      .then(async (res) => {
-        await res.body.dump();
-        if (!measured) return;
-        if (res.statusCode < 200 || res.statusCode >= 300) non2xx++;
-        const latency = performance.now() - scheduledAt;
-        latencies.push(latency);
-        if (traceFile) trace.push(`${(scheduledAt - measureFrom).toFixed(2)} ${latency.toFixed(3)}`);
-      })
-      .catch(() => {
-        if (measured) errors++;
-      })
-      .finally(() => inflight.delete(p));
-    inflight.add(p);
-  };
-
-  const start = performance.now();
-  const warmEnd = start + warmupSeconds * 1000;
-  const end = warmEnd + seconds * 1000;
-  let measuring = false;
-  // Exponential inter-arrival times: a Poisson process of `rate` per second.
-  const gap = (): number => (-Math.log(1 - Math.random()) * 1000) / rate;
-  let next = start + gap();
-  await new Promise<void>((resolve) => {
-    const tick = (): void => {
-      const now = performance.now();
-      if (!measuring && now >= warmEnd) {
-        measuring = true;
-        measureFrom = warmEnd;
-        void onMeasure();
+  // BENCH_OPEN_LOOP_TRACE=file: each measured request's arrival (ms into the measured part), latency,
+  // how late the generator sent it and when its head came (both ms after arrival), one line each:
+  // to tell a tail made by one stall from one spread over the run, and the server's from the generator's.
+  const task: GeneratorTask = { origin, path, headers, rate, seconds, warmupSeconds, traceFile: process.env.BENCH_OPEN_LOOP_TRACE || undefined };
+  const child = fork(GENERATOR, [], { execArgv: GENERATOR_FLAGS, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const result = await new Promise<GeneratorResult>((resolve, reject) => {
+    const limit = setTimeout(() => {
+      child.kill();
+      reject(new Error('open-loop generator ran past its time limit'));
+    }, LIMIT_MS + (seconds + warmupSeconds) * 1000);
+    child.on('message', (message: { type: string; result?: GeneratorResult }) => {
+      if (message.type === 'measuring') void onMeasure();
+      if (message.type === 'result' && message.result) {
+        clearTimeout(limit);
+        resolve(message.result);
       }
-      while (next <= now && next < end && sent < maxRequests) {
-        fire(next);
-        next += gap();
-      }
-      if (next >= end || sent >= maxRequests) {
-        resolve();
-        return;
-      }
-      setTimeout(tick, Math.max(0, Math.min(5, next - performance.now())));
-    };
-    tick();
+    });
+    child.once('exit', (code) => {
+      clearTimeout(limit);
+      reject(new Error(`open-loop generator exited with ${code} before answering`));
+    });
+    child.send(task);
   });
-  const drainUntil = performance.now() + 15_000;
-  while (inflight.size > 0 && performance.now() < drainUntil) await Promise.race([...inflight, new Promise((r) => setTimeout(r, 100))]);
-  await pool.destroy();
-  if (traceFile) writeFileSync(traceFile, `${trace.join('\n')}\n`);
-  const sorted = latencies.sort((a, b) => a - b);
-  return {
-    rate,
-    seconds,
-    sent,
-    completed: latencies.length,
-    errors: errors + inflight.size,
-    non2xx,
-    achievedRate: latencies.length / seconds,
-    p50Ms: percentile(sorted, 50),
-    p99Ms: percentile(sorted, 99),
-    maxMs: sorted[sorted.length - 1] ?? Number.NaN,
-  };
+  return { ...result, rate, seconds, achievedRate: result.completed / seconds };
 }

@@ -328,9 +328,9 @@ async function main(): Promise<void> {
   write('1 MB reads the loop serves several in one turn, so the 1-connection runs show what one 1 MB read holds it for.\n');
   write('## Open loop (Poisson arrivals at 50 % of the closed-loop req/s of the same read)\n');
   write(table(
-    ['scenario', 'target req/s', 'achieved req/s', 'p50 ms', 'p99 ms', 'max ms', 'server CPU µs/req', 'server CPU', 'event-loop max ms', 'errors / non-2xx'],
+    ['scenario', 'target req/s', 'achieved req/s', 'p50 ms', 'p99 ms', 'max ms', 'generator send lag p99 / max ms', 'server CPU µs/req', 'server CPU', 'event-loop max ms', 'errors / non-2xx'],
     open.map((r) => [
-      r.scenario, fmt(r.rate), fmt(r.achievedRate), fmt(r.p50Ms, 1), fmt(r.p99Ms, 1), fmt(r.maxMs, 1),
+      r.scenario, fmt(r.rate), fmt(r.achievedRate), fmt(r.p50Ms, 1), fmt(r.p99Ms, 1), fmt(r.maxMs, 1), `${fmt(r.sendLagP99Ms, 1)} / ${fmt(r.sendLagMaxMs, 1)}`,
       fmt(r.cpuUsPerRequest), `${fmt(r.cpuUtilisation * 100)} % (kernel ${fmt(r.systemShare * 100)} %)`, fmt(r.eventLoopMaxMs, 1), `${r.errors} / ${r.non2xx}`,
     ]),
   ));
