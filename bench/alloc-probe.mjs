@@ -18,7 +18,8 @@ if (dir) {
     session.post('HeapProfiler.startSampling', {
       samplingInterval: 4096,
       includeObjectsCollectedByMajorGC: true,
-      includeObjectsCollectedByMinorGC: true,
+      // BENCH_ALLOC_PROMOTED_ONLY (profile.ts --promoted): leave out what the young generation's collections took.
+      includeObjectsCollectedByMinorGC: process.env.BENCH_ALLOC_PROMOTED_ONLY !== '1',
     });
   });
   process.on('exit', () => {

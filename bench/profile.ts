@@ -3,12 +3,14 @@
  * (core 1) reads one document for a few seconds, then a summary of the profile: self time by
  * package / source folder and the heaviest functions.
  *
- *   node --import tsx bench/profile.ts [small|large] [--xml-http] [--seconds N] [--alloc] [--rate N]
+ *   node --import tsx bench/profile.ts [small|large] [--xml-http] [--seconds N] [--alloc|--promoted] [--rate N]
  *   node --import tsx bench/profile.ts some.cpuprofile      (only the summary)
  *
  * With --alloc it samples allocations instead (bench/alloc-probe.mjs, collected objects included,
  * after a warm-up) and prints bytes allocated per request by package and function: the garbage
- * that drives collection pauses and peak RSS.
+ * that drives collection pauses and peak RSS. With --promoted, only what outlived the young
+ * generation's collections (promoted to the old generation, whether it died there later or still
+ * lives): what fills the old generation and so sets how often a full collection comes.
  *
  * The profile lands in .data/bench/profiles (open it in Chrome DevTools or speedscope).
  */
@@ -37,7 +39,8 @@ const which = argv.includes('large') ? 'large' : 'small';
 const viaHttp = argv.includes('--xml-http');
 const secondsAt = argv.indexOf('--seconds');
 const SECONDS = secondsAt >= 0 ? Number(argv[secondsAt + 1]) : 8;
-const ALLOC = argv.includes('--alloc');
+const PROMOTED = argv.includes('--promoted');
+const ALLOC = argv.includes('--alloc') || PROMOTED;
 const rateAt = argv.indexOf('--rate');
 /** `--rate N`: Poisson arrivals at N req/s (bench/open-loop.ts) instead of autocannon's closed loop. */
 const RATE = rateAt >= 0 ? Number(argv[rateAt + 1]) : undefined;
@@ -161,7 +164,7 @@ async function main(): Promise<void> {
   const profiling = ALLOC ? ['--import', './bench/alloc-probe.mjs'] : ['--cpu-prof', `--cpu-prof-dir=${profiles}`];
   const [command, args] = pinned(0, process.execPath, [...serviceNodeFlags(), ...profiling, SERVICE_ENTRY]);
   const server = spawn(command, args, {
-    env: { ...env, PORT: String(port), DATA_DIR: dataDir, ...(ALLOC ? { BENCH_ALLOC_PROFILE_DIR: profiles } : {}) },
+    env: { ...env, PORT: String(port), DATA_DIR: dataDir, ...(ALLOC ? { BENCH_ALLOC_PROFILE_DIR: profiles } : {}), ...(PROMOTED ? { BENCH_ALLOC_PROMOTED_ONLY: '1' } : {}) },
     stdio: ['ignore', log, log],
   });
   const origin = `http://127.0.0.1:${port}`;
