@@ -31,6 +31,23 @@ describe('FileAuditTrail', () => {
     expect(FileAuditTrail.verifyChain(written)).toBe(0);
   });
 
+  it('writes each record as its own JSON followed by prev and hash, whatever its strings hold', async () => {
+    const awkward: AuditRecord = {
+      ...record(7), requestId: 'quote " backslash \\ newline \n tab \t', sourceAddress: '::ffff:127.0.0.1',
+      actor: { issuer: 'https://idp.example/"x"', subject: 'Åsa Öberg ✓ \u2028 \ud800', personId: '191212121212' },
+      clientId: 'kiosk</script>', subscription: 'a'.repeat(64), delegation: 'care-giver',
+    };
+    const trail = await FileAuditTrail.open(file);
+    await trail.append(record(1));
+    await trail.append(awkward);
+    await trail.close();
+    const [first, second] = await lines();
+    const { hash: firstHash } = JSON.parse(first ?? '') as { hash: string };
+    const { hash } = JSON.parse(second ?? '') as { hash: string };
+    expect(second).toBe(JSON.stringify({ ...awkward, prev: firstHash, hash }));
+    expect(FileAuditTrail.verifyChain([first ?? '', second ?? ''])).toBe(0);
+  });
+
   it('continues the chain after a restart', async () => {
     const first = await FileAuditTrail.open(file);
     await first.append(record(1));
