@@ -15,7 +15,7 @@ export interface Mapped<T> {
   dropped: readonly string[];
 }
 
-interface Entry { version: string; mapped: Mapped<unknown>; cost: number }
+interface Entry { version: string; mapped: Mapped<unknown>; cost: number; lastUsed: number }
 
 /** Freezes `value` and everything reachable from it (mapped records: plain objects and arrays). */
 export function deepFreeze<T>(value: T): T {
@@ -33,6 +33,10 @@ export class MappedDocuments {
   private readonly entries = new Map<string, Entry>();
   private readonly inflight = new Map<string, Promise<Mapped<unknown>>>();
   private cost = 0;
+  // Recency as a counter in each entry rather than the Map's order: moving an entry to the end on
+  // every hit (delete + set) made V8 rebuild the Map's table again and again, and those tables
+  // outlived the young generation (measured with bench:profile --promoted).
+  private uses = 0;
 
   /** @param maxCost budget in bytes, each entry costed at COST_PER_CHAR per character of its XML */
   constructor(private readonly maxCost: number) {}
@@ -44,9 +48,7 @@ export class MappedDocuments {
   async get<T>(key: string, version: string, load: () => Promise<{ version: string; mapped: Mapped<T>; chars: number } | undefined>): Promise<Mapped<T> | undefined> {
     const hit = this.entries.get(key);
     if (hit?.version === version) {
-      // Most recently used last.
-      this.entries.delete(key);
-      this.entries.set(key, hit);
+      hit.lastUsed = ++this.uses;
       return hit.mapped as Mapped<T>;
     }
     const flightKey = `${key}\u0000${version}`;
@@ -56,7 +58,7 @@ export class MappedDocuments {
       const loaded = await load();
       if (loaded === undefined) return undefined;
       deepFreeze(loaded.mapped);
-      this.store(key, { version: loaded.version, mapped: loaded.mapped, cost: loaded.chars * COST_PER_CHAR });
+      this.store(key, { version: loaded.version, mapped: loaded.mapped, cost: loaded.chars * COST_PER_CHAR, lastUsed: ++this.uses });
       return loaded.mapped;
     })();
     this.inflight.set(flightKey, run as Promise<Mapped<unknown>>);
@@ -76,11 +78,16 @@ export class MappedDocuments {
     if (entry.cost > this.maxCost) return;
     this.entries.set(key, entry);
     this.cost += entry.cost;
-    for (const [k, e] of this.entries) {
-      if (this.cost <= this.maxCost) break;
-      this.entries.delete(k);
-      this.cost -= e.cost;
-    }
+    while (this.cost > this.maxCost) this.evictLeastRecentlyUsed();
+  }
+
+  /** Only when a new entry goes over budget, so a scan of the (few hundred at most) entries is cheap enough. */
+  private evictLeastRecentlyUsed(): void {
+    let oldest: [string, Entry] | undefined;
+    for (const pair of this.entries) if (oldest === undefined || pair[1].lastUsed < oldest[1].lastUsed) oldest = pair;
+    if (oldest === undefined) return;
+    this.entries.delete(oldest[0]);
+    this.cost -= oldest[1].cost;
   }
 }
 
