@@ -36,7 +36,9 @@ export interface GeneratorResult {
   completed: number;
   errors: number;
   non2xx: number;
-  /** Sorted latencies of the measured requests, ms. */
+  /** How many measured answers had each status other than 2xx. */
+  statuses: Record<number, number>;
+  /** Latency percentiles of the measured requests, ms. */
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
@@ -233,6 +235,7 @@ export function run(task: GeneratorTask, onMeasuring: () => void): Promise<Gener
     const trace: string[] = [];
     let sent = 0;
     let non2xx = 0;
+    const statuses: Record<number, number> = {};
     let lost = 0;
     for (let i = 0; i < count; i++) {
       if (arrival[i]! < warmMs) continue;
@@ -241,7 +244,10 @@ export function run(task: GeneratorTask, onMeasuring: () => void): Promise<Gener
         lost++;
         continue;
       }
-      if (status[i]! < 200 || status[i]! >= 300) non2xx++;
+      if (status[i]! < 200 || status[i]! >= 300) {
+        non2xx++;
+        statuses[status[i]!] = (statuses[status[i]!] ?? 0) + 1;
+      }
       const latency = doneAt[i]! - arrival[i]!;
       latencies.push(latency);
       lags.push(sentAt[i]! - arrival[i]!);
@@ -262,6 +268,7 @@ export function run(task: GeneratorTask, onMeasuring: () => void): Promise<Gener
       // Requests whose connection failed, and those still unanswered when the drain ran out.
       errors: lost,
       non2xx,
+      statuses,
       p50Ms: at(latencies, 50),
       p99Ms: at(latencies, 99),
       maxMs: latencies.at(-1) ?? Number.NaN,

@@ -231,6 +231,11 @@ async function micro<T>(script: string): Promise<T> {
 }
 
 const mb = (n: number | undefined): string => fmt(n, 0);
+/** ` (503 × 12, 504 × 1)`, or nothing when every answer was 2xx. */
+const statusList = (statuses: Record<number, number>): string => {
+  const parts = Object.entries(statuses).map(([status, n]) => `${status} × ${n}`);
+  return parts.length > 0 ? ` (${parts.join(', ')})` : '';
+};
 
 async function main(): Promise<void> {
   const started = Date.now();
@@ -331,7 +336,7 @@ async function main(): Promise<void> {
     ['scenario', 'target req/s', 'achieved req/s', 'p50 ms', 'p99 ms', 'max ms', 'generator send lag p99 / max ms', 'server CPU µs/req', 'server CPU', 'event-loop max ms', 'errors / non-2xx'],
     open.map((r) => [
       r.scenario, fmt(r.rate), fmt(r.achievedRate), fmt(r.p50Ms, 1), fmt(r.p99Ms, 1), fmt(r.maxMs, 1), `${fmt(r.sendLagP99Ms, 1)} / ${fmt(r.sendLagMaxMs, 1)}`,
-      fmt(r.cpuUsPerRequest), `${fmt(r.cpuUtilisation * 100)} % (kernel ${fmt(r.systemShare * 100)} %)`, fmt(r.eventLoopMaxMs, 1), `${r.errors} / ${r.non2xx}`,
+      fmt(r.cpuUsPerRequest), `${fmt(r.cpuUtilisation * 100)} % (kernel ${fmt(r.systemShare * 100)} %)`, fmt(r.eventLoopMaxMs, 1), `${r.errors} / ${r.non2xx}${statusList(r.statuses)}`,
     ]),
   ));
 
