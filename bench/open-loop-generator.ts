@@ -84,10 +84,12 @@ export function run(task: GeneratorTask, onMeasuring: () => void): Promise<Gener
     arrival[count++] = t;
   }
   const warmMs = task.warmupSeconds * 1000;
-  const sentAt = new Float64Array(count);
-  const headAt = new Float64Array(count);
-  const doneAt = new Float64Array(count).fill(Number.NaN);
-  const status = new Uint16Array(count);
+  // Requests count.. are the priming ones, one per connection, sent before the first arrival.
+  const total = count + CONNECTIONS;
+  const sentAt = new Float64Array(total);
+  const headAt = new Float64Array(total);
+  const doneAt = new Float64Array(total).fill(Number.NaN);
+  const status = new Uint16Array(total);
 
   const idle: Connection[] = [];
   const open = new Set<Connection>();
@@ -97,6 +99,7 @@ export function run(task: GeneratorTask, onMeasuring: () => void): Promise<Gener
   let waitingHead = 0;
   let start = 0;
   let started = false;
+  let priming = false;
   let stopped = false;
   let reopened = 0;
   let finished = 0;
@@ -118,6 +121,7 @@ export function run(task: GeneratorTask, onMeasuring: () => void): Promise<Gener
       conn.connected = true;
     }
     conn.socket.destroy();
+    primed();
     // Lost connections are replaced, so the pool keeps its size (a bounded number of times: a server that is gone stays gone).
     if (started && !stopped && reopened < CONNECTIONS * 4 && open.size + connecting < CONNECTIONS) {
       reopened++;
@@ -136,6 +140,25 @@ export function run(task: GeneratorTask, onMeasuring: () => void): Promise<Gener
   const release = (conn: Connection): void => {
     if (waitingHead < waiting.length) send(conn, waiting[waitingHead++]!);
     else idle.push(conn);
+    primed();
+  };
+
+  const primed = (): void => {
+    if (!priming || finished < CONNECTIONS) return;
+    priming = false;
+    begin();
+  };
+
+  /**
+   * One request on every connection before the first arrival: Node's server answers 408 and closes
+   * a connection that has sent no request within its headers timeout (10 s here), so a connection
+   * first used late in the run could meet that 408 in flight. A used keep-alive connection may idle.
+   */
+  const prime = (): void => {
+    priming = true;
+    idle.length = 0;
+    let i = count;
+    for (const conn of open) send(conn, i++);
   };
 
   const onHead = (conn: Connection, head: Buffer): boolean => {
@@ -180,7 +203,7 @@ export function run(task: GeneratorTask, onMeasuring: () => void): Promise<Gener
       conn.connected = true;
       open.add(conn);
       release(conn);
-      if (!started && open.size === CONNECTIONS) begin();
+      if (!started && open.size === CONNECTIONS) prime();
     });
     socket.on('data', (chunk: Buffer) => onData(conn, chunk));
     socket.on('error', () => undefined);
@@ -199,6 +222,7 @@ export function run(task: GeneratorTask, onMeasuring: () => void): Promise<Gener
     const notConnected = setTimeout(() => reject(new Error(`could not open ${CONNECTIONS} connections to ${task.origin}`)), 10_000);
     begin = () => {
       started = true;
+      finished = 0;
       clearTimeout(notConnected);
       start = performance.now();
       tick();
