@@ -11,25 +11,48 @@ interface Pending {
   reject: (err: unknown) => void;
 }
 
+export interface FileAuditTrailOptions {
+  /**
+   * Group commit: how long a busy trail waits for more records before its next durable write, as
+   * PostgreSQL's commit_delay does. A trail that wrote within the last BUSY_WITHIN_MS is busy; an
+   * idle one writes at once, so a lone request never waits for it.
+   */
+  commitDelayMs?: number;
+  /** Monotonic milliseconds (tests). */
+  now?: () => number;
+}
+
 const GENESIS = '0'.repeat(64);
+// At 3,500 req/s one durable write per ~2 records cost ~55 µs of kernel time per request; waiting
+// 1 ms while busy lets a write carry ~5 and makes no request wait longer than it would queue anyway.
+const DEFAULT_COMMIT_DELAY_MS = 1;
+const BUSY_WITHIN_MS = 10;
 // O_DSYNC: a write returns once its bytes are on disk, so a batch costs one call to the thread pool, not a write and an fdatasync.
 const APPEND_DURABLY = constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | constants.O_DSYNC;
 
 /**
  * The embedded audit trail: one JSON line per record in an append-only file, each line carrying
  * the hash of the one before (so an edited line is detectable), synced to disk before the caller
- * is answered. Concurrent appends share one write and one fsync.
+ * is answered. Appends made while a write is in flight, or within the commit delay of a busy
+ * trail, share the next durable write (group commit).
  */
 export class FileAuditTrail implements AuditTrail {
   private handle: FileHandle | undefined;
   private lastHash = GENESIS;
   private queue: Pending[] = [];
   private flushing: Promise<void> | undefined;
+  private lastWriteAt = Number.NEGATIVE_INFINITY;
+  private writes = 0;
+  private readonly commitDelayMs: number;
+  private readonly now: () => number;
 
-  private constructor(private readonly file: string) {}
+  private constructor(private readonly file: string, options: FileAuditTrailOptions) {
+    this.commitDelayMs = options.commitDelayMs ?? DEFAULT_COMMIT_DELAY_MS;
+    this.now = options.now ?? (() => performance.now());
+  }
 
-  static async open(file: string): Promise<FileAuditTrail> {
-    const trail = new FileAuditTrail(file);
+  static async open(file: string, options: FileAuditTrailOptions = {}): Promise<FileAuditTrail> {
+    const trail = new FileAuditTrail(file, options);
     await mkdir(path.dirname(file), { recursive: true });
     const last = await lastLineOf(file);
     if (last) trail.lastHash = (JSON.parse(last) as { hash: string }).hash;
@@ -51,12 +74,22 @@ export class FileAuditTrail implements AuditTrail {
     });
   }
 
+  /** Durable writes so far (one per batch of records). */
+  get durableWrites(): number {
+    return this.writes;
+  }
+
   private async flush(): Promise<void> {
     while (this.queue.length > 0) {
+      if (this.commitDelayMs > 0 && this.now() - this.lastWriteAt < BUSY_WITHIN_MS) {
+        await new Promise((resolve) => setTimeout(resolve, this.commitDelayMs));
+      }
       const batch = this.queue;
       this.queue = [];
       try {
         if (!this.handle) throw new Error('audit trail closed');
+        this.lastWriteAt = this.now();
+        this.writes++;
         await this.writeAll(Buffer.from(batch.map((p) => p.line).join('')));
         for (const p of batch) p.resolve();
       } catch (err) {

@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FileAuditTrail } from '../../../src/adapters/audit-file/file-audit-trail.js';
 import type { AuditRecord } from '../../../src/ports/audit-trail.port.js';
 
@@ -46,6 +46,42 @@ describe('FileAuditTrail', () => {
     const { hash } = JSON.parse(second ?? '') as { hash: string };
     expect(second).toBe(JSON.stringify({ ...awkward, prev: firstHash, hash }));
     expect(FileAuditTrail.verifyChain([first ?? '', second ?? ''])).toBe(0);
+  });
+
+  it('lets a busy trail gather the records of its commit delay into one durable write', async () => {
+    const now = 1_000;
+    const grouped = await FileAuditTrail.open(file, { commitDelayMs: 20, now: () => now });
+    await grouped.append(record(0));
+    // Written within BUSY_WITHIN_MS of "now": busy, so the next records wait and go together.
+    await Promise.all([1, 2, 3, 4, 5].map((n) => grouped.append(record(n))));
+    expect(grouped.durableWrites).toBe(2);
+    await grouped.close();
+
+    const other = path.join(dir, 'b', 'audit.jsonl');
+    const immediate = await FileAuditTrail.open(other, { commitDelayMs: 0, now: () => now });
+    await immediate.append(record(0));
+    await Promise.all([1, 2, 3, 4, 5].map((n) => immediate.append(record(n))));
+    // Without the delay the first of them goes alone and the rest queue behind it.
+    expect(immediate.durableWrites).toBe(3);
+    await immediate.close();
+    expect(FileAuditTrail.verifyChain(await lines())).toBe(0);
+  });
+
+  it('lets an idle trail write at once, without waiting for company', async () => {
+    let now = 1_000;
+    const trail = await FileAuditTrail.open(file, { commitDelayMs: 60_000, now: () => now });
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    try {
+      // A commit delay here would never end: the faked setTimeout is never advanced.
+      await trail.append(record(0));
+      now += 1_000;
+      await trail.append(record(1));
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(trail.durableWrites).toBe(2);
+    await trail.close();
+    expect(await lines()).toHaveLength(2);
   });
 
   it('continues the chain after a restart', async () => {
