@@ -311,10 +311,14 @@ export class FastReader {
       this.deeperThanAllowed = true;
       giveBack();
     }
-    this.name(lt + 1);
-    const end = this.nameEnd;
-    const localFrom = this.nameColon < 0 ? lt + 1 : this.nameColon + 1;
-    const frame = isRoot ? this.rootFrame(lt, localFrom, end) : this.childFrame(lt, localFrom, end);
+    let frame = isRoot ? undefined : this.knownChildFrame(lt);
+    let end = this.nameEnd;
+    if (frame === undefined) {
+      this.name(lt + 1);
+      end = this.nameEnd;
+      const localFrom = this.nameColon < 0 ? lt + 1 : this.nameColon + 1;
+      frame = isRoot ? this.rootFrame(lt, localFrom, end) : this.childFrame(lt, localFrom, end);
+    }
     const close = this.attributes(end, frame);
     this.stack.push(frame);
     if (this.text.charCodeAt(close) === 47) {
@@ -329,6 +333,35 @@ export class FastReader {
     const t = this.text;
     if (end - localFrom !== this.root.length || !t.startsWith(this.root, localFrom)) giveBack();
     return new Frame(OBJECT, t.slice(lt + 1, end), this.root, undefined, -1, this.shape);
+  }
+
+  /**
+   * The common case without reading the name character by character: an unprefixed child of an
+   * object whose name is one of its fields, matched in place. Anything else (a prefix, an unknown
+   * or reserved name, a leaf's inner element) is undefined and goes the general way, which would
+   * reach the same frame for the same tag.
+   */
+  private knownChildFrame(lt: number): Frame | undefined {
+    const parent = this.top();
+    if (parent.kind !== OBJECT) return undefined;
+    const t = this.text;
+    const first = t.charCodeAt(lt + 1);
+    const candidates = first < 128 ? (parent.lookup as ShapeLookup).elementsByFirst[first] : undefined;
+    if (candidates === undefined) return undefined;
+    for (let i = 0; i < candidates.length; i += 2) {
+      const name = candidates[i] as string;
+      const end = lt + 1 + name.length;
+      const after = t.charCodeAt(end);
+      // The name must end where the field's does: not run on into more name characters or a prefix colon.
+      if ((after < 128 && NAME_CHAR[after] === 1) || after === 58 || !t.startsWith(name, lt + 1)) continue;
+      const k = candidates[i + 1] as number;
+      const f = (parent.shape as CompiledObject).fields[k] as CompiledField;
+      parent.hasChildren = true;
+      this.nameEnd = end;
+      this.nameColon = -1;
+      return new Frame(f.object ? OBJECT : LEAF, f.name, f.name, f, k, f.object);
+    }
+    return undefined;
   }
 
   private childFrame(lt: number, localFrom: number, end: number): Frame {

@@ -34,6 +34,8 @@ export function lookUp<V>(table: NameTable<V>, text: string, from: number, to: n
 export interface ShapeLookup {
   /** Element name -> field index. */
   elements: NameTable<number>;
+  /** By first character (ASCII): `[name, field index, ...]` of the element fields starting with it. */
+  elementsByFirst: ((string | number)[] | undefined)[];
   /** Attribute name -> field index. */
   attributes: NameTable<number>;
 }
@@ -46,7 +48,9 @@ export function lookupOf(shape: CompiledObject): ShapeLookup {
     const elements: [string, number][] = [];
     const attributes: [string, number][] = [];
     shape.fields.forEach((f, i) => (f.isAttribute ? attributes : elements).push([f.name, i]));
-    l = { elements: nameTable(elements), attributes: nameTable(attributes) };
+    const elementsByFirst: ((string | number)[] | undefined)[] = new Array<undefined>(128).fill(undefined);
+    for (const [name, index] of elements) (elementsByFirst[name.charCodeAt(0)] ??= []).push(name, index);
+    l = { elements: nameTable(elements), elementsByFirst, attributes: nameTable(attributes) };
     lookups.set(shape, l);
   }
   return l;
