@@ -64,6 +64,10 @@ class Frame {
   }
 }
 
+/** The frame of an element that fills field `k` of its parent object, written as `qname`. */
+const fieldFrame = (f: CompiledField, k: number, qname: string): Frame =>
+  new Frame(f.object ? OBJECT : LEAF, qname, f.name, f, k, f.object);
+
 const DECLARATION_BODY = /^(?:[ \t\n]+[A-Za-z]+[ \t\n]*=[ \t\n]*(?:"[^"?<>&]*"|'[^'?<>&]*'))*[ \t\n]*$/;
 const PAUSE_EVERY = 128;
 const MAX_ATTRIBUTES = 32;
@@ -359,7 +363,7 @@ export class FastReader {
       parent.hasChildren = true;
       this.nameEnd = end;
       this.nameColon = -1;
-      return new Frame(f.object ? OBJECT : LEAF, f.name, f.name, f, k, f.object);
+      return fieldFrame(f, k, f.name);
     }
     return undefined;
   }
@@ -374,7 +378,7 @@ export class FastReader {
       if (k !== undefined) {
         const f = (parent.shape as CompiledObject).fields[k] as CompiledField;
         const qname = prefixed ? t.slice(lt + 1, end) : f.name;
-        return new Frame(f.object ? OBJECT : LEAF, qname, f.name, f, k, f.object);
+        return fieldFrame(f, k, qname);
       }
     }
     const local = t.slice(localFrom, end);
