@@ -15,7 +15,7 @@
  */
 import { rawValue, type RawValue } from './raw-leaf.js';
 import type { CompiledField, CompiledObject, MapContext } from './shape.js';
-import { attributeKey, lookUp, lookupOf, type ShapeLookup } from './shape-lookup.js';
+import { attributeKey, elementField, lookUp, lookupOf, type ShapeLookup } from './shape-lookup.js';
 import { mapRoot } from './walk.js';
 import { decodeReferences, isSpace, isTrimSpace, NAME_CHAR, NAME_START, RESERVED_NAMES } from './xml-text.js';
 import { MAX_DEPTH } from './xml-parser.js';
@@ -374,7 +374,7 @@ export class FastReader {
     const prefixed = localFrom !== lt + 1;
     if (parent.kind === OBJECT) {
       parent.hasChildren = true;
-      const k = lookUp((parent.lookup as ShapeLookup).elements, t, localFrom, end);
+      const k = elementField(parent.lookup as ShapeLookup, t, localFrom, end);
       if (k !== undefined) {
         const f = (parent.shape as CompiledObject).fields[k] as CompiledField;
         const qname = prefixed ? t.slice(lt + 1, end) : f.name;

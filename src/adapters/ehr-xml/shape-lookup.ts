@@ -32,12 +32,25 @@ export function lookUp<V>(table: NameTable<V>, text: string, from: number, to: n
 }
 
 export interface ShapeLookup {
-  /** Element name -> field index. */
-  elements: NameTable<number>;
-  /** By first character (ASCII): `[name, field index, ...]` of the element fields starting with it. */
+  /**
+   * Element fields by first character (ASCII): `[name, field index, ...]`. Indexed by first character
+   * only, so a tag can be matched before its length is known (fast-reader.ts, knownChildFrame).
+   */
   elementsByFirst: ((string | number)[] | undefined)[];
   /** Attribute name -> field index. */
   attributes: NameTable<number>;
+}
+
+/** The field index of the element named `text[from, to)`, or undefined. */
+export function elementField(lookup: ShapeLookup, text: string, from: number, to: number): number | undefined {
+  const first = text.charCodeAt(from);
+  const list = first < 128 ? lookup.elementsByFirst[first] : undefined;
+  if (list === undefined) return undefined;
+  for (let i = 0; i < list.length; i += 2) {
+    const name = list[i] as string;
+    if (name.length === to - from && text.startsWith(name, from)) return list[i + 1] as number;
+  }
+  return undefined;
 }
 
 const lookups = new WeakMap<CompiledObject, ShapeLookup>();
@@ -50,7 +63,7 @@ export function lookupOf(shape: CompiledObject): ShapeLookup {
     shape.fields.forEach((f, i) => (f.isAttribute ? attributes : elements).push([f.name, i]));
     const elementsByFirst: ((string | number)[] | undefined)[] = new Array<undefined>(128).fill(undefined);
     for (const [name, index] of elements) (elementsByFirst[name.charCodeAt(0)] ??= []).push(name, index);
-    l = { elements: nameTable(elements), elementsByFirst, attributes: nameTable(attributes) };
+    l = { elementsByFirst, attributes: nameTable(attributes) };
     lookups.set(shape, l);
   }
   return l;
