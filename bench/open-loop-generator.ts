@@ -19,6 +19,7 @@
 import { writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import process from 'node:process';
+import { percentile } from './util.js';
 
 export interface GeneratorTask {
   origin: string;
@@ -156,7 +157,6 @@ export function run(task: GeneratorTask, onMeasuring: () => void): Promise<Gener
    */
   const prime = (): void => {
     priming = true;
-    idle.length = 0;
     let i = count;
     for (const conn of open) send(conn, i++);
   };
@@ -202,8 +202,9 @@ export function run(task: GeneratorTask, onMeasuring: () => void): Promise<Gener
       connecting--;
       conn.connected = true;
       open.add(conn);
-      release(conn);
-      if (!started && open.size === CONNECTIONS) prime();
+      // The first connections wait to be primed all together; a replacement goes to work at once.
+      if (started) release(conn);
+      else if (open.size === CONNECTIONS) prime();
     });
     socket.on('data', (chunk: Buffer) => onData(conn, chunk));
     socket.on('error', () => undefined);
@@ -285,7 +286,6 @@ export function run(task: GeneratorTask, onMeasuring: () => void): Promise<Gener
     }
     latencies.sort((a, b) => a - b);
     lags.sort((a, b) => a - b);
-    const at = (xs: number[], p: number): number => xs[Math.min(xs.length - 1, Math.max(0, Math.ceil((p / 100) * xs.length) - 1))] ?? Number.NaN;
     return {
       sent,
       completed: latencies.length,
@@ -293,10 +293,10 @@ export function run(task: GeneratorTask, onMeasuring: () => void): Promise<Gener
       errors: lost,
       non2xx,
       statuses,
-      p50Ms: at(latencies, 50),
-      p99Ms: at(latencies, 99),
+      p50Ms: percentile(latencies, 50),
+      p99Ms: percentile(latencies, 99),
       maxMs: latencies.at(-1) ?? Number.NaN,
-      sendLagP99Ms: at(lags, 99),
+      sendLagP99Ms: percentile(lags, 99),
       sendLagMaxMs: lags.at(-1) ?? Number.NaN,
     };
   }
