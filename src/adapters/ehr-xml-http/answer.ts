@@ -5,6 +5,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { EhrError } from '../../ports/ehr-records.port.js';
 import { MalformedDocumentError, mapFault } from '../ehr-xml/index.js';
+import { isTrimSpace } from '../ehr-xml/xml-text.js';
 import type { UpstreamAnswer } from './exchange.js';
 
 /**
@@ -36,10 +37,10 @@ export function bodyLimitFor(status: number, maxBodyBytes: number): number {
   return 0;
 }
 
-function isPatientNotFound(text: string | undefined): boolean {
-  if (text === undefined) return false;
+function isPatientNotFound(body: Buffer | undefined): boolean {
+  if (body === undefined) return false;
   try {
-    return mapFault(text).code === 'PATIENT_NOT_FOUND';
+    return mapFault(body.toString('utf8')).code === 'PATIENT_NOT_FOUND';
   } catch (err) {
     if (err instanceof MalformedDocumentError) return false;
     throw err;
@@ -47,16 +48,30 @@ function isPatientNotFound(text: string | undefined): boolean {
 }
 
 /**
- * The document of a 200 answer, or the EhrError the answer stands for. `patientPath`: only a 404 on
- * a /patients/ path can mean an unknown patient (README §2).
+ * Whether the body is nothing but whitespace, as String.prototype.trim sees it. A document's first
+ * byte settles it; only a body that starts with a non-ASCII character other than the BOM is decoded.
  */
-export function documentOf(answer: UpstreamAnswer, patientPath: boolean): string {
+function isBlank(body: Buffer): boolean {
+  const from = body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf ? 3 : 0;
+  for (let i = from; i < body.length; i++) {
+    const b = body[i] as number;
+    if (b >= 0x80) return body.toString('utf8').trim() === '';
+    if (!isTrimSpace(b)) return false;
+  }
+  return true;
+}
+
+/**
+ * The document (bytes) of a 200 answer, or the EhrError the answer stands for. `patientPath`: only
+ * a 404 on a /patients/ path can mean an unknown patient (README §2).
+ */
+export function documentOf(answer: UpstreamAnswer, patientPath: boolean): Buffer {
   const { status } = answer;
   if (status === 200) {
-    if (answer.text === undefined || answer.text.trim() === '') throw new EhrError('bad-response', 'EHR answer is empty');
-    return answer.text;
+    if (answer.body === undefined || isBlank(answer.body)) throw new EhrError('bad-response', 'EHR answer is empty');
+    return answer.body;
   }
-  if (status === 404 && patientPath && isPatientNotFound(answer.text)) {
+  if (status === 404 && patientPath && isPatientNotFound(answer.body)) {
     throw new EhrError('patient-not-found', 'unknown patient');
   }
   if (status === 503 || status === 429) {

@@ -6,7 +6,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
 import { EhrError } from '../../ports/ehr-records.port.js';
-import { BodyTooLargeError, readCapped } from '../http-client/read-capped.js';
+import { BodyTooLargeError, readCappedBytes } from '../http-client/read-capped.js';
 
 export interface UpstreamRequest {
   method: 'GET' | 'PUT' | 'POST';
@@ -19,8 +19,11 @@ export interface UpstreamRequest {
 export interface UpstreamAnswer {
   status: number;
   headers: IncomingHttpHeaders;
-  /** The body, for the statuses whose body is read at all. */
-  text: string | undefined;
+  /**
+   * The body's bytes, for the statuses whose body is read at all. Bytes, not text: a document of a
+   * megabyte is read piece by piece and never held as one string (ehr-xml/document-pieces.ts).
+   */
+  body: Buffer | undefined;
 }
 
 export interface ExchangeSettings {
@@ -59,7 +62,7 @@ export function isXmlContentType(value: string | undefined): boolean {
 
 const refused = (reason: string): EhrError => new EhrError('bad-response', reason);
 
-async function readBody(response: Dispatcher.ResponseData, limit: number): Promise<string> {
+async function readBody(response: Dispatcher.ResponseData, limit: number): Promise<Buffer> {
   const { headers, body } = response;
   // Dropping a body makes undici emit an abort error on it; the reason to drop it is reported instead.
   body.on('error', () => undefined);
@@ -78,7 +81,7 @@ async function readBody(response: Dispatcher.ResponseData, limit: number): Promi
     throw refused('EHR answer declares a length over the limit');
   }
   try {
-    return await readCapped(body, limit);
+    return await readCappedBytes(body, limit);
   } catch (err) {
     if (err instanceof BodyTooLargeError) throw refused('EHR answer is larger than the limit');
     throw err;
@@ -95,9 +98,9 @@ async function once(pool: Dispatcher, request: UpstreamRequest, signal: AbortSig
   if (limit <= 0) {
     // Dropping a small unread body keeps the connection for the next call; a large one is cut off.
     await response.body.dump({ limit: 64 * 1024 });
-    return { status: response.statusCode, headers: response.headers, text: undefined };
+    return { status: response.statusCode, headers: response.headers, body: undefined };
   }
-  return { status: response.statusCode, headers: response.headers, text: await readBody(response, limit) };
+  return { status: response.statusCode, headers: response.headers, body: await readBody(response, limit) };
 }
 
 /** Sends `request`, retrying a read once after a lost connection. Throws EhrError `timeout` or `bad-response`. */

@@ -65,9 +65,10 @@ export class XmlHttpEhr implements EhrRecords, DelegationRegistry {
   async read<K extends ReadKind>(kind: K, patientId: string, range: TimeRange): Promise<ReadResults[K]> {
     if (!isPersonId(patientId)) throw NOT_FOUND();
     const path = readPath(kind, patientId, range, this.options.zone);
-    return this.call({ method: 'GET', path, retryOnConnectionLoss: true, patientPath: true }, async (xml) => {
-      // In slices: a megabyte of journal must not hold the event loop while it is read.
-      const mapped = await mapDocumentInSlices(kind, xml, {
+    return this.call({ method: 'GET', path, retryOnConnectionLoss: true, patientPath: true }, async (bytes) => {
+      // In slices, and from the bytes: a megabyte of journal must neither hold the event loop while
+      // it is read nor become one large string (ehr-xml/document-pieces.ts).
+      const mapped = await mapDocumentInSlices(kind, bytes, {
         zone: this.options.zone, expectedPatientId: patientId, onDropped: this.options.onDropped,
       });
       return selectInRange(kind, mapped, range, this.options.zone);
@@ -77,8 +78,8 @@ export class XmlHttpEhr implements EhrRecords, DelegationRegistry {
   async relationshipsOf(actorId: string): Promise<Relationship[]> {
     if (!isPersonId(actorId)) throw new RangeError('actor id must be 12 digits');
     const call: Call = { method: 'GET', path: relationshipsPath(actorId), retryOnConnectionLoss: true, patientPath: false };
-    return this.call(call, (xml) => {
-      const { actor, relationships } = mapRelationships(xml);
+    return this.call(call, (bytes) => {
+      const { actor, relationships } = mapRelationships(bytes.toString('utf8'));
       if (actor !== actorId) throw new EhrError('bad-response', 'EHR answered the relationships of another actor');
       return relationships;
     });
@@ -110,7 +111,7 @@ export class XmlHttpEhr implements EhrRecords, DelegationRegistry {
     return this.pool.close();
   }
 
-  private async call<T>(call: Call, interpret: (xml: string) => T | Promise<T>): Promise<T> {
+  private async call<T>(call: Call, interpret: (document: Buffer) => T | Promise<T>): Promise<T> {
     try {
       return await this.breaker.run(async () => {
         const answer = await exchange(this.pool, { ...call, path: this.prefix + call.path }, {
@@ -118,9 +119,9 @@ export class XmlHttpEhr implements EhrRecords, DelegationRegistry {
           bodyLimit: (status) => bodyLimitFor(status, this.maxBodyBytes),
           onRetry: () => this.emit({ type: 'retry', detail: `${call.method} after a lost connection` }),
         });
-        const xml = documentOf(answer, call.patientPath);
+        const document = documentOf(answer, call.patientPath);
         try {
-          return await interpret(xml);
+          return await interpret(document);
         } catch (err) {
           if (err instanceof MalformedDocumentError) throw untrusted(err);
           throw err;
@@ -142,7 +143,7 @@ function untrusted(err: MalformedDocumentError): EhrError {
     : new EhrError('bad-response', 'EHR document is malformed');
 }
 
-function writeResult(xml: string): EhrWriteResult {
-  const { resultCode, reasonCode } = mapResultRecord(xml);
+function writeResult(document: Buffer): EhrWriteResult {
+  const { resultCode, reasonCode } = mapResultRecord(document.toString('utf8'));
   return { resultCode, reasonCode };
 }

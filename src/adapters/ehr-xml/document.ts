@@ -7,76 +7,86 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { arrayPaths } from './array-paths.js';
+import { DocumentPieces, type XmlInput } from './document-pieces.js';
 import { FastReader } from './fast-reader.js';
 import { compile, type CompiledObject, type MapContext, type ObjectShape } from './shape.js';
 import { mapRoot } from './walk.js';
 import { documentParser, notParseable, type DocumentParser } from './xml-parser.js';
-import { hasDtdMarkup } from './xml-text.js';
+import { hasDtdMarkup, normaliseLineEnds } from './xml-text.js';
 
 type Root = Record<string, unknown>;
 
 /** The single-pass reader alone (undefined where it gives the document back), or the reference engine alone. */
 export type Engine = 'reader' | 'reference';
 
+/** A document as text, as its UTF-8 bytes (read piece by piece, never as one string), or already cut. */
+export type DocumentInput = XmlInput | DocumentPieces;
+
 export interface DocumentType {
   readonly root: string;
   readonly shape: CompiledObject;
   /** Parses and maps the whole document: the root's fields, arrays always present. */
-  map(xml: string, ctx: MapContext): Root;
+  map(xml: DocumentInput, ctx: MapContext): Root;
   /**
    * The same result, read in slices of about `sliceMs` with the event loop free in between, so a
    * document of megabytes never holds it for long. (A document given back to the reference engine
    * is mapped in one go.)
    */
-  mapInSlices(xml: string, ctx: MapContext, sliceMs: number): Promise<Root>;
+  mapInSlices(xml: DocumentInput, ctx: MapContext, sliceMs: number): Promise<Root>;
   /** One engine only, for the differential tests and the benchmarks. */
-  mapWith(engine: Engine, xml: string, ctx: MapContext): Root | undefined;
+  mapWith(engine: Engine, xml: DocumentInput, ctx: MapContext): Root | undefined;
 }
 
-/** The reader for `xml`, or undefined when only the reference engine may look at it. */
-function readerFor(xml: string, root: string, shape: CompiledObject, ctx: MapContext, parser: DocumentParser): FastReader | undefined {
-  const text = xml.charCodeAt(0) === 0xfeff ? xml.slice(1) : xml;
-  // The reference engine refuses DTD markup before anything else; it says so itself.
-  if (hasDtdMarkup(text)) return undefined;
+const withoutBom = (text: string): string => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+
+/** The reader for `pieces`, or undefined when only the reference engine may look at it. */
+function readerFor(pieces: DocumentPieces, root: string, shape: CompiledObject, ctx: MapContext, parser: DocumentParser): FastReader | undefined {
+  const first = withoutBom(pieces.piece(0));
+  // The reference engine refuses DTD markup before anything else; it says so itself. (The reader
+  // checks every further piece as it comes to it.)
+  if (hasDtdMarkup(first)) return undefined;
   // fast-xml-parser normalises line ends before it reads; so does the reader.
-  const normalised = text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
-  return new FastReader(normalised, root, shape, ctx, () => parser.isBareEmptyRoot(text));
+  return new FastReader(normaliseLineEnds(first), pieces, root, shape, ctx, () => parser.isBareEmptyRoot(withoutBom(pieces.whole())));
 }
 
 export function documentType(root: string, shape: ObjectShape): DocumentType {
   const compiled = compile(shape);
   const parser = documentParser(root, arrayPaths(root, compiled));
-  const reference = (xml: string, ctx: MapContext): Root => mapRoot(parser.parse(xml), compiled, ctx);
+  const reference = (pieces: DocumentPieces, ctx: MapContext): Root => mapRoot(parser.parse(pieces.whole()), compiled, ctx);
   /**
    * A document the reader gave back: the reference engine's answer. One that nests deeper than
    * MAX_DEPTH is refused as the reference parser refuses it, without first validating the rest of
    * it, which for 10 MiB of nesting held the event loop for a second. (A deep document that is also
    * malformed further on is thereby "not parseable" rather than "not well-formed": refused either way.)
    */
-  const givenBack = (reader: FastReader | undefined, xml: string, ctx: MapContext): Root => {
-    if (reader?.tooDeep === true) throw notParseable();
-    return reference(xml, ctx);
+  const givenBack = (reader: FastReader | undefined, pieces: DocumentPieces, ctx: MapContext): Root => {
+    // DTD markup in a piece the reader never reached is still refused as DTD markup, first.
+    if (reader?.tooDeep === true && !hasDtdMarkup(pieces.whole())) throw notParseable();
+    return reference(pieces, ctx);
   };
   return {
     root,
     shape: compiled,
     map(xml, ctx) {
-      const reader = readerFor(xml, root, compiled, ctx, parser);
+      const pieces = DocumentPieces.of(xml);
+      const reader = readerFor(pieces, root, compiled, ctx, parser);
       if (reader?.run() === true) return reader.result as Root;
-      return givenBack(reader, xml, ctx);
+      return givenBack(reader, pieces, ctx);
     },
     async mapInSlices(xml, ctx, sliceMs) {
-      const reader = readerFor(xml, root, compiled, ctx, parser);
+      const pieces = DocumentPieces.of(xml);
+      const reader = readerFor(pieces, root, compiled, ctx, parser);
       for (;;) {
         const done = reader?.run(performance.now() + sliceMs);
         if (done === true) return reader?.result as Root;
-        if (done === undefined) return givenBack(reader, xml, ctx);
+        if (done === undefined) return givenBack(reader, pieces, ctx);
         await nextTurn();
       }
     },
     mapWith(engine, xml, ctx) {
-      if (engine === 'reference') return reference(xml, ctx);
-      const reader = readerFor(xml, root, compiled, ctx, parser);
+      const pieces = DocumentPieces.of(xml);
+      if (engine === 'reference') return reference(pieces, ctx);
+      const reader = readerFor(pieces, root, compiled, ctx, parser);
       return reader?.run() === true ? reader.result : undefined;
     },
   };
@@ -85,9 +95,9 @@ export function documentType(root: string, shape: ObjectShape): DocumentType {
 /** A document type and what its root's fields become: the records a mapper returns. */
 export interface Reading<T> {
   readonly document: DocumentType;
-  map(xml: string, ctx: MapContext): T;
-  mapInSlices(xml: string, ctx: MapContext, sliceMs: number): Promise<T>;
-  mapWith(engine: Engine, xml: string, ctx: MapContext): T | undefined;
+  map(xml: DocumentInput, ctx: MapContext): T;
+  mapInSlices(xml: DocumentInput, ctx: MapContext, sliceMs: number): Promise<T>;
+  mapWith(engine: Engine, xml: DocumentInput, ctx: MapContext): T | undefined;
 }
 
 export function reading<T>(document: DocumentType, finish: (root: Root, ctx: MapContext) => T): Reading<T> {

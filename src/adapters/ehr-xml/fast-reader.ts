@@ -13,11 +13,14 @@
  * refuses, nor map one differently; test/adapters/ehr-xml/fast-reader.test.ts checks the second
  * half against the reference engine on the examples, their edits and generated documents.
  */
+import type { DocumentPieces } from './document-pieces.js';
 import { rawValue, type RawValue } from './raw-leaf.js';
 import type { CompiledField, CompiledObject, MapContext } from './shape.js';
 import { attributeKey, elementField, lookUp, lookupOf, type ShapeLookup } from './shape-lookup.js';
 import { mapRoot } from './walk.js';
-import { decodeReferences, isSpace, isTrimSpace, NAME_CHAR, NAME_START, RESERVED_NAMES } from './xml-text.js';
+import {
+  decodeReferences, hasDtdMarkup, isSpace, isTrimSpace, NAME_CHAR, NAME_START, normaliseLineEnds, RESERVED_NAMES,
+} from './xml-text.js';
 import { MAX_DEPTH } from './xml-parser.js';
 
 type Out = Record<string, unknown>;
@@ -90,14 +93,19 @@ export class FastReader {
   private phase: 'prolog' | 'content' | 'epilog' | 'done' = 'prolog';
   private out: Out | undefined;
   private deeperThanAllowed = false;
+  /** The index of the piece after the one being read. */
+  private nextPiece = 1;
 
   /**
-   * @param text the document, BOM removed and line ends normalised (`\r\n?` -> `\n`) as the
-   *   reference parser normalises them
+   * @param text the document's first piece, BOM removed, DTD markup refused and line ends
+   *   normalised (`\r\n?` -> `\n`) as the reference parser normalises them; the rest of the
+   *   document comes from `pieces` and is read piece by piece (document-pieces.ts)
    * @param emptyRootOk how the reference engine judges a root without content (xml-parser.ts)
    */
   constructor(
-    private readonly text: string,
+    /** The piece being read: positions (pos, pending text, nextAmp) are positions in it. */
+    private text: string,
+    private readonly pieces: DocumentPieces,
     private readonly root: string,
     private readonly shape: CompiledObject,
     private readonly ctx: MapContext,
@@ -140,27 +148,26 @@ export class FastReader {
       if (end < 0 || !DECLARATION_BODY.test(t.slice(5, end))) giveBack();
       i = end + 2;
     }
-    for (;;) {
-      i = this.skipSpace(i);
-      if (!t.startsWith('<!--', i)) break;
-      i = this.commentEnd(i);
-    }
-    if (t.charCodeAt(i) !== 60) giveBack();
+    i = this.skipMisc(i);
+    if (this.text.charCodeAt(i) !== 60) giveBack();
     this.openTag(i, true);
     this.phase = this.stack.length === 0 ? 'epilog' : 'content';
   }
 
   private content(deadline: number): boolean {
-    const t = this.text;
     let tags = 0;
     while (this.stack.length > 0) {
       if (++tags === PAUSE_EVERY) {
         tags = 0;
         if (performance.now() > deadline) return false;
       }
+      const t = this.text;
       const i = this.pos;
       const lt = t.indexOf('<', i);
-      if (lt < 0) giveBack();
+      if (lt < 0) {
+        if (!this.toNextPiece(i)) giveBack();
+        continue;
+      }
       if (lt > i) this.textSegment(i, lt);
       const c1 = t.charCodeAt(lt + 1);
       if (c1 === 47) this.closeTag(lt);
@@ -172,15 +179,69 @@ export class FastReader {
   }
 
   private epilog(): void {
-    const t = this.text;
-    let i = this.pos;
+    if (this.skipMisc(this.pos) < this.text.length) giveBack();
+    this.phase = 'done';
+  }
+
+  /**
+   * Past whitespace and comments before or after the root, into further pieces as needed: the index
+   * of the first other character, or the text's length when the document ends first.
+   */
+  private skipMisc(from: number): number {
+    let i = from;
     for (;;) {
       i = this.skipSpace(i);
-      if (i >= t.length) break;
-      if (!t.startsWith('<!--', i)) giveBack();
-      i = this.commentEnd(i);
+      if (i >= this.text.length) {
+        const piece = this.load();
+        if (piece === undefined) return i;
+        this.switchTo(piece);
+        i = 0;
+      } else if (this.text.startsWith('<!--', i)) {
+        i = this.commentEnd(i);
+      } else {
+        return i;
+      }
     }
-    this.phase = 'done';
+  }
+
+  /** The next piece, checked and normalised as the first one was; undefined after the last. */
+  private load(): string | undefined {
+    if (this.nextPiece >= this.pieces.count) return undefined;
+    const piece = this.pieces.piece(this.nextPiece++);
+    // Pieces are cut before a `<`, so DTD markup and a CR LF pair lie within one piece.
+    if (hasDtdMarkup(piece)) giveBack();
+    return normaliseLineEnds(piece);
+  }
+
+  /** Positions in the old piece mean nothing in the new one: pending leaf text becomes a string. */
+  private switchTo(text: string): void {
+    if (this.pendingFrom >= 0) {
+      this.pendingText = this.text.slice(this.pendingFrom, this.pendingTo);
+      this.pendingFrom = -1;
+    }
+    this.text = text;
+    this.nextAmp = -1;
+  }
+
+  /** At the end of a piece: its trailing text, then the next piece from its start. False when it was the last. */
+  private toNextPiece(i: number): boolean {
+    const piece = this.load();
+    if (piece === undefined) return false;
+    if (i < this.text.length) this.textSegment(i, this.text.length);
+    this.switchTo(piece);
+    this.pos = 0;
+    return true;
+  }
+
+  /**
+   * A comment or CDATA section from `from` that runs on past its piece (it holds a `<` a cut fell
+   * before): the rest of this piece joined with the next, `from` now at 0. False when there is none.
+   */
+  private joinNext(from: number): boolean {
+    const piece = this.load();
+    if (piece === undefined) return false;
+    this.switchTo(this.text.slice(from) + piece);
+    return true;
   }
 
   private skipSpace(i: number): number {
@@ -189,8 +250,14 @@ export class FastReader {
     return i;
   }
 
+  /** Where the comment at `lt` ends; a comment that runs past its piece is joined with the next first. */
   private commentEnd(lt: number): number {
-    const end = this.text.indexOf('-->', lt + 4);
+    let from = lt;
+    let end = this.text.indexOf('-->', from + 4);
+    while (end < 0 && this.joinNext(from)) {
+      from = 0;
+      end = this.text.indexOf('-->', 4);
+    }
     if (end < 0) giveBack();
     return end + 3;
   }
@@ -220,15 +287,20 @@ export class FastReader {
   }
 
   /** `<!--` or `<![CDATA[`; any other `<!` (DTD markup was refused before) is given back. */
-  private bang(lt: number): void {
-    const t = this.text;
-    if (t.startsWith('<!--', lt)) {
-      this.pos = this.commentEnd(lt);
+  private bang(at: number): void {
+    if (this.text.startsWith('<!--', at)) {
+      this.pos = this.commentEnd(at);
       return;
     }
-    if (!t.startsWith('<![CDATA[', lt)) giveBack();
-    const end = t.indexOf(']]>', lt + 9);
+    if (!this.text.startsWith('<![CDATA[', at)) giveBack();
+    let lt = at;
+    let end = this.text.indexOf(']]>', lt + 9);
+    while (end < 0 && this.joinNext(lt)) {
+      lt = 0;
+      end = this.text.indexOf(']]>', 9);
+    }
     if (end < 0) giveBack();
+    const t = this.text;
     const top = this.top();
     if (top.kind === LEAF) {
       this.flush(top);

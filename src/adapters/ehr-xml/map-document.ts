@@ -3,7 +3,7 @@ import type { ReadKind, ReadResults } from '../../ports/ehr-records.port.js';
 import { attentionSignalsReading } from './attention-signals.js';
 import { bookingsReading } from './bookings.js';
 import { careContactsReading } from './care-contacts.js';
-import type { Engine, Reading } from './document.js';
+import type { DocumentInput, Engine, Reading } from './document.js';
 import { journalNotesReading } from './journal-notes.js';
 import { prescriptionsReading } from './medications.js';
 import { patientRecordsReading } from './patient.js';
@@ -46,7 +46,7 @@ function checked<K extends ReadKind>(kind: K, data: ReadResults[K], options: Map
  * Maps one EHR document to the API's records, in document order: selecting and sorting by time is
  * selectInRange's job. Throws MalformedDocumentError.
  */
-export function mapDocument<K extends ReadKind>(kind: K, xml: string, options: MapOptions): ReadResults[K] {
+export function mapDocument<K extends ReadKind>(kind: K, xml: DocumentInput, options: MapOptions): ReadResults[K] {
   return checked(kind, (READINGS[kind] as Reading<ReadResults[K]>).map(xml, contextOf(options)), options);
 }
 
@@ -58,7 +58,7 @@ export const SLICE_MS = 2;
  * between: for documents of megabytes, which would otherwise hold every other request up while
  * they are read. Small documents finish within their first slice, without waiting a turn.
  */
-export async function mapDocumentInSlices<K extends ReadKind>(kind: K, xml: string, options: MapOptions, sliceMs = SLICE_MS): Promise<ReadResults[K]> {
+export async function mapDocumentInSlices<K extends ReadKind>(kind: K, xml: DocumentInput, options: MapOptions, sliceMs = SLICE_MS): Promise<ReadResults[K]> {
   const data = await (READINGS[kind] as Reading<ReadResults[K]>).mapInSlices(xml, contextOf(options), sliceMs);
   return checked(kind, data, options);
 }
@@ -67,7 +67,7 @@ export async function mapDocumentInSlices<K extends ReadKind>(kind: K, xml: stri
  * One engine only, for the differential tests and the benchmarks: 'reader' answers undefined where
  * the single-pass reader gives the document back; 'reference' is fast-xml-parser and the walk.
  */
-export function mapDocumentWith<K extends ReadKind>(engine: Engine, kind: K, xml: string, options: MapOptions): ReadResults[K] | undefined {
+export function mapDocumentWith<K extends ReadKind>(engine: Engine, kind: K, xml: DocumentInput, options: MapOptions): ReadResults[K] | undefined {
   const data = (READINGS[kind] as Reading<ReadResults[K]>).mapWith(engine, xml, contextOf(options));
   return data === undefined ? undefined : checked(kind, data, options);
 }

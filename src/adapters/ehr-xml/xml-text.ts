@@ -20,6 +20,9 @@ export const isSpace = (c: number): boolean => c === 32 || c === 10 || c === 9;
 /** The ASCII characters String.prototype.trim removes (it also removes Unicode spaces, all >= 128). */
 export const isTrimSpace = (c: number): boolean => c === 32 || (c >= 9 && c <= 13);
 
+/** Line ends as fast-xml-parser normalises them before it reads (`\r\n?` -> `\n`). */
+export const normaliseLineEnds = (text: string): string => (text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text);
+
 const DTD_KEYWORD = /\s*(?:DOCTYPE|ENTITY|ELEMENT|ATTLIST|NOTATION)/iy;
 
 /**

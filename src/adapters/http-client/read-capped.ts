@@ -3,8 +3,15 @@ export class BodyTooLargeError extends Error {
   override name = 'BodyTooLargeError';
 }
 
+type Body = AsyncIterable<Uint8Array> & { destroy?: (e?: Error) => void };
+
 /** Reads a body stream into a string, refusing it (and destroying the stream) past `maxBytes`. */
-export async function readCapped(body: AsyncIterable<Uint8Array> & { destroy?: (e?: Error) => void }, maxBytes: number): Promise<string> {
+export async function readCapped(body: Body, maxBytes: number): Promise<string> {
+  return (await readCappedBytes(body, maxBytes)).toString('utf8');
+}
+
+/** Reads a body stream into one buffer (outside the JavaScript heap), refusing it past `maxBytes`. */
+export async function readCappedBytes(body: Body, maxBytes: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
@@ -16,5 +23,5 @@ export async function readCapped(body: AsyncIterable<Uint8Array> & { destroy?: (
     }
     chunks.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
   }
-  return Buffer.concat(chunks, size).toString('utf8');
+  return Buffer.concat(chunks, size);
 }

@@ -1,7 +1,11 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { mapDocument } from '../../../src/adapters/ehr-xml/index.js';
+import { selectInRange } from '../../../src/domain/records/index.js';
 import { EhrError } from '../../../src/ports/ehr-records.port.js';
 import type { XmlHttpEhr } from '../../../src/adapters/ehr-xml-http/index.js';
-import { ACTOR, ADULT, startSimulatedEhr, timed, type SimulatedEhr } from './simulated-ehr.js';
+import { ACTOR, ADULT, startSimulatedEhr, timed, ZONE, type SimulatedEhr } from './simulated-ehr.js';
 
 const DEADLINE = 400;
 // Room for a loaded 2-core machine; far below what any hang or trickle would take.
@@ -143,6 +147,28 @@ describe('XmlHttpEhr against the simulator: every upstream fault', () => {
     }
     t.sim.faults.malformed({ times: 1 });
     await expectFailure(() => ehr.read('journalnotes', ADULT, {}), 'bad-response');
+  });
+
+  it('calls a 200 of nothing but whitespace (a BOM, a no-break space) an empty answer', async () => {
+    for (const body of [' \n\t ', '\uFEFF', '\uFEFF \u00a0\n', '\u2028 ']) {
+      t.sim.faults.status(200, body, undefined, { times: 1 });
+      const err = await expectFailure(() => ehr.read('journalnotes', ADULT, {}), 'bad-response');
+      expect(err.message).toBe('EHR answer is empty');
+    }
+    t.sim.faults.status(200, '\u00a0<x/>', undefined, { times: 1 });
+    expect((await expectFailure(() => ehr.read('journalnotes', ADULT, {}), 'bad-response')).message).not.toBe('EHR answer is empty');
+  });
+
+  it('reads a journal of a megabyte from its bytes to the same records as the one string', async () => {
+    const xml = await readFile(path.join(t.dataDir, 'patients', ADULT, 'journalnotes.xml'), 'utf8');
+    const at = xml.lastIndexOf('</JournalNoteRecord>');
+    const extracts = xml.slice(xml.indexOf('<JournalNoteEHRExtract>'), at);
+    const large = xml.slice(0, at) + extracts.repeat(Math.ceil(1_000_000 / extracts.length)) + xml.slice(at);
+    t.sim.faults.status(200, large, undefined, { times: 1 });
+    const read = await ehr.read('journalnotes', ADULT, {});
+    const expected = selectInRange('journalnotes', mapDocument('journalnotes', large, { zone: ZONE, expectedPatientId: ADULT }), {}, ZONE);
+    expect(read.flatMap((r) => r.JournalNoteEHRExtract).length).toBeGreaterThan(100);
+    expect(read).toEqual(expected);
   });
 
   it('refuses a redirect to another origin without following it', async () => {
