@@ -33,7 +33,7 @@ export class DocumentPieces {
   }
 
   /** A string is one piece (nothing to gain by cutting text already in one string); bytes are cut. */
-  static of(xml: XmlInput | DocumentPieces): DocumentPieces {
+  static of(xml: DocumentInput): DocumentPieces {
     if (xml instanceof DocumentPieces) return xml;
     return typeof xml === 'string' ? new DocumentPieces(undefined, [], xml) : DocumentPieces.fromBytes(xml);
   }
@@ -72,3 +72,6 @@ export class DocumentPieces {
     return this.wholeText;
   }
 }
+
+/** A document as text, as its UTF-8 bytes (read piece by piece, never as one string), or already cut. */
+export type DocumentInput = XmlInput | DocumentPieces;

@@ -7,20 +7,17 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { arrayPaths } from './array-paths.js';
-import { DocumentPieces, type XmlInput } from './document-pieces.js';
+import { DocumentPieces, type DocumentInput } from './document-pieces.js';
 import { FastReader } from './fast-reader.js';
 import { compile, type CompiledObject, type MapContext, type ObjectShape } from './shape.js';
 import { mapRoot } from './walk.js';
 import { documentParser, notParseable, type DocumentParser } from './xml-parser.js';
-import { hasDtdMarkup, normaliseLineEnds } from './xml-text.js';
+import { hasDtdMarkup, normaliseLineEnds, withoutBom } from './xml-text.js';
 
 type Root = Record<string, unknown>;
 
 /** The single-pass reader alone (undefined where it gives the document back), or the reference engine alone. */
 export type Engine = 'reader' | 'reference';
-
-/** A document as text, as its UTF-8 bytes (read piece by piece, never as one string), or already cut. */
-export type DocumentInput = XmlInput | DocumentPieces;
 
 export interface DocumentType {
   readonly root: string;
@@ -36,8 +33,6 @@ export interface DocumentType {
   /** One engine only, for the differential tests and the benchmarks. */
   mapWith(engine: Engine, xml: DocumentInput, ctx: MapContext): Root | undefined;
 }
-
-const withoutBom = (text: string): string => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
 
 /** The reader for `pieces`, or undefined when only the reference engine may look at it. */
 function readerFor(pieces: DocumentPieces, root: string, shape: CompiledObject, ctx: MapContext, parser: DocumentParser): FastReader | undefined {

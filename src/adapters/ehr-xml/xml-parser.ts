@@ -9,6 +9,7 @@
 import { XMLParser, XMLValidator, type MatcherView } from 'fast-xml-parser';
 import type { ArrayPaths } from './array-paths.js';
 import { malformed, type MalformedDocumentError } from './malformed-document-error.js';
+import { withoutBom } from './xml-text.js';
 
 /** Deepest element nesting accepted; the deepest real document (journal notes) needs about 20. */
 export const MAX_DEPTH = 64;
@@ -63,7 +64,7 @@ export function documentParser(root: string, arrays: ArrayPaths): DocumentParser
   return {
     isBareEmptyRoot,
     parse(xml: string): ParsedNode {
-      const text = xml.charCodeAt(0) === 0xfeff ? xml.slice(1) : xml;
+      const text = withoutBom(xml);
       if (DTD_MARKUP.test(text)) throw malformed('DTD markup is not accepted');
       if (XMLValidator.validate(text) !== true) throw malformed('not well-formed XML');
       let tree: ParsedNode;

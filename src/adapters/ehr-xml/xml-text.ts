@@ -20,6 +20,9 @@ export const isSpace = (c: number): boolean => c === 32 || c === 10 || c === 9;
 /** The ASCII characters String.prototype.trim removes (it also removes Unicode spaces, all >= 128). */
 export const isTrimSpace = (c: number): boolean => c === 32 || (c >= 9 && c <= 13);
 
+/** `text` without a leading byte-order mark, as both engines read a document. */
+export const withoutBom = (text: string): string => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+
 /** Line ends as fast-xml-parser normalises them before it reads (`\r\n?` -> `\n`). */
 export const normaliseLineEnds = (text: string): string => (text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text);
 
