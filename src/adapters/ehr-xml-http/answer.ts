@@ -40,7 +40,7 @@ export function bodyLimitFor(status: number, maxBodyBytes: number): number {
 function isPatientNotFound(body: Buffer | undefined): boolean {
   if (body === undefined) return false;
   try {
-    return mapFault(body.toString('utf8')).code === 'PATIENT_NOT_FOUND';
+    return mapFault(body).code === 'PATIENT_NOT_FOUND';
   } catch (err) {
     if (err instanceof MalformedDocumentError) return false;
     throw err;

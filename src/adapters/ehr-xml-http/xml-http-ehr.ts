@@ -79,7 +79,7 @@ export class XmlHttpEhr implements EhrRecords, DelegationRegistry {
     if (!isPersonId(actorId)) throw new RangeError('actor id must be 12 digits');
     const call: Call = { method: 'GET', path: relationshipsPath(actorId), retryOnConnectionLoss: true, patientPath: false };
     return this.call(call, (bytes) => {
-      const { actor, relationships } = mapRelationships(bytes.toString('utf8'));
+      const { actor, relationships } = mapRelationships(bytes);
       if (actor !== actorId) throw new EhrError('bad-response', 'EHR answered the relationships of another actor');
       return relationships;
     });
@@ -144,6 +144,6 @@ function untrusted(err: MalformedDocumentError): EhrError {
 }
 
 function writeResult(document: Buffer): EhrWriteResult {
-  const { resultCode, reasonCode } = mapResultRecord(document.toString('utf8'));
+  const { resultCode, reasonCode } = mapResultRecord(document);
   return { resultCode, reasonCode };
 }

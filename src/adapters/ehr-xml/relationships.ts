@@ -5,6 +5,7 @@
  */
 import type { Relationship, RelationshipType } from '../../ports/delegation-registry.port.js';
 import { isCompactDate } from '../../domain/time/local-time.js';
+import type { DocumentInput } from './document-pieces.js';
 import { documentType, plainContext } from './document.js';
 import { STR } from './leaves.js';
 import { malformed } from './malformed-document-error.js';
@@ -23,7 +24,7 @@ export const RELATIONSHIPS_DOCUMENT = documentType('Relationships', obj({
 
 const TYPES: ReadonlySet<string> = new Set<RelationshipType>(['guardian', 'power-of-attorney', 'partner']);
 
-export function mapRelationships(xml: string): { actor: string; relationships: Relationship[] } {
+export function mapRelationships(xml: DocumentInput): { actor: string; relationships: Relationship[] } {
   const mapped = RELATIONSHIPS_DOCUMENT.map(xml, plainContext());
   const rows = mapped.Relationship as (Omit<Relationship, 'type'> & { type: string })[];
   return {
