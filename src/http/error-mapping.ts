@@ -31,7 +31,17 @@ const STATUS_MESSAGES: Record<number, string> = {
   431: 'Request headers are too large.',
 };
 
-const SAFE_NAME = /[^A-Za-z0-9_.-]/g;
+// Control characters, line and paragraph separators and lone surrogates: shown as \uXXXX, never sent raw.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const UNSHOWABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const NAME_LIMIT = 64;
+
+/** A field name exactly as the caller sent it (`$where` stays `$where`), cut at 64 characters, unshowable ones escaped. */
+function fieldName(name: unknown): string {
+  const chars = [...String(name)];
+  const shown = chars.slice(0, NAME_LIMIT).join('').replace(UNSHOWABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return chars.length > NAME_LIMIT ? `${shown}…` : shown;
+}
 
 /** A 400 message that names the offending field, built from the validation result, never from input values. */
 function validationMessage(err: FastifyError): string {
@@ -40,7 +50,7 @@ function validationMessage(err: FastifyError): string {
   if (!first) return `${where} is invalid.`;
   const params = first.params as Record<string, unknown>;
   if (first.keyword === 'additionalProperties') {
-    return `${where}/${String(params.additionalProperty).replace(SAFE_NAME, '').slice(0, 64)} is not allowed.`;
+    return `${where}/${fieldName(params.additionalProperty)} is not allowed.`;
   }
   if (first.keyword === 'required') return `${where}/${String(params.missingProperty)} is required.`;
   return `${where} ${first.message ?? 'is invalid'}.`;

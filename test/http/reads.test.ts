@@ -92,6 +92,7 @@ describe('the seven reads', () => {
     ['a date without time', '?fromDateTime=2025-03-01', /fromDateTime/],
     ['a zone suffix', '?toDateTime=2025-03-01T00:00:00Z', /toDateTime/],
     ['an unknown parameter', '?from=2025-03-01T00:00:00', /querystring\/from is not allowed/],
+    ['issue 12 item 13: a parameter named $where, named as sent', '?%24where=1', /^querystring\/\$where is not allowed\.$/],
   ])('refuses %s with 400 naming the parameter', async (_label, query, message) => {
     const res = await t.call({ method: 'GET', url: `/patients/medications/${query}`, token });
     expect(res.statusCode).toBe(400);

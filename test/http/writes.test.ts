@@ -109,6 +109,19 @@ describe('the two writes', () => {
     expect(res.json().message).toMatch(message);
   });
 
+  it('issue 12 item 13: names a refused body field exactly as sent, $where included, and escapes what cannot be shown', async () => {
+    const token = await t.personToken(ADULT);
+    const named = async (field: string): Promise<string> => {
+      const res = await t.call({ method: 'PUT', url: '/patients/appointments/?id=1', token, payload: { status: 'arrived', [field]: 1 } });
+      expect(res.statusCode).toBe(400);
+      return (res.json() as { message: string }).message;
+    };
+    expect(await named('$where')).toBe('body/$where is not allowed.');
+    expect(await named('a b.c-d~e')).toBe('body/a b.c-d~e is not allowed.');
+    expect(await named('x\r\ny')).toBe('body/x\\u000d\\u000ay is not allowed.');
+    expect(await named('z'.repeat(100))).toBe(`body/${'z'.repeat(64)}… is not allowed.`);
+  });
+
   it.each([
     ['a missing paymentType', { status: 'PAID', contactId: '1' }, /paymentType is required/],
     ['an unknown payment type', { status: 'PAID', contactId: '1', paymentType: 'SWISH' }, /paymentType/],
