@@ -90,7 +90,7 @@ export async function selectEhr({ config, clock, logger, metrics, life }: Select
 
 export async function selectAuditTrail({ config, logger, metrics, life }: Selection): Promise<AuditTrail> {
   const store: AuditTrail = config.databaseUrl === undefined
-    ? await FileAuditTrail.open(path.join(config.dataDir, 'audit', 'audit-trail.jsonl'))
+    ? await FileAuditTrail.open(path.join(config.dataDir, 'audit', 'audit-trail.jsonl'), { onWarning: (m) => logger.warn(m) })
     : PostgresAuditTrail.create({ connectionString: config.databaseUrl, onWarning: (m) => logger.warn(m) });
   // Migrates early when the database is up; when it is down the service starts anyway, not ready.
   void store.ping();
