@@ -87,6 +87,20 @@ describe('PatientAccessPolicy', () => {
     await expect(policy.resolve({ personId: ACTOR }, teen)).rejects.toEqual(denied);
   });
 
+  it.each([
+    ['a personal identity number', '200802292383'],
+    ['a coordination number (day 89)', '200802892380'],
+  ])('issue 12 item 12: a guardianship of a child born on 29 February (%s) ends when 28 February 2026 ends (the 18th birthday is 1 March)', async (_label, leapling) => {
+    ehr.withPatient(leapling, { patient: [patientRecord(leapling)] });
+    registry.grant(ACTOR, { patient: leapling, type: 'guardian', validFrom: '20080229' });
+    // 23:30 on 28 February in Stockholm: still seventeen.
+    clock.set(Date.UTC(2026, 1, 28, 22, 30));
+    await expect(policy.resolve({ personId: ACTOR }, leapling)).resolves.toMatchObject({ basis: 'guardian' });
+    // 00:30 on 1 March in Stockholm (still 28 February in UTC): eighteen.
+    clock.set(Date.UTC(2026, 1, 28, 23, 30));
+    await expect(policy.resolve({ personId: ACTOR }, leapling)).rejects.toEqual(denied);
+  });
+
   it('never lets anyone act for a protected identity by delegation; own and client access stay', async () => {
     await expect(policy.resolve({ personId: ACTOR }, PROTECTED)).rejects.toEqual(denied);
     await expect(policy.resolve({ personId: PROTECTED }, PROTECTED)).resolves.toMatchObject({ basis: 'self', maskContactDetails: false });

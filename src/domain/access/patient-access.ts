@@ -28,6 +28,9 @@ const DENIED = 'Access to the requested patient is not allowed.';
 
 export const accessDenied = (): DomainError => new DomainError('ACCESS_DENIED', DENIED);
 
+/** Nobody acts for a protected identity through delegation; the patient and client tokens still may. */
+export const isDelegated = (basis: AccessBasis): boolean => basis !== 'self' && basis !== 'client';
+
 /**
  * Decides, on every request and without caching, whether the caller may act for the patient the
  * request names. Unknown patients are refused exactly like forbidden ones, so a caller cannot
@@ -60,7 +63,7 @@ export class PatientAccessPolicy {
     const basis = await this.basisFor(caller, patientId);
     const patientRecords = await this.patientRecords(patientId);
     const isProtected = isProtectedIdentity(patientRecords, patientId);
-    if (isProtected && basis !== 'self' && basis !== 'client') throw accessDenied();
+    if (isProtected && isDelegated(basis)) throw accessDenied();
     return { patientId, basis, maskContactDetails: isProtected && basis === 'client', patientRecords };
   }
 

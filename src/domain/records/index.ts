@@ -2,6 +2,7 @@ export * from './common.js';
 export * from './patient-record.js';
 export * from './patient-v2.js';
 export * from './patient-identity.js';
+export * from './protected-identity.js';
 export * from './prescription-parts.js';
 export * from './prescription-record.js';
 export * from './archetype-record.js';

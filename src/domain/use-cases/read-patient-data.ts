@@ -1,8 +1,8 @@
 import type { EhrRecords, ReadKind, ReadResults, TimeRange } from '../../ports/ehr-records.port.js';
 import type { PatientAccess } from '../access/patient-access.js';
-import { accessDenied } from '../access/patient-access.js';
+import { accessDenied, isDelegated } from '../access/patient-access.js';
 import {
-  selectInRange, toPatientV2, withoutContactDetails, withoutContactDetailsV2, type PatientV2,
+  marksProtectedIdentity, selectInRange, toPatientV2, withoutContactDetails, withoutContactDetailsV2, type PatientV2,
 } from '../records/index.js';
 
 /** The seven reads: one patient's records, within a time range, masked where the law says so. */
@@ -13,9 +13,13 @@ export class ReadPatientData {
     const fetched = kind === 'patient'
       ? (access.patientRecords as ReadResults[K])
       : await this.ehr.read(kind, access.patientId, range);
+    // The answered document may mark the identity protected where the patient document did not.
+    const protectedHere = marksProtectedIdentity(kind, fetched);
+    if (protectedHere && isDelegated(access.basis)) throw accessDenied();
     // Upstream filtering is trusted for volume, not for correctness: select and sort here too.
     const selected = selectInRange(kind, fetched, range, this.zone);
-    return access.maskContactDetails ? withoutContactDetails(kind, selected) : selected;
+    const mask = access.maskContactDetails || (protectedHere && access.basis === 'client');
+    return mask ? withoutContactDetails(kind, selected) : selected;
   }
 
   patientV2(access: PatientAccess): PatientV2 {

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { PatientAccessPolicy } from '../../src/domain/access/patient-access.js';
+import type { JournalNoteRecord, PrescriptionRecord } from '../../src/domain/records/index.js';
+import { ReadPatientData } from '../../src/domain/use-cases/read-patient-data.js';
+import { patientRecord } from '../fakes/builders.js';
+import { FakeEhr, FakeRegistry } from '../fakes/fake-ehr.js';
+import { FixedClock } from '../fakes/fixed-clock.js';
+import { journal, prescriptions } from './records/builders.js';
+
+const ZONE = 'Europe/Stockholm';
+const CHILD = '201701012393';
+const GUARDIAN = '198112189876';
+const denied = expect.objectContaining({ code: 'ACCESS_DENIED' });
+
+/** The documents of a patient whose own patient document does not (yet) say protected, but the answered document does. */
+function protectedIn(): { notes: JournalNoteRecord[]; drugs: PrescriptionRecord[] } {
+  const notes = journal('20250101120000', '20250102120000');
+  const drugs = prescriptions('20250101120000');
+  const [firstNote, secondNote] = notes[0]?.JournalNoteEHRExtract ?? [];
+  if (firstNote) firstNote.Patient = { PatientID: { extension: CHILD }, PatientProtectedId: false };
+  if (secondNote) secondNote.Patient = { PatientID: { extension: CHILD }, PatientProtectedId: true };
+  const [drug] = drugs[0]?.PrescriptionEHRExtract ?? [];
+  if (drug) drug.Patient = { PatientId: { extension: CHILD }, PatientProtectedId: true };
+  return { notes, drugs };
+}
+
+describe('ReadPatientData and a protected identity named in the answered document', () => {
+  function setUp() {
+    const { notes, drugs } = protectedIn();
+    const ehr = new FakeEhr().withPatient(CHILD, { patient: [patientRecord(CHILD)], journalnotes: notes, medications: drugs });
+    const registry = new FakeRegistry().grant(GUARDIAN, { patient: CHILD, type: 'guardian', validFrom: '20170101' });
+    const policy = new PatientAccessPolicy(ehr, registry, new FixedClock(Date.UTC(2026, 10, 21, 9)), ZONE);
+    return { policy, read: new ReadPatientData(ehr, ZONE) };
+  }
+
+  it('issue 12 item 12: refuses a delegate when the journal notes or medications mark the patient protected, though the patient document does not', async () => {
+    const { policy, read } = setUp();
+    const access = await policy.resolve({ personId: GUARDIAN }, CHILD);
+    expect(access.basis).toBe('guardian');
+    await expect(read.execute('journalnotes', access, {})).rejects.toEqual(denied);
+    await expect(read.execute('medications', access, {})).rejects.toEqual(denied);
+  });
+
+  it('issue 12 item 12: still answers the patient and a client token (access by delegation is what a protected identity stops)', async () => {
+    const { policy, read } = setUp();
+    const own = await read.execute('journalnotes', await policy.resolve({ personId: CHILD }, CHILD), {});
+    expect(own[0]?.JournalNoteEHRExtract).toHaveLength(2);
+    const client = await read.execute('medications', await policy.resolve({}, CHILD), {});
+    expect(client[0]?.PrescriptionEHRExtract).toHaveLength(1);
+  });
+
+  it('issue 12 item 12: lets a delegate read documents that mark nobody protected', async () => {
+    const { policy, read } = setUp();
+    const access = await policy.resolve({ personId: GUARDIAN }, CHILD);
+    await expect(read.execute('bookings', access, {})).resolves.toEqual([]);
+  });
+});
