@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import { PostgresAuditTrail } from './adapters/audit-postgres/postgres-audit-trail.js';
 import { FileAuditTrail } from './adapters/audit-file/file-audit-trail.js';
+import { DEMO_CLIENTS } from './adapters/auth-demo/demo-clients.js';
 import { JwtAccessTokenVerifier } from './adapters/auth-jwks/jwt-access-token-verifier.js';
 import { generateDemoData } from './adapters/ehr-embedded/demo-data/generate.js';
 import { DocumentStore } from './adapters/ehr-embedded/document-store.js';
@@ -35,6 +36,16 @@ export interface Selection {
   life: Lifecycle;
 }
 
+/**
+ * AUTH_CLIENT_IDS, or by default the demo issuer's client-credentials clients while it runs (never its
+ * person-facing app) and none with a real issuer: a client token is never assumed (CONTRACT §2).
+ */
+export function authClientIds(config: Config): string[] {
+  if (config.authClientIds !== undefined) return config.authClientIds;
+  if (config.authIssuer !== undefined) return [];
+  return DEMO_CLIENTS.filter((client) => client.grant === 'client_credentials').map((client) => client.clientId);
+}
+
 /** The demo authorization server starts only without AUTH_ISSUER; either way tokens are verified the same way. */
 export async function selectTokenVerifier({ config, clock, logger, life }: Selection): Promise<AccessTokenVerifier> {
   let issuer = config.authIssuer;
@@ -49,8 +60,10 @@ export async function selectTokenVerifier({ config, clock, logger, life }: Selec
     life.onClose(() => demo.close());
     life.notices.push(`demo authorization server: ${issuer} (clients and secrets in ${path.join(config.dataDir, 'demo-auth.json')})`);
   }
+  const clientIds = authClientIds(config);
+  if (clientIds.length === 0) logger.warn('AUTH_CLIENT_IDS is empty: only person tokens are accepted, client-credentials tokens are refused');
   return new JwtAccessTokenVerifier({
-    issuer, audience: config.authAudience, patientClaim: config.authPatientClaim, clock,
+    issuer, audience: config.authAudience, patientClaim: config.authPatientClaim, clientIds, clock,
     ...(config.authJwksUrl ? { jwksUrl: config.authJwksUrl } : {}),
     onWarning: (msg) => logger.warn(msg),
   });

@@ -18,6 +18,8 @@ export interface Config {
   authJwksUrl: string | undefined;
   authAudience: string;
   authPatientClaim: string;
+  /** AUTH_CLIENT_IDS. Undefined: the demo clients while the demo issuer runs, else none (src/adapter-selection.ts). */
+  authClientIds: string[] | undefined;
   /** Name -> key. Undefined: a demo key is generated and kept in DATA_DIR. */
   subscriptionKeys: ReadonlyMap<string, string> | undefined;
   rateLimitMax: number;
@@ -132,6 +134,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     authJwksUrl: url(env, 'AUTH_JWKS_URL'),
     authAudience: text(env, 'AUTH_AUDIENCE') ?? 'patient-data-access',
     authPatientClaim: text(env, 'AUTH_PATIENT_CLAIM') ?? 'patient',
+    authClientIds: text(env, 'AUTH_CLIENT_IDS') === undefined ? undefined : list(env, 'AUTH_CLIENT_IDS'),
     subscriptionKeys: subscriptionKeys(env),
     rateLimitMax: integer(env, 'RATE_LIMIT_MAX', 100, 1, 10_000_000),
     rateLimitWindowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 5000, 1, 86_400_000),

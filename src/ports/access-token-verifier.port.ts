@@ -4,7 +4,7 @@ export interface VerifiedToken {
   subject: string;
   clientId?: string;
   scopes: ReadonlySet<string>;
-  /** The logged-in person's identity number; absent on client-credentials tokens. */
+  /** The logged-in person's identity number (12 digits); absent only on a listed client's token (CONTRACT §2). */
   personId?: string;
 }
 

@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { generateDemoData } from '../../src/adapters/ehr-embedded/demo-data/generate.js';
-import { KEY, OTHER_KEY, startTestApp, ZONE, type TestApp } from '../support/test-app.js';
+import { ALL_SCOPES, KEY, OTHER_KEY, startTestApp, ZONE, type TestApp } from '../support/test-app.js';
 import { identityForms, malformedLogLines, UsedSecrets } from './support/logs.js';
+import { notAPersonNorAClient } from './support/token-kinds.js';
 import { DEMO, DEMO_PEOPLE, personMayAct } from './support/oracles.js';
 import { READ_ROUTES, requestOf, routeByOperation, ROUTES, UNKNOWN_CONTACT_ID, urlOf, WRITE_ROUTES } from './support/routes.js';
 import type { RouteCase } from './support/routes.js';
@@ -88,6 +89,18 @@ describe('broken object-level authorisation: all ten operations × every caller 
       expect(errorText(missing)).toMatch(/patient/);
       for (const patient of [...PEOPLE, UNKNOWN]) {
         await check(route, kiosk, patient, KNOWN.has(patient) ? 200 : 403, patient, `client as ${patient} on ${route.operation}`);
+      }
+    }
+  });
+
+  it('issue 12 item 1: answers a token that is neither a valid person token nor a listed client token with 401 for every patient, never with data', async () => {
+    for (const [kind, claims] of notAPersonNorAClient(TOLVAN)) {
+      const token = used.token(await t.issuer.sign({ scope: ALL_SCOPES, sub: 'kind-case', ...claims }));
+      for (const header of [undefined, ...PEOPLE, UNKNOWN]) {
+        for (const route of ROUTES) {
+          const res = await check(route, token, header, 401, undefined, `${kind} as ${header ?? '(no header)'} on ${route.operation}`);
+          expect(strangersIn(res.body, '')).toEqual([]);
+        }
       }
     }
   });

@@ -7,10 +7,12 @@ import { JwtAccessTokenVerifier } from '../../src/adapters/auth-jwks/jwt-access-
 import { InvalidTokenError } from '../../src/ports/access-token-verifier.port.js';
 import { FixedClock } from '../fakes/fixed-clock.js';
 import { ALL_SCOPES, KEY, OTHER_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+import { TEST_CLIENT_ID } from '../support/test-issuer.js';
 import { malformedLogLines, UsedSecrets } from './support/logs.js';
 import { requestOf, ROUTES, routeByOperation, urlOf } from './support/routes.js';
 import { errorText, expectDocumentedAnswer } from './support/shape.js';
 import { SlowJwksIssuer } from './support/slow-jwks-issuer.js';
+import { notAPersonNorAClient } from './support/token-kinds.js';
 
 /**
  * THREATS #1–#6, #8, #9: forged, expired and misdirected tokens, key confusion, JWKS outages and
@@ -255,7 +257,7 @@ describe('only allow-listed asymmetric algorithms verify (property over alg × k
     // The JWKS holds RSA with and without alg, EC, OKP, and an oct secret a careless server published.
     issuer = await SlowJwksIssuer.start([['rsa-rs256', 'RS256'], ['rsa-any', 'RSA-any'], ['ec-es256', 'ES256'], ['ed-eddsa', 'EdDSA'], ['oct-hs256', 'oct']]);
     verifier = new JwtAccessTokenVerifier({
-      issuer: issuer.issuer, audience: AUDIENCE, patientClaim: 'patient', clock: new FixedClock(NOW_S * 1000), onWarning: () => undefined,
+      issuer: issuer.issuer, audience: AUDIENCE, patientClaim: 'patient', clientIds: [TEST_CLIENT_ID], clock: new FixedClock(NOW_S * 1000), onWarning: () => undefined,
     });
     await verifier.verify(await issuer.sign(issuer.claims(NOW_S), 'rsa-rs256'));
   });
@@ -341,7 +343,7 @@ describe('exp and nbf against the 60 s skew, cached tokens included (property)',
   beforeAll(async () => {
     issuer = await SlowJwksIssuer.start([['rsa-1', 'RS256']]);
     clock = new FixedClock(NOW_S * 1000);
-    verifier = new JwtAccessTokenVerifier({ issuer: issuer.issuer, audience: AUDIENCE, patientClaim: 'patient', clock, onWarning: () => undefined });
+    verifier = new JwtAccessTokenVerifier({ issuer: issuer.issuer, audience: AUDIENCE, patientClaim: 'patient', clientIds: [TEST_CLIENT_ID], clock, onWarning: () => undefined });
   });
   afterAll(() => issuer.close());
 
@@ -553,5 +555,62 @@ describe('a slow or hanging JWKS endpoint (answers after the fetch timeout)', ()
 
     issuer.mode = 'ok';
     expect(warnings.some((w) => w.startsWith('JWKS refresh failed'))).toBe(true);
+  });
+});
+
+describe('issue 12 item 1: only a valid person token or a listed client token is accepted (CONTRACT §2)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(STEADY);
+  });
+  afterAll(() => t.close());
+
+  const tokenWith = async (claims: Record<string, unknown>): Promise<string> =>
+    used.token(await t.issuer.sign({ scope: ALL_SCOPES, sub: 'kind-case', ...claims }));
+
+  it('issue 12 item 1: answers every token that is neither with 401 invalid_token on all ten operations, with and without a patient header', async () => {
+    for (const [label, claims] of notAPersonNorAClient(SELF)) {
+      const token = await tokenWith(claims);
+      for (const route of ROUTES) {
+        for (const patient of [OTHER, undefined]) {
+          const res = await t.call({ ...requestOf(route), token, ...(patient === undefined ? {} : { patient }) });
+          const what = `${label} on ${route.operation} as ${patient ?? '(no header)'}`;
+          expectDocumentedAnswer(route, res, what, { path: route.path });
+          expect([what, res.statusCode, res.headers['www-authenticate']]).toEqual([what, 401, INVALID_TOKEN]);
+          expect(errorText(res)).toBe('Invalid access token.');
+        }
+      }
+    }
+  });
+
+  it('issue 12 item 1: accepts a listed client (client_id or azp), a valid person claim in either form, and a person of any client', async () => {
+    const cases: Array<[string, Record<string, unknown>, string | undefined, string]> = [
+      ['a listed client_id naming another patient', { client_id: TEST_CLIENT_ID }, OTHER, OTHER],
+      ['a listed azp naming another patient', { azp: TEST_CLIENT_ID }, OTHER, OTHER],
+      ['a person token with the hyphenated form', { patient: `${SELF.slice(0, 8)}-${SELF.slice(8)}`, client_id: TEST_CLIENT_ID }, undefined, SELF],
+      ['a person token of an unlisted client', { patient: SELF, client_id: 'patient-app' }, undefined, SELF],
+    ];
+    for (const [label, claims, patient, expected] of cases) {
+      const token = await tokenWith(claims);
+      const res = await t.call({ ...requestOf(routeByOperation('getPatientV2')), token, ...(patient === undefined ? {} : { patient }) });
+      expect([label, res.statusCode]).toEqual([label, 200]);
+      expect([label, res.json().personalIdentityNumber]).toEqual([label, expected]);
+    }
+  });
+
+  it('issue 12 item 1: refuses a listed client with a bad patient claim in the verifier itself, never falling back to client rights', async () => {
+    const verifier = new JwtAccessTokenVerifier({
+      issuer: t.issuer.issuer, audience: AUDIENCE, patientClaim: 'patient', clientIds: [TEST_CLIENT_ID], clock: t.clock, onWarning: () => undefined,
+    });
+    for (const [label, claims] of notAPersonNorAClient(SELF)) {
+      const outcome = await verifier.verify(await tokenWith(claims)).then(() => 'accepted', (err: unknown) => (err instanceof InvalidTokenError ? 'refused' : err));
+      expect([label, outcome]).toEqual([label, 'refused']);
+    }
+    await expect(verifier.verify(await tokenWith({ client_id: TEST_CLIENT_ID }))).resolves.not.toHaveProperty('personId');
+  });
+
+  it('writes no token, key or identity number used above to the logs', () => {
+    expect(malformedLogLines(t.logLines)).toEqual([]);
+    expect(used.foundIn(t.logLines)).toEqual([]);
   });
 });

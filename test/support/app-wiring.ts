@@ -10,7 +10,7 @@ import type { Clock } from '../../src/ports/clock.port.js';
 import type { DelegationRegistry } from '../../src/ports/delegation-registry.port.js';
 import type { EhrRecords } from '../../src/ports/ehr-records.port.js';
 import type { WriteCoordinator } from '../../src/ports/write-coordinator.port.js';
-import type { TestIssuer } from './test-issuer.js';
+import { TEST_CLIENT_ID, type TestIssuer } from './test-issuer.js';
 
 export const ZONE = 'Europe/Stockholm';
 export const KEY = 'test-subscription-key-0123456789';
@@ -39,10 +39,10 @@ export function useCasesOver(ehr: EhrRecords & DelegationRegistry, clock: Clock,
   };
 }
 
-/** The production verifier, trusting the loopback test issuer. */
+/** The production verifier, trusting the loopback test issuer; TEST_CLIENT_ID is the one listed client (AUTH_CLIENT_IDS). */
 export function verifierFor(issuer: TestIssuer, clock: Clock): JwtAccessTokenVerifier {
   return new JwtAccessTokenVerifier({
-    issuer: issuer.issuer, audience: 'patient-data-access', patientClaim: 'patient', clock, onWarning: () => undefined,
+    issuer: issuer.issuer, audience: 'patient-data-access', patientClaim: 'patient', clientIds: [TEST_CLIENT_ID], clock, onWarning: () => undefined,
   });
 }
 
@@ -53,7 +53,7 @@ export function clientOf(app: FastifyInstance, issuer: TestIssuer) {
   return {
     personToken: (personId: string, claims: Record<string, unknown> = {}) =>
       issuer.sign({ scope: ALL_SCOPES, patient: personId, sub: `person-${personId.slice(-4)}`, ...claims }),
-    clientToken: (claims: Record<string, unknown> = {}) => issuer.sign({ scope: ALL_SCOPES, sub: 'kiosk-1', client_id: 'kiosk-1', ...claims }),
+    clientToken: (claims: Record<string, unknown> = {}) => issuer.sign({ scope: ALL_SCOPES, sub: 'kiosk-1', client_id: TEST_CLIENT_ID, ...claims }),
     call: ({ token, key, patient, headers, ...rest }: CallOptions): Promise<LightMyRequestResponse> => app.inject({
       ...rest,
       headers: {

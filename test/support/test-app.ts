@@ -30,7 +30,7 @@ export interface TestApp {
   logLines: string[];
   /** A person token (patient claim) with every scope unless overridden. */
   personToken(personId: string, claims?: Record<string, unknown>): Promise<string>;
-  /** A client-credentials token (no patient claim). */
+  /** A client-credentials token (no patient claim) of the listed client TEST_CLIENT_ID. */
   clientToken(claims?: Record<string, unknown>): Promise<string>;
   call(options: InjectOptions & { token?: string; key?: string | null; patient?: string }): Promise<LightMyRequestResponse>;
   close(): Promise<void>;

@@ -4,6 +4,9 @@ import { exportJWK, generateKeyPair, SignJWT, type JWK, type JWTPayload } from '
 
 type PrivateKey = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
 
+/** The client id the test apps list in AUTH_CLIENT_IDS: a token carrying it and no patient claim is a client token. */
+export const TEST_CLIENT_ID = 'kiosk-1';
+
 /**
  * A minimal OpenID issuer on loopback for tests: discovery, a JWKS, and a signer that can forge
  * every kind of bad token (wrong key, wrong claims, odd headers). Counts JWKS fetches.

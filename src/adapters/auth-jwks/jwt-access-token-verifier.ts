@@ -1,9 +1,9 @@
 import { jwtVerify, type JWTPayload } from 'jose';
-import { scopesFromClaims } from '../../domain/access/scopes.js';
 import { InvalidTokenError, type AccessTokenVerifier, type VerifiedToken } from '../../ports/access-token-verifier.port.js';
 import type { Clock } from '../../ports/clock.port.js';
 import { fetchJson } from './fetch-json.js';
 import { JwksCache } from './jwks-cache.js';
+import { classifyToken, type TokenKindRules } from './token-kind.js';
 import { VerifiedTokenCache } from './verified-token-cache.js';
 
 export interface JwtVerifierOptions {
@@ -12,6 +12,8 @@ export interface JwtVerifierOptions {
   /** Unset: taken from the issuer's OpenID discovery document. */
   jwksUrl?: string;
   patientClaim: string;
+  /** AUTH_CLIENT_IDS: client ids whose tokens without a patient claim are client tokens; none when unset. */
+  clientIds?: readonly string[];
   clock: Clock;
   fetchTimeoutMs?: number;
   cacheSize?: number;
@@ -28,10 +30,12 @@ const MAX_TOKEN_LENGTH = 8192;
 export class JwtAccessTokenVerifier implements AccessTokenVerifier {
   private readonly jwks: JwksCache;
   private readonly cache: VerifiedTokenCache;
+  private readonly kinds: TokenKindRules;
   private jwksUrl: string | undefined;
 
   constructor(private readonly options: JwtVerifierOptions) {
     this.jwksUrl = options.jwksUrl;
+    this.kinds = { patientClaim: options.patientClaim, clientIds: new Set(options.clientIds ?? []) };
     this.jwks = new JwksCache(() => this.loadJwks(), options.clock, { cooldownMs: 30_000, maxAgeMs: 600_000 }, (err) =>
       options.onWarning(`JWKS refresh failed: ${err instanceof Error ? err.message : 'unknown error'}`));
     this.cache = new VerifiedTokenCache(options.cacheSize ?? 10_000);
@@ -57,21 +61,8 @@ export class JwtAccessTokenVerifier implements AccessTokenVerifier {
       throw new InvalidTokenError(err instanceof Error ? err.name : 'verification failed');
     }
     if (typ !== undefined && !ACCEPTED_TYP.has(typ.toLowerCase())) throw new InvalidTokenError('unexpected typ');
-    const verified = this.toVerifiedToken(payload);
+    const verified = classifyToken(payload, this.kinds);
     this.cache.set(token, verified, (payload.exp ?? 0) * 1000);
-    return verified;
-  }
-
-  private toVerifiedToken(payload: JWTPayload): VerifiedToken {
-    const clientId = payload.client_id ?? payload.azp;
-    const person = payload[this.options.patientClaim];
-    const verified: VerifiedToken = {
-      issuer: payload.iss ?? '',
-      subject: payload.sub ?? '',
-      scopes: scopesFromClaims(payload.scope, payload.scp),
-    };
-    if (typeof clientId === 'string') verified.clientId = clientId;
-    if (typeof person === 'string') verified.personId = person;
     return verified;
   }
 

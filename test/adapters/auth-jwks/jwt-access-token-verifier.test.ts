@@ -2,7 +2,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { JwtAccessTokenVerifier } from '../../../src/adapters/auth-jwks/jwt-access-token-verifier.js';
 import { InvalidTokenError } from '../../../src/ports/access-token-verifier.port.js';
 import { FixedClock } from '../../fakes/fixed-clock.js';
-import { TestIssuer } from '../../support/test-issuer.js';
+import { TEST_CLIENT_ID, TestIssuer } from '../../support/test-issuer.js';
+
+/** A listed client without a patient claim: a client token (CONTRACT §2). */
+const CLIENT = { client_id: TEST_CLIENT_ID };
 
 describe('JwtAccessTokenVerifier', () => {
   let issuer: TestIssuer;
@@ -14,7 +17,7 @@ describe('JwtAccessTokenVerifier', () => {
     issuer = await TestIssuer.start();
     clock = new FixedClock(Date.now());
     verifier = new JwtAccessTokenVerifier({
-      issuer: issuer.issuer, audience: 'patient-data-access', patientClaim: 'patient', clock, onWarning: (w) => warnings.push(w),
+      issuer: issuer.issuer, audience: 'patient-data-access', patientClaim: 'patient', clientIds: [TEST_CLIENT_ID], clock, onWarning: (w) => warnings.push(w),
     });
   });
   afterEach(() => issuer.close());
@@ -28,8 +31,30 @@ describe('JwtAccessTokenVerifier', () => {
     });
   });
 
+  it('issue 12 item 1: names the person by the canonical 12 digits and a client by client_id, else azp', async () => {
+    await expect(verifier.verify(await issuer.sign({ patient: '19121212-1212' }))).resolves.toMatchObject({ personId: '191212121212' });
+    await expect(verifier.verify(await issuer.sign({ azp: TEST_CLIENT_ID }))).resolves.toEqual({
+      issuer: issuer.issuer, subject: 'subject-1', clientId: TEST_CLIENT_ID, scopes: new Set(),
+    });
+    await expect(verifier.verify(await issuer.sign({ client_id: 'other', azp: TEST_CLIENT_ID }))).rejects.toBeInstanceOf(InvalidTokenError);
+  });
+
+  it('issue 12 item 1: lists no client by default, so without clientIds no token lacking a person is accepted', async () => {
+    const strict = new JwtAccessTokenVerifier({ issuer: issuer.issuer, audience: 'patient-data-access', patientClaim: 'patient', clock, onWarning: () => undefined });
+    await expect(strict.verify(await issuer.sign(CLIENT))).rejects.toBeInstanceOf(InvalidTokenError);
+    await expect(strict.verify(await issuer.sign({ ...CLIENT, patient: '191212121212' }))).resolves.toMatchObject({ personId: '191212121212' });
+  });
+
+  it('issue 12 item 1: reads the patient claim from the token\'s own members only (AUTH_PATIENT_CLAIM=constructor)', async () => {
+    const odd = new JwtAccessTokenVerifier({
+      issuer: issuer.issuer, audience: 'patient-data-access', patientClaim: 'constructor', clientIds: [TEST_CLIENT_ID], clock, onWarning: () => undefined,
+    });
+    await expect(odd.verify(await issuer.sign(CLIENT))).resolves.not.toHaveProperty('personId');
+    await expect(odd.verify(await issuer.sign({ constructor: '191212121212' }))).resolves.toMatchObject({ personId: '191212121212' });
+  });
+
   it('caches verified tokens only until their expiry (with the skew)', async () => {
-    const token = await issuer.sign({ exp: Math.floor(clock.now() / 1000) + 30 });
+    const token = await issuer.sign({ ...CLIENT, exp: Math.floor(clock.now() / 1000) + 30 });
     await verifier.verify(token);
     const fetches = issuer.jwksFetches;
     await verifier.verify(token);
@@ -39,29 +64,29 @@ describe('JwtAccessTokenVerifier', () => {
   });
 
   it('fetches the JWKS once for a rotated key, and at most once per cooldown for a flood of unknown kids', async () => {
-    await verifier.verify(await issuer.sign({}));
+    await verifier.verify(await issuer.sign(CLIENT));
     expect(issuer.jwksFetches).toBe(1);
     await issuer.rotate('key-new');
     clock.advance(31_000);
-    await verifier.verify(await issuer.sign({}));
+    await verifier.verify(await issuer.sign(CLIENT));
     expect(issuer.jwksFetches).toBe(2);
-    const forged = await Promise.all(Array.from({ length: 200 }, (_, i) => issuer.sign({ jti: String(i) }, { kid: `unknown-${i}` })));
+    const forged = await Promise.all(Array.from({ length: 200 }, (_, i) => issuer.sign({ ...CLIENT, jti: String(i) }, { kid: `unknown-${i}` })));
     const results = await Promise.allSettled(forged.map((t) => verifier.verify(t)));
     expect(results.every((r) => r.status === 'rejected')).toBe(true);
     expect(issuer.jwksFetches).toBe(2);
   });
 
   it('keeps verifying with cached keys while the JWKS endpoint is down', async () => {
-    await verifier.verify(await issuer.sign({ jti: 'a' }));
+    await verifier.verify(await issuer.sign({ ...CLIENT, jti: 'a' }));
     issuer.jwksAvailable = false;
     clock.advance(11 * 60_000);
-    await expect(verifier.verify(await issuer.sign({ jti: 'b', iat: Math.floor(clock.now() / 1000), exp: Math.floor(clock.now() / 1000) + 600 }))).resolves.toMatchObject({ subject: 'subject-1' });
+    await expect(verifier.verify(await issuer.sign({ ...CLIENT, jti: 'b', iat: Math.floor(clock.now() / 1000), exp: Math.floor(clock.now() / 1000) + 600 }))).resolves.toMatchObject({ subject: 'subject-1' });
     await new Promise((r) => setTimeout(r, 50));
     expect(warnings.some((w) => w.includes('JWKS refresh failed'))).toBe(true);
   });
 
   it('never fetches what a token header names (jku, x5u, jwk)', async () => {
-    const token = await issuer.sign({}, { jku: 'http://127.0.0.1:9/evil', x5u: 'http://127.0.0.1:9/x', kid: '../x' });
+    const token = await issuer.sign(CLIENT, { jku: 'http://127.0.0.1:9/evil', x5u: 'http://127.0.0.1:9/x', kid: '../x' });
     await expect(verifier.verify(token)).rejects.toBeInstanceOf(InvalidTokenError);
     expect(issuer.jwksFetches).toBe(1);
   });
@@ -77,7 +102,7 @@ describe('JwtAccessTokenVerifier time and claim boundaries (fixed clock)', () =>
     issuer = await TestIssuer.start();
     clock = new FixedClock(NOW_S * 1000);
     verifier = new JwtAccessTokenVerifier({
-      issuer: issuer.issuer, audience: 'patient-data-access', patientClaim: 'patient', clock, onWarning: () => undefined,
+      issuer: issuer.issuer, audience: 'patient-data-access', patientClaim: 'patient', clientIds: [TEST_CLIENT_ID], clock, onWarning: () => undefined,
     });
   });
   afterEach(() => issuer.close());
@@ -92,7 +117,7 @@ describe('JwtAccessTokenVerifier time and claim boundaries (fixed clock)', () =>
     ['aud list with ours', { aud: ['other', 'patient-data-access'] }, true],
     ['no sub', { sub: undefined }, false],
   ])('%s', async (_label, claims, accepted) => {
-    const token = await issuer.sign({ iat: NOW_S - 100, exp: NOW_S + 600, ...claims });
+    const token = await issuer.sign({ ...CLIENT, iat: NOW_S - 100, exp: NOW_S + 600, ...claims });
     const outcome = await verifier.verify(token).then(() => true, (err: unknown) => {
       expect(err).toBeInstanceOf(InvalidTokenError);
       return false;

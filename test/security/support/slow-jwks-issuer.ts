@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
 import { base64url, exportJWK, SignJWT, type JWK } from 'jose';
+import { TEST_CLIENT_ID } from '../../support/test-issuer.js';
 
 /**
  * A loopback OpenID issuer for the token-attack suites, next to test/support/test-issuer.ts: any mix
@@ -72,9 +73,9 @@ export class SlowJwksIssuer {
     return key;
   }
 
-  /** Standard claims of a valid token at `nowS`, to spread first or last as a test needs. */
+  /** Standard claims of a valid token at `nowS` (a client token of TEST_CLIENT_ID unless a patient is added), to spread first or last as a test needs. */
   claims(nowS: number, overrides: Record<string, unknown> = {}): Record<string, unknown> {
-    return { iss: this.issuer, aud: 'patient-data-access', sub: 'subject-1', iat: nowS - 10, exp: nowS + 600, ...overrides };
+    return { iss: this.issuer, aud: 'patient-data-access', sub: 'subject-1', client_id: TEST_CLIENT_ID, iat: nowS - 10, exp: nowS + 600, ...overrides };
   }
 
   /** Signs `payload` as given (key order kept) with the private key of `kid`, under `alg` (default: the key's). */
