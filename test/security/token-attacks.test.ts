@@ -614,3 +614,46 @@ describe('issue 12 item 1: only a valid person token or a listed client token is
     expect(used.foundIn(t.logLines)).toEqual([]);
   });
 });
+
+describe('issue 12 item 8: a JWKS answer with no usable key, through the app (THREATS #42)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(STEADY);
+  });
+  afterAll(() => t.close());
+
+  const nowS = (): number => Math.floor(t.clock.now() / 1000);
+  const fresh = async (jti: string, header: Record<string, unknown> = {}): Promise<string> =>
+    used.token(await t.issuer.sign({ patient: SELF, scope: ALL_SCOPES, jti, iat: nowS(), exp: nowS() + 600 }, header));
+  /** Until the refresh the last call started has been answered and taken in. */
+  const refreshed = async (fetchesBefore: number): Promise<void> => {
+    for (let i = 0; i < 200 && t.issuer.jwksFetches === fetchesBefore; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(t.issuer.jwksFetches).toBe(fetchesBefore + 1);
+    await new Promise((r) => setTimeout(r, 100));
+  };
+
+  it('issue 12 item 8: keeps the cached keys when a refresh brings {"keys":[]} or only a symmetric key, and takes the next usable set', async () => {
+    expect((await callRoute(t, 'getJournalNotes', await fresh('first'))).statusCode).toBe(200);
+    const unusable: Array<[string, unknown]> = [
+      ['{"keys":[]}', { keys: [] }],
+      ['only an oct key under the signing kid', { keys: [{ kty: 'oct', k: 'c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0', kid: t.issuer.publicJwk().kid, alg: 'HS256' }] }],
+    ];
+    for (const [label, body] of unusable) {
+      t.issuer.jwksBody = body;
+      // Past the keys' max age: this call is served from the cache and starts a background refresh.
+      t.clock.advance(11 * 60_000);
+      const before = t.issuer.jwksFetches;
+      expect([label, (await callRoute(t, 'getJournalNotes', await fresh(`${label} stale`))).statusCode]).toEqual([label, 200]);
+      await refreshed(before);
+      expect([label, (await callRoute(t, 'getJournalNotes', await fresh(`${label} after`))).statusCode]).toEqual([label, 200]);
+      // An unknown kid after the cooldown forces a refresh that brings the unusable answer again: refused, old keys kept.
+      t.clock.advance(31_000);
+      expect([label, (await callRoute(t, 'getJournalNotes', await fresh(`${label} ghost`, { kid: 'ghost' }))).statusCode]).toEqual([label, 401]);
+      expect([label, (await callRoute(t, 'getJournalNotes', await fresh(`${label} again`))).statusCode]).toEqual([label, 200]);
+    }
+    t.issuer.jwksBody = undefined;
+    await t.issuer.rotate('key-after');
+    t.clock.advance(31_000);
+    expect((await callRoute(t, 'getJournalNotes', await fresh('rotated'))).statusCode).toBe(200);
+  });
+});

@@ -14,6 +14,8 @@ export const TEST_CLIENT_ID = 'kiosk-1';
 export class TestIssuer {
   jwksFetches = 0;
   jwksAvailable = true;
+  /** Served at /jwks instead of the keys when set (e.g. `{ keys: [] }`). */
+  jwksBody: unknown = undefined;
   private server: Server | undefined;
   private keys: Array<{ kid: string; privateKey: PrivateKey; jwk: JWK }> = [];
   issuer = '';
@@ -70,7 +72,7 @@ export class TestIssuer {
           return;
         }
         res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify({ keys: this.keys.map((k) => k.jwk) }));
+        res.end(JSON.stringify(this.jwksBody ?? { keys: this.keys.map((k) => k.jwk) }));
         return;
       }
       res.statusCode = 404;

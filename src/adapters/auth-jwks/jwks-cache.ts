@@ -15,6 +15,8 @@ function asKeySet(json: unknown): JSONWebKeySet {
   const usable = keys.filter((k): k is JSONWebKeySet['keys'][number] =>
     typeof k === 'object' && k !== null && ['RSA', 'EC', 'OKP'].includes((k as { kty?: string }).kty ?? '') &&
     (k as { d?: unknown }).d === undefined);
+  // A set with nothing usable (`{"keys":[]}`, a misconfigured server) must not replace keys that work.
+  if (usable.length === 0) throw new Error('JWKS has no usable key');
   return { keys: usable };
 }
 
@@ -54,7 +56,7 @@ export class JwksCache {
     return this.clock.now() - this.attemptedAt < this.options.cooldownMs;
   }
 
-  /** Single-flight; never rejects: a failed fetch leaves the last good keys in place. */
+  /** Single-flight; never rejects: a failed fetch, or one without a usable key, leaves the last good keys in place. */
   private refresh(): Promise<void> {
     if (this.inflight) return this.inflight;
     if (this.coolingDown()) return Promise.resolve();
