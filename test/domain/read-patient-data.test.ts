@@ -17,10 +17,10 @@ function protectedIn(): { notes: JournalNoteRecord[]; drugs: PrescriptionRecord[
   const notes = journal('20250101120000', '20250102120000');
   const drugs = prescriptions('20250101120000');
   const [firstNote, secondNote] = notes[0]?.JournalNoteEHRExtract ?? [];
-  if (firstNote) firstNote.Patient = { PatientID: { extension: CHILD }, PatientProtectedId: false };
-  if (secondNote) secondNote.Patient = { PatientID: { extension: CHILD }, PatientProtectedId: true };
+  if (firstNote) firstNote.Patient = { PatientID: { extension: CHILD, root: '1.2.752.129.2.1.3.1' }, PatientProtectedId: false };
+  if (secondNote) secondNote.Patient = { PatientID: { extension: CHILD, root: '1.2.752.129.2.1.3.1' }, PatientProtectedId: true };
   const [drug] = drugs[0]?.PrescriptionEHRExtract ?? [];
-  if (drug) drug.Patient = { PatientId: { extension: CHILD }, PatientProtectedId: true };
+  if (drug) drug.Patient = { PatientId: { extension: CHILD, root: '1.2.752.129.2.1.3.1' }, PatientProtectedId: true };
   return { notes, drugs };
 }
 
