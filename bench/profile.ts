@@ -164,7 +164,7 @@ async function main(): Promise<void> {
   const profiling = ALLOC ? ['--import', './bench/alloc-probe.mjs'] : ['--cpu-prof', `--cpu-prof-dir=${profiles}`];
   const [command, args] = pinned(0, process.execPath, [...serviceNodeFlags(), ...profiling, SERVICE_ENTRY]);
   const server = spawn(command, args, {
-    env: { ...env, PORT: String(port), DATA_DIR: dataDir, ...(ALLOC ? { BENCH_ALLOC_PROFILE_DIR: profiles } : {}), ...(PROMOTED ? { BENCH_ALLOC_PROMOTED_ONLY: '1' } : {}) },
+    env: { ...env, PORT: String(port), METRICS_PORT: '0', DATA_DIR: dataDir, ...(ALLOC ? { BENCH_ALLOC_PROFILE_DIR: profiles } : {}), ...(PROMOTED ? { BENCH_ALLOC_PROMOTED_ONLY: '1' } : {}) },
     stdio: ['ignore', log, log],
   });
   const origin = `http://127.0.0.1:${port}`;

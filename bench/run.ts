@@ -84,7 +84,8 @@ class Target {
     const nodeArgs = [...extra, ...(probe ? ['--import', './bench/probe.mjs'] : []), script];
     const [command, args] = pinned(core, process.execPath, nodeArgs);
     const child = spawn(command, args, {
-      env: { ...baseEnv(), ...env, PORT: String(port), EHR_SIM_PORT: String(port), HOST: '127.0.0.1' },
+      // METRICS_PORT 0: the metrics listener takes any free port, never one another run holds.
+      env: { ...baseEnv(), ...env, PORT: String(port), EHR_SIM_PORT: String(port), HOST: '127.0.0.1', METRICS_PORT: '0' },
       stdio: ['ignore', log, log, 'ipc'],
     });
     const origin = `http://127.0.0.1:${port}`;

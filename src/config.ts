@@ -24,12 +24,17 @@ export interface Config {
   subscriptionKeys: ReadonlyMap<string, string> | undefined;
   rateLimitMax: number;
   rateLimitWindowMs: number;
+  /** Requests without a valid subscription key, per source address per window. */
+  rateLimitNoKeyMax: number;
   redisUrl: string | undefined;
   databaseUrl: string | undefined;
   arrivalWindowBeforeMin: number;
   arrivalWindowAfterMin: number;
   dataDir: string;
   logLevel: string;
+  /** Where `/metrics` is served, apart from the API port (loopback by default). */
+  metricsPort: number;
+  metricsHost: string;
   demoAuthPort: number;
   /** Addresses of reverse proxies whose X-Forwarded-For is believed; none by default. */
   trustProxy: string[];
@@ -138,12 +143,15 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     subscriptionKeys: subscriptionKeys(env),
     rateLimitMax: integer(env, 'RATE_LIMIT_MAX', 100, 1, 10_000_000),
     rateLimitWindowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 5000, 1, 86_400_000),
+    rateLimitNoKeyMax: integer(env, 'RATE_LIMIT_NO_KEY_MAX', 20, 1, 10_000_000),
     redisUrl: url(env, 'REDIS_URL'),
     databaseUrl: text(env, 'DATABASE_URL'),
     arrivalWindowBeforeMin: integer(env, 'ARRIVAL_WINDOW_BEFORE_MIN', 120, 0, 10_080),
     arrivalWindowAfterMin: integer(env, 'ARRIVAL_WINDOW_AFTER_MIN', 30, 0, 10_080),
     dataDir: path.resolve(dataDirRaw),
     logLevel,
+    metricsPort: integer(env, 'METRICS_PORT', 9464, 0, 65535),
+    metricsHost: text(env, 'METRICS_HOST') ?? '127.0.0.1',
     demoAuthPort: integer(env, 'DEMO_AUTH_PORT', 8081, 0, 65535),
     trustProxy: list(env, 'TRUST_PROXY'),
     corsOrigins: list(env, 'CORS_ORIGINS'),

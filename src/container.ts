@@ -14,6 +14,7 @@ import { MarkArrived } from './domain/use-cases/mark-arrived.js';
 import { ReadPatientData } from './domain/use-cases/read-patient-data.js';
 import { RegisterPayment } from './domain/use-cases/register-payment.js';
 import { buildApp } from './http/app.js';
+import { buildMetricsApp } from './http/metrics-app.js';
 import { Lifecycle } from './lifecycle.js';
 import type { AccessTokenVerifier } from './ports/access-token-verifier.port.js';
 import type { AuditTrail } from './ports/audit-trail.port.js';
@@ -27,6 +28,8 @@ import type { WriteCoordinator } from './ports/write-coordinator.port.js';
 /** What `npm start` runs: the API, and the demo pieces that came up with it. */
 export interface Runtime {
   app: FastifyInstance;
+  /** `/metrics` alone, to listen on METRICS_HOST:METRICS_PORT (src/listen.ts). */
+  metricsApp: FastifyInstance;
   /** Lines for the start-up banner (demo credentials locations); never a secret value itself. */
   notices: string[];
   close(): Promise<void>;
@@ -77,8 +80,10 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
       readinessChecks: { redis: () => redis.health.ping() },
     } : {}),
   });
+  const metricsApp = await buildMetricsApp({ metrics, logger });
   return {
     app,
+    metricsApp,
     notices: life.notices,
     close: async () => {
       // A keep-alive connection that was busy when closing began stays open afterwards; sweep until done.
@@ -88,6 +93,7 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
       } finally {
         clearInterval(sweeper);
       }
+      await metricsApp.close();
       await life.closeAll();
     },
   };

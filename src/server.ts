@@ -1,6 +1,7 @@
 import { loadConfig } from './config.js';
 import { compose } from './container.js';
 import { createLogger } from './http/logging.js';
+import { listen } from './listen.js';
 
 /**
  * `npm start`: listen; on SIGTERM/SIGINT stop accepting, let in-flight requests finish (up to
@@ -10,8 +11,8 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
   const runtime = await compose(config, logger);
-  const address = await runtime.app.listen({ port: config.port, host: config.host });
-  logger.info({ address, basePath: config.basePath || '/' }, 'patient data access service listening');
+  const { api: address, metrics } = await listen(runtime, config);
+  logger.info({ address, basePath: config.basePath || '/', metrics }, 'patient data access service listening');
   for (const notice of runtime.notices) logger.info(notice);
   if (runtime.notices.length > 0) {
     // A newcomer's terminal, not the log stream: where the demo credentials are and where to start.

@@ -165,6 +165,8 @@ export async function runSoak(options: SoakOptions, signal: AbortSignal, log: Lo
 
     const port = await freePort();
     const api = `http://127.0.0.1:${port}`;
+    const metricsPort = await freePort();
+    const metricsOrigin = `http://127.0.0.1:${metricsPort}`;
     const rateLimitMax = Math.max(1000, Math.ceil(options.rate * 5 * 2));
     // What no log line may hold: keys, tokens (their signatures; the minted ones are added as they come), identity numbers.
     const forbidden: string[] = [
@@ -172,10 +174,10 @@ export async function runSoak(options: SoakOptions, signal: AbortSignal, log: Lo
       ...Object.values(PEOPLE).flatMap(identityForms),
     ];
     service = ChildNode.start('service', 'src/server.ts', REPO_ROOT, {
-      PORT: String(port), HOST: '127.0.0.1', DATA_DIR: path.join(dir, 'data'), LOG_LEVEL: options.logLevel,
+      PORT: String(port), HOST: '127.0.0.1', METRICS_PORT: String(metricsPort), DATA_DIR: path.join(dir, 'data'), LOG_LEVEL: options.logLevel,
       ...ehrEnv, EHR_TIMEZONE: ZONE, AUTH_ISSUER: issuer.issuer,
       SUBSCRIPTION_KEYS: names.map((n, i) => `${n}:${keys[i]}`).join(','),
-      RATE_LIMIT_MAX: String(rateLimitMax), RATE_LIMIT_WINDOW_MS: '5000',
+      RATE_LIMIT_MAX: String(rateLimitMax), RATE_LIMIT_NO_KEY_MAX: String(rateLimitMax), RATE_LIMIT_WINDOW_MS: '5000',
       DATABASE_URL: databaseUrl, REDIS_URL: options.redisUrl, SHUTDOWN_TIMEOUT_MS: '10000',
       ...options.serviceEnv,
     }, forbidden);
@@ -235,7 +237,7 @@ export async function runSoak(options: SoakOptions, signal: AbortSignal, log: Lo
     checks.push({ name: 'preflight: each kind of request once', ok: preflight.length === 0, detail: `${plan.all().length} kinds`, problems: preflight });
 
     // The load, with memory sampled and a new adult token minted every second (bounded: 180 s each).
-    const sampler = new MemorySampler(svc, api, options.sampleMs);
+    const sampler = new MemorySampler(svc, metricsOrigin, options.sampleMs);
     const minting = setInterval(() => {
       void issuer.sign(claims.adult, 180).then((t) => {
         fresh = t;
@@ -270,7 +272,7 @@ export async function runSoak(options: SoakOptions, signal: AbortSignal, log: Lo
 
     // Redis held the limits: the run's counters exist, and the service never let a request through unchecked.
     const counters = await redisKeys(redis, `${RATE_LIMIT_NAMESPACE}sub:soak${runId}*`).catch(() => [] as string[]);
-    const metrics = await scrapeMetrics(api);
+    const metrics = await scrapeMetrics(metricsOrigin);
     const unenforced = metrics === undefined ? undefined : metricValue(metrics, 'pdas_rate_limit_unenforced_total');
     const limited = load.outcomes.filter((o) => o.rateLimitHeader === String(rateLimitMax)).length;
     const redisProblems: string[] = [];

@@ -15,9 +15,10 @@ export function metricValue(text: string, name: string): number | undefined {
   return match?.[1] === undefined ? undefined : Number(match[1]);
 }
 
-export async function scrapeMetrics(api: string): Promise<string | undefined> {
+/** `origin`: the service's metrics listener (METRICS_PORT), not its API. */
+export async function scrapeMetrics(origin: string): Promise<string | undefined> {
   try {
-    const res = await fetch(`${api}/metrics`, { signal: AbortSignal.timeout(2000) });
+    const res = await fetch(`${origin}/metrics`, { signal: AbortSignal.timeout(2000) });
     return res.ok ? await res.text() : undefined;
   } catch {
     return undefined;
@@ -30,7 +31,7 @@ export class MemorySampler {
   private t0 = 0;
   private busy = false;
 
-  constructor(private readonly service: ChildNode, private readonly api: string, private readonly intervalMs: number) {}
+  constructor(private readonly service: ChildNode, private readonly metricsOrigin: string, private readonly intervalMs: number) {}
 
   start(): void {
     this.t0 = performance.now();
@@ -50,7 +51,7 @@ export class MemorySampler {
       const t = (performance.now() - this.t0) / 1000;
       const rss = await this.service.rssBytes();
       if (rss === undefined) return;
-      const metrics = await scrapeMetrics(this.api);
+      const metrics = await scrapeMetrics(this.metricsOrigin);
       this.samples.push({ t, rss, heapUsed: metrics === undefined ? undefined : metricValue(metrics, 'pdas_nodejs_heap_size_used_bytes') });
     } finally {
       this.busy = false;

@@ -37,7 +37,7 @@ describe('graceful shutdown on SIGTERM', () => {
     base = `http://127.0.0.1:${port}`;
     child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
       env: {
-        PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: path.join(dir, 'data'),
+        PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', METRICS_PORT: '0', DATA_DIR: path.join(dir, 'data'),
         EHR_ADAPTER: 'xml-http', EHR_BASE_URL: sim.url, AUTH_ISSUER: issuer.issuer, SUBSCRIPTION_KEYS: `test:${KEY}`,
         LOG_LEVEL: 'info', SHUTDOWN_TIMEOUT_MS: '8000',
       },

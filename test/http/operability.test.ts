@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PrometheusMetrics } from '../../src/adapters/metrics/prometheus-metrics.js';
+import { buildMetricsApp } from '../../src/http/metrics-app.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 const ADULT = '191212121212';
@@ -20,7 +21,9 @@ describe('metrics', () => {
     await t.call({ method: 'GET', url: '/patients/contacts/', token });
     t.audit.mode = 'ok';
     for (let i = 0; i < 4; i++) await t.call({ method: 'GET', url: '/patients/medications/', token });
-    const res = await t.app.inject({ method: 'GET', url: '/metrics' });
+    const scraper = await buildMetricsApp({ metrics, logger: t.app.log });
+    const res = await scraper.inject({ method: 'GET', url: '/metrics' });
+    await scraper.close();
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/plain/);
     const text = res.body;
@@ -36,6 +39,11 @@ describe('metrics', () => {
     expect(text).toMatch(/pdas_ehr_call_duration_seconds_count\{call="relationships",outcome="ok"\} 1/);
     expect(text).toMatch(/pdas_audit_write_duration_seconds_count\{outcome="ok"\} \d+/);
     for (const id of [ADULT, '198112189876']) expect(text).not.toContain(id);
+  });
+
+  it('issue 12 item 10: the API port does not serve /metrics, with or without credentials', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(404);
+    expect((await t.call({ method: 'GET', url: '/metrics', token: await t.personToken(ADULT) })).statusCode).toBe(404);
   });
 });
 

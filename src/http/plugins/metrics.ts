@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import type { PrometheusMetrics } from '../../adapters/metrics/prometheus-metrics.js';
 import { operationOf } from '../operation-of.js';
 
-/** Request counts and latency per operation and status, and `/metrics` for Prometheus to scrape. */
+/** Request counts and latency per operation and status; scraped apart from the API (src/http/metrics-app.ts). */
 export const metricsPlugin = fp(async (app: FastifyInstance, opts: { metrics: PrometheusMetrics }) => {
   const { metrics } = opts;
   app.addHook('onResponse', (request, reply, done) => {
@@ -15,10 +15,5 @@ export const metricsPlugin = fp(async (app: FastifyInstance, opts: { metrics: Pr
       if (reply.statusCode === 429) metrics.rateLimitRejections.inc();
     }
     done();
-  });
-
-  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
-    reply.header('content-type', metrics.registry.contentType);
-    return metrics.registry.metrics();
   });
 }, { name: 'metrics' });

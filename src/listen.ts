@@ -1,0 +1,16 @@
+import type { Config } from './config.js';
+import type { Runtime } from './container.js';
+
+export interface Listening {
+  /** Where the API answers, e.g. `http://127.0.0.1:8080` (the bound port when PORT is 0). */
+  api: string;
+  /** Where `/metrics` answers, apart from the API. */
+  metrics: string;
+}
+
+/** What `npm start` opens: the API on HOST:PORT and the metrics listener on METRICS_HOST:METRICS_PORT. */
+export async function listen(runtime: Runtime, config: Pick<Config, 'host' | 'port' | 'metricsHost' | 'metricsPort'>): Promise<Listening> {
+  const metrics = await runtime.metricsApp.listen({ port: config.metricsPort, host: config.metricsHost });
+  const api = await runtime.app.listen({ port: config.port, host: config.host });
+  return { api, metrics };
+}
