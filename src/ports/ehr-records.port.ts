@@ -23,7 +23,9 @@ export interface TimeRange {
   to?: string;
 }
 
-export type PaymentType = 'CASH' | 'CARD';
+/** How a visit was paid: the spec's CASH and CARD, and the vendor's INVOICE (CONTRACT §4). */
+export const PAYMENT_TYPES = ['CASH', 'CARD', 'INVOICE'] as const;
+export type PaymentType = typeof PAYMENT_TYPES[number];
 
 /** What the EHR answered to a write, by its stable reason code (its Comment is not for parsing). */
 export interface EhrWriteResult {

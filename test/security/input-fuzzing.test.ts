@@ -117,7 +117,8 @@ const dateTime = fc.oneof(
 
 // --- query and headers -----------------------------------------------------------------------
 
-const SPECIAL_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__', 'a[b]', 'a.b', '[]', 'ACCESS_TOKEN', 'Access_Token', 'fromdatetime', 'API-VERSION', 'id ', ' id', '', 'patient', 'subscription-key'];
+const SPECIAL_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__', 'a[b]', 'a.b', '[]', 'ACCESS_TOKEN', 'Access_Token', 'fromdatetime', 'API-VERSION', 'id ', ' id', '', 'patient', 'Subscription-Key'];
+// `subscription-key` itself carries the key (CONTRACT §2): test/http/issue-13-vendor-access.test.ts.
 const queryKey = fc.oneof(fc.constantFrom(...SPECIAL_KEYS), fc.string({ maxLength: 12 }));
 const queryValue = fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('v2', '1', '', DEMO.TOLVAN, '2025-03-01T00:00:00', '../x', '%00'));
 

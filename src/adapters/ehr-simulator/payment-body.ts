@@ -1,6 +1,6 @@
-/** The payment request body (README §2): `<Payment>` with `Status` PAID and `PaymentType` CASH or CARD, namespace optional. */
+/** The payment request body (README §2): `<Payment>` with `Status` PAID and `PaymentType` CASH, CARD or INVOICE, namespace optional. */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import type { PaymentType } from '../../ports/ehr-records.port.js';
+import { PAYMENT_TYPES, type PaymentType } from '../../ports/ehr-records.port.js';
 
 const parser = new XMLParser({ removeNSPrefix: true, ignoreAttributes: true, parseTagValue: false, trimValues: true, processEntities: false });
 const DTD_MARKUP = /<!\s*(?:DOCTYPE|ENTITY|ELEMENT|ATTLIST|NOTATION)/i;
@@ -19,6 +19,7 @@ export function parsePayment(contentType: string | undefined, body: string): { p
   if (roots.length !== 1 || typeof payment !== 'object' || payment === null) return refused('payment body must be one Payment');
   if (payment.Status !== 'PAID') return refused('Status must be PAID');
   const type = payment.PaymentType;
-  if (type !== 'CASH' && type !== 'CARD') return refused('PaymentType must be CASH or CARD');
-  return { paymentType: type };
+  const known = PAYMENT_TYPES.find((t) => t === type);
+  if (known === undefined) return refused(`PaymentType must be one of ${PAYMENT_TYPES.join(', ')}`);
+  return { paymentType: known };
 }

@@ -7,7 +7,7 @@
 import { Pool } from 'undici';
 import type { DelegationRegistry, Relationship } from '../../ports/delegation-registry.port.js';
 import {
-  EhrError, type EhrRecords, type EhrWriteResult, type PaymentType, type ReadKind, type ReadResults, type TimeRange,
+  EhrError, PAYMENT_TYPES, type EhrRecords, type EhrWriteResult, type PaymentType, type ReadKind, type ReadResults, type TimeRange,
 } from '../../ports/ehr-records.port.js';
 import { selectInRange } from '../../domain/records/index.js';
 import { MalformedDocumentError, mapDocumentInSlices, mapRelationships, mapResultRecord } from '../ehr-xml/index.js';
@@ -20,7 +20,7 @@ import { isContactId, isPersonId, readPath, relationshipsPath, writePath } from 
 
 const MIB = 1024 * 1024;
 const NOT_FOUND = (): EhrError => new EhrError('patient-not-found', 'unknown patient');
-const PAYMENT_TYPES: ReadonlySet<string> = new Set<PaymentType>(['CASH', 'CARD']);
+const KNOWN_PAYMENT_TYPES: ReadonlySet<string> = new Set<PaymentType>(PAYMENT_TYPES);
 // A well-formed id nobody has: the EHR answers it with an empty registry or a Fault, never with patient data.
 const PING_ACTOR = '000000000000';
 
@@ -95,7 +95,7 @@ export class XmlHttpEhr implements EhrRecords, DelegationRegistry {
 
   async registerPayment(patientId: string, contactId: string, paymentType: PaymentType): Promise<EhrWriteResult> {
     if (!isPersonId(patientId)) throw NOT_FOUND();
-    if (!PAYMENT_TYPES.has(paymentType)) throw new RangeError('paymentType must be CASH or CARD');
+    if (!KNOWN_PAYMENT_TYPES.has(paymentType)) throw new RangeError(`paymentType must be one of ${PAYMENT_TYPES.join(', ')}`);
     if (!isContactId(contactId)) return { resultCode: 'ERROR', reasonCode: 'CONTACT_NOT_FOUND' };
     const body = `<Payment xmlns="urn:example:ehr:payment:1"><Status>PAID</Status><PaymentType>${paymentType}</PaymentType></Payment>`;
     const path = writePath(patientId, contactId, 'payment');

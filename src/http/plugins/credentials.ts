@@ -6,8 +6,10 @@ import type { SubscriptionKeys } from '../../ports/subscription-keys.port.js';
 import { ApiError, MESSAGES } from '../api-error.js';
 import { INVALID_TOKEN_HEADERS } from '../error-mapping.js';
 import { operationOf } from '../operation-of.js';
+import { presentedSubscriptionKey } from '../subscription-key.js';
 
-const BEARER = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/;
+// RFC 7235 §2.1: the scheme name is case-insensitive (`bearer`, `BEARER`).
+const BEARER = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i;
 
 /**
  * Both credentials of every API call: the subscription key (checked first, so the rate limit can
@@ -24,8 +26,8 @@ export const credentials = fp(async (app: FastifyInstance, opts: { subscriptionK
     request.audit = {};
     // RFC 6750 §2.3 would allow it; URLs end up in logs and histories, so it is refused.
     if (Object.hasOwn(request.query as object, 'access_token')) throw new ApiError(400, MESSAGES.tokenInQuery);
-    const key = request.headers['ocp-apim-subscription-key'];
-    const subscription = typeof key === 'string' ? opts.subscriptionKeys.identify(key) : undefined;
+    const key = presentedSubscriptionKey(request);
+    const subscription = key === undefined ? undefined : opts.subscriptionKeys.identify(key);
     if (subscription === undefined) throw new ApiError(401, MESSAGES.badSubscriptionKey);
     request.subscription = subscription;
   });

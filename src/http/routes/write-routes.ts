@@ -1,41 +1,46 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ResultRecordSchema } from '../../domain/records/index.js';
+import { documented } from '../openapi/operation-docs.js';
+import { named } from '../openapi/schema-names.js';
 import { accessFor, targetPatientOf } from '../patient-access.js';
 import { errorResponses } from '../schemas/errors.js';
 import {
   AppointmentChangeQuerySchema, AppointmentChangeSchema, NoQuerySchema, PatientHeadersSchema, PaymentSchema,
 } from '../schemas/requests.js';
 import type { RouteDependencies } from './dependencies.js';
+import { atSpecAndVendorPath } from './vendor-paths.js';
 
-/** Operations 1 and 2. Domain outcomes (OK, INFO, ERROR) are 200 answers, as the spec says. */
+const ResultRecord = named(ResultRecordSchema, 'ResultRecord');
+
+/** Operations 1 and 2, at the spec's paths and the vendor's. Domain outcomes (OK, INFO, ERROR) are 200 answers, as the spec says. */
 export const writeRoutes: FastifyPluginAsyncTypebox<RouteDependencies> = async (app, deps) => {
-  app.put('/patients/appointments/', {
+  const arrival = {
+    ...documented('changeAppointment'),
+    headers: PatientHeadersSchema,
+    querystring: AppointmentChangeQuerySchema,
+    body: AppointmentChangeSchema,
+    response: { 200: ResultRecord, ...errorResponses('status') },
+  };
+  for (const at of atSpecAndVendorPath('/patients/appointments/', arrival)) app.put(at.url, {
     config: { operation: 'changeAppointment', errorShape: 'status' },
-    schema: {
-      summary: 'Mark a booked appointment as arrived',
-      operationId: 'changeAppointment',
-      headers: PatientHeadersSchema,
-      querystring: AppointmentChangeQuerySchema,
-      body: AppointmentChangeSchema,
-      response: { 200: ResultRecordSchema, ...errorResponses('status') },
-    },
+    schema: at.schema,
   }, async (request) => {
     const patientId = targetPatientOf(request, deps.accessPolicy);
     const access = await accessFor(request, deps.accessPolicy, patientId);
     return deps.markArrived.execute(access, request.query.id);
   });
 
-  app.post('/patients/paymentnotice/', {
+  const payment = {
+    ...documented('registerPayment'),
+    headers: PatientHeadersSchema,
+    querystring: NoQuerySchema,
+    body: PaymentSchema,
+    response: { 200: Type.Array(ResultRecord, { maxItems: 1 }), ...errorResponses('status') },
+  };
+  for (const at of atSpecAndVendorPath('/patients/paymentnotice/', payment)) app.post(at.url, {
     config: { operation: 'registerPayment', errorShape: 'status' },
-    schema: {
-      summary: 'Register that an arrived appointment is paid',
-      operationId: 'registerPayment',
-      headers: PatientHeadersSchema,
-      querystring: NoQuerySchema,
-      body: PaymentSchema,
-      response: { 200: Type.Array(ResultRecordSchema), ...errorResponses('status') },
-    },
+    schema: at.schema,
   }, async (request) => {
     const patientId = targetPatientOf(request, deps.accessPolicy);
     const access = await accessFor(request, deps.accessPolicy, patientId);

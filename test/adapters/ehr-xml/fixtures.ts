@@ -1,15 +1,16 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-/** The repository root; the shared contract folder sits beside it (in CI too). */
-const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+import { examplesDir } from '../../support/upstream-examples.js';
 
 export const ZONE = 'Europe/Stockholm';
 export const PATIENT = '191212121212';
 
+/**
+ * An upstream example document: the project's own (test/fixtures/upstream), or the shared
+ * contract's when the `shared-examples` test project runs this file (test/support/upstream-examples.ts).
+ */
 export function example(name: string): string {
-  return readFileSync(path.resolve(repoRoot, '..', 'shared', 'upstream', 'examples', name), 'utf8');
+  return readFileSync(path.join(examplesDir(), name), 'utf8');
 }
 
 /** Replaces exactly one occurrence, so a fixture edit that stops matching fails loudly. */

@@ -1,0 +1,21 @@
+import type { FastifyRequest } from 'fastify';
+
+/** The vendor's API management takes the key in this query parameter too (CONTRACT §2). */
+export const SUBSCRIPTION_KEY_PARAMETER = 'subscription-key';
+
+/**
+ * The subscription key a request presents: the `Ocp-Apim-Subscription-Key` header or the
+ * `subscription-key` query parameter. Undefined (so 401) when neither is there, when the parameter
+ * is repeated, or when both are there and differ: a caller never gets to have one of two keys
+ * chosen for it. The parameter is taken out of the query, so no route sees it as an unknown
+ * field; the request log line never carries the query (src/http/logging.ts).
+ */
+export function presentedSubscriptionKey(request: FastifyRequest): string | undefined {
+  const header = request.headers['ocp-apim-subscription-key'];
+  const query = request.query as Record<string, unknown> | undefined;
+  if (query === undefined || !Object.hasOwn(query, SUBSCRIPTION_KEY_PARAMETER)) return typeof header === 'string' ? header : undefined;
+  const fromQuery = query[SUBSCRIPTION_KEY_PARAMETER];
+  delete query[SUBSCRIPTION_KEY_PARAMETER];
+  if (typeof fromQuery !== 'string' || (header !== undefined && header !== fromQuery)) return undefined;
+  return fromQuery;
+}

@@ -1,0 +1,74 @@
+/**
+ * Issue 15 item 2: the upstream example tests travel with the repository. The project owns one
+ * document per upstream example (test/fixtures/upstream); where the shared contract's examples sit
+ * beside the repository (CI), the project's documents must set the same traps, i.e. map to exactly
+ * the same records, so a change of the shared examples cannot leave the project's tests behind.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { mapDocument, mapFault, mapRelationships, mapResultRecord } from '../../../src/adapters/ehr-xml/index.js';
+import type { ReadKind } from '../../../src/ports/ehr-records.port.js';
+import { PROJECT_EXAMPLES_DIR, SHARED_EXAMPLES_DIR, sharedExamplesPresent } from '../../support/upstream-examples.js';
+import { ZONE } from './fixtures.js';
+
+/** Every document of the upstream interface (docs/upstream-ehr.md), by the file it is kept in. */
+const READS: [ReadKind, string][] = [
+  ['patient', 'patient.xml'], ['patient-v2', 'patient-v2.xml'], ['medications', 'medications.xml'],
+  ['journalnotes', 'journalnotes.xml'], ['bookings', 'bookings.xml'], ['videomeetings', 'videomeetings.xml'],
+  ['contacts', 'contacts.xml'], ['attentionsignals', 'attentionsignals.xml'],
+];
+const OTHERS: [(xml: string) => unknown, string][] = [
+  [mapRelationships, 'relationships.xml'], [mapResultRecord, 'result-ok.xml'], [mapFault, 'fault.xml'],
+];
+const FILES = [...READS, ...OTHERS].map(([, file]) => file).sort();
+
+const xmlFiles = (dir: string): string[] => readdirSync(dir).filter((f) => f.endsWith('.xml')).sort();
+const read = (dir: string, file: string): string => readFileSync(path.join(dir, file), 'utf8');
+
+/** What a consumer makes of a document: its records, or the reason it refuses it. */
+function mapped(dir: string, file: string): string {
+  const xml = read(dir, file);
+  const kind = READS.find(([, f]) => f === file)?.[0];
+  if (kind !== undefined) return JSON.stringify(mapDocument(kind, xml, { zone: ZONE }));
+  const other = OTHERS.find(([, f]) => f === file);
+  if (!other) throw new Error(`no mapping for ${file}`);
+  return JSON.stringify(other[0](xml));
+}
+
+describe('issue 15 item 2: the project owns its upstream example documents', () => {
+  it('holds one document of each upstream kind, mirror documents included, each opening with the traps it sets', () => {
+    expect(xmlFiles(PROJECT_EXAMPLES_DIR)).toEqual(FILES);
+    for (const file of FILES) {
+      const head = read(PROJECT_EXAMPLES_DIR, file).slice(0, 600);
+      expect(head, file).toMatch(/^<\?xml version="1\.0" encoding="UTF-8"\?>\s*<!-- The project's /);
+      expect(head, file).toContain('docs/upstream-ehr.md');
+    }
+  });
+
+  it('carries journal notes of XSD minor 3.1 (the value as text) beside the 3.0 form', () => {
+    const xml = read(PROJECT_EXAMPLES_DIR, 'journalnotes.xml');
+    expect(xml).toMatch(/<Value JournalValueType="Text">[^<]+<\/Value>/);
+    expect(xml).toMatch(/<Value>\s*<JournalValueType>/);
+    expect(xml).toContain('version="3.1"');
+    expect(xml).toContain('version="3.0"');
+  });
+});
+
+if (sharedExamplesPresent()) {
+  describe(`issue 15 item 2: the shared upstream examples are present (${SHARED_EXAMPLES_DIR})`, () => {
+    it('each shared example has a project document of the same name', () => {
+      expect(xmlFiles(SHARED_EXAMPLES_DIR)).toEqual(xmlFiles(PROJECT_EXAMPLES_DIR));
+    });
+
+    it.each(FILES)('%s: the project document maps to the same records as the shared one', (file) => {
+      expect(mapped(PROJECT_EXAMPLES_DIR, file)).toBe(mapped(SHARED_EXAMPLES_DIR, file));
+    });
+  });
+} else {
+  describe(`issue 15 item 2: the shared upstream examples are absent (${SHARED_EXAMPLES_DIR}): the example tests ran on the project's own documents only`, () => {
+    it('every project document still maps', () => {
+      for (const file of FILES) expect(() => mapped(PROJECT_EXAMPLES_DIR, file), file).not.toThrow();
+    });
+  });
+}
