@@ -20,8 +20,8 @@ export interface Config {
   authPatientClaim: string;
   /** AUTH_CLIENT_IDS. Undefined: the demo clients while the demo issuer runs, else none (src/adapter-selection.ts). */
   authClientIds: string[] | undefined;
-  /** Name -> key. Undefined: a demo key is generated and kept in DATA_DIR. */
-  subscriptionKeys: ReadonlyMap<string, string> | undefined;
+  /** [name, key] pairs; a name may hold several keys (rotation). Undefined: a demo key is generated and kept in DATA_DIR. */
+  subscriptionKeys: ReadonlyArray<readonly [string, string]> | undefined;
   rateLimitMax: number;
   rateLimitWindowMs: number;
   /** Requests without a valid subscription key, per source address per window. */
@@ -72,6 +72,13 @@ function list(env: Env, name: string): string[] {
   return (text(env, name) ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 }
 
+/** AUTH_ISSUER is compared with `iss` exactly, so it is kept as given (Auth0's ends in '/'); only checked to be a URL. */
+function exactUrl(env: Env, name: string): string | undefined {
+  const raw = text(env, name);
+  if (raw !== undefined && !URL.canParse(raw)) throw new ConfigError(`${name} must be an absolute URL`);
+  return raw;
+}
+
 function url(env: Env, name: string): string | undefined {
   const raw = text(env, name);
   if (raw === undefined) return undefined;
@@ -83,20 +90,20 @@ function url(env: Env, name: string): string | undefined {
 }
 
 /** `name:key,name:key`; a key shorter than 16 characters is refused as guessable. */
-export function parseSubscriptionKeys(raw: string, source: string): Map<string, string> {
-  const keys = new Map<string, string>();
+export function parseSubscriptionKeys(raw: string, source: string): Array<[string, string]> {
+  const keys: Array<[string, string]> = [];
   for (const pair of raw.split(/[,\n]/).map((p) => p.trim()).filter(Boolean)) {
     const i = pair.indexOf(':');
     const name = pair.slice(0, i).trim();
     const key = pair.slice(i + 1).trim();
     if (i <= 0 || key.length < 16) throw new ConfigError(`${source} entries must be name:key with a key of 16+ characters`);
-    keys.set(name, key);
+    keys.push([name, key]);
   }
-  if (keys.size === 0) throw new ConfigError(`${source} holds no keys`);
+  if (keys.length === 0) throw new ConfigError(`${source} holds no keys`);
   return keys;
 }
 
-function subscriptionKeys(env: Env): Map<string, string> | undefined {
+function subscriptionKeys(env: Env): Array<[string, string]> | undefined {
   const inline = text(env, 'SUBSCRIPTION_KEYS');
   if (inline !== undefined) return parseSubscriptionKeys(inline, 'SUBSCRIPTION_KEYS');
   const file = text(env, 'SUBSCRIPTION_KEYS_FILE');
@@ -135,7 +142,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     ehrBaseUrl,
     ehrTimeoutMs: integer(env, 'EHR_TIMEOUT_MS', 5000, 1, 600_000),
     ehrTimezone,
-    authIssuer: url(env, 'AUTH_ISSUER'),
+    authIssuer: exactUrl(env, 'AUTH_ISSUER'),
     authJwksUrl: url(env, 'AUTH_JWKS_URL'),
     authAudience: text(env, 'AUTH_AUDIENCE') ?? 'patient-data-access',
     authPatientClaim: text(env, 'AUTH_PATIENT_CLAIM') ?? 'patient',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { authClientIds } from '../../src/adapter-selection.js';
-import { loadConfig } from '../../src/config.js';
+import { ConfigError, loadConfig } from '../../src/config.js';
 
 const BASE = { DATA_DIR: '/tmp/pdas-config-test' };
 
@@ -15,5 +15,14 @@ describe('AUTH_CLIENT_IDS (CONTRACT §1, §2)', () => {
     expect(authClientIds(loadConfig({ ...BASE, AUTH_ISSUER: 'https://login.example.test' }))).toEqual([]);
     expect(authClientIds(loadConfig({ ...BASE, AUTH_ISSUER: 'https://login.example.test', AUTH_CLIENT_IDS: 'kiosk-a' }))).toEqual(['kiosk-a']);
     expect(authClientIds(loadConfig({ ...BASE, AUTH_CLIENT_IDS: 'kiosk-a' }))).toEqual(['kiosk-a']);
+  });
+});
+
+describe('AUTH_ISSUER (CONTRACT §1)', () => {
+  it('issue 12 item 11: keeps the issuer exactly as given, a trailing / included, and still refuses what is not a URL', () => {
+    for (const issuer of ['https://tenant.eu.auth0.com/', 'https://login.example.test/realms/pdas', 'https://login.example.test/realms/pdas/']) {
+      expect(loadConfig({ ...BASE, AUTH_ISSUER: issuer }).authIssuer).toBe(issuer);
+    }
+    expect(() => loadConfig({ ...BASE, AUTH_ISSUER: 'tenant.eu.auth0.com/' })).toThrow(ConfigError);
   });
 });

@@ -16,6 +16,7 @@ vi.mock('node:crypto', async (importOriginal) => {
 });
 
 const { StaticSubscriptionKeys } = await import('../../src/adapters/subscription-keys/static-subscription-keys.js');
+const { parseSubscriptionKeys } = await import('../../src/config.js');
 
 /** Subscription keys: every configured key is compared, in fixed-length constant time, and only an exact key matches. */
 describe('subscription keys are compared in constant time (THREATS #10)', () => {
@@ -57,5 +58,15 @@ describe('subscription keys are compared in constant time (THREATS #10)', () => 
         expect(store.identify(candidate)).toBe(expected === -1 ? undefined : `n${expected}`);
       }
     }), { numRuns: 300 });
+  });
+
+  it('issue 12 item 11: accepts two keys under one subscription name (key rotation), each compared in constant time', () => {
+    const [older, newer, other] = ['rotating-key-old-0123456789', 'rotating-key-new-9876543210', 'another-app-key-0123456789'];
+    const store = new StaticSubscriptionKeys(parseSubscriptionKeys(`kiosk:${older},other:${other}\nkiosk:${newer}`, 'SUBSCRIPTION_KEYS'));
+    for (const [candidate, name] of [[older, 'kiosk'], [newer, 'kiosk'], [other, 'other'], ['rotating-key-neither-000000', undefined]] as const) {
+      compared.calls.length = 0;
+      expect([candidate, store.identify(candidate)]).toEqual([candidate, name]);
+      expect(compared.calls).toHaveLength(3);
+    }
   });
 });

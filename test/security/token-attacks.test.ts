@@ -128,6 +128,22 @@ describe('forged and misdirected tokens on every operation', () => {
     }
   });
 
+  it('issue 12 item 11: matches the scheme name Bearer case-insensitively (RFC 7235) on every operation', async () => {
+    const genuine = used.token(await t.personToken(SELF));
+    for (const route of ROUTES) {
+      for (const scheme of ['bearer', 'BEARER', 'BeArEr', 'Bearer']) {
+        const base = requestOf(route);
+        const res = await t.call({ ...base, headers: { ...base.headers, authorization: `${scheme} ${genuine}` } });
+        expect([route.operation, scheme, res.statusCode]).toEqual([route.operation, scheme, 200]);
+      }
+      for (const scheme of ['Bearer\t', 'Bearer:', 'Bearerx', 'xBearer', 'Beare']) {
+        const base = requestOf(route);
+        const res = await t.call({ ...base, headers: { ...base.headers, authorization: `${scheme} ${genuine}` } });
+        expect([route.operation, scheme, res.statusCode]).toEqual([route.operation, scheme, 401]);
+      }
+    }
+  });
+
   it('checks iss and aud exactly: near misses are refused, an audience list holding ours is accepted', async () => {
     const iss = t.issuer.issuer;
     const cases: Array<[string, Record<string, unknown>, number]> = [

@@ -20,15 +20,20 @@ export class TestIssuer {
   private keys: Array<{ kid: string; privateKey: PrivateKey; jwk: JWK }> = [];
   issuer = '';
 
-  static async start(): Promise<TestIssuer> {
+  /** `issuerPath` is appended to the origin as is, e.g. `/` for an Auth0-style issuer with a trailing slash. */
+  static async start(options: { issuerPath?: string } = {}): Promise<TestIssuer> {
     const issuer = new TestIssuer();
+    issuer.issuerPath = options.issuerPath ?? '';
     await issuer.rotate();
     await issuer.listen();
     return issuer;
   }
 
+  private issuerPath = '';
+  private origin = '';
+
   get jwksUrl(): string {
-    return `${this.issuer}/jwks`;
+    return `${this.origin}/jwks`;
   }
 
   /** Adds a new signing key (it becomes the one that signs) and publishes it. */
@@ -59,7 +64,8 @@ export class TestIssuer {
 
   private listen(): Promise<void> {
     this.server = createServer((req, res) => {
-      if (req.url === '/.well-known/openid-configuration') {
+      // OpenID Discovery §4: the issuer's terminating '/' is removed before the well-known path is appended.
+      if (req.url === `${this.issuerPath.replace(/\/$/, '')}/.well-known/openid-configuration`) {
         res.setHeader('content-type', 'application/json');
         res.end(JSON.stringify({ issuer: this.issuer, jwks_uri: this.jwksUrl }));
         return;
@@ -80,7 +86,8 @@ export class TestIssuer {
     });
     return new Promise((resolve) => {
       this.server?.listen(0, '127.0.0.1', () => {
-        this.issuer = `http://127.0.0.1:${(this.server?.address() as AddressInfo).port}`;
+        this.origin = `http://127.0.0.1:${(this.server?.address() as AddressInfo).port}`;
+        this.issuer = `${this.origin}${this.issuerPath}`;
         resolve();
       });
     });

@@ -69,7 +69,8 @@ export class JwtAccessTokenVerifier implements AccessTokenVerifier {
   private async loadJwks(): Promise<unknown> {
     const timeout = this.options.fetchTimeoutMs ?? 5000;
     if (this.jwksUrl === undefined) {
-      const discovery = (await fetchJson(`${this.options.issuer}/.well-known/openid-configuration`, timeout)) as
+      // OpenID Discovery §4: a terminating '/' of the issuer is removed before the well-known path is appended.
+      const discovery = (await fetchJson(`${this.options.issuer.replace(/\/$/, '')}/.well-known/openid-configuration`, timeout)) as
         { issuer?: unknown; jwks_uri?: unknown };
       if (discovery.issuer !== this.options.issuer || typeof discovery.jwks_uri !== 'string') {
         throw new Error('discovery document does not match the configured issuer');

@@ -92,6 +92,23 @@ describe('JwtAccessTokenVerifier', () => {
   });
 });
 
+describe('issue 12 item 11: an issuer whose identifier ends in / (Auth0 style)', () => {
+  it.each(['/', '/tenant/'])('issue 12 item 11: finds the keys by discovery and verifies its tokens, issuer path %s', async (issuerPath) => {
+    const issuer = await TestIssuer.start({ issuerPath });
+    try {
+      expect(issuer.issuer.endsWith('/')).toBe(true);
+      const verifier = new JwtAccessTokenVerifier({
+        issuer: issuer.issuer, audience: 'patient-data-access', patientClaim: 'patient', clock: new FixedClock(Date.now()), onWarning: () => undefined,
+      });
+      await expect(verifier.verify(await issuer.sign({ patient: '191212121212' }))).resolves.toMatchObject({ issuer: issuer.issuer });
+      await expect(verifier.verify(await issuer.sign({ patient: '191212121212', iss: issuer.issuer.slice(0, -1) }))).rejects.toBeInstanceOf(InvalidTokenError);
+      expect(issuer.jwksFetches).toBe(1);
+    } finally {
+      await issuer.close();
+    }
+  });
+});
+
 describe('JwtAccessTokenVerifier time and claim boundaries (fixed clock)', () => {
   let issuer: TestIssuer;
   let clock: FixedClock;
