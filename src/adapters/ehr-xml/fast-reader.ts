@@ -1,35 +1,47 @@
 /**
- * The single-pass reader: XML text straight to the mapped records, driven by the compiled shape
- * (no intermediate tree), with an explicit stack instead of recursion and a pause point between
- * tags so a large document can be read in slices.
+ * The XML reader: the one engine that reads every upstream document (README §5). XML text goes
+ * straight to the mapped records, driven by the compiled shape (no intermediate tree), with an
+ * explicit stack instead of recursion and a pause point between tags (and between attributes) so a
+ * large document is read in slices.
  *
- * It reads a strict SUBSET of what the reference engine (fast-xml-parser + its validator, through
- * xml-parser.ts and walk.ts) accepts, and for every document it finishes it produces exactly what
- * the reference engine produces. Anything else — a well-formedness error, a repeated element, a
- * missing required one, a failed conversion, and constructs it does not handle itself (processing
- * instructions, HTML entities, non-ASCII names, reserved names, text beside child elements ...) —
- * makes it GIVE THE DOCUMENT BACK: the caller then runs the reference engine, which decides, with
- * its own error messages. The reader can therefore never accept a document the reference engine
- * refuses, nor map one differently; test/adapters/ehr-xml/fast-reader.test.ts checks the second
- * half against the reference engine on the examples, their edits and generated documents.
+ * It reads XML 1.0 as the upstream format uses it (README §1: a declaration, comments, processing
+ * instructions, CDATA, the five entities and character references, names in any script, prefixes)
+ * and refuses whatever is not well-formed, itself: an undeclared entity such as `&nbsp;`, a
+ * character XML forbids, a DTD, a mismatched tag. Those refusals are thrown where they are found.
+ * A document that is well-formed but cannot be mapped (a repeated element, a missing required one,
+ * a failed conversion) is refused only once the whole of it has been read, so the first refusal a
+ * document earns for being malformed XML always wins. A conforming third-party parser (saxes) is
+ * its differential oracle in the tests (test/adapters/ehr-xml/reference/).
  */
 import type { DocumentPieces } from './document-pieces.js';
+import { malformed } from './malformed-document-error.js';
 import { rawValue, type RawValue } from './raw-leaf.js';
 import type { CompiledField, CompiledObject, MapContext } from './shape.js';
 import { attributeKey, elementField, lookUp, lookupOf, type ShapeLookup } from './shape-lookup.js';
-import { mapRoot } from './walk.js';
 import {
-  decodeReferences, hasDtdMarkup, isSpace, isTrimSpace, NAME_CHAR, NAME_START, normaliseLineEnds, RESERVED_NAMES,
+  decodeReferences, FORBIDDEN_NAMES, hasDtdMarkup, hasOnlyXmlChars, isNamePair, isNonAsciiNameChar, isNonAsciiNameStart,
+  isSpace, isTrimSpace, MAX_DEPTH, NAME_CHAR, NAME_START, normaliseLineEnds, RESERVED_NAMES, withoutBom,
 } from './xml-text.js';
-import { MAX_DEPTH } from './xml-parser.js';
 
 type Out = Record<string, unknown>;
 
-/** Thrown inside the reader only: the document goes back to the reference engine. */
-const GIVE_BACK: unique symbol = Symbol('give back');
-const giveBack = (): never => {
-  throw GIVE_BACK;
+const notWellFormed = (): never => {
+  throw malformed('not well-formed XML');
 };
+
+/**
+ * A piece of the document as the reader reads it: DTD markup and characters XML forbids refused,
+ * line ends normalised (`\r\n?` -> `\n`). Pieces are cut before a `<`, so DTD markup and a CR LF
+ * pair lie within one piece.
+ */
+export function readablePiece(piece: string): string {
+  if (hasDtdMarkup(piece)) throw malformed('DTD markup is not accepted');
+  if (!hasOnlyXmlChars(piece)) notWellFormed();
+  return normaliseLineEnds(piece);
+}
+
+/** The first piece of a document, its byte-order mark removed. */
+export const firstPiece = (pieces: DocumentPieces): string => readablePiece(withoutBom(pieces.piece(0)));
 
 /** A slot of a single field that was present but mapped to nothing (kept apart from "never seen"). */
 const ABSENT: unique symbol = Symbol('absent');
@@ -44,10 +56,14 @@ class Frame {
   lookup: ShapeLookup | undefined = undefined;
   hasAttrs = false;
   hasChildren = false;
+  /** Text other than whitespace in an object element (refused when it has nothing else). */
+  hasText = false;
   nil = false;
   text: string | undefined = undefined;
   kids: (string | RawValue)[] | undefined = undefined;
   attrs: string[] | undefined = undefined;
+  /** An object whose shape has `$self`: its text is collected as a leaf's is. */
+  collectsText = false;
 
   constructor(
     readonly kind: number,
@@ -63,6 +79,7 @@ class Frame {
     if (shape !== undefined) {
       this.slots = new Array<unknown>(shape.fields.length);
       this.lookup = lookupOf(shape);
+      this.collectsText = shape.selfIndex >= 0;
     }
   }
 }
@@ -71,36 +88,51 @@ class Frame {
 const fieldFrame = (f: CompiledField, k: number, qname: string): Frame =>
   new Frame(f.object ? OBJECT : LEAF, qname, f.name, f, k, f.object);
 
-const DECLARATION_BODY = /^(?:[ \t\n]+[A-Za-z]+[ \t\n]*=[ \t\n]*(?:"[^"?<>&]*"|'[^'?<>&]*'))*[ \t\n]*$/;
+/** XML 1.0's XMLDecl after `<?xml`: version 1.0, then optionally encoding and standalone, in that order. */
+const DECLARATION_BODY = /^[ \t\n]+version[ \t\n]*=[ \t\n]*(?:"1\.0"|'1\.0')(?:[ \t\n]+encoding[ \t\n]*=[ \t\n]*(?:"[A-Za-z][\w.-]*"|'[A-Za-z][\w.-]*'))?(?:[ \t\n]+standalone[ \t\n]*=[ \t\n]*(?:"(?:yes|no)"|'(?:yes|no)'))?[ \t\n]*$/;
+/** Tags (or attributes of one tag) read between two looks at the clock. */
 const PAUSE_EVERY = 128;
-const MAX_ATTRIBUTES = 32;
+/** Attributes of one tag checked for repeats in place; past this many, by a map. */
+const INDEXED_ATTRIBUTES = 32;
+const NO_SLOTS: readonly unknown[] = [];
+
 
 export class FastReader {
   private pos = 0;
   /** Index of the next `&` at or after the last place asked about (2^32 - 1 when there is none). */
   private nextAmp = -1;
+  /** The same for `]]>`, which may end a CDATA section only, never stand in text. */
+  private nextCdataEnd = -1;
   private readonly stack: Frame[] = [];
-  /** Leaf text since the last markup: a range of the document, or a string once a comment split it. */
+  /** Text since the last markup: a range of the document, or a string once a comment or PI split it. */
   private pendingFrom = -1;
   private pendingTo = -1;
   private pendingText: string | undefined = undefined;
-  /** The local names (from, to) of the current tag's attributes, for the duplicate check. */
-  private readonly attrNames = new Int32Array(2 * MAX_ATTRIBUTES);
+  /** The current tag's attributes (qname from, local from, to), for the repeat check; past INDEXED_ATTRIBUTES, a map. */
+  private readonly attrNames = new Int32Array(3 * INDEXED_ATTRIBUTES);
   private attrCount = 0;
+  private attrMap: Map<string, string> | undefined = undefined;
   /** Set by `name`: where the name ends and where its colon is (-1 when unprefixed). */
   private nameEnd = 0;
   private nameColon = -1;
   private phase: 'prolog' | 'content' | 'epilog' | 'done' = 'prolog';
+  /** Paused inside a start tag's attributes (at `pos`). */
+  private inTag = false;
+  private deadline = Number.POSITIVE_INFINITY;
   private out: Out | undefined;
-  private deeperThanAllowed = false;
+  /** The first mapping refusal, thrown once the rest of the document has shown itself well-formed. */
+  private fault: { error: unknown } | undefined = undefined;
+  /** A wrong or second root element: thrown at the end too, before any mapping refusal. */
+  private rootFault: Error | undefined = undefined;
+  private rootSeen = false;
   /** The index of the piece after the one being read. */
   private nextPiece = 1;
+  /** Set by `markupEnd`: where the markup starts now (0 once pieces were joined). */
+  private markupFrom = 0;
 
   /**
-   * @param text the document's first piece, BOM removed, DTD markup refused and line ends
-   *   normalised (`\r\n?` -> `\n`) as the reference parser normalises them; the rest of the
-   *   document comes from `pieces` and is read piece by piece (document-pieces.ts)
-   * @param emptyRootOk how the reference engine judges a root without content (xml-parser.ts)
+   * @param text the document's first piece as `firstPiece` gives it; the rest of the document comes
+   *   from `pieces` and is read piece by piece (document-pieces.ts)
    */
   constructor(
     /** The piece being read: positions (pos, pending text, nextAmp) are positions in it. */
@@ -109,7 +141,6 @@ export class FastReader {
     private readonly root: string,
     private readonly shape: CompiledObject,
     private readonly ctx: MapContext,
-    private readonly emptyRootOk: () => boolean,
   ) {}
 
   /** The mapped root, once `run` has returned true. */
@@ -117,75 +148,89 @@ export class FastReader {
     return this.out;
   }
 
-  /** Whether the document was given back on opening an element one level deeper than MAX_DEPTH. */
-  get tooDeep(): boolean {
-    return this.deeperThanAllowed;
-  }
-
   /**
    * Reads until the document is done (true) or `deadline` (performance.now()) has passed (false).
-   * Returns undefined when the document must go back to the reference engine.
+   * Throws MalformedDocumentError (or what a converter threw) when the document is refused.
    */
-  run(deadline = Number.POSITIVE_INFINITY): boolean | undefined {
+  run(deadline = Number.POSITIVE_INFINITY): boolean {
+    this.deadline = deadline;
     try {
-      if (this.phase === 'prolog') this.prolog();
-      if (this.phase === 'content' && !this.content(deadline)) return false;
-      if (this.phase === 'epilog') this.epilog();
-      return this.phase === 'done' ? true : undefined;
-    } catch {
-      // GIVE_BACK, or anything a converter threw: the reference engine repeats it or decides otherwise.
+      while (this.phase !== 'done') {
+        if (this.phase === 'prolog') this.prolog();
+        else if (this.phase === 'content') {
+          if (!this.content()) return false;
+        } else {
+          this.epilog();
+        }
+      }
+    } catch (err) {
       this.phase = 'done';
-      this.out = undefined;
-      return undefined;
+      throw err;
     }
+    if (this.rootFault !== undefined) throw this.rootFault;
+    if (this.fault !== undefined) throw this.fault.error;
+    return true;
   }
 
   private prolog(): void {
     const t = this.text;
     let i = 0;
-    if (t.startsWith('<?xml', 0) && isSpace(t.charCodeAt(5))) {
+    if (t.startsWith('<?xml', 0) && (isSpace(t.charCodeAt(5)) || t.charCodeAt(5) === 63)) {
       const end = t.indexOf('?>', 5);
-      if (end < 0 || !DECLARATION_BODY.test(t.slice(5, end))) giveBack();
+      if (end < 0 || !DECLARATION_BODY.test(t.slice(5, end))) notWellFormed();
       i = end + 2;
     }
-    i = this.skipMisc(i);
-    if (this.text.charCodeAt(i) !== 60) giveBack();
-    this.openTag(i, true);
-    this.phase = this.stack.length === 0 ? 'epilog' : 'content';
+    this.pos = i;
+    this.phase = 'epilog';
   }
 
-  private content(deadline: number): boolean {
+  private content(): boolean {
     let tags = 0;
+    if (this.inTag && !this.resumeTag()) return false;
     while (this.stack.length > 0) {
       if (++tags === PAUSE_EVERY) {
         tags = 0;
-        if (performance.now() > deadline) return false;
+        if (performance.now() > this.deadline) return false;
       }
       const t = this.text;
       const i = this.pos;
       const lt = t.indexOf('<', i);
       if (lt < 0) {
-        if (!this.toNextPiece(i)) giveBack();
+        if (!this.toNextPiece(i)) notWellFormed();
         continue;
       }
       if (lt > i) this.textSegment(i, lt);
       const c1 = t.charCodeAt(lt + 1);
       if (c1 === 47) this.closeTag(lt);
       else if (c1 === 33) this.bang(lt);
+      else if (c1 === 63) this.pos = this.piEnd(lt);
       else this.openTag(lt, false);
+      if (this.inTag) return false;
     }
     this.phase = 'epilog';
     return true;
   }
 
+  /**
+   * Before and after the root: whitespace, comments and PIs, then the root element (or a second one,
+   * refused once it has been read too), or the end of the document.
+   */
   private epilog(): void {
-    if (this.skipMisc(this.pos) < this.text.length) giveBack();
-    this.phase = 'done';
+    const i = this.skipMisc(this.pos);
+    if (i >= this.text.length) {
+      if (!this.rootSeen && this.rootFault === undefined) notWellFormed();
+      this.phase = 'done';
+      return;
+    }
+    if (this.text.charCodeAt(i) !== 60) notWellFormed();
+    this.phase = 'content';
+    this.openTag(i, true);
+    if (this.stack.length === 0 && !this.inTag) this.phase = 'epilog';
   }
 
   /**
-   * Past whitespace and comments before or after the root, into further pieces as needed: the index
-   * of the first other character, or the text's length when the document ends first.
+   * Past whitespace, comments and PIs before or after the root, into further pieces as needed: the
+   * index of the first other character, or the text's length when the document ends first.
    */
   private skipMisc(from: number): number {
     let i = from;
@@ -198,6 +243,8 @@ export class FastReader {
         i = 0;
       } else if (this.text.startsWith('<!--', i)) {
         i = this.commentEnd(i);
+      } else if (this.text.startsWith('<?', i)) {
+        i = this.piEnd(i);
       } else {
         return i;
       }
@@ -207,13 +254,10 @@ export class FastReader {
   /** The next piece, checked and normalised as the first one was; undefined after the last. */
   private load(): string | undefined {
     if (this.nextPiece >= this.pieces.count) return undefined;
-    const piece = this.pieces.piece(this.nextPiece++);
-    // Pieces are cut before a `<`, so DTD markup and a CR LF pair lie within one piece.
-    if (hasDtdMarkup(piece)) giveBack();
-    return normaliseLineEnds(piece);
+    return readablePiece(this.pieces.piece(this.nextPiece++));
   }
 
-  /** Positions in the old piece mean nothing in the new one: pending leaf text becomes a string. */
+  /** Positions in the old piece mean nothing in the new one: pending text becomes a string. */
   private switchTo(text: string): void {
     if (this.pendingFrom >= 0) {
       this.pendingText = this.text.slice(this.pendingFrom, this.pendingTo);
@@ -221,6 +265,7 @@ export class FastReader {
     }
     this.text = text;
     this.nextAmp = -1;
+    this.nextCdataEnd = -1;
   }
 
   /** At the end of a piece: its trailing text, then the next piece from its start. False when it was the last. */
@@ -234,7 +279,7 @@ export class FastReader {
   }
 
   /**
-   * A comment or CDATA section from `from` that runs on past its piece (it holds a `<` a cut fell
+   * A comment, PI or CDATA section from `from` that runs on past its piece (it holds a `<` a cut fell
    * before): the rest of this piece joined with the next, `from` now at 0. False when there is none.
    */
   private joinNext(from: number): boolean {
@@ -250,16 +295,40 @@ export class FastReader {
     return i;
   }
 
-  /** Where the comment at `lt` ends; a comment that runs past its piece is joined with the next first. */
-  private commentEnd(lt: number): number {
+  /** Where the markup opened at `lt` ends: the end of `close`, searched from `lt + skip`, joining pieces as needed. */
+  private markupEnd(lt: number, skip: number, close: string): number {
     let from = lt;
-    let end = this.text.indexOf('-->', from + 4);
+    this.markupFrom = lt;
+    let end = this.text.indexOf(close, from + skip);
     while (end < 0 && this.joinNext(from)) {
       from = 0;
-      end = this.text.indexOf('-->', 4);
+      this.markupFrom = 0;
+      end = this.text.indexOf(close, skip);
     }
-    if (end < 0) giveBack();
-    return end + 3;
+    if (end < 0) notWellFormed();
+    return end;
+  }
+
+  /** Where the comment at `lt` ends; `--` may only close it. */
+  private commentEnd(lt: number): number {
+    const dashes = this.markupEnd(lt, 4, '--');
+    if (this.text.charCodeAt(dashes + 2) !== 62) notWellFormed();
+    return dashes + 3;
+  }
+
+  /** Where the processing instruction at `lt` ends; skipped. Its target may not be `xml` in any case. */
+  private piEnd(lt: number): number {
+    this.name(lt + 2);
+    const t = this.text;
+    const targetLength = this.nameEnd - lt - 2;
+    if (targetLength === 3 && t.slice(lt + 2, this.nameEnd).toLowerCase() === 'xml') notWellFormed();
+    const c = t.charCodeAt(this.nameEnd);
+    if (c === 63) {
+      if (t.charCodeAt(this.nameEnd + 1) !== 62) notWellFormed();
+      return this.nameEnd + 2;
+    }
+    if (!isSpace(c)) notWellFormed();
+    return this.markupEnd(lt, 2 + targetLength, '?>') + 2;
   }
 
   /** Whether `text[from, to)` holds an `&`; asked with ever larger `from`. */
@@ -268,11 +337,16 @@ export class FastReader {
     return this.nextAmp < to;
   }
 
+  private hasCdataEnd(from: number, to: number): boolean {
+    if (this.nextCdataEnd < from) this.nextCdataEnd = this.text.indexOf(']]>', from) >>> 0;
+    return this.nextCdataEnd < to;
+  }
+
   /**
-   * `text[from, to)` trimmed (String.prototype.trim, as fast-xml-parser trims) and decoded; '' when
-   * blank. Gives back on an `&` outside the decoded subset.
+   * `text[from, to)` trimmed (String.prototype.trim) and decoded; '' when blank. `normalise`: an
+   * attribute value, whose literal tabs and line feeds XML reads as spaces.
    */
-  private trimmedValue(from: number, to: number): string {
+  private trimmedValue(from: number, to: number, normalise = false): string {
     const t = this.text;
     while (from < to && isTrimSpace(t.charCodeAt(from))) from++;
     while (to > from && isTrimSpace(t.charCodeAt(to - 1))) to--;
@@ -280,34 +354,35 @@ export class FastReader {
     let s = t.slice(from, to);
     // Past ASCII whitespace, trim() also takes Unicode spaces: let it decide at a non-ASCII edge.
     if (t.charCodeAt(from) >= 128 || t.charCodeAt(to - 1) >= 128) s = s.trim();
+    if (normalise) s = s.replace(/[\t\n]/g, ' ');
     if (!this.hasAmp(from, to)) return s;
     const decoded = decodeReferences(s);
-    if (decoded === undefined) giveBack();
+    if (decoded === undefined) notWellFormed();
     return decoded as string;
   }
 
-  /** `<!--` or `<![CDATA[`; any other `<!` (DTD markup was refused before) is given back. */
+  /** `<!--` or `<![CDATA[`; any other `<!` (DTD markup was refused before) is not well-formed. */
   private bang(at: number): void {
     if (this.text.startsWith('<!--', at)) {
       this.pos = this.commentEnd(at);
       return;
     }
-    if (!this.text.startsWith('<![CDATA[', at)) giveBack();
-    let lt = at;
-    let end = this.text.indexOf(']]>', lt + 9);
-    while (end < 0 && this.joinNext(lt)) {
-      lt = 0;
-      end = this.text.indexOf(']]>', 9);
-    }
-    if (end < 0) giveBack();
+    if (!this.text.startsWith('<![CDATA[', at)) notWellFormed();
+    const end = this.markupEnd(at, 9, ']]>');
     const t = this.text;
     const top = this.top();
-    if (top.kind === LEAF) {
+    const from = this.markupFrom + 9;
+    if (top.kind === LEAF || top.collectsText) {
       this.flush(top);
       // CDATA is neither trimmed nor decoded.
-      if (end > lt + 9) this.addText(top, t.slice(lt + 9, end));
+      if (end > from) this.addText(top, t.slice(from, end));
     } else if (top.kind === OBJECT) {
-      for (let k = lt + 9; k < end; k++) if (!isSpace(t.charCodeAt(k))) giveBack();
+      for (let k = from; k < end; k++) {
+        if (!isSpace(t.charCodeAt(k))) {
+          if (t.slice(from, end).trim() !== '') top.hasText = true;
+          break;
+        }
+      }
     }
     this.pos = end + 3;
   }
@@ -320,34 +395,38 @@ export class FastReader {
     frame.text = frame.text === undefined ? s : frame.text + s;
   }
 
-  /** Text between markup: kept for a leaf, only whitespace allowed in an object, checked in a skipped element. */
+  /** Text between markup: kept for a leaf, only whitespace allowed in an object, checked everywhere. */
   private textSegment(from: number, to: number): void {
     const t = this.text;
+    if (this.hasCdataEnd(from, to)) notWellFormed();
     const top = this.top();
-    if (top.kind === LEAF) {
+    if (top.kind === LEAF || top.collectsText) {
       if (this.pendingFrom < 0 && this.pendingText === undefined) {
         this.pendingFrom = from;
         this.pendingTo = to;
       } else {
-        // Only a comment can split a text: fast-xml-parser joins the pieces before trimming.
+        // Only a comment or PI can split a text: the pieces are one text, trimmed as one.
         const before = this.pendingText ?? t.slice(this.pendingFrom, this.pendingTo);
         this.pendingText = before + t.slice(from, to);
         this.pendingFrom = -1;
       }
-    } else if (top.kind === OBJECT) {
-      for (let k = from; k < to; k++) if (!isSpace(t.charCodeAt(k))) giveBack();
-    } else if (this.hasAmp(from, to) && decodeReferences(t.slice(from, to)) === undefined) {
-      giveBack();
+      return;
     }
+    let blank = true;
+    if (top.kind === OBJECT) for (let k = from; k < to && blank; k++) blank = isSpace(t.charCodeAt(k));
+    if (blank && !this.hasAmp(from, to)) return;
+    const decoded = decodeReferences(t.slice(from, to));
+    if (decoded === undefined) notWellFormed();
+    if (top.kind === OBJECT && (decoded as string).trim() !== '') top.hasText = true;
   }
 
-  /** The text collected since the last markup, trimmed and decoded, as fast-xml-parser saves it. */
+  /** The text collected since the last markup, trimmed and decoded, added to `frame`'s text. */
   private flush(frame: Frame): void {
     let s: string;
     if (this.pendingText !== undefined) {
       const decoded = decodeReferences(this.pendingText.trim());
       this.pendingText = undefined;
-      if (decoded === undefined) giveBack();
+      if (decoded === undefined) notWellFormed();
       s = decoded as string;
     } else if (this.pendingFrom >= 0) {
       s = this.trimmedValue(this.pendingFrom, this.pendingTo);
@@ -358,21 +437,25 @@ export class FastReader {
     if (s !== '') this.addText(frame, s);
   }
 
-  /** Reads `[A-Za-z_][\w.-]*` with at most one `prefix:` into nameEnd / nameColon. */
+  /** Reads an XML name with at most one `prefix:` into nameEnd / nameColon. */
   private name(from: number): void {
     const t = this.text;
-    let c = t.charCodeAt(from);
-    if (c >= 128 || NAME_START[c] !== 1) giveBack();
-    let j = from + 1;
+    let j = this.nameStart(from);
     let colon = -1;
     for (;;) {
-      c = t.charCodeAt(j);
-      if (c < 128 && NAME_CHAR[c] === 1) {
+      const c = t.charCodeAt(j);
+      if (c < 128) {
+        if (NAME_CHAR[c] === 1) {
+          j++;
+        } else if (c === 58 && colon < 0) {
+          colon = j;
+          j = this.nameStart(j + 1);
+        } else {
+          break;
+        }
+      } else if (isNonAsciiNameChar(c)) {
         j++;
-      } else if (c === 58 && colon < 0) {
-        colon = j;
-        c = t.charCodeAt(j + 1);
-        if (c >= 128 || NAME_START[c] !== 1) giveBack();
+      } else if (isNamePair(t, j)) {
         j += 2;
       } else {
         break;
@@ -382,10 +465,23 @@ export class FastReader {
     this.nameColon = colon;
   }
 
+  /** Past the name start character at `i`. */
+  private nameStart(i: number): number {
+    const c = this.text.charCodeAt(i);
+    if (c < 128) {
+      if (NAME_START[c] !== 1) notWellFormed();
+      return i + 1;
+    }
+    if (isNonAsciiNameStart(c)) return i + 1;
+    if (!isNamePair(this.text, i)) notWellFormed();
+    return i + 2;
+  }
+
   private openTag(lt: number, isRoot: boolean): void {
-    if (this.stack.length >= MAX_DEPTH) {
-      this.deeperThanAllowed = true;
-      giveBack();
+    if (this.stack.length >= MAX_DEPTH) throw malformed('not parseable XML');
+    if (!isRoot) {
+      const parent = this.top();
+      if (parent.kind === LEAF || parent.collectsText) this.flush(parent);
     }
     let frame = isRoot ? undefined : this.knownChildFrame(lt);
     let end = this.nameEnd;
@@ -395,8 +491,16 @@ export class FastReader {
       const localFrom = this.nameColon < 0 ? lt + 1 : this.nameColon + 1;
       frame = isRoot ? this.rootFrame(lt, localFrom, end) : this.childFrame(lt, localFrom, end);
     }
-    const close = this.attributes(end, frame);
     this.stack.push(frame);
+    this.attrCount = 0;
+    this.attrMap = undefined;
+    this.endTag(this.attributes(end, frame));
+  }
+
+  /** After a start tag's attributes: `close` is its `>` or `/`, or -1 when reading paused inside it. */
+  private endTag(close: number): void {
+    this.inTag = close < 0;
+    if (this.inTag) return;
     if (this.text.charCodeAt(close) === 47) {
       this.pos = close + 2;
       this.finish();
@@ -405,16 +509,28 @@ export class FastReader {
     }
   }
 
+  /** Goes on with the attributes of the tag reading paused in; false when it pauses again. */
+  private resumeTag(): boolean {
+    this.endTag(this.attributes(this.pos, this.top()));
+    return !this.inTag;
+  }
+
+  /** The root element's frame; a wrong or second root is read as a skipped element and refused at the end. */
   private rootFrame(lt: number, localFrom: number, end: number): Frame {
     const t = this.text;
-    if (end - localFrom !== this.root.length || !t.startsWith(this.root, localFrom)) giveBack();
+    const named = end - localFrom === this.root.length && t.startsWith(this.root, localFrom);
+    if (!named || this.rootSeen) {
+      this.rootFault ??= malformed(named ? 'more than one root element' : 'unexpected root element');
+      return new Frame(SKIP, t.slice(lt + 1, end), t.slice(localFrom, end), undefined, -1, undefined);
+    }
+    this.rootSeen = true;
     return new Frame(OBJECT, t.slice(lt + 1, end), this.root, undefined, -1, this.shape);
   }
 
   /**
    * The common case without reading the name character by character: an unprefixed child of an
    * object whose name is one of its fields, matched in place. Anything else (a prefix, an unknown
-   * or reserved name, a leaf's inner element) is undefined and goes the general way, which would
+   * name, a leaf's inner element, a name running on in non-ASCII) goes the general way, which would
    * reach the same frame for the same tag.
    */
   private knownChildFrame(lt: number): Frame | undefined {
@@ -429,7 +545,7 @@ export class FastReader {
       const end = lt + 1 + name.length;
       const after = t.charCodeAt(end);
       // The name must end where the field's does: not run on into more name characters or a prefix colon.
-      if ((after < 128 && NAME_CHAR[after] === 1) || after === 58 || !t.startsWith(name, lt + 1)) continue;
+      if (after >= 128 || NAME_CHAR[after] === 1 || after === 58 || !t.startsWith(name, lt + 1)) continue;
       const k = candidates[i + 1] as number;
       const f = (parent.shape as CompiledObject).fields[k] as CompiledField;
       parent.hasChildren = true;
@@ -453,29 +569,39 @@ export class FastReader {
         return fieldFrame(f, k, qname);
       }
     }
-    const local = t.slice(localFrom, end);
-    if (RESERVED_NAMES.has(local)) giveBack();
+    let local = t.slice(localFrom, end);
+    if (FORBIDDEN_NAMES.has(local)) throw malformed('not parseable XML');
     const qname = prefixed ? t.slice(lt + 1, end) : local;
     if (parent.kind === LEAF) {
-      this.flush(parent);
+      if (RESERVED_NAMES.has(local)) local = `__${local}`;
       return new Frame(LEAF, qname, local, undefined, -1, undefined);
     }
     return new Frame(SKIP, qname, local, undefined, -1, undefined);
   }
 
-  /** Reads the attributes up to `>` or `/>` into `frame`; returns the index of `>` or `/`. */
+  /**
+   * Reads the attributes up to `>` or `/>` into `frame`; returns the index of `>` or `/`, or -1 when
+   * the deadline passed (every PAUSE_EVERY attributes), `pos` then at the space before the next one.
+   */
   private attributes(from: number, frame: Frame): number {
     const t = this.text;
     let j = from;
-    this.attrCount = 0;
+    let read = 0;
     for (;;) {
       let c = t.charCodeAt(j);
       if (c === 62) return j;
       if (c === 47) {
-        if (t.charCodeAt(j + 1) !== 62) giveBack();
+        if (t.charCodeAt(j + 1) !== 62) notWellFormed();
         return j;
       }
-      if (!isSpace(c)) giveBack();
+      if (!isSpace(c)) notWellFormed();
+      if (++read === PAUSE_EVERY) {
+        read = 0;
+        if (performance.now() > this.deadline) {
+          this.pos = j;
+          return -1;
+        }
+      }
       j = this.skipSpace(j);
       c = t.charCodeAt(j);
       if (c === 62 || c === 47) continue;
@@ -484,12 +610,12 @@ export class FastReader {
       const nameEnd = this.nameEnd;
       const colon = this.nameColon;
       j = this.skipSpace(nameEnd);
-      if (t.charCodeAt(j) !== 61) giveBack();
+      if (t.charCodeAt(j) !== 61) notWellFormed();
       j = this.skipSpace(j + 1);
       const quote = t.charCodeAt(j);
-      if (quote !== 34 && quote !== 39) giveBack();
+      if (quote !== 34 && quote !== 39) notWellFormed();
       const valueEnd = t.indexOf(quote === 34 ? '"' : "'", j + 1);
-      if (valueEnd < 0) giveBack();
+      if (valueEnd < 0) notWellFormed();
       this.attribute(frame, nameFrom, colon, nameEnd, j + 1, valueEnd);
       j = valueEnd + 1;
     }
@@ -497,12 +623,27 @@ export class FastReader {
 
   private attribute(frame: Frame, nameFrom: number, colon: number, nameEnd: number, from: number, to: number): void {
     const t = this.text;
-    // fast-xml-parser drops namespace declarations (removeNSPrefix) and keys the rest by local name.
     const xmlns = nameEnd - nameFrom >= 5 && t.startsWith('xmlns', nameFrom) && (nameEnd - nameFrom === 5 || colon === nameFrom + 5);
-    const localFrom = xmlns || colon < 0 ? nameFrom : colon + 1;
-    this.noDuplicate(localFrom, nameEnd);
-    if (xmlns || frame.kind === SKIP) return;
-    const value = this.trimmedValue(from, to);
+    let localFrom = nameFrom;
+    if (colon >= 0 && !xmlns) {
+      // Besides namespace declarations, xsi:nil is the only prefixed attribute upstream (README §1):
+      // any other could stand for an unprefixed one (`extension` and `q:extension`).
+      if (nameEnd - nameFrom !== 7 || !t.startsWith('xsi:nil', nameFrom)) throw malformed('prefixed attribute');
+      localFrom = colon + 1;
+    }
+    this.noRepeat(nameFrom, localFrom, nameEnd);
+    // A value holds no `<`; its literal tabs and line feeds read as spaces.
+    let spaces = false;
+    for (let k = from; k < to; k++) {
+      const c = t.charCodeAt(k);
+      if (c === 60) notWellFormed();
+      if (c === 9 || c === 10) spaces = true;
+    }
+    if (xmlns || frame.kind === SKIP) {
+      if (this.hasAmp(from, to) && decodeReferences(t.slice(from, to)) === undefined) notWellFormed();
+      return;
+    }
+    const value = this.trimmedValue(from, to, spaces);
     if (frame.kind === LEAF) {
       (frame.attrs ??= []).push(attributeKey(t, localFrom, nameEnd), value);
       return;
@@ -510,47 +651,75 @@ export class FastReader {
     frame.hasAttrs = true;
     if (nameEnd - localFrom === 3 && t.startsWith('nil', localFrom)) frame.nil = value === 'true' || value === '1';
     const k = lookUp((frame.lookup as ShapeLookup).attributes, t, localFrom, nameEnd);
-    if (k === undefined) return;
+    if (k === undefined || this.fault !== undefined) return;
     const f = (frame.shape as CompiledObject).fields[k] as CompiledField;
-    const v = f.convert?.(value, f.name, this.ctx);
-    (frame.slots as unknown[])[k] = v === undefined ? ABSENT : v;
+    try {
+      const v = f.convert?.(value, f.name, this.ctx);
+      (frame.slots as unknown[])[k] = v === undefined ? ABSENT : v;
+    } catch (err) {
+      this.fault = { error: err };
+    }
   }
 
-  /** A repeated attribute (by local name; a namespace declaration by its whole name) is given back. */
-  private noDuplicate(from: number, to: number): void {
+  /**
+   * An attribute repeated by local name: by its whole name too, it is not well-formed XML; otherwise
+   * (`nil` and `xsi:nil`) a repeat the mapping could only settle by picking one. A namespace
+   * declaration goes by its whole name.
+   */
+  private noRepeat(nameFrom: number, localFrom: number, to: number): void {
     const t = this.text;
     const names = this.attrNames;
-    const len = to - from;
-    for (let a = 0; a < this.attrCount; a++) {
-      const f = names[2 * a] as number;
-      if ((names[2 * a + 1] as number) - f !== len) continue;
-      let same = true;
-      for (let c = 0; c < len && same; c++) same = t.charCodeAt(f + c) === t.charCodeAt(from + c);
-      if (same) giveBack();
+    if (this.attrCount < INDEXED_ATTRIBUTES) {
+      for (let a = 0; a < this.attrCount; a++) {
+        const f = names[3 * a + 1] as number;
+        if (!sameText(t, f, names[3 * a + 2] as number, localFrom, to)) continue;
+        repeated(sameText(t, names[3 * a] as number, f, nameFrom, localFrom));
+      }
+      names[3 * this.attrCount] = nameFrom;
+      names[3 * this.attrCount + 1] = localFrom;
+      names[3 * this.attrCount + 2] = to;
+    } else {
+      if (this.attrMap === undefined) {
+        this.attrMap = new Map();
+        for (let a = 0; a < INDEXED_ATTRIBUTES; a++) {
+          this.attrMap.set(t.slice(names[3 * a + 1] as number, names[3 * a + 2] as number), t.slice(names[3 * a] as number, names[3 * a + 2] as number));
+        }
+      }
+      const local = t.slice(localFrom, to);
+      const qname = t.slice(nameFrom, to);
+      const before = this.attrMap.get(local);
+      if (before !== undefined) repeated(before === qname);
+      this.attrMap.set(local, qname);
     }
-    if (this.attrCount === MAX_ATTRIBUTES) giveBack();
-    names[2 * this.attrCount] = from;
-    names[2 * this.attrCount + 1] = to;
     this.attrCount++;
   }
 
   private closeTag(lt: number): void {
     const t = this.text;
     const frame = this.top();
-    if (!t.startsWith(frame.qname, lt + 2)) giveBack();
+    if (!t.startsWith(frame.qname, lt + 2)) notWellFormed();
     const j = this.skipSpace(lt + 2 + frame.qname.length);
-    if (t.charCodeAt(j) !== 62) giveBack();
+    if (t.charCodeAt(j) !== 62) notWellFormed();
     this.pos = j + 1;
     this.finish();
   }
 
-  /** Closes the top element and hands its value to its parent. */
+  /** Closes the top element and hands its value to its parent (unless a mapping refusal came first). */
   private finish(): void {
     const frame = this.stack.pop() as Frame;
     if (frame.kind === SKIP) return;
+    if (frame.kind === LEAF || frame.collectsText) this.flush(frame);
+    if (this.fault !== undefined) return;
+    try {
+      this.hand(frame);
+    } catch (err) {
+      this.fault = { error: err };
+    }
+  }
+
+  private hand(frame: Frame): void {
     const parent = this.stack[this.stack.length - 1];
     if (frame.kind === LEAF) {
-      this.flush(frame);
       const raw = rawValue(frame.text, frame.kids, frame.attrs);
       const f = frame.field;
       if (f === undefined) ((parent as Frame).kids ??= []).push(frame.local, raw);
@@ -573,40 +742,70 @@ export class FastReader {
       else items.push(value);
       return;
     }
-    // fast-xml-parser would have made an array: the walk's "repeated" refusal.
-    if (slots[k] !== undefined) giveBack();
+    if (slots[k] !== undefined) throw malformed(`repeated ${f.name}`);
     slots[k] = value === undefined ? ABSENT : value;
   }
 
-  /** An object element's mapped value, as walk.ts maps the reference engine's node for it. */
+  /**
+   * An object element's mapped value: undefined when it is empty (no attributes, children or text
+   * its shape takes) or xsi:nil; text where its shape takes none is refused.
+   */
   private build(frame: Frame): Out | undefined {
-    if (frame.field === undefined) {
-      // The root: without content the reference engine also checks the text around it.
-      if (!frame.hasChildren && !this.emptyRootOk()) giveBack();
-    } else if ((!frame.hasAttrs && !frame.hasChildren) || frame.nil) {
+    const shape = frame.shape as CompiledObject;
+    const bare = !frame.hasAttrs && !frame.hasChildren;
+    const isRoot = frame.field === undefined;
+    if (frame.collectsText) {
+      if (!isRoot && (frame.nil || (bare && (frame.text === undefined || frame.text.trim() === '')))) return undefined;
+      const self = shape.fields[shape.selfIndex] as CompiledField;
+      const v = self.convert?.(frame.text, self.name, this.ctx);
+      (frame.slots as unknown[])[shape.selfIndex] = v === undefined ? ABSENT : v;
+    } else if (bare && frame.hasText) {
+      throw malformed(`unexpected text in ${frame.field?.name ?? this.root}`);
+    } else if (!isRoot && (bare || frame.nil)) {
       return undefined;
     }
+    return this.fill(shape, frame.slots as unknown[], !isRoot);
+  }
+
+  /** The object of `slots` (field values by index); with `orAbsent`, undefined when the shape says so and none was found. */
+  private fill(shape: CompiledObject, slots: readonly unknown[], orAbsent: boolean): Out | undefined {
     const out: Out = {};
-    const fields = (frame.shape as CompiledObject).fields;
-    const slots = frame.slots as unknown[];
+    const fields = shape.fields;
+    let found = 0;
     for (let k = 0; k < fields.length; k++) {
       const f = fields[k] as CompiledField;
       const slot = slots[k];
       const { options } = f;
       if (options.many) {
         out[f.outKey] = slot === undefined ? [] : slot;
+        if (slot !== undefined) found++;
         continue;
       }
       let v = slot === ABSENT ? undefined : slot;
       if (v === undefined) {
-        if (options.wrapper && f.object) v = mapRoot({}, f.object, this.ctx);
-        else if (options.required) giveBack();
+        if (options.wrapper && f.object) v = this.fill(f.object, NO_SLOTS, false);
+        else if (options.required) throw malformed(`missing ${f.name}`);
         else continue;
+      } else {
+        found++;
+        if (f.alias && out[f.outKey] !== undefined) throw malformed(`repeated ${f.name}`);
       }
       if (f.flattenKey !== undefined) out[f.outKey] = (v as Out)[f.flattenKey];
       else if (options.spread) Object.assign(out, v);
       else out[f.outKey] = v;
     }
-    return out;
+    return orAbsent && found === 0 && shape.absentWhenEmpty ? undefined : out;
   }
+}
+
+/** `same`: the very same name twice, which XML itself forbids. */
+function repeated(same: boolean): never {
+  throw malformed(same ? 'not well-formed XML' : 'repeated attribute');
+}
+
+/** Whether `t[a, aEnd)` and `t[b, bEnd)` are the same text. */
+function sameText(t: string, a: number, aEnd: number, b: number, bEnd: number): boolean {
+  if (aEnd - a !== bEnd - b) return false;
+  for (let c = 0; c < aEnd - a; c++) if (t.charCodeAt(a + c) !== t.charCodeAt(b + c)) return false;
+  return true;
 }

@@ -3,4 +3,4 @@ export { mapDocument, mapDocumentInSlices, SLICE_MS, type MapOptions } from './m
 export { mapRelationships } from './relationships.js';
 export { mapResultRecord } from './result-record.js';
 export { mapFault } from './fault.js';
-export { MAX_DEPTH } from './xml-parser.js';
+export { MAX_DEPTH } from './xml-text.js';

@@ -1,13 +1,14 @@
-/** The seven patient documents by read kind (README §2): parse, map, and refuse foreign records. */
+/** The patient documents by read kind (README §2): parse, map, and refuse foreign records. */
 import type { ReadKind, ReadResults } from '../../ports/ehr-records.port.js';
 import { attentionSignalsReading } from './attention-signals.js';
 import { bookingsReading } from './bookings.js';
 import { careContactsReading } from './care-contacts.js';
 import type { DocumentInput } from './document-pieces.js';
-import type { Engine, Reading } from './document.js';
+import type { Reading } from './document.js';
 import { journalNotesReading } from './journal-notes.js';
 import { prescriptionsReading } from './medications.js';
 import { patientRecordsReading } from './patient.js';
+import { patientV2Reading } from './patient-v2.js';
 import { assertOnlyPatient } from './patient-ids.js';
 import type { MapContext } from './shape.js';
 import { videoMeetingsReading } from './video-meetings.js';
@@ -26,6 +27,7 @@ type Readings = { [P in ReadKind]: Reading<ReadResults[P]> };
 /** Internal: the document type behind each read kind (tests generate documents from the shapes). */
 export const READINGS: Readings = {
   patient: patientRecordsReading,
+  'patient-v2': patientV2Reading,
   medications: prescriptionsReading,
   journalnotes: journalNotesReading,
   bookings: bookingsReading,
@@ -62,13 +64,4 @@ export const SLICE_MS = 2;
 export async function mapDocumentInSlices<K extends ReadKind>(kind: K, xml: DocumentInput, options: MapOptions, sliceMs = SLICE_MS): Promise<ReadResults[K]> {
   const data = await (READINGS[kind] as Reading<ReadResults[K]>).mapInSlices(xml, contextOf(options), sliceMs);
   return checked(kind, data, options);
-}
-
-/**
- * One engine only, for the differential tests and the benchmarks: 'reader' answers undefined where
- * the single-pass reader gives the document back; 'reference' is fast-xml-parser and the walk.
- */
-export function mapDocumentWith<K extends ReadKind>(engine: Engine, kind: K, xml: DocumentInput, options: MapOptions): ReadResults[K] | undefined {
-  const data = (READINGS[kind] as Reading<ReadResults[K]>).mapWith(engine, xml, contextOf(options));
-  return data === undefined ? undefined : checked(kind, data, options);
 }

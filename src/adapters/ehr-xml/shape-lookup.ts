@@ -60,7 +60,10 @@ export function lookupOf(shape: CompiledObject): ShapeLookup {
   if (!l) {
     const elements: [string, number][] = [];
     const attributes: [string, number][] = [];
-    shape.fields.forEach((f, i) => (f.isAttribute ? attributes : elements).push([f.name, i]));
+    shape.fields.forEach((f, i) => {
+      // `$self` is the element's own text, never a child's name.
+      if (i !== shape.selfIndex) (f.isAttribute ? attributes : elements).push([f.name, i]);
+    });
     const elementsByFirst: ((string | number)[] | undefined)[] = new Array<undefined>(128).fill(undefined);
     for (const [name, index] of elements) (elementsByFirst[name.charCodeAt(0)] ??= []).push(name, index);
     l = { elementsByFirst, attributes: nameTable(attributes) };

@@ -13,7 +13,18 @@ export interface MapContext {
 export type Converter = (raw: unknown, name: string, ctx: MapContext) => unknown;
 
 export interface Leaf { readonly kind: 'leaf'; readonly convert: Converter }
-export interface ObjectShape { readonly kind: 'object'; readonly fields: Readonly<Record<string, FieldSpec>> }
+export interface ObjectOptions {
+  /**
+   * An element whose members all turned out absent is itself absent (the mirror documents: a TS with
+   * an empty `value`, an object of unknown members only), instead of an object with no members.
+   */
+  absentWhenEmpty?: boolean;
+}
+export interface ObjectShape extends ObjectOptions {
+  readonly kind: 'object';
+  /** Element names, `@name` for an attribute, and `$self` for the element's own text beside them. */
+  readonly fields: Readonly<Record<string, FieldSpec>>;
+}
 export interface Lazy { readonly kind: 'lazy'; readonly get: () => ObjectShape }
 export type Shape = Leaf | ObjectShape | Lazy;
 
@@ -35,7 +46,9 @@ export interface Field extends FieldOptions { readonly kind: 'field'; readonly s
 export type FieldSpec = Shape | Field;
 
 export const leaf = (convert: Converter): Leaf => ({ kind: 'leaf', convert });
-export const obj = (fields: Record<string, FieldSpec>): ObjectShape => ({ kind: 'object', fields });
+export const obj = (fields: Record<string, FieldSpec>, options: ObjectOptions = {}): ObjectShape => ({ kind: 'object', fields, ...options });
+/** The key of the field that takes an object element's own text (trimmed at the ends, CDATA kept). */
+export const SELF = '$self';
 export const lazy = (get: () => ObjectShape): Lazy => ({ kind: 'lazy', get });
 export const field = (shape: Shape, options: FieldOptions): Field => ({ kind: 'field', shape, ...options });
 export const req = (shape: Shape, as?: string): Field => field(shape, { required: true, as });
@@ -58,8 +71,18 @@ export interface CompiledField {
   readonly convert?: Converter;
   readonly object?: CompiledObject;
   readonly flattenKey?: string;
+  /**
+   * A second field with the same JSON name (a member given as an attribute or as a child element):
+   * both present is a repeated member, refused like a repeated element.
+   */
+  readonly alias: boolean;
 }
-export interface CompiledObject { readonly fields: CompiledField[] }
+export interface CompiledObject {
+  readonly fields: CompiledField[];
+  /** Index of the `$self` field, or -1: only then may the element hold text beside its children. */
+  selfIndex: number;
+  readonly absentWhenEmpty: boolean;
+}
 
 function resolve(shape: Shape): Leaf | ObjectShape {
   return shape.kind === 'lazy' ? shape.get() : shape;
@@ -69,24 +92,30 @@ function resolve(shape: Shape): Leaf | ObjectShape {
 export function compile(shape: ObjectShape, memo = new Map<ObjectShape, CompiledObject>()): CompiledObject {
   const known = memo.get(shape);
   if (known) return known;
-  const compiled: CompiledObject = { fields: [] };
+  const compiled: CompiledObject = { fields: [], selfIndex: -1, absentWhenEmpty: shape.absentWhenEmpty === true };
   memo.set(shape, compiled);
+  const outKeys = new Set<string>();
   for (const [key, spec] of Object.entries(shape.fields)) {
     const f: Field = spec.kind === 'field' ? spec : field(spec, {});
     const target = resolve(f.shape);
     const isAttribute = key.startsWith('@');
     const name = isAttribute ? key.slice(1) : key;
     const object = target.kind === 'object' ? compile(target, memo) : undefined;
+    const outKey = f.as ?? name;
+    // fast-xml-parser keys an element's text `#text`.
+    if (key === SELF) compiled.selfIndex = compiled.fields.length;
     compiled.fields.push({
-      inKey: isAttribute ? `@_${name}` : name,
+      inKey: isAttribute ? `@_${name}` : key === SELF ? '#text' : name,
       name,
-      outKey: f.as ?? name,
+      outKey,
       isAttribute,
       options: f,
       convert: target.kind === 'leaf' ? target.convert : undefined,
       object,
       flattenKey: f.flatten ? object?.fields[0]?.outKey : undefined,
+      alias: outKeys.has(outKey),
     });
+    outKeys.add(outKey);
   }
   return compiled;
 }

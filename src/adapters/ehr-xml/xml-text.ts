@@ -1,11 +1,9 @@
 /**
- * Character-level rules of the single-pass reader (fast-reader.ts). Each rule accepts a SUBSET of
- * what the reference engine (fast-xml-parser's validator and parser, xml-parser.ts) accepts, and
- * decodes it to exactly the same text; whatever falls outside the subset makes the reader give the
- * document back to the reference engine, so no rule here can make the service more lenient.
+ * Character-level rules of the XML reader (fast-reader.ts), XML 1.0 (fifth edition) as far as the
+ * upstream format goes: names, whitespace, the characters a document may hold, and references.
  */
 
-/** ASCII name characters; non-ASCII names are left to the reference engine. */
+/** ASCII name characters (`:` is read apart, as the prefix separator); non-ASCII ones below. */
 export const NAME_START = new Uint8Array(128);
 export const NAME_CHAR = new Uint8Array(128);
 for (let c = 0; c < 128; c++) {
@@ -14,23 +12,59 @@ for (let c = 0; c < 128; c++) {
   NAME_CHAR[c] = letter || (c >= 48 && c <= 57) || c === 46 || c === 45 ? 1 : 0;
 }
 
-/** The XML whitespace the reference validator knows: space, tab, line feed (CR is normalised first). */
+/**
+ * XML's NameStartChar for a UTF-16 code unit >= 128. A surrogate pair (U+10000-U+EFFFF) is a name
+ * character when its high half is D800-DB7F and a low half follows; `isNamePair` checks the pair.
+ */
+export const isNonAsciiNameStart = (c: number): boolean =>
+  (c >= 0xc0 && c <= 0x2ff && c !== 0xd7 && c !== 0xf7) || (c >= 0x370 && c <= 0x1fff && c !== 0x37e)
+  || c === 0x200c || c === 0x200d || (c >= 0x2070 && c <= 0x218f) || (c >= 0x2c00 && c <= 0x2fef)
+  || (c >= 0x3001 && c <= 0xd7ff) || (c >= 0xf900 && c <= 0xfdcf) || (c >= 0xfdf0 && c <= 0xfffd);
+
+/** XML's NameChar for a code unit >= 128 (a surrogate half aside). */
+export const isNonAsciiNameChar = (c: number): boolean =>
+  isNonAsciiNameStart(c) || c === 0xb7 || (c >= 0x300 && c <= 0x36f) || c === 0x203f || c === 0x2040;
+
+/** Whether `text` holds at `i` a surrogate pair XML allows in names (U+10000-U+EFFFF). */
+export const isNamePair = (text: string, i: number): boolean => {
+  const hi = text.charCodeAt(i);
+  const lo = text.charCodeAt(i + 1);
+  return hi >= 0xd800 && hi <= 0xdb7f && lo >= 0xdc00 && lo <= 0xdfff;
+};
+
+/**
+ * A character XML never allows in a document: C0 controls other than tab, LF and CR, and U+FFFE,
+ * U+FFFF. (Lone surrogates are found by isWellFormed.)
+ */
+// eslint-disable-next-line no-control-regex -- these control characters are exactly what it looks for
+const FORBIDDEN_CHAR = /[\0-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]/;
+
+/** Whether `text` holds only characters XML allows. */
+export const hasOnlyXmlChars = (text: string): boolean =>
+  !FORBIDDEN_CHAR.test(text) && (text as string & { isWellFormed(): boolean }).isWellFormed();
+
+/** XML whitespace: space, tab, line feed (CR is normalised first). */
 export const isSpace = (c: number): boolean => c === 32 || c === 10 || c === 9;
 
 /** The ASCII characters String.prototype.trim removes (it also removes Unicode spaces, all >= 128). */
 export const isTrimSpace = (c: number): boolean => c === 32 || (c >= 9 && c <= 13);
 
-/** `text` without a leading byte-order mark, as both engines read a document. */
+/** `text` without a leading byte-order mark. */
 export const withoutBom = (text: string): string => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
 
-/** Line ends as fast-xml-parser normalises them before it reads (`\r\n?` -> `\n`). */
+/** Line ends as XML normalises them before anything reads them (`\r\n?` -> `\n`). */
 export const normaliseLineEnds = (text: string): string => (text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text);
 
+/** Deepest element nesting accepted; the deepest real document (journal notes) needs about 20. */
+export const MAX_DEPTH = 64;
+
+// A DTD is never legitimate here (README §1); case-insensitive so `<!doctype` cannot slip past.
+export const DTD_MARKUP = /<!\s*(?:DOCTYPE|ENTITY|ELEMENT|ATTLIST|NOTATION)/i;
 const DTD_KEYWORD = /\s*(?:DOCTYPE|ENTITY|ELEMENT|ATTLIST|NOTATION)/iy;
 
 /**
- * Exactly `DTD_MARKUP.test(text)` (xml-parser.ts: `<!\s*(?:DOCTYPE|...)` case-insensitively), but
- * looking only where `<!` occurs instead of trying the pattern at every position.
+ * Exactly `DTD_MARKUP.test(text)`, but looking only where `<!` occurs instead of trying the pattern
+ * at every position.
  */
 export function hasDtdMarkup(text: string): boolean {
   for (let at = text.indexOf('<!'); at >= 0; at = text.indexOf('<!', at + 2)) {
@@ -43,9 +77,12 @@ export function hasDtdMarkup(text: string): boolean {
   return false;
 }
 
+/** Element names refused outright: they could reach an object's prototype. */
+export const FORBIDDEN_NAMES: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
 /**
- * Names the reference parser refuses (prototype pollution) or renames (`toString` -> `__toString`):
- * the reader never handles them itself.
+ * Names a leaf's inner element is keyed under with `__` before them (`toString` -> `__toString`), as
+ * fast-xml-parser keys them, so a free-form object never holds an own `toString`.
  */
 export const RESERVED_NAMES: ReadonlySet<string> = new Set([
   '__proto__', 'constructor', 'prototype', 'hasOwnProperty', 'toString', 'valueOf',
@@ -54,35 +91,39 @@ export const RESERVED_NAMES: ReadonlySet<string> = new Set([
 
 const NAMED: ReadonlyMap<string, string> = new Map([['lt', '<'], ['gt', '>'], ['amp', '&'], ['quot', '"'], ['apos', "'"]]);
 
-/** A character XML 1.0 allows and the reference decoder writes as itself (no C0 controls, no surrogates). */
-const plainCodePoint = (cp: number): boolean =>
-  cp === 9 || cp === 10 || cp === 13 || (cp >= 0x20 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0x10ffff);
+/** A character XML 1.0 allows (Char): tab, LF, CR, U+0020-U+D7FF, U+E000-U+FFFD, U+10000-U+10FFFF. */
+const isXmlChar = (cp: number): boolean =>
+  cp === 9 || cp === 10 || cp === 13 || (cp >= 0x20 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff);
 
-function isDigits(s: string, from: number, to: number, hex: boolean): boolean {
-  if (to <= from) return false;
+/** The code point of `&#...;` digits in `s[from, to)`, or -1 when they are not digits (any number of leading zeros). */
+function codePoint(s: string, from: number, to: number, hex: boolean): number {
+  if (to <= from) return -1;
+  let cp = 0;
   for (let i = from; i < to; i++) {
     const c = s.charCodeAt(i);
-    const ok = (c >= 48 && c <= 57) || (hex && ((c >= 97 && c <= 102) || (c >= 65 && c <= 70)));
-    if (!ok) return false;
+    let d: number;
+    if (c >= 48 && c <= 57) d = c - 48;
+    else if (hex && c >= 97 && c <= 102) d = c - 87;
+    else if (hex && c >= 65 && c <= 70) d = c - 55;
+    else return -1;
+    // Past U+10FFFF it can only be refused; stop growing.
+    cp = Math.min(cp * (hex ? 16 : 10) + d, 0x110000);
   }
-  return true;
+  return cp;
 }
 
-/** The character of the reference at `amp` (`&...;` ending at `semi`), or undefined outside the subset. */
+/** The character of the reference at `amp` (`&...;` ending at `semi`), or undefined when XML does not define it. */
 function referenceAt(s: string, amp: number, semi: number): string | undefined {
   if (s.charCodeAt(amp + 1) !== 35) return NAMED.get(s.slice(amp + 1, semi));
-  // The validator knows `&#x` only with a lower-case x.
+  // `&#x` only with a lower-case x: XML defines no `&#X`.
   const hex = s.charCodeAt(amp + 2) === 120;
-  const from = hex ? amp + 3 : amp + 2;
-  if (semi - from > (hex ? 6 : 7) || !isDigits(s, from, semi, hex)) return undefined;
-  const cp = Number.parseInt(s.slice(from, semi), hex ? 16 : 10);
-  return plainCodePoint(cp) ? String.fromCodePoint(cp) : undefined;
+  const cp = codePoint(s, hex ? amp + 3 : amp + 2, semi, hex);
+  return isXmlChar(cp) ? String.fromCodePoint(cp) : undefined;
 }
 
 /**
- * `s` with the five XML entities and numeric character references decoded, or undefined when it
- * holds any other `&` (an HTML entity, a bare ampersand, a reference to a control character):
- * those are the reference engine's to judge.
+ * `s` with the five XML entities and character references decoded, or undefined when it holds any
+ * other `&`: an undeclared entity (`&nbsp;`), a bare ampersand, a reference to a character XML forbids.
  */
 export function decodeReferences(s: string): string | undefined {
   let amp = s.indexOf('&');
@@ -91,7 +132,7 @@ export function decodeReferences(s: string): string | undefined {
   let last = 0;
   while (amp >= 0) {
     const semi = s.indexOf(';', amp + 1);
-    if (semi < 0 || semi - amp > 12) return undefined;
+    if (semi < 0) return undefined;
     const ch = referenceAt(s, amp, semi);
     if (ch === undefined) return undefined;
     out += s.slice(last, amp) + ch;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { arrayPaths } from '../../../src/adapters/ehr-xml/array-paths.js';
+import { arrayPaths } from './reference/array-paths.js';
 import { STR } from '../../../src/adapters/ehr-xml/leaves.js';
 import { compile, lazy, many, obj, wrap, type ObjectShape } from '../../../src/adapters/ehr-xml/shape.js';
-import { documentParser } from '../../../src/adapters/ehr-xml/xml-parser.js';
+import { documentParser } from './reference/xml-parser.js';
 
 describe('repeated paths come from the shape, not from element names', () => {
   const shape = obj({

@@ -147,12 +147,21 @@ export class DocumentGenerator {
   content(shape: CompiledObject, depth: number): [attrs: string, content: string] {
     let attrs = '';
     const children: string[] = [];
+    const given = new Set<string>();
     for (const f of shape.fields) {
+      // `$self` is the element's own text, never an element: XML names hold no `$`.
+      if (f.name === '$self') {
+        if (this.rng.chance(0.7)) children.push(escape(this.rng.pick(WORDS)));
+        continue;
+      }
       if (f.isAttribute) {
+        // A mirror member given as an element already (its alias) is mostly not repeated as an attribute.
+        if (f.alias && given.has(f.outKey) && !this.rng.chance(0.02)) continue;
         if (f.options.required || this.rng.chance(0.7)) attrs += ` ${f.name}="${this.leafAttr(f)}"`;
         continue;
       }
-      const count = f.options.many ? this.rng.int(depth > 3 ? 1 : 4) : f.options.required || this.rng.chance(0.6) ? 1 : 0;
+      const count = f.options.many ? this.rng.int(depth > 3 ? 1 : 4) : f.options.required || this.rng.chance(f.alias ? 0.3 : 0.6) ? 1 : 0;
+      if (count > 0) given.add(f.outKey);
       for (let i = 0; i < count; i++) children.push(f.object ? this.object(f, f.object, depth + 1) : this.leaf(f));
     }
     if (this.rng.chance(0.15)) children.splice(this.rng.int(children.length + 1), 0, this.noise());

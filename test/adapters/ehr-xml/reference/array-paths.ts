@@ -3,9 +3,10 @@
  * A recursive shape (ArchetypeRecord in ArchetypeRecord) repeats a path segment without bound; it
  * is kept as a rule: strip the repeated segments, then look the path up like any other.
  */
-import type { CompiledObject } from './shape.js';
+import type { CompiledObject } from '../../../../src/adapters/ehr-xml/shape.js';
 
-interface Recursion { base: string; segment: string }
+/** `segment` leads from `base` back to the object at `base`; `many`: its last element repeats. */
+interface Recursion { base: string; segment: string; many: boolean }
 
 export interface ArrayPaths {
   has(path: string): boolean;
@@ -25,7 +26,7 @@ export function arrayPaths(root: string, shape: CompiledObject): ArrayPaths {
       if (!f.object) continue;
       const base = onPath.get(f.object);
       if (base === undefined) collect(f.object, p);
-      else recursions.push({ base, segment: p.slice(base.length) });
+      else recursions.push({ base, segment: p.slice(base.length), many: f.options.many === true });
     }
     onPath.delete(object);
   };
@@ -34,11 +35,14 @@ export function arrayPaths(root: string, shape: CompiledObject): ArrayPaths {
   return {
     has(path: string): boolean {
       if (exact.has(path)) return true;
-      for (const { base, segment } of recursions) {
+      for (const recursion of recursions) {
+        const { base, segment } = recursion;
         if (!path.startsWith(base)) continue;
         let rest = path.slice(base.length);
         let stripped = false;
         while (rest === segment || rest.startsWith(`${segment}.`)) {
+          // The recursive element itself: an array exactly when it repeats.
+          if (rest === segment) return recursion.many;
           rest = rest.slice(segment.length);
           stripped = true;
         }

@@ -1,0 +1,77 @@
+/**
+ * The differential oracle's judge of well-formedness: saxes, a conforming XML 1.0 parser, plus the
+ * service's own rules on top of XML (README §1, issue 12 item 7): no DTD, version 1.0, at most one
+ * colon in a name, no prefixed attribute but xsi:nil and xmlns:*, no attribute repeated by local
+ * name, no `__proto__`/`constructor`/`prototype` element, nesting at most MAX_DEPTH, the expected
+ * root. A document it accepts comes back canonical: comments and PIs dropped, references resolved
+ * and written again with the five entities or as character references, CDATA kept.
+ */
+import { SaxesParser, type SaxesAttributeNS, type SaxesTagPlain } from 'saxes';
+import { malformed } from '../../../../src/adapters/ehr-xml/malformed-document-error.js';
+import { DTD_MARKUP, FORBIDDEN_NAMES, MAX_DEPTH, withoutBom } from '../../../../src/adapters/ehr-xml/xml-text.js';
+
+const NOT_WELL_FORMED = 'not well-formed XML';
+
+const escapeText = (s: string): string =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\r/g, '&#13;');
+const escapeAttribute = (s: string): string =>
+  escapeText(s).replace(/"/g, '&quot;').replace(/\t/g, '&#9;').replace(/\n/g, '&#10;');
+
+const localOf = (qname: string): string => qname.slice(qname.indexOf(':') + 1);
+const isQName = (name: string): boolean => {
+  const colon = name.indexOf(':');
+  return colon < 0 || (colon > 0 && colon < name.length - 1 && name.indexOf(':', colon + 1) < 0);
+};
+
+/** The canonical text of `xml`, or the refusal the oracle gives it (the first fault in document order). */
+export function conformingCanonical(xml: string, root: string): string {
+  const text = withoutBom(xml);
+  if (DTD_MARKUP.test(text)) throw malformed('DTD markup is not accepted');
+  const parser = new SaxesParser({ xmlns: false });
+  let fault: Error | undefined;
+  const fail = (reason: string): void => {
+    fault ??= malformed(reason);
+  };
+  const out: string[] = [];
+  let depth = 0;
+  let roots = 0;
+  parser.on('error', () => fail(NOT_WELL_FORMED));
+  parser.on('xmldecl', (decl) => {
+    if (decl.version !== '1.0') fail(NOT_WELL_FORMED);
+  });
+  parser.on('opentag', (tag: SaxesTagPlain) => {
+    if (!isQName(tag.name)) fail(NOT_WELL_FORMED);
+    const local = localOf(tag.name);
+    if (depth === 0 && roots++ > 0) fail(local === root ? 'more than one root element' : 'unexpected root element');
+    if (depth === 0 && local !== root) fail('unexpected root element');
+    if (++depth > MAX_DEPTH || FORBIDDEN_NAMES.has(local)) fail('not parseable XML');
+    const seen = new Set<string>();
+    let attrs = '';
+    for (const [name, value] of Object.entries(tag.attributes as Record<string, string | SaxesAttributeNS>)) {
+      if (!isQName(name)) fail(NOT_WELL_FORMED);
+      const xmlns = name === 'xmlns' || name.startsWith('xmlns:');
+      if (!xmlns && name.includes(':') && name !== 'xsi:nil') fail('prefixed attribute');
+      const key = xmlns ? name : localOf(name);
+      if (seen.has(key)) fail('repeated attribute');
+      seen.add(key);
+      attrs += ` ${name}="${escapeAttribute(value as string)}"`;
+    }
+    out.push(`<${tag.name}${attrs}>`);
+  });
+  parser.on('closetag', (tag: SaxesTagPlain) => {
+    depth--;
+    out.push(`</${tag.name}>`);
+  });
+  parser.on('text', (t) => {
+    if (depth > 0) out.push(escapeText(t));
+  });
+  parser.on('cdata', (t) => out.push(`<![CDATA[${t}]]>`));
+  try {
+    parser.write(text).close();
+  } catch {
+    fail(NOT_WELL_FORMED);
+  }
+  if (roots === 0) fail(NOT_WELL_FORMED);
+  if (fault !== undefined) throw fault;
+  return out.join('');
+}
