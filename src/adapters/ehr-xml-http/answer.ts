@@ -6,15 +6,16 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { EhrError } from '../../ports/ehr-records.port.js';
 import { MalformedDocumentError, mapFault } from '../ehr-xml/index.js';
 import { isTrimSpace } from '../ehr-xml/xml-text.js';
+import { AnswerFaultError } from './answer-fault.js';
 import type { UpstreamAnswer } from './exchange.js';
 
 /**
  * The EHR refused this one request (a 4xx other than not-found): it is up and answering, so the
  * refusal is a bad answer for the caller but no reason to open the circuit breaker.
  */
-export class RequestRefusedError extends EhrError {
+export class RequestRefusedError extends AnswerFaultError {
   constructor(status: number) {
-    super('bad-response', `EHR refused the request with status ${status}`);
+    super(`EHR refused the request with status ${status}`);
   }
 }
 
@@ -68,7 +69,7 @@ function isBlank(body: Buffer): boolean {
 export function documentOf(answer: UpstreamAnswer, patientPath: boolean): Buffer {
   const { status } = answer;
   if (status === 200) {
-    if (answer.body === undefined || isBlank(answer.body)) throw new EhrError('bad-response', 'EHR answer is empty');
+    if (answer.body === undefined || isBlank(answer.body)) throw new AnswerFaultError('EHR answer is empty');
     return answer.body;
   }
   if (status === 404 && patientPath && isPatientNotFound(answer.body)) {
@@ -77,7 +78,9 @@ export function documentOf(answer: UpstreamAnswer, patientPath: boolean): Buffer
   if (status === 503 || status === 429) {
     throw new EhrError('unavailable', `EHR unavailable (status ${status})`, retryAfterSeconds(answer.headers));
   }
-  if (status >= 300 && status < 400) throw new EhrError('bad-response', `EHR answered a redirect (status ${status}); not followed`);
+  if (status >= 300 && status < 400) throw new AnswerFaultError(`EHR answered a redirect (status ${status}); not followed`);
   if (status >= 400 && status < 500 && status !== 408) throw new RequestRefusedError(status);
-  throw new EhrError('bad-response', `EHR answered status ${status}`);
+  // 5xx and 408 (the EHR timed out) count against it; any other status is this answer's fault.
+  if (status >= 500 || status === 408) throw new EhrError('bad-response', `EHR answered status ${status}`);
+  throw new AnswerFaultError(`EHR answered status ${status}`);
 }

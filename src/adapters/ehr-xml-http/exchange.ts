@@ -7,6 +7,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
 import { EhrError } from '../../ports/ehr-records.port.js';
 import { BodyTooLargeError, readCappedBytes } from '../http-client/read-capped.js';
+import { AnswerFaultError } from './answer-fault.js';
 
 export interface UpstreamRequest {
   method: 'GET' | 'PUT' | 'POST';
@@ -61,6 +62,8 @@ export function isXmlContentType(value: string | undefined): boolean {
 }
 
 const refused = (reason: string): EhrError => new EhrError('bad-response', reason);
+/** The answer came, but this service will not read it: a fault of this answer alone. */
+const unreadable = (reason: string): EhrError => new AnswerFaultError(reason);
 
 async function readBody(response: Dispatcher.ResponseData, limit: number): Promise<Buffer> {
   const { headers, body } = response;
@@ -69,21 +72,21 @@ async function readBody(response: Dispatcher.ResponseData, limit: number): Promi
   const encoding = header(headers, 'content-encoding');
   if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
     body.destroy();
-    throw refused('EHR answer has a content encoding');
+    throw unreadable('EHR answer has a content encoding');
   }
   if (!isXmlContentType(header(headers, 'content-type'))) {
     body.destroy();
-    throw refused('EHR answer is not XML');
+    throw unreadable('EHR answer is not XML');
   }
   const declared = Number(header(headers, 'content-length') ?? '0');
   if (declared > limit) {
     body.destroy();
-    throw refused('EHR answer declares a length over the limit');
+    throw unreadable('EHR answer declares a length over the limit');
   }
   try {
     return await readCappedBytes(body, limit);
   } catch (err) {
-    if (err instanceof BodyTooLargeError) throw refused('EHR answer is larger than the limit');
+    if (err instanceof BodyTooLargeError) throw unreadable('EHR answer is larger than the limit');
     throw err;
   }
 }
@@ -117,7 +120,7 @@ export async function exchange(pool: Dispatcher, request: UpstreamRequest, setti
         }
         if (err instanceof EhrError) throw err;
         const code = codeOf(err);
-        if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') throw refused('EHR answer is larger than the limit');
+        if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') throw unreadable('EHR answer is larger than the limit');
         if (!CONNECTION_LOST.has(code ?? '')) throw refused('EHR exchange failed');
         if (!request.retryOnConnectionLoss || attempt > 1) throw refused('EHR connection lost');
         settings.onRetry();

@@ -11,7 +11,8 @@ import {
 } from '../../ports/ehr-records.port.js';
 import { selectInRange } from '../../domain/records/index.js';
 import { MalformedDocumentError, mapDocumentInSlices, mapRelationships, mapResultRecord } from '../ehr-xml/index.js';
-import { bodyLimitFor, documentOf, RequestRefusedError } from './answer.js';
+import { AnswerFaultError } from './answer-fault.js';
+import { bodyLimitFor, documentOf } from './answer.js';
 import { CircuitBreaker, CircuitOpenError } from './circuit-breaker.js';
 import { exchange, type UpstreamRequest } from './exchange.js';
 import type { XmlHttpEhrEvent, XmlHttpEhrOptions } from './options.js';
@@ -24,9 +25,13 @@ const KNOWN_PAYMENT_TYPES: ReadonlySet<string> = new Set<PaymentType>(PAYMENT_TY
 // A well-formed id nobody has: the EHR answers it with an empty registry or a Fault, never with patient data.
 const PING_ACTOR = '000000000000';
 
-/** Timeouts, lost connections, 5xx, redirects and unusable documents count against the EHR; its answers about one request do not. */
+/**
+ * Only transport faults, timeouts and 5xx (503 and 429 among them) count against the EHR. A fault of
+ * one answer (a malformed document, another patient's record, a body over the cap, a refusal of
+ * this request) is that request's 502 alone (issue 12 item 3).
+ */
 const isInfrastructureFailure = (err: unknown): boolean =>
-  err instanceof EhrError && err.failure !== 'patient-not-found' && !(err instanceof RequestRefusedError);
+  err instanceof EhrError && err.failure !== 'patient-not-found' && !(err instanceof AnswerFaultError);
 
 interface Call extends UpstreamRequest {
   patientPath: boolean;
@@ -80,7 +85,7 @@ export class XmlHttpEhr implements EhrRecords, DelegationRegistry {
     const call: Call = { method: 'GET', path: relationshipsPath(actorId), retryOnConnectionLoss: true, patientPath: false };
     return this.call(call, (bytes) => {
       const { actor, relationships } = mapRelationships(bytes);
-      if (actor !== actorId) throw new EhrError('bad-response', 'EHR answered the relationships of another actor');
+      if (actor !== actorId) throw new AnswerFaultError('EHR answered the relationships of another actor');
       return relationships;
     });
   }
@@ -139,8 +144,8 @@ export class XmlHttpEhr implements EhrRecords, DelegationRegistry {
 /** The mapper's reason is fixed text, but only the distinction a human must act on is passed on (THREATS #29). */
 function untrusted(err: MalformedDocumentError): EhrError {
   return /another patient/.test(err.message)
-    ? new EhrError('bad-response', 'EHR answered a record of another patient')
-    : new EhrError('bad-response', 'EHR document is malformed');
+    ? new AnswerFaultError('EHR answered a record of another patient')
+    : new AnswerFaultError('EHR document is malformed');
 }
 
 function writeResult(document: Buffer): EhrWriteResult {

@@ -1,6 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ACTOR, ADULT, UNKNOWN, startSimulatedEhr, timed, type SimulatedEhr } from './simulated-ehr.js';
 
+/** A known patient other than ADULT. */
+const OTHER_PATIENT = '198112189876';
+
 describe('XmlHttpEhr circuit breaker against the simulator', () => {
   let t: SimulatedEhr;
   let now = 0;
@@ -59,13 +62,13 @@ describe('XmlHttpEhr circuit breaker against the simulator', () => {
     expect(t.events.filter((e) => e.type === 'breaker-open').map((e) => e.detail)).toEqual(['2 consecutive failures', 'probe failed']);
   });
 
-  it('counts resets, malformed documents, oversized bodies, redirects and 503s, one call each', async () => {
+  it('counts resets, 5xx and 503s, one call each', async () => {
     now = 3_000_000;
-    const ehr = t.adapter({ timeoutMs: 300, breaker: { failureThreshold: 5, openMs: 10_000 }, now: () => now, maxBodyBytes: 64 * 1024 });
-    t.sim.faults.reset({ times: 2 });
-    t.sim.faults.malformed({ times: 1 });
-    t.sim.faults.oversized(1024 * 1024, { times: 1 });
-    t.sim.faults.redirect({ times: 1 });
+    const ehr = t.adapter({ timeoutMs: 300, breaker: { failureThreshold: 5, openMs: 10_000 }, now: () => now });
+    // A read is sent again once after a lost connection: two resets are one failed read.
+    t.sim.faults.reset({ times: 4 });
+    t.sim.faults.status(500, undefined, undefined, { times: 1 });
+    t.sim.faults.status(502, '<html>bad gateway</html>', 'text/html', { times: 1 });
     t.sim.faults.status(503, undefined, undefined, { times: 1 });
     for (const failure of ['bad-response', 'bad-response', 'bad-response', 'bad-response', 'unavailable']) {
       await expect(ehr.read('contacts', ADULT, {})).rejects.toMatchObject({ failure });
@@ -73,6 +76,30 @@ describe('XmlHttpEhr circuit breaker against the simulator', () => {
     const before = t.sim.requests;
     await expect(ehr.read('contacts', ADULT, {})).rejects.toMatchObject({ failure: 'unavailable', message: 'EHR circuit breaker is open' });
     expect(t.sim.requests).toBe(before);
+  });
+
+  it('issue 12 item 3: never opens on document faults (malformed, oversized, not XML, a redirect, another patient\'s record), however many in a row', async () => {
+    now = 3_500_000;
+    const ehr = t.adapter({ timeoutMs: 300, breaker: { failureThreshold: 2, openMs: 10_000 }, now: () => now, maxBodyBytes: 64 * 1024 });
+    const faults: Array<() => void> = [
+      () => t.sim.faults.malformed({ times: 3 }),
+      () => t.sim.faults.oversized(1024 * 1024, { times: 3 }),
+      () => t.sim.faults.oversized(1024 * 1024, { times: 3, declareLength: true }),
+      () => t.sim.faults.status(200, '<html>maintenance</html>', 'text/html', { times: 3 }),
+      () => t.sim.faults.redirect({ times: 3 }),
+    ];
+    for (const arrange of faults) {
+      arrange();
+      for (let i = 0; i < 3; i++) await expect(ehr.read('videomeetings', ADULT, {})).rejects.toMatchObject({ failure: 'bad-response' });
+      t.sim.faults.clear();
+    }
+    const patient = await (await fetch(`${t.sim.url}/ehr/v1/patients/${ADULT}/patient`)).text();
+    t.sim.faults.status(200, patient, 'application/xml; charset=utf-8', { times: 3 });
+    for (let i = 0; i < 3; i++) {
+      await expect(ehr.read('patient', OTHER_PATIENT, {})).rejects.toMatchObject({ message: 'EHR answered a record of another patient' });
+    }
+    expect(t.events.filter((e) => e.type === 'breaker-open')).toEqual([]);
+    await expect(ehr.read('videomeetings', ADULT, {})).resolves.not.toHaveLength(0);
   });
 
   it('never opens on unknown patients or on requests the EHR refuses as bad', async () => {

@@ -41,6 +41,8 @@ export interface HostileApp {
   token: string;
   /** GET `url` as ADULT (own data), with a fresh X-Request-Id. */
   get(url: string): Promise<Answer>;
+  /** GET `url` as the person `patient` (own data), with a fresh X-Request-Id. */
+  getAs(patient: string, url: string): Promise<Answer>;
   /** The audit records (parsed lines of the embedded audit file) with this request id. */
   auditRecords(requestId: string): Promise<Array<Record<string, unknown>>>;
   /** The document the simulator serves for ADULT, unfiltered. */
@@ -86,12 +88,18 @@ export async function startHostileApp(options: HostileAppOptions = {}): Promise<
     closers.push(() => client.close());
     const token = await issuer.sign({ scope: ALL_SCOPES, patient: ADULT, sub: 'person-hostile' });
 
-    const get = async (url: string): Promise<Answer> => {
+    const tokens = new Map<string, string>([[ADULT, token]]);
+    const getAs = async (patient: string, url: string): Promise<Answer> => {
+      let bearer = tokens.get(patient);
+      if (bearer === undefined) {
+        bearer = await issuer.sign({ scope: ALL_SCOPES, patient, sub: `person-hostile-${patient}` });
+        tokens.set(patient, bearer);
+      }
       const requestId = `hostile-${randomUUID()}`;
       const started = performance.now();
       const res = await request(`${api}${url}`, {
         dispatcher: client,
-        headers: { 'ocp-apim-subscription-key': KEY, authorization: `Bearer ${token}`, 'x-request-id': requestId },
+        headers: { 'ocp-apim-subscription-key': KEY, authorization: `Bearer ${bearer}`, 'x-request-id': requestId },
         // Bounded whatever the service does: a hang fails the test instead of stalling it.
         signal: AbortSignal.timeout(15_000),
       });
@@ -100,6 +108,7 @@ export async function startHostileApp(options: HostileAppOptions = {}): Promise<
       const echoed = res.headers['x-request-id'];
       return { status: res.statusCode, headers: res.headers, body, ms: performance.now() - started, requestId: typeof echoed === 'string' ? echoed : requestId };
     };
+    const get = (url: string): Promise<Answer> => getAs(ADULT, url);
     // The hostile cases start once a normal request is served.
     for (let attempt = 1; options.warmUp ?? true; attempt++) {
       const warm = await get('/patients/journalnotes/');
@@ -110,7 +119,7 @@ export async function startHostileApp(options: HostileAppOptions = {}): Promise<
 
     const auditFile = path.join(dataDir, 'audit', 'audit-trail.jsonl');
     return {
-      sim, front, runtime, api, logLines, token, get,
+      sim, front, runtime, api, logLines, token, get, getAs,
       auditRecords: async (requestId) => (await readFile(auditFile, 'utf8')).split('\n').filter(Boolean)
         .map((line) => JSON.parse(line) as Record<string, unknown>)
         .filter((r) => r.requestId === requestId),
