@@ -8,6 +8,7 @@ import type { EhrRecords } from '../ports/ehr-records.port.js';
 import type { SubscriptionKeys } from '../ports/subscription-keys.port.js';
 import { ApiError } from './api-error.js';
 import { errorHandler } from './error-handler.js';
+import { KeylessRefusalTally } from './keyless-refusals.js';
 import { PrometheusMetrics } from '../adapters/metrics/prometheus-metrics.js';
 import { apiProtection } from './plugins/api-protection.js';
 import { audit } from './plugins/audit.js';
@@ -25,7 +26,8 @@ import { clientErrorHandler, frameworkErrors } from './transport-errors.js';
 import './types.js';
 
 export interface AppDependencies extends RouteDependencies {
-  config: Pick<Config, 'basePath' | 'rateLimitMax' | 'rateLimitWindowMs' | 'trustProxy'> & Partial<ProtectionSettings>;
+  config: Pick<Config, 'basePath' | 'rateLimitMax' | 'rateLimitWindowMs' | 'trustProxy'> & Partial<ProtectionSettings>
+    & Partial<Pick<Config, 'rateLimitNoKeyMax'>>;
   clock: Clock;
   subscriptionKeys: SubscriptionKeys;
   tokenVerifier: AccessTokenVerifier;
@@ -98,8 +100,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     await api.register(credentials, { subscriptionKeys: deps.subscriptionKeys, tokenVerifier: deps.tokenVerifier });
     await api.register(rateLimitPerSubscription, {
       max: deps.config.rateLimitMax, windowMs: deps.config.rateLimitWindowMs, redis: deps.rateLimitRedis,
+      noKeyMax: deps.config.rateLimitNoKeyMax ?? deps.config.rateLimitMax,
     });
-    await api.register(audit, { auditTrail: deps.auditTrail, clock: deps.clock });
+    const audited = new KeylessRefusalTally(deps.auditTrail, deps.clock, deps.logger);
+    api.addHook('onClose', () => audited.close());
+    await api.register(audit, { auditTrail: audited, clock: deps.clock });
     await api.register(readRoutes, deps);
     await api.register(patientRoute, deps);
     await api.register(writeRoutes, deps);

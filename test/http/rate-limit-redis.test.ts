@@ -60,6 +60,16 @@ describe.skipIf(skip)('rate limit per subscription key, shared through Redis', (
     return made;
   }
 
+  /** Two instances on one fresh counter namespace, both connected. */
+  async function pair(label: string, max: number, windowMs: number): Promise<{ nameSpace: string; a: Instance; b: Instance }> {
+    const nameSpace = uniqueNameSpace(label);
+    cleanups.push(() => deleteNameSpace(inspect, nameSpace));
+    const a = await instance({ nameSpace, max, windowMs });
+    const b = await instance({ nameSpace, max, windowMs });
+    await ready(a, b);
+    return { nameSpace, a, b };
+  }
+
   function expect429(res: LightMyRequestResponse, windowMs: number): void {
     expect(res.statusCode).toBe(429);
     const retryAfter = Number(res.headers['retry-after']);
@@ -69,11 +79,7 @@ describe.skipIf(skip)('rate limit per subscription key, shared through Redis', (
   }
 
   it('holds one combined limit for two instances: N requests over both pass, the next is 429 on either', async () => {
-    const nameSpace = uniqueNameSpace('two');
-    cleanups.push(() => deleteNameSpace(inspect, nameSpace));
-    const a = await instance({ nameSpace, max: 4, windowMs: 10_000 });
-    const b = await instance({ nameSpace, max: 4, windowMs: 10_000 });
-    await ready(a, b);
+    const { nameSpace, a, b } = await pair('two', 4, 10_000);
 
     const passed = [await a.get(), await b.get(), await a.get(), await b.get()];
     expect(passed.map((r) => r.statusCode)).toEqual([200, 200, 200, 200]);
@@ -97,12 +103,29 @@ describe.skipIf(skip)('rate limit per subscription key, shared through Redis', (
     expect([...a.warnings, ...b.warnings]).toEqual([]);
   });
 
+  it('issue 15: gives RateLimit-Policy and RateLimit from the shared counters, per key and (issue 12 item 4) per source address without a valid key', async () => {
+    const { nameSpace, a, b } = await pair('fields', 2, 10_000);
+
+    const keyed = [await a.get(), await b.get(), await a.get()];
+    expect(keyed.map((r) => r.statusCode)).toEqual([200, 200, 429]);
+    for (const r of keyed) expect(r.headers['ratelimit-policy']).toBe('"subscription";q=2;w=10');
+    expect(keyed.map((r) => /^"subscription";r=(\d+);t=(\d+)$/.exec(String(r.headers.ratelimit))?.[1])).toEqual(['1', '0', '0']);
+    expect(keyed[2]?.headers.ratelimit).toBe(`"subscription";r=0;t=${String(keyed[2]?.headers['retry-after'])}`);
+
+    const keyless = [
+      await a.t.call({ method: 'GET', url: '/patients/contacts/', key: null }),
+      await b.t.call({ method: 'GET', url: '/patients/contacts/', key: 'not-a-key-not-a-key-0000' }),
+      await a.t.call({ method: 'GET', url: '/patients/contacts/', key: null }),
+    ];
+    expect(keyless.map((r) => r.statusCode)).toEqual([401, 401, 429]);
+    expect(keyless[2]?.json()).toMatchObject({ status: 429, error: expect.stringMatching(MESSAGE) });
+    for (const r of keyless) expect(r.headers['ratelimit-policy']).toBe('"address";q=2;w=10');
+    expect(keyless.map((r) => /^"address";r=(\d+);t=\d+$/.exec(String(r.headers.ratelimit))?.[1])).toEqual(['1', '0', '0']);
+    expect(await inspect.get(`${nameSpace}addr:127.0.0.1`)).toBe('3');
+  });
+
   it('lets exactly N of a concurrent burst over both instances through', async () => {
-    const nameSpace = uniqueNameSpace('burst');
-    cleanups.push(() => deleteNameSpace(inspect, nameSpace));
-    const a = await instance({ nameSpace, max: 6, windowMs: 10_000 });
-    const b = await instance({ nameSpace, max: 6, windowMs: 10_000 });
-    await ready(a, b);
+    const { a, b } = await pair('burst', 6, 10_000);
 
     const burst = await Promise.all(Array.from({ length: 14 }, (_, i) => (i % 2 === 0 ? a : b).get()));
     const statuses = burst.map((r) => r.statusCode);
@@ -111,11 +134,7 @@ describe.skipIf(skip)('rate limit per subscription key, shared through Redis', (
   });
 
   it('starts a new window when the old one expires', async () => {
-    const nameSpace = uniqueNameSpace('window');
-    cleanups.push(() => deleteNameSpace(inspect, nameSpace));
-    const a = await instance({ nameSpace, max: 2, windowMs: 1200 });
-    const b = await instance({ nameSpace, max: 2, windowMs: 1200 });
-    await ready(a, b);
+    const { nameSpace, a, b } = await pair('window', 2, 1200);
 
     expect((await a.get()).statusCode).toBe(200);
     expect((await b.get()).statusCode).toBe(200);
@@ -164,6 +183,8 @@ describe.skipIf(skip)('rate limit per subscription key, shared through Redis', (
       const res = await a.get();
       took.push(performance.now() - started);
       expect(res.statusCode).toBe(200);
+      // Nothing was counted: no RateLimit fields promise a quota that is not enforced (issue 15).
+      expect([res.headers['ratelimit-policy'], res.headers.ratelimit]).toEqual([undefined, undefined]);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     expect(Math.max(...took)).toBeLessThan(COMMAND_TIMEOUT_MS + MARGIN_MS);

@@ -12,6 +12,7 @@ import { EmbeddedEhr } from '../../src/adapters/ehr-embedded/embedded-ehr.js';
 import { WriteStateStore } from '../../src/adapters/ehr-embedded/write-state-store.js';
 import { StaticSubscriptionKeys } from '../../src/adapters/subscription-keys/static-subscription-keys.js';
 import { buildApp } from '../../src/http/app.js';
+import type { AuditTrail } from '../../src/ports/audit-trail.port.js';
 import { createLogger } from '../../src/http/logging.js';
 import { FixedClock } from '../fakes/fixed-clock.js';
 import { MemoryAuditTrail } from '../fakes/memory-audit-trail.js';
@@ -39,6 +40,10 @@ export interface TestApp {
 export interface TestAppOptions {
   rateLimitMax?: number;
   rateLimitWindowMs?: number;
+  /** RATE_LIMIT_NO_KEY_MAX; without it requests without a valid key get the per-key allowance. */
+  rateLimitNoKeyMax?: number;
+  /** The audit store the app writes to instead of the in-memory fake (`audit` then stays empty). */
+  auditTrail?: AuditTrail;
   basePath?: string;
   now?: number;
   requestTimeoutMs?: number;
@@ -65,13 +70,14 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const audit = new MemoryAuditTrail();
   const embedded = new EmbeddedEhr(new DocumentStore(path.join(dir, 'ehr')), await WriteStateStore.open(path.join(dir, 'state.json')), ZONE, () => undefined);
   const ehr = options.metrics ? new InstrumentedEhr(embedded, embedded, options.metrics) : embedded;
-  const auditTrail = options.metrics ? new InstrumentedAuditTrail(audit, options.metrics) : audit;
+  const auditTrail = options.auditTrail ?? (options.metrics ? new InstrumentedAuditTrail(audit, options.metrics) : audit);
   const app = await buildApp({
     config: {
       ...TEST_HTTP_CONFIG,
       ...(options.basePath === undefined ? {} : { basePath: options.basePath }),
       ...(options.rateLimitMax === undefined ? {} : { rateLimitMax: options.rateLimitMax }),
       ...(options.rateLimitWindowMs === undefined ? {} : { rateLimitWindowMs: options.rateLimitWindowMs }),
+      ...(options.rateLimitNoKeyMax === undefined ? {} : { rateLimitNoKeyMax: options.rateLimitNoKeyMax }),
       ...options.protection,
     },
     clock, logger, ehr, auditTrail, tokenVerifier: verifierFor(issuer, clock), ...useCasesOver(ehr, clock),

@@ -22,17 +22,19 @@ export const credentials = fp(async (app: FastifyInstance, opts: { subscriptionK
   app.decorateRequest('token', undefined);
   app.decorateRequest('audit', null as never);
 
+  // Identifies the key only: the refusals wait for preParsing, after the rate limit, so a request
+  // without a valid key is counted against its source address first (issue 12 item 4).
   app.addHook('onRequest', async (request) => {
     request.audit = {};
-    // RFC 6750 §2.3 would allow it; URLs end up in logs and histories, so it is refused.
-    if (Object.hasOwn(request.query as object, 'access_token')) throw new ApiError(400, MESSAGES.tokenInQuery);
     const key = presentedSubscriptionKey(request);
     const subscription = key === undefined ? undefined : opts.subscriptionKeys.identify(key);
-    if (subscription === undefined) throw new ApiError(401, MESSAGES.badSubscriptionKey);
     request.subscription = subscription;
   });
 
   app.addHook('preParsing', async (request: FastifyRequest) => {
+    // RFC 6750 §2.3 would allow it; URLs end up in logs and histories, so it is refused.
+    if (Object.hasOwn(request.query as object, 'access_token')) throw new ApiError(400, MESSAGES.tokenInQuery);
+    if (request.subscription === undefined) throw new ApiError(401, MESSAGES.badSubscriptionKey);
     const match = BEARER.exec(request.headers.authorization ?? '');
     if (!match?.[1]) throw new ApiError(401, MESSAGES.invalidToken, INVALID_TOKEN_HEADERS);
     const token = await opts.tokenVerifier.verify(match[1]);
