@@ -1,3 +1,4 @@
+import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AuditRecord, AuditTrail } from '../ports/audit-trail.port.js';
 import type { Clock } from '../ports/clock.port.js';
@@ -22,10 +23,10 @@ function isKeylessRefusal(record: AuditRecord): boolean {
 
 /**
  * The audit trail as the HTTP layer writes it. Requests refused before a valid subscription key was
- * identified read nothing, and are audited one per source address, operation and status per minute:
- * the first is stored as usual, the others are counted and logged with their number when the minute
- * is over, so a flood of them cannot grow the audit store without bound (issue 12 item 4, THREATS
- * #38). Every other record goes to the trail unchanged.
+ * identified read nothing, and are audited one per source address (an IPv6 /64), operation and
+ * status per minute: the first is stored as usual, the others are counted and logged with their
+ * number when the minute is over, so a flood of them cannot grow the audit store without bound
+ * (issue 12 item 4, THREATS #38). Every other record goes to the trail unchanged.
  */
 export class KeylessRefusalTally implements AuditTrail {
   private window = Number.NaN;
@@ -39,7 +40,8 @@ export class KeylessRefusalTally implements AuditTrail {
   append(record: AuditRecord): Promise<void> {
     if (!isKeylessRefusal(record)) return this.trail.append(record);
     this.rollOver();
-    const kind = `${record.sourceAddress} ${record.operation} ${String(record.status)}`;
+    // A source as the per-address limit counts it: an IPv6 address stands for its /64.
+    const kind = `${normalizeIP(record.sourceAddress)} ${record.operation} ${String(record.status)}`;
     const tally = this.tallies.get(kind);
     if (tally !== undefined) {
       tally.refused += 1;

@@ -117,6 +117,10 @@ describe('issue 12 item 4 (THREATS #38): a flood without a valid key cannot grow
       t.clock.advance(60_000);
       await flood('127.0.0.1', 3);
       expect(t.audit.records.map((r) => r.sourceAddress)).toEqual(['127.0.0.1', '127.0.0.3', '127.0.0.1']);
+      // IPv6 addresses of one /64 are one source, as for the limit: rotating them audits nothing more.
+      await flood('2001:db8::1', 2);
+      await flood('2001:db8::2:3', 2);
+      expect(t.audit.records.slice(3).map((r) => r.sourceAddress)).toEqual(['2001:db8::1']);
     } finally {
       await t.close();
     }
