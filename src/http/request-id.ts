@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import type { FastifyRequest } from 'fastify';
 import { parsePersonalIdentityNumber } from '../domain/identity/personal-identity-number.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -28,4 +29,14 @@ function carriesIdentityNumber(text: string): boolean {
 export function requestIdOf(req: IncomingMessage): string {
   const given = req.headers['x-request-id'];
   return typeof given === 'string' && REQUEST_ID.test(given) && !carriesIdentityNumber(given) ? given : randomUUID();
+}
+
+/**
+ * The service's own id of the request, for the audit trail: a caller can repeat or forge its
+ * X-Request-Id, so the service keeps one of its own beside it. Where the service made the request
+ * id itself, it is that one; else a fresh one, made once per request.
+ */
+export function serviceRequestIdOf(request: FastifyRequest): string {
+  request.serviceRequestId ??= request.headers['x-request-id'] === request.id ? randomUUID() : request.id;
+  return request.serviceRequestId;
 }

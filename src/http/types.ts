@@ -15,6 +15,12 @@ declare module 'fastify' {
     subscription: string | undefined;
     token: VerifiedToken | undefined;
     audit: AuditContext;
+    /** The service's own request id (src/http/request-id.ts); set when the request is first audited. */
+    serviceRequestId: string | undefined;
+  }
+  interface FastifyInstance {
+    /** Stores the attempt record of a write (src/http/plugins/audit.ts); throws AuditUnavailableError if it cannot. */
+    recordWriteAttempt(request: FastifyRequest): Promise<void>;
   }
   interface FastifyContextConfig {
     operation?: OperationName;

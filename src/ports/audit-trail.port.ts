@@ -1,8 +1,15 @@
-/** One access to patient data, allowed, refused or failed. Never holds a token or a key. */
-export interface AuditRecord {
+/** What every audit record says about its request. Never holds a token or a key. */
+interface AuditFields {
   /** ISO-8601 UTC time of the decision. */
   time: string;
+  /** The caller's X-Request-Id when it was plain, else the service's own; a caller can repeat or forge it. */
   requestId: string;
+  /**
+   * The service's own id of the request, made by the service for every request and never taken
+   * from a caller: the attempt and the outcome of one write share it. Equals `requestId` when the
+   * caller sent none. Absent only in records written before it existed.
+   */
+  serviceRequestId?: string;
   operation: string;
   /** `iss` + `sub` of the token, when one was verified. */
   actor?: { issuer: string; subject: string; personId?: string };
@@ -14,8 +21,32 @@ export interface AuditRecord {
   /** `self`, `client`, or the relationship type that allowed the access. */
   delegation?: string;
   sourceAddress: string;
+}
+
+/** What a request came to, allowed, refused or failed: exactly one per request. */
+export interface OutcomeRecord extends AuditFields {
+  phase?: undefined;
   outcome: 'allowed' | 'denied' | 'failed';
   status: number;
+}
+
+/**
+ * Stored before a write reaches the EHR, once the caller is authorised (CONTRACT §5): if it cannot
+ * be stored, the EHR is not asked. Its request's outcome record follows with the same
+ * `serviceRequestId`; an attempt without one means the service stopped in between, and the write
+ * may or may not have happened.
+ */
+export interface AttemptRecord extends AuditFields {
+  phase: 'attempt';
+  outcome: 'allowed';
+  status?: undefined;
+}
+
+/** One access to patient data: its outcome, or the attempt that a write stores first. */
+export type AuditRecord = OutcomeRecord | AttemptRecord;
+
+export function isAttempt(record: AuditRecord): record is AttemptRecord {
+  return record.phase === 'attempt';
 }
 
 export interface AuditTrail {

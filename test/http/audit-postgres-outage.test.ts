@@ -1,10 +1,9 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PostgresAuditTrail } from '../../src/adapters/audit-postgres/postgres-audit-trail.js';
 import { verifyPostgresChain } from '../../src/adapters/audit-postgres/verify-chain.js';
-import { adminPool, databaseUrl, dropSchema, freshSchema, databaseAvailable, urlVia } from '../support/database.js';
-import { startAuditedTestApp, type AuditedTestApp } from '../support/postgres-test-app.js';
-import { TcpProxy } from '../support/tcp-proxy.js';
+import { adminPool, dropSchema, freshSchema, databaseAvailable } from '../support/database.js';
+import { startProxiedAuditApp, type AuditedTestApp, type ProxiedAuditApp } from '../support/postgres-test-app.js';
+import type { TcpProxy } from '../support/tcp-proxy.js';
 
 const available = await databaseAvailable();
 
@@ -28,28 +27,21 @@ interface Outcome {
 describe.skipIf(!available)('the service with a PostgreSQL audit trail that goes away mid-run', () => {
   const schema = freshSchema();
   let admin: pg.Pool;
+  let running: ProxiedAuditApp;
   let proxy: TcpProxy;
-  let trail: PostgresAuditTrail;
   let t: AuditedTestApp;
   let token: string;
   let familyName: string;
 
   beforeAll(async () => {
     admin = adminPool();
-    const { hostname, port } = new URL(databaseUrl());
-    proxy = await TcpProxy.start(hostname, Number(port || 5432));
     // Down from the very start: the app must still build (CONTRACT §5).
-    proxy.cut('refuse');
-    trail = PostgresAuditTrail.create({
-      connectionString: urlVia(proxy.port), schema, connectTimeoutMs: 500, appendTimeoutMs: 1000, onWarning: () => undefined,
-    });
-    t = await startAuditedTestApp(trail);
+    running = await startProxiedAuditApp(schema, 'refuse');
+    ({ proxy, t } = running);
     token = await t.personToken(ADULT);
   });
   afterAll(async () => {
-    await t?.close();
-    await trail?.close();
-    await proxy?.close();
+    await running?.close();
     await dropSchema(admin, schema);
     await admin.end();
   });
@@ -57,13 +49,7 @@ describe.skipIf(!available)('the service with a PostgreSQL audit trail that goes
   const ready = async (): Promise<number> => (await t.app.inject({ method: 'GET', url: '/health/ready' })).statusCode;
   const read = (requestId: string): ReturnType<AuditedTestApp['call']> =>
     t.call({ method: 'GET', url: READ, token, headers: { 'x-request-id': requestId } });
-  const untilReady = async (): Promise<void> => {
-    const started = performance.now();
-    while (await ready() !== 200) {
-      if (performance.now() - started > 5000) throw new Error('not ready 5 s after PostgreSQL returned');
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  };
+  const untilReady = (): Promise<void> => running.untilReady();
   const rowsFor = async (prefix: string): Promise<Map<string, { status: number; outcome: string; patient_id: string }>> => {
     const { rows } = await admin.query<{ request_id: string; status: number; outcome: string; patient_id: string }>(
       `SELECT request_id, status, outcome, patient_id FROM "${schema}".access_log WHERE request_id LIKE $1`, [`${prefix}%`]);

@@ -21,7 +21,7 @@ describe('the audit trail', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['x-request-id']).toBe('req-audit-1');
     expect(t.audit.records.slice(before)).toEqual([{
-      time: new Date(t.clock.now()).toISOString(), requestId: 'req-audit-1', operation: 'getJournalNotes',
+      time: new Date(t.clock.now()).toISOString(), requestId: 'req-audit-1', serviceRequestId: expect.stringMatching(/^[0-9a-f-]{36}$/), operation: 'getJournalNotes',
       actor: { issuer: t.issuer.issuer, subject: 'märta', personId: GUARDIAN }, clientId: 'patient-app',
       subscription: 'test', patientId: CHILD, delegation: 'guardian', sourceAddress: '127.0.0.1',
       outcome: 'allowed', status: 200,

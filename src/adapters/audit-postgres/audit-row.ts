@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { AuditRecord } from '../../ports/audit-trail.port.js';
+import type { AuditRecord, OutcomeRecord } from '../../ports/audit-trail.port.js';
 
 /** The `prev_hash` of the first row, as in the file trail. */
 export const GENESIS = '0'.repeat(64);
@@ -10,11 +10,17 @@ export const COLUMNS = [
   'subscription', 'patient_id', 'delegation', 'source_address', 'outcome', 'status',
 ] as const;
 
-/** One record as stored: `time` is UTC with microseconds, absent fields are null, in COLUMNS order. */
+/** Columns added by migration 2, after `status` in the INSERT and the canonical form. */
+export const LATER_COLUMNS = ['phase', 'service_request_id'] as const;
+
+/** One record as stored: `time` is UTC with microseconds, absent fields are null, in COLUMNS order, then LATER_COLUMNS. */
 export interface StoredValues {
   time: string;
   text: Array<string | null>;
-  status: number;
+  /** Null for an attempt record, which is stored before there is an answer. */
+  status: number | null;
+  phase: 'attempt' | 'outcome';
+  serviceRequestId: string | null;
 }
 
 const OUTCOMES = new Set<string>(['allowed', 'denied', 'failed']);
@@ -41,7 +47,11 @@ export function toStoredValues(record: AuditRecord): StoredValues {
   const iso = Number.isNaN(ms) ? '' : new Date(ms).toISOString();
   if (!ISO_MS.test(iso)) throw new TypeError('audit record time is not a valid instant');
   if (!OUTCOMES.has(record.outcome)) throw new TypeError('audit record outcome is invalid');
-  if (!Number.isInteger(record.status) || record.status < 100 || record.status > 599) throw new TypeError('audit record status is invalid');
+  const attempt = record.phase === 'attempt';
+  if (attempt ? record.status !== undefined || record.outcome !== 'allowed'
+    : record.phase !== undefined || !Number.isInteger(record.status) || record.status < 100 || record.status > 599) {
+    throw new TypeError('audit record phase or status is invalid');
+  }
   for (const field of ['requestId', 'operation'] as const) {
     if (typeof record[field] !== 'string' || record[field] === '') throw new TypeError(`audit record lacks ${field}`);
   }
@@ -56,13 +66,20 @@ export function toStoredValues(record: AuditRecord): StoredValues {
       storable(record.patientId, 'patientId'), storable(record.delegation, 'delegation'),
       storable(record.sourceAddress, 'sourceAddress'), record.outcome,
     ],
-    status: record.status,
+    status: record.status ?? null,
+    phase: attempt ? 'attempt' : 'outcome',
+    serviceRequestId: storable(record.serviceRequestId, 'serviceRequestId'),
   };
 }
 
-/** sha256 over the canonical JSON array of every column (in COLUMNS order) followed by the previous hash. */
+/**
+ * sha256 over the canonical JSON array of every column (COLUMNS order, then LATER_COLUMNS) followed
+ * by the previous hash. A row whose later columns hold their defaults (an outcome with no service
+ * request id: every row written before migration 2) leaves them out, so those rows keep their hashes.
+ */
 export function rowHash(values: StoredValues, prevHash: string): string {
-  const canonical = JSON.stringify([values.time, ...values.text, values.status, prevHash]);
+  const later = values.phase === 'outcome' && values.serviceRequestId === null ? [] : [values.phase, values.serviceRequestId];
+  const canonical = JSON.stringify([values.time, ...values.text, values.status, ...later, prevHash]);
   return createHash('sha256').update(canonical).digest('hex');
 }
 
@@ -81,33 +98,41 @@ export interface SelectedRow {
   delegation: string | null;
   source_address: string | null;
   outcome: AuditRecord['outcome'];
-  status: number;
+  status: number | null;
+  phase: 'attempt' | 'outcome';
+  service_request_id: string | null;
   prev_hash: string;
   hash: string;
 }
 
 // The text form of `time` gets another name, so an ORDER BY time still sorts the timestamptz column.
 export const SELECT_COLUMNS = `id, to_char(time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS time_utc, request_id, operation, actor_issuer, actor_subject, actor_person_id,
-  client_id, subscription, patient_id, delegation, source_address, outcome, status, prev_hash, hash`;
+  client_id, subscription, patient_id, delegation, source_address, outcome, status, phase, service_request_id, prev_hash, hash`;
 
 export function storedValuesOf(row: SelectedRow): StoredValues {
   return {
     time: row.time_utc,
     text: [row.request_id, row.operation, row.actor_issuer, row.actor_subject, row.actor_person_id, row.client_id,
       row.subscription, row.patient_id, row.delegation, row.source_address, row.outcome],
-    status: row.status,
+    status: row.status, phase: row.phase, serviceRequestId: row.service_request_id,
   };
 }
 
-/** Back to the port's shape: null columns become absent fields, time loses the padding microseconds. */
+/**
+ * Back to the port's shape: null columns become absent fields, time loses the padding microseconds.
+ * The table's checks make an attempt row one with outcome `allowed` and no status, any other row an outcome.
+ */
 export function recordOf(row: SelectedRow): AuditRecord {
-  const record: AuditRecord = {
+  const common = {
     time: new Date(Date.parse(row.time_utc)).toISOString(),
     requestId: row.request_id, operation: row.operation,
     // The port requires an address; one the socket no longer knew was stored as null.
     sourceAddress: row.source_address ?? '',
-    outcome: row.outcome, status: row.status,
   };
+  const record: AuditRecord = row.phase === 'attempt'
+    ? { ...common, phase: 'attempt', outcome: 'allowed' }
+    : { ...common, outcome: row.outcome, status: row.status ?? 0 } satisfies OutcomeRecord;
+  if (row.service_request_id !== null) record.serviceRequestId = row.service_request_id;
   if (row.actor_issuer !== null && row.actor_subject !== null) {
     record.actor = { issuer: row.actor_issuer, subject: row.actor_subject, ...(row.actor_person_id !== null ? { personId: row.actor_person_id } : {}) };
   }

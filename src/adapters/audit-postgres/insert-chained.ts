@@ -1,9 +1,9 @@
 import type { ClientBase, QueryResult } from 'pg';
-import { COLUMNS, GENESIS, rowHash, type StoredValues } from './audit-row.js';
+import { COLUMNS, GENESIS, LATER_COLUMNS, rowHash, type StoredValues } from './audit-row.js';
 import { lockKey, quotedSchema } from './sql-names.js';
 
-const ARRAY_TYPES = ['timestamptz', ...Array<string>(11).fill('text'), 'smallint', 'text', 'text'];
-const INSERTED = [...COLUMNS, 'prev_hash', 'hash'];
+const ARRAY_TYPES = ['timestamptz', ...Array<string>(11).fill('text'), 'smallint', 'text', 'text', 'text', 'text'];
+const INSERTED = [...COLUMNS, ...LATER_COLUMNS, 'prev_hash', 'hash'];
 
 function insertSql(s: string): string {
   const params = ARRAY_TYPES.map((type, i) => `$${i + 1}::${type}[]`).join(', ');
@@ -36,7 +36,7 @@ export async function insertChained(client: ClientBase, schema: string, batch: r
   const columns: unknown[][] = INSERTED.map(() => []);
   for (const values of batch) {
     const hash = rowHash(values, prev);
-    [values.time, ...values.text, values.status, prev, hash].forEach((v, i) => columns[i]?.push(v));
+    [values.time, ...values.text, values.status, values.phase, values.serviceRequestId, prev, hash].forEach((v, i) => columns[i]?.push(v));
     prev = hash;
   }
   await client.query({ name: `pdas-audit-insert-${schema}`, text: insertSql(s), values: columns });

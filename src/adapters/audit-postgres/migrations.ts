@@ -49,33 +49,66 @@ const MIGRATIONS: readonly Migration[] = [
         FOR EACH STATEMENT EXECUTE FUNCTION ${s}.refuse_change();
       REVOKE UPDATE, DELETE, TRUNCATE ON ${s}.access_log FROM PUBLIC;`,
   },
+  {
+    // Issue 12: a write's attempt row (stored before the EHR is asked, no status yet) beside its
+    // outcome row, and the service's own request id, which a caller cannot repeat or forge.
+    version: 2,
+    sql: (s) => `
+      ALTER TABLE ${s}.access_log
+        ADD COLUMN phase text NOT NULL DEFAULT 'outcome' CHECK (phase IN ('attempt', 'outcome')),
+        ADD COLUMN service_request_id text,
+        ALTER COLUMN status DROP NOT NULL,
+        ADD CONSTRAINT access_log_phase_status CHECK (
+          CASE phase WHEN 'attempt' THEN status IS NULL AND outcome = 'allowed' ELSE status IS NOT NULL END);
+      COMMENT ON TABLE ${s}.access_log IS
+        'One outcome row per request that read or changed patient data, or was refused; a write also has an attempt row (phase attempt, same service_request_id) stored before the EHR was asked. Append-only; hash-chained in id order.';`,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);
 
-async function appliedVersion(client: ClientBase, s: string): Promise<number> {
-  const { rows } = await client.query<{ exists: boolean }>('SELECT to_regclass($1) IS NOT NULL AS exists', [`${s}.schema_migrations`]);
-  if (!rows[0]?.exists) return 0;
+/** Raised instead of creating the table anew where its hash chain existed: a new chain would hide the loss. */
+export class AuditTableMissingError extends Error {
+  override name = 'AuditTableMissingError';
+}
+
+/** The applied version, and whether the table is there. */
+async function schemaState(client: ClientBase, s: string): Promise<{ version: number; table: boolean }> {
+  const { rows } = await client.query<{ migrations: boolean; has_table: boolean }>(
+    'SELECT to_regclass($1) IS NOT NULL AS migrations, to_regclass($2) IS NOT NULL AS has_table', [`${s}.schema_migrations`, `${s}.access_log`]);
+  const table = rows[0]?.has_table === true;
+  if (rows[0]?.migrations !== true) return { version: 0, table };
   const result = await client.query<{ v: number }>(`SELECT coalesce(max(version), 0)::int AS v FROM ${s}.schema_migrations`);
-  return result.rows[0]?.v ?? 0;
+  return { version: result.rows[0]?.v ?? 0, table };
+}
+
+function refuseNewChain(schema: string, evidence: string): never {
+  throw new AuditTableMissingError(`audit table ${schema}.access_log is missing although its hash chain existed (${evidence}): `
+    + 'it was dropped or the database restored without it. No new chain is started over the loss; patient data is withheld. '
+    + `Restore the table from a backup, or, to start a new chain knowingly, drop schema ${schema} and restart the service.`);
 }
 
 /**
  * Brings the schema to the latest version in one transaction. An up-to-date schema is only read,
  * so a service role granted no more than INSERT and SELECT starts against a schema its DBA created.
  * Instances starting together queue on an advisory lock and the later ones find nothing to do.
+ * Never creates the table where a chain existed: `schema_migrations` records one, or `chainSeen`
+ * says this process has written to it. `upTo` stops at an older version (tests of an upgrade).
  */
-export async function migrate(client: ClientBase, schema: string): Promise<void> {
+export async function migrate(client: ClientBase, schema: string, chainSeen = false, upTo = LATEST_VERSION): Promise<void> {
   const s = quotedSchema(schema);
-  if (await appliedVersion(client, s) >= LATEST_VERSION) return;
+  const state = await schemaState(client, s);
+  if (!state.table && state.version >= 1) refuseNewChain(schema, `${schema}.schema_migrations records version ${state.version}`);
+  if (!state.table && chainSeen) refuseNewChain(schema, 'this service wrote to it since it started');
+  if (state.version >= upTo) return;
   await client.query('BEGIN');
   try {
     await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [lockKey('migrate', schema)]);
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
     await client.query(`CREATE TABLE IF NOT EXISTS ${s}.schema_migrations (
       version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
-    const applied = await appliedVersion(client, s);
-    for (const m of MIGRATIONS.filter((x) => x.version > applied)) {
+    const applied = (await schemaState(client, s)).version;
+    for (const m of MIGRATIONS.filter((x) => x.version > applied && x.version <= upTo)) {
       await client.query(m.sql(s));
       await client.query(`INSERT INTO ${s}.schema_migrations (version) VALUES ($1)`, [m.version]);
     }

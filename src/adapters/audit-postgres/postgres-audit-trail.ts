@@ -42,6 +42,8 @@ export class PostgresAuditTrail implements AuditTrail {
   private readonly schema: string;
   private readonly appendTimeoutMs: number;
   private migrated = false;
+  /** Set once this process has seen the table: from then on it is never created anew. */
+  private chainSeen = false;
   private migrating: Promise<void> | undefined;
   private queue: Pending[] = [];
   private flushing: Promise<void> | undefined;
@@ -104,8 +106,8 @@ export class PostgresAuditTrail implements AuditTrail {
 
   private ensureMigrated(): Promise<void> {
     if (this.migrated) return Promise.resolve();
-    this.migrating ??= withBoundedClient(this.pool, MIGRATION_DEADLINE_MS, (c) => migrate(c, this.schema))
-      .then(() => { this.migrated = true; })
+    this.migrating ??= withBoundedClient(this.pool, MIGRATION_DEADLINE_MS, (c) => migrate(c, this.schema, this.chainSeen))
+      .then(() => { this.migrated = true; this.chainSeen = true; })
       .finally(() => { this.migrating = undefined; });
     return this.migrating;
   }
@@ -150,7 +152,7 @@ export class PostgresAuditTrail implements AuditTrail {
   private noteFailure(err: unknown): void {
     if (this.migrated && SCHEMA_GONE.has(String((err as { code?: unknown }).code))) {
       this.migrated = false;
-      this.options.onWarning('PostgreSQL audit table disappeared while the service ran; it is created again and a new hash chain starts. Find out who removed it.');
+      this.options.onWarning('PostgreSQL audit table disappeared while the service ran; it is not created again (a new hash chain would hide the loss) and patient data is withheld until it is restored. Find out who removed it.');
     }
     if (this.available) this.options.onWarning(`PostgreSQL audit trail unavailable, patient data is withheld until it returns: ${describePgError(err)}`);
     this.available = false;

@@ -10,7 +10,7 @@ export interface ReportHeading {
   source: string;
 }
 
-const HEADERS = ['Time', 'Who', 'Client', 'Subscription', 'Operation', 'Outcome', 'Basis', 'Address', 'Request id'];
+const HEADERS = ['Time', 'Who', 'Client', 'Subscription', 'Operation', 'Outcome', 'Basis', 'Address', 'Request id', 'Service request id'];
 
 const pad = (n: number): string => String(n).padStart(2, '0');
 const wall = (w: WallClock): string => `${w.year}-${pad(w.month)}-${pad(w.day)} ${pad(w.hour)}:${pad(w.minute)}:${pad(w.second)}`;
@@ -36,7 +36,9 @@ function who(r: AuditRecord): string {
 function cells(r: AuditRecord, zone: string): string[] {
   return [
     localTime(new Date(r.time), zone), who(r), r.clientId ?? '-', r.subscription ?? '-', r.operation,
-    `${r.outcome} ${r.status}`, r.delegation ?? '-', r.sourceAddress || '-', r.requestId,
+    // An attempt shown here has no outcome: the service stopped between the two, so the write may have happened.
+    r.phase === 'attempt' ? 'attempted, no outcome recorded' : `${r.outcome} ${r.status}`,
+    r.delegation ?? '-', r.sourceAddress || '-', r.requestId, r.serviceRequestId ?? '-',
   ].map(printable);
 }
 

@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { AuditRecord } from '../../ports/audit-trail.port.js';
+import { accessesIn, OUTCOME_WITHIN_MS } from './accesses.js';
 import { AuditTrailMissingError, type AuditQuery } from './audit-query.js';
 
 type Line = Partial<Record<keyof AuditRecord, unknown>>;
@@ -11,17 +12,22 @@ const optional = (v: unknown): string | undefined => (typeof v === 'string' ? v 
 
 /** The port's fields of one parsed line (the chain's `prev` and `hash` left behind), or undefined if it is not a record. */
 function recordOf(line: Line): AuditRecord | undefined {
-  const { time, requestId, operation, sourceAddress, outcome, status, actor } = line;
-  if (typeof time !== 'string' || typeof requestId !== 'string' || typeof operation !== 'string'
-    || typeof outcome !== 'string' || !OUTCOMES.has(outcome) || typeof status !== 'number') return undefined;
-  const record: AuditRecord = {
-    time, requestId, operation, sourceAddress: optional(sourceAddress) ?? '', outcome: outcome as AuditRecord['outcome'], status,
-  };
+  const { time, requestId, operation, sourceAddress, outcome, status, actor, phase } = line;
+  if (typeof time !== 'string' || typeof requestId !== 'string' || typeof operation !== 'string') return undefined;
+  const common = { time, requestId, operation, sourceAddress: optional(sourceAddress) ?? '' };
+  let record: AuditRecord;
+  if (phase === 'attempt' && outcome === 'allowed' && status === undefined) {
+    record = { ...common, phase, outcome };
+  } else if (phase === undefined && typeof outcome === 'string' && OUTCOMES.has(outcome) && typeof status === 'number') {
+    record = { ...common, outcome: outcome as 'allowed' | 'denied' | 'failed', status };
+  } else {
+    return undefined;
+  }
   const a = actor as { issuer?: unknown; subject?: unknown; personId?: unknown } | undefined;
   if (a && typeof a.issuer === 'string' && typeof a.subject === 'string') {
     record.actor = { issuer: a.issuer, subject: a.subject, ...(typeof a.personId === 'string' ? { personId: a.personId } : {}) };
   }
-  for (const key of ['clientId', 'subscription', 'patientId', 'delegation'] as const) {
+  for (const key of ['serviceRequestId', 'clientId', 'subscription', 'patientId', 'delegation'] as const) {
     const v = optional(line[key]);
     if (v !== undefined) record[key] = v;
   }
@@ -42,7 +48,8 @@ export class FileAuditQuery implements AuditQuery {
     } catch {
       throw new AuditTrailMissingError(`no audit trail at ${this.file}`);
     }
-    const found: Array<{ record: AuditRecord; ms: number }> = [];
+    const found: AuditRecord[] = [];
+    const until = to.getTime() + OUTCOME_WITHIN_MS;
     const lines = createInterface({ input: createReadStream(this.file, { encoding: 'utf8' }), crlfDelay: Infinity });
     let number = 0;
     for await (const text of lines) {
@@ -63,10 +70,10 @@ export class FileAuditQuery implements AuditQuery {
         continue;
       }
       const ms = Date.parse(record.time);
-      if (record.patientId === patientId && ms >= from.getTime() && ms <= to.getTime()) found.push({ record, ms });
+      if (record.patientId === patientId && ms >= from.getTime() && ms <= until) found.push(record);
     }
-    // Lines are in append order, which concurrent requests can interleave; the stable sort keeps it for ties.
-    return found.sort((a, b) => a.ms - b.ms).map((f) => f.record);
+    // Lines are in append order, which concurrent requests can interleave; accessesIn keeps it for ties.
+    return accessesIn(found, from, to);
   }
 
   async close(): Promise<void> {}

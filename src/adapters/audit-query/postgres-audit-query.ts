@@ -2,6 +2,7 @@ import pg from 'pg';
 import type { AuditRecord } from '../../ports/audit-trail.port.js';
 import { recordOf, SELECT_COLUMNS, type SelectedRow } from '../audit-postgres/audit-row.js';
 import { quotedSchema } from '../audit-postgres/sql-names.js';
+import { accessesIn, OUTCOME_WITHIN_MS } from './accesses.js';
 import { AuditTrailMissingError, type AuditQuery } from './audit-query.js';
 
 /** Reads the PostgreSQL trail through its (patient_id, time) index; never writes, never migrates. */
@@ -29,8 +30,8 @@ export class PostgresAuditQuery implements AuditQuery {
       const { rows } = await this.pool.query<SelectedRow>(
         `SELECT ${SELECT_COLUMNS} FROM ${quotedSchema(this.schema)}.access_log
           WHERE patient_id = $1 AND time >= $2 AND time <= $3 ORDER BY time, id`,
-        [patientId, from.toISOString(), to.toISOString()]);
-      return rows.map(recordOf);
+        [patientId, from.toISOString(), new Date(to.getTime() + OUTCOME_WITHIN_MS).toISOString()]);
+      return accessesIn(rows.map(recordOf), from, to);
     } catch (err) {
       if ((err as { code?: unknown }).code === '42P01' || (err as { code?: unknown }).code === '3F000') {
         throw new AuditTrailMissingError(`no audit trail in schema ${this.schema} of this database`);

@@ -1,38 +1,13 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { AuditRecord, AuditTrail } from '../../ports/audit-trail.port.js';
+import type { AuditTrail } from '../../ports/audit-trail.port.js';
 import type { Clock } from '../../ports/clock.port.js';
+import { attemptRecordOf, outcomeRecordOf } from '../audit-record.js';
 import { errorBody } from '../error-body.js';
 import { toHttpFailure } from '../error-mapping.js';
-import { operationOf } from '../operation-of.js';
 import { AuditUnavailableError } from './audit-errors.js';
 
 const AUDIT_DEADLINE_MS = 3000;
-
-function outcomeOf(status: number): AuditRecord['outcome'] {
-  if (status < 400) return 'allowed';
-  return status >= 500 ? 'failed' : 'denied';
-}
-
-function recordOf(request: FastifyRequest, reply: FastifyReply, now: number): AuditRecord {
-  const token = request.token;
-  const record: AuditRecord = {
-    time: new Date(now).toISOString(),
-    requestId: request.id,
-    operation: operationOf(request) ?? 'unknown',
-    sourceAddress: request.ip,
-    outcome: outcomeOf(reply.statusCode),
-    status: reply.statusCode,
-  };
-  if (token) {
-    record.actor = { issuer: token.issuer, subject: token.subject, ...(token.personId ? { personId: token.personId } : {}) };
-    if (token.clientId !== undefined) record.clientId = token.clientId;
-  }
-  if (request.subscription !== undefined) record.subscription = request.subscription;
-  if (request.audit?.patientId !== undefined) record.patientId = request.audit.patientId;
-  if (request.audit?.delegation !== undefined) record.delegation = request.audit.delegation;
-  return record;
-}
 
 function withDeadline(p: Promise<void>): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
@@ -43,15 +18,27 @@ function withDeadline(p: Promise<void>): Promise<void> {
 }
 
 /**
- * Exactly one audit record for every request to a patient-data route, allowed, refused or
+ * Exactly one outcome record for every request to a patient-data route, allowed, refused or
  * failed, stored before the answer leaves. If it cannot be stored, data is withheld: the caller
- * gets 503 instead.
+ * gets 503 instead. A write also stores an attempt record first (`recordWriteAttempt`), so that
+ * with the store down the EHR is never asked to change anything (CONTRACT §5).
  */
 export const audit = fp(async (app: FastifyInstance, opts: { auditTrail: AuditTrail; clock: Clock }) => {
+  app.decorateRequest('serviceRequestId', undefined);
+
+  app.decorate('recordWriteAttempt', async (request: FastifyRequest) => {
+    try {
+      await withDeadline(opts.auditTrail.append(attemptRecordOf(request, opts.clock.now())));
+    } catch (err) {
+      request.log.error({ err }, 'attempt record could not be stored; the EHR is not asked');
+      throw new AuditUnavailableError('audit store unavailable');
+    }
+  });
+
   app.addHook('onSend', async (request, reply, payload) => {
     if (request.routeOptions.config?.operation === undefined) return payload;
     try {
-      await withDeadline(opts.auditTrail.append(recordOf(request, reply, opts.clock.now())));
+      await withDeadline(opts.auditTrail.append(outcomeRecordOf(request, reply, opts.clock.now())));
       return payload;
     } catch (err) {
       request.log.error({ err }, 'audit record could not be stored');

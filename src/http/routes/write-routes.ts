@@ -28,6 +28,8 @@ export const writeRoutes: FastifyPluginAsyncTypebox<RouteDependencies> = async (
   }, async (request) => {
     const patientId = targetPatientOf(request, deps.accessPolicy);
     const access = await accessFor(request, deps.accessPolicy, patientId);
+    // Audited before the use case may ask the EHR for anything: with the store down, nothing changes (CONTRACT §5).
+    await app.recordWriteAttempt(request);
     return deps.markArrived.execute(access, request.query.id);
   });
 
@@ -44,6 +46,7 @@ export const writeRoutes: FastifyPluginAsyncTypebox<RouteDependencies> = async (
   }, async (request) => {
     const patientId = targetPatientOf(request, deps.accessPolicy);
     const access = await accessFor(request, deps.accessPolicy, patientId);
+    await app.recordWriteAttempt(request);
     return deps.registerPayment.execute(access, request.body.contactId, request.body.paymentType);
   });
 };

@@ -44,7 +44,9 @@ describe.skipIf(!available)('PostgreSQL audit schema: migration and append-only 
       ['id', 'bigint', 'NO'], ['time', 'timestamp with time zone', 'NO'], ['request_id', 'text', 'NO'], ['operation', 'text', 'NO'],
       ['actor_issuer', 'text', 'YES'], ['actor_subject', 'text', 'YES'], ['actor_person_id', 'text', 'YES'], ['client_id', 'text', 'YES'],
       ['subscription', 'text', 'YES'], ['patient_id', 'text', 'YES'], ['delegation', 'text', 'YES'], ['source_address', 'text', 'YES'],
-      ['outcome', 'text', 'NO'], ['status', 'smallint', 'NO'], ['prev_hash', 'text', 'NO'], ['hash', 'text', 'NO'],
+      ['outcome', 'text', 'NO'], ['status', 'smallint', 'YES'], ['prev_hash', 'text', 'NO'], ['hash', 'text', 'NO'],
+      // Migration 2 (issue 12): an attempt row has no status yet; the service's own request id.
+      ['phase', 'text', 'NO'], ['service_request_id', 'text', 'YES'],
     ]);
   });
 
@@ -63,10 +65,10 @@ describe.skipIf(!available)('PostgreSQL audit schema: migration and append-only 
     }
   });
 
-  it('is idempotent: every later start finds version 1 applied once and keeps the rows', async () => {
+  it('is idempotent: every later start finds each version applied once and keeps the rows', async () => {
     expect(await trail().ping()).toBe(true);
-    const versions = await admin.query(`SELECT version FROM "${schema}".schema_migrations`);
-    expect(versions.rows).toEqual([{ version: 1 }]);
+    const versions = await admin.query(`SELECT version FROM "${schema}".schema_migrations ORDER BY version`);
+    expect(versions.rows).toEqual([{ version: 1 }, { version: 2 }]);
     const count = await admin.query(`SELECT count(*)::int AS n FROM "${schema}".access_log`);
     expect(count.rows[0]).toEqual({ n: 2 });
   });
@@ -75,8 +77,8 @@ describe.skipIf(!available)('PostgreSQL audit schema: migration and append-only 
     const starting = Array.from({ length: 4 }, () => trail(concurrentSchema));
     expect(await Promise.all(starting.map((t) => t.ping()))).toEqual([true, true, true, true]);
     await Promise.all(starting.map((t, i) => t.append(fullRecord(i))));
-    const versions = await admin.query(`SELECT version FROM "${concurrentSchema}".schema_migrations`);
-    expect(versions.rows).toEqual([{ version: 1 }]);
+    const versions = await admin.query(`SELECT version FROM "${concurrentSchema}".schema_migrations ORDER BY version`);
+    expect(versions.rows).toEqual([{ version: 1 }, { version: 2 }]);
     expect(await verifyPostgresChain(admin, concurrentSchema)).toBe(0);
   });
 
@@ -119,6 +121,8 @@ describe.skipIf(!available)('PostgreSQL audit schema: migration and append-only 
       await expect(asService.query(`UPDATE ${s}.access_log SET outcome = 'denied'`)).rejects.toMatchObject({ code: '42501', message: expect.stringMatching(/permission denied/) });
       await expect(asService.query(`ALTER TABLE ${s}.access_log DISABLE TRIGGER access_log_append_only`)).rejects.toMatchObject({ code: '42501' });
       await expect(asService.query(`DELETE FROM ${s}.access_log`)).rejects.toMatchObject({ code: '42501' });
+      // Only the table's owner can drop it (issue 12 item 9): the service role is not the owner.
+      await expect(asService.query(`DROP TABLE ${s}.access_log`)).rejects.toMatchObject({ code: '42501' });
     } finally {
       await asService.end();
     }

@@ -174,24 +174,7 @@ describe.skipIf(!available)('PostgresAuditTrail', () => {
     }
   });
 
-  it('creates the table again, and says so, when it disappears under a running service', async () => {
-    const gone = freshSchema();
-    const seen: string[] = [];
-    const t = PostgresAuditTrail.create({ connectionString: databaseUrl(), schema: gone, onWarning: (m) => seen.push(m) });
-    try {
-      await t.append(fullRecord(1));
-      await dropSchema(admin, gone);
-      await expect(t.append(fullRecord(2))).rejects.toThrow(/42P01|3F000/);
-      expect(seen).toContainEqual(expect.stringMatching(/disappeared while the service ran.*new hash chain starts/));
-      await t.append(fullRecord(3));
-      const { rows } = await admin.query(`SELECT request_id FROM "${gone}".access_log`);
-      expect(rows).toEqual([{ request_id: 'req-3' }]);
-      expect(await verifyPostgresChain(admin, gone)).toBe(0);
-    } finally {
-      await t.close();
-      await dropSchema(admin, gone);
-    }
-  });
+  // A table that disappears under a running service is not created again (issue 12 item 9): audit-fidelity.test.ts.
 
   it('refuses appends after close, and reports not ready', async () => {
     const closing = create();

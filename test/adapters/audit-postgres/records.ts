@@ -1,11 +1,11 @@
-import type { AuditRecord } from '../../../src/ports/audit-trail.port.js';
+import type { OutcomeRecord } from '../../../src/ports/audit-trail.port.js';
 
 export const PATIENT = '191212121212';
 export const GUARDIAN = '198112189876';
 export const CHILD = '201701012393';
 
 /** A record with every field set; `n` makes the request id and the second of the time unique. */
-export function fullRecord(n: number, overrides: Partial<AuditRecord> = {}): AuditRecord {
+export function fullRecord(n: number, overrides: Partial<OutcomeRecord> = {}): OutcomeRecord {
   return {
     time: new Date(Date.UTC(2026, 10, 21, 9, 0, 0, 0) + n * 1000 + 123).toISOString(),
     requestId: `req-${n}`,
@@ -23,7 +23,7 @@ export function fullRecord(n: number, overrides: Partial<AuditRecord> = {}): Aud
 }
 
 /** A refusal before any token was verified: only the fields that are always known. */
-export function minimalRecord(n: number): AuditRecord {
+export function minimalRecord(n: number): OutcomeRecord {
   return {
     time: new Date(Date.UTC(2026, 10, 21, 9, 0, 0, 0) + n * 1000).toISOString(),
     requestId: `min-${n}`, operation: 'getMedications', sourceAddress: '::1', outcome: 'denied', status: 401,

@@ -1,0 +1,59 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { parsePersonalIdentityNumber } from '../domain/identity/personal-identity-number.js';
+import type { AttemptRecord, OutcomeRecord } from '../ports/audit-trail.port.js';
+import { operationOf } from './operation-of.js';
+import { serviceRequestIdOf } from './request-id.js';
+
+type Fields = Omit<OutcomeRecord, 'phase' | 'outcome' | 'status'>;
+
+/**
+ * The patient a request was for. Once the route has named them, that; before it (a 403 for a
+ * missing scope is decided before the route runs), the patient header of a caller whose token
+ * verified, or that caller's own number when there is no header. A request without a verified
+ * token names nobody: anyone could put any number in a header.
+ */
+function patientOf(request: FastifyRequest): string | undefined {
+  if (request.audit?.patientId !== undefined) return request.audit.patientId;
+  if (request.token === undefined) return undefined;
+  const header = request.headers.patient;
+  if (header === undefined) return request.token.personId;
+  return typeof header === 'string' ? parsePersonalIdentityNumber(header) : undefined;
+}
+
+function fieldsOf(request: FastifyRequest, now: number): Fields {
+  const fields: Fields = {
+    time: new Date(now).toISOString(),
+    requestId: request.id,
+    serviceRequestId: serviceRequestIdOf(request),
+    operation: operationOf(request) ?? 'unknown',
+    sourceAddress: request.ip,
+  };
+  const token = request.token;
+  if (token) {
+    fields.actor = { issuer: token.issuer, subject: token.subject, ...(token.personId ? { personId: token.personId } : {}) };
+    if (token.clientId !== undefined) fields.clientId = token.clientId;
+  }
+  if (request.subscription !== undefined) fields.subscription = request.subscription;
+  const patientId = patientOf(request);
+  if (patientId !== undefined) fields.patientId = patientId;
+  if (request.audit?.delegation !== undefined) fields.delegation = request.audit.delegation;
+  return fields;
+}
+
+function outcomeOf(status: number): OutcomeRecord['outcome'] {
+  if (status < 400) return 'allowed';
+  return status >= 500 ? 'failed' : 'denied';
+}
+
+/** The one record of what the request came to. */
+export function outcomeRecordOf(request: FastifyRequest, reply: FastifyReply, now: number): OutcomeRecord {
+  const record = fieldsOf(request, now) as OutcomeRecord;
+  record.outcome = outcomeOf(reply.statusCode);
+  record.status = reply.statusCode;
+  return record;
+}
+
+/** The record a write stores once its caller is authorised, before the EHR is asked to change anything. */
+export function attemptRecordOf(request: FastifyRequest, now: number): AttemptRecord {
+  return { ...fieldsOf(request, now), phase: 'attempt', outcome: 'allowed' };
+}

@@ -1,0 +1,97 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { AuditRecord } from '../../src/ports/audit-trail.port.js';
+import { bookingInWindow } from '../support/bookings.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+
+const ADULT = '191212121212';
+const CHILD = '201701012393';
+
+describe('writes are audited before the EHR is asked (CONTRACT §5, THREATS #36)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+  afterEach(() => {
+    t.audit.mode = 'ok';
+    t.audit.refuse = undefined;
+  });
+
+  const arrive = async (id: string, token: string, headers: Record<string, string> = {}) =>
+    t.call({ method: 'PUT', url: `/patients/appointments/?id=${encodeURIComponent(id)}`, token, payload: { status: 'arrived' }, headers });
+  const pay = async (contactId: string, token: string, headers: Record<string, string> = {}) =>
+    t.call({ method: 'POST', url: '/patients/paymentnotice/', token, payload: { status: 'PAID', contactId, paymentType: 'CARD' }, headers });
+  const since = (before: number): AuditRecord[] => t.audit.records.slice(before);
+
+  it('issue 12 item 2: with the audit store down, an arrival answers 503 in shape 1 and changes nothing; the same arrival afterwards is OK, not INFO', async () => {
+    const token = await t.personToken(ADULT);
+    const booking = await bookingInWindow(t, ADULT);
+    t.audit.mode = 'fail';
+    const down = await arrive(booking.ContactId, token);
+    expect(down.statusCode).toBe(503);
+    expect(down.headers['retry-after']).toBe('5');
+    expect(down.json()).toEqual({ statusCode: 503, message: expect.stringMatching(/cannot record/) });
+    t.audit.mode = 'ok';
+    expect((await arrive(booking.ContactId, token)).json()).toMatchObject({ ResultCode: 'OK', Any: [{ ReasonCode: 'ARRIVAL_REGISTERED' }] });
+  });
+
+  it('issue 12 item 2: with the audit store down, a payment answers 503 in shape 1 and changes nothing; the same payment afterwards is OK, not INFO', async () => {
+    const kiosk = await t.clientToken();
+    const booking = await bookingInWindow(t, CHILD);
+    expect((await arrive(booking.ContactId, kiosk, { patient: CHILD })).json()).toMatchObject({ ResultCode: 'OK' });
+    t.audit.mode = 'fail';
+    const down = await pay(booking.ContactId, kiosk, { patient: CHILD });
+    expect(down.statusCode).toBe(503);
+    expect(down.json()).toEqual({ statusCode: 503, message: expect.stringMatching(/cannot record/) });
+    t.audit.mode = 'ok';
+    expect((await pay(booking.ContactId, kiosk, { patient: CHILD })).json()).toMatchObject([{ ResultCode: 'OK', Any: [{ ReasonCode: 'PAYMENT_REGISTERED' }] }]);
+  });
+
+  it('issue 12 item 2: an attempt record that cannot be stored means no EHR call, 503, and one outcome record saying so', async () => {
+    const fresh = await startTestApp();
+    try {
+      const token = await fresh.personToken(ADULT);
+      const booking = await bookingInWindow(fresh, ADULT);
+      fresh.audit.refuse = (r) => r.phase === 'attempt';
+      const before = fresh.audit.records.length;
+      const refused = await fresh.call({
+        method: 'PUT', url: `/patients/appointments/?id=${booking.ContactId}`, token, payload: { status: 'arrived' }, headers: { 'x-request-id': 'w-1' },
+      });
+      expect(refused.statusCode).toBe(503);
+      expect(fresh.audit.records.slice(before)).toEqual([expect.objectContaining({ requestId: 'w-1', outcome: 'failed', status: 503, patientId: ADULT })]);
+      fresh.audit.refuse = undefined;
+      const again = await fresh.call({ method: 'PUT', url: `/patients/appointments/?id=${booking.ContactId}`, token, payload: { status: 'arrived' } });
+      expect(again.json()).toMatchObject({ ResultCode: 'OK' });
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('issue 12 item 2: a write leaves an attempt record, then exactly one outcome record, both naming the same request', async () => {
+    const token = await t.personToken(ADULT);
+    const booking = await bookingInWindow(t, ADULT);
+    for (const write of [() => arrive(booking.ContactId, token, { 'x-request-id': 'pair-1' }), () => pay(booking.ContactId, token, { 'x-request-id': 'pair-2' })]) {
+      const before = t.audit.records.length;
+      const res = await write();
+      expect(res.statusCode).toBe(200);
+      const [attempt, outcome, ...more] = since(before);
+      expect(more).toEqual([]);
+      expect(attempt).toMatchObject({
+        phase: 'attempt', outcome: 'allowed', patientId: ADULT, delegation: 'self', actor: { personId: ADULT }, subscription: 'test', sourceAddress: '127.0.0.1',
+      });
+      expect(attempt).not.toHaveProperty('status');
+      expect(outcome).toMatchObject({ outcome: 'allowed', status: 200, patientId: ADULT, delegation: 'self' });
+      expect(outcome).not.toHaveProperty('phase');
+      expect([attempt?.requestId, attempt?.serviceRequestId, attempt?.operation]).toEqual([outcome?.requestId, outcome?.serviceRequestId, outcome?.operation]);
+      expect(outcome?.serviceRequestId).toMatch(/^[0-9a-f-]{36}$/);
+    }
+  });
+
+  it('issue 12 item 2: a write refused before the EHR could be asked (403, 400) leaves no attempt record, only its outcome', async () => {
+    const before = t.audit.records.length;
+    expect((await arrive('1', await t.personToken(ADULT), { patient: CHILD })).statusCode).toBe(403);
+    expect((await arrive('1', await t.personToken(ADULT, { scope: 'user/Appointment-read' }))).statusCode).toBe(403);
+    expect((await t.call({ method: 'PUT', url: '/patients/appointments/?id=1', token: await t.personToken(ADULT), payload: { status: 'x' } })).statusCode).toBe(400);
+    expect(since(before).map((r) => [r.phase, r.status])).toEqual([[undefined, 403], [undefined, 403], [undefined, 400]]);
+  });
+});
