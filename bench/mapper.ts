@@ -87,6 +87,29 @@ export interface BlockingResult {
   /** The tests' differential oracle (saxes, fast-xml-parser, walk) on the same document: MB/s and ms per call. */
   referenceMBs: number;
   referenceMs: number;
+  /** Issue 12 item 5: the longest block while a ~4 MB journal with each construct is read from bytes in slices. */
+  constructs: { name: string; bytes: number; outcome: string; slicedMaxMs: number }[];
+}
+
+/** Constructs read by the reader itself (in every extract), and ones it refuses (in the last extract, so all is read first). */
+const CONSTRUCTS: [name: string, construct: string, everywhere: boolean][] = [
+  ['&nbsp; (refused)', '<Unknown>a&nbsp;b</Unknown>', false],
+  ['&#X41; (refused)', '<Unknown>&#X41;</Unknown>', false],
+  ['a processing instruction', '<?vendor-hint keep="yes"?>', true],
+  ['a non-ASCII element name', '<Läkemedelsnotering>Åter om två veckor</Läkemedelsnotering>', true],
+  ['40 attributes on an element', `<Unknown ${Array.from({ length: 40 }, (_, i) => `a${i}="${i}"`).join(' ')}/>`, true],
+];
+
+/** The 1 MB journal four times over (~4 MB), with `construct` after every extract's start tag, or only the last one's. */
+function journalWith(xml: string, construct: string, everywhere: boolean): string {
+  const from = xml.search(/<JournalNoteRecord[\s>]/);
+  const to = xml.lastIndexOf('</JournalNoteRecords>');
+  let doc = xml.slice(0, from) + xml.slice(from, to).repeat(4) + xml.slice(to);
+  const open = '<JournalNoteEHRExtract>';
+  if (everywhere) return doc.split(open).join(open + construct);
+  const last = doc.lastIndexOf(open) + open.length;
+  doc = doc.slice(0, last) + construct + doc.slice(last);
+  return doc;
 }
 
 /** The longest gap between two event-loop turns while `run` is in progress (median over rounds). */
@@ -117,7 +140,17 @@ async function measureBlocking(xml: string): Promise<BlockingResult> {
   const syncMaxMs = await longestBlock(async () => mapDocument('journalnotes', xml, options));
   const slicedMaxMs = await longestBlock(() => mapDocumentInSlices('journalnotes', xml, options));
   const reference = throughput(() => referenceMapDocument('journalnotes', xml, options), Buffer.byteLength(xml));
-  return { syncMaxMs, slicedMaxMs, referenceMBs: reference.mbs, referenceMs: percentile([...reference.callMs].sort((a, b) => a - b), 50) };
+  const constructs: BlockingResult['constructs'] = [];
+  for (const [name, construct, everywhere] of CONSTRUCTS) {
+    const bytes = Buffer.from(journalWith(xml, construct, everywhere));
+    let outcome = '';
+    const max = await longestBlock(() => mapDocumentInSlices('journalnotes', bytes, options).then(
+      (r) => (outcome = `${r.length} records`), (e: Error) => (outcome = e.message.replace('malformed EHR document: ', 'refused: '))));
+    constructs.push({ name, bytes: bytes.length, outcome, slicedMaxMs: max });
+  }
+  return {
+    syncMaxMs, slicedMaxMs, referenceMBs: reference.mbs, referenceMs: percentile([...reference.callMs].sort((a, b) => a - b), 50), constructs,
+  };
 }
 
 export async function runMapperBench(): Promise<{ results: MapperResult[]; blocking: BlockingResult }> {
@@ -130,14 +163,17 @@ export async function runMapperBench(): Promise<{ results: MapperResult[]; block
   return { results: cases.map(measure), blocking: await measureBlocking(f.largeXml) };
 }
 
-export const blockingTable = (b: BlockingResult): string => table(
+export const blockingTable = (b: BlockingResult): string => `${table(
   ['1 MB journal notes', 'value'],
   [
     ['longest event-loop block, mapDocument (one call)', `${fmt(b.syncMaxMs, 1)} ms`],
     ['longest event-loop block, mapDocumentInSlices', `${fmt(b.slicedMaxMs, 1)} ms`],
     ['test oracle (saxes + fast-xml-parser + walk), same document', `${fmt(b.referenceMBs, 1)} MB/s, ${fmt(b.referenceMs, 1)} ms per call`],
   ],
-);
+)}\n\n${table(
+  ['~4 MB journal (bytes, in slices) with', 'bytes', 'outcome', 'longest event-loop block'],
+  b.constructs.map((c) => [c.name, fmt(c.bytes), c.outcome, `${fmt(c.slicedMaxMs, 1)} ms`]),
+)}`;
 
 export function mapperTable(results: readonly MapperResult[]): string {
   return table(

@@ -2,7 +2,7 @@
  * Load shedding must answer for real overload, not for a stall shorter than its own threshold. A
  * hostile EHR answer can stall the event loop for hundreds of milliseconds by itself: parsing a
  * 10 MiB document nested 1.4 million levels deep took 0.4–0.9 s here (hostile-documents.test.ts; now
- * refused in ~20 ms, but any document the reader gives back to fast-xml-parser is parsed in one go),
+ * refused in ~20 ms; the reader, the one engine since issue 12 item 5, reads every document in slices),
  * and a busy or throttled CPU does the same. With PRESSURE_MAX_EVENT_LOOP_DELAY_MS at 60 s, a
  * stall of 300 ms must not turn the next requests into 503 "overloaded".
  *
