@@ -3,10 +3,15 @@
  * (upstream README §2) over EHR_DATA_DIR, or over synthetic demo data generated for today into
  * `${DATA_DIR:-.data}/ehr-sim-data`. Point the service at it with EHR_ADAPTER=xml-http and
  * EHR_BASE_URL=http://127.0.0.1:8090. Write outcomes go to `${DATA_DIR:-.data}/ehr-sim-state.json`.
+ *
+ * HTTPS as a region runs it: EHR_SIM_TLS_CERT_FILE and EHR_SIM_TLS_KEY_FILE (PEM) serve https://, and
+ * EHR_SIM_TLS_CLIENT_CA_FILE also requires a client certificate that CA signed (mutual TLS); point the
+ * service at it with EHR_TLS_CA_FILE, EHR_TLS_CERT_FILE and EHR_TLS_KEY_FILE.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { generateDemoData } from '../src/adapters/ehr-embedded/demo-data/generate.js';
-import { startEhrSimulator } from '../src/adapters/ehr-simulator/index.js';
+import { startEhrSimulator, type EhrSimulatorTls } from '../src/adapters/ehr-simulator/index.js';
 import { assertTimeZone } from '../src/domain/time/local-time.js';
 import { createLogger } from '../src/http/logging.js';
 
@@ -15,6 +20,15 @@ const env = (name: string): string | undefined => {
   return value === undefined || value === '' ? undefined : value;
 };
 
+function tlsFromEnv(): EhrSimulatorTls | undefined {
+  const cert = env('EHR_SIM_TLS_CERT_FILE');
+  const key = env('EHR_SIM_TLS_KEY_FILE');
+  const clientCa = env('EHR_SIM_TLS_CLIENT_CA_FILE');
+  if (cert === undefined && key === undefined && clientCa === undefined) return undefined;
+  if (cert === undefined || key === undefined) throw new Error('EHR_SIM_TLS_CERT_FILE and EHR_SIM_TLS_KEY_FILE must be set together');
+  return { cert: readFileSync(cert), key: readFileSync(key), ...(clientCa === undefined ? {} : { clientCa: readFileSync(clientCa) }) };
+}
+
 async function main(): Promise<void> {
   const logger = createLogger(env('LOG_LEVEL') ?? 'info');
   const zone = env('EHR_TIMEZONE') ?? 'Europe/Stockholm';
@@ -22,6 +36,7 @@ async function main(): Promise<void> {
   const port = Number(env('EHR_SIM_PORT') ?? '8090');
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error('EHR_SIM_PORT must be a port number');
   const dataDir = path.resolve(env('DATA_DIR') ?? '.data');
+  const tls = tlsFromEnv();
   let ehrDataDir = env('EHR_DATA_DIR');
   if (ehrDataDir === undefined) {
     ehrDataDir = path.join(dataDir, 'ehr-sim-data');
@@ -29,8 +44,9 @@ async function main(): Promise<void> {
   }
   const simulator = await startEhrSimulator({
     dataDir: path.resolve(ehrDataDir), stateFile: path.join(dataDir, 'ehr-sim-state.json'), zone, host: '127.0.0.1', port,
+    ...(tls === undefined ? {} : { tls }),
   });
-  logger.warn({ url: simulator.url, dataDir: ehrDataDir },
+  logger.warn({ url: simulator.url, dataDir: ehrDataDir, clientCertificateRequired: tls?.clientCa !== undefined },
     'EHR SIMULATOR — synthetic data, not a real EHR and not a system of record; for development and tests only');
 
   let closing = false;

@@ -18,6 +18,7 @@ import { StaticSubscriptionKeys } from './adapters/subscription-keys/static-subs
 import { InProcessCoordinator } from './adapters/write-coordination/in-process-coordinator.js';
 import { RedisCoordinator } from './adapters/write-coordination/redis-coordinator.js';
 import type { Config } from './config.js';
+import { readEhrTls } from './transport-settings.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { AccessTokenVerifier } from './ports/access-token-verifier.port.js';
 import type { AuditTrail } from './ports/audit-trail.port.js';
@@ -80,6 +81,7 @@ export async function selectEhr({ config, clock, logger, metrics, life }: Select
   if (config.ehrAdapter === 'xml-http') {
     const remote = new XmlHttpEhr({
       baseUrl: config.ehrBaseUrl ?? '', timeoutMs: config.ehrTimeoutMs, zone: config.ehrTimezone, onDropped,
+      ...(config.ehrTls ? { tls: await readEhrTls(config.ehrTls) } : {}),
       onEvent: (event) => {
         if (event.type === 'breaker-open') metrics.breakerOpen.set(1);
         if (event.type === 'breaker-closed') metrics.breakerOpen.set(0);

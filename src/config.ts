@@ -1,9 +1,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { assertTimeZone } from './domain/time/local-time.js';
+import { readTransportSettings, type TransportSettings } from './transport-settings.js';
 
-/** Every setting of CONTRACT.md §1, read once from the environment and frozen. */
-export interface Config {
+/**
+ * Every setting of CONTRACT.md §1, read once from the environment and frozen. The transport
+ * settings (TLS towards callers and the EHR, where plain HTTP may listen): src/transport-settings.ts.
+ */
+export interface Config extends TransportSettings {
   port: number;
   host: string;
   basePath: string;
@@ -133,9 +137,10 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
   const dataDirRaw = text(env, 'DATA_DIR') ?? './.data';
   const ehrDataDir = text(env, 'EHR_DATA_DIR');
+  const host = text(env, 'HOST') ?? '127.0.0.1';
   return Object.freeze({
     port: integer(env, 'PORT', 8080, 0, 65535),
-    host: text(env, 'HOST') ?? '127.0.0.1',
+    host,
     basePath: basePath(env),
     ehrAdapter,
     ehrDataDir: ehrDataDir === undefined ? undefined : path.resolve(ehrDataDir),
@@ -165,5 +170,6 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     pressureMaxEventLoopDelayMs: integer(env, 'PRESSURE_MAX_EVENT_LOOP_DELAY_MS', 1000, 10, 60_000),
     pressureMaxHeapUsedMb: integer(env, 'PRESSURE_MAX_HEAP_USED_MB', 2048, 64, 65_536),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    ...readTransportSettings(env, host, ehrBaseUrl, (message) => new ConfigError(message)),
   });
 }

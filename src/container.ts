@@ -14,8 +14,10 @@ import { MarkArrived } from './domain/use-cases/mark-arrived.js';
 import { ReadPatientData } from './domain/use-cases/read-patient-data.js';
 import { RegisterPayment } from './domain/use-cases/register-payment.js';
 import { buildApp } from './http/app.js';
+import { HttpsServing } from './http/tls/https-serving.js';
 import { buildMetricsApp } from './http/metrics-app.js';
 import { Lifecycle } from './lifecycle.js';
+import { isLoopbackHost } from './transport-settings.js';
 import type { AccessTokenVerifier } from './ports/access-token-verifier.port.js';
 import type { AuditTrail } from './ports/audit-trail.port.js';
 import type { Clock } from './ports/clock.port.js';
@@ -65,8 +67,12 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
   });
   c.register(RegisterPayment, { useFactory: (d) => new RegisterPayment(d.resolve(TOKENS.EhrRecords), d.resolve(TOKENS.WriteCoordinator)) });
 
+  const https = config.tls === undefined ? undefined : await HttpsServing.open(config.tls, logger);
+  if (https) life.onClose(async () => https.close());
+  // loadConfig let this through only with ALLOW_PLAIN_HTTP=true; say so where operators look.
+  if (!https && !isLoopbackHost(config.host)) logger.warn({ host: config.host }, 'plain HTTP on a non-loopback address (ALLOW_PLAIN_HTTP=true): only safe behind a gateway that terminates TLS');
   const app = await buildApp({
-    config, clock, logger, metrics, zone: config.ehrTimezone,
+    config, clock, logger, metrics, zone: config.ehrTimezone, ...(https ? { https } : {}),
     ehr: c.resolve(TOKENS.EhrRecords),
     subscriptionKeys: c.resolve(TOKENS.SubscriptionKeys),
     tokenVerifier: c.resolve(TOKENS.AccessTokenVerifier),

@@ -22,6 +22,7 @@ import { healthRoutes, type ReadinessChecks } from './routes/health-routes.js';
 import { patientRoute } from './routes/patient-route.js';
 import { readRoutes } from './routes/read-routes.js';
 import { writeRoutes } from './routes/write-routes.js';
+import type { HttpsServing } from './tls/https-serving.js';
 import { clientErrorHandler, frameworkErrors } from './transport-errors.js';
 import './types.js';
 
@@ -42,18 +43,22 @@ export interface AppDependencies extends RouteDependencies {
   metrics?: PrometheusMetrics;
   /** Whole-request deadline against slow senders; 30 s unless a test needs it shorter. */
   requestTimeoutMs?: number;
+  /** TLS_CERT_FILE / TLS_KEY_FILE: the servers fastify creates are HTTPS; plain HTTP when absent. */
+  https?: HttpsServing;
 }
 
 type ProtectionSettings = Pick<Config, 'corsOrigins' | 'pressureMaxEventLoopDelayMs' | 'pressureMaxHeapUsedMb'>;
 
 /** The whole HTTP application, ready for `inject` or `listen`; it never listens by itself. */
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
+  // Node checks the deadlines only this often (30 s by default), which would let a trickle live on.
+  const nodeHttpOptions = { connectionsCheckingInterval: 1000, headersTimeout: Math.min(deps.requestTimeoutMs ?? 30_000, 10_000) };
   const app = Fastify({
     loggerInstance: deps.logger,
     bodyLimit: 16 * 1024,
     requestTimeout: deps.requestTimeoutMs ?? 30_000,
-    // Node checks the deadlines only this often (30 s by default), which would let a trickle live on.
-    http: { connectionsCheckingInterval: 1000, headersTimeout: Math.min(deps.requestTimeoutMs ?? 30_000, 10_000) },
+    // `https: true` beside the factory only makes fastify name its addresses https://.
+    ...(deps.https ? { serverFactory: deps.https.serverFactory(nodeHttpOptions), https: true } : { http: nodeHttpOptions }),
     routerOptions: { ignoreTrailingSlash: true },
     trustProxy: deps.config.trustProxy.length > 0 ? deps.config.trustProxy : false,
     genReqId: requestIdOf,

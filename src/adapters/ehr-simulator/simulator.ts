@@ -4,6 +4,7 @@
  * the service without its EHR. Synthetic data only: it is not a system of record.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { DocumentStore } from '../ehr-embedded/document-store.js';
 import { EmbeddedEhr } from '../ehr-embedded/embedded-ehr.js';
@@ -24,6 +25,16 @@ export interface EhrSimulatorOptions {
   host?: string;
   /** 0 (the default) picks a free port. */
   port?: number;
+  /** HTTPS instead of HTTP; with `clientCa`, only callers with a certificate it signed (mutual TLS, as regions run it). */
+  tls?: EhrSimulatorTls;
+  /** Sees every request as it arrives (a test reading the headers the service sent, `traceparent` among them). */
+  onRequest?: (req: IncomingMessage) => void;
+}
+
+export interface EhrSimulatorTls {
+  cert: Buffer | string;
+  key: Buffer | string;
+  clientCa?: Buffer | string;
 }
 
 export interface EhrSimulator {
@@ -99,10 +110,16 @@ export async function startEhrSimulator(options: EhrSimulatorOptions): Promise<E
     });
   }
 
-  const server = createServer((req, res) => {
+  const listener = (req: IncomingMessage, res: ServerResponse): void => {
     requests += 1;
+    options.onRequest?.(req);
     handle(req, res).catch(() => res.destroy());
-  });
+  };
+  const tls = options.tls;
+  const server = tls === undefined ? createServer(listener) : createHttpsServer({
+    cert: tls.cert, key: tls.key, minVersion: 'TLSv1.2',
+    ...(tls.clientCa === undefined ? {} : { ca: tls.clientCa, requestCert: true, rejectUnauthorized: true }),
+  }, listener);
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
@@ -115,7 +132,7 @@ export async function startEhrSimulator(options: EhrSimulatorOptions): Promise<E
   const { port } = server.address() as AddressInfo;
 
   return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    url: `${tls === undefined ? 'http' : 'https'}://${host.includes(':') ? `[${host}]` : host}:${port}`,
     faults,
     get requests() {
       return requests;

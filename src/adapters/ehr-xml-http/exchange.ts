@@ -8,6 +8,7 @@ import type { Dispatcher } from 'undici';
 import { EhrError } from '../../ports/ehr-records.port.js';
 import { BodyTooLargeError, readCappedBytes } from '../http-client/read-capped.js';
 import { AnswerFaultError } from './answer-fault.js';
+import { tlsFailureReason } from './tls-failure.js';
 
 export interface UpstreamRequest {
   method: 'GET' | 'PUT' | 'POST';
@@ -32,6 +33,8 @@ export interface ExchangeSettings {
   /** How much of the body to read for a status: 0 drains or drops it unread. */
   bodyLimit: (status: number) => number;
   onRetry: () => void;
+  /** A TLS error a connection to the EHR received since then (tls-alerts.ts); undici reports some only as a lost connection. */
+  tlsErrorSince?: (since: number) => unknown;
 }
 
 // The connection went away before a whole answer arrived: the request may be sent again if it is a read.
@@ -110,6 +113,7 @@ async function once(pool: Dispatcher, request: UpstreamRequest, signal: AbortSig
 export async function exchange(pool: Dispatcher, request: UpstreamRequest, settings: ExchangeSettings): Promise<UpstreamAnswer> {
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(new Error('EHR deadline passed')), settings.timeoutMs);
+  const started = Date.now();
   try {
     for (let attempt = 1; ; attempt += 1) {
       try {
@@ -121,6 +125,9 @@ export async function exchange(pool: Dispatcher, request: UpstreamRequest, setti
         if (err instanceof EhrError) throw err;
         const code = codeOf(err);
         if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') throw unreadable('EHR answer is larger than the limit');
+        // A certificate problem does not go away by sending again; it is told as what to check.
+        const tls = tlsFailureReason(err) ?? tlsFailureReason(settings.tlsErrorSince?.(started));
+        if (tls !== undefined) throw refused(tls);
         if (!CONNECTION_LOST.has(code ?? '')) throw refused('EHR exchange failed');
         if (!request.retryOnConnectionLoss || attempt > 1) throw refused('EHR connection lost');
         settings.onRetry();

@@ -11,6 +11,8 @@ export interface XmlHttpEhrOptions {
   zone: string;
   /** Larger answers are refused while streaming; 10 MiB unless set. */
   maxBodyBytes?: number;
+  /** EHR_TLS_*: the CA bundle to trust instead of the system's, and the client certificate to present (mutual TLS). */
+  tls?: { ca?: Buffer; cert?: Buffer; key?: Buffer };
   /** Upper bound of open connections to the EHR; 16 unless set. */
   connections?: number;
   /** Opens after `failureThreshold` consecutive infrastructure failures (5) for `openMs` (10 s). */

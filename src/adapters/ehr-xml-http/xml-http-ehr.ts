@@ -17,6 +17,7 @@ import { CircuitBreaker, CircuitOpenError } from './circuit-breaker.js';
 import { exchange, type UpstreamRequest } from './exchange.js';
 import type { XmlHttpEhrEvent, XmlHttpEhrOptions } from './options.js';
 import { pingEhr } from './ping.js';
+import { TlsAlerts } from './tls-alerts.js';
 import { isContactId, isPersonId, readPath, relationshipsPath, writePath } from './paths.js';
 
 const MIB = 1024 * 1024;
@@ -43,6 +44,7 @@ export class XmlHttpEhr implements EhrRecords, DelegationRegistry {
   private readonly maxBodyBytes: number;
   private readonly breaker: CircuitBreaker;
   private readonly emit: (event: XmlHttpEhrEvent) => void;
+  private readonly tlsAlerts = new TlsAlerts();
 
   constructor(private readonly options: XmlHttpEhrOptions) {
     const url = new URL(options.baseUrl);
@@ -59,7 +61,7 @@ export class XmlHttpEhr implements EhrRecords, DelegationRegistry {
       connections: options.connections ?? 16,
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
-      connect: { timeout: options.timeoutMs },
+      connect: this.tlsAlerts.connector({ timeout: options.timeoutMs, ...options.tls }),
       maxResponseSize: this.maxBodyBytes,
     });
     this.breaker = new CircuitBreaker(
@@ -123,6 +125,7 @@ export class XmlHttpEhr implements EhrRecords, DelegationRegistry {
           timeoutMs: this.options.timeoutMs,
           bodyLimit: (status) => bodyLimitFor(status, this.maxBodyBytes),
           onRetry: () => this.emit({ type: 'retry', detail: `${call.method} after a lost connection` }),
+          tlsErrorSince: (since) => this.tlsAlerts.since(since),
         });
         const document = documentOf(answer, call.patientPath);
         try {

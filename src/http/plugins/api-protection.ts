@@ -13,6 +13,8 @@ export interface ProtectionOptions {
 }
 
 const RETRY_AFTER_S = 5;
+/** helmet's own default value. */
+const HSTS = 'max-age=31536000; includeSubDomains';
 
 /**
  * What every API answer needs around it: headers for a JSON API that no browser should render or
@@ -35,8 +37,12 @@ export const apiProtection = fp(async (app: FastifyInstance, opts: ProtectionOpt
     contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
     crossOriginResourcePolicy: { policy: 'same-origin' },
     referrerPolicy: { policy: 'no-referrer' },
+    // Set below, and only on HTTPS answers: over plain HTTP the header means nothing (RFC 6797 §7.2).
+    strictTransportSecurity: false,
   });
   app.addHook('onRequest', (request, reply, done) => {
+    // Directly over TLS, or from a trusted proxy (TRUST_PROXY) that says its side was HTTPS.
+    if (request.protocol === 'https') reply.raw.setHeader('strict-transport-security', HSTS);
     securityHeaders(request.raw, reply.raw, (err?: unknown) => {
       if (err === undefined) done();
       else done(err instanceof Error ? err : new Error(String(err)));

@@ -1,0 +1,45 @@
+/**
+ * undici's own connector, keeping a note of the last TLS failure a connection to the EHR met.
+ * With TLS 1.3 the client's handshake is finished before the EHR has looked at its certificate; an
+ * EHR that refuses it sends an alert (or, as Node does, just closes) and undici reports only "other
+ * side closed". The note is what tells that lost connection apart as a certificate problem.
+ */
+import type { TLSSocket } from 'node:tls';
+import { buildConnector } from 'undici';
+
+/** A TLS 1.3 connection the EHR closed before it sent any answer. */
+export const CLOSED_AFTER_HANDSHAKE = 'PDAS_TLS_CLOSED_AFTER_HANDSHAKE';
+
+export class TlsAlerts {
+  private last: { error: unknown; at: number } | undefined;
+
+  connector(options: buildConnector.BuildOptions): buildConnector.connector {
+    const connect = buildConnector(options);
+    return (opts, callback) => connect(opts, (err, socket) => {
+      if (socket) this.watch(socket as TLSSocket);
+      // Typed as a union of two overloads; the arguments are undici's own, passed back unchanged.
+      (callback as (e: Error | null, s: typeof socket) => void)(err, socket);
+    });
+  }
+
+  /** The TLS failure a connection met at or after `since` (epoch ms), if any. */
+  since(since: number): unknown {
+    return this.last !== undefined && this.last.at >= since ? this.last.error : undefined;
+  }
+
+  private watch(socket: TLSSocket): void {
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code?.startsWith('ERR_SSL_')) this.note(error);
+    });
+    if (typeof socket.getProtocol !== 'function' || socket.getProtocol() !== 'TLSv1.3') return;
+    // Closed before a single byte of answer on a connection made for a request: with TLS 1.3 that is
+    // how a server that judges the client certificate after the handshake says no.
+    socket.once('end', () => {
+      if (socket.bytesRead === 0) this.note(Object.assign(new Error('EHR closed the connection after the TLS handshake'), { code: CLOSED_AFTER_HANDSHAKE }));
+    });
+  }
+
+  private note(error: unknown): void {
+    this.last = { error, at: Date.now() };
+  }
+}

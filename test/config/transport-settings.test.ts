@@ -1,0 +1,52 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
+import { isLoopbackHost } from '../../src/transport-settings.js';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'pdas-transport-'));
+const file = (name: string): string => {
+  const p = path.join(dir, name);
+  writeFileSync(p, 'placeholder (only readability is checked here)');
+  return p;
+};
+const CERT = file('cert.pem');
+const KEY = file('key.pem');
+const CA = file('ca.pem');
+
+describe('issue 15 item 1: where plain HTTP may listen, and which TLS settings go together', () => {
+  it('plain HTTP on a non-loopback HOST is refused at start unless ALLOW_PLAIN_HTTP=true', () => {
+    expect(() => loadConfig({ HOST: '0.0.0.0' })).toThrow(ConfigError);
+    expect(() => loadConfig({ HOST: '0.0.0.0' })).toThrow(/ALLOW_PLAIN_HTTP=true/);
+    expect(() => loadConfig({ HOST: '::', ALLOW_PLAIN_HTTP: 'false' })).toThrow(ConfigError);
+    expect(loadConfig({ HOST: '0.0.0.0', ALLOW_PLAIN_HTTP: 'true' })).toMatchObject({ allowPlainHttp: true, tls: undefined });
+    expect(loadConfig({}).allowPlainHttp).toBe(false);
+    expect(() => loadConfig({ ALLOW_PLAIN_HTTP: 'yes' })).toThrow(/ALLOW_PLAIN_HTTP must be true or false/);
+  });
+
+  it('any HOST may serve HTTPS; the files are resolved and must be readable', () => {
+    const config = loadConfig({ HOST: '0.0.0.0', TLS_CERT_FILE: CERT, TLS_KEY_FILE: KEY, TLS_CLIENT_CA_FILE: CA });
+    expect(config.tls).toEqual({ certFile: CERT, keyFile: KEY, clientCaFile: CA });
+    expect(() => loadConfig({ TLS_CERT_FILE: path.join(dir, 'missing.pem'), TLS_KEY_FILE: KEY })).toThrow(/TLS_CERT_FILE cannot be read/);
+  });
+
+  it('half a pair, or a client CA without a certificate, is refused', () => {
+    expect(() => loadConfig({ TLS_CERT_FILE: CERT })).toThrow(/TLS_CERT_FILE and TLS_KEY_FILE must be set together/);
+    expect(() => loadConfig({ TLS_KEY_FILE: KEY })).toThrow(/must be set together/);
+    expect(() => loadConfig({ TLS_CLIENT_CA_FILE: CA })).toThrow(/TLS_CLIENT_CA_FILE needs/);
+    expect(() => loadConfig({ EHR_TLS_CERT_FILE: CERT })).toThrow(/EHR_TLS_CERT_FILE and EHR_TLS_KEY_FILE/);
+  });
+
+  it('issue 15 item 2: EHR_TLS_* need an https EHR_BASE_URL; alone, the CA bundle is enough', () => {
+    expect(() => loadConfig({ EHR_ADAPTER: 'xml-http', EHR_BASE_URL: 'http://127.0.0.1:8090', EHR_TLS_CA_FILE: CA })).toThrow(/https:\/\/ EHR_BASE_URL/);
+    expect(loadConfig({ EHR_ADAPTER: 'xml-http', EHR_BASE_URL: 'https://127.0.0.1:8090', EHR_TLS_CA_FILE: CA }).ehrTls)
+      .toEqual({ caFile: CA, certFile: undefined, keyFile: undefined });
+    expect(loadConfig({}).ehrTls).toBeUndefined();
+  });
+
+  it('loopback is 127.0.0.0/8, ::1 and localhost only', () => {
+    for (const host of ['127.0.0.1', '127.1.2.3', 'localhost', '::1', '[::1]', '::ffff:127.0.0.1']) expect(isLoopbackHost(host)).toBe(true);
+    for (const host of ['0.0.0.0', '::', '10.0.0.1', '192.168.1.2', 'example.test', '128.0.0.1', '127.example.test']) expect(isLoopbackHost(host)).toBe(false);
+  });
+});
