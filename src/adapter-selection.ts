@@ -18,6 +18,7 @@ import { StaticSubscriptionKeys } from './adapters/subscription-keys/static-subs
 import { InProcessCoordinator } from './adapters/write-coordination/in-process-coordinator.js';
 import { RedisCoordinator } from './adapters/write-coordination/redis-coordinator.js';
 import type { Config } from './config.js';
+import type { OAuthDocumentation } from './http/openapi/security.js';
 import { readEhrTls } from './transport-settings.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { AccessTokenVerifier } from './ports/access-token-verifier.port.js';
@@ -35,6 +36,8 @@ export interface Selection {
   logger: Logger;
   metrics: PrometheusMetrics;
   life: Lifecycle;
+  /** Set by selectTokenVerifier: the issuer the OpenAPI document's OAuth 2.0 scheme names. */
+  oauth?: OAuthDocumentation;
 }
 
 /**
@@ -48,8 +51,10 @@ export function authClientIds(config: Config): string[] {
 }
 
 /** The demo authorization server starts only without AUTH_ISSUER; either way tokens are verified the same way. */
-export async function selectTokenVerifier({ config, clock, logger, life }: Selection): Promise<AccessTokenVerifier> {
+export async function selectTokenVerifier(selection: Selection): Promise<AccessTokenVerifier> {
+  const { config, clock, logger, life } = selection;
   let issuer = config.authIssuer;
+  if (issuer !== undefined) selection.oauth = { kind: 'issuer', issuer };
   if (issuer === undefined) {
     // Imported only when needed: oidc-provider and its dependencies cost memory a real deployment never uses.
     const { startDemoAuthServer } = await import('./adapters/auth-demo/demo-auth-server.js');
@@ -58,6 +63,7 @@ export async function selectTokenVerifier({ config, clock, logger, life }: Selec
       patientClaim: config.authPatientClaim, dataDir: config.dataDir, logger,
     });
     issuer = demo.issuer;
+    selection.oauth = { kind: 'demo', issuer };
     life.onClose(() => demo.close());
     life.notices.push(`demo authorization server: ${issuer} (clients and secrets in ${path.join(config.dataDir, 'demo-auth.json')})`);
   }

@@ -81,6 +81,7 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
     readPatientData: c.resolve(ReadPatientData),
     markArrived: c.resolve(MarkArrived),
     registerPayment: c.resolve(RegisterPayment),
+    ...(selection.oauth ? { oauth: selection.oauth } : {}),
     ...(redis ? {
       rateLimitRedis: { client: redis.client, onStoreError: redis.health.recordSkippedCheck },
       readinessChecks: { redis: () => redis.health.ping() },

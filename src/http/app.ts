@@ -14,6 +14,7 @@ import { apiProtection } from './plugins/api-protection.js';
 import { audit } from './plugins/audit.js';
 import { credentials } from './plugins/credentials.js';
 import { metricsPlugin } from './plugins/metrics.js';
+import type { OAuthDocumentation } from './openapi/security.js';
 import { openapi } from './plugins/openapi.js';
 import { rateLimitPerSubscription, type RateLimitRedisStore } from './plugins/rate-limit.js';
 import { requestIdOf } from './request-id.js';
@@ -43,6 +44,8 @@ export interface AppDependencies extends RouteDependencies {
   metrics?: PrometheusMetrics;
   /** Whole-request deadline against slow senders; 30 s unless a test needs it shorter. */
   requestTimeoutMs?: number;
+  /** The authorization server the OpenAPI document's OAuth 2.0 scheme names; the demo issuer's default address when absent. */
+  oauth?: OAuthDocumentation;
   /** TLS_CERT_FILE / TLS_KEY_FILE: the servers fastify creates are HTTPS; plain HTTP when absent. */
   https?: HttpsServing;
 }
@@ -89,7 +92,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     done(null, payload);
   });
   await app.register(metricsPlugin, { metrics: deps.metrics ?? new PrometheusMetrics({ defaultMetrics: false }) });
-  await app.register(openapi, { basePath: deps.config.basePath });
+  await app.register(openapi, { basePath: deps.config.basePath, ...(deps.oauth ? { oauth: deps.oauth } : {}) });
   await app.register(healthRoutes, {
     checks: { ehr: () => deps.ehr.ping(), audit: () => deps.auditTrail.ping(), ...deps.readinessChecks },
   });

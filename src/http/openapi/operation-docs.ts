@@ -10,6 +10,7 @@ export const TAGS = [
   { name: 'Video meetings', description: 'Booked appointments the patient can join by video.' },
   { name: 'Medications', description: 'Prescribed medications.' },
   { name: 'Journal notes', description: "Notes from the patient's medical record." },
+  { name: 'Access log', description: "Who has accessed the patient's data: the patient's right under PDL 8 kap. 5 §." },
   {
     name: 'Vendor paths',
     description: "The same operations at the paths of the EHR vendor's own API (Cambio Open Services), so a client written "
@@ -32,8 +33,12 @@ const WHO = 'The answer is about the logged-in person, or with the `patient` hea
 const INTERVAL = 'Limit it to an interval with `fromDateTime` and `toDateTime` (both optional and inclusive).';
 const EMPTY = 'An empty array means there is nothing to show in that interval.';
 
+/** The spec's operations, each documented here (operation 5 shares operation 4's path and entry). */
+export type DocumentedOperation = Exclude<Extract<OperationName, 'registerPayment' | 'changeAppointment' | 'getAppointments' | 'getPatient'
+  | 'getContacts' | 'getAttentionSignals' | 'getVideoMeetings' | 'getMedications' | 'getJournalNotes' | 'getAccessLog'>, never>;
+
 /** What a client developer reads about each operation; the scope it needs is stated by the security requirement. */
-const DOCS: Record<Exclude<OperationName, 'getPatientV2'>, OperationDoc> = {
+const DOCS: Record<DocumentedOperation, OperationDoc> = {
   registerPayment: {
     tag: 'Payments',
     summary: 'Register that an appointment is paid',
@@ -89,10 +94,20 @@ const DOCS: Record<Exclude<OperationName, 'getPatientV2'>, OperationDoc> = {
     summary: 'List journal notes',
     description: `Notes from the medical record with their text, oldest first, filtered on when they were written. ${INTERVAL} ${EMPTY} ${WHO}`,
   },
+  getAccessLog: {
+    tag: 'Access log',
+    summary: "Read who has accessed the patient's data",
+    description: 'Every recorded request about the patient, oldest first: when, which operation (with Swedish and English names), '
+      + 'what came of it, on what basis (the patient, a guardian, a representative, a partner or a care provider\'s system), the '
+      + 'application and the request id; refused and failed requests too. A guardian\'s, representative\'s or partner\'s identity '
+      + 'number is shown only to that person and to the patient; a refused person is shown as refused, without a number. '
+      + `Pages of \`limit\` entries (1-500, default 100); the next page's URL is in the \`Link: <...>; rel="next"\` header, absent on the last page. ${INTERVAL} `
+      + `Reading the log is itself recorded. With \`Accept: application/fhir+json\` the page is a FHIR Bundle of AuditEvents (IHE BALP). ${WHO}`,
+  },
 };
 
 /** The documentation fields of a route's schema: operationId, tags, summary, description. */
-export function documented(operation: OperationName): { operationId: string; tags: string[]; summary: string; description: string } {
+export function documented(operation: DocumentedOperation | 'getPatientV2'): { operationId: string; tags: string[]; summary: string; description: string } {
   // Operations 4 and 5 are one path, told apart by api-version: one entry in the document.
   const id = operation === 'getPatientV2' ? 'getPatient' : operation;
   const doc = DOCS[id];

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type, type TSchema } from 'typebox';
-import type { OperationName } from '../../domain/access/operations.js';
 import {
   AttentionSignalSchema, BookedAppointmentsResultSchema, CareContactSchema, JournalNoteRecordSchema,
   PrescriptionRecordSchema, VideoMeetingSchema,
@@ -10,7 +9,7 @@ import { timeRangeFrom } from '../../domain/time/time-range.js';
 import type { ReadKind } from '../../ports/ehr-records.port.js';
 import { ApiError } from '../api-error.js';
 import { named } from '../openapi/schema-names.js';
-import { documented } from '../openapi/operation-docs.js';
+import { documented, type DocumentedOperation } from '../openapi/operation-docs.js';
 import { accessFor, targetPatientOf } from '../patient-access.js';
 import { errorResponses } from '../schemas/errors.js';
 import { SlicedJsonSerializer } from '../serialization/sliced-json.js';
@@ -23,7 +22,7 @@ const JSON_UTF8 = 'application/json; charset=utf-8';
 
 export interface ReadRoute {
   url: string;
-  operation: OperationName;
+  operation: DocumentedOperation;
   kind: Exclude<ReadKind, 'patient'>;
   item: TSchema;
   errorShape: ErrorShape;

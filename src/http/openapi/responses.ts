@@ -1,0 +1,102 @@
+/**
+ * The headers and error answers of the OpenAPI document, as components every operation refers to:
+ * what a client can rely on, in its words. Shape 1 is `{statusCode, message}`, shape 2
+ * `{error, path, status, timestamp}` (care contacts, attention signals, video meetings).
+ */
+import { MESSAGES } from '../api-error.js';
+import type { ErrorShape } from '../types.js';
+
+const integer = (description: string, maximum: number) => ({ description, schema: { type: 'integer', format: 'int32', minimum: 0, maximum } });
+
+export const HEADERS: Record<string, object> = {
+  'X-Request-Id': {
+    description: 'Id of this request in the service\'s log and audit record; quote it when asking about a call. '
+      + 'A caller\'s own X-Request-Id (a UUID, say) is echoed back unless it is malformed or looks like an identity number.',
+    schema: { type: 'string', maxLength: 128 },
+  },
+  'X-RateLimit-Limit': integer('Requests allowed per subscription key per window (present once the key is known).', 1_000_000),
+  'X-RateLimit-Remaining': integer('Requests left in the current window.', 1_000_000),
+  'X-RateLimit-Reset': integer('Seconds until the current window ends.', 86_400),
+  'Retry-After': integer('Seconds to wait before trying again.', 86_400),
+  'WWW-Authenticate': {
+    description: 'Why the token was refused (RFC 6750): `Bearer error="invalid_token"`, or `Bearer error="insufficient_scope", '
+      + 'scope="<the scope this operation needs>"`. Absent when the subscription key was the problem.',
+    schema: { type: 'string', maxLength: 256 },
+  },
+  'Access-Control-Allow-Origin': {
+    description: 'Only for a browser calling from an origin listed in CORS_ORIGINS; absent otherwise (CORS is off by default).',
+    schema: { type: 'string', maxLength: 256 },
+  },
+};
+
+const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
+const COMMON = ['X-Request-Id', 'Access-Control-Allow-Origin'];
+const LIMITED = [...COMMON, 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
+
+/** The headers of an answer with this status. */
+export function headersFor(status: number): Record<string, object> {
+  const names = status >= 500 ? [...COMMON] : [...LIMITED];
+  if (status === 401 || status === 403) names.push('WWW-Authenticate');
+  if (status === 429 || status === 503) names.push('Retry-After');
+  return Object.fromEntries(names.map((name) => [name, ref(name)]));
+}
+
+const ERRORS: Record<number, { name: string; description: string; message: string }> = {
+  400: { name: 'BadRequest', description: 'A query parameter, header or body field is wrong; the message names it.', message: 'querystring/fromDateTime must match format.' },
+  401: {
+    name: 'Unauthorized',
+    description: 'The subscription key is missing, unknown or given twice differently, or the access token is missing, expired or not valid.',
+    message: MESSAGES.invalidToken,
+  },
+  403: {
+    name: 'Forbidden',
+    description: 'The token lacks this operation\'s scope (see WWW-Authenticate), or the caller may not act for the patient named in the '
+      + '`patient` header (also when the EHR does not know that patient).',
+    message: MESSAGES.insufficientScope,
+  },
+  413: { name: 'PayloadTooLarge', description: 'The body is larger than 16 KiB.', message: 'Request body is larger than 16 KiB.' },
+  415: { name: 'UnsupportedMediaType', description: 'A body that is not `application/json`.', message: 'Content-Type must be application/json.' },
+  429: { name: 'TooManyRequests', description: 'Too many requests for this subscription key; wait Retry-After seconds.', message: 'Rate limit is exceeded. Try again in 5 seconds.' },
+  500: { name: 'InternalServerError', description: 'A fault of the service; nothing about it is shown.', message: 'Internal server error.' },
+  502: { name: 'BadGateway', description: 'The EHR refused the call or sent something unreadable.', message: 'The EHR answered with an error or malformed data.' },
+  503: {
+    name: 'ServiceUnavailable',
+    description: 'The EHR or the audit store is unavailable, or the service is overloaded; wait Retry-After seconds. No data is given '
+      + 'out while an access cannot be recorded.',
+    message: 'The EHR is unavailable. Try again later.',
+  },
+  504: { name: 'GatewayTimeout', description: 'The EHR did not answer in time.', message: 'The EHR did not answer in time.' },
+};
+
+const EXAMPLE_PATH = '/patients/contacts/';
+const EXAMPLE_TIME = 1_767_225_600_000;
+
+/** The component name of the error answer for a status in a shape. */
+export function errorResponseName(status: number, shape: ErrorShape): string {
+  const base = ERRORS[status]?.name ?? `Status${status}`;
+  return shape === 'status' ? base : `${base}Shape2`;
+}
+
+/** Every error answer in both shapes, each with its headers, schema and an example body. */
+export function errorResponses(): Record<string, object> {
+  const out: Record<string, object> = {};
+  for (const [code, error] of Object.entries(ERRORS)) {
+    const status = Number(code);
+    for (const shape of ['status', 'error'] as const) {
+      const example = shape === 'status'
+        ? { statusCode: status, message: error.message }
+        : { error: error.message, path: EXAMPLE_PATH, status, timestamp: EXAMPLE_TIME };
+      out[errorResponseName(status, shape)] = {
+        description: error.description,
+        headers: headersFor(status),
+        content: {
+          'application/json': {
+            schema: { $ref: `#/components/schemas/${shape === 'status' ? 'StatusError' : 'ErrorResponse'}` },
+            example,
+          },
+        },
+      };
+    }
+  }
+  return out;
+}

@@ -1,0 +1,68 @@
+import { OPERATIONS, type OperationName } from '../../domain/access/operations.js';
+
+/** Where the OAuth 2.0 scheme of the document points: the demo issuer's endpoints, or another issuer's discovery. */
+export type OAuthDocumentation =
+  | { kind: 'demo'; issuer: string }
+  | { kind: 'issuer'; issuer: string };
+
+/** The demo issuer when `npm start` runs without AUTH_ISSUER, at its default address. */
+export const DEFAULT_OAUTH: OAuthDocumentation = { kind: 'demo', issuer: 'http://127.0.0.1:8081' };
+
+const SCOPE_DESCRIPTIONS: Record<string, string> = {
+  'user/Appointment-read': 'Read booked appointments',
+  'user/Appointment-write': 'Check a patient in (mark an appointment as arrived)',
+  'user/Payment-write': 'Register that an appointment is paid',
+  'user/Patient-read': "Read the patient's demographic information",
+  'user/Contact-read': 'Read care contacts',
+  'user/AttentionSignal-read': 'Read attention signals',
+  'user/VideoMeeting-read': 'Read video meetings',
+  'user/MedicationPrescription-read': 'Read prescribed medications',
+  'user/JournalNote-read': 'Read journal notes',
+};
+
+/** Every scope an operation needs, with what it allows. */
+export function scopes(): Record<string, string> {
+  const all = [...new Set(Object.values(OPERATIONS).map((o) => o.scope))];
+  return Object.fromEntries(all.map((scope) => [scope, SCOPE_DESCRIPTIONS[scope] ?? scope]));
+}
+
+const TOKEN_RULES = 'Access tokens are signed JWTs (RS256 or another asymmetric algorithm the issuer publishes; never `none` or HS*), '
+  + 'checked as RFC8725 recommends: signature against the issuer\'s JWKS, `iss`, `aud` (patient-data-access by default), `exp` and `nbf` '
+  + 'with at most 60 s of clock skew. They live 15 minutes at the demo issuer; ask for a new one when it expires. Scopes may also be '
+  + 'given SMART-style (`patient/Appointment.read`). A person token carries the person\'s identity number in the `patient` claim; '
+  + 'a client token (client credentials, no patient claim) must name the patient in the `patient` header.';
+
+/** The security schemes: the subscription key in a header or the query, and OAuth 2.0. */
+export function securitySchemes(oauth: OAuthDocumentation): Record<string, object> {
+  const keyText = 'The subscription key of your application. Every call needs it, in this header or in the `subscription-key` '
+    + 'query parameter (as the vendor\'s API management takes it); if both are sent they must be the same key.';
+  const oauth2 = oauth.kind === 'demo'
+    ? {
+      type: 'oauth2',
+      description: `OAuth 2.0 at the demo authorization server (${oauth.issuer}; a stand-in for your real one). ${TOKEN_RULES} `
+        + 'The authorization code flow requires PKCE (S256).',
+      flows: {
+        clientCredentials: { tokenUrl: `${oauth.issuer}/token`, scopes: scopes() },
+        authorizationCode: { authorizationUrl: `${oauth.issuer}/auth`, tokenUrl: `${oauth.issuer}/token`, scopes: scopes() },
+      },
+    }
+    : {
+      type: 'openIdConnect',
+      description: `OAuth 2.0 / OpenID Connect at ${oauth.issuer}; its endpoints are in its discovery document. ${TOKEN_RULES}`,
+      openIdConnectUrl: `${oauth.issuer}/.well-known/openid-configuration`,
+    };
+  return {
+    subscriptionKey: { type: 'apiKey', in: 'header', name: 'Ocp-Apim-Subscription-Key', description: keyText },
+    subscriptionKeyQuery: {
+      type: 'apiKey', in: 'query', name: 'subscription-key',
+      description: `${keyText} The service never writes it to a log line, a metric or an audit record.`,
+    },
+    oauth2,
+  };
+}
+
+/** Both credentials on every operation: either place for the key, and a token with the operation's scope. */
+export function securityOf(operation: OperationName): Array<Record<string, string[]>> {
+  const scope = [OPERATIONS[operation].scope];
+  return [{ subscriptionKey: [], oauth2: scope }, { subscriptionKeyQuery: [], oauth2: scope }];
+}
