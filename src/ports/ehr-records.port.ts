@@ -1,14 +1,15 @@
 import type {
-  AttentionSignal, BookedAppointmentsResult, CareContact, JournalNoteRecord, PatientRecord,
+  AttentionSignal, BookedAppointmentsResult, CareContact, JournalNoteRecord, PatientRecord, PatientV2,
   PrescriptionRecord, VideoMeeting,
 } from '../domain/records/index.js';
 
-/** The seven reads the EHR answers, by the name of their upstream document. */
+/** The documents the EHR answers, by their path name upstream (README §2): the patient's in two layouts. */
 export type ReadKind =
-  | 'patient' | 'medications' | 'journalnotes' | 'bookings' | 'videomeetings' | 'contacts' | 'attentionsignals';
+  | 'patient' | 'patient-v2' | 'medications' | 'journalnotes' | 'bookings' | 'videomeetings' | 'contacts' | 'attentionsignals';
 
 export interface ReadResults {
   patient: PatientRecord[];
+  'patient-v2': PatientV2[];
   medications: PrescriptionRecord[];
   journalnotes: JournalNoteRecord[];
   bookings: BookedAppointmentsResult[];

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { openIfExists, readTextIfExists } from '../fs/if-exists.js';
 
 const PATIENT_ID = /^\d{12}$/;
-const DOCUMENT_NAME = /^[a-z]+$/;
+// `patient`, `journalnotes` ... and `patient-v2`.
+const DOCUMENT_NAME = /^[a-z]+(?:-v\d)?$/;
 
 /**
  * What identifies one content of a file: it changes whenever the file is written or replaced (a new
@@ -28,9 +29,9 @@ export class DocumentStore {
     return `${this.patients}${path.sep}${patientId}`;
   }
 
-  /** The path of a patient's document (`patient`, `journalnotes` ...); throws RangeError for a bad id. */
+  /** The path of a patient's document (`patient`, `patient-v2`, `journalnotes` ...); throws RangeError for a bad id. */
   patientFile(patientId: string, name: string): string {
-    if (!DOCUMENT_NAME.test(name)) throw new RangeError('document name must be lower-case letters');
+    if (!DOCUMENT_NAME.test(name)) throw new RangeError('document name must be lower-case letters, maybe with a version');
     return `${this.patientDir(patientId)}${path.sep}${name}.xml`;
   }
 

@@ -9,9 +9,9 @@ import { MappedDocuments, type Mapped } from './mapped-documents.js';
 import type { WriteStateStore } from './write-state-store.js';
 
 const EMPTY_ROOTS: Record<ReadKind, string> = {
-  patient: 'PatientRecords', medications: 'PrescriptionRecords', journalnotes: 'JournalNoteRecords',
-  bookings: 'BookedAppointmentsResults', videomeetings: 'VideoMeetings', contacts: 'CareContacts',
-  attentionsignals: 'AttentionSignals',
+  patient: 'PatientRecords', 'patient-v2': 'PatientEHRExtracts', medications: 'PrescriptionRecords',
+  journalnotes: 'JournalNoteRecords', bookings: 'BookedAppointmentsResults', videomeetings: 'VideoMeetings',
+  contacts: 'ContactEHRExtracts', attentionsignals: 'AttentionSignalEHRExtracts',
 };
 
 const PATIENT_ID = /^\d{12}$/;

@@ -9,19 +9,19 @@ import type { ReadKind, TimeRange } from '../../ports/ehr-records.port.js';
 import { compactToEpochMs, parseCompact } from '../../domain/time/local-time.js';
 
 type Node = Record<string, unknown>;
-type FilteredKind = Exclude<ReadKind, 'patient'>;
+type FilteredKind = Exclude<ReadKind, 'patient' | 'patient-v2'>;
 
-/** Where the filtered items sit below the root, and the TimeValue child each is filtered on. */
-const ITEMS: Readonly<Record<FilteredKind, readonly { path: readonly string[]; time: string }[]>> = {
-  medications: [{ path: ['PrescriptionRecord', 'PrescriptionEHRExtract'], time: 'time_created' }],
-  journalnotes: [{ path: ['JournalNoteRecord', 'JournalNoteEHRExtract'], time: 'time_created' }],
+/** Where the filtered items sit below the root, and the path of the TimeValue each is filtered on. */
+const ITEMS: Readonly<Record<FilteredKind, readonly { path: readonly string[]; time: readonly string[] }[]>> = {
+  medications: [{ path: ['PrescriptionRecord', 'PrescriptionEHRExtract'], time: ['time_created'] }],
+  journalnotes: [{ path: ['JournalNoteRecord', 'JournalNoteEHRExtract'], time: ['time_created'] }],
   bookings: [
-    { path: ['BookedAppointmentsResult', 'Booking'], time: 'StartTime' },
-    { path: ['BookedAppointmentsResult', 'RegisteredBooking'], time: 'StartTime' },
+    { path: ['BookedAppointmentsResult', 'Booking'], time: ['StartTime'] },
+    { path: ['BookedAppointmentsResult', 'RegisteredBooking'], time: ['StartTime'] },
   ],
-  videomeetings: [{ path: ['VideoMeeting'], time: 'StartDateTime' }],
-  contacts: [{ path: ['CareContact'], time: 'StartDateTime' }],
-  attentionsignals: [{ path: ['AttentionSignal'], time: 'RegisteredDateTime' }],
+  videomeetings: [{ path: ['VideoMeeting'], time: ['StartDateTime'] }],
+  contacts: [{ path: ['contactEHRExtract'], time: ['contact', 'contactBeginDateTime'] }],
+  attentionsignals: [{ path: ['AttentionSignalEHRExtract'], time: ['time_created'] }],
 };
 
 const OPTIONS = {
@@ -39,17 +39,27 @@ const childrenOf = (node: Node, tag: string): Node[] => (Array.isArray(node[tag]
 const isBlank = (node: Node | undefined): boolean =>
   node !== undefined && typeof node['#text'] === 'string' && (node['#text']).trim() === '';
 
-function instantOf(item: Node, itemTag: string, time: string, zone: string): number | undefined {
-  const child = childrenOf(item, itemTag).find((c) => {
-    const tag = tagOf(c);
-    return tag !== undefined && localName(tag) === time;
+function childNamed(node: Node, tag: string, name: string): Node | undefined {
+  return childrenOf(node, tag).find((c) => {
+    const t = tagOf(c);
+    return t !== undefined && localName(t) === name;
   });
-  const value = (child?.[':@'] as Record<string, unknown> | undefined)?.['@_value'];
+}
+
+function instantOf(item: Node, itemTag: string, time: readonly string[], zone: string): number | undefined {
+  let node: Node | undefined = item;
+  let tag: string | undefined = itemTag;
+  for (const name of time) {
+    node = node !== undefined && tag !== undefined ? childNamed(node, tag, name) : undefined;
+    tag = node === undefined ? undefined : tagOf(node);
+  }
+  // A mirror document may give the TS value as a child element instead of an attribute: kept, unread.
+  const value = (node?.[':@'] as Record<string, unknown> | undefined)?.['@_value'];
   if (typeof value !== 'string' || parseCompact(value) === undefined) return undefined;
   return compactToEpochMs(value, zone);
 }
 
-function prune(nodes: Node[], path: readonly string[], time: string, inRange: (ms: number) => boolean, zone: string): void {
+function prune(nodes: Node[], path: readonly string[], time: readonly string[], inRange: (ms: number) => boolean, zone: string): void {
   const [head, ...rest] = path;
   for (let i = nodes.length - 1; i >= 0; i -= 1) {
     const node = nodes[i] as Node;
@@ -69,7 +79,7 @@ function prune(nodes: Node[], path: readonly string[], time: string, inRange: (m
 
 /** `xml` without the items outside `range`; unchanged when there is no range or nothing to filter. */
 export function filterByRange(kind: ReadKind, xml: string, range: TimeRange, zone: string): string {
-  if (kind === 'patient' || (range.from === undefined && range.to === undefined)) return xml;
+  if (kind === 'patient' || kind === 'patient-v2' || (range.from === undefined && range.to === undefined)) return xml;
   const text = xml.charCodeAt(0) === 0xfeff ? xml.slice(1) : xml;
   if (DTD_MARKUP.test(text) || XMLValidator.validate(text) !== true) return xml;
   const from = range.from === undefined ? -Infinity : compactToEpochMs(range.from, zone);

@@ -13,9 +13,9 @@ export interface Answer {
 }
 
 export const ROOTS: Readonly<Record<ReadKind, string>> = {
-  patient: 'PatientRecords', medications: 'PrescriptionRecords', journalnotes: 'JournalNoteRecords',
-  bookings: 'BookedAppointmentsResults', videomeetings: 'VideoMeetings', contacts: 'CareContacts',
-  attentionsignals: 'AttentionSignals',
+  patient: 'PatientRecords', 'patient-v2': 'PatientEHRExtracts', medications: 'PrescriptionRecords',
+  journalnotes: 'JournalNoteRecords', bookings: 'BookedAppointmentsResults', videomeetings: 'VideoMeetings',
+  contacts: 'ContactEHRExtracts', attentionsignals: 'AttentionSignalEHRExtracts',
 };
 
 const DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n';

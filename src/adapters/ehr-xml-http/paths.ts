@@ -13,9 +13,9 @@ export const isPersonId = (id: string): boolean => PERSON_ID.test(id);
 /** `.` and `..` match the pattern but are dot-segments that a front proxy may resolve. */
 export const isContactId = (id: string): boolean => CONTACT_ID.test(id) && id !== '.' && id !== '..';
 
-/** Only the patient document carries no time filter upstream. */
+/** Only the patient documents carry no time filter upstream. */
 function rangeQuery(kind: ReadKind, range: TimeRange, zone: string): string {
-  if (kind === 'patient') return '';
+  if (kind === 'patient' || kind === 'patient-v2') return '';
   const params = new URLSearchParams();
   for (const name of ['from', 'to'] as const) {
     const value = range[name];

@@ -3,8 +3,8 @@ import type { JournalNoteRecord } from '../../domain/records/index.js';
 import { GIVEN_NAME, XSD_VERSION } from './common-shapes.js';
 import { documentType, reading } from './document.js';
 import { UNIT_ADDRESS } from './medications-parts.js';
-import { BOOL, ID, STR, TV } from './leaves.js';
-import { lazy, many, obj, req, wrap, wrapper, type ObjectShape } from './shape.js';
+import { ACCESS_ZONE_ID, BOOL, ID, STR, TV } from './leaves.js';
+import { as, lazy, many, obj, req, SELF, wrap, wrapper, type ObjectShape } from './shape.js';
 
 /** Leaf values or nested ArchetypeRecords (no wrapper), to any depth the parser admits. */
 const ARCHETYPE_RECORD: ObjectShape = obj({
@@ -19,11 +19,23 @@ const ARCHETYPE_RECORD: ObjectShape = obj({
   ArchetypeRecord: many(lazy(() => ARCHETYPE_RECORD)),
 });
 
-const RECORD = obj({
+/**
+ * A value's type is a child element (minor 3.0) or an attribute beside its text (3.1, the text in
+ * `$self`); both forms occur, even in one document, so the shape takes either.
+ */
+const VALUE = obj({ [SELF]: STR, JournalValueType: STR, '@JournalValueType': as('JournalValueType', STR) });
+
+/** A Record may nest one Record (no wrapper, not repeated), to any depth the parser admits. */
+const RECORD: ObjectShape = obj({
   Keyword: STR,
   KeywordToolType: STR,
-  Value: many(obj({ JournalValueType: STR })),
+  Value: many(VALUE),
+  JournalValueType: STR,
+  Unit: many(STR),
+  Range: many(STR),
+  KeywordSecrecyLevels: wrap('SecrecyLevel', STR),
   OtherValue: wrapper(obj({ ArchetypeRecords: wrap('ArchetypeRecord', ARCHETYPE_RECORD) })),
+  Record: lazy(() => RECORD),
 });
 
 const NOTE = obj({
@@ -34,7 +46,9 @@ const NOTE = obj({
   NoteDateTime: TV,
   NoteVersionDateTime: TV,
   NoteSignDateTime: TV,
+  NoteSecrecyLevels: wrap('SecrecyLevel', STR),
   Records: wrap('Record', RECORD),
+  NoteInactiveReason: STR,
 });
 
 const UNIT_PAIR = obj({ UnitID: ID, UnitLocalID: ID });
@@ -48,7 +62,7 @@ const UNIT = obj({
   EmailAddresses: wrap('Email', obj({ EmailType: STR, EmailAddress: STR })),
   UnitAddresses: wrap('UnitAddress', obj({ UnitAddressType: STR, ...UNIT_ADDRESS })),
   UnitSecrecyGroups: wrap('Group', STR),
-  AccessZones: wrap('AccessZoneID', STR),
+  AccessZones: wrap('AccessZoneID', ACCESS_ZONE_ID),
 });
 
 const EXTRACT = obj({

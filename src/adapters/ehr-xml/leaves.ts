@@ -73,6 +73,16 @@ export const ID: Leaf = leaf((raw) => {
   return extension === undefined || root === undefined ? undefined : { extension, root };
 });
 
+/** The root a text AccessZoneID is given (upstream README §3: minor 3.0 journal notes, medications). */
+export const ACCESS_ZONE_ROOT = '1.2.752.99999.1.7';
+
+/** `AccessZones.AccessZoneID`: an ID element, or its text as `{extension: text, root: ACCESS_ZONE_ROOT}`. */
+export const ACCESS_ZONE_ID: Leaf = leaf((raw, name, ctx) => {
+  if (isElementObject(raw) && (Object.hasOwn(raw, '@_extension') || Object.hasOwn(raw, '@_root'))) return ID.convert(raw, name, ctx);
+  const extension = textOf(raw, name);
+  return extension === undefined ? undefined : { extension, root: ACCESS_ZONE_ROOT };
+});
+
 type TimeForm = 'any' | 'date' | 'dateTime';
 
 /** The validated compact value of a TV element, or undefined when it carries none. */

@@ -1,5 +1,5 @@
 /** Shapes inside a PrescriptionEHRExtract: products, dosages, units (README §3 PrescriptionRecords). */
-import { CODE, ID, INTEGER, BOOL, STR, TV } from './leaves.js';
+import { ACCESS_ZONE_ID, CODE, ID, INTEGER, BOOL, STR, TV } from './leaves.js';
 import { many, obj, wrap } from './shape.js';
 
 /** Strengths stay text: "500", "2,5". */
@@ -82,6 +82,6 @@ export const UNIT_DATA = obj({
   PhoneNumbers: wrap('PhoneData', obj({ PhoneType: STR, PhoneNumber: STR, PhoneComment: STR })),
   EmailAddresses: wrap('EmailData', obj({ EmailType: STR, EmailAddress: STR, EmailComment: STR })),
   UnitAddresses: wrap('UnitAddressData', obj(UNIT_ADDRESS)),
-  AccessZones: wrap('AccessZoneID', STR),
+  AccessZones: wrap('AccessZoneID', ACCESS_ZONE_ID),
   UnitSecrecyGroups: wrap('Group', STR),
 });

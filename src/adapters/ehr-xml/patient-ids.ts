@@ -11,12 +11,14 @@ const NONE: never[] = [];
 
 const IDS: IdsOf = {
   patient: (records) => records.flatMap((r) => r.PatientEHRExtract.map((e) => e.Patient?.PatientID.extension)),
+  // The patient's own identity; connected numbers are other numbers of the same person.
+  'patient-v2': (items) => items.flatMap((i) => i.patientEHRExtract.map((e) => e.patient?.patientID?.extension)),
   medications: (records) => records.flatMap((r) => r.PrescriptionEHRExtract.map((e) => e.Patient?.PatientId?.extension)),
   journalnotes: (records) => records.flatMap((r) => r.JournalNoteEHRExtract.map((e) => e.Patient?.PatientID?.extension)),
   bookings: (results) => results.flatMap((r) => (r.Patient?.PersonNumbers ?? []).map((p) => p.Number)),
   videomeetings: () => NONE,
-  contacts: () => NONE,
-  attentionsignals: () => NONE,
+  contacts: (items) => items.flatMap((i) => i.contactEHRExtract.map((e) => e.patient?.patientID?.extension)),
+  attentionsignals: (items) => items.flatMap((i) => i.AttentionSignalEHRExtract.map((e) => e.Patient?.PatientID?.extension)),
 };
 
 export function assertOnlyPatient<K extends ReadKind>(kind: K, data: ReadResults[K], expected: string): void {

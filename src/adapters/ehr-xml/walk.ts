@@ -1,7 +1,8 @@
 /**
  * The mapping walk: one pass over the parsed tree, guided by a compiled shape. Unknown elements and
  * attributes are ignored (a minor XSD version may add them); a repeated element where one is
- * expected, a missing `!` element or a failed conversion makes the document malformed.
+ * expected (or a member given both as attribute and as element), a missing `!` element or a failed
+ * conversion makes the document malformed.
  */
 import { isElementObject, isNil } from './leaves.js';
 import { malformed } from './malformed-document-error.js';
@@ -14,24 +15,31 @@ export function mapObject(raw: unknown, shape: CompiledObject, name: string, ctx
   if (raw === undefined) return undefined;
   if (typeof raw === 'string') {
     if (raw.trim() === '') return undefined;
+    // Text alone: fast-xml-parser gives a string, which only a shape with `$self` takes.
+    if (shape.selfIndex >= 0) return fill({ '#text': raw }, shape, ctx, true);
     throw malformed(`unexpected text in ${name}`);
   }
   if (!isElementObject(raw)) throw malformed(`bad ${name}`);
   if (isNil(raw)) return undefined;
-  return fill(raw, shape, ctx);
+  return fill(raw, shape, ctx, true);
 }
 
-function fill(node: Record<string, unknown>, shape: CompiledObject, ctx: MapContext): Out {
+/** The object of `node`; with `orAbsent`, undefined when the shape says so and no member was found. */
+function fill(node: Record<string, unknown>, shape: CompiledObject, ctx: MapContext, orAbsent: true): Out | undefined;
+function fill(node: Record<string, unknown>, shape: CompiledObject, ctx: MapContext, orAbsent: false): Out;
+function fill(node: Record<string, unknown>, shape: CompiledObject, ctx: MapContext, orAbsent: boolean): Out | undefined {
   const out: Out = {};
-  for (const f of shape.fields) mapField(f, node[f.inKey], ctx, out);
-  return out;
+  let found = 0;
+  for (const f of shape.fields) if (mapField(f, node[f.inKey], ctx, out)) found++;
+  return orAbsent && found === 0 && shape.absentWhenEmpty ? undefined : out;
 }
 
 function convert(f: CompiledField, raw: unknown, ctx: MapContext): unknown {
   return f.object ? mapObject(raw, f.object, f.name, ctx) : f.convert?.(raw, f.name, ctx);
 }
 
-function mapField(f: CompiledField, raw: unknown, ctx: MapContext, out: Out): void {
+/** Maps one field into `out`; true when the document gave it a value (defaults do not count). */
+function mapField(f: CompiledField, raw: unknown, ctx: MapContext, out: Out): boolean {
   const { options } = f;
   if (options.many) {
     const items: unknown[] = [];
@@ -45,21 +53,25 @@ function mapField(f: CompiledField, raw: unknown, ctx: MapContext, out: Out): vo
       if (v !== undefined) items.push(v);
     }
     out[f.outKey] = items;
-    return;
+    return items.length > 0;
   }
   if (Array.isArray(raw)) throw malformed(`repeated ${f.name}`);
   let v = convert(f, raw, ctx);
+  const found = v !== undefined;
   if (v === undefined) {
-    if (options.wrapper && f.object) v = fill({}, f.object, ctx);
+    if (options.wrapper && f.object) v = fill({}, f.object, ctx, false);
     else if (options.required) throw malformed(`missing ${f.name}`);
-    else return;
+    else return false;
+  } else if (f.alias && out[f.outKey] !== undefined) {
+    throw malformed(`repeated ${f.name}`);
   }
   if (f.flattenKey !== undefined) out[f.outKey] = (v as Out)[f.flattenKey];
   else if (options.spread) Object.assign(out, v);
   else out[f.outKey] = v;
+  return found;
 }
 
 /** Maps the root element's content; the root always exists, so its arrays and wrappers do too. */
 export function mapRoot(content: Record<string, unknown>, shape: CompiledObject, ctx: MapContext): Out {
-  return fill(content, shape, ctx);
+  return fill(content, shape, ctx, false);
 }

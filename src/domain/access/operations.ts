@@ -6,7 +6,7 @@ export const OPERATIONS = {
   changeAppointment: { scope: 'user/Appointment-write' },
   getAppointments: { scope: 'user/Appointment-read', kind: 'bookings' },
   getPatient: { scope: 'user/Patient-read', kind: 'patient' },
-  getPatientV2: { scope: 'user/Patient-read', kind: 'patient' },
+  getPatientV2: { scope: 'user/Patient-read', kind: 'patient-v2' },
   getContacts: { scope: 'user/Contact-read', kind: 'contacts' },
   getAttentionSignals: { scope: 'user/AttentionSignal-read', kind: 'attentionsignals' },
   getVideoMeetings: { scope: 'user/VideoMeeting-read', kind: 'videomeetings' },

@@ -1,14 +1,15 @@
 /**
  * Masking for protected identities read by a client token (CONTRACT §2): the patient's own
  * addresses, phone numbers and e-mail addresses are emptied, and the population register's county,
- * city and district are left out, since they say where the person lives as much as an address does
- * (the v2 patient, built from addresses only, already shows none). Units' contact details are not
- * the patient's and stay. Inputs are never mutated.
+ * city and district are left out, since they say where the person lives as much as an address does.
+ * In patient v2 the relatives' addresses and phone numbers go too: they lead to the patient as well.
+ * Units' contact details are not the patient's and stay; care contacts, attention signals, journal
+ * notes, medications and video meetings carry none of the patient's. Inputs are never mutated.
  */
 import type { ReadKind, ReadResults } from '../../ports/ehr-records.port.js';
 import type { BookedAppointmentsResult } from './booking.js';
 import type { PatientData, PatientRecord } from './patient-record.js';
-import type { PatientV2 } from './patient-v2.js';
+import type { PatientRelative, PatientV2, PatientV2Data } from './patient-v2.js';
 
 type Masks = { [P in ReadKind]: (data: ReadResults[P]) => ReadResults[P] };
 
@@ -32,12 +33,39 @@ const maskPatientRecords = (records: PatientRecord[]): PatientRecord[] => record
   })),
 }));
 
+function withoutWhereabouts(relative: PatientRelative): PatientRelative {
+  const {
+    patientRelativeHomePhonenumber, patientRelativeWorkPhonenumber, patientRelativeAddress, patientRelativeCOAddress,
+    patientRelativeStreetAddress, patientRelativePostalCode, patientRelativeCity, ...rest
+  } = relative;
+  return rest;
+}
+
+function maskPatientV2Data(patient: PatientV2Data): PatientV2Data {
+  const { patientDataRegister, ...rest } = patient;
+  return {
+    ...rest,
+    patientAddresses: [],
+    phoneNumbers: { ...patient.phoneNumbers, phone: [] },
+    emailAddresses: { ...patient.emailAddresses, Email: [] },
+    patientRelatives: { ...patient.patientRelatives, patientRelative: patient.patientRelatives.patientRelative.map(withoutWhereabouts) },
+  };
+}
+
+const maskPatientV2 = (items: PatientV2[]): PatientV2[] => items.map((item) => ({
+  ...item,
+  patientEHRExtract: item.patientEHRExtract.map((extract) => (extract.patient === undefined ? extract : {
+    ...extract, patient: maskPatientV2Data(extract.patient),
+  })),
+}));
+
 const maskBookings = (results: BookedAppointmentsResult[]): BookedAppointmentsResult[] => results.map((result) => (
   result.Patient === undefined ? result : { ...result, Patient: { ...result.Patient, Addresses: [], PhoneNumbers: [] } }
 ));
 
 const MASKS: Masks = {
   patient: maskPatientRecords,
+  'patient-v2': maskPatientV2,
   bookings: maskBookings,
   // These documents carry no contact details of the patient.
   medications: unchanged,
@@ -49,8 +77,4 @@ const MASKS: Masks = {
 
 export function withoutContactDetails<K extends ReadKind>(kind: K, data: ReadResults[K]): ReadResults[K] {
   return (MASKS[kind] as (d: ReadResults[K]) => ReadResults[K])(data);
-}
-
-export function withoutContactDetailsV2(v: PatientV2): PatientV2 {
-  return { ...v, addresses: [], phoneNumbers: [], emailAddresses: [] };
 }

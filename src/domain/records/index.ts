@@ -1,4 +1,5 @@
 export * from './common.js';
+export * from './vendor-types.js';
 export * from './patient-record.js';
 export * from './patient-v2.js';
 export * from './patient-identity.js';

@@ -9,14 +9,27 @@ const OptId = Type.Optional(IdentifierSchema);
 const OptTime = Type.Optional(TimeValueSchema);
 const UnitPairSchema = Type.Object({ UnitID: OptId, UnitLocalID: OptId });
 
-export const JournalRecordSchema = Type.Object({
-  Keyword: OptStr,
-  KeywordToolType: OptStr,
-  Value: Type.Array(Type.Object({ JournalValueType: OptStr })),
-  OtherValue: Type.Object({
-    ArchetypeRecords: Type.Object({ ArchetypeRecord: Type.Array(ArchetypeRecordSchema) }),
+export const JOURNAL_RECORD_ID = 'pdas.JournalNote.Record';
+
+/**
+ * One keyword of a note and its values. A value's text is `$self` (minor version 3.1; absent in the
+ * 3.0 form); a Record may nest one Record, to any depth (`Type.Cyclic`, as ArchetypeRecord).
+ */
+export const JournalRecordSchema = Type.Cyclic({
+  [JOURNAL_RECORD_ID]: Type.Object({
+    Keyword: OptStr,
+    KeywordToolType: OptStr,
+    Value: Type.Array(Type.Object({ $self: OptStr, JournalValueType: OptStr })),
+    JournalValueType: OptStr,
+    Unit: Type.Array(Type.String()),
+    Range: Type.Array(Type.String()),
+    KeywordSecrecyLevels: Type.Object({ SecrecyLevel: Type.Array(Type.String()) }),
+    OtherValue: Type.Object({
+      ArchetypeRecords: Type.Object({ ArchetypeRecord: Type.Array(ArchetypeRecordSchema) }),
+    }),
+    Record: Type.Optional(Type.Ref(JOURNAL_RECORD_ID)),
   }),
-});
+}, JOURNAL_RECORD_ID);
 
 const NoteSchema = Type.Object({
   NoteId: OptId,
@@ -26,7 +39,9 @@ const NoteSchema = Type.Object({
   NoteDateTime: OptTime,
   NoteVersionDateTime: OptTime,
   NoteSignDateTime: OptTime,
+  NoteSecrecyLevels: Type.Object({ SecrecyLevel: Type.Array(Type.String()) }),
   Records: Type.Object({ Record: Type.Array(JournalRecordSchema) }),
+  NoteInactiveReason: OptStr,
 });
 
 const JournalUnitSchema = Type.Object({
@@ -40,7 +55,8 @@ const JournalUnitSchema = Type.Object({
     UnitAddress: Type.Array(Type.Object({ UnitAddressType: OptStr, ...UNIT_ADDRESS_FIELDS })),
   }),
   UnitSecrecyGroups: Type.Object({ Group: Type.Array(Type.String()) }),
-  AccessZones: Type.Object({ AccessZoneID: Type.Array(Type.String()) }),
+  /** Identifiers since minor 3.1; a 3.0 text value is mapped to one (upstream README §3). */
+  AccessZones: Type.Object({ AccessZoneID: Type.Array(IdentifierSchema) }),
 });
 
 export const JournalExtractSchema = Type.Object({

@@ -31,18 +31,32 @@ function select<T>(items: readonly T[], instant: (item: T) => number, bounds: Bo
 
 const typedStart = (b: { TypedStartDateTime: string }): number => Date.parse(b.TypedStartDateTime);
 
+/** A TS value's instant; NaN without one (an unreadable instant, see `select`). */
+const instantOf = (ts: { value?: string } | undefined, zone: string): number =>
+  (ts?.value === undefined ? Number.NaN : compactToEpochMs(ts.value, zone));
+
+/** The vendor layouts answer one element holding the extracts, or none when no extract is left. */
+function selectExtracts<T, K extends keyof T>(items: readonly T[], key: K, pick: (extracts: T[K]) => T[K]): T[] {
+  return items.map((item) => ({ ...item, [key]: pick(item[key]) }))
+    .filter((item) => (item[key] as unknown[]).length > 0);
+}
+
 type Selectors = { [P in ReadKind]: (data: ReadResults[P], bounds: Bounds, zone: string) => ReadResults[P] };
 
 const SELECTORS: Selectors = {
   patient: (data) => data,
+  // Every extract, in the EHR's order: the vendor's layout picks none.
+  'patient-v2': (data) => data,
   bookings: (results, bounds) => results.map((r: BookedAppointmentsResult) => ({
     ...r,
     Booking: select(r.Booking, typedStart, bounds),
     RegisteredBooking: select(r.RegisteredBooking, typedStart, bounds),
   })),
-  contacts: (items, bounds) => select(items, (c) => c.startDateTimeInUnix, bounds),
+  contacts: (items, bounds, zone) => selectExtracts(items, 'contactEHRExtract',
+    (extracts) => select(extracts, (e) => instantOf(e.contact?.contactBeginDateTime, zone), bounds)),
   videomeetings: (items, bounds) => select(items, (m) => m.startDateTimeInUnix, bounds).slice(0, VIDEO_MEETINGS_MAX),
-  attentionsignals: (items, bounds) => select(items, (s) => s.registeredDateTimeInUnix, bounds),
+  attentionsignals: (items, bounds, zone) => selectExtracts(items, 'AttentionSignalEHRExtract',
+    (extracts) => select(extracts, (e) => instantOf(e.time_created, zone), bounds)),
   medications: (records, bounds, zone) => records.map((r) => ({
     ...r,
     PrescriptionEHRExtract: select(r.PrescriptionEHRExtract, (e) => compactToEpochMs(e.time_created.value, zone), bounds),

@@ -2,7 +2,7 @@ import type { EhrRecords, ReadKind, ReadResults, TimeRange } from '../../ports/e
 import type { PatientAccess } from '../access/patient-access.js';
 import { accessDenied, isDelegated } from '../access/patient-access.js';
 import {
-  marksProtectedIdentity, selectInRange, toPatientV2, withoutContactDetails, withoutContactDetailsV2, type PatientV2,
+  marksProtectedIdentity, selectInRange, withoutContactDetails, type PatientV2,
 } from '../records/index.js';
 
 /** The seven reads: one patient's records, within a time range, masked where the law says so. */
@@ -22,9 +22,8 @@ export class ReadPatientData {
     return mask ? withoutContactDetails(kind, selected) : selected;
   }
 
-  patientV2(access: PatientAccess): PatientV2 {
-    const v2 = toPatientV2(access.patientRecords, access.patientId, this.zone);
-    if (!v2) throw accessDenied();
-    return access.maskContactDetails ? withoutContactDetailsV2(v2) : v2;
+  /** The EHR's `patient-v2` document in the vendor's layout (`[]` when it has none), masked like every read. */
+  patientV2(access: PatientAccess): Promise<PatientV2[]> {
+    return this.execute('patient-v2', access, {});
   }
 }

@@ -8,7 +8,7 @@ const ADULT = '191212121212';
 
 interface Seen { method: string; url: string; headers: IncomingMessage['headers']; body: string; socket: Socket }
 
-const EMPTY = '<CareContacts xmlns="urn:example:ehr:carecontact:1"/>';
+const EMPTY = '<ContactEHRExtracts xmlns="urn:example:ehr:carecontact:2"/>';
 const RESULT = '<ResultRecord xmlns="urn:example:ehr:result:1"><ResultCode>OK</ResultCode><Comment>Klart.</Comment>'
   + '<Any><ReasonCode>ARRIVAL_REGISTERED</ReasonCode></Any></ResultRecord>';
 
@@ -58,12 +58,15 @@ describe('XmlHttpEhr requests on the wire', () => {
     await ehr.read('contacts', ADULT, { to: '20261231235959' });
     answer = xml(`<PatientRecords xmlns="urn:example:ehr:patient:3"/>`);
     await ehr.read('patient', ADULT, { from: '20260101000000' });
+    answer = xml(`<PatientEHRExtracts xmlns="urn:example:ehr:patient-v2:1"/>`);
+    await expect(ehr.read('patient-v2', ADULT, { from: '20260101000000' })).resolves.toEqual([]);
     answer = xml(`<Relationships xmlns="urn:example:ehr:relationship:1" actor="${ADULT}"/>`);
     await ehr.relationshipsOf(ADULT);
     expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual([
       `GET /ehr/v1/patients/${ADULT}/contacts?from=20260101000000&to=20261231235959`,
       `GET /ehr/v1/patients/${ADULT}/contacts?to=20261231235959`,
       `GET /ehr/v1/patients/${ADULT}/patient`,
+      `GET /ehr/v1/patients/${ADULT}/patient-v2`,
       `GET /ehr/v1/relationships/${ADULT}`,
     ]);
     for (const s of seen) expect(s.headers.accept).toBe('application/xml');

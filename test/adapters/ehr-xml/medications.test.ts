@@ -113,12 +113,15 @@ describe('PrescriptionRecords example', () => {
       { EmailType: 'FUNKTION', EmailAddress: 'tandvarden@example.se', EmailComment: 'Ej för akuta ärenden' },
     ]);
     expect(dental?.UnitAddresses.UnitAddressData[0]?.UnitAddressCounty).toBe('Stockholms län');
-    expect(dental?.AccessZones.AccessZoneID).toEqual(['00000017', '00000042']);
+    // Issue 13: the text form is mapped to an Identifier with the local access-zone root.
+    expect(dental?.AccessZones.AccessZoneID).toEqual([
+      { extension: '00000017', root: '1.2.752.99999.1.7' }, { extension: '00000042', root: '1.2.752.99999.1.7' },
+    ]);
     expect(dental?.UnitSecrecyGroups.Group).toEqual(['TANDVARD']);
     expect(dental?.UnitHeadCareProviderUnitID).toBe('SE2321000016-0001');
     expect(primary?.UnitSecrecyGroups).toEqual({ Group: [] });
     expect(primary?.PhoneNumbers).toEqual({ PhoneData: [] });
-    expect(primary?.AccessZones.AccessZoneID).toEqual(['00000017']);
+    expect(primary?.AccessZones.AccessZoneID).toEqual([{ extension: '00000017', root: '1.2.752.99999.1.7' }]);
   });
 
   it('leaves out the xsi:nil TreatmentGoal and gives the second extract empty wrappers', () => {

@@ -8,9 +8,15 @@ const read = <K extends Parameters<typeof mapDocument>[0]>(kind: K, file: string
   selectInRange(kind, mapDocument(kind, example(file), { zone: ZONE, expectedPatientId: PATIENT }), range, ZONE);
 
 describe('examples sorted by their time key', () => {
-  it('contacts by start', () => {
-    expect(read('contacts', 'contacts.xml').map((c) => c.contactId))
-      .toEqual(['00769001', '00771234', '00772001', '4711000000098', '00012345']);
+  it('issue 13: contacts by contact.contactBeginDateTime, the repeated autumn hour as its earlier instant', () => {
+    expect(read('contacts', 'contacts.xml')[0]?.contactEHRExtract.map((c) => c.contact?.contactInternalID))
+      .toEqual(['00769001', '00771190', '00771234', '00790417', '00801122']);
+    // 2025-10-26 02:30 occurs twice: the contact and both bounds are the earlier (summer-time) instant, 00:30Z.
+    expect(read('contacts', 'contacts.xml', { from: '20251026023000', to: '20251026023000' })[0]?.contactEHRExtract
+      .map((c) => c.contact?.contactInternalID)).toEqual(['00790417']);
+    expect(read('contacts', 'contacts.xml', { from: '20251027000000', to: '20261231235959' })[0]?.contactEHRExtract
+      .map((c) => c.contact?.contactInternalID)).toEqual(['00801122']);
+    expect(read('contacts', 'contacts.xml', { to: '20240101000000' })).toEqual([]);
   });
 
   it('video meetings by start, within the range of the example request', () => {
@@ -20,9 +26,9 @@ describe('examples sorted by their time key', () => {
       .toEqual([4711000000123]);
   });
 
-  it('attention signals by registration', () => {
-    expect(read('attentionsignals', 'attentionsignals.xml').map((s) => s.signalId))
-      .toEqual(['AS-000103', 'AS-000101', 'AS-000102', 'AS-000187', 'AS-000190']);
+  it('issue 13: attention signals by time_created', () => {
+    expect(read('attentionsignals', 'attentionsignals.xml')[0]?.AttentionSignalEHRExtract.map((s) => s.AttentionSignal?.RcId?.extension?.slice(-6)))
+      .toEqual(['000101', '000102', '000175', '000187', '000190']);
   });
 
   it('bookings by start inside each result', () => {
@@ -34,7 +40,8 @@ describe('examples sorted by their time key', () => {
   it('medications and journal notes by time_created', () => {
     expect(read('medications', 'medications.xml')[0]?.PrescriptionEHRExtract.map((e) => e.time_created.value))
       .toEqual(['20250112154405', '20250303101522']);
-    expect(read('journalnotes', 'journalnotes.xml')[0]?.JournalNoteEHRExtract.map((e) => e.time_created.value))
-      .toEqual(['20241027023000', '20250303103012']);
+    expect(read('journalnotes', 'journalnotes.xml').map((r) => r.JournalNoteEHRExtract.map((e) => e.time_created.value)))
+      .toEqual([['20250303103012'], ['20241027023000']]);
+    expect(read('journalnotes', 'journalnotes.xml', { from: '20250101000000' }).map((r) => r.JournalNoteEHRExtract.length)).toEqual([1, 0]);
   });
 });

@@ -23,7 +23,7 @@ const BILLION_LAUGHS = `<?xml version="1.0"?>
  <!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">
  <!ENTITY lol9 "&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;">
 ]>
-<CareContacts><CareContact><ContactId>&lol9;</ContactId></CareContact></CareContacts>`;
+<ContactEHRExtracts><contactEHRExtract><ContactId>&lol9;</ContactId></contactEHRExtract></ContactEHRExtracts>`;
 
 describe('DTDs are refused before parsing', () => {
   it('refuses the billion laughs quickly, without expanding it', () => {
@@ -34,16 +34,16 @@ describe('DTDs are refused before parsing', () => {
 
   it('refuses DOCTYPE and ENTITY in any letter case, after a BOM, and external entities', () => {
     const docs = [
-      '<!doctype CareContacts><CareContacts/>',
-      '\uFEFF<?xml version="1.0"?><!DOCTYPE CareContacts SYSTEM "file:///etc/passwd"><CareContacts/>',
-      '<CareContacts><!-- <!EnTiTy x "y"> --></CareContacts>',
-      '<?xml version="1.0"?>\n<!DocType x [<!ELEMENT x ANY>]><CareContacts/>',
+      '<!doctype ContactEHRExtracts><ContactEHRExtracts/>',
+      '\uFEFF<?xml version="1.0"?><!DOCTYPE ContactEHRExtracts SYSTEM "file:///etc/passwd"><ContactEHRExtracts/>',
+      '<ContactEHRExtracts><!-- <!EnTiTy x "y"> --></ContactEHRExtracts>',
+      '<?xml version="1.0"?>\n<!DocType x [<!ELEMENT x ANY>]><ContactEHRExtracts/>',
     ];
     for (const doc of docs) expect(malformedReason(() => contacts(doc)), doc).toContain('DTD markup');
   });
 
   it('accepts a BOM before the declaration of an ordinary document', () => {
-    expect(contacts(`\uFEFF${example('contacts.xml')}`)).toHaveLength(5);
+    expect(contacts(`\uFEFF${example('contacts.xml')}`)[0]?.contactEHRExtract).toHaveLength(5);
   });
 });
 
@@ -74,7 +74,7 @@ describe('prototype pollution', () => {
 
 describe('nesting depth', () => {
   const nested = (depth: number): string =>
-    `<CareContacts>${'<x>'.repeat(depth - 1)}${'</x>'.repeat(depth - 1)}</CareContacts>`;
+    `<ContactEHRExtracts>${'<x>'.repeat(depth - 1)}${'</x>'.repeat(depth - 1)}</ContactEHRExtracts>`;
 
   it(`accepts exactly ${MAX_DEPTH} levels and refuses one more`, () => {
     expect(contacts(nested(MAX_DEPTH))).toEqual([]);
@@ -84,9 +84,9 @@ describe('nesting depth', () => {
   it('refuses a document nested too deeply as soon as it is seen, without validating the rest', () => {
     // Broken after the nesting: a whole-document validation would have called it "not well-formed"
     // (and for 10 MiB of nesting it held the event loop for a second).
-    const deepThenBroken = `<CareContacts>${'<x>'.repeat(MAX_DEPTH)}${'</x>'.repeat(MAX_DEPTH)}<unclosed></CareContacts>`;
+    const deepThenBroken = `<ContactEHRExtracts>${'<x>'.repeat(MAX_DEPTH)}${'</x>'.repeat(MAX_DEPTH)}<unclosed></ContactEHRExtracts>`;
     expect(malformedReason(() => contacts(deepThenBroken))).toContain('not parseable XML');
-    const shallowThenBroken = `<CareContacts>${'<x>'.repeat(3)}${'</x>'.repeat(3)}<unclosed></CareContacts>`;
+    const shallowThenBroken = `<ContactEHRExtracts>${'<x>'.repeat(3)}${'</x>'.repeat(3)}<unclosed></ContactEHRExtracts>`;
     expect(malformedReason(() => contacts(shallowThenBroken))).toContain('not well-formed XML');
   });
 
@@ -116,17 +116,17 @@ describe('documents that are not well-formed', () => {
 
   it('refuses mismatched end tags, two roots, stray text, an empty body and an HTML error page', () => {
     const docs = [
-      '<CareContacts><CareContact></CareContacts></CareContact>',
-      '<CareContacts/>trailing',
-      '<CareContacts/>junk>',
-      '<CareContacts xmlns="urn:example:ehr:carecontact:1"/>\u0000',
+      '<ContactEHRExtracts><contactEHRExtract></ContactEHRExtracts></contactEHRExtract>',
+      '<ContactEHRExtracts/>trailing',
+      '<ContactEHRExtracts/>junk>',
+      '<ContactEHRExtracts xmlns="urn:example:ehr:carecontact:2"/>\u0000',
       '',
       'Bad Gateway',
-      '<CareContacts><CareContact><ContactId>1 & 2</ContactId></CareContact></CareContacts>',
+      '<ContactEHRExtracts><contactEHRExtract><ContactId>1 & 2</ContactId></contactEHRExtract></ContactEHRExtracts>',
     ];
     for (const doc of docs) expect(malformedReason(() => contacts(doc)), doc).toContain('not well-formed XML');
-    expect(malformedReason(() => contacts('<CareContacts/><CareContacts/>'))).toContain('more than one root element');
-    expect(malformedReason(() => contacts('<CareContacts/><Other/>'))).toContain('unexpected root element');
+    expect(malformedReason(() => contacts('<ContactEHRExtracts/><ContactEHRExtracts/>'))).toContain('more than one root element');
+    expect(malformedReason(() => contacts('<ContactEHRExtracts/><Other/>'))).toContain('unexpected root element');
     expect(malformedReason(() => contacts('<html><body><h1>502 Bad Gateway</h1></body></html>'))).toContain('unexpected root element');
   });
 

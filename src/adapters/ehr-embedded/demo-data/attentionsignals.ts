@@ -1,82 +1,94 @@
-import { addDays, dayAt, type DemoClock } from './clock.js';
-import { NS, tv } from './ix.js';
-import type { DemoPerson } from './people.js';
-import { UNITS, type UnitKey } from './units.js';
-import { cdataIfMarkup, el, leaf, tag, xmlDocument, type XmlElement } from './xml.js';
+import { addDays, dayAt, plusMinutes, type DemoClock } from './clock.js';
+import { bool, EHR_ID_ROOT, givenNames, id, NS, simpleUnit, tv, XSI } from './ix.js';
+import { SIGNALS, type SignalSpec } from './signal-data.js';
+import { idRoot, type DemoPerson } from './people.js';
+import { EHR_SYSTEM_ID, HEAD_UNIT, HSA_ROOT, LOCAL_UNIT_ROOT, POSITION_ROOT, STAFF, UNITS, type UnitKey } from './units.js';
+import { cdataIfMarkup, el, leaf, tag, xmlDocument, type XmlChild, type XmlElement } from './xml.js';
 
-/** AttentionSignals (README §3): warnings every caregiver must see. */
+/** AttentionSignalEHRExtracts (README §3, a mirror of the vendor's attention signals): warnings every caregiver must see. */
 
-interface SignalSpec {
-  id: string;
-  type: string;
-  description: string;
-  /** '' writes an empty `<Severity/>`, which reads as absent. */
-  severity?: string;
-  /** Days from today, or 'dst' for the latest daylight-saving change day. */
-  day: number | 'dst';
-  time: string;
-  /** 'date' writes an 8-digit ValidFrom (a calendar date); 'start' the registration day at 00:00:00. */
-  validFrom?: 'date' | 'start';
-  /** Days after registration; null writes an empty `<ValidTo/>`. */
-  validDays?: number | null;
-  unit: UnitKey;
+const ATC_ROOT = '1.2.752.129.2.2.3.1';
+
+const reassessment = (spec: SignalSpec, registeredDay: string): XmlChild[] => [
+  el('ReasessmentRequired', bool(spec.reassessDays !== undefined)),
+  spec.reassessDays !== undefined && tv('ReasessmentDateTime', addDays(registeredDay, spec.reassessDays)),
+];
+
+function detail(spec: SignalSpec, registeredDay: string): XmlElement {
+  const heading = el('Heading', spec.heading);
+  const comment = leaf('Comment', spec.comment && cdataIfMarkup(spec.comment));
+  switch (spec.kind) {
+    case 'Hypersensitivity':
+      // Severity and Certitude as attributes: the mirror rule lets a leaf member be either.
+      return tag('HypersensitivityType', { Severity: spec.severity, Certitude: spec.certitude ?? 'Bekräftad' },
+        heading, comment, el('Reaction', spec.reaction ?? ''), ...reassessment(spec, registeredDay),
+        (spec.reactionTypes ?? []).map((r) => el('ReactionTypes', r)),
+        spec.atc && el('SignalATCCodes', spec.atc.map(([code, name]) => tag('signalATCCode',
+          { Code: code, CodeSystem: ATC_ROOT, CodeSystemName: 'ATC' }, tag('DisplayName', { value: name })))),
+        (spec.agents ?? []).map((a) => el('Agent', a)));
+    case 'ContagiousDisease':
+      return el('ContagiousDiseaseType', heading, comment, ...reassessment(spec, registeredDay));
+    case 'TreatmentAndCondition':
+      return el('TreatmentAndConditionType', heading, comment, ...reassessment(spec, registeredDay),
+        leaf('TreatmentCode', spec.code), spec.code !== undefined && tv('TreatmentDateTime', registeredDay),
+        leaf('TreatmentDescription', spec.description), leaf('DiagnosisCode', spec.diagnosis?.[0]),
+        leaf('DiagnosisDescription', spec.diagnosis?.[1]));
+    case 'Unstructured':
+      return el('UnstructuredType', heading, comment, el('Type', 'WARNING'), ...reassessment(spec, registeredDay), el('Valid', 'true'));
+  }
 }
 
-const SIGNALS: Readonly<Record<string, readonly SignalSpec[]>> = {
-  '191212121212': [
-    { id: 'AS-000101', type: 'OVERKANSLIGHET', description: 'Penicillin \u2013 anafylaktisk reaktion', severity: 'Livshotande',
-      day: -690, time: '1422', validFrom: 'date', validDays: null, unit: 'akut' },
-    // Registered in the repeated (or skipped) hour of a daylight-saving change.
-    { id: 'AS-000187', type: 'SMITTA', description: 'MRSA-bärare, isoleringsrutin & basala hygienrutiner', severity: '',
-      day: 'dst', time: '0230', validFrom: 'start', validDays: 365, unit: 'avd23' },
-    { id: 'AS-000102', type: 'BEHANDLING', description: 'Antikoagulantia (warfarin) \u2013 PK(INR) mål 2,0\u20133,0; <blödningsrisk>',
-      severity: 'Skadlig', day: -540, time: '0915', unit: 'vc' },
-    { id: 'AS-000103', type: 'TILLSTAND', description: 'Diabetes mellitus typ 1', severity: 'Besvärande',
-      day: -720, time: '1100', validFrom: 'start', unit: 'vc' },
-    { id: 'AS-000190', type: 'VARDBEGRANSNING', description: 'Ej HLR enligt beslut, se journal',
-      day: -60, time: '1605', validFrom: 'start', unit: 'avd23' },
-  ],
-  '198112189876': [
-    { id: 'AS-000311', type: 'OVERKANSLIGHET', description: 'Nötter \u2013 nässelutslag', severity: 'Besvärande',
-      day: -480, time: '1010', validFrom: 'start', unit: 'vc' },
-  ],
-  '201701012393': [
-    { id: 'AS-000421', type: 'OVERKANSLIGHET', description: 'Jordnötter \u2013 anafylaxi, adrenalinpenna', severity: 'Livshotande',
-      day: -400, time: '2105', validFrom: 'start', unit: 'akut' },
-    { id: 'AS-000422', type: 'TILLSTAND', description: 'Astma', severity: 'Besvärande', day: -380, time: '1330', unit: 'barn' },
-  ],
-  '194608632396': [
-    { id: 'AS-000530', type: 'BEHANDLING', description: 'Antikoagulantia (warfarin), PK(INR) 2,0\u20133,0',
-      severity: 'Skadlig', day: -150, time: '1130', validFrom: 'start', unit: 'hjarta' },
-    { id: 'AS-000531', type: 'TILLSTAND', description: 'Hjärtsvikt & förmaksflimmer', day: -158, time: '0845', unit: 'hjarta' },
-  ],
-  '197305242385': [
-    { id: 'AS-000640', type: 'OVRIGT', description: 'Skyddad identitet \u2013 lämna inga uppgifter per telefon',
-      day: -700, time: '0800', validFrom: 'date', unit: 'vc' },
-  ],
-};
+function unitDetails(key: UnitKey): XmlElement {
+  const u = UNITS[key];
+  return el('Unit',
+    id('UnitID', u.hsaId, HSA_ROOT), id('UnitLocalID', u.localId, LOCAL_UNIT_ROOT), el('unitInternalID', u.internalId),
+    el('UnitName', u.name), id('HeadCareproviderUnitID', HEAD_UNIT.hsaId, HSA_ROOT),
+    el('AccessZones', id('AccessZoneID', '00000031', POSITION_ROOT)),
+    el('PhoneNumbers', el('Phone', el('PhoneType', 'VAXEL'), el('PhoneNumber', u.phone))));
+}
 
-function signal(spec: SignalSpec, clock: DemoClock, index: number): XmlElement {
+function signal(spec: SignalSpec, person: DemoPerson, clock: DemoClock): XmlElement {
   const day = spec.day === 'dst' ? clock.dstChangeDay : spec.day;
+  const registered = dayAt(clock, day, spec.time);
   const registeredDay = addDays(clock.today, day);
-  return el(index === 2 ? 'as:AttentionSignal' : 'AttentionSignal',
-    el('SignalId', spec.id),
-    el('SignalType', spec.type),
-    el('Description', cdataIfMarkup(spec.description)),
-    spec.severity === '' ? el('Severity') : leaf('Severity', spec.severity),
-    tv('RegisteredDateTime', dayAt(clock, day, spec.time)),
-    spec.validFrom === 'date' && tv('ValidFrom', registeredDay),
-    spec.validFrom === 'start' && tv('ValidFrom', `${registeredDay}000000`),
-    spec.validDays === null ? el('ValidTo')
-      : spec.validDays !== undefined && tv('ValidTo', `${addDays(registeredDay, spec.validDays)}235959`),
-    el('PerformingUnitName', UNITS[spec.unit].name));
+  const staff = STAFF[spec.staff];
+  const unit = spec.unit ?? staff.unit;
+  return el('AttentionSignalEHRExtract',
+    id('ehr_id', `TOLV:EhrId:${person.id}`, EHR_ID_ROOT),
+    id('ehr_system', EHR_SYSTEM_ID, HSA_ROOT),
+    tv('time_created', registered),
+    el('AttentionSignal',
+      id('RcId', `TOLV:RcId:AttentionSignal:${spec.id}`, '1.2.752.99999.1.2'),
+      tv('SignalVersionDateTime', registered),
+      tv('SignalSignDateTime', plusMinutes(registered, 20, clock.zone)),
+      el('SignalActive', bool(spec.deleted === undefined)),
+      spec.deleted !== undefined && [tv('SignalDeletionDate', dayAt(clock, day + spec.deleted[0], '0830')),
+        el('SignalDeletionComment', spec.deleted[1])],
+      el('SignalWarningSubType', spec.subType),
+      el('SignalDataType', spec.kind),
+      detail(spec, registeredDay)),
+    el('Patient',
+      id('PatientID', person.id, idRoot(person.id)),
+      el('PatientProtectedId', bool(person.protectedIdentity)),
+      el('PatientName', el('PatientFamilyName', person.familyName), leaf('PatientMiddleName', person.middleName),
+        givenNames('PatientGivenName', person))),
+    simpleUnit('CareUnit', unit),
+    el('HeadCareproviderUnit', id('unitID', HEAD_UNIT.hsaId, HSA_ROOT)),
+    el('Units', unitDetails(unit)),
+    el('CareProviders', el('CareProvider',
+      el('CareProviderType', 'SIGNERARE'), id('CareProviderID', staff.hsaId, HSA_ROOT),
+      el('CareProviderInternalID', staff.internalId), el('CareProviderName', cdataIfMarkup(staff.name)),
+      el('ProviderPosition', id('careProviderPositionID', staff.positionId, POSITION_ROOT),
+        el('careProviderPositionName', staff.positionName)),
+      simpleUnit('CareProviderUnit', staff.unit))));
 }
 
 export function attentionSignalsDocument(person: DemoPerson, clock: DemoClock): string {
-  const root = tag('AttentionSignals', { xmlns: NS.attentionsignals, 'xmlns:as': NS.attentionsignals },
-    (SIGNALS[person.id] ?? []).map((spec, i) => signal(spec, clock, i)));
+  const root = tag('as:AttentionSignalEHRExtracts', { 'xmlns:as': NS.attentionsignals, xmlns: NS.attentionsignals, 'xmlns:xsi': XSI, version: '2.1' },
+    (SIGNALS[person.id] ?? []).map((spec) => signal(spec, person, clock)));
   return xmlDocument(root, `GET /ehr/v1/patients/${person.id}/attentionsignals (synthetic demo data, generated `
-    + `for ${clock.today}). Traps where present: empty ValidTo and Severity (= absent), a registration in the `
-    + 'hour a daylight-saving change repeats or skips, an 8-digit ValidFrom, an unknown SignalType, CDATA, '
-    + 'an escaped ampersand, a prefixed element, and no signals at all.');
+    + `for ${clock.today}). A mirror of the vendor's attention signals. Traps where present: a prefixed root, `
+    + 'signals out of time order, a registration in the hour a daylight-saving change repeats or skips, '
+    + 'Severity and Certitude as attributes, repeated Agent and ReactionTypes, 8-digit dates, an inactive '
+    + 'signal, multi-line text, CDATA, escaped ampersands.');
 }

@@ -8,6 +8,7 @@ import { contactsDocument } from './contacts.js';
 import { journalNotesDocument } from './journalnotes.js';
 import { medicationsDocument } from './medications.js';
 import { patientDocument } from './patient.js';
+import { patientV2Document } from './patient-v2.js';
 import { DEMO_PEOPLE, type DemoPerson } from './people.js';
 import { relationshipsDocument } from './relationships.js';
 import { videoMeetingsDocument } from './videomeetings.js';
@@ -22,6 +23,7 @@ export { DEMO_PEOPLE, DEMO_ACTOR_ID, UNKNOWN_PATIENT_ID, type DemoPerson } from 
 
 const DOCUMENTS: Readonly<Record<string, (person: DemoPerson, clock: DemoClock) => string>> = {
   'patient.xml': patientDocument,
+  'patient-v2.xml': patientV2Document,
   'medications.xml': medicationsDocument,
   'journalnotes.xml': journalNotesDocument,
   'bookings.xml': bookingsDocument,

@@ -1,16 +1,19 @@
 import { isCompactDate, isCompactDateTime } from '../../../domain/time/local-time.js';
-import { tag, type XmlElement } from './xml.js';
+import type { DemoPerson } from './people.js';
+import { HSA_ROOT, LOCAL_UNIT_ROOT, UNITS, type UnitKey } from './units.js';
+import { el, tag, type XmlElement } from './xml.js';
 
 /** The upstream building blocks (README §1): Identifier, TimeValue, Code, and the document namespaces. */
 
 export const NS = {
   patient: 'urn:example:ehr:patient:3',
+  'patient-v2': 'urn:example:ehr:patient-v2:1',
   medications: 'urn:example:ehr:prescription:2',
   journalnotes: 'urn:example:ehr:journalnote:3',
   bookings: 'urn:example:ehr:booking:2',
   videomeetings: 'urn:example:ehr:videomeeting:1',
-  contacts: 'urn:example:ehr:carecontact:1',
-  attentionsignals: 'urn:example:ehr:attentionsignal:1',
+  contacts: 'urn:example:ehr:carecontact:2',
+  attentionsignals: 'urn:example:ehr:attentionsignal:2',
   relationships: 'urn:example:ehr:relationship:1',
 } as const;
 
@@ -42,3 +45,12 @@ export function int(value: number): string {
   if (!Number.isSafeInteger(value)) throw new RangeError(`not an integer: ${value}`);
   return String(value);
 }
+
+/** A person's given names as `name` elements with attributes; qualifier CL marks the name in use (the first). */
+export function givenNames(name: string, person: DemoPerson): XmlElement[] {
+  return person.givenNames.map((value, i) => tag(name, { qualifier: i === 0 ? 'CL' : undefined, value }));
+}
+
+/** The vendor's SimpleUnit: a unit by its HSA id and its local id. */
+export const simpleUnit = (name: string, key: UnitKey): XmlElement => el(name,
+  id('unitID', UNITS[key].hsaId, HSA_ROOT), id('unitLocalID', UNITS[key].localId, LOCAL_UNIT_ROOT));

@@ -1,8 +1,8 @@
 import { contactsOf, type Contact } from './appointments.js';
 import { plusMinutes, type DemoClock } from './clock.js';
 import { ehrId } from './ids.js';
-import { bool, EHR_ID_ROOT, id, NS, optionalTv, tv } from './ix.js';
-import { NOTES, type ArchetypeSpec, type NoteSpec, type RecordSpec } from './journal-data.js';
+import { bool, EHR_ID_ROOT, givenNames, id, NS, optionalTv, tv } from './ix.js';
+import { NOTES, type ArchetypeSpec, type NoteSpec, type RecordSpec, type ValueSpec } from './journal-data.js';
 import { idRoot, type DemoPerson } from './people.js';
 import {
   EHR_SYSTEM_ID, HEAD_UNIT, HSA_ROOT, LOCAL_UNIT_ROOT, POSITION_ROOT, STAFF, UNITS, type StaffKey, type UnitKey,
@@ -31,13 +31,21 @@ function archetype(spec: ArchetypeSpec, noteTime: string, zone: string): XmlElem
     (spec.children ?? []).map((child) => archetype(child, noteTime, zone)));
 }
 
+/** Minor version 3.1: the type as an attribute and the value's text as the element's own (line breaks kept). */
+const value = (v: ValueSpec): XmlElement =>
+  tag('Value', { JournalValueType: v.type }, v.text !== undefined && cdataIfMarkup(v.text));
+
 function record(spec: RecordSpec, noteTime: string, zone: string): XmlElement {
   return el('Record',
     el('Keyword', spec.keyword),
     el('KeywordToolType', spec.tool),
-    spec.values.map((v) => el('Value', el('JournalValueType', v))),
+    spec.values.map(value),
+    leaf('Unit', spec.unit),
+    leaf('Range', spec.range),
+    spec.secrecy !== undefined && el('KeywordSecrecyLevels', el('SecrecyLevel', spec.secrecy)),
     spec.archetypes && el('OtherValue', el('ArchetypeRecords',
-      spec.archetypes.map((a) => archetype(a, noteTime, zone)))));
+      spec.archetypes.map((a) => archetype(a, noteTime, zone)))),
+    spec.nested && record(spec.nested, noteTime, zone));
 }
 
 function careProvider(key: StaffKey, index: number): XmlElement {
@@ -65,7 +73,7 @@ function unitDetails(key: UnitKey): XmlElement {
     el('UnitName', u.name),
     'email' in u && el('EmailAddresses', el('Email', el('EmailType', 'FUNKTION'), el('EmailAddress', u.email))),
     el('UnitSecrecyGroups', el('Group', u.secrecyGroup)),
-    el('AccessZones', el('AccessZoneID', '00000017')),
+    el('AccessZones', id('AccessZoneID', '00000017', POSITION_ROOT)),
     id('HeadCareproviderUnitID', HEAD_UNIT.hsaId, HSA_ROOT),
     id('UnitLocalID', u.localId, LOCAL_UNIT_ROOT));
 }
@@ -93,14 +101,16 @@ function note(spec: NoteSpec, contact: Contact, person: DemoPerson, clock: DemoC
       tv('NoteVersionDateTime', version),
       optionalTv('NoteSignDateTime', signed),
       el('NoteTypeOfNote', spec.typeOfNote),
-      el('Records', spec.records.map((r) => record(r, noteTime, clock.zone)))),
+      el('NoteSecrecyLevels', el('SecrecyLevel', 'Normal')),
+      el('Records', spec.records.map((r) => record(r, noteTime, clock.zone))),
+      leaf('NoteInactiveReason', spec.inactiveReason)),
     el('Patient',
       id('PatientID', person.id, idRoot(person.id)),
       el('PatientProtectedId', bool(person.protectedIdentity)),
       el('PatientName',
         el('PatientFamilyName', person.familyName),
         leaf('PatientMiddleName', person.middleName),
-        person.givenNames.map((value, i) => tag('PatientGivenName', { qualifier: i === 0 ? 'CL' : undefined, value })))),
+        givenNames('PatientGivenName', person))),
     unitRef('AccessZoneUnit', contact.unit),
     unitRef('CareUnit', contact.unit),
     el('HeadCareproviderUnit', id('UnitID', HEAD_UNIT.hsaId, HSA_ROOT), id('UnitLocalID', HEAD_UNIT.localId, LOCAL_UNIT_ROOT)),
@@ -118,7 +128,9 @@ export function journalNotesDocument(person: DemoPerson, clock: DemoClock): stri
   const root = tag('JournalNoteRecords', { xmlns: NS.journalnotes, 'xmlns:ix': NS.journalnotes },
     extracts.length > 0 && el('JournalNoteRecord', tag('XSDVersion', { version: '3.1' }), extracts));
   return xmlDocument(root, `GET /ehr/v1/patients/${person.id}/journalnotes (synthetic demo data, generated for `
-    + `${clock.today}). Traps where present: notes out of time order, a prefixed ix:Note, ArchetypeRecord `
-    + 'nested four levels, Magnitude and Range as text ("084", "<140"), HCMContacInternaltID spelled so, '
-    + 'an unsigned note in a daylight-saving hour, a unit named "23", CDATA, escaped ampersands.');
+    + `${clock.today}). Minor version 3.1: each value's text beside its JournalValueType attribute. Traps `
+    + 'where present: notes out of time order, multi-line text, a prefixed ix:Note, a Record nested in a '
+    + 'Record, ArchetypeRecord nested four levels, Magnitude, Range and numeric values as text ("084", "<140"), '
+    + 'HCMContacInternaltID spelled so, an unsigned inactive note in a daylight-saving hour, a unit named "23", '
+    + 'CDATA, escaped ampersands.');
 }

@@ -7,7 +7,7 @@ import { cdata, charRef, el, leaf, tag, xmlDocument, type XmlChild, type XmlElem
 
 /** PatientRecords (README §3): the person's registry data, one extract per stored version. */
 
-interface PatientExtras {
+export interface PatientExtras {
   internalId: string;
   /** Folkbokföring codes; a coordination number has none. */
   register?: readonly [county: string, city: string, district: string];
@@ -18,7 +18,7 @@ interface PatientExtras {
   olderVersionDay?: number;
 }
 
-const EXTRAS: Record<string, PatientExtras> = {
+export const EXTRAS: Readonly<Record<string, PatientExtras>> = {
   '191212121212': {
     internalId: '00012345', register: ['01', '0180', '218003'], versionDay: -41, olderVersionDay: -530,
     comment: cdata('Hörselnedsättning: boka skrivtolk. Kontaktperson <dotter> Märta Ström & make.'),
