@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
 import { loadOrCreateCredentials } from './credentials-store.js';
 import { DEMO_CLIENTS, type DemoGrant } from './demo-clients.js';
+import { handleInteraction, INTERACTION_PATH } from './interactions.js';
 import { buildProviderConfiguration } from './provider-config.js';
 
 export { DEMO_PERSONS, type DemoPerson } from './demo-persons.js';
@@ -69,7 +70,17 @@ export async function startDemoAuthServer(options: {
   // The issuer must name the port actually bound (port 0 in tests), so the provider is created
   // after listen and requests are handed to it from then on.
   let handle: ReturnType<Provider['callback']> | undefined;
+  let provider: Provider | undefined;
   const server = createServer((req, res) => {
+    if (provider && req.url?.startsWith(INTERACTION_PATH)) {
+      handleInteraction(provider, req, res).catch((error: unknown) => {
+        // An expired or unknown interaction (a stale page, a cookie from another run): start again.
+        logger.warn({ err: { name: (error as Error).name, message: (error as Error).message } }, 'demo sign-in page failed');
+        if (!res.headersSent) res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' });
+        res.end('This sign-in has expired or is not known here. Start again from the application.');
+      });
+      return;
+    }
     if (handle) return handle(req, res);
     res.statusCode = 503;
     res.end();
@@ -78,7 +89,7 @@ export async function startDemoAuthServer(options: {
   const issuer = issuerUrl(address);
 
   try {
-    const provider = new Provider(
+    provider = new Provider(
       issuer,
       buildProviderConfiguration({ audience, patientClaim, credentials: stored }),
     );

@@ -5,15 +5,17 @@ export interface DemoPerson {
   /** 12-digit personal identity number, typed into the demo login form as the "login". */
   identityNumber: string;
   name: string;
+  /** What signing in as this person shows, for the login page. */
+  shows: string;
 }
 
 export const DEMO_PERSONS: readonly DemoPerson[] = Object.freeze([
-  { identityNumber: '191212121212', name: 'Tolvan Tolvansson' },
-  { identityNumber: '198112189876', name: 'Märta Ström' },
-  { identityNumber: '201701012393', name: 'Lilla Ström' },
-  { identityNumber: '200404122384', name: 'Anton Ström' },
-  { identityNumber: '194608632396', name: 'Gösta Partnersson' },
-  { identityNumber: '197305242385', name: 'Sara Skyddad' },
+  { identityNumber: '191212121212', name: 'Tolvan Tolvansson', shows: 'An adult with data in every read: bookings past, today and ahead (some by video), contacts, signals, medications, journal notes.' },
+  { identityNumber: '198112189876', name: 'Märta Ström', shows: "Acting for others: with the patient header she reads her daughter Lilla's data (guardian), Tolvan's (power of attorney) and Gösta's (partner); Anton's and Sara's are refused." },
+  { identityNumber: '201701012393', name: 'Lilla Ström', shows: 'A child with a booking today; her guardian Märta can read and check in for her.' },
+  { identityNumber: '200404122384', name: 'Anton Ström', shows: "Now an adult: his own data; his mother's guardianship has ended." },
+  { identityNumber: '194608632396', name: 'Gösta Partnersson', shows: 'A coordination number (day + 60); Märta reads his data as his partner.' },
+  { identityNumber: '197305242385', name: 'Sara Skyddad', shows: 'A protected identity: only she can read her data; nobody can act for her.' },
 ]);
 
 export function findDemoPerson(identityNumber: string): DemoPerson | undefined {

@@ -9,8 +9,29 @@ declare module 'oidc-provider' {
     constructor(issuer: string, configuration?: Configuration);
     readonly issuer: string;
     callback(): (req: IncomingMessage, res: ServerResponse) => void;
+    interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<InteractionDetails>;
+    interactionFinished(req: IncomingMessage, res: ServerResponse, result: Record<string, unknown>, options?: { mergeWithLastSubmission?: boolean }): Promise<void>;
+    readonly Grant: {
+      new (init: { accountId?: string | undefined; clientId: string }): Grant;
+      find(id: string): Promise<Grant | undefined>;
+    };
     on(event: 'server_error', listener: (ctx: unknown, error: Error) => void): this;
     on(event: string, listener: (...args: unknown[]) => void): this;
+  }
+
+  export interface InteractionDetails {
+    uid: string;
+    prompt: { name: string; details: Record<string, unknown> };
+    params: Record<string, unknown> & { client_id: string };
+    session?: { accountId?: string };
+    grantId?: string;
+  }
+
+  export interface Grant {
+    addOIDCScope(scope: string): void;
+    addOIDCClaims(claims: string[]): void;
+    addResourceScope(indicator: string, scope: string): void;
+    save(): Promise<string>;
   }
 
   export const errors: {

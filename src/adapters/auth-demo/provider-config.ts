@@ -5,6 +5,7 @@ import { errors, interactionPolicy, type Configuration } from 'oidc-provider';
 import type { StoredCredentials } from './credentials-store.js';
 import { DEMO_CLIENTS, demoClient, toClientMetadata } from './demo-clients.js';
 import { findDemoPerson } from './demo-persons.js';
+import { INTERACTION_PATH } from './interactions.js';
 
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 
@@ -64,7 +65,7 @@ export function buildProviderConfiguration(input: {
       createHmac('sha256', credentials.pairwiseSalt)
         .update(`${client.sectorIdentifier ?? client.clientId}\n${accountId}`)
         .digest('base64url'),
-    // The devInteractions form's "login" is the account id: only the demo persons exist.
+    // The sign-in form's "login" is the account id: only the demo persons exist.
     findAccount: async (_ctx: unknown, accountId: string) =>
       findDemoPerson(accountId)
         ? { accountId, claims: async () => ({ sub: accountId }) }
@@ -73,11 +74,12 @@ export function buildProviderConfiguration(input: {
       token.kind === 'AccessToken' && token.accountId
         ? { [patientClaim]: token.accountId }
         : undefined,
-    interactions: { policy: demoInteractionPolicy() },
+    // The sign-in and consent pages are the demo's own (interactions.ts), served under this path.
+    interactions: { policy: demoInteractionPolicy(), url: (_ctx: unknown, interaction: { uid: string }) => `${INTERACTION_PATH}${interaction.uid}` },
     pkce: { required: () => true },
     clientBasedCORS: () => false,
     features: {
-      devInteractions: { enabled: true },
+      devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
       // Every access token is for the API, so userinfo (which needs an audience-less one) is off.
       userinfo: { enabled: false },

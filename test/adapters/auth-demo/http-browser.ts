@@ -1,4 +1,4 @@
-// Just enough of a browser to drive oidc-provider's devInteractions pages over real HTTP:
+// Just enough of a browser to drive the demo authorization server's sign-in and consent pages over real HTTP:
 // a path-aware cookie jar, manual redirects, and the forms on those pages.
 import { request } from 'undici';
 

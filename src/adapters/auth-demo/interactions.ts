@@ -1,0 +1,75 @@
+// The demo authorization server's own interaction pages (sign-in, consent) in place of
+// oidc-provider's devInteractions, whose page says nothing about who can sign in or why a login
+// was refused. oidc-provider keeps the interaction state; this only renders and submits it.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type Provider from 'oidc-provider';
+import { findDemoPerson } from './demo-persons.js';
+import { consentPage, loginPage, loginProblem } from './interaction-pages.js';
+
+export const INTERACTION_PATH = '/interaction/';
+const MAX_FORM_BYTES = 4096;
+const CSP = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'";
+
+interface MissingScopes { missingOIDCScope?: string[]; missingResourceScopes?: Record<string, string[]> }
+
+function send(res: ServerResponse, status: number, html: string): void {
+  res.writeHead(status, {
+    'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': CSP,
+    'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer',
+  });
+  res.end(html);
+}
+
+async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+  let body = '';
+  for await (const chunk of req) {
+    body += String(chunk);
+    if (body.length > MAX_FORM_BYTES) throw new Error('form too large');
+  }
+  return new URLSearchParams(body);
+}
+
+function requestedScopes(details: MissingScopes): string[] {
+  const oidc = (details.missingOIDCScope ?? []).filter((s) => s !== 'openid');
+  return [...oidc, ...Object.values(details.missingResourceScopes ?? {}).flat()];
+}
+
+/** A grant of everything the consent prompt asked for (what devInteractions did on "Authorize"). */
+async function grantAsked(provider: Provider, details: Awaited<ReturnType<Provider['interactionDetails']>>): Promise<string> {
+  const { grantId, session, params } = details;
+  const grant = grantId ? await provider.Grant.find(grantId) : new provider.Grant({ accountId: session?.accountId, clientId: params.client_id });
+  if (!grant) throw new Error('grant not found');
+  const asked = details.prompt.details as MissingScopes & { missingOIDCClaims?: string[] };
+  if (asked.missingOIDCScope) grant.addOIDCScope(asked.missingOIDCScope.join(' '));
+  if (asked.missingOIDCClaims) grant.addOIDCClaims(asked.missingOIDCClaims);
+  for (const [indicator, scopes] of Object.entries(asked.missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes.join(' '));
+  return grant.save();
+}
+
+/** Serves GET/POST /interaction/:uid and GET /interaction/:uid/abort; anything else there is 404. */
+export async function handleInteraction(provider: Provider, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const path = new URL(req.url ?? '/', 'http://demo.invalid').pathname;
+  const [uid, action] = path.slice(INTERACTION_PATH.length).split('/');
+  if (!uid || (action !== undefined && action !== 'abort')) return send(res, 404, 'Not found.');
+  const details = await provider.interactionDetails(req, res);
+  const submitUrl = `${INTERACTION_PATH}${uid}`;
+  if (action === 'abort') {
+    return provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'End-User aborted interaction' }, { mergeWithLastSubmission: false });
+  }
+  const clientId = String(details.params.client_id ?? 'the application');
+  if (req.method === 'GET') {
+    if (details.prompt.name === 'login') return send(res, 200, loginPage({ submitUrl, clientId }));
+    return send(res, 200, consentPage({ submitUrl, abortUrl: `${submitUrl}/abort`, clientId, scopes: requestedScopes(details.prompt.details as MissingScopes) }));
+  }
+  if (req.method !== 'POST') return send(res, 405, 'Method not allowed.');
+  const form = await readForm(req);
+  if (details.prompt.name === 'login') {
+    const typed = form.get('login') ?? '';
+    const problem = loginProblem(typed);
+    if (problem !== undefined) return send(res, 200, loginPage({ submitUrl, clientId, error: problem }));
+    const person = findDemoPerson(typed.replace(/[\s-]/g, ''));
+    return provider.interactionFinished(req, res, { login: { accountId: person?.identityNumber ?? '' } }, { mergeWithLastSubmission: false });
+  }
+  if (form.get('prompt') !== 'consent') return send(res, 400, 'Unexpected form.');
+  return provider.interactionFinished(req, res, { consent: { grantId: await grantAsked(provider, details) } }, { mergeWithLastSubmission: true });
+}
