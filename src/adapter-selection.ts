@@ -1,6 +1,8 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { PostgresAuditTrail } from './adapters/audit-postgres/postgres-audit-trail.js';
+import { FileAccessLog } from './adapters/audit-query/file-access-log.js';
+import { PostgresAccessLog } from './adapters/audit-query/postgres-access-log.js';
 import { FileAuditTrail } from './adapters/audit-file/file-audit-trail.js';
 import { DEMO_CLIENTS } from './adapters/auth-demo/demo-clients.js';
 import { JwtAccessTokenVerifier } from './adapters/auth-jwks/jwt-access-token-verifier.js';
@@ -21,6 +23,7 @@ import type { Config } from './config.js';
 import type { OAuthDocumentation } from './http/openapi/security.js';
 import { readEhrTls } from './transport-settings.js';
 import type { Lifecycle } from './lifecycle.js';
+import type { AccessLogReader } from './ports/access-log.port.js';
 import type { AccessTokenVerifier } from './ports/access-token-verifier.port.js';
 import type { AuditTrail } from './ports/audit-trail.port.js';
 import type { Clock } from './ports/clock.port.js';
@@ -109,9 +112,21 @@ export async function selectEhr({ config, clock, logger, metrics, life }: Select
   return new InstrumentedEhr(embedded, embedded, metrics);
 }
 
+/** Where the embedded audit trail is kept when there is no DATABASE_URL. */
+const auditFileOf = (config: Config): string => path.join(config.dataDir, 'audit', 'audit-trail.jsonl');
+
+/** The patient's access log is read from the store the audit trail writes to (CONTRACT §6). */
+export function selectAccessLogReader({ config, logger, life }: Selection): AccessLogReader {
+  const reader = config.databaseUrl === undefined
+    ? new FileAccessLog(auditFileOf(config), (m) => logger.warn(m))
+    : PostgresAccessLog.create({ connectionString: config.databaseUrl });
+  life.onClose(() => reader.close());
+  return reader;
+}
+
 export async function selectAuditTrail({ config, logger, metrics, life }: Selection): Promise<AuditTrail> {
   const store: AuditTrail = config.databaseUrl === undefined
-    ? await FileAuditTrail.open(path.join(config.dataDir, 'audit', 'audit-trail.jsonl'), { onWarning: (m) => logger.warn(m) })
+    ? await FileAuditTrail.open(auditFileOf(config), { onWarning: (m) => logger.warn(m) })
     : PostgresAuditTrail.create({ connectionString: config.databaseUrl, onWarning: (m) => logger.warn(m) });
   // Migrates early when the database is up; when it is down the service starts anyway, not ready.
   void store.ping();

@@ -2,12 +2,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { assertTimeZone } from './domain/time/local-time.js';
 import { readTransportSettings, type TransportSettings } from './transport-settings.js';
+import { readAccessLogSettings, type AccessLogSettings } from './access-log-settings.js';
 
 /**
  * Every setting of CONTRACT.md §1, read once from the environment and frozen. The transport
  * settings (TLS towards callers and the EHR, where plain HTTP may listen): src/transport-settings.ts.
  */
-export interface Config extends TransportSettings {
+export interface Config extends TransportSettings, AccessLogSettings {
   port: number;
   host: string;
   basePath: string;
@@ -171,5 +172,6 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     pressureMaxHeapUsedMb: integer(env, 'PRESSURE_MAX_HEAP_USED_MB', 2048, 64, 65_536),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     ...readTransportSettings(env, host, ehrBaseUrl, (message) => new ConfigError(message)),
+    ...readAccessLogSettings(env, (message) => new ConfigError(message)),
   });
 }

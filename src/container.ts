@@ -4,25 +4,30 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { container as rootContainer } from 'tsyringe';
 import {
-  selectAuditTrail, selectEhr, selectRedis, selectSubscriptionKeys, selectTokenVerifier, selectWriteCoordinator, type Selection,
+  selectAccessLogReader, selectAuditTrail, selectEhr, selectRedis, selectSubscriptionKeys, selectTokenVerifier, selectWriteCoordinator, type Selection,
 } from './adapter-selection.js';
 import { SystemClock } from './adapters/clock/system-clock.js';
 import { PrometheusMetrics } from './adapters/metrics/prometheus-metrics.js';
+import { cursorSecret } from './adapters/page-cursor/cursor-secret.js';
+import { HmacPageCursors } from './adapters/page-cursor/hmac-page-cursors.js';
 import type { Config } from './config.js';
+import { ReadAccessLog } from './domain/access-log/read-access-log.js';
 import { PatientAccessPolicy } from './domain/access/patient-access.js';
 import { MarkArrived } from './domain/use-cases/mark-arrived.js';
 import { ReadPatientData } from './domain/use-cases/read-patient-data.js';
 import { RegisterPayment } from './domain/use-cases/register-payment.js';
 import { buildApp } from './http/app.js';
-import { HttpsServing } from './http/tls/https-serving.js';
 import { buildMetricsApp } from './http/metrics-app.js';
+import { HttpsServing } from './http/tls/https-serving.js';
 import { Lifecycle } from './lifecycle.js';
 import { isLoopbackHost } from './transport-settings.js';
+import type { AccessLogReader } from './ports/access-log.port.js';
 import type { AccessTokenVerifier } from './ports/access-token-verifier.port.js';
 import type { AuditTrail } from './ports/audit-trail.port.js';
 import type { Clock } from './ports/clock.port.js';
 import type { DelegationRegistry } from './ports/delegation-registry.port.js';
 import type { EhrRecords } from './ports/ehr-records.port.js';
+import type { PageCursors } from './ports/page-cursors.port.js';
 import type { SubscriptionKeys } from './ports/subscription-keys.port.js';
 import { TOKENS } from './ports/tokens.js';
 import type { WriteCoordinator } from './ports/write-coordinator.port.js';
@@ -57,6 +62,8 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
   c.register<WriteCoordinator>(TOKENS.WriteCoordinator, { useValue: selectWriteCoordinator(selection, redis) });
   c.register<SubscriptionKeys>(TOKENS.SubscriptionKeys, { useValue: await selectSubscriptionKeys(selection) });
   c.register<AccessTokenVerifier>(TOKENS.AccessTokenVerifier, { useValue: await selectTokenVerifier(selection) });
+  c.register<AccessLogReader>(TOKENS.AccessLogReader, { useValue: selectAccessLogReader(selection) });
+  c.register<PageCursors>(TOKENS.PageCursors, { useValue: new HmacPageCursors(await cursorSecret(config.accessLogCursorSecret, config.dataDir)) });
   c.register(PatientAccessPolicy, {
     useFactory: (d) => new PatientAccessPolicy(d.resolve(TOKENS.EhrRecords), d.resolve(TOKENS.DelegationRegistry), d.resolve(TOKENS.Clock), config.ehrTimezone),
   });
@@ -64,6 +71,9 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
   c.register(MarkArrived, {
     useFactory: (d) => new MarkArrived(d.resolve(TOKENS.EhrRecords), d.resolve(TOKENS.Clock),
       { beforeMinutes: config.arrivalWindowBeforeMin, afterMinutes: config.arrivalWindowAfterMin }, d.resolve(TOKENS.WriteCoordinator)),
+  });
+  c.register(ReadAccessLog, {
+    useFactory: (d) => new ReadAccessLog(d.resolve(TOKENS.AccessLogReader), d.resolve(TOKENS.PageCursors), config.ehrTimezone, config.clientNames),
   });
   c.register(RegisterPayment, { useFactory: (d) => new RegisterPayment(d.resolve(TOKENS.EhrRecords), d.resolve(TOKENS.WriteCoordinator)) });
 
@@ -81,6 +91,7 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
     readPatientData: c.resolve(ReadPatientData),
     markArrived: c.resolve(MarkArrived),
     registerPayment: c.resolve(RegisterPayment),
+    readAccessLog: c.resolve(ReadAccessLog),
     ...(selection.oauth ? { oauth: selection.oauth } : {}),
     ...(redis ? {
       rateLimitRedis: { client: redis.client, onStoreError: redis.health.recordSkippedCheck },

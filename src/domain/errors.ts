@@ -3,7 +3,8 @@ export type DomainErrorCode =
   | 'ACCESS_DENIED'
   | 'PATIENT_HEADER_REQUIRED'
   | 'INVALID_PATIENT_HEADER'
-  | 'INVALID_TIME_RANGE';
+  | 'INVALID_TIME_RANGE'
+  | 'INVALID_PAGE';
 
 export class DomainError extends Error {
   constructor(readonly code: DomainErrorCode, message: string) {

@@ -1,6 +1,7 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.js';
+import type { ReadAccessLog } from '../domain/access-log/read-access-log.js';
 import type { AccessTokenVerifier } from '../ports/access-token-verifier.port.js';
 import type { AuditTrail } from '../ports/audit-trail.port.js';
 import type { Clock } from '../ports/clock.port.js';
@@ -19,6 +20,7 @@ import { openapi } from './plugins/openapi.js';
 import { rateLimitPerSubscription, type RateLimitRedisStore } from './plugins/rate-limit.js';
 import { requestIdOf } from './request-id.js';
 import type { RouteDependencies } from './routes/dependencies.js';
+import { accessLogRoute } from './routes/access-log-route.js';
 import { healthRoutes, type ReadinessChecks } from './routes/health-routes.js';
 import { patientRoute } from './routes/patient-route.js';
 import { readRoutes } from './routes/read-routes.js';
@@ -35,6 +37,8 @@ export interface AppDependencies extends RouteDependencies {
   tokenVerifier: AccessTokenVerifier;
   auditTrail: AuditTrail;
   ehr: EhrRecords;
+  /** The patient's access log (CONTRACT §6), read from the audit store the trail writes to. */
+  readAccessLog: ReadAccessLog;
   logger: FastifyBaseLogger;
   /** Rate-limit counters shared through Redis (`REDIS_URL`); in-process when absent. */
   rateLimitRedis?: RateLimitRedisStore;
@@ -116,6 +120,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     await api.register(readRoutes, deps);
     await api.register(patientRoute, deps);
     await api.register(writeRoutes, deps);
+    await api.register(accessLogRoute, deps);
   }, { prefix: deps.config.basePath });
 
   return app;

@@ -7,4 +7,6 @@ export const TOKENS = {
   AccessTokenVerifier: Symbol('AccessTokenVerifier'),
   SubscriptionKeys: Symbol('SubscriptionKeys'),
   WriteCoordinator: Symbol('WriteCoordinator'),
+  AccessLogReader: Symbol('AccessLogReader'),
+  PageCursors: Symbol('PageCursors'),
 } as const;

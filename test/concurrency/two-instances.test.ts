@@ -15,10 +15,11 @@ import { RedisCoordinator } from '../../src/adapters/write-coordination/redis-co
 import { buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/http/logging.js';
 import { FixedClock } from '../fakes/fixed-clock.js';
+import { MemoryAuditTrail } from '../fakes/memory-audit-trail.js';
 import { adminPool, databaseUrl, dropSchema, freshSchema, databaseAvailable } from '../support/database.js';
 import { redisUrl, skipWithoutRedis, uniqueNameSpace } from '../support/redis.js';
 import { TestIssuer } from '../support/test-issuer.js';
-import { TEST_HTTP_CONFIG, useCasesOver, verifierFor } from '../support/app-wiring.js';
+import { accessLogOver, TEST_HTTP_CONFIG, useCasesOver, verifierFor } from '../support/app-wiring.js';
 
 const ZONE = 'Europe/Stockholm';
 const KEY = 'two-instances-key-0123456789';
@@ -45,7 +46,7 @@ describe.skipIf(skip)('two instances sharing Redis, PostgreSQL and one EHR folde
     const app = await buildApp({
       config: { ...TEST_HTTP_CONFIG, rateLimitMax: 100_000 },
       clock, logger: createLogger('silent'), ehr, auditTrail: audit, tokenVerifier: verifierFor(issuer, clock),
-      subscriptionKeys: new StaticSubscriptionKeys(new Map([['test', KEY]])), ...useCasesOver(ehr, clock, coordinator),
+      subscriptionKeys: new StaticSubscriptionKeys(new Map([['test', KEY]])), ...useCasesOver(ehr, clock, coordinator), readAccessLog: accessLogOver(new MemoryAuditTrail()),
       rateLimitRedis: { client: redis.client, onStoreError: () => undefined, nameSpace: uniqueNameSpace('two-instances') },
     });
     await app.ready();

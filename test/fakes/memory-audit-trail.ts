@@ -1,7 +1,9 @@
+import type { AccessLogQuery, AccessLogReader, LoggedAccess, StoredAccess } from '../../src/ports/access-log.port.js';
 import type { AuditRecord, AuditTrail } from '../../src/ports/audit-trail.port.js';
 
-/** Keeps audit records in memory; can be told to fail or to hang, like a store that went away. */
-export class MemoryAuditTrail implements AuditTrail {
+/** Keeps audit records in memory; can be told to fail or to hang, like a store that went away. Reads them back as an access log. */
+export class MemoryAuditTrail implements AuditTrail, AccessLogReader {
+  readonly store = 'memory';
   readonly records: AuditRecord[] = [];
   mode: 'ok' | 'fail' | 'hang' = 'ok';
   /** Refuses only the records this picks (say, attempt records), as a store that fails now and then. */
@@ -19,4 +21,22 @@ export class MemoryAuditTrail implements AuditTrail {
   }
 
   async close(): Promise<void> {}
+
+  /** The outcome records about the patient in the order appended (which is time order); a position is the index after one. */
+  async page(q: AccessLogQuery): Promise<StoredAccess[]> {
+    const found: StoredAccess[] = [];
+    for (let i = q.after === undefined ? 0 : Number(q.after.id); i < this.records.length && found.length < q.limit; i++) {
+      const r = this.records[i];
+      if (r === undefined || r.patientId !== q.patientId || r.phase === 'attempt') continue;
+      const ms = Date.parse(r.time);
+      if ((q.fromMs !== undefined && ms < q.fromMs) || (q.toMs !== undefined && ms > q.toMs)) continue;
+      const access: LoggedAccess = { time: r.time, requestId: r.requestId, operation: r.operation, outcome: r.outcome, status: r.status };
+      if (r.actor?.personId !== undefined) access.actorPersonId = r.actor.personId;
+      if (r.clientId !== undefined) access.clientId = r.clientId;
+      if (r.subscription !== undefined) access.subscription = r.subscription;
+      if (r.delegation !== undefined) access.delegation = r.delegation;
+      found.push({ position: { timeMs: ms, id: String(i + 1) }, access });
+    }
+    return found;
+  }
 }

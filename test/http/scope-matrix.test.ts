@@ -13,6 +13,7 @@ const ROUTES: Record<OperationName, { method: 'GET' | 'PUT' | 'POST'; url: strin
   getVideoMeetings: { method: 'GET', url: '/patients/videomeetings/' },
   getMedications: { method: 'GET', url: '/patients/medications/' },
   getJournalNotes: { method: 'GET', url: '/patients/journalnotes/' },
+  getAccessLog: { method: 'GET', url: '/patients/accesslog/' },
 };
 
 describe('route × scope matrix', () => {

@@ -1,11 +1,15 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { randomBytes } from 'node:crypto';
 import { JwtAccessTokenVerifier } from '../../src/adapters/auth-jwks/jwt-access-token-verifier.js';
+import { HmacPageCursors } from '../../src/adapters/page-cursor/hmac-page-cursors.js';
 import { InProcessCoordinator } from '../../src/adapters/write-coordination/in-process-coordinator.js';
+import { ReadAccessLog } from '../../src/domain/access-log/read-access-log.js';
 import { PatientAccessPolicy } from '../../src/domain/access/patient-access.js';
 import { MarkArrived } from '../../src/domain/use-cases/mark-arrived.js';
 import { ReadPatientData } from '../../src/domain/use-cases/read-patient-data.js';
 import { RegisterPayment } from '../../src/domain/use-cases/register-payment.js';
 import type { RouteDependencies } from '../../src/http/routes/dependencies.js';
+import type { AccessLogReader } from '../../src/ports/access-log.port.js';
 import type { Clock } from '../../src/ports/clock.port.js';
 import type { DelegationRegistry } from '../../src/ports/delegation-registry.port.js';
 import type { EhrRecords } from '../../src/ports/ehr-records.port.js';
@@ -17,7 +21,7 @@ export const KEY = 'test-subscription-key-0123456789';
 export const ALL_SCOPES = [
   'user/Appointment-read', 'user/Patient-read', 'user/Contact-read', 'user/AttentionSignal-read',
   'user/VideoMeeting-read', 'user/MedicationPrescription-read', 'user/JournalNote-read',
-  'user/Appointment-write', 'user/Payment-write',
+  'user/Appointment-write', 'user/Payment-write', 'user/AccessLog-read',
 ].join(' ');
 
 /**
@@ -37,6 +41,11 @@ export function useCasesOver(ehr: EhrRecords & DelegationRegistry, clock: Clock,
     markArrived: new MarkArrived(ehr, clock, { beforeMinutes: 120, afterMinutes: 30 }, coordinator),
     registerPayment: new RegisterPayment(ehr, coordinator),
   };
+}
+
+/** The access log over `reader`, its cursors sealed with `secret` (random: a fresh one per app), as src/container.ts wires it. */
+export function accessLogOver(reader: AccessLogReader, clientNames: ReadonlyMap<string, string> = new Map(), secret: Buffer = randomBytes(32)): ReadAccessLog {
+  return new ReadAccessLog(reader, new HmacPageCursors(secret), ZONE, clientNames);
 }
 
 /** The production verifier, trusting the loopback test issuer; TEST_CLIENT_ID is the one listed client (AUTH_CLIENT_IDS). */

@@ -16,7 +16,9 @@ import { ALL_SCOPES, KEY, ZONE } from './test-app.js';
 import { databaseUrl, urlVia } from './database.js';
 import { TcpProxy } from './tcp-proxy.js';
 import { TestIssuer } from './test-issuer.js';
-import { TEST_HTTP_CONFIG, useCasesOver, verifierFor } from './app-wiring.js';
+import type { AccessLogReader } from '../../src/ports/access-log.port.js';
+import { MemoryAuditTrail } from '../fakes/memory-audit-trail.js';
+import { accessLogOver, TEST_HTTP_CONFIG, useCasesOver, verifierFor } from './app-wiring.js';
 
 export interface AuditedTestApp {
   app: FastifyInstance;
@@ -32,7 +34,7 @@ export interface AuditedTestApp {
  * `startTestApp`, but writing to the audit trail it is given (a PostgresAuditTrail in outage tests).
  * Closing the app does not close the trail; the test owns it.
  */
-export async function startAuditedTestApp(auditTrail: AuditTrail): Promise<AuditedTestApp> {
+export async function startAuditedTestApp(auditTrail: AuditTrail, accessLog: AccessLogReader = new MemoryAuditTrail()): Promise<AuditedTestApp> {
   const dir = await mkdtemp(path.join(tmpdir(), 'pdas-pg-test-'));
   const clock = new FixedClock(Date.now());
   await generateDemoData(path.join(dir, 'ehr'), { now: clock.now(), zone: ZONE });
@@ -42,7 +44,7 @@ export async function startAuditedTestApp(auditTrail: AuditTrail): Promise<Audit
   const ehr = new EmbeddedEhr(new DocumentStore(path.join(dir, 'ehr')), await WriteStateStore.open(path.join(dir, 'state.json')), ZONE, () => undefined);
   const app = await buildApp({
     config: TEST_HTTP_CONFIG,
-    clock, logger, ehr, auditTrail, tokenVerifier: verifierFor(issuer, clock), ...useCasesOver(ehr, clock),
+    clock, logger, ehr, auditTrail, tokenVerifier: verifierFor(issuer, clock), ...useCasesOver(ehr, clock), readAccessLog: accessLogOver(accessLog),
     subscriptionKeys: new StaticSubscriptionKeys(new Map([['test', KEY]])),
   });
   await app.ready();

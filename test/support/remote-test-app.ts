@@ -12,7 +12,7 @@ import { FixedClock } from '../fakes/fixed-clock.js';
 import { MemoryAuditTrail } from '../fakes/memory-audit-trail.js';
 import { KEY, ZONE } from './test-app.js';
 import { TestIssuer } from './test-issuer.js';
-import { clientOf, TEST_HTTP_CONFIG, useCasesOver, verifierFor } from './app-wiring.js';
+import { accessLogOver, clientOf, TEST_HTTP_CONFIG, useCasesOver, verifierFor } from './app-wiring.js';
 
 export interface RemoteTestApp {
   app: FastifyInstance;
@@ -59,7 +59,7 @@ export async function startRemoteTestApp(options: RemoteTestAppOptions = {}): Pr
   });
   const app = await buildApp({
     config: TEST_HTTP_CONFIG,
-    clock, logger, ehr, auditTrail: audit, tokenVerifier: verifierFor(issuer, clock), ...useCasesOver(ehr, clock),
+    clock, logger, ehr, auditTrail: audit, tokenVerifier: verifierFor(issuer, clock), ...useCasesOver(ehr, clock), readAccessLog: accessLogOver(audit),
     subscriptionKeys: new StaticSubscriptionKeys(new Map([['test', KEY]])),
   });
   await app.ready();

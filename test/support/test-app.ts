@@ -17,7 +17,8 @@ import { createLogger } from '../../src/http/logging.js';
 import { FixedClock } from '../fakes/fixed-clock.js';
 import { MemoryAuditTrail } from '../fakes/memory-audit-trail.js';
 import { TestIssuer } from './test-issuer.js';
-import { clientOf, KEY, TEST_HTTP_CONFIG, useCasesOver, verifierFor, ZONE } from './app-wiring.js';
+import type { AccessLogReader } from '../../src/ports/access-log.port.js';
+import { accessLogOver, clientOf, KEY, TEST_HTTP_CONFIG, useCasesOver, verifierFor, ZONE } from './app-wiring.js';
 
 export { ALL_SCOPES, KEY, ZONE } from './app-wiring.js';
 export const OTHER_KEY = 'other-subscription-key-0123456789';
@@ -44,6 +45,11 @@ export interface TestAppOptions {
   rateLimitNoKeyMax?: number;
   /** The audit store the app writes to instead of the in-memory fake (`audit` then stays empty). */
   auditTrail?: AuditTrail;
+  /** Where the access log is read from; the in-memory fake by default. */
+  accessLog?: AccessLogReader;
+  /** CLIENT_NAMES and the cursor secret of the access log (ACCESS_LOG_CURSOR_SECRET); a random secret by default. */
+  clientNames?: ReadonlyMap<string, string>;
+  cursorSecret?: Buffer;
   basePath?: string;
   now?: number;
   requestTimeoutMs?: number;
@@ -81,6 +87,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       ...options.protection,
     },
     clock, logger, ehr, auditTrail, tokenVerifier: verifierFor(issuer, clock), ...useCasesOver(ehr, clock),
+    readAccessLog: accessLogOver(options.accessLog ?? audit, options.clientNames, options.cursorSecret),
     ...(options.metrics ? { metrics: options.metrics } : {}),
     subscriptionKeys: new StaticSubscriptionKeys(new Map([['test', KEY], ['other', OTHER_KEY]])),
     ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),

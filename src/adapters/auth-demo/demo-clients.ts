@@ -9,6 +9,7 @@ export const READ_SCOPES = [
   'user/VideoMeeting-read',
   'user/MedicationPrescription-read',
   'user/JournalNote-read',
+  'user/AccessLog-read',
 ] as const;
 
 export const WRITE_SCOPES = ['user/Appointment-write', 'user/Payment-write'] as const;

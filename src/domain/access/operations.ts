@@ -1,6 +1,6 @@
 import type { ReadKind } from '../../ports/ehr-records.port.js';
 
-/** The ten operations of the spec, each with the scope it needs. */
+/** The ten operations of the spec and the patient's access log (CONTRACT §6), each with the scope it needs. */
 export const OPERATIONS = {
   registerPayment: { scope: 'user/Payment-write' },
   changeAppointment: { scope: 'user/Appointment-write' },
@@ -12,6 +12,7 @@ export const OPERATIONS = {
   getVideoMeetings: { scope: 'user/VideoMeeting-read', kind: 'videomeetings' },
   getMedications: { scope: 'user/MedicationPrescription-read', kind: 'medications' },
   getJournalNotes: { scope: 'user/JournalNote-read', kind: 'journalnotes' },
+  getAccessLog: { scope: 'user/AccessLog-read' },
 } as const satisfies Record<string, { scope: string; kind?: ReadKind }>;
 
 export type OperationName = keyof typeof OPERATIONS;

@@ -3,7 +3,8 @@
  * authorization servers are folded onto them, so one comparison serves every issuer.
  */
 const SMART = /^(?:user|patient)\/([A-Za-z]+)\.(read|write)$/;
-const RESOURCE_ALIASES: Readonly<Record<string, string>> = { PaymentNotice: 'Payment' };
+// FHIR's AuditEvent is what this API calls the access log (CONTRACT §6).
+const RESOURCE_ALIASES: Readonly<Record<string, string>> = { PaymentNotice: 'Payment', AuditEvent: 'AccessLog' };
 
 export function canonicalScope(scope: string): string {
   const m = SMART.exec(scope);

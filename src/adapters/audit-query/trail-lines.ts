@@ -1,0 +1,90 @@
+import type { FileHandle } from 'node:fs/promises';
+
+const NEWLINE = 0x0a;
+const CHUNK = 64 * 1024;
+/** A line longer than this is not an audit record (they are well under 4 KiB); it is skipped unread. */
+const MAX_LINE = 1024 * 1024;
+const TIME_AT_START = /^\{"time":"([^"]{1,40})"/;
+
+/** The time a trail line starts with (every record and note is written with `time` first), or NaN. */
+export function timeOfLine(line: string): number {
+  const m = TIME_AT_START.exec(line);
+  return m?.[1] === undefined ? Number.NaN : Date.parse(m[1]);
+}
+
+export interface TrailLine {
+  text: string;
+  /** Byte offset just past the line's newline: where a reader resumes after it. */
+  end: number;
+}
+
+/**
+ * Walks the newline-terminated lines of the trail from `start` with one 64 KiB buffer (plus the part
+ * of a line that straddles two reads), so a trail of any size is read in constant memory. Only
+ * lines holding `needle` are decoded; `firstTime` sees the time of the first line of every read, so
+ * the caller can stop once the trail has moved past what it wants. A line that is still being
+ * written (no newline yet) is left for a later read. `start` is a line boundary or, when it is not
+ * (a cut-off write made it stale), the walk begins at the next one.
+ */
+export async function* linesHolding(
+  handle: FileHandle, start: number, needle: Buffer, firstTime: (ms: number) => boolean,
+): AsyncGenerator<TrailLine> {
+  let base = Math.max(0, start - 1);
+  let carry = Buffer.alloc(0);
+  let skipToNewline = start > 0;
+  const chunk = Buffer.alloc(CHUNK);
+  for (;;) {
+    const { bytesRead } = await handle.read(chunk, 0, CHUNK, base + carry.length);
+    if (bytesRead === 0) return;
+    let data = carry.length === 0 ? chunk.subarray(0, bytesRead) : Buffer.concat([carry, chunk.subarray(0, bytesRead)]);
+    if (skipToNewline) {
+      const nl = data.indexOf(NEWLINE);
+      if (nl < 0) {
+        if (data.length > MAX_LINE) { base += data.length; carry = Buffer.alloc(0); } else carry = Buffer.from(data);
+        continue;
+      }
+      base += nl + 1;
+      data = data.subarray(nl + 1);
+      skipToNewline = false;
+    }
+    const last = data.lastIndexOf(NEWLINE);
+    if (last < 0) {
+      // One line longer than any record: skipped, so memory stays bounded.
+      if (data.length > MAX_LINE) { base += data.length; carry = Buffer.alloc(0); skipToNewline = true; } else carry = Buffer.from(data);
+      continue;
+    }
+    const firstEnd = data.indexOf(NEWLINE);
+    if (!firstTime(timeOfLine(data.toString('utf8', 0, Math.min(firstEnd, 64))))) return;
+    for (let at = data.indexOf(needle); at >= 0 && at < last;) {
+      const lineStart = data.lastIndexOf(NEWLINE, at) + 1;
+      const lineEnd = data.indexOf(NEWLINE, at);
+      yield { text: data.toString('utf8', lineStart, lineEnd), end: base + lineEnd + 1 };
+      at = data.indexOf(needle, lineEnd + 1);
+    }
+    base += last + 1;
+    carry = Buffer.from(data.subarray(last + 1));
+  }
+}
+
+/**
+ * The offset of a line at or before the first line whose time is `atLeastMs` or later, found by
+ * bisecting the trail (its lines are in the order they were written, and so, within a clock step,
+ * in time order). Reads a few KiB per probe, never the file.
+ */
+export async function offsetNear(handle: FileHandle, size: number, atLeastMs: number): Promise<number> {
+  let lo = 0;
+  let hi = size;
+  const probe = Buffer.alloc(8 * 1024);
+  while (hi - lo > CHUNK) {
+    const mid = Math.floor((lo + hi) / 2);
+    const { bytesRead } = await handle.read(probe, 0, probe.length, mid - 1);
+    const window = probe.subarray(0, bytesRead);
+    const start = window.indexOf(NEWLINE) + 1;
+    const end = start > 0 ? window.indexOf(NEWLINE, start) : -1;
+    const ms = end > 0 ? timeOfLine(window.toString('utf8', start, Math.min(end, start + 64))) : Number.NaN;
+    // A line whose time cannot be read tells nothing: look earlier, never skip what may match.
+    if (ms < atLeastMs) lo = mid - 1 + start;
+    else hi = mid;
+  }
+  return lo;
+}

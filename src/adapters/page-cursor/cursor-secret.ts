@@ -1,0 +1,23 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { readFile, writeFile } from 'node:fs/promises';
+
+export const CURSOR_SECRET_FILE = 'access-log-cursor-secret';
+
+/**
+ * The secret page cursors are sealed with: ACCESS_LOG_CURSOR_SECRET when set (shared by every
+ * instance), else one made at first start and kept (0600) in DATA_DIR, so cursors outlive a restart.
+ */
+export async function cursorSecret(configured: string | undefined, dataDir: string): Promise<Buffer> {
+  if (configured !== undefined) return Buffer.from(configured, 'utf8');
+  const file = path.join(dataDir, CURSOR_SECRET_FILE);
+  try {
+    const kept = Buffer.from((await readFile(file, 'utf8')).trim(), 'hex');
+    if (kept.length >= 32) return kept;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  const secret = randomBytes(32);
+  await writeFile(file, `${secret.toString('hex')}\n`, { mode: 0o600 });
+  return secret;
+}

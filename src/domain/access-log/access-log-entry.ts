@@ -1,0 +1,87 @@
+import { Type, type Static } from 'typebox';
+import { BASES, BASIS_NAMES, OUTCOMES, OUTCOME_NAMES, operationDisplayName, type LogBasis } from './display-names.js';
+import type { LoggedAccess } from '../../ports/access-log.port.js';
+import { epochMsToCompact } from '../time/local-time.js';
+
+const DisplayNameSchema = Type.Object({
+  sv: Type.String({ description: 'In Swedish.' }),
+  en: Type.String({ description: 'In English.' }),
+}, { description: 'The same thing in words a patient understands, in Swedish and English.' });
+
+const enumOf = <T extends readonly string[]>(values: T, description: string) => Type.Unsafe<T[number]>({ type: 'string', enum: [...values], description });
+
+/**
+ * One line of a patient's access log (CONTRACT §6): who acted, on what basis, through which
+ * application, what they did and what came of it, and when. Never a token, key or source address:
+ * the schema lists every property, so nothing else can be serialised.
+ */
+export const AccessLogEntrySchema = Type.Object({
+  time: Type.String({ pattern: '^[0-9]{14}$', description: "When, local time in the EHR's time zone (YYYYMMDDhhmmss)." }),
+  timeInUnix: Type.Integer({ description: 'The same instant in epoch milliseconds.' }),
+  operation: Type.String({ maxLength: 64, description: 'Which operation, by its operationId in this document (getJournalNotes, registerPayment, ...).' }),
+  operationDisplayName: DisplayNameSchema,
+  outcome: enumOf(OUTCOMES, 'allowed: done; denied: refused (no right to access, a bad request); failed: a technical fault, nothing was shown.'),
+  outcomeDisplayName: DisplayNameSchema,
+  basis: enumOf(BASES, 'On what basis: the patient themselves, as guardian, with power of attorney, as partner, or a care '
+    + "provider's system (client); refused or unverified for a person whose right to act for the patient was not established."),
+  basisDisplayName: DisplayNameSchema,
+  actorPersonId: Type.Optional(Type.String({
+    pattern: '^[0-9]{12}$',
+    description: "The identity number of the guardian, representative or partner who acted; shown only to that person and to the patient.",
+  })),
+  clientApplication: Type.Object({
+    displayName: Type.String({ maxLength: 128, description: 'The application, by the name its operator gave it.' }),
+    clientId: Type.Optional(Type.String({ maxLength: 256, description: 'The OAuth client id of the application, when the token named one.' })),
+  }, { description: 'The application the request came through.' }),
+  requestId: Type.String({ maxLength: 128, description: 'The id of the request (its X-Request-Id); quote it when asking about an entry.' }),
+}, { description: 'One access to the patient\'s data, refused and failed ones included.' });
+
+export type AccessLogEntry = Static<typeof AccessLogEntrySchema>;
+
+/** Who reads the log: the patient, a delegate, or a client token (no person). */
+export interface LogViewer {
+  personId?: string;
+}
+
+const RELATIONSHIPS = new Set<string>(['guardian', 'power-of-attorney', 'partner']);
+
+function basisOf(a: LoggedAccess, patientId: string): LogBasis {
+  if (a.actorPersonId === undefined) return 'client';
+  if (a.actorPersonId === patientId) return 'self';
+  if (a.delegation !== undefined && RELATIONSHIPS.has(a.delegation)) return a.delegation as LogBasis;
+  // A person acting for someone else without an established relationship: refused, or stopped by a fault first.
+  return a.outcome === 'failed' ? 'unverified' : 'refused';
+}
+
+/** Configured display names of applications, by client id or subscription name (CLIENT_NAMES). */
+export type ClientNames = ReadonlyMap<string, string>;
+
+function clientOf(a: LoggedAccess, names: ClientNames): AccessLogEntry['clientApplication'] {
+  const displayName = (a.clientId !== undefined ? names.get(a.clientId) : undefined)
+    ?? (a.subscription !== undefined ? names.get(a.subscription) : undefined)
+    ?? a.subscription ?? a.clientId ?? 'unknown';
+  return a.clientId === undefined ? { displayName } : { displayName, clientId: a.clientId };
+}
+
+/** The log entry of one access as `viewer` may see it. */
+export function entryOf(a: LoggedAccess, patientId: string, viewer: LogViewer, zone: string, names: ClientNames): AccessLogEntry {
+  const ms = Date.parse(a.time);
+  const basis = basisOf(a, patientId);
+  const outcome = OUTCOMES.includes(a.outcome) ? a.outcome : 'failed';
+  const entry: AccessLogEntry = {
+    time: epochMsToCompact(ms, zone),
+    timeInUnix: ms,
+    operation: a.operation,
+    operationDisplayName: operationDisplayName(a.operation),
+    outcome,
+    outcomeDisplayName: OUTCOME_NAMES[outcome],
+    basis,
+    basisDisplayName: BASIS_NAMES[basis],
+    clientApplication: clientOf(a, names),
+    requestId: a.requestId,
+  };
+  // A delegate's number: only to that delegate and to the patient; never that of a refused stranger.
+  const seesNumber = viewer.personId !== undefined && (viewer.personId === patientId || viewer.personId === a.actorPersonId);
+  if (RELATIONSHIPS.has(basis) && seesNumber && a.actorPersonId !== undefined) entry.actorPersonId = a.actorPersonId;
+  return entry;
+}

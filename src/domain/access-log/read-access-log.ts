@@ -1,0 +1,61 @@
+import type { AccessLogReader, AccessLogQuery } from '../../ports/access-log.port.js';
+import type { TimeRange } from '../../ports/ehr-records.port.js';
+import type { PageCursors } from '../../ports/page-cursors.port.js';
+import { DomainError } from '../errors.js';
+import { compactToEpochMs } from '../time/local-time.js';
+import { entryOf, type AccessLogEntry, type ClientNames, type LogViewer } from './access-log-entry.js';
+
+export const DEFAULT_PAGE_SIZE = 100;
+export const MAX_PAGE_SIZE = 500;
+
+export interface AccessLogRequest {
+  /** The patient whose log is read; the caller's right to act for them is already decided. */
+  patientId: string;
+  viewer: LogViewer;
+  range: TimeRange;
+  limit: number;
+  cursor?: string;
+}
+
+export interface AccessLogPage {
+  entries: AccessLogEntry[];
+  /** The cursor of the next page; absent on the last. */
+  next?: string;
+}
+
+export const invalidCursor = (): DomainError => new DomainError('INVALID_PAGE', 'Query parameter cursor is not valid for this query.');
+
+/**
+ * The patient's access log, a page at a time, oldest first (CONTRACT §6). A cursor is bound to the
+ * store, the patient and the interval, so it cannot be replayed for another patient or query; the
+ * page size may change from one page to the next.
+ */
+export class ReadAccessLog {
+  constructor(
+    private readonly reader: AccessLogReader,
+    private readonly cursors: PageCursors,
+    private readonly zone: string,
+    private readonly clientNames: ClientNames = new Map(),
+  ) {}
+
+  async page(request: AccessLogRequest): Promise<AccessLogPage> {
+    if (!Number.isInteger(request.limit) || request.limit < 1 || request.limit > MAX_PAGE_SIZE) {
+      throw new DomainError('INVALID_PAGE', `Query parameter limit must be an integer from 1 to ${MAX_PAGE_SIZE}.`);
+    }
+    const binding = [this.reader.store, request.patientId, request.range.from ?? '', request.range.to ?? ''].join('|');
+    const query: AccessLogQuery = { patientId: request.patientId, limit: request.limit + 1 };
+    if (request.range.from !== undefined) query.fromMs = compactToEpochMs(request.range.from, this.zone);
+    // The bound is a whole second, inclusive: every millisecond of it.
+    if (request.range.to !== undefined) query.toMs = compactToEpochMs(request.range.to, this.zone) + 999;
+    if (request.cursor !== undefined) {
+      const after = this.cursors.open(request.cursor, binding);
+      if (after === undefined) throw invalidCursor();
+      query.after = after;
+    }
+    const found = await this.reader.page(query);
+    const shown = found.slice(0, request.limit);
+    const entries = shown.map((f) => entryOf(f.access, request.patientId, request.viewer, this.zone, this.clientNames));
+    const last = shown.at(-1);
+    return found.length > request.limit && last !== undefined ? { entries, next: this.cursors.seal(last.position, binding) } : { entries };
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * Paged reads of the audit trail about one patient: the patient's access log (CONTRACT §6). Only
+ * what the log may show is read: never the source address, the token's subject or the key.
+ */
+
+/** One request about the patient as the trail recorded its outcome (a write's attempt record is not one). */
+export interface LoggedAccess {
+  /** ISO-8601 UTC, milliseconds. */
+  time: string;
+  requestId: string;
+  operation: string;
+  outcome: 'allowed' | 'denied' | 'failed';
+  status: number;
+  /** The identity number of the person whose token made the request, if a person's. */
+  actorPersonId?: string;
+  /** `client_id` (or `azp`) of the token. */
+  clientId?: string;
+  /** Name of the subscription the request came with, never the key. */
+  subscription?: string;
+  /** `self`, `client`, a relationship type, or `delegation` when a relationship was asked for and not found. */
+  delegation?: string;
+}
+
+/**
+ * Where a page ended, in the store's own order (its entries come oldest first, ties in the order
+ * stored): the last entry's time and the store's own position of it, opaque to everyone else.
+ */
+export interface LogPosition {
+  timeMs: number;
+  id: string;
+}
+
+export interface AccessLogQuery {
+  patientId: string;
+  /** Inclusive bounds in epoch milliseconds; absent: unbounded. */
+  fromMs?: number;
+  toMs?: number;
+  /** Only entries after this one (a previous page's last). */
+  after?: LogPosition;
+  /** At most this many entries. */
+  limit: number;
+}
+
+export interface StoredAccess {
+  position: LogPosition;
+  access: LoggedAccess;
+}
+
+export interface AccessLogReader {
+  /** Names the store (`file`, `postgresql`): a position of one means nothing to another. */
+  readonly store: string;
+  /** Outcome records about `patientId`, oldest first. Throws AccessLogUnavailableError when the store cannot be read. */
+  page(query: AccessLogQuery): Promise<StoredAccess[]>;
+  close(): Promise<void>;
+}
+
+/** The trail cannot be read right now (database down, file unreadable): the caller gets 503, never an empty log. */
+export class AccessLogUnavailableError extends Error {
+  override name = 'AccessLogUnavailableError';
+}

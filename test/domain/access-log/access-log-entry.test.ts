@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { entryOf } from '../../../src/domain/access-log/access-log-entry.js';
+import { canonicalScope, scopesFromClaims } from '../../../src/domain/access/scopes.js';
+import type { LoggedAccess } from '../../../src/ports/access-log.port.js';
+
+const ZONE = 'Europe/Stockholm';
+const CHILD = '201701012393';
+const GUARDIAN = '198112189876';
+const OTHER_GUARDIAN = '197001012390';
+const STRANGER = '191212121212';
+const NAMES = new Map([['kiosk-1', 'Incheckningsterminal Vårdcentralen'], ['vardapp', 'Vårdappen']]);
+
+const access = (over: Partial<LoggedAccess> = {}): LoggedAccess => ({
+  time: '2026-11-21T09:05:12.345Z', requestId: 'req-1', operation: 'getJournalNotes', outcome: 'allowed', status: 200,
+  subscription: 'vardapp', ...over,
+});
+
+describe('issue 14 access log: one entry as each viewer may see it', () => {
+  it('issue 14: time as 14-digit local time and timeInUnix, the operation, outcome and basis in Swedish and English', () => {
+    const e = entryOf(access({ actorPersonId: CHILD, delegation: 'self' }), CHILD, { personId: CHILD }, ZONE, NAMES);
+    expect(e).toEqual({
+      time: '20261121100512', timeInUnix: Date.parse('2026-11-21T09:05:12.345Z'),
+      operation: 'getJournalNotes', operationDisplayName: { sv: 'Läsa journalanteckningar', en: 'Read journal notes' },
+      outcome: 'allowed', outcomeDisplayName: { sv: 'Genomförd', en: 'Done' },
+      basis: 'self', basisDisplayName: { sv: 'Patienten själv', en: 'The patient' },
+      clientApplication: { displayName: 'Vårdappen' }, requestId: 'req-1',
+    });
+  });
+
+  it("issue 14: a delegate's identity number is shown to that delegate and to the patient, to nobody else", () => {
+    const byGuardian = access({ actorPersonId: GUARDIAN, delegation: 'guardian' });
+    expect(entryOf(byGuardian, CHILD, { personId: CHILD }, ZONE, NAMES).actorPersonId).toBe(GUARDIAN);
+    expect(entryOf(byGuardian, CHILD, { personId: GUARDIAN }, ZONE, NAMES).actorPersonId).toBe(GUARDIAN);
+    expect(entryOf(byGuardian, CHILD, { personId: OTHER_GUARDIAN }, ZONE, NAMES).actorPersonId).toBeUndefined();
+    expect(entryOf(byGuardian, CHILD, {}, ZONE, NAMES).actorPersonId).toBeUndefined();
+    expect(entryOf(byGuardian, CHILD, {}, ZONE, NAMES).basis).toBe('guardian');
+    for (const type of ['power-of-attorney', 'partner'] as const) {
+      expect(entryOf(access({ actorPersonId: GUARDIAN, delegation: type }), CHILD, { personId: CHILD }, ZONE, NAMES))
+        .toMatchObject({ basis: type, actorPersonId: GUARDIAN });
+    }
+  });
+
+  it('issue 14: a refused stranger is shown as refused, with no identity number, even to the patient', () => {
+    for (const delegation of ['delegation', undefined]) {
+      const refused = access({ actorPersonId: STRANGER, outcome: 'denied', status: 403, ...(delegation ? { delegation } : {}) });
+      const e = entryOf(refused, CHILD, { personId: CHILD }, ZONE, NAMES);
+      expect(e.basis).toBe('refused');
+      expect(e.outcome).toBe('denied');
+      expect(JSON.stringify(e)).not.toContain(STRANGER);
+    }
+    // Stopped by a fault before the relationship was decided: not called refused, and still no number.
+    const failed = entryOf(access({ actorPersonId: STRANGER, delegation: 'delegation', outcome: 'failed', status: 503 }), CHILD, { personId: CHILD }, ZONE, NAMES);
+    expect(failed.basis).toBe('unverified');
+    expect(JSON.stringify(failed)).not.toContain(STRANGER);
+  });
+
+  it('issue 14: a client token is the care provider\'s system, named by CLIENT_NAMES, else by its subscription', () => {
+    const kiosk = entryOf(access({ clientId: 'kiosk-1', delegation: 'client', subscription: 'checkin' }), CHILD, { personId: CHILD }, ZONE, NAMES);
+    expect(kiosk).toMatchObject({ basis: 'client', clientApplication: { displayName: 'Incheckningsterminal Vårdcentralen', clientId: 'kiosk-1' } });
+    const unnamed = entryOf(access({ clientId: 'other', subscription: 'checkin' }), CHILD, {}, ZONE, new Map());
+    expect(unnamed.clientApplication).toEqual({ displayName: 'checkin', clientId: 'other' });
+  });
+
+  it('issue 14: an operation the log does not know is named so, never dropped', () => {
+    expect(entryOf(access({ operation: 'unknown' }), CHILD, {}, ZONE, NAMES).operationDisplayName).toEqual({ sv: 'Okänd åtgärd', en: 'Unknown action' });
+    expect(entryOf(access({ operation: 'toString' }), CHILD, {}, ZONE, NAMES).operationDisplayName.en).toBe('Unknown action');
+  });
+
+  it('issue 14: SMART user/ and patient/AuditEvent.read count as user/AccessLog-read', () => {
+    expect(canonicalScope('user/AuditEvent.read')).toBe('user/AccessLog-read');
+    expect(canonicalScope('patient/AuditEvent.read')).toBe('user/AccessLog-read');
+    expect(scopesFromClaims('patient/AuditEvent.read', undefined).has('user/AccessLog-read')).toBe(true);
+  });
+});

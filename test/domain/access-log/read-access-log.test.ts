@@ -1,0 +1,83 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { HmacPageCursors } from '../../../src/adapters/page-cursor/hmac-page-cursors.js';
+import { ReadAccessLog } from '../../../src/domain/access-log/read-access-log.js';
+import { DomainError } from '../../../src/domain/errors.js';
+import { MemoryAuditTrail } from '../../fakes/memory-audit-trail.js';
+
+const ZONE = 'Europe/Stockholm';
+const PATIENT = '191212121212';
+const OTHER = '201701012393';
+const T0 = Date.parse('2026-11-21T08:00:00.000Z');
+
+async function trailWith(n: number): Promise<MemoryAuditTrail> {
+  const trail = new MemoryAuditTrail();
+  for (let i = 0; i < n; i++) {
+    const patientId = i % 3 === 2 ? OTHER : PATIENT;
+    await trail.append({
+      time: new Date(T0 + i * 1000).toISOString(), requestId: `r${i}`, operation: 'getAppointments', sourceAddress: '127.0.0.1',
+      actor: { issuer: 'https://issuer', subject: 's', personId: patientId }, patientId, delegation: 'self', outcome: 'allowed', status: 200,
+    });
+    // A write's attempt record is not an entry of the log.
+    if (i % 10 === 0) {
+      await trail.append({ time: new Date(T0 + i * 1000).toISOString(), requestId: `a${i}`, operation: 'registerPayment', sourceAddress: '127.0.0.1', patientId, phase: 'attempt', outcome: 'allowed' });
+    }
+  }
+  return trail;
+}
+
+describe('issue 14 access log: pages and cursors', () => {
+  const cursors = new HmacPageCursors(randomBytes(32));
+
+  it('issue 14: every record about the patient exactly once, oldest first, over pages of any size; attempts left out', async () => {
+    const log = new ReadAccessLog(await trailWith(450), cursors, ZONE);
+    for (const limit of [1, 7, 100, 500]) {
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await log.page({ patientId: PATIENT, viewer: { personId: PATIENT }, range: {}, limit, ...(cursor ? { cursor } : {}) });
+        expect(page.entries.length).toBeLessThanOrEqual(limit);
+        seen.push(...page.entries.map((e) => e.requestId));
+        cursor = page.next;
+      } while (cursor !== undefined);
+      expect(seen).toEqual(Array.from({ length: 450 }, (_, i) => i).filter((i) => i % 3 !== 2).map((i) => `r${i}`));
+    }
+  });
+
+  it('issue 14: fromDateTime and toDateTime are inclusive local seconds', async () => {
+    const log = new ReadAccessLog(await trailWith(30), cursors, ZONE);
+    // 09:00:03 to 09:00:09 Stockholm (UTC+1) = T0 + 3 s .. T0 + 9.999 s.
+    const page = await log.page({ patientId: PATIENT, viewer: {}, range: { from: '20261121090003', to: '20261121090009' }, limit: 100 });
+    expect(page.entries.map((e) => e.requestId)).toEqual(['r3', 'r4', 'r6', 'r7', 'r9']);
+    expect(page.next).toBeUndefined();
+  });
+
+  it('issue 14: a cursor altered, forged, or used for another patient or interval is refused', async () => {
+    const log = new ReadAccessLog(await trailWith(30), cursors, ZONE);
+    const first = await log.page({ patientId: PATIENT, viewer: {}, range: {}, limit: 2 });
+    const cursor = first.next ?? '';
+    expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
+    const flipped = cursor.slice(0, 5) + (cursor[5] === 'A' ? 'B' : 'A') + cursor.slice(6);
+    const attempts = [
+      { patientId: PATIENT, range: {}, cursor: flipped },
+      { patientId: PATIENT, range: {}, cursor: cursor.slice(0, -1) },
+      { patientId: PATIENT, range: {}, cursor: `${cursor}A` },
+      { patientId: OTHER, range: {}, cursor },
+      { patientId: PATIENT, range: { from: '20261121090000' }, cursor },
+      { patientId: PATIENT, range: {}, cursor: new HmacPageCursors(randomBytes(32)).seal({ timeMs: T0, id: '1' }, `memory|${PATIENT}||`) },
+    ];
+    for (const a of attempts) {
+      await expect(log.page({ ...a, viewer: {}, limit: 2 })).rejects.toThrow(DomainError);
+    }
+    // The same cursor with another page size is fine.
+    const second = await log.page({ patientId: PATIENT, viewer: {}, range: {}, limit: 5, cursor });
+    expect(second.entries[0]?.requestId).toBe('r3');
+  });
+
+  it('issue 14: the limit is 1 to 500', async () => {
+    const log = new ReadAccessLog(await trailWith(3), cursors, ZONE);
+    for (const limit of [0, 501, 1.5, Number.NaN]) {
+      await expect(log.page({ patientId: PATIENT, viewer: {}, range: {}, limit })).rejects.toThrow(DomainError);
+    }
+  });
+});
