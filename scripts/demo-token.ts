@@ -2,7 +2,7 @@
 // Prints a demo person's access token, got through the demo authorization server's real
 // authorization code flow with PKCE (sign-in and consent pages included), for the README's curl session.
 import { parseArgs } from 'node:util';
-import { demoPersonToken } from '../src/adapters/auth-demo/demo-token.js';
+import { DemoSignInRefused, demoPersonToken } from '../src/adapters/auth-demo/demo-token.js';
 
 const { values } = parseArgs({
   options: { person: { type: 'string' }, issuer: { type: 'string' }, scope: { type: 'string' } },
@@ -17,6 +17,7 @@ try {
   const scopes = values.scope?.split(/[\s,]+/).filter((s) => s !== '');
   console.log(await demoPersonToken({ issuer, person: values.person, ...(scopes ? { scopes } : {}) }));
 } catch (err) {
-  console.error(`demo:token: ${(err as Error).message} (is \`npm start\` running without AUTH_ISSUER, with the demo issuer at ${issuer}?)`);
+  const hint = err instanceof DemoSignInRefused ? '' : ` (is \`npm start\` running without AUTH_ISSUER, with the demo issuer at ${issuer}?)`;
+  console.error(`demo:token: ${(err as Error).message}${hint}`);
   process.exit(1);
 }

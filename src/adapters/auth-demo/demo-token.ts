@@ -8,6 +8,11 @@ import { INTERACTION_PATH } from './interactions.js';
 
 const MAX_STEPS = 12;
 
+/** The sign-in page refused the login: its own words. */
+export class DemoSignInRefused extends Error {
+  override name = 'DemoSignInRefused';
+}
+
 interface Step { status: number; location: string | undefined; body: string }
 
 /** Just the cookies of one sign-in, by name (the provider's cookie names do not repeat across paths). */
@@ -72,7 +77,7 @@ export async function demoPersonToken(input: { issuer: string; person: string; s
       throw new Error(`sign-in stopped at ${url.pathname} with status ${current.status}`);
     }
     const refused = pageError(current.body);
-    if (refused !== undefined) throw new Error(refused);
+    if (refused !== undefined) throw new DemoSignInRefused(refused);
     const form: Record<string, string> = current.body.includes('name="prompt" value="login"') ? { prompt: 'login', login: input.person } : { prompt: 'consent' };
     current = await step(jar, url, form);
   }
