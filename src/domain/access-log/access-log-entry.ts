@@ -34,7 +34,17 @@ export const AccessLogEntrySchema = Type.Object({
     clientId: Type.Optional(Type.String({ maxLength: 256, description: 'The OAuth client id of the application, when the token named one.' })),
   }, { description: 'The application the request came through.' }),
   requestId: Type.String({ maxLength: 128, description: 'The id of the request (its X-Request-Id); quote it when asking about an entry.' }),
-}, { description: 'One access to the patient\'s data, refused and failed ones included.' });
+}, {
+  description: 'One access to the patient\'s data, refused and failed ones included.',
+  // What the patient reads about their guardian's read of their journal (synthetic identity numbers).
+  example: {
+    time: '20261121100512', timeInUnix: 1_795_251_912_345, operation: 'getJournalNotes',
+    operationDisplayName: { sv: 'Läsa journalanteckningar', en: 'Read journal notes' },
+    outcome: 'allowed', outcomeDisplayName: { sv: 'Genomförd', en: 'Done' },
+    basis: 'guardian', basisDisplayName: { sv: 'Vårdnadshavare', en: 'Guardian' }, actorPersonId: '198112189876',
+    clientApplication: { displayName: 'Vårdappen', clientId: 'patient-app' }, requestId: '0b6f3c1e-5d0a-4a57-9d0e-2f8f1c7a9b42',
+  },
+});
 
 export type AccessLogEntry = Static<typeof AccessLogEntrySchema>;
 

@@ -1,3 +1,4 @@
+import { Type } from 'typebox';
 import type { AccessLogEntry } from '../../domain/access-log/access-log-entry.js';
 
 /**
@@ -72,3 +73,14 @@ export function auditEventBundle(entries: readonly AccessLogEntry[], patientId: 
     entry: entries.map((e) => ({ resource: auditEvent(e, patientId), search: { mode: 'match' } })),
   };
 }
+
+/** The Bundle's outline for the OpenAPI document; each AuditEvent follows FHIR R4 and the BALP profiles. */
+export const AuditEventBundleSchema = Type.Object({
+  resourceType: Type.Literal('Bundle'),
+  type: Type.Literal('searchset'),
+  link: Type.Optional(Type.Array(Type.Object({ relation: Type.Literal('next'), url: Type.String({ maxLength: 1024 }) }), { maxItems: 1 })),
+  entry: Type.Array(Type.Object({
+    resource: Type.Record(Type.String(), Type.Unknown(), { description: 'A FHIR R4 AuditEvent (IHE BALP PatientRead or PatientUpdate).' }),
+    search: Type.Object({ mode: Type.Literal('match') }),
+  }), { maxItems: 500 }),
+}, { description: 'The same page as FHIR R4 AuditEvents in a searchset Bundle (IHE Basic Audit Log Patterns).' });

@@ -50,7 +50,10 @@ function successResponse(operation: OperationName, generated: Json, summary: unk
   }
   // An operation documented elsewhere (a route of its own) keeps its own description.
   const own = generated.description === 'Default Response' ? undefined : generated.description;
-  return { description: SUCCESS[operation] ?? own ?? (typeof summary === 'string' ? summary : 'The answer.'), headers: headersFor(200), content: { 'application/json': media } };
+  // A route's own answer headers (the access log's Link) and further media types (its FHIR form) are kept beside the common ones.
+  const others = Object.fromEntries(Object.entries(content ?? {}).filter(([type]) => type !== 'application/json'));
+  const headers = { ...headersFor(200), ...(generated.headers as Json | undefined) };
+  return { description: SUCCESS[operation] ?? own ?? (typeof summary === 'string' ? summary : 'The answer.'), headers, content: { 'application/json': media, ...others } };
 }
 
 function refineOperation(op: Operation): Operation {

@@ -5,7 +5,7 @@ import { AccessLogEntrySchema } from '../../domain/access-log/access-log-entry.j
 import { DEFAULT_PAGE_SIZE, type ReadAccessLog } from '../../domain/access-log/read-access-log.js';
 import type { PatientAccessPolicy } from '../../domain/access/patient-access.js';
 import { timeRangeFrom } from '../../domain/time/time-range.js';
-import { auditEventBundle } from '../access-log/fhir-audit-event.js';
+import { auditEventBundle, AuditEventBundleSchema } from '../access-log/fhir-audit-event.js';
 import { documented } from '../openapi/operation-docs.js';
 import { named } from '../openapi/schema-names.js';
 import { accessFor, targetPatientOf } from '../patient-access.js';
@@ -41,7 +41,22 @@ export const accessLogRoute: FastifyPluginAsyncTypebox<AccessLogRouteDependencie
       ...documented('getAccessLog'),
       headers: PatientHeadersSchema,
       querystring: AccessLogQuerySchema,
-      response: { 200: Type.Array(named(AccessLogEntrySchema, 'AccessLogEntry'), { maxItems: 500 }), ...errorResponses('status') },
+      response: {
+        200: {
+          description: 'A page of the log, oldest first; an empty array when nothing was recorded in the interval.',
+          headers: {
+            Link: {
+              type: 'string', maxLength: 1024,
+              description: 'The next page: `<URL>; rel="next"` (RFC 8288), the same query with a `cursor`. Absent on the last page.',
+            },
+          },
+          content: {
+            'application/json': { schema: Type.Array(named(AccessLogEntrySchema, 'AccessLogEntry'), { maxItems: 500 }) },
+            [FHIR_JSON]: { schema: named(AuditEventBundleSchema, 'AuditEventBundle') },
+          },
+        },
+        ...errorResponses('status'),
+      },
     },
   }, async (request, reply) => {
     const query: Query = request.query;

@@ -355,6 +355,31 @@ export interface components {
         /**
          * AccessLogEntry
          * @description One access to the patient's data, refused and failed ones included.
+         * @example {
+         *       "time": "20261121100512",
+         *       "timeInUnix": 1795251912345,
+         *       "operation": "getJournalNotes",
+         *       "operationDisplayName": {
+         *         "sv": "Läsa journalanteckningar",
+         *         "en": "Read journal notes"
+         *       },
+         *       "outcome": "allowed",
+         *       "outcomeDisplayName": {
+         *         "sv": "Genomförd",
+         *         "en": "Done"
+         *       },
+         *       "basis": "guardian",
+         *       "basisDisplayName": {
+         *         "sv": "Vårdnadshavare",
+         *         "en": "Guardian"
+         *       },
+         *       "actorPersonId": "198112189876",
+         *       "clientApplication": {
+         *         "displayName": "Vårdappen",
+         *         "clientId": "patient-app"
+         *       },
+         *       "requestId": "0b6f3c1e-5d0a-4a57-9d0e-2f8f1c7a9b42"
+         *     }
          */
         AccessLogEntry: {
             /** @description When, local time in the EHR's time zone (YYYYMMDDhhmmss). */
@@ -586,6 +611,31 @@ export interface components {
             XSDVersion?: {
                 version: number;
             };
+        };
+        /**
+         * AuditEventBundle
+         * @description The same page as FHIR R4 AuditEvents in a searchset Bundle (IHE Basic Audit Log Patterns).
+         */
+        AuditEventBundle: {
+            /** @enum {string} */
+            resourceType: "Bundle";
+            /** @enum {string} */
+            type: "searchset";
+            link?: {
+                /** @enum {string} */
+                relation: "next";
+                url: string;
+            }[];
+            entry: {
+                /** @description A FHIR R4 AuditEvent (IHE BALP PatientRead or PatientUpdate). */
+                resource: {
+                    [key: string]: unknown;
+                };
+                search: {
+                    /** @enum {string} */
+                    mode: "match";
+                };
+            }[];
         };
         /** BookedAppointmentsResult */
         BookedAppointmentsResult: {
@@ -5000,7 +5050,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of the log, oldest first; an empty array when nothing was recorded in the interval. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5008,10 +5058,13 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description The next page: `<URL>; rel="next"` (RFC 8288), the same query with a `cursor`. Absent on the last page. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AccessLogEntry"][];
+                    "application/fhir+json": components["schemas"]["AuditEventBundle"];
                 };
             };
             400: components["responses"]["BadRequest"];
