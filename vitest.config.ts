@@ -6,7 +6,9 @@ import {
 // The example-driven tests (test/adapters/ehr-xml) always run on the project's own upstream
 // documents, and once more on the shared contract's where that folder sits beside the repository.
 const shared = sharedExamplesPresent();
-if (!shared) {
+// Said once per run: vitest evaluates this file again in its workers, which inherit the marker.
+if (!shared && process.env.PDAS_EXAMPLES_NOTE === undefined) {
+  process.env.PDAS_EXAMPLES_NOTE = 'shown';
   process.stderr.write(`note: ${SHARED_EXAMPLES_DIR} is absent: the upstream example tests run on the project's own `
     + 'documents (test/fixtures/upstream) only\n');
 }
