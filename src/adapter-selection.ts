@@ -64,6 +64,7 @@ export async function selectTokenVerifier(selection: Selection): Promise<AccessT
     const demo = await startDemoAuthServer({
       host: '127.0.0.1', port: config.demoAuthPort, audience: config.authAudience,
       patientClaim: config.authPatientClaim, dataDir: config.dataDir, logger,
+      docsRedirectUri: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}/docs/static/oauth2-redirect.html`,
     });
     issuer = demo.issuer;
     selection.oauth = { kind: 'demo', issuer };

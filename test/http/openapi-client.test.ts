@@ -45,6 +45,12 @@ describe('issue 13 item 5: a TypeScript client generated from /openapi.json (ope
     expect(['OK', 'INFO', 'ERROR']).toContain(result?.ResultCode);
   });
 
+  it('issue 13 item 5: the /docs page offers "Authorize" with PKCE as the docs client of the demo issuer', async () => {
+    const initializer = await fetch(`${baseUrl}/docs/static/swagger-initializer.js`);
+    expect(initializer.status).toBe(200);
+    expect(await initializer.text()).toMatch(/initOAuth\(\{"clientId":"api-docs","usePkceWithAuthorizationCodeGrant":true/);
+  });
+
   it('issue 13 item 5: a refusal arrives as the documented error body', async () => {
     const client = createClient<paths>({ baseUrl });
     const refused = await client.GET('/patients/videomeetings', { headers: { 'Ocp-Apim-Subscription-Key': KEY, Authorization: 'Bearer not-a-token' } });

@@ -54,8 +54,10 @@ export async function startDemoAuthServer(options: {
   patientClaim: string;
   dataDir: string;
   logger: DemoLogger;
+  /** The API's /docs OAuth redirect page, so "Authorize" there signs a demo person in. */
+  docsRedirectUri?: string;
 }): Promise<DemoAuthServer> {
-  const { host, port, audience, patientClaim, dataDir, logger } = options;
+  const { host, port, audience, patientClaim, dataDir, logger, docsRedirectUri } = options;
   // Plain HTTP and dev-only interactions are tolerable only while nobody else can reach the port.
   if (!LOOPBACK_HOSTS.has(host)) {
     throw new Error(`demo authorization server listens on loopback only, not on ${host}`);
@@ -91,7 +93,7 @@ export async function startDemoAuthServer(options: {
   try {
     provider = new Provider(
       issuer,
-      buildProviderConfiguration({ audience, patientClaim, credentials: stored }),
+      buildProviderConfiguration({ audience, patientClaim, credentials: stored, ...(docsRedirectUri ? { docsRedirectUri } : {}) }),
     );
     provider.on('server_error', (_ctx, error) => {
       logger.warn({ err: { name: error.name, message: error.message } }, 'demo authorization server error');

@@ -3,7 +3,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { errors, interactionPolicy, type Configuration } from 'oidc-provider';
 import type { StoredCredentials } from './credentials-store.js';
-import { DEMO_CLIENTS, demoClient, toClientMetadata } from './demo-clients.js';
+import { API_SCOPES, DEMO_CLIENTS, demoClient, toClientMetadata } from './demo-clients.js';
 import { findDemoPerson } from './demo-persons.js';
 import { INTERACTION_PATH } from './interactions.js';
 
@@ -40,18 +40,32 @@ function demoInteractionPolicy(): unknown {
   return policy;
 }
 
+/** The client of the API's /docs page ("Authorize"): public, PKCE, its redirect page only, opaque `sub` like the patient app's. */
+export const DOCS_CLIENT_ID = 'api-docs';
+
+function docsClientMetadata(redirectUri: string): Record<string, unknown> {
+  return {
+    client_id: DOCS_CLIENT_ID, token_endpoint_auth_method: 'none', application_type: 'native', grant_types: ['authorization_code'],
+    response_types: ['code'], redirect_uris: [redirectUri], subject_type: 'pairwise', scope: 'openid',
+  };
+}
+
 export function buildProviderConfiguration(input: {
   audience: string;
   patientClaim: string;
   credentials: StoredCredentials;
+  /** The API's /docs OAuth redirect page: "Authorize" there signs a demo person in as the `api-docs` client. */
+  docsRedirectUri?: string;
 }): Configuration {
-  const { audience, patientClaim, credentials } = input;
+  const { audience, patientClaim, credentials, docsRedirectUri } = input;
+  const docsOrigin = docsRedirectUri === undefined ? undefined : new URL(docsRedirectUri).origin;
   const resource = resourceIndicatorFor(audience);
 
   return {
-    clients: DEMO_CLIENTS.map((client) =>
-      toClientMetadata(client, credentials.clientSecrets[client.clientId]),
-    ),
+    clients: [
+      ...DEMO_CLIENTS.map((client) => toClientMetadata(client, credentials.clientSecrets[client.clientId])),
+      ...(docsRedirectUri === undefined ? [] : [docsClientMetadata(docsRedirectUri)]),
+    ],
     jwks: { keys: credentials.signingKeys },
     // Sessions live in the in-memory adapter and end with the process, so their cookie keys may too.
     cookies: { keys: [randomBytes(32).toString('base64url')] },
@@ -77,7 +91,8 @@ export function buildProviderConfiguration(input: {
     // The sign-in and consent pages are the demo's own (interactions.ts), served under this path.
     interactions: { policy: demoInteractionPolicy(), url: (_ctx: unknown, interaction: { uid: string }) => `${INTERACTION_PATH}${interaction.uid}` },
     pkce: { required: () => true },
-    clientBasedCORS: () => false,
+    // Only the docs page, for its own public client: its token request is a browser's cross-origin call.
+    clientBasedCORS: (_ctx: unknown, origin: string, client: ClientView) => client.clientId === DOCS_CLIENT_ID && origin === docsOrigin,
     features: {
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
@@ -90,7 +105,7 @@ export function buildProviderConfiguration(input: {
         getResourceServerInfo: async (_ctx: unknown, indicator: string, client: ClientView) => {
           if (indicator !== resource) throw new errors.InvalidTarget();
           return {
-            scope: (demoClient(client.clientId)?.apiScopes ?? []).join(' '),
+            scope: (client.clientId === DOCS_CLIENT_ID ? API_SCOPES : demoClient(client.clientId)?.apiScopes ?? []).join(' '),
             audience,
             accessTokenFormat: 'jwt',
             accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS,

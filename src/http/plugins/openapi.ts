@@ -24,7 +24,13 @@ export const openapi = fp(async (app: FastifyInstance, opts: OpenApiOptions) => 
       return refineDocument(documents.openapiObject as Record<string, unknown>) as typeof documents.openapiObject;
     },
   });
-  // "Try it out" sends both credentials; the OAuth flows fill in the token.
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { persistAuthorization: false, displayOperationId: true } });
+  // "Try it out" sends both credentials; "Authorize" gets a person's token from the demo issuer as
+  // its client `api-docs` (authorization code with PKCE; the demo issuer knows this page's redirect).
+  const oauth = opts.oauth ?? DEFAULT_OAUTH;
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { persistAuthorization: false, displayOperationId: true },
+    ...(oauth.kind === 'demo' ? { initOAuth: { clientId: 'api-docs', usePkceWithAuthorizationCodeGrant: true, scopes: ['openid'] } } : {}),
+  });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }, { name: 'openapi' });

@@ -60,6 +60,29 @@ describe('issue 13 item 6: the demo sign-in page and npm run demo:token', () => 
     expect(signedIn.status).toBe(303);
   });
 
+  it('issue 13 item 5: "Authorize" on the /docs page can sign a demo person in: its redirect and its token request are allowed there only', async () => {
+    const docs = 'http://127.0.0.1:18080/docs/static/oauth2-redirect.html';
+    const withDocs = await startDemoAuthServer({ host: '127.0.0.1', port: 0, audience: 'patient-data-access', patientClaim: 'patient', dataDir, logger, docsRedirectUri: docs });
+    try {
+      const authorize = (redirect: string) => new HttpBrowser().get(`${withDocs.issuer}/auth?${new URLSearchParams({
+        client_id: 'api-docs', response_type: 'code', redirect_uri: redirect, scope: 'openid user/Patient-read',
+        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256',
+      }).toString()}`);
+      expect((await authorize(docs)).location).toMatch(new RegExp(`^${withDocs.issuer}/interaction/`));
+      expect((await authorize('http://127.0.0.1:18080/elsewhere')).status).toBe(400);
+      // The browser's token request (a spent code here): readable by the docs page's origin only.
+      const tokenRequest = (origin: string, clientId = 'api-docs') => request(`${withDocs.issuer}/token`, {
+        method: 'POST', headers: { origin, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'authorization_code', code: 'spent', redirect_uri: docs, client_id: clientId, code_verifier: 'x'.repeat(43) }).toString(),
+      });
+      expect((await tokenRequest('http://127.0.0.1:18080')).headers['access-control-allow-origin']).toBe('http://127.0.0.1:18080');
+      expect((await tokenRequest('http://127.0.0.1:9999')).headers['access-control-allow-origin']).toBeUndefined();
+      expect((await tokenRequest('http://127.0.0.1:18080', 'patient-app')).headers['access-control-allow-origin']).toBeUndefined();
+    } finally {
+      await withDocs.close();
+    }
+  });
+
   it('issue 13 item 6: demo:token prints a person\'s token through the real PKCE flow, and explains a wrong person', async () => {
     const token = await demoPersonToken({ issuer: server.issuer, person: '198112189876' });
     const discovery = (await (await request(`${server.issuer}/.well-known/openid-configuration`)).body.json()) as { jwks_uri: string };
