@@ -50,7 +50,9 @@ describe('routing, documentation and unknown paths', () => {
       Object.entries(methods).map(([method, op]) => `${method.toUpperCase()} ${path} ${op.operationId ?? ''}`));
     // Documented as written without the trailing slash; both forms answer (above).
     for (const [method, url] of OPERATIONS) expect(operations.some((o) => o.startsWith(`${method} ${url.slice(0, -1)} `))).toBe(true);
-    expect(operations).toHaveLength(18); // operations 4 and 5 share one path, told apart by api-version; each at the vendor path too
+    // Operations 4 and 5 share one path, told apart by api-version; each is at the vendor path too (the access log aside).
+    const spec = /^\S+ \/(patients|api\/open|open\/api)\/(paymentnotice|appointments|patient|contacts|attentionsignals|videomeetings|medications|journalnotes) /;
+    expect(operations.filter((o) => spec.test(o))).toHaveLength(18);
     const docs = await t.app.inject({ method: 'GET', url: '/docs/' });
     expect(docs.statusCode).toBe(200);
     expect(docs.headers['content-type']).toMatch(/text\/html/);
