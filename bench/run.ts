@@ -9,6 +9,8 @@
  *      arrivals at half the measured capacity)
  *   3. the same service with EHR_ADAPTER=xml-http against the EHR simulator
  *   4. micro-benchmarks: the mapper against JSON.parse, and token verification
+ *   5. the cost of tracing (issue 15): the 20 KB read on both EHR adapters with OpenTelemetry off and
+ *      on (OTEL_EXPORTER_OTLP_ENDPOINT set, spans exported to a loopback sink, bench/otlp-sink.ts)
  *
  * Every server runs in its own process pinned to core 0; this process (autocannon, the open-loop
  * generator, the JWKS issuer) and the EHR simulator are pinned to core 1 (when taskset exists).
@@ -17,7 +19,7 @@
  * /proc/<pid>/status VmHWM (reset before each measured run). Everything is on loopback; every load
  * is bounded in time and count.
  *
- *   node --import tsx bench/run.ts [--seconds N] [--skip-micro] [--only reference,embedded,xml-http,micro]
+ *   node --import tsx bench/run.ts [--seconds N] [--skip-micro] [--only reference,embedded,xml-http,micro,tracing]
  *                                  [--scenarios 2b,2c,2d,2e,3b,3c,3d] [--open-rate N]
  *
  * Experiments (printed in the header when set): BENCH_NODE_FLAGS (node flags for the service),
@@ -34,6 +36,7 @@ import { BenchIssuer } from './issuer.js';
 import { blockingTable, mapperTable, type BlockingResult, type MapperResult } from './mapper.js';
 import { jwtTable, type JwtResult } from './jwt.js';
 import { openLoop, type OpenLoopResult } from './open-loop.js';
+import { OtlpSink } from './otlp-sink.js';
 import {
   buildService, fmt, freePort, hasTaskset, peakRss, pinned, pinSelf, procCpuUs, resetPeakRss, SERVICE_ENTRY, serviceNodeFlags, sleep, table, waitFor, write,
 } from './util.js';
@@ -140,7 +143,7 @@ class Target {
 /** The parent's environment without settings that would change what is measured. */
 function baseEnv(): Record<string, string> {
   const env: Record<string, string> = {};
-  const drop = /^(PORT|HOST|EHR_|AUTH_|SUBSCRIPTION_KEYS|RATE_LIMIT_|REDIS_URL|DATABASE_URL|DATA_DIR|BASE_PATH|TRUST_PROXY|CORS_|PRESSURE_|NODE_OPTIONS)/;
+  const drop = /^(PORT|HOST|EHR_|AUTH_|SUBSCRIPTION_KEYS|RATE_LIMIT_|REDIS_URL|DATABASE_URL|DATA_DIR|BASE_PATH|TRUST_PROXY|CORS_|PRESSURE_|NODE_OPTIONS|OTEL_|TLS_|ALLOW_PLAIN_HTTP)/;
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !drop.test(k)) env[k] = v;
   return env;
 }
@@ -265,6 +268,7 @@ async function main(): Promise<void> {
 
   const closed: ClosedLoopResult[] = [];
   const open: OpenLoopRun[] = [];
+  let tracingRuns: { exports: number; bytes: number } | undefined;
   const targets: Target[] = [];
   try {
     // 1. The reference.
@@ -310,6 +314,9 @@ async function main(): Promise<void> {
       await remote.stop();
       await sim.stop();
     }
+
+    // 5. The cost of tracing: the same 20 KB read with OpenTelemetry off and on, one after the other.
+    if (wanted('tracing')) tracingRuns = await measureTracing(closed, targets, fixtures.ehrDir, serviceEnv, headers);
   } finally {
     for (const t of targets) await t.stop().catch(() => undefined);
     await issuer.close();
@@ -340,6 +347,8 @@ async function main(): Promise<void> {
       fmt(r.cpuUsPerRequest), `${fmt(r.cpuUtilisation * 100)} % (kernel ${fmt(r.systemShare * 100)} %)`, fmt(r.eventLoopMaxMs, 1), `${r.errors} / ${r.non2xx}${statusList(r.statuses)}`,
     ]),
   ));
+
+  if (tracingRuns !== undefined) write(`\n${tracingTable(closed, tracingRuns)}`);
 
   let mapper: { results: MapperResult[]; blocking: BlockingResult } | undefined;
   let jwt: JwtResult | undefined;
@@ -384,6 +393,51 @@ async function main(): Promise<void> {
   writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), node: process.version, seconds: SECONDS, closed, open, mapper, jwt }, null, 1));
   write(`results: ${path.relative(process.cwd(), file)}`);
   await sleep(10);
+}
+
+type ServiceEnv = (name: string, extra?: Record<string, string>) => Record<string, string>;
+
+/** Part 5: scenarios 5a-5d, the 20 KB read at 50 connections, off then on, embedded then xml-http. */
+async function measureTracing(
+  closed: ClosedLoopResult[], targets: Target[], ehrDir: string, serviceEnv: ServiceEnv, headers: Record<string, string>,
+): Promise<{ exports: number; bytes: number }> {
+  const sink = await OtlpSink.start();
+  const sim = await Target.start('ehr-simulator-tracing', 'scripts/ehr-sim.ts', {
+    EHR_DATA_DIR: ehrDir, DATA_DIR: path.join(ROOT, 'state', 'simulator-tracing'), LOG_LEVEL: 'warn',
+  }, 1, false);
+  targets.push(sim);
+  try {
+    const adapters: Array<[string, Record<string, string>]> = [['embedded', {}], ['xml-http', { EHR_ADAPTER: 'xml-http', EHR_BASE_URL: sim.origin }]];
+    let id = 0;
+    for (const [adapter, adapterEnv] of adapters) {
+      for (const tracing of ['off', 'on'] as const) {
+        const name = `tracing-${adapter}-${tracing}`;
+        const otel: Record<string, string> = tracing === 'on' ? { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url } : {};
+        const target = await Target.start(name, SERVICE_ENTRY, serviceEnv(name, { ...adapterEnv, ...otel }), 0);
+        targets.push(target);
+        await sanityCheck(target.origin, SMALL_PATH, headers, 2);
+        closed.push(await closedLoop(target, `5${'abcd'[id++]}. ${adapter}, 20 KB read, tracing ${tracing}`, SMALL_PATH, headers, 50));
+        await target.stop();
+      }
+    }
+    await sim.stop();
+    if (sink.exports === 0) throw new Error('tracing was on but no span reached the OTLP sink');
+    return { exports: sink.exports, bytes: sink.bytes };
+  } finally {
+    await sink.close();
+  }
+}
+
+function tracingTable(closed: ClosedLoopResult[], sink: { exports: number; bytes: number }): string {
+  const rows = ['embedded', 'xml-http'].map((adapter) => {
+    const off = closed.find((r) => r.scenario.includes(`${adapter}, 20 KB read, tracing off`));
+    const on = closed.find((r) => r.scenario.includes(`${adapter}, 20 KB read, tracing on`));
+    const change = (a: number | undefined, b: number | undefined): string => (a && b ? `${fmt(((b - a) / a) * 100, 1)} %` : '–');
+    return [adapter, `${fmt(off?.cpuUsPerRequest)} → ${fmt(on?.cpuUsPerRequest)}`, change(off?.cpuUsPerRequest, on?.cpuUsPerRequest),
+      `${fmt(off?.rps)} → ${fmt(on?.rps)}`, change(off?.rps, on?.rps), `${fmt(off?.p99Ms, 1)} → ${fmt(on?.p99Ms, 1)}`];
+  });
+  return `## Tracing off → on (20 KB read, 50 connections; ${sink.exports} OTLP exports, ${fmt(sink.bytes / 2 ** 20, 1)} MiB to the sink)\n\n${
+    table(['EHR adapter', 'server CPU µs/req', 'change', 'req/s', 'change', 'p99 ms'], rows)}`;
 }
 
 main().then(() => process.exit(0), (err: unknown) => {

@@ -100,7 +100,7 @@ export async function selectEhr({ config, clock, logger, metrics, life }: Select
       },
     });
     life.onClose(() => remote.close());
-    return new InstrumentedEhr(remote, remote, metrics);
+    return traced(config, new InstrumentedEhr(remote, remote, metrics));
   }
   let dataDir = config.ehrDataDir;
   if (dataDir === undefined) {
@@ -110,7 +110,14 @@ export async function selectEhr({ config, clock, logger, metrics, life }: Select
   }
   const writes = await WriteStateStore.open(path.join(config.dataDir, 'ehr-write-state.json'));
   const embedded = new EmbeddedEhr(new DocumentStore(dataDir), writes, config.ehrTimezone, onDropped);
-  return new InstrumentedEhr(embedded, embedded, metrics);
+  return traced(config, new InstrumentedEhr(embedded, embedded, metrics));
+}
+
+/** With tracing on, every EHR call is a span; with it off, nothing of OpenTelemetry is imported. */
+async function traced(config: Config, ehr: EhrRecords & DelegationRegistry): Promise<EhrRecords & DelegationRegistry> {
+  if (!config.tracing) return ehr;
+  const { TracedEhr } = await import('./tracing/traced-ports.js');
+  return new TracedEhr(ehr, ehr);
 }
 
 /** Where the embedded audit trail is kept when there is no DATABASE_URL. */
@@ -132,7 +139,10 @@ export async function selectAuditTrail({ config, logger, metrics, life }: Select
   // Migrates early when the database is up; when it is down the service starts anyway, not ready.
   void store.ping();
   life.onClose(() => store.close());
-  return new InstrumentedAuditTrail(store, metrics);
+  const instrumented = new InstrumentedAuditTrail(store, metrics);
+  if (!config.tracing) return instrumented;
+  const { TracedAuditTrail } = await import('./tracing/traced-ports.js');
+  return new TracedAuditTrail(instrumented);
 }
 
 export function selectRedis({ config, logger, metrics, life }: Selection): RateLimitRedis | undefined {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { assertTimeZone } from './domain/time/local-time.js';
+import { isTracingEnabled } from './tracing/tracing-settings.js';
 import { readTransportSettings, type TransportSettings } from './transport-settings.js';
 import { readAccessLogSettings, type AccessLogSettings } from './access-log-settings.js';
 
@@ -50,6 +51,8 @@ export interface Config extends TransportSettings, AccessLogSettings {
   pressureMaxHeapUsedMb: number;
   /** How long in-flight requests may take to finish after SIGTERM. */
   shutdownTimeoutMs: number;
+  /** OTEL_EXPORTER_OTLP_ENDPOINT set: traces are exported (src/tracing/). */
+  tracing: boolean;
 }
 
 export class ConfigError extends Error {
@@ -173,5 +176,6 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     ...readTransportSettings(env, host, ehrBaseUrl, (message) => new ConfigError(message)),
     ...readAccessLogSettings(env, (message) => new ConfigError(message)),
+    tracing: isTracingEnabled(env),
   });
 }

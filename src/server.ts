@@ -1,5 +1,4 @@
 import { loadConfig } from './config.js';
-import { compose } from './container.js';
 import { createLogger } from './http/logging.js';
 import { listen } from './listen.js';
 
@@ -9,7 +8,11 @@ import { listen } from './listen.js';
  */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const logger = createLogger(config.logLevel);
+  // Tracing starts before anything imports fastify, undici, pg or ioredis, so that their
+  // instrumentations see them load; with it off, nothing of OpenTelemetry is imported at all.
+  const tracing = config.tracing ? await (await import('./tracing/start-tracing.js')).startTracing() : undefined;
+  const logger = createLogger(config.logLevel, undefined, tracing?.logMixin);
+  const { compose } = await import('./container.js');
   const runtime = await compose(config, logger);
   const { api: address, metrics } = await listen(runtime, config);
   logger.info({ address, basePath: config.basePath || '/', metrics }, 'patient data access service listening');
@@ -28,7 +31,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }, config.shutdownTimeoutMs);
     deadline.unref();
-    runtime.close().then(() => {
+    runtime.close().then(() => tracing?.shutdown()).then(() => {
       logger.info('shut down cleanly');
       process.exit(0);
     }, (err: unknown) => {

@@ -79,10 +79,20 @@ const aboutOnly = (patient: string) => (body: unknown): string | undefined => {
   return others.length === 0 ? undefined : 'names another patient';
 };
 
+interface PatientV2Body {
+  patientID?: { extension?: unknown };
+  patientAddresses?: unknown[];
+  phoneNumbers?: { phone?: unknown[] };
+  emailAddresses?: { Email?: unknown[] };
+}
+
+/** The vendor's patient v2 layout (CONTRACT §4): `[{patientEHRExtract: [{patient}]}]`. */
 const patientV2Of = (patient: string, masked = false) => (body: unknown): string | undefined => {
-  const record = body as { personalIdentityNumber?: unknown; addresses?: unknown[]; phoneNumbers?: unknown[]; emailAddresses?: unknown[] } | null;
-  if (record?.personalIdentityNumber !== patient) return 'v2 record of another patient';
-  if (masked && [record.addresses, record.phoneNumbers, record.emailAddresses].some((list) => Array.isArray(list) && list.length > 0)) {
+  const extracts = Array.isArray(body) ? (body as { patientEHRExtract?: { patient?: PatientV2Body }[] }[]).flatMap((i) => i.patientEHRExtract ?? []) : [];
+  const records = extracts.map((e) => e.patient);
+  if (records.length === 0 || records.some((r) => r?.patientID?.extension !== patient)) return 'v2 record of another patient';
+  const shown = (list: unknown[] | undefined): boolean => Array.isArray(list) && list.length > 0;
+  if (masked && records.some((r) => shown(r?.patientAddresses) || shown(r?.phoneNumbers?.phone) || shown(r?.emailAddresses?.Email))) {
     return 'contact details of a protected identity shown to a client token';
   }
   return undefined;

@@ -4,6 +4,7 @@ import { pino, stdSerializers, type DestinationStream, type Logger, type LoggerO
 const IDENTITY_NUMBER = /(?<!\d)(?:(?:18|19|20)\d{6}|\d{6})[-+]?\d{4}(?!\d)/g;
 const REDACTED = '[REDACTED]';
 const MAX_DEPTH = 8;
+const TRACE_KEYS = new Set(['trace_id', 'span_id']);
 
 const scrubText = (text: string): string => text.replace(IDENTITY_NUMBER, REDACTED);
 
@@ -14,7 +15,8 @@ function scrub(value: unknown, depth = 0): unknown {
   if (Array.isArray(value)) return value.map((v) => scrub(v, depth + 1));
   if (Object.getPrototypeOf(value) !== Object.prototype) return value;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = scrub(v, depth + 1);
+  // Trace ids are hex made by the tracer; a run of ten decimal digits in one is chance, not a person.
+  for (const [k, v] of Object.entries(value)) out[k] = depth === 0 && TRACE_KEYS.has(k) ? v : scrub(v, depth + 1);
   return out;
 }
 
@@ -26,9 +28,11 @@ const pathOf = (url: string | undefined): string => scrubText((url ?? '').split(
  * that hold credentials or a patient's identity are redacted, and any identity number anywhere in
  * a line (a message, an error text, a field) is replaced before it is written.
  */
-export function loggerOptions(level: string): LoggerOptions {
+export function loggerOptions(level: string, mixin?: () => Record<string, string>): LoggerOptions {
   return {
     level,
+    // With tracing on (src/tracing/start-tracing.ts): the trace and span ids of the request a line belongs to.
+    ...(mixin ? { mixin } : {}),
     redact: {
       paths: [
         'req.headers.authorization', 'req.headers["ocp-apim-subscription-key"]', 'req.headers.patient',
@@ -61,8 +65,8 @@ const LOG_FLUSH_INTERVAL_MS = 1000;
  * flushes what is left when the process exits; a SIGKILL loses at most that second. The audit
  * trail, which must not lose anything, is written durably elsewhere.
  */
-export function createLogger(level: string, stream?: DestinationStream): Logger {
-  if (stream) return pino(loggerOptions(level), stream);
+export function createLogger(level: string, stream?: DestinationStream, mixin?: () => Record<string, string>): Logger {
+  if (stream) return pino(loggerOptions(level, mixin), stream);
   const destination = pino.destination({ dest: 1, sync: false, minLength: LOG_BUFFER_BYTES });
   setInterval(() => {
     try {
@@ -71,5 +75,5 @@ export function createLogger(level: string, stream?: DestinationStream): Logger 
       // Only a destination already closed at exit refuses a flush; its lines were written then.
     }
   }, LOG_FLUSH_INTERVAL_MS).unref();
-  return pino(loggerOptions(level), destination);
+  return pino(loggerOptions(level, mixin), destination);
 }

@@ -34,11 +34,14 @@ describe('the seven reads', () => {
     }
   });
 
-  it('answers the older patient layout as an array and v2 as one object', async () => {
+  it('answers the older patient layout and (issue 13) v2 in the vendor layout, each as an array', async () => {
     const old = (await t.call({ method: 'GET', url: '/patients/patient/', token })).json();
     expect(old[0].PatientEHRExtract[0].Patient.PatientID).toEqual({ extension: ADULT, root: '1.2.752.129.2.1.3.1' });
     const v2 = (await t.call({ method: 'GET', url: '/patients/patient/?api-version=v2', token })).json();
-    expect(v2).toMatchObject({ personalIdentityNumber: ADULT, protectedIdentity: false, birthDate: '1912-12-12' });
+    expect(v2).toHaveLength(1);
+    expect(v2[0].patientEHRExtract[0].patient).toMatchObject({
+      patientID: { extension: ADULT, root: '1.2.752.129.2.1.3.1' }, patientProtectedId: false, patientBirthDate: { value: '19121212' },
+    });
     const bad = await t.call({ method: 'GET', url: '/patients/patient/?api-version=v3', token });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toMatch(/api-version.*v2/);
@@ -158,7 +161,7 @@ describe('who may read whom', () => {
     const guardian = await t.personToken(GUARDIAN);
     expect((await t.call({ method: 'GET', url: '/patients/journalnotes/', token: guardian, patient: PROTECTED })).statusCode).toBe(403);
     const own = await t.call({ method: 'GET', url: '/patients/patient/?api-version=v2', token: await t.personToken(PROTECTED) });
-    expect(own.json().addresses.length).toBeGreaterThan(0);
+    expect(own.json()[0].patientEHRExtract[0].patient.patientAddresses.length).toBeGreaterThan(0);
     const ownV1 = await t.call({ method: 'GET', url: '/patients/patient/', token: await t.personToken(PROTECTED) });
     expect(ownV1.json()[0].PatientEHRExtract[0].Patient.PatientDataRegister).toMatchObject({ PatientCity: '1480' });
   });
@@ -166,7 +169,10 @@ describe('who may read whom', () => {
   it('leaves addresses, phone numbers and e-mail out of a protected patient read by a client token', async () => {
     const kiosk = await t.clientToken();
     const v2 = (await t.call({ method: 'GET', url: '/patients/patient/?api-version=v2', token: kiosk, patient: PROTECTED })).json();
-    expect(v2).toMatchObject({ personalIdentityNumber: PROTECTED, protectedIdentity: true, addresses: [], phoneNumbers: [], emailAddresses: [] });
+    expect(v2[0].patientEHRExtract[0].patient).toMatchObject({
+      patientID: { extension: PROTECTED }, patientProtectedId: true, patientAddresses: [], phoneNumbers: { phone: [] }, emailAddresses: { Email: [] },
+    });
+    expect(v2[0].patientEHRExtract[0].patient).not.toHaveProperty('patientDataRegister');
     const old = (await t.call({ method: 'GET', url: '/patients/patient/', token: kiosk, patient: PROTECTED })).json();
     const patient = old[0].PatientEHRExtract[0].Patient;
     expect(patient.PatientAddresses.PatientAddress).toEqual([]);
@@ -178,7 +184,8 @@ describe('who may read whom', () => {
       if (r.Patient) expect([r.Patient.Addresses ?? [], r.Patient.PhoneNumbers ?? []]).toEqual([[], []]);
     }
     const unmasked = (await t.call({ method: 'GET', url: '/patients/patient/?api-version=v2', token: kiosk, patient: ADULT })).json();
-    expect(unmasked.addresses.length).toBeGreaterThan(0);
+    expect(unmasked[0].patientEHRExtract[0].patient.patientAddresses.length).toBeGreaterThan(0);
+    expect(unmasked[0].patientEHRExtract[0].patient.patientRelatives.patientRelative[0]).toHaveProperty('patientRelativeStreetAddress');
   });
 
   it('requires the header with a client token, and refuses malformed identity numbers before any lookup', async () => {

@@ -127,12 +127,12 @@ describe('another patient\'s ids in a write are indistinguishable from unknown i
     for (const patient of PEOPLE) {
       const get = async (url: string) => (await t.call({ method: 'GET', url, token: kiosk, patient })).json() as unknown;
       const bookings = await get('/patients/appointments/') as Array<{ Booking?: Array<{ ContactId: string }>; RegisteredBooking?: Array<{ BookingId: string }> }>;
-      const contacts = await get('/patients/contacts/') as Array<{ contactId: string }>;
+      const contacts = await get('/patients/contacts/') as Array<{ contactEHRExtract: Array<{ contact?: { contactInternalID?: string } }> }>;
       const meetings = await get('/patients/videomeetings/') as Array<{ actionId: number }>;
       const contactIds = bookings.flatMap((r) => (r.Booking ?? []).map((b) => b.ContactId));
       const otherIds = [
         ...bookings.flatMap((r) => (r.RegisteredBooking ?? []).map((b) => b.BookingId)),
-        ...contacts.map((c) => c.contactId), ...meetings.map((m) => String(m.actionId)),
+        ...contacts.flatMap((c) => c.contactEHRExtract.map((e) => e.contact?.contactInternalID ?? '')), ...meetings.map((m) => String(m.actionId)),
       ].filter((id) => !contactIds.includes(id));
       ids.set(patient, { contactIds, otherIds: [...new Set(otherIds)].filter((id) => ID.test(id)) });
     }
@@ -272,7 +272,10 @@ describe('a protected identity (197305242385)', () => {
     }
     // The hyphenated header is the same patient, masked the same way.
     const v2 = await t.call({ ...requestOf(routeByOperation('getPatientV2')), token: kiosk, patient: hyphenated(SARA) });
-    expect(v2.json()).toMatchObject({ personalIdentityNumber: SARA, protectedIdentity: true, addresses: [], phoneNumbers: [], emailAddresses: [] });
+    expect(v2.json()[0].patientEHRExtract[0].patient).toMatchObject({
+      patientID: { extension: SARA }, patientProtectedId: true, patientAddresses: [], phoneNumbers: { phone: [] }, emailAddresses: { Email: [] },
+    });
+    expect(contactDetailsIn(v2.body)).toEqual([]);
   });
 
   it('never lets a delegate, or anyone but herself and a client, get any of her data on any operation', async () => {

@@ -131,11 +131,13 @@ describe('the soak request mix', () => {
   it('checks 2xx bodies: another patient in a v2 record, unmasked contact details, a wrong ResultCode', () => {
     const byLabel = new Map(new LoadPlan(fixtures, seededRandom(1)).all().map((p) => [p.label, p]));
     const v2 = byLabel.get('guardian: minor patient v2')?.check;
-    expect(v2?.({ personalIdentityNumber: PEOPLE.minor })).toBeUndefined();
-    expect(v2?.({ personalIdentityNumber: PEOPLE.adult })).toBe('v2 record of another patient');
+    const v2Body = (id: string, more: object = {}) => [{ patientEHRExtract: [{ patient: { patientID: { extension: id }, ...more } }] }];
+    expect(v2?.(v2Body(PEOPLE.minor))).toBeUndefined();
+    expect(v2?.(v2Body(PEOPLE.adult))).toBe('v2 record of another patient');
+    expect(v2?.([])).toBe('v2 record of another patient');
     const masked = byLabel.get('kiosk: protected patient v2 (masked)')?.check;
-    expect(masked?.({ personalIdentityNumber: PEOPLE.protectedPerson, addresses: [] })).toBeUndefined();
-    expect(masked?.({ personalIdentityNumber: PEOPLE.protectedPerson, phoneNumbers: [{ number: '070' }] })).toMatch(/protected identity/);
+    expect(masked?.(v2Body(PEOPLE.protectedPerson, { patientAddresses: [], phoneNumbers: { phone: [] } }))).toBeUndefined();
+    expect(masked?.(v2Body(PEOPLE.protectedPerson, { phoneNumbers: { phone: [{ phoneNumber: '070' }] } }))).toMatch(/protected identity/);
     const arrival = byLabel.get('self arrival')?.check;
     expect(arrival?.({ ResultCode: 'INFO' })).toBeUndefined();
     expect(arrival?.({ ResultCode: 'ERROR' })).toMatch(/ResultCode ERROR/);

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PEOPLE, generateDemoData, UNKNOWN_PATIENT_ID } from '../../../src/adapters/ehr-embedded/demo-data/generate.js';
 import { mapDocument, mapRelationships } from '../../../src/adapters/ehr-xml/index.js';
 import { parsePersonalIdentityNumber } from '../../../src/domain/identity/personal-identity-number.js';
+import type { JournalRecord } from '../../../src/domain/records/index.js';
 import {
   compactToEpochMs, isCompactDate, isCompactDateTime, localDate,
 } from '../../../src/domain/time/local-time.js';
@@ -19,12 +20,13 @@ const TOLVAN = '191212121212';
 const MARTA = '198112189876';
 const LILLA = '201701012393';
 const SARA = '197305242385';
-const KINDS = ['patient', 'medications', 'journalnotes', 'bookings', 'videomeetings', 'contacts', 'attentionsignals'] as const;
+const KINDS = ['patient', 'patient-v2', 'medications', 'journalnotes', 'bookings', 'videomeetings', 'contacts', 'attentionsignals'] as const;
 
 // Only what these tests walk through is declared repeated; everything else stays a single object.
 const REPEATED = new Set([
-  'BookedAppointmentsResult', 'Booking', 'RegisteredBooking', 'VideoMeeting', 'CareContact', 'AttentionSignal',
+  'BookedAppointmentsResult', 'Booking', 'RegisteredBooking', 'VideoMeeting', 'contactEHRExtract', 'AttentionSignalEHRExtract',
   'JournalNoteEHRExtract', 'PrescriptionEHRExtract', 'Relationship', 'PatientEHRExtract', 'PatientAddress', 'Phone',
+  'patientEHRExtract', 'Record', 'Value', 'Agent',
 ]);
 const parser = new XMLParser({
   ignoreAttributes: false, removeNSPrefix: true, parseTagValue: false, parseAttributeValue: false,
@@ -102,9 +104,11 @@ describe('demo data layout', () => {
     for (const { file, xml } of docs) {
       expect(XMLValidator.validate(xml), file).toBe(true);
       expect(xml, file).not.toMatch(/<!(DOCTYPE|ENTITY)/i);
-      for (const m of xml.matchAll(/<(?:\w+:)?(\w+) value="([^"]*)"\/>/g)) {
-        if (m[1] === 'displayName' || m[1] === 'PatientGivenName') continue;
+      for (const m of xml.matchAll(/<(?:\w+:)?(\w+) (?:qualifier="CL" )?value="([^"]*)"\/>/g)) {
+        if (['displayName', 'DisplayName', 'PatientGivenName', 'patientGivenName', 'givenName'].includes(m[1] ?? '')) continue;
         const value = m[2] ?? '';
+        // An empty TS value means "absent" in the vendor layouts; patient v2 has one on purpose.
+        if (value === '' && m[1] === 'patientPassValidTo') continue;
         expect(isCompactDateTime(value) || isCompactDate(value), `${file} ${m[1]}=${value}`).toBe(true);
       }
     }
@@ -192,10 +196,10 @@ describe('bookings relative to the day the service starts', () => {
     for (const person of DEMO_PEOPLE) {
       const doc = await parsed(dir, 'patients', person.id, 'videomeetings.xml');
       const meetings = (doc.VideoMeetings.VideoMeeting ?? []) as Tree[];
-      const contacts = ((await parsed(dir, 'patients', person.id, 'contacts.xml')).CareContacts.CareContact as Tree[])
-        .filter((c) => c.ContactType === 'VIDEO');
+      const contacts = (((await parsed(dir, 'patients', person.id, 'contacts.xml')).ContactEHRExtracts.contactEHRExtract ?? []) as Tree[])
+        .filter((c) => c.contact.contactTypeOfVisit === 'Distanskontakt video');
       expect(meetings.map((m) => m.StartDateTime['@_value']).sort())
-        .toEqual(contacts.map((c) => c.StartDateTime['@_value']).sort());
+        .toEqual(contacts.map((c) => c.contact.contactBeginDateTime['@_value']).sort());
       for (const m of meetings) {
         const texts = [m.PerformingUnitName, m.ServiceName, m.MeetingLink, m.MainStaff.Name, m.MainStaff.Type,
           m.Server.DiscoveryURI, m.Server.ClientID];
@@ -230,16 +234,19 @@ describe('document content', () => {
     const rxTimes = rx.map((r) => r.time_created['@_value'] as string);
     expect(rxTimes).not.toEqual([...rxTimes].sort());
 
-    const contacts = (await parsed(dir, 'patients', TOLVAN, 'contacts.xml')).CareContacts.CareContact as Tree[];
-    const types = new Set(contacts.map((c) => c.ContactType));
+    const contacts = (await parsed(dir, 'patients', TOLVAN, 'contacts.xml')).ContactEHRExtracts.contactEHRExtract as Tree[];
+    const types = new Set(contacts.map((c) => c.contact.contactTypeOfVisit));
     expect(contacts.length).toBeGreaterThanOrEqual(4);
-    for (const t of ['BESOK', 'VIDEO', 'TELEFON', 'INSKRIVNING', 'BREV']) expect(types).toContain(t);
+    for (const t of ['Mottagningsbesök', 'Distanskontakt video', 'Telefonkontakt', 'Slutenvårdstillfälle', 'Brevkontakt']) {
+      expect(types).toContain(t);
+    }
+    expect(contacts.map((c) => c.contact.contactStatus)).toEqual(expect.arrayContaining(['Avslutad', 'Planerad', 'Avbokad']));
 
-    const signals = (await parsed(dir, 'patients', TOLVAN, 'attentionsignals.xml')).AttentionSignals
-      .AttentionSignal as Tree[];
+    const signals = (await parsed(dir, 'patients', TOLVAN, 'attentionsignals.xml')).AttentionSignalEHRExtracts
+      .AttentionSignalEHRExtract as Tree[];
     expect(signals.length).toBeGreaterThanOrEqual(4);
     // The latest daylight-saving change before 21 Nov 2026 is 25 Oct 2026; 02:30 occurs twice that night.
-    expect(signals.map((s) => s.RegisteredDateTime['@_value'])).toContain('20261025023000');
+    expect(signals.map((s) => s.time_created['@_value'])).toContain('20261025023000');
   });
 
   it('registers Märta\'s delegations, an expired and a protected one included', async () => {
@@ -333,5 +340,48 @@ describe('through the mapper the embedded EHR and the remote adapter share', () 
     const registry = mapRelationships(await read(dir, 'relationships', `${MARTA}.xml`));
     expect(registry.relationships.map((r) => r.patient).sort())
       .toEqual([TOLVAN, '194608632396', SARA, '200404122384', LILLA].sort());
+  });
+});
+
+/** A record's values and those of the records nested in it. */
+const valuesOf = (r: JournalRecord): JournalRecord['Value'] => [...r.Value, ...(r.Record === undefined ? [] : valuesOf(r.Record))];
+
+describe('issue 13: the demo data in the vendor layouts, for every demo person', () => {
+  const options = (person: { id: string }) => ({ zone: ZONE, expectedPatientId: person.id });
+
+  it('gives everyone care contacts and a patient-v2 document naming them', async () => {
+    for (const person of DEMO_PEOPLE) {
+      const contacts = mapDocument('contacts', await read(dir, 'patients', person.id, 'contacts.xml'), options(person));
+      expect([person.id, (contacts[0]?.contactEHRExtract.length ?? 0) > 0]).toEqual([person.id, true]);
+      const v2 = mapDocument('patient-v2', await read(dir, 'patients', person.id, 'patient-v2.xml'), options(person));
+      const patient = v2[0]?.patientEHRExtract[0]?.patient;
+      expect([person.id, patient?.patientID?.extension, patient?.patientName?.familyName])
+        .toEqual([person.id, person.id, person.familyName]);
+      expect(patient?.patientProtectedId).toBe(person.protectedIdentity);
+    }
+  });
+
+  it('gives everyone at least one hypersensitivity with its agent and reaction', async () => {
+    for (const person of DEMO_PEOPLE) {
+      const signals = mapDocument('attentionsignals', await read(dir, 'patients', person.id, 'attentionsignals.xml'), options(person));
+      const allergies = (signals[0]?.AttentionSignalEHRExtract ?? [])
+        .map((s) => s.AttentionSignal?.HypersensitivityType)
+        .filter((h) => h !== undefined && h.Agent.length > 0 && (h.Reaction ?? '') !== '');
+      expect([person.id, allergies.length > 0]).toEqual([person.id, true]);
+    }
+  });
+
+  it('gives everyone journal notes whose every value of type Text carries Swedish text', async () => {
+    for (const person of DEMO_PEOPLE) {
+      const records = mapDocument('journalnotes', await read(dir, 'patients', person.id, 'journalnotes.xml'), options(person));
+      const notes = records.flatMap((r) => r.JournalNoteEHRExtract);
+      expect([person.id, notes.length > 0]).toEqual([person.id, true]);
+      for (const note of notes) {
+        const values = (note.Note?.Records.Record ?? []).flatMap(valuesOf);
+        const texts = values.filter((v) => v.JournalValueType === 'Text').map((v) => v.$self ?? '');
+        expect([note.Note?.NoteId?.extension, texts.length > 0 && texts.every((t) => /[a-zåäö]{3,}/i.test(t))])
+          .toEqual([note.Note?.NoteId?.extension, true]);
+      }
+    }
   });
 });

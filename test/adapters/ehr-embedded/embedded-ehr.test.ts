@@ -74,7 +74,7 @@ describe('EmbeddedEhr', () => {
   it('reports a malformed document as a bad upstream answer, without its text', async () => {
     const ehr = await open();
     const file = path.join(dir, 'ehr', 'patients', ADULT, 'contacts.xml');
-    await writeFile(file, '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "191212121212">]><CareContacts>&a;</CareContacts>');
+    await writeFile(file, '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "191212121212">]><ContactEHRExtracts>&a;</ContactEHRExtracts>');
     const err = await ehr.read('contacts', ADULT, {}).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(EhrError);
     expect(err).toMatchObject({ failure: 'bad-response' });

@@ -6,7 +6,7 @@ import { startEhrSimulator, type EhrSimulator } from '../../../src/adapters/ehr-
 import { ACTOR, ADULT, UNKNOWN, ZONE, startSimulatedEhr, type SimulatedEhr } from '../ehr-xml-http/simulated-ehr.js';
 
 const XML = 'application/xml; charset=utf-8';
-const KINDS = ['patient', 'medications', 'journalnotes', 'bookings', 'videomeetings', 'contacts', 'attentionsignals'];
+const KINDS = ['patient', 'patient-v2', 'medications', 'journalnotes', 'bookings', 'videomeetings', 'contacts', 'attentionsignals'];
 const PAYMENT = (type: string, status = 'PAID') =>
   `<Payment xmlns="urn:example:ehr:payment:1"><Status>${status}</Status><PaymentType>${type}</PaymentType></Payment>`;
 
@@ -38,15 +38,17 @@ describe('EHR simulator: the upstream HTTP interface over the embedded data fold
     }
   });
 
-  it('filters by from/to when asked, and leaves the patient document whole', async () => {
+  it('filters by from/to when asked, and leaves the patient documents whole', async () => {
     const none = await call(t.sim, 'GET', `/ehr/v1/patients/${ADULT}/contacts?from=20990101000000`);
     expect(none.status).toBe(200);
-    expect(none.text).toMatch(/<CareContacts [^>]*>\s*<\/CareContacts>/);
+    expect(none.text).toMatch(/<ContactEHRExtracts [^>]*>\s*<\/ContactEHRExtracts>/);
     const all = await call(t.sim, 'GET', `/ehr/v1/patients/${ADULT}/contacts?from=19000101000000&to=20991231235959`);
     const file = await readFile(path.join(t.dataDir, 'patients', ADULT, 'contacts.xml'), 'utf8');
-    expect(all.text.match(/<ContactId>/g)).toHaveLength(file.match(/<ContactId>/g)?.length ?? -1);
-    const patient = await call(t.sim, 'GET', `/ehr/v1/patients/${ADULT}/patient?from=20990101000000`);
-    expect(patient.text).toBe(await readFile(path.join(t.dataDir, 'patients', ADULT, 'patient.xml'), 'utf8'));
+    expect(all.text.match(/<contactBeginDateTime /g)).toHaveLength(file.match(/<contactBeginDateTime /g)?.length ?? -1);
+    for (const kind of ['patient', 'patient-v2']) {
+      const whole = await call(t.sim, 'GET', `/ehr/v1/patients/${ADULT}/${kind}?from=20990101000000`);
+      expect(whole.text).toBe(await readFile(path.join(t.dataDir, 'patients', ADULT, `${kind}.xml`), 'utf8'));
+    }
   });
 
   it('answers a missing document with an empty root in its namespace', async () => {

@@ -18,9 +18,11 @@ function timesOf(kind: ReadKind, data: unknown): string[] {
     case 'journalnotes': return (data as ReadResults['journalnotes']).flatMap((r) => r.JournalNoteEHRExtract.map((e) => e.time_created.value));
     case 'bookings': return (data as ReadResults['bookings'])
       .flatMap((r) => [...r.Booking, ...r.RegisteredBooking].map((b) => local(Date.parse(b.TypedStartDateTime))));
-    case 'contacts': return (data as ReadResults['contacts']).map((c) => local(c.startDateTimeInUnix));
+    case 'contacts': return (data as ReadResults['contacts'])
+      .flatMap((c) => c.contactEHRExtract.map((e) => e.contact?.contactBeginDateTime?.value ?? ''));
     case 'videomeetings': return (data as ReadResults['videomeetings']).map((m) => local(m.startDateTimeInUnix));
-    case 'attentionsignals': return (data as ReadResults['attentionsignals']).map((a) => local(a.registeredDateTimeInUnix));
+    case 'attentionsignals': return (data as ReadResults['attentionsignals'])
+      .flatMap((a) => a.AttentionSignalEHRExtract.map((e) => e.time_created?.value ?? ''));
     default: return [];
   }
 }
@@ -60,23 +62,37 @@ describe('the simulator\'s from/to filter', () => {
     expect(checked).toBeGreaterThan(FILTERED.length * 5);
   });
 
-  it('keeps prefixes, namespaces, entities, CDATA, comments and untimed items as written', () => {
+  it('issue 13: filters care contacts on contact/contactBeginDateTime, keeping prefixes, namespaces, entities, CDATA, comments and untimed items as written', () => {
+    const begin = (value: string): string => `<contact><contactBeginDateTime value="${value}"/></contact>`;
     const xml = '<?xml version="1.0" encoding="UTF-8"?>\n<!-- a comment -->\n'
-      + '<cc:CareContacts xmlns:cc="urn:example:ehr:carecontact:1" xmlns="urn:example:ehr:carecontact:1">\n'
-      + '  <cc:CareContact><ContactId>007</ContactId><StartDateTime value="20250314093000"/><Reason>A &amp; B &#8211; &lt;x&gt;</Reason></cc:CareContact>\n'
-      + '  <CareContact><ContactId>008</ContactId><StartDateTime value="20240101093000"/><Reason><![CDATA[<b>fet</b>]]></Reason></CareContact>\n'
-      + '  <CareContact><ContactId>009</ContactId><StartDateTime xsi:nil="true" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"/></CareContact>\n'
-      + '  <CareContact q=\'say "hi"\'><ContactId>010</ContactId><StartDateTime value="20250314093000"/><Empty/></CareContact>\n'
-      + '</cc:CareContacts>\n';
+      + '<cc:ContactEHRExtracts xmlns:cc="urn:example:ehr:carecontact:2" xmlns="urn:example:ehr:carecontact:2">\n'
+      + `  <cc:contactEHRExtract><ehrId extension="007" root="r"/>${begin('20250314093000')}<note>A &amp; B &#8211; &lt;x&gt;</note></cc:contactEHRExtract>\n`
+      + `  <contactEHRExtract><ehrId extension="008" root="r"/>${begin('20240101093000')}<note><![CDATA[<b>fet</b>]]></note></contactEHRExtract>\n`
+      + '  <contactEHRExtract><ehrId extension="009" root="r"/><contact><contactBeginDateTime xsi:nil="true" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"/></contact></contactEHRExtract>\n'
+      + `  <contactEHRExtract q='say "hi"'><ehrId extension="010" root="r"/>${begin('20250314093000')}<Empty/></contactEHRExtract>\n`
+      + `  <contactEHRExtract><ehrId extension="011" root="r"/><timeCreated value="20250314093000"/></contactEHRExtract>\n`
+      + '</cc:ContactEHRExtracts>\n';
     const out = filterByRange('contacts', xml, { from: '20250314093000', to: '20250314093000' }, ZONE);
     expect(out).toContain('<!-- a comment -->');
-    expect(out).toContain('<cc:CareContacts xmlns:cc="urn:example:ehr:carecontact:1" xmlns="urn:example:ehr:carecontact:1">');
-    expect(out).toContain('<Reason>A &amp; B &#8211; &lt;x&gt;</Reason></cc:CareContact>');
-    expect(out).not.toContain('<ContactId>008</ContactId>');
-    expect(out).toContain('<ContactId>009</ContactId>');
+    expect(out).toContain('<cc:ContactEHRExtracts xmlns:cc="urn:example:ehr:carecontact:2" xmlns="urn:example:ehr:carecontact:2">');
+    expect(out).toContain('<note>A &amp; B &#8211; &lt;x&gt;</note></cc:contactEHRExtract>');
+    expect(out).not.toContain('extension="008"');
+    expect(out).toContain('extension="009"');
+    expect(out).toContain('extension="011"');
     expect(out).toContain('q="say &quot;hi&quot;"');
     expect(out).toContain('<Empty/>');
     expect(filterByRange('contacts', xml, { to: '20240101093000' }, ZONE)).toContain('<![CDATA[<b>fet</b>]]>');
+    expect(filterByRange('contacts', xml, { to: '20240101093000' }, ZONE)).not.toContain('extension="007"');
+  });
+
+  it('issue 13: filters attention signals on time_created, and never the patient-v2 document', () => {
+    const xml = '<as:AttentionSignalEHRExtracts xmlns:as="urn:example:ehr:attentionsignal:2" version="2.1">'
+      + '<as:AttentionSignalEHRExtract><time_created value="20191105142233"/></as:AttentionSignalEHRExtract>'
+      + '<AttentionSignalEHRExtract><time_created value="20241027023000"/></AttentionSignalEHRExtract></as:AttentionSignalEHRExtracts>';
+    const out = filterByRange('attentionsignals', xml, { from: '20241027023000' }, ZONE);
+    expect(out).toContain('20241027023000');
+    expect(out).not.toContain('20191105142233');
+    expect(filterByRange('patient-v2', 'anything', { from: '20250101000000' }, ZONE)).toBe('anything');
   });
 
   it('serves a document it cannot parse as it is, and never filters the patient document', () => {

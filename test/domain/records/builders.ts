@@ -1,6 +1,6 @@
 import type {
-  AttentionSignal, BookedAppointmentsResult, Booking, CareContact, JournalNoteRecord, PatientData, PatientRecord,
-  PrescriptionRecord, VideoMeeting,
+  AttentionSignal, AttentionSignalEhrExtract, BookedAppointmentsResult, Booking, CareContact, ContactEhrExtract,
+  JournalNoteRecord, PatientData, PatientRecord, PatientV2, PatientV2Data, PrescriptionRecord, VideoMeeting,
 } from '../../../src/domain/records/index.js';
 
 export const ZONE = 'Europe/Stockholm';
@@ -8,19 +8,67 @@ export const PATIENT = '191212121212';
 
 const ID = (extension: string) => ({ extension, root: '1.2.752.99999.1.1' });
 
-export const contact = (contactId: string, startDateTimeInUnix: number): CareContact => ({
-  contactId, contactType: 'visit', status: 'PLANNED', startDateTimeInUnix,
-  performingUnitName: 'Vårdcentralen Tolvstad', careGiverName: 'Doris Doktorsson',
+/** A care contact (vendor layout) beginning at `begin`, a compact local time. */
+export const contact = (contactInternalID: string, begin: string): ContactEhrExtract => ({
+  contact: {
+    contactInternalID, contactBeginDateTime: { value: begin },
+    contactSecrecyLevels: { secrecyLevel: [] }, actions: { action: [] },
+  },
+  units: { unit: [] },
+  careProviders: { careProvider: [] },
 });
+
+/** The care-contacts answer: one element holding the extracts. */
+export const contacts = (...extracts: ContactEhrExtract[]): CareContact[] => [{ contactEHRExtract: extracts }];
 
 export const meeting = (actionId: number, startDateTimeInUnix: number): VideoMeeting => ({
   actionId, startDateTimeInUnix, endDateTimeInUnix: startDateTimeInUnix + 1_800_000,
   meetingLink: `https://video.example.se/m/${actionId}`, otherStaffList: [],
 });
 
-export const signal = (signalId: string, registeredDateTimeInUnix: number): AttentionSignal => ({
-  signalId, signalType: 'other', description: 'Ej HLR', registeredDateTimeInUnix, performingUnitName: '23',
+/** An attention signal (vendor layout) created at `created`, a compact local time. */
+export const signal = (id: string, created: string): AttentionSignalEhrExtract => ({
+  time_created: { value: created },
+  AttentionSignal: { RcId: ID(id), MedicalRecordLinks: { MedicalRecordLinkData: [] } },
+  Units: { Unit: [] },
+  CareProviders: { CareProvider: [] },
 });
+
+export const signals = (...extracts: AttentionSignalEhrExtract[]): AttentionSignal[] =>
+  [{ AttentionSignalEHRExtract: extracts, XSDVersion: { version: 2.1 } }];
+
+/** A patient v2 (vendor layout) with every kind of contact detail the masking must remove. */
+export function patientV2Data(overrides: Partial<PatientV2Data> = {}, id = PATIENT): PatientV2Data {
+  return {
+    patientID: { extension: id, root: '1.2.752.129.2.1.3.1' },
+    patientProtectedId: false,
+    patientSecrecyGroups: ['PRIMARVARD'],
+    patientName: { familyName: 'Tolvansson', givenName: [{ qualifier: 'CL', value: 'Tolvan' }] },
+    patientSex: 'M',
+    patientAddresses: [{ PatientAddressType: 'FOLKBOKFORING', PatientAddressStreet: 'Tolvansgatan 12', PatientAddressCity: 'Stockholm' }],
+    phoneNumbers: { phone: [{ phoneType: 'MOBIL', phoneNumber: '0701740605' }] },
+    emailAddresses: { Email: [{ EmailType: 'PRIVAT', EmailAddress: 'tolvan.tolvansson@example.se' }] },
+    patientComment: 'Hörselnedsättning',
+    patientRelatives: {
+      patientRelative: [{
+        patientRelativeType: 'Dotter', patientRelativeName: 'Märta Ström', patientRelativeOrder: '1',
+        patientRelativeHomePhonenumber: '08-46500413', patientRelativeWorkPhonenumber: '0701740612',
+        patientRelativeAddress: 'Strömgatan 8, 118 21 Stockholm', patientRelativeCOAddress: 'c/o Ström',
+        patientRelativeStreetAddress: 'Strömgatan 8', patientRelativePostalCode: '118 21', patientRelativeCity: 'Stockholm',
+        patientRelativeComment: 'Närmast anhörig',
+      }],
+    },
+    patientDataRegister: { patientCountry: 'SE', patientCounty: '01', patientCity: '0180', patientDistrict: '218003' },
+    patientConnectedInactiveNumbers: { patientConnectedInactiveNumber: [] },
+    patientConnectedActiveNumbers: { patientConnectedActiveNumber: [] },
+    patientPasses: { patientPass: [{ patientPassTypeDiscountCard: 'Frikort', patientPassNumber: '0012345678' }] },
+    patientOtherIdentifiers: { patientOtherIdentifier: [] },
+    ...overrides,
+  };
+}
+
+export const patientV2 = (...patients: PatientV2Data[]): PatientV2[] =>
+  [{ patientEHRExtract: patients.map((patient, i) => ({ ehrId: ID(`v2-${i}`), patient })) }];
 
 /** `utc` is the instant as `YYYY-MM-DDThh:mm:ssZ`; StartTime is shown as given. */
 export const booking = (ContactId: string, utc: string, StartTime = 'shown'): Booking => ({

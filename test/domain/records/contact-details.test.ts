@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { toPatientV2, withoutContactDetails, withoutContactDetailsV2 } from '../../../src/domain/records/index.js';
+import { withoutContactDetails } from '../../../src/domain/records/index.js';
 import {
-  booking, bookingResult, contact, deepFreeze, journal, patientData, patientRecords, PATIENT, prescriptions, ZONE,
+  booking, bookingResult, contact, contacts, deepFreeze, journal, patientData, patientRecords, patientV2, patientV2Data, PATIENT,
+  prescriptions, signal, signals,
 } from './builders.js';
 
 describe('withoutContactDetails', () => {
@@ -38,17 +39,32 @@ describe('withoutContactDetails', () => {
     expect(withoutContactDetails('medications', meds)).toEqual(meds);
     const notes = deepFreeze(journal('20250303103012'));
     expect(withoutContactDetails('journalnotes', notes)).toEqual(notes);
-    const contacts = deepFreeze([contact('00012345', 0)]);
-    expect(withoutContactDetails('contacts', contacts)).toEqual(contacts);
+    const contactAnswer = deepFreeze(contacts(contact('00012345', '20250303093000')));
+    expect(withoutContactDetails('contacts', contactAnswer)).toEqual(contactAnswer);
+    const signalAnswer = deepFreeze(signals(signal('000101', '20191105142233')));
+    expect(withoutContactDetails('attentionsignals', signalAnswer)).toEqual(signalAnswer);
   });
 
-  it('empties the v2 arrays and keeps everything else', () => {
-    const v2 = deepFreeze(toPatientV2(patientRecords(patientData()), PATIENT, ZONE));
-    if (!v2) throw new Error('patient expected');
-    const masked = withoutContactDetailsV2(v2);
-    expect(masked).toEqual({ ...v2, addresses: [], phoneNumbers: [], emailAddresses: [] });
-    expect(v2.addresses).toHaveLength(1);
-    expect(v2.phoneNumbers).toHaveLength(1);
-    expect(v2.emailAddresses).toHaveLength(1);
+  it('issue 13: empties patient v2 addresses, phones and e-mail, drops the register location and the relatives\' addresses and phones, keeps the rest', () => {
+    const answer = deepFreeze(patientV2(patientV2Data(), patientV2Data({ patientComment: 'Andra systemet' })));
+    const masked = withoutContactDetails('patient-v2', answer);
+    const original = patientV2Data();
+    for (const extract of masked[0]?.patientEHRExtract ?? []) {
+      const patient = extract.patient;
+      expect(patient?.patientAddresses).toEqual([]);
+      expect(patient?.phoneNumbers).toEqual({ phone: [] });
+      expect(patient?.emailAddresses).toEqual({ Email: [] });
+      expect(patient).not.toHaveProperty('patientDataRegister');
+      expect(patient?.patientRelatives.patientRelative).toEqual([{
+        patientRelativeType: 'Dotter', patientRelativeName: 'Märta Ström', patientRelativeOrder: '1', patientRelativeComment: 'Närmast anhörig',
+      }]);
+      expect(patient?.patientPasses).toEqual(original.patientPasses);
+      expect(patient?.patientName).toEqual(original.patientName);
+    }
+    const text = JSON.stringify(masked);
+    for (const detail of ['Tolvansgatan', '0701740605', 'tolvan.tolvansson@', '08-46500413', '0701740612', 'Strömgatan', '118 21', '0180', '218003']) {
+      expect(text, detail).not.toContain(detail);
+    }
+    expect(answer[0]?.patientEHRExtract[0]?.patient?.patientAddresses).toHaveLength(1);
   });
 });

@@ -1,63 +1,83 @@
 import { describe, expect, it } from 'vitest';
 import { selectInRange } from '../../../src/domain/records/index.js';
+import type { AttentionSignal, CareContact } from '../../../src/domain/records/index.js';
 import {
-  booking, bookingResult, contact, deepFreeze, journal, meeting, patientRecords, patientData, prescriptions, signal, ZONE,
+  booking, bookingResult, contact, contacts, deepFreeze, journal, meeting, patientRecords, patientData, patientV2, patientV2Data,
+  prescriptions, signal, signals, ZONE,
 } from './builders.js';
 
 const at = (iso: string): number => Date.parse(iso);
 
+const ids = (answer: CareContact[]): (string | undefined)[] =>
+  answer.flatMap((item) => item.contactEHRExtract.map((e) => e.contact?.contactInternalID));
+
 describe('selectInRange on instants', () => {
-  const contacts = deepFreeze([
-    contact('c-july', at('2025-07-04T12:30:00Z')),
-    contact('c-march-a', at('2025-03-14T08:30:00Z')),
-    contact('c-feb', at('2025-02-10T07:10:00Z')),
-    contact('c-march-b', at('2025-03-14T08:30:00Z')),
-  ]);
+  // Care contacts (vendor layout) begin at compact local times: the instants are 12:30Z, 08:30Z, 07:10Z, 08:30Z.
+  const all = deepFreeze(contacts(
+    contact('c-july', '20250704143000'),
+    contact('c-march-a', '20250314093000'),
+    contact('c-feb', '20250210081000'),
+    contact('c-march-b', '20250314093000'),
+  ));
 
   it('sorts oldest first, keeping document order for equal instants', () => {
-    expect(selectInRange('contacts', contacts, {}, ZONE).map((c) => c.contactId))
-      .toEqual(['c-feb', 'c-march-a', 'c-march-b', 'c-july']);
+    expect(ids(selectInRange('contacts', all, {}, ZONE))).toEqual(['c-feb', 'c-march-a', 'c-march-b', 'c-july']);
   });
 
-  it('includes both bounds, read as local Stockholm time', () => {
-    // 09:30 local in March is 08:30Z; 14:30 local in July is 12:30Z.
+  it('includes both bounds, read as local Stockholm time; no extract left is no element', () => {
     const range = { from: '20250314093000', to: '20250704143000' };
-    expect(selectInRange('contacts', contacts, range, ZONE).map((c) => c.contactId)).toEqual(['c-march-a', 'c-march-b', 'c-july']);
+    expect(ids(selectInRange('contacts', all, range, ZONE))).toEqual(['c-march-a', 'c-march-b', 'c-july']);
     const narrower = { from: '20250314093001', to: '20250704142959' };
-    expect(selectInRange('contacts', contacts, narrower, ZONE)).toEqual([]);
+    expect(selectInRange('contacts', all, narrower, ZONE)).toEqual([]);
   });
 
   it('takes either bound alone', () => {
-    expect(selectInRange('contacts', contacts, { to: '20250210081000' }, ZONE).map((c) => c.contactId)).toEqual(['c-feb']);
-    expect(selectInRange('contacts', contacts, { from: '20250314093001' }, ZONE).map((c) => c.contactId)).toEqual(['c-july']);
+    expect(ids(selectInRange('contacts', all, { to: '20250210081000' }, ZONE))).toEqual(['c-feb']);
+    expect(ids(selectInRange('contacts', all, { from: '20250314093001' }, ZONE))).toEqual(['c-july']);
   });
 
-  it('reads a bound in the repeated autumn hour as the earlier instant', () => {
-    const autumn = [contact('summer-0230', at('2024-10-27T00:30:00Z')), contact('winter-0230', at('2024-10-27T01:30:00Z'))];
+  it('reads a bound and a contact in the repeated autumn hour as the earlier instant', () => {
+    // 02:30 local is 00:30Z (summer time); 03:30 local is 02:30Z.
+    const autumn = contacts(contact('summer-0230', '20241027023000'), contact('winter-0330', '20241027033000'));
     const range = { from: '20241027023000', to: '20241027023000' };
-    expect(selectInRange('contacts', autumn, range, ZONE).map((c) => c.contactId)).toEqual(['summer-0230']);
+    expect(ids(selectInRange('contacts', autumn, range, ZONE))).toEqual(['summer-0230']);
   });
 
   it('reads a bound in the spring gap an hour later', () => {
-    const spring = [contact('0129Z', at('2025-03-30T01:29:59Z')), contact('0130Z', at('2025-03-30T01:30:00Z'))];
-    expect(selectInRange('contacts', spring, { from: '20250330023000' }, ZONE).map((c) => c.contactId)).toEqual(['0130Z']);
+    const spring = contacts(contact('0129Z', '20250330032959'), contact('0130Z', '20250330033000'));
+    expect(ids(selectInRange('contacts', spring, { from: '20250330023000' }, ZONE))).toEqual(['0130Z']);
+  });
+
+  it('keeps a contact without a begin time only when there is no range, last', () => {
+    const undated = { ...contact('undated', '20250101000000'), contact: { contactInternalID: 'undated', contactSecrecyLevels: { secrecyLevel: [] }, actions: { action: [] } } };
+    const mixed = contacts(undated, contact('c-feb', '20250210081000'));
+    expect(ids(selectInRange('contacts', mixed, {}, ZONE))).toEqual(['c-feb', 'undated']);
+    expect(ids(selectInRange('contacts', mixed, { from: '20200101000000' }, ZONE))).toEqual(['c-feb']);
   });
 
   it('is idempotent and never mutates its input (the input is frozen)', () => {
     const range = { from: '20250101000000' };
-    const before = JSON.stringify(contacts);
-    const once = selectInRange('contacts', contacts, range, ZONE);
+    const before = JSON.stringify(all);
+    const once = selectInRange('contacts', all, range, ZONE);
     expect(selectInRange('contacts', once, range, ZONE)).toEqual(once);
-    expect(JSON.stringify(contacts)).toBe(before);
-    expect(once).not.toBe(contacts);
+    expect(JSON.stringify(all)).toBe(before);
+    expect(once).not.toBe(all);
   });
 });
 
 describe('selectInRange per kind', () => {
-  it('attention signals by registration time', () => {
-    const signals = [signal('late', at('2025-01-20T15:05:00Z')), signal('early', at('2018-03-02T10:00:00Z'))];
-    expect(selectInRange('attentionsignals', signals, {}, ZONE).map((s) => s.signalId)).toEqual(['early', 'late']);
-    expect(selectInRange('attentionsignals', signals, { from: '20190101000000' }, ZONE).map((s) => s.signalId)).toEqual(['late']);
+  it('attention signals by time_created, the version kept', () => {
+    const answer = signals(signal('late', '20250120160500'), signal('early', '20180302110000'));
+    const names = (a: AttentionSignal[]) => a.flatMap((i) => i.AttentionSignalEHRExtract.map((e) => e.AttentionSignal?.RcId?.extension));
+    expect(names(selectInRange('attentionsignals', answer, {}, ZONE))).toEqual(['early', 'late']);
+    const later = selectInRange('attentionsignals', answer, { from: '20190101000000' }, ZONE);
+    expect(names(later)).toEqual(['late']);
+    expect(later[0]?.XSDVersion).toEqual({ version: 2.1 });
+  });
+
+  it('patient v2: every extract in the EHR\'s order, whatever the range', () => {
+    const answer = patientV2(patientV2Data({ patientSex: 'M' }), patientV2Data({ patientSex: 'U' }));
+    expect(selectInRange('patient-v2', answer, { from: '20300101000000' }, ZONE)).toEqual(answer);
   });
 
   it('video meetings: at most 64, the earliest, sorted', () => {

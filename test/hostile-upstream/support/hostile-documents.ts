@@ -8,7 +8,7 @@ export type DocumentKind = 'journalnotes' | 'contacts';
 
 export const ROOT: Readonly<Record<DocumentKind, { root: string; item: string; ns: string }>> = {
   journalnotes: { root: 'JournalNoteRecords', item: 'JournalNoteRecord', ns: NS.journalnotes },
-  contacts: { root: 'CareContacts', item: 'CareContact', ns: NS.contacts },
+  contacts: { root: 'ContactEHRExtracts', item: 'contactEHRExtract', ns: NS.contacts },
 };
 
 const DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n';

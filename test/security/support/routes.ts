@@ -37,7 +37,7 @@ export const ROUTES: readonly RouteCase[] = [
   },
   { operation: 'getAppointments', method: 'GET', path: '/patients/appointments/', query: {}, declaredQuery: ['fromDateTime', 'toDateTime'], errorShape: 'status', okType: 'array', write: false },
   { operation: 'getPatient', method: 'GET', path: '/patients/patient/', query: {}, declaredQuery: ['api-version'], errorShape: 'status', okType: 'array', write: false },
-  { operation: 'getPatientV2', method: 'GET', path: '/patients/patient/', query: { 'api-version': 'v2' }, declaredQuery: ['api-version'], errorShape: 'status', okType: 'object', write: false },
+  { operation: 'getPatientV2', method: 'GET', path: '/patients/patient/', query: { 'api-version': 'v2' }, declaredQuery: ['api-version'], errorShape: 'status', okType: 'array', write: false },
   { operation: 'getContacts', method: 'GET', path: '/patients/contacts/', query: {}, declaredQuery: ['fromDateTime', 'toDateTime', 'api-version'], errorShape: 'error', okType: 'array', write: false },
   { operation: 'getAttentionSignals', method: 'GET', path: '/patients/attentionsignals/', query: {}, declaredQuery: ['fromDateTime', 'toDateTime'], errorShape: 'error', okType: 'array', write: false },
   { operation: 'getVideoMeetings', method: 'GET', path: '/patients/videomeetings/', query: {}, declaredQuery: ['fromDateTime', 'toDateTime'], errorShape: 'error', okType: 'array', write: false },

@@ -1,0 +1,215 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateDemoData } from '../../src/adapters/ehr-embedded/demo-data/generate.js';
+import { startEhrSimulator, type EhrSimulator } from '../../src/adapters/ehr-simulator/index.js';
+import { databaseAvailable, databaseUrl } from '../support/database.js';
+import { redisUrl } from '../support/redis.js';
+import { TestIssuer } from '../support/test-issuer.js';
+
+const ADULT = '191212121212';
+const KEY = `trace-test-key-${randomBytes(8).toString('hex')}`;
+
+interface OtlpSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  kind: number;
+  attributes?: Array<{ key: string; value: Record<string, unknown> }>;
+  events?: Array<{ name: string; attributes?: Array<{ key: string; value: Record<string, unknown> }> }>;
+}
+
+async function freePort(): Promise<number> {
+  const server = createNetServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((r) => server.close(() => r()));
+  return port;
+}
+
+/** A loopback OTLP/HTTP receiver taking JSON exports (OTEL_EXPORTER_OTLP_PROTOCOL=http/json). */
+async function startReceiver(spans: OtlpSpan[]): Promise<{ server: Server; url: string }> {
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      if (req.url === '/v1/traces') {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { resourceSpans?: Array<{ scopeSpans?: Array<{ spans?: OtlpSpan[] }> }> };
+        for (const rs of body.resourceSpans ?? []) for (const ss of rs.scopeSpans ?? []) spans.push(...(ss.spans ?? []));
+      }
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}` };
+}
+
+const attr = (span: OtlpSpan, key: string): unknown => {
+  const value = span.attributes?.find((a) => a.key === key)?.value;
+  return value === undefined ? undefined : Object.values(value)[0];
+};
+
+/**
+ * The service as `npm start` runs it, with OTEL_EXPORTER_OTLP_ENDPOINT set, on the remote EHR, the
+ * PostgreSQL audit trail and Redis, so that the undici, pg and ioredis instrumentations are all in
+ * play; its spans go to a receiver in this test.
+ */
+describe.runIf(await databaseAvailable())('issue 15 item 3: OpenTelemetry traces', () => {
+  const spans: OtlpSpan[] = [];
+  const traceparents: string[] = [];
+  const output: string[] = [];
+  let dir: string;
+  let database: string;
+  let receiver: { server: Server; url: string };
+  let sim: EhrSimulator;
+  let issuer: TestIssuer;
+  let child: ChildProcess;
+  let base: string;
+  let token: string;
+
+  const admin = async (sql: string): Promise<void> => {
+    const client = new pg.Client({ connectionString: databaseUrl(), connectionTimeoutMillis: 5000 });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'pdas-tracing-'));
+    database = `pdas_trace_${randomBytes(6).toString('hex')}`;
+    await admin(`CREATE DATABASE "${database}"`);
+    const dbUrl = new URL(databaseUrl());
+    dbUrl.pathname = `/${database}`;
+    await generateDemoData(path.join(dir, 'ehr'), { now: Date.now(), zone: 'Europe/Stockholm' });
+    sim = await startEhrSimulator({
+      dataDir: path.join(dir, 'ehr'), stateFile: path.join(dir, 'sim-state.json'), zone: 'Europe/Stockholm',
+      onRequest: (req) => {
+        if (typeof req.headers.traceparent === 'string') traceparents.push(req.headers.traceparent);
+      },
+    });
+    receiver = await startReceiver(spans);
+    issuer = await TestIssuer.start();
+    token = await issuer.sign({ patient: ADULT, scope: 'user/Appointment-read user/JournalNote-read user/Payment-write' });
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+      env: {
+        PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', METRICS_PORT: '0', DATA_DIR: path.join(dir, 'data'),
+        EHR_ADAPTER: 'xml-http', EHR_BASE_URL: sim.url, AUTH_ISSUER: issuer.issuer, SUBSCRIPTION_KEYS: `trace:${KEY}`,
+        DATABASE_URL: dbUrl.toString(), REDIS_URL: redisUrl(), LOG_LEVEL: 'info',
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_BSP_SCHEDULE_DELAY: '100',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout?.on('data', (d: Buffer) => output.push(d.toString()));
+    child.stderr?.on('data', (d: Buffer) => output.push(d.toString()));
+    for (let i = 0; i < 150; i++) {
+      const ready = await fetch(`${base}/health/ready`).then((r) => r.ok, () => false);
+      if (ready) return;
+      await new Promise((r) => setTimeout(r, 150));
+    }
+    throw new Error(`service did not become ready:\n${output.join('')}`);
+  }, 40_000);
+
+  afterAll(async () => {
+    if (child && child.exitCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    await sim?.close();
+    await issuer?.close();
+    await new Promise((r) => receiver?.server.close(r));
+    await admin(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`).catch(() => undefined);
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  async function until<T>(find: () => T | undefined, what: string): Promise<T> {
+    for (let i = 0; i < 100; i++) {
+      const found = find();
+      if (found !== undefined) return found;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`${what} never arrived; spans: ${spans.map((s) => s.name).join(', ')}\n${output.join('').slice(-3000)}`);
+  }
+
+  it('one span per request with the operation, the EHR calls and the audit write below it; traceparent reaches the EHR; trace id in the log', async () => {
+    const gatewayTrace = randomBytes(16).toString('hex');
+    const res = await fetch(`${base}/patients/appointments/?subscription-key=${KEY}`, {
+      headers: { authorization: `Bearer ${token}`, traceparent: `00-${gatewayTrace}-${randomBytes(8).toString('hex')}-01` },
+    });
+    expect(res.status).toBe(200);
+    const request = await until(() => spans.find((s) => s.traceId === gatewayTrace && s.name === 'GET /patients/appointments/'), 'the request span');
+    expect(request.kind).toBe(2); // SERVER
+    expect(attr(request, 'pdas.operation')).toEqual(expect.any(String));
+    const inTrace = (): OtlpSpan[] => spans.filter((s) => s.traceId === gatewayTrace);
+    const below = (ancestor: OtlpSpan, span: OtlpSpan): boolean => {
+      for (let p = span.parentSpanId, hops = 0; p && hops < 10; p = inTrace().find((s) => s.spanId === p)?.parentSpanId, hops++) {
+        if (p === ancestor.spanId) return true;
+      }
+      return false;
+    };
+    const ehr = await until(() => inTrace().find((s) => s.name.startsWith('ehr read')), 'an EHR call span');
+    const audit = await until(() => inTrace().find((s) => s.name === 'audit append'), 'the audit span');
+    const http = await until(() => inTrace().find((s) => s.kind === 3 && below(ehr, s)), 'the undici span below the EHR call');
+    const insert = await until(() => inTrace().find((s) => /^pg\./.test(s.name) && below(audit, s)), 'a pg span below the audit write');
+    // The EHR calls and the audit write are the request span's own children; HTTP and SQL below them.
+    expect(ehr.parentSpanId).toBe(request.spanId);
+    expect(audit.parentSpanId).toBe(request.spanId);
+    for (const span of [http, insert]) expect(below(request, span)).toBe(true);
+    expect(inTrace().some((s) => attr(s, 'db.system.name') === 'redis')).toBe(true);
+
+    expect(traceparents.some((t) => t.split('-')[1] === gatewayTrace)).toBe(true);
+    // Log lines are buffered up to a second (src/http/logging.ts).
+    const completed = await until(() => output.join('').split('\n').find((l) => l.includes('"request completed"') && l.includes(gatewayTrace)), 'the log line');
+    expect(JSON.parse(completed)).toMatchObject({ trace_id: gatewayTrace, span_id: expect.stringMatching(/^[0-9a-f]{16}$/) });
+  });
+
+  it('a write, whose body is read before its handler runs, keeps its EHR calls and audit records in its own trace', async () => {
+    const writeTrace = randomBytes(16).toString('hex');
+    const res = await fetch(`${base}/patients/paymentnotice/`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`, 'ocp-apim-subscription-key': KEY, 'content-type': 'application/json',
+        traceparent: `00-${writeTrace}-${randomBytes(8).toString('hex')}-01`,
+      },
+      body: JSON.stringify({ status: 'PAID', contactId: 'no-such-booking-1', paymentType: 'CARD' }),
+    });
+    expect(res.status).toBe(200);
+    const request = await until(() => spans.find((s) => s.traceId === writeTrace && s.name === 'POST /patients/paymentnotice/'), 'the write span');
+    const audits = await until(() => {
+      const found = spans.filter((s) => s.traceId === writeTrace && s.name === 'audit append');
+      return found.length >= 2 ? found : undefined;
+    }, 'the attempt and outcome records');
+    expect(audits.map((s) => attr(s, 'pdas.audit.phase')).sort()).toEqual(['attempt', 'outcome']);
+    expect(spans.some((s) => s.traceId === writeTrace && s.name.startsWith('ehr '))).toBe(true);
+    expect(request.parentSpanId).toBeDefined();
+  });
+
+  it('no span carries an identity number, a token or a subscription key', async () => {
+    const stray = randomBytes(16).toString('hex');
+    await fetch(`${base}/patients/${ADULT}/records?subscription-key=${KEY}&access_token=${token}`, {
+      headers: { authorization: `Bearer ${token}`, patient: ADULT, traceparent: `00-${stray}-${randomBytes(8).toString('hex')}-01` },
+    });
+    await fetch(`${base}/patients/journalnotes/`, { headers: { authorization: `Bearer ${token}`, 'ocp-apim-subscription-key': KEY } });
+    await until(() => spans.find((s) => s.traceId === stray), 'the 404 request span');
+    await until(() => spans.find((s) => s.name === 'ehr read journalnotes'), 'the journal read');
+    await new Promise((r) => setTimeout(r, 300));
+    const exported = JSON.stringify(spans);
+    expect(exported).toContain('/ehr/v1/patients/[REDACTED]/');
+    expect(exported).not.toContain(ADULT);
+    expect(exported).not.toContain(token);
+    expect(exported).not.toContain(token.split('.')[1]);
+    expect(exported).not.toContain(KEY);
+  });
+});
