@@ -24,8 +24,9 @@ export function resourceIndicatorFor(audience: string): string {
 interface InteractionContextView { oidc: { session: { accountId?: string }; account?: unknown } }
 
 /**
- * devInteractions accepts any text as the login and findAccount then finds nobody, which would end
- * in a server error; asking for the login again lets the person correct a mistyped number.
+ * The sign-in page (interactions.ts) finishes a login only for a demo person; should a login that
+ * names nobody reach the provider anyway, findAccount finds nobody, which would end in a server
+ * error: asking for the login again is the safe answer.
  */
 function demoInteractionPolicy(): unknown {
   const policy = interactionPolicy.base();
