@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { entryOf } from '../../../src/domain/access-log/access-log-entry.js';
 import { canonicalScope, scopesFromClaims } from '../../../src/domain/access/scopes.js';
+import { epochMsToCompact } from '../../../src/domain/time/local-time.js';
 import type { LoggedAccess } from '../../../src/ports/access-log.port.js';
 
 const ZONE = 'Europe/Stockholm';
@@ -25,6 +26,15 @@ describe('issue 14 access log: one entry as each viewer may see it', () => {
       basis: 'self', basisDisplayName: { sv: 'Patienten själv', en: 'The patient' },
       clientApplication: { displayName: 'Vårdappen' }, requestId: 'req-1',
     });
+  });
+
+  it('issue 14: the local time is the EHR zone\'s wall clock on both sides of each DST change', () => {
+    for (const edge of [Date.parse('2026-03-29T01:00:00Z'), Date.parse('2026-10-25T01:00:00Z')]) {
+      for (let ms = edge - 3_600_000; ms <= edge + 3_600_000; ms += 61_001) {
+        const e = entryOf(access({ time: new Date(ms).toISOString() }), CHILD, {}, ZONE, NAMES);
+        expect(e.time).toBe(epochMsToCompact(ms, ZONE));
+      }
+    }
   });
 
   it("issue 14: a delegate's identity number is shown to that delegate and to the patient, to nobody else", () => {
