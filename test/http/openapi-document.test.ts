@@ -32,12 +32,16 @@ describe('issue 13 item 5: an OpenAPI document an integrator can generate a clie
     const broken = structuredClone(doc);
     delete broken.components.schemas.Payment.properties.contactId.maxLength;
     delete broken.paths['/patients/contacts'].get.parameters.find((p: Json) => p.name === 'fromDateTime').schema.maxLength;
+    // And an answer without rate-limit headers (the rule that replaces OWASP's rate-limit).
+    broken.paths['/patients/videomeetings'].get.responses['200'].headers = { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } };
     const [clean, caught = []] = await lintOpenApi(doc, broken);
     expect(clean).toEqual([]);
     expect(caught.map((f) => `${f.code} ${f.path.join('.')}`).sort()).toEqual([
+      'owasp:api8:2023-define-cors-origin paths./patients/videomeetings.get.responses.200.headers',
+      'rate-limit-headers paths./patients/videomeetings.get.responses.200.headers',
       'request-string-limit components.schemas.Payment.properties.contactId',
       'request-string-limit paths./patients/contacts.get.parameters.0.schema',
-    ]);
+    ].sort());
   });
 
   it('issue 13 item 5: carries the package version and both credentials as security schemes, required together on every operation with its scope', () => {

@@ -14,9 +14,18 @@ export const HEADERS: Record<string, object> = {
       + 'A caller\'s own X-Request-Id (a UUID, say) is echoed back unless it is malformed or looks like an identity number.',
     schema: { type: 'string', maxLength: 128 },
   },
-  'X-RateLimit-Limit': integer('Requests allowed per subscription key per window (present once the key is known).', 1_000_000),
+  'X-RateLimit-Limit': integer('Requests allowed per window: per subscription key, or per source address for requests without a valid key.', 1_000_000),
   'X-RateLimit-Remaining': integer('Requests left in the current window.', 1_000_000),
   'X-RateLimit-Reset': integer('Seconds until the current window ends.', 86_400),
+  'RateLimit-Policy': {
+    description: 'The limit as draft-ietf-httpapi-ratelimit-headers gives it: `"subscription";q=100;w=5` (q requests per w seconds), '
+      + 'or `"address"` for requests without a valid key. Absent while the shared counters (Redis) are unreachable.',
+    schema: { type: 'string', maxLength: 128 },
+  },
+  RateLimit: {
+    description: 'What is left of it: `"subscription";r=42;t=3` (r requests left, t seconds until the window ends).',
+    schema: { type: 'string', maxLength: 128 },
+  },
   'Retry-After': integer('Seconds to wait before trying again.', 86_400),
   'WWW-Authenticate': {
     description: 'Why the token was refused (RFC 6750): `Bearer error="invalid_token"`, or `Bearer error="insufficient_scope", '
@@ -31,7 +40,7 @@ export const HEADERS: Record<string, object> = {
 
 const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
 const COMMON = ['X-Request-Id', 'Access-Control-Allow-Origin'];
-const LIMITED = [...COMMON, 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
+const LIMITED = [...COMMON, 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit-Policy', 'RateLimit'];
 
 /** The headers of an answer with this status. */
 export function headersFor(status: number): Record<string, object> {
