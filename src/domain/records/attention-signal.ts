@@ -6,7 +6,9 @@
  */
 import { Type, type Static } from 'typebox';
 import { OptStr, XsdVersionSchema } from './common.js';
-import { CdSchema, IiSchema, OptBool, OptIi, OptSimpleUnit, OptTs, VendorGivenNameSchema } from './vendor-types.js';
+import {
+  CdSchema, IiWithTextSchema, OptBool, OptIiWithText as OptIi, OptSimpleUnitWithText as OptSimpleUnit, OptTs, VendorGivenNameSchema,
+} from './vendor-types.js';
 
 const REASSESSMENT = { ReasessmentRequired: OptBool, ReasessmentComment: OptStr, ReasessmentDateTime: OptTs };
 
@@ -67,7 +69,7 @@ const SignalUnitSchema = Type.Object({
   UnitName: OptStr,
   UnitSecrecyGroups: Type.Object({ Group: Type.Array(Type.String()) }),
   HeadCareproviderUnitID: OptIi,
-  AccessZones: Type.Object({ AccessZoneID: Type.Array(IiSchema) }),
+  AccessZones: Type.Object({ AccessZoneID: Type.Array(IiWithTextSchema) }),
   PhoneNumbers: Type.Object({ Phone: Type.Array(Type.Object({ PhoneType: OptStr, PhoneNumber: OptStr, PhoneComment: OptStr })) }),
   EmailAddresses: Type.Object({ Email: Type.Array(Type.Object({ EmailType: OptStr, EmailAddress: OptStr, EmailComment: OptStr })) }),
   UnitAddresses: Type.Object({

@@ -22,23 +22,28 @@ const HXIT_ANY = {
   updateMode: OptStr,
 };
 
-/** II, an instance identifier: `root` (an OID) and `extension`, usually. `$self` is text beside them. */
-export const IiSchema = Type.Object({
-  $self: OptStr,
+/**
+ * II, an instance identifier: `root` (an OID) and `extension`, usually. The care contacts and
+ * patient v2 layouts list the ISO 21090 members; the attention signal (and journal note) layout
+ * lists fewer, and `$self` (text beside the attributes): each answer has the II its layout has.
+ */
+const II_MEMBERS = {
   root: OptStr,
   extension: OptStr,
   identifierName: OptStr,
   displayable: OptBool,
   scope: OptStr,
   reliability: OptStr,
-  value: OptStr,
-  ...HXIT_ANY,
-}, { title: 'II' });
+};
+
+export const IiSchema = Type.Object({ ...HXIT_ANY, value: OptStr, ...II_MEMBERS }, { title: 'II' });
+
+export const IiWithTextSchema = Type.Object({ $self: OptStr, ...II_MEMBERS }, { title: 'IIWithText' });
 
 /** TS, a point in time: `value` is a compact local time (14 digits) or date (8 digits). */
 export const TsSchema = Type.Object({
-  value: Type.Optional(Type.String({ pattern: COMPACT_TIME_PATTERN })),
   ...HXIT_ANY,
+  value: Type.Optional(Type.String({ pattern: COMPACT_TIME_PATTERN })),
 }, { title: 'TS' });
 
 /** A unit named by its HSA id and its local id. */
@@ -46,6 +51,11 @@ export const SimpleUnitSchema = Type.Object({
   unitID: Type.Optional(IiSchema),
   unitLocalID: Type.Optional(IiSchema),
 }, { title: 'SimpleUnit' });
+
+export const SimpleUnitWithTextSchema = Type.Object({
+  unitID: Type.Optional(IiWithTextSchema),
+  unitLocalID: Type.Optional(IiWithTextSchema),
+}, { title: 'SimpleUnitWithText' });
 
 /** CD, a coded concept (an ATC code of a hypersensitivity). */
 export const CdSchema = Type.Object({
@@ -60,8 +70,10 @@ export const CdSchema = Type.Object({
 }, { title: 'CD' });
 
 export const OptIi = Type.Optional(IiSchema);
+export const OptIiWithText = Type.Optional(IiWithTextSchema);
 export const OptTs = Type.Optional(TsSchema);
 export const OptSimpleUnit = Type.Optional(SimpleUnitSchema);
+export const OptSimpleUnitWithText = Type.Optional(SimpleUnitWithTextSchema);
 export { OptBool };
 
 /** The vendor's given name: `qualifier` CL marks the name in use. */
