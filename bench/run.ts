@@ -10,7 +10,8 @@
  *   3. the same service with EHR_ADAPTER=xml-http against the EHR simulator
  *   4. micro-benchmarks: the mapper against JSON.parse, and token verification
  *   5. the cost of tracing (issue 15): the 20 KB read on both EHR adapters with OpenTelemetry off and
- *      on (OTEL_EXPORTER_OTLP_ENDPOINT set, spans exported to a loopback sink, bench/otlp-sink.ts)
+ *      on (OTEL_EXPORTER_OTLP_ENDPOINT set, spans exported to a loopback sink), in alternating rounds
+ *      (bench/tracing.ts; `--only tracing`)
  *
  * Every server runs in its own process pinned to core 0; this process (autocannon, the open-loop
  * generator, the JWKS issuer) and the EHR simulator are pinned to core 1 (when taskset exists).
@@ -37,6 +38,7 @@ import { blockingTable, mapperTable, type BlockingResult, type MapperResult } fr
 import { jwtTable, type JwtResult } from './jwt.js';
 import { openLoop, type OpenLoopResult } from './open-loop.js';
 import { OtlpSink } from './otlp-sink.js';
+import { TRACING_ROUNDS, tracingTable, type TracingResult } from './tracing.js';
 import {
   buildService, fmt, freePort, hasTaskset, peakRss, pinned, pinSelf, procCpuUs, resetPeakRss, SERVICE_ENTRY, serviceNodeFlags, sleep, table, waitFor, write,
 } from './util.js';
@@ -268,7 +270,7 @@ async function main(): Promise<void> {
 
   const closed: ClosedLoopResult[] = [];
   const open: OpenLoopRun[] = [];
-  let tracingRuns: { exports: number; bytes: number } | undefined;
+  let tracingRuns: { results: TracingResult[]; exports: number; bytes: number } | undefined;
   const targets: Target[] = [];
   try {
     // 1. The reference.
@@ -316,7 +318,7 @@ async function main(): Promise<void> {
     }
 
     // 5. The cost of tracing: the same 20 KB read with OpenTelemetry off and on, one after the other.
-    if (wanted('tracing')) tracingRuns = await measureTracing(closed, targets, fixtures.ehrDir, serviceEnv, headers);
+    if (wanted('tracing')) tracingRuns = await measureTracing(targets, fixtures.ehrDir, serviceEnv, headers);
   } finally {
     for (const t of targets) await t.stop().catch(() => undefined);
     await issuer.close();
@@ -348,7 +350,7 @@ async function main(): Promise<void> {
     ]),
   ));
 
-  if (tracingRuns !== undefined) write(`\n${tracingTable(closed, tracingRuns)}`);
+  if (tracingRuns !== undefined) write(`\n${tracingTable(tracingRuns.results, tracingRuns)}`);
 
   let mapper: { results: MapperResult[]; blocking: BlockingResult } | undefined;
   let jwt: JwtResult | undefined;
@@ -390,54 +392,48 @@ async function main(): Promise<void> {
 
   mkdirSync(path.join(ROOT, 'results'), { recursive: true });
   const file = path.join(ROOT, 'results', `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-  writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), node: process.version, seconds: SECONDS, closed, open, mapper, jwt }, null, 1));
+  writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), node: process.version, seconds: SECONDS, closed, open, mapper, jwt, tracing: tracingRuns }, null, 1));
   write(`results: ${path.relative(process.cwd(), file)}`);
   await sleep(10);
 }
 
 type ServiceEnv = (name: string, extra?: Record<string, string>) => Record<string, string>;
 
-/** Part 5: scenarios 5a-5d, the 20 KB read at 50 connections, off then on, embedded then xml-http. */
+/** Part 5 (bench/tracing.ts): the 20 KB read at 50 connections, tracing off and on, in alternating rounds. */
 async function measureTracing(
-  closed: ClosedLoopResult[], targets: Target[], ehrDir: string, serviceEnv: ServiceEnv, headers: Record<string, string>,
-): Promise<{ exports: number; bytes: number }> {
+  targets: Target[], ehrDir: string, serviceEnv: ServiceEnv, headers: Record<string, string>,
+): Promise<{ results: TracingResult[]; exports: number; bytes: number }> {
   const sink = await OtlpSink.start();
   const sim = await Target.start('ehr-simulator-tracing', 'scripts/ehr-sim.ts', {
     EHR_DATA_DIR: ehrDir, DATA_DIR: path.join(ROOT, 'state', 'simulator-tracing'), LOG_LEVEL: 'warn',
   }, 1, false);
   targets.push(sim);
+  const results: TracingResult[] = [];
   try {
     const adapters: Array<[string, Record<string, string>]> = [['embedded', {}], ['xml-http', { EHR_ADAPTER: 'xml-http', EHR_BASE_URL: sim.origin }]];
-    let id = 0;
     for (const [adapter, adapterEnv] of adapters) {
-      for (const tracing of ['off', 'on'] as const) {
-        const name = `tracing-${adapter}-${tracing}`;
-        const otel: Record<string, string> = tracing === 'on' ? { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url } : {};
-        const target = await Target.start(name, SERVICE_ENTRY, serviceEnv(name, { ...adapterEnv, ...otel }), 0);
-        targets.push(target);
-        await sanityCheck(target.origin, SMALL_PATH, headers, 2);
-        closed.push(await closedLoop(target, `5${'abcd'[id++]}. ${adapter}, 20 KB read, tracing ${tracing}`, SMALL_PATH, headers, 50));
-        await target.stop();
+      const off = await Target.start(`tracing-${adapter}-off`, SERVICE_ENTRY, serviceEnv(`tracing-${adapter}-off`, adapterEnv), 0);
+      targets.push(off);
+      const on = await Target.start(`tracing-${adapter}-on`, SERVICE_ENTRY,
+        serviceEnv(`tracing-${adapter}-on`, { ...adapterEnv, OTEL_EXPORTER_OTLP_ENDPOINT: sink.url }), 0);
+      targets.push(on);
+      await sanityCheck(off.origin, SMALL_PATH, headers, 2);
+      await sanityCheck(on.origin, SMALL_PATH, headers, 2);
+      const result: TracingResult = { adapter, off: [], on: [] };
+      for (let round = 1; round <= TRACING_ROUNDS; round++) {
+        result.off.push(await closedLoop(off, `5. ${adapter}, tracing off`, SMALL_PATH, headers, 50));
+        result.on.push(await closedLoop(on, `5. ${adapter}, tracing on`, SMALL_PATH, headers, 50));
       }
+      results.push(result);
+      await off.stop();
+      await on.stop();
     }
     await sim.stop();
     if (sink.exports === 0) throw new Error('tracing was on but no span reached the OTLP sink');
-    return { exports: sink.exports, bytes: sink.bytes };
+    return { results, exports: sink.exports, bytes: sink.bytes };
   } finally {
     await sink.close();
   }
-}
-
-function tracingTable(closed: ClosedLoopResult[], sink: { exports: number; bytes: number }): string {
-  const rows = ['embedded', 'xml-http'].map((adapter) => {
-    const off = closed.find((r) => r.scenario.includes(`${adapter}, 20 KB read, tracing off`));
-    const on = closed.find((r) => r.scenario.includes(`${adapter}, 20 KB read, tracing on`));
-    const change = (a: number | undefined, b: number | undefined): string => (a && b ? `${fmt(((b - a) / a) * 100, 1)} %` : '–');
-    return [adapter, `${fmt(off?.cpuUsPerRequest)} → ${fmt(on?.cpuUsPerRequest)}`, change(off?.cpuUsPerRequest, on?.cpuUsPerRequest),
-      `${fmt(off?.rps)} → ${fmt(on?.rps)}`, change(off?.rps, on?.rps), `${fmt(off?.p99Ms, 1)} → ${fmt(on?.p99Ms, 1)}`];
-  });
-  return `## Tracing off → on (20 KB read, 50 connections; ${sink.exports} OTLP exports, ${fmt(sink.bytes / 2 ** 20, 1)} MiB to the sink)\n\n${
-    table(['EHR adapter', 'server CPU µs/req', 'change', 'req/s', 'change', 'p99 ms'], rows)}`;
 }
 
 main().then(() => process.exit(0), (err: unknown) => {
