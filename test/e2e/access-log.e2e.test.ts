@@ -1,0 +1,69 @@
+import { readFile, rm, stat, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CURSOR_SECRET_FILE } from '../../src/adapters/page-cursor/cursor-secret.js';
+import { loadConfig } from '../../src/config.js';
+import { compose, type Runtime } from '../../src/container.js';
+import { createLogger } from '../../src/http/logging.js';
+
+const ADULT = '191212121212';
+const SCOPES = 'user/JournalNote-read user/AccessLog-read';
+
+/** The access log as `npm start` composes it: the embedded audit file read back, the cursor secret kept in DATA_DIR. */
+describe('issue 14 item 1: the access log end to end on loopback (embedded audit file)', () => {
+  let dataDir: string;
+  let runtime: Runtime | undefined;
+  let api = '';
+  let key = '';
+  let token = '';
+
+  async function start(): Promise<void> {
+    const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', DEMO_AUTH_PORT: '0', LOG_LEVEL: 'silent', CLIENT_NAMES: 'demo-integration:Demointegrationen' });
+    runtime = await compose(config, createLogger('silent'));
+    api = await runtime.app.listen({ host: '127.0.0.1', port: 0 });
+    key = (await readFile(path.join(dataDir, 'demo-subscription-key'), 'utf8')).trim();
+    const secrets = JSON.parse(await readFile(path.join(dataDir, 'demo-auth.json'), 'utf8')) as { clientSecrets: Record<string, string> };
+    const issuer = /demo authorization server: (\S+)/.exec(runtime.notices.join('\n'))?.[1] ?? '';
+    const res = await fetch(`${issuer}/token`, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`demo-integration:${secrets.clientSecrets['demo-integration']}`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: new URLSearchParams({ grant_type: 'client_credentials', scope: SCOPES }),
+    });
+    expect(res.status).toBe(200);
+    token = ((await res.json()) as { access_token: string }).access_token;
+  }
+
+  const call = (url: string) => fetch(`${api}${url}`, { headers: { 'ocp-apim-subscription-key': key, authorization: `Bearer ${token}`, patient: ADULT } });
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'pdas-e2e-log-'));
+    await start();
+  });
+  afterAll(async () => {
+    await runtime?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('issue 14 item 1: a kiosk-style client reads the patient\'s log page by page; a cursor outlives a restart', async () => {
+    for (let i = 0; i < 3; i++) expect((await call('/patients/journalnotes/')).status).toBe(200);
+    const first = await call('/patients/accesslog/?limit=2');
+    expect(first.status).toBe(200);
+    const entries = (await first.json()) as Array<{ operation: string; basis: string; clientApplication: { displayName: string } }>;
+    expect(entries).toHaveLength(2);
+    expect(entries[0]).toMatchObject({ operation: 'getJournalNotes', basis: 'client', clientApplication: { displayName: 'Demointegrationen' } });
+    const next = /^<([^>]+)>; rel="next"$/.exec(first.headers.get('link') ?? '')?.[1] ?? '';
+    expect(next).toMatch(/^\/patients\/accesslog\/\?limit=2&cursor=/);
+    // The secret is kept owner-only in DATA_DIR, so the same cursor works after a restart.
+    expect((await stat(path.join(dataDir, CURSOR_SECRET_FILE))).mode & 0o777).toBe(0o600);
+    await runtime?.close();
+    await start();
+    const second = await call(next);
+    expect(second.status).toBe(200);
+    const rest = (await second.json()) as Array<{ operation: string }>;
+    expect(rest.map((e) => e.operation)).toEqual(['getJournalNotes', 'getAccessLog']);
+  });
+});
