@@ -12,6 +12,8 @@
  *   5. the cost of tracing (issue 15): the 20 KB read on both EHR adapters with OpenTelemetry off and
  *      on (OTEL_EXPORTER_OTLP_ENDPOINT set, spans exported to a loopback sink), in alternating rounds
  *      (bench/tracing.ts; `--only tracing`)
+ *   6. the patient's access log (issue 14): a page of 100 entries from PostgreSQL with 1,000,000 audit rows,
+ *      seeded into a scratch database that is dropped afterwards (bench/access-log.ts; `--only access-log`)
  *
  * Every server runs in its own process pinned to core 0; this process (autocannon, the open-loop
  * generator, the JWKS issuer) and the EHR simulator are pinned to core 1 (when taskset exists).
@@ -32,6 +34,9 @@ import { mkdirSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { request } from 'undici';
+import {
+  ACCESS_LOG_CONNECTIONS, ACCESS_LOG_PATH, ACCESS_LOG_SCOPE, accessLogServiceEnv, checkAccessLog, seedAccessLogDatabase,
+} from './access-log.js';
 import { generateBenchFixtures, BENCH_PATIENT } from './fixtures.js';
 import { BenchIssuer } from './issuer.js';
 import { blockingTable, mapperTable, type BlockingResult, type MapperResult } from './mapper.js';
@@ -317,6 +322,23 @@ async function main(): Promise<void> {
       await sim.stop();
     }
 
+    // 6. The access log (issue 14) from PostgreSQL, 1,000,000 rows in a scratch database.
+    if (wanted('access-log')) {
+      const seeded = await seedAccessLogDatabase(BENCH_PATIENT);
+      try {
+        write(`access log: ${seeded.rows.toLocaleString('en')} rows seeded (${seeded.ownRows.toLocaleString('en')} of the bench patient) in ${fmt(seeded.seedSeconds, 1)} s`);
+        const logHeaders = { ...headers, authorization: `Bearer ${await issuer.sign(BENCH_PATIENT, ACCESS_LOG_SCOPE)}` };
+        const service = await Target.start('service-access-log', SERVICE_ENTRY, serviceEnv('access-log', accessLogServiceEnv(seeded)), 0);
+        targets.push(service);
+        const deepPage = await checkAccessLog(service.origin, logHeaders);
+        closed.push(await closedLoop(service, '6a. access log, first page of 100 (PostgreSQL)', ACCESS_LOG_PATH, logHeaders, ACCESS_LOG_CONNECTIONS));
+        if (runs('6b')) closed.push(await closedLoop(service, '6b. access log, 20th page by cursor (PostgreSQL)', deepPage, logHeaders, ACCESS_LOG_CONNECTIONS));
+        await service.stop();
+      } finally {
+        await seeded.drop();
+      }
+    }
+
     // 5. The cost of tracing: the same 20 KB read with OpenTelemetry off and on, one after the other.
     if (wanted('tracing')) tracingRuns = await measureTracing(targets, fixtures.ehrDir, serviceEnv, headers);
   } finally {
@@ -367,6 +389,8 @@ async function main(): Promise<void> {
 
   const byName = (prefix: string): ClosedLoopResult | undefined => closed.find((r) => r.scenario.startsWith(prefix));
   const s20 = byName('2a');
+  const log1 = byName('6a');
+  const log20 = byName('6b');
   const s200 = byName('2b');
   const s1mb = byName('2e');
   const r1mb = byName('3d');
@@ -387,6 +411,9 @@ async function main(): Promise<void> {
       check(s1mb && r1mb && Math.max(s1mb.eventLoopMaxMs, r1mb.eventLoopMaxMs) <= 20)],
     ['peak RSS < 250 MB at 200 connections', mb(s200?.peakRssMB), check(s200?.peakRssMB === undefined ? undefined : s200.peakRssMB < 250)],
     ['verified JWT < 10 µs per request', `${fmt(jwt?.cachedUs, 2)} µs`, check(jwt && jwt.cachedUs < 10)],
+    [`access-log page of 100, PostgreSQL with 1,000,000 rows: ≥ 1,000 req/s, p99 < 50 ms at ${ACCESS_LOG_CONNECTIONS} connections (first / 20th page)`,
+      `${fmt(log1?.rps)} / ${fmt(log20?.rps)} req/s, p99 ${fmt(log1?.p99Ms, 1)} / ${fmt(log20?.p99Ms, 1)} ms`,
+      check(log1 && [log1, log20].every((r) => r === undefined || (r.rps >= 1000 && r.p99Ms < 50)))],
   ]));
   write(`\ntotal bench time ${fmt((Date.now() - started) / 1000)} s; logs in ${path.relative(process.cwd(), ROOT)}/logs`);
 
