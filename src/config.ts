@@ -4,12 +4,13 @@ import { assertTimeZone } from './domain/time/local-time.js';
 import { isTracingEnabled } from './tracing/tracing-settings.js';
 import { readTransportSettings, type TransportSettings } from './transport-settings.js';
 import { readAccessLogSettings, type AccessLogSettings } from './access-log-settings.js';
+import { readReleasePolicySettings, type ReleasePolicySettings } from './release-policy-settings.js';
 
 /**
  * Every setting of CONTRACT.md §1, read once from the environment and frozen. The transport
  * settings (TLS towards callers and the EHR, where plain HTTP may listen): src/transport-settings.ts.
  */
-export interface Config extends TransportSettings, AccessLogSettings {
+export interface Config extends TransportSettings, AccessLogSettings, ReleasePolicySettings {
   port: number;
   host: string;
   basePath: string;
@@ -176,6 +177,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     ...readTransportSettings(env, host, ehrBaseUrl, (message) => new ConfigError(message)),
     ...readAccessLogSettings(env, (message) => new ConfigError(message)),
+    ...readReleasePolicySettings(env, (message) => new ConfigError(message)),
     tracing: isTracingEnabled(env),
   });
 }

@@ -67,7 +67,9 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
   c.register(PatientAccessPolicy, {
     useFactory: (d) => new PatientAccessPolicy(d.resolve(TOKENS.EhrRecords), d.resolve(TOKENS.DelegationRegistry), d.resolve(TOKENS.Clock), config.ehrTimezone),
   });
-  c.register(ReadPatientData, { useFactory: (d) => new ReadPatientData(d.resolve(TOKENS.EhrRecords), config.ehrTimezone) });
+  c.register(ReadPatientData, {
+    useFactory: (d) => new ReadPatientData(d.resolve(TOKENS.EhrRecords), config.ehrTimezone, { policy: config.releasePolicy, clock: d.resolve(TOKENS.Clock) }),
+  });
   c.register(MarkArrived, {
     useFactory: (d) => new MarkArrived(d.resolve(TOKENS.EhrRecords), d.resolve(TOKENS.Clock),
       { beforeMinutes: config.arrivalWindowBeforeMin, afterMinutes: config.arrivalWindowAfterMin }, d.resolve(TOKENS.WriteCoordinator)),
@@ -79,6 +81,8 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
 
   const https = config.tls === undefined ? undefined : await HttpsServing.open(config.tls, logger);
   if (https) life.onClose(async () => https.close());
+  const releaseRules = Object.keys(config.releasePolicy ?? {}).filter((rule) => rule !== 'description');
+  logger.info({ releaseRules }, config.releasePolicy ? 'release policy in force (RELEASE_POLICY_FILE)' : 'no RELEASE_POLICY_FILE: nothing is withheld');
   // loadConfig let this through only with ALLOW_PLAIN_HTTP=true; say so where operators look.
   if (!https && !isLoopbackHost(config.host)) logger.warn({ host: config.host }, 'plain HTTP on a non-loopback address (ALLOW_PLAIN_HTTP=true): only safe behind a gateway that terminates TLS');
   const app = await buildApp({

@@ -50,6 +50,8 @@ export function outcomeRecordOf(request: FastifyRequest, reply: FastifyReply, no
   const record = fieldsOf(request, now) as OutcomeRecord;
   record.outcome = outcomeOf(reply.statusCode);
   record.status = reply.statusCode;
+  // Only an answer that was sent can have had items withheld from it.
+  if (request.audit?.withheld !== undefined && reply.statusCode < 300) record.withheld = request.audit.withheld;
   return record;
 }
 

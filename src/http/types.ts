@@ -5,6 +5,8 @@ import type { VerifiedToken } from '../ports/access-token-verifier.port.js';
 export interface AuditContext {
   patientId?: string;
   delegation?: string;
+  /** How many items the release policy withheld from the answer (CONTRACT §6); never which. */
+  withheld?: number;
 }
 
 /** `status`: `{statusCode, message}` (spec shape 1); `error`: `{error, path, status, timestamp}` (shape 2). */

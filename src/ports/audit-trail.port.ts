@@ -28,6 +28,8 @@ export interface OutcomeRecord extends AuditFields {
   phase?: undefined;
   outcome: 'allowed' | 'denied' | 'failed';
   status: number;
+  /** How many items the release policy withheld from the answer (CONTRACT §6), when any; never which. */
+  withheld?: number;
 }
 
 /**

@@ -43,15 +43,15 @@ describe('ReadPatientData and a protected identity named in the answered documen
 
   it('issue 12 item 12: still answers the patient and a client token (access by delegation is what a protected identity stops)', async () => {
     const { policy, read } = setUp();
-    const own = await read.execute('journalnotes', await policy.resolve({ personId: CHILD }, CHILD), {});
+    const { records: own } = await read.execute('journalnotes', await policy.resolve({ personId: CHILD }, CHILD), {});
     expect(own[0]?.JournalNoteEHRExtract).toHaveLength(2);
-    const client = await read.execute('medications', await policy.resolve({}, CHILD), {});
+    const { records: client } = await read.execute('medications', await policy.resolve({}, CHILD), {});
     expect(client[0]?.PrescriptionEHRExtract).toHaveLength(1);
   });
 
   it('issue 12 item 12: lets a delegate read documents that mark nobody protected', async () => {
     const { policy, read } = setUp();
     const access = await policy.resolve({ personId: GUARDIAN }, CHILD);
-    await expect(read.execute('bookings', access, {})).resolves.toEqual([]);
+    await expect(read.execute('bookings', access, {})).resolves.toEqual({ records: [], withheld: 0 });
   });
 });

@@ -11,6 +11,8 @@ import { DocumentStore } from '../../src/adapters/ehr-embedded/document-store.js
 import { EmbeddedEhr } from '../../src/adapters/ehr-embedded/embedded-ehr.js';
 import { WriteStateStore } from '../../src/adapters/ehr-embedded/write-state-store.js';
 import { StaticSubscriptionKeys } from '../../src/adapters/subscription-keys/static-subscription-keys.js';
+import type { ReleasePolicy } from '../../src/domain/release/release-policy.js';
+import { ReadPatientData } from '../../src/domain/use-cases/read-patient-data.js';
 import { buildApp } from '../../src/http/app.js';
 import type { AuditTrail } from '../../src/ports/audit-trail.port.js';
 import { createLogger } from '../../src/http/logging.js';
@@ -63,6 +65,8 @@ export interface TestAppOptions {
   protection?: { corsOrigins?: string[]; pressureMaxEventLoopDelayMs?: number; pressureMaxHeapUsedMb?: number };
   /** Metrics registry; the EHR and the audit trail are then instrumented as in production. */
   metrics?: PrometheusMetrics;
+  /** RELEASE_POLICY_FILE's policy; none (nothing withheld) by default. */
+  releasePolicy?: ReleasePolicy;
 }
 
 /** The real HTTP app over the embedded EHR with generated demo data, a loopback test issuer and fakes for audit and clock. */
@@ -87,6 +91,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       ...options.protection,
     },
     clock, logger, ehr, auditTrail, tokenVerifier: verifierFor(issuer, clock), ...useCasesOver(ehr, clock),
+    ...(options.releasePolicy ? { readPatientData: new ReadPatientData(ehr, ZONE, { policy: options.releasePolicy, clock }) } : {}),
     readAccessLog: accessLogOver(options.accessLog ?? audit, options.clientNames, options.cursorSecret),
     ...(options.metrics ? { metrics: options.metrics } : {}),
     subscriptionKeys: new StaticSubscriptionKeys(new Map([['test', KEY], ['other', OTHER_KEY]])),

@@ -10,8 +10,8 @@ export const COLUMNS = [
   'subscription', 'patient_id', 'delegation', 'source_address', 'outcome', 'status',
 ] as const;
 
-/** Columns added by migration 2, after `status` in the INSERT and the canonical form. */
-export const LATER_COLUMNS = ['phase', 'service_request_id'] as const;
+/** Columns added by migrations 2 and 3, after `status` in the INSERT and the canonical form. */
+export const LATER_COLUMNS = ['phase', 'service_request_id', 'withheld'] as const;
 
 /** One record as stored: `time` is UTC with microseconds, absent fields are null, in COLUMNS order, then LATER_COLUMNS. */
 export interface StoredValues {
@@ -21,6 +21,8 @@ export interface StoredValues {
   status: number | null;
   phase: 'attempt' | 'outcome';
   serviceRequestId: string | null;
+  /** How many items the release policy withheld from the answer; null when none (and for every older row). */
+  withheld: number | null;
 }
 
 const OUTCOMES = new Set<string>(['allowed', 'denied', 'failed']);
@@ -52,6 +54,10 @@ export function toStoredValues(record: AuditRecord): StoredValues {
     : record.phase !== undefined || !Number.isInteger(record.status) || record.status < 100 || record.status > 599) {
     throw new TypeError('audit record phase or status is invalid');
   }
+  const withheld = attempt ? undefined : record.withheld;
+  if (withheld !== undefined && (!Number.isInteger(withheld) || withheld < 1 || withheld > 2_147_483_647)) {
+    throw new TypeError('audit record withheld count is invalid');
+  }
   for (const field of ['requestId', 'operation'] as const) {
     if (typeof record[field] !== 'string' || record[field] === '') throw new TypeError(`audit record lacks ${field}`);
   }
@@ -69,16 +75,20 @@ export function toStoredValues(record: AuditRecord): StoredValues {
     status: record.status ?? null,
     phase: attempt ? 'attempt' : 'outcome',
     serviceRequestId: storable(record.serviceRequestId, 'serviceRequestId'),
+    withheld: withheld ?? null,
   };
 }
 
 /**
  * sha256 over the canonical JSON array of every column (COLUMNS order, then LATER_COLUMNS) followed
  * by the previous hash. A row whose later columns hold their defaults (an outcome with no service
- * request id: every row written before migration 2) leaves them out, so those rows keep their hashes.
+ * request id: every row written before migration 2) leaves them out, and so does a row with nothing
+ * withheld its `withheld` (every row written before migration 3), so those rows keep their hashes.
  */
 export function rowHash(values: StoredValues, prevHash: string): string {
-  const later = values.phase === 'outcome' && values.serviceRequestId === null ? [] : [values.phase, values.serviceRequestId];
+  const withheld = values.withheld === null ? [] : [values.withheld];
+  const later = values.phase === 'outcome' && values.serviceRequestId === null && values.withheld === null
+    ? [] : [values.phase, values.serviceRequestId, ...withheld];
   const canonical = JSON.stringify([values.time, ...values.text, values.status, ...later, prevHash]);
   return createHash('sha256').update(canonical).digest('hex');
 }
@@ -101,20 +111,21 @@ export interface SelectedRow {
   status: number | null;
   phase: 'attempt' | 'outcome';
   service_request_id: string | null;
+  withheld: number | null;
   prev_hash: string;
   hash: string;
 }
 
 // The text form of `time` gets another name, so an ORDER BY time still sorts the timestamptz column.
 export const SELECT_COLUMNS = `id, to_char(time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS time_utc, request_id, operation, actor_issuer, actor_subject, actor_person_id,
-  client_id, subscription, patient_id, delegation, source_address, outcome, status, phase, service_request_id, prev_hash, hash`;
+  client_id, subscription, patient_id, delegation, source_address, outcome, status, phase, service_request_id, withheld, prev_hash, hash`;
 
 export function storedValuesOf(row: SelectedRow): StoredValues {
   return {
     time: row.time_utc,
     text: [row.request_id, row.operation, row.actor_issuer, row.actor_subject, row.actor_person_id, row.client_id,
       row.subscription, row.patient_id, row.delegation, row.source_address, row.outcome],
-    status: row.status, phase: row.phase, serviceRequestId: row.service_request_id,
+    status: row.status, phase: row.phase, serviceRequestId: row.service_request_id, withheld: row.withheld,
   };
 }
 
@@ -131,7 +142,7 @@ export function recordOf(row: SelectedRow): AuditRecord {
   };
   const record: AuditRecord = row.phase === 'attempt'
     ? { ...common, phase: 'attempt', outcome: 'allowed' }
-    : { ...common, outcome: row.outcome, status: row.status ?? 0 } satisfies OutcomeRecord;
+    : { ...common, outcome: row.outcome, status: row.status ?? 0, ...(row.withheld === null ? {} : { withheld: row.withheld }) } satisfies OutcomeRecord;
   if (row.service_request_id !== null) record.serviceRequestId = row.service_request_id;
   if (row.actor_issuer !== null && row.actor_subject !== null) {
     record.actor = { issuer: row.actor_issuer, subject: row.actor_subject, ...(row.actor_person_id !== null ? { personId: row.actor_person_id } : {}) };

@@ -63,6 +63,16 @@ const MIGRATIONS: readonly Migration[] = [
       COMMENT ON TABLE ${s}.access_log IS
         'One outcome row per request that read or changed patient data, or was refused; a write also has an attempt row (phase attempt, same service_request_id) stored before the EHR was asked. Append-only; hash-chained in id order.';`,
   },
+  {
+    // Issue 14: how many items the release policy withheld from an answer (never which); null when none.
+    version: 3,
+    sql: (s) => `
+      ALTER TABLE ${s}.access_log
+        ADD COLUMN withheld integer CHECK (withheld > 0),
+        ADD CONSTRAINT access_log_withheld_outcome CHECK (withheld IS NULL OR phase = 'outcome');
+      COMMENT ON COLUMN ${s}.access_log.withheld IS
+        'How many items RELEASE_POLICY_FILE withheld from the answer (never which); null when nothing was withheld.';`,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import helmet from 'helmet';
 import { ApiError } from '../api-error.js';
+import { FILTERED_HEADER } from '../release-header.js';
 
 export interface ProtectionOptions {
   /** Origins allowed to call from a browser; none (CORS off) by default. */
@@ -28,7 +29,7 @@ export const apiProtection = fp(async (app: FastifyInstance, opts: ProtectionOpt
       origin: [...opts.corsOrigins],
       methods: ['GET', 'HEAD', 'PUT', 'POST'],
       allowedHeaders: ['Authorization', 'Ocp-Apim-Subscription-Key', 'patient', 'Content-Type', 'X-Request-Id'],
-      exposedHeaders: ['X-Request-Id', 'Retry-After'],
+      exposedHeaders: ['X-Request-Id', 'Retry-After', FILTERED_HEADER],
       maxAge: 600,
     });
   }

@@ -5,6 +5,7 @@ import type { Clock } from '../../ports/clock.port.js';
 import { attemptRecordOf, outcomeRecordOf } from '../audit-record.js';
 import { errorBody } from '../error-body.js';
 import { toHttpFailure } from '../error-mapping.js';
+import { FILTERED_HEADER } from '../release-header.js';
 import { AuditUnavailableError } from './audit-errors.js';
 
 const AUDIT_DEADLINE_MS = 3000;
@@ -44,6 +45,8 @@ export const audit = fp(async (app: FastifyInstance, opts: { auditTrail: AuditTr
       request.log.error({ err }, 'audit record could not be stored');
       if (reply.statusCode >= 400) return payload;
       const failure = toHttpFailure(new AuditUnavailableError('audit store unavailable'));
+      // The error carries no data, so nothing was withheld from it.
+      reply.removeHeader(FILTERED_HEADER);
       reply.code(failure.status).headers(failure.headers).header('content-type', 'application/json; charset=utf-8');
       return JSON.stringify(errorBody(request, failure.status, failure.message, opts.clock.now()));
     }

@@ -29,6 +29,7 @@ export const patientRoute: FastifyPluginAsyncTypebox<RouteDependencies> = async 
     assertApiVersion(version, 'the older layout');
     const patientId = targetPatientOf(request, deps.accessPolicy);
     const access = await accessFor(request, deps.accessPolicy, patientId);
-    return version === 'v2' ? deps.readPatientData.patientV2(access) : deps.readPatientData.execute('patient', access, {});
+    // The release policy concerns journal content only: nothing of the patient read is withheld.
+    return version === 'v2' ? deps.readPatientData.patientV2(access) : (await deps.readPatientData.execute('patient', access, {})).records;
   });
 };

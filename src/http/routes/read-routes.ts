@@ -14,6 +14,7 @@ import { accessFor, targetPatientOf } from '../patient-access.js';
 import { errorResponses } from '../schemas/errors.js';
 import { SlicedJsonSerializer } from '../serialization/sliced-json.js';
 import { PatientHeadersSchema, TimeFilterQuerySchema, VersionedTimeFilterQuerySchema } from '../schemas/requests.js';
+import { noteWithheld } from '../release-header.js';
 import type { ErrorShape } from '../types.js';
 import type { RouteDependencies } from './dependencies.js';
 import { atSpecAndVendorPath } from './vendor-paths.js';
@@ -73,10 +74,12 @@ export const readRoutes: FastifyPluginAsyncTypebox<RouteDependencies> = async (a
       const patientId = targetPatientOf(request, deps.accessPolicy);
       const range = timeRangeFrom(query.fromDateTime, query.toDateTime, deps.zone);
       const access = await accessFor(request, deps.accessPolicy, patientId);
-      const records = await deps.readPatientData.execute(route.kind, access, range);
+      const { records, withheld } = await deps.readPatientData.execute(route.kind, access, range);
       // Already bytes in the 200 schema's shape: sent as they are, not serialised again.
+      const body = await serializer.serialise(records);
+      noteWithheld(request, reply, withheld);
       const untyped: FastifyReply = reply;
-      return untyped.type(JSON_UTF8).send(await serializer.serialise(records));
+      return untyped.type(JSON_UTF8).send(body);
     });
   }
 };

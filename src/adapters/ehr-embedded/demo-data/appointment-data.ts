@@ -82,6 +82,9 @@ export const ENCOUNTERS: Readonly<Record<string, readonly EncounterSpec[]>> = {
   '201701012393': [
     { n: 51, day: -400, time: '1915', minutes: 140, type: 'BESOK', status: 'FINISHED', staff: 'bodil', unit: 'akut',
       reason: 'Astmaanfall' },
+    // A contact examples/release-policy.json withholds from her guardian (by unit and by secrecy level).
+    { n: 52, day: -45, time: '1000', minutes: 90, type: 'BESOK', status: 'FINISHED', staff: 'karin', reason: 'Samtal',
+      secrecy: 'Sekretess' },
   ],
   '200404122384': [
     { n: 51, day: -640, time: '1100', minutes: 30, type: 'BESOK', status: 'FINISHED', staff: 'doris', reason: 'Idrottsskada fotled' },

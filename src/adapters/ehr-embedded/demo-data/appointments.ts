@@ -41,6 +41,8 @@ export interface EncounterSpec {
   unit?: UnitKey;
   /** '' writes an empty `<Reason/>`, which reads as absent. */
   reason?: string;
+  /** contactSecrecyLevels; absent: Normal. */
+  secrecy?: string;
 }
 
 export interface RegisteredBookingSpec {
@@ -58,6 +60,8 @@ export interface Contact {
   type: string;
   status: string;
   reason: string | undefined;
+  /** contactSecrecyLevels; absent: Normal. */
+  secrecy?: string;
   appointment?: AppointmentSpec & { actionId: string };
 }
 
@@ -99,6 +103,7 @@ export function encountersOf(person: DemoPerson, clock: DemoClock): Contact[] {
       start, end,
       unit: spec.unit ?? STAFF[spec.staff].unit,
       staff: spec.staff, type: spec.type, status: spec.status, reason: spec.reason,
+      ...(spec.secrecy === undefined ? {} : { secrecy: spec.secrecy }),
     };
   });
 }

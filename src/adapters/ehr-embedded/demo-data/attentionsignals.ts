@@ -2,7 +2,7 @@ import { addDays, dayAt, plusMinutes, type DemoClock } from './clock.js';
 import { bool, EHR_ID_ROOT, givenNames, id, NS, simpleUnit, tv, XSI } from './ix.js';
 import { SIGNALS, type SignalSpec } from './signal-data.js';
 import { idRoot, type DemoPerson } from './people.js';
-import { EHR_SYSTEM_ID, HEAD_UNIT, HSA_ROOT, LOCAL_UNIT_ROOT, POSITION_ROOT, STAFF, UNITS, type UnitKey } from './units.js';
+import { accessZoneOf, EHR_SYSTEM_ID, HEAD_UNIT, HSA_ROOT, LOCAL_UNIT_ROOT, POSITION_ROOT, STAFF, UNITS, type UnitKey } from './units.js';
 import { cdataIfMarkup, el, leaf, tag, xmlDocument, type XmlChild, type XmlElement } from './xml.js';
 
 /** AttentionSignalEHRExtracts (README §3, a mirror of the vendor's attention signals): warnings every caregiver must see. */
@@ -43,7 +43,7 @@ function unitDetails(key: UnitKey): XmlElement {
   return el('Unit',
     id('UnitID', u.hsaId, HSA_ROOT), id('UnitLocalID', u.localId, LOCAL_UNIT_ROOT), el('unitInternalID', u.internalId),
     el('UnitName', u.name), id('HeadCareproviderUnitID', HEAD_UNIT.hsaId, HSA_ROOT),
-    el('AccessZones', id('AccessZoneID', '00000031', POSITION_ROOT)),
+    el('AccessZones', id('AccessZoneID', accessZoneOf(key, '00000031'), POSITION_ROOT)),
     el('PhoneNumbers', el('Phone', el('PhoneType', 'VAXEL'), el('PhoneNumber', u.phone))));
 }
 

@@ -3,7 +3,7 @@ import type { DemoClock } from './clock.js';
 import { ehrId } from './ids.js';
 import { bool, EHR_ID_ROOT, givenNames, id, NS, optionalTv, simpleUnit, tv, XSI } from './ix.js';
 import { idRoot, type DemoPerson } from './people.js';
-import { EHR_SYSTEM_ID, HEAD_UNIT, HSA_ROOT, LOCAL_UNIT_ROOT, POSITION_ROOT, STAFF, UNITS, type UnitKey } from './units.js';
+import { accessZoneOf, EHR_SYSTEM_ID, HEAD_UNIT, HSA_ROOT, LOCAL_UNIT_ROOT, POSITION_ROOT, STAFF, UNITS, type UnitKey } from './units.js';
 import { cdataIfMarkup, el, leaf, tag, xmlDocument, type XmlElement } from './xml.js';
 
 /**
@@ -34,7 +34,7 @@ function unit(key: UnitKey): XmlElement {
     el('unitInternalID', u.internalId),
     el('unitName', u.name),
     el('unitSecrecyGroups', el('group', u.secrecyGroup)),
-    el('accessZones', id('accessZoneID', '00000017', POSITION_ROOT)),
+    el('accessZones', id('accessZoneID', accessZoneOf(key, '00000017'), POSITION_ROOT)),
     id('headCareProviderUnitID', HEAD_UNIT.hsaId, HSA_ROOT),
     el('phoneNumbers', el('phone', el('phoneType', 'VAXEL'), el('phoneNumber', u.phone))),
     'email' in u && el('emailAddresses', el('Email', el('EmailType', 'FUNKTION'), el('EmailAddress', u.email))),
@@ -85,7 +85,7 @@ function contact(c: Contact, person: DemoPerson, index: number): XmlElement {
       el('contactShareInfo', bool(!person.protectedIdentity)),
       c.type === 'INSKRIVNING' ? el('contactRoom', 'Sal 4') : tag('contactBed', { 'xsi:nil': 'true' }),
       c.appointment?.price && el('contactPatientFee', c.appointment.price.price.replace(/\.00$/, '')),
-      el('contactSecrecyLevels', el('secrecyLevel', 'Normal')),
+      el('contactSecrecyLevels', el('secrecyLevel', c.secrecy ?? 'Normal')),
       el('actions', action(c)),
       c.type === 'INSKRIVNING' && c.end !== undefined && el('discharge',
         el('dischargeDestination', 'Ordinärt boende'), tv('dischargeDateTime', c.end), el('postMortemRequired', 'false'))),

@@ -40,6 +40,8 @@ export interface NoteSpec {
   at?: string;
   template: string;
   typeOfNote: string;
+  /** NoteSecrecyLevels; absent: Normal. */
+  secrecy?: string;
   active: boolean;
   inactiveReason?: string;
   /** Minutes from note time to its last version and to its signature; unsigned without `signAfter`. */
@@ -107,6 +109,11 @@ export const NOTES: Readonly<Record<string, readonly NoteSpec[]>> = {
     { noteId: '000344001', contact: 52, at: '0230', template: 'Omvårdnadsanteckning', typeOfNote: 'Omvårdnad',
       active: false, inactiveReason: 'Skriven på fel vårdtillfälle \u2013 ersatt av ny anteckning', versionAfter: 0,
       staff: ['sven'], records: [text('Sömn & vila', 'Sov oroligt under natten, fick hjälp till toaletten två gånger.')] },
+    // A note with a secrecy level (examples/release-policy.json withholds it): what a relative told in confidence.
+    { noteId: '000348899', contact: 54, template: 'Journalanteckning', typeOfNote: 'Administrativ', secrecy: 'Sekretess',
+      active: true, versionAfter: 10, signAfter: 15, staff: ['doris'], records: [
+        text('Anteckning', 'Dottern berättar i förtroende om oro för hur patienten klarar sig hemma. Uppgiften lämnas inte ut.'),
+      ] },
     { noteId: '000322417', contact: 53, template: 'Telefonanteckning', typeOfNote: 'Telefonkontakt',
       active: true, versionAfter: 12, signAfter: 20, staff: ['doris'], records: [
         text('Kontaktorsak', 'Ringer och undrar över kolesterolvärdet från förra veckan.'),
@@ -131,6 +138,16 @@ export const NOTES: Readonly<Record<string, readonly NoteSpec[]>> = {
             q('openEHR-EHR-OBSERVATION.body_mass_index.v2', 'BMI', '16.2', 'kg/m2', '14.0-19.0'),
           ] }),
         text('Bedömning', 'Normal tillväxt. Astman är välkontrollerad med nuvarande inhalator.\nÅterbesök om ett år.'),
+      ] },
+    // Written at a Barnahus, and one with a keyword the region withholds (examples/release-policy.json).
+    { noteId: '000357001', contact: 52, template: 'Samtalsanteckning kurator', typeOfNote: 'Samtal',
+      active: true, versionAfter: 30, signAfter: 40, staff: ['karin'], records: [
+        text('Samtal', 'Samråd på Barnahus. Barnet berättar i egen takt; uppföljande samtal planeras.'),
+      ] },
+    { noteId: '000357002', contact: 51, template: 'Akutanteckning', typeOfNote: 'Besöksanteckning',
+      active: true, versionAfter: 90, signAfter: 120, staff: ['bodil'], records: [
+        text('Anamnes', 'Astmaanfall under kvällen. Svarar bra på inhalationer.'),
+        text('Orosanmälan', 'Orosanmälan till socialtjänsten gjord enligt rutin.'),
       ] },
     { noteId: '000350090', contact: 12, template: 'Vaccinationsanteckning', typeOfNote: 'Vaccination',
       active: true, versionAfter: 10, signAfter: 12, staff: ['sven'], records: [
@@ -163,6 +180,13 @@ export const NOTES: Readonly<Record<string, readonly NoteSpec[]>> = {
       active: true, versionAfter: 90, signAfter: 600, staff: ['hassan'], records: [
         text('Orsak till inskrivning', 'Tilltagande andfåddhet sedan en vecka och svullna ben. '
           + 'Läggs in för behandling med vätskedrivande läkemedel.'),
+      ] },
+    // One keyword with a secrecy level among others: examples/release-policy.json withholds that keyword only.
+    { noteId: '000345170', contact: 51, template: 'Omvårdnadsanteckning', typeOfNote: 'Omvårdnad',
+      active: true, versionAfter: 700, signAfter: 720, staff: ['hassan'], records: [
+        text('Förlopp', 'Gott svar på vätskedrivande. Vikten har minskat 2 kg sedan inskrivningen.'),
+        text('Socialt', 'Berättar i enskilt samtal om oro för ekonomin; kurator kontaktad.', { secrecy: 'Känslig uppgift' }),
+        text('Uppföljning', 'Fortsatt daglig vägning. Återbesök på hjärtmottagningen efter utskrivning.'),
       ] },
   ],
   '197305242385': [

@@ -5,7 +5,7 @@ import { bool, EHR_ID_ROOT, givenNames, id, NS, optionalTv, tv } from './ix.js';
 import { NOTES, type ArchetypeSpec, type NoteSpec, type RecordSpec, type ValueSpec } from './journal-data.js';
 import { idRoot, type DemoPerson } from './people.js';
 import {
-  EHR_SYSTEM_ID, HEAD_UNIT, HSA_ROOT, LOCAL_UNIT_ROOT, POSITION_ROOT, STAFF, UNITS, type StaffKey, type UnitKey,
+  accessZoneOf, EHR_SYSTEM_ID, HEAD_UNIT, HSA_ROOT, LOCAL_UNIT_ROOT, POSITION_ROOT, STAFF, UNITS, type StaffKey, type UnitKey,
 } from './units.js';
 import { cdata, cdataIfMarkup, el, leaf, tag, xmlDocument, type XmlElement } from './xml.js';
 
@@ -73,7 +73,7 @@ function unitDetails(key: UnitKey): XmlElement {
     el('UnitName', u.name),
     'email' in u && el('EmailAddresses', el('Email', el('EmailType', 'FUNKTION'), el('EmailAddress', u.email))),
     el('UnitSecrecyGroups', el('Group', u.secrecyGroup)),
-    el('AccessZones', id('AccessZoneID', '00000017', POSITION_ROOT)),
+    el('AccessZones', id('AccessZoneID', accessZoneOf(key, '00000017'), POSITION_ROOT)),
     id('HeadCareproviderUnitID', HEAD_UNIT.hsaId, HSA_ROOT),
     id('UnitLocalID', u.localId, LOCAL_UNIT_ROOT));
 }
@@ -101,7 +101,7 @@ function note(spec: NoteSpec, contact: Contact, person: DemoPerson, clock: DemoC
       tv('NoteVersionDateTime', version),
       optionalTv('NoteSignDateTime', signed),
       el('NoteTypeOfNote', spec.typeOfNote),
-      el('NoteSecrecyLevels', el('SecrecyLevel', 'Normal')),
+      el('NoteSecrecyLevels', el('SecrecyLevel', spec.secrecy ?? 'Normal')),
       el('Records', spec.records.map((r) => record(r, noteTime, clock.zone))),
       leaf('NoteInactiveReason', spec.inactiveReason)),
     el('Patient',

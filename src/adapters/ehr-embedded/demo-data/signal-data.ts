@@ -71,6 +71,9 @@ export const SIGNALS: Readonly<Record<string, readonly SignalSpec[]>> = {
     { id: '000422', kind: 'TreatmentAndCondition', subType: 'Tillstånd', heading: 'Astma',
       comment: 'Använder inhalator vid förkylning och ansträngning.', day: -380, time: '1330', staff: 'bodil',
       diagnosis: ['J45.9', 'Astma, ospecificerad'] },
+    // Registered at a Barnahus: examples/release-policy.json withholds it from her guardian.
+    { id: '000423', kind: 'Unstructured', subType: 'Ostrukturerad uppgift', heading: 'Samråd Barnahus',
+      comment: 'Frågor om barnets samtal hänvisas till Barnahus.', day: -45, time: '1130', staff: 'karin' },
   ],
   '200404122384': [
     { id: '000512', kind: 'Hypersensitivity', subType: 'Överkänslighet, ej läkemedel', heading: 'Björkpollen',

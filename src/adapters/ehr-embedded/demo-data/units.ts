@@ -21,6 +21,8 @@ export interface CareUnit {
   phone: string;
   email?: string;
   secrecyGroup: string;
+  /** The unit's own access zone (an AccessZoneID extension); absent: the demo region's shared zone. */
+  accessZone?: string;
 }
 
 const STHLM = { postcode: '118 20', city: 'Stockholm' } as const;
@@ -64,9 +66,21 @@ export const UNITS = {
     name: 'Ungdomsmottagningen Uppsala', hsaId: 'SE2321000033-UM01', internalId: '00009401', localId: '9401',
     street: 'Kungsgatan 40', postcode: '753 21', city: 'Uppsala', phone: '018-6110000', secrecyGroup: 'UNGDOM',
   },
+  // Where a child is heard after suspected abuse: what is written here must not reach a guardian
+  // through the app. examples/release-policy.json withholds it by unit and by access zone.
+  barnahus: {
+    name: 'Barnahus Tolvstad', hsaId: 'SE2321000016-BH01', internalId: '00009901', localId: '9901',
+    street: 'Tolvstadsplan 9', ...STHLM, phone: '08-46500490', secrecyGroup: 'BARNAHUS', accessZone: '00000099',
+  },
 } as const satisfies Record<string, CareUnit>;
 
 export type UnitKey = keyof typeof UNITS;
+
+/** The unit's own access zone, or the zone `shared` that the demo's other units are in. */
+export function accessZoneOf(key: UnitKey, shared: string): string {
+  const unit: CareUnit = UNITS[key];
+  return unit.accessZone ?? shared;
+}
 
 export interface Clinician {
   name: string;
@@ -107,6 +121,10 @@ export const STAFF = {
   hassan: {
     name: 'Hassan Hjärtberg', type: 'Läkare', positionId: 'LK', positionName: 'Specialist i kardiologi',
     hsaId: 'SE2321000016-K4RD', internalId: '00026457', unit: 'hjarta',
+  },
+  karin: {
+    name: 'Karin Kurator', type: 'Kurator', positionId: 'KUR', positionName: 'Hälso- och sjukvårdskurator',
+    hsaId: 'SE2321000016-K9R1', internalId: '00031999', unit: 'barnahus',
   },
   ylva: {
     name: 'Ylva Ungdomsson', type: 'Barnmorska', positionId: 'BM', positionName: 'Barnmorska',

@@ -1,0 +1,67 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
+import { GUARDIAN_LIMITED_OPERATIONS, ReleasePolicySchema } from '../../src/domain/release/release-policy.js';
+import { parseReleasePolicy } from '../../src/release-policy-settings.js';
+import { REPOSITORY_ROOT } from '../support/upstream-examples.js';
+
+const EXAMPLE = path.join(REPOSITORY_ROOT, 'examples', 'release-policy.json');
+const fail = (message: string) => new ConfigError(message);
+const parse = (policy: unknown) => parseReleasePolicy(JSON.stringify(policy), 'policy.json', fail);
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'release-policy-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('RELEASE_POLICY_FILE, validated at start (issue 14 item 2)', () => {
+  it('issue 14 item 2: without the setting there is no policy, and nothing is withheld', () => {
+    expect(loadConfig({}).releasePolicy).toBeUndefined();
+    expect(loadConfig({ RELEASE_POLICY_FILE: '  ' }).releasePolicy).toBeUndefined();
+  });
+
+  it('issue 14 item 2: examples/release-policy.json validates and holds every rule kind of the schema', () => {
+    const policy = loadConfig({ RELEASE_POLICY_FILE: EXAMPLE }).releasePolicy;
+    expect(Object.keys(policy ?? {}).sort()).toEqual(Object.keys(ReleasePolicySchema.properties).sort());
+    expect(policy?.careUnits?.unitIds).toHaveLength(1);
+    expect(policy?.careUnits?.accessZoneIds).toHaveLength(1);
+    expect(Object.keys(policy?.guardianAgeLimit?.operations ?? {}).every((op) => (GUARDIAN_LIMITED_OPERATIONS as readonly string[]).includes(op))).toBe(true);
+  });
+
+  it('issue 14 item 2: refuses a file that is missing or not JSON, naming the setting', async () => {
+    expect(() => loadConfig({ RELEASE_POLICY_FILE: path.join(dir, 'absent.json') })).toThrow(/RELEASE_POLICY_FILE .*absent\.json cannot be read \(ENOENT\)/);
+    const broken = path.join(dir, 'broken.json');
+    await writeFile(broken, '{ "signingDelay": { "days": 14 }, }');
+    expect(() => loadConfig({ RELEASE_POLICY_FILE: broken })).toThrow(ConfigError);
+    expect(() => loadConfig({ RELEASE_POLICY_FILE: broken })).toThrow(/RELEASE_POLICY_FILE .*broken\.json is not valid JSON/);
+  });
+
+  it('issue 14 item 2: names a misspelt rule or member instead of ignoring it', () => {
+    expect(() => parse({ signingDelays: { days: 14 } })).toThrow(/\(top level\): unknown member "signingDelays"/);
+    expect(() => parse({ careUnits: { unitId: [{ root: '1.2', extension: 'X' }] } })).toThrow(/\/careUnits: unknown member "unitId"/);
+    expect(() => parse({ guardianAgeLimit: { operations: { getJournalnotes: 13 } } })).toThrow(/\/guardianAgeLimit\/operations: unknown member "getJournalnotes"/);
+  });
+
+  it('issue 14 item 2: names the member whose value is wrong', () => {
+    expect(() => parse({ signingDelay: { days: '14' } })).toThrow(/\/signingDelay\/days must be integer/);
+    expect(() => parse({ signingDelay: { days: 0 } })).toThrow(/\/signingDelay\/days must be >= 1/);
+    expect(() => parse({ noteSecrecyLevels: { levels: [] } })).toThrow(/\/noteSecrecyLevels\/levels must not have fewer than 1 items/);
+    expect(() => parse({ keywords: { names: [''] } })).toThrow(/\/keywords\/names\/0 must not have fewer than 1 characters/);
+    expect(() => parse({ unsignedNotes: {} })).toThrow(/\/unsignedNotes: missing member "withhold"/);
+    expect(() => parse({ guardianAgeLimit: { operations: { getJournalNotes: 18 } } })).toThrow(/\/guardianAgeLimit\/operations\/getJournalNotes must be <= 17/);
+    expect(() => parse({ guardianAgeLimit: { operations: {} } })).toThrow(/\/guardianAgeLimit\/operations must not have fewer than 1 properties/);
+    expect(() => parse({ careUnits: { unitIds: [{ root: '1.2' }] } })).toThrow(/\/careUnits\/unitIds\/0: missing member "extension"/);
+    expect(() => parse({ careUnits: { applyToClientTokens: false } })).toThrow(/\/careUnits must list unitIds or accessZoneIds/);
+    expect(() => parse([])).toThrow(/\(top level\) must be object/);
+  });
+
+  it('issue 14 item 2: accepts an empty policy and a single rule', () => {
+    expect(parse({})).toEqual({});
+    expect(parse({ unsignedNotes: { withhold: true, applyToClientTokens: false } })).toEqual({ unsignedNotes: { withhold: true, applyToClientTokens: false } });
+  });
+});

@@ -1,0 +1,124 @@
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import type { ReleasePolicy } from '../../src/domain/release/release-policy.js';
+import type { OutcomeRecord } from '../../src/ports/audit-trail.port.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+import { REPOSITORY_ROOT } from '../support/upstream-examples.js';
+
+const TOLVAN = '191212121212';
+const MARTA = '198112189876';
+const LILLA = '201701012393';
+/** Märta's partner. */
+const GOSTA = '194608632396';
+/** 21 November 2026, 09:00 local: Lilla is 9, Tolvan's video-visit note was signed 10 days ago. */
+const NOW = Date.UTC(2026, 10, 21, 8, 0);
+const FILTERED = 'patient-data-filtered';
+const EXAMPLE: ReleasePolicy = loadConfig({ RELEASE_POLICY_FILE: path.join(REPOSITORY_ROOT, 'examples', 'release-policy.json') }).releasePolicy ?? {};
+
+type Notes = Array<{ JournalNoteEHRExtract: Array<{ Note?: { NoteId?: { extension: string }; Records: { Record: Array<{ Keyword?: string }> } } }> }>;
+const noteIds = (body: Notes): string[] => body.flatMap((r) => r.JournalNoteEHRExtract.map((e) => e.Note?.NoteId?.extension ?? '?'));
+const keywordsOf = (body: Notes): string[] => body.flatMap((r) => r.JournalNoteEHRExtract.flatMap((e) => (e.Note?.Records.Record ?? []).map((k) => k.Keyword ?? '?')));
+
+describe('the release policy over HTTP, with examples/release-policy.json and the demo data (issue 14 item 2)', () => {
+  let plain: TestApp;
+  let t: TestApp;
+  beforeAll(async () => {
+    [plain, t] = await Promise.all([startTestApp({ now: NOW }), startTestApp({ now: NOW, releasePolicy: EXAMPLE, protection: { corsOrigins: ['https://app.example'] } })]);
+  });
+  afterAll(async () => {
+    await Promise.all([plain.close(), t.close()]);
+  });
+
+  const lastOutcome = (app: TestApp): OutcomeRecord => app.audit.records.filter((r): r is OutcomeRecord => r.phase === undefined).at(-1) as OutcomeRecord;
+
+  it('issue 14 item 2: without a policy nothing is withheld and the header is absent', async () => {
+    const res = await plain.call({ method: 'GET', url: '/patients/journalnotes/', token: await plain.personToken(MARTA), patient: LILLA });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers[FILTERED]).toBeUndefined();
+    expect(noteIds(res.json())).toEqual(expect.arrayContaining(['000357001', '000357002']));
+    expect(lastOutcome(plain).withheld).toBeUndefined();
+  });
+
+  it('issue 14 item 2: a guardian gets no Barnahus note and no note with a withheld keyword, marked filtered, the count audited', async () => {
+    const unfiltered = noteIds((await plain.call({ method: 'GET', url: '/patients/journalnotes/', token: await plain.personToken(MARTA), patient: LILLA })).json());
+    const res = await t.call({ method: 'GET', url: '/patients/journalnotes/', token: await t.personToken(MARTA), patient: LILLA });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers[FILTERED]).toBe('true');
+    expect(noteIds(res.json())).toEqual(unfiltered.filter((id) => id !== '000357001' && id !== '000357002'));
+    expect(res.body).not.toMatch(/Barnahus|Orosanmälan|SE2321000016-BH01/);
+    const record = lastOutcome(t);
+    expect(record).toMatchObject({ operation: 'getJournalNotes', delegation: 'guardian', status: 200, withheld: 2 });
+    // How many, never which: no note id, keyword or unit of what was withheld is in the record.
+    expect(JSON.stringify(record)).not.toMatch(/000357001|000357002|Orosanmälan|BH01/);
+  });
+
+  it('issue 14 item 2: a guardian gets no Barnahus contact (unit and secrecy level) and no Barnahus signal', async () => {
+    const token = await t.personToken(MARTA);
+    const contacts = await t.call({ method: 'GET', url: '/patients/contacts/', token, patient: LILLA });
+    expect(contacts.headers[FILTERED]).toBe('true');
+    expect(contacts.body).not.toMatch(/Barnahus|Karin Kurator/);
+    expect(contacts.json()[0].contactEHRExtract.length).toBeGreaterThan(0);
+    const signals = await t.call({ method: 'GET', url: '/patients/attentionsignals/', token, patient: LILLA });
+    expect(signals.headers[FILTERED]).toBe('true');
+    expect(signals.body).not.toMatch(/Barnahus/);
+    expect(signals.json()[0].AttentionSignalEHRExtract).toHaveLength(2);
+    expect(lastOutcome(t).withheld).toBe(1);
+  });
+
+  it('issue 14 item 2: the patient gets no secret, unsigned or recently signed note, and keeps the rest of a note with one sensitive keyword', async () => {
+    const token = await t.personToken(TOLVAN);
+    const own = await t.call({ method: 'GET', url: '/patients/journalnotes/', token });
+    expect(own.headers[FILTERED]).toBe('true');
+    const ids = noteIds(own.json());
+    // 000348899: secrecy level Sekretess; 000344001: never signed; 000351210: signed 10 days ago (14 required).
+    expect(ids.filter((id) => ['000348899', '000344001', '000351210'].includes(id))).toEqual([]);
+    expect(ids).toEqual(expect.arrayContaining(['000345678', '000301002', '000322417']));
+    expect(lastOutcome(t).withheld).toBe(3);
+  });
+
+  it('issue 14 item 2: a keyword with a withheld secrecy level is left out whole and the rest of its note is kept', async () => {
+    const res = await t.call({ method: 'GET', url: '/patients/journalnotes/', token: await t.personToken(MARTA), patient: GOSTA });
+    expect(res.headers[FILTERED]).toBe('true');
+    expect(noteIds(res.json())).toContain('000345170');
+    expect(keywordsOf(res.json())).toEqual(expect.arrayContaining(['Förlopp', 'Uppföljning']));
+    expect(keywordsOf(res.json())).not.toContain('Socialt');
+    expect(res.body).not.toMatch(/ekonomin|Känslig uppgift/);
+    expect(lastOutcome(t)).toMatchObject({ delegation: 'partner', withheld: 1 });
+  });
+
+  it('issue 14 item 2: a client token is held to the rules like a delegate', async () => {
+    const res = await t.call({ method: 'GET', url: '/patients/journalnotes/', token: await t.clientToken(), patient: LILLA });
+    expect(res.headers[FILTERED]).toBe('true');
+    expect(res.body).not.toMatch(/Barnahus|Orosanmälan/);
+    expect(lastOutcome(t)).toMatchObject({ delegation: 'client', withheld: 2 });
+  });
+
+  it('issue 14 item 2: an answer from which nothing was withheld carries no header and no count', async () => {
+    const res = await t.call({ method: 'GET', url: '/patients/medications/', token: await t.personToken(TOLVAN) });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers[FILTERED]).toBeUndefined();
+    expect(lastOutcome(t).withheld).toBeUndefined();
+    const bookings = await t.call({ method: 'GET', url: '/patients/appointments/', token: await t.personToken(MARTA), patient: LILLA });
+    expect(bookings.headers[FILTERED]).toBeUndefined();
+  });
+
+  it('issue 14 item 2: a browser may read the header (CORS Access-Control-Expose-Headers)', async () => {
+    const res = await t.call({
+      method: 'GET', url: '/patients/journalnotes/', token: await t.personToken(TOLVAN), headers: { origin: 'https://app.example' },
+    });
+    expect(res.headers[FILTERED]).toBe('true');
+    expect(String(res.headers['access-control-expose-headers']).split(/,\s*/)).toContain('Patient-Data-Filtered');
+  });
+
+  it('issue 14 item 2: an answer that could not be audited carries neither data nor the header', async () => {
+    t.audit.mode = 'fail';
+    try {
+      const res = await t.call({ method: 'GET', url: '/patients/journalnotes/', token: await t.personToken(TOLVAN) });
+      expect(res.statusCode).toBe(503);
+      expect(res.headers[FILTERED]).toBeUndefined();
+    } finally {
+      t.audit.mode = 'ok';
+    }
+  });
+});
