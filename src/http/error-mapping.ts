@@ -1,5 +1,6 @@
 import type { FastifyError } from 'fastify';
 import { DomainError } from '../domain/errors.js';
+import { AccessLogUnavailableError } from '../ports/access-log.port.js';
 import { InvalidTokenError } from '../ports/access-token-verifier.port.js';
 import { EhrError } from '../ports/ehr-records.port.js';
 import { ApiError, MESSAGES } from './api-error.js';
@@ -80,6 +81,9 @@ export function toHttpFailure(err: unknown): HttpFailure {
   }
   if (err instanceof EhrError) return fromEhr(err);
   if (err instanceof InvalidTokenError) return { status: 401, message: MESSAGES.invalidToken, headers: INVALID_TOKEN_HEADERS, fault: false };
+  if (err instanceof AccessLogUnavailableError) {
+    return { status: 503, message: 'The access log cannot be read right now. Try again later.', headers: { 'retry-after': '5' }, fault: true };
+  }
   if (err instanceof AuditUnavailableError) {
     return { status: 503, message: 'The service cannot record this access right now. Try again later.', headers: { 'retry-after': '5' }, fault: true };
   }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccessLogEntry } from '../../src/domain/access-log/access-log-entry.js';
+import { AccessLogUnavailableError } from '../../src/ports/access-log.port.js';
 import { KEY, startTestApp, type TestApp } from '../support/test-app.js';
 
 const ADULT = '191212121212';
@@ -150,5 +151,22 @@ describe('issue 14 item 1: GET /patients/accesslog/ for each kind of caller', ()
   it('issue 14 item 1: the access log is in the OpenAPI document', async () => {
     const doc = (await t.app.inject({ url: '/openapi.json' })).json() as { paths: Record<string, { get?: { operationId?: string } }> };
     expect(doc.paths['/patients/accesslog']?.get?.operationId).toBe('getAccessLog');
+  });
+});
+
+describe('issue 14 item 1: an access log that cannot be read', () => {
+  it('issue 14 item 1: is 503 with Retry-After in shape 1, never an empty log, and the refusal is audited', async () => {
+    const t = await startTestApp({
+      accessLog: { store: 'broken', page: () => Promise.reject(new AccessLogUnavailableError('connection refused')), close: async () => undefined },
+    });
+    try {
+      const res = await t.call({ method: 'GET', url: LOG, token: await t.personToken(CHILD) });
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBe('5');
+      expect(res.json()).toEqual({ statusCode: 503, message: 'The access log cannot be read right now. Try again later.' });
+      expect(t.audit.records.at(-1)).toMatchObject({ operation: 'getAccessLog', patientId: CHILD, outcome: 'failed', status: 503 });
+    } finally {
+      await t.close();
+    }
   });
 });
