@@ -1,0 +1,74 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { compose, type Runtime } from '../../src/container.js';
+import { createLogger } from '../../src/http/logging.js';
+import { REPOSITORY_ROOT } from '../support/upstream-examples.js';
+
+const LILLA = '201701012393';
+
+/**
+ * The service as `RELEASE_POLICY_FILE=examples/release-policy.json npm start` runs it: the policy read
+ * by loadConfig and wired by the composition root, a client token from the demo issuer, over HTTP.
+ */
+describe('RELEASE_POLICY_FILE end to end (issue 14 item 2)', () => {
+  let dataDir: string;
+  let runtime: Runtime;
+  let api: string;
+  let key: string;
+  let token: string;
+  const logLines: string[] = [];
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'pdas-release-e2e-'));
+    const config = loadConfig({
+      DATA_DIR: dataDir, PORT: '0', DEMO_AUTH_PORT: '0', LOG_LEVEL: 'info', CORS_ORIGINS: 'https://app.example',
+      RELEASE_POLICY_FILE: path.join(REPOSITORY_ROOT, 'examples', 'release-policy.json'),
+    });
+    runtime = await compose(config, createLogger('info', { write: (l: string) => void logLines.push(l) }));
+    api = await runtime.app.listen({ host: '127.0.0.1', port: 0 });
+    key = (await readFile(path.join(dataDir, 'demo-subscription-key'), 'utf8')).trim();
+    const secrets = JSON.parse(await readFile(path.join(dataDir, 'demo-auth.json'), 'utf8')) as { clientSecrets: Record<string, string> };
+    const issuer = /demo authorization server: (\S+)/.exec(runtime.notices.join('\n'))?.[1] ?? '';
+    const res = await fetch(`${issuer}/token`, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`demo-integration:${secrets.clientSecrets['demo-integration']}`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'user/JournalNote-read user/Appointment-read' }),
+    });
+    expect(res.status).toBe(200);
+    token = ((await res.json()) as { access_token: string }).access_token;
+  });
+
+  afterAll(async () => {
+    await runtime?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const call = (url: string) => fetch(`${api}${url}`, {
+    headers: { 'ocp-apim-subscription-key': key, authorization: `Bearer ${token}`, patient: LILLA, origin: 'https://app.example' },
+  });
+
+  it('issue 14 item 2: says at start that a policy is in force, and which rules', () => {
+    const line = logLines.map((l) => JSON.parse(l) as { msg?: string; releaseRules?: string[] }).find((l) => l.releaseRules !== undefined);
+    expect(line?.msg).toMatch(/release policy in force/);
+    expect(line?.releaseRules).toEqual(expect.arrayContaining(['careUnits', 'keywords', 'signingDelay', 'guardianAgeLimit']));
+  });
+
+  it('issue 14 item 2: withholds from a client token what the policy withholds, says so in a header a browser may read', async () => {
+    const res = await call('/patients/journalnotes/');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('patient-data-filtered')).toBe('true');
+    expect(res.headers.get('access-control-expose-headers')).toContain('Patient-Data-Filtered');
+    const body = await res.text();
+    expect(body).toContain('Tillväxtuppföljning');
+    expect(body).not.toMatch(/Barnahus|Orosanmälan/);
+    const bookings = await call('/patients/appointments/');
+    expect(bookings.status).toBe(200);
+    expect(bookings.headers.get('patient-data-filtered')).toBeNull();
+  });
+});
