@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoData } from '../../src/adapters/ehr-embedded/demo-data/generate.js';
 import { startEhrSimulator, type EhrSimulator } from '../../src/adapters/ehr-simulator/index.js';
 import { databaseAvailable, databaseUrl } from '../support/database.js';
-import { redisUrl } from '../support/redis.js';
+import { redisUrl, skipWithoutRedis } from '../support/redis.js';
 import { TestIssuer } from '../support/test-issuer.js';
 
 const ADULT = '191212121212';
@@ -61,7 +61,7 @@ const attr = (span: OtlpSpan, key: string): unknown => {
  * PostgreSQL audit trail and Redis, so that the undici, pg and ioredis instrumentations are all in
  * play; its spans go to a receiver in this test.
  */
-describe.runIf(await databaseAvailable())('issue 15 item 3: OpenTelemetry traces', () => {
+describe.runIf(await databaseAvailable() && !(await skipWithoutRedis()))('issue 15 item 3: OpenTelemetry traces', () => {
   const spans: OtlpSpan[] = [];
   const traceparents: string[] = [];
   const output: string[] = [];
