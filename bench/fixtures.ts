@@ -5,6 +5,9 @@
  * nesting, leading zeros):
  *   - medications.xml  ~20 KB  (two PrescriptionEHRExtracts, one of them rx:-prefixed)
  *   - journalnotes.xml ~1 MB   (Tolvan's journal extracts repeated, each copy with its own ehr_id)
+ *   - the mirror documents (issue 13): patient-v2.xml as the demo's (~6 KB), attentionsignals.xml
+ *     (~17 KB, the demo's), contacts.xml cut to ~20 KB, and a ~1 MB contacts document (not written
+ *     to the data set: the bench reads only its bytes)
  * The demo generator's people and data are not touched: the bench patient exists only here.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -23,6 +26,8 @@ export interface BenchFixtures {
   patientXml: string;
   smallXml: string;
   largeXml: string;
+  /** Issue 13: the mirror documents, beside the others' sizes. */
+  mirror: { patientV2Xml: string; signalsXml: string; contactsSmallXml: string; contactsLargeXml: string };
 }
 
 interface Split { head: string; extracts: string[]; tail: string }
@@ -44,9 +49,9 @@ function splitExtracts(xml: string, name: string): Split {
 
 const join = (s: Split, extracts: string[]): string => s.head + extracts.join('\n    ') + s.tail;
 
-/** Tolvan's medications cut to about `bytes` (whole extracts only). */
-export function smallDocument(demoMedications: string, bytes = 20_000): string {
-  const split = splitExtracts(demoMedications, 'PrescriptionEHRExtract');
+/** Tolvan's medications (or another document's `name` extracts) cut to about `bytes` (whole extracts only). */
+export function smallDocument(demoMedications: string, bytes = 20_000, name = 'PrescriptionEHRExtract'): string {
+  const split = splitExtracts(demoMedications, name);
   const kept: string[] = [];
   for (const e of split.extracts) {
     kept.push(e);
@@ -55,9 +60,9 @@ export function smallDocument(demoMedications: string, bytes = 20_000): string {
   return join(split, kept);
 }
 
-/** Tolvan's journal notes multiplied out to at least `bytes`, every copy with its own ehr_id. */
-export function largeDocument(demoJournal: string, bytes = 1_000_000): string {
-  const split = splitExtracts(demoJournal, 'JournalNoteEHRExtract');
+/** Tolvan's journal notes (or another document's `name` extracts) multiplied out to at least `bytes`, every copy with its own ehr_id. */
+export function largeDocument(demoJournal: string, bytes = 1_000_000, name = 'JournalNoteEHRExtract'): string {
+  const split = splitExtracts(demoJournal, name);
   const out: string[] = [];
   let size = split.head.length + split.tail.length;
   for (let copy = 0; size < bytes; copy++) {
@@ -86,5 +91,15 @@ export async function generateBenchFixtures(root = path.resolve('.data/bench')):
   await writeFile(path.join(dir, 'patient.xml'), patientXml);
   await writeFile(path.join(dir, 'medications.xml'), smallXml);
   await writeFile(path.join(dir, 'journalnotes.xml'), largeXml);
-  return { ehrDir, patientXml, smallXml, largeXml };
+  const contacts = await demo('contacts.xml');
+  const mirror = {
+    patientV2Xml: forBenchPatient(await demo('patient-v2.xml')),
+    signalsXml: forBenchPatient(await demo('attentionsignals.xml')),
+    contactsSmallXml: forBenchPatient(smallDocument(contacts, 20_000, 'contactEHRExtract')),
+    contactsLargeXml: forBenchPatient(largeDocument(contacts, 1_000_000, 'contactEHRExtract')),
+  };
+  await writeFile(path.join(dir, 'patient-v2.xml'), mirror.patientV2Xml);
+  await writeFile(path.join(dir, 'attentionsignals.xml'), mirror.signalsXml);
+  await writeFile(path.join(dir, 'contacts.xml'), mirror.contactsSmallXml);
+  return { ehrDir, patientXml, smallXml, largeXml, mirror };
 }

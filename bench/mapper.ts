@@ -89,6 +89,8 @@ export interface BlockingResult {
   referenceMs: number;
   /** Issue 12 item 5: the longest block while a ~4 MB journal with each construct is read from bytes in slices. */
   constructs: { name: string; bytes: number; outcome: string; slicedMaxMs: number }[];
+  /** Issue 13: the same two blocks for the ~1 MB care-contacts mirror document. */
+  mirror?: { syncMaxMs: number; slicedMaxMs: number };
 }
 
 /** Constructs read by the reader itself (in every extract), and ones it refuses (in the last extract, so all is read first). */
@@ -135,8 +137,12 @@ async function longestBlock(run: () => Promise<unknown>): Promise<number> {
   return median(gaps);
 }
 
-async function measureBlocking(xml: string): Promise<BlockingResult> {
+async function measureBlocking(xml: string, contactsXml: string): Promise<BlockingResult> {
   const options = { zone: ZONE, expectedPatientId: BENCH_PATIENT };
+  const mirror = {
+    syncMaxMs: await longestBlock(async () => mapDocument('contacts', contactsXml, options)),
+    slicedMaxMs: await longestBlock(() => mapDocumentInSlices('contacts', Buffer.from(contactsXml), options)),
+  };
   const syncMaxMs = await longestBlock(async () => mapDocument('journalnotes', xml, options));
   const slicedMaxMs = await longestBlock(() => mapDocumentInSlices('journalnotes', xml, options));
   const reference = throughput(() => referenceMapDocument('journalnotes', xml, options), Buffer.byteLength(xml));
@@ -150,6 +156,7 @@ async function measureBlocking(xml: string): Promise<BlockingResult> {
   }
   return {
     syncMaxMs, slicedMaxMs, referenceMBs: reference.mbs, referenceMs: percentile([...reference.callMs].sort((a, b) => a - b), 50), constructs,
+    mirror,
   };
 }
 
@@ -159,15 +166,31 @@ export async function runMapperBench(): Promise<{ results: MapperResult[]; block
     { name: 'patient ~7 KB', kind: 'patient', xml: f.patientXml },
     { name: 'medications ~20 KB', kind: 'medications', xml: f.smallXml },
     { name: 'journal notes ~1 MB', kind: 'journalnotes', xml: f.largeXml },
+    // Issue 13: the mirror documents, read by the same reader through shapes derived from the answer
+    // schemas; named by their exact size so bench/run.ts's '20 KB' / '1 MB' rows stay the originals.
+    ...([
+      ['patient v2 (mirror)', 'patient-v2', f.mirror.patientV2Xml],
+      ['attention signals (mirror)', 'attentionsignals', f.mirror.signalsXml],
+      ['care contacts (mirror)', 'contacts', f.mirror.contactsSmallXml],
+      ['care contacts (mirror)', 'contacts', f.mirror.contactsLargeXml],
+    ] as const).map(([name, kind, xml]): Case => ({ name: `${name} ${sizeOf(xml)}`, kind, xml })),
   ];
-  return { results: cases.map(measure), blocking: await measureBlocking(f.largeXml) };
+  return { results: cases.map(measure), blocking: await measureBlocking(f.largeXml, f.mirror.contactsLargeXml) };
 }
+
+const sizeOf = (xml: string): string => {
+  const bytes = Buffer.byteLength(xml);
+  return bytes >= 500_000 ? `${(bytes / 1e6).toFixed(2)} MB` : `${(bytes / 1e3).toFixed(1)} kB`;
+};
 
 export const blockingTable = (b: BlockingResult): string => `${table(
   ['1 MB journal notes', 'value'],
   [
     ['longest event-loop block, mapDocument (one call)', `${fmt(b.syncMaxMs, 1)} ms`],
     ['longest event-loop block, mapDocumentInSlices', `${fmt(b.slicedMaxMs, 1)} ms`],
+    ...(b.mirror === undefined ? [] : [
+      ['1 MB care contacts (mirror): longest block, one call / in slices from bytes', `${fmt(b.mirror.syncMaxMs, 1)} / ${fmt(b.mirror.slicedMaxMs, 1)} ms`],
+    ]),
     ['test oracle (saxes + fast-xml-parser + walk), same document', `${fmt(b.referenceMBs, 1)} MB/s, ${fmt(b.referenceMs, 1)} ms per call`],
   ],
 )}\n\n${table(

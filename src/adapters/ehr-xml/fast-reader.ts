@@ -655,7 +655,8 @@ export class FastReader {
     const f = (frame.shape as CompiledObject).fields[k] as CompiledField;
     try {
       const v = f.convert?.(value, f.name, this.ctx);
-      (frame.slots as unknown[])[k] = v === undefined ? ABSENT : v;
+      // Left unset when empty: a member that may be an attribute or an element is repeated only when both say something.
+      if (v !== undefined) (frame.slots as unknown[])[k] = v;
     } catch (err) {
       this.fault = { error: err };
     }
@@ -742,7 +743,11 @@ export class FastReader {
       else items.push(value);
       return;
     }
-    if (slots[k] !== undefined) throw malformed(`repeated ${f.name}`);
+    if (slots[k] !== undefined) {
+      // An empty element beside the same member's attribute adds nothing (it is absent); a second value repeats it.
+      if (value === undefined && f.alsoAttribute) return;
+      throw malformed(`repeated ${f.name}`);
+    }
     slots[k] = value === undefined ? ABSENT : value;
   }
 
@@ -788,7 +793,6 @@ export class FastReader {
         else continue;
       } else {
         found++;
-        if (f.alias && out[f.outKey] !== undefined) throw malformed(`repeated ${f.name}`);
       }
       if (f.flattenKey !== undefined) out[f.outKey] = (v as Out)[f.flattenKey];
       else if (options.spread) Object.assign(out, v);

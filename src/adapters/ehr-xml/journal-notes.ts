@@ -4,7 +4,7 @@ import { GIVEN_NAME, XSD_VERSION } from './common-shapes.js';
 import { documentType, reading } from './document.js';
 import { UNIT_ADDRESS } from './medications-parts.js';
 import { ACCESS_ZONE_ID, BOOL, ID, STR, TV } from './leaves.js';
-import { as, lazy, many, obj, req, SELF, wrap, wrapper, type ObjectShape } from './shape.js';
+import { field, lazy, many, obj, req, SELF, wrap, wrapper, type ObjectShape } from './shape.js';
 
 /** Leaf values or nested ArchetypeRecords (no wrapper), to any depth the parser admits. */
 const ARCHETYPE_RECORD: ObjectShape = obj({
@@ -23,7 +23,7 @@ const ARCHETYPE_RECORD: ObjectShape = obj({
  * A value's type is a child element (minor 3.0) or an attribute beside its text (3.1, the text in
  * `$self`); both forms occur, even in one document, so the shape takes either.
  */
-const VALUE = obj({ [SELF]: STR, JournalValueType: STR, '@JournalValueType': as('JournalValueType', STR) });
+const VALUE = obj({ [SELF]: STR, JournalValueType: field(STR, { attribute: true }) });
 
 /** A Record may nest one Record (no wrapper, not repeated), to any depth the parser admits. */
 const RECORD: ObjectShape = obj({

@@ -16,7 +16,7 @@ import { isCompactDate, isCompactDateTime } from '../../domain/time/local-time.j
 import { COMPACT_TIME_PATTERN } from '../../domain/records/vendor-types.js';
 import { BOOL, INTEGER, NUMBER, STR, textOf } from './leaves.js';
 import { malformed } from './malformed-document-error.js';
-import { as, leaf, many, obj, SELF, wrapper, type FieldSpec, type Leaf, type ObjectShape, type Shape } from './shape.js';
+import { field, leaf, many, obj, SELF, wrapper, type FieldSpec, type Leaf, type ObjectShape, type Shape } from './shape.js';
 
 /** The parts of a JSON schema (as typebox builds it) that a mirror layout uses. */
 export interface LayoutSchema {
@@ -77,9 +77,7 @@ export function mirrorFields(schema: LayoutSchema, omit: readonly string[] = [])
     } else if (member.type === 'object') {
       fields[name] = isWrapper(member) ? wrapper(mirrorShape(member)) : mirrorShape(member);
     } else {
-      const value = leafOf(member, name);
-      fields[name] = value;
-      fields[`@${name}`] = as(name, value);
+      fields[name] = field(leafOf(member, name), { attribute: true });
     }
   }
   return fields;

@@ -63,6 +63,8 @@ export function lookupOf(shape: CompiledObject): ShapeLookup {
     shape.fields.forEach((f, i) => {
       // `$self` is the element's own text, never a child's name.
       if (i !== shape.selfIndex) (f.isAttribute ? attributes : elements).push([f.name, i]);
+      // A leaf given either way fills one slot, whichever form it comes in.
+      if (f.alsoAttribute) attributes.push([f.name, i]);
     });
     const elementsByFirst: ((string | number)[] | undefined)[] = new Array<undefined>(128).fill(undefined);
     for (const [name, index] of elements) (elementsByFirst[name.charCodeAt(0)] ??= []).push(name, index);

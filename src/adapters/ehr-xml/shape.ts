@@ -41,6 +41,11 @@ export interface FieldOptions {
   spread?: boolean;
   /** JSON name when it differs from the element name. */
   as?: string;
+  /**
+   * A leaf that may also be given as an attribute of the same name (the mirror documents, a 3.1
+   * journal value's type): one member either way, and both at once is a repeated member.
+   */
+  attribute?: boolean;
 }
 export interface Field extends FieldOptions { readonly kind: 'field'; readonly shape: Shape }
 export type FieldSpec = Shape | Field;
@@ -71,11 +76,8 @@ export interface CompiledField {
   readonly convert?: Converter;
   readonly object?: CompiledObject;
   readonly flattenKey?: string;
-  /**
-   * A second field with the same JSON name (a member given as an attribute or as a child element):
-   * both present is a repeated member, refused like a repeated element.
-   */
-  readonly alias: boolean;
+  /** The element may be given as an attribute instead (FieldOptions.attribute): the same slot either way. */
+  readonly alsoAttribute: boolean;
 }
 export interface CompiledObject {
   readonly fields: CompiledField[];
@@ -94,7 +96,6 @@ export function compile(shape: ObjectShape, memo = new Map<ObjectShape, Compiled
   if (known) return known;
   const compiled: CompiledObject = { fields: [], selfIndex: -1, absentWhenEmpty: shape.absentWhenEmpty === true };
   memo.set(shape, compiled);
-  const outKeys = new Set<string>();
   for (const [key, spec] of Object.entries(shape.fields)) {
     const f: Field = spec.kind === 'field' ? spec : field(spec, {});
     const target = resolve(f.shape);
@@ -113,9 +114,8 @@ export function compile(shape: ObjectShape, memo = new Map<ObjectShape, Compiled
       convert: target.kind === 'leaf' ? target.convert : undefined,
       object,
       flattenKey: f.flatten ? object?.fields[0]?.outKey : undefined,
-      alias: outKeys.has(outKey),
+      alsoAttribute: f.attribute === true && !isAttribute && target.kind === 'leaf',
     });
-    outKeys.add(outKey);
   }
   return compiled;
 }

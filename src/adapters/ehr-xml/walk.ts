@@ -1,8 +1,8 @@
 /**
- * The mapping walk: one pass over the parsed tree, guided by a compiled shape. Unknown elements and
- * attributes are ignored (a minor XSD version may add them); a repeated element where one is
- * expected (or a member given both as attribute and as element), a missing `!` element or a failed
- * conversion makes the document malformed.
+ * The mapping walk over a parsed tree, guided by a compiled shape: the tests' differential oracle
+ * (test/adapters/ehr-xml/reference/). Unknown elements and attributes are ignored (a minor XSD
+ * version may add them); a repeated element where one is expected (or a member given both as
+ * attribute and as element), a missing `!` element or a failed conversion makes the document malformed.
  */
 import { isElementObject, isNil } from './leaves.js';
 import { malformed } from './malformed-document-error.js';
@@ -30,7 +30,7 @@ function fill(node: Record<string, unknown>, shape: CompiledObject, ctx: MapCont
 function fill(node: Record<string, unknown>, shape: CompiledObject, ctx: MapContext, orAbsent: boolean): Out | undefined {
   const out: Out = {};
   let found = 0;
-  for (const f of shape.fields) if (mapField(f, node[f.inKey], ctx, out)) found++;
+  for (const f of shape.fields) if (mapField(f, node[f.inKey], ctx, out, node)) found++;
   return orAbsent && found === 0 && shape.absentWhenEmpty ? undefined : out;
 }
 
@@ -39,7 +39,7 @@ function convert(f: CompiledField, raw: unknown, ctx: MapContext): unknown {
 }
 
 /** Maps one field into `out`; true when the document gave it a value (defaults do not count). */
-function mapField(f: CompiledField, raw: unknown, ctx: MapContext, out: Out): boolean {
+function mapField(f: CompiledField, raw: unknown, ctx: MapContext, out: Out, node: Record<string, unknown>): boolean {
   const { options } = f;
   if (options.many) {
     const items: unknown[] = [];
@@ -57,13 +57,16 @@ function mapField(f: CompiledField, raw: unknown, ctx: MapContext, out: Out): bo
   }
   if (Array.isArray(raw)) throw malformed(`repeated ${f.name}`);
   let v = convert(f, raw, ctx);
+  if (f.alsoAttribute) {
+    const attribute = convert(f, node[`@_${f.name}`], ctx);
+    if (v !== undefined && attribute !== undefined) throw malformed(`repeated ${f.name}`);
+    v ??= attribute;
+  }
   const found = v !== undefined;
   if (v === undefined) {
     if (options.wrapper && f.object) v = fill({}, f.object, ctx, false);
     else if (options.required) throw malformed(`missing ${f.name}`);
     else return false;
-  } else if (f.alias && out[f.outKey] !== undefined) {
-    throw malformed(`repeated ${f.name}`);
   }
   if (f.flattenKey !== undefined) out[f.outKey] = (v as Out)[f.flattenKey];
   else if (options.spread) Object.assign(out, v);

@@ -147,21 +147,19 @@ export class DocumentGenerator {
   content(shape: CompiledObject, depth: number): [attrs: string, content: string] {
     let attrs = '';
     const children: string[] = [];
-    const given = new Set<string>();
     for (const f of shape.fields) {
       // `$self` is the element's own text, never an element: XML names hold no `$`.
       if (f.name === '$self') {
         if (this.rng.chance(0.7)) children.push(escape(this.rng.pick(WORDS)));
         continue;
       }
-      if (f.isAttribute) {
-        // A mirror member given as an element already (its alias) is mostly not repeated as an attribute.
-        if (f.alias && given.has(f.outKey) && !this.rng.chance(0.02)) continue;
+      // A member that may be an attribute (the mirror documents): mostly one form, now and then both (refused).
+      const asAttribute = f.isAttribute || (f.alsoAttribute && this.rng.chance(0.5));
+      if (asAttribute) {
         if (f.options.required || this.rng.chance(0.7)) attrs += ` ${f.name}="${this.leafAttr(f)}"`;
-        continue;
+        if (f.isAttribute || !this.rng.chance(0.02)) continue;
       }
-      const count = f.options.many ? this.rng.int(depth > 3 ? 1 : 4) : f.options.required || this.rng.chance(f.alias ? 0.3 : 0.6) ? 1 : 0;
-      if (count > 0) given.add(f.outKey);
+      const count = f.options.many ? this.rng.int(depth > 3 ? 1 : 4) : f.options.required || this.rng.chance(f.alsoAttribute ? 0.3 : 0.6) ? 1 : 0;
       for (let i = 0; i < count; i++) children.push(f.object ? this.object(f, f.object, depth + 1) : this.leaf(f));
     }
     if (this.rng.chance(0.15)) children.splice(this.rng.int(children.length + 1), 0, this.noise());
