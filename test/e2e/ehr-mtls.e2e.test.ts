@@ -48,8 +48,8 @@ describe('issue 15: mutual TLS to the EHR', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  /** The service on xml-http towards the simulator with these EHR_TLS_* settings; one read through it. */
-  async function readThrough(env: Record<string, string>): Promise<{ status: number; body: unknown; ms: number; log: string }> {
+  /** The service on xml-http towards the simulator with these EHR_TLS_* settings, and a read through it. */
+  async function serviceWith(env: Record<string, string>): Promise<{ read: () => Promise<{ status: number; headers: Record<string, unknown>; body: unknown; ms: number }>; lines: string[] }> {
     const lines: string[] = [];
     const config = loadConfig({
       DATA_DIR: path.join(dir, `data-${open.length}`), PORT: '0', LOG_LEVEL: 'info', AUTH_ISSUER: issuer.issuer,
@@ -57,11 +57,20 @@ describe('issue 15: mutual TLS to the EHR', () => {
     });
     const runtime = await compose(config, createLogger('info', { write: (l: string) => void lines.push(l) }));
     open.push(runtime);
-    const started = Date.now();
-    const res = await runtime.app.inject({
-      method: 'GET', url: '/patients/appointments/', headers: { 'ocp-apim-subscription-key': KEY, authorization: `Bearer ${token}` },
-    });
-    return { status: res.statusCode, body: res.json(), ms: Date.now() - started, log: lines.join('') };
+    const read = async () => {
+      const started = Date.now();
+      const res = await runtime.app.inject({
+        method: 'GET', url: '/patients/appointments/', headers: { 'ocp-apim-subscription-key': KEY, authorization: `Bearer ${token}` },
+      });
+      return { status: res.statusCode, headers: res.headers, body: res.json(), ms: Date.now() - started };
+    };
+    return { read, lines };
+  }
+
+  async function readThrough(env: Record<string, string>): Promise<{ status: number; body: unknown; ms: number; log: string }> {
+    const service = await serviceWith(env);
+    const res = await service.read();
+    return { ...res, log: service.lines.join('') };
   }
 
   it('issue 15 item 2: reads through the EHR that requires a client certificate, presenting EHR_TLS_CERT_FILE', async () => {
@@ -94,6 +103,17 @@ describe('issue 15: mutual TLS to the EHR', () => {
     expect(res.status).toBe(502);
     expect(res.ms).toBeLessThan(TIMEOUT_MS);
     expect(res.log).toMatch(/EHR TLS handshake failed \([A-Z_0-9]+\): the EHR's certificate is not trusted; check EHR_TLS_CA_FILE/);
+  });
+
+  it('issue 15 item 2: certificate failures count against the EHR: after five the breaker answers 503 with Retry-After, never a hang', async () => {
+    const service = await serviceWith({ EHR_TLS_CA_FILE: pki.caFile });
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await service.read()).status);
+    expect(statuses).toEqual([502, 502, 502, 502, 502]);
+    const open = await service.read();
+    expect(open.status).toBe(503);
+    expect(open.headers['retry-after']).toMatch(/^\d+$/);
+    expect(open.ms).toBeLessThan(TIMEOUT_MS);
   });
 
   it('issue 15 item 2: `npm run ehr-sim` serves HTTPS and requires a client certificate with EHR_SIM_TLS_*', async () => {
