@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,6 +31,15 @@ describe('RELEASE_POLICY_FILE, validated at start (issue 14 item 2)', () => {
     expect(policy?.careUnits?.unitIds).toHaveLength(1);
     expect(policy?.careUnits?.accessZoneIds).toHaveLength(1);
     expect(Object.keys(policy?.guardianAgeLimit?.operations ?? {}).every((op) => (GUARDIAN_LIMITED_OPERATIONS as readonly string[]).includes(op))).toBe(true);
+  });
+
+  it('issue 14 item 2: README.md and docs/release-policy.md show the example file as it is', async () => {
+    const example = JSON.parse(await readFile(EXAMPLE, 'utf8')) as unknown;
+    for (const document of ['README.md', path.join('docs', 'release-policy.md')]) {
+      const text = await readFile(path.join(REPOSITORY_ROOT, document), 'utf8');
+      const shown = [...text.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1] ?? '') as unknown);
+      expect(shown, document).toContainEqual(example);
+    }
   });
 
   it('issue 14 item 2: refuses a file that is missing or not JSON, naming the setting', async () => {
