@@ -130,6 +130,9 @@ describe('issue 15: HTTPS towards callers', () => {
       const after = await handshake(service.port, { ca: pki.ca });
       expect(after.fingerprint256).not.toBe(before);
       expect(service.logLines.some((l) => l.includes('TLS certificate reloaded'))).toBe(true);
+      // The new context is held to the same protocol floor and suites as the first.
+      await expect(handshake(service.port, { ca: pki.ca, minVersion: 'TLSv1', maxVersion: 'TLSv1.1', ciphers: 'DEFAULT@SECLEVEL=0' })).rejects.toThrow();
+      await expect(handshake(service.port, { ca: pki.ca, maxVersion: 'TLSv1.2', ciphers: 'ECDHE-ECDSA-AES128-SHA' })).rejects.toThrow();
       const fresh = new Agent({ connect: { ca: pki.ca } });
       expect((await read(fresh)).status).toBe(200);
       await fresh.close();
