@@ -71,6 +71,18 @@ describe('EmbeddedEhr', () => {
     await expect(ehr.read('videomeetings', ADULT, {})).resolves.toEqual([]);
   });
 
+  it('issue 13: reads patients/{id}/patient-v2.xml, and answers [] for an absent file or an empty root', async () => {
+    const ehr = await open();
+    const file = path.join(dir, 'ehr', 'patients', ADULT, 'patient-v2.xml');
+    const v2 = await ehr.read('patient-v2', ADULT, {});
+    expect(v2[0]?.patientEHRExtract[0]?.patient?.patientID?.extension).toBe(ADULT);
+    await writeFile(file, '<PatientEHRExtracts xmlns="urn:example:ehr:patient-v2:1"/>');
+    await expect(ehr.read('patient-v2', ADULT, {})).resolves.toEqual([]);
+    await rm(file);
+    await expect(ehr.read('patient-v2', ADULT, {})).resolves.toEqual([]);
+    await expect(ehr.read('patient-v2', '195507142478', {})).rejects.toMatchObject({ failure: 'patient-not-found' });
+  });
+
   it('reports a malformed document as a bad upstream answer, without its text', async () => {
     const ehr = await open();
     const file = path.join(dir, 'ehr', 'patients', ADULT, 'contacts.xml');
