@@ -41,7 +41,7 @@ function outcome(run: () => unknown): Outcome {
 const KINDS: [ReadKind, string][] = [
   ['patient', 'patient.xml'], ['medications', 'medications.xml'], ['journalnotes', 'journalnotes.xml'],
   ['bookings', 'bookings.xml'], ['videomeetings', 'videomeetings.xml'], ['contacts', 'contacts.xml'],
-  ['attentionsignals', 'attentionsignals.xml'],
+  ['attentionsignals', 'attentionsignals.xml'], ['patient-v2', 'patient-v2.xml'],
 ];
 const OTHERS: [DocumentType, string][] = [
   [RELATIONSHIPS_DOCUMENT, 'relationships.xml'], [RESULT_DOCUMENT, 'result-ok.xml'], [FAULT_DOCUMENT, 'fault.xml'],

@@ -58,6 +58,18 @@ describe('the recursive ArchetypeRecord', () => {
     expect(out).not.toContain('leaked');
   });
 
+  it('issue 13: keeps a nested journal Record and its values\' text, and drops unlisted fields in it', () => {
+    const mapped = mapDocument('journalnotes', example('journalnotes.xml'), { zone: ZONE });
+    const nested = mapped[0]?.JournalNoteEHRExtract[0]?.Note?.Records.Record[4]?.Record?.Record;
+    expect(nested?.Keyword).toBe('Åtgärd');
+    Object.assign(nested ?? {}, { leaked: '191212121212' });
+    Object.assign(nested?.Value[0] ?? {}, { leaked: 'value' });
+    const out = fastJson(Type.Array(JournalNoteRecordSchema))(mapped);
+    expect(out).toContain('"Keyword":"Åtgärd"');
+    expect(out).toContain('"$self":"Ingen antibiotika');
+    expect(out).not.toContain('leaked');
+  });
+
   it('serialises a 50-level nesting through a fastify route', async () => {
     const open = '<ArchetypeRecord><Name>n</Name>'.repeat(50);
     const xml = edit(example('journalnotes.xml'), '<Keyword>Anamnes</Keyword>',
@@ -72,6 +84,29 @@ describe('the recursive ArchetypeRecord', () => {
       expect(res.body.match(/"Name":"n"/g)).toHaveLength(50);
     } finally {
       await app.close();
+    }
+  });
+});
+
+describe('issue 13: the vendor-layout answers keep only what their schemas name', () => {
+  it('drops members an answer does not name, at every depth of a mirror answer', () => {
+    for (const [kind, file, schema] of [
+      ['contacts', 'contacts.xml', CareContactSchema], ['attentionsignals', 'attentionsignals.xml', AttentionSignalSchema],
+      ['patient-v2', 'patient-v2.xml', PatientV2Schema],
+    ] as const) {
+      const mapped = mapDocument(kind, example(file), { zone: ZONE }) as unknown as Record<string, unknown>[];
+      const leak = (o: unknown): void => {
+        if (Array.isArray(o)) o.forEach(leak);
+        else if (typeof o === 'object' && o !== null) {
+          Object.values(o).forEach(leak);
+          Object.assign(o, { leaked: '191212121212' });
+        }
+      };
+      const clean = JSON.parse(JSON.stringify(mapped)) as unknown;
+      leak(mapped);
+      const out = fastJson(Type.Array(schema))(mapped);
+      expect([kind, out.includes('leaked')]).toEqual([kind, false]);
+      expect([kind, JSON.parse(out) as unknown]).toEqual([kind, clean]);
     }
   });
 });
