@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import type { ReleasePolicy } from '../../src/domain/release/release-policy.js';
 import type { OutcomeRecord } from '../../src/ports/audit-trail.port.js';
+import { publishedDocument } from '../support/openapi-lint.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { REPOSITORY_ROOT } from '../support/upstream-examples.js';
 
@@ -120,5 +121,15 @@ describe('the release policy over HTTP, with examples/release-policy.json and th
     } finally {
       t.audit.mode = 'ok';
     }
+  });
+
+  it('issue 14 item 2: the OpenAPI document names the header on the four reads it may filter, and on no other answer', async () => {
+    const doc = await publishedDocument();
+    const filtered = Object.entries(doc.paths as Record<string, { get?: { responses: Record<string, { headers?: Record<string, unknown> }> } }>)
+      .filter(([, item]) => item.get?.responses['200']?.headers?.['Patient-Data-Filtered'] !== undefined).map(([p]) => p);
+    expect(filtered.sort()).toEqual([
+      '/api/open/attentionsignals', '/api/open/contacts', '/api/open/journalnotes', '/open/api/medications',
+      '/patients/attentionsignals', '/patients/contacts', '/patients/journalnotes', '/patients/medications',
+    ]);
   });
 });

@@ -5,6 +5,7 @@
  * Reads that show no journal content (patient, bookings, video meetings) pass unchanged.
  */
 import type { ReadKind, ReadResults } from '../../ports/ehr-records.port.js';
+import type { OperationName } from '../access/operations.js';
 import type { AccessBasis } from '../access/patient-access.js';
 import type { AttentionSignalEhrExtract, ContactEhrExtract, JournalExtract, PrescriptionExtract } from '../records/index.js';
 import { activeRules, type ActiveRules } from './active-rules.js';
@@ -79,6 +80,9 @@ const RELEASERS: { [K in ReadKind]?: { operation: GuardianLimitedOperation; rele
     release: (data, rules, all) => releaseIn(data, 'AttentionSignalEHRExtract', (e: AttentionSignalEhrExtract) => releaseSignal(e, rules), all, true),
   },
 };
+
+/** The operations whose answers the release policy may filter. */
+export const RELEASE_FILTERED_OPERATIONS: readonly OperationName[] = Object.values(RELEASERS).map((r) => r.operation);
 
 export function releaseToCaller<K extends ReadKind>(
   kind: K, data: ReadResults[K], policy: ReleasePolicy | undefined, context: ReleaseContext,

@@ -5,10 +5,11 @@
  * named schemas, and the paths as written without a trailing slash (both forms answer).
  */
 import { OPERATIONS, type OperationName } from '../../domain/access/operations.js';
+import { RELEASE_FILTERED_OPERATIONS } from '../../domain/release/release.js';
 import { ErrorResponseSchema, StatusErrorSchema } from '../schemas/errors.js';
 import { exampleOf } from './examples.js';
 import { hoistNamedSchemas } from './named-schemas.js';
-import { errorResponseName, errorResponses, HEADERS, headersFor } from './responses.js';
+import { errorResponseName, errorResponses, FILTERED_HEADERS, HEADERS, headersFor } from './responses.js';
 import { securityOf } from './security.js';
 
 type Json = Record<string, unknown>;
@@ -52,7 +53,7 @@ function successResponse(operation: OperationName, generated: Json, summary: unk
   const own = generated.description === 'Default Response' ? undefined : generated.description;
   // A route's own answer headers (the access log's Link) and further media types (its FHIR form) are kept beside the common ones.
   const others = Object.fromEntries(Object.entries(content ?? {}).filter(([type]) => type !== 'application/json'));
-  const headers = { ...headersFor(200), ...(generated.headers as Json | undefined) };
+  const headers = { ...headersFor(200), ...(RELEASE_FILTERED_OPERATIONS.includes(operation) ? FILTERED_HEADERS : {}), ...(generated.headers as Json | undefined) };
   return { description: SUCCESS[operation] ?? own ?? (typeof summary === 'string' ? summary : 'The answer.'), headers, content: { 'application/json': media, ...others } };
 }
 

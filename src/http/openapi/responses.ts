@@ -32,6 +32,11 @@ export const HEADERS: Record<string, object> = {
       + 'scope="<the scope this operation needs>"`. Absent when the subscription key was the problem.',
     schema: { type: 'string', maxLength: 256 },
   },
+  'Patient-Data-Filtered': {
+    description: '`true` when the region\'s release policy (RELEASE_POLICY_FILE) withheld anything from this answer; absent '
+      + 'otherwise. What was withheld is never said (CONTRACT §6).',
+    schema: { type: 'string', enum: ['true'] },
+  },
   'Access-Control-Allow-Origin': {
     description: 'Only for a browser calling from an origin listed in CORS_ORIGINS; absent otherwise (CORS is off by default).',
     schema: { type: 'string', maxLength: 256 },
@@ -39,6 +44,9 @@ export const HEADERS: Record<string, object> = {
 };
 
 const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
+
+/** The header of a successful answer the release policy may have filtered. */
+export const FILTERED_HEADERS = { 'Patient-Data-Filtered': ref('Patient-Data-Filtered') };
 const COMMON = ['X-Request-Id', 'Access-Control-Allow-Origin'];
 const LIMITED = [...COMMON, 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit-Policy', 'RateLimit'];
 

@@ -462,11 +462,11 @@ export interface components {
         /** AttentionSignalEHRExtracts */
         AttentionSignalEHRExtracts: {
             AttentionSignalEHRExtract: {
-                ehr_id?: components["schemas"]["II"];
-                ehr_system?: components["schemas"]["II"];
+                ehr_id?: components["schemas"]["IIWithText"];
+                ehr_system?: components["schemas"]["IIWithText"];
                 time_created?: components["schemas"]["TS"];
                 AttentionSignal?: {
-                    RcId?: components["schemas"]["II"];
+                    RcId?: components["schemas"]["IIWithText"];
                     SignalVersionDateTime?: components["schemas"]["TS"];
                     SignalVerifiedDateTime?: string;
                     SignalReassessmentEndDate?: string;
@@ -478,7 +478,7 @@ export interface components {
                     SignalDataType?: string;
                     MedicalRecordLinks: {
                         MedicalRecordLinkData: {
-                            RcId?: components["schemas"]["II"];
+                            RcId?: components["schemas"]["IIWithText"];
                         }[];
                     };
                     HypersensitivityType?: {
@@ -534,7 +534,7 @@ export interface components {
                     };
                 };
                 Patient?: {
-                    PatientID?: components["schemas"]["II"];
+                    PatientID?: components["schemas"]["IIWithText"];
                     PatientInternalID?: string;
                     PatientProtectedId?: boolean;
                     PatientSecrecyGroups: {
@@ -549,22 +549,22 @@ export interface components {
                         }[];
                     };
                 };
-                CareUnit?: components["schemas"]["SimpleUnit"];
-                ResponsibleUnit?: components["schemas"]["SimpleUnit"];
-                AccessZoneUnit?: components["schemas"]["SimpleUnit"];
-                HeadCareproviderUnit?: components["schemas"]["SimpleUnit"];
+                CareUnit?: components["schemas"]["SimpleUnitWithText"];
+                ResponsibleUnit?: components["schemas"]["SimpleUnitWithText"];
+                AccessZoneUnit?: components["schemas"]["SimpleUnitWithText"];
+                HeadCareproviderUnit?: components["schemas"]["SimpleUnitWithText"];
                 Units: {
                     Unit: {
-                        UnitID?: components["schemas"]["II"];
-                        UnitLocalID?: components["schemas"]["II"];
+                        UnitID?: components["schemas"]["IIWithText"];
+                        UnitLocalID?: components["schemas"]["IIWithText"];
                         unitInternalID?: string;
                         UnitName?: string;
                         UnitSecrecyGroups: {
                             Group: string[];
                         };
-                        HeadCareproviderUnitID?: components["schemas"]["II"];
+                        HeadCareproviderUnitID?: components["schemas"]["IIWithText"];
                         AccessZones: {
-                            AccessZoneID: components["schemas"]["II"][];
+                            AccessZoneID: components["schemas"]["IIWithText"][];
                         };
                         PhoneNumbers: {
                             Phone: {
@@ -597,14 +597,14 @@ export interface components {
                 CareProviders: {
                     CareProvider: {
                         CareProviderType?: string;
-                        CareProviderID?: components["schemas"]["II"];
+                        CareProviderID?: components["schemas"]["IIWithText"];
                         CareProviderInternalID?: string;
                         CareProviderName?: string;
                         ProviderPosition?: {
-                            careProviderPositionID?: components["schemas"]["II"];
+                            careProviderPositionID?: components["schemas"]["IIWithText"];
                             careProviderPositionName?: string;
                         };
-                        CareProviderUnit?: components["schemas"]["SimpleUnit"];
+                        CareProviderUnit?: components["schemas"]["SimpleUnitWithText"];
                     }[];
                 };
             }[];
@@ -893,14 +893,6 @@ export interface components {
         };
         /** II */
         II: {
-            $self?: string;
-            root?: string;
-            extension?: string;
-            identifierName?: string;
-            displayable?: boolean;
-            scope?: string;
-            reliability?: string;
-            value?: string;
             validTimeLow?: string;
             validTimeHigh?: string;
             controlActRoot?: string;
@@ -908,6 +900,23 @@ export interface components {
             nullFlavor?: string;
             flavorId?: string;
             updateMode?: string;
+            value?: string;
+            root?: string;
+            extension?: string;
+            identifierName?: string;
+            displayable?: boolean;
+            scope?: string;
+            reliability?: string;
+        };
+        /** IIWithText */
+        IIWithText: {
+            $self?: string;
+            root?: string;
+            extension?: string;
+            identifierName?: string;
+            displayable?: boolean;
+            scope?: string;
+            reliability?: string;
         };
         /** JournalNoteRecord */
         JournalNoteRecord: {
@@ -1631,6 +1640,11 @@ export interface components {
             unitID?: components["schemas"]["II"];
             unitLocalID?: components["schemas"]["II"];
         };
+        /** SimpleUnitWithText */
+        SimpleUnitWithText: {
+            unitID?: components["schemas"]["IIWithText"];
+            unitLocalID?: components["schemas"]["IIWithText"];
+        };
         /**
          * StatusError
          * @description Error body, shape 1 of the spec.
@@ -1641,7 +1655,6 @@ export interface components {
         };
         /** TS */
         TS: {
-            value?: string;
             validTimeLow?: string;
             validTimeHigh?: string;
             controlActRoot?: string;
@@ -1649,6 +1662,7 @@ export interface components {
             nullFlavor?: string;
             flavorId?: string;
             updateMode?: string;
+            value?: string;
         };
         /** VideoMeeting */
         VideoMeeting: {
@@ -2122,6 +2136,8 @@ export interface components {
         "Retry-After": number;
         /** @description Why the token was refused (RFC 6750): `Bearer error="invalid_token"`, or `Bearer error="insufficient_scope", scope="<the scope this operation needs>"`. Absent when the subscription key was the problem. */
         "WWW-Authenticate": string;
+        /** @description `true` when the region's release policy (RELEASE_POLICY_FILE) withheld anything from this answer; absent otherwise. What was withheld is never said (CONTRACT §6). */
+        "Patient-Data-Filtered": "true";
         /** @description Only for a browser calling from an origin listed in CORS_ORIGINS; absent otherwise (CORS is off by default). */
         "Access-Control-Allow-Origin": string;
     };
@@ -2580,6 +2596,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Patient-Data-Filtered": components["headers"]["Patient-Data-Filtered"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2823,6 +2840,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Patient-Data-Filtered": components["headers"]["Patient-Data-Filtered"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3064,6 +3082,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Patient-Data-Filtered": components["headers"]["Patient-Data-Filtered"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3288,6 +3307,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Patient-Data-Filtered": components["headers"]["Patient-Data-Filtered"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3656,6 +3676,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Patient-Data-Filtered": components["headers"]["Patient-Data-Filtered"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4019,6 +4040,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Patient-Data-Filtered": components["headers"]["Patient-Data-Filtered"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4382,6 +4404,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Patient-Data-Filtered": components["headers"]["Patient-Data-Filtered"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4650,6 +4673,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Patient-Data-Filtered": components["headers"]["Patient-Data-Filtered"];
                     [name: string]: unknown;
                 };
                 content: {
