@@ -66,7 +66,8 @@ describe.skipIf(!available)('the service with a PostgreSQL audit trail that goes
     await untilReady();
     const up = await read('start-up-1');
     expect(up.statusCode).toBe(200);
-    familyName = (up.json() as { name: { familyName: string } }).name.familyName;
+    type PatientV2 = { patientEHRExtract: { patient?: { patientName?: { familyName?: string } } }[] }[];
+    familyName = (up.json() as PatientV2)[0]?.patientEHRExtract[0]?.patient?.patientName?.familyName ?? '';
     expect(familyName.length).toBeGreaterThan(1);
     expect(up.body).toContain(ADULT);
     expect((await rowsFor('start-')).get('start-up-1')).toEqual({ request_id: 'start-up-1', status: 200, outcome: 'allowed', patient_id: ADULT });
