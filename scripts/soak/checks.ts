@@ -40,10 +40,16 @@ export function percentile(sorted: readonly number[], p: number): number {
   return sorted[rank - 1] as number;
 }
 
-/** (a) Every answered request to a patient-data route has exactly one audit row, with the status the caller got; no row for a request never sent. */
+/**
+ * (a) Every answered request to a patient-data route has exactly one outcome row, with the status the
+ * caller got; no row for a request never sent. A write's attempt row (stored before the EHR is asked)
+ * must belong to a request that also has its outcome row.
+ */
 export function checkAudit(outcomes: readonly Outcome[], rows: readonly AuditRow[]): CheckResult {
   const byId = new Map<string, AuditRow[]>();
+  const attempts = rows.filter((row) => row.phase === 'attempt');
   for (const row of rows) {
+    if (row.phase === 'attempt') continue;
     const list = byId.get(row.requestId);
     if (list) list.push(row);
     else byId.set(row.requestId, [row]);
@@ -62,9 +68,10 @@ export function checkAudit(outcomes: readonly Outcome[], rows: readonly AuditRow
     }
   }
   for (const id of byId.keys()) if (!sent.has(id)) problems.push(`${id}: audit row for a request never sent`);
+  for (const a of attempts) if (!byId.has(a.requestId)) problems.push(`${a.requestId}: write attempt with no outcome row`);
   const missing = problems.filter((p) => p.endsWith('no audit row')).length;
   return result('audit: one row per answered request', problems,
-    `${expected} answered requests to patient-data routes, ${rows.length} rows, ${missing} missing, ${problems.length - missing} other problems`);
+    `${expected} answered requests to patient-data routes, ${rows.length - attempts.length} outcome rows (+${attempts.length} write attempts), ${missing} missing, ${problems.length - missing} other problems`);
 }
 
 /** (c) Every answer is the one planned (so every non-2xx was provoked on purpose), and every 2xx body passes its check. */

@@ -44,6 +44,8 @@ export interface AuditRow {
   requestId: string;
   status: number;
   outcome: string;
+  /** 'attempt' for the record a write stores before the EHR is asked; null for the outcome. */
+  phase: string | null;
 }
 
 /** Every audit row whose request id starts with `prefix`. */
@@ -52,9 +54,9 @@ export async function auditRows(databaseUrl: string, prefix: string): Promise<Au
   client.on('error', () => undefined);
   await client.connect();
   try {
-    const { rows } = await client.query<{ request_id: string; status: number; outcome: string }>(
-      'SELECT request_id, status, outcome FROM audit.access_log WHERE starts_with(request_id, $1)', [prefix]);
-    return rows.map((r) => ({ requestId: r.request_id, status: Number(r.status), outcome: r.outcome }));
+    const { rows } = await client.query<{ request_id: string; status: number | null; outcome: string; phase: string | null }>(
+      'SELECT request_id, status, outcome, phase FROM audit.access_log WHERE starts_with(request_id, $1)', [prefix]);
+    return rows.map((r) => ({ requestId: r.request_id, status: Number(r.status), outcome: r.outcome, phase: r.phase }));
   } finally {
     await client.end().catch(() => undefined);
   }

@@ -24,7 +24,8 @@ const outcome = (n: number, over: Partial<Outcome> = {}): Outcome => ({
   requestId: `soak-t-l-${n}`, label: 'self journal notes', kind: 'read', method: 'GET', expect: 200, status: 200, ms: 5,
   audited: true, at: n / 10, ...over,
 });
-const row = (n: number, status = 200): AuditRow => ({ requestId: `soak-t-l-${n}`, status, outcome: status < 400 ? 'allowed' : 'denied' });
+const row = (n: number, status = 200): AuditRow => ({ requestId: `soak-t-l-${n}`, status, outcome: status < 400 ? 'allowed' : 'denied', phase: null });
+const attempt = (n: number): AuditRow => ({ ...row(n), phase: 'attempt' });
 
 describe('soak checks fail on the defect each looks for', () => {
   it('slope and percentile', () => {
@@ -46,6 +47,13 @@ describe('soak checks fail on the defect each looks for', () => {
     expect(bad.problems.join('\n')).toMatch(/soak-t-l-2 .*2 audit rows/);
     expect(bad.problems.join('\n')).toMatch(/soak-t-l-9: audit row for a request never sent/);
     expect(checkAudit([outcome(1)], [row(1, 503)]).problems).toEqual(['soak-t-l-1 (self journal notes): audited status 503, answered 200']);
+  });
+
+  it('audit: a write attempt beside its outcome row is no duplicate; an attempt without an outcome is flagged', () => {
+    expect(checkAudit([outcome(1)], [attempt(1), row(1)])).toMatchObject({ ok: true });
+    expect(checkAudit([outcome(1), outcome(2)], [row(1), attempt(2)]).problems).toEqual([
+      'soak-t-l-2 (self journal notes, answered 200): no audit row', 'soak-t-l-2: write attempt with no outcome row',
+    ]);
   });
 
   it('statuses: flags an unplanned refusal, a 2xx where a refusal was planned, and a body that fails its check', () => {
