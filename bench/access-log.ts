@@ -14,6 +14,8 @@ export const ACCESS_LOG_PATH = '/patients/accesslog/?limit=100';
 export const ACCESS_LOG_SCOPE = 'user/AccessLog-read';
 /** Connections of the closed loop: a patient app's users paging their logs; p99 is read at this concurrency. */
 export const ACCESS_LOG_CONNECTIONS = 16;
+/** The target rate: the open loop offers exactly this many requests a second (Poisson arrivals). */
+export const ACCESS_LOG_RATE = 1000;
 const DATABASE = 'pdas_bench_access_log';
 const ROWS = 1_000_000;
 /** Every 200th row is the bench patient's: 5,000 of them, spread over the year the rows cover. */

@@ -5,8 +5,8 @@
 
 /** One request about the patient as the trail recorded its outcome (a write's attempt record is not one). */
 export interface LoggedAccess {
-  /** ISO-8601 UTC, milliseconds. */
-  time: string;
+  /** When, in epoch milliseconds (what the trail holds, to the millisecond). */
+  timeMs: number;
   requestId: string;
   operation: string;
   outcome: 'allowed' | 'denied' | 'failed';

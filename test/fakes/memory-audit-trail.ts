@@ -30,7 +30,7 @@ export class MemoryAuditTrail implements AuditTrail, AccessLogReader {
       if (r === undefined || r.patientId !== q.patientId || r.phase === 'attempt') continue;
       const ms = Date.parse(r.time);
       if ((q.fromMs !== undefined && ms < q.fromMs) || (q.toMs !== undefined && ms > q.toMs)) continue;
-      const access: LoggedAccess = { time: r.time, requestId: r.requestId, operation: r.operation, outcome: r.outcome, status: r.status };
+      const access: LoggedAccess = { timeMs: ms, requestId: r.requestId, operation: r.operation, outcome: r.outcome, status: r.status };
       if (r.actor?.personId !== undefined) access.actorPersonId = r.actor.personId;
       if (r.clientId !== undefined) access.clientId = r.clientId;
       if (r.subscription !== undefined) access.subscription = r.subscription;

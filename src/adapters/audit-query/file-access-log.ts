@@ -18,7 +18,9 @@ function accessOf(line: Record<string, unknown>, patientId: string): LoggedAcces
   if (line.patientId !== patientId || phase !== undefined) return undefined;
   if (typeof time !== 'string' || typeof requestId !== 'string' || typeof operation !== 'string'
     || typeof outcome !== 'string' || !OUTCOMES.has(outcome) || typeof status !== 'number') return undefined;
-  const access: LoggedAccess = { time, requestId, operation, outcome: outcome as LoggedAccess['outcome'], status };
+  const timeMs = Date.parse(time);
+  if (Number.isNaN(timeMs)) return undefined;
+  const access: LoggedAccess = { timeMs, requestId, operation, outcome: outcome as LoggedAccess['outcome'], status };
   const personId = text((line.actor as { personId?: unknown } | undefined)?.personId);
   if (personId !== undefined) access.actorPersonId = personId;
   for (const key of ['clientId', 'subscription', 'delegation'] as const) {
@@ -72,7 +74,7 @@ export class FileAccessLog implements AccessLogReader {
       }
       const access = typeof parsed === 'object' && parsed !== null ? accessOf(parsed as Record<string, unknown>, q.patientId) : undefined;
       if (access === undefined) continue;
-      const ms = Date.parse(access.time);
+      const ms = access.timeMs;
       if (ms > stopAfter) break;
       if ((q.fromMs !== undefined && ms < q.fromMs) || (q.toMs !== undefined && ms > q.toMs)) continue;
       found.push({ position: { timeMs: ms, id: String(line.end) }, access });

@@ -3,47 +3,38 @@ import { AccessLogUnavailableError, type AccessLogQuery, type AccessLogReader, t
 import { describePgError } from '../audit-postgres/bounded-client.js';
 import { quotedSchema } from '../audit-postgres/sql-names.js';
 
-interface Row {
-  id: string;
-  time_ms: string;
-  request_id: string;
-  operation: string;
-  actor_person_id: string | null;
-  client_id: string | null;
-  subscription: string | null;
-  delegation: string | null;
-  outcome: LoggedAccess['outcome'];
-  status: number;
-}
+/** One entry as the page's JSON array holds it: `[id, timeMs, requestId, operation, actorPersonId, clientId, subscription, delegation, outcome, status]`. */
+type Row = [string, number, string, string, string | null, string | null, string | null, string | null, LoggedAccess['outcome'], number];
 
 /**
- * One statement for every page, prepared once per connection. It walks the (patient_id, time) index
- * from the later of `fromDateTime` and the cursor's time, in (time, id) order, and stops after
- * `limit` rows; attempt rows of writes are skipped. Only the columns the log may show are read.
+ * One statement for every page, prepared once per connection. The inner query walks the
+ * (patient_id, time) index from the later of `fromDateTime` and the cursor's time, in (time, id)
+ * order, and stops after `limit` rows; attempt rows of writes are skipped; only the columns the log
+ * may show are read. The page comes back as one JSON array (JSON.parse in the driver), not as
+ * `limit` rows of ten fields each: decoding the rows field by field was a fifth of the service's CPU.
  */
 export const pageSql = (s: string): string => `
-  SELECT id, (extract(epoch FROM time) * 1000)::bigint AS time_ms, request_id, operation, actor_person_id,
-         client_id, subscription, delegation, outcome, status
-    FROM ${s}.access_log
-   WHERE patient_id = $1 AND phase = 'outcome'
-     AND time >= greatest($2::timestamptz, $4::timestamptz) AND time <= $3::timestamptz
-     AND (time > $4::timestamptz OR id > $5::bigint)
-   ORDER BY time, id
-   LIMIT $6`;
+  SELECT coalesce(json_agg(json_build_array(id::text, (extract(epoch FROM time) * 1000)::bigint, request_id, operation,
+           actor_person_id, client_id, subscription, delegation, outcome, status) ORDER BY time, id), '[]'::json) AS page
+    FROM (SELECT id, time, request_id, operation, actor_person_id, client_id, subscription, delegation, outcome, status
+            FROM ${s}.access_log
+           WHERE patient_id = $1 AND phase = 'outcome'
+             AND time >= greatest($2::timestamptz, $4::timestamptz) AND time <= $3::timestamptz
+             AND (time > $4::timestamptz OR id > $5::bigint)
+           ORDER BY time, id
+           LIMIT $6) AS page_rows`;
 
 const FAR_PAST = '-infinity';
 const FAR_FUTURE = 'infinity';
 
-function accessOf(row: Row): LoggedAccess {
-  const access: LoggedAccess = {
-    time: new Date(Number(row.time_ms)).toISOString(), requestId: row.request_id, operation: row.operation,
-    outcome: row.outcome, status: row.status,
-  };
-  if (row.actor_person_id !== null) access.actorPersonId = row.actor_person_id;
-  if (row.client_id !== null) access.clientId = row.client_id;
-  if (row.subscription !== null) access.subscription = row.subscription;
-  if (row.delegation !== null) access.delegation = row.delegation;
-  return access;
+function stored(row: Row): StoredAccess {
+  const [id, timeMs, requestId, operation, actorPersonId, clientId, subscription, delegation, outcome, status] = row;
+  const access: LoggedAccess = { timeMs, requestId, operation, outcome, status };
+  if (actorPersonId !== null) access.actorPersonId = actorPersonId;
+  if (clientId !== null) access.clientId = clientId;
+  if (subscription !== null) access.subscription = subscription;
+  if (delegation !== null) access.delegation = delegation;
+  return { position: { timeMs, id }, access };
 }
 
 export interface PostgresAccessLogOptions {
@@ -93,8 +84,8 @@ export class PostgresAccessLog implements AccessLogReader {
       q.limit,
     ];
     try {
-      const { rows } = await this.pool.query<Row>({ name: this.statement, text: this.sql, values });
-      return rows.map((row) => ({ position: { timeMs: Number(row.time_ms), id: row.id }, access: accessOf(row) }));
+      const { rows } = await this.pool.query<{ page: Row[] }>({ name: this.statement, text: this.sql, values });
+      return (rows[0]?.page ?? []).map(stored);
     } catch (err) {
       throw new AccessLogUnavailableError(`access log not read from PostgreSQL: ${describePgError(err)}`);
     }

@@ -83,7 +83,7 @@ function clientOf(a: LoggedAccess, names: ClientNames): AccessLogEntry['clientAp
 
 /** The log entry of one access as `viewer` may see it. */
 export function entryOf(a: LoggedAccess, patientId: string, viewer: LogViewer, zone: string, names: ClientNames): AccessLogEntry {
-  const ms = Date.parse(a.time);
+  const ms = a.timeMs;
   const basis = basisOf(a, patientId);
   const outcome = OUTCOMES.includes(a.outcome) ? a.outcome : 'failed';
   const entry: AccessLogEntry = {

@@ -12,7 +12,7 @@ const STRANGER = '191212121212';
 const NAMES = new Map([['kiosk-1', 'Incheckningsterminal Vårdcentralen'], ['vardapp', 'Vårdappen']]);
 
 const access = (over: Partial<LoggedAccess> = {}): LoggedAccess => ({
-  time: '2026-11-21T09:05:12.345Z', requestId: 'req-1', operation: 'getJournalNotes', outcome: 'allowed', status: 200,
+  timeMs: Date.parse('2026-11-21T09:05:12.345Z'), requestId: 'req-1', operation: 'getJournalNotes', outcome: 'allowed', status: 200,
   subscription: 'vardapp', ...over,
 });
 
@@ -31,7 +31,7 @@ describe('issue 14 access log: one entry as each viewer may see it', () => {
   it('issue 14: the local time is the EHR zone\'s wall clock on both sides of each DST change', () => {
     for (const edge of [Date.parse('2026-03-29T01:00:00Z'), Date.parse('2026-10-25T01:00:00Z')]) {
       for (let ms = edge - 3_600_000; ms <= edge + 3_600_000; ms += 61_001) {
-        const e = entryOf(access({ time: new Date(ms).toISOString() }), CHILD, {}, ZONE, NAMES);
+        const e = entryOf(access({ timeMs: ms }), CHILD, {}, ZONE, NAMES);
         expect(e.time).toBe(epochMsToCompact(ms, ZONE));
       }
     }
