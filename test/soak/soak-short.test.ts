@@ -184,9 +184,10 @@ describe.skipIf(skipLive)('a short soak against the real service process, Postgr
     expect(load.outcomes.length).toBe(15 * 40);
     expect(load.outcomes.every((o) => o.status !== 0)).toBe(true);
     const audited = load.outcomes.filter((o) => o.audited).length;
-    // Plus the first refusal without a valid key of each kind (two here) in each minute the run touched (at most two).
+    // Plus the first refusal without a valid key of each kind (two here) in each minute the run touched (at most two);
+    // none when a refusal of the same kind from the same address earlier in that minute (warm-up) was the first.
     const keyless = load.outcomes.filter((o) => o.label.endsWith('subscription key')).length;
-    expect(report.auditRowCount).toBeGreaterThanOrEqual(audited + Math.min(keyless, 1));
+    expect(report.auditRowCount).toBeGreaterThanOrEqual(audited);
     expect(report.auditRowCount).toBeLessThanOrEqual(audited + Math.min(keyless, 4));
     expect(new Set(load.outcomes.map((o) => o.status))).toEqual(new Set([200, 400, 401, 403, 404, 415]));
     expect(report.samples.length).toBeGreaterThanOrEqual(20);
