@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { AccessLogEntry } from '../../domain/access-log/access-log-entry.js';
+import { BASIS_NAMES, OUTCOME_NAMES } from '../../domain/access-log/display-names.js';
 
 /**
  * The access log as FHIR R4 AuditEvents in a searchset Bundle, after IHE Basic Audit Log Patterns
@@ -27,12 +28,12 @@ const ROLE: Readonly<Record<AccessLogEntry['basis'], { code: string; display: st
 function auditEvent(e: AccessLogEntry, patientId: string): Record<string, unknown> {
   const write = WRITES.has(e.operation);
   const person: Record<string, unknown> = {
-    type: { coding: [{ system: ROLE_CLASS, ...ROLE[e.basis] }], text: e.basisDisplayName.en },
+    type: { coding: [{ system: ROLE_CLASS, ...ROLE[e.basis] }], text: BASIS_NAMES[e.basis].en },
     requestor: true,
   };
   if (e.basis === 'self') person.who = { identifier: { system: PERSONNUMMER, value: patientId } };
   else if (e.actorPersonId !== undefined) person.who = { identifier: { system: PERSONNUMMER, value: e.actorPersonId } };
-  else person.who = { display: e.basisDisplayName.en };
+  else person.who = { display: BASIS_NAMES[e.basis].en };
   return {
     resourceType: 'AuditEvent',
     meta: { profile: [`${BALP}/StructureDefinition/IHE.BasicAudit.${write ? 'PatientUpdate' : 'PatientRead'}`] },
@@ -44,7 +45,7 @@ function auditEvent(e: AccessLogEntry, patientId: string): Record<string, unknow
     action: write ? 'U' : 'E',
     recorded: new Date(e.timeInUnix).toISOString(),
     outcome: OUTCOME[e.outcome],
-    outcomeDesc: e.outcomeDisplayName.en,
+    outcomeDesc: OUTCOME_NAMES[e.outcome].en,
     agent: [
       person,
       {

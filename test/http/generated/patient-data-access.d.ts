@@ -364,15 +364,7 @@ export interface components {
          *         "en": "Read journal notes"
          *       },
          *       "outcome": "allowed",
-         *       "outcomeDisplayName": {
-         *         "sv": "Genomförd",
-         *         "en": "Done"
-         *       },
          *       "basis": "guardian",
-         *       "basisDisplayName": {
-         *         "sv": "Vårdnadshavare",
-         *         "en": "Guardian"
-         *       },
          *       "actorPersonId": "198112189876",
          *       "clientApplication": {
          *         "displayName": "Vårdappen",
@@ -396,29 +388,15 @@ export interface components {
                 en: string;
             };
             /**
-             * @description allowed: done; denied: refused (no right to access, a bad request); failed: a technical fault, nothing was shown.
+             * @description What came of it: `allowed` (Genomförd / Done), `denied` (Nekad / Refused), `failed` (Misslyckades av tekniska skäl / Failed for technical reasons). Refused: no right of access, or a bad request; failed: nothing was shown.
              * @enum {string}
              */
             outcome: "allowed" | "denied" | "failed";
-            /** @description The same thing in words a patient understands, in Swedish and English. */
-            outcomeDisplayName: {
-                /** @description In Swedish. */
-                sv: string;
-                /** @description In English. */
-                en: string;
-            };
             /**
-             * @description On what basis: the patient themselves, as guardian, with power of attorney, as partner, or a care provider's system (client); refused or unverified for a person whose right to act for the patient was not established.
+             * @description On what basis: `self` (Patienten själv / The patient), `guardian` (Vårdnadshavare / Guardian), `power-of-attorney` (Ombud med fullmakt / Representative with power of attorney), `partner` (Närstående (partner) / Partner), `client` (Vårdgivarens system (t.ex. incheckningsterminal) / The care provider's system (e.g. a check-in kiosk)), `refused` (Obehörig person, nekad / A person without the right to access, refused), `unverified` (Person vars behörighet inte hann prövas / A person whose right to access could not be checked). The last two are a person whose right to act for the patient was not established.
              * @enum {string}
              */
             basis: "self" | "guardian" | "power-of-attorney" | "partner" | "client" | "refused" | "unverified";
-            /** @description The same thing in words a patient understands, in Swedish and English. */
-            basisDisplayName: {
-                /** @description In Swedish. */
-                sv: string;
-                /** @description In English. */
-                en: string;
-            };
             /** @description The identity number of the guardian, representative or partner who acted; shown only to that person and to the patient. */
             actorPersonId?: string;
             /** @description The application the request came through. */
