@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { BASES, BASIS_NAMES, OUTCOMES, OUTCOME_NAMES, operationDisplayName, type DisplayName, type LogBasis } from './display-names.js';
 import type { LoggedAccess } from '../../ports/access-log.port.js';
-import { formatCompact, offsetAt } from '../time/local-time.js';
+import { offsetAt } from '../time/local-time.js';
 
 const DisplayNameSchema = Type.Object({
   sv: Type.String({ description: 'In Swedish.' }),
@@ -59,10 +59,9 @@ function localCompact(ms: number, zone: string): string {
   if (byQuarter === undefined || byQuarter.size > 100_000) offsets.set(zone, byQuarter = new Map());
   let offset = byQuarter.get(quarter);
   if (offset === undefined) byQuarter.set(quarter, offset = offsetAt(ms, zone));
-  const d = new Date(ms + offset);
-  return formatCompact({
-    year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: d.getUTCHours(), minute: d.getUTCMinutes(), second: d.getUTCSeconds(),
-  });
+  // The wall clock as an ISO string of the shifted instant, its digits taken: cheaper than six getters and padding.
+  const iso = new Date(ms + offset).toISOString();
+  return iso.slice(0, 4) + iso.slice(5, 7) + iso.slice(8, 10) + iso.slice(11, 13) + iso.slice(14, 16) + iso.slice(17, 19);
 }
 
 /** Who reads the log: the patient, a delegate, or a client token (no person). */
