@@ -1,11 +1,10 @@
-import { readFile, rm, stat, mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CURSOR_SECRET_FILE } from '../../src/adapters/page-cursor/cursor-secret.js';
-import { loadConfig } from '../../src/config.js';
-import { compose, type Runtime } from '../../src/container.js';
-import { createLogger } from '../../src/http/logging.js';
+import type { Runtime } from '../../src/container.js';
+import { startDemoService } from '../support/demo-service.js';
 
 const ADULT = '191212121212';
 const SCOPES = 'user/JournalNote-read user/AccessLog-read';
@@ -19,22 +18,9 @@ describe('issue 14 item 1: the access log end to end on loopback (embedded audit
   let token = '';
 
   async function start(): Promise<void> {
-    const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', DEMO_AUTH_PORT: '0', LOG_LEVEL: 'silent', CLIENT_NAMES: 'demo-integration:Demointegrationen' });
-    runtime = await compose(config, createLogger('silent'));
-    api = await runtime.app.listen({ host: '127.0.0.1', port: 0 });
-    key = (await readFile(path.join(dataDir, 'demo-subscription-key'), 'utf8')).trim();
-    const secrets = JSON.parse(await readFile(path.join(dataDir, 'demo-auth.json'), 'utf8')) as { clientSecrets: Record<string, string> };
-    const issuer = /demo authorization server: (\S+)/.exec(runtime.notices.join('\n'))?.[1] ?? '';
-    const res = await fetch(`${issuer}/token`, {
-      method: 'POST',
-      headers: {
-        authorization: `Basic ${Buffer.from(`demo-integration:${secrets.clientSecrets['demo-integration']}`).toString('base64')}`,
-        'content-type': 'application/x-www-form-urlencoded',
-      },
-      body: new URLSearchParams({ grant_type: 'client_credentials', scope: SCOPES }),
-    });
-    expect(res.status).toBe(200);
-    token = ((await res.json()) as { access_token: string }).access_token;
+    const service = await startDemoService({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', CLIENT_NAMES: 'demo-integration:Demointegrationen' });
+    ({ runtime, api, key } = service);
+    token = await service.clientToken(SCOPES);
   }
 
   const call = (url: string) => fetch(`${api}${url}`, { headers: { 'ocp-apim-subscription-key': key, authorization: `Bearer ${token}`, patient: ADULT } });

@@ -1,10 +1,10 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { compose, type Runtime } from '../../src/container.js';
+import type { Runtime } from '../../src/container.js';
 import { createLogger } from '../../src/http/logging.js';
+import { startDemoService } from '../support/demo-service.js';
 import { REPOSITORY_ROOT } from '../support/upstream-examples.js';
 
 const LILLA = '201701012393';
@@ -23,25 +23,12 @@ describe('RELEASE_POLICY_FILE end to end (issue 14 item 2)', () => {
 
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'pdas-release-e2e-'));
-    const config = loadConfig({
-      DATA_DIR: dataDir, PORT: '0', DEMO_AUTH_PORT: '0', LOG_LEVEL: 'info', CORS_ORIGINS: 'https://app.example',
+    const service = await startDemoService({
+      DATA_DIR: dataDir, LOG_LEVEL: 'info', CORS_ORIGINS: 'https://app.example',
       RELEASE_POLICY_FILE: path.join(REPOSITORY_ROOT, 'examples', 'release-policy.json'),
-    });
-    runtime = await compose(config, createLogger('info', { write: (l: string) => void logLines.push(l) }));
-    api = await runtime.app.listen({ host: '127.0.0.1', port: 0 });
-    key = (await readFile(path.join(dataDir, 'demo-subscription-key'), 'utf8')).trim();
-    const secrets = JSON.parse(await readFile(path.join(dataDir, 'demo-auth.json'), 'utf8')) as { clientSecrets: Record<string, string> };
-    const issuer = /demo authorization server: (\S+)/.exec(runtime.notices.join('\n'))?.[1] ?? '';
-    const res = await fetch(`${issuer}/token`, {
-      method: 'POST',
-      headers: {
-        authorization: `Basic ${Buffer.from(`demo-integration:${secrets.clientSecrets['demo-integration']}`).toString('base64')}`,
-        'content-type': 'application/x-www-form-urlencoded',
-      },
-      body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'user/JournalNote-read user/Appointment-read' }),
-    });
-    expect(res.status).toBe(200);
-    token = ((await res.json()) as { access_token: string }).access_token;
+    }, createLogger('info', { write: (l: string) => void logLines.push(l) }));
+    ({ runtime, api, key } = service);
+    token = await service.clientToken('user/JournalNote-read user/Appointment-read');
   });
 
   afterAll(async () => {
