@@ -8,7 +8,7 @@ import type { DocumentType } from '../../../../src/adapters/ehr-xml/document.js'
 import { READINGS, type MapOptions } from '../../../../src/adapters/ehr-xml/map-document.js';
 import { assertOnlyPatient } from '../../../../src/adapters/ehr-xml/patient-ids.js';
 import type { MapContext } from '../../../../src/adapters/ehr-xml/shape.js';
-import { mapRoot } from '../../../../src/adapters/ehr-xml/walk.js';
+import { mapRoot } from './walk.js';
 import type { ReadKind, ReadResults } from '../../../../src/ports/ehr-records.port.js';
 import { arrayPaths } from './array-paths.js';
 import { conformingCanonical } from './conforming-check.js';

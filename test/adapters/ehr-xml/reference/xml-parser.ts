@@ -2,7 +2,7 @@
  * The differential oracle's tree builder: fast-xml-parser, as the service used it before the XML
  * reader became its one engine. It is only ever handed canonical XML that saxes has found
  * well-formed (conforming-check.ts), so it decides nothing about well-formedness; it builds the tree
- * the mapping walk (src/adapters/ehr-xml/walk.ts) maps, independently of the reader.
+ * the mapping walk (walk.ts beside this file) maps, independently of the reader.
  */
 import { XMLParser, type MatcherView } from 'fast-xml-parser';
 import { malformed } from '../../../../src/adapters/ehr-xml/malformed-document-error.js';

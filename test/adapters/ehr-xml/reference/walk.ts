@@ -4,9 +4,9 @@
  * version may add them); a repeated element where one is expected (or a member given both as
  * attribute and as element), a missing `!` element or a failed conversion makes the document malformed.
  */
-import { isElementObject, isNil } from './leaves.js';
-import { malformed } from './malformed-document-error.js';
-import type { CompiledField, CompiledObject, MapContext } from './shape.js';
+import { isElementObject, isNil } from '../../../../src/adapters/ehr-xml/leaves.js';
+import { malformed } from '../../../../src/adapters/ehr-xml/malformed-document-error.js';
+import type { CompiledField, CompiledObject, MapContext } from '../../../../src/adapters/ehr-xml/shape.js';
 
 type Out = Record<string, unknown>;
 
