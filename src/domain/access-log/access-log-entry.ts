@@ -59,9 +59,30 @@ function localCompact(ms: number, zone: string): string {
   if (byQuarter === undefined || byQuarter.size > 100_000) offsets.set(zone, byQuarter = new Map());
   let offset = byQuarter.get(quarter);
   if (offset === undefined) byQuarter.set(quarter, offset = offsetAt(ms, zone));
-  // The wall clock as an ISO string of the shifted instant, its digits taken: cheaper than six getters and padding.
-  const iso = new Date(ms + offset).toISOString();
-  return iso.slice(0, 4) + iso.slice(5, 7) + iso.slice(8, 10) + iso.slice(11, 13) + iso.slice(14, 16) + iso.slice(17, 19);
+  return compactOfWallClock(ms + offset);
+}
+
+const DAY_MS = 86_400_000;
+const two = (n: number): string => (n < 10 ? `0${n}` : `${n}`);
+
+/**
+ * `YYYYMMDDhhmmss` of a wall-clock instant by arithmetic (H. Hinnant's days-to-civil algorithm), not
+ * through `toISOString` and six slices: a page formats 100 of these, and that was ~6 % of its CPU.
+ * Years 1000–9999, which is every year an audit record can carry.
+ */
+function compactOfWallClock(wallMs: number): string {
+  const days = Math.floor(wallMs / DAY_MS);
+  const secondOfDay = Math.floor((wallMs - days * DAY_MS) / 1000);
+  const z = days + 719_468;
+  const era = Math.floor(z / 146_097);
+  const dayOfEra = z - era * 146_097;
+  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365);
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const mp = Math.floor((5 * dayOfYear + 2) / 153);
+  const day = dayOfYear - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
+  return `${year}${two(month)}${two(day)}${two(Math.floor(secondOfDay / 3600))}${two(Math.floor(secondOfDay / 60) % 60)}${two(secondOfDay % 60)}`;
 }
 
 /** Who reads the log: the patient, a delegate, or a client token (no person). */

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { entryOf } from '../../../src/domain/access-log/access-log-entry.js';
 import { canonicalScope, scopesFromClaims } from '../../../src/domain/access/scopes.js';
@@ -34,6 +35,16 @@ describe('issue 14 access log: one entry as each viewer may see it', () => {
         expect(e.time).toBe(epochMsToCompact(ms, ZONE));
       }
     }
+  });
+
+  it('issue 14: the local time is the zone\'s wall clock at any instant from 1900 to 2200, in several zones (property)', () => {
+    fc.assert(fc.property(
+      fc.integer({ min: Date.parse('1900-01-01T00:00:00Z'), max: Date.parse('2200-01-01T00:00:00Z') }),
+      fc.constantFrom(ZONE, 'UTC', 'America/New_York', 'Asia/Kolkata', 'Australia/Lord_Howe'),
+      (ms, zone) => {
+        expect(entryOf(access({ timeMs: ms }), CHILD, {}, zone, NAMES).time).toBe(epochMsToCompact(ms, zone));
+      },
+    ), { numRuns: 2000 });
   });
 
   it("issue 14: a delegate's identity number is shown to that delegate and to the patient, to nobody else", () => {
