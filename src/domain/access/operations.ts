@@ -16,3 +16,7 @@ export const OPERATIONS = {
 } as const satisfies Record<string, { scope: string; kind?: ReadKind }>;
 
 export type OperationName = keyof typeof OPERATIONS;
+
+/** True for the operations that change patient data (their scope is a write scope). */
+export const changesPatientData = (operation: string): boolean =>
+  Object.hasOwn(OPERATIONS, operation) && OPERATIONS[operation as OperationName].scope.endsWith('-write');

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { AccessLogEntry } from '../../domain/access-log/access-log-entry.js';
 import { BASIS_NAMES, OUTCOME_NAMES } from '../../domain/access-log/display-names.js';
+import { changesPatientData } from '../../domain/access/operations.js';
 
 /**
  * The access log as FHIR R4 AuditEvents in a searchset Bundle, after IHE Basic Audit Log Patterns
@@ -10,7 +11,6 @@ const PERSONNUMMER = 'urn:oid:1.2.752.129.2.1.3.1';
 const BALP = 'https://profiles.ihe.net/ITI/BALP';
 const ROLE_CLASS = 'http://terminology.hl7.org/CodeSystem/v3-RoleClass';
 const OPERATION_SYSTEM = 'urn:patient-data-access:operation';
-const WRITES = new Set(['registerPayment', 'changeAppointment']);
 
 // AuditEvent.outcome: 0 success, 4 minor failure (a refusal), 8 serious failure.
 const OUTCOME = { allowed: '0', denied: '4', failed: '8' } as const;
@@ -26,7 +26,7 @@ const ROLE: Readonly<Record<AccessLogEntry['basis'], { code: string; display: st
 };
 
 function auditEvent(e: AccessLogEntry, patientId: string): Record<string, unknown> {
-  const write = WRITES.has(e.operation);
+  const write = changesPatientData(e.operation);
   const person: Record<string, unknown> = {
     type: { coding: [{ system: ROLE_CLASS, ...ROLE[e.basis] }], text: BASIS_NAMES[e.basis].en },
     requestor: true,
