@@ -68,8 +68,9 @@ describe('every method on every route', () => {
         }
       }
     }
-    // GET and HEAD on 7 read paths... each with and without the slash, three credential states.
-    expect(declaredCount).toBe((7 * 2 + 2) * 2 * 3);
+    // GET and HEAD on 8 read paths (the spec's seven and the access log), PUT and POST on the two
+    // writes' paths, each with and without the slash, three credential states.
+    expect(declaredCount).toBe((8 * 2 + 2) * 2 * 3);
   });
 
   it('answers crafted paths under /patients (traversal, encodings, case, doubled slashes) never with 2xx without credentials (property)', async () => {

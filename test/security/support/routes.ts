@@ -1,7 +1,7 @@
 import type { OperationName } from '../../../src/domain/access/operations.js';
 
 /**
- * The ten operations of the spec as a table the security suites are driven from (CONTRACT §3, §4).
+ * The ten operations of the spec and the patient's access log (CONTRACT §6) as a table the security suites are driven from (CONTRACT §3, §4).
  * Each row says how to make a valid request, which query parameters the route declares, which error
  * shape it answers in and which statuses it may answer at all.
  */
@@ -43,11 +43,15 @@ export const ROUTES: readonly RouteCase[] = [
   { operation: 'getVideoMeetings', method: 'GET', path: '/patients/videomeetings/', query: {}, declaredQuery: ['fromDateTime', 'toDateTime'], errorShape: 'error', okType: 'array', write: false },
   { operation: 'getMedications', method: 'GET', path: '/patients/medications/', query: {}, declaredQuery: ['fromDateTime', 'toDateTime'], errorShape: 'status', okType: 'array', write: false },
   { operation: 'getJournalNotes', method: 'GET', path: '/patients/journalnotes/', query: {}, declaredQuery: ['fromDateTime', 'toDateTime'], errorShape: 'status', okType: 'array', write: false },
+  {
+    operation: 'getAccessLog', method: 'GET', path: '/patients/accesslog/', query: {}, declaredQuery: ['fromDateTime', 'toDateTime', 'limit', 'cursor'],
+    errorShape: 'status', okType: 'array', write: false,
+  },
 ];
 
 export const READ_ROUTES = ROUTES.filter((r) => !r.write);
 export const WRITE_ROUTES = ROUTES.filter((r) => r.write);
-/** The six reads that take `fromDateTime`/`toDateTime`. */
+/** The reads that take `fromDateTime`/`toDateTime`: six of the spec's and the access log. */
 export const TIME_FILTERED_ROUTES = ROUTES.filter((r) => r.declaredQuery?.includes('fromDateTime'));
 
 export function routeByOperation(operation: OperationName): RouteCase {
