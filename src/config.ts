@@ -81,7 +81,10 @@ function list(env: Env, name: string): string[] {
   return (text(env, name) ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 }
 
-/** AUTH_ISSUER is compared with `iss` exactly, so it is kept as given (Auth0's ends in '/'); only checked to be a URL. */
+/**
+ * AUTH_ISSUER is compared with `iss` exactly, so it is kept as given (Auth0's ends in '/'); AUTH_JWKS_URL
+ * is fetched as given, since a server may serve its keys only at the form with the '/'. Only checked to be a URL.
+ */
 function exactUrl(env: Env, name: string): string | undefined {
   const raw = text(env, name);
   if (raw !== undefined && !URL.canParse(raw)) throw new ConfigError(`${name} must be an absolute URL`);
@@ -109,7 +112,18 @@ export function parseSubscriptionKeys(raw: string, source: string): Array<[strin
     keys.push([name, key]);
   }
   if (keys.length === 0) throw new ConfigError(`${source} holds no keys`);
+  refuseSharedKeys(keys, source);
   return keys;
+}
+
+/** One key under two names: which application called would be a guess, so the service does not start. */
+function refuseSharedKeys(keys: ReadonlyArray<readonly [string, string]>, source: string): void {
+  const nameOf = new Map<string, string>();
+  for (const [name, key] of keys) {
+    const first = nameOf.get(key);
+    if (first !== undefined && first !== name) throw new ConfigError(`${source} lists one key under two names (${first}, ${name}); give each application its own key`);
+    nameOf.set(key, name);
+  }
 }
 
 function subscriptionKeys(env: Env): Array<[string, string]> | undefined {
@@ -153,7 +167,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     ehrTimeoutMs: integer(env, 'EHR_TIMEOUT_MS', 5000, 1, 600_000),
     ehrTimezone,
     authIssuer: exactUrl(env, 'AUTH_ISSUER'),
-    authJwksUrl: url(env, 'AUTH_JWKS_URL'),
+    authJwksUrl: exactUrl(env, 'AUTH_JWKS_URL'),
     authAudience: text(env, 'AUTH_AUDIENCE') ?? 'patient-data-access',
     authPatientClaim: text(env, 'AUTH_PATIENT_CLAIM') ?? 'patient',
     authClientIds: text(env, 'AUTH_CLIENT_IDS') === undefined ? undefined : list(env, 'AUTH_CLIENT_IDS'),

@@ -26,3 +26,33 @@ describe('AUTH_ISSUER (CONTRACT §1)', () => {
     expect(() => loadConfig({ ...BASE, AUTH_ISSUER: 'tenant.eu.auth0.com/' })).toThrow(ConfigError);
   });
 });
+
+describe('AUTH_JWKS_URL (CONTRACT §1)', () => {
+  it('keeps the key set address as given, a trailing / included: an issuer may serve its keys only there', () => {
+    for (const jwks of ['https://login.example.test/keys/', 'https://login.example.test/.well-known/jwks.json', 'https://login.example.test/keys?tenant=a']) {
+      expect(loadConfig({ ...BASE, AUTH_ISSUER: 'https://login.example.test/', AUTH_JWKS_URL: jwks }).authJwksUrl).toBe(jwks);
+    }
+    expect(() => loadConfig({ ...BASE, AUTH_JWKS_URL: 'login.example.test/keys/' })).toThrow(ConfigError);
+  });
+});
+
+describe('SUBSCRIPTION_KEYS (CONTRACT §1, §2)', () => {
+  const KEY_A = 'subscription-key-aaaaaaaaaaaa';
+  const KEY_B = 'subscription-key-bbbbbbbbbbbb';
+
+  it('takes several keys under one name (rotation) and one key repeated under the same name', () => {
+    expect(loadConfig({ ...BASE, SUBSCRIPTION_KEYS: `app:${KEY_A},app:${KEY_B},app:${KEY_A}` }).subscriptionKeys).toHaveLength(3);
+  });
+
+  it('refuses one key under two names, naming the names and never the key: which application called would be a guess', () => {
+    let thrown: unknown;
+    try {
+      loadConfig({ ...BASE, SUBSCRIPTION_KEYS: `kiosk:${KEY_A},app:${KEY_B},portal:${KEY_A}` });
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toBeInstanceOf(ConfigError);
+    expect((thrown as Error).message).toMatch(/kiosk.*portal/);
+    expect((thrown as Error).message).not.toContain(KEY_A);
+  });
+});
