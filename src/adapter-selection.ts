@@ -53,6 +53,12 @@ export function authClientIds(config: Config): string[] {
   return DEMO_CLIENTS.filter((client) => client.grant === 'client_credentials').map((client) => client.clientId);
 }
 
+/** The /docs page's OAuth redirect page, in the scheme the API listens in (https once TLS_CERT_FILE is set). */
+export function docsRedirectUri(config: Pick<Config, 'host' | 'port' | 'tls'>): string {
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  return `${config.tls === undefined ? 'http' : 'https'}://${host}:${config.port}/docs/static/oauth2-redirect.html`;
+}
+
 /** The demo authorization server starts only without AUTH_ISSUER; either way tokens are verified the same way. */
 export async function selectTokenVerifier(selection: Selection): Promise<AccessTokenVerifier> {
   const { config, clock, logger, life } = selection;
@@ -64,7 +70,7 @@ export async function selectTokenVerifier(selection: Selection): Promise<AccessT
     const demo = await startDemoAuthServer({
       host: '127.0.0.1', port: config.demoAuthPort, audience: config.authAudience,
       patientClaim: config.authPatientClaim, dataDir: config.dataDir, logger,
-      docsRedirectUri: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}/docs/static/oauth2-redirect.html`,
+      docsRedirectUri: docsRedirectUri(config),
     });
     issuer = demo.issuer;
     selection.oauth = { kind: 'demo', issuer };

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
+import { docsRedirectUri } from '../../src/adapter-selection.js';
 import { isLoopbackHost } from '../../src/transport-settings.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'pdas-transport-'));
@@ -48,5 +49,13 @@ describe('issue 15 item 1: where plain HTTP may listen, and which TLS settings g
   it('loopback is 127.0.0.0/8, ::1 and localhost only', () => {
     for (const host of ['127.0.0.1', '127.1.2.3', 'localhost', '::1', '[::1]', '::ffff:127.0.0.1']) expect(isLoopbackHost(host)).toBe(true);
     for (const host of ['0.0.0.0', '::', '10.0.0.1', '192.168.1.2', 'example.test', '128.0.0.1', '127.example.test']) expect(isLoopbackHost(host)).toBe(false);
+  });
+});
+
+describe('the /docs page\'s OAuth redirect registered at the demo issuer', () => {
+  it('is in the scheme the API listens in: https once TLS_CERT_FILE is set (an http one would never match the page)', () => {
+    expect(docsRedirectUri(loadConfig({ PORT: '8080' }))).toBe('http://127.0.0.1:8080/docs/static/oauth2-redirect.html');
+    expect(docsRedirectUri(loadConfig({ PORT: '8443', TLS_CERT_FILE: CERT, TLS_KEY_FILE: KEY }))).toBe('https://127.0.0.1:8443/docs/static/oauth2-redirect.html');
+    expect(docsRedirectUri(loadConfig({ HOST: '::1', PORT: '8443', TLS_CERT_FILE: CERT, TLS_KEY_FILE: KEY }))).toBe('https://[::1]:8443/docs/static/oauth2-redirect.html');
   });
 });

@@ -44,9 +44,11 @@ function demoInteractionPolicy(): unknown {
 /** The client of the API's /docs page ("Authorize"): public, PKCE, its redirect page only, opaque `sub` like the patient app's. */
 export const DOCS_CLIENT_ID = 'api-docs';
 
+// A browser page, so a web client: a native one may not use https on a loopback host, and the page is
+// https once the API has TLS_CERT_FILE.
 function docsClientMetadata(redirectUri: string): Record<string, unknown> {
   return {
-    client_id: DOCS_CLIENT_ID, token_endpoint_auth_method: 'none', application_type: 'native', grant_types: ['authorization_code'],
+    client_id: DOCS_CLIENT_ID, token_endpoint_auth_method: 'none', application_type: 'web', grant_types: ['authorization_code'],
     response_types: ['code'], redirect_uris: [redirectUri], subject_type: 'pairwise', scope: 'openid',
   };
 }

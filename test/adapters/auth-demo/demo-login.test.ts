@@ -83,6 +83,21 @@ describe('issue 13 item 6: the demo sign-in page and npm run demo:token', () => 
     }
   });
 
+  it('lets "Authorize" on a /docs page served over HTTPS sign a demo person in too (TLS_CERT_FILE set)', async () => {
+    const docs = 'https://127.0.0.1:18443/docs/static/oauth2-redirect.html';
+    const withDocs = await startDemoAuthServer({ host: '127.0.0.1', port: 0, audience: 'patient-data-access', patientClaim: 'patient', dataDir, logger, docsRedirectUri: docs });
+    try {
+      const authorize = (redirect: string) => new HttpBrowser().get(`${withDocs.issuer}/auth?${new URLSearchParams({
+        client_id: 'api-docs', response_type: 'code', redirect_uri: redirect, scope: 'openid user/Patient-read',
+        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256',
+      }).toString()}`);
+      expect((await authorize(docs)).location).toMatch(new RegExp(`^${withDocs.issuer}/interaction/`));
+      expect((await authorize('http://127.0.0.1:18443/docs/static/oauth2-redirect.html')).status).toBe(400);
+    } finally {
+      await withDocs.close();
+    }
+  });
+
   it('issue 13 item 6: demo:token prints a person\'s token through the real PKCE flow, and explains a wrong person', async () => {
     const token = await demoPersonToken({ issuer: server.issuer, person: '198112189876' });
     const discovery = (await (await request(`${server.issuer}/.well-known/openid-configuration`)).body.json()) as { jwks_uri: string };
