@@ -21,7 +21,9 @@ import { InProcessCoordinator } from './adapters/write-coordination/in-process-c
 import { RedisCoordinator } from './adapters/write-coordination/redis-coordinator.js';
 import type { Config } from './config.js';
 import type { OAuthDocumentation } from './http/openapi/security.js';
-import { readEhrTls } from './transport-settings.js';
+import { readEhrTls, type EhrTlsFiles } from './transport-settings.js';
+import { certificateSummary } from './http/tls/certificate-summary.js';
+import { watchFiles } from './http/tls/file-watch.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { AccessLogReader } from './ports/access-log.port.js';
 import type { AccessTokenVerifier } from './ports/access-token-verifier.port.js';
@@ -106,6 +108,7 @@ export async function selectEhr({ config, clock, logger, metrics, life }: Select
       },
     });
     life.onClose(() => remote.close());
+    if (config.ehrTls) watchEhrTls(config.ehrTls, remote, logger, life);
     return traced(config, new InstrumentedEhr(remote, remote, metrics));
   }
   let dataDir = config.ehrDataDir;
@@ -118,6 +121,26 @@ export async function selectEhr({ config, clock, logger, metrics, life }: Select
   const embedded = new EmbeddedEhr(new DocumentStore(dataDir), writes, config.ehrTimezone, onDropped);
   return traced(config, new InstrumentedEhr(embedded, embedded, metrics));
 }
+
+/**
+ * EHR_TLS_* files are watched as TLS_CERT_FILE's are: a rotated client certificate is taken for new
+ * connections without a restart; files that make no usable pair are logged and the old pair stays.
+ */
+function watchEhrTls(files: EhrTlsFiles, remote: XmlHttpEhr, logger: Logger, life: Lifecycle): void {
+  const watched = [files.certFile, files.keyFile, files.caFile].filter((f): f is string => f !== undefined);
+  const watch = watchFiles(watched, () => {
+    readEhrTls(files).then((tls) => {
+      remote.useTls(tls);
+      logger.info({ certificate: certificateSummary(tls.cert) }, 'EHR client certificate reloaded; new connections to the EHR use it');
+    }).catch((err: unknown) => {
+      const reason = err instanceof Error ? err.message : String(err);
+      logger.warn({ reason }, 'EHR_TLS_* files changed but do not make a usable client certificate; still using the previous one');
+    });
+  }, EHR_TLS_WATCH);
+  life.onClose(async () => watch.close());
+}
+
+const EHR_TLS_WATCH = { intervalMs: 1000, settleMs: 250 };
 
 /** With tracing on, every EHR call is a span; with it off, nothing of OpenTelemetry is imported. */
 async function traced(config: Config, ehr: EhrRecords & DelegationRegistry): Promise<EhrRecords & DelegationRegistry> {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Agent, request } from 'undici';
@@ -13,6 +13,15 @@ import { TestIssuer } from '../support/test-issuer.js';
 import { TestPki } from '../support/test-pki.js';
 
 const ADULT = '191212121212';
+
+/** Polls until `done` (the service's certificate watch looks at the files once a second). */
+async function waitFor(done: () => boolean, what: string, timeoutMs = 8000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
 const KEY = 'mtls-test-subscription-key-0123';
 const TIMEOUT_MS = 4000;
 
@@ -114,6 +123,26 @@ describe('issue 15: mutual TLS to the EHR', () => {
     expect(open.status).toBe(503);
     expect(open.headers['retry-after']).toMatch(/^\d+$/);
     expect(open.ms).toBeLessThan(TIMEOUT_MS);
+  });
+
+  it('takes a rotated client certificate without a restart: EHR_TLS_CERT_FILE and _KEY_FILE rewritten, new connections present it', async () => {
+    // Files the service was started with: first a pair the EHR refuses, then rewritten with one it trusts.
+    const refused = otherPki.client('before-rotation');
+    const trusted = pki.client('after-rotation');
+    const certFile = path.join(dir, 'rotating.crt');
+    const keyFile = path.join(dir, 'rotating.key');
+    await copyFile(refused.certFile, certFile);
+    await copyFile(refused.keyFile, keyFile);
+    const service = await serviceWith({ EHR_TLS_CA_FILE: pki.caFile, EHR_TLS_CERT_FILE: certFile, EHR_TLS_KEY_FILE: keyFile });
+    expect((await service.read()).status).toBe(502);
+
+    // Half a rotation (a key that is not the certificate's) is not taken: the service says so and keeps the pair it has.
+    await copyFile(trusted.keyFile, keyFile);
+    await waitFor(() => service.lines.some((l) => l.includes('do not make a usable client certificate')), 'the refusal of a mismatched pair');
+    await copyFile(trusted.certFile, certFile);
+    await waitFor(() => service.lines.some((l) => l.includes('EHR client certificate reloaded')), 'the reload');
+    expect((await service.read()).status).toBe(200);
+    expect(service.lines.join('')).not.toContain(trusted.key.toString());
   });
 
   it('issue 15 item 2: `npm run ehr-sim` serves HTTPS and requires a client certificate with EHR_SIM_TLS_*', async () => {

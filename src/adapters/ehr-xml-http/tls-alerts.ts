@@ -1,5 +1,5 @@
 /**
- * undici's own connector, keeping a note of the last TLS failure a connection to the EHR met.
+ * undici's own connector, replaceable when the client certificate is rotated, keeping a note of the last TLS failure a connection to the EHR met.
  * With TLS 1.3 the client's handshake is finished before the EHR has looked at its certificate; an
  * EHR that refuses it sends an alert (or, as Node does, just closes) and undici reports only "other
  * side closed". The note is what tells that lost connection apart as a certificate problem.
@@ -12,14 +12,23 @@ export const CLOSED_AFTER_HANDSHAKE = 'PDAS_TLS_CLOSED_AFTER_HANDSHAKE';
 
 export class TlsAlerts {
   private last: { error: unknown; at: number } | undefined;
+  private connect: buildConnector.connector | undefined;
 
+  /**
+   * A connector with `options`, which `replace` can change later: connections opened after that use
+   * the new options (a rotated client certificate), open ones keep theirs.
+   */
   connector(options: buildConnector.BuildOptions): buildConnector.connector {
-    const connect = buildConnector(options);
-    return (opts, callback) => connect(opts, (err, socket) => {
+    this.connect = buildConnector(options);
+    return (opts, callback) => (this.connect as buildConnector.connector)(opts, (err, socket) => {
       if (socket) this.watch(socket as TLSSocket);
       // Typed as a union of two overloads; the arguments are undici's own, passed back unchanged.
       (callback as (e: Error | null, s: typeof socket) => void)(err, socket);
     });
+  }
+
+  replace(options: buildConnector.BuildOptions): void {
+    this.connect = buildConnector(options);
   }
 
   /** The TLS failure a connection met at or after `since` (epoch ms), if any. */

@@ -4,6 +4,7 @@
  * deadline; reads are retried once after a lost connection, writes never; a circuit breaker stops
  * calling an EHR that keeps failing.
  */
+import { createSecureContext } from 'node:tls';
 import { Pool } from 'undici';
 import type { DelegationRegistry, Relationship } from '../../ports/delegation-registry.port.js';
 import {
@@ -112,6 +113,16 @@ export class XmlHttpEhr implements EhrRecords, DelegationRegistry {
   /** Bypasses the breaker both ways, so readiness shows the EHR's real state. */
   ping(): Promise<boolean> {
     return pingEhr(this.pool, this.prefix + relationshipsPath(PING_ACTOR), this.options.timeoutMs);
+  }
+
+  /**
+   * A rotated client certificate (or CA): connections opened from now on present it, open ones keep
+   * theirs. Files that make no usable TLS context (a key of another certificate, a half-written file)
+   * throw, and the options in use stay.
+   */
+  useTls(tls: NonNullable<XmlHttpEhrOptions['tls']>): void {
+    createSecureContext(tls);
+    this.tlsAlerts.replace({ timeout: this.options.timeoutMs, ...tls });
   }
 
   close(): Promise<void> {

@@ -5,12 +5,12 @@
  * certificate, open ones keep theirs, and nothing restarts. Files that do not make a usable context
  * (half written, key and certificate from different pairs) are logged and the old context stays.
  */
-import { X509Certificate } from 'node:crypto';
 import type { ServerOptions as HttpServerOptions } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { FastifyServerFactory } from 'fastify';
 import type { Logger } from 'pino';
 import type { ServerTlsFiles } from '../../transport-settings.js';
+import { certificateSummary } from './certificate-summary.js';
 import { watchFiles, type FileWatch, type FileWatchTiming } from './file-watch.js';
 import { clientCertificateOptions, readServerTls, type ServerSecureContext } from './server-tls.js';
 
@@ -18,14 +18,7 @@ const DEFAULT_TIMING: FileWatchTiming = { intervalMs: 1000, settleMs: 250 };
 
 type Log = Pick<Logger, 'info' | 'warn' | 'debug'>;
 
-const describe = (context: ServerSecureContext): { validTo: string; fingerprint256: string } | undefined => {
-  try {
-    const cert = new X509Certificate(context.cert as Buffer);
-    return { validTo: cert.validTo, fingerprint256: cert.fingerprint256 };
-  } catch {
-    return undefined;
-  }
-};
+const describe = (context: ServerSecureContext): ReturnType<typeof certificateSummary> => certificateSummary(context.cert);
 
 const numberOr = (value: unknown, fallback: number): number => (typeof value === 'number' ? value : fallback);
 
