@@ -122,6 +122,9 @@ export async function selectEhr({ config, clock, logger, metrics, life }: Select
   return traced(config, new InstrumentedEhr(embedded, embedded, metrics));
 }
 
+/** As often as the API's own certificate files are looked at (src/http/tls/https-serving.ts). */
+const EHR_TLS_WATCH = { intervalMs: 1000, settleMs: 250 };
+
 /**
  * EHR_TLS_* files are watched as TLS_CERT_FILE's are: a rotated client certificate is taken for new
  * connections without a restart; files that make no usable pair are logged and the old pair stays.
@@ -139,8 +142,6 @@ function watchEhrTls(files: EhrTlsFiles, remote: XmlHttpEhr, logger: Logger, lif
   }, EHR_TLS_WATCH);
   life.onClose(async () => watch.close());
 }
-
-const EHR_TLS_WATCH = { intervalMs: 1000, settleMs: 250 };
 
 /** With tracing on, every EHR call is a span; with it off, nothing of OpenTelemetry is imported. */
 async function traced(config: Config, ehr: EhrRecords & DelegationRegistry): Promise<EhrRecords & DelegationRegistry> {

@@ -1,5 +1,6 @@
 /**
- * undici's own connector, replaceable when the client certificate is rotated, keeping a note of the last TLS failure a connection to the EHR met.
+ * undici's own connector, replaceable when the client certificate is rotated, keeping a note of the
+ * last TLS failure a connection to the EHR met.
  * With TLS 1.3 the client's handshake is finished before the EHR has looked at its certificate; an
  * EHR that refuses it sends an alert (or, as Node does, just closes) and undici reports only "other
  * side closed". The note is what tells that lost connection apart as a certificate problem.
