@@ -8,6 +8,12 @@ import { DEMO_PERSONS, startDemoAuthServer, type DemoAuthServer } from '../../..
 import { demoPersonToken } from '../../../src/adapters/auth-demo/demo-token.js';
 import { HttpBrowser, readForm } from './http-browser.js';
 
+/** The /docs page's authorization request (client `api-docs`, PKCE) with `redirect` as its redirect URI. */
+const docsAuthorize = (issuer: string, redirect: string) => new HttpBrowser().get(`${issuer}/auth?${new URLSearchParams({
+  client_id: 'api-docs', response_type: 'code', redirect_uri: redirect, scope: 'openid user/Patient-read',
+  code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256',
+}).toString()}`);
+
 const logged: unknown[] = [];
 const logger = { warn: (obj: object | string) => void logged.push(obj), info: (obj: object | string) => void logged.push(obj) };
 
@@ -64,10 +70,7 @@ describe('issue 13 item 6: the demo sign-in page and npm run demo:token', () => 
     const docs = 'http://127.0.0.1:18080/docs/static/oauth2-redirect.html';
     const withDocs = await startDemoAuthServer({ host: '127.0.0.1', port: 0, audience: 'patient-data-access', patientClaim: 'patient', dataDir, logger, docsRedirectUri: docs });
     try {
-      const authorize = (redirect: string) => new HttpBrowser().get(`${withDocs.issuer}/auth?${new URLSearchParams({
-        client_id: 'api-docs', response_type: 'code', redirect_uri: redirect, scope: 'openid user/Patient-read',
-        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256',
-      }).toString()}`);
+      const authorize = (redirect: string) => docsAuthorize(withDocs.issuer, redirect);
       expect((await authorize(docs)).location).toMatch(new RegExp(`^${withDocs.issuer}/interaction/`));
       expect((await authorize('http://127.0.0.1:18080/elsewhere')).status).toBe(400);
       // The browser's token request (a spent code here): readable by the docs page's origin only.
@@ -87,10 +90,7 @@ describe('issue 13 item 6: the demo sign-in page and npm run demo:token', () => 
     const docs = 'https://127.0.0.1:18443/docs/static/oauth2-redirect.html';
     const withDocs = await startDemoAuthServer({ host: '127.0.0.1', port: 0, audience: 'patient-data-access', patientClaim: 'patient', dataDir, logger, docsRedirectUri: docs });
     try {
-      const authorize = (redirect: string) => new HttpBrowser().get(`${withDocs.issuer}/auth?${new URLSearchParams({
-        client_id: 'api-docs', response_type: 'code', redirect_uri: redirect, scope: 'openid user/Patient-read',
-        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256',
-      }).toString()}`);
+      const authorize = (redirect: string) => docsAuthorize(withDocs.issuer, redirect);
       expect((await authorize(docs)).location).toMatch(new RegExp(`^${withDocs.issuer}/interaction/`));
       expect((await authorize('http://127.0.0.1:18443/docs/static/oauth2-redirect.html')).status).toBe(400);
     } finally {
