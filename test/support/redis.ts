@@ -61,19 +61,7 @@ export async function skipWithoutRedis(): Promise<boolean> {
   return true;
 }
 
-/**
- * Polls `probe` until it returns a value `done` accepts, at most `timeoutMs`; resolves the last
- * value either way, so the caller's assertion on it fails with something to read.
- */
-export async function pollUntil<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number, intervalMs = 100): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let value = await probe();
-  while (!done(value) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-    value = await probe();
-  }
-  return value;
-}
+export { pollUntil } from './poll.js';
 
 /** Deletes a test's own keys (never FLUSHDB: other suites share this Redis); bounded SCAN. */
 export async function deleteNameSpace(client: Redis, nameSpace: string): Promise<void> {
