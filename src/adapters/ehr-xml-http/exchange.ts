@@ -33,7 +33,7 @@ export interface ExchangeSettings {
   /** How much of the body to read for a status: 0 drains or drops it unread. */
   bodyLimit: (status: number) => number;
   onRetry: () => void;
-  /** A TLS error a connection to the EHR received since then (tls-alerts.ts); undici reports some only as a lost connection. */
+  /** A TLS error a connection to the EHR received since then (ehr-connector.ts); undici reports some only as a lost connection. */
   tlsErrorSince?: (since: number) => unknown;
 }
 

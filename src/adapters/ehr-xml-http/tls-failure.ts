@@ -3,7 +3,7 @@
  * which setting to look at (CONTRACT §1 EHR_TLS_*). The reason is fixed text of this service plus
  * the OpenSSL/Node code; nothing of the certificates or the request is in it.
  */
-import { CLOSED_AFTER_HANDSHAKE } from './tls-alerts.js';
+import { CLOSED_AFTER_HANDSHAKE } from './ehr-connector.js';
 
 // The EHR's certificate did not verify against EHR_TLS_CA_FILE (or the system CAs), or not for this host.
 const SERVER_CERTIFICATE = /^(?:UNABLE_TO_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|INVALID_CA$|INVALID_PURPOSE$|PATH_LENGTH_EXCEEDED$|HOSTNAME_MISMATCH$|ERR_TLS_CERT_ALTNAME_INVALID$|ERROR_IN_CERT_)/;

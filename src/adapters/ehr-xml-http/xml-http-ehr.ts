@@ -18,7 +18,7 @@ import { CircuitBreaker, CircuitOpenError } from './circuit-breaker.js';
 import { exchange, type UpstreamRequest } from './exchange.js';
 import type { XmlHttpEhrEvent, XmlHttpEhrOptions } from './options.js';
 import { pingEhr } from './ping.js';
-import { TlsAlerts } from './tls-alerts.js';
+import { EhrConnector } from './ehr-connector.js';
 import { isContactId, isPersonId, readPath, relationshipsPath, writePath } from './paths.js';
 
 const MIB = 1024 * 1024;
@@ -45,7 +45,7 @@ export class XmlHttpEhr implements EhrRecords, DelegationRegistry {
   private readonly maxBodyBytes: number;
   private readonly breaker: CircuitBreaker;
   private readonly emit: (event: XmlHttpEhrEvent) => void;
-  private readonly tlsAlerts = new TlsAlerts();
+  private readonly connector: EhrConnector;
 
   constructor(private readonly options: XmlHttpEhrOptions) {
     const url = new URL(options.baseUrl);
@@ -58,11 +58,12 @@ export class XmlHttpEhr implements EhrRecords, DelegationRegistry {
       if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer`);
     }
     this.emit = options.onEvent ?? (() => undefined);
+    this.connector = new EhrConnector({ timeout: options.timeoutMs, ...options.tls });
     this.pool = new Pool(url.origin, {
       connections: options.connections ?? 16,
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
-      connect: this.tlsAlerts.connector({ timeout: options.timeoutMs, ...options.tls }),
+      connect: this.connector.connect,
       maxResponseSize: this.maxBodyBytes,
     });
     this.breaker = new CircuitBreaker(
@@ -122,7 +123,7 @@ export class XmlHttpEhr implements EhrRecords, DelegationRegistry {
    */
   useTls(tls: NonNullable<XmlHttpEhrOptions['tls']>): void {
     createSecureContext(tls);
-    this.tlsAlerts.replace({ timeout: this.options.timeoutMs, ...tls });
+    this.connector.replace({ timeout: this.options.timeoutMs, ...tls });
   }
 
   close(): Promise<void> {
@@ -136,7 +137,7 @@ export class XmlHttpEhr implements EhrRecords, DelegationRegistry {
           timeoutMs: this.options.timeoutMs,
           bodyLimit: (status) => bodyLimitFor(status, this.maxBodyBytes),
           onRetry: () => this.emit({ type: 'retry', detail: `${call.method} after a lost connection` }),
-          tlsErrorSince: (since) => this.tlsAlerts.since(since),
+          tlsErrorSince: (since) => this.connector.since(since),
         });
         const document = documentOf(answer, call.patientPath);
         try {

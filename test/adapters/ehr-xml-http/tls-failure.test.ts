@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CLOSED_AFTER_HANDSHAKE } from '../../../src/adapters/ehr-xml-http/tls-alerts.js';
+import { CLOSED_AFTER_HANDSHAKE } from '../../../src/adapters/ehr-xml-http/ehr-connector.js';
 import { tlsFailureReason } from '../../../src/adapters/ehr-xml-http/tls-failure.js';
 
 const err = (code: string, cause?: unknown): Error => Object.assign(new Error('x'), { code, ...(cause ? { cause } : {}) });

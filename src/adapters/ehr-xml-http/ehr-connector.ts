@@ -11,25 +11,25 @@ import { buildConnector } from 'undici';
 /** A TLS 1.3 connection the EHR closed before it sent any answer. */
 export const CLOSED_AFTER_HANDSHAKE = 'PDAS_TLS_CLOSED_AFTER_HANDSHAKE';
 
-export class TlsAlerts {
+/** undici's `connect` for the EHR pool: connections made with the current TLS options, watched for TLS failures. */
+export class EhrConnector {
   private last: { error: unknown; at: number } | undefined;
-  private connect: buildConnector.connector | undefined;
+  private current: buildConnector.connector;
 
-  /**
-   * A connector with `options`, which `replace` can change later: connections opened after that use
-   * the new options (a rotated client certificate), open ones keep theirs.
-   */
-  connector(options: buildConnector.BuildOptions): buildConnector.connector {
-    this.connect = buildConnector(options);
-    return (opts, callback) => (this.connect as buildConnector.connector)(opts, (err, socket) => {
-      if (socket) this.watch(socket as TLSSocket);
-      // Typed as a union of two overloads; the arguments are undici's own, passed back unchanged.
-      (callback as (e: Error | null, s: typeof socket) => void)(err, socket);
-    });
+  constructor(options: buildConnector.BuildOptions) {
+    this.current = buildConnector(options);
   }
 
+  /** The pool's `connect` option. */
+  readonly connect: buildConnector.connector = (opts, callback) => this.current(opts, (err, socket) => {
+    if (socket) this.watch(socket as TLSSocket);
+    // Typed as a union of two overloads; the arguments are undici's own, passed back unchanged.
+    (callback as (e: Error | null, s: typeof socket) => void)(err, socket);
+  });
+
+  /** Connections opened from now on use `options` (a rotated client certificate); open ones keep theirs. */
   replace(options: buildConnector.BuildOptions): void {
-    this.connect = buildConnector(options);
+    this.current = buildConnector(options);
   }
 
   /** The TLS failure a connection met at or after `since` (epoch ms), if any. */
