@@ -13,7 +13,18 @@ export default tseslint.config(
     },
   },
   {
+    // dependency-cruiser reads its configuration as CommonJS.
+    files: ['.dependency-cruiser.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable' } },
+  },
+  {
     files: ['scripts/**', 'test/**'],
     rules: { 'no-console': 'off' },
+  },
+  {
+    // Medplum (the FHIR development server) is a devDependency: production code never loads it.
+    files: ['src/**'],
+    ignores: ['src/dev/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['@medplum/*'], message: 'Medplum is for development only (src/dev).' }] }] },
   },
 );

@@ -12,7 +12,7 @@
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { generateDemoData } from '../src/adapters/ehr-embedded/demo-data/generate.js';
+import { generateDemoData } from '../src/dev/demo-data/generate.js';
 
 /** A valid Swedish test identity number that no demo person uses. */
 export const BENCH_PATIENT = '199003152387';
@@ -27,7 +27,11 @@ export interface BenchFixtures {
   smallXml: string;
   largeXml: string;
   /** Issue 13: the mirror documents, beside the others' sizes. */
-  mirror: { patientV2Xml: string; signalsXml: string; contactsSmallXml: string; contactsLargeXml: string };
+  mirror: {
+    patientV2Xml: string; signalsXml: string; contactsSmallXml: string; contactsLargeXml: string;
+    /** Issue 23: lab results and diagnoses at ~20 KB and ~1 MB. */
+    labSmallXml: string; labLargeXml: string; diagnosesSmallXml: string; diagnosesLargeXml: string;
+  };
 }
 
 interface Split { head: string; extracts: string[]; tail: string }
@@ -97,9 +101,24 @@ export async function generateBenchFixtures(root = path.resolve('.data/bench')):
     signalsXml: forBenchPatient(await demo('attentionsignals.xml')),
     contactsSmallXml: forBenchPatient(smallDocument(contacts, 20_000, 'contactEHRExtract')),
     contactsLargeXml: forBenchPatient(largeDocument(contacts, 1_000_000, 'contactEHRExtract')),
+    ...await reportsAndDiagnoses(demo),
   };
   await writeFile(path.join(dir, 'patient-v2.xml'), mirror.patientV2Xml);
   await writeFile(path.join(dir, 'attentionsignals.xml'), mirror.signalsXml);
   await writeFile(path.join(dir, 'contacts.xml'), mirror.contactsSmallXml);
+  await writeFile(path.join(dir, 'labresults.xml'), mirror.labSmallXml);
+  await writeFile(path.join(dir, 'diagnoses.xml'), mirror.diagnosesSmallXml);
   return { ehrDir, patientXml, smallXml, largeXml, mirror };
+}
+
+/** Issue 23: the demo's lab results and diagnoses grown to ~20 KB and ~1 MB, as the care contacts are. */
+async function reportsAndDiagnoses(demo: (file: string) => Promise<string>) {
+  const labs = await demo('labresults.xml');
+  const diagnoses = await demo('diagnoses.xml');
+  return {
+    labSmallXml: forBenchPatient(smallDocument(labs, 20_000, 'chemistryReportEHRExtract')),
+    labLargeXml: forBenchPatient(largeDocument(labs, 1_000_000, 'chemistryReportEHRExtract')),
+    diagnosesSmallXml: forBenchPatient(smallDocument(diagnoses, 20_000, 'diagnosisEHRExtract')),
+    diagnosesLargeXml: forBenchPatient(largeDocument(diagnoses, 1_000_000, 'diagnosisEHRExtract')),
+  };
 }

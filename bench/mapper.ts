@@ -9,12 +9,12 @@
  * Pinned to core 0 when taskset exists. `--json` prints one JSON line for bench/run.ts.
  */
 import { mapDocument, mapDocumentInSlices } from '../src/adapters/ehr-xml/index.js';
-import type { ReadKind } from '../src/ports/ehr-records.port.js';
+import type { DocumentKind } from '../src/adapters/ehr-xml/documents.js';
 import { referenceMapDocument } from '../test/adapters/ehr-xml/reference/reference-engine.js';
 import { BENCH_PATIENT, generateBenchFixtures, ZONE } from './fixtures.js';
 import { fmt, median, percentile, pinSelf, table, write } from './util.js';
 
-interface Case { name: string; kind: ReadKind; xml: string }
+interface Case { name: string; kind: DocumentKind; xml: string }
 
 export interface MapperResult {
   name: string;
@@ -89,8 +89,8 @@ export interface BlockingResult {
   referenceMs: number;
   /** Issue 12 item 5: the longest block while a ~4 MB journal with each construct is read from bytes in slices. */
   constructs: { name: string; bytes: number; outcome: string; slicedMaxMs: number }[];
-  /** Issue 13: the same two blocks for the ~1 MB care-contacts mirror document. */
-  mirror?: { syncMaxMs: number; slicedMaxMs: number };
+  /** Issues 13 and 23: the same two blocks for the ~1 MB mirror documents (care contacts, lab results, diagnoses). */
+  mirrors?: { name: string; syncMaxMs: number; slicedMaxMs: number }[];
 }
 
 /** Constructs read by the reader itself (in every extract), and ones it refuses (in the last extract, so all is read first). */
@@ -115,9 +115,9 @@ function journalWith(xml: string, construct: string, everywhere: boolean): strin
 }
 
 /** The longest gap between two event-loop turns while `run` is in progress (median over rounds). */
-async function longestBlock(run: () => Promise<unknown>): Promise<number> {
+export async function longestBlock(run: () => Promise<unknown>, rounds = 9): Promise<number> {
   const gaps: number[] = [];
-  for (let round = 0; round < 9; round++) {
+  for (let round = 0; round < rounds; round++) {
     let last = performance.now();
     let longest = 0;
     let ticking = true;
@@ -137,12 +137,16 @@ async function longestBlock(run: () => Promise<unknown>): Promise<number> {
   return median(gaps);
 }
 
-async function measureBlocking(xml: string, contactsXml: string): Promise<BlockingResult> {
+async function measureBlocking(xml: string, largeMirrors: readonly (readonly [string, DocumentKind, string])[]): Promise<BlockingResult> {
   const options = { zone: ZONE, expectedPatientId: BENCH_PATIENT };
-  const mirror = {
-    syncMaxMs: await longestBlock(async () => mapDocument('contacts', contactsXml, options)),
-    slicedMaxMs: await longestBlock(() => mapDocumentInSlices('contacts', Buffer.from(contactsXml), options)),
-  };
+  const mirrors: NonNullable<BlockingResult['mirrors']> = [];
+  for (const [name, kind, mirrorXml] of largeMirrors) {
+    mirrors.push({
+      name,
+      syncMaxMs: await longestBlock(async () => mapDocument(kind, mirrorXml, options)),
+      slicedMaxMs: await longestBlock(() => mapDocumentInSlices(kind, Buffer.from(mirrorXml), options)),
+    });
+  }
   const syncMaxMs = await longestBlock(async () => mapDocument('journalnotes', xml, options));
   const slicedMaxMs = await longestBlock(() => mapDocumentInSlices('journalnotes', xml, options));
   const reference = throughput(() => referenceMapDocument('journalnotes', xml, options), Buffer.byteLength(xml));
@@ -156,7 +160,7 @@ async function measureBlocking(xml: string, contactsXml: string): Promise<Blocki
   }
   return {
     syncMaxMs, slicedMaxMs, referenceMBs: reference.mbs, referenceMs: percentile([...reference.callMs].sort((a, b) => a - b), 50), constructs,
-    mirror,
+    mirrors,
   };
 }
 
@@ -173,9 +177,18 @@ export async function runMapperBench(): Promise<{ results: MapperResult[]; block
       ['attention signals (mirror)', 'attentionsignals', f.mirror.signalsXml],
       ['care contacts (mirror)', 'contacts', f.mirror.contactsSmallXml],
       ['care contacts (mirror)', 'contacts', f.mirror.contactsLargeXml],
+      ['lab results (mirror)', 'labresults', f.mirror.labSmallXml],
+      ['lab results (mirror)', 'labresults', f.mirror.labLargeXml],
+      ['diagnoses (mirror)', 'diagnoses', f.mirror.diagnosesSmallXml],
+      ['diagnoses (mirror)', 'diagnoses', f.mirror.diagnosesLargeXml],
     ] as const).map(([name, kind, xml]): Case => ({ name: `${name} ${sizeOf(xml)}`, kind, xml })),
   ];
-  return { results: cases.map(measure), blocking: await measureBlocking(f.largeXml, f.mirror.contactsLargeXml) };
+  const largeMirrors = [
+    ['care contacts', 'contacts', f.mirror.contactsLargeXml],
+    ['lab results', 'labresults', f.mirror.labLargeXml],
+    ['diagnoses', 'diagnoses', f.mirror.diagnosesLargeXml],
+  ] as const;
+  return { results: cases.map(measure), blocking: await measureBlocking(f.largeXml, largeMirrors) };
 }
 
 const sizeOf = (xml: string): string => {
@@ -188,9 +201,7 @@ export const blockingTable = (b: BlockingResult): string => `${table(
   [
     ['longest event-loop block, mapDocument (one call)', `${fmt(b.syncMaxMs, 1)} ms`],
     ['longest event-loop block, mapDocumentInSlices', `${fmt(b.slicedMaxMs, 1)} ms`],
-    ...(b.mirror === undefined ? [] : [
-      ['1 MB care contacts (mirror): longest block, one call / in slices from bytes', `${fmt(b.mirror.syncMaxMs, 1)} / ${fmt(b.mirror.slicedMaxMs, 1)} ms`],
-    ]),
+    ...(b.mirrors ?? []).map((m) => [`1 MB ${m.name} (mirror): longest block, one call / in slices from bytes`, `${fmt(m.syncMaxMs, 1)} / ${fmt(m.slicedMaxMs, 1)} ms`]),
     ['test oracle (saxes + fast-xml-parser + walk), same document', `${fmt(b.referenceMBs, 1)} MB/s, ${fmt(b.referenceMs, 1)} ms per call`],
   ],
 )}\n\n${table(

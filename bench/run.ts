@@ -14,6 +14,11 @@
  *      (bench/tracing.ts; `--only tracing`)
  *   6. the patient's access log (issue 14): a page of 100 entries from PostgreSQL with 1,000,000 audit rows,
  *      seeded into a scratch database that is dropped afterwards (bench/access-log.ts; `--only access-log`)
+ *   7. hostile documents (issue 20 item 2): ~9 MiB journals in each shape that used to hold the event loop,
+ *      MB/s and the longest block while read in slices (bench/hostile.ts; `--only hostile`)
+ *   8. the service with EHR_ADAPTER=fhir-r4 against the development FHIR server in this process (issue 24):
+ *      a ~20 KB-equivalent medications read beside 3a, and a long journal of many FHIR pages beside a
+ *      one-page one, one connection each (bench/fhir.ts; `--only fhir`, scenarios 8b, 8c)
  *
  * Every server runs in its own process pinned to core 0; this process (autocannon, the open-loop
  * generator, the JWKS issuer) and the EHR simulator are pinned to core 1 (when taskset exists).
@@ -22,8 +27,8 @@
  * /proc/<pid>/status VmHWM (reset before each measured run). Everything is on loopback; every load
  * is bounded in time and count.
  *
- *   node --import tsx bench/run.ts [--seconds N] [--skip-micro] [--only reference,embedded,xml-http,micro,tracing]
- *                                  [--scenarios 2b,2c,2d,2e,3b,3c,3d] [--open-rate N]
+ *   node --import tsx bench/run.ts [--seconds N] [--skip-micro] [--only reference,embedded,xml-http,fhir,micro,tracing,hostile]
+ *                                  [--scenarios 2b,2c,2d,2e,2f,2g,3b,3c,3d,3e,3f] [--open-rate N]
  *
  * Experiments (printed in the header when set): BENCH_NODE_FLAGS (node flags for the service),
  * BENCH_STATE_DIR (where its audit file goes), BENCH_LOG_LEVEL (LOG_LEVEL, default info).
@@ -38,7 +43,9 @@ import {
   ACCESS_LOG_CONNECTIONS, ACCESS_LOG_PATH, ACCESS_LOG_RATE, ACCESS_LOG_SCOPE, accessLogServiceEnv, checkAccessLog, seedAccessLogDatabase,
 } from './access-log.js';
 import { generateBenchFixtures, BENCH_PATIENT } from './fixtures.js';
+import { FHIR_BENCH_PATIENT, FHIR_PAGE_SIZE, FHIR_SHORT_PATIENT, fhirAnswer, startFhirBench } from './fhir.js';
 import { BenchIssuer } from './issuer.js';
+import { hostileTable, type HostileResult } from './hostile.js';
 import { blockingTable, mapperTable, type BlockingResult, type MapperResult } from './mapper.js';
 import { jwtTable, type JwtResult } from './jwt.js';
 import { openLoop, type OpenLoopResult } from './open-loop.js';
@@ -241,6 +248,35 @@ async function micro<T>(script: string): Promise<T> {
   return JSON.parse(out.trim().split('\n').pop() ?? '{}') as T;
 }
 
+async function measureFhir(
+  targets: Target[], serviceEnv: (name: string, extra?: Record<string, string>) => Record<string, string>, headers: Record<string, string>,
+  issuer: BenchIssuer, closed: ClosedLoopResult[],
+): Promise<void> {
+  const fhir = await startFhirBench(Date.now());
+  try {
+    const service = await Target.start('service-fhir-r4', SERVICE_ENTRY, serviceEnv('fhir-r4', fhir.env), 0);
+    targets.push(service);
+    const as = async (patient: string) => ({ ...headers, authorization: `Bearer ${await issuer.sign(patient, SCOPE)}` });
+    const long = await as(FHIR_BENCH_PATIENT);
+    const short = await as(FHIR_SHORT_PATIENT);
+    const small = await fhirAnswer(service.origin, SMALL_PATH, long);
+    const longJournal = await fhirAnswer(service.origin, LARGE_PATH, long);
+    const shortJournal = await fhirAnswer(service.origin, LARGE_PATH, short);
+    const pages = Math.ceil(fhir.longJournalCompositions / FHIR_PAGE_SIZE);
+    write(`fhir-r4: ${fhir.resources} resources; medications answer ${fmt(small.bytes / 1024, 1)} KB (${small.records} records); `
+      + `journals ${longJournal.records} notes answered of ${fhir.longJournalCompositions} Compositions (${pages} pages of ${FHIR_PAGE_SIZE}, ${fmt(longJournal.bytes / 1024, 0)} KB) and `
+      + `${shortJournal.records} notes (${fmt(shortJournal.bytes / 1024, 0)} KB)`);
+    // 10 connections, not 3a's 50: the development server (Medplum in memory, on core 1 with the load generator) is
+    // the bottleneck long before the service, and 50 queued connections answer nothing within the run.
+    closed.push(await closedLoop(service, '8a. fhir-r4, 20 KB-equivalent read', SMALL_PATH, long, 10));
+    if (runs('8b')) closed.push(await closedLoop(service, `8b. fhir-r4, long journal (${longJournal.records} notes, ${pages} pages)`, LARGE_PATH, long, 1));
+    if (runs('8c')) closed.push(await closedLoop(service, `8c. fhir-r4, short journal (${shortJournal.records} notes)`, LARGE_PATH, short, 1));
+    await service.stop();
+  } finally {
+    await fhir.sim.close();
+  }
+}
+
 const mb = (n: number | undefined): string => fmt(n, 0);
 /** ` (503 × 12, 504 × 1)`, or nothing when every answer was 2xx. */
 const statusList = (statuses: Record<number, number>): string => {
@@ -296,6 +332,9 @@ async function main(): Promise<void> {
       closed.push(small);
       if (runs('2b')) closed.push(await closedLoop(embedded, '2b. embedded, 20 KB read', SMALL_PATH, headers, 200));
       if (runs('2c')) closed.push(await closedLoop(embedded, '2c. embedded, 1 MB read', LARGE_PATH, headers, 10));
+      // Issue 20 item 6: peak RSS with many 1 MB answers in flight at once.
+      if (runs('2f')) closed.push(await closedLoop(embedded, '2f. embedded, 1 MB read', LARGE_PATH, headers, 50));
+      if (runs('2g')) closed.push(await closedLoop(embedded, '2g. embedded, 1 MB read', LARGE_PATH, headers, 200));
       // One at a time: the event loop's longest stretch is then what one 1 MB read holds it for.
       if (runs('2e')) closed.push(await closedLoop(embedded, '2e. embedded, 1 MB read', LARGE_PATH, headers, 1));
       if (runs('2d')) open.push(await openLoopRun(embedded, '2d. embedded, 20 KB read', SMALL_PATH, headers, halfOf(small.rps)));
@@ -316,11 +355,16 @@ async function main(): Promise<void> {
       const remoteSmall = await closedLoop(remote, '3a. xml-http, 20 KB read', SMALL_PATH, headers, 50);
       closed.push(remoteSmall);
       if (runs('3b')) closed.push(await closedLoop(remote, '3b. xml-http, 1 MB read', LARGE_PATH, headers, 10));
+      if (runs('3e')) closed.push(await closedLoop(remote, '3e. xml-http, 1 MB read', LARGE_PATH, headers, 50));
+      if (runs('3f')) closed.push(await closedLoop(remote, '3f. xml-http, 1 MB read', LARGE_PATH, headers, 200));
       if (runs('3d')) closed.push(await closedLoop(remote, '3d. xml-http, 1 MB read', LARGE_PATH, headers, 1));
       if (runs('3c')) open.push(await openLoopRun(remote, '3c. xml-http, 20 KB read', SMALL_PATH, headers, halfOf(remoteSmall.rps)));
       await remote.stop();
       await sim.stop();
     }
+
+    // 8. The service with EHR_ADAPTER=fhir-r4 against the development FHIR server (issue 24).
+    if (wanted('fhir')) await measureFhir(targets, serviceEnv, headers, issuer, closed);
 
     // 6. The access log (issue 14) from PostgreSQL, 1,000,000 rows in a scratch database.
     if (wanted('access-log')) {
@@ -388,6 +432,13 @@ async function main(): Promise<void> {
     write('\n## Token verification\n');
     write(jwtTable(jwt));
   }
+  let hostile: HostileResult[] | undefined;
+  if (wanted('hostile')) {
+    hostile = await micro<HostileResult[]>('bench/hostile.ts');
+    write('\n## Hostile documents (issue 20 item 2)\n');
+    write(hostileTable(hostile));
+  }
+  const hostileMax = hostile === undefined ? undefined : Math.max(...hostile.flatMap((h) => [h.slicedFromBytesMaxMs, h.slicedFromTextMaxMs]));
 
   const byName = (prefix: string): ClosedLoopResult | undefined => closed.find((r) => r.scenario.startsWith(prefix));
   const s20 = byName('2a');
@@ -411,6 +462,8 @@ async function main(): Promise<void> {
       check(small20 && large ? Math.min(small20.throughputRatio, large.throughputRatio) >= 0.4 : undefined)],
     ['1 MB read never blocks the event loop > 20 ms (max at 1 connection, embedded / xml-http)', `${fmt(s1mb?.eventLoopMaxMs, 1)} / ${fmt(r1mb?.eventLoopMaxMs, 1)}`,
       check(s1mb && r1mb && Math.max(s1mb.eventLoopMaxMs, r1mb.eventLoopMaxMs) <= 20)],
+    ['hostile ~9 MiB documents never block the event loop > 20 ms (longest, any shape)', `${fmt(hostileMax, 1)} ms`,
+      check(hostileMax === undefined ? undefined : hostileMax <= 20)],
     ['peak RSS < 250 MB at 200 connections', mb(s200?.peakRssMB), check(s200?.peakRssMB === undefined ? undefined : s200.peakRssMB < 250)],
     ['verified JWT < 10 µs per request', `${fmt(jwt?.cachedUs, 2)} µs`, check(jwt && jwt.cachedUs < 10)],
     [`access-log page of 100, PostgreSQL with 1,000,000 rows: ≥ 1,000 req/s with p99 < 50 ms, ${ACCESS_LOG_CONNECTIONS} connections (first / 20th page)`,
@@ -421,7 +474,7 @@ async function main(): Promise<void> {
 
   mkdirSync(path.join(ROOT, 'results'), { recursive: true });
   const file = path.join(ROOT, 'results', `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-  writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), node: process.version, seconds: SECONDS, closed, open, mapper, jwt, tracing: tracingRuns }, null, 1));
+  writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), node: process.version, seconds: SECONDS, closed, open, mapper, jwt, hostile, tracing: tracingRuns }, null, 1));
   write(`results: ${path.relative(process.cwd(), file)}`);
   await sleep(10);
 }

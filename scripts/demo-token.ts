@@ -2,7 +2,7 @@
 // Prints a demo person's access token, got through the demo authorization server's real
 // authorization code flow with PKCE (sign-in and consent pages included), for the README's curl session.
 import { parseArgs } from 'node:util';
-import { DemoSignInRefused, demoPersonToken } from '../src/adapters/auth-demo/demo-token.js';
+import { DemoSignInRefused, demoPersonToken } from '../src/dev/demo-issuer/demo-token.js';
 
 const { values } = parseArgs({
   options: { person: { type: 'string' }, issuer: { type: 'string' }, scope: { type: 'string' } },

@@ -1,6 +1,6 @@
 /**
  * `npm run ehr-sim`: the EHR simulator on 127.0.0.1, serving the upstream HTTP interface
- * (upstream README §2) over EHR_DATA_DIR, or over synthetic demo data generated for today into
+ * (docs/upstream-ehr.md#2-requests-and-answers) over EHR_DATA_DIR, or over synthetic demo data generated for today into
  * `${DATA_DIR:-.data}/ehr-sim-data`. Point the service at it with EHR_ADAPTER=xml-http and
  * EHR_BASE_URL=http://127.0.0.1:8090. Write outcomes go to `${DATA_DIR:-.data}/ehr-sim-state.json`.
  *
@@ -10,8 +10,8 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { generateDemoData } from '../src/adapters/ehr-embedded/demo-data/generate.js';
-import { startEhrSimulator, type EhrSimulatorTls } from '../src/adapters/ehr-simulator/index.js';
+import { generateDemoData } from '../src/dev/demo-data/generate.js';
+import { startEhrSimulator, type EhrSimulatorTls } from '../src/dev/ehr-simulator/index.js';
 import { assertTimeZone } from '../src/domain/time/local-time.js';
 import { createLogger } from '../src/http/logging.js';
 

@@ -3,7 +3,7 @@
  * `npm start` does the same on every start; this is for looking at the files or pointing
  * EHR_DATA_DIR at a copy. Zone from EHR_TIMEZONE, as the service reads it.
  */
-import { generateDemoData } from '../src/adapters/ehr-embedded/demo-data/generate.js';
+import { generateDemoData } from '../src/dev/demo-data/generate.js';
 import { assertTimeZone } from '../src/domain/time/local-time.js';
 
 const targetDir = process.argv[2] ?? '.data/demo-ehr';

@@ -1,5 +1,5 @@
 /**
- * Settings of the patient's access log (CONTRACT §6): the secret its page cursors are sealed with,
+ * Settings of the patient's access log (docs/contract.md#the-patients-access-log): the secret its page cursors are sealed with,
  * and the names patients see for the applications that accessed their data.
  */
 import { readFileSync } from 'node:fs';

@@ -4,26 +4,27 @@ import { PostgresAuditTrail } from './adapters/audit-postgres/postgres-audit-tra
 import { FileAccessLog } from './adapters/audit-query/file-access-log.js';
 import { PostgresAccessLog } from './adapters/audit-query/postgres-access-log.js';
 import { FileAuditTrail } from './adapters/audit-file/file-audit-trail.js';
-import { DEMO_CLIENTS } from './adapters/auth-demo/demo-clients.js';
 import { JwtAccessTokenVerifier } from './adapters/auth-jwks/jwt-access-token-verifier.js';
-import { generateDemoData } from './adapters/ehr-embedded/demo-data/generate.js';
 import { DocumentStore } from './adapters/ehr-embedded/document-store.js';
 import { EmbeddedEhr } from './adapters/ehr-embedded/embedded-ehr.js';
 import { WriteStateStore } from './adapters/ehr-embedded/write-state-store.js';
 import { XmlHttpEhr } from './adapters/ehr-xml-http/index.js';
+import { FhirEhr } from './adapters/ehr-fhir/adapter/fhir-ehr.js';
+import { fhirAuthorization } from './adapters/ehr-fhir/adapter/smart-backend.js';
+import type { FhirEhrEvent, FhirEhrOptions } from './adapters/ehr-fhir/adapter/options.js';
+import type { EhrTls } from './adapters/ehr-http/transport.js';
+import type { EhrAdapterKind } from './fhir-settings.js';
 import { InstrumentedAuditTrail } from './adapters/metrics/instrumented-audit-trail.js';
 import { InstrumentedEhr } from './adapters/metrics/instrumented-ehr.js';
 import type { PrometheusMetrics } from './adapters/metrics/prometheus-metrics.js';
 import { createRateLimitRedis, type RateLimitRedis } from './adapters/rate-limit-redis/create-rate-limit-redis.js';
-import { DEMO_KEY_FILE, demoSubscriptionKeys } from './adapters/subscription-keys/demo-subscription-key.js';
 import { StaticSubscriptionKeys } from './adapters/subscription-keys/static-subscription-keys.js';
 import { InProcessCoordinator } from './adapters/write-coordination/in-process-coordinator.js';
 import { RedisCoordinator } from './adapters/write-coordination/redis-coordinator.js';
 import type { Config } from './config.js';
 import type { OAuthDocumentation } from './http/openapi/security.js';
-import { readEhrTls, type EhrTlsFiles } from './transport-settings.js';
-import { certificateSummary } from './http/tls/certificate-summary.js';
-import { watchFiles } from './http/tls/file-watch.js';
+import { readEhrTls } from './transport-settings.js';
+import { watchEhrTls } from './adapters/ehr-http/tls-rotation.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { AccessLogReader } from './ports/access-log.port.js';
 import type { AccessTokenVerifier } from './ports/access-token-verifier.port.js';
@@ -33,8 +34,9 @@ import type { DelegationRegistry } from './ports/delegation-registry.port.js';
 import type { EhrRecords } from './ports/ehr-records.port.js';
 import type { SubscriptionKeys } from './ports/subscription-keys.port.js';
 import type { WriteCoordinator } from './ports/write-coordinator.port.js';
+import { opened } from './listen-failure.js';
 
-/** Which adapter serves each port, decided by the settings of CONTRACT.md §1; each opened adapter is closed by `life`. */
+/** Which adapter serves each port, decided by the settings of docs/contract.md#settings; each opened adapter is closed by `life`. */
 export interface Selection {
   config: Config;
   clock: Clock;
@@ -43,16 +45,19 @@ export interface Selection {
   life: Lifecycle;
   /** Set by selectTokenVerifier: the issuer the OpenAPI document's OAuth 2.0 scheme names. */
   oauth?: OAuthDocumentation;
+  /** Set by selectSubscriptionKeys in demo mode only: the demo key the /docs page fills in. */
+  docsDemoKey?: string;
 }
 
 /**
  * AUTH_CLIENT_IDS, or by default the demo issuer's client-credentials clients while it runs (never its
- * person-facing app) and none with a real issuer: a client token is never assumed (CONTRACT §2).
+ * person-facing app; `demoClientIds`) and none with a real issuer: a client token is never assumed
+ * (docs/contract.md#token-kinds).
  */
-export function authClientIds(config: Config): string[] {
+export function authClientIds(config: Config, demoClientIds: readonly string[]): string[] {
   if (config.authClientIds !== undefined) return config.authClientIds;
   if (config.authIssuer !== undefined) return [];
-  return DEMO_CLIENTS.filter((client) => client.grant === 'client_credentials').map((client) => client.clientId);
+  return [...demoClientIds];
 }
 
 /** The /docs page's OAuth redirect page, in the scheme the API listens in (https once TLS_CERT_FILE is set). */
@@ -65,95 +70,135 @@ export function docsRedirectUri(config: Pick<Config, 'host' | 'port' | 'tls'>): 
 export async function selectTokenVerifier(selection: Selection): Promise<AccessTokenVerifier> {
   const { config, clock, logger, life } = selection;
   let issuer = config.authIssuer;
+  let demoClientIds: readonly string[] = [];
   if (issuer !== undefined) selection.oauth = { kind: 'issuer', issuer };
   if (issuer === undefined) {
     // Imported only when needed: oidc-provider and its dependencies cost memory a real deployment never uses.
-    const { startDemoAuthServer } = await import('./adapters/auth-demo/demo-auth-server.js');
-    const demo = await startDemoAuthServer({
+    const { startDemoAuthServer } = await import('./dev/demo-issuer/demo-auth-server.js');
+    const demo = await opened(() => startDemoAuthServer({
       host: '127.0.0.1', port: config.demoAuthPort, audience: config.authAudience,
       patientClaim: config.authPatientClaim, dataDir: config.dataDir, logger,
       docsRedirectUri: docsRedirectUri(config),
-    });
+    }), { portSetting: 'DEMO_AUTH_PORT', port: config.demoAuthPort, hostSetting: 'the demo issuer host', host: '127.0.0.1' });
     issuer = demo.issuer;
+    demoClientIds = demo.clientIds;
     selection.oauth = { kind: 'demo', issuer };
     life.onClose(() => demo.close());
     life.notices.push(`demo authorization server: ${issuer} (clients and secrets in ${path.join(config.dataDir, 'demo-auth.json')})`);
   }
-  const clientIds = authClientIds(config);
+  const clientIds = authClientIds(config, demoClientIds);
   if (clientIds.length === 0) logger.warn('AUTH_CLIENT_IDS is empty: only person tokens are accepted, client-credentials tokens are refused');
-  return new JwtAccessTokenVerifier({
+  const verifier = new JwtAccessTokenVerifier({
     issuer, audience: config.authAudience, patientClaim: config.authPatientClaim, clientIds, clock,
     ...(config.authJwksUrl ? { jwksUrl: config.authJwksUrl } : {}),
     onWarning: (msg) => logger.warn(msg),
   });
+  life.onClose(async () => verifier.close());
+  return verifier;
 }
 
-export async function selectSubscriptionKeys({ config, life }: Selection): Promise<SubscriptionKeys> {
+export async function selectSubscriptionKeys(selection: Selection): Promise<SubscriptionKeys> {
+  const { config, life } = selection;
   if (config.subscriptionKeys !== undefined) return new StaticSubscriptionKeys(config.subscriptionKeys);
+  // loadConfig refuses this already; a demo key beside a real issuer must never exist, however the config was made.
+  if (config.authIssuer !== undefined) throw new Error('AUTH_ISSUER is set without SUBSCRIPTION_KEYS or SUBSCRIPTION_KEYS_FILE');
+  const { DEMO_KEY_FILE, demoSubscriptionKeys } = await import('./dev/demo-keys/demo-subscription-key.js');
   life.notices.push(`demo subscription key: in ${path.join(config.dataDir, DEMO_KEY_FILE)}`);
-  return new StaticSubscriptionKeys(await demoSubscriptionKeys(config.dataDir));
+  const keys = await demoSubscriptionKeys(config.dataDir);
+  selection.docsDemoKey = [...keys.values()][0];
+  return new StaticSubscriptionKeys(keys);
 }
 
-export async function selectEhr({ config, clock, logger, metrics, life }: Selection): Promise<EhrRecords & DelegationRegistry> {
+/**
+ * What the configured EHR adapter provides: the records of the reads it serves and the writes, and
+ * the delegation registry (its own, or DELEGATION_REGISTRY's). The composition root binds each to its
+ * own port, and refuses to start when a read of the operation table has no source (`unservedReads`).
+ */
+export interface EhrSource {
+  records: EhrRecords;
+  registry: DelegationRegistry;
+  /** A registry kept apart from the records is probed for readiness too. */
+  registryPing?: () => Promise<boolean>;
+}
+
+type Remote = EhrRecords & DelegationRegistry & { useTls(tls: EhrTls): void; close(): Promise<void> };
+type Ehr = EhrRecords & DelegationRegistry;
+
+/** A remote EHR (or registry) at `baseUrl`, closed with the service, its EHR_TLS_* files watched. */
+async function openRemote(kind: 'xml-http' | 'fhir-r4', baseUrl: string, { config, logger, metrics, life }: Selection): Promise<Remote> {
   const onDropped = (reason: string): void => logger.warn({ reason }, 'EHR record left out of an answer');
-  if (config.ehrAdapter === 'xml-http') {
-    const remote = new XmlHttpEhr({
-      baseUrl: config.ehrBaseUrl ?? '', timeoutMs: config.ehrTimeoutMs, zone: config.ehrTimezone, onDropped,
-      ...(config.ehrTls ? { tls: await readEhrTls(config.ehrTls) } : {}),
-      onEvent: (event) => {
-        if (event.type === 'breaker-open') metrics.breakerOpen.set(1);
-        if (event.type === 'breaker-closed') metrics.breakerOpen.set(0);
-        if (event.type === 'retry') logger.info({ event }, 'EHR call retried');
-        else logger.warn({ event }, 'EHR event');
-      },
-    });
-    life.onClose(() => remote.close());
-    if (config.ehrTls) watchEhrTls(config.ehrTls, remote, logger, life);
-    return traced(config, new InstrumentedEhr(remote, remote, metrics));
+  const common = {
+    baseUrl, timeoutMs: config.ehrTimeoutMs, zone: config.ehrTimezone, onDropped,
+    ...(config.ehrTls ? { tls: await readEhrTls(config.ehrTls) } : {}),
+    onEvent: (event: FhirEhrEvent) => {
+      if (event.type === 'breaker-open') metrics.breakerOpen.set(1);
+      if (event.type === 'breaker-closed') metrics.breakerOpen.set(0);
+      if (event.type === 'retry') logger.info({ event }, 'EHR call retried');
+      else if (event.type === 'capability-missing') logger.error({ event }, 'FHIR server lists no such search parameter; not ready');
+      else logger.warn({ event }, 'EHR event');
+    },
+  };
+  const remote: Remote = kind === 'xml-http' ? new XmlHttpEhr(common) : await openFhir(config, common);
+  life.onClose(() => remote.close());
+  if (config.ehrTls) {
+    const watch = watchEhrTls(config.ehrTls, remote, logger);
+    life.onClose(async () => watch.close());
   }
+  return remote;
+}
+
+async function openFhir(config: Config, common: Omit<FhirEhrOptions, keyof FhirSettingsPart>): Promise<FhirEhr> {
+  const fhir = config.fhir;
+  // loadConfig reads the FHIR settings whenever fhir-r4 is chosen; a config made otherwise must not start half-set.
+  if (fhir === undefined) throw new Error('the fhir-r4 adapter needs the FHIR_* settings');
+  const authorization = await fhirAuthorization(fhir.auth, config.ehrTimeoutMs);
+  return new FhirEhr({
+    ...common, ...(authorization === undefined ? {} : { authorization }), idRoot: fhir.idRoot, pageSize: fhir.pageSize, maxPages: fhir.maxPages, delegationTag: fhir.delegationTag,
+    paymentIdSystem: fhir.paymentIdSystem, ...(fhir.videoActionIdSystem === undefined ? {} : { videoActionIdSystem: fhir.videoActionIdSystem }),
+  });
+}
+
+type FhirSettingsPart = Pick<FhirEhrOptions, 'idRoot' | 'pageSize' | 'maxPages' | 'delegationTag' | 'paymentIdSystem' | 'videoActionIdSystem'>;
+
+async function openEmbedded({ config, clock, logger }: Selection): Promise<EmbeddedEhr> {
   let dataDir = config.ehrDataDir;
   if (dataDir === undefined) {
     dataDir = path.join(config.dataDir, 'demo-ehr');
+    const { generateDemoData } = await import('./dev/demo-data/generate.js');
     await generateDemoData(dataDir, { now: clock.now(), zone: config.ehrTimezone });
     logger.warn({ dataDir }, 'embedded EHR serving generated SYNTHETIC demo data — not a system of record');
   }
   const writes = await WriteStateStore.open(path.join(config.dataDir, 'ehr-write-state.json'));
-  const embedded = new EmbeddedEhr(new DocumentStore(dataDir), writes, config.ehrTimezone, onDropped);
-  return traced(config, new InstrumentedEhr(embedded, embedded, metrics));
+  return new EmbeddedEhr(new DocumentStore(dataDir), writes, config.ehrTimezone,
+    (reason) => logger.warn({ reason }, 'EHR record left out of an answer'));
 }
 
-/** As often as the API's own certificate files are looked at (src/http/tls/https-serving.ts). */
-const EHR_TLS_WATCH = { intervalMs: 1000, settleMs: 250 };
+async function openAdapter(kind: EhrAdapterKind, baseUrl: string | undefined, selection: Selection): Promise<Ehr> {
+  // loadConfig requires a base URL for every remote kind.
+  return kind === 'embedded' ? openEmbedded(selection) : openRemote(kind, baseUrl ?? '', selection);
+}
 
-/**
- * EHR_TLS_* files are watched as TLS_CERT_FILE's are: a rotated client certificate is taken for new
- * connections without a restart; files that make no usable pair are logged and the old pair stays.
- */
-function watchEhrTls(files: EhrTlsFiles, remote: XmlHttpEhr, logger: Logger, life: Lifecycle): void {
-  const watched = [files.certFile, files.keyFile, files.caFile].filter((f): f is string => f !== undefined);
-  const watch = watchFiles(watched, () => {
-    readEhrTls(files).then((tls) => {
-      remote.useTls(tls);
-      logger.info({ certificate: certificateSummary(tls.cert) }, 'EHR client certificate reloaded; new connections to the EHR use it');
-    }).catch((err: unknown) => {
-      const reason = err instanceof Error ? err.message : String(err);
-      logger.warn({ reason }, 'EHR_TLS_* files changed but do not make a usable client certificate; still using the previous one');
-    });
-  }, EHR_TLS_WATCH);
-  life.onClose(async () => watch.close());
+export async function selectEhr(selection: Selection): Promise<EhrSource> {
+  const { config, metrics } = selection;
+  const ehr = await openAdapter(config.ehrAdapter, config.ehrBaseUrl, selection);
+  const apart = config.delegationRegistry !== config.ehrAdapter || config.delegationRegistryUrl !== undefined;
+  const registry = apart ? await openAdapter(config.delegationRegistry, config.delegationRegistryUrl, selection) : ehr;
+  const source = await traced(config, new InstrumentedEhr(ehr, registry, metrics));
+  return apart ? { ...source, registryPing: () => registry.ping() } : source;
 }
 
 /** With tracing on, every EHR call is a span; with it off, nothing of OpenTelemetry is imported. */
-async function traced(config: Config, ehr: EhrRecords & DelegationRegistry): Promise<EhrRecords & DelegationRegistry> {
-  if (!config.tracing) return ehr;
+async function traced(config: Config, ehr: EhrRecords & DelegationRegistry): Promise<EhrSource> {
+  if (!config.tracing) return { records: ehr, registry: ehr };
   const { TracedEhr } = await import('./tracing/traced-ports.js');
-  return new TracedEhr(ehr, ehr);
+  const tracedEhr = new TracedEhr(ehr, ehr);
+  return { records: tracedEhr, registry: tracedEhr };
 }
 
 /** Where the embedded audit trail is kept when there is no DATABASE_URL. */
 const auditFileOf = (config: Config): string => path.join(config.dataDir, 'audit', 'audit-trail.jsonl');
 
-/** The patient's access log is read from the store the audit trail writes to (CONTRACT §6). */
+/** The patient's access log is read from the store the audit trail writes to (docs/contract.md#the-patients-access-log). */
 export function selectAccessLogReader({ config, logger, life }: Selection): AccessLogReader {
   const reader = config.databaseUrl === undefined
     ? new FileAccessLog(auditFileOf(config), (m) => logger.warn(m))

@@ -5,16 +5,19 @@ import { isTracingEnabled } from './tracing/tracing-settings.js';
 import { readTransportSettings, type TransportSettings } from './transport-settings.js';
 import { readAccessLogSettings, type AccessLogSettings } from './access-log-settings.js';
 import { readReleasePolicySettings, type ReleasePolicySettings } from './release-policy-settings.js';
+import { readEhrAdapter, readFhirSettings, readRegistrySettings, type EhrAdapterKind, type FhirSettings, type RegistrySettings } from './fhir-settings.js';
 
 /**
- * Every setting of CONTRACT.md §1, read once from the environment and frozen. The transport
+ * Every setting of docs/contract.md#settings, read once from the environment and frozen. The transport
  * settings (TLS towards callers and the EHR, where plain HTTP may listen): src/transport-settings.ts.
  */
-export interface Config extends TransportSettings, AccessLogSettings, ReleasePolicySettings {
+export interface Config extends TransportSettings, AccessLogSettings, ReleasePolicySettings, RegistrySettings {
   port: number;
   host: string;
   basePath: string;
-  ehrAdapter: 'embedded' | 'xml-http';
+  ehrAdapter: EhrAdapterKind;
+  /** The `fhir-r4` adapter's settings (src/fhir-settings.ts); undefined unless a FHIR server is used. */
+  fhir: FhirSettings | undefined;
   /** Undefined: the embedded EHR serves generated demo data. */
   ehrDataDir: string | undefined;
   ehrBaseUrl: string | undefined;
@@ -39,6 +42,8 @@ export interface Config extends TransportSettings, AccessLogSettings, ReleasePol
   arrivalWindowAfterMin: number;
   dataDir: string;
   logLevel: string;
+  /** LOG_FORMAT: `json` (production, the default) or `pretty` (a terminal; needs the dev dependency pino-pretty). */
+  logFormat: LogFormat;
   /** Where `/metrics` is served, apart from the API port (loopback by default). */
   metricsPort: number;
   metricsHost: string;
@@ -63,6 +68,8 @@ export class ConfigError extends Error {
 type Env = Readonly<Record<string, string | undefined>>;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const LOG_FORMATS = ['json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 function text(env: Env, name: string): string | undefined {
   const v = env[name]?.trim();
@@ -126,11 +133,15 @@ function refuseSharedKeys(keys: ReadonlyArray<readonly [string, string]>, source
   }
 }
 
+/** Undefined only in demo mode (no AUTH_ISSUER): a demo key is then made; with a real issuer it never is. */
 function subscriptionKeys(env: Env): Array<[string, string]> | undefined {
   const inline = text(env, 'SUBSCRIPTION_KEYS');
   if (inline !== undefined) return parseSubscriptionKeys(inline, 'SUBSCRIPTION_KEYS');
   const file = text(env, 'SUBSCRIPTION_KEYS_FILE');
   if (file !== undefined) return parseSubscriptionKeys(readFileSync(file, 'utf8'), 'SUBSCRIPTION_KEYS_FILE');
+  if (text(env, 'AUTH_ISSUER') !== undefined) {
+    throw new ConfigError('AUTH_ISSUER is set, so SUBSCRIPTION_KEYS or SUBSCRIPTION_KEYS_FILE is required: give each application its name:key pair (a demo key is made only without AUTH_ISSUER)');
+  }
   return undefined;
 }
 
@@ -142,10 +153,11 @@ function basePath(env: Env): string {
 }
 
 export function loadConfig(env: Env = process.env): Readonly<Config> {
-  const ehrAdapter = text(env, 'EHR_ADAPTER') ?? 'embedded';
-  if (ehrAdapter !== 'embedded' && ehrAdapter !== 'xml-http') throw new ConfigError('EHR_ADAPTER must be embedded or xml-http');
+  const fail = (message: string) => new ConfigError(message);
+  const ehrAdapter = readEhrAdapter(env, fail);
   const ehrBaseUrl = url(env, 'EHR_BASE_URL');
-  if (ehrAdapter === 'xml-http' && ehrBaseUrl === undefined) throw new ConfigError('EHR_ADAPTER=xml-http needs EHR_BASE_URL');
+  if (ehrAdapter !== 'embedded' && ehrBaseUrl === undefined) throw new ConfigError(`EHR_ADAPTER=${ehrAdapter} needs EHR_BASE_URL`);
+  const registry = readRegistrySettings(env, ehrAdapter, fail);
   const ehrTimezone = text(env, 'EHR_TIMEZONE') ?? 'Europe/Stockholm';
   try {
     assertTimeZone(ehrTimezone);
@@ -154,6 +166,10 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   }
   const logLevel = text(env, 'LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  const logFormat = text(env, 'LOG_FORMAT') ?? 'json';
+  if (!(LOG_FORMATS as readonly string[]).includes(logFormat)) {
+    throw new ConfigError(`LOG_FORMAT must be one of ${LOG_FORMATS.join(', ')} (json for production, pretty for a terminal)`);
+  }
   const dataDirRaw = text(env, 'DATA_DIR') ?? './.data';
   const ehrDataDir = text(env, 'EHR_DATA_DIR');
   const host = text(env, 'HOST') ?? '127.0.0.1';
@@ -162,6 +178,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     host,
     basePath: basePath(env),
     ehrAdapter,
+    fhir: readFhirSettings(env, ehrAdapter === 'fhir-r4' || registry.delegationRegistry === 'fhir-r4', fail),
+    ...registry,
     ehrDataDir: ehrDataDir === undefined ? undefined : path.resolve(ehrDataDir),
     ehrBaseUrl,
     ehrTimeoutMs: integer(env, 'EHR_TIMEOUT_MS', 5000, 1, 600_000),
@@ -181,6 +199,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     arrivalWindowAfterMin: integer(env, 'ARRIVAL_WINDOW_AFTER_MIN', 30, 0, 10_080),
     dataDir: path.resolve(dataDirRaw),
     logLevel,
+    logFormat: logFormat as LogFormat,
     metricsPort: integer(env, 'METRICS_PORT', 9464, 0, 65535),
     metricsHost: text(env, 'METRICS_HOST') ?? '127.0.0.1',
     demoAuthPort: integer(env, 'DEMO_AUTH_PORT', 8081, 0, 65535),
@@ -189,9 +208,9 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     pressureMaxEventLoopDelayMs: integer(env, 'PRESSURE_MAX_EVENT_LOOP_DELAY_MS', 1000, 10, 60_000),
     pressureMaxHeapUsedMb: integer(env, 'PRESSURE_MAX_HEAP_USED_MB', 2048, 64, 65_536),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
-    ...readTransportSettings(env, host, ehrBaseUrl, (message) => new ConfigError(message)),
-    ...readAccessLogSettings(env, (message) => new ConfigError(message)),
-    ...readReleasePolicySettings(env, (message) => new ConfigError(message)),
+    ...readTransportSettings(env, host, ehrBaseUrl, fail),
+    ...readAccessLogSettings(env, fail),
+    ...readReleasePolicySettings(env, fail),
     tracing: isTracingEnabled(env),
   });
 }

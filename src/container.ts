@@ -8,17 +8,19 @@ import {
 } from './adapter-selection.js';
 import { SystemClock } from './adapters/clock/system-clock.js';
 import { PrometheusMetrics } from './adapters/metrics/prometheus-metrics.js';
+import { countingRedisStore, DEFAULT_RATE_LIMIT_NAMESPACE } from './adapters/rate-limit-redis/counting-store.js';
 import { cursorSecret } from './adapters/page-cursor/cursor-secret.js';
 import { HmacPageCursors } from './adapters/page-cursor/hmac-page-cursors.js';
-import type { Config } from './config.js';
+import { ConfigError, type Config } from './config.js';
 import { ReadAccessLog } from './domain/access-log/read-access-log.js';
 import { PatientAccessPolicy } from './domain/access/patient-access.js';
 import { MarkArrived } from './domain/use-cases/mark-arrived.js';
 import { ReadPatientData } from './domain/use-cases/read-patient-data.js';
+import { unservedReads } from './domain/use-cases/read-sources.js';
 import { RegisterPayment } from './domain/use-cases/register-payment.js';
 import { buildApp } from './http/app.js';
 import { buildMetricsApp } from './http/metrics-app.js';
-import { HttpsServing } from './http/tls/https-serving.js';
+import { HttpsServing } from './adapters/tls/https-serving.js';
 import { Lifecycle } from './lifecycle.js';
 import { isLoopbackHost } from './transport-settings.js';
 import type { AccessLogReader } from './ports/access-log.port.js';
@@ -52,12 +54,16 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
   const metrics = new PrometheusMetrics();
   const selection: Selection = { config, clock, logger, metrics, life };
   const ehr = await selectEhr(selection);
+  const unserved = unservedReads(ehr.records.reads);
+  if (unserved.length > 0) {
+    throw new ConfigError(`EHR_ADAPTER=${config.ehrAdapter} serves no source for ${unserved.join(', ')}: choose an EHR adapter that serves every read`);
+  }
   const redis = selectRedis(selection);
 
   const c = rootContainer.createChildContainer();
   c.register<Clock>(TOKENS.Clock, { useValue: clock });
-  c.register<EhrRecords>(TOKENS.EhrRecords, { useValue: ehr });
-  c.register<DelegationRegistry>(TOKENS.DelegationRegistry, { useValue: ehr });
+  c.register<EhrRecords>(TOKENS.EhrRecords, { useValue: ehr.records });
+  c.register<DelegationRegistry>(TOKENS.DelegationRegistry, { useValue: ehr.registry });
   c.register<AuditTrail>(TOKENS.AuditTrail, { useValue: await selectAuditTrail(selection) });
   c.register<WriteCoordinator>(TOKENS.WriteCoordinator, { useValue: selectWriteCoordinator(selection, redis) });
   c.register<SubscriptionKeys>(TOKENS.SubscriptionKeys, { useValue: await selectSubscriptionKeys(selection) });
@@ -65,10 +71,10 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
   c.register<AccessLogReader>(TOKENS.AccessLogReader, { useValue: selectAccessLogReader(selection) });
   c.register<PageCursors>(TOKENS.PageCursors, { useValue: new HmacPageCursors(await cursorSecret(config.accessLogCursorSecret, config.dataDir)) });
   c.register(PatientAccessPolicy, {
-    useFactory: (d) => new PatientAccessPolicy(d.resolve(TOKENS.EhrRecords), d.resolve(TOKENS.DelegationRegistry), d.resolve(TOKENS.Clock), config.ehrTimezone),
+    useFactory: (d) => new PatientAccessPolicy(d.resolve<EhrRecords>(TOKENS.EhrRecords).reads, d.resolve(TOKENS.DelegationRegistry), d.resolve(TOKENS.Clock), config.ehrTimezone),
   });
   c.register(ReadPatientData, {
-    useFactory: (d) => new ReadPatientData(d.resolve(TOKENS.EhrRecords), config.ehrTimezone, { policy: config.releasePolicy, clock: d.resolve(TOKENS.Clock) }),
+    useFactory: (d) => new ReadPatientData(d.resolve<EhrRecords>(TOKENS.EhrRecords).reads, config.ehrTimezone, { policy: config.releasePolicy, clock: d.resolve(TOKENS.Clock) }),
   });
   c.register(MarkArrived, {
     useFactory: (d) => new MarkArrived(d.resolve(TOKENS.EhrRecords), d.resolve(TOKENS.Clock),
@@ -97,10 +103,12 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
     registerPayment: c.resolve(RegisterPayment),
     readAccessLog: c.resolve(ReadAccessLog),
     ...(selection.oauth ? { oauth: selection.oauth } : {}),
-    ...(redis ? {
-      rateLimitRedis: { client: redis.client, onStoreError: redis.health.recordSkippedCheck },
-      readinessChecks: { redis: () => redis.health.ping() },
-    } : {}),
+    ...(selection.docsDemoKey === undefined ? {} : { docsDemoKey: selection.docsDemoKey }),
+    ...(redis ? { rateLimitStore: countingRedisStore(redis.client, DEFAULT_RATE_LIMIT_NAMESPACE, redis.health.recordSkippedCheck) } : {}),
+    readinessChecks: {
+      ...(redis ? { redis: () => redis.health.ping() } : {}),
+      ...(ehr.registryPing ? { registry: ehr.registryPing } : {}),
+    },
   });
   const metricsApp = await buildMetricsApp({ metrics, logger });
   return {
@@ -108,13 +116,10 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
     metricsApp,
     notices: life.notices,
     close: async () => {
-      // A keep-alive connection that was busy when closing began stays open afterwards; sweep until done.
-      const sweeper = setInterval(() => app.server.closeIdleConnections(), 100);
-      try {
-        await app.close();
-      } finally {
-        clearInterval(sweeper);
-      }
+      // Every request that reached a socket is answered and every connection closed before fastify's
+      // close, which would answer unrouted requests with 503 and reset connections it thinks idle.
+      await app.drainConnections();
+      await app.close();
       await metricsApp.close();
       await life.closeAll();
     },

@@ -1,5 +1,6 @@
 import type { Config } from './config.js';
 import type { Runtime } from './container.js';
+import { opened } from './listen-failure.js';
 
 export interface Listening {
   /** Where the API answers, e.g. `http://127.0.0.1:8080` (the bound port when PORT is 0). */
@@ -10,7 +11,9 @@ export interface Listening {
 
 /** What `npm start` opens: the API on HOST:PORT and the metrics listener on METRICS_HOST:METRICS_PORT. */
 export async function listen(runtime: Runtime, config: Pick<Config, 'host' | 'port' | 'metricsHost' | 'metricsPort'>): Promise<Listening> {
-  const metrics = await runtime.metricsApp.listen({ port: config.metricsPort, host: config.metricsHost });
-  const api = await runtime.app.listen({ port: config.port, host: config.host });
+  const metrics = await opened(() => runtime.metricsApp.listen({ port: config.metricsPort, host: config.metricsHost }),
+    { portSetting: 'METRICS_PORT', port: config.metricsPort, hostSetting: 'METRICS_HOST', host: config.metricsHost });
+  const api = await opened(() => runtime.app.listen({ port: config.port, host: config.host }),
+    { portSetting: 'PORT', port: config.port, hostSetting: 'HOST', host: config.host });
   return { api, metrics };
 }

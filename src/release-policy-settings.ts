@@ -1,10 +1,11 @@
 /**
- * RELEASE_POLICY_FILE (CONTRACT §6): the region's release rules, read and validated once at start.
+ * RELEASE_POLICY_FILE (docs/contract.md#only-what-may-be-released): the region's release rules, read and validated once at start.
  * A file that is missing, not JSON, or not a valid policy stops the start with a message naming
  * the member at fault: a rule silently not applied would show patients what the region withholds.
  */
 import { readFileSync } from 'node:fs';
 import { Value } from 'typebox/value';
+import { RELEASE_FILTERED_READS } from './domain/operations/table.js';
 import { policyFaults, ReleasePolicySchema, type ReleasePolicy } from './domain/release/release-policy.js';
 
 export interface ReleasePolicySettings {
@@ -43,7 +44,7 @@ export function parseReleasePolicy(text: string, source: string, fail: (message:
   }
   const faults = [...new Set([...Value.Errors(ReleasePolicySchema, json)]
     .map((f) => describe(f as unknown as SchemaFault)).filter((f): f is string => f !== undefined))];
-  if (faults.length === 0) faults.push(...policyFaults(json as ReleasePolicy));
+  if (faults.length === 0) faults.push(...policyFaults(json as ReleasePolicy, RELEASE_FILTERED_READS));
   if (faults.length > 0) {
     const more = faults.length > MAX_FAULTS ? ` (and ${faults.length - MAX_FAULTS} more)` : '';
     throw fail(`RELEASE_POLICY_FILE ${source} is not a valid release policy: ${faults.slice(0, MAX_FAULTS).join('; ')}${more}`);

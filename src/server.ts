@@ -1,6 +1,8 @@
 import { loadConfig } from './config.js';
 import { createLogger } from './http/logging.js';
 import { listen } from './listen.js';
+import { logDestination } from './log-format.js';
+import { startupFailure } from './startup-failure.js';
 
 /**
  * `npm start`: listen; on SIGTERM/SIGINT stop accepting, let in-flight requests finish (up to
@@ -11,7 +13,7 @@ async function main(): Promise<void> {
   // Tracing starts before anything imports fastify, undici, pg or ioredis, so that their
   // instrumentations see them load; with it off, nothing of OpenTelemetry is imported at all.
   const tracing = config.tracing ? await (await import('./tracing/start-tracing.js')).startTracing() : undefined;
-  const logger = createLogger(config.logLevel, undefined, tracing?.logMixin);
+  const logger = createLogger(config.logLevel, await logDestination(config.logFormat), tracing?.logMixin);
   const { compose } = await import('./container.js');
   const runtime = await compose(config, logger);
   const { api: address, metrics } = await listen(runtime, config);
@@ -44,6 +46,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  createLogger('error').fatal({ err }, 'service failed to start');
+  process.stderr.write(`${startupFailure(err, process.env.LOG_LEVEL)}\n`);
   process.exit(1);
 });

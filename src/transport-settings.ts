@@ -1,5 +1,5 @@
 /**
- * The transport settings of CONTRACT §1: HTTPS towards callers (TLS_*), mutual TLS towards the EHR
+ * The transport settings of docs/contract.md#settings: HTTPS towards callers (TLS_*), mutual TLS towards the EHR
  * (EHR_TLS_*), and where plain HTTP may listen (ALLOW_PLAIN_HTTP). Fails closed: a half-given pair,
  * a file that cannot be read, or plain HTTP on a reachable address without the explicit opt-in stops
  * the start instead of serving something weaker than the operator asked for.
@@ -66,12 +66,24 @@ export function readTransportSettings(
     throw fail(`HOST ${host} is not a loopback address: set TLS_CERT_FILE and TLS_KEY_FILE, or ALLOW_PLAIN_HTTP=true behind a TLS-terminating gateway`);
   }
 
+  if (ehrBaseUrl !== undefined) refusePlainRemote('EHR_BASE_URL', new URL(ehrBaseUrl), fail);
+
   const ehrTls = { caFile: file('EHR_TLS_CA_FILE'), certFile: file('EHR_TLS_CERT_FILE'), keyFile: file('EHR_TLS_KEY_FILE') };
   if ((ehrTls.certFile === undefined) !== (ehrTls.keyFile === undefined)) throw fail('EHR_TLS_CERT_FILE and EHR_TLS_KEY_FILE must be set together');
   const anyEhrTls = Object.values(ehrTls).some((v) => v !== undefined);
   // TLS settings for an http:// EHR would be silently unused: the operator believes the link is protected.
   if (anyEhrTls && ehrBaseUrl !== undefined && !ehrBaseUrl.startsWith('https:')) throw fail('EHR_TLS_* settings need an https:// EHR_BASE_URL');
   return { tls, allowPlainHttp, ehrTls: anyEhrTls ? ehrTls : undefined };
+}
+
+/**
+ * Identity numbers travel in the EHR's paths (and a FHIR server's tokens in its requests), so they go
+ * in clear text only to this machine; the rule belongs to each URL setting itself, so every adapter
+ * that calls a remote EHR, registry or token endpoint is held to it.
+ */
+export function refusePlainRemote(name: string, url: URL, fail: (message: string) => Error): void {
+  if (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname))) return;
+  throw fail(`${name} must be https:// for ${url.host} (identity numbers travel in its paths); plain http:// is allowed only to a loopback host`);
 }
 
 /** The EHR_TLS_* files' contents, for the EHR connection pool. */

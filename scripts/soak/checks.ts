@@ -70,8 +70,12 @@ export function checkAudit(outcomes: readonly Outcome[], rows: readonly AuditRow
   for (const id of byId.keys()) if (!sent.has(id)) problems.push(`${id}: audit row for a request never sent`);
   for (const a of attempts) if (!byId.has(a.requestId)) problems.push(`${a.requestId}: write attempt with no outcome row`);
   const missing = problems.filter((p) => p.endsWith('no audit row')).length;
+  // Refusals before authentication are tallied: only the first of each kind in a minute has a row of its own.
+  const tallied = outcomes.filter((o) => !o.audited && o.status !== 0);
+  const withRows = tallied.filter((o) => byId.has(o.requestId));
+  const talliedRows = `${withRows.length} (${[...new Set(withRows.map((o) => o.label))].map((l) => `${l}: ${withRows.filter((o) => o.label === l).length}`).join(', ')})`;
   return result('audit: one row per answered request', problems,
-    `${expected} answered requests to patient-data routes, ${rows.length - attempts.length} outcome rows (+${attempts.length} write attempts), ${missing} missing, ${problems.length - missing} other problems`);
+    `${expected} answered requests to patient-data routes, ${rows.length - attempts.length} outcome rows (+${attempts.length} write attempts), ${missing} missing, ${problems.length - missing} other problems; ${tallied.length} refusals before authentication with ${talliedRows} rows of their own`);
 }
 
 /** (c) Every answer is the one planned (so every non-2xx was provoked on purpose), and every 2xx body passes its check. */

@@ -29,7 +29,7 @@ export interface SoakOptions {
   redisUrl: string;
   /** The service's LOG_LEVEL (SOAK_LOG_LEVEL, default info: every request line is scanned). */
   logLevel: string;
-  /** Further settings of the service (CONTRACT §1 names); none from the environment. */
+  /** Further settings of the service (docs/contract.md#settings names); none from the environment. */
   serviceEnv: Record<string, string>;
 }
 

@@ -5,6 +5,8 @@
  * demo data set's Swedish test identity numbers.
  */
 
+import { apiScopes } from '../../src/domain/access/scopes.js';
+
 export const PEOPLE = {
   adult: '191212121212',
   actor: '198112189876',
@@ -15,11 +17,8 @@ export const PEOPLE = {
   unknown: '195507142478',
 } as const;
 
-export const ALL_SCOPES = [
-  'user/Appointment-read', 'user/Patient-read', 'user/Contact-read', 'user/AttentionSignal-read',
-  'user/VideoMeeting-read', 'user/MedicationPrescription-read', 'user/JournalNote-read',
-  'user/Appointment-write', 'user/Payment-write',
-].join(' ');
+/** Every scope of the operation table. */
+export const ALL_SCOPES = [...apiScopes().keys()].join(' ');
 
 export type RequestClass = 'read' | 'write' | 'refused';
 
@@ -86,7 +85,7 @@ interface PatientV2Body {
   emailAddresses?: { Email?: unknown[] };
 }
 
-/** The vendor's patient v2 layout (CONTRACT §4): `[{patientEHRExtract: [{patient}]}]`. */
+/** The vendor's patient v2 layout (docs/contract.md#reads): `[{patientEHRExtract: [{patient}]}]`. */
 const patientV2Of = (patient: string, masked = false) => (body: unknown): string | undefined => {
   const extracts = Array.isArray(body) ? (body as { patientEHRExtract?: { patient?: PatientV2Body }[] }[]).flatMap((i) => i.patientEHRExtract ?? []) : [];
   const records = extracts.map((e) => e.patient);
@@ -194,13 +193,14 @@ export class LoadPlan {
       read(1, 'kiosk: minor video meetings', '/patients/videomeetings/', kiosk, P.minor),
 
       // Refused on purpose.
-      // Without a valid key only the first per address, operation and status in a minute is audited (issue 12 item 4).
+      // Before authentication (no valid key, or a valid key without a valid token) only the first per address, key,
+      // operation and status in a minute is audited, the rest counted (issue 12 item 4, issue 20 item 4).
       refused(1, 'no subscription key', 401, () => ({ method: 'GET', path: '/patients/journalnotes/', headers: { authorization: `Bearer ${tokens.adult}` } }), false),
       refused(1, 'unknown subscription key', 401, () => ({ method: 'GET', path: '/patients/appointments/', headers: { 'ocp-apim-subscription-key': 'soak-not-a-key-0000000000', authorization: `Bearer ${tokens.adult}` } }), false),
-      refused(1, 'malformed token', 401, () => ({ method: 'GET', path: '/patients/patient/', headers: this.headers('not.a-jwt.at-all') })),
-      refused(1, 'no token', 401, () => ({ method: 'GET', path: '/patients/contacts/', headers: this.headers(undefined) })),
-      refused(1, 'expired token', 401, () => ({ method: 'GET', path: '/patients/medications/', headers: this.headers(tokens.expired) })),
-      refused(1, 'token signed by a foreign key', 401, () => ({ method: 'GET', path: '/patients/journalnotes/', headers: this.headers(tokens.foreign) })),
+      refused(1, 'malformed token', 401, () => ({ method: 'GET', path: '/patients/patient/', headers: this.headers('not.a-jwt.at-all') }), false),
+      refused(1, 'no token', 401, () => ({ method: 'GET', path: '/patients/contacts/', headers: this.headers(undefined) }), false),
+      refused(1, 'expired token', 401, () => ({ method: 'GET', path: '/patients/medications/', headers: this.headers(tokens.expired) }), false),
+      refused(1, 'token signed by a foreign key', 401, () => ({ method: 'GET', path: '/patients/journalnotes/', headers: this.headers(tokens.foreign) }), false),
       refused(1, 'insufficient scope', 403, () => ({ method: 'GET', path: '/patients/videomeetings/', headers: this.headers(tokens.narrow) })),
       refused(1, 'write with a read scope', 403, () => ({ method: 'PUT', path: `/patients/appointments/?id=${bookings.adult}`, headers: this.headers(tokens.narrow, undefined, json), body: '{"status":"arrived"}' })),
       refused(1, 'ended guardianship', 403, () => ({ method: 'GET', path: '/patients/journalnotes/', headers: this.headers(tokens.actor, P.expiredWard) })),

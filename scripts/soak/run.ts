@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
-import { generateDemoData } from '../../src/adapters/ehr-embedded/demo-data/generate.js';
+import { generateDemoData } from '../../src/dev/demo-data/generate.js';
 import {
   checkAnswered, checkAudit, checkMemory, checkNoServerErrors, checkStatuses, percentile, type CheckResult,
 } from './checks.js';

@@ -1,9 +1,15 @@
-/** An error that is already an HTTP answer: status, a message safe to show, and extra headers. */
+import type { ErrorShape } from './types.js';
+
+/**
+ * An error that is already an HTTP answer: status, a message safe to show, extra headers, and the
+ * error shape where no route says it (a documented path asked with another method).
+ */
 export class ApiError extends Error {
   constructor(
     readonly statusCode: number,
     message: string,
     readonly headers: Readonly<Record<string, string>> = {},
+    readonly errorShape?: ErrorShape,
   ) {
     super(message);
     this.name = 'ApiError';

@@ -1,31 +1,31 @@
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { ServerOptions as HttpServerOptions } from 'node:http';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerFactory } from 'fastify';
+import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.js';
-import type { ReadAccessLog } from '../domain/access-log/read-access-log.js';
 import type { AccessTokenVerifier } from '../ports/access-token-verifier.port.js';
 import type { AuditTrail } from '../ports/audit-trail.port.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { EhrRecords } from '../ports/ehr-records.port.js';
 import type { SubscriptionKeys } from '../ports/subscription-keys.port.js';
 import { ApiError } from './api-error.js';
+import { ConnectionDrain } from './connection-drain.js';
 import { errorHandler } from './error-handler.js';
-import { KeylessRefusalTally } from './keyless-refusals.js';
-import { PrometheusMetrics } from '../adapters/metrics/prometheus-metrics.js';
+import type { RequestMetrics } from '../ports/metrics.port.js';
 import { apiProtection } from './plugins/api-protection.js';
 import { audit } from './plugins/audit.js';
 import { credentials } from './plugins/credentials.js';
 import { metricsPlugin } from './plugins/metrics.js';
 import type { OAuthDocumentation } from './openapi/security.js';
 import { openapi } from './plugins/openapi.js';
-import { rateLimitPerSubscription, type RateLimitRedisStore } from './plugins/rate-limit.js';
+import { rateLimitPerSubscription } from './plugins/rate-limit.js';
+import { methodNotAllowed } from './method-not-allowed.js';
+import { RefusalTally } from './refusal-tally.js';
 import { requestIdOf } from './request-id.js';
+import { requestValidatorCompiler } from './request-validation.js';
 import type { RouteDependencies } from './routes/dependencies.js';
-import { accessLogRoute } from './routes/access-log-route.js';
 import { healthRoutes, type ReadinessChecks } from './routes/health-routes.js';
-import { patientRoute } from './routes/patient-route.js';
-import { readRoutes } from './routes/read-routes.js';
-import { writeRoutes } from './routes/write-routes.js';
-import type { HttpsServing } from './tls/https-serving.js';
+import { operationRoutes } from './routes/operation-routes.js';
 import { clientErrorHandler, frameworkErrors } from './transport-errors.js';
 import './types.js';
 
@@ -37,21 +37,26 @@ export interface AppDependencies extends RouteDependencies {
   tokenVerifier: AccessTokenVerifier;
   auditTrail: AuditTrail;
   ehr: EhrRecords;
-  /** The patient's access log (CONTRACT §6), read from the audit store the trail writes to. */
-  readAccessLog: ReadAccessLog;
   logger: FastifyBaseLogger;
-  /** Rate-limit counters shared through Redis (`REDIS_URL`); in-process when absent. */
-  rateLimitRedis?: RateLimitRedisStore;
+  /** Rate-limit counters shared through Redis (`REDIS_URL`, src/adapters/rate-limit-redis); in-process when absent. */
+  rateLimitStore?: FastifyRateLimitStoreCtor;
   /** Further dependencies `/health/ready` reports (Redis, when configured). */
   readinessChecks?: ReadinessChecks;
-  /** Prometheus metrics; a private registry is made when absent. */
-  metrics?: PrometheusMetrics;
+  /** Request counts and latency (Prometheus in the service); none are kept when absent. */
+  metrics?: RequestMetrics;
   /** Whole-request deadline against slow senders; 30 s unless a test needs it shorter. */
   requestTimeoutMs?: number;
   /** The authorization server the OpenAPI document's OAuth 2.0 scheme names; the demo issuer's default address when absent. */
   oauth?: OAuthDocumentation;
+  /** Demo mode only: the demo subscription key, filled in on the /docs page. Never set with configured keys. */
+  docsDemoKey?: string;
   /** TLS_CERT_FILE / TLS_KEY_FILE: the servers fastify creates are HTTPS; plain HTTP when absent. */
-  https?: HttpsServing;
+  https?: HttpsServers;
+}
+
+/** Makes the HTTPS servers fastify listens on (TLS_CERT_FILE, src/adapters/tls/https-serving.ts). */
+export interface HttpsServers {
+  serverFactory(httpOptions: HttpServerOptions): FastifyServerFactory;
 }
 
 type ProtectionSettings = Pick<Config, 'corsOrigins' | 'pressureMaxEventLoopDelayMs' | 'pressureMaxHeapUsedMb'>;
@@ -78,6 +83,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // Rolling restarts: on close, every request that reached a socket is answered first (issue 20 item 7).
+  const drain = new ConnectionDrain(app.server);
+  app.decorate('drainConnections', () => drain.drain());
   app.addHook('onResponse', (request, reply, done) => {
     request.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
     done();
@@ -85,18 +93,25 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(errorHandler, { clock: deps.clock });
   // An unknown path is 404 whatever its method or body: never parse (and refuse) a body nobody reads.
   // Hooks that never wait take a callback: no promise per hook per request.
+  // A documented path asked with another method is 405 (Allow), not 404.
+  const notAllowed = methodNotAllowed(deps.config.basePath);
   app.addHook('preParsing', (request, _reply, payload, done) => {
-    if (request.is404) done(new ApiError(404, 'Not found.'));
+    if (request.is404) done(notAllowed(request.url) ?? new ApiError(404, 'Not found.'));
     else done(null, payload);
   });
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
     reply.header('x-content-type-options', 'nosniff');
     if (!request.url.startsWith('/docs')) reply.header('cache-control', 'no-store');
-    done(null, payload);
+    drain.decide(request.raw, (last) => {
+      if (last) reply.header('connection', 'close');
+      done(null, payload);
+    });
   });
-  await app.register(metricsPlugin, { metrics: deps.metrics ?? new PrometheusMetrics({ defaultMetrics: false }) });
-  await app.register(openapi, { basePath: deps.config.basePath, ...(deps.oauth ? { oauth: deps.oauth } : {}) });
+  await app.register(metricsPlugin, { metrics: deps.metrics ?? { requestAnswered: () => undefined } });
+  await app.register(openapi, {
+    basePath: deps.config.basePath, ...(deps.oauth ? { oauth: deps.oauth } : {}), ...(deps.docsDemoKey === undefined ? {} : { demoKey: deps.docsDemoKey }),
+  });
   await app.register(healthRoutes, {
     checks: { ehr: () => deps.ehr.ping(), audit: () => deps.auditTrail.ping(), ...deps.readinessChecks },
   });
@@ -104,6 +119,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(async (api) => {
     // JSON is the only body the API reads; any other media type is 415, never a string to validate.
     api.removeContentTypeParser('text/plain');
+    api.setValidatorCompiler(requestValidatorCompiler());
     await api.register(apiProtection, {
       corsOrigins: deps.config.corsOrigins ?? [],
       maxEventLoopDelayMs: deps.config.pressureMaxEventLoopDelayMs ?? 1000,
@@ -111,16 +127,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     });
     await api.register(credentials, { subscriptionKeys: deps.subscriptionKeys, tokenVerifier: deps.tokenVerifier });
     await api.register(rateLimitPerSubscription, {
-      max: deps.config.rateLimitMax, windowMs: deps.config.rateLimitWindowMs, redis: deps.rateLimitRedis,
+      max: deps.config.rateLimitMax, windowMs: deps.config.rateLimitWindowMs, sharedStore: deps.rateLimitStore,
       noKeyMax: deps.config.rateLimitNoKeyMax ?? deps.config.rateLimitMax,
     });
-    const audited = new KeylessRefusalTally(deps.auditTrail, deps.clock, deps.logger);
-    api.addHook('onClose', () => audited.close());
-    await api.register(audit, { auditTrail: audited, clock: deps.clock });
-    await api.register(readRoutes, deps);
-    await api.register(patientRoute, deps);
-    await api.register(writeRoutes, deps);
-    await api.register(accessLogRoute, deps);
+    const refusals = new RefusalTally(deps.auditTrail, deps.clock, deps.logger);
+    api.addHook('onClose', () => refusals.close());
+    await api.register(audit, { auditTrail: deps.auditTrail, refusals, clock: deps.clock });
+    await api.register(operationRoutes, deps);
   }, { prefix: deps.config.basePath });
 
   return app;

@@ -45,6 +45,16 @@ function outcomeOf(status: number): OutcomeRecord['outcome'] {
   return status >= 500 ? 'failed' : 'denied';
 }
 
+/**
+ * Refused before authentication (no valid key, or a valid key without a valid token), so nothing
+ * about a patient was looked at and nobody is known to have asked: its record may be tallied with
+ * others of its kind (src/http/refusal-tally.ts). A refusal of an authenticated caller (too weak a
+ * scope, a patient they may not act for) names who asked for whom and is always audited.
+ */
+export function refusedBeforeAuthentication(request: FastifyRequest, reply: FastifyReply): boolean {
+  return reply.statusCode >= 400 && reply.statusCode < 500 && request.token === undefined;
+}
+
 /** The one record of what the request came to. */
 export function outcomeRecordOf(request: FastifyRequest, reply: FastifyReply, now: number): OutcomeRecord {
   const record = fieldsOf(request, now) as OutcomeRecord;

@@ -3,17 +3,20 @@ import fp from 'fastify-plugin';
 import type { Clock } from '../ports/clock.port.js';
 import { errorBody } from './error-body.js';
 import { toHttpFailure } from './error-mapping.js';
+import { removeDataHeaders } from './data-headers.js';
 
 /**
  * One error currency, mapped once: every thrown error becomes the documented status, headers and
- * body shape. Causes of 5xx are logged here (they carry no personal data); none reaches the caller.
+ * body shape, without the headers that describe a successful answer's data. Causes of 5xx are
+ * logged here (they carry no personal data); none reaches the caller.
  */
 export const errorHandler = fp(async (app: FastifyInstance, opts: { clock: Clock }) => {
   app.setErrorHandler(async (err, request, reply) => {
     const failure = toHttpFailure(err);
     if (failure.fault) request.log.error({ err }, 'request failed');
+    removeDataHeaders(reply);
     reply.code(failure.status).headers(failure.headers);
-    return errorBody(request, failure.status, failure.message, opts.clock.now());
+    return errorBody(request, failure.status, failure.message, opts.clock.now(), failure.errorShape);
   });
 
   app.setNotFoundHandler(async (request, reply) => {

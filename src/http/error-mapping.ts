@@ -1,10 +1,12 @@
-import type { FastifyError } from 'fastify';
+import type { FastifyError, FastifySchemaValidationError } from 'fastify';
+import { EXPECTED } from '../domain/operations/parameters.js';
 import { DomainError } from '../domain/errors.js';
 import { AccessLogUnavailableError } from '../ports/access-log.port.js';
-import { InvalidTokenError } from '../ports/access-token-verifier.port.js';
-import { EhrError } from '../ports/ehr-records.port.js';
+import { InvalidTokenError, type TokenFault } from '../ports/access-token-verifier.port.js';
+import { EhrError } from '../domain/ehr-error.js';
 import { ApiError, MESSAGES } from './api-error.js';
 import { AuditUnavailableError } from './plugins/audit-errors.js';
+import type { ErrorShape } from './types.js';
 
 export interface HttpFailure {
   status: number;
@@ -12,9 +14,30 @@ export interface HttpFailure {
   headers: Record<string, string>;
   /** Whether this is a fault of ours or upstream's, to be logged with its cause. */
   fault: boolean;
+  /** The body's shape where the route does not decide it. */
+  errorShape?: ErrorShape;
 }
 
-const INVALID_TOKEN_HEADERS = { 'www-authenticate': 'Bearer error="invalid_token"' };
+/**
+ * RFC 6750 §3's `error_description` of each token fault: what is wrong and what to do, never a part
+ * of the token. Its characters are those §3 allows (no double quote, no backslash).
+ */
+const TOKEN_FAULTS: Readonly<Record<TokenFault, string>> = {
+  expired: 'The access token has expired: get a new one.',
+  'not-yet-valid': 'The access token is not valid yet (nbf is in the future): check the issuer clock.',
+  signature: 'The access token signature does not verify with a key the issuer publishes, or its algorithm is not allowed.',
+  issuer: 'The access token is from another issuer than the one this service trusts.',
+  audience: 'The access token is for another audience than this service.',
+  form: 'The access token is malformed: send a signed JWT as Authorization: Bearer <token>.',
+  claims: 'The access token lacks a claim this service needs (sub, exp, a valid patient claim) or is from a client that is not listed.',
+};
+
+/** The challenge of a refused token (RFC 6750 §3), saying why. */
+export const invalidTokenHeaders = (fault: TokenFault): Record<string, string> =>
+  ({ 'www-authenticate': `Bearer error="invalid_token", error_description="${TOKEN_FAULTS[fault]}"` });
+
+/** A request without any token gets the bare challenge, no error code (RFC 6750 §3.1). */
+export const NO_TOKEN_HEADERS: Readonly<Record<string, string>> = { 'www-authenticate': 'Bearer' };
 
 // Fixed texts: a framework's or upstream's message may echo input, so none is passed through.
 const FRAMEWORK_MESSAGES: Record<string, string> = {
@@ -44,17 +67,58 @@ function fieldName(name: unknown): string {
   return chars.length > NAME_LIMIT ? `${shown}…` : shown;
 }
 
-/** A 400 message that names the offending field, built from the validation result, never from input values. */
+/** How a message names a field of each part of the request. */
+const PART_NAMES: Readonly<Record<string, string>> = { querystring: 'Query parameter', headers: 'Header', body: 'Body member', params: 'Path parameter' };
+const WHOLE_PART: Readonly<Record<string, string>> = { querystring: 'The query', headers: 'The headers', body: 'The body', params: 'The path' };
+
+type SchemaObject = Record<string, unknown> & { properties?: Record<string, SchemaObject> };
+
+/** A JSON pointer's segments (`/a~1b` is `a/b`), each as the caller sent it. */
+const segments = (pointer: string): string[] => pointer.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+
+function fieldLabel(part: string, path: readonly string[]): string {
+  if (path.length === 0) return WHOLE_PART[part] ?? 'The request';
+  return `${PART_NAMES[part] ?? part} ${path.map(fieldName).join('.')}`;
+}
+
+/** What a value must be, in words: the schema's own (`x-expected`), else the allowed values or the type. */
+function expectation(schema: SchemaObject | undefined): string {
+  if (schema === undefined) return 'as documented in /openapi.json';
+  if (typeof schema[EXPECTED] === 'string') return schema[EXPECTED];
+  if (schema.const !== undefined) return String(schema.const as string);
+  if (Array.isArray(schema.enum)) return `one of ${schema.enum.map(String).join(', ')}`;
+  if (schema.type === 'object') {
+    const members = Object.keys(schema.properties ?? {});
+    return members.length === 0 ? 'a JSON object' : `a JSON object with ${members.join(', ')}`;
+  }
+  return typeof schema.type === 'string' ? `a ${schema.type}` : 'as documented in /openapi.json';
+}
+
+/** What an object takes, for a message refusing a member it does not. */
+function takes(part: string, schema: SchemaObject | undefined): string {
+  const members = Object.keys(schema?.properties ?? {});
+  if (part === 'querystring') return members.length === 0 ? 'this path takes no query parameters' : `this path takes ${members.join(', ')}`;
+  return `${(WHOLE_PART[part] ?? 'the request').toLowerCase()} takes ${members.length === 0 ? 'nothing' : members.join(', ')}`;
+}
+
+/**
+ * A 400 message that names the offending field and what it must be (docs/contract.md#errors), built
+ * from the failing schema, never from the validator's wording or the input's value.
+ */
 function validationMessage(err: FastifyError): string {
-  const first = err.validation?.[0];
-  const where = `${err.validationContext ?? 'request'}${first?.instancePath ?? ''}`;
-  if (!first) return `${where} is invalid.`;
+  const first = err.validation?.[0] as (FastifySchemaValidationError & { parentSchema?: SchemaObject }) | undefined;
+  const part = err.validationContext ?? 'request';
+  const path = segments(first?.instancePath ?? '');
+  if (!first) return `${fieldLabel(part, [])} is invalid.`;
   const params = first.params as Record<string, unknown>;
   if (first.keyword === 'additionalProperties') {
-    return `${where}/${fieldName(params.additionalProperty)} is not allowed.`;
+    return `${fieldLabel(part, [...path, String(params.additionalProperty)])} is not allowed: ${takes(part, first.parentSchema)}.`;
   }
-  if (first.keyword === 'required') return `${where}/${String(params.missingProperty)} is required.`;
-  return `${where} ${first.message ?? 'is invalid'}.`;
+  if (first.keyword === 'required') {
+    const missing = String(params.missingProperty);
+    return `${fieldLabel(part, [...path, missing])} is required: ${expectation(first.parentSchema?.properties?.[missing])}.`;
+  }
+  return `${fieldLabel(part, path)} must be ${expectation(first.parentSchema)}.`;
 }
 
 function fromEhr(err: EhrError): HttpFailure {
@@ -75,12 +139,16 @@ function fromEhr(err: EhrError): HttpFailure {
 
 /** The one place where an error becomes a status, a message and headers. */
 export function toHttpFailure(err: unknown): HttpFailure {
-  if (err instanceof ApiError) return { status: err.statusCode, message: err.message, headers: { ...err.headers }, fault: false };
+  if (err instanceof ApiError) {
+    const failure: HttpFailure = { status: err.statusCode, message: err.message, headers: { ...err.headers }, fault: false };
+    if (err.errorShape !== undefined) failure.errorShape = err.errorShape;
+    return failure;
+  }
   if (err instanceof DomainError) {
     return { status: err.code === 'ACCESS_DENIED' ? 403 : 400, message: err.message, headers: {}, fault: false };
   }
   if (err instanceof EhrError) return fromEhr(err);
-  if (err instanceof InvalidTokenError) return { status: 401, message: MESSAGES.invalidToken, headers: INVALID_TOKEN_HEADERS, fault: false };
+  if (err instanceof InvalidTokenError) return { status: 401, message: MESSAGES.invalidToken, headers: invalidTokenHeaders(err.fault), fault: false };
   if (err instanceof AccessLogUnavailableError) {
     return { status: 503, message: 'The access log cannot be read right now. Try again later.', headers: { 'retry-after': '5' }, fault: true };
   }
@@ -98,4 +166,3 @@ export function toHttpFailure(err: unknown): HttpFailure {
   return { status: 500, message: 'Internal server error.', headers: {}, fault: true };
 }
 
-export { INVALID_TOKEN_HEADERS };

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { OperationName } from '../domain/access/operations.js';
+import type { OperationName } from '../domain/operations/table.js';
 
 /**
  * The operation a request is for, from its route's configuration: one route may serve two

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 
-/** The vendor's API management takes the key in this query parameter too (CONTRACT §2). */
+/** The vendor's API management takes the key in this query parameter too (docs/contract.md#credentials). */
 export const SUBSCRIPTION_KEY_PARAMETER = 'subscription-key';
 
 /**

@@ -1,11 +1,11 @@
-import type { OperationName } from '../domain/access/operations.js';
+import type { OperationName } from '../domain/operations/table.js';
 import type { VerifiedToken } from '../ports/access-token-verifier.port.js';
 
 /** What the audit record of a request says about whom it was for. */
 export interface AuditContext {
   patientId?: string;
   delegation?: string;
-  /** How many items the release policy withheld from the answer (CONTRACT §6); never which. */
+  /** How many items the release policy withheld from the answer (docs/contract.md#only-what-may-be-released); never which. */
   withheld?: number;
 }
 
@@ -16,6 +16,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     subscription: string | undefined;
     token: VerifiedToken | undefined;
+    /** Why the token of a request with a valid key did not verify; thrown once the rate limit has counted the request. */
+    tokenRefusal: unknown;
     audit: AuditContext;
     /** The service's own request id (src/http/request-id.ts); set when the request is first audited. */
     serviceRequestId: string | undefined;
@@ -23,6 +25,11 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Stores the attempt record of a write (src/http/plugins/audit.ts); throws AuditUnavailableError if it cannot. */
     recordWriteAttempt(request: FastifyRequest): Promise<void>;
+    /**
+     * Stops accepting connections and resolves once every request that reached a socket has been
+     * answered and every connection closed (src/http/connection-drain.ts); `close()` comes after.
+     */
+    drainConnections(): Promise<void>;
   }
   interface FastifyContextConfig {
     operation?: OperationName;

@@ -1,5 +1,5 @@
 /**
- * Paged reads of the audit trail about one patient: the patient's access log (CONTRACT §6). Only
+ * Paged reads of the audit trail about one patient: the patient's access log (docs/contract.md#the-patients-access-log). Only
  * what the log may show is read: never the source address, the token's subject or the key.
  */
 

@@ -4,12 +4,21 @@ export interface VerifiedToken {
   subject: string;
   clientId?: string;
   scopes: ReadonlySet<string>;
-  /** The logged-in person's identity number (12 digits); absent only on a listed client's token (CONTRACT §2). */
+  /** The logged-in person's identity number (12 digits); absent only on a listed client's token (docs/contract.md#token-kinds). */
   personId?: string;
 }
 
+/**
+ * Why a token was refused, as the challenge's `error_description` says it (RFC 6750 §3):
+ * `expired` (exp), `not-yet-valid` (nbf), `signature` (it does not verify, or its key or algorithm
+ * is not the issuer's), `issuer`, `audience`, `form` (not a JWT this service takes: malformed,
+ * too long, a wrong typ), `claims` (sub, exp or the patient claim missing or wrong; neither a
+ * person's nor a listed client's token).
+ */
+export type TokenFault = 'expired' | 'not-yet-valid' | 'signature' | 'issuer' | 'audience' | 'form' | 'claims';
+
 export class InvalidTokenError extends Error {
-  constructor(message: string) {
+  constructor(message: string, readonly fault: TokenFault) {
     super(message);
     this.name = 'InvalidTokenError';
   }

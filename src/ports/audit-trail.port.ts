@@ -28,12 +28,12 @@ export interface OutcomeRecord extends AuditFields {
   phase?: undefined;
   outcome: 'allowed' | 'denied' | 'failed';
   status: number;
-  /** How many items the release policy withheld from the answer (CONTRACT §6), when any; never which. */
+  /** How many items the release policy withheld from the answer (docs/contract.md#only-what-may-be-released), when any; never which. */
   withheld?: number;
 }
 
 /**
- * Stored before a write reaches the EHR, once the caller is authorised (CONTRACT §5): if it cannot
+ * Stored before a write reaches the EHR, once the caller is authorised (docs/contract.md#what-never-happens): if it cannot
  * be stored, the EHR is not asked. Its request's outcome record follows with the same
  * `serviceRequestId`; an attempt without one means the service stopped in between, and the write
  * may or may not have happened.

@@ -2,7 +2,7 @@
  * What may leave the process in a span (THREATS: personal data in telemetry). Traces go to a
  * collector that is not the audit trail and is seldom protected like it, so a span carries no
  * identity number, token or subscription key: query strings (where a subscription key may ride,
- * CONTRACT §2) are cut from URLs, header attributes and parameters are dropped, stack traces are
+ * docs/contract.md#credentials) are cut from URLs, header attributes and parameters are dropped, stack traces are
  * dropped, and every other text has identity numbers and JWT-shaped strings replaced.
  */
 import type { AttributeValue, Attributes } from '@opentelemetry/api';

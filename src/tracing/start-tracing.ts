@@ -1,13 +1,14 @@
 /**
- * OpenTelemetry for the service (CONTRACT §1 OTEL_EXPORTER_OTLP_ENDPOINT; the standard OTEL_*
+ * OpenTelemetry for the service (docs/contract.md#settings OTEL_EXPORTER_OTLP_ENDPOINT; the standard OTEL_*
  * variables apply). Imported by src/server.ts only when tracing is on, and before fastify, undici,
  * pg or ioredis are imported, so that their instrumentations see them load.
  *
  * What a request gives: one server span named by its route (`GET /patients/appointments/`) with
  * the operation as `pdas.operation`, its EHR calls (`ehr read bookings`, and below them the undici
- * HTTP call to the EHR, which carries `traceparent`), its audit write (`audit append`, and below it
- * the PostgreSQL insert) and Redis commands (names only). Every span is redacted before export
- * (redact-span.ts). Only traces are exported: metrics stay on /metrics.
+ * HTTP call to the EHR, which carries our `traceparent`), its audit write (`audit append`, and below it
+ * the PostgreSQL insert) and Redis commands (names only). Every request starts its own trace: a
+ * caller's trace context is only a link, and its baggage goes nowhere (untrusted-trace-context.ts).
+ * Every span is redacted before export (redact-span.ts). Only traces are exported: metrics stay on /metrics.
  */
 import { register } from 'node:module';
 import { FastifyOtelInstrumentation } from '@fastify/otel';
@@ -20,6 +21,7 @@ import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { NodeSDK, tracing } from '@opentelemetry/sdk-node';
 import type { FastifyRequest } from 'fastify';
 import { RedactingSpanProcessor } from './redacting-span-processor.js';
+import { linkCallerSpan, OutboundTraceContextPropagator } from './untrusted-trace-context.js';
 
 export interface Tracing {
   /** pino `mixin`: the active trace and span ids on every log line written inside a request. */
@@ -46,6 +48,7 @@ function nameRequestSpan(span: Span, request: FastifyRequest): void {
   span.updateName(route === undefined ? request.method : `${request.method} ${route}`);
   const operation = (request.routeOptions.config as { operation?: unknown } | undefined)?.operation;
   if (typeof operation === 'string') span.setAttribute('pdas.operation', operation);
+  linkCallerSpan(span, request.headers.traceparent);
 }
 
 export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promise<Tracing> {
@@ -53,6 +56,8 @@ export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promis
   register('@opentelemetry/instrumentation/hook.mjs', import.meta.url, { data: { include: ['pg', 'ioredis'] } });
   const sdk = new NodeSDK({
     ...(env.OTEL_SERVICE_NAME ? {} : { serviceName: SERVICE_NAME }),
+    // Given here, OTEL_PROPAGATORS cannot bring back a propagator that trusts callers.
+    textMapPropagator: new OutboundTraceContextPropagator(),
     spanProcessors: [new RedactingSpanProcessor(), new tracing.BatchSpanProcessor(exporterFromEnv(env))],
     metricReaders: [],
     logRecordProcessors: [],

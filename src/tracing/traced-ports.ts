@@ -5,10 +5,13 @@
  */
 import { SpanStatusCode, trace, type Attributes } from '@opentelemetry/api';
 import type { AuditRecord, AuditTrail } from '../ports/audit-trail.port.js';
-import type { DelegationRegistry, Relationship } from '../ports/delegation-registry.port.js';
-import {
-  EhrError, type EhrRecords, type EhrWriteResult, type PaymentType, type ReadKind, type ReadResults, type TimeRange,
-} from '../ports/ehr-records.port.js';
+import type { DelegationRegistry } from '../ports/delegation-registry.port.js';
+import type { Relationship } from '../domain/access/relationship.js';
+import { EhrError } from '../domain/ehr-error.js';
+import { eachRead } from '../domain/use-cases/read-sources.js';
+import type { PaymentType } from '../domain/writes/payment-types.js';
+import type { EhrWriteResult } from '../domain/writes/write-outcomes.js';
+import type { EhrReads, EhrRecords } from '../ports/ehr-records.port.js';
 
 const tracer = trace.getTracer('patient-data-access');
 
@@ -29,10 +32,11 @@ async function inSpan<T>(name: string, attributes: Attributes, run: () => Promis
 }
 
 export class TracedEhr implements EhrRecords, DelegationRegistry {
-  constructor(private readonly ehr: EhrRecords, private readonly registry: DelegationRegistry) {}
+  readonly reads: EhrReads;
 
-  read<K extends ReadKind>(kind: K, patientId: string, range: TimeRange): Promise<ReadResults[K]> {
-    return inSpan(`ehr read ${kind}`, { 'pdas.ehr.call': `read:${kind}` }, () => this.ehr.read(kind, patientId, range));
+  constructor(private readonly ehr: EhrRecords, private readonly registry: DelegationRegistry) {
+    this.reads = eachRead(ehr.reads, (read, reader) => (patientId, range) =>
+      inSpan(`ehr ${read}`, { 'pdas.ehr.call': `read:${read}` }, () => reader(patientId, range)));
   }
 
   registerArrival(patientId: string, contactId: string): Promise<EhrWriteResult> {

@@ -1,5 +1,5 @@
 /**
- * Whether traces are exported (CONTRACT §1 OTEL_EXPORTER_OTLP_ENDPOINT). Read apart from the SDK so
+ * Whether traces are exported (docs/contract.md#settings OTEL_EXPORTER_OTLP_ENDPOINT). Read apart from the SDK so
  * that with tracing off nothing of OpenTelemetry is ever imported.
  */
 export function isTracingEnabled(env: Readonly<Record<string, string | undefined>>): boolean {

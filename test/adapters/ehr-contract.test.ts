@@ -3,27 +3,31 @@
  * DelegationRegistry ports, against the embedded EHR and against XmlHttpEhr over the simulator,
  * both over the same generated data.
  */
+import { readDocument } from '../support/document-reads.js';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateDemoData } from '../../src/adapters/ehr-embedded/demo-data/generate.js';
+import { generateDemoData } from '../../src/dev/demo-data/generate.js';
 import { DocumentStore } from '../../src/adapters/ehr-embedded/document-store.js';
 import { EmbeddedEhr } from '../../src/adapters/ehr-embedded/embedded-ehr.js';
 import { WriteStateStore } from '../../src/adapters/ehr-embedded/write-state-store.js';
-import { startEhrSimulator } from '../../src/adapters/ehr-simulator/index.js';
+import { startEhrSimulator } from '../../src/dev/ehr-simulator/index.js';
 import { XmlHttpEhr } from '../../src/adapters/ehr-xml-http/index.js';
 import type { CareContact } from '../../src/domain/records/index.js';
 import { compactToEpochMs } from '../../src/domain/time/local-time.js';
 import type { DelegationRegistry } from '../../src/ports/delegation-registry.port.js';
-import type { EhrRecords, ReadKind, TimeRange } from '../../src/ports/ehr-records.port.js';
+import { DOCUMENT_KINDS, type DocumentKind } from '../../src/adapters/ehr-xml/documents.js';
+import type { EhrRecords } from '../../src/ports/ehr-records.port.js';
+import type { TimeRange } from '../../src/domain/time/time-range.js';
 
 const ZONE = 'Europe/Stockholm';
 const NOW = Date.UTC(2026, 10, 21, 8, 0);
 const ADULT = '191212121212';
 const ACTOR = '198112189876';
 const UNKNOWN = '195507142478';
-const KINDS: ReadKind[] = ['patient', 'patient-v2', 'medications', 'journalnotes', 'bookings', 'videomeetings', 'contacts', 'attentionsignals'];
+/** Every legacy document, from the documents table. */
+const KINDS: DocumentKind[] = DOCUMENT_KINDS;
 /** The instants the care contacts begin at, in the order answered. */
 const contactStarts = (answer: CareContact[]): number[] => answer.flatMap((i) => i.contactEHRExtract)
   .map((e) => compactToEpochMs(e.contact?.contactBeginDateTime?.value ?? '', ZONE));
@@ -70,35 +74,35 @@ describe.each<[string, Factory]>([['embedded', embedded], ['xml-http + simulator
   beforeAll(async () => {
     subject = await factory(dataDir, workDir);
     ehr = subject.ehr;
-    contacts = (await ehr.read('bookings', ADULT, {})).flatMap((r) => r.Booking).map((b) => b.ContactId);
+    contacts = (await readDocument(ehr, 'bookings', ADULT, {})).flatMap((r) => r.Booking).map((b) => b.ContactId);
   });
   afterAll(() => subject.close());
 
   it('reads every kind of the rich demo patient, sorted oldest first', async () => {
     for (const kind of KINDS) {
-      const data = await ehr.read(kind, ADULT, {});
+      const data = await readDocument(ehr, kind, ADULT, {});
       expect([kind, data.length > 0]).toEqual([kind, true]);
     }
-    const starts = contactStarts(await ehr.read('contacts', ADULT, {}));
+    const starts = contactStarts(await readDocument(ehr, 'contacts', ADULT, {}));
     expect(starts).toEqual([...starts].sort((a, b) => a - b));
     expect(contacts.length).toBeGreaterThan(3);
   });
 
   it('filters on an inclusive local range', async () => {
-    const starts = contactStarts(await ehr.read('contacts', ADULT, {}));
+    const starts = contactStarts(await readDocument(ehr, 'contacts', ADULT, {}));
     const from = starts[1] ?? 0;
     const to = starts[starts.length - 2] ?? 0;
     const range: TimeRange = { from: local(from), to: local(to) };
-    const got = contactStarts(await ehr.read('contacts', ADULT, range));
+    const got = contactStarts(await readDocument(ehr, 'contacts', ADULT, range));
     expect(got).toEqual(starts.slice(1, -1));
-    expect(await ehr.read('contacts', ADULT, { from: '20990101000000' })).toEqual([]);
+    expect(await readDocument(ehr, 'contacts', ADULT, { from: '20990101000000' })).toEqual([]);
   });
 
   it('answers an unknown patient as not found, on every read and on writes', async () => {
-    for (const kind of KINDS) await expect(ehr.read(kind, UNKNOWN, {})).rejects.toMatchObject({ failure: 'patient-not-found' });
+    for (const kind of KINDS) await expect(readDocument(ehr, kind, UNKNOWN, {})).rejects.toMatchObject({ failure: 'patient-not-found' });
     await expect(ehr.registerArrival(UNKNOWN, contacts[0] ?? '')).rejects.toMatchObject({ failure: 'patient-not-found' });
     await expect(ehr.registerPayment(UNKNOWN, contacts[0] ?? '', 'CARD')).rejects.toMatchObject({ failure: 'patient-not-found' });
-    await expect(ehr.read('journalnotes', '../191212121212', {})).rejects.toMatchObject({ failure: 'patient-not-found' });
+    await expect(readDocument(ehr, 'journalnotes', '../191212121212', {})).rejects.toMatchObject({ failure: 'patient-not-found' });
   });
 
   it('lists the delegations of the demo actor, expired ones included, and none for a stranger', async () => {
@@ -129,7 +133,7 @@ describe.each<[string, Factory]>([['embedded', embedded], ['xml-http + simulator
   });
 
   it('answers an unknown, a foreign or a crafted contact id with CONTACT_NOT_FOUND', async () => {
-    const theirs = (await ehr.read('bookings', ACTOR, {})).flatMap((r) => r.Booking).map((b) => b.ContactId)[0] ?? 'none';
+    const theirs = (await readDocument(ehr, 'bookings', ACTOR, {})).flatMap((r) => r.Booking).map((b) => b.ContactId)[0] ?? 'none';
     for (const contact of ['no-such-contact', theirs, '..', '../x', 'x/../../y']) {
       await expect(ehr.registerArrival(ADULT, contact)).resolves.toEqual({ resultCode: 'ERROR', reasonCode: 'CONTACT_NOT_FOUND' });
       await expect(ehr.registerPayment(ADULT, contact, 'CASH')).resolves.toEqual({ resultCode: 'ERROR', reasonCode: 'CONTACT_NOT_FOUND' });
@@ -150,7 +154,7 @@ describe('EHR port contract: both adapters give the same answers', () => {
       for (const patient of [ADULT, ACTOR, '201701012393', '194608632396', '197305242385']) {
         for (const kind of KINDS) {
           for (const range of ranges) {
-            const [left, right] = await Promise.all([a.ehr.read(kind, patient, range), b.ehr.read(kind, patient, range)]);
+            const [left, right] = await Promise.all([readDocument(a.ehr, kind, patient, range), readDocument(b.ehr, kind, patient, range)]);
             expect([patient, kind, range, JSON.stringify(right)]).toEqual([patient, kind, range, JSON.stringify(left)]);
             compared += 1;
           }

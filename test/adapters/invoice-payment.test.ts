@@ -1,13 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parsePayment } from '../../src/adapters/ehr-simulator/payment-body.js';
+import { parsePayment } from '../../src/dev/ehr-simulator/payment-body.js';
 import { ADULT, startSimulatedEhr, type SimulatedEhr } from './ehr-xml-http/simulated-ehr.js';
 
 const XML = 'application/xml; charset=utf-8';
 const body = (type: string): string => `<Payment xmlns="urn:example:ehr:payment:1"><Status>PAID</Status><PaymentType>${type}</PaymentType></Payment>`;
 
-describe('issue 13 item 2: INVOICE payments upstream (upstream README §2)', () => {
+describe('issue 13 item 2: INVOICE payments upstream (docs/upstream-ehr.md#2-requests-and-answers)', () => {
   let t: SimulatedEhr;
   beforeAll(async () => {
     t = await startSimulatedEhr();

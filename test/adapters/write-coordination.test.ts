@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRateLimitRedis } from '../../src/adapters/rate-limit-redis/create-rate-limit-redis.js';
 import { InProcessCoordinator } from '../../src/adapters/write-coordination/in-process-coordinator.js';
 import { RedisCoordinator } from '../../src/adapters/write-coordination/redis-coordinator.js';
-import { EhrError } from '../../src/ports/ehr-records.port.js';
+import { EhrError } from '../../src/domain/ehr-error.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { redisUrl, skipWithoutRedis } from '../support/redis.js';
 

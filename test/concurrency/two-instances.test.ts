@@ -5,11 +5,12 @@ import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresAuditTrail } from '../../src/adapters/audit-postgres/postgres-audit-trail.js';
-import { generateDemoData } from '../../src/adapters/ehr-embedded/demo-data/generate.js';
+import { generateDemoData } from '../../src/dev/demo-data/generate.js';
 import { DocumentStore } from '../../src/adapters/ehr-embedded/document-store.js';
 import { EmbeddedEhr } from '../../src/adapters/ehr-embedded/embedded-ehr.js';
 import { WriteStateStore } from '../../src/adapters/ehr-embedded/write-state-store.js';
 import { createRateLimitRedis, type RateLimitRedis } from '../../src/adapters/rate-limit-redis/create-rate-limit-redis.js';
+import { countingRedisStore } from '../../src/adapters/rate-limit-redis/counting-store.js';
 import { StaticSubscriptionKeys } from '../../src/adapters/subscription-keys/static-subscription-keys.js';
 import { RedisCoordinator } from '../../src/adapters/write-coordination/redis-coordinator.js';
 import { buildApp } from '../../src/http/app.js';
@@ -47,7 +48,7 @@ describe.skipIf(skip)('two instances sharing Redis, PostgreSQL and one EHR folde
       config: { ...TEST_HTTP_CONFIG, rateLimitMax: 100_000 },
       clock, logger: createLogger('silent'), ehr, auditTrail: audit, tokenVerifier: verifierFor(issuer, clock),
       subscriptionKeys: new StaticSubscriptionKeys(new Map([['test', KEY]])), ...useCasesOver(ehr, clock, coordinator), readAccessLog: accessLogOver(new MemoryAuditTrail()),
-      rateLimitRedis: { client: redis.client, onStoreError: () => undefined, nameSpace: uniqueNameSpace('two-instances') },
+      rateLimitStore: countingRedisStore(redis.client, uniqueNameSpace('two-instances'), () => undefined),
     });
     await app.ready();
     return app;

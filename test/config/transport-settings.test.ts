@@ -46,6 +46,19 @@ describe('issue 15 item 1: where plain HTTP may listen, and which TLS settings g
     expect(loadConfig({}).ehrTls).toBeUndefined();
   });
 
+  it('issue 20 item 5f: a plain http:// EHR_BASE_URL to a host that is not loopback stops the start, naming the setting', () => {
+    for (const url of ['http://ehr.region.example/', 'http://10.0.0.5:8090', 'http://[fe80::1]:8090', 'http://127.example.test']) {
+      expect(() => loadConfig({ EHR_ADAPTER: 'xml-http', EHR_BASE_URL: url })).toThrow(ConfigError);
+      expect(() => loadConfig({ EHR_ADAPTER: 'xml-http', EHR_BASE_URL: url })).toThrow(/^EHR_BASE_URL .*https:\/\//);
+      // Whichever adapter is chosen: the rule belongs to the setting, so every remote adapter gets it.
+      expect(() => loadConfig({ EHR_BASE_URL: url })).toThrow(/^EHR_BASE_URL /);
+    }
+    for (const url of ['http://127.0.0.1:8090', 'http://localhost:8090/ehr', 'http://[::1]:8090', 'https://ehr.region.example/', 'HTTPS://ehr.region.example']) {
+      expect(loadConfig({ EHR_ADAPTER: 'xml-http', EHR_BASE_URL: url }).ehrBaseUrl).toBe(new URL(url).toString().replace(/\/$/, ''));
+    }
+    expect(() => loadConfig({ EHR_ADAPTER: 'xml-http', EHR_BASE_URL: 'ftp://ehr.region.example/' })).toThrow(/^EHR_BASE_URL /);
+  });
+
   it('loopback is 127.0.0.0/8, ::1 and localhost only', () => {
     for (const host of ['127.0.0.1', '127.1.2.3', 'localhost', '::1', '[::1]', '::ffff:127.0.0.1']) expect(isLoopbackHost(host)).toBe(true);
     for (const host of ['0.0.0.0', '::', '10.0.0.1', '192.168.1.2', 'example.test', '128.0.0.1', '127.example.test']) expect(isLoopbackHost(host)).toBe(false);

@@ -7,6 +7,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { anchors, proseLines } from '../support/markdown-anchors.js';
 import { REPOSITORY_ROOT } from '../support/upstream-examples.js';
 
 /** Top-level entries a clone has that are not part of the repository: installed, built or local state. */
@@ -20,18 +21,6 @@ const documents = [
 ].sort();
 
 interface Reference { document: string; line: number; target: string; kind: 'link' | 'code' }
-
-/** The text outside fenced code blocks, line by line (commands and field trees are not references). */
-function proseLines(text: string): [number, string][] {
-  let fenced = false;
-  return text.split('\n').flatMap((line, i): [number, string][] => {
-    if (/^\s*(```|~~~)/.test(line)) {
-      fenced = !fenced;
-      return [];
-    }
-    return fenced || /^( {4}|\t)/.test(line) ? [] : [[i + 1, line]];
-  });
-}
 
 function references(document: string): Reference[] {
   const found: Reference[] = [];
@@ -47,21 +36,6 @@ function references(document: string): Reference[] {
 
 const all = documents.flatMap(references);
 const where = (r: Reference): string => `${r.document}:${r.line} ${r.target}`;
-
-/** GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens, repeats numbered. */
-function anchors(file: string): Set<string> {
-  const seen = new Map<string, number>();
-  const out = new Set<string>();
-  for (const [, line] of proseLines(readFileSync(file, 'utf8'))) {
-    const heading = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line)?.[1];
-    if (heading === undefined) continue;
-    const base = heading.replace(/`/g, '').toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').trim().replace(/\s/g, '-');
-    const n = seen.get(base) ?? 0;
-    seen.set(base, n + 1);
-    out.add(n === 0 ? base : `${base}-${n}`);
-  }
-  return out;
-}
 
 const inside = (absolute: string): boolean => {
   const relative = path.relative(REPOSITORY_ROOT, absolute);

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { PatientAccessPolicy } from '../../src/domain/access/patient-access.js';
 import type { DomainError } from '../../src/domain/errors.js';
-import { EhrError } from '../../src/ports/ehr-records.port.js';
+import { EhrError } from '../../src/domain/ehr-error.js';
 import { patientRecord } from '../fakes/builders.js';
 import { FakeEhr, FakeRegistry } from '../fakes/fake-ehr.js';
 import { FixedClock } from '../fakes/fixed-clock.js';
@@ -23,16 +23,16 @@ describe('PatientAccessPolicy', () => {
 
   beforeEach(() => {
     ehr = new FakeEhr()
-      .withPatient(ADULT, { patient: [patientRecord(ADULT)] })
-      .withPatient(ACTOR, { patient: [patientRecord(ACTOR)] })
-      .withPatient(CHILD, { patient: [patientRecord(CHILD)] })
-      .withPatient(PROTECTED, { patient: [patientRecord(PROTECTED, { protectedIdentity: true })] });
+      .withPatient(ADULT, { getPatient: [patientRecord(ADULT)] })
+      .withPatient(ACTOR, { getPatient: [patientRecord(ACTOR)] })
+      .withPatient(CHILD, { getPatient: [patientRecord(CHILD)] })
+      .withPatient(PROTECTED, { getPatient: [patientRecord(PROTECTED, { protectedIdentity: true })] });
     registry = new FakeRegistry()
       .grant(ACTOR, { patient: CHILD, type: 'guardian', validFrom: '20170101', validTo: '20341231' })
       .grant(ACTOR, { patient: ADULT, type: 'power-of-attorney', validFrom: '20240115' })
       .grant(ACTOR, { patient: PROTECTED, type: 'power-of-attorney', validFrom: '20200101' });
     clock = new FixedClock(Date.UTC(2026, 10, 21, 9, 0));
-    policy = new PatientAccessPolicy(ehr, registry, clock, ZONE);
+    policy = new PatientAccessPolicy(ehr.reads, registry, clock, ZONE);
   });
 
   it('lets a person read their own data without a header, and with their own number in it', async () => {
@@ -79,7 +79,7 @@ describe('PatientAccessPolicy', () => {
 
   it('ends a guardianship the day before the child turns 18, whatever the registry says', async () => {
     const teen = '200404122384';
-    ehr.withPatient(teen, { patient: [patientRecord(teen)] });
+    ehr.withPatient(teen, { getPatient: [patientRecord(teen)] });
     registry.grant(ACTOR, { patient: teen, type: 'guardian', validFrom: '20040412' });
     clock.set(Date.UTC(2022, 3, 10, 12));
     await expect(policy.resolve({ personId: ACTOR }, teen)).resolves.toMatchObject({ basis: 'guardian' });
@@ -91,7 +91,7 @@ describe('PatientAccessPolicy', () => {
     ['a personal identity number', '200802292383'],
     ['a coordination number (day 89)', '200802892380'],
   ])('issue 12 item 12: a guardianship of a child born on 29 February (%s) ends when 28 February 2026 ends (the 18th birthday is 1 March)', async (_label, leapling) => {
-    ehr.withPatient(leapling, { patient: [patientRecord(leapling)] });
+    ehr.withPatient(leapling, { getPatient: [patientRecord(leapling)] });
     registry.grant(ACTOR, { patient: leapling, type: 'guardian', validFrom: '20080229' });
     // 23:30 on 28 February in Stockholm: still seventeen.
     clock.set(Date.UTC(2026, 1, 28, 22, 30));

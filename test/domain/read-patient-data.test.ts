@@ -27,31 +27,31 @@ function protectedIn(): { notes: JournalNoteRecord[]; drugs: PrescriptionRecord[
 describe('ReadPatientData and a protected identity named in the answered document', () => {
   function setUp() {
     const { notes, drugs } = protectedIn();
-    const ehr = new FakeEhr().withPatient(CHILD, { patient: [patientRecord(CHILD)], journalnotes: notes, medications: drugs });
+    const ehr = new FakeEhr().withPatient(CHILD, { getPatient: [patientRecord(CHILD)], getJournalNotes: notes, getMedications: drugs });
     const registry = new FakeRegistry().grant(GUARDIAN, { patient: CHILD, type: 'guardian', validFrom: '20170101' });
-    const policy = new PatientAccessPolicy(ehr, registry, new FixedClock(Date.UTC(2026, 10, 21, 9)), ZONE);
-    return { policy, read: new ReadPatientData(ehr, ZONE) };
+    const policy = new PatientAccessPolicy(ehr.reads, registry, new FixedClock(Date.UTC(2026, 10, 21, 9)), ZONE);
+    return { policy, read: new ReadPatientData(ehr.reads, ZONE) };
   }
 
   it('issue 12 item 12: refuses a delegate when the journal notes or medications mark the patient protected, though the patient document does not', async () => {
     const { policy, read } = setUp();
     const access = await policy.resolve({ personId: GUARDIAN }, CHILD);
     expect(access.basis).toBe('guardian');
-    await expect(read.execute('journalnotes', access, {})).rejects.toEqual(denied);
-    await expect(read.execute('medications', access, {})).rejects.toEqual(denied);
+    await expect(read.execute('getJournalNotes', access, {})).rejects.toEqual(denied);
+    await expect(read.execute('getMedications', access, {})).rejects.toEqual(denied);
   });
 
   it('issue 12 item 12: still answers the patient and a client token (access by delegation is what a protected identity stops)', async () => {
     const { policy, read } = setUp();
-    const { records: own } = await read.execute('journalnotes', await policy.resolve({ personId: CHILD }, CHILD), {});
+    const { records: own } = await read.execute('getJournalNotes', await policy.resolve({ personId: CHILD }, CHILD), {});
     expect(own[0]?.JournalNoteEHRExtract).toHaveLength(2);
-    const { records: client } = await read.execute('medications', await policy.resolve({}, CHILD), {});
+    const { records: client } = await read.execute('getMedications', await policy.resolve({}, CHILD), {});
     expect(client[0]?.PrescriptionEHRExtract).toHaveLength(1);
   });
 
   it('issue 12 item 12: lets a delegate read documents that mark nobody protected', async () => {
     const { policy, read } = setUp();
     const access = await policy.resolve({ personId: GUARDIAN }, CHILD);
-    await expect(read.execute('bookings', access, {})).resolves.toEqual({ records: [], withheld: 0 });
+    await expect(read.execute('getAppointments', access, {})).resolves.toEqual({ records: [], withheld: 0 });
   });
 });

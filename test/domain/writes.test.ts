@@ -18,7 +18,7 @@ describe('MarkArrived', () => {
   let markArrived: MarkArrived;
 
   beforeEach(() => {
-    ehr = new FakeEhr().withPatient(PATIENT, { bookings: bookings(['00012345', '2026-11-21T10:00:00Z']) });
+    ehr = new FakeEhr().withPatient(PATIENT, { getAppointments: bookings(['00012345', '2026-11-21T10:00:00Z']) });
     clock = new FixedClock(START - 30 * MIN);
     markArrived = new MarkArrived(ehr, clock, { beforeMinutes: 120, afterMinutes: 30 }, new InProcessCoordinator());
   });

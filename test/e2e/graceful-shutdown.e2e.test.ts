@@ -1,11 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateDemoData } from '../../src/adapters/ehr-embedded/demo-data/generate.js';
-import { startEhrSimulator, type EhrSimulator } from '../../src/adapters/ehr-simulator/index.js';
+import { generateDemoData } from '../../src/dev/demo-data/generate.js';
+import { startEhrSimulator, type EhrSimulator } from '../../src/dev/ehr-simulator/index.js';
+import { RawConnection, type RawAnswer } from '../support/raw-http.js';
 import { TestIssuer } from '../support/test-issuer.js';
 
 const KEY = 'shutdown-test-key-0123456789';
@@ -19,54 +20,92 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/**
+ * The journal's notes repeated `times` over (some 400 KB): answers large enough that writing one
+ * fills the socket, so the service stops reading a connection's pipelined requests until it drains,
+ * as with real journals. Requests then wait unread in the socket while others are answered.
+ */
+async function enlargeJournal(file: string, times: number): Promise<void> {
+  const xml = await readFile(file, 'utf8');
+  const start = xml.indexOf('<JournalNoteRecord>');
+  const end = xml.lastIndexOf('</JournalNoteRecords>');
+  await writeFile(file, `${xml.slice(0, start)}${xml.slice(start, end).repeat(times)}${xml.slice(end)}`);
+}
+
+interface Service {
+  child: ChildProcess;
+  port: number;
+  base: string;
+  dataDir: string;
+  output: string[];
+  exited: Promise<number | null>;
+}
+
 /** The service as `npm start` runs it, in its own process, so a real SIGTERM can be sent to it. */
+async function startService(dir: string, sim: EhrSimulator, issuer: TestIssuer, name: string): Promise<Service> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const dataDir = path.join(dir, name);
+  const output: string[] = [];
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    env: {
+      PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', METRICS_PORT: '0', DATA_DIR: dataDir,
+      EHR_ADAPTER: 'xml-http', EHR_BASE_URL: sim.url, AUTH_ISSUER: issuer.issuer, SUBSCRIPTION_KEYS: `test:${KEY}`,
+      LOG_LEVEL: 'info', SHUTDOWN_TIMEOUT_MS: '8000',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (d: Buffer) => output.push(d.toString()));
+  child.stderr?.on('data', (d: Buffer) => output.push(d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  for (let i = 0; i < 100; i++) {
+    const up = await fetch(`${base}/health/live`).then((r) => r.ok, () => false);
+    if (up) return { child, port, base, dataDir, output, exited };
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`service did not start:\n${output.join('')}`);
+}
+
+/** Whether a new TCP connection to the port is accepted, answered with `fallback` if neither happens in time. */
+function newConnection(port: number): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    const timer = setTimeout(() => { socket.destroy(); resolve('no answer'); }, 2000);
+    socket.once('connect', () => { clearTimeout(timer); socket.destroy(); resolve('accepted'); });
+    socket.once('error', (err: NodeJS.ErrnoException) => { clearTimeout(timer); resolve(err.code ?? err.message); });
+  });
+}
+
 describe('graceful shutdown on SIGTERM', () => {
   let dir: string;
   let sim: EhrSimulator;
   let issuer: TestIssuer;
-  let child: ChildProcess;
-  let base: string;
-  const output: string[] = [];
+  let service: Service;
 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'pdas-shutdown-'));
     await generateDemoData(path.join(dir, 'ehr'), { now: Date.now(), zone: 'Europe/Stockholm' });
+    await enlargeJournal(path.join(dir, 'ehr', 'patients', ADULT, 'journalnotes.xml'), 12);
     sim = await startEhrSimulator({ dataDir: path.join(dir, 'ehr'), stateFile: path.join(dir, 'sim-state.json'), zone: 'Europe/Stockholm' });
     issuer = await TestIssuer.start();
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-      env: {
-        PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', METRICS_PORT: '0', DATA_DIR: path.join(dir, 'data'),
-        EHR_ADAPTER: 'xml-http', EHR_BASE_URL: sim.url, AUTH_ISSUER: issuer.issuer, SUBSCRIPTION_KEYS: `test:${KEY}`,
-        LOG_LEVEL: 'info', SHUTDOWN_TIMEOUT_MS: '8000',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout?.on('data', (d: Buffer) => output.push(d.toString()));
-    child.stderr?.on('data', (d: Buffer) => output.push(d.toString()));
-    for (let i = 0; i < 100; i++) {
-      const up = await fetch(`${base}/health/live`).then((r) => r.ok, () => false);
-      if (up) return;
-      await new Promise((r) => setTimeout(r, 150));
-    }
-    throw new Error(`service did not start:\n${output.join('')}`);
+    service = await startService(dir, sim, issuer, 'data');
   }, 30_000);
 
   afterAll(async () => {
-    if (child.exitCode === null) child.kill('SIGKILL');
+    if (service.child.exitCode === null) service.child.kill('SIGKILL');
     await sim.close();
     await issuer.close();
     await rm(dir, { recursive: true, force: true });
   });
 
   it('finishes the request in flight, refuses new connections, flushes the audit trail and exits 0', async () => {
+    const { base, child, exited, output } = service;
     const token = await issuer.sign({ patient: ADULT, scope: 'user/JournalNote-read' });
     const headers = { 'ocp-apim-subscription-key': KEY, authorization: `Bearer ${token}` };
     expect((await fetch(`${base}/patients/journalnotes/`, { headers })).status).toBe(200);
 
     sim.faults.delay(1500, { path: /journalnotes/ });
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     const inFlight = fetch(`${base}/patients/journalnotes/`, { headers: { ...headers, 'x-request-id': 'in-flight-1' } });
     await new Promise((r) => setTimeout(r, 400));
     child.kill('SIGTERM');
@@ -77,8 +116,75 @@ describe('graceful shutdown on SIGTERM', () => {
     expect(((await answer.json()) as unknown[]).length).toBeGreaterThan(0);
     expect(refused).not.toBe(200);
     expect(await exited).toBe(0);
-    const trail = await readFile(path.join(dir, 'data', 'audit', 'audit-trail.jsonl'), 'utf8');
+    sim.faults.clear();
+    const trail = await readFile(path.join(service.dataDir, 'audit', 'audit-trail.jsonl'), 'utf8');
     expect(trail).toContain('"requestId":"in-flight-1"');
     expect(output.join('')).toContain('shut down cleanly');
   }, 20_000);
+
+  /**
+   * Issue 20 item 7: 20 journal reads on keep-alive connections, the first written alone and the
+   * other 19 written once its answer has begun, with SIGTERM sent in the same tick: the 19 have
+   * reached the service's socket, most of them not yet read. Every one must be answered 200 in
+   * full, each connection's last answer saying `Connection: close` before the service closes it,
+   * and a new connection meanwhile refused. Repeated, because the failure is a race.
+   */
+  it('issue 20 item 7: serves every request that reached its socket before SIGTERM, pipelined on one connection or spread over many, closing each connection after its last answer', async () => {
+    const token = await issuer.sign({ patient: ADULT, scope: 'user/JournalNote-read' });
+    const request = (id: string): string =>
+      `GET /patients/journalnotes/ HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\nOcp-Apim-Subscription-Key: ${KEY}\r\n`
+      + `Authorization: Bearer ${token}\r\nX-Request-Id: ${id}\r\n\r\n`;
+    const layouts = [{ name: 'one connection', connections: 1 }, { name: 'twenty connections', connections: 20 }, { name: 'five connections', connections: 5 }];
+    const rounds = 2;
+    const failures: string[] = [];
+    for (let round = 0; round < rounds; round++) {
+      for (const layout of layouts) {
+        const label = `round ${round + 1}, ${layout.name}`;
+        const running = await startService(dir, sim, issuer, `drain-${round}-${layout.connections}`);
+        // Slow enough that answers are still being made when SIGTERM arrives and the new connection is tried.
+        sim.faults.delay(150, { path: /journalnotes/ });
+        const connections = await Promise.all(Array.from({ length: layout.connections }, () => RawConnection.open(running.port)));
+        // Kept alive after an answer each, and idle: the state a load balancer's pooled connections are in.
+        await Promise.all(connections.map(async (c, n) => {
+          c.write([request(`warm-${round}-${n}`)]);
+          await c.answered(1);
+        }));
+        const ids = Array.from({ length: 20 }, (_, i) => `drain-${round}-${layout.connections}-${i}`);
+        const byConnection = connections.map((_, c) => ids.filter((__, i) => i % layout.connections === c));
+        const [first] = connections;
+        if (!first) throw new Error('no connection');
+        const begun = first.nextBytes();
+        first.write([request(ids[0] ?? '')]);
+        await begun;
+        // A slow reader: the first answer backs up, so the service stops reading that connection's next requests.
+        first.reading(false);
+        connections.forEach((c, n) => c.write((byConnection[n] ?? []).filter((id) => id !== ids[0]).map(request)));
+        running.child.kill('SIGTERM');
+        setTimeout(() => first.reading(true), 300);
+        // Once the service has taken the signal in, a new connection must be refused.
+        for (let i = 0; i < 100 && !running.output.join('').includes('shutting down'); i++) await new Promise((r) => setTimeout(r, 20));
+        const fresh = await newConnection(running.port);
+        const ends = await Promise.race([
+          Promise.all(connections.map((c) => c.ended)),
+          new Promise<string[]>((resolve) => setTimeout(() => resolve(['still open after 8 s']), 8000)),
+        ]);
+        const code = await running.exited;
+        sim.faults.clear();
+        connections.forEach((c) => c.destroy());
+        const drained = (c: RawConnection): RawAnswer[] => c.answers.filter((a) => a.headers['x-request-id']?.startsWith('drain-'));
+        const answers = connections.flatMap(drained);
+        const statuses = answers.map((a) => a.status);
+        const complete = answers.filter((a) => a.status === 200 && Array.isArray(JSON.parse(a.body))).length;
+        // The first answer began before SIGTERM and could not know; every connection's last answer after it says close.
+        const lastSaysClose = connections.map((c) => drained(c).at(-1)).filter((a) => a?.headers['x-request-id'] !== ids[0])
+          .map((a) => a?.headers.connection ?? 'none');
+        const trail = await readFile(path.join(running.dataDir, 'audit', 'audit-trail.jsonl'), 'utf8').catch(() => '');
+        const audited = ids.filter((id) => trail.includes(`"requestId":"${id}"`)).length;
+        const seen = { answers: answers.length, complete, ends: [...new Set(ends)], lastSaysClose: [...new Set(lastSaysClose)], fresh, code, audited };
+        const wanted = { answers: 20, complete: 20, ends: ['end'], lastSaysClose: ['close'], fresh: 'ECONNREFUSED', code: 0, audited: 20 };
+        if (JSON.stringify(seen) !== JSON.stringify(wanted)) failures.push(`${label}: ${JSON.stringify({ ...seen, statuses })}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 120_000);
 });

@@ -1,14 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateDemoData } from '../../src/adapters/ehr-embedded/demo-data/generate.js';
-import { startEhrSimulator, type EhrSimulator } from '../../src/adapters/ehr-simulator/index.js';
+import { generateDemoData } from '../../src/dev/demo-data/generate.js';
+import { startEhrSimulator, type EhrSimulator } from '../../src/dev/ehr-simulator/index.js';
 import { databaseAvailable, databaseUrl } from '../support/database.js';
 import { redisUrl, skipWithoutRedis } from '../support/redis.js';
 import { TestIssuer } from '../support/test-issuer.js';
@@ -22,6 +22,7 @@ interface OtlpSpan {
   parentSpanId?: string;
   name: string;
   kind: number;
+  links?: Array<{ traceId: string; spanId: string; traceState?: string }>;
   attributes?: Array<{ key: string; value: Record<string, unknown> }>;
   events?: Array<{ name: string; attributes?: Array<{ key: string; value: Record<string, unknown> }> }>;
 }
@@ -63,7 +64,8 @@ const attr = (span: OtlpSpan, key: string): unknown => {
  */
 describe.runIf(await databaseAvailable() && !(await skipWithoutRedis()))('issue 15 item 3: OpenTelemetry traces', () => {
   const spans: OtlpSpan[] = [];
-  const traceparents: string[] = [];
+  /** The headers of every request the EHR got. */
+  const ehrHeaders: IncomingHttpHeaders[] = [];
   const output: string[] = [];
   let dir: string;
   let database: string;
@@ -93,9 +95,7 @@ describe.runIf(await databaseAvailable() && !(await skipWithoutRedis()))('issue 
     await generateDemoData(path.join(dir, 'ehr'), { now: Date.now(), zone: 'Europe/Stockholm' });
     sim = await startEhrSimulator({
       dataDir: path.join(dir, 'ehr'), stateFile: path.join(dir, 'sim-state.json'), zone: 'Europe/Stockholm',
-      onRequest: (req) => {
-        if (typeof req.headers.traceparent === 'string') traceparents.push(req.headers.traceparent);
-      },
+      onRequest: (req) => void ehrHeaders.push({ ...req.headers }),
     });
     receiver = await startReceiver(spans);
     issuer = await TestIssuer.start();
@@ -134,6 +134,10 @@ describe.runIf(await databaseAvailable() && !(await skipWithoutRedis()))('issue 
     await rm(dir, { recursive: true, force: true });
   });
 
+  /** The request span that keeps the caller's trace `callerTrace` as a link (and is named `name`, when given). */
+  const linkedTo = (callerTrace: string, name?: string): OtlpSpan | undefined =>
+    spans.find((s) => s.links?.some((l) => l.traceId === callerTrace) && (name === undefined || s.name === name));
+
   async function until<T>(find: () => T | undefined, what: string): Promise<T> {
     for (let i = 0; i < 100; i++) {
       const found = find();
@@ -149,17 +153,20 @@ describe.runIf(await databaseAvailable() && !(await skipWithoutRedis()))('issue 
       headers: { authorization: `Bearer ${token}`, traceparent: `00-${gatewayTrace}-${randomBytes(8).toString('hex')}-01` },
     });
     expect(res.status).toBe(200);
-    const request = await until(() => spans.find((s) => s.traceId === gatewayTrace && s.name === 'GET /patients/appointments/'), 'the request span');
+    const request = await until(() => linkedTo(gatewayTrace, 'GET /patients/appointments/'), 'the request span');
     expect(request.kind).toBe(2); // SERVER
     expect(attr(request, 'pdas.operation')).toEqual(expect.any(String));
-    const inTrace = (): OtlpSpan[] => spans.filter((s) => s.traceId === gatewayTrace);
+    // The gateway's trace is a link, never the parent: the request starts a trace of its own.
+    const ownTrace = request.traceId;
+    expect(ownTrace).not.toBe(gatewayTrace);
+    const inTrace = (): OtlpSpan[] => spans.filter((s) => s.traceId === ownTrace);
     const below = (ancestor: OtlpSpan, span: OtlpSpan): boolean => {
       for (let p = span.parentSpanId, hops = 0; p && hops < 10; p = inTrace().find((s) => s.spanId === p)?.parentSpanId, hops++) {
         if (p === ancestor.spanId) return true;
       }
       return false;
     };
-    const ehr = await until(() => inTrace().find((s) => s.name.startsWith('ehr read')), 'an EHR call span');
+    const ehr = await until(() => inTrace().find((s) => s.name.startsWith('ehr get')), 'an EHR call span');
     const audit = await until(() => inTrace().find((s) => s.name === 'audit append'), 'the audit span');
     const http = await until(() => inTrace().find((s) => s.kind === 3 && below(ehr, s)), 'the undici span below the EHR call');
     const insert = await until(() => inTrace().find((s) => /^pg\./.test(s.name) && below(audit, s)), 'a pg span below the audit write');
@@ -169,10 +176,10 @@ describe.runIf(await databaseAvailable() && !(await skipWithoutRedis()))('issue 
     for (const span of [http, insert]) expect(below(request, span)).toBe(true);
     expect(inTrace().some((s) => attr(s, 'db.system.name') === 'redis')).toBe(true);
 
-    expect(traceparents.some((t) => t.split('-')[1] === gatewayTrace)).toBe(true);
+    expect(ehrHeaders.some((h) => String(h.traceparent).split('-')[1] === ownTrace)).toBe(true);
     // Log lines are buffered up to a second (src/http/logging.ts).
-    const completed = await until(() => output.join('').split('\n').find((l) => l.includes('"request completed"') && l.includes(gatewayTrace)), 'the log line');
-    expect(JSON.parse(completed)).toMatchObject({ trace_id: gatewayTrace, span_id: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    const completed = await until(() => output.join('').split('\n').find((l) => l.includes('"request completed"') && l.includes(ownTrace)), 'the log line');
+    expect(JSON.parse(completed)).toMatchObject({ trace_id: ownTrace, span_id: expect.stringMatching(/^[0-9a-f]{16}$/) });
   });
 
   it('a write, whose body is read before its handler runs, keeps its EHR calls and audit records in its own trace', async () => {
@@ -186,14 +193,14 @@ describe.runIf(await databaseAvailable() && !(await skipWithoutRedis()))('issue 
       body: JSON.stringify({ status: 'PAID', contactId: 'no-such-booking-1', paymentType: 'CARD' }),
     });
     expect(res.status).toBe(200);
-    const request = await until(() => spans.find((s) => s.traceId === writeTrace && s.name === 'POST /patients/paymentnotice/'), 'the write span');
+    const request = await until(() => linkedTo(writeTrace, 'POST /patients/paymentnotice/'), 'the write span');
     const audits = await until(() => {
-      const found = spans.filter((s) => s.traceId === writeTrace && s.name === 'audit append');
+      const found = spans.filter((s) => s.traceId === request.traceId && s.name === 'audit append');
       return found.length >= 2 ? found : undefined;
     }, 'the attempt and outcome records');
     expect(audits.map((s) => attr(s, 'pdas.audit.phase')).sort()).toEqual(['attempt', 'outcome']);
-    expect(spans.some((s) => s.traceId === writeTrace && s.name.startsWith('ehr '))).toBe(true);
-    expect(request.parentSpanId).toBeDefined();
+    expect(spans.some((s) => s.traceId === request.traceId && s.name.startsWith('ehr '))).toBe(true);
+    expect(request.parentSpanId ?? '').toBe('');
   });
 
   it('no span carries an identity number, a token or a subscription key', async () => {
@@ -202,8 +209,8 @@ describe.runIf(await databaseAvailable() && !(await skipWithoutRedis()))('issue 
       headers: { authorization: `Bearer ${token}`, patient: ADULT, traceparent: `00-${stray}-${randomBytes(8).toString('hex')}-01` },
     });
     await fetch(`${base}/patients/journalnotes/`, { headers: { authorization: `Bearer ${token}`, 'ocp-apim-subscription-key': KEY } });
-    await until(() => spans.find((s) => s.traceId === stray), 'the 404 request span');
-    await until(() => spans.find((s) => s.name === 'ehr read journalnotes'), 'the journal read');
+    await until(() => linkedTo(stray), 'the 404 request span');
+    await until(() => spans.find((s) => s.name === 'ehr getJournalNotes'), 'the journal read');
     await new Promise((r) => setTimeout(r, 300));
     const exported = JSON.stringify(spans);
     expect(exported).toContain('/ehr/v1/patients/[REDACTED]/');
@@ -211,5 +218,36 @@ describe.runIf(await databaseAvailable() && !(await skipWithoutRedis()))('issue 
     expect(exported).not.toContain(token);
     expect(exported).not.toContain(token.split('.')[1]);
     expect(exported).not.toContain(KEY);
+  });
+
+  it('issue 20 item 5c: a caller\'s traceparent, tracestate and baggage are not trusted: a new trace, the caller\'s span only as a link, nothing of them to the EHR (threat 46 of docs/threat-model.md#found-by-independent-review)', async () => {
+    const callerTrace = randomBytes(16).toString('hex');
+    const callerSpan = randomBytes(8).toString('hex');
+    const fromNow = ehrHeaders.length;
+    // Sampled off by the caller, with a tracestate and a baggage that carry secrets (as in the review).
+    const res = await fetch(`${base}/patients/journalnotes/`, {
+      headers: {
+        authorization: `Bearer ${token}`, 'ocp-apim-subscription-key': KEY, traceparent: `00-${callerTrace}-${callerSpan}-00`,
+        tracestate: `leak=${KEY}`, baggage: `leak=${KEY};pin=${ADULT}`,
+      },
+    });
+    expect(res.status).toBe(200);
+    const request = await until(() => linkedTo(callerTrace, 'GET /patients/journalnotes/'), 'the request span, traced though the caller sampled it off');
+    expect(request.traceId).not.toBe(callerTrace);
+    expect(request.parentSpanId ?? '').toBe('');
+    expect(request.links).toEqual([expect.objectContaining({ traceId: callerTrace, spanId: callerSpan })]);
+    expect(request.links?.[0]?.traceState ?? '').toBe('');
+    await until(() => spans.find((s) => s.traceId === request.traceId && s.name === 'ehr getJournalNotes'), 'the EHR call in the new trace');
+    expect(spans.filter((s) => s.traceId === callerTrace)).toEqual([]);
+
+    const upstream = ehrHeaders.slice(fromNow);
+    expect(upstream.length).toBeGreaterThan(0);
+    for (const headers of upstream) {
+      expect(headers.traceparent).toMatch(new RegExp(`^00-${request.traceId}-[0-9a-f]{16}-01$`));
+      expect(headers).not.toHaveProperty('baggage');
+      expect(headers).not.toHaveProperty('tracestate');
+    }
+    expect(JSON.stringify(upstream)).not.toContain(KEY);
+    expect(JSON.stringify(upstream)).not.toContain(callerTrace);
   });
 });

@@ -1,9 +1,12 @@
-import type { DelegationRegistry, Relationship } from '../../src/ports/delegation-registry.port.js';
-import {
-  EhrError, type EhrRecords, type EhrWriteResult, type PaymentType, type ReadKind, type ReadResults, type TimeRange,
-} from '../../src/ports/ehr-records.port.js';
+import type { DelegationRegistry } from '../../src/ports/delegation-registry.port.js';
+import type { Relationship } from '../../src/domain/access/relationship.js';
+import { EhrError } from '../../src/domain/ehr-error.js';
+import { READ_NAMES, type ReadItem, type ReadName } from '../../src/domain/operations/table.js';
+import type { PaymentType } from '../../src/domain/writes/payment-types.js';
+import type { EhrWriteResult } from '../../src/domain/writes/write-outcomes.js';
+import type { EhrReads, EhrRecords } from '../../src/ports/ehr-records.port.js';
 
-type Data = { [K in ReadKind]?: ReadResults[K] };
+type Data = { [R in ReadName]?: ReadItem<R>[] };
 
 /** An EHR held in memory, recording every call so tests can assert what was (not) asked upstream. */
 export class FakeEhr implements EhrRecords {
@@ -11,18 +14,20 @@ export class FakeEhr implements EhrRecords {
   readonly patients = new Map<string, Data>();
   writeResult: EhrWriteResult = { resultCode: 'OK', reasonCode: 'ARRIVAL_REGISTERED' };
   failure: EhrError | undefined;
+  /** Every read of the operation table, each answering what `withPatient` gave it. */
+  readonly reads: EhrReads = Object.fromEntries(READ_NAMES.map((read) => [read, (patientId: string) => this.read(read, patientId)]));
 
   withPatient(patientId: string, data: Data): this {
     this.patients.set(patientId, data);
     return this;
   }
 
-  async read<K extends ReadKind>(kind: K, patientId: string, _range: TimeRange): Promise<ReadResults[K]> {
-    this.calls.push(`read ${kind} ${patientId}`);
+  private async read<R extends ReadName>(read: R, patientId: string): Promise<ReadItem<R>[]> {
+    this.calls.push(`read ${read} ${patientId}`);
     if (this.failure) throw this.failure;
     const data = this.patients.get(patientId);
     if (!data) throw new EhrError('patient-not-found', 'unknown patient');
-    return (data[kind] ?? []) as ReadResults[K];
+    return (data[read] ?? []) as ReadItem<R>[];
   }
 
   async registerArrival(patientId: string, contactId: string): Promise<EhrWriteResult> {

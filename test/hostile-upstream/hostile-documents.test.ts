@@ -1,5 +1,5 @@
 /**
- * Hostile XML from the EHR (THREATS #25, #26), through the service as `npm start` composes it with
+ * Hostile XML from the EHR (threats 25, 26 of docs/threat-model.md#the-upstream-ehr-api10), through the service as `npm start` composes it with
  * EHR_ADAPTER=xml-http: DTD and entity bombs, external entities, reserved element names and deep
  * nesting. Each is answered 502 in the route's error shape within EHR_TIMEOUT_MS, holds none of the
  * upstream text, leaves one audit record, pollutes no prototype, holds no memory after twenty

@@ -1,5 +1,5 @@
 /**
- * Hostile answers at the HTTP level (THREATS #23–#25, #27), through the service as `npm start`
+ * Hostile answers at the HTTP level (threats 23–25, 27 of docs/threat-model.md#the-upstream-ehr-api10), through the service as `npm start`
  * composes it with EHR_ADAPTER=xml-http and EHR_TIMEOUT_MS=1500: 50 MB bodies with and without a
  * Content-Length, a trickle slower than the deadline (body, and headers byte by byte), a reset
  * mid-body, an HTML page from a front proxy, and Content-Encodings nobody asked for. Each gets
@@ -67,7 +67,7 @@ describe('hostile answers at the HTTP level, through the real app (EHR_ADAPTER=x
     expect(app.front.scripted).toBe(4);
   });
 
-  describe('50 MB bodies (THREATS #27): refused past the 10 MiB cap, never held whole', () => {
+  describe('50 MB bodies (threat 27 of docs/threat-model.md#the-upstream-ehr-api10): refused past the 10 MiB cap, never held whole', () => {
     for (const declareLength of [true, false]) {
       const label = declareLength ? '50 MB with Content-Length' : '50 MB chunked, no Content-Length';
       it(`${label}: 502 in time, 20 times per route, memory well under the payload`, async () => {
@@ -80,12 +80,17 @@ describe('hostile answers at the HTTP level, through the real app (EHR_ADAPTER=x
           const measured = `${label} on ${route.url}, 20 × 50 MB: ${JSON.stringify(inMib(growth))} MiB`;
           // 1 GB went by; at most one capped 10 MiB read is held at a time, and nothing afterwards.
           expect(growth.peakRss, measured).toBeLessThan(100 * MIB);
-          expect(growth.rss, measured).toBeLessThan(64 * MIB);
+          // RSS is the whole test process, the simulator that writes the 50 MB included, and keeps what the allocator
+          // does not hand back (68 MiB once in a CI run beside other files, with heap and Buffers back to zero): what
+          // the service holds is heapUsed and external, bounded tightly below.
+          expect(growth.rss, measured).toBeLessThan(96 * MIB);
           expect(growth.heapUsed, measured).toBeLessThan(8 * MIB);
           expect(growth.external, measured).toBeLessThan(16 * MIB);
           await healthyAfter(route);
         }
-      });
+        // 2 × 21 refused reads of up to the 10 MiB cap each: a heavy workload, not a timing (on a loaded CI core
+        // the default 20 s was not enough; the 502 deadline of each read is what the assertions check).
+      }, 90_000);
     }
   });
 
@@ -124,7 +129,7 @@ describe('hostile answers at the HTTP level, through the real app (EHR_ADAPTER=x
     });
   });
 
-  describe('HTML from a front proxy (THREATS #25)', () => {
+  describe('HTML from a front proxy (threat 25 of docs/threat-model.md#the-upstream-ehr-api10)', () => {
     const PAGES: Array<[string, number, string, string]> = [
       ['502 text/html', 502, 'text/html', HTML_PAGE],
       ['200 text/html', 200, 'text/html; charset=utf-8', HTML_PAGE],
@@ -143,7 +148,7 @@ describe('hostile answers at the HTTP level, through the real app (EHR_ADAPTER=x
     }
   });
 
-  describe('a connection reset mid-body (THREATS #24)', () => {
+  describe('a connection reset mid-body (threat 24 of docs/threat-model.md#the-upstream-ehr-api10)', () => {
     it('after half of a body with a Content-Length (the simulator), read retried once: 502', async () => {
       for (const route of ROUTES) {
         app.sim.faults.resetMidBody({ path: route.document });
@@ -164,7 +169,7 @@ describe('hostile answers at the HTTP level, through the real app (EHR_ADAPTER=x
     });
   });
 
-  describe(`a trickle slower than EHR_TIMEOUT_MS (${EHR_TIMEOUT_MS} ms; THREATS #23)`, () => {
+  describe(`a trickle slower than EHR_TIMEOUT_MS (${EHR_TIMEOUT_MS} ms; threat 23 of docs/threat-model.md#the-upstream-ehr-api10)`, () => {
     // Four at once: below the breaker's five consecutive failures, so the next request still reaches the EHR.
     const CONCURRENT = 4;
 

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccessLogEntry } from '../../src/domain/access-log/access-log-entry.js';
 import { AccessLogUnavailableError } from '../../src/ports/access-log.port.js';
+import type { AuditTrail } from '../../src/ports/audit-trail.port.js';
+import { MemoryAuditTrail } from '../fakes/memory-audit-trail.js';
 import { KEY, startTestApp, type TestApp } from '../support/test-app.js';
 
 const ADULT = '191212121212';
@@ -165,6 +167,35 @@ describe('issue 14 item 1: an access log that cannot be read', () => {
       expect(res.headers['retry-after']).toBe('5');
       expect(res.json()).toEqual({ statusCode: 503, message: 'The access log cannot be read right now. Try again later.' });
       expect(t.audit.records.at(-1)).toMatchObject({ operation: 'getAccessLog', patientId: CHILD, outcome: 'failed', status: 503 });
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('issue 20 item 5d: an error answer never carries a Link header', () => {
+  it('issue 20 item 5d: a page whose audit record cannot be stored is 503 without the next page\'s Link', async () => {
+    const stored = new MemoryAuditTrail();
+    let storeDown = false;
+    const trail: AuditTrail = {
+      append: (record) => (storeDown ? Promise.reject(new Error('audit store down')) : stored.append(record)),
+      ping: () => Promise.resolve(!storeDown),
+      close: () => Promise.resolve(),
+    };
+    const t = await startTestApp({ auditTrail: trail, accessLog: stored });
+    try {
+      const token = await t.personToken(CHILD);
+      for (let i = 0; i < 3; i++) expect((await t.call({ method: 'GET', url: '/patients/appointments/', token })).statusCode).toBe(200);
+      // With the store up, a first page of one has a next page.
+      const page = await t.call({ method: 'GET', url: `${LOG}?limit=1`, token });
+      expect(page.statusCode).toBe(200);
+      expect(page.headers.link).toMatch(/^<[^>]+cursor=[^>]+>; rel="next"$/);
+      storeDown = true;
+      for (const accept of ['application/json', 'application/fhir+json']) {
+        const refused = await t.call({ method: 'GET', url: `${LOG}?limit=1`, token, headers: { accept } });
+        expect([accept, refused.statusCode, refused.headers.link]).toEqual([accept, 503, undefined]);
+        expect(refused.json()).toMatchObject({ statusCode: 503 });
+      }
     } finally {
       await t.close();
     }

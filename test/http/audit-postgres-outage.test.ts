@@ -35,7 +35,7 @@ describe.skipIf(!available)('the service with a PostgreSQL audit trail that goes
 
   beforeAll(async () => {
     admin = adminPool();
-    // Down from the very start: the app must still build (CONTRACT §5).
+    // Down from the very start: the app must still build (docs/contract.md#what-never-happens).
     running = await startProxiedAuditApp(schema, 'refuse');
     ({ proxy, t } = running);
     token = await t.personToken(ADULT);

@@ -11,7 +11,7 @@ const available = await databaseAvailable();
 const ADULT = '191212121212';
 const CHILD = '201701012393';
 
-describe.skipIf(!available)('writes while the PostgreSQL audit store is killed (issue 12 item 2, THREATS #36)', () => {
+describe.skipIf(!available)('writes while the PostgreSQL audit store is killed (issue 12 item 2, threat 36 of docs/threat-model.md#found-by-independent-review)', () => {
   const schema = freshSchema();
   let admin: pg.Pool;
   let running: ProxiedAuditApp;

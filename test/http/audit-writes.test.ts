@@ -6,7 +6,7 @@ import { startTestApp, type TestApp } from '../support/test-app.js';
 const ADULT = '191212121212';
 const CHILD = '201701012393';
 
-describe('writes are audited before the EHR is asked (CONTRACT §5, THREATS #36)', () => {
+describe('writes are audited before the EHR is asked (docs/contract.md#what-never-happens, threat 36 of docs/threat-model.md#found-by-independent-review)', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp();

@@ -28,10 +28,10 @@ describe('credentials on every call', () => {
     });
   });
 
-  it('refuses a valid key without a token: 401 with WWW-Authenticate Bearer', async () => {
+  it('refuses a valid key without a token: 401 with the bare WWW-Authenticate: Bearer (RFC 6750 §3.1)', async () => {
     const res = await t.call({ method: 'GET', url: URL });
     expect(res.statusCode).toBe(401);
-    expect(res.headers['www-authenticate']).toBe('Bearer error="invalid_token"');
+    expect(res.headers['www-authenticate']).toBe('Bearer');
     expect(res.json()).toEqual({ statusCode: 401, message: 'Invalid access token.' });
   });
 
@@ -40,16 +40,32 @@ describe('credentials on every call', () => {
     expect(res.statusCode).toBe(200);
   });
 
+  const challenge = (description: string) => `Bearer error="invalid_token", error_description="${description}"`;
+  const tampered = (token: string) => `${token.slice(0, -4)}${token.endsWith('AAAA') ? 'BBBB' : 'AAAA'}`;
+
   it.each([
-    ['expired beyond the 60 s skew', { exp: Math.floor(Date.now() / 1000) - 61 }],
-    ['not yet valid beyond the skew', { nbf: Math.floor(Date.now() / 1000) + 61 }],
-    ['for another API', { aud: 'another-api' }],
-    ['from another issuer', { iss: 'http://127.0.0.1:1/other' }],
-    ['without exp', { exp: undefined }],
-  ])('refuses a token %s', async (_label, claims) => {
-    const res = await t.call({ method: 'GET', url: URL, token: await t.personToken(SELF, claims) });
+    ['expired beyond the 60 s skew', async () => t.personToken(SELF, { exp: Math.floor(t.clock.now() / 1000) - 61 }),
+      'The access token has expired: get a new one.'],
+    ['not yet valid beyond the skew', async () => t.personToken(SELF, { nbf: Math.floor(t.clock.now() / 1000) + 61 }),
+      'The access token is not valid yet (nbf is in the future): check the issuer clock.'],
+    ['for another API', async () => t.personToken(SELF, { aud: 'another-api' }), 'The access token is for another audience than this service.'],
+    ['from another issuer', async () => t.personToken(SELF, { iss: 'http://127.0.0.1:1/other' }),
+      'The access token is from another issuer than the one this service trusts.'],
+    ['with a signature that does not verify', async () => tampered(await t.personToken(SELF)),
+      'The access token signature does not verify with a key the issuer publishes, or its algorithm is not allowed.'],
+    ['signed with a key the issuer does not publish', async () => t.issuer.sign({ patient: SELF, scope: 'user/Contact-read' }, { kid: 'unknown-key' }),
+      'The access token signature does not verify with a key the issuer publishes, or its algorithm is not allowed.'],
+    ['that is not a JWT', async () => 'not-a-jwt', 'The access token is malformed: send a signed JWT as Authorization: Bearer <token>.'],
+    ['of three parts that are not JSON', async () => 'abc.def.ghi', 'The access token is malformed: send a signed JWT as Authorization: Bearer <token>.'],
+    ['without exp', async () => t.personToken(SELF, { exp: undefined }),
+      'The access token lacks a claim this service needs (sub, exp, a valid patient claim) or is from a client that is not listed.'],
+  ])('issue 22 item 2: refuses a token %s with 401, the same body, and an error_description that says why and never the token', async (_label, make, description) => {
+    const token = await make();
+    const res = await t.call({ method: 'GET', url: URL, token });
     expect(res.statusCode).toBe(401);
-    expect(res.headers['www-authenticate']).toBe('Bearer error="invalid_token"');
+    expect(res.json()).toEqual({ statusCode: 401, message: 'Invalid access token.' });
+    expect(res.headers['www-authenticate']).toBe(challenge(description));
+    for (const part of token.split('.')) expect(String(res.headers['www-authenticate'])).not.toContain(part.slice(0, 12) || '\u0000');
   });
 
   it('accepts a token just inside the clock skew', async () => {

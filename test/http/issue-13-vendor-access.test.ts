@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPERATIONS, type OperationName } from '../../src/domain/access/operations.js';
+import { OPERATIONS, type OperationName } from '../../src/domain/operations/table.js';
 import { PrometheusMetrics } from '../../src/adapters/metrics/prometheus-metrics.js';
 import { MESSAGES } from '../../src/http/api-error.js';
 import { UsedSecrets } from '../security/support/logs.js';
@@ -9,7 +9,7 @@ const ADULT = '191212121212';
 const MIN = 60_000;
 const UNKNOWN_CONTACT = '99999999999';
 
-/** CONTRACT §4: each vendor path and the spec path it is an alias of, with a valid request. */
+/** docs/contract.md#reads: each vendor path and the spec path it is an alias of, with a valid request. */
 const ALIASES: ReadonlyArray<{ operation: OperationName; method: 'GET' | 'PUT' | 'POST'; spec: string; vendor: string; query?: string; payload?: object }> = [
   { operation: 'getAppointments', method: 'GET', spec: '/patients/appointments/', vendor: '/api/open/appointments/' },
   { operation: 'changeAppointment', method: 'PUT', spec: '/patients/appointments/', vendor: '/api/open/appointments/', query: `?id=${UNKNOWN_CONTACT}`, payload: { status: 'arrived' } },
@@ -31,7 +31,7 @@ describe('issue 13: the vendor paths, the subscription key in the query, INVOICE
   });
   afterAll(() => t.close());
 
-  describe('vendor path aliases (CONTRACT §4)', () => {
+  describe('vendor path aliases (docs/contract.md#reads)', () => {
     it.each(ALIASES)('issue 13 item 4: $operation at $method $vendor answers exactly as at $spec', async (a) => {
       const token = await t.personToken(ADULT);
       const spec = await t.call({ method: a.method, url: `${a.spec}${a.query ?? ''}`, token, ...(a.payload ? { payload: a.payload } : {}) });
@@ -46,7 +46,7 @@ describe('issue 13: the vendor paths, the subscription key in the query, INVOICE
     });
 
     it.each(ALIASES)('issue 13 item 4: $operation at $vendor needs its scope, refuses in the same shape, and is audited under its name', async (a) => {
-      const needed = OPERATIONS[a.operation].scope;
+      const needed = OPERATIONS[a.operation].scope.name;
       const token = await t.personToken(ADULT, { scope: ALL_SCOPES.split(' ').filter((s) => s !== needed).join(' ') });
       const options = (url: string) => ({ method: a.method, url: `${url}${a.query ?? ''}`, token, ...(a.payload ? { payload: a.payload } : {}) });
       const spec = await t.call(options(a.spec));
@@ -65,18 +65,25 @@ describe('issue 13: the vendor paths, the subscription key in the query, INVOICE
       expect(t.audit.records.at(-1)?.operation).toBe(a.operation);
     });
 
-    it('issue 13 item 4: a path near a vendor path is 404 in shape 1, whatever the credentials', async () => {
+    it('issue 13 item 4: a path near a vendor path is 404 in shape 1, whatever the credentials; a vendor path asked with another method 405', async () => {
       const token = await t.personToken(ADULT);
       const misses: Array<['GET' | 'PUT' | 'POST', string]> = [
         ['GET', '/api/open/appointment/'], ['GET', '/api/open/videomeetings/'], ['GET', '/api/open/medications/'],
         ['GET', '/open/api/appointments/'], ['GET', '/open/api/patient/'], ['GET', '/api/open/patients/'],
         ['GET', '/API/OPEN/PATIENT/'], ['GET', '/api/open/patient/extra'], ['GET', '/api/opened/contacts/'],
-        ['GET', '/api/open/'], ['GET', '/api/open/paymentnotice/'], ['PUT', '/api/open/journalnotes/'],
-        ['POST', '/api/open/appointments/'], ['GET', '/api/open/patient/patient/'],
+        ['GET', '/api/open/'], ['GET', '/api/open/patient/patient/'],
       ];
       for (const [method, url] of misses) {
         const res = await t.call({ method, url, token, ...(method === 'GET' ? {} : { payload: {} }) });
         expect([method, url, res.statusCode, res.json()]).toEqual([method, url, 404, { statusCode: 404, message: 'Not found.' }]);
+      }
+      // Issue 22 item 3: a documented path and a method it does not serve.
+      const wrongMethods: Array<['GET' | 'PUT' | 'POST', string, string]> = [
+        ['GET', '/api/open/paymentnotice/', 'POST'], ['PUT', '/api/open/journalnotes/', 'GET, HEAD'], ['POST', '/api/open/appointments/', 'GET, HEAD, PUT'],
+      ];
+      for (const [method, url, allow] of wrongMethods) {
+        const res = await t.call({ method, url, token, ...(method === 'GET' ? {} : { payload: {} }) });
+        expect([method, url, res.statusCode, res.headers.allow]).toEqual([method, url, 405, allow]);
       }
     });
 
@@ -93,7 +100,7 @@ describe('issue 13: the vendor paths, the subscription key in the query, INVOICE
     });
   });
 
-  describe('the subscription key in the subscription-key query parameter (CONTRACT §2)', () => {
+  describe('the subscription key in the subscription-key query parameter (docs/contract.md#token-kinds)', () => {
     const used = new UsedSecrets();
     const read = '/patients/videomeetings/';
 
@@ -164,7 +171,7 @@ describe('issue 13: the vendor paths, the subscription key in the query, INVOICE
     });
   });
 
-  describe('INVOICE payments (CONTRACT §4)', () => {
+  describe('INVOICE payments (docs/contract.md#reads)', () => {
     it('issue 13 item 2: an arrived appointment is paid by INVOICE, on the spec path and on the vendor path', async () => {
       const token = await t.personToken(ADULT);
       const bookings = (await t.call({ method: 'GET', url: '/patients/appointments/', token })).json() as Array<{ Booking: Array<{ ContactId: string; TypedStartDateTime: string }> }>;

@@ -45,6 +45,18 @@ describe('issue 13 item 5: a TypeScript client generated from /openapi.json (ope
     expect(['OK', 'INFO', 'ERROR']).toContain(result?.ResultCode);
   });
 
+  it('issue 23: the generated client reads lab results at the vendor\'s path with the vendor\'s parameter names, typed', async () => {
+    const client = createClient<paths>({ baseUrl });
+    const read = await client.GET('/api/open/chemistrylabreports', {
+      params: { query: { startActionDateTime: '2020-01-01T00:00:00' } },
+      headers: { 'Ocp-Apim-Subscription-Key': KEY, Authorization: `Bearer ${await t.personToken(ADULT)}` },
+    });
+    expect(read.response.status).toBe(200);
+    const reports: components['schemas']['ChemistryReportEHRExtracts'][] = read.data ?? [];
+    const tests = reports.flatMap((r) => r.chemistryReportEHRExtract.flatMap((e) => e.report?.testResult ?? []));
+    expect(tests.map((test) => test.testName)).toContain('P-Glukos');
+  });
+
   it('issue 13 item 5: the /docs page offers "Authorize" with PKCE as the docs client of the demo issuer', async () => {
     const initializer = await fetch(`${baseUrl}/docs/static/swagger-initializer.js`);
     expect(initializer.status).toBe(200);
@@ -55,7 +67,7 @@ describe('issue 13 item 5: a TypeScript client generated from /openapi.json (ope
     const client = createClient<paths>({ baseUrl });
     const refused = await client.GET('/patients/videomeetings', { headers: { 'Ocp-Apim-Subscription-Key': KEY, Authorization: 'Bearer not-a-token' } });
     expect(refused.response.status).toBe(401);
-    expect(refused.response.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
+    expect(refused.response.headers.get('www-authenticate')).toBe('Bearer error="invalid_token", error_description="The access token is malformed: send a signed JWT as Authorization: Bearer <token>."');
     const error: components['schemas']['ErrorResponse'] | undefined = refused.error;
     expect(error).toMatchObject({ status: 401, path: '/patients/videomeetings' });
   });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { OPERATIONS } from '../../src/domain/access/operations.js';
+import { OPERATIONS } from '../../src/domain/operations/table.js';
 import EXAMPLES from '../../src/http/openapi/examples.json' with { type: 'json' };
 import { securitySchemes } from '../../src/http/openapi/security.js';
 import { collectOpenApiExamples } from '../support/openapi-examples.js';
@@ -9,7 +9,7 @@ import { lintOpenApi, publishedDocument } from '../support/openapi-lint.js';
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const METHODS = ['get', 'put', 'post'];
-/** The spec's operations (the access log of CONTRACT §6 is documented by its own route). */
+/** The spec's operations (the access log of docs/contract.md#what-the-law-gives-the-patient is documented by its own route). */
 const SPEC_OPERATIONS = new Set(['registerPayment', 'changeAppointment', 'getAppointments', 'getPatient', 'getContacts', 'getAttentionSignals',
   'getVideoMeetings', 'getMedications', 'getJournalNotes']);
 const operationsOf = (doc: Json): Array<{ path: string; method: string; op: Json }> =>
@@ -50,16 +50,17 @@ describe('issue 13 item 5: an OpenAPI document an integrator can generate a clie
     const schemes = doc.components.securitySchemes;
     expect(schemes.subscriptionKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'Ocp-Apim-Subscription-Key' });
     expect(schemes.subscriptionKeyQuery).toMatchObject({ type: 'apiKey', in: 'query', name: 'subscription-key' });
-    const allScopes = [...new Set(Object.values(OPERATIONS).map((o) => o.scope))].sort();
+    const allScopes = [...new Set(Object.values(OPERATIONS).map((o) => o.scope.name))].sort();
     expect(schemes.oauth2.type).toBe('oauth2');
-    expect(schemes.oauth2.flows.clientCredentials.tokenUrl).toBe('http://127.0.0.1:8081/token');
+    // One sign-in flow for the docs page (issue 22 item 7): a browser page cannot keep a client secret.
+    expect(Object.keys(schemes.oauth2.flows)).toEqual(['authorizationCode']);
     expect(schemes.oauth2.flows.authorizationCode).toMatchObject({ authorizationUrl: 'http://127.0.0.1:8081/auth', tokenUrl: 'http://127.0.0.1:8081/token' });
-    for (const flow of Object.values(schemes.oauth2.flows) as Json[]) expect(Object.keys(flow.scopes).sort()).toEqual(allScopes);
+    for (const flow of Object.values(schemes.oauth2.flows) as Json[]) expect(Object.keys(flow.scopes).sort()).toEqual(['openid', ...allScopes]);
     const operations = operationsOf(doc);
     expect(operations.length).toBeGreaterThanOrEqual(18); // the spec's nine paths and methods, each at the vendor path too
     for (const { path, method, op } of operations) {
       const name = String(op.operationId).replace('AtVendorPath', '') as keyof typeof OPERATIONS;
-      const scope = OPERATIONS[name].scope;
+      const scope = OPERATIONS[name].scope.name;
       expect([path, method, op.security]).toEqual([path, method, [{ subscriptionKey: [], oauth2: [scope] }, { subscriptionKeyQuery: [], oauth2: [scope] }]]);
       // The key is asked for once, by the schemes: no credential among the parameters.
       const names = (op.parameters ?? []).map((p: Json) => String(p.name).toLowerCase());
@@ -71,7 +72,7 @@ describe('issue 13 item 5: an OpenAPI document an integrator can generate a clie
     const other = securitySchemes({ kind: 'issuer', issuer: 'https://login.example.org/realm' }).oauth2;
     expect(other).toMatchObject({ type: 'openIdConnect', openIdConnectUrl: 'https://login.example.org/realm/.well-known/openid-configuration' });
     expect(securitySchemes({ kind: 'demo', issuer: 'http://127.0.0.1:9999' }).oauth2).toMatchObject({
-      flows: { clientCredentials: { tokenUrl: 'http://127.0.0.1:9999/token' } },
+      flows: { authorizationCode: { authorizationUrl: 'http://127.0.0.1:9999/auth', tokenUrl: 'http://127.0.0.1:9999/token' } },
     });
   });
 

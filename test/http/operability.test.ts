@@ -35,7 +35,7 @@ describe('metrics', () => {
     expect(text).toContain('pdas_http_requests_total{operation="getMedications",status="429"} 2');
     expect(text).toContain('pdas_rate_limit_rejections_total 2');
     expect(text).toContain('pdas_audit_write_failures_total 1');
-    expect(text).toMatch(/pdas_ehr_call_duration_seconds_count\{call="read:journalnotes",outcome="ok"\} 1/);
+    expect(text).toMatch(/pdas_ehr_call_duration_seconds_count\{call="read:getJournalNotes",outcome="ok"\} 1/);
     expect(text).toMatch(/pdas_ehr_call_duration_seconds_count\{call="relationships",outcome="ok"\} 1/);
     expect(text).toMatch(/pdas_audit_write_duration_seconds_count\{outcome="ok"\} \d+/);
     for (const id of [ADULT, '198112189876']) expect(text).not.toContain(id);

@@ -73,7 +73,7 @@ describe('issue 12 item 4: requests without a valid key, limited per source addr
   });
 });
 
-describe('issue 12 item 4 (THREATS #38): a flood without a valid key cannot grow the audit store without bound', () => {
+describe('issue 12 item 4 (threat 38 of docs/threat-model.md#found-by-independent-review): a flood without a valid key cannot grow the audit store without bound', () => {
   it('issue 12 item 4: 600 bad-key requests from one address leave at most one audit line per operation and status, and one log line with the count', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'pdas-flood-'));
     const file = path.join(dir, 'audit.jsonl');

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { READ_NAMES } from '../../src/domain/operations/table.js';
+import { routeByOperation, urlOf } from '../security/support/routes.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 const ADULT = '191212121212';
@@ -8,10 +10,8 @@ const PROTECTED = '197305242385';
 const UNKNOWN = '195507142478';
 const EXPIRED_CHILD = '200404122384';
 
-const READS = [
-  '/patients/appointments/', '/patients/patient/', '/patients/patient/?api-version=v2', '/patients/contacts/?api-version=v2',
-  '/patients/attentionsignals/', '/patients/videomeetings/', '/patients/medications/', '/patients/journalnotes/',
-];
+/** Every read of patient records in the operation table, as a valid request's URL. */
+const READS = READ_NAMES.map((read) => urlOf(routeByOperation(read)));
 
 const isoLocal = (ms: number): string => new Date(ms).toLocaleString('sv-SE', { timeZone: 'Europe/Stockholm' }).replace(' ', 'T');
 
@@ -94,8 +94,8 @@ describe('the seven reads', () => {
     ['month 13', '?toDateTime=2025-13-01T00:00:00', /toDateTime/],
     ['a date without time', '?fromDateTime=2025-03-01', /fromDateTime/],
     ['a zone suffix', '?toDateTime=2025-03-01T00:00:00Z', /toDateTime/],
-    ['an unknown parameter', '?from=2025-03-01T00:00:00', /querystring\/from is not allowed/],
-    ['issue 12 item 13: a parameter named $where, named as sent', '?%24where=1', /^querystring\/\$where is not allowed\.$/],
+    ['an unknown parameter', '?from=2025-03-01T00:00:00', /^Query parameter from is not allowed: this path takes fromDateTime, toDateTime\.$/],
+    ['issue 12 item 13: a parameter named $where, named as sent', '?%24where=1', /^Query parameter \$where is not allowed: this path takes fromDateTime, toDateTime\.$/],
   ])('refuses %s with 400 naming the parameter', async (_label, query, message) => {
     const res = await t.call({ method: 'GET', url: `/patients/medications/${query}`, token });
     expect(res.statusCode).toBe(400);

@@ -31,12 +31,13 @@ describe('routing, documentation and unknown paths', () => {
     }
   });
 
-  it('does not answer undeclared methods, and applies the same checks to HEAD as to GET', async () => {
+  it('answers undeclared methods on a documented path 405 with Allow, and applies the same checks to HEAD as to GET', async () => {
     const token = await t.personToken(SELF);
     for (const method of ['DELETE', 'PATCH'] as const) {
-      expect((await t.call({ method, url: '/patients/appointments/', token })).statusCode).toBe(404);
+      const res = await t.call({ method, url: '/patients/appointments/', token });
+      expect([res.statusCode, res.headers.allow]).toEqual([405, 'GET, HEAD, PUT']);
     }
-    expect((await t.call({ method: 'POST', url: '/patients/journalnotes/', token, payload: {} })).statusCode).toBe(404);
+    expect((await t.call({ method: 'POST', url: '/patients/journalnotes/', token, payload: {} })).statusCode).toBe(405);
     expect((await t.call({ method: 'HEAD', url: '/patients/journalnotes/' })).statusCode).toBe(401);
     expect((await t.call({ method: 'HEAD', url: '/patients/journalnotes/', token })).statusCode).toBe(200);
   });
@@ -56,6 +57,15 @@ describe('routing, documentation and unknown paths', () => {
     const docs = await t.app.inject({ method: 'GET', url: '/docs/' });
     expect(docs.statusCode).toBe(200);
     expect(docs.headers['content-type']).toMatch(/text\/html/);
+  });
+
+  it('issue 22 item 4: GET / (the address the banner prints) redirects to /docs, without credentials', async () => {
+    for (const method of ['GET', 'HEAD'] as const) {
+      const root = await t.app.inject({ method, url: '/' });
+      expect([method, root.statusCode, root.headers.location]).toEqual([method, 302, '/docs']);
+    }
+    const docs = await t.app.inject({ method: 'GET', url: '/docs' });
+    expect(docs.statusCode).toBeLessThan(400);
   });
 
   it('tells liveness and readiness without credentials and without data', async () => {

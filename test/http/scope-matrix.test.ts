@@ -1,20 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPERATIONS, type OperationName } from '../../src/domain/access/operations.js';
+import { OPERATION_NAMES, OPERATIONS } from '../../src/domain/operations/table.js';
+import { requestOf, routeByOperation } from '../security/support/routes.js';
 import { ALL_SCOPES, startTestApp, type TestApp } from '../support/test-app.js';
-
-const ROUTES: Record<OperationName, { method: 'GET' | 'PUT' | 'POST'; url: string; payload?: object }> = {
-  registerPayment: { method: 'POST', url: '/patients/paymentnotice/', payload: { status: 'PAID', contactId: '1', paymentType: 'CARD' } },
-  changeAppointment: { method: 'PUT', url: '/patients/appointments/?id=1', payload: { status: 'arrived' } },
-  getAppointments: { method: 'GET', url: '/patients/appointments/' },
-  getPatient: { method: 'GET', url: '/patients/patient/' },
-  getPatientV2: { method: 'GET', url: '/patients/patient/?api-version=v2' },
-  getContacts: { method: 'GET', url: '/patients/contacts/' },
-  getAttentionSignals: { method: 'GET', url: '/patients/attentionsignals/' },
-  getVideoMeetings: { method: 'GET', url: '/patients/videomeetings/' },
-  getMedications: { method: 'GET', url: '/patients/medications/' },
-  getJournalNotes: { method: 'GET', url: '/patients/journalnotes/' },
-  getAccessLog: { method: 'GET', url: '/patients/accesslog/' },
-};
 
 describe('route × scope matrix', () => {
   let t: TestApp;
@@ -23,9 +10,9 @@ describe('route × scope matrix', () => {
   });
   afterAll(() => t.close());
 
-  it.each(Object.keys(ROUTES) as OperationName[])('%s needs its own scope and no other will do', async (operation) => {
-    const route = ROUTES[operation];
-    const needed = OPERATIONS[operation].scope;
+  it.each(OPERATION_NAMES)('%s needs its own scope and no other will do', async (operation) => {
+    const route = requestOf(routeByOperation(operation));
+    const needed = OPERATIONS[operation].scope.name;
     const allButNeeded = ALL_SCOPES.split(' ').filter((s) => s !== needed).join(' ');
     const refused = await t.call({ ...route, token: await t.personToken('191212121212', { scope: allButNeeded }) });
     expect(refused.statusCode).toBe(403);

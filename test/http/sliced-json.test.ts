@@ -4,13 +4,13 @@ import path from 'node:path';
 import fastJsonStringify from 'fast-json-stringify';
 import { Type, type TSchema } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PEOPLE, generateDemoData } from '../../src/adapters/ehr-embedded/demo-data/generate.js';
+import { DEMO_PEOPLE, generateDemoData } from '../../src/dev/demo-data/generate.js';
 import { DocumentStore } from '../../src/adapters/ehr-embedded/document-store.js';
 import { EmbeddedEhr } from '../../src/adapters/ehr-embedded/embedded-ehr.js';
 import { WriteStateStore } from '../../src/adapters/ehr-embedded/write-state-store.js';
-import { READ_ROUTES } from '../../src/http/routes/read-routes.js';
+import { OPERATIONS, READ_NAMES, readPolicyOf } from '../../src/domain/operations/table.js';
+import { readerOf } from '../../src/domain/use-cases/read-sources.js';
 import { SlicedJsonSerializer } from '../../src/http/serialization/sliced-json.js';
-import { withoutContactDetails } from '../../src/domain/records/index.js';
 
 const ZONE = 'Europe/Stockholm';
 const NOW = Date.UTC(2026, 10, 21, 8, 0);
@@ -30,22 +30,23 @@ describe('SlicedJsonSerializer', () => {
 
   it('writes every read of every demo person byte for byte as fastify would, in one slice or in many', async () => {
     let compared = 0;
-    for (const route of READ_ROUTES) {
+    for (const read of READ_NAMES) {
+      const { item, bulk } = OPERATIONS[read].answer;
       for (const person of DEMO_PEOPLE) {
-        const records = await ehr.read(route.kind, person.id, {});
-        const expected = fastifyWould(route.item, records);
+        const records: unknown[] = await readerOf(ehr.reads, read)(person.id, {});
+        const expected = fastifyWould(item, records);
         for (const sliceMs of [4, 0]) {
-          const bytes = await new SlicedJsonSerializer(route.item, route.bulk, sliceMs).serialise(records);
+          const bytes = await new SlicedJsonSerializer(item, bulk, sliceMs).serialise(records);
           expect(bytes.toString('utf8')).toBe(expected);
           expect(bytes.length).toBe(Buffer.byteLength(expected));
         }
         // Masked records are fresh (unfrozen) copies: the same rule holds.
-        const masked = withoutContactDetails(route.kind, records);
-        expect((await new SlicedJsonSerializer(route.item, route.bulk).serialise(masked)).toString()).toBe(fastifyWould(route.item, masked));
+        const masked = readPolicyOf(read).withoutContactDetails(records as never[]);
+        expect((await new SlicedJsonSerializer(item, bulk).serialise(masked)).toString()).toBe(fastifyWould(item, masked));
         compared++;
       }
     }
-    expect(compared).toBe(READ_ROUTES.length * DEMO_PEOPLE.length);
+    expect(compared).toBe(READ_NAMES.length * DEMO_PEOPLE.length);
   });
 
   it('finds the bulk field by its key only, whatever the strings before it hold', async () => {
@@ -85,10 +86,9 @@ describe('SlicedJsonSerializer', () => {
   });
 
   it('answers the same bytes for the same frozen records, read after read (their JSON is remembered)', async () => {
-    const route = READ_ROUTES.find((r) => r.kind === 'journalnotes');
-    if (!route) throw new Error('no journal route');
+    const route = OPERATIONS.getJournalNotes.answer;
     const serializer = new SlicedJsonSerializer(route.item, route.bulk);
-    const records = await ehr.read('journalnotes', DEMO_PEOPLE[0]?.id ?? '', {});
+    const records = await readerOf(ehr.reads, 'getJournalNotes')(DEMO_PEOPLE[0]?.id ?? '', {});
     expect(Object.isFrozen(records[0]?.JournalNoteEHRExtract[0])).toBe(true);
     const first = await serializer.serialise(records);
     const second = await serializer.serialise(records);
@@ -114,6 +114,16 @@ describe('SlicedJsonSerializer', () => {
     expect(again).toBe(fastifyWould(item, items));
     expect(again).toContain('"n":3');
     expect(again).not.toContain('before');
+  });
+
+  it('calls an answer large by its items and bulk elements together (issue 20 item 6: a large one is serialised from a turn of its own)', () => {
+    const item = Type.Object({ rows: Type.Array(Type.Object({ n: Type.Number() })) });
+    const rows = (k: number): { rows: { n: number }[] } => ({ rows: Array.from({ length: k }, (_, n) => ({ n })) });
+    const serializer = new SlicedJsonSerializer(item, 'rows');
+    expect(serializer.isLarge([rows(49), rows(49)])).toBe(false);
+    expect(serializer.isLarge([rows(50), rows(49)])).toBe(true);
+    expect(serializer.isLarge(Array.from({ length: 101 }, () => rows(0)))).toBe(true);
+    expect(new SlicedJsonSerializer(item).isLarge([rows(500)])).toBe(false);
   });
 
   it('refuses a bulk field the item schema does not have as an array', () => {

@@ -1,9 +1,9 @@
 /**
- * What a caller sees of every upstream fault (CONTRACT §3), through the real app on the remote
+ * What a caller sees of every upstream fault (docs/contract.md#errors), through the real app on the remote
  * adapter and the EHR simulator: status, body shape, Retry-After, and nothing of the EHR's own words.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { FaultControl } from '../../src/adapters/ehr-simulator/index.js';
+import type { FaultControl } from '../../src/dev/ehr-simulator/index.js';
 import { startRemoteTestApp, type RemoteTestApp } from '../support/remote-test-app.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 

@@ -7,31 +7,11 @@
  * the vendor publishes no tree for (appointments, the older patient layout, video meetings,
  * medications) against the answer's own schema, the spec's.
  */
-import { Ajv } from 'ajv';
-import { Type, type TSchema } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PEOPLE } from '../../src/adapters/ehr-embedded/demo-data/generate.js';
-import {
-  BookedAppointmentsResultSchema, PatientRecordSchema, PrescriptionRecordSchema, VideoMeetingSchema,
-  type JournalNoteRecord, type JournalRecord,
-} from '../../src/domain/records/index.js';
+import { DEMO_PEOPLE } from '../../src/dev/demo-data/generate.js';
+import type { JournalNoteRecord, JournalRecord } from '../../src/domain/records/index.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { vendorAnswerSchema } from '../support/vendor-layouts.js';
-
-const ajv = new Ajv({ allErrors: true, strict: false });
-const vendor = (file: string, closed: boolean) => ajv.compile(vendorAnswerSchema(file, { closed }));
-const own = (item: TSchema) => ajv.compile(JSON.parse(JSON.stringify(Type.Array(item))) as object);
-
-const READS = [
-  { url: '/patients/patient/?api-version=v2', validate: vendor('patient-information-v2.txt', true) },
-  { url: '/patients/contacts/', validate: vendor('care-contacts-v2.txt', true) },
-  { url: '/patients/attentionsignals/', validate: vendor('attention-signal.txt', true) },
-  { url: '/patients/journalnotes/', validate: vendor('journal-notes.txt', false) },
-  { url: '/patients/appointments/', validate: own(BookedAppointmentsResultSchema) },
-  { url: '/patients/patient/', validate: own(PatientRecordSchema) },
-  { url: '/patients/videomeetings/', validate: own(VideoMeetingSchema) },
-  { url: '/patients/medications/', validate: own(PrescriptionRecordSchema) },
-] as const;
+import { READ_VALIDATORS as READS, vendor } from '../support/read-validators.js';
 
 const valuesOf = (r: JournalRecord): JournalRecord['Value'] => [...r.Value, ...(r.Record === undefined ? [] : valuesOf(r.Record))];
 

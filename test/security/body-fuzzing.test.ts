@@ -1,13 +1,15 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { KEY, startTestApp, type TestApp } from '../support/test-app.js';
+import { KEY, EHR_VARIANTS, startTestAppOn, type AnyTestApp } from '../support/test-app.js';
+import { countEhrCalls } from './support/ehr-calls.js';
+import { OVER_BOTH_EHRS, runsOver } from './support/runs.js';
 import { malformedLogLines, UsedSecrets } from './support/logs.js';
 import { DEMO } from './support/oracles.js';
 import { requestOf, routeByOperation, urlOf, WRITE_ROUTES, type RouteCase } from './support/routes.js';
 import { expectDocumentedAnswer } from './support/shape.js';
 
 /**
- * JSON bodies and media types on the two writes (THREATS #17, #18, #19): wrong types, extra fields,
+ * JSON bodies and media types on the two writes (threats 17, 18, 19 of docs/threat-model.md#who-may-see-whom-api1-api5): wrong types, extra fields,
  * `__proto__`/`constructor` keys at any depth, nesting up to thousands deep, strings past the 16 KiB
  * limit, numbers, arrays, null and text that is not JSON. An independent oracle says which answer
  * each body must get; the process is never polluted and keeps answering.
@@ -23,7 +25,7 @@ used.identity(DEMO.TOLVAN);
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const keysAre = (o: Record<string, unknown>, keys: string[]): boolean => Object.keys(o).sort().join() === [...keys].sort().join();
 
-/** CONTRACT §3 and the spec's request schemas: exactly these fields, these values, nothing else. */
+/** docs/contract.md#errors and the spec's request schemas: exactly these fields, these values, nothing else. */
 function validBody(route: RouteCase, body: unknown): boolean {
   if (!isPlainObject(body)) return false;
   if (route.operation === 'changeAppointment') return keysAre(body, ['status']) && body.status === 'arrived';
@@ -105,94 +107,95 @@ const bodyFor = (route: RouteCase) => fc.oneof(
   { weight: 1, arbitrary: fc.integer({ min: LIMIT - 40, max: 20 * 1024 }).map((n) => `{"status":"${'a'.repeat(n)}"}`) },
 );
 
-describe('JSON body fuzzing on the two writes', () => {
-  let t: TestApp;
-  let token: string;
-  let ehrCalls: () => number;
-  const objectBefore = Object.getOwnPropertyNames(Object.prototype).sort();
-  const arrayBefore = Object.getOwnPropertyNames(Array.prototype).sort();
+describe.each(EHR_VARIANTS)('over the %s EHR', OVER_BOTH_EHRS, (variant) => {
+  describe('JSON body fuzzing on the two writes', () => {
+    let t: AnyTestApp;
+    let token: string;
+    let ehrCalls: () => number;
+    const objectBefore = Object.getOwnPropertyNames(Object.prototype).sort();
+    const arrayBefore = Object.getOwnPropertyNames(Array.prototype).sort();
 
-  beforeAll(async () => {
-    t = await startTestApp(STEADY);
-    token = used.token(await t.personToken(DEMO.TOLVAN));
-    const spies = [vi.spyOn(t.ehr, 'read'), vi.spyOn(t.ehr, 'relationshipsOf'), vi.spyOn(t.ehr, 'registerArrival'), vi.spyOn(t.ehr, 'registerPayment')];
-    ehrCalls = () => spies.reduce((n, spy) => n + spy.mock.calls.length, 0);
-  });
-  afterAll(async () => {
-    vi.restoreAllMocks();
-    await t.close();
-  });
+    beforeAll(async () => {
+      t = await startTestAppOn(variant, STEADY);
+      token = used.token(await t.personToken(DEMO.TOLVAN));
+      ehrCalls = countEhrCalls(t.ehr);
+    });
+    afterAll(async () => {
+      vi.restoreAllMocks();
+      await t.close();
+    });
 
-  it.each(WRITE_ROUTES.map((r) => [r.operation, r] as const))('%s answers every body as the schema says, 413 past 16 KiB, never 500, never a body it did not validate', async (_name, route) => {
-    const seen = new Set<number>();
-    await fc.assert(fc.asyncProperty(bodyFor(route), async (text) => {
-      const expected = expectedForBody(route, text);
-      const label = `${route.operation} body ${JSON.stringify(text.slice(0, 120))}… (${text.length} chars)`;
-      const before = ehrCalls();
-      const res = await t.call({ method: route.method, url: urlOf(route), token, payload: text, headers: { 'content-type': 'application/json' } });
-      expectDocumentedAnswer(route, res, label, { path: route.path });
-      expect([label, res.statusCode]).toEqual([label, expected]);
-      if (res.statusCode !== 200) expect([label, ehrCalls() - before]).toEqual([label, 0]);
-      seen.add(res.statusCode);
-    }), { numRuns: 300 });
-    expect([...seen].sort()).toEqual([200, 400, 413]);
-  });
-
-  it('parses 2,000-deep objects and 8,000-deep arrays within the limit quickly, and refuses them with 400', async () => {
-    for (const route of WRITE_ROUTES) {
-      for (const text of [`${'{"a":'.repeat(2000)}1${'}'.repeat(2000)}`, `${'['.repeat(8150)}${']'.repeat(8150)}`, `${'{"__proto__":'.repeat(1000)}1${'}'.repeat(1000)}`]) {
-        const started = performance.now();
+    it.each(WRITE_ROUTES.map((r) => [r.operation, r] as const))('%s answers every body as the schema says, 413 past 16 KiB, never 500, never a body it did not validate', async (_name, route) => {
+      const seen = new Set<number>();
+      await fc.assert(fc.asyncProperty(bodyFor(route), async (text) => {
+        const expected = expectedForBody(route, text);
+        const label = `${route.operation} body ${JSON.stringify(text.slice(0, 120))}… (${text.length} chars)`;
+        const before = ehrCalls();
         const res = await t.call({ method: route.method, url: urlOf(route), token, payload: text, headers: { 'content-type': 'application/json' } });
-        expect([route.operation, text.slice(0, 12), res.statusCode]).toEqual([route.operation, text.slice(0, 12), 400]);
-        expect(performance.now() - started).toBeLessThan(2000);
+        expectDocumentedAnswer(route, res, label, { path: route.path });
+        expect([label, res.statusCode]).toEqual([label, expected]);
+        if (res.statusCode !== 200) expect([label, ehrCalls() - before]).toEqual([label, 0]);
+        seen.add(res.statusCode);
+      }), { numRuns: runsOver(variant, 300) });
+      expect([...seen].sort()).toEqual([200, 400, 413]);
+    });
+
+    it('parses 2,000-deep objects and 8,000-deep arrays within the limit quickly, and refuses them with 400', async () => {
+      for (const route of WRITE_ROUTES) {
+        for (const text of [`${'{"a":'.repeat(2000)}1${'}'.repeat(2000)}`, `${'['.repeat(8150)}${']'.repeat(8150)}`, `${'{"__proto__":'.repeat(1000)}1${'}'.repeat(1000)}`]) {
+          const started = performance.now();
+          const res = await t.call({ method: route.method, url: urlOf(route), token, payload: text, headers: { 'content-type': 'application/json' } });
+          expect([route.operation, text.slice(0, 12), res.statusCode]).toEqual([route.operation, text.slice(0, 12), 400]);
+          expect(performance.now() - started).toBeLessThan(2000);
+        }
       }
-    }
-  });
+    });
 
-  it('never hands a write a body of another media type, whatever the Content-Type says (property over Content-Type strings)', async () => {
-    const mediaType = fc.oneof(
-      fc.constantFrom(
-        'application/json', 'APPLICATION/JSON', 'Application/Json', 'application/json ;charset=utf-8', 'application/json;', 'application/json; charset=latin1',
-        'application/json; charset=utf-16', ' application/json', 'application/json\t', 'application/jsonp', 'application/json, text/plain', 'text/json',
-        'application/vnd.api+json', 'application/merge-patch+json', 'application/x-json', 'application/json;charset=utf-8;boundary=x', 'application/json;;',
-        'application/*', '*/*', 'application/', 'json', '', 'text/plain', 'text/plain; charset=utf-8', 'application/x-www-form-urlencoded',
-        'multipart/form-data; boundary=x', 'application/octet-stream', 'text/html', 'application/xml', 'application/json; charset="utf-8',
-        'application/json\u0000', 'application/json/json', 'application /json', 'application/ json',
-      ),
-      fc.string({ maxLength: 40, unit: 'grapheme-ascii' }),
-      fc.string({ maxLength: 20, unit: 'grapheme-ascii' }).map((params) => `application/json;${params}`),
-    );
-    await fc.assert(fc.asyncProperty(fc.constantFrom(...WRITE_ROUTES), mediaType, fc.boolean(), async (route, contentType, extraField) => {
-      const body = extraField ? { ...route.body, extra: 'x' } : route.body;
-      const label = `${route.operation} Content-Type ${JSON.stringify(contentType)} ${extraField ? 'with' : 'without'} an extra field`;
-      const res = await t.call({ method: route.method, url: urlOf(route), token, payload: JSON.stringify(body), headers: { 'content-type': contentType } });
-      expectDocumentedAnswer(route, res, label, { path: route.path });
-      const essence = contentType.split(';')[0]?.trim().toLowerCase();
-      const allowed = extraField ? [400, 415] : essence === 'application/json' ? [200, 400, 415] : [415];
-      expect([label, allowed.includes(res.statusCode)]).toEqual([label, true]);
-    }), { numRuns: 200 });
-  });
+    it('never hands a write a body of another media type, whatever the Content-Type says (property over Content-Type strings)', async () => {
+      const mediaType = fc.oneof(
+        fc.constantFrom(
+          'application/json', 'APPLICATION/JSON', 'Application/Json', 'application/json ;charset=utf-8', 'application/json;', 'application/json; charset=latin1',
+          'application/json; charset=utf-16', ' application/json', 'application/json\t', 'application/jsonp', 'application/json, text/plain', 'text/json',
+          'application/vnd.api+json', 'application/merge-patch+json', 'application/x-json', 'application/json;charset=utf-8;boundary=x', 'application/json;;',
+          'application/*', '*/*', 'application/', 'json', '', 'text/plain', 'text/plain; charset=utf-8', 'application/x-www-form-urlencoded',
+          'multipart/form-data; boundary=x', 'application/octet-stream', 'text/html', 'application/xml', 'application/json; charset="utf-8',
+          'application/json\u0000', 'application/json/json', 'application /json', 'application/ json',
+        ),
+        fc.string({ maxLength: 40, unit: 'grapheme-ascii' }),
+        fc.string({ maxLength: 20, unit: 'grapheme-ascii' }).map((params) => `application/json;${params}`),
+      );
+      await fc.assert(fc.asyncProperty(fc.constantFrom(...WRITE_ROUTES), mediaType, fc.boolean(), async (route, contentType, extraField) => {
+        const body = extraField ? { ...route.body, extra: 'x' } : route.body;
+        const label = `${route.operation} Content-Type ${JSON.stringify(contentType)} ${extraField ? 'with' : 'without'} an extra field`;
+        const res = await t.call({ method: route.method, url: urlOf(route), token, payload: JSON.stringify(body), headers: { 'content-type': contentType } });
+        expectDocumentedAnswer(route, res, label, { path: route.path });
+        const essence = contentType.split(';')[0]?.trim().toLowerCase();
+        const allowed = extraField ? [400, 415] : essence === 'application/json' ? [200, 400, 415] : [415];
+        expect([label, allowed.includes(res.statusCode)]).toEqual([label, true]);
+      }), { numRuns: runsOver(variant, 200) });
+    });
 
-  it('refuses a body without a Content-Type, and a JSON body that claims a content encoding it does not have', async () => {
-    for (const route of WRITE_ROUTES) {
-      const none = await t.call({ method: route.method, url: urlOf(route), token, payload: JSON.stringify(route.body) });
-      expect([route.operation, none.statusCode]).toEqual([route.operation, 415]);
-      for (const encoding of ['gzip', 'deflate', 'br', 'identity, gzip']) {
-        const res = await t.call({ method: route.method, url: urlOf(route), token, payload: JSON.stringify({ ...route.body, extra: 1 }), headers: { 'content-type': 'application/json', 'content-encoding': encoding } });
-        expectDocumentedAnswer(route, res, `${route.operation} content-encoding ${encoding}`);
-        expect([route.operation, encoding, [400, 415].includes(res.statusCode)]).toEqual([route.operation, encoding, true]);
+    it('refuses a body without a Content-Type, and a JSON body that claims a content encoding it does not have', async () => {
+      for (const route of WRITE_ROUTES) {
+        const none = await t.call({ method: route.method, url: urlOf(route), token, payload: JSON.stringify(route.body) });
+        expect([route.operation, none.statusCode]).toEqual([route.operation, 415]);
+        for (const encoding of ['gzip', 'deflate', 'br', 'identity, gzip']) {
+          const res = await t.call({ method: route.method, url: urlOf(route), token, payload: JSON.stringify({ ...route.body, extra: 1 }), headers: { 'content-type': 'application/json', 'content-encoding': encoding } });
+          expectDocumentedAnswer(route, res, `${route.operation} content-encoding ${encoding}`);
+          expect([route.operation, encoding, [400, 415].includes(res.statusCode)]).toEqual([route.operation, encoding, true]);
+        }
       }
-    }
-  });
+    });
 
-  it('ends with Object.prototype and Array.prototype as they were, still answering a valid write, and clean logs', async () => {
-    expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(objectBefore);
-    expect(Object.getOwnPropertyNames(Array.prototype).sort()).toEqual(arrayBefore);
-    for (const name of ['polluted', 'n', 'a', 'x', 'deep', 'extra']) expect(({} as Record<string, unknown>)[name]).toBeUndefined();
-    const ok = await t.call({ ...requestOf(routeByOperation('changeAppointment')), token });
-    expect(ok.statusCode).toBe(200);
-    expect(ok.json()).toMatchObject({ ResultCode: 'ERROR', Any: [{ ReasonCode: 'CONTACT_NOT_FOUND' }] });
-    expect(malformedLogLines(t.logLines)).toEqual([]);
-    expect(used.foundIn(t.logLines)).toEqual([]);
+    it('ends with Object.prototype and Array.prototype as they were, still answering a valid write, and clean logs', async () => {
+      expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(objectBefore);
+      expect(Object.getOwnPropertyNames(Array.prototype).sort()).toEqual(arrayBefore);
+      for (const name of ['polluted', 'n', 'a', 'x', 'deep', 'extra']) expect(({} as Record<string, unknown>)[name]).toBeUndefined();
+      const ok = await t.call({ ...requestOf(routeByOperation('changeAppointment')), token });
+      expect(ok.statusCode).toBe(200);
+      expect(ok.json()).toMatchObject({ ResultCode: 'ERROR', Any: [{ ReasonCode: 'CONTACT_NOT_FOUND' }] });
+      expect(malformedLogLines(t.logLines)).toEqual([]);
+      expect(used.foundIn(t.logLines)).toEqual([]);
+    });
   });
 });

@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { KEY, startTestApp, type TestApp } from '../support/test-app.js';
+import { KEY, EHR_VARIANTS, startTestAppOn, type AnyTestApp } from '../support/test-app.js';
+import { countEhrCalls } from './support/ehr-calls.js';
+import { OVER_BOTH_EHRS, runsOver } from './support/runs.js';
 import { malformedLogLines, UsedSecrets } from './support/logs.js';
 import {
   canonicalIdentity, DEMO, DEMO_PEOPLE, expectedForTimeFilter, onTheWire, personMayAct, withCheckDigit,
@@ -10,7 +12,7 @@ import { requestOf, routeByOperation, ROUTES, TIME_FILTERED_ROUTES, urlOf, type 
 import { expectDocumentedAnswer } from './support/shape.js';
 
 /**
- * Input fuzzing (THREATS #15, #16, #17, API4) over all ten operations, table-driven from the route
+ * Input fuzzing (threats 15, 16, 17 of docs/threat-model.md#who-may-see-whom-api1-api5, API4) over all ten operations, table-driven from the route
  * list: the `patient` header, `fromDateTime`/`toDateTime`, extra query parameters and random headers.
  * Each answer must be the status an independent oracle says, in the route's documented shape, with
  * nothing internal in the body; a 400 is decided before the EHR is asked anything. JSON bodies and
@@ -118,7 +120,7 @@ const dateTime = fc.oneof(
 // --- query and headers -----------------------------------------------------------------------
 
 const SPECIAL_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__', 'a[b]', 'a.b', '[]', 'ACCESS_TOKEN', 'Access_Token', 'fromdatetime', 'API-VERSION', 'id ', ' id', '', 'patient', 'Subscription-Key'];
-// `subscription-key` itself carries the key (CONTRACT §2): test/http/issue-13-vendor-access.test.ts.
+// `subscription-key` itself carries the key (docs/contract.md#token-kinds): test/http/issue-13-vendor-access.test.ts.
 const queryKey = fc.oneof(fc.constantFrom(...SPECIAL_KEYS), fc.string({ maxLength: 12 }));
 const queryValue = fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('v2', '1', '', DEMO.TOLVAN, '2025-03-01T00:00:00', '../x', '%00'));
 
@@ -135,150 +137,151 @@ const headerName = fc.oneof(
 const headerValue = fc.array(fc.integer({ min: 0x20, max: 0xff }).filter((c) => c !== 0x7f), { maxLength: 60 })
   .map((codes) => String.fromCharCode(...codes).replace(/^[ \t]+|[ \t]+$/g, ''));
 
-describe('input fuzzing over all ten operations', () => {
-  let t: TestApp;
-  let person: string;
-  let marta: string;
-  let kiosk: string;
-  let ehrCalls: () => number;
-  const prototypeBefore = Object.getOwnPropertyNames(Object.prototype).sort();
+describe.each(EHR_VARIANTS)('over the %s EHR', OVER_BOTH_EHRS, (variant) => {
+  describe('input fuzzing over all ten operations', () => {
+    let t: AnyTestApp;
+    let person: string;
+    let marta: string;
+    let kiosk: string;
+    let ehrCalls: () => number;
+    const prototypeBefore = Object.getOwnPropertyNames(Object.prototype).sort();
 
-  beforeAll(async () => {
-    t = await startTestApp(STEADY);
-    person = used.token(await t.personToken(DEMO.TOLVAN));
-    marta = used.token(await t.personToken(DEMO.MARTA));
-    kiosk = used.token(await t.clientToken());
-    const spies = [vi.spyOn(t.ehr, 'read'), vi.spyOn(t.ehr, 'relationshipsOf'), vi.spyOn(t.ehr, 'registerArrival'), vi.spyOn(t.ehr, 'registerPayment')];
-    ehrCalls = () => spies.reduce((n, spy) => n + spy.mock.calls.length, 0);
-  });
-  afterAll(async () => {
-    vi.restoreAllMocks();
-    await t.close();
-  });
+    beforeAll(async () => {
+      t = await startTestAppOn(variant, STEADY);
+      person = used.token(await t.personToken(DEMO.TOLVAN));
+      marta = used.token(await t.personToken(DEMO.MARTA));
+      kiosk = used.token(await t.clientToken());
+      ehrCalls = countEhrCalls(t.ehr);
+    });
+    afterAll(async () => {
+      vi.restoreAllMocks();
+      await t.close();
+    });
 
-  /** Sends the request, checks the documented status set and shape, and that a 400 never reached the EHR. */
-  async function send(route: RouteCase, options: Parameters<TestApp['call']>[0], label: string): Promise<LightMyRequestResponse> {
-    const before = ehrCalls();
-    const res = await t.call(options);
-    expectDocumentedAnswer(route, res, label, { path: typeof options.url === 'string' ? options.url.split('?')[0] : route.path });
-    if (res.statusCode === 400) expect([label, ehrCalls() - before]).toEqual([label, 0]);
-    return res;
-  }
-
-  it('answers every patient header exactly as the identity rules and the registry say, before any EHR call for a bad one', async () => {
-    const seen = new Set<number>();
-    await fc.assert(fc.asyncProperty(fc.constantFrom(...ROUTES), patientHeader, fc.constantFrom('client', 'marta'), async (route, raw, caller) => {
-      const header = onTheWire(raw);
-      const id = canonicalIdentity(header);
-      if (id) used.identity(id);
-      const expected = id === undefined ? 400 : caller === 'client' ? (DEMO_PEOPLE.includes(id) ? 200 : 403) : personMayAct(DEMO.MARTA, id) ? 200 : 403;
-      const label = `${route.operation} ${caller} patient=${JSON.stringify(raw)}`;
-      const res = await send(route, { ...requestOf(route), token: caller === 'client' ? kiosk : marta, patient: header }, label);
-      expect([label, res.statusCode]).toEqual([label, expected]);
-      seen.add(res.statusCode);
-    }), { numRuns: RUNS * 2 });
-    expect([...seen].sort()).toEqual([200, 400, 403]);
-  });
-
-  it('answers every fromDateTime/toDateTime pair as the time rules say: invalid dates, leap days, DST gaps and overlaps, wrong forms, from > to', async () => {
-    const routes = [...TIME_FILTERED_ROUTES, routeByOperation('getPatient'), routeByOperation('getPatientV2'), routeByOperation('changeAppointment')];
-    await fc.assert(fc.asyncProperty(fc.constantFrom(...routes), fc.option(dateTime), fc.option(dateTime), async (route, from, to) => {
-      const extra: Array<[string, string]> = [];
-      if (from !== null) extra.push(['fromDateTime', from]);
-      if (to !== null) extra.push(['toDateTime', to]);
-      const expected = TIME_FILTERED_ROUTES.includes(route) ? expectedForTimeFilter(from ?? undefined, to ?? undefined) : extra.length > 0 ? [400] : [200];
-      const label = `${route.operation} from=${JSON.stringify(from)} to=${JSON.stringify(to)}`;
-      const res = await send(route, { ...requestOf(route, { url: urlOf(route, extra) }), token: person }, label);
-      expect([label, expected.includes(res.statusCode)]).toEqual([label, true]);
-    }), { numRuns: RUNS * 2 });
-  });
-
-  it('answers a bound in the DST gap or overlap as one instant, and one a second later in the right order', async () => {
-    const cases: Array<[string | undefined, string | undefined, number]> = [
-      ['2025-03-30T02:30:00', undefined, 200], [undefined, '2025-03-30T02:30:00', 200], ['2025-03-30T02:30:00', '2025-03-30T02:30:00', 200],
-      ['2025-10-26T02:30:00', '2025-10-26T02:30:00', 200], ['2025-10-26T02:30:00', '2025-10-26T02:30:01', 200], ['2025-10-26T02:30:01', '2025-10-26T02:30:00', 400],
-      ['2025-03-30T01:59:59', '2025-03-30T03:00:00', 200], ['2025-10-26T01:59:59', '2025-10-26T03:00:00', 200], ['2024-02-29T00:00:00', '2024-03-01T00:00:00', 200],
-      ['2023-02-29T00:00:00', undefined, 400], ['2025-03-30T03:00:00', '2025-03-30T01:59:59', 400],
-    ];
-    for (const route of TIME_FILTERED_ROUTES) {
-      for (const [from, to, status] of cases) {
-        const extra: Array<[string, string]> = [...(from ? [['fromDateTime', from] as [string, string]] : []), ...(to ? [['toDateTime', to] as [string, string]] : [])];
-        const res = await send(route, { ...requestOf(route, { url: urlOf(route, extra) }), token: person }, `${route.operation} ${from} ${to}`);
-        expect([route.operation, from, to, res.statusCode]).toEqual([route.operation, from, to, status]);
-      }
+    /** Sends the request, checks the documented status set and shape, and that a 400 never reached the EHR. */
+    async function send(route: RouteCase, options: Parameters<AnyTestApp['call']>[0], label: string): Promise<LightMyRequestResponse> {
+      const before = ehrCalls();
+      const res = await t.call(options);
+      expectDocumentedAnswer(route, res, label, { path: typeof options.url === 'string' ? options.url.split('?')[0] : route.path });
+      if (res.statusCode === 400) expect([label, ehrCalls() - before]).toEqual([label, 0]);
+      return res;
     }
-  });
 
-  it('refuses every undeclared query parameter, and a repeated declared one, with 400 (all ten operations)', async () => {
-    await fc.assert(fc.asyncProperty(
-      fc.constantFrom(...ROUTES), fc.array(fc.tuple(queryKey, queryValue), { minLength: 1, maxLength: 4 }), fc.boolean(),
-      async (route, pairs, repeatDeclared) => {
-        const extra = pairs.filter(([k]) => !route.declaredQuery?.includes(k));
-        fc.pre(extra.length > 0 || repeatDeclared);
-        const declared = route.declaredQuery?.[0] ?? 'fromDateTime';
-        const repeat: Array<[string, string]> = repeatDeclared ? [[declared, route.query[declared] ?? '2025-01-01T00:00:00'], [declared, route.query[declared] ?? '2025-01-01T00:00:00']] : [];
-        const query = repeatDeclared ? Object.fromEntries(Object.entries(route.query).filter(([k]) => k !== declared)) : route.query;
-        const url = urlOf(route, [...repeat, ...extra], query);
-        const label = `${route.operation} ${url}`;
-        const res = await send(route, { ...requestOf(route, { url }), token: person }, label);
-        // The payment operation declares no query at all and ignores one (finding F5, its own test below).
-        const expected = route.declaredQuery === undefined && !extra.some(([k]) => k === 'access_token') ? [200, 400] : [400];
+    it('answers every patient header exactly as the identity rules and the registry say, before any EHR call for a bad one', async () => {
+      const seen = new Set<number>();
+      await fc.assert(fc.asyncProperty(fc.constantFrom(...ROUTES), patientHeader, fc.constantFrom('client', 'marta'), async (route, raw, caller) => {
+        const header = onTheWire(raw);
+        const id = canonicalIdentity(header);
+        if (id) used.identity(id);
+        const expected = id === undefined ? 400 : caller === 'client' ? (DEMO_PEOPLE.includes(id) ? 200 : 403) : personMayAct(DEMO.MARTA, id) ? 200 : 403;
+        const label = `${route.operation} ${caller} patient=${JSON.stringify(raw)}`;
+        const res = await send(route, { ...requestOf(route), token: caller === 'client' ? kiosk : marta, patient: header }, label);
+        expect([label, res.statusCode]).toEqual([label, expected]);
+        seen.add(res.statusCode);
+      }), { numRuns: runsOver(variant, RUNS * 2) });
+      expect([...seen].sort()).toEqual([200, 400, 403]);
+    });
+
+    it('answers every fromDateTime/toDateTime pair as the time rules say: invalid dates, leap days, DST gaps and overlaps, wrong forms, from > to', async () => {
+      const routes = [...TIME_FILTERED_ROUTES, routeByOperation('getPatient'), routeByOperation('getPatientV2'), routeByOperation('changeAppointment')];
+      await fc.assert(fc.asyncProperty(fc.constantFrom(...routes), fc.option(dateTime), fc.option(dateTime), async (route, from, to) => {
+        const extra: Array<[string, string]> = [];
+        if (from !== null) extra.push(['fromDateTime', from]);
+        if (to !== null) extra.push(['toDateTime', to]);
+        const expected = TIME_FILTERED_ROUTES.includes(route) ? expectedForTimeFilter(from ?? undefined, to ?? undefined) : extra.length > 0 ? [400] : [200];
+        const label = `${route.operation} from=${JSON.stringify(from)} to=${JSON.stringify(to)}`;
+        const res = await send(route, { ...requestOf(route, { url: urlOf(route, extra) }), token: person }, label);
         expect([label, expected.includes(res.statusCode)]).toEqual([label, true]);
-      },
-    ), { numRuns: RUNS });
-    expect(({} as Record<string, unknown>)['1']).toBeUndefined();
-  });
+      }), { numRuns: runsOver(variant, RUNS * 2) });
+    });
 
-  it('answers the same with any number of unrelated headers of any valid name and value (every operation)', async () => {
-    await fc.assert(fc.asyncProperty(
-      fc.constantFrom(...ROUTES), fc.uniqueArray(fc.tuple(headerName, headerValue), { maxLength: 8, selector: ([n]) => n.toLowerCase() }),
-      async (route, headers) => {
-        const base = requestOf(route);
-        const label = `${route.operation} headers ${JSON.stringify(headers).slice(0, 200)}`;
-        const res = await send(route, { ...base, token: person, headers: { ...Object.fromEntries(headers), ...base.headers } }, label);
-        expect([label, res.statusCode]).toEqual([label, 200]);
-        expect(String(res.headers['x-request-id'])).toMatch(/^[A-Za-z0-9._:-]{1,64}$/);
-      },
-    ), { numRuns: RUNS });
-  });
-
-  it('answers header values no HTTP parser would pass (CR, LF, NUL, DEL) with a documented status if it answers at all', async () => {
-    const evil = ['a\r\nb', 'a\nX-Injected: 1', '\r\n\r\nGET / HTTP/1.1', 'a\u0000b', 'a\u007fb', `${DEMO.TOLVAN}\r\n`];
-    for (const route of ROUTES) {
-      for (const value of evil) {
-        for (const name of ['patient', 'x-request-id', 'user-agent']) {
-          let res: LightMyRequestResponse;
-          try {
-            res = await t.call({ ...requestOf(route), token: person, headers: { ...requestOf(route).headers, [name]: value } });
-          } catch {
-            continue; // refused before it became a request: not valid HTTP
-          }
-          expectDocumentedAnswer(route, res, `${route.operation} ${name}=${JSON.stringify(value)}`);
-          if (name === 'patient') expect(res.statusCode).toBe(400);
+    it('answers a bound in the DST gap or overlap as one instant, and one a second later in the right order', async () => {
+      const cases: Array<[string | undefined, string | undefined, number]> = [
+        ['2025-03-30T02:30:00', undefined, 200], [undefined, '2025-03-30T02:30:00', 200], ['2025-03-30T02:30:00', '2025-03-30T02:30:00', 200],
+        ['2025-10-26T02:30:00', '2025-10-26T02:30:00', 200], ['2025-10-26T02:30:00', '2025-10-26T02:30:01', 200], ['2025-10-26T02:30:01', '2025-10-26T02:30:00', 400],
+        ['2025-03-30T01:59:59', '2025-03-30T03:00:00', 200], ['2025-10-26T01:59:59', '2025-10-26T03:00:00', 200], ['2024-02-29T00:00:00', '2024-03-01T00:00:00', 200],
+        ['2023-02-29T00:00:00', undefined, 400], ['2025-03-30T03:00:00', '2025-03-30T01:59:59', 400],
+      ];
+      for (const route of TIME_FILTERED_ROUTES) {
+        for (const [from, to, status] of cases) {
+          const extra: Array<[string, string]> = [...(from ? [['fromDateTime', from] as [string, string]] : []), ...(to ? [['toDateTime', to] as [string, string]] : [])];
+          const res = await send(route, { ...requestOf(route, { url: urlOf(route, extra) }), token: person }, `${route.operation} ${from} ${to}`);
+          expect([route.operation, from, to, res.statusCode]).toEqual([route.operation, from, to, status]);
         }
       }
-    }
-  });
+    });
 
-  it('reads years 0001–0099 as themselves, not as 1901–1999 (from 0099 is before to 1950)', async () => {
-    const route = routeByOperation('getJournalNotes');
-    const res = await t.call({ ...requestOf(route, { url: urlOf(route, [['fromDateTime', '0099-01-01T00:00:00'], ['toDateTime', '1950-01-01T00:00:00']]) }), token: person });
-    expect(expectedForTimeFilter('0099-01-01T00:00:00', '1950-01-01T00:00:00')).toEqual([200]);
-    expect(res.statusCode).toBe(200);
-  });
+    it('refuses every undeclared query parameter, and a repeated declared one, with 400 (all ten operations)', async () => {
+      await fc.assert(fc.asyncProperty(
+        fc.constantFrom(...ROUTES), fc.array(fc.tuple(queryKey, queryValue), { minLength: 1, maxLength: 4 }), fc.boolean(),
+        async (route, pairs, repeatDeclared) => {
+          const extra = pairs.filter(([k]) => !route.declaredQuery?.includes(k));
+          fc.pre(extra.length > 0 || repeatDeclared);
+          const declared = route.declaredQuery?.[0] ?? 'fromDateTime';
+          const repeat: Array<[string, string]> = repeatDeclared ? [[declared, route.query[declared] ?? '2025-01-01T00:00:00'], [declared, route.query[declared] ?? '2025-01-01T00:00:00']] : [];
+          const query = repeatDeclared ? Object.fromEntries(Object.entries(route.query).filter(([k]) => k !== declared)) : route.query;
+          const url = urlOf(route, [...repeat, ...extra], query);
+          const label = `${route.operation} ${url}`;
+          const res = await send(route, { ...requestOf(route, { url }), token: person }, label);
+          // The payment operation declares no query at all and ignores one (finding F5, its own test below).
+          const expected = route.declaredQuery === undefined && !extra.some(([k]) => k === 'access_token') ? [200, 400] : [400];
+          expect([label, expected.includes(res.statusCode)]).toEqual([label, true]);
+        },
+      ), { numRuns: runsOver(variant, RUNS) });
+      expect(({} as Record<string, unknown>)['1']).toBeUndefined();
+    });
 
-  it('refuses an undeclared query parameter on the payment operation too (CONTRACT §3: unknown field → 400)', async () => {
-    const route = routeByOperation('registerPayment');
-    const res = await t.call({ ...requestOf(route, { url: urlOf(route, [['unexpected', '1']]) }), token: person });
-    expect(res.statusCode).toBe(400);
-  });
+    it('answers the same with any number of unrelated headers of any valid name and value (every operation)', async () => {
+      await fc.assert(fc.asyncProperty(
+        fc.constantFrom(...ROUTES), fc.uniqueArray(fc.tuple(headerName, headerValue), { maxLength: 8, selector: ([n]) => n.toLowerCase() }),
+        async (route, headers) => {
+          const base = requestOf(route);
+          const label = `${route.operation} headers ${JSON.stringify(headers).slice(0, 200)}`;
+          const res = await send(route, { ...base, token: person, headers: { ...Object.fromEntries(headers), ...base.headers } }, label);
+          expect([label, res.statusCode]).toEqual([label, 200]);
+          expect(String(res.headers['x-request-id'])).toMatch(/^[A-Za-z0-9._:-]{1,64}$/);
+        },
+      ), { numRuns: runsOver(variant, RUNS) });
+    });
 
-  it('ends unpolluted, still answering a known-good request, with one JSON log line per entry and no secret in the logs', async () => {
-    expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(prototypeBefore);
-    for (const name of ['polluted', 'x', 'status', 'isAdmin', '1']) expect((({}) as Record<string, unknown>)[name]).toBeUndefined();
-    const ok = await t.call({ ...requestOf(routeByOperation('getAppointments')), token: person });
-    expect(ok.statusCode).toBe(200);
-    expect(malformedLogLines(t.logLines)).toEqual([]);
-    expect(used.foundIn(t.logLines)).toEqual([]);
+    it('answers header values no HTTP parser would pass (CR, LF, NUL, DEL) with a documented status if it answers at all', async () => {
+      const evil = ['a\r\nb', 'a\nX-Injected: 1', '\r\n\r\nGET / HTTP/1.1', 'a\u0000b', 'a\u007fb', `${DEMO.TOLVAN}\r\n`];
+      for (const route of ROUTES) {
+        for (const value of evil) {
+          for (const name of ['patient', 'x-request-id', 'user-agent']) {
+            let res: LightMyRequestResponse;
+            try {
+              res = await t.call({ ...requestOf(route), token: person, headers: { ...requestOf(route).headers, [name]: value } });
+            } catch {
+              continue; // refused before it became a request: not valid HTTP
+            }
+            expectDocumentedAnswer(route, res, `${route.operation} ${name}=${JSON.stringify(value)}`);
+            if (name === 'patient') expect(res.statusCode).toBe(400);
+          }
+        }
+      }
+    });
+
+    it('reads years 0001–0099 as themselves, not as 1901–1999 (from 0099 is before to 1950)', async () => {
+      const route = routeByOperation('getJournalNotes');
+      const res = await t.call({ ...requestOf(route, { url: urlOf(route, [['fromDateTime', '0099-01-01T00:00:00'], ['toDateTime', '1950-01-01T00:00:00']]) }), token: person });
+      expect(expectedForTimeFilter('0099-01-01T00:00:00', '1950-01-01T00:00:00')).toEqual([200]);
+      expect(res.statusCode).toBe(200);
+    });
+
+    it('refuses an undeclared query parameter on the payment operation too (docs/contract.md#errors: unknown field → 400)', async () => {
+      const route = routeByOperation('registerPayment');
+      const res = await t.call({ ...requestOf(route, { url: urlOf(route, [['unexpected', '1']]) }), token: person });
+      expect(res.statusCode).toBe(400);
+    });
+
+    it('ends unpolluted, still answering a known-good request, with one JSON log line per entry and no secret in the logs', async () => {
+      expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(prototypeBefore);
+      for (const name of ['polluted', 'x', 'status', 'isAdmin', '1']) expect((({}) as Record<string, unknown>)[name]).toBeUndefined();
+      const ok = await t.call({ ...requestOf(routeByOperation('getAppointments')), token: person });
+      expect(ok.statusCode).toBe(200);
+      expect(malformedLogLines(t.logLines)).toEqual([]);
+      expect(used.foundIn(t.logLines)).toEqual([]);
+    });
   });
 });

@@ -2,7 +2,7 @@ import type * as Crypto from 'node:crypto';
 import fc from 'fast-check';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
-// Counts every timingSafeEqual the adapter makes and the lengths it compares (THREATS #10).
+// Counts every timingSafeEqual the adapter makes and the lengths it compares (threat 10 of docs/threat-model.md#tokens-and-keys).
 const compared = vi.hoisted(() => ({ calls: [] as Array<[number, number]> }));
 vi.mock('node:crypto', async (importOriginal) => {
   const actual = await importOriginal<typeof Crypto>();
@@ -19,7 +19,7 @@ const { StaticSubscriptionKeys } = await import('../../src/adapters/subscription
 const { parseSubscriptionKeys } = await import('../../src/config.js');
 
 /** Subscription keys: every configured key is compared, in fixed-length constant time, and only an exact key matches. */
-describe('subscription keys are compared in constant time (THREATS #10)', () => {
+describe('subscription keys are compared in constant time (threat 10 of docs/threat-model.md#tokens-and-keys)', () => {
   beforeEach(() => {
     compared.calls.length = 0;
   });

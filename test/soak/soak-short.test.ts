@@ -132,8 +132,12 @@ describe('the soak request mix', () => {
     expect(share('refused')).toBeGreaterThan(0.1);
     expect(share('write')).toBeGreaterThan(0.05);
     expect(planned.filter((p) => p.method !== 'GET').every((p) => p.body !== undefined)).toBe(true);
-    // Planned without an audit record of their own: the unknown path, and (issue 12 item 4) requests without a valid key.
-    expect(new Set(a.all().filter((p) => !p.audited).map((p) => p.label))).toEqual(new Set(['unknown path', 'no subscription key', 'unknown subscription key']));
+    // Planned without an audit record of their own: the unknown path, and refusals before authentication, tallied per
+    // minute: requests without a valid key (issue 12 item 4) and with a valid key but no valid token (issue 20 item 4).
+    expect(new Set(a.all().filter((p) => !p.audited).map((p) => p.label))).toEqual(new Set([
+      'unknown path', 'no subscription key', 'unknown subscription key',
+      'malformed token', 'no token', 'expired token', 'token signed by a foreign key',
+    ]));
   });
 
   it('checks 2xx bodies: another patient in a v2 record, unmasked contact details, a wrong ResultCode', () => {
@@ -184,11 +188,14 @@ describe.skipIf(skipLive)('a short soak against the real service process, Postgr
     expect(load.outcomes.length).toBe(15 * 40);
     expect(load.outcomes.every((o) => o.status !== 0)).toBe(true);
     const audited = load.outcomes.filter((o) => o.audited).length;
-    // Plus the first refusal without a valid key of each kind (two here) in each minute the run touched (at most two);
-    // none when a refusal of the same kind from the same address earlier in that minute (warm-up) was the first.
-    const keyless = load.outcomes.filter((o) => o.label.endsWith('subscription key')).length;
+    // Plus the first refusal before authentication of each kind (six here: two without a valid key, four with a valid
+    // key and no valid token) in each minute the run touched: twelve at most on a quiet machine. A first record the
+    // audit store does not take within its deadline gives its kind back, so the next of that kind is audited in its
+    // place: on a loaded machine a few more. What the test holds is the collapse itself: far fewer rows than refusals.
+    const tallied = load.outcomes.filter((o) => o.kind === 'refused' && !o.audited).length;
+    expect(tallied).toBeGreaterThan(40);
     expect(report.auditRowCount).toBeGreaterThanOrEqual(audited);
-    expect(report.auditRowCount).toBeLessThanOrEqual(audited + Math.min(keyless, 4));
+    expect(report.auditRowCount - audited, report.summary).toBeLessThanOrEqual(tallied / 2);
     expect(new Set(load.outcomes.map((o) => o.status))).toEqual(new Set([200, 400, 401, 403, 404, 415]));
     expect(report.samples.length).toBeGreaterThanOrEqual(20);
     expect(report.checks.map((c) => c.name)).toEqual(expect.arrayContaining([

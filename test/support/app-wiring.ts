@@ -1,5 +1,10 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
+import { StaticSubscriptionKeys } from '../../src/adapters/subscription-keys/static-subscription-keys.js';
+import { buildApp } from '../../src/http/app.js';
+import type { MemoryAuditTrail } from '../fakes/memory-audit-trail.js';
+import { apiScopes } from '../../src/domain/access/scopes.js';
 import { JwtAccessTokenVerifier } from '../../src/adapters/auth-jwks/jwt-access-token-verifier.js';
 import { HmacPageCursors } from '../../src/adapters/page-cursor/hmac-page-cursors.js';
 import { InProcessCoordinator } from '../../src/adapters/write-coordination/in-process-coordinator.js';
@@ -18,11 +23,8 @@ import { TEST_CLIENT_ID, type TestIssuer } from './test-issuer.js';
 
 export const ZONE = 'Europe/Stockholm';
 export const KEY = 'test-subscription-key-0123456789';
-export const ALL_SCOPES = [
-  'user/Appointment-read', 'user/Patient-read', 'user/Contact-read', 'user/AttentionSignal-read',
-  'user/VideoMeeting-read', 'user/MedicationPrescription-read', 'user/JournalNote-read',
-  'user/Appointment-write', 'user/Payment-write', 'user/AccessLog-read',
-].join(' ');
+/** Every scope of the operation table. */
+export const ALL_SCOPES = [...apiScopes().keys()].join(' ');
 
 /**
  * The HTTP settings of a test app. Load shedding stays out of the way (a busy CI machine must not
@@ -33,11 +35,11 @@ export const TEST_HTTP_CONFIG = {
 };
 
 /** The use cases over one EHR, wired as src/container.ts wires them, with the default arrival window. */
-export function useCasesOver(ehr: EhrRecords & DelegationRegistry, clock: Clock, coordinator: WriteCoordinator = new InProcessCoordinator()): RouteDependencies {
+export function useCasesOver(ehr: EhrRecords & DelegationRegistry, clock: Clock, coordinator: WriteCoordinator = new InProcessCoordinator()): Omit<RouteDependencies, 'readAccessLog'> {
   return {
     zone: ZONE,
-    accessPolicy: new PatientAccessPolicy(ehr, ehr, clock, ZONE),
-    readPatientData: new ReadPatientData(ehr, ZONE),
+    accessPolicy: new PatientAccessPolicy(ehr.reads, ehr, clock, ZONE),
+    readPatientData: new ReadPatientData(ehr.reads, ZONE),
     markArrived: new MarkArrived(ehr, clock, { beforeMinutes: 120, afterMinutes: 30 }, coordinator),
     registerPayment: new RegisterPayment(ehr, coordinator),
   };
@@ -57,6 +59,9 @@ export function verifierFor(issuer: TestIssuer, clock: Clock): JwtAccessTokenVer
 
 export type CallOptions = InjectOptions & { token?: string; key?: string | null; patient?: string };
 
+/** What every test app offers its tests: tokens and requests (clientOf). */
+export type AppClient = ReturnType<typeof clientOf>;
+
 /** Tokens and requests as the tests speak them: a person or a kiosk, a key (or none), a `patient` header. */
 export function clientOf(app: FastifyInstance, issuer: TestIssuer) {
   return {
@@ -73,4 +78,17 @@ export function clientOf(app: FastifyInstance, issuer: TestIssuer) {
       },
     }),
   };
+}
+
+/** The real HTTP app over a remote EHR adapter (xml-http, fhir-r4), with the test issuer, the in-memory audit trail and one subscription key. */
+export async function buildRemoteApp(
+  ehr: EhrRecords & DelegationRegistry, clock: Clock, issuer: TestIssuer, audit: MemoryAuditTrail, logger: Logger,
+): Promise<FastifyInstance> {
+  const app = await buildApp({
+    config: TEST_HTTP_CONFIG,
+    clock, logger, ehr, auditTrail: audit, tokenVerifier: verifierFor(issuer, clock), ...useCasesOver(ehr, clock), readAccessLog: accessLogOver(audit),
+    subscriptionKeys: new StaticSubscriptionKeys(new Map([['test', KEY]])),
+  });
+  await app.ready();
+  return app;
 }

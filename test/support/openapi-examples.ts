@@ -1,3 +1,5 @@
+import { READ_NAMES } from '../../src/domain/operations/table.js';
+import { routeByOperation, urlOf } from '../security/support/routes.js';
 import { startTestApp, type TestApp } from './test-app.js';
 
 /** The day the examples are taken on; the demo data is generated around it. */
@@ -23,16 +25,6 @@ function cut(value: unknown): unknown {
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, cut(v)]));
 }
 
-const READS: Record<string, string> = {
-  getAppointments: '/patients/appointments/',
-  getPatient: '/patients/patient/',
-  getPatientV2: '/patients/patient/?api-version=v2',
-  getContacts: '/patients/contacts/',
-  getAttentionSignals: '/patients/attentionsignals/',
-  getVideoMeetings: '/patients/videomeetings/',
-  getMedications: '/patients/medications/',
-  getJournalNotes: '/patients/journalnotes/',
-};
 
 /**
  * One answer per operation from the embedded EHR's generated demo data, through the real HTTP app:
@@ -43,7 +35,8 @@ export async function collectOpenApiExamples(): Promise<Record<string, unknown>>
   try {
     const token = await t.personToken(PERSON);
     const examples: Record<string, unknown> = {};
-    for (const [operation, url] of Object.entries(READS)) {
+    for (const operation of READ_NAMES) {
+      const url = urlOf(routeByOperation(operation));
       const res = await t.call({ method: 'GET', url, token });
       if (res.statusCode !== 200) throw new Error(`${operation}: ${res.statusCode} ${res.body}`);
       examples[operation] = cut(res.json());

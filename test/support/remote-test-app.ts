@@ -2,17 +2,15 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { generateDemoData } from '../../src/adapters/ehr-embedded/demo-data/generate.js';
-import { startEhrSimulator, type EhrSimulator } from '../../src/adapters/ehr-simulator/index.js';
+import { generateDemoData } from '../../src/dev/demo-data/generate.js';
+import { startEhrSimulator, type EhrSimulator } from '../../src/dev/ehr-simulator/index.js';
 import { XmlHttpEhr, type XmlHttpEhrEvent } from '../../src/adapters/ehr-xml-http/index.js';
-import { StaticSubscriptionKeys } from '../../src/adapters/subscription-keys/static-subscription-keys.js';
-import { buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/http/logging.js';
 import { FixedClock } from '../fakes/fixed-clock.js';
 import { MemoryAuditTrail } from '../fakes/memory-audit-trail.js';
-import { KEY, ZONE } from './test-app.js';
+import { ZONE } from './test-app.js';
 import { TestIssuer } from './test-issuer.js';
-import { accessLogOver, clientOf, TEST_HTTP_CONFIG, useCasesOver, verifierFor } from './app-wiring.js';
+import { buildRemoteApp, clientOf } from './app-wiring.js';
 
 export interface RemoteTestApp {
   app: FastifyInstance;
@@ -57,12 +55,7 @@ export async function startRemoteTestApp(options: RemoteTestAppOptions = {}): Pr
     onDropped: () => undefined, onEvent: (event) => events.push(event), now: options.breakerNow ?? (() => clock.now()),
     ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
   });
-  const app = await buildApp({
-    config: TEST_HTTP_CONFIG,
-    clock, logger, ehr, auditTrail: audit, tokenVerifier: verifierFor(issuer, clock), ...useCasesOver(ehr, clock), readAccessLog: accessLogOver(audit),
-    subscriptionKeys: new StaticSubscriptionKeys(new Map([['test', KEY]])),
-  });
-  await app.ready();
+  const app = await buildRemoteApp(ehr, clock, issuer, audit, logger);
   return {
     app, sim, ehr, events, audit, clock, logLines,
     ...clientOf(app, issuer),

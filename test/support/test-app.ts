@@ -6,10 +6,11 @@ import type { Redis } from 'ioredis';
 import { InstrumentedAuditTrail } from '../../src/adapters/metrics/instrumented-audit-trail.js';
 import { InstrumentedEhr } from '../../src/adapters/metrics/instrumented-ehr.js';
 import type { PrometheusMetrics } from '../../src/adapters/metrics/prometheus-metrics.js';
-import { generateDemoData } from '../../src/adapters/ehr-embedded/demo-data/generate.js';
+import { generateDemoData } from '../../src/dev/demo-data/generate.js';
 import { DocumentStore } from '../../src/adapters/ehr-embedded/document-store.js';
 import { EmbeddedEhr } from '../../src/adapters/ehr-embedded/embedded-ehr.js';
 import { WriteStateStore } from '../../src/adapters/ehr-embedded/write-state-store.js';
+import { countingRedisStore, DEFAULT_RATE_LIMIT_NAMESPACE } from '../../src/adapters/rate-limit-redis/counting-store.js';
 import { StaticSubscriptionKeys } from '../../src/adapters/subscription-keys/static-subscription-keys.js';
 import type { ReleasePolicy } from '../../src/domain/release/release-policy.js';
 import { ReadPatientData } from '../../src/domain/use-cases/read-patient-data.js';
@@ -19,18 +20,35 @@ import { createLogger } from '../../src/http/logging.js';
 import { FixedClock } from '../fakes/fixed-clock.js';
 import { MemoryAuditTrail } from '../fakes/memory-audit-trail.js';
 import { TestIssuer } from './test-issuer.js';
+import { startFhirBackend } from './fhir-test-app.js';
+import type { FhirEhr } from '../../src/adapters/ehr-fhir/adapter/fhir-ehr.js';
+import { demoClock } from '../../src/dev/demo-data/clock.js';
+import { demoFhirResources } from '../../src/dev/demo-data/fhir/bundle.js';
+import type { DelegationRegistry } from '../../src/ports/delegation-registry.port.js';
+import type { EhrRecords } from '../../src/ports/ehr-records.port.js';
 import type { AccessLogReader } from '../../src/ports/access-log.port.js';
 import { accessLogOver, clientOf, KEY, TEST_HTTP_CONFIG, useCasesOver, verifierFor, ZONE } from './app-wiring.js';
 
 export { ALL_SCOPES, KEY, ZONE } from './app-wiring.js';
 export const OTHER_KEY = 'other-subscription-key-0123456789';
 
-export interface TestApp {
+/**
+ * Which EHR a test app reads: the embedded XML EHR, or `fhir-r4` (FhirEhr over the shared transport)
+ * talking to the development FHIR server in this process, both holding the demo people of the app's
+ * clock, generated from one description of each person (src/dev/demo-data).
+ */
+export type EhrVariant = 'embedded' | 'fhir-r4';
+export const EHR_VARIANTS: readonly EhrVariant[] = ['embedded', 'fhir-r4'];
+/** What every EHR back-end offers a suite: the reads, the writes and the delegation registry. */
+export type AnyEhr = EhrRecords & DelegationRegistry;
+
+export interface TestApp<E extends AnyEhr = EmbeddedEhr> {
   app: FastifyInstance;
   issuer: TestIssuer;
   audit: MemoryAuditTrail;
   clock: FixedClock;
-  ehr: EmbeddedEhr;
+  /** The EHR as built, before the metrics wrapper: a test may spy on it. */
+  ehr: E;
   logLines: string[];
   /** A person token (patient claim) with every scope unless overridden. */
   personToken(personId: string, claims?: Record<string, unknown>): Promise<string>;
@@ -69,18 +87,44 @@ export interface TestAppOptions {
   releasePolicy?: ReleasePolicy;
 }
 
+interface Backend<E extends AnyEhr> {
+  ehr: E;
+  close(): Promise<void>;
+}
+
+async function embeddedBackend(clock: FixedClock): Promise<Backend<EmbeddedEhr>> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'pdas-test-'));
+  await generateDemoData(path.join(dir, 'ehr'), { now: clock.now(), zone: ZONE });
+  const ehr = new EmbeddedEhr(new DocumentStore(path.join(dir, 'ehr')), await WriteStateStore.open(path.join(dir, 'state.json')), ZONE, () => undefined);
+  return { ehr, close: () => rm(dir, { recursive: true, force: true }) };
+}
+
+async function fhirBackend(clock: FixedClock): Promise<Backend<FhirEhr>> {
+  const backend = await startFhirBackend(clock, { resources: demoFhirResources(demoClock(clock.now(), ZONE)) });
+  return { ehr: backend.ehr, close: () => backend.close() };
+}
+
 /** The real HTTP app over the embedded EHR with generated demo data, a loopback test issuer and fakes for audit and clock. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'pdas-test-'));
   const clock = new FixedClock(options.now ?? Date.now());
-  await generateDemoData(path.join(dir, 'ehr'), { now: clock.now(), zone: ZONE });
+  return startAppOver(await embeddedBackend(clock), clock, options);
+}
+
+/** The same app over the EHR `variant` names (the suites that run over both back-ends loop over EHR_VARIANTS). */
+export async function startTestAppOn(variant: EhrVariant, options: TestAppOptions = {}): Promise<TestApp<AnyEhr>> {
+  const clock = new FixedClock(options.now ?? Date.now());
+  const backend: Backend<AnyEhr> = variant === 'fhir-r4' ? await fhirBackend(clock) : await embeddedBackend(clock);
+  return startAppOver(backend, clock, options);
+}
+
+async function startAppOver<E extends AnyEhr>(backend: Backend<E>, clock: FixedClock, options: TestAppOptions): Promise<TestApp<E>> {
   const logLines: string[] = [];
   const logger = createLogger('info', { write: (line: string) => void logLines.push(line) });
   const issuer = await TestIssuer.start();
   const audit = new MemoryAuditTrail();
-  const embedded = new EmbeddedEhr(new DocumentStore(path.join(dir, 'ehr')), await WriteStateStore.open(path.join(dir, 'state.json')), ZONE, () => undefined);
-  const ehr = options.metrics ? new InstrumentedEhr(embedded, embedded, options.metrics) : embedded;
+  const ehr = options.metrics ? new InstrumentedEhr(backend.ehr, backend.ehr, options.metrics) : backend.ehr;
   const auditTrail = options.auditTrail ?? (options.metrics ? new InstrumentedAuditTrail(audit, options.metrics) : audit);
+  const tokenVerifier = verifierFor(issuer, clock);
   const app = await buildApp({
     config: {
       ...TEST_HTTP_CONFIG,
@@ -90,28 +134,28 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       ...(options.rateLimitNoKeyMax === undefined ? {} : { rateLimitNoKeyMax: options.rateLimitNoKeyMax }),
       ...options.protection,
     },
-    clock, logger, ehr, auditTrail, tokenVerifier: verifierFor(issuer, clock), ...useCasesOver(ehr, clock),
-    ...(options.releasePolicy ? { readPatientData: new ReadPatientData(ehr, ZONE, { policy: options.releasePolicy, clock }) } : {}),
+    clock, logger, ehr, auditTrail, tokenVerifier, ...useCasesOver(ehr, clock),
+    ...(options.releasePolicy ? { readPatientData: new ReadPatientData(ehr.reads, ZONE, { policy: options.releasePolicy, clock }) } : {}),
     readAccessLog: accessLogOver(options.accessLog ?? audit, options.clientNames, options.cursorSecret),
     ...(options.metrics ? { metrics: options.metrics } : {}),
     subscriptionKeys: new StaticSubscriptionKeys(new Map([['test', KEY], ['other', OTHER_KEY]])),
     ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
     ...(options.redisClient ? {
-      rateLimitRedis: {
-        client: options.redisClient,
-        onStoreError: options.onRedisStoreError ?? (() => undefined),
-        ...(options.rateLimitNameSpace ? { nameSpace: options.rateLimitNameSpace } : {}),
-      },
+      rateLimitStore: countingRedisStore(options.redisClient, options.rateLimitNameSpace ?? DEFAULT_RATE_LIMIT_NAMESPACE, options.onRedisStoreError ?? (() => undefined)),
     } : {}),
   });
   await app.ready();
   return {
-    app, issuer, audit, clock, ehr: embedded, logLines,
+    app, issuer, audit, clock, ehr: backend.ehr, logLines,
     ...clientOf(app, issuer),
     close: async () => {
       await app.close();
+      tokenVerifier.close();
       await issuer.close();
-      await rm(dir, { recursive: true, force: true });
+      await backend.close();
     },
   };
 }
+
+/** A test app over either EHR back-end (startTestAppOn). */
+export type AnyTestApp = TestApp<AnyEhr>;

@@ -42,6 +42,12 @@ export class TestIssuer {
     this.keys.unshift({ kid, privateKey, jwk: { ...(await exportJWK(publicKey)), kid, alg: 'RS256', use: 'sig' } });
   }
 
+  /** Stops publishing the key `kid` (a key the issuer has retired or lost); tokens it signed can still be presented. */
+  withdraw(kid: string): void {
+    if (!this.keys.some((k) => k.kid === kid)) throw new Error(`no key ${kid}`);
+    this.keys = this.keys.filter((k) => k.kid !== kid);
+  }
+
   /** A valid access token for the API unless `claims`/`header` override something. */
   async sign(claims: JWTPayload & Record<string, unknown>, header: Record<string, unknown> = {}, key = this.keys[0]): Promise<string> {
     if (!key) throw new Error('no key');

@@ -1,6 +1,6 @@
 /**
  * Issue 13: the vendor's answer layouts (test/fixtures/vendor-layouts/, copies of the shared
- * contract's spec/vendor-layouts/) turned into JSON schemas for ajv. A tree names members,
+ * contract's docs/vendor-layouts.md) turned into JSON schemas for ajv. A tree names members,
  * `name[]` arrays, `name: type` leaves and data types (II, TS, SimpleUnit ...) listed at its end;
  * every member is optional. `closed` schemas refuse members the tree does not name.
  */
@@ -72,7 +72,7 @@ class TreeSchema {
     const recursive = /^\(recursive: (\w+)\)$/.exec(children[0]?.text ?? '');
     if (recursive) {
       const target = (recursive[1] ?? '').replace(/Type$/, '');
-      const ancestor = [...this.ancestors].reverse().find((a) => a.name === target);
+      const ancestor = [...this.ancestors].reverse().find((a) => a.name.toLowerCase() === target.toLowerCase());
       if (ancestor === undefined) return { type: 'object' };
       this.defs[target] = ancestor.schema;
       return { $ref: `#/$defs/${target}` };

@@ -8,21 +8,42 @@ export interface JwksCacheOptions {
   maxAgeMs: number;
 }
 
-function asKeySet(json: unknown): JSONWebKeySet {
+type Jwk = JSONWebKeySet['keys'][number];
+type Header = Parameters<JWTVerifyGetKey>[0];
+type Jws = Parameters<JWTVerifyGetKey>[1];
+type LocalJwks = ReturnType<typeof createLocalJWKSet>;
+
+/** The key that verifies a token, and which published key it is (`id`), so a verification can outlive it no longer than the key. */
+export interface ResolvedKey {
+  id: string;
+  key: Awaited<ReturnType<LocalJwks>>;
+}
+
+/** A published key with jose's choice rules (kid, alg, use, key_ops, crv) applied to it alone. */
+interface PublishedKey {
+  id: string;
+  select: LocalJwks;
+}
+
+function usableKeys(json: unknown): Jwk[] {
   const keys = (json as { keys?: unknown } | null)?.keys;
   if (!Array.isArray(keys)) throw new Error('JWKS has no keys array');
   // Only public asymmetric keys can sign access tokens we accept; a shared secret never can.
-  const usable = keys.filter((k): k is JSONWebKeySet['keys'][number] =>
+  const usable = keys.filter((k): k is Jwk =>
     typeof k === 'object' && k !== null && ['RSA', 'EC', 'OKP'].includes((k as { kty?: string }).kty ?? '') &&
     (k as { d?: unknown }).d === undefined);
   // A set with nothing usable (`{"keys":[]}`, a misconfigured server) must not replace keys that work.
   if (usable.length === 0) throw new Error('JWKS has no usable key');
-  return { keys: usable };
+  return usable;
 }
+
+/** A key is the JWK as published, members sorted: a key whose entry changes in any way counts as withdrawn. */
+const idOf = (jwk: Jwk): string => JSON.stringify(jwk, Object.keys(jwk).sort());
 
 /** The authorization server's signing keys, fetched only from the configured JWKS and kept through outages. */
 export class JwksCache {
-  private local: JWTVerifyGetKey | undefined;
+  private published: PublishedKey[] | undefined;
+  private ids: ReadonlySet<string> = new Set();
   private fetchedAt = Number.NEGATIVE_INFINITY;
   private attemptedAt = Number.NEGATIVE_INFINITY;
   private inflight: Promise<void> | undefined;
@@ -34,23 +55,55 @@ export class JwksCache {
     private readonly onError: (err: unknown) => void,
   ) {}
 
-  readonly getKey: JWTVerifyGetKey = async (header, token) => {
-    if (!this.local) await this.refresh();
-    else if (this.clock.now() - this.fetchedAt > this.options.maxAgeMs) void this.refresh();
-    const local = this.local;
-    if (!local) throw new errors.JWKSNoMatchingKey();
+  async resolve(header: Header, jws: Jws): Promise<ResolvedKey> {
+    if (!this.published) await this.refresh();
+    else this.refreshIfStale();
     try {
-      return await local(header, token);
+      return await this.choose(header, jws);
     } catch (err) {
       if (!(err instanceof errors.JWKSNoMatchingKey)) throw err;
       // A refresh already on its way (e.g. the keys just aged out) may bring this very kid: wait for it.
       if (this.inflight) await this.inflight;
       else if (this.coolingDown()) throw err;
       else await this.refresh();
-      if (!this.local) throw err;
-      return await this.local(header, token);
+      return await this.choose(header, jws);
     }
-  };
+  }
+
+  /** False once a refresh has brought a key set without the key `id`: what it verified is not reused. */
+  publishes(id: string): boolean {
+    return this.ids.has(id);
+  }
+
+  /** Starts a background refresh of keys older than maxAgeMs; never waits for it. */
+  refreshIfStale(): void {
+    if (this.published && this.clock.now() - this.fetchedAt > this.options.maxAgeMs) void this.refresh();
+  }
+
+  /** Looks at the keys' age every `everyMs`, so they are refreshed whether or not tokens arrive; returns the stop. */
+  watch(everyMs: number): () => void {
+    const timer = setInterval(() => this.refreshIfStale(), everyMs);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
+  /** Exactly one published key must fit, as in jose's own key set: none or several refuse the token. */
+  private async choose(header: Header, jws: Jws): Promise<ResolvedKey> {
+    let chosen: ResolvedKey | undefined;
+    for (const { id, select } of this.published ?? []) {
+      let key: ResolvedKey['key'];
+      try {
+        key = await select(header, jws);
+      } catch (err) {
+        if (err instanceof errors.JWKSNoMatchingKey) continue;
+        throw err;
+      }
+      if (chosen) throw new errors.JWKSMultipleMatchingKeys();
+      chosen = { id, key };
+    }
+    if (!chosen) throw new errors.JWKSNoMatchingKey();
+    return chosen;
+  }
 
   private coolingDown(): boolean {
     return this.clock.now() - this.attemptedAt < this.options.cooldownMs;
@@ -63,7 +116,9 @@ export class JwksCache {
     this.attemptedAt = this.clock.now();
     this.inflight = this.load()
       .then((json) => {
-        this.local = createLocalJWKSet(asKeySet(json));
+        const published = usableKeys(json).map((jwk) => ({ id: idOf(jwk), select: createLocalJWKSet({ keys: [jwk] }) }));
+        this.published = published;
+        this.ids = new Set(published.map((k) => k.id));
         this.fetchedAt = this.clock.now();
       })
       .catch(this.onError)

@@ -1,5 +1,5 @@
-import { jwtVerify, type JWTPayload } from 'jose';
-import { InvalidTokenError, type AccessTokenVerifier, type VerifiedToken } from '../../ports/access-token-verifier.port.js';
+import { errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import { InvalidTokenError, type AccessTokenVerifier, type TokenFault, type VerifiedToken } from '../../ports/access-token-verifier.port.js';
 import type { Clock } from '../../ports/clock.port.js';
 import { fetchJson } from './fetch-json.js';
 import { JwksCache } from './jwks-cache.js';
@@ -17,6 +17,8 @@ export interface JwtVerifierOptions {
   clock: Clock;
   fetchTimeoutMs?: number;
   cacheSize?: number;
+  /** How often the keys' age is looked at, so keys 10 minutes old are refreshed even when no token needs them. */
+  jwksCheckEveryMs?: number;
   onWarning: (msg: string) => void;
 }
 
@@ -26,12 +28,23 @@ const ACCEPTED_TYP = new Set(['jwt', 'at+jwt', 'application/at+jwt']);
 const CLOCK_SKEW_S = 60;
 const MAX_TOKEN_LENGTH = 8192;
 
+const CLAIM_FAULTS: Readonly<Record<string, TokenFault>> = { iss: 'issuer', aud: 'audience', nbf: 'not-yet-valid', exp: 'expired' };
+
+/** Which fault jose's refusal is; anything it cannot name (a JWKS it could not fetch) counts as the key's. */
+function faultOf(err: unknown): TokenFault {
+  if (err instanceof errors.JWTExpired) return 'expired';
+  if (err instanceof errors.JWTClaimValidationFailed) return err.reason === 'missing' ? 'claims' : CLAIM_FAULTS[err.claim] ?? 'claims';
+  if (err instanceof errors.JWSInvalid || err instanceof errors.JWTInvalid) return 'form';
+  return 'signature';
+}
+
 /** Verifies OAuth 2.0 JWT access tokens (RFC 9068) of one issuer against its JWKS. */
 export class JwtAccessTokenVerifier implements AccessTokenVerifier {
   private readonly jwks: JwksCache;
   private readonly cache: VerifiedTokenCache;
   private readonly kinds: TokenKindRules;
   private jwksUrl: string | undefined;
+  private readonly stopWatching: () => void;
 
   constructor(private readonly options: JwtVerifierOptions) {
     this.jwksUrl = options.jwksUrl;
@@ -39,17 +52,30 @@ export class JwtAccessTokenVerifier implements AccessTokenVerifier {
     this.jwks = new JwksCache(() => this.loadJwks(), options.clock, { cooldownMs: 30_000, maxAgeMs: 600_000 }, (err) =>
       options.onWarning(`JWKS refresh failed: ${err instanceof Error ? err.message : 'unknown error'}`));
     this.cache = new VerifiedTokenCache(options.cacheSize ?? 10_000);
+    this.stopWatching = this.jwks.watch(options.jwksCheckEveryMs ?? 60_000);
+  }
+
+  close(): void {
+    this.stopWatching();
   }
 
   async verify(token: string): Promise<VerifiedToken> {
     const now = this.options.clock.now();
-    const cached = this.cache.get(token, now - CLOCK_SKEW_S * 1000);
+    // Cached tokens too: a key withdrawn from the JWKS must stop working even if only they arrive.
+    this.jwks.refreshIfStale();
+    const cached = this.cache.get(token, now - CLOCK_SKEW_S * 1000, (keyId) => this.jwks.publishes(keyId));
     if (cached) return cached;
-    if (token.length > MAX_TOKEN_LENGTH) throw new InvalidTokenError('token too long');
+    if (token.length > MAX_TOKEN_LENGTH) throw new InvalidTokenError('token too long', 'form');
     let payload: JWTPayload;
     let typ: string | undefined;
+    let keyId: string | undefined;
+    const getKey: JWTVerifyGetKey = async (header, jws) => {
+      const resolved = await this.jwks.resolve(header, jws);
+      keyId = resolved.id;
+      return resolved.key;
+    };
     try {
-      ({ payload, protectedHeader: { typ } } = await jwtVerify(token, this.jwks.getKey, {
+      ({ payload, protectedHeader: { typ } } = await jwtVerify(token, getKey, {
         issuer: this.options.issuer,
         audience: this.options.audience,
         algorithms: ALGORITHMS,
@@ -58,11 +84,12 @@ export class JwtAccessTokenVerifier implements AccessTokenVerifier {
         requiredClaims: ['exp', 'sub'],
       }));
     } catch (err) {
-      throw new InvalidTokenError(err instanceof Error ? err.name : 'verification failed');
+      throw new InvalidTokenError(err instanceof Error ? err.name : 'verification failed', faultOf(err));
     }
-    if (typ !== undefined && !ACCEPTED_TYP.has(typ.toLowerCase())) throw new InvalidTokenError('unexpected typ');
+    if (typ !== undefined && !ACCEPTED_TYP.has(typ.toLowerCase())) throw new InvalidTokenError('unexpected typ', 'form');
+    if (keyId === undefined) throw new InvalidTokenError('no key', 'signature');
     const verified = classifyToken(payload, this.kinds);
-    this.cache.set(token, verified, (payload.exp ?? 0) * 1000);
+    this.cache.set(token, verified, (payload.exp ?? 0) * 1000, keyId);
     return verified;
   }
 

@@ -10,14 +10,14 @@ export interface TokenKindRules {
 }
 
 /**
- * CONTRACT §2: each kind of token is identified positively. A person token carries a valid identity
+ * docs/contract.md#token-kinds: each kind of token is identified positively. A person token carries a valid identity
  * number, as a string, in the patient claim; a client token carries no patient claim at all and a
  * listed client id. Anything else is refused, so a person token whose claim went missing or wrong (a
  * misconfigured identity provider or AUTH_PATIENT_CLAIM) can never act as a client for any patient.
  */
 export function classifyToken(payload: JWTPayload, rules: TokenKindRules): VerifiedToken {
   // The caller's identity is iss + sub: a sub that is not a non-empty string identifies no one.
-  if (typeof payload.sub !== 'string' || payload.sub === '') throw new InvalidTokenError('sub is not a string');
+  if (typeof payload.sub !== 'string' || payload.sub === '') throw new InvalidTokenError('sub is not a string', 'claims');
   const clientClaim = payload.client_id ?? payload.azp;
   const clientId = typeof clientClaim === 'string' ? clientClaim : undefined;
   const verified: VerifiedToken = { issuer: payload.iss ?? '', subject: payload.sub, scopes: scopesFromClaims(payload.scope, payload.scp) };
@@ -26,10 +26,10 @@ export function classifyToken(payload: JWTPayload, rules: TokenKindRules): Verif
   const person = Object.hasOwn(payload, rules.patientClaim) ? payload[rules.patientClaim] : undefined;
   if (person !== undefined) {
     const personId = typeof person === 'string' ? parsePersonalIdentityNumber(person) : undefined;
-    if (personId === undefined) throw new InvalidTokenError('patient claim is not a valid identity number');
+    if (personId === undefined) throw new InvalidTokenError('patient claim is not a valid identity number', 'claims');
     verified.personId = personId;
     return verified;
   }
-  if (clientId === undefined || !rules.clientIds.has(clientId)) throw new InvalidTokenError('no patient claim and not a listed client');
+  if (clientId === undefined || !rules.clientIds.has(clientId)) throw new InvalidTokenError('no patient claim and not a listed client', 'claims');
   return verified;
 }

@@ -14,7 +14,7 @@ const DOCUMENT_NAME = /^[a-z]+(?:-v\d)?$/;
 const versionOf = (s: Stats): string => `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`;
 
 /**
- * Reads the upstream XML documents of the data folder (upstream README §7). Ids are checked
+ * Reads the upstream XML documents of the data folder (docs/upstream-ehr.md#6-the-embedded-ehrs-folder). Ids are checked
  * before they become path segments, so no request can reach outside the folder.
  */
 export class DocumentStore {

@@ -1,18 +1,16 @@
-import type { DelegationRegistry, Relationship } from '../../ports/delegation-registry.port.js';
-import {
-  EhrError, type EhrRecords, type EhrWriteResult, type PaymentType, type ReadKind, type ReadResults, type TimeRange,
-} from '../../ports/ehr-records.port.js';
-import { selectInRange } from '../../domain/records/index.js';
+import type { DelegationRegistry } from '../../ports/delegation-registry.port.js';
+import type { Relationship } from '../../domain/access/relationship.js';
+import { EhrError } from '../../domain/ehr-error.js';
+import { selectInRange, type ReadItem } from '../../domain/operations/table.js';
+import type { TimeRange } from '../../domain/time/time-range.js';
+import type { PaymentType } from '../../domain/writes/payment-types.js';
+import type { EhrWriteResult } from '../../domain/writes/write-outcomes.js';
+import type { EhrReads, EhrRecords } from '../../ports/ehr-records.port.js';
+import { DOCUMENT_OF, DOCUMENTS, documentReads, type XmlRead } from '../ehr-xml/documents.js';
 import { MalformedDocumentError, mapDocument, mapDocumentInSlices, mapRelationships } from '../ehr-xml/index.js';
 import type { DocumentStore } from './document-store.js';
 import { MappedDocuments, type Mapped } from './mapped-documents.js';
 import type { WriteStateStore } from './write-state-store.js';
-
-const EMPTY_ROOTS: Record<ReadKind, string> = {
-  patient: 'PatientRecords', 'patient-v2': 'PatientEHRExtracts', medications: 'PrescriptionRecords',
-  journalnotes: 'JournalNoteRecords', bookings: 'BookedAppointmentsResults', videomeetings: 'VideoMeetings',
-  contacts: 'ContactEHRExtracts', attentionsignals: 'AttentionSignalEHRExtracts',
-};
 
 const PATIENT_ID = /^\d{12}$/;
 
@@ -33,6 +31,7 @@ export interface EmbeddedEhrOptions {
  */
 export class EmbeddedEhr implements EhrRecords, DelegationRegistry {
   private readonly cache: MappedDocuments;
+  readonly reads: EhrReads = documentReads((read, patientId, range) => this.read(read, patientId, range));
 
   constructor(
     private readonly documents: DocumentStore,
@@ -44,43 +43,44 @@ export class EmbeddedEhr implements EhrRecords, DelegationRegistry {
     this.cache = new MappedDocuments(options.cacheBytes ?? 64 * 2 ** 20);
   }
 
-  async read<K extends ReadKind>(kind: K, patientId: string, range: TimeRange): Promise<ReadResults[K]> {
-    const mapped = await this.mapped(kind, patientId);
+  private async read<R extends XmlRead>(read: R, patientId: string, range: TimeRange): Promise<ReadItem<R>[]> {
+    const mapped = await this.mapped(read, patientId);
     if (range.from === undefined && range.to === undefined) return mapped.unbounded;
-    return selectInRange(kind, mapped.value, range, this.zone);
+    return selectInRange(read, mapped.value, range, this.zone);
   }
 
-  /** The patient's document of `kind`, mapped: from the cache while its file is unchanged. */
-  private async mapped<K extends ReadKind>(kind: K, patientId: string): Promise<Mapped<ReadResults[K]>> {
+  /** The patient's document answering `read`, mapped: from the cache while its file is unchanged. */
+  private async mapped<R extends XmlRead>(read: R, patientId: string): Promise<Mapped<ReadItem<R>[]>> {
+    const kind = DOCUMENT_OF[read];
     // An id that cannot name a folder names nobody.
     if (!PATIENT_ID.test(patientId)) throw new EhrError('patient-not-found', 'unknown patient');
     const known = this.documents.patientVersion(patientId);
     if (known === undefined) throw new EhrError('patient-not-found', 'unknown patient');
     const file = kind === 'patient' ? undefined : this.documents.patientFile(patientId, kind);
     const version = file === undefined ? known : this.documents.version(file);
-    if (version === undefined) return this.empty(kind, patientId);
+    if (version === undefined) return this.empty(read, patientId);
     const path = file ?? this.documents.patientFile(patientId, 'patient');
     const found = await this.cache.get(`${patientId}/${kind}`, version, async () => {
-      const read = await this.documents.readVersioned(path);
-      if (read === undefined) return undefined;
-      return { version: read.version, mapped: await this.mapInSlices(kind, read.text, patientId), chars: read.text.length };
+      const document = await this.documents.readVersioned(path);
+      if (document === undefined) return undefined;
+      return { version: document.version, mapped: await this.mapInSlices(read, document.text, patientId), chars: document.text.length };
     });
-    if (found === undefined) return this.empty(kind, patientId);
+    if (found === undefined) return this.empty(read, patientId);
     for (const reason of found.dropped) this.onDropped(reason);
     return found;
   }
 
   /** A missing document: an empty answer. */
-  private empty<K extends ReadKind>(kind: K, patientId: string): Mapped<ReadResults[K]> {
-    const value = this.map(kind, `<${EMPTY_ROOTS[kind]}/>`, patientId);
-    return { value, unbounded: selectInRange(kind, value, {}, this.zone), dropped: [] };
+  private empty<R extends XmlRead>(read: R, patientId: string): Mapped<ReadItem<R>[]> {
+    const value = this.map(read, `<${DOCUMENTS[DOCUMENT_OF[read]].reading.document.root}/>`, patientId);
+    return { value, unbounded: selectInRange(read, value, {}, this.zone), dropped: [] };
   }
 
-  private async mapInSlices<K extends ReadKind>(kind: K, xml: string, patientId: string): Promise<Mapped<ReadResults[K]>> {
+  private async mapInSlices<R extends XmlRead>(read: R, xml: string, patientId: string): Promise<Mapped<ReadItem<R>[]>> {
     const dropped: string[] = [];
     try {
-      const value = await mapDocumentInSlices(kind, xml, { zone: this.zone, expectedPatientId: patientId, onDropped: (r) => dropped.push(r) });
-      return { value, unbounded: selectInRange(kind, value, {}, this.zone), dropped };
+      const value = await mapDocumentInSlices(DOCUMENT_OF[read], xml, { zone: this.zone, expectedPatientId: patientId, onDropped: (r) => dropped.push(r) }) as ReadItem<R>[];
+      return { value, unbounded: selectInRange(read, value, {}, this.zone), dropped };
     } catch (err) {
       throw this.translate(err);
     }
@@ -129,13 +129,13 @@ export class EmbeddedEhr implements EhrRecords, DelegationRegistry {
   }
 
   private async hasBooking(patientId: string, contactId: string): Promise<boolean> {
-    const bookings = await this.read('bookings', patientId, {});
-    return bookings.some((r) => (r.Booking ?? []).some((b) => b.ContactId === contactId));
+    const bookings = await this.read('getAppointments', patientId, {});
+    return bookings.some((r) => r.Booking.some((b) => b.ContactId === contactId));
   }
 
-  private map<K extends ReadKind>(kind: K, xml: string, patientId: string): ReadResults[K] {
+  private map<R extends XmlRead>(read: R, xml: string, patientId: string): ReadItem<R>[] {
     try {
-      return mapDocument(kind, xml, { zone: this.zone, expectedPatientId: patientId, onDropped: this.onDropped });
+      return mapDocument(DOCUMENT_OF[read], xml, { zone: this.zone, expectedPatientId: patientId, onDropped: this.onDropped }) as ReadItem<R>[];
     } catch (err) {
       throw this.translate(err);
     }

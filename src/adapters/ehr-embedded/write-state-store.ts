@@ -1,6 +1,6 @@
 import { mkdir, open, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { PaymentType } from '../../ports/ehr-records.port.js';
+import type { PaymentType } from '../../domain/writes/payment-types.js';
 import { readTextIfExists } from '../fs/if-exists.js';
 import { withFileLock } from './file-lock.js';
 

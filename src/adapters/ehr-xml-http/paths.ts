@@ -1,8 +1,9 @@
 /**
- * Request paths of the EHR's HTTP interface (upstream README §2). Every value that becomes part of a
- * path or query is checked first, so a crafted id can never reach the EHR (THREATS #28).
+ * Request paths of the EHR's HTTP interface (docs/upstream-ehr.md#2-requests-and-answers). Every value that becomes part of a
+ * path or query is checked first, so a crafted id can never reach the EHR (threat 28 of docs/threat-model.md#the-upstream-ehr-api10).
  */
-import type { ReadKind, TimeRange } from '../../ports/ehr-records.port.js';
+import { DOCUMENTS, type DocumentKind } from '../ehr-xml/documents.js';
+import type { TimeRange } from '../../domain/time/time-range.js';
 import { compactToEpochMs, isCompactDateTime } from '../../domain/time/local-time.js';
 
 const PERSON_ID = /^\d{12}$/;
@@ -13,9 +14,9 @@ export const isPersonId = (id: string): boolean => PERSON_ID.test(id);
 /** `.` and `..` match the pattern but are dot-segments that a front proxy may resolve. */
 export const isContactId = (id: string): boolean => CONTACT_ID.test(id) && id !== '.' && id !== '..';
 
-/** Only the patient documents carry no time filter upstream. */
-function rangeQuery(kind: ReadKind, range: TimeRange, zone: string): string {
-  if (kind === 'patient' || kind === 'patient-v2') return '';
+/** Only the documents the EHR filters (documents.ts) carry a time filter upstream. */
+function rangeQuery(kind: DocumentKind, range: TimeRange, zone: string): string {
+  if (DOCUMENTS[kind].filtered === undefined) return '';
   const params = new URLSearchParams();
   for (const name of ['from', 'to'] as const) {
     const value = range[name];
@@ -30,7 +31,7 @@ function rangeQuery(kind: ReadKind, range: TimeRange, zone: string): string {
   return query === '' ? '' : `?${query}`;
 }
 
-export function readPath(kind: ReadKind, patientId: string, range: TimeRange, zone: string): string {
+export function readPath(kind: DocumentKind, patientId: string, range: TimeRange, zone: string): string {
   return `/ehr/v1/patients/${patientId}/${kind}${rangeQuery(kind, range, zone)}`;
 }
 

@@ -1,86 +1,64 @@
 /**
- * The remote legacy EHR (`EHR_ADAPTER=xml-http`): the HTTP interface of upstream README §2 through a
- * bounded keep-alive pool, translated by the same XML mapper as the embedded EHR. Every call has a
- * deadline; reads are retried once after a lost connection, writes never; a circuit breaker stops
- * calling an EHR that keeps failing.
+ * The remote legacy EHR (`EHR_ADAPTER=xml-http`): its HTTP interface
+ * (docs/upstream-ehr.md#2-requests-and-answers) over the shared EHR transport (src/adapters/ehr-http:
+ * pool, deadline, one retry of a read, breaker, TLS), translated by the same XML reader as the
+ * embedded EHR. Which answer means what is this file's; how it travels is the transport's.
  */
-import { createSecureContext } from 'node:tls';
-import { Pool } from 'undici';
-import type { DelegationRegistry, Relationship } from '../../ports/delegation-registry.port.js';
-import {
-  EhrError, PAYMENT_TYPES, type EhrRecords, type EhrWriteResult, type PaymentType, type ReadKind, type ReadResults, type TimeRange,
-} from '../../ports/ehr-records.port.js';
-import { selectInRange } from '../../domain/records/index.js';
+import type { Relationship } from '../../domain/access/relationship.js';
+import { EhrError } from '../../domain/ehr-error.js';
+import { selectInRange, type ReadItem } from '../../domain/operations/table.js';
+import type { TimeRange } from '../../domain/time/time-range.js';
+import { PAYMENT_TYPES, type PaymentType } from '../../domain/writes/payment-types.js';
+import type { EhrWriteResult } from '../../domain/writes/write-outcomes.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { DelegationRegistry } from '../../ports/delegation-registry.port.js';
+import type { EhrReads, EhrRecords } from '../../ports/ehr-records.port.js';
+import { AnswerFaultError } from '../ehr-http/answer-fault.js';
+import type { UpstreamAnswer, UpstreamRequest } from '../ehr-http/exchange.js';
+import { EhrHttpTransport, type EhrTls } from '../ehr-http/transport.js';
+import { DOCUMENT_OF, documentReads, type XmlRead } from '../ehr-xml/documents.js';
 import { MalformedDocumentError, mapDocumentInSlices, mapRelationships, mapResultRecord } from '../ehr-xml/index.js';
-import { AnswerFaultError } from './answer-fault.js';
 import { bodyLimitFor, documentOf } from './answer.js';
-import { CircuitBreaker, CircuitOpenError } from './circuit-breaker.js';
-import { exchange, type UpstreamRequest } from './exchange.js';
-import type { XmlHttpEhrEvent, XmlHttpEhrOptions } from './options.js';
-import { pingEhr } from './ping.js';
-import { EhrConnector } from './ehr-connector.js';
+import { DocumentsInFlight, SMALL_DOCUMENT_BYTES } from './documents-in-flight.js';
+import { XML } from './media.js';
+import type { XmlHttpEhrOptions } from './options.js';
+import { answeredAsEhr } from './ping.js';
 import { isContactId, isPersonId, readPath, relationshipsPath, writePath } from './paths.js';
 
-const MIB = 1024 * 1024;
 const NOT_FOUND = (): EhrError => new EhrError('patient-not-found', 'unknown patient');
 const KNOWN_PAYMENT_TYPES: ReadonlySet<string> = new Set<PaymentType>(PAYMENT_TYPES);
 // A well-formed id nobody has: the EHR answers it with an empty registry or a Fault, never with patient data.
 const PING_ACTOR = '000000000000';
-
-/**
- * Only transport faults, timeouts and 5xx (503 and 429 among them) count against the EHR. A fault of
- * one answer (a malformed document, another patient's record, a body over the cap, a refusal of
- * this request) is that request's 502 alone (issue 12 item 3).
- */
-const isInfrastructureFailure = (err: unknown): boolean =>
-  err instanceof EhrError && err.failure !== 'patient-not-found' && !(err instanceof AnswerFaultError);
 
 interface Call extends UpstreamRequest {
   patientPath: boolean;
 }
 
 export class XmlHttpEhr implements EhrRecords, DelegationRegistry {
-  private readonly pool: Pool;
-  private readonly prefix: string;
-  private readonly maxBodyBytes: number;
-  private readonly breaker: CircuitBreaker;
-  private readonly emit: (event: XmlHttpEhrEvent) => void;
-  private readonly connector: EhrConnector;
+  private readonly transport: EhrHttpTransport;
+  private readonly inFlight: DocumentsInFlight;
+  readonly reads: EhrReads = documentReads((read, patientId, range) => this.read(read, patientId, range));
 
   constructor(private readonly options: XmlHttpEhrOptions) {
-    const url = new URL(options.baseUrl);
-    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.search || url.hash) {
-      throw new RangeError('baseUrl must be a plain http(s) URL without credentials, query or fragment');
-    }
-    this.prefix = url.pathname.replace(/\/+$/, '');
-    this.maxBodyBytes = options.maxBodyBytes ?? 10 * MIB;
-    for (const [name, value] of [['timeoutMs', options.timeoutMs], ['maxBodyBytes', this.maxBodyBytes], ['connections', options.connections ?? 16]] as const) {
-      if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer`);
-    }
-    this.emit = options.onEvent ?? (() => undefined);
-    this.connector = new EhrConnector({ timeout: options.timeoutMs, ...options.tls });
-    this.pool = new Pool(url.origin, {
-      connections: options.connections ?? 16,
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-      connect: this.connector.connect,
-      maxResponseSize: this.maxBodyBytes,
-    });
-    this.breaker = new CircuitBreaker(
-      { failureThreshold: options.breaker?.failureThreshold ?? 5, openMs: options.breaker?.openMs ?? 10_000 },
-      options.now ?? Date.now, (change) => this.emit(change));
+    this.transport = new EhrHttpTransport({ ...options, media: XML });
+    this.inFlight = new DocumentsInFlight(options.documentBytesInFlight);
   }
 
-  async read<K extends ReadKind>(kind: K, patientId: string, range: TimeRange): Promise<ReadResults[K]> {
+  private async read<R extends XmlRead>(read: R, patientId: string, range: TimeRange): Promise<ReadItem<R>[]> {
     if (!isPersonId(patientId)) throw NOT_FOUND();
+    const kind = DOCUMENT_OF[read];
     const path = readPath(kind, patientId, range, this.options.zone);
     return this.call({ method: 'GET', path, retryOnConnectionLoss: true, patientPath: true }, async (bytes) => {
       // In slices, and from the bytes: a megabyte of journal must neither hold the event loop while
-      // it is read nor become one large string (ehr-xml/document-pieces.ts).
-      const mapped = await mapDocumentInSlices(kind, bytes, {
+      // it is read nor become one large string (ehr-xml/document-pieces.ts); and only so many
+      // megabytes at once (documents-in-flight.ts).
+      const mapped = await this.inFlight.run(bytes.length, () => mapDocumentInSlices(kind, bytes, {
         zone: this.options.zone, expectedPatientId: patientId, onDropped: this.options.onDropped,
-      });
-      return selectInRange(kind, mapped, range, this.options.zone);
+      })) as ReadItem<R>[];
+      // The last slice of a large document ends with the whole tree built and checked: selecting
+      // and sorting thousands of items gets a turn of the event loop of its own (issue 20 item 6).
+      if (bytes.length > SMALL_DOCUMENT_BYTES) await nextTurn();
+      return selectInRange(read, mapped, range, this.options.zone);
     });
   }
 
@@ -113,50 +91,34 @@ export class XmlHttpEhr implements EhrRecords, DelegationRegistry {
 
   /** Bypasses the breaker both ways, so readiness shows the EHR's real state. */
   ping(): Promise<boolean> {
-    return pingEhr(this.pool, this.prefix + relationshipsPath(PING_ACTOR), this.options.timeoutMs);
+    return this.transport.probe(relationshipsPath(PING_ACTOR), answeredAsEhr);
   }
 
-  /**
-   * A rotated client certificate (or CA): connections opened from now on present it, open ones keep
-   * theirs. Files that make no usable TLS context (a key of another certificate, a half-written file)
-   * throw, and the options in use stay.
-   */
-  useTls(tls: NonNullable<XmlHttpEhrOptions['tls']>): void {
-    createSecureContext(tls);
-    this.connector.replace({ timeout: this.options.timeoutMs, ...tls });
+  /** A rotated client certificate (or CA) for new connections; files that make no usable pair throw, and the old one stays. */
+  useTls(tls: EhrTls): void {
+    this.transport.useTls(tls);
   }
 
   close(): Promise<void> {
-    return this.pool.close();
+    return this.transport.close();
   }
 
-  private async call<T>(call: Call, interpret: (document: Buffer) => T | Promise<T>): Promise<T> {
-    try {
-      return await this.breaker.run(async () => {
-        const answer = await exchange(this.pool, { ...call, path: this.prefix + call.path }, {
-          timeoutMs: this.options.timeoutMs,
-          bodyLimit: (status) => bodyLimitFor(status, this.maxBodyBytes),
-          onRetry: () => this.emit({ type: 'retry', detail: `${call.method} after a lost connection` }),
-          tlsErrorSince: (since) => this.connector.since(since),
-        });
-        const document = documentOf(answer, call.patientPath);
-        try {
-          return await interpret(document);
-        } catch (err) {
-          if (err instanceof MalformedDocumentError) throw untrusted(err);
-          throw err;
-        }
-      }, isInfrastructureFailure);
-    } catch (err) {
-      if (err instanceof EhrError && err.failure !== 'patient-not-found' && !(err instanceof CircuitOpenError)) {
-        this.emit({ type: 'upstream-error', detail: err.message });
+  /** One call, its 200 document read by `interpret`; a malformed document is this answer's fault alone. */
+  private call<T>(call: Call, interpret: (document: Buffer) => T | Promise<T>): Promise<T> {
+    const { patientPath, ...request } = call;
+    return this.transport.call(request, async (answer: UpstreamAnswer) => {
+      const document = documentOf(answer, patientPath);
+      try {
+        return await interpret(document);
+      } catch (err) {
+        if (err instanceof MalformedDocumentError) throw untrusted(err);
+        throw err;
       }
-      throw err;
-    }
+    }, bodyLimitFor);
   }
 }
 
-/** The mapper's reason is fixed text, but only the distinction a human must act on is passed on (THREATS #29). */
+/** The mapper's reason is fixed text, but only the distinction a human must act on is passed on (threat 29 of docs/threat-model.md#the-upstream-ehr-api10). */
 function untrusted(err: MalformedDocumentError): EhrError {
   return /another patient/.test(err.message)
     ? new AnswerFaultError('EHR answered a record of another patient')

@@ -10,7 +10,7 @@ import { NUMBER, STR, timeValueOf } from './leaves.js';
 import { RESULT_CODE } from './result-code.js';
 import { field, leaf, many, obj, req } from './shape.js';
 
-/** StartTime TV -> local `YYYY-MM-DD hh:mm` and the UTC instant `TypedStartDateTime` (README §4). */
+/** StartTime TV -> local `YYYY-MM-DD hh:mm` and the UTC instant `TypedStartDateTime` (docs/upstream-ehr.md#4-time). */
 const START_TIME = field(leaf((raw, name, ctx) => {
   const value = timeValueOf(raw, name, 'dateTime');
   if (value === undefined) return undefined;

@@ -1,5 +1,5 @@
 /**
- * An XML document as a run of pieces of text, each but the first beginning at a `<`.
+ * An XML document as a run of pieces of text, cut where the reader can go on from one to the next.
  *
  * Why not one string: V8 keeps a string of over 128 KiB in its large-object space, and such an
  * object is promoted to the old generation by the first scavenge it survives. A remote journal of a
@@ -7,63 +7,133 @@
  * generation, and full collections (pauses of 8-14 ms) came every second or two under load
  * (BENCHMARKS.md, round 5). Pieces of a few tens of KiB are ordinary young objects that die young.
  *
- * Cutting only before a `<` byte keeps every piece decodable on its own (0x3C never occurs inside a
- * UTF-8 sequence, so the pieces' text joined is the whole document's text, replacement characters
- * included) and keeps tags, text runs, references, DTD markup and CR LF pairs whole; only a comment
- * or CDATA section holding a `<` can straddle two pieces, and the reader joins those.
+ * Why bounded pieces: the reader pauses between pieces (docs/upstream-ehr.md#5-how-the-service-reads-a-document),
+ * so no piece may be megabytes long, whatever the document holds: a 9 MiB attribute value or text
+ * without a `<` is cut too (issue 20 item 2).
+ *
+ * Where a cut falls (`cutsAt`): before a `<`, as before; else, in a run without `<` past the size,
+ * before a `&`, or at a place no name, reference or markup delimiter spans: at least QUIET
+ * characters after the last `<`, `&` or `=`, not before a `=` a name leads to, not inside
+ * `--`, `-->`, `]]`, `]]>`, `?>`, `/>`, a CR LF pair or a character's encoding. So a cut lies in
+ * text, an attribute value, a comment, PI or CDATA section (which the reader follows from piece
+ * to piece), or before the `>` or `/>` closing a tag; never inside a tag's names or references,
+ * except a name or reference longer than QUIET characters, which no real document has: the reader
+ * then refuses the document (fail closed). For bytes, 0x3C, 0x26 and the other delimiters never
+ * occur inside a UTF-8 sequence and a cut never falls before a continuation byte, so the pieces'
+ * text joined is the whole document's text, replacement characters included.
  */
 
 /** XML text, or its UTF-8 bytes as they came from upstream. */
 export type XmlInput = string | Uint8Array;
 
-/** Bytes per piece before the next `<`: one-byte or two-byte, a piece stays well under 128 KiB. */
+/** Characters (bytes) per piece before the next place it may be cut: a piece stays well under 128 KiB. */
 export const PIECE_BYTES = 32 * 1024;
+/** Characters after the last `<`, `&` or `=` before a cut may fall elsewhere than before `<` or `&`: longer than any real name or reference. */
+export const QUIET = 64;
+
 const LT = 0x3c;
+const AMP = 0x26;
+const EQ = 0x3d;
+const GT = 0x3e;
+const CR = 0x0d;
+const DASH = 0x2d;
+const BRACKET = 0x5d;
+
+/** Characters of names (ASCII name characters, `:`, anything non-ASCII) and whitespace: what lies between a cut and a `=` it must not come before. */
+const isNameOrSpace = (c: number): boolean =>
+  c >= 128 || (c >= 48 && c <= 58) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45 || c === 46
+  || c === 32 || c === 9 || c === 10 || c === CR;
+
+/** Whether `a` then `b` is part of a delimiter the reader must see whole: `--`, `-->`, `]]`, `]]>`, `?>`, `/>`. */
+const isDelimiterPair = (a: number, b: number): boolean =>
+  (a === DASH && (b === DASH || b === GT)) || (a === BRACKET && (b === BRACKET || b === GT)) || ((a === 0x3f || a === 0x2f) && b === GT);
+
+/**
+ * The cuts of a text of `length` code units (`at(i)` the i-th; `isTrail` a unit that continues a
+ * character): the first allowed place at or after every `size`, see above. Every unit is looked at
+ * a bounded number of times, so cutting costs linear time.
+ */
+export function cutsAt(length: number, size: number, at: (i: number) => number, isTrail: (c: number) => boolean): number[] {
+  const bounds = [0];
+  let from = 0;
+  while (from + size < length) {
+    let c = from + size;
+    // The last `<`, `&` or `=` before c (or further back than QUIET).
+    let loud = c - QUIET - 1;
+    for (let k = Math.max(0, c - QUIET); k < c; k++) {
+      const u = at(k);
+      if (u === LT || u === AMP || u === EQ) loud = k;
+    }
+    for (; c < length; c++) {
+      const u = at(c);
+      if (u === LT || u === AMP) break;
+      if (u === EQ) loud = c;
+      else if (c - loud > QUIET && !isTrail(u) && at(c - 1) !== CR && !isDelimiterPair(at(c - 1), u) && !leadsToEquals(c, length, at)) break;
+    }
+    if (c >= length) break;
+    bounds.push(c);
+    from = c;
+  }
+  bounds.push(length);
+  return bounds;
+}
+
+/** Whether a `=` follows `c` after fewer than QUIET name characters and whitespace: c is then in or before an attribute's name. */
+function leadsToEquals(c: number, length: number, at: (i: number) => number): boolean {
+  const end = Math.min(length, c + QUIET);
+  for (let k = c; k < end; k++) {
+    const u = at(k);
+    if (u === EQ) return true;
+    if (!isNameOrSpace(u)) return false;
+  }
+  return false;
+}
 
 export class DocumentPieces {
   private wholeText: string | undefined;
 
   private constructor(
     private readonly bytes: Buffer | undefined,
-    /** Piece k is bytes [bounds[k], bounds[k + 1]). */
+    /** Piece k is bytes (or characters of the text) [bounds[k], bounds[k + 1]). */
     private readonly bounds: readonly number[],
     text: string | undefined,
   ) {
     this.wholeText = text;
   }
 
-  /** A string is one piece (nothing to gain by cutting text already in one string); bytes are cut. */
+  /** Text and bytes are cut alike (a text of PIECE_BYTES characters or less is one piece). */
   static of(xml: DocumentInput): DocumentPieces {
     if (xml instanceof DocumentPieces) return xml;
-    return typeof xml === 'string' ? new DocumentPieces(undefined, [], xml) : DocumentPieces.fromBytes(xml);
+    return typeof xml === 'string' ? DocumentPieces.fromText(xml) : DocumentPieces.fromBytes(xml);
   }
 
-  /** `bytes` cut before the first `<` at or after every `pieceBytes` (tests cut small to reach every boundary). */
+  /** `bytes` cut at the first allowed place at or after every `pieceBytes` (tests cut small to reach every boundary). */
   static fromBytes(bytes: Uint8Array, pieceBytes = PIECE_BYTES): DocumentPieces {
-    if (!Number.isInteger(pieceBytes) || pieceBytes < 1) throw new RangeError('pieceBytes must be a positive integer');
+    checkSize(pieceBytes);
     const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const bounds = [0];
-    let from = 0;
-    while (from + pieceBytes < buf.length) {
-      const at = buf.indexOf(LT, from + pieceBytes);
-      if (at < 0) break;
-      bounds.push(at);
-      from = at;
-    }
-    bounds.push(buf.length);
+    const bounds = cutsAt(buf.length, pieceBytes, (i) => buf[i] as number, (c) => c >= 0x80 && c < 0xc0);
     return new DocumentPieces(buf, bounds, undefined);
+  }
+
+  /** `text` cut as bytes are, never between the halves of a surrogate pair. */
+  static fromText(text: string, pieceChars = PIECE_BYTES): DocumentPieces {
+    checkSize(pieceChars);
+    const bounds = cutsAt(text.length, pieceChars, (i) => text.charCodeAt(i), (c) => c >= 0xdc00 && c <= 0xdfff);
+    return new DocumentPieces(undefined, bounds, text);
   }
 
   /** How many pieces there are. */
   get count(): number {
-    return this.bytes === undefined ? 1 : this.bounds.length - 1;
+    return this.bounds.length - 1;
   }
 
-  /** Piece `k`'s text (0 <= k < count), decoded anew on every call: the caller holds it only while it reads it. */
+  /** Piece `k`'s text (0 <= k < count), made anew on every call: the caller holds it only while it reads it. */
   piece(k: number): string {
     if (!(k >= 0 && k < this.count)) throw new RangeError('no such piece');
-    if (this.bytes === undefined) return this.wholeText as string;
-    return this.bytes.toString('utf8', this.bounds[k], this.bounds[k + 1]);
+    const from = this.bounds[k] as number;
+    const to = this.bounds[k + 1] as number;
+    if (this.bytes === undefined) return this.count === 1 ? this.wholeText as string : (this.wholeText as string).slice(from, to);
+    return this.bytes.toString('utf8', from, to);
   }
 
   /** The whole document as one string: for the reference engine, which reads nothing else. */
@@ -71,6 +141,10 @@ export class DocumentPieces {
     this.wholeText ??= (this.bytes as Buffer).toString('utf8');
     return this.wholeText;
   }
+}
+
+function checkSize(size: number): void {
+  if (!Number.isInteger(size) || size < 1) throw new RangeError('pieceBytes must be a positive integer');
 }
 
 /** A document as text, as its UTF-8 bytes (read piece by piece, never as one string), or already cut. */

@@ -1,10 +1,10 @@
 /**
- * The XML reader: the one engine that reads every upstream document (README §5). XML text goes
+ * The XML reader: the one engine that reads every upstream document (docs/upstream-ehr.md#5-how-the-service-reads-a-document). XML text goes
  * straight to the mapped records, driven by the compiled shape (no intermediate tree), with an
  * explicit stack instead of recursion and a pause point between tags (and between attributes) so a
  * large document is read in slices.
  *
- * It reads XML 1.0 as the upstream format uses it (README §1: a declaration, comments, processing
+ * It reads XML 1.0 as the upstream format uses it (docs/upstream-ehr.md#1-rules-every-document-follows: a declaration, comments, processing
  * instructions, CDATA, the five entities and character references, names in any script, prefixes)
  * and refuses whatever is not well-formed, itself: an undeclared entity such as `&nbsp;`, a
  * character XML forbids, a DTD, a mismatched tag. Those refusals are thrown where they are found.
@@ -16,6 +16,7 @@
 import type { DocumentPieces } from './document-pieces.js';
 import { malformed } from './malformed-document-error.js';
 import { rawValue, type RawValue } from './raw-leaf.js';
+import { TextRun } from './text-run.js';
 import type { CompiledField, CompiledObject, MapContext } from './shape.js';
 import { attributeKey, elementField, lookUp, lookupOf, type ShapeLookup } from './shape-lookup.js';
 import {
@@ -31,8 +32,8 @@ const notWellFormed = (): never => {
 
 /**
  * A piece of the document as the reader reads it: DTD markup and characters XML forbids refused,
- * line ends normalised (`\r\n?` -> `\n`). Pieces are cut before a `<`, so DTD markup and a CR LF
- * pair lie within one piece.
+ * line ends normalised (`\r\n?` -> `\n`). A cut never falls inside a CR LF pair or within QUIET
+ * characters of a `<` (document-pieces.ts), so DTD markup and line ends lie within one piece.
  */
 export function readablePiece(piece: string): string {
   if (hasDtdMarkup(piece)) throw malformed('DTD markup is not accepted');
@@ -90,11 +91,19 @@ const fieldFrame = (f: CompiledField, k: number, qname: string): Frame =>
 
 /** XML 1.0's XMLDecl after `<?xml`: version 1.0, then optionally encoding and standalone, in that order. */
 const DECLARATION_BODY = /^[ \t\n]+version[ \t\n]*=[ \t\n]*(?:"1\.0"|'1\.0')(?:[ \t\n]+encoding[ \t\n]*=[ \t\n]*(?:"[A-Za-z][\w.-]*"|'[A-Za-z][\w.-]*'))?(?:[ \t\n]+standalone[ \t\n]*=[ \t\n]*(?:"(?:yes|no)"|'(?:yes|no)'))?[ \t\n]*$/;
-/** Tags (or attributes of one tag) read between two looks at the clock. */
+/**
+ * Tags (or attributes of one tag) read between two looks at the clock. The clock is also looked at
+ * every time the reader moves on to the next piece, so a slice reads at most PAUSE_EVERY tags and
+ * about one piece of text, whatever the document's shape (issue 20 item 2).
+ */
 const PAUSE_EVERY = 128;
 /** Attributes of one tag checked for repeats in place; past this many, by a map. */
 const INDEXED_ATTRIBUTES = 32;
 const NO_SLOTS: readonly unknown[] = [];
+
+/** Markup the reader follows from piece to piece, and the text that closes each. */
+type Markup = 'comment' | 'pi' | 'cdata';
+const CLOSES: Readonly<Record<Markup, string>> = { comment: '--', pi: '?>', cdata: ']]>' };
 
 
 export class FastReader {
@@ -104,10 +113,22 @@ export class FastReader {
   /** The same for `]]>`, which may end a CDATA section only, never stand in text. */
   private nextCdataEnd = -1;
   private readonly stack: Frame[] = [];
-  /** Text since the last markup: a range of the document, or a string once a comment or PI split it. */
+  /**
+   * Text since the last markup: a range of the piece, or, once a comment, PI or the end of a piece
+   * split it, the parts read so far, decoded.
+   */
   private pendingFrom = -1;
   private pendingTo = -1;
-  private pendingText: string | undefined = undefined;
+  private pendingRun: TextRun | undefined = undefined;
+  /** A comment, PI or CDATA section that runs on into later pieces, read on from `pos`. */
+  private markup: Markup | undefined = undefined;
+  /** An attribute value that runs on into later pieces, read on from `pos`: its quote, and its parts (none when it is only checked). */
+  private value: { quote: string; run: TextRun | undefined } | undefined = undefined;
+  /** What the attribute being read goes to, set from its name by `attributeName`. */
+  private attrDiscard = false;
+  private attrKey = '';
+  private attrNil = false;
+  private attrField: number | undefined = undefined;
   /** The current tag's attributes (qname from, local from, to), for the repeat check; past INDEXED_ATTRIBUTES, a map. */
   private readonly attrNames = new Int32Array(3 * INDEXED_ATTRIBUTES);
   private attrCount = 0;
@@ -127,8 +148,6 @@ export class FastReader {
   private rootSeen = false;
   /** The index of the piece after the one being read. */
   private nextPiece = 1;
-  /** Set by `markupEnd`: where the markup starts now (0 once pieces were joined). */
-  private markupFrom = 0;
 
   /**
    * @param text the document's first piece as `firstPiece` gives it; the rest of the document comes
@@ -156,11 +175,12 @@ export class FastReader {
     this.deadline = deadline;
     try {
       while (this.phase !== 'done') {
+        if (this.markup !== undefined && !this.continueMarkup()) return false;
         if (this.phase === 'prolog') this.prolog();
         else if (this.phase === 'content') {
           if (!this.content()) return false;
-        } else {
-          this.epilog();
+        } else if (!this.epilog()) {
+          return false;
         }
       }
     } catch (err) {
@@ -184,27 +204,37 @@ export class FastReader {
     this.phase = 'epilog';
   }
 
+  /** Whether the slice is over. */
+  private due(): boolean {
+    return performance.now() > this.deadline;
+  }
+
   private content(): boolean {
     let tags = 0;
     if (this.inTag && !this.resumeTag()) return false;
     while (this.stack.length > 0) {
       if (++tags === PAUSE_EVERY) {
         tags = 0;
-        if (performance.now() > this.deadline) return false;
+        if (this.due()) return false;
       }
       const t = this.text;
       const i = this.pos;
       const lt = t.indexOf('<', i);
       if (lt < 0) {
         if (!this.toNextPiece(i)) notWellFormed();
+        if (this.due()) return false;
         continue;
       }
       if (lt > i) this.textSegment(i, lt);
       const c1 = t.charCodeAt(lt + 1);
       if (c1 === 47) this.closeTag(lt);
-      else if (c1 === 33) this.bang(lt);
-      else if (c1 === 63) this.pos = this.piEnd(lt);
-      else this.openTag(lt, false);
+      else if (c1 === 33) {
+        if (!this.bang(lt)) return false;
+      } else if (c1 === 63) {
+        if (!this.pi(lt)) return false;
+      } else {
+        this.openTag(lt, false);
+      }
       if (this.inTag) return false;
     }
     this.phase = 'epilog';
@@ -215,22 +245,26 @@ export class FastReader {
    * Before and after the root: whitespace, comments and PIs, then the root element (or a second one,
    * refused once it has been read too), or the end of the document.
    */
-  private epilog(): void {
+  /** False when the slice ended before the next element or the end of the document. */
+  private epilog(): boolean {
     const i = this.skipMisc(this.pos);
+    if (i < 0) return false;
     if (i >= this.text.length) {
       if (!this.rootSeen && this.rootFault === undefined) notWellFormed();
       this.phase = 'done';
-      return;
+      return true;
     }
     if (this.text.charCodeAt(i) !== 60) notWellFormed();
     this.phase = 'content';
     this.openTag(i, true);
     if (this.stack.length === 0 && !this.inTag) this.phase = 'epilog';
+    return true;
   }
 
   /**
    * Past whitespace, comments and PIs before or after the root, into further pieces as needed: the
-   * index of the first other character, or the text's length when the document ends first.
+   * index of the first other character, the text's length when the document ends first, or -1 when
+   * the slice ended (inside a comment or PI, or at a piece; it goes on from `pos`).
    */
   private skipMisc(from: number): number {
     let i = from;
@@ -241,13 +275,18 @@ export class FastReader {
         if (piece === undefined) return i;
         this.switchTo(piece);
         i = 0;
-      } else if (this.text.startsWith('<!--', i)) {
-        i = this.commentEnd(i);
+        this.pos = 0;
+        if (this.due()) return -1;
+        continue;
+      }
+      if (this.text.startsWith('<!--', i)) {
+        if (!this.openMarkup('comment', i + 4)) return -1;
       } else if (this.text.startsWith('<?', i)) {
-        i = this.piEnd(i);
+        if (!this.pi(i)) return -1;
       } else {
         return i;
       }
+      i = this.pos;
     }
   }
 
@@ -257,12 +296,9 @@ export class FastReader {
     return readablePiece(this.pieces.piece(this.nextPiece++));
   }
 
-  /** Positions in the old piece mean nothing in the new one: pending text becomes a string. */
+  /** Positions in the old piece mean nothing in the new one: pending text is decoded into its run. */
   private switchTo(text: string): void {
-    if (this.pendingFrom >= 0) {
-      this.pendingText = this.text.slice(this.pendingFrom, this.pendingTo);
-      this.pendingFrom = -1;
-    }
+    this.pendingToRun();
     this.text = text;
     this.nextAmp = -1;
     this.nextCdataEnd = -1;
@@ -278,15 +314,12 @@ export class FastReader {
     return true;
   }
 
-  /**
-   * A comment, PI or CDATA section from `from` that runs on past its piece (it holds a `<` a cut fell
-   * before): the rest of this piece joined with the next, `from` now at 0. False when there is none.
-   */
-  private joinNext(from: number): boolean {
+  /** The next piece, which must exist, read from its start. */
+  private toNextPieceWithin(): void {
     const piece = this.load();
-    if (piece === undefined) return false;
-    this.switchTo(this.text.slice(from) + piece);
-    return true;
+    if (piece === undefined) notWellFormed();
+    this.switchTo(piece as string);
+    this.pos = 0;
   }
 
   private skipSpace(i: number): number {
@@ -295,29 +328,43 @@ export class FastReader {
     return i;
   }
 
-  /** Where the markup opened at `lt` ends: the end of `close`, searched from `lt + skip`, joining pieces as needed. */
-  private markupEnd(lt: number, skip: number, close: string): number {
-    let from = lt;
-    this.markupFrom = lt;
-    let end = this.text.indexOf(close, from + skip);
-    while (end < 0 && this.joinNext(from)) {
-      from = 0;
-      this.markupFrom = 0;
-      end = this.text.indexOf(close, skip);
+  /**
+   * Reads a comment, PI or CDATA section whose body starts at `bodyFrom` to its end, from piece to
+   * piece as it runs on (a cut may fall before a `<` in it, or anywhere in a long one), each part
+   * searched once: true once it ended (`pos` past it), false when the slice ended first.
+   */
+  private openMarkup(markup: Markup, bodyFrom: number): boolean {
+    if (markup === 'cdata') {
+      const top = this.top();
+      if (top.kind === LEAF || top.collectsText) this.flush(top);
     }
-    if (end < 0) notWellFormed();
-    return end;
+    this.markup = markup;
+    this.pos = bodyFrom;
+    return this.continueMarkup();
   }
 
-  /** Where the comment at `lt` ends; `--` may only close it. */
-  private commentEnd(lt: number): number {
-    const dashes = this.markupEnd(lt, 4, '--');
-    if (this.text.charCodeAt(dashes + 2) !== 62) notWellFormed();
-    return dashes + 3;
+  /** Goes on with the open markup from `pos`; false when the slice ends before it does. */
+  private continueMarkup(): boolean {
+    const markup = this.markup as Markup;
+    const close = CLOSES[markup];
+    for (;;) {
+      const t = this.text;
+      const end = t.indexOf(close, this.pos);
+      if (markup === 'cdata') this.cdataText(this.pos, end < 0 ? t.length : end);
+      if (end >= 0) {
+        // `--` may only close a comment.
+        if (markup === 'comment' && t.charCodeAt(end + 2) !== 62) notWellFormed();
+        this.pos = end + close.length + (markup === 'comment' ? 1 : 0);
+        this.markup = undefined;
+        return true;
+      }
+      this.toNextPieceWithin();
+      if (this.due()) return false;
+    }
   }
 
-  /** Where the processing instruction at `lt` ends; skipped. Its target may not be `xml` in any case. */
-  private piEnd(lt: number): number {
+  /** The processing instruction at `lt`, skipped (see openMarkup). Its target may not be `xml` in any case. */
+  private pi(lt: number): boolean {
     this.name(lt + 2);
     const t = this.text;
     const targetLength = this.nameEnd - lt - 2;
@@ -325,10 +372,11 @@ export class FastReader {
     const c = t.charCodeAt(this.nameEnd);
     if (c === 63) {
       if (t.charCodeAt(this.nameEnd + 1) !== 62) notWellFormed();
-      return this.nameEnd + 2;
+      this.pos = this.nameEnd + 2;
+      return true;
     }
     if (!isSpace(c)) notWellFormed();
-    return this.markupEnd(lt, 2 + targetLength, '?>') + 2;
+    return this.openMarkup('pi', this.nameEnd);
   }
 
   /** Whether `text[from, to)` holds an `&`; asked with ever larger `from`. */
@@ -355,36 +403,43 @@ export class FastReader {
     // Past ASCII whitespace, trim() also takes Unicode spaces: let it decide at a non-ASCII edge.
     if (t.charCodeAt(from) >= 128 || t.charCodeAt(to - 1) >= 128) s = s.trim();
     if (normalise) s = s.replace(/[\t\n]/g, ' ');
+    return this.decoded(s, from, to);
+  }
+
+  /** `text[from, to)` decoded, untrimmed: a piece of a text that CDATA or a child continues. */
+  private decodedValue(from: number, to: number): string {
+    return this.decoded(this.text.slice(from, to), from, to);
+  }
+
+  /** `s`, the text of `[from, to)` or part of it, with its references decoded. */
+  private decoded(s: string, from: number, to: number): string {
     if (!this.hasAmp(from, to)) return s;
     const decoded = decodeReferences(s);
     if (decoded === undefined) notWellFormed();
     return decoded as string;
   }
 
-  /** `<!--` or `<![CDATA[`; any other `<!` (DTD markup was refused before) is not well-formed. */
-  private bang(at: number): void {
-    if (this.text.startsWith('<!--', at)) {
-      this.pos = this.commentEnd(at);
-      return;
-    }
+  /** `<!--` or `<![CDATA[` (see openMarkup); any other `<!` (DTD markup was refused before) is not well-formed. */
+  private bang(at: number): boolean {
+    if (this.text.startsWith('<!--', at)) return this.openMarkup('comment', at + 4);
     if (!this.text.startsWith('<![CDATA[', at)) notWellFormed();
-    const end = this.markupEnd(at, 9, ']]>');
+    return this.openMarkup('cdata', at + 9);
+  }
+
+  /** A part of a CDATA section: text of a leaf, neither trimmed nor decoded; in an object, text unless blank. */
+  private cdataText(from: number, to: number): void {
     const t = this.text;
     const top = this.top();
-    const from = this.markupFrom + 9;
     if (top.kind === LEAF || top.collectsText) {
-      this.flush(top);
-      // CDATA is neither trimmed nor decoded.
-      if (end > from) this.addText(top, t.slice(from, end));
-    } else if (top.kind === OBJECT) {
-      for (let k = from; k < end; k++) {
+      if (to > from) this.addText(top, t.slice(from, to));
+    } else if (top.kind === OBJECT && !top.hasText) {
+      for (let k = from; k < to; k++) {
         if (!isSpace(t.charCodeAt(k))) {
-          if (t.slice(from, end).trim() !== '') top.hasText = true;
+          if (t.slice(from, to).trim() !== '') top.hasText = true;
           break;
         }
       }
     }
-    this.pos = end + 3;
   }
 
   private top(): Frame {
@@ -401,14 +456,13 @@ export class FastReader {
     if (this.hasCdataEnd(from, to)) notWellFormed();
     const top = this.top();
     if (top.kind === LEAF || top.collectsText) {
-      if (this.pendingFrom < 0 && this.pendingText === undefined) {
+      if (this.pendingFrom < 0 && this.pendingRun === undefined) {
         this.pendingFrom = from;
         this.pendingTo = to;
       } else {
-        // Only a comment or PI can split a text: the pieces are one text, trimmed as one.
-        const before = this.pendingText ?? t.slice(this.pendingFrom, this.pendingTo);
-        this.pendingText = before + t.slice(from, to);
-        this.pendingFrom = -1;
+        // A comment, PI or cut between parts of text: they are one text.
+        this.pendingToRun();
+        (this.pendingRun as TextRun).add(t.slice(from, to));
       }
       return;
     }
@@ -420,21 +474,32 @@ export class FastReader {
     if (top.kind === OBJECT && (decoded as string).trim() !== '') top.hasText = true;
   }
 
-  /** The text collected since the last markup, trimmed and decoded, added to `frame`'s text. */
-  private flush(frame: Frame): void {
+  /**
+   * The text collected since the last markup, decoded, added to `frame`'s text. An element's text is
+   * all its pieces joined in document order (docs/upstream-ehr.md#1-rules-every-document-follows):
+   * only a lone piece, the whole text, may be trimmed here; a piece beside CDATA or a child keeps
+   * its spaces (`Dos: <![CDATA[<5 mg]]> per dygn`), and the leaf's conversion trims the joined ends.
+   */
+  private flush(frame: Frame, whole = false): void {
     let s: string;
-    if (this.pendingText !== undefined) {
-      const decoded = decodeReferences(this.pendingText.trim());
-      this.pendingText = undefined;
-      if (decoded === undefined) notWellFormed();
-      s = decoded as string;
+    if (this.pendingRun !== undefined) {
+      this.pendingToRun();
+      s = whole ? this.pendingRun.trimmed() : this.pendingRun.untrimmed();
+      this.pendingRun = undefined;
     } else if (this.pendingFrom >= 0) {
-      s = this.trimmedValue(this.pendingFrom, this.pendingTo);
+      s = whole ? this.trimmedValue(this.pendingFrom, this.pendingTo) : this.decodedValue(this.pendingFrom, this.pendingTo);
       this.pendingFrom = -1;
     } else {
       return;
     }
     if (s !== '') this.addText(frame, s);
+  }
+
+  /** The pending range of this piece, if any, decoded into the pending run. */
+  private pendingToRun(): void {
+    if (this.pendingFrom < 0) return;
+    (this.pendingRun ??= new TextRun(false)).add(this.text.slice(this.pendingFrom, this.pendingTo));
+    this.pendingFrom = -1;
   }
 
   /** Reads an XML name with at most one `prefix:` into nameEnd / nameColon. */
@@ -584,10 +649,21 @@ export class FastReader {
    * the deadline passed (every PAUSE_EVERY attributes), `pos` then at the space before the next one.
    */
   private attributes(from: number, frame: Frame): number {
-    const t = this.text;
     let j = from;
+    if (this.value !== undefined) {
+      if (!this.continueValue(frame)) return -1;
+      j = this.pos;
+    }
+    let t = this.text;
     let read = 0;
     for (;;) {
+      if (j >= t.length) {
+        // A cut may fall after a value or in the whitespace before `>` (document-pieces.ts).
+        this.tagOnNextPiece();
+        t = this.text;
+        j = 0;
+        if (this.due()) return -1;
+      }
       let c = t.charCodeAt(j);
       if (c === 62) return j;
       if (c === 47) {
@@ -604,7 +680,7 @@ export class FastReader {
       }
       j = this.skipSpace(j);
       c = t.charCodeAt(j);
-      if (c === 62 || c === 47) continue;
+      if (c === 62 || c === 47 || j >= t.length) continue;
       const nameFrom = j;
       this.name(j);
       const nameEnd = this.nameEnd;
@@ -614,24 +690,59 @@ export class FastReader {
       j = this.skipSpace(j + 1);
       const quote = t.charCodeAt(j);
       if (quote !== 34 && quote !== 39) notWellFormed();
-      const valueEnd = t.indexOf(quote === 34 ? '"' : "'", j + 1);
-      if (valueEnd < 0) notWellFormed();
-      this.attribute(frame, nameFrom, colon, nameEnd, j + 1, valueEnd);
-      j = valueEnd + 1;
+      const quoteChar = quote === 34 ? '"' : "'";
+      const valueEnd = t.indexOf(quoteChar, j + 1);
+      if (valueEnd >= 0) {
+        this.attribute(frame, nameFrom, colon, nameEnd, j + 1, valueEnd);
+        j = valueEnd + 1;
+        continue;
+      }
+      // The value runs on into later pieces.
+      this.attributeName(frame, nameFrom, colon, nameEnd);
+      this.value = { quote: quoteChar, run: this.attrDiscard ? undefined : new TextRun(true) };
+      this.pos = j + 1;
+      if (!this.continueValue(frame)) return -1;
+      t = this.text;
+      j = this.pos;
     }
   }
 
-  private attribute(frame: Frame, nameFrom: number, colon: number, nameEnd: number, from: number, to: number): void {
-    const t = this.text;
-    const xmlns = nameEnd - nameFrom >= 5 && t.startsWith('xmlns', nameFrom) && (nameEnd - nameFrom === 5 || colon === nameFrom + 5);
-    let localFrom = nameFrom;
-    if (colon >= 0 && !xmlns) {
-      // Besides namespace declarations, xsi:nil is the only prefixed attribute upstream (README §1):
-      // any other could stand for an unprefixed one (`extension` and `q:extension`).
-      if (nameEnd - nameFrom !== 7 || !t.startsWith('xsi:nil', nameFrom)) throw malformed('prefixed attribute');
-      localFrom = colon + 1;
+  /**
+   * Goes on with an attribute value that runs past its piece, from `pos`, a piece at a time: true
+   * once its closing quote was read (`pos` after it), false when the slice ended first.
+   */
+  private continueValue(frame: Frame): boolean {
+    const v = this.value as { quote: string; run: TextRun | undefined };
+    for (;;) {
+      const t = this.text;
+      const end = t.indexOf(v.quote, this.pos);
+      const to = end < 0 ? t.length : end;
+      const lt = t.indexOf('<', this.pos);
+      if (lt >= 0 && lt < to) notWellFormed();
+      const part = t.slice(this.pos, to);
+      if (v.run !== undefined) v.run.add(part);
+      else if (decodeReferences(part) === undefined) notWellFormed();
+      if (end >= 0) {
+        this.value = undefined;
+        this.pos = end + 1;
+        if (v.run !== undefined) this.attributeValue(frame, v.run.trimmed());
+        return true;
+      }
+      this.tagOnNextPiece();
+      if (this.due()) return false;
     }
-    this.noRepeat(nameFrom, localFrom, nameEnd);
+  }
+
+  /** A start tag runs on into the next piece: the names of its attributes so far become strings first. */
+  private tagOnNextPiece(): void {
+    this.attributeNamesAsStrings();
+    this.toNextPieceWithin();
+  }
+
+  /** An attribute read within one piece. */
+  private attribute(frame: Frame, nameFrom: number, colon: number, nameEnd: number, from: number, to: number): void {
+    this.attributeName(frame, nameFrom, colon, nameEnd);
+    const t = this.text;
     // A value holds no `<`; its literal tabs and line feeds read as spaces.
     let spaces = false;
     for (let k = from; k < to; k++) {
@@ -639,18 +750,44 @@ export class FastReader {
       if (c === 60) notWellFormed();
       if (c === 9 || c === 10) spaces = true;
     }
-    if (xmlns || frame.kind === SKIP) {
+    if (this.attrDiscard) {
       if (this.hasAmp(from, to) && decodeReferences(t.slice(from, to)) === undefined) notWellFormed();
       return;
     }
-    const value = this.trimmedValue(from, to, spaces);
+    this.attributeValue(frame, this.trimmedValue(from, to, spaces));
+  }
+
+  /** From an attribute's name: whether its value is only checked (attrDiscard), else where it goes (attrKey, attrNil, attrField). */
+  private attributeName(frame: Frame, nameFrom: number, colon: number, nameEnd: number): void {
+    const t = this.text;
+    const xmlns = nameEnd - nameFrom >= 5 && t.startsWith('xmlns', nameFrom) && (nameEnd - nameFrom === 5 || colon === nameFrom + 5);
+    let localFrom = nameFrom;
+    if (colon >= 0 && !xmlns) {
+      // Besides namespace declarations, xsi:nil is the only prefixed attribute upstream (docs/upstream-ehr.md#1-rules-every-document-follows):
+      // any other could stand for an unprefixed one (`extension` and `q:extension`).
+      if (nameEnd - nameFrom !== 7 || !t.startsWith('xsi:nil', nameFrom)) throw malformed('prefixed attribute');
+      localFrom = colon + 1;
+    }
+    this.noRepeat(nameFrom, localFrom, nameEnd);
+    this.attrDiscard = xmlns || frame.kind === SKIP;
+    if (this.attrDiscard) return;
     if (frame.kind === LEAF) {
-      (frame.attrs ??= []).push(attributeKey(t, localFrom, nameEnd), value);
+      this.attrKey = attributeKey(t, localFrom, nameEnd);
+      return;
+    }
+    this.attrNil = nameEnd - localFrom === 3 && t.startsWith('nil', localFrom);
+    this.attrField = lookUp((frame.lookup as ShapeLookup).attributes, t, localFrom, nameEnd);
+  }
+
+  /** The value of the attribute attributeName read, trimmed and decoded, given to `frame`. */
+  private attributeValue(frame: Frame, value: string): void {
+    if (frame.kind === LEAF) {
+      (frame.attrs ??= []).push(this.attrKey, value);
       return;
     }
     frame.hasAttrs = true;
-    if (nameEnd - localFrom === 3 && t.startsWith('nil', localFrom)) frame.nil = value === 'true' || value === '1';
-    const k = lookUp((frame.lookup as ShapeLookup).attributes, t, localFrom, nameEnd);
+    if (this.attrNil) frame.nil = value === 'true' || value === '1';
+    const k = this.attrField;
     if (k === undefined || this.fault !== undefined) return;
     const f = (frame.shape as CompiledObject).fields[k] as CompiledField;
     try {
@@ -670,7 +807,7 @@ export class FastReader {
   private noRepeat(nameFrom: number, localFrom: number, to: number): void {
     const t = this.text;
     const names = this.attrNames;
-    if (this.attrCount < INDEXED_ATTRIBUTES) {
+    if (this.attrMap === undefined && this.attrCount < INDEXED_ATTRIBUTES) {
       for (let a = 0; a < this.attrCount; a++) {
         const f = names[3 * a + 1] as number;
         if (!sameText(t, f, names[3 * a + 2] as number, localFrom, to)) continue;
@@ -680,27 +817,40 @@ export class FastReader {
       names[3 * this.attrCount + 1] = localFrom;
       names[3 * this.attrCount + 2] = to;
     } else {
-      if (this.attrMap === undefined) {
-        this.attrMap = new Map();
-        for (let a = 0; a < INDEXED_ATTRIBUTES; a++) {
-          this.attrMap.set(t.slice(names[3 * a + 1] as number, names[3 * a + 2] as number), t.slice(names[3 * a] as number, names[3 * a + 2] as number));
-        }
-      }
+      const map = this.attributeNamesAsStrings();
       const local = t.slice(localFrom, to);
       const qname = t.slice(nameFrom, to);
-      const before = this.attrMap.get(local);
+      const before = map.get(local);
       if (before !== undefined) repeated(before === qname);
-      this.attrMap.set(local, qname);
+      map.set(local, qname);
     }
     this.attrCount++;
+  }
+
+  /** The current tag's attribute names by local name, as strings (past INDEXED_ATTRIBUTES, or once the tag runs past its piece). */
+  private attributeNamesAsStrings(): Map<string, string> {
+    if (this.attrMap !== undefined) return this.attrMap;
+    const t = this.text;
+    const names = this.attrNames;
+    const map = new Map<string, string>();
+    for (let a = 0; a < Math.min(this.attrCount, INDEXED_ATTRIBUTES); a++) {
+      map.set(t.slice(names[3 * a + 1] as number, names[3 * a + 2] as number), t.slice(names[3 * a] as number, names[3 * a + 2] as number));
+    }
+    this.attrMap = map;
+    return map;
   }
 
   private closeTag(lt: number): void {
     const t = this.text;
     const frame = this.top();
     if (!t.startsWith(frame.qname, lt + 2)) notWellFormed();
-    const j = this.skipSpace(lt + 2 + frame.qname.length);
-    if (t.charCodeAt(j) !== 62) notWellFormed();
+    let j = this.skipSpace(lt + 2 + frame.qname.length);
+    while (j >= this.text.length) {
+      // A cut may fall in the whitespace before `>` (document-pieces.ts).
+      this.toNextPieceWithin();
+      j = this.skipSpace(0);
+    }
+    if (this.text.charCodeAt(j) !== 62) notWellFormed();
     this.pos = j + 1;
     this.finish();
   }
@@ -709,7 +859,7 @@ export class FastReader {
   private finish(): void {
     const frame = this.stack.pop() as Frame;
     if (frame.kind === SKIP) return;
-    if (frame.kind === LEAF || frame.collectsText) this.flush(frame);
+    if (frame.kind === LEAF || frame.collectsText) this.flush(frame, frame.text === undefined);
     if (this.fault !== undefined) return;
     try {
       this.hand(frame);

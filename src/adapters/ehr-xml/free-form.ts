@@ -1,5 +1,5 @@
 /**
- * `Any` (README §1): each `<Any>` is one object; a child's name is a key, its text a string (never
+ * `Any` (docs/upstream-ehr.md#1-rules-every-document-follows): each `<Any>` is one object; a child's name is a key, its text a string (never
  * typed), a nested element an object, a repeated name an array. Attributes carry nothing here, and
  * empty children are absent as everywhere else.
  */

@@ -1,5 +1,5 @@
 /**
- * Leaf conversions (README §1): text stays text however numeric it looks; only bool/int/num convert,
+ * Leaf conversions (docs/upstream-ehr.md#1-rules-every-document-follows): text stays text however numeric it looks; only bool/int/num convert,
  * strictly; ID and TV come from attributes; an empty element, `xsi:nil` or an ID/TV without its
  * attributes is absent (undefined).
  */
@@ -73,7 +73,7 @@ export const ID: Leaf = leaf((raw) => {
   return extension === undefined || root === undefined ? undefined : { extension, root };
 });
 
-/** The root a text AccessZoneID is given (upstream README §3: minor 3.0 journal notes, medications). */
+/** The root a text AccessZoneID is given (docs/upstream-ehr.md#3-documents: minor 3.0 journal notes, medications). */
 export const ACCESS_ZONE_ROOT = '1.2.752.99999.1.7';
 
 /** `AccessZones.AccessZoneID`: an ID element, or its text as `{extension: text, root: ACCESS_ZONE_ROOT}`. */

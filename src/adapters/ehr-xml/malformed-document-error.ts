@@ -1,5 +1,5 @@
 /**
- * The EHR sent something this service cannot trust (CONTRACT §3: 502). The message is a short
+ * The EHR sent something this service cannot trust (docs/contract.md#errors: 502). The message is a short
  * fixed reason naming at most an element: never document text, which may hold personal data.
  */
 export class MalformedDocumentError extends Error {

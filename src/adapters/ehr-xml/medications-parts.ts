@@ -1,4 +1,4 @@
-/** Shapes inside a PrescriptionEHRExtract: products, dosages, units (README §3 PrescriptionRecords). */
+/** Shapes inside a PrescriptionEHRExtract: products, dosages, units (docs/upstream-ehr.md#3-documents PrescriptionRecords). */
 import { ACCESS_ZONE_ID, CODE, ID, INTEGER, BOOL, STR, TV } from './leaves.js';
 import { many, obj, wrap } from './shape.js';
 

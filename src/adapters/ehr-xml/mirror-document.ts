@@ -1,8 +1,9 @@
 /**
- * A mirror document (upstream README §3): its root holds the repeated extracts of the layout's
+ * A mirror document (docs/upstream-ehr.md#3-documents): its root holds the repeated extracts of the layout's
  * top-level array item, and the service answers one array element holding them, or `[]` when the
  * root holds none. One generic path for every mirror document, driven by the answer's item schema.
  */
+import type { Static, TSchema } from 'typebox';
 import { documentType, reading, type Reading } from './document.js';
 import { NUMBER } from './leaves.js';
 import { mirrorFields, type LayoutSchema } from './mirror-shape.js';
@@ -20,7 +21,9 @@ function extractsMember(item: LayoutSchema, options: MirrorOptions): string {
   return arrays[0][0];
 }
 
-export function mirrorReading<T>(root: string, item: LayoutSchema, options: MirrorOptions = {}): Reading<T[]> {
+/** The reading of a mirror document whose answer's item is `schema` (a typebox schema of the vendor's layout). */
+export function mirrorReading<S extends TSchema>(root: string, schema: S, options: MirrorOptions = {}): Reading<Static<S>[]> {
+  const item = schema as LayoutSchema;
   const extracts = extractsMember(item, options);
   const version = options.versionMember;
   const fields = mirrorFields(item, version === undefined ? [] : [version]);
@@ -30,6 +33,6 @@ export function mirrorReading<T>(root: string, item: LayoutSchema, options: Mirr
     if (found.length === 0) return [];
     const answer: Record<string, unknown> = { [extracts]: found };
     if (version !== undefined && content.version !== undefined) answer[version] = { version: content.version };
-    return [answer as T];
+    return [answer as Static<S>];
   });
 }

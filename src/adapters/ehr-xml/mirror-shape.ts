@@ -1,5 +1,5 @@
 /**
- * The reading of a mirror document (upstream README §3, "Mirror documents": the vendor's JSON layout
+ * The reading of a mirror document (docs/upstream-ehr.md#3-documents, "Mirror documents": the vendor's JSON layout
  * written as XML) derived from the answer's own typebox schema, so no document needs a table and
  * the reader can only produce what the answer's schema describes. The rule, for every object:
  * - each member is a child element, or for a typed leaf also an attribute, of the same local name;
@@ -9,14 +9,15 @@
  * - leaves are text; `boolean`, `integer` and `number` convert strictly; a string with a pattern
  *   must match it (a TS `value`: a valid 14-digit time or 8-digit date); `$self` takes the
  *   element's own text beside its attributes or children;
- * - an object without any member in the document is absent; unknown members are ignored.
+ * - an object without any member in the document is absent; unknown members are ignored;
+ * - a recursive member (`Type.Cyclic`, a diagnosis within a diagnosis) is read to any depth.
  * The same compiled shape drives the single-pass reader and the reference walk (document.ts).
  */
 import { isCompactDate, isCompactDateTime } from '../../domain/time/local-time.js';
 import { COMPACT_TIME_PATTERN } from '../../domain/records/vendor-types.js';
 import { BOOL, INTEGER, NUMBER, STR, textOf } from './leaves.js';
 import { malformed } from './malformed-document-error.js';
-import { field, leaf, many, obj, SELF, wrapper, type FieldSpec, type Leaf, type ObjectShape, type Shape } from './shape.js';
+import { field, lazy, leaf, many, obj, SELF, wrapper, type FieldSpec, type Lazy, type Leaf, type ObjectShape, type Shape } from './shape.js';
 
 /** The parts of a JSON schema (as typebox builds it) that a mirror layout uses. */
 export interface LayoutSchema {
@@ -24,6 +25,22 @@ export interface LayoutSchema {
   readonly properties?: Readonly<Record<string, LayoutSchema>>;
   readonly items?: LayoutSchema;
   readonly pattern?: string;
+  /** A recursive member (`Type.Cyclic`): its definitions, and the one this schema is. */
+  readonly $defs?: Readonly<Record<string, LayoutSchema>>;
+  readonly $ref?: string;
+}
+
+/** The definitions of the recursive members met so far, by id (ids are unique across the answers). */
+const definitions = new Map<string, LayoutSchema>();
+
+/** A recursive member is read lazily, so its shape can hold itself (a diagnosis within a diagnosis). */
+function resolved(schema: LayoutSchema): LayoutSchema | Lazy {
+  for (const [id, definition] of Object.entries(schema.$defs ?? {})) definitions.set(id, definition);
+  if (schema.$ref === undefined) return schema;
+  const id = schema.$ref;
+  const target = definitions.get(id);
+  if (target === undefined) throw new TypeError(`mirror layout: no definition of ${id}`);
+  return lazy(() => mirrorShape(target));
 }
 
 const COMPACT_TIME: Leaf = leaf((raw, name) => {
@@ -61,7 +78,9 @@ const isWrapper = (schema: LayoutSchema): boolean => {
 const shapes = new WeakMap<LayoutSchema, ObjectShape>();
 
 function shapeOf(schema: LayoutSchema, name: string): Shape {
-  return schema.type === 'object' ? mirrorShape(schema) : leafOf(schema, name);
+  const target = resolved(schema);
+  if ('kind' in target) return target;
+  return target.type === 'object' ? mirrorShape(target) : leafOf(target, name);
 }
 
 /** The fields of an object of the layout; `omit` leaves members out (those the document carries otherwise). */

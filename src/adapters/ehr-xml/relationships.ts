@@ -3,7 +3,7 @@
  * must be 8-digit dates; an empty `validTo` is refused rather than read as open-ended, since that
  * reading would extend someone's access.
  */
-import type { Relationship, RelationshipType } from '../../ports/delegation-registry.port.js';
+import type { Relationship, RelationshipType } from '../../domain/access/relationship.js';
 import { isCompactDate } from '../../domain/time/local-time.js';
 import type { DocumentInput } from './document-pieces.js';
 import { documentType, plainContext } from './document.js';

@@ -1,5 +1,5 @@
 /**
- * A small declarative description of each document (README §3), compiled once per document type.
+ * A small declarative description of each document (docs/upstream-ehr.md#3-documents), compiled once per document type.
  * The same description drives the mapping walk and tells the parser which paths repeat, so arrays
  * are decided by path, never by element name.
  */
@@ -29,7 +29,7 @@ export interface Lazy { readonly kind: 'lazy'; readonly get: () => ObjectShape }
 export type Shape = Leaf | ObjectShape | Lazy;
 
 export interface FieldOptions {
-  /** `!` in README §3: absence makes the document malformed. */
+  /** `!` in docs/upstream-ehr.md#3-documents: absence makes the document malformed. */
   required?: boolean;
   /** `*`: always an array, in document order, `[]` when absent. */
   many?: boolean;

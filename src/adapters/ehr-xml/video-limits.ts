@@ -1,5 +1,5 @@
 /**
- * The spec's bounds on a video meeting (CONTRACT §4): display texts are cut to 64 characters, but a
+ * The spec's bounds on a video meeting (docs/contract.md#reads): display texts are cut to 64 characters, but a
  * link, discovery URI or client id that does not fit would be a broken one, so that meeting is left
  * out and reported instead. An ActionId a JS number cannot hold exactly is left out the same way.
  */

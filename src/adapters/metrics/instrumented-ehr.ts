@@ -1,19 +1,22 @@
-import type { DelegationRegistry, Relationship } from '../../ports/delegation-registry.port.js';
-import {
-  EhrError, type EhrRecords, type EhrWriteResult, type PaymentType, type ReadKind, type ReadResults, type TimeRange,
-} from '../../ports/ehr-records.port.js';
+import type { DelegationRegistry } from '../../ports/delegation-registry.port.js';
+import type { Relationship } from '../../domain/access/relationship.js';
+import { EhrError } from '../../domain/ehr-error.js';
+import { eachRead } from '../../domain/use-cases/read-sources.js';
+import type { PaymentType } from '../../domain/writes/payment-types.js';
+import type { EhrWriteResult } from '../../domain/writes/write-outcomes.js';
+import type { EhrReads, EhrRecords } from '../../ports/ehr-records.port.js';
 import type { PrometheusMetrics } from './prometheus-metrics.js';
 
 /** Times every EHR call and counts its failures, whichever adapter answers it. */
 export class InstrumentedEhr implements EhrRecords, DelegationRegistry {
+  readonly reads: EhrReads;
+
   constructor(
     private readonly ehr: EhrRecords,
     private readonly registry: DelegationRegistry,
     private readonly metrics: PrometheusMetrics,
-  ) {}
-
-  read<K extends ReadKind>(kind: K, patientId: string, range: TimeRange): Promise<ReadResults[K]> {
-    return this.timed(`read:${kind}`, () => this.ehr.read(kind, patientId, range));
+  ) {
+    this.reads = eachRead(ehr.reads, (read, reader) => (patientId, range) => this.timed(`read:${read}`, () => reader(patientId, range)));
   }
 
   registerArrival(patientId: string, contactId: string): Promise<EhrWriteResult> {

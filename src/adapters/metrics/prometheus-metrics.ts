@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { MetricsExposition, RequestMetrics } from '../../ports/metrics.port.js';
 
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -6,7 +7,7 @@ const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
  * The service's Prometheus metrics in a registry of its own (never the global one, so two apps
  * in one process do not share counters). Labels carry operations and outcomes, never identities.
  */
-export class PrometheusMetrics {
+export class PrometheusMetrics implements RequestMetrics, MetricsExposition {
   readonly registry = new Registry();
 
   readonly requests = new Counter({
@@ -53,6 +54,21 @@ export class PrometheusMetrics {
 
   constructor(options: { defaultMetrics?: boolean } = {}) {
     if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry, prefix: 'pdas_' });
+  }
+
+  requestAnswered(operation: string, status: number, seconds: number): void {
+    const labels = { operation, status: String(status) };
+    this.requests.inc(labels);
+    this.requestDuration.observe(labels, seconds);
+    if (status === 429) this.rateLimitRejections.inc();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  render(): Promise<string> {
+    return this.registry.metrics();
   }
 
   /** A value read at scrape time from elsewhere (e.g. Redis fail-open checks counted by its adapter). */

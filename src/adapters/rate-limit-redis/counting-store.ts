@@ -2,6 +2,9 @@ import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/
 import RedisStore from '@fastify/rate-limit/store/RedisStore.js';
 import type { Redis } from 'ioredis';
 
+/** Prefix of the counter keys; tests give each run its own. */
+export const DEFAULT_RATE_LIMIT_NAMESPACE = 'pdas-rl:';
+
 type StoreCallback = Parameters<FastifyRateLimitStore['incr']>[1];
 type ChildOptions = Parameters<FastifyRateLimitStore['child']>[0];
 type Inner = InstanceType<typeof RedisStore>;

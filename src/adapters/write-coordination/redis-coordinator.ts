@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { EhrError } from '../../ports/ehr-records.port.js';
+import { EhrError } from '../../domain/ehr-error.js';
 import type { WriteCoordinator } from '../../ports/write-coordinator.port.js';
 import { InProcessCoordinator } from './in-process-coordinator.js';
 

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
-import { BASES, BASIS_NAMES, OUTCOMES, OUTCOME_NAMES, operationDisplayName, type DisplayName, type LogBasis } from './display-names.js';
+import { BASES, BASIS_NAMES, LOG_OUTCOMES, OUTCOME_NAMES, operationDisplayName, type LogBasis } from './display-names.js';
+import type { DisplayName } from '../operations/operation.js';
 import type { LoggedAccess } from '../../ports/access-log.port.js';
 import { offsetAt } from '../time/local-time.js';
 
@@ -14,7 +15,7 @@ const enumOf = <T extends readonly string[]>(values: T, description: string) => 
 const named = (names: Readonly<Record<string, DisplayName>>): string => Object.entries(names).map(([code, n]) => `\`${code}\` (${n.sv} / ${n.en})`).join(', ');
 
 /**
- * One line of a patient's access log (CONTRACT §6): who acted, on what basis, through which
+ * One line of a patient's access log (docs/contract.md#the-patients-access-log): who acted, on what basis, through which
  * application, what they did and what came of it, and when. Never a token, key or source address:
  * the schema lists every property, so nothing else can be serialised.
  */
@@ -23,7 +24,7 @@ export const AccessLogEntrySchema = Type.Object({
   timeInUnix: Type.Integer({ description: 'The same instant in epoch milliseconds.' }),
   operation: Type.String({ maxLength: 64, description: 'Which operation, by its operationId in this document (getJournalNotes, registerPayment, ...).' }),
   operationDisplayName: DisplayNameSchema,
-  outcome: enumOf(OUTCOMES, `What came of it: ${named(OUTCOME_NAMES)}. Refused: no right of access, or a bad request; failed: nothing was shown.`),
+  outcome: enumOf(LOG_OUTCOMES, `What came of it: ${named(OUTCOME_NAMES)}. Refused: no right of access, or a bad request; failed: nothing was shown.`),
   basis: enumOf(BASES, `On what basis: ${named(BASIS_NAMES)}. The last two are a person whose right to act for the patient was not established.`),
   actorPersonId: Type.Optional(Type.String({
     pattern: '^[0-9]{12}$',
@@ -114,7 +115,7 @@ function clientOf(a: LoggedAccess, names: ClientNames): AccessLogEntry['clientAp
 export function entryOf(a: LoggedAccess, patientId: string, viewer: LogViewer, zone: string, names: ClientNames): AccessLogEntry {
   const ms = a.timeMs;
   const basis = basisOf(a, patientId);
-  const outcome = OUTCOMES.includes(a.outcome) ? a.outcome : 'failed';
+  const outcome = LOG_OUTCOMES.includes(a.outcome) ? a.outcome : 'failed';
   const entry: AccessLogEntry = {
     time: localCompact(ms, zone),
     timeInUnix: ms,

@@ -1,12 +1,10 @@
 import type { AccessLogReader, AccessLogQuery } from '../../ports/access-log.port.js';
-import type { TimeRange } from '../../ports/ehr-records.port.js';
+import type { TimeRange } from '../time/time-range.js';
 import type { PageCursors } from '../../ports/page-cursors.port.js';
 import { DomainError } from '../errors.js';
+import { MAX_PAGE_SIZE } from './page-size.js';
 import { compactToEpochMs } from '../time/local-time.js';
 import { entryOf, type AccessLogEntry, type ClientNames, type LogViewer } from './access-log-entry.js';
-
-export const DEFAULT_PAGE_SIZE = 100;
-export const MAX_PAGE_SIZE = 500;
 
 export interface AccessLogRequest {
   /** The patient whose log is read; the caller's right to act for them is already decided. */
@@ -26,7 +24,7 @@ export interface AccessLogPage {
 export const invalidCursor = (): DomainError => new DomainError('INVALID_PAGE', 'Query parameter cursor is not valid for this query.');
 
 /**
- * The patient's access log, a page at a time, oldest first (CONTRACT §6). A cursor is bound to the
+ * The patient's access log, a page at a time, oldest first (docs/contract.md#the-patients-access-log). A cursor is bound to the
  * store, the patient and the interval, so it cannot be replayed for another patient or query; the
  * page size may change from one page to the next.
  */

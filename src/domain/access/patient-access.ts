@@ -1,10 +1,13 @@
 import type { Clock } from '../../ports/clock.port.js';
-import type { DelegationRegistry, RelationshipType } from '../../ports/delegation-registry.port.js';
-import { EhrError, type EhrRecords } from '../../ports/ehr-records.port.js';
+import type { DelegationRegistry } from '../../ports/delegation-registry.port.js';
+import type { EhrReads } from '../../ports/ehr-records.port.js';
+import { EhrError } from '../ehr-error.js';
+import { readerOf } from '../use-cases/read-sources.js';
 import { isProtectedIdentity, knowsPatient, type PatientRecord } from '../records/index.js';
 import { DomainError } from '../errors.js';
-import { parsePersonalIdentityNumber } from '../identity/personal-identity-number.js';
+import { IDENTITY_NUMBER_EXPECTED, parsePersonalIdentityNumber } from '../identity/personal-identity-number.js';
 import { localDate } from '../time/local-time.js';
+import { isDelegated, type AccessBasis } from './relationship.js';
 import { grantsAccess } from './relationship-validity.js';
 
 /** Who is calling, as the verified token says. */
@@ -12,8 +15,6 @@ export interface Caller {
   /** The logged-in person's identity number (person tokens); absent for client tokens. */
   personId?: string;
 }
-
-export type AccessBasis = 'self' | 'client' | RelationshipType;
 
 export interface PatientAccess {
   patientId: string;
@@ -28,9 +29,6 @@ const DENIED = 'Access to the requested patient is not allowed.';
 
 export const accessDenied = (): DomainError => new DomainError('ACCESS_DENIED', DENIED);
 
-/** Nobody acts for a protected identity through delegation; the patient and client tokens still may. */
-export const isDelegated = (basis: AccessBasis): boolean => basis !== 'self' && basis !== 'client';
-
 /**
  * Decides, on every request and without caching, whether the caller may act for the patient the
  * request names. Unknown patients are refused exactly like forbidden ones, so a caller cannot
@@ -38,7 +36,7 @@ export const isDelegated = (basis: AccessBasis): boolean => basis !== 'self' && 
  */
 export class PatientAccessPolicy {
   constructor(
-    private readonly ehr: EhrRecords,
+    private readonly reads: EhrReads,
     private readonly registry: DelegationRegistry,
     private readonly clock: Clock,
     private readonly zone: string,
@@ -49,7 +47,7 @@ export class PatientAccessPolicy {
     if (patientHeader !== undefined) {
       const id = parsePersonalIdentityNumber(patientHeader);
       if (!id) {
-        throw new DomainError('INVALID_PATIENT_HEADER', 'Header patient must be a valid Swedish personal identity or coordination number (YYYYMMDDNNNC).');
+        throw new DomainError('INVALID_PATIENT_HEADER', `Header patient must be ${IDENTITY_NUMBER_EXPECTED}.`);
       }
       return id;
     }
@@ -81,7 +79,7 @@ export class PatientAccessPolicy {
 
   private async patientRecords(patientId: string): Promise<PatientRecord[]> {
     try {
-      const records = await this.ehr.read('patient', patientId, {});
+      const records = await readerOf(this.reads, 'getPatient')(patientId, {});
       if (!knowsPatient(records, patientId)) throw accessDenied();
       return records;
     } catch (err) {

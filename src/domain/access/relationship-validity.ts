@@ -1,4 +1,4 @@
-import type { Relationship } from '../../ports/delegation-registry.port.js';
+import type { Relationship } from './relationship.js';
 import { hasReachedAge } from '../identity/legal-age.js';
 import { birthDateOf } from '../identity/personal-identity-number.js';
 

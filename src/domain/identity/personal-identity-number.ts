@@ -7,6 +7,10 @@ import { daysInMonth } from '../time/local-time.js';
  */
 const FORM = /^(\d{8})-?(\d{4})$/;
 
+/** What an identity number given to the API must be, in words a person can act on (every 400 about one says this). */
+export const IDENTITY_NUMBER_EXPECTED = 'a Swedish personal identity or coordination number: 12 digits YYYYMMDDNNNC (a hyphen before '
+  + 'the last four is allowed), a real date and a valid check digit, e.g. 19121212-1212';
+
 function luhnValid(tenDigits: string): boolean {
   let sum = 0;
   for (let i = 0; i < tenDigits.length; i++) {

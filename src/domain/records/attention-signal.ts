@@ -1,6 +1,6 @@
 /**
- * Attention signals (operation 7): the vendor's layout, `spec/vendor-layouts/attention-signal.txt`
- * (CONTRACT §4), names as the vendor spells them (PascalCase, `unitInternalID`, `RcId`, the
+ * Attention signals (operation 7): the vendor's layout, docs/vendor-layouts.md#attention-signals-operation-7
+ * (docs/contract.md#reads), names as the vendor spells them (PascalCase, `unitInternalID`, `RcId`, the
  * `Reasessment*` members). The answer is an array of one `{AttentionSignalEHRExtract: [...], XSDVersion}`;
  * members that are `any` in the tree are typed as the vendor's original document types them.
  */
@@ -89,7 +89,7 @@ const SignalUnitSchema = Type.Object({
 export const AttentionSignalEhrExtractSchema = Type.Object({
   ehr_id: OptIi,
   ehr_system: OptIi,
-  /** What the read filters and sorts on (CONTRACT §4). */
+  /** What the read filters and sorts on (docs/contract.md#reads). */
   time_created: OptTs,
   AttentionSignal: Type.Optional(SignalSchema),
   Patient: Type.Optional(Type.Object({

@@ -1,14 +1,15 @@
 /**
- * Care contacts (operation 6, api-version v2): the vendor's layout, `spec/vendor-layouts/care-contacts-v2.txt`
- * (CONTRACT §4), camelCase as the vendor spells it (`Email` capitalised inside `emailAddresses`).
+ * Care contacts (operation 6, api-version v2): the vendor's layout, docs/vendor-layouts.md#care-contacts-v2-operation-6
+ * (docs/contract.md#reads), camelCase as the vendor spells it (`Email` capitalised inside `emailAddresses`).
  * The answer is an array of one `{contactEHRExtract: [...]}`; members that are `any` in the tree are
  * typed as the vendor's original document types them (TS, II, SimpleUnit).
  */
 import { Type, type Static } from 'typebox';
 import { OptStr } from './common.js';
-import { IiSchema, OptBool, OptIi, OptSimpleUnit, OptTs, VendorGivenNameSchema } from './vendor-types.js';
+import {
+  OptBool, OptIi, OptSimpleUnit, OptTs, CONTACT_LAYOUT, vendorCareProvider, vendorPatient, VendorSecrecyLevelsSchema, vendorUnit,
+} from './vendor-types.js';
 
-const SecrecyLevelsSchema = Type.Object({ secrecyLevel: Type.Array(Type.String()) });
 
 export const ContactActionSchema = Type.Object({
   actionID: OptStr,
@@ -22,7 +23,7 @@ export const ContactActionSchema = Type.Object({
   actionStatusConfigurationId: OptStr,
   actionBeginDateTime: OptTs,
   actionEndDateTime: OptTs,
-  actionSecrecyLevels: SecrecyLevelsSchema,
+  actionSecrecyLevels: VendorSecrecyLevelsSchema,
 });
 
 export const ContactSchema = Type.Object({
@@ -38,7 +39,7 @@ export const ContactSchema = Type.Object({
   contactStatus: OptStr,
   contactStatusConfigurationId: OptStr,
   contactActive: OptBool,
-  /** What the read filters and sorts on (CONTRACT §4). */
+  /** What the read filters and sorts on (docs/contract.md#reads). */
   contactBeginDateTime: OptTs,
   contactEndDateTime: OptTs,
   contactShareInfo: OptBool,
@@ -48,7 +49,7 @@ export const ContactSchema = Type.Object({
   contactHomeleaveEndDateTime: OptTs,
   /** Text, however numeric: "200". */
   contactPatientFee: OptStr,
-  contactSecrecyLevels: SecrecyLevelsSchema,
+  contactSecrecyLevels: VendorSecrecyLevelsSchema,
   actions: Type.Object({ action: Type.Array(ContactActionSchema) }),
   discharge: Type.Optional(Type.Object({
     dischargeDestination: OptStr,
@@ -56,30 +57,6 @@ export const ContactSchema = Type.Object({
     deceasedDateTime: OptTs,
     postMortemRequired: OptBool,
   })),
-});
-
-const ContactUnitSchema = Type.Object({
-  unitID: OptIi,
-  unitLocalID: OptIi,
-  unitInternalID: OptStr,
-  unitName: OptStr,
-  unitSecrecyGroups: Type.Object({ group: Type.Array(Type.String()) }),
-  accessZones: Type.Object({ accessZoneID: Type.Array(IiSchema) }),
-  headCareProviderUnitID: OptIi,
-  phoneNumbers: Type.Object({ phone: Type.Array(Type.Object({ phoneType: OptStr, phoneNumber: OptStr, phoneComment: OptStr })) }),
-  emailAddresses: Type.Object({ Email: Type.Array(Type.Object({ EmailType: OptStr, EmailAddress: OptStr, EmailComment: OptStr })) }),
-  unitAddresses: Type.Object({
-    unitAddress: Type.Array(Type.Object({
-      unitAddressType: OptStr,
-      unitAddressAddress: OptStr,
-      unitAddressPostcode: OptStr,
-      unitAddressCity: OptStr,
-      unitAddressCounty: OptStr,
-      unitAddressCountry: OptStr,
-      unitAddressGeographicalPlace: OptStr,
-      unitAddressComment: OptStr,
-    })),
-  }),
 });
 
 export const ContactEhrExtractSchema = Type.Object({
@@ -92,33 +69,14 @@ export const ContactEhrExtractSchema = Type.Object({
     careCommitmentDate: OptTs,
     careCommitmentClassification: OptStr,
   })),
-  patient: Type.Optional(Type.Object({
-    patientID: OptIi,
-    patientInternalID: OptStr,
-    patientProtectedId: OptBool,
-    patientSecrecyGroups: Type.Object({ group: Type.Array(Type.String()) }),
-    patientName: Type.Optional(Type.Object({
-      patientFamilyName: OptStr,
-      patientMiddleName: OptStr,
-      patientGivenName: Type.Array(VendorGivenNameSchema),
-    })),
-  })),
-  units: Type.Object({ unit: Type.Array(ContactUnitSchema) }),
+  patient: Type.Optional(vendorPatient(CONTACT_LAYOUT)),
+  units: Type.Object({ unit: Type.Array(vendorUnit(CONTACT_LAYOUT)) }),
   contactPerformingUnit: OptSimpleUnit,
   contactResponsibleUnit: OptSimpleUnit,
   contactAccessZoneUnit: OptSimpleUnit,
   contactHeadCareProviderUnit: OptSimpleUnit,
   contactTechnicalUnit: OptSimpleUnit,
-  careProviders: Type.Object({
-    careProvider: Type.Array(Type.Object({
-      careProviderType: OptStr,
-      careProviderID: OptIi,
-      careProviderInternalID: OptStr,
-      careProviderName: OptStr,
-      careProviderPosition: Type.Optional(Type.Object({ careProviderPositionID: OptIi, careProviderPositionName: OptStr })),
-      careProviderUnit: OptSimpleUnit,
-    })),
-  }),
+  careProviders: Type.Object({ careProvider: Type.Array(vendorCareProvider(CONTACT_LAYOUT)) }),
 });
 
 /** One element of the care-contacts answer: every contact of the patient (filtered, oldest first). */

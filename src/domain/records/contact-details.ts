@@ -1,26 +1,22 @@
 /**
- * Masking for protected identities read by a client token (CONTRACT §2): the patient's own
+ * Masking for protected identities read by a client token (docs/contract.md#token-kinds): the patient's own
  * addresses, phone numbers and e-mail addresses are emptied, and the population register's county,
  * city and district are left out, since they say where the person lives as much as an address does.
  * In patient v2 the relatives' addresses and phone numbers go too: they lead to the patient as well.
  * Units' contact details are not the patient's and stay; care contacts, attention signals, journal
  * notes, medications and video meetings carry none of the patient's. Inputs are never mutated.
+ * Each read's policy (src/domain/operations) names its mask.
  */
-import type { ReadKind, ReadResults } from '../../ports/ehr-records.port.js';
 import type { BookedAppointmentsResult } from './booking.js';
 import type { PatientData, PatientRecord } from './patient-record.js';
 import type { PatientRelative, PatientV2, PatientV2Data } from './patient-v2.js';
-
-type Masks = { [P in ReadKind]: (data: ReadResults[P]) => ReadResults[P] };
-
-const unchanged = <T>(data: T[]): T[] => data.slice();
 
 function withoutRegisterLocation(patient: PatientData): PatientData {
   const { PatientDataRegister, ...rest } = patient;
   return rest;
 }
 
-const maskPatientRecords = (records: PatientRecord[]): PatientRecord[] => records.map((record) => ({
+export const maskPatientRecords = (records: PatientRecord[]): PatientRecord[] => records.map((record) => ({
   ...record,
   PatientEHRExtract: record.PatientEHRExtract.map((extract) => (extract.Patient === undefined ? extract : {
     ...extract,
@@ -52,29 +48,13 @@ function maskPatientV2Data(patient: PatientV2Data): PatientV2Data {
   };
 }
 
-const maskPatientV2 = (items: PatientV2[]): PatientV2[] => items.map((item) => ({
+export const maskPatientV2 = (items: PatientV2[]): PatientV2[] => items.map((item) => ({
   ...item,
   patientEHRExtract: item.patientEHRExtract.map((extract) => (extract.patient === undefined ? extract : {
     ...extract, patient: maskPatientV2Data(extract.patient),
   })),
 }));
 
-const maskBookings = (results: BookedAppointmentsResult[]): BookedAppointmentsResult[] => results.map((result) => (
+export const maskBookings = (results: BookedAppointmentsResult[]): BookedAppointmentsResult[] => results.map((result) => (
   result.Patient === undefined ? result : { ...result, Patient: { ...result.Patient, Addresses: [], PhoneNumbers: [] } }
 ));
-
-const MASKS: Masks = {
-  patient: maskPatientRecords,
-  'patient-v2': maskPatientV2,
-  bookings: maskBookings,
-  // These documents carry no contact details of the patient.
-  medications: unchanged,
-  journalnotes: unchanged,
-  videomeetings: unchanged,
-  contacts: unchanged,
-  attentionsignals: unchanged,
-};
-
-export function withoutContactDetails<K extends ReadKind>(kind: K, data: ReadResults[K]): ReadResults[K] {
-  return (MASKS[kind] as (d: ReadResults[K]) => ReadResults[K])(data);
-}

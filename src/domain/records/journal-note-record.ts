@@ -55,7 +55,7 @@ const JournalUnitSchema = Type.Object({
     UnitAddress: Type.Array(Type.Object({ UnitAddressType: OptStr, ...UNIT_ADDRESS_FIELDS })),
   }),
   UnitSecrecyGroups: Type.Object({ Group: Type.Array(Type.String()) }),
-  /** Identifiers since minor 3.1; a 3.0 text value is mapped to one (upstream README §3). */
+  /** Identifiers since minor 3.1; a 3.0 text value is mapped to one (docs/upstream-ehr.md#3-documents). */
   AccessZones: Type.Object({ AccessZoneID: Type.Array(IdentifierSchema) }),
 });
 

@@ -1,6 +1,6 @@
 /**
- * Patient v2 (operation 5, api-version v2): the vendor's layout, `spec/vendor-layouts/patient-information-v2.txt`
- * (CONTRACT §4), read from the EHR's `patient-v2` document. The answer is an array of one
+ * Patient v2 (operation 5, api-version v2): the vendor's layout, docs/vendor-layouts.md#patient-information-v2-operation-5
+ * (docs/contract.md#reads), read from the EHR's `patient-v2` document. The answer is an array of one
  * `{patientEHRExtract: [...]}` holding every extract the EHR sent, in its order (`[]` when none);
  * members that are `any` in the tree are typed as the vendor's original document types them.
  */

@@ -98,7 +98,7 @@ export const UnitDataSchema = Type.Object({
   PhoneNumbers: Type.Object({ PhoneData: Type.Array(Type.Object({ PhoneType: OptStr, PhoneNumber: OptStr, PhoneComment: OptStr })) }),
   EmailAddresses: Type.Object({ EmailData: Type.Array(Type.Object({ EmailType: OptStr, EmailAddress: OptStr, EmailComment: OptStr })) }),
   UnitAddresses: Type.Object({ UnitAddressData: Type.Array(UnitDataAddressSchema) }),
-  /** Text upstream, mapped to an Identifier as in journal notes (upstream README §3). */
+  /** Text upstream, mapped to an Identifier as in journal notes (docs/upstream-ehr.md#3-documents). */
   AccessZones: Type.Object({ AccessZoneID: Type.Array(IdentifierSchema) }),
   UnitSecrecyGroups: Type.Object({ Group: Type.Array(Type.String()) }),
 });

@@ -1,4 +1,4 @@
-import type { AccessBasis } from '../access/patient-access.js';
+import type { AccessBasis } from '../access/relationship.js';
 import type { ReleasePolicy } from './release-policy.js';
 import type { ListedUnits } from './unit-references.js';
 

@@ -1,9 +1,9 @@
-import type { AccessBasis } from '../access/patient-access.js';
+import type { AccessBasis } from '../access/relationship.js';
 import { hasReachedAge } from '../identity/legal-age.js';
 import { birthDateOf } from '../identity/personal-identity-number.js';
 import { localDate } from '../time/local-time.js';
 import { appliesTo } from './active-rules.js';
-import type { GuardianLimitedOperation, ReleasePolicy } from './release-policy.js';
+import type { ReleasePolicy } from './release-policy.js';
 
 const ADULT = 18;
 
@@ -16,7 +16,7 @@ const ADULT = 18;
  * identity number's (a coordination number's day less 60).
  */
 export function guardianAgeWithholds(
-  policy: ReleasePolicy, operation: GuardianLimitedOperation, basis: AccessBasis, patientId: string, now: number, zone: string,
+  policy: ReleasePolicy, operation: string, basis: AccessBasis, patientId: string, now: number, zone: string,
 ): boolean {
   const rule = policy.guardianAgeLimit;
   const age = rule?.operations[operation];

@@ -1,5 +1,5 @@
 /**
- * The region's release policy (CONTRACT §6, `RELEASE_POLICY_FILE`): which journal content may not be
+ * The region's release policy (docs/contract.md#only-what-may-be-released, `RELEASE_POLICY_FILE`): which journal content may not be
  * shown to patients and their delegates. Every rule is optional; a rule applies to client tokens too
  * unless it says `"applyToClientTokens": false`. Unknown members are refused, so a misspelt rule is
  * an error at start instead of a rule silently not applied. docs/release-policy.md has the format.
@@ -25,11 +25,7 @@ const Identifiers = Type.Array(IdentifierRule, { minItems: 1, maxItems: 1000 });
 const LevelsRule = Type.Object({ levels: Names, ...ForClientTokens }, strict);
 
 /** Guardianship ends at 18 (src/domain/access/relationship-validity.ts); a limit is an age below that. */
-const ChildAge = Type.Optional(Type.Integer({ minimum: 1, maximum: 17 }));
-
-/** The reads that show journal content, each of which may have its own age limit. */
-export const GUARDIAN_LIMITED_OPERATIONS = ['getJournalNotes', 'getMedications', 'getContacts', 'getAttentionSignals'] as const;
-export type GuardianLimitedOperation = typeof GUARDIAN_LIMITED_OPERATIONS[number];
+const ChildAge = Type.Integer({ minimum: 1, maximum: 17 });
 
 export const ReleasePolicySchema = Type.Object({
   /** Free text for the people who maintain the file; ignored by the service. */
@@ -54,18 +50,25 @@ export const ReleasePolicySchema = Type.Object({
   keywords: Type.Optional(Type.Object({ names: Names, ...ForClientTokens }, strict)),
   /** From the age given per operation, a guardian (and a client token, for a minor) gets none of that read's items. */
   guardianAgeLimit: Type.Optional(Type.Object({
-    operations: Type.Object({
-      getJournalNotes: ChildAge, getMedications: ChildAge, getContacts: ChildAge, getAttentionSignals: ChildAge,
-    }, { ...strict, minProperties: 1 }),
+    /** By operation id; which reads may have one is the operation table's to say (`guardianLimitFaults`). */
+    operations: Type.Record(Type.String(), ChildAge, { minProperties: 1 }),
     ...ForClientTokens,
   }, strict)),
 }, strict);
 
 export type ReleasePolicy = Static<typeof ReleasePolicySchema>;
 
-/** What the schema cannot say: a care-unit rule must list something. Returns the faults, empty when none. */
-export function policyFaults(policy: ReleasePolicy): string[] {
+/**
+ * What the schema cannot say: a care-unit rule must list something, and an age limit names only
+ * reads whose journal content the policy governs (`limited`). Returns the faults, empty when none.
+ */
+export function policyFaults(policy: ReleasePolicy, limited: readonly string[]): string[] {
   const faults: string[] = [];
+  for (const operation of Object.keys(policy.guardianAgeLimit?.operations ?? {})) {
+    if (!limited.includes(operation)) {
+      faults.push(`/guardianAgeLimit/operations: unknown member "${operation}" (an age limit may be set for ${limited.join(', ')})`);
+    }
+  }
   const units = policy.careUnits;
   if (units && units.unitIds === undefined && units.accessZoneIds === undefined) {
     faults.push('/careUnits must list unitIds or accessZoneIds');

@@ -59,6 +59,9 @@ export function isCompactDate(value: string): boolean {
   return value.length === 8 && parseCompact(value) !== undefined;
 }
 
+/** What a date-time given to the API must be, in words a person can act on (every 400 about one says this). */
+export const LOCAL_DATE_TIME_EXPECTED = 'a real local date-time YYYY-MM-DDThh:mm:ss, without a time zone (no Z or offset), e.g. 2025-01-31T08:00:00';
+
 /** `YYYY-MM-DDThh:mm:ss` (the API's filter form) to a compact 14-digit value; undefined if impossible. */
 export function filterParamToCompact(value: string): string | undefined {
   const m = FILTER.exec(value);

@@ -1,12 +1,17 @@
-import type { TimeRange } from '../../ports/ehr-records.port.js';
 import { DomainError } from '../errors.js';
-import { compactToEpochMs, filterParamToCompact } from './local-time.js';
+import { compactToEpochMs, filterParamToCompact, LOCAL_DATE_TIME_EXPECTED } from './local-time.js';
+
+/** Inclusive bounds as compact 14-digit local times (`YYYYMMDDhhmmss`); either may be absent. */
+export interface TimeRange {
+  from?: string;
+  to?: string;
+}
 
 function bound(name: string, value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   const compact = filterParamToCompact(value);
   if (compact === undefined) {
-    throw new DomainError('INVALID_TIME_RANGE', `Query parameter ${name} must be a valid local date-time YYYY-MM-DDThh:mm:ss.`);
+    throw new DomainError('INVALID_TIME_RANGE', `Query parameter ${name} must be ${LOCAL_DATE_TIME_EXPECTED}.`);
   }
   return compact;
 }

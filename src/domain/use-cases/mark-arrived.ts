@@ -3,6 +3,7 @@ import type { EhrRecords } from '../../ports/ehr-records.port.js';
 import type { WriteCoordinator } from '../../ports/write-coordinator.port.js';
 import type { PatientAccess } from '../access/patient-access.js';
 import type { ResultRecord } from '../records/index.js';
+import { readerOf } from './read-sources.js';
 import { withinArrivalWindow, type ArrivalWindow } from '../writes/arrival-window.js';
 import { fromEhrResult, resultRecord } from '../writes/write-outcomes.js';
 
@@ -16,10 +17,10 @@ export class MarkArrived {
   ) {}
 
   async execute(access: PatientAccess, contactId: string): Promise<ResultRecord> {
-    const results = await this.ehr.read('bookings', access.patientId, {});
+    const results = await readerOf(this.ehr.reads, 'getAppointments')(access.patientId, {});
     const booking = results.flatMap((r) => r.Booking ?? []).find((b) => b.ContactId === contactId);
     const start = booking?.TypedStartDateTime === undefined ? Number.NaN : Date.parse(booking.TypedStartDateTime);
-    // The EHR does not check the window (upstream README §2), so the service must.
+    // The EHR does not check the window (docs/upstream-ehr.md#2-requests-and-answers), so the service must.
     if (Number.isNaN(start)) return resultRecord('CONTACT_NOT_FOUND');
     if (!withinArrivalWindow(this.clock.now(), start, this.window)) return resultRecord('OUTSIDE_ARRIVAL_WINDOW');
     const written = await this.coordinator.exclusive(`arrival/${access.patientId}/${contactId}`,

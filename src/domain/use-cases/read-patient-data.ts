@@ -1,12 +1,15 @@
-import type { EhrRecords, ReadKind, ReadResults, TimeRange } from '../../ports/ehr-records.port.js';
 import type { Clock } from '../../ports/clock.port.js';
-import type { PatientAccess } from '../access/patient-access.js';
-import { accessDenied, isDelegated } from '../access/patient-access.js';
-import {
-  marksProtectedIdentity, selectInRange, withoutContactDetails, type PatientV2,
-} from '../records/index.js';
-import { releaseToCaller, type Released } from '../release/release.js';
+import type { EhrReads } from '../../ports/ehr-records.port.js';
+import { accessDenied, type PatientAccess } from '../access/patient-access.js';
+import { isDelegated, type AccessBasis } from '../access/relationship.js';
+import { readPolicyOf, type ReadItem, type ReadName } from '../operations/table.js';
+import type { Released } from '../read-policy/read-policy.js';
+import { boundsOf } from '../read-policy/time-selection.js';
+import { activeRules } from '../release/active-rules.js';
+import { guardianAgeWithholds } from '../release/guardian-age.js';
 import type { ReleasePolicy } from '../release/release-policy.js';
+import type { TimeRange } from '../time/time-range.js';
+import { readerOf } from './read-sources.js';
 
 /** The region's release policy (RELEASE_POLICY_FILE) and the clock its signing delay and age limits read. */
 export interface ReleaseSettings {
@@ -14,35 +17,56 @@ export interface ReleaseSettings {
   clock: Clock;
 }
 
+export interface ReleaseContext {
+  basis: AccessBasis;
+  /** The patient the read is for; the guardian age limit reads the birth date from it. */
+  patientId: string;
+  now: number;
+  zone: string;
+}
+
 /**
- * The seven reads: one patient's records, within a time range, less what the release policy
- * withholds from this caller, masked where the law says so.
+ * What of a read may be released to its caller under the region's policy
+ * (docs/contract.md#only-what-may-be-released): its items less what the read's policy withholds,
+ * all of them when the guardian age limit of this read takes the whole read.
+ */
+export function releaseToCaller<R extends ReadName>(
+  read: R, items: ReadItem<R>[], policy: ReleasePolicy | undefined, context: ReleaseContext,
+): Released<ReadItem<R>[]> {
+  const release = readPolicyOf(read).release;
+  if (policy === undefined || release === undefined) return { records: items, withheld: 0 };
+  const { basis, patientId, now, zone } = context;
+  const everything = guardianAgeWithholds(policy, read, basis, patientId, now, zone);
+  return release(items, activeRules(policy, basis, now, zone), everything);
+}
+
+/**
+ * Every read of patient records, one way: the patient's records from the EHR, within a time range,
+ * less what the release policy withholds from this caller, masked where the law says so. What
+ * differs between reads is their policy in the operation table.
  */
 export class ReadPatientData {
   constructor(
-    private readonly ehr: EhrRecords,
+    private readonly reads: EhrReads,
     private readonly zone: string,
     private readonly release: ReleaseSettings | undefined = undefined,
   ) {}
 
-  async execute<K extends ReadKind>(kind: K, access: PatientAccess, range: TimeRange): Promise<Released<ReadResults[K]>> {
-    const fetched = kind === 'patient'
-      ? (access.patientRecords as ReadResults[K])
-      : await this.ehr.read(kind, access.patientId, range);
+  async execute<R extends ReadName>(read: R, access: PatientAccess, range: TimeRange): Promise<Released<ReadItem<R>[]>> {
+    const policy = readPolicyOf(read);
+    // The patient document was read to decide the access: answered as it was read then.
+    const fetched = read === 'getPatient'
+      ? (access.patientRecords as ReadItem<R>[])
+      : await readerOf(this.reads, read)(access.patientId, range);
     // The answered document may mark the identity protected where the patient document did not.
-    const protectedHere = marksProtectedIdentity(kind, fetched);
+    const protectedHere = policy.marksProtectedIdentity(fetched);
     if (protectedHere && isDelegated(access.basis)) throw accessDenied();
     // Upstream filtering is trusted for volume, not for correctness: select and sort here too.
-    const selected = selectInRange(kind, fetched, range, this.zone);
-    const released = this.release === undefined ? { records: selected, withheld: 0 } : releaseToCaller(kind, selected, this.release.policy, {
+    const selected = policy.select(fetched, boundsOf(range, this.zone), this.zone);
+    const released = this.release === undefined ? { records: selected, withheld: 0 } : releaseToCaller(read, selected, this.release.policy, {
       basis: access.basis, patientId: access.patientId, now: this.release.clock.now(), zone: this.zone,
     });
     const mask = access.maskContactDetails || (protectedHere && access.basis === 'client');
-    return mask ? { ...released, records: withoutContactDetails(kind, released.records) } : released;
-  }
-
-  /** The EHR's `patient-v2` document in the vendor's layout (`[]` when it has none), masked like every read. */
-  async patientV2(access: PatientAccess): Promise<PatientV2[]> {
-    return (await this.execute('patient-v2', access, {})).records;
+    return mask ? { ...released, records: policy.withoutContactDetails(released.records) } : released;
   }
 }

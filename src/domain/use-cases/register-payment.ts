@@ -1,4 +1,5 @@
-import type { EhrRecords, PaymentType } from '../../ports/ehr-records.port.js';
+import type { EhrRecords } from '../../ports/ehr-records.port.js';
+import type { PaymentType } from '../writes/payment-types.js';
 import type { WriteCoordinator } from '../../ports/write-coordinator.port.js';
 import type { PatientAccess } from '../access/patient-access.js';
 import type { ResultRecord } from '../records/index.js';

@@ -1,12 +1,17 @@
-import type { EhrWriteResult } from '../../ports/ehr-records.port.js';
 import type { ResultRecord } from '../records/index.js';
+
+/** What the EHR answered to a write, by its stable reason code (its Comment is not for parsing). */
+export interface EhrWriteResult {
+  resultCode: 'OK' | 'INFO' | 'ERROR';
+  reasonCode: string | undefined;
+}
 
 /**
  * The ResultRecords the two writes answer. Comments are for people; `Any[0].ReasonCode` is the
  * stable code a client may act on. An unknown and a foreign appointment share one text, so ids of
  * other patients cannot be probed.
  */
-export const OUTCOMES = {
+export const WRITE_OUTCOMES = {
   ARRIVAL_REGISTERED: ['OK', 'Arrival registered.'],
   ALREADY_ARRIVED: ['INFO', 'The appointment was already marked as arrived.'],
   PAYMENT_REGISTERED: ['OK', 'Payment registered.'],
@@ -17,19 +22,19 @@ export const OUTCOMES = {
   OUTSIDE_ARRIVAL_WINDOW: ['ERROR', 'Arrival can only be registered close to the start of the appointment.'],
 } as const satisfies Record<string, readonly ['OK' | 'INFO' | 'ERROR', string]>;
 
-export type OutcomeCode = keyof typeof OUTCOMES;
+export type OutcomeCode = keyof typeof WRITE_OUTCOMES;
 
 export function resultRecord(code: OutcomeCode): ResultRecord {
-  const [resultCode, comment] = OUTCOMES[code];
+  const [resultCode, comment] = WRITE_OUTCOMES[code];
   return { ResultCode: resultCode, Comment: comment, Any: [{ ReasonCode: code }] };
 }
 
 /** Translates the EHR's answer; a reason this service does not know is reported as a plain failure. */
 export function fromEhrResult(result: EhrWriteResult): ResultRecord {
   const code = result.reasonCode;
-  if (code !== undefined && code in OUTCOMES) {
+  if (code !== undefined && code in WRITE_OUTCOMES) {
     const known = code as OutcomeCode;
-    if (OUTCOMES[known][0] === result.resultCode) return resultRecord(known);
+    if (WRITE_OUTCOMES[known][0] === result.resultCode) return resultRecord(known);
   }
   return {
     ResultCode: result.resultCode,

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { AccessLogEntry } from '../../domain/access-log/access-log-entry.js';
 import { BASIS_NAMES, OUTCOME_NAMES } from '../../domain/access-log/display-names.js';
-import { changesPatientData } from '../../domain/access/operations.js';
+import { changesPatientData } from '../../domain/operations/table.js';
 
 /**
  * The access log as FHIR R4 AuditEvents in a searchset Bundle, after IHE Basic Audit Log Patterns

@@ -1,13 +1,19 @@
 import { readFileSync } from 'node:fs';
-import { TAGS } from './operation-docs.js';
+import { OPERATIONS, READ_NAMES } from '../../domain/operations/table.js';
+import { tags } from './operation-docs.js';
 import { securitySchemes, type OAuthDocumentation } from './security.js';
 
 /** The package's own version, so the document says which release it describes. */
 export const PACKAGE_VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
+/** The reads of patient records, by their groups in the document, as a list a person reads. */
+const readGroups = (): string => {
+  const names = [...new Set(READ_NAMES.map((read) => OPERATIONS[read].docs.tag.name.toLowerCase()))];
+  return `${names.slice(0, -1).join(', ')} and ${names.at(-1) ?? ''}`;
+};
+
 const DESCRIPTION = [
-  "One patient's booked appointments, care contacts, attention signals, video meetings, demographic information, "
-    + 'medications and journal notes, and two writes: checking a patient in and registering a payment.',
+  `One patient's data: ${readGroups()}; the patient's access log; and two writes: checking a patient in and registering a payment.`,
   '',
   'Every call needs two credentials: your application\'s **subscription key** (the `Ocp-Apim-Subscription-Key` header or the '
     + '`subscription-key` query parameter) and an **OAuth 2.0 access token** (`Authorization: Bearer ...`) with the scope the '
@@ -16,7 +22,15 @@ const DESCRIPTION = [
   '',
   'Paths answer with and without a trailing slash (the specification writes them with one: `/patients/appointments/`). '
     + 'The vendor\'s own paths (tag *Vendor paths*) are the same operations. Times in queries are local time in the EHR\'s time zone. '
-    + 'Errors are `{statusCode, message}`, except for care contacts, attention signals and video meetings: `{error, path, status, timestamp}`.',
+    + 'Errors are `{statusCode, message}`, except for care contacts, attention signals, video meetings, lab results and diagnoses: `{error, path, status, timestamp}`.',
+].join('\n');
+
+/** What a person on the /docs page of a demo (`npm start` without settings) does to get an answer. */
+const DEMO_STEPS = [
+  '',
+  '**Demo mode: three clicks.** 1. **Authorize**: the demo subscription key is already filled in; under *oauth2* every scope is '
+    + 'ticked: press *Authorize* and sign in as a demo person (the sign-in page lists them). 2. Open an operation, e.g. '
+    + '*List journal notes*, and press **Try it out**. 3. **Execute**. A demo token lives 15 minutes: *Logout* and *Authorize* again for a new one.',
 ].join('\n');
 
 /** The parts of the document that do not come from the routes. */
@@ -26,7 +40,7 @@ export function baseDocument(basePath: string, oauth: OAuthDocumentation): Recor
     info: {
       title: 'Patient Data Access Service',
       version: PACKAGE_VERSION,
-      description: DESCRIPTION,
+      description: oauth.kind === 'demo' ? `${DESCRIPTION}\n${DEMO_STEPS}` : DESCRIPTION,
       contact: { name: 'The team that runs this service (see its README)' },
     },
     servers: [{
@@ -34,7 +48,7 @@ export function baseDocument(basePath: string, oauth: OAuthDocumentation): Recor
       description: 'This service, wherever it runs (local demo, test or production); under BASE_PATH when one is set.',
       'x-internal': false,
     }],
-    tags: TAGS.map((tag) => ({ ...tag })),
+    tags: tags().map((tag) => ({ ...tag })),
     components: { securitySchemes: securitySchemes(oauth) },
   };
 }

@@ -1,4 +1,4 @@
-import type { OperationName } from '../../domain/access/operations.js';
+import type { OperationName } from '../../domain/operations/table.js';
 import EXAMPLES from './examples.json' with { type: 'json' };
 
 /**

@@ -4,11 +4,11 @@
  * operation's scope, documented answers with their headers and an example from the demo data,
  * named schemas, and the paths as written without a trailing slash (both forms answer).
  */
-import { OPERATIONS, type OperationName } from '../../domain/access/operations.js';
-import { RELEASE_FILTERED_OPERATIONS } from '../../domain/release/release.js';
+import { isOperationName, OPERATIONS, RELEASE_FILTERED_READS, type OperationName } from '../../domain/operations/table.js';
 import { ErrorResponseSchema, StatusErrorSchema } from '../schemas/errors.js';
 import { exampleOf } from './examples.js';
 import { hoistNamedSchemas } from './named-schemas.js';
+import { apiRoutes } from '../routes/api-routes.js';
 import { errorResponseName, errorResponses, FILTERED_HEADERS, HEADERS, headersFor } from './responses.js';
 import { securityOf } from './security.js';
 
@@ -18,43 +18,35 @@ type Operation = Json & { operationId?: string; parameters?: Json[]; responses?:
 const VENDOR_SUFFIX = 'AtVendorPath';
 const CREDENTIAL_HEADERS = new Set(['ocp-apim-subscription-key', 'authorization']);
 
-const SUCCESS: Partial<Record<OperationName, string>> = {
-  registerPayment: 'The outcome, in an array of one ResultRecord: OK, INFO (already paid) or ERROR with a comment.',
-  changeAppointment: 'The outcome: OK, INFO (already arrived) or ERROR with a comment.',
-  getAppointments: 'The booked appointments, oldest first.',
-  getPatient: 'The patient: an array of PatientRecord, or with api-version=v2 the v2 layout.',
-  getPatientV2: 'The patient in the v2 layout.',
-  getContacts: 'The care contacts, oldest first.',
-  getAttentionSignals: 'The attention signals, oldest first.',
-  getVideoMeetings: 'The video meetings, earliest first; at most 64.',
-  getMedications: 'The prescriptions, oldest first.',
-  getJournalNotes: 'The journal notes, oldest first.',
-};
-
 function operationNameOf(operationId: string | undefined): OperationName {
   const name = (operationId ?? '').replace(VENDOR_SUFFIX, '');
-  if (!Object.hasOwn(OPERATIONS, name)) throw new Error(`OpenAPI: operation ${operationId ?? '(no id)'} is not one of the spec's`);
-  return name as OperationName;
+  if (!isOperationName(name)) throw new Error(`OpenAPI: operation ${operationId ?? '(no id)'} is not in the operation table`);
+  return name;
 }
 
-function successResponse(operation: OperationName, generated: Json, summary: unknown): Json {
+/** The operations a route serves, when `api-version` chooses between them: each with its example. */
+function examplesOf(operation: OperationName): Json | undefined {
+  const route = apiRoutes().find((r) => r.operations[0] === operation);
+  if (route === undefined || route.operations.length < 2) return undefined;
+  return Object.fromEntries(route.operations.map((name) => {
+    const choice = OPERATIONS[name].apiVersion;
+    const summary = choice?.value === undefined ? `Without api-version: ${choice?.whenAbsent ?? 'the default layout'}` : `With api-version=${choice.value}`;
+    return [choice?.value ?? 'older', { summary, value: exampleOf(name) }];
+  }));
+}
+
+function successResponse(operation: OperationName, generated: Json): Json {
   const content = generated.content as Record<string, Json> | undefined;
   const schema = content?.['application/json']?.schema;
   const media: Json = { schema };
-  if (operation === 'getPatient') {
-    media.examples = {
-      older: { summary: 'Without api-version: the older layout', value: exampleOf('getPatient') },
-      v2: { summary: 'With api-version=v2', value: exampleOf('getPatientV2') },
-    };
-  } else if (exampleOf(operation) !== undefined) {
-    media.example = exampleOf(operation);
-  }
-  // An operation documented elsewhere (a route of its own) keeps its own description.
-  const own = generated.description === 'Default Response' ? undefined : generated.description;
+  const examples = examplesOf(operation);
+  if (examples !== undefined) media.examples = examples;
+  else if (exampleOf(operation) !== undefined) media.example = exampleOf(operation);
   // A route's own answer headers (the access log's Link) and further media types (its FHIR form) are kept beside the common ones.
   const others = Object.fromEntries(Object.entries(content ?? {}).filter(([type]) => type !== 'application/json'));
-  const headers = { ...headersFor(200), ...(RELEASE_FILTERED_OPERATIONS.includes(operation) ? FILTERED_HEADERS : {}), ...(generated.headers as Json | undefined) };
-  return { description: SUCCESS[operation] ?? own ?? (typeof summary === 'string' ? summary : 'The answer.'), headers, content: { 'application/json': media, ...others } };
+  const filtered = (RELEASE_FILTERED_READS as readonly string[]).includes(operation) ? FILTERED_HEADERS : {};
+  const headers = { ...headersFor(200), ...filtered, ...(generated.headers as Json | undefined) };
+  return { description: OPERATIONS[operation].docs.success, headers, content: { 'application/json': media, ...others } };
 }
 
 function refineOperation(op: Operation): Operation {
@@ -65,7 +57,7 @@ function refineOperation(op: Operation): Operation {
   for (const [code, response] of Object.entries(op.responses ?? {})) {
     // An unknown path or method is 404 before any operation is chosen: not an answer of this one.
     if (code === '404') continue;
-    responses[code] = code === '200' ? successResponse(name, response, op.summary) : { $ref: `#/components/responses/${errorResponseName(Number(code), shape)}` };
+    responses[code] = code === '200' ? successResponse(name, response) : { $ref: `#/components/responses/${errorResponseName(Number(code), shape)}` };
   }
   const parameters = (op.parameters ?? [])
     .filter((p) => !(p.in === 'header' && CREDENTIAL_HEADERS.has(String(p.name).toLowerCase())))

@@ -28,13 +28,14 @@ export const HEADERS: Record<string, object> = {
   },
   'Retry-After': integer('Seconds to wait before trying again.', 86_400),
   'WWW-Authenticate': {
-    description: 'Why the token was refused (RFC 6750): `Bearer error="invalid_token"`, or `Bearer error="insufficient_scope", '
-      + 'scope="<the scope this operation needs>"`. Absent when the subscription key was the problem.',
+    description: 'Why the token was refused (RFC 6750): `Bearer` when none was sent; `Bearer error="invalid_token", error_description="..."` '
+      + 'saying which fault (expired, not yet valid, signature or key, issuer, audience, malformed, a claim missing); or '
+      + '`Bearer error="insufficient_scope", scope="<the scope this operation needs>"`. Absent when the subscription key was the problem.',
     schema: { type: 'string', maxLength: 256 },
   },
   'Patient-Data-Filtered': {
     description: '`true` when the region\'s release policy (RELEASE_POLICY_FILE) withheld anything from this answer; absent '
-      + 'otherwise. What was withheld is never said (CONTRACT §6).',
+      + 'otherwise. What was withheld is never said.',
     schema: { type: 'string', enum: ['true'] },
   },
   'Access-Control-Allow-Origin': {
@@ -59,7 +60,7 @@ export function headersFor(status: number): Record<string, object> {
 }
 
 const ERRORS: Record<number, { name: string; description: string; message: string }> = {
-  400: { name: 'BadRequest', description: 'A query parameter, header or body field is wrong; the message names it.', message: 'querystring/fromDateTime must match format.' },
+  400: { name: 'BadRequest', description: 'A query parameter, header or body field is wrong; the message names it.', message: 'Query parameter fromDateTime must be a real local date-time YYYY-MM-DDThh:mm:ss, without a time zone (no Z or offset), e.g. 2025-01-31T08:00:00.' },
   401: {
     name: 'Unauthorized',
     description: 'The subscription key is missing, unknown or given twice differently, or the access token is missing, expired or not valid.',

@@ -1,4 +1,5 @@
-import { OPERATIONS, type OperationName } from '../../domain/access/operations.js';
+import { apiScopes } from '../../domain/access/scopes.js';
+import { OPERATIONS, type OperationName } from '../../domain/operations/table.js';
 
 /** Where the OAuth 2.0 scheme of the document points: the demo issuer's endpoints, or another issuer's discovery. */
 export type OAuthDocumentation =
@@ -8,23 +9,13 @@ export type OAuthDocumentation =
 /** The demo issuer when `npm start` runs without AUTH_ISSUER, at its default address. */
 export const DEFAULT_OAUTH: OAuthDocumentation = { kind: 'demo', issuer: 'http://127.0.0.1:8081' };
 
-const SCOPE_DESCRIPTIONS: Record<string, string> = {
-  'user/Appointment-read': 'Read booked appointments',
-  'user/Appointment-write': 'Check a patient in (mark an appointment as arrived)',
-  'user/Payment-write': 'Register that an appointment is paid',
-  'user/Patient-read': "Read the patient's demographic information",
-  'user/Contact-read': 'Read care contacts',
-  'user/AttentionSignal-read': 'Read attention signals',
-  'user/VideoMeeting-read': 'Read video meetings',
-  'user/MedicationPrescription-read': 'Read prescribed medications',
-  'user/JournalNote-read': 'Read journal notes',
-};
-
 /** Every scope an operation needs, with what it allows. */
 export function scopes(): Record<string, string> {
-  const all = [...new Set(Object.values(OPERATIONS).map((o) => o.scope))];
-  return Object.fromEntries(all.map((scope) => [scope, SCOPE_DESCRIPTIONS[scope] ?? scope]));
+  return Object.fromEntries(apiScopes());
 }
+
+/** `openid`: the demo issuer signs a person in with OpenID Connect, so its sign-in asks for it beside the API's scopes. */
+export const SIGN_IN_SCOPE = 'openid';
 
 const TOKEN_RULES = 'Access tokens are signed JWTs (RS256 or another asymmetric algorithm the issuer publishes; never `none` or HS*), '
   + 'checked as RFC8725 recommends: signature against the issuer\'s JWKS, `iss`, `aud` (patient-data-access by default), `exp` and `nbf` '
@@ -40,10 +31,13 @@ export function securitySchemes(oauth: OAuthDocumentation): Record<string, objec
     ? {
       type: 'oauth2',
       description: `OAuth 2.0 at the demo authorization server (${oauth.issuer}; a stand-in for your real one). ${TOKEN_RULES} `
-        + 'The authorization code flow requires PKCE (S256).',
+        + 'Sign in as a demo person with the authorization code flow and PKCE (S256). Client-credentials tokens (kiosks, '
+        + 'integrations) come from its token endpoint with a client secret, which a browser page cannot keep: see the README.',
       flows: {
-        clientCredentials: { tokenUrl: `${oauth.issuer}/token`, scopes: scopes() },
-        authorizationCode: { authorizationUrl: `${oauth.issuer}/auth`, tokenUrl: `${oauth.issuer}/token`, scopes: scopes() },
+        authorizationCode: {
+          authorizationUrl: `${oauth.issuer}/auth`, tokenUrl: `${oauth.issuer}/token`,
+          scopes: { [SIGN_IN_SCOPE]: 'Sign in as a person (OpenID Connect)', ...scopes() },
+        },
       },
     }
     : {
@@ -63,6 +57,6 @@ export function securitySchemes(oauth: OAuthDocumentation): Record<string, objec
 
 /** Both credentials on every operation: either place for the key, and a token with the operation's scope. */
 export function securityOf(operation: OperationName): Array<Record<string, string[]>> {
-  const scope = [OPERATIONS[operation].scope];
+  const scope = [OPERATIONS[operation].scope.name];
   return [{ subscriptionKey: [], oauth2: scope }, { subscriptionKeyQuery: [], oauth2: scope }];
 }

@@ -5,12 +5,24 @@ import fp from 'fastify-plugin';
 import { baseDocument } from '../openapi/document.js';
 import { nameOf } from '../openapi/named-schemas.js';
 import { refineDocument } from '../openapi/refine.js';
-import { DEFAULT_OAUTH, type OAuthDocumentation } from '../openapi/security.js';
+import { DEFAULT_OAUTH, scopes, SIGN_IN_SCOPE, type OAuthDocumentation } from '../openapi/security.js';
 
 export interface OpenApiOptions {
   basePath: string;
   /** The authorization server the document's OAuth 2.0 scheme points at; the demo issuer's default address when absent. */
   oauth?: OAuthDocumentation;
+  /** Demo mode only: the demo subscription key, filled in on the page. */
+  demoKey?: string;
+}
+
+/**
+ * swagger-ui's `onComplete`, filling in the demo key once the page has loaded. @fastify/swagger-ui
+ * writes a function of uiConfig into the page as its source text (`toString`), so the key travels as
+ * a JSON string literal inside that text; `ui` is the page's SwaggerUI instance there.
+ */
+function fillInKey(key: string): () => void {
+  const source = `function () { ui.preauthorizeApiKey('subscriptionKey', ${JSON.stringify(key)}); }`;
+  return Object.assign(() => undefined, { toString: () => source });
 }
 
 /** OpenAPI 3 generated from the routes' own schemas and refined for client generators, at /openapi.json, browsable at /docs. */
@@ -26,11 +38,19 @@ export const openapi = fp(async (app: FastifyInstance, opts: OpenApiOptions) => 
   });
   // "Try it out" sends both credentials; "Authorize" gets a person's token from the demo issuer as
   // its client `api-docs` (authorization code with PKCE; the demo issuer knows this page's redirect).
+  // In demo mode the sign-in has every scope ticked, so its token earns answers and not 403s.
   const oauth = opts.oauth ?? DEFAULT_OAUTH;
   await app.register(swaggerUi, {
     routePrefix: '/docs',
-    uiConfig: { persistAuthorization: false, displayOperationId: true },
-    ...(oauth.kind === 'demo' ? { initOAuth: { clientId: 'api-docs', usePkceWithAuthorizationCodeGrant: true, scopes: ['openid'] } } : {}),
+    uiConfig: {
+      persistAuthorization: false, displayOperationId: true,
+      ...(opts.demoKey === undefined ? {} : { onComplete: fillInKey(opts.demoKey) }),
+    },
+    ...(oauth.kind === 'demo'
+      ? { initOAuth: { clientId: 'api-docs', usePkceWithAuthorizationCodeGrant: true, scopes: [SIGN_IN_SCOPE, ...Object.keys(scopes())] } }
+      : {}),
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  // The address the start-up banner prints leads a person to the documentation, not to a 404.
+  app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/docs', 302));
 }, { name: 'openapi' });

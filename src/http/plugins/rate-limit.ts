@@ -1,55 +1,48 @@
-import rateLimit, { normalizeIP } from '@fastify/rate-limit';
+import rateLimit, { normalizeIP, type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Redis } from 'ioredis';
-import { countingRedisStore } from '../../adapters/rate-limit-redis/counting-store.js';
 import { ApiError } from '../api-error.js';
 
-/** Counters in Redis, shared by every instance on it. */
-export interface RateLimitRedisStore {
-  client: Redis;
-  /** Called once per request let through unchecked because Redis failed (it counts and warns). */
-  onStoreError: (err: unknown) => void;
-  /** Prefix of the counter keys; tests give each run its own. */
-  nameSpace?: string;
-}
 
 export interface RateLimitOptions {
   max: number;
   windowMs: number;
-  /** Requests without a valid subscription key, per source address per window. */
+  /** Requests without a valid subscription key and a valid token, per source address per window. */
   noKeyMax: number;
-  /** Without it the counters live in this process, as many limits as instances. */
-  redis?: RateLimitRedisStore;
+  /**
+   * Counters shared by every instance (Redis, made by the composition root); a failing store lets
+   * the request through. Without it the counters live in this process, as many limits as instances.
+   */
+  sharedStore?: FastifyRateLimitStoreCtor;
 }
-
-export const DEFAULT_RATE_LIMIT_NAMESPACE = 'pdas-rl:';
 
 const BY_ADDRESS = 'addr:';
 
+/** Only a request whose key and token are both valid spends the key's budget (issue 20 item 3). */
+const isAuthenticated = (request: FastifyRequest): boolean => request.subscription !== undefined && request.token !== undefined;
+
 /** The policy a request is counted under, as the RateLimit fields name it. */
-const policyOf = (request: FastifyRequest): string => (request.subscription === undefined ? '"address"' : '"subscription"');
+const policyOf = (request: FastifyRequest): string => (isAuthenticated(request) ? '"subscription"' : '"address"');
 
 /**
- * Requests per subscription key per window (never per forwarded address, which a caller can forge),
- * and requests without a valid key per source address (the socket's, or what a trusted proxy says;
- * IPv6 per /64), so a flood of them is refused before it costs more than a counter (issue 12 item 4).
- * The credentials plugin identifies the key in onRequest and refuses only in preParsing, after this
- * plugin's per-route hook has counted. With Redis, a failing store lets the request through
+ * Authenticated requests per subscription key per window (never per forwarded address, which a
+ * caller can forge), and every other request (no valid key, or a valid key without a valid token)
+ * per source address (the socket's, or what a trusted proxy says; IPv6 per /64): a flood of them is
+ * refused before it costs more than a counter (issue 12 item 4), and never spends the budget of
+ * the key it names, which ships inside a public app (issue 20 item 3). The credentials plugin
+ * identifies key and token in onRequest and refuses only in preParsing, after this plugin's
+ * per-route hook has counted. With Redis, a failing store lets the request through
  * (contract §5: no limits without Redis, rather than no service); the store reports each such
  * request before the plugin swallows it.
  */
 export const rateLimitPerSubscription = fp(async (app: FastifyInstance, opts: RateLimitOptions) => {
-  const shared = opts.redis === undefined ? {} : {
-    store: countingRedisStore(opts.redis.client, opts.redis.nameSpace ?? DEFAULT_RATE_LIMIT_NAMESPACE, opts.redis.onStoreError),
-    skipOnError: true,
-  };
+  const shared = opts.sharedStore === undefined ? {} : { store: opts.sharedStore, skipOnError: true };
   await app.register(rateLimit, {
     global: true,
     hook: 'onRequest',
     timeWindow: opts.windowMs,
     ...shared,
-    keyGenerator: (request) => (request.subscription === undefined ? `${BY_ADDRESS}${normalizeIP(request.ip)}` : `sub:${request.subscription}`),
+    keyGenerator: (request) => (isAuthenticated(request) ? `sub:${String(request.subscription)}` : `${BY_ADDRESS}${normalizeIP(request.ip)}`),
     max: (_request, key) => (key.startsWith(BY_ADDRESS) ? opts.noKeyMax : opts.max),
     addHeaders: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true, 'retry-after': true },
     errorResponseBuilder: (_request, context) =>

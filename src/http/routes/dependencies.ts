@@ -1,3 +1,4 @@
+import type { ReadAccessLog } from '../../domain/access-log/read-access-log.js';
 import type { PatientAccessPolicy } from '../../domain/access/patient-access.js';
 import type { MarkArrived } from '../../domain/use-cases/mark-arrived.js';
 import type { ReadPatientData } from '../../domain/use-cases/read-patient-data.js';
@@ -9,5 +10,7 @@ export interface RouteDependencies {
   readPatientData: ReadPatientData;
   markArrived: MarkArrived;
   registerPayment: RegisterPayment;
+  /** The patient's access log, read from the audit store the trail writes to. */
+  readAccessLog: ReadAccessLog;
   zone: string;
 }

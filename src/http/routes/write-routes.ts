@@ -1,52 +1,53 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
-import { ResultRecordSchema } from '../../domain/records/index.js';
-import { documented } from '../openapi/operation-docs.js';
+import type { FastifyRequest } from 'fastify';
+import { Type, type TSchema } from 'typebox';
+import type { PatientAccess } from '../../domain/access/patient-access.js';
+import type { Write } from '../../domain/operations/operation.js';
+import { OPERATIONS } from '../../domain/operations/table.js';
+import type { PaymentType } from '../../domain/writes/payment-types.js';
 import { named } from '../openapi/schema-names.js';
-import { accessFor, targetPatientOf } from '../patient-access.js';
-import { errorResponses } from '../schemas/errors.js';
-import {
-  AppointmentChangeQuerySchema, AppointmentChangeSchema, NoQuerySchema, PatientHeadersSchema, PaymentSchema,
-} from '../schemas/requests.js';
+import { accessFor, targetPatientOf } from '../request-patient.js';
+import type { ApiRoute } from './api-routes.js';
 import type { RouteDependencies } from './dependencies.js';
-import { atSpecAndVendorPath } from './vendor-paths.js';
+import type { RouteKind, RouteParts } from './route-parts.js';
 
-const ResultRecord = named(ResultRecordSchema, 'ResultRecord');
-
-/** Operations 1 and 2, at the spec's paths and the vendor's. Domain outcomes (OK, INFO, ERROR) are 200 answers, as the spec says. */
-export const writeRoutes: FastifyPluginAsyncTypebox<RouteDependencies> = async (app, deps) => {
-  const arrival = {
-    ...documented('changeAppointment'),
-    headers: PatientHeadersSchema,
-    querystring: AppointmentChangeQuerySchema,
-    body: AppointmentChangeSchema,
-    response: { 200: ResultRecord, ...errorResponses('status') },
-  };
-  for (const at of atSpecAndVendorPath('/patients/appointments/', arrival)) app.put(at.url, {
-    config: { operation: 'changeAppointment', errorShape: 'status' },
-    schema: at.schema,
-  }, async (request) => {
-    const patientId = targetPatientOf(request, deps.accessPolicy);
-    const access = await accessFor(request, deps.accessPolicy, patientId);
-    // Audited before the use case may ask the EHR for anything: with the store down, nothing changes (CONTRACT §5).
-    await app.recordWriteAttempt(request);
-    return deps.markArrived.execute(access, request.query.id);
-  });
-
-  const payment = {
-    ...documented('registerPayment'),
-    headers: PatientHeadersSchema,
-    querystring: NoQuerySchema,
-    body: PaymentSchema,
-    response: { 200: Type.Array(ResultRecord, { maxItems: 1 }), ...errorResponses('status') },
-  };
-  for (const at of atSpecAndVendorPath('/patients/paymentnotice/', payment)) app.post(at.url, {
-    config: { operation: 'registerPayment', errorShape: 'status' },
-    schema: at.schema,
-  }, async (request) => {
-    const patientId = targetPatientOf(request, deps.accessPolicy);
-    const access = await accessFor(request, deps.accessPolicy, patientId);
-    await app.recordWriteAttempt(request);
-    return deps.registerPayment.execute(access, request.body.contactId, request.body.paymentType);
-  });
+const writeOf = (route: ApiRoute): Write => {
+  const op = OPERATIONS[route.operations[0]];
+  if (op.handler !== 'arrival' && op.handler !== 'payment') throw new Error(`${route.operations[0]} is not a write`);
+  return op;
 };
+
+const answerSchema = ({ answer }: Write): TSchema => {
+  const item = named(answer.item, answer.schemaName);
+  return answer.array ? Type.Array(item, { maxItems: 1 }) : item;
+};
+
+/**
+ * A write's route: who, for whom, the attempt audited before the use case may ask the EHR for
+ * anything (with the store down, nothing changes: docs/contract.md#what-never-happens), then the
+ * use case. Domain outcomes (OK, INFO, ERROR) are 200 answers, as the spec says.
+ */
+type Execute = (request: FastifyRequest, access: PatientAccess) => Promise<unknown>;
+
+function writeRoute(route: ApiRoute, deps: RouteDependencies, execute: Execute): RouteParts {
+  const op = writeOf(route);
+  return {
+    ok: answerSchema(op),
+    body: op.body,
+    handle: async (request) => {
+      const patientId = targetPatientOf(request, deps.accessPolicy);
+      const access = await accessFor(request, deps.accessPolicy, patientId);
+      await request.server.recordWriteAttempt(request);
+      return execute(request, access);
+    },
+  };
+}
+
+/** Operation 2: the appointment named by `id` marked arrived. */
+export const arrivalRoute: RouteKind = (route, deps) => writeRoute(route, deps, (request, access) =>
+  deps.markArrived.execute(access, (request.query as { id: string }).id));
+
+/** Operation 1: the visit of an arrived appointment registered as paid. */
+export const paymentRoute: RouteKind = (route, deps) => writeRoute(route, deps, (request, access) => {
+  const body = request.body as { contactId: string; paymentType: PaymentType };
+  return deps.registerPayment.execute(access, body.contactId, body.paymentType);
+});

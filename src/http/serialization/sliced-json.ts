@@ -44,6 +44,9 @@ class RememberedJson {
   }
 }
 
+/** Items and bulk elements past which an answer is large (a 1 MB journal holds about 170 extracts). */
+const LARGE_ANSWER = 100;
+
 /** An item's array property that can grow large, and how its elements are written. */
 interface Bulk {
   field: string;
@@ -81,6 +84,17 @@ export class SlicedJsonSerializer {
       element: new RememberedJson(fastJsonStringify(array.items) as Serialise),
       emptyMarker: `${JSON.stringify(bulkField)}:[]`,
     };
+  }
+
+  /** Whether `items` hold more than LARGE_ANSWER items and bulk elements: an answer of hundreds of kilobytes or more. */
+  isLarge(items: readonly unknown[]): boolean {
+    let n = items.length;
+    const field = this.bulk?.field;
+    for (let i = 0; i < items.length && n <= LARGE_ANSWER && field !== undefined; i++) {
+      const elements = (items[i] as Record<string, unknown> | null)?.[field];
+      if (Array.isArray(elements)) n += elements.length;
+    }
+    return n > LARGE_ANSWER;
   }
 
   async serialise(items: readonly unknown[]): Promise<Buffer> {

@@ -35,7 +35,7 @@ function fullDiskOpener(): { open: typeof open; failNextWrite: () => void } {
   return { open: opener, failNextWrite: () => { fail = true; } };
 }
 
-describe('FileAuditTrail after a failed or torn write (THREATS #40)', () => {
+describe('FileAuditTrail after a failed or torn write (threat 40 of docs/threat-model.md#found-by-independent-review)', () => {
   let dir: string;
   let file: string;
   beforeEach(async () => {

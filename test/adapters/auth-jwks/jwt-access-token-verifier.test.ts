@@ -4,7 +4,7 @@ import { InvalidTokenError } from '../../../src/ports/access-token-verifier.port
 import { FixedClock } from '../../fakes/fixed-clock.js';
 import { TEST_CLIENT_ID, TestIssuer } from '../../support/test-issuer.js';
 
-/** A listed client without a patient claim: a client token (CONTRACT §2). */
+/** A listed client without a patient claim: a client token (docs/contract.md#token-kinds). */
 const CLIENT = { client_id: TEST_CLIENT_ID };
 
 describe('JwtAccessTokenVerifier', () => {

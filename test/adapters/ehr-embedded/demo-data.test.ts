@@ -3,8 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PEOPLE, generateDemoData, UNKNOWN_PATIENT_ID } from '../../../src/adapters/ehr-embedded/demo-data/generate.js';
+import { DEMO_PEOPLE, generateDemoData, UNKNOWN_PATIENT_ID } from '../../../src/dev/demo-data/generate.js';
 import { mapDocument, mapRelationships } from '../../../src/adapters/ehr-xml/index.js';
+import { DOCUMENT_KINDS } from '../../../src/adapters/ehr-xml/documents.js';
 import { parsePersonalIdentityNumber } from '../../../src/domain/identity/personal-identity-number.js';
 import type { JournalRecord } from '../../../src/domain/records/index.js';
 import {
@@ -20,7 +21,8 @@ const TOLVAN = '191212121212';
 const MARTA = '198112189876';
 const LILLA = '201701012393';
 const SARA = '197305242385';
-const KINDS = ['patient', 'patient-v2', 'medications', 'journalnotes', 'bookings', 'videomeetings', 'contacts', 'attentionsignals'] as const;
+// Every document of the legacy EHR's table: a read added there is generated, and mapped here, for every person.
+const KINDS = DOCUMENT_KINDS;
 
 // Only what these tests walk through is declared repeated; everything else stays a single object.
 const REPEATED = new Set([
@@ -81,7 +83,7 @@ afterAll(async () => {
 });
 
 describe('demo data layout', () => {
-  it('writes one folder per demo person with all seven documents, and none for the unknown patient', async () => {
+  it('writes one folder per demo person with every document of the legacy EHR, and none for the unknown patient', async () => {
     expect((await readdir(path.join(dir, 'patients'))).sort()).toEqual(DEMO_PEOPLE.map((p) => p.id).sort());
     for (const person of DEMO_PEOPLE) {
       expect((await readdir(path.join(dir, 'patients', person.id))).sort())

@@ -1,12 +1,13 @@
+import { readDocument } from '../../support/document-reads.js';
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { generateDemoData } from '../../../src/adapters/ehr-embedded/demo-data/generate.js';
+import { generateDemoData } from '../../../src/dev/demo-data/generate.js';
 import { DocumentStore } from '../../../src/adapters/ehr-embedded/document-store.js';
 import { EmbeddedEhr } from '../../../src/adapters/ehr-embedded/embedded-ehr.js';
 import { WriteStateStore } from '../../../src/adapters/ehr-embedded/write-state-store.js';
-import { EhrError } from '../../../src/ports/ehr-records.port.js';
+import { EhrError } from '../../../src/domain/ehr-error.js';
 
 const ZONE = 'Europe/Stockholm';
 const ADULT = '191212121212';
@@ -24,7 +25,7 @@ describe('EmbeddedEhr', () => {
   afterEach(() => rm(dir, { recursive: true, force: true }));
 
   const firstContact = async (ehr: EmbeddedEhr): Promise<string> =>
-    (await ehr.read('bookings', ADULT, {})).flatMap((r) => r.Booking ?? [])[0]?.ContactId ?? '';
+    (await readDocument(ehr, 'bookings', ADULT, {})).flatMap((r) => r.Booking ?? [])[0]?.ContactId ?? '';
 
   it('keeps write outcomes across a restart, outside the data files', async () => {
     const ehr = await open();
@@ -48,7 +49,7 @@ describe('EmbeddedEhr', () => {
 
   it('loses nothing and changes state once when two instances share the folder', async () => {
     const [a, b] = [await open(), await open()];
-    const contacts = (await a.read('bookings', ADULT, {})).flatMap((r) => r.Booking ?? []).map((x) => x.ContactId);
+    const contacts = (await readDocument(a, 'bookings', ADULT, {})).flatMap((r) => r.Booking ?? []).map((x) => x.ContactId);
     expect(contacts.length).toBeGreaterThan(3);
     const same = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).registerArrival(ADULT, contacts[0] ?? '')));
     expect(same.filter((r) => r.resultCode === 'OK')).toHaveLength(1);
@@ -60,34 +61,34 @@ describe('EmbeddedEhr', () => {
 
   it('answers an unknown patient as not found and refuses ids that are not 12 digits', async () => {
     const ehr = await open();
-    await expect(ehr.read('journalnotes', '195507142478', {})).rejects.toMatchObject({ failure: 'patient-not-found' });
-    await expect(ehr.read('journalnotes', '../../etc/x', {})).rejects.toBeInstanceOf(Error);
+    await expect(readDocument(ehr, 'journalnotes', '195507142478', {})).rejects.toMatchObject({ failure: 'patient-not-found' });
+    await expect(readDocument(ehr, 'journalnotes', '../../etc/x', {})).rejects.toBeInstanceOf(Error);
     await expect(ehr.relationshipsOf('../198112189876')).rejects.toBeInstanceOf(RangeError);
   });
 
   it('answers a missing document with an empty list', async () => {
     const ehr = await open();
     await rm(path.join(dir, 'ehr', 'patients', ADULT, 'videomeetings.xml'));
-    await expect(ehr.read('videomeetings', ADULT, {})).resolves.toEqual([]);
+    await expect(readDocument(ehr, 'videomeetings', ADULT, {})).resolves.toEqual([]);
   });
 
   it('issue 13: reads patients/{id}/patient-v2.xml, and answers [] for an absent file or an empty root', async () => {
     const ehr = await open();
     const file = path.join(dir, 'ehr', 'patients', ADULT, 'patient-v2.xml');
-    const v2 = await ehr.read('patient-v2', ADULT, {});
+    const v2 = await readDocument(ehr, 'patient-v2', ADULT, {});
     expect(v2[0]?.patientEHRExtract[0]?.patient?.patientID?.extension).toBe(ADULT);
     await writeFile(file, '<PatientEHRExtracts xmlns="urn:example:ehr:patient-v2:1"/>');
-    await expect(ehr.read('patient-v2', ADULT, {})).resolves.toEqual([]);
+    await expect(readDocument(ehr, 'patient-v2', ADULT, {})).resolves.toEqual([]);
     await rm(file);
-    await expect(ehr.read('patient-v2', ADULT, {})).resolves.toEqual([]);
-    await expect(ehr.read('patient-v2', '195507142478', {})).rejects.toMatchObject({ failure: 'patient-not-found' });
+    await expect(readDocument(ehr, 'patient-v2', ADULT, {})).resolves.toEqual([]);
+    await expect(readDocument(ehr, 'patient-v2', '195507142478', {})).rejects.toMatchObject({ failure: 'patient-not-found' });
   });
 
   it('reports a malformed document as a bad upstream answer, without its text', async () => {
     const ehr = await open();
     const file = path.join(dir, 'ehr', 'patients', ADULT, 'contacts.xml');
     await writeFile(file, '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "191212121212">]><ContactEHRExtracts>&a;</ContactEHRExtracts>');
-    const err = await ehr.read('contacts', ADULT, {}).catch((e: unknown) => e);
+    const err = await readDocument(ehr, 'contacts', ADULT, {}).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(EhrError);
     expect(err).toMatchObject({ failure: 'bad-response' });
     expect(String((err as Error).message)).not.toContain(ADULT);
@@ -99,6 +100,6 @@ describe('EmbeddedEhr', () => {
     await mkdir(path.join(dir, 'ehr', 'patients', ADULT), { recursive: true });
     const foreign = await readFile(path.join(dir, 'ehr', 'patients', other, 'journalnotes.xml'), 'utf8');
     await writeFile(path.join(dir, 'ehr', 'patients', ADULT, 'journalnotes.xml'), foreign);
-    await expect(ehr.read('journalnotes', ADULT, {})).rejects.toMatchObject({ failure: 'bad-response' });
+    await expect(readDocument(ehr, 'journalnotes', ADULT, {})).rejects.toMatchObject({ failure: 'bad-response' });
   });
 });

@@ -1,3 +1,4 @@
+import { readDocument } from '../../support/document-reads.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ACTOR, ADULT, UNKNOWN, startSimulatedEhr, timed, type SimulatedEhr } from './simulated-ehr.js';
 
@@ -22,12 +23,12 @@ describe('XmlHttpEhr circuit breaker against the simulator', () => {
     now = 1_000_000;
     const ehr = adapter(3);
     t.sim.faults.status(500);
-    for (let i = 0; i < 3; i++) await expect(ehr.read('contacts', ADULT, {})).rejects.toMatchObject({ failure: 'bad-response' });
+    for (let i = 0; i < 3; i++) await expect(readDocument(ehr, 'contacts', ADULT, {})).rejects.toMatchObject({ failure: 'bad-response' });
     expect(t.events).toContainEqual({ type: 'breaker-open', detail: '3 consecutive failures' });
 
     const before = t.sim.requests;
     const calls: Array<() => Promise<unknown>> = [
-      () => ehr.read('journalnotes', ADULT, {}), () => ehr.relationshipsOf(ACTOR),
+      () => readDocument(ehr, 'journalnotes', ADULT, {}), () => ehr.relationshipsOf(ACTOR),
       () => ehr.registerArrival(ADULT, '00261121101'), () => ehr.registerPayment(ADULT, '00261121101', 'CARD'),
     ];
     for (const call of calls) {
@@ -37,28 +38,28 @@ describe('XmlHttpEhr circuit breaker against the simulator', () => {
     }
     expect(t.sim.requests).toBe(before);
     now += 6_000;
-    await expect(ehr.read('contacts', ADULT, {})).rejects.toMatchObject({ failure: 'unavailable', retryAfterSeconds: 4 });
+    await expect(readDocument(ehr, 'contacts', ADULT, {})).rejects.toMatchObject({ failure: 'unavailable', retryAfterSeconds: 4 });
     expect(t.sim.requests).toBe(before);
 
     // The EHR is back; after openMs one probe goes through and closes the breaker.
     t.sim.faults.clear();
     now += 4_000;
-    await expect(ehr.read('contacts', ADULT, {})).resolves.not.toHaveLength(0);
+    await expect(readDocument(ehr, 'contacts', ADULT, {})).resolves.not.toHaveLength(0);
     expect(t.sim.requests).toBe(before + 1);
     expect(t.events).toContainEqual({ type: 'breaker-closed', detail: 'probe succeeded' });
-    await expect(ehr.read('journalnotes', ADULT, {})).resolves.not.toHaveLength(0);
+    await expect(readDocument(ehr, 'journalnotes', ADULT, {})).resolves.not.toHaveLength(0);
   });
 
   it('re-opens when the probe fails, with one request spent on it', async () => {
     now = 2_000_000;
     const ehr = adapter(2);
     t.sim.faults.hang();
-    for (let i = 0; i < 2; i++) await expect(ehr.read('contacts', ADULT, {})).rejects.toMatchObject({ failure: 'timeout' });
+    for (let i = 0; i < 2; i++) await expect(readDocument(ehr, 'contacts', ADULT, {})).rejects.toMatchObject({ failure: 'timeout' });
     now += 10_000;
     const before = t.sim.requests;
-    await expect(ehr.read('contacts', ADULT, {})).rejects.toMatchObject({ failure: 'timeout' });
+    await expect(readDocument(ehr, 'contacts', ADULT, {})).rejects.toMatchObject({ failure: 'timeout' });
     expect(t.sim.requests).toBe(before + 1);
-    await expect(ehr.read('contacts', ADULT, {})).rejects.toMatchObject({ failure: 'unavailable', retryAfterSeconds: 10 });
+    await expect(readDocument(ehr, 'contacts', ADULT, {})).rejects.toMatchObject({ failure: 'unavailable', retryAfterSeconds: 10 });
     expect(t.events.filter((e) => e.type === 'breaker-open').map((e) => e.detail)).toEqual(['2 consecutive failures', 'probe failed']);
   });
 
@@ -71,10 +72,10 @@ describe('XmlHttpEhr circuit breaker against the simulator', () => {
     t.sim.faults.status(502, '<html>bad gateway</html>', 'text/html', { times: 1 });
     t.sim.faults.status(503, undefined, undefined, { times: 1 });
     for (const failure of ['bad-response', 'bad-response', 'bad-response', 'bad-response', 'unavailable']) {
-      await expect(ehr.read('contacts', ADULT, {})).rejects.toMatchObject({ failure });
+      await expect(readDocument(ehr, 'contacts', ADULT, {})).rejects.toMatchObject({ failure });
     }
     const before = t.sim.requests;
-    await expect(ehr.read('contacts', ADULT, {})).rejects.toMatchObject({ failure: 'unavailable', message: 'EHR circuit breaker is open' });
+    await expect(readDocument(ehr, 'contacts', ADULT, {})).rejects.toMatchObject({ failure: 'unavailable', message: 'EHR circuit breaker is open' });
     expect(t.sim.requests).toBe(before);
   });
 
@@ -90,25 +91,25 @@ describe('XmlHttpEhr circuit breaker against the simulator', () => {
     ];
     for (const arrange of faults) {
       arrange();
-      for (let i = 0; i < 3; i++) await expect(ehr.read('videomeetings', ADULT, {})).rejects.toMatchObject({ failure: 'bad-response' });
+      for (let i = 0; i < 3; i++) await expect(readDocument(ehr, 'videomeetings', ADULT, {})).rejects.toMatchObject({ failure: 'bad-response' });
       t.sim.faults.clear();
     }
     const patient = await (await fetch(`${t.sim.url}/ehr/v1/patients/${ADULT}/patient`)).text();
     t.sim.faults.status(200, patient, 'application/xml; charset=utf-8', { times: 3 });
     for (let i = 0; i < 3; i++) {
-      await expect(ehr.read('patient', OTHER_PATIENT, {})).rejects.toMatchObject({ message: 'EHR answered a record of another patient' });
+      await expect(readDocument(ehr, 'patient', OTHER_PATIENT, {})).rejects.toMatchObject({ message: 'EHR answered a record of another patient' });
     }
     expect(t.events.filter((e) => e.type === 'breaker-open')).toEqual([]);
-    await expect(ehr.read('videomeetings', ADULT, {})).resolves.not.toHaveLength(0);
+    await expect(readDocument(ehr, 'videomeetings', ADULT, {})).resolves.not.toHaveLength(0);
   });
 
   it('never opens on unknown patients or on requests the EHR refuses as bad', async () => {
     now = 4_000_000;
     const ehr = adapter(2);
-    for (let i = 0; i < 4; i++) await expect(ehr.read('contacts', UNKNOWN, {})).rejects.toMatchObject({ failure: 'patient-not-found' });
+    for (let i = 0; i < 4; i++) await expect(readDocument(ehr, 'contacts', UNKNOWN, {})).rejects.toMatchObject({ failure: 'patient-not-found' });
     t.sim.faults.status(400, undefined, undefined, { times: 3 });
-    for (let i = 0; i < 3; i++) await expect(ehr.read('contacts', ADULT, {})).rejects.toMatchObject({ failure: 'bad-response' });
-    await expect(ehr.read('contacts', ADULT, {})).resolves.not.toHaveLength(0);
+    for (let i = 0; i < 3; i++) await expect(readDocument(ehr, 'contacts', ADULT, {})).rejects.toMatchObject({ failure: 'bad-response' });
+    await expect(readDocument(ehr, 'contacts', ADULT, {})).resolves.not.toHaveLength(0);
     expect(t.events.filter((e) => e.type === 'breaker-open')).toHaveLength(0);
   });
 
@@ -116,14 +117,14 @@ describe('XmlHttpEhr circuit breaker against the simulator', () => {
     now = 5_000_000;
     const ehr = adapter(1);
     t.sim.faults.status(500, undefined, undefined, { times: 1 });
-    await expect(ehr.read('contacts', ADULT, {})).rejects.toMatchObject({ failure: 'bad-response' });
+    await expect(readDocument(ehr, 'contacts', ADULT, {})).rejects.toMatchObject({ failure: 'bad-response' });
     await expect(ehr.ping()).resolves.toBe(true);
-    await expect(ehr.read('contacts', ADULT, {})).rejects.toMatchObject({ failure: 'unavailable' });
+    await expect(readDocument(ehr, 'contacts', ADULT, {})).rejects.toMatchObject({ failure: 'unavailable' });
 
     const fresh = adapter(1);
     t.sim.faults.hang({ times: 1 });
     await expect(fresh.ping()).resolves.toBe(false);
-    await expect(fresh.read('contacts', ADULT, {})).resolves.not.toHaveLength(0);
+    await expect(readDocument(fresh, 'contacts', ADULT, {})).resolves.not.toHaveLength(0);
   });
 
   it('pings as down on a front proxy error page, a 5xx or a lost connection, and as up on a Fault from the EHR', async () => {

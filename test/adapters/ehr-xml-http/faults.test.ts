@@ -1,9 +1,10 @@
+import { readDocument } from '../../support/document-reads.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { mapDocument } from '../../../src/adapters/ehr-xml/index.js';
-import { selectInRange } from '../../../src/domain/records/index.js';
-import { EhrError } from '../../../src/ports/ehr-records.port.js';
+import { selectDocument } from '../../support/document-reads.js';
+import { EhrError } from '../../../src/domain/ehr-error.js';
 import type { XmlHttpEhr } from '../../../src/adapters/ehr-xml-http/index.js';
 import { ACTOR, ADULT, startSimulatedEhr, timed, ZONE, type SimulatedEhr } from './simulated-ehr.js';
 
@@ -27,7 +28,7 @@ describe('XmlHttpEhr against the simulator: every upstream fault', () => {
   afterAll(() => t.close());
 
   const firstContact = async (): Promise<string> =>
-    (await ehr.read('bookings', ADULT, {})).flatMap((r) => r.Booking ?? [])[0]?.ContactId ?? '';
+    (await readDocument(ehr, 'bookings', ADULT, {})).flatMap((r) => r.Booking ?? [])[0]?.ContactId ?? '';
 
   /** Runs `call` and checks it failed as `failure` within the deadline, saying nothing it was told upstream. */
   async function expectFailure(call: () => Promise<unknown>, failure: EhrError['failure']): Promise<EhrError> {
@@ -41,13 +42,13 @@ describe('XmlHttpEhr against the simulator: every upstream fault', () => {
   }
 
   it('reads through the simulator when nothing misbehaves', async () => {
-    const notes = await ehr.read('journalnotes', ADULT, {});
+    const notes = await readDocument(ehr, 'journalnotes', ADULT, {});
     expect(notes.flatMap((r) => r.JournalNoteEHRExtract).length).toBeGreaterThan(2);
   });
 
   it('times out a server that accepts and never answers, for reads and writes alike', async () => {
     t.sim.faults.hang();
-    await expectFailure(() => ehr.read('contacts', ADULT, {}), 'timeout');
+    await expectFailure(() => readDocument(ehr, 'contacts', ADULT, {}), 'timeout');
     const before = t.sim.requests;
     await expectFailure(() => ehr.registerArrival(ADULT, '00261121101'), 'timeout');
     expect(t.sim.requests - before).toBe(1);
@@ -55,20 +56,20 @@ describe('XmlHttpEhr against the simulator: every upstream fault', () => {
 
   it('waits for a slow answer inside the deadline and gives up on one past it', async () => {
     t.sim.faults.delay(100, { times: 1 });
-    await expect(ehr.read('attentionsignals', ADULT, {})).resolves.toBeInstanceOf(Array);
+    await expect(readDocument(ehr, 'attentionsignals', ADULT, {})).resolves.toBeInstanceOf(Array);
     t.sim.faults.delay(DEADLINE * 3, { times: 1 });
-    await expectFailure(() => ehr.read('attentionsignals', ADULT, {}), 'timeout');
+    await expectFailure(() => readDocument(ehr, 'attentionsignals', ADULT, {}), 'timeout');
   });
 
   it('times out a body trickling in steadily, which no idle timeout would catch', async () => {
     t.sim.faults.trickle({ intervalMs: 20, bytesPerInterval: 4 });
-    await expectFailure(() => ehr.read('journalnotes', ADULT, {}), 'timeout');
+    await expectFailure(() => readDocument(ehr, 'journalnotes', ADULT, {}), 'timeout');
   });
 
   it('retries a read once after a reset, and answers when the retry succeeds', async () => {
     t.sim.faults.reset({ times: 1 });
     const before = t.sim.requests;
-    await expect(ehr.read('contacts', ADULT, {})).resolves.not.toHaveLength(0);
+    await expect(readDocument(ehr, 'contacts', ADULT, {})).resolves.not.toHaveLength(0);
     expect(t.sim.requests - before).toBe(2);
     expect(t.events).toContainEqual({ type: 'retry', detail: 'GET after a lost connection' });
   });
@@ -78,14 +79,14 @@ describe('XmlHttpEhr against the simulator: every upstream fault', () => {
       t.sim.faults.clear();
       t.sim.faults[fault]();
       const before = t.sim.requests;
-      await expectFailure(() => ehr.read('journalnotes', ADULT, {}), 'bad-response');
+      await expectFailure(() => readDocument(ehr, 'journalnotes', ADULT, {}), 'bad-response');
       expect([fault, t.sim.requests - before]).toEqual([fault, 2]);
     }
   });
 
   it('recovers from one connection cut mid-body by reading again', async () => {
     t.sim.faults.resetMidBody({ times: 1 });
-    await expect(ehr.read('medications', ADULT, {})).resolves.not.toHaveLength(0);
+    await expect(readDocument(ehr, 'medications', ADULT, {})).resolves.not.toHaveLength(0);
   });
 
   it('never retries a write: a reset before the answer is a bad response and the write was not made', async () => {
@@ -98,7 +99,7 @@ describe('XmlHttpEhr against the simulator: every upstream fault', () => {
   });
 
   it('does not repeat a write committed before the connection dropped; the next identical call answers INFO', async () => {
-    const contacts = (await ehr.read('bookings', ADULT, {})).flatMap((r) => r.Booking ?? []).map((b) => b.ContactId);
+    const contacts = (await readDocument(ehr, 'bookings', ADULT, {})).flatMap((r) => r.Booking ?? []).map((b) => b.ContactId);
     const contact = contacts[1] ?? '';
     t.sim.faults.commitThenReset({ times: 1, method: 'PUT' });
     let before = t.sim.requests;
@@ -115,11 +116,11 @@ describe('XmlHttpEhr against the simulator: every upstream fault', () => {
 
   it('answers a 5xx Fault or a front proxy HTML page as a bad response, repeating none of it', async () => {
     t.sim.faults.status(500, undefined, undefined, { times: 1 });
-    await expectFailure(() => ehr.read('journalnotes', ADULT, {}), 'bad-response');
+    await expectFailure(() => readDocument(ehr, 'journalnotes', ADULT, {}), 'bad-response');
     t.sim.faults.status(502, '<html><body><h1>502 Bad Gateway</h1>191212121212</body></html>', 'text/html', { times: 1 });
-    await expectFailure(() => ehr.read('journalnotes', ADULT, {}), 'bad-response');
+    await expectFailure(() => readDocument(ehr, 'journalnotes', ADULT, {}), 'bad-response');
     t.sim.faults.status(504, '', 'text/html', { times: 1 });
-    await expectFailure(() => ehr.read('journalnotes', ADULT, {}), 'bad-response');
+    await expectFailure(() => readDocument(ehr, 'journalnotes', ADULT, {}), 'bad-response');
     expect(t.events.filter((e) => e.type === 'upstream-error')).toHaveLength(3);
   });
 
@@ -128,7 +129,7 @@ describe('XmlHttpEhr against the simulator: every upstream fault', () => {
     for (const [header, expected] of cases) {
       t.sim.faults.clear();
       t.sim.faults.status(503, undefined, undefined, header === undefined ? {} : { retryAfter: header });
-      const err = await expectFailure(() => ehr.read('contacts', ADULT, {}), 'unavailable');
+      const err = await expectFailure(() => readDocument(ehr, 'contacts', ADULT, {}), 'unavailable');
       expect([header, err.retryAfterSeconds]).toEqual([header, expected]);
     }
   });
@@ -143,20 +144,20 @@ describe('XmlHttpEhr against the simulator: every upstream fault', () => {
     ];
     for (const [body, type] of bodies) {
       t.sim.faults.status(200, body, type, { times: 1 });
-      await expectFailure(() => ehr.read('journalnotes', ADULT, {}), 'bad-response');
+      await expectFailure(() => readDocument(ehr, 'journalnotes', ADULT, {}), 'bad-response');
     }
     t.sim.faults.malformed({ times: 1 });
-    await expectFailure(() => ehr.read('journalnotes', ADULT, {}), 'bad-response');
+    await expectFailure(() => readDocument(ehr, 'journalnotes', ADULT, {}), 'bad-response');
   });
 
   it('calls a 200 of nothing but whitespace (a BOM, a no-break space) an empty answer', async () => {
     for (const body of [' \n\t ', '\uFEFF', '\uFEFF \u00a0\n', '\u2028 ']) {
       t.sim.faults.status(200, body, undefined, { times: 1 });
-      const err = await expectFailure(() => ehr.read('journalnotes', ADULT, {}), 'bad-response');
+      const err = await expectFailure(() => readDocument(ehr, 'journalnotes', ADULT, {}), 'bad-response');
       expect(err.message).toBe('EHR answer is empty');
     }
     t.sim.faults.status(200, '\u00a0<x/>', undefined, { times: 1 });
-    expect((await expectFailure(() => ehr.read('journalnotes', ADULT, {}), 'bad-response')).message).not.toBe('EHR answer is empty');
+    expect((await expectFailure(() => readDocument(ehr, 'journalnotes', ADULT, {}), 'bad-response')).message).not.toBe('EHR answer is empty');
   });
 
   it('reads a journal of a megabyte from its bytes to the same records as the one string', async () => {
@@ -165,8 +166,8 @@ describe('XmlHttpEhr against the simulator: every upstream fault', () => {
     const extracts = xml.slice(xml.indexOf('<JournalNoteEHRExtract>'), at);
     const large = xml.slice(0, at) + extracts.repeat(Math.ceil(1_000_000 / extracts.length)) + xml.slice(at);
     t.sim.faults.status(200, large, undefined, { times: 1 });
-    const read = await ehr.read('journalnotes', ADULT, {});
-    const expected = selectInRange('journalnotes', mapDocument('journalnotes', large, { zone: ZONE, expectedPatientId: ADULT }), {}, ZONE);
+    const read = await readDocument(ehr, 'journalnotes', ADULT, {});
+    const expected = selectDocument('journalnotes', mapDocument('journalnotes', large, { zone: ZONE, expectedPatientId: ADULT }), {}, ZONE);
     expect(read.flatMap((r) => r.JournalNoteEHRExtract).length).toBeGreaterThan(100);
     expect(read).toEqual(expected);
   });
@@ -175,7 +176,7 @@ describe('XmlHttpEhr against the simulator: every upstream fault', () => {
     const elsewhere = await startSimulatedEhr();
     try {
       t.sim.faults.redirect({ location: `${elsewhere.sim.url}/ehr/v1/patients/${ADULT}/journalnotes` });
-      await expectFailure(() => ehr.read('journalnotes', ADULT, {}), 'bad-response');
+      await expectFailure(() => readDocument(ehr, 'journalnotes', ADULT, {}), 'bad-response');
       await expectFailure(() => ehr.registerArrival(ADULT, '00261121101'), 'bad-response');
       expect(elsewhere.sim.requests).toBe(0);
     } finally {
@@ -186,22 +187,22 @@ describe('XmlHttpEhr against the simulator: every upstream fault', () => {
   it('refuses another patient\'s document, and another actor\'s registry, with an alert', async () => {
     t.sim.faults.swapPatient();
     for (const kind of ['patient', 'journalnotes', 'medications', 'bookings'] as const) {
-      await expectFailure(() => ehr.read(kind, ADULT, {}), 'bad-response');
+      await expectFailure(() => readDocument(ehr, kind, ADULT, {}), 'bad-response');
     }
     expect(t.events.filter((e) => e.detail === 'EHR answered a record of another patient')).toHaveLength(4);
     await expectFailure(() => ehr.relationshipsOf(ACTOR), 'bad-response');
   });
 
   it('answers an upstream 404 PATIENT_NOT_FOUND as an unknown patient, and any other 404 as a bad response', async () => {
-    await expectFailure(() => ehr.read('contacts', '195507142478', {}), 'patient-not-found');
+    await expectFailure(() => readDocument(ehr, 'contacts', '195507142478', {}), 'patient-not-found');
     await expectFailure(() => ehr.registerArrival('195507142478', '00261121101'), 'patient-not-found');
     t.sim.faults.status(404, '<html>Not Found</html>', 'text/html', { times: 1 });
-    await expectFailure(() => ehr.read('contacts', ADULT, {}), 'bad-response');
+    await expectFailure(() => readDocument(ehr, 'contacts', ADULT, {}), 'bad-response');
     // Relationships are no /patients/ path: a PATIENT_NOT_FOUND there is not about the patient.
     t.sim.faults.status(404, undefined, undefined, { times: 1 });
     await expectFailure(() => ehr.relationshipsOf(ACTOR), 'bad-response');
     t.sim.faults.status(400, undefined, undefined, { times: 1 });
-    await expectFailure(() => ehr.read('contacts', ADULT, {}), 'bad-response');
+    await expectFailure(() => readDocument(ehr, 'contacts', ADULT, {}), 'bad-response');
   });
 
   it('answers a refused connection as a bad response after one retry, inside the deadline', async () => {
@@ -209,14 +210,14 @@ describe('XmlHttpEhr against the simulator: every upstream fault', () => {
     const url = gone.sim.url;
     await gone.close();
     const lost = t.adapter({ baseUrl: url, timeoutMs: DEADLINE });
-    await expectFailure(() => lost.read('contacts', ADULT, {}), 'bad-response');
+    await expectFailure(() => readDocument(lost, 'contacts', ADULT, {}), 'bad-response');
     expect(t.events.filter((e) => e.type === 'retry')).toHaveLength(1);
   });
 
   it('never sends a crafted id to the EHR', async () => {
     const before = t.sim.requests;
     for (const id of ['../191212121212', '19121212121', '1912121212120', '191212121212/../x', '19121212121%', ' 191212121212']) {
-      await expect(ehr.read('journalnotes', id, {})).rejects.toMatchObject({ failure: 'patient-not-found' });
+      await expect(readDocument(ehr, 'journalnotes', id, {})).rejects.toMatchObject({ failure: 'patient-not-found' });
       await expect(ehr.registerArrival(id, '00261121101')).rejects.toMatchObject({ failure: 'patient-not-found' });
       await expect(ehr.relationshipsOf(id)).rejects.toBeInstanceOf(RangeError);
     }
@@ -224,9 +225,9 @@ describe('XmlHttpEhr against the simulator: every upstream fault', () => {
       await expect(ehr.registerArrival(ADULT, contact)).resolves.toEqual({ resultCode: 'ERROR', reasonCode: 'CONTACT_NOT_FOUND' });
       await expect(ehr.registerPayment(ADULT, contact, 'CARD')).resolves.toEqual({ resultCode: 'ERROR', reasonCode: 'CONTACT_NOT_FOUND' });
     }
-    await expect(ehr.read('contacts', ADULT, { from: '2026-01-01T00:00:00' })).rejects.toBeInstanceOf(RangeError);
-    await expect(ehr.read('contacts', ADULT, { from: '20260101000000&to=1' })).rejects.toBeInstanceOf(RangeError);
-    await expect(ehr.read('contacts', ADULT, { from: '20260201000000', to: '20260101000000' })).rejects.toBeInstanceOf(RangeError);
+    await expect(readDocument(ehr, 'contacts', ADULT, { from: '2026-01-01T00:00:00' })).rejects.toBeInstanceOf(RangeError);
+    await expect(readDocument(ehr, 'contacts', ADULT, { from: '20260101000000&to=1' })).rejects.toBeInstanceOf(RangeError);
+    await expect(readDocument(ehr, 'contacts', ADULT, { from: '20260201000000', to: '20260101000000' })).rejects.toBeInstanceOf(RangeError);
     expect(t.sim.requests).toBe(before);
   });
 });

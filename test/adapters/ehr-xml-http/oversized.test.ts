@@ -1,9 +1,10 @@
+import { readDocument } from '../../support/document-reads.js';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EhrError } from '../../../src/ports/ehr-records.port.js';
+import { EhrError } from '../../../src/domain/ehr-error.js';
 import { ADULT, startSimulatedEhr, timed, type SimulatedEhr } from './simulated-ehr.js';
 
 const MIB = 1024 * 1024;
@@ -47,7 +48,7 @@ class CountingProxy {
   }
 }
 
-describe('XmlHttpEhr refuses oversized answers without holding them (THREATS #27)', () => {
+describe('XmlHttpEhr refuses oversized answers without holding them (threat 27 of docs/threat-model.md#the-upstream-ehr-api10)', () => {
   let t: SimulatedEhr;
   beforeAll(async () => {
     t = await startSimulatedEhr();
@@ -58,7 +59,7 @@ describe('XmlHttpEhr refuses oversized answers without holding them (THREATS #27
     // A generous deadline, so it is the cap and not the clock that ends the call.
     const ehr = t.adapter({ timeoutMs: 10_000 });
     // Warm up first, so code loaded on first use does not count as memory held.
-    await ehr.read('journalnotes', ADULT, {});
+    await readDocument(ehr, 'journalnotes', ADULT, {});
     t.sim.faults.oversized(50 * 1000 * 1000, { times: 1 });
     collectGarbage();
     const before = process.memoryUsage();
@@ -69,7 +70,7 @@ describe('XmlHttpEhr refuses oversized answers without holding them (THREATS #27
       peak.arrayBuffers = Math.max(peak.arrayBuffers, now.arrayBuffers);
     };
     const sampler = setInterval(sample, 2);
-    const { ms, error } = await timed(() => ehr.read('journalnotes', ADULT, {}));
+    const { ms, error } = await timed(() => readDocument(ehr, 'journalnotes', ADULT, {}));
     clearInterval(sampler);
     sample();
     expect(error).toBeInstanceOf(EhrError);
@@ -88,7 +89,7 @@ describe('XmlHttpEhr refuses oversized answers without holding them (THREATS #27
     try {
       const ehr = t.adapter({ baseUrl: proxy.url, timeoutMs: 10_000 });
       t.sim.faults.oversized(50 * 1000 * 1000, { times: 1 });
-      await expect(ehr.read('journalnotes', ADULT, {})).rejects.toMatchObject({ failure: 'bad-response' });
+      await expect(readDocument(ehr, 'journalnotes', ADULT, {})).rejects.toMatchObject({ failure: 'bad-response' });
       expect(proxy.received).toBeGreaterThan(10 * MIB);
       expect(proxy.received).toBeLessThan(20 * MIB);
     } finally {
@@ -100,7 +101,7 @@ describe('XmlHttpEhr refuses oversized answers without holding them (THREATS #27
     const ehr = t.adapter({ timeoutMs: 10_000, maxBodyBytes: 64 * 1024 });
     t.sim.faults.oversized(5 * MIB, { times: 1, declareLength: true });
     const before = t.sim.requests;
-    const { ms, error } = await timed(() => ehr.read('journalnotes', ADULT, {}));
+    const { ms, error } = await timed(() => readDocument(ehr, 'journalnotes', ADULT, {}));
     expect(error).toMatchObject({ failure: 'bad-response', message: 'EHR answer declares a length over the limit' });
     expect(ms).toBeLessThan(1000);
     expect(t.sim.requests - before).toBe(1);
@@ -108,7 +109,7 @@ describe('XmlHttpEhr refuses oversized answers without holding them (THREATS #27
 
   it('honours a smaller cap set by configuration, and a document within it still reads', async () => {
     const ehr = t.adapter({ timeoutMs: 10_000, maxBodyBytes: 4 * 1024 });
-    await expect(ehr.read('journalnotes', ADULT, {})).rejects.toMatchObject({ failure: 'bad-response' });
-    await expect(ehr.read('videomeetings', ADULT, {})).resolves.toBeInstanceOf(Array);
+    await expect(readDocument(ehr, 'journalnotes', ADULT, {})).rejects.toMatchObject({ failure: 'bad-response' });
+    await expect(readDocument(ehr, 'videomeetings', ADULT, {})).resolves.toBeInstanceOf(Array);
   });
 });

@@ -1,3 +1,4 @@
+import { readDocument } from '../../support/document-reads.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -54,12 +55,12 @@ describe('XmlHttpEhr requests on the wire', () => {
   it('asks for XML on the documented paths, with from/to only where they filter', async () => {
     answer = xml(EMPTY);
     const ehr = adapter();
-    await ehr.read('contacts', ADULT, { from: '20260101000000', to: '20261231235959' });
-    await ehr.read('contacts', ADULT, { to: '20261231235959' });
+    await readDocument(ehr, 'contacts', ADULT, { from: '20260101000000', to: '20261231235959' });
+    await readDocument(ehr, 'contacts', ADULT, { to: '20261231235959' });
     answer = xml(`<PatientRecords xmlns="urn:example:ehr:patient:3"/>`);
-    await ehr.read('patient', ADULT, { from: '20260101000000' });
+    await readDocument(ehr, 'patient', ADULT, { from: '20260101000000' });
     answer = xml(`<PatientEHRExtracts xmlns="urn:example:ehr:patient-v2:1"/>`);
-    await expect(ehr.read('patient-v2', ADULT, { from: '20260101000000' })).resolves.toEqual([]);
+    await expect(readDocument(ehr, 'patient-v2', ADULT, { from: '20260101000000' })).resolves.toEqual([]);
     answer = xml(`<Relationships xmlns="urn:example:ehr:relationship:1" actor="${ADULT}"/>`);
     await ehr.relationshipsOf(ADULT);
     expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual([
@@ -72,7 +73,7 @@ describe('XmlHttpEhr requests on the wire', () => {
     for (const s of seen) expect(s.headers.accept).toBe('application/xml');
   });
 
-  it('keeps a base path prefix and sends writes exactly as README §2 says', async () => {
+  it('keeps a base path prefix and sends writes exactly as docs/upstream-ehr.md#2-requests-and-answers says', async () => {
     answer = xml(RESULT);
     const ehr = adapter('/legacy/ehr-gw/');
     await expect(ehr.registerArrival(ADULT, '00261121101')).resolves.toEqual({ resultCode: 'OK', reasonCode: 'ARRIVAL_REGISTERED' });
@@ -101,11 +102,11 @@ describe('XmlHttpEhr requests on the wire', () => {
   it('refuses encoded bodies, other 2xx statuses and a redirect without Location, never reading them as documents', async () => {
     const ehr = adapter();
     answer = xml(EMPTY, { 'content-encoding': 'gzip' });
-    await expect(ehr.read('contacts', ADULT, {})).rejects.toMatchObject({ failure: 'bad-response', message: 'EHR answer has a content encoding' });
+    await expect(readDocument(ehr, 'contacts', ADULT, {})).rejects.toMatchObject({ failure: 'bad-response', message: 'EHR answer has a content encoding' });
     answer = (_req, res) => { res.writeHead(204); res.end(); };
-    await expect(ehr.read('contacts', ADULT, {})).rejects.toMatchObject({ failure: 'bad-response' });
+    await expect(readDocument(ehr, 'contacts', ADULT, {})).rejects.toMatchObject({ failure: 'bad-response' });
     answer = (_req, res) => { res.writeHead(301, { 'content-type': 'application/xml' }); res.end(EMPTY); };
-    await expect(ehr.read('contacts', ADULT, {})).rejects.toMatchObject({ failure: 'bad-response' });
+    await expect(readDocument(ehr, 'contacts', ADULT, {})).rejects.toMatchObject({ failure: 'bad-response' });
     answer = xml(`<Relationships xmlns="urn:example:ehr:relationship:1" actor="198112189876"/>`);
     await expect(ehr.relationshipsOf(ADULT)).rejects.toMatchObject({ failure: 'bad-response' });
   });
@@ -113,7 +114,7 @@ describe('XmlHttpEhr requests on the wire', () => {
   it('reuses kept-alive connections and never opens more than `connections` at once', async () => {
     const ehr = adapter('', { connections: 2 });
     answer = xml(EMPTY);
-    for (let i = 0; i < 10; i++) await ehr.read('contacts', ADULT, {});
+    for (let i = 0; i < 10; i++) await readDocument(ehr, 'contacts', ADULT, {});
     // Without keep-alive each call would bring its own connection.
     expect(new Set(seen.map((s) => s.socket)).size).toBeLessThanOrEqual(2);
     seen.length = 0;
@@ -127,7 +128,7 @@ describe('XmlHttpEhr requests on the wire', () => {
         xml(EMPTY)(req, res);
       }, 30);
     };
-    await Promise.all(Array.from({ length: 8 }, () => ehr.read('contacts', ADULT, {})));
+    await Promise.all(Array.from({ length: 8 }, () => readDocument(ehr, 'contacts', ADULT, {})));
     expect(seen).toHaveLength(8);
     expect(most).toBe(2);
     expect(new Set(seen.map((s) => s.socket)).size).toBeLessThanOrEqual(2);

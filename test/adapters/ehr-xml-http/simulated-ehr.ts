@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { generateDemoData } from '../../../src/adapters/ehr-embedded/demo-data/generate.js';
-import { startEhrSimulator, type EhrSimulator } from '../../../src/adapters/ehr-simulator/index.js';
+import { generateDemoData } from '../../../src/dev/demo-data/generate.js';
+import { startEhrSimulator, type EhrSimulator } from '../../../src/dev/ehr-simulator/index.js';
 import { XmlHttpEhr, type XmlHttpEhrEvent, type XmlHttpEhrOptions } from '../../../src/adapters/ehr-xml-http/index.js';
 
 export const ZONE = 'Europe/Stockholm';

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { mapDocument } from '../../../src/adapters/ehr-xml/index.js';
-import { selectInRange } from '../../../src/domain/records/index.js';
+import { selectDocument } from '../../support/document-reads.js';
 import { edit, example, PATIENT, ZONE } from './fixtures.js';
 
 const map = (xml: string) => mapDocument('attentionsignals', xml, { zone: ZONE, expectedPatientId: PATIENT });
@@ -124,13 +124,13 @@ describe('issue 13: AttentionSignalEHRExtracts example', () => {
   });
 
   it('sorts on time_created, the repeated autumn hour as its earlier instant, and filters inclusively', () => {
-    const sorted = selectInRange('attentionsignals', answer, {}, ZONE);
+    const sorted = selectDocument('attentionsignals', answer, {}, ZONE);
     expect(sorted[0]?.AttentionSignalEHRExtract.map((s) => s.time_created?.value))
       .toEqual(['20191105142233', '20200114091500', '20230425110312', '20241027023000', '20250120160500']);
-    const inRange = selectInRange('attentionsignals', answer, { from: '20241027023000', to: '20250120160500' }, ZONE);
+    const inRange = selectDocument('attentionsignals', answer, { from: '20241027023000', to: '20250120160500' }, ZONE);
     expect(inRange[0]?.AttentionSignalEHRExtract.map((s) => s.time_created?.value)).toEqual(['20241027023000', '20250120160500']);
     expect(inRange[0]?.XSDVersion).toEqual({ version: 2.1 });
-    expect(selectInRange('attentionsignals', answer, { from: '20300101000000' }, ZONE)).toEqual([]);
+    expect(selectDocument('attentionsignals', answer, { from: '20300101000000' }, ZONE)).toEqual([]);
   });
 });
 

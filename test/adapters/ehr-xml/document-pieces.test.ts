@@ -1,29 +1,74 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DocumentPieces, PIECE_BYTES } from '../../../src/adapters/ehr-xml/document-pieces.js';
+import { cutsAt, DocumentPieces, PIECE_BYTES, QUIET } from '../../../src/adapters/ehr-xml/document-pieces.js';
 import { mapDocument, mapDocumentInSlices } from '../../../src/adapters/ehr-xml/index.js';
 import { example, ZONE } from './fixtures.js';
 
 const piecesOf = (p: DocumentPieces): string[] => Array.from({ length: p.count }, (_, k) => p.piece(k));
 
 describe('DocumentPieces', () => {
-  it('cuts bytes only before a `<`, and the pieces decoded one by one are the whole text, invalid UTF-8 included', () => {
-    // Bytes of every kind: `<`, ASCII, lead and continuation bytes, and sequences cut short.
-    const byte = fc.oneof(fc.constant(0x3c), fc.integer({ min: 0, max: 0x7f }), fc.integer({ min: 0x80, max: 0xff }));
-    fc.assert(fc.property(fc.array(byte, { maxLength: 300 }), fc.integer({ min: 1, max: 40 }), (values, size) => {
+  it('cuts bytes only where the reader can go on, and the pieces decoded one by one are the whole text, invalid UTF-8 included', () => {
+    // Bytes of every kind: `<`, `&`, `=`, CR, ASCII, lead and continuation bytes, and sequences cut short.
+    const byte = fc.oneof(fc.constantFrom(0x3c, 0x26, 0x3d, 0x0d), fc.integer({ min: 0, max: 0x7f }), fc.integer({ min: 0x80, max: 0xff }));
+    fc.assert(fc.property(fc.array(byte, { maxLength: 400 }), fc.integer({ min: 1, max: 40 }), (values, size) => {
       const bytes = Buffer.from(values);
       const pieces = DocumentPieces.fromBytes(bytes, size);
       const texts = piecesOf(pieces);
       expect(texts.join('')).toBe(bytes.toString('utf8'));
       expect(pieces.whole()).toBe(bytes.toString('utf8'));
-      for (const t of texts.slice(1)) expect(t.startsWith('<')).toBe(true);
+      const cuts = cutsAt(bytes.length, size, (i) => bytes[i] as number, (c) => c >= 0x80 && c < 0xc0);
+      expect(cuts.length - 1).toBe(pieces.count);
+      for (const at of cuts.slice(1, -1)) {
+        const next = bytes[at] as number;
+        if (next === 0x3c || next === 0x26) continue;
+        // Elsewhere: QUIET bytes without `<`, `&` or `=` before it, not after a CR, not before a continuation byte.
+        expect(bytes.subarray(Math.max(0, at - QUIET), at).some((b) => b === 0x3c || b === 0x26 || b === 0x3d)).toBe(false);
+        expect([bytes[at - 1] === 0x0d, next >= 0x80 && next < 0xc0]).toEqual([false, false]);
+      }
     }), { numRuns: 3000, seed: 20261121 });
   });
 
-  it('keeps each piece near its size: the size, then up to the next `<`', () => {
+  it('keeps each piece near its size: the size, then up to the next `<` or the first place a long run may be cut', () => {
     const bytes = Buffer.from(`<a>${'x'.repeat(100)}<b/>${'y'.repeat(10)}<c/></a>`);
     const texts = piecesOf(DocumentPieces.fromBytes(bytes, 10));
-    expect(texts).toEqual([`<a>${'x'.repeat(100)}`, `<b/>${'y'.repeat(10)}`, '<c/></a>']);
+    // The first cut in the run of x: QUIET bytes after the `<`.
+    expect(texts).toEqual([`<a>${'x'.repeat(QUIET - 2)}`, 'x'.repeat(10), 'x'.repeat(10), 'x'.repeat(10), `${'x'.repeat(8)}<b/>${'y'.repeat(10)}`, '<c/></a>']);
+  });
+
+  it('cuts long values, texts, comments, CDATA and whitespace in tags, and the reader reads them as the one piece', () => {
+    const long = (s: string): string => s.repeat(Math.ceil(150 / s.length));
+    const xml = example('journalnotes.xml');
+    // At the first place only (the example has two contacts).
+    const edit = (doc: string, from: string, to: string): string => doc.replace(from, to);
+    const cases = [
+      edit(xml, '<NoteTemplateName>Besöksanteckning läkare</NoteTemplateName>',
+        `<NoteTemplateName>&#x20; ${long('Åter om två veckor &amp; ')}\t&#x41;  </NoteTemplateName>`),
+      edit(xml, '<NoteTemplateName>Besöksanteckning läkare</NoteTemplateName>',
+        `<NoteTemplateName>  <!--${long('a < b ')}--> ${long('text ')}<![CDATA[${long(' <cdata> ')}]]> ${long('end ')} </NoteTemplateName>`),
+      edit(xml, '<HCMContact>', `<HCMContact><Unknown a="${long('värde\t&lt; ')}"${' '.repeat(200)}b='1'${' '.repeat(200)}/>`),
+      edit(xml, '<HCMContact>', `<HCMContact${' '.repeat(200)}><?pi ${long('data ')}?>`),
+      edit(xml, '</HCMContact>', `</HCMContact${' '.repeat(200)}>`),
+      // Refused alike: a repeated attribute after a long value, a `<` inside one, `--` inside a comment.
+      edit(xml, '<HCMContact>', `<HCMContact><Unknown a="${long('v ')}" b="${long('w ')}" a="x"/>`),
+      edit(xml, '<HCMContact>', `<HCMContact><Unknown a="${long('v ')}<${long('w ')}"/>`),
+      edit(xml, '<HCMContact>', `<HCMContact><!--${long('c ')}--${long('d ')}-->`),
+    ];
+    const options = { zone: ZONE };
+    const outcome = (input: string | DocumentPieces): unknown => {
+      try {
+        return mapDocument('journalnotes', input, options);
+      } catch (err) {
+        return (err as Error).message;
+      }
+    };
+    for (const doc of cases) {
+      const whole = outcome(doc);
+      const bytes = Buffer.from(doc);
+      for (let size = 1; size <= 90; size += 7) {
+        expect(outcome(DocumentPieces.fromBytes(bytes, size)), `${size}`).toEqual(whole);
+        expect(outcome(DocumentPieces.fromText(doc, size)), `${size}`).toEqual(whole);
+      }
+    }
   });
 
   it('leaves a string whole, and refuses a size that is not a positive integer', () => {

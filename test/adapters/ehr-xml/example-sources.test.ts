@@ -8,16 +8,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mapDocument, mapFault, mapRelationships, mapResultRecord } from '../../../src/adapters/ehr-xml/index.js';
-import type { ReadKind } from '../../../src/ports/ehr-records.port.js';
+import { DOCUMENT_KINDS, type DocumentKind } from '../../../src/adapters/ehr-xml/documents.js';
 import { PROJECT_EXAMPLES_DIR, SHARED_EXAMPLES_DIR, sharedExamplesPresent } from '../../support/upstream-examples.js';
 import { ZONE } from './fixtures.js';
 
 /** Every document of the upstream interface (docs/upstream-ehr.md), by the file it is kept in. */
-const READS: [ReadKind, string][] = [
-  ['patient', 'patient.xml'], ['patient-v2', 'patient-v2.xml'], ['medications', 'medications.xml'],
-  ['journalnotes', 'journalnotes.xml'], ['bookings', 'bookings.xml'], ['videomeetings', 'videomeetings.xml'],
-  ['contacts', 'contacts.xml'], ['attentionsignals', 'attentionsignals.xml'],
-];
+const READS: [DocumentKind, string][] = DOCUMENT_KINDS.map((kind) => [kind, `${kind}.xml`]);
 const OTHERS: [(xml: string) => unknown, string][] = [
   [mapRelationships, 'relationships.xml'], [mapResultRecord, 'result-ok.xml'], [mapFault, 'fault.xml'],
 ];

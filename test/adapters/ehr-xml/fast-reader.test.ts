@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { generateDemoData, DEMO_PEOPLE } from '../../../src/adapters/ehr-embedded/demo-data/generate.js';
+import { generateDemoData, DEMO_PEOPLE } from '../../../src/dev/demo-data/generate.js';
 import { MalformedDocumentError, mapDocument, mapDocumentInSlices } from '../../../src/adapters/ehr-xml/index.js';
 import type { DocumentType } from '../../../src/adapters/ehr-xml/document.js';
 import { DocumentPieces } from '../../../src/adapters/ehr-xml/document-pieces.js';
@@ -22,7 +22,7 @@ import { READINGS } from '../../../src/adapters/ehr-xml/map-document.js';
 import { RELATIONSHIPS_DOCUMENT } from '../../../src/adapters/ehr-xml/relationships.js';
 import { RESULT_DOCUMENT } from '../../../src/adapters/ehr-xml/result-record.js';
 import { DTD_MARKUP, hasDtdMarkup } from '../../../src/adapters/ehr-xml/xml-text.js';
-import type { ReadKind } from '../../../src/ports/ehr-records.port.js';
+import type { DocumentKind } from '../../../src/adapters/ehr-xml/documents.js';
 import { DocumentGenerator, Rng } from './generated-documents.js';
 import { example, ZONE } from './fixtures.js';
 import { referenceMapDocument, referenceRoot } from './reference/reference-engine.js';
@@ -38,7 +38,7 @@ function outcome(run: () => unknown): Outcome {
   }
 }
 
-const KINDS: [ReadKind, string][] = [
+const KINDS: [DocumentKind, string][] = [
   ['patient', 'patient.xml'], ['medications', 'medications.xml'], ['journalnotes', 'journalnotes.xml'],
   ['bookings', 'bookings.xml'], ['videomeetings', 'videomeetings.xml'], ['contacts', 'contacts.xml'],
   ['attentionsignals', 'attentionsignals.xml'], ['patient-v2', 'patient-v2.xml'],
@@ -66,7 +66,7 @@ function expectSameOutcome(read: Outcome, reference: Outcome, label: string): vo
 const PIECE_SIZES = [4, 37, 700];
 
 /** The same document as UTF-8 bytes cut into pieces (document-pieces.ts) is answered as the one string. */
-function expectSameInPieces(kind: ReadKind, xml: string): void {
+function expectSameInPieces(kind: DocumentKind, xml: string): void {
   const bytes = Buffer.from(xml, 'utf8');
   const whole = outcome(() => mapDocument(kind, bytes.toString('utf8'), options));
   for (const size of PIECE_SIZES) {
@@ -75,7 +75,7 @@ function expectSameInPieces(kind: ReadKind, xml: string): void {
 }
 
 /** Checks the reader against the oracle on `xml`; true when the reader accepted it. */
-function expectSameAsReference(kind: ReadKind, xml: string): boolean {
+function expectSameAsReference(kind: DocumentKind, xml: string): boolean {
   const read = outcome(() => mapDocument(kind, xml, options));
   expectSameOutcome(read, outcome(() => referenceMapDocument(kind, xml, options)), xml);
   expectSameInPieces(kind, xml);

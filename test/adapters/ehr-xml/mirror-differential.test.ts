@@ -7,19 +7,23 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MalformedDocumentError, mapDocument } from '../../../src/adapters/ehr-xml/index.js';
-import { AttentionSignalSchema, CareContactSchema, PatientV2Schema } from '../../../src/domain/records/index.js';
-import type { ReadKind } from '../../../src/ports/ehr-records.port.js';
+import {
+  AttentionSignalSchema, CareContactSchema, DiagnosesSchema, LabResultSchema, PatientV2Schema,
+} from '../../../src/domain/records/index.js';
+import type { DocumentKind } from '../../../src/adapters/ehr-xml/documents.js';
 import { example, ZONE } from './fixtures.js';
 import { Rng } from './generated-documents.js';
 import { MirrorGenerator } from './mirror-generator.js';
 import { oracleMirror, type Schema } from './mirror-oracle.js';
 
-interface Mirror { kind: ReadKind; file: string; root: string; item: Schema; version?: string }
+interface Mirror { kind: DocumentKind; file: string; root: string; item: Schema; version?: string }
 
 const MIRRORS: Mirror[] = [
   { kind: 'contacts', file: 'contacts.xml', root: 'ContactEHRExtracts', item: CareContactSchema },
   { kind: 'attentionsignals', file: 'attentionsignals.xml', root: 'AttentionSignalEHRExtracts', item: AttentionSignalSchema, version: 'XSDVersion' },
   { kind: 'patient-v2', file: 'patient-v2.xml', root: 'PatientEHRExtracts', item: PatientV2Schema },
+  { kind: 'labresults', file: 'labresults.xml', root: 'ChemistryReportEHRExtracts', item: LabResultSchema },
+  { kind: 'diagnoses', file: 'diagnoses.xml', root: 'DiagnosisEHRExtracts', item: DiagnosesSchema },
 ];
 
 type Outcome = { ok: true; json: unknown } | { ok: false };

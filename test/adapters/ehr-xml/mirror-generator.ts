@@ -8,7 +8,7 @@
  */
 import { COMPACT_TIME_PATTERN } from '../../../src/domain/records/index.js';
 import type { Rng } from './generated-documents.js';
-import type { Schema } from './mirror-oracle.js';
+import { resolved, type Schema } from './mirror-oracle.js';
 
 const WORDS = ['Tolvan', 'Märta', 'Åsa', 'vårdcentral', '00012345', '23', '2,5', '37.8', '<140', 'a & b', 'x > y', '"citat"', "it's"];
 const ENTITIES = ['&amp;', '&lt;', '&#229;', '&#xE5;', '&#8211;'];
@@ -73,7 +73,8 @@ export class MirrorGenerator {
       if (member.type === 'array') {
         const count = depth > 4 ? this.rng.int(2) : this.rng.int(4);
         for (let i = 0; i < count; i++) {
-          children.push(member.items?.type === 'object' ? this.object(name, member.items, depth + 1) : this.leafElement(name, member.items ?? {}));
+          const item = resolved(member.items);
+          children.push(item.type === 'object' ? this.object(name, item, depth + 1) : this.leafElement(name, item));
         }
       } else if (member.type === 'object') {
         if (this.rng.chance(depth > 4 ? 0.2 : 0.6)) children.push(this.object(name, member, depth + 1));

@@ -1,5 +1,5 @@
 /**
- * Issue 13: an independent reading of the mirror rule (upstream README §3, "Mirror documents") for
+ * Issue 13: an independent reading of the mirror rule (docs/upstream-ehr.md#3-documents, "Mirror documents") for
  * the differential tests of the mirror reader. Nothing of the production path is shared but the
  * answer's typebox schema: saxes (through the reference oracle's conforming check) judges the XML
  * and writes it canonically, fast-xml-parser builds the tree, and this file walks the tree along the
@@ -16,6 +16,19 @@ export interface Schema {
   properties?: Record<string, Schema>;
   items?: Schema;
   pattern?: string;
+  $defs?: Record<string, Schema>;
+  $ref?: string;
+}
+
+const definitions = new Map<string, Schema>();
+
+/** A recursive member (`Type.Cyclic`: a diagnosis within a diagnosis) as the definition it refers to. */
+export function resolved(s: Schema | undefined): Schema {
+  for (const [id, def] of Object.entries(s?.$defs ?? {})) definitions.set(id, def);
+  if (s?.$ref === undefined) return s ?? {};
+  const def = definitions.get(s.$ref);
+  if (def === undefined) throw new Error(`no definition of ${s.$ref}`);
+  return def;
 }
 type Node = Record<string, unknown>;
 
@@ -78,8 +91,9 @@ function member(node: Node, name: string, s: Schema, out: Node): boolean {
     return text !== undefined;
   }
   if (s.type === 'array') {
+    const itemSchema = resolved(s.items);
     const items = ((node[name] as unknown[] | undefined) ?? [])
-      .map((raw) => (s.items?.type === 'object' ? object(raw, s.items, name) : convert(leafText(raw, name), s.items ?? {}, name)))
+      .map((raw) => (itemSchema.type === 'object' ? object(raw, itemSchema, name) : convert(leafText(raw, name), itemSchema, name)))
       .filter((v) => v !== undefined);
     out[name] = items;
     return items.length > 0;

@@ -1,11 +1,11 @@
 /** The examples come in no time order: mapped, then selected, they come out oldest first. */
 import { describe, expect, it } from 'vitest';
 import { mapDocument } from '../../../src/adapters/ehr-xml/index.js';
-import { selectInRange } from '../../../src/domain/records/index.js';
+import { selectDocument } from '../../support/document-reads.js';
 import { example, PATIENT, ZONE } from './fixtures.js';
 
 const read = <K extends Parameters<typeof mapDocument>[0]>(kind: K, file: string, range = {}) =>
-  selectInRange(kind, mapDocument(kind, example(file), { zone: ZONE, expectedPatientId: PATIENT }), range, ZONE);
+  selectDocument(kind, mapDocument(kind, example(file), { zone: ZONE, expectedPatientId: PATIENT }), range, ZONE);
 
 describe('examples sorted by their time key', () => {
   it('issue 13: contacts by contact.contactBeginDateTime, the repeated autumn hour as its earlier instant', () => {

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { mapDocument } from '../../../src/adapters/ehr-xml/index.js';
-import { selectInRange } from '../../../src/domain/records/index.js';
+import { selectDocument } from '../../support/document-reads.js';
 import { edit, example, PATIENT, ZONE } from './fixtures.js';
 
 const map = (xml: string) => mapDocument('patient-v2', xml, { zone: ZONE, expectedPatientId: PATIENT });
@@ -20,7 +20,7 @@ describe('issue 13: PatientEHRExtracts example', () => {
   it('keeps both extracts in document order and picks none, whatever a range says', () => {
     expect(answer).toHaveLength(1);
     expect(answer[0]?.patientEHRExtract.map((e) => e.ehrId?.extension)).toEqual(['TOLV:EhrId:191212121212', 'TAND:EhrId:191212121212']);
-    expect(selectInRange('patient-v2', answer, { from: '20300101000000' }, ZONE)).toEqual(answer);
+    expect(selectDocument('patient-v2', answer, { from: '20300101000000' }, ZONE)).toEqual(answer);
   });
 
   it('maps the current extract field by field', () => {

@@ -13,10 +13,10 @@ import {
   AttentionSignalSchema, BookedAppointmentsResultSchema, CareContactSchema, JournalNoteRecordSchema, PatientRecordSchema,
   PatientV2Schema, PrescriptionRecordSchema, ResultRecordSchema, VideoMeetingSchema,
 } from '../../../src/domain/records/index.js';
-import type { ReadKind } from '../../../src/ports/ehr-records.port.js';
+import type { DocumentKind } from '../../../src/adapters/ehr-xml/documents.js';
 import { edit, example, PATIENT, ZONE } from './fixtures.js';
 
-const KINDS: [ReadKind, string, TSchema][] = [
+const KINDS: [DocumentKind, string, TSchema][] = [
   ['patient', 'patient.xml', PatientRecordSchema],
   ['patient-v2', 'patient-v2.xml', PatientV2Schema],
   ['medications', 'medications.xml', PrescriptionRecordSchema],

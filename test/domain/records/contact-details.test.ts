@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { withoutContactDetails } from '../../../src/domain/records/index.js';
+import { readPolicyOf } from '../../../src/domain/operations/table.js';
 import {
   booking, bookingResult, contact, contacts, deepFreeze, journal, patientData, patientRecords, patientV2, patientV2Data, PATIENT,
   prescriptions, signal, signals,
 } from './builders.js';
 
-describe('withoutContactDetails', () => {
+describe('each read policy\'s withoutContactDetails', () => {
   it('empties the patient\'s phones, e-mails and addresses in PatientRecords and leaves out the register\'s location, keeping the wrappers and all else', () => {
     const records = deepFreeze(patientRecords(patientData(), undefined));
-    const masked = withoutContactDetails('patient', records);
+    const masked = readPolicyOf('getPatient').withoutContactDetails(records);
     const data = masked[0]?.PatientEHRExtract[0]?.Patient;
     expect(data?.PhoneNumbers).toEqual({ Phone: [] });
     expect(data?.EmailAddresses).toEqual({ Email: [] });
@@ -27,7 +27,7 @@ describe('withoutContactDetails', () => {
     const unitAddress = { StreetAddress: 'Tolvstadsplan 1', City: 'Stockholm' };
     const withUnit = { ...booking('00012345', '2025-07-04T12:30:00Z'), PerformingUnit: { Name: 'Vårdcentralen Tolvstad', Address: unitAddress } };
     const results = deepFreeze([bookingResult([withUnit]), bookingResult([], false)]);
-    const masked = withoutContactDetails('bookings', results);
+    const masked = readPolicyOf('getAppointments').withoutContactDetails(results);
     expect(masked[0]?.Patient).toEqual({ Name: 'Tolvan Tolvansson', PersonNumbers: [{ Number: PATIENT }], Addresses: [], PhoneNumbers: [] });
     expect(masked[0]?.Booking[0]?.PerformingUnit?.Address).toEqual(unitAddress);
     expect(masked[1]).toEqual(results[1]);
@@ -36,18 +36,18 @@ describe('withoutContactDetails', () => {
 
   it('leaves documents without the patient\'s contact details as they are', () => {
     const meds = deepFreeze(prescriptions('20250303101522'));
-    expect(withoutContactDetails('medications', meds)).toEqual(meds);
+    expect(readPolicyOf('getMedications').withoutContactDetails(meds)).toEqual(meds);
     const notes = deepFreeze(journal('20250303103012'));
-    expect(withoutContactDetails('journalnotes', notes)).toEqual(notes);
+    expect(readPolicyOf('getJournalNotes').withoutContactDetails(notes)).toEqual(notes);
     const contactAnswer = deepFreeze(contacts(contact('00012345', '20250303093000')));
-    expect(withoutContactDetails('contacts', contactAnswer)).toEqual(contactAnswer);
+    expect(readPolicyOf('getContacts').withoutContactDetails(contactAnswer)).toEqual(contactAnswer);
     const signalAnswer = deepFreeze(signals(signal('000101', '20191105142233')));
-    expect(withoutContactDetails('attentionsignals', signalAnswer)).toEqual(signalAnswer);
+    expect(readPolicyOf('getAttentionSignals').withoutContactDetails(signalAnswer)).toEqual(signalAnswer);
   });
 
   it('issue 13: empties patient v2 addresses, phones and e-mail, drops the register location and the relatives\' addresses and phones, keeps the rest', () => {
     const answer = deepFreeze(patientV2(patientV2Data(), patientV2Data({ patientComment: 'Andra systemet' })));
-    const masked = withoutContactDetails('patient-v2', answer);
+    const masked = readPolicyOf('getPatientV2').withoutContactDetails(answer);
     const original = patientV2Data();
     for (const extract of masked[0]?.patientEHRExtract ?? []) {
       const patient = extract.patient;

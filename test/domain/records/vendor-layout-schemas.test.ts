@@ -5,14 +5,27 @@
  * may have members we leave out (TS.expression ...): they are dropped, never invented.
  */
 import { describe, expect, it } from 'vitest';
-import { AttentionSignalSchema, CareContactSchema, JournalRecordSchema, PatientV2Schema } from '../../../src/domain/records/index.js';
+import {
+  AttentionSignalSchema, CareContactSchema, DiagnosesSchema, JournalRecordSchema, LabResultSchema, PatientV2Schema,
+} from '../../../src/domain/records/index.js';
 import { vendorAnswerSchema, type JsonSchema } from '../../support/vendor-layouts.js';
 
 type Schema = { type?: string; properties?: Record<string, Schema>; items?: Schema; $ref?: string; $defs?: Record<string, Schema>; enum?: unknown[] };
 
+/** Our recursive members (`Type.Cyclic`) by id, and the pairs compared so far (a recursion is compared once). */
+const ownDefs = new Map<string, Schema>();
+const compared = new Set<string>();
+
 /** Differences between `ours` and the tree's `theirs` at `path`; `defs` resolves the tree's data types. */
-function compare(ours: Schema, theirs: Schema, defs: Record<string, Schema>, path: string, out: string[]): void {
-  const fromType = theirs.$ref !== undefined;
+function compare(given: Schema, theirs: Schema, defs: Record<string, Schema>, path: string, out: string[]): void {
+  for (const [id, def] of Object.entries(given.$defs ?? {})) ownDefs.set(id, def);
+  const ours = given.$ref === undefined ? given : ownDefs.get(given.$ref) ?? {};
+  if (given.$ref !== undefined && theirs.$ref !== undefined) {
+    const pair = `${given.$ref} ${theirs.$ref}`;
+    if (compared.has(pair)) return;
+    compared.add(pair);
+  }
+  const fromType = theirs.$ref !== undefined && !theirs.$ref.startsWith('#/$defs/') ? true : theirs.$ref !== undefined;
   const resolved = fromType ? defs[theirs.$ref?.replace('#/$defs/', '') ?? ''] ?? {} : theirs;
   // `any` in the tree: the vendor's original document types it; ours says how.
   if (resolved.type === undefined) return;
@@ -52,6 +65,14 @@ describe('issue 13: the answer schemas follow the vendor\'s layouts', () => {
 
   it('attention signals', () => {
     expect(differences(AttentionSignalSchema as unknown as Schema, 'attention-signal.txt')).toEqual([]);
+  });
+
+  it('issue 23: chemistry lab results v2', () => {
+    expect(differences(LabResultSchema as unknown as Schema, 'chemistry-lab-results-v2.txt')).toEqual([]);
+  });
+
+  it('issue 23: diagnosis v2, its nested diagnoses to any depth', () => {
+    expect(differences(DiagnosesSchema as unknown as Schema, 'diagnosis-v2.txt')).toEqual([]);
   });
 
   it('patient information v2', () => {

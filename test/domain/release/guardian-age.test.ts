@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AccessBasis } from '../../../src/domain/access/patient-access.js';
+import type { AccessBasis } from '../../../src/domain/access/relationship.js';
 import { guardianAgeWithholds } from '../../../src/domain/release/guardian-age.js';
 import type { ReleasePolicy } from '../../../src/domain/release/release-policy.js';
 import { compactToEpochMs } from '../../../src/domain/time/local-time.js';

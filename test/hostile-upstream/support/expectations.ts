@@ -30,7 +30,7 @@ const MESSAGES: Record<number, string> = {
 /** Upstream words that must never reach a caller: file contents, operator text, HTML, entity text, identity numbers. */
 export const UPSTREAM_TEXT = /passwd|root:|\/bin\/|canary|NullPointer|Internt|Fault|<html|<!DOCTYPE|Gateway|nginx|lol|polluted|isAdmin|(?<!\d)\d{12}(?!\d)|\d{8}-\d{4}|\d{6}-\d{4}/i;
 
-/** Status, body shape and message (CONTRACT §3), the deadline, and nothing of upstream's text. */
+/** Status, body shape and message (docs/contract.md#errors), the deadline, and nothing of upstream's text. */
 export function expectRefusal(route: Route, expected: 502 | 504, answer: Answer, label: string, marginMs = MARGIN_MS): void {
   const where = `${label} on ${route.url}`;
   expect(answer.status, `${where}: status (body ${answer.body.slice(0, 200)})`).toBe(expected);

@@ -2,7 +2,7 @@
  * Hostile XML documents, dressed as the answer a route asks for (its root element and namespace),
  * so only the hostile part — never a wrong root — is what the service must refuse.
  */
-import { NS } from '../../../src/adapters/ehr-embedded/demo-data/ix.js';
+import { NS } from '../../../src/dev/demo-data/ix.js';
 
 export type DocumentKind = 'journalnotes' | 'contacts';
 

@@ -1,5 +1,5 @@
 /**
- * THREATS #33/#34 on captured log output: every write is one JSON line, and no token, subscription
+ * threats 33/34 of docs/threat-model.md#audit-and-logs-v16-pdl on captured log output: every write is one JSON line, and no token, subscription
  * key or identity number used in a test appears anywhere in it.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Independent statements of the input rules (CONTRACT §2, §4), written from the contract and not
+ * Independent statements of the input rules (docs/contract.md#token-kinds, #reads), written from the contract and not
  * from src/, so the fuzzing suites can tell what the answer must be for any input they generate.
  */
 
@@ -76,7 +76,7 @@ export function expectedForTimeFilter(from: string | undefined, to: string | und
   return [200, 400];
 }
 
-/** The demo registry's live relations (actor>patient), from src/adapters/ehr-embedded/demo-data. */
+/** The demo registry's live relations (actor>patient), from src/dev/demo-data. */
 export const DEMO = {
   TOLVAN: '191212121212', MARTA: '198112189876', LILLA: '201701012393', ANTON: '200404122384',
   GOSTA: '194608632396', SARA: '197305242385', UNKNOWN: '195507142478',

@@ -1,9 +1,12 @@
-import type { OperationName } from '../../../src/domain/access/operations.js';
+import { OPERATION_NAMES, OPERATIONS, type OperationName } from '../../../src/domain/operations/table.js';
+import type { Operation } from '../../../src/domain/operations/operation.js';
 
 /**
- * The ten operations of the spec and the patient's access log (CONTRACT §6) as a table the security suites are driven from (CONTRACT §3, §4).
- * Each row says how to make a valid request, which query parameters the route declares, which error
- * shape it answers in and which statuses it may answer at all.
+ * Every operation of the operation table as a row the security suites are driven from
+ * (docs/contract.md#errors, #reads), derived from the table: a new operation is covered by the
+ * BOLA, token, fuzzing, method and audit suites without an edit here. Each row says how to make a
+ * valid request, which query parameters the route declares, which error shape it answers in and
+ * which statuses it may answer at all.
  */
 export interface RouteCase {
   operation: OperationName;
@@ -12,8 +15,8 @@ export interface RouteCase {
   path: string;
   /** Query of a valid request (without the leading `?`). */
   query: Record<string, string>;
-  /** Query parameters the route declares; any other is 400. `undefined`: the route declares no query schema. */
-  declaredQuery: readonly string[] | undefined;
+  /** Query parameters the route declares; any other is 400. */
+  declaredQuery: readonly string[];
   /** A valid body for the two writes. */
   body?: Record<string, string>;
   /** shape 1 `{statusCode, message}` or shape 2 `{error, path, status, timestamp}`. */
@@ -26,28 +29,43 @@ export interface RouteCase {
 /** An id no patient has: answered `ERROR` / `CONTACT_NOT_FOUND`, and never changes state. */
 export const UNKNOWN_CONTACT_ID = '99999999999';
 
-export const ROUTES: readonly RouteCase[] = [
-  {
-    operation: 'registerPayment', method: 'POST', path: '/patients/paymentnotice/', query: {}, declaredQuery: undefined,
-    body: { status: 'PAID', contactId: UNKNOWN_CONTACT_ID, paymentType: 'CARD' }, errorShape: 'status', okType: 'array', write: true,
-  },
-  {
-    operation: 'changeAppointment', method: 'PUT', path: '/patients/appointments/', query: { id: UNKNOWN_CONTACT_ID }, declaredQuery: ['id'],
-    body: { status: 'arrived' }, errorShape: 'status', okType: 'object', write: true,
-  },
-  { operation: 'getAppointments', method: 'GET', path: '/patients/appointments/', query: {}, declaredQuery: ['fromDateTime', 'toDateTime'], errorShape: 'status', okType: 'array', write: false },
-  { operation: 'getPatient', method: 'GET', path: '/patients/patient/', query: {}, declaredQuery: ['api-version'], errorShape: 'status', okType: 'array', write: false },
-  { operation: 'getPatientV2', method: 'GET', path: '/patients/patient/', query: { 'api-version': 'v2' }, declaredQuery: ['api-version'], errorShape: 'status', okType: 'array', write: false },
-  { operation: 'getContacts', method: 'GET', path: '/patients/contacts/', query: {}, declaredQuery: ['fromDateTime', 'toDateTime', 'api-version'], errorShape: 'error', okType: 'array', write: false },
-  { operation: 'getAttentionSignals', method: 'GET', path: '/patients/attentionsignals/', query: {}, declaredQuery: ['fromDateTime', 'toDateTime'], errorShape: 'error', okType: 'array', write: false },
-  { operation: 'getVideoMeetings', method: 'GET', path: '/patients/videomeetings/', query: {}, declaredQuery: ['fromDateTime', 'toDateTime'], errorShape: 'error', okType: 'array', write: false },
-  { operation: 'getMedications', method: 'GET', path: '/patients/medications/', query: {}, declaredQuery: ['fromDateTime', 'toDateTime'], errorShape: 'status', okType: 'array', write: false },
-  { operation: 'getJournalNotes', method: 'GET', path: '/patients/journalnotes/', query: {}, declaredQuery: ['fromDateTime', 'toDateTime'], errorShape: 'status', okType: 'array', write: false },
-  {
-    operation: 'getAccessLog', method: 'GET', path: '/patients/accesslog/', query: {}, declaredQuery: ['fromDateTime', 'toDateTime', 'limit', 'cursor'],
-    errorShape: 'status', okType: 'array', write: false,
-  },
-];
+/** Values for the query parameters an operation requires, by parameter name. */
+const REQUIRED_QUERY_VALUES: Readonly<Record<string, string>> = { id: UNKNOWN_CONTACT_ID };
+
+/** A valid body of each kind of write, naming no real appointment. */
+const WRITE_BODIES: Readonly<Record<'arrival' | 'payment', Record<string, string>>> = {
+  arrival: { status: 'arrived' },
+  payment: { status: 'PAID', contactId: UNKNOWN_CONTACT_ID, paymentType: 'CARD' },
+};
+
+function validQuery(op: Operation): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const name of op.query.required ?? []) {
+    const value = REQUIRED_QUERY_VALUES[name];
+    if (value === undefined) throw new Error(`no test value for the required query parameter ${name}`);
+    query[name] = value;
+  }
+  if (op.apiVersion?.value !== undefined) query['api-version'] = op.apiVersion.value;
+  return query;
+}
+
+function routeCase(operation: OperationName): RouteCase {
+  const op: Operation = OPERATIONS[operation];
+  const write = op.handler === 'arrival' || op.handler === 'payment' ? op : undefined;
+  return {
+    operation,
+    method: op.method,
+    path: op.path,
+    query: validQuery(op),
+    declaredQuery: Object.keys(op.query.properties),
+    ...(write === undefined ? {} : { body: WRITE_BODIES[write.handler] }),
+    errorShape: op.errorShape,
+    okType: write !== undefined && !write.answer.array ? 'object' : 'array',
+    write: write !== undefined,
+  };
+}
+
+export const ROUTES: readonly RouteCase[] = OPERATION_NAMES.map(routeCase);
 
 export const READ_ROUTES = ROUTES.filter((r) => !r.write);
 export const WRITE_ROUTES = ROUTES.filter((r) => r.write);
@@ -84,7 +102,7 @@ export function requestOf(route: RouteCase, overrides: { url?: string; body?: un
 }
 
 /**
- * Statuses CONTRACT §3 documents for a route of this service over the embedded EHR: 502/504 need a
+ * Statuses docs/contract.md#errors documents for a route of this service over the embedded EHR: 502/504 need a
  * remote EHR and are not expected here, 413/415 exist only where there is a body to refuse. 500 is
  * never documented for this service.
  */

@@ -26,7 +26,7 @@ function contentTypeOf(answer: Answer): string {
 }
 
 /**
- * Every way the answer breaks CONTRACT §3 for `route` (undefined: an unknown path, which answers
+ * Every way the answer breaks docs/contract.md#errors for `route` (undefined: an unknown path, which answers
  * shape 1): a status the route does not document, an error body that is not exactly shape 1 or
  * exactly shape 2 as the route says, a 200 whose JSON is not the route's top-level type, a body
  * that is not JSON, or text that gives away internals. Empty when the answer is fine.

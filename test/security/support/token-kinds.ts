@@ -3,7 +3,7 @@ import { TEST_CLIENT_ID } from '../../support/test-issuer.js';
 /**
  * Tokens that are neither a person token (a valid identity number, as a string, in the patient
  * claim) nor a client token (no patient claim at all, and a `client_id`/`azp` listed in
- * AUTH_CLIENT_IDS): CONTRACT §2 refuses each with 401 `invalid_token` (issue 12 item 1). Each
+ * AUTH_CLIENT_IDS): docs/contract.md#token-kinds refuses each with 401 `invalid_token` (issue 12 item 1). Each
  * carries a listed client id unless the case is about the client id, so a refusal can only come
  * from the rule the case names, never from an unlisted client.
  *

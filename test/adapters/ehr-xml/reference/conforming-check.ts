@@ -1,10 +1,13 @@
 /**
  * The differential oracle's judge of well-formedness: saxes, a conforming XML 1.0 parser, plus the
- * service's own rules on top of XML (README §1, issue 12 item 7): no DTD, version 1.0, at most one
+ * service's own rules on top of XML (docs/upstream-ehr.md#1-rules-every-document-follows, issue 12 item 7): no DTD, version 1.0, at most one
  * colon in a name, no prefixed attribute but xsi:nil and xmlns:*, no attribute repeated by local
  * name, no `__proto__`/`constructor`/`prototype` element, nesting at most MAX_DEPTH, the expected
  * root. A document it accepts comes back canonical: comments and PIs dropped, references resolved
- * and written again with the five entities or as character references, CDATA kept.
+ * and written again with the five entities or as character references, and CDATA written as the
+ * text it is: the tree builder then sees an element's character data, references and CDATA as the
+ * one text they form (docs/upstream-ehr.md#1-rules-every-document-follows), whitespace beside them
+ * kept, instead of trimming each piece apart as fast-xml-parser's trimValues does.
  */
 import { SaxesParser, type SaxesAttributeNS, type SaxesTagPlain } from 'saxes';
 import { malformed } from '../../../../src/adapters/ehr-xml/malformed-document-error.js';
@@ -65,7 +68,7 @@ export function conformingCanonical(xml: string, root: string): string {
   parser.on('text', (t) => {
     if (depth > 0) out.push(escapeText(t));
   });
-  parser.on('cdata', (t) => out.push(`<![CDATA[${t}]]>`));
+  parser.on('cdata', (t) => out.push(escapeText(t)));
   try {
     parser.write(text).close();
   } catch {

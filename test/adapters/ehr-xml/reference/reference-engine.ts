@@ -9,7 +9,7 @@ import { READINGS, type MapOptions } from '../../../../src/adapters/ehr-xml/map-
 import { assertOnlyPatient } from '../../../../src/adapters/ehr-xml/patient-ids.js';
 import type { MapContext } from '../../../../src/adapters/ehr-xml/shape.js';
 import { mapRoot } from './walk.js';
-import type { ReadKind, ReadResults } from '../../../../src/ports/ehr-records.port.js';
+import type { DocumentKind, DocumentResults } from '../../../../src/adapters/ehr-xml/documents.js';
 import { arrayPaths } from './array-paths.js';
 import { conformingCanonical } from './conforming-check.js';
 import { documentParser, type DocumentParser } from './xml-parser.js';
@@ -35,10 +35,10 @@ export function referenceRoot(document: DocumentType, xml: DocumentInput, ctx: M
 }
 
 /** mapDocument's answer, by the oracle. */
-export function referenceMapDocument<K extends ReadKind>(kind: K, xml: DocumentInput, options: MapOptions): ReadResults[K] {
+export function referenceMapDocument<K extends DocumentKind>(kind: K, xml: DocumentInput, options: MapOptions): DocumentResults[K] {
   const ctx: MapContext = { zone: options.zone, onDropped: options.onDropped ?? (() => undefined) };
   const reading = READINGS[kind];
-  const data = reading.finish(referenceRoot(reading.document, xml, ctx), ctx) as ReadResults[K];
+  const data = reading.finish(referenceRoot(reading.document, xml, ctx), ctx) as DocumentResults[K];
   if (options.expectedPatientId !== undefined) assertOnlyPatient(kind, data, options.expectedPatientId);
   return data;
 }

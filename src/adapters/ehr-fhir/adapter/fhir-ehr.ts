@@ -1,0 +1,111 @@
+/**
+ * The FHIR R4 EHR (`EHR_ADAPTER=fhir-r4`, docs/upstream-fhir.md): the reads of the operation table
+ * it has a plan for, the delegation registry from tagged RelatedPersons, and the two writes, over the
+ * shared EHR transport. `ping` is ready when the server answers its CapabilityStatement and that
+ * statement lists every search parameter the reads and the registry send.
+ */
+import type { Relationship } from '../../../domain/access/relationship.js';
+import { EhrError } from '../../../domain/ehr-error.js';
+import type { ReadName } from '../../../domain/operations/table.js';
+import { PAYMENT_TYPES, type PaymentType } from '../../../domain/writes/payment-types.js';
+import type { EhrWriteResult } from '../../../domain/writes/write-outcomes.js';
+import type { DelegationRegistry } from '../../../ports/delegation-registry.port.js';
+import type { EhrReads, EhrRecords } from '../../../ports/ehr-records.port.js';
+import type { UpstreamAnswer } from '../../ehr-http/exchange.js';
+import { EhrHttpTransport, type EhrTls } from '../../ehr-http/transport.js';
+import { checkCapabilities, neededSearches, type CapabilityCheck } from '../client/capabilities.js';
+import { FhirClient } from '../client/fhir-client.js';
+import { fhirReads, fhirRelationships, type FhirReadsOptions } from '../client/fhir-reads.js';
+import { CapabilityWatch } from './capability-watch.js';
+import { FhirWrites } from './fhir-writes.js';
+import type { FhirEhrEvent, FhirEhrOptions } from './options.js';
+import { FHIR_MEDIA, transportExchange } from './transport-exchange.js';
+
+const PERSON_ID = /^\d{12}$/;
+const NOT_FOUND = (): EhrError => new EhrError('patient-not-found', 'unknown patient');
+const KNOWN_PAYMENT_TYPES: ReadonlySet<string> = new Set<PaymentType>(PAYMENT_TYPES);
+
+/** The server itself answered the readiness probe: a 200 in FHIR JSON (a proxy's page or a 5xx is not). */
+const answeredAsFhir = (answer: UpstreamAnswer): boolean => {
+  const type = answer.headers['content-type'];
+  return answer.status === 200 && FHIR_MEDIA.readable(typeof type === 'string' ? type : undefined);
+};
+
+export class FhirEhr implements EhrRecords, DelegationRegistry {
+  readonly reads: EhrReads;
+  private readonly client: FhirClient;
+  private readonly readsOptions: FhirReadsOptions;
+  private readonly transport: EhrHttpTransport;
+  private readonly registry: (actor: string) => Promise<Relationship[]>;
+  private readonly capabilities: CapabilityWatch;
+  private readonly writes: FhirWrites;
+  private readonly emit: (event: FhirEhrEvent) => void;
+
+  constructor(options: FhirEhrOptions) {
+    this.emit = options.onEvent ?? (() => undefined);
+    this.transport = new EhrHttpTransport({ ...options, media: FHIR_MEDIA, onEvent: this.emit });
+    this.client = new FhirClient({
+      baseUrl: options.baseUrl, pageSize: options.pageSize, maxPages: options.maxPages,
+      exchange: transportExchange(this.transport, options.baseUrl, options.authorization),
+      onRefusal: (status, issues) => this.emit({ type: 'refusal', status, issues }),
+    });
+    this.readsOptions = {
+      client: this.client, zone: options.zone, idRoot: options.idRoot, videoActionIdSystem: options.videoActionIdSystem,
+      now: options.now ?? Date.now, note: options.onDropped, callTimeoutMs: options.timeoutMs,
+    };
+    this.reads = guarded(fhirReads(this.readsOptions));
+    this.registry = fhirRelationships({ ...this.readsOptions, tag: options.delegationTag });
+    const needed = neededSearches(Object.keys(this.reads) as ReadName[], true);
+    this.capabilities = new CapabilityWatch(
+      () => checkCapabilities(this.client, needed, AbortSignal.timeout(options.timeoutMs)), options.now ?? Date.now, (check) => this.report(check),
+    );
+    this.writes = new FhirWrites({
+      client: this.client, paymentIdSystem: options.paymentIdSystem, zone: options.zone, now: options.now ?? Date.now,
+      callTimeoutMs: options.timeoutMs, capabilities: () => this.capabilities.current(), note: (detail) => this.emit({ type: 'write-note', detail }),
+    });
+  }
+
+  async relationshipsOf(actorId: string): Promise<Relationship[]> {
+    if (!PERSON_ID.test(actorId)) throw new RangeError('actor id must be 12 digits');
+    return this.registry(actorId);
+  }
+
+  async registerArrival(patientId: string, contactId: string): Promise<EhrWriteResult> {
+    if (!PERSON_ID.test(patientId)) throw NOT_FOUND();
+    return this.writes.registerArrival(patientId, contactId);
+  }
+
+  async registerPayment(patientId: string, contactId: string, paymentType: PaymentType): Promise<EhrWriteResult> {
+    if (!PERSON_ID.test(patientId)) throw NOT_FOUND();
+    if (!KNOWN_PAYMENT_TYPES.has(paymentType)) throw new RangeError(`paymentType must be one of ${PAYMENT_TYPES.join(', ')}`);
+    return this.writes.registerPayment(patientId, contactId, paymentType);
+  }
+
+  /** Ready when the server answers its CapabilityStatement now, and the statement (re-read every 10 minutes) lists what the reads send. */
+  async ping(): Promise<boolean> {
+    if (!await this.transport.probe('/metadata', answeredAsFhir)) return false;
+    return (await this.capabilities.current())?.ready ?? false;
+  }
+
+  /** A rotated client certificate (or CA) for new connections; files that make no usable pair throw, and the old one stays. */
+  useTls(tls: EhrTls): void {
+    this.transport.useTls(tls);
+  }
+
+  close(): Promise<void> {
+    return this.transport.close();
+  }
+
+  private report(check: CapabilityCheck): void {
+    if (check.wrongVersion) this.emit({ type: 'capability-version', fhirVersion: check.capabilities.fhirVersion });
+    for (const { type, param } of check.missing) this.emit({ type: 'capability-missing', resource: type, param });
+  }
+}
+
+/** Each read refuses an identity number that is not 12 digits before anything is sent. */
+function guarded(reads: EhrReads): EhrReads {
+  return Object.fromEntries(Object.entries(reads).map(([name, read]) => [name, (patientId: string, range: never) => {
+    if (!PERSON_ID.test(patientId)) return Promise.reject(NOT_FOUND());
+    return (read as (id: string, r: never) => Promise<unknown>)(patientId, range);
+  }])) as EhrReads;
+}

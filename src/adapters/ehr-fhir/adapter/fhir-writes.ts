@@ -1,0 +1,184 @@
+/**
+ * The two writes over FHIR (docs/upstream-fhir.md#5-the-two-writes), which never overwrite: every
+ * attempt, a client's retry after a lost answer included, starts by reading the appointment and
+ * decides from what it sees. Arrival changes `status` to `arrived` by JSON Patch (or PUT) with
+ * `If-Match`, and reads again on any conflict; payment is a PaymentNotice created only if none exists
+ * for the appointment (`If-None-Exist`). Outcomes carry the legacy reason codes.
+ */
+import { EhrError } from '../../../domain/ehr-error.js';
+import { localDate } from '../../../domain/time/local-time.js';
+import type { PaymentType } from '../../../domain/writes/payment-types.js';
+import type { EhrWriteResult } from '../../../domain/writes/write-outcomes.js';
+import { statusFailure } from '../../ehr-http/status.js';
+import { appointmentUnit } from '../appointment-parts.js';
+import { resourceOf } from '../client/answer.js';
+import type { CapabilityCheck, TypeCapabilities } from '../client/capabilities.js';
+import type { FhirClient } from '../client/fhir-client.js';
+import { FHIR_JSON } from '../client/fhir-exchange.js';
+import { APPOINTMENT_FOLLOWS } from '../client/follow-rules.js';
+import { findPatient } from '../client/patient-lookup.js';
+import { resolveMissing } from '../client/reference-resolution.js';
+import { fhirFault } from '../fault.js';
+import { extensionOf, partOf, PDAS_BASE } from '../extensions.js';
+import { writtenNumber } from '../fhir-json.js';
+import { referenceKey, ResourceIndex } from '../resource-index.js';
+import type { Appointment } from '../schemas/clinical.js';
+import { checkedResource } from '../schemas/index.js';
+import { decimalDifference } from './decimal.js';
+
+const CONTACT_ID = /^[A-Za-z0-9.-]{1,64}$/;
+const MAX_ARRIVAL_ATTEMPTS = 3;
+/** Statuses after which the appointment is read again: the version moved, or a `test` op failed (Medplum answers 400). */
+const READ_AGAIN: ReadonlySet<number> = new Set([400, 409, 412, 422]);
+const CANCELLED: ReadonlySet<string> = new Set(['cancelled', 'noshow', 'entered-in-error']);
+const ARRIVED: ReadonlySet<string> = new Set(['arrived', 'checked-in', 'fulfilled']);
+const PATIENT_FEE = `${PDAS_BASE}StructureDefinition/patient-fee`;
+const PAYMENT_TYPE = `${PDAS_BASE}StructureDefinition/payment-type`;
+const UNKNOWN = { extension: [{ url: 'http://hl7.org/fhir/StructureDefinition/data-absent-reason', valueCode: 'unknown' }] };
+
+const result = (resultCode: EhrWriteResult['resultCode'], reasonCode: string): EhrWriteResult => ({ resultCode, reasonCode });
+const NOT_FOUND = result('ERROR', 'CONTACT_NOT_FOUND');
+
+export interface FhirWritesOptions {
+  client: FhirClient;
+  /** FHIR_PAYMENT_ID_SYSTEM. */
+  paymentIdSystem: string;
+  zone: string;
+  now: () => number;
+  /** EHR_TIMEOUT_MS for one port call as a whole. */
+  callTimeoutMs: number;
+  /** What the server supports (PATCH or PUT; versioned updates; conditional create). */
+  capabilities: () => Promise<CapabilityCheck | undefined>;
+  /** Why a write was refused or found a duplicate (fixed text, no personal data). */
+  note: (reason: string) => void;
+}
+
+/** What was read: the appointment as the server holds it (raw, for PUT), checked, with its version. */
+interface Read {
+  raw: Record<string, unknown>;
+  appointment: Appointment;
+}
+
+export class FhirWrites {
+  constructor(private readonly o: FhirWritesOptions) {}
+
+  async registerArrival(number: string, contactId: string): Promise<EhrWriteResult> {
+    if (!CONTACT_ID.test(contactId)) return NOT_FOUND;
+    const signal = AbortSignal.timeout(this.o.callTimeoutMs);
+    const patient = await findPatient(this.o.client, number, signal);
+    for (let attempt = 1; attempt <= MAX_ARRIVAL_ATTEMPTS; attempt++) {
+      const read = await this.readAppointment(contactId, patient.id, signal);
+      if (read === undefined) return NOT_FOUND;
+      const status = read.appointment.status;
+      if (CANCELLED.has(status)) return result('ERROR', 'CONTACT_CANCELLED');
+      if (ARRIVED.has(status)) return result('INFO', 'ALREADY_ARRIVED');
+      if (status !== 'booked') return NOT_FOUND;
+      const answer = await this.markArrived(read, signal);
+      if (answer.status === 200 || answer.status === 204) return result('OK', 'ARRIVAL_REGISTERED');
+      if (!READ_AGAIN.has(answer.status)) throw statusFailure(answer.status, answer.headers);
+    }
+    // Every attempt met a newer version: nothing was changed, so a retry is harmless.
+    throw new EhrError('unavailable', 'FHIR appointment kept changing while arrival was registered', 1);
+  }
+
+  async registerPayment(number: string, contactId: string, paymentType: PaymentType): Promise<EhrWriteResult> {
+    if (!CONTACT_ID.test(contactId)) return NOT_FOUND;
+    const signal = AbortSignal.timeout(this.o.callTimeoutMs);
+    const patient = await findPatient(this.o.client, number, signal);
+    const read = await this.readAppointment(contactId, patient.id, signal);
+    if (read === undefined) return NOT_FOUND;
+    const status = read.appointment.status;
+    if (CANCELLED.has(status)) return result('ERROR', 'CONTACT_CANCELLED');
+    // A request not yet in a schedule, or a booking without an arrival, cannot be paid.
+    if (!ARRIVED.has(status)) return result('ERROR', 'NOT_PAYABLE');
+    const notice = await this.paymentNotice(read.appointment, paymentType, signal);
+    const key = `${this.o.paymentIdSystem}|${contactId}`;
+    const capabilities = await this.typeCapabilities('PaymentNotice');
+    if (capabilities.conditionalCreate !== true) {
+      // No atomic "already paid?": ask first. The write coordinator serialises this service's own payments for one appointment.
+      const found = await this.o.client.search('PaymentNotice', [['identifier', key]], { signal });
+      if (found.matches.length > 0) return result('INFO', 'ALREADY_PAID');
+    }
+    const answer = await this.o.client.request(`${this.o.client.baseUrl}/PaymentNotice`, {
+      method: 'POST', body: notice, signal,
+      headers: { 'content-type': FHIR_JSON, ...(capabilities.conditionalCreate === true ? { 'if-none-exist': `identifier=${encodeURIComponent(key)}` } : {}) },
+    });
+    if (answer.status === 201) return result('OK', 'PAYMENT_REGISTERED');
+    if (answer.status === 200) return result('INFO', 'ALREADY_PAID');
+    if (answer.status === 412) {
+      this.o.note('more than one PaymentNotice exists for one appointment');
+      return result('INFO', 'ALREADY_PAID');
+    }
+    throw statusFailure(answer.status, answer.headers);
+  }
+
+  /** `GET Appointment/{id}`; undefined when it does not exist (404, 410) or is not this patient's. */
+  private async readAppointment(id: string, patientId: string, signal: AbortSignal): Promise<Read | undefined> {
+    const answer = await this.o.client.request(`${this.o.client.baseUrl}/Appointment/${id}`, { method: 'GET', signal });
+    if (answer.status === 404 || answer.status === 410) return undefined;
+    const raw = resourceOf(answer, 'Appointment') as Record<string, unknown>;
+    const appointment = checkedResource('Appointment', raw);
+    if (appointment.id !== id) throw fhirFault('an Appointment other than the one asked for');
+    const own = appointment.participant.some((p) => referenceKey(p.actor?.reference) === `Patient/${patientId}`);
+    return own ? { raw, appointment } : undefined;
+  }
+
+  /** PATCH (JSON Patch with a `test` op) where the server offers it, else PUT; both only with `If-Match`. */
+  private async markArrived(read: Read, signal: AbortSignal) {
+    const capabilities = await this.typeCapabilities('Appointment');
+    const version = read.appointment.meta?.versionId;
+    if (capabilities.versioning !== 'versioned-update' || version === undefined) {
+      // A blind write could overwrite a cancellation made a moment earlier.
+      this.o.note('FHIR server offers no versioned update of Appointment; arrival not written');
+      throw fhirFault('no version check for a write');
+    }
+    const url = `${this.o.client.baseUrl}/Appointment/${read.appointment.id}`;
+    const ifMatch = `W/"${version}"`;
+    if (capabilities.interactions.has('patch')) {
+      const body = JSON.stringify([{ op: 'test', path: '/status', value: 'booked' }, { op: 'replace', path: '/status', value: 'arrived' }]);
+      return this.o.client.request(url, { method: 'PATCH', body, signal, headers: { 'content-type': 'application/json-patch+json', 'if-match': ifMatch } });
+    }
+    const body = JSON.stringify({ ...read.raw, status: 'arrived' });
+    return this.o.client.request(url, { method: 'PUT', body, signal, headers: { 'content-type': FHIR_JSON, 'if-match': ifMatch } });
+  }
+
+  private async typeCapabilities(type: string): Promise<TypeCapabilities> {
+    const check = await this.o.capabilities();
+    const found = check?.capabilities.types.get(type);
+    if (found === undefined) throw new EhrError('unavailable', 'FHIR server capabilities unknown', 5);
+    return found;
+  }
+
+  /** The PaymentNotice body; the amount is price − reduction on the written decimals, never below 0. */
+  private async paymentNotice(appointment: Appointment, paymentType: PaymentType, signal: AbortSignal): Promise<string> {
+    const index = new ResourceIndex();
+    index.add(appointment);
+    await resolveMissing(this.o.client, index, [appointment], APPOINTMENT_FOLLOWS, signal);
+    const unit = appointmentUnit(appointment, index)?.unit.org;
+    const fee = extensionOf(appointment.extension, PATIENT_FEE);
+    const price = partOf(fee, 'price')?.valueMoney;
+    const reduction = partOf(fee, 'reduction')?.valueMoney;
+    const priceText = price === undefined ? undefined : writtenNumber(price, 'value');
+    const amount = priceText === undefined ? undefined
+      : decimalDifference(priceText, (reduction === undefined ? undefined : writtenNumber(reduction, 'value')) ?? '0');
+    const now = this.o.now();
+    const day = localDate(now, this.o.zone);
+    const notice = {
+      resourceType: 'PaymentNotice', status: 'active',
+      identifier: [{ system: this.o.paymentIdSystem, value: appointment.id }],
+      extension: [{ url: PAYMENT_TYPE, valueCode: paymentType }],
+      request: { reference: `Appointment/${appointment.id}` },
+      created: new Date(now).toISOString(),
+      paymentDate: `${day.slice(0, 4)}-${day.slice(4, 6)}-${day.slice(6, 8)}`,
+      payment: { display: 'Patientavgift betald vid incheckning' },
+      recipient: unit === undefined ? UNKNOWN : { reference: `Organization/${unit.id}` },
+      amount: amount === undefined ? UNKNOWN : { value: AMOUNT, currency: 'SEK' },
+      paymentStatus: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/paymentstatus', code: 'paid' }] },
+    };
+    // The amount goes out as the decimal it was computed to, not as a JavaScript number would write it.
+    return JSON.stringify(notice).replace(`"${AMOUNT}"`, amount ?? '0');
+  }
+}
+
+/** A stand-in for the amount while the body is written, replaced by the decimal's own text. */
+const AMOUNT = '@pdas-amount@';

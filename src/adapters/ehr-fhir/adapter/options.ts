@@ -1,0 +1,32 @@
+/** Settings of the FHIR R4 adapter (docs/upstream-fhir.md#settings), beside the shared transport's. */
+import type { TransportEvent, TransportOptions } from '../../ehr-http/transport.js';
+import type { DelegationTag } from '../relationships.js';
+import type { Authorization } from './transport-exchange.js';
+
+export type FhirEhrEvent =
+  | TransportEvent
+  /** A search parameter a read needs that the CapabilityStatement does not list, or a FHIR version other than 4.0. */
+  | { type: 'capability-missing'; resource: string; param: string }
+  | { type: 'capability-version'; fhirVersion: string }
+  /** The server refused a request: its status and the issues' severity/code only (never its text). */
+  | { type: 'refusal'; status: number; issues: string | undefined }
+  /** Why a write was not made, or what it found (a duplicate PaymentNotice): fixed text, no personal data. */
+  | { type: 'write-note'; detail: string };
+
+export interface FhirEhrOptions extends Omit<TransportOptions, 'media' | 'onEvent'> {
+  /** EHR_TIMEZONE. */
+  zone: string;
+  /** FHIR_ID_ROOT, FHIR_VIDEO_ACTION_ID_SYSTEM, FHIR_PAGE_SIZE, FHIR_MAX_PAGES. */
+  idRoot: string;
+  videoActionIdSystem?: string;
+  pageSize: number;
+  maxPages: number;
+  /** FHIR_DELEGATION_TAG and FHIR_PAYMENT_ID_SYSTEM. */
+  delegationTag: DelegationTag;
+  paymentIdSystem: string;
+  /** The Authorization of each request (FHIR_AUTH=smart-backend); none by default. */
+  authorization?: Authorization;
+  /** Told why a record was left out of an answer (no personal data in the reason). */
+  onDropped: (reason: string) => void;
+  onEvent?: (event: FhirEhrEvent) => void;
+}

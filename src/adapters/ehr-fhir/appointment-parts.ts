@@ -1,0 +1,51 @@
+/**
+ * What a booking and a video meeting both read from an Appointment (docs/upstream-fhir.md#33-booked-appointments-operation-3):
+ * its unit, by the first of the Location's managing organisation, the HealthcareService's provider
+ * and the PractitionerRole's organisation (an Organization cannot be a participant in R4); its main
+ * performer (`PPRF`, else the first member of staff); and its other staff.
+ */
+import { hasCode } from './codes.js';
+import { unitFacts, type UnitFacts } from './care-parties.js';
+import { referenceType, type ResourceIndex } from './resource-index.js';
+import type { Appointment } from './schemas/clinical.js';
+import type { Location } from './schemas/parties.js';
+
+export type Participant = Appointment['participant'][number];
+
+const PARTICIPATION_TYPE = 'http://terminology.hl7.org/CodeSystem/v3-ParticipationType';
+const STAFF_TYPES: ReadonlySet<string | undefined> = new Set(['Practitioner', 'PractitionerRole']);
+
+export interface AppointmentUnit {
+  unit: UnitFacts;
+  /** Where the patient goes, when the unit came from a Location. */
+  location?: Location;
+}
+
+export function appointmentUnit(appointment: Appointment, index: ResourceIndex): AppointmentUnit | undefined {
+  const actors = appointment.participant.map((p) => p.actor);
+  for (const actor of actors) {
+    const location = index.get(actor, 'Location');
+    const org = index.get(location?.managingOrganization, 'Organization');
+    if (location !== undefined && org !== undefined) return { unit: unitFacts(org, index), location };
+  }
+  for (const actor of actors) {
+    const org = index.get(index.get(actor, 'HealthcareService')?.providedBy, 'Organization');
+    if (org !== undefined) return { unit: unitFacts(org, index) };
+  }
+  for (const actor of actors) {
+    const org = index.get(index.get(actor, 'PractitionerRole')?.organization, 'Organization');
+    if (org !== undefined) return { unit: unitFacts(org, index) };
+  }
+  return undefined;
+}
+
+const isStaff = (p: Participant): boolean => STAFF_TYPES.has(referenceType(p.actor));
+
+/** The participant whose type has `PPRF`, else the first Practitioner or PractitionerRole. */
+export const mainPerformer = (appointment: Appointment): Participant | undefined =>
+  appointment.participant.find((p) => isStaff(p) && p.type?.some((t) => hasCode(t, PARTICIPATION_TYPE, 'PPRF')))
+  ?? appointment.participant.find(isStaff);
+
+/** The other Practitioner and PractitionerRole participants, in order. */
+export const otherStaff = (appointment: Appointment, main: Participant | undefined): Participant[] =>
+  appointment.participant.filter((p) => p !== main && isStaff(p));

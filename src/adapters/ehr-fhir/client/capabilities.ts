@@ -1,0 +1,89 @@
+/**
+ * The CapabilityStatement check (docs/upstream-fhir.md#transport): the server must speak FHIR 4.0,
+ * and know every search parameter a read sends, per type (or for every type, such as `_id` and
+ * `_tag`). A server that does not know a parameter may answer nothing (Medplum does), and data would
+ * go missing without an error, so a missing one makes `ping` not ready, naming the type and the
+ * parameter. Includes are not checked: what is not included is fetched. What the writes need
+ * (interactions, versioning, conditional create) is read too, for them to decide on.
+ */
+import type { ReadName } from '../../../domain/operations/table.js';
+import { checked } from '../schemas/index.js';
+import { CapabilityStatementSchema } from '../schemas/envelopes.js';
+import type { FhirClient } from './fhir-client.js';
+import { patientLookupParams } from './patient-lookup.js';
+import { READ_PLANS } from './read-plans.js';
+import { parameterName, type SearchParams } from './search-url.js';
+
+export interface TypeCapabilities {
+  searchParams: ReadonlySet<string>;
+  interactions: ReadonlySet<string>;
+  versioning?: string;
+  conditionalCreate?: boolean;
+}
+
+export interface ServerCapabilities {
+  fhirVersion: string;
+  types: ReadonlyMap<string, TypeCapabilities>;
+}
+
+export interface NeededSearch {
+  type: string;
+  params: readonly string[];
+}
+
+export interface CapabilityCheck {
+  ready: boolean;
+  /** The FHIR version is not 4.0.x. */
+  wrongVersion: boolean;
+  missing: { type: string; param: string }[];
+  capabilities: ServerCapabilities;
+}
+
+/** What the references of the reads may name, read by `_id` when not included. */
+const FETCHED_TYPES = ['Patient', 'Organization', 'Practitioner', 'PractitionerRole', 'Location', 'HealthcareService', 'Medication', 'Encounter', 'Observation'];
+const NOT_PARAMETERS: ReadonlySet<string> = new Set(['_include', '_revinclude', '_count', '_sort', '_total', '_elements', '_summary']);
+const A_RANGE = { from: '20000101000000', to: '20000101000000' };
+
+const namesOf = (params: SearchParams): string[] => [...new Set(params.map(([name]) => parameterName(name)).filter((n) => !NOT_PARAMETERS.has(n)))];
+
+/** The searches `reads` send (the patient lookup and the registry's too), and `_id` for what they fetch. */
+export function neededSearches(reads: readonly ReadName[], registry: boolean): NeededSearch[] {
+  const needed: NeededSearch[] = [{ type: 'Patient', params: namesOf(patientLookupParams('191212121212')) }];
+  for (const read of reads) {
+    const plan = READ_PLANS[read];
+    for (const search of plan?.searches ?? []) needed.push({ type: search.type, params: namesOf(search.params('id', A_RANGE, 'UTC')) });
+    if (plan?.reverse !== undefined) needed.push({ type: plan.reverse.type, params: ['patient', plan.reverse.param] });
+  }
+  if (registry) needed.push({ type: 'RelatedPerson', params: ['identifier', '_tag'] });
+  return [...needed, ...FETCHED_TYPES.map((type) => ({ type, params: ['_id'] }))];
+}
+
+export function readCapabilities(json: unknown): ServerCapabilities {
+  const statement = checked(CapabilityStatementSchema, json, 'CapabilityStatement');
+  const rest = statement.rest?.find((r) => r.mode === undefined || r.mode === 'server');
+  const common = (rest?.searchParam ?? []).map((p) => p.name);
+  const types = new Map<string, TypeCapabilities>((rest?.resource ?? []).map((r) => [r.type, {
+    searchParams: new Set([...common, ...(r.searchParam ?? []).map((p) => p.name)]),
+    interactions: new Set((r.interaction ?? []).map((i) => i.code)),
+    versioning: r.versioning,
+    conditionalCreate: r.conditionalCreate,
+  }]));
+  return { fhirVersion: statement.fhirVersion, types };
+}
+
+export function missingSearchParameters(capabilities: ServerCapabilities, needed: readonly NeededSearch[]): { type: string; param: string }[] {
+  const missing = new Map<string, { type: string; param: string }>();
+  for (const { type, params } of needed) {
+    const known = capabilities.types.get(type)?.searchParams;
+    for (const param of params) if (!known?.has(param)) missing.set(`${type}.${param}`, { type, param });
+  }
+  return [...missing.values()];
+}
+
+/** `GET metadata`, judged against what the reads need. */
+export async function checkCapabilities(client: FhirClient, needed: readonly NeededSearch[], signal?: AbortSignal): Promise<CapabilityCheck> {
+  const capabilities = readCapabilities(await client.get(`${client.baseUrl}/metadata`, 'CapabilityStatement', signal));
+  const wrongVersion = !capabilities.fhirVersion.startsWith('4.0');
+  const missing = missingSearchParameters(capabilities, needed);
+  return { ready: !wrongVersion && missing.length === 0, wrongVersion, missing, capabilities };
+}

@@ -1,0 +1,132 @@
+/**
+ * Searches and reads against a FHIR R4 server (docs/upstream-fhir.md#search-and-paging): every search
+ * carries `_count`, `next` links are followed up to FHIR_MAX_PAGES pages (a search that would need
+ * one more fails, never a silently cut answer), and only to the base URL's own scheme, host and
+ * port. `Bundle.total` is not relied on. Matches must be of the type searched; include entries are
+ * kept beside them for the mapping to look up.
+ */
+import { EhrError } from '../../../domain/ehr-error.js';
+import { fhirFault } from '../fault.js';
+import { checked } from '../schemas/index.js';
+import { BundleSchema, type BundleEntry } from '../schemas/envelopes.js';
+import { outcomeSummary, resourceOf } from './answer.js';
+import { FHIR_JSON, type FhirAnswer, type FhirExchange, type FhirRequestInit } from './fhir-exchange.js';
+import { searchUrl, type SearchParams } from './search-url.js';
+
+export interface FhirClientOptions {
+  /** EHR_BASE_URL: the FHIR base, e.g. `https://fhir.region.example.se/fhir/R4`. */
+  baseUrl: string;
+  exchange: FhirExchange;
+  /** FHIR_PAGE_SIZE: `_count` of every search that names no other. */
+  pageSize: number;
+  /** FHIR_MAX_PAGES: pages per search, the first included. */
+  maxPages: number;
+  /** Told the status and the issues' severity and code of an answer that was not a success. */
+  onRefusal?: (status: number, issues: string | undefined) => void;
+}
+
+export interface RawResource {
+  resourceType: string;
+  id?: string;
+}
+
+export interface HeldEntry {
+  resource: RawResource;
+  fullUrl?: string;
+}
+
+export interface SearchResult {
+  matches: RawResource[];
+  /** Every entry of every page, matches and includes. */
+  entries: HeldEntry[];
+}
+
+const isMatch = (entry: BundleEntry): boolean => entry.search?.mode === undefined || entry.search.mode === 'match';
+
+export class FhirClient {
+  readonly baseUrl: string;
+  private readonly origin: string;
+
+  constructor(private readonly options: FhirClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.origin = new URL(this.baseUrl).origin;
+    for (const [name, value] of [['pageSize', options.pageSize], ['maxPages', options.maxPages]] as const) {
+      if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer`);
+    }
+  }
+
+  /** The JSON of `url` (absolute), which must be a `resourceType`. */
+  async get(url: string, resourceType: string, signal?: AbortSignal): Promise<unknown> {
+    return resourceOf(await this.send(url, { method: 'GET', signal }), resourceType);
+  }
+
+  /** Every page of a search of `type`; `count` instead of FHIR_PAGE_SIZE where the contract names one. */
+  async search(type: string, params: SearchParams, options: { count?: number; signal?: AbortSignal } = {}): Promise<SearchResult> {
+    const result: SearchResult = { matches: [], entries: [] };
+    let url: string | undefined = searchUrl(this.baseUrl, type, [...params, ['_count', String(options.count ?? this.options.pageSize)]]);
+    for (let page = 1; url !== undefined; page++) {
+      const bundle = checked(BundleSchema, await this.get(url, 'Bundle', options.signal), 'Bundle');
+      for (const entry of bundle.entry ?? []) {
+        if (entry.resource === undefined || entry.search?.mode === 'outcome') continue;
+        if (isMatch(entry)) {
+          if (entry.resource.resourceType !== type) throw fhirFault(`a match of a ${type} search that is no ${type}`);
+          result.matches.push(entry.resource);
+        }
+        result.entries.push({ resource: entry.resource, fullUrl: entry.fullUrl });
+      }
+      url = this.nextOf(bundle.link);
+      if (url !== undefined && page >= this.options.maxPages) throw fhirFault('a search of more pages than FHIR_MAX_PAGES');
+    }
+    return result;
+  }
+
+  /** The resources of `type` with these ids, in searches of at most FHIR_PAGE_SIZE ids each. */
+  fetchByIds(type: string, ids: readonly string[], signal?: AbortSignal): Promise<SearchResult> {
+    return this.searchByValues(type, '_id', ids, [], signal);
+  }
+
+  /** Searches of `type` by the `values` of `param` (FHIR's OR), at most FHIR_PAGE_SIZE values each, beside `params`. */
+  async searchByValues(type: string, param: string, values: readonly string[], params: SearchParams, signal?: AbortSignal): Promise<SearchResult> {
+    const result: SearchResult = { matches: [], entries: [] };
+    for (let i = 0; i < values.length; i += this.options.pageSize) {
+      const part = await this.search(type, [...params, [param, values.slice(i, i + this.options.pageSize).join(',')]], { signal });
+      result.matches.push(...part.matches);
+      result.entries.push(...part.entries);
+    }
+    return result;
+  }
+
+  /** One request, answered as it came (a write decides on its status); transport faults are EhrErrors. */
+  request(url: string, init: FhirRequestInit): Promise<FhirAnswer> {
+    return this.send(url, init);
+  }
+
+  /** A next link to follow: only to the base URL's scheme, host and port, with or without credentials. */
+  private nextOf(links: readonly { relation: string; url: string }[] | undefined): string | undefined {
+    const next = links?.find((l) => l.relation === 'next')?.url;
+    if (next === undefined) return undefined;
+    let url: URL;
+    try {
+      url = new URL(next, `${this.baseUrl}/`);
+    } catch {
+      throw fhirFault('an unreadable next link');
+    }
+    if (url.origin !== this.origin) throw fhirFault('a next link to another origin');
+    return url.href;
+  }
+
+  private async send(url: string, init: FhirRequestInit): Promise<FhirAnswer> {
+    if (init.signal?.aborted) throw new EhrError('timeout', 'FHIR call exceeded its deadline');
+    let answer: FhirAnswer;
+    try {
+      answer = await this.options.exchange(url, { ...init, headers: { accept: FHIR_JSON, ...init.headers } });
+    } catch (err) {
+      if (err instanceof EhrError) throw err;
+      if (init.signal?.aborted) throw new EhrError('timeout', 'FHIR call exceeded its deadline');
+      // The transport's own words may name the URL, and with it an identity number.
+      throw new EhrError('bad-response', 'FHIR exchange failed');
+    }
+    if (answer.status >= 300) this.options.onRefusal?.(answer.status, outcomeSummary(answer));
+    return answer;
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * The reads of patient records over FHIR, as the EHR port names them (EhrRecords.reads), and the
+ * delegation registry: each port call finds the patient, sends the read's searches, fetches what
+ * was not included, refuses an answer holding anything of another patient, maps, and selects the
+ * range exactly. One deadline (EHR_TIMEOUT_MS) covers the whole call when it is given here; the
+ * shared transport puts its own on each request.
+ */
+import type { Relationship } from '../../../domain/access/relationship.js';
+import { READ_NAMES, selectInRange, type ReadName } from '../../../domain/operations/table.js';
+import type { EhrReads, RecordReader } from '../../../ports/ehr-records.port.js';
+import { fhirFault } from '../fault.js';
+import { personNumberForms } from '../identifiers.js';
+import type { MapContext } from '../map-context.js';
+import { patientFacts } from '../patient-facts.js';
+import { mapRelationships, type DelegationTag } from '../relationships.js';
+import { ResourceIndex } from '../resource-index.js';
+import { checkedResource, isResourceType, type MappedResource } from '../schemas/index.js';
+import type { FhirClient } from './fhir-client.js';
+import { REGISTRY_FOLLOWS } from './follow-rules.js';
+import { assertPatientBound } from './patient-binding.js';
+import { findPatient } from './patient-lookup.js';
+import { READ_PLANS, type ReadPlan, type ReversePlan } from './read-plans.js';
+import { resolveMissing } from './reference-resolution.js';
+
+export interface FhirReadsOptions {
+  client: FhirClient;
+  /** EHR_TIMEZONE, FHIR_ID_ROOT, FHIR_VIDEO_ACTION_ID_SYSTEM. */
+  zone: string;
+  idRoot: string;
+  videoActionIdSystem?: string;
+  now: () => number;
+  /** What the mapping notes, for the adapter's log (never patient data). */
+  note: (reason: string) => void;
+  /** EHR_TIMEOUT_MS for one port call as a whole. */
+  callTimeoutMs?: number;
+}
+
+const contextOf = (o: FhirReadsOptions): MapContext => ({
+  zone: o.zone, idRoot: o.idRoot, videoActionIdSystem: o.videoActionIdSystem, nowMs: o.now(), note: o.note,
+});
+
+const deadline = (o: FhirReadsOptions): AbortSignal | undefined => (o.callTimeoutMs === undefined ? undefined : AbortSignal.timeout(o.callTimeoutMs));
+
+const checkedMatch = (raw: { resourceType: string }): MappedResource => {
+  if (!isResourceType(raw.resourceType)) throw fhirFault(`a ${raw.resourceType} match`);
+  return checkedResource(raw.resourceType, raw);
+};
+
+/** What names the matches, searched for when the server sent none of it with the matches. */
+async function readReverse(
+  client: FhirClient, reverse: ReversePlan, matches: readonly MappedResource[], index: ResourceIndex, patientId: string, signal?: AbortSignal,
+): Promise<void> {
+  if (matches.length === 0 || index.all().some((r) => r.resourceType === reverse.type)) return;
+  const named = matches.map((m) => `${m.resourceType}/${m.id}`);
+  const { entries } = await client.searchByValues(reverse.type, reverse.param, named, [['patient', `Patient/${patientId}`]], signal);
+  for (const entry of entries) index.add(entry.resource, entry.fullUrl);
+}
+
+function reader<R extends ReadName>(name: R, plan: ReadPlan<R>, o: FhirReadsOptions): RecordReader<R> {
+  return async (number, range) => {
+    const signal = deadline(o);
+    const patient = await findPatient(o.client, number, signal);
+    const index = new ResourceIndex();
+    index.add(patient);
+    const matches: MappedResource[] = [];
+    for (const search of plan.searches) {
+      const result = await o.client.search(search.type, search.params(patient.id, range, o.zone), { signal });
+      for (const entry of result.entries) index.add(entry.resource, entry.fullUrl);
+      matches.push(...result.matches.map(checkedMatch));
+    }
+    if (plan.reverse !== undefined) await readReverse(o.client, plan.reverse, matches, index, patient.id, signal);
+    await resolveMissing(o.client, index, [patient, ...matches], plan.follows, signal);
+    assertPatientBound(matches, index.all(), patient.id);
+    const items = plan.map({ matches, index, patient: patientFacts(patient, number) }, contextOf(o));
+    return selectInRange(name, items, range, o.zone);
+  };
+}
+
+/** Every read of patient records the operation table names, over FHIR. */
+export function fhirReads(options: FhirReadsOptions): EhrReads {
+  const served = READ_NAMES.flatMap((name) => {
+    const plan = READ_PLANS[name] as ReadPlan<typeof name> | undefined;
+    return plan === undefined ? [] : [[name, reader(name, plan, options)]];
+  });
+  return Object.fromEntries(served) as EhrReads;
+}
+
+/**
+ * The delegation registry from tagged RelatedPersons: one search by the actor's number with the
+ * patients included (FHIR_DELEGATION_TAG). Read on every request, never cached.
+ */
+export function fhirRelationships(options: FhirReadsOptions & { tag: DelegationTag; count?: number }) {
+  return async (actor: string): Promise<Relationship[]> => {
+    const signal = deadline(options);
+    const { matches, entries } = await options.client.search('RelatedPerson', [
+      ['identifier', personNumberForms(actor).join(',')],
+      ['_tag', `${options.tag.system}|${options.tag.code}`],
+      ['_include', 'RelatedPerson:patient'],
+    ], { count: options.count ?? 100, signal });
+    const index = new ResourceIndex();
+    for (const entry of entries) index.add(entry.resource, entry.fullUrl);
+    const people = matches.map((m) => checkedResource('RelatedPerson', m));
+    await resolveMissing(options.client, index, people, REGISTRY_FOLLOWS, signal);
+    return mapRelationships(people, index, actor, options.tag, contextOf(options));
+  };
+}

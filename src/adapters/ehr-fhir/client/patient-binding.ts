@@ -1,0 +1,57 @@
+/**
+ * Every patient-bound resource of an answer belongs to the patient found (docs/upstream-fhir.md#8-the-patients-own-data-only-once-more,
+ * threat 29 of docs/threat-model.md#the-upstream-ehr-api10): each match names the patient, and no resource at hand (match, include or fetched)
+ * names another, by `subject`, `patient` or a Patient participant. A server that ignores an
+ * unsupported `patient` parameter, or a record pointing at another patient's result, never turns
+ * into a leak: the whole answer is refused. Only the registry search may hold other Patients.
+ */
+import { fhirFault } from '../fault.js';
+import { referenceKey } from '../resource-index.js';
+import type { RawResource } from './fhir-client.js';
+
+interface Link {
+  reference?: string;
+  type?: string;
+}
+
+interface Links {
+  subject?: Link;
+  patient?: Link;
+  participant?: { actor?: Link }[];
+}
+
+/**
+ * A participant that is, or may be, a patient: typed so, or named by a reference to a Patient or by
+ * one that is no `Type/id` (and so cannot be shown not to be). One named by display alone points at nothing.
+ */
+const mayBePatient = (actor: Link): boolean =>
+  actor.type === 'Patient' || (actor.reference !== undefined && referenceKey(actor.reference)?.startsWith('Patient/') !== false);
+
+/** The references by which a resource names a patient; `undefined` for one that names none. */
+function patientReferences(resource: RawResource): (string | undefined)[] | undefined {
+  const r = resource as RawResource & Links;
+  const links = r.resourceType === 'Appointment'
+    ? (Array.isArray(r.participant) ? r.participant : []).flatMap((p) => (p?.actor === undefined ? [] : [p.actor])).filter(mayBePatient)
+    : [r.subject, r.patient].filter((l): l is Link => l !== undefined);
+  return links.length === 0 ? undefined : links.map((l) => l.reference);
+}
+
+/**
+ * Refuses the answer unless every match names the patient `patientId` and nothing at hand names
+ * another. `otherPatients`: the registry's search, whose RelatedPersons are about other patients.
+ */
+export function assertPatientBound(
+  matches: readonly RawResource[], held: readonly RawResource[], patientId: string, otherPatients = false,
+): void {
+  const own = `Patient/${patientId}`;
+  for (const match of matches) {
+    if (!otherPatients && patientReferences(match) === undefined) throw fhirFault(`a ${match.resourceType} match not bound to the patient`);
+  }
+  if (otherPatients) return;
+  for (const resource of held) {
+    if (resource.resourceType === 'Patient' && resource.id !== patientId) throw fhirFault('another patient in the answer');
+    for (const ref of patientReferences(resource) ?? []) {
+      if (ref === undefined || referenceKey(ref) !== own) throw fhirFault(`a ${resource.resourceType} of another patient`);
+    }
+  }
+}

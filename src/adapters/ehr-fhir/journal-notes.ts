@@ -1,0 +1,126 @@
+/**
+ * Operation 10, journal notes (docs/upstream-fhir.md#310-journal-notes-operation-10): one
+ * JournalNoteRecord (layout 3.1, the one with `$self`) holding one extract per Composition. A note
+ * is signed when an attester (legal, else professional) gives a time, and never while it is
+ * preliminary: the release policy can withhold an unsigned note.
+ */
+import type { JournalExtract, JournalNoteRecord } from '../../domain/records/index.js';
+import { definedOnly } from '../../domain/records/defined.js';
+import { staffOf, unitOf, type UnitFacts } from './care-parties.js';
+import { textOf } from './codes.js';
+import { fhirFault } from './fault.js';
+import { ts } from './fhir-time.js';
+import { hsaIi, ii, own } from './identifiers.js';
+import type { MapContext } from './map-context.js';
+import { recordsOf } from './note-records.js';
+import { answerable, type ReadInput } from './read-input.js';
+import type { ResourceIndex } from './resource-index.js';
+import type { Composition } from './schemas/clinical.js';
+import { securityCodes } from './vendor-parts.js';
+
+/** The layout filled: journal notes 3.1. */
+const XSD_VERSION = 3.1;
+
+type Note = NonNullable<JournalExtract['Note']>;
+type JournalUnit = JournalExtract['Units']['Unit'][number];
+type CareProvider = JournalExtract['CareProviders']['CareProvider'][number];
+
+function signedAt(composition: Composition, ctx: MapContext): Note['NoteSignDateTime'] {
+  if (composition.status === 'preliminary') return undefined;
+  const attesters = composition.attester ?? [];
+  const attester = attesters.find((a) => a.mode === 'legal' && a.time !== undefined)
+    ?? attesters.find((a) => a.mode === 'professional' && a.time !== undefined);
+  return ts(attester?.time, ctx);
+}
+
+function note(composition: Composition, index: ResourceIndex, ctx: MapContext): Note {
+  return definedOnly({
+    NoteId: ii(composition.identifier),
+    NoteTemplateName: composition.title,
+    NoteTypeOfNote: textOf(composition.type),
+    NoteActive: true,
+    NoteDateTime: ts(composition.date, ctx),
+    NoteVersionDateTime: ts(composition.meta?.lastUpdated, ctx),
+    NoteSignDateTime: signedAt(composition, ctx),
+    NoteSecrecyLevels: { SecrecyLevel: [...(composition.confidentiality === undefined ? [] : [composition.confidentiality]), ...securityCodes(composition)] },
+    Records: { Record: (composition.section ?? []).flatMap((s) => recordsOf(s, index)) },
+  });
+}
+
+function journalUnit(unit: UnitFacts): JournalUnit {
+  const a = unit.address;
+  return definedOnly({
+    UnitID: hsaIi(unit.hsaId),
+    UnitName: unit.org.name,
+    HeadCareproviderUnitID: hsaIi(unit.headHsaId),
+    PhoneNumbers: { Phone: unit.phones.map((p) => definedOnly({ PhoneType: p.use, PhoneNumber: p.value })) },
+    EmailAddresses: { Email: unit.emails.map((e) => definedOnly({ EmailType: e.use, EmailAddress: e.value })) },
+    UnitAddresses: {
+      UnitAddress: a === undefined ? [] : [definedOnly({
+        UnitAddressAddress: a.street, UnitAddressPostcode: a.postcode, UnitAddressCity: a.city, UnitAddressCounty: a.county, UnitAddressCountry: a.country,
+      })],
+    },
+    UnitSecrecyGroups: { Group: [] },
+    AccessZones: { AccessZoneID: [] },
+  });
+}
+
+function careProviders(composition: Composition, index: ResourceIndex): CareProvider[] {
+  const parties = [
+    ...composition.author.map((ref) => ({ type: 'author', ref })),
+    ...(composition.attester ?? []).map((a) => ({ type: 'attester', ref: a.party })),
+  ];
+  return parties.flatMap(({ type, ref }) => {
+    const staff = staffOf(ref, index);
+    if (staff === undefined) return [];
+    const unitId = hsaIi(staff.unitHsaId);
+    return [definedOnly({
+      CareProviderType: type,
+      CareProviderID: hsaIi(staff.hsaId),
+      CareProviderInternalID: staff.internalId,
+      CareProviderName: staff.name,
+      ProviderPosition: staff.position === undefined ? undefined : { CareProviderPositionName: staff.position },
+      CareProviderUnit: unitId === undefined ? undefined : { UnitID: unitId },
+    })];
+  });
+}
+
+function extract(composition: Composition, input: ReadInput, ctx: MapContext): JournalExtract {
+  const { index, patient } = input;
+  const encounter = index.get(composition.encounter, 'Encounter');
+  const custodian = unitOf(composition.custodian, index);
+  const careUnit = hsaIi(custodian?.hsaId);
+  const head = hsaIi(custodian?.headHsaId);
+  const created = ts(composition.date, ctx);
+  if (created === undefined) throw fhirFault('a Composition dated by a year or a month alone');
+  return definedOnly({
+    ehr_id: own(composition, ctx.idRoot),
+    time_created: created,
+    HCMContact: encounter === undefined ? undefined : definedOnly({
+      HCMContacInternaltID: encounter.id,
+      HCMContactBegin: ts(encounter.period?.start, ctx),
+      HCMContactType: textOf(encounter.type?.[0]),
+      HCMContactStatus: encounter.status,
+      ContactPerformingUnit: index.get(encounter.serviceProvider, 'Organization')?.name,
+    }),
+    Note: note(composition, index, ctx),
+    Patient: definedOnly({
+      PatientID: patient.personId,
+      PatientProtectedId: patient.protectedId,
+      PatientInternalID: patient.resource.id,
+      PatientName: patient.name === undefined ? undefined : definedOnly({
+        PatientFamilyName: patient.name.family,
+        PatientMiddleName: patient.name.middle,
+        PatientGivenName: patient.name.given.map((g) => definedOnly({ qualifier: g.qualifier, value: g.value })),
+      }),
+    }),
+    CareUnit: careUnit === undefined ? undefined : { UnitID: careUnit },
+    HeadCareproviderUnit: head === undefined ? undefined : { UnitID: head },
+    CareProviders: { CareProvider: careProviders(composition, index) },
+    Units: { Unit: custodian === undefined ? [] : [journalUnit(custodian)] },
+  });
+}
+
+export function mapJournalNotes(input: ReadInput, ctx: MapContext): JournalNoteRecord[] {
+  return [{ XSDVersion: { version: XSD_VERSION }, JournalNoteEHRExtract: answerable(input, 'Composition').map((c) => extract(c, input, ctx)) }];
+}

@@ -1,0 +1,63 @@
+/**
+ * Operation 4, the patient in the older layout (docs/upstream-fhir.md#34-patient-information-older-layout-operation-4):
+ * the Patient of the lookup and its managing organisation, as one PatientRecord with one extract.
+ */
+import type { PatientData, PatientRecord } from '../../domain/records/index.js';
+import { definedOnly } from '../../domain/records/defined.js';
+import { currentAddresses, patientAddressMembers } from './address.js';
+import { unitOf } from './care-parties.js';
+import { fhirFault } from './fault.js';
+import { ts, tsDate } from './fhir-time.js';
+import { hsaIi, own } from './identifiers.js';
+import type { MapContext } from './map-context.js';
+import { sexOf, type PatientFacts } from './patient-facts.js';
+import type { ReadInput } from './read-input.js';
+import { emails, phones } from './telecom.js';
+
+/** The layout this adapter fills: the newest the legacy examples show. */
+const XSD_VERSION = 3.2;
+
+function patientData(facts: PatientFacts, ctx: MapContext): PatientData {
+  const patient = facts.resource;
+  if (facts.personId === undefined) throw fhirFault('the Patient does not carry the number asked for');
+  return definedOnly({
+    PatientID: facts.personId,
+    PatientInternalID: patient.id,
+    PatientSex: sexOf(patient),
+    PatientProtectedId: facts.protectedId,
+    PatientBirthDate: tsDate(patient.birthDate, ctx),
+    PatientVersionDateTime: ts(patient.meta?.lastUpdated, ctx),
+    PatientName: facts.name === undefined ? undefined : definedOnly({
+      PatientFamilyName: facts.name.family,
+      PatientMiddleName: facts.name.middle,
+      PatientGivenName: facts.name.given.map((g) => definedOnly({ qualifier: g.qualifier, value: g.value })),
+    }),
+    PhoneNumbers: { Phone: phones(patient.telecom).map((p) => definedOnly({ PhoneType: p.use, PhoneNumber: p.value })) },
+    EmailAddresses: { Email: emails(patient.telecom).map((e) => definedOnly({ EmailType: e.use, EmailAddress: e.value })) },
+    PatientAddresses: {
+      PatientAddress: currentAddresses(patient.address, ctx).map((a) => {
+        const { county, ...members } = patientAddressMembers(a);
+        return definedOnly(members);
+      }),
+    },
+  });
+}
+
+export function mapPatientRecord(input: ReadInput, ctx: MapContext): PatientRecord[] {
+  const patient = input.patient.resource;
+  const created = ts(patient.meta?.lastUpdated, ctx);
+  if (created === undefined) throw fhirFault('a Patient without meta.lastUpdated');
+  const unit = unitOf(patient.managingOrganization, input.index);
+  const unitId = hsaIi(unit?.hsaId);
+  const headId = hsaIi(unit?.headHsaId);
+  return [{
+    XSDVersion: { version: XSD_VERSION },
+    PatientEHRExtract: [definedOnly({
+      ehr_id: own(patient, ctx.idRoot),
+      time_created: created,
+      Patient: patientData(input.patient, ctx),
+      AccessZoneUnit: unitId === undefined ? undefined : { UnitID: unitId },
+      HeadCareproviderUnit: headId === undefined ? undefined : { UnitID: headId },
+    })],
+  }];
+}

@@ -1,0 +1,29 @@
+/**
+ * What one read's mapper is given: the search's matches (checked), every other resource at hand by
+ * reference, and the patient found by the lookup. Mappers are pure: they never fetch and never log,
+ * they note (MapContext.note) what the adapter should log.
+ */
+import { firstCode } from './codes.js';
+import type { PatientFacts } from './patient-facts.js';
+import type { ResourceIndex } from './resource-index.js';
+import type { CodeableConcept } from './schemas/datatypes.js';
+import type { MappedResource, ResourceOf, ResourceType } from './schemas/index.js';
+
+export interface ReadInput {
+  matches: readonly MappedResource[];
+  index: ResourceIndex;
+  patient: PatientFacts;
+}
+
+/**
+ * The matches of one type that are answered at all: `entered-in-error` (as `status` or as
+ * `verificationStatus`) should never have existed and is never answered (docs/upstream-fhir.md#status-filters).
+ */
+export function answerable<T extends ResourceType>(input: ReadInput, type: T): ResourceOf<T>[] {
+  return input.matches.filter((r): r is ResourceOf<T> => r.resourceType === type && !enteredInError(r));
+}
+
+function enteredInError(resource: MappedResource): boolean {
+  const r = resource as { status?: string; verificationStatus?: CodeableConcept };
+  return r.status === 'entered-in-error' || firstCode(r.verificationStatus) === 'entered-in-error';
+}

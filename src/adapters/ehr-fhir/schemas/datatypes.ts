@@ -1,0 +1,116 @@
+/**
+ * The FHIR R4 data types as far as the mapping reads them (docs/upstream-fhir.md). Objects stay
+ * open: a member the mapping does not read is never checked and never answered. What it reads must
+ * have the type FHIR gives it, or the answer is refused (502) instead of given a meaning of our own.
+ */
+import { Type, type Static } from 'typebox';
+
+const Str = Type.Optional(Type.String());
+
+/**
+ * `date`, `dateTime` and `instant` as the mapping reads them: a year, a month or a day alone, or a
+ * time with seconds (fractions allowed) and an offset. A time without an offset is not FHIR, but it
+ * is read as local time (docs/upstream-fhir.md#time), so the pattern admits it.
+ */
+export const FHIR_TIME_PATTERN = '^\\d{4}(-\\d{2}(-\\d{2}(T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})?)?)?)?$';
+export const FhirTime = Type.String({ pattern: FHIR_TIME_PATTERN });
+/** `time` (a time of day): `hh:mm:ss`. */
+export const FhirTimeOfDay = Type.String({ pattern: '^\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?$' });
+
+export const CodingSchema = Type.Object({ system: Str, code: Str, display: Str });
+export const CodeableConceptSchema = Type.Object({ coding: Type.Optional(Type.Array(CodingSchema)), text: Str });
+export const PeriodSchema = Type.Object({ start: Type.Optional(FhirTime), end: Type.Optional(FhirTime) });
+
+export const IdentifierSchema = Type.Object({
+  use: Str,
+  system: Str,
+  value: Str,
+  type: Type.Optional(CodeableConceptSchema),
+  period: Type.Optional(PeriodSchema),
+});
+
+export const ReferenceSchema = Type.Object({ reference: Str, type: Str, identifier: Type.Optional(IdentifierSchema), display: Str });
+
+export const MetaSchema = Type.Object({
+  versionId: Str,
+  lastUpdated: Type.Optional(FhirTime),
+  security: Type.Optional(Type.Array(CodingSchema)),
+  tag: Type.Optional(Type.Array(CodingSchema)),
+});
+
+export const QuantitySchema = Type.Object({
+  value: Type.Optional(Type.Number()),
+  comparator: Str,
+  unit: Str,
+  system: Str,
+  code: Str,
+});
+
+export const RangeSchema = Type.Object({ low: Type.Optional(QuantitySchema), high: Type.Optional(QuantitySchema) });
+export const MoneySchema = Type.Object({ value: Type.Optional(Type.Number()), currency: Str });
+export const AnnotationSchema = Type.Object({ text: Type.String() });
+
+/** The `value[x]` kinds an extension the mapping reads may carry. */
+const EXTENSION_VALUES = {
+  valueString: Str,
+  valueCode: Str,
+  valueUrl: Str,
+  valueUri: Str,
+  valueBoolean: Type.Optional(Type.Boolean()),
+  valueMoney: Type.Optional(MoneySchema),
+  valueCoding: Type.Optional(CodingSchema),
+  valueCodeableConcept: Type.Optional(CodeableConceptSchema),
+};
+
+/** Extensions are read two levels deep (an extension and its sub-extensions), no deeper. */
+export const SubExtensionSchema = Type.Object({ url: Type.String(), ...EXTENSION_VALUES });
+export const ExtensionSchema = Type.Object({
+  url: Type.String(),
+  extension: Type.Optional(Type.Array(SubExtensionSchema)),
+  ...EXTENSION_VALUES,
+});
+export const Extensions = Type.Optional(Type.Array(ExtensionSchema));
+
+export const HumanNameSchema = Type.Object({
+  use: Str,
+  text: Str,
+  family: Str,
+  given: Type.Optional(Type.Array(Type.String())),
+  /** The primitive extensions of `given`, index by index (`null` where a name has none). */
+  _given: Type.Optional(Type.Array(Type.Union([Type.Null(), Type.Object({ extension: Extensions })]))),
+  extension: Extensions,
+  period: Type.Optional(PeriodSchema),
+});
+
+export const AddressSchema = Type.Object({
+  use: Str,
+  text: Str,
+  line: Type.Optional(Type.Array(Type.String())),
+  city: Str,
+  district: Str,
+  postalCode: Str,
+  country: Str,
+  period: Type.Optional(PeriodSchema),
+  extension: Extensions,
+});
+
+export const ContactPointSchema = Type.Object({ system: Str, value: Str, use: Str, period: Type.Optional(PeriodSchema) });
+
+/** FHIR's id syntax; it fits the API's ids (`^[A-Za-z0-9._-]{1,64}$`), which are taken from it. */
+export const FhirId = Type.String({ pattern: '^[A-Za-z0-9.-]{1,64}$' });
+
+/** What every resource the mapping reads has. */
+export const RESOURCE_BASE = { id: FhirId, meta: Type.Optional(MetaSchema) };
+
+export type Coding = Static<typeof CodingSchema>;
+export type CodeableConcept = Static<typeof CodeableConceptSchema>;
+export type Period = Static<typeof PeriodSchema>;
+export type FhirIdentifier = Static<typeof IdentifierSchema>;
+export type Reference = Static<typeof ReferenceSchema>;
+export type Meta = Static<typeof MetaSchema>;
+export type Quantity = Static<typeof QuantitySchema>;
+export type Extension = Static<typeof ExtensionSchema>;
+export type SubExtension = Static<typeof SubExtensionSchema>;
+export type HumanName = Static<typeof HumanNameSchema>;
+export type FhirAddress = Static<typeof AddressSchema>;
+export type ContactPoint = Static<typeof ContactPointSchema>;

@@ -1,0 +1,77 @@
+/**
+ * Every FHIR resource type the mapping reads, and the check each one passes before it is mapped, as
+ * the XML side checks a parsed document against its shape: a resource that is not as FHIR defines
+ * it (as far as it is read) is refused with the type and the path of the first fault, never mapped
+ * with a meaning of our own.
+ */
+import type { Static, TSchema } from 'typebox';
+import { Compile } from 'typebox/compile';
+import { fhirFault } from '../fault.js';
+import {
+  AllergyIntoleranceSchema, AppointmentSchema, CompositionSchema, ConditionSchema, DiagnosticReportSchema, EncounterSchema, FlagSchema,
+  ObservationSchema, ProcedureSchema,
+} from './clinical.js';
+import { MedicationRequestSchema, MedicationSchema } from './medication.js';
+import {
+  HealthcareServiceSchema, LocationSchema, OrganizationSchema, PatientSchema, PractitionerRoleSchema, PractitionerSchema,
+  RelatedPersonSchema,
+} from './parties.js';
+
+export const RESOURCE_SCHEMAS = {
+  Patient: PatientSchema,
+  RelatedPerson: RelatedPersonSchema,
+  Organization: OrganizationSchema,
+  Practitioner: PractitionerSchema,
+  PractitionerRole: PractitionerRoleSchema,
+  Location: LocationSchema,
+  HealthcareService: HealthcareServiceSchema,
+  Appointment: AppointmentSchema,
+  Encounter: EncounterSchema,
+  Flag: FlagSchema,
+  AllergyIntolerance: AllergyIntoleranceSchema,
+  Observation: ObservationSchema,
+  Composition: CompositionSchema,
+  Medication: MedicationSchema,
+  MedicationRequest: MedicationRequestSchema,
+  DiagnosticReport: DiagnosticReportSchema,
+  Condition: ConditionSchema,
+  Procedure: ProcedureSchema,
+} as const;
+
+export type ResourceType = keyof typeof RESOURCE_SCHEMAS;
+export type ResourceOf<T extends ResourceType> = Static<(typeof RESOURCE_SCHEMAS)[T]>;
+export type MappedResource = ResourceOf<ResourceType>;
+
+export const isResourceType = (type: string): type is ResourceType => Object.hasOwn(RESOURCE_SCHEMAS, type);
+
+type Checker = ReturnType<typeof Compile>;
+const checkers = new Map<TSchema, Checker>();
+
+function checkerOf(schema: TSchema): Checker {
+  let checker = checkers.get(schema);
+  if (checker === undefined) {
+    checker = Compile(schema);
+    checkers.set(schema, checker);
+  }
+  return checker;
+}
+
+/** `value` as the schema types it, or a fault naming `what` and the first member at fault. */
+export function checked<S extends TSchema>(schema: S, value: unknown, what: string): Static<S> {
+  const checker = checkerOf(schema);
+  let valid: boolean;
+  try {
+    valid = checker.Check(value);
+  } catch (err) {
+    // A document nested deeper than the stack can walk is not one this service reads.
+    if (err instanceof RangeError) throw fhirFault(`${what} nested too deeply`);
+    throw err;
+  }
+  if (valid) return value as Static<S>;
+  const first = checker.Errors(value)[0];
+  throw fhirFault(`${what} not as expected at ${first?.instancePath || '(top level)'}`);
+}
+
+/** A resource of `type`, checked. */
+export const checkedResource = <T extends ResourceType>(type: T, value: unknown): ResourceOf<T> =>
+  checked(RESOURCE_SCHEMAS[type], value, type) as ResourceOf<T>;

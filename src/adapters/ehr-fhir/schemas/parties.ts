@@ -1,0 +1,91 @@
+/** The people and places of FHIR, as far as the mapping reads them: patients, relatives, staff, units. */
+import { Type, type Static } from 'typebox';
+import {
+  AddressSchema, CodeableConceptSchema, ContactPointSchema, FhirTime, HumanNameSchema, IdentifierSchema, PeriodSchema,
+  ReferenceSchema, RESOURCE_BASE,
+} from './datatypes.js';
+
+const Str = Type.Optional(Type.String());
+const Identifiers = Type.Optional(Type.Array(IdentifierSchema));
+const Names = Type.Optional(Type.Array(HumanNameSchema));
+const Telecoms = Type.Optional(Type.Array(ContactPointSchema));
+const Addresses = Type.Optional(Type.Array(AddressSchema));
+const Ref = Type.Optional(ReferenceSchema);
+
+export const PatientSchema = Type.Object({
+  resourceType: Type.Literal('Patient'),
+  ...RESOURCE_BASE,
+  active: Type.Optional(Type.Boolean()),
+  identifier: Identifiers,
+  name: Names,
+  telecom: Telecoms,
+  gender: Type.Optional(Type.Union([Type.Literal('male'), Type.Literal('female'), Type.Literal('other'), Type.Literal('unknown')])),
+  birthDate: Type.Optional(FhirTime),
+  deceasedDateTime: Type.Optional(FhirTime),
+  address: Addresses,
+  managingOrganization: Ref,
+  link: Type.Optional(Type.Array(Type.Object({ other: ReferenceSchema, type: Type.String() }))),
+});
+
+export const RelatedPersonSchema = Type.Object({
+  resourceType: Type.Literal('RelatedPerson'),
+  ...RESOURCE_BASE,
+  active: Type.Optional(Type.Boolean()),
+  patient: ReferenceSchema,
+  identifier: Identifiers,
+  relationship: Type.Optional(Type.Array(CodeableConceptSchema)),
+  name: Names,
+  telecom: Telecoms,
+  address: Addresses,
+  period: Type.Optional(PeriodSchema),
+});
+
+export const OrganizationSchema = Type.Object({
+  resourceType: Type.Literal('Organization'),
+  ...RESOURCE_BASE,
+  identifier: Identifiers,
+  name: Str,
+  partOf: Ref,
+  telecom: Telecoms,
+  address: Addresses,
+});
+
+export const PractitionerSchema = Type.Object({
+  resourceType: Type.Literal('Practitioner'),
+  ...RESOURCE_BASE,
+  identifier: Identifiers,
+  name: Names,
+  qualification: Type.Optional(Type.Array(Type.Object({ code: CodeableConceptSchema }))),
+});
+
+export const PractitionerRoleSchema = Type.Object({
+  resourceType: Type.Literal('PractitionerRole'),
+  ...RESOURCE_BASE,
+  practitioner: Ref,
+  organization: Ref,
+  code: Type.Optional(Type.Array(CodeableConceptSchema)),
+});
+
+export const LocationSchema = Type.Object({
+  resourceType: Type.Literal('Location'),
+  ...RESOURCE_BASE,
+  name: Str,
+  address: Type.Optional(AddressSchema),
+  physicalType: Type.Optional(CodeableConceptSchema),
+  managingOrganization: Ref,
+});
+
+export const HealthcareServiceSchema = Type.Object({
+  resourceType: Type.Literal('HealthcareService'),
+  ...RESOURCE_BASE,
+  name: Str,
+  providedBy: Ref,
+});
+
+export type Patient = Static<typeof PatientSchema>;
+export type RelatedPerson = Static<typeof RelatedPersonSchema>;
+export type Organization = Static<typeof OrganizationSchema>;
+export type Practitioner = Static<typeof PractitionerSchema>;
+export type PractitionerRole = Static<typeof PractitionerRoleSchema>;
+export type Location = Static<typeof LocationSchema>;
+export type HealthcareService = Static<typeof HealthcareServiceSchema>;

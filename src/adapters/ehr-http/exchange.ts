@@ -1,0 +1,155 @@
+/**
+ * One request to the EHR under one deadline. The deadline covers connecting, the headers, every
+ * retry and the whole body, so a trickling answer cannot outlive it; undici's own timeouts (300 s
+ * by default) are only a backstop. Bodies are read only up to a cap and never past it, and only
+ * in the media type the adapter reads (an HTML error page of a front proxy is refused unread).
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Dispatcher } from 'undici';
+import { EhrError } from '../../domain/ehr-error.js';
+import { BodyTooLargeError, readCappedBytes } from '../http-client/read-capped.js';
+import { AnswerFaultError } from './answer-fault.js';
+import { tlsFailureReason } from './tls-failure.js';
+
+/** What an adapter asks for and reads: legacy XML, FHIR JSON. */
+export interface MediaType {
+  /** The Accept header of every request. */
+  accept: string;
+  /** The Content-Type of a request body, unless the request names its own. */
+  body: string;
+  /** Whether an answer in this Content-Type is read at all. */
+  readable(contentType: string | undefined): boolean;
+}
+
+export interface UpstreamRequest {
+  method: 'GET' | 'PUT' | 'POST' | 'PATCH';
+  /** The path below the base URL's, with its query. */
+  path: string;
+  body?: string;
+  /** Further headers (a Content-Type of its own, If-Match, If-None-Exist, Authorization); never logged. */
+  headers?: Readonly<Record<string, string>>;
+  /** Reads may be sent twice; a write never is, since the first one may have been committed (threat 30 of docs/threat-model.md#the-upstream-ehr-api10). */
+  retryOnConnectionLoss: boolean;
+}
+
+export interface UpstreamAnswer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  /**
+   * The body's bytes, for the statuses whose body is read at all. Bytes, not text: a document of a
+   * megabyte is read piece by piece and never held as one string (ehr-xml/document-pieces.ts).
+   */
+  body: Buffer | undefined;
+}
+
+export interface ExchangeSettings {
+  timeoutMs: number;
+  media: MediaType;
+  /** How much of the body to read for a status: 0 drains or drops it unread. */
+  bodyLimit: (status: number) => number;
+  onRetry: () => void;
+  /** A TLS error a connection to the EHR received since then (ehr-connector.ts); undici reports some only as a lost connection. */
+  tlsErrorSince?: (since: number) => unknown;
+}
+
+// The connection went away before a whole answer arrived: the request may be sent again if it is a read.
+const CONNECTION_LOST = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED',
+  // The connection closed before the promised Content-Length arrived: a body cut off mid-way.
+  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
+]);
+const TIMED_OUT = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
+
+const codeOf = (err: unknown): string | undefined => {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+};
+
+const header = (headers: IncomingHttpHeaders, name: string): string | undefined => {
+  const value = headers[name];
+  return Array.isArray(value) ? value.join(',') : value;
+};
+
+/** Whether `value` names one of `types` in UTF-8 (or no charset at all). */
+export function isContentType(value: string | undefined, types: readonly string[]): boolean {
+  if (value === undefined) return false;
+  const [type, ...params] = value.split(';').map((p) => p.trim().toLowerCase());
+  if (type === undefined || !types.includes(type)) return false;
+  const charset = params.find((p) => p.startsWith('charset='))?.slice('charset='.length).replace(/^"|"$/g, '');
+  return charset === undefined || charset === 'utf-8';
+}
+
+const refused = (reason: string): EhrError => new EhrError('bad-response', reason);
+/** The answer came, but this service will not read it: a fault of this answer alone. */
+const unreadable = (reason: string): EhrError => new AnswerFaultError(reason);
+
+async function readBody(response: Dispatcher.ResponseData, limit: number, media: MediaType): Promise<Buffer> {
+  const { headers, body } = response;
+  // Dropping a body makes undici emit an abort error on it; the reason to drop it is reported instead.
+  body.on('error', () => undefined);
+  const encoding = header(headers, 'content-encoding');
+  if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
+    body.destroy();
+    throw unreadable('EHR answer has a content encoding');
+  }
+  if (!media.readable(header(headers, 'content-type'))) {
+    body.destroy();
+    throw unreadable(`EHR answer is not ${media.accept}`);
+  }
+  const declared = Number(header(headers, 'content-length') ?? '0');
+  if (declared > limit) {
+    body.destroy();
+    throw unreadable('EHR answer declares a length over the limit');
+  }
+  try {
+    return await readCappedBytes(body, limit);
+  } catch (err) {
+    if (err instanceof BodyTooLargeError) throw unreadable('EHR answer is larger than the limit');
+    throw err;
+  }
+}
+
+async function once(pool: Dispatcher, request: UpstreamRequest, signal: AbortSignal, settings: ExchangeSettings): Promise<UpstreamAnswer> {
+  const headers: Record<string, string> = { accept: settings.media.accept };
+  if (request.body !== undefined) headers['content-type'] = settings.media.body;
+  Object.assign(headers, request.headers);
+  const response = await pool.request({
+    method: request.method, path: request.path, headers, body: request.body ?? null, signal,
+  });
+  const limit = settings.bodyLimit(response.statusCode);
+  if (limit <= 0) {
+    // Dropping a small unread body keeps the connection for the next call; a large one is cut off.
+    await response.body.dump({ limit: 64 * 1024 });
+    return { status: response.statusCode, headers: response.headers, body: undefined };
+  }
+  return { status: response.statusCode, headers: response.headers, body: await readBody(response, limit, settings.media) };
+}
+
+/** Sends `request`, retrying a read once after a lost connection. Throws EhrError `timeout` or `bad-response`. */
+export async function exchange(pool: Dispatcher, request: UpstreamRequest, settings: ExchangeSettings): Promise<UpstreamAnswer> {
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(new Error('EHR deadline passed')), settings.timeoutMs);
+  const started = Date.now();
+  try {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await once(pool, request, deadline.signal, settings);
+      } catch (err) {
+        if (deadline.signal.aborted || TIMED_OUT.has(codeOf(err) ?? '')) {
+          throw new EhrError('timeout', 'EHR did not answer within the deadline');
+        }
+        if (err instanceof EhrError) throw err;
+        const code = codeOf(err);
+        if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') throw unreadable('EHR answer is larger than the limit');
+        // A certificate problem does not go away by sending again; it is told as what to check.
+        const tls = tlsFailureReason(err) ?? tlsFailureReason(settings.tlsErrorSince?.(started));
+        if (tls !== undefined) throw refused(tls);
+        if (!CONNECTION_LOST.has(code ?? '')) throw refused('EHR exchange failed');
+        if (!request.retryOnConnectionLoss || attempt > 1) throw refused('EHR connection lost');
+        settings.onRetry();
+      }
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * The kit's own transport to the FHIR server: fetch (undici's, so it can present the TLS client
+ * certificate of EHR_TLS_* as the service does), redirects not followed, each request bounded in
+ * time, each body capped at 10 MiB as the service caps it. The service's pool and circuit breaker
+ * are not needed to ask these questions once.
+ */
+import { Agent, fetch, type Response } from 'undici';
+import type { Authorization } from '../adapters/ehr-fhir/adapter/transport-exchange.js';
+import type { FhirAnswer, FhirExchange } from '../adapters/ehr-fhir/client/fhir-exchange.js';
+import { EhrError } from '../domain/ehr-error.js';
+
+/** EHR_TLS_*: the CA bundle to trust instead of the system's, and the client certificate (mutual TLS). */
+export interface KitTls {
+  ca?: Buffer;
+  cert?: Buffer;
+  key?: Buffer;
+}
+
+const MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+async function cappedBody(res: Response): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of res.body ?? []) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) throw new EhrError('bad-response', 'an answer over 10 MiB');
+    chunks.push(Buffer.from(chunk));
+  }
+  return Buffer.concat(chunks);
+}
+
+/** `authorization` (FHIR_AUTH=smart-backend) is asked for each request's header and told of a 401, as the service's transport does. */
+export function fetchExchange(requestTimeoutMs: number, tls?: KitTls, authorization?: Authorization): FhirExchange {
+  const dispatcher = tls === undefined ? undefined : new Agent({ connect: { ...tls } });
+  return async (url, init): Promise<FhirAnswer> => {
+    const signal = init.signal === undefined ? AbortSignal.timeout(requestTimeoutMs) : AbortSignal.any([init.signal, AbortSignal.timeout(requestTimeoutMs)]);
+    const headers = { ...init.headers, ...(authorization === undefined ? {} : { authorization: await authorization.header() }) };
+    let res: Response;
+    try {
+      res = await fetch(url, { method: init.method, headers, body: init.body, signal, redirect: 'manual', ...(dispatcher === undefined ? {} : { dispatcher }) });
+    } catch (err) {
+      // fetch's words may name the URL, and with it an identity number.
+      throw new EhrError(signal.aborted ? 'timeout' : 'bad-response', signal.aborted ? 'no answer in time' : `no answer (${err instanceof Error ? err.name : 'error'})`);
+    }
+    if (res.status === 401) authorization?.refused();
+    return { status: res.status, headers: Object.fromEntries(res.headers), body: await cappedBody(res) };
+  };
+}

@@ -1,0 +1,83 @@
+/**
+ * The demo's prescriptions in FHIR (docs/upstream-fhir.md#39-medications-operation-9): one
+ * MedicationRequest per treatment, its product a shared Medication (NPL id and ATC code), its
+ * dosage one Dosage, an invalidated treatment `stopped`.
+ */
+import { contactsOf } from '../appointments.js';
+import type { DemoClock } from '../clock.js';
+import { exchangeText, PRESCRIPTIONS, PRODUCTS, ROUTES, type DoseSpec, type PrescriptionSpec } from '../medication-data.js';
+import { prescriptionTiming } from '../medications.js';
+import type { DemoPerson } from '../people.js';
+import { decimal, fhirDate, instant, LOCAL_SYSTEMS, meta, patientRef, ref, roleId, SYSTEMS, text, type FhirResource } from './fhir-base.js';
+
+const SUBSTITUTION = 'http://terminology.hl7.org/CodeSystem/v3-ActCode';
+const EDQM = 'http://standardterms.edqm.eu';
+const medicationId = (key: keyof typeof PRODUCTS): string => `med-${key}`;
+
+function medication(key: keyof typeof PRODUCTS, clock: DemoClock): FhirResource {
+  const p = PRODUCTS[key];
+  const [atcCode = '', ...atcName] = p.atc.split(' ');
+  return {
+    resourceType: 'Medication', id: medicationId(key), meta: meta('20240110080000', clock),
+    code: {
+      coding: [{ system: SYSTEMS.npl, code: p.nplId, display: p.tradeName }, { system: SYSTEMS.atc, code: atcCode, display: atcName.join(' ') }],
+      text: p.tradeName,
+    },
+    form: text(p.form),
+    ingredient: [{ itemCodeableConcept: text(atcName.join(' ')), isActive: true, strength: { numerator: { value: decimal(p.strength), unit: p.unit }, denominator: { value: 1 } } }],
+  };
+}
+
+/** Every product of the demo, shared by the prescriptions as a formulary is. */
+export const demoMedications = (clock: DemoClock): FhirResource[] => (Object.keys(PRODUCTS) as (keyof typeof PRODUCTS)[]).map((k) => medication(k, clock));
+
+const quantity = (value: string, unit: string) => ({ value: decimal(value), unit });
+const doseAndRate = (d: DoseSpec) => (d.min === d.max ? { doseQuantity: quantity(d.min, d.unit) } : { doseRange: { low: quantity(d.min, d.unit), high: quantity(d.max, d.unit) } });
+
+function dosageInstruction(spec: PrescriptionSpec, start: string, end: string | undefined) {
+  const route = ROUTES[spec.route];
+  const times = spec.doses.flatMap((d) => (d.time === undefined ? [] : [`${d.time.slice(0, 2)}:${d.time.slice(2, 4)}:00`]));
+  const first = spec.doses[0];
+  return {
+    sequence: 1,
+    text: spec.dosageText,
+    timing: {
+      repeat: {
+        boundsPeriod: { start: fhirDate(start.slice(0, 8)), ...(end === undefined ? {} : { end: fhirDate(end.slice(0, 8)) }) },
+        ...(times.length === 0 ? {} : { frequency: times.length, period: 1, periodUnit: 'd', timeOfDay: times }),
+      },
+    },
+    asNeededBoolean: spec.whenNeeded,
+    route: { coding: [{ system: EDQM, code: route.code, display: route.name }], text: route.name },
+    ...(first === undefined ? {} : { doseAndRate: [doseAndRate(first)] }),
+  };
+}
+
+function request(spec: PrescriptionSpec, person: DemoPerson, clock: DemoClock, encounterId: string | undefined): FhirResource {
+  const { created, start, end, invalidated } = prescriptionTiming(spec, clock);
+  return {
+    resourceType: 'MedicationRequest', id: `mr-${spec.treatmentId}`, meta: meta(invalidated ?? created, clock),
+    identifier: [{ system: LOCAL_SYSTEMS.treatment, value: spec.treatmentId }],
+    status: invalidated === undefined ? 'active' : 'stopped',
+    intent: 'order',
+    category: [text(spec.prescriptionType)],
+    medicationReference: ref('Medication', medicationId(spec.product)),
+    subject: patientRef(person),
+    ...(encounterId === undefined ? {} : { encounter: ref('Encounter', encounterId) }),
+    authoredOn: instant(created, clock.zone),
+    requester: ref('PractitionerRole', roleId(spec.prescriber)),
+    reasonCode: [text(spec.reason)],
+    courseOfTherapyType: text(spec.medicationType),
+    dosageInstruction: [dosageInstruction(spec, start, end)],
+    substitution: {
+      allowedCodeableConcept: {
+        coding: [{ system: SUBSTITUTION, code: spec.exchangeAllowed ? 'E' : 'N', display: exchangeText(spec.exchangeAllowed) }],
+      },
+    },
+  };
+}
+
+export function medicationRequests(person: DemoPerson, clock: DemoClock): FhirResource[] {
+  const contacts = new Map(contactsOf(person, clock).map((c) => [c.n, c.contactId]));
+  return (PRESCRIPTIONS[person.id] ?? []).map((spec) => request(spec, person, clock, spec.contact === undefined ? undefined : contacts.get(spec.contact)));
+}

@@ -1,0 +1,51 @@
+import { DOCUMENT_KINDS, DOCUMENTS, type DocumentKind } from '../../adapters/ehr-xml/documents.js';
+import { isCompactDate, isCompactDateTime } from '../../domain/time/local-time.js';
+import type { DemoPerson } from './people.js';
+import { HSA_ROOT, LOCAL_UNIT_ROOT, UNITS, type UnitKey } from './units.js';
+import { el, tag, type XmlElement } from './xml.js';
+
+/** The upstream building blocks (docs/upstream-ehr.md#1-rules-every-document-follows): Identifier, TimeValue, Code, and the document namespaces. */
+
+/** The namespace of each document type the demo data writes, as the EHR writes it. */
+export const NS = {
+  ...Object.fromEntries(DOCUMENT_KINDS.map((kind) => [kind, DOCUMENTS[kind].namespace])) as Record<DocumentKind, string>,
+  relationships: 'urn:example:ehr:relationship:1',
+} as const;
+
+export const XSI = 'http://www.w3.org/2001/XMLSchema-instance';
+export const EHR_ID_ROOT = '1.2.752.99999.1.1';
+
+export function id(name: string, extension: string, root: string): XmlElement {
+  return tag(name, { extension, root });
+}
+
+/** A TimeValue; refuses anything but a real 8- or 14-digit value so a bug cannot write a malformed document. */
+export function tv(name: string, value: string): XmlElement {
+  if (!isCompactDateTime(value) && !isCompactDate(value)) throw new RangeError(`${name}: not a 8- or 14-digit time value: ${value}`);
+  return tag(name, { value });
+}
+
+export function optionalTv(name: string, value: string | undefined): XmlElement | undefined {
+  return value === undefined ? undefined : tv(name, value);
+}
+
+export function code(name: string, codeSystem: string, displayName: string): XmlElement {
+  return tag(name, { codeSystem }, tag('displayName', { value: displayName }));
+}
+
+export const bool = (value: boolean): string => (value ? 'true' : 'false');
+
+/** An int leaf's text; refuses what the README's strict integer form would reject. */
+export function int(value: number): string {
+  if (!Number.isSafeInteger(value)) throw new RangeError(`not an integer: ${value}`);
+  return String(value);
+}
+
+/** A person's given names as `name` elements with attributes; qualifier CL marks the name in use (the first). */
+export function givenNames(name: string, person: DemoPerson): XmlElement[] {
+  return person.givenNames.map((value, i) => tag(name, { qualifier: i === 0 ? 'CL' : undefined, value }));
+}
+
+/** The vendor's SimpleUnit: a unit by its HSA id and its local id. */
+export const simpleUnit = (name: string, key: UnitKey): XmlElement => el(name,
+  id('unitID', UNITS[key].hsaId, HSA_ROOT), id('unitLocalID', UNITS[key].localId, LOCAL_UNIT_ROOT));

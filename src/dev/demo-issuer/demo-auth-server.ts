@@ -1,0 +1,145 @@
+// DEV-ONLY: the demo OAuth 2.0 / OpenID Connect authorization server that `npm start` runs when
+// AUTH_ISSUER is unset. It is oidc-provider (a certified implementation) with fixed demo clients,
+// synthetic people and an in-memory session store; the API trusts it exactly as it would a
+// production issuer (discovery -> jwks_uri), which is why it must never be exposed beyond loopback.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Provider from 'oidc-provider';
+import { loadOrCreateCredentials } from './credentials-store.js';
+import { CLIENT_CREDENTIALS_CLIENT_IDS, DEMO_CLIENTS, type DemoGrant } from './demo-clients.js';
+import { handleInteraction, INTERACTION_PATH } from './interactions.js';
+import { buildProviderConfiguration } from './provider-config.js';
+
+export { DEMO_PERSONS, type DemoPerson } from './demo-persons.js';
+
+export interface DemoCredentials {
+  clients: Record<
+    string,
+    { clientId: string; clientSecret?: string; scopes: string[]; grant: DemoGrant }
+  >;
+}
+
+export interface DemoAuthServer {
+  issuer: string;
+  close(): Promise<void>;
+  credentials: DemoCredentials;
+  /** Its client-credentials clients, whose tokens are client tokens while it runs. */
+  clientIds: readonly string[];
+}
+
+interface DemoLogger {
+  warn(obj: object | string, msg?: string): void;
+  info(obj: object | string, msg?: string): void;
+}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
+
+function listen(server: Server, host: string, port: number): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ host, port }, () => {
+      server.off('error', reject);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+function issuerUrl(address: AddressInfo): string {
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${host}:${address.port}`;
+}
+
+export async function startDemoAuthServer(options: {
+  host: string;
+  port: number;
+  audience: string;
+  patientClaim: string;
+  dataDir: string;
+  logger: DemoLogger;
+  /** The API's /docs OAuth redirect page, so "Authorize" there signs a demo person in. */
+  docsRedirectUri?: string;
+}): Promise<DemoAuthServer> {
+  const { host, port, audience, patientClaim, dataDir, logger, docsRedirectUri } = options;
+  // Plain HTTP and dev-only interactions are tolerable only while nobody else can reach the port.
+  if (!LOOPBACK_HOSTS.has(host)) {
+    throw new Error(`demo authorization server listens on loopback only, not on ${host}`);
+  }
+
+  const confidential = DEMO_CLIENTS.filter((client) => client.confidential);
+  const { credentials: stored } = await loadOrCreateCredentials(
+    dataDir,
+    confidential.map((client) => client.clientId),
+  );
+
+  // The issuer must name the port actually bound (port 0 in tests), so the provider is created
+  // after listen and requests are handed to it from then on.
+  let handle: ReturnType<Provider['callback']> | undefined;
+  let provider: Provider | undefined;
+  const server = createServer((req, res) => {
+    if (provider && req.url?.startsWith(INTERACTION_PATH)) {
+      handleInteraction(provider, req, res).catch((error: unknown) => {
+        // An expired or unknown interaction (a stale page, a cookie from another run): start again.
+        logger.warn({ err: { name: (error as Error).name, message: (error as Error).message } }, 'demo sign-in page failed');
+        if (!res.headersSent) res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' });
+        res.end('This sign-in has expired or is not known here. Start again from the application.');
+      });
+      return;
+    }
+    if (handle) return handle(req, res);
+    res.statusCode = 503;
+    res.end();
+  });
+  const address = await listen(server, host, port);
+  const issuer = issuerUrl(address);
+
+  try {
+    provider = new Provider(
+      issuer,
+      buildProviderConfiguration({ audience, patientClaim, credentials: stored, ...(docsRedirectUri ? { docsRedirectUri } : {}) }),
+    );
+    provider.on('server_error', (_ctx, error) => {
+      logger.warn({ err: { name: error.name, message: error.message } }, 'demo authorization server error');
+    });
+    handle = provider.callback();
+  } catch (error) {
+    server.close();
+    throw error;
+  }
+
+  logger.warn(
+    { issuer, clients: DEMO_CLIENTS.map((client) => client.clientId) },
+    'demo authorization server — not for production: fixed demo clients and people, in-memory ' +
+      'sessions, plain HTTP on loopback; set AUTH_ISSUER to use a real authorization server',
+  );
+
+  const credentials: DemoCredentials = {
+    clients: Object.fromEntries(
+      DEMO_CLIENTS.map((client) => {
+        const clientSecret = stored.clientSecrets[client.clientId];
+        const scopes =
+          client.grant === 'authorization_code' ? ['openid', ...client.apiScopes] : [...client.apiScopes];
+        return [
+          client.clientId,
+          {
+            clientId: client.clientId,
+            ...(client.confidential && clientSecret ? { clientSecret } : {}),
+            scopes,
+            grant: client.grant,
+          },
+        ];
+      }),
+    ),
+  };
+
+  return {
+    issuer,
+    credentials,
+    clientIds: CLIENT_CREDENTIALS_CLIENT_IDS,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        // Keep-alive connections (a browser, undici's pool) would otherwise hold close() open.
+        server.closeAllConnections();
+      }),
+  };
+}

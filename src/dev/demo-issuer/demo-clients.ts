@@ -1,0 +1,84 @@
+import { apiScopes } from '../../domain/access/scopes.js';
+
+// The demo authorization server's fixed clients. Secrets are not here: they are generated on first
+// start and kept in the credentials store, so no secret is ever committed to the repository.
+
+/** Every scope the API understands, from the operation table; the resource server offers exactly these. */
+export const API_SCOPES: readonly string[] = [...apiScopes().keys()];
+
+export const PATIENT_APP_REDIRECT_URI = 'http://127.0.0.1:8765/callback';
+
+export type DemoGrant = 'client_credentials' | 'authorization_code';
+
+export interface DemoClientDefinition {
+  clientId: string;
+  grant: DemoGrant;
+  confidential: boolean;
+  /** API scopes this client may be granted (openid is added for authorization-code clients). */
+  apiScopes: readonly string[];
+}
+
+export const DEMO_CLIENTS: readonly DemoClientDefinition[] = Object.freeze([
+  {
+    clientId: 'demo-integration',
+    grant: 'client_credentials',
+    confidential: true,
+    apiScopes: API_SCOPES,
+  },
+  {
+    clientId: 'checkin-kiosk',
+    grant: 'client_credentials',
+    confidential: true,
+    apiScopes: [
+      'user/Appointment-read',
+      'user/Appointment-write',
+      'user/Payment-write',
+      'user/Patient-read',
+    ],
+  },
+  {
+    clientId: 'patient-app',
+    grant: 'authorization_code',
+    confidential: false,
+    apiScopes: API_SCOPES,
+  },
+]);
+
+export function demoClient(clientId: string): DemoClientDefinition | undefined {
+  return DEMO_CLIENTS.find((client) => client.clientId === clientId);
+}
+
+/** Client metadata in the form oidc-provider's `clients` configuration takes. */
+export function toClientMetadata(
+  client: DemoClientDefinition,
+  secret: string | undefined,
+): Record<string, unknown> {
+  if (client.grant === 'client_credentials') {
+    if (!secret) throw new Error(`demo client ${client.clientId} needs a secret`);
+    return {
+      client_id: client.clientId,
+      client_secret: secret,
+      grant_types: ['client_credentials'],
+      response_types: [],
+      redirect_uris: [],
+      token_endpoint_auth_method: 'client_secret_basic',
+    };
+  }
+  return {
+    client_id: client.clientId,
+    // A public client: the secret is worthless in an app a person installs; PKCE protects the code.
+    token_endpoint_auth_method: 'none',
+    application_type: 'native',
+    grant_types: ['authorization_code'],
+    response_types: ['code'],
+    redirect_uris: [PATIENT_APP_REDIRECT_URI],
+    // Pairwise: the `sub` the API sees is an opaque id, never the person's identity number.
+    subject_type: 'pairwise',
+    // Client `scope` may name only OpenID scopes; API scopes are limited per client by the resource
+    // server (provider-config.ts, getResourceServerInfo).
+    scope: 'openid',
+  };
+}
+
+/** The clients that get client tokens (kiosks, integrations): AUTH_CLIENT_IDS while the demo issuer runs. */
+export const CLIENT_CREDENTIALS_CLIENT_IDS: readonly string[] = DEMO_CLIENTS.filter((client) => client.grant === 'client_credentials').map((client) => client.clientId);

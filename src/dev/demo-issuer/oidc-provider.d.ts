@@ -1,0 +1,59 @@
+// oidc-provider ships no type declarations (and @types/oidc-provider lags its majors); this
+// declares only the part of its public API the demo authorization server uses.
+declare module 'oidc-provider' {
+  import type { IncomingMessage, ServerResponse } from 'node:http';
+
+  export type Configuration = Record<string, unknown>;
+
+  export class Provider {
+    constructor(issuer: string, configuration?: Configuration);
+    readonly issuer: string;
+    callback(): (req: IncomingMessage, res: ServerResponse) => void;
+    interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<InteractionDetails>;
+    interactionFinished(req: IncomingMessage, res: ServerResponse, result: Record<string, unknown>, options?: { mergeWithLastSubmission?: boolean }): Promise<void>;
+    readonly Grant: {
+      new (init: { accountId?: string | undefined; clientId: string }): Grant;
+      find(id: string): Promise<Grant | undefined>;
+    };
+    on(event: 'server_error', listener: (ctx: unknown, error: Error) => void): this;
+    on(event: string, listener: (...args: unknown[]) => void): this;
+  }
+
+  export interface InteractionDetails {
+    uid: string;
+    prompt: { name: string; details: Record<string, unknown> };
+    params: Record<string, unknown> & { client_id: string };
+    session?: { accountId?: string };
+    grantId?: string;
+  }
+
+  export interface Grant {
+    addOIDCScope(scope: string): void;
+    addOIDCClaims(claims: string[]): void;
+    addResourceScope(indicator: string, scope: string): void;
+    save(): Promise<string>;
+  }
+
+  export const errors: {
+    InvalidTarget: new (description?: string) => Error;
+    InvalidScope: new (description: string, scope: string) => Error;
+  };
+
+  export namespace interactionPolicy {
+    class Check {
+      constructor(
+        reason: string,
+        description: string,
+        error: string,
+        check: (ctx: never) => boolean | Promise<boolean>,
+      );
+    }
+    interface Prompt {
+      name: string;
+      checks: { add(check: Check, index?: number): void };
+    }
+    function base(): Prompt[] & { get(name: string): Prompt | undefined };
+  }
+
+  export default Provider;
+}

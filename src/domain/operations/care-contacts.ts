@@ -1,0 +1,33 @@
+import { noContactDetails } from '../read-policy/read-policy.js';
+import { instantOf, selectExtracts } from '../read-policy/time-selection.js';
+import { releaseContact } from '../release/record-release.js';
+import { releaseIn } from '../release/release.js';
+import { CareContactSchema, type ContactEhrExtract } from '../records/index.js';
+import { EMPTY, INTERVAL, SHAPE_2, WHO } from './docs-text.js';
+import { recordsRead } from './operation.js';
+import { VersionedTimeFilterQuery } from './parameters.js';
+
+/** Operation 6: care contacts in the vendor's v2 layout, filtered and sorted on the contact's begin. */
+export const getContacts = recordsRead({
+  scope: { name: 'user/Contact-read', description: 'Read care contacts' },
+  displayName: { sv: 'Läsa vårdkontakter', en: 'Read care contacts' },
+  errorShape: 'error',
+  path: '/patients/contacts/',
+  vendorPaths: ['/api/open/contacts/'],
+  query: VersionedTimeFilterQuery,
+  apiVersion: { value: 'v2', whenAbsent: 'v2' },
+  answer: { item: CareContactSchema, schemaName: 'CareContacts', vendorLayout: 'care-contacts-v2' },
+  policy: {
+    select: (items, bounds, zone) => selectExtracts(items, 'contactEHRExtract',
+      (e: ContactEhrExtract) => instantOf(e.contact?.contactBeginDateTime, zone), bounds),
+    marksProtectedIdentity: (items) => items.some((i) => i.contactEHRExtract.some((e) => e.patient?.patientProtectedId === true)),
+    withoutContactDetails: noContactDetails,
+    release: (items, rules, all) => releaseIn(items, 'contactEHRExtract', (e: ContactEhrExtract) => releaseContact(e, rules), all, true),
+  },
+  docs: {
+    tag: { name: 'Care contacts', description: 'Visits and other care contacts, past and planned.' },
+    summary: 'List care contacts',
+    description: `Visits and other care contacts, oldest first, filtered on their start time. ${INTERVAL} ${EMPTY} ${WHO} ${SHAPE_2}`,
+    success: 'The care contacts, oldest first.',
+  },
+});

@@ -1,0 +1,34 @@
+import { noContactDetails } from '../read-policy/read-policy.js';
+import { instantOf, selectExtracts } from '../read-policy/time-selection.js';
+import { releaseDiagnosis } from '../release/report-release.js';
+import { releaseIn } from '../release/release.js';
+import { DiagnosesSchema, type DiagnosisEhrExtract } from '../records/index.js';
+import { EMPTY, INTERVAL, SHAPE_2, WHO } from './docs-text.js';
+import { recordsRead } from './operation.js';
+import { TimeFilterQuery } from './parameters.js';
+
+/** Operation 12 (beyond the spec): diagnoses (ICD-10-SE) and their actions, in the vendor's v2 layout. */
+export const getDiagnoses = recordsRead({
+  scope: {
+    name: 'user/Diagnosis-read', description: 'Read diagnoses',
+    aliases: ['user/Condition.read', 'patient/Condition.read'],
+  },
+  displayName: { sv: 'Diagnoser', en: 'Diagnoses' },
+  errorShape: 'error',
+  path: '/patients/diagnoses/',
+  vendorPaths: ['/api/open/diagnosis/'],
+  query: TimeFilterQuery,
+  answer: { item: DiagnosesSchema, schemaName: 'DiagnosisEHRExtracts', vendorLayout: 'diagnosis-v2', bulk: 'diagnosisEHRExtract' },
+  policy: {
+    select: (items, bounds, zone) => selectExtracts(items, 'diagnosisEHRExtract', (e: DiagnosisEhrExtract) => instantOf(e.timeCreated, zone), bounds),
+    marksProtectedIdentity: (items) => items.some((i) => i.diagnosisEHRExtract.some((e) => e.patient?.patientProtectedId === true)),
+    withoutContactDetails: noContactDetails,
+    release: (items, rules, all) => releaseIn(items, 'diagnosisEHRExtract', (e: DiagnosisEhrExtract) => releaseDiagnosis(e, rules), all, true),
+  },
+  docs: {
+    tag: { name: 'Diagnoses', description: 'Diagnoses set at the patient\'s care contacts, with their codes (ICD-10-SE) and the actions taken.' },
+    summary: 'List diagnoses',
+    description: `Diagnoses with their codes and texts, nested diagnoses and actions (procedures), oldest first, filtered on when each was recorded. ${INTERVAL} ${EMPTY} ${WHO} ${SHAPE_2}`,
+    success: 'The diagnoses, oldest first.',
+  },
+});

@@ -1,0 +1,33 @@
+import { noContactDetails } from '../read-policy/read-policy.js';
+import { selectIn } from '../read-policy/time-selection.js';
+import { releaseNote } from '../release/journal-release.js';
+import { releaseIn } from '../release/release.js';
+import { JournalNoteRecordSchema, type JournalExtract } from '../records/index.js';
+import { compactToEpochMs } from '../time/local-time.js';
+import { EMPTY, INTERVAL, WHO } from './docs-text.js';
+import { recordsRead } from './operation.js';
+import { TimeFilterQuery } from './parameters.js';
+
+/** Operation 10: journal notes with their text, filtered and sorted on when they were written. */
+export const getJournalNotes = recordsRead({
+  scope: { name: 'user/JournalNote-read', description: 'Read journal notes' },
+  displayName: { sv: 'Läsa journalanteckningar', en: 'Read journal notes' },
+  errorShape: 'status',
+  path: '/patients/journalnotes/',
+  vendorPaths: ['/api/open/journalnotes/'],
+  query: TimeFilterQuery,
+  answer: { item: JournalNoteRecordSchema, schemaName: 'JournalNoteRecord', vendorLayout: 'journal-notes', bulk: 'JournalNoteEHRExtract' },
+  policy: {
+    select: (records, bounds, zone) => selectIn(records, 'JournalNoteEHRExtract',
+      (e: JournalExtract) => compactToEpochMs(e.time_created.value, zone), bounds),
+    marksProtectedIdentity: (records) => records.some((r) => r.JournalNoteEHRExtract.some((e) => e.Patient?.PatientProtectedId === true)),
+    withoutContactDetails: noContactDetails,
+    release: (records, rules, all) => releaseIn(records, 'JournalNoteEHRExtract', (e: JournalExtract) => releaseNote(e, rules), all, false),
+  },
+  docs: {
+    tag: { name: 'Journal notes', description: "Notes from the patient's medical record." },
+    summary: 'List journal notes',
+    description: `Notes from the medical record with their text, oldest first, filtered on when they were written. ${INTERVAL} ${EMPTY} ${WHO}`,
+    success: 'The journal notes, oldest first.',
+  },
+});

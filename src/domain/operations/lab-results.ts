@@ -1,0 +1,35 @@
+import { noContactDetails } from '../read-policy/read-policy.js';
+import { instantOf, selectExtracts } from '../read-policy/time-selection.js';
+import { releaseLabReport } from '../release/report-release.js';
+import { releaseIn } from '../release/release.js';
+import { LabResultSchema, type ChemistryReportEhrExtract } from '../records/index.js';
+import { EMPTY, INTERVAL, SHAPE_2, WHO } from './docs-text.js';
+import { recordsRead } from './operation.js';
+import { TimeFilterQuery } from './parameters.js';
+
+/** Operation 11 (beyond the spec): chemistry lab reports in the vendor's v2 layout, filtered and sorted on when they were made. */
+export const getLabResults = recordsRead({
+  scope: { name: 'user/LabResult-read', description: 'Read lab results', aliases: ['user/Observation.read', 'patient/Observation.read'] },
+  displayName: { sv: 'Provsvar', en: 'Lab results' },
+  errorShape: 'error',
+  path: '/patients/labresults/',
+  vendorPaths: ['/api/open/chemistrylabreports/'],
+  query: TimeFilterQuery,
+  vendorQueryNames: { startActionDateTime: 'fromDateTime', endActionDateTime: 'toDateTime' },
+  answer: { item: LabResultSchema, schemaName: 'ChemistryReportEHRExtracts', vendorLayout: 'chemistry-lab-results-v2', bulk: 'chemistryReportEHRExtract' },
+  policy: {
+    select: (items, bounds, zone) => selectExtracts(items, 'chemistryReportEHRExtract',
+      (e: ChemistryReportEhrExtract) => instantOf(e.timeCreated, zone), bounds),
+    marksProtectedIdentity: (items) => items.some((i) => i.chemistryReportEHRExtract.some((e) => e.patient?.patientProtectedId === true)),
+    withoutContactDetails: noContactDetails,
+    release: (items, rules, all) => releaseIn(items, 'chemistryReportEHRExtract', (e: ChemistryReportEhrExtract) => releaseLabReport(e, rules), all, true),
+  },
+  docs: {
+    tag: { name: 'Lab results', description: 'Chemistry lab reports: each test with its result, unit, reference range and whether it is pathological.' },
+    summary: 'List lab results',
+    description: `Chemistry lab reports with their tests, oldest first, filtered on when each report was made. ${INTERVAL} `
+      + 'At the vendor\'s path the bounds may also be given as `startActionDateTime` and `endActionDateTime` (one bound in both forms is refused). '
+      + `A result not yet attested has no \`attestDateTime\`. ${EMPTY} ${WHO} ${SHAPE_2}`,
+    success: 'The lab reports, oldest first.',
+  },
+});

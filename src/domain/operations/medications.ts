@@ -1,0 +1,33 @@
+import { noContactDetails } from '../read-policy/read-policy.js';
+import { selectIn } from '../read-policy/time-selection.js';
+import { releasePrescription } from '../release/record-release.js';
+import { releaseIn } from '../release/release.js';
+import { PrescriptionRecordSchema, type PrescriptionExtract } from '../records/index.js';
+import { compactToEpochMs } from '../time/local-time.js';
+import { EMPTY, INTERVAL, WHO } from './docs-text.js';
+import { recordsRead } from './operation.js';
+import { TimeFilterQuery } from './parameters.js';
+
+/** Operation 9: prescriptions, filtered and sorted on when they were registered. */
+export const getMedications = recordsRead({
+  scope: { name: 'user/MedicationPrescription-read', description: 'Read prescribed medications' },
+  displayName: { sv: 'Läsa läkemedel', en: 'Read medications' },
+  errorShape: 'status',
+  path: '/patients/medications/',
+  vendorPaths: ['/open/api/medications/'],
+  query: TimeFilterQuery,
+  answer: { item: PrescriptionRecordSchema, schemaName: 'PrescriptionRecord', bulk: 'PrescriptionEHRExtract' },
+  policy: {
+    select: (records, bounds, zone) => selectIn(records, 'PrescriptionEHRExtract',
+      (e: PrescriptionExtract) => compactToEpochMs(e.time_created.value, zone), bounds),
+    marksProtectedIdentity: (records) => records.some((r) => r.PrescriptionEHRExtract.some((e) => e.Patient?.PatientProtectedId === true)),
+    withoutContactDetails: noContactDetails,
+    release: (records, rules, all) => releaseIn(records, 'PrescriptionEHRExtract', (e: PrescriptionExtract) => releasePrescription(e, rules), all, false),
+  },
+  docs: {
+    tag: { name: 'Medications', description: 'Prescribed medications.' },
+    summary: 'List prescribed medications',
+    description: `Prescriptions with product, dosage and prescriber, oldest first, filtered on when they were registered. ${INTERVAL} ${EMPTY} ${WHO}`,
+    success: 'The prescriptions, oldest first.',
+  },
+});

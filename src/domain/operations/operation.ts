@@ -1,0 +1,118 @@
+/**
+ * What one operation of the API is, described once (docs/architecture.md#one-operation-one-place):
+ * its scope, names, paths, parameters, answer, error shape, documentation and, for a read of patient
+ * records, the read policy the one read use case applies. Routes, scope checks, the OpenAPI document,
+ * the access log's names, the demo issuer's scopes and the tests' route tables are derived from the
+ * table of these (table.ts); nothing else restates them.
+ */
+import type { Static, TObject, TSchema } from 'typebox';
+import type { ReadPolicy } from '../read-policy/read-policy.js';
+
+/** A name as a patient reads it in the access log, in Swedish and English. */
+export interface DisplayName {
+  sv: string;
+  en: string;
+}
+
+/** `status`: `{statusCode, message}` (the spec's shape 1); `error`: `{error, path, status, timestamp}` (shape 2). */
+export type ErrorShape = 'status' | 'error';
+
+/** A scope as the API names it, what it allows, and the spellings of other authorization servers that count as it. */
+export interface Scope {
+  name: string;
+  description: string;
+  /**
+   * Spellings beyond the SMART forms every scope has (`user/X-read` is also `user/X.read` and
+   * `patient/X.read`): a vendor's or FHIR's resource name for the same data.
+   */
+  aliases?: readonly string[];
+}
+
+/** A group of operations in the documentation. */
+export interface Tag {
+  name: string;
+  description: string;
+}
+
+export interface OperationDocs {
+  tag: Tag;
+  summary: string;
+  description: string;
+  /** What a successful answer holds, in a sentence. */
+  success: string;
+}
+
+export type HttpMethod = 'GET' | 'PUT' | 'POST';
+
+/**
+ * Where two operations share a path and method, the `api-version` value that selects each: the
+ * older patient layout when it is absent, v2 with `v2`. `default` names what an absent value means
+ * on a path with one layout only (care contacts: v2).
+ */
+export interface ApiVersionChoice {
+  /** The value that selects this operation; undefined: the parameter is absent. */
+  value: 'v2' | undefined;
+  /** The layout an absent value stands for, as the refusal of another value says it. */
+  whenAbsent: string;
+}
+
+interface OperationBase {
+  scope: Scope;
+  displayName: DisplayName;
+  errorShape: ErrorShape;
+  method: HttpMethod;
+  /** The spec's path, with its trailing slash (both forms answer). */
+  path: string;
+  /** The EHR vendor's own paths for the same operation (Cambio Open Services). */
+  vendorPaths: readonly string[];
+  /** The query parameters it takes, as a closed object schema: any other parameter is refused. */
+  query: TObject;
+  apiVersion?: ApiVersionChoice;
+  /**
+   * The vendor's own names of query parameters, which its paths take too (`startActionDateTime` for
+   * `fromDateTime`): the same meaning, and one given in both forms is refused.
+   */
+  vendorQueryNames?: Readonly<Record<string, string>>;
+  docs: OperationDocs;
+}
+
+/** The answer of a read of patient records: an array of `item`. */
+export interface RecordsAnswer<S extends TSchema> {
+  item: S;
+  /** The item's name in the OpenAPI document. */
+  schemaName: string;
+  maxItems?: number;
+  /** The member of an item that can grow large (a record's extracts): serialised element by element. */
+  bulk?: string;
+  /** The vendor's published layout the answer follows (docs/vendor-layouts.md), where it follows one. */
+  vendorLayout?: string;
+}
+
+/** A read of one patient's records from the EHR, the same way for every such read. */
+export interface RecordsRead<S extends TSchema = TSchema> extends OperationBase {
+  handler: 'records';
+  method: 'GET';
+  answer: RecordsAnswer<S>;
+  policy: ReadPolicy<Static<S>>;
+}
+
+/** The patient's access log: a page of the audit trail, read by a use case of its own. */
+export interface AccessLogRead extends OperationBase {
+  handler: 'accessLog';
+  method: 'GET';
+}
+
+/** A write of the EHR: `arrival` marks an appointment arrived, `payment` registers that it is paid. */
+export interface Write extends OperationBase {
+  handler: 'arrival' | 'payment';
+  method: 'PUT' | 'POST';
+  body: TObject;
+  /** One ResultRecord, or (`array`) an array of one, as the spec has each write answer. */
+  answer: { item: TSchema; schemaName: string; array: boolean };
+}
+
+export type Operation = RecordsRead | AccessLogRead | Write;
+
+/** A read of patient records, its policy typed by its answer's item. */
+export const recordsRead = <S extends TSchema>(read: Omit<RecordsRead<S>, 'handler' | 'method'>): RecordsRead<S> =>
+  ({ handler: 'records', method: 'GET', ...read });

@@ -1,0 +1,67 @@
+/**
+ * The operation table: every operation of the API, once (docs/architecture.md#one-operation-one-place).
+ * Ordered as the spec numbers them, then the vendor's reads beyond the spec, then what the law adds. Everything about an operation that
+ * routes, scope checks, documentation, the access log or tests need is read from here.
+ */
+import type { Static } from 'typebox';
+import { getAccessLog } from './access-log.js';
+import { changeAppointment, getAppointments } from './appointments.js';
+import { getAttentionSignals } from './attention-signals.js';
+import { getContacts } from './care-contacts.js';
+import { getDiagnoses } from './diagnoses.js';
+import { getJournalNotes } from './journal-notes.js';
+import { getLabResults } from './lab-results.js';
+import { getMedications } from './medications.js';
+import type { ReadPolicy } from '../read-policy/read-policy.js';
+import { boundsOf } from '../read-policy/time-selection.js';
+import type { TimeRange } from '../time/time-range.js';
+import type { Operation, RecordsRead } from './operation.js';
+import { getPatient, getPatientV2 } from './patient.js';
+import { registerPayment } from './payments.js';
+import { getVideoMeetings } from './video-meetings.js';
+
+export const OPERATIONS = {
+  registerPayment,
+  changeAppointment,
+  getAppointments,
+  getPatient,
+  getPatientV2,
+  getContacts,
+  getAttentionSignals,
+  getVideoMeetings,
+  getMedications,
+  getJournalNotes,
+  getLabResults,
+  getDiagnoses,
+  getAccessLog,
+} as const satisfies Record<string, Operation>;
+
+type Table = typeof OPERATIONS;
+export type OperationName = keyof Table;
+
+/** The reads of patient records from the EHR, by the name of their operation. */
+export type ReadName = { [O in OperationName]: Table[O] extends RecordsRead ? O : never }[OperationName];
+
+/** One item of a read's answer (the answer is an array of these). */
+export type ReadItem<R extends ReadName> = Table[R] extends RecordsRead<infer S> ? Static<S> : never;
+
+export const OPERATION_NAMES = Object.keys(OPERATIONS) as OperationName[];
+
+export const isOperationName = (name: string): name is OperationName => Object.hasOwn(OPERATIONS, name);
+
+export const READ_NAMES = OPERATION_NAMES.filter((name): name is ReadName => OPERATIONS[name].handler === 'records');
+
+/** A read's policy, typed by its answer's item. */
+export const readPolicyOf = <R extends ReadName>(name: R): ReadPolicy<ReadItem<R>> =>
+  (OPERATIONS[name] as RecordsRead).policy as ReadPolicy<ReadItem<R>>;
+
+/** A read's items within `range` (compact local times in `zone`), oldest first, as its policy selects them. */
+export const selectInRange = <R extends ReadName>(read: R, items: ReadItem<R>[], range: TimeRange, zone: string): ReadItem<R>[] =>
+  readPolicyOf(read).select(items, boundsOf(range, zone), zone);
+
+/** True for the operations that change patient data. */
+export const changesPatientData = (operation: string): boolean =>
+  isOperationName(operation) && (OPERATIONS[operation].handler === 'arrival' || OPERATIONS[operation].handler === 'payment');
+
+/** The reads the release policy may filter, each of which may have its own guardian age limit. */
+export const RELEASE_FILTERED_READS: readonly ReadName[] = READ_NAMES.filter((name) => OPERATIONS[name].policy.release !== undefined);

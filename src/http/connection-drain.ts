@@ -1,0 +1,117 @@
+import type { IncomingMessage, Server as HttpServer } from 'node:http';
+import { Server as NetServer, type Socket } from 'node:net';
+import { Server as TlsServer } from 'node:tls';
+
+/** How often the drain looks for connections with nothing left to answer. */
+const SWEEP_MS = 50;
+/** How long a connection must have had nothing to answer before the drain closes it. */
+const IDLE_MS = 100;
+
+interface Connection {
+  /** Requests parsed on it whose answer is not yet finished. */
+  inFlight: number;
+  /** The request parsed on it last: its answer is the connection's last, once draining. */
+  latest: IncomingMessage | undefined;
+  lastActivity: number;
+  /** Sweeps in a row that found it idle; a request or an answer sets it back to 0. */
+  idleSweeps: number;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Rolling restarts without lost requests (issue 20 item 7, docs/operations.md#scaling-out): on
+ * SIGTERM the listener stops accepting (new connections are refused), every request that reached
+ * a connection's socket is served in full, the last answer on each connection says
+ * `Connection: close`, and each connection closes after it.
+ *
+ * Node's and fastify's own close do not give that: `http.Server.close()` closes every connection
+ * it thinks idle at once, and a connection whose next request is still unread in the socket (a
+ * pipelined request behind a large answer, bytes that arrived in the same event-loop turn as the
+ * signal) looks idle, so its requests are reset; fastify, once closing, answers every request it
+ * has not yet routed with 503. So the drain closes only the listener first, waits one event-loop
+ * turn (whatever was in the sockets at the signal has then been read), and closes a connection
+ * only once it has had nothing to answer for IDLE_MS over two sweeps (the socket has been read in
+ * between). Fastify's close runs after, with no connection left.
+ */
+export class ConnectionDrain {
+  private readonly connections = new Map<Socket, Connection>();
+  /** Set one event-loop turn after draining began. */
+  private settled = false;
+  private draining: Promise<void> | undefined;
+  /** Answers made in the turn draining began, waiting to learn whether they are their connection's last. */
+  private waiting: Array<() => void> = [];
+
+  constructor(private readonly server: HttpServer) {
+    // Over TLS a request's socket is the TLS socket, which 'secureConnection' gives.
+    server.on(server instanceof TlsServer ? 'secureConnection' : 'connection', (socket: Socket) => {
+      this.connections.set(socket, { inFlight: 0, latest: undefined, lastActivity: performance.now(), idleSweeps: 0 });
+      socket.once('close', () => this.connections.delete(socket));
+    });
+    server.prependListener('request', (request: IncomingMessage, response) => {
+      const connection = this.connections.get(request.socket);
+      if (connection === undefined) return;
+      connection.inFlight += 1;
+      connection.latest = request;
+      this.touch(connection);
+      response.once('close', () => {
+        connection.inFlight -= 1;
+        this.touch(connection);
+      });
+    });
+  }
+
+  /**
+   * Calls `answer` with whether the answer to `request` is its connection's last: draining, no
+   * request parsed on the connection after it, and the connection reading (Node stops reading a
+   * connection whose answers queue up, and unread requests may wait behind this one). An answer
+   * made in the event-loop turn draining began waits for the turn to end: the requests that were
+   * in the sockets at that moment have been read by then.
+   */
+  decide(request: IncomingMessage, answer: (last: boolean) => void): void {
+    if (this.draining === undefined) {
+      answer(false);
+      return;
+    }
+    if (!this.settled) {
+      this.waiting.push(() => this.decide(request, answer));
+      return;
+    }
+    const connection = this.connections.get(request.socket);
+    answer(connection?.latest === request && !request.socket.isPaused());
+  }
+
+  /** Refuses new connections and resolves once every connection has been answered and closed. Idempotent. */
+  drain(): Promise<void> {
+    this.draining ??= this.run();
+    return this.draining;
+  }
+
+  private async run(): Promise<void> {
+    // net's own close: http's would close "idle" connections at once, unread requests and all.
+    if (this.server.listening) NetServer.prototype.close.call(this.server);
+    const now = performance.now();
+    for (const connection of this.connections.values()) connection.lastActivity = now;
+    await new Promise((resolve) => setImmediate(resolve));
+    this.settled = true;
+    for (const decide of this.waiting.splice(0)) decide();
+    while (this.connections.size > 0) {
+      await sleep(SWEEP_MS);
+      this.sweep();
+    }
+  }
+
+  private sweep(): void {
+    const now = performance.now();
+    for (const [socket, connection] of this.connections) {
+      if (connection.inFlight > 0) continue;
+      connection.idleSweeps += 1;
+      if (connection.idleSweeps >= 2 && now - connection.lastActivity >= IDLE_MS) socket.destroy();
+    }
+  }
+
+  private touch(connection: Connection): void {
+    connection.lastActivity = performance.now();
+    connection.idleSweeps = 0;
+  }
+}

@@ -1,0 +1,89 @@
+import { normalizeIP } from '@fastify/rate-limit';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AuditTrail, OutcomeRecord } from '../ports/audit-trail.port.js';
+import type { Clock } from '../ports/clock.port.js';
+
+/** One window of the tally: the first refusal of each kind in it is audited, the rest counted. */
+export const REFUSAL_WINDOW_MS = 60_000;
+/** Kinds tracked per window; refusals of further kinds are counted together and not audited. */
+const MAX_KINDS = 10_000;
+
+const KEYLESS = 'requests without a valid subscription key refused';
+const KEYED = 'requests with a valid subscription key and no valid token refused';
+
+interface Tally {
+  sourceAddress: string;
+  subscription?: string;
+  operation: string;
+  status: number;
+  firstRequestId: string;
+  refused: number;
+}
+
+/**
+ * Refusals before authentication (src/http/audit-record.ts `refusedBeforeAuthentication`: no valid
+ * key, or a valid key without a valid token) are audited one per source address (an IPv6 /64),
+ * subscription key, operation and status per minute: the first is stored as usual, the
+ * others are counted and logged with their number when the minute is over, so a flood of them
+ * cannot grow the audit store at the sender's rate (issue 12 item 4 and issue 20 item 4, threats
+ * 38 and 45 of docs/threat-model.md#found-by-independent-review).
+ */
+export class RefusalTally {
+  private window = Number.NaN;
+  private readonly tallies = new Map<string, Tally>();
+  private overflow = 0;
+  // A window that ends with no refusal after it is reported all the same.
+  private readonly timer = setInterval(() => this.rollOver(), REFUSAL_WINDOW_MS).unref();
+
+  constructor(private readonly trail: AuditTrail, private readonly clock: Clock, private readonly logger: FastifyBaseLogger) {}
+
+  /** Stores the record if it is the first of its kind this window, else counts it. */
+  append(record: OutcomeRecord): Promise<void> {
+    this.rollOver();
+    // A source as the per-address limit counts it: an IPv6 address stands for its /64.
+    const kind = JSON.stringify([normalizeIP(record.sourceAddress), record.subscription, record.operation, record.status]);
+    const tally = this.tallies.get(kind);
+    if (tally !== undefined) {
+      tally.refused += 1;
+      return Promise.resolve();
+    }
+    if (this.tallies.size >= MAX_KINDS) {
+      this.overflow += 1;
+      return Promise.resolve();
+    }
+    this.tallies.set(kind, {
+      sourceAddress: record.sourceAddress, ...(record.subscription === undefined ? {} : { subscription: record.subscription }),
+      operation: record.operation, status: record.status, firstRequestId: record.requestId, refused: 1,
+    });
+    // Not stored: the next refusal of this kind is audited instead.
+    return this.trail.append(record).catch((err: unknown) => {
+      this.tallies.delete(kind);
+      throw err;
+    });
+  }
+
+  /** Reports the window in progress; the trail itself is closed by whoever opened it. */
+  close(): Promise<void> {
+    clearInterval(this.timer);
+    this.report();
+    return Promise.resolve();
+  }
+
+  private rollOver(): void {
+    const window = Math.floor(this.clock.now() / REFUSAL_WINDOW_MS);
+    if (window === this.window) return;
+    this.report();
+    this.window = window;
+  }
+
+  private report(): void {
+    for (const t of this.tallies.values()) {
+      if (t.refused > 1) this.logger.warn({ ...t, audited: 1, windowMs: REFUSAL_WINDOW_MS }, t.subscription === undefined ? KEYLESS : KEYED);
+    }
+    if (this.overflow > 0) {
+      this.logger.warn({ refused: this.overflow, audited: 0, windowMs: REFUSAL_WINDOW_MS }, 'requests refused before authentication, of more kinds than are tallied');
+    }
+    this.tallies.clear();
+    this.overflow = 0;
+  }
+}

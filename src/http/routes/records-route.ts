@@ -1,0 +1,71 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { FastifyReply } from 'fastify';
+import { Type, type TSchema } from 'typebox';
+import type { RecordsRead } from '../../domain/operations/operation.js';
+import { OPERATIONS, type OperationName, type ReadName } from '../../domain/operations/table.js';
+import { timeRangeFrom } from '../../domain/time/time-range.js';
+import { ApiError } from '../api-error.js';
+import { named } from '../openapi/schema-names.js';
+import { operationOf } from '../operation-of.js';
+import { accessFor, targetPatientOf } from '../request-patient.js';
+import { noteWithheld } from '../release-header.js';
+import { SlicedJsonSerializer } from '../serialization/sliced-json.js';
+import type { RouteKind } from './route-parts.js';
+
+const JSON_UTF8 = 'application/json; charset=utf-8';
+
+const readOf = (name: OperationName): RecordsRead => {
+  const op = OPERATIONS[name];
+  if (op.handler !== 'records') throw new Error(`${name} is not a read of patient records`);
+  return op;
+};
+
+const answerSchema = (read: RecordsRead): TSchema =>
+  Type.Array(named(read.answer.item, read.answer.schemaName), read.answer.maxItems === undefined ? {} : { maxItems: read.answer.maxItems });
+
+/**
+ * The query with the vendor's names of parameters (on its paths) read as the operation's own; one
+ * bound given in both forms is refused, since the two may disagree.
+ */
+function ownNames(query: Record<string, string | undefined>, names: Readonly<Record<string, string>> | undefined): Record<string, string | undefined> {
+  if (names === undefined) return query;
+  const own = { ...query };
+  for (const [vendorName, name] of Object.entries(names)) {
+    const value = query[vendorName];
+    if (value === undefined) continue;
+    if (query[name] !== undefined) {
+      throw new ApiError(400, `Query parameters ${vendorName} and ${name} are the same bound: give it once, as either ${name} or ${vendorName}.`);
+    }
+    own[name] = value;
+  }
+  return own;
+}
+
+/**
+ * Every read of patient records, one way: who, for whom, which interval; the read's policy does
+ * the rest in the use case. Answers are serialised by the read's own schema, in slices (a journal
+ * can be megabytes), and sent as the bytes that come out.
+ */
+export const recordsRoute: RouteKind = (route, deps) => {
+  const serializers = new Map(route.operations.map((name) => [name, new SlicedJsonSerializer(readOf(name).answer.item, readOf(name).answer.bulk)]));
+  const answers = route.operations.map((name) => answerSchema(readOf(name)));
+  return {
+    ok: answers.length === 1 ? answers[0] : Type.Union(answers),
+    handle: async (request, reply) => {
+      const read = operationOf(request) as ReadName;
+      const query = ownNames(request.query as Record<string, string | undefined>, OPERATIONS[read].vendorQueryNames);
+      const patientId = targetPatientOf(request, deps.accessPolicy);
+      const range = timeRangeFrom(query.fromDateTime, query.toDateTime, deps.zone);
+      const access = await accessFor(request, deps.accessPolicy, patientId);
+      const { records, withheld } = await deps.readPatientData.execute(read, access, range);
+      const serializer = serializers.get(read) as SlicedJsonSerializer;
+      // A large answer was just selected, sorted and released in one go: serialising it starts on a turn of its own.
+      if (serializer.isLarge(records)) await nextTurn();
+      // Already bytes in the 200 schema's shape: sent as they are, not serialised again.
+      const body = await serializer.serialise(records);
+      noteWithheld(request, reply, withheld);
+      const untyped: FastifyReply = reply;
+      return untyped.type(JSON_UTF8).send(body);
+    },
+  };
+};

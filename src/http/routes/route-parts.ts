@@ -1,0 +1,15 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { TObject } from 'typebox';
+import type { ApiRoute } from './api-routes.js';
+import type { RouteDependencies } from './dependencies.js';
+
+/** What a kind of operation adds to its route: the successful answer's schema, a body, and the handler. */
+export interface RouteParts {
+  /** The 200 answer as the route's response schema has it. */
+  ok: unknown;
+  body?: TObject;
+  handle(request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
+}
+
+/** Builds the parts of one route of a kind of operation. */
+export type RouteKind = (route: ApiRoute, deps: RouteDependencies) => RouteParts;

@@ -1,0 +1,207 @@
+/**
+ * Equivalence (docs/upstream-fhir.md#equivalence): the service started twice for one moment, over
+ * the embedded XML EHR and over `fhir-r4` with the development FHIR server serving the same demo
+ * people (both forms written from one description), answers every read the same for every demo
+ * person through the HTTP API, member by member, except where the FHIR interface description makes
+ * a difference. Those are the DIFFERENCES below, each with its section of docs/upstream-fhir.md (and
+ * of the FHIR description it follows); a member it leaves absent must be absent over FHIR.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoClock } from '../../../src/dev/demo-data/clock.js';
+import { demoFhirResources } from '../../../src/dev/demo-data/fhir/bundle.js';
+import { DEMO_PEOPLE } from '../../../src/dev/demo-data/people.js';
+import { type ReadName } from '../../../src/domain/operations/table.js';
+import { routeByOperation, urlOf } from '../../security/support/routes.js';
+import { startFhirTestApp, type FhirTestApp } from '../../support/fhir-test-app.js';
+import { startTestApp, ZONE, type TestApp } from '../../support/test-app.js';
+import type { RawResource } from './support/demo-bundle.js';
+
+const NOW = Date.parse('2026-11-21T08:00:00Z');
+/** The relationship texts of the demo registry's tagged RelatedPersons (src/dev/demo-data/fhir/registry.ts). */
+const REGISTRY_TEXTS: ReadonlySet<string> = new Set(['Vårdnadshavare', 'Ombud', 'Make/maka/partner']);
+const ALL_TIME: [string, string][] = [['fromDateTime', '1900-01-01T00:00:00'], ['toDateTime', '2100-12-31T23:59:59']];
+
+/**
+ * A member path inside one item of an answer, array positions written `*`; a difference covers the
+ * member and everything under it. `absent`: the FHIR description leaves the member out, so the
+ * answer over FHIR must not have it; `differs`: both have it, valued by a rule of the description.
+ */
+interface Difference {
+  member: string;
+  kind: 'absent' | 'differs';
+  why: string;
+}
+
+/** The members of a patient layout, under `extract`, that its section leaves absent or values by a rule. */
+function patientDifferences(extract: string, section: string, m: {
+  absent: string[]; ehrId: string; internalId: string; created: string; phoneType: string; emailType: string; address: string;
+}): Difference[] {
+  const rule = (member: string, kind: Difference['kind'], why: string): Difference => ({ member: `${extract}${member}`, kind, why });
+  return [
+    ...m.absent.map((member) => rule(member, 'absent', `${section}: absent`)),
+    rule(m.ehrId, 'differs', '#rules-the-mapping-tables-use: Own, the record id made from the logical id'),
+    rule(m.internalId, 'differs', `${section}: Patient.id`),
+    // The legacy document was extracted by last night's batch; FHIR's is the version's own time.
+    rule(m.created, 'differs', `${section}: TS(meta.lastUpdated)`),
+    rule(m.phoneType, 'differs', '#rules-the-mapping-tables-use: Telecom, the type is `use`'),
+    rule(m.emailType, 'differs', '#rules-the-mapping-tables-use: Telecom, the type is `use`'),
+    rule(`${m.address}Type`, 'differs', '#rules-the-mapping-tables-use: Address, the HL7 Sweden type\'s display, else `use`'),
+    // A two-letter country is the code; the country's name has no FHIR home beside it.
+    rule(`${m.address}Country`, 'absent', '#rules-the-mapping-tables-use: Address, a two-letter country is the code'),
+  ];
+}
+
+const DIFFERENCES: { [R in ReadName]?: readonly Difference[] } = {
+  getAppointments: [
+    { member: 'Comment', kind: 'absent', why: '#33-booked-appointments-operation-3: absent' },
+    { member: 'Any', kind: 'absent', why: '#33-booked-appointments-operation-3: both Any arrays absent' },
+    { member: 'Booking/*/Any', kind: 'absent', why: '#33-booked-appointments-operation-3: both Any arrays absent' },
+    { member: 'RegisteredBooking/*/Any', kind: 'absent', why: '#33-booked-appointments-operation-3: both Any arrays absent' },
+    { member: 'Booking/*/PerformingUnit/Address/Type', kind: 'absent', why: '#33-booked-appointments-operation-3: FHIR has no unit-address-type code' },
+    { member: 'RegisteredBooking/*/PerformingUnit/Address/Type', kind: 'absent', why: '#33-booked-appointments-operation-3: FHIR has no unit-address-type code' },
+    { member: 'Patient/PhoneNumbers/*/Type/Name', kind: 'absent', why: '#33-booked-appointments-operation-3: Type.Name of phone numbers absent' },
+    { member: 'Booking/*/PerformingUnit/Id', kind: 'differs', why: '#rules-the-mapping-tables-use: a unit\'s internal id is the Organization\'s logical id' },
+    { member: 'RegisteredBooking/*/PerformingUnit/Id', kind: 'differs', why: '#rules-the-mapping-tables-use: a unit\'s internal id is the Organization\'s logical id' },
+    { member: 'Booking/*/PerformingUnit/Address/Country', kind: 'differs', why: '#rules-the-mapping-tables-use: Address, the country as FHIR writes it (ISO 3166 code)' },
+    { member: 'RegisteredBooking/*/PerformingUnit/Address/Country', kind: 'differs', why: '#rules-the-mapping-tables-use: Address, the country as FHIR writes it' },
+    { member: 'Patient/Addresses/*/Country', kind: 'differs', why: '#rules-the-mapping-tables-use: Address, the country as FHIR writes it' },
+    { member: 'Patient/Addresses/*/Type', kind: 'differs', why: '#33-booked-appointments-operation-3: the HL7 Sweden address type\'s code and display, absent without one' },
+    { member: 'Patient/PhoneNumbers/*/Type/Id', kind: 'differs', why: '#rules-the-mapping-tables-use: Telecom, the type is `use` (mobile, home, work)' },
+    { member: 'Patient/Name', kind: 'differs', why: '#rules-the-mapping-tables-use: Name as one string, every given name' },
+  ],
+  getPatient: patientDifferences('PatientEHRExtract/*/', '#34-patient-information-older-layout-operation-4', {
+    absent: ['ehr_system', 'Patient/rc_id', 'Patient/PatientComment', 'Patient/PatientDataRegister', 'Patient/PhoneNumbers/Phone/*/PhoneComment',
+      'Patient/EmailAddresses/Email/*/EmailComment', 'Patient/PatientAddresses/PatientAddress/*/PatientAddressComment'],
+    ehrId: 'ehr_id/extension', internalId: 'Patient/PatientInternalID', created: 'time_created/value',
+    phoneType: 'Patient/PhoneNumbers/Phone/*/PhoneType', emailType: 'Patient/EmailAddresses/Email/*/EmailType',
+    address: 'Patient/PatientAddresses/PatientAddress/*/PatientAddress',
+  }),
+  getPatientV2: [
+    ...patientDifferences('patientEHRExtract/*/', '#35-patient-information-v2-layout-operation-5', {
+      absent: ['ehrSystem', 'patient/rcId', 'patient/patientSecrecyGroups', 'patient/patientComment', 'patient/patientDataRegister', 'patient/patientPasses',
+        'patient/phoneNumbers/phone/*/phoneComment', 'patient/emailAddresses/Email/*/EmailComment', 'patient/patientAddresses/*/PatientAddressComment',
+        'patient/patientRelatives/patientRelative/*/patientRelativeOrder'],
+      ehrId: 'ehrId/extension', internalId: 'patient/patientInternalID', created: 'timeCreated/value',
+      phoneType: 'patient/phoneNumbers/phone/*/phoneType', emailType: 'patient/emailAddresses/Email/*/EmailType',
+      address: 'patient/patientAddresses/*/PatientAddress',
+    }),
+    { member: 'patientEHRExtract/*/responsibleUnit/unitLocalID', kind: 'absent', why: '#rules-the-mapping-tables-use: a unit named by its HSA id only' },
+  ],
+  getVideoMeetings: [],
+};
+
+/** What the FHIR description changes in a whole answer rather than in a member. */
+const ALIGN: { [R in ReadName]?: (items: unknown[]) => unknown[] } = {
+  // One extract, the FHIR server being one source (#35-patient-information-v2-layout-operation-5), where the
+  // embedded EHR adds one per further source. Relatives are every RelatedPerson about the patient, so the
+  // delegation registry's tagged ones are relatives too over FHIR (#4-the-delegation-registry): left out here,
+  // by their relationship texts; the rest in name order, as FHIR gives no order.
+  getPatientV2: (items) => (items as { patientEHRExtract: { patient: { patientRelatives?: { patientRelative: { patientRelativeType?: string; patientRelativeName?: string }[] } } }[] }[])
+    .map((item) => ({ ...item, patientEHRExtract: item.patientEHRExtract.slice(0, 1).map((e) => ({
+      ...e, patient: { ...e.patient, ...(e.patient.patientRelatives === undefined ? {} : {
+        patientRelatives: { patientRelative: e.patient.patientRelatives.patientRelative
+          .filter((r) => !REGISTRY_TEXTS.has(r.patientRelativeType ?? ''))
+          .sort((a, b) => (a.patientRelativeName ?? '').localeCompare(b.patientRelativeName ?? '')) },
+      }) },
+    })) })),
+  // The legacy document lists an older version of some patients after the current one; FHIR reads the
+  // current one (#34-patient-information-older-layout-operation-4). The current version's document also
+  // holds a summer address abroad (a trap of the legacy XML, a numeric character reference in its comment)
+  // that the v2 document of the same person does not: one FHIR Patient answers both layouts, as v2 has it.
+  getPatient: (items) => (items as { PatientEHRExtract: { Patient: { PatientAddresses?: { PatientAddress: { PatientAddressType?: string }[] } } }[] }[])
+    .map((item) => ({ ...item, PatientEHRExtract: item.PatientEHRExtract.slice(0, 1).map((e) => ({
+      ...e, Patient: { ...e.Patient, ...(e.Patient.PatientAddresses === undefined ? {} : {
+        PatientAddresses: { PatientAddress: e.Patient.PatientAddresses.PatientAddress.filter((a) => a.PatientAddressType !== 'TILLFALLIG' || !JSON.stringify(a).includes('"NO"')) },
+      }) },
+    })) })),
+  // The FHIR server is one booking source, so one result (#33-booked-appointments-operation-3), where the
+  // embedded EHR answers one per source: the bookings of all sources in one result, in time order.
+  getAppointments: (items) => {
+    type Result = { Booking?: { StartTime: string }[]; RegisteredBooking?: { StartTime: string }[] };
+    const results = items as Result[];
+    const all = (key: 'Booking' | 'RegisteredBooking') => results.flatMap((r) => r[key] ?? [])
+      .sort((x, y) => x.StartTime.localeCompare(y.StartTime) || JSON.stringify(x).localeCompare(JSON.stringify(y)));
+    return results.length === 0 ? [] : [{ ...results[0], Booking: all('Booking'), RegisteredBooking: all('RegisteredBooking') }];
+  },
+  // A meeting already held is `fulfilled` in FHIR, which the video search does not ask for
+  // (#38-video-meetings-operation-8); the legacy document keeps it until it is gone.
+  getVideoMeetings: (items) => (items as { endDateTimeInUnix: number }[]).filter((m) => m.endDateTimeInUnix > NOW),
+};
+
+/**
+ * The reads compared so far. The other reads are not yet held equal member by member (the records they
+ * name are: test/dev/fhir-sim-demo-people.test.ts); docs/upstream-fhir.md#what-is-wired-and-what-is-left
+ * lists them and the mismatches a first comparison found.
+ */
+const COMPARED = Object.keys(DIFFERENCES) as ReadName[];
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** Every leaf where the two differ: [path with positions, path with `*`, the XML value, the FHIR value]. */
+function differences(xml: Json | undefined, fhir: Json | undefined, path: string, out: [string, string, Json | undefined, Json | undefined][]): void {
+  if (JSON.stringify(xml) === JSON.stringify(fhir)) return;
+  if (xml !== null && fhir !== null && typeof xml === 'object' && typeof fhir === 'object') {
+    const a = xml as Record<string, Json>;
+    const b = fhir as Record<string, Json>;
+    for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) differences(a[key], b[key], `${path}/${key}`, out);
+    return;
+  }
+  out.push([path, path.replace(/\/\d+(?=\/|$)/g, '/*'), xml, fhir]);
+}
+
+const covers = (d: Difference, member: string): boolean => member === d.member || member.startsWith(`${d.member}/`);
+
+describe('the same answers through fhir-r4 and through the embedded XML EHR', () => {
+  let xml: TestApp;
+  let fhir: FhirTestApp;
+  beforeAll(async () => {
+    xml = await startTestApp({ now: NOW });
+    fhir = await startFhirTestApp({ now: NOW, resources: demoFhirResources(demoClock(NOW, ZONE)) as RawResource[] });
+  }, 60_000);
+  afterAll(async () => {
+    await xml.close();
+    await fhir.close();
+  });
+
+  const answers = async (read: ReadName, person: string): Promise<{ status: [number, number]; xml: Json[]; fhir: Json[] }> => {
+    const route = routeByOperation(read);
+    const url = urlOf(route, route.declaredQuery.includes('fromDateTime') ? ALL_TIME : []);
+    const overXml = await xml.call({ method: 'GET', url, token: await xml.personToken(person) });
+    const overFhir = await fhir.call({ method: 'GET', url, token: await fhir.personToken(person) });
+    const align = ALIGN[read] ?? ((items: unknown[]) => items);
+    return {
+      status: [overXml.statusCode, overFhir.statusCode],
+      xml: overXml.statusCode === 200 ? align(overXml.json() as unknown[]) as Json[] : [],
+      fhir: overFhir.statusCode === 200 ? align(overFhir.json() as unknown[]) as Json[] : [],
+    };
+  };
+
+  for (const read of COMPARED) {
+    it(`${read}: every member equal for every demo person, but the differences the FHIR description makes`, async () => {
+      const allowed = DIFFERENCES[read] ?? [];
+      const used = new Set<Difference>();
+      let compared = 0;
+      for (const person of DEMO_PEOPLE) {
+        const { status, xml: a, fhir: b } = await answers(read, person.id);
+        expect(status, `${person.id} ${read}`).toEqual([200, 200]);
+        expect(b.length, `${person.id} ${read}: items`).toBe(a.length);
+        const found: [string, string, Json | undefined, Json | undefined][] = [];
+        differences(a, b, '', found);
+        const unexplained = found.filter(([, starred, , fhirValue]) => {
+          // The answer's own item position is not part of a member's path.
+          const member = starred.replace(/^\/\*\//, '');
+          const d = allowed.find((x) => covers(x, member));
+          if (d === undefined) return true;
+          used.add(d);
+          return d.kind === 'absent' && fhirValue !== undefined && !(Array.isArray(fhirValue) && fhirValue.length === 0);
+        });
+        expect(unexplained.map(([p, , x, f]) => `${p}: ${JSON.stringify(x)} | ${JSON.stringify(f)}`), `${person.id} ${read}`).toEqual([]);
+        compared += JSON.stringify(a).length;
+      }
+      // Not a comparison of nothing, and no difference listed that the data never shows.
+      expect(compared).toBeGreaterThan(1000);
+      expect(allowed.filter((d) => !used.has(d)).map((d) => d.member)).toEqual([]);
+    }, 60_000);
+  }
+
+});

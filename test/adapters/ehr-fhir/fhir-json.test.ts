@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { parseFhirJson, writtenNumber } from '../../../src/adapters/ehr-fhir/fhir-json.js';
+import { EhrError } from '../../../src/domain/ehr-error.js';
+
+describe('FHIR JSON, decimals as written', () => {
+  it('gives back each number as the JSON wrote it, and keeps it a number', () => {
+    const parsed = parseFhirJson('{"a": {"value": 4.0}, "b": [5.40, 12, 1e2, 0.10, -0.0], "c": 12345678901234567890}') as {
+      a: { value: number }; b: number[]; c: number;
+    };
+    expect(parsed.a.value).toBe(4);
+    expect(writtenNumber(parsed.a, 'value')).toBe('4.0');
+    expect(parsed.b.map((_, i) => writtenNumber(parsed.b, i))).toEqual(['5.40', '12', '1e2', '0.10', '-0.0']);
+    expect(writtenNumber(parsed, 'c')).toBe('12345678901234567890');
+  });
+
+  it('writes a number made in code as JavaScript does, and nothing for what is not a number', () => {
+    expect(writtenNumber({ value: 4 }, 'value')).toBe('4');
+    expect(writtenNumber({ value: '4.0' }, 'value')).toBeUndefined();
+  });
+
+  it('refuses what is not JSON as a bad response', () => {
+    expect(() => parseFhirJson('<html>')).toThrow(EhrError);
+    expect(() => parseFhirJson('{"a": 1')).toThrow(EhrError);
+  });
+});

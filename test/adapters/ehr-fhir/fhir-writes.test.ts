@@ -1,0 +1,142 @@
+/**
+ * The two writes over FHIR against the development server (docs/upstream-fhir.md#5-the-two-writes):
+ * never an overwrite, the legacy reason codes, one status change for 20 concurrent arrivals, and one
+ * PaymentNotice when an answer is lost and the client tries again.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { EhrError } from '../../../src/domain/ehr-error.js';
+import { startFhirTestApp, type FhirTestApp } from '../../support/fhir-test-app.js';
+import { changed, TOLVAN } from './support/demo-bundle.js';
+import type { FhirProxy } from './support/fhir-proxy.js';
+
+const APPOINTMENT = 'appt-0001';
+/** Half an hour before appt-0001 starts (2026-12-14T09:30+01:00): its arrival window is open. */
+const BEFORE_START = Date.parse('2026-12-14T08:00:00Z');
+
+let t: FhirTestApp | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+const fhirGet = async (app: FhirTestApp, path: string) => (await fetch(`${app.sim.baseUrl}/${path}`)).json() as Promise<Record<string, unknown>>;
+const versionsOf = async (app: FhirTestApp, id: string) => ((await fhirGet(app, `Appointment/${id}/_history`)).entry as unknown[]).length;
+const noticesOf = async (app: FhirTestApp, id: string) =>
+  ((await fhirGet(app, `PaymentNotice?identifier=http://example.org/fhir/pdas/identifier/appointment-payment%7C${id}`)).entry as unknown[] | undefined ?? []).length;
+
+describe('arrival over FHIR', () => {
+  it('marks a booked appointment arrived once, then answers ALREADY_ARRIVED; a cancelled one CONTACT_CANCELLED, a request or another\'s CONTACT_NOT_FOUND', async () => {
+    t = await startFhirTestApp({ now: BEFORE_START });
+    expect(await t.ehr.registerArrival(TOLVAN, APPOINTMENT)).toEqual({ resultCode: 'OK', reasonCode: 'ARRIVAL_REGISTERED' });
+    expect(await t.ehr.registerArrival(TOLVAN, APPOINTMENT)).toEqual({ resultCode: 'INFO', reasonCode: 'ALREADY_ARRIVED' });
+    expect(((await fhirGet(t, `Appointment/${APPOINTMENT}`)).status)).toBe('arrived');
+    expect(await t.ehr.registerArrival(TOLVAN, 'appt-0004')).toEqual({ resultCode: 'ERROR', reasonCode: 'CONTACT_CANCELLED' });
+    expect(await t.ehr.registerArrival(TOLVAN, 'appt-0003')).toEqual({ resultCode: 'ERROR', reasonCode: 'CONTACT_NOT_FOUND' });
+    expect(await t.ehr.registerArrival(TOLVAN, 'appt-9999')).toEqual({ resultCode: 'ERROR', reasonCode: 'CONTACT_NOT_FOUND' });
+    expect(await t.ehr.registerArrival('201212121212', 'appt-0002')).toEqual({ resultCode: 'ERROR', reasonCode: 'CONTACT_NOT_FOUND' });
+  });
+
+  it('changes the status once for 20 concurrent arrivals: one OK, the rest ALREADY_ARRIVED, two versions in the history', async () => {
+    t = await startFhirTestApp({ now: BEFORE_START });
+    const app = t;
+    const outcomes = await Promise.all(Array.from({ length: 20 }, () => app.ehr.registerArrival(TOLVAN, APPOINTMENT)));
+    expect(outcomes.filter((o) => o.reasonCode === 'ARRIVAL_REGISTERED')).toHaveLength(1);
+    expect(outcomes.filter((o) => o.reasonCode === 'ALREADY_ARRIVED')).toHaveLength(19);
+    expect(await versionsOf(app, APPOINTMENT)).toBe(2);
+  });
+
+  it('reads again after a lost answer: the retry finds the appointment arrived and answers ALREADY_ARRIVED', async () => {
+    t = await startFhirTestApp({ now: BEFORE_START, proxied: true });
+    const proxy = t.proxy as FhirProxy;
+    proxy.hook = async (seen, forward) => {
+      const reply = await forward();
+      return seen.method === 'PUT' || seen.method === 'PATCH' ? 'reset' : reply;
+    };
+    await expect(t.ehr.registerArrival(TOLVAN, APPOINTMENT)).rejects.toBeInstanceOf(EhrError);
+    proxy.hook = undefined;
+    expect(await t.ehr.registerArrival(TOLVAN, APPOINTMENT)).toEqual({ resultCode: 'INFO', reasonCode: 'ALREADY_ARRIVED' });
+    expect(proxy.seen.filter((s) => s.method === 'PUT' || s.method === 'PATCH')).toHaveLength(1);
+    expect(proxy.seen.find((s) => s.method === 'PUT')?.headers['if-match']).toBe('W/"1"');
+  });
+
+  it('sends a JSON Patch with a test op and If-Match when the CapabilityStatement offers patch', async () => {
+    t = await startFhirTestApp({ now: BEFORE_START, proxied: true });
+    const proxy = t.proxy as FhirProxy;
+    proxy.hook = async (seen, forward) => {
+      const reply = await forward();
+      if (!seen.url.endsWith('/metadata')) return reply;
+      const statement = JSON.parse(reply.body.toString()) as { rest: { resource: { type: string; interaction?: { code: string }[] }[] }[] };
+      statement.rest[0]?.resource.find((r) => r.type === 'Appointment')?.interaction?.push({ code: 'patch' });
+      return { ...reply, body: Buffer.from(JSON.stringify(statement)) };
+    };
+    expect(await t.ehr.registerArrival(TOLVAN, APPOINTMENT)).toEqual({ resultCode: 'OK', reasonCode: 'ARRIVAL_REGISTERED' });
+    const patch = proxy.seen.find((s) => s.method === 'PATCH');
+    expect(patch?.headers).toMatchObject({ 'content-type': 'application/json-patch+json', 'if-match': 'W/"1"' });
+    expect(JSON.parse(patch?.body ?? '[]')).toEqual([{ op: 'test', path: '/status', value: 'booked' }, { op: 'replace', path: '/status', value: 'arrived' }]);
+    expect((await fhirGet(t, `Appointment/${APPOINTMENT}`)).status).toBe('arrived');
+    // A second call reads first, finds it arrived, and sends no patch.
+    expect(await t.ehr.registerArrival(TOLVAN, APPOINTMENT)).toEqual({ resultCode: 'INFO', reasonCode: 'ALREADY_ARRIVED' });
+    expect(proxy.seen.filter((s) => s.method === 'PATCH')).toHaveLength(1);
+  });
+
+  it('writes nothing without a version to check: an Appointment without meta.versionId is a 502, not a blind write', async () => {
+    t = await startFhirTestApp({ now: BEFORE_START, proxied: true });
+    const proxy = t.proxy as FhirProxy;
+    proxy.hook = async (seen, forward) => {
+      const reply = await forward();
+      if (seen.method !== 'GET' || !seen.url.includes(`/Appointment/${APPOINTMENT}`)) return reply;
+      const json = JSON.parse(reply.body.toString()) as { meta?: object };
+      delete json.meta;
+      return { ...reply, body: Buffer.from(JSON.stringify(json)) };
+    };
+    await expect(t.ehr.registerArrival(TOLVAN, APPOINTMENT)).rejects.toMatchObject({ failure: 'bad-response' });
+    expect(proxy.seen.filter((s) => s.method !== 'GET')).toEqual([]);
+    expect(t.events).toContainEqual({ type: 'write-note', detail: 'FHIR server offers no versioned update of Appointment; arrival not written' });
+  });
+});
+
+describe('payment over FHIR', () => {
+  const arrived = () => changed(`Appointment/${APPOINTMENT}`, (r) => { r.status = 'arrived'; });
+
+  it('creates one PaymentNotice for an arrived appointment, answers ALREADY_PAID after, and NOT_PAYABLE before arrival', async () => {
+    t = await startFhirTestApp({ now: BEFORE_START, resources: arrived() });
+    expect(await t.ehr.registerPayment(TOLVAN, 'appt-0002', 'CARD')).toEqual({ resultCode: 'ERROR', reasonCode: 'NOT_PAYABLE' });
+    expect(await t.ehr.registerPayment(TOLVAN, 'appt-0004', 'CARD')).toEqual({ resultCode: 'ERROR', reasonCode: 'CONTACT_CANCELLED' });
+    expect(await t.ehr.registerPayment(TOLVAN, APPOINTMENT, 'CARD')).toEqual({ resultCode: 'OK', reasonCode: 'PAYMENT_REGISTERED' });
+    expect(await t.ehr.registerPayment(TOLVAN, APPOINTMENT, 'CASH')).toEqual({ resultCode: 'INFO', reasonCode: 'ALREADY_PAID' });
+    const notices = (await fhirGet(t, 'PaymentNotice')).entry as { resource: Record<string, unknown> }[];
+    expect(notices).toHaveLength(1);
+    expect(notices[0]?.resource).toMatchObject({
+      status: 'active', request: { reference: `Appointment/${APPOINTMENT}` }, recipient: { reference: 'Organization/org-vc-tolvstad' },
+      paymentDate: '2026-12-14', extension: [{ url: 'http://example.org/fhir/pdas/StructureDefinition/payment-type', valueCode: 'CARD' }],
+      amount: { currency: 'SEK' }, paymentStatus: { coding: [{ code: 'paid' }] },
+    });
+  });
+
+  it('gives one PaymentNotice when the answer to the first is lost and the client tries again', async () => {
+    t = await startFhirTestApp({ now: BEFORE_START, resources: arrived(), proxied: true });
+    const proxy = t.proxy as FhirProxy;
+    proxy.hook = async (seen, forward) => {
+      const reply = await forward();
+      return seen.method === 'POST' ? 'reset' : reply;
+    };
+    await expect(t.ehr.registerPayment(TOLVAN, APPOINTMENT, 'CARD')).rejects.toBeInstanceOf(EhrError);
+    proxy.hook = undefined;
+    expect(await t.ehr.registerPayment(TOLVAN, APPOINTMENT, 'CARD')).toEqual({ resultCode: 'INFO', reasonCode: 'ALREADY_PAID' });
+    expect(await noticesOf(t, APPOINTMENT)).toBe(1);
+    expect(proxy.seen.find((s) => s.method === 'POST')?.headers['if-none-exist'])
+      .toBe('identifier=http%3A%2F%2Fexample.org%2Ffhir%2Fpdas%2Fidentifier%2Fappointment-payment%7Cappt-0001');
+  });
+});
+
+describe('the writes through the HTTP API', () => {
+  it('answers the arrival and then the payment with the legacy result records', async () => {
+    t = await startFhirTestApp({ now: BEFORE_START });
+    const issuedAt = Math.floor(BEFORE_START / 1000);
+    const token = await t.personToken(TOLVAN, { iat: issuedAt, exp: issuedAt + 600 });
+    const arrival = await t.call({ method: 'PUT', url: `/patients/appointments/?id=${APPOINTMENT}`, token, payload: { status: 'arrived' } });
+    expect([arrival.statusCode, arrival.json()]).toMatchObject([200, { ResultCode: 'OK', Any: [{ ReasonCode: 'ARRIVAL_REGISTERED' }] }]);
+    const payment = await t.call({ method: 'POST', url: '/patients/paymentnotice/', token, payload: { status: 'PAID', contactId: APPOINTMENT, paymentType: 'CARD' } });
+    expect([payment.statusCode, payment.json()]).toMatchObject([200, [{ ResultCode: 'OK', Any: [{ ReasonCode: 'PAYMENT_REGISTERED' }] }]]);
+  });
+});

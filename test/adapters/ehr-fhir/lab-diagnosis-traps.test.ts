@@ -1,0 +1,70 @@
+/** The traps of the FHIR contract for lab results and diagnoses (operations 11, 12). */
+import { describe, expect, it } from 'vitest';
+import { mapDiagnoses } from '../../../src/adapters/ehr-fhir/diagnoses.js';
+import { parseFhirJson } from '../../../src/adapters/ehr-fhir/fhir-json.js';
+import { mapLabResults } from '../../../src/adapters/ehr-fhir/lab-results.js';
+import { changed, demoResources, mapContext, readInput, type RawResource } from './support/demo-bundle.js';
+
+const reports = (resources?: RawResource[]) => mapLabResults(readInput(['DiagnosticReport'], { resources }), mapContext())[0]?.chemistryReportEHRExtract ?? [];
+const results = (resources?: RawResource[]) => reports(resources)[0]?.report?.testResult ?? [];
+/** In the bundle's order (cond-0001, cond-0002): the read's selection sorts, the mapper does not. */
+const diagnoses = (resources?: RawResource[]) => mapDiagnoses(readInput(['Condition'], { resources }), mapContext())[0]?.diagnosisEHRExtract ?? [];
+
+/** The demo bundle with obs-0002 replaced by `json`, read as the adapter reads an answer (decimals as written). */
+const withGlucose = (json: string): RawResource[] =>
+  demoResources().map((r) => (r.resourceType === 'Observation' && r.id === 'obs-0002' ? parseFhirJson(json) as RawResource : r));
+
+const glucose = (value: string) => `{"resourceType":"Observation","id":"obs-0002","status":"final",
+  "code":{"text":"P-Glukos"},"subject":{"reference":"Patient/pat-tolvan"},${value}}`;
+
+describe('FHIR lab results', () => {
+  it('keeps a value and the range bounds as written, and writes a one-sided range with ≤ or ≥', () => {
+    expect(results(withGlucose(glucose('"valueQuantity":{"value":4.0,"unit":"mmol/L"},"referenceRange":[{"low":{"value":4.20},"high":{"value":6.10}}]')))[1])
+      .toMatchObject({ result: '4.0', range: '4.20–6.10' });
+    expect(results(withGlucose(glucose('"valueQuantity":{"value":5,"comparator":"<"},"referenceRange":[{"high":{"value":6.0}}]')))[1])
+      .toMatchObject({ result: '<5', range: '≤6.0' });
+    expect(results(withGlucose(glucose('"valueString":"Negativ","referenceRange":[{"low":{"value":1.50}}]')))[1])
+      .toMatchObject({ result: 'Negativ', range: '≥1.50' });
+  });
+
+  it('leaves out a result entered in error, and the pathological flag when the interpretation says neither', () => {
+    expect(results(changed('Observation/obs-0001', (r) => { r.status = 'entered-in-error'; })).map((t) => t.testId)).toEqual(['obs-0002', 'obs-0003']);
+    expect(results(changed('Observation/obs-0002', (r) => { delete r.interpretation; }))[1]?.pathological).toBeUndefined();
+  });
+
+  it('joins notes with a line break, and passes the confidentiality label on as the secrecy classification', () => {
+    const resources = changed('Observation/obs-0001', (r) => { r.note = [{ text: 'Hemolys.' }, { text: 'Ny prov  tas.' }]; });
+    expect(results(resources)[0]?.testCommentary).toBe('Hemolys.\nNy prov  tas.');
+    const labelled = changed('DiagnosticReport/dr-0001', (r) => {
+      r.meta = { ...(r.meta as object), security: [{ system: 'http://terminology.hl7.org/CodeSystem/v3-Confidentiality', code: 'R' }] };
+    });
+    expect(reports(labelled)[0]?.report?.secrecyClassification).toBe('R');
+  });
+
+  it('never answers a report entered in error, nor an Observation no report names', () => {
+    expect(reports(changed('DiagnosticReport/dr-0001', (r) => { r.status = 'entered-in-error'; }))).toEqual([]);
+    expect(results().map((t) => t.testId)).not.toContain('obs-crp-poc');
+  });
+});
+
+describe('FHIR diagnoses', () => {
+  it('answers a refuted diagnosis as inactive and an unconfirmed one as unsigned', () => {
+    const refuted = changed('Condition/cond-0001', (r) => {
+      r.verificationStatus = { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/condition-ver-status', code: 'refuted' }] };
+    });
+    expect(diagnoses(refuted)[0]?.diagnosisMetaData).toMatchObject({ DiagnosisActive: false, DiagnosisInactiveReason: 'refuted' });
+    expect(diagnoses(refuted)[0]?.diagnosisMetaData?.DiagnosisSignDateTime).toBeUndefined();
+  });
+
+  it('names the ICD-10-SE terminology by its OID whichever accepted system was sent, and never answers entered-in-error', () => {
+    const uri = changed('Condition/cond-0001', (r) => { r.code = { coding: [{ system: 'http://hl7.org/fhir/sid/icd-10-se', code: 'J20.9' }] }; });
+    expect(diagnoses(uri)[0]?.diagnoses?.diagnosis[0]).toMatchObject({ diagnosisCodeType: 'ICD-10-SE', diagnosisTerminology: '1.2.752.116.1.1.1', diagnosisCode: 'J20.9' });
+    expect(diagnoses(changed('Condition/cond-0002', (r) => {
+      r.verificationStatus = { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/condition-ver-status', code: 'entered-in-error' }] };
+    })).length).toBe(1);
+  });
+
+  it('leaves out a procedure entered in error', () => {
+    expect(diagnoses(changed('Procedure/proc-0001', (r) => { r.status = 'entered-in-error'; }))[1]?.diagnoses?.diagnosis[0]?.action).toEqual([]);
+  });
+});

@@ -1,0 +1,128 @@
+/** The traps of the FHIR contract for care contacts, attention signals, medications and journal notes (operations 6, 7, 9, 10). */
+import { describe, expect, it } from 'vitest';
+import { mapAttentionSignals } from '../../../src/adapters/ehr-fhir/attention-signals.js';
+import { mapCareContacts } from '../../../src/adapters/ehr-fhir/care-contacts.js';
+import { parseFhirJson } from '../../../src/adapters/ehr-fhir/fhir-json.js';
+import { mapJournalNotes } from '../../../src/adapters/ehr-fhir/journal-notes.js';
+import { mapMedications } from '../../../src/adapters/ehr-fhir/medications.js';
+import { EhrError } from '../../../src/domain/ehr-error.js';
+import { changed, demoResources, mapContext, readInput, type RawResource } from './support/demo-bundle.js';
+
+const contacts = (resources?: RawResource[]) => mapCareContacts(readInput(['Encounter'], { resources }), mapContext())[0]?.contactEHRExtract ?? [];
+const signals = (resources?: RawResource[]) =>
+  mapAttentionSignals(readInput(['AllergyIntolerance', 'Flag'], { resources }), mapContext())[0]?.AttentionSignalEHRExtract ?? [];
+const prescriptions = (resources?: RawResource[]) => mapMedications(readInput(['MedicationRequest'], { resources }), mapContext())[0]?.PrescriptionEHRExtract ?? [];
+const notes = (resources?: RawResource[], without?: string[]) =>
+  mapJournalNotes(readInput(['Composition'], { resources, without }), mapContext())[0]?.JournalNoteEHRExtract ?? [];
+
+/** `resources` with one more resource, read from JSON text as the adapter reads an answer (decimals as written). */
+const plus = (json: string, resources = demoResources()): RawResource[] => [...resources, parseFhirJson(json) as RawResource];
+
+describe('entered-in-error is never answered', () => {
+  it.each([
+    ['a care contact', () => contacts(changed('Encounter/enc-0001', (r) => { r.status = 'entered-in-error'; })).length, 1],
+    ['a Flag', () => signals(changed('Flag/flag-mrsa', (r) => { r.status = 'entered-in-error'; })).length, 1],
+    ['an allergy whose verification says so', () => signals(changed('AllergyIntolerance/allergy-penicillin', (r) => {
+      r.verificationStatus = { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/allergyintolerance-verification', code: 'entered-in-error' }] };
+    })).length, 1],
+    ['a prescription', () => prescriptions(changed('MedicationRequest/mr-0002', (r) => { r.status = 'entered-in-error'; })).length, 1],
+    ['a journal note', () => notes(changed('Composition/comp-0002', (r) => { r.status = 'entered-in-error'; })).length, 1],
+  ])('%s', (_, count, left) => {
+    expect(count()).toBe(left);
+  });
+});
+
+describe('FHIR care contacts', () => {
+  it('answers a cancelled contact as inactive, the room and bed by physical type, and the security labels as sent', () => {
+    const resources = changed('Encounter/enc-0002', (r) => {
+      r.status = 'cancelled';
+      r.meta = { ...(r.meta as object), security: [{ system: 'http://terminology.hl7.org/CodeSystem/v3-Confidentiality', code: 'R' }] };
+      r.location = [{ location: { reference: 'Location/loc-vc-tolvstad' }, physicalType: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/location-physical-type', code: 'ro' }] } }];
+    });
+    const contact = contacts(resources)[1]?.contact;
+    expect(contact).toMatchObject({ contactStatus: 'cancelled', contactActive: false, contactRoom: 'Vårdcentralen Tolvstad, entré A' });
+    expect(contact?.contactBed).toBeUndefined();
+    expect(contact?.contactSecrecyLevels.secrecyLevel).toEqual(['R']);
+  });
+
+  it('begins the admission at the first 02:30 of the autumn night, and discharges it', () => {
+    expect(contacts()[1]?.contact).toMatchObject({
+      contactBeginDateTime: { value: '20241027023000' }, discharge: { dischargeDestination: 'Hem', dischargeDateTime: { value: '20241029110000' } },
+    });
+  });
+});
+
+describe('FHIR attention signals', () => {
+  it('answers a Flag without a kind as Unstructured, and an inactive one with its deletion date', () => {
+    const resources = changed('Flag/flag-mrsa', (r) => { delete r.category; r.status = 'inactive'; r.period = { start: '2024-10-27T09:12:44+01:00', end: '2025-01-10' }; });
+    expect(signals(resources)[1]?.AttentionSignal).toMatchObject({
+      SignalDataType: 'Unstructured', SignalActive: false, SignalDeletionDate: { value: '20250110' }, UnstructuredType: { Heading: 'MRSA', Valid: false },
+    });
+  });
+
+  it('refuses a Flag of a kind this service does not know', () => {
+    const resources = changed('Flag/flag-mrsa', (r) => { ((r.category as { coding: { code: string }[] }[])[0]!.coding[0]!).code = 'Something'; });
+    expect(() => signals(resources)).toThrow(EhrError);
+  });
+
+  it('answers a refuted allergy as inactive', () => {
+    const resources = changed('AllergyIntolerance/allergy-penicillin', (r) => { r.verificationStatus = { coding: [{ code: 'refuted' }] }; });
+    expect(signals(resources)[0]?.AttentionSignal).toMatchObject({ SignalActive: false, HypersensitivityType: { Certitude: 'refuted' } });
+  });
+});
+
+describe('FHIR medications', () => {
+  it('copies strengths and doses as written, and reads a contained Medication', () => {
+    const resources = plus(`{"resourceType": "MedicationRequest", "id": "mr-0003", "status": "active", "intent": "order",
+      "contained": [{"resourceType": "Medication", "id": "m", "code": {"text": "Alvedon"}, "ingredient": [{"strength": {"numerator": {"value": 2.50, "unit": "mg"}}}]}],
+      "medicationReference": {"reference": "#m"}, "subject": {"reference": "Patient/pat-tolvan"}, "authoredOn": "2025-03-04T10:00:00+01:00",
+      "dosageInstruction": [{"timing": {"repeat": {"boundsPeriod": {"start": "2025-03-04"}, "period": 0.5, "timeOfDay": ["08:00:00"]}},
+        "doseAndRate": [{"doseRange": {"low": {"value": 0.50, "unit": "st"}, "high": {"value": 1.0, "unit": "st"}}}]}]}`);
+    const prescription = prescriptions(resources)[2]?.Prescription;
+    expect(prescription?.MainProductTreatment).toEqual({
+      PrescriptionProductTradeName: 'Alvedon', PrescriptionProductStrengthNumeric: '2.50', PrescriptionProductStrengthNumericUnit: 'mg',
+    });
+    const dosage = prescription?.PrescriptionDosages?.DosagePlugin[0]?.IX3Dosage;
+    expect(dosage?.RepetitionLength).toBeUndefined();
+    expect(dosage?.DoseInstance).toEqual([{ DoseOrder: 1, DoseTime: { value: '20250304080000' }, MinQty: '0.50', MaxQty: '1.0', Type: 'st' }]);
+  });
+
+  it('answers the stopped prescription by its status, and the product of its CodeableConcept', () => {
+    expect(prescriptions()[1]?.Prescription).toMatchObject({
+      MedicationActive: false, MedicationTreatmentStatusDetail: { TreatmentStatus: 'stopped' },
+      MainProductTreatment: { PrescriptionProductTradeName: 'Waran', PrescriptionProduct_AtcCode: { codeSystem: '2.16.840.1.113883.6.73', displayName: { value: 'B01AA03 Warfarin' } } },
+    });
+  });
+});
+
+describe('FHIR journal notes', () => {
+  it('copies a numeric entry as written', () => {
+    const resources = plus('{"resourceType": "Observation", "id": "obs-crp-poc", "status": "final", "code": {"text": "CRP"}, "subject": {"reference": "Patient/pat-tolvan"}, "valueQuantity": {"value": 4.0, "unit": "mg/L"}}',
+      demoResources().filter((r) => r.id !== 'obs-crp-poc'));
+    expect(notes(resources)[0]?.Note?.Records.Record[2]?.Value).toEqual([{ JournalValueType: 'Numeric', $self: '4.0' }]);
+  });
+
+  it('nests a section\'s first subsection and lets the others follow it as siblings', () => {
+    const resources = changed('Composition/comp-0002', (r) => {
+      r.section = [{ title: 'A', section: [{ title: 'A1', section: [{ title: 'A1a' }, { title: 'A1b' }] }, { title: 'A2' }] }, { title: 'B' }];
+    });
+    const records = notes(resources)[1]?.Note?.Records.Record ?? [];
+    expect(records.map((r) => [r.Keyword, r.Record?.Keyword, r.Record?.Record?.Keyword])).toEqual([
+      ['A', 'A1', 'A1a'], ['A1b', undefined, undefined], ['A2', undefined, undefined], ['B', undefined, undefined],
+    ]);
+  });
+
+  it('signs a note by a professional attester when no legal one is there, and never a preliminary one', () => {
+    const professional = changed('Composition/comp-0001', (r) => { (r.attester as { mode: string }[])[0]!.mode = 'professional'; });
+    expect(notes(professional)[0]?.Note?.NoteSignDateTime).toEqual({ value: '20250303103012' });
+    const preliminary = changed('Composition/comp-0001', (r) => { r.status = 'preliminary'; });
+    expect(notes(preliminary)[0]?.Note?.NoteSignDateTime).toBeUndefined();
+  });
+
+  it('leaves out what an include that is not at hand would fill, and nothing else', () => {
+    const extract = notes(undefined, ['Organization/org-region', 'Observation/obs-crp-poc'])[0];
+    expect(extract?.HeadCareproviderUnit).toBeUndefined();
+    expect(extract?.CareUnit).toEqual({ UnitID: { root: '1.2.752.129.2.1.4.1', extension: 'SE2321000016-7P4K' } });
+    expect(extract?.Note?.Records.Record[2]).toMatchObject({ Keyword: 'CRP', Value: [], Unit: [], Range: [] });
+  });
+});

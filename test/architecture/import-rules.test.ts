@@ -1,0 +1,54 @@
+/**
+ * Issue 21: the import rules of docs/architecture.md#what-may-import-what hold for every module of
+ * src/ (dependency-cruiser with .dependency-cruiser.cjs), and the rules do catch a breach: a small
+ * tree that breaks each of them is cruised with the same configuration.
+ */
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { cruise, type ICruiseOptions, type IReporterOutput } from 'dependency-cruiser';
+import { afterAll, describe, expect, it } from 'vitest';
+import { REPOSITORY_ROOT } from '../support/upstream-examples.js';
+
+const require = createRequire(import.meta.url);
+const config = require(path.join(REPOSITORY_ROOT, '.dependency-cruiser.cjs')) as { forbidden: NonNullable<ICruiseOptions['ruleSet']>['forbidden']; options: ICruiseOptions };
+
+async function violations(root: string): Promise<string[]> {
+  const own = root === REPOSITORY_ROOT ? {} : { tsConfig: undefined };
+  const result: IReporterOutput = await cruise(['src'], { ...config.options, ...own, baseDir: root, ruleSet: { forbidden: config.forbidden }, validate: true });
+  const output = result.output as { summary: { violations: Array<{ rule: { name: string }; from: string; to: string }> } };
+  return output.summary.violations.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`);
+}
+
+describe('issue 21: what may import what', () => {
+  const trees: string[] = [];
+  afterAll(async () => Promise.all(trees.map((t) => rm(t, { recursive: true, force: true }))));
+
+  it('holds for every module of src/', async () => {
+    expect(await violations(REPOSITORY_ROOT)).toEqual([]);
+  }, 60_000);
+
+  it('catches each kind of breach', async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'import-rules-'));
+    trees.push(root);
+    const files: Record<string, string> = {
+      'src/domain/rule.ts': "import { app } from '../http/app.js';\nimport { read } from '../ports/reader.port.js';\nexport const rule = [app, read];\n",
+      'src/ports/reader.port.ts': "import { adapter } from '../adapters/a/adapter.js';\nexport const read = adapter;\n",
+      'src/http/app.ts': "import { adapter } from '../adapters/a/adapter.js';\nexport const app = adapter;\n",
+      'src/adapters/a/adapter.ts': "import { demo } from '../../dev/demo.js';\nexport const adapter = demo;\n",
+      'src/dev/demo.ts': 'export const demo = 1;\n',
+      'src/cycle-a.ts': "import { b } from './cycle-b.js';\nexport const a = () => b;\n",
+      'src/cycle-b.ts': "import { a } from './cycle-a.js';\nexport const b = () => a;\n",
+    };
+    for (const [file, text] of Object.entries(files)) {
+      await mkdir(path.dirname(path.join(root, file)), { recursive: true });
+      await writeFile(path.join(root, file), text);
+    }
+    const found = (await violations(root)).map((v) => v.split(':')[0]);
+    expect(new Set(found)).toEqual(new Set([
+      'no-circular', 'domain-is-pure', 'domain-uses-ports-as-types', 'ports-are-interfaces', 'http-knows-ports-and-domain',
+      'adapters-stay-below-http', 'dev-only-through-the-composition-root',
+    ]));
+  }, 60_000);
+});

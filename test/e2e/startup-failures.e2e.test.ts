@@ -1,0 +1,50 @@
+/**
+ * Issue 22 item 5: a start that cannot work ends in one line naming the setting and what to do,
+ * with exit code 1, never a JSON stack: the real service (`node src/server.ts`, as `npm start` runs
+ * it) with each of its ports already taken, and with a setting that is not a number.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runService } from '../support/spawn-service.js';
+
+const start = (env: Record<string, string>, dataDir: string) => runService(env, dataDir);
+
+/** The lines the service wrote to stderr itself (oidc-provider's own development warning aside). */
+const ownLines = (stderr: string): string[] => stderr.split('\n').filter((l) => l !== '' && !l.startsWith('oidc-provider WARNING'));
+
+describe('issue 22 item 5: start-up failures are one line naming the setting', () => {
+  let dataDir: string;
+  let holder: Server;
+  let taken: number;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'pdas-startup-'));
+    holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    taken = (holder.address() as { port: number }).port;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => holder.close(resolve));
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it.each(['PORT', 'METRICS_PORT', 'DEMO_AUTH_PORT'])('%s already in use: exit 1 and one line naming it and what to do', async (setting) => {
+    const ended = await start({ [setting]: String(taken) }, dataDir);
+    expect(ended.code).toBe(1);
+    expect(ownLines(ended.stderr)).toEqual([
+      `cannot start: ${setting} ${taken} is in use on 127.0.0.1: set ${setting} to a free port (${setting}=0 lets the system pick one) or stop what holds it`,
+    ]);
+    for (const out of [ended.stdout, ended.stderr]) {
+      expect(out).not.toMatch(/"stack"|EADDRINUSE|\n\s+at /);
+    }
+  }, 70_000);
+
+  it('a setting that is not a number: exit 1 and the one line of the setting', async () => {
+    const ended = await start({ EHR_TIMEOUT_MS: 'soon' }, dataDir);
+    expect(ended.code).toBe(1);
+    expect(ownLines(ended.stderr)).toEqual(['cannot start: EHR_TIMEOUT_MS must be an integer from 1 to 600000']);
+    expect(ended.stdout).toBe('');
+  }, 70_000);
+});

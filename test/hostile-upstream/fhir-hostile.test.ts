@@ -1,0 +1,114 @@
+/**
+ * The hostile-upstream attacks over `EHR_ADAPTER=fhir-r4` (threats 23, 26, 27, 29 of
+ * docs/threat-model.md#the-upstream-ehr-api10) that the fault table of
+ * test/adapters/ehr-fhir/fhir-faults.test.ts does not already cover: bodies far past the 10 MiB
+ * default cap, with and without a Content-Length; a valid answer dripped slower than the deadline;
+ * the identity lookup answering another person; JSON nested past what a parser holds; and
+ * prototype-polluting keys in a FHIR resource. Each is injected by the proxy in front of the
+ * development FHIR server and asked through the real app: the documented status within the deadline,
+ * no upstream text, one audit record, prototypes untouched, and the next normal request served.
+ * (The XML document attacks of the other files here have no FHIR form: no DOCTYPE, entities or
+ * element names in JSON.)
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startFhirTestApp, type FhirTestApp } from '../support/fhir-test-app.js';
+import { TOLVAN } from '../adapters/ehr-fhir/support/demo-bundle.js';
+import type { FhirProxy, Hook, Reply } from '../adapters/ehr-fhir/support/fhir-proxy.js';
+import { expectNoPollution, MARGIN_MS, MIB, prototypeSnapshot, UPSTREAM_TEXT } from './support/expectations.js';
+
+const NOTES = '/patients/journalnotes/?fromDateTime=2025-01-01T00:00:00';
+const TIMEOUT_MS = 1500;
+const LILLA = '201701012393';
+const MESSAGES: Record<number, string> = { 502: 'The EHR answered with an error or malformed data.', 504: 'The EHR did not answer in time.' };
+
+/** How many answers a hook has changed: a case whose hook changed nothing proves nothing. */
+let changed = 0;
+/** Changes the answers to requests whose path and query contain `where` (each change must alter the body or its pace), and passes the rest. */
+const on = (where: string, change: (reply: Reply) => Reply): Hook => async (seen, forward) => {
+  const reply = await forward();
+  if (!seen.url.includes(where)) return reply;
+  const next = change(reply);
+  if (next.drip !== undefined || !next.body.equals(reply.body)) changed++;
+  return next;
+};
+const padded = (reply: Reply, bytes: number): Buffer => {
+  const text = reply.body.toString();
+  return Buffer.from(`${text.slice(0, -1)},"padding":"${'x'.repeat(bytes)}"}`);
+};
+
+describe('hostile FHIR answers through the real app (EHR_ADAPTER=fhir-r4, EHR_TIMEOUT_MS=1500)', () => {
+  let t: FhirTestApp;
+  let token: string;
+  let prototypes: Record<string, string[]>;
+  let n = 0;
+
+  beforeAll(async () => {
+    prototypes = prototypeSnapshot();
+    t = await startFhirTestApp({ proxied: true, now: Date.parse('2025-06-12T10:00:00Z'), adapter: { timeoutMs: TIMEOUT_MS } });
+    const issuedAt = Math.floor(t.clock.now() / 1000);
+    token = await t.personToken(TOLVAN, { iat: issuedAt, exp: issuedAt + 3600 });
+  });
+  afterEach(async () => {
+    (t.proxy as FhirProxy).hook = undefined;
+    const healthy = await t.call({ method: 'GET', url: NOTES, token });
+    expect(healthy.statusCode, 'a normal request after the hostile one').toBe(200);
+    expectNoPollution(prototypes);
+  });
+  afterAll(() => t.close());
+
+  /** The read through `hook`: status, message, deadline, no upstream text, one audit record naming the failure. */
+  async function refused(hook: Hook, expected: 502 | 504): Promise<string> {
+    (t.proxy as FhirProxy).hook = hook;
+    const before = changed;
+    const requestId = `fhir-hostile-${++n}`;
+    const start = performance.now();
+    const res = await t.call({ method: 'GET', url: NOTES, token, headers: { 'x-request-id': requestId } });
+    const ms = performance.now() - start;
+    expect(changed, 'the hook changed an answer').toBeGreaterThan(before);
+    expect([res.statusCode, res.json()]).toEqual([expected, { statusCode: expected, message: MESSAGES[expected] }]);
+    expect(ms).toBeLessThan(TIMEOUT_MS + MARGIN_MS);
+    expect(res.body).not.toMatch(UPSTREAM_TEXT);
+    expect(t.audit.records.filter((r) => r.requestId === requestId).map((r) => [r.status, r.outcome])).toEqual([[expected, 'failed']]);
+    return res.body;
+  }
+
+  it('refuses a 24 MiB search answer with its Content-Length (past the 10 MiB default cap)', async () => {
+    await refused(on('/Composition?', (r) => ({ ...r, body: padded(r, 24 * MIB) })), 502);
+  });
+
+  it('refuses a 24 MiB search answer streamed without a Content-Length, and stops reading it', async () => {
+    await refused(on('/Composition?', (r) => ({ ...r, body: padded(r, 24 * MIB), drip: { bytes: MIB, everyMs: 1 } })), 502);
+  });
+
+  it('gives up on a valid answer dripped one byte every 100 ms, at the deadline', async () => {
+    await refused(on('/Composition?', (r) => ({ ...r, drip: { bytes: 1, everyMs: 100 } })), 504);
+  });
+
+  it('refuses an identity lookup that answers another person, and shows nothing of her', async () => {
+    const body = await refused(on('/Patient?', (r) => {
+      const swapped = r.body.toString().replaceAll(TOLVAN, LILLA).replaceAll('Tolvan', 'Lilla');
+      return { ...r, body: Buffer.from(swapped) };
+    }), 502);
+    expect(body).not.toMatch(/Lilla|201701012393/);
+  });
+
+  it('refuses JSON nested 200,000 levels deep without overflowing the stack', async () => {
+    const deep = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
+    await refused(on('/Composition?', (r) => ({ ...r, body: Buffer.from(`${r.body.toString().slice(0, -1)},"extension":${deep}}`) })), 502);
+  });
+
+  it('pollutes no prototype with "__proto__", "constructor" and "prototype" keys in a resource, and never answers them', async () => {
+    const before = changed;
+    (t.proxy as FhirProxy).hook = on('/Composition?', (r) => ({
+      ...r,
+      body: Buffer.from(r.body.toString().replaceAll('"resourceType":"Composition",',
+        '"resourceType":"Composition","__proto__":{"polluted":"yes","isAdmin":true},"constructor":{"prototype":{"polluted":"yes"}},"prototype":{"isAdmin":true},')),
+    }));
+    const res = await t.call({ method: 'GET', url: NOTES, token });
+    expect(changed, 'the hook put the keys into an answer').toBeGreaterThan(before);
+    // Either the keys are ignored (200) or the resource is refused (502); never a 500, never the keys' values.
+    expect([200, 502]).toContain(res.statusCode);
+    expect(res.body).not.toMatch(/polluted|isAdmin/);
+    expectNoPollution(prototypes);
+  });
+});

@@ -1,0 +1,92 @@
+/**
+ * Issue 22 item 3: every documented path asked with a method it does not serve answers 405 with
+ * `Allow`, in that path's error shape, with or without credentials; an unknown path stays 404, and
+ * OPTIONS still answers a CORS preflight. The paths and their methods are read from the operation
+ * table here, not from the route table the service derives them with.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPERATION_NAMES, OPERATIONS } from '../../src/domain/operations/table.js';
+import type { Operation } from '../../src/domain/operations/operation.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+
+const ADULT = '191212121212';
+const METHODS = ['GET', 'HEAD', 'PUT', 'POST', 'DELETE', 'PATCH', 'TRACE'] as const;
+type Method = (typeof METHODS)[number];
+
+/** Every documented path (spec and vendor), with the methods the table serves there and its error shape. */
+function documentedPaths(): Map<string, { served: Set<Method>; shape: Operation['errorShape'] }> {
+  const paths = new Map<string, { served: Set<Method>; shape: Operation['errorShape'] }>();
+  for (const name of OPERATION_NAMES) {
+    const op: Operation = OPERATIONS[name];
+    for (const path of [op.path, ...op.vendorPaths]) {
+      const entry = paths.get(path) ?? { served: new Set<Method>(), shape: op.errorShape };
+      entry.served.add(op.method);
+      if (op.method === 'GET') entry.served.add('HEAD');
+      paths.set(path, entry);
+    }
+  }
+  return paths;
+}
+
+const PATHS = documentedPaths();
+
+describe('issue 22 item 3: a documented path and a method it does not serve', () => {
+  let t: TestApp;
+  let token: string;
+  beforeAll(async () => {
+    t = await startTestApp({ protection: { corsOrigins: ['https://app.example'] } });
+    token = await t.personToken(ADULT);
+  });
+  afterAll(() => t.close());
+
+  it.each([...PATHS.keys()])('%s: 405 with Allow in its error shape for every method it does not serve, both slash forms, with and without credentials', async (path) => {
+    const { served, shape } = PATHS.get(path) ?? { served: new Set<Method>(), shape: 'status' as const };
+    const allow = METHODS.filter((m) => served.has(m)).join(', ');
+    for (const method of METHODS.filter((m) => !served.has(m))) {
+      for (const url of [path, path.slice(0, -1)]) {
+        for (const credentials of [{ token }, { key: null }]) {
+          const res = await t.call({ method, url, ...credentials });
+          const label = `${method} ${url}`;
+          expect([label, res.statusCode, res.headers.allow]).toEqual([label, 405, allow]);
+          // A HEAD answer has no body (RFC 9110 §9.3.2).
+          if (method === 'HEAD') continue;
+          const body = res.json() as Record<string, unknown>;
+          const message = `Method not allowed: this path takes ${allow}.`;
+          if (shape === 'status') expect([label, body]).toEqual([label, { statusCode: 405, message }]);
+          else expect([label, body]).toEqual([label, { error: message, path: url, status: 405, timestamp: t.clock.now() }]);
+        }
+      }
+    }
+  });
+
+  it('answers an unknown path 404 whatever the method', async () => {
+    for (const method of METHODS.filter((m) => m !== 'HEAD')) {
+      const res = await t.call({ method, url: '/patients/nothing-here/', token });
+      expect([method, res.statusCode, res.headers.allow]).toEqual([method, 404, undefined]);
+    }
+  });
+
+  it('still answers a CORS preflight on every documented path', async () => {
+    for (const path of PATHS.keys()) {
+      const res = await t.call({
+        method: 'OPTIONS', url: path, key: null,
+        headers: { origin: 'https://app.example', 'access-control-request-method': 'GET' },
+      });
+      expect([path, res.statusCode, res.headers['access-control-allow-origin']]).toEqual([path, 204, 'https://app.example']);
+    }
+  });
+});
+
+describe('issue 22 item 3: under BASE_PATH', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ basePath: '/patient-api' });
+  });
+  afterAll(() => t.close());
+
+  it('answers 405 at the prefixed path, and 404 at the bare one', async () => {
+    const path = OPERATIONS.getJournalNotes.path;
+    expect((await t.call({ method: 'DELETE', url: `/patient-api${path}`, key: null })).statusCode).toBe(405);
+    expect((await t.call({ method: 'DELETE', url: path, key: null })).statusCode).toBe(404);
+  });
+});

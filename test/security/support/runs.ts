@@ -1,0 +1,18 @@
+import type { EhrVariant } from '../../support/test-app.js';
+
+/**
+ * How many cases a property of the security suites checks over `variant`. The fhir-r4 run sends
+ * every request that passes the edge through a real FHIR server in this process (a search or more
+ * per read), so it checks a quarter of the embedded run's cases, at least 25: the properties are the
+ * same, the suite's time stays in check, and the embedded run keeps the full count.
+ */
+export function runsOver(variant: EhrVariant, runs: number): number {
+  return variant === 'fhir-r4' ? Math.max(25, Math.ceil(runs / 4)) : runs;
+}
+
+/**
+ * The options of a describe block run over both EHRs: a test over fhir-r4 on a shared, loaded machine
+ * can take several times the default 20 s (every read is one or more FHIR searches); a time-out is
+ * no speed target (that is `npm run bench`), so the block gets room rather than fewer checks.
+ */
+export const OVER_BOTH_EHRS = { timeout: 180_000 } as const;
