@@ -16,6 +16,9 @@ import { generateDemoData } from '../src/dev/demo-data/generate.js';
 
 /** A valid Swedish test identity number that no demo person uses. */
 export const BENCH_PATIENT = '199003152387';
+/** A demo person whose journal the bench replaces with one of ~9 MiB (issue 20 item 6), under the 10 MiB cap. */
+export const HUGE_JOURNAL_PATIENT = '198112189876';
+export const HUGE_JOURNAL_BYTES = 9 * 2 ** 20;
 const DEMO_PATIENT = '191212121212';
 export const ZONE = 'Europe/Stockholm';
 
@@ -26,6 +29,8 @@ export interface BenchFixtures {
   patientXml: string;
   smallXml: string;
   largeXml: string;
+  /** HUGE_JOURNAL_PATIENT's journal of ordinary notes, ~9 MiB. */
+  hugeXml: string;
   /** Issue 13: the mirror documents, beside the others' sizes. */
   mirror: {
     patientV2Xml: string; signalsXml: string; contactsSmallXml: string; contactsLargeXml: string;
@@ -95,6 +100,8 @@ export async function generateBenchFixtures(root = path.resolve('.data/bench')):
   await writeFile(path.join(dir, 'patient.xml'), patientXml);
   await writeFile(path.join(dir, 'medications.xml'), smallXml);
   await writeFile(path.join(dir, 'journalnotes.xml'), largeXml);
+  const hugeXml = largeDocument(await demo('journalnotes.xml'), HUGE_JOURNAL_BYTES).split(DEMO_PATIENT).join(HUGE_JOURNAL_PATIENT);
+  await writeFile(path.join(ehrDir, 'patients', HUGE_JOURNAL_PATIENT, 'journalnotes.xml'), hugeXml);
   const contacts = await demo('contacts.xml');
   const mirror = {
     patientV2Xml: forBenchPatient(await demo('patient-v2.xml')),
@@ -108,7 +115,7 @@ export async function generateBenchFixtures(root = path.resolve('.data/bench')):
   await writeFile(path.join(dir, 'contacts.xml'), mirror.contactsSmallXml);
   await writeFile(path.join(dir, 'labresults.xml'), mirror.labSmallXml);
   await writeFile(path.join(dir, 'diagnoses.xml'), mirror.diagnosesSmallXml);
-  return { ehrDir, patientXml, smallXml, largeXml, mirror };
+  return { ehrDir, patientXml, smallXml, largeXml, hugeXml, mirror };
 }
 
 /** Issue 23: the demo's lab results and diagnoses grown to ~20 KB and ~1 MB, as the care contacts are. */

@@ -5,7 +5,9 @@
  *   2. the full service, as `npm start` runs it (compiled `dist/server.js`: subscription key, JWT, scope, rate limit, audit file,
  *      XML mapping, serialisation) on the embedded EHR, for a ~20 KB medications read and a ~1 MB
  *      journal-notes read of a generated bench patient; plus 200 connections (peak RSS), the 1 MB
- *      read one at a time (how long one holds the event loop) and an open-loop run (Poisson
+ *      read one at a time (how long one holds the event loop), the 1 MB read at 50 and 200
+ *      connections (peak RSS, issue 20 item 6), a ~9 MiB journal one at a time (the event loop's
+ *      longest stretch with the largest answer the cap allows) and an open-loop run (Poisson
  *      arrivals at half the measured capacity)
  *   3. the same service with EHR_ADAPTER=xml-http against the EHR simulator
  *   4. micro-benchmarks: the mapper against JSON.parse, and token verification
@@ -28,7 +30,7 @@
  * is bounded in time and count.
  *
  *   node --import tsx bench/run.ts [--seconds N] [--skip-micro] [--only reference,embedded,xml-http,fhir,micro,tracing,hostile]
- *                                  [--scenarios 2b,2c,2d,2e,2f,2g,3b,3c,3d,3e,3f] [--open-rate N]
+ *                                  [--scenarios 2b,2c,2d,2e,2f,2g,2h,3b,3c,3d,3e,3f,3g] [--open-rate N]
  *
  * Experiments (printed in the header when set): BENCH_NODE_FLAGS (node flags for the service),
  * BENCH_STATE_DIR (where its audit file goes), BENCH_LOG_LEVEL (LOG_LEVEL, default info).
@@ -42,7 +44,7 @@ import { request } from 'undici';
 import {
   ACCESS_LOG_CONNECTIONS, ACCESS_LOG_PATH, ACCESS_LOG_RATE, ACCESS_LOG_SCOPE, accessLogServiceEnv, checkAccessLog, seedAccessLogDatabase,
 } from './access-log.js';
-import { generateBenchFixtures, BENCH_PATIENT } from './fixtures.js';
+import { generateBenchFixtures, BENCH_PATIENT, HUGE_JOURNAL_PATIENT } from './fixtures.js';
 import { FHIR_BENCH_PATIENT, FHIR_PAGE_SIZE, FHIR_SHORT_PATIENT, fhirAnswer, startFhirBench } from './fhir.js';
 import { BenchIssuer } from './issuer.js';
 import { hostileTable, type HostileResult } from './hostile.js';
@@ -299,6 +301,8 @@ async function main(): Promise<void> {
   const key = randomBytes(24).toString('hex');
   const token = await issuer.sign(BENCH_PATIENT, SCOPE);
   const headers = { 'ocp-apim-subscription-key': key, authorization: `Bearer ${token}` };
+  const hugeHeaders = { ...headers, authorization: `Bearer ${await issuer.sign(HUGE_JOURNAL_PATIENT, SCOPE)}` };
+  const hugeExtracts = (fixtures.hugeXml.match(/JournalNoteEHRExtract>/g) ?? []).length / 2;
   const serviceEnv = (name: string, extra: Record<string, string> = {}): Record<string, string> => {
     // BENCH_STATE_DIR: where the service keeps its audit file (an experiment: a tmpfs, to take fsync out).
     const dataDir = path.join(process.env.BENCH_STATE_DIR || path.join(ROOT, 'state'), name);
@@ -337,6 +341,10 @@ async function main(): Promise<void> {
       if (runs('2g')) closed.push(await closedLoop(embedded, '2g. embedded, 1 MB read', LARGE_PATH, headers, 200));
       // One at a time: the event loop's longest stretch is then what one 1 MB read holds it for.
       if (runs('2e')) closed.push(await closedLoop(embedded, '2e. embedded, 1 MB read', LARGE_PATH, headers, 1));
+      if (runs('2h')) {
+        await sanityCheck(embedded.origin, LARGE_PATH, hugeHeaders, hugeExtracts);
+        closed.push(await closedLoop(embedded, '2h. embedded, 9 MiB read', LARGE_PATH, hugeHeaders, 1));
+      }
       if (runs('2d')) open.push(await openLoopRun(embedded, '2d. embedded, 20 KB read', SMALL_PATH, headers, halfOf(small.rps)));
       await embedded.stop();
     }
@@ -358,6 +366,10 @@ async function main(): Promise<void> {
       if (runs('3e')) closed.push(await closedLoop(remote, '3e. xml-http, 1 MB read', LARGE_PATH, headers, 50));
       if (runs('3f')) closed.push(await closedLoop(remote, '3f. xml-http, 1 MB read', LARGE_PATH, headers, 200));
       if (runs('3d')) closed.push(await closedLoop(remote, '3d. xml-http, 1 MB read', LARGE_PATH, headers, 1));
+      if (runs('3g')) {
+        await sanityCheck(remote.origin, LARGE_PATH, hugeHeaders, hugeExtracts);
+        closed.push(await closedLoop(remote, '3g. xml-http, 9 MiB read', LARGE_PATH, hugeHeaders, 1));
+      }
       if (runs('3c')) open.push(await openLoopRun(remote, '3c. xml-http, 20 KB read', SMALL_PATH, headers, halfOf(remoteSmall.rps)));
       await remote.stop();
       await sim.stop();
@@ -447,6 +459,11 @@ async function main(): Promise<void> {
   const s200 = byName('2b');
   const s1mb = byName('2e');
   const r1mb = byName('3d');
+  const hugeRuns = [byName('2h'), byName('3g')];
+  const rssRuns = ['2f', '2g', '3e', '3f'].map(byName);
+  const worst = (values: (number | undefined)[]): number | undefined => (values.some((v) => v === undefined) ? undefined : Math.max(...(values as number[])));
+  const hugeMax = worst(hugeRuns.map((r) => r?.eventLoopMaxMs));
+  const rssMax = worst(rssRuns.map((r) => r?.peakRssMB));
   const ol = open.find((r) => r.scenario.startsWith('2d'));
   const large = mapper?.results.find((r) => r.name.includes('1 MB'));
   const small20 = mapper?.results.find((r) => r.name.includes('20 KB'));
@@ -465,6 +482,10 @@ async function main(): Promise<void> {
     ['hostile ~9 MiB documents never block the event loop > 20 ms (longest, any shape)', `${fmt(hostileMax, 1)} ms`,
       check(hostileMax === undefined ? undefined : hostileMax <= 20)],
     ['peak RSS < 250 MB at 200 connections', mb(s200?.peakRssMB), check(s200?.peakRssMB === undefined ? undefined : s200.peakRssMB < 250)],
+    ['~9 MiB journal never blocks the event loop > 20 ms (max at 1 connection, embedded / xml-http)', hugeRuns.map((r) => fmt(r?.eventLoopMaxMs, 1)).join(' / '),
+      check(hugeMax === undefined ? undefined : hugeMax <= 20)],
+    ['peak RSS < 250 MB with 1 MB reads at 50 and 200 connections (2f / 2g / 3e / 3f)', rssRuns.map((r) => mb(r?.peakRssMB)).join(' / '),
+      check(rssMax === undefined ? undefined : rssMax < 250)],
     ['verified JWT < 10 µs per request', `${fmt(jwt?.cachedUs, 2)} µs`, check(jwt && jwt.cachedUs < 10)],
     [`access-log page of 100, PostgreSQL with 1,000,000 rows: ≥ 1,000 req/s with p99 < 50 ms, ${ACCESS_LOG_CONNECTIONS} connections (first / 20th page)`,
       `${fmt(log1?.rps)} / ${fmt(log20?.rps)} req/s, p99 ${fmt(log1?.p99Ms, 1)} / ${fmt(log20?.p99Ms, 1)} ms`,

@@ -27,6 +27,7 @@ import { readEhrTls } from './transport-settings.js';
 import { watchEhrTls } from './adapters/ehr-http/tls-rotation.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { AccessLogReader } from './ports/access-log.port.js';
+import type { AnswerMemory } from './ports/answer-memory.port.js';
 import type { AccessTokenVerifier } from './ports/access-token-verifier.port.js';
 import type { AuditTrail } from './ports/audit-trail.port.js';
 import type { Clock } from './ports/clock.port.js';
@@ -119,10 +120,12 @@ export interface EhrSource {
   registry: DelegationRegistry;
   /** A registry kept apart from the records is probed for readiness too. */
   registryPing?: () => Promise<boolean>;
+  /** The budget of an EHR whose large answers hold memory until they are written (xml-http). */
+  answerMemory?: AnswerMemory;
 }
 
-type Remote = EhrRecords & DelegationRegistry & { useTls(tls: EhrTls): void; close(): Promise<void> };
-type Ehr = EhrRecords & DelegationRegistry;
+type Ehr = EhrRecords & DelegationRegistry & { readonly answerMemory?: AnswerMemory };
+type Remote = Ehr & { useTls(tls: EhrTls): void; close(): Promise<void> };
 
 /** A remote EHR (or registry) at `baseUrl`, closed with the service, its EHR_TLS_* files watched. */
 async function openRemote(kind: 'xml-http' | 'fhir-r4', baseUrl: string, { config, logger, metrics, life }: Selection): Promise<Remote> {
@@ -184,7 +187,11 @@ export async function selectEhr(selection: Selection): Promise<EhrSource> {
   const apart = config.delegationRegistry !== config.ehrAdapter || config.delegationRegistryUrl !== undefined;
   const registry = apart ? await openAdapter(config.delegationRegistry, config.delegationRegistryUrl, selection) : ehr;
   const source = await traced(config, new InstrumentedEhr(ehr, registry, metrics));
-  return apart ? { ...source, registryPing: () => registry.ping() } : source;
+  return {
+    ...source,
+    ...(apart ? { registryPing: () => registry.ping() } : {}),
+    ...(ehr.answerMemory === undefined ? {} : { answerMemory: ehr.answerMemory }),
+  };
 }
 
 /** With tracing on, every EHR call is a span; with it off, nothing of OpenTelemetry is imported. */

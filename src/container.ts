@@ -102,6 +102,7 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
     markArrived: c.resolve(MarkArrived),
     registerPayment: c.resolve(RegisterPayment),
     readAccessLog: c.resolve(ReadAccessLog),
+    ...(ehr.answerMemory === undefined ? {} : { answerMemory: ehr.answerMemory }),
     ...(selection.oauth ? { oauth: selection.oauth } : {}),
     ...(selection.docsDemoKey === undefined ? {} : { docsDemoKey: selection.docsDemoKey }),
     ...(redis ? { rateLimitStore: countingRedisStore(redis.client, DEFAULT_RATE_LIMIT_NAMESPACE, redis.health.recordSkippedCheck) } : {}),

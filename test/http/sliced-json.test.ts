@@ -1,6 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import fastJsonStringify from 'fast-json-stringify';
 import { Type, type TSchema } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +12,7 @@ import { EmbeddedEhr } from '../../src/adapters/ehr-embedded/embedded-ehr.js';
 import { WriteStateStore } from '../../src/adapters/ehr-embedded/write-state-store.js';
 import { OPERATIONS, READ_NAMES, readPolicyOf } from '../../src/domain/operations/table.js';
 import { readerOf } from '../../src/domain/use-cases/read-sources.js';
+import { ONE_BUFFER_BYTES } from '../../src/http/serialization/json-answer.js';
 import { SlicedJsonSerializer } from '../../src/http/serialization/sliced-json.js';
 
 const ZONE = 'Europe/Stockholm';
@@ -17,6 +20,17 @@ const NOW = Date.UTC(2026, 10, 21, 8, 0);
 
 /** What fastify itself sends for a route whose 200 schema is an array of `item`. */
 const fastifyWould = (item: TSchema, value: readonly unknown[]): string => fastJsonStringify(Type.Array(item))(value as unknown[]);
+
+/** The pieces a reply writes, as the body hands them out in flowing mode (as `pipe` reads it). */
+async function piecesOf(body: Buffer | Readable): Promise<Buffer[]> {
+  if (Buffer.isBuffer(body)) return [body];
+  const pieces: Buffer[] = [];
+  body.on('data', (piece: Buffer) => pieces.push(piece));
+  await finished(body);
+  return pieces;
+}
+
+const bodyText = async (body: Buffer | Readable): Promise<string> => Buffer.concat(await piecesOf(body)).toString('utf8');
 
 describe('SlicedJsonSerializer', () => {
   let dir: string;
@@ -36,13 +50,14 @@ describe('SlicedJsonSerializer', () => {
         const records: unknown[] = await readerOf(ehr.reads, read)(person.id, {});
         const expected = fastifyWould(item, records);
         for (const sliceMs of [4, 0]) {
-          const bytes = await new SlicedJsonSerializer(item, bulk, sliceMs).serialise(records);
-          expect(bytes.toString('utf8')).toBe(expected);
-          expect(bytes.length).toBe(Buffer.byteLength(expected));
+          const answer = await new SlicedJsonSerializer(item, bulk, sliceMs).serialise(records);
+          expect(answer.copy().toString('utf8')).toBe(expected);
+          expect(answer.byteLength).toBe(Buffer.byteLength(expected));
+          expect((await bodyText(answer.body()))).toBe(expected);
         }
         // Masked records are fresh (unfrozen) copies: the same rule holds.
         const masked = readPolicyOf(read).withoutContactDetails(records as never[]);
-        expect((await new SlicedJsonSerializer(item, bulk).serialise(masked)).toString()).toBe(fastifyWould(item, masked));
+        expect((await new SlicedJsonSerializer(item, bulk).serialise(masked)).copy().toString()).toBe(fastifyWould(item, masked));
         compared++;
       }
     }
@@ -59,7 +74,7 @@ describe('SlicedJsonSerializer', () => {
     const items = tricky.map((note, i) => ({
       note, rows: Array.from({ length: i }, (_, n) => ({ n, s: note })), after: note, extra: 'not in the schema',
     }));
-    const sliced = await new SlicedJsonSerializer(item, 'rows', 0).serialise(items);
+    const sliced = (await new SlicedJsonSerializer(item, 'rows', 0).serialise(items)).copy();
     expect(sliced.toString('utf8')).toBe(fastifyWould(item, items));
     expect(JSON.parse(sliced.toString('utf8'))).toHaveLength(tricky.length);
   });
@@ -77,26 +92,42 @@ describe('SlicedJsonSerializer', () => {
     };
     setImmediate(count);
     try {
-      const bytes = await new SlicedJsonSerializer(item, 'rows', 0).serialise(items);
-      expect(bytes.toString('utf8')).toBe(fastifyWould(item, items));
+      const answer = await new SlicedJsonSerializer(item, 'rows', 0).serialise(items);
+      expect(answer.copy().toString('utf8')).toBe(fastifyWould(item, items));
     } finally {
       counting = false;
     }
     expect(turns).toBeGreaterThan(10);
   });
 
-  it('answers the same bytes for the same frozen records, read after read (their JSON is remembered)', async () => {
+  it('answers the same bytes for the same frozen records, read after read, written from the remembered JSON itself', async () => {
     const route = OPERATIONS.getJournalNotes.answer;
     const serializer = new SlicedJsonSerializer(route.item, route.bulk);
     const records = await readerOf(ehr.reads, 'getJournalNotes')(DEMO_PEOPLE[0]?.id ?? '', {});
     expect(Object.isFrozen(records[0]?.JournalNoteEHRExtract[0])).toBe(true);
     const first = await serializer.serialise(records);
     const second = await serializer.serialise(records);
-    expect(second.toString()).toBe(first.toString());
-    expect(second.toString()).toBe(fastifyWould(route.item, records));
-    // Each answer is a buffer of its own: changing one cannot change the next.
-    first.fill(0);
-    expect((await serializer.serialise(records)).toString()).toBe(second.toString());
+    expect(second.copy().toString()).toBe(first.copy().toString());
+    expect(second.copy().toString()).toBe(fastifyWould(route.item, records));
+  });
+
+  it('streams a large answer from the remembered JSON itself, never from copies of it (issue 20 item 6)', async () => {
+    const item = Type.Object({ rows: Type.Array(Type.Object({ text: Type.String() })) });
+    const rows = Array.from({ length: 400 }, (_, i) => Object.freeze({ text: `anteckning ${i} ${'å'.repeat(300)}` }));
+    const items = [Object.freeze({ rows: Object.freeze(rows) })];
+    const serializer = new SlicedJsonSerializer(item, 'rows');
+    const [first, second] = [await serializer.serialise(items), await serializer.serialise(items)];
+    expect(first.byteLength).toBeGreaterThan(ONE_BUFFER_BYTES);
+    const [a, b] = [await piecesOf(first.body()), await piecesOf(second.body())];
+    expect(Buffer.concat(b).toString('utf8')).toBe(fastifyWould(item, items));
+    // Each row's JSON is in memory once, whatever the number of answers in flight that hold it.
+    const rowPieces = (pieces: Buffer[]): Buffer[] => pieces.filter((piece) => piece.length > 300);
+    expect(rowPieces(a)).toHaveLength(rows.length);
+    rowPieces(b).forEach((piece, i) => expect(piece).toBe(rowPieces(a)[i]));
+    // A copy is the answer's own: changing it cannot change the next answer.
+    const copy = first.copy();
+    copy.fill(0);
+    expect((await serializer.serialise(items)).copy().toString()).toBe(second.copy().toString());
   });
 
   it('never remembers what can still change: unfrozen records, or frozen ones with an unfrozen part', async () => {
@@ -106,11 +137,11 @@ describe('SlicedJsonSerializer', () => {
     const shallow = Object.freeze({ n: 1, inner });
     const open = { n: 2, inner: { s: 'before' } };
     const items = [{ rows: [shallow, open] }];
-    expect((await serializer.serialise(items)).toString()).toBe(fastifyWould(item, items));
+    expect((await serializer.serialise(items)).copy().toString()).toBe(fastifyWould(item, items));
     inner.s = 'after';
     open.n = 3;
     open.inner.s = 'after';
-    const again = (await serializer.serialise(items)).toString();
+    const again = (await serializer.serialise(items)).copy().toString();
     expect(again).toBe(fastifyWould(item, items));
     expect(again).toContain('"n":3');
     expect(again).not.toContain('before');

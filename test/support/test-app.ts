@@ -27,6 +27,7 @@ import { demoFhirResources } from '../../src/dev/demo-data/fhir/bundle.js';
 import type { DelegationRegistry } from '../../src/ports/delegation-registry.port.js';
 import type { EhrRecords } from '../../src/ports/ehr-records.port.js';
 import type { AccessLogReader } from '../../src/ports/access-log.port.js';
+import type { AnswerMemory } from '../../src/ports/answer-memory.port.js';
 import { accessLogOver, clientOf, KEY, TEST_HTTP_CONFIG, useCasesOver, verifierFor, ZONE } from './app-wiring.js';
 
 export { ALL_SCOPES, KEY, ZONE } from './app-wiring.js';
@@ -73,6 +74,8 @@ export interface TestAppOptions {
   basePath?: string;
   now?: number;
   requestTimeoutMs?: number;
+  /** The answer memory budget the routes run reads in (ports/answer-memory.port.ts); unbounded by default. */
+  answerMemory?: AnswerMemory;
   /** Rate-limit counters in this Redis, so two apps on one client (or on one server) share a limit. */
   redisClient?: Redis;
   /** The fail-open callback of the Redis store; ignored without `redisClient`. */
@@ -140,6 +143,7 @@ async function startAppOver<E extends AnyEhr>(backend: Backend<E>, clock: FixedC
     ...(options.metrics ? { metrics: options.metrics } : {}),
     subscriptionKeys: new StaticSubscriptionKeys(new Map([['test', KEY], ['other', OTHER_KEY]])),
     ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+    ...(options.answerMemory ? { answerMemory: options.answerMemory } : {}),
     ...(options.redisClient ? {
       rateLimitStore: countingRedisStore(options.redisClient, options.rateLimitNameSpace ?? DEFAULT_RATE_LIMIT_NAMESPACE, options.onRedisStoreError ?? (() => undefined)),
     } : {}),

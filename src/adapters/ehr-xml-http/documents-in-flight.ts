@@ -1,10 +1,18 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { AnswerMemory } from '../../ports/answer-memory.port.js';
+
 /**
- * How many bytes of large upstream documents are mapped at once (issue 20 item 6). A 1 MB journal
- * becomes a record tree several times its size while it is read; with fifty of them read at once
- * the trees, beside the documents and their JSON, took the process to 312 MB. Large documents wait
- * here, first come first served, until the bytes being mapped leave room for theirs; the wait holds
- * only the document's bytes. Small documents never wait: their trees are small, and they must not
- * queue behind large ones. A document larger than the whole budget is mapped alone.
+ * How many bytes of large upstream documents have record trees in memory at once (issue 20 item 6).
+ * A 1 MB journal becomes a tree of about 3 MB; with fifty of them read at once the trees, beside the
+ * documents and their JSON, took the process to 312 MB. Large documents wait here, first come first
+ * served, until the bytes in memory leave room for theirs; the wait holds only the document's bytes.
+ * Small documents never wait: their trees are small, and they must not queue behind large ones. A
+ * document larger than the whole budget is mapped alone.
+ *
+ * Inside `answering` (the HTTP layer's read and serialising of one answer) a document's bytes stay
+ * counted until the answer ends, since its tree lives until then; and a second large document of an
+ * answer that already holds bytes is let in at once, or an answer could wait for its own bytes.
+ * Outside it (a caller without an answer to write) they are given back once the tree is built.
  */
 
 /** Documents of this many bytes or fewer are never held back. */
@@ -12,31 +20,56 @@ export const SMALL_DOCUMENT_BYTES = 256 * 1024;
 /** Bytes of large documents mapped at once, by default. */
 export const DOCUMENT_BYTES_IN_FLIGHT = 8 * 1024 * 1024;
 
-export class DocumentsInFlight {
+/** The bytes one answer holds. */
+interface Answer {
+  held: number;
+}
+
+export class DocumentsInFlight implements AnswerMemory {
   private inUse = 0;
   private readonly waiting: { bytes: number; go: () => void }[] = [];
+  private readonly answers = new AsyncLocalStorage<Answer>();
 
   constructor(private readonly limit = DOCUMENT_BYTES_IN_FLIGHT) {
     if (!(limit > 0)) throw new RangeError('the budget must be positive');
+  }
+
+  async answering<T>(answer: () => Promise<T>): Promise<T> {
+    const own: Answer = { held: 0 };
+    try {
+      return await this.answers.run(own, answer);
+    } finally {
+      this.giveBack(own.held);
+    }
   }
 
   /** `map`'s result, run once a document of `bytes` fits the budget (at once when it is small). */
   async run<T>(bytes: number, map: () => Promise<T>): Promise<T> {
     if (bytes <= SMALL_DOCUMENT_BYTES) return map();
     const weight = Math.min(bytes, this.limit);
-    if (this.waiting.length === 0 && this.inUse + weight <= this.limit) this.inUse += weight;
+    const answer = this.answers.getStore();
+    if ((answer?.held ?? 0) > 0 || (this.waiting.length === 0 && this.inUse + weight <= this.limit)) this.inUse += weight;
     else await new Promise<void>((go) => this.waiting.push({ bytes: weight, go }));
+    if (answer !== undefined) {
+      answer.held += weight;
+      return map();
+    }
     try {
       return await map();
     } finally {
-      this.inUse -= weight;
-      this.admit();
+      this.giveBack(weight);
     }
   }
 
-  /** Bytes of large documents being mapped now (for tests). */
+  /** Bytes of large documents whose trees are in memory now (for tests). */
   get bytesInFlight(): number {
     return this.inUse;
+  }
+
+  private giveBack(bytes: number): void {
+    if (bytes === 0) return;
+    this.inUse -= bytes;
+    this.admit();
   }
 
   private admit(): void {

@@ -11,6 +11,7 @@ import type { TimeRange } from '../../domain/time/time-range.js';
 import { PAYMENT_TYPES, type PaymentType } from '../../domain/writes/payment-types.js';
 import type { EhrWriteResult } from '../../domain/writes/write-outcomes.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { AnswerMemory } from '../../ports/answer-memory.port.js';
 import type { DelegationRegistry } from '../../ports/delegation-registry.port.js';
 import type { EhrReads, EhrRecords } from '../../ports/ehr-records.port.js';
 import { AnswerFaultError } from '../ehr-http/answer-fault.js';
@@ -37,11 +38,14 @@ interface Call extends UpstreamRequest {
 export class XmlHttpEhr implements EhrRecords, DelegationRegistry {
   private readonly transport: EhrHttpTransport;
   private readonly inFlight: DocumentsInFlight;
+  /** Large documents' bytes, counted until their answers are written (documents-in-flight.ts). */
+  readonly answerMemory: AnswerMemory;
   readonly reads: EhrReads = documentReads((read, patientId, range) => this.read(read, patientId, range));
 
   constructor(private readonly options: XmlHttpEhrOptions) {
     this.transport = new EhrHttpTransport({ ...options, media: XML });
     this.inFlight = new DocumentsInFlight(options.documentBytesInFlight);
+    this.answerMemory = this.inFlight;
   }
 
   private async read<R extends XmlRead>(read: R, patientId: string, range: TimeRange): Promise<ReadItem<R>[]> {

@@ -3,6 +3,7 @@ import type { PatientAccessPolicy } from '../../domain/access/patient-access.js'
 import type { MarkArrived } from '../../domain/use-cases/mark-arrived.js';
 import type { ReadPatientData } from '../../domain/use-cases/read-patient-data.js';
 import type { RegisterPayment } from '../../domain/use-cases/register-payment.js';
+import type { AnswerMemory } from '../../ports/answer-memory.port.js';
 
 /** What the API routes need: the use cases and the access policy, nothing of the adapters. */
 export interface RouteDependencies {
@@ -13,4 +14,6 @@ export interface RouteDependencies {
   /** The patient's access log, read from the audit store the trail writes to. */
   readAccessLog: ReadAccessLog;
   zone: string;
+  /** Where a read and the serialising of its answer run; unbounded when absent. */
+  answerMemory?: AnswerMemory;
 }

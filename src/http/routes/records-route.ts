@@ -4,6 +4,7 @@ import { Type, type TSchema } from 'typebox';
 import type { RecordsRead } from '../../domain/operations/operation.js';
 import { OPERATIONS, type OperationName, type ReadName } from '../../domain/operations/table.js';
 import { timeRangeFrom } from '../../domain/time/time-range.js';
+import { UNBOUNDED_ANSWER_MEMORY } from '../../ports/answer-memory.port.js';
 import { ApiError } from '../api-error.js';
 import { named } from '../openapi/schema-names.js';
 import { operationOf } from '../operation-of.js';
@@ -44,11 +45,12 @@ function ownNames(query: Record<string, string | undefined>, names: Readonly<Rec
 /**
  * Every read of patient records, one way: who, for whom, which interval; the read's policy does
  * the rest in the use case. Answers are serialised by the read's own schema, in slices (a journal
- * can be megabytes), and sent as the bytes that come out.
+ * can be megabytes), and sent as the pieces that come out (serialization/json-answer.ts).
  */
 export const recordsRoute: RouteKind = (route, deps) => {
   const serializers = new Map(route.operations.map((name) => [name, new SlicedJsonSerializer(readOf(name).answer.item, readOf(name).answer.bulk)]));
   const answers = route.operations.map((name) => answerSchema(readOf(name)));
+  const memory = deps.answerMemory ?? UNBOUNDED_ANSWER_MEMORY;
   return {
     ok: answers.length === 1 ? answers[0] : Type.Union(answers),
     handle: async (request, reply) => {
@@ -57,15 +59,19 @@ export const recordsRoute: RouteKind = (route, deps) => {
       const patientId = targetPatientOf(request, deps.accessPolicy);
       const range = timeRangeFrom(query.fromDateTime, query.toDateTime, deps.zone);
       const access = await accessFor(request, deps.accessPolicy, patientId);
-      const { records, withheld } = await deps.readPatientData.execute(read, access, range);
       const serializer = serializers.get(read) as SlicedJsonSerializer;
-      // A large answer was just selected, sorted and released in one go: serialising it starts on a turn of its own.
-      if (serializer.isLarge(records)) await nextTurn();
-      // Already bytes in the 200 schema's shape: sent as they are, not serialised again.
-      const body = await serializer.serialise(records);
+      // The records' memory is counted until they are bytes (ports/answer-memory.port.ts).
+      const { answer, withheld } = await memory.answering(async () => {
+        const { records, withheld } = await deps.readPatientData.execute(read, access, range);
+        // A large answer was just selected, sorted and released in one go: serialising it starts on a turn of its own.
+        if (serializer.isLarge(records)) await nextTurn();
+        // Already bytes in the 200 schema's shape: sent as they are, not serialised again.
+        return { answer: await serializer.serialise(records), withheld };
+      });
       noteWithheld(request, reply, withheld);
       const untyped: FastifyReply = reply;
-      return untyped.type(JSON_UTF8).send(body);
+      // Its length is known, so a streamed answer goes out with Content-Length like any other.
+      return untyped.type(JSON_UTF8).header('content-length', answer.byteLength).send(answer.body());
     },
   };
 };

@@ -1,4 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { JsonAnswer } from './json-answer.js';
 import fastJsonStringify from 'fast-json-stringify';
 import type { TSchema } from 'typebox';
 
@@ -60,9 +61,10 @@ interface Bulk {
  * schema, byte for byte (fast-json-stringify, same schemas; test/http/sliced-json.test.ts holds it to
  * that), but piece by piece: an item, or each element of its bulk field, at a time. Every few
  * milliseconds it yields to the event loop, so a 1 MB journal answer never holds the loop for the
- * tens of milliseconds one `JSON` call over it takes. The answer comes back as UTF-8 bytes, encoded
- * slice by slice, so neither the length nor the write has to walk a large string again. Records
- * that can never change are serialised once (RememberedJson).
+ * tens of milliseconds one `JSON` call over it takes. The answer comes back as UTF-8 pieces, encoded
+ * slice by slice, so neither the length nor the write has to walk a large string again, and never
+ * copied into one buffer: the remembered JSON of records that can never change (RememberedJson) is
+ * written from where it is kept, by every answer that holds it (json-answer.ts).
  */
 export class SlicedJsonSerializer {
   private readonly itemText: Serialise;
@@ -97,7 +99,7 @@ export class SlicedJsonSerializer {
     return n > LARGE_ANSWER;
   }
 
-  async serialise(items: readonly unknown[]): Promise<Buffer> {
+  async serialise(items: readonly unknown[]): Promise<JsonAnswer> {
     const out = new SliceWriter(this.sliceMs);
     out.add('[');
     for (let i = 0; i < items.length; i++) {
@@ -105,7 +107,7 @@ export class SlicedJsonSerializer {
       await this.writeItem(items[i], out);
     }
     out.add(']');
-    return out.bytes();
+    return out.answer();
   }
 
   private async writeItem(item: unknown, out: SliceWriter): Promise<void> {
@@ -137,6 +139,7 @@ const ENCODE_CHARS = 16 * 1024;
 /** Collects text, turns it into bytes as it gathers, and says when a slice has run long enough. */
 class SliceWriter {
   private readonly chunks: Buffer[] = [];
+  private byteLength = 0;
   private pending: string[] = [];
   private pendingChars = 0;
   private sliceStart = performance.now();
@@ -151,7 +154,7 @@ class SliceWriter {
       if (this.pendingChars >= ENCODE_CHARS) this.encodePending();
     } else {
       this.encodePending();
-      this.chunks.push(part);
+      this.push(part);
     }
     return performance.now() - this.sliceStart >= this.sliceMs;
   }
@@ -161,15 +164,19 @@ class SliceWriter {
     this.sliceStart = performance.now();
   }
 
-  /** The answer, always a buffer of its own (never a remembered piece another answer shares). */
-  bytes(): Buffer {
+  answer(): JsonAnswer {
     this.encodePending();
-    return Buffer.concat(this.chunks);
+    return new JsonAnswer(this.chunks, this.byteLength);
+  }
+
+  private push(piece: Buffer): void {
+    this.chunks.push(piece);
+    this.byteLength += piece.length;
   }
 
   private encodePending(): void {
     if (this.pending.length === 0) return;
-    this.chunks.push(Buffer.from(this.pending.join(''), 'utf8'));
+    this.push(Buffer.from(this.pending.join(''), 'utf8'));
     this.pending = [];
     this.pendingChars = 0;
   }

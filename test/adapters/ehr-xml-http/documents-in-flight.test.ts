@@ -50,3 +50,66 @@ describe('DocumentsInFlight (issue 20 item 6)', () => {
     await expect(budget.run(2 * MB, () => Promise.resolve('next'))).resolves.toBe('next');
   });
 });
+
+describe('DocumentsInFlight while answering (issue 20 item 6: a tree lives until its answer is serialised)', () => {
+  it('keeps an answer\'s bytes counted after its tree is built, until the answer ends', async () => {
+    const budget = new DocumentsInFlight(2 * MB);
+    const log: string[] = [];
+    let finish = (): void => undefined;
+    const serialised = new Promise<void>((resolve) => (finish = resolve));
+    const first = budget.answering(async () => {
+      const tree = await budget.run(2 * MB, () => Promise.resolve('tree'));
+      log.push('built');
+      await serialised;
+      return tree;
+    });
+    await turn();
+    expect(log).toEqual(['built']);
+    expect(budget.bytesInFlight).toBe(2 * MB);
+    // The next answer's document waits for the first answer to be written, not only built.
+    const next = budget.answering(() => budget.run(2 * MB, () => (log.push('next'), Promise.resolve('next tree'))));
+    await turn();
+    expect(log).toEqual(['built']);
+    finish();
+    await expect(first).resolves.toBe('tree');
+    await expect(next).resolves.toBe('next tree');
+    expect(log).toEqual(['built', 'next']);
+    expect(budget.bytesInFlight).toBe(0);
+  });
+
+  it('lets an answer that already holds bytes map its next document at once, so it never waits for itself', async () => {
+    const budget = new DocumentsInFlight(2 * MB);
+    const answer = budget.answering(async () => {
+      await budget.run(2 * MB, () => Promise.resolve('journal'));
+      return budget.run(1 * MB, () => Promise.resolve('second'));
+    });
+    await expect(answer).resolves.toBe('second');
+    expect(budget.bytesInFlight).toBe(0);
+  });
+
+  it('gives an answer\'s bytes back when it fails', async () => {
+    const budget = new DocumentsInFlight(2 * MB);
+    await expect(budget.answering(async () => {
+      await budget.run(2 * MB, () => Promise.resolve('tree'));
+      throw new Error('serialising failed');
+    })).rejects.toThrow('serialising failed');
+    expect(budget.bytesInFlight).toBe(0);
+  });
+
+  it('keeps answers apart: one answer\'s bytes never let another answer skip the queue', async () => {
+    const budget = new DocumentsInFlight(2 * MB);
+    let finish = (): void => undefined;
+    const holding = budget.answering(async () => {
+      await budget.run(2 * MB, () => Promise.resolve('a'));
+      await new Promise<void>((resolve) => (finish = resolve));
+    });
+    await turn();
+    let mapped = false;
+    const other = budget.answering(() => budget.run(1 * MB, () => ((mapped = true), Promise.resolve('b'))));
+    await turn();
+    expect(mapped).toBe(false);
+    finish();
+    await holding;
+    await expect(other).resolves.toBe('b');
+  });
+});

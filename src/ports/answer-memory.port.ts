@@ -1,0 +1,13 @@
+/**
+ * The memory large answers hold while they are made (issue 20 item 6). An EHR adapter that maps
+ * large upstream documents into record trees counts their bytes against a budget and makes the next
+ * large document wait while the budget is spent. A tree lives until its answer is serialised, not
+ * only until it is built, so the HTTP layer runs each read and the serialising of its answer inside
+ * `answering`: the bytes an answer's documents hold stay counted until it ends.
+ */
+export interface AnswerMemory {
+  answering<T>(answer: () => Promise<T>): Promise<T>;
+}
+
+/** For an EHR whose answers need no budget (the embedded EHR shares one mapped tree per document). */
+export const UNBOUNDED_ANSWER_MEMORY: AnswerMemory = { answering: (answer) => answer() };
