@@ -2,6 +2,7 @@ import type { FastifyError, FastifySchemaValidationError } from 'fastify';
 import { EXPECTED } from '../domain/operations/parameters.js';
 import { DomainError } from '../domain/errors.js';
 import { AccessLogUnavailableError } from '../ports/access-log.port.js';
+import { AnswerMemoryFullError } from '../ports/answer-memory.port.js';
 import { InvalidTokenError, type TokenFault } from '../ports/access-token-verifier.port.js';
 import { EhrError } from '../domain/ehr-error.js';
 import { ApiError, MESSAGES } from './api-error.js';
@@ -151,6 +152,9 @@ export function toHttpFailure(err: unknown): HttpFailure {
   if (err instanceof InvalidTokenError) return { status: 401, message: MESSAGES.invalidToken, headers: invalidTokenHeaders(err.fault), fault: false };
   if (err instanceof AccessLogUnavailableError) {
     return { status: 503, message: 'The access log cannot be read right now. Try again later.', headers: { 'retry-after': '5' }, fault: true };
+  }
+  if (err instanceof AnswerMemoryFullError) {
+    return { status: 503, message: 'The service is overloaded. Try again later.', headers: { 'retry-after': String(err.retryAfterSeconds) }, fault: false };
   }
   if (err instanceof AuditUnavailableError) {
     return { status: 503, message: 'The service cannot record this access right now. Try again later.', headers: { 'retry-after': '5' }, fault: true };

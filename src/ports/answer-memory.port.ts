@@ -9,5 +9,17 @@ export interface AnswerMemory {
   answering<T>(answer: () => Promise<T>): Promise<T>;
 }
 
+/**
+ * Too many large documents are already waiting for the budget: this one is dropped rather than held,
+ * so memory stays bounded however many large reads arrive. Answered 503 with Retry-After, like load
+ * shedding; it says nothing about the EHR, whose breaker never counts it.
+ */
+export class AnswerMemoryFullError extends Error {
+  constructor(readonly retryAfterSeconds = 2) {
+    super('too many large documents waiting to be mapped');
+    this.name = 'AnswerMemoryFullError';
+  }
+}
+
 /** For an EHR whose answers need no budget (the embedded EHR shares one mapped tree per document). */
 export const UNBOUNDED_ANSWER_MEMORY: AnswerMemory = { answering: (answer) => answer() };

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { AnswerMemory } from '../../ports/answer-memory.port.js';
+import { AnswerMemoryFullError, type AnswerMemory } from '../../ports/answer-memory.port.js';
 
 /**
  * How many bytes of large upstream documents have record trees in memory at once (issue 20 item 6).
@@ -13,12 +13,19 @@ import type { AnswerMemory } from '../../ports/answer-memory.port.js';
  * counted until the answer ends, since its tree lives until then; and a second large document of an
  * answer that already holds bytes is let in at once, or an answer could wait for its own bytes.
  * Outside it (a caller without an answer to write) they are given back once the tree is built.
+ *
+ * A document waits with its bytes already fetched, so the wait is bounded too: past
+ * `waitingLimit` bytes waiting, a further large document is refused (AnswerMemoryFullError, a 503
+ * with Retry-After) instead of held, or two hundred readers of a 1 MB journal would hold two hundred
+ * megabytes of documents while they queue.
  */
 
 /** Documents of this many bytes or fewer are never held back. */
 export const SMALL_DOCUMENT_BYTES = 256 * 1024;
-/** Bytes of large documents mapped at once, by default. */
+/** Bytes of large documents whose trees are in memory at once, by default. */
 export const DOCUMENT_BYTES_IN_FLIGHT = 8 * 1024 * 1024;
+/** Bytes of large documents waiting for the budget, by default, past which the next is refused. */
+export const DOCUMENT_BYTES_WAITING = 4 * DOCUMENT_BYTES_IN_FLIGHT;
 
 /** The bytes one answer holds. */
 interface Answer {
@@ -27,11 +34,12 @@ interface Answer {
 
 export class DocumentsInFlight implements AnswerMemory {
   private inUse = 0;
+  private waitingBytes = 0;
   private readonly waiting: { bytes: number; go: () => void }[] = [];
   private readonly answers = new AsyncLocalStorage<Answer>();
 
-  constructor(private readonly limit = DOCUMENT_BYTES_IN_FLIGHT) {
-    if (!(limit > 0)) throw new RangeError('the budget must be positive');
+  constructor(private readonly limit = DOCUMENT_BYTES_IN_FLIGHT, private readonly waitingLimit = DOCUMENT_BYTES_WAITING) {
+    if (!(limit > 0) || !(waitingLimit > 0)) throw new RangeError('the budget must be positive');
   }
 
   async answering<T>(answer: () => Promise<T>): Promise<T> {
@@ -49,7 +57,7 @@ export class DocumentsInFlight implements AnswerMemory {
     const weight = Math.min(bytes, this.limit);
     const answer = this.answers.getStore();
     if ((answer?.held ?? 0) > 0 || (this.waiting.length === 0 && this.inUse + weight <= this.limit)) this.inUse += weight;
-    else await new Promise<void>((go) => this.waiting.push({ bytes: weight, go }));
+    else await this.wait(weight, bytes);
     if (answer !== undefined) {
       answer.held += weight;
       return map();
@@ -64,6 +72,21 @@ export class DocumentsInFlight implements AnswerMemory {
   /** Bytes of large documents whose trees are in memory now (for tests). */
   get bytesInFlight(): number {
     return this.inUse;
+  }
+
+  /** Bytes of large documents waiting for the budget now (for tests). */
+  get bytesWaiting(): number {
+    return this.waitingBytes;
+  }
+
+  private wait(weight: number, bytes: number): Promise<void> {
+    // The first waiter always gets in line: a document larger than the waiting limit is refused only behind others.
+    if (this.waiting.length > 0 && this.waitingBytes + bytes > this.waitingLimit) return Promise.reject(new AnswerMemoryFullError());
+    this.waitingBytes += bytes;
+    return new Promise<void>((go) => this.waiting.push({ bytes: weight, go: () => {
+      this.waitingBytes -= bytes;
+      go();
+    } }));
   }
 
   private giveBack(bytes: number): void {

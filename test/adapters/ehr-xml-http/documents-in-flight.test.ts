@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DocumentsInFlight, SMALL_DOCUMENT_BYTES } from '../../../src/adapters/ehr-xml-http/documents-in-flight.js';
+import { AnswerMemoryFullError } from '../../../src/ports/answer-memory.port.js';
 
 const MB = 1024 * 1024;
 
@@ -111,5 +112,37 @@ describe('DocumentsInFlight while answering (issue 20 item 6: a tree lives until
     finish();
     await holding;
     await expect(other).resolves.toBe('b');
+  });
+});
+
+describe('DocumentsInFlight waiting (issue 20 item 6: documents wait with their bytes already fetched)', () => {
+  it('refuses a large document once the bytes waiting would pass the limit, without mapping it, and lets the line drain', async () => {
+    const budget = new DocumentsInFlight(2 * MB, 3 * MB);
+    const log: string[] = [];
+    const first = held(log, 'first');
+    const running = budget.run(2 * MB, first.map);
+    const second = budget.run(2 * MB, () => (log.push('second'), Promise.resolve('second')));
+    await turn();
+    expect(budget.bytesWaiting).toBe(2 * MB);
+    // 2 MB waiting + 2 MB would pass 3 MB: refused at once, never mapped, nothing counted.
+    await expect(budget.run(2 * MB, () => (log.push('third'), Promise.resolve('third')))).rejects.toBeInstanceOf(AnswerMemoryFullError);
+    expect(budget.bytesWaiting).toBe(2 * MB);
+    // A small one never waits, so it is never refused.
+    await expect(budget.run(SMALL_DOCUMENT_BYTES, () => Promise.resolve('small'))).resolves.toBe('small');
+    first.end();
+    await expect(Promise.all([running, second])).resolves.toEqual(['first', 'second']);
+    expect(log).toEqual(['first', 'second']);
+    expect([budget.bytesWaiting, budget.bytesInFlight]).toEqual([0, 0]);
+  });
+
+  it('always lets the first waiter in line, however large', async () => {
+    const budget = new DocumentsInFlight(2 * MB, 1 * MB);
+    const first = held([], 'first');
+    const running = budget.run(2 * MB, first.map);
+    const big = budget.run(9 * MB, () => Promise.resolve('big'));
+    await turn();
+    expect(budget.bytesWaiting).toBe(9 * MB);
+    first.end();
+    await expect(Promise.all([running, big])).resolves.toEqual(['first', 'big']);
   });
 });
