@@ -22,10 +22,14 @@ import { AnswerMemoryFullError, type AnswerMemory } from '../../ports/answer-mem
 
 /** Documents of this many bytes or fewer are never held back. */
 export const SMALL_DOCUMENT_BYTES = 256 * 1024;
-/** Bytes of large documents whose trees are in memory at once, by default. */
-export const DOCUMENT_BYTES_IN_FLIGHT = 8 * 1024 * 1024;
+/**
+ * Bytes of large documents whose trees are in memory at once, by default: one 1 MB journal. On one
+ * event loop, mapping two at once is no faster than one after the other, and holds twice the trees
+ * (BENCHMARKS.md, issue 20 item 6: 8 MiB and 2 MiB left more memory in use than 1 MiB).
+ */
+export const DOCUMENT_BYTES_IN_FLIGHT = 1024 * 1024;
 /** Bytes of large documents waiting for the budget, by default, past which the next is refused. */
-export const DOCUMENT_BYTES_WAITING = 4 * DOCUMENT_BYTES_IN_FLIGHT;
+export const DOCUMENT_BYTES_WAITING = 64 * 1024 * 1024;
 
 /** The bytes one answer holds. */
 interface Answer {
