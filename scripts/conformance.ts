@@ -17,10 +17,11 @@ try {
   const tls = tlsFiles === undefined ? undefined : await readEhrTls(tlsFiles).catch(() => {
     throw new UsageError('an EHR_TLS_* file could not be read: check EHR_TLS_CA_FILE, EHR_TLS_CERT_FILE and EHR_TLS_KEY_FILE');
   });
-  const authorization = await fhirAuthorization(auth, options.callTimeoutMs).catch(() => {
+  const authorization = await fhirAuthorization(auth, options.callTimeoutMs, tls === undefined ? {} : { tls }).catch(() => {
     throw new UsageError('FHIR_CLIENT_KEY_FILE is not a PKCS #8 PEM or a JWK private key');
   });
-  const rows = await fhirConformance({ ...options, exchange: fetchExchange(options.callTimeoutMs, tls, authorization), now: Date.now });
+  const rows = await fhirConformance({ ...options, exchange: fetchExchange(options.callTimeoutMs, tls, authorization), now: Date.now })
+    .finally(() => authorization?.close());
   console.log(formatTable(rows));
   process.exitCode = failed(rows) ? 1 : 0;
 } catch (err) {

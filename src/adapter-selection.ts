@@ -141,7 +141,7 @@ async function openRemote(kind: 'xml-http' | 'fhir-r4', baseUrl: string, { confi
       else logger.warn({ event }, 'EHR event');
     },
   };
-  const remote: Remote = kind === 'xml-http' ? new XmlHttpEhr(common) : await openFhir(config, common);
+  const remote: Remote = kind === 'xml-http' ? new XmlHttpEhr(common) : await openFhir(config, common, life);
   life.onClose(() => remote.close());
   if (config.ehrTls) {
     const watch = watchEhrTls(config.ehrTls, remote, logger);
@@ -150,11 +150,12 @@ async function openRemote(kind: 'xml-http' | 'fhir-r4', baseUrl: string, { confi
   return remote;
 }
 
-async function openFhir(config: Config, common: Omit<FhirEhrOptions, keyof FhirSettingsPart>): Promise<FhirEhr> {
+async function openFhir(config: Config, common: Omit<FhirEhrOptions, keyof FhirSettingsPart>, life: Lifecycle): Promise<FhirEhr> {
   const fhir = config.fhir;
   // loadConfig reads the FHIR settings whenever fhir-r4 is chosen; a config made otherwise must not start half-set.
   if (fhir === undefined) throw new Error('the fhir-r4 adapter needs the FHIR_* settings');
-  const authorization = await fhirAuthorization(fhir.auth, config.ehrTimeoutMs);
+  const authorization = await fhirAuthorization(fhir.auth, config.ehrTimeoutMs, common.tls === undefined ? {} : { tls: common.tls });
+  if (authorization) life.onClose(() => authorization.close());
   return new FhirEhr({
     ...common, ...(authorization === undefined ? {} : { authorization }), idRoot: fhir.idRoot, pageSize: fhir.pageSize, maxPages: fhir.maxPages, delegationTag: fhir.delegationTag,
     paymentIdSystem: fhir.paymentIdSystem, ...(fhir.videoActionIdSystem === undefined ? {} : { videoActionIdSystem: fhir.videoActionIdSystem }),

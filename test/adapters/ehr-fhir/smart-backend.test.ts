@@ -4,6 +4,8 @@
  * bearer token, kept until 60 s before it expires, and never told in an event or an error.
  */
 import { createServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { TLSSocket } from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,6 +14,7 @@ import { exportJWK, exportPKCS8, generateKeyPair, jwtVerify, type CryptoKey } fr
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSigningKey, SmartBackendToken } from '../../../src/adapters/ehr-fhir/adapter/smart-backend.js';
 import { startFhirTestApp } from '../../support/fhir-test-app.js';
+import { TestPki } from '../../support/test-pki.js';
 import { TOLVAN } from './support/demo-bundle.js';
 import type { FhirProxy } from './support/fhir-proxy.js';
 
@@ -131,5 +134,32 @@ describe('FHIR_AUTH=smart-backend', () => {
     const err = await wrongKey.authorization().catch((e: unknown) => e as Error);
     expect(err).toMatchObject({ failure: 'bad-response' });
     expect((err as Error).message).not.toMatch(/SECRET|invalid_client/);
+  });
+
+  it('reaches a token endpoint behind the EHR\'s private CA with the EHR_TLS_* files, presenting the client certificate it asks for', async () => {
+    const pki = new TestPki(dir, 'token-ca');
+    const serverCert = pki.server('token-endpoint');
+    const clientCert = pki.client('pdas-client');
+    const clientsSeen: string[] = [];
+    const tls = createHttpsServer({ cert: serverCert.cert, key: serverCert.key, ca: pki.ca, requestCert: true, rejectUnauthorized: true }, (req, res) => {
+      clientsSeen.push((req.socket as TLSSocket).getPeerCertificate().subject.CN as string);
+      req.resume();
+      req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: 'tls-token-SECRET', token_type: 'Bearer', expires_in: 300 })));
+    });
+    await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
+    const url = `https://127.0.0.1:${(tls.address() as AddressInfo).port}/token`;
+    const options = { tokenUrl: url, clientId: 'pdas', scope: 's', key: await readSigningKey(pemFile), timeoutMs: 2000, now: Date.now };
+    const withTls = new SmartBackendToken({ ...options, tls: { ca: pki.ca, cert: clientCert.cert, key: clientCert.key } });
+    const without = new SmartBackendToken(options);
+    try {
+      expect(await withTls.authorization()).toBe('Bearer tls-token-SECRET');
+      expect(clientsSeen).toEqual(['pdas-client']);
+      // Without the files the private CA is not trusted: the endpoint is unavailable, as before.
+      await expect(without.authorization()).rejects.toMatchObject({ failure: 'unavailable' });
+    } finally {
+      await withTls.close();
+      await without.close();
+      await new Promise((resolve) => tls.close(resolve));
+    }
   });
 });

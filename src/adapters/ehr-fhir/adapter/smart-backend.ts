@@ -4,15 +4,20 @@
  * PKCS #8 PEM or a JWK; RS384 for RSA, ES384 for EC keys, as SMART asks). A token is kept until 60 s
  * before it expires, or until the FHIR server refuses it (401), and asked for again then; concurrent
  * calls share one request. Neither the token
- * nor the assertion is ever logged or put in an error.
+ * nor the assertion is ever logged or put in an error. The token endpoint is reached with the
+ * EHR_TLS_* files the EHR is (its CA trusted, the client certificate presented when it asks), since a
+ * region's authorization server commonly sits behind the same private CA as its FHIR server; they
+ * are read at start-up (a rotated certificate reaches the EHR's connections, the token endpoint's at
+ * the next start).
  */
 import { createPrivateKey, randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { importJWK, importPKCS8, SignJWT, type CryptoKey, type JWK, type KeyObject } from 'jose';
-import { request } from 'undici';
+import { Agent, request, type Dispatcher } from 'undici';
 import { EhrError } from '../../../domain/ehr-error.js';
 import { readCapped } from '../../http-client/read-capped.js';
 import type { FhirAuth } from '../../../fhir-settings.js';
+import type { EhrTls } from '../../ehr-http/transport.js';
 import type { Authorization } from './transport-exchange.js';
 
 const EARLY_RENEWAL_MS = 60_000;
@@ -28,6 +33,8 @@ export interface SmartBackendOptions {
   key: SigningKey;
   timeoutMs: number;
   now: () => number;
+  /** EHR_TLS_*: the CA to trust and the client certificate to present; the system's CAs when absent. */
+  tls?: EhrTls;
 }
 
 export interface SigningKey {
@@ -56,8 +63,17 @@ const refused = (status: number): EhrError => (status === 429 || status >= 500
 export class SmartBackendToken {
   private held: { value: string; renewAt: number } | undefined;
   private pending: Promise<string> | undefined;
+  private readonly dispatcher: Dispatcher | undefined;
 
-  constructor(private readonly o: SmartBackendOptions) {}
+  constructor(private readonly o: SmartBackendOptions) {
+    const tls = o.tls;
+    this.dispatcher = tls === undefined ? undefined : new Agent({ connect: { ...tls } });
+  }
+
+  /** Closes the token endpoint's connections. */
+  async close(): Promise<void> {
+    await this.dispatcher?.close();
+  }
 
   /** `Bearer <token>`, from the cache or a new grant. */
   async authorization(): Promise<string> {
@@ -90,7 +106,7 @@ export class SmartBackendToken {
     let answer: Awaited<ReturnType<typeof request>>;
     try {
       answer = await request(this.o.tokenUrl, {
-        method: 'POST', body, signal: AbortSignal.timeout(this.o.timeoutMs),
+        method: 'POST', body, signal: AbortSignal.timeout(this.o.timeoutMs), ...(this.dispatcher === undefined ? {} : { dispatcher: this.dispatcher }),
         headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
       });
     } catch {
@@ -117,8 +133,11 @@ export class SmartBackendToken {
 }
 
 /** FHIR_AUTH as the requests carry it: a SMART Backend Services token, or nothing for `none`. */
-export async function fhirAuthorization(auth: FhirAuth, timeoutMs: number, now: () => number = Date.now): Promise<Authorization | undefined> {
+export async function fhirAuthorization(auth: FhirAuth, timeoutMs: number, options: { now?: () => number; tls?: EhrTls } = {}): Promise<(Authorization & { close(): Promise<void> }) | undefined> {
   if (auth.kind !== 'smart-backend') return undefined;
-  const token = new SmartBackendToken({ tokenUrl: auth.tokenUrl, clientId: auth.clientId, scope: auth.scope, key: await readSigningKey(auth.keyFile), timeoutMs, now });
-  return { header: () => token.authorization(), refused: () => token.invalidate() };
+  const token = new SmartBackendToken({
+    tokenUrl: auth.tokenUrl, clientId: auth.clientId, scope: auth.scope, key: await readSigningKey(auth.keyFile), timeoutMs, now: options.now ?? Date.now,
+    ...(options.tls === undefined ? {} : { tls: options.tls }),
+  });
+  return { header: () => token.authorization(), refused: () => token.invalidate(), close: () => token.close() };
 }
