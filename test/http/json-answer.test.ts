@@ -6,7 +6,8 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ONE_BUFFER_BYTES, JsonAnswer } from '../../src/http/serialization/json-answer.js';
+import type { JsonAnswer } from '../../src/http/serialization/json-answer.js';
+import { ONE_BUFFER_BYTES } from '../../src/http/serialization/json-answer.js';
 import { SlicedJsonSerializer } from '../../src/http/serialization/sliced-json.js';
 
 const item = Type.Object({ rows: Type.Array(Type.Object({ text: Type.String() })) });
