@@ -13,7 +13,7 @@ import { ts } from './fhir-time.js';
 import { hsaIi, ii, own } from './identifiers.js';
 import type { MapContext } from './map-context.js';
 import { recordsOf } from './note-records.js';
-import { answerable, type ReadInput } from './read-input.js';
+import { answerable, oneRecordOf, type ReadInput } from './read-input.js';
 import type { ResourceIndex } from './resource-index.js';
 import type { Composition } from './schemas/clinical.js';
 import { securityCodes } from './vendor-parts.js';
@@ -122,5 +122,6 @@ function extract(composition: Composition, input: ReadInput, ctx: MapContext): J
 }
 
 export function mapJournalNotes(input: ReadInput, ctx: MapContext): JournalNoteRecord[] {
-  return [{ XSDVersion: { version: XSD_VERSION }, JournalNoteEHRExtract: answerable(input, 'Composition').map((c) => extract(c, input, ctx)) }];
+  return oneRecordOf(answerable(input, 'Composition').map((c) => extract(c, input, ctx)),
+    (extracts) => ({ XSDVersion: { version: XSD_VERSION }, JournalNoteEHRExtract: extracts }));
 }

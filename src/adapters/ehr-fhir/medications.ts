@@ -12,7 +12,7 @@ import { fhirFault } from './fault.js';
 import { ts } from './fhir-time.js';
 import { hsaIi, ii, isAtc, isNpl, NPL_OID, own, rootOf } from './identifiers.js';
 import type { MapContext } from './map-context.js';
-import { answerable, type ReadInput } from './read-input.js';
+import { answerable, oneRecordOf, type ReadInput } from './read-input.js';
 import { containedOf } from './resource-index.js';
 import type { CodeableConcept } from './schemas/datatypes.js';
 import type { Medication, MedicationRequest } from './schemas/medication.js';
@@ -135,5 +135,6 @@ function extract(request: MedicationRequest, input: ReadInput, ctx: MapContext):
 }
 
 export function mapMedications(input: ReadInput, ctx: MapContext): PrescriptionRecord[] {
-  return [{ XSDVersion: { version: XSD_VERSION }, PrescriptionEHRExtract: answerable(input, 'MedicationRequest').map((r) => extract(r, input, ctx)) }];
+  return oneRecordOf(answerable(input, 'MedicationRequest').map((r) => extract(r, input, ctx)),
+    (extracts) => ({ XSDVersion: { version: XSD_VERSION }, PrescriptionEHRExtract: extracts }));
 }

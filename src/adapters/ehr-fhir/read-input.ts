@@ -27,3 +27,10 @@ function enteredInError(resource: MappedResource): boolean {
   const r = resource as { status?: string; verificationStatus?: CodeableConcept };
   return r.status === 'entered-in-error' || firstCode(r.verificationStatus) === 'entered-in-error';
 }
+
+/**
+ * The one record of a read that answers one record however many extracts (medications, journal
+ * notes), or none without an extract: the legacy EHR answers a patient without data with an empty
+ * root, an empty answer (docs/upstream-fhir.md#3-the-reads).
+ */
+export const oneRecordOf = <E, R>(extracts: E[], record: (extracts: E[]) => R): R[] => (extracts.length === 0 ? [] : [record(extracts)]);

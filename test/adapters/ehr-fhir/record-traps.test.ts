@@ -32,6 +32,17 @@ describe('entered-in-error is never answered', () => {
   });
 });
 
+describe('a patient with no prescription or no note', () => {
+  // The legacy EHR answers such a patient with an empty root, an empty answer: not one record holding nothing.
+  const without = (type: string) => demoResources().filter((r) => r.resourceType !== type);
+  it.each([
+    ['medications', () => mapMedications(readInput(['MedicationRequest'], { resources: without('MedicationRequest') }), mapContext())],
+    ['journal notes', () => mapJournalNotes(readInput(['Composition'], { resources: without('Composition') }), mapContext())],
+  ])('has an empty answer of %s', (_, answer) => {
+    expect(answer()).toEqual([]);
+  });
+});
+
 describe('FHIR care contacts', () => {
   it('answers a cancelled contact as inactive, the room and bed by physical type, and the security labels as sent', () => {
     const resources = changed('Encounter/enc-0002', (r) => {
