@@ -7,7 +7,8 @@ import { cdataIfMarkup, el, leaf, tag, xmlDocument, type XmlChild, type XmlEleme
 
 /** AttentionSignalEHRExtracts (docs/upstream-ehr.md#3-documents, a mirror of the vendor's attention signals): warnings every caregiver must see. */
 
-const ATC_ROOT = '1.2.752.129.2.2.3.1';
+/** The ATC code system as the legacy signals name it (examples/attentionsignals.xml). */
+export const ATC_ROOT = '1.2.752.129.2.2.3.1';
 
 const reassessment = (spec: SignalSpec, registeredDay: string): XmlChild[] => [
   el('ReasessmentRequired', bool(spec.reassessDays !== undefined)),
@@ -65,7 +66,8 @@ function signal(spec: SignalSpec, person: DemoPerson, clock: DemoClock): XmlElem
     tv('time_created', registered),
     el('AttentionSignal',
       id('RcId', `TOLV:RcId:AttentionSignal:${spec.id}`, '1.2.752.99999.1.2'),
-      tv('SignalVersionDateTime', registered),
+      // Made inactive is a version of its own, as examples/attentionsignals.xml dates it.
+      tv('SignalVersionDateTime', deleted ?? registered),
       tv('SignalSignDateTime', plusMinutes(registered, 20, clock.zone)),
       el('SignalActive', bool(spec.deleted === undefined)),
       spec.deleted !== undefined && deleted !== undefined && [tv('SignalDeletionDate', deleted),

@@ -17,13 +17,14 @@ import { compositions } from './notes.js';
 import { patient, sharedParties } from './parties.js';
 import { registry } from './registry.js';
 import { relatives } from './relatives.js';
-import { signals } from './signals.js';
+import { signalRoles, signals } from './signals.js';
 
 export { DEMO_FHIR_SETTINGS, patientId, type FhirResource } from './fhir-base.js';
 
 export function demoFhirResources(clock: DemoClock): FhirResource[] {
   return [
     ...sharedParties(clock),
+    ...signalRoles(clock),
     ...demoMedications(clock),
     ...DEMO_PEOPLE.flatMap((person) => [
       patient(person, clock),

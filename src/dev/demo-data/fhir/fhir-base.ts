@@ -7,7 +7,7 @@
 import { compactToEpochMs, epochMsToCompact, offsetAt } from '../../../domain/time/local-time.js';
 import type { DemoClock } from '../clock.js';
 import { isCoordinationNumber, type DemoPerson } from '../people.js';
-import type { StaffKey, UnitKey } from '../units.js';
+import { STAFF, type StaffKey, type UnitKey } from '../units.js';
 
 export type FhirResource = { resourceType: string; id: string } & Record<string, unknown>;
 
@@ -43,7 +43,9 @@ export const patientId = (person: DemoPerson): string => `pat-${person.slotBase}
 export const orgId = (unit: UnitKey | 'head'): string => `org-${unit}`;
 export const locationId = (unit: UnitKey): string => `loc-${unit}`;
 export const practitionerId = (staff: StaffKey): string => `prac-${staff}`;
-export const roleId = (staff: StaffKey): string => `role-${staff}`;
+/** A clinician's PractitionerRole at their own unit (`role-doris`), or at another one they worked for (`role-doris-akut`). */
+export const roleId = (staff: StaffKey, unit: UnitKey = STAFF[staff].unit): string =>
+  (unit === STAFF[staff].unit ? `role-${staff}` : `role-${staff}-${unit}`);
 
 export const ref = (type: string, id: string): { reference: string } => ({ reference: `${type}/${id}` });
 export const patientRef = (person: DemoPerson) => ref('Patient', patientId(person));

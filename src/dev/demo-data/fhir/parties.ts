@@ -53,11 +53,12 @@ function practitioner(key: StaffKey, clock: DemoClock): FhirResource {
   };
 }
 
-function role(key: StaffKey, clock: DemoClock): FhirResource {
+/** The clinician's role at `unit`, by default their own, in their position. */
+export function role(key: StaffKey, clock: DemoClock, unit: UnitKey = STAFF[key].unit): FhirResource {
   const s = STAFF[key];
   return {
-    resourceType: 'PractitionerRole', id: roleId(key), meta: meta(SINCE, clock), active: true,
-    practitioner: ref('Practitioner', practitionerId(key)), organization: ref('Organization', orgId(s.unit)),
+    resourceType: 'PractitionerRole', id: roleId(key, unit), meta: meta(SINCE, clock), active: true,
+    practitioner: ref('Practitioner', practitionerId(key)), organization: ref('Organization', orgId(unit)),
     code: [text(s.positionName)],
   };
 }

@@ -1,14 +1,17 @@
 /**
  * The demo's attention signals in FHIR (docs/upstream-fhir.md#37-attention-signals-operation-7): a
- * hypersensitivity is an AllergyIntolerance, every other signal a Flag whose kind is the project's
- * attention-signal-type coding. A signal made inactive keeps its record, ended.
+ * hypersensitivity is an AllergyIntolerance recorded by the clinician's role at the signal's unit
+ * (its care unit), every other signal a Flag whose kind is the project's attention-signal-type
+ * coding, authored by its unit. A signal made inactive keeps its record, ended. ATC codes carry the
+ * system the legacy signals name.
  */
-import { signalTiming } from '../attentionsignals.js';
+import { ATC_ROOT, signalTiming } from '../attentionsignals.js';
 import type { DemoClock } from '../clock.js';
 import type { DemoPerson } from '../people.js';
 import { SIGNALS, type SignalSpec } from '../signal-data.js';
-import { STAFF } from '../units.js';
+import { STAFF, type StaffKey, type UnitKey } from '../units.js';
 import { instant, meta, orgId, patientRef, ref, roleId, SYSTEMS, text, type FhirResource } from './fhir-base.js';
+import { role } from './parties.js';
 
 const KIND = 'http://example.org/fhir/pdas/CodeSystem/attention-signal-type';
 const CATEGORY: Readonly<Record<string, string>> = {
@@ -16,6 +19,8 @@ const CATEGORY: Readonly<Record<string, string>> = {
 };
 const CRITICALITY: Readonly<Record<string, string>> = { Livshotande: 'high', Allvarlig: 'high', 'Besvärande': 'low' };
 const coded = (system: string, code: string) => ({ system: `http://terminology.hl7.org/CodeSystem/${system}`, code });
+const ATC = `urn:oid:${ATC_ROOT}`;
+const unitOf = (spec: SignalSpec): UnitKey => spec.unit ?? STAFF[spec.staff].unit;
 
 type Timing = ReturnType<typeof signalTiming>;
 
@@ -29,12 +34,12 @@ function allergy(spec: SignalSpec, person: DemoPerson, clock: DemoClock, t: Timi
     ...(category === undefined ? {} : { category: [category] }),
     ...(spec.severity !== undefined && CRITICALITY[spec.severity] !== undefined ? { criticality: CRITICALITY[spec.severity] } : {}),
     code: {
-      coding: spec.atc ? spec.atc.map(([code, display]) => ({ system: SYSTEMS.atc, code, display })) : (spec.agents ?? []).map((display) => ({ display })),
+      coding: spec.atc ? spec.atc.map(([code, display]) => ({ system: ATC, code, display })) : (spec.agents ?? []).map((display) => ({ display })),
       text: spec.heading,
     },
     patient: patientRef(person),
     recordedDate: instant(t.registered, clock.zone),
-    recorder: ref('PractitionerRole', roleId(spec.staff)),
+    recorder: ref('PractitionerRole', roleId(spec.staff, unitOf(spec))),
     ...(spec.comment === undefined ? {} : { note: [{ text: spec.comment }] }),
     ...(manifestations.length === 0 ? {} : {
       reaction: [{ manifestation: manifestations.map(text), ...(spec.reaction === undefined ? {} : { description: spec.reaction }) }],
@@ -45,7 +50,7 @@ function allergy(spec: SignalSpec, person: DemoPerson, clock: DemoClock, t: Timi
 function flagCode(spec: SignalSpec) {
   const coding = [
     ...(spec.diagnosis ? [{ system: SYSTEMS.icd10se, code: spec.diagnosis[0], display: spec.diagnosis[1] }] : []),
-    ...(spec.code === undefined ? [] : [{ system: SYSTEMS.atc, code: spec.code, ...(spec.description === undefined ? {} : { display: spec.description }) }]),
+    ...(spec.code === undefined ? [] : [{ system: ATC, code: spec.code, ...(spec.description === undefined ? {} : { display: spec.description }) }]),
   ];
   return { ...(coding.length === 0 ? {} : { coding }), text: spec.heading };
 }
@@ -58,7 +63,7 @@ function flag(spec: SignalSpec, person: DemoPerson, clock: DemoClock, t: Timing)
     code: flagCode(spec),
     subject: patientRef(person),
     period: { start: instant(t.registered, clock.zone), ...(t.deleted === undefined ? {} : { end: instant(t.deleted, clock.zone) }) },
-    author: ref('Organization', orgId(spec.unit ?? STAFF[spec.staff].unit)),
+    author: ref('Organization', orgId(unitOf(spec))),
   };
 }
 
@@ -67,4 +72,13 @@ export function signals(person: DemoPerson, clock: DemoClock): FhirResource[] {
     const t = signalTiming(spec, clock);
     return spec.kind === 'Hypersensitivity' ? allergy(spec, person, clock, t) : flag(spec, person, clock, t);
   });
+}
+
+/** The roles of clinicians who recorded a hypersensitivity for a unit other than their own. */
+export function signalRoles(clock: DemoClock): FhirResource[] {
+  const away = new Map<string, [StaffKey, UnitKey]>();
+  for (const spec of Object.values(SIGNALS).flat()) {
+    if (spec.kind === 'Hypersensitivity' && unitOf(spec) !== STAFF[spec.staff].unit) away.set(roleId(spec.staff, unitOf(spec)), [spec.staff, unitOf(spec)]);
+  }
+  return [...away.values()].map(([staff, unit]) => role(staff, clock, unit));
 }
