@@ -18,6 +18,8 @@ export const TYPE_OF_VISIT: Readonly<Record<string, string>> = {
 const ACTION_TYPE: Readonly<Record<string, string>> = {
   BESOK: 'Besök', VIDEO: 'Videobesök', TELEFON: 'Telefon', INSKRIVNING: 'Inskrivning', DIGITALT: 'Chatt', BREV: 'Brev',
 };
+/** Where an admitted patient lies. */
+export const ADMISSION_ROOM = 'Sal 4';
 /** Where an admitted patient went home to. */
 export const DISCHARGE_DESTINATION = 'Ordinärt boende';
 export const CARE_PROVIDER_TYPE = 'Ansvarig';
@@ -44,7 +46,7 @@ function unit(key: UnitKey): XmlElement {
     'email' in u && el('emailAddresses', el('Email', el('EmailType', 'FUNKTION'), el('EmailAddress', u.email))),
     el('unitAddresses', el('unitAddress',
       el('unitAddressType', 'BESOK'), el('unitAddressAddress', u.street), el('unitAddressPostcode', u.postcode),
-      el('unitAddressCity', u.city), el('unitAddressCountry', 'Sverige'))));
+      el('unitAddressCity', u.city), el('unitAddressCounty', u.county), el('unitAddressCountry', 'Sverige'))));
 }
 
 function action(c: Contact): XmlElement {
@@ -87,7 +89,7 @@ function contact(c: Contact, person: DemoPerson, index: number): XmlElement {
       tv('contactBeginDateTime', c.start),
       optionalTv('contactEndDateTime', c.end),
       el('contactShareInfo', bool(!person.protectedIdentity)),
-      c.type === 'INSKRIVNING' ? el('contactRoom', 'Sal 4') : tag('contactBed', { 'xsi:nil': 'true' }),
+      c.type === 'INSKRIVNING' ? el('contactRoom', ADMISSION_ROOM) : tag('contactBed', { 'xsi:nil': 'true' }),
       c.appointment?.price && el('contactPatientFee', c.appointment.price.price.replace(/\.00$/, '')),
       el('contactSecrecyLevels', el('secrecyLevel', c.secrecy ?? 'Normal')),
       el('actions', action(c)),

@@ -67,7 +67,7 @@ function unitDetails(key: UnitKey): XmlElement {
     el('PhoneNumbers', el('Phone', el('PhoneType', 'VAXEL'), el('PhoneNumber', u.phone), el('PhoneComment', 'Dygnet runt'))),
     el('UnitAddresses', el('UnitAddress',
       el('UnitAddressType', 'BESOK'), el('UnitAddressCountry', 'Sverige'), el('UnitAddressPostcode', u.postcode),
-      el('UnitAddressAddress', u.street), el('UnitAddressCity', u.city), el('UnitAddressCounty', u.city === 'Uppsala' ? 'Uppsala län' : 'Stockholms län'),
+      el('UnitAddressAddress', u.street), el('UnitAddressCity', u.city), el('UnitAddressCounty', u.county),
       el('UnitAddressComment', cdata('Hiss finns <till vänster> om entrén & parkering på gården')))),
     id('UnitID', u.hsaId, HSA_ROOT),
     el('UnitName', u.name),

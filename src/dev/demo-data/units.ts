@@ -18,6 +18,8 @@ export interface CareUnit {
   street: string;
   postcode: string;
   city: string;
+  /** The county (län) of the visiting address. */
+  county: string;
   phone: string;
   email?: string;
   secrecyGroup: string;
@@ -25,8 +27,8 @@ export interface CareUnit {
   accessZone?: string;
 }
 
-const STHLM = { postcode: '118 20', city: 'Stockholm' } as const;
-const SJUKHUS = { street: 'Sjukhusvägen 1', postcode: '118 83', city: 'Stockholm' } as const;
+const STHLM = { postcode: '118 20', city: 'Stockholm', county: 'Stockholms län' } as const;
+const SJUKHUS = { street: 'Sjukhusvägen 1', postcode: '118 83', city: 'Stockholm', county: 'Stockholms län' } as const;
 
 export const UNITS = {
   vc: {
@@ -64,7 +66,7 @@ export const UNITS = {
   },
   ungdom: {
     name: 'Ungdomsmottagningen Uppsala', hsaId: 'SE2321000033-UM01', internalId: '00009401', localId: '9401',
-    street: 'Kungsgatan 40', postcode: '753 21', city: 'Uppsala', phone: '018-6110000', secrecyGroup: 'UNGDOM',
+    street: 'Kungsgatan 40', postcode: '753 21', city: 'Uppsala', county: 'Uppsala län', phone: '018-6110000', secrecyGroup: 'UNGDOM',
   },
   lab: {
     name: 'Klinisk kemi, Exempelsjukhuset', hsaId: 'SE2321000016-KK17', internalId: '00000817', localId: '817',

@@ -37,7 +37,7 @@ interface Difference {
 }
 
 /** The only pairs of values (legacy, FHIR) the rule gives. */
-const pairs = (...allowed: [Json, Json][]) => (xml: Json | undefined, fhir: Json | undefined): boolean =>
+const pairs = (...allowed: [Json | undefined, Json | undefined][]) => (xml: Json | undefined, fhir: Json | undefined): boolean =>
   allowed.some(([x, f]) => x === xml && f === fhir);
 /** FHIR answers a member the legacy document leaves out. */
 const onlyOverFhir = (xml: Json | undefined): boolean => xml === undefined;
@@ -65,10 +65,51 @@ function patientDifferences(extract: string, section: string, m: {
 const under = (prefix: string) => (member: string, kind: Difference['kind'], why: string, holds?: Difference['holds']): Difference =>
   ({ member: `${prefix}${member}`, kind, why, ...(holds === undefined ? {} : { holds }) });
 
+const RULES = '#rules-the-mapping-tables-use';
+const OWN = `${RULES}: Own, the record id made from the logical id`;
+
+/** A unit of the v2 layouts (`units.unit[]` of care contacts and lab results) as Unit(org) answers it. */
+const v2Unit = (rule: ReturnType<typeof under>, unit: string): Difference[] => [
+  rule(`${unit}unitLocalID`, 'absent', `${RULES}: a unit has no local id`),
+  rule(`${unit}unitInternalID`, 'differs', `${RULES}: a unit's internal id is the Organization's logical id`),
+  rule(`${unit}unitSecrecyGroups/group/*`, 'absent', `${RULES}: a unit's secrecy groups and access zones are []`),
+  rule(`${unit}accessZones/accessZoneID/*`, 'absent', `${RULES}: a unit's secrecy groups and access zones are []`),
+  rule(`${unit}phoneNumbers/phone/*/phoneType`, 'differs', `${RULES}: Telecom, the type is \`use\``),
+  rule(`${unit}emailAddresses/Email/*/EmailType`, 'differs', `${RULES}: Telecom, the type is \`use\``),
+  rule(`${unit}unitAddresses/unitAddress/*/unitAddressType`, 'absent', `${RULES}: no address type of a unit`),
+  rule(`${unit}unitAddresses/unitAddress/*/unitAddressCountry`, 'differs', `${RULES}: Address, the country as FHIR writes it`, pairs(['Sverige', 'SE'])),
+];
+
+/** A care provider of the v2 layouts (`careProviders.careProvider[]` of care contacts and diagnoses) as Staff answers it. */
+const v2CareProvider = (rule: ReturnType<typeof under>, provider: string): Difference[] => [
+  rule(`${provider}careProviderInternalID`, 'differs', `${RULES}: a member of staff's internal id is the Practitioner's logical id`),
+  rule(`${provider}careProviderPosition/careProviderPositionID`, 'absent', `${RULES}: Staff has a position name and no position id`),
+  rule(`${provider}careProviderUnit/unitLocalID`, 'absent', `${RULES}: a unit named by its HSA id only`),
+];
+
+const CONTACTS = '#36-care-contacts-operation-6';
+const contact = under('contactEHRExtract/*/');
+const contactDifferences: Difference[] = [
+  contact('ehrId/extension', 'differs', OWN),
+  ...['ehrSystem', 'contact/rcId', 'contact/contactStatusConfigurationId', 'contact/contactShareInfo', 'contact/contactPatientFee',
+    'contact/actions/action/*'].map((m) => contact(m, 'absent', `${CONTACTS}: absent`)),
+  contact('contact/discharge/postMortemRequired', 'absent', `${CONTACTS}: a discharge is its destination and time`),
+  contact('contact/contactPerformingUnit', 'differs', `${CONTACTS}: the id part of \`serviceProvider\``),
+  contact('contact/contactStatus', 'differs', `${RULES}: a status as FHIR writes it`,
+    pairs(['Planerad', 'planned'], ['Avslutad', 'finished'], ['Avbokad', 'cancelled'])),
+  contact('contact/contactCategory1', 'differs', `${CONTACTS}: Text(class), which R4 requires of every Encounter`, onlyOverFhir),
+  contact('contact/contactSecrecyLevels/secrecyLevel/*', 'differs', `${RULES}: secrecy levels as security labels`,
+    pairs(['Normal', undefined], ['Sekretess', 'R'])),
+  contact('patient/patientInternalID', 'differs', `${RULES}: the patient's internal id is Patient.id`, onlyOverFhir),
+  contact('contactPerformingUnit/unitLocalID', 'absent', `${RULES}: a unit named by its HSA id only`),
+  ...v2Unit(contact, 'units/unit/*/'),
+  ...v2CareProvider(contact, 'careProviders/careProvider/*/'),
+];
+
 const SIGNALS = '#37-attention-signals-operation-7';
 const signal = under('AttentionSignalEHRExtract/*/');
 const signalDifferences: Difference[] = [
-  signal('ehr_id/extension', 'differs', '#rules-the-mapping-tables-use: Own, the record id made from the logical id'),
+  signal('ehr_id/extension', 'differs', OWN),
   ...['ehr_system', 'AttentionSignal/RcId', 'AttentionSignal/SignalSignDateTime', 'AttentionSignal/SignalDeletionComment',
     'AttentionSignal/UnstructuredType/Type', 'HeadCareproviderUnit', 'Units/Unit/*'].map((m) => signal(m, 'absent', `${SIGNALS}: absent`)),
   ...['HypersensitivityType/ReasessmentRequired', 'ContagiousDiseaseType/ReasessmentRequired', 'ContagiousDiseaseType/ReasessmentDateTime',
@@ -86,13 +127,13 @@ const signalDifferences: Difference[] = [
     pairs(['Bekräftad', 'confirmed'], ['Misstänkt', 'unconfirmed'])),
   signal('AttentionSignal/HypersensitivityType/ReactionTypes/*', 'differs', `${SIGNALS}: every manifestation, which R4 requires of a reaction`, onlyOverFhir),
   signal('Patient/PatientInternalID', 'differs', `${SIGNALS}: Patient.id`, onlyOverFhir),
-  signal('CareUnit/unitLocalID', 'absent', '#rules-the-mapping-tables-use: a unit named by its HSA id only'),
+  signal('CareUnit/unitLocalID', 'absent', `${RULES}: a unit named by its HSA id only`),
   // A Flag has one author: the demo's is the signal's unit, which is its CareUnit.
   signal('CareProviders/CareProvider/*', 'absent', `${SIGNALS}: a Flag's care provider is its author when staff`),
   signal('CareProviders/CareProvider/*/CareProviderType', 'differs', `${SIGNALS}: the recorder`, pairs(['SIGNERARE', 'recorder'])),
-  signal('CareProviders/CareProvider/*/CareProviderInternalID', 'differs', '#rules-the-mapping-tables-use: Staff, the internal id is Practitioner.id'),
-  signal('CareProviders/CareProvider/*/ProviderPosition/careProviderPositionID', 'absent', '#rules-the-mapping-tables-use: Staff has a position, no position id'),
-  signal('CareProviders/CareProvider/*/CareProviderUnit/unitLocalID', 'absent', '#rules-the-mapping-tables-use: a unit named by its HSA id only'),
+  signal('CareProviders/CareProvider/*/CareProviderInternalID', 'differs', `${RULES}: a member of staff's internal id is the Practitioner's logical id`),
+  signal('CareProviders/CareProvider/*/ProviderPosition/careProviderPositionID', 'absent', `${RULES}: Staff has a position name and no position id`),
+  signal('CareProviders/CareProvider/*/CareProviderUnit/unitLocalID', 'absent', `${RULES}: a unit named by its HSA id only`),
   // The recorder's role is at the unit the signal was recorded for; the legacy document names the clinician's own unit.
   signal('CareProviders/CareProvider/*/CareProviderUnit/unitID/extension', 'differs', `${SIGNALS}: the recorder's unit is its role's`,
     pairs(['SE2321000016-7P4K', 'SE2321000016-AK01'], ['SE2321000016-BU01', 'SE2321000016-AK01'])),
@@ -132,9 +173,10 @@ const DIFFERENCES: { [R in ReadName]?: readonly Difference[] } = {
       phoneType: 'patient/phoneNumbers/phone/*/phoneType', emailType: 'patient/emailAddresses/Email/*/EmailType',
       address: 'patient/patientAddresses/*/PatientAddress',
     }),
-    { member: 'patientEHRExtract/*/responsibleUnit/unitLocalID', kind: 'absent', why: '#rules-the-mapping-tables-use: a unit named by its HSA id only' },
+    { member: 'patientEHRExtract/*/responsibleUnit/unitLocalID', kind: 'absent', why: `${RULES}: a unit named by its HSA id only` },
   ],
   getVideoMeetings: [],
+  getContacts: contactDifferences,
   getAttentionSignals: signalDifferences,
 };
 

@@ -3201,6 +3201,7 @@ export interface operations {
                      *                         "unitAddressAddress": "Sjukhusvägen 1, hus 7",
                      *                         "unitAddressPostcode": "118 83",
                      *                         "unitAddressCity": "Stockholm",
+                     *                         "unitAddressCounty": "Stockholms län",
                      *                         "unitAddressCountry": "Sverige"
                      *                       }
                      *                     ]
@@ -3445,6 +3446,7 @@ export interface operations {
                      *                         "unitAddressAddress": "Sjukhusvägen 1, hus 7",
                      *                         "unitAddressPostcode": "118 83",
                      *                         "unitAddressCity": "Stockholm",
+                     *                         "unitAddressCounty": "Stockholms län",
                      *                         "unitAddressCountry": "Sverige"
                      *                       }
                      *                     ]
@@ -4313,7 +4315,8 @@ export interface operations {
                      *                         "UnitAddressCountry": "Sverige",
                      *                         "UnitAddressPostcode": "118 83",
                      *                         "UnitAddressAddress": "Sjukhusvägen 1, hus 7",
-                     *                         "UnitAddressCity": "Stockholm"
+                     *                         "UnitAddressCity": "Stockholm",
+                     *                         "UnitAddressCounty": "Stockholms län"
                      *                       }
                      *                     ]
                      *                   },
@@ -4677,7 +4680,8 @@ export interface operations {
                      *                         "UnitAddressCountry": "Sverige",
                      *                         "UnitAddressPostcode": "118 83",
                      *                         "UnitAddressAddress": "Sjukhusvägen 1, hus 7",
-                     *                         "UnitAddressCity": "Stockholm"
+                     *                         "UnitAddressCity": "Stockholm",
+                     *                         "UnitAddressCounty": "Stockholms län"
                      *                       }
                      *                     ]
                      *                   },

@@ -9,7 +9,7 @@ import type { DemoClock } from '../clock.js';
 import { DEMO_PEOPLE } from '../people.js';
 import { appointments } from './appointments.js';
 import { diagnoses } from './diagnoses.js';
-import { encounters } from './encounters.js';
+import { admissionRooms, encounters } from './encounters.js';
 import type { FhirResource } from './fhir-base.js';
 import { labResults } from './lab-results.js';
 import { demoMedications, medicationRequests } from './medications.js';
@@ -25,6 +25,7 @@ export function demoFhirResources(clock: DemoClock): FhirResource[] {
   return [
     ...sharedParties(clock),
     ...signalRoles(clock),
+    ...admissionRooms(clock),
     ...demoMedications(clock),
     ...DEMO_PEOPLE.flatMap((person) => [
       patient(person, clock),

@@ -1,13 +1,16 @@
 /**
  * The demo's care contacts as FHIR Encounters (docs/upstream-fhir.md#36-care-contacts-operation-6):
  * every booking and every call, letter and admission of the plan, the ContactId as the logical id,
- * the legacy status as FHIR's code, the unit as `serviceProvider`, the clinician as a participant.
+ * the legacy status as FHIR's code, the unit as `serviceProvider`, the clinician's role at their own
+ * unit as a participant, an admission's room as its location.
  */
 import { contactsOf, type Contact } from '../appointments.js';
 import type { DemoClock } from '../clock.js';
-import { CARE_PROVIDER_TYPE, DISCHARGE_DESTINATION, TYPE_OF_VISIT } from '../contacts.js';
-import type { DemoPerson } from '../people.js';
-import { instant, meta, orgId, patientRef, practitionerId, ref, secrecyLabels, text, type FhirResource } from './fhir-base.js';
+import { ADMISSION_ROOM, CARE_PROVIDER_TYPE, DISCHARGE_DESTINATION, TYPE_OF_VISIT } from '../contacts.js';
+import { DEMO_PEOPLE, type DemoPerson } from '../people.js';
+import type { UnitKey } from '../units.js';
+import { instant, locationId, meta, orgId, patientRef, ref, roleId, secrecyLabels, text, type FhirResource } from './fhir-base.js';
+import { SINCE } from './parties.js';
 
 const STATUS: Readonly<Record<string, string>> = { PLANNED: 'planned', FINISHED: 'finished', IN_PROGRESS: 'in-progress', CANCELLED: 'cancelled' };
 const ACT_CODE = 'http://terminology.hl7.org/CodeSystem/v3-ActCode';
@@ -18,6 +21,8 @@ const CLASS: Readonly<Record<string, { code: string; display: string }>> = {
   DIGITALT: { code: 'VR', display: 'virtual' },
 };
 const AMBULATORY = { code: 'AMB', display: 'ambulatory' };
+const ROOM = { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/location-physical-type', code: 'ro', display: 'Room' }] };
+const roomId = (unit: UnitKey): string => `${locationId(unit)}-room`;
 
 /** When the contact's record was last changed: its end once finished, else its start. */
 export const contactRecorded = (c: Contact): string => (c.end !== undefined && c.status === 'FINISHED' ? c.end : c.start);
@@ -32,9 +37,10 @@ export function encounter(person: DemoPerson, c: Contact, clock: DemoClock): Fhi
     type: [text(TYPE_OF_VISIT[c.type] ?? 'Övrig kontakt')],
     serviceType: text(c.appointment ? 'Återbesök' : 'Nybesök'),
     subject: patientRef(person),
-    participant: [{ type: [text(CARE_PROVIDER_TYPE)], individual: ref('Practitioner', practitionerId(c.staff)) }],
+    participant: [{ type: [text(CARE_PROVIDER_TYPE)], individual: ref('PractitionerRole', roleId(c.staff)) }],
     period: { start: instant(c.start, clock.zone), ...(c.end === undefined ? {} : { end: instant(c.end, clock.zone) }) },
     ...(c.reason ? { reasonCode: [text(c.reason)] } : {}),
+    ...(c.type === 'INSKRIVNING' ? { location: [{ location: ref('Location', roomId(c.unit)), physicalType: ROOM }] } : {}),
     ...(c.type === 'INSKRIVNING' && c.end !== undefined ? { hospitalization: { dischargeDisposition: text(DISCHARGE_DESTINATION) } } : {}),
     serviceProvider: ref('Organization', orgId(c.unit)),
   };
@@ -42,3 +48,12 @@ export function encounter(person: DemoPerson, c: Contact, clock: DemoClock): Fhi
 
 export const encounters = (person: DemoPerson, clock: DemoClock): FhirResource[] =>
   contactsOf(person, clock).map((c) => encounter(person, c, clock));
+
+/** The room of each unit the demo admits patients to, a Location within the unit's. */
+export function admissionRooms(clock: DemoClock): FhirResource[] {
+  const units = new Set(DEMO_PEOPLE.flatMap((p) => contactsOf(p, clock)).filter((c) => c.type === 'INSKRIVNING').map((c) => c.unit));
+  return [...units].map((unit) => ({
+    resourceType: 'Location', id: roomId(unit), meta: meta(SINCE, clock), status: 'active', name: ADMISSION_ROOM,
+    physicalType: ROOM, managingOrganization: ref('Organization', orgId(unit)), partOf: ref('Location', locationId(unit)),
+  }));
+}

@@ -9,6 +9,7 @@ import { exchangeText, PRESCRIPTIONS, PRODUCTS, ROUTES, type DoseSpec, type Pres
 import { prescriptionTiming } from '../medications.js';
 import type { DemoPerson } from '../people.js';
 import { decimal, fhirDate, instant, LOCAL_SYSTEMS, meta, patientRef, ref, roleId, SYSTEMS, text, type FhirResource } from './fhir-base.js';
+import { SINCE } from './parties.js';
 
 const SUBSTITUTION = 'http://terminology.hl7.org/CodeSystem/v3-ActCode';
 const EDQM = 'http://standardterms.edqm.eu';
@@ -18,7 +19,7 @@ function medication(key: keyof typeof PRODUCTS, clock: DemoClock): FhirResource 
   const p = PRODUCTS[key];
   const [atcCode = '', ...atcName] = p.atc.split(' ');
   return {
-    resourceType: 'Medication', id: medicationId(key), meta: meta('20240110080000', clock),
+    resourceType: 'Medication', id: medicationId(key), meta: meta(SINCE, clock),
     code: {
       coding: [{ system: SYSTEMS.npl, code: p.nplId, display: p.tradeName }, { system: SYSTEMS.atc, code: atcCode, display: atcName.join(' ') }],
       text: p.tradeName,

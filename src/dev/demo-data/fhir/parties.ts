@@ -11,10 +11,10 @@ import {
   fhirDate, locationId, meta, orgId, patientId, personNumberIdentifier, practitionerId, ref, roleId, SYSTEMS, text, type FhirResource,
 } from './fhir-base.js';
 
-const SINCE = '20240110080000';
-const county = (city: string): string => (city === 'Uppsala' ? 'Uppsala län' : 'Stockholms län');
+/** When the shared parties (units, places, clinicians, products) were registered. */
+export const SINCE = '20240110080000';
 const unitAddress = (u: CareUnit) => ({
-  use: 'work', type: 'physical', line: [u.street], city: u.city, district: county(u.city), postalCode: u.postcode, country: 'SE',
+  use: 'work', type: 'physical', line: [u.street], city: u.city, district: u.county, postalCode: u.postcode, country: 'SE',
 });
 
 function organization(key: UnitKey, clock: DemoClock): FhirResource {
