@@ -12,6 +12,9 @@ import { charRef, el, leaf, tag, xmlDocument, type XmlElement } from './xml.js';
 
 /** PrescriptionRecords (docs/upstream-ehr.md#3-documents, the "interim" IX3 message): the patient's medication treatments. */
 
+/** The region's code system of whether a pharmacy may exchange the product (MedicationChoice). */
+export const EXCHANGE_SYSTEM = '1.2.752.99999.2.1';
+
 function careProvider(key: StaffKey, type: string): XmlElement {
   const s = STAFF[key];
   return el('CareProvider',
@@ -74,7 +77,7 @@ function prescription(spec: PrescriptionSpec, person: DemoPerson, clock: DemoClo
       spec.exchange && el('PrescriptionDetails', el('Type', 'UTBYTESPRODUKT'), product('ProductInformation', spec.exchange)),
       tv('PrescriptionStartDateTime', start),
       tv('PrescriptionVersionDateTime', invalidated ?? created),
-      code('MedicationChoice', '1.2.752.99999.2.1', exchangeText(spec.exchangeAllowed)),
+      code('MedicationChoice', EXCHANGE_SYSTEM, exchangeText(spec.exchangeAllowed)),
       el('PrescriptionType', spec.prescriptionType),
       el('MedicationType', spec.medicationType),
       el('PrescriptionReasonText', spec.reason),

@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoClock } from '../../../src/dev/demo-data/clock.js';
+import { TYPE_OF_VISIT } from '../../../src/dev/demo-data/contacts.js';
 import { demoFhirResources } from '../../../src/dev/demo-data/fhir/bundle.js';
 import { DEMO_PEOPLE } from '../../../src/dev/demo-data/people.js';
 import { type ReadName } from '../../../src/domain/operations/table.js';
@@ -39,6 +40,11 @@ interface Difference {
 /** The only pairs of values (legacy, FHIR) the rule gives. */
 const pairs = (...allowed: [Json | undefined, Json | undefined][]) => (xml: Json | undefined, fhir: Json | undefined): boolean =>
   allowed.some(([x, f]) => x === xml && f === fhir);
+/** A decimal as FHIR writes it: with a point where the legacy text has a comma. */
+const decimalPoint = (xml: Json | undefined, fhir: Json | undefined): boolean => typeof xml === 'string' && xml.replace(',', '.') === fhir;
+/** The legacy value is an object whose `key` is `value` (undefined: it has none). */
+const legacyWith = (key: string, value: Json | undefined) => (xml: Json | undefined): boolean =>
+  typeof xml === 'object' && xml !== null && !Array.isArray(xml) && xml[key] === value;
 /** FHIR answers a member the legacy document leaves out. */
 const onlyOverFhir = (xml: Json | undefined): boolean => xml === undefined;
 
@@ -68,17 +74,32 @@ const under = (prefix: string) => (member: string, kind: Difference['kind'], why
 const RULES = '#rules-the-mapping-tables-use';
 const OWN = `${RULES}: Own, the record id made from the logical id`;
 
-/** A unit of the v2 layouts (`units.unit[]` of care contacts and lab results) as Unit(org) answers it. */
-const v2Unit = (rule: ReturnType<typeof under>, unit: string): Difference[] => [
-  rule(`${unit}unitLocalID`, 'absent', `${RULES}: a unit has no local id`),
-  rule(`${unit}unitInternalID`, 'differs', `${RULES}: a unit's internal id is the Organization's logical id`),
-  rule(`${unit}unitSecrecyGroups/group/*`, 'absent', `${RULES}: a unit's secrecy groups and access zones are []`),
-  rule(`${unit}accessZones/accessZoneID/*`, 'absent', `${RULES}: a unit's secrecy groups and access zones are []`),
-  rule(`${unit}phoneNumbers/phone/*/phoneType`, 'differs', `${RULES}: Telecom, the type is \`use\``),
-  rule(`${unit}emailAddresses/Email/*/EmailType`, 'differs', `${RULES}: Telecom, the type is \`use\``),
-  rule(`${unit}unitAddresses/unitAddress/*/unitAddressType`, 'absent', `${RULES}: no address type of a unit`),
-  rule(`${unit}unitAddresses/unitAddress/*/unitAddressCountry`, 'differs', `${RULES}: Address, the country as FHIR writes it`, pairs(['Sverige', 'SE'])),
-];
+/** What Unit(org) makes of each member a layout's unit may have. */
+const UNIT_RULES = {
+  localId: ['absent', `${RULES}: a unit has no local id`],
+  internalId: ['differs', `${RULES}: a unit's internal id is the Organization's logical id`],
+  groups: ['absent', `${RULES}: a unit's secrecy groups and access zones are []`],
+  zones: ['absent', `${RULES}: a unit's secrecy groups and access zones are []`],
+  phoneType: ['differs', `${RULES}: Telecom, the type is \`use\``],
+  phoneComment: ['absent', `${RULES}: Telecom, comments have no FHIR home`],
+  emailType: ['differs', `${RULES}: Telecom, the type is \`use\``],
+  emailComment: ['absent', `${RULES}: Telecom, comments have no FHIR home`],
+  addressType: ['absent', `${RULES}: no address type of a unit`],
+  addressComment: ['absent', `${RULES}: an address's comment has no FHIR home`],
+  country: ['differs', `${RULES}: Address, the country as FHIR writes it`],
+} as const satisfies Record<string, readonly [Difference['kind'], string]>;
+
+/** A layout's unit as Unit(org) answers it: each member's path under the extract. */
+const unitRules = (rule: ReturnType<typeof under>, members: Partial<Record<keyof typeof UNIT_RULES, string>>): Difference[] =>
+  (Object.entries(members) as [keyof typeof UNIT_RULES, string][]).map(([what, member]) =>
+    rule(member, UNIT_RULES[what][0], UNIT_RULES[what][1], what === 'country' ? pairs(['Sverige', 'SE']) : undefined));
+
+/** A unit of the v2 layouts (`units.unit[]` of care contacts and lab results). */
+const v2Unit = (rule: ReturnType<typeof under>, u: string): Difference[] => unitRules(rule, {
+  localId: `${u}unitLocalID`, internalId: `${u}unitInternalID`, groups: `${u}unitSecrecyGroups/group/*`, zones: `${u}accessZones/accessZoneID/*`,
+  phoneType: `${u}phoneNumbers/phone/*/phoneType`, emailType: `${u}emailAddresses/Email/*/EmailType`,
+  addressType: `${u}unitAddresses/unitAddress/*/unitAddressType`, country: `${u}unitAddresses/unitAddress/*/unitAddressCountry`,
+});
 
 /** A care provider of the v2 layouts (`careProviders.careProvider[]` of care contacts and diagnoses) as Staff answers it. */
 const v2CareProvider = (rule: ReturnType<typeof under>, provider: string): Difference[] => [
@@ -104,6 +125,42 @@ const contactDifferences: Difference[] = [
   contact('contactPerformingUnit/unitLocalID', 'absent', `${RULES}: a unit named by its HSA id only`),
   ...v2Unit(contact, 'units/unit/*/'),
   ...v2CareProvider(contact, 'careProviders/careProvider/*/'),
+];
+
+const MEDICATIONS = '#39-medications-operation-9';
+const prescription = under('PrescriptionEHRExtract/*/');
+const dosage = (member: string) => `Prescription/PrescriptionDosages/DosagePlugin/*/IX3Dosage/${member}`;
+const medicationDifferences: Difference[] = [
+  prescription('ehr_id/extension', 'differs', OWN),
+  ...['ehr_system', 'Prescription/rc_id', 'Prescription/ReplacedByLatest', 'Prescription/MedicationTreatmentStatusDetail/EffectiveDateTime',
+    'Prescription/PrescriptionDetails/*', 'Prescription/TreatmentGoal', 'Prescription/RouteDetail/abbreviation', 'Prescription/RouteDetail/routeLicensed',
+    'CreationUnit', 'AccessZoneUnit', 'HeadCareproviderUnit', 'HCMContact/rc_id', 'ResponsibleUnit/UnitInternalID', 'ResponsibleUnit/UnitLocalID',
+    ...['WholeWhenNeeded', 'Continuous', 'Conditional', 'ExtraDose', 'ConditionalText', 'DosageShortText', 'DosageType', 'DoseDistributionType',
+      'DoseStart/DoseStartType', 'DoseEnd/DoseEndType', 'DoseInstance/*/DaysFromDosageStart', 'DoseInstance/*/OneOff', 'DoseInstance/*/Conditional']
+      .map(dosage)].map((m) => prescription(m, 'absent', `${MEDICATIONS}: absent`)),
+  prescription(dosage('DoseEnd/EndDuration'), 'absent', `${MEDICATIONS}: a Timing is bounded by a Period or a Duration, the demo's by a Period`),
+  // A dose at no time of day (when needed) has no DoseInstance.
+  prescription(dosage('DoseInstance/*'), 'absent', `${MEDICATIONS}: one DoseInstance per time of day`,
+    legacyWith('DoseTime', undefined)),
+  prescription('Prescription/MedicationTreatmentStatusDetail/TreatmentStatus', 'differs', `${RULES}: a status as FHIR writes it`,
+    pairs(['ACTIVE', 'active'], ['INVALIDATED', 'stopped'])),
+  prescription('Prescription/MainProductTreatment/PrescriptionProductStrengthNumeric', 'differs', `${RULES}: a decimal with a point`, decimalPoint),
+  prescription('HCMContact/ContactType', 'differs', `${MEDICATIONS}: Text(type[0]), where the legacy document writes the contact type's code`,
+    (xml, fhir) => typeof xml === 'string' && TYPE_OF_VISIT[xml] === fhir),
+  prescription('HCMContact/ContactStatus', 'differs', `${RULES}: a status as FHIR writes it`, pairs(['ARRIVED', 'finished'])),
+  prescription('Patient/PatientNameData/PatientNames/Name/*', 'differs', `${RULES}: Name as one string is \`text\``),
+  // The description's care provider is the requester; the legacy registrar (FHIR's `recorder`) is not answered.
+  prescription('CareProviders/CareProviders/*/CareProvider/*', 'absent', `${MEDICATIONS}: the requester`,
+    legacyWith('CareProviderType', 'REGISTRERARE')),
+  prescription('CareProviders/CareProviders/*/CareProvider/*/CareProviderType', 'differs', `${MEDICATIONS}: the requester`, pairs(['FORSKRIVARE', 'requester'])),
+  ...['CareProviderPosition/CareProviderPositionID', 'CareProviderUnit/UnitInternalID', 'CareProviderUnit/UnitLocalID']
+    .map((m) => prescription(`CareProviders/CareProviders/*/CareProvider/*/${m}`, 'absent', `${MEDICATIONS}: a care provider's unit is its UnitID; ${RULES}: Staff has no position id`)),
+  ...unitRules(prescription, {
+    localId: 'Units/UnitData/*/UnitLocalID', internalId: 'Units/UnitData/*/UnitInternalID', groups: 'Units/UnitData/*/UnitSecrecyGroups/Group/*',
+    zones: 'Units/UnitData/*/AccessZones/AccessZoneID/*', phoneType: 'Units/UnitData/*/PhoneNumbers/PhoneData/*/PhoneType',
+    phoneComment: 'Units/UnitData/*/PhoneNumbers/PhoneData/*/PhoneComment', emailType: 'Units/UnitData/*/EmailAddresses/EmailData/*/EmailType',
+    emailComment: 'Units/UnitData/*/EmailAddresses/EmailData/*/EmailComment', country: 'Units/UnitData/*/UnitAddresses/UnitAddressData/*/UnitAddressCountry',
+  }),
 ];
 
 const SIGNALS = '#37-attention-signals-operation-7';
@@ -178,6 +235,7 @@ const DIFFERENCES: { [R in ReadName]?: readonly Difference[] } = {
   getVideoMeetings: [],
   getContacts: contactDifferences,
   getAttentionSignals: signalDifferences,
+  getMedications: medicationDifferences,
 };
 
 /** What the FHIR description changes in a whole answer rather than in a member. */

@@ -1,17 +1,17 @@
 /**
  * The demo's prescriptions in FHIR (docs/upstream-fhir.md#39-medications-operation-9): one
  * MedicationRequest per treatment, its product a shared Medication (NPL id and ATC code), its
- * dosage one Dosage, an invalidated treatment `stopped`.
+ * dosage one Dosage (from its first to its last moment, so many times a day), an invalidated
+ * treatment `stopped`, the registrar its `recorder`, the exchange in the region's code system.
  */
 import { contactsOf } from '../appointments.js';
 import type { DemoClock } from '../clock.js';
 import { exchangeText, PRESCRIPTIONS, PRODUCTS, ROUTES, type DoseSpec, type PrescriptionSpec } from '../medication-data.js';
-import { prescriptionTiming } from '../medications.js';
+import { EXCHANGE_SYSTEM, prescriptionTiming } from '../medications.js';
 import type { DemoPerson } from '../people.js';
-import { decimal, fhirDate, instant, LOCAL_SYSTEMS, meta, patientRef, ref, roleId, SYSTEMS, text, type FhirResource } from './fhir-base.js';
+import { decimal, instant, LOCAL_SYSTEMS, meta, patientRef, ref, roleId, SYSTEMS, text, type FhirResource } from './fhir-base.js';
 import { SINCE } from './parties.js';
 
-const SUBSTITUTION = 'http://terminology.hl7.org/CodeSystem/v3-ActCode';
 const EDQM = 'http://standardterms.edqm.eu';
 const medicationId = (key: keyof typeof PRODUCTS): string => `med-${key}`;
 
@@ -35,7 +35,7 @@ export const demoMedications = (clock: DemoClock): FhirResource[] => (Object.key
 const quantity = (value: string, unit: string) => ({ value: decimal(value), unit });
 const doseAndRate = (d: DoseSpec) => (d.min === d.max ? { doseQuantity: quantity(d.min, d.unit) } : { doseRange: { low: quantity(d.min, d.unit), high: quantity(d.max, d.unit) } });
 
-function dosageInstruction(spec: PrescriptionSpec, start: string, end: string | undefined) {
+function dosageInstruction(spec: PrescriptionSpec, start: string, end: string | undefined, zone: string) {
   const route = ROUTES[spec.route];
   const times = spec.doses.flatMap((d) => (d.time === undefined ? [] : [`${d.time.slice(0, 2)}:${d.time.slice(2, 4)}:00`]));
   const first = spec.doses[0];
@@ -44,8 +44,9 @@ function dosageInstruction(spec: PrescriptionSpec, start: string, end: string | 
     text: spec.dosageText,
     timing: {
       repeat: {
-        boundsPeriod: { start: fhirDate(start.slice(0, 8)), ...(end === undefined ? {} : { end: fhirDate(end.slice(0, 8)) }) },
-        ...(times.length === 0 ? {} : { frequency: times.length, period: 1, periodUnit: 'd', timeOfDay: times }),
+        boundsPeriod: { start: instant(start, zone), ...(end === undefined ? {} : { end: instant(end, zone) }) },
+        frequency: spec.doses.length, period: 1, periodUnit: 'd',
+        ...(times.length === 0 ? {} : { timeOfDay: times }),
       },
     },
     asNeededBoolean: spec.whenNeeded,
@@ -67,12 +68,13 @@ function request(spec: PrescriptionSpec, person: DemoPerson, clock: DemoClock, e
     ...(encounterId === undefined ? {} : { encounter: ref('Encounter', encounterId) }),
     authoredOn: instant(created, clock.zone),
     requester: ref('PractitionerRole', roleId(spec.prescriber)),
+    ...(spec.registrar === undefined ? {} : { recorder: ref('PractitionerRole', roleId(spec.registrar)) }),
     reasonCode: [text(spec.reason)],
     courseOfTherapyType: text(spec.medicationType),
-    dosageInstruction: [dosageInstruction(spec, start, end)],
+    dosageInstruction: [dosageInstruction(spec, start, end, clock.zone)],
     substitution: {
       allowedCodeableConcept: {
-        coding: [{ system: SUBSTITUTION, code: spec.exchangeAllowed ? 'E' : 'N', display: exchangeText(spec.exchangeAllowed) }],
+        coding: [{ system: `urn:oid:${EXCHANGE_SYSTEM}`, display: exchangeText(spec.exchangeAllowed) }],
       },
     },
   };
