@@ -11,10 +11,12 @@ import { cdataIfMarkup, el, leaf, tag, xmlDocument, type XmlElement } from './xm
  * or finished contacts, plus calls, letters and admissions, one extract per contact.
  */
 
-export const TYPE_OF_VISIT: Readonly<Record<string, string>> = {
+const TYPE_OF_VISIT: Readonly<Record<string, string>> = {
   BESOK: 'Mottagningsbesök', VIDEO: 'Distanskontakt video', TELEFON: 'Telefonkontakt', INSKRIVNING: 'Slutenvårdstillfälle',
   DIGITALT: 'Distanskontakt chatt', BREV: 'Brevkontakt',
 };
+/** A contact's type as text, by its upstream code: every document and form that names it as text says this. */
+export const typeOfVisit = (type: string): string => TYPE_OF_VISIT[type] ?? 'Övrig kontakt';
 const ACTION_TYPE: Readonly<Record<string, string>> = {
   BESOK: 'Besök', VIDEO: 'Videobesök', TELEFON: 'Telefon', INSKRIVNING: 'Inskrivning', DIGITALT: 'Chatt', BREV: 'Brev',
 };
@@ -81,7 +83,7 @@ function contact(c: Contact, person: DemoPerson, index: number): XmlElement {
       el('contactInternalID', c.contactId),
       el('contactPerformingUnit', u.internalId),
       tv('contactVersionDateTime', created),
-      el('contactTypeOfVisit', TYPE_OF_VISIT[c.type] ?? 'Övrig kontakt'),
+      el('contactTypeOfVisit', typeOfVisit(c.type)),
       el('contactVisitType', c.appointment ? 'Återbesök' : 'Nybesök'),
       el('contactStatus', STATUS[c.status] ?? c.status),
       el('contactStatusConfigurationId', `${STATUS_ID}HCM_${STATUS_CONFIGURATION[c.status] ?? 'Closed'}`),

@@ -1,5 +1,6 @@
 import { contactsOf, type Contact } from './appointments.js';
 import { plusMinutes, type DemoClock } from './clock.js';
+import { typeOfVisit } from './contacts.js';
 import { ehrId } from './ids.js';
 import { bool, EHR_ID_ROOT, givenNames, id, NS, optionalTv, tv } from './ix.js';
 import { NOTES, type ArchetypeSpec, type NoteSpec, type RecordSpec, type ValueSpec } from './journal-data.js';
@@ -10,11 +11,6 @@ import {
 import { cdata, cdataIfMarkup, el, leaf, tag, xmlDocument, type XmlElement } from './xml.js';
 
 /** JournalNoteRecords (docs/upstream-ehr.md#3-documents): notes written at the demo's contacts, in no time order. */
-
-const CONTACT_TYPE_TEXT: Readonly<Record<string, string>> = {
-  BESOK: 'Mottagningsbesök', VIDEO: 'Distanskontakt video', TELEFON: 'Telefonkontakt',
-  INSKRIVNING: 'Slutenvårdstillfälle', DIGITALT: 'Distanskontakt chatt',
-};
 
 const unitRef = (name: string, key: UnitKey): XmlElement => el(name,
   id('UnitID', UNITS[key].hsaId, HSA_ROOT), id('UnitLocalID', UNITS[key].localId, LOCAL_UNIT_ROOT));
@@ -108,7 +104,7 @@ function note(spec: NoteSpec, contact: Contact, person: DemoPerson, clock: DemoC
       el('HCMContacInternaltID', contact.contactId),
       id('target_id', `0${contact.contactId}`, '1.2.752.99999.1.3'),
       tv('HCMContactBegin', contact.start),
-      el('HCMContactType', CONTACT_TYPE_TEXT[contact.type] ?? 'Övrig kontakt'),
+      el('HCMContactType', typeOfVisit(contact.type)),
       el('HCMContactStatus', contact.status === 'FINISHED' ? 'Avslutad' : 'Pågående'),
       el('ContactPerformingUnit', UNITS[contact.unit].name)),
     el(index === 0 ? 'ix:Note' : 'Note',

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoClock } from '../../../src/dev/demo-data/clock.js';
-import { TYPE_OF_VISIT } from '../../../src/dev/demo-data/contacts.js';
+import { typeOfVisit } from '../../../src/dev/demo-data/contacts.js';
 import { demoFhirResources } from '../../../src/dev/demo-data/fhir/bundle.js';
 import { DEMO_PEOPLE } from '../../../src/dev/demo-data/people.js';
 import { type ReadName } from '../../../src/domain/operations/table.js';
@@ -146,7 +146,7 @@ const medicationDifferences: Difference[] = [
     pairs(['ACTIVE', 'active'], ['INVALIDATED', 'stopped'])),
   prescription('Prescription/MainProductTreatment/PrescriptionProductStrengthNumeric', 'differs', `${RULES}: a decimal with a point`, decimalPoint),
   prescription('HCMContact/ContactType', 'differs', `${MEDICATIONS}: Text(type[0]), where the legacy document writes the contact type's code`,
-    (xml, fhir) => typeof xml === 'string' && TYPE_OF_VISIT[xml] === fhir),
+    (xml, fhir) => typeof xml === 'string' && typeOfVisit(xml) === fhir),
   prescription('HCMContact/ContactStatus', 'differs', `${RULES}: a status as FHIR writes it`, pairs(['ARRIVED', 'finished'])),
   prescription('Patient/PatientNameData/PatientNames/Name/*', 'differs', `${RULES}: Name as one string is \`text\``),
   // The description's care provider is the requester; the legacy registrar (FHIR's `recorder`) is not answered.
@@ -160,6 +160,34 @@ const medicationDifferences: Difference[] = [
     zones: 'Units/UnitData/*/AccessZones/AccessZoneID/*', phoneType: 'Units/UnitData/*/PhoneNumbers/PhoneData/*/PhoneType',
     phoneComment: 'Units/UnitData/*/PhoneNumbers/PhoneData/*/PhoneComment', emailType: 'Units/UnitData/*/EmailAddresses/EmailData/*/EmailType',
     emailComment: 'Units/UnitData/*/EmailAddresses/EmailData/*/EmailComment', country: 'Units/UnitData/*/UnitAddresses/UnitAddressData/*/UnitAddressCountry',
+  }),
+];
+
+const NOTES = '#310-journal-notes-operation-10';
+const note = under('JournalNoteEHRExtract/*/');
+const noteRecord = (depth: number, member: string) => `Note/Records/Record/*/${'Record/'.repeat(depth)}${member}`;
+const journalDifferences: Difference[] = [
+  note('ehr_id/extension', 'differs', OWN),
+  note('time_created/value', 'differs', `${NOTES}: the Composition's \`date\`, where the legacy document's is its signature`),
+  ...['ehr_system', 'AccessZoneUnit', 'HCMContact/target_id', 'Note/Records/Record/*/KeywordSecrecyLevels/SecrecyLevel/*',
+    'Note/Records/Record/*/OtherValue/ArchetypeRecords/ArchetypeRecord/*', ...[0, 1, 2].map((depth) => noteRecord(depth, 'KeywordToolType'))]
+    .map((m) => note(m, 'absent', `${NOTES}: absent`)),
+  note(noteRecord(1, 'Value/*/JournalValueType'), 'differs', `${NOTES}: a section's text is a Text value`, pairs(['Diagnosis', 'Text'])),
+  note('HCMContact/HCMContactStatus', 'differs', `${RULES}: a status as FHIR writes it`, pairs(['Avslutad', 'finished'])),
+  // `confidentiality` and the security labels: a secret note is `R` twice over FHIR.
+  note('Note/NoteSecrecyLevels/SecrecyLevel/*', 'differs', `${NOTES}: \`confidentiality\` and the codes of \`meta.security\``,
+    pairs(['Normal', 'N'], ['Sekretess', 'R'], [undefined, 'R'])),
+  note('Patient/PatientInternalID', 'differs', `${RULES}: the patient's internal id is Patient.id`, onlyOverFhir),
+  ...['CareUnit/UnitLocalID', 'HeadCareproviderUnit/UnitLocalID', 'CareProviders/CareProvider/*/CareProviderUnit/UnitLocalID']
+    .map((m) => note(m, 'absent', `${RULES}: a unit named by its HSA id only`)),
+  note('CareProviders/CareProvider/*/CareProviderType', 'differs', `${NOTES}: an author or an attester`, pairs(['SIGNERARE', 'author'], ['DOKUMENTERARE', 'author'])),
+  note('CareProviders/CareProvider/*/CareProviderInternalID', 'differs', `${RULES}: a member of staff's internal id is the Practitioner's logical id`),
+  note('CareProviders/CareProvider/*/ProviderPosition/CareProviderPositionID', 'absent', `${RULES}: Staff has a position name and no position id`),
+  ...unitRules(note, {
+    localId: 'Units/Unit/*/UnitLocalID', groups: 'Units/Unit/*/UnitSecrecyGroups/Group/*', zones: 'Units/Unit/*/AccessZones/AccessZoneID/*',
+    phoneType: 'Units/Unit/*/PhoneNumbers/Phone/*/PhoneType', phoneComment: 'Units/Unit/*/PhoneNumbers/Phone/*/PhoneComment',
+    emailType: 'Units/Unit/*/EmailAddresses/Email/*/EmailType', addressType: 'Units/Unit/*/UnitAddresses/UnitAddress/*/UnitAddressType',
+    addressComment: 'Units/Unit/*/UnitAddresses/UnitAddress/*/UnitAddressComment', country: 'Units/Unit/*/UnitAddresses/UnitAddress/*/UnitAddressCountry',
   }),
 ];
 
@@ -236,7 +264,13 @@ const DIFFERENCES: { [R in ReadName]?: readonly Difference[] } = {
   getContacts: contactDifferences,
   getAttentionSignals: signalDifferences,
   getMedications: medicationDifferences,
+  getJournalNotes: journalDifferences,
 };
+
+type NoteRecord = { Value: { $self?: string }[]; Record?: NoteRecord };
+type NoteExtract = { Note: { NoteActive: boolean; Records: { Record: NoteRecord[] } }; CareProviders: { CareProvider: { CareProviderID?: { extension: string } }[] } };
+const withText = (r: NoteRecord): NoteRecord =>
+  ({ ...r, Value: r.Value.filter((v) => v.$self !== undefined), ...(r.Record === undefined ? {} : { Record: withText(r.Record) }) });
 
 /** What the FHIR description changes in a whole answer rather than in a member. */
 const ALIGN: { [R in ReadName]?: (items: unknown[]) => unknown[] } = {
@@ -274,6 +308,18 @@ const ALIGN: { [R in ReadName]?: (items: unknown[]) => unknown[] } = {
   // A meeting already held is `fulfilled` in FHIR, which the video search does not ask for
   // (#38-video-meetings-operation-8); the legacy document keeps it until it is gone.
   getVideoMeetings: (items) => (items as { endDateTimeInUnix: number }[]).filter((m) => m.endDateTimeInUnix > NOW),
+  // A note made inactive is entered-in-error in FHIR, never answered (#status-filters). A value without text (the
+  // legacy openEHR data, typed Other) has no FHIR home (#310-journal-notes-operation-10). Who wrote and signed a note
+  // is its author and its attester over FHIR: listed once here, as the legacy document lists each.
+  getJournalNotes: (items) => (items as { JournalNoteEHRExtract: NoteExtract[] }[]).map((item) => ({
+    ...item,
+    JournalNoteEHRExtract: item.JournalNoteEHRExtract.filter((e) => e.Note.NoteActive).map((e) => ({
+      ...e,
+      Note: { ...e.Note, Records: { Record: e.Note.Records.Record.map(withText) } },
+      CareProviders: { CareProvider: e.CareProviders.CareProvider.filter((p, i, all) =>
+        all.findIndex((q) => q.CareProviderID?.extension === p.CareProviderID?.extension) === i) },
+    })),
+  })),
 };
 
 /**

@@ -6,7 +6,7 @@
  */
 import { contactsOf, type Contact } from '../appointments.js';
 import type { DemoClock } from '../clock.js';
-import { ADMISSION_ROOM, CARE_PROVIDER_TYPE, DISCHARGE_DESTINATION, TYPE_OF_VISIT } from '../contacts.js';
+import { ADMISSION_ROOM, CARE_PROVIDER_TYPE, DISCHARGE_DESTINATION, typeOfVisit } from '../contacts.js';
 import { DEMO_PEOPLE, type DemoPerson } from '../people.js';
 import type { UnitKey } from '../units.js';
 import { instant, locationId, meta, orgId, patientRef, ref, roleId, secrecyLabels, text, type FhirResource } from './fhir-base.js';
@@ -34,7 +34,7 @@ export function encounter(person: DemoPerson, c: Contact, clock: DemoClock): Fhi
     meta: meta(contactRecorded(c), clock, security.length === 0 ? {} : { security }),
     status: STATUS[c.status] ?? 'unknown',
     class: { system: ACT_CODE, ...(CLASS[c.type] ?? AMBULATORY) },
-    type: [text(TYPE_OF_VISIT[c.type] ?? 'Övrig kontakt')],
+    type: [text(typeOfVisit(c.type))],
     serviceType: text(c.appointment ? 'Återbesök' : 'Nybesök'),
     subject: patientRef(person),
     participant: [{ type: [text(CARE_PROVIDER_TYPE)], individual: ref('PractitionerRole', roleId(c.staff)) }],

@@ -8,7 +8,7 @@ import type { DemoClock } from '../clock.js';
 import type { RecordSpec } from '../journal-data.js';
 import { notesOf, noteTiming } from '../journalnotes.js';
 import type { DemoPerson } from '../people.js';
-import { decimal, instant, LOCAL_SYSTEMS, meta, orgId, patientRef, practitionerId, ref, secrecyLabels, text, type FhirResource } from './fhir-base.js';
+import { decimal, instant, LOCAL_SYSTEMS, meta, orgId, patientRef, ref, roleId, secrecyLabels, text, type FhirResource } from './fhir-base.js';
 
 const escapeXhtml = (value: string): string => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
@@ -64,11 +64,11 @@ export function compositions(person: DemoPerson, clock: DemoClock): FhirResource
       subject: patientRef(person),
       encounter: ref('Encounter', contact.contactId),
       date: instant(noteTime, clock.zone),
-      author: spec.staff.map((s) => ref('Practitioner', practitionerId(s))),
+      author: spec.staff.map((s) => ref('PractitionerRole', roleId(s))),
       title: spec.template,
       confidentiality: security.length === 0 ? 'N' : 'R',
       ...(signed === undefined || spec.staff[0] === undefined ? {} : {
-        attester: [{ mode: 'legal', time: instant(signed, clock.zone), party: ref('Practitioner', practitionerId(spec.staff[0])) }],
+        attester: [{ mode: 'legal', time: instant(signed, clock.zone), party: ref('PractitionerRole', roleId(spec.staff[0])) }],
       }),
       custodian: ref('Organization', orgId(contact.unit)),
       section: sections,
