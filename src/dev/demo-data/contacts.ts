@@ -34,7 +34,8 @@ const STATUS_CONFIGURATION: Readonly<Record<string, string>> = {
   PLANNED: 'Planned', FINISHED: 'Closed', IN_PROGRESS: 'Ongoing', CANCELLED: 'Cancelled',
 };
 
-function unit(key: UnitKey): XmlElement {
+/** A unit as the vendor's v2 layouts list one (`units.unit`: care contacts, lab results), its phone of `phoneType`. */
+export function v2Unit(key: UnitKey, phoneType = 'VAXEL'): XmlElement {
   const u = UNITS[key];
   return el('unit',
     id('unitID', u.hsaId, HSA_ROOT),
@@ -44,7 +45,7 @@ function unit(key: UnitKey): XmlElement {
     el('unitSecrecyGroups', el('group', u.secrecyGroup)),
     el('accessZones', id('accessZoneID', accessZoneOf(key, '00000017'), POSITION_ROOT)),
     id('headCareProviderUnitID', HEAD_UNIT.hsaId, HSA_ROOT),
-    el('phoneNumbers', el('phone', el('phoneType', 'VAXEL'), el('phoneNumber', u.phone))),
+    el('phoneNumbers', el('phone', el('phoneType', phoneType), el('phoneNumber', u.phone))),
     'email' in u && el('emailAddresses', el('Email', el('EmailType', 'FUNKTION'), el('EmailAddress', u.email))),
     el('unitAddresses', el('unitAddress',
       el('unitAddressType', 'BESOK'), el('unitAddressAddress', u.street), el('unitAddressPostcode', u.postcode),
@@ -104,7 +105,7 @@ function contact(c: Contact, person: DemoPerson, index: number): XmlElement {
         el('patientFamilyName', person.familyName),
         leaf('patientMiddleName', person.middleName),
         givenNames('patientGivenName', person))),
-    el('units', unit(c.unit)),
+    el('units', v2Unit(c.unit)),
     simpleUnit('contactPerformingUnit', c.unit),
     el('contactHeadCareProviderUnit', id('unitID', HEAD_UNIT.hsaId, HSA_ROOT)),
     el('careProviders', el('careProvider',

@@ -1,8 +1,9 @@
 import { dayAt, plusMinutes, type DemoClock } from './clock.js';
+import { v2Unit } from './contacts.js';
 import { EHR_ID_ROOT, givenNames, id, NS, simpleUnit, tv, XSI, bool } from './ix.js';
 import { REPORTS, type ReportSpec, type TestSpec } from './lab-data.js';
 import { idRoot, type DemoPerson } from './people.js';
-import { EHR_SYSTEM_ID, HEAD_UNIT, HSA_ROOT, LOCAL_UNIT_ROOT, POSITION_ROOT, STAFF, UNITS } from './units.js';
+import { EHR_SYSTEM_ID, HEAD_UNIT, HSA_ROOT, POSITION_ROOT, STAFF } from './units.js';
 import { cdataIfMarkup, el, leaf, tag, xmlDocument, type XmlElement } from './xml.js';
 
 /** ChemistryReportEHRExtracts (docs/upstream-ehr.md#3-documents, a mirror of the vendor's chemistry lab results v2). */
@@ -75,10 +76,7 @@ function report(spec: ReportSpec, person: DemoPerson, clock: DemoClock): XmlElem
       el('careProviderType', 'RequestingPhysician'), id('careProviderID', requester.hsaId, HSA_ROOT),
       el('careProviderInternalID', requester.internalId), el('careProviderName', cdataIfMarkup(requester.name)),
       simpleUnit('careProviderUnit', spec.requestingUnit))),
-    el('units', el('unit',
-      id('unitID', UNITS.lab.hsaId, HSA_ROOT), id('unitLocalID', UNITS.lab.localId, LOCAL_UNIT_ROOT),
-      el('unitInternalID', UNITS.lab.internalId), el('unitName', UNITS.lab.name),
-      el('phoneNumbers', el('phone', el('phoneType', 'PROVSVAR'), el('phoneNumber', UNITS.lab.phone))))),
+    el('units', v2Unit('lab', 'PROVSVAR')),
     simpleUnit('performingUnit', 'lab'),
     simpleUnit('requestingUnit', spec.requestingUnit),
     simpleUnit('accessZoneUnit', spec.requestingUnit),

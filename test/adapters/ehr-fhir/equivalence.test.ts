@@ -11,6 +11,7 @@ import { demoClock } from '../../../src/dev/demo-data/clock.js';
 import { typeOfVisit } from '../../../src/dev/demo-data/contacts.js';
 import { demoFhirResources } from '../../../src/dev/demo-data/fhir/bundle.js';
 import { DEMO_PEOPLE } from '../../../src/dev/demo-data/people.js';
+import { UNITS } from '../../../src/dev/demo-data/units.js';
 import { type ReadName } from '../../../src/domain/operations/table.js';
 import { routeByOperation, urlOf } from '../../security/support/routes.js';
 import { startFhirTestApp, type FhirTestApp } from '../../support/fhir-test-app.js';
@@ -191,6 +192,29 @@ const journalDifferences: Difference[] = [
   }),
 ];
 
+const LAB = '#311-lab-results-operation-11';
+const report = under('chemistryReportEHRExtract/*/');
+const labDifferences: Difference[] = [
+  report('ehrId/extension', 'differs', OWN),
+  report('report/testResult/*/rcId', 'differs', OWN),
+  ...['ehrSystem', 'report/rcId', 'request', 'requestingUnit', 'careProviders/careProvider/*']
+    .map((m) => report(m, 'absent', `${LAB}: absent`)),
+  report('report/reportStatus', 'differs', `${RULES}: a status as FHIR writes it`, pairs(['CO', 'final'], ['PR', 'preliminary'])),
+  report('report/testResult/*/status', 'differs', `${RULES}: a status as FHIR writes it`, pairs(['Slutsvar', 'final'], ['Preliminärt', 'preliminary'])),
+  report('report/testResult/*/result', 'differs', `${RULES}: a decimal with a point`, decimalPoint),
+  report('report/secrecyClassification', 'differs', `${RULES}: secrecy levels as security labels`, pairs(['Normal', undefined], ['Sekretess', 'R'])),
+  // The requesting unit has no FHIR home until ServiceRequest is read.
+  report('accessZoneUnit/unitID/extension', 'differs', `${LAB}: the access zone unit is the performing unit`, (_, fhir) => fhir === UNITS.lab.hsaId),
+  ...['accessZoneUnit/unitLocalID', 'performingUnit/unitLocalID'].map((m) => report(m, 'absent', `${RULES}: a unit named by its HSA id only`)),
+  report('patient/patientInternalID', 'differs', `${RULES}: the patient's internal id is Patient.id`, onlyOverFhir),
+  report('attestingCareProviders/attestingCareProvider/*/careProviderType', 'absent', `${LAB}: an attesting care provider's id, name and position`),
+  report('attestingCareProviders/attestingCareProvider/*/providerPosition/careProviderPositionID', 'absent', `${RULES}: Staff has a position name and no position id`),
+  // The attester is the result's Practitioner performer, whose position is its qualification.
+  report('attestingCareProviders/attestingCareProvider/*/providerPosition/careProviderPositionName', 'differs', `${LAB}: the first Practitioner performer`,
+    pairs(['Specialist i klinisk kemi', 'Läkare'])),
+  ...v2Unit(report, 'units/unit/*/'),
+];
+
 const SIGNALS = '#37-attention-signals-operation-7';
 const signal = under('AttentionSignalEHRExtract/*/');
 const signalDifferences: Difference[] = [
@@ -265,6 +289,7 @@ const DIFFERENCES: { [R in ReadName]?: readonly Difference[] } = {
   getAttentionSignals: signalDifferences,
   getMedications: medicationDifferences,
   getJournalNotes: journalDifferences,
+  getLabResults: labDifferences,
 };
 
 type NoteRecord = { Value: { $self?: string }[]; Record?: NoteRecord };

@@ -5558,10 +5558,17 @@ export interface operations {
                      *               "unit": [
                      *                 {
                      *                   "unitSecrecyGroups": {
-                     *                     "group": []
+                     *                     "group": [
+                     *                       "LAB"
+                     *                     ]
                      *                   },
                      *                   "accessZones": {
-                     *                     "accessZoneID": []
+                     *                     "accessZoneID": [
+                     *                       {
+                     *                         "root": "1.2.752.99999.1.7",
+                     *                         "extension": "00000017"
+                     *                       }
+                     *                     ]
                      *                   },
                      *                   "phoneNumbers": {
                      *                     "phone": [
@@ -5572,10 +5579,24 @@ export interface operations {
                      *                     ]
                      *                   },
                      *                   "emailAddresses": {
-                     *                     "Email": []
+                     *                     "Email": [
+                     *                       {
+                     *                         "EmailType": "FUNKTION",
+                     *                         "EmailAddress": "klinkem@example.se"
+                     *                       }
+                     *                     ]
                      *                   },
                      *                   "unitAddresses": {
-                     *                     "unitAddress": []
+                     *                     "unitAddress": [
+                     *                       {
+                     *                         "unitAddressType": "BESOK",
+                     *                         "unitAddressAddress": "Sjukhusvägen 1",
+                     *                         "unitAddressPostcode": "118 83",
+                     *                         "unitAddressCity": "Stockholm",
+                     *                         "unitAddressCounty": "Stockholms län",
+                     *                         "unitAddressCountry": "Sverige"
+                     *                       }
+                     *                     ]
                      *                   },
                      *                   "unitID": {
                      *                     "root": "1.2.752.129.2.1.4.1",
@@ -5586,7 +5607,11 @@ export interface operations {
                      *                     "extension": "817"
                      *                   },
                      *                   "unitInternalID": "00000817",
-                     *                   "unitName": "Klinisk kemi, Exempelsjukhuset"
+                     *                   "unitName": "Klinisk kemi, Exempelsjukhuset",
+                     *                   "headCareProviderUnitID": {
+                     *                     "root": "1.2.752.129.2.1.4.1",
+                     *                     "extension": "SE2321000016-0001"
+                     *                   }
                      *                 }
                      *               ]
                      *             },
@@ -5810,10 +5835,17 @@ export interface operations {
                      *               "unit": [
                      *                 {
                      *                   "unitSecrecyGroups": {
-                     *                     "group": []
+                     *                     "group": [
+                     *                       "LAB"
+                     *                     ]
                      *                   },
                      *                   "accessZones": {
-                     *                     "accessZoneID": []
+                     *                     "accessZoneID": [
+                     *                       {
+                     *                         "root": "1.2.752.99999.1.7",
+                     *                         "extension": "00000017"
+                     *                       }
+                     *                     ]
                      *                   },
                      *                   "phoneNumbers": {
                      *                     "phone": [
@@ -5824,10 +5856,24 @@ export interface operations {
                      *                     ]
                      *                   },
                      *                   "emailAddresses": {
-                     *                     "Email": []
+                     *                     "Email": [
+                     *                       {
+                     *                         "EmailType": "FUNKTION",
+                     *                         "EmailAddress": "klinkem@example.se"
+                     *                       }
+                     *                     ]
                      *                   },
                      *                   "unitAddresses": {
-                     *                     "unitAddress": []
+                     *                     "unitAddress": [
+                     *                       {
+                     *                         "unitAddressType": "BESOK",
+                     *                         "unitAddressAddress": "Sjukhusvägen 1",
+                     *                         "unitAddressPostcode": "118 83",
+                     *                         "unitAddressCity": "Stockholm",
+                     *                         "unitAddressCounty": "Stockholms län",
+                     *                         "unitAddressCountry": "Sverige"
+                     *                       }
+                     *                     ]
                      *                   },
                      *                   "unitID": {
                      *                     "root": "1.2.752.129.2.1.4.1",
@@ -5838,7 +5884,11 @@ export interface operations {
                      *                     "extension": "817"
                      *                   },
                      *                   "unitInternalID": "00000817",
-                     *                   "unitName": "Klinisk kemi, Exempelsjukhuset"
+                     *                   "unitName": "Klinisk kemi, Exempelsjukhuset",
+                     *                   "headCareProviderUnitID": {
+                     *                     "root": "1.2.752.129.2.1.4.1",
+                     *                     "extension": "SE2321000016-0001"
+                     *                   }
                      *                 }
                      *               ]
                      *             },
