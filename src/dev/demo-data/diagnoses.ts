@@ -3,7 +3,7 @@ import { bool, EHR_ID_ROOT, givenNames, id, NS, simpleUnit, tv, XSI } from './ix
 import { DIAGNOSES, type ActionSpec, type DiagnosisNoteSpec, type DiagnosisSpec } from './diagnosis-data.js';
 import { idRoot, type DemoPerson } from './people.js';
 import { accessZoneOf, EHR_SYSTEM_ID, HEAD_UNIT, HSA_ROOT, LOCAL_UNIT_ROOT, POSITION_ROOT, STAFF, UNITS } from './units.js';
-import { cdataIfMarkup, el, tag, xmlDocument, type XmlElement } from './xml.js';
+import { cdataIfMarkup, el, leaf, tag, xmlDocument, type XmlElement } from './xml.js';
 
 /** DiagnosisEHRExtracts (docs/upstream-ehr.md#3-documents, a mirror of the vendor's diagnosis v2). */
 
@@ -67,7 +67,8 @@ function note(spec: DiagnosisNoteSpec, person: DemoPerson, clock: DemoClock): Xm
     el('patient',
       id('patientID', person.id, idRoot(person.id)),
       el('patientProtectedId', bool(person.protectedIdentity)),
-      el('patientName', el('patientFamilyName', person.familyName), givenNames('patientGivenName', person))),
+      el('patientName', el('patientFamilyName', person.familyName), leaf('patientMiddleName', person.middleName),
+        givenNames('patientGivenName', person))),
     el('units', el('unit',
       id('unitID', unit.hsaId, HSA_ROOT), id('unitLocalID', unit.localId, LOCAL_UNIT_ROOT),
       el('unitInternalID', unit.internalId), el('unitName', unit.name),
@@ -79,7 +80,8 @@ function note(spec: DiagnosisNoteSpec, person: DemoPerson, clock: DemoClock): Xm
       el('careProviderType', 'Diagnosställare'), id('careProviderID', staff.hsaId, HSA_ROOT),
       el('careProviderName', cdataIfMarkup(staff.name)),
       el('careProviderPosition', id('careProviderPositionID', staff.positionId, POSITION_ROOT),
-        el('careProviderPositionName', staff.positionName)))),
+        el('careProviderPositionName', staff.positionName)),
+      simpleUnit('careProviderUnit', staff.unit))),
     el('diagnoses',
       spec.diagnoses.map((d, i) => diagnosis(d, `${key}-${i + 1}`, at, clock.zone)),
       (spec.actions ?? []).map((a, i) => action(a, `${key}-a${i + 1}`, at, clock.zone))));

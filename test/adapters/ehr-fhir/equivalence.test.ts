@@ -215,6 +215,26 @@ const labDifferences: Difference[] = [
   ...v2Unit(report, 'units/unit/*/'),
 ];
 
+const DIAGNOSES = '#312-diagnoses-operation-12';
+const diagnosis = under('diagnosisEHRExtract/*/');
+const diagnosisDifferences: Difference[] = [
+  ...['ehrId/extension', 'diagnoses/diagnosis/*/rcId', 'diagnoses/diagnosis/*/action/*/rcId'].map((m) => diagnosis(m, 'differs', OWN)),
+  ...['ehrSystem', 'diagnosisMetaData/NoteId', 'diagnosisMetaData/DiagnosisTemplateName', 'diagnosisMetaData/DiagnosisTemplateSecrecyLevels/secrecyLevel/*',
+    'diagnoses/diagnosis/*/diagnosisChronic', 'units/unit/*'].map((m) => diagnosis(m, 'absent', `${DIAGNOSES}: absent`)),
+  // The demo's diagnoses are set at no contact, as the legacy notes (without hCMContact) are.
+  ...['careUnit', 'accessZoneUnit', 'headCareProviderUnit'].map((m) => diagnosis(m, 'absent', `${DIAGNOSES}: the units of the Condition's Encounter`)),
+  diagnosis('diagnosisMetaData/DiagnosisTypeOfNote', 'differs', `${DIAGNOSES}: Text(category[0]), as diagnosisType`,
+    pairs(['Diagnos', 'Huvuddiagnos'], ['Diagnos', 'Bidiagnos'], ['Diagnos', 'Yttre orsak'])),
+  diagnosis('diagnosisMetaData/DiagnosisNoteDate/value', 'differs', `${DIAGNOSES}: TS(recordedDate), a date with its time`,
+    (xml, fhir) => typeof xml === 'string' && typeof fhir === 'string' && fhir.length === 14 && fhir.startsWith(xml)),
+  diagnosis('diagnosisMetaData/DiagnosisSignDateTime/value', 'differs', `${DIAGNOSES}: a confirmed Condition is signed when recorded`),
+  diagnosis('diagnosisMetaData/DiagnosisSecrecyLevels/secrecyLevel/*', 'differs', `${RULES}: secrecy levels as security labels`,
+    pairs(['Normal', undefined], ['Sekretess', 'R'])),
+  diagnosis('patient/patientInternalID', 'differs', `${RULES}: the patient's internal id is Patient.id`, onlyOverFhir),
+  diagnosis('careProviders/careProvider/*/careProviderType', 'differs', `${DIAGNOSES}: the asserter`, pairs(['Diagnosställare', 'asserter'])),
+  ...v2CareProvider(diagnosis, 'careProviders/careProvider/*/'),
+];
+
 const SIGNALS = '#37-attention-signals-operation-7';
 const signal = under('AttentionSignalEHRExtract/*/');
 const signalDifferences: Difference[] = [
@@ -290,12 +310,18 @@ const DIFFERENCES: { [R in ReadName]?: readonly Difference[] } = {
   getMedications: medicationDifferences,
   getJournalNotes: journalDifferences,
   getLabResults: labDifferences,
+  getDiagnoses: diagnosisDifferences,
 };
 
 type NoteRecord = { Value: { $self?: string }[]; Record?: NoteRecord };
 type NoteExtract = { Note: { NoteActive: boolean; Records: { Record: NoteRecord[] } }; CareProviders: { CareProvider: { CareProviderID?: { extension: string } }[] } };
 const withText = (r: NoteRecord): NoteRecord =>
   ({ ...r, Value: r.Value.filter((v) => v.$self !== undefined), ...(r.Record === undefined ? {} : { Record: withText(r.Record) }) });
+
+type Diagnosis = { diagnosis: Diagnosis[]; action: unknown[] };
+type DiagnosisExtract = { diagnoses?: { diagnosis: Diagnosis[]; action: unknown[] } };
+/** A diagnosis and each one under it, alone, in document order. */
+const eachDiagnosis = (d: Diagnosis): Diagnosis[] => [{ ...d, diagnosis: [] }, ...d.diagnosis.flatMap(eachDiagnosis)];
 
 /** What the FHIR description changes in a whole answer rather than in a member. */
 const ALIGN: { [R in ReadName]?: (items: unknown[]) => unknown[] } = {
@@ -333,6 +359,18 @@ const ALIGN: { [R in ReadName]?: (items: unknown[]) => unknown[] } = {
   // A meeting already held is `fulfilled` in FHIR, which the video search does not ask for
   // (#38-video-meetings-operation-8); the legacy document keeps it until it is gone.
   getVideoMeetings: (items) => (items as { endDateTimeInUnix: number }[]).filter((m) => m.endDateTimeInUnix > NOW),
+  // A legacy note may hold several diagnoses, one nested under another (an external cause under its injury), and
+  // actions beside them; FHIR has one Condition each, a note's own actions done for its first
+  // (#312-diagnoses-operation-12): one extract per diagnosis here, in document order.
+  getDiagnoses: (items) => (items as { diagnosisEHRExtract: DiagnosisExtract[] }[]).map((item) => ({
+    ...item,
+    diagnosisEHRExtract: item.diagnosisEHRExtract.flatMap((e) => {
+      const { diagnoses } = e;
+      if (diagnoses === undefined) return [e];
+      return diagnoses.diagnosis.flatMap(eachDiagnosis).map((d, i) =>
+        ({ ...e, diagnoses: { diagnosis: [i === 0 ? { ...d, action: [...d.action, ...diagnoses.action] } : d], action: [] } }));
+    }),
+  })),
   // A note made inactive is entered-in-error in FHIR, never answered (#status-filters). A value without text (the
   // legacy openEHR data, typed Other) has no FHIR home (#310-journal-notes-operation-10). Who wrote and signed a note
   // is its author and its attester over FHIR: listed once here, as the legacy document lists each.

@@ -6113,6 +6113,16 @@ export interface operations {
                      *                       "extension": "LK"
                      *                     },
                      *                     "careProviderPositionName": "Specialist i allmänmedicin"
+                     *                   },
+                     *                   "careProviderUnit": {
+                     *                     "unitID": {
+                     *                       "root": "1.2.752.129.2.1.4.1",
+                     *                       "extension": "SE2321000016-7P4K"
+                     *                     },
+                     *                     "unitLocalID": {
+                     *                       "root": "1.2.752.99999.1.4",
+                     *                       "extension": "4711"
+                     *                     }
                      *                   }
                      *                 }
                      *               ]
@@ -6172,7 +6182,8 @@ export interface operations {
                      *                     "value": "Tolvan"
                      *                   }
                      *                 ],
-                     *                 "patientFamilyName": "Tolvansson"
+                     *                 "patientFamilyName": "Tolvansson",
+                     *                 "patientMiddleName": "Öberg"
                      *               }
                      *             },
                      *             "careUnit": {
@@ -6327,6 +6338,16 @@ export interface operations {
                      *                       "extension": "LK"
                      *                     },
                      *                     "careProviderPositionName": "Specialist i allmänmedicin"
+                     *                   },
+                     *                   "careProviderUnit": {
+                     *                     "unitID": {
+                     *                       "root": "1.2.752.129.2.1.4.1",
+                     *                       "extension": "SE2321000016-7P4K"
+                     *                     },
+                     *                     "unitLocalID": {
+                     *                       "root": "1.2.752.99999.1.4",
+                     *                       "extension": "4711"
+                     *                     }
                      *                   }
                      *                 }
                      *               ]
@@ -6386,7 +6407,8 @@ export interface operations {
                      *                     "value": "Tolvan"
                      *                   }
                      *                 ],
-                     *                 "patientFamilyName": "Tolvansson"
+                     *                 "patientFamilyName": "Tolvansson",
+                     *                 "patientMiddleName": "Öberg"
                      *               }
                      *             },
                      *             "careUnit": {

@@ -8,7 +8,7 @@ import type { DemoClock } from '../clock.js';
 import { DIAGNOSES, type ActionSpec, type DiagnosisNoteSpec, type DiagnosisSpec } from '../diagnosis-data.js';
 import { actionTime, diagnosisNoteFacts } from '../diagnoses.js';
 import type { DemoPerson } from '../people.js';
-import { instant, meta, patientRef, practitionerId, ref, secrecyLabels, SYSTEMS, text, type FhirResource } from './fhir-base.js';
+import { instant, meta, patientRef, ref, roleId, secrecyLabels, SYSTEMS, text, type FhirResource } from './fhir-base.js';
 
 const coded = (system: string, code: string) => ({ coding: [{ system: `http://terminology.hl7.org/CodeSystem/${system}`, code }] });
 
@@ -38,7 +38,7 @@ function condition(d: DiagnosisSpec, key: string, w: Writing): string {
     code: { coding: [{ system: SYSTEMS.icd10se, code: d.code, display: d.text }], text: d.text },
     subject: patientRef(w.person),
     recordedDate: instant(w.at, w.clock.zone),
-    asserter: ref('Practitioner', practitionerId(w.spec.staff)),
+    asserter: ref('PractitionerRole', roleId(w.spec.staff)),
   });
   (d.nested ?? []).forEach((inner, i) => condition(inner, `${key}.${i + 1}`, w));
   (d.actions ?? []).forEach((a, i) => w.out.push(procedure(a, `proc-${key}-${i + 1}`, id, w)));
