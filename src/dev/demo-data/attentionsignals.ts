@@ -7,7 +7,7 @@ import { cdataIfMarkup, el, leaf, tag, xmlDocument, type XmlChild, type XmlEleme
 
 /** AttentionSignalEHRExtracts (docs/upstream-ehr.md#3-documents, a mirror of the vendor's attention signals): warnings every caregiver must see. */
 
-/** The ATC code system as the legacy signals name it (examples/attentionsignals.xml). */
+/** The ATC code system as the legacy signals name it (test/fixtures/upstream/attentionsignals.xml). */
 export const ATC_ROOT = '1.2.752.129.2.2.3.1';
 
 const reassessment = (spec: SignalSpec, registeredDay: string): XmlChild[] => [
@@ -66,7 +66,7 @@ function signal(spec: SignalSpec, person: DemoPerson, clock: DemoClock): XmlElem
     tv('time_created', registered),
     el('AttentionSignal',
       id('RcId', `TOLV:RcId:AttentionSignal:${spec.id}`, '1.2.752.99999.1.2'),
-      // Made inactive is a version of its own, as examples/attentionsignals.xml dates it.
+      // Made inactive is a version of its own, as the legacy example (test/fixtures/upstream/attentionsignals.xml) dates it.
       tv('SignalVersionDateTime', deleted ?? registered),
       tv('SignalSignDateTime', plusMinutes(registered, 20, clock.zone)),
       el('SignalActive', bool(spec.deleted === undefined)),
