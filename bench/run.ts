@@ -328,25 +328,35 @@ async function main(): Promise<void> {
 
     // 2. The service on the embedded EHR.
     if (wanted('embedded')) {
-      const embedded = await Target.start('service-embedded', SERVICE_ENTRY, serviceEnv('embedded'), 0);
-      targets.push(embedded);
+      const startEmbedded = async (name: string): Promise<Target> => {
+        const target = await Target.start(name, SERVICE_ENTRY, serviceEnv('embedded'), 0);
+        targets.push(target);
+        return target;
+      };
+      const embedded = await startEmbedded('service-embedded');
       await sanityCheck(embedded.origin, SMALL_PATH, headers, 2);
       await sanityCheck(embedded.origin, LARGE_PATH, headers, largeExtracts);
       const small = await closedLoop(embedded, '2a. embedded, 20 KB read', SMALL_PATH, headers, 50);
       closed.push(small);
       if (runs('2b')) closed.push(await closedLoop(embedded, '2b. embedded, 20 KB read', SMALL_PATH, headers, 200));
       if (runs('2c')) closed.push(await closedLoop(embedded, '2c. embedded, 1 MB read', LARGE_PATH, headers, 10));
-      // Issue 20 item 6: peak RSS with many 1 MB answers in flight at once.
-      if (runs('2f')) closed.push(await closedLoop(embedded, '2f. embedded, 1 MB read', LARGE_PATH, headers, 50));
-      if (runs('2g')) closed.push(await closedLoop(embedded, '2g. embedded, 1 MB read', LARGE_PATH, headers, 200));
       // One at a time: the event loop's longest stretch is then what one 1 MB read holds it for.
       if (runs('2e')) closed.push(await closedLoop(embedded, '2e. embedded, 1 MB read', LARGE_PATH, headers, 1));
+      if (runs('2d')) open.push(await openLoopRun(embedded, '2d. embedded, 20 KB read', SMALL_PATH, headers, halfOf(small.rps)));
+      // Issue 20 item 6: the largest journal the cap allows, one at a time.
       if (runs('2h')) {
         await sanityCheck(embedded.origin, LARGE_PATH, hugeHeaders, hugeExtracts);
         closed.push(await closedLoop(embedded, '2h. embedded, 9 MiB read', LARGE_PATH, hugeHeaders, 1));
       }
-      if (runs('2d')) open.push(await openLoopRun(embedded, '2d. embedded, 20 KB read', SMALL_PATH, headers, halfOf(small.rps)));
       await embedded.stop();
+      // Issue 20 item 6: peak RSS with many 1 MB answers in flight, from a fresh process, since a
+      // process keeps the heap an earlier run grew (the 9 MiB read's, say) and its RSS cannot fall below it.
+      if (runs('2f') || runs('2g')) {
+        const fresh = await startEmbedded('service-embedded-many');
+        if (runs('2f')) closed.push(await closedLoop(fresh, '2f. embedded, 1 MB read', LARGE_PATH, headers, 50));
+        if (runs('2g')) closed.push(await closedLoop(fresh, '2g. embedded, 1 MB read', LARGE_PATH, headers, 200));
+        await fresh.stop();
+      }
     }
 
     // 3. The service through xml-http against the EHR simulator.
@@ -355,23 +365,30 @@ async function main(): Promise<void> {
         EHR_DATA_DIR: fixtures.ehrDir, DATA_DIR: path.join(ROOT, 'state', 'simulator'), LOG_LEVEL: 'warn',
       }, 1, false);
       targets.push(sim);
-      const remote = await Target.start('service-xml-http', SERVICE_ENTRY, serviceEnv('xml-http', {
-        EHR_ADAPTER: 'xml-http', EHR_BASE_URL: sim.origin,
-      }), 0);
-      targets.push(remote);
+      const startRemote = async (name: string): Promise<Target> => {
+        const target = await Target.start(name, SERVICE_ENTRY, serviceEnv('xml-http', { EHR_ADAPTER: 'xml-http', EHR_BASE_URL: sim.origin }), 0);
+        targets.push(target);
+        return target;
+      };
+      const remote = await startRemote('service-xml-http');
       await sanityCheck(remote.origin, SMALL_PATH, headers, 2);
       const remoteSmall = await closedLoop(remote, '3a. xml-http, 20 KB read', SMALL_PATH, headers, 50);
       closed.push(remoteSmall);
       if (runs('3b')) closed.push(await closedLoop(remote, '3b. xml-http, 1 MB read', LARGE_PATH, headers, 10));
-      if (runs('3e')) closed.push(await closedLoop(remote, '3e. xml-http, 1 MB read', LARGE_PATH, headers, 50));
-      if (runs('3f')) closed.push(await closedLoop(remote, '3f. xml-http, 1 MB read', LARGE_PATH, headers, 200));
       if (runs('3d')) closed.push(await closedLoop(remote, '3d. xml-http, 1 MB read', LARGE_PATH, headers, 1));
+      if (runs('3c')) open.push(await openLoopRun(remote, '3c. xml-http, 20 KB read', SMALL_PATH, headers, halfOf(remoteSmall.rps)));
       if (runs('3g')) {
         await sanityCheck(remote.origin, LARGE_PATH, hugeHeaders, hugeExtracts);
         closed.push(await closedLoop(remote, '3g. xml-http, 9 MiB read', LARGE_PATH, hugeHeaders, 1));
       }
-      if (runs('3c')) open.push(await openLoopRun(remote, '3c. xml-http, 20 KB read', SMALL_PATH, headers, halfOf(remoteSmall.rps)));
       await remote.stop();
+      // From a fresh process, as in part 2.
+      if (runs('3e') || runs('3f')) {
+        const fresh = await startRemote('service-xml-http-many');
+        if (runs('3e')) closed.push(await closedLoop(fresh, '3e. xml-http, 1 MB read', LARGE_PATH, headers, 50));
+        if (runs('3f')) closed.push(await closedLoop(fresh, '3f. xml-http, 1 MB read', LARGE_PATH, headers, 200));
+        await fresh.stop();
+      }
       await sim.stop();
     }
 
