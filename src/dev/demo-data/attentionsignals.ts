@@ -1,7 +1,7 @@
 import { addDays, dayAt, plusMinutes, type DemoClock } from './clock.js';
-import { bool, EHR_ID_ROOT, givenNames, id, NS, simpleUnit, tv, XSI } from './ix.js';
+import { bool, EHR_ID_ROOT, extractPatient, id, NS, simpleUnit, tv, XSI } from './ix.js';
 import { SIGNALS, type SignalSpec } from './signal-data.js';
-import { idRoot, type DemoPerson } from './people.js';
+import type { DemoPerson } from './people.js';
 import { accessZoneOf, EHR_SYSTEM_ID, HEAD_UNIT, HSA_ROOT, LOCAL_UNIT_ROOT, POSITION_ROOT, STAFF, UNITS, type UnitKey } from './units.js';
 import { cdataIfMarkup, el, leaf, tag, xmlDocument, type XmlChild, type XmlElement } from './xml.js';
 
@@ -75,11 +75,7 @@ function signal(spec: SignalSpec, person: DemoPerson, clock: DemoClock): XmlElem
       el('SignalWarningSubType', spec.subType),
       el('SignalDataType', spec.kind),
       detail(spec, registeredDay)),
-    el('Patient',
-      id('PatientID', person.id, idRoot(person.id)),
-      el('PatientProtectedId', bool(person.protectedIdentity)),
-      el('PatientName', el('PatientFamilyName', person.familyName), leaf('PatientMiddleName', person.middleName),
-        givenNames('PatientGivenName', person))),
+    extractPatient('Patient', person),
     simpleUnit('CareUnit', unit),
     el('HeadCareproviderUnit', id('unitID', HEAD_UNIT.hsaId, HSA_ROOT)),
     el('Units', unitDetails(unit)),

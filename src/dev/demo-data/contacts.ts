@@ -1,8 +1,8 @@
 import { contactsOf, type Contact } from './appointments.js';
 import type { DemoClock } from './clock.js';
 import { ehrId } from './ids.js';
-import { bool, EHR_ID_ROOT, givenNames, id, NS, optionalTv, simpleUnit, tv, XSI } from './ix.js';
-import { idRoot, type DemoPerson } from './people.js';
+import { bool, EHR_ID_ROOT, extractPatient, id, NS, optionalTv, simpleUnit, tv, XSI } from './ix.js';
+import type { DemoPerson } from './people.js';
 import { accessZoneOf, EHR_SYSTEM_ID, HEAD_UNIT, HSA_ROOT, LOCAL_UNIT_ROOT, POSITION_ROOT, STAFF, UNITS, type UnitKey } from './units.js';
 import { cdataIfMarkup, el, leaf, tag, xmlDocument, type XmlElement } from './xml.js';
 
@@ -98,13 +98,7 @@ function contact(c: Contact, person: DemoPerson, index: number): XmlElement {
       el('actions', action(c)),
       c.type === 'INSKRIVNING' && c.end !== undefined && el('discharge',
         el('dischargeDestination', DISCHARGE_DESTINATION), tv('dischargeDateTime', c.end), el('postMortemRequired', 'false'))),
-    el('patient',
-      id('patientID', person.id, idRoot(person.id)),
-      el('patientProtectedId', bool(person.protectedIdentity)),
-      el('patientName',
-        el('patientFamilyName', person.familyName),
-        leaf('patientMiddleName', person.middleName),
-        givenNames('patientGivenName', person))),
+    extractPatient('patient', person),
     el('units', v2Unit(c.unit)),
     simpleUnit('contactPerformingUnit', c.unit),
     el('contactHeadCareProviderUnit', id('unitID', HEAD_UNIT.hsaId, HSA_ROOT)),

@@ -1,9 +1,9 @@
 import { dayAt, plusMinutes, type DemoClock } from './clock.js';
-import { bool, EHR_ID_ROOT, givenNames, id, NS, simpleUnit, tv, XSI } from './ix.js';
+import { bool, EHR_ID_ROOT, extractPatient, id, NS, simpleUnit, tv, XSI } from './ix.js';
 import { DIAGNOSES, type ActionSpec, type DiagnosisNoteSpec, type DiagnosisSpec } from './diagnosis-data.js';
-import { idRoot, type DemoPerson } from './people.js';
+import type { DemoPerson } from './people.js';
 import { accessZoneOf, EHR_SYSTEM_ID, HEAD_UNIT, HSA_ROOT, LOCAL_UNIT_ROOT, POSITION_ROOT, STAFF, UNITS } from './units.js';
-import { cdataIfMarkup, el, leaf, tag, xmlDocument, type XmlElement } from './xml.js';
+import { cdataIfMarkup, el, tag, xmlDocument, type XmlElement } from './xml.js';
 
 /** DiagnosisEHRExtracts (docs/upstream-ehr.md#3-documents, a mirror of the vendor's diagnosis v2). */
 
@@ -64,11 +64,7 @@ function note(spec: DiagnosisNoteSpec, person: DemoPerson, clock: DemoClock): Xm
       signed !== undefined && tv('DiagnosisSignDateTime', signed),
       el('DiagnosisSecrecyLevels', el('secrecyLevel', spec.secrecy ?? 'Normal')),
       el('DiagnosisActive', bool(spec.active ?? true))),
-    el('patient',
-      id('patientID', person.id, idRoot(person.id)),
-      el('patientProtectedId', bool(person.protectedIdentity)),
-      el('patientName', el('patientFamilyName', person.familyName), leaf('patientMiddleName', person.middleName),
-        givenNames('patientGivenName', person))),
+    extractPatient('patient', person),
     el('units', el('unit',
       id('unitID', unit.hsaId, HSA_ROOT), id('unitLocalID', unit.localId, LOCAL_UNIT_ROOT),
       el('unitInternalID', unit.internalId), el('unitName', unit.name),

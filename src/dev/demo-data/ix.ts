@@ -1,8 +1,8 @@
 import { DOCUMENT_KINDS, DOCUMENTS, type DocumentKind } from '../../adapters/ehr-xml/documents.js';
 import { isCompactDate, isCompactDateTime } from '../../domain/time/local-time.js';
-import type { DemoPerson } from './people.js';
+import { idRoot, type DemoPerson } from './people.js';
 import { HSA_ROOT, LOCAL_UNIT_ROOT, UNITS, type UnitKey } from './units.js';
-import { el, tag, type XmlElement } from './xml.js';
+import { el, leaf, tag, type XmlElement } from './xml.js';
 
 /** The upstream building blocks (docs/upstream-ehr.md#1-rules-every-document-follows): Identifier, TimeValue, Code, and the document namespaces. */
 
@@ -44,6 +44,20 @@ export function int(value: number): string {
 /** A person's given names as `name` elements with attributes; qualifier CL marks the name in use (the first). */
 export function givenNames(name: string, person: DemoPerson): XmlElement[] {
   return person.givenNames.map((value, i) => tag(name, { qualifier: i === 0 ? 'CL' : undefined, value }));
+}
+
+/**
+ * The patient of an extract, as every layout names its members: the camelCase layouts `patient…`,
+ * the PascalCase ones `Patient…`. One writer, so a member added to one document is added to all.
+ */
+export function extractPatient(prefix: 'patient' | 'Patient', person: DemoPerson): XmlElement {
+  return el(prefix,
+    id(`${prefix}ID`, person.id, idRoot(person.id)),
+    el(`${prefix}ProtectedId`, bool(person.protectedIdentity)),
+    el(`${prefix}Name`,
+      el(`${prefix}FamilyName`, person.familyName),
+      leaf(`${prefix}MiddleName`, person.middleName),
+      givenNames(`${prefix}GivenName`, person)));
 }
 
 /** The vendor's SimpleUnit: a unit by its HSA id and its local id. */

@@ -2,9 +2,9 @@ import { contactsOf, type Contact } from './appointments.js';
 import { plusMinutes, type DemoClock } from './clock.js';
 import { typeOfVisit } from './contacts.js';
 import { ehrId } from './ids.js';
-import { bool, EHR_ID_ROOT, givenNames, id, NS, optionalTv, tv } from './ix.js';
+import { bool, EHR_ID_ROOT, extractPatient, id, NS, optionalTv, tv } from './ix.js';
 import { NOTES, type ArchetypeSpec, type NoteSpec, type RecordSpec, type ValueSpec } from './journal-data.js';
-import { idRoot, type DemoPerson } from './people.js';
+import type { DemoPerson } from './people.js';
 import {
   accessZoneOf, EHR_SYSTEM_ID, HEAD_UNIT, HSA_ROOT, LOCAL_UNIT_ROOT, POSITION_ROOT, STAFF, UNITS, type StaffKey, type UnitKey,
 } from './units.js';
@@ -118,13 +118,7 @@ function note(spec: NoteSpec, contact: Contact, person: DemoPerson, clock: DemoC
       el('NoteSecrecyLevels', el('SecrecyLevel', spec.secrecy ?? 'Normal')),
       el('Records', spec.records.map((r) => record(r, noteTime, clock.zone))),
       leaf('NoteInactiveReason', spec.inactiveReason)),
-    el('Patient',
-      id('PatientID', person.id, idRoot(person.id)),
-      el('PatientProtectedId', bool(person.protectedIdentity)),
-      el('PatientName',
-        el('PatientFamilyName', person.familyName),
-        leaf('PatientMiddleName', person.middleName),
-        givenNames('PatientGivenName', person))),
+    extractPatient('Patient', person),
     unitRef('AccessZoneUnit', contact.unit),
     unitRef('CareUnit', contact.unit),
     el('HeadCareproviderUnit', id('UnitID', HEAD_UNIT.hsaId, HSA_ROOT), id('UnitLocalID', HEAD_UNIT.localId, LOCAL_UNIT_ROOT)),

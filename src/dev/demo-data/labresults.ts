@@ -1,8 +1,8 @@
 import { dayAt, plusMinutes, type DemoClock } from './clock.js';
 import { v2Unit } from './contacts.js';
-import { EHR_ID_ROOT, givenNames, id, NS, simpleUnit, tv, XSI, bool } from './ix.js';
+import { EHR_ID_ROOT, extractPatient, id, NS, simpleUnit, tv, XSI } from './ix.js';
 import { REPORTS, type ReportSpec, type TestSpec } from './lab-data.js';
-import { idRoot, type DemoPerson } from './people.js';
+import type { DemoPerson } from './people.js';
 import { EHR_SYSTEM_ID, HEAD_UNIT, HSA_ROOT, POSITION_ROOT, STAFF } from './units.js';
 import { cdataIfMarkup, el, leaf, tag, xmlDocument, type XmlElement } from './xml.js';
 
@@ -63,11 +63,7 @@ function report(spec: ReportSpec, person: DemoPerson, clock: DemoClock): XmlElem
       // A plain string in the vendor's layout, not a TS.
       el('collectionDateTime', taken), el('priority', spec.priority),
       spec.question !== undefined && el('clinicalInformation', el('information', 'Frågeställning'), el('reply', cdataIfMarkup(spec.question)))),
-    el('patient',
-      id('patientID', person.id, idRoot(person.id)),
-      el('patientProtectedId', bool(person.protectedIdentity)),
-      el('patientName', el('patientFamilyName', person.familyName), leaf('patientMiddleName', person.middleName),
-        givenNames('patientGivenName', person))),
+    extractPatient('patient', person),
     attested && el('attestingCareProviders', el('attestingCareProvider',
       id('careProviderID', ATTESTER.hsaId, HSA_ROOT), el('careProviderName', ATTESTER.name), el('careProviderType', 'Attester'),
       el('providerPosition', id('careProviderPositionID', ATTESTER.positionId, POSITION_ROOT),
