@@ -11,7 +11,6 @@ import type { TimeRange } from '../../domain/time/time-range.js';
 import { PAYMENT_TYPES, type PaymentType } from '../../domain/writes/payment-types.js';
 import type { EhrWriteResult } from '../../domain/writes/write-outcomes.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { AnswerMemory } from '../../ports/answer-memory.port.js';
 import type { DelegationRegistry } from '../../ports/delegation-registry.port.js';
 import type { EhrReads, EhrRecords } from '../../ports/ehr-records.port.js';
 import { AnswerFaultError } from '../ehr-http/answer-fault.js';
@@ -37,15 +36,13 @@ interface Call extends UpstreamRequest {
 
 export class XmlHttpEhr implements EhrRecords, DelegationRegistry {
   private readonly transport: EhrHttpTransport;
-  private readonly inFlight: DocumentsInFlight;
-  /** Large documents' bytes, counted until their answers are written (documents-in-flight.ts). */
-  readonly answerMemory: AnswerMemory;
+  /** Large documents' bytes, counted until their answers are serialised (documents-in-flight.ts). */
+  readonly answerMemory: DocumentsInFlight;
   readonly reads: EhrReads = documentReads((read, patientId, range) => this.read(read, patientId, range));
 
   constructor(private readonly options: XmlHttpEhrOptions) {
     this.transport = new EhrHttpTransport({ ...options, media: XML });
-    this.inFlight = new DocumentsInFlight(options.documentBytesInFlight);
-    this.answerMemory = this.inFlight;
+    this.answerMemory = new DocumentsInFlight(options.documentBytesInFlight);
   }
 
   private async read<R extends XmlRead>(read: R, patientId: string, range: TimeRange): Promise<ReadItem<R>[]> {
@@ -56,7 +53,7 @@ export class XmlHttpEhr implements EhrRecords, DelegationRegistry {
       // In slices, and from the bytes: a megabyte of journal must neither hold the event loop while
       // it is read nor become one large string (ehr-xml/document-pieces.ts); and only so many
       // megabytes at once (documents-in-flight.ts).
-      const mapped = await this.inFlight.run(bytes.length, () => mapDocumentInSlices(kind, bytes, {
+      const mapped = await this.answerMemory.run(bytes.length, () => mapDocumentInSlices(kind, bytes, {
         zone: this.options.zone, expectedPatientId: patientId, onDropped: this.options.onDropped,
       })) as ReadItem<R>[];
       // The last slice of a large document ends with the whole tree built and checked: selecting
