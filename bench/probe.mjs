@@ -1,4 +1,4 @@
-/* global process, performance */
+/* global process, performance, setInterval */
 /**
  * Preloaded into a server under test (`node --import ./bench/probe.mjs dist/server.js`): answers
  * the bench orchestrator over the IPC channel with the process's own CPU time since the last reset,
@@ -15,12 +15,22 @@ if (typeof process.send === 'function') {
   delay.enable();
   let since = process.cpuUsage();
   let sinceWall = performance.now();
+  // BENCH_MEMORY_PEAK: what the heap, external memory and array buffers were when RSS peaked (sampled every 10 ms,
+  // so it sees the peak between tasks, not within one).
+  let peak;
+  if (process.env.BENCH_MEMORY_PEAK) {
+    setInterval(() => {
+      const rss = process.memoryUsage.rss();
+      if (peak === undefined || rss > peak.rss) peak = process.memoryUsage();
+    }, 10).unref();
+  }
   const send = (message) => {
     process.send?.(message);
   };
   process.on('message', (message) => {
     if (message?.type === 'bench:reset') {
       delay.reset();
+      peak = undefined;
       since = process.cpuUsage();
       sinceWall = performance.now();
       send({ type: 'bench:reset:ok' });
@@ -38,6 +48,7 @@ if (typeof process.send === 'function') {
         heapUsedBytes: memory.heapUsed,
         heapTotalBytes: memory.heapTotal,
         externalBytes: memory.external,
+        peak,
       });
     }
   });

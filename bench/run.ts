@@ -33,7 +33,9 @@
  *                                  [--scenarios 2b,2c,2d,2e,2f,2g,2h,3b,3c,3d,3e,3f,3g] [--open-rate N]
  *
  * Experiments (printed in the header when set): BENCH_NODE_FLAGS (node flags for the service),
- * BENCH_STATE_DIR (where its audit file goes), BENCH_LOG_LEVEL (LOG_LEVEL, default info).
+ * BENCH_STATE_DIR (where its audit file goes), BENCH_LOG_LEVEL (LOG_LEVEL, default info),
+ * BENCH_MEMORY_PEAK (the service samples process.memoryUsage() every 10 ms and each closed-loop run
+ * prints the heap, external memory and array buffers at the sampled RSS peak: what the peak is made of).
  */
 import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -87,6 +89,8 @@ interface ServerStats {
   eventLoopMaxMs: number;
   eventLoopP99Ms: number;
   rssBytes: number;
+  /** With BENCH_MEMORY_PEAK: process.memoryUsage() when the sampled RSS peaked. */
+  peak?: Record<string, number>;
 }
 
 /** A server process under test, with the probe's IPC side channel. */
@@ -197,6 +201,7 @@ async function closedLoop(
   const total = r.requests.total;
   const cpuUs = s.cpuUserUs + s.cpuSystemUs;
   const rss = peakRss(target.pid);
+  if (s.peak !== undefined) write(`  ${scenario}: at the sampled RSS peak ${JSON.stringify(Object.fromEntries(Object.entries(s.peak).map(([k, v]) => [k, Math.round(v / 2 ** 20)])))} MB`);
   return {
     scenario,
     path: urlPath,
@@ -290,7 +295,7 @@ async function main(): Promise<void> {
   const started = Date.now();
   const pinnedSelf = pinSelf(1);
   write(`# npm run bench — ${new Date().toISOString()}`);
-  const experiment = ['BENCH_NODE_FLAGS', 'BENCH_STATE_DIR', 'BENCH_LOG_LEVEL'].filter((k) => process.env[k]).map((k) => `${k}=${process.env[k]}`);
+  const experiment = ['BENCH_NODE_FLAGS', 'BENCH_STATE_DIR', 'BENCH_LOG_LEVEL', 'BENCH_MEMORY_PEAK'].filter((k) => process.env[k]).map((k) => `${k}=${process.env[k]}`);
   if (experiment.length > 0) write(`EXPERIMENT: ${experiment.join(' ')}`);
   write(`node ${process.version}; taskset ${hasTaskset() ? 'yes: servers on core 0, load generator + simulator on core 1' : 'not available: nothing pinned'}${pinnedSelf ? '' : ' (could not pin this process)'}; ${SECONDS} s measured after ${WARMUP_SECONDS} s warm-up per run\n`);
 

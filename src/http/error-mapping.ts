@@ -2,7 +2,7 @@ import type { FastifyError, FastifySchemaValidationError } from 'fastify';
 import { EXPECTED } from '../domain/operations/parameters.js';
 import { DomainError } from '../domain/errors.js';
 import { AccessLogUnavailableError } from '../ports/access-log.port.js';
-import { AnswerMemoryFullError } from '../ports/answer-memory.port.js';
+import { AnswerAbandonedError, AnswerMemoryFullError } from '../ports/answer-memory.port.js';
 import { InvalidTokenError, type TokenFault } from '../ports/access-token-verifier.port.js';
 import { EhrError } from '../domain/ehr-error.js';
 import { ApiError, MESSAGES } from './api-error.js';
@@ -155,6 +155,10 @@ export function toHttpFailure(err: unknown): HttpFailure {
   }
   if (err instanceof AnswerMemoryFullError) {
     return { status: 503, message: 'The service is overloaded. Try again later.', headers: { 'retry-after': String(err.retryAfterSeconds) }, fault: false };
+  }
+  if (err instanceof AnswerAbandonedError) {
+    // Nobody is left to read it; the status is for the audit trail, the log and the metrics.
+    return { status: 503, message: 'The request was withdrawn before it was answered.', headers: {}, fault: false };
   }
   if (err instanceof AuditUnavailableError) {
     return { status: 503, message: 'The service cannot record this access right now. Try again later.', headers: { 'retry-after': '5' }, fault: true };

@@ -1,3 +1,5 @@
+import type { ReadName } from '../domain/operations/table.js';
+
 /**
  * The memory large answers hold while they are made (issue 20 item 6). An EHR adapter that maps
  * large upstream documents into record trees counts their bytes against a budget and makes the next
@@ -6,7 +8,17 @@
  * `answering`: the bytes an answer's documents hold stay counted until it ends.
  */
 export interface AnswerMemory {
-  answering<T>(answer: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `answer` (one read of `subject` and the serialising of its answer). `abandoned` aborts once
+   * the caller has gone: an answer that has not begun by then is dropped (AnswerAbandonedError).
+   */
+  answering<T>(subject: AnswerSubject, abandoned: AbortSignal, answer: () => Promise<T>): Promise<T>;
+}
+
+/** Whose answer: one read of one patient's records. */
+export interface AnswerSubject {
+  read: ReadName;
+  patientId: string;
 }
 
 /**
@@ -21,5 +33,13 @@ export class AnswerMemoryFullError extends Error {
   }
 }
 
+/** The caller went away while its answer waited to begin: nothing was read for it, and nobody is left to answer. */
+export class AnswerAbandonedError extends Error {
+  constructor() {
+    super('the caller went away before its answer was begun');
+    this.name = 'AnswerAbandonedError';
+  }
+}
+
 /** For an EHR whose answers need no budget (the embedded EHR shares one mapped tree per document). */
-export const UNBOUNDED_ANSWER_MEMORY: AnswerMemory = { answering: (answer) => answer() };
+export const UNBOUNDED_ANSWER_MEMORY: AnswerMemory = { answering: (_subject, _abandoned, answer) => answer() };

@@ -4,7 +4,7 @@
  * not the read alone. The route runs both inside `answering`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AnswerMemoryFullError, type AnswerMemory } from '../../src/ports/answer-memory.port.js';
+import { AnswerAbandonedError, AnswerMemoryFullError, type AnswerMemory, type AnswerSubject } from '../../src/ports/answer-memory.port.js';
 import { DEMO } from '../security/support/oracles.js';
 import { routeByOperation } from '../security/support/routes.js';
 import { answerProblems, asAnswer } from '../security/support/shape.js';
@@ -13,8 +13,10 @@ import { startTestApp, type TestApp } from '../support/test-app.js';
 /** Notes what each answer's work returned by the time `answering` gave its bytes back. */
 class NotingMemory implements AnswerMemory {
   readonly ended: unknown[] = [];
+  readonly subjects: AnswerSubject[] = [];
 
-  async answering<T>(answer: () => Promise<T>): Promise<T> {
+  async answering<T>(subject: AnswerSubject, _abandoned: AbortSignal, answer: () => Promise<T>): Promise<T> {
+    this.subjects.push(subject);
     const result = await answer();
     this.ended.push(result);
     return result;
@@ -36,6 +38,14 @@ describe('the memory a read\'s answer holds', () => {
     const [ended] = memory.ended as { answer?: { byteLength?: number } }[];
     expect(ended?.answer?.byteLength).toBe(Number(res.headers['content-length']));
     expect(Buffer.byteLength(res.body)).toBe(Number(res.headers['content-length']));
+  });
+
+  it('names the read and the patient whose records are read, not the caller (answers of one record take turns)', async () => {
+    memory.subjects.length = 0;
+    const own = await t.call({ method: 'GET', url: '/patients/journalnotes/', token: await t.personToken(DEMO.TOLVAN) });
+    const forChild = await t.call({ method: 'GET', url: '/patients/contacts/', token: await t.personToken(DEMO.MARTA), patient: DEMO.LILLA });
+    expect([own.statusCode, forChild.statusCode]).toEqual([200, 200]);
+    expect(memory.subjects).toEqual([{ read: 'getJournalNotes', patientId: DEMO.TOLVAN }, { read: 'getContacts', patientId: DEMO.LILLA }]);
   });
 
   it('is never asked for when the read is refused before the EHR is asked', async () => {
@@ -61,5 +71,21 @@ describe('a read refused because too many large documents wait (AnswerMemoryFull
       expect(answerProblems(routeByOperation(operation), asAnswer(res), { allowed: [503] })).toEqual([]);
     }
     expect(t.audit.records.filter((r) => r.status === 503).map((r) => r.outcome)).toEqual(['failed', 'failed']);
+  });
+});
+
+describe('a read whose caller left while it waited its turn (AnswerAbandonedError)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ answerMemory: { answering: () => Promise.reject(new AnswerAbandonedError()) } });
+  });
+  afterAll(() => t.close());
+
+  it('ends as a 503 in the path\'s error shape, without Retry-After, and is audited as not answered', async () => {
+    const res = await t.call({ method: 'GET', url: '/patients/journalnotes/', token: await t.personToken(DEMO.TOLVAN) });
+    expect([res.statusCode, res.headers['retry-after']]).toEqual([503, undefined]);
+    expect(JSON.stringify(res.json())).toContain('The request was withdrawn before it was answered.');
+    expect(answerProblems(routeByOperation('getJournalNotes'), asAnswer(res), { allowed: [503] })).toEqual([]);
+    expect(t.audit.records.filter((r) => r.status === 503).map((r) => r.outcome)).toEqual(['failed']);
   });
 });

@@ -15,6 +15,7 @@ import { ReadPatientData } from '../../src/domain/use-cases/read-patient-data.js
 import { RegisterPayment } from '../../src/domain/use-cases/register-payment.js';
 import type { RouteDependencies } from '../../src/http/routes/dependencies.js';
 import type { AccessLogReader } from '../../src/ports/access-log.port.js';
+import type { AnswerMemory } from '../../src/ports/answer-memory.port.js';
 import type { Clock } from '../../src/ports/clock.port.js';
 import type { DelegationRegistry } from '../../src/ports/delegation-registry.port.js';
 import type { EhrRecords } from '../../src/ports/ehr-records.port.js';
@@ -82,12 +83,14 @@ export function clientOf(app: FastifyInstance, issuer: TestIssuer) {
 
 /** The real HTTP app over a remote EHR adapter (xml-http, fhir-r4), with the test issuer, the in-memory audit trail and one subscription key. */
 export async function buildRemoteApp(
-  ehr: EhrRecords & DelegationRegistry, clock: Clock, issuer: TestIssuer, audit: MemoryAuditTrail, logger: Logger,
+  ehr: EhrRecords & DelegationRegistry & { readonly answerMemory?: AnswerMemory }, clock: Clock, issuer: TestIssuer, audit: MemoryAuditTrail, logger: Logger,
 ): Promise<FastifyInstance> {
   const app = await buildApp({
     config: TEST_HTTP_CONFIG,
     clock, logger, ehr, auditTrail: audit, tokenVerifier: verifierFor(issuer, clock), ...useCasesOver(ehr, clock), readAccessLog: accessLogOver(audit),
     subscriptionKeys: new StaticSubscriptionKeys(new Map([['test', KEY]])),
+    // As the composition root wires it (src/container.ts).
+    ...(ehr.answerMemory === undefined ? {} : { answerMemory: ehr.answerMemory }),
   });
   await app.ready();
   return app;

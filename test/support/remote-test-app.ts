@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
@@ -33,6 +34,8 @@ export interface RemoteTestAppOptions {
   breaker?: { failureThreshold: number; openMs: number };
   /** The breaker's clock; the app's FixedClock unless given. */
   breakerNow?: () => number;
+  /** Sees every request the EHR simulator receives, as it arrives. */
+  onEhrRequest?: (req: IncomingMessage) => void;
 }
 
 /**
@@ -43,7 +46,10 @@ export async function startRemoteTestApp(options: RemoteTestAppOptions = {}): Pr
   const dir = await mkdtemp(path.join(tmpdir(), 'pdas-remote-test-'));
   const clock = new FixedClock(options.now ?? Date.now());
   await generateDemoData(path.join(dir, 'ehr'), { now: clock.now(), zone: ZONE });
-  const sim = await startEhrSimulator({ dataDir: path.join(dir, 'ehr'), stateFile: path.join(dir, 'sim-state.json'), zone: ZONE });
+  const sim = await startEhrSimulator({
+    dataDir: path.join(dir, 'ehr'), stateFile: path.join(dir, 'sim-state.json'), zone: ZONE,
+    ...(options.onEhrRequest === undefined ? {} : { onRequest: options.onEhrRequest }),
+  });
   const logLines: string[] = [];
   const logger = createLogger('info', { write: (line: string) => void logLines.push(line) });
   const issuer = await TestIssuer.start();

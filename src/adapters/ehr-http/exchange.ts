@@ -30,6 +30,8 @@ export interface UpstreamRequest {
   headers?: Readonly<Record<string, string>>;
   /** Reads may be sent twice; a write never is, since the first one may have been committed (threat 30 of docs/threat-model.md#the-upstream-ehr-api10). */
   retryOnConnectionLoss: boolean;
+  /** What is left of the deadline when the caller spent some of it before asking (never more than EHR_TIMEOUT_MS). */
+  timeoutMs?: number;
 }
 
 export interface UpstreamAnswer {

@@ -98,7 +98,7 @@ export class EhrHttpTransport {
     try {
       return await this.breaker.run(async () => {
         const answer = await exchange(this.pool, { ...request, path: this.prefix + request.path }, {
-          timeoutMs: this.options.timeoutMs,
+          timeoutMs: Math.min(request.timeoutMs ?? this.options.timeoutMs, this.options.timeoutMs),
           media: this.options.media,
           bodyLimit: (status) => bodyLimit(status, this.maxBodyBytes),
           onRetry: () => this.emit({ type: 'retry', detail: `${request.method} after a lost connection` }),

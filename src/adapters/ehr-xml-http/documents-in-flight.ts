@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { AnswerMemoryFullError, type AnswerMemory } from '../../ports/answer-memory.port.js';
+import { AnswerMemoryFullError, type AnswerMemory, type AnswerSubject } from '../../ports/answer-memory.port.js';
+import { RecordLanes } from './record-lanes.js';
 
 /**
  * How many bytes of large upstream documents have record trees in memory at once (issue 20 item 6).
@@ -17,7 +18,8 @@ import { AnswerMemoryFullError, type AnswerMemory } from '../../ports/answer-mem
  * A document waits with its bytes already fetched, so the wait is bounded too: past
  * `waitingLimit` bytes waiting, a further large document is refused (AnswerMemoryFullError, a 503
  * with Retry-After) instead of held, or two hundred readers of a 1 MB journal would hold two hundred
- * megabytes of documents while they queue.
+ * megabytes of documents while they queue. Before any of that, answers of the same record take
+ * turns (record-lanes.ts), so many reads of one journal wait without fetching it.
  */
 
 /** Documents of this many bytes or fewer are never held back. */
@@ -31,9 +33,10 @@ export const DOCUMENT_BYTES_IN_FLIGHT = 1024 * 1024;
 /** Bytes of large documents waiting for the budget, by default, past which the next is refused. */
 export const DOCUMENT_BYTES_WAITING = 64 * 1024 * 1024;
 
-/** The bytes one answer holds. */
+/** The bytes one answer holds, and when it began to wait for its turn (performance.now()). */
 interface Answer {
   held: number;
+  readonly began: number;
 }
 
 export class DocumentsInFlight implements AnswerMemory {
@@ -42,17 +45,44 @@ export class DocumentsInFlight implements AnswerMemory {
   private readonly waiting: { bytes: number; go: () => void }[] = [];
   private readonly answers = new AsyncLocalStorage<Answer>();
 
-  constructor(private readonly limit = DOCUMENT_BYTES_IN_FLIGHT, private readonly waitingLimit = DOCUMENT_BYTES_WAITING) {
+  constructor(
+    private readonly limit = DOCUMENT_BYTES_IN_FLIGHT,
+    private readonly waitingLimit = DOCUMENT_BYTES_WAITING,
+    /** Where answers of the same record take their turns. */
+    private readonly lanes = new RecordLanes(),
+  ) {
     if (!(limit > 0) || !(waitingLimit > 0)) throw new RangeError('the budget must be positive');
   }
 
-  async answering<T>(answer: () => Promise<T>): Promise<T> {
-    const own: Answer = { held: 0 };
-    try {
-      return await this.answers.run(own, answer);
-    } finally {
-      this.giveBack(own.held);
-    }
+  answering<T>(subject: AnswerSubject, abandoned: AbortSignal, answer: () => Promise<T>): Promise<T> {
+    const began = performance.now();
+    return this.lanes.through(`${subject.read} ${subject.patientId}`, abandoned, async () => {
+      const own: Answer = { held: 0, began };
+      try {
+        return await this.answers.run(own, answer);
+      } finally {
+        this.giveBack(own.held);
+      }
+    });
+  }
+
+  /**
+   * How long ago the answer being made now began to wait for its turn, in ms (0 outside `answering`):
+   * its EHR calls get what is left of one deadline, so waiting never adds a deadline of its own.
+   */
+  waited(): number {
+    const answer = this.answers.getStore();
+    return answer === undefined ? 0 : performance.now() - answer.began;
+  }
+
+  /** Records whose answers are being made or wait their turn now (for tests). */
+  get recordsAnswering(): number {
+    return this.lanes.records;
+  }
+
+  /** Answers waiting for their record's turn now (for tests). */
+  get answersWaiting(): number {
+    return this.lanes.waiting;
   }
 
   /** `map`'s result, run once a document of `bytes` fits the budget (at once when it is small). */

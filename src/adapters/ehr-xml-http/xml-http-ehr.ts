@@ -20,12 +20,14 @@ import { DOCUMENT_OF, documentReads, type XmlRead } from '../ehr-xml/documents.j
 import { MalformedDocumentError, mapDocumentInSlices, mapRelationships, mapResultRecord } from '../ehr-xml/index.js';
 import { bodyLimitFor, documentOf } from './answer.js';
 import { DocumentsInFlight, SMALL_DOCUMENT_BYTES } from './documents-in-flight.js';
+import { ANSWERS_PER_RECORD, RecordLanes } from './record-lanes.js';
 import { XML } from './media.js';
 import type { XmlHttpEhrOptions } from './options.js';
 import { answeredAsEhr } from './ping.js';
 import { isContactId, isPersonId, readPath, relationshipsPath, writePath } from './paths.js';
 
 const NOT_FOUND = (): EhrError => new EhrError('patient-not-found', 'unknown patient');
+const EHR_TOO_SLOW = (): EhrError => new EhrError('timeout', 'EHR did not answer within the deadline');
 const KNOWN_PAYMENT_TYPES: ReadonlySet<string> = new Set<PaymentType>(PAYMENT_TYPES);
 // A well-formed id nobody has: the EHR answers it with an empty registry or a Fault, never with patient data.
 const PING_ACTOR = '000000000000';
@@ -42,14 +44,19 @@ export class XmlHttpEhr implements EhrRecords, DelegationRegistry {
 
   constructor(private readonly options: XmlHttpEhrOptions) {
     this.transport = new EhrHttpTransport({ ...options, media: XML });
-    this.answerMemory = new DocumentsInFlight(options.documentBytesInFlight);
+    // A turn waited for longer than a call may take is answered as that call's timeout would be.
+    const lanes = new RecordLanes(ANSWERS_PER_RECORD, { maxWaitMs: options.timeoutMs, tooLong: EHR_TOO_SLOW });
+    this.answerMemory = new DocumentsInFlight(options.documentBytesInFlight, undefined, lanes);
   }
 
   private async read<R extends XmlRead>(read: R, patientId: string, range: TimeRange): Promise<ReadItem<R>[]> {
     if (!isPersonId(patientId)) throw NOT_FOUND();
     const kind = DOCUMENT_OF[read];
     const path = readPath(kind, patientId, range, this.options.zone);
-    return this.call({ method: 'GET', path, retryOnConnectionLoss: true, patientPath: true }, async (bytes) => {
+    // Its wait for a turn (record-lanes.ts) came out of the call's deadline.
+    const timeoutMs = Math.floor(this.options.timeoutMs - this.answerMemory.waited());
+    if (timeoutMs <= 0) throw EHR_TOO_SLOW();
+    return this.call({ method: 'GET', path, retryOnConnectionLoss: true, patientPath: true, timeoutMs }, async (bytes) => {
       // In slices, and from the bytes: a megabyte of journal must neither hold the event loop while
       // it is read nor become one large string (ehr-xml/document-pieces.ts); and only so many
       // megabytes at once (documents-in-flight.ts).

@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { DocumentsInFlight, SMALL_DOCUMENT_BYTES } from '../../../src/adapters/ehr-xml-http/documents-in-flight.js';
-import { AnswerMemoryFullError } from '../../../src/ports/answer-memory.port.js';
+import { AnswerMemoryFullError, type AnswerSubject } from '../../../src/ports/answer-memory.port.js';
 
 const MB = 1024 * 1024;
+let patients = 0;
+/** An answer of a record of its own (answers of one record take turns: record-lanes.test.ts). */
+const own = (): AnswerSubject => ({ read: 'getJournalNotes', patientId: String(191200000000 + ++patients) });
+const STAYING = new AbortController().signal;
 
 /** A mapping that ends when `end()` is called, noting when it started. */
 function held(log: string[], name: string): { map: () => Promise<string>; end: () => void } {
@@ -58,7 +62,7 @@ describe('DocumentsInFlight while answering (issue 20 item 6: a tree lives until
     const log: string[] = [];
     let finish = (): void => undefined;
     const serialised = new Promise<void>((resolve) => (finish = resolve));
-    const first = budget.answering(async () => {
+    const first = budget.answering(own(), STAYING, async () => {
       const tree = await budget.run(2 * MB, () => Promise.resolve('tree'));
       log.push('built');
       await serialised;
@@ -68,7 +72,7 @@ describe('DocumentsInFlight while answering (issue 20 item 6: a tree lives until
     expect(log).toEqual(['built']);
     expect(budget.bytesInFlight).toBe(2 * MB);
     // The next answer's document waits for the first answer to be written, not only built.
-    const next = budget.answering(() => budget.run(2 * MB, () => (log.push('next'), Promise.resolve('next tree'))));
+    const next = budget.answering(own(), STAYING, () => budget.run(2 * MB, () => (log.push('next'), Promise.resolve('next tree'))));
     await turn();
     expect(log).toEqual(['built']);
     finish();
@@ -80,7 +84,7 @@ describe('DocumentsInFlight while answering (issue 20 item 6: a tree lives until
 
   it('lets an answer that already holds bytes map its next document at once, so it never waits for itself', async () => {
     const budget = new DocumentsInFlight(2 * MB);
-    const answer = budget.answering(async () => {
+    const answer = budget.answering(own(), STAYING, async () => {
       await budget.run(2 * MB, () => Promise.resolve('journal'));
       return budget.run(1 * MB, () => Promise.resolve('second'));
     });
@@ -90,7 +94,7 @@ describe('DocumentsInFlight while answering (issue 20 item 6: a tree lives until
 
   it('gives an answer\'s bytes back when it fails', async () => {
     const budget = new DocumentsInFlight(2 * MB);
-    await expect(budget.answering(async () => {
+    await expect(budget.answering(own(), STAYING, async () => {
       await budget.run(2 * MB, () => Promise.resolve('tree'));
       throw new Error('serialising failed');
     })).rejects.toThrow('serialising failed');
@@ -100,13 +104,13 @@ describe('DocumentsInFlight while answering (issue 20 item 6: a tree lives until
   it('keeps answers apart: one answer\'s bytes never let another answer skip the queue', async () => {
     const budget = new DocumentsInFlight(2 * MB);
     let finish = (): void => undefined;
-    const holding = budget.answering(async () => {
+    const holding = budget.answering(own(), STAYING, async () => {
       await budget.run(2 * MB, () => Promise.resolve('a'));
       await new Promise<void>((resolve) => (finish = resolve));
     });
     await turn();
     let mapped = false;
-    const other = budget.answering(() => budget.run(1 * MB, () => ((mapped = true), Promise.resolve('b'))));
+    const other = budget.answering(own(), STAYING, () => budget.run(1 * MB, () => ((mapped = true), Promise.resolve('b'))));
     await turn();
     expect(mapped).toBe(false);
     finish();
