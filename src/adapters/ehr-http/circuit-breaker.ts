@@ -39,15 +39,18 @@ export class CircuitBreaker {
 
   /**
    * Runs `call` unless the breaker is open. `isFailure` says which errors count against the EHR;
-   * any other outcome shows the EHR answering, which is what the breaker cares about.
+   * any other outcome shows the EHR answering, which is what the breaker cares about, except an
+   * error `isFailure` calls undefined: it says nothing about the EHR and changes nothing.
    */
-  async run<T>(call: () => Promise<T>, isFailure: (err: unknown) => boolean): Promise<T> {
+  async run<T>(call: () => Promise<T>, isFailure: (err: unknown) => boolean | undefined): Promise<T> {
     const probe = this.admit();
     let result: T;
     try {
       result = await call();
     } catch (err) {
-      if (isFailure(err)) this.failed(probe);
+      const failure = isFailure(err);
+      if (failure === undefined) this.unsettled(probe);
+      else if (failure) this.failed(probe);
       else this.succeeded(probe);
       throw err;
     }
@@ -76,6 +79,11 @@ export class CircuitBreaker {
     } else if (this.state === 'closed') {
       this.failures = 0;
     }
+  }
+
+  /** A probe that showed nothing leaves the breaker half-open: the next call probes again. */
+  private unsettled(probe: boolean): void {
+    if (probe) this.probing = false;
   }
 
   private failed(probe: boolean): void {

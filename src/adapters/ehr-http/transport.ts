@@ -95,6 +95,11 @@ export class EhrHttpTransport {
    * failures unless they are an AnswerFaultError (a fault of this answer alone).
    */
   async call<T>(request: UpstreamRequest, interpret: (answer: UpstreamAnswer) => T | Promise<T>, bodyLimit: BodyLimit = successBodies): Promise<T> {
+    // A call given only part of the deadline (its caller waited for its turn first) that runs out of
+    // it says nothing sure about the EHR: counting it would let a queue of our own open the breaker.
+    const shortened = request.timeoutMs !== undefined && request.timeoutMs < this.options.timeoutMs;
+    const counts = (err: unknown): boolean | undefined =>
+      shortened && err instanceof EhrError && err.failure === 'timeout' ? undefined : isInfrastructureFailure(err);
     try {
       return await this.breaker.run(async () => {
         const answer = await exchange(this.pool, { ...request, path: this.prefix + request.path }, {
@@ -105,7 +110,7 @@ export class EhrHttpTransport {
           tlsErrorSince: (since) => this.connector.since(since),
         });
         return interpret(answer);
-      }, isInfrastructureFailure);
+      }, counts);
     } catch (err) {
       if (err instanceof EhrError && err.failure !== 'patient-not-found' && !(err instanceof CircuitOpenError)) {
         this.emit({ type: 'upstream-error', detail: err.message });

@@ -98,4 +98,22 @@ describe('CircuitBreaker', () => {
     expect(() => new CircuitBreaker({ failureThreshold: 1.5, openMs: 1000 })).toThrow(RangeError);
     expect(() => new CircuitBreaker({ failureThreshold: 3, openMs: 0 })).toThrow(RangeError);
   });
+
+  it('changes nothing for an error that says nothing about the EHR: no failure counted, none forgiven, a probe left to the next call', async () => {
+    const changes: BreakerChange[] = [];
+    let now = 1_000_000;
+    const breaker = new CircuitBreaker({ failureThreshold: 2, openMs: 10_000 }, () => now, (c) => changes.push(c));
+    const unsure = (err: unknown): boolean | undefined => (err instanceof EhrError && err.failure === 'timeout' ? undefined : counts(err));
+    await expect(breaker.run(fail('bad-response'), unsure)).rejects.toMatchObject({ failure: 'bad-response' });
+    for (let i = 0; i < 5; i++) await expect(breaker.run(fail('timeout'), unsure)).rejects.toMatchObject({ failure: 'timeout' });
+    expect(breaker.current).toBe('closed');
+    // The first failure still counts: one more opens it.
+    await expect(breaker.run(fail('bad-response'), unsure)).rejects.toMatchObject({ failure: 'bad-response' });
+    expect(changes).toEqual([{ type: 'breaker-open', detail: '2 consecutive failures' }]);
+    now += 10_000;
+    await expect(breaker.run(fail('timeout'), unsure)).rejects.toMatchObject({ failure: 'timeout' });
+    expect(breaker.current).toBe('half-open');
+    await expect(breaker.run(ok, unsure)).resolves.toBe('ok');
+    expect(breaker.current).toBe('closed');
+  });
 });

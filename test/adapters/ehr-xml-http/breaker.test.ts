@@ -142,4 +142,21 @@ describe('XmlHttpEhr circuit breaker against the simulator', () => {
       await expect(ehr.ping()).resolves.toBe(up);
     }
   });
+
+  it('never counts a timeout of a read that had only part of the deadline left after waiting its turn', async () => {
+    now = 9_000_000;
+    const ehr = adapter(2);
+    t.sim.faults.hang();
+    const staying = new AbortController().signal;
+    // Each read waits 200 of its 300 ms inside its answer before asking, as one behind others of its record would.
+    const late = () => ehr.answerMemory.answering({ read: 'getContacts', patientId: ADULT }, staying, async () => {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      return readDocument(ehr, 'contacts', ADULT, {});
+    });
+    for (let i = 0; i < 3; i++) await expect(late()).rejects.toMatchObject({ failure: 'timeout' });
+    expect(t.events.filter((e) => e.type === 'breaker-open')).toEqual([]);
+    // A read given the whole deadline still counts: two of them open it.
+    for (let i = 0; i < 2; i++) await expect(readDocument(ehr, 'contacts', ADULT, {})).rejects.toMatchObject({ failure: 'timeout' });
+    expect(t.events).toContainEqual({ type: 'breaker-open', detail: '2 consecutive failures' });
+  });
 });
