@@ -82,6 +82,8 @@ export function isContentType(value: string | undefined, types: readonly string[
 }
 
 const refused = (reason: string): EhrError => new EhrError('bad-response', reason);
+/** The call's deadline (EHR_TIMEOUT_MS, or what was left of it) passed before a whole answer came. */
+export const deadlinePassed = (): EhrError => new EhrError('timeout', 'EHR did not answer within the deadline');
 /** The answer came, but this service will not read it: a fault of this answer alone. */
 const unreadable = (reason: string): EhrError => new AnswerFaultError(reason);
 
@@ -138,7 +140,7 @@ export async function exchange(pool: Dispatcher, request: UpstreamRequest, setti
         return await once(pool, request, deadline.signal, settings);
       } catch (err) {
         if (deadline.signal.aborted || TIMED_OUT.has(codeOf(err) ?? '')) {
-          throw new EhrError('timeout', 'EHR did not answer within the deadline');
+          throw deadlinePassed();
         }
         if (err instanceof EhrError) throw err;
         const code = codeOf(err);

@@ -45,13 +45,14 @@ export class DocumentsInFlight implements AnswerMemory {
   private readonly waiting: { bytes: number; go: () => void }[] = [];
   private readonly answers = new AsyncLocalStorage<Answer>();
 
-  constructor(
-    private readonly limit = DOCUMENT_BYTES_IN_FLIGHT,
-    private readonly waitingLimit = DOCUMENT_BYTES_WAITING,
-    /** Where answers of the same record take their turns. */
-    private readonly lanes = new RecordLanes(),
-  ) {
-    if (!(limit > 0) || !(waitingLimit > 0)) throw new RangeError('the budget must be positive');
+  private readonly waitingLimit: number;
+  /** Where answers of the same record take their turns. */
+  private readonly lanes: RecordLanes;
+
+  constructor(private readonly limit = DOCUMENT_BYTES_IN_FLIGHT, more: { waitingLimit?: number; lanes?: RecordLanes } = {}) {
+    this.waitingLimit = more.waitingLimit ?? DOCUMENT_BYTES_WAITING;
+    this.lanes = more.lanes ?? new RecordLanes();
+    if (!(limit > 0) || !(this.waitingLimit > 0)) throw new RangeError('the budget must be positive');
   }
 
   answering<T>(subject: AnswerSubject, abandoned: AbortSignal, answer: () => Promise<T>): Promise<T> {

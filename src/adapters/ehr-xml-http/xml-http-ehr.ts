@@ -14,7 +14,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { DelegationRegistry } from '../../ports/delegation-registry.port.js';
 import type { EhrReads, EhrRecords } from '../../ports/ehr-records.port.js';
 import { AnswerFaultError } from '../ehr-http/answer-fault.js';
-import type { UpstreamAnswer, UpstreamRequest } from '../ehr-http/exchange.js';
+import { deadlinePassed, type UpstreamAnswer, type UpstreamRequest } from '../ehr-http/exchange.js';
 import { EhrHttpTransport, type EhrTls } from '../ehr-http/transport.js';
 import { DOCUMENT_OF, documentReads, type XmlRead } from '../ehr-xml/documents.js';
 import { MalformedDocumentError, mapDocumentInSlices, mapRelationships, mapResultRecord } from '../ehr-xml/index.js';
@@ -27,7 +27,6 @@ import { answeredAsEhr } from './ping.js';
 import { isContactId, isPersonId, readPath, relationshipsPath, writePath } from './paths.js';
 
 const NOT_FOUND = (): EhrError => new EhrError('patient-not-found', 'unknown patient');
-const EHR_TOO_SLOW = (): EhrError => new EhrError('timeout', 'EHR did not answer within the deadline');
 const KNOWN_PAYMENT_TYPES: ReadonlySet<string> = new Set<PaymentType>(PAYMENT_TYPES);
 // A well-formed id nobody has: the EHR answers it with an empty registry or a Fault, never with patient data.
 const PING_ACTOR = '000000000000';
@@ -45,8 +44,8 @@ export class XmlHttpEhr implements EhrRecords, DelegationRegistry {
   constructor(private readonly options: XmlHttpEhrOptions) {
     this.transport = new EhrHttpTransport({ ...options, media: XML });
     // A turn waited for longer than a call may take is answered as that call's timeout would be.
-    const lanes = new RecordLanes(ANSWERS_PER_RECORD, { maxWaitMs: options.timeoutMs, tooLong: EHR_TOO_SLOW });
-    this.answerMemory = new DocumentsInFlight(options.documentBytesInFlight, undefined, lanes);
+    const lanes = new RecordLanes(ANSWERS_PER_RECORD, { maxWaitMs: options.timeoutMs, tooLong: deadlinePassed });
+    this.answerMemory = new DocumentsInFlight(options.documentBytesInFlight, { lanes });
   }
 
   private async read<R extends XmlRead>(read: R, patientId: string, range: TimeRange): Promise<ReadItem<R>[]> {
@@ -55,7 +54,7 @@ export class XmlHttpEhr implements EhrRecords, DelegationRegistry {
     const path = readPath(kind, patientId, range, this.options.zone);
     // Its wait for a turn (record-lanes.ts) came out of the call's deadline.
     const timeoutMs = Math.floor(this.options.timeoutMs - this.answerMemory.waited());
-    if (timeoutMs <= 0) throw EHR_TOO_SLOW();
+    if (timeoutMs <= 0) throw deadlinePassed();
     return this.call({ method: 'GET', path, retryOnConnectionLoss: true, patientPath: true, timeoutMs }, async (bytes) => {
       // In slices, and from the bytes: a megabyte of journal must neither hold the event loop while
       // it is read nor become one large string (ehr-xml/document-pieces.ts); and only so many

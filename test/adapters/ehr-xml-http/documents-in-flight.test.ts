@@ -121,7 +121,7 @@ describe('DocumentsInFlight while answering (issue 20 item 6: a tree lives until
 
 describe('DocumentsInFlight waiting (issue 20 item 6: documents wait with their bytes already fetched)', () => {
   it('refuses a large document once the bytes waiting would pass the limit, without mapping it, and lets the line drain', async () => {
-    const budget = new DocumentsInFlight(2 * MB, 3 * MB);
+    const budget = new DocumentsInFlight(2 * MB, { waitingLimit: 3 * MB });
     const log: string[] = [];
     const first = held(log, 'first');
     const running = budget.run(2 * MB, first.map);
@@ -140,7 +140,7 @@ describe('DocumentsInFlight waiting (issue 20 item 6: documents wait with their 
   });
 
   it('always lets the first waiter in line, however large', async () => {
-    const budget = new DocumentsInFlight(2 * MB, 1 * MB);
+    const budget = new DocumentsInFlight(2 * MB, { waitingLimit: 1 * MB });
     const first = held([], 'first');
     const running = budget.run(2 * MB, first.map);
     const big = budget.run(9 * MB, () => Promise.resolve('big'));
