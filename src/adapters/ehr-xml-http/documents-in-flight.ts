@@ -33,10 +33,10 @@ export const DOCUMENT_BYTES_IN_FLIGHT = 1024 * 1024;
 /** Bytes of large documents waiting for the budget, by default, past which the next is refused. */
 export const DOCUMENT_BYTES_WAITING = 64 * 1024 * 1024;
 
-/** The bytes one answer holds, and when it began to wait for its turn (performance.now()). */
+/** The bytes one answer holds, and when it began to wait for its turn (performance.now()), if it had to. */
 interface Answer {
   held: number;
-  readonly began: number;
+  readonly waitingSince: number | undefined;
 }
 
 export class DocumentsInFlight implements AnswerMemory {
@@ -56,9 +56,8 @@ export class DocumentsInFlight implements AnswerMemory {
   }
 
   answering<T>(subject: AnswerSubject, abandoned: AbortSignal, answer: () => Promise<T>): Promise<T> {
-    const began = performance.now();
-    return this.lanes.through(`${subject.read} ${subject.patientId}`, abandoned, async () => {
-      const own: Answer = { held: 0, began };
+    return this.lanes.through(`${subject.read} ${subject.patientId}`, abandoned, async (waitingSince) => {
+      const own: Answer = { held: 0, waitingSince };
       try {
         return await this.answers.run(own, answer);
       } finally {
@@ -68,12 +67,13 @@ export class DocumentsInFlight implements AnswerMemory {
   }
 
   /**
-   * How long ago the answer being made now began to wait for its turn, in ms (0 outside `answering`):
-   * its EHR calls get what is left of one deadline, so waiting never adds a deadline of its own.
+   * How long ago the answer being made now began to wait for its turn, in ms; undefined when it had
+   * its turn at once (or outside `answering`). Its EHR calls get what is left of one deadline, so
+   * waiting never adds a deadline of its own.
    */
-  waited(): number {
-    const answer = this.answers.getStore();
-    return answer === undefined ? 0 : performance.now() - answer.began;
+  waited(): number | undefined {
+    const since = this.answers.getStore()?.waitingSince;
+    return since === undefined ? undefined : performance.now() - since;
   }
 
   /** Records whose answers are being made or wait their turn now (for tests). */

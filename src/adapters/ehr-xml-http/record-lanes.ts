@@ -38,18 +38,26 @@ export class RecordLanes {
     this.tooLong = limits.tooLong ?? (() => new Error('waited too long for its turn'));
   }
 
-  /** `work`'s result, begun once fewer than `width` answers of `record` are being made. */
-  async through<T>(record: string, abandoned: AbortSignal, work: () => Promise<T>): Promise<T> {
+  /**
+   * `work`'s result, begun once fewer than `width` answers of `record` are being made; `work` is told
+   * when it began to wait (performance.now()), or undefined when it had its turn at once.
+   */
+  async through<T>(record: string, abandoned: AbortSignal, work: (waitingSince: number | undefined) => Promise<T>): Promise<T> {
     if (abandoned.aborted) throw new AnswerAbandonedError();
     let lane = this.lanes.get(record);
     if (lane === undefined) {
       lane = { running: 0, waiting: [] };
       this.lanes.set(record, lane);
     }
-    if (lane.running < this.width) lane.running++;
-    else await this.waitIn(lane, abandoned);
+    let waitingSince: number | undefined;
+    if (lane.running < this.width) {
+      lane.running++;
+    } else {
+      waitingSince = performance.now();
+      await this.waitIn(lane, abandoned);
+    }
     try {
-      return await work();
+      return await work(waitingSince);
     } finally {
       this.leave(record, lane);
     }

@@ -52,10 +52,12 @@ export class XmlHttpEhr implements EhrRecords, DelegationRegistry {
     if (!isPersonId(patientId)) throw NOT_FOUND();
     const kind = DOCUMENT_OF[read];
     const path = readPath(kind, patientId, range, this.options.zone);
-    // Its wait for a turn (record-lanes.ts) came out of the call's deadline.
-    const timeoutMs = Math.floor(this.options.timeoutMs - this.answerMemory.waited());
-    if (timeoutMs <= 0) throw deadlinePassed();
-    return this.call({ method: 'GET', path, retryOnConnectionLoss: true, patientPath: true, timeoutMs }, async (bytes) => {
+    // A wait for its turn (record-lanes.ts) comes out of the call's deadline; a call that never waited has all of it.
+    const waited = this.answerMemory.waited();
+    const timeoutMs = waited === undefined ? undefined : Math.floor(this.options.timeoutMs - waited);
+    if (timeoutMs !== undefined && timeoutMs <= 0) throw deadlinePassed();
+    const call: Call = { method: 'GET', path, retryOnConnectionLoss: true, patientPath: true, ...(timeoutMs === undefined ? {} : { timeoutMs }) };
+    return this.call(call, async (bytes) => {
       // In slices, and from the bytes: a megabyte of journal must neither hold the event loop while
       // it is read nor become one large string (ehr-xml/document-pieces.ts); and only so many
       // megabytes at once (documents-in-flight.ts).

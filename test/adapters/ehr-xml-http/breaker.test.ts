@@ -148,15 +148,28 @@ describe('XmlHttpEhr circuit breaker against the simulator', () => {
     const ehr = adapter(2);
     t.sim.faults.hang();
     const staying = new AbortController().signal;
-    // Each read waits 200 of its 300 ms inside its answer before asking, as one behind others of its record would.
-    const late = () => ehr.answerMemory.answering({ read: 'getContacts', patientId: ADULT }, staying, async () => {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      return readDocument(ehr, 'contacts', ADULT, {});
-    });
+    const subject = { read: 'getContacts', patientId: ADULT } as const;
+    // Each read waits 200 of its 300 ms for its turn, behind two answers of its record that hold it that long.
+    const late = () => {
+      for (let i = 0; i < 2; i++) void ehr.answerMemory.answering(subject, staying, () => new Promise((resolve) => setTimeout(resolve, 200)));
+      return ehr.answerMemory.answering(subject, staying, () => readDocument(ehr, 'contacts', ADULT, {}));
+    };
     for (let i = 0; i < 3; i++) await expect(late()).rejects.toMatchObject({ failure: 'timeout' });
     expect(t.events.filter((e) => e.type === 'breaker-open')).toEqual([]);
     // A read given the whole deadline still counts: two of them open it.
     for (let i = 0; i < 2; i++) await expect(readDocument(ehr, 'contacts', ADULT, {})).rejects.toMatchObject({ failure: 'timeout' });
+    expect(t.events).toContainEqual({ type: 'breaker-open', detail: '2 consecutive failures' });
+  });
+
+  it('counts the timeouts of reads made for an answer that had its turn at once, as any other', async () => {
+    now = 10_000_000;
+    const ehr = adapter(2);
+    t.sim.faults.hang();
+    const staying = new AbortController().signal;
+    for (let i = 0; i < 2; i++) {
+      await expect(ehr.answerMemory.answering({ read: 'getContacts', patientId: ADULT }, staying, () => readDocument(ehr, 'contacts', ADULT, {})))
+        .rejects.toMatchObject({ failure: 'timeout' });
+    }
     expect(t.events).toContainEqual({ type: 'breaker-open', detail: '2 consecutive failures' });
   });
 });
