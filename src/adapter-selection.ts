@@ -127,9 +127,12 @@ export interface EhrSource {
 type Ehr = EhrRecords & DelegationRegistry & { readonly answerMemory?: AnswerMemory };
 type Remote = Ehr & { useTls(tls: EhrTls): void; close(): Promise<void> };
 
+/** Every adapter's note of a record it could not map and left out of an answer (never its content). */
+const droppedRecords = (logger: Logger) => (reason: string): void => logger.warn({ reason }, 'EHR record left out of an answer');
+
 /** A remote EHR (or registry) at `baseUrl`, closed with the service, its EHR_TLS_* files watched. */
 async function openRemote(kind: 'xml-http' | 'fhir-r4', baseUrl: string, { config, logger, metrics, life }: Selection): Promise<Remote> {
-  const onDropped = (reason: string): void => logger.warn({ reason }, 'EHR record left out of an answer');
+  const onDropped = droppedRecords(logger);
   const common = {
     baseUrl, timeoutMs: config.ehrTimeoutMs, zone: config.ehrTimezone, onDropped,
     ...(config.ehrTls ? { tls: await readEhrTls(config.ehrTls) } : {}),
@@ -173,8 +176,7 @@ async function openEmbedded({ config, clock, logger }: Selection): Promise<Embed
     logger.warn({ dataDir }, 'embedded EHR serving generated SYNTHETIC demo data — not a system of record');
   }
   const writes = await WriteStateStore.open(path.join(config.dataDir, 'ehr-write-state.json'));
-  return new EmbeddedEhr(new DocumentStore(dataDir), writes, config.ehrTimezone,
-    (reason) => logger.warn({ reason }, 'EHR record left out of an answer'));
+  return new EmbeddedEhr(new DocumentStore(dataDir), writes, config.ehrTimezone, droppedRecords(logger));
 }
 
 async function openAdapter(kind: EhrAdapterKind, baseUrl: string | undefined, selection: Selection): Promise<Ehr> {

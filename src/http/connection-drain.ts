@@ -1,6 +1,7 @@
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import { Server as NetServer, type Socket } from 'node:net';
 import { Server as TlsServer } from 'node:tls';
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 
 /** How often the drain looks for connections with nothing left to answer. */
 const SWEEP_MS = 50;
@@ -16,8 +17,6 @@ interface Connection {
   /** Sweeps in a row that found it idle; a request or an answer sets it back to 0. */
   idleSweeps: number;
 }
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Rolling restarts without lost requests (issue 20 item 7, docs/operations.md#scaling-out): on
@@ -92,7 +91,7 @@ export class ConnectionDrain {
     if (this.server.listening) NetServer.prototype.close.call(this.server);
     const now = performance.now();
     for (const connection of this.connections.values()) connection.lastActivity = now;
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
     this.settled = true;
     for (const decide of this.waiting.splice(0)) decide();
     while (this.connections.size > 0) {

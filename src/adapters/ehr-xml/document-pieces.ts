@@ -24,7 +24,7 @@
  */
 
 /** XML text, or its UTF-8 bytes as they came from upstream. */
-export type XmlInput = string | Uint8Array;
+type XmlInput = string | Uint8Array;
 
 /** Characters (bytes) per piece before the next place it may be cut: a piece stays well under 128 KiB. */
 export const PIECE_BYTES = 32 * 1024;

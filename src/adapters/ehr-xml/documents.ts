@@ -21,7 +21,7 @@ import { patientRecordsReading } from './patient.js';
 import { videoMeetingsReading } from './video-meetings.js';
 
 /** Items the upstream filter keeps or drops: where they sit below the root, and the path of their TimeValue. */
-export interface FilteredItems {
+interface FilteredItems {
   path: readonly string[];
   time: readonly string[];
 }
@@ -111,11 +111,8 @@ export const DOCUMENT_OF = Object.fromEntries(DOCUMENT_KINDS.map((kind) => [DOCU
 
 export const XML_READS = Object.keys(DOCUMENT_OF) as XmlRead[];
 
-/** A document's description, typed by its kind. */
-export const documentOfKind = <K extends DocumentKind>(kind: K): Document<Documents[K]['read']> => DOCUMENTS[kind] as Document<Documents[K]['read']>;
-
 /** Reads one document of a patient, mapped, filtered to `range` and sorted as `read`'s policy says. */
-export type DocumentReader = <R extends XmlRead>(read: R, patientId: string, range: TimeRange) => Promise<ReadItem<R>[]>;
+type DocumentReader = <R extends XmlRead>(read: R, patientId: string, range: TimeRange) => Promise<ReadItem<R>[]>;
 
 /** The reads an EHR of these documents serves, each through `readDocument`. */
 export function documentReads(readDocument: DocumentReader): EhrReads {

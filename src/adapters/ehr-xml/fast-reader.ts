@@ -243,9 +243,9 @@ export class FastReader {
 
   /**
    * Before and after the root: whitespace, comments and PIs, then the root element (or a second one,
-   * refused once it has been read too), or the end of the document.
+   * refused once it has been read too), or the end of the document. False when the slice ended
+   * before the next element or the end of the document.
    */
-  /** False when the slice ended before the next element or the end of the document. */
   private epilog(): boolean {
     const i = this.skipMisc(this.pos);
     if (i < 0) return false;
@@ -673,7 +673,7 @@ export class FastReader {
       if (!isSpace(c)) notWellFormed();
       if (++read === PAUSE_EVERY) {
         read = 0;
-        if (performance.now() > this.deadline) {
+        if (this.due()) {
           this.pos = j;
           return -1;
         }

@@ -7,10 +7,10 @@
  * `&#x20;` at an end is kept). A cut never falls inside a reference, so each part decodes alone.
  */
 import { malformed } from './malformed-document-error.js';
-import { decodeReferences } from './xml-text.js';
+import { decodeReferences, isTrimSpace } from './xml-text.js';
 
 /** What String.prototype.trim removes: ASCII tab to CR and space, and the Unicode spaces (all >= 128). */
-const isTrimmed = (c: number): boolean => (c < 128 ? c === 32 || (c >= 9 && c <= 13) : /\s/.test(String.fromCharCode(c)));
+const isTrimmed = (c: number): boolean => (c < 128 ? isTrimSpace(c) : /\s/.test(String.fromCharCode(c)));
 
 export class TextRun {
   /** Whitespace before the first other character (only whitespace so far when `started` is false). */

@@ -6,7 +6,6 @@ import { OPERATIONS, type OperationName, type ReadName } from '../../domain/oper
 import { timeRangeFrom } from '../../domain/time/time-range.js';
 import { UNBOUNDED_ANSWER_MEMORY } from '../../ports/answer-memory.port.js';
 import { ApiError } from '../api-error.js';
-import { callerGone } from '../caller-gone.js';
 import { named } from '../openapi/schema-names.js';
 import { operationOf } from '../operation-of.js';
 import { accessFor, targetPatientOf } from '../request-patient.js';
@@ -62,7 +61,7 @@ export const recordsRoute: RouteKind = (route, deps) => {
       const access = await accessFor(request, deps.accessPolicy, patientId);
       const serializer = serializers.get(read) as SlicedJsonSerializer;
       // The records' memory is counted until they are bytes (ports/answer-memory.port.ts).
-      const { answer, withheld } = await memory.answering({ read, patientId }, callerGone(reply), async () => {
+      const { answer, withheld } = await memory.answering({ read, patientId }, request.signal, async () => {
         const { records, withheld } = await deps.readPatientData.execute(read, access, range);
         // A large answer was just selected, sorted and released in one go: serialising it starts on a turn of its own.
         if (serializer.isLarge(records)) await nextTurn();
