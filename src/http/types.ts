@@ -9,8 +9,8 @@ export interface AuditContext {
   withheld?: number;
 }
 
-/** `status`: `{statusCode, message}` (spec shape 1); `error`: `{error, path, status, timestamp}` (shape 2). */
-export type ErrorShape = 'status' | 'error';
+export type { ErrorShape } from '../domain/operations/operation.js';
+import type { ErrorShape } from '../domain/operations/operation.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,7 +1,6 @@
-import { noContactDetails } from '../read-policy/read-policy.js';
-import { instantOf, selectExtracts } from '../read-policy/time-selection.js';
+import { extractsPolicy } from '../read-policy/extracts-policy.js';
+import { instantOf } from '../read-policy/time-selection.js';
 import { releaseSignal } from '../release/record-release.js';
-import { releaseIn } from '../release/release.js';
 import { AttentionSignalSchema, type AttentionSignalEhrExtract } from '../records/index.js';
 import { EMPTY, INTERVAL, SHAPE_2, WHO } from './docs-text.js';
 import { recordsRead } from './operation.js';
@@ -16,13 +15,12 @@ export const getAttentionSignals = recordsRead({
   vendorPaths: ['/api/open/attentionsignals/'],
   query: TimeFilterQuery,
   answer: { item: AttentionSignalSchema, schemaName: 'AttentionSignals', vendorLayout: 'attention-signal' },
-  policy: {
-    select: (items, bounds, zone) => selectExtracts(items, 'AttentionSignalEHRExtract',
-      (e: AttentionSignalEhrExtract) => instantOf(e.time_created, zone), bounds),
-    marksProtectedIdentity: (items) => items.some((i) => i.AttentionSignalEHRExtract.some((e) => e.Patient?.PatientProtectedId === true)),
-    withoutContactDetails: noContactDetails,
-    release: (items, rules, all) => releaseIn(items, 'AttentionSignalEHRExtract', (e: AttentionSignalEhrExtract) => releaseSignal(e, rules), all, true),
-  },
+  policy: extractsPolicy('AttentionSignalEHRExtract', {
+    instant: (e: AttentionSignalEhrExtract, zone) => instantOf(e.time_created, zone),
+    protectedMark: (e) => e.Patient?.PatientProtectedId,
+    release: releaseSignal,
+    vendorLayout: true,
+  }),
   docs: {
     tag: { name: 'Attention signals', description: 'Warnings a care giver must know about: allergies, infections, treatments that matter for safety.' },
     summary: 'List attention signals',

@@ -1,7 +1,6 @@
-import { noContactDetails } from '../read-policy/read-policy.js';
-import { instantOf, selectExtracts } from '../read-policy/time-selection.js';
+import { extractsPolicy } from '../read-policy/extracts-policy.js';
+import { instantOf } from '../read-policy/time-selection.js';
 import { releaseContact } from '../release/record-release.js';
-import { releaseIn } from '../release/release.js';
 import { CareContactSchema, type ContactEhrExtract } from '../records/index.js';
 import { EMPTY, INTERVAL, SHAPE_2, WHO } from './docs-text.js';
 import { recordsRead } from './operation.js';
@@ -17,13 +16,12 @@ export const getContacts = recordsRead({
   query: VersionedTimeFilterQuery,
   apiVersion: { value: 'v2', whenAbsent: 'v2' },
   answer: { item: CareContactSchema, schemaName: 'CareContacts', vendorLayout: 'care-contacts-v2' },
-  policy: {
-    select: (items, bounds, zone) => selectExtracts(items, 'contactEHRExtract',
-      (e: ContactEhrExtract) => instantOf(e.contact?.contactBeginDateTime, zone), bounds),
-    marksProtectedIdentity: (items) => items.some((i) => i.contactEHRExtract.some((e) => e.patient?.patientProtectedId === true)),
-    withoutContactDetails: noContactDetails,
-    release: (items, rules, all) => releaseIn(items, 'contactEHRExtract', (e: ContactEhrExtract) => releaseContact(e, rules), all, true),
-  },
+  policy: extractsPolicy('contactEHRExtract', {
+    instant: (e: ContactEhrExtract, zone) => instantOf(e.contact?.contactBeginDateTime, zone),
+    protectedMark: (e) => e.patient?.patientProtectedId,
+    release: releaseContact,
+    vendorLayout: true,
+  }),
   docs: {
     tag: { name: 'Care contacts', description: 'Visits and other care contacts, past and planned.' },
     summary: 'List care contacts',

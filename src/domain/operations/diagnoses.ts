@@ -1,7 +1,6 @@
-import { noContactDetails } from '../read-policy/read-policy.js';
-import { instantOf, selectExtracts } from '../read-policy/time-selection.js';
+import { extractsPolicy } from '../read-policy/extracts-policy.js';
+import { instantOf } from '../read-policy/time-selection.js';
 import { releaseDiagnosis } from '../release/report-release.js';
-import { releaseIn } from '../release/release.js';
 import { DiagnosesSchema, type DiagnosisEhrExtract } from '../records/index.js';
 import { EMPTY, INTERVAL, SHAPE_2, WHO } from './docs-text.js';
 import { recordsRead } from './operation.js';
@@ -19,12 +18,12 @@ export const getDiagnoses = recordsRead({
   vendorPaths: ['/api/open/diagnosis/'],
   query: TimeFilterQuery,
   answer: { item: DiagnosesSchema, schemaName: 'DiagnosisEHRExtracts', vendorLayout: 'diagnosis-v2', bulk: 'diagnosisEHRExtract' },
-  policy: {
-    select: (items, bounds, zone) => selectExtracts(items, 'diagnosisEHRExtract', (e: DiagnosisEhrExtract) => instantOf(e.timeCreated, zone), bounds),
-    marksProtectedIdentity: (items) => items.some((i) => i.diagnosisEHRExtract.some((e) => e.patient?.patientProtectedId === true)),
-    withoutContactDetails: noContactDetails,
-    release: (items, rules, all) => releaseIn(items, 'diagnosisEHRExtract', (e: DiagnosisEhrExtract) => releaseDiagnosis(e, rules), all, true),
-  },
+  policy: extractsPolicy('diagnosisEHRExtract', {
+    instant: (e: DiagnosisEhrExtract, zone) => instantOf(e.timeCreated, zone),
+    protectedMark: (e) => e.patient?.patientProtectedId,
+    release: releaseDiagnosis,
+    vendorLayout: true,
+  }),
   docs: {
     tag: { name: 'Diagnoses', description: 'Diagnoses set at the patient\'s care contacts, with their codes (ICD-10-SE) and the actions taken.' },
     summary: 'List diagnoses',

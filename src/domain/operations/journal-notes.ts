@@ -1,7 +1,5 @@
-import { noContactDetails } from '../read-policy/read-policy.js';
-import { selectIn } from '../read-policy/time-selection.js';
+import { extractsPolicy } from '../read-policy/extracts-policy.js';
 import { releaseNote } from '../release/journal-release.js';
-import { releaseIn } from '../release/release.js';
 import { JournalNoteRecordSchema, type JournalExtract } from '../records/index.js';
 import { compactToEpochMs } from '../time/local-time.js';
 import { EMPTY, INTERVAL, WHO } from './docs-text.js';
@@ -17,13 +15,12 @@ export const getJournalNotes = recordsRead({
   vendorPaths: ['/api/open/journalnotes/'],
   query: TimeFilterQuery,
   answer: { item: JournalNoteRecordSchema, schemaName: 'JournalNoteRecord', vendorLayout: 'journal-notes', bulk: 'JournalNoteEHRExtract' },
-  policy: {
-    select: (records, bounds, zone) => selectIn(records, 'JournalNoteEHRExtract',
-      (e: JournalExtract) => compactToEpochMs(e.time_created.value, zone), bounds),
-    marksProtectedIdentity: (records) => records.some((r) => r.JournalNoteEHRExtract.some((e) => e.Patient?.PatientProtectedId === true)),
-    withoutContactDetails: noContactDetails,
-    release: (records, rules, all) => releaseIn(records, 'JournalNoteEHRExtract', (e: JournalExtract) => releaseNote(e, rules), all, false),
-  },
+  policy: extractsPolicy('JournalNoteEHRExtract', {
+    instant: (e: JournalExtract, zone) => compactToEpochMs(e.time_created.value, zone),
+    protectedMark: (e) => e.Patient?.PatientProtectedId,
+    release: releaseNote,
+    vendorLayout: false,
+  }),
   docs: {
     tag: { name: 'Journal notes', description: "Notes from the patient's medical record." },
     summary: 'List journal notes',

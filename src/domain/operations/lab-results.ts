@@ -1,7 +1,6 @@
-import { noContactDetails } from '../read-policy/read-policy.js';
-import { instantOf, selectExtracts } from '../read-policy/time-selection.js';
+import { extractsPolicy } from '../read-policy/extracts-policy.js';
+import { instantOf } from '../read-policy/time-selection.js';
 import { releaseLabReport } from '../release/report-release.js';
-import { releaseIn } from '../release/release.js';
 import { LabResultSchema, type ChemistryReportEhrExtract } from '../records/index.js';
 import { EMPTY, INTERVAL, SHAPE_2, WHO } from './docs-text.js';
 import { recordsRead } from './operation.js';
@@ -17,13 +16,12 @@ export const getLabResults = recordsRead({
   query: TimeFilterQuery,
   vendorQueryNames: { startActionDateTime: 'fromDateTime', endActionDateTime: 'toDateTime' },
   answer: { item: LabResultSchema, schemaName: 'ChemistryReportEHRExtracts', vendorLayout: 'chemistry-lab-results-v2', bulk: 'chemistryReportEHRExtract' },
-  policy: {
-    select: (items, bounds, zone) => selectExtracts(items, 'chemistryReportEHRExtract',
-      (e: ChemistryReportEhrExtract) => instantOf(e.timeCreated, zone), bounds),
-    marksProtectedIdentity: (items) => items.some((i) => i.chemistryReportEHRExtract.some((e) => e.patient?.patientProtectedId === true)),
-    withoutContactDetails: noContactDetails,
-    release: (items, rules, all) => releaseIn(items, 'chemistryReportEHRExtract', (e: ChemistryReportEhrExtract) => releaseLabReport(e, rules), all, true),
-  },
+  policy: extractsPolicy('chemistryReportEHRExtract', {
+    instant: (e: ChemistryReportEhrExtract, zone) => instantOf(e.timeCreated, zone),
+    protectedMark: (e) => e.patient?.patientProtectedId,
+    release: releaseLabReport,
+    vendorLayout: true,
+  }),
   docs: {
     tag: { name: 'Lab results', description: 'Chemistry lab reports: each test with its result, unit, reference range and whether it is pathological.' },
     summary: 'List lab results',

@@ -1,7 +1,5 @@
-import { noContactDetails } from '../read-policy/read-policy.js';
-import { selectIn } from '../read-policy/time-selection.js';
+import { extractsPolicy } from '../read-policy/extracts-policy.js';
 import { releasePrescription } from '../release/record-release.js';
-import { releaseIn } from '../release/release.js';
 import { PrescriptionRecordSchema, type PrescriptionExtract } from '../records/index.js';
 import { compactToEpochMs } from '../time/local-time.js';
 import { EMPTY, INTERVAL, WHO } from './docs-text.js';
@@ -17,13 +15,12 @@ export const getMedications = recordsRead({
   vendorPaths: ['/open/api/medications/'],
   query: TimeFilterQuery,
   answer: { item: PrescriptionRecordSchema, schemaName: 'PrescriptionRecord', bulk: 'PrescriptionEHRExtract' },
-  policy: {
-    select: (records, bounds, zone) => selectIn(records, 'PrescriptionEHRExtract',
-      (e: PrescriptionExtract) => compactToEpochMs(e.time_created.value, zone), bounds),
-    marksProtectedIdentity: (records) => records.some((r) => r.PrescriptionEHRExtract.some((e) => e.Patient?.PatientProtectedId === true)),
-    withoutContactDetails: noContactDetails,
-    release: (records, rules, all) => releaseIn(records, 'PrescriptionEHRExtract', (e: PrescriptionExtract) => releasePrescription(e, rules), all, false),
-  },
+  policy: extractsPolicy('PrescriptionEHRExtract', {
+    instant: (e: PrescriptionExtract, zone) => compactToEpochMs(e.time_created.value, zone),
+    protectedMark: (e) => e.Patient?.PatientProtectedId,
+    release: releasePrescription,
+    vendorLayout: false,
+  }),
   docs: {
     tag: { name: 'Medications', description: 'Prescribed medications.' },
     summary: 'List prescribed medications',

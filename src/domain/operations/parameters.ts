@@ -6,7 +6,7 @@
  * are coerced to the schema's type only where it is a number (`limit`); everything else stays text.
  */
 import { Type } from 'typebox';
-import { MAX_PAGE_SIZE } from '../access-log/page-size.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../access-log/page-size.js';
 import { LOCAL_DATE_TIME_EXPECTED } from '../time/local-time.js';
 import { PAYMENT_TYPES, type PaymentType } from '../writes/payment-types.js';
 
@@ -55,7 +55,7 @@ export const AccessLogQuery = Type.Object({
   ...timeFilter,
   limit: Type.Optional(Type.Integer({
     minimum: 1, maximum: MAX_PAGE_SIZE, format: 'int32',
-    description: `Entries per page, an integer from 1 to ${MAX_PAGE_SIZE}; 100 when left out. It may change from one page to the next.`,
+    description: `Entries per page, an integer from 1 to ${MAX_PAGE_SIZE}; ${DEFAULT_PAGE_SIZE} when left out. It may change from one page to the next.`,
     [EXPECTED]: `a whole number from 1 to ${MAX_PAGE_SIZE}, e.g. 100`,
   })),
   cursor: Type.Optional(Type.String({

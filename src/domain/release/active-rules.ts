@@ -1,6 +1,6 @@
 import type { AccessBasis } from '../access/relationship.js';
 import type { ReleasePolicy } from './release-policy.js';
-import type { ListedUnits } from './unit-references.js';
+import { namesListedUnit, type ListedUnits } from './unit-references.js';
 
 /** The rules of a policy that apply to one caller, in the form the record rules test against. */
 export interface ActiveRules {
@@ -45,3 +45,6 @@ export function activeRules(policy: ReleasePolicy, basis: AccessBasis, now: numb
   }
   return rules;
 }
+
+/** Whether the extract names a care unit or access zone the rules list. */
+export const byListedUnit = (extract: unknown, rules: ActiveRules): boolean => rules.units !== undefined && namesListedUnit(extract, rules.units);

@@ -5,9 +5,8 @@
  * those it had is withheld too: its empty frame would still say that something was written.
  */
 import type { JournalExtract, JournalRecord } from '../records/index.js';
-import { anyListed, normalised, type ActiveRules } from './active-rules.js';
-import { signedLongEnoughAgo } from './signing-delay.js';
-import { namesListedUnit } from './unit-references.js';
+import { anyListed, byListedUnit, normalised, type ActiveRules } from './active-rules.js';
+import { signatureWithholds } from './signing-delay.js';
 
 export interface Outcome<T> {
   /** Undefined: withheld whole. */
@@ -38,11 +37,10 @@ function withheldWhole(extract: JournalExtract, rules: ActiveRules): boolean {
   if (anyListed(note?.NoteSecrecyLevels.SecrecyLevel, rules.noteLevels)) return true;
   // An extract without a Note, or a Note without a signing time, is unsigned.
   const signed = note?.NoteSignDateTime?.value;
-  if (rules.withholdUnsigned && signed === undefined) return true;
-  if (rules.signingDelayDays !== undefined && !signedLongEnoughAgo(signed, rules.signingDelayDays, rules.now, rules.zone)) return true;
+  if (signatureWithholds(signed, rules)) return true;
   const names = rules.keywordNames;
   if (names !== undefined && (note?.Records.Record ?? []).some((r) => hasListedKeyword(r, names))) return true;
-  return rules.units !== undefined && namesListedUnit(extract, rules.units);
+  return byListedUnit(extract, rules);
 }
 
 export function releaseNote(extract: JournalExtract, rules: ActiveRules): Outcome<JournalExtract> {

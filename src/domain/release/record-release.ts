@@ -1,11 +1,9 @@
 /** The release rules of care contacts, attention signals and prescriptions (journal notes: journal-release.ts). */
 import type { AttentionSignalEhrExtract, ContactEhrExtract, PrescriptionExtract } from '../records/index.js';
-import { anyListed, type ActiveRules } from './active-rules.js';
+import { anyListed, byListedUnit, type ActiveRules } from './active-rules.js';
 import type { Outcome } from './journal-release.js';
-import { namesListedUnit } from './unit-references.js';
 
-const byUnit = (extract: unknown, rules: ActiveRules): boolean =>
-  rules.units !== undefined && namesListedUnit(extract, rules.units);
+const byUnit = byListedUnit;
 
 /** A contact with a listed secrecy level or unit is withheld whole; otherwise each action with a listed level. */
 export function releaseContact(extract: ContactEhrExtract, rules: ActiveRules): Outcome<ContactEhrExtract> {

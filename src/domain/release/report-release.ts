@@ -7,10 +7,9 @@
  * signing (the latest attestation of a report), and for a listed care unit or access zone.
  */
 import type { ChemistryReportEhrExtract, DiagnosisEhrExtract } from '../records/index.js';
-import { anyListed, type ActiveRules } from './active-rules.js';
+import { anyListed, byListedUnit, type ActiveRules } from './active-rules.js';
 import type { Outcome } from './journal-release.js';
-import { signedLongEnoughAgo } from './signing-delay.js';
-import { namesListedUnit } from './unit-references.js';
+import { signatureWithholds } from './signing-delay.js';
 
 interface Signed {
   ownLevels: readonly string[];
@@ -21,9 +20,7 @@ interface Signed {
 
 function released<T>(item: T, { ownLevels, contactLevels, signed }: Signed, rules: ActiveRules): Outcome<T> {
   const withheld = anyListed(ownLevels, rules.noteLevels) || anyListed(contactLevels, rules.contactLevels)
-    || (rules.withholdUnsigned && signed === undefined)
-    || (rules.signingDelayDays !== undefined && !signedLongEnoughAgo(signed, rules.signingDelayDays, rules.now, rules.zone))
-    || (rules.units !== undefined && namesListedUnit(item, rules.units));
+    || signatureWithholds(signed, rules) || byListedUnit(item, rules);
   return withheld ? { kept: undefined, withheld: 1 } : { kept: item, withheld: 0 };
 }
 

@@ -1,3 +1,4 @@
+import type { ActiveRules } from './active-rules.js';
 import { parseCompact, wallClockToEpochMs, type WallClock } from '../time/local-time.js';
 
 /** The same wall-clock time `days` calendar days later; the calendar knows no zone, so DST cannot shift it. */
@@ -18,4 +19,10 @@ export function signedLongEnoughAgo(signed: string | undefined, days: number, no
   const wall = signed === undefined ? undefined : parseCompact(signed);
   if (wall === undefined) return false;
   return now >= wallClockToEpochMs(daysLater(wall, days), zone);
+}
+
+/** Withheld for its signature: unsigned where the rules withhold unsigned items, or signed too recently for the signing delay. */
+export function signatureWithholds(signed: string | undefined, rules: ActiveRules): boolean {
+  return (rules.withholdUnsigned && signed === undefined)
+    || (rules.signingDelayDays !== undefined && !signedLongEnoughAgo(signed, rules.signingDelayDays, rules.now, rules.zone));
 }

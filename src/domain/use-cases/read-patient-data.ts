@@ -2,9 +2,8 @@ import type { Clock } from '../../ports/clock.port.js';
 import type { EhrReads } from '../../ports/ehr-records.port.js';
 import { accessDenied, type PatientAccess } from '../access/patient-access.js';
 import { isDelegated, type AccessBasis } from '../access/relationship.js';
-import { readPolicyOf, type ReadItem, type ReadName } from '../operations/table.js';
+import { readPolicyOf, selectInRange, type ReadItem, type ReadName } from '../operations/table.js';
 import type { Released } from '../read-policy/read-policy.js';
-import { boundsOf } from '../read-policy/time-selection.js';
 import { activeRules } from '../release/active-rules.js';
 import { guardianAgeWithholds } from '../release/guardian-age.js';
 import type { ReleasePolicy } from '../release/release-policy.js';
@@ -62,7 +61,7 @@ export class ReadPatientData {
     const protectedHere = policy.marksProtectedIdentity(fetched);
     if (protectedHere && isDelegated(access.basis)) throw accessDenied();
     // Upstream filtering is trusted for volume, not for correctness: select and sort here too.
-    const selected = policy.select(fetched, boundsOf(range, this.zone), this.zone);
+    const selected = selectInRange(read, fetched, range, this.zone);
     const released = this.release === undefined ? { records: selected, withheld: 0 } : releaseToCaller(read, selected, this.release.policy, {
       basis: access.basis, patientId: access.patientId, now: this.release.clock.now(), zone: this.zone,
     });

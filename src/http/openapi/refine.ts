@@ -51,8 +51,7 @@ function successResponse(operation: OperationName, generated: Json): Json {
 
 function refineOperation(op: Operation): Operation {
   const name = operationNameOf(op.operationId);
-  const shape = (op.responses?.['400']?.content as Record<string, { schema?: Json }> | undefined)?.['application/json']?.schema?.title === 'ErrorResponse'
-    ? 'error' : 'status';
+  const shape = OPERATIONS[name].errorShape;
   const responses: Record<string, Json> = {};
   for (const [code, response] of Object.entries(op.responses ?? {})) {
     // An unknown path or method is 404 before any operation is chosen: not an answer of this one.

@@ -30,7 +30,6 @@ function nextUrl(request: FastifyRequest, query: Query, cursor: string): string 
  */
 export const accessLogRoute: RouteKind = (_route, deps) => ({
   ok: {
-    description: 'A page of the log, oldest first; an empty array when nothing was recorded in the interval.',
     headers: {
       Link: {
         type: 'string', maxLength: 1024,

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import type { ErrorShape } from '../types.js';
 
 export const StatusErrorSchema = Type.Object({
   statusCode: Type.Integer(),
@@ -15,7 +16,7 @@ export const ErrorResponseSchema = Type.Object({
 const statusCodes = [400, 401, 403, 404, 413, 415, 429, 500, 502, 503, 504] as const;
 
 /** Response schemas for every error status an API route can answer, in the route's shape. */
-export function errorResponses(shape: 'status' | 'error'): Record<number, typeof StatusErrorSchema | typeof ErrorResponseSchema> {
+export function errorResponses(shape: ErrorShape): Record<number, typeof StatusErrorSchema | typeof ErrorResponseSchema> {
   const schema = shape === 'status' ? StatusErrorSchema : ErrorResponseSchema;
   return Object.fromEntries(statusCodes.map((code) => [code, schema]));
 }
