@@ -4,11 +4,10 @@
  * environment under the names the service reads (docs/upstream-fhir.md#settings). As the service,
  * it sends identity numbers in clear text to a loopback host only.
  */
-import { parseDelegationTag } from '../adapters/ehr-fhir/relationships.js';
 import { parsePersonalIdentityNumber } from '../domain/identity/personal-identity-number.js';
 import { assertTimeZone, isCompactDate } from '../domain/time/local-time.js';
-import { DEFAULT_PAYMENT_SYSTEM, readFhirSettings, type FhirAuth } from '../fhir-settings.js';
-import { isLoopbackHost, type EhrTlsFiles } from '../transport-settings.js';
+import { readFhirSettings, type FhirAuth } from '../fhir-settings.js';
+import { refusePlainRemote, type EhrTlsFiles } from '../transport-settings.js';
 import type { FhirConformanceOptions } from './fhir-conformance.js';
 
 export const USAGE = 'npm run conformance -- --base-url <FHIR base, e.g. https://fhir.region.example.se/fhir/R4> '
@@ -17,8 +16,6 @@ export const USAGE = 'npm run conformance -- --base-url <FHIR base, e.g. https:/
 export class UsageError extends Error {}
 
 type Env = Readonly<Record<string, string | undefined>>;
-
-const DEFAULT_TAG = 'http://example.org/fhir/pdas/CodeSystem/registry|delegation';
 
 function integer(env: Env, name: string, fallback: number, max: number): number {
   const raw = env[name]?.trim();
@@ -51,9 +48,7 @@ function baseUrlOf(raw: string | true | undefined): string {
   } catch {
     throw new UsageError('--base-url must be an absolute URL, e.g. https://fhir.region.example.se/fhir/R4');
   }
-  if (!(url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname)))) {
-    throw new UsageError('--base-url must be https:// (identity numbers travel in its query strings); plain http:// is allowed only to a loopback host');
-  }
+  refusePlainRemote('--base-url', url, (m) => new UsageError(m));
   return url.href.replace(/\/+$/, '');
 }
 
@@ -77,13 +72,6 @@ export type ConformanceSettings = Omit<FhirConformanceOptions, 'exchange' | 'now
 
 const DEFAULT_ID_ROOT = '1.2.752.99999.1.1';
 
-/** FHIR_AUTH and the SMART settings, read and checked as the service reads them. */
-function authOf(env: Env): FhirAuth {
-  // Only the shape of record ids depends on FHIR_ID_ROOT, so the kit lends the demo's where none is set.
-  const settings = readFhirSettings({ ...env, FHIR_ID_ROOT: env.FHIR_ID_ROOT?.trim() || DEFAULT_ID_ROOT }, true, (m) => new UsageError(m));
-  return settings?.auth ?? { kind: 'none' };
-}
-
 export function parseConformanceArgs(argv: readonly string[], env: Env): ConformanceSettings {
   const f = flags(argv);
   const baseUrl = baseUrlOf(f.get('--base-url'));
@@ -99,26 +87,22 @@ export function parseConformanceArgs(argv: readonly string[], env: Env): Conform
   } catch {
     throw new UsageError('EHR_TIMEZONE must be an IANA zone, e.g. Europe/Stockholm');
   }
-  let delegationTag;
-  try {
-    delegationTag = parseDelegationTag(env.FHIR_DELEGATION_TAG?.trim() || DEFAULT_TAG);
-  } catch {
-    throw new UsageError(`FHIR_DELEGATION_TAG must be system|code, e.g. ${DEFAULT_TAG}`);
-  }
+  // The FHIR_* settings, read and checked as the service reads them. Only the shape of record ids
+  // depends on FHIR_ID_ROOT (the kit's verdicts do not), so the kit lends the demo's where none is set.
+  const fhir = readFhirSettings({ ...env, FHIR_ID_ROOT: env.FHIR_ID_ROOT?.trim() || DEFAULT_ID_ROOT }, true, (m) => new UsageError(m))!;
   return {
     baseUrl,
     ...(tlsFiles === undefined ? {} : { tlsFiles }),
-    auth: authOf(env),
+    auth: fhir.auth,
     ...(patient === undefined ? {} : { patient }),
     sandboxWrites: f.get('--sandbox-writes') === true,
     zone,
-    // Only the shape of record ids depends on it; the kit's verdicts do not.
-    idRoot: env.FHIR_ID_ROOT?.trim() || DEFAULT_ID_ROOT,
-    videoActionIdSystem: env.FHIR_VIDEO_ACTION_ID_SYSTEM?.trim() || undefined,
-    delegationTag,
-    paymentIdSystem: env.FHIR_PAYMENT_ID_SYSTEM?.trim() || DEFAULT_PAYMENT_SYSTEM,
-    pageSize: integer(env, 'FHIR_PAGE_SIZE', 100, 1000),
-    maxPages: integer(env, 'FHIR_MAX_PAGES', 20, 1000),
+    idRoot: fhir.idRoot,
+    videoActionIdSystem: fhir.videoActionIdSystem,
+    delegationTag: fhir.delegationTag,
+    paymentIdSystem: fhir.paymentIdSystem,
+    pageSize: fhir.pageSize,
+    maxPages: fhir.maxPages,
     callTimeoutMs: integer(env, 'EHR_TIMEOUT_MS', 5000, 600_000),
     range: { from: `${dateOf(f.get('--from'), '--from', '19000101')}000000`, to: `${dateOf(f.get('--to'), '--to', '21001231')}235959` },
   };
