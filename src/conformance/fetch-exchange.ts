@@ -7,30 +7,24 @@
 import { Agent, fetch, type Response } from 'undici';
 import type { Authorization } from '../adapters/ehr-fhir/adapter/transport-exchange.js';
 import type { FhirAnswer, FhirExchange } from '../adapters/ehr-fhir/client/fhir-exchange.js';
+import type { EhrTls } from '../adapters/ehr-http/transport.js';
+import { BodyTooLargeError, readCappedBytes } from '../adapters/http-client/read-capped.js';
 import { EhrError } from '../domain/ehr-error.js';
-
-/** EHR_TLS_*: the CA bundle to trust instead of the system's, and the client certificate (mutual TLS). */
-export interface KitTls {
-  ca?: Buffer;
-  cert?: Buffer;
-  key?: Buffer;
-}
 
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 async function cappedBody(res: Response): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of res.body ?? []) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw new EhrError('bad-response', 'an answer over 10 MiB');
-    chunks.push(Buffer.from(chunk));
+  if (res.body === null) return Buffer.alloc(0);
+  try {
+    return await readCappedBytes(res.body, MAX_BODY_BYTES);
+  } catch (err) {
+    if (err instanceof BodyTooLargeError) throw new EhrError('bad-response', 'an answer over 10 MiB');
+    throw err;
   }
-  return Buffer.concat(chunks);
 }
 
 /** `authorization` (FHIR_AUTH=smart-backend) is asked for each request's header and told of a 401, as the service's transport does. */
-export function fetchExchange(requestTimeoutMs: number, tls?: KitTls, authorization?: Authorization): FhirExchange {
+export function fetchExchange(requestTimeoutMs: number, tls?: EhrTls, authorization?: Authorization): FhirExchange {
   const dispatcher = tls === undefined ? undefined : new Agent({ connect: { ...tls } });
   return async (url, init): Promise<FhirAnswer> => {
     const signal = init.signal === undefined ? AbortSignal.timeout(requestTimeoutMs) : AbortSignal.any([init.signal, AbortSignal.timeout(requestTimeoutMs)]);
