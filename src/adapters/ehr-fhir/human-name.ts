@@ -3,6 +3,7 @@
  * HL7 Sweden writes them (the own family name and the middle name in extensions, `family` holding
  * both), given names with the ISO 21090 qualifier (`CL`: the name in use), and the name as one string.
  */
+import { definedOnly } from '../../domain/records/defined.js';
 import { extensionOf, SE_BASE } from './extensions.js';
 import type { HumanName } from './schemas/datatypes.js';
 
@@ -40,7 +41,7 @@ export function nameParts(names: readonly HumanName[] | undefined): NameParts | 
   if (name === undefined) return undefined;
   const given = (name.given ?? []).map((value, i): GivenName => {
     const qualifier = extensionOf(name._given?.[i]?.extension, QUALIFIER)?.valueCode;
-    return qualifier === undefined ? { value } : { value, qualifier };
+    return qualifier === undefined ? { value } : { qualifier, value };
   });
   return {
     family: extensionOf(name.extension, `${SE_BASE}SEBaseOwnFamilyExtension`)?.valueString ?? name.family,
@@ -49,3 +50,8 @@ export function nameParts(names: readonly HumanName[] | undefined): NameParts | 
     whole: wholeName(name),
   };
 }
+
+/** The patient's name block as the PascalCase layouts write it (journal notes, the older patient layout, attention signals). */
+export const patientNamePascal = (name: NameParts | undefined) => (name === undefined ? undefined : definedOnly({
+  PatientFamilyName: name.family, PatientMiddleName: name.middle, PatientGivenName: name.given,
+}));

@@ -10,6 +10,7 @@ import { staffOf, unitOf, type UnitFacts } from './care-parties.js';
 import { textOf } from './codes.js';
 import { fhirFault } from './fault.js';
 import { ts } from './fhir-time.js';
+import { patientNamePascal } from './human-name.js';
 import { hsaIi, ii, own } from './identifiers.js';
 import type { MapContext } from './map-context.js';
 import { recordsOf } from './note-records.js';
@@ -108,11 +109,7 @@ function extract(composition: Composition, input: ReadInput, ctx: MapContext): J
       PatientID: patient.personId,
       PatientProtectedId: patient.protectedId,
       PatientInternalID: patient.resource.id,
-      PatientName: patient.name === undefined ? undefined : definedOnly({
-        PatientFamilyName: patient.name.family,
-        PatientMiddleName: patient.name.middle,
-        PatientGivenName: patient.name.given.map((g) => definedOnly({ qualifier: g.qualifier, value: g.value })),
-      }),
+      PatientName: patientNamePascal(patient.name),
     }),
     CareUnit: careUnit === undefined ? undefined : { UnitID: careUnit },
     HeadCareproviderUnit: head === undefined ? undefined : { UnitID: head },

@@ -8,6 +8,7 @@ import { currentAddresses, patientAddressMembers } from './address.js';
 import { unitOf } from './care-parties.js';
 import { fhirFault } from './fault.js';
 import { ts, tsDate } from './fhir-time.js';
+import { patientNamePascal } from './human-name.js';
 import { hsaIi, own } from './identifiers.js';
 import type { MapContext } from './map-context.js';
 import { sexOf, type PatientFacts } from './patient-facts.js';
@@ -27,11 +28,7 @@ function patientData(facts: PatientFacts, ctx: MapContext): PatientData {
     PatientProtectedId: facts.protectedId,
     PatientBirthDate: tsDate(patient.birthDate, ctx),
     PatientVersionDateTime: ts(patient.meta?.lastUpdated, ctx),
-    PatientName: facts.name === undefined ? undefined : definedOnly({
-      PatientFamilyName: facts.name.family,
-      PatientMiddleName: facts.name.middle,
-      PatientGivenName: facts.name.given.map((g) => definedOnly({ qualifier: g.qualifier, value: g.value })),
-    }),
+    PatientName: patientNamePascal(facts.name),
     PhoneNumbers: { Phone: phones(patient.telecom).map((p) => definedOnly({ PhoneType: p.use, PhoneNumber: p.value })) },
     EmailAddresses: { Email: emails(patient.telecom).map((e) => definedOnly({ EmailType: e.use, EmailAddress: e.value })) },
     PatientAddresses: {

@@ -65,7 +65,7 @@ function patientData(facts: PatientFacts, relatives: RelatedPerson[], ctx: MapCo
     patientName: facts.name === undefined ? undefined : definedOnly({
       familyName: facts.name.family,
       middleName: facts.name.middle,
-      givenName: facts.name.given.map((g) => definedOnly({ qualifier: g.qualifier, value: g.value })),
+      givenName: facts.name.given,
     }),
     patientBirthDate: tsDate(patient.birthDate, ctx),
     patientDeceasedDate: tsDate(patient.deceasedDateTime, ctx),

@@ -8,6 +8,7 @@ import { definedOnly } from '../../domain/records/defined.js';
 import { staffOf, type StaffFacts, type UnitFacts } from './care-parties.js';
 import { textOf } from './codes.js';
 import { ts, type TimeContext } from './fhir-time.js';
+import { patientNamePascal } from './human-name.js';
 import { hsaIi } from './identifiers.js';
 import { referenceKey } from './resource-index.js';
 import type { Encounter } from './schemas/clinical.js';
@@ -19,8 +20,6 @@ import type { Meta, Reference } from './schemas/datatypes.js';
 export const securityCodes = (resource: { meta?: Meta }): string[] =>
   (resource.meta?.security ?? []).flatMap((c) => (c.code === undefined ? [] : [c.code]));
 
-const givenNames = (facts: PatientFacts) => (facts.name?.given ?? []).map((g) => definedOnly({ qualifier: g.qualifier, value: g.value }));
-
 /** The care contacts' `patient` (camelCase). */
 export const contactPatient = (facts: PatientFacts): NonNullable<ContactEhrExtract['patient']> => definedOnly({
   patientID: facts.personId,
@@ -28,7 +27,7 @@ export const contactPatient = (facts: PatientFacts): NonNullable<ContactEhrExtra
   patientProtectedId: facts.protectedId,
   patientSecrecyGroups: { group: [] },
   patientName: facts.name === undefined ? undefined : definedOnly({
-    patientFamilyName: facts.name.family, patientMiddleName: facts.name.middle, patientGivenName: givenNames(facts),
+    patientFamilyName: facts.name.family, patientMiddleName: facts.name.middle, patientGivenName: facts.name.given,
   }),
 });
 
@@ -38,9 +37,7 @@ export const signalPatient = (facts: PatientFacts): NonNullable<AttentionSignalE
   PatientInternalID: facts.resource.id,
   PatientProtectedId: facts.protectedId,
   PatientSecrecyGroups: { Group: [] },
-  PatientName: facts.name === undefined ? undefined : definedOnly({
-    PatientFamilyName: facts.name.family, PatientMiddleName: facts.name.middle, PatientGivenName: givenNames(facts),
-  }),
+  PatientName: patientNamePascal(facts.name),
 });
 
 type CareProvider = AttentionSignalEhrExtract['CareProviders']['CareProvider'][number];
