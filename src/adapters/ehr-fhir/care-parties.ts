@@ -3,6 +3,7 @@
  * Organization, with its head care provider (`partOf`); a member of staff is a Practitioner, or a
  * PractitionerRole with its Practitioner. Each layout writes these facts under its own names.
  */
+import { definedOnly } from '../../domain/records/defined.js';
 import { addressParts, type AddressParts } from './address.js';
 import { textOf } from './codes.js';
 import { nameInUse, wholeName } from './human-name.js';
@@ -34,6 +35,11 @@ export function unitFacts(org: Organization, index: ResourceIndex): UnitFacts {
     emails: emails(org.telecom),
   };
 }
+
+/** A unit's address as the PascalCase layouts list it: none, or one `{UnitAddressAddress, …, UnitAddressCountry}`. */
+export const unitAddressItems = ({ address: a }: UnitFacts) => (a === undefined ? [] : [definedOnly({
+  UnitAddressAddress: a.street, UnitAddressPostcode: a.postcode, UnitAddressCity: a.city, UnitAddressCounty: a.county, UnitAddressCountry: a.country,
+})]);
 
 export const unitOf = (ref: Reference | undefined, index: ResourceIndex): UnitFacts | undefined => {
   const org = index.get(ref, 'Organization');

@@ -6,7 +6,7 @@
  */
 import type { JournalExtract, JournalNoteRecord } from '../../domain/records/index.js';
 import { definedOnly } from '../../domain/records/defined.js';
-import { staffOf, unitOf, type UnitFacts } from './care-parties.js';
+import { staffOf, unitAddressItems, unitOf, type UnitFacts } from './care-parties.js';
 import { textOf } from './codes.js';
 import { fhirFault } from './fault.js';
 import { ts } from './fhir-time.js';
@@ -17,6 +17,7 @@ import { recordsOf } from './note-records.js';
 import { answerable, oneRecordOf, type ReadInput } from './read-input.js';
 import type { ResourceIndex } from './resource-index.js';
 import type { Composition } from './schemas/clinical.js';
+import { emailItems, phoneItems } from './telecom.js';
 import { securityCodes } from './vendor-parts.js';
 
 /** The layout filled: journal notes 3.1. */
@@ -49,18 +50,13 @@ function note(composition: Composition, index: ResourceIndex, ctx: MapContext): 
 }
 
 function journalUnit(unit: UnitFacts): JournalUnit {
-  const a = unit.address;
   return definedOnly({
     UnitID: hsaIi(unit.hsaId),
     UnitName: unit.org.name,
     HeadCareproviderUnitID: hsaIi(unit.headHsaId),
-    PhoneNumbers: { Phone: unit.phones.map((p) => definedOnly({ PhoneType: p.use, PhoneNumber: p.value })) },
-    EmailAddresses: { Email: unit.emails.map((e) => definedOnly({ EmailType: e.use, EmailAddress: e.value })) },
-    UnitAddresses: {
-      UnitAddress: a === undefined ? [] : [definedOnly({
-        UnitAddressAddress: a.street, UnitAddressPostcode: a.postcode, UnitAddressCity: a.city, UnitAddressCounty: a.county, UnitAddressCountry: a.country,
-      })],
-    },
+    PhoneNumbers: { Phone: phoneItems(unit.phones) },
+    EmailAddresses: { Email: emailItems(unit.emails) },
+    UnitAddresses: { UnitAddress: unitAddressItems(unit) },
     UnitSecrecyGroups: { Group: [] },
     AccessZones: { AccessZoneID: [] },
   });

@@ -5,7 +5,7 @@
  */
 import type { PrescriptionExtract, PrescriptionRecord } from '../../domain/records/index.js';
 import { definedOnly } from '../../domain/records/defined.js';
-import { staffOf, unitFacts, type UnitFacts } from './care-parties.js';
+import { staffOf, unitAddressItems, unitFacts, type UnitFacts } from './care-parties.js';
 import { textOf } from './codes.js';
 import { ix3Dosage, valueAsWritten } from './dosage.js';
 import { fhirFault } from './fault.js';
@@ -16,6 +16,7 @@ import { answerable, oneRecordOf, type ReadInput } from './read-input.js';
 import { containedOf } from './resource-index.js';
 import type { CodeableConcept } from './schemas/datatypes.js';
 import type { Medication, MedicationRequest } from './schemas/medication.js';
+import { emailItems, phoneItems } from './telecom.js';
 
 /** The layout filled: the prescription layout 2.7. */
 const XSD_VERSION = 2.7;
@@ -75,19 +76,14 @@ function prescription(request: MedicationRequest, input: ReadInput, ctx: MapCont
 }
 
 function unitData(unit: UnitFacts): UnitData {
-  const a = unit.address;
   return definedOnly({
     UnitID: hsaIi(unit.hsaId),
     UnitInternalID: unit.org.id,
     UnitName: unit.org.name,
     UnitHeadCareProviderUnitID: unit.headHsaId,
-    PhoneNumbers: { PhoneData: unit.phones.map((p) => definedOnly({ PhoneType: p.use, PhoneNumber: p.value })) },
-    EmailAddresses: { EmailData: unit.emails.map((e) => definedOnly({ EmailType: e.use, EmailAddress: e.value })) },
-    UnitAddresses: {
-      UnitAddressData: a === undefined ? [] : [definedOnly({
-        UnitAddressAddress: a.street, UnitAddressPostcode: a.postcode, UnitAddressCity: a.city, UnitAddressCounty: a.county, UnitAddressCountry: a.country,
-      })],
-    },
+    PhoneNumbers: { PhoneData: phoneItems(unit.phones) },
+    EmailAddresses: { EmailData: emailItems(unit.emails) },
+    UnitAddresses: { UnitAddressData: unitAddressItems(unit) },
     AccessZones: { AccessZoneID: [] },
     UnitSecrecyGroups: { Group: [] },
   });

@@ -13,7 +13,7 @@ import { hsaIi, own } from './identifiers.js';
 import type { MapContext } from './map-context.js';
 import { sexOf, type PatientFacts } from './patient-facts.js';
 import type { ReadInput } from './read-input.js';
-import { emails, phones } from './telecom.js';
+import { emailItems, emails, phoneItems, phones } from './telecom.js';
 
 /** The layout this adapter fills: the newest the legacy examples show. */
 const XSD_VERSION = 3.2;
@@ -29,8 +29,8 @@ function patientData(facts: PatientFacts, ctx: MapContext): PatientData {
     PatientBirthDate: tsDate(patient.birthDate, ctx),
     PatientVersionDateTime: ts(patient.meta?.lastUpdated, ctx),
     PatientName: patientNamePascal(facts.name),
-    PhoneNumbers: { Phone: phones(patient.telecom).map((p) => definedOnly({ PhoneType: p.use, PhoneNumber: p.value })) },
-    EmailAddresses: { Email: emails(patient.telecom).map((e) => definedOnly({ EmailType: e.use, EmailAddress: e.value })) },
+    PhoneNumbers: { Phone: phoneItems(phones(patient.telecom)) },
+    EmailAddresses: { Email: emailItems(emails(patient.telecom)) },
     PatientAddresses: {
       PatientAddress: currentAddresses(patient.address, ctx).map((a) => {
         const { county, ...members } = patientAddressMembers(a);

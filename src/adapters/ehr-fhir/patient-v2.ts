@@ -16,7 +16,7 @@ import { sexOf, type PatientFacts } from './patient-facts.js';
 import { answerable, type ReadInput } from './read-input.js';
 import type { FhirIdentifier } from './schemas/datatypes.js';
 import type { RelatedPerson } from './schemas/parties.js';
-import { emails, phones } from './telecom.js';
+import { emailItems, emails, phones } from './telecom.js';
 
 function relative(person: RelatedPerson, ctx: MapContext): PatientRelative {
   const name = nameInUse(person.name);
@@ -75,7 +75,7 @@ function patientData(facts: PatientFacts, relatives: RelatedPerson[], ctx: MapCo
       return definedOnly({ ...members, PatientAddressCounty: county });
     }),
     phoneNumbers: { phone: phones(patient.telecom).map((p) => definedOnly({ phoneType: p.use, phoneNumber: p.value })) },
-    emailAddresses: { Email: emails(patient.telecom).map((e) => definedOnly({ EmailType: e.use, EmailAddress: e.value })) },
+    emailAddresses: { Email: emailItems(emails(patient.telecom)) },
     patientRelatives: { patientRelative: relatives.map((r) => relative(r, ctx)) },
     ...numbers(patient.identifier ?? [], ctx),
     patientPasses: { patientPass: [] },

@@ -15,6 +15,7 @@ import type { Encounter } from './schemas/clinical.js';
 import type { PatientFacts } from './patient-facts.js';
 import type { ResourceIndex } from './resource-index.js';
 import type { Meta, Reference } from './schemas/datatypes.js';
+import { emailItems } from './telecom.js';
 
 /** The codes of `meta.security`, as sent. */
 export const securityCodes = (resource: { meta?: Meta }): string[] =>
@@ -67,7 +68,7 @@ export function vendorUnitOf(unit: UnitFacts): VendorUnit {
     unitName: unit.org.name,
     headCareProviderUnitID: hsaIi(unit.headHsaId),
     phoneNumbers: { phone: unit.phones.map((p) => definedOnly({ phoneType: p.use, phoneNumber: p.value })) },
-    emailAddresses: { Email: unit.emails.map((e) => definedOnly({ EmailType: e.use, EmailAddress: e.value })) },
+    emailAddresses: { Email: emailItems(unit.emails) },
     unitAddresses: {
       unitAddress: a === undefined ? [] : [definedOnly({
         unitAddressAddress: a.street, unitAddressPostcode: a.postcode, unitAddressCity: a.city, unitAddressCounty: a.county, unitAddressCountry: a.country,
