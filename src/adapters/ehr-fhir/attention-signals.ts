@@ -8,7 +8,7 @@ import { definedOnly } from '../../domain/records/defined.js';
 import { firstCode, textOf } from './codes.js';
 import { ts } from './fhir-time.js';
 import { flagExtract } from './flags.js';
-import { hsaIdOf, hsaIi, isAtc, own, rootOf } from './identifiers.js';
+import { hsaIdOf, isAtc, own, rootOf, unitIdOf } from './identifiers.js';
 import type { MapContext } from './map-context.js';
 import { answerable, type ReadInput } from './read-input.js';
 import type { AllergyIntolerance } from './schemas/clinical.js';
@@ -56,13 +56,12 @@ function hypersensitivity(allergy: AllergyIntolerance, ctx: MapContext): Signal 
 
 function allergyExtract(allergy: AllergyIntolerance, input: ReadInput, ctx: MapContext): AttentionSignalEhrExtract {
   const recorderRole = input.index.get(allergy.recorder, 'PractitionerRole');
-  const careUnit = hsaIi(hsaIdOf(input.index.get(recorderRole?.organization, 'Organization')?.identifier));
   return definedOnly({
     ehr_id: own(allergy, ctx.idRoot),
     time_created: ts(allergy.recordedDate, ctx) ?? ts(allergy.meta?.lastUpdated, ctx),
     AttentionSignal: hypersensitivity(allergy, ctx),
     Patient: signalPatient(input.patient),
-    CareUnit: careUnit === undefined ? undefined : { unitID: careUnit },
+    CareUnit: unitIdOf(hsaIdOf(input.index.get(recorderRole?.organization, 'Organization')?.identifier)),
     Units: { Unit: [] },
     CareProviders: {
       CareProvider: [...signalCareProvider('recorder', allergy.recorder, input.index), ...signalCareProvider('asserter', allergy.asserter, input.index)],

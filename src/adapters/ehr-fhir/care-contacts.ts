@@ -7,7 +7,7 @@ import { definedOnly } from '../../domain/records/defined.js';
 import { staffOf, unitOf } from './care-parties.js';
 import { hasCode, textOf } from './codes.js';
 import { ts } from './fhir-time.js';
-import { hsaIi, own } from './identifiers.js';
+import { own, unitIdOf } from './identifiers.js';
 import type { MapContext } from './map-context.js';
 import { answerable, type ReadInput } from './read-input.js';
 import { referenceKey, type ResourceIndex } from './resource-index.js';
@@ -32,8 +32,6 @@ function careProviders(encounter: Encounter, index: ResourceIndex): ContactEhrEx
 
 function extract(encounter: Encounter, input: ReadInput, ctx: MapContext): ContactEhrExtract {
   const unit = unitOf(encounter.serviceProvider, input.index);
-  const unitId = hsaIi(unit?.hsaId);
-  const headId = hsaIi(unit?.headHsaId);
   return definedOnly({
     ehrId: own(encounter, ctx.idRoot),
     timeCreated: ts(encounter.meta?.lastUpdated, ctx),
@@ -59,8 +57,8 @@ function extract(encounter: Encounter, input: ReadInput, ctx: MapContext): Conta
     }),
     patient: contactPatient(input.patient),
     units: { unit: unit === undefined ? [] : [vendorUnitOf(unit)] },
-    contactPerformingUnit: unitId === undefined ? undefined : { unitID: unitId },
-    contactHeadCareProviderUnit: headId === undefined ? undefined : { unitID: headId },
+    contactPerformingUnit: unitIdOf(unit?.hsaId),
+    contactHeadCareProviderUnit: unitIdOf(unit?.headHsaId),
     careProviders: { careProvider: careProviders(encounter, input.index) },
   });
 }

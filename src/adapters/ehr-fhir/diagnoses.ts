@@ -9,7 +9,7 @@ import { definedOnly } from '../../domain/records/defined.js';
 import { staffOf, unitOf } from './care-parties.js';
 import { firstCode, textOf } from './codes.js';
 import { ts } from './fhir-time.js';
-import { hsaIi, isIcd10Se, isKva, own, rootOf } from './identifiers.js';
+import { isIcd10Se, isKva, own, rootOf, unitIdOf } from './identifiers.js';
 import type { MapContext } from './map-context.js';
 import { answerable, type ReadInput } from './read-input.js';
 import { referenceKey, type ResourceIndex } from './resource-index.js';
@@ -41,8 +41,6 @@ function extract(condition: Condition, input: ReadInput, ctx: MapContext): Diagn
   const icd = condition.code?.coding?.find(isIcd10Se);
   const encounter = index.get(condition.encounter, 'Encounter');
   const unit = unitOf(encounter?.serviceProvider, index);
-  const unitId = hsaIi(unit?.hsaId);
-  const headId = hsaIi(unit?.headHsaId);
   return definedOnly({
     ehrId: own(condition, ctx.idRoot),
     timeCreated: ts(condition.recordedDate ?? condition.meta?.lastUpdated, ctx),
@@ -71,9 +69,9 @@ function extract(condition: Condition, input: ReadInput, ctx: MapContext): Diagn
     },
     patient: contactPatient(input.patient),
     hCMContact: encounter === undefined ? undefined : { ...encounterContact(encounter, ctx), contactSecrecyLevels: { secrecyLevel: [] } },
-    careUnit: unitId === undefined ? undefined : { unitID: unitId },
-    accessZoneUnit: unitId === undefined ? undefined : { unitID: unitId },
-    headCareProviderUnit: headId === undefined ? undefined : { unitID: headId },
+    careUnit: unitIdOf(unit?.hsaId),
+    accessZoneUnit: unitIdOf(unit?.hsaId),
+    headCareProviderUnit: unitIdOf(unit?.headHsaId),
     units: { unit: [] },
     careProviders: {
       careProvider: [

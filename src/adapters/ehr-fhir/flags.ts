@@ -10,7 +10,7 @@ import { textOf } from './codes.js';
 import { PDAS_BASE } from './extensions.js';
 import { fhirFault } from './fault.js';
 import { ts } from './fhir-time.js';
-import { hsaIdOf, hsaIi, isAtc, isIcd10Se, isKva, own } from './identifiers.js';
+import { hsaIdOf, isAtc, isIcd10Se, isKva, own, unitIdOf } from './identifiers.js';
 import type { MapContext } from './map-context.js';
 import type { ReadInput } from './read-input.js';
 import type { Flag } from './schemas/clinical.js';
@@ -50,7 +50,6 @@ function kindMembers(flag: Flag, kind: string): Partial<Signal> {
 
 export function flagExtract(flag: Flag, input: ReadInput, ctx: MapContext): AttentionSignalEhrExtract {
   const kind = kindOf(flag);
-  const authorUnit = hsaIi(hsaIdOf(input.index.get(flag.author, 'Organization')?.identifier));
   return definedOnly({
     ehr_id: own(flag, ctx.idRoot),
     time_created: ts(flag.period?.start, ctx) ?? ts(flag.meta?.lastUpdated, ctx),
@@ -64,7 +63,7 @@ export function flagExtract(flag: Flag, input: ReadInput, ctx: MapContext): Atte
       ...kindMembers(flag, kind.code),
     }),
     Patient: signalPatient(input.patient),
-    CareUnit: authorUnit === undefined ? undefined : { unitID: authorUnit },
+    CareUnit: unitIdOf(hsaIdOf(input.index.get(flag.author, 'Organization')?.identifier)),
     Units: { Unit: [] },
     CareProviders: { CareProvider: signalCareProvider('author', flag.author, input.index) },
   });

@@ -61,9 +61,17 @@ export const personNumberForms = (number: string): string[] =>
 export const hsaIdOf = (identifiers: readonly FhirIdentifier[] | undefined): string | undefined =>
   identifiers?.find((i) => i.system !== undefined && HSA_SYSTEMS.has(i.system) && i.value !== undefined)?.value;
 
+const hsaRooted = (hsaId: string): { root: string; extension: string } => ({ root: HSA_OID, extension: hsaId });
+
 /** A unit or a member of staff named by HSA id: `{root, extension}` with the HSA root. */
 export const hsaIi = (hsaId: string | undefined): { root: string; extension: string } | undefined =>
-  (hsaId === undefined ? undefined : { root: HSA_OID, extension: hsaId });
+  (hsaId === undefined ? undefined : hsaRooted(hsaId));
+
+/** A unit named by HSA id as the camelCase layouts link one: `{unitID: {root, extension}}`. */
+export const unitIdOf = (hsaId: string | undefined) => (hsaId === undefined ? undefined : { unitID: hsaRooted(hsaId) });
+
+/** A unit named by HSA id as the PascalCase layouts link one: `{UnitID: {root, extension}}`. */
+export const unitIdPascalOf = (hsaId: string | undefined) => (hsaId === undefined ? undefined : { UnitID: hsaRooted(hsaId) });
 
 export const isAtc = (coding: Coding): boolean => coding.system !== undefined && ATC_SYSTEMS.has(coding.system);
 export const isNpl = (coding: Coding): boolean => coding.system === NPL_SYSTEM;

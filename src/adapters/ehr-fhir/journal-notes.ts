@@ -11,7 +11,7 @@ import { textOf } from './codes.js';
 import { fhirFault } from './fault.js';
 import { ts } from './fhir-time.js';
 import { patientNamePascal } from './human-name.js';
-import { hsaIi, ii, own } from './identifiers.js';
+import { hsaIi, ii, own, unitIdPascalOf } from './identifiers.js';
 import type { MapContext } from './map-context.js';
 import { recordsOf } from './note-records.js';
 import { answerable, oneRecordOf, type ReadInput } from './read-input.js';
@@ -70,14 +70,13 @@ function careProviders(composition: Composition, index: ResourceIndex): CareProv
   return parties.flatMap(({ type, ref }) => {
     const staff = staffOf(ref, index);
     if (staff === undefined) return [];
-    const unitId = hsaIi(staff.unitHsaId);
     return [definedOnly({
       CareProviderType: type,
       CareProviderID: hsaIi(staff.hsaId),
       CareProviderInternalID: staff.internalId,
       CareProviderName: staff.name,
       ProviderPosition: staff.position === undefined ? undefined : { CareProviderPositionName: staff.position },
-      CareProviderUnit: unitId === undefined ? undefined : { UnitID: unitId },
+      CareProviderUnit: unitIdPascalOf(staff.unitHsaId),
     })];
   });
 }
@@ -86,8 +85,6 @@ function extract(composition: Composition, input: ReadInput, ctx: MapContext): J
   const { index, patient } = input;
   const encounter = index.get(composition.encounter, 'Encounter');
   const custodian = unitOf(composition.custodian, index);
-  const careUnit = hsaIi(custodian?.hsaId);
-  const head = hsaIi(custodian?.headHsaId);
   const created = ts(composition.date, ctx);
   if (created === undefined) throw fhirFault('a Composition dated by a year or a month alone');
   return definedOnly({
@@ -107,8 +104,8 @@ function extract(composition: Composition, input: ReadInput, ctx: MapContext): J
       PatientInternalID: patient.resource.id,
       PatientName: patientNamePascal(patient.name),
     }),
-    CareUnit: careUnit === undefined ? undefined : { UnitID: careUnit },
-    HeadCareproviderUnit: head === undefined ? undefined : { UnitID: head },
+    CareUnit: unitIdPascalOf(custodian?.hsaId),
+    HeadCareproviderUnit: unitIdPascalOf(custodian?.headHsaId),
     CareProviders: { CareProvider: careProviders(composition, index) },
     Units: { Unit: custodian === undefined ? [] : [journalUnit(custodian)] },
   });

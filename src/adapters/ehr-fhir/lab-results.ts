@@ -11,7 +11,7 @@ import { textOf } from './codes.js';
 import { valueAsWritten } from './dosage.js';
 import { writtenNumber } from './fhir-json.js';
 import { ts } from './fhir-time.js';
-import { hsaIdOf, hsaIi, own } from './identifiers.js';
+import { hsaIdOf, hsaIi, own, unitIdOf } from './identifiers.js';
 import type { MapContext } from './map-context.js';
 import { answerable, type ReadInput } from './read-input.js';
 import type { ResourceIndex } from './resource-index.js';
@@ -103,8 +103,6 @@ function extract(report: DiagnosticReport, input: ReadInput, ctx: MapContext): C
   const results = resultsOf(report, index);
   const performer = (report.performer ?? []).find((p) => index.get(p, 'Organization') !== undefined);
   const unit = unitOf(performer, index);
-  const unitId = hsaIi(unit?.hsaId);
-  const headId = hsaIi(unit?.headHsaId);
   const encounter = index.get(report.encounter, 'Encounter');
   return definedOnly({
     ehrId: own(report, ctx.idRoot),
@@ -120,9 +118,9 @@ function extract(report: DiagnosticReport, input: ReadInput, ctx: MapContext): C
     }),
     attestingCareProviders: { attestingCareProvider: attestingProviders(report, results, index) },
     careProviders: { careProvider: [] },
-    performingUnit: unitId === undefined ? undefined : { unitID: unitId },
-    accessZoneUnit: unitId === undefined ? undefined : { unitID: unitId },
-    headCareProviderUnit: headId === undefined ? undefined : { unitID: headId },
+    performingUnit: unitIdOf(unit?.hsaId),
+    accessZoneUnit: unitIdOf(unit?.hsaId),
+    headCareProviderUnit: unitIdOf(unit?.headHsaId),
     units: { unit: unit === undefined ? [] : [vendorUnitOf(unit)] },
     hCMContact: encounter === undefined ? undefined : { ...encounterContact(encounter, ctx), contactSecrecyLevels: [] },
     patient: contactPatient(input.patient),

@@ -10,7 +10,7 @@ import { textOf } from './codes.js';
 import { ix3Dosage, valueAsWritten } from './dosage.js';
 import { fhirFault } from './fault.js';
 import { ts } from './fhir-time.js';
-import { hsaIi, ii, isAtc, isNpl, NPL_OID, own, rootOf } from './identifiers.js';
+import { hsaIi, ii, isAtc, isNpl, NPL_OID, own, rootOf, unitIdPascalOf } from './identifiers.js';
 import type { MapContext } from './map-context.js';
 import { answerable, oneRecordOf, type ReadInput } from './read-input.js';
 import { containedOf } from './resource-index.js';
@@ -95,7 +95,6 @@ function extract(request: MedicationRequest, input: ReadInput, ctx: MapContext):
   const encounter = input.index.get(request.encounter, 'Encounter');
   const requester = staffOf(request.requester, input.index);
   const unit = requester?.unit === undefined ? undefined : unitFacts(requester.unit, input.index);
-  const unitId = hsaIi(unit?.hsaId);
   const name = input.patient.name;
   return definedOnly({
     ehr_id: own(request, ctx.idRoot),
@@ -104,7 +103,7 @@ function extract(request: MedicationRequest, input: ReadInput, ctx: MapContext):
     HCMContact: encounter === undefined ? undefined : definedOnly({
       ContactType: textOf(encounter.type?.[0]), ContactStatus: encounter.status, ContactBegin: ts(encounter.period?.start, ctx), ContactEnd: ts(encounter.period?.end, ctx),
     }),
-    ResponsibleUnit: unitId === undefined ? undefined : { UnitID: unitId },
+    ResponsibleUnit: unitIdPascalOf(unit?.hsaId),
     Patient: definedOnly({
       PatientId: input.patient.personId,
       PatientProtectedId: input.patient.protectedId,
@@ -122,7 +121,7 @@ function extract(request: MedicationRequest, input: ReadInput, ctx: MapContext):
           CareProviderName: requester.name,
           CareProviderID: hsaIi(requester.hsaId),
           CareProviderPosition: requester.position === undefined ? undefined : { CareProviderPositionName: requester.position },
-          CareProviderUnit: unitId === undefined ? undefined : { UnitID: unitId },
+          CareProviderUnit: unitIdPascalOf(unit?.hsaId),
         })],
       }],
     },

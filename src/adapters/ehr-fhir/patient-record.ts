@@ -9,7 +9,7 @@ import { unitOf } from './care-parties.js';
 import { fhirFault } from './fault.js';
 import { ts, tsDate } from './fhir-time.js';
 import { patientNamePascal } from './human-name.js';
-import { hsaIi, own } from './identifiers.js';
+import { own, unitIdPascalOf } from './identifiers.js';
 import type { MapContext } from './map-context.js';
 import { sexOf, type PatientFacts } from './patient-facts.js';
 import type { ReadInput } from './read-input.js';
@@ -45,16 +45,14 @@ export function mapPatientRecord(input: ReadInput, ctx: MapContext): PatientReco
   const created = ts(patient.meta?.lastUpdated, ctx);
   if (created === undefined) throw fhirFault('a Patient without meta.lastUpdated');
   const unit = unitOf(patient.managingOrganization, input.index);
-  const unitId = hsaIi(unit?.hsaId);
-  const headId = hsaIi(unit?.headHsaId);
   return [{
     XSDVersion: { version: XSD_VERSION },
     PatientEHRExtract: [definedOnly({
       ehr_id: own(patient, ctx.idRoot),
       time_created: created,
       Patient: patientData(input.patient, ctx),
-      AccessZoneUnit: unitId === undefined ? undefined : { UnitID: unitId },
-      HeadCareproviderUnit: headId === undefined ? undefined : { UnitID: headId },
+      AccessZoneUnit: unitIdPascalOf(unit?.hsaId),
+      HeadCareproviderUnit: unitIdPascalOf(unit?.headHsaId),
     })],
   }];
 }

@@ -10,7 +10,7 @@ import { unitOf } from './care-parties.js';
 import { textOf } from './codes.js';
 import { hasEnded, ts, tsDate } from './fhir-time.js';
 import { nameInUse, wholeName } from './human-name.js';
-import { hsaIi, ii, own, personNumberKindOf } from './identifiers.js';
+import { ii, own, personNumberKindOf, unitIdOf } from './identifiers.js';
 import type { MapContext } from './map-context.js';
 import { sexOf, type PatientFacts } from './patient-facts.js';
 import { answerable, type ReadInput } from './read-input.js';
@@ -86,16 +86,14 @@ export function mapPatientV2(input: ReadInput, ctx: MapContext): PatientV2[] {
   const patient = input.patient.resource;
   const relatives = answerable(input, 'RelatedPerson').filter((r) => r.active !== false);
   const unit = unitOf(patient.managingOrganization, input.index);
-  const unitId = hsaIi(unit?.hsaId);
-  const headId = hsaIi(unit?.headHsaId);
   return [{
     patientEHRExtract: [definedOnly({
       ehrId: own(patient, ctx.idRoot),
       timeCreated: ts(patient.meta?.lastUpdated, ctx),
       patient: patientData(input.patient, relatives, ctx),
-      responsibleUnit: unitId === undefined ? undefined : { unitID: unitId },
-      accessZoneUnit: unitId === undefined ? undefined : { unitID: unitId },
-      headCareProviderUnit: headId === undefined ? undefined : { unitID: headId },
+      responsibleUnit: unitIdOf(unit?.hsaId),
+      accessZoneUnit: unitIdOf(unit?.hsaId),
+      headCareProviderUnit: unitIdOf(unit?.headHsaId),
     })],
   }];
 }

@@ -9,7 +9,7 @@ import { staffOf, type StaffFacts, type UnitFacts } from './care-parties.js';
 import { textOf } from './codes.js';
 import { ts, type TimeContext } from './fhir-time.js';
 import { patientNamePascal } from './human-name.js';
-import { hsaIi } from './identifiers.js';
+import { hsaIi, unitIdOf } from './identifiers.js';
 import { referenceKey } from './resource-index.js';
 import type { Encounter } from './schemas/clinical.js';
 import type { PatientFacts } from './patient-facts.js';
@@ -82,14 +82,13 @@ export function vendorUnitOf(unit: UnitFacts): VendorUnit {
 /** A member of staff as the v2 layouts list one (`careProviders.careProvider[]`); none when the actor is not staff. */
 export function vendorCareProvider(type: string | undefined, staff: StaffFacts | undefined): VendorCareProvider[] {
   if (staff === undefined) return [];
-  const unitId = hsaIi(staff.unitHsaId);
   return [definedOnly({
     careProviderType: type,
     careProviderID: hsaIi(staff.hsaId),
     careProviderInternalID: staff.internalId,
     careProviderName: staff.name,
     careProviderPosition: staff.position === undefined ? undefined : { careProviderPositionName: staff.position },
-    careProviderUnit: unitId === undefined ? undefined : { unitID: unitId },
+    careProviderUnit: unitIdOf(staff.unitHsaId),
   })];
 }
 
