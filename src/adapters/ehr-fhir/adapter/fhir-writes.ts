@@ -6,7 +6,7 @@
  * for the appointment (`If-None-Exist`). Outcomes carry the legacy reason codes.
  */
 import { EhrError } from '../../../domain/ehr-error.js';
-import { localDate } from '../../../domain/time/local-time.js';
+import { compactDateToIso, localDate } from '../../../domain/time/local-time.js';
 import type { PaymentType } from '../../../domain/writes/payment-types.js';
 import type { EhrWriteResult } from '../../../domain/writes/write-outcomes.js';
 import { statusFailure } from '../../ehr-http/status.js';
@@ -162,14 +162,13 @@ export class FhirWrites {
     const amount = priceText === undefined ? undefined
       : decimalDifference(priceText, (reduction === undefined ? undefined : writtenNumber(reduction, 'value')) ?? '0');
     const now = this.o.now();
-    const day = localDate(now, this.o.zone);
     const notice = {
       resourceType: 'PaymentNotice', status: 'active',
       identifier: [{ system: this.o.paymentIdSystem, value: appointment.id }],
       extension: [{ url: PAYMENT_TYPE, valueCode: paymentType }],
       request: { reference: `Appointment/${appointment.id}` },
       created: new Date(now).toISOString(),
-      paymentDate: `${day.slice(0, 4)}-${day.slice(4, 6)}-${day.slice(6, 8)}`,
+      paymentDate: compactDateToIso(localDate(now, this.o.zone)),
       payment: { display: 'Patientavgift betald vid incheckning' },
       recipient: unit === undefined ? UNKNOWN : { reference: `Organization/${unit.id}` },
       amount: amount === undefined ? UNKNOWN : { value: AMOUNT, currency: 'SEK' },

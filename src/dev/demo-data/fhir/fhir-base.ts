@@ -4,7 +4,7 @@
  * the zone's offset, a date as a date). The FHIR form is made from the same description as the XML
  * documents (people.ts, units.ts, *-data.ts), never from a copy of it.
  */
-import { compactToEpochMs, epochMsToCompact, offsetAt } from '../../../domain/time/local-time.js';
+import { compactDateToIso, compactToEpochMs, epochMsToCompact, offsetAt } from '../../../domain/time/local-time.js';
 import type { DemoClock } from '../clock.js';
 import { isCoordinationNumber, type DemoPerson } from '../people.js';
 import { STAFF, type StaffKey, type UnitKey } from '../units.js';
@@ -55,9 +55,6 @@ export function personNumberIdentifier(person: DemoPerson): { use: 'official'; s
   return { use: 'official', system: isCoordinationNumber(person.id) ? SYSTEMS.samordningsnummer : SYSTEMS.personnummer, value: person.id };
 }
 
-/** `YYYYMMDD` as a FHIR date. */
-export const fhirDate = (date8: string): string => `${date8.slice(0, 4)}-${date8.slice(4, 6)}-${date8.slice(6, 8)}`;
-
 /** A 14-digit local time as a FHIR instant with the zone's offset at that instant (`2026-12-14T09:30:00+01:00`). */
 export function instant(compact: string, zone: string): string {
   const epochMs = compactToEpochMs(compact, zone);
@@ -68,7 +65,7 @@ export function instant(compact: string, zone: string): string {
   const mm = String(abs % 60).padStart(2, '0');
   // From the instant, so a time in the spring gap is written as the instant it stands for.
   const c = epochMsToCompact(epochMs, zone);
-  return `${c.slice(0, 4)}-${c.slice(4, 6)}-${c.slice(6, 8)}T${c.slice(8, 10)}:${c.slice(10, 12)}:${c.slice(12, 14)}${sign}${hh}:${mm}`;
+  return `${compactDateToIso(c)}T${c.slice(8, 10)}:${c.slice(10, 12)}:${c.slice(12, 14)}${sign}${hh}:${mm}`;
 }
 
 /** `meta` of a resource last changed at the local time `compact`, version 1 (the server keeps both while seeding). */

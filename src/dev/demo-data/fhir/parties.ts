@@ -3,12 +3,13 @@
  * care unit an Organization under the region's head unit with a Location at its visiting address,
  * each clinician a Practitioner and a PractitionerRole at their unit, each demo person a Patient.
  */
+import { compactDateToIso } from '../../../domain/time/local-time.js';
 import type { DemoClock } from '../clock.js';
 import { currentVersionOf } from '../patient.js';
 import { birthDate, type DemoPerson, type PostalAddress } from '../people.js';
 import { HEAD_UNIT, STAFF, UNITS, type CareUnit, type StaffKey, type UnitKey } from '../units.js';
 import {
-  fhirDate, locationId, meta, orgId, patientId, personNumberIdentifier, practitionerId, ref, roleId, SYSTEMS, text, type FhirResource,
+  locationId, meta, orgId, patientId, personNumberIdentifier, practitionerId, ref, roleId, SYSTEMS, text, type FhirResource,
 } from './fhir-base.js';
 
 /** When the shared parties (units, places, clinicians, products) were registered. */
@@ -129,7 +130,7 @@ export function patient(person: DemoPerson, clock: DemoClock): FhirResource {
       ...(person.email === undefined ? [] : [{ system: 'email', value: person.email, use: 'home' }]),
     ],
     gender: person.sex === 'M' ? 'male' : 'female',
-    birthDate: fhirDate(birthDate(person)),
+    birthDate: compactDateToIso(birthDate(person)),
     address: person.addresses.map(address),
     managingOrganization: ref('Organization', orgId('vc')),
   };

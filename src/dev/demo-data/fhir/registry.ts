@@ -3,10 +3,11 @@
  * one per row of the demo actor's registry, identified by the actor's number, about the patient,
  * carrying the delegation tag and the row's dates.
  */
+import { compactDateToIso } from '../../../domain/time/local-time.js';
 import type { DemoClock } from '../clock.js';
 import { DEMO_PEOPLE, demoPerson, type DemoPerson } from '../people.js';
 import { relationshipRows, type RelationshipRow } from '../relationships.js';
-import { DEMO_FHIR_SETTINGS, fhirDate, meta, patientRef, personNumberIdentifier, type FhirResource } from './fhir-base.js';
+import { DEMO_FHIR_SETTINGS, meta, patientRef, personNumberIdentifier, type FhirResource } from './fhir-base.js';
 import { personName } from './parties.js';
 
 const ROLE_CODE = 'http://terminology.hl7.org/CodeSystem/v3-RoleCode';
@@ -27,7 +28,7 @@ function relatedPerson(actor: DemoPerson, row: RelationshipRow, clock: DemoClock
     identifier: [personNumberIdentifier(actor)],
     relationship: [{ coding: [{ system: ROLE_CODE, code: code.code, display: code.display }], text: code.text }],
     name: [personName(actor)],
-    period: { start: fhirDate(row.validFrom), ...(row.validTo === undefined ? {} : { end: fhirDate(row.validTo) }) },
+    period: { start: compactDateToIso(row.validFrom), ...(row.validTo === undefined ? {} : { end: compactDateToIso(row.validTo) }) },
   };
 }
 
