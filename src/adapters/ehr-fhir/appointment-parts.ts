@@ -2,18 +2,22 @@
  * What a booking and a video meeting both read from an Appointment (docs/upstream-fhir.md#33-booked-appointments-operation-3):
  * its unit, by the first of the Location's managing organisation, the HealthcareService's provider
  * and the PractitionerRole's organisation (an Organization cannot be a participant in R4); its main
- * performer (`PPRF`, else the first member of staff); and its other staff.
+ * performer (`PPRF`, else the first member of staff); and its other staff. Also its patient fee, which
+ * a booking shows and the payment write charges.
  */
 import { hasCode } from './codes.js';
 import { unitFacts, type UnitFacts } from './care-parties.js';
+import { extensionOf, partOf, PDAS_BASE } from './extensions.js';
 import { referenceType, type ResourceIndex } from './resource-index.js';
 import type { Appointment } from './schemas/clinical.js';
+import type { SubExtension } from './schemas/datatypes.js';
 import type { Location } from './schemas/parties.js';
 
 export type Participant = Appointment['participant'][number];
 
 const PARTICIPATION_TYPE = 'http://terminology.hl7.org/CodeSystem/v3-ParticipationType';
 const STAFF_TYPES: ReadonlySet<string | undefined> = new Set(['Practitioner', 'PractitionerRole']);
+const PATIENT_FEE = `${PDAS_BASE}StructureDefinition/patient-fee`;
 
 export interface AppointmentUnit {
   unit: UnitFacts;
@@ -37,6 +41,23 @@ export function appointmentUnit(appointment: Appointment, index: ResourceIndex):
     if (org !== undefined) return { unit: unitFacts(org, index) };
   }
   return undefined;
+}
+
+export interface PatientFee {
+  price?: SubExtension['valueMoney'];
+  reduction?: SubExtension['valueMoney'];
+  reason?: string;
+}
+
+/** The Appointment's `patient-fee` extension: its price, reduction and reduction reason; undefined without one. */
+export function feeOf(appointment: Appointment): PatientFee | undefined {
+  const fee = extensionOf(appointment.extension, PATIENT_FEE);
+  if (fee === undefined) return undefined;
+  return {
+    price: partOf(fee, 'price')?.valueMoney,
+    reduction: partOf(fee, 'reduction')?.valueMoney,
+    reason: partOf(fee, 'reductionReason')?.valueString,
+  };
 }
 
 const isStaff = (p: Participant): boolean => STAFF_TYPES.has(referenceType(p.actor));

@@ -9,9 +9,8 @@ import type { Booking, BookedAppointmentsResult, PatientSummary, RegisteredBooki
 import { definedOnly } from '../../domain/records/defined.js';
 import { compactToDisplay, epochMsToCompact, epochMsToUtcIso } from '../../domain/time/local-time.js';
 import { addressParts, currentAddresses, type AddressParts } from './address.js';
-import { appointmentUnit, mainPerformer } from './appointment-parts.js';
+import { appointmentUnit, feeOf, mainPerformer } from './appointment-parts.js';
 import { roleTextOf, staffOf } from './care-parties.js';
-import { extensionOf, partOf, PDAS_BASE } from './extensions.js';
 import { instantOf } from './fhir-time.js';
 import { personNumberKindOf } from './identifiers.js';
 import type { MapContext } from './map-context.js';
@@ -23,7 +22,6 @@ import { phones } from './telecom.js';
 
 const BOOKED: ReadonlySet<string> = new Set(['booked', 'arrived', 'checked-in', 'fulfilled']);
 const REQUESTED: ReadonlySet<string> = new Set(['proposed', 'pending', 'waitlist']);
-const PATIENT_FEE = `${PDAS_BASE}StructureDefinition/patient-fee`;
 
 type UnitMember = NonNullable<Booking['PerformingUnit']>;
 
@@ -40,13 +38,9 @@ function performingUnit(appointment: Appointment, index: ResourceIndex): UnitMem
 }
 
 function paymentDetails(appointment: Appointment): Booking['PaymentDetails'] {
-  const fee = extensionOf(appointment.extension, PATIENT_FEE);
+  const fee = feeOf(appointment);
   if (fee === undefined) return undefined;
-  return definedOnly({
-    Price: partOf(fee, 'price')?.valueMoney?.value,
-    Reduction: partOf(fee, 'reduction')?.valueMoney?.value,
-    ReductionReason: partOf(fee, 'reductionReason')?.valueString,
-  });
+  return definedOnly({ Price: fee.price?.value, Reduction: fee.reduction?.value, ReductionReason: fee.reason });
 }
 
 /** The members a Booking and a RegisteredBooking share. */

@@ -10,7 +10,7 @@ import { compactDateToIso, localDate } from '../../../domain/time/local-time.js'
 import type { PaymentType } from '../../../domain/writes/payment-types.js';
 import type { EhrWriteResult } from '../../../domain/writes/write-outcomes.js';
 import { statusFailure } from '../../ehr-http/status.js';
-import { appointmentUnit } from '../appointment-parts.js';
+import { appointmentUnit, feeOf } from '../appointment-parts.js';
 import { resourceOf } from '../client/answer.js';
 import type { CapabilityCheck, TypeCapabilities } from '../client/capabilities.js';
 import type { FhirClient } from '../client/fhir-client.js';
@@ -19,7 +19,7 @@ import { APPOINTMENT_FOLLOWS } from '../client/follow-rules.js';
 import { findPatient } from '../client/patient-lookup.js';
 import { resolveMissing } from '../client/reference-resolution.js';
 import { fhirFault } from '../fault.js';
-import { extensionOf, partOf, PDAS_BASE } from '../extensions.js';
+import { PDAS_BASE } from '../extensions.js';
 import { writtenNumber } from '../fhir-json.js';
 import { referenceKey, ResourceIndex } from '../resource-index.js';
 import type { Appointment } from '../schemas/clinical.js';
@@ -32,7 +32,6 @@ const MAX_ARRIVAL_ATTEMPTS = 3;
 const READ_AGAIN: ReadonlySet<number> = new Set([400, 409, 412, 422]);
 const CANCELLED: ReadonlySet<string> = new Set(['cancelled', 'noshow', 'entered-in-error']);
 const ARRIVED: ReadonlySet<string> = new Set(['arrived', 'checked-in', 'fulfilled']);
-const PATIENT_FEE = `${PDAS_BASE}StructureDefinition/patient-fee`;
 const PAYMENT_TYPE = `${PDAS_BASE}StructureDefinition/payment-type`;
 const UNKNOWN = { extension: [{ url: 'http://hl7.org/fhir/StructureDefinition/data-absent-reason', valueCode: 'unknown' }] };
 
@@ -155,9 +154,7 @@ export class FhirWrites {
     index.add(appointment);
     await resolveMissing(this.o.client, index, [appointment], APPOINTMENT_FOLLOWS, signal);
     const unit = appointmentUnit(appointment, index)?.unit.org;
-    const fee = extensionOf(appointment.extension, PATIENT_FEE);
-    const price = partOf(fee, 'price')?.valueMoney;
-    const reduction = partOf(fee, 'reduction')?.valueMoney;
+    const { price, reduction } = feeOf(appointment) ?? {};
     const priceText = price === undefined ? undefined : writtenNumber(price, 'value');
     const amount = priceText === undefined ? undefined
       : decimalDifference(priceText, (reduction === undefined ? undefined : writtenNumber(reduction, 'value')) ?? '0');
