@@ -47,7 +47,7 @@ const SERVED = READ_NAMES.filter((name) => READ_PLANS[name] !== undefined);
 async function capabilityRows(client: FhirClient, sandboxWrites: boolean): Promise<{ rows: CheckRow[]; check?: CapabilityCheck }> {
   let check;
   try {
-    check = await checkCapabilities(client, neededSearches(SERVED, true));
+    check = await checkCapabilities(client, neededSearches(SERVED));
   } catch (err) {
     return { rows: [row('capability statement', 'FAIL', `GET metadata: ${errorDetail(err)}`)] };
   }

@@ -12,7 +12,7 @@ import { ts } from './fhir-time.js';
 import { isIcd10Se, isKva, own, rootOf, unitIdOf } from './identifiers.js';
 import type { MapContext } from './map-context.js';
 import { answerable, type ReadInput } from './read-input.js';
-import { referenceKey, type ResourceIndex } from './resource-index.js';
+import { referenceKey } from './resource-index.js';
 import type { Condition, Procedure } from './schemas/clinical.js';
 import { contactPatient, encounterContact, securityCodes, vendorCareProvider } from './vendor-parts.js';
 
@@ -29,12 +29,11 @@ function action(procedure: Procedure, ctx: MapContext): Action {
   });
 }
 
-/** The Procedures at hand done for `condition`, answerable ones only, in the order held. */
-const proceduresFor = (condition: Condition, index: ResourceIndex): Procedure[] =>
-  index.ofType('Procedure').filter((p) => p.status !== 'entered-in-error'
-    && (p.reasonReference ?? []).some((r) => referenceKey(r.reference) === `Condition/${condition.id}`));
+/** The Procedures of `procedures` done for `condition`, in the order held. */
+const proceduresFor = (condition: Condition, procedures: readonly Procedure[]): Procedure[] =>
+  procedures.filter((p) => (p.reasonReference ?? []).some((r) => referenceKey(r.reference) === `Condition/${condition.id}`));
 
-function extract(condition: Condition, input: ReadInput, ctx: MapContext): DiagnosisEhrExtract {
+function extract(condition: Condition, procedures: readonly Procedure[], input: ReadInput, ctx: MapContext): DiagnosisEhrExtract {
   const { index } = input;
   const verification = firstCode(condition.verificationStatus);
   const refuted = verification === 'refuted';
@@ -63,7 +62,7 @@ function extract(condition: Condition, input: ReadInput, ctx: MapContext): Diagn
         diagnosisTerminology: icd?.system === undefined ? undefined : rootOf(icd.system),
         diagnosisType: textOf(condition.category?.[0]),
         diagnosis: [],
-        action: proceduresFor(condition, index).map((p) => action(p, ctx)),
+        action: proceduresFor(condition, procedures).map((p) => action(p, ctx)),
       })],
       action: [],
     },
@@ -84,5 +83,8 @@ function extract(condition: Condition, input: ReadInput, ctx: MapContext): Diagn
 
 export function mapDiagnoses(input: ReadInput, ctx: MapContext): Diagnoses[] {
   // One element, however many diagnoses: the read's selection leaves out an element left empty.
-  return [{ diagnosisEHRExtract: answerable(input, 'Condition').map((c) => extract(c, input, ctx)) }];
+  const conditions = answerable(input, 'Condition');
+  // The Procedures at hand, answerable ones only, looked up once for every Condition (and not without one).
+  const procedures = conditions.length === 0 ? [] : input.index.ofType('Procedure').filter((p) => p.status !== 'entered-in-error');
+  return [{ diagnosisEHRExtract: conditions.map((c) => extract(c, procedures, input, ctx)) }];
 }

@@ -34,7 +34,6 @@ const answeredAsFhir = (answer: UpstreamAnswer): boolean => {
 export class FhirEhr implements EhrRecords, DelegationRegistry {
   readonly reads: EhrReads;
   private readonly client: FhirClient;
-  private readonly readsOptions: FhirReadsOptions;
   private readonly transport: EhrHttpTransport;
   private readonly registry: (actor: string) => Promise<Relationship[]>;
   private readonly capabilities: CapabilityWatch;
@@ -49,13 +48,13 @@ export class FhirEhr implements EhrRecords, DelegationRegistry {
       exchange: transportExchange(this.transport, options.baseUrl, options.authorization),
       onRefusal: (status, issues) => this.emit({ type: 'refusal', status, issues }),
     });
-    this.readsOptions = {
+    const readsOptions: FhirReadsOptions = {
       client: this.client, zone: options.zone, idRoot: options.idRoot, videoActionIdSystem: options.videoActionIdSystem,
       now: options.now ?? Date.now, note: options.onDropped, callTimeoutMs: options.timeoutMs,
     };
-    this.reads = guarded(fhirReads(this.readsOptions));
-    this.registry = fhirRelationships({ ...this.readsOptions, tag: options.delegationTag });
-    const needed = neededSearches(Object.keys(this.reads) as ReadName[], true);
+    this.reads = guarded(fhirReads(readsOptions));
+    this.registry = fhirRelationships({ ...readsOptions, tag: options.delegationTag });
+    const needed = neededSearches(Object.keys(this.reads) as ReadName[]);
     this.capabilities = new CapabilityWatch(
       () => checkCapabilities(this.client, needed, AbortSignal.timeout(options.timeoutMs)), options.now ?? Date.now, (check) => this.report(check),
     );

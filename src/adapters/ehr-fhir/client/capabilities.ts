@@ -47,14 +47,14 @@ const A_RANGE = { from: '20000101000000', to: '20000101000000' };
 const namesOf = (params: SearchParams): string[] => [...new Set(params.map(([name]) => parameterName(name)).filter((n) => !NOT_PARAMETERS.has(n)))];
 
 /** The searches `reads` send (the patient lookup and the registry's too), and `_id` for what they fetch. */
-export function neededSearches(reads: readonly ReadName[], registry: boolean): NeededSearch[] {
+export function neededSearches(reads: readonly ReadName[]): NeededSearch[] {
   const needed: NeededSearch[] = [{ type: 'Patient', params: namesOf(patientLookupParams('191212121212')) }];
   for (const read of reads) {
     const plan = READ_PLANS[read];
     for (const search of plan?.searches ?? []) needed.push({ type: search.type, params: namesOf(search.params('id', A_RANGE, 'UTC')) });
     if (plan?.reverse !== undefined) needed.push({ type: plan.reverse.type, params: ['patient', plan.reverse.param] });
   }
-  if (registry) needed.push({ type: 'RelatedPerson', params: ['identifier', '_tag'] });
+  needed.push({ type: 'RelatedPerson', params: ['identifier', '_tag'] });
   return [...needed, ...FETCHED_TYPES.map((type) => ({ type, params: ['_id'] }))];
 }
 

@@ -57,7 +57,7 @@ export class FhirClient {
 
   /** The JSON of `url` (absolute), which must be a `resourceType`. */
   async get(url: string, resourceType: string, signal?: AbortSignal): Promise<unknown> {
-    return resourceOf(await this.send(url, { method: 'GET', signal }), resourceType);
+    return resourceOf(await this.request(url, { method: 'GET', signal }), resourceType);
   }
 
   /** Every page of a search of `type`; `count` instead of FHIR_PAGE_SIZE where the contract names one. */
@@ -96,11 +96,6 @@ export class FhirClient {
     return result;
   }
 
-  /** One request, answered as it came (a write decides on its status); transport faults are EhrErrors. */
-  request(url: string, init: FhirRequestInit): Promise<FhirAnswer> {
-    return this.send(url, init);
-  }
-
   /** A next link to follow: only to the base URL's scheme, host and port, with or without credentials. */
   private nextOf(links: readonly { relation: string; url: string }[] | undefined): string | undefined {
     const next = links?.find((l) => l.relation === 'next')?.url;
@@ -115,7 +110,8 @@ export class FhirClient {
     return url.href;
   }
 
-  private async send(url: string, init: FhirRequestInit): Promise<FhirAnswer> {
+  /** One request, answered as it came (a write decides on its status); transport faults are EhrErrors. */
+  async request(url: string, init: FhirRequestInit): Promise<FhirAnswer> {
     if (init.signal?.aborted) throw new EhrError('timeout', 'FHIR call exceeded its deadline');
     let answer: FhirAnswer;
     try {

@@ -9,7 +9,6 @@ import type { Relationship } from '../../../domain/access/relationship.js';
 import { READ_NAMES, selectInRange, type ReadName } from '../../../domain/operations/table.js';
 import type { EhrReads, RecordReader } from '../../../ports/ehr-records.port.js';
 import { fhirFault } from '../fault.js';
-import { personNumberForms } from '../identifiers.js';
 import type { MapContext } from '../map-context.js';
 import { patientFacts } from '../patient-facts.js';
 import { mapRelationships, type DelegationTag } from '../relationships.js';
@@ -18,7 +17,7 @@ import { checkedResource, isResourceType, type MappedResource } from '../schemas
 import type { FhirClient } from './fhir-client.js';
 import { REGISTRY_FOLLOWS } from './follow-rules.js';
 import { assertPatientBound } from './patient-binding.js';
-import { findPatient } from './patient-lookup.js';
+import { findPatient, patientLookupParams } from './patient-lookup.js';
 import { READ_PLANS, type ReadPlan, type ReversePlan } from './read-plans.js';
 import { resolveMissing } from './reference-resolution.js';
 
@@ -93,7 +92,7 @@ export function fhirRelationships(options: FhirReadsOptions & { tag: DelegationT
   return async (actor: string): Promise<Relationship[]> => {
     const signal = deadline(options);
     const { matches, entries } = await options.client.search('RelatedPerson', [
-      ['identifier', personNumberForms(actor).join(',')],
+      ...patientLookupParams(actor),
       ['_tag', `${options.tag.system}|${options.tag.code}`],
       ['_include', 'RelatedPerson:patient'],
     ], { count: options.count ?? 100, signal });

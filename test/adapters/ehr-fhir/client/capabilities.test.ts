@@ -18,7 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => sim.close());
 
-const NEEDED = neededSearches(READ_NAMES, true);
+const NEEDED = neededSearches(READ_NAMES);
 
 describe('the CapabilityStatement check', () => {
   it('finds every search parameter the reads and the registry send in the development server\'s statement', async () => {
