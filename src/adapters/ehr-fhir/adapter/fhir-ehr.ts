@@ -9,6 +9,7 @@ import { EhrError } from '../../../domain/ehr-error.js';
 import type { ReadName } from '../../../domain/operations/table.js';
 import { PAYMENT_TYPES, type PaymentType } from '../../../domain/writes/payment-types.js';
 import type { EhrWriteResult } from '../../../domain/writes/write-outcomes.js';
+import { eachRead } from '../../../domain/use-cases/read-sources.js';
 import type { DelegationRegistry } from '../../../ports/delegation-registry.port.js';
 import type { EhrReads, EhrRecords } from '../../../ports/ehr-records.port.js';
 import type { UpstreamAnswer } from '../../ehr-http/exchange.js';
@@ -103,8 +104,5 @@ export class FhirEhr implements EhrRecords, DelegationRegistry {
 
 /** Each read refuses an identity number that is not 12 digits before anything is sent. */
 function guarded(reads: EhrReads): EhrReads {
-  return Object.fromEntries(Object.entries(reads).map(([name, read]) => [name, (patientId: string, range: never) => {
-    if (!PERSON_ID.test(patientId)) return Promise.reject(NOT_FOUND());
-    return (read as (id: string, r: never) => Promise<unknown>)(patientId, range);
-  }])) as EhrReads;
+  return eachRead(reads, (_read, reader) => (patientId, range) => (PERSON_ID.test(patientId) ? reader(patientId, range) : Promise.reject(NOT_FOUND())));
 }
