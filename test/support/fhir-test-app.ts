@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { FhirEhr } from '../../src/adapters/ehr-fhir/adapter/fhir-ehr.js';
 import type { FhirEhrEvent, FhirEhrOptions } from '../../src/adapters/ehr-fhir/adapter/options.js';
+import { DEMO_FHIR_SETTINGS } from '../../src/dev/demo-data/fhir/bundle.js';
 import type { FhirSim } from '../../src/dev/fhir-sim/fhir-sim.js';
+import { DEFAULT_PAYMENT_SYSTEM } from '../../src/fhir-settings.js';
 import { createLogger } from '../../src/http/logging.js';
 import { startDemoSim } from '../adapters/ehr-fhir/support/demo-sim.js';
 import { startFhirProxy, type FhirProxy } from '../adapters/ehr-fhir/support/fhir-proxy.js';
@@ -34,11 +36,7 @@ export interface FhirTestAppOptions {
   proxied?: boolean;
 }
 
-export const FHIR_DEMO_SETTINGS = {
-  idRoot: '1.2.752.99999.1.1', videoActionIdSystem: 'urn:oid:1.2.752.99999.1.8', pageSize: 100, maxPages: 20,
-  delegationTag: { system: 'http://example.org/fhir/pdas/CodeSystem/registry', code: 'delegation' },
-  paymentIdSystem: 'http://example.org/fhir/pdas/identifier/appointment-payment',
-} as const;
+const FHIR_DEMO_SETTINGS = { ...DEMO_FHIR_SETTINGS, pageSize: 100, maxPages: 20, paymentIdSystem: DEFAULT_PAYMENT_SYSTEM } as const;
 
 export interface FhirBackend {
   sim: FhirSim;

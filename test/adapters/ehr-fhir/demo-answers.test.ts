@@ -8,6 +8,7 @@ import { mapDiagnoses } from '../../../src/adapters/ehr-fhir/diagnoses.js';
 import { mapJournalNotes } from '../../../src/adapters/ehr-fhir/journal-notes.js';
 import { mapLabResults } from '../../../src/adapters/ehr-fhir/lab-results.js';
 import { mapVideoMeetings } from '../../../src/adapters/ehr-fhir/video-meetings.js';
+import { DEMO_FHIR_SETTINGS } from '../../../src/dev/demo-data/fhir/bundle.js';
 import { selectInRange } from '../../../src/domain/operations/table.js';
 import { demoResources, expectedAnswer, mapContext, readInput, TOLVAN } from './support/demo-bundle.js';
 
@@ -47,7 +48,7 @@ describe('the demo bundle mapped as the contract answers it', () => {
     for (const r of resources) index.add(r);
     // Every RelatedPerson, as a server that ignored the tag and identifier filters would answer.
     const matches = resources.filter((r) => r.resourceType === 'RelatedPerson').map((r) => checkedResource('RelatedPerson', r));
-    const tag = { system: 'http://example.org/fhir/pdas/CodeSystem/registry', code: 'delegation' };
+    const tag = DEMO_FHIR_SETTINGS.delegationTag;
     expect(mapRelationships(matches, index, TOLVAN, tag, mapContext())).toStrictEqual(expectedAnswer('relationships-191212121212.json'));
     expect(mapRelationships(matches, index, '196803152385', tag, mapContext())).toStrictEqual([]);
   });

@@ -11,6 +11,7 @@ import { patientFacts } from '../../../../src/adapters/ehr-fhir/patient-facts.js
 import type { ReadInput } from '../../../../src/adapters/ehr-fhir/read-input.js';
 import { ResourceIndex } from '../../../../src/adapters/ehr-fhir/resource-index.js';
 import { checkedResource, isResourceType, type MappedResource } from '../../../../src/adapters/ehr-fhir/schemas/index.js';
+import { DEMO_FHIR_SETTINGS } from '../../../../src/dev/demo-data/fhir/bundle.js';
 
 export const FHIR_FIXTURES = new URL('../../../fixtures/fhir/', import.meta.url);
 
@@ -32,7 +33,7 @@ export const BEFORE_OSLO_ENDED = Date.parse('2026-06-12T12:00:00Z');
 
 export function mapContext(notes: string[] = [], over: Partial<MapContext> = {}): MapContext {
   return {
-    zone: 'Europe/Stockholm', idRoot: '1.2.752.99999.1.1', nowMs: BEFORE_OSLO_ENDED, videoActionIdSystem: 'urn:oid:1.2.752.99999.1.8',
+    zone: 'Europe/Stockholm', idRoot: DEMO_FHIR_SETTINGS.idRoot, nowMs: BEFORE_OSLO_ENDED, videoActionIdSystem: DEMO_FHIR_SETTINGS.videoActionIdSystem,
     note: (reason) => notes.push(reason), ...over,
   };
 }

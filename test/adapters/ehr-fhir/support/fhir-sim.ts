@@ -5,6 +5,7 @@
 import { FhirClient, type FhirClientOptions } from '../../../../src/adapters/ehr-fhir/client/fhir-client.js';
 import type { FhirAnswer, FhirExchange } from '../../../../src/adapters/ehr-fhir/client/fhir-exchange.js';
 import { fhirReads, fhirRelationships, type FhirReadsOptions } from '../../../../src/adapters/ehr-fhir/client/fhir-reads.js';
+import { DEMO_FHIR_SETTINGS } from '../../../../src/dev/demo-data/fhir/bundle.js';
 import type { FhirSim } from '../../../../src/dev/fhir-sim/fhir-sim.js';
 import { BEFORE_OSLO_ENDED } from './demo-bundle.js';
 
@@ -37,14 +38,14 @@ export const clientFor = (sim: FhirSim, over: Partial<FhirClientOptions> = {}): 
 
 export function readsOptions(client: FhirClient, notes: string[] = []): FhirReadsOptions {
   return {
-    client, zone: 'Europe/Stockholm', idRoot: '1.2.752.99999.1.1', videoActionIdSystem: 'urn:oid:1.2.752.99999.1.8',
+    client, zone: 'Europe/Stockholm', idRoot: DEMO_FHIR_SETTINGS.idRoot, videoActionIdSystem: DEMO_FHIR_SETTINGS.videoActionIdSystem,
     now: () => BEFORE_OSLO_ENDED, note: (reason) => notes.push(reason),
   };
 }
 
 export const readsOf = (client: FhirClient, notes?: string[]) => fhirReads(readsOptions(client, notes));
 
-export const DELEGATION_TAG = { system: 'http://example.org/fhir/pdas/CodeSystem/registry', code: 'delegation' };
+export const DELEGATION_TAG = DEMO_FHIR_SETTINGS.delegationTag;
 export const registryOf = (client: FhirClient) => fhirRelationships({ ...readsOptions(client), tag: DELEGATION_TAG });
 
 /** The JSON body of an answer, changed by `change`. */
