@@ -9,16 +9,12 @@
  * ALIGN holds the few rules that change a whole answer rather than a member.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoClock } from '../../../src/dev/demo-data/clock.js';
 import { typeOfVisit } from '../../../src/dev/demo-data/contacts.js';
-import { demoFhirResources } from '../../../src/dev/demo-data/fhir/bundle.js';
 import { DEMO_PEOPLE } from '../../../src/dev/demo-data/people.js';
 import { UNITS } from '../../../src/dev/demo-data/units.js';
 import { READ_NAMES, type ReadName } from '../../../src/domain/operations/table.js';
 import { routeByOperation, urlOf } from '../../security/support/routes.js';
-import { startFhirTestApp, type FhirTestApp } from '../../support/fhir-test-app.js';
-import { startTestApp, ZONE, type TestApp } from '../../support/test-app.js';
-import type { RawResource } from './support/demo-bundle.js';
+import { startTestApp, startTestAppOn, type AnyTestApp, type TestApp } from '../../support/test-app.js';
 
 const NOW = Date.parse('2026-11-21T08:00:00Z');
 /** The relationship texts of the demo registry's tagged RelatedPersons (src/dev/demo-data/fhir/registry.ts). */
@@ -410,10 +406,10 @@ const narrowest = (allowed: readonly Difference[], member: string): Difference |
 
 describe('the same answers through fhir-r4 and through the embedded XML EHR', () => {
   let xml: TestApp;
-  let fhir: FhirTestApp;
+  let fhir: AnyTestApp;
   beforeAll(async () => {
     xml = await startTestApp({ now: NOW });
-    fhir = await startFhirTestApp({ now: NOW, resources: demoFhirResources(demoClock(NOW, ZONE)) as RawResource[] });
+    fhir = await startTestAppOn('fhir-r4', { now: NOW });
   }, 60_000);
   afterAll(async () => {
     await xml.close();
