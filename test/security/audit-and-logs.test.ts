@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileAuditTrail } from '../../src/adapters/audit-file/file-audit-trail.js';
 import { isAttempt, type AuditRecord } from '../../src/ports/audit-trail.port.js';
 import { REFUSAL_WINDOW_MS } from '../../src/http/refusal-tally.js';
-import { KEY, OTHER_KEY, EHR_VARIANTS, startTestAppOn, type AnyTestApp } from '../support/test-app.js';
-import { OVER_BOTH_EHRS, runsOver } from './support/runs.js';
+import { KEY, OTHER_KEY, startTestAppOn, type AnyTestApp } from '../support/test-app.js';
+import { overBothEhrs, runsOver, STEADY } from './support/runs.js';
 import { malformedLogLines, UsedSecrets } from './support/logs.js';
 import { DEMO } from './support/oracles.js';
 import { requestOf, ROUTES, urlOf, type RouteCase } from './support/routes.js';
@@ -19,7 +19,6 @@ import { expectDocumentedAnswer } from './support/shape.js';
  * number in any log line of these runs).
  */
 
-const STEADY = { protection: { pressureMaxEventLoopDelayMs: 0 } } as const;
 const used = new UsedSecrets();
 used.key(KEY);
 used.key(OTHER_KEY);
@@ -36,7 +35,7 @@ interface Planned {
   knows: { subscription: boolean; actor: boolean; patient?: string; delegation?: string };
 }
 
-describe.each(EHR_VARIANTS)('over the %s EHR', OVER_BOTH_EHRS, (variant) => {
+overBothEhrs((variant) => {
   describe('exactly one audit record per request, over route × outcome (property)', () => {
     let main: AnyTestApp;
     let limited: AnyTestApp;
@@ -167,7 +166,7 @@ describe.each(EHR_VARIANTS)('over the %s EHR', OVER_BOTH_EHRS, (variant) => {
   });
 });
 
-describe.each(EHR_VARIANTS)('over the %s EHR', OVER_BOTH_EHRS, (variant) => {
+overBothEhrs((variant) => {
   describe('log injection (CR/LF in every place a caller controls)', () => {
     let t: AnyTestApp;
     beforeAll(async () => {

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { KEY, EHR_VARIANTS, startTestAppOn, type AnyTestApp } from '../support/test-app.js';
+import { KEY, startTestAppOn, type AnyTestApp } from '../support/test-app.js';
 import { countEhrCalls } from './support/ehr-calls.js';
-import { OVER_BOTH_EHRS, runsOver } from './support/runs.js';
+import { overBothEhrs, runsOver, STEADY } from './support/runs.js';
 import { malformedLogLines, UsedSecrets } from './support/logs.js';
 import { DEMO } from './support/oracles.js';
 import { requestOf, routeByOperation, urlOf, WRITE_ROUTES, type RouteCase } from './support/routes.js';
@@ -15,7 +15,6 @@ import { expectDocumentedAnswer } from './support/shape.js';
  * each body must get; the process is never polluted and keeps answering.
  */
 
-const STEADY = { protection: { pressureMaxEventLoopDelayMs: 0 } } as const;
 const LIMIT = 16 * 1024;
 const ID = /^[A-Za-z0-9._-]{1,64}$/;
 const used = new UsedSecrets();
@@ -107,7 +106,7 @@ const bodyFor = (route: RouteCase) => fc.oneof(
   { weight: 1, arbitrary: fc.integer({ min: LIMIT - 40, max: 20 * 1024 }).map((n) => `{"status":"${'a'.repeat(n)}"}`) },
 );
 
-describe.each(EHR_VARIANTS)('over the %s EHR', OVER_BOTH_EHRS, (variant) => {
+overBothEhrs((variant) => {
   describe('JSON body fuzzing on the two writes', () => {
     let t: AnyTestApp;
     let token: string;

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { KEY, EHR_VARIANTS, startTestAppOn, type AnyTestApp } from '../support/test-app.js';
+import { KEY, startTestAppOn, type AnyTestApp } from '../support/test-app.js';
 import { countEhrCalls } from './support/ehr-calls.js';
-import { OVER_BOTH_EHRS, runsOver } from './support/runs.js';
+import { overBothEhrs, runsOver, STEADY } from './support/runs.js';
 import { malformedLogLines, UsedSecrets } from './support/logs.js';
 import {
   canonicalIdentity, DEMO, DEMO_PEOPLE, expectedForTimeFilter, onTheWire, personMayAct, withCheckDigit,
@@ -19,7 +19,6 @@ import { expectDocumentedAnswer } from './support/shape.js';
  * media types are fuzzed in body-fuzzing.test.ts.
  */
 
-const STEADY = { protection: { pressureMaxEventLoopDelayMs: 0 } } as const;
 const RUNS = 250;
 const used = new UsedSecrets();
 used.key(KEY);
@@ -137,7 +136,7 @@ const headerName = fc.oneof(
 const headerValue = fc.array(fc.integer({ min: 0x20, max: 0xff }).filter((c) => c !== 0x7f), { maxLength: 60 })
   .map((codes) => String.fromCharCode(...codes).replace(/^[ \t]+|[ \t]+$/g, ''));
 
-describe.each(EHR_VARIANTS)('over the %s EHR', OVER_BOTH_EHRS, (variant) => {
+overBothEhrs((variant) => {
   describe('input fuzzing over all ten operations', () => {
     let t: AnyTestApp;
     let person: string;

@@ -1,15 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EHR_VARIANTS, startTestAppOn, type AnyTestApp } from '../support/test-app.js';
-import { OVER_BOTH_EHRS } from './support/runs.js';
+import { startTestAppOn, type AnyTestApp } from '../support/test-app.js';
+import { overBothEhrs, STEADY } from './support/runs.js';
 
 /**
  * threat 48 of docs/threat-model.md#found-by-independent-review: a signing key removed from the JWKS while tokens it signed are cached is refused from
  * the next key refresh on; an unknown `kid` triggers that refresh (docs/operations.md#rotating-keys-and-certificates).
  */
 const SELF = '191212121212';
-const STEADY = { protection: { pressureMaxEventLoopDelayMs: 0 } } as const;
 
-describe.each(EHR_VARIANTS)('over the %s EHR', OVER_BOTH_EHRS, (variant) => {
+overBothEhrs((variant) => {
   describe('issue 20 item 5b: a signing key withdrawn from the JWKS, through the app (threat 48 of docs/threat-model.md#found-by-independent-review)', () => {
     let t: AnyTestApp;
     beforeAll(async () => {

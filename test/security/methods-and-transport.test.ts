@@ -4,8 +4,8 @@ import fc from 'fast-check';
 import type { HTTPMethods } from 'fastify';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KEY, OTHER_KEY, EHR_VARIANTS, startTestAppOn, type AnyTestApp } from '../support/test-app.js';
-import { OVER_BOTH_EHRS, runsOver } from './support/runs.js';
+import { KEY, OTHER_KEY, startTestAppOn, type AnyTestApp } from '../support/test-app.js';
+import { overBothEhrs, runsOver, STEADY } from './support/runs.js';
 import { malformedLogLines, UsedSecrets } from './support/logs.js';
 import { DEMO } from './support/oracles.js';
 import { queryString, requestOf, ROUTES, type RouteCase } from './support/routes.js';
@@ -17,7 +17,6 @@ import { answerProblems, asAnswer, expectDocumentedAnswer } from './support/shap
  * without both credentials.
  */
 
-const STEADY = { protection: { pressureMaxEventLoopDelayMs: 0 } } as const;
 // CONNECT takes an authority, not a path; QUERY has its own test below; every other method Node knows is tried.
 const ALL_METHODS = METHODS.filter((m) => m !== 'CONNECT' && m !== 'QUERY') as HTTPMethods[];
 const used = new UsedSecrets();
@@ -33,7 +32,7 @@ function declared(method: string, path: string): RouteCase | undefined {
   return ROUTES.find((r) => r.path === path && r.method === m);
 }
 
-describe.each(EHR_VARIANTS)('over the %s EHR', OVER_BOTH_EHRS, (variant) => {
+overBothEhrs((variant) => {
   describe('every method on every route', () => {
     let t: AnyTestApp;
     let token: string;
@@ -138,7 +137,7 @@ describe.each(EHR_VARIANTS)('over the %s EHR', OVER_BOTH_EHRS, (variant) => {
   });
 });
 
-describe.each(EHR_VARIANTS)('over the %s EHR', OVER_BOTH_EHRS, (variant) => {
+overBothEhrs((variant) => {
   describe('rate-limit evasion through forwarded-address headers, on a real connection', () => {
     let t: AnyTestApp;
     let base: string;
@@ -180,7 +179,7 @@ describe.each(EHR_VARIANTS)('over the %s EHR', OVER_BOTH_EHRS, (variant) => {
   });
 });
 
-describe.each(EHR_VARIANTS)('over the %s EHR', OVER_BOTH_EHRS, (variant) => {
+overBothEhrs((variant) => {
   describe('requests refused before they reach the app (Node\'s HTTP parser)', () => {
     let t: AnyTestApp;
     let base: string;

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { generateDemoData } from '../../src/dev/demo-data/generate.js';
-import { ALL_SCOPES, KEY, OTHER_KEY, EHR_VARIANTS, startTestAppOn, ZONE, type AnyTestApp } from '../support/test-app.js';
-import { OVER_BOTH_EHRS } from './support/runs.js';
+import { ALL_SCOPES, KEY, OTHER_KEY, startTestAppOn, ZONE, type AnyTestApp } from '../support/test-app.js';
+import { overBothEhrs, STEADY } from './support/runs.js';
 import { identityForms, malformedLogLines, UsedSecrets } from './support/logs.js';
 import { notAPersonNorAClient } from './support/token-kinds.js';
 import { DEMO, DEMO_PEOPLE, personMayAct } from './support/oracles.js';
@@ -22,7 +22,6 @@ import { errorText, expectDocumentedAnswer } from './support/shape.js';
 const { TOLVAN, MARTA, LILLA, ANTON, SARA, UNKNOWN } = DEMO;
 const PEOPLE = DEMO_PEOPLE;
 const KNOWN = new Set(PEOPLE);
-const STEADY = { protection: { pressureMaxEventLoopDelayMs: 0 } } as const;
 const hyphenated = (id: string): string => `${id.slice(0, 8)}-${id.slice(8)}`;
 const used = new UsedSecrets();
 for (const id of [...PEOPLE, UNKNOWN]) used.identity(id);
@@ -45,7 +44,7 @@ function mayAlsoName(route: RouteCase, reader: string | undefined, target: strin
   return reader === target ? PEOPLE.filter((p) => personMayAct(p, target)) : [reader];
 }
 
-describe.each(EHR_VARIANTS)('over the %s EHR', OVER_BOTH_EHRS, (variant) => {
+overBothEhrs((variant) => {
   describe('broken object-level authorisation: every operation and the access log × every caller × every patient', () => {
     let t: AnyTestApp;
     let denied403: Set<string>;
@@ -132,7 +131,7 @@ describe.each(EHR_VARIANTS)('over the %s EHR', OVER_BOTH_EHRS, (variant) => {
 
 interface Ids { contactIds: string[]; otherIds: string[] }
 
-describe.each(EHR_VARIANTS)('over the %s EHR', OVER_BOTH_EHRS, (variant) => {
+overBothEhrs((variant) => {
   describe('another patient\'s ids in a write are indistinguishable from unknown ids and change nothing', () => {
     let t: AnyTestApp;
     const ids = new Map<string, Ids>();
@@ -235,7 +234,7 @@ describe.each(EHR_VARIANTS)('over the %s EHR', OVER_BOTH_EHRS, (variant) => {
   });
 });
 
-describe.each(EHR_VARIANTS)('over the %s EHR', OVER_BOTH_EHRS, (variant) => {
+overBothEhrs((variant) => {
   describe('a protected identity (197305242385)', () => {
     let t: AnyTestApp;
     let dir: string;
@@ -325,7 +324,7 @@ describe.each(EHR_VARIANTS)('over the %s EHR', OVER_BOTH_EHRS, (variant) => {
   });
 });
 
-describe.each(EHR_VARIANTS)('over the %s EHR', OVER_BOTH_EHRS, (variant) => {
+overBothEhrs((variant) => {
   describe('a relation is resolved on every request: it ends on its last day, to the day', () => {
     let t: AnyTestApp;
     beforeAll(async () => {

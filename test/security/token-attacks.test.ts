@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JwtAccessTokenVerifier } from '../../src/adapters/auth-jwks/jwt-access-token-verifier.js';
 import { InvalidTokenError } from '../../src/ports/access-token-verifier.port.js';
 import { FixedClock } from '../fakes/fixed-clock.js';
-import { ALL_SCOPES, KEY, OTHER_KEY, EHR_VARIANTS, startTestAppOn, type AnyTestApp } from '../support/test-app.js';
-import { OVER_BOTH_EHRS } from './support/runs.js';
+import { ALL_SCOPES, KEY, OTHER_KEY, startTestAppOn, type AnyTestApp } from '../support/test-app.js';
+import { overBothEhrs, STEADY } from './support/runs.js';
 import { TEST_CLIENT_ID } from '../support/test-issuer.js';
 import { malformedLogLines, UsedSecrets } from './support/logs.js';
 import { requestOf, ROUTES, routeByOperation, urlOf } from './support/routes.js';
@@ -22,9 +22,6 @@ import { notAPersonNorAClient } from './support/token-kinds.js';
 
 const SELF = '191212121212';
 const OTHER = '198112189876';
-// Event-loop-delay load shedding is switched off: on a busy 2-core machine it can answer 503 at
-// random, and these tests assert exact statuses. Shedding has its own test in test/http/operability.
-const STEADY = { protection: { pressureMaxEventLoopDelayMs: 0 } } as const;
 /** RFC 6750 §3: the error code and a description of the fault, which never holds a double quote or backslash. */
 const INVALID_TOKEN = expect.stringMatching(/^Bearer error="invalid_token", error_description="[^"\\]+"$/) as string;
 const AUDIENCE = 'patient-data-access';
@@ -41,7 +38,7 @@ function callRoute(t: AnyTestApp, operation: Parameters<typeof routeByOperation>
   return t.call({ ...requestOf(route, extra), ...(token === undefined ? {} : { token }) });
 }
 
-describe.each(EHR_VARIANTS)('over the %s EHR', OVER_BOTH_EHRS, (variant) => {
+overBothEhrs((variant) => {
   describe('forged and misdirected tokens on every operation', () => {
     let t: AnyTestApp;
     const forged: Array<[string, string]> = [];
@@ -434,7 +431,7 @@ describe('two tokens with a long common prefix never share a cache entry (proper
   });
 });
 
-describe.each(EHR_VARIANTS)('over the %s EHR', OVER_BOTH_EHRS, (variant) => {
+overBothEhrs((variant) => {
   describe('a kid that is not in the JWKS, through the app', () => {
     let t: AnyTestApp;
     beforeAll(async () => {
@@ -477,7 +474,7 @@ describe.each(EHR_VARIANTS)('over the %s EHR', OVER_BOTH_EHRS, (variant) => {
   });
 });
 
-describe.each(EHR_VARIANTS)('over the %s EHR', OVER_BOTH_EHRS, (variant) => {
+overBothEhrs((variant) => {
   describe('a JWKS endpoint that is down, through the app', () => {
     let t: AnyTestApp;
     beforeAll(async () => {
@@ -583,7 +580,7 @@ describe('a slow or hanging JWKS endpoint (answers after the fetch timeout)', ()
   });
 });
 
-describe.each(EHR_VARIANTS)('over the %s EHR', OVER_BOTH_EHRS, (variant) => {
+overBothEhrs((variant) => {
   describe('issue 12 item 1: only a valid person token or a listed client token is accepted (docs/contract.md#token-kinds)', () => {
     let t: AnyTestApp;
     beforeAll(async () => {
@@ -642,7 +639,7 @@ describe.each(EHR_VARIANTS)('over the %s EHR', OVER_BOTH_EHRS, (variant) => {
   });
 });
 
-describe.each(EHR_VARIANTS)('over the %s EHR', OVER_BOTH_EHRS, (variant) => {
+overBothEhrs((variant) => {
   describe('issue 12 item 8: a JWKS answer with no usable key, through the app (threat 42 of docs/threat-model.md#found-by-independent-review)', () => {
     let t: AnyTestApp;
     beforeAll(async () => {

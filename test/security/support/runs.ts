@@ -1,4 +1,11 @@
-import type { EhrVariant } from '../../support/test-app.js';
+import { describe } from 'vitest';
+import { EHR_VARIANTS, type EhrVariant } from '../../support/test-app.js';
+
+/**
+ * Event-loop-delay load shedding switched off: on a busy 2-core machine it can answer 503 at random,
+ * and these tests assert exact statuses. Shedding has its own test in test/http/operability.
+ */
+export const STEADY = { protection: { pressureMaxEventLoopDelayMs: 0 } } as const;
 
 /**
  * How many cases a property of the security suites checks over `variant`. The fhir-r4 run sends
@@ -15,4 +22,7 @@ export function runsOver(variant: EhrVariant, runs: number): number {
  * can take several times the default 20 s (every read is one or more FHIR searches); a time-out is
  * no speed target (that is `npm run bench`), so the block gets room rather than fewer checks.
  */
-export const OVER_BOTH_EHRS = { timeout: 180_000 } as const;
+const OVER_BOTH_EHRS = { timeout: 180_000 } as const;
+
+/** The describe block `over the <variant> EHR` of `body`, once for each EHR back-end (EHR_VARIANTS), with OVER_BOTH_EHRS. */
+export const overBothEhrs = (body: (variant: EhrVariant) => void): void => describe.each(EHR_VARIANTS)('over the %s EHR', OVER_BOTH_EHRS, body);
