@@ -7,11 +7,11 @@
  */
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../bench/util.js';
 import { loadConfig } from '../../src/config.js';
 import { compose, type Runtime } from '../../src/container.js';
 import { createLogger } from '../../src/http/logging.js';
@@ -24,15 +24,6 @@ if (browserMissing) {
   console.warn(`issue 22 item 8: no Chromium at ${CHROMIUM}: the browser test of the docs page is skipped (apt-get install chromium, or set CHROMIUM_PATH)`);
 }
 
-/** A port free now: the docs page's sign-in callback names the API's port, so it cannot be 0. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 describe.skipIf(browserMissing)('issue 22 item 8: the docs page in Chromium, demo mode', () => {
   let dataDir: string;
   let runtime: Runtime;
@@ -40,6 +31,7 @@ describe.skipIf(browserMissing)('issue 22 item 8: the docs page in Chromium, dem
   let browser: Browser;
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'pdas-docs-browser-'));
+    // A port free now: the docs page's sign-in callback names the API's port, so it cannot be 0.
     const config = loadConfig({ DATA_DIR: dataDir, PORT: String(await freePort()), METRICS_PORT: '0', DEMO_AUTH_PORT: '0', LOG_LEVEL: 'silent' });
     runtime = await compose(config, createLogger('silent'));
     base = (await listen(runtime, config)).api;

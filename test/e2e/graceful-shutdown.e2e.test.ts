@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../bench/util.js';
 import { generateDemoData } from '../../src/dev/demo-data/generate.js';
 import { startEhrSimulator, type EhrSimulator } from '../../src/dev/ehr-simulator/index.js';
 import { RawConnection, type RawAnswer } from '../support/raw-http.js';
@@ -11,14 +12,6 @@ import { TestIssuer } from '../support/test-issuer.js';
 
 const KEY = 'shutdown-test-key-0123456789';
 const ADULT = '191212121212';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
 
 /**
  * The journal's notes repeated `times` over (some 400 KB): answers large enough that writing one

@@ -2,11 +2,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../bench/util.js';
 import { generateDemoData } from '../../src/dev/demo-data/generate.js';
 import { startEhrSimulator, type EhrSimulator } from '../../src/dev/ehr-simulator/index.js';
 import { databaseAvailable, databaseUrl } from '../support/database.js';
@@ -25,14 +25,6 @@ interface OtlpSpan {
   links?: Array<{ traceId: string; spanId: string; traceState?: string }>;
   attributes?: Array<{ key: string; value: Record<string, unknown> }>;
   events?: Array<{ name: string; attributes?: Array<{ key: string; value: Record<string, unknown> }> }>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createNetServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
 }
 
 /** A loopback OTLP/HTTP receiver taking JSON exports (OTEL_EXPORTER_OTLP_PROTOCOL=http/json). */
