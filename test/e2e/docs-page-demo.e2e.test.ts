@@ -14,6 +14,7 @@ import { compose, type Runtime } from '../../src/container.js';
 import { apiScopes } from '../../src/domain/access/scopes.js';
 import { createLogger } from '../../src/http/logging.js';
 import { listen } from '../../src/listen.js';
+import { startDemoService, type DemoService } from '../support/demo-service.js';
 import { TestIssuer } from '../support/test-issuer.js';
 
 type Json = Record<string, unknown>;
@@ -28,21 +29,20 @@ async function page(base: string): Promise<{ initializer: string; document: Json
 
 describe('issue 22 item 7: the docs page in demo mode', () => {
   let dataDir: string;
-  let runtime: Runtime;
+  let service: DemoService;
   let base: string;
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'pdas-docs-demo-'));
-    const config = loadConfig({ DATA_DIR: dataDir, ...PORTS });
-    runtime = await compose(config, createLogger('silent'));
-    base = (await listen(runtime, config)).api;
+    service = await startDemoService({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+    base = service.api;
   });
   afterAll(async () => {
-    await runtime?.close();
+    await service?.runtime.close();
     await rm(dataDir, { recursive: true, force: true });
   });
 
   it('fills in the demo key from DATA_DIR/demo-subscription-key', async () => {
-    const key = (await readFile(path.join(dataDir, 'demo-subscription-key'), 'utf8')).trim();
+    const { key } = service;
     const { initializer } = await page(base);
     expect(initializer).toContain(`ui.preauthorizeApiKey('subscriptionKey', ${JSON.stringify(key)})`);
   });
