@@ -3,14 +3,11 @@
  * vendor's attention signal layout, field by field, every trap the example lists included.
  */
 import { describe, expect, it } from 'vitest';
-import { mapDocument } from '../../../src/adapters/ehr-xml/index.js';
 import { selectDocument } from '../../support/document-reads.js';
-import { edit, example, PATIENT, ZONE } from './fixtures.js';
+import { edit, example, HSA, ii, mapExample, PATIENT, ZONE } from './fixtures.js';
 
-const map = (xml: string) => mapDocument('attentionsignals', xml, { zone: ZONE, expectedPatientId: PATIENT });
+const map = mapExample('attentionsignals');
 const base = example('attentionsignals.xml');
-const HSA = '1.2.752.129.2.1.4.1';
-const ii = (extension: string, root: string) => ({ extension, root });
 
 describe('issue 13: AttentionSignalEHRExtracts example', () => {
   const answer = map(base);

@@ -3,15 +3,11 @@
  * care contacts v2 layout, field by field, every trap the example lists included.
  */
 import { describe, expect, it } from 'vitest';
-import { mapDocument } from '../../../src/adapters/ehr-xml/index.js';
-import { edit, example, PATIENT, ZONE } from './fixtures.js';
+import { edit, example, HSA, ii, mapExample, TOLVAN } from './fixtures.js';
 
-const map = (xml: string) => mapDocument('contacts', xml, { zone: ZONE, expectedPatientId: PATIENT });
+const map = mapExample('contacts');
 const base = example('contacts.xml');
-const HSA = '1.2.752.129.2.1.4.1';
 const LOCAL = '1.2.752.99999.1.4';
-const ii = (extension: string, root: string) => ({ extension, root });
-const TOLVAN = ii(PATIENT, '1.2.752.129.2.1.3.1');
 
 describe('issue 13: ContactEHRExtracts example', () => {
   const answer = map(base);

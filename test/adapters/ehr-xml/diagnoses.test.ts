@@ -4,16 +4,14 @@
  * actions in a diagnosis and beside the diagnoses, members as attributes, a prefixed root.
  */
 import { describe, expect, it } from 'vitest';
-import { MalformedDocumentError, mapDocument } from '../../../src/adapters/ehr-xml/index.js';
+import { MalformedDocumentError } from '../../../src/adapters/ehr-xml/index.js';
 import { selectDocument } from '../../support/document-reads.js';
-import { edit, example, PATIENT, ZONE } from './fixtures.js';
+import { edit, example, HSA, ii, mapExample, ZONE } from './fixtures.js';
 
-const map = (xml: string) => mapDocument('diagnoses', xml, { zone: ZONE, expectedPatientId: PATIENT });
+const map = mapExample('diagnoses');
 const base = example('diagnoses.xml');
-const HSA = '1.2.752.129.2.1.4.1';
 const RC = '1.2.752.99999.1.2';
 const KVA = '1.2.752.116.1.3.2.1.4';
-const ii = (extension: string, root: string) => ({ extension, root });
 
 describe('issue 23: DiagnosisEHRExtracts example', () => {
   const answer = map(base);

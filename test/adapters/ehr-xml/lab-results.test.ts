@@ -3,17 +3,14 @@
  * chemistry lab results v2 layout, field by field, every trap the example lists included.
  */
 import { describe, expect, it } from 'vitest';
-import { mapDocument, MalformedDocumentError } from '../../../src/adapters/ehr-xml/index.js';
+import { MalformedDocumentError } from '../../../src/adapters/ehr-xml/index.js';
 import { selectDocument } from '../../support/document-reads.js';
-import { edit, example, PATIENT, ZONE } from './fixtures.js';
+import { edit, example, HSA, ii, mapExample, TOLVAN, ZONE } from './fixtures.js';
 
-const map = (xml: string) => mapDocument('labresults', xml, { zone: ZONE, expectedPatientId: PATIENT });
+const map = mapExample('labresults');
 const base = example('labresults.xml');
-const HSA = '1.2.752.129.2.1.4.1';
 const LOCAL = '1.2.752.99999.1.4';
 const RC = '1.2.752.99999.1.2';
-const ii = (extension: string, root: string) => ({ extension, root });
-const TOLVAN = ii(PATIENT, '1.2.752.129.2.1.3.1');
 
 describe('issue 23: ChemistryReportEHRExtracts example', () => {
   const answer = map(base);

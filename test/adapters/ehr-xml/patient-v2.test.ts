@@ -3,15 +3,11 @@
  * information v2 layout, field by field, every trap the example lists included.
  */
 import { describe, expect, it } from 'vitest';
-import { mapDocument } from '../../../src/adapters/ehr-xml/index.js';
 import { selectDocument } from '../../support/document-reads.js';
-import { edit, example, PATIENT, ZONE } from './fixtures.js';
+import { edit, example, HSA, ii, mapExample, TOLVAN, ZONE } from './fixtures.js';
 
-const map = (xml: string) => mapDocument('patient-v2', xml, { zone: ZONE, expectedPatientId: PATIENT });
+const map = mapExample('patient-v2');
 const base = example('patient-v2.xml');
-const HSA = '1.2.752.129.2.1.4.1';
-const ii = (extension: string, root: string) => ({ extension, root });
-const TOLVAN = ii(PATIENT, '1.2.752.129.2.1.3.1');
 
 describe('issue 13: PatientEHRExtracts example', () => {
   const answer = map(base);

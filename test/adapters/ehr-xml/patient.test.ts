@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { mapDocument } from '../../../src/adapters/ehr-xml/index.js';
-import { edit, example, PATIENT, ZONE } from './fixtures.js';
+import { edit, example, mapExample, PATIENT } from './fixtures.js';
 
-const map = (xml: string) => mapDocument('patient', xml, { zone: ZONE, expectedPatientId: PATIENT });
+const map = mapExample('patient');
 
 describe('PatientRecords example', () => {
   const records = map(example('patient.xml'));
