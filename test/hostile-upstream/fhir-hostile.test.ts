@@ -12,8 +12,8 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFhirTestApp, type FhirTestApp } from '../support/fhir-test-app.js';
-import { TOLVAN } from '../adapters/ehr-fhir/support/demo-bundle.js';
-import type { FhirProxy, Hook, Reply } from '../adapters/ehr-fhir/support/fhir-proxy.js';
+import { MID_2025, TOLVAN } from '../adapters/ehr-fhir/support/demo-bundle.js';
+import { on as changing, type FhirProxy, type Hook, type Reply } from '../adapters/ehr-fhir/support/fhir-proxy.js';
 import { expectNoPollution, MARGIN_MS, MIB, prototypeSnapshot, UPSTREAM_TEXT } from './support/expectations.js';
 
 const NOTES = '/patients/journalnotes/?fromDateTime=2025-01-01T00:00:00';
@@ -24,13 +24,11 @@ const MESSAGES: Record<number, string> = { 502: 'The EHR answered with an error 
 /** How many answers a hook has changed: a case whose hook changed nothing proves nothing. */
 let changed = 0;
 /** Changes the answers to requests whose path and query contain `where` (each change must alter the body or its pace), and passes the rest. */
-const on = (where: string, change: (reply: Reply) => Reply): Hook => async (seen, forward) => {
-  const reply = await forward();
-  if (!seen.url.includes(where)) return reply;
+const on = (where: string, change: (reply: Reply) => Reply): Hook => changing(where, (reply) => {
   const next = change(reply);
   if (next.drip !== undefined || !next.body.equals(reply.body)) changed++;
   return next;
-};
+});
 const padded = (reply: Reply, bytes: number): Buffer => {
   const text = reply.body.toString();
   return Buffer.from(`${text.slice(0, -1)},"padding":"${'x'.repeat(bytes)}"}`);
@@ -44,7 +42,7 @@ describe('hostile FHIR answers through the real app (EHR_ADAPTER=fhir-r4, EHR_TI
 
   beforeAll(async () => {
     prototypes = prototypeSnapshot();
-    t = await startFhirTestApp({ proxied: true, now: Date.parse('2025-06-12T10:00:00Z'), adapter: { timeoutMs: TIMEOUT_MS } });
+    t = await startFhirTestApp({ proxied: true, now: MID_2025, adapter: { timeoutMs: TIMEOUT_MS } });
     const issuedAt = Math.floor(t.clock.now() / 1000);
     token = await t.personToken(TOLVAN, { iat: issuedAt, exp: issuedAt + 3600 });
   });

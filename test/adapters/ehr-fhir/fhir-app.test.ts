@@ -6,11 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { READ_VALIDATORS } from '../../support/read-validators.js';
 import { startFhirTestApp, type FhirTestApp } from '../../support/fhir-test-app.js';
-import { TOLVAN } from './support/demo-bundle.js';
+import { MID_2025, TOLVAN } from './support/demo-bundle.js';
 import { fhirReply, type FhirProxy } from './support/fhir-proxy.js';
-
-/** When the demo bundle's 2025 records fall within the reads' default window (the last year and more ahead). */
-const MID_2025 = Date.parse('2025-06-12T10:00:00Z');
 
 describe('the fhir-r4 adapter behind the HTTP API', () => {
   let t: FhirTestApp;

@@ -5,18 +5,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFhirTestApp, type FhirTestApp } from '../../support/fhir-test-app.js';
-import { TOLVAN } from './support/demo-bundle.js';
-import { fhirReply, type FhirProxy, type Hook, type Reply } from './support/fhir-proxy.js';
+import { MID_2025, TOLVAN } from './support/demo-bundle.js';
+import { fhirReply, on, type FhirProxy, type Hook, type Reply } from './support/fhir-proxy.js';
 
 const NOTES = '/patients/journalnotes/?fromDateTime=2025-01-01T00:00:00';
 const MAX_BODY = 256 * 1024;
 const LEAK = 'SERVER-TEXT-191212121212';
 
-/** A hook that changes the answers to requests whose path and query contain `where`, and passes the rest. */
-const on = (where: string, change: (reply: Reply) => Reply | 'hang' | 'reset'): Hook => async (seen, forward) => {
-  const reply = await forward();
-  return seen.url.includes(where) ? change(reply) : reply;
-};
 const json = (reply: Reply) => JSON.parse(reply.body.toString()) as Record<string, unknown> & { entry?: { resource: Record<string, unknown> }[] };
 const bundle = (reply: Reply, change: (b: ReturnType<typeof json>) => void): Reply => {
   const b = json(reply);
@@ -60,7 +55,7 @@ describe('faults of the FHIR server through the HTTP API', () => {
   let t: FhirTestApp;
   let token: string;
   beforeAll(async () => {
-    t = await startFhirTestApp({ proxied: true, now: Date.parse('2025-06-12T10:00:00Z'), adapter: { timeoutMs: 1500, maxBodyBytes: MAX_BODY } });
+    t = await startFhirTestApp({ proxied: true, now: MID_2025, adapter: { timeoutMs: 1500, maxBodyBytes: MAX_BODY } });
     const issuedAt = Math.floor(t.clock.now() / 1000);
     token = await t.personToken(TOLVAN, { iat: issuedAt, exp: issuedAt + 3600 });
   });

@@ -28,6 +28,8 @@ export function expectedAnswer(name: string): unknown {
 }
 
 export const TOLVAN = '191212121212';
+/** When the demo bundle's 2025 records fall within the reads' default window (the last year and more ahead). */
+export const MID_2025 = Date.parse('2025-06-12T10:00:00Z');
 /** The answers of expected/ were made before the temporary Norwegian address ended (2026-08-31). */
 export const BEFORE_OSLO_ENDED = Date.parse('2026-06-12T12:00:00Z');
 

@@ -96,6 +96,12 @@ export async function startFhirProxy(base: string): Promise<FhirProxy> {
   return proxy;
 }
 
+/** A hook that changes the answers to requests whose path and query contain `where`, and passes the rest. */
+export const on = (where: string, change: (reply: Reply) => Reply | 'hang' | 'reset'): Hook => async (seen, forward) => {
+  const reply = await forward();
+  return seen.url.includes(where) ? change(reply) : reply;
+};
+
 /** A reply with `json` as its FHIR JSON body. */
 export const fhirReply = (status: number, json: unknown, headers: Record<string, string> = {}): Reply =>
   ({ status, headers: { 'content-type': 'application/fhir+json', ...headers }, body: Buffer.from(JSON.stringify(json)) });
