@@ -18,8 +18,8 @@ export const FHIR_BENCH_PATIENT = '191212121212';
 /** Another demo person, whose record is left as the demo has it (the short journal). */
 export const FHIR_SHORT_PATIENT = '198112189876';
 /** Copies of each of Tolvan's prescriptions, and of each of his journal notes. */
-export const MEDICATION_COPIES = 1;
-export const NOTE_COPIES = 15;
+const MEDICATION_COPIES = 1;
+const NOTE_COPIES = 15;
 export const FHIR_PAGE_SIZE = 20;
 
 /** The logical id of Tolvan's Patient, as the demo bundle names it (resources of his reference it). */
@@ -29,7 +29,8 @@ function tolvanMark(resources: FhirResource[]): string {
   return String(patient.id);
 }
 
-export function fhirBenchResources(now: number): FhirResource[] {
+/** The demo resources with Tolvan's multiplied out, and how many Compositions his long journal then has. */
+function fhirBenchResources(now: number): { resources: FhirResource[]; longJournalCompositions: number } {
   const demo = demoFhirResources(demoClock(now, ZONE));
   const tolvan = `Patient/${tolvanMark(demo)}`;
   const his = demo.filter((r) => JSON.stringify((r as { subject?: unknown }).subject ?? '').includes(tolvan));
@@ -41,17 +42,19 @@ export function fhirBenchResources(now: number): FhirResource[] {
     for (const id of identifiers as Array<{ value?: string }>) if (id.value !== undefined) id.value = `${id.value}9${String(i).padStart(3, '0')}`;
     return c;
   }));
-  return [...demo, ...copy('MedicationRequest', MEDICATION_COPIES), ...copy('Composition', NOTE_COPIES)];
+  const notes = copy('Composition', NOTE_COPIES);
+  return {
+    resources: [...demo, ...copy('MedicationRequest', MEDICATION_COPIES), ...notes],
+    longJournalCompositions: his.filter((r) => r.resourceType === 'Composition').length + notes.length,
+  };
 }
 
 /** The server and the settings the service needs to read it (FHIR_* of docs/upstream-fhir.md#settings). */
 export async function startFhirBench(now: number): Promise<{ sim: FhirSim; env: Record<string, string>; resources: number; longJournalCompositions: number }> {
-  const resources = fhirBenchResources(now);
+  const { resources, longJournalCompositions } = fhirBenchResources(now);
   const sim = await startFhirSim({ port: 0, resources });
-  const tolvan = `Patient/${tolvanMark(resources)}`;
   return {
-    sim, resources: resources.length,
-    longJournalCompositions: resources.filter((r) => r.resourceType === 'Composition' && JSON.stringify((r as { subject?: unknown }).subject ?? '').includes(tolvan)).length,
+    sim, resources: resources.length, longJournalCompositions,
     env: {
       // A long journal is many searches in turn; the default 5 s deadline would cut the measured read short.
       EHR_ADAPTER: 'fhir-r4', EHR_BASE_URL: sim.baseUrl, EHR_TIMEOUT_MS: '15000', FHIR_ID_ROOT: DEMO_FHIR_SETTINGS.idRoot,

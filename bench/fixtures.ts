@@ -18,7 +18,7 @@ import { generateDemoData } from '../src/dev/demo-data/generate.js';
 export const BENCH_PATIENT = '199003152387';
 /** A demo person whose journal the bench replaces with one of ~9 MiB (issue 20 item 6), under the 10 MiB cap. */
 export const HUGE_JOURNAL_PATIENT = '198112189876';
-export const HUGE_JOURNAL_BYTES = 9 * 2 ** 20;
+const HUGE_JOURNAL_BYTES = 9 * 2 ** 20;
 const DEMO_PATIENT = '191212121212';
 export const ZONE = 'Europe/Stockholm';
 

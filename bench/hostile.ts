@@ -82,7 +82,7 @@ async function measure(name: string, xml: string): Promise<HostileResult> {
   };
 }
 
-export async function runHostileBench(): Promise<HostileResult[]> {
+async function runHostileBench(): Promise<HostileResult[]> {
   const journal = readFileSync('test/fixtures/upstream/journalnotes.xml', 'utf8');
   const results: HostileResult[] = [];
   for (const shape of hostileDocuments(journal, 9 * 1024 * 1024)) results.push(await measure(shape.name, shape.xml));

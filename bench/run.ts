@@ -160,6 +160,13 @@ class Target {
   }
 }
 
+/** The service as `npm start` runs it, on core 0, kept in `targets` so that it is stopped at the end whatever happens. */
+async function startService(targets: Target[], name: string, env: Record<string, string>): Promise<Target> {
+  const target = await Target.start(name, SERVICE_ENTRY, env, 0);
+  targets.push(target);
+  return target;
+}
+
 /** The parent's environment without settings that would change what is measured. */
 function baseEnv(): Record<string, string> {
   const env: Record<string, string> = {};
@@ -261,8 +268,7 @@ async function measureFhir(
 ): Promise<void> {
   const fhir = await startFhirBench(Date.now());
   try {
-    const service = await Target.start('service-fhir-r4', SERVICE_ENTRY, serviceEnv('fhir-r4', fhir.env), 0);
-    targets.push(service);
+    const service = await startService(targets, 'service-fhir-r4', serviceEnv('fhir-r4', fhir.env));
     const as = async (patient: string) => ({ ...headers, authorization: `Bearer ${await issuer.sign(patient, SCOPE)}` });
     const long = await as(FHIR_BENCH_PATIENT);
     const short = await as(FHIR_SHORT_PATIENT);
@@ -333,12 +339,7 @@ async function main(): Promise<void> {
 
     // 2. The service on the embedded EHR.
     if (wanted('embedded')) {
-      const startEmbedded = async (name: string): Promise<Target> => {
-        const target = await Target.start(name, SERVICE_ENTRY, serviceEnv('embedded'), 0);
-        targets.push(target);
-        return target;
-      };
-      const embedded = await startEmbedded('service-embedded');
+      const embedded = await startService(targets, 'service-embedded', serviceEnv('embedded'));
       await sanityCheck(embedded.origin, SMALL_PATH, headers, 2);
       await sanityCheck(embedded.origin, LARGE_PATH, headers, largeExtracts);
       const small = await closedLoop(embedded, '2a. embedded, 20 KB read', SMALL_PATH, headers, 50);
@@ -357,7 +358,7 @@ async function main(): Promise<void> {
       // Issue 20 item 6: peak RSS with many 1 MB answers in flight, from a fresh process, since a
       // process keeps the heap an earlier run grew (the 9 MiB read's, say) and its RSS cannot fall below it.
       if (runs('2f') || runs('2g')) {
-        const fresh = await startEmbedded('service-embedded-many');
+        const fresh = await startService(targets, 'service-embedded-many', serviceEnv('embedded'));
         if (runs('2f')) closed.push(await closedLoop(fresh, '2f. embedded, 1 MB read', LARGE_PATH, headers, 50));
         if (runs('2g')) closed.push(await closedLoop(fresh, '2g. embedded, 1 MB read', LARGE_PATH, headers, 200));
         await fresh.stop();
@@ -370,12 +371,8 @@ async function main(): Promise<void> {
         EHR_DATA_DIR: fixtures.ehrDir, DATA_DIR: path.join(ROOT, 'state', 'simulator'), LOG_LEVEL: 'warn',
       }, 1, false);
       targets.push(sim);
-      const startRemote = async (name: string): Promise<Target> => {
-        const target = await Target.start(name, SERVICE_ENTRY, serviceEnv('xml-http', { EHR_ADAPTER: 'xml-http', EHR_BASE_URL: sim.origin }), 0);
-        targets.push(target);
-        return target;
-      };
-      const remote = await startRemote('service-xml-http');
+      const remoteEnv = (): Record<string, string> => serviceEnv('xml-http', { EHR_ADAPTER: 'xml-http', EHR_BASE_URL: sim.origin });
+      const remote = await startService(targets, 'service-xml-http', remoteEnv());
       await sanityCheck(remote.origin, SMALL_PATH, headers, 2);
       const remoteSmall = await closedLoop(remote, '3a. xml-http, 20 KB read', SMALL_PATH, headers, 50);
       closed.push(remoteSmall);
@@ -389,7 +386,7 @@ async function main(): Promise<void> {
       await remote.stop();
       // From a fresh process, as in part 2.
       if (runs('3e') || runs('3f')) {
-        const fresh = await startRemote('service-xml-http-many');
+        const fresh = await startService(targets, 'service-xml-http-many', remoteEnv());
         if (runs('3e')) closed.push(await closedLoop(fresh, '3e. xml-http, 1 MB read', LARGE_PATH, headers, 50));
         if (runs('3f')) closed.push(await closedLoop(fresh, '3f. xml-http, 1 MB read', LARGE_PATH, headers, 200));
         await fresh.stop();
@@ -406,8 +403,7 @@ async function main(): Promise<void> {
       try {
         write(`access log: ${seeded.rows.toLocaleString('en')} rows seeded (${seeded.ownRows.toLocaleString('en')} of the bench patient) in ${fmt(seeded.seedSeconds, 1)} s`);
         const logHeaders = { ...headers, authorization: `Bearer ${await issuer.sign(BENCH_PATIENT, ACCESS_LOG_SCOPE)}` };
-        const service = await Target.start('service-access-log', SERVICE_ENTRY, serviceEnv('access-log', accessLogServiceEnv(seeded)), 0);
-        targets.push(service);
+        const service = await startService(targets, 'service-access-log', serviceEnv('access-log', accessLogServiceEnv(seeded)));
         const deepPage = await checkAccessLog(service.origin, logHeaders);
         closed.push(await closedLoop(service, '6a. access log, first page of 100 (PostgreSQL)', ACCESS_LOG_PATH, logHeaders, ACCESS_LOG_CONNECTIONS));
         if (runs('6b')) closed.push(await closedLoop(service, '6b. access log, 20th page by cursor (PostgreSQL)', deepPage, logHeaders, ACCESS_LOG_CONNECTIONS));
@@ -537,11 +533,8 @@ async function measureTracing(
   try {
     const adapters: Array<[string, Record<string, string>]> = [['embedded', {}], ['xml-http', { EHR_ADAPTER: 'xml-http', EHR_BASE_URL: sim.origin }]];
     for (const [adapter, adapterEnv] of adapters) {
-      const off = await Target.start(`tracing-${adapter}-off`, SERVICE_ENTRY, serviceEnv(`tracing-${adapter}-off`, adapterEnv), 0);
-      targets.push(off);
-      const on = await Target.start(`tracing-${adapter}-on`, SERVICE_ENTRY,
-        serviceEnv(`tracing-${adapter}-on`, { ...adapterEnv, OTEL_EXPORTER_OTLP_ENDPOINT: sink.url }), 0);
-      targets.push(on);
+      const off = await startService(targets, `tracing-${adapter}-off`, serviceEnv(`tracing-${adapter}-off`, adapterEnv));
+      const on = await startService(targets, `tracing-${adapter}-on`, serviceEnv(`tracing-${adapter}-on`, { ...adapterEnv, OTEL_EXPORTER_OTLP_ENDPOINT: sink.url }));
       await sanityCheck(off.origin, SMALL_PATH, headers, 2);
       await sanityCheck(on.origin, SMALL_PATH, headers, 2);
       const result: TracingResult = { adapter, off: [], on: [] };
