@@ -172,7 +172,6 @@ overBothEhrs((variant) => {
       method: 'POST', url: '/patients/paymentnotice/', token, payload: { status: 'PAID', contactId, paymentType: 'CARD' }, ...(patient ? { patient } : {}),
     });
 
-    /** Every foreign id, written by the patient (person token) and for the patient (client token, and Märta as delegate where she may act). */
     /**
      * Over fhir-r4 each of these writes is a search on a real FHIR server: a sample of the foreign ids
      * (every third, by position, so every owner and every kind of id still appears) keeps the suite
@@ -181,6 +180,7 @@ overBothEhrs((variant) => {
     const sampled = (foreign: string[]): string[] => (variant === 'fhir-r4' ? foreign.filter((_, i) => i % 3 === 0) : foreign);
     const SWAPS = variant === 'fhir-r4' ? 100 : 300;
 
+    /** Every foreign id, written by the patient (person token) and for the patient (client token, and Märta as delegate where she may act). */
     async function swapEveryId(): Promise<number> {
       const kiosk = used.token(await t.clientToken());
       let checked = 0;

@@ -3,17 +3,13 @@
  * their FHIR resources, and the embedded EHR reading their XML documents (generated into a
  * temporary folder that `close` removes).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { DocumentStore } from '../../src/adapters/ehr-embedded/document-store.js';
-import { EmbeddedEhr } from '../../src/adapters/ehr-embedded/embedded-ehr.js';
-import { WriteStateStore } from '../../src/adapters/ehr-embedded/write-state-store.js';
+import type { EmbeddedEhr } from '../../src/adapters/ehr-embedded/embedded-ehr.js';
 import { demoClock } from '../../src/dev/demo-data/clock.js';
 import { demoFhirResources } from '../../src/dev/demo-data/fhir/bundle.js';
-import { generateDemoData } from '../../src/dev/demo-data/generate.js';
 import { afterAll, beforeAll } from 'vitest';
 import { startFhirSim, type FhirSim } from '../../src/dev/fhir-sim/fhir-sim.js';
+import { FixedClock } from '../fakes/fixed-clock.js';
+import { embeddedBackend } from './test-app.js';
 
 export interface DemoBothForms {
   sim: FhirSim;
@@ -21,17 +17,14 @@ export interface DemoBothForms {
   close(): Promise<void>;
 }
 
-export async function startDemoBothForms(now: number, zone: string): Promise<DemoBothForms> {
+async function startDemoBothForms(now: number, zone: string): Promise<DemoBothForms> {
   const sim = await startFhirSim({ port: 0, resources: demoFhirResources(demoClock(now, zone)) });
-  const dir = await mkdtemp(path.join(tmpdir(), 'demo-both-forms-'));
-  await generateDemoData(path.join(dir, 'ehr'), { now, zone });
-  const writes = await WriteStateStore.open(path.join(dir, 'writes.json'));
-  const embedded = new EmbeddedEhr(new DocumentStore(path.join(dir, 'ehr')), writes, zone, () => {});
+  const backend = await embeddedBackend(new FixedClock(now), zone);
   return {
-    sim, embedded,
+    sim, embedded: backend.ehr,
     close: async () => {
       await sim.close();
-      await rm(dir, { recursive: true, force: true });
+      await backend.close();
     },
   };
 }

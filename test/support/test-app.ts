@@ -95,10 +95,11 @@ interface Backend<E extends AnyEhr> {
   close(): Promise<void>;
 }
 
-async function embeddedBackend(clock: FixedClock): Promise<Backend<EmbeddedEhr>> {
+/** The embedded EHR reading the demo people of the clock's moment, generated into a temporary folder that `close` removes. */
+export async function embeddedBackend(clock: FixedClock, zone = ZONE): Promise<Backend<EmbeddedEhr>> {
   const dir = await mkdtemp(path.join(tmpdir(), 'pdas-test-'));
-  await generateDemoData(path.join(dir, 'ehr'), { now: clock.now(), zone: ZONE });
-  const ehr = new EmbeddedEhr(new DocumentStore(path.join(dir, 'ehr')), await WriteStateStore.open(path.join(dir, 'state.json')), ZONE, () => undefined);
+  await generateDemoData(path.join(dir, 'ehr'), { now: clock.now(), zone });
+  const ehr = new EmbeddedEhr(new DocumentStore(path.join(dir, 'ehr')), await WriteStateStore.open(path.join(dir, 'state.json')), zone, () => undefined);
   return { ehr, close: () => rm(dir, { recursive: true, force: true }) };
 }
 

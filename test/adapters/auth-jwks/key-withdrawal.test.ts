@@ -65,6 +65,7 @@ describe('issue 20 item 5b: a signing key withdrawn from the JWKS', () => {
   });
 
   it('issue 20 item 5b: refreshes keys 10 minutes old while no request arrives at all', async () => {
+    verifier.close();
     verifier = new JwtAccessTokenVerifier({ ...options, jwksCheckEveryMs: 20 });
     const old = await token('old');
     expect(await outcome(old)).toBe('accepted');

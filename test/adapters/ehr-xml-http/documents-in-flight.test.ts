@@ -1,21 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { DocumentsInFlight, SMALL_DOCUMENT_BYTES } from '../../../src/adapters/ehr-xml-http/documents-in-flight.js';
 import { AnswerMemoryFullError, type AnswerSubject } from '../../../src/ports/answer-memory.port.js';
+import { held as heldWork, STAYING, turn } from './held-work.js';
 
 const MB = 1024 * 1024;
 let patients = 0;
 /** An answer of a record of its own (answers of one record take turns: record-lanes.test.ts). */
 const own = (): AnswerSubject => ({ read: 'getJournalNotes', patientId: String(191200000000 + ++patients) });
-const STAYING = new AbortController().signal;
 
 /** A mapping that ends when `end()` is called, noting when it started. */
 function held(log: string[], name: string): { map: () => Promise<string>; end: () => void } {
-  let end = (): void => undefined;
-  const done = new Promise<string>((resolve) => (end = () => resolve(name)));
-  return { map: () => (log.push(name), done), end: () => end() };
+  const { work, end } = heldWork(log, name);
+  return { map: work, end };
 }
-
-const turn = (): Promise<void> => new Promise((r) => setImmediate(r));
 
 describe('DocumentsInFlight (issue 20 item 6)', () => {
   it('maps large documents only while their bytes fit the budget, first come first served, and small ones at once', async () => {

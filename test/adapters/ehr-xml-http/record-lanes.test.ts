@@ -1,16 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RecordLanes } from '../../../src/adapters/ehr-xml-http/record-lanes.js';
 import { AnswerAbandonedError } from '../../../src/ports/answer-memory.port.js';
-
-const turn = (): Promise<void> => new Promise((r) => setImmediate(r));
-const STAYING = new AbortController().signal;
-
-/** Work that ends when `end()` is called, noting when it began. */
-function held(log: string[], name: string): { work: () => Promise<string>; end: () => void } {
-  let end = (): void => undefined;
-  const done = new Promise<string>((resolve) => (end = () => resolve(name)));
-  return { work: () => (log.push(name), done), end: () => end() };
-}
+import { held, STAYING, turn } from './held-work.js';
 
 describe('RecordLanes: answers of one record take turns (issue 20 item 6)', () => {
   it('begins at most `width` answers of one record, the rest in order of arrival, and never holds back another record', async () => {

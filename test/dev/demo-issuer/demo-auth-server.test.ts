@@ -10,13 +10,11 @@ import {
   startDemoAuthServer,
   type DemoAuthServer,
 } from '../../../src/dev/demo-issuer/demo-auth-server.js';
-import { apiScopes } from '../../../src/domain/access/scopes.js';
+import { ALL_SCOPES } from '../../support/app-wiring.js';
 import { HttpBrowser, readForm, type Page } from './http-browser.js';
 
 const AUDIENCE = 'patient-data-access';
 const REDIRECT_URI = 'http://127.0.0.1:8765/callback';
-/** Every scope of the operation table: the demo issuer must grant each one. */
-const ALL_SCOPES = [...apiScopes().keys()].join(' ');
 
 interface Discovery { issuer: string; jwks_uri: string; token_endpoint: string; authorization_endpoint: string }
 
