@@ -1,4 +1,4 @@
-import { addDays, dayAt, plusMinutes, type DemoClock } from './clock.js';
+import { addDays, dayAt, dayOf, plusMinutes, type DemoClock } from './clock.js';
 import { actionId, contactId, webBookingId } from './ids.js';
 import { APPOINTMENTS, ENCOUNTERS, REGISTERED_BOOKINGS } from './appointment-data.js';
 import type { AppointmentSpec } from './appointment-specs.js';
@@ -55,7 +55,7 @@ export function appointmentsOf(person: DemoPerson, clock: DemoClock): Contact[] 
 
 export function encountersOf(person: DemoPerson, clock: DemoClock): Contact[] {
   return (ENCOUNTERS[person.id] ?? []).map((spec) => {
-    const day = spec.day === 'dst' ? clock.dstChangeDay : spec.day;
+    const day = dayOf(clock, spec.day);
     const start = dayAt(clock, day, spec.time);
     const end = spec.minutes === undefined ? undefined
       : plusMinutes(dayAt(clock, day + (spec.endDay ?? 0), spec.time), spec.minutes, clock.zone);

@@ -1,5 +1,5 @@
-import { addDays, dayAt, plusMinutes, type DemoClock } from './clock.js';
-import { bool, EHR_ID_ROOT, extractPatient, id, NS, simpleUnit, tv, XSI } from './ix.js';
+import { addDays, dayAt, dayOf, plusMinutes, type DemoClock } from './clock.js';
+import { bool, EHR_ID_ROOT, extractPatient, id, NS, RC_ROOT, simpleUnit, tv, XSI } from './ix.js';
 import { SIGNALS, type SignalSpec } from './signal-data.js';
 import type { DemoPerson } from './people.js';
 import { accessZoneOf, EHR_SYSTEM_ID, HEAD_UNIT, HSA_ROOT, LOCAL_UNIT_ROOT, POSITION_ROOT, STAFF, UNITS, type UnitKey } from './units.js';
@@ -50,7 +50,7 @@ function unitDetails(key: UnitKey): XmlElement {
 
 /** When a signal was registered and, if it was made inactive, when: both forms of the demo data read this. */
 export function signalTiming(spec: SignalSpec, clock: DemoClock): { day: number; registered: string; deleted?: string } {
-  const day = spec.day === 'dst' ? clock.dstChangeDay : spec.day;
+  const day = dayOf(clock, spec.day);
   const registered = dayAt(clock, day, spec.time);
   return spec.deleted === undefined ? { day, registered } : { day, registered, deleted: dayAt(clock, day + spec.deleted[0], '0830') };
 }
@@ -65,7 +65,7 @@ function signal(spec: SignalSpec, person: DemoPerson, clock: DemoClock): XmlElem
     id('ehr_system', EHR_SYSTEM_ID, HSA_ROOT),
     tv('time_created', registered),
     el('AttentionSignal',
-      id('RcId', `TOLV:RcId:AttentionSignal:${spec.id}`, '1.2.752.99999.1.2'),
+      id('RcId', `TOLV:RcId:AttentionSignal:${spec.id}`, RC_ROOT),
       // Made inactive is a version of its own, as the legacy example (test/fixtures/upstream/attentionsignals.xml) dates it.
       tv('SignalVersionDateTime', deleted ?? registered),
       tv('SignalSignDateTime', plusMinutes(registered, 20, clock.zone)),

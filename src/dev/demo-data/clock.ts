@@ -40,6 +40,9 @@ export function dayAt(clock: DemoClock, days: number, time: string): string {
   return `${addDays(clock.today, days)}${time.padEnd(6, '0')}`;
 }
 
+/** A spec's day as an offset from today: its own, or with 'dst' the latest daylight-saving change day (a DST trap). */
+export const dayOf = (clock: DemoClock, day: number | 'dst'): number => (day === 'dst' ? clock.dstChangeDay : day);
+
 /** A local time `minutes` later as an instant, so a meeting across a DST change keeps its real length. */
 export function plusMinutes(compact: string, minutes: number, zone: string): string {
   return epochMsToCompact(compactToEpochMs(compact, zone) + minutes * MINUTE_MS, zone);

@@ -1,7 +1,7 @@
 import { contactsOf, type Contact } from './appointments.js';
 import type { DemoClock } from './clock.js';
 import { ehrId } from './ids.js';
-import { bool, EHR_ID_ROOT, extractPatient, id, NS, optionalTv, simpleUnit, tv, XSI } from './ix.js';
+import { bool, EHR_ID_ROOT, extractPatient, id, NS, optionalTv, RC_ROOT, simpleUnit, tv, XSI } from './ix.js';
 import type { DemoPerson } from './people.js';
 import { accessZoneOf, EHR_SYSTEM_ID, HEAD_UNIT, HSA_ROOT, LOCAL_UNIT_ROOT, POSITION_ROOT, STAFF, UNITS, type UnitKey } from './units.js';
 import { cdataIfMarkup, el, leaf, tag, xmlDocument, type XmlElement } from './xml.js';
@@ -80,7 +80,7 @@ function contact(c: Contact, person: DemoPerson, index: number): XmlElement {
     id('ehrSystem', EHR_SYSTEM_ID, HSA_ROOT),
     tv('timeCreated', created),
     el('contact',
-      id('rcId', `TOLV:RcId:Contact:${ehrId(`${person.id}:contact:${c.contactId}`).slice(0, 8)}`, '1.2.752.99999.1.2'),
+      id('rcId', `TOLV:RcId:Contact:${ehrId(`${person.id}:contact:${c.contactId}`).slice(0, 8)}`, RC_ROOT),
       el('contactInternalID', c.contactId),
       el('contactPerformingUnit', u.internalId),
       tv('contactVersionDateTime', created),

@@ -1,5 +1,5 @@
-import { dayAt, plusMinutes, type DemoClock } from './clock.js';
-import { bool, EHR_ID_ROOT, extractPatient, id, NS, simpleUnit, tv, XSI } from './ix.js';
+import { dayAt, dayOf, plusMinutes, type DemoClock } from './clock.js';
+import { bool, EHR_ID_ROOT, extractPatient, id, NS, RC_ROOT, simpleUnit, tv, XSI } from './ix.js';
 import { DIAGNOSES, type ActionSpec, type DiagnosisNoteSpec, type DiagnosisSpec } from './diagnosis-data.js';
 import type { DemoPerson } from './people.js';
 import { accessZoneOf, EHR_SYSTEM_ID, HEAD_UNIT, HSA_ROOT, LOCAL_UNIT_ROOT, POSITION_ROOT, STAFF, UNITS } from './units.js';
@@ -7,7 +7,6 @@ import { cdataIfMarkup, el, tag, xmlDocument, type XmlElement } from './xml.js';
 
 /** DiagnosisEHRExtracts (docs/upstream-ehr.md#3-documents, a mirror of the vendor's diagnosis v2). */
 
-const RC_ROOT = '1.2.752.99999.1.2';
 const ICD_10_SE = '1.2.752.116.1.1.1';
 const KVA = '1.2.752.116.1.3.2.1.4';
 
@@ -37,7 +36,7 @@ function diagnosis(spec: DiagnosisSpec, key: string, at: string, zone: string): 
 
 /** When a diagnosis note was written, its key, and when it was signed (unsigned: absent): both forms read this. */
 export function diagnosisNoteFacts(spec: DiagnosisNoteSpec, person: DemoPerson, clock: DemoClock) {
-  const day = spec.day === 'dst' ? clock.dstChangeDay : spec.day;
+  const day = dayOf(clock, spec.day);
   const at = dayAt(clock, day, spec.time);
   return {
     at, key: String(person.slotBase + spec.n),

@@ -14,6 +14,8 @@ export const NS = {
 
 export const XSI = 'http://www.w3.org/2001/XMLSchema-instance';
 export const EHR_ID_ROOT = '1.2.752.99999.1.1';
+/** The root of the record ids (rcId, rc_id, RcId) of the demo documents. */
+export const RC_ROOT = '1.2.752.99999.1.2';
 
 export function id(name: string, extension: string, root: string): XmlElement {
   return tag(name, { extension, root });

@@ -1,6 +1,6 @@
-import { dayAt, plusMinutes, type DemoClock } from './clock.js';
+import { dayAt, dayOf, plusMinutes, type DemoClock } from './clock.js';
 import { v2Unit } from './contacts.js';
-import { EHR_ID_ROOT, extractPatient, id, NS, simpleUnit, tv, XSI } from './ix.js';
+import { EHR_ID_ROOT, extractPatient, id, NS, RC_ROOT, simpleUnit, tv, XSI } from './ix.js';
 import { REPORTS, type ReportSpec, type TestSpec } from './lab-data.js';
 import type { DemoPerson } from './people.js';
 import { EHR_SYSTEM_ID, HEAD_UNIT, HSA_ROOT, POSITION_ROOT, STAFF } from './units.js';
@@ -8,7 +8,6 @@ import { cdataIfMarkup, el, leaf, tag, xmlDocument, type XmlElement } from './xm
 
 /** ChemistryReportEHRExtracts (docs/upstream-ehr.md#3-documents, a mirror of the vendor's chemistry lab results v2). */
 
-const RC_ROOT = '1.2.752.99999.1.2';
 /** The clinician of the lab who attests every demo result. */
 export const LAB_ATTESTER = 'lena' as const;
 const ATTESTER = STAFF[LAB_ATTESTER];
@@ -34,7 +33,7 @@ function testResult(test: TestSpec, i: number, report: ReportSpec, made: string,
 
 /** When a report's sample was taken and when the report was made, and its id: both forms of the demo data read this. */
 export function reportFacts(spec: ReportSpec, person: DemoPerson, clock: DemoClock) {
-  const day = spec.day === 'dst' ? clock.dstChangeDay : spec.day;
+  const day = dayOf(clock, spec.day);
   const taken = dayAt(clock, day, spec.time);
   return { taken, made: plusMinutes(taken, spec.madeAfter, clock.zone), reportId: `000${person.slotBase + spec.n}` };
 }

@@ -1,7 +1,7 @@
 import { contactsOf, type Contact } from './appointments.js';
 import { addDays, dayAt, type DemoClock } from './clock.js';
 import { ehrId } from './ids.js';
-import { bool, code, EHR_ID_ROOT, id, NS, optionalTv, tv, XSI } from './ix.js';
+import { bool, code, EHR_ID_ROOT, id, NS, optionalTv, RC_ROOT, tv, XSI } from './ix.js';
 import { exchangeText, PRESCRIPTIONS, ROUTES, type PrescriptionSpec } from './medication-data.js';
 import { idRoot, type DemoPerson } from './people.js';
 import { dosage, product, unitRef } from './prescription-parts.js';
@@ -86,7 +86,7 @@ function prescription(spec: PrescriptionSpec, person: DemoPerson, clock: DemoClo
         el('DosagePlugin', dosage(spec, start, end))),
       el('RouteDetail', el('routeCode', route.code), el('name', route.name), el('abbreviation', route.abbreviation),
         el('routeLicensed', 'true')),
-      id('rc_id', `000${spec.treatmentId.slice(2)}1`, '1.2.752.99999.1.2')),
+      id('rc_id', `000${spec.treatmentId.slice(2)}1`, RC_ROOT)),
     contact && el('HCMContact',
       el('ContactType', contact.type), el('ContactStatus', 'ARRIVED'),
       tv('ContactBegin', contact.start), optionalTv('ContactEnd', contact.end),

@@ -1,5 +1,5 @@
 import { addDays, dayAt, type DemoClock } from './clock.js';
-import { bool, EHR_ID_ROOT, givenNames, id, NS, tv, XSI } from './ix.js';
+import { bool, EHR_ID_ROOT, givenNames, id, NS, RC_ROOT, tv, XSI } from './ix.js';
 import { EXTRAS, versionDateTime, type PatientExtras } from './patient.js';
 import { birthDate, demoPerson, idRoot, type DemoPerson, type PostalAddress } from './people.js';
 import { EHR_SYSTEM_ID, HEAD_UNIT, HSA_ROOT, LOCAL_UNIT_ROOT, UNITS } from './units.js';
@@ -62,7 +62,7 @@ function pass(p: Pass, clock: DemoClock): XmlElement {
 
 function patient(person: DemoPerson, extras: PatientExtras, clock: DemoClock): XmlElement {
   return el('p2:patient',
-    id('rcId', `00${extras.internalId}`, '1.2.752.99999.1.2'),
+    id('rcId', `00${extras.internalId}`, RC_ROOT),
     tv('patientVersionDateTime', versionDateTime(clock, extras.versionDay)),
     id('patientID', person.id, idRoot(person.id)),
     el('patientInternalID', extras.internalId),

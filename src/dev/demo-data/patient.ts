@@ -1,6 +1,6 @@
 import { dayAt, type DemoClock } from './clock.js';
 import { ehrId } from './ids.js';
-import { bool, EHR_ID_ROOT, id, NS, tv, XSI } from './ix.js';
+import { bool, EHR_ID_ROOT, id, NS, RC_ROOT, tv, XSI } from './ix.js';
 import { birthDate, idRoot, type DemoPerson, type PostalAddress } from './people.js';
 import { EHR_SYSTEM_ID, HEAD_UNIT, HSA_ROOT, UNITS } from './units.js';
 import { cdata, charRef, el, leaf, tag, xmlDocument, type XmlChild, type XmlElement } from './xml.js';
@@ -76,7 +76,7 @@ function patient(person: DemoPerson, extras: PatientExtras, versionDateTime: str
         el('PatientAddressComment', 'Sommarboende jun', charRef(0x2013), 'aug'))),
     person.email !== undefined && el('EmailAddresses', el('Email',
       el('EmailType', 'PRIVAT'), el('EmailComment', 'Kallelser via 1177 & e-post'), el('EmailAddress', person.email))),
-    id('rc_id', `00${extras.internalId}`, '1.2.752.99999.1.2'),
+    id('rc_id', `00${extras.internalId}`, RC_ROOT),
     el('PatientInternalID', extras.internalId));
 }
 
