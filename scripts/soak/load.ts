@@ -99,11 +99,12 @@ export async function runLoad(s: LoadSettings): Promise<LoadResult> {
         const elapsedS = (performance.now() - t0) / 1000;
         const reason = s.signal.aborted ? 'aborted' : s.shouldStop?.();
         if (reason !== undefined) stoppedEarly = reason;
-        if (stoppedEarly !== undefined || elapsedS >= s.durationS || started >= total) {
+        if (stoppedEarly !== undefined || started >= total) {
           resolve();
           return;
         }
-        const due = Math.min(total, Math.floor(elapsedS * s.rate) + 1);
+        // Once the duration is over every request is due: a late last tick must not drop the last of them.
+        const due = elapsedS >= s.durationS ? total : Math.min(total, Math.floor(elapsedS * s.rate) + 1);
         while (started < due) {
           started += 1;
           if (inFlight.size >= s.maxInFlight) {
