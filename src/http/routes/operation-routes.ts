@@ -4,6 +4,7 @@ import type { Operation } from '../../domain/operations/operation.js';
 import { OPERATIONS } from '../../domain/operations/table.js';
 import { documented, VENDOR_TAG } from '../openapi/operation-docs.js';
 import { errorResponses } from '../schemas/errors.js';
+import { sharedSerializerCompiler } from '../serialization/shared-serializers.js';
 import { PatientHeadersSchema } from '../schemas/requests.js';
 import { accessLogRoute } from './access-log-route.js';
 import { apiRoutes, operationByVersion } from './api-routes.js';
@@ -39,6 +40,7 @@ function vendorQuery(op: Operation): TObject {
  * vendor path differs, an operationId of its own and the vendor tag.
  */
 export const operationRoutes: FastifyPluginAsync<RouteDependencies> = async (app, deps) => {
+  const serializerCompiler = sharedSerializerCompiler();
   for (const route of apiRoutes()) {
     const [operation] = route.operations;
     const parts = KINDS[route.handler](route, deps);
@@ -54,7 +56,7 @@ export const operationRoutes: FastifyPluginAsync<RouteDependencies> = async (app
       ...schema, operationId: `${operation}AtVendorPath`, tags: [VENDOR_TAG.name], querystring: vendorQuery(OPERATIONS[operation]),
     };
     for (const [url, documentedAs] of [[route.path, schema], ...route.vendorPaths.map((path) => [path, vendorSchema] as const)] as const) {
-      app.route({ method: route.method, url, config, schema: documentedAs, handler: parts.handle });
+      app.route({ method: route.method, url, config, schema: documentedAs, serializerCompiler, handler: parts.handle });
     }
   }
 };

@@ -1,0 +1,28 @@
+import type { FastifySerializerCompiler } from 'fastify';
+import fastJsonStringify from 'fast-json-stringify';
+
+type Serialise = (data: unknown) => string;
+
+/**
+ * Fastify's response serializer compiler, once per schema object instead of once per route and
+ * status. A read is served at its spec path and its vendor paths with the same response schemas, and
+ * every route answers its errors in one of two shared shapes, so the default compiled the same
+ * schema again for each URL and status: 50 serializers where 28 differ, whose generated source (up
+ * to 300 KB for a journal answer) and code stay in the heap for the life of the process, and the
+ * collector lets the heap grow to twice what is live (BENCHMARKS.md, issue 20 item 6).
+ *
+ * Same output as fastify's default: no `addSchema` and no `serializerOpts` in this service, so the
+ * default is `fastJsonStringify(schema)` too.
+ */
+export function sharedSerializerCompiler(): FastifySerializerCompiler<unknown> {
+  const compiled = new WeakMap<object, Serialise>();
+  return ({ schema }) => {
+    const key = schema as object;
+    let serialise = compiled.get(key);
+    if (serialise === undefined) {
+      serialise = fastJsonStringify(schema as Parameters<typeof fastJsonStringify>[0]) as Serialise;
+      compiled.set(key, serialise);
+    }
+    return serialise;
+  };
+}
