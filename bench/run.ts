@@ -35,7 +35,8 @@
  * Experiments (printed in the header when set): BENCH_NODE_FLAGS (node flags for the service),
  * BENCH_STATE_DIR (where its audit file goes), BENCH_LOG_LEVEL (LOG_LEVEL, default info),
  * BENCH_MEMORY_PEAK (the service samples process.memoryUsage() every 10 ms and each closed-loop run
- * prints the heap, external memory and array buffers at the sampled RSS peak: what the peak is made of).
+ * prints the heap, external memory and array buffers at the sampled RSS peak: what the peak is made of;
+ * BENCH_MEMORY_PEAK=smaps adds resident memory by mapping: the node binary, glibc's heap, anonymous).
  */
 import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -90,7 +91,7 @@ interface ServerStats {
   eventLoopP99Ms: number;
   rssBytes: number;
   /** With BENCH_MEMORY_PEAK: process.memoryUsage() when the sampled RSS peaked. */
-  peak?: Record<string, number>;
+  peak?: Record<string, number | Record<string, number>>;
 }
 
 /** A server process under test, with the probe's IPC side channel. */
@@ -208,7 +209,7 @@ async function closedLoop(
   const total = r.requests.total;
   const cpuUs = s.cpuUserUs + s.cpuSystemUs;
   const rss = peakRss(target.pid);
-  if (s.peak !== undefined) write(`  ${scenario}: at the sampled RSS peak ${JSON.stringify(Object.fromEntries(Object.entries(s.peak).map(([k, v]) => [k, Math.round(v / 2 ** 20)])))} MB`);
+  if (s.peak !== undefined) write(`  ${scenario}: at the sampled RSS peak ${JSON.stringify(Object.fromEntries(Object.entries(s.peak).map(([k, v]) => [k, typeof v === 'number' ? Math.round(v / 2 ** 20) : v])))} MB`);
   return {
     scenario,
     path: urlPath,
