@@ -2,7 +2,7 @@ import fastJsonStringify from 'fast-json-stringify';
 import { Type } from 'typebox';
 import { describe, expect, it } from 'vitest';
 import { ErrorResponseSchema, StatusErrorSchema } from '../../src/http/schemas/errors.js';
-import { sharedSerializerCompiler } from '../../src/http/serialization/shared-serializers.js';
+import { answersSentAsBytes, sharedSerializerCompiler } from '../../src/http/serialization/shared-serializers.js';
 
 describe('sharedSerializerCompiler', () => {
   it('compiles a schema object once, whichever route and status ask for it', () => {
@@ -20,5 +20,21 @@ describe('sharedSerializerCompiler', () => {
     const written = compile({ schema, method: 'GET', url: '/x', httpStatus: '200' })(value);
     expect(written).toBe(fastJsonStringify(schema)(value));
     expect(JSON.parse(written)).toEqual({ name: 'Waran', dose: value.dose });
+  });
+
+  it('compiles nothing for answers a route sends as bytes, and refuses to write one as an object', () => {
+    let compiled = 0;
+    const compile = answersSentAsBytes((route) => {
+      compiled++;
+      return sharedSerializerCompiler()(route);
+    });
+    const answer = Type.Array(Type.Object({ text: Type.String() }));
+    const ok = compile({ schema: answer, method: 'GET', url: '/patients/journalnotes', httpStatus: '200' });
+    expect(compiled).toBe(0);
+    expect(() => ok([{ text: 'Dos: <5 mg' }])).toThrow(/sends its 200 answers as bytes/);
+    const badRequest = compile({ schema: ErrorResponseSchema, method: 'GET', url: '/patients/journalnotes', httpStatus: '400' });
+    expect(compiled).toBe(1);
+    const body = { error: 'fromDateTime: expected YYYY-MM-DDThh:mm:ss', path: '/patients/caretcontacts', status: 400, timestamp: 1795468403750 };
+    expect(JSON.parse(badRequest(body))).toEqual(body);
   });
 });

@@ -4,7 +4,7 @@ import type { Operation } from '../../domain/operations/operation.js';
 import { OPERATIONS } from '../../domain/operations/table.js';
 import { documented, VENDOR_TAG } from '../openapi/operation-docs.js';
 import { errorResponses } from '../schemas/errors.js';
-import { sharedSerializerCompiler } from '../serialization/shared-serializers.js';
+import { answersSentAsBytes, sharedSerializerCompiler } from '../serialization/shared-serializers.js';
 import { PatientHeadersSchema } from '../schemas/requests.js';
 import { accessLogRoute } from './access-log-route.js';
 import { apiRoutes, operationByVersion } from './api-routes.js';
@@ -40,10 +40,11 @@ function vendorQuery(op: Operation): TObject {
  * vendor path differs, an operationId of its own and the vendor tag.
  */
 export const operationRoutes: FastifyPluginAsync<RouteDependencies> = async (app, deps) => {
-  const serializerCompiler = sharedSerializerCompiler();
+  const shared = sharedSerializerCompiler();
   for (const route of apiRoutes()) {
     const [operation] = route.operations;
     const parts = KINDS[route.handler](route, deps);
+    const serializerCompiler = parts.okSentAsBytes === true ? answersSentAsBytes(shared) : shared;
     const schema = {
       ...documented(operation),
       headers: PatientHeadersSchema,

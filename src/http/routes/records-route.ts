@@ -53,6 +53,7 @@ export const recordsRoute: RouteKind = (route, deps) => {
   const memory = deps.answerMemory ?? UNBOUNDED_ANSWER_MEMORY;
   return {
     ok: answers.length === 1 ? answers[0] : Type.Union(answers),
+    okSentAsBytes: true,
     handle: async (request, reply) => {
       const read = operationOf(request) as ReadName;
       const query = ownNames(request.query as Record<string, string | undefined>, OPERATIONS[read].vendorQueryNames);

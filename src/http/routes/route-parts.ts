@@ -7,6 +7,8 @@ import type { RouteDependencies } from './dependencies.js';
 export interface RouteParts {
   /** The 200 answer as the route's response schema has it. */
   ok: unknown;
+  /** The handler serialises its 200 answers itself and sends bytes: `ok` then only documents them. */
+  okSentAsBytes?: true;
   body?: TObject;
   handle(request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
 }

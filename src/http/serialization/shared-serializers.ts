@@ -26,3 +26,18 @@ export function sharedSerializerCompiler(): FastifySerializerCompiler<unknown> {
     return serialise;
   };
 }
+
+/**
+ * `compile` for a route that serialises its 200 answers itself and sends them as bytes
+ * (records-route.ts, sliced-json.ts): fastify gets no serializer for them, only for the route's
+ * errors. Compiled and never called, the reads' 200 serializers kept 1.5 MiB of the idle heap alive
+ * (39.0 -> 37.5 MiB). Should fastify ever be handed such an answer as an object, it throws: a 500,
+ * never a body written past the route's own serializer.
+ */
+export function answersSentAsBytes(compile: FastifySerializerCompiler<unknown>): FastifySerializerCompiler<unknown> {
+  return (route) => (route.httpStatus === '200' ? sentAsBytes : compile(route));
+}
+
+const sentAsBytes: Serialise = () => {
+  throw new Error('this route sends its 200 answers as bytes it serialised itself; fastify has no serializer for them');
+};
