@@ -1,3 +1,4 @@
+import type { ErrorShape } from '../domain/operations/operation.js';
 import type { OperationName } from '../domain/operations/table.js';
 import type { VerifiedToken } from '../ports/access-token-verifier.port.js';
 
@@ -9,8 +10,7 @@ export interface AuditContext {
   withheld?: number;
 }
 
-export type { ErrorShape } from '../domain/operations/operation.js';
-import type { ErrorShape } from '../domain/operations/operation.js';
+export type { ErrorShape };
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -13,7 +13,7 @@ describe('sharedSerializerCompiler', () => {
     expect(compile({ schema: StatusErrorSchema, method: 'GET', url: '/patients/journalnotes', httpStatus: '400' })).not.toBe(atSpecPath);
   });
 
-  it('writes what fastify default compiler writes, and only what the schema lists', () => {
+  it('writes what fastify's default compiler writes, and only what the schema lists', () => {
     const compile = sharedSerializerCompiler();
     const schema = Type.Object({ name: Type.String(), dose: Type.Optional(Type.String()) }, { additionalProperties: false });
     const value = { name: 'Waran', dose: 'Dos: <5 mg per dygn, "enligt ordination"', secret: '191212121212' };
@@ -34,7 +34,7 @@ describe('sharedSerializerCompiler', () => {
     expect(() => ok([{ text: 'Dos: <5 mg' }])).toThrow(/sends its 200 answers as bytes/);
     const badRequest = compile({ schema: ErrorResponseSchema, method: 'GET', url: '/patients/journalnotes', httpStatus: '400' });
     expect(compiled).toBe(1);
-    const body = { error: 'fromDateTime: expected YYYY-MM-DDThh:mm:ss', path: '/patients/caretcontacts', status: 400, timestamp: 1795468403750 };
+    const body = { error: 'fromDateTime: expected YYYY-MM-DDThh:mm:ss', path: '/patients/carecontacts', status: 400, timestamp: 1795468403750 };
     expect(JSON.parse(badRequest(body))).toEqual(body);
   });
 });

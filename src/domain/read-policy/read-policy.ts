@@ -38,4 +38,3 @@ export const noContactDetails = <T>(items: T[]): T[] => items.slice();
 
 /** This document never names the patient with a protection flag. */
 export const carriesNoProtectionMark = (): boolean => false;
-
