@@ -13,7 +13,7 @@ describe('sharedSerializerCompiler', () => {
     expect(compile({ schema: StatusErrorSchema, method: 'GET', url: '/patients/journalnotes', httpStatus: '400' })).not.toBe(atSpecPath);
   });
 
-  it('writes what fastify's default compiler writes, and only what the schema lists', () => {
+  it('writes what the default compiler of fastify writes, and only what the schema lists', () => {
     const compile = sharedSerializerCompiler();
     const schema = Type.Object({ name: Type.String(), dose: Type.Optional(Type.String()) }, { additionalProperties: false });
     const value = { name: 'Waran', dose: 'Dos: <5 mg per dygn, "enligt ordination"', secret: '191212121212' };
