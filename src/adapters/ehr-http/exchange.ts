@@ -58,7 +58,7 @@ export interface ExchangeSettings {
 const CONNECTION_LOST = new Set([
   'ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED',
   // The connection closed before the promised Content-Length arrived: a body cut off mid-way.
-  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
+  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH', 'PDAS_BODY_LENGTH_MISMATCH',
 ]);
 const TIMED_OUT = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
 
@@ -100,13 +100,14 @@ async function readBody(response: Dispatcher.ResponseData, limit: number, media:
     body.destroy();
     throw unreadable(`EHR answer is not ${media.accept}`);
   }
-  const declared = Number(header(headers, 'content-length') ?? '0');
-  if (declared > limit) {
+  const length = header(headers, 'content-length');
+  const declared = length !== undefined && /^\d{1,15}$/.test(length) ? Number(length) : undefined;
+  if (declared !== undefined && declared > limit) {
     body.destroy();
     throw unreadable('EHR answer declares a length over the limit');
   }
   try {
-    return await readCappedBytes(body, limit);
+    return await readCappedBytes(body, limit, declared);
   } catch (err) {
     if (err instanceof BodyTooLargeError) throw unreadable('EHR answer is larger than the limit');
     throw err;
