@@ -1,26 +1,19 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { PostgresAuditTrail } from './adapters/audit-postgres/postgres-audit-trail.js';
 import { FileAccessLog } from './adapters/audit-query/file-access-log.js';
-import { PostgresAccessLog } from './adapters/audit-query/postgres-access-log.js';
 import { FileAuditTrail } from './adapters/audit-file/file-audit-trail.js';
 import { JwtAccessTokenVerifier } from './adapters/auth-jwks/jwt-access-token-verifier.js';
-import { DocumentStore } from './adapters/ehr-embedded/document-store.js';
-import { EmbeddedEhr } from './adapters/ehr-embedded/embedded-ehr.js';
-import { WriteStateStore } from './adapters/ehr-embedded/write-state-store.js';
-import { XmlHttpEhr } from './adapters/ehr-xml-http/index.js';
-import { FhirEhr } from './adapters/ehr-fhir/adapter/fhir-ehr.js';
-import { fhirAuthorization } from './adapters/ehr-fhir/adapter/smart-backend.js';
+import type { EmbeddedEhr } from './adapters/ehr-embedded/embedded-ehr.js';
+import type { FhirEhr } from './adapters/ehr-fhir/adapter/fhir-ehr.js';
 import type { FhirEhrEvent, FhirEhrOptions } from './adapters/ehr-fhir/adapter/options.js';
 import type { EhrTls } from './adapters/ehr-http/transport.js';
 import type { EhrAdapterKind } from './fhir-settings.js';
 import { InstrumentedAuditTrail } from './adapters/metrics/instrumented-audit-trail.js';
 import { InstrumentedEhr } from './adapters/metrics/instrumented-ehr.js';
 import type { PrometheusMetrics } from './adapters/metrics/prometheus-metrics.js';
-import { createRateLimitRedis, type RateLimitRedis } from './adapters/rate-limit-redis/create-rate-limit-redis.js';
+import type { RateLimitRedis } from './adapters/rate-limit-redis/create-rate-limit-redis.js';
 import { StaticSubscriptionKeys } from './adapters/subscription-keys/static-subscription-keys.js';
 import { InProcessCoordinator } from './adapters/write-coordination/in-process-coordinator.js';
-import { RedisCoordinator } from './adapters/write-coordination/redis-coordinator.js';
 import type { Config } from './config.js';
 import type { OAuthDocumentation } from './http/openapi/security.js';
 import { readEhrTls } from './transport-settings.js';
@@ -37,7 +30,13 @@ import type { SubscriptionKeys } from './ports/subscription-keys.port.js';
 import type { WriteCoordinator } from './ports/write-coordinator.port.js';
 import { opened } from './listen-failure.js';
 
-/** Which adapter serves each port, decided by the settings of docs/contract.md#settings; each opened adapter is closed by `life`. */
+/**
+ * Which adapter serves each port, decided by the settings of docs/contract.md#settings; each opened
+ * adapter is closed by `life`. An adapter the settings do not pick is never imported (PostgreSQL,
+ * Redis, every EHR adapter but the chosen one): a module's source and code stay in the heap for the
+ * life of the process, and the collector's headroom doubles them at the peak (BENCHMARKS.md,
+ * issue 20 item 6, fifth round).
+ */
 export interface Selection {
   config: Config;
   clock: Clock;
@@ -144,7 +143,9 @@ async function openRemote(kind: 'xml-http' | 'fhir-r4', baseUrl: string, { confi
       else logger.warn({ event }, 'EHR event');
     },
   };
-  const remote: Remote = kind === 'xml-http' ? new XmlHttpEhr(common) : await openFhir(config, common, life);
+  const remote: Remote = kind === 'xml-http'
+    ? new (await import('./adapters/ehr-xml-http/index.js')).XmlHttpEhr(common)
+    : await openFhir(config, common, life);
   life.onClose(() => remote.close());
   if (config.ehrTls) {
     const watch = watchEhrTls(config.ehrTls, remote, logger);
@@ -157,6 +158,9 @@ async function openFhir(config: Config, common: Omit<FhirEhrOptions, keyof FhirS
   const fhir = config.fhir;
   // loadConfig reads the FHIR settings whenever fhir-r4 is chosen; a config made otherwise must not start half-set.
   if (fhir === undefined) throw new Error('the fhir-r4 adapter needs the FHIR_* settings');
+  const [{ FhirEhr }, { fhirAuthorization }] = await Promise.all([
+    import('./adapters/ehr-fhir/adapter/fhir-ehr.js'), import('./adapters/ehr-fhir/adapter/smart-backend.js'),
+  ]);
   const authorization = await fhirAuthorization(fhir.auth, config.ehrTimeoutMs, common.tls === undefined ? {} : { tls: common.tls });
   if (authorization) life.onClose(() => authorization.close());
   return new FhirEhr({
@@ -175,6 +179,10 @@ async function openEmbedded({ config, clock, logger }: Selection): Promise<Embed
     await generateDemoData(dataDir, { now: clock.now(), zone: config.ehrTimezone });
     logger.warn({ dataDir }, 'embedded EHR serving generated SYNTHETIC demo data — not a system of record');
   }
+  const [{ EmbeddedEhr }, { DocumentStore }, { WriteStateStore }] = await Promise.all([
+    import('./adapters/ehr-embedded/embedded-ehr.js'), import('./adapters/ehr-embedded/document-store.js'),
+    import('./adapters/ehr-embedded/write-state-store.js'),
+  ]);
   const writes = await WriteStateStore.open(path.join(config.dataDir, 'ehr-write-state.json'));
   return new EmbeddedEhr(new DocumentStore(dataDir), writes, config.ehrTimezone, droppedRecords(logger));
 }
@@ -209,10 +217,10 @@ async function traced(config: Config, ehr: EhrRecords & DelegationRegistry): Pro
 const auditFileOf = (config: Config): string => path.join(config.dataDir, 'audit', 'audit-trail.jsonl');
 
 /** The patient's access log is read from the store the audit trail writes to (docs/contract.md#the-patients-access-log). */
-export function selectAccessLogReader({ config, logger, life }: Selection): AccessLogReader {
+export async function selectAccessLogReader({ config, logger, life }: Selection): Promise<AccessLogReader> {
   const reader = config.databaseUrl === undefined
     ? new FileAccessLog(auditFileOf(config), (m) => logger.warn(m))
-    : PostgresAccessLog.create({ connectionString: config.databaseUrl });
+    : (await import('./adapters/audit-query/postgres-access-log.js')).PostgresAccessLog.create({ connectionString: config.databaseUrl });
   life.onClose(() => reader.close());
   return reader;
 }
@@ -220,7 +228,9 @@ export function selectAccessLogReader({ config, logger, life }: Selection): Acce
 export async function selectAuditTrail({ config, logger, metrics, life }: Selection): Promise<AuditTrail> {
   const store: AuditTrail = config.databaseUrl === undefined
     ? await FileAuditTrail.open(auditFileOf(config), { onWarning: (m) => logger.warn(m) })
-    : PostgresAuditTrail.create({ connectionString: config.databaseUrl, onWarning: (m) => logger.warn(m) });
+    : (await import('./adapters/audit-postgres/postgres-audit-trail.js')).PostgresAuditTrail.create({
+      connectionString: config.databaseUrl, onWarning: (m) => logger.warn(m),
+    });
   // Migrates early when the database is up; when it is down the service starts anyway, not ready.
   void store.ping();
   life.onClose(() => store.close());
@@ -230,8 +240,9 @@ export async function selectAuditTrail({ config, logger, metrics, life }: Select
   return new TracedAuditTrail(instrumented);
 }
 
-export function selectRedis({ config, logger, metrics, life }: Selection): RateLimitRedis | undefined {
+export async function selectRedis({ config, logger, metrics, life }: Selection): Promise<RateLimitRedis | undefined> {
   if (config.redisUrl === undefined) return undefined;
+  const { createRateLimitRedis } = await import('./adapters/rate-limit-redis/create-rate-limit-redis.js');
   const redis = createRateLimitRedis({ url: config.redisUrl, onWarning: (m) => logger.warn(m), onInfo: (m) => logger.info(m) });
   life.onClose(() => redis.close());
   metrics.observeCounter('pdas_rate_limit_unenforced_total', 'Requests let through unlimited while Redis was unreachable.',
@@ -239,8 +250,9 @@ export function selectRedis({ config, logger, metrics, life }: Selection): RateL
   return redis;
 }
 
-export function selectWriteCoordinator({ config, logger, metrics }: Selection, redis: RateLimitRedis | undefined): WriteCoordinator {
+export async function selectWriteCoordinator({ config, logger, metrics }: Selection, redis: RateLimitRedis | undefined): Promise<WriteCoordinator> {
   if (redis === undefined) return new InProcessCoordinator();
+  const { RedisCoordinator } = await import('./adapters/write-coordination/redis-coordinator.js');
   return new RedisCoordinator(redis.client, {
     lockTtlMs: config.ehrTimeoutMs + 10_000, waitMs: config.ehrTimeoutMs + 1000,
     onUnavailable: () => {

@@ -58,17 +58,17 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
   if (unserved.length > 0) {
     throw new ConfigError(`EHR_ADAPTER=${config.ehrAdapter} serves no source for ${unserved.join(', ')}: choose an EHR adapter that serves every read`);
   }
-  const redis = selectRedis(selection);
+  const redis = await selectRedis(selection);
 
   const c = rootContainer.createChildContainer();
   c.register<Clock>(TOKENS.Clock, { useValue: clock });
   c.register<EhrRecords>(TOKENS.EhrRecords, { useValue: ehr.records });
   c.register<DelegationRegistry>(TOKENS.DelegationRegistry, { useValue: ehr.registry });
   c.register<AuditTrail>(TOKENS.AuditTrail, { useValue: await selectAuditTrail(selection) });
-  c.register<WriteCoordinator>(TOKENS.WriteCoordinator, { useValue: selectWriteCoordinator(selection, redis) });
+  c.register<WriteCoordinator>(TOKENS.WriteCoordinator, { useValue: await selectWriteCoordinator(selection, redis) });
   c.register<SubscriptionKeys>(TOKENS.SubscriptionKeys, { useValue: await selectSubscriptionKeys(selection) });
   c.register<AccessTokenVerifier>(TOKENS.AccessTokenVerifier, { useValue: await selectTokenVerifier(selection) });
-  c.register<AccessLogReader>(TOKENS.AccessLogReader, { useValue: selectAccessLogReader(selection) });
+  c.register<AccessLogReader>(TOKENS.AccessLogReader, { useValue: await selectAccessLogReader(selection) });
   c.register<PageCursors>(TOKENS.PageCursors, { useValue: new HmacPageCursors(await cursorSecret(config.accessLogCursorSecret, config.dataDir)) });
   c.register(PatientAccessPolicy, {
     useFactory: (d) => new PatientAccessPolicy(d.resolve<EhrRecords>(TOKENS.EhrRecords).reads, d.resolve(TOKENS.DelegationRegistry), d.resolve(TOKENS.Clock), config.ehrTimezone),
