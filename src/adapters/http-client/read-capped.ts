@@ -31,12 +31,12 @@ export async function readCappedBytes(body: Body, maxBytes: number, declaredByte
   if (declaredBytes !== undefined && Number.isSafeInteger(declaredBytes) && declaredBytes >= 0 && declaredBytes <= maxBytes) {
     return readDeclared(body, declaredBytes);
   }
-  const chunks: Buffer[] = [];
+  const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of body) {
     size += chunk.byteLength;
     if (size > maxBytes) throw refuse(body, new BodyTooLargeError(`body exceeds ${maxBytes} bytes`));
-    chunks.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+    chunks.push(chunk);
   }
   return Buffer.concat(chunks, size);
 }

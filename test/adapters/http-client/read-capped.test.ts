@@ -20,13 +20,13 @@ describe('readCappedBytes', () => {
   it('joins the chunks of a body of declared length, multi-byte characters split between chunks included', async () => {
     const text = 'Dos: <![CDATA[<5 mg]]> per dygn, åäö '.repeat(2_000);
     const all = Buffer.from(text, 'utf8');
-    const chunks = [1, 7, 4_096, 31, 65_536].reduce<{ at: number; out: Uint8Array[] }>((acc, n) => {
-      acc.out.push(new Uint8Array(all.subarray(acc.at, acc.at + n)));
-      acc.at += n;
-      return acc;
-    }, { at: 0, out: [] });
-    chunks.out.push(new Uint8Array(all.subarray(chunks.at)));
-    const read = await readCappedBytes(bodyOf(chunks.out), 1 << 20, all.length);
+    const chunks: Uint8Array[] = [];
+    let at = 0;
+    for (const n of [1, 7, 4_096, 31, 65_536, Infinity]) {
+      chunks.push(new Uint8Array(all.subarray(at, at + n)));
+      at += n;
+    }
+    const read = await readCappedBytes(bodyOf(chunks), 1 << 20, all.length);
     expect(read.toString('utf8')).toBe(text);
   });
 
