@@ -16,6 +16,7 @@
 import type { DocumentPieces } from './document-pieces.js';
 import { malformed } from './malformed-document-error.js';
 import { rawValue, type RawValue } from './raw-leaf.js';
+import { KeptTexts } from './kept-text.js';
 import { TextRun } from './text-run.js';
 import type { CompiledField, CompiledObject, MapContext } from './shape.js';
 import { attributeKey, elementField, lookUp, lookupOf, type ShapeLookup } from './shape-lookup.js';
@@ -148,6 +149,8 @@ export class FastReader {
   private rootSeen = false;
   /** The index of the piece after the one being read. */
   private nextPiece = 1;
+  /** Where the texts the records keep get strings of their own (kept-text.ts); none for a one-piece document. */
+  private readonly kept: KeptTexts | undefined;
 
   /**
    * @param text the document's first piece as `firstPiece` gives it; the rest of the document comes
@@ -160,7 +163,9 @@ export class FastReader {
     private readonly root: string,
     private readonly shape: CompiledObject,
     private readonly ctx: MapContext,
-  ) {}
+  ) {
+    this.kept = pieces.count > 1 ? new KeptTexts() : undefined;
+  }
 
   /** The mapped root, once `run` has returned true. */
   get result(): Out | undefined {
@@ -442,11 +447,17 @@ export class FastReader {
     }
   }
 
+  /** A text or attribute value the records may keep, in a string of its own when the document has several pieces. */
+  private keep(s: string): string {
+    return this.kept === undefined ? s : this.kept.keep(s);
+  }
+
   private top(): Frame {
     return this.stack[this.stack.length - 1] as Frame;
   }
 
-  private addText(frame: Frame, s: string): void {
+  private addText(frame: Frame, part: string): void {
+    const s = this.keep(part);
     frame.text = frame.text === undefined ? s : frame.text + s;
   }
 
@@ -782,7 +793,7 @@ export class FastReader {
   /** The value of the attribute attributeName read, trimmed and decoded, given to `frame`. */
   private attributeValue(frame: Frame, value: string): void {
     if (frame.kind === LEAF) {
-      (frame.attrs ??= []).push(this.attrKey, value);
+      (frame.attrs ??= []).push(this.attrKey, this.keep(value));
       return;
     }
     frame.hasAttrs = true;
@@ -791,7 +802,7 @@ export class FastReader {
     if (k === undefined || this.fault !== undefined) return;
     const f = (frame.shape as CompiledObject).fields[k] as CompiledField;
     try {
-      const v = f.convert?.(value, f.name, this.ctx);
+      const v = f.convert?.(this.keep(value), f.name, this.ctx);
       // Left unset when empty: a member that may be an attribute or an element is repeated only when both say something.
       if (v !== undefined) (frame.slots as unknown[])[k] = v;
     } catch (err) {
