@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BodyLengthMismatchError, BodyTooLargeError, readCappedBytes } from '../../../src/adapters/http-client/read-capped.js';
+import { BodyLengthMismatchError, BodyTooLargeError, COPY_TURN_BYTES, readCappedBytes } from '../../../src/adapters/http-client/read-capped.js';
 
 /** A body stream of these chunks, noting whether it was destroyed and handing each chunk out as the stream's own memory. */
 function bodyOf(chunks: Uint8Array[]): AsyncIterable<Uint8Array> & { destroy: (e?: Error) => void; destroyed: boolean } {
@@ -55,6 +55,35 @@ describe('readCappedBytes', () => {
     const body = bodyOf([bytes('<a>'), bytes('more than declared</a>')]);
     await expect(readCappedBytes(body, 1_000, 10)).rejects.toBeInstanceOf(BodyLengthMismatchError);
     expect(body.destroyed).toBe(true);
+  });
+
+  it('gives the event loop a turn while it copies a large body that arrived all at once, with or without a declared length', async () => {
+    const chunk = 64 * 1024;
+    const total = 3 * COPY_TURN_BYTES;
+    for (const declared of [total, undefined]) {
+      let handedOut = 0;
+      const body = {
+        destroy: (): void => undefined,
+        async *[Symbol.asyncIterator]() {
+          for (let at = 0; at < total; at += chunk) {
+            handedOut += chunk;
+            yield new Uint8Array(chunk).fill(at / chunk);
+          }
+        },
+      };
+      let copiedWhenTurnCame = -1;
+      const read = readCappedBytes(body, total, declared);
+      // Every chunk is there at once, as in a stream that has buffered megabytes: only a turn the
+      // reader gives lets this run before the whole body is read (and, undeclared, copied).
+      setImmediate(() => {
+        copiedWhenTurnCame = handedOut;
+      });
+      const whole = await read;
+      expect(whole.length).toBe(total);
+      expect([whole[0], whole[chunk], whole[total - 1]]).toEqual([0, 1, total / chunk - 1]);
+      expect(copiedWhenTurnCame).toBeGreaterThan(0);
+      expect(copiedWhenTurnCame).toBeLessThanOrEqual(declared === undefined ? total : COPY_TURN_BYTES);
+    }
   });
 
   it('reads a body of declared length zero as empty', async () => {
