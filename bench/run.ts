@@ -7,8 +7,9 @@
  *      journal-notes read of a generated bench patient; plus 200 connections (peak RSS), the 1 MB
  *      read one at a time (how long one holds the event loop), the 1 MB read at 50 and 200
  *      connections (peak RSS, issue 20 item 6), a ~9 MiB journal one at a time (the event loop's
- *      longest stretch with the largest answer the cap allows) and an open-loop run (Poisson
- *      arrivals at half the measured capacity)
+ *      longest stretch with the largest answer the cap allows), another patient's 20 KB reads at 50 req/s
+ *      (open loop) alone and beside those ~9 MiB reads (what the large answer makes others wait), and
+ *      an open-loop run (Poisson arrivals at half the measured capacity)
  *   3. the same service with EHR_ADAPTER=xml-http against the EHR simulator
  *   4. micro-benchmarks: the mapper against JSON.parse, and token verification
  *   5. the cost of tracing (issue 15): the 20 KB read on both EHR adapters with OpenTelemetry off and
@@ -30,7 +31,7 @@
  * is bounded in time and count.
  *
  *   node --import tsx bench/run.ts [--seconds N] [--skip-micro] [--only reference,embedded,xml-http,fhir,micro,tracing,hostile]
- *                                  [--scenarios 2b,2c,2d,2e,2f,2g,2h,3b,3c,3d,3e,3f,3g] [--open-rate N]
+ *                                  [--scenarios 2b,2c,2d,2e,2f,2g,2h,2i,3b,3c,3d,3e,3f,3g,3h] [--open-rate N]
  *
  * Experiments (printed in the header when set): BENCH_NODE_FLAGS (node flags for the service),
  * BENCH_STATE_DIR (where its audit file goes), BENCH_LOG_LEVEL (LOG_LEVEL, default info),
@@ -243,6 +244,35 @@ async function openLoopRun(target: Target, scenario: string, urlPath: string, he
   };
 }
 
+/** Another patient's small reads arrive this often (req/s, Poisson): one every 20 ms on average, as in THREATS #43's check. */
+const SIDE_READ_RATE = 50;
+
+interface SideReads {
+  scenario: string;
+  alone: OpenLoopRun;
+  beside: OpenLoopRun;
+}
+
+/**
+ * Issue 20 item 6: another patient's 20 KB reads, open loop, first alone and then while one caller
+ * reads the ~9 MiB journal over and over. The review measured these waits (94-196 ms); the event
+ * loop's longest stretch alone does not show them, since one small read needs several turns and
+ * may wait for a slice of the large answer at each. Latency is from each scheduled arrival.
+ */
+async function sideReads(
+  target: Target, scenario: string, smallHeaders: Record<string, string>, hugeHeaders: Record<string, string>,
+): Promise<SideReads> {
+  const alone = await openLoopRun(target, `${scenario} alone`, SMALL_PATH, smallHeaders, SIDE_READ_RATE);
+  // The large reads run from before the small reads' warm-up to after their measured part.
+  const large = autocannon({ url: target.origin + LARGE_PATH, connections: 1, duration: WARMUP_SECONDS + SECONDS + 2, headers: hugeHeaders, timeout: 30 });
+  const beside = await openLoopRun(target, `${scenario} beside 9 MiB reads`, SMALL_PATH, smallHeaders, SIDE_READ_RATE);
+  const largeRun = await large;
+  if (largeRun.non2xx + largeRun.errors > 0 || largeRun.requests.total === 0) {
+    throw new Error(`${scenario}: the 9 MiB reads beside it were not all answered 2xx (${largeRun.requests.total} read, ${largeRun.non2xx} non-2xx, ${largeRun.errors} errors)`);
+  }
+  return { scenario, alone, beside };
+}
+
 /** One authenticated read, checked for status and content before anything is measured. */
 async function sanityCheck(origin: string, urlPath: string, headers: Record<string, string>, extracts: number): Promise<void> {
   const res = await request(origin + urlPath, { headers });
@@ -327,6 +357,7 @@ async function main(): Promise<void> {
 
   const closed: ClosedLoopResult[] = [];
   const open: OpenLoopRun[] = [];
+  const side: SideReads[] = [];
   let tracingRuns: { results: TracingResult[]; exports: number; bytes: number } | undefined;
   const targets: Target[] = [];
   try {
@@ -355,6 +386,7 @@ async function main(): Promise<void> {
         await sanityCheck(embedded.origin, LARGE_PATH, hugeHeaders, hugeExtracts);
         closed.push(await closedLoop(embedded, '2h. embedded, 9 MiB read', LARGE_PATH, hugeHeaders, 1));
       }
+      if (runs('2i')) side.push(await sideReads(embedded, "2i. embedded, another patient's 20 KB read", headers, hugeHeaders));
       await embedded.stop();
       // Issue 20 item 6: peak RSS with many 1 MB answers in flight, from a fresh process, since a
       // process keeps the heap an earlier run grew (the 9 MiB read's, say) and its RSS cannot fall below it.
@@ -384,6 +416,7 @@ async function main(): Promise<void> {
         await sanityCheck(remote.origin, LARGE_PATH, hugeHeaders, hugeExtracts);
         closed.push(await closedLoop(remote, '3g. xml-http, 9 MiB read', LARGE_PATH, hugeHeaders, 1));
       }
+      if (runs('3h')) side.push(await sideReads(remote, "3h. xml-http, another patient's 20 KB read", headers, hugeHeaders));
       await remote.stop();
       // From a fresh process, as in part 2.
       if (runs('3e') || runs('3f')) {
@@ -450,6 +483,17 @@ async function main(): Promise<void> {
   ));
 
   if (tracingRuns !== undefined) write(`\n${tracingTable(tracingRuns.results, tracingRuns)}`);
+  if (side.length > 0) {
+    write(`\n## Another patient's small reads beside the largest journal (open loop, ${SIDE_READ_RATE} req/s; issue 20 item 6)\n`);
+    write(table(
+      ['scenario', 'achieved req/s', 'p50 ms', 'p99 ms', 'max ms', 'generator send lag p99 / max ms', 'event-loop max ms', 'errors / non-2xx'],
+      side.flatMap(({ alone, beside }) => [alone, beside]).map((r) => [
+        r.scenario, fmt(r.achievedRate), fmt(r.p50Ms, 1), fmt(r.p99Ms, 1), fmt(r.maxMs, 1), `${fmt(r.sendLagP99Ms, 1)} / ${fmt(r.sendLagMaxMs, 1)}`,
+        fmt(r.eventLoopMaxMs, 1), `${r.errors} / ${r.non2xx}${statusList(r.statuses)}`,
+      ]),
+    ));
+    write('\nLatency from each scheduled arrival; "beside": one connection reads the ~9 MiB journal of another patient over and over meanwhile.');
+  }
 
   let mapper: { results: MapperResult[]; blocking: BlockingResult } | undefined;
   let jwt: JwtResult | undefined;
@@ -514,7 +558,7 @@ async function main(): Promise<void> {
 
   mkdirSync(path.join(ROOT, 'results'), { recursive: true });
   const file = path.join(ROOT, 'results', `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-  writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), node: process.version, seconds: SECONDS, closed, open, mapper, jwt, hostile, tracing: tracingRuns }, null, 1));
+  writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), node: process.version, seconds: SECONDS, closed, open, side, mapper, jwt, hostile, tracing: tracingRuns }, null, 1));
   write(`results: ${path.relative(process.cwd(), file)}`);
   await sleep(10);
 }
