@@ -244,7 +244,7 @@ async function openLoopRun(target: Target, scenario: string, urlPath: string, he
   };
 }
 
-/** Another patient's small reads arrive this often (req/s, Poisson): one every 20 ms on average, as in THREATS #43's check. */
+/** Another patient's small reads arrive this often (req/s, Poisson): one every 20 ms on average (threat 43 of docs/threat-model.md#found-by-independent-review). */
 const SIDE_READ_RATE = 50;
 
 interface SideReads {
