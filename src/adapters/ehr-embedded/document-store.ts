@@ -77,11 +77,6 @@ export class DocumentStore {
     }
   }
 
-  /** A patient's document, or undefined when the file is absent (an empty answer). */
-  patientDocument(patientId: string, name: string): Promise<string | undefined> {
-    return readTextIfExists(this.patientFile(patientId, name));
-  }
-
   relationshipsDocument(actorId: string): Promise<string | undefined> {
     return readTextIfExists(this.relationshipsFile(actorId));
   }

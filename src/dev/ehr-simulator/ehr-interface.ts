@@ -9,6 +9,7 @@ import { type DocumentKind } from '../../adapters/ehr-xml/documents.js';
 import { type TimeRange } from '../../domain/time/time-range.js';
 import { compactToEpochMs, isCompactDateTime } from '../../domain/time/local-time.js';
 import { parsePayment } from './payment-body.js';
+import { KeptDocuments } from './kept-documents.js';
 import { filterByRange } from './range-filter.js';
 import { DOCUMENT_KINDS } from '../../adapters/ehr-xml/documents.js';
 import { emptyDocument, emptyRelationships, fault, resultRecord, type Answer } from './xml-answers.js';
@@ -53,11 +54,15 @@ function decodeSegment(segment: string): string | undefined {
 }
 
 export class EhrInterface {
+  private readonly documents: KeptDocuments;
+
   constructor(
     private readonly store: DocumentStore,
     private readonly ehr: EmbeddedEhr,
     private readonly zone: string,
-  ) {}
+  ) {
+    this.documents = new KeptDocuments(store);
+  }
 
   async answer(request: SimRequest): Promise<Answer> {
     const segments = request.url.pathname.split('/');
@@ -84,8 +89,11 @@ export class EhrInterface {
     const range = rangeOf(params, this.zone);
     if (typeof range === 'string') return badRequest(range);
     if (!(await this.store.patientExists(id))) return unknownPatient(id);
-    const xml = await this.store.patientDocument(id, kind);
-    return { status: 200, body: xml === undefined ? emptyDocument(kind) : filterByRange(kind, xml, range, this.zone) };
+    const document = await this.documents.read(this.store.patientFile(id, kind));
+    if (document === undefined) return { status: 200, body: emptyDocument(kind) };
+    const body = filterByRange(kind, document.text, range, this.zone);
+    // Unfiltered, the body is the document read, and its kept bytes are those of the body.
+    return { status: 200, body, ...(body === document.text && document.bytes !== undefined ? { bytes: document.bytes } : {}) };
   }
 
   private async relationships(actorId: string): Promise<Answer> {

@@ -18,7 +18,7 @@ export interface Exchange {
 
 export function send(res: ServerResponse, answer: Answer): void {
   if (res.destroyed) return;
-  const body = Buffer.from(answer.body, 'utf8');
+  const body = answer.bytes ?? Buffer.from(answer.body, 'utf8');
   res.writeHead(answer.status, {
     'content-type': answer.contentType ?? XML_CONTENT_TYPE, 'content-length': String(body.length), ...answer.headers,
   });

@@ -9,6 +9,8 @@ export const XML_CONTENT_TYPE = 'application/xml; charset=utf-8';
 export interface Answer {
   status: number;
   body: string;
+  /** The body's UTF-8 bytes, when they were already made (kept-documents.ts); sent instead of encoding `body` again. */
+  bytes?: Buffer;
   contentType?: string;
   headers?: Record<string, string>;
 }
