@@ -1,5 +1,5 @@
-import { request } from 'undici';
 import { readCapped } from '../http-client/read-capped.js';
+import { request } from '../http-client/undici-parts.js';
 
 const MAX_BYTES = 512 * 1024;
 

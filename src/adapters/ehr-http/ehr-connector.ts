@@ -6,7 +6,7 @@
  * side closed". The note is what tells that lost connection apart as a certificate problem.
  */
 import type { TLSSocket } from 'node:tls';
-import { buildConnector } from 'undici';
+import { buildConnector, type Connector, type ConnectorOptions } from '../http-client/undici-parts.js';
 
 /** A TLS 1.3 connection the EHR closed before it sent any answer. */
 export const CLOSED_AFTER_HANDSHAKE = 'PDAS_TLS_CLOSED_AFTER_HANDSHAKE';
@@ -14,21 +14,21 @@ export const CLOSED_AFTER_HANDSHAKE = 'PDAS_TLS_CLOSED_AFTER_HANDSHAKE';
 /** undici's `connect` for the EHR pool: connections made with the current TLS options, watched for TLS failures. */
 export class EhrConnector {
   private last: { error: unknown; at: number } | undefined;
-  private current: buildConnector.connector;
+  private current: Connector;
 
-  constructor(options: buildConnector.BuildOptions) {
+  constructor(options: ConnectorOptions) {
     this.current = buildConnector(options);
   }
 
   /** The pool's `connect` option. */
-  readonly connect: buildConnector.connector = (opts, callback) => this.current(opts, (err, socket) => {
+  readonly connect: Connector = (opts, callback) => this.current(opts, (err, socket) => {
     if (socket) this.watch(socket as TLSSocket);
     // Typed as a union of two overloads; the arguments are undici's own, passed back unchanged.
     (callback as (e: Error | null, s: typeof socket) => void)(err, socket);
   });
 
   /** Connections opened from now on use `options` (a rotated client certificate); open ones keep theirs. */
-  replace(options: buildConnector.BuildOptions): void {
+  replace(options: ConnectorOptions): void {
     this.current = buildConnector(options);
   }
 

@@ -6,8 +6,8 @@
  * certificate of EHR_TLS_*, replaceable without a restart. What an answer means is the adapter's.
  */
 import { createSecureContext } from 'node:tls';
-import { Pool } from 'undici';
 import { EhrError } from '../../domain/ehr-error.js';
+import { Pool } from '../http-client/undici-parts.js';
 import { AnswerFaultError } from './answer-fault.js';
 import { CircuitBreaker, CircuitOpenError, type BreakerChange } from './circuit-breaker.js';
 import { EhrConnector } from './ehr-connector.js';

@@ -13,9 +13,9 @@
 import { createPrivateKey, randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { importJWK, importPKCS8, SignJWT, type CryptoKey, type JWK, type KeyObject } from 'jose';
-import { Agent, request, type Dispatcher } from 'undici';
 import { EhrError } from '../../../domain/ehr-error.js';
 import { readCapped } from '../../http-client/read-capped.js';
+import { Agent, request, type Dispatcher } from '../../http-client/undici-parts.js';
 import type { FhirAuth } from '../../../fhir-settings.js';
 import type { EhrTls } from '../../ehr-http/transport.js';
 import type { Authorization } from './transport-exchange.js';
