@@ -4,7 +4,7 @@
  * the member at fault: a rule silently not applied would show patients what the region withholds.
  */
 import { readFileSync } from 'node:fs';
-import { Value } from 'typebox/value';
+import { Ajv } from 'ajv';
 import { RELEASE_FILTERED_READS } from './domain/operations/table.js';
 import { policyFaults, ReleasePolicySchema, type ReleasePolicy } from './domain/release/release-policy.js';
 
@@ -17,21 +17,23 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 const MAX_FAULTS = 5;
 
-interface SchemaFault {
-  keyword: string;
-  instancePath: string;
-  message: string;
-  params: { additionalProperties?: string[]; requiredProperties?: string[] };
-}
-
-function describe(fault: SchemaFault): string | undefined {
-  const at = fault.instancePath === '' ? '(top level)' : fault.instancePath;
-  const names = (list: string[] | undefined) => (list ?? []).map((n) => `"${n}"`).join(', ');
-  if (fault.keyword === 'additionalProperties') return `${at}: unknown member ${names(fault.params.additionalProperties)}`;
-  if (fault.keyword === 'required') return `${at}: missing member ${names(fault.params.requiredProperties)}`;
-  // The per-member echo of additionalProperties ("schema is false"), already said above.
-  if (fault.keyword === 'boolean') return undefined;
-  return `${at} ${fault.message}`;
+/**
+ * The schema checked by ajv, which the HTTP layer loads anyway, rather than typebox/value, whose
+ * schema engine would stay in every process's heap for this one check at start (2.3 MiB; BENCHMARKS.md,
+ * issue 20 item 6, ninth round). Every fault at once: a local file, not a caller's input.
+ */
+function faultsOf(json: unknown): string[] {
+  const check = new Ajv({ allErrors: true }).compile(ReleasePolicySchema);
+  if (check(json)) return [];
+  const unknown = new Map<string, string[]>();
+  const faults: string[] = [];
+  for (const fault of check.errors ?? []) {
+    const at = fault.instancePath === '' ? '(top level)' : fault.instancePath;
+    if (fault.keyword === 'additionalProperties') unknown.set(at, [...unknown.get(at) ?? [], `"${String(fault.params.additionalProperty)}"`]);
+    else if (fault.keyword === 'required') faults.push(`${at}: missing member "${String(fault.params.missingProperty)}"`);
+    else faults.push(`${at} ${(fault.message ?? 'is not valid').replace('must NOT', 'must not')}`);
+  }
+  return [...[...unknown].map(([at, names]) => `${at}: unknown member ${names.join(', ')}`), ...faults];
 }
 
 /** The policy in `text`, or the faults that make it none; `source` names the file in messages. */
@@ -42,8 +44,7 @@ export function parseReleasePolicy(text: string, source: string, fail: (message:
   } catch (err) {
     throw fail(`RELEASE_POLICY_FILE ${source} is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
   }
-  const faults = [...new Set([...Value.Errors(ReleasePolicySchema, json)]
-    .map((f) => describe(f as unknown as SchemaFault)).filter((f): f is string => f !== undefined))];
+  const faults = [...new Set(faultsOf(json))];
   if (faults.length === 0) faults.push(...policyFaults(json as ReleasePolicy, RELEASE_FILTERED_READS));
   if (faults.length > 0) {
     const more = faults.length > MAX_FAULTS ? ` (and ${faults.length - MAX_FAULTS} more)` : '';
