@@ -19,7 +19,8 @@ export class BodyLengthMismatchError extends Error {
   readonly code = 'PDAS_BODY_LENGTH_MISMATCH';
 }
 
-type Body = AsyncIterable<Uint8Array> & { destroy?: (e?: Error) => void };
+/** A body stream, or chunks already gathered (readCappedBytes without a declared length). */
+type Body = (AsyncIterable<Uint8Array> | Iterable<Uint8Array>) & { destroy?: (e?: Error) => void };
 
 /** Reads a body stream into a string, refusing it (and destroying the stream) past `maxBytes`. */
 export async function readCapped(body: Body, maxBytes: number): Promise<string> {
@@ -35,8 +36,9 @@ export async function readCapped(body: Body, maxBytes: number): Promise<string> 
  * document that held the event loop 30-60 ms (BENCHMARKS.md, issue 20 item 6, fifth round), and
  * the body was briefly in memory twice. The buffer is handed out only once every declared byte was
  * written, so none of its uninitialised memory ever leaves; a body that ends early or runs past
- * its declared length is refused. Without a declared length the chunks are joined at the end.
- * Either way the event loop gets a turn after every COPY_TURN_BYTES copied.
+ * its declared length is refused. Without a declared length the chunks are gathered first and
+ * copied the same way once their size is known; either way the event loop gets a turn after every
+ * COPY_TURN_BYTES copied.
  */
 export async function readCappedBytes(body: Body, maxBytes: number, declaredBytes?: number): Promise<Buffer> {
   if (declaredBytes !== undefined && Number.isSafeInteger(declaredBytes) && declaredBytes >= 0 && declaredBytes <= maxBytes) {
@@ -49,43 +51,28 @@ export async function readCappedBytes(body: Body, maxBytes: number, declaredByte
     if (size > maxBytes) throw refuse(body, new BodyTooLargeError(`body exceeds ${maxBytes} bytes`));
     chunks.push(chunk);
   }
-  const whole = Buffer.allocUnsafe(size);
-  const copy = new TurnTaker();
-  let at = 0;
-  for (const chunk of chunks) {
-    whole.set(chunk, at);
-    at += chunk.byteLength;
-    await copy.copied(chunk.byteLength);
-  }
-  return whole;
+  return readDeclared(chunks, size);
 }
 
+/** The body's `length` bytes, copied in as they arrive, with a turn of the event loop after every COPY_TURN_BYTES. */
 async function readDeclared(body: Body, length: number): Promise<Buffer> {
   const whole = Buffer.allocUnsafe(length);
-  const copy = new TurnTaker();
   let size = 0;
+  let sinceTurn = 0;
   for await (const chunk of body) {
     if (chunk.byteLength > length - size) {
       throw refuse(body, new BodyLengthMismatchError(`body runs past its declared ${length} bytes`));
     }
     whole.set(chunk, size);
     size += chunk.byteLength;
-    await copy.copied(chunk.byteLength);
+    sinceTurn += chunk.byteLength;
+    if (sinceTurn >= COPY_TURN_BYTES) {
+      sinceTurn = 0;
+      await nextTurn();
+    }
   }
   if (size !== length) throw new BodyLengthMismatchError(`body ended after ${size} of its declared ${length} bytes`);
   return whole;
-}
-
-/** Counts the bytes copied and gives the event loop a turn after every COPY_TURN_BYTES. */
-class TurnTaker {
-  private sinceTurn = 0;
-
-  async copied(bytes: number): Promise<void> {
-    this.sinceTurn += bytes;
-    if (this.sinceTurn < COPY_TURN_BYTES) return;
-    this.sinceTurn = 0;
-    await nextTurn();
-  }
 }
 
 function refuse(body: Body, err: Error): Error {

@@ -11,11 +11,7 @@ export interface ReadDocument {
   bytes?: Buffer;
 }
 
-interface Kept {
-  version: string;
-  text: string;
-  bytes: Buffer;
-}
+type Kept = Required<ReadDocument> & { version: string };
 
 /**
  * The simulator's large documents, kept as read and encoded while their files are unchanged (the
