@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { AnswerMemoryFullError, type AnswerMemory, type AnswerSubject } from '../../ports/answer-memory.port.js';
+import { ExpectedSizes, FetchRoom, type Place } from './fetch-room.js';
 import { RecordLanes } from './record-lanes.js';
 
 /**
@@ -19,7 +20,9 @@ import { RecordLanes } from './record-lanes.js';
  * `waitingLimit` bytes waiting, a further large document is refused (AnswerMemoryFullError, a 503
  * with Retry-After) instead of held, or two hundred readers of a 1 MB journal would hold two hundred
  * megabytes of documents while they queue. Before any of that, answers of the same record take
- * turns (record-lanes.ts), so many reads of one journal wait without fetching it.
+ * turns (record-lanes.ts), so many reads of one journal wait without fetching it, and reads of
+ * different records take room for the bytes they are expected to fetch (fetch-room.ts), so many
+ * patients' large journals wait without being fetched too.
  */
 
 /** Documents of this many bytes or fewer are never held back. */
@@ -33,11 +36,15 @@ export const DOCUMENT_BYTES_IN_FLIGHT = 1024 * 1024;
 /** Bytes of large documents waiting for the budget, by default, past which the next is refused. */
 export const DOCUMENT_BYTES_WAITING = 64 * 1024 * 1024;
 
-/** The bytes one answer holds, and when it began to wait for its turn (performance.now()), if it had to. */
+/** The bytes one answer holds, when it began to wait for its turn or room (performance.now()), if it had to, and whether its caller left. */
 interface Answer {
   held: number;
-  readonly waitingSince: number | undefined;
+  waitingSince: number | undefined;
+  readonly abandoned: AbortSignal;
 }
+
+/** A caller outside `answering`, who never goes away. */
+const STAYING = new AbortController().signal;
 
 export class DocumentsInFlight implements AnswerMemory {
   private inUse = 0;
@@ -48,16 +55,20 @@ export class DocumentsInFlight implements AnswerMemory {
   private readonly waitingLimit: number;
   /** Where answers of the same record take their turns. */
   private readonly lanes: RecordLanes;
+  /** Where reads wait for room before the EHR is asked for their documents. */
+  readonly room: FetchRoom;
+  private readonly sizes = new ExpectedSizes();
 
-  constructor(private readonly limit = DOCUMENT_BYTES_IN_FLIGHT, more: { waitingLimit?: number; lanes?: RecordLanes } = {}) {
+  constructor(private readonly limit = DOCUMENT_BYTES_IN_FLIGHT, more: { waitingLimit?: number; lanes?: RecordLanes; room?: FetchRoom } = {}) {
     this.waitingLimit = more.waitingLimit ?? DOCUMENT_BYTES_WAITING;
     this.lanes = more.lanes ?? new RecordLanes();
+    this.room = more.room ?? new FetchRoom(SMALL_DOCUMENT_BYTES);
     if (!(limit > 0) || !(this.waitingLimit > 0)) throw new RangeError('the budget must be positive');
   }
 
   answering<T>(subject: AnswerSubject, abandoned: AbortSignal, answer: () => Promise<T>): Promise<T> {
     return this.lanes.through(`${subject.read} ${subject.patientId}`, abandoned, async (waitingSince) => {
-      const own: Answer = { held: 0, waitingSince };
+      const own: Answer = { held: 0, waitingSince, abandoned };
       try {
         return await this.answers.run(own, answer);
       } finally {
@@ -67,9 +78,9 @@ export class DocumentsInFlight implements AnswerMemory {
   }
 
   /**
-   * How long ago the answer being made now began to wait for its turn, in ms; undefined when it had
-   * its turn at once (or outside `answering`). Its EHR calls get what is left of one deadline, so
-   * waiting never adds a deadline of its own.
+   * How long ago the answer being made now began to wait for its turn or for room, in ms; undefined
+   * when it waited for neither (or outside `answering`). Its EHR calls get what is left of one
+   * deadline, so waiting never adds a deadline of its own.
    */
   waited(): number | undefined {
     const since = this.answers.getStore()?.waitingSince;
@@ -86,13 +97,41 @@ export class DocumentsInFlight implements AnswerMemory {
     return this.lanes.waiting;
   }
 
-  /** `map`'s result, run once a document of `bytes` fits the budget (at once when it is small). */
-  async run<T>(bytes: number, map: () => Promise<T>): Promise<T> {
-    if (bytes <= SMALL_DOCUMENT_BYTES) return map();
+  /**
+   * Before the EHR is asked for `read` of `patientId`: a place in the room for the bytes its document
+   * is expected to have, once there is room (fetch-room.ts). The caller hands it to `run` with the
+   * document, and leaves it when the read ends however it ends.
+   */
+  async asking(read: string, patientId: string): Promise<Place> {
+    const answer = this.answers.getStore();
+    const waitedMs = answer?.waitingSince === undefined ? 0 : performance.now() - answer.waitingSince;
+    const { place, waitedSince } = await this.room.take(this.sizes.of(read, patientId), answer?.abandoned ?? STAYING, waitedMs);
+    if (answer !== undefined) answer.waitingSince ??= waitedSince;
+    return {
+      fetched: (bytes) => {
+        this.sizes.note(read, patientId, bytes);
+        place.fetched(bytes);
+      },
+      leave: place.leave,
+    };
+  }
+
+  /**
+   * `map`'s result, run once a document of `bytes` fits the budget (at once when it is small). A read
+   * that took a place in the room (`asking`) gives it here: it leaves the room once the document is
+   * let in to be mapped.
+   */
+  async run<T>(bytes: number, map: () => Promise<T>, place?: Place): Promise<T> {
+    place?.fetched(bytes);
+    if (bytes <= SMALL_DOCUMENT_BYTES) {
+      place?.leave();
+      return map();
+    }
     const weight = Math.min(bytes, this.limit);
     const answer = this.answers.getStore();
     if ((answer?.held ?? 0) > 0 || (this.waiting.length === 0 && this.inUse + weight <= this.limit)) this.inUse += weight;
     else await this.wait(weight, bytes);
+    place?.leave();
     if (answer !== undefined) {
       answer.held += weight;
       return map();

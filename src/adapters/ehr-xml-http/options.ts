@@ -10,4 +10,6 @@ export interface XmlHttpEhrOptions extends Omit<TransportOptions, 'media'> {
   onDropped: (reason: string) => void;
   /** Bytes of large documents mapped at once (documents-in-flight.ts); its default when absent. */
   documentBytesInFlight?: number;
+  /** Bytes of large documents asked for or waiting to be mapped (fetch-room.ts); its default when absent. */
+  fetchRoomBytes?: number;
 }

@@ -1,4 +1,5 @@
 import { AnswerAbandonedError } from '../../ports/answer-memory.port.js';
+import { waitInLine } from './waiting-line.js';
 
 /**
  * At most a few answers of one record (one read of one patient) are made at once; the rest wait in
@@ -88,22 +89,6 @@ export class RecordLanes {
 
   /** Resolves when a place is passed on to this waiter; rejects, out of line, when its caller leaves or it waited too long. */
   private waitIn(lane: Lane, abandoned: AbortSignal): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      const go = (): void => {
-        clearTimeout(timer);
-        abandoned.removeEventListener('abort', leave);
-        resolve();
-      };
-      const outOfLine = (err: Error): void => {
-        clearTimeout(timer);
-        abandoned.removeEventListener('abort', leave);
-        lane.waiting.splice(lane.waiting.indexOf(go), 1);
-        reject(err);
-      };
-      const leave = (): void => outOfLine(new AnswerAbandonedError());
-      const timer = Number.isFinite(this.maxWaitMs) ? setTimeout(() => outOfLine(this.tooLong()), this.maxWaitMs) : undefined;
-      abandoned.addEventListener('abort', leave, { once: true });
-      lane.waiting.push(go);
-    });
+    return waitInLine(lane.waiting, (go) => go, abandoned, { maxWaitMs: this.maxWaitMs, tooLong: this.tooLong });
   }
 }

@@ -20,6 +20,7 @@ import { DOCUMENT_OF, documentReads, type XmlRead } from '../ehr-xml/documents.j
 import { MalformedDocumentError, mapDocumentInSlices, mapRelationships, mapResultRecord } from '../ehr-xml/index.js';
 import { bodyLimitFor, documentOf } from './answer.js';
 import { DocumentsInFlight, SMALL_DOCUMENT_BYTES } from './documents-in-flight.js';
+import { FETCH_ROOM_BYTES, FetchRoom } from './fetch-room.js';
 import { ANSWERS_PER_RECORD, RecordLanes } from './record-lanes.js';
 import { XML } from './media.js';
 import type { XmlHttpEhrOptions } from './options.js';
@@ -43,32 +44,40 @@ export class XmlHttpEhr implements EhrRecords, DelegationRegistry {
 
   constructor(private readonly options: XmlHttpEhrOptions) {
     this.transport = new EhrHttpTransport({ ...options, media: XML });
-    // A turn waited for longer than a call may take is answered as that call's timeout would be.
-    const lanes = new RecordLanes(ANSWERS_PER_RECORD, { maxWaitMs: options.timeoutMs, tooLong: deadlinePassed });
-    this.answerMemory = new DocumentsInFlight(options.documentBytesInFlight, { lanes });
+    // A turn or room waited for longer than a call may take is answered as that call's timeout would be.
+    const waits = { maxWaitMs: options.timeoutMs, tooLong: deadlinePassed };
+    const lanes = new RecordLanes(ANSWERS_PER_RECORD, waits);
+    const room = new FetchRoom(SMALL_DOCUMENT_BYTES, options.fetchRoomBytes ?? FETCH_ROOM_BYTES, waits);
+    this.answerMemory = new DocumentsInFlight(options.documentBytesInFlight, { lanes, room });
   }
 
   private async read<R extends XmlRead>(read: R, patientId: string, range: TimeRange): Promise<ReadItem<R>[]> {
     if (!isPersonId(patientId)) throw NOT_FOUND();
     const kind = DOCUMENT_OF[read];
     const path = readPath(kind, patientId, range, this.options.zone);
-    // A wait for its turn (record-lanes.ts) comes out of the call's deadline; a call that never waited has all of it.
-    const waited = this.answerMemory.waited();
-    const timeoutMs = waited === undefined ? undefined : Math.floor(this.options.timeoutMs - waited);
-    if (timeoutMs !== undefined && timeoutMs <= 0) throw deadlinePassed();
-    const call: Call = { method: 'GET', path, retryOnConnectionLoss: true, patientPath: true, ...(timeoutMs === undefined ? {} : { timeoutMs }) };
-    return this.call(call, async (bytes) => {
-      // In slices, and from the bytes: a megabyte of journal must neither hold the event loop while
-      // it is read nor become one large string (ehr-xml/document-pieces.ts); and only so many
-      // megabytes at once (documents-in-flight.ts).
-      const mapped = await this.answerMemory.run(bytes.length, () => mapDocumentInSlices(kind, bytes, {
-        zone: this.options.zone, expectedPatientId: patientId, onDropped: this.options.onDropped,
-      })) as ReadItem<R>[];
-      // The last slice of a large document ends with the whole tree built and checked: selecting
-      // and sorting thousands of items gets a turn of the event loop of its own (issue 20 item 6).
-      if (bytes.length > SMALL_DOCUMENT_BYTES) await nextTurn();
-      return selectInRange(read, mapped, range, this.options.zone);
-    });
+    // Room for the document before it is asked for (fetch-room.ts).
+    const place = await this.answerMemory.asking(read, patientId);
+    try {
+      // A wait for its turn (record-lanes.ts) or room comes out of the call's deadline; a call that never waited has all of it.
+      const waited = this.answerMemory.waited();
+      const timeoutMs = waited === undefined ? undefined : Math.floor(this.options.timeoutMs - waited);
+      if (timeoutMs !== undefined && timeoutMs <= 0) throw deadlinePassed();
+      const call: Call = { method: 'GET', path, retryOnConnectionLoss: true, patientPath: true, ...(timeoutMs === undefined ? {} : { timeoutMs }) };
+      return await this.call(call, async (bytes) => {
+        // In slices, and from the bytes: a megabyte of journal must neither hold the event loop while
+        // it is read nor become one large string (ehr-xml/document-pieces.ts); and only so many
+        // megabytes at once (documents-in-flight.ts).
+        const mapped = await this.answerMemory.run(bytes.length, () => mapDocumentInSlices(kind, bytes, {
+          zone: this.options.zone, expectedPatientId: patientId, onDropped: this.options.onDropped,
+        }), place) as ReadItem<R>[];
+        // The last slice of a large document ends with the whole tree built and checked: selecting
+        // and sorting thousands of items gets a turn of the event loop of its own (issue 20 item 6).
+        if (bytes.length > SMALL_DOCUMENT_BYTES) await nextTurn();
+        return selectInRange(read, mapped, range, this.options.zone);
+      });
+    } finally {
+      place.leave();
+    }
   }
 
   async relationshipsOf(actorId: string): Promise<Relationship[]> {
