@@ -105,7 +105,9 @@ export class DocumentsInFlight implements AnswerMemory {
   async asking(read: string, patientId: string): Promise<Place> {
     const answer = this.answers.getStore();
     const waitedMs = answer?.waitingSince === undefined ? 0 : performance.now() - answer.waitingSince;
-    const { place, waitedSince } = await this.room.take(this.sizes.of(read, patientId), answer?.abandoned ?? STAYING, waitedMs);
+    // An answer that already holds mapping budget never waits for room: the room may be full of documents waiting for that budget.
+    const mayWait = (answer?.held ?? 0) === 0;
+    const { place, waitedSince } = await this.room.take(this.sizes.of(read, patientId), answer?.abandoned ?? STAYING, waitedMs, mayWait);
     if (answer !== undefined) answer.waitingSince ??= waitedSince;
     return {
       fetched: (bytes) => {

@@ -88,11 +88,13 @@ export class FetchRoom {
    * A place for `expected` bytes: at once when they are small, or fit beside what is held and nobody
    * waits, or the room is empty (a document larger than the room goes alone); otherwise in order of
    * arrival. `waitedMs` is what the read already waited elsewhere: its wait here ends with the deadline.
+   * `mayWait` false: room at once, whatever is held (for an answer that holds mapping budget the
+   * documents in the room may be waiting for: waiting for them would wait for itself).
    */
-  async take(expected: number, abandoned: AbortSignal, waitedMs = 0): Promise<{ place: Place; waitedSince?: number }> {
+  async take(expected: number, abandoned: AbortSignal, waitedMs = 0, mayWait = true): Promise<{ place: Place; waitedSince?: number }> {
     if (abandoned.aborted) throw new AnswerAbandonedError();
     if (expected <= this.small) return { place: this.placeOf(0) };
-    if (this.waiting.length === 0 && (this.held === 0 || this.held + expected <= this.limit)) {
+    if (!mayWait || (this.waiting.length === 0 && (this.held === 0 || this.held + expected <= this.limit))) {
       this.held += expected;
       return { place: this.placeOf(expected) };
     }

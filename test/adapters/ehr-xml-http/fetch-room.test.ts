@@ -143,4 +143,33 @@ describe('DocumentsInFlight.asking', () => {
     expect(room.bytesHeld).toBe(2 * MB);
     again.leave();
   });
+
+  it('never makes an answer that holds mapping budget wait for room, which documents waiting for that budget may fill', async () => {
+    const room = new FetchRoom(SMALL, 1 * MB);
+    const budget = new DocumentsInFlight(1 * MB, { room });
+    let finish = (): void => undefined;
+    const serialised = new Promise<void>((resolve) => (finish = resolve));
+    const log: string[] = [];
+    const holder = budget.answering({ read: 'getJournalNotes', patientId: '191212121212' }, STAYING, async () => {
+      const place = await budget.asking('getJournalNotes', '191212121212');
+      await budget.run(1 * MB, () => Promise.resolve('first'), place);
+      await serialised;
+      // A second document of the same answer, while another answer's document fills the room waiting for this one's budget.
+      const second = await budget.asking('getJournalNotes', '191212121212');
+      log.push('second asked');
+      return budget.run(1 * MB, () => Promise.resolve('second'), second);
+    });
+    await turn();
+    const other = budget.answering({ read: 'getJournalNotes', patientId: '198112189876' }, STAYING, async () => {
+      const place = await budget.asking('getJournalNotes', '198112189876');
+      return budget.run(1 * MB, () => Promise.resolve('other'), place);
+    });
+    await turn();
+    expect(room.bytesHeld).toBe(1 * MB);
+    finish();
+    await expect(holder).resolves.toBe('second');
+    await expect(other).resolves.toBe('other');
+    expect(log).toEqual(['second asked']);
+    expect([room.bytesHeld, budget.bytesInFlight]).toEqual([0, 0]);
+  });
 });
