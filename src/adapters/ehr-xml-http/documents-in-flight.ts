@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { AnswerMemoryFullError, type AnswerMemory, type AnswerSubject } from '../../ports/answer-memory.port.js';
 import { ExpectedSizes, FetchRoom, type Place } from './fetch-room.js';
-import { RecordLanes } from './record-lanes.js';
+import { recordOf, RecordLanes } from './record-lanes.js';
 
 /**
  * How many bytes of large upstream documents have record trees in memory at once (issue 20 item 6).
@@ -46,6 +46,12 @@ interface Answer {
 /** A caller outside `answering`, who never goes away. */
 const STAYING = new AbortController().signal;
 
+/**
+ * Whether the answer holds mapping budget: then it never waits, for the budget or for room, since
+ * what it would wait behind may be waiting for that very budget.
+ */
+const holdsBudget = (answer: Answer | undefined): boolean => (answer?.held ?? 0) > 0;
+
 export class DocumentsInFlight implements AnswerMemory {
   private inUse = 0;
   private waitingBytes = 0;
@@ -67,7 +73,7 @@ export class DocumentsInFlight implements AnswerMemory {
   }
 
   answering<T>(subject: AnswerSubject, abandoned: AbortSignal, answer: () => Promise<T>): Promise<T> {
-    return this.lanes.through(`${subject.read} ${subject.patientId}`, abandoned, async (waitingSince) => {
+    return this.lanes.through(recordOf(subject.read, subject.patientId), abandoned, async (waitingSince) => {
       const own: Answer = { held: 0, waitingSince, abandoned };
       try {
         return await this.answers.run(own, answer);
@@ -105,9 +111,7 @@ export class DocumentsInFlight implements AnswerMemory {
   async asking(read: string, patientId: string): Promise<Place> {
     const answer = this.answers.getStore();
     const waitedMs = answer?.waitingSince === undefined ? 0 : performance.now() - answer.waitingSince;
-    // An answer that already holds mapping budget never waits for room: the room may be full of documents waiting for that budget.
-    const mayWait = (answer?.held ?? 0) === 0;
-    const { place, waitedSince } = await this.room.take(this.sizes.of(read, patientId), answer?.abandoned ?? STAYING, waitedMs, mayWait);
+    const { place, waitedSince } = await this.room.take(this.sizes.of(read, patientId), answer?.abandoned ?? STAYING, waitedMs, !holdsBudget(answer));
     if (answer !== undefined) answer.waitingSince ??= waitedSince;
     return {
       fetched: (bytes) => {
@@ -131,7 +135,7 @@ export class DocumentsInFlight implements AnswerMemory {
     }
     const weight = Math.min(bytes, this.limit);
     const answer = this.answers.getStore();
-    if ((answer?.held ?? 0) > 0 || (this.waiting.length === 0 && this.inUse + weight <= this.limit)) this.inUse += weight;
+    if (holdsBudget(answer) || (this.waiting.length === 0 && this.inUse + weight <= this.limit)) this.inUse += weight;
     else await this.wait(weight, bytes);
     place?.leave();
     if (answer !== undefined) {

@@ -1,6 +1,6 @@
 import { AnswerAbandonedError } from '../../ports/answer-memory.port.js';
-import type { TurnLimits } from './record-lanes.js';
-import { waitInLine } from './waiting-line.js';
+import { recordOf } from './record-lanes.js';
+import { waitInLine, withDefaults, type WaitLimits } from './waiting-line.js';
 
 /**
  * Room for the large documents asked of the EHR, or fetched and waiting to be mapped (issue 20
@@ -40,11 +40,11 @@ export class ExpectedSizes {
   constructor(private readonly remembered = REMEMBERED_RECORDS) {}
 
   of(read: string, patientId: string): number {
-    return this.records.get(`${read} ${patientId}`) ?? this.reads.get(read) ?? FIRST_GUESS_BYTES;
+    return this.records.get(recordOf(read, patientId)) ?? this.reads.get(read) ?? FIRST_GUESS_BYTES;
   }
 
   note(read: string, patientId: string, bytes: number): void {
-    const record = `${read} ${patientId}`;
+    const record = recordOf(read, patientId);
     this.reads.set(read, bytes);
     // Small records too: a patient with a short journal never waits behind other patients' long ones.
     this.records.delete(record);
@@ -61,17 +61,15 @@ interface Waiter {
 export class FetchRoom {
   private held = 0;
   private readonly waiting: Waiter[] = [];
-  private readonly maxWaitMs: number;
-  private readonly tooLong: () => Error;
+  private readonly limits: Required<WaitLimits>;
 
   constructor(
     private readonly small: number,
     private readonly limit = FETCH_ROOM_BYTES,
-    limits: TurnLimits = {},
+    limits: WaitLimits = {},
   ) {
     if (!(limit > 0)) throw new RangeError('the room must be positive');
-    this.maxWaitMs = limits.maxWaitMs ?? Number.POSITIVE_INFINITY;
-    this.tooLong = limits.tooLong ?? (() => new Error('waited too long for room'));
+    this.limits = withDefaults(limits, 'room');
   }
 
   /** Bytes held now (for tests). */
@@ -99,7 +97,7 @@ export class FetchRoom {
       return { place: this.placeOf(expected) };
     }
     const waitedSince = performance.now();
-    await this.waitFor(expected, abandoned, this.maxWaitMs - waitedMs);
+    await this.waitFor(expected, abandoned, this.limits.maxWaitMs - waitedMs);
     return { place: this.placeOf(expected), waitedSince };
   }
 
@@ -132,8 +130,9 @@ export class FetchRoom {
 
   /** Resolves once room is given to this waiter (its bytes already counted); rejects, out of line, when its caller leaves or the deadline passes. */
   private waitFor(bytes: number, abandoned: AbortSignal, maxWaitMs: number): Promise<void> {
-    if (!(maxWaitMs > 0)) return Promise.reject(this.tooLong());
+    const { tooLong } = this.limits;
+    if (!(maxWaitMs > 0)) return Promise.reject(tooLong());
     // A large waiter leaving the head of the line may let smaller ones behind it in.
-    return waitInLine(this.waiting, (go) => ({ bytes, go }), abandoned, { maxWaitMs, tooLong: this.tooLong }, () => this.admit());
+    return waitInLine(this.waiting, (go) => ({ bytes, go }), abandoned, { maxWaitMs, tooLong }, () => this.admit());
   }
 }

@@ -1,5 +1,5 @@
 import { AnswerAbandonedError } from '../../ports/answer-memory.port.js';
-import { waitInLine } from './waiting-line.js';
+import { waitInLine, withDefaults, type WaitLimits } from './waiting-line.js';
 
 /**
  * At most a few answers of one record (one read of one patient) are made at once; the rest wait in
@@ -20,23 +20,17 @@ interface Lane {
   readonly waiting: (() => void)[];
 }
 
-export interface TurnLimits {
-  /** How long an answer may wait for its turn; unbounded unless set. */
-  maxWaitMs?: number;
-  /** What an answer that waited that long fails with. */
-  tooLong?: () => Error;
-}
+/** A record: one read of one patient. Its answers take turns here, and fetch-room.ts remembers its size. */
+export const recordOf = (read: string, patientId: string): string => `${read} ${patientId}`;
 
 export class RecordLanes {
   private readonly lanes = new Map<string, Lane>();
-  private readonly maxWaitMs: number;
-  private readonly tooLong: () => Error;
+  private readonly limits: Required<WaitLimits>;
 
-  constructor(private readonly width = ANSWERS_PER_RECORD, limits: TurnLimits = {}) {
+  constructor(private readonly width = ANSWERS_PER_RECORD, limits: WaitLimits = {}) {
     if (!Number.isInteger(width) || width < 1) throw new RangeError('the width must be a positive integer');
-    this.maxWaitMs = limits.maxWaitMs ?? Number.POSITIVE_INFINITY;
-    if (!(this.maxWaitMs > 0)) throw new RangeError('the longest wait must be positive');
-    this.tooLong = limits.tooLong ?? (() => new Error('waited too long for its turn'));
+    this.limits = withDefaults(limits, 'its turn');
+    if (!(this.limits.maxWaitMs > 0)) throw new RangeError('the longest wait must be positive');
   }
 
   /**
@@ -89,6 +83,6 @@ export class RecordLanes {
 
   /** Resolves when a place is passed on to this waiter; rejects, out of line, when its caller leaves or it waited too long. */
   private waitIn(lane: Lane, abandoned: AbortSignal): Promise<void> {
-    return waitInLine(lane.waiting, (go) => go, abandoned, { maxWaitMs: this.maxWaitMs, tooLong: this.tooLong });
+    return waitInLine(lane.waiting, (go) => go, abandoned, this.limits);
   }
 }

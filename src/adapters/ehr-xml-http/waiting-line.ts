@@ -1,5 +1,21 @@
 import { AnswerAbandonedError } from '../../ports/answer-memory.port.js';
 
+/** How long a waiter may wait in a line, and what it fails with when that time is up. */
+export interface WaitLimits {
+  /** How long one may wait; unbounded unless set. */
+  maxWaitMs?: number;
+  /** What a waiter that waited that long fails with. */
+  tooLong?: () => Error;
+}
+
+/** `limits` with their defaults: no longest wait, and an error naming what was waited for. */
+export function withDefaults(limits: WaitLimits, waitedFor: string): Required<WaitLimits> {
+  return {
+    maxWaitMs: limits.maxWaitMs ?? Number.POSITIVE_INFINITY,
+    tooLong: limits.tooLong ?? (() => new Error(`waited too long for ${waitedFor}`)),
+  };
+}
+
 /**
  * Joins `line` (record-lanes.ts, fetch-room.ts) with the entry `entryFor(go)` makes, and resolves
  * once whoever passes a place on calls its `go`. Taken out of the line and rejected when its caller
@@ -10,7 +26,7 @@ export function waitInLine<E>(
   line: E[],
   entryFor: (go: () => void) => E,
   abandoned: AbortSignal,
-  limits: { maxWaitMs: number; tooLong: () => Error },
+  limits: Required<WaitLimits>,
   afterLeaving?: () => void,
 ): Promise<void> {
   return new Promise<void>((resolve, reject) => {

@@ -20,7 +20,7 @@ import { DOCUMENT_OF, documentReads, type XmlRead } from '../ehr-xml/documents.j
 import { MalformedDocumentError, mapDocumentInSlices, mapRelationships, mapResultRecord } from '../ehr-xml/index.js';
 import { bodyLimitFor, documentOf } from './answer.js';
 import { DocumentsInFlight, SMALL_DOCUMENT_BYTES } from './documents-in-flight.js';
-import { FETCH_ROOM_BYTES, FetchRoom } from './fetch-room.js';
+import { FetchRoom } from './fetch-room.js';
 import { ANSWERS_PER_RECORD, RecordLanes } from './record-lanes.js';
 import { XML } from './media.js';
 import type { XmlHttpEhrOptions } from './options.js';
@@ -47,7 +47,7 @@ export class XmlHttpEhr implements EhrRecords, DelegationRegistry {
     // A turn or room waited for longer than a call may take is answered as that call's timeout would be.
     const waits = { maxWaitMs: options.timeoutMs, tooLong: deadlinePassed };
     const lanes = new RecordLanes(ANSWERS_PER_RECORD, waits);
-    const room = new FetchRoom(SMALL_DOCUMENT_BYTES, options.fetchRoomBytes ?? FETCH_ROOM_BYTES, waits);
+    const room = new FetchRoom(SMALL_DOCUMENT_BYTES, options.fetchRoomBytes, waits);
     this.answerMemory = new DocumentsInFlight(options.documentBytesInFlight, { lanes, room });
   }
 
