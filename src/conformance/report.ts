@@ -16,11 +16,13 @@ export const row = (check: string, result: CheckResult, detail: string): CheckRo
 export const failed = (rows: readonly CheckRow[]): boolean => rows.some((r) => r.result === 'FAIL');
 
 const MAX_DETAIL = 160;
+/** A control character (an ESC would drive the operator's terminal): none is meant to be in a detail, and none is printed. */
+const CONTROL = /\p{Cc}/gu;
 
 /** The rows as a plain-text table, widths fitted to the contents, then a one-line verdict. */
 export function formatTable(rows: readonly CheckRow[]): string {
   const header: CheckRow = { check: 'check', result: 'result' as CheckResult, detail: 'detail' };
-  const cut = (text: string) => (text.length > MAX_DETAIL ? `${text.slice(0, MAX_DETAIL - 1)}…` : text).replace(/\s+/g, ' ');
+  const cut = (text: string) => (text.length > MAX_DETAIL ? `${text.slice(0, MAX_DETAIL - 1)}…` : text).replace(/\s+/g, ' ').replace(CONTROL, '?');
   const all = [header, ...rows].map((r) => ({ ...r, detail: cut(r.detail) }));
   const w1 = Math.max(...all.map((r) => r.check.length));
   const w2 = Math.max(...all.map((r) => r.result.length));

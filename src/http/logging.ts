@@ -1,14 +1,10 @@
 import { pino, stdSerializers, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
+import { REDACTED, scrubText } from '../domain/redaction/scrub-text.js';
 
-// 12 digits (optionally 10) with an optional separator, not inside a longer run of digits.
-const IDENTITY_NUMBER = /(?<!\d)(?:(?:18|19|20)\d{6}|\d{6})[-+]?\d{4}(?!\d)/g;
-const REDACTED = '[REDACTED]';
 const MAX_DEPTH = 8;
 const TRACE_KEYS = new Set(['trace_id', 'span_id']);
 
-const scrubText = (text: string): string => text.replace(IDENTITY_NUMBER, REDACTED);
-
-/** Identity numbers out of every string of a log object, whatever field carries it (error texts included). */
+/** Identity numbers and tokens out of every string of a log object, whatever field carries it (error texts included), however spelled. */
 function scrub(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return scrubText(value);
   if (depth >= MAX_DEPTH || value === null || typeof value !== 'object') return value;
@@ -25,8 +21,9 @@ const pathOf = (url: string | undefined): string => scrubText((url ?? '').split(
 
 /**
  * pino for the service: request lines carry method, path, request id and status only; headers
- * that hold credentials or a patient's identity are redacted, and any identity number anywhere in
- * a line (a message, an error text, a field) is replaced before it is written.
+ * that hold credentials or a patient's identity are redacted, and any identity number or token
+ * anywhere in a line (a message, an error text, a field), percent-encoded or not, is replaced before
+ * it is written (src/domain/redaction/scrub-text.ts).
  */
 export function loggerOptions(level: string, mixin?: () => Record<string, string>): LoggerOptions {
   return {

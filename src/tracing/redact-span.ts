@@ -3,18 +3,17 @@
  * collector that is not the audit trail and is seldom protected like it, so a span carries no
  * identity number, token or subscription key: query strings (where a subscription key may ride,
  * docs/contract.md#credentials) are cut from URLs, header attributes and parameters are dropped, stack traces are
- * dropped, and every other text has identity numbers and JWT-shaped strings replaced.
+ * dropped, and every other text has identity numbers and JWT-shaped strings replaced, as in the log
+ * lines, percent-encoded or not (`url.path` of a 404 holds what the caller typed).
  */
 import type { AttributeValue, Attributes } from '@opentelemetry/api';
+import { scrubText } from '../domain/redaction/scrub-text.js';
 
-const REDACTED = '[REDACTED]';
-// As src/http/logging.ts: 12 digits (or 10) with an optional separator, not inside a longer run.
-const IDENTITY_NUMBER = /(?<!\d)(?:(?:18|19|20)\d{6}|\d{6})[-+]?\d{4}(?!\d)/g;
-const JWT = /\beyJ[\w-]{4,}\.[\w-]{4,}\.[\w-]*/g;
 const URL_KEYS = new Set(['url.full', 'url.path', 'http.url', 'http.target', 'url.original']);
 const DROPPED = /^(?:url\.query$|http\.(?:request|response)\.header\.|db\.query\.parameter\.|db\.statement\.parameters$|exception\.stacktrace$)/;
 
-export const redactText = (text: string): string => text.replace(IDENTITY_NUMBER, REDACTED).replace(JWT, REDACTED);
+/** The log's rules (src/domain/redaction/scrub-text.ts): identity numbers and tokens, however a path spells them. */
+export const redactText = scrubText;
 
 /** A URL or path without its query and fragment, with identities redacted. */
 const redactUrl = (text: string): string => redactText(text.replace(/[?#].*$/s, ''));

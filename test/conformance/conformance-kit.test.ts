@@ -194,6 +194,24 @@ describe('the conformance kit against a server that falls short', () => {
     for (const other of DEMO_PEOPLE.filter((p) => p.id !== TOLVAN)) expect(formatTable(rows)).not.toContain(other.id);
   });
 
+  it('issue 34 item 6: shows none of a hostile server\'s words: a fhirVersion and a resourceType holding an escape, a number and words', async () => {
+    const hostile = '\u001b[31m198112189876 EVIL\u001b[0m';
+    const rows = await kit(TOLVAN, proxied({
+      json: (url, json) => {
+        if (url.endsWith('/metadata')) json.fhirVersion = `4.0.1${hostile}`;
+        if (!url.includes('/Composition?')) return;
+        json.entry = [...(json.entry as unknown[] ?? []), {
+          fullUrl: 'urn:uuid:9d6f0c3e-1b7a-4f3e-9a51-0c2f6a8e4d21', search: { mode: 'include' },
+          resource: { resourceType: hostile, id: 'x1', subject: { reference: 'Patient/someone-else' } },
+        }];
+      },
+    }));
+    expect(resultOf(rows, 'read getJournalNotes')).toMatchObject({ result: 'FAIL', detail: expect.stringContaining('another patient') as string });
+    expect(resultOf(rows, 'capability statement')?.result).toBe('FAIL');
+    const table = formatTable(rows);
+    expect(table).not.toMatch(/[^\P{Cc}\n]|EVIL|198112189876/u);
+  });
+
   it('fails the identity lookup of a number no Patient carries', async () => {
     const rows = await kit('195507142478');
     expect(resultOf(rows, 'identity lookup')).toMatchObject({ result: 'FAIL', detail: 'patient-not-found: unknown patient' });

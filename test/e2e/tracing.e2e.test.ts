@@ -11,6 +11,8 @@ import { generateDemoData } from '../../src/dev/demo-data/generate.js';
 import { startEhrSimulator, type EhrSimulator } from '../../src/dev/ehr-simulator/index.js';
 import { databaseAvailable, databaseUrl } from '../support/database.js';
 import { redisUrl, skipWithoutRedis } from '../support/redis.js';
+import { FOUND_PATHS, JWT } from '../support/identity-paths.js';
+import { identityNumbersIn, stringsOf, tokensIn } from '../support/log-grep.js';
 import { TestIssuer } from '../support/test-issuer.js';
 
 const ADULT = '191212121212';
@@ -210,6 +212,36 @@ describe.runIf(await databaseAvailable() && !(await skipWithoutRedis()))('issue 
     expect(exported).not.toContain(token);
     expect(exported).not.toContain(token.split('.')[1]);
     expect(exported).not.toContain(KEY);
+  });
+
+  it('issue 34 item 6: no span attribute holds an identity number or a token however the path spells it (url.path, http.target, url.full; server and EHR client spans)', async () => {
+    const traces = new Map<string, string>();
+    for (const path of [...FOUND_PATHS, `/patients/${JWT}/appointments/`]) {
+      const trace = randomBytes(16).toString('hex');
+      traces.set(trace, path);
+      await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${token}`, 'ocp-apim-subscription-key': KEY, traceparent: `00-${trace}-${randomBytes(8).toString('hex')}-01` } });
+    }
+    const readTrace = randomBytes(16).toString('hex');
+    await fetch(`${base}/patients/appointments/`, {
+      headers: { authorization: `Bearer ${token}`, 'ocp-apim-subscription-key': KEY, traceparent: `00-${readTrace}-${randomBytes(8).toString('hex')}-01` },
+    });
+    // A path that does not decode (`%ZZ`, a byte that is no UTF-8) is refused before routing, with no request span to wait for.
+    const decodes = (path: string): boolean => {
+      try {
+        return decodeURIComponent(path) !== undefined;
+      } catch {
+        return false;
+      }
+    };
+    for (const [trace, path] of traces) if (decodes(path)) await until(() => linkedTo(trace), `the request span of ${path}`);
+    const read = await until(() => linkedTo(readTrace, 'GET /patients/appointments/'), 'the read');
+    const client = await until(() => spans.find((s) => s.traceId === read.traceId && s.kind === 3 && attr(s, 'url.full') !== undefined), 'an EHR client span of the read');
+    // Every text of every span (its ids aside: hex the tracer made), read decoded.
+    const texts = spans.flatMap((s) => [s.name, ...stringsOf(s.attributes), ...stringsOf(s.events)]);
+    expect(texts.flatMap((text) => [...identityNumbersIn(text, [ADULT]), ...tokensIn(text)])).toEqual([]);
+    const served = spans.filter((s) => s.links?.some((l) => traces.has(l.traceId)));
+    expect(served.map((s) => attr(s, 'url.path'))).toContain('/x/ [REDACTED]');
+    expect(attr(client, 'url.full')).toMatch(/\/ehr\/v1\/patients\/\[REDACTED\]\//);
   });
 
   it('issue 20 item 5c: a caller\'s traceparent, tracestate and baggage are not trusted: a new trace, the caller\'s span only as a link, nothing of them to the EHR (threat 46 of docs/threat-model.md#found-by-independent-review)', async () => {

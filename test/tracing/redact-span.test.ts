@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { redactAttribute, redactAttributesInPlace, redactText } from '../../src/tracing/redact-span.js';
+import { identityNumbersIn, tokensIn } from '../support/log-grep.js';
+import { FOUND_PATHS } from '../support/identity-paths.js';
 
 const TOKEN = 'eyJhbGciOiJSUzI1NiJ9.eyJwYXRpZW50IjoiMTkxMjEyMTIxMjEyIn0.c2lnbmF0dXJl';
 
@@ -31,5 +33,13 @@ describe('issue 15 item 3: what a span may carry', () => {
     const attributes = { 'url.full': 'http://x/p/191212121212?k=v', tags: ['ok', '191212121212'], 'url.query': 'k=v', n: 1 };
     redactAttributesInPlace(attributes);
     expect(attributes).toEqual({ 'url.full': 'http://x/p/[REDACTED]', tags: ['ok', '[REDACTED]'], n: 1 });
+  });
+
+  it('issue 34 item 6: url.path, http.target and url.full of a server or client span are scrubbed however the path spells the number or token', () => {
+    const leaking = FOUND_PATHS.flatMap((path) => ['url.path', 'http.target', 'url.full', 'http.url']
+      .map((key) => [key, path, String(redactAttribute(key, key.endsWith('full') || key === 'http.url' ? `http://ehr.example${path}?q=1` : `${path}?q=1`))] as const))
+      .filter(([, , value]) => identityNumbersIn(value).length + tokensIn(value).length > 0);
+    expect(leaking).toEqual([]);
+    expect(redactAttribute('url.path', '/x/%20191212121212?subscription-key=k')).toBe('/x/ [REDACTED]');
   });
 });

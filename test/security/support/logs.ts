@@ -1,7 +1,9 @@
 /**
  * threats 33/34 of docs/threat-model.md#audit-and-logs-v16-pdl on captured log output: every write is one JSON line, and no token, subscription
- * key or identity number used in a test appears anywhere in it.
+ * key or identity number used in a test appears anywhere in it, as written or as read (percent-encoding undone,
+ * fullwidth digits folded: test/support/log-grep.ts).
  */
+import { readings } from '../../support/log-grep.js';
 
 /** Every form of a 12-digit identity number a log could show: 12 digits, hyphenated, and the 10-digit forms. */
 export function identityForms(id: string): string[] {
@@ -37,15 +39,16 @@ export class UsedSecrets {
   }
 
   /**
-   * The secrets found in the log text, each once. A number counts only as a whole run of digits:
-   * the last ten digits of an identity number inside a 13-digit timestamp are not that number.
+   * The secrets found in the log text, each once, in any reading of it (`%31%39…` is 19…). A number
+   * counts only as a whole run of digits: the last ten digits of an identity number inside a 13-digit
+   * timestamp are not that number.
    */
   foundIn(lines: readonly string[]): string[] {
-    const text = lines.join('');
-    return this.all().filter((secret) => {
+    const texts = readings(lines.join(''));
+    return this.all().filter((secret) => texts.some((text) => {
       if (!/^[0-9-]+$/.test(secret)) return text.includes(secret);
       return new RegExp(`(?<![0-9])${secret}(?![0-9])`).test(text);
-    });
+    }));
   }
 }
 

@@ -15,13 +15,23 @@ const JSON_MEDIA = /^application\/(fhir\+)?json\s*(;|$)/i;
 
 const textOf = (body: Buffer | string | undefined): string | undefined => (body === undefined ? undefined : body.toString());
 
-/** `error/not-found,warning/informational`: the issues' severity and code, nothing more. */
+const SEVERITIES: ReadonlySet<string> = new Set(['fatal', 'error', 'warning', 'information']);
+/** FHIR R4's IssueType codes (http://hl7.org/fhir/R4/valueset-issue-type.html): a code the server sends is logged only when it is one. */
+const ISSUE_CODES: ReadonlySet<string> = new Set([
+  'invalid', 'structure', 'required', 'value', 'invariant', 'security', 'login', 'unknown', 'expired', 'forbidden', 'suppressed',
+  'processing', 'not-supported', 'duplicate', 'multiple-matches', 'not-found', 'deleted', 'too-long', 'code-invalid', 'extension',
+  'too-costly', 'business-rule', 'conflict', 'transient', 'lock-error', 'no-store', 'exception', 'timeout', 'incomplete', 'throttled',
+  'informational',
+]);
+const told = (value: string, known: ReadonlySet<string>): string => (known.has(value) ? value : 'unknown');
+
+/** `error/not-found,warning/informational`: the first issues' severity and code, nothing more, each one FHIR defines or `unknown`. */
 export function outcomeSummary(answer: FhirAnswer): string | undefined {
   const text = textOf(answer.body);
   if (text === undefined) return undefined;
   try {
     const outcome = checked(OperationOutcomeSchema, JSON.parse(text), 'OperationOutcome');
-    return outcome.issue.map((i) => `${i.severity}/${i.code}`).join(',');
+    return outcome.issue.slice(0, 8).map((i) => `${told(i.severity, SEVERITIES)}/${told(i.code, ISSUE_CODES)}`).join(',');
   } catch {
     return undefined;
   }

@@ -22,6 +22,7 @@ export interface TypeCapabilities {
 }
 
 export interface ServerCapabilities {
+  /** The statement's fhirVersion when it is a version number (`4.0.1`, `5.0.0-ballot`), else NOT_A_VERSION: it is logged and shown in the kit's table. */
   fhirVersion: string;
   types: ReadonlyMap<string, TypeCapabilities>;
 }
@@ -58,6 +59,10 @@ export function neededSearches(reads: readonly ReadName[]): NeededSearch[] {
   return [...needed, ...FETCHED_TYPES.map((type) => ({ type, params: ['_id'] }))];
 }
 
+const VERSION = /^\d{1,2}\.\d{1,2}\.\d{1,3}(?:-[A-Za-z0-9.]{1,20})?$/;
+/** What is said of a fhirVersion that is no version number: the server's text itself may hold anything (threat 50 of docs/threat-model.md). */
+export const NOT_A_VERSION = 'not a version number';
+
 export function readCapabilities(json: unknown): ServerCapabilities {
   const statement = checked(CapabilityStatementSchema, json, 'CapabilityStatement');
   const rest = statement.rest?.find((r) => r.mode === undefined || r.mode === 'server');
@@ -68,7 +73,7 @@ export function readCapabilities(json: unknown): ServerCapabilities {
     versioning: r.versioning,
     conditionalCreate: r.conditionalCreate,
   }]));
-  return { fhirVersion: statement.fhirVersion, types };
+  return { fhirVersion: VERSION.test(statement.fhirVersion) ? statement.fhirVersion : NOT_A_VERSION, types };
 }
 
 export function missingSearchParameters(capabilities: ServerCapabilities, needed: readonly NeededSearch[]): { type: string; param: string }[] {

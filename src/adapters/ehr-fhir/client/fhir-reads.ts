@@ -41,7 +41,8 @@ const contextOf = (o: FhirReadsOptions): MapContext => ({
 const deadline = (o: FhirReadsOptions): AbortSignal | undefined => (o.callTimeoutMs === undefined ? undefined : AbortSignal.timeout(o.callTimeoutMs));
 
 const checkedMatch = (raw: { resourceType: string }): MappedResource => {
-  if (!isResourceType(raw.resourceType)) throw fhirFault(`a ${raw.resourceType} match`);
+  // The server's word for the type is not repeated: it may hold anything (threat 50 of docs/threat-model.md).
+  if (!isResourceType(raw.resourceType)) throw fhirFault('a match of a type this service does not read');
   return checkedResource(raw.resourceType, raw);
 };
 

@@ -7,6 +7,7 @@
  */
 import { fhirFault } from '../fault.js';
 import { referenceKey } from '../resource-index.js';
+import { isResourceType } from '../schemas/index.js';
 import type { RawResource } from './fhir-client.js';
 
 interface Link {
@@ -36,6 +37,9 @@ function patientReferences(resource: RawResource): (string | undefined)[] | unde
   return links.length === 0 ? undefined : links.map((l) => l.reference);
 }
 
+/** A resource's type as a fault may name it: one this service reads, else no name (the server's word may hold anything). */
+const typeOf = (resource: RawResource): string => (isResourceType(resource.resourceType) ? resource.resourceType : 'resource');
+
 /**
  * Refuses the answer unless every match names the patient `patientId` and nothing at hand names
  * another. `otherPatients`: the registry's search, whose RelatedPersons are about other patients.
@@ -45,13 +49,13 @@ export function assertPatientBound(
 ): void {
   const own = `Patient/${patientId}`;
   for (const match of matches) {
-    if (!otherPatients && patientReferences(match) === undefined) throw fhirFault(`a ${match.resourceType} match not bound to the patient`);
+    if (!otherPatients && patientReferences(match) === undefined) throw fhirFault(`a ${typeOf(match)} match not bound to the patient`);
   }
   if (otherPatients) return;
   for (const resource of held) {
     if (resource.resourceType === 'Patient' && resource.id !== patientId) throw fhirFault('another patient in the answer');
     for (const ref of patientReferences(resource) ?? []) {
-      if (ref === undefined || referenceKey(ref) !== own) throw fhirFault(`a ${resource.resourceType} of another patient`);
+      if (ref === undefined || referenceKey(ref) !== own) throw fhirFault(`a ${typeOf(resource)} of another patient`);
     }
   }
 }
