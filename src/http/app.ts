@@ -21,7 +21,7 @@ import { openapi } from './plugins/openapi.js';
 import { rateLimitPerSubscription } from './plugins/rate-limit.js';
 import { methodNotAllowed } from './method-not-allowed.js';
 import { RefusalTally } from './refusal-tally.js';
-import { requestIdOf } from './request-id.js';
+import { callerRequestIdOf, requestIdOf } from './request-id.js';
 import { requestValidatorCompiler } from './request-validation.js';
 import type { RouteDependencies } from './routes/dependencies.js';
 import { healthRoutes, type ReadinessChecks } from './routes/health-routes.js';
@@ -86,8 +86,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   // Rolling restarts: on close, every request that reached a socket is answered first (issue 20 item 7).
   const drain = new ConnectionDrain(app.server);
   app.decorate('drainConnections', () => drain.drain());
+  app.decorateRequest('callerRequestId', undefined);
   app.addHook('onResponse', (request, reply, done) => {
-    request.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+    // reqId is the service's own id; the caller's, if any, rides beside it for operators (src/http/request-id.ts).
+    const callerRequestId = callerRequestIdOf(request);
+    request.log.info({
+      req: request, res: reply, responseTime: reply.elapsedTime, ...(callerRequestId === undefined ? {} : { callerRequestId }),
+    }, 'request completed');
     done();
   });
   await app.register(errorHandler, { clock: deps.clock });

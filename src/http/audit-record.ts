@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parsePersonalIdentityNumber } from '../domain/identity/personal-identity-number.js';
 import type { AttemptRecord, OutcomeRecord } from '../ports/audit-trail.port.js';
 import { operationOf } from './operation-of.js';
-import { serviceRequestIdOf } from './request-id.js';
+import { callerRequestIdOf } from './request-id.js';
 
 type Fields = Omit<OutcomeRecord, 'phase' | 'outcome' | 'status'>;
 
@@ -23,11 +23,14 @@ function patientOf(request: FastifyRequest): string | undefined {
 function fieldsOf(request: FastifyRequest, now: number): Fields {
   const fields: Fields = {
     time: new Date(now).toISOString(),
+    // The service's own id, under both names: older records kept a caller's id as `requestId` (src/ports/audit-trail.port.ts).
     requestId: request.id,
-    serviceRequestId: serviceRequestIdOf(request),
+    serviceRequestId: request.id,
     operation: operationOf(request) ?? 'unknown',
     sourceAddress: request.ip,
   };
+  const callerRequestId = callerRequestIdOf(request);
+  if (callerRequestId !== undefined) fields.callerRequestId = callerRequestId;
   const token = request.token;
   if (token) {
     fields.actor = { issuer: token.issuer, subject: token.subject, ...(token.personId ? { personId: token.personId } : {}) };

@@ -1,42 +1,34 @@
+/**
+ * The ids of a request (docs/contract.md#request-ids). Every request gets the service's own id, a UUID,
+ * answered in X-Request-Id and used in its log line, its audit record and the patient's access log. A
+ * caller's X-Request-Id is not trusted, as a caller's trace context is not (an edge proxy such as Envoy
+ * regenerates it too): anyone can send any text there, and the access log is a page patients read. It
+ * is kept beside the service's id, in the log line and the audit record, for operators only: scrubbed
+ * like any logged text (it may hold an identity number or a token), every character that is not
+ * printable ASCII (CR and LF included) made `?`, and cut to 128 characters.
+ */
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 import type { FastifyRequest } from 'fastify';
-import { parsePersonalIdentityNumber } from '../domain/identity/personal-identity-number.js';
+import { scrubText } from '../domain/redaction/scrub-text.js';
 
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+const MAX_CALLER_ID = 128;
+/** Only this much of a header is read at all: it bounds the scrubber's work, and 128 characters are kept. */
+const READ_AT_MOST = 1024;
+const NOT_PRINTABLE = /[^\x20-\x7e]/g;
 
-// Digit runs written like an identity number: 10 or 12 digits, a separator allowed before the last four.
-const NUMBER_SHAPED = /(?<!\d)(\d{6}|\d{8})[-+]?(\d{4})(?!\d)/g;
+/** The service's own id of a request: never the caller's. */
+export const requestIdOf = (): string => randomUUID();
 
-/**
- * Whether `text` holds a real personal identity or coordination number (date and check digit valid),
- * in its 12- or 10-digit form. Digits that only have the shape of one (1 random UUID in 85 has such
- * a run) are not, or a caller's UUIDs would be replaced that often.
- */
-function carriesIdentityNumber(text: string): boolean {
-  for (const [, head = '', tail = ''] of text.matchAll(NUMBER_SHAPED)) {
-    const candidates = head.length === 8 ? [head + tail] : ['18', '19', '20'].map((century) => century + head + tail);
-    if (candidates.some((candidate) => parsePersonalIdentityNumber(candidate) !== undefined)) return true;
+/** `raw` as an operator may see it: scrubbed, printable ASCII only, at most 128 characters (empty when nothing is left). */
+export function keptForOperators(raw: string): string {
+  return scrubText(raw.slice(0, READ_AT_MOST)).replace(NOT_PRINTABLE, '?').slice(0, MAX_CALLER_ID);
+}
+
+/** The caller's X-Request-Id as kept for operators (see above), read once per request; undefined when none was sent. */
+export function callerRequestIdOf(request: FastifyRequest): string | undefined {
+  if (request.callerRequestId === undefined) {
+    const given = request.headers['x-request-id'];
+    request.callerRequestId = given === undefined ? '' : keptForOperators(Array.isArray(given) ? given.join(', ') : given);
   }
-  return false;
-}
-
-/**
- * The request's id: the caller's X-Request-Id if it is short and plain, so it can never forge a log
- * line, and carries no identity number, since the id is written to every log line and audit record
- * of the request; otherwise a fresh one.
- */
-export function requestIdOf(req: IncomingMessage): string {
-  const given = req.headers['x-request-id'];
-  return typeof given === 'string' && REQUEST_ID.test(given) && !carriesIdentityNumber(given) ? given : randomUUID();
-}
-
-/**
- * The service's own id of the request, for the audit trail: a caller can repeat or forge its
- * X-Request-Id, so the service keeps one of its own beside it. Where the service made the request
- * id itself, it is that one; else a fresh one, made once per request.
- */
-export function serviceRequestIdOf(request: FastifyRequest): string {
-  request.serviceRequestId ??= request.headers['x-request-id'] === request.id ? randomUUID() : request.id;
-  return request.serviceRequestId;
+  return request.callerRequestId === '' ? undefined : request.callerRequestId;
 }

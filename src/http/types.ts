@@ -19,8 +19,8 @@ declare module 'fastify' {
     /** Why the token of a request with a valid key did not verify; thrown once the rate limit has counted the request. */
     tokenRefusal: unknown;
     audit: AuditContext;
-    /** The service's own request id (src/http/request-id.ts); set when the request is first audited. */
-    serviceRequestId: string | undefined;
+    /** The caller's X-Request-Id as kept for operators, `''` when none was sent (src/http/request-id.ts); read when first asked for. */
+    callerRequestId: string | undefined;
   }
   interface FastifyInstance {
     /** Stores the attempt record of a write (src/http/plugins/audit.ts); throws AuditUnavailableError if it cannot. */

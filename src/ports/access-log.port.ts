@@ -7,6 +7,11 @@
 export interface LoggedAccess {
   /** When, in epoch milliseconds (what the trail holds, to the millisecond). */
   timeMs: number;
+  /**
+   * The service's own id of the request: the record's `serviceRequestId`, else (a record older than
+   * it) its `requestId`, which may then be a caller's X-Request-Id; never the caller's id of a record
+   * that has both (docs/contract.md#the-patients-access-log).
+   */
   requestId: string;
   operation: string;
   outcome: 'allowed' | 'denied' | 'failed';

@@ -2,14 +2,22 @@
 interface AuditFields {
   /** ISO-8601 UTC time of the decision. */
   time: string;
-  /** The caller's X-Request-Id when it was plain, else the service's own; a caller can repeat or forge it. */
+  /**
+   * The service's own id of the request (a UUID, answered in X-Request-Id). Records written before
+   * issue 34 hold the caller's X-Request-Id here when it was plain: read `serviceRequestId` first.
+   */
   requestId: string;
   /**
    * The service's own id of the request, made by the service for every request and never taken
-   * from a caller: the attempt and the outcome of one write share it. Equals `requestId` when the
-   * caller sent none. Absent only in records written before it existed.
+   * from a caller: the attempt and the outcome of one write share it. Equals `requestId` in every
+   * record written since issue 34. Absent only in records written before it existed.
    */
   serviceRequestId?: string;
+  /**
+   * The caller's X-Request-Id, for operators only (never shown to a patient): scrubbed of identity
+   * numbers and tokens, printable ASCII, at most 128 characters. Absent when the caller sent none.
+   */
+  callerRequestId?: string;
   operation: string;
   /** `iss` + `sub` of the token, when one was verified. */
   actor?: { issuer: string; subject: string; personId?: string };

@@ -66,7 +66,7 @@ describe('hostile FHIR answers through the real app (EHR_ADAPTER=fhir-r4, EHR_TI
     expect([res.statusCode, res.json()]).toEqual([expected, { statusCode: expected, message: MESSAGES[expected] }]);
     expect(ms).toBeLessThan(TIMEOUT_MS + MARGIN_MS);
     expect(res.body).not.toMatch(UPSTREAM_TEXT);
-    expect(t.audit.records.filter((r) => r.requestId === requestId).map((r) => [r.status, r.outcome])).toEqual([[expected, 'failed']]);
+    expect(t.audit.records.filter((r) => r.callerRequestId === requestId && r.requestId === res.headers['x-request-id']).map((r) => [r.status, r.outcome])).toEqual([[expected, 'failed']]);
     return res.body;
   }
 

@@ -23,6 +23,8 @@ const available = await databaseAvailable();
 
 const isoLocal = (ms: number): string => new Date(ms).toLocaleString('sv-SE', { timeZone: 'Europe/Stockholm' }).replace(' ', 'T');
 const nextOf = (link: unknown): string | undefined => /^<([^>]+)>; rel="next"$/.exec(String(link ?? ''))?.[1];
+/** The service's own request id of seeded record `n` (of `group` 1 or 2): a UUID, the only form the log shows (issue 34 item 10). */
+const seedId = (n: number, group = 1): string => `00000000-0000-4000-800${group}-${String(n).padStart(12, '0')}`;
 
 interface Store { trail: AuditTrail; reader: AccessLogReader; close(): Promise<void> }
 
@@ -66,10 +68,10 @@ describe.each([
     const appends: Array<Promise<void>> = [];
     for (let i = 0; i < SEEDED; i++) {
       const time = new Date(start + Math.floor(i / 2) * 1000).toISOString();
-      const common = { time, requestId: `seed-${i}`, operation: 'getJournalNotes', sourceAddress: '10.9.8.7', subscription: 'test' };
+      const common = { time, requestId: seedId(i), operation: 'getJournalNotes', sourceAddress: '10.9.8.7', subscription: 'test' };
       if (i % 10 === 0) appends.push(store.trail.append({ ...common, patientId: CHILD, phase: 'attempt', outcome: 'allowed' }));
       appends.push(store.trail.append({ ...common, actor: { issuer: 'i', subject: 's', personId: CHILD }, patientId: CHILD, delegation: 'self', outcome: 'allowed', status: 200 }));
-      if (i % 4 === 0) appends.push(store.trail.append({ ...common, requestId: `adult-${i}`, actor: { issuer: 'i', subject: 's', personId: ADULT }, patientId: ADULT, delegation: 'self', outcome: 'allowed', status: 200 }));
+      if (i % 4 === 0) appends.push(store.trail.append({ ...common, requestId: seedId(i, 2), actor: { issuer: 'i', subject: 's', personId: ADULT }, patientId: ADULT, delegation: 'self', outcome: 'allowed', status: 200 }));
     }
     await Promise.all(appends);
     until = isoLocal(t.clock.now() - 60_000);
@@ -95,7 +97,7 @@ describe.each([
         if (url !== undefined) expect(url).toMatch(new RegExp(`^/patients/accesslog/\\?toDateTime=${until.replace(/:/g, '%3A')}&limit=${limit}&cursor=[A-Za-z0-9_-]+$`));
         pages++;
       }
-      expect(seen).toEqual(Array.from({ length: SEEDED }, (_, i) => `seed-${i}`));
+      expect(seen).toEqual(Array.from({ length: SEEDED }, (_, i) => seedId(i)));
       expect(pages).toBe(Math.ceil(SEEDED / limit));
     }
   });
@@ -132,7 +134,7 @@ describe.each([
       try {
         const res = await other.call({ method: 'GET', url: next, token: await other.personToken(CHILD) });
         expect(res.statusCode).toBe(status);
-        if (status === 200) expect((res.json() as Array<{ requestId: string }>)[0]?.requestId).toBe('seed-100');
+        if (status === 200) expect((res.json() as Array<{ requestId: string }>)[0]?.requestId).toBe(seedId(100));
       } finally {
         await other.close();
       }

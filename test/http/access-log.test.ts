@@ -141,6 +141,23 @@ describe('issue 14 item 1: GET /patients/accesslog/ for each kind of caller', ()
     expect(JSON.stringify(refused)).not.toContain(ADULT);
   });
 
+  it('issue 34 item 10: a caller\'s X-Request-Id never reaches the patient\'s access log, in JSON or FHIR: the entry carries the service\'s id', async () => {
+    const caller = 'Ring-1177.se-helpdesk-0701234567-nu';
+    const refused = await t.call({ method: 'GET', url: '/patients/attentionsignals/', token: stranger, patient: CHILD, headers: { 'x-request-id': caller } });
+    expect(refused.statusCode).toBe(403);
+    const own = String(refused.headers['x-request-id']);
+    for (const accept of ['application/json', 'application/fhir+json']) {
+      const res = await t.call({ method: 'GET', url: LOG, token: child, headers: { accept, 'x-request-id': 'ask-the-helpdesk' } });
+      expect([accept, res.statusCode]).toEqual([accept, 200]);
+      for (const word of ['Ring-1177', 'helpdesk', 'ask-the']) expect([accept, word, res.body.includes(word)]).toEqual([accept, word, false]);
+      expect([accept, res.body]).toEqual([accept, expect.stringContaining(own)]);
+    }
+    expect(own).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(t.audit.records.find((r) => r.requestId === own)).toMatchObject({ operation: 'getAttentionSignals', callerRequestId: 'Ring-1177.se-helpdesk-[REDACTED]-nu' });
+    const log = entries((await t.call({ method: 'GET', url: LOG, token: child })).body);
+    expect(log.find((e) => e.requestId === own)).toMatchObject({ operation: 'getAttentionSignals', outcome: 'denied', basis: 'refused' });
+  });
+
   it('issue 14 item 1: limit is 1-500 and the query takes nothing else (400, shape 1)', async () => {
     for (const q of ['limit=0', 'limit=501', 'limit=abc', 'limit=-1', 'limit=1.5', 'cursor=%2F%2F', 'page=2', 'fromDateTime=2026-13-01T00:00:00']) {
       const res = await t.call({ method: 'GET', url: `${LOG}?${q}`, token: child });

@@ -50,9 +50,10 @@ describe.skipIf(!available)('the service with a PostgreSQL audit trail that goes
   const read = (requestId: string): ReturnType<AuditedTestApp['call']> =>
     t.call({ method: 'GET', url: READ, token, headers: { 'x-request-id': requestId } });
   const untilReady = (): Promise<void> => running.untilReady();
+  // Rows by the X-Request-Id each read was sent with: the caller's id, kept beside the service's own (issue 34 item 10).
   const rowsFor = async (prefix: string): Promise<Map<string, { status: number; outcome: string; patient_id: string }>> => {
     const { rows } = await admin.query<{ request_id: string; status: number; outcome: string; patient_id: string }>(
-      `SELECT request_id, status, outcome, patient_id FROM "${schema}".access_log WHERE request_id LIKE $1`, [`${prefix}%`]);
+      `SELECT caller_request_id AS request_id, status, outcome, patient_id FROM "${schema}".access_log WHERE caller_request_id LIKE $1`, [`${prefix}%`]);
     return new Map(rows.map((r) => [r.request_id, r]));
   };
 

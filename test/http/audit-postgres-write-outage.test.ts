@@ -37,7 +37,7 @@ describe.skipIf(!available)('writes while the PostgreSQL audit store is killed (
     method: 'POST', url: '/patients/paymentnotice/', token, payload: { status: 'PAID', contactId, paymentType: 'CARD' }, headers: { 'x-request-id': requestId },
   });
   const rowsOf = async (requestId: string): Promise<Array<{ phase: string; status: number | null; service_request_id: string }>> =>
-    (await admin.query(`SELECT phase, status, service_request_id FROM "${schema}".access_log WHERE request_id = $1 ORDER BY id`, [requestId])).rows;
+    (await admin.query(`SELECT phase, status, service_request_id FROM "${schema}".access_log WHERE caller_request_id = $1 ORDER BY id`, [requestId])).rows;
   const expectRefused = (res: Awaited<ReturnType<AuditedTestApp['call']>>): void => {
     expect(res.statusCode).toBe(503);
     expect(res.headers['retry-after']).toBe('5');

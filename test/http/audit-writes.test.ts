@@ -58,7 +58,7 @@ describe('writes are audited before the EHR is asked (docs/contract.md#what-neve
         method: 'PUT', url: `/patients/appointments/?id=${booking.ContactId}`, token, payload: { status: 'arrived' }, headers: { 'x-request-id': 'w-1' },
       });
       expect(refused.statusCode).toBe(503);
-      expect(fresh.audit.records.slice(before)).toEqual([expect.objectContaining({ requestId: 'w-1', outcome: 'failed', status: 503, patientId: ADULT })]);
+      expect(fresh.audit.records.slice(before)).toEqual([expect.objectContaining({ requestId: refused.headers['x-request-id'], callerRequestId: 'w-1', outcome: 'failed', status: 503, patientId: ADULT })]);
       fresh.audit.refuse = undefined;
       const again = await fresh.call({ method: 'PUT', url: `/patients/appointments/?id=${booking.ContactId}`, token, payload: { status: 'arrived' } });
       expect(again.json()).toMatchObject({ ResultCode: 'OK' });
@@ -82,7 +82,9 @@ describe('writes are audited before the EHR is asked (docs/contract.md#what-neve
       expect(attempt).not.toHaveProperty('status');
       expect(outcome).toMatchObject({ outcome: 'allowed', status: 200, patientId: ADULT, delegation: 'self' });
       expect(outcome).not.toHaveProperty('phase');
-      expect([attempt?.requestId, attempt?.serviceRequestId, attempt?.operation]).toEqual([outcome?.requestId, outcome?.serviceRequestId, outcome?.operation]);
+      expect([attempt?.requestId, attempt?.serviceRequestId, attempt?.callerRequestId, attempt?.operation])
+        .toEqual([outcome?.requestId, outcome?.serviceRequestId, outcome?.callerRequestId, outcome?.operation]);
+      expect(outcome?.requestId).toBe(res.headers['x-request-id']);
       expect(outcome?.serviceRequestId).toMatch(/^[0-9a-f-]{36}$/);
     }
   });

@@ -47,10 +47,10 @@ describe('logs of a full run of requests', () => {
     const token = await t.personToken(IDS[0] ?? '');
     const res = await t.call({ method: 'GET', url: '/patients/contacts/?fromDateTime=2024-01-01T00:00:00', token, key: OTHER_KEY, headers: { 'x-request-id': 'one-line-1' } });
     expect(res.statusCode).toBe(200);
-    const lines = t.logLines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.reqId === 'one-line-1');
+    const lines = t.logLines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.reqId === res.headers['x-request-id']);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({
-      msg: 'request completed', req: { method: 'GET', path: '/patients/contacts/' }, res: { statusCode: 200 },
+      msg: 'request completed', req: { method: 'GET', path: '/patients/contacts/' }, res: { statusCode: 200 }, callerRequestId: 'one-line-1',
     });
     expect(typeof lines[0]?.responseTime).toBe('number');
   });

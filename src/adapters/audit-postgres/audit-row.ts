@@ -10,8 +10,8 @@ export const COLUMNS = [
   'subscription', 'patient_id', 'delegation', 'source_address', 'outcome', 'status',
 ] as const;
 
-/** Columns added by migrations 2 and 3, after `status` in the INSERT and the canonical form. */
-export const LATER_COLUMNS = ['phase', 'service_request_id', 'withheld'] as const;
+/** Columns added by migrations 2, 3 and 4, after `status` in the INSERT and the canonical form. */
+export const LATER_COLUMNS = ['phase', 'service_request_id', 'withheld', 'caller_request_id'] as const;
 
 /** One record as stored: `time` is UTC with microseconds, absent fields are null, in COLUMNS order, then LATER_COLUMNS. */
 export interface StoredValues {
@@ -23,10 +23,14 @@ export interface StoredValues {
   serviceRequestId: string | null;
   /** How many items the release policy withheld from the answer; null when none (and for every older row). */
   withheld: number | null;
+  /** The caller's X-Request-Id as kept for operators; null when none was sent (and for every older row). */
+  callerRequestId: string | null;
 }
 
 const OUTCOMES = new Set<string>(['allowed', 'denied', 'failed']);
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+/** What the HTTP layer keeps of a caller's id, and the column's CHECK: printable ASCII, 1 to 128 characters. */
+const CALLER_ID = /^[\x20-\x7e]{1,128}$/;
 
 /**
  * A value the database stores exactly as given: PostgreSQL refuses NUL in text and UTF-8 encoding
@@ -61,6 +65,8 @@ export function toStoredValues(record: AuditRecord): StoredValues {
   for (const field of ['requestId', 'operation'] as const) {
     if (typeof record[field] !== 'string' || record[field] === '') throw new TypeError(`audit record lacks ${field}`);
   }
+  const caller = record.callerRequestId;
+  if (caller !== undefined && (typeof caller !== 'string' || !CALLER_ID.test(caller))) throw new TypeError('audit record field callerRequestId cannot be stored');
   const a = record.actor;
   return {
     // The database keeps microseconds; the canonical form spells them out so a changed instant shows.
@@ -76,6 +82,7 @@ export function toStoredValues(record: AuditRecord): StoredValues {
     phase: attempt ? 'attempt' : 'outcome',
     serviceRequestId: storable(record.serviceRequestId, 'serviceRequestId'),
     withheld: withheld ?? null,
+    callerRequestId: caller ?? null,
   };
 }
 
@@ -83,12 +90,15 @@ export function toStoredValues(record: AuditRecord): StoredValues {
  * sha256 over the canonical JSON array of every column (COLUMNS order, then LATER_COLUMNS) followed
  * by the previous hash. A row whose later columns hold their defaults (an outcome with no service
  * request id: every row written before migration 2) leaves them out, and so does a row with nothing
- * withheld its `withheld` (every row written before migration 3), so those rows keep their hashes.
+ * withheld its `withheld` (every row written before migration 3), so those rows keep their hashes. A
+ * row with a caller's request id (migration 4) has all four, `withheld` null or not: only such a row
+ * has four, so no two rows share a canonical form, and every older row keeps its hash.
  */
 export function rowHash(values: StoredValues, prevHash: string): string {
   const withheld = values.withheld === null ? [] : [values.withheld];
-  const later = values.phase === 'outcome' && values.serviceRequestId === null && values.withheld === null
-    ? [] : [values.phase, values.serviceRequestId, ...withheld];
+  const later = values.callerRequestId !== null ? [values.phase, values.serviceRequestId, values.withheld, values.callerRequestId]
+    : values.phase === 'outcome' && values.serviceRequestId === null && values.withheld === null
+      ? [] : [values.phase, values.serviceRequestId, ...withheld];
   const canonical = JSON.stringify([values.time, ...values.text, values.status, ...later, prevHash]);
   return createHash('sha256').update(canonical).digest('hex');
 }
@@ -112,20 +122,21 @@ export interface SelectedRow {
   phase: 'attempt' | 'outcome';
   service_request_id: string | null;
   withheld: number | null;
+  caller_request_id: string | null;
   prev_hash: string;
   hash: string;
 }
 
 // The text form of `time` gets another name, so an ORDER BY time still sorts the timestamptz column.
 export const SELECT_COLUMNS = `id, to_char(time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS time_utc, request_id, operation, actor_issuer, actor_subject, actor_person_id,
-  client_id, subscription, patient_id, delegation, source_address, outcome, status, phase, service_request_id, withheld, prev_hash, hash`;
+  client_id, subscription, patient_id, delegation, source_address, outcome, status, phase, service_request_id, withheld, caller_request_id, prev_hash, hash`;
 
 export function storedValuesOf(row: SelectedRow): StoredValues {
   return {
     time: row.time_utc,
     text: [row.request_id, row.operation, row.actor_issuer, row.actor_subject, row.actor_person_id, row.client_id,
       row.subscription, row.patient_id, row.delegation, row.source_address, row.outcome],
-    status: row.status, phase: row.phase, serviceRequestId: row.service_request_id, withheld: row.withheld,
+    status: row.status, phase: row.phase, serviceRequestId: row.service_request_id, withheld: row.withheld, callerRequestId: row.caller_request_id,
   };
 }
 
@@ -144,6 +155,7 @@ export function recordOf(row: SelectedRow): AuditRecord {
     ? { ...common, phase: 'attempt', outcome: 'allowed' }
     : { ...common, outcome: row.outcome, status: row.status ?? 0, ...(row.withheld === null ? {} : { withheld: row.withheld }) } satisfies OutcomeRecord;
   if (row.service_request_id !== null) record.serviceRequestId = row.service_request_id;
+  if (row.caller_request_id !== null) record.callerRequestId = row.caller_request_id;
   if (row.actor_issuer !== null && row.actor_subject !== null) {
     record.actor = { issuer: row.actor_issuer, subject: row.actor_subject, ...(row.actor_person_id !== null ? { personId: row.actor_person_id } : {}) };
   }

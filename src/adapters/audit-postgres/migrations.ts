@@ -73,6 +73,16 @@ const MIGRATIONS: readonly Migration[] = [
       COMMENT ON COLUMN ${s}.access_log.withheld IS
         'How many items RELEASE_POLICY_FILE withheld from the answer (never which); null when nothing was withheld.';`,
   },
+  {
+    // Issue 34 item 10: the caller's X-Request-Id beside the service's own id, for operators only
+    // (never shown to a patient); request_id is the service's own id from this version on.
+    version: 4,
+    sql: (s) => `
+      ALTER TABLE ${s}.access_log
+        ADD COLUMN caller_request_id text CHECK (caller_request_id ~ '^[ -~]{1,128}$');
+      COMMENT ON COLUMN ${s}.access_log.caller_request_id IS
+        'The caller''s X-Request-Id as sent (identity numbers and tokens replaced, printable ASCII, at most 128 characters), for operators; never shown to a patient. request_id is the service''s own id from migration 4 on; older rows may hold the caller''s there.';`,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);

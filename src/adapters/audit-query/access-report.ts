@@ -10,7 +10,7 @@ export interface ReportHeading {
   source: string;
 }
 
-const HEADERS = ['Time', 'Who', 'Client', 'Subscription', 'Operation', 'Outcome', 'Basis', 'Address', 'Request id', 'Service request id'];
+const HEADERS = ['Time', 'Who', 'Client', 'Subscription', 'Operation', 'Outcome', 'Basis', 'Address', 'Request id', 'Service request id', 'Caller request id'];
 
 const pad = (n: number): string => String(n).padStart(2, '0');
 const wall = (w: WallClock): string => `${w.year}-${pad(w.month)}-${pad(w.day)} ${pad(w.hour)}:${pad(w.minute)}:${pad(w.second)}`;
@@ -38,7 +38,7 @@ function cells(r: AuditRecord, zone: string): string[] {
     localTime(new Date(r.time), zone), who(r), r.clientId ?? '-', r.subscription ?? '-', r.operation,
     // An attempt shown here has no outcome: the service stopped between the two, so the write may have happened.
     r.phase === 'attempt' ? 'attempted, no outcome recorded' : `${r.outcome} ${r.status}`,
-    r.delegation ?? '-', r.sourceAddress || '-', r.requestId, r.serviceRequestId ?? '-',
+    r.delegation ?? '-', r.sourceAddress || '-', r.requestId, r.serviceRequestId ?? '-', r.callerRequestId ?? '-',
   ].map(printable);
 }
 

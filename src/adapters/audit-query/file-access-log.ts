@@ -20,7 +20,8 @@ function accessOf(line: Record<string, unknown>, patientId: string): LoggedAcces
     || typeof outcome !== 'string' || !OUTCOMES.has(outcome) || typeof status !== 'number') return undefined;
   const timeMs = Date.parse(time);
   if (Number.isNaN(timeMs)) return undefined;
-  const access: LoggedAccess = { timeMs, requestId, operation, outcome: outcome as LoggedAccess['outcome'], status };
+  // The service's own id; an older record's `requestId` may be a caller's (src/ports/access-log.port.ts).
+  const access: LoggedAccess = { timeMs, requestId: text(line.serviceRequestId) ?? requestId, operation, outcome: outcome as LoggedAccess['outcome'], status };
   const personId = text((line.actor as { personId?: unknown } | undefined)?.personId);
   if (personId !== undefined) access.actorPersonId = personId;
   for (const key of ['clientId', 'subscription', 'delegation'] as const) {

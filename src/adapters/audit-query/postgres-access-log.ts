@@ -3,7 +3,10 @@ import { AccessLogUnavailableError, type AccessLogQuery, type AccessLogReader, t
 import { describePgError } from '../audit-postgres/bounded-client.js';
 import { quotedSchema } from '../audit-postgres/sql-names.js';
 
-/** One entry as the page's JSON array holds it: `[id, timeMs, requestId, operation, actorPersonId, clientId, subscription, delegation, outcome, status]`. */
+/**
+ * One entry as the page's JSON array holds it: `[id, timeMs, requestId, operation, actorPersonId, clientId, subscription, delegation, outcome, status]`;
+ * `requestId` is the service's own id (`service_request_id`, else, in a row older than that column, `request_id`).
+ */
 type Row = [string, number, string, string, string | null, string | null, string | null, string | null, LoggedAccess['outcome'], number];
 
 /**
@@ -14,9 +17,9 @@ type Row = [string, number, string, string, string | null, string | null, string
  * `limit` rows of ten fields each: decoding the rows field by field was a fifth of the service's CPU.
  */
 export const pageSql = (s: string): string => `
-  SELECT coalesce(json_agg(json_build_array(id::text, (extract(epoch FROM time) * 1000)::bigint, request_id, operation,
+  SELECT coalesce(json_agg(json_build_array(id::text, (extract(epoch FROM time) * 1000)::bigint, service_id, operation,
            actor_person_id, client_id, subscription, delegation, outcome, status) ORDER BY time, id), '[]'::json) AS page
-    FROM (SELECT id, time, request_id, operation, actor_person_id, client_id, subscription, delegation, outcome, status
+    FROM (SELECT id, time, coalesce(service_request_id, request_id) AS service_id, operation, actor_person_id, client_id, subscription, delegation, outcome, status
             FROM ${s}.access_log
            WHERE patient_id = $1 AND phase = 'outcome'
              AND time >= greatest($2::timestamptz, $4::timestamptz) AND time <= $3::timestamptz

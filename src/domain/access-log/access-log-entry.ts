@@ -34,7 +34,11 @@ export const AccessLogEntrySchema = Type.Object({
     displayName: Type.String({ maxLength: 128, description: 'The application, by the name its operator gave it.' }),
     clientId: Type.Optional(Type.String({ maxLength: 256, description: 'The OAuth client id of the application, when the token named one.' })),
   }, { description: 'The application the request came through.' }),
-  requestId: Type.String({ maxLength: 128, description: 'The id of the request (its X-Request-Id); quote it when asking about an entry.' }),
+  requestId: Type.String({
+    maxLength: 128,
+    description: 'The service\'s own id of the request (a UUID, its X-Request-Id answer header); quote it when asking about an entry. '
+      + 'Empty for an entry recorded before the service kept an id of its own, when the id was the caller\'s.',
+  }),
 }, {
   description: 'One access to the patient\'s data, refused and failed ones included.',
   // What the patient reads about their guardian's read of their journal (synthetic identity numbers).
@@ -101,6 +105,13 @@ function basisOf(a: LoggedAccess, patientId: string): LogBasis {
   return a.outcome === 'failed' ? 'unverified' : 'refused';
 }
 
+/**
+ * The only form of the service's own request id (a UUID). A store gives the service's id where the
+ * record has one; a record older than that may hold the caller's X-Request-Id instead, which is text a
+ * stranger chose and is never shown to the patient (docs/contract.md#the-patients-access-log).
+ */
+const SERVICE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 /** Configured display names of applications, by client id or subscription name (CLIENT_NAMES). */
 export type ClientNames = ReadonlyMap<string, string>;
 
@@ -124,7 +135,7 @@ export function entryOf(a: LoggedAccess, patientId: string, viewer: LogViewer, z
     outcome,
     basis,
     clientApplication: clientOf(a, names),
-    requestId: a.requestId,
+    requestId: SERVICE_ID.test(a.requestId) ? a.requestId : '',
   };
   // A delegate's number: only to that delegate and to the patient; never that of a refused stranger.
   const seesNumber = viewer.personId !== undefined && (viewer.personId === patientId || viewer.personId === a.actorPersonId);

@@ -60,7 +60,8 @@ function auditEvent(e: AccessLogEntry, patientId: string): Record<string, unknow
         what: { identifier: { system: PERSONNUMMER, value: patientId } },
         role: { system: 'http://terminology.hl7.org/CodeSystem/object-role', code: '1', display: 'Patient' },
       },
-      { what: { identifier: { value: e.requestId } }, type: { system: `${BALP}/CodeSystem/BasicAuditEntityType`, code: 'XrequestId' } },
+      // An entry older than the service's own ids has none to name (src/domain/access-log/access-log-entry.ts).
+      ...(e.requestId === '' ? [] : [{ what: { identifier: { value: e.requestId } }, type: { system: `${BALP}/CodeSystem/BasicAuditEntityType`, code: 'XrequestId' } }]),
     ],
   };
 }

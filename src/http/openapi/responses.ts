@@ -10,9 +10,9 @@ const integer = (description: string, maximum: number) => ({ description, schema
 
 export const HEADERS: Record<string, object> = {
   'X-Request-Id': {
-    description: 'Id of this request in the service\'s log and audit record; quote it when asking about a call. '
-      + 'A caller\'s own X-Request-Id (a UUID, say) is echoed back unless it is malformed or looks like an identity number.',
-    schema: { type: 'string', maxLength: 128 },
+    description: 'The service\'s own id of this request (a UUID), in its log line, its audit record and the patient\'s access log; '
+      + 'quote it when asking about a call. A caller\'s own X-Request-Id is never echoed: it is kept beside this id for operators.',
+    schema: { type: 'string', format: 'uuid', maxLength: 36 },
   },
   'X-RateLimit-Limit': integer('Requests allowed per window: per subscription key, or per source address for requests without a valid key.', 1_000_000),
   'X-RateLimit-Remaining': integer('Requests left in the current window.', 1_000_000),

@@ -28,8 +28,6 @@ function withDeadline(p: Promise<void>): Promise<void> {
  * (docs/contract.md#what-never-happens).
  */
 export const audit = fp(async (app: FastifyInstance, opts: { auditTrail: AuditTrail; refusals: RefusalTally; clock: Clock }) => {
-  app.decorateRequest('serviceRequestId', undefined);
-
   app.decorate('recordWriteAttempt', async (request: FastifyRequest) => {
     try {
       await withDeadline(opts.auditTrail.append(attemptRecordOf(request, opts.clock.now())));

@@ -1,3 +1,5 @@
+import type pg from 'pg';
+import { migrate } from '../../../src/adapters/audit-postgres/migrations.js';
 import type { OutcomeRecord } from '../../../src/ports/audit-trail.port.js';
 
 export const PATIENT = '191212121212';
@@ -28,4 +30,14 @@ export function minimalRecord(n: number): OutcomeRecord {
     time: new Date(Date.UTC(2026, 10, 21, 9, 0, 0, 0) + n * 1000).toISOString(),
     requestId: `min-${n}`, operation: 'getMedications', sourceAddress: '::1', outcome: 'denied', status: 401,
   };
+}
+
+/** `schema` migrated up to `version` only, as a service of that version left it (tests of an upgrade). */
+export async function migratedTo(admin: pg.Pool, schema: string, version: number): Promise<void> {
+  const client = await admin.connect();
+  try {
+    await migrate(client, schema, false, version);
+  } finally {
+    client.release();
+  }
 }

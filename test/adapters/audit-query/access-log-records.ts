@@ -36,7 +36,8 @@ export function trailRecords(n: number): AuditRecord[] {
 export function expectedLog(records: readonly AuditRecord[], patientId: string, fromMs = -Infinity, toMs = Infinity): LoggedAccess[] {
   return records.filter((r) => r.patientId === patientId && r.phase !== 'attempt' && Date.parse(r.time) >= fromMs && Date.parse(r.time) <= toMs)
     .map((r) => {
-      const a: LoggedAccess = { timeMs: Date.parse(r.time), requestId: r.requestId, operation: r.operation, outcome: r.outcome, status: r.status ?? 0 };
+      // The service's own id: a caller's X-Request-Id, which older records hold as `requestId`, is never the log's (issue 34 item 10).
+      const a: LoggedAccess = { timeMs: Date.parse(r.time), requestId: r.serviceRequestId ?? r.requestId, operation: r.operation, outcome: r.outcome, status: r.status ?? 0 };
       if (r.actor?.personId !== undefined) a.actorPersonId = r.actor.personId;
       if (r.clientId !== undefined) a.clientId = r.clientId;
       if (r.subscription !== undefined) a.subscription = r.subscription;

@@ -61,10 +61,11 @@ describe.skipIf(!available)('issue 14 access log: the file and PostgreSQL stores
     expect(await allPages(postgres, { patientId: CHILD, fromMs, toMs, limit: 37 })).toEqual(expected);
   });
 
-  it('issue 14: neither store reads a source address, a token subject or an issuer into the log', async () => {
+  it('issue 14: neither store reads a source address, a token subject or an issuer into the log; issue 34 item 10: nor the request id a caller gave', async () => {
     for (const reader of [file, postgres]) {
       const text = JSON.stringify(await reader.page({ patientId: CHILD, limit: 500 }));
-      for (const secret of ['10.1.2.3', 'sub-', 'idp.example.test', 'svc-']) expect(text).not.toContain(secret);
+      for (const secret of ['10.1.2.3', 'sub-', 'idp.example.test', '"req-']) expect(text).not.toContain(secret);
+      expect(text).toContain('"svc-');
     }
   });
 

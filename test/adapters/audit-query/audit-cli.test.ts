@@ -34,10 +34,10 @@ function audit(args: string[], env: Record<string, string>): Promise<Run> {
 
 /** The table rows expected for `inWindow`, in Swedish local time (CET in November). */
 const EXPECTED_ROWS = [
-  /^2026-11-21 00:00:00 +198112189876 +patient-app +test +getJournalNotes +allowed 200 +guardian +127\.0\.0\.1 +first-local-ms +-$/m,
-  /^2026-11-21 10:00:02 +198112189876 +patient-app +test +getJournalNotes +allowed 200 +guardian +127\.0\.0\.1 +guardian-read +-$/m,
-  /^2026-11-21 13:30:00 +client kiosk-7 +kiosk-7 +kiosk +markArrived +denied 403 +client +10\.0\.0\.7 +kiosk-refused +-$/m,
-  /^2026-11-21 23:59:59 +198112189876 +patient-app +test +getJournalNotes +failed 503 +guardian +127\.0\.0\.1 +last-local-ms +-$/m,
+  /^2026-11-21 00:00:00 +198112189876 +patient-app +test +getJournalNotes +allowed 200 +guardian +127\.0\.0\.1 +first-local-ms +- +-$/m,
+  /^2026-11-21 10:00:02 +198112189876 +patient-app +test +getJournalNotes +allowed 200 +guardian +127\.0\.0\.1 +guardian-read +guardian-read +app-trace-7f3a$/m,
+  /^2026-11-21 13:30:00 +client kiosk-7 +kiosk-7 +kiosk +markArrived +denied 403 +client +10\.0\.0\.7 +kiosk-refused +- +-$/m,
+  /^2026-11-21 23:59:59 +198112189876 +patient-app +test +getJournalNotes +failed 503 +guardian +127\.0\.0\.1 +last-local-ms +- +-$/m,
 ];
 
 function expectTable(run: Run, source: RegExp): void {
@@ -46,7 +46,7 @@ function expectTable(run: Run, source: RegExp): void {
   expect(run.stdout).toMatch(/^Accesses to the data of patient 201701012393\n/);
   expect(run.stdout).toMatch(/from 2026-11-21 00:00:00 to 2026-11-21 23:59:59 \(Europe\/Stockholm local time\); source: /);
   expect(run.stdout).toMatch(source);
-  expect(run.stdout).toMatch(/^Time +Who +Client +Subscription +Operation +Outcome +Basis +Address +Request id +Service request id$/m);
+  expect(run.stdout).toMatch(/^Time +Who +Client +Subscription +Operation +Outcome +Basis +Address +Request id +Service request id +Caller request id$/m);
   const positions = EXPECTED_ROWS.map((row) => run.stdout.search(row));
   expect(positions.every((p) => p > 0)).toBe(true);
   expect(positions).toEqual([...positions].sort((a, b) => a - b));

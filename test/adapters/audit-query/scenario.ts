@@ -13,7 +13,8 @@ export const TO = new Date('2026-11-21T22:59:59.999Z');
 
 export const inWindow: AuditRecord[] = [
   fullRecord(1, { requestId: 'first-local-ms', time: '2026-11-20T23:00:00.000Z' }),
-  fullRecord(2, { requestId: 'guardian-read', time: '2026-11-21T09:00:02.123Z' }),
+  // Issue 34 item 10: the caller's X-Request-Id, kept beside the service's id for operators.
+  fullRecord(2, { requestId: 'guardian-read', serviceRequestId: 'guardian-read', callerRequestId: 'app-trace-7f3a', time: '2026-11-21T09:00:02.123Z' }),
   {
     ...minimalRecord(3), requestId: 'kiosk-refused', operation: 'markArrived', time: '2026-11-21T12:30:00.000Z',
     actor: { issuer: 'https://idp.example.test', subject: 'kiosk-7' }, clientId: 'kiosk-7', subscription: 'kiosk',

@@ -12,8 +12,9 @@ const OTHER_GUARDIAN = '197001012390';
 const STRANGER = '191212121212';
 const NAMES = new Map([['kiosk-1', 'Incheckningsterminal Vårdcentralen'], ['vardapp', 'Vårdappen']]);
 
+const SERVICE_ID = '0b6f3c1e-5d0a-4a57-9d0e-2f8f1c7a9b42';
 const access = (over: Partial<LoggedAccess> = {}): LoggedAccess => ({
-  timeMs: Date.parse('2026-11-21T09:05:12.345Z'), requestId: 'req-1', operation: 'getJournalNotes', outcome: 'allowed', status: 200,
+  timeMs: Date.parse('2026-11-21T09:05:12.345Z'), requestId: SERVICE_ID, operation: 'getJournalNotes', outcome: 'allowed', status: 200,
   subscription: 'vardapp', ...over,
 });
 
@@ -24,8 +25,17 @@ describe('issue 14 access log: one entry as each viewer may see it', () => {
       time: '20261121100512', timeInUnix: Date.parse('2026-11-21T09:05:12.345Z'),
       operation: 'getJournalNotes', operationDisplayName: { sv: 'Läsa journalanteckningar', en: 'Read journal notes' },
       outcome: 'allowed', basis: 'self',
-      clientApplication: { displayName: 'Vårdappen' }, requestId: 'req-1',
+      clientApplication: { displayName: 'Vårdappen' }, requestId: SERVICE_ID,
     });
+  });
+
+  it('issue 34 item 10: shows a request id only in the service\'s own form (a UUID): a caller\'s X-Request-Id an older version kept as the id is shown as empty', () => {
+    for (const callers of ['Ring-1177.se-helpdesk-0701234567-nu', 'req-1', 'call-me-at-0701234567', '0b6f3c1e5d0a4a579d0e2f8f1c7a9b42', `${SERVICE_ID} `]) {
+      const e = entryOf(access({ requestId: callers, delegation: 'delegation', actorPersonId: STRANGER, outcome: 'denied', status: 403 }), CHILD, { personId: CHILD }, ZONE, NAMES);
+      expect([callers, e.requestId]).toEqual([callers, '']);
+    }
+    expect(entryOf(access(), CHILD, { personId: CHILD }, ZONE, NAMES).requestId).toBe(SERVICE_ID);
+    expect(entryOf(access({ requestId: SERVICE_ID.toUpperCase() }), CHILD, {}, ZONE, NAMES).requestId).toBe('');
   });
 
   it('issue 14: the local time is the EHR zone\'s wall clock on both sides of each DST change', () => {

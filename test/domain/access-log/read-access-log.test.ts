@@ -9,13 +9,15 @@ const ZONE = 'Europe/Stockholm';
 const PATIENT = '191212121212';
 const OTHER = '201701012393';
 const T0 = Date.parse('2026-11-21T08:00:00.000Z');
+/** The service's own request id of record `n`: a UUID, the only form the log shows (issue 34 item 10). */
+const idOf = (n: number): string => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
 async function trailWith(n: number): Promise<MemoryAuditTrail> {
   const trail = new MemoryAuditTrail();
   for (let i = 0; i < n; i++) {
     const patientId = i % 3 === 2 ? OTHER : PATIENT;
     await trail.append({
-      time: new Date(T0 + i * 1000).toISOString(), requestId: `r${i}`, operation: 'getAppointments', sourceAddress: '127.0.0.1',
+      time: new Date(T0 + i * 1000).toISOString(), requestId: idOf(i), operation: 'getAppointments', sourceAddress: '127.0.0.1',
       actor: { issuer: 'https://issuer', subject: 's', personId: patientId }, patientId, delegation: 'self', outcome: 'allowed', status: 200,
     });
     // A write's attempt record is not an entry of the log.
@@ -40,7 +42,7 @@ describe('issue 14 access log: pages and cursors', () => {
         seen.push(...page.entries.map((e) => e.requestId));
         cursor = page.next;
       } while (cursor !== undefined);
-      expect(seen).toEqual(Array.from({ length: 450 }, (_, i) => i).filter((i) => i % 3 !== 2).map((i) => `r${i}`));
+      expect(seen).toEqual(Array.from({ length: 450 }, (_, i) => i).filter((i) => i % 3 !== 2).map(idOf));
     }
   });
 
@@ -48,7 +50,7 @@ describe('issue 14 access log: pages and cursors', () => {
     const log = new ReadAccessLog(await trailWith(30), cursors, ZONE);
     // 09:00:03 to 09:00:09 Stockholm (UTC+1) = T0 + 3 s .. T0 + 9.999 s.
     const page = await log.page({ patientId: PATIENT, viewer: {}, range: { from: '20261121090003', to: '20261121090009' }, limit: 100 });
-    expect(page.entries.map((e) => e.requestId)).toEqual(['r3', 'r4', 'r6', 'r7', 'r9']);
+    expect(page.entries.map((e) => e.requestId)).toEqual([3, 4, 6, 7, 9].map(idOf));
     expect(page.next).toBeUndefined();
   });
 
@@ -71,7 +73,7 @@ describe('issue 14 access log: pages and cursors', () => {
     }
     // The same cursor with another page size is fine.
     const second = await log.page({ patientId: PATIENT, viewer: {}, range: {}, limit: 5, cursor });
-    expect(second.entries[0]?.requestId).toBe('r3');
+    expect(second.entries[0]?.requestId).toBe(idOf(3));
   });
 
   it('issue 14: the limit is 1 to 500', async () => {

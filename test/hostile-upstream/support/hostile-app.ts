@@ -104,7 +104,7 @@ export async function startHostileApp(options: HostileAppOptions = {}): Promise<
         signal: AbortSignal.timeout(15_000),
       });
       const body = await res.body.text();
-      // The id the service gave the request: a caller's id is replaced when its digits make an identity number.
+      // The id the service gave the request: its own, always (issue 34 item 10); the caller's is only kept beside it.
       const echoed = res.headers['x-request-id'];
       return { status: res.statusCode, headers: res.headers, body, ms: performance.now() - started, requestId: typeof echoed === 'string' ? echoed : requestId };
     };

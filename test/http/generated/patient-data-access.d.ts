@@ -486,7 +486,7 @@ export interface components {
                 /** @description The OAuth client id of the application, when the token named one. */
                 clientId?: string;
             };
-            /** @description The id of the request (its X-Request-Id); quote it when asking about an entry. */
+            /** @description The service's own id of the request (a UUID, its X-Request-Id answer header); quote it when asking about an entry. Empty for an entry recorded before the service kept an id of its own, when the id was the caller's. */
             requestId: string;
         };
         /**
@@ -2475,7 +2475,7 @@ export interface components {
     parameters: never;
     requestBodies: never;
     headers: {
-        /** @description Id of this request in the service's log and audit record; quote it when asking about a call. A caller's own X-Request-Id (a UUID, say) is echoed back unless it is malformed or looks like an identity number. */
+        /** @description The service's own id of this request (a UUID), in its log line, its audit record and the patient's access log; quote it when asking about a call. A caller's own X-Request-Id is never echoed: it is kept beside this id for operators. */
         "X-Request-Id": string;
         /** @description Requests allowed per window: per subscription key, or per source address for requests without a valid key. */
         "X-RateLimit-Limit": number;
