@@ -210,7 +210,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     ...readTransportSettings(env, host, ehrBaseUrl, fail),
     ...readAccessLogSettings(env, fail),
-    ...readReleasePolicySettings(env, fail),
+    ...readReleasePolicySettings(env, ehrAdapter, fail),
     tracing: isTracingEnabled(env),
   });
 }

@@ -2,11 +2,14 @@
  * RELEASE_POLICY_FILE (docs/contract.md#only-what-may-be-released): the region's release rules, read and validated once at start.
  * A file that is missing, not JSON, or not a valid policy stops the start with a message naming
  * the member at fault: a rule silently not applied would show patients what the region withholds.
+ * So does a secrecy level the records' EHR never sends (docs/release-policy.md#a-fhir-ehr).
  */
 import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import { RELEASE_FILTERED_READS } from './domain/operations/table.js';
+import { levelsFhirNeverSends, V3_CONFIDENTIALITY_CODES } from './domain/release/fhir-secrecy-levels.js';
 import { policyFaults, ReleasePolicySchema, type ReleasePolicy } from './domain/release/release-policy.js';
+import type { EhrAdapterKind } from './fhir-settings.js';
 
 export interface ReleasePolicySettings {
   /** Undefined: no file, nothing is withheld. */
@@ -53,7 +56,19 @@ export function parseReleasePolicy(text: string, source: string, fail: (message:
   return Object.freeze(json as ReleasePolicy);
 }
 
-export function readReleasePolicySettings(env: Env, fail: (message: string) => Error): ReleasePolicySettings {
+/**
+ * A FHIR EHR's secrecy levels are v3-Confidentiality codes: a rule naming another level would never
+ * match. Only the records' adapter (EHR_ADAPTER) counts: the delegation registry holds no secrecy levels.
+ */
+export function refuseLevelsFhirNeverSends(policy: ReleasePolicy, source: string, fail: (message: string) => Error): void {
+  const found = levelsFhirNeverSends(policy);
+  if (found.length === 0) return;
+  const rules = found.map(({ rule, levels }) => `${rule} names ${levels.map((l) => `"${l}"`).join(', ')}`).join('; ');
+  throw fail(`RELEASE_POLICY_FILE ${source} names secrecy levels a FHIR EHR never sends (EHR_ADAPTER=fhir-r4): ${rules}; `
+    + `write them as v3-Confidentiality codes (${V3_CONFIDENTIALITY_CODES.join(', ')}), e.g. "R", as examples/release-policy-fhir.json does`);
+}
+
+export function readReleasePolicySettings(env: Env, records: EhrAdapterKind, fail: (message: string) => Error): ReleasePolicySettings {
   const file = env.RELEASE_POLICY_FILE?.trim();
   if (file === undefined || file === '') return { releasePolicy: undefined };
   let text: string;
@@ -63,5 +78,7 @@ export function readReleasePolicySettings(env: Env, fail: (message: string) => E
     const code = (err as NodeJS.ErrnoException).code ?? 'unreadable';
     throw fail(`RELEASE_POLICY_FILE ${file} cannot be read (${code})`);
   }
-  return { releasePolicy: parseReleasePolicy(text, file, fail) };
+  const releasePolicy = parseReleasePolicy(text, file, fail);
+  if (records === 'fhir-r4') refuseLevelsFhirNeverSends(releasePolicy, file, fail);
+  return { releasePolicy };
 }

@@ -8,6 +8,7 @@ import { CLIENT_CREDENTIALS_CLIENT_IDS } from '../../src/dev/demo-issuer/demo-cl
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/http/logging.js';
 import { Lifecycle } from '../../src/lifecycle.js';
+import { refusal } from '../support/config-refusal.js';
 
 const BASE = { DATA_DIR: '/tmp/pdas-config-test' };
 /** AUTH_ISSUER is the production mode: it needs subscription keys of its own. */
@@ -67,16 +68,6 @@ describe('SUBSCRIPTION_KEYS (docs/contract.md#settings, #token-kinds)', () => {
 });
 
 describe('issue 20 item 5e: AUTH_ISSUER without subscription keys (docs/contract.md#settings)', () => {
-  const refusal = (env: Record<string, string>): string => {
-    try {
-      loadConfig(env);
-    } catch (err) {
-      expect(err).toBeInstanceOf(ConfigError);
-      return (err as Error).message;
-    }
-    return 'started';
-  };
-
   it('issue 20 item 5e: refuses to start, in one line naming both settings, instead of making a demo key', () => {
     const message = refusal({ ...BASE, AUTH_ISSUER: 'https://login.example.test' });
     expect(message).toMatch(/^AUTH_ISSUER .*SUBSCRIPTION_KEYS .*SUBSCRIPTION_KEYS_FILE/);

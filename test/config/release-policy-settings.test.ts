@@ -6,6 +6,7 @@ import { ConfigError, loadConfig } from '../../src/config.js';
 import { RELEASE_FILTERED_READS } from '../../src/domain/operations/table.js';
 import { ReleasePolicySchema } from '../../src/domain/release/release-policy.js';
 import { parseReleasePolicy } from '../../src/release-policy-settings.js';
+import { refusal } from '../support/config-refusal.js';
 import { REPOSITORY_ROOT } from '../support/upstream-examples.js';
 
 const EXAMPLE = path.join(REPOSITORY_ROOT, 'examples', 'release-policy.json');
@@ -73,5 +74,46 @@ describe('RELEASE_POLICY_FILE, validated at start (issue 14 item 2)', () => {
   it('issue 14 item 2: accepts an empty policy and a single rule', () => {
     expect(parse({})).toEqual({});
     expect(parse({ unsignedNotes: { withhold: true, applyToClientTokens: false } })).toEqual({ unsignedNotes: { withhold: true, applyToClientTokens: false } });
+  });
+});
+
+describe('issue 34 item 2: with EHR_ADAPTER=fhir-r4 the policy is written in FHIR\'s codes (docs/release-policy.md#a-fhir-ehr)', () => {
+  const FHIR = { EHR_ADAPTER: 'fhir-r4', EHR_BASE_URL: 'http://127.0.0.1:8091/fhir', FHIR_ID_ROOT: '1.2.752.99999.1.1' };
+  const FHIR_EXAMPLE = path.join(REPOSITORY_ROOT, 'examples', 'release-policy-fhir.json');
+
+  it('issue 34 item 2: examples/release-policy.json stops the start in one line naming each level rule and the codes a FHIR EHR sends', () => {
+    const message = refusal({ ...FHIR, RELEASE_POLICY_FILE: EXAMPLE });
+    expect(message).not.toContain('\n');
+    expect(message).toMatch(/^RELEASE_POLICY_FILE .*release-policy\.json /);
+    expect(message).toContain('EHR_ADAPTER=fhir-r4');
+    expect(message).toContain('noteSecrecyLevels names "Sekretess"');
+    expect(message).toContain('keywordSecrecyLevels names "Känslig uppgift"');
+    expect(message).toContain('contactSecrecyLevels names "Sekretess"');
+    expect(message).toMatch(/U, L, M, N, R, V/);
+    expect(message).toContain('examples/release-policy-fhir.json');
+  });
+
+  it('issue 34 item 2: examples/release-policy-fhir.json starts with fhir-r4 and names only v3-Confidentiality codes', () => {
+    const policy = loadConfig({ ...FHIR, RELEASE_POLICY_FILE: FHIR_EXAMPLE }).releasePolicy;
+    expect(policy?.noteSecrecyLevels?.levels).toEqual(['R', 'V']);
+    expect(policy?.contactSecrecyLevels?.levels).toEqual(['R', 'V']);
+  });
+
+  it('issue 34 item 2: docs/release-policy.md shows examples/release-policy-fhir.json as it is', async () => {
+    const example = JSON.parse(await readFile(FHIR_EXAMPLE, 'utf8')) as unknown;
+    const text = await readFile(path.join(REPOSITORY_ROOT, 'docs', 'release-policy.md'), 'utf8');
+    const shown = [...text.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1] ?? '') as unknown);
+    expect(shown).toContainEqual(example);
+  });
+
+  it('issue 34 item 2: the records adapter decides, not the registry\'s: FHIR records with an xml-http registry are held to FHIR codes, xml-http records with a FHIR registry are not', () => {
+    expect(refusal({
+      ...FHIR, DELEGATION_REGISTRY: 'xml-http', DELEGATION_REGISTRY_URL: 'http://127.0.0.1:8090', RELEASE_POLICY_FILE: EXAMPLE,
+    })).toMatch(/noteSecrecyLevels names "Sekretess"/);
+    expect(refusal({
+      EHR_ADAPTER: 'xml-http', EHR_BASE_URL: 'http://127.0.0.1:8090', FHIR_ID_ROOT: '1.2.752.99999.1.1',
+      DELEGATION_REGISTRY: 'fhir-r4', DELEGATION_REGISTRY_URL: 'http://127.0.0.1:8091/fhir', RELEASE_POLICY_FILE: EXAMPLE,
+    })).toBe('started');
+    expect(refusal({ RELEASE_POLICY_FILE: EXAMPLE })).toBe('started');
   });
 });

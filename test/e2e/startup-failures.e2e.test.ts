@@ -9,8 +9,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runService } from '../support/spawn-service.js';
+import { REPOSITORY_ROOT } from '../support/upstream-examples.js';
 
-const start = (env: Record<string, string>, dataDir: string) => runService(env, dataDir);
+/** A service that starts after all is stopped once it listens, so a refusal that did not happen fails fast. */
+const start = (env: Record<string, string>, dataDir: string) => runService(env, dataDir, (stdout) => stdout.includes('service listening'));
 
 /** The lines the service wrote to stderr itself (oidc-provider's own development warning aside). */
 const ownLines = (stderr: string): string[] => stderr.split('\n').filter((l) => l !== '' && !l.startsWith('oidc-provider WARNING'));
@@ -45,6 +47,18 @@ describe('issue 22 item 5: start-up failures are one line naming the setting', (
     const ended = await start({ EHR_TIMEOUT_MS: 'soon' }, dataDir);
     expect(ended.code).toBe(1);
     expect(ownLines(ended.stderr)).toEqual(['cannot start: EHR_TIMEOUT_MS must be an integer from 1 to 600000']);
+    expect(ended.stdout).toBe('');
+  }, 70_000);
+
+  it('issue 34 item 2: EHR_ADAPTER=fhir-r4 with a policy in the XML EHR\'s levels: exit 1 and one line naming the rule, before anything listens', async () => {
+    const ended = await start({
+      EHR_ADAPTER: 'fhir-r4', EHR_BASE_URL: 'http://127.0.0.1:8091/fhir', FHIR_ID_ROOT: '1.2.752.99999.1.1',
+      RELEASE_POLICY_FILE: path.join(REPOSITORY_ROOT, 'examples', 'release-policy.json'),
+    }, dataDir);
+    expect(ended.code).toBe(1);
+    const lines = ownLines(ended.stderr);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^cannot start: RELEASE_POLICY_FILE \S+release-policy\.json .*EHR_ADAPTER=fhir-r4.*noteSecrecyLevels names "Sekretess"/);
     expect(ended.stdout).toBe('');
   }, 70_000);
 });
