@@ -14,7 +14,8 @@ import type { PrometheusMetrics } from './adapters/metrics/prometheus-metrics.js
 import type { RateLimitRedis } from './adapters/rate-limit-redis/create-rate-limit-redis.js';
 import { StaticSubscriptionKeys } from './adapters/subscription-keys/static-subscription-keys.js';
 import { InProcessCoordinator } from './adapters/write-coordination/in-process-coordinator.js';
-import type { Config } from './config.js';
+import { ConfigError, type Config } from './config.js';
+import { demoMode } from './demo-mode.js';
 import type { OAuthDocumentation } from './http/openapi/security.js';
 import { readEhrTls } from './transport-settings.js';
 import { watchEhrTls } from './adapters/ehr-http/tls-rotation.js';
@@ -50,14 +51,19 @@ export interface Selection {
 }
 
 /**
+ * Demo mode (src/demo-mode.ts), asked again wherever a demo piece would be made: loadConfig refuses a
+ * real setting without AUTH_ISSUER already, but a config made otherwise must not start one either.
+ */
+const isDemo = (config: Config): boolean => demoMode(config, (message) => new ConfigError(message));
+
+/**
  * AUTH_CLIENT_IDS, or by default the demo issuer's client-credentials clients while it runs (never its
  * person-facing app; `demoClientIds`) and none with a real issuer: a client token is never assumed
  * (docs/contract.md#token-kinds).
  */
 export function authClientIds(config: Config, demoClientIds: readonly string[]): string[] {
   if (config.authClientIds !== undefined) return config.authClientIds;
-  if (config.authIssuer !== undefined) return [];
-  return [...demoClientIds];
+  return isDemo(config) ? [...demoClientIds] : [];
 }
 
 /** The /docs page's OAuth redirect page, in the scheme the API listens in (https once TLS_CERT_FILE is set). */
@@ -66,27 +72,29 @@ export function docsRedirectUri(config: Pick<Config, 'host' | 'port' | 'tls'>): 
   return `${config.tls === undefined ? 'http' : 'https'}://${host}:${config.port}/docs/static/oauth2-redirect.html`;
 }
 
-/** The demo authorization server starts only without AUTH_ISSUER; either way tokens are verified the same way. */
+/** The demo authorization server, on loopback, closed with the service; its address and its client-credentials clients. */
+async function startDemoIssuer({ config, logger, life }: Selection): Promise<{ issuer: string; clientIds: readonly string[] }> {
+  // Imported only when needed: oidc-provider and its dependencies cost memory a real deployment never uses.
+  const { startDemoAuthServer } = await import('./dev/demo-issuer/demo-auth-server.js');
+  const demo = await opened(() => startDemoAuthServer({
+    host: '127.0.0.1', port: config.demoAuthPort, audience: config.authAudience,
+    patientClaim: config.authPatientClaim, dataDir: config.dataDir, logger,
+    docsRedirectUri: docsRedirectUri(config),
+  }), { portSetting: 'DEMO_AUTH_PORT', port: config.demoAuthPort, hostSetting: 'the demo issuer host', host: '127.0.0.1' });
+  life.onClose(() => demo.close());
+  life.notices.push(`demo authorization server: ${demo.issuer} (clients and secrets in ${path.join(config.dataDir, 'demo-auth.json')})`);
+  return { issuer: demo.issuer, clientIds: demo.clientIds };
+}
+
+/** The demo authorization server starts only in demo mode; either way tokens are verified the same way. */
 export async function selectTokenVerifier(selection: Selection): Promise<AccessTokenVerifier> {
   const { config, clock, logger, life } = selection;
-  let issuer = config.authIssuer;
-  let demoClientIds: readonly string[] = [];
-  if (issuer !== undefined) selection.oauth = { kind: 'issuer', issuer };
-  if (issuer === undefined) {
-    // Imported only when needed: oidc-provider and its dependencies cost memory a real deployment never uses.
-    const { startDemoAuthServer } = await import('./dev/demo-issuer/demo-auth-server.js');
-    const demo = await opened(() => startDemoAuthServer({
-      host: '127.0.0.1', port: config.demoAuthPort, audience: config.authAudience,
-      patientClaim: config.authPatientClaim, dataDir: config.dataDir, logger,
-      docsRedirectUri: docsRedirectUri(config),
-    }), { portSetting: 'DEMO_AUTH_PORT', port: config.demoAuthPort, hostSetting: 'the demo issuer host', host: '127.0.0.1' });
-    issuer = demo.issuer;
-    demoClientIds = demo.clientIds;
-    selection.oauth = { kind: 'demo', issuer };
-    life.onClose(() => demo.close());
-    life.notices.push(`demo authorization server: ${issuer} (clients and secrets in ${path.join(config.dataDir, 'demo-auth.json')})`);
-  }
-  const clientIds = authClientIds(config, demoClientIds);
+  const demo = isDemo(config) ? await startDemoIssuer(selection) : undefined;
+  const issuer = demo?.issuer ?? config.authIssuer;
+  // Unreachable: demoMode answers false only with AUTH_ISSUER set.
+  if (issuer === undefined) throw new Error('no issuer to trust outside demo mode');
+  selection.oauth = { kind: demo === undefined ? 'issuer' : 'demo', issuer };
+  const clientIds = authClientIds(config, demo?.clientIds ?? []);
   if (clientIds.length === 0) logger.warn('AUTH_CLIENT_IDS is empty: only person tokens are accepted, client-credentials tokens are refused');
   const verifier = new JwtAccessTokenVerifier({
     issuer, audience: config.authAudience, patientClaim: config.authPatientClaim, clientIds, clock,
@@ -101,7 +109,7 @@ export async function selectSubscriptionKeys(selection: Selection): Promise<Subs
   const { config, life } = selection;
   if (config.subscriptionKeys !== undefined) return new StaticSubscriptionKeys(config.subscriptionKeys);
   // loadConfig refuses this already; a demo key beside a real issuer must never exist, however the config was made.
-  if (config.authIssuer !== undefined) throw new Error('AUTH_ISSUER is set without SUBSCRIPTION_KEYS or SUBSCRIPTION_KEYS_FILE');
+  if (!isDemo(config)) throw new Error('AUTH_ISSUER is set without SUBSCRIPTION_KEYS or SUBSCRIPTION_KEYS_FILE');
   const { DEMO_KEY_FILE, demoSubscriptionKeys } = await import('./dev/demo-keys/demo-subscription-key.js');
   life.notices.push(`demo subscription key: in ${path.join(config.dataDir, DEMO_KEY_FILE)}`);
   const keys = await demoSubscriptionKeys(config.dataDir);

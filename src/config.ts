@@ -5,6 +5,7 @@ import { isTracingEnabled } from './tracing/tracing-settings.js';
 import { readTransportSettings, type TransportSettings } from './transport-settings.js';
 import { readAccessLogSettings, type AccessLogSettings } from './access-log-settings.js';
 import { readReleasePolicySettings, type ReleasePolicySettings } from './release-policy-settings.js';
+import { demoMode } from './demo-mode.js';
 import { readEhrAdapter, readFhirSettings, readRegistrySettings, type EhrAdapterKind, type FhirSettings, type RegistrySettings } from './fhir-settings.js';
 
 /**
@@ -23,14 +24,14 @@ export interface Config extends TransportSettings, AccessLogSettings, ReleasePol
   ehrBaseUrl: string | undefined;
   ehrTimeoutMs: number;
   ehrTimezone: string;
-  /** Undefined: the demo authorization server is started and trusted. */
+  /** Undefined: the demo authorization server is started and trusted, where nothing names a real deployment (src/demo-mode.ts). */
   authIssuer: string | undefined;
   authJwksUrl: string | undefined;
   authAudience: string;
   authPatientClaim: string;
   /** AUTH_CLIENT_IDS. Undefined: the demo clients while the demo issuer runs, else none (src/adapter-selection.ts). */
   authClientIds: string[] | undefined;
-  /** [name, key] pairs; a name may hold several keys (rotation). Undefined: a demo key is generated and kept in DATA_DIR. */
+  /** [name, key] pairs; a name may hold several keys (rotation). Undefined: demo mode, a demo key is generated and kept in DATA_DIR. */
   subscriptionKeys: ReadonlyArray<readonly [string, string]> | undefined;
   rateLimitMax: number;
   rateLimitWindowMs: number;
@@ -133,7 +134,7 @@ function refuseSharedKeys(keys: ReadonlyArray<readonly [string, string]>, source
   }
 }
 
-/** Undefined only in demo mode (no AUTH_ISSUER): a demo key is then made; with a real issuer it never is. */
+/** Undefined only in demo mode (src/demo-mode.ts): a demo key is then made; with a real issuer it never is. */
 function subscriptionKeys(env: Env): Array<[string, string]> | undefined {
   const inline = text(env, 'SUBSCRIPTION_KEYS');
   if (inline !== undefined) return parseSubscriptionKeys(inline, 'SUBSCRIPTION_KEYS');
@@ -173,7 +174,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   const dataDirRaw = text(env, 'DATA_DIR') ?? './.data';
   const ehrDataDir = text(env, 'EHR_DATA_DIR');
   const host = text(env, 'HOST') ?? '127.0.0.1';
-  return Object.freeze({
+  const config: Readonly<Config> = Object.freeze({
     port: integer(env, 'PORT', 8080, 0, 65535),
     host,
     basePath: basePath(env),
@@ -213,4 +214,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     ...readReleasePolicySettings(env, ehrAdapter, fail),
     tracing: isTracingEnabled(env),
   });
+  // Refuses a real setting without AUTH_ISSUER here, before anything is opened or made.
+  demoMode(config, fail);
+  return config;
 }

@@ -46,18 +46,19 @@ describe('AUTH_JWKS_URL (docs/contract.md#settings)', () => {
   });
 });
 
+/** Subscription keys name a real deployment: they come with an issuer (issue 34 item 3, src/demo-mode.ts). */
 describe('SUBSCRIPTION_KEYS (docs/contract.md#settings, #token-kinds)', () => {
   const KEY_A = 'subscription-key-aaaaaaaaaaaa';
   const KEY_B = 'subscription-key-bbbbbbbbbbbb';
 
   it('takes several keys under one name (rotation) and one key repeated under the same name', () => {
-    expect(loadConfig({ ...BASE, SUBSCRIPTION_KEYS: `app:${KEY_A},app:${KEY_B},app:${KEY_A}` }).subscriptionKeys).toHaveLength(3);
+    expect(loadConfig({ ...BASE, AUTH_ISSUER: 'https://login.example.test', SUBSCRIPTION_KEYS: `app:${KEY_A},app:${KEY_B},app:${KEY_A}` }).subscriptionKeys).toHaveLength(3);
   });
 
   it('refuses one key under two names, naming the names and never the key: which application called would be a guess', () => {
     let thrown: unknown;
     try {
-      loadConfig({ ...BASE, SUBSCRIPTION_KEYS: `kiosk:${KEY_A},app:${KEY_B},portal:${KEY_A}` });
+      loadConfig({ ...BASE, AUTH_ISSUER: 'https://login.example.test', SUBSCRIPTION_KEYS: `kiosk:${KEY_A},app:${KEY_B},portal:${KEY_A}` });
     } catch (err) {
       thrown = err;
     }

@@ -5,6 +5,8 @@ import { DEFAULT_FHIR_SCOPE } from '../../src/fhir-settings.js';
 
 const BASE = { DATA_DIR: '/tmp/pdas-config-test' };
 const FHIR = { ...BASE, EHR_ADAPTER: 'fhir-r4', EHR_BASE_URL: 'http://127.0.0.1:8091/fhir', FHIR_ID_ROOT: '1.2.752.99999.1.1' };
+/** A FHIR client key and a remote registry name a real deployment, which needs its own issuer and keys (issue 34 item 3, src/demo-mode.ts). */
+const ISSUER = { AUTH_ISSUER: 'https://login.example.test', SUBSCRIPTION_KEYS: 'app:subscription-key-iiiiiiiiiiii' };
 
 /** The ConfigError's message; `started` when the settings were accepted. */
 function refusal(env: Record<string, string>): string {
@@ -44,7 +46,7 @@ describe('EHR_ADAPTER=fhir-r4', () => {
   });
 
   it('reads FHIR_AUTH=smart-backend with its token endpoint (https unless loopback), client and key file', () => {
-    const smart = { ...FHIR, FHIR_AUTH: 'smart-backend', FHIR_TOKEN_URL: 'https://auth.region.example.se/token', FHIR_CLIENT_ID: 'pdas', FHIR_CLIENT_KEY_FILE: 'package.json' };
+    const smart = { ...FHIR, ...ISSUER, FHIR_AUTH: 'smart-backend', FHIR_TOKEN_URL: 'https://auth.region.example.se/token', FHIR_CLIENT_ID: 'pdas', FHIR_CLIENT_KEY_FILE: 'package.json' };
     expect(loadConfig(smart).fhir?.auth).toMatchObject({ kind: 'smart-backend', clientId: 'pdas', scope: DEFAULT_FHIR_SCOPE });
     expect(refusal({ ...smart, FHIR_TOKEN_URL: 'http://auth.region.example.se/token' })).toMatch(/FHIR_TOKEN_URL must be https:\/\//);
     expect(refusal({ ...smart, FHIR_CLIENT_KEY_FILE: '/nonexistent/key.pem' })).toMatch(/FHIR_CLIENT_KEY_FILE cannot be read/);
@@ -56,7 +58,7 @@ describe('DELEGATION_REGISTRY', () => {
     expect(loadConfig(FHIR)).toMatchObject({ delegationRegistry: 'fhir-r4', delegationRegistryUrl: undefined });
     expect(loadConfig(BASE)).toMatchObject({ delegationRegistry: 'embedded' });
     expect(refusal({ ...FHIR, DELEGATION_REGISTRY: 'xml-http' })).toMatch(/DELEGATION_REGISTRY=xml-http beside EHR_ADAPTER=fhir-r4 needs DELEGATION_REGISTRY_URL/);
-    expect(loadConfig({ ...FHIR, DELEGATION_REGISTRY: 'xml-http', DELEGATION_REGISTRY_URL: 'https://registry.region.example.se' }))
+    expect(loadConfig({ ...FHIR, ...ISSUER, DELEGATION_REGISTRY: 'xml-http', DELEGATION_REGISTRY_URL: 'https://registry.region.example.se' }))
       .toMatchObject({ delegationRegistry: 'xml-http', delegationRegistryUrl: 'https://registry.region.example.se' });
     expect(refusal({ ...FHIR, DELEGATION_REGISTRY: 'xml-http', DELEGATION_REGISTRY_URL: 'http://registry.region.example.se' })).toMatch(/DELEGATION_REGISTRY_URL must be https/);
     expect(refusal({ ...BASE, DELEGATION_REGISTRY: 'ldap' })).toMatch(/DELEGATION_REGISTRY must be one of/);

@@ -15,6 +15,8 @@ const file = (name: string): string => {
 const CERT = file('cert.pem');
 const KEY = file('key.pem');
 const CA = file('ca.pem');
+/** TLS files and a remote EHR name a real deployment, which needs its own issuer and keys (issue 34 item 3, src/demo-mode.ts). */
+const ISSUER = { AUTH_ISSUER: 'https://login.example.test', SUBSCRIPTION_KEYS: 'app:subscription-key-hhhhhhhhhhhh' };
 
 describe('issue 15 item 1: where plain HTTP may listen, and which TLS settings go together', () => {
   it('plain HTTP on a non-loopback HOST is refused at start unless ALLOW_PLAIN_HTTP=true', () => {
@@ -27,7 +29,7 @@ describe('issue 15 item 1: where plain HTTP may listen, and which TLS settings g
   });
 
   it('any HOST may serve HTTPS; the files are resolved and must be readable', () => {
-    const config = loadConfig({ HOST: '0.0.0.0', TLS_CERT_FILE: CERT, TLS_KEY_FILE: KEY, TLS_CLIENT_CA_FILE: CA });
+    const config = loadConfig({ ...ISSUER, HOST: '0.0.0.0', TLS_CERT_FILE: CERT, TLS_KEY_FILE: KEY, TLS_CLIENT_CA_FILE: CA });
     expect(config.tls).toEqual({ certFile: CERT, keyFile: KEY, clientCaFile: CA });
     expect(() => loadConfig({ TLS_CERT_FILE: path.join(dir, 'missing.pem'), TLS_KEY_FILE: KEY })).toThrow(/TLS_CERT_FILE cannot be read/);
   });
@@ -41,7 +43,7 @@ describe('issue 15 item 1: where plain HTTP may listen, and which TLS settings g
 
   it('issue 15 item 2: EHR_TLS_* need an https EHR_BASE_URL; alone, the CA bundle is enough', () => {
     expect(() => loadConfig({ EHR_ADAPTER: 'xml-http', EHR_BASE_URL: 'http://127.0.0.1:8090', EHR_TLS_CA_FILE: CA })).toThrow(/https:\/\/ EHR_BASE_URL/);
-    expect(loadConfig({ EHR_ADAPTER: 'xml-http', EHR_BASE_URL: 'https://127.0.0.1:8090', EHR_TLS_CA_FILE: CA }).ehrTls)
+    expect(loadConfig({ ...ISSUER, EHR_ADAPTER: 'xml-http', EHR_BASE_URL: 'https://127.0.0.1:8090', EHR_TLS_CA_FILE: CA }).ehrTls)
       .toEqual({ caFile: CA, certFile: undefined, keyFile: undefined });
     expect(loadConfig({}).ehrTls).toBeUndefined();
   });
@@ -54,7 +56,7 @@ describe('issue 15 item 1: where plain HTTP may listen, and which TLS settings g
       expect(() => loadConfig({ EHR_BASE_URL: url })).toThrow(/^EHR_BASE_URL /);
     }
     for (const url of ['http://127.0.0.1:8090', 'http://localhost:8090/ehr', 'http://[::1]:8090', 'https://ehr.region.example/', 'HTTPS://ehr.region.example']) {
-      expect(loadConfig({ EHR_ADAPTER: 'xml-http', EHR_BASE_URL: url }).ehrBaseUrl).toBe(new URL(url).toString().replace(/\/$/, ''));
+      expect(loadConfig({ ...ISSUER, EHR_ADAPTER: 'xml-http', EHR_BASE_URL: url }).ehrBaseUrl).toBe(new URL(url).toString().replace(/\/$/, ''));
     }
     expect(() => loadConfig({ EHR_ADAPTER: 'xml-http', EHR_BASE_URL: 'ftp://ehr.region.example/' })).toThrow(/^EHR_BASE_URL /);
   });
@@ -66,9 +68,11 @@ describe('issue 15 item 1: where plain HTTP may listen, and which TLS settings g
 });
 
 describe('the /docs page\'s OAuth redirect registered at the demo issuer', () => {
+  // Demo mode never has TLS files (issue 34 item 3); the https form is kept for a config made otherwise.
   it('is in the scheme the API listens in: https once TLS_CERT_FILE is set (an http one would never match the page)', () => {
+    const tls = { certFile: CERT, keyFile: KEY, clientCaFile: undefined };
     expect(docsRedirectUri(loadConfig({ PORT: '8080' }))).toBe('http://127.0.0.1:8080/docs/static/oauth2-redirect.html');
-    expect(docsRedirectUri(loadConfig({ PORT: '8443', TLS_CERT_FILE: CERT, TLS_KEY_FILE: KEY }))).toBe('https://127.0.0.1:8443/docs/static/oauth2-redirect.html');
-    expect(docsRedirectUri(loadConfig({ HOST: '::1', PORT: '8443', TLS_CERT_FILE: CERT, TLS_KEY_FILE: KEY }))).toBe('https://[::1]:8443/docs/static/oauth2-redirect.html');
+    expect(docsRedirectUri({ host: '127.0.0.1', port: 8443, tls })).toBe('https://127.0.0.1:8443/docs/static/oauth2-redirect.html');
+    expect(docsRedirectUri({ host: '::1', port: 8443, tls })).toBe('https://[::1]:8443/docs/static/oauth2-redirect.html');
   });
 });

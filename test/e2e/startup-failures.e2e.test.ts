@@ -3,7 +3,7 @@
  * with exit code 1, never a JSON stack: the real service (`node src/server.ts`, as `npm start` runs
  * it) with each of its ports already taken, and with a setting that is not a number.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -61,4 +61,56 @@ describe('issue 22 item 5: start-up failures are one line naming the setting', (
     expect(lines[0]).toMatch(/^cannot start: RELEASE_POLICY_FILE \S+release-policy\.json .*EHR_ADAPTER=fhir-r4.*noteSecrecyLevels names "Sekretess"/);
     expect(ended.stdout).toBe('');
   }, 70_000);
+
+  describe('issue 34 item 3: the demo issuer never runs beside a real deployment', () => {
+    const PASSWORD = 'db-password-not-to-be-printed';
+    const KEY = 'subscription-key-gggggggggggg';
+    const REMOTE_FHIR = { EHR_ADAPTER: 'fhir-r4', EHR_BASE_URL: 'https://fhir.region.example/fhir', FHIR_ID_ROOT: '1.2.752.99999.1.1' };
+    const cases: Array<[string, () => Promise<Record<string, string>>]> = [
+      ['the review\'s case: fhir-r4 at a remote server, SUBSCRIPTION_KEYS and DATABASE_URL', async () => ({
+        ...REMOTE_FHIR, SUBSCRIPTION_KEYS: `app:${KEY}`, DATABASE_URL: `postgres://pdas:${PASSWORD}@127.0.0.1:1/pdas`,
+      })],
+      ['DATABASE_URL', async () => ({ DATABASE_URL: `postgres://pdas:${PASSWORD}@127.0.0.1:1/pdas` })],
+      ['REDIS_URL', async () => ({ REDIS_URL: 'redis://127.0.0.1:1' })],
+      ['SUBSCRIPTION_KEYS', async () => ({ SUBSCRIPTION_KEYS: `app:${KEY}` })],
+      ['TLS_CERT_FILE', async () => {
+        const pem = path.join(dataDir, 'placeholder.pem');
+        await writeFile(pem, 'placeholder');
+        return { TLS_CERT_FILE: pem, TLS_KEY_FILE: pem };
+      }],
+      ['EHR_BASE_URL', async () => ({ EHR_ADAPTER: 'xml-http', EHR_BASE_URL: 'https://ehr.region.example/' })],
+      ['DELEGATION_REGISTRY_URL', async () => ({ DELEGATION_REGISTRY: 'xml-http', DELEGATION_REGISTRY_URL: 'https://registry.region.example/' })],
+    ];
+
+    it.each(cases)('issue 34 item 3: %s without AUTH_ISSUER: exit 1, one line naming AUTH_ISSUER, no demo issuer, key or client made', async (_name, envOf) => {
+      const data = await mkdtemp(path.join(tmpdir(), 'pdas-startup-demo-'));
+      try {
+        const env = await envOf();
+        const ended = await start(env, data);
+        expect(ended.code).toBe(1);
+        const lines = ownLines(ended.stderr);
+        expect(lines).toHaveLength(1);
+        expect(lines[0]).toMatch(/^cannot start: AUTH_ISSUER /);
+        expect(lines[0]).not.toMatch(new RegExp(`${PASSWORD}|${KEY}`));
+        expect(ended.stdout).toBe('');
+        expect(await readdir(data)).toEqual([]);
+      } finally {
+        await rm(data, { recursive: true, force: true });
+      }
+    }, 70_000);
+
+    it.each([
+      ['a loopback xml-http simulator', { EHR_ADAPTER: 'xml-http', EHR_BASE_URL: 'http://127.0.0.1:1' }],
+      ['a loopback FHIR server', { EHR_ADAPTER: 'fhir-r4', EHR_BASE_URL: 'http://127.0.0.1:1/fhir', FHIR_ID_ROOT: '1.2.752.99999.1.1' }],
+    ])('issue 34 item 3: %s without AUTH_ISSUER still starts in demo mode', async (_name, env) => {
+      const data = await mkdtemp(path.join(tmpdir(), 'pdas-startup-demo-'));
+      try {
+        const ended = await runService(env, data, (stdout) => stdout.includes('DEMO MODE'));
+        expect(ended.stdout).toContain('DEMO MODE');
+        expect(await readdir(data)).toEqual(expect.arrayContaining(['demo-auth.json', 'demo-subscription-key']));
+      } finally {
+        await rm(data, { recursive: true, force: true });
+      }
+    }, 70_000);
+  });
 });
