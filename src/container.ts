@@ -81,7 +81,8 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
       { beforeMinutes: config.arrivalWindowBeforeMin, afterMinutes: config.arrivalWindowAfterMin }, d.resolve(TOKENS.WriteCoordinator)),
   });
   c.register(ReadAccessLog, {
-    useFactory: (d) => new ReadAccessLog(d.resolve(TOKENS.AccessLogReader), d.resolve(TOKENS.PageCursors), config.ehrTimezone, config.clientNames),
+    useFactory: (d) => new ReadAccessLog(d.resolve(TOKENS.AccessLogReader), d.resolve(TOKENS.PageCursors), config.ehrTimezone, config.clientNames,
+      { policy: config.releasePolicy, clock: d.resolve(TOKENS.Clock) }),
   });
   c.register(RegisterPayment, { useFactory: (d) => new RegisterPayment(d.resolve(TOKENS.EhrRecords), d.resolve(TOKENS.WriteCoordinator)) });
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { RELEASE_FILTERED_READS } from '../../src/domain/operations/table.js';
+import { GUARDIAN_LIMITED_OPERATIONS } from '../../src/domain/operations/table.js';
 import { ReleasePolicySchema } from '../../src/domain/release/release-policy.js';
 import { parseReleasePolicy } from '../../src/release-policy-settings.js';
 import { refusal } from '../support/config-refusal.js';
@@ -32,7 +32,7 @@ describe('RELEASE_POLICY_FILE, validated at start (issue 14 item 2)', () => {
     expect(Object.keys(policy ?? {}).sort()).toEqual(Object.keys(ReleasePolicySchema.properties).sort());
     expect(policy?.careUnits?.unitIds).toHaveLength(1);
     expect(policy?.careUnits?.accessZoneIds).toHaveLength(1);
-    expect(Object.keys(policy?.guardianAgeLimit?.operations ?? {}).every((op) => (RELEASE_FILTERED_READS as readonly string[]).includes(op))).toBe(true);
+    expect(Object.keys(policy?.guardianAgeLimit?.operations ?? {}).every((op) => (GUARDIAN_LIMITED_OPERATIONS as readonly string[]).includes(op))).toBe(true);
   });
 
   it('issue 14 item 2: README.md and docs/release-policy.md show the example file as it is', async () => {

@@ -11,7 +11,7 @@ import { InProcessCoordinator } from '../../src/adapters/write-coordination/in-p
 import { ReadAccessLog } from '../../src/domain/access-log/read-access-log.js';
 import { PatientAccessPolicy } from '../../src/domain/access/patient-access.js';
 import { MarkArrived } from '../../src/domain/use-cases/mark-arrived.js';
-import { ReadPatientData } from '../../src/domain/use-cases/read-patient-data.js';
+import { ReadPatientData, type ReleaseSettings } from '../../src/domain/use-cases/read-patient-data.js';
 import { RegisterPayment } from '../../src/domain/use-cases/register-payment.js';
 import type { RouteDependencies } from '../../src/http/routes/dependencies.js';
 import type { AccessLogReader } from '../../src/ports/access-log.port.js';
@@ -47,8 +47,10 @@ export function useCasesOver(ehr: EhrRecords & DelegationRegistry, clock: Clock,
 }
 
 /** The access log over `reader`, its cursors sealed with `secret` (random: a fresh one per app), as src/container.ts wires it. */
-export function accessLogOver(reader: AccessLogReader, clientNames: ReadonlyMap<string, string> = new Map(), secret: Buffer = randomBytes(32)): ReadAccessLog {
-  return new ReadAccessLog(reader, new HmacPageCursors(secret), ZONE, clientNames);
+export function accessLogOver(
+  reader: AccessLogReader, clientNames: ReadonlyMap<string, string> = new Map(), secret: Buffer = randomBytes(32), release?: ReleaseSettings,
+): ReadAccessLog {
+  return new ReadAccessLog(reader, new HmacPageCursors(secret), ZONE, clientNames, release);
 }
 
 /** The production verifier, trusting the loopback test issuer; TEST_CLIENT_ID is the one listed client (AUTH_CLIENT_IDS). */

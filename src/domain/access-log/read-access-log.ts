@@ -1,4 +1,7 @@
 import type { AccessLogReader, AccessLogQuery } from '../../ports/access-log.port.js';
+import type { AccessBasis } from '../access/relationship.js';
+import { guardianAgeWithholds } from '../release/guardian-age.js';
+import type { ReleaseSettings } from '../use-cases/read-patient-data.js';
 import type { TimeRange } from '../time/time-range.js';
 import type { PageCursors } from '../../ports/page-cursors.port.js';
 import { DomainError } from '../errors.js';
@@ -9,6 +12,8 @@ import { entryOf, type AccessLogEntry, type ClientNames, type LogViewer } from '
 export interface AccessLogRequest {
   /** The patient whose log is read; the caller's right to act for them is already decided. */
   patientId: string;
+  /** On what basis the caller reads it: the guardian age limit of the log looks at it. */
+  basis: AccessBasis;
   viewer: LogViewer;
   range: TimeRange;
   limit: number;
@@ -19,6 +24,8 @@ export interface AccessLogPage {
   entries: AccessLogEntry[];
   /** The cursor of the next page; absent on the last. */
   next?: string;
+  /** How many entries the release policy withheld from this page (docs/contract.md#only-what-may-be-released); never which. */
+  withheld: number;
 }
 
 export const invalidCursor = (): DomainError => new DomainError('INVALID_PAGE', 'Query parameter cursor is not valid for this query.');
@@ -26,7 +33,9 @@ export const invalidCursor = (): DomainError => new DomainError('INVALID_PAGE', 
 /**
  * The patient's access log, a page at a time, oldest first (docs/contract.md#the-patients-access-log). A cursor is bound to the
  * store, the patient and the interval, so it cannot be replayed for another patient or query; the
- * page size may change from one page to the next.
+ * page size may change from one page to the next. Past the guardian age limit the release policy sets
+ * for `getAccessLog`, a guardian (and a client token, for a minor) gets every page empty, with no next,
+ * as another read whose whole answer the limit takes: the page is read only to count what was withheld.
  */
 export class ReadAccessLog {
   constructor(
@@ -34,6 +43,7 @@ export class ReadAccessLog {
     private readonly cursors: PageCursors,
     private readonly zone: string,
     private readonly clientNames: ClientNames = new Map(),
+    private readonly release: ReleaseSettings | undefined = undefined,
   ) {}
 
   async page(request: AccessLogRequest): Promise<AccessLogPage> {
@@ -52,8 +62,14 @@ export class ReadAccessLog {
     }
     const found = await this.reader.page(query);
     const shown = found.slice(0, request.limit);
+    if (this.withholdsAll(request)) return { entries: [], withheld: shown.length };
     const entries = shown.map((f) => entryOf(f.access, request.patientId, request.viewer, this.zone, this.clientNames));
     const last = shown.at(-1);
-    return found.length > request.limit && last !== undefined ? { entries, next: this.cursors.seal(last.position, binding) } : { entries };
+    return found.length > request.limit && last !== undefined ? { entries, next: this.cursors.seal(last.position, binding), withheld: 0 } : { entries, withheld: 0 };
+  }
+
+  private withholdsAll({ basis, patientId }: AccessLogRequest): boolean {
+    if (this.release?.policy === undefined) return false;
+    return guardianAgeWithholds(this.release.policy, 'getAccessLog', basis, patientId, this.release.clock.now(), this.zone);
   }
 }

@@ -65,3 +65,10 @@ export const changesPatientData = (operation: string): boolean =>
 
 /** The reads the release policy may filter, each of which may have its own guardian age limit. */
 export const RELEASE_FILTERED_READS: readonly ReadName[] = READ_NAMES.filter((name) => OPERATIONS[name].policy.release !== undefined);
+
+/**
+ * What a guardian age limit may name: the reads the release policy filters, and the access log (past
+ * its age a guardian no longer sees who read the child's record, docs/contract.md#the-patients-access-log).
+ * Each answer of these may carry `Patient-Data-Filtered`.
+ */
+export const GUARDIAN_LIMITED_OPERATIONS: readonly OperationName[] = [...RELEASE_FILTERED_READS, 'getAccessLog'];

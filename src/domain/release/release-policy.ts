@@ -48,7 +48,7 @@ export const ReleasePolicySchema = Type.Object({
   }, strict)),
   /** Journal notes with a keyword (at any depth) of one of these names are withheld. */
   keywords: Type.Optional(Type.Object({ names: Names, ...ForClientTokens }, strict)),
-  /** From the age given per operation, a guardian (and a client token, for a minor) gets none of that read's items. */
+  /** From the age given per operation, a guardian (and a client token, for a minor) gets none of that read's items (or of the access log). */
   guardianAgeLimit: Type.Optional(Type.Object({
     /** By operation id; which reads may have one is the operation table's to say (`guardianLimitFaults`). */
     operations: Type.Record(Type.String(), ChildAge, { minProperties: 1 }),
@@ -60,7 +60,7 @@ export type ReleasePolicy = Static<typeof ReleasePolicySchema>;
 
 /**
  * What the schema cannot say: a care-unit rule must list something, and an age limit names only
- * reads whose journal content the policy governs (`limited`). Returns the faults, empty when none.
+ * operations it can govern (`limited`: the filtered reads and the access log). Returns the faults, empty when none.
  */
 export function policyFaults(policy: ReleasePolicy, limited: readonly string[]): string[] {
   const faults: string[] = [];

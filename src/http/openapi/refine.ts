@@ -4,7 +4,7 @@
  * operation's scope, documented answers with their headers and an example from the demo data,
  * named schemas, and the paths as written without a trailing slash (both forms answer).
  */
-import { isOperationName, OPERATIONS, RELEASE_FILTERED_READS, type OperationName } from '../../domain/operations/table.js';
+import { GUARDIAN_LIMITED_OPERATIONS, isOperationName, OPERATIONS, type OperationName } from '../../domain/operations/table.js';
 import { ErrorResponseSchema, StatusErrorSchema } from '../schemas/errors.js';
 import { exampleOf } from './examples.js';
 import { hoistNamedSchemas } from './named-schemas.js';
@@ -44,7 +44,7 @@ function successResponse(operation: OperationName, generated: Json): Json {
   else if (exampleOf(operation) !== undefined) media.example = exampleOf(operation);
   // A route's own answer headers (the access log's Link) and further media types (its FHIR form) are kept beside the common ones.
   const others = Object.fromEntries(Object.entries(content ?? {}).filter(([type]) => type !== 'application/json'));
-  const filtered = (RELEASE_FILTERED_READS as readonly string[]).includes(operation) ? FILTERED_HEADERS : {};
+  const filtered = GUARDIAN_LIMITED_OPERATIONS.includes(operation) ? FILTERED_HEADERS : {};
   const headers = { ...headersFor(200), ...filtered, ...(generated.headers as Json | undefined) };
   return { description: OPERATIONS[operation].docs.success, headers, content: { 'application/json': media, ...others } };
 }

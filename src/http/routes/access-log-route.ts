@@ -5,6 +5,7 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../domain/access-log/page-s
 import { timeRangeFrom } from '../../domain/time/time-range.js';
 import { auditEventBundle, AuditEventBundleSchema } from '../access-log/fhir-audit-event.js';
 import { named } from '../openapi/schema-names.js';
+import { noteWithheld } from '../release-header.js';
 import { accessFor, targetPatientOf } from '../request-patient.js';
 import type { RouteKind } from './route-parts.js';
 
@@ -45,12 +46,13 @@ export const accessLogRoute: RouteKind = (_route, deps) => ({
     const query = request.query as Query;
     const patientId = targetPatientOf(request, deps.accessPolicy);
     const range = timeRangeFrom(query.fromDateTime, query.toDateTime, deps.zone);
-    await accessFor(request, deps.accessPolicy, patientId);
+    const { basis } = await accessFor(request, deps.accessPolicy, patientId);
     const viewer = request.token?.personId === undefined ? {} : { personId: request.token.personId };
     const page = await deps.readAccessLog.page({
-      patientId, viewer, range, limit: query.limit ?? DEFAULT_PAGE_SIZE,
+      patientId, basis, viewer, range, limit: query.limit ?? DEFAULT_PAGE_SIZE,
       ...(query.cursor === undefined ? {} : { cursor: query.cursor }),
     });
+    noteWithheld(request, reply, page.withheld);
     const next = page.next === undefined ? undefined : nextUrl(request, query, page.next);
     if (next !== undefined) reply.header('link', `<${next}>; rel="next"`);
     if (request.headers.accept?.includes(FHIR_JSON) === true) {

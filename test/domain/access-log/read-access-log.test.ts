@@ -37,7 +37,7 @@ describe('issue 14 access log: pages and cursors', () => {
       const seen: string[] = [];
       let cursor: string | undefined;
       do {
-        const page = await log.page({ patientId: PATIENT, viewer: { personId: PATIENT }, range: {}, limit, ...(cursor ? { cursor } : {}) });
+        const page = await log.page({ patientId: PATIENT, basis: 'self', viewer: { personId: PATIENT }, range: {}, limit, ...(cursor ? { cursor } : {}) });
         expect(page.entries.length).toBeLessThanOrEqual(limit);
         seen.push(...page.entries.map((e) => e.requestId));
         cursor = page.next;
@@ -49,14 +49,14 @@ describe('issue 14 access log: pages and cursors', () => {
   it('issue 14: fromDateTime and toDateTime are inclusive local seconds', async () => {
     const log = new ReadAccessLog(await trailWith(30), cursors, ZONE);
     // 09:00:03 to 09:00:09 Stockholm (UTC+1) = T0 + 3 s .. T0 + 9.999 s.
-    const page = await log.page({ patientId: PATIENT, viewer: {}, range: { from: '20261121090003', to: '20261121090009' }, limit: 100 });
+    const page = await log.page({ patientId: PATIENT, basis: 'self', viewer: {}, range: { from: '20261121090003', to: '20261121090009' }, limit: 100 });
     expect(page.entries.map((e) => e.requestId)).toEqual([3, 4, 6, 7, 9].map(idOf));
     expect(page.next).toBeUndefined();
   });
 
   it('issue 14: a cursor altered, forged, or used for another patient or interval is refused', async () => {
     const log = new ReadAccessLog(await trailWith(30), cursors, ZONE);
-    const first = await log.page({ patientId: PATIENT, viewer: {}, range: {}, limit: 2 });
+    const first = await log.page({ patientId: PATIENT, basis: 'self', viewer: {}, range: {}, limit: 2 });
     const cursor = first.next ?? '';
     expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
     const flipped = cursor.slice(0, 5) + (cursor[5] === 'A' ? 'B' : 'A') + cursor.slice(6);
@@ -69,17 +69,17 @@ describe('issue 14 access log: pages and cursors', () => {
       { patientId: PATIENT, range: {}, cursor: new HmacPageCursors(randomBytes(32)).seal({ timeMs: T0, id: '1' }, `memory|${PATIENT}||`) },
     ];
     for (const a of attempts) {
-      await expect(log.page({ ...a, viewer: {}, limit: 2 })).rejects.toThrow(DomainError);
+      await expect(log.page({ ...a, basis: 'client', viewer: {}, limit: 2 })).rejects.toThrow(DomainError);
     }
     // The same cursor with another page size is fine.
-    const second = await log.page({ patientId: PATIENT, viewer: {}, range: {}, limit: 5, cursor });
+    const second = await log.page({ patientId: PATIENT, basis: 'self', viewer: {}, range: {}, limit: 5, cursor });
     expect(second.entries[0]?.requestId).toBe(idOf(3));
   });
 
   it('issue 14: the limit is 1 to 500', async () => {
     const log = new ReadAccessLog(await trailWith(3), cursors, ZONE);
     for (const limit of [0, 501, 1.5, Number.NaN]) {
-      await expect(log.page({ patientId: PATIENT, viewer: {}, range: {}, limit })).rejects.toThrow(DomainError);
+      await expect(log.page({ patientId: PATIENT, basis: 'self', viewer: {}, range: {}, limit })).rejects.toThrow(DomainError);
     }
   });
 });

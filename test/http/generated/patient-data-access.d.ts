@@ -6507,6 +6507,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Patient-Data-Filtered": components["headers"]["Patient-Data-Filtered"];
                     /** @description The next page: `<URL>; rel="next"` (RFC 8288), the same query with a `cursor`. Absent on the last page. */
                     Link?: string;
                     [name: string]: unknown;
