@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AuditTrail, OutcomeRecord } from '../ports/audit-trail.port.js';
@@ -5,8 +6,10 @@ import type { Clock } from '../ports/clock.port.js';
 
 /** One window of the tally: the first refusal of each kind in it is audited, the rest counted. */
 export const REFUSAL_WINDOW_MS = 60_000;
-/** Kinds tracked per window; refusals of further kinds are counted together and not audited. */
+/** Kinds tracked per window; refusals of further kinds are counted per status, and audited as that count. */
 const MAX_KINDS = 10_000;
+/** The operation of the record that counts a window's refusals of kinds past MAX_KINDS. */
+export const UNAUDITED_REFUSALS = 'refusalsNotAudited';
 
 const KEYLESS = 'requests without a valid subscription key refused';
 const KEYED = 'requests with a valid subscription key and no valid token refused';
@@ -26,12 +29,18 @@ interface Tally {
  * subscription key, operation and status per minute: the first is stored as usual, the
  * others are counted and logged with their number when the minute is over, so a flood of them
  * cannot grow the audit store at the sender's rate (issue 12 item 4 and issue 20 item 4, threats
- * 38 and 45 of docs/threat-model.md#found-by-independent-review).
+ * 38 and 45 of docs/threat-model.md#found-by-independent-review). Past MAX_KINDS kinds a minute a
+ * refusal is only counted, per status (at most one count per 4xx status, whatever the flood); when
+ * the minute is over each count is audited as one record of its own kind, `refusalsNotAudited` with
+ * `unaudited` (docs/operations.md#the-audit-store), so the trail shows they happened.
  */
 export class RefusalTally {
   private window = Number.NaN;
   private readonly tallies = new Map<string, Tally>();
-  private overflow = 0;
+  /** Refusals of kinds past MAX_KINDS this window, by status. */
+  private readonly overflow = new Map<number, number>();
+  /** Counts being stored; close() waits for them before the trail is closed. */
+  private readonly pending = new Set<Promise<void>>();
   // A window that ends with no refusal after it is reported all the same.
   private readonly timer = setInterval(() => this.rollOver(), REFUSAL_WINDOW_MS).unref();
 
@@ -48,7 +57,7 @@ export class RefusalTally {
       return Promise.resolve();
     }
     if (this.tallies.size >= MAX_KINDS) {
-      this.overflow += 1;
+      this.overflow.set(record.status, (this.overflow.get(record.status) ?? 0) + 1);
       return Promise.resolve();
     }
     this.tallies.set(kind, {
@@ -62,11 +71,11 @@ export class RefusalTally {
     });
   }
 
-  /** Reports the window in progress; the trail itself is closed by whoever opened it. */
-  close(): Promise<void> {
+  /** Reports the window in progress and waits for its counts to be stored; the trail itself is closed by whoever opened it. */
+  async close(): Promise<void> {
     clearInterval(this.timer);
     this.report();
-    return Promise.resolve();
+    await Promise.all(this.pending);
   }
 
   private rollOver(): void {
@@ -80,10 +89,25 @@ export class RefusalTally {
     for (const t of this.tallies.values()) {
       if (t.refused > 1) this.logger.warn({ ...t, audited: 1, windowMs: REFUSAL_WINDOW_MS }, t.subscription === undefined ? KEYLESS : KEYED);
     }
-    if (this.overflow > 0) {
-      this.logger.warn({ refused: this.overflow, audited: 0, windowMs: REFUSAL_WINDOW_MS }, 'requests refused before authentication, of more kinds than are tallied');
+    // At the window's end (or at close, if sooner): the instant the count covers up to.
+    const until = Math.min((this.window + 1) * REFUSAL_WINDOW_MS, this.clock.now());
+    for (const [status, unaudited] of this.overflow) {
+      this.logger.warn({ refused: unaudited, audited: 0, status, windowMs: REFUSAL_WINDOW_MS }, 'requests refused before authentication, of more kinds than are tallied');
+      this.storeCount(new Date(until).toISOString(), status, unaudited);
     }
     this.tallies.clear();
-    this.overflow = 0;
+    this.overflow.clear();
+  }
+
+  /** Appended at once, so the count precedes the next window's records in the trail. */
+  private storeCount(time: string, status: number, unaudited: number): void {
+    const id = randomUUID();
+    const record: OutcomeRecord = {
+      time, requestId: id, serviceRequestId: id, operation: UNAUDITED_REFUSALS, sourceAddress: '', outcome: 'denied', status, unaudited,
+    };
+    const stored = this.trail.append(record).catch((err: unknown) => {
+      this.logger.error({ err, status, unaudited, windowMs: REFUSAL_WINDOW_MS }, 'the count of refusals not audited could not be stored');
+    }).finally(() => this.pending.delete(stored));
+    this.pending.add(stored);
   }
 }

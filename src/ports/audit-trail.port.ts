@@ -38,6 +38,12 @@ export interface OutcomeRecord extends AuditFields {
   status: number;
   /** How many items the release policy withheld from the answer (docs/contract.md#only-what-may-be-released), when any; never which. */
   withheld?: number;
+  /**
+   * Only on a record of operation `refusalsNotAudited`, which answers no request: how many refusals
+   * before authentication with this status were counted in the window ending at `time` and not
+   * audited one by one (docs/operations.md#the-audit-store).
+   */
+  unaudited?: number;
 }
 
 /**

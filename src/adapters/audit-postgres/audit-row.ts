@@ -10,8 +10,8 @@ export const COLUMNS = [
   'subscription', 'patient_id', 'delegation', 'source_address', 'outcome', 'status',
 ] as const;
 
-/** Columns added by migrations 2, 3 and 4, after `status` in the INSERT and the canonical form. */
-export const LATER_COLUMNS = ['phase', 'service_request_id', 'withheld', 'caller_request_id'] as const;
+/** Columns added by migrations 2 to 5, after `status` in the INSERT and the canonical form. */
+export const LATER_COLUMNS = ['phase', 'service_request_id', 'withheld', 'caller_request_id', 'unaudited'] as const;
 
 /** One record as stored: `time` is UTC with microseconds, absent fields are null, in COLUMNS order, then LATER_COLUMNS. */
 export interface StoredValues {
@@ -25,9 +25,13 @@ export interface StoredValues {
   withheld: number | null;
   /** The caller's X-Request-Id as kept for operators; null when none was sent (and for every older row). */
   callerRequestId: string | null;
+  /** On a `refusalsNotAudited` row, how many refusals it counts; null on every other row. */
+  unaudited: number | null;
 }
 
 const OUTCOMES = new Set<string>(['allowed', 'denied', 'failed']);
+/** A positive whole number the integer columns hold. */
+const isCount = (n: number): boolean => Number.isInteger(n) && n >= 1 && n <= 2_147_483_647;
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 /** What the HTTP layer keeps of a caller's id, and the column's CHECK: printable ASCII, 1 to 128 characters. */
 const CALLER_ID = /^[\x20-\x7e]{1,128}$/;
@@ -59,9 +63,9 @@ export function toStoredValues(record: AuditRecord): StoredValues {
     throw new TypeError('audit record phase or status is invalid');
   }
   const withheld = attempt ? undefined : record.withheld;
-  if (withheld !== undefined && (!Number.isInteger(withheld) || withheld < 1 || withheld > 2_147_483_647)) {
-    throw new TypeError('audit record withheld count is invalid');
-  }
+  if (withheld !== undefined && !isCount(withheld)) throw new TypeError('audit record withheld count is invalid');
+  const unaudited = attempt ? undefined : record.unaudited;
+  if (unaudited !== undefined && !isCount(unaudited)) throw new TypeError('audit record unaudited count is invalid');
   for (const field of ['requestId', 'operation'] as const) {
     if (typeof record[field] !== 'string' || record[field] === '') throw new TypeError(`audit record lacks ${field}`);
   }
@@ -83,20 +87,24 @@ export function toStoredValues(record: AuditRecord): StoredValues {
     serviceRequestId: storable(record.serviceRequestId, 'serviceRequestId'),
     withheld: withheld ?? null,
     callerRequestId: caller ?? null,
+    unaudited: unaudited ?? null,
   };
 }
 
 /**
  * sha256 over the canonical JSON array of every column (COLUMNS order, then LATER_COLUMNS) followed
- * by the previous hash. A row whose later columns hold their defaults (an outcome with no service
- * request id: every row written before migration 2) leaves them out, and so does a row with nothing
- * withheld its `withheld` (every row written before migration 3), so those rows keep their hashes. A
- * row with a caller's request id (migration 4) has all four, `withheld` null or not: only such a row
- * has four, so no two rows share a canonical form, and every older row keeps its hash.
+ * by the previous hash. The columns of migrations 2 and 3 are spelled as rows written before them
+ * had them: none for an outcome with no service request id and nothing withheld, else `phase`,
+ * `service_request_id` and `withheld` when not null. The columns of migrations 4 and 5
+ * (`caller_request_id`, `unaudited`) are spelled only when one is set, up to the last one set, and
+ * then `withheld` is spelled out, null included: such a row has four or five later values and every
+ * other row at most three, so no two rows share a canonical form and every older row keeps its hash.
  */
 export function rowHash(values: StoredValues, prevHash: string): string {
+  const newer = [values.callerRequestId, values.unaudited];
+  while (newer.length > 0 && newer[newer.length - 1] === null) newer.pop();
   const withheld = values.withheld === null ? [] : [values.withheld];
-  const later = values.callerRequestId !== null ? [values.phase, values.serviceRequestId, values.withheld, values.callerRequestId]
+  const later = newer.length > 0 ? [values.phase, values.serviceRequestId, values.withheld, ...newer]
     : values.phase === 'outcome' && values.serviceRequestId === null && values.withheld === null
       ? [] : [values.phase, values.serviceRequestId, ...withheld];
   const canonical = JSON.stringify([values.time, ...values.text, values.status, ...later, prevHash]);
@@ -123,13 +131,14 @@ export interface SelectedRow {
   service_request_id: string | null;
   withheld: number | null;
   caller_request_id: string | null;
+  unaudited: number | null;
   prev_hash: string;
   hash: string;
 }
 
 // The text form of `time` gets another name, so an ORDER BY time still sorts the timestamptz column.
 export const SELECT_COLUMNS = `id, to_char(time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS time_utc, request_id, operation, actor_issuer, actor_subject, actor_person_id,
-  client_id, subscription, patient_id, delegation, source_address, outcome, status, phase, service_request_id, withheld, caller_request_id, prev_hash, hash`;
+  client_id, subscription, patient_id, delegation, source_address, outcome, status, phase, service_request_id, withheld, caller_request_id, unaudited, prev_hash, hash`;
 
 export function storedValuesOf(row: SelectedRow): StoredValues {
   return {
@@ -137,6 +146,7 @@ export function storedValuesOf(row: SelectedRow): StoredValues {
     text: [row.request_id, row.operation, row.actor_issuer, row.actor_subject, row.actor_person_id, row.client_id,
       row.subscription, row.patient_id, row.delegation, row.source_address, row.outcome],
     status: row.status, phase: row.phase, serviceRequestId: row.service_request_id, withheld: row.withheld, callerRequestId: row.caller_request_id,
+    unaudited: row.unaudited,
   };
 }
 
@@ -153,7 +163,10 @@ export function recordOf(row: SelectedRow): AuditRecord {
   };
   const record: AuditRecord = row.phase === 'attempt'
     ? { ...common, phase: 'attempt', outcome: 'allowed' }
-    : { ...common, outcome: row.outcome, status: row.status ?? 0, ...(row.withheld === null ? {} : { withheld: row.withheld }) } satisfies OutcomeRecord;
+    : {
+      ...common, outcome: row.outcome, status: row.status ?? 0,
+      ...(row.withheld === null ? {} : { withheld: row.withheld }), ...(row.unaudited === null ? {} : { unaudited: row.unaudited }),
+    } satisfies OutcomeRecord;
   if (row.service_request_id !== null) record.serviceRequestId = row.service_request_id;
   if (row.caller_request_id !== null) record.callerRequestId = row.caller_request_id;
   if (row.actor_issuer !== null && row.actor_subject !== null) {

@@ -2,7 +2,7 @@ import type { ClientBase, QueryResult } from 'pg';
 import { COLUMNS, GENESIS, LATER_COLUMNS, rowHash, type StoredValues } from './audit-row.js';
 import { lockKey, quotedSchema } from './sql-names.js';
 
-const ARRAY_TYPES = ['timestamptz', ...Array<string>(11).fill('text'), 'smallint', 'text', 'text', 'integer', 'text', 'text', 'text'];
+const ARRAY_TYPES = ['timestamptz', ...Array<string>(11).fill('text'), 'smallint', 'text', 'text', 'integer', 'text', 'integer', 'text', 'text'];
 const INSERTED = [...COLUMNS, ...LATER_COLUMNS, 'prev_hash', 'hash'];
 
 function insertSql(s: string): string {
@@ -36,7 +36,7 @@ export async function insertChained(client: ClientBase, schema: string, batch: r
   const columns: unknown[][] = INSERTED.map(() => []);
   for (const values of batch) {
     const hash = rowHash(values, prev);
-    [values.time, ...values.text, values.status, values.phase, values.serviceRequestId, values.withheld, values.callerRequestId, prev, hash]
+    [values.time, ...values.text, values.status, values.phase, values.serviceRequestId, values.withheld, values.callerRequestId, values.unaudited, prev, hash]
       .forEach((v, i) => columns[i]?.push(v));
     prev = hash;
   }

@@ -83,6 +83,17 @@ const MIGRATIONS: readonly Migration[] = [
       COMMENT ON COLUMN ${s}.access_log.caller_request_id IS
         'The caller''s X-Request-Id as sent (identity numbers and tokens replaced, printable ASCII, at most 128 characters), for operators; never shown to a patient. request_id is the service''s own id from migration 4 on; older rows may hold the caller''s there.';`,
   },
+  {
+    // Issue 34: a row of operation refusalsNotAudited counts the refusals of one status that a minute's
+    // tally left unaudited (src/http/refusal-tally.ts); null on every other row.
+    version: 5,
+    sql: (s) => `
+      ALTER TABLE ${s}.access_log
+        ADD COLUMN unaudited integer CHECK (unaudited > 0),
+        ADD CONSTRAINT access_log_unaudited_outcome CHECK (unaudited IS NULL OR phase = 'outcome');
+      COMMENT ON COLUMN ${s}.access_log.unaudited IS
+        'On a refusalsNotAudited row: how many refusals before authentication with its status were counted in the minute ending at its time and not stored one by one; null on every other row.';`,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);
