@@ -76,6 +76,16 @@ describe('issue 13 item 5: an OpenAPI document an integrator can generate a clie
     });
   });
 
+  it('issue 34 item 11d: with a real AUTH_ISSUER the document says nothing of a demo issuer, demo mode or demo data, anywhere', async () => {
+    const real = await publishedDocument({ kind: 'issuer', issuer: 'https://login.region.example/realms/pdas' });
+    const text = JSON.stringify(real);
+    // Demographic information is no demo.
+    expect(text.match(/.{0,60}demo(?!graph).{0,60}/gi) ?? []).toEqual([]);
+    expect(text).toContain('https://login.region.example/realms/pdas/.well-known/openid-configuration');
+    // The demo's own document still guides a newcomer through it.
+    expect(JSON.stringify(doc)).toMatch(/Demo mode: three clicks/);
+  });
+
   it('issue 13 item 5: gives every operation a tag, summary and description; vendor paths have their own tag', () => {
     const tags = (doc.tags as Json[]).map((t) => t.name);
     for (const { path, op } of operationsOf(doc)) {

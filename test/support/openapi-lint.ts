@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import type { OAuthDocumentation } from '../../src/http/openapi/security.js';
 import { startTestApp } from './test-app.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -10,9 +11,9 @@ const SPECTRAL = path.join(ROOT, 'node_modules', '.bin', 'spectral');
 
 export interface Finding { code: string; severity: number; path: string[]; message: string }
 
-/** The document the service publishes at /openapi.json (test app: embedded EHR, demo issuer's default address). */
-export async function publishedDocument(): Promise<Record<string, unknown>> {
-  const t = await startTestApp();
+/** The document the service publishes at /openapi.json (test app: embedded EHR, the demo issuer's default address unless `oauth` names another). */
+export async function publishedDocument(oauth?: OAuthDocumentation): Promise<Record<string, unknown>> {
+  const t = await startTestApp(oauth === undefined ? {} : { oauth });
   try {
     return (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
   } finally {

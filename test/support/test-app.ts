@@ -12,6 +12,7 @@ import { EmbeddedEhr } from '../../src/adapters/ehr-embedded/embedded-ehr.js';
 import { WriteStateStore } from '../../src/adapters/ehr-embedded/write-state-store.js';
 import { countingRedisStore, DEFAULT_RATE_LIMIT_NAMESPACE } from '../../src/adapters/rate-limit-redis/counting-store.js';
 import { StaticSubscriptionKeys } from '../../src/adapters/subscription-keys/static-subscription-keys.js';
+import type { OAuthDocumentation } from '../../src/http/openapi/security.js';
 import type { ReleasePolicy } from '../../src/domain/release/release-policy.js';
 import { ReadPatientData } from '../../src/domain/use-cases/read-patient-data.js';
 import { buildApp } from '../../src/http/app.js';
@@ -88,6 +89,8 @@ export interface TestAppOptions {
   metrics?: PrometheusMetrics;
   /** RELEASE_POLICY_FILE's policy; none (nothing withheld) by default. */
   releasePolicy?: ReleasePolicy;
+  /** The issuer the OpenAPI document names (AUTH_ISSUER, or the demo issuer); the demo issuer's default address by default. */
+  oauth?: OAuthDocumentation;
 }
 
 interface Backend<E extends AnyEhr> {
@@ -143,6 +146,7 @@ async function startAppOver<E extends AnyEhr>(backend: Backend<E>, clock: FixedC
     readAccessLog: accessLogOver(options.accessLog ?? audit, options.clientNames, options.cursorSecret,
       options.releasePolicy ? { policy: options.releasePolicy, clock } : undefined),
     ...(options.metrics ? { metrics: options.metrics } : {}),
+    ...(options.oauth ? { oauth: options.oauth } : {}),
     subscriptionKeys: new StaticSubscriptionKeys(new Map([['test', KEY], ['other', OTHER_KEY]])),
     ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
     ...(options.answerMemory ? { answerMemory: options.answerMemory } : {}),

@@ -45,7 +45,7 @@ export function baseDocument(basePath: string, oauth: OAuthDocumentation): Recor
     },
     servers: [{
       url: basePath === '' ? '/' : basePath,
-      description: 'This service, wherever it runs (local demo, test or production); under BASE_PATH when one is set.',
+      description: 'This service, wherever it runs (local, test, staging or production); under BASE_PATH when one is set.',
       'x-internal': false,
     }],
     tags: tags().map((tag) => ({ ...tag })),

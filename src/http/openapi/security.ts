@@ -1,7 +1,10 @@
 import { apiScopes } from '../../domain/access/scopes.js';
 import { OPERATIONS, type OperationName } from '../../domain/operations/table.js';
 
-/** Where the OAuth 2.0 scheme of the document points: the demo issuer's endpoints, or another issuer's discovery. */
+/**
+ * Where the OAuth 2.0 scheme of the document points: the demo issuer's endpoints, or another issuer's
+ * discovery. With another issuer the document says nothing of a demo (issue 34 item 11d).
+ */
 export type OAuthDocumentation =
   | { kind: 'demo'; issuer: string }
   | { kind: 'issuer'; issuer: string };
@@ -19,7 +22,7 @@ export const SIGN_IN_SCOPE = 'openid';
 
 const TOKEN_RULES = 'Access tokens are signed JWTs (RS256 or another asymmetric algorithm the issuer publishes; never `none` or HS*), '
   + 'checked as RFC8725 recommends: signature against the issuer\'s JWKS, `iss`, `aud` (patient-data-access by default), `exp` and `nbf` '
-  + 'with at most 60 s of clock skew. They live 15 minutes at the demo issuer; ask for a new one when it expires. Scopes may also be '
+  + 'with at most 60 s of clock skew; ask for a new one when it expires. Scopes may also be '
   + 'given SMART-style (`patient/Appointment.read`). A person token carries the person\'s identity number in the `patient` claim; '
   + 'a client token (client credentials, no patient claim) must name the patient in the `patient` header.';
 
@@ -31,7 +34,7 @@ export function securitySchemes(oauth: OAuthDocumentation): Record<string, objec
     ? {
       type: 'oauth2',
       description: `OAuth 2.0 at the demo authorization server (${oauth.issuer}; a stand-in for your real one). ${TOKEN_RULES} `
-        + 'Sign in as a demo person with the authorization code flow and PKCE (S256). Client-credentials tokens (kiosks, '
+        + 'Its tokens live 15 minutes. Sign in as a demo person with the authorization code flow and PKCE (S256). Client-credentials tokens (kiosks, '
         + 'integrations) come from its token endpoint with a client secret, which a browser page cannot keep: see the README.',
       flows: {
         authorizationCode: {
