@@ -91,15 +91,17 @@ function casesOf(name: (typeof OPERATION_NAMES)[number]): Case[] {
 const CASES = OPERATION_NAMES.flatMap(casesOf);
 const PART_WORDS = { query: 'Query parameter', header: 'Header', body: 'Body member' } as const;
 
+/** One app for the file, and a token of the patient who reads. */
+let t: TestApp;
+let token: string;
+beforeAll(async () => {
+  t = await startTestApp();
+  token = await t.personToken(ADULT);
+});
+afterAll(() => t.close());
+
 describe('issue 22: a 400 says which field and what it must be, for every operation', () => {
-  let t: TestApp;
-  let token: string;
   const seen = new Set<string>();
-  beforeAll(async () => {
-    t = await startTestApp();
-    token = await t.personToken(ADULT);
-  });
-  afterAll(() => t.close());
 
   it('covers the kinds of bad input the issue names', () => {
     const kinds = new Set(CASES.map((c) => c.kind));
@@ -155,5 +157,46 @@ describe('issue 22: a 400 says which field and what it must be, for every operat
     const message = (kind: string) => [...seen].find((row) => row.includes(kind)) ?? '';
     expect(message('a paymentType not allowed')).toContain(PAYMENT_TYPES.join(', '));
     expect(message('a status other than arrived')).toContain('| Body member status must be arrived. |');
+  });
+});
+
+/**
+ * Issue 34 item 12: on the vendor's lab path the bounds may carry the vendor's names; a 400 about a
+ * bound names the parameter the caller sent, never the operation's own name they did not send.
+ */
+describe('issue 34 item 12: a bad bound at the vendor\'s lab path names the parameter sent', () => {
+  const LAB = '/api/open/chemistrylabreports/';
+
+  const refusal = async (query: string): Promise<string> => {
+    const res = await t.call({ method: 'GET', url: `${LAB}?${query}`, token });
+    expect([query, res.statusCode]).toEqual([query, 400]);
+    return String((res.json() as { error: unknown }).error);
+  };
+
+  it.each([
+    ['startActionDateTime', 'an impossible date', '2025-04-31T12:00:00'],
+    ['endActionDateTime', 'an impossible date', '2025-02-30T08:00:00'],
+    ['startActionDateTime', 'a date without a time', '2025-01-01'],
+    ['endActionDateTime', 'a trailing Z', '2025-01-01T08:00:00Z'],
+  ])('issue 34 item 12: %s with %s is refused naming it, with the form expected and an example', async (name, _kind, value) => {
+    const message = await refusal(`${name}=${value}`);
+    expect(message).toMatch(new RegExp(`^Query parameter ${name} must be .*YYYY-MM-DDThh:mm:ss.*e\\.g\\.`));
+    expect(message).not.toMatch(/fromDateTime|toDateTime/);
+  });
+
+  it('issue 34 item 12: a start after the end names the two parameters as sent, in either form', async () => {
+    const later = '2025-05-01T00:00:00';
+    const earlier = '2025-04-01T00:00:00';
+    expect(await refusal(`startActionDateTime=${later}&endActionDateTime=${earlier}`))
+      .toBe('Query parameter startActionDateTime must not be after endActionDateTime.');
+    expect(await refusal(`startActionDateTime=${later}&toDateTime=${earlier}`)).toBe('Query parameter startActionDateTime must not be after toDateTime.');
+    expect(await refusal(`fromDateTime=${later}&endActionDateTime=${earlier}`)).toBe('Query parameter fromDateTime must not be after endActionDateTime.');
+    expect(await refusal(`fromDateTime=${later}&toDateTime=${earlier}`)).toBe('Query parameter fromDateTime must not be after toDateTime.');
+  });
+
+  it('issue 34 item 12: the operation\'s own names keep their messages, at the vendor path and the spec path', async () => {
+    expect(await refusal('fromDateTime=2025-04-31T12:00:00')).toMatch(/^Query parameter fromDateTime must be /);
+    const res = await t.call({ method: 'GET', url: '/patients/labresults/?toDateTime=2025-04-31T12:00:00', token });
+    expect([res.statusCode, String((res.json() as { error: unknown }).error)]).toEqual([400, expect.stringMatching(/^Query parameter toDateTime must be /)]);
   });
 });

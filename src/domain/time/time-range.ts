@@ -16,12 +16,23 @@ function bound(name: string, value: string | undefined): string | undefined {
   return compact;
 }
 
-/** The inclusive filter of a read, from the API's `fromDateTime`/`toDateTime` (local time in `zone`). */
-export function timeRangeFrom(fromDateTime: string | undefined, toDateTime: string | undefined, zone: string): TimeRange {
-  const from = bound('fromDateTime', fromDateTime);
-  const to = bound('toDateTime', toDateTime);
+/** The names the caller gave the two bounds: the API's own, or the vendor's on its paths (`startActionDateTime`). */
+export interface BoundNames {
+  from: string;
+  to: string;
+}
+
+const OWN_NAMES: BoundNames = { from: 'fromDateTime', to: 'toDateTime' };
+
+/**
+ * The inclusive filter of a read, from the API's `fromDateTime`/`toDateTime` (local time in `zone`).
+ * A refusal names each bound as the caller sent it (`names`), never a parameter they did not send.
+ */
+export function timeRangeFrom(fromDateTime: string | undefined, toDateTime: string | undefined, zone: string, names: BoundNames = OWN_NAMES): TimeRange {
+  const from = bound(names.from, fromDateTime);
+  const to = bound(names.to, toDateTime);
   if (from !== undefined && to !== undefined && compactToEpochMs(from, zone) > compactToEpochMs(to, zone)) {
-    throw new DomainError('INVALID_TIME_RANGE', 'Query parameter fromDateTime must not be after toDateTime.');
+    throw new DomainError('INVALID_TIME_RANGE', `Query parameter ${names.from} must not be after ${names.to}.`);
   }
   const range: TimeRange = {};
   if (from !== undefined) range.from = from;

@@ -24,22 +24,29 @@ const readOf = (name: OperationName): RecordsRead => {
 const answerSchema = (read: RecordsRead): TSchema =>
   Type.Array(named(read.answer.item, read.answer.schemaName), read.answer.maxItems === undefined ? {} : { maxItems: read.answer.maxItems });
 
+interface OwnQuery {
+  query: Record<string, string | undefined>;
+  /** What the caller called each parameter given by the vendor's name, by the operation's own name. */
+  sentAs: Record<string, string>;
+}
+
 /**
  * The query with the vendor's names of parameters (on its paths) read as the operation's own; one
  * bound given in both forms is refused, since the two may disagree.
  */
-function ownNames(query: Record<string, string | undefined>, names: Readonly<Record<string, string>> | undefined): Record<string, string | undefined> {
-  if (names === undefined) return query;
+function ownNames(query: Record<string, string | undefined>, names: Readonly<Record<string, string>> | undefined): OwnQuery {
   const own = { ...query };
-  for (const [vendorName, name] of Object.entries(names)) {
+  const sentAs: Record<string, string> = {};
+  for (const [vendorName, name] of Object.entries(names ?? {})) {
     const value = query[vendorName];
     if (value === undefined) continue;
     if (query[name] !== undefined) {
       throw new ApiError(400, `Query parameters ${vendorName} and ${name} are the same bound: give it once, as either ${name} or ${vendorName}.`);
     }
     own[name] = value;
+    sentAs[name] = vendorName;
   }
-  return own;
+  return { query: own, sentAs };
 }
 
 /**
@@ -56,9 +63,12 @@ export const recordsRoute: RouteKind = (route, deps) => {
     okSentAsBytes: true,
     handle: async (request, reply) => {
       const read = operationOf(request) as ReadName;
-      const query = ownNames(request.query as Record<string, string | undefined>, OPERATIONS[read].vendorQueryNames);
+      const { query, sentAs } = ownNames(request.query as Record<string, string | undefined>, OPERATIONS[read].vendorQueryNames);
       const patientId = targetPatientOf(request, deps.accessPolicy);
-      const range = timeRangeFrom(query.fromDateTime, query.toDateTime, deps.zone);
+      // A bad bound is named as the caller sent it (the vendor's startActionDateTime, say).
+      const range = timeRangeFrom(query.fromDateTime, query.toDateTime, deps.zone, {
+        from: sentAs.fromDateTime ?? 'fromDateTime', to: sentAs.toDateTime ?? 'toDateTime',
+      });
       const access = await accessFor(request, deps.accessPolicy, patientId);
       const serializer = serializers.get(read) as SlicedJsonSerializer;
       // The records' memory is counted until they are bytes (ports/answer-memory.port.ts).
