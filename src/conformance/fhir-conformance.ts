@@ -2,8 +2,9 @@
  * The conformance kit against a FHIR R4 server (docs/upstream-fhir.md#the-conformance-kit): the
  * CapabilityStatement judged against what the reads send, what the writes would need, the identity
  * lookup of the test patient, every read the fhir-r4 adapter serves and the delegation registry,
- * through the adapter's own client and mappers, and (asked for, against a sandbox only) the writes
- * through the adapter's own writes.
+ * through the adapter's own client and mappers, each read's FHIR answers also judged entry by entry
+ * by the kit itself (entry-checks.ts), and (asked for, against a sandbox only) the writes through
+ * the adapter's own writes.
  */
 import { checkCapabilities, neededSearches, type CapabilityCheck } from '../adapters/ehr-fhir/client/capabilities.js';
 import { FhirClient } from '../adapters/ehr-fhir/client/fhir-client.js';
@@ -13,8 +14,11 @@ import { findPatient } from '../adapters/ehr-fhir/client/patient-lookup.js';
 import { READ_PLANS } from '../adapters/ehr-fhir/client/read-plans.js';
 import type { DelegationTag } from '../adapters/ehr-fhir/relationships.js';
 import { DEFAULT_PAYMENT_SYSTEM } from '../fhir-settings.js';
-import { READ_NAMES } from '../domain/operations/table.js';
+import { READ_NAMES, type ReadName } from '../domain/operations/table.js';
+import { eachRead } from '../domain/use-cases/read-sources.js';
 import type { TimeRange } from '../domain/time/time-range.js';
+import type { EhrReads } from '../ports/ehr-records.port.js';
+import { AnswerTap, entryFaults } from './entry-checks.js';
 import { errorDetail, recordChecks } from './record-checks.js';
 import { row, type CheckRow } from './report.js';
 import { writeChecks } from './write-checks.js';
@@ -70,8 +74,23 @@ async function capabilityRows(client: FhirClient, sandboxWrites: boolean): Promi
   return { rows, check };
 }
 
+/** `reads`, each with the entries the server answered while it ran judged against the test patient's Patient `patientId`. */
+function judgedReads(reads: EhrReads, tap: AnswerTap, patientId: string | undefined, baseUrl: string) {
+  const faults = new Map<ReadName, string[]>();
+  const judged = eachRead(reads, (name, reader) => async (patient, range) => {
+    tap.take();
+    try {
+      return await reader(patient, range);
+    } finally {
+      faults.set(name, patientId === undefined ? [] : entryFaults(tap.take(), patientId, baseUrl));
+    }
+  });
+  return { reads: judged, faultsOf: (name: ReadName) => faults.get(name) ?? [] };
+}
+
 export async function fhirConformance(o: FhirConformanceOptions): Promise<CheckRow[]> {
-  const client = new FhirClient({ baseUrl: o.baseUrl, exchange: o.exchange, pageSize: o.pageSize, maxPages: o.maxPages });
+  const tap = new AnswerTap(o.exchange);
+  const client = new FhirClient({ baseUrl: o.baseUrl, exchange: tap.exchange, pageSize: o.pageSize, maxPages: o.maxPages });
   const { rows, check } = await capabilityRows(client, o.sandboxWrites);
   if (o.patient === undefined) {
     rows.push(row('identity lookup, reads, registry', 'SKIP', 'no --patient given: name the region\'s test patient to check them'));
@@ -79,8 +98,9 @@ export async function fhirConformance(o: FhirConformanceOptions): Promise<CheckR
     return rows;
   }
   const patient = o.patient;
+  let patientId: string | undefined;
   try {
-    await findPatient(client, patient, AbortSignal.timeout(o.callTimeoutMs));
+    patientId = (await findPatient(client, patient, AbortSignal.timeout(o.callTimeoutMs))).id;
     rows.push(row('identity lookup', 'PASS', 'exactly one current Patient carries the test patient\'s number'));
   } catch (err) {
     rows.push(row('identity lookup', 'FAIL', errorDetail(err)));
@@ -88,8 +108,10 @@ export async function fhirConformance(o: FhirConformanceOptions): Promise<CheckR
   const options: FhirReadsOptions = {
     client, zone: o.zone, idRoot: o.idRoot, videoActionIdSystem: o.videoActionIdSystem, now: o.now, note: () => {}, callTimeoutMs: o.callTimeoutMs,
   };
-  const reads = fhirReads(options);
-  rows.push(...await recordChecks({ reads, registry: fhirRelationships({ ...options, tag: o.delegationTag }), patient, range: o.range }));
+  const { reads, faultsOf } = judgedReads(fhirReads(options), tap, patientId, client.baseUrl);
+  rows.push(...await recordChecks({
+    reads, registry: fhirRelationships({ ...options, tag: o.delegationTag }), patient, range: o.range, upstreamFaults: faultsOf,
+  }));
   // Writes only when asked for, and never where the statement already shows they would be refused.
   if (!o.sandboxWrites) rows.push(row('writes (arrival, payment)', 'SKIP', NOT_ASKED));
   else if (rows.some((r) => r.check === 'capabilities for the writes' && r.result !== 'PASS')) {

@@ -20,6 +20,11 @@ export interface RecordChecksInput {
   registry?: (actor: string) => Promise<Relationship[]>;
   patient: string;
   range: TimeRange;
+  /**
+   * What the EHR's own answer behind the read showed wrong, judged entry by entry where the kit can
+   * see it (the FHIR answers, entry-checks.ts): a fault there fails the read whatever it answered.
+   */
+  upstreamFaults?: (read: ReadName) => string[];
 }
 
 /** What went wrong, in this service's words: an EhrError's kind and fixed reason, else only the error's name. */
@@ -39,12 +44,16 @@ async function readCheck(name: ReadName, input: RecordChecksInput): Promise<Chec
   const check = `read ${name}`;
   const read = input.reads[name] as ((patient: string, range: TimeRange) => Promise<unknown[]>) | undefined;
   if (read === undefined) return row(check, 'SKIP', 'not served by this adapter');
-  let items: unknown[];
+  let items: unknown[] | undefined;
+  let failure: unknown;
   try {
     items = await read(input.patient, input.range);
   } catch (err) {
-    return row(check, 'FAIL', errorDetail(err));
+    failure = err;
   }
+  const upstream = input.upstreamFaults?.(name) ?? [];
+  if (upstream.length > 0) return row(check, 'FAIL', `the EHR's answer, entry by entry: ${upstream.join('; ')}`);
+  if (items === undefined) return row(check, 'FAIL', errorDetail(failure));
   const faults = answerFaults(name, items, input.patient);
   if (faults.schema.length > 0) return row(check, 'FAIL', `not valid against the service's schema: ${faults.schema.join('; ')}`);
   if (faults.otherPeople.length > 0) return row(check, 'FAIL', `names another person's number at ${faults.otherPeople.join(', ')}`);
@@ -52,7 +61,8 @@ async function readCheck(name: ReadName, input: RecordChecksInput): Promise<Chec
   const records = recordCount(items);
   // An empty answer passes every check and proves nothing about the mapping.
   if (records === 0) return row(check, 'WARN', 'no records in the range: nothing to judge; a test patient with data in every read checks more');
-  return row(check, 'PASS', `${records} record(s): valid, the test patient's only, every time converts`);
+  const whose = input.upstreamFaults === undefined ? 'the test patient\'s only' : 'the test patient\'s only (each entry on its own)';
+  return row(check, 'PASS', `${records} record(s): valid, ${whose}, every time converts`);
 }
 
 const isRowValid = (r: Relationship): boolean => parsePersonalIdentityNumber(r.patient) === r.patient

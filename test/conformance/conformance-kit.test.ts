@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FhirAnswer, FhirExchange } from '../../src/adapters/ehr-fhir/client/fhir-exchange.js';
 import { answerFaults } from '../../src/conformance/answer-checks.js';
+import { entryFaults } from '../../src/conformance/entry-checks.js';
 import { fetchExchange } from '../../src/conformance/fetch-exchange.js';
 import { fhirConformance } from '../../src/conformance/fhir-conformance.js';
 import { parseConformanceArgs, UsageError } from '../../src/conformance/options.js';
@@ -210,6 +211,45 @@ describe('the conformance kit against a server that falls short', () => {
     expect(resultOf(rows, 'capability statement')?.result).toBe('FAIL');
     const table = formatTable(rows);
     expect(table).not.toMatch(/[^\P{Cc}\n]|EVIL|198112189876/u);
+  });
+
+  /** The kit through a proxy that adds to the diagnoses' search answer a record about `subject`, under `id` (the first match's own, or a new one). */
+  const slipped = (subject: (own: string) => string, sameId: boolean) => proxied({
+    json: (url, json) => {
+      if (!url.includes('/Condition?')) return;
+      const entries = json.entry as { fullUrl?: string; resource: Record<string, unknown> & { id: string; subject: { reference: string } } }[];
+      const first = entries[0];
+      if (first === undefined) return;
+      const id = sameId ? first.resource.id : `${first.resource.id}-x`;
+      entries.push({ fullUrl: first.fullUrl?.replace(first.resource.id, id), resource: {
+        ...first.resource, id, subject: { reference: subject(first.resource.subject.reference) }, code: { text: 'HENNES-DIAGNOS' },
+      } });
+    },
+  });
+
+  it.each([
+    ['another patient\'s record under the id of one of the test patient\'s', slipped(() => 'Patient/someone-else', true),
+      'two different entries for one Condition; a Condition that names another patient'],
+    ['a record of the test patient\'s Patient id on another server', slipped((own) => `https://other-region.example/fhir/${own}`, false),
+      'a Condition that names another patient'],
+  ])('fails a read whose answer holds %s, judged entry by entry in its own words', async (_, exchange, fault) => {
+    const rows = await kit(TOLVAN, exchange);
+    expect(resultOf(rows, 'read getDiagnoses')).toEqual({ check: 'read getDiagnoses', result: 'FAIL', detail: `the EHR's answer, entry by entry: ${fault}` });
+    expect(resultOf(rows, 'read getJournalNotes')?.detail).toMatch(/the test patient's only \(each entry on its own\)/);
+    expect(formatTable(rows)).not.toContain('HENNES-DIAGNOS');
+  });
+
+  it('judges the entries of every search answer but the identity lookup\'s, each on its own', () => {
+    const base = 'https://fhir.example/R4';
+    const his = { resourceType: 'Condition', id: 'c1', subject: { reference: 'Patient/p1' } };
+    const doris = { resourceType: 'Practitioner', id: 'd' };
+    expect(entryFaults([{ resource: his }, { resource: { ...his, id: 'c2', subject: { reference: `${base}/Patient/p1` } } },
+      { resource: doris }, { resource: { ...doris } }, { resource: { resourceType: 'Patient', id: 'p1' } }], 'p1', base)).toEqual([]);
+    expect(entryFaults([{ resource: his }, { resource: { ...his, code: { text: 'hers' } } }], 'p1', base)).toEqual(['two different entries for one Condition']);
+    expect(entryFaults([{ fullUrl: `${base}/Condition/c1`, resource: his }, { fullUrl: `${base}/Condition/c1`, resource: { ...his, id: 'c9' } }], 'p1', base))
+      .toEqual(['two different entries for one Condition']);
+    expect(entryFaults([{ resource: { ...his, subject: { reference: 'https://other.example/R4/Patient/p1' } } }], 'p1', base)).toEqual(['a Condition that names another patient']);
+    expect(entryFaults([{ resource: { resourceType: 'Patient', id: 'p2' } }], 'p1', base)).toEqual(['a Patient other than the test patient']);
   });
 
   it('fails the identity lookup of a number no Patient carries', async () => {

@@ -12,7 +12,7 @@ import { ts } from './fhir-time.js';
 import { isIcd10Se, isKva, own, rootOf, unitIdOf } from './identifiers.js';
 import type { MapContext } from './map-context.js';
 import { answerable, type ReadInput } from './read-input.js';
-import { referenceKey } from './resource-index.js';
+import type { ResourceIndex } from './resource-index.js';
 import type { Condition, Procedure } from './schemas/clinical.js';
 import { contactPatient, encounterContact, securityCodes, vendorCareProvider } from './vendor-parts.js';
 
@@ -30,8 +30,8 @@ function action(procedure: Procedure, ctx: MapContext): Action {
 }
 
 /** The Procedures of `procedures` done for `condition`, in the order held. */
-const proceduresFor = (condition: Condition, procedures: readonly Procedure[]): Procedure[] =>
-  procedures.filter((p) => (p.reasonReference ?? []).some((r) => referenceKey(r.reference) === `Condition/${condition.id}`));
+const proceduresFor = (condition: Condition, procedures: readonly Procedure[], index: ResourceIndex): Procedure[] =>
+  procedures.filter((p) => (p.reasonReference ?? []).some((r) => index.keyOf(r.reference) === `Condition/${condition.id}`));
 
 function extract(condition: Condition, procedures: readonly Procedure[], input: ReadInput, ctx: MapContext): DiagnosisEhrExtract {
   const { index } = input;
@@ -62,7 +62,7 @@ function extract(condition: Condition, procedures: readonly Procedure[], input: 
         diagnosisTerminology: icd?.system === undefined ? undefined : rootOf(icd.system),
         diagnosisType: textOf(condition.category?.[0]),
         diagnosis: [],
-        action: proceduresFor(condition, procedures).map((p) => action(p, ctx)),
+        action: proceduresFor(condition, procedures, index).map((p) => action(p, ctx)),
       })],
       action: [],
     },

@@ -10,7 +10,7 @@ import { mapLabResults } from '../../../src/adapters/ehr-fhir/lab-results.js';
 import { mapVideoMeetings } from '../../../src/adapters/ehr-fhir/video-meetings.js';
 import { DEMO_FHIR_SETTINGS } from '../../../src/dev/demo-data/fhir/bundle.js';
 import { selectInRange } from '../../../src/domain/operations/table.js';
-import { demoResources, expectedAnswer, mapContext, readInput, TOLVAN } from './support/demo-bundle.js';
+import { demoResources, expectedAnswer, FHIR_BASE, mapContext, readInput, TOLVAN } from './support/demo-bundle.js';
 
 const ZONE = 'Europe/Stockholm';
 const YEARS_2026_2027 = { from: '20260101000000', to: '20271231235959' };
@@ -44,7 +44,7 @@ describe('the demo bundle mapped as the contract answers it', () => {
 
   it('the delegation registry of 191212121212: one current and one expired guardianship, never the next of kin', () => {
     const resources = demoResources();
-    const index = new ResourceIndex();
+    const index = new ResourceIndex(FHIR_BASE);
     for (const r of resources) index.add(r);
     // Every RelatedPerson, as a server that ignored the tag and identifier filters would answer.
     const matches = resources.filter((r) => r.resourceType === 'RelatedPerson').map((r) => checkedResource('RelatedPerson', r));

@@ -36,6 +36,19 @@ describe('arrival over FHIR', () => {
     expect(await t.ehr.registerArrival('201212121212', 'appt-0002')).toEqual({ resultCode: 'ERROR', reasonCode: 'CONTACT_NOT_FOUND' });
   });
 
+  it('takes an appointment of his Patient id on another server for another patient\'s: CONTACT_NOT_FOUND, nothing written', async () => {
+    const resources = changed(`Appointment/${APPOINTMENT}`, (r) => {
+      for (const p of r.participant as { actor?: { reference?: string } }[]) {
+        if (p.actor?.reference === 'Patient/pat-tolvan') p.actor.reference = 'https://other-region.example/fhir/Patient/pat-tolvan';
+      }
+    });
+    t = await startFhirTestApp({ now: BEFORE_START, resources });
+    expect(await t.ehr.registerArrival(TOLVAN, APPOINTMENT)).toEqual({ resultCode: 'ERROR', reasonCode: 'CONTACT_NOT_FOUND' });
+    expect(await t.ehr.registerPayment(TOLVAN, APPOINTMENT, 'CARD')).toEqual({ resultCode: 'ERROR', reasonCode: 'CONTACT_NOT_FOUND' });
+    expect(await versionsOf(t, APPOINTMENT)).toBe(1);
+    expect(await noticesOf(t, APPOINTMENT)).toBe(0);
+  });
+
   it('changes the status once for 20 concurrent arrivals: one OK, the rest ALREADY_ARRIVED, two versions in the history', async () => {
     t = await startFhirTestApp({ now: BEFORE_START });
     const app = t;

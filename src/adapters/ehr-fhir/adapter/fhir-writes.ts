@@ -21,7 +21,7 @@ import { resolveMissing } from '../client/reference-resolution.js';
 import { fhirFault } from '../fault.js';
 import { PDAS_BASE } from '../extensions.js';
 import { writtenNumber } from '../fhir-json.js';
-import { referenceKey, ResourceIndex } from '../resource-index.js';
+import { ResourceIndex, serverKey } from '../resource-index.js';
 import type { Appointment } from '../schemas/clinical.js';
 import { checkedResource } from '../schemas/index.js';
 import { decimalDifference } from './decimal.js';
@@ -118,7 +118,8 @@ export class FhirWrites {
     const raw = resourceOf(answer, 'Appointment') as Record<string, unknown>;
     const appointment = checkedResource('Appointment', raw);
     if (appointment.id !== id) throw fhirFault('an Appointment other than the one asked for');
-    const own = appointment.participant.some((p) => referenceKey(p.actor?.reference) === `Patient/${patientId}`);
+    // Another server's Patient of the same id is another patient.
+    const own = appointment.participant.some((p) => serverKey(this.o.client.baseUrl, p.actor?.reference) === `Patient/${patientId}`);
     return own ? { raw, appointment } : undefined;
   }
 
@@ -150,7 +151,7 @@ export class FhirWrites {
 
   /** The PaymentNotice body; the amount is price − reduction on the written decimals, never below 0. */
   private async paymentNotice(appointment: Appointment, paymentType: PaymentType, signal: AbortSignal): Promise<string> {
-    const index = new ResourceIndex();
+    const index = new ResourceIndex(this.o.client.baseUrl);
     index.add(appointment);
     await resolveMissing(this.o.client, index, [appointment], APPOINTMENT_FOLLOWS, signal);
     const unit = appointmentUnit(appointment, index)?.unit.org;

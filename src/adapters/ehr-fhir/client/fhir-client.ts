@@ -7,6 +7,7 @@
  */
 import { EhrError } from '../../../domain/ehr-error.js';
 import { fhirFault } from '../fault.js';
+import type { EntryMode } from '../resource-index.js';
 import { checked } from '../schemas/index.js';
 import { BundleSchema, type BundleEntry } from '../schemas/envelopes.js';
 import { outcomeSummary, resourceOf } from './answer.js';
@@ -33,11 +34,13 @@ export interface RawResource {
 export interface HeldEntry {
   resource: RawResource;
   fullUrl?: string;
+  /** A match of the search, or an include (`_include`, `_revinclude`). */
+  mode: EntryMode;
 }
 
 export interface SearchResult {
   matches: RawResource[];
-  /** Every entry of every page, matches and includes. */
+  /** Every entry of every page, matches and includes, each as it came (a repeated one too). */
   entries: HeldEntry[];
 }
 
@@ -68,11 +71,12 @@ export class FhirClient {
       const bundle = checked(BundleSchema, await this.get(url, 'Bundle', options.signal), 'Bundle');
       for (const entry of bundle.entry ?? []) {
         if (entry.resource === undefined || entry.search?.mode === 'outcome') continue;
-        if (isMatch(entry)) {
+        const match = isMatch(entry);
+        if (match) {
           if (entry.resource.resourceType !== type) throw fhirFault(`a match of a ${type} search that is no ${type}`);
           result.matches.push(entry.resource);
         }
-        result.entries.push({ resource: entry.resource, fullUrl: entry.fullUrl });
+        result.entries.push({ resource: entry.resource, fullUrl: entry.fullUrl, mode: match ? 'match' : 'include' });
       }
       url = this.nextOf(bundle.link);
       if (url !== undefined && page >= this.options.maxPages) throw fhirFault('a search of more pages than FHIR_MAX_PAGES');

@@ -50,27 +50,27 @@ const checkedMatch = (raw: { resourceType: string }): MappedResource => {
 async function readReverse(
   client: FhirClient, reverse: ReversePlan, matches: readonly MappedResource[], index: ResourceIndex, patientId: string, signal?: AbortSignal,
 ): Promise<void> {
-  if (matches.length === 0 || index.all().some((r) => r.resourceType === reverse.type)) return;
+  if (matches.length === 0 || index.entries().some((r) => r.resourceType === reverse.type)) return;
   const named = matches.map((m) => `${m.resourceType}/${m.id}`);
   const { entries } = await client.searchByValues(reverse.type, reverse.param, named, [['patient', `Patient/${patientId}`]], signal);
-  for (const entry of entries) index.add(entry.resource, entry.fullUrl);
+  for (const entry of entries) index.add(entry.resource, entry.fullUrl, entry.mode);
 }
 
 function reader<R extends ReadName>(name: R, plan: ReadPlan<R>, o: FhirReadsOptions): RecordReader<R> {
   return async (number, range) => {
     const signal = deadline(o);
     const patient = await findPatient(o.client, number, signal);
-    const index = new ResourceIndex();
+    const index = new ResourceIndex(o.client.baseUrl);
     index.add(patient);
     const matches: MappedResource[] = [];
     for (const search of plan.searches) {
       const result = await o.client.search(search.type, search.params(patient.id, range, o.zone), { signal });
-      for (const entry of result.entries) index.add(entry.resource, entry.fullUrl);
+      for (const entry of result.entries) index.add(entry.resource, entry.fullUrl, entry.mode);
       matches.push(...result.matches.map(checkedMatch));
     }
     if (plan.reverse !== undefined) await readReverse(o.client, plan.reverse, matches, index, patient.id, signal);
     await resolveMissing(o.client, index, [patient, ...matches], plan.follows, signal);
-    assertPatientBound(matches, index.all(), patient.id);
+    assertPatientBound(matches, index, patient.id);
     const items = plan.map({ matches, index, patient: patientFacts(patient, number) }, contextOf(o));
     return selectInRange(name, items, range, o.zone);
   };
@@ -97,8 +97,8 @@ export function fhirRelationships(options: FhirReadsOptions & { tag: DelegationT
       ['_tag', `${options.tag.system}|${options.tag.code}`],
       ['_include', 'RelatedPerson:patient'],
     ], { count: options.count ?? 100, signal });
-    const index = new ResourceIndex();
-    for (const entry of entries) index.add(entry.resource, entry.fullUrl);
+    const index = new ResourceIndex(options.client.baseUrl);
+    for (const entry of entries) index.add(entry.resource, entry.fullUrl, entry.mode);
     const people = matches.map((m) => checkedResource('RelatedPerson', m));
     await resolveMissing(options.client, index, people, REGISTRY_FOLLOWS, signal);
     return mapRelationships(people, index, actor, options.tag, contextOf(options));

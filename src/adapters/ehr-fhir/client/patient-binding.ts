@@ -1,12 +1,14 @@
 /**
  * Every patient-bound resource of an answer belongs to the patient found (docs/upstream-fhir.md#8-the-patients-own-data-only-once-more,
- * threat 29 of docs/threat-model.md#the-upstream-ehr-api10): each match names the patient, and no resource at hand (match, include or fetched)
- * names another, by `subject`, `patient` or a Patient participant. A server that ignores an
- * unsupported `patient` parameter, or a record pointing at another patient's result, never turns
- * into a leak: the whole answer is refused. Only the registry search may hold other Patients.
+ * threat 29 of docs/threat-model.md#the-upstream-ehr-api10): each match names the patient, and no entry at hand (match, include or
+ * fetched) names another, by `subject`, `patient` or a Patient participant. Each entry is checked on its own, never through the
+ * index's one resource per id (which refuses a second, different entry under an id it holds). The patient is named by a reference
+ * to this server's Patient: one that names the same id on another server (an absolute URL whose base is not EHR_BASE_URL) is
+ * another patient. A server that ignores an unsupported `patient` parameter, or a record pointing at another patient's result, never
+ * turns into a leak: the whole answer is refused. Only the registry search may hold other Patients.
  */
 import { fhirFault } from '../fault.js';
-import { referenceKey } from '../resource-index.js';
+import { referenceKey, type ResourceIndex } from '../resource-index.js';
 import { isResourceType } from '../schemas/index.js';
 import type { RawResource } from './fhir-client.js';
 
@@ -29,7 +31,7 @@ const mayBePatient = (actor: Link): boolean =>
   actor.type === 'Patient' || (actor.reference !== undefined && referenceKey(actor.reference)?.startsWith('Patient/') !== false);
 
 /** The references by which a resource names a patient; `undefined` for one that names none. */
-function patientReferences(resource: RawResource): (string | undefined)[] | undefined {
+export function patientReferences(resource: RawResource): (string | undefined)[] | undefined {
   const r = resource as RawResource & Links;
   const links = r.resourceType === 'Appointment'
     ? (Array.isArray(r.participant) ? r.participant : []).flatMap((p) => (p?.actor === undefined ? [] : [p.actor])).filter(mayBePatient)
@@ -41,21 +43,24 @@ function patientReferences(resource: RawResource): (string | undefined)[] | unde
 const typeOf = (resource: RawResource): string => (isResourceType(resource.resourceType) ? resource.resourceType : 'resource');
 
 /**
- * Refuses the answer unless every match names the patient `patientId` and nothing at hand names
- * another. `otherPatients`: the registry's search, whose RelatedPersons are about other patients.
+ * Refuses the answer unless every match names the patient `patientId` and no entry of `index` (the
+ * matches among them) names another. `otherPatients`: the registry's search, whose RelatedPersons
+ * are about other patients.
  */
 export function assertPatientBound(
-  matches: readonly RawResource[], held: readonly RawResource[], patientId: string, otherPatients = false,
+  matches: readonly RawResource[], index: ResourceIndex, patientId: string, otherPatients = false,
 ): void {
-  const own = `Patient/${patientId}`;
-  for (const match of matches) {
-    if (!otherPatients && patientReferences(match) === undefined) throw fhirFault(`a ${typeOf(match)} match not bound to the patient`);
-  }
   if (otherPatients) return;
-  for (const resource of held) {
+  const own = `Patient/${patientId}`;
+  const check = (resource: RawResource): void => {
     if (resource.resourceType === 'Patient' && resource.id !== patientId) throw fhirFault('another patient in the answer');
     for (const ref of patientReferences(resource) ?? []) {
-      if (ref === undefined || referenceKey(ref) !== own) throw fhirFault(`a ${typeOf(resource)} of another patient`);
+      if (index.keyOf(ref) !== own) throw fhirFault(`a ${typeOf(resource)} of another patient`);
     }
+  };
+  for (const match of matches) {
+    if (patientReferences(match) === undefined) throw fhirFault(`a ${typeOf(match)} match not bound to the patient`);
+    check(match);
   }
+  for (const resource of index.entries()) check(resource);
 }

@@ -3,9 +3,11 @@
  * references (a note's custodian and its head care provider, a booking's unit). Where the server did
  * not include what they name (it ignores `_include`, `:iterate`, or R4 has no include for it), the
  * missing ones are read with one `GET <Type>?_id=a,b,...` per type and round, within the same call.
- * A reference that still cannot be resolved leaves out what it would fill; it is not an error.
+ * A reference that still cannot be resolved leaves out what it would fill; it is not an error. What
+ * is fetched is added to the index as an include: a fetched resource that is another than one held
+ * under its id makes the answer malformed. Another server's resources are never asked of this one.
  */
-import { referenceKey, type ResourceIndex } from '../resource-index.js';
+import type { ResourceIndex } from '../resource-index.js';
 import type { Reference } from '../schemas/datatypes.js';
 import { isResourceType, type MappedResource, type ResourceOf, type ResourceType } from '../schemas/index.js';
 import type { FhirClient } from './fhir-client.js';
@@ -26,7 +28,7 @@ export function missingReferences(
   for (let r = queue.shift(); r !== undefined; r = queue.shift()) {
     const follow = rules[r.resourceType] as ((resource: MappedResource) => readonly (Reference | undefined)[]) | undefined;
     for (const ref of follow?.(r) ?? []) {
-      const key = referenceKey(ref?.reference);
+      const key = index.keyOf(ref?.reference);
       const type = key?.split('/')[0];
       if (key === undefined || type === undefined || !isResourceType(type)) continue;
       const target = index.get(ref, type);

@@ -8,7 +8,7 @@ import { fhirReads } from '../../../../src/adapters/ehr-fhir/client/fhir-reads.j
 import type { FhirSim } from '../../../../src/dev/fhir-sim/fhir-sim.js';
 import { EhrError, type EhrFailure } from '../../../../src/domain/ehr-error.js';
 import { changed, demoResources, TOLVAN, type RawResource } from '../support/demo-bundle.js';
-import { changedBody, clientFor, readsOf, readsOptions, recordingExchange, startDemoSim, type Proxy } from '../support/fhir-sim.js';
+import { changedBody, clientFor, readsOf, readsOptions, recordingExchange, registryOf, startDemoSim, type Proxy } from '../support/fhir-sim.js';
 
 const YEAR_2025 = { from: '20250101000000', to: '20251231235959' };
 const ALL = { from: '19000101000000', to: '21001231235959' };
@@ -87,6 +87,32 @@ describe('the patient\'s own data only', () => {
       period: { start: '2025-05-05T10:00:00+02:00' } };
     const { reads: r } = await reads([...demoResources(), other], { url: (url) => url.replace(/([?&])patient=[^&]*&?/, '$1') });
     expect(await failureOf(r.getContacts?.(TOLVAN, ALL))).toBe('bad-response');
+  });
+
+  it('refuses a registry answer holding another RelatedPerson under the id of one it holds', async () => {
+    const twice = (answer: Parameters<NonNullable<Proxy['answer']>>[0], url: string) => (!url.includes('/RelatedPerson?') ? answer : changedBody(answer, (b) => {
+      const entries = b.entry as { resource: Record<string, unknown> }[];
+      const first = entries[0] as { resource: Record<string, unknown> };
+      entries.push({ ...first, resource: { ...first.resource, period: { start: '1990-01-01' } } });
+    }));
+    sim = await startDemoSim();
+    expect((await registryOf(clientFor(sim))(TOLVAN)).length).toBeGreaterThan(0);
+    expect(await failureOf(registryOf(clientFor(sim, { exchange: recordingExchange({ answer: twice }) }))(TOLVAN))).toBe('bad-response');
+  });
+
+  it('answers an include that a server repeats, as it was, on each page whose matches name it (once)', async () => {
+    const doris = demoResources().find((r) => r.id === 'prac-doris') as RawResource;
+    const withDoris = (answer: Parameters<NonNullable<Proxy['answer']>>[0], url: string) => (!url.includes('/Composition?') ? answer : changedBody(answer, (b) => {
+      (b.entry as unknown[]).push({ fullUrl: `${sim?.baseUrl ?? ''}/Practitioner/prac-doris`, resource: doris, search: { mode: 'include' } });
+    }));
+    const plain = await reads(undefined, {}, { pageSize: 1 });
+    const expected = await plain.reads.getJournalNotes?.(TOLVAN, YEAR_2025);
+    await sim?.close();
+    const { reads: r, exchange } = await reads(undefined, { answer: withDoris }, { pageSize: 1 });
+    expect(await r.getJournalNotes?.(TOLVAN, YEAR_2025)).toEqual(expected);
+    expect(exchange.urls.filter((u) => u.includes('/Composition?'))).toHaveLength(2);
+    // Doris was at hand (twice): never fetched.
+    expect(exchange.urls.filter((u) => u.includes('/Practitioner?') && u.includes('prac-doris'))).toEqual([]);
   });
 
   it('refuses an include of another Patient', async () => {

@@ -28,6 +28,8 @@ export function expectedAnswer(name: string): unknown {
 }
 
 export const TOLVAN = '191212121212';
+/** EHR_BASE_URL of the mapper tests: the server whose resources the demo's references name. */
+export const FHIR_BASE = 'https://fhir.example/R4';
 /** When the demo bundle's 2025 records fall within the reads' default window (the last year and more ahead). */
 export const MID_2025 = Date.parse('2025-06-12T10:00:00Z');
 /** The answers of expected/ were made before the temporary Norwegian address ended (2026-08-31). */
@@ -54,7 +56,7 @@ const patientRef = (r: RawResource): string | undefined => {
 export function readInput(types: string[], options: { resources?: RawResource[]; number?: string; patientId?: string; without?: string[] } = {}): ReadInput {
   const resources = options.resources ?? demoResources();
   const patientId = options.patientId ?? 'pat-tolvan';
-  const index = new ResourceIndex();
+  const index = new ResourceIndex(FHIR_BASE);
   for (const r of resources) if (!(options.without ?? []).includes(`${r.resourceType}/${r.id}`)) index.add(r);
   const matches = resources.filter((r) => types.includes(r.resourceType) && patientRef(r) === `Patient/${patientId}`)
     .map((r) => (isResourceType(r.resourceType) ? checkedResource(r.resourceType, r) : r) as MappedResource);
