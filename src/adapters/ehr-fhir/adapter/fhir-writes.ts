@@ -13,7 +13,7 @@ import { statusFailure } from '../../ehr-http/status.js';
 import { appointmentUnit, feeOf } from '../appointment-parts.js';
 import { resourceOf } from '../client/answer.js';
 import type { CapabilityCheck, TypeCapabilities } from '../client/capabilities.js';
-import type { FhirClient } from '../client/fhir-client.js';
+import { isPathId, type FhirClient } from '../client/fhir-client.js';
 import { FHIR_JSON } from '../client/fhir-exchange.js';
 import { APPOINTMENT_FOLLOWS } from '../client/follow-rules.js';
 import { findPatient } from '../client/patient-lookup.js';
@@ -26,7 +26,6 @@ import type { Appointment } from '../schemas/clinical.js';
 import { checkedResource } from '../schemas/index.js';
 import { decimalDifference } from './decimal.js';
 
-const CONTACT_ID = /^[A-Za-z0-9.-]{1,64}$/;
 const MAX_ARRIVAL_ATTEMPTS = 3;
 /** Statuses after which the appointment is read again: the version moved, or a `test` op failed (Medplum answers 400). */
 const READ_AGAIN: ReadonlySet<number> = new Set([400, 409, 412, 422]);
@@ -62,7 +61,8 @@ export class FhirWrites {
   constructor(private readonly o: FhirWritesOptions) {}
 
   async registerArrival(number: string, contactId: string): Promise<EhrWriteResult> {
-    if (!CONTACT_ID.test(contactId)) return NOT_FOUND;
+    // An id that cannot be a path segment of its own (`..`) names no booking: the server is not asked.
+    if (!isPathId(contactId)) return NOT_FOUND;
     const signal = AbortSignal.timeout(this.o.callTimeoutMs);
     const patient = await findPatient(this.o.client, number, signal);
     for (let attempt = 1; attempt <= MAX_ARRIVAL_ATTEMPTS; attempt++) {
@@ -81,7 +81,7 @@ export class FhirWrites {
   }
 
   async registerPayment(number: string, contactId: string, paymentType: PaymentType): Promise<EhrWriteResult> {
-    if (!CONTACT_ID.test(contactId)) return NOT_FOUND;
+    if (!isPathId(contactId)) return NOT_FOUND;
     const signal = AbortSignal.timeout(this.o.callTimeoutMs);
     const patient = await findPatient(this.o.client, number, signal);
     const read = await this.readAppointment(contactId, patient.id, signal);
@@ -113,7 +113,7 @@ export class FhirWrites {
 
   /** `GET Appointment/{id}`; undefined when it does not exist (404, 410) or is not this patient's. */
   private async readAppointment(id: string, patientId: string, signal: AbortSignal): Promise<Read | undefined> {
-    const answer = await this.o.client.request(`${this.o.client.baseUrl}/Appointment/${id}`, { method: 'GET', signal });
+    const answer = await this.o.client.request(this.o.client.resourceUrl('Appointment', id), { method: 'GET', signal });
     if (answer.status === 404 || answer.status === 410) return undefined;
     const raw = resourceOf(answer, 'Appointment') as Record<string, unknown>;
     const appointment = checkedResource('Appointment', raw);
@@ -132,7 +132,7 @@ export class FhirWrites {
       this.o.note('FHIR server offers no versioned update of Appointment; arrival not written');
       throw fhirFault('no version check for a write');
     }
-    const url = `${this.o.client.baseUrl}/Appointment/${read.appointment.id}`;
+    const url = this.o.client.resourceUrl('Appointment', read.appointment.id);
     const ifMatch = `W/"${version}"`;
     if (capabilities.interactions.has('patch')) {
       const body = JSON.stringify([{ op: 'test', path: '/status', value: 'booked' }, { op: 'replace', path: '/status', value: 'arrived' }]);

@@ -44,6 +44,15 @@ export interface SearchResult {
   entries: HeldEntry[];
 }
 
+const LOGICAL_ID = /^[A-Za-z0-9.-]{1,64}$/;
+
+/**
+ * Whether `id` may stand as the `{id}` of `<Type>/{id}`: FHIR's id syntax, and never an id of dots
+ * only, which a URL parser or a proxy resolves as a dot-segment (`Appointment/..` is the base itself,
+ * `Appointment/.` a search of every appointment): threat 28 of docs/threat-model.md#the-upstream-ehr-api10.
+ */
+export const isPathId = (id: string): boolean => LOGICAL_ID.test(id) && !/^\.+$/.test(id);
+
 const isMatch = (entry: BundleEntry): boolean => entry.search?.mode === undefined || entry.search.mode === 'match';
 
 export class FhirClient {
@@ -56,6 +65,12 @@ export class FhirClient {
     for (const [name, value] of [['pageSize', options.pageSize], ['maxPages', options.maxPages]] as const) {
       if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer`);
     }
+  }
+
+  /** `<base>/<type>/<id>`, the one URL a caller's id goes into; an id that is no path segment of its own is refused. */
+  resourceUrl(type: string, id: string): string {
+    if (!isPathId(id)) throw new RangeError('a FHIR logical id (no id of dots only) is needed in a resource URL');
+    return `${this.baseUrl}/${type}/${id}`;
   }
 
   /** The JSON of `url` (absolute), which must be a `resourceType`. */

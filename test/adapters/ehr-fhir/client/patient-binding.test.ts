@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { isPathId } from '../../../../src/adapters/ehr-fhir/client/fhir-client.js';
 import { assertPatientBound } from '../../../../src/adapters/ehr-fhir/client/patient-binding.js';
 import { timeBounds } from '../../../../src/adapters/ehr-fhir/client/read-plans.js';
 import { searchUrl, parameterName } from '../../../../src/adapters/ehr-fhir/client/search-url.js';
@@ -88,6 +89,13 @@ describe('one resource per entry (the index a read\'s references resolve in)', (
     index.add({ resourceType: 'Practitioner', id: 'x' });
     expect(index.get({ reference: 'https://other-region.example/fhir/Practitioner/x' }, 'Practitioner')).toBeUndefined();
     expect(index.get({ reference: `${BASE}/Practitioner/x` }, 'Practitioner')).toMatchObject({ id: 'x' });
+  });
+});
+
+describe('a caller\'s id in a FHIR path', () => {
+  it('is a path segment of its own: FHIR\'s id syntax, never an id of dots only', () => {
+    expect(['appt-0001', 'appt.0001', '.a', 'a..', '4711', 'x'.repeat(64)].map(isPathId)).toEqual([true, true, true, true, true, true]);
+    expect(['.', '..', '...', '', 'a/b', 'a%2F..', 'a_b', 'x'.repeat(65)].map(isPathId)).toEqual([false, false, false, false, false, false, false, false]);
   });
 });
 
