@@ -71,20 +71,20 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
   c.register<AccessLogReader>(TOKENS.AccessLogReader, { useValue: await selectAccessLogReader(selection) });
   c.register<PageCursors>(TOKENS.PageCursors, { useValue: new HmacPageCursors(await cursorSecret(config.accessLogCursorSecret, config.dataDir)) });
   c.register(PatientAccessPolicy, {
-    useFactory: (d) => new PatientAccessPolicy(d.resolve<EhrRecords>(TOKENS.EhrRecords).reads, d.resolve(TOKENS.DelegationRegistry), d.resolve(TOKENS.Clock), config.ehrTimezone),
+    useFactory: (d) => new PatientAccessPolicy(d.resolve<EhrRecords>(TOKENS.EhrRecords), d.resolve(TOKENS.DelegationRegistry), d.resolve(TOKENS.Clock), config.ehrTimezone),
   });
   c.register(ReadPatientData, {
-    useFactory: (d) => new ReadPatientData(d.resolve<EhrRecords>(TOKENS.EhrRecords).reads, config.ehrTimezone, { policy: config.releasePolicy, clock: d.resolve(TOKENS.Clock) }),
+    useFactory: (d) => new ReadPatientData(config.ehrTimezone, { policy: config.releasePolicy, clock: d.resolve(TOKENS.Clock) }),
   });
   c.register(MarkArrived, {
-    useFactory: (d) => new MarkArrived(d.resolve(TOKENS.EhrRecords), d.resolve(TOKENS.Clock),
+    useFactory: (d) => new MarkArrived(d.resolve(TOKENS.Clock),
       { beforeMinutes: config.arrivalWindowBeforeMin, afterMinutes: config.arrivalWindowAfterMin }, d.resolve(TOKENS.WriteCoordinator)),
   });
   c.register(ReadAccessLog, {
     useFactory: (d) => new ReadAccessLog(d.resolve(TOKENS.AccessLogReader), d.resolve(TOKENS.PageCursors), config.ehrTimezone, config.clientNames,
       { policy: config.releasePolicy, clock: d.resolve(TOKENS.Clock) }),
   });
-  c.register(RegisterPayment, { useFactory: (d) => new RegisterPayment(d.resolve(TOKENS.EhrRecords), d.resolve(TOKENS.WriteCoordinator)) });
+  c.register(RegisterPayment, { useFactory: (d) => new RegisterPayment(d.resolve(TOKENS.WriteCoordinator)) });
 
   const https = config.tls === undefined ? undefined : await HttpsServing.open(config.tls, logger);
   if (https) life.onClose(async () => https.close());

@@ -9,8 +9,8 @@ export type RecordReader<R extends ReadName> = (patientId: string, range: TimeRa
 /** The reads an EHR serves, named as the operations name them; a read it does not serve is absent. */
 export type EhrReads = { readonly [R in ReadName]?: RecordReader<R> };
 
-/** The patient data of an EHR, already translated to the API's JSON records. */
-export interface EhrRecords {
+/** What the use cases ask of the EHR about a patient: the reads and the two writes. */
+export interface EhrCalls {
   /**
    * The reads this EHR serves. The composition root refuses to start when a read the API offers has
    * no source here, so a missing one is a start-up error, never an empty answer.
@@ -18,6 +18,18 @@ export interface EhrRecords {
   readonly reads: EhrReads;
   registerArrival(patientId: string, contactId: string): Promise<EhrWriteResult>;
   registerPayment(patientId: string, contactId: string, paymentType: PaymentType): Promise<EhrWriteResult>;
+}
+
+/** The patient data of an EHR, already translated to the API's JSON records. */
+export interface EhrRecords extends EhrCalls {
+  /**
+   * The EHR as one API request sees it (docs/architecture.md#one-request-one-patient): every call made
+   * through it about one identity number is about the same patient record, the one its first call
+   * found. An EHR that finds the patient anew for each call (the FHIR adapter's identity lookup) finds
+   * it once per view; one that needs nothing of the kind answers itself. A view is opened for one
+   * request and dropped with it: nothing it holds is kept past the request or shared with another.
+   */
+  forRequest(): EhrCalls;
   /** Cheap reachability probe for readiness. */
   ping(): Promise<boolean>;
 }

@@ -11,7 +11,7 @@ import { EhrError } from '../domain/ehr-error.js';
 import { eachRead } from '../domain/use-cases/read-sources.js';
 import type { PaymentType } from '../domain/writes/payment-types.js';
 import type { EhrWriteResult } from '../domain/writes/write-outcomes.js';
-import type { EhrReads, EhrRecords } from '../ports/ehr-records.port.js';
+import type { EhrCalls, EhrReads, EhrRecords } from '../ports/ehr-records.port.js';
 
 const tracer = trace.getTracer('patient-data-access');
 
@@ -31,20 +31,40 @@ async function inSpan<T>(name: string, attributes: Attributes, run: () => Promis
   });
 }
 
+/** `calls` with a span around each. */
+function tracedCalls(calls: EhrCalls): EhrCalls {
+  return {
+    reads: eachRead(calls.reads, (read, reader) => (patientId, range) =>
+      inSpan(`ehr ${read}`, { 'pdas.ehr.call': `read:${read}` }, () => reader(patientId, range))),
+    registerArrival: (patientId, contactId) =>
+      inSpan('ehr write arrival', { 'pdas.ehr.call': 'arrival' }, () => calls.registerArrival(patientId, contactId)),
+    registerPayment: (patientId, contactId, paymentType) =>
+      inSpan('ehr write payment', { 'pdas.ehr.call': 'payment' }, () => calls.registerPayment(patientId, contactId, paymentType)),
+  };
+}
+
 export class TracedEhr implements EhrRecords, DelegationRegistry {
-  readonly reads: EhrReads;
+  private readonly calls: EhrCalls;
 
   constructor(private readonly ehr: EhrRecords, private readonly registry: DelegationRegistry) {
-    this.reads = eachRead(ehr.reads, (read, reader) => (patientId, range) =>
-      inSpan(`ehr ${read}`, { 'pdas.ehr.call': `read:${read}` }, () => reader(patientId, range)));
+    this.calls = tracedCalls(ehr);
+  }
+
+  get reads(): EhrReads {
+    return this.calls.reads;
   }
 
   registerArrival(patientId: string, contactId: string): Promise<EhrWriteResult> {
-    return inSpan('ehr write arrival', { 'pdas.ehr.call': 'arrival' }, () => this.ehr.registerArrival(patientId, contactId));
+    return this.calls.registerArrival(patientId, contactId);
   }
 
   registerPayment(patientId: string, contactId: string, paymentType: PaymentType): Promise<EhrWriteResult> {
-    return inSpan('ehr write payment', { 'pdas.ehr.call': 'payment' }, () => this.ehr.registerPayment(patientId, contactId, paymentType));
+    return this.calls.registerPayment(patientId, contactId, paymentType);
+  }
+
+  /** The request's view, its calls traced as these are. */
+  forRequest(): EhrCalls {
+    return tracedCalls(this.ehr.forRequest());
   }
 
   relationshipsOf(actorId: string): Promise<Relationship[]> {

@@ -88,6 +88,13 @@ describe.each<[string, Factory]>([['embedded', embedded], ['xml-http + simulator
     expect(contacts.length).toBeGreaterThan(3);
   });
 
+  it('serves a request\'s view (forRequest) with the answers of the EHR itself', async () => {
+    const view = ehr.forRequest();
+    expect(await view.reads.getPatient?.(ADULT, {})).toEqual(await ehr.reads.getPatient?.(ADULT, {}));
+    expect(await view.reads.getJournalNotes?.(ADULT, {})).toEqual(await ehr.reads.getJournalNotes?.(ADULT, {}));
+    await expect(view.registerPayment(ADULT, 'no-such-contact', 'CASH')).resolves.toEqual({ resultCode: 'ERROR', reasonCode: 'CONTACT_NOT_FOUND' });
+  });
+
   it('filters on an inclusive local range', async () => {
     const starts = contactStarts(await readDocument(ehr, 'contacts', ADULT, {}));
     const from = starts[1] ?? 0;

@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { PatientAccessPolicy } from '../../src/domain/access/patient-access.js';
 import type { DomainError } from '../../src/domain/errors.js';
 import { EhrError } from '../../src/domain/ehr-error.js';
@@ -32,7 +32,7 @@ describe('PatientAccessPolicy', () => {
       .grant(ACTOR, { patient: ADULT, type: 'power-of-attorney', validFrom: '20240115' })
       .grant(ACTOR, { patient: PROTECTED, type: 'power-of-attorney', validFrom: '20200101' });
     clock = new FixedClock(Date.UTC(2026, 10, 21, 9, 0));
-    policy = new PatientAccessPolicy(ehr.reads, registry, clock, ZONE);
+    policy = new PatientAccessPolicy(ehr, registry, clock, ZONE);
   });
 
   it('lets a person read their own data without a header, and with their own number in it', async () => {
@@ -41,6 +41,16 @@ describe('PatientAccessPolicy', () => {
     const access = await policy.resolve({ personId: ADULT }, ADULT);
     expect(access).toMatchObject({ patientId: ADULT, basis: 'self', maskContactDetails: false });
     expect(registry.lookups).toBe(0);
+  });
+
+  it('decides each request through a view of the EHR of its own, and grants it with that view (issue 34 item 7)', async () => {
+    const opened = vi.spyOn(ehr, 'forRequest');
+    const first = await policy.resolve({ personId: ADULT }, ADULT);
+    const second = await policy.resolve({}, ADULT);
+    expect(opened.mock.results.map((r) => r.value)).toEqual([first.ehr, second.ehr]);
+    // A refusal before the patient is read opens none.
+    await expect(policy.resolve({ personId: ADULT }, ACTOR)).rejects.toEqual(denied);
+    expect(opened).toHaveBeenCalledTimes(2);
   });
 
   it('requires the header with a client token and refuses malformed headers before any EHR call', () => {

@@ -24,15 +24,16 @@ function protectedIn(): { notes: JournalNoteRecord[]; drugs: PrescriptionRecord[
   return { notes, drugs };
 }
 
-describe('ReadPatientData and a protected identity named in the answered document', () => {
-  function setUp() {
-    const { notes, drugs } = protectedIn();
-    const ehr = new FakeEhr().withPatient(CHILD, { getPatient: [patientRecord(CHILD)], getJournalNotes: notes, getMedications: drugs });
-    const registry = new FakeRegistry().grant(GUARDIAN, { patient: CHILD, type: 'guardian', validFrom: '20170101' });
-    const policy = new PatientAccessPolicy(ehr.reads, registry, new FixedClock(Date.UTC(2026, 10, 21, 9)), ZONE);
-    return { policy, read: new ReadPatientData(ehr.reads, ZONE) };
-  }
+/** A guardian of CHILD, whose notes and medications mark her protected though her patient document does not. */
+function setUp() {
+  const { notes, drugs } = protectedIn();
+  const ehr = new FakeEhr().withPatient(CHILD, { getPatient: [patientRecord(CHILD)], getJournalNotes: notes, getMedications: drugs });
+  const registry = new FakeRegistry().grant(GUARDIAN, { patient: CHILD, type: 'guardian', validFrom: '20170101' });
+  const policy = new PatientAccessPolicy(ehr, registry, new FixedClock(Date.UTC(2026, 10, 21, 9)), ZONE);
+  return { policy, read: new ReadPatientData(ZONE) };
+}
 
+describe('ReadPatientData and a protected identity named in the answered document', () => {
   it('issue 12 item 12: refuses a delegate when the journal notes or medications mark the patient protected, though the patient document does not', async () => {
     const { policy, read } = setUp();
     const access = await policy.resolve({ personId: GUARDIAN }, CHILD);
@@ -53,5 +54,16 @@ describe('ReadPatientData and a protected identity named in the answered documen
     const { policy, read } = setUp();
     const access = await policy.resolve({ personId: GUARDIAN }, CHILD);
     await expect(read.execute('getAppointments', access, {})).resolves.toEqual({ records: [], withheld: 0 });
+  });
+});
+
+describe('ReadPatientData and the request\'s view of the EHR', () => {
+  it('issue 34 item 7: reads through the view of the EHR the access was decided through, never past it', async () => {
+    const { policy, read } = setUp();
+    const access = await policy.resolve({ personId: CHILD }, CHILD);
+    const view = new FakeEhr().withPatient(CHILD, { getJournalNotes: [] });
+    const { records } = await read.execute('getJournalNotes', { ...access, ehr: view }, {});
+    expect(records).toEqual([]);
+    expect(view.calls).toEqual([`read getJournalNotes ${CHILD}`]);
   });
 });

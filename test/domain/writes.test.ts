@@ -9,7 +9,9 @@ import { FixedClock } from '../fakes/fixed-clock.js';
 
 const PATIENT = '191212121212';
 const START = Date.UTC(2026, 10, 21, 10, 0);
-const access: PatientAccess = { patientId: PATIENT, basis: 'self', maskContactDetails: false, patientRecords: [patientRecord(PATIENT)] };
+/** The patient's own access, decided through a view of `ehr`. */
+const accessOver = (ehr: FakeEhr): PatientAccess =>
+  ({ patientId: PATIENT, basis: 'self', maskContactDetails: false, patientRecords: [patientRecord(PATIENT)], ehr: ehr.forRequest() });
 const MIN = 60_000;
 
 describe('MarkArrived', () => {
@@ -20,11 +22,11 @@ describe('MarkArrived', () => {
   beforeEach(() => {
     ehr = new FakeEhr().withPatient(PATIENT, { getAppointments: bookings(['00012345', '2026-11-21T10:00:00Z']) });
     clock = new FixedClock(START - 30 * MIN);
-    markArrived = new MarkArrived(ehr, clock, { beforeMinutes: 120, afterMinutes: 30 }, new InProcessCoordinator());
+    markArrived = new MarkArrived(clock, { beforeMinutes: 120, afterMinutes: 30 }, new InProcessCoordinator());
   });
 
   it('registers an arrival inside the window and reports OK', async () => {
-    await expect(markArrived.execute(access, '00012345')).resolves.toEqual({
+    await expect(markArrived.execute(accessOver(ehr), '00012345')).resolves.toEqual({
       ResultCode: 'OK', Comment: 'Arrival registered.', Any: [{ ReasonCode: 'ARRIVAL_REGISTERED' }],
     });
     expect(ehr.calls).toContain(`arrival ${PATIENT} 00012345`);
@@ -32,7 +34,7 @@ describe('MarkArrived', () => {
 
   it('reports INFO when the EHR says the patient already arrived', async () => {
     ehr.writeResult = { resultCode: 'INFO', reasonCode: 'ALREADY_ARRIVED' };
-    await expect(markArrived.execute(access, '00012345')).resolves.toMatchObject({ ResultCode: 'INFO' });
+    await expect(markArrived.execute(accessOver(ehr), '00012345')).resolves.toMatchObject({ ResultCode: 'INFO' });
   });
 
   it.each([
@@ -42,14 +44,14 @@ describe('MarkArrived', () => {
     ['31 minutes after', 31 * MIN, 'ERROR'],
   ])('applies the arrival window: %s', async (_label, offset, expected) => {
     clock.set(START + offset);
-    const result = await markArrived.execute(access, '00012345');
+    const result = await markArrived.execute(accessOver(ehr), '00012345');
     expect(result.ResultCode).toBe(expected);
     expect(ehr.calls.some((c) => c.startsWith('arrival'))).toBe(expected === 'OK');
   });
 
   it('answers an unknown id and another patient\'s id with one text, without writing', async () => {
-    const unknown = await markArrived.execute(access, '99999999');
-    const zeroesDropped = await markArrived.execute(access, '12345');
+    const unknown = await markArrived.execute(accessOver(ehr), '99999999');
+    const zeroesDropped = await markArrived.execute(accessOver(ehr), '12345');
     expect(unknown).toEqual(zeroesDropped);
     expect(unknown).toMatchObject({ ResultCode: 'ERROR', Any: [{ ReasonCode: 'CONTACT_NOT_FOUND' }] });
     expect(ehr.calls.filter((c) => c.startsWith('arrival'))).toEqual([]);
@@ -59,16 +61,16 @@ describe('MarkArrived', () => {
 describe('RegisterPayment', () => {
   it('wraps the EHR outcome in an array and maps each reason code', async () => {
     const ehr = new FakeEhr().withPatient(PATIENT, {});
-    const pay = new RegisterPayment(ehr, new InProcessCoordinator());
+    const pay = new RegisterPayment(new InProcessCoordinator());
     ehr.writeResult = { resultCode: 'OK', reasonCode: 'PAYMENT_REGISTERED' };
-    await expect(pay.execute(access, '00012345', 'CARD')).resolves.toEqual([
+    await expect(pay.execute(accessOver(ehr), '00012345', 'CARD')).resolves.toEqual([
       { ResultCode: 'OK', Comment: 'Payment registered.', Any: [{ ReasonCode: 'PAYMENT_REGISTERED' }] },
     ]);
     ehr.writeResult = { resultCode: 'ERROR', reasonCode: 'NOT_PAYABLE' };
-    const [notArrived] = await pay.execute(access, '00012345', 'CASH');
+    const [notArrived] = await pay.execute(accessOver(ehr), '00012345', 'CASH');
     expect(notArrived?.Comment).toMatch(/arrived/);
     ehr.writeResult = { resultCode: 'INFO', reasonCode: 'ALREADY_PAID' };
-    await expect(pay.execute(access, '00012345', 'CASH')).resolves.toMatchObject([{ ResultCode: 'INFO' }]);
+    await expect(pay.execute(accessOver(ehr), '00012345', 'CASH')).resolves.toMatchObject([{ ResultCode: 'INFO' }]);
     expect(ehr.calls).toEqual([
       `payment ${PATIENT} 00012345 CARD`, `payment ${PATIENT} 00012345 CASH`, `payment ${PATIENT} 00012345 CASH`,
     ]);
@@ -77,6 +79,6 @@ describe('RegisterPayment', () => {
   it('never turns an unknown reason into a success', async () => {
     const ehr = new FakeEhr().withPatient(PATIENT, {});
     ehr.writeResult = { resultCode: 'ERROR', reasonCode: 'SOMETHING_NEW' };
-    await expect(new RegisterPayment(ehr, new InProcessCoordinator()).execute(access, '1', 'CARD')).resolves.toMatchObject([{ ResultCode: 'ERROR' }]);
+    await expect(new RegisterPayment(new InProcessCoordinator()).execute(accessOver(ehr), '1', 'CARD')).resolves.toMatchObject([{ ResultCode: 'ERROR' }]);
   });
 });

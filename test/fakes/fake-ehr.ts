@@ -4,7 +4,7 @@ import { EhrError } from '../../src/domain/ehr-error.js';
 import { READ_NAMES, type ReadItem, type ReadName } from '../../src/domain/operations/table.js';
 import type { PaymentType } from '../../src/domain/writes/payment-types.js';
 import type { EhrWriteResult } from '../../src/domain/writes/write-outcomes.js';
-import type { EhrReads, EhrRecords } from '../../src/ports/ehr-records.port.js';
+import type { EhrCalls, EhrReads, EhrRecords } from '../../src/ports/ehr-records.port.js';
 
 type Data = { [R in ReadName]?: ReadItem<R>[] };
 
@@ -38,6 +38,11 @@ export class FakeEhr implements EhrRecords {
   async registerPayment(patientId: string, contactId: string, paymentType: PaymentType): Promise<EhrWriteResult> {
     this.calls.push(`payment ${patientId} ${contactId} ${paymentType}`);
     return this.writeResult;
+  }
+
+  /** A request's view: this EHR itself (it finds nothing anew per call). */
+  forRequest(): EhrCalls {
+    return this;
   }
 
   async ping(): Promise<boolean> {

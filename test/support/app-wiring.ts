@@ -39,10 +39,10 @@ export const TEST_HTTP_CONFIG = {
 export function useCasesOver(ehr: EhrRecords & DelegationRegistry, clock: Clock, coordinator: WriteCoordinator = new InProcessCoordinator()): Omit<RouteDependencies, 'readAccessLog'> {
   return {
     zone: ZONE,
-    accessPolicy: new PatientAccessPolicy(ehr.reads, ehr, clock, ZONE),
-    readPatientData: new ReadPatientData(ehr.reads, ZONE),
-    markArrived: new MarkArrived(ehr, clock, { beforeMinutes: 120, afterMinutes: 30 }, coordinator),
-    registerPayment: new RegisterPayment(ehr, coordinator),
+    accessPolicy: new PatientAccessPolicy(ehr, ehr, clock, ZONE),
+    readPatientData: new ReadPatientData(ZONE),
+    markArrived: new MarkArrived(clock, { beforeMinutes: 120, afterMinutes: 30 }, coordinator),
+    registerPayment: new RegisterPayment(coordinator),
   };
 }
 

@@ -142,7 +142,7 @@ async function startAppOver<E extends AnyEhr>(backend: Backend<E>, clock: FixedC
       ...options.protection,
     },
     clock, logger, ehr, auditTrail, tokenVerifier, ...useCasesOver(ehr, clock),
-    ...(options.releasePolicy ? { readPatientData: new ReadPatientData(ehr.reads, ZONE, { policy: options.releasePolicy, clock }) } : {}),
+    ...(options.releasePolicy ? { readPatientData: new ReadPatientData(ZONE, { policy: options.releasePolicy, clock }) } : {}),
     readAccessLog: accessLogOver(options.accessLog ?? audit, options.clientNames, options.cursorSecret,
       options.releasePolicy ? { policy: options.releasePolicy, clock } : undefined),
     ...(options.metrics ? { metrics: options.metrics } : {}),

@@ -5,7 +5,7 @@ import { selectInRange, type ReadItem } from '../../domain/operations/table.js';
 import type { TimeRange } from '../../domain/time/time-range.js';
 import type { PaymentType } from '../../domain/writes/payment-types.js';
 import type { EhrWriteResult } from '../../domain/writes/write-outcomes.js';
-import type { EhrReads, EhrRecords } from '../../ports/ehr-records.port.js';
+import type { EhrCalls, EhrReads, EhrRecords } from '../../ports/ehr-records.port.js';
 import { DOCUMENT_OF, DOCUMENTS, documentReads, type XmlRead } from '../ehr-xml/documents.js';
 import { MalformedDocumentError, mapDocument, mapDocumentInSlices, mapRelationships } from '../ehr-xml/index.js';
 import type { DocumentStore } from './document-store.js';
@@ -122,6 +122,11 @@ export class EmbeddedEhr implements EhrRecords, DelegationRegistry {
       }
     });
     return found?.value ?? [];
+  }
+
+  /** Each call reads the patient's own documents by number: there is no lookup a request could see answered twice. */
+  forRequest(): EhrCalls {
+    return this;
   }
 
   ping(): Promise<boolean> {

@@ -12,7 +12,7 @@ import { PAYMENT_TYPES, type PaymentType } from '../../domain/writes/payment-typ
 import type { EhrWriteResult } from '../../domain/writes/write-outcomes.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { DelegationRegistry } from '../../ports/delegation-registry.port.js';
-import type { EhrReads, EhrRecords } from '../../ports/ehr-records.port.js';
+import type { EhrCalls, EhrReads, EhrRecords } from '../../ports/ehr-records.port.js';
 import { AnswerFaultError } from '../ehr-http/answer-fault.js';
 import { deadlinePassed, type UpstreamAnswer, type UpstreamRequest } from '../ehr-http/exchange.js';
 import { EhrHttpTransport, type EhrTls } from '../ehr-http/transport.js';
@@ -105,6 +105,11 @@ export class XmlHttpEhr implements EhrRecords, DelegationRegistry {
     const body = `<Payment xmlns="urn:example:ehr:payment:1"><Status>PAID</Status><PaymentType>${paymentType}</PaymentType></Payment>`;
     const path = writePath(patientId, contactId, 'payment');
     return this.call({ method: 'POST', path, body, retryOnConnectionLoss: false, patientPath: true }, writeResult);
+  }
+
+  /** Each call asks for the patient's own documents by number, and each document is checked to name that patient: there is no lookup a request could see answered twice. */
+  forRequest(): EhrCalls {
+    return this;
   }
 
   /** Bypasses the breaker both ways, so readiness shows the EHR's real state. */

@@ -4,27 +4,36 @@ import { EhrError } from '../../domain/ehr-error.js';
 import { eachRead } from '../../domain/use-cases/read-sources.js';
 import type { PaymentType } from '../../domain/writes/payment-types.js';
 import type { EhrWriteResult } from '../../domain/writes/write-outcomes.js';
-import type { EhrReads, EhrRecords } from '../../ports/ehr-records.port.js';
+import type { EhrCalls, EhrReads, EhrRecords } from '../../ports/ehr-records.port.js';
 import type { PrometheusMetrics } from './prometheus-metrics.js';
 
 /** Times every EHR call and counts its failures, whichever adapter answers it. */
 export class InstrumentedEhr implements EhrRecords, DelegationRegistry {
-  readonly reads: EhrReads;
+  private readonly calls: EhrCalls;
 
   constructor(
     private readonly ehr: EhrRecords,
     private readonly registry: DelegationRegistry,
     private readonly metrics: PrometheusMetrics,
   ) {
-    this.reads = eachRead(ehr.reads, (read, reader) => (patientId, range) => this.timed(`read:${read}`, () => reader(patientId, range)));
+    this.calls = this.timedCalls(ehr);
+  }
+
+  get reads(): EhrReads {
+    return this.calls.reads;
   }
 
   registerArrival(patientId: string, contactId: string): Promise<EhrWriteResult> {
-    return this.timed('arrival', () => this.ehr.registerArrival(patientId, contactId));
+    return this.calls.registerArrival(patientId, contactId);
   }
 
   registerPayment(patientId: string, contactId: string, paymentType: PaymentType): Promise<EhrWriteResult> {
-    return this.timed('payment', () => this.ehr.registerPayment(patientId, contactId, paymentType));
+    return this.calls.registerPayment(patientId, contactId, paymentType);
+  }
+
+  /** The request's view, its calls timed and counted as these are. */
+  forRequest(): EhrCalls {
+    return this.timedCalls(this.ehr.forRequest());
   }
 
   relationshipsOf(actorId: string): Promise<Relationship[]> {
@@ -33,6 +42,14 @@ export class InstrumentedEhr implements EhrRecords, DelegationRegistry {
 
   ping(): Promise<boolean> {
     return this.ehr.ping();
+  }
+
+  private timedCalls(calls: EhrCalls): EhrCalls {
+    return {
+      reads: eachRead(calls.reads, (read, reader) => (patientId, range) => this.timed(`read:${read}`, () => reader(patientId, range))),
+      registerArrival: (patientId, contactId) => this.timed('arrival', () => calls.registerArrival(patientId, contactId)),
+      registerPayment: (patientId, contactId, paymentType) => this.timed('payment', () => calls.registerPayment(patientId, contactId, paymentType)),
+    };
   }
 
   private async timed<T>(call: string, run: () => Promise<T>): Promise<T> {

@@ -1,6 +1,6 @@
 import type { Clock } from '../../ports/clock.port.js';
 import type { DelegationRegistry } from '../../ports/delegation-registry.port.js';
-import type { EhrReads } from '../../ports/ehr-records.port.js';
+import type { EhrCalls, EhrRecords } from '../../ports/ehr-records.port.js';
 import { EhrError } from '../ehr-error.js';
 import { readerOf } from '../use-cases/read-sources.js';
 import { isProtectedIdentity, knowsPatient, type PatientRecord } from '../records/index.js';
@@ -23,6 +23,12 @@ export interface PatientAccess {
   maskContactDetails: boolean;
   /** The patient's demographic records, fetched to decide; reused by the patient read. */
   patientRecords: PatientRecord[];
+  /**
+   * The EHR as this request sees it: the view the access was decided through, so every later call
+   * of the request (the read, the writes) is about the patient record the decision was about
+   * (docs/architecture.md#one-request-one-patient). It is the request's alone and ends with it.
+   */
+  ehr: EhrCalls;
 }
 
 const DENIED = 'Access to the requested patient is not allowed.';
@@ -32,11 +38,12 @@ export const accessDenied = (): DomainError => new DomainError('ACCESS_DENIED', 
 /**
  * Decides, on every request and without caching, whether the caller may act for the patient the
  * request names. Unknown patients are refused exactly like forbidden ones, so a caller cannot
- * probe which identity numbers the EHR knows.
+ * probe which identity numbers the EHR knows. Each decision opens the request's own view of the
+ * EHR, and the access it grants carries that view to the use case.
  */
 export class PatientAccessPolicy {
   constructor(
-    private readonly reads: EhrReads,
+    private readonly ehr: EhrRecords,
     private readonly registry: DelegationRegistry,
     private readonly clock: Clock,
     private readonly zone: string,
@@ -57,12 +64,14 @@ export class PatientAccessPolicy {
     return caller.personId;
   }
 
+  /** Decides once per request: the access it grants holds the request's view of the EHR (`ehr`). */
   async resolve(caller: Caller, patientId: string): Promise<PatientAccess> {
     const basis = await this.basisFor(caller, patientId);
-    const patientRecords = await this.patientRecords(patientId);
+    const ehr = this.ehr.forRequest();
+    const patientRecords = await this.patientRecords(ehr, patientId);
     const isProtected = isProtectedIdentity(patientRecords, patientId);
     if (isProtected && isDelegated(basis)) throw accessDenied();
-    return { patientId, basis, maskContactDetails: isProtected && basis === 'client', patientRecords };
+    return { patientId, basis, maskContactDetails: isProtected && basis === 'client', patientRecords, ehr };
   }
 
   private async basisFor(caller: Caller, patientId: string): Promise<AccessBasis> {
@@ -77,9 +86,9 @@ export class PatientAccessPolicy {
     return row.type;
   }
 
-  private async patientRecords(patientId: string): Promise<PatientRecord[]> {
+  private async patientRecords(ehr: EhrCalls, patientId: string): Promise<PatientRecord[]> {
     try {
-      const records = await readerOf(this.reads, 'getPatient')(patientId, {});
+      const records = await readerOf(ehr.reads, 'getPatient')(patientId, {});
       if (!knowsPatient(records, patientId)) throw accessDenied();
       return records;
     } catch (err) {

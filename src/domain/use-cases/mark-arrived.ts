@@ -1,5 +1,4 @@
 import type { Clock } from '../../ports/clock.port.js';
-import type { EhrRecords } from '../../ports/ehr-records.port.js';
 import type { WriteCoordinator } from '../../ports/write-coordinator.port.js';
 import type { PatientAccess } from '../access/patient-access.js';
 import type { ResultRecord } from '../records/index.js';
@@ -7,24 +6,26 @@ import { readerOf } from './read-sources.js';
 import { withinArrivalWindow, type ArrivalWindow } from '../writes/arrival-window.js';
 import { fromEhrResult, resultRecord } from '../writes/write-outcomes.js';
 
-/** Marks one of the patient's booked appointments `arrived` (the check-in of a kiosk or an app). */
+/**
+ * Marks one of the patient's booked appointments `arrived` (the check-in of a kiosk or an app),
+ * through the request's view of the EHR the access was decided through (`access.ehr`).
+ */
 export class MarkArrived {
   constructor(
-    private readonly ehr: EhrRecords,
     private readonly clock: Clock,
     private readonly window: ArrivalWindow,
     private readonly coordinator: WriteCoordinator,
   ) {}
 
   async execute(access: PatientAccess, contactId: string): Promise<ResultRecord> {
-    const results = await readerOf(this.ehr.reads, 'getAppointments')(access.patientId, {});
+    const results = await readerOf(access.ehr.reads, 'getAppointments')(access.patientId, {});
     const booking = results.flatMap((r) => r.Booking ?? []).find((b) => b.ContactId === contactId);
     const start = booking?.TypedStartDateTime === undefined ? Number.NaN : Date.parse(booking.TypedStartDateTime);
     // The EHR does not check the window (docs/upstream-ehr.md#2-requests-and-answers), so the service must.
     if (Number.isNaN(start)) return resultRecord('CONTACT_NOT_FOUND');
     if (!withinArrivalWindow(this.clock.now(), start, this.window)) return resultRecord('OUTSIDE_ARRIVAL_WINDOW');
     const written = await this.coordinator.exclusive(`arrival/${access.patientId}/${contactId}`,
-      () => this.ehr.registerArrival(access.patientId, contactId));
+      () => access.ehr.registerArrival(access.patientId, contactId));
     return fromEhrResult(written);
   }
 }

@@ -1,5 +1,4 @@
 import type { Clock } from '../../ports/clock.port.js';
-import type { EhrReads } from '../../ports/ehr-records.port.js';
 import { accessDenied, type PatientAccess } from '../access/patient-access.js';
 import { isDelegated, type AccessBasis } from '../access/relationship.js';
 import { readPolicyOf, selectInRange, type ReadItem, type ReadName } from '../operations/table.js';
@@ -42,11 +41,11 @@ export function releaseToCaller<R extends ReadName>(
 /**
  * Every read of patient records, one way: the patient's records from the EHR, within a time range,
  * less what the release policy withholds from this caller, masked where the law says so. What
- * differs between reads is their policy in the operation table.
+ * differs between reads is their policy in the operation table. The EHR is the request's view the
+ * access was decided through (`access.ehr`), so the read is about the patient the decision was.
  */
 export class ReadPatientData {
   constructor(
-    private readonly reads: EhrReads,
     private readonly zone: string,
     private readonly release: ReleaseSettings | undefined = undefined,
   ) {}
@@ -56,7 +55,7 @@ export class ReadPatientData {
     // The patient document was read to decide the access: answered as it was read then.
     const fetched = read === 'getPatient'
       ? (access.patientRecords as ReadItem<R>[])
-      : await readerOf(this.reads, read)(access.patientId, range);
+      : await readerOf(access.ehr.reads, read)(access.patientId, range);
     // The answered document may mark the identity protected where the patient document did not.
     const protectedHere = policy.marksProtectedIdentity(fetched);
     if (protectedHere && isDelegated(access.basis)) throw accessDenied();

@@ -1,4 +1,3 @@
-import type { EhrRecords } from '../../ports/ehr-records.port.js';
 import type { PaymentType } from '../writes/payment-types.js';
 import type { WriteCoordinator } from '../../ports/write-coordinator.port.js';
 import type { PatientAccess } from '../access/patient-access.js';
@@ -8,15 +7,16 @@ import { fromEhrResult } from '../writes/write-outcomes.js';
 /**
  * Registers that an arrived appointment is paid. Identical payments take turns across instances
  * and the EHR keeps the first payment type, so a retry after a lost answer, or a double tap on two
- * kiosks, is INFO and never a second payment.
+ * kiosks, is INFO and never a second payment. The EHR is the request's view the access was decided
+ * through (`access.ehr`).
  */
 export class RegisterPayment {
-  constructor(private readonly ehr: EhrRecords, private readonly coordinator: WriteCoordinator) {}
+  constructor(private readonly coordinator: WriteCoordinator) {}
 
   async execute(access: PatientAccess, contactId: string, paymentType: PaymentType): Promise<ResultRecord[]> {
     // Keyed without the payment type: a CARD and a CASH payment for one visit must not race either.
     const written = await this.coordinator.exclusive(`payment/${access.patientId}/${contactId}`,
-      () => this.ehr.registerPayment(access.patientId, contactId, paymentType));
+      () => access.ehr.registerPayment(access.patientId, contactId, paymentType));
     return [fromEhrResult(written)];
   }
 }

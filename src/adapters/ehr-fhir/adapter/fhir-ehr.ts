@@ -1,8 +1,9 @@
 /**
  * The FHIR R4 EHR (`EHR_ADAPTER=fhir-r4`, docs/upstream-fhir.md): the reads of the operation table
  * it has a plan for, the delegation registry from tagged RelatedPersons, and the two writes, over the
- * shared EHR transport. `ping` is ready when the server answers its CapabilityStatement and that
- * statement lists every search parameter the reads and the registry send.
+ * shared EHR transport; for each API request, a view whose calls share one identity lookup. `ping`
+ * is ready when the server answers its CapabilityStatement and that statement lists every search
+ * parameter the reads and the registry send.
  */
 import type { Relationship } from '../../../domain/access/relationship.js';
 import { EhrError } from '../../../domain/ehr-error.js';
@@ -11,14 +12,15 @@ import { PAYMENT_TYPES, type PaymentType } from '../../../domain/writes/payment-
 import type { EhrWriteResult } from '../../../domain/writes/write-outcomes.js';
 import { eachRead } from '../../../domain/use-cases/read-sources.js';
 import type { DelegationRegistry } from '../../../ports/delegation-registry.port.js';
-import type { EhrReads, EhrRecords } from '../../../ports/ehr-records.port.js';
+import type { EhrCalls, EhrReads, EhrRecords } from '../../../ports/ehr-records.port.js';
 import type { UpstreamAnswer } from '../../ehr-http/exchange.js';
 import { EhrHttpTransport, type EhrTls } from '../../ehr-http/transport.js';
 import { checkCapabilities, neededSearches, type CapabilityCheck } from '../client/capabilities.js';
 import { FhirClient } from '../client/fhir-client.js';
 import { fhirReads, fhirRelationships, type FhirReadsOptions } from '../client/fhir-reads.js';
+import { lookupOf, lookupOnce } from '../client/patient-lookup.js';
 import { CapabilityWatch } from './capability-watch.js';
-import { FhirWrites } from './fhir-writes.js';
+import { FhirWrites, type FhirWritesOptions } from './fhir-writes.js';
 import type { FhirEhrEvent, FhirEhrOptions } from './options.js';
 import { FHIR_MEDIA, transportExchange } from './transport-exchange.js';
 
@@ -38,6 +40,8 @@ export class FhirEhr implements EhrRecords, DelegationRegistry {
   private readonly transport: EhrHttpTransport;
   private readonly registry: (actor: string) => Promise<Relationship[]>;
   private readonly capabilities: CapabilityWatch;
+  private readonly readsOptions: FhirReadsOptions;
+  private readonly writesOptions: FhirWritesOptions;
   private readonly writes: FhirWrites;
   private readonly emit: (event: FhirEhrEvent) => void;
 
@@ -49,20 +53,36 @@ export class FhirEhr implements EhrRecords, DelegationRegistry {
       exchange: transportExchange(this.transport, options.baseUrl, options.authorization),
       onRefusal: (status, issues) => this.emit({ type: 'refusal', status, issues }),
     });
-    const readsOptions: FhirReadsOptions = {
+    this.readsOptions = {
       client: this.client, zone: options.zone, idRoot: options.idRoot, videoActionIdSystem: options.videoActionIdSystem,
       now: options.now ?? Date.now, note: options.onDropped, callTimeoutMs: options.timeoutMs,
     };
-    this.reads = guarded(fhirReads(readsOptions));
-    this.registry = fhirRelationships({ ...readsOptions, tag: options.delegationTag });
+    this.reads = guarded(fhirReads(this.readsOptions));
+    this.registry = fhirRelationships({ ...this.readsOptions, tag: options.delegationTag });
     const needed = neededSearches(Object.keys(this.reads) as ReadName[]);
     this.capabilities = new CapabilityWatch(
       () => checkCapabilities(this.client, needed, AbortSignal.timeout(options.timeoutMs)), options.now ?? Date.now, (check) => this.report(check),
     );
-    this.writes = new FhirWrites({
+    this.writesOptions = {
       client: this.client, paymentIdSystem: options.paymentIdSystem, zone: options.zone, now: options.now ?? Date.now,
       callTimeoutMs: options.timeoutMs, capabilities: () => this.capabilities.current(), note: (detail) => this.emit({ type: 'write-note', detail }),
-    });
+    };
+    this.writes = new FhirWrites(this.writesOptions);
+  }
+
+  /**
+   * The EHR as one API request sees it (docs/upstream-fhir.md#one-lookup-per-request): its reads and
+   * writes find the patient once, at the first call, and every later call of the request is about
+   * that Patient. The found Patient lives in the view alone, dropped with the request.
+   */
+  forRequest(): EhrCalls {
+    const lookup = lookupOnce(lookupOf(this.readsOptions));
+    const writes = new FhirWrites({ ...this.writesOptions, lookup });
+    return {
+      reads: guarded(fhirReads({ ...this.readsOptions, lookup })),
+      registerArrival: (patientId, contactId) => arrival(writes, patientId, contactId),
+      registerPayment: (patientId, contactId, paymentType) => payment(writes, patientId, contactId, paymentType),
+    };
   }
 
   async relationshipsOf(actorId: string): Promise<Relationship[]> {
@@ -70,15 +90,12 @@ export class FhirEhr implements EhrRecords, DelegationRegistry {
     return this.registry(actorId);
   }
 
-  async registerArrival(patientId: string, contactId: string): Promise<EhrWriteResult> {
-    if (!PERSON_ID.test(patientId)) throw NOT_FOUND();
-    return this.writes.registerArrival(patientId, contactId);
+  registerArrival(patientId: string, contactId: string): Promise<EhrWriteResult> {
+    return arrival(this.writes, patientId, contactId);
   }
 
-  async registerPayment(patientId: string, contactId: string, paymentType: PaymentType): Promise<EhrWriteResult> {
-    if (!PERSON_ID.test(patientId)) throw NOT_FOUND();
-    if (!KNOWN_PAYMENT_TYPES.has(paymentType)) throw new RangeError(`paymentType must be one of ${PAYMENT_TYPES.join(', ')}`);
-    return this.writes.registerPayment(patientId, contactId, paymentType);
+  registerPayment(patientId: string, contactId: string, paymentType: PaymentType): Promise<EhrWriteResult> {
+    return payment(this.writes, patientId, contactId, paymentType);
   }
 
   /** Ready when the server answers its CapabilityStatement now, and the statement (re-read every 10 minutes) lists what the reads send. */
@@ -100,6 +117,19 @@ export class FhirEhr implements EhrRecords, DelegationRegistry {
     if (check.wrongVersion) this.emit({ type: 'capability-version', fhirVersion: check.capabilities.fhirVersion });
     for (const { type, param } of check.missing) this.emit({ type: 'capability-missing', resource: type, param });
   }
+}
+
+/** An arrival, for an identity number of 12 digits only. */
+async function arrival(writes: FhirWrites, patientId: string, contactId: string): Promise<EhrWriteResult> {
+  if (!PERSON_ID.test(patientId)) throw NOT_FOUND();
+  return writes.registerArrival(patientId, contactId);
+}
+
+/** A payment, for an identity number of 12 digits and a known payment type only. */
+async function payment(writes: FhirWrites, patientId: string, contactId: string, paymentType: PaymentType): Promise<EhrWriteResult> {
+  if (!PERSON_ID.test(patientId)) throw NOT_FOUND();
+  if (!KNOWN_PAYMENT_TYPES.has(paymentType)) throw new RangeError(`paymentType must be one of ${PAYMENT_TYPES.join(', ')}`);
+  return writes.registerPayment(patientId, contactId, paymentType);
 }
 
 /** Each read refuses an identity number that is not 12 digits before anything is sent. */

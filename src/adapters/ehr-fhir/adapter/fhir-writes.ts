@@ -16,7 +16,7 @@ import type { CapabilityCheck, TypeCapabilities } from '../client/capabilities.j
 import { isPathId, type FhirClient } from '../client/fhir-client.js';
 import { FHIR_JSON } from '../client/fhir-exchange.js';
 import { APPOINTMENT_FOLLOWS } from '../client/follow-rules.js';
-import { findPatient } from '../client/patient-lookup.js';
+import { lookupOf, type PatientLookup } from '../client/patient-lookup.js';
 import { resolveMissing } from '../client/reference-resolution.js';
 import { fhirFault } from '../fault.js';
 import { PDAS_BASE } from '../extensions.js';
@@ -49,6 +49,8 @@ export interface FhirWritesOptions {
   capabilities: () => Promise<CapabilityCheck | undefined>;
   /** Why a write was refused or found a duplicate (fixed text, no personal data). */
   note: (reason: string) => void;
+  /** How each write finds the patient: its own search (the default), or the one its request made. */
+  lookup?: PatientLookup;
 }
 
 /** What was read: the appointment as the server holds it (raw, for PUT), checked, with its version. */
@@ -58,13 +60,17 @@ interface Read {
 }
 
 export class FhirWrites {
-  constructor(private readonly o: FhirWritesOptions) {}
+  private readonly lookup: PatientLookup;
+
+  constructor(private readonly o: FhirWritesOptions) {
+    this.lookup = lookupOf(o);
+  }
 
   async registerArrival(number: string, contactId: string): Promise<EhrWriteResult> {
     // An id that cannot be a path segment of its own (`..`) names no booking: the server is not asked.
     if (!isPathId(contactId)) return NOT_FOUND;
     const signal = AbortSignal.timeout(this.o.callTimeoutMs);
-    const patient = await findPatient(this.o.client, number, signal);
+    const patient = await this.lookup(number, signal);
     for (let attempt = 1; attempt <= MAX_ARRIVAL_ATTEMPTS; attempt++) {
       const read = await this.readAppointment(contactId, patient.id, signal);
       if (read === undefined) return NOT_FOUND;
@@ -83,7 +89,7 @@ export class FhirWrites {
   async registerPayment(number: string, contactId: string, paymentType: PaymentType): Promise<EhrWriteResult> {
     if (!isPathId(contactId)) return NOT_FOUND;
     const signal = AbortSignal.timeout(this.o.callTimeoutMs);
-    const patient = await findPatient(this.o.client, number, signal);
+    const patient = await this.lookup(number, signal);
     const read = await this.readAppointment(contactId, patient.id, signal);
     if (read === undefined) return NOT_FOUND;
     const status = read.appointment.status;

@@ -1,9 +1,9 @@
 /**
  * The reads of patient records over FHIR, as the EHR port names them (EhrRecords.reads), and the
- * delegation registry: each port call finds the patient, sends the read's searches, fetches what
- * was not included, refuses an answer holding anything of another patient, maps, and selects the
- * range exactly. One deadline (EHR_TIMEOUT_MS) covers the whole call when it is given here; the
- * shared transport puts its own on each request.
+ * delegation registry: each port call finds the patient (or takes the one its request found), sends
+ * the read's searches, fetches what was not included, refuses an answer holding anything of another
+ * patient, maps, and selects the range exactly. One deadline (EHR_TIMEOUT_MS) covers the whole call
+ * when it is given here; the shared transport puts its own on each request.
  */
 import type { Relationship } from '../../../domain/access/relationship.js';
 import { READ_NAMES, selectInRange, type ReadName } from '../../../domain/operations/table.js';
@@ -17,7 +17,7 @@ import { checkedResource, isResourceType, type MappedResource } from '../schemas
 import type { FhirClient } from './fhir-client.js';
 import { REGISTRY_FOLLOWS } from './follow-rules.js';
 import { assertPatientBound } from './patient-binding.js';
-import { findPatient, patientLookupParams } from './patient-lookup.js';
+import { lookupOf, patientLookupParams, type PatientLookup } from './patient-lookup.js';
 import { READ_PLANS, type ReadPlan, type ReversePlan } from './read-plans.js';
 import { resolveMissing } from './reference-resolution.js';
 
@@ -32,6 +32,8 @@ export interface FhirReadsOptions {
   note: (reason: string) => void;
   /** EHR_TIMEOUT_MS for one port call as a whole. */
   callTimeoutMs?: number;
+  /** How each call finds the patient: its own search (the default), or the one its request made (`lookupOnce`). */
+  lookup?: PatientLookup;
 }
 
 const contextOf = (o: FhirReadsOptions): MapContext => ({
@@ -57,9 +59,10 @@ async function readReverse(
 }
 
 function reader<R extends ReadName>(name: R, plan: ReadPlan<R>, o: FhirReadsOptions): RecordReader<R> {
+  const lookup = lookupOf(o);
   return async (number, range) => {
     const signal = deadline(o);
-    const patient = await findPatient(o.client, number, signal);
+    const patient = await lookup(number, signal);
     const index = new ResourceIndex(o.client.baseUrl);
     index.add(patient);
     const matches: MappedResource[] = [];

@@ -2,7 +2,8 @@
  * How the patient is found (docs/upstream-fhir.md#2-how-the-patient-is-found): one search by the
  * four accepted forms of the identity number, records merged into another (`replaced-by`) left out;
  * none is an unknown patient, more than one an ambiguous identity that must be fixed in the EHR,
- * never guessed at. The one found must carry the number asked for. Never cached past one port call.
+ * never guessed at. The one found must carry the number asked for. Made once per port call, or
+ * once per API request through the request's view of the EHR (`lookupOnce`), and never kept past it.
  */
 import { EhrError } from '../../../domain/ehr-error.js';
 import { fhirFault } from '../fault.js';
@@ -16,6 +17,31 @@ import type { SearchParams } from './search-url.js';
 const LOOKUP_COUNT = 10;
 
 export const patientLookupParams = (number: string): SearchParams => [['identifier', personNumberForms(number).join(',')]];
+
+/** How a port call finds the patient of an identity number (within `signal`, the call's deadline). */
+export type PatientLookup = (number: string, signal?: AbortSignal) => Promise<Patient>;
+
+/**
+ * `lookup` made once per number for one API request (docs/upstream-fhir.md#one-lookup-per-request):
+ * the Patient the first call found (or its failure) is the one every later call of the request is
+ * about, so an EHR that answers the lookup differently from one call to the next (in the middle of
+ * a merge) cannot hand one patient's records to another's request. Held by the request's view only.
+ */
+export function lookupOnce(lookup: PatientLookup): PatientLookup {
+  const found = new Map<string, Promise<Patient>>();
+  return (number, signal) => {
+    let patient = found.get(number);
+    if (patient === undefined) {
+      patient = lookup(number, signal);
+      found.set(number, patient);
+    }
+    return patient;
+  };
+}
+
+/** The lookup of `o`: the one its request made, else a search of each call's own. */
+export const lookupOf = (o: { client: FhirClient; lookup?: PatientLookup }): PatientLookup =>
+  o.lookup ?? ((number, signal) => findPatient(o.client, number, signal));
 
 export async function findPatient(client: FhirClient, number: string, signal?: AbortSignal): Promise<Patient> {
   const { matches } = await client.search('Patient', patientLookupParams(number), { count: LOOKUP_COUNT, signal });
