@@ -1,7 +1,9 @@
 /**
  * FHIR_AUTH=smart-backend against a small token endpoint on loopback: the client-credentials grant
- * with a private_key_jwt assertion the endpoint verifies, the token sent to the FHIR server as a
- * bearer token, kept until 60 s before it expires, and never told in an event or an error.
+ * with a private_key_jwt assertion the endpoint verifies (its header naming the key's kid), the token
+ * sent to the FHIR server as a bearer token, kept until min(60 s, half its life) before it expires,
+ * and never told in an event or an error. A token answer that could not be sent as a header, or that
+ * claims to live past a day, is refused and never kept (docs/upstream-fhir.md#settings).
  */
 import { createServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
@@ -10,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { exportJWK, exportPKCS8, generateKeyPair, jwtVerify, type CryptoKey } from 'jose';
+import { calculateJwkThumbprint, exportJWK, exportPKCS8, generateKeyPair, jwtVerify, type CryptoKey } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSigningKey, SmartBackendToken } from '../../../src/adapters/ehr-fhir/adapter/smart-backend.js';
 import { startFhirTestApp } from '../../support/fhir-test-app.js';
@@ -26,6 +28,10 @@ let dir: string;
 let publicKey: CryptoKey;
 let pemFile: string;
 let jwkFile: string;
+/** The RSA key's RFC 7638 thumbprint, computed here from its public half. */
+let rsaThumbprint: string;
+/** The same RSA key as a JWK without a kid. */
+let rsaJwkFile: string;
 const grants: Grant[] = [];
 let answer: { status: number; body: unknown } = { status: 200, body: {} };
 
@@ -35,6 +41,9 @@ beforeAll(async () => {
   publicKey = pair.publicKey;
   pemFile = path.join(dir, 'client-key.pem');
   await writeFile(pemFile, await exportPKCS8(pair.privateKey));
+  rsaThumbprint = await calculateJwkThumbprint(await exportJWK(pair.publicKey), 'sha256');
+  rsaJwkFile = path.join(dir, 'client-key-without-kid.jwk.json');
+  await writeFile(rsaJwkFile, JSON.stringify(await exportJWK(pair.privateKey)));
   const ec = await generateKeyPair('ES384', { extractable: true });
   jwkFile = path.join(dir, 'client-key.jwk.json');
   await writeFile(jwkFile, JSON.stringify({ ...(await exportJWK(ec.privateKey)), kid: 'ec-1' }));
@@ -161,5 +170,82 @@ describe('FHIR_AUTH=smart-backend', () => {
       await without.close();
       await new Promise((resolve) => tls.close(resolve));
     }
+  });
+});
+
+describe('FHIR_AUTH=smart-backend: what a token answer may be, and how long it is kept (issue 34 item 9)', () => {
+  const tokenAt = async (now: () => number): Promise<SmartBackendToken> =>
+    new SmartBackendToken({ tokenUrl, clientId: 'pdas', scope: 's', key: await readSigningKey(pemFile), timeoutMs: 2000, now });
+
+  it('keeps a token until min(60 s, half its life) before it expires: a 30 s token is used for 15 s', async () => {
+    for (const [lifetimeS, keptMs] of [[30, 15_000], [60, 30_000], [120, 60_000], [300, 240_000]] as const) {
+      grants.length = 0;
+      answer = { status: 200, body: { access_token: `token-${lifetimeS}-SECRET`, token_type: 'Bearer', expires_in: lifetimeS } };
+      let now = Date.now();
+      const token = await tokenAt(() => now);
+      await token.authorization();
+      await token.authorization();
+      now += keptMs - 1;
+      await token.authorization();
+      expect([lifetimeS, grants.length], 'one grant while the token is kept').toEqual([lifetimeS, 1]);
+      now += 1;
+      await token.authorization();
+      expect([lifetimeS, grants.length], 'a new grant once it is not').toEqual([lifetimeS, 2]);
+    }
+  });
+
+  it('refuses an expires_in past 24 h, or not a positive number of seconds, as a malformed answer, and keeps nothing of it', async () => {
+    let now = Date.now();
+    const token = await tokenAt(() => now);
+    for (const expiresIn of [86_401, 10 ** 9, 0, -30, 'soon', true]) {
+      grants.length = 0;
+      answer = { status: 200, body: { access_token: 'token-long-SECRET', token_type: 'Bearer', expires_in: expiresIn } };
+      const err = await token.authorization().then(() => undefined, (e: unknown) => e as { failure?: string; message: string });
+      expect([expiresIn, err?.failure], 'refused').toEqual([expiresIn, 'bad-response']);
+      expect(err?.message).not.toMatch(/SECRET/);
+      answer = { status: 200, body: { access_token: 'token-day-SECRET', token_type: 'Bearer', expires_in: 86_400 } };
+      expect(await token.authorization(), 'nothing of the refused answer was kept: asked again').toBe('Bearer token-day-SECRET');
+      expect(grants).toHaveLength(2);
+      token.invalidate();
+      now += 1000;
+    }
+  });
+
+  it('refuses an access_token that is no valid header value (CR, LF, a control character): never kept or sent, and the breaker stays closed', async () => {
+    grants.length = 0;
+    const now = Date.now();
+    const token = await tokenAt(() => now);
+    // One failure counted would open the breaker for everyone for a minute.
+    const t = await startFhirTestApp({
+      now, proxied: true,
+      adapter: { breaker: { failureThreshold: 1, openMs: 60_000 }, authorization: { header: () => token.authorization(), refused: () => token.invalidate() } },
+    });
+    try {
+      const proxy = t.proxy as FhirProxy;
+      for (const bad of ['abc\r\nX-Injected: yes', 'abc\ndef-SECRET', 'abc\rdef', 'abc\u0000def', 'abc\u007fdef', 'abc\tdef']) {
+        answer = { status: 200, body: { access_token: bad, token_type: 'Bearer', expires_in: 3600 } };
+        await expect(t.ehr.reads.getPatient?.(TOLVAN, {}), JSON.stringify(bad)).rejects.toMatchObject({ failure: 'bad-response' });
+      }
+      expect(grants, 'each read asked anew: no refused token was kept').toHaveLength(6);
+      expect(proxy.seen, 'nothing was sent with a refused token').toEqual([]);
+      expect(t.events.filter((e) => e.type === 'breaker-open')).toEqual([]);
+      answer = { status: 200, body: { access_token: 'token-good-SECRET', token_type: 'Bearer', expires_in: 3600 } };
+      expect(await t.ehr.reads.getPatient?.(TOLVAN, {})).toBeDefined();
+      expect(proxy.seen.length).toBeGreaterThan(0);
+      expect(proxy.seen.every((s) => s.headers.authorization === 'Bearer token-good-SECRET')).toBe(true);
+      expect(JSON.stringify(t.events) + t.logLines.join('')).not.toMatch(/SECRET|X-Injected/);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('names the key in the assertion: a PEM key by its RFC 7638 thumbprint, a JWK by its kid (else its thumbprint)', async () => {
+    grants.length = 0;
+    answer = { status: 200, body: { access_token: 'token-kid-SECRET', token_type: 'Bearer', expires_in: 300 } };
+    await (await tokenAt(Date.now)).authorization();
+    expect(grants.map((g) => g.header.kid)).toEqual([rsaThumbprint]);
+    expect((await readSigningKey(pemFile)).kid).toBe(rsaThumbprint);
+    expect((await readSigningKey(rsaJwkFile)).kid).toBe(rsaThumbprint);
+    expect((await readSigningKey(jwkFile)).kid).toBe('ec-1');
   });
 });

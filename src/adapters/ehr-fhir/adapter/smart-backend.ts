@@ -1,18 +1,20 @@
 /**
  * FHIR_AUTH=smart-backend (docs/upstream-fhir.md#settings): SMART Backend Services, the
  * client-credentials grant with a `private_key_jwt` assertion signed by FHIR_CLIENT_KEY_FILE (a
- * PKCS #8 PEM or a JWK; RS384 for RSA, ES384 for EC keys, as SMART asks). A token is kept until 60 s
- * before it expires, or until the FHIR server refuses it (401), and asked for again then; concurrent
- * calls share one request. Neither the token
- * nor the assertion is ever logged or put in an error. The token endpoint is reached with the
+ * PKCS #8 PEM or a JWK; RS384 for RSA, ES384 for EC keys, as SMART asks) and naming its `kid`, which
+ * SMART requires. A token is kept until min(60 s, half its life) before it expires, or until the FHIR
+ * server refuses it (401), and asked for again then; concurrent calls share one request. A token
+ * answer that could not be sent as a header, or that claims a life past a day, is malformed and never
+ * kept: a cached token every request fails to send would fail every EHR call for its whole life.
+ * Neither the token nor the assertion is ever logged or put in an error. The token endpoint is reached with the
  * EHR_TLS_* files the EHR is (its CA trusted, the client certificate presented when it asks), since a
  * region's authorization server commonly sits behind the same private CA as its FHIR server; they
  * are read at start-up (a rotated certificate reaches the EHR's connections, the token endpoint's at
  * the next start).
  */
-import { createPrivateKey, randomUUID } from 'node:crypto';
+import { createPrivateKey, createPublicKey, randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { importJWK, importPKCS8, SignJWT, type CryptoKey, type JWK, type KeyObject } from 'jose';
+import { calculateJwkThumbprint, importJWK, importPKCS8, SignJWT, type CryptoKey, type JWK, type KeyObject } from 'jose';
 import { EhrError } from '../../../domain/ehr-error.js';
 import { readCapped } from '../../http-client/read-capped.js';
 import { Agent, request, type Dispatcher } from '../../http-client/undici-parts.js';
@@ -20,16 +22,22 @@ import type { FhirAuth } from '../../../fhir-settings.js';
 import type { EhrTls } from '../../ehr-http/transport.js';
 import type { Authorization } from './transport-exchange.js';
 
+/** A token is renewed this long before it expires at most; a short-lived one halfway through its life. */
 const EARLY_RENEWAL_MS = 60_000;
 const ASSERTION_LIFETIME_S = 300;
 const TOKEN_ANSWER_BYTES = 64 * 1024;
+/** The life of a token whose answer names none (OAuth 2.0 leaves `expires_in` optional). */
 const DEFAULT_LIFETIME_S = 300;
+/** A longer life is not believed: a token the server meant for minutes must not be sent for days. */
+const LONGEST_LIFETIME_S = 24 * 60 * 60;
+/** Visible ASCII, as a bearer token is (RFC 6750's b64token is a part of it): nothing a header could not carry, no CR or LF. */
+const HEADER_SAFE_TOKEN = /^[\x21-\x7e]+$/;
 
 export interface SmartBackendOptions {
   tokenUrl: string;
   clientId: string;
   scope: string;
-  /** The signing key and its algorithm and key id (from a JWK's `kid`). */
+  /** The signing key, its algorithm and its key id. */
   key: SigningKey;
   timeoutMs: number;
   now: () => number;
@@ -40,19 +48,33 @@ export interface SmartBackendOptions {
 export interface SigningKey {
   key: CryptoKey | KeyObject | Uint8Array;
   alg: string;
-  kid?: string;
+  /** The `kid` of the assertion's header, by which the token endpoint finds the public key it registered. */
+  kid: string;
 }
 
-/** FHIR_CLIENT_KEY_FILE: a JWK (JSON) or a PKCS #8 PEM. */
+/**
+ * FHIR_CLIENT_KEY_FILE: a JWK (JSON) or a PKCS #8 PEM. Its kid is a JWK's own `kid`; a PEM (or a JWK
+ * without one) has none, so it is the key's JWK thumbprint (RFC 7638, SHA-256, base64url), the common
+ * convention: the region registers the public key under that kid (docs/upstream-fhir.md#settings).
+ */
 export async function readSigningKey(file: string): Promise<SigningKey> {
   const text = (await readFile(file, 'utf8')).trim();
   if (text.startsWith('{')) {
     const jwk = JSON.parse(text) as JWK;
     const alg = jwk.alg ?? (jwk.kty === 'EC' ? 'ES384' : 'RS384');
-    return { key: await importJWK(jwk, alg), alg, ...(jwk.kid === undefined ? {} : { kid: jwk.kid }) };
+    return { key: await importJWK(jwk, alg), alg, kid: jwk.kid ?? await calculateJwkThumbprint(jwk, 'sha256') };
   }
-  const alg = createPrivateKey(text).asymmetricKeyType === 'ec' ? 'ES384' : 'RS384';
-  return { key: await importPKCS8(text, alg), alg };
+  const privateKey = createPrivateKey(text);
+  const alg = privateKey.asymmetricKeyType === 'ec' ? 'ES384' : 'RS384';
+  const kid = await calculateJwkThumbprint(createPublicKey(privateKey).export({ format: 'jwk' }) as JWK, 'sha256');
+  return { key: await importPKCS8(text, alg), alg, kid };
+}
+
+/** Seconds a token lives: `expires_in` as a number (or digits), at most a day; absent, DEFAULT_LIFETIME_S. Undefined: malformed. */
+function lifetimeOf(expiresIn: unknown): number | undefined {
+  if (expiresIn === undefined) return DEFAULT_LIFETIME_S;
+  const seconds = typeof expiresIn === 'string' && /^\d{1,9}$/.test(expiresIn) ? Number(expiresIn) : expiresIn;
+  return typeof seconds === 'number' && seconds > 0 && seconds <= LONGEST_LIFETIME_S ? seconds : undefined;
 }
 
 const refused = (status: number): EhrError => (status === 429 || status >= 500
@@ -92,7 +114,7 @@ export class SmartBackendToken {
   private async assertion(): Promise<string> {
     const now = Math.floor(this.o.now() / 1000);
     return new SignJWT({})
-      .setProtectedHeader({ alg: this.o.key.alg, typ: 'JWT', ...(this.o.key.kid === undefined ? {} : { kid: this.o.key.kid }) })
+      .setProtectedHeader({ alg: this.o.key.alg, typ: 'JWT', kid: this.o.key.kid })
       .setIssuer(this.o.clientId).setSubject(this.o.clientId).setAudience(this.o.tokenUrl)
       .setIssuedAt(now).setExpirationTime(now + ASSERTION_LIFETIME_S).setJti(randomUUID())
       .sign(this.o.key.key);
@@ -126,8 +148,13 @@ export class SmartBackendToken {
       || json.token_type.toLowerCase() !== 'bearer') {
       throw new EhrError('bad-response', 'FHIR token endpoint answered no bearer token');
     }
-    const lifetimeS = typeof json.expires_in === 'number' && json.expires_in > 0 ? json.expires_in : DEFAULT_LIFETIME_S;
-    this.held = { value: json.access_token, renewAt: this.o.now() + lifetimeS * 1000 - EARLY_RENEWAL_MS };
+    // Refused here, before it is kept: a token that cannot be sent would fail every EHR call, and count
+    // against the EHR's breaker, for as long as it is kept. Its text is never told.
+    if (!HEADER_SAFE_TOKEN.test(json.access_token)) throw new EhrError('bad-response', 'FHIR token endpoint answered a token that is no valid header value');
+    const lifetimeS = lifetimeOf(json.expires_in);
+    if (lifetimeS === undefined) throw new EhrError('bad-response', 'FHIR token endpoint answered an expires_in that is not 1 s to 24 h');
+    const lifetimeMs = lifetimeS * 1000;
+    this.held = { value: json.access_token, renewAt: this.o.now() + lifetimeMs - Math.min(EARLY_RENEWAL_MS, lifetimeMs / 2) };
     return json.access_token;
   }
 }
