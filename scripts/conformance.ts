@@ -13,14 +13,14 @@ import { failed, formatTable } from '../src/conformance/report.js';
 import { readEhrTls } from '../src/transport-settings.js';
 
 try {
-  const { tlsFiles, auth, ...options } = parseConformanceArgs(process.argv.slice(2), process.env);
+  const { tlsFiles, auth, maxPageBytes, ...options } = parseConformanceArgs(process.argv.slice(2), process.env);
   const tls = tlsFiles === undefined ? undefined : await readEhrTls(tlsFiles).catch(() => {
     throw new UsageError('an EHR_TLS_* file could not be read: check EHR_TLS_CA_FILE, EHR_TLS_CERT_FILE and EHR_TLS_KEY_FILE');
   });
   const authorization = await fhirAuthorization(auth, options.callTimeoutMs, tls === undefined ? {} : { tls }).catch(() => {
     throw new UsageError('FHIR_CLIENT_KEY_FILE is not a PKCS #8 PEM or a JWK private key');
   });
-  const rows = await fhirConformance({ ...options, exchange: fetchExchange(options.callTimeoutMs, tls, authorization), now: Date.now })
+  const rows = await fhirConformance({ ...options, exchange: fetchExchange(options.callTimeoutMs, tls, authorization, maxPageBytes), now: Date.now })
     .finally(() => authorization?.close());
   console.log(formatTable(rows));
   process.exitCode = failed(rows) ? 1 : 0;

@@ -172,12 +172,13 @@ async function openFhir(config: Config, common: Omit<FhirEhrOptions, keyof FhirS
   const authorization = await fhirAuthorization(fhir.auth, config.ehrTimeoutMs, common.tls === undefined ? {} : { tls: common.tls });
   if (authorization) life.onClose(() => authorization.close());
   return new FhirEhr({
-    ...common, ...(authorization === undefined ? {} : { authorization }), idRoot: fhir.idRoot, pageSize: fhir.pageSize, maxPages: fhir.maxPages, delegationTag: fhir.delegationTag,
+    ...common, ...(authorization === undefined ? {} : { authorization }), idRoot: fhir.idRoot, pageSize: fhir.pageSize, maxPages: fhir.maxPages,
+    maxPageBytes: fhir.maxPageBytes, delegationTag: fhir.delegationTag,
     paymentIdSystem: fhir.paymentIdSystem, ...(fhir.videoActionIdSystem === undefined ? {} : { videoActionIdSystem: fhir.videoActionIdSystem }),
   });
 }
 
-type FhirSettingsPart = Pick<FhirEhrOptions, 'idRoot' | 'pageSize' | 'maxPages' | 'delegationTag' | 'paymentIdSystem' | 'videoActionIdSystem'>;
+type FhirSettingsPart = Pick<FhirEhrOptions, 'idRoot' | 'pageSize' | 'maxPages' | 'maxPageBytes' | 'delegationTag' | 'paymentIdSystem' | 'videoActionIdSystem'>;
 
 async function openEmbedded({ config, clock, logger }: Selection): Promise<EmbeddedEhr> {
   let dataDir = config.ehrDataDir;

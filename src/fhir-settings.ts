@@ -5,6 +5,7 @@
  */
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
+import { FHIR_MAX_PAGE_BYTES } from './adapters/ehr-fhir/adapter/options.js';
 import { parseDelegationTag, type DelegationTag } from './adapters/ehr-fhir/relationships.js';
 import { refusePlainRemote } from './transport-settings.js';
 
@@ -18,6 +19,8 @@ export interface FhirSettings {
   pageSize: number;
   /** FHIR_MAX_PAGES: pages per search, the first included. */
   maxPages: number;
+  /** FHIR_MAX_PAGE_BYTES: a larger answer body is refused while it streams. */
+  maxPageBytes: number;
   /** FHIR_ID_ROOT: the OID root of the record ids made from logical ids. */
   idRoot: string;
   videoActionIdSystem: string | undefined;
@@ -54,12 +57,16 @@ function text(env: Env, name: string): string | undefined {
   return v === undefined || v === '' ? undefined : v;
 }
 
-function integer(env: Env, name: string, fallback: number, max: number, fail: (m: string) => Error): number {
+function integer(env: Env, name: string, fallback: number, max: number, fail: (m: string) => Error, min = 1): number {
   const raw = text(env, name);
   if (raw === undefined) return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > max) throw fail(`${name} must be an integer from 1 to ${max}, e.g. ${fallback}`);
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) throw fail(`${name} must be an integer from ${min} to ${max}, e.g. ${fallback}`);
   return Number(raw);
 }
+
+/** FHIR_MAX_PAGE_BYTES's bounds: room for a CapabilityStatement, and no more than every EHR answer's 10 MiB cap. */
+const SMALLEST_PAGE_CAP = 64 * 1024;
+const EHR_ANSWER_CAP = 10 * 1024 * 1024;
 
 function absoluteUrl(env: Env, name: string, fail: (m: string) => Error): string | undefined {
   const raw = text(env, name);
@@ -102,6 +109,7 @@ export function readFhirSettings(env: Env, used: boolean, fail: (message: string
     auth: authKind === 'none' ? { kind: 'none' } : smartBackend(env, fail),
     pageSize: integer(env, 'FHIR_PAGE_SIZE', 100, 1000, fail),
     maxPages: integer(env, 'FHIR_MAX_PAGES', 20, 1000, fail),
+    maxPageBytes: integer(env, 'FHIR_MAX_PAGE_BYTES', FHIR_MAX_PAGE_BYTES, EHR_ANSWER_CAP, fail, SMALLEST_PAGE_CAP),
     idRoot,
     videoActionIdSystem: absoluteUrl(env, 'FHIR_VIDEO_ACTION_ID_SYSTEM', fail),
     delegationTag,

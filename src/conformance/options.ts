@@ -68,7 +68,8 @@ function tlsFilesOf(env: Env, baseUrl: string): EhrTlsFiles | undefined {
   return files;
 }
 
-export type ConformanceSettings = Omit<FhirConformanceOptions, 'exchange' | 'now'> & { tlsFiles?: EhrTlsFiles; auth: FhirAuth };
+/** What the kit's own transport needs beside the checks' options: EHR_TLS_*, FHIR_AUTH and FHIR_MAX_PAGE_BYTES. */
+export type ConformanceSettings = Omit<FhirConformanceOptions, 'exchange' | 'now'> & { tlsFiles?: EhrTlsFiles; auth: FhirAuth; maxPageBytes: number };
 
 const DEFAULT_ID_ROOT = '1.2.752.99999.1.1';
 
@@ -103,6 +104,7 @@ export function parseConformanceArgs(argv: readonly string[], env: Env): Conform
     paymentIdSystem: fhir.paymentIdSystem,
     pageSize: fhir.pageSize,
     maxPages: fhir.maxPages,
+    maxPageBytes: fhir.maxPageBytes,
     callTimeoutMs: integer(env, 'EHR_TIMEOUT_MS', 5000, 600_000),
     range: { from: `${dateOf(f.get('--from'), '--from', '19000101')}000000`, to: `${dateOf(f.get('--to'), '--to', '21001231')}235959` },
   };

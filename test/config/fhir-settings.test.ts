@@ -23,7 +23,7 @@ function refusal(env: Record<string, string>): string {
 describe('EHR_ADAPTER=fhir-r4', () => {
   it('reads the defaults of the FHIR settings', () => {
     expect(loadConfig(FHIR).fhir).toEqual({
-      auth: { kind: 'none' }, pageSize: 100, maxPages: 20, idRoot: '1.2.752.99999.1.1', videoActionIdSystem: undefined,
+      auth: { kind: 'none' }, pageSize: 100, maxPages: 20, maxPageBytes: 4 * 1024 * 1024, idRoot: '1.2.752.99999.1.1', videoActionIdSystem: undefined,
       delegationTag: { system: 'http://example.org/fhir/pdas/CodeSystem/registry', code: 'delegation' },
       paymentIdSystem: 'http://example.org/fhir/pdas/identifier/appointment-payment',
     });
@@ -43,6 +43,14 @@ describe('EHR_ADAPTER=fhir-r4', () => {
     expect(refusal({ ...FHIR, FHIR_DELEGATION_TAG: 'delegation' })).toMatch(/FHIR_DELEGATION_TAG must be system\|code/);
     expect(refusal({ ...FHIR, FHIR_AUTH: 'smart-backend' })).toMatch(/needs FHIR_TOKEN_URL/);
     expect(refusal({ ...BASE, EHR_ADAPTER: 'fhir' })).toMatch(/EHR_ADAPTER must be one of embedded, xml-http, fhir-r4/);
+  });
+
+  it('reads FHIR_MAX_PAGE_BYTES from 64 KiB to the 10 MiB every EHR answer is capped at, and refuses any other value by name', () => {
+    expect(loadConfig({ ...FHIR, FHIR_MAX_PAGE_BYTES: '65536' }).fhir?.maxPageBytes).toBe(65536);
+    expect(loadConfig({ ...FHIR, FHIR_MAX_PAGE_BYTES: '10485760' }).fhir?.maxPageBytes).toBe(10485760);
+    for (const value of ['0', '65535', '10485761', '4MiB', '-1', '4194304.5']) {
+      expect(refusal({ ...FHIR, FHIR_MAX_PAGE_BYTES: value }), value).toBe('FHIR_MAX_PAGE_BYTES must be an integer from 65536 to 10485760, e.g. 4194304');
+    }
   });
 
   it('reads FHIR_AUTH=smart-backend with its token endpoint (https unless loopback), client and key file', () => {

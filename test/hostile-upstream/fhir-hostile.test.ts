@@ -1,8 +1,8 @@
 /**
  * The hostile-upstream attacks over `EHR_ADAPTER=fhir-r4` (threats 23, 26, 27, 29 of
  * docs/threat-model.md#the-upstream-ehr-api10) that the fault table of
- * test/adapters/ehr-fhir/fhir-faults.test.ts does not already cover: bodies far past the 10 MiB
- * default cap, with and without a Content-Length; a valid answer dripped slower than the deadline;
+ * test/adapters/ehr-fhir/fhir-faults.test.ts does not already cover: pages over FHIR_MAX_PAGE_BYTES
+ * and bodies far past the 10 MiB cap of every EHR answer, with and without a Content-Length; a valid answer dripped slower than the deadline;
  * the identity lookup answering another person; JSON nested past what a parser holds; and
  * prototype-polluting keys in a FHIR resource. Each is injected by the proxy in front of the
  * development FHIR server and asked through the real app: the documented status within the deadline,
@@ -76,6 +76,22 @@ describe('hostile FHIR answers through the real app (EHR_ADAPTER=fhir-r4, EHR_TI
 
   it('refuses a 24 MiB search answer streamed without a Content-Length, and stops reading it', async () => {
     await refused(on('/Composition?', (r) => ({ ...r, body: padded(r, 24 * MIB), drip: { bytes: MIB, everyMs: 1 } })), 502);
+  });
+
+  /** Why the transport refused answers since `from` (its upstream-error events: fixed text of this service). */
+  const refusalsSince = (from: number): (string | undefined)[] =>
+    t.events.slice(from).flatMap((e) => (e.type === 'upstream-error' ? [e.detail] : []));
+
+  it('refuses a 5 MiB page, over FHIR_MAX_PAGE_BYTES (4 MiB by default), by its Content-Length before reading it', async () => {
+    const from = t.events.length;
+    await refused(on('/Composition?', (r) => ({ ...r, body: padded(r, 5 * MIB) })), 502);
+    expect(refusalsSince(from)).toEqual(['EHR answer declares a length over the limit']);
+  });
+
+  it('refuses a 5 MiB page streamed without a Content-Length once it passes FHIR_MAX_PAGE_BYTES', async () => {
+    const from = t.events.length;
+    await refused(on('/Composition?', (r) => ({ ...r, body: padded(r, 5 * MIB), drip: { bytes: MIB / 4, everyMs: 1 } })), 502);
+    expect(refusalsSince(from)).toEqual(['EHR answer is larger than the limit']);
   });
 
   it('gives up on a valid answer dripped one byte every 100 ms, at the deadline', async () => {

@@ -55,7 +55,7 @@ describe('faults of the FHIR server through the HTTP API', () => {
   let t: FhirTestApp;
   let token: string;
   beforeAll(async () => {
-    t = await startFhirTestApp({ proxied: true, now: MID_2025, adapter: { timeoutMs: 1500, maxBodyBytes: MAX_BODY } });
+    t = await startFhirTestApp({ proxied: true, now: MID_2025, adapter: { timeoutMs: 1500, maxPageBytes: MAX_BODY } });
     const issuedAt = Math.floor(t.clock.now() / 1000);
     token = await t.personToken(TOLVAN, { iat: issuedAt, exp: issuedAt + 3600 });
   });

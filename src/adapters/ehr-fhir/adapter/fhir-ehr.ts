@@ -21,7 +21,7 @@ import { fhirReads, fhirRelationships, type FhirReadsOptions } from '../client/f
 import { lookupOf, lookupOnce } from '../client/patient-lookup.js';
 import { CapabilityWatch } from './capability-watch.js';
 import { FhirWrites, type FhirWritesOptions } from './fhir-writes.js';
-import type { FhirEhrEvent, FhirEhrOptions } from './options.js';
+import { FHIR_MAX_PAGE_BYTES, type FhirEhrEvent, type FhirEhrOptions } from './options.js';
 import { FHIR_MEDIA, transportExchange } from './transport-exchange.js';
 
 const PERSON_ID = /^\d{12}$/;
@@ -47,7 +47,8 @@ export class FhirEhr implements EhrRecords, DelegationRegistry {
 
   constructor(options: FhirEhrOptions) {
     this.emit = options.onEvent ?? (() => undefined);
-    this.transport = new EhrHttpTransport({ ...options, media: FHIR_MEDIA, onEvent: this.emit });
+    // Every answer body, pages and writes alike, is refused while it streams past the cap (answer-fault.ts: never counted by the breaker).
+    this.transport = new EhrHttpTransport({ ...options, media: FHIR_MEDIA, maxBodyBytes: options.maxPageBytes ?? FHIR_MAX_PAGE_BYTES, onEvent: this.emit });
     this.client = new FhirClient({
       baseUrl: options.baseUrl, pageSize: options.pageSize, maxPages: options.maxPages,
       exchange: transportExchange(this.transport, options.baseUrl, options.authorization),

@@ -13,7 +13,13 @@ export type FhirEhrEvent =
   /** Why a write was not made, or what it found (a duplicate PaymentNotice): fixed text, no personal data. */
   | { type: 'write-note'; detail: string };
 
-export interface FhirEhrOptions extends Omit<TransportOptions, 'media' | 'onEvent'> {
+/**
+ * FHIR_MAX_PAGE_BYTES by default: a larger answer body is refused while it streams. Less than the
+ * 10 MiB every EHR answer is capped at, since a read holds up to FHIR_MAX_PAGES pages of it.
+ */
+export const FHIR_MAX_PAGE_BYTES = 4 * 1024 * 1024;
+
+export interface FhirEhrOptions extends Omit<TransportOptions, 'media' | 'onEvent' | 'maxBodyBytes'> {
   /** EHR_TIMEZONE. */
   zone: string;
   /** FHIR_ID_ROOT, FHIR_VIDEO_ACTION_ID_SYSTEM, FHIR_PAGE_SIZE, FHIR_MAX_PAGES. */
@@ -21,6 +27,8 @@ export interface FhirEhrOptions extends Omit<TransportOptions, 'media' | 'onEven
   videoActionIdSystem?: string;
   pageSize: number;
   maxPages: number;
+  /** FHIR_MAX_PAGE_BYTES: the cap of every answer body; FHIR_MAX_PAGE_BYTES's default when absent. */
+  maxPageBytes?: number;
   /** FHIR_DELEGATION_TAG and FHIR_PAYMENT_ID_SYSTEM. */
   delegationTag: DelegationTag;
   paymentIdSystem: string;
