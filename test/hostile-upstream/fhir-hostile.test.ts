@@ -17,6 +17,9 @@ import { on as changing, type FhirProxy, type Hook, type Reply } from '../adapte
 import { expectNoPollution, MARGIN_MS, MIB, prototypeSnapshot, UPSTREAM_TEXT } from './support/expectations.js';
 
 const NOTES = '/patients/journalnotes/?fromDateTime=2025-01-01T00:00:00';
+const LABS = '/patients/labresults/?fromDateTime=2025-01-01T00:00:00';
+/** A decimal of 41 digits, one more than a FHIR answer may carry (docs/upstream-fhir.md#settings). */
+const DIGITS_41 = `4.${'0'.repeat(39)}1`;
 const TIMEOUT_MS = 1500;
 const LILLA = '201701012393';
 const MESSAGES: Record<number, string> = { 502: 'The EHR answered with an error or malformed data.', 504: 'The EHR did not answer in time.' };
@@ -29,6 +32,14 @@ const on = (where: string, change: (reply: Reply) => Reply): Hook => changing(wh
   if (next.drip !== undefined || !next.body.equals(reply.body)) changed++;
   return next;
 });
+/** The FHIR JSON `body` changed by `edit`, where the string "@41@" becomes the number DIGITS_41. */
+const withDigits = (body: Buffer, edit: (json: Json) => void): Buffer => {
+  const json = JSON.parse(body.toString()) as Json;
+  edit(json);
+  return Buffer.from(JSON.stringify(json).replaceAll('"@41@"', DIGITS_41));
+};
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the hooks edit whatever the server answered
+type Json = any;
 const padded = (reply: Reply, bytes: number): Buffer => {
   const text = reply.body.toString();
   return Buffer.from(`${text.slice(0, -1)},"padding":"${'x'.repeat(bytes)}"}`);
@@ -92,6 +103,36 @@ describe('hostile FHIR answers through the real app (EHR_ADAPTER=fhir-r4, EHR_TI
     const from = t.events.length;
     await refused(on('/Composition?', (r) => ({ ...r, body: padded(r, 5 * MIB), drip: { bytes: MIB / 4, everyMs: 1 } })), 502);
     expect(refusalsSince(from)).toEqual(['EHR answer is larger than the limit']);
+  });
+
+  it('refuses a lab value of 41 digits as a malformed answer (502)', async () => {
+    const before = changed;
+    (t.proxy as FhirProxy).hook = on('/Observation', (r) => ({
+      ...r,
+      body: withDigits(r.body, (bundle) => {
+        for (const entry of bundle.entry ?? []) if (entry.resource?.valueQuantity !== undefined) entry.resource.valueQuantity.value = '@41@';
+      }),
+    }));
+    const res = await t.call({ method: 'GET', url: LABS, token });
+    expect(changed, 'the hook changed an answer').toBeGreaterThan(before);
+    expect([res.statusCode, res.json()]).toMatchObject([502, { error: MESSAGES[502], status: 502 }]);
+    expect(res.body).not.toContain('0000000001');
+  });
+
+  it('refuses a fee of 41 digits as a malformed answer (502), and registers no payment', async () => {
+    const before = changed;
+    (t.proxy as FhirProxy).hook = on('/Appointment/appt-0001', (r) => ({
+      ...r,
+      body: withDigits(r.body, (appointment) => {
+        appointment.status = 'arrived';
+        const fee = appointment.extension.find((e: Json) => String(e.url).endsWith('/patient-fee'));
+        fee.extension.find((e: Json) => e.url === 'price').valueMoney.value = '@41@';
+      }),
+    }));
+    const res = await t.call({ method: 'POST', url: '/patients/paymentnotice/', token, payload: { status: 'PAID', contactId: 'appt-0001', paymentType: 'CARD' } });
+    expect(changed, 'the hook changed an answer').toBeGreaterThan(before);
+    expect([res.statusCode, res.json()]).toEqual([502, { statusCode: 502, message: MESSAGES[502] }]);
+    expect((t.proxy as FhirProxy).seen.filter((s) => s.method === 'POST')).toEqual([]);
   });
 
   it('gives up on a valid answer dripped one byte every 100 ms, at the deadline', async () => {

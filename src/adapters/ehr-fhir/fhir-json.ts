@@ -3,9 +3,25 @@
  * a lab value `4.0` is answered `"4.0"`, never `"4"`. JSON.parse hands its reviver the source text
  * of each number (Node 22 and 24); where that text differs from how JavaScript writes the number,
  * it is kept beside the object that holds the number, and `writtenNumber` gives it back. Numbers
- * stay numbers, so the schemas check them as numbers.
+ * stay numbers, so the schemas check them as numbers. A number of more than MAX_DECIMAL_DIGITS
+ * digits makes the answer malformed, before anything is done with it: four million digits of a fee
+ * held the event loop a second in the payment's arithmetic.
  */
 import { fhirFault } from './fault.js';
+
+/** The most digits a number of a FHIR answer may have (docs/upstream-fhir.md#settings, "Bounded cost"). */
+export const MAX_DECIMAL_DIGITS = 40;
+
+/** Whether `text` (a number as written) has more than MAX_DECIMAL_DIGITS digits. */
+export function tooManyDigits(text: string): boolean {
+  if (text.length <= MAX_DECIMAL_DIGITS) return false;
+  let digits = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x30 && c <= 0x39 && ++digits > MAX_DECIMAL_DIGITS) return true;
+  }
+  return false;
+}
 
 const written = new WeakMap<object, Map<string, string>>();
 
@@ -14,6 +30,9 @@ interface ReviverContext {
 }
 
 function keepSource(this: unknown, key: string, value: unknown, context?: ReviverContext): unknown {
+  if (typeof value === 'number' && context?.source !== undefined && tooManyDigits(context.source)) {
+    throw fhirFault(`a number of more than ${MAX_DECIMAL_DIGITS} digits`);
+  }
   if (typeof value === 'number' && context?.source !== undefined && context.source !== String(value)) {
     const holder = this as object;
     let sources = written.get(holder);

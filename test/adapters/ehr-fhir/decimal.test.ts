@@ -14,4 +14,13 @@ describe('decimalDifference', () => {
   it('refuses a number it cannot read as a plain decimal', () => {
     expect(() => decimalDifference('1e2', '0')).toThrow(/plain decimal/);
   });
+
+  it('refuses a fee of more than 40 digits before any arithmetic on it, and takes one of 40', () => {
+    const forty = `1${'0'.repeat(37)}.00`;
+    expect(decimalDifference(forty, '0.5')).toBe(`${'9'.repeat(37)}.50`);
+    expect(() => decimalDifference(`${forty}1`, '0')).toThrow(/more than 40 digits/);
+    expect(() => decimalDifference('200', `0.${'0'.repeat(39)}1`)).toThrow(/more than 40 digits/);
+    // Four million digits held the event loop about a second in the payment's arithmetic.
+    expect(() => decimalDifference('9'.repeat(4_000_000), '1')).toThrow(/more than 40 digits/);
+  });
 });

@@ -18,6 +18,16 @@ describe('FHIR JSON, decimals as written', () => {
     expect(writtenNumber({ value: '4.0' }, 'value')).toBeUndefined();
   });
 
+  it('takes a number of 40 digits as written, and refuses one of more (a malformed answer) wherever it stands', () => {
+    const forty = `1234567890123456789.${'0'.repeat(20)}1`;
+    const parsed = parseFhirJson(`{"v": ${forty}, "e": 1e-39}`) as { v: number };
+    expect(writtenNumber(parsed, 'v')).toBe(forty);
+    for (const number of [`${forty}1`, `-${'9'.repeat(41)}`, `0.${'0'.repeat(40)}1`, `1.5e${'0'.repeat(39)}1`, '7'.repeat(4_000_000)]) {
+      expect(() => parseFhirJson(`{"a": [{"value": ${number}}]}`), number.slice(0, 50)).toThrow(/more than 40 digits/);
+      expect(() => parseFhirJson(number), number.slice(0, 50)).toThrow(/more than 40 digits/);
+    }
+  });
+
   it('refuses what is not JSON as a bad response', () => {
     expect(() => parseFhirJson('<html>')).toThrow(EhrError);
     expect(() => parseFhirJson('{"a": 1')).toThrow(EhrError);

@@ -1,12 +1,16 @@
 /**
  * Decimal arithmetic on numbers as FHIR JSON writes them (docs/upstream-fhir.md#text-numbers-and-codes):
- * a fee of `200.00` less `50.5` is `149.50`, exactly, never a binary fraction.
+ * a fee of `200.00` less `50.5` is `149.50`, exactly, never a binary fraction. At most 40 digits
+ * each, so the arithmetic stays small.
  */
 import { fhirFault } from '../fault.js';
+import { MAX_DECIMAL_DIGITS, tooManyDigits } from '../fhir-json.js';
 
 const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
 
 function parse(text: string): { digits: bigint; scale: number } {
+  // Checked again here, before BigInt: its cost grows with the digits (fhir-json.ts refuses them first).
+  if (tooManyDigits(text)) throw fhirFault(`a fee of more than ${MAX_DECIMAL_DIGITS} digits`);
   const m = DECIMAL.exec(text);
   if (m === null) throw fhirFault('a fee not written as a plain decimal');
   const [, sign, whole, fraction = ''] = m as unknown as [string, string, string, string | undefined];
