@@ -14,6 +14,7 @@ import { OPERATIONS, READ_NAMES, readPolicyOf } from '../../src/domain/operation
 import { readerOf } from '../../src/domain/use-cases/read-sources.js';
 import { ONE_BUFFER_BYTES } from '../../src/http/serialization/json-answer.js';
 import { SlicedJsonSerializer } from '../../src/http/serialization/sliced-json.js';
+import { turnsWhile } from '../support/event-loop-turns.js';
 
 const ZONE = 'Europe/Stockholm';
 const NOW = Date.UTC(2026, 10, 21, 8, 0);
@@ -84,19 +85,8 @@ describe('SlicedJsonSerializer', () => {
     const items = [{ rows: Array.from({ length: 2000 }, (_, i) => ({ text: `row ${i} ${'x'.repeat(200)}` })) }];
     // Other work scheduled on the loop (one immediate a turn) runs between slices. Counted in turns,
     // not by a 1 ms timer: on a fast runtime the whole answer can take under 10 ms.
-    let turns = 0;
-    let counting = true;
-    const count = (): void => {
-      turns++;
-      if (counting) setImmediate(count);
-    };
-    setImmediate(count);
-    try {
-      const answer = await new SlicedJsonSerializer(item, 'rows', 0).serialise(items);
-      expect(answer.copy().toString('utf8')).toBe(fastifyWould(item, items));
-    } finally {
-      counting = false;
-    }
+    const { result: answer, turns } = await turnsWhile(() => new SlicedJsonSerializer(item, 'rows', 0).serialise(items));
+    expect(answer.copy().toString('utf8')).toBe(fastifyWould(item, items));
     expect(turns).toBeGreaterThan(10);
   });
 

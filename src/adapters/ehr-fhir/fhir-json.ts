@@ -6,8 +6,16 @@
  * stay numbers, so the schemas check them as numbers. A number of more than MAX_DECIMAL_DIGITS
  * digits makes the answer malformed, before anything is done with it: four million digits of a fee
  * held the event loop a second in the payment's arithmetic.
+ *
+ * An answer is parsed in slices (`parseFhirJsonInSlices`): a 4 MiB page through one JSON.parse with
+ * the reviver held the event loop 70-520 ms. json-pieces.ts cuts its bytes where JSON.parse can read
+ * them piece by piece; here each piece is decoded and read with the same reviver, and the pieces are
+ * joined as JSON.parse would join them, a turn of the event loop given every SLICE_MS.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { EhrError } from '../../domain/ehr-error.js';
 import { fhirFault } from './fault.js';
+import { cutJson, type Cut, type Slices } from './json-pieces.js';
 
 /** The most digits a number of a FHIR answer may have (docs/upstream-fhir.md#settings, "Bounded cost"). */
 export const MAX_DECIMAL_DIGITS = 40;
@@ -29,29 +37,125 @@ interface ReviverContext {
   source?: string;
 }
 
+/** Notes the source text of the number at `holder[key]`, or forgets what was noted there (undefined). */
+function noteSource(holder: object, key: string, source: string | undefined): void {
+  let sources = written.get(holder);
+  if (source === undefined) {
+    sources?.delete(key);
+    return;
+  }
+  if (sources === undefined) {
+    sources = new Map();
+    written.set(holder, sources);
+  }
+  sources.set(key, source);
+}
+
 function keepSource(this: unknown, key: string, value: unknown, context?: ReviverContext): unknown {
   if (typeof value === 'number' && context?.source !== undefined && tooManyDigits(context.source)) {
     throw fhirFault(`a number of more than ${MAX_DECIMAL_DIGITS} digits`);
   }
   if (typeof value === 'number' && context?.source !== undefined && context.source !== String(value)) {
-    const holder = this as object;
-    let sources = written.get(holder);
-    if (sources === undefined) {
-      sources = new Map();
-      written.set(holder, sources);
-    }
-    sources.set(key, context.source);
+    noteSource(this as object, key, context.source);
   }
   return value;
 }
 
-/** The JSON of a FHIR answer; not JSON (or nested past what the parser can hold) is a fault. */
+const REVIVER = keepSource as (key: string, value: unknown) => unknown;
+
+/** Not JSON (or nested past what the parser can hold) is a fault of the answer; the refusals of this file are already. */
+function refusal(err: unknown): unknown {
+  return err instanceof SyntaxError || err instanceof RangeError ? fhirFault('not JSON') : err;
+}
+
+/** The JSON of a FHIR answer, in one go: for a small one (a large one is `parseFhirJsonInSlices`'). */
 export function parseFhirJson(text: string): unknown {
   try {
-    return JSON.parse(text, keepSource as (key: string, value: unknown) => unknown);
+    return JSON.parse(text, REVIVER);
   } catch (err) {
-    if (err instanceof SyntaxError || err instanceof RangeError) throw fhirFault('not JSON');
-    throw err;
+    throw refusal(err);
+  }
+}
+
+/** How long the parse of one answer may hold the event loop before it gives a turn (the contract's bound is 20 ms). */
+export const SLICE_MS = 5;
+
+/**
+ * A turn of the event loop once `sliceMs` have passed since the last; after it, a call whose deadline
+ * has passed stops: a page of a million numbers costs seconds of work, which nobody waits for then.
+ */
+class SliceClock implements Slices {
+  private since = performance.now();
+
+  constructor(private readonly sliceMs: number, private readonly deadline: AbortSignal | undefined) {}
+
+  breathe(): Promise<void> | undefined {
+    if (performance.now() - this.since < this.sliceMs) return undefined;
+    return nextTurn().then(() => {
+      if (this.deadline?.aborted) throw new EhrError('timeout', 'FHIR call exceeded its deadline');
+      this.since = performance.now();
+    });
+  }
+}
+
+type Container = unknown[] | Record<string, unknown>;
+
+/**
+ * `value` as the next member of an array, or as `into[key]`, set as JSON.parse sets it: an own
+ * property whatever its name (`__proto__` too), a repeated key keeping its place with the last
+ * value. The number's source text goes with it, or what was noted for a repeated key is forgotten.
+ */
+function put(into: Container, key: string | undefined, value: unknown, source: string | undefined): void {
+  if (Array.isArray(into)) {
+    noteSource(into, String(into.length), source);
+    into.push(value);
+    return;
+  }
+  Object.defineProperty(into, key as string, { value, writable: true, enumerable: true, configurable: true });
+  noteSource(into, key as string, source);
+}
+
+/** The members of a run, read alone as `[…]` or `{…}`, moved into their container with their numbers' source text. */
+function adopt(run: Container, into: Container): void {
+  const sources = written.get(run);
+  if (Array.isArray(run)) {
+    for (let k = 0; k < run.length; k++) put(into, undefined, run[k], sources?.get(String(k)));
+  } else {
+    for (const key of Object.keys(run)) put(into, key, run[key], sources?.get(key));
+  }
+}
+
+/** The container a cut stands for: each run read by one JSON.parse, each cut member joined in turn. */
+async function joined(bytes: Buffer, cut: Cut, slices: Slices): Promise<Container> {
+  const into: Container = cut.kind === 'array' ? [] : {};
+  for (const part of cut.parts) {
+    if ('cut' in part) {
+      const key = part.key === undefined ? undefined : JSON.parse(bytes.toString('utf8', part.key.from, part.key.to)) as string;
+      put(into, key, await joined(bytes, part.cut, slices), undefined);
+      continue;
+    }
+    const members = bytes.toString('utf8', part.from, part.to);
+    adopt(JSON.parse(cut.kind === 'array' ? `[${members}]` : `{${members}}`, REVIVER) as Container, into);
+    await slices.breathe();
+  }
+  return into;
+}
+
+/**
+ * The JSON of a FHIR answer (its UTF-8 bytes, or text) as `parseFhirJson` gives it, parsed piece by
+ * piece with a turn of the event loop every `sliceMs`, given up (`timeout`) once `signal`, the call's
+ * deadline, has aborted. `pieceBytes` only for tests (json-pieces.ts).
+ */
+export async function parseFhirJsonInSlices(
+  body: Buffer | string, options: { sliceMs?: number; signal?: AbortSignal | undefined; pieceBytes?: number } = {},
+): Promise<unknown> {
+  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+  const slices = new SliceClock(options.sliceMs ?? SLICE_MS, options.signal);
+  try {
+    const pieces = await cutJson(bytes, slices, options.pieceBytes);
+    return 'kind' in pieces ? await joined(bytes, pieces, slices) : JSON.parse(bytes.toString('utf8'), REVIVER);
+  } catch (err) {
+    throw refusal(err);
   }
 }
 

@@ -121,7 +121,7 @@ export class FhirWrites {
   private async readAppointment(id: string, patientId: string, signal: AbortSignal): Promise<Read | undefined> {
     const answer = await this.o.client.request(this.o.client.resourceUrl('Appointment', id), { method: 'GET', signal });
     if (answer.status === 404 || answer.status === 410) return undefined;
-    const raw = resourceOf(answer, 'Appointment') as Record<string, unknown>;
+    const raw = await resourceOf(answer, 'Appointment', signal) as Record<string, unknown>;
     const appointment = checkedResource('Appointment', raw);
     if (appointment.id !== id) throw fhirFault('an Appointment other than the one asked for');
     // Another server's Patient of the same id is another patient.

@@ -75,7 +75,7 @@ export class FhirClient {
 
   /** The JSON of `url` (absolute), which must be a `resourceType`. */
   async get(url: string, resourceType: string, signal?: AbortSignal): Promise<unknown> {
-    return resourceOf(await this.request(url, { method: 'GET', signal }), resourceType);
+    return resourceOf(await this.request(url, { method: 'GET', signal }), resourceType, signal);
   }
 
   /** Every page of a search of `type`; `count` instead of FHIR_PAGE_SIZE where the contract names one. */
