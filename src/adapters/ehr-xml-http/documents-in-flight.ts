@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { AnswerMemoryFullError, type AnswerMemory, type AnswerSubject } from '../../ports/answer-memory.port.js';
 import { ExpectedSizes, FetchRoom, type Place } from './fetch-room.js';
-import { recordOf, RecordLanes } from './record-lanes.js';
+import { ANSWERS_PER_RECORD, recordOf, RecordLanes } from './record-lanes.js';
 
 /**
  * How many bytes of large upstream documents have record trees in memory at once (issue 20 item 6).
@@ -51,6 +51,23 @@ const STAYING = new AbortController().signal;
  * what it would wait behind may be waiting for that very budget.
  */
 const holdsBudget = (answer: Answer | undefined): boolean => (answer?.held ?? 0) > 0;
+
+/** What an EHR adapter's budget is made of: its calls' deadline, and the budget's and the room's sizes (their defaults when absent). */
+export interface AnswerMemorySettings {
+  /** EHR_TIMEOUT_MS: a turn or room waited for longer than a call may take fails as `tooLong`. */
+  timeoutMs: number;
+  tooLong: () => Error;
+  documentBytesInFlight?: number | undefined;
+  fetchRoomBytes?: number | undefined;
+}
+
+/** The budget of an EHR adapter whose large answers hold memory until they are written (xml-http, fhir-r4). */
+export function answerMemoryOf(settings: AnswerMemorySettings): DocumentsInFlight {
+  const waits = { maxWaitMs: settings.timeoutMs, tooLong: settings.tooLong };
+  const lanes = new RecordLanes(ANSWERS_PER_RECORD, waits);
+  const room = new FetchRoom(SMALL_DOCUMENT_BYTES, settings.fetchRoomBytes, waits);
+  return new DocumentsInFlight(settings.documentBytesInFlight, { lanes, room });
+}
 
 export class DocumentsInFlight implements AnswerMemory {
   private inUse = 0;

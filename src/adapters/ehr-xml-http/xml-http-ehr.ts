@@ -19,9 +19,7 @@ import { EhrHttpTransport, type EhrTls } from '../ehr-http/transport.js';
 import { DOCUMENT_OF, documentReads, type XmlRead } from '../ehr-xml/documents.js';
 import { MalformedDocumentError, mapDocumentInSlices, mapRelationships, mapResultRecord } from '../ehr-xml/index.js';
 import { bodyLimitFor, documentOf } from './answer.js';
-import { DocumentsInFlight, SMALL_DOCUMENT_BYTES } from './documents-in-flight.js';
-import { FetchRoom } from './fetch-room.js';
-import { ANSWERS_PER_RECORD, RecordLanes } from './record-lanes.js';
+import { answerMemoryOf, type DocumentsInFlight, SMALL_DOCUMENT_BYTES } from './documents-in-flight.js';
 import { XML } from './media.js';
 import type { XmlHttpEhrOptions } from './options.js';
 import { answeredAsEhr } from './ping.js';
@@ -45,10 +43,7 @@ export class XmlHttpEhr implements EhrRecords, DelegationRegistry {
   constructor(private readonly options: XmlHttpEhrOptions) {
     this.transport = new EhrHttpTransport({ ...options, media: XML });
     // A turn or room waited for longer than a call may take is answered as that call's timeout would be.
-    const waits = { maxWaitMs: options.timeoutMs, tooLong: deadlinePassed };
-    const lanes = new RecordLanes(ANSWERS_PER_RECORD, waits);
-    const room = new FetchRoom(SMALL_DOCUMENT_BYTES, options.fetchRoomBytes, waits);
-    this.answerMemory = new DocumentsInFlight(options.documentBytesInFlight, { lanes, room });
+    this.answerMemory = answerMemoryOf({ ...options, tooLong: deadlinePassed });
   }
 
   private async read<R extends XmlRead>(read: R, patientId: string, range: TimeRange): Promise<ReadItem<R>[]> {

@@ -1,8 +1,8 @@
 /**
  * The FHIR R4 EHR (`EHR_ADAPTER=fhir-r4`, docs/upstream-fhir.md): the reads of the operation table
  * it has a plan for, the delegation registry from tagged RelatedPersons, and the two writes, over the
- * shared EHR transport; for each API request, a view whose calls share one identity lookup. `ping`
- * is ready when the server answers its CapabilityStatement and that statement lists every search
+ * shared EHR transport; for each API request, a view whose calls share one identity lookup; the pages
+ * a read holds count against the answer-memory budget. `ping` is ready when the server answers its CapabilityStatement and that statement lists every search
  * parameter the reads and the registry send.
  */
 import type { Relationship } from '../../../domain/access/relationship.js';
@@ -13,8 +13,9 @@ import type { EhrWriteResult } from '../../../domain/writes/write-outcomes.js';
 import { eachRead } from '../../../domain/use-cases/read-sources.js';
 import type { DelegationRegistry } from '../../../ports/delegation-registry.port.js';
 import type { EhrCalls, EhrReads, EhrRecords } from '../../../ports/ehr-records.port.js';
-import type { UpstreamAnswer } from '../../ehr-http/exchange.js';
+import { deadlinePassed, type UpstreamAnswer } from '../../ehr-http/exchange.js';
 import { EhrHttpTransport, type EhrTls } from '../../ehr-http/transport.js';
+import { answerMemoryOf, type DocumentsInFlight } from '../../ehr-xml-http/documents-in-flight.js';
 import { checkCapabilities, neededSearches, type CapabilityCheck } from '../client/capabilities.js';
 import { FhirClient } from '../client/fhir-client.js';
 import { fhirReads, fhirRelationships, type FhirReadsOptions } from '../client/fhir-reads.js';
@@ -22,6 +23,7 @@ import { lookupOf, lookupOnce } from '../client/patient-lookup.js';
 import { CapabilityWatch } from './capability-watch.js';
 import { FhirWrites, type FhirWritesOptions } from './fhir-writes.js';
 import { FHIR_MAX_PAGE_BYTES, type FhirEhrEvent, type FhirEhrOptions } from './options.js';
+import { PageMemory } from './page-memory.js';
 import { FHIR_MEDIA, transportExchange } from './transport-exchange.js';
 
 const PERSON_ID = /^\d{12}$/;
@@ -36,6 +38,9 @@ const answeredAsFhir = (answer: UpstreamAnswer): boolean => {
 
 export class FhirEhr implements EhrRecords, DelegationRegistry {
   readonly reads: EhrReads;
+  /** The bytes of the pages reads hold, counted until their answers are written (page-memory.ts). */
+  readonly answerMemory: DocumentsInFlight;
+  private readonly pages: PageMemory;
   private readonly client: FhirClient;
   private readonly transport: EhrHttpTransport;
   private readonly registry: (actor: string) => Promise<Relationship[]>;
@@ -49,16 +54,20 @@ export class FhirEhr implements EhrRecords, DelegationRegistry {
     this.emit = options.onEvent ?? (() => undefined);
     // Every answer body, pages and writes alike, is refused while it streams past the cap (answer-fault.ts: never counted by the breaker).
     this.transport = new EhrHttpTransport({ ...options, media: FHIR_MEDIA, maxBodyBytes: options.maxPageBytes ?? FHIR_MAX_PAGE_BYTES, onEvent: this.emit });
+    // A turn or room waited for longer than a call may take is answered as that call's timeout would be.
+    this.answerMemory = answerMemoryOf({ ...options, tooLong: deadlinePassed });
+    this.pages = new PageMemory(this.answerMemory);
     this.client = new FhirClient({
       baseUrl: options.baseUrl, pageSize: options.pageSize, maxPages: options.maxPages,
       exchange: transportExchange(this.transport, options.baseUrl, options.authorization),
       onRefusal: (status, issues) => this.emit({ type: 'refusal', status, issues }),
+      hold: (fetch, parse) => this.pages.page(fetch, parse),
     });
     this.readsOptions = {
       client: this.client, zone: options.zone, idRoot: options.idRoot, videoActionIdSystem: options.videoActionIdSystem,
       now: options.now ?? Date.now, note: options.onDropped, callTimeoutMs: options.timeoutMs,
     };
-    this.reads = guarded(fhirReads(this.readsOptions));
+    this.reads = this.held(fhirReads(this.readsOptions));
     this.registry = fhirRelationships({ ...this.readsOptions, tag: options.delegationTag });
     const needed = neededSearches(Object.keys(this.reads) as ReadName[]);
     this.capabilities = new CapabilityWatch(
@@ -80,7 +89,7 @@ export class FhirEhr implements EhrRecords, DelegationRegistry {
     const lookup = lookupOnce(lookupOf(this.readsOptions));
     const writes = new FhirWrites({ ...this.writesOptions, lookup });
     return {
-      reads: guarded(fhirReads({ ...this.readsOptions, lookup })),
+      reads: this.held(fhirReads({ ...this.readsOptions, lookup })),
       registerArrival: (patientId, contactId) => arrival(writes, patientId, contactId),
       registerPayment: (patientId, contactId, paymentType) => payment(writes, patientId, contactId, paymentType),
     };
@@ -114,6 +123,13 @@ export class FhirEhr implements EhrRecords, DelegationRegistry {
     return this.transport.close();
   }
 
+  /** Each read inside the page budget of its record; an identity number that is not 12 digits is refused before anything is sent. */
+  private held(reads: EhrReads): EhrReads {
+    return eachRead(reads, (read, reader) => (patientId, range) => (PERSON_ID.test(patientId)
+      ? this.pages.reading(read, patientId, () => reader(patientId, range))
+      : Promise.reject(NOT_FOUND())));
+  }
+
   private report(check: CapabilityCheck): void {
     if (check.wrongVersion) this.emit({ type: 'capability-version', fhirVersion: check.capabilities.fhirVersion });
     for (const { type, param } of check.missing) this.emit({ type: 'capability-missing', resource: type, param });
@@ -131,9 +147,4 @@ async function payment(writes: FhirWrites, patientId: string, contactId: string,
   if (!PERSON_ID.test(patientId)) throw NOT_FOUND();
   if (!KNOWN_PAYMENT_TYPES.has(paymentType)) throw new RangeError(`paymentType must be one of ${PAYMENT_TYPES.join(', ')}`);
   return writes.registerPayment(patientId, contactId, paymentType);
-}
-
-/** Each read refuses an identity number that is not 12 digits before anything is sent. */
-function guarded(reads: EhrReads): EhrReads {
-  return eachRead(reads, (_read, reader) => (patientId, range) => (PERSON_ID.test(patientId) ? reader(patientId, range) : Promise.reject(NOT_FOUND())));
 }

@@ -29,6 +29,9 @@ export interface FhirEhrOptions extends Omit<TransportOptions, 'media' | 'onEven
   maxPages: number;
   /** FHIR_MAX_PAGE_BYTES: the cap of every answer body; FHIR_MAX_PAGE_BYTES's default when absent. */
   maxPageBytes?: number;
+  /** Bytes of large answers held at once, and asked for or waiting (documents-in-flight.ts, fetch-room.ts); their defaults when absent. */
+  documentBytesInFlight?: number;
+  fetchRoomBytes?: number;
   /** FHIR_DELEGATION_TAG and FHIR_PAYMENT_ID_SYSTEM. */
   delegationTag: DelegationTag;
   paymentIdSystem: string;

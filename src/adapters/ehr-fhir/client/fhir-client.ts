@@ -24,7 +24,14 @@ export interface FhirClientOptions {
   maxPages: number;
   /** Told the status and the issues' severity and code of an answer that was not a success. */
   onRefusal?: (status: number, issues: string | undefined) => void;
+  /** How each answer read with `get` is held while it is asked for and parsed; at once unless set (adapter/page-memory.ts). */
+  hold?: PageHold;
 }
+
+/** Asks for an answer with `fetch` and reads it with `parse`, when and as the memory its bytes take allows. */
+export type PageHold = <T>(fetch: () => Promise<FhirAnswer>, parse: (answer: FhirAnswer) => Promise<T>) => Promise<T>;
+
+const atOnce: PageHold = async (fetch, parse) => parse(await fetch());
 
 export interface RawResource {
   resourceType: string;
@@ -74,8 +81,8 @@ export class FhirClient {
   }
 
   /** The JSON of `url` (absolute), which must be a `resourceType`. */
-  async get(url: string, resourceType: string, signal?: AbortSignal): Promise<unknown> {
-    return resourceOf(await this.request(url, { method: 'GET', signal }), resourceType, signal);
+  get(url: string, resourceType: string, signal?: AbortSignal): Promise<unknown> {
+    return (this.options.hold ?? atOnce)(() => this.request(url, { method: 'GET', signal }), (answer) => resourceOf(answer, resourceType, signal));
   }
 
   /** Every page of a search of `type`; `count` instead of FHIR_PAGE_SIZE where the contract names one. */
