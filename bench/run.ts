@@ -21,7 +21,9 @@
  *      MB/s and the longest block while read in slices (bench/hostile.ts; `--only hostile`)
  *   8. the service with EHR_ADAPTER=fhir-r4 against the development FHIR server in this process (issue 24):
  *      a ~20 KB-equivalent medications read beside 3a, and a long journal of many FHIR pages beside a
- *      one-page one, one connection each (bench/fhir.ts; `--only fhir`, scenarios 8b, 8c)
+ *      one-page one, one connection each (bench/fhir.ts; `--only fhir`, scenarios 8b, 8c); and three
+ *      connections reading diagnoses whose Condition search a proxy answers with pages of ~3.9 MiB,
+ *      peak RSS and the event loop's longest stretch (issue 34 item 5, bench/fhir-large-pages.ts; 8d)
  *
  * Every server runs in its own process pinned to core 0; this process (autocannon, the open-loop
  * generator, the JWKS issuer) and the EHR simulator are pinned to core 1 (when taskset exists).
@@ -31,7 +33,7 @@
  * is bounded in time and count.
  *
  *   node --import tsx bench/run.ts [--seconds N] [--skip-micro] [--only reference,embedded,xml-http,fhir,micro,tracing,hostile]
- *                                  [--scenarios 2b,2c,2d,2e,2f,2g,2h,2i,3b,3c,3d,3e,3f,3g,3h] [--open-rate N]
+ *                                  [--scenarios 2b,2c,2d,2e,2f,2g,2h,2i,3b,3c,3d,3e,3f,3g,3h,8a,8d] [--open-rate N]
  *
  * Experiments (printed in the header when set): BENCH_NODE_FLAGS (node flags for the service),
  * BENCH_STATE_DIR (where its audit file goes), BENCH_LOG_LEVEL (LOG_LEVEL, default info),
@@ -50,6 +52,7 @@ import {
 } from './access-log.js';
 import { generateBenchFixtures, BENCH_PATIENT, HUGE_JOURNAL_PATIENT } from './fixtures.js';
 import { FHIR_BENCH_PATIENT, FHIR_PAGE_SIZE, FHIR_SHORT_PATIENT, fhirAnswer, startFhirBench } from './fhir.js';
+import { LARGE_PAGES, startLargePageProxy } from './fhir-large-pages.js';
 import { BenchIssuer } from './issuer.js';
 import { hostileTable, type HostileResult } from './hostile.js';
 import { blockingTable, mapperTable, type BlockingResult, type MapperResult } from './mapper.js';
@@ -83,6 +86,8 @@ const ROOT = path.resolve('.data/bench');
 const SCOPE = 'user/JournalNote-read user/MedicationPrescription-read';
 const SMALL_PATH = '/patients/medications/';
 const LARGE_PATH = '/patients/journalnotes/';
+/** Scenario 8d's read: the bench patient's diagnoses of all the demo's years. */
+const LARGE_PAGE_PATH = '/patients/diagnoses/?fromDateTime=2000-01-01T00:00:00';
 
 interface ServerStats {
   cpuUserUs: number;
@@ -299,26 +304,55 @@ async function measureFhir(
 ): Promise<void> {
   const fhir = await startFhirBench(Date.now());
   try {
-    const service = await startService(targets, 'service-fhir-r4', serviceEnv('fhir-r4', fhir.env));
-    const as = async (patient: string) => ({ ...headers, authorization: `Bearer ${await issuer.sign(patient, SCOPE)}` });
-    const long = await as(FHIR_BENCH_PATIENT);
-    const short = await as(FHIR_SHORT_PATIENT);
-    const small = await fhirAnswer(service.origin, SMALL_PATH, long);
-    const longJournal = await fhirAnswer(service.origin, LARGE_PATH, long);
-    const shortJournal = await fhirAnswer(service.origin, LARGE_PATH, short);
-    const pages = Math.ceil(fhir.longJournalCompositions / FHIR_PAGE_SIZE);
-    write(`fhir-r4: ${fhir.resources} resources; medications answer ${fmt(small.bytes / 1024, 1)} KB (${small.records} records); `
-      + `journals ${longJournal.records} notes answered of ${fhir.longJournalCompositions} Compositions (${pages} pages of ${FHIR_PAGE_SIZE}, ${fmt(longJournal.bytes / 1024, 0)} KB) and `
-      + `${shortJournal.records} notes (${fmt(shortJournal.bytes / 1024, 0)} KB)`);
-    // 10 connections, not 3a's 50: the development server (Medplum in memory, on core 1 with the load generator) is
-    // the bottleneck long before the service, and 50 queued connections answer nothing within the run.
-    closed.push(await closedLoop(service, '8a. fhir-r4, 20 KB-equivalent read', SMALL_PATH, long, 10));
-    if (runs('8b')) closed.push(await closedLoop(service, `8b. fhir-r4, long journal (${longJournal.records} notes, ${pages} pages)`, LARGE_PATH, long, 1));
-    if (runs('8c')) closed.push(await closedLoop(service, `8c. fhir-r4, short journal (${shortJournal.records} notes)`, LARGE_PATH, short, 1));
-    await service.stop();
+    if (['8a', '8b', '8c'].some(runs)) await measureFhirPaging(fhir, targets, serviceEnv, headers, issuer, closed);
+    if (runs('8d')) closed.push(await measureLargePages(fhir, targets, serviceEnv, headers, issuer));
   } finally {
     await fhir.sim.close();
   }
+}
+
+/** Issue 34 item 5: three readers of diagnoses whose Condition search is LARGE_PAGES pages of ~3.9 MiB, from a fresh process (its peak RSS is this run's). */
+async function measureLargePages(
+  fhir: FhirBench, targets: Target[], serviceEnv: ServiceEnv, headers: Record<string, string>, issuer: BenchIssuer,
+): Promise<ClosedLoopResult> {
+  const proxy = await startLargePageProxy(fhir.sim.baseUrl);
+  try {
+    const service = await startService(targets, 'service-fhir-r4-large-pages', serviceEnv('fhir-r4-large-pages', { ...fhir.env, EHR_BASE_URL: proxy.url }));
+    const diagnoses = { ...headers, authorization: `Bearer ${await issuer.sign(FHIR_BENCH_PATIENT, 'user/Diagnosis-read')}` };
+    const served = proxy.pagesServed();
+    const one = await fhirAnswer(service.origin, LARGE_PAGE_PATH, diagnoses);
+    if (proxy.pagesServed() - served !== LARGE_PAGES) throw new Error(`8d: ${proxy.pagesServed() - served} large pages for one read, not ${LARGE_PAGES}`);
+    const result = await closedLoop(service, `8d. fhir-r4, ${LARGE_PAGES} Condition pages of ~3.9 MiB a read (${one.records} diagnoses answered)`, LARGE_PAGE_PATH, diagnoses, 3);
+    await service.stop();
+    return result;
+  } finally {
+    await proxy.close();
+  }
+}
+
+type FhirBench = Awaited<ReturnType<typeof startFhirBench>>;
+
+/** Scenarios 8a-8c (issue 24): the ~20 KB-equivalent read, and a long journal of many pages beside a one-page one. */
+async function measureFhirPaging(
+  fhir: FhirBench, targets: Target[], serviceEnv: ServiceEnv, headers: Record<string, string>, issuer: BenchIssuer, closed: ClosedLoopResult[],
+): Promise<void> {
+  const service = await startService(targets, 'service-fhir-r4', serviceEnv('fhir-r4', fhir.env));
+  const as = async (patient: string) => ({ ...headers, authorization: `Bearer ${await issuer.sign(patient, SCOPE)}` });
+  const long = await as(FHIR_BENCH_PATIENT);
+  const short = await as(FHIR_SHORT_PATIENT);
+  const small = await fhirAnswer(service.origin, SMALL_PATH, long);
+  const longJournal = await fhirAnswer(service.origin, LARGE_PATH, long);
+  const shortJournal = await fhirAnswer(service.origin, LARGE_PATH, short);
+  const pages = Math.ceil(fhir.longJournalCompositions / FHIR_PAGE_SIZE);
+  write(`fhir-r4: ${fhir.resources} resources; medications answer ${fmt(small.bytes / 1024, 1)} KB (${small.records} records); `
+    + `journals ${longJournal.records} notes answered of ${fhir.longJournalCompositions} Compositions (${pages} pages of ${FHIR_PAGE_SIZE}, ${fmt(longJournal.bytes / 1024, 0)} KB) and `
+    + `${shortJournal.records} notes (${fmt(shortJournal.bytes / 1024, 0)} KB)`);
+  // 10 connections, not 3a's 50: the development server (Medplum in memory, on core 1 with the load generator) is
+  // the bottleneck long before the service, and 50 queued connections answer nothing within the run.
+  closed.push(await closedLoop(service, '8a. fhir-r4, 20 KB-equivalent read', SMALL_PATH, long, 10));
+  if (runs('8b')) closed.push(await closedLoop(service, `8b. fhir-r4, long journal (${longJournal.records} notes, ${pages} pages)`, LARGE_PATH, long, 1));
+  if (runs('8c')) closed.push(await closedLoop(service, `8c. fhir-r4, short journal (${shortJournal.records} notes)`, LARGE_PATH, short, 1));
+  await service.stop();
 }
 
 const mb = (n: number | undefined): string => fmt(n, 0);
@@ -523,6 +557,7 @@ async function main(): Promise<void> {
   const s1mb = byName('2e');
   const r1mb = byName('3d');
   const hugeRuns = [byName('2h'), byName('3g')];
+  const fhirLargePages = byName('8d');
   const rssRuns = ['2f', '2g', '3e', '3f'].map(byName);
   const worst = (values: (number | undefined)[]): number | undefined => (values.some((v) => v === undefined) ? undefined : Math.max(...(values as number[])));
   const hugeMax = worst(hugeRuns.map((r) => r?.eventLoopMaxMs));
@@ -549,6 +584,8 @@ async function main(): Promise<void> {
       check(hugeMax === undefined ? undefined : hugeMax <= 20)],
     ['peak RSS < 250 MB with 1 MB reads at 50 and 200 connections (2f / 2g / 3e / 3f)', rssRuns.map((r) => mb(r?.peakRssMB)).join(' / '),
       check(rssMax === undefined ? undefined : rssMax < 250)],
+    ['~3.9 MiB FHIR pages never block the event loop > 20 ms (8d, 3 connections; peak RSS beside)', `${fmt(fhirLargePages?.eventLoopMaxMs, 1)} ms, ${mb(fhirLargePages?.peakRssMB)} MB`,
+      check(fhirLargePages === undefined ? undefined : fhirLargePages.eventLoopMaxMs <= 20)],
     ['verified JWT < 10 µs per request', `${fmt(jwt?.cachedUs, 2)} µs`, check(jwt && jwt.cachedUs < 10)],
     [`access-log page of 100, PostgreSQL with 1,000,000 rows: ≥ 1,000 req/s with p99 < 50 ms, ${ACCESS_LOG_CONNECTIONS} connections (first / 20th page)`,
       `${fmt(log1?.rps)} / ${fmt(log20?.rps)} req/s, p99 ${fmt(log1?.p99Ms, 1)} / ${fmt(log20?.p99Ms, 1)} ms`,
