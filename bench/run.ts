@@ -24,6 +24,10 @@
  *      one-page one, one connection each (bench/fhir.ts; `--only fhir`, scenarios 8b, 8c); and three
  *      connections reading diagnoses whose Condition search a proxy answers with pages of ~3.9 MiB,
  *      peak RSS and the event loop's longest stretch (issue 34 item 5, bench/fhir-large-pages.ts; 8d)
+ *   9. slow readers (issue 34 item 4): 40 connections ask for the ~9 MiB journal over xml-http and never
+ *      read it, at once (9a) and one after another (9b); peak RSS beside one such read alone, and when
+ *      the service cut each connection (bench/slow-reader.ts; `--only slow-reader`, scenarios 9a, 9b;
+ *      minutes long, so not part of a run without `--only`)
  *
  * Every server runs in its own process pinned to core 0; this process (autocannon, the open-loop
  * generator, the JWKS issuer) and the EHR simulator are pinned to core 1 (when taskset exists).
@@ -58,6 +62,7 @@ import { hostileTable, type HostileResult } from './hostile.js';
 import { blockingTable, mapperTable, type BlockingResult, type MapperResult } from './mapper.js';
 import { jwtTable, type JwtResult } from './jwt.js';
 import { openLoop, type OpenLoopResult } from './open-loop.js';
+import { measureSlowReaders, slowReaderTable, type SlowReaderResult } from './slow-reader.js';
 import { OtlpSink } from './otlp-sink.js';
 import { TRACING_ROUNDS, tracingTable, type TracingResult } from './tracing.js';
 import {
@@ -74,6 +79,8 @@ const onlyAt = argv.indexOf('--only');
 /** `--only reference,embedded,xml-http,micro`: a subset, for quick comparisons while working. */
 const ONLY = onlyAt >= 0 ? new Set((argv[onlyAt + 1] ?? '').split(',')) : undefined;
 const wanted = (part: string): boolean => ONLY === undefined || ONLY.has(part);
+/** Parts that run only when `--only` names them (minutes long, measuring one thing). */
+const named = (part: string): boolean => ONLY?.has(part) === true;
 const scenariosAt = argv.indexOf('--scenarios');
 /** `--scenarios 2a,2c`: only these runs of the selected parts (the others are skipped). */
 const SCENARIOS = scenariosAt >= 0 ? new Set((argv[scenariosAt + 1] ?? '').split(',')) : undefined;
@@ -393,6 +400,7 @@ async function main(): Promise<void> {
   const open: OpenLoopRun[] = [];
   const side: SideReads[] = [];
   let tracingRuns: { results: TracingResult[]; exports: number; bytes: number } | undefined;
+  let slowReaders: SlowReaderResult[] | undefined;
   const targets: Target[] = [];
   try {
     // 1. The reference.
@@ -483,6 +491,9 @@ async function main(): Promise<void> {
       }
     }
 
+    // 9. Callers that never read their ~9 MiB answers (issue 34 item 4).
+    if (named('slow-reader')) slowReaders = await measureSlowReaderPart(targets, fixtures.ehrDir, serviceEnv, hugeHeaders);
+
     // 5. The cost of tracing: the same 20 KB read with OpenTelemetry off and on, one after the other.
     if (wanted('tracing')) tracingRuns = await measureTracing(targets, fixtures.ehrDir, serviceEnv, headers);
   } finally {
@@ -517,6 +528,13 @@ async function main(): Promise<void> {
   ));
 
   if (tracingRuns !== undefined) write(`\n${tracingTable(tracingRuns.results, tracingRuns)}`);
+  if (slowReaders !== undefined) {
+    write('\n## Callers that never read a ~9 MiB answer (issue 34 item 4)\n');
+    write(slowReaderTable(slowReaders));
+    write(`\nbound: SEND_GRACE_MS + the answer's bytes at SEND_MIN_BYTES_PER_S (${SLOW_READER_LIMITS.graceMs} ms, ${SLOW_READER_LIMITS.minBytesPerS} B/s); `
+      + `a full read answered after the cuts: ${slowReaders.map((r) => `${fmt(r.afterwards / 2 ** 20, 1)} MB`).join(', ')}`);
+    for (const r of slowReaders) if (r.peakOf !== undefined) write(`${r.scenario}: at the sampled RSS peak of the 40 ${JSON.stringify(r.peakOf)} MB`);
+  }
   if (side.length > 0) {
     write(`\n## Another patient's small reads beside the largest journal (open loop, ${SIDE_READ_RATE} req/s; issue 20 item 6)\n`);
     write(table(
@@ -595,12 +613,37 @@ async function main(): Promise<void> {
 
   mkdirSync(path.join(ROOT, 'results'), { recursive: true });
   const file = path.join(ROOT, 'results', `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-  writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), node: process.version, seconds: SECONDS, closed, open, side, mapper, jwt, hostile, tracing: tracingRuns }, null, 1));
+  writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), node: process.version, seconds: SECONDS, closed, open, side, mapper, jwt, hostile, tracing: tracingRuns, slowReaders }, null, 1));
   write(`results: ${path.relative(process.cwd(), file)}`);
   await sleep(10);
 }
 
 type ServiceEnv = (name: string, extra?: Record<string, string>) => Record<string, string>;
+
+/** The contract's defaults, given explicitly so that the bound the table prints is the one in force. */
+const SLOW_READER_LIMITS = { graceMs: 10_000, minBytesPerS: 16_384 };
+
+/** Part 9 (bench/slow-reader.ts): 9a and 9b, each from a fresh xml-http service (RSS never falls back). */
+async function measureSlowReaderPart(targets: Target[], ehrDir: string, serviceEnv: ServiceEnv, hugeHeaders: Record<string, string>): Promise<SlowReaderResult[]> {
+  const sim = await Target.start('ehr-simulator-slow-reader', 'scripts/ehr-sim.ts', {
+    EHR_DATA_DIR: ehrDir, DATA_DIR: path.join(ROOT, 'state', 'simulator-slow-reader'), LOG_LEVEL: 'warn',
+  }, 1, false);
+  targets.push(sim);
+  const results: SlowReaderResult[] = [];
+  const runsOf: Array<[string, boolean]> = [['9a. xml-http, 9 MiB journal, 40 callers asking at once, never reading', false],
+    ['9b. xml-http, 9 MiB journal, 40 callers asking one after another, never reading', true]];
+  for (const [scenario, oneAfterAnother] of runsOf) {
+    if (!runs(scenario.slice(0, 2))) continue;
+    const service = await startService(targets, `service-slow-reader-${scenario.slice(0, 2)}`, serviceEnv('slow-reader', {
+      EHR_ADAPTER: 'xml-http', EHR_BASE_URL: sim.origin,
+      SEND_GRACE_MS: String(SLOW_READER_LIMITS.graceMs), SEND_MIN_BYTES_PER_S: String(SLOW_READER_LIMITS.minBytesPerS),
+    }));
+    results.push(await measureSlowReaders(service, scenario, LARGE_PATH, hugeHeaders, SLOW_READER_LIMITS, oneAfterAnother));
+    await service.stop();
+  }
+  await sim.stop();
+  return results;
+}
 
 /** Part 5 (bench/tracing.ts): the 20 KB read at 50 connections, tracing off and on, in alternating rounds. */
 async function measureTracing(

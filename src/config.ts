@@ -58,6 +58,9 @@ export interface Config extends TransportSettings, AccessLogSettings, ReleasePol
   pressureMaxHeapUsedMb: number;
   /** How long in-flight requests may take to finish after SIGTERM. */
   shutdownTimeoutMs: number;
+  /** An answer must be taken at sendMinBytesPerS after sendGraceMs from its first byte, or its connection is cut (src/http/send-deadline.ts). */
+  sendGraceMs: number;
+  sendMinBytesPerS: number;
   /** OTEL_EXPORTER_OTLP_ENDPOINT set: traces are exported (src/tracing/). */
   tracing: boolean;
 }
@@ -77,11 +80,12 @@ function text(env: Env, name: string): string | undefined {
   return v === undefined || v === '' ? undefined : v;
 }
 
-function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+/** `what`: what the setting is, for the refusal (e.g. `(milliseconds)`). */
+function integer(env: Env, name: string, fallback: number, min: number, max: number, what = ''): number {
   const raw = text(env, name);
   if (raw === undefined) return fallback;
   const n = Number(raw);
-  if (!/^\d+$/.test(raw) || n < min || n > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max}`);
+  if (!/^\d+$/.test(raw) || n < min || n > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max}${what && ` ${what}`}`);
   return n;
 }
 
@@ -209,6 +213,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     pressureMaxEventLoopDelayMs: integer(env, 'PRESSURE_MAX_EVENT_LOOP_DELAY_MS', 1000, 10, 60_000),
     pressureMaxHeapUsedMb: integer(env, 'PRESSURE_MAX_HEAP_USED_MB', 2048, 64, 65_536),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    sendGraceMs: integer(env, 'SEND_GRACE_MS', 10_000, 0, 600_000, '(milliseconds a caller has, from an answer\'s first byte, before SEND_MIN_BYTES_PER_S applies)'),
+    sendMinBytesPerS: integer(env, 'SEND_MIN_BYTES_PER_S', 16_384, 1, 1_073_741_824, '(bytes a second at which a caller must take an answer; it cannot be turned off)'),
     ...readTransportSettings(env, host, ehrBaseUrl, fail),
     ...readAccessLogSettings(env, fail),
     ...readReleasePolicySettings(env, ehrAdapter, fail),

@@ -10,6 +10,7 @@ import type { EhrRecords } from '../ports/ehr-records.port.js';
 import type { SubscriptionKeys } from '../ports/subscription-keys.port.js';
 import { ApiError } from './api-error.js';
 import { ConnectionDrain } from './connection-drain.js';
+import { DEFAULT_SEND_LIMITS, SendDeadline } from './send-deadline.js';
 import { errorHandler } from './error-handler.js';
 import type { RequestMetrics } from '../ports/metrics.port.js';
 import { apiProtection } from './plugins/api-protection.js';
@@ -59,7 +60,7 @@ export interface HttpsServers {
   serverFactory(httpOptions: HttpServerOptions): FastifyServerFactory;
 }
 
-type ProtectionSettings = Pick<Config, 'corsOrigins' | 'pressureMaxEventLoopDelayMs' | 'pressureMaxHeapUsedMb'>;
+type ProtectionSettings = Pick<Config, 'corsOrigins' | 'pressureMaxEventLoopDelayMs' | 'pressureMaxHeapUsedMb' | 'sendGraceMs' | 'sendMinBytesPerS'>;
 
 /** The whole HTTP application, ready for `inject` or `listen`; it never listens by itself. */
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
@@ -83,6 +84,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // A caller that stops reading is cut, and the rest of its answer dropped (docs/contract.md#what-never-happens).
+  new SendDeadline(app.server, {
+    graceMs: deps.config.sendGraceMs ?? DEFAULT_SEND_LIMITS.graceMs, minBytesPerS: deps.config.sendMinBytesPerS ?? DEFAULT_SEND_LIMITS.minBytesPerS,
+  }, deps.logger);
   // Rolling restarts: on close, every request that reached a socket is answered first (issue 20 item 7).
   const drain = new ConnectionDrain(app.server);
   app.decorate('drainConnections', () => drain.drain());

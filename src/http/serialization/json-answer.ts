@@ -1,4 +1,5 @@
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
+import { PiecesStream } from './pieces-stream.js';
 
 /**
  * Answers up to this many bytes are sent as one buffer of their own: one write, and a copy that
@@ -23,22 +24,5 @@ export class JsonAnswer {
   /** The bytes, copied into one buffer of the answer's own. */
   copy(): Buffer {
     return Buffer.concat(this.pieces, this.byteLength);
-  }
-}
-
-/** Streams the pieces as they are (a byte stream keeps pushed buffers without copying them). */
-class PiecesStream extends Readable {
-  private next = 0;
-
-  constructor(private readonly pieces: readonly Buffer[]) {
-    super();
-  }
-
-  override _read(): void {
-    while (this.next < this.pieces.length) {
-      const piece = this.pieces[this.next++] as Buffer;
-      if (!this.push(piece)) return;
-    }
-    this.push(null);
   }
 }

@@ -1,5 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { JsonAnswer } from './json-answer.js';
+import { markShared } from './pieces-stream.js';
 import fastJsonStringify from 'fast-json-stringify';
 import type { TSchema } from 'typebox';
 
@@ -40,6 +41,7 @@ class RememberedJson {
     // Outside Node's shared pool, so a remembered piece never keeps a pool slab alive.
     const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
     bytes.write(text);
+    markShared(bytes);
     this.known.set(value, bytes);
     return bytes;
   }
