@@ -7,6 +7,8 @@ import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promi
 const SWEEP_MS = 50;
 /** How long a connection must have had nothing to answer before the drain closes it. */
 const IDLE_MS = 100;
+/** Turns the drain waits at most for the listener's backlog to empty before closing it. */
+const MAX_BACKLOG_TURNS = 512;
 
 interface Connection {
   /** Requests parsed on it whose answer is not yet finished. */
@@ -24,6 +26,14 @@ interface Connection {
  * a connection's socket is served in full, the last answer on each connection says
  * `Connection: close`, and each connection closes after it.
  *
+ * A connection the kernel completed before the signal may not be accepted yet: it waits in the
+ * listener's backlog with its requests, and closing the listener makes the kernel reset it (issue
+ * 34 item 13). libuv accepts one connection each time it polls the listener (uv__server_io, libuv
+ * 1.46), once per event-loop turn, and the backlog is first in, first out; so the listener is
+ * closed only after a whole turn (a poll phase between two check phases) in which nothing was
+ * accepted: the backlog was empty. Connections that arrive meanwhile are served too; at most
+ * MAX_BACKLOG_TURNS turns, the most a listener's backlog holds (Node's default, 511).
+ *
  * Node's and fastify's own close do not give that: `http.Server.close()` closes every connection
  * it thinks idle at once, and a connection whose next request is still unread in the socket (a
  * pipelined request behind a large answer, bytes that arrived in the same event-loop turn as the
@@ -35,13 +45,19 @@ interface Connection {
  */
 export class ConnectionDrain {
   private readonly connections = new Map<Socket, Connection>();
-  /** Set one event-loop turn after draining began. */
+  /** Set one event-loop turn after the listener was closed (its backlog accepted first). */
   private settled = false;
   private draining: Promise<void> | undefined;
-  /** Answers made in the turn draining began, waiting to learn whether they are their connection's last. */
+  /** Connections accepted since the start: the drain closes the listener after a turn without one. */
+  private accepted = 0;
+  /** Answers made before the drain settled, waiting to learn whether they are their connection's last. */
   private waiting: Array<() => void> = [];
 
   constructor(private readonly server: HttpServer) {
+    // A TLS server emits 'connection' too, for each TCP connection it accepts.
+    server.on('connection', () => {
+      this.accepted += 1;
+    });
     // Over TLS a request's socket is the TLS socket, which 'secureConnection' gives.
     server.on(server instanceof TlsServer ? 'secureConnection' : 'connection', (socket: Socket) => {
       this.connections.set(socket, { inFlight: 0, latest: undefined, lastActivity: performance.now(), idleSweeps: 0 });
@@ -64,8 +80,8 @@ export class ConnectionDrain {
    * Calls `answer` with whether the answer to `request` is its connection's last: draining, no
    * request parsed on the connection after it, and the connection reading (Node stops reading a
    * connection whose answers queue up, and unread requests may wait behind this one). An answer
-   * made in the event-loop turn draining began waits for the turn to end: the requests that were
-   * in the sockets at that moment have been read by then.
+   * made before the drain has settled (the backlog accepted, the listener closed, one turn more)
+   * waits for it: the requests that were in the sockets at the signal have been read by then.
    */
   decide(request: IncomingMessage, answer: (last: boolean) => void): void {
     if (this.draining === undefined) {
@@ -87,6 +103,7 @@ export class ConnectionDrain {
   }
 
   private async run(): Promise<void> {
+    await this.acceptBacklog();
     // net's own close: http's would close "idle" connections at once, unread requests and all.
     if (this.server.listening) NetServer.prototype.close.call(this.server);
     const now = performance.now();
@@ -97,6 +114,17 @@ export class ConnectionDrain {
     while (this.connections.size > 0) {
       await sleep(SWEEP_MS);
       this.sweep();
+    }
+  }
+
+  /** Resolves after an event-loop turn in which the listener accepted nothing (see the class comment). */
+  private async acceptBacklog(): Promise<void> {
+    // From a check phase, so that exactly one poll phase lies between this one and the next.
+    await nextTurn();
+    for (let turn = 0; turn < MAX_BACKLOG_TURNS && this.server.listening; turn++) {
+      const before = this.accepted;
+      await nextTurn();
+      if (this.accepted === before) return;
     }
   }
 
