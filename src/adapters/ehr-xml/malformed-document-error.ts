@@ -10,3 +10,8 @@ export class MalformedDocumentError extends Error {
 }
 
 export const malformed = (reason: string): MalformedDocumentError => new MalformedDocumentError(reason);
+
+/** The one reason for anything XML 1.0 calls not well-formed: the reader says no more about a document it refuses. */
+export const notWellFormed = (): never => {
+  throw malformed('not well-formed XML');
+};

@@ -4,6 +4,7 @@
  * cutting the name out of the document first.
  */
 import type { CompiledObject } from './shape.js';
+import { isPlainName } from './xml-names.js';
 
 /** `[name, value, name, value, ...]` per `length * 128 + first char code`. */
 export type NameTable<V> = Map<number, (string | V)[]>;
@@ -34,7 +35,7 @@ export function lookUp<V>(table: NameTable<V>, text: string, from: number, to: n
 export interface ShapeLookup {
   /**
    * Element fields by first character (ASCII): `[name, field index, ...]`. Indexed by first character
-   * only, so a tag can be matched before its length is known (fast-reader.ts, knownChildFrame).
+   * only, so a tag can be matched before its length is known (xml-names.ts, NameReader.readKnown).
    */
   elementsByFirst: ((string | number)[] | undefined)[];
   /** Attribute name -> field index. */
@@ -67,7 +68,11 @@ export function lookupOf(shape: CompiledObject): ShapeLookup {
       if (f.alsoAttribute) attributes.push([f.name, i]);
     });
     const elementsByFirst: ((string | number)[] | undefined)[] = new Array<undefined>(128).fill(undefined);
-    for (const [name, index] of elements) (elementsByFirst[name.charCodeAt(0)] ??= []).push(name, index);
+    for (const [name, index] of elements) {
+      // The tokenizer matches these names in place, which reads a tag as `read` would only for such names.
+      if (!isPlainName(name)) throw new TypeError(`a shape's element name must be an unprefixed XML name of an ASCII first character: ${name}`);
+      (elementsByFirst[name.charCodeAt(0)] ??= []).push(name, index);
+    }
     l = { elementsByFirst, attributes: nameTable(attributes) };
     lookups.set(shape, l);
   }

@@ -1,5 +1,5 @@
 /**
- * Character-level rules of the XML reader (fast-reader.ts), XML 1.0 (fifth edition) as far as the
+ * Character-level rules of the XML reader's tokenizer (xml-tokenizer.ts), XML 1.0 (fifth edition) as far as the
  * upstream format goes: names, whitespace, the characters a document may hold, and references.
  */
 
