@@ -36,6 +36,8 @@ export class XmlTokenizer {
   private phase: 'prolog' | 'content' | 'epilog' | 'done' = 'prolog';
   /** Paused inside a start tag's attributes. */
   private inTag = false;
+  /** Paused in the whitespace before an end tag's `>`. */
+  private inEndTag = false;
   private rootSeen = false;
   /** A wrong or second root element: thrown once the document has been read. */
   private rootFault: Error | undefined = undefined;
@@ -80,6 +82,7 @@ export class XmlTokenizer {
     const cursor = this.cursor;
     let tags = 0;
     if (this.inTag && !this.resumeTag()) return false;
+    if (this.inEndTag && !this.endTagEnd()) return false;
     while (this.open.length > 0) {
       if (++tags === PAUSE_EVERY) {
         tags = 0;
@@ -95,8 +98,9 @@ export class XmlTokenizer {
       }
       if (lt > i) cursor.textSegment(i, lt);
       const c1 = t.charCodeAt(lt + 1);
-      if (c1 === 47) this.endTag(lt);
-      else if (c1 === 33) {
+      if (c1 === 47) {
+        if (!this.endTag(lt)) return false;
+      } else if (c1 === 33) {
         if (!this.markup.bang(lt)) return false;
       } else if (c1 === 63) {
         if (!this.markup.pi(lt)) return false;
@@ -235,20 +239,36 @@ export class XmlTokenizer {
     return !this.inTag;
   }
 
-  /** The end tag at `lt`, which must name the open element. */
-  private endTag(lt: number): void {
+  /** The end tag at `lt`, which must name the open element; false when the slice ended inside it. */
+  private endTag(lt: number): boolean {
     const cursor = this.cursor;
     const qname = this.open[this.open.length - 1] as string;
     if (!cursor.text.startsWith(qname, lt + 2)) notWellFormed();
-    let j = cursor.skipSpace(lt + 2 + qname.length);
+    cursor.pos = lt + 2 + qname.length;
+    return this.endTagEnd();
+  }
+
+  /**
+   * The rest of an end tag from `pos`: whitespace, into further pieces as needed, then `>`. False
+   * when the slice ended at a piece first (reading goes on here).
+   */
+  private endTagEnd(): boolean {
+    const cursor = this.cursor;
+    let j = cursor.skipSpace(cursor.pos);
     while (j >= cursor.text.length) {
       // A cut may fall in the whitespace before `>` (document-pieces.ts).
       cursor.nextPieceWithin();
+      if (cursor.due()) {
+        this.inEndTag = true;
+        return false;
+      }
       j = cursor.skipSpace(0);
     }
+    this.inEndTag = false;
     if (cursor.text.charCodeAt(j) !== 62) notWellFormed();
     cursor.pos = j + 1;
     this.close();
+    return true;
   }
 
   /** The open element ends: its text, then its end, to the builder. */

@@ -185,6 +185,15 @@ describe('issue 35: what the tokenizer tells the builder', () => {
     expect(read(attributes, NOTHING).slices).toBe(1);
     expect(read(attributes, NOTHING, { sliced: true }).slices).toBeGreaterThanOrEqual(10);
   });
+
+  it('pauses at every piece of the whitespace before an end tag\'s ">"', () => {
+    const pieces = 100;
+    const xml = `<R><a></a${' '.repeat(pieces * QUIET)}></R>`;
+    expect(read(xml, NOTHING, { cut: QUIET }).slices).toBe(1);
+    const sliced = read(xml, NOTHING, { cut: QUIET, sliced: true });
+    expect(sliced.refusal).toBeUndefined();
+    expect(sliced.slices).toBeGreaterThanOrEqual(pieces / 2);
+  });
 });
 
 const nested = (depth: number): string => `<R>${'<x>'.repeat(depth - 1)}${'</x>'.repeat(depth - 1)}</R>`;
