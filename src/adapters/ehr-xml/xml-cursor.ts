@@ -4,8 +4,8 @@
  * the text between markup, which it checks and gives the builder exactly as written.
  *
  * It refuses, before a piece is read (`readablePiece`), DTD markup ('DTD markup is not accepted')
- * and any character XML forbids; a document that ends inside markup, a tag or an element
- * (`nextPieceWithin`); and in text, kept or not: `]]>`, and an `&` that is not one of the five
+ * and any character XML forbids; a document that ends inside markup or a tag (`nextPieceWithin`);
+ * and in text, kept or not: `]]>`, and an `&` that is not one of the five
  * entities or a reference to a character XML allows (decodeReferences, xml-text.ts). All as not
  * well-formed XML.
  *
