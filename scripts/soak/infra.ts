@@ -41,6 +41,7 @@ export async function dropDatabase(adminUrl: string, database: string): Promise<
 }
 
 export interface AuditRow {
+  /** The caller's X-Request-Id the row keeps beside the service's own id: how the soak finds the requests it sent. */
   requestId: string;
   status: number;
   outcome: string;
@@ -48,15 +49,15 @@ export interface AuditRow {
   phase: string | null;
 }
 
-/** Every audit row whose request id starts with `prefix`. */
+/** Every audit row whose caller's request id starts with `prefix` (the service answers and audits its own id beside it). */
 export async function auditRows(databaseUrl: string, prefix: string): Promise<AuditRow[]> {
   const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5000, statement_timeout: 60_000 });
   client.on('error', () => undefined);
   await client.connect();
   try {
-    const { rows } = await client.query<{ request_id: string; status: number | null; outcome: string; phase: string | null }>(
-      'SELECT request_id, status, outcome, phase FROM audit.access_log WHERE starts_with(request_id, $1)', [prefix]);
-    return rows.map((r) => ({ requestId: r.request_id, status: Number(r.status), outcome: r.outcome, phase: r.phase }));
+    const { rows } = await client.query<{ caller_request_id: string; status: number | null; outcome: string; phase: string | null }>(
+      'SELECT caller_request_id, status, outcome, phase FROM audit.access_log WHERE starts_with(caller_request_id, $1)', [prefix]);
+    return rows.map((r) => ({ requestId: r.caller_request_id, status: Number(r.status), outcome: r.outcome, phase: r.phase }));
   } finally {
     await client.end().catch(() => undefined);
   }

@@ -48,6 +48,9 @@ export interface LoadResult {
   maxInFlightSeen: number;
 }
 
+/** The form of the service's own request ids (a UUID). */
+const SERVICE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 export async function sendPlanned(pool: Pool, planned: PlannedRequest, requestId: string, timeoutMs: number, at: number): Promise<Outcome> {
   const base = { requestId, label: planned.label, kind: planned.kind, method: planned.method, expect: planned.expect, audited: planned.audited, at };
   const started = performance.now();
@@ -68,7 +71,9 @@ export async function sendPlanned(pool: Pool, planned: PlannedRequest, requestId
         problem = 'body is not JSON';
       }
     }
-    if (res.headers['x-request-id'] !== requestId) problem ??= 'X-Request-Id not echoed';
+    // The service answers an id of its own, never the caller's (docs/contract.md#request-ids).
+    const answeredId = res.headers['x-request-id'];
+    if (typeof answeredId !== 'string' || !SERVICE_ID.test(answeredId)) problem ??= 'X-Request-Id is not the service\'s own id';
     // A server error says why in its (fixed-text) body; kept short for the report.
     if (res.statusCode >= 500) problem ??= `body ${text.slice(0, 100)}`;
     const limit = res.headers['x-ratelimit-limit'];
