@@ -2,8 +2,9 @@
  * The import rules of docs/architecture.md#what-may-import-what, enforced by
  * test/architecture/import-rules.test.ts (in `npm test`) and by `npx depcruise src`.
  */
-const TOP_LEVEL = '^src/[^/]+\\.ts$';
-const COMPOSITION_ROOT = '^src/(container|adapter-selection|log-format)\\.ts$';
+/** Start-up: settings, the composition root and the entry point. */
+const TOP_LEVEL = '^src/(start/[^/]+|[^/]+)\\.ts$';
+const COMPOSITION_ROOT = '^src/start/(container|adapter-selection|log-format)\\.ts$';
 
 module.exports = {
   forbidden: [

@@ -10,7 +10,7 @@ import { fetchExchange } from '../src/conformance/fetch-exchange.js';
 import { fhirConformance } from '../src/conformance/fhir-conformance.js';
 import { parseConformanceArgs, UsageError } from '../src/conformance/options.js';
 import { failed, formatTable } from '../src/conformance/report.js';
-import { readEhrTls } from '../src/transport-settings.js';
+import { readEhrTls } from '../src/start/transport-settings.js';
 
 try {
   const { tlsFiles, auth, maxPageBytes, ...options } = parseConformanceArgs(process.argv.slice(2), process.env);

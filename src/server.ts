@@ -1,8 +1,8 @@
-import { loadConfig } from './config.js';
+import { loadConfig } from './start/config.js';
 import { createLogger } from './http/logging.js';
-import { listen } from './listen.js';
-import { logDestination } from './log-format.js';
-import { startupFailure } from './startup-failure.js';
+import { listen } from './start/listen.js';
+import { logDestination } from './start/log-format.js';
+import { startupFailure } from './start/startup-failure.js';
 
 /**
  * `npm start`: listen; on SIGTERM/SIGINT stop accepting, let in-flight requests finish (up to
@@ -14,7 +14,7 @@ async function main(): Promise<void> {
   // instrumentations see them load; with it off, nothing of OpenTelemetry is imported at all.
   const tracing = config.tracing ? await (await import('./tracing/start-tracing.js')).startTracing() : undefined;
   const logger = createLogger(config.logLevel, await logDestination(config.logFormat), tracing?.logMixin);
-  const { compose } = await import('./container.js');
+  const { compose } = await import('./start/container.js');
   const runtime = await compose(config, logger);
   const { api: address, metrics } = await listen(runtime, config);
   logger.info({ address, basePath: config.basePath || '/', metrics }, 'patient data access service listening');

@@ -13,7 +13,7 @@ import { fhirReads, fhirRelationships, type FhirReadsOptions } from '../adapters
 import { findPatient } from '../adapters/ehr-fhir/client/patient-lookup.js';
 import { READ_PLANS } from '../adapters/ehr-fhir/client/read-plans.js';
 import type { DelegationTag } from '../adapters/ehr-fhir/relationships.js';
-import { DEFAULT_PAYMENT_SYSTEM } from '../fhir-settings.js';
+import { DEFAULT_PAYMENT_SYSTEM } from '../start/fhir-settings.js';
 import { READ_NAMES, type ReadName } from '../domain/operations/table.js';
 import { eachRead } from '../domain/use-cases/read-sources.js';
 import type { TimeRange } from '../domain/time/time-range.js';

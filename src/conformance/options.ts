@@ -6,8 +6,8 @@
  */
 import { parsePersonalIdentityNumber } from '../domain/identity/personal-identity-number.js';
 import { assertTimeZone, isCompactDate } from '../domain/time/local-time.js';
-import { readFhirSettings, type FhirAuth } from '../fhir-settings.js';
-import { refusePlainRemote, type EhrTlsFiles } from '../transport-settings.js';
+import { readFhirSettings, type FhirAuth } from '../start/fhir-settings.js';
+import { refusePlainRemote, type EhrTlsFiles } from '../start/transport-settings.js';
 import type { FhirConformanceOptions } from './fhir-conformance.js';
 
 export const USAGE = 'npm run conformance -- --base-url <FHIR base, e.g. https://fhir.region.example.se/fhir/R4> '

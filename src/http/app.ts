@@ -2,7 +2,7 @@ import type { ServerOptions as HttpServerOptions } from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerFactory } from 'fastify';
 import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Config } from '../config.js';
+import type { Config } from '../start/config.js';
 import type { AccessTokenVerifier } from '../ports/access-token-verifier.port.js';
 import type { AuditTrail } from '../ports/audit-trail.port.js';
 import type { Clock } from '../ports/clock.port.js';

@@ -1,4 +1,4 @@
-/** One injection token per port; the composition root (src/container.ts) binds each to an adapter. */
+/** One injection token per port; the composition root (src/start/container.ts) binds each to an adapter. */
 export const TOKENS = {
   Clock: Symbol('Clock'),
   EhrRecords: Symbol('EhrRecords'),

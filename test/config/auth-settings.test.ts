@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PrometheusMetrics } from '../../src/adapters/metrics/prometheus-metrics.js';
-import { authClientIds, selectSubscriptionKeys } from '../../src/adapter-selection.js';
+import { authClientIds, selectSubscriptionKeys } from '../../src/start/adapter-selection.js';
 import { CLIENT_CREDENTIALS_CLIENT_IDS } from '../../src/dev/demo-issuer/demo-clients.js';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, loadConfig } from '../../src/start/config.js';
 import { createLogger } from '../../src/http/logging.js';
-import { Lifecycle } from '../../src/lifecycle.js';
+import { Lifecycle } from '../../src/start/lifecycle.js';
 import { refusal } from '../support/config-refusal.js';
 
 const BASE = { DATA_DIR: '/tmp/pdas-config-test' };
@@ -46,7 +46,7 @@ describe('AUTH_JWKS_URL (docs/contract.md#settings)', () => {
   });
 });
 
-/** Subscription keys name a real deployment: they come with an issuer (issue 34 item 3, src/demo-mode.ts). */
+/** Subscription keys name a real deployment: they come with an issuer (issue 34 item 3, src/start/demo-mode.ts). */
 describe('SUBSCRIPTION_KEYS (docs/contract.md#settings, #token-kinds)', () => {
   const KEY_A = 'subscription-key-aaaaaaaaaaaa';
   const KEY_B = 'subscription-key-bbbbbbbbbbbb';

@@ -1,19 +1,19 @@
 /**
  * Issue 34 item 3: the demo authorization server, demo keys and demo clients start only when nothing
  * names a real deployment (docs/contract.md#demo-mode); any such setting without AUTH_ISSUER stops the
- * start in one line naming AUTH_ISSUER. One function decides (src/demo-mode.ts), and every place that
+ * start in one line naming AUTH_ISSUER. One function decides (src/start/demo-mode.ts), and every place that
  * needs the decision asks it: loadConfig, the token verifier, the subscription keys, the client ids.
  */
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { authClientIds, selectSubscriptionKeys, selectTokenVerifier, type Selection } from '../../src/adapter-selection.js';
+import { authClientIds, selectSubscriptionKeys, selectTokenVerifier, type Selection } from '../../src/start/adapter-selection.js';
 import { PrometheusMetrics } from '../../src/adapters/metrics/prometheus-metrics.js';
-import { ConfigError, loadConfig } from '../../src/config.js';
-import { demoMode } from '../../src/demo-mode.js';
+import { ConfigError, loadConfig } from '../../src/start/config.js';
+import { demoMode } from '../../src/start/demo-mode.js';
 import { createLogger } from '../../src/http/logging.js';
-import { Lifecycle } from '../../src/lifecycle.js';
+import { Lifecycle } from '../../src/start/lifecycle.js';
 import { refusal } from '../support/config-refusal.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'pdas-demo-mode-'));

@@ -2,10 +2,10 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, loadConfig } from '../../src/start/config.js';
 import { GUARDIAN_LIMITED_OPERATIONS } from '../../src/domain/operations/table.js';
 import { ReleasePolicySchema } from '../../src/domain/release/release-policy.js';
-import { parseReleasePolicy } from '../../src/release-policy-settings.js';
+import { parseReleasePolicy } from '../../src/start/release-policy-settings.js';
 import { refusal } from '../support/config-refusal.js';
 import { REPOSITORY_ROOT } from '../support/upstream-examples.js';
 

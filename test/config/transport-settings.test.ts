@@ -2,9 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
-import { docsRedirectUri } from '../../src/adapter-selection.js';
-import { isLoopbackHost } from '../../src/transport-settings.js';
+import { ConfigError, loadConfig } from '../../src/start/config.js';
+import { docsRedirectUri } from '../../src/start/adapter-selection.js';
+import { isLoopbackHost } from '../../src/start/transport-settings.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'pdas-transport-'));
 const file = (name: string): string => {
@@ -15,7 +15,7 @@ const file = (name: string): string => {
 const CERT = file('cert.pem');
 const KEY = file('key.pem');
 const CA = file('ca.pem');
-/** TLS files and a remote EHR name a real deployment, which needs its own issuer and keys (issue 34 item 3, src/demo-mode.ts). */
+/** TLS files and a remote EHR name a real deployment, which needs its own issuer and keys (issue 34 item 3, src/start/demo-mode.ts). */
 const ISSUER = { AUTH_ISSUER: 'https://login.example.test', SUBSCRIPTION_KEYS: 'app:subscription-key-hhhhhhhhhhhh' };
 
 describe('issue 15 item 1: where plain HTTP may listen, and which TLS settings go together', () => {

@@ -102,7 +102,7 @@ describe('issue 15 item 3: README.md and docs/ point only to files in the reposi
     expect(linkProblem(r('http://127.0.0.1:8080/docs', 'link'))).toBeUndefined();
     expect(codeProblem(r('../shared/upstream/README.md', 'code'))).toBe('outside the repository');
     expect(codeProblem(r('src/no-such-file.ts', 'code'))).toBe('missing');
-    expect(codeProblem(r('src/config.ts', 'code'))).toBeUndefined();
+    expect(codeProblem(r('src/start/config.ts', 'code'))).toBeUndefined();
     expect(codeProblem(r('DATA_DIR/audit/audit-trail.jsonl', 'code'))).toBeUndefined();
   });
 });

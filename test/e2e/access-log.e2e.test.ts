@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CURSOR_SECRET_FILE } from '../../src/adapters/page-cursor/cursor-secret.js';
-import type { Runtime } from '../../src/container.js';
+import type { Runtime } from '../../src/start/container.js';
 import { startDemoService } from '../support/demo-service.js';
 
 const ADULT = '191212121212';

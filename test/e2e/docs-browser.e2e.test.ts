@@ -12,10 +12,10 @@ import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../bench/util.js';
-import { loadConfig } from '../../src/config.js';
-import { compose, type Runtime } from '../../src/container.js';
+import { loadConfig } from '../../src/start/config.js';
+import { compose, type Runtime } from '../../src/start/container.js';
 import { createLogger } from '../../src/http/logging.js';
-import { listen } from '../../src/listen.js';
+import { listen } from '../../src/start/listen.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url);

@@ -9,11 +9,11 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { compose, type Runtime } from '../../src/container.js';
+import { loadConfig } from '../../src/start/config.js';
+import { compose, type Runtime } from '../../src/start/container.js';
 import { apiScopes } from '../../src/domain/access/scopes.js';
 import { createLogger } from '../../src/http/logging.js';
-import { listen } from '../../src/listen.js';
+import { listen } from '../../src/start/listen.js';
 import { startDemoService, type DemoService } from '../support/demo-service.js';
 import { TestIssuer } from '../support/test-issuer.js';
 

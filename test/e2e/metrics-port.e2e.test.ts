@@ -2,10 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { compose, type Runtime } from '../../src/container.js';
+import { loadConfig } from '../../src/start/config.js';
+import { compose, type Runtime } from '../../src/start/container.js';
 import { createLogger } from '../../src/http/logging.js';
-import { listen, type Listening } from '../../src/listen.js';
+import { listen, type Listening } from '../../src/start/listen.js';
 
 /** The service as `npm start` listens: the API on PORT, /metrics apart on METRICS_PORT (both port 0 here, read back). */
 describe('issue 12 item 10: /metrics on its own port', () => {

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Runtime } from '../../src/container.js';
+import type { Runtime } from '../../src/start/container.js';
 import { createLogger } from '../../src/http/logging.js';
 import { startDemoService } from '../support/demo-service.js';
 import { REPOSITORY_ROOT } from '../support/upstream-examples.js';

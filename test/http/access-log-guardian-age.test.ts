@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/start/config.js';
 import type { OutcomeRecord } from '../../src/ports/audit-trail.port.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { REPOSITORY_ROOT } from '../support/upstream-examples.js';

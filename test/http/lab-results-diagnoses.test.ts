@@ -86,7 +86,7 @@ describe('issue 23: the example release policy over the demo data', () => {
   afterAll(() => t.close());
 
   it('withholds Tolvan\'s secret and preliminary reports and his secret and unsigned diagnoses, and Lilla\'s Barnahus diagnosis from her guardian', async () => {
-    const { loadConfig } = await import('../../src/config.js');
+    const { loadConfig } = await import('../../src/start/config.js');
     const policy = loadConfig({ RELEASE_POLICY_FILE: 'examples/release-policy.json', DATA_DIR: '/tmp/pdas-release' }).releasePolicy;
     t = await startTestApp({ now: NOW, ...(policy ? { releasePolicy: policy } : {}) });
     const tolvan = await t.personToken(TOLVAN);

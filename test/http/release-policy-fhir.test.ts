@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/start/config.js';
 import type { ReleasePolicy } from '../../src/domain/release/release-policy.js';
 import { startTestAppOn, type AnyTestApp } from '../support/test-app.js';
 import { REPOSITORY_ROOT } from '../support/upstream-examples.js';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/start/config.js';
 import type { ReleasePolicy } from '../../src/domain/release/release-policy.js';
 import type { OutcomeRecord } from '../../src/ports/audit-trail.port.js';
 import { RELEASE_FILTERED_READS } from '../../src/domain/operations/table.js';

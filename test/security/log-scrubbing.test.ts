@@ -57,7 +57,7 @@ overBothEhrs((variant) => {
  * Issue 34 item 6, the other way in: a hostile FHIR server's own words (a resourceType, an
  * OperationOutcome's issues, the CapabilityStatement's fhirVersion), with an ANSI escape, another
  * person's number and a marker in them, reach no log line and no event the service logs (the
- * composition root logs every adapter event, src/adapter-selection.ts): only this service's fixed
+ * composition root logs every adapter event, src/start/adapter-selection.ts): only this service's fixed
  * text or a strictly validated value.
  */
 describe('issue 34 item 6: a hostile FHIR server\'s words in no log line or logged event (fhir-r4)', () => {

@@ -16,7 +16,7 @@ vi.mock('node:crypto', async (importOriginal) => {
 });
 
 const { StaticSubscriptionKeys } = await import('../../src/adapters/subscription-keys/static-subscription-keys.js');
-const { parseSubscriptionKeys } = await import('../../src/config.js');
+const { parseSubscriptionKeys } = await import('../../src/start/config.js');
 
 /** Subscription keys: every configured key is compared, in fixed-length constant time, and only an exact key matches. */
 describe('subscription keys are compared in constant time (threat 10 of docs/threat-model.md#tokens-and-keys)', () => {

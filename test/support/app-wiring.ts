@@ -35,7 +35,7 @@ export const TEST_HTTP_CONFIG = {
   basePath: '', rateLimitMax: 10_000, rateLimitWindowMs: 5000, trustProxy: [] as string[], pressureMaxEventLoopDelayMs: 60_000,
 };
 
-/** The use cases over one EHR, wired as src/container.ts wires them, with the default arrival window. */
+/** The use cases over one EHR, wired as src/start/container.ts wires them, with the default arrival window. */
 export function useCasesOver(ehr: EhrRecords & DelegationRegistry, clock: Clock, coordinator: WriteCoordinator = new InProcessCoordinator()): Omit<RouteDependencies, 'readAccessLog'> {
   return {
     zone: ZONE,
@@ -46,7 +46,7 @@ export function useCasesOver(ehr: EhrRecords & DelegationRegistry, clock: Clock,
   };
 }
 
-/** The access log over `reader`, its cursors sealed with `secret` (random: a fresh one per app), as src/container.ts wires it. */
+/** The access log over `reader`, its cursors sealed with `secret` (random: a fresh one per app), as src/start/container.ts wires it. */
 export function accessLogOver(
   reader: AccessLogReader, clientNames: ReadonlyMap<string, string> = new Map(), secret: Buffer = randomBytes(32), release?: ReleaseSettings,
 ): ReadAccessLog {
@@ -91,7 +91,7 @@ export async function buildRemoteApp(
     config: TEST_HTTP_CONFIG,
     clock, logger, ehr, auditTrail: audit, tokenVerifier: verifierFor(issuer, clock), ...useCasesOver(ehr, clock), readAccessLog: accessLogOver(audit),
     subscriptionKeys: new StaticSubscriptionKeys(new Map([['test', KEY]])),
-    // As the composition root wires it (src/container.ts).
+    // As the composition root wires it (src/start/container.ts).
     ...(ehr.answerMemory === undefined ? {} : { answerMemory: ehr.answerMemory }),
   });
   await app.ready();

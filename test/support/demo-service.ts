@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { loadConfig } from '../../src/config.js';
-import { compose, type Runtime } from '../../src/container.js';
+import { loadConfig } from '../../src/start/config.js';
+import { compose, type Runtime } from '../../src/start/container.js';
 import { createLogger } from '../../src/http/logging.js';
 
 /** The service as `npm start` composes it (demo issuer, embedded EHR, demo key), listening on loopback. */

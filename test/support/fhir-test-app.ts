@@ -3,7 +3,7 @@ import { FhirEhr } from '../../src/adapters/ehr-fhir/adapter/fhir-ehr.js';
 import type { FhirEhrEvent, FhirEhrOptions } from '../../src/adapters/ehr-fhir/adapter/options.js';
 import { DEMO_FHIR_SETTINGS } from '../../src/dev/demo-data/fhir/bundle.js';
 import type { FhirSim } from '../../src/dev/fhir-sim/fhir-sim.js';
-import { DEFAULT_PAYMENT_SYSTEM } from '../../src/fhir-settings.js';
+import { DEFAULT_PAYMENT_SYSTEM } from '../../src/start/fhir-settings.js';
 import { createLogger } from '../../src/http/logging.js';
 import { startDemoSim } from '../adapters/ehr-fhir/support/demo-sim.js';
 import { startFhirProxy, type FhirProxy } from '../adapters/ehr-fhir/support/fhir-proxy.js';

@@ -4,7 +4,7 @@
  * usable pair are logged and the old pair stays.
  */
 import type { Logger } from 'pino';
-import { readEhrTls, type EhrTlsFiles } from '../../transport-settings.js';
+import { readEhrTls, type EhrTlsFiles } from '../../start/transport-settings.js';
 import { certificateSummary } from '../tls/certificate-summary.js';
 import { watchFiles, type FileWatch } from '../tls/file-watch.js';
 import type { EhrTls } from './transport.js';

@@ -9,7 +9,7 @@ import type { ServerOptions as HttpServerOptions } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { FastifyServerFactory } from 'fastify';
 import type { Logger } from 'pino';
-import type { ServerTlsFiles } from '../../transport-settings.js';
+import type { ServerTlsFiles } from '../../start/transport-settings.js';
 import { certificateSummary } from './certificate-summary.js';
 import { watchFiles, type FileWatch, type FileWatchTiming } from './file-watch.js';
 import { clientCertificateOptions, readServerTls, type ServerSecureContext } from './server-tls.js';

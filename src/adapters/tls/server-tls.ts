@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { createSecureContext, type SecureContextOptions, type TlsOptions } from 'node:tls';
-import type { ServerTlsFiles } from '../../transport-settings.js';
+import type { ServerTlsFiles } from '../../start/transport-settings.js';
 
 export const MIN_TLS_VERSION = 'TLSv1.2';
 

@@ -1,5 +1,5 @@
 /**
- * The service as `npm start` composes it (src/config.ts, src/container.ts) with `EHR_ADAPTER=fhir-r4`
+ * The service as `npm start` composes it (src/start/config.ts, src/start/container.ts) with `EHR_ADAPTER=fhir-r4`
  * in front of the development FHIR server, and with the delegation registry read from FHIR beside
  * the embedded EHR (DELEGATION_REGISTRY=fhir-r4): the adapter a setting names is the one that answers.
  */
@@ -7,8 +7,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../src/config.js';
-import { compose, type Runtime } from '../../../src/container.js';
+import { loadConfig } from '../../../src/start/config.js';
+import { compose, type Runtime } from '../../../src/start/container.js';
 import type { FhirSim } from '../../../src/dev/fhir-sim/fhir-sim.js';
 import { createLogger } from '../../../src/http/logging.js';
 import { clientOf } from '../../support/app-wiring.js';

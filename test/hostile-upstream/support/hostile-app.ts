@@ -1,5 +1,5 @@
 /**
- * The service exactly as `npm start` composes it (src/config.ts + src/container.ts) with
+ * The service exactly as `npm start` composes it (src/start/config.ts + src/start/container.ts) with
  * `EHR_ADAPTER=xml-http`, listening on loopback, in front of the EHR simulator reached through a
  * hostile front proxy; a loopback test issuer; the embedded audit file. Callers talk real HTTP.
  */
@@ -10,8 +10,8 @@ import path from 'node:path';
 import { Agent, request } from 'undici';
 import { generateDemoData } from '../../../src/dev/demo-data/generate.js';
 import { startEhrSimulator, type EhrSimulator } from '../../../src/dev/ehr-simulator/index.js';
-import { loadConfig } from '../../../src/config.js';
-import { compose, type Runtime } from '../../../src/container.js';
+import { loadConfig } from '../../../src/start/config.js';
+import { compose, type Runtime } from '../../../src/start/container.js';
 import { createLogger } from '../../../src/http/logging.js';
 import { ALL_SCOPES, KEY, ZONE } from '../../support/test-app.js';
 import { TestIssuer } from '../../support/test-issuer.js';

@@ -18,7 +18,7 @@ import { calculateJwkThumbprint, importJWK, importPKCS8, SignJWT, type CryptoKey
 import { EhrError } from '../../../domain/ehr-error.js';
 import { readCapped } from '../../http-client/read-capped.js';
 import { Agent, request, type Dispatcher } from '../../http-client/undici-parts.js';
-import type { FhirAuth } from '../../../fhir-settings.js';
+import type { FhirAuth } from '../../../start/fhir-settings.js';
 import type { EhrTls } from '../../ehr-http/transport.js';
 import type { Authorization } from './transport-exchange.js';
 

@@ -1,34 +1,34 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { FileAccessLog } from './adapters/audit-query/file-access-log.js';
-import { FileAuditTrail } from './adapters/audit-file/file-audit-trail.js';
-import { JwtAccessTokenVerifier } from './adapters/auth-jwks/jwt-access-token-verifier.js';
-import type { EmbeddedEhr } from './adapters/ehr-embedded/embedded-ehr.js';
-import type { FhirEhr } from './adapters/ehr-fhir/adapter/fhir-ehr.js';
-import type { FhirEhrEvent, FhirEhrOptions } from './adapters/ehr-fhir/adapter/options.js';
-import type { EhrTls } from './adapters/ehr-http/transport.js';
+import { FileAccessLog } from '../adapters/audit-query/file-access-log.js';
+import { FileAuditTrail } from '../adapters/audit-file/file-audit-trail.js';
+import { JwtAccessTokenVerifier } from '../adapters/auth-jwks/jwt-access-token-verifier.js';
+import type { EmbeddedEhr } from '../adapters/ehr-embedded/embedded-ehr.js';
+import type { FhirEhr } from '../adapters/ehr-fhir/adapter/fhir-ehr.js';
+import type { FhirEhrEvent, FhirEhrOptions } from '../adapters/ehr-fhir/adapter/options.js';
+import type { EhrTls } from '../adapters/ehr-http/transport.js';
 import type { EhrAdapterKind } from './fhir-settings.js';
-import { InstrumentedAuditTrail } from './adapters/metrics/instrumented-audit-trail.js';
-import { InstrumentedEhr } from './adapters/metrics/instrumented-ehr.js';
-import type { PrometheusMetrics } from './adapters/metrics/prometheus-metrics.js';
-import type { RateLimitRedis } from './adapters/rate-limit-redis/create-rate-limit-redis.js';
-import { StaticSubscriptionKeys } from './adapters/subscription-keys/static-subscription-keys.js';
-import { InProcessCoordinator } from './adapters/write-coordination/in-process-coordinator.js';
+import { InstrumentedAuditTrail } from '../adapters/metrics/instrumented-audit-trail.js';
+import { InstrumentedEhr } from '../adapters/metrics/instrumented-ehr.js';
+import type { PrometheusMetrics } from '../adapters/metrics/prometheus-metrics.js';
+import type { RateLimitRedis } from '../adapters/rate-limit-redis/create-rate-limit-redis.js';
+import { StaticSubscriptionKeys } from '../adapters/subscription-keys/static-subscription-keys.js';
+import { InProcessCoordinator } from '../adapters/write-coordination/in-process-coordinator.js';
 import { ConfigError, type Config } from './config.js';
 import { demoMode } from './demo-mode.js';
-import type { OAuthDocumentation } from './http/openapi/security.js';
+import type { OAuthDocumentation } from '../http/openapi/security.js';
 import { readEhrTls } from './transport-settings.js';
-import { watchEhrTls } from './adapters/ehr-http/tls-rotation.js';
+import { watchEhrTls } from '../adapters/ehr-http/tls-rotation.js';
 import type { Lifecycle } from './lifecycle.js';
-import type { AccessLogReader } from './ports/access-log.port.js';
-import type { AnswerMemory } from './ports/answer-memory.port.js';
-import type { AccessTokenVerifier } from './ports/access-token-verifier.port.js';
-import type { AuditTrail } from './ports/audit-trail.port.js';
-import type { Clock } from './ports/clock.port.js';
-import type { DelegationRegistry } from './ports/delegation-registry.port.js';
-import type { EhrRecords } from './ports/ehr-records.port.js';
-import type { SubscriptionKeys } from './ports/subscription-keys.port.js';
-import type { WriteCoordinator } from './ports/write-coordinator.port.js';
+import type { AccessLogReader } from '../ports/access-log.port.js';
+import type { AnswerMemory } from '../ports/answer-memory.port.js';
+import type { AccessTokenVerifier } from '../ports/access-token-verifier.port.js';
+import type { AuditTrail } from '../ports/audit-trail.port.js';
+import type { Clock } from '../ports/clock.port.js';
+import type { DelegationRegistry } from '../ports/delegation-registry.port.js';
+import type { EhrRecords } from '../ports/ehr-records.port.js';
+import type { SubscriptionKeys } from '../ports/subscription-keys.port.js';
+import type { WriteCoordinator } from '../ports/write-coordinator.port.js';
 import { opened } from './listen-failure.js';
 
 /**
@@ -51,7 +51,7 @@ export interface Selection {
 }
 
 /**
- * Demo mode (src/demo-mode.ts), asked again wherever a demo piece would be made: loadConfig refuses a
+ * Demo mode (src/start/demo-mode.ts), asked again wherever a demo piece would be made: loadConfig refuses a
  * real setting without AUTH_ISSUER already, but a config made otherwise must not start one either.
  */
 const isDemo = (config: Config): boolean => demoMode(config, (message) => new ConfigError(message));
@@ -75,7 +75,7 @@ export function docsRedirectUri(config: Pick<Config, 'host' | 'port' | 'tls'>): 
 /** The demo authorization server, on loopback, closed with the service; its address and its client-credentials clients. */
 async function startDemoIssuer({ config, logger, life }: Selection): Promise<{ issuer: string; clientIds: readonly string[] }> {
   // Imported only when needed: oidc-provider and its dependencies cost memory a real deployment never uses.
-  const { startDemoAuthServer } = await import('./dev/demo-issuer/demo-auth-server.js');
+  const { startDemoAuthServer } = await import('../dev/demo-issuer/demo-auth-server.js');
   const demo = await opened(() => startDemoAuthServer({
     host: '127.0.0.1', port: config.demoAuthPort, audience: config.authAudience,
     patientClaim: config.authPatientClaim, dataDir: config.dataDir, logger,
@@ -110,7 +110,7 @@ export async function selectSubscriptionKeys(selection: Selection): Promise<Subs
   if (config.subscriptionKeys !== undefined) return new StaticSubscriptionKeys(config.subscriptionKeys);
   // loadConfig refuses this already; a demo key beside a real issuer must never exist, however the config was made.
   if (!isDemo(config)) throw new Error('AUTH_ISSUER is set without SUBSCRIPTION_KEYS or SUBSCRIPTION_KEYS_FILE');
-  const { DEMO_KEY_FILE, demoSubscriptionKeys } = await import('./dev/demo-keys/demo-subscription-key.js');
+  const { DEMO_KEY_FILE, demoSubscriptionKeys } = await import('../dev/demo-keys/demo-subscription-key.js');
   life.notices.push(`demo subscription key: in ${path.join(config.dataDir, DEMO_KEY_FILE)}`);
   const keys = await demoSubscriptionKeys(config.dataDir);
   selection.docsDemoKey = [...keys.values()][0];
@@ -152,7 +152,7 @@ async function openRemote(kind: 'xml-http' | 'fhir-r4', baseUrl: string, { confi
     },
   };
   const remote: Remote = kind === 'xml-http'
-    ? new (await import('./adapters/ehr-xml-http/index.js')).XmlHttpEhr(common)
+    ? new (await import('../adapters/ehr-xml-http/index.js')).XmlHttpEhr(common)
     : await openFhir(config, common, life);
   life.onClose(() => remote.close());
   if (config.ehrTls) {
@@ -167,7 +167,7 @@ async function openFhir(config: Config, common: Omit<FhirEhrOptions, keyof FhirS
   // loadConfig reads the FHIR settings whenever fhir-r4 is chosen; a config made otherwise must not start half-set.
   if (fhir === undefined) throw new Error('the fhir-r4 adapter needs the FHIR_* settings');
   const [{ FhirEhr }, { fhirAuthorization }] = await Promise.all([
-    import('./adapters/ehr-fhir/adapter/fhir-ehr.js'), import('./adapters/ehr-fhir/adapter/smart-backend.js'),
+    import('../adapters/ehr-fhir/adapter/fhir-ehr.js'), import('../adapters/ehr-fhir/adapter/smart-backend.js'),
   ]);
   const authorization = await fhirAuthorization(fhir.auth, config.ehrTimeoutMs, common.tls === undefined ? {} : { tls: common.tls });
   if (authorization) life.onClose(() => authorization.close());
@@ -184,13 +184,13 @@ async function openEmbedded({ config, clock, logger }: Selection): Promise<Embed
   let dataDir = config.ehrDataDir;
   if (dataDir === undefined) {
     dataDir = path.join(config.dataDir, 'demo-ehr');
-    const { generateDemoData } = await import('./dev/demo-data/generate.js');
+    const { generateDemoData } = await import('../dev/demo-data/generate.js');
     await generateDemoData(dataDir, { now: clock.now(), zone: config.ehrTimezone });
     logger.warn({ dataDir }, 'embedded EHR serving generated SYNTHETIC demo data — not a system of record');
   }
   const [{ EmbeddedEhr }, { DocumentStore }, { WriteStateStore }] = await Promise.all([
-    import('./adapters/ehr-embedded/embedded-ehr.js'), import('./adapters/ehr-embedded/document-store.js'),
-    import('./adapters/ehr-embedded/write-state-store.js'),
+    import('../adapters/ehr-embedded/embedded-ehr.js'), import('../adapters/ehr-embedded/document-store.js'),
+    import('../adapters/ehr-embedded/write-state-store.js'),
   ]);
   const writes = await WriteStateStore.open(path.join(config.dataDir, 'ehr-write-state.json'));
   return new EmbeddedEhr(new DocumentStore(dataDir), writes, config.ehrTimezone, droppedRecords(logger));
@@ -217,7 +217,7 @@ export async function selectEhr(selection: Selection): Promise<EhrSource> {
 /** With tracing on, every EHR call is a span; with it off, nothing of OpenTelemetry is imported. */
 async function traced(config: Config, ehr: EhrRecords & DelegationRegistry): Promise<EhrSource> {
   if (!config.tracing) return { records: ehr, registry: ehr };
-  const { TracedEhr } = await import('./tracing/traced-ports.js');
+  const { TracedEhr } = await import('../tracing/traced-ports.js');
   const tracedEhr = new TracedEhr(ehr, ehr);
   return { records: tracedEhr, registry: tracedEhr };
 }
@@ -229,7 +229,7 @@ const auditFileOf = (config: Config): string => path.join(config.dataDir, 'audit
 export async function selectAccessLogReader({ config, logger, life }: Selection): Promise<AccessLogReader> {
   const reader = config.databaseUrl === undefined
     ? new FileAccessLog(auditFileOf(config), (m) => logger.warn(m))
-    : (await import('./adapters/audit-query/postgres-access-log.js')).PostgresAccessLog.create({ connectionString: config.databaseUrl });
+    : (await import('../adapters/audit-query/postgres-access-log.js')).PostgresAccessLog.create({ connectionString: config.databaseUrl });
   life.onClose(() => reader.close());
   return reader;
 }
@@ -237,7 +237,7 @@ export async function selectAccessLogReader({ config, logger, life }: Selection)
 export async function selectAuditTrail({ config, logger, metrics, life }: Selection): Promise<AuditTrail> {
   const store: AuditTrail = config.databaseUrl === undefined
     ? await FileAuditTrail.open(auditFileOf(config), { onWarning: (m) => logger.warn(m) })
-    : (await import('./adapters/audit-postgres/postgres-audit-trail.js')).PostgresAuditTrail.create({
+    : (await import('../adapters/audit-postgres/postgres-audit-trail.js')).PostgresAuditTrail.create({
       connectionString: config.databaseUrl, onWarning: (m) => logger.warn(m),
     });
   // Migrates early when the database is up; when it is down the service starts anyway, not ready.
@@ -245,13 +245,13 @@ export async function selectAuditTrail({ config, logger, metrics, life }: Select
   life.onClose(() => store.close());
   const instrumented = new InstrumentedAuditTrail(store, metrics);
   if (!config.tracing) return instrumented;
-  const { TracedAuditTrail } = await import('./tracing/traced-ports.js');
+  const { TracedAuditTrail } = await import('../tracing/traced-ports.js');
   return new TracedAuditTrail(instrumented);
 }
 
 export async function selectRedis({ config, logger, metrics, life }: Selection): Promise<RateLimitRedis | undefined> {
   if (config.redisUrl === undefined) return undefined;
-  const { createRateLimitRedis } = await import('./adapters/rate-limit-redis/create-rate-limit-redis.js');
+  const { createRateLimitRedis } = await import('../adapters/rate-limit-redis/create-rate-limit-redis.js');
   const redis = createRateLimitRedis({ url: config.redisUrl, onWarning: (m) => logger.warn(m), onInfo: (m) => logger.info(m) });
   life.onClose(() => redis.close());
   metrics.observeCounter('pdas_rate_limit_unenforced_total', 'Requests let through unlimited while Redis was unreachable.',
@@ -261,7 +261,7 @@ export async function selectRedis({ config, logger, metrics, life }: Selection):
 
 export async function selectWriteCoordinator({ config, logger, metrics }: Selection, redis: RateLimitRedis | undefined): Promise<WriteCoordinator> {
   if (redis === undefined) return new InProcessCoordinator();
-  const { RedisCoordinator } = await import('./adapters/write-coordination/redis-coordinator.js');
+  const { RedisCoordinator } = await import('../adapters/write-coordination/redis-coordinator.js');
   return new RedisCoordinator(redis.client, {
     lockTtlMs: config.ehrTimeoutMs + 10_000, waitMs: config.ehrTimeoutMs + 1000,
     onUnavailable: () => {

@@ -6,9 +6,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
-import { GUARDIAN_LIMITED_OPERATIONS } from './domain/operations/table.js';
-import { levelsFhirNeverSends, V3_CONFIDENTIALITY_CODES } from './domain/release/fhir-secrecy-levels.js';
-import { policyFaults, ReleasePolicySchema, type ReleasePolicy } from './domain/release/release-policy.js';
+import { GUARDIAN_LIMITED_OPERATIONS } from '../domain/operations/table.js';
+import { levelsFhirNeverSends, V3_CONFIDENTIALITY_CODES } from '../domain/release/fhir-secrecy-levels.js';
+import { policyFaults, ReleasePolicySchema, type ReleasePolicy } from '../domain/release/release-policy.js';
 import type { EhrAdapterKind } from './fhir-settings.js';
 
 export interface ReleasePolicySettings {

@@ -11,7 +11,7 @@ import { ConfigError, type LogFormat } from './config.js';
 export async function logDestination(format: LogFormat): Promise<DestinationStream | undefined> {
   if (format === 'json') return undefined;
   try {
-    const { prettyLogs } = await import('./dev/pretty-logs.js');
+    const { prettyLogs } = await import('../dev/pretty-logs.js');
     return prettyLogs();
   } catch {
     throw new ConfigError('LOG_FORMAT=pretty needs pino-pretty, a development dependency: run npm install, or leave LOG_FORMAT unset for JSON');

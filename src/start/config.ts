@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { assertTimeZone } from './domain/time/local-time.js';
-import { isTracingEnabled } from './tracing/tracing-settings.js';
+import { assertTimeZone } from '../domain/time/local-time.js';
+import { isTracingEnabled } from '../tracing/tracing-settings.js';
 import { readTransportSettings, type TransportSettings } from './transport-settings.js';
 import { readAccessLogSettings, type AccessLogSettings } from './access-log-settings.js';
 import { readReleasePolicySettings, type ReleasePolicySettings } from './release-policy-settings.js';
@@ -10,26 +10,26 @@ import { readEhrAdapter, readFhirSettings, readRegistrySettings, type EhrAdapter
 
 /**
  * Every setting of docs/contract.md#settings, read once from the environment and frozen. The transport
- * settings (TLS towards callers and the EHR, where plain HTTP may listen): src/transport-settings.ts.
+ * settings (TLS towards callers and the EHR, where plain HTTP may listen): src/start/transport-settings.ts.
  */
 export interface Config extends TransportSettings, AccessLogSettings, ReleasePolicySettings, RegistrySettings {
   port: number;
   host: string;
   basePath: string;
   ehrAdapter: EhrAdapterKind;
-  /** The `fhir-r4` adapter's settings (src/fhir-settings.ts); undefined unless a FHIR server is used. */
+  /** The `fhir-r4` adapter's settings (src/start/fhir-settings.ts); undefined unless a FHIR server is used. */
   fhir: FhirSettings | undefined;
   /** Undefined: the embedded EHR serves generated demo data. */
   ehrDataDir: string | undefined;
   ehrBaseUrl: string | undefined;
   ehrTimeoutMs: number;
   ehrTimezone: string;
-  /** Undefined: the demo authorization server is started and trusted, where nothing names a real deployment (src/demo-mode.ts). */
+  /** Undefined: the demo authorization server is started and trusted, where nothing names a real deployment (src/start/demo-mode.ts). */
   authIssuer: string | undefined;
   authJwksUrl: string | undefined;
   authAudience: string;
   authPatientClaim: string;
-  /** AUTH_CLIENT_IDS. Undefined: the demo clients while the demo issuer runs, else none (src/adapter-selection.ts). */
+  /** AUTH_CLIENT_IDS. Undefined: the demo clients while the demo issuer runs, else none (src/start/adapter-selection.ts). */
   authClientIds: string[] | undefined;
   /** [name, key] pairs; a name may hold several keys (rotation). Undefined: demo mode, a demo key is generated and kept in DATA_DIR. */
   subscriptionKeys: ReadonlyArray<readonly [string, string]> | undefined;
@@ -138,7 +138,7 @@ function refuseSharedKeys(keys: ReadonlyArray<readonly [string, string]>, source
   }
 }
 
-/** Undefined only in demo mode (src/demo-mode.ts): a demo key is then made; with a real issuer it never is. */
+/** Undefined only in demo mode (src/start/demo-mode.ts): a demo key is then made; with a real issuer it never is. */
 function subscriptionKeys(env: Env): Array<[string, string]> | undefined {
   const inline = text(env, 'SUBSCRIPTION_KEYS');
   if (inline !== undefined) return parseSubscriptionKeys(inline, 'SUBSCRIPTION_KEYS');

@@ -5,8 +5,8 @@
  */
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
-import { FHIR_MAX_PAGE_BYTES } from './adapters/ehr-fhir/adapter/options.js';
-import { parseDelegationTag, type DelegationTag } from './adapters/ehr-fhir/relationships.js';
+import { FHIR_MAX_PAGE_BYTES } from '../adapters/ehr-fhir/adapter/options.js';
+import { parseDelegationTag, type DelegationTag } from '../adapters/ehr-fhir/relationships.js';
 import { refusePlainRemote } from './transport-settings.js';
 
 export type FhirAuth =

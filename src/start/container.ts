@@ -6,38 +6,38 @@ import { container as rootContainer } from 'tsyringe';
 import {
   selectAccessLogReader, selectAuditTrail, selectEhr, selectRedis, selectSubscriptionKeys, selectTokenVerifier, selectWriteCoordinator, type Selection,
 } from './adapter-selection.js';
-import { SystemClock } from './adapters/clock/system-clock.js';
-import { PrometheusMetrics } from './adapters/metrics/prometheus-metrics.js';
-import { countingRedisStore, DEFAULT_RATE_LIMIT_NAMESPACE } from './adapters/rate-limit-redis/counting-store.js';
-import { cursorSecret } from './adapters/page-cursor/cursor-secret.js';
-import { HmacPageCursors } from './adapters/page-cursor/hmac-page-cursors.js';
+import { SystemClock } from '../adapters/clock/system-clock.js';
+import { PrometheusMetrics } from '../adapters/metrics/prometheus-metrics.js';
+import { countingRedisStore, DEFAULT_RATE_LIMIT_NAMESPACE } from '../adapters/rate-limit-redis/counting-store.js';
+import { cursorSecret } from '../adapters/page-cursor/cursor-secret.js';
+import { HmacPageCursors } from '../adapters/page-cursor/hmac-page-cursors.js';
 import { ConfigError, type Config } from './config.js';
-import { ReadAccessLog } from './domain/access-log/read-access-log.js';
-import { PatientAccessPolicy } from './domain/access/patient-access.js';
-import { MarkArrived } from './domain/use-cases/mark-arrived.js';
-import { ReadPatientData } from './domain/use-cases/read-patient-data.js';
-import { unservedReads } from './domain/use-cases/read-sources.js';
-import { RegisterPayment } from './domain/use-cases/register-payment.js';
-import { buildApp } from './http/app.js';
-import { buildMetricsApp } from './http/metrics-app.js';
-import { HttpsServing } from './adapters/tls/https-serving.js';
+import { ReadAccessLog } from '../domain/access-log/read-access-log.js';
+import { PatientAccessPolicy } from '../domain/access/patient-access.js';
+import { MarkArrived } from '../domain/use-cases/mark-arrived.js';
+import { ReadPatientData } from '../domain/use-cases/read-patient-data.js';
+import { unservedReads } from '../domain/use-cases/read-sources.js';
+import { RegisterPayment } from '../domain/use-cases/register-payment.js';
+import { buildApp } from '../http/app.js';
+import { buildMetricsApp } from '../http/metrics-app.js';
+import { HttpsServing } from '../adapters/tls/https-serving.js';
 import { Lifecycle } from './lifecycle.js';
 import { isLoopbackHost } from './transport-settings.js';
-import type { AccessLogReader } from './ports/access-log.port.js';
-import type { AccessTokenVerifier } from './ports/access-token-verifier.port.js';
-import type { AuditTrail } from './ports/audit-trail.port.js';
-import type { Clock } from './ports/clock.port.js';
-import type { DelegationRegistry } from './ports/delegation-registry.port.js';
-import type { EhrRecords } from './ports/ehr-records.port.js';
-import type { PageCursors } from './ports/page-cursors.port.js';
-import type { SubscriptionKeys } from './ports/subscription-keys.port.js';
-import { TOKENS } from './ports/tokens.js';
-import type { WriteCoordinator } from './ports/write-coordinator.port.js';
+import type { AccessLogReader } from '../ports/access-log.port.js';
+import type { AccessTokenVerifier } from '../ports/access-token-verifier.port.js';
+import type { AuditTrail } from '../ports/audit-trail.port.js';
+import type { Clock } from '../ports/clock.port.js';
+import type { DelegationRegistry } from '../ports/delegation-registry.port.js';
+import type { EhrRecords } from '../ports/ehr-records.port.js';
+import type { PageCursors } from '../ports/page-cursors.port.js';
+import type { SubscriptionKeys } from '../ports/subscription-keys.port.js';
+import { TOKENS } from '../ports/tokens.js';
+import type { WriteCoordinator } from '../ports/write-coordinator.port.js';
 
 /** What `npm start` runs: the API, and the demo pieces that came up with it. */
 export interface Runtime {
   app: FastifyInstance;
-  /** `/metrics` alone, to listen on METRICS_HOST:METRICS_PORT (src/listen.ts). */
+  /** `/metrics` alone, to listen on METRICS_HOST:METRICS_PORT (src/start/listen.ts). */
   metricsApp: FastifyInstance;
   /** Lines for the start-up banner (demo credentials locations); never a secret value itself. */
   notices: string[];
@@ -45,7 +45,7 @@ export interface Runtime {
 }
 
 /**
- * The one composition root: adapters chosen by configuration (src/adapter-selection.ts), bound to
+ * The one composition root: adapters chosen by configuration (src/start/adapter-selection.ts), bound to
  * one token per port, and the use cases built on the ports by factories.
  */
 export async function compose(config: Config, logger: Logger, clock: Clock = new SystemClock()): Promise<Runtime> {

@@ -4,12 +4,12 @@
  * shared store, no TLS or upstream credential file, and every upstream on this machine, as the simulators
  * are. A real setting without AUTH_ISSUER stops the start: the demo issuer's clients, whose secrets sit in
  * DATA_DIR, would otherwise get tokens for real patients' data. The one place this is decided; loadConfig
- * and the composition root (src/adapter-selection.ts) both ask it.
+ * and the composition root (src/start/adapter-selection.ts) both ask it.
  */
 import type { FhirSettings, RegistrySettings } from './fhir-settings.js';
 import { isLoopbackHost, type TransportSettings } from './transport-settings.js';
 
-/** The settings of src/config.ts that decide (a Config is one). */
+/** The settings of src/start/config.ts that decide (a Config is one). */
 export interface DemoModeSettings extends Pick<TransportSettings, 'tls' | 'ehrTls'>, Pick<RegistrySettings, 'delegationRegistryUrl'> {
   authIssuer: string | undefined;
   subscriptionKeys: ReadonlyArray<readonly [string, string]> | undefined;
