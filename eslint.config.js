@@ -18,13 +18,13 @@ export default tseslint.config(
     languageOptions: { sourceType: 'commonjs', globals: { module: 'writable' } },
   },
   {
-    files: ['scripts/**', 'test/**'],
+    files: ['scripts/**', 'test/**', 'src/**/*.test.ts'],
     rules: { 'no-console': 'off' },
   },
   {
     // Medplum (the FHIR development server) is a devDependency: production code never loads it.
     files: ['src/**'],
-    ignores: ['src/dev/**'],
+    ignores: ['src/dev/**', 'src/reads/*/demo*.ts', 'src/**/*.test.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['@medplum/*'], message: 'Medplum is for development only (src/dev).' }] }] },
   },
 );

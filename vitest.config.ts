@@ -3,7 +3,7 @@ import {
   EXAMPLES_DIR_VARIABLE, PROJECT_EXAMPLES_DIR, SHARED_EXAMPLES_DIR, sharedExamplesPresent,
 } from './test/support/upstream-examples.js';
 
-// The example-driven tests (test/adapters/ehr-xml) always run on the project's own upstream
+// The example-driven tests (test/adapters/ehr-xml and each read's xml.test.ts) always run on the project's own upstream
 // documents, and once more on the shared contract's where that folder sits beside the repository.
 const shared = sharedExamplesPresent();
 // Said once per run: vitest evaluates this file again in its workers, which inherit the marker.
@@ -23,13 +23,13 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'pdas', include: ['test/**/*.test.ts'], env: { [EXAMPLES_DIR_VARIABLE]: PROJECT_EXAMPLES_DIR } },
+        test: { name: 'pdas', include: ['test/**/*.test.ts', 'src/**/*.test.ts'], env: { [EXAMPLES_DIR_VARIABLE]: PROJECT_EXAMPLES_DIR } },
       },
       ...(shared ? [{
         extends: true as const,
         test: {
           name: 'shared-examples',
-          include: ['test/adapters/ehr-xml/**/*.test.ts'],
+          include: ['test/adapters/ehr-xml/**/*.test.ts', 'src/reads/*/xml.test.ts'],
           env: { [EXAMPLES_DIR_VARIABLE]: SHARED_EXAMPLES_DIR },
         },
       }] : []),

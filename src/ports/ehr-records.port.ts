@@ -6,15 +6,15 @@ import type { EhrWriteResult } from '../domain/writes/write-outcomes.js';
 /** One read of one patient's records, filtered to `range` and sorted oldest first. Throws EhrError. */
 export type RecordReader<R extends ReadName> = (patientId: string, range: TimeRange) => Promise<ReadItem<R>[]>;
 
-/** The reads an EHR serves, named as the operations name them; a read it does not serve is absent. */
-export type EhrReads = { readonly [R in ReadName]?: RecordReader<R> };
+/**
+ * Every read of the operation table, named as the operations name them. An EHR without data for one
+ * answers it with no records (its folder declares it NOT_SERVED, src/reads/read-sources.ts).
+ */
+export type EhrReads = { readonly [R in ReadName]: RecordReader<R> };
 
 /** What the use cases ask of the EHR about a patient: the reads and the two writes. */
 export interface EhrCalls {
-  /**
-   * The reads this EHR serves. The composition root refuses to start when a read the API offers has
-   * no source here, so a missing one is a start-up error, never an empty answer.
-   */
+  /** Every read, each from where the read's folder says this EHR has it. */
   readonly reads: EhrReads;
   registerArrival(patientId: string, contactId: string): Promise<EhrWriteResult>;
   registerPayment(patientId: string, contactId: string, paymentType: PaymentType): Promise<EhrWriteResult>;

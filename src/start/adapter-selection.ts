@@ -118,9 +118,9 @@ export async function selectSubscriptionKeys(selection: Selection): Promise<Subs
 }
 
 /**
- * What the configured EHR adapter provides: the records of the reads it serves and the writes, and
- * the delegation registry (its own, or DELEGATION_REGISTRY's). The composition root binds each to its
- * own port, and refuses to start when a read of the operation table has no source (`unservedReads`).
+ * What the configured EHR adapter provides: the records of every read (each from where its folder
+ * says, src/reads/read-sources.ts) and the writes, and the delegation registry (its own, or
+ * DELEGATION_REGISTRY's). The composition root binds each to its own port.
  */
 export interface EhrSource {
   records: EhrRecords;

@@ -11,12 +11,11 @@ import { PrometheusMetrics } from '../adapters/metrics/prometheus-metrics.js';
 import { countingRedisStore, DEFAULT_RATE_LIMIT_NAMESPACE } from '../adapters/rate-limit-redis/counting-store.js';
 import { cursorSecret } from '../adapters/page-cursor/cursor-secret.js';
 import { HmacPageCursors } from '../adapters/page-cursor/hmac-page-cursors.js';
-import { ConfigError, type Config } from './config.js';
+import type { Config } from './config.js';
 import { ReadAccessLog } from '../domain/access-log/read-access-log.js';
 import { PatientAccessPolicy } from '../domain/access/patient-access.js';
 import { MarkArrived } from '../domain/use-cases/mark-arrived.js';
 import { ReadPatientData } from '../domain/use-cases/read-patient-data.js';
-import { unservedReads } from '../domain/use-cases/read-sources.js';
 import { RegisterPayment } from '../domain/use-cases/register-payment.js';
 import { buildApp } from '../http/app.js';
 import { buildMetricsApp } from '../http/metrics-app.js';
@@ -54,10 +53,6 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
   const metrics = new PrometheusMetrics();
   const selection: Selection = { config, clock, logger, metrics, life };
   const ehr = await selectEhr(selection);
-  const unserved = unservedReads(ehr.records.reads);
-  if (unserved.length > 0) {
-    throw new ConfigError(`EHR_ADAPTER=${config.ehrAdapter} serves no source for ${unserved.join(', ')}: choose an EHR adapter that serves every read`);
-  }
   const redis = await selectRedis(selection);
 
   const c = rootContainer.createChildContainer();

@@ -7,6 +7,7 @@ import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import { FHIR_MAX_PAGE_BYTES } from '../adapters/ehr-fhir/adapter/options.js';
 import { parseDelegationTag, type DelegationTag } from '../adapters/ehr-fhir/relationships.js';
+import { RESOURCE_SCHEMAS } from '../adapters/ehr-fhir/schemas/index.js';
 import { refusePlainRemote } from './transport-settings.js';
 
 export type FhirAuth =
@@ -44,12 +45,11 @@ const DEFAULT_TAG = 'http://example.org/fhir/pdas/CodeSystem/registry|delegation
 /** FHIR_PAYMENT_ID_SYSTEM's default. */
 export const DEFAULT_PAYMENT_SYSTEM = 'http://example.org/fhir/pdas/identifier/appointment-payment';
 const OID = /^[0-2](\.(0|[1-9]\d*))+$/;
-/** The types of the reads, the registry and the writes (docs/upstream-fhir.md#0-at-a-glance). */
-const READ_TYPES = [
-  'Patient', 'RelatedPerson', 'Organization', 'Practitioner', 'PractitionerRole', 'Location', 'HealthcareService', 'Appointment',
-  'Encounter', 'AllergyIntolerance', 'Flag', 'MedicationRequest', 'Medication', 'Composition', 'Observation', 'DiagnosticReport',
-  'Condition', 'Procedure', 'PaymentNotice',
-];
+/**
+ * The types the adapter reads (docs/upstream-fhir.md#0-at-a-glance): every type it has a schema for
+ * (the reads, what they include and the registry), and the PaymentNotices a payment looks for first.
+ */
+const READ_TYPES = [...Object.keys(RESOURCE_SCHEMAS), 'PaymentNotice'];
 export const DEFAULT_FHIR_SCOPE = [...READ_TYPES.map((t) => `system/${t}.read`), 'system/Appointment.write', 'system/PaymentNotice.write'].join(' ');
 
 function text(env: Env, name: string): string | undefined {

@@ -40,12 +40,21 @@ describe('issue 21: what may import what', () => {
       'src/dev/demo.ts': 'export const demo = 1;\n',
       'src/cycle-a.ts': "import { b } from './cycle-b.js';\nexport const a = () => b;\n",
       'src/cycle-b.ts': "import { a } from './cycle-a.js';\nexport const b = () => a;\n",
+      // A read's folder holds every layer; each file is held to its role's rules (issue 35).
+      'src/reads/r/operation.ts': "import { xml } from './xml.js';\nexport const operation = xml;\n",
+      'src/reads/r/xml.ts': "import { demo } from './demo-data.js';\nexport const xml = demo;\n",
+      'src/reads/r/demo-data.ts': 'export const demo = 1;\n',
+      'src/reads/r/xml.test.ts': "import { demo } from './demo-data.js';\nexport const test = demo;\n",
     };
     for (const [file, text] of Object.entries(files)) {
       await mkdir(path.dirname(path.join(root, file)), { recursive: true });
       await writeFile(path.join(root, file), text);
     }
-    const found = (await violations(root)).map((v) => v.split(':')[0]);
+    const all = await violations(root);
+    expect(all).toContain('domain-is-pure: src/reads/r/operation.ts -> src/reads/r/xml.ts');
+    expect(all).toContain('adapters-stay-below-http: src/reads/r/xml.ts -> src/reads/r/demo-data.ts');
+    expect(all.filter((v) => v.includes('xml.test.ts'))).toEqual([]);
+    const found = all.map((v) => v.split(':')[0]);
     expect(new Set(found)).toEqual(new Set([
       'no-circular', 'domain-is-pure', 'domain-uses-ports-as-types', 'ports-are-interfaces', 'http-knows-ports-and-domain',
       'adapters-stay-below-http', 'dev-only-through-the-composition-root',

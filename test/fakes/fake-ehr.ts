@@ -15,7 +15,7 @@ export class FakeEhr implements EhrRecords {
   writeResult: EhrWriteResult = { resultCode: 'OK', reasonCode: 'ARRIVAL_REGISTERED' };
   failure: EhrError | undefined;
   /** Every read of the operation table, each answering what `withPatient` gave it. */
-  readonly reads: EhrReads = Object.fromEntries(READ_NAMES.map((read) => [read, (patientId: string) => this.read(read, patientId)]));
+  readonly reads: EhrReads = Object.fromEntries(READ_NAMES.map((read) => [read, (patientId: string) => this.read(read, patientId)])) as unknown as EhrReads;
 
   withPatient(patientId: string, data: Data): this {
     this.patients.set(patientId, data);

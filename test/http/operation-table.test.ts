@@ -8,9 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_SCOPES } from '../../src/dev/demo-issuer/demo-clients.js';
 import { scopeAliases } from '../../src/domain/access/scopes.js';
-import { OPERATION_NAMES, OPERATIONS, READ_NAMES, type OperationName } from '../../src/domain/operations/table.js';
+import { OPERATION_NAMES, OPERATIONS, type OperationName } from '../../src/domain/operations/table.js';
 import type { Operation } from '../../src/domain/operations/operation.js';
-import { unservedReads } from '../../src/domain/use-cases/read-sources.js';
 import { apiRoutes, type OperationTable } from '../../src/http/routes/api-routes.js';
 import { ALL_SCOPES } from '../support/app-wiring.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -114,11 +113,4 @@ describe('issue 21: an entry that cannot work is refused, never served half-righ
     expect(() => scopeAliases(clash)).toThrow(/user\/AuditEvent.read would count as both/);
   });
 
-  it('names each read an EHR adapter leaves without a source (the composition root refuses to start on any)', () => {
-    expect(unservedReads({})).toEqual(READ_NAMES);
-    const all = Object.fromEntries(READ_NAMES.map((read) => [read, async () => []]));
-    expect(unservedReads(all)).toEqual([]);
-    const { getJournalNotes: _left, ...lacking } = all;
-    expect(unservedReads(lacking)).toEqual(['getJournalNotes']);
-  });
 });

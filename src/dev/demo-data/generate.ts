@@ -1,20 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { attentionSignalsDocument } from './attentionsignals.js';
-import { bookingsDocument } from './bookings.js';
+import type { DocumentKind } from '../../adapters/ehr-xml/documents.js';
+import { attentionSignalsDocument } from '../../reads/attention-signals/demo-xml.js';
+import { bookingsDocument } from '../../reads/appointments/demo-xml.js';
 import { demoClock, type DemoClock } from './clock.js';
 import { demoFhirBundle } from './fhir/bundle.js';
-import { contactsDocument } from './contacts.js';
-import { diagnosesDocument } from './diagnoses.js';
-import { journalNotesDocument } from './journalnotes.js';
-import { labResultsDocument } from './labresults.js';
-import { medicationsDocument } from './medications.js';
-import { patientDocument } from './patient.js';
-import { patientV2Document } from './patient-v2.js';
+import { contactsDocument } from '../../reads/care-contacts/demo-xml.js';
+import { diagnosesDocument } from '../../reads/diagnoses/demo-xml.js';
+import { journalNotesDocument } from '../../reads/journal-notes/demo-xml.js';
+import { labResultsDocument } from '../../reads/lab-results/demo-xml.js';
+import { medicationsDocument } from '../../reads/medications/demo-xml.js';
+import { patientDocument } from '../../reads/patient/demo-xml.js';
+import { patientV2Document } from '../../reads/patient-v2/demo-xml.js';
 import { DEMO_PEOPLE, type DemoPerson } from './people.js';
 import { relationshipsDocument } from './relationships.js';
-import { videoMeetingsDocument } from './videomeetings.js';
+import { videoMeetingsDocument } from '../../reads/video-meetings/demo-xml.js';
 
 export { DEMO_PEOPLE, DEMO_ACTOR_ID, UNKNOWN_PATIENT_ID, type DemoPerson } from './people.js';
 
@@ -26,17 +27,22 @@ export { DEMO_PEOPLE, DEMO_ACTOR_ID, UNKNOWN_PATIENT_ID, type DemoPerson } from 
  * the new one, never half of one.
  */
 
-const DOCUMENTS: Readonly<Record<string, (person: DemoPerson, clock: DemoClock) => string>> = {
-  'patient.xml': patientDocument,
-  'patient-v2.xml': patientV2Document,
-  'medications.xml': medicationsDocument,
-  'journalnotes.xml': journalNotesDocument,
-  'bookings.xml': bookingsDocument,
-  'videomeetings.xml': videoMeetingsDocument,
-  'contacts.xml': contactsDocument,
-  'attentionsignals.xml': attentionSignalsDocument,
-  'labresults.xml': labResultsDocument,
-  'diagnoses.xml': diagnosesDocument,
+/**
+ * The demo document of each document the legacy EHR has (src/adapters/ehr-xml/documents.ts), written
+ * by the demo-xml.ts of the read it answers: a read served from a document without its demo here
+ * fails the typecheck, naming the document.
+ */
+const DOCUMENTS: { readonly [K in DocumentKind]: (person: DemoPerson, clock: DemoClock) => string } = {
+  patient: patientDocument,
+  'patient-v2': patientV2Document,
+  medications: medicationsDocument,
+  journalnotes: journalNotesDocument,
+  bookings: bookingsDocument,
+  videomeetings: videoMeetingsDocument,
+  contacts: contactsDocument,
+  attentionsignals: attentionSignalsDocument,
+  labresults: labResultsDocument,
+  diagnoses: diagnosesDocument,
 };
 
 /** Where in the data set the FHIR form of the demo people is written. */
@@ -54,8 +60,8 @@ async function writeDataSet(dir: string, clock: DemoClock): Promise<void> {
   for (const person of DEMO_PEOPLE) {
     const folder = path.join(dir, 'patients', person.id);
     await mkdir(folder, { recursive: true });
-    for (const [file, build] of Object.entries(DOCUMENTS)) {
-      await writeFile(path.join(folder, file), build(person, clock), 'utf8');
+    for (const [kind, build] of Object.entries(DOCUMENTS)) {
+      await writeFile(path.join(folder, `${kind}.xml`), build(person, clock), 'utf8');
     }
     // Every demo person can sign in, so each gets a registry document, empty when they act for nobody.
     await writeFile(path.join(dir, 'relationships', `${person.id}.xml`), relationshipsDocument(person.id, clock), 'utf8');

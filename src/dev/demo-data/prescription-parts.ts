@@ -1,5 +1,5 @@
 import { bool, code, id, int, tv } from './ix.js';
-import { PRODUCTS, type PrescriptionSpec } from './medication-data.js';
+import { PRODUCTS, type PrescriptionSpec } from '../../reads/medications/demo-data.js';
 import { HSA_ROOT, LOCAL_UNIT_ROOT, UNITS, type UnitKey } from './units.js';
 import { el, type XmlElement } from './xml.js';
 

@@ -57,6 +57,12 @@ export interface ApiVersionChoice {
 }
 
 interface OperationBase {
+  /**
+   * Where the operation is listed (routes, the OpenAPI document, the docs' tables): the spec's number
+   * (1–10), then the vendor's reads beyond it (11, 12). A read a region adds has none and is listed
+   * after the numbered ones, by name.
+   */
+  number?: number;
   scope: Scope;
   displayName: DisplayName;
   errorShape: ErrorShape;
@@ -86,6 +92,12 @@ export interface RecordsAnswer<S extends TSchema> {
   bulk?: string;
   /** The vendor's published layout the answer follows (docs/vendor-layouts.md), where it follows one. */
   vendorLayout?: string;
+  /**
+   * The answer as the demo person sees it, every array cut to its first item: the OpenAPI document's
+   * example. The read's `example.json`, written by `npm run openapi:examples` (a test compares it with
+   * what the demo data answers).
+   */
+  example: readonly unknown[];
 }
 
 /** A read of one patient's records from the EHR, the same way for every such read. */

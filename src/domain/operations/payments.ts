@@ -5,6 +5,7 @@ import { NoQuery, PaymentBody } from './parameters.js';
 
 /** Operation 1: a paid visit. */
 export const registerPayment: Write = {
+  number: 1,
   handler: 'payment',
   method: 'POST',
   scope: { name: 'user/Payment-write', description: 'Register that an appointment is paid', aliases: ['user/PaymentNotice.write', 'patient/PaymentNotice.write'] },

@@ -4,37 +4,30 @@
  * routes, scope checks, documentation, the access log or tests need is read from here.
  */
 import type { Static } from 'typebox';
-import { getAccessLog } from './access-log.js';
-import { changeAppointment, getAppointments } from './appointments.js';
-import { getAttentionSignals } from './attention-signals.js';
-import { getContacts } from './care-contacts.js';
-import { getDiagnoses } from './diagnoses.js';
-import { getJournalNotes } from './journal-notes.js';
-import { getLabResults } from './lab-results.js';
-import { getMedications } from './medications.js';
+import * as READS from '../../reads/index.js';
 import type { ReadPolicy } from '../read-policy/read-policy.js';
 import { boundsOf } from '../read-policy/time-selection.js';
 import type { TimeRange } from '../time/time-range.js';
+import { getAccessLog } from './access-log.js';
+import { changeAppointment } from './change-appointment.js';
 import type { Operation, RecordsRead } from './operation.js';
-import { getPatient, getPatientV2 } from './patient.js';
 import { registerPayment } from './payments.js';
-import { getVideoMeetings } from './video-meetings.js';
 
-export const OPERATIONS = {
+/** Numbered operations by number, then unnumbered reads by name; the access log last (it is not a read of the EHR). */
+const listingOrder = ([nameA, a]: [string, Operation], [nameB, b]: [string, Operation]): number =>
+  Number(a.handler === 'accessLog') - Number(b.handler === 'accessLog')
+  || (a.number ?? Number.MAX_SAFE_INTEGER) - (b.number ?? Number.MAX_SAFE_INTEGER)
+  || (nameA < nameB ? -1 : nameA > nameB ? 1 : 0);
+
+const inListingOrder = <T extends Record<string, Operation>>(table: T): T =>
+  Object.fromEntries(Object.entries(table).sort(listingOrder)) as T;
+
+export const OPERATIONS = inListingOrder({
   registerPayment,
   changeAppointment,
-  getAppointments,
-  getPatient,
-  getPatientV2,
-  getContacts,
-  getAttentionSignals,
-  getVideoMeetings,
-  getMedications,
-  getJournalNotes,
-  getLabResults,
-  getDiagnoses,
+  ...READS,
   getAccessLog,
-} as const satisfies Record<string, Operation>;
+} as const satisfies Record<string, Operation>);
 
 type Table = typeof OPERATIONS;
 export type OperationName = keyof Table;

@@ -7,9 +7,9 @@
  * notes, medications and video meetings carry none of the patient's. Inputs are never mutated.
  * Each read's policy (src/domain/operations) names its mask.
  */
-import type { BookedAppointmentsResult } from './booking.js';
-import type { PatientData, PatientRecord } from './patient-record.js';
-import type { PatientRelative, PatientV2, PatientV2Data } from './patient-v2.js';
+import type { BookedAppointmentsResult } from '../../reads/appointments/answer.js';
+import type { PatientData, PatientRecord } from '../../reads/patient/answer.js';
+import type { PatientRelative, PatientV2, PatientV2Data } from '../../reads/patient-v2/answer.js';
 
 function withoutRegisterLocation(patient: PatientData): PatientData {
   const { PatientDataRegister, ...rest } = patient;

@@ -2,7 +2,7 @@
  * What the PatientRecords document says about one patient: known, and protected. (Patient v2 is the
  * EHR's own `patient-v2` document now, no longer derived from this one.)
  */
-import type { PatientData, PatientRecord } from './patient-record.js';
+import type { PatientData, PatientRecord } from '../../reads/patient/answer.js';
 
 function dataOf(records: PatientRecord[], patientId: string): PatientData[] {
   const found: PatientData[] = [];

@@ -1,7 +1,7 @@
 /** The traps of the FHIR contract for bookings (operation 3) and video meetings (operation 8). */
 import { describe, expect, it } from 'vitest';
-import { mapAppointments } from '../../../src/adapters/ehr-fhir/appointments.js';
-import { mapVideoMeetings } from '../../../src/adapters/ehr-fhir/video-meetings.js';
+import { mapAppointments } from '../../../src/reads/appointments/fhir.js';
+import { mapVideoMeetings } from '../../../src/reads/video-meetings/fhir.js';
 import { EhrError } from '../../../src/domain/ehr-error.js';
 import { changed, mapContext, readInput, type RawResource } from './support/demo-bundle.js';
 

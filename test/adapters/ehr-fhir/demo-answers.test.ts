@@ -1,13 +1,13 @@
 /** Each read's mapping of the demo bundle equals the contract's worked example (expected/). */
 import { describe, expect, it } from 'vitest';
-import { mapAppointments } from '../../../src/adapters/ehr-fhir/appointments.js';
+import { mapAppointments } from '../../../src/reads/appointments/fhir.js';
 import { ResourceIndex } from '../../../src/adapters/ehr-fhir/resource-index.js';
 import { mapRelationships, parseDelegationTag } from '../../../src/adapters/ehr-fhir/relationships.js';
 import { checkedResource } from '../../../src/adapters/ehr-fhir/schemas/index.js';
-import { mapDiagnoses } from '../../../src/adapters/ehr-fhir/diagnoses.js';
-import { mapJournalNotes } from '../../../src/adapters/ehr-fhir/journal-notes.js';
-import { mapLabResults } from '../../../src/adapters/ehr-fhir/lab-results.js';
-import { mapVideoMeetings } from '../../../src/adapters/ehr-fhir/video-meetings.js';
+import { mapDiagnoses } from '../../../src/reads/diagnoses/fhir.js';
+import { mapJournalNotes } from '../../../src/reads/journal-notes/fhir.js';
+import { mapLabResults } from '../../../src/reads/lab-results/fhir.js';
+import { mapVideoMeetings } from '../../../src/reads/video-meetings/fhir.js';
 import { DEMO_FHIR_SETTINGS } from '../../../src/dev/demo-data/fhir/bundle.js';
 import { selectInRange } from '../../../src/domain/operations/table.js';
 import { demoResources, expectedAnswer, FHIR_BASE, mapContext, readInput, TOLVAN } from './support/demo-bundle.js';

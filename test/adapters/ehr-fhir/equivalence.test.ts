@@ -9,7 +9,7 @@
  * ALIGN holds the few rules that change a whole answer rather than a member.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { typeOfVisit } from '../../../src/dev/demo-data/contacts.js';
+import { typeOfVisit } from '../../../src/reads/care-contacts/demo-xml.js';
 import { DEMO_PEOPLE } from '../../../src/dev/demo-data/people.js';
 import { UNITS } from '../../../src/dev/demo-data/units.js';
 import { READ_NAMES, type ReadName } from '../../../src/domain/operations/table.js';

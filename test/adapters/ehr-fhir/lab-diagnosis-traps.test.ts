@@ -1,8 +1,8 @@
 /** The traps of the FHIR contract for lab results and diagnoses (operations 11, 12). */
 import { describe, expect, it } from 'vitest';
-import { mapDiagnoses } from '../../../src/adapters/ehr-fhir/diagnoses.js';
+import { mapDiagnoses } from '../../../src/reads/diagnoses/fhir.js';
 import { parseFhirJson } from '../../../src/adapters/ehr-fhir/fhir-json.js';
-import { mapLabResults } from '../../../src/adapters/ehr-fhir/lab-results.js';
+import { mapLabResults } from '../../../src/reads/lab-results/fhir.js';
 import { changed, demoResources, mapContext, readInput, type RawResource } from './support/demo-bundle.js';
 
 const reports = (resources?: RawResource[]) => mapLabResults(readInput(['DiagnosticReport'], { resources }), mapContext())[0]?.chemistryReportEHRExtract ?? [];

@@ -1,7 +1,7 @@
 /** The traps of the FHIR contract for the patient reads (operations 4 and 5). */
 import { describe, expect, it } from 'vitest';
-import { mapPatientRecord } from '../../../src/adapters/ehr-fhir/patient-record.js';
-import { mapPatientV2 } from '../../../src/adapters/ehr-fhir/patient-v2.js';
+import { mapPatientRecord } from '../../../src/reads/patient/fhir.js';
+import { mapPatientV2 } from '../../../src/reads/patient-v2/fhir.js';
 import { EhrError } from '../../../src/domain/ehr-error.js';
 import { isProtectedIdentity } from '../../../src/domain/records/patient-identity.js';
 import { changed, mapContext, readInput, type RawResource } from './support/demo-bundle.js';

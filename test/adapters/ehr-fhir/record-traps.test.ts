@@ -1,10 +1,10 @@
 /** The traps of the FHIR contract for care contacts, attention signals, medications and journal notes (operations 6, 7, 9, 10). */
 import { describe, expect, it } from 'vitest';
-import { mapAttentionSignals } from '../../../src/adapters/ehr-fhir/attention-signals.js';
-import { mapCareContacts } from '../../../src/adapters/ehr-fhir/care-contacts.js';
+import { mapAttentionSignals } from '../../../src/reads/attention-signals/fhir.js';
+import { mapCareContacts } from '../../../src/reads/care-contacts/fhir.js';
 import { parseFhirJson } from '../../../src/adapters/ehr-fhir/fhir-json.js';
-import { mapJournalNotes } from '../../../src/adapters/ehr-fhir/journal-notes.js';
-import { mapMedications } from '../../../src/adapters/ehr-fhir/medications.js';
+import { mapJournalNotes } from '../../../src/reads/journal-notes/fhir.js';
+import { mapMedications } from '../../../src/reads/medications/fhir.js';
 import { EhrError } from '../../../src/domain/ehr-error.js';
 import { changed, demoResources, mapContext, readInput, type RawResource } from './support/demo-bundle.js';
 

@@ -81,8 +81,8 @@ describe('the demo people as FHIR R4 resources', () => {
   });
 
   it('hold every lab report and diagnosis of the description, values written as numbers as Quantities', async () => {
-    const { REPORTS } = await import('../../../src/dev/demo-data/lab-data.js');
-    const { DIAGNOSES } = await import('../../../src/dev/demo-data/diagnosis-data.js');
+    const { REPORTS } = await import('../../../src/reads/lab-results/demo-data.js');
+    const { DIAGNOSES } = await import('../../../src/reads/diagnoses/demo-data.js');
     type Diagnosis = { nested?: readonly Diagnosis[] };
     const count = (ds: readonly Diagnosis[]): number => ds.reduce((n, d) => n + 1 + count(d.nested ?? []), 0);
     const resources = demoFhirResources(clock);
@@ -98,7 +98,7 @@ describe('the demo people as FHIR R4 resources', () => {
 
   it('mark the registry rows with the delegation tag, one per row of the XML registry; next of kin carry no tag', async () => {
     const { relationshipRows } = await import('../../../src/dev/demo-data/relationships.js');
-    const { RELATIVES } = await import('../../../src/dev/demo-data/patient-v2.js');
+    const { RELATIVES } = await import('../../../src/reads/patient-v2/demo-xml.js');
     const rows = DEMO_PEOPLE.flatMap((p) => relationshipRows(p.id, clock));
     const related = demoFhirResources(clock).filter((r) => r.resourceType === 'RelatedPerson');
     const tagged = related.filter((r) => JSON.stringify(r.meta).includes('"code":"delegation"'));

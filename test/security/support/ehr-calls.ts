@@ -8,7 +8,7 @@ import type { AnyEhr } from '../../support/test-app.js';
  * whichever back-end the suite runs over. `vi.restoreAllMocks()` removes the spies.
  */
 export function countEhrCalls(ehr: AnyEhr): () => number {
-  const reads = ehr.reads as Record<string, () => Promise<unknown>>;
+  const reads = ehr.reads as unknown as Record<string, () => Promise<unknown>>;
   const spies = [
     ...Object.keys(reads).map((read) => vi.spyOn(reads, read)),
     vi.spyOn(ehr, 'relationshipsOf'), vi.spyOn(ehr, 'registerArrival'), vi.spyOn(ehr, 'registerPayment'), vi.spyOn(ehr, 'forRequest'),

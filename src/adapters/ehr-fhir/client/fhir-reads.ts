@@ -18,7 +18,8 @@ import type { FhirClient } from './fhir-client.js';
 import { REGISTRY_FOLLOWS } from './follow-rules.js';
 import { assertPatientBound } from './patient-binding.js';
 import { lookupOf, patientLookupParams, type PatientLookup } from './patient-lookup.js';
-import { READ_PLANS, type ReadPlan, type ReversePlan } from './read-plans.js';
+import type { ReadPlan, ReversePlan } from './read-plan.js';
+import { READ_PLANS } from './read-plans.js';
 import { resolveMissing } from './reference-resolution.js';
 
 export interface FhirReadsOptions {
@@ -79,13 +80,18 @@ function reader<R extends ReadName>(name: R, plan: ReadPlan<R>, o: FhirReadsOpti
   };
 }
 
+/**
+ * A read this server is not asked for (its folder declares it NOT_SERVED over FHIR): no records, after
+ * the patient check the use case made through the same lookup.
+ */
+const nothing = (): Promise<never[]> => Promise.resolve([]);
+
 /** Every read of patient records the operation table names, over FHIR. */
 export function fhirReads(options: FhirReadsOptions): EhrReads {
-  const served = READ_NAMES.flatMap((name) => {
+  return Object.fromEntries(READ_NAMES.map((name) => {
     const plan = READ_PLANS[name] as ReadPlan<typeof name> | undefined;
-    return plan === undefined ? [] : [[name, reader(name, plan, options)]];
-  });
-  return Object.fromEntries(served) as EhrReads;
+    return [name, plan === undefined ? nothing : reader(name, plan, options)];
+  })) as EhrReads;
 }
 
 /**

@@ -7,17 +7,17 @@
  */
 import type { DemoClock } from '../clock.js';
 import { DEMO_PEOPLE } from '../people.js';
-import { appointments } from './appointments.js';
-import { diagnoses } from './diagnoses.js';
-import { admissionRooms, encounters } from './encounters.js';
+import { appointments } from '../../../reads/appointments/demo-fhir.js';
+import { diagnoses } from '../../../reads/diagnoses/demo-fhir.js';
+import { admissionRooms, encounters } from '../../../reads/care-contacts/demo-fhir.js';
 import type { FhirResource } from './fhir-base.js';
-import { labResults } from './lab-results.js';
-import { demoMedications, medicationRequests } from './medications.js';
-import { compositions } from './notes.js';
+import { labResults } from '../../../reads/lab-results/demo-fhir.js';
+import { demoMedications, medicationRequests } from '../../../reads/medications/demo-fhir.js';
+import { compositions } from '../../../reads/journal-notes/demo-fhir.js';
 import { patient, sharedParties } from './parties.js';
 import { registry } from './registry.js';
-import { relatives } from './relatives.js';
-import { signalRoles, signals } from './signals.js';
+import { relatives } from '../../../reads/patient-v2/demo-fhir.js';
+import { signalRoles, signals } from '../../../reads/attention-signals/demo-fhir.js';
 
 export { DEMO_FHIR_SETTINGS, patientId, type FhirResource } from './fhir-base.js';
 

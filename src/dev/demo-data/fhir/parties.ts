@@ -5,7 +5,7 @@
  */
 import { compactDateToIso } from '../../../domain/time/local-time.js';
 import type { DemoClock } from '../clock.js';
-import { currentVersionOf } from '../patient.js';
+import { currentVersionOf } from '../../../reads/patient/demo-xml.js';
 import { birthDate, type DemoPerson, type PostalAddress } from '../people.js';
 import { HEAD_UNIT, STAFF, UNITS, type CareUnit, type StaffKey, type UnitKey } from '../units.js';
 import {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isPathId } from '../../../../src/adapters/ehr-fhir/client/fhir-client.js';
 import { assertPatientBound } from '../../../../src/adapters/ehr-fhir/client/patient-binding.js';
-import { timeBounds } from '../../../../src/adapters/ehr-fhir/client/read-plans.js';
+import { timeBounds } from '../../../../src/adapters/ehr-fhir/client/read-plan.js';
 import { searchUrl, parameterName } from '../../../../src/adapters/ehr-fhir/client/search-url.js';
 import { parseFhirJson } from '../../../../src/adapters/ehr-fhir/fhir-json.js';
 import { ResourceIndex } from '../../../../src/adapters/ehr-fhir/resource-index.js';

@@ -1,0 +1,61 @@
+// `npm run new-read -- <name> [--sv "Svenskt namn"] [--en "English name"]`: scaffolds a read of patient
+// records at {base}/patients/<name>/ in one new folder, src/reads/<name>/, and registers it with one line
+// in src/reads/index.ts and one in src/reads/sources.ts (docs/architecture.md#adding-a-read).
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { OPERATIONS } from '../src/domain/operations/table.js';
+import { answerTs, namesOf, operationTestTs, operationTs, sourcesTs, type ReadNames } from './new-read/templates.js';
+
+const READS = new URL('../src/reads/', import.meta.url);
+const NAME = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
+
+function fail(message: string): never {
+  console.error(`new-read: ${message}`);
+  process.exit(2);
+}
+
+/** What already holds one of the new read's names: its folder, operation, path or scope. */
+function clash(n: ReadNames): string | undefined {
+  if (existsSync(new URL(`${n.name}/`, READS))) return `src/reads/${n.name}/ exists already`;
+  for (const [name, op] of Object.entries(OPERATIONS)) {
+    if (name === n.operation) return `the operation ${name} exists already`;
+    if (op.path === `/patients/${n.name}/`) return `${name} answers at /patients/${n.name}/ already`;
+    if (op.scope.name === `user/${n.pascal}-read`) return `${name} has the scope user/${n.pascal}-read already`;
+  }
+  return undefined;
+}
+
+/** Adds `line` to a registry of one `export { … } from …` line per read, keeping them sorted. */
+async function register(file: string, line: string): Promise<void> {
+  const url = new URL(file, READS);
+  const text = await readFile(url, 'utf8');
+  const lines = text.trimEnd().split('\n');
+  const first = lines.findIndex((l) => l.startsWith('export {'));
+  const exports = [...lines.slice(first), line].sort();
+  await writeFile(url, `${[...lines.slice(0, first), ...exports].join('\n')}\n`);
+}
+
+const { positionals, values } = parseArgs({ allowPositionals: true, options: { sv: { type: 'string' }, en: { type: 'string' } } });
+const [name] = positionals;
+if (positionals.length !== 1 || name === undefined) fail('give one name, e.g. npm run new-read -- referrals --sv Remisser');
+if (!NAME.test(name) || name.length > 40) fail(`${JSON.stringify(name)} is not a name: lower-case words joined by "-", e.g. referrals or care-plans`);
+const names = namesOf(name, values.sv, values.en);
+const taken = clash(names);
+if (taken !== undefined) fail(taken);
+
+const folder = new URL(`${name}/`, READS);
+await mkdir(folder);
+const files: Record<string, string> = {
+  'answer.ts': answerTs(names),
+  'operation.ts': operationTs(names),
+  'sources.ts': sourcesTs(names),
+  'example.json': '[]\n',
+  'operation.test.ts': operationTestTs(names),
+};
+for (const [file, text] of Object.entries(files)) await writeFile(new URL(file, folder), text);
+await register('index.ts', `export { ${names.operation} } from './${name}/operation.js';`);
+await register('sources.ts', `export { ${names.operation} } from './${name}/sources.js';`);
+console.log(`src/reads/${name}/: ${Object.keys(files).join(', ')}; registered in src/reads/index.ts and src/reads/sources.ts.
+GET /patients/${name}/ with scope user/${names.pascal}-read answers [] from every EHR until you fill it in:
+docs/architecture.md#adding-a-read, from step 1 (the answer's schema in answer.ts).`);

@@ -1,0 +1,118 @@
+/**
+ * The files `npm run new-read` writes into a new read's folder: a read that answers `[]` from every
+ * EHR (its sources NOT_SERVED) until the engineer fills it in, in the order docs/architecture.md's
+ * recipe gives (schema, XML reading, FHIR plan, demo data).
+ */
+export interface ReadNames {
+  /** The folder and path segment: `referrals`. */
+  name: string;
+  /** `Referrals`: the scope's resource and the schema's name. */
+  pascal: string;
+  /** `getReferrals`: the operation. */
+  operation: string;
+  /** The access log's names. */
+  sv: string;
+  en: string;
+}
+
+const words = (name: string): string[] => name.split('-');
+
+export function namesOf(name: string, sv?: string, en?: string): ReadNames {
+  const pascal = words(name).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+  const english = en ?? words(name).join(' ').replace(/^./, (c) => c.toUpperCase());
+  return { name, pascal, operation: `get${pascal}`, sv: sv ?? english, en: english };
+}
+
+const quoted = (text: string): string => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+
+export const answerTs = (n: ReadNames): string => `/**
+ * ${n.en}: one item of the answer. Step 1 of docs/architecture.md#adding-a-read: write the vendor's
+ * layout here where it has one (docs/vendor-layouts.md), or the region's; every member optional
+ * unless the EHR always sends it, and closed (additionalProperties: false).
+ */
+import { Type, type Static } from 'typebox';
+import { OptTsPlain } from '../../domain/records/vendor-types.js';
+
+export const ${n.pascal}Schema = Type.Object({
+  /** When it was made, in the EHR's local time: what \`fromDateTime\`/\`toDateTime\` select on. */
+  timeCreated: OptTsPlain,
+  /** Set when the EHR marks the patient's identity protected. */
+  patientProtectedId: Type.Optional(Type.Boolean()),
+}, { title: '${n.pascal}', additionalProperties: false });
+
+export type ${n.pascal} = Static<typeof ${n.pascal}Schema>;
+`;
+
+export const operationTs = (n: ReadNames): string => `import { select, instantOf } from '../../domain/read-policy/time-selection.js';
+import { noContactDetails } from '../../domain/read-policy/read-policy.js';
+import { EMPTY, INTERVAL, WHO } from '../../domain/operations/docs-text.js';
+import { recordsRead } from '../../domain/operations/operation.js';
+import { TimeFilterQuery } from '../../domain/operations/parameters.js';
+import { ${n.pascal}Schema, type ${n.pascal} } from './answer.js';
+import EXAMPLE from './example.json' with { type: 'json' };
+
+/** ${n.en}, filtered and sorted on when each was made (docs/architecture.md#adding-a-read). */
+export const ${n.operation} = recordsRead({
+  scope: { name: 'user/${n.pascal}-read', description: ${quoted(`Read ${n.en.toLowerCase()}`)} },
+  displayName: { sv: ${quoted(n.sv)}, en: ${quoted(n.en)} },
+  errorShape: 'status',
+  path: '/patients/${n.name}/',
+  vendorPaths: [],
+  query: TimeFilterQuery,
+  answer: { item: ${n.pascal}Schema, schemaName: '${n.pascal}', example: EXAMPLE },
+  policy: {
+    select: (items, bounds, zone) => select(items, (item: ${n.pascal}) => instantOf(item.timeCreated, zone), bounds),
+    // When in doubt, protect: an item that says so marks the whole answer.
+    marksProtectedIdentity: (items) => items.some((item) => item.patientProtectedId === true),
+    withoutContactDetails: noContactDetails,
+  },
+  docs: {
+    tag: { name: ${quoted(n.en)}, description: ${quoted(`The patient's ${n.en.toLowerCase()}.`)} },
+    summary: ${quoted(`List ${n.en.toLowerCase()}`)},
+    description: \`The patient's ${n.en.toLowerCase().replace(/`/g, '')}, oldest first, filtered on when each was made. \${INTERVAL} \${EMPTY} \${WHO}\`,
+    success: ${quoted(`The ${n.en.toLowerCase()}, oldest first.`)},
+  },
+});
+`;
+
+export const sourcesTs = (n: ReadNames): string => `/**
+ * Where each EHR gets ${n.operation} from (src/reads/read-sources.ts). NOT_SERVED: no EHR has it yet,
+ * so the read answers [] after the patient check. Steps 2 and 3 of docs/architecture.md#adding-a-read
+ * replace each with the legacy EHR's document and the FHIR plan.
+ */
+import { NOT_SERVED, type ReadSources } from '../read-sources.js';
+
+export const ${n.operation} = {
+  xml: NOT_SERVED,
+  fhir: NOT_SERVED,
+} satisfies ReadSources<'${n.operation}'>;
+`;
+
+export const operationTestTs = (n: ReadNames): string => `/**
+ * ${n.operation} end to end through the real app: its route, its scope, its audit record and its place
+ * in the access log. What it answers is the business of the tests of steps 2–4
+ * (docs/architecture.md#adding-a-read).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../../test/support/test-app.js';
+
+const ADULT = '191212121212';
+
+describe('${n.operation}', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('answers an array, audited, with its scope; 403 without it', async () => {
+    const url = '/patients/${n.name}/';
+    const ok = await t.call({ method: 'GET', url, token: await t.personToken(ADULT, { scope: 'user/${n.pascal}-read' }) });
+    expect(ok.statusCode).toBe(200);
+    expect(Array.isArray(ok.json())).toBe(true);
+    expect(t.audit.records.at(-1)).toMatchObject({ operation: '${n.operation}', patientId: ADULT, outcome: 'allowed' });
+    const refused = await t.call({ method: 'GET', url, token: await t.personToken(ADULT, { scope: 'user/Patient-read' }) });
+    expect(refused.statusCode).toBe(403);
+  });
+});
+`;

@@ -1,0 +1,79 @@
+/**
+ * Operation 7, attention signals (docs/upstream-fhir.md#37-attention-signals-operation-7): the
+ * hypersensitivities (AllergyIntolerance) and the other signals (Flag), merged into
+ * `[{AttentionSignalEHRExtract: [...], XSDVersion: {version: 2.1}}]`.
+ */
+import type { AttentionSignal, AttentionSignalEhrExtract } from '../../domain/records/index.js';
+import { definedOnly } from '../../domain/records/defined.js';
+import { firstCode, textOf } from '../../adapters/ehr-fhir/codes.js';
+import { ts } from '../../adapters/ehr-fhir/fhir-time.js';
+import { flagExtract } from './fhir-flags.js';
+import { hsaIdOf, isAtc, own, rootOf, unitIdOf } from '../../adapters/ehr-fhir/identifiers.js';
+import type { MapContext } from '../../adapters/ehr-fhir/map-context.js';
+import { answerable, type ReadInput } from '../../adapters/ehr-fhir/read-input.js';
+import type { AllergyIntolerance } from '../../adapters/ehr-fhir/schemas/clinical.js';
+import { signalCareProvider, signalPatient, type Signal } from '../../adapters/ehr-fhir/vendor-parts.js';
+
+/** The layout filled: the vendor's attention-signal layout 2.1. */
+const XSD_VERSION = 2.1;
+
+/** The Swedish sub-types of hypersensitivity, by the allergy's first category. */
+const SUB_TYPES: Readonly<Record<string, string>> = {
+  medication: 'Läkemedelsöverkänslighet',
+  food: 'Överkänslighet, ej läkemedel',
+  environment: 'Överkänslighet, ej läkemedel',
+  biologic: 'Överkänslighet, ej läkemedel',
+};
+
+function hypersensitivity(allergy: AllergyIntolerance, ctx: MapContext): Signal {
+  const codings = allergy.code?.coding ?? [];
+  const displays = codings.flatMap((c) => (c.display === undefined ? [] : [c.display]));
+  const heading = textOf(allergy.code);
+  const notes = (allergy.note ?? []).map((n) => n.text);
+  const first = allergy.reaction?.[0];
+  return definedOnly({
+    SignalVersionDateTime: ts(allergy.meta?.lastUpdated, ctx),
+    SignalDataType: 'Hypersensitivity',
+    SignalWarningSubType: allergy.category?.[0] === undefined ? undefined : SUB_TYPES[allergy.category[0]],
+    SignalActive: firstCode(allergy.clinicalStatus) === 'active' && firstCode(allergy.verificationStatus) !== 'refuted',
+    MedicalRecordLinks: { MedicalRecordLinkData: [] },
+    HypersensitivityType: definedOnly({
+      Heading: heading,
+      Comment: notes.length === 0 ? undefined : notes.join('\n'),
+      Severity: allergy.criticality,
+      Certitude: firstCode(allergy.verificationStatus),
+      Reaction: first?.description ?? textOf(first?.manifestation[0]),
+      ReactionTypes: (allergy.reaction ?? []).flatMap((r) => r.manifestation.map(textOf)).filter((t): t is string => t !== undefined),
+      Agent: displays.length > 0 ? displays : heading === undefined ? [] : [heading],
+      SignalATCCodes: {
+        signalATCCode: codings.filter(isAtc).map((c) => definedOnly({
+          Code: c.code, CodeSystem: rootOf(c.system as string), CodeSystemName: 'ATC', DisplayName: c.display === undefined ? undefined : { value: c.display },
+        })),
+      },
+    }),
+  });
+}
+
+function allergyExtract(allergy: AllergyIntolerance, input: ReadInput, ctx: MapContext): AttentionSignalEhrExtract {
+  const recorderRole = input.index.get(allergy.recorder, 'PractitionerRole');
+  return definedOnly({
+    ehr_id: own(allergy, ctx.idRoot),
+    time_created: ts(allergy.recordedDate, ctx) ?? ts(allergy.meta?.lastUpdated, ctx),
+    AttentionSignal: hypersensitivity(allergy, ctx),
+    Patient: signalPatient(input.patient),
+    CareUnit: unitIdOf(hsaIdOf(input.index.get(recorderRole?.organization, 'Organization')?.identifier)),
+    Units: { Unit: [] },
+    CareProviders: {
+      CareProvider: [...signalCareProvider('recorder', allergy.recorder, input.index), ...signalCareProvider('asserter', allergy.asserter, input.index)],
+    },
+  });
+}
+
+export function mapAttentionSignals(input: ReadInput, ctx: MapContext): AttentionSignal[] {
+  const extracts = [
+    ...answerable(input, 'AllergyIntolerance').map((a) => allergyExtract(a, input, ctx)),
+    ...answerable(input, 'Flag').map((f) => flagExtract(f, input, ctx)),
+  ];
+  // One element, however many signals: the read's selection leaves out an element left empty.
+  return [{ AttentionSignalEHRExtract: extracts, XSDVersion: { version: XSD_VERSION } }];
+}

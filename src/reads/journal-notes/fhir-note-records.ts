@@ -1,0 +1,57 @@
+/**
+ * A Composition's sections as a journal note's Records (docs/upstream-fhir.md#310-journal-notes-operation-10):
+ * the title is the Keyword, the narrative's text the first value, and each Observation entry a
+ * further value (a number as written, or a string), its unit and reference range beside it. The
+ * layout nests one Record in a Record, so a section's first subsection is nested and the others
+ * follow it as siblings.
+ */
+import type { JournalRecord } from '../../domain/records/index.js';
+import { definedOnly } from '../../domain/records/defined.js';
+import { fhirFault } from '../../adapters/ehr-fhir/fault.js';
+import { writtenNumber } from '../../adapters/ehr-fhir/fhir-json.js';
+import { narrativeText } from '../../adapters/ehr-fhir/narrative.js';
+import type { ResourceIndex } from '../../adapters/ehr-fhir/resource-index.js';
+import type { Section } from '../../adapters/ehr-fhir/schemas/clinical.js';
+
+/** Deeper nesting than any note needs (the XML reader's limit): refused, never walked. */
+const MAX_DEPTH = 64;
+
+type Value = JournalRecord['Value'][number];
+
+function valuesOf(section: Section, index: ResourceIndex): { values: Value[]; units: string[]; ranges: string[] } {
+  const values: Value[] = [];
+  const units: string[] = [];
+  const ranges: string[] = [];
+  const text = section.text === undefined ? '' : narrativeText(section.text.div);
+  if (text !== '') values.push({ JournalValueType: 'Text', $self: text });
+  for (const entry of section.entry ?? []) {
+    const observation = index.get(entry, 'Observation');
+    if (observation === undefined) continue;
+    const quantity = observation.valueQuantity;
+    const number = quantity === undefined ? undefined : writtenNumber(quantity, 'value');
+    if (number !== undefined) values.push({ JournalValueType: 'Numeric', $self: number });
+    else if (observation.valueString !== undefined) values.push({ JournalValueType: 'Text', $self: observation.valueString });
+    if (quantity?.unit !== undefined) units.push(quantity.unit);
+    const range = observation.referenceRange?.[0]?.text;
+    if (range !== undefined) ranges.push(range);
+  }
+  return { values, units, ranges };
+}
+
+/** The Records of one section: its own first (with its first subsection nested), then the rest in order. */
+export function recordsOf(section: Section, index: ResourceIndex, depth = 0): JournalRecord[] {
+  if (depth > MAX_DEPTH) throw fhirFault('Composition sections nested too deeply');
+  const { values, units, ranges } = valuesOf(section, index);
+  const children = section.section ?? [];
+  const [nested, ...after] = children.length === 0 ? [] : recordsOf(children[0] as Section, index, depth + 1);
+  const own: JournalRecord = definedOnly({
+    Keyword: section.title,
+    Value: values,
+    Unit: units,
+    Range: ranges,
+    KeywordSecrecyLevels: { SecrecyLevel: [] },
+    OtherValue: { ArchetypeRecords: { ArchetypeRecord: [] } },
+    Record: nested,
+  });
+  return [own, ...after, ...children.slice(1).flatMap((c) => recordsOf(c, index, depth + 1))];
+}

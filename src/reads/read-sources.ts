@@ -1,0 +1,21 @@
+/**
+ * Where each EHR adapter gets one read from (docs/architecture.md#a-read-is-one-folder): the legacy
+ * EHR's document (`xml`, for the embedded EHR, `xml-http` and the simulator) and the FHIR searches
+ * (`fhir`, for `fhir-r4`). An EHR without such data says so with NOT_SERVED: the read then answers `[]`
+ * after the same patient check as any read (an unknown patient is still refused), and the conformance
+ * kit and the tests that compare adapters take it as declared, not as a failure.
+ */
+import type { ReadName } from '../domain/operations/table.js';
+import type { ReadPlan } from '../adapters/ehr-fhir/client/read-plan.js';
+import type { XmlDocument } from '../adapters/ehr-xml/xml-source.js';
+
+/** This EHR has no data for the read. */
+export const NOT_SERVED = 'not served by this EHR';
+export type NotServed = typeof NOT_SERVED;
+
+export interface ReadSources<R extends ReadName> {
+  readonly xml: XmlDocument<R> | NotServed;
+  readonly fhir: ReadPlan<R> | NotServed;
+}
+
+export const isServed = <T>(source: T | NotServed): source is T => source !== NOT_SERVED;

@@ -1,0 +1,9 @@
+/**
+ * Every read's sources, by the read's name: a read of the operation table without its line in
+ * sources.ts fails `npm run typecheck`, naming the read.
+ */
+import type { ReadName } from '../domain/operations/table.js';
+import type { ReadSources } from './read-sources.js';
+import * as REGISTERED from './sources.js';
+
+export const READ_SOURCES = REGISTERED satisfies { readonly [R in ReadName]: ReadSources<R> };
