@@ -110,7 +110,8 @@ export async function fhirConformance(o: FhirConformanceOptions): Promise<CheckR
   };
   const { reads, faultsOf } = judgedReads(fhirReads(options), tap, patientId, client.baseUrl);
   rows.push(...await recordChecks({
-    reads, registry: fhirRelationships({ ...options, tag: o.delegationTag }), patient, range: o.range, upstreamFaults: faultsOf,
+    reads, served: (read) => SERVED.includes(read), registry: fhirRelationships({ ...options, tag: o.delegationTag }), patient, range: o.range,
+    upstreamFaults: faultsOf,
   }));
   // Writes only when asked for, and never where the statement already shows they would be refused.
   if (!o.sandboxWrites) rows.push(row('writes (arrival, payment)', 'SKIP', NOT_ASKED));

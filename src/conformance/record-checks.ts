@@ -16,6 +16,11 @@ import { row, type CheckRow } from './report.js';
 
 export interface RecordChecksInput {
   reads: EhrReads;
+  /**
+   * Whether this EHR has data for a read; a read its folder declares NOT_SERVED for this EHR
+   * (src/reads/read-sources.ts) is skipped as declared, not judged by its empty answer.
+   */
+  served: (read: ReadName) => boolean;
   /** The delegation registry; absent when this adapter does not keep it. */
   registry?: (actor: string) => Promise<Relationship[]>;
   patient: string;
@@ -42,8 +47,8 @@ function recordCount(items: readonly unknown[]): number {
 
 async function readCheck(name: ReadName, input: RecordChecksInput): Promise<CheckRow> {
   const check = `read ${name}`;
-  const read = input.reads[name] as ((patient: string, range: TimeRange) => Promise<unknown[]>) | undefined;
-  if (read === undefined) return row(check, 'SKIP', 'not served by this adapter');
+  if (!input.served(name)) return row(check, 'SKIP', 'declared not served by this EHR (the read\'s sources.ts)');
+  const read = input.reads[name] as (patient: string, range: TimeRange) => Promise<unknown[]>;
   let items: unknown[] | undefined;
   let failure: unknown;
   try {

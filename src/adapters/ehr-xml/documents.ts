@@ -7,7 +7,7 @@
 import { READ_NAMES, type ReadItem, type ReadName } from '../../domain/operations/table.js';
 import type { TimeRange } from '../../domain/time/time-range.js';
 import type { EhrReads, RecordReader } from '../../ports/ehr-records.port.js';
-import { isServed } from '../../reads/read-sources.js';
+import { isServed, type NotServed } from '../../reads/read-sources.js';
 import { READ_SOURCES } from '../../reads/source-table.js';
 import type { XmlDocument } from './xml-source.js';
 
@@ -26,7 +26,7 @@ export interface Document<R extends ReadName, K extends string = string> extends
 type Documents = { readonly [R in XmlRead as KindOf<R>]: Document<R, KindOf<R>> };
 
 export const DOCUMENTS = Object.fromEntries(READ_NAMES.flatMap((read) => {
-  const xml: XmlDocument<ReadName> | string = READ_SOURCES[read].xml;
+  const xml: XmlDocument<ReadName> | NotServed = READ_SOURCES[read].xml;
   return isServed<XmlDocument<ReadName>>(xml) ? [[xml.path, { ...xml, read }]] : [];
 })) as Documents;
 
@@ -43,7 +43,7 @@ export const DOCUMENT_OF = Object.fromEntries(DOCUMENT_KINDS.map((kind) => [DOCU
 
 export const XML_READS = Object.keys(DOCUMENT_OF) as XmlRead[];
 
-const isXmlRead = (read: ReadName): read is XmlRead => Object.hasOwn(DOCUMENT_OF, read);
+export const isXmlRead = (read: ReadName): read is XmlRead => Object.hasOwn(DOCUMENT_OF, read);
 
 /** Reads one document of a patient, mapped, filtered to `range` and sorted as `read`'s policy says. */
 type DocumentReader = <R extends XmlRead>(read: R, patientId: string, range: TimeRange) => Promise<ReadItem<R>[]>;

@@ -4,11 +4,11 @@
  * the adapter answers it with no records, after the same patient check as any read.
  */
 import { READ_NAMES, type ReadName } from '../../../domain/operations/table.js';
-import { isServed } from '../../../reads/read-sources.js';
+import { isServed, type NotServed } from '../../../reads/read-sources.js';
 import { READ_SOURCES } from '../../../reads/source-table.js';
 import type { ReadPlan } from './read-plan.js';
 
 export const READ_PLANS: { readonly [R in ReadName]?: ReadPlan<R> } = Object.fromEntries(READ_NAMES.flatMap((read) => {
-  const plan: ReadPlan<ReadName> | string = READ_SOURCES[read].fhir;
+  const plan: ReadPlan<ReadName> | NotServed = READ_SOURCES[read].fhir;
   return isServed<ReadPlan<ReadName>>(plan) ? [[read, plan]] : [];
 }));
