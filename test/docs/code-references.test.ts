@@ -13,7 +13,7 @@ import { anchors } from '../support/markdown-anchors.js';
 import { REPOSITORY_ROOT } from '../support/upstream-examples.js';
 
 const CODE = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', 'src', 'test', 'scripts', 'bench'], { cwd: REPOSITORY_ROOT, encoding: 'utf8' })
-  .split('\n').filter((f) => /\.(ts|mjs)$/.test(f) && !f.startsWith('test/http/generated/') && f !== 'test/docs/code-references.test.ts');
+  .split('\n').filter((f) => /\.(ts|mjs)$/.test(f) && !f.startsWith('test/http/openapi-client/generated/') && f !== 'test/docs/code-references.test.ts');
 
 const CITATION = /(docs\/[a-z0-9-]+\.md)#([a-z0-9-]+)((?:, #[a-z0-9-]+)*)/g;
 // Built from pieces, so this file does not cite what it forbids.
