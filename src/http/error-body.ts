@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { ErrorShape } from './types.js';
 
-/** The error body in the shape the route documents (docs/contract.md#errors): shape 2 for the operations whose entry says so (6, 7, 8, 11, 12), else shape 1. */
+/** The error body in the shape the route documents (docs/contract.md#errors): shape 2 for the operations whose entry says so, else shape 1. */
 export function errorBody(request: FastifyRequest, status: number, message: string, now: number, errorShape?: ErrorShape): object {
   const shape: ErrorShape = errorShape ?? request.routeOptions.config?.errorShape ?? 'status';
   if (shape === 'status') return { statusCode: status, message };

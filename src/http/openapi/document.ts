@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { OPERATIONS, READ_NAMES } from '../../domain/operations/table.js';
+import { READ_NAMES } from '../../domain/operations/table.js';
+import { groupsAnswering, groupsOf } from '../operation-groups.js';
 import { tags } from './operation-docs.js';
 import { securitySchemes, type OAuthDocumentation } from './security.js';
 
@@ -7,10 +8,7 @@ import { securitySchemes, type OAuthDocumentation } from './security.js';
 export const PACKAGE_VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 /** The reads of patient records, by their groups in the document, as a list a person reads. */
-const readGroups = (): string => {
-  const names = [...new Set(READ_NAMES.map((read) => OPERATIONS[read].docs.tag.name.toLowerCase()))];
-  return `${names.slice(0, -1).join(', ')} and ${names.at(-1) ?? ''}`;
-};
+const readGroups = (): string => groupsOf(READ_NAMES);
 
 const DESCRIPTION = [
   `One patient's data: ${readGroups()}; the patient's access log; and two writes: checking a patient in and registering a payment.`,
@@ -22,7 +20,7 @@ const DESCRIPTION = [
   '',
   'Paths answer with and without a trailing slash (the specification writes them with one: `/patients/appointments/`). '
     + 'The vendor\'s own paths (tag *Vendor paths*) are the same operations. Times in queries are local time in the EHR\'s time zone. '
-    + 'Errors are `{statusCode, message}`, except for care contacts, attention signals, video meetings, lab results and diagnoses: `{error, path, status, timestamp}`.',
+    + `Errors are \`{statusCode, message}\`, except for ${groupsAnswering('error')}: \`{error, path, status, timestamp}\`.`,
 ].join('\n');
 
 /** What a person on the /docs page of a demo (`npm start` without settings) does to get an answer. */

@@ -1,7 +1,7 @@
 /**
  * The headers and error answers of the OpenAPI document, as components every operation refers to:
  * what a client can rely on, in its words. Shape 1 is `{statusCode, message}`, shape 2
- * `{error, path, status, timestamp}` (care contacts, attention signals, video meetings).
+ * `{error, path, status, timestamp}` (the operations whose entry says `errorShape: 'error'`).
  */
 import { MESSAGES } from '../api-error.js';
 import type { ErrorShape } from '../types.js';

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { groupsAnswering } from '../operation-groups.js';
 import type { ErrorShape } from '../types.js';
 
 export const StatusErrorSchema = Type.Object({
@@ -11,7 +12,7 @@ export const ErrorResponseSchema = Type.Object({
   path: Type.String({ maxLength: 128 }),
   status: Type.Integer({ minimum: 200, maximum: 999 }),
   timestamp: Type.Integer({ minimum: -9999999999999, maximum: 9999999999999 }),
-}, { title: 'ErrorResponse', description: 'Error body, shape 2 of the spec (care contacts, attention signals, video meetings, lab results, diagnoses).' });
+}, { title: 'ErrorResponse', description: `Error body, shape 2 of the spec (${groupsAnswering('error')}).` });
 
 const statusCodes = [400, 401, 403, 404, 413, 415, 429, 500, 502, 503, 504] as const;
 
