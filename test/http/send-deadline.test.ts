@@ -25,7 +25,7 @@ const MIN_BYTES_PER_S = 2 ** 20;
 const MARGIN_MS = 1500;
 
 interface Stalled {
-  /** From when it stopped reading to the reset the connection saw; undefined if it was still open after `giveUpMs`. */
+  /** From when it stopped reading to the reset the connection saw; undefined if it was still open `giveUpMs` after that. */
   closedAfterMs: number | undefined;
   firstBytes: Buffer;
 }
@@ -33,7 +33,9 @@ interface Stalled {
 /**
  * Asks, reads until `readBytes` have come (the first bytes of the answer by default) and then
  * never reads again. A paused socket notices no reset, so it writes zero bytes every 20 ms: that
- * fails once the connection is reset and sends nothing before.
+ * fails once the connection is reset and sends nothing before. It gives up `giveUpMs` after it
+ * stopped reading (the send deadline counts from there, not from the request, which may wait its
+ * turn for answer memory behind the other stalled answers), or after a minute without an answer.
  */
 function stallingReader(port: number, requests: string, giveUpMs: number, readBytes = 1): Promise<Stalled> {
   return new Promise((resolve) => {
@@ -48,13 +50,15 @@ function stallingReader(port: number, requests: string, giveUpMs: number, readBy
       socket.destroy();
       resolve({ closedAfterMs: at === undefined || stalledAt === undefined ? undefined : at - stalledAt, firstBytes: firstBytes ?? Buffer.alloc(0) });
     };
-    const giveUp = setTimeout(() => done(undefined), giveUpMs);
+    let giveUp = setTimeout(() => done(undefined), 60_000);
     socket.once('error', () => done(performance.now()));
     socket.on('data', (chunk: Buffer) => {
       firstBytes ??= chunk;
       received += chunk.length;
       if (received < readBytes) return;
       stalledAt = performance.now();
+      clearTimeout(giveUp);
+      giveUp = setTimeout(() => done(undefined), giveUpMs);
       socket.pause();
       socket.removeAllListeners('data');
       probe = setInterval(() => socket.write(Buffer.alloc(0)), 20);
