@@ -8,6 +8,11 @@ import { isServed, type NotServed } from '../../../reads/read-sources.js';
 import { READ_SOURCES } from '../../../reads/source-table.js';
 import type { ReadPlan } from './read-plan.js';
 
+type Sources = typeof READ_SOURCES;
+
+/** The reads a FHIR server is asked for (their folders do not declare them NOT_SERVED over FHIR). */
+export type FhirRead = { [R in ReadName]: Sources[R]['fhir'] extends ReadPlan<R> ? R : never }[ReadName];
+
 export const READ_PLANS: { readonly [R in ReadName]?: ReadPlan<R> } = Object.fromEntries(READ_NAMES.flatMap((read) => {
   const plan: ReadPlan<ReadName> | NotServed = READ_SOURCES[read].fhir;
   return isServed<ReadPlan<ReadName>>(plan) ? [[read, plan]] : [];
