@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { mapDocument } from '../../../src/adapters/ehr-xml/index.js';
 import type { DocumentKind } from '../../../src/adapters/ehr-xml/documents.js';
-import { examplesDir } from '../../support/upstream-examples.js';
+import { examplesDir, PROJECT_EXAMPLES_DIR } from '../../support/upstream-examples.js';
 
 export const ZONE = 'Europe/Stockholm';
 export const PATIENT = '191212121212';
@@ -21,7 +21,9 @@ export const mapExample = <K extends DocumentKind>(kind: K) => (xml: string) => 
  * contract's when the `shared-examples` test project runs this file (test/support/upstream-examples.ts).
  */
 export function example(name: string): string {
-  return readFileSync(path.join(examplesDir(), name), 'utf8');
+  // A document the contract has no example of (a read a region added) is read from the project's own.
+  const shared = path.join(examplesDir(), name);
+  return readFileSync(existsSync(shared) ? shared : path.join(PROJECT_EXAMPLES_DIR, name), 'utf8');
 }
 
 /** Replaces exactly one occurrence, so a fixture edit that stops matching fails loudly. */
