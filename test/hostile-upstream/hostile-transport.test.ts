@@ -78,12 +78,13 @@ describe('hostile answers at the HTTP level, through the real app (EHR_ADAPTER=x
             await refusedInTurn(route, 502, label, 20);
           });
           const measured = `${label} on ${route.url}, 20 × 50 MB: ${JSON.stringify(inMib(growth))} MiB`;
-          // 1 GB went by; at most one capped 10 MiB read is held at a time, and nothing afterwards.
-          expect(growth.peakRss, measured).toBeLessThan(100 * MIB);
-          // RSS is the whole test process, the simulator that writes the 50 MB included, and keeps what the allocator
-          // does not hand back (68 MiB once in a CI run beside other files, with heap and Buffers back to zero): what
-          // the service holds is heapUsed and external, bounded tightly below.
-          expect(growth.rss, measured).toBeLessThan(96 * MIB);
+          // 1 GB went by; at most one capped 10 MiB read is held at a time, and nothing afterwards. RSS is the whole
+          // test process, the simulator that writes the 50 MB included, and keeps what the allocator does not hand back
+          // and what the collector has not reached yet: 24-62 MiB on a quiet machine, 117-126 MiB in two loaded runs
+          // (one of them CI's) with heap and Buffers back to zero. So RSS only bounds the gross case (the gigabyte, or a
+          // good part of it, kept); what the service holds is heapUsed and external, bounded tightly below.
+          expect(growth.peakRss, measured).toBeLessThan(192 * MIB);
+          expect(growth.rss, measured).toBeLessThan(160 * MIB);
           expect(growth.heapUsed, measured).toBeLessThan(8 * MIB);
           expect(growth.external, measured).toBeLessThan(16 * MIB);
           await healthyAfter(route);
