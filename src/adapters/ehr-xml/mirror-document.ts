@@ -21,18 +21,26 @@ function extractsMember(item: LayoutSchema, options: MirrorOptions): string {
   return arrays[0][0];
 }
 
+/** What a mirror reading was made from, kept on it so the differential tests find every mirror document. */
+export interface MirrorOrigin {
+  root: string;
+  item: TSchema;
+  versionMember?: string;
+}
+
 /** The reading of a mirror document whose answer's item is `schema` (a typebox schema of the vendor's layout). */
-export function mirrorReading<S extends TSchema>(root: string, schema: S, options: MirrorOptions = {}): Reading<Static<S>[]> {
+export function mirrorReading<S extends TSchema>(root: string, schema: S, options: MirrorOptions = {}): Reading<Static<S>[]> & { mirror: MirrorOrigin } {
   const item = schema as LayoutSchema;
   const extracts = extractsMember(item, options);
   const version = options.versionMember;
   const fields = mirrorFields(item, version === undefined ? [] : [version]);
   if (version !== undefined) fields['@version'] = NUMBER;
-  return reading(documentType(root, obj(fields)), (content) => {
+  const read = reading(documentType(root, obj(fields)), (content) => {
     const found = content[extracts] as unknown[];
     if (found.length === 0) return [];
     const answer: Record<string, unknown> = { [extracts]: found };
     if (version !== undefined && content.version !== undefined) answer[version] = { version: content.version };
     return [answer as Static<S>];
   });
+  return { ...read, mirror: { root, item: schema, ...(version === undefined ? {} : { versionMember: version }) } };
 }

@@ -7,10 +7,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MalformedDocumentError, mapDocument } from '../../../src/adapters/ehr-xml/index.js';
-import {
-  AttentionSignalSchema, CareContactSchema, DiagnosesSchema, LabResultSchema, PatientV2Schema,
-} from '../../../src/domain/records/index.js';
-import type { DocumentKind } from '../../../src/adapters/ehr-xml/documents.js';
+import { DOCUMENT_KINDS, DOCUMENTS, type DocumentKind } from '../../../src/adapters/ehr-xml/documents.js';
+import type { MirrorOrigin } from '../../../src/adapters/ehr-xml/mirror-document.js';
 import { example, ZONE } from './fixtures.js';
 import { Rng } from './generated-documents.js';
 import { MirrorGenerator } from './mirror-generator.js';
@@ -18,13 +16,18 @@ import { oracleMirror, type Schema } from './mirror-oracle.js';
 
 interface Mirror { kind: DocumentKind; file: string; root: string; item: Schema; version?: string }
 
-const MIRRORS: Mirror[] = [
-  { kind: 'contacts', file: 'contacts.xml', root: 'ContactEHRExtracts', item: CareContactSchema },
-  { kind: 'attentionsignals', file: 'attentionsignals.xml', root: 'AttentionSignalEHRExtracts', item: AttentionSignalSchema, version: 'XSDVersion' },
-  { kind: 'patient-v2', file: 'patient-v2.xml', root: 'PatientEHRExtracts', item: PatientV2Schema },
-  { kind: 'labresults', file: 'labresults.xml', root: 'ChemistryReportEHRExtracts', item: LabResultSchema },
-  { kind: 'diagnoses', file: 'diagnoses.xml', root: 'DiagnosisEHRExtracts', item: DiagnosesSchema },
-];
+/** Every document read as a mirror of its answer's schema (mirrorReading keeps what it was made from). */
+const MIRRORS: Mirror[] = DOCUMENT_KINDS.flatMap((kind) => {
+  const origin = (DOCUMENTS[kind].reading as { mirror?: MirrorOrigin }).mirror;
+  return origin === undefined ? [] : [{
+    kind, file: `${kind}.xml`, root: origin.root, item: origin.item as Schema,
+    ...(origin.versionMember === undefined ? {} : { version: origin.versionMember }),
+  }];
+});
+
+it('finds the mirror documents of the documents table', () => {
+  expect(MIRRORS.map((m) => m.kind).sort()).toEqual(['attentionsignals', 'contacts', 'diagnoses', 'labresults', 'patient-v2']);
+});
 
 type Outcome = { ok: true; json: unknown } | { ok: false };
 
