@@ -35,9 +35,9 @@ describe('RELEASE_POLICY_FILE, validated at start (issue 14 item 2)', () => {
     expect(Object.keys(policy?.guardianAgeLimit?.operations ?? {}).every((op) => (GUARDIAN_LIMITED_OPERATIONS as readonly string[]).includes(op))).toBe(true);
   });
 
-  it('issue 14 item 2: README.md and docs/release-policy.md show the example file as it is', async () => {
+  it('issue 14 item 2: docs/running.md and docs/release-policy.md show the example file as it is', async () => {
     const example = JSON.parse(await readFile(EXAMPLE, 'utf8')) as unknown;
-    for (const document of ['README.md', path.join('docs', 'release-policy.md')]) {
+    for (const document of [path.join('docs', 'running.md'), path.join('docs', 'release-policy.md')]) {
       const text = await readFile(path.join(REPOSITORY_ROOT, document), 'utf8');
       const shown = [...text.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1] ?? '') as unknown);
       expect(shown, document).toContainEqual(example);
