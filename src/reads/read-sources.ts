@@ -18,4 +18,10 @@ export interface ReadSources<R extends ReadName> {
   readonly fhir: ReadPlan<R> | NotServed;
 }
 
+/**
+ * The reader of a read declared NOT_SERVED, the same in every adapter: no records. The use case has
+ * made the patient check before it asks.
+ */
+export const noRecords = (): Promise<never[]> => Promise.resolve([]);
+
 export const isServed = <T>(source: T | NotServed): source is T => source !== NOT_SERVED;

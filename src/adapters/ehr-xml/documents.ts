@@ -7,7 +7,7 @@
 import { READ_NAMES, type ReadItem, type ReadName } from '../../domain/operations/table.js';
 import type { TimeRange } from '../../domain/time/time-range.js';
 import type { EhrReads, RecordReader } from '../../ports/ehr-records.port.js';
-import { isServed, type NotServed } from '../../reads/read-sources.js';
+import { isServed, noRecords, type NotServed } from '../../reads/read-sources.js';
 import { READ_SOURCES } from '../../reads/source-table.js';
 import type { XmlDocument } from './xml-source.js';
 
@@ -41,19 +41,14 @@ export const DOCUMENT_KINDS = Object.keys(DOCUMENTS) as DocumentKind[];
 export const DOCUMENT_OF = Object.fromEntries(DOCUMENT_KINDS.map((kind) => [DOCUMENTS[kind].read, kind])) as
   { readonly [K in DocumentKind as Documents[K]['read']]: K };
 
-export const XML_READS = Object.keys(DOCUMENT_OF) as XmlRead[];
-
 export const isXmlRead = (read: ReadName): read is XmlRead => Object.hasOwn(DOCUMENT_OF, read);
 
 /** Reads one document of a patient, mapped, filtered to `range` and sorted as `read`'s policy says. */
 type DocumentReader = <R extends XmlRead>(read: R, patientId: string, range: TimeRange) => Promise<ReadItem<R>[]>;
 
-/** A read this EHR has no document for: no records, after the patient check the use case made. */
-const nothing = (): Promise<never[]> => Promise.resolve([]);
-
 /** Every read of an EHR of these documents: each served one through `readDocument`, the others empty. */
 export function documentReads(readDocument: DocumentReader): EhrReads {
   return Object.fromEntries(READ_NAMES.map((read): [ReadName, RecordReader<ReadName>] => [
-    read, isXmlRead(read) ? (patientId, range) => readDocument(read, patientId, range) : nothing,
+    read, isXmlRead(read) ? (patientId, range) => readDocument(read, patientId, range) : noRecords,
   ])) as EhrReads;
 }

@@ -7,11 +7,8 @@ import { securitySchemes, type OAuthDocumentation } from './security.js';
 /** The package's own version, so the document says which release it describes. */
 export const PACKAGE_VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
-/** The reads of patient records, by their groups in the document, as a list a person reads. */
-const readGroups = (): string => groupsOf(READ_NAMES);
-
 const DESCRIPTION = [
-  `One patient's data: ${readGroups()}; the patient's access log; and two writes: checking a patient in and registering a payment.`,
+  `One patient's data: ${groupsOf(READ_NAMES)}; the patient's access log; and two writes: checking a patient in and registering a payment.`,
   '',
   'Every call needs two credentials: your application\'s **subscription key** (the `Ocp-Apim-Subscription-Key` header or the '
     + '`subscription-key` query parameter) and an **OAuth 2.0 access token** (`Authorization: Bearer ...`) with the scope the '

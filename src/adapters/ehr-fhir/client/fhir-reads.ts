@@ -20,6 +20,7 @@ import { assertPatientBound } from './patient-binding.js';
 import { lookupOf, patientLookupParams, type PatientLookup } from './patient-lookup.js';
 import type { ReadPlan, ReversePlan } from './read-plan.js';
 import { READ_PLANS } from './read-plans.js';
+import { noRecords } from '../../../reads/read-sources.js';
 import { resolveMissing } from './reference-resolution.js';
 
 export interface FhirReadsOptions {
@@ -80,17 +81,11 @@ function reader<R extends ReadName>(name: R, plan: ReadPlan<R>, o: FhirReadsOpti
   };
 }
 
-/**
- * A read this server is not asked for (its folder declares it NOT_SERVED over FHIR): no records, after
- * the patient check the use case made through the same lookup.
- */
-const nothing = (): Promise<never[]> => Promise.resolve([]);
-
 /** Every read of patient records the operation table names, over FHIR. */
 export function fhirReads(options: FhirReadsOptions): EhrReads {
   return Object.fromEntries(READ_NAMES.map((name) => {
     const plan = READ_PLANS[name] as ReadPlan<typeof name> | undefined;
-    return [name, plan === undefined ? nothing : reader(name, plan, options)];
+    return [name, plan === undefined ? noRecords : reader(name, plan, options)];
   })) as EhrReads;
 }
 
