@@ -8,6 +8,7 @@
 import type { ReadName } from '../domain/operations/table.js';
 import type { ReadPlan } from '../adapters/ehr-fhir/client/read-plan.js';
 import type { XmlDocument } from '../adapters/ehr-xml/xml-source.js';
+import type { FhirForm } from './as-fhir.js';
 
 /** This EHR has no data for the read. */
 export const NOT_SERVED = 'not served by this EHR';
@@ -16,6 +17,8 @@ export type NotServed = typeof NOT_SERVED;
 export interface ReadSources<R extends ReadName> {
   readonly xml: XmlDocument<R> | NotServed;
   readonly fhir: ReadPlan<R> | NotServed;
+  /** How the service's own FHIR API serves the read (src/reads/as-fhir.ts); NOT_SERVED leaves it out of /fhir. */
+  readonly asFhir: FhirForm<R> | NotServed;
 }
 
 /**

@@ -172,3 +172,19 @@ export function compactToDisplay(value: string): string {
 export function compactDateToIso(value: string): string {
   return `${value.slice(0, 4)}-${value.slice(4, 6)}-${value.slice(6, 8)}`;
 }
+
+/**
+ * A 14-digit local time as an instant with the zone's offset at that instant
+ * (`2026-12-14T09:30:00+01:00`), as FHIR writes a dateTime with a time. From the instant, so a time
+ * in the spring gap is written as the instant it stands for.
+ */
+export function compactToOffsetIso(compact: string, zone: string): string {
+  const epochMs = compactToEpochMs(compact, zone);
+  const offsetMin = Math.round(offsetAt(epochMs, zone) / 60_000);
+  const sign = offsetMin < 0 ? '-' : '+';
+  const abs = Math.abs(offsetMin);
+  const hh = String(Math.floor(abs / 60)).padStart(2, '0');
+  const mm = String(abs % 60).padStart(2, '0');
+  const c = epochMsToCompact(epochMs, zone);
+  return `${compactDateToIso(c)}T${c.slice(8, 10)}:${c.slice(10, 12)}:${c.slice(12, 14)}${sign}${hh}:${mm}`;
+}

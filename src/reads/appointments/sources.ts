@@ -3,6 +3,7 @@ import { APPOINTMENT_FOLLOWS } from '../../adapters/ehr-fhir/client/follow-rules
 import { appointmentSearch } from '../../adapters/ehr-fhir/client/read-plan.js';
 import { xmlDocument } from '../../adapters/ehr-xml/xml-source.js';
 import type { ReadSources } from '../read-sources.js';
+import { appointmentsAsFhir } from './as-fhir.js';
 import { mapAppointments } from './fhir.js';
 import { bookingsReading } from './xml.js';
 
@@ -20,4 +21,5 @@ export const getAppointments = {
     follows: APPOINTMENT_FOLLOWS,
     map: mapAppointments,
   },
+  asFhir: appointmentsAsFhir,
 } satisfies ReadSources<'getAppointments'>;

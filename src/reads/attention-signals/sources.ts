@@ -5,6 +5,7 @@ import { mirrorReading } from '../../adapters/ehr-xml/mirror-document.js';
 import { xmlDocument } from '../../adapters/ehr-xml/xml-source.js';
 import type { ReadSources } from '../read-sources.js';
 import { AttentionSignalSchema } from './answer.js';
+import { attentionSignalsAsFhir } from './as-fhir.js';
 import { mapAttentionSignals } from './fhir.js';
 
 export const getAttentionSignals = {
@@ -22,4 +23,5 @@ export const getAttentionSignals = {
     follows: SIGNAL_FOLLOWS,
     map: mapAttentionSignals,
   },
+  asFhir: attentionSignalsAsFhir,
 } satisfies ReadSources<'getAttentionSignals'>;

@@ -5,6 +5,7 @@ import { mirrorReading } from '../../adapters/ehr-xml/mirror-document.js';
 import { xmlDocument } from '../../adapters/ehr-xml/xml-source.js';
 import type { ReadSources } from '../read-sources.js';
 import { CareContactSchema } from './answer.js';
+import { contactsAsFhir } from './as-fhir.js';
 import { mapCareContacts } from './fhir.js';
 
 export const getContacts = {
@@ -19,4 +20,5 @@ export const getContacts = {
     follows: CONTACT_FOLLOWS,
     map: mapCareContacts,
   },
+  asFhir: contactsAsFhir,
 } satisfies ReadSources<'getContacts'>;

@@ -5,6 +5,7 @@ import { mirrorReading } from '../../adapters/ehr-xml/mirror-document.js';
 import { xmlDocument } from '../../adapters/ehr-xml/xml-source.js';
 import type { ReadSources } from '../read-sources.js';
 import { DiagnosesSchema } from './answer.js';
+import { diagnosesAsFhir } from './as-fhir.js';
 import { mapDiagnoses } from './fhir.js';
 
 export const getDiagnoses = {
@@ -20,4 +21,5 @@ export const getDiagnoses = {
     follows: DIAGNOSIS_FOLLOWS,
     map: mapDiagnoses,
   },
+  asFhir: diagnosesAsFhir,
 } satisfies ReadSources<'getDiagnoses'>;

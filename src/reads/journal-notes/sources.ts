@@ -3,6 +3,7 @@ import { NOTE_FOLLOWS } from '../../adapters/ehr-fhir/client/follow-rules.js';
 import { byPatient, includes } from '../../adapters/ehr-fhir/client/read-plan.js';
 import { xmlDocument } from '../../adapters/ehr-xml/xml-source.js';
 import type { ReadSources } from '../read-sources.js';
+import { journalNotesAsFhir } from './as-fhir.js';
 import { mapJournalNotes } from './fhir.js';
 import { journalNotesReading } from './xml.js';
 
@@ -18,4 +19,5 @@ export const getJournalNotes = {
     follows: NOTE_FOLLOWS,
     map: mapJournalNotes,
   },
+  asFhir: journalNotesAsFhir,
 } satisfies ReadSources<'getJournalNotes'>;

@@ -5,6 +5,7 @@ import { mirrorReading } from '../../adapters/ehr-xml/mirror-document.js';
 import { xmlDocument } from '../../adapters/ehr-xml/xml-source.js';
 import type { ReadSources } from '../read-sources.js';
 import { LabResultSchema } from './answer.js';
+import { labResultsAsFhir } from './as-fhir.js';
 import { mapLabResults } from './fhir.js';
 
 export const getLabResults = {
@@ -20,4 +21,5 @@ export const getLabResults = {
     follows: LAB_FOLLOWS,
     map: mapLabResults,
   },
+  asFhir: labResultsAsFhir,
 } satisfies ReadSources<'getLabResults'>;

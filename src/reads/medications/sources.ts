@@ -3,6 +3,7 @@ import { MEDICATION_FOLLOWS } from '../../adapters/ehr-fhir/client/follow-rules.
 import { byPatient, includes } from '../../adapters/ehr-fhir/client/read-plan.js';
 import { xmlDocument } from '../../adapters/ehr-xml/xml-source.js';
 import type { ReadSources } from '../read-sources.js';
+import { medicationsAsFhir } from './as-fhir.js';
 import { mapMedications } from './fhir.js';
 import { prescriptionsReading } from './xml.js';
 
@@ -18,4 +19,5 @@ export const getMedications = {
     follows: MEDICATION_FOLLOWS,
     map: mapMedications,
   },
+  asFhir: medicationsAsFhir,
 } satisfies ReadSources<'getMedications'>;

@@ -4,6 +4,7 @@ import { mirrorReading } from '../../adapters/ehr-xml/mirror-document.js';
 import { xmlDocument } from '../../adapters/ehr-xml/xml-source.js';
 import type { ReadSources } from '../read-sources.js';
 import { PatientV2Schema } from './answer.js';
+import { patientV2AsFhir } from './as-fhir.js';
 import { mapPatientV2 } from './fhir.js';
 
 export const getPatientV2 = {
@@ -17,4 +18,5 @@ export const getPatientV2 = {
     follows: PATIENT_FOLLOWS,
     map: mapPatientV2,
   },
+  asFhir: patientV2AsFhir,
 } satisfies ReadSources<'getPatientV2'>;

@@ -2,6 +2,7 @@
 import { PATIENT_FOLLOWS } from '../../adapters/ehr-fhir/client/follow-rules.js';
 import { xmlDocument } from '../../adapters/ehr-xml/xml-source.js';
 import type { ReadSources } from '../read-sources.js';
+import { patientAsFhir } from './as-fhir.js';
 import { mapPatientRecord } from './fhir.js';
 import { patientRecordsReading } from './xml.js';
 
@@ -11,4 +12,5 @@ export const getPatient = {
     patients: (records) => records.flatMap((r) => r.PatientEHRExtract.map((e) => e.Patient?.PatientID.extension)),
   }),
   fhir: { searches: [], follows: PATIENT_FOLLOWS, map: mapPatientRecord },
+  asFhir: patientAsFhir,
 } satisfies ReadSources<'getPatient'>;

@@ -3,6 +3,7 @@ import { APPOINTMENT_FOLLOWS } from '../../adapters/ehr-fhir/client/follow-rules
 import { appointmentSearch } from '../../adapters/ehr-fhir/client/read-plan.js';
 import { xmlDocument } from '../../adapters/ehr-xml/xml-source.js';
 import type { ReadSources } from '../read-sources.js';
+import { videoMeetingsAsFhir } from './as-fhir.js';
 import { mapVideoMeetings } from './fhir.js';
 import { videoMeetingsReading } from './xml.js';
 
@@ -13,4 +14,5 @@ export const getVideoMeetings = {
     filtered: [{ path: ['VideoMeeting'], time: ['StartDateTime'] }],
   }),
   fhir: { searches: [appointmentSearch('booked,arrived,checked-in')], follows: APPOINTMENT_FOLLOWS, map: mapVideoMeetings },
+  asFhir: videoMeetingsAsFhir,
 } satisfies ReadSources<'getVideoMeetings'>;

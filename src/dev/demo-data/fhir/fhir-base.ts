@@ -4,7 +4,7 @@
  * the zone's offset, a date as a date). The FHIR form is made from the same description as the XML
  * documents (people.ts, units.ts, *-data.ts), never from a copy of it.
  */
-import { compactDateToIso, compactToEpochMs, epochMsToCompact, offsetAt } from '../../../domain/time/local-time.js';
+import { compactToEpochMs, compactToOffsetIso } from '../../../domain/time/local-time.js';
 import type { DemoClock } from '../clock.js';
 import { isCoordinationNumber, type DemoPerson } from '../people.js';
 import { STAFF, type StaffKey, type UnitKey } from '../units.js';
@@ -56,17 +56,7 @@ export function personNumberIdentifier(person: DemoPerson): { use: 'official'; s
 }
 
 /** A 14-digit local time as a FHIR instant with the zone's offset at that instant (`2026-12-14T09:30:00+01:00`). */
-export function instant(compact: string, zone: string): string {
-  const epochMs = compactToEpochMs(compact, zone);
-  const offsetMin = Math.round(offsetAt(epochMs, zone) / 60_000);
-  const sign = offsetMin < 0 ? '-' : '+';
-  const abs = Math.abs(offsetMin);
-  const hh = String(Math.floor(abs / 60)).padStart(2, '0');
-  const mm = String(abs % 60).padStart(2, '0');
-  // From the instant, so a time in the spring gap is written as the instant it stands for.
-  const c = epochMsToCompact(epochMs, zone);
-  return `${compactDateToIso(c)}T${c.slice(8, 10)}:${c.slice(10, 12)}:${c.slice(12, 14)}${sign}${hh}:${mm}`;
-}
+export const instant = (compact: string, zone: string): string => compactToOffsetIso(compact, zone);
 
 /** `meta` of a resource last changed at the local time `compact`, version 1 (the server keeps both while seeding). */
 export const meta = (compact: string, clock: DemoClock, more: Record<string, unknown> = {}) =>

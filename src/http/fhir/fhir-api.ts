@@ -1,0 +1,64 @@
+/**
+ * What the FHIR API (docs/fhir-api.md) is given at start-up, and which reads serve each resource
+ * type, derived from the reads' FHIR forms (src/reads/<read>/as-fhir.ts): a read with a form is
+ * served on /fhir with nothing more to register.
+ */
+import { OPERATIONS, READ_NAMES, type ReadName } from '../../domain/operations/table.js';
+import { FHIR_TYPES, REFERENCED_TYPES, type FhirType } from '../../domain/fhir/search-parameters.js';
+import type { FhirIds } from '../../ports/fhir-ids.port.js';
+import type { FhirForm } from '../../reads/as-fhir.js';
+
+/** Every read's FHIR form, where it has one. */
+export type FhirForms = { readonly [R in ReadName]?: FhirForm<R> };
+
+export interface SmartEndpoints {
+  authorizationEndpoint?: string;
+  tokenEndpoint?: string;
+  /** Whether the issuer hands out refresh tokens (`permission-offline`). */
+  offlineAccess?: boolean;
+}
+
+export interface FhirApi {
+  forms: FhirForms;
+  ids: FhirIds;
+  /** PUBLIC_BASE_URL with BASE_PATH, no trailing slash: `fullUrl`s, links and discovery are absolute from it. */
+  publicBaseUrl: string;
+  smart: SmartEndpoints;
+  /** FHIR_ID_ROOT: the root of record ids made from logical ids. */
+  idRoot: string;
+  videoActionIdSystem?: string;
+}
+
+/** Where the API lives below the base path: FHIR's own and the vendor's alias. */
+export const FHIR_PREFIXES = ['/fhir', '/api/open/fhir'] as const;
+
+export interface TypeServing {
+  type: FhirType;
+  /** The reads whose records hold this type as a match, in the operation table's order. */
+  reads: ReadName[];
+  /** Served only as what a record references (Organization …): read and `_id` search within the patient's records. */
+  referenced: boolean;
+}
+
+/**
+ * The types served, each with its reads. A Patient is answered from one read, the newest layout's,
+ * so two layouts of one person never give two Patients.
+ */
+export function servedTypes(forms: FhirForms): TypeServing[] {
+  const withForm = READ_NAMES.filter((r) => forms[r] !== undefined);
+  const out: TypeServing[] = [];
+  for (const type of FHIR_TYPES) {
+    if (type === 'AuditEvent') {
+      out.push({ type, reads: [], referenced: false });
+      continue;
+    }
+    let reads = withForm.filter((r) => (forms[r] as FhirForm<ReadName>).types.includes(type));
+    if (type === 'Patient') reads = reads.slice(-1);
+    if (reads.length > 0) out.push({ type, reads, referenced: false });
+    else if (REFERENCED_TYPES.has(type)) out.push({ type, reads: withForm, referenced: true });
+  }
+  return out;
+}
+
+/** The API's scope of each read (`user/LabResult-read`), which on /fhir grants its types too. */
+export const cosScopeOf = (read: ReadName): string => OPERATIONS[read].scope.name;

@@ -1,0 +1,72 @@
+/**
+ * The resources of one patient's records that a FHIR request may see: read through the same use
+ * case as every COS read (access decided now, release policy, masking), then written as FHIR by
+ * each read's form. What the release policy withheld is counted for the `SUBSETTED` tag and the
+ * audit, never shown.
+ */
+import type { FastifyRequest } from 'fastify';
+import { parsePersonalIdentityNumber } from '../../domain/identity/personal-identity-number.js';
+import type { ReadName } from '../../domain/operations/table.js';
+import type { AsFhirContext, FhirForm, FhirResource, RecordId } from '../../reads/as-fhir.js';
+import { accessFor } from '../request-patient.js';
+import type { RouteDependencies } from '../routes/dependencies.js';
+import type { FhirApi } from './fhir-api.js';
+
+const FHIR_ID = /^[A-Za-z0-9\-.]{1,64}$/;
+/** Whether a text holds a valid identity number (12 digits, date and check digit): such a record id is never an id. */
+function namesAPerson(text: string): boolean {
+  for (let i = 0; i + 12 <= text.length; i++) {
+    const run = text.slice(i, i + 12);
+    if (/^\d{12}$/.test(run) && parsePersonalIdentityNumber(run) !== undefined) return true;
+  }
+  return false;
+}
+
+export interface PatientResources {
+  resources: FhirResource[];
+  withheld: number;
+}
+
+/** The context every form writes one patient's records in. */
+export function asFhirContext(api: FhirApi, zone: string, patient: string): AsFhirContext {
+  return {
+    patientReference: `Patient/${api.ids.patientId(patient)}`,
+    idOf: (type: string, record: RecordId) => {
+      const own = record.root === api.idRoot && record.extension.startsWith(`${type}/`) ? record.extension.slice(type.length + 1) : undefined;
+      const candidate = own ?? record.extension;
+      if (FHIR_ID.test(candidate) && !namesAPerson(candidate)) return candidate;
+      return api.ids.recordDigest(record.root, record.extension);
+    },
+    idRoot: api.idRoot,
+    zone,
+    ...(api.videoActionIdSystem === undefined ? {} : { videoActionIdSystem: api.videoActionIdSystem }),
+  };
+}
+
+/**
+ * The resources of `reads` for `patient`, each `Type/id` once. Throws the access policy's refusal
+ * (403) when the caller may not act for the patient; the audit record names the patient either way.
+ */
+export async function patientResources(
+  request: FastifyRequest, deps: RouteDependencies, api: FhirApi, patient: string, reads: readonly ReadName[],
+): Promise<PatientResources> {
+  request.audit.patientId = patient;
+  const access = await accessFor(request, deps.accessPolicy, patient);
+  const ctx = asFhirContext(api, deps.zone, patient);
+  const seen = new Set<string>();
+  const resources: FhirResource[] = [];
+  let withheld = 0;
+  for (const read of reads) {
+    const form = api.forms[read] as FhirForm<ReadName> | undefined;
+    if (form === undefined) continue;
+    const released = await deps.readPatientData.execute(read, access, {});
+    withheld += released.withheld;
+    for (const r of form.resources(released.records, ctx)) {
+      const key = `${r.resourceType}/${r.id}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      resources.push(r);
+    }
+  }
+  return { resources, withheld };
+}

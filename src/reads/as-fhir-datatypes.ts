@@ -1,0 +1,71 @@
+/**
+ * R4 datatypes written from record values, for the reads' FHIR forms: docs/upstream-fhir.md's rules
+ * read backwards. A decimal as written (docs/upstream-fhir.md#text-numbers-and-codes), II(identifier)
+ * and Own(resource) backwards (docs/upstream-fhir.md#rules-the-mapping-tables-use), a text as a
+ * CodeableConcept, an instant, and the data-absent-reason R4 asks for where it requires an element
+ * the record has no value for.
+ */
+import { isCompactDateTime } from '../domain/time/local-time.js';
+import type { AsFhirContext, RecordId } from './as-fhir.js';
+import { fhirDateTime } from './as-fhir-common.js';
+
+/** FHIR's `decimal` (and JSON's number) syntax. */
+const DECIMAL = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
+
+/** What `JSON.rawJSON` makes: `JSON.stringify` writes its text as it is. */
+export interface RawJson {
+  readonly rawJSON: string;
+}
+
+// Node 24's JSON.rawJSON (the JSON.parse source text proposal); TypeScript's ES2023 library does not declare it yet.
+const rawJson = (JSON as unknown as { rawJSON: (text: string) => RawJson }).rawJSON;
+
+/**
+ * A decimal written as the record has it: `4.0` must come back `4.0`, and a JS number would be
+ * written `4`. So a text JavaScript writes differently from itself becomes `JSON.rawJSON(text)`,
+ * which `JSON.stringify` (the API's serialiser) writes digit for digit; any other stays a number, as
+ * every reader in this process expects. A text that is no FHIR decimal (a legacy `2,5`) is left out:
+ * it has no exact FHIR form, and guessing one would change the record.
+ */
+export function fhirDecimal(text: string | undefined): number | RawJson | undefined {
+  if (text === undefined || !DECIMAL.test(text)) return undefined;
+  const n = Number(text);
+  return String(n) === text ? n : rawJson(text);
+}
+
+const OID = /^[0-2](\.(0|[1-9][0-9]*))+$/;
+
+/** A root or code system as FHIR's system: an OID is `urn:oid:<root>`, any other (a URI) the system itself. */
+export const systemOf = (root: string): string => (OID.test(root) ? `urn:oid:${root}` : root);
+
+/** II(identifier) backwards. */
+export const identifierOf = (id: RecordId | undefined): { system: string; value: string } | undefined =>
+  (id === undefined ? undefined : { system: systemOf(id.root), value: id.extension });
+
+/**
+ * The logical id of a resource whose internal id the record holds (a unit's, a member of staff's, a
+ * contact's): Own backwards, so the context decides as for every record id whether the id can be
+ * shown as it is (a valid FHIR id that names no person) or only as a digest.
+ */
+export const logicalIdOf = (type: string, internalId: string, ctx: AsFhirContext): string =>
+  ctx.idOf(type, { root: ctx.idRoot, extension: `${type}/${internalId}` });
+
+/**
+ * The logical id of a resource the record describes without an id of its own (a prescription's
+ * contact, a note's value): a digest of the record's id and what part of it the resource is.
+ */
+export const partIdOf = (type: string, record: RecordId, part: string, ctx: AsFhirContext): string =>
+  ctx.idOf(type, { root: record.root, extension: `${record.extension}#${part}` });
+
+/** A text as a CodeableConcept: Text(x) reads `text` first. */
+export const textConcept = (text: string | undefined): { text: string } | undefined => (text === undefined ? undefined : { text });
+
+/** An `instant` (`meta.lastUpdated`): a 14-digit time only; a date alone is no instant. */
+export const fhirInstant = (ts: { value: string } | undefined, zone: string): string | undefined =>
+  (ts !== undefined && isCompactDateTime(ts.value) ? fhirDateTime(ts, zone) : undefined);
+
+/**
+ * The element R4 requires and the record has no value for: empty but for the data-absent-reason
+ * extension (`unknown`), FHIR's own way to say so, which Text(x) reads as nothing.
+ */
+export const UNKNOWN = { extension: [{ url: 'http://hl7.org/fhir/StructureDefinition/data-absent-reason', valueCode: 'unknown' }] } as const;

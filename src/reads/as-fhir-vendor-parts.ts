@@ -1,0 +1,123 @@
+/**
+ * What the vendor's v2 layouts (lab results, diagnoses; care contacts share the unit and staff
+ * shapes) write as FHIR: the record ids they carry as plain IIs, a unit of `units.unit[]`, a member of
+ * staff of `careProviders.careProvider[]`, and the contact (`hCMContact`) as the Encounter
+ * docs/upstream-fhir.md#311-lab-results-operation-11 reads it from, read backwards.
+ */
+import type { AsFhirContext, FhirResource, RecordId } from './as-fhir.js';
+import { fhirOnly, reference, securityLabels } from './as-fhir-common.js';
+import { fhirInstant, logicalIdOf, partIdOf } from './as-fhir-datatypes.js';
+import { encounterOf } from './as-fhir-encounter.js';
+import type { UnitFacts, WrittenResources } from './as-fhir-parties.js';
+
+/** An II as the plain layouts carry one: every member optional. */
+export interface PlainIi {
+  root?: string;
+  extension?: string;
+}
+
+/** An II that names something: both a root and an extension. */
+export const recordIdOf = (ii: PlainIi | undefined): RecordId | undefined =>
+  (ii?.root === undefined || ii.extension === undefined ? undefined : { root: ii.root, extension: ii.extension });
+
+/**
+ * The id a record's resource is made from (`ctx.idOf(type, …)`): the record id, else (a legacy
+ * record without one) the record itself, which the context turns into a digest, stable for the same
+ * record and naming no one: every resource needs an id.
+ */
+export const recordKeyOf = (type: string, id: PlainIi | undefined, whole: object, ctx: AsFhirContext): RecordId =>
+  recordIdOf(id) ?? { root: ctx.idRoot, extension: `${type}#${JSON.stringify(whole)}` };
+
+/** `meta` of a record's resource: its version time and secrecy levels, absent when it has neither. */
+export function metaOf(version: { value?: string } | undefined, levels: readonly string[] | undefined, zone: string) {
+  const meta = fhirOnly({
+    lastUpdated: version?.value === undefined ? undefined : fhirInstant({ value: version.value }, zone),
+    security: securityLabels(levels),
+  });
+  return Object.keys(meta).length === 0 ? undefined : meta;
+}
+
+/** A unit of `units.unit[]` (any of the v2 layouts' spellings of an II). */
+export interface VendorUnit {
+  unitID?: PlainIi;
+  unitInternalID?: string;
+  unitName?: string;
+  headCareProviderUnitID?: PlainIi;
+  phoneNumbers: { phone: readonly { phoneType?: string; phoneNumber?: string }[] };
+  emailAddresses: { Email: readonly { EmailType?: string; EmailAddress?: string }[] };
+  unitAddresses: {
+    unitAddress: readonly { unitAddressAddress?: string; unitAddressPostcode?: string; unitAddressCity?: string; unitAddressCounty?: string; unitAddressCountry?: string }[];
+  };
+}
+
+/** Unit(org) backwards: what `units.unit[]` says of a unit. */
+export function vendorUnitFacts(u: VendorUnit): UnitFacts {
+  const a = u.unitAddresses.unitAddress[0];
+  return {
+    hsaId: u.unitID?.extension,
+    internalId: u.unitInternalID,
+    name: u.unitName,
+    headHsaId: u.headCareProviderUnitID?.extension,
+    phones: u.phoneNumbers.phone.map((p) => ({ use: p.phoneType, value: p.phoneNumber })),
+    emails: u.emailAddresses.Email.map((e) => ({ use: e.EmailType, value: e.EmailAddress })),
+    address: a === undefined ? undefined : {
+      street: a.unitAddressAddress, postcode: a.unitAddressPostcode, city: a.unitAddressCity, county: a.unitAddressCounty, country: a.unitAddressCountry,
+    },
+  };
+}
+
+/** A member of staff of `careProviders.careProvider[]`. */
+export interface VendorCareProvider {
+  careProviderType?: string;
+  careProviderID?: PlainIi;
+  careProviderInternalID?: string;
+  careProviderName?: string;
+  careProviderPosition?: { careProviderPositionName?: string };
+  careProviderUnit?: { unitID?: PlainIi };
+}
+
+/** Staff(actor) backwards: the Practitioner, or the PractitionerRole at the unit the record names. */
+export function vendorStaff(cp: VendorCareProvider, out: WrittenResources, ctx: AsFhirContext): { reference: string } | undefined {
+  const unitHsaId = cp.careProviderUnit?.unitID?.extension;
+  return out.staff({
+    hsaId: cp.careProviderID?.extension,
+    internalId: cp.careProviderInternalID,
+    name: cp.careProviderName,
+    position: cp.careProviderPosition?.careProviderPositionName,
+    unit: unitHsaId === undefined ? undefined : out.unit({ hsaId: unitHsaId }, ctx),
+  }, ctx);
+}
+
+/** `hCMContact` as both layouts have it, but its secrecy levels, which they shape differently. */
+export interface VendorContact {
+  hCMContactInternalID?: string;
+  hCMContactBegin?: { value?: string };
+  hCMContactEnd?: { value?: string };
+  hCMContactStatus?: string;
+  hCMContactType?: string;
+  contactPerformingUnit?: string;
+}
+
+/**
+ * The contact as its Encounter: `hCMContactInternalID` is its id, `contactPerformingUnit` the id of
+ * its `serviceProvider`. `unit` is what the record says of that unit besides; a unit the record
+ * names by that id alone is referenced and not written, as an Organization needs a name or an
+ * identifier (R4's org-1). `owner` is the id of the record the contact belongs to: a contact without
+ * an id of its own is that record's part.
+ */
+export function contactEncounter(
+  c: VendorContact, owner: RecordId, levels: readonly string[], unit: UnitFacts, out: WrittenResources, ctx: AsFhirContext,
+): FhirResource {
+  const internal = c.contactPerformingUnit;
+  const known = unit.hsaId !== undefined || unit.name !== undefined;
+  const serviceProvider = known ? out.unit({ ...unit, internalId: internal }, ctx)
+    : internal === undefined ? undefined : reference('Organization', logicalIdOf('Organization', internal, ctx));
+  const id = c.hCMContactInternalID === undefined ? partIdOf('Encounter', owner, 'contact', ctx) : logicalIdOf('Encounter', c.hCMContactInternalID, ctx);
+  const security = securityLabels(levels);
+  return fhirOnly({
+    ...encounterOf({
+      id, status: c.hCMContactStatus, type: c.hCMContactType, start: c.hCMContactBegin?.value, end: c.hCMContactEnd?.value, serviceProvider,
+    }, ctx),
+    meta: security.length === 0 ? undefined : { security },
+  });
+}

@@ -1,0 +1,106 @@
+/**
+ * getDiagnoses as FHIR (docs/upstream-fhir.md#312-diagnoses-operation-12 read backwards): each
+ * extract a Condition (its first diagnosis, coded in ICD-10-SE), each action a Procedure whose
+ * `reasonReference` names it, its contact an Encounter served by the care unit, its asserter and
+ * recorder Practitioners (a PractitionerRole where the record gives a position or a unit). The
+ * `fhir-r4` adapter reading these back answers the records they came from.
+ */
+import type { Diagnosis, DiagnosisEhrExtract } from '../../domain/records/index.js';
+import type { AsFhirContext, FhirForm, FhirResource, RecordId } from '../as-fhir.js';
+import { fhirDateTime, fhirOnly, reference } from '../as-fhir-common.js';
+import { partIdOf, systemOf, textConcept } from '../as-fhir-datatypes.js';
+import { WrittenResources } from '../as-fhir-parties.js';
+import { contactEncounter, metaOf, recordIdOf, recordKeyOf, vendorStaff } from '../as-fhir-vendor-parts.js';
+
+type Action = Diagnosis['action'][number];
+type CareProvider = DiagnosisEhrExtract['careProviders']['careProvider'][number];
+
+const VERIFICATION = 'http://terminology.hl7.org/CodeSystem/condition-ver-status';
+/** The ICD-10-SE system the adapter sends (docs/upstream-fhir.md#identifier-systems). */
+const ICD10SE = 'urn:oid:1.2.752.116.1.1.1';
+/** The Condition's staff roles, and the legacy word for the asserter (the equivalence test pairs them). */
+const ROLES: ReadonlyMap<string, 'asserter' | 'recorder'> = new Map([['asserter', 'asserter'], ['recorder', 'recorder'], ['Diagnosställare', 'asserter']]);
+
+/** A code of `root` (an OID or a URI) with its text; absent when the record gives none of the three. */
+function concept(root: string | undefined, code: string | undefined, text: string | undefined) {
+  const system = root === undefined ? undefined : systemOf(root);
+  const written = fhirOnly({ coding: system === undefined && code === undefined ? undefined : [fhirOnly({ system, code })], text });
+  return Object.keys(written).length === 0 ? undefined : written;
+}
+
+/**
+ * Refuted when inactive, confirmed when signed (the inbound reads a confirmed Condition as signed
+ * when recorded, R4 having no signing time); else none, which the inbound reads as active, unsigned.
+ */
+function verificationStatus(m: DiagnosisEhrExtract['diagnosisMetaData']) {
+  const code = m?.DiagnosisActive === false ? 'refuted' : m?.DiagnosisSignDateTime === undefined ? undefined : 'confirmed';
+  return code === undefined ? undefined : { coding: [{ system: VERIFICATION, code }] };
+}
+
+/**
+ * When the diagnosis was recorded: the note date, or the extract's time where it is the same day
+ * told to the second (a legacy note date is a date, its extract's time the instant the read sorts on).
+ */
+function recorded(e: DiagnosisEhrExtract): { value?: string } | undefined {
+  const day = e.diagnosisMetaData?.DiagnosisNoteDate;
+  const time = e.timeCreated;
+  return day?.value !== undefined && time?.value?.startsWith(day.value) === true ? time : day;
+}
+
+function procedure(a: Action, i: number, condition: RecordId, ctx: AsFhirContext): FhirResource {
+  const rcId = recordIdOf(a.rcId);
+  return fhirOnly({
+    resourceType: 'Procedure', id: rcId === undefined ? partIdOf('Procedure', condition, `action-${i}`, ctx) : ctx.idOf('Procedure', rcId),
+    // R4 requires a status (1..1) and the record has none: `unknown` says no more than that.
+    status: 'unknown',
+    code: concept(a.actionTerminology, a.actionCode, a.actionDescription),
+    subject: { reference: ctx.patientReference },
+    performedDateTime: fhirDateTime(a.actionSurgeryDateTime, ctx.zone),
+    reasonReference: [reference('Condition', ctx.idOf('Condition', condition))],
+  });
+}
+
+/** The asserter and the recorder: the first care provider of each role. */
+function staff(providers: readonly CareProvider[], out: WrittenResources, ctx: AsFhirContext) {
+  const roles: { asserter?: { reference: string }; recorder?: { reference: string } } = {};
+  for (const cp of providers) {
+    const role = cp.careProviderType === undefined ? undefined : ROLES.get(cp.careProviderType);
+    if (role !== undefined && roles[role] === undefined) roles[role] = vendorStaff(cp, out, ctx);
+  }
+  return roles;
+}
+
+function diagnosis(e: DiagnosisEhrExtract, out: WrittenResources, ctx: AsFhirContext): FhirResource[] {
+  const m = e.diagnosisMetaData;
+  const d = e.diagnoses?.diagnosis[0];
+  const key = recordKeyOf('Condition', e.ehrId, e, ctx);
+  const c = e.hCMContact;
+  const encounter = c === undefined ? undefined : contactEncounter(c, key, c.contactSecrecyLevels.secrecyLevel,
+    { hsaId: e.careUnit?.unitID?.extension, headHsaId: e.headCareProviderUnit?.unitID?.extension }, out, ctx);
+  const type = m?.DiagnosisTypeOfNote ?? d?.diagnosisType;
+  const codeType = d?.diagnosisTerminology ?? (d?.diagnosisCodeType === 'ICD-10-SE' ? ICD10SE : undefined);
+  // The actions beside the diagnoses were done for them too: their Procedures name the Condition.
+  const actions = [...(d?.action ?? []), ...(e.diagnoses?.action ?? [])];
+  const main = fhirOnly({
+    resourceType: 'Condition', id: ctx.idOf('Condition', key),
+    meta: metaOf(m?.DiagnosisVersionDateTime, m?.DiagnosisSecrecyLevels.secrecyLevel, ctx.zone),
+    verificationStatus: verificationStatus(m),
+    category: type === undefined ? undefined : [textConcept(type)],
+    code: concept(codeType, d?.diagnosisCode, d?.diagnosisDescription),
+    subject: { reference: ctx.patientReference },
+    encounter: encounter === undefined ? undefined : reference('Encounter', encounter.id),
+    recordedDate: fhirDateTime(recorded(e), ctx.zone),
+    ...staff(e.careProviders.careProvider, out, ctx),
+  });
+  const procedures = actions.map((a, i) => procedure(a, i, key, ctx));
+  return encounter === undefined ? [main, ...procedures] : [main, ...procedures, encounter];
+}
+
+export const diagnosesAsFhir = {
+  types: ['Condition', 'Procedure'],
+  resources: (items, ctx) => {
+    const out = new WrittenResources();
+    for (const extract of items.flatMap((i) => i.diagnosisEHRExtract)) out.add(...diagnosis(extract, out, ctx));
+    return out.list();
+  },
+} satisfies FhirForm<'getDiagnoses'>;

@@ -1,0 +1,106 @@
+/**
+ * A note's Records as Composition sections (docs/upstream-fhir.md#310-journal-notes-operation-10
+ * read backwards, src/reads/journal-notes/fhir-note-records.ts the inbound): the Keyword is the
+ * title, the first Text value the narrative, every further value an Observation entry (a number as
+ * written, or a string) with the Record's units and ranges, a nested Record a nested section.
+ */
+import { EhrError } from '../../domain/ehr-error.js';
+import type { JournalRecord } from '../../domain/records/index.js';
+import { narrativeText } from '../../adapters/ehr-fhir/narrative.js';
+import type { AsFhirContext, FhirResource, RecordId } from '../as-fhir.js';
+import { fhirOnly, reference } from '../as-fhir-common.js';
+import { fhirDecimal, partIdOf, textConcept, UNKNOWN } from '../as-fhir-datatypes.js';
+
+type Value = JournalRecord['Value'][number];
+
+const XHTML = 'http://www.w3.org/1999/xhtml';
+
+/**
+ * Text as XHTML that docs/upstream-fhir.md#narrative-to-text reads back as the same text: `&`, `<`
+ * and `>` escaped, a line break `<br/>`, a carriage return a character reference (XML would read a
+ * bare one as a line break), every other character as it is, inner spaces and tabs included.
+ */
+const xhtml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+  .replace(/\r/g, '&#13;').replace(/\n/g, '<br/>');
+
+/**
+ * The narrative of a text value, when it reads back as exactly that text. The rule trims the ends
+ * and XML holds no control characters, so a text with either goes into an Observation instead.
+ */
+function narrativeOf(text: string) {
+  const div = `<div xmlns="${XHTML}">${xhtml(text)}</div>`;
+  try {
+    if (narrativeText(div) !== text) return undefined;
+  } catch (err) {
+    if (err instanceof EhrError) return undefined;
+    throw err;
+  }
+  // The narrative is the value itself, which no entry holds.
+  return { status: 'additional', div };
+}
+
+/**
+ * R4 requires a section to hold text, entries or sections (cmp-1): a Record with nothing but its
+ * Keyword gets a narrative with no text (`empty`), which reads back as no value.
+ */
+const EMPTY = { status: 'empty', div: `<div xmlns="${XHTML}"><br/></div>` };
+
+interface Writing {
+  note: RecordId;
+  ctx: AsFhirContext;
+  observations: FhirResource[];
+}
+
+type Entry = { valueQuantity?: { value?: unknown; unit?: string }; valueString?: string; referenceRange?: { text: string }[] };
+
+/** A value as an Observation's value: a number as written, else (a legacy `3,5`, a text) a string. */
+function entryOf(v: Value): Entry {
+  const number = v.JournalValueType === 'Numeric' ? fhirDecimal(v.$self) : undefined;
+  return number === undefined ? { valueString: v.$self } : { valueQuantity: { value: number } };
+}
+
+/**
+ * The entries of a Record: one per value, each unit on the next entry with a quantity in order and
+ * each range on the entry of its position (the inbound lists both in entry order, unpaired); a unit
+ * or range left over gets an entry of its own, without a value.
+ */
+function entries(values: readonly Value[], r: JournalRecord): Entry[] {
+  const out = values.map(entryOf);
+  let next = 0;
+  for (const unit of r.Unit) {
+    while (next < out.length && out[next]?.valueQuantity === undefined) next++;
+    if (next === out.length) out.push({ valueQuantity: {} });
+    (out[next] as { valueQuantity: { unit?: string } }).valueQuantity.unit = unit;
+    next++;
+  }
+  r.Range.forEach((text, i) => {
+    if (i === out.length) out.push({});
+    (out[i] as Entry).referenceRange = [{ text }];
+  });
+  return out;
+}
+
+function section(r: JournalRecord, path: string, w: Writing): Record<string, unknown> {
+  const values = r.Value.filter((v) => v.$self !== undefined && v.$self !== '');
+  const first = values[0];
+  const narrative = first?.JournalValueType === 'Text' ? narrativeOf(first.$self as string) : undefined;
+  const entry = entries(narrative === undefined ? values : values.slice(1), r).map((e, i) => {
+    const id = partIdOf('Observation', w.note, `section-${path}-${i + 1}`, w.ctx);
+    // R4 requires an Observation's status and code: the record has no status of a value, and its Keyword names it.
+    w.observations.push({ resourceType: 'Observation', id, status: 'unknown', code: textConcept(r.Keyword) ?? UNKNOWN, subject: { reference: w.ctx.patientReference }, ...e });
+    return reference('Observation', id);
+  });
+  const nested = r.Record === undefined ? undefined : [section(r.Record, `${path}.1`, w)];
+  return fhirOnly({
+    title: r.Keyword,
+    text: narrative ?? (entry.length === 0 && nested === undefined ? EMPTY : undefined),
+    entry,
+    section: nested,
+  });
+}
+
+/** A note's Records as sections, and the Observations their entries name. */
+export function sectionsOf(records: readonly JournalRecord[], note: RecordId, ctx: AsFhirContext): { sections: Record<string, unknown>[]; observations: FhirResource[] } {
+  const w: Writing = { note, ctx, observations: [] };
+  return { sections: records.map((r, i) => section(r, String(i + 1), w)), observations: w.observations };
+}

@@ -1,0 +1,90 @@
+/**
+ * getJournalNotes as FHIR: the demo people's notes come back exactly (describeFhirForm), and what
+ * the demo does not hold: text with markup characters, inner spaces, tabs and line breaks, text the
+ * narrative rule would trim, a number whose digits JavaScript would drop, more units than numbers, a
+ * Record with only its Keyword, legacy secrecy levels, and a 14-digit time in winter and summer.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parseFhirJson } from '../../adapters/ehr-fhir/fhir-json.js';
+import type { JournalExtract, JournalNoteRecord, JournalRecord } from '../../domain/records/index.js';
+import type { DemoPerson } from '../../dev/demo-data/people.js';
+import { describeFhirForm } from '../../../test/support/as-fhir-proof.js';
+import { asFhirContext, readBack, recordsOverFhir, structureProblems } from '../../../test/support/as-fhir-round-trip.js';
+import { CONFIDENTIALITY } from '../as-fhir-common.js';
+import type { FhirResource } from '../as-fhir.js';
+import { journalNotesAsFhir } from './as-fhir.js';
+
+describeFhirForm('getJournalNotes', []);
+
+describe('getJournalNotes as FHIR, beyond the demo', () => {
+  let person: DemoPerson;
+  let record: JournalNoteRecord;
+  beforeAll(async () => {
+    const found = (await recordsOverFhir('getJournalNotes')).find((p) => p.records.length > 0);
+    if (found === undefined) throw new Error('no demo notes');
+    ({ person } = found);
+    record = found.records[0] as JournalNoteRecord;
+  }, 60_000);
+
+  const keywordRecord = (keyword: string, more: Partial<JournalRecord> = {}): JournalRecord => ({
+    Keyword: keyword, Value: [], Unit: [], Range: [], KeywordSecrecyLevels: { SecrecyLevel: [] }, OtherValue: { ArchetypeRecords: { ArchetypeRecord: [] } }, ...more,
+  });
+  const note = (e: JournalExtract) => e.Note as NonNullable<JournalExtract['Note']>;
+
+  /** The first extract changed by `edit`, written as FHIR and sent through JSON as the API sends it; valid R4. */
+  const written = (edit: (e: JournalExtract) => void): { extract: JournalExtract; resources: FhirResource[] } => {
+    const changed = structuredClone(record);
+    changed.JournalNoteEHRExtract = changed.JournalNoteEHRExtract.slice(0, 1);
+    const extract = changed.JournalNoteEHRExtract[0] as JournalExtract;
+    edit(extract);
+    const resources = parseFhirJson(JSON.stringify(journalNotesAsFhir.resources([changed], asFhirContext(person)))) as FhirResource[];
+    expect(structureProblems(resources)).toEqual([]);
+    return { extract, resources };
+  };
+  const back = (resources: FhirResource[]): JournalExtract => readBack('getJournalNotes', person, resources)[0]?.JournalNoteEHRExtract[0] as JournalExtract;
+  const composition = (resources: FhirResource[]) => resources.find((r) => r.resourceType === 'Composition') as unknown as Record<string, unknown> & { section: { text?: { div: string } }[] };
+
+  it('writes text as XHTML that reads back exactly: markup characters, inner spaces, tabs and line breaks', () => {
+    const text = 'Dos: <5 mg & >2 mg\n  indragen rad\tflik\r\nWindows-rad  två  blanksteg';
+    const { extract, resources } = written((e) => {
+      note(e).Records.Record = [keywordRecord('Ordination', { Value: [{ JournalValueType: 'Text', $self: text }] })];
+    });
+    expect(composition(resources).section[0]?.text?.div).toBe('<div xmlns="http://www.w3.org/1999/xhtml">'
+      + 'Dos: &lt;5 mg &amp; &gt;2 mg<br/>  indragen rad\tflik&#13;<br/>Windows-rad  två  blanksteg</div>');
+    expect(back(resources).Note?.Records).toEqual(note(extract).Records);
+  });
+
+  it('keeps text the narrative rule would trim as a string value, first among the values', () => {
+    const { extract, resources } = written((e) => {
+      note(e).Records.Record = [keywordRecord('Notering', { Value: [{ JournalValueType: 'Text', $self: '  indraget' }, { JournalValueType: 'Text', $self: 'andra' }] })];
+    });
+    expect(composition(resources).section[0]?.text).toBeUndefined();
+    expect(back(resources).Note?.Records).toEqual(note(extract).Records);
+  });
+
+  it('writes numbers as written, units beyond the numbers on entries of their own, and a Record with only its Keyword', () => {
+    const { extract, resources } = written((e) => {
+      note(e).Records.Record = [
+        keywordRecord('Temp', { Value: [{ JournalValueType: 'Text', $self: 'Mätt två gånger' }, { JournalValueType: 'Numeric', $self: '37.0' }],
+          Unit: ['°C', 'extra'], Range: ['36–38'] }),
+        keywordRecord('Tom'),
+      ];
+    });
+    expect(back(resources).Note?.Records).toEqual(note(extract).Records);
+  });
+
+  it('writes a legacy secret note as FHIR writes one, R twice; a normal one N without labels', () => {
+    const secrecyOf = (levels: string[]) => {
+      const c = composition(written((e) => { note(e).NoteSecrecyLevels.SecrecyLevel = levels; }).resources);
+      return { confidentiality: c.confidentiality, security: (c.meta as { security?: unknown } | undefined)?.security };
+    };
+    expect(secrecyOf(['Sekretess'])).toEqual({ confidentiality: 'R', security: [{ system: CONFIDENTIALITY, code: 'R' }] });
+    expect(secrecyOf(['Normal'])).toEqual({ confidentiality: 'N', security: undefined });
+  });
+
+  it('writes a 14-digit time as an instant with the offset of its season', () => {
+    const dated = (value: string) => composition(written((e) => { note(e).NoteDateTime = { value }; }).resources).date;
+    expect(dated('20260115093000')).toBe('2026-01-15T09:30:00+01:00');
+    expect(dated('20260715093000')).toBe('2026-07-15T09:30:00+02:00');
+  });
+});

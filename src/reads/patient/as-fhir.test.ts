@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { describeFhirForm } from '../../../test/support/as-fhir-proof.js';
+import { asFhirContext, NOW, recordsOverFhir, structureProblems } from '../../../test/support/as-fhir-round-trip.js';
+import { ZONE } from '../../../test/support/test-app.js';
+import { patientFacts } from '../../adapters/ehr-fhir/patient-facts.js';
+import { ResourceIndex } from '../../adapters/ehr-fhir/resource-index.js';
+import { checkedResource } from '../../adapters/ehr-fhir/schemas/index.js';
+import { DEMO_FHIR_SETTINGS } from '../../dev/demo-data/fhir/bundle.js';
+import { demoPerson } from '../../dev/demo-data/people.js';
+import type { FhirResource } from '../as-fhir.js';
+import type { PatientExtract, PatientRecord } from './answer.js';
+import { patientAsFhir } from './as-fhir.js';
+import { mapPatientRecord } from './fhir.js';
+
+describeFhirForm('getPatient', []);
+
+const ctx = asFhirContext(demoPerson('191212121212'));
+const NUMBER = '191212121212';
+
+const record = (extract: Partial<PatientExtract>, patient: Partial<NonNullable<PatientExtract['Patient']>> = {}): PatientRecord => ({
+  XSDVersion: { version: 3.2 },
+  PatientEHRExtract: [{
+    ehr_id: { root: '1.2.752.99999.1.1', extension: 'Patient/pat-100' },
+    time_created: { value: '20260115093000' },
+    ...extract,
+    Patient: {
+      PatientID: { root: '1.2.752.129.2.1.3.1', extension: NUMBER },
+      PhoneNumbers: { Phone: [] }, EmailAddresses: { Email: [] }, PatientAddresses: { PatientAddress: [] },
+      ...patient,
+    },
+  }],
+});
+
+const patientOf = (resources: FhirResource[]) => resources.find((r) => r.resourceType === 'Patient') as Record<string, unknown>;
+
+/** The adapter reading the form's own Patient as the one its lookup found (§2), every Organization at hand. */
+function readOwn(resources: FhirResource[], number: string): PatientRecord[] {
+  const index = new ResourceIndex('https://fhir.example/R4');
+  for (const r of resources) index.add(r);
+  const patient = patientFacts(checkedResource('Patient', patientOf(resources)), number);
+  return mapPatientRecord({ matches: [], index, patient }, { zone: ZONE, idRoot: DEMO_FHIR_SETTINGS.idRoot, nowMs: NOW, note: () => undefined });
+}
+
+describe('getPatient as FHIR, read back with its own Patient', () => {
+  it('gives back every demo person\'s record, the managing unit and its head unit included', async () => {
+    for (const { person, records } of await recordsOverFhir('getPatient')) {
+      const resources = patientAsFhir.resources(records, asFhirContext(person));
+      expect(readOwn(resources, person.id), person.id).toEqual(records);
+    }
+  });
+
+  it('names the patient by the API\'s id and carries the personnummer only as an identifier', () => {
+    const resources = patientAsFhir.resources([record({})], ctx);
+    expect(resources.map((r) => r.id).join(' ')).not.toContain(NUMBER);
+    expect(`Patient/${patientOf(resources).id as string}`).toBe(ctx.patientReference);
+    expect(patientOf(resources).identifier).toEqual([{ system: 'http://electronichealth.se/identifier/personnummer', value: NUMBER }]);
+  });
+
+  it('writes the version time as an instant with the offset of its season', () => {
+    const meta = (value: string) => patientOf(patientAsFhir.resources([record({ time_created: { value } })], ctx)).meta;
+    expect(meta('20260115093000')).toEqual({ lastUpdated: '2026-01-15T09:30:00+01:00' });
+    expect(meta('20260715093000')).toEqual({ lastUpdated: '2026-07-15T09:30:00+02:00' });
+  });
+
+  it('marks a protected patient with the label that says only "restricted", which the adapter reads as protected', () => {
+    const resources = patientAsFhir.resources([record({}, { PatientProtectedId: true })], ctx);
+    expect(patientOf(resources).meta).toMatchObject({ security: [{ system: 'http://terminology.hl7.org/CodeSystem/v3-Confidentiality', code: 'R' }] });
+    expect(readOwn(resources, NUMBER)[0]?.PatientEHRExtract[0]?.Patient?.PatientProtectedId).toBe(true);
+  });
+
+  it('writes the legacy words of a record read from the legacy EHR as FHIR\'s codes, and text exactly as written', () => {
+    const resources = patientAsFhir.resources([record({}, {
+      PhoneNumbers: { Phone: [{ PhoneType: 'MOBIL', PhoneNumber: '070-123 45 67' }] },
+      EmailAddresses: { Email: [{ EmailType: 'PRIVAT', EmailAddress: 'a@example.se' }] },
+      PatientAddresses: { PatientAddress: [
+        { PatientAddressType: 'FOLKBOKFORING', PatientAddressStreet: 'Storgatan  1\nlgh 1203 ', PatientAddressCountryCode: 'SE' },
+        { PatientAddressType: 'TILLFALLIG', PatientAddressCO: 'c/o  Ström', PatientAddressCountry: 'Norge' },
+      ] },
+    })], ctx);
+    const p = patientOf(resources);
+    expect(p.telecom).toEqual([{ system: 'phone', value: '070-123 45 67', use: 'mobile' }, { system: 'email', value: 'a@example.se', use: 'home' }]);
+    expect(p.address).toEqual([
+      {
+        extension: [{
+          url: 'http://hl7.se/fhir/ig/base/StructureDefinition/SEBaseAddressPersonExtension',
+          valueCodeableConcept: { coding: [{ system: 'http://snomed.info/sct', code: '63381000052101', display: 'folkbokföringsadress' }] },
+        }],
+        line: ['Storgatan  1\nlgh 1203 '], country: 'SE',
+      },
+      { use: 'temp', line: ['c/o  Ström'], country: 'Norge' },
+    ]);
+    expect(structureProblems(resources)).toEqual([]);
+    expect(readOwn(resources, NUMBER)[0]?.PatientEHRExtract[0]?.Patient?.PatientAddresses.PatientAddress).toEqual([
+      { PatientAddressType: 'folkbokföringsadress', PatientAddressStreet: 'Storgatan  1\nlgh 1203 ', PatientAddressCountryCode: 'SE' },
+      { PatientAddressType: 'temp', PatientAddressCO: 'c/o  Ström', PatientAddressCountry: 'Norge' },
+    ]);
+  });
+});

@@ -1,0 +1,45 @@
+/**
+ * getPatient as FHIR: the older layout's extract is the Patient of docs/upstream-fhir.md §3.4 with
+ * its managing organisation (AccessZoneUnit) and that unit's head unit (HeadCareproviderUnit), read
+ * backwards. The Patient is written by the code both patient layouts share (src/reads/as-fhir-patient.ts).
+ */
+import type { PatientExtract } from './answer.js';
+import type { AsFhirContext, FhirForm, FhirResource } from '../as-fhir.js';
+import { WrittenResources } from '../as-fhir-parties.js';
+import { patientResource, type PatientFacts } from '../as-fhir-patient.js';
+
+/** The extract's facts as both layouts have them; §3.4 has no other identifier, no date of death and no county. */
+function factsOf(extract: PatientExtract): PatientFacts | undefined {
+  const p = extract.Patient;
+  if (p === undefined) return undefined;
+  return {
+    version: p.PatientVersionDateTime?.value ?? extract.time_created.value,
+    numbers: [{ ii: p.PatientID }],
+    protectedId: p.PatientProtectedId,
+    sex: p.PatientSex,
+    birthDate: p.PatientBirthDate?.value,
+    name: p.PatientName === undefined ? undefined : {
+      family: p.PatientName.PatientFamilyName, middle: p.PatientName.PatientMiddleName, given: p.PatientName.PatientGivenName,
+    },
+    phones: p.PhoneNumbers.Phone.map((t) => ({ type: t.PhoneType, value: t.PhoneNumber })),
+    emails: p.EmailAddresses.Email.map((t) => ({ type: t.EmailType, value: t.EmailAddress })),
+    addresses: p.PatientAddresses.PatientAddress,
+    unitHsaId: extract.AccessZoneUnit?.UnitID?.extension,
+    headHsaId: extract.HeadCareproviderUnit?.UnitID?.extension,
+  };
+}
+
+/**
+ * One Patient: the first extract's (a legacy document lists the current version first, older ones
+ * after it), with its units; a later extract's would be the same Patient, and its units no one's.
+ */
+export const patientAsFhir = {
+  types: ['Patient'],
+  resources: (items, ctx: AsFhirContext): FhirResource[] => {
+    const facts = items.flatMap((record) => record.PatientEHRExtract.map(factsOf)).find((f) => f !== undefined);
+    if (facts === undefined) return [];
+    const out = new WrittenResources();
+    out.add(patientResource(facts, out, ctx));
+    return out.list();
+  },
+} satisfies FhirForm<'getPatient'>;
