@@ -4,7 +4,9 @@ export type DomainErrorCode =
   | 'PATIENT_HEADER_REQUIRED'
   | 'INVALID_PATIENT_HEADER'
   | 'INVALID_TIME_RANGE'
-  | 'INVALID_PAGE';
+  | 'INVALID_PAGE'
+  /** A FHIR search or read the API cannot take as written (docs/fhir-api.md#search). */
+  | 'INVALID_SEARCH';
 
 export class DomainError extends Error {
   constructor(readonly code: DomainErrorCode, message: string) {

@@ -27,6 +27,8 @@ import { requestValidatorCompiler } from './request-validation.js';
 import type { RouteDependencies } from './routes/dependencies.js';
 import { healthRoutes, type ReadinessChecks } from './routes/health-routes.js';
 import { operationRoutes } from './routes/operation-routes.js';
+import { FHIR_PREFIXES } from './fhir/fhir-api.js';
+import { fhirRoutes } from './fhir/fhir-routes.js';
 import { clientErrorHandler, frameworkErrors } from './transport-errors.js';
 import './types.js';
 
@@ -100,7 +102,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     }, 'request completed');
     done();
   });
-  await app.register(errorHandler, { clock: deps.clock });
+  await app.register(errorHandler, { clock: deps.clock, basePath: deps.config.basePath });
   // An unknown path is 404 whatever its method or body: never parse (and refuse) a body nobody reads.
   // Hooks that never wait take a callback: no promise per hook per request.
   // A documented path asked with another method is 405 (Allow), not 404.
@@ -144,6 +146,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     api.addHook('onClose', () => refusals.close());
     await api.register(audit, { auditTrail: deps.auditTrail, refusals, clock: deps.clock });
     await api.register(operationRoutes, deps);
+    const fhir = deps.fhir;
+    if (fhir !== undefined) {
+      for (const prefix of FHIR_PREFIXES) await api.register(fhirRoutes, { prefix, deps, api: fhir, now: () => deps.clock.now() });
+    }
   }, { prefix: deps.config.basePath });
 
   return app;

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Clock } from '../ports/clock.port.js';
-import { errorBody } from './error-body.js';
+import { answerShapeOf, errorBody } from './error-body.js';
+import { FHIR_JSON } from './fhir/operation-outcome.js';
 import { toHttpFailure } from './error-mapping.js';
 import { removeDataHeaders } from './data-headers.js';
 
@@ -10,17 +11,21 @@ import { removeDataHeaders } from './data-headers.js';
  * body shape, without the headers that describe a successful answer's data. Causes of 5xx are
  * logged here (they carry no personal data); none reaches the caller.
  */
-export const errorHandler = fp(async (app: FastifyInstance, opts: { clock: Clock }) => {
+export const errorHandler = fp(async (app: FastifyInstance, opts: { clock: Clock; basePath?: string }) => {
   app.setErrorHandler(async (err, request, reply) => {
     const failure = toHttpFailure(err);
     if (failure.fault) request.log.error({ err }, 'request failed');
     removeDataHeaders(reply);
     reply.code(failure.status).headers(failure.headers);
-    return errorBody(request, failure.status, failure.message, opts.clock.now(), failure.errorShape);
+    const shape = answerShapeOf(request, opts.basePath ?? '', failure.errorShape);
+    if (shape === 'fhir') reply.type(FHIR_JSON);
+    return errorBody(request, failure.status, failure.message, opts.clock.now(), shape);
   });
 
   app.setNotFoundHandler(async (request, reply) => {
     reply.code(404);
-    return errorBody(request, 404, 'Not found.', opts.clock.now());
+    const shape = answerShapeOf(request, opts.basePath ?? '');
+    if (shape === 'fhir') reply.type(FHIR_JSON);
+    return errorBody(request, 404, 'Not found.', opts.clock.now(), shape);
   });
 }, { name: 'error-handler' });

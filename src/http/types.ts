@@ -11,6 +11,8 @@ export interface AuditContext {
 }
 
 export type { ErrorShape };
+/** How a route answers an error: one of the spec's two shapes, or FHIR's OperationOutcome (the /fhir routes). */
+export type AnswerShape = ErrorShape | 'fhir';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -19,6 +21,8 @@ declare module 'fastify' {
     /** Why the token of a request with a valid key did not verify; thrown once the rate limit has counted the request. */
     tokenRefusal: unknown;
     audit: AuditContext;
+    /** Whose rate budget a verified request spends: `sub:<subscription>`, or on /fhir without a key `client:<client_id>`. */
+    budget: string | undefined;
     /** The caller's X-Request-Id as kept for operators, `''` when none was sent (src/http/request-id.ts); read when first asked for. */
     callerRequestId: string | undefined;
   }
@@ -35,6 +39,10 @@ declare module 'fastify' {
     operation?: OperationName;
     /** Where one route serves two operations, the one each `api-version` value selects. */
     operationByVersion?: Readonly<Record<string, OperationName>>;
-    errorShape?: ErrorShape;
+    errorShape?: AnswerShape;
+    /** A FHIR API route (src/http/fhir): the subscription key is optional and the route checks SMART scopes itself. */
+    fhir?: true;
+    /** Open to anyone, without credentials: the FHIR API's discovery documents only. */
+    open?: true;
   }
 }

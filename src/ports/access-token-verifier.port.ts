@@ -4,6 +4,10 @@ export interface VerifiedToken {
   subject: string;
   clientId?: string;
   scopes: ReadonlySet<string>;
+  /** The scopes as the token wrote them, for the FHIR API's SMART reading (`patient/` and `user/` differ there). */
+  grantedScopes?: ReadonlySet<string>;
+  /** SMART's `smart_patient` claim: the FHIR Patient id of the launch patient the user picked. */
+  smartPatient?: string;
   /** The logged-in person's identity number (12 digits); absent only on a listed client's token (docs/contract.md#token-kinds). */
   personId?: string;
 }

@@ -4,6 +4,7 @@ import { assertTimeZone } from '../domain/time/local-time.js';
 import { isTracingEnabled } from '../tracing/tracing-settings.js';
 import { readTransportSettings, type TransportSettings } from './transport-settings.js';
 import { readAccessLogSettings, type AccessLogSettings } from './access-log-settings.js';
+import { readFhirApiSettings, type FhirApiSettings } from './fhir-api-settings.js';
 import { readReleasePolicySettings, type ReleasePolicySettings } from './release-policy-settings.js';
 import { demoMode } from './demo-mode.js';
 import { readEhrAdapter, readFhirSettings, readRegistrySettings, type EhrAdapterKind, type FhirSettings, type RegistrySettings } from './fhir-settings.js';
@@ -12,7 +13,7 @@ import { readEhrAdapter, readFhirSettings, readRegistrySettings, type EhrAdapter
  * Every setting of docs/contract.md#settings, read once from the environment and frozen. The transport
  * settings (TLS towards callers and the EHR, where plain HTTP may listen): src/start/transport-settings.ts.
  */
-export interface Config extends TransportSettings, AccessLogSettings, ReleasePolicySettings, RegistrySettings {
+export interface Config extends TransportSettings, AccessLogSettings, ReleasePolicySettings, RegistrySettings, FhirApiSettings {
   port: number;
   host: string;
   basePath: string;
@@ -217,6 +218,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     sendMinBytesPerS: integer(env, 'SEND_MIN_BYTES_PER_S', 16_384, 1, 1_073_741_824, '(bytes a second at which a caller must take an answer; it cannot be turned off)'),
     ...readTransportSettings(env, host, ehrBaseUrl, fail),
     ...readAccessLogSettings(env, fail),
+    ...readFhirApiSettings(env, fail),
     ...readReleasePolicySettings(env, ehrAdapter, fail),
     tracing: isTracingEnabled(env),
   });

@@ -21,6 +21,7 @@ import { buildApp } from '../http/app.js';
 import { buildMetricsApp } from '../http/metrics-app.js';
 import { HttpsServing } from '../adapters/tls/https-serving.js';
 import { Lifecycle } from './lifecycle.js';
+import { fhirApiOf } from './fhir-api.js';
 import { isLoopbackHost } from './transport-settings.js';
 import type { AccessLogReader } from '../ports/access-log.port.js';
 import type { AccessTokenVerifier } from '../ports/access-token-verifier.port.js';
@@ -40,6 +41,8 @@ export interface Runtime {
   metricsApp: FastifyInstance;
   /** Lines for the start-up banner (demo credentials locations); never a secret value itself. */
   notices: string[];
+  /** The API listens at `address` (`http://HOST:PORT`, the bound port when PORT is 0). */
+  listening(address: string): void;
   close(): Promise<void>;
 }
 
@@ -87,6 +90,7 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
   logger.info({ releaseRules }, config.releasePolicy ? 'release policy in force (RELEASE_POLICY_FILE)' : 'no RELEASE_POLICY_FILE: nothing is withheld');
   // loadConfig let this through only with ALLOW_PLAIN_HTTP=true; say so where operators look.
   if (!https && !isLoopbackHost(config.host)) logger.warn({ host: config.host }, 'plain HTTP on a non-loopback address (ALLOW_PLAIN_HTTP=true): only safe behind a gateway that terminates TLS');
+  const fhir = await fhirApiOf(config, config.port, selection.oauth?.issuer, logger);
   const app = await buildApp({
     config, clock, logger, metrics, zone: config.ehrTimezone, ...(https ? { https } : {}),
     ehr: c.resolve(TOKENS.EhrRecords),
@@ -100,6 +104,7 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
     readAccessLog: c.resolve(ReadAccessLog),
     ...(ehr.answerMemory === undefined ? {} : { answerMemory: ehr.answerMemory }),
     ...(selection.oauth ? { oauth: selection.oauth } : {}),
+    ...(fhir === undefined ? {} : { fhir }),
     ...(selection.docsDemoKey === undefined ? {} : { docsDemoKey: selection.docsDemoKey }),
     ...(redis ? { rateLimitStore: countingRedisStore(redis.client, DEFAULT_RATE_LIMIT_NAMESPACE, redis.health.recordSkippedCheck) } : {}),
     readinessChecks: {
@@ -112,6 +117,10 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
     app,
     metricsApp,
     notices: life.notices,
+    listening: (address) => {
+      // Links and fullUrls name the port bound, where PUBLIC_BASE_URL does not say otherwise.
+      if (fhir !== undefined && config.publicBaseUrl === undefined) fhir.publicBaseUrl = `${address}${config.basePath}`;
+    },
     close: async () => {
       // Every request that reached a socket is answered and every connection closed before fastify's
       // close, which would answer unrouted requests with 503 and reset connections it thinks idle.

@@ -15,5 +15,6 @@ export async function listen(runtime: Runtime, config: Pick<Config, 'host' | 'po
     { portSetting: 'METRICS_PORT', port: config.metricsPort, hostSetting: 'METRICS_HOST', host: config.metricsHost });
   const api = await opened(() => runtime.app.listen({ port: config.port, host: config.host }),
     { portSetting: 'PORT', port: config.port, hostSetting: 'HOST', host: config.host });
+  runtime.listening(api);
   return { api, metrics };
 }

@@ -22,9 +22,12 @@ import { FixedClock } from '../fakes/fixed-clock.js';
 import { MemoryAuditTrail } from '../fakes/memory-audit-trail.js';
 import { TestIssuer } from './test-issuer.js';
 import { startFhirBackend } from './fhir-test-app.js';
+import { KeyedFhirIds } from '../../src/adapters/fhir-ids/keyed-fhir-ids.js';
+import type { FhirApi } from '../../src/http/fhir/fhir-api.js';
+import { fhirForms } from '../../src/start/fhir-api.js';
 import type { FhirEhr } from '../../src/adapters/ehr-fhir/adapter/fhir-ehr.js';
 import { demoClock } from '../../src/dev/demo-data/clock.js';
-import { demoFhirResources } from '../../src/dev/demo-data/fhir/bundle.js';
+import { DEMO_FHIR_SETTINGS, demoFhirResources } from '../../src/dev/demo-data/fhir/bundle.js';
 import type { DelegationRegistry } from '../../src/ports/delegation-registry.port.js';
 import type { EhrRecords } from '../../src/ports/ehr-records.port.js';
 import type { AccessLogReader } from '../../src/ports/access-log.port.js';
@@ -89,6 +92,8 @@ export interface TestAppOptions {
   metrics?: PrometheusMetrics;
   /** RELEASE_POLICY_FILE's policy; none (nothing withheld) by default. */
   releasePolicy?: ReleasePolicy;
+  /** FHIR_API=off: no /fhir routes. On by default, as in the service. */
+  fhirApiOff?: boolean;
   /** The issuer the OpenAPI document names (AUTH_ISSUER, or the demo issuer); the demo issuer's default address by default. */
   oauth?: OAuthDocumentation;
 }
@@ -147,6 +152,7 @@ async function startAppOver<E extends AnyEhr>(backend: Backend<E>, clock: FixedC
       options.releasePolicy ? { policy: options.releasePolicy, clock } : undefined),
     ...(options.metrics ? { metrics: options.metrics } : {}),
     ...(options.oauth ? { oauth: options.oauth } : {}),
+    ...(options.fhirApiOff === true ? {} : { fhir: testFhirApi() }),
     subscriptionKeys: new StaticSubscriptionKeys(new Map([['test', KEY], ['other', OTHER_KEY]])),
     ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
     ...(options.answerMemory ? { answerMemory: options.answerMemory } : {}),
@@ -164,6 +170,18 @@ async function startAppOver<E extends AnyEhr>(backend: Backend<E>, clock: FixedC
       await issuer.close();
       await backend.close();
     },
+  };
+}
+
+/** The key the test apps' FHIR ids are made with: a test may make the id of any demo person. */
+export const TEST_FHIR_IDS = new KeyedFhirIds(Buffer.from('test apps\' FHIR id secret, 32 bytes+'));
+export const TEST_PUBLIC_BASE_URL = 'https://api.test.example';
+
+function testFhirApi(): FhirApi {
+  return {
+    forms: fhirForms(), ids: TEST_FHIR_IDS, publicBaseUrl: TEST_PUBLIC_BASE_URL,
+    smart: { authorizationEndpoint: 'https://issuer.test.example/auth', tokenEndpoint: 'https://issuer.test.example/token' },
+    idRoot: DEMO_FHIR_SETTINGS.idRoot, videoActionIdSystem: DEMO_FHIR_SETTINGS.videoActionIdSystem,
   };
 }
 

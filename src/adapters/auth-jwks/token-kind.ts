@@ -1,5 +1,5 @@
 import type { JWTPayload } from 'jose';
-import { scopesFromClaims } from '../../domain/access/scopes.js';
+import { rawScopesFromClaims, scopesFromClaims } from '../../domain/access/scopes.js';
 import { parsePersonalIdentityNumber } from '../../domain/identity/personal-identity-number.js';
 import { InvalidTokenError, type VerifiedToken } from '../../ports/access-token-verifier.port.js';
 
@@ -22,6 +22,9 @@ export function classifyToken(payload: JWTPayload, rules: TokenKindRules): Verif
   const clientId = typeof clientClaim === 'string' ? clientClaim : undefined;
   const verified: VerifiedToken = { issuer: payload.iss ?? '', subject: payload.sub, scopes: scopesFromClaims(payload.scope, payload.scp) };
   if (clientId !== undefined) verified.clientId = clientId;
+  verified.grantedScopes = rawScopesFromClaims(payload.scope, payload.scp);
+  // A FHIR id only: anything else names no launch patient, and the FHIR API then refuses patient/ scopes.
+  if (typeof payload.smart_patient === 'string' && /^[A-Za-z0-9\-.]{1,64}$/.test(payload.smart_patient)) verified.smartPatient = payload.smart_patient;
   // Own members only: an inherited name (AUTH_PATIENT_CLAIM=constructor) is not a claim the token carries.
   const person = Object.hasOwn(payload, rules.patientClaim) ? payload[rules.patientClaim] : undefined;
   if (person !== undefined) {

@@ -64,6 +64,17 @@ export class PatientAccessPolicy {
     return caller.personId;
   }
 
+  /**
+   * Everyone a person may act for today, themselves first (the FHIR API's `user/` scopes reach them
+   * all, docs/fhir-api.md#scopes). Each is still decided by `resolve` when asked for.
+   */
+  async peopleFor(personId: string): Promise<string[]> {
+    const today = localDate(this.clock.now(), this.zone);
+    const rows = await this.registry.relationshipsOf(personId);
+    const others = rows.filter((r) => grantsAccess(r, r.patient, today)).map((r) => r.patient);
+    return [personId, ...new Set(others.filter((p) => p !== personId))];
+  }
+
   /** Decides once per request: the access it grants holds the request's view of the EHR (`ehr`). */
   async resolve(caller: Caller, patientId: string): Promise<PatientAccess> {
     const basis = await this.basisFor(caller, patientId);

@@ -41,12 +41,17 @@ export function apiScopes(): ReadonlyMap<string, string> {
   return new Map(OPERATION_NAMES.map((name) => [OPERATIONS[name].scope.name, OPERATIONS[name].scope.description]));
 }
 
-/** Scopes from a `scope` string (space-separated) or `scp` (string or array). */
-export function scopesFromClaims(scope: unknown, scp: unknown): Set<string> {
+/** Scopes from a `scope` string (space-separated) or `scp` (string or array), as written. */
+export function rawScopesFromClaims(scope: unknown, scp: unknown): Set<string> {
   const raw: string[] = [];
   for (const value of [scope, scp]) {
     if (typeof value === 'string') raw.push(...value.split(' '));
     else if (Array.isArray(value)) raw.push(...value.filter((v): v is string => typeof v === 'string'));
   }
-  return new Set(raw.filter((s) => s.length > 0).map(canonicalScope));
+  return new Set(raw.filter((s) => s.length > 0));
+}
+
+/** Scopes from a `scope` string or `scp`, each folded onto the API's name (canonicalScope). */
+export function scopesFromClaims(scope: unknown, scp: unknown): Set<string> {
+  return new Set([...rawScopesFromClaims(scope, scp)].map(canonicalScope));
 }

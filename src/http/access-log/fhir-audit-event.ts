@@ -25,7 +25,7 @@ const ROLE: Readonly<Record<AccessLogEntry['basis'], { code: string; display: st
   unverified: { code: 'ROL', display: 'role' },
 };
 
-function auditEvent(e: AccessLogEntry, patientId: string): Record<string, unknown> {
+export function auditEvent(e: AccessLogEntry, patientId: string): Record<string, unknown> {
   const write = changesPatientData(e.operation);
   const person: Record<string, unknown> = {
     type: { coding: [{ system: ROLE_CLASS, ...ROLE[e.basis] }], text: BASIS_NAMES[e.basis].en },

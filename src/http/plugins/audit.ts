@@ -4,6 +4,7 @@ import type { AuditTrail } from '../../ports/audit-trail.port.js';
 import type { Clock } from '../../ports/clock.port.js';
 import { attemptRecordOf, outcomeRecordOf, refusedBeforeAuthentication } from '../audit-record.js';
 import { errorBody } from '../error-body.js';
+import { FHIR_JSON } from '../fhir/operation-outcome.js';
 import { toHttpFailure } from '../error-mapping.js';
 import type { RefusalTally } from '../refusal-tally.js';
 import { removeDataHeaders } from '../data-headers.js';
@@ -48,7 +49,8 @@ export const audit = fp(async (app: FastifyInstance, opts: { auditTrail: AuditTr
       if (reply.statusCode >= 400) return payload;
       const failure = toHttpFailure(new AuditUnavailableError('audit store unavailable'));
       removeDataHeaders(reply);
-      reply.code(failure.status).headers(failure.headers).header('content-type', 'application/json; charset=utf-8');
+      const fhir = request.routeOptions.config?.errorShape === 'fhir';
+      reply.code(failure.status).headers(failure.headers).header('content-type', fhir ? FHIR_JSON : 'application/json; charset=utf-8');
       return JSON.stringify(errorBody(request, failure.status, failure.message, opts.clock.now()));
     }
   });

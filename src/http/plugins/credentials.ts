@@ -25,14 +25,19 @@ export const credentials = fp(async (app: FastifyInstance, opts: { subscriptionK
   app.decorateRequest('token', undefined);
   app.decorateRequest('tokenRefusal', undefined);
   app.decorateRequest('audit', null as never);
+  app.decorateRequest('budget', undefined);
 
   app.addHook('onRequest', async (request) => {
     request.audit = {};
+    const config = request.routeOptions.config;
+    if (config?.open === true) return;
     const key = presentedSubscriptionKey(request);
     const subscription = key === undefined ? undefined : opts.subscriptionKeys.identify(key);
     request.subscription = subscription;
-    // Without a valid key the token is never looked at: a keyless flood costs no verification.
-    if (subscription === undefined) return;
+    // Without a valid key the token is never looked at: a keyless flood costs no verification. On
+    // /fhir the key is optional (SMART apps send no custom header): without one the token names the app.
+    const keyless = config?.fhir === true && key === undefined;
+    if (subscription === undefined && !keyless) return;
     const authorization = request.headers.authorization ?? '';
     const match = BEARER.exec(authorization);
     if (!match?.[1]) {
@@ -44,12 +49,21 @@ export const credentials = fp(async (app: FastifyInstance, opts: { subscriptionK
       request.token = await opts.tokenVerifier.verify(match[1]);
     } catch (err) {
       request.tokenRefusal = err;
+      return;
     }
+    if (subscription !== undefined) request.budget = `sub:${subscription}`;
+    else if (request.token.clientId !== undefined) request.budget = `client:${request.token.clientId}`;
   });
 
   app.addHook('preParsing', async (request: FastifyRequest) => {
+    const config = request.routeOptions.config;
+    if (config?.open === true) return;
     // RFC 6750 §2.3 would allow it; URLs end up in logs and histories, so it is refused.
     if (Object.hasOwn(request.query as object, 'access_token')) throw new ApiError(400, MESSAGES.tokenInQuery);
+    if (config?.fhir === true) {
+      fhirCredentials(request);
+      return;
+    }
     if (request.subscription === undefined) throw new ApiError(401, MESSAGES.badSubscriptionKey);
     const token = request.token;
     if (token === undefined) throw request.tokenRefusal;
@@ -62,3 +76,16 @@ export const credentials = fp(async (app: FastifyInstance, opts: { subscriptionK
     }
   });
 }, { name: 'credentials' });
+
+/**
+ * /fhir (docs/fhir-api.md#the-app): a key, when sent, must be valid; without one the token's
+ * `client_id` (or `azp`) names the app. Scopes are SMART's, checked by the route for its type.
+ */
+function fhirCredentials(request: FastifyRequest): void {
+  if (presentedSubscriptionKey(request) !== undefined && request.subscription === undefined) throw new ApiError(401, MESSAGES.badSubscriptionKey);
+  const token = request.token;
+  if (token === undefined) throw request.tokenRefusal ?? new ApiError(401, MESSAGES.invalidToken, NO_TOKEN_HEADERS);
+  if (request.budget === undefined) {
+    throw new ApiError(401, 'The access token names no app (client_id or azp): get a token for a registered app, or send its subscription key.', invalidTokenHeaders('claims'));
+  }
+}

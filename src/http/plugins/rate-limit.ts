@@ -18,8 +18,11 @@ export interface RateLimitOptions {
 
 const BY_ADDRESS = 'addr:';
 
-/** Only a request whose key and token are both valid spends the key's budget (issue 20 item 3). */
-const isAuthenticated = (request: FastifyRequest): boolean => request.subscription !== undefined && request.token !== undefined;
+/**
+ * Only a request whose key and token are both valid spends the key's budget (issue 20 item 3); on
+ * /fhir without a key, a valid token spends its app's (client_id) budget (src/http/plugins/credentials.ts).
+ */
+const isAuthenticated = (request: FastifyRequest): boolean => request.budget !== undefined && request.token !== undefined;
 
 /** The policy a request is counted under, as the RateLimit fields name it. */
 const policyOf = (request: FastifyRequest): string => (isAuthenticated(request) ? '"subscription"' : '"address"');
@@ -42,7 +45,7 @@ export const rateLimitPerSubscription = fp(async (app: FastifyInstance, opts: Ra
     hook: 'onRequest',
     timeWindow: opts.windowMs,
     ...shared,
-    keyGenerator: (request) => (isAuthenticated(request) ? `sub:${String(request.subscription)}` : `${BY_ADDRESS}${normalizeIP(request.ip)}`),
+    keyGenerator: (request) => (isAuthenticated(request) ? String(request.budget) : `${BY_ADDRESS}${normalizeIP(request.ip)}`),
     max: (_request, key) => (key.startsWith(BY_ADDRESS) ? opts.noKeyMax : opts.max),
     addHeaders: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true, 'retry-after': true },
     errorResponseBuilder: (_request, context) =>

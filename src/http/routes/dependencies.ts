@@ -4,6 +4,7 @@ import type { MarkArrived } from '../../domain/use-cases/mark-arrived.js';
 import type { ReadPatientData } from '../../domain/use-cases/read-patient-data.js';
 import type { RegisterPayment } from '../../domain/use-cases/register-payment.js';
 import type { AnswerMemory } from '../../ports/answer-memory.port.js';
+import type { FhirApi } from '../fhir/fhir-api.js';
 
 /** What the API routes need: the use cases and the access policy, nothing of the adapters. */
 export interface RouteDependencies {
@@ -16,4 +17,6 @@ export interface RouteDependencies {
   zone: string;
   /** Where a read and the serialising of its answer run; unbounded when absent. */
   answerMemory?: AnswerMemory;
+  /** The FHIR R4 API (docs/fhir-api.md); FHIR_API=off leaves it out, and every /fhir route with it. */
+  fhir?: FhirApi;
 }

@@ -1,0 +1,74 @@
+/**
+ * SMART App Launch scopes as the FHIR API reads them (docs/fhir-api.md#scopes): v1
+ * (`patient/Observation.read`), v2 (`patient/Observation.rs`, `user/*.cruds`) with an optional
+ * granular restriction (`?category=<system>|<code>`). What each grants is decided here once, for
+ * every route of /fhir: a type not granted is refused, an include of one is left out.
+ */
+
+/** Whom a scope's data is about: the launch patient, anyone the user may act for, or (client tokens) any patient. */
+export type ScopeContext = 'patient' | 'user' | 'system';
+/** `r` read by id, `s` search. The API serves no other interaction. */
+export type Interaction = 'read' | 'search';
+
+export interface Grant {
+  context: ScopeContext;
+  /** A resource type, or `*` for every type. */
+  type: string;
+  interactions: ReadonlySet<Interaction>;
+  /** v2's granular restriction: only resources with this `category` coding. */
+  category?: { system?: string; code: string };
+}
+
+const SCOPE = /^(patient|user|system)\/([A-Za-z]+|\*)\.([a-z]+)(?:\?(.*))?$/;
+const V2 = /^c?r?u?d?s?$/;
+
+function interactionsOf(permissions: string): Set<Interaction> | undefined {
+  // v1: `read` is read and search; `write` and `*` grant no read of their own here except `*`.
+  if (permissions === 'read' || permissions === '*') return new Set(['read', 'search']);
+  if (permissions === 'write') return new Set();
+  if (!V2.test(permissions) || permissions === '') return undefined;
+  const out = new Set<Interaction>();
+  if (permissions.includes('r')) out.add('read');
+  if (permissions.includes('s')) out.add('search');
+  return out;
+}
+
+function categoryOf(query: string | undefined): Grant['category'] | 'invalid' | undefined {
+  if (query === undefined) return undefined;
+  const params = new URLSearchParams(query);
+  const keys = [...params.keys()];
+  const value = params.get('category');
+  // A restriction this service does not understand grants nothing rather than everything.
+  if (keys.length !== 1 || value === null || value === '') return 'invalid';
+  const bar = value.indexOf('|');
+  if (bar < 0) return { code: value };
+  const code = value.slice(bar + 1);
+  if (code === '') return 'invalid';
+  return bar === 0 ? { code } : { system: value.slice(0, bar), code };
+}
+
+/** The grants of a token's scopes; a scope that is not a SMART resource scope grants nothing here. */
+export function smartGrants(scopes: Iterable<string>): Grant[] {
+  const grants: Grant[] = [];
+  for (const scope of scopes) {
+    const m = SCOPE.exec(scope);
+    if (!m) continue;
+    const [, context, type, permissions, query] = m as unknown as [string, ScopeContext, string, string, string | undefined];
+    const interactions = interactionsOf(permissions);
+    const category = categoryOf(query);
+    if (interactions === undefined || interactions.size === 0 || category === 'invalid') continue;
+    grants.push({ context, type, interactions, ...(category === undefined ? {} : { category }) });
+  }
+  return grants;
+}
+
+/** The grants that allow `interaction` on `type` in one of `contexts`. */
+export function grantsFor(grants: readonly Grant[], type: string, interaction: Interaction, contexts: readonly ScopeContext[]): Grant[] {
+  return grants.filter((g) => (g.type === type || g.type === '*') && g.interactions.has(interaction) && contexts.includes(g.context));
+}
+
+/** Whether a resource passes at least one grant's category restriction (a grant without one passes all). */
+export function passesCategory(grants: readonly Grant[], categories: readonly { system?: string; code?: string }[]): boolean {
+  return grants.some(({ category: wanted }) => wanted === undefined
+    || categories.some((c) => c.code === wanted.code && (wanted.system === undefined || c.system === wanted.system)));
+}

@@ -1,0 +1,40 @@
+/**
+ * The searchset Bundle (docs/fhir-api.md#bundles): `total` counted after the release policy,
+ * absolute `fullUrl`s and links from PUBLIC_BASE_URL, matches then includes, and the `SUBSETTED`
+ * tag when the policy withheld anything.
+ */
+import type { FhirResource } from '../../reads/as-fhir.js';
+
+export const SUBSETTED = { system: 'http://terminology.hl7.org/CodeSystem/v3-ObservationValue', code: 'SUBSETTED' } as const;
+
+export interface BundlePage {
+  /** Absent where the matches are not counted (the access log, paged by its own cursor). */
+  total?: number;
+  matches: readonly FhirResource[];
+  includes: readonly FhirResource[];
+  self: string;
+  next?: string;
+  subsetted: boolean;
+}
+
+/** `fullUrl` of a resource: the API's canonical base, never the address the request came to. */
+export const fullUrlOf = (base: string, r: FhirResource): string => `${base}/fhir/${r.resourceType}/${r.id}`;
+
+export function searchset(base: string, page: BundlePage): Record<string, unknown> {
+  const entry = (r: FhirResource, mode: 'match' | 'include') => ({ fullUrl: fullUrlOf(base, r), resource: r, search: { mode } });
+  const entries = [...page.matches.map((r) => entry(r, 'match')), ...page.includes.map((r) => entry(r, 'include'))];
+  return {
+    resourceType: 'Bundle',
+    ...(page.subsetted ? { meta: { tag: [SUBSETTED] } } : {}),
+    type: 'searchset',
+    ...(page.total === undefined ? {} : { total: page.total }),
+    link: [{ relation: 'self', url: page.self }, ...(page.next === undefined ? [] : [{ relation: 'next', url: page.next }])],
+    ...(entries.length === 0 ? {} : { entry: entries }),
+  };
+}
+
+/** A search link: the API's canonical path with the parameters given, encoded. */
+export function searchLink(base: string, type: string, params: readonly [string, string][]): string {
+  const query = new URLSearchParams(params as [string, string][]).toString();
+  return `${base}/fhir/${type}${query === '' ? '' : `?${query}`}`;
+}

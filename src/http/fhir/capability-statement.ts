@@ -1,0 +1,61 @@
+/**
+ * `GET /fhir/metadata` (docs/fhir-api.md#discovery): FHIR 4.0.1, JSON, the SMART-on-FHIR security
+ * service, and every type served with its interactions, search parameters and includes, derived
+ * from the same tables the searches run on, so it cannot claim what the API does not do.
+ */
+import { searchOf, type FhirType } from '../../domain/fhir/search-parameters.js';
+import type { TypeServing } from './fhir-api.js';
+
+const COMPARTMENT_PATIENT = 'patient';
+
+function searchParams(type: FhirType): { name: string; type: string }[] {
+  const def = searchOf(type);
+  const out = [{ name: '_id', type: 'token' }];
+  if (type === 'Patient') out.push({ name: 'identifier', type: 'token' });
+  else out.push({ name: COMPARTMENT_PATIENT, type: 'reference' });
+  if (def.date !== undefined) out.push({ name: def.date.param, type: 'date' });
+  for (const name of Object.keys(def.tokens ?? {})) if (name !== 'identifier') out.push({ name, type: 'token' });
+  for (const name of Object.keys(def.references ?? {})) if (name !== COMPARTMENT_PATIENT) out.push({ name, type: 'reference' });
+  return out;
+}
+
+/** `Type:param` of every reference parameter of `type`: the includes it takes. */
+const includesOf = (type: FhirType): string[] => Object.keys(searchOf(type).references ?? {}).map((p) => `${type}:${p}`);
+
+/** The revincludes a search of `type` takes: every reference parameter of another served type. */
+const revIncludesOf = (served: readonly TypeServing[]): string[] =>
+  served.flatMap((s) => includesOf(s.type)).filter((inc) => !inc.endsWith(':patient'));
+
+export function capabilityStatement(served: readonly TypeServing[], base: string, smartConfiguration: string, now: Date): Record<string, unknown> {
+  const revIncludes = revIncludesOf(served);
+  return {
+    resourceType: 'CapabilityStatement',
+    status: 'active',
+    date: now.toISOString().slice(0, 10),
+    kind: 'instance',
+    software: { name: 'Patient Data Access Service' },
+    implementation: { description: 'The patient\'s record as FHIR R4, read-only', url: `${base}/fhir` },
+    fhirVersion: '4.0.1',
+    format: ['json', 'application/fhir+json'],
+    rest: [{
+      mode: 'server',
+      security: {
+        cors: true,
+        service: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/restful-security-service', code: 'SMART-on-FHIR' }] }],
+        extension: [{
+          url: 'http://fhir-registry.smarthealthit.org/StructureDefinition/oauth-uris',
+          extension: [{ url: 'token', valueUri: `${smartConfiguration}#token_endpoint` }],
+        }],
+        description: `SMART App Launch: the endpoints are in ${smartConfiguration}.`,
+      },
+      resource: served.map((s) => ({
+        type: s.type,
+        interaction: [{ code: 'read' }, { code: 'search-type' }],
+        searchParam: searchParams(s.type),
+        ...(includesOf(s.type).length === 0 ? {} : { searchInclude: includesOf(s.type) }),
+        ...(revIncludes.length === 0 ? {} : { searchRevInclude: revIncludes }),
+      })),
+      searchParam: [{ name: '_id', type: 'token' }, { name: '_count', type: 'number' }],
+    }],
+  };
+}

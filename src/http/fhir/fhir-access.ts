@@ -1,0 +1,54 @@
+/**
+ * Who a FHIR request may read, decided on every request (docs/fhir-api.md#scopes): the token's
+ * SMART scopes (and the API's own scope of each read) for the type, and the patient, through the
+ * same access policy as every COS read (delegation checked now, protected identity, audit).
+ */
+import type { FastifyRequest } from 'fastify';
+import { grantsFor, smartGrants, type Grant, type Interaction, type ScopeContext } from '../../domain/fhir/smart-scopes.js';
+import type { ReadName } from '../../domain/operations/table.js';
+import { ApiError } from '../api-error.js';
+import { cosScopeOf, type FhirApi } from './fhir-api.js';
+
+/** The grants of the request's token: SMART scopes as written, and each read's own scope as a `user/` (or, for a client, `system/`) grant of its types. */
+export function grantsOf(request: FastifyRequest, api: FhirApi, readsOfType: (read: ReadName) => readonly string[]): Grant[] {
+  const token = request.token;
+  if (token === undefined) return [];
+  const written = token.grantedScopes ?? token.scopes;
+  const grants = smartGrants(written);
+  const context: ScopeContext = token.personId === undefined ? 'system' : 'user';
+  for (const read of Object.keys(api.forms) as ReadName[]) {
+    if (!written.has(cosScopeOf(read))) continue;
+    for (const type of readsOfType(read)) grants.push({ context, type, interactions: new Set<Interaction>(['read', 'search']) });
+  }
+  return grants;
+}
+
+/** The launch patient of a person token: the `smart_patient` the user picked, else the person. */
+export function launchPatientOf(request: FastifyRequest, api: FhirApi): string | undefined {
+  const token = request.token;
+  if (token?.personId === undefined) return undefined;
+  if (token.smartPatient === undefined) return token.personId;
+  const picked = api.ids.identityNumberOf(token.smartPatient);
+  // A picked patient this service's key did not make names nobody: refused below, never the person instead.
+  if (picked === undefined) throw new ApiError(403, 'The token\'s smart_patient is not a Patient id of this service: launch the app again.');
+  return picked;
+}
+
+/** The scope contexts that may reach `patient` for this request's token. */
+export function contextsFor(request: FastifyRequest, api: FhirApi, patient: string): ScopeContext[] {
+  const token = request.token;
+  if (token?.personId === undefined) return ['system'];
+  return patient === launchPatientOf(request, api) ? ['patient', 'user'] : ['user'];
+}
+
+/** The grants allowing `interaction` on `type` for `patient`; 403 naming the scope to ask for when none does. */
+export function requireGrants(grants: readonly Grant[], type: string, interaction: Interaction, contexts: readonly ScopeContext[]): Grant[] {
+  const allowed = grantsFor(grants, type, interaction, contexts);
+  if (allowed.length === 0) {
+    const scope = `${contexts[0] ?? 'patient'}/${type}.${interaction === 'read' ? 'r' : 's'}`;
+    throw new ApiError(403, `The token's scopes do not allow ${interaction === 'read' ? 'reading' : 'searching'} ${type} for this patient: ask for ${scope} (or ${contexts[0] ?? 'patient'}/${type}.read).`, {
+      'www-authenticate': `Bearer error="insufficient_scope", scope="${scope}"`,
+    });
+  }
+  return allowed;
+}

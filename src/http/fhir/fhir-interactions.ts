@@ -1,0 +1,162 @@
+/**
+ * The two interactions of the FHIR API (docs/fhir-api.md#interactions): search and read by id,
+ * for every type served, over the patient's released records. Each decides scopes and patient
+ * first; the records are read (and the access audited) only for a caller who may see them.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { included, matchesQuery, sortMatches, type IncludeSpec } from '../../domain/fhir/resource-search.js';
+import { REFERENCED_TYPES, type FhirType } from '../../domain/fhir/search-parameters.js';
+import { grantsFor, passesCategory, type Grant, type ScopeContext } from '../../domain/fhir/smart-scopes.js';
+import { DomainError } from '../../domain/errors.js';
+import type { ReadName } from '../../domain/operations/table.js';
+import type { FhirForm, FhirResource } from '../../reads/as-fhir.js';
+import { ApiError } from '../api-error.js';
+import { noteWithheld } from '../release-header.js';
+import type { RouteDependencies } from '../routes/dependencies.js';
+import { searchLink, searchset } from './bundle.js';
+import { contextsFor, grantsOf, launchPatientOf, requireGrants } from './fhir-access.js';
+import { servedTypes, type FhirApi, type TypeServing } from './fhir-api.js';
+import { patientResources } from './patient-records.js';
+import { patientNumberOf, patientsOf } from './patients-of-request.js';
+import type { FhirSearch } from './search-query.js';
+
+const categoriesOf = (r: FhirResource): { system?: string; code?: string }[] => {
+  const category = r.category as unknown;
+  const concepts = Array.isArray(category) ? category : category === undefined ? [] : [category];
+  return concepts.flatMap((c: { coding?: { system?: string; code?: string }[] }) => c.coding ?? []);
+};
+
+const notFound = (type: string): ApiError => new ApiError(404, `No ${type} with this id is readable with this token: search ${type}?patient=… for the ids.`);
+
+export class FhirInteractions {
+  private readonly served: ReadonlyMap<string, TypeServing>;
+
+  constructor(private readonly deps: RouteDependencies, private readonly api: FhirApi) {
+    this.served = new Map(servedTypes(api.forms).map((s) => [s.type, s]));
+  }
+
+  servedTypes(): TypeServing[] {
+    return [...this.served.values()];
+  }
+
+  private readonly typesOfRead = (read: ReadName): readonly string[] => (this.api.forms[read] as FhirForm<ReadName> | undefined)?.types ?? [];
+
+  /** The reads this request may take records of `type` from, for one patient's contexts. */
+  private readsFor(type: FhirType, grants: readonly Grant[], contexts: readonly ScopeContext[], interaction: 'read' | 'search'): ReadName[] {
+    const serving = this.served.get(type);
+    if (serving === undefined) throw new ApiError(404, `This API does not serve ${type}: GET /fhir/metadata lists the types it does.`);
+    if (!serving.referenced) {
+      requireGrants(grants, type, interaction, contexts);
+      return serving.reads;
+    }
+    // A referenced type is readable with any scope that reaches a record referencing it.
+    const reads = serving.reads.filter((read) => this.typesOfRead(read).some((t) =>
+      grantsFor(grants, t, 'read', contexts).length > 0 || grantsFor(grants, t, 'search', contexts).length > 0));
+    if (reads.length === 0) requireGrants(grants, type, interaction, contexts);
+    return reads;
+  }
+
+  /** Whether an included resource may be shown: a referenced type, or one the token is granted, within its category restriction. */
+  private mayInclude(r: FhirResource, grants: readonly Grant[], contexts: readonly ScopeContext[]): boolean {
+    if (REFERENCED_TYPES.has(r.resourceType as FhirType)) return true;
+    const allowed = [...grantsFor(grants, r.resourceType, 'search', contexts), ...grantsFor(grants, r.resourceType, 'read', contexts)];
+    return allowed.length > 0 && passesCategory(allowed, categoriesOf(r));
+  }
+
+  async search(request: FastifyRequest, reply: FastifyReply, search: FhirSearch): Promise<Record<string, unknown>> {
+    const grants = grantsOf(request, this.api, this.typesOfRead);
+    const { patients, listing } = await patientsOf(request, this.deps, this.api, search, grants);
+    const matches: FhirResource[] = [];
+    const all: FhirResource[] = [];
+    let withheld = 0;
+    for (const patient of patients) {
+      const contexts = contextsFor(request, this.api, patient);
+      if (listing && grantsFor(grants, search.type, 'search', contexts).length === 0) continue;
+      const reads = this.readsFor(search.type, grants, contexts, 'search');
+      const typeGrants = REFERENCED_TYPES.has(search.type) ? [] : grantsFor(grants, search.type, 'search', contexts);
+      let found;
+      try {
+        found = await patientResources(request, this.deps, this.api, patient, reads);
+      } catch (err) {
+        if (listing && err instanceof DomainError && err.code === 'ACCESS_DENIED') continue;
+        throw err;
+      }
+      withheld += found.withheld;
+      const query = { type: search.type, dates: search.dates, tokens: search.tokens, ...(search.ids === undefined ? {} : { ids: search.ids }) };
+      const mine = found.resources.filter((r) => matchesQuery(r, query, this.deps.zone) && (typeGrants.length === 0 || passesCategory(typeGrants, categoriesOf(r))));
+      matches.push(...mine);
+      all.push(...found.resources.filter((r) => this.mayInclude(r, grants, contexts)));
+    }
+    return this.page(request, reply, search, sortMatches(matches, search.type, this.deps.zone), all, withheld, patients);
+  }
+
+  private page(request: FastifyRequest, reply: FastifyReply, search: FhirSearch, matches: FhirResource[], all: FhirResource[], withheld: number, patients: string[]): Record<string, unknown> {
+    const binding = cursorBinding(request, patients, search);
+    const offset = search.cursor === undefined ? 0 : this.api.ids.openOffset(search.cursor, binding);
+    if (offset === undefined) throw new ApiError(400, 'Search parameter _cursor was changed or belongs to another search: follow the next link as given, or search again without _cursor.');
+    const onPage = search.count === 0 ? [] : matches.slice(offset, offset + search.count);
+    const more = search.count > 0 && offset + search.count < matches.length;
+    const base = this.api.publicBaseUrl;
+    noteWithheld(request, reply, withheld);
+    return searchset(base, {
+      total: matches.length,
+      matches: onPage,
+      includes: included(onPage, all, search.includes, search.revincludes as IncludeSpec[]),
+      self: searchLink(base, search.type, [...search.linkParams, ...(offset === 0 ? [] : [['_cursor', search.cursor ?? ''] as [string, string]])]),
+      ...(more ? { next: searchLink(base, search.type, [...search.linkParams, ['_cursor', this.api.ids.sealOffset(offset + search.count, binding)]]) } : {}),
+      subsetted: withheld > 0,
+    });
+  }
+
+  async read(request: FastifyRequest, reply: FastifyReply, type: FhirType, id: string, patientParam: string | undefined): Promise<FhirResource> {
+    const grants = grantsOf(request, this.api, this.typesOfRead);
+    const candidates = await this.readCandidates(request, type, id, patientParam, grants);
+    for (const patient of candidates) {
+      const contexts = contextsFor(request, this.api, patient);
+      let reads: ReadName[];
+      try {
+        reads = this.readsFor(type, grants, contexts, 'read');
+      } catch (err) {
+        // The launch patient's refusal names the scope to ask for; another candidate's is just not a match.
+        if (patient === candidates[0]) throw err;
+        continue;
+      }
+      try {
+        const found = await patientResources(request, this.deps, this.api, patient, reads);
+        const resource = found.resources.find((r) => r.resourceType === type && r.id === id);
+        const typeGrants = REFERENCED_TYPES.has(type) ? [] : grantsFor(grants, type, 'read', contexts);
+        if (resource !== undefined && (typeGrants.length === 0 || passesCategory(typeGrants, categoriesOf(resource)))) {
+          noteWithheld(request, reply, 0);
+          return resource;
+        }
+      } catch (err) {
+        if (!(err instanceof DomainError && err.code === 'ACCESS_DENIED')) throw err;
+      }
+    }
+    // Withheld, someone else's, or no such record: the same answer.
+    throw notFound(type);
+  }
+
+  private async readCandidates(request: FastifyRequest, type: FhirType, id: string, patientParam: string | undefined, grants: readonly Grant[]): Promise<string[]> {
+    if (type === 'Patient') {
+      const number = this.api.ids.identityNumberOf(id);
+      if (number === undefined) throw notFound(type);
+      return [number];
+    }
+    if (patientParam !== undefined) return [patientNumberOf(this.api, patientParam.replace(/^Patient\//, ''))];
+    const personId = request.token?.personId;
+    if (personId === undefined) {
+      throw new ApiError(400, `A client token's read names the patient: GET /fhir/${type}/<id>?patient=Patient/<id>, or search ${type}?_id=<id>&patient=Patient/<id>.`);
+    }
+    const launch = launchPatientOf(request, this.api) as string;
+    const userWide = grants.some((g) => g.context === 'user');
+    return userWide ? [...new Set([launch, ...await this.deps.accessPolicy.peopleFor(personId)])] : [launch];
+  }
+}
+
+/** What a page cursor is bound to: the caller, the patients and the query (never the cursor itself). */
+function cursorBinding(request: FastifyRequest, patients: readonly string[], search: FhirSearch): string {
+  const token = request.token;
+  const identifier = search.identifier === undefined ? '' : `${search.identifier.system ?? ''}|${search.identifier.code}`;
+  return JSON.stringify([token?.issuer, token?.subject, token?.smartPatient ?? '', patients, search.type, search.linkParams, identifier]);
+}

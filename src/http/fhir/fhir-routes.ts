@@ -1,0 +1,98 @@
+/**
+ * The FHIR R4 API's routes (docs/fhir-api.md), registered under each prefix (`/fhir` and the vendor's
+ * `/api/open/fhir`): discovery open to anyone, then per type served a search (GET, and POST
+ * `_search` with a form body), a read by id, HEAD like GET, and 405 for any other method. Every data
+ * route names the operation it is audited under and answers errors as an OperationOutcome.
+ */
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FhirType } from '../../domain/fhir/search-parameters.js';
+import type { OperationName } from '../../domain/operations/table.js';
+import { ApiError } from '../api-error.js';
+import type { RouteDependencies } from '../routes/dependencies.js';
+import { auditEventSearch } from './audit-events.js';
+import { capabilityStatement } from './capability-statement.js';
+import type { FhirApi, TypeServing } from './fhir-api.js';
+import { answerType } from './fhir-format.js';
+import { FhirInteractions } from './fhir-interactions.js';
+import { parseSearch } from './search-query.js';
+import { smartConfiguration } from './smart-configuration.js';
+
+const FHIR_ID = /^[A-Za-z0-9\-.]{1,64}$/;
+const MAX_FORM_BYTES = 16 * 1024;
+
+/** The parameters of a request in the order given: the query string, then a `_search` form body. */
+function paramsOf(request: FastifyRequest): [string, string][] {
+  const query = request.url.indexOf('?');
+  const fromUrl = query < 0 ? [] : [...new URLSearchParams(request.url.slice(query + 1))];
+  const body = typeof request.body === 'string' ? [...new URLSearchParams(request.body)] : [];
+  return [...fromUrl, ...body];
+}
+
+const single = (params: readonly [string, string][], name: string): string | undefined => params.find(([n]) => n === name)?.[1];
+
+function send(request: FastifyRequest, reply: FastifyReply, body: unknown, format: string | undefined): FastifyReply {
+  const untyped: FastifyReply = reply;
+  return untyped.type(answerType(request, format)).send(JSON.stringify(body));
+}
+
+/** The operation a type's records are audited and shown in the access log under: its first read's (the access log's for AuditEvent). */
+function operationOfType(serving: TypeServing): OperationName {
+  if (serving.type === 'AuditEvent') return 'getAccessLog';
+  const [first] = serving.reads;
+  if (first === undefined) throw new Error(`no read serves ${serving.type}`);
+  return first;
+}
+
+export interface FhirRouteOptions {
+  deps: RouteDependencies;
+  api: FhirApi;
+  /** The clock the CapabilityStatement's date is read from. */
+  now: () => number;
+}
+
+export const fhirRoutes: FastifyPluginAsync<FhirRouteOptions> = async (app: FastifyInstance, { deps, api, now }) => {
+  const interactions = new FhirInteractions(deps, api);
+  const served = interactions.servedTypes();
+  const open = { open: true, errorShape: 'fhir' } as const;
+  const scopes = ['patient/*.read', 'user/*.read', 'system/*.read', ...served.flatMap((s) => [`patient/${s.type}.rs`, `user/${s.type}.rs`, `system/${s.type}.rs`])];
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: MAX_FORM_BYTES }, (_request, body, done) => done(null, body));
+
+  const discovery = (document: () => unknown) => async (request: FastifyRequest, reply: FastifyReply) => {
+    // Discovery is public, for any web app's origin (SMART App Launch 2, §2.1).
+    reply.header('access-control-allow-origin', '*');
+    return send(request, reply, document(), single(paramsOf(request), '_format'));
+  };
+  const smartUrl = `${api.publicBaseUrl}/fhir/.well-known/smart-configuration`;
+  app.get('/metadata', { config: open }, discovery(() => capabilityStatement(served, api.publicBaseUrl, smartUrl, new Date(now()))));
+  app.get('/.well-known/smart-configuration', { config: open }, discovery(() => smartConfiguration(api.smart, scopes)));
+
+  for (const serving of served) {
+    const type: FhirType = serving.type;
+    const config = { operation: operationOfType(serving), errorShape: 'fhir', fhir: true } as const;
+    const search = async (request: FastifyRequest, reply: FastifyReply) => {
+      const params = paramsOf(request);
+      const strict = /(^|[;,\s])handling=strict\b/.test(String(request.headers.prefer ?? ''));
+      const format = single(params, '_format');
+      answerType(request, format);
+      const parsed = parseSearch(type, params, deps.zone, strict);
+      const bundle = type === 'AuditEvent' ? await auditEventSearch(request, reply, deps, api, parsed) : await interactions.search(request, reply, parsed);
+      return send(request, reply, bundle, format);
+    };
+    app.get(`/${type}`, { config }, search);
+    app.post(`/${type}/_search`, { config }, search);
+    app.get(`/${type}/:id`, { config }, async (request, reply) => {
+      const { id } = request.params as { id: string };
+      const params = paramsOf(request);
+      const format = single(params, '_format');
+      answerType(request, format);
+      if (type === 'AuditEvent') throw new ApiError(405, 'AuditEvents are searched, not read by id: GET /fhir/AuditEvent?patient=Patient/<id>.', { allow: '' });
+      if (!FHIR_ID.test(id)) throw new ApiError(400, `A ${type} id is 1 to 64 letters, digits, '-' or '.': take it from a search's entries.`);
+      return send(request, reply, await interactions.read(request, reply, type, id, single(params, 'patient')), format);
+    });
+    const notAllowed = (allow: string) => async () => {
+      throw new ApiError(405, `This API is read-only: ${allow} only.`, { allow });
+    };
+    app.route({ method: ['PUT', 'PATCH', 'DELETE', 'POST'], url: `/${type}/:id`, config, handler: notAllowed('GET, HEAD') });
+    app.route({ method: ['PUT', 'PATCH', 'DELETE', 'POST'], url: `/${type}`, config, handler: notAllowed('GET, HEAD') });
+  }
+};

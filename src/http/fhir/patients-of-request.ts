@@ -1,0 +1,70 @@
+/**
+ * Which patient(s) a FHIR request is about (docs/fhir-api.md#search): the `patient` parameter,
+ * a Patient search's `identifier` or `_id`, else the token's launch patient; a client token must
+ * name one. A Patient id this service's key did not make is refused as any patient one may not
+ * act for, so nobody can probe which ids exist.
+ */
+import type { FastifyRequest } from 'fastify';
+import { grantsFor, type Grant } from '../../domain/fhir/smart-scopes.js';
+import { parsePersonalIdentityNumber } from '../../domain/identity/personal-identity-number.js';
+import { ApiError } from '../api-error.js';
+import type { RouteDependencies } from '../routes/dependencies.js';
+import { launchPatientOf } from './fhir-access.js';
+import type { FhirApi } from './fhir-api.js';
+import type { FhirSearch } from './search-query.js';
+
+const PERSON_NUMBER_SYSTEMS: ReadonlySet<string> = new Set([
+  'http://electronichealth.se/identifier/personnummer', 'urn:oid:1.2.752.129.2.1.3.1',
+  'http://electronichealth.se/identifier/samordningsnummer', 'urn:oid:1.2.752.129.2.1.3.3',
+]);
+
+export const NOT_ALLOWED = 'Access to the requested patient is not allowed.';
+const notAllowed = (): ApiError => new ApiError(403, NOT_ALLOWED);
+
+/** The identity number of a Patient id; 403 for an id this service did not make. */
+export function patientNumberOf(api: FhirApi, id: string): string {
+  const number = api.ids.identityNumberOf(id);
+  if (number === undefined) throw notAllowed();
+  return number;
+}
+
+function byIdentifier(search: FhirSearch): string {
+  const { identifier } = search;
+  if (identifier?.system === undefined || !PERSON_NUMBER_SYSTEMS.has(identifier.system)) {
+    throw new ApiError(400, 'Search parameter identifier must be <system>|<number> with the personnummer or samordningsnummer system, e.g. identifier=http://electronichealth.se/identifier/personnummer|<12 digits>.');
+  }
+  const number = parsePersonalIdentityNumber(identifier.code);
+  if (number === undefined) throw new ApiError(400, 'Search parameter identifier must end in a valid 12-digit identity number.');
+  return number;
+}
+
+export interface RequestPatients {
+  patients: string[];
+  /** Several patients were listed (`user/` Patient search): one a caller may no longer act for is left out, not refused. */
+  listing: boolean;
+}
+
+export async function patientsOf(request: FastifyRequest, deps: RouteDependencies, api: FhirApi, search: FhirSearch, grants: readonly Grant[]): Promise<RequestPatients> {
+  const personId = request.token?.personId;
+  if (search.type === 'Patient') {
+    if (search.identifier !== undefined) return { patients: [byIdentifier(search)], listing: false };
+    if (search.ids !== undefined) {
+      const numbers = [...search.ids].map((id) => api.ids.identityNumberOf(id)).filter((n): n is string => n !== undefined);
+      return { patients: [...new Set(numbers)], listing: true };
+    }
+  } else if (search.patient !== undefined) {
+    return { patients: [patientNumberOf(api, search.patient)], listing: false };
+  }
+  if (personId === undefined) {
+    throw new ApiError(400, search.type === 'Patient'
+      ? 'A client token\'s Patient search names the patient: identifier=<system>|<number> or _id=<Patient id>.'
+      : `A client token's search names the patient: ${search.type}?patient=Patient/<id>, the id a Patient search by identifier gives.`);
+  }
+  const launch = launchPatientOf(request, api) as string;
+  // GET Patient under user/ scopes lists everyone the user may act for; under patient/ scopes the launch patient.
+  if (search.type === 'Patient' && grantsFor(grants, 'Patient', 'search', ['user']).length > 0) {
+    const people = await deps.accessPolicy.peopleFor(personId);
+    return { patients: [...new Set([launch, ...people])], listing: true };
+  }
+  return { patients: [launch], listing: false };
+}
