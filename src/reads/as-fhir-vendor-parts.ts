@@ -20,13 +20,21 @@ export interface PlainIi {
 export const recordIdOf = (ii: PlainIi | undefined): RecordId | undefined =>
   (ii?.root === undefined || ii.extension === undefined ? undefined : { root: ii.root, extension: ii.extension });
 
+/** A record id Own made from a FHIR logical id: `{FHIR_ID_ROOT, "<Type>/<id>"}` (docs/upstream-fhir.md#rules-the-mapping-tables-use). */
+export const madeFromLogicalId = (id: RecordId, ctx: AsFhirContext): boolean =>
+  id.root === ctx.idRoot && /^[A-Za-z]+\/[A-Za-z0-9\-.]{1,64}$/.test(id.extension);
+
 /**
- * The id a record's resource is made from (`ctx.idOf(type, …)`): the record id, else (a legacy
- * record without one) the record itself, which the context turns into a digest, stable for the same
- * record and naming no one: every resource needs an id.
+ * The id a record's resource is made from (`ctx.idOf(type, …)`): the first of `ids` that names
+ * something, where a record id made from a FHIR logical id comes first. Callers
+ * list the record's own id (`rcId`) before the extract's `ehrId`, because a legacy document's `ehrId`
+ * names the patient's whole record, the same for every extract. Without any, the record itself,
+ * which the context turns into a digest, stable for the same record and naming no one.
  */
-export const recordKeyOf = (type: string, id: PlainIi | undefined, whole: object, ctx: AsFhirContext): RecordId =>
-  recordIdOf(id) ?? { root: ctx.idRoot, extension: `${type}#${JSON.stringify(whole)}` };
+export function recordKeyOf(type: string, ids: readonly (PlainIi | undefined)[], whole: object, ctx: AsFhirContext): RecordId {
+  const named = ids.map(recordIdOf).filter((id): id is RecordId => id !== undefined);
+  return named.find((id) => madeFromLogicalId(id, ctx)) ?? named[0] ?? { root: ctx.idRoot, extension: `${type}#${JSON.stringify(whole)}` };
+}
 
 /** `meta` of a record's resource: its version time and secrecy levels, absent when it has neither. */
 export function metaOf(version: { value?: string } | undefined, levels: readonly string[] | undefined, zone: string) {

@@ -5,7 +5,7 @@
 import type { AttentionSignalEhrExtract } from './answer.js';
 import type { AsFhirContext } from '../as-fhir.js';
 import type { WrittenResources } from '../as-fhir-parties.js';
-import { metaOf, recordIdOf, recordKeyOf, vendorStaff, type PlainIi } from '../as-fhir-vendor-parts.js';
+import { metaOf, recordKeyOf, vendorStaff, type PlainIi } from '../as-fhir-vendor-parts.js';
 
 export type SignalExtract = AttentionSignalEhrExtract;
 type CareProvider = SignalExtract['CareProviders']['CareProvider'][number];
@@ -16,7 +16,7 @@ type CareProvider = SignalExtract['CareProviders']['CareProvider'][number];
  * FHIR is Own, the record id made from the logical id (docs/upstream-fhir.md §1.9).
  */
 export const signalId = (type: string, e: SignalExtract, ctx: AsFhirContext): string =>
-  ctx.idOf(type, recordIdOf(e.AttentionSignal?.RcId) ?? recordKeyOf(type, e.ehr_id, e, ctx));
+  ctx.idOf(type, recordKeyOf(type, [e.AttentionSignal?.RcId, e.ehr_id], e, ctx));
 
 /** `meta.lastUpdated` is TS(SignalVersionDateTime) backwards; a signal has no secrecy level. */
 export const signalMeta = (e: SignalExtract, ctx: AsFhirContext) => metaOf(e.AttentionSignal?.SignalVersionDateTime, undefined, ctx.zone);

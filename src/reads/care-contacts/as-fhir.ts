@@ -9,6 +9,7 @@ import type { ContactEhrExtract } from '../../domain/records/index.js';
 import type { AsFhirContext, FhirForm, FhirResource, RecordId } from '../as-fhir.js';
 import { fhirOnly, reference, securityLabels } from '../as-fhir-common.js';
 import { fhirInstant, logicalIdOf, textConcept, UNKNOWN } from '../as-fhir-datatypes.js';
+import { madeFromLogicalId, recordKeyOf } from '../as-fhir-vendor-parts.js';
 import { encounterOf } from '../as-fhir-encounter.js';
 import { WrittenResources } from '../as-fhir-parties.js';
 import { careProviderOf, performingUnitFacts, type UnitsByHsaId } from './as-fhir-parties.js';
@@ -41,12 +42,16 @@ function classOf(category: string | undefined) {
 const recordIdOf = (ii: ContactEhrExtract['ehrId']): RecordId | undefined =>
   (ii?.root === undefined || ii.extension === undefined ? undefined : { root: ii.root, extension: ii.extension });
 
-/** The Encounter's id: from `ehrId` (Own), else the contact's internal id, else a digest of the extract itself. */
+/**
+ * The Encounter's id: from `ehrId` where it was made from a logical id (Own), else the contact's
+ * own ids (a legacy `ehrId` names the patient's whole record), else a digest of the extract itself.
+ */
 function encounterId(e: ContactEhrExtract, ctx: AsFhirContext): string {
   const ehrId = recordIdOf(e.ehrId);
-  if (ehrId !== undefined) return ctx.idOf('Encounter', ehrId);
+  if (ehrId !== undefined && madeFromLogicalId(ehrId, ctx)) return ctx.idOf('Encounter', ehrId);
   const internal = e.contact?.contactInternalID;
-  return internal !== undefined ? logicalIdOf('Encounter', internal, ctx) : ctx.idOf('Encounter', { root: ctx.idRoot, extension: `Encounter|${JSON.stringify(e)}` });
+  if (internal !== undefined) return logicalIdOf('Encounter', internal, ctx);
+  return ctx.idOf('Encounter', recordKeyOf('Encounter', [e.contact?.rcId], e, ctx));
 }
 
 /** The room and the bed, each a Location of its physical type, named as the record names it, at the contact's unit. */

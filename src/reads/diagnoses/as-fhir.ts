@@ -73,7 +73,7 @@ function staff(providers: readonly CareProvider[], out: WrittenResources, ctx: A
 function diagnosis(e: DiagnosisEhrExtract, out: WrittenResources, ctx: AsFhirContext): FhirResource[] {
   const m = e.diagnosisMetaData;
   const d = e.diagnoses?.diagnosis[0];
-  const key = recordKeyOf('Condition', e.ehrId, e, ctx);
+  const key = recordKeyOf('Condition', [d?.rcId, e.ehrId], e, ctx);
   const c = e.hCMContact;
   const encounter = c === undefined ? undefined : contactEncounter(c, key, c.contactSecrecyLevels.secrecyLevel,
     { hsaId: e.careUnit?.unitID?.extension, headHsaId: e.headCareProviderUnit?.unitID?.extension }, out, ctx);

@@ -86,7 +86,7 @@ function performingUnit(e: ChemistryReportEhrExtract) {
 
 function report(e: ChemistryReportEhrExtract, out: WrittenResources, ctx: AsFhirContext): FhirResource[] {
   const r = e.report;
-  const key = recordKeyOf('DiagnosticReport', e.ehrId, e, ctx);
+  const key = recordKeyOf('DiagnosticReport', [r?.rcId, e.ehrId], e, ctx);
   const attesters = new Attesters(e.attestingCareProviders.attestingCareProvider, key, out, ctx);
   const unit = performingUnit(e);
   const performer = unit.hsaId === undefined && unit.internalId === undefined ? undefined : out.unit(unit, ctx);
