@@ -3,7 +3,7 @@
  * (core 1) reads one document for a few seconds, then a summary of the profile: self time by
  * package / source folder and the heaviest functions.
  *
- *   node --import tsx bench/profile.ts [small|large] [--xml-http] [--seconds N] [--alloc|--promoted] [--rate N]
+ *   node --import tsx bench/profile.ts [small|large|fhir] [--xml-http] [--seconds N] [--alloc|--promoted] [--rate N]
  *   node --import tsx bench/profile.ts some.cpuprofile      (only the summary)
  *
  * With --alloc it samples allocations instead (bench/alloc-probe.mjs, collected objects included,
@@ -35,7 +35,9 @@ interface ProfileNode {
 interface Profile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }
 
 const argv = process.argv.slice(2);
-const which = argv.includes('large') ? 'large' : 'small';
+const which = argv.includes('large') ? 'large' : argv.includes('fhir') ? 'fhir' : 'small';
+/** `fhir`: Tolvan's journal as the FHIR API's Composition search (bench/run.ts part 10). */
+const FHIR_PATIENT = '191212121212';
 const viaHttp = argv.includes('--xml-http');
 const secondsAt = argv.indexOf('--seconds');
 const SECONDS = secondsAt >= 0 ? Number(argv[secondsAt + 1]) : 8;
@@ -135,7 +137,9 @@ async function main(): Promise<void> {
   const key = randomBytes(24).toString('hex');
   const headers = {
     'ocp-apim-subscription-key': key,
-    authorization: `Bearer ${await issuer.sign(BENCH_PATIENT, 'user/JournalNote-read user/MedicationPrescription-read')}`,
+    authorization: `Bearer ${which === 'fhir'
+      ? await issuer.sign(FHIR_PATIENT, 'patient/Composition.rs')
+      : await issuer.sign(BENCH_PATIENT, 'user/JournalNote-read user/MedicationPrescription-read')}`,
   };
   const profiles = path.join(ROOT, 'profiles');
   mkdirSync(profiles, { recursive: true });
@@ -169,7 +173,7 @@ async function main(): Promise<void> {
   });
   const origin = `http://127.0.0.1:${port}`;
   await waitFor('service', async () => (await request(`${origin}/health/live`)).statusCode === 200);
-  const url = origin + (which === 'large' ? '/patients/journalnotes/' : '/patients/medications/');
+  const url = origin + (which === 'large' ? '/patients/journalnotes/' : which === 'fhir' ? '/fhir/Composition' : '/patients/medications/');
   const connections = which === 'large' ? Number(process.env.BENCH_PROFILE_CONNECTIONS ?? 10) : 50;
   if (ALLOC) {
     await autocannon({ url, connections, duration: WARMUP_SECONDS, headers });

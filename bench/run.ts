@@ -24,6 +24,8 @@
  *      one-page one, one connection each (bench/fhir.ts; `--only fhir`, scenarios 8b, 8c); and three
  *      connections reading diagnoses whose Condition search a proxy answers with pages of ~3.9 MiB,
  *      peak RSS and the event loop's longest stretch (issue 34 item 5, bench/fhir-large-pages.ts; 8d)
+ *  10. the FHIR API (issue 36): one journal as the COS read and as a Composition search, same run
+ *      (`--only fhir-api`, scenarios 10a, 10b).
  *   9. slow readers (issue 34 item 4): 40 connections ask for the ~9 MiB journal over xml-http and never
  *      read it, at once (9a) and one after another (9b); peak RSS beside one such read alone, and when
  *      the service cut each connection (bench/slow-reader.ts; `--only slow-reader`, scenarios 9a, 9b;
@@ -339,6 +341,32 @@ async function measureLargePages(
 
 type FhirBench = Awaited<ReturnType<typeof startFhirBench>>;
 
+/** Tolvan's journal (~20 KB as the COS API answers it): the read of part 10, both doors. */
+const FHIR_API_PATIENT = '191212121212';
+const COS_JOURNAL = '/patients/journalnotes/';
+const FHIR_JOURNAL = '/fhir/Composition';
+
+/**
+ * Scenarios 10a/10b (issue 36): one journal read as the COS API answers it and as the FHIR API's
+ * Composition search, on the embedded EHR in one process, 50 connections each; the target is FHIR
+ * at most 1.5 times the COS read's CPU per request.
+ */
+async function measureFhirApi(targets: Target[], serviceEnv: ServiceEnv, key: string, issuer: BenchIssuer, closed: ClosedLoopResult[]): Promise<void> {
+  const service = await startService(targets, 'service-fhir-api', serviceEnv('fhir-api'));
+  const token = await issuer.sign(FHIR_API_PATIENT, 'user/JournalNote-read patient/Composition.rs', { client_id: 'bench-app' });
+  const headers = { 'ocp-apim-subscription-key': key, authorization: `Bearer ${token}` };
+  const cos = await request(service.origin + COS_JOURNAL, { headers });
+  const cosBytes = (await cos.body.arrayBuffer()).byteLength;
+  const fhir = await request(service.origin + FHIR_JOURNAL, { headers });
+  const bundle = await fhir.body.json() as { total?: number };
+  if (cos.statusCode !== 200 || fhir.statusCode !== 200 || (bundle.total ?? 0) === 0) throw new Error(`10: the journal answered ${cos.statusCode} / ${fhir.statusCode} (${bundle.total ?? 0} Compositions)`);
+  const a = await closedLoop(service, `10a. COS journal (${fmt(cosBytes / 1024, 0)} KB)`, COS_JOURNAL, headers, 50);
+  const b = await closedLoop(service, `10b. FHIR Composition search (${bundle.total} notes)`, FHIR_JOURNAL, headers, 50);
+  closed.push(a, b);
+  write(`10: FHIR CPU per request ${fmt(b.cpuUsPerRequest / a.cpuUsPerRequest, 2)} × the COS read's (target ≤ 1.5)`);
+  await service.stop();
+}
+
 /** Scenarios 8a-8c (issue 24): the ~20 KB-equivalent read, and a long journal of many pages beside a one-page one. */
 async function measureFhirPaging(
   fhir: FhirBench, targets: Target[], serviceEnv: ServiceEnv, headers: Record<string, string>, issuer: BenchIssuer, closed: ClosedLoopResult[],
@@ -472,6 +500,9 @@ async function main(): Promise<void> {
 
     // 8. The service with EHR_ADAPTER=fhir-r4 against the development FHIR server (issue 24).
     if (wanted('fhir')) await measureFhir(targets, serviceEnv, headers, issuer, closed);
+
+    // 10. The same journal through the service's own FHIR API and through the COS API (issue 36).
+    if (wanted('fhir-api')) await measureFhirApi(targets, serviceEnv, key, issuer, closed);
 
     // 6. The access log (issue 14) from PostgreSQL, 1,000,000 rows in a scratch database.
     if (wanted('access-log')) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  compactToDisplay, compactToEpochMs, epochMsToCompact, epochMsToUtcIso, filterParamToCompact,
+  compactToDisplay, compactToEpochMs, compactToOffsetIso, epochMsToCompact, epochMsToUtcIso, filterParamToCompact,
   isCompactDate, isCompactDateTime, localDate,
 } from '../../src/domain/time/local-time.js';
 
@@ -54,5 +54,15 @@ describe('compact local timestamps in Europe/Stockholm', () => {
     expect(filterParamToCompact('2025-03-14 09:30:00')).toBeUndefined();
     expect(filterParamToCompact('2025-03-14T09:30:00Z')).toBeUndefined();
     expect(filterParamToCompact('2025-03-14T24:00:00')).toBeUndefined();
+  });
+
+  it('writes a local time as FHIR does, with the offset of its instant: winter, summer, the spring gap and the autumn hour', () => {
+    expect(compactToOffsetIso('20261214093000', ZONE)).toBe('2026-12-14T09:30:00+01:00');
+    expect(compactToOffsetIso('20260701100000', ZONE)).toBe('2026-07-01T10:00:00+02:00');
+    // 02:30 does not exist on 29 March 2026: the instant it stands for (compatible rule) is 03:30 summer time.
+    expect(compactToOffsetIso('20260329023000', ZONE)).toBe('2026-03-29T03:30:00+02:00');
+    // The repeated hour reads as its first occurrence, still summer time.
+    expect(compactToOffsetIso('20261025023000', ZONE)).toBe('2026-10-25T02:30:00+02:00');
+    expect(compactToOffsetIso('20250101000000', 'America/New_York')).toBe('2025-01-01T00:00:00-05:00');
   });
 });

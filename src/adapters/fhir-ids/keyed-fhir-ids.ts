@@ -2,6 +2,7 @@ import { createCipheriv, createHmac, createSecretKey, hkdfSync, timingSafeEqual,
 import type { FhirIds } from '../../ports/fhir-ids.port.js';
 
 const IV_BYTES = 16;
+const MEMO_SIZE = 10_000;
 const NUMBER = /^[0-9]{12}$/;
 // FHIR ids are [A-Za-z0-9\-\.]{1,64}: base64url with `.` for `_`.
 const toFhirId = (bytes: Buffer): string => bytes.toString('base64url').replace(/_/g, '.');
@@ -28,6 +29,9 @@ export class KeyedFhirIds implements FhirIds {
   private readonly encKey: KeyObject;
   private readonly digestKey: KeyObject;
   private readonly cursorKey: KeyObject;
+  // Memos of the two pure functions, each a key only the process holds (BENCHMARKS.md part 10).
+  private readonly patientIds = new Map<string, string>();
+  private readonly digests = new Map<string, string>();
 
   constructor(secret: Buffer) {
     if (secret.length < 32) throw new TypeError('FHIR_ID_SECRET must be at least 32 bytes');
@@ -38,6 +42,15 @@ export class KeyedFhirIds implements FhirIds {
   }
 
   patientId(identityNumber: string): string {
+    const known = this.patientIds.get(identityNumber);
+    if (known !== undefined) return known;
+    const id = this.makePatientId(identityNumber);
+    if (this.patientIds.size >= MEMO_SIZE) this.patientIds.clear();
+    this.patientIds.set(identityNumber, id);
+    return id;
+  }
+
+  private makePatientId(identityNumber: string): string {
     if (!NUMBER.test(identityNumber)) throw new TypeError('not an identity number');
     const iv = this.ivOf(identityNumber);
     const cipher = createCipheriv('aes-256-ctr', this.encKey, iv);
@@ -55,7 +68,15 @@ export class KeyedFhirIds implements FhirIds {
   }
 
   recordDigest(root: string, extension: string): string {
-    return toFhirId(this.mac(this.digestKey, `${root}|${extension}`).subarray(0, 24));
+    const text = `${root}|${extension}`;
+    let digest = this.digests.get(text);
+    if (digest === undefined) {
+      digest = toFhirId(this.mac(this.digestKey, text).subarray(0, 24));
+      // Bounded: a patient's answer repeats its record ids (every part of a note is named from it).
+      if (this.digests.size >= MEMO_SIZE) this.digests.clear();
+      this.digests.set(text, digest);
+    }
+    return digest;
   }
 
   sealOffset(offset: number, binding: string): string {
