@@ -122,7 +122,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
   await app.register(metricsPlugin, { metrics: deps.metrics ?? { requestAnswered: () => undefined } });
   await app.register(openapi, {
-    basePath: deps.config.basePath, ...(deps.oauth ? { oauth: deps.oauth } : {}), ...(deps.docsDemoKey === undefined ? {} : { demoKey: deps.docsDemoKey }),
+    basePath: deps.config.basePath, fhirApi: deps.fhir !== undefined, ...(deps.oauth ? { oauth: deps.oauth } : {}), ...(deps.docsDemoKey === undefined ? {} : { demoKey: deps.docsDemoKey }),
   });
   await app.register(healthRoutes, {
     checks: { ehr: () => deps.ehr.ping(), audit: () => deps.auditTrail.ping(), ...deps.readinessChecks },

@@ -68,6 +68,15 @@ describe('routing, documentation and unknown paths', () => {
     expect(docs.statusCode).toBeLessThan(400);
   });
 
+  it('issue 36: GET / and the documentation point at the FHIR API', async () => {
+    const root = await t.app.inject({ method: 'GET', url: '/' });
+    expect(root.headers.link).toContain('</fhir/metadata>; rel="service-desc"; type="application/fhir+json"');
+    const description = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json<{ info: { description: string } }>().info.description;
+    expect(description).toContain('[the CapabilityStatement](/fhir/metadata)');
+    const metadata = await t.app.inject({ method: 'GET', url: '/fhir/metadata' });
+    expect(metadata.json<{ resourceType: string }>().resourceType).toBe('CapabilityStatement');
+  });
+
   it('tells liveness and readiness without credentials and without data', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/health/live' })).json()).toEqual({ status: 'ok' });
     const ready = await t.app.inject({ method: 'GET', url: '/health/ready' });

@@ -5,7 +5,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { grantsFor, smartGrants, type Grant, type Interaction, type ScopeContext } from '../../domain/fhir/smart-scopes.js';
-import type { ReadName } from '../../domain/operations/table.js';
+import { OPERATIONS, type ReadName } from '../../domain/operations/table.js';
 import { ApiError } from '../api-error.js';
 import { cosScopeOf, type FhirApi } from './fhir-api.js';
 
@@ -20,6 +20,8 @@ export function grantsOf(request: FastifyRequest, api: FhirApi, readsOfType: (re
     if (!written.has(cosScopeOf(read))) continue;
     for (const type of readsOfType(read)) grants.push({ context, type, interactions: new Set<Interaction>(['read', 'search']) });
   }
+  // The access log is no read with a form; its scope grants its FHIR form, AuditEvent, all the same.
+  if (written.has(OPERATIONS.getAccessLog.scope.name)) grants.push({ context, type: 'AuditEvent', interactions: new Set<Interaction>(['read', 'search']) });
   return grants;
 }
 

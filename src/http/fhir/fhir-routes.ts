@@ -19,6 +19,7 @@ import { smartConfiguration } from './smart-configuration.js';
 
 const FHIR_ID = /^[A-Za-z0-9\-.]{1,64}$/;
 const MAX_FORM_BYTES = 16 * 1024;
+const NOT_SERVED_METHODS = ['PUT', 'PATCH', 'DELETE', 'POST', 'TRACE'];
 
 /** The parameters of a request in the order given: the query string, then a `_search` form body. */
 function paramsOf(request: FastifyRequest): [string, string][] {
@@ -55,6 +56,10 @@ export const fhirRoutes: FastifyPluginAsync<FhirRouteOptions> = async (app: Fast
   const served = interactions.servedTypes();
   const open = { open: true, errorShape: 'fhir' } as const;
   const scopes = ['patient/*.read', 'user/*.read', 'system/*.read', ...served.flatMap((s) => [`patient/${s.type}.rs`, `user/${s.type}.rs`, `system/${s.type}.rs`])];
+  // Described by its CapabilityStatement, not by the COS API's OpenAPI document.
+  app.addHook('onRoute', (route) => {
+    route.schema = { ...route.schema, hide: true };
+  });
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: MAX_FORM_BYTES }, (_request, body, done) => done(null, body));
 
   const discovery = (document: () => unknown) => async (request: FastifyRequest, reply: FastifyReply) => {
@@ -65,6 +70,15 @@ export const fhirRoutes: FastifyPluginAsync<FhirRouteOptions> = async (app: Fast
   const smartUrl = `${api.publicBaseUrl}/fhir/.well-known/smart-configuration`;
   app.get('/metadata', { config: open }, discovery(() => capabilityStatement(served, api.publicBaseUrl, smartUrl, new Date(now()))));
   app.get('/.well-known/smart-configuration', { config: open }, discovery(() => smartConfiguration(api.smart, scopes)));
+  const notAllowed = (allow: string) => async () => {
+    throw new ApiError(405, `This API is read-only: ${allow} only.`, { allow });
+  };
+  // Every known path asked with a method it does not serve is 405 with Allow, with or without
+  // credentials, as on the COS API (src/http/method-not-allowed.ts), refused in onRequest so that
+  // nothing is read to say so: a FHIR update's body (application/fhir+json) is not a 415.
+  const notServed = (url: string) => app.route({ method: NOT_SERVED_METHODS, url, config: open, onRequest: notAllowed('GET, HEAD'), handler: notAllowed('GET, HEAD') });
+  notServed('/metadata');
+  notServed('/.well-known/smart-configuration');
 
   for (const serving of served) {
     const type: FhirType = serving.type;
@@ -89,10 +103,7 @@ export const fhirRoutes: FastifyPluginAsync<FhirRouteOptions> = async (app: Fast
       if (!FHIR_ID.test(id)) throw new ApiError(400, `A ${type} id is 1 to 64 letters, digits, '-' or '.': take it from a search's entries.`);
       return send(request, reply, await interactions.read(request, reply, type, id, single(params, 'patient')), format);
     });
-    const notAllowed = (allow: string) => async () => {
-      throw new ApiError(405, `This API is read-only: ${allow} only.`, { allow });
-    };
-    app.route({ method: ['PUT', 'PATCH', 'DELETE', 'POST'], url: `/${type}/:id`, config, handler: notAllowed('GET, HEAD') });
-    app.route({ method: ['PUT', 'PATCH', 'DELETE', 'POST'], url: `/${type}`, config, handler: notAllowed('GET, HEAD') });
+    notServed(`/${type}/:id`);
+    notServed(`/${type}`);
   }
 };

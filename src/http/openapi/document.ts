@@ -20,6 +20,15 @@ const DESCRIPTION = [
     + `Errors are \`{statusCode, message}\`, except for ${groupsAnswering('error')}: \`{error, path, status, timestamp}\`.`,
 ].join('\n');
 
+/** Where the document points at the FHIR API, when it is served. */
+const fhirParagraph = (basePath: string): string => [
+  '',
+  `**The same record as FHIR R4**, for any SMART-on-FHIR app, at \`${basePath}/fhir\` (and \`${basePath}/api/open/fhir\`): `
+    + `[the CapabilityStatement](${basePath}/fhir/metadata) and [the SMART configuration](${basePath}/fhir/.well-known/smart-configuration) `
+    + 'need no credentials; the subscription key is optional there, and the token\'s SMART scopes decide. '
+    + 'The project\'s docs/fhir-api.md describes it for app developers.',
+].join('\n');
+
 /** What a person on the /docs page of a demo (`npm start` without settings) does to get an answer. */
 const DEMO_STEPS = [
   '',
@@ -29,13 +38,13 @@ const DEMO_STEPS = [
 ].join('\n');
 
 /** The parts of the document that do not come from the routes. */
-export function baseDocument(basePath: string, oauth: OAuthDocumentation): Record<string, unknown> {
+export function baseDocument(basePath: string, oauth: OAuthDocumentation, fhirApi = false): Record<string, unknown> {
   return {
     openapi: '3.0.3',
     info: {
       title: 'Patient Data Access Service',
       version: PACKAGE_VERSION,
-      description: oauth.kind === 'demo' ? `${DESCRIPTION}\n${DEMO_STEPS}` : DESCRIPTION,
+      description: `${DESCRIPTION}${fhirApi ? fhirParagraph(basePath) : ''}${oauth.kind === 'demo' ? `\n${DEMO_STEPS}` : ''}`,
       contact: { name: 'The team that runs this service (see its README)' },
     },
     servers: [{

@@ -13,6 +13,8 @@ export interface OpenApiOptions {
   oauth?: OAuthDocumentation;
   /** Demo mode only: the demo subscription key, filled in on the page. */
   demoKey?: string;
+  /** The FHIR API is served (FHIR_API=on): the page and GET / point at it. */
+  fhirApi?: boolean;
 }
 
 /**
@@ -28,7 +30,7 @@ function fillInKey(key: string): () => void {
 /** OpenAPI 3 generated from the routes' own schemas and refined for client generators, at /openapi.json, browsable at /docs. */
 export const openapi = fp(async (app: FastifyInstance, opts: OpenApiOptions) => {
   await app.register(swagger, {
-    openapi: baseDocument(opts.basePath, opts.oauth ?? DEFAULT_OAUTH),
+    openapi: baseDocument(opts.basePath, opts.oauth ?? DEFAULT_OAUTH, opts.fhirApi === true),
     // Schemas with their own $id (the self-nesting ArchetypeRecord) are named by it, not `def-0`.
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => nameOf(json as Record<string, unknown>) ?? `def-${i}` },
     transformObject: (documents) => {
@@ -52,5 +54,9 @@ export const openapi = fp(async (app: FastifyInstance, opts: OpenApiOptions) => 
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   // The address the start-up banner prints leads a person to the documentation, not to a 404.
-  app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/docs', 302));
+  // Its Link header names the machine-readable descriptions too (RFC 8288, RFC 8631): the OpenAPI
+  // document, and the FHIR API's CapabilityStatement where it is served.
+  const links = ['</docs>; rel="service-doc"', '</openapi.json>; rel="service-desc"; type="application/json"',
+    ...(opts.fhirApi === true ? [`<${opts.basePath}/fhir/metadata>; rel="service-desc"; type="application/fhir+json"`] : [])].join(', ');
+  app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.header('link', links).redirect('/docs', 302));
 }, { name: 'openapi' });
