@@ -77,14 +77,16 @@ export const ${n.operation} = recordsRead({
 
 export const sourcesTs = (n: ReadNames): string => `/**
  * Where each EHR gets ${n.operation} from (src/reads/read-sources.ts). NOT_SERVED: no EHR has it yet,
- * so the read answers [] after the patient check. Steps 2 and 3 of docs/architecture.md#adding-a-read
- * replace each with the legacy EHR's document and the FHIR plan.
+ * so the read answers [] after the patient check, and the FHIR API does not serve it. Steps 2 to 4 of
+ * docs/architecture.md#adding-a-read replace each with the legacy EHR's document, the FHIR plan and
+ * the read's FHIR form.
  */
 import { NOT_SERVED, type ReadSources } from '../read-sources.js';
 
 export const ${n.operation} = {
   xml: NOT_SERVED,
   fhir: NOT_SERVED,
+  asFhir: NOT_SERVED,
 } satisfies ReadSources<'${n.operation}'>;
 `;
 

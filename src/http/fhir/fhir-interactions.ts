@@ -117,8 +117,10 @@ export class FhirInteractions {
       try {
         reads = this.readsFor(type, grants, contexts, 'read');
       } catch (err) {
-        // The launch patient's refusal names the scope to ask for; another candidate's is just not a match.
-        if (patient === candidates[0]) throw err;
+        // The launch patient's (or a client's named patient's) refusal names the scope to ask for; any
+        // other patient's resource is just not there: 404, as one that does not exist (not 403, which
+        // would tell a Patient id this key made from one it did not).
+        if (patient === candidates[0] && !contexts.every((c) => c === 'user')) throw err;
         continue;
       }
       try {

@@ -62,14 +62,18 @@ export const fhirRoutes: FastifyPluginAsync<FhirRouteOptions> = async (app: Fast
   });
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: MAX_FORM_BYTES }, (_request, body, done) => done(null, body));
 
-  const discovery = (document: () => unknown) => async (request: FastifyRequest, reply: FastifyReply) => {
-    // Discovery is public, for any web app's origin (SMART App Launch 2, §2.1).
+  // Discovery is public, for any web app's origin (SMART App Launch 2, §2.1).
+  app.get('/metadata', { config: open }, async (request, reply) => {
     reply.header('access-control-allow-origin', '*');
-    return send(request, reply, document(), single(paramsOf(request), '_format'));
-  };
-  const smartUrl = `${api.publicBaseUrl}/fhir/.well-known/smart-configuration`;
-  app.get('/metadata', { config: open }, discovery(() => capabilityStatement(served, api.publicBaseUrl, smartUrl, new Date(now()))));
-  app.get('/.well-known/smart-configuration', { config: open }, discovery(() => smartConfiguration(api.smart, scopes)));
+    // The base is read now: without PUBLIC_BASE_URL it is the address bound, known once listening.
+    const smartUrl = `${api.publicBaseUrl}/fhir/.well-known/smart-configuration`;
+    return send(request, reply, capabilityStatement(served, api.publicBaseUrl, smartUrl, new Date(now())), single(paramsOf(request), '_format'));
+  });
+  // SMART App Launch serves its configuration as plain JSON (a .well-known document, not a FHIR resource).
+  app.get('/.well-known/smart-configuration', { config: open }, async (_request, reply) => {
+    const untyped: FastifyReply = reply;
+    return untyped.header('access-control-allow-origin', '*').type('application/json; charset=utf-8').send(JSON.stringify(smartConfiguration(api.smart, scopes)));
+  });
   const notAllowed = (allow: string) => async () => {
     throw new ApiError(405, `This API is read-only: ${allow} only.`, { allow });
   };

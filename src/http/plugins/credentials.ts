@@ -6,7 +6,7 @@ import type { SubscriptionKeys } from '../../ports/subscription-keys.port.js';
 import { ApiError, MESSAGES } from '../api-error.js';
 import { invalidTokenHeaders, NO_TOKEN_HEADERS } from '../error-mapping.js';
 import { operationOf } from '../operation-of.js';
-import { presentedSubscriptionKey } from '../subscription-key.js';
+import { presentedSubscriptionKey, SUBSCRIPTION_KEY_PARAMETER } from '../subscription-key.js';
 
 // RFC 7235 §2.1: the scheme name is case-insensitive (`bearer`, `BEARER`).
 const BEARER = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i;
@@ -31,13 +31,19 @@ export const credentials = fp(async (app: FastifyInstance, opts: { subscriptionK
     request.audit = {};
     const config = request.routeOptions.config;
     if (config?.open === true) return;
+    // Asked before presentedSubscriptionKey, which takes the parameter out of the query.
+    const keySent = request.headers['ocp-apim-subscription-key'] !== undefined || Object.hasOwn((request.query as object | undefined) ?? {}, SUBSCRIPTION_KEY_PARAMETER);
     const key = presentedSubscriptionKey(request);
     const subscription = key === undefined ? undefined : opts.subscriptionKeys.identify(key);
     request.subscription = subscription;
     // Without a valid key the token is never looked at: a keyless flood costs no verification. On
-    // /fhir the key is optional (SMART apps send no custom header): without one the token names the app.
-    const keyless = config?.fhir === true && key === undefined;
-    if (subscription === undefined && !keyless) return;
+    // /fhir the key is optional (SMART apps send no custom header): without one the token names the app;
+    // one sent (a bad, repeated or conflicting one too) must be valid, refused in preParsing.
+    const keyless = config?.fhir === true && !keySent;
+    if (subscription === undefined && !keyless) {
+      if (config?.fhir === true) request.tokenRefusal = new ApiError(401, MESSAGES.badSubscriptionKey);
+      return;
+    }
     const authorization = request.headers.authorization ?? '';
     const match = BEARER.exec(authorization);
     if (!match?.[1]) {
@@ -82,7 +88,6 @@ export const credentials = fp(async (app: FastifyInstance, opts: { subscriptionK
  * `client_id` (or `azp`) names the app. Scopes are SMART's, checked by the route for its type.
  */
 function fhirCredentials(request: FastifyRequest): void {
-  if (presentedSubscriptionKey(request) !== undefined && request.subscription === undefined) throw new ApiError(401, MESSAGES.badSubscriptionKey);
   const token = request.token;
   if (token === undefined) throw request.tokenRefusal ?? new ApiError(401, MESSAGES.invalidToken, NO_TOKEN_HEADERS);
   if (request.budget === undefined) {

@@ -1,0 +1,242 @@
+/**
+ * CONTRACT §7 "Scopes" (THREATS 52, scope confusion): SMART v1 and v2, `.r` and `.s` apart, `*`,
+ * v2's granular `?category=` restriction, the COS scope of a read granting its types, and whom each
+ * context reaches: `patient/` the launch patient only (the person, or the `smart_patient` they may
+ * act for), `user/` everyone the user may act for, `system/` the patient a client token names.
+ * A type not granted is 403 `forbidden` with insufficient_scope; an include of one is left out.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, TEST_PUBLIC_BASE_URL, type TestApp } from '../../support/test-app.js';
+import {
+  ANTON, bundleOf, get, includesOf, LILLA, MARTA, matchesOf, NOW, outcomeOf, PERSONNUMMER, pid, SARA, smartToken, TOLVAN, type Resource,
+} from './fhir-calls.js';
+
+const LAB = 'http://terminology.hl7.org/CodeSystem/observation-category|laboratory';
+const VITAL_SIGNS = 'http://terminology.hl7.org/CodeSystem/observation-category|vital-signs';
+/** Tolvan's records, as the demo data has them (counted once here, so each test can fail on a wrong count). */
+const TOLVAN_OBSERVATIONS = 11;
+const TOLVAN_REPORTS = 5;
+const LILLA_OBSERVATIONS = 2;
+
+const subjectOf = (r: Resource): unknown => (r.subject as { reference?: string } | undefined)?.reference;
+
+describe('FHIR API: what each SMART scope reaches', () => {
+  let t: TestApp;
+  /** One of Tolvan's lab Observations, one of his Conditions, one of Lilla's Observations. */
+  let observationId: string;
+  let conditionId: string;
+  let lillaObservationId: string;
+  beforeAll(async () => {
+    t = await startTestApp({ now: NOW });
+    const all = await smartToken(t, TOLVAN, 'patient/*.rs');
+    observationId = matchesOf(bundleOf(await get(t, '/fhir/Observation', all)))[0]?.id ?? '';
+    conditionId = matchesOf(bundleOf(await get(t, '/fhir/Condition', all)))[0]?.id ?? '';
+    const lilla = await smartToken(t, LILLA, 'patient/*.rs');
+    lillaObservationId = matchesOf(bundleOf(await get(t, '/fhir/Observation', lilla)))[0]?.id ?? '';
+    expect([observationId, conditionId, lillaObservationId].every((id) => id !== '')).toBe(true);
+  }, 60_000);
+  afterAll(async () => t.close());
+
+  const search = async (person: string, scope: string, url: string, claims: Record<string, unknown> = {}) =>
+    get(t, url, await smartToken(t, person, scope, claims));
+
+  describe('v1 and v2, read and search', () => {
+    for (const scope of ['patient/Observation.read', 'patient/Observation.rs', 'user/Observation.read', 'user/Observation.rs']) {
+      it(`${scope}: searches and reads the patient's Observations`, async () => {
+        const found = bundleOf(await search(TOLVAN, scope, '/fhir/Observation'));
+        expect(found.total).toBe(TOLVAN_OBSERVATIONS);
+        expect(matchesOf(found).every((r) => r.resourceType === 'Observation' && subjectOf(r) === `Patient/${pid(TOLVAN)}`)).toBe(true);
+        const read = await search(TOLVAN, scope, `/fhir/Observation/${observationId}`);
+        expect([read.statusCode, (JSON.parse(read.body) as Resource).id]).toEqual([200, observationId]);
+      });
+    }
+
+    it('.r only: a read by id answers, a search is 403 forbidden naming the .s scope', async () => {
+      expect((await search(TOLVAN, 'patient/Observation.r', `/fhir/Observation/${observationId}`)).statusCode).toBe(200);
+      const refused = await search(TOLVAN, 'patient/Observation.r', '/fhir/Observation');
+      expect(outcomeOf(refused, 403).code).toBe('forbidden');
+      expect(refused.headers['www-authenticate']).toBe('Bearer error="insufficient_scope", scope="patient/Observation.s"');
+    });
+
+    it('.s only: a search answers, a read by id is 403 forbidden naming the .r scope', async () => {
+      expect(bundleOf(await search(TOLVAN, 'patient/Observation.s', '/fhir/Observation')).total).toBe(TOLVAN_OBSERVATIONS);
+      const refused = await search(TOLVAN, 'patient/Observation.s', `/fhir/Observation/${observationId}`);
+      expect(outcomeOf(refused, 403).code).toBe('forbidden');
+      expect(refused.headers['www-authenticate']).toBe('Bearer error="insufficient_scope", scope="patient/Observation.r"');
+    });
+
+    it('a v2 scope with a write letter only (.c, .u, .d) grants no read', async () => {
+      for (const scope of ['patient/Observation.c', 'patient/Observation.cud']) {
+        expect([scope, outcomeOf(await search(TOLVAN, scope, '/fhir/Observation'), 403).code]).toEqual([scope, 'forbidden']);
+      }
+    });
+
+    it('patient/*.read reaches every type of the patient\'s records', async () => {
+      for (const [type, total] of [['Observation', TOLVAN_OBSERVATIONS], ['DiagnosticReport', TOLVAN_REPORTS], ['Condition', 4], ['Encounter', 18], ['MedicationRequest', 4], ['Composition', 6], ['Patient', 1]] as const) {
+        expect([type, bundleOf(await search(TOLVAN, 'patient/*.read', `/fhir/${type}`)).total]).toEqual([type, total]);
+      }
+    });
+  });
+
+  describe('a type not granted', () => {
+    it('is 403 forbidden with insufficient_scope, for a search and a read by id', async () => {
+      const searched = await search(TOLVAN, 'patient/Observation.rs', '/fhir/Condition');
+      expect(outcomeOf(searched, 403).code).toBe('forbidden');
+      expect(searched.headers['www-authenticate']).toBe('Bearer error="insufficient_scope", scope="patient/Condition.s"');
+      const read = await search(TOLVAN, 'patient/Observation.rs', `/fhir/Condition/${conditionId}`);
+      expect(outcomeOf(read, 403).code).toBe('forbidden');
+      expect(read.headers['www-authenticate']).toBe('Bearer error="insufficient_scope", scope="patient/Condition.r"');
+    });
+
+    it('is left out of an _include, which the type granted brings', async () => {
+      const url = '/fhir/DiagnosticReport?_include=DiagnosticReport:result';
+      const without = bundleOf(await search(TOLVAN, 'patient/DiagnosticReport.rs', url));
+      expect(matchesOf(without)).toHaveLength(TOLVAN_REPORTS);
+      expect(includesOf(without).filter((r) => r.resourceType === 'Observation')).toEqual([]);
+      const granted = bundleOf(await search(TOLVAN, 'patient/DiagnosticReport.rs patient/Observation.rs', url));
+      expect(includesOf(granted).filter((r) => r.resourceType === 'Observation').length).toBeGreaterThan(0);
+    });
+
+    it('is left out of a _revinclude, which the type granted brings', async () => {
+      const url = '/fhir/Condition?_revinclude=Procedure:reason-reference';
+      expect(includesOf(bundleOf(await search(TOLVAN, 'patient/Condition.rs', url)))).toEqual([]);
+      const granted = bundleOf(await search(TOLVAN, 'patient/Condition.rs patient/Procedure.rs', url));
+      expect(includesOf(granted).filter((r) => r.resourceType === 'Procedure').length).toBeGreaterThan(0);
+    });
+  });
+
+  describe('referenced Organization and Practitioner', () => {
+    for (const scope of ['patient/Observation.rs', 'patient/Condition.rs', 'user/LabResult-read']) {
+      it(`are readable with a record scope alone (${scope})`, async () => {
+        for (const type of ['Organization', 'Practitioner']) {
+          const listed = matchesOf(bundleOf(await search(TOLVAN, scope, `/fhir/${type}`)));
+          expect([scope, type, listed.length > 0]).toEqual([scope, type, true]);
+          for (const r of listed) expect([type, r.id, (await search(TOLVAN, scope, `/fhir/${type}/${r.id}`)).statusCode]).toEqual([type, r.id, 200]);
+        }
+      });
+    }
+
+    it('the Practitioner an Observation names is readable with the Observation scope', async () => {
+      const [observation] = matchesOf(bundleOf(await search(TOLVAN, 'patient/Observation.rs', `/fhir/Observation?_id=${observationId}`)));
+      const performer = (observation?.performer as { reference: string }[] | undefined)?.[0]?.reference ?? '';
+      expect(performer).toMatch(/^Practitioner\//);
+      expect((await search(TOLVAN, 'patient/Observation.rs', `/fhir/${performer}`)).statusCode).toBe(200);
+    });
+
+    it('are not readable with no record scope at all: 403', async () => {
+      expect(outcomeOf(await search(TOLVAN, 'openid launch/patient', '/fhir/Organization'), 403).code).toBe('forbidden');
+      expect(outcomeOf(await search(TOLVAN, 'openid launch/patient', '/fhir/Practitioner'), 403).code).toBe('forbidden');
+    });
+  });
+
+  describe('v2 granular ?category= restriction', () => {
+    it('the laboratory category, with or without its system, answers every lab Observation', async () => {
+      for (const scope of [`patient/Observation.rs?category=${LAB}`, 'patient/Observation.rs?category=laboratory']) {
+        expect([scope, bundleOf(await search(TOLVAN, scope, '/fhir/Observation')).total]).toEqual([scope, TOLVAN_OBSERVATIONS]);
+        expect((await search(TOLVAN, scope, `/fhir/Observation/${observationId}`)).statusCode).toBe(200);
+      }
+    });
+
+    it('another category answers none of them: an empty search, a read by id 404, an include left out', async () => {
+      const scope = `patient/Observation.rs?category=${VITAL_SIGNS}`;
+      expect(bundleOf(await search(TOLVAN, scope, '/fhir/Observation')).total).toBe(0);
+      expect(outcomeOf(await search(TOLVAN, scope, `/fhir/Observation/${observationId}`), 404).code).toBe('not-found');
+      const reports = bundleOf(await search(TOLVAN, `patient/DiagnosticReport.rs ${scope}`, '/fhir/DiagnosticReport?_include=DiagnosticReport:result'));
+      expect(includesOf(reports).filter((r) => r.resourceType === 'Observation')).toEqual([]);
+    });
+
+    it('a restriction the service does not understand grants nothing rather than everything', async () => {
+      expect(outcomeOf(await search(TOLVAN, 'patient/Observation.rs?code=1234-5', '/fhir/Observation'), 403).code).toBe('forbidden');
+    });
+  });
+
+  describe('the COS API\'s scope of a read', () => {
+    it('user/LabResult-read grants DiagnosticReport and Observation, and nothing else', async () => {
+      expect(bundleOf(await search(TOLVAN, 'user/LabResult-read', '/fhir/DiagnosticReport')).total).toBe(TOLVAN_REPORTS);
+      expect(bundleOf(await search(TOLVAN, 'user/LabResult-read', '/fhir/Observation')).total).toBe(TOLVAN_OBSERVATIONS);
+      expect((await search(TOLVAN, 'user/LabResult-read', `/fhir/Observation/${observationId}`)).statusCode).toBe(200);
+      expect(outcomeOf(await search(TOLVAN, 'user/LabResult-read', '/fhir/Condition'), 403).code).toBe('forbidden');
+    });
+
+    it('user/AccessLog-read grants AuditEvent, the access log\'s FHIR form', async () => {
+      // Was 403: the access log has no read form, so its scope granted no type.
+      expect(bundleOf(await search(TOLVAN, 'user/AccessLog-read', '/fhir/AuditEvent')).resourceType).toBe('Bundle');
+      expect(outcomeOf(await search(TOLVAN, 'user/LabResult-read', '/fhir/AuditEvent'), 403).code).toBe('forbidden');
+    });
+  });
+
+  describe('whom patient/ and user/ reach (Märta, guardian of Lilla)', () => {
+    it('user/*.rs reaches a child the user is guardian of, by search and by read', async () => {
+      const found = bundleOf(await search(MARTA, 'user/*.rs', `/fhir/Observation?patient=${pid(LILLA)}`));
+      expect(found.total).toBe(LILLA_OBSERVATIONS);
+      expect(matchesOf(found).every((r) => subjectOf(r) === `Patient/${pid(LILLA)}`)).toBe(true);
+      expect((await search(MARTA, 'user/*.rs', `/fhir/Observation/${lillaObservationId}`)).statusCode).toBe(200);
+      // GET Patient under user/ lists everyone she may act for: herself, Lilla, Tolvan (power of attorney), Gösta (partner).
+      const people = matchesOf(bundleOf(await search(MARTA, 'user/*.rs', '/fhir/Patient'))).map((r) => r.id);
+      expect(people).toHaveLength(4);
+      expect(people).toEqual(expect.arrayContaining([pid(MARTA), pid(LILLA), pid(TOLVAN)]));
+    });
+
+    it('user/*.rs does not reach a person the delegation no longer or never covers: Anton (expired), Sara (protected)', async () => {
+      for (const person of [ANTON, SARA]) {
+        expect(outcomeOf(await search(MARTA, 'user/*.rs', `/fhir/Observation?patient=${pid(person)}`), 403).code).toBe('forbidden');
+      }
+      expect(matchesOf(bundleOf(await search(MARTA, 'user/*.rs', '/fhir/Patient'))).map((r) => r.id)).not.toEqual(expect.arrayContaining([pid(ANTON)]));
+    });
+
+    it('patient/*.rs does not reach the child: the search is 403, the read by id 404, the Patient list is Märta alone', async () => {
+      expect(outcomeOf(await search(MARTA, 'patient/*.rs', `/fhir/Observation?patient=${pid(LILLA)}`), 403).code).toBe('forbidden');
+      expect(outcomeOf(await search(MARTA, 'patient/*.rs', `/fhir/Observation/${lillaObservationId}`), 404).code).toBe('not-found');
+      expect(matchesOf(bundleOf(await search(MARTA, 'patient/*.rs', '/fhir/Patient'))).map((r) => r.id)).toEqual([pid(MARTA)]);
+    });
+
+    it('smart_patient picks the child as launch patient: patient/*.rs then reaches her, and no longer Märta', async () => {
+      const claims = { smart_patient: pid(LILLA) };
+      const found = bundleOf(await search(MARTA, 'patient/*.rs', '/fhir/Observation', claims));
+      expect(found.total).toBe(LILLA_OBSERVATIONS);
+      expect(matchesOf(found).every((r) => subjectOf(r) === `Patient/${pid(LILLA)}`)).toBe(true);
+      expect((await search(MARTA, 'patient/*.rs', `/fhir/Observation/${lillaObservationId}`, claims)).statusCode).toBe(200);
+      expect(matchesOf(bundleOf(await search(MARTA, 'patient/*.rs', '/fhir/Patient', claims))).map((r) => r.id)).toEqual([pid(LILLA)]);
+      expect(outcomeOf(await search(MARTA, 'patient/*.rs', `/fhir/Observation?patient=${pid(MARTA)}`, claims), 403).code).toBe('forbidden');
+    });
+
+    it('a smart_patient the user may not act for is 403, never the user instead: Anton, Sara, Tolvan for Lilla, an id of no one', async () => {
+      for (const [person, picked] of [[MARTA, pid(ANTON)], [MARTA, pid(SARA)], [LILLA, pid(TOLVAN)], [MARTA, 'not-a-patient-id']] as const) {
+        const res = await search(person, 'patient/*.rs', '/fhir/Observation', { smart_patient: picked });
+        expect([picked, outcomeOf(res, 403).code]).toEqual([picked, 'forbidden']);
+        expect(res.body).not.toContain('"Bundle"');
+      }
+    });
+  });
+
+  describe('system/ scopes: a client token names its patient', () => {
+    const client = (scope: string) => t.clientToken({ scope });
+
+    it('without a patient (or an identifier on Patient) its search is 400 invalid', async () => {
+      const token = await client('system/*.read');
+      expect(outcomeOf(await get(t, '/fhir/Observation', token), 400).code).toBe('invalid');
+      expect(outcomeOf(await get(t, '/fhir/Patient', token), 400).code).toBe('invalid');
+      expect(outcomeOf(await get(t, `/fhir/Observation/${observationId}`, token), 400).code).toBe('invalid');
+    });
+
+    it('finds the Patient by identifier, with a self link that holds no number, then reads the patient\'s records by that id', async () => {
+      const token = await client('system/Patient.rs system/Observation.rs');
+      const found = bundleOf(await get(t, `/fhir/Patient?identifier=${PERSONNUMMER}|${TOLVAN}`, token));
+      expect(matchesOf(found).map((r) => r.id)).toEqual([pid(TOLVAN)]);
+      expect(found.link).toEqual([{ relation: 'self', url: `${TEST_PUBLIC_BASE_URL}/fhir/Patient` }]);
+      const id = matchesOf(found)[0]?.id ?? '';
+      expect(bundleOf(await get(t, `/fhir/Observation?patient=Patient/${id}`, token)).total).toBe(TOLVAN_OBSERVATIONS);
+      expect((await get(t, `/fhir/Observation/${observationId}?patient=Patient/${id}`, token)).statusCode).toBe(200);
+    });
+
+    it('a client token with patient/ or user/ scopes only is refused: those reach a launch patient it has none of', async () => {
+      for (const scope of ['patient/*.read', 'user/*.rs']) {
+        expect([scope, outcomeOf(await get(t, `/fhir/Observation?patient=${pid(TOLVAN)}`, await client(scope)), 403).code]).toEqual([scope, 'forbidden']);
+      }
+    });
+
+    it('a person token with system/ scopes only is refused: those are for client tokens', async () => {
+      expect(outcomeOf(await search(TOLVAN, 'system/*.read', '/fhir/Observation'), 403).code).toBe('forbidden');
+    });
+  });
+});
