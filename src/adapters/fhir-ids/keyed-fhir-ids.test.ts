@@ -1,5 +1,5 @@
 /**
- * The keyed ids of the FHIR API (CONTRACT §7 "Ids", docs/fhir-api.md#ids): a Patient id opens back to
+ * The keyed ids of the FHIR API (docs/fhir-api.md#ids): a Patient id opens back to
  * its identity number with the key that made it and with no other; an edited id opens to nothing; only
  * identity numbers are made into ids; a page cursor opens only unedited and for the binding (caller,
  * patient, query) it was sealed for.

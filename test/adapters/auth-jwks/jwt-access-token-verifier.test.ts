@@ -27,14 +27,15 @@ describe('JwtAccessTokenVerifier', () => {
     const verified = await verifier.verify(token);
     expect(verified).toEqual({
       issuer: issuer.issuer, subject: 's1', clientId: 'app', personId: '191212121212',
-      scopes: new Set(['user/Patient-read', 'user/Contact-read']),
+      // Folded onto the API's names for the COS API; as written for the FHIR API's SMART reading.
+      scopes: new Set(['user/Patient-read', 'user/Contact-read']), grantedScopes: new Set(['user/Patient-read', 'patient/Contact.read']),
     });
   });
 
   it('issue 12 item 1: names the person by the canonical 12 digits and a client by client_id, else azp', async () => {
     await expect(verifier.verify(await issuer.sign({ patient: '19121212-1212' }))).resolves.toMatchObject({ personId: '191212121212' });
     await expect(verifier.verify(await issuer.sign({ azp: TEST_CLIENT_ID }))).resolves.toEqual({
-      issuer: issuer.issuer, subject: 'subject-1', clientId: TEST_CLIENT_ID, scopes: new Set(),
+      issuer: issuer.issuer, subject: 'subject-1', clientId: TEST_CLIENT_ID, scopes: new Set(), grantedScopes: new Set(),
     });
     await expect(verifier.verify(await issuer.sign({ client_id: 'other', azp: TEST_CLIENT_ID }))).rejects.toBeInstanceOf(InvalidTokenError);
   });

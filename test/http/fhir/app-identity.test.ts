@@ -1,5 +1,5 @@
 /**
- * CONTRACT §7 "The app": SMART apps send no custom headers, so on /fhir the subscription key is
+ * docs/fhir-api.md, "The app": SMART apps send no custom headers, so on /fhir the subscription key is
  * optional. Sent, it must be valid and its budget is spent; absent, the token's client_id (or azp)
  * names the app, whose rate budget (RATE_LIMIT_MAX) it spends, and a token naming no app is 401.
  * A throttled request is an OperationOutcome `throttled` with Retry-After.

@@ -1,5 +1,5 @@
 /**
- * CONTRACT §7 "Where", "CapabilityStatement" and "SMART discovery": the API answers at /fhir and at
+ * docs/fhir-api.md, "Where", "CapabilityStatement" and "SMART discovery": the API answers at /fhir and at
  * the vendor's /api/open/fhir alike; the two discovery documents are open to anyone from any origin,
  * everything else needs a token; the CapabilityStatement lists every type served with read and
  * search and a `patient` parameter on patient-compartment types (what fhirclient's
@@ -112,7 +112,7 @@ describe('FHIR API: where it answers, and what it tells an app before sign-in', 
         expect([type, byType.get(type)?.searchParam.find((p) => p.name === 'patient')]).toEqual([type, { name: 'patient', type: 'reference' }]);
       }
       expect(byType.get('Patient')?.searchParam).toContainEqual({ name: 'identifier', type: 'token' });
-      // The includes the fhir-r4 adapter sends (upstream FHIR.md §0) are declared.
+      // The includes the fhir-r4 adapter sends (docs/upstream-fhir.md#0-at-a-glance) are declared.
       expect(byType.get('DiagnosticReport')?.searchInclude).toContain('DiagnosticReport:result');
     });
 

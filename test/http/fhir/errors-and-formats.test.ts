@@ -1,5 +1,5 @@
 /**
- * CONTRACT §7 "Errors", "Formats" and "Interactions" (HEAD, other methods): every error is an
+ * docs/fhir-api.md, "Errors", "Formats" and "Interactions" (HEAD, other methods): every error is an
  * OperationOutcome with one issue whose code follows the status, never a stack, an upstream text or
  * personal data; the answer is application/fhir+json unless the caller asks for application/json, and
  * 406 when it takes no JSON; HEAD answers as GET without a body; any other method is 405 with Allow.

@@ -1,5 +1,5 @@
 /**
- * CONTRACT §7 "Ids" (THREATS 50, 51): a Patient's id is made from the identity number with
+ * docs/fhir-api.md, "Ids" (docs/threat-model.md rows 50, 51): a Patient's id is made from the identity number with
  * FHIR_ID_SECRET, stable and revealing nothing without the key; an identity number never appears in
  * a URL, an id or a link; a resource that exists but is not the caller's answers 404 exactly as one
  * that does not exist. The keyed ids themselves are unit-tested in

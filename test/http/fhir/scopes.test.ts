@@ -1,5 +1,5 @@
 /**
- * CONTRACT §7 "Scopes" (THREATS 52, scope confusion): SMART v1 and v2, `.r` and `.s` apart, `*`,
+ * docs/fhir-api.md, "Scopes" (docs/threat-model.md row 52, scope confusion): SMART v1 and v2, `.r` and `.s` apart, `*`,
  * v2's granular `?category=` restriction, the COS scope of a read granting its types, and whom each
  * context reaches: `patient/` the launch patient only (the person, or the `smart_patient` they may
  * act for), `user/` everyone the user may act for, `system/` the patient a client token names.
