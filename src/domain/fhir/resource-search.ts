@@ -107,6 +107,7 @@ function referencedKeys(resource: FhirResource, spec: IncludeSpec): string[] {
  * none of the matches again. `:iterate` includes follow from what was included too.
  */
 export function included(matches: readonly FhirResource[], all: readonly FhirResource[], includes: readonly IncludeSpec[], revincludes: readonly IncludeSpec[]): FhirResource[] {
+  if (includes.length === 0 && revincludes.length === 0) return [];
   const byKey = new Map(all.map((r) => [keyOf(r), r]));
   const seen = new Set(matches.map(keyOf));
   const out: FhirResource[] = [];

@@ -85,7 +85,8 @@ export class FhirInteractions {
       const query = { type: search.type, dates: search.dates, tokens: search.tokens, ...(search.ids === undefined ? {} : { ids: search.ids }) };
       const mine = found.resources.filter((r) => matchesQuery(r, query, this.deps.zone) && (typeGrants.length === 0 || passesCategory(typeGrants, categoriesOf(r))));
       matches.push(...mine);
-      all.push(...found.resources.filter((r) => this.mayInclude(r, grants, contexts)));
+      // What an include may add: looked at only when the search asks for includes.
+      if (search.includes.length > 0 || search.revincludes.length > 0) all.push(...found.resources.filter((r) => this.mayInclude(r, grants, contexts)));
     }
     return this.page(request, reply, search, sortMatches(matches, search.type, this.deps.zone), all, withheld, patients);
   }
