@@ -55,6 +55,8 @@ export interface TestApp<E extends AnyEhr = EmbeddedEhr> {
   /** The EHR as built, before the metrics wrapper: a test may spy on it. */
   ehr: E;
   logLines: string[];
+  /** The FHIR API's pieces (absent with fhirApiOff): a test that listens sets `publicBaseUrl` to its address, as the service does. */
+  fhir: FhirApi | undefined;
   /** A person token (patient claim) with every scope unless overridden. */
   personToken(personId: string, claims?: Record<string, unknown>): Promise<string>;
   /** A client-credentials token (no patient claim) of the listed client TEST_CLIENT_ID. */
@@ -137,6 +139,7 @@ async function startAppOver<E extends AnyEhr>(backend: Backend<E>, clock: FixedC
   const ehr = options.metrics ? new InstrumentedEhr(backend.ehr, backend.ehr, options.metrics) : backend.ehr;
   const auditTrail = options.auditTrail ?? (options.metrics ? new InstrumentedAuditTrail(audit, options.metrics) : audit);
   const tokenVerifier = verifierFor(issuer, clock);
+  const fhir = options.fhirApiOff === true ? undefined : testFhirApi();
   const app = await buildApp({
     config: {
       ...TEST_HTTP_CONFIG,
@@ -152,7 +155,7 @@ async function startAppOver<E extends AnyEhr>(backend: Backend<E>, clock: FixedC
       options.releasePolicy ? { policy: options.releasePolicy, clock } : undefined),
     ...(options.metrics ? { metrics: options.metrics } : {}),
     ...(options.oauth ? { oauth: options.oauth } : {}),
-    ...(options.fhirApiOff === true ? {} : { fhir: testFhirApi() }),
+    ...(fhir === undefined ? {} : { fhir }),
     subscriptionKeys: new StaticSubscriptionKeys(new Map([['test', KEY], ['other', OTHER_KEY]])),
     ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
     ...(options.answerMemory ? { answerMemory: options.answerMemory } : {}),
@@ -162,7 +165,7 @@ async function startAppOver<E extends AnyEhr>(backend: Backend<E>, clock: FixedC
   });
   await app.ready();
   return {
-    app, issuer, audit, clock, ehr: backend.ehr, logLines,
+    app, issuer, audit, clock, ehr: backend.ehr, logLines, fhir,
     ...clientOf(app, issuer),
     close: async () => {
       await app.close();

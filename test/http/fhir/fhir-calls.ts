@@ -4,7 +4,10 @@
  */
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import { TEST_FHIR_IDS, type TestApp } from '../../support/test-app.js';
+import { TEST_FHIR_IDS, type AnyTestApp, type TestApp } from '../../support/test-app.js';
+
+/** A test app over either EHR back-end: these calls only speak HTTP. */
+type App = TestApp | AnyTestApp;
 
 /** A fixed moment: the demo data (bookings today, guardianships by age) is generated for it. */
 export const NOW = Date.parse('2026-11-21T08:00:00Z');
@@ -29,11 +32,11 @@ export const FHIR_JSON = 'application/fhir+json; charset=utf-8';
 export const pid = (identityNumber: string): string => TEST_FHIR_IDS.patientId(identityNumber);
 
 /** A person's token as a SMART app gets it: its scopes, the app's client_id, any further claims (smart_patient). */
-export const smartToken = (t: TestApp, person: string, scope: string, claims: Record<string, unknown> = {}): Promise<string> =>
+export const smartToken = (t: App, person: string, scope: string, claims: Record<string, unknown> = {}): Promise<string> =>
   t.personToken(person, { client_id: APP, scope, ...claims });
 
 /** A GET as a SMART app sends it: no subscription key. */
-export const get = (t: TestApp, url: string, token?: string, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> =>
+export const get = (t: App, url: string, token?: string, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> =>
   t.call({ method: 'GET', url, key: null, headers, ...(token === undefined ? {} : { token }) });
 
 export interface Resource { resourceType: string; id: string; [member: string]: unknown }
