@@ -11,6 +11,7 @@ import { ApiError } from '../api-error.js';
 import type { RouteDependencies } from '../routes/dependencies.js';
 import { launchPatientOf } from './fhir-access.js';
 import type { FhirApi } from './fhir-api.js';
+import type { TokenValue } from '../../domain/fhir/resource-search.js';
 import type { FhirSearch } from './search-query.js';
 
 const PERSON_NUMBER_SYSTEMS: ReadonlySet<string> = new Set([
@@ -28,13 +29,22 @@ export function patientNumberOf(api: FhirApi, id: string): string {
   return number;
 }
 
-function byIdentifier(search: FhirSearch): string {
-  const { identifier } = search;
-  if (identifier?.system === undefined || !PERSON_NUMBER_SYSTEMS.has(identifier.system)) {
-    throw new ApiError(400, 'Search parameter identifier must be <system>|<number> with the personnummer or samordningsnummer system, e.g. identifier=http://electronichealth.se/identifier/personnummer|<12 digits>.');
-  }
-  const number = parsePersonalIdentityNumber(identifier.code);
-  if (number === undefined) throw new ApiError(400, 'Search parameter identifier must end in a valid 12-digit identity number.');
+/**
+ * The person a Patient search by identifier names: every value a personnummer or samordningsnummer
+ * of any accepted system form (docs/upstream-fhir.md#identifier-systems), all of one number, as the
+ * `fhir-r4` adapter's lookup sends them.
+ */
+function byIdentifier(identifiers: readonly TokenValue[]): string {
+  const numbers = new Set(identifiers.map((identifier) => {
+    if (identifier.system === undefined || !PERSON_NUMBER_SYSTEMS.has(identifier.system)) {
+      throw new ApiError(400, 'Search parameter identifier must be <system>|<number> with the personnummer or samordningsnummer system, e.g. identifier=http://electronichealth.se/identifier/personnummer|<12 digits>.');
+    }
+    const number = parsePersonalIdentityNumber(identifier.code);
+    if (number === undefined) throw new ApiError(400, 'Search parameter identifier must end in a valid 12-digit identity number.');
+    return number;
+  }));
+  const [number, ...others] = numbers;
+  if (number === undefined || others.length > 0) throw new ApiError(400, 'Search parameter identifier names one person: give the forms of one number only.');
   return number;
 }
 
@@ -47,7 +57,7 @@ export interface RequestPatients {
 export async function patientsOf(request: FastifyRequest, deps: RouteDependencies, api: FhirApi, search: FhirSearch, grants: readonly Grant[]): Promise<RequestPatients> {
   const personId = request.token?.personId;
   if (search.type === 'Patient') {
-    if (search.identifier !== undefined) return { patients: [byIdentifier(search)], listing: false };
+    if (search.identifiers !== undefined) return { patients: [byIdentifier(search.identifiers)], listing: false };
     if (search.ids !== undefined) {
       const numbers = [...search.ids].map((id) => api.ids.identityNumberOf(id)).filter((n): n is string => n !== undefined);
       return { patients: [...new Set(numbers)], listing: true };

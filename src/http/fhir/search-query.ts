@@ -18,8 +18,8 @@ export interface FhirSearch {
   type: FhirType;
   /** The `patient` parameter's Patient id (`Patient/<id>` or `<id>`). */
   patient?: string;
-  /** `identifier=<system>|<value>` on Patient. */
-  identifier?: TokenValue;
+  /** `identifier=<system>|<value>` on Patient, several forms of one number joined by `,` (FHIR's OR). */
+  identifiers?: TokenValue[];
   ids?: ReadonlySet<string>;
   dates: DateComparison[];
   tokens: Map<string, TokenValue[]>;
@@ -88,9 +88,7 @@ export function parseSearch(type: FhirType, params: readonly [string, string][],
     } else if (name === '_format') {
       keep(name, value);
     } else if (name === 'identifier' && type === 'Patient') {
-      const [token, ...more] = tokenValues(name, value);
-      if (token === undefined || more.length > 0) throw invalid('Search parameter identifier must be one <system>|<value>, e.g. identifier=http://electronichealth.se/identifier/personnummer|<number>.');
-      search.identifier = token;
+      search.identifiers = [...(search.identifiers ?? []), ...tokenValues(name, value)];
     } else if (def.date !== undefined && name === def.date.param) {
       search.dates.push(dateComparison(name, value, zone));
       keep(name, value);
