@@ -5,6 +5,7 @@ import { FileAuditTrail } from '../adapters/audit-file/file-audit-trail.js';
 import { JwtAccessTokenVerifier } from '../adapters/auth-jwks/jwt-access-token-verifier.js';
 import type { EmbeddedEhr } from '../adapters/ehr-embedded/embedded-ehr.js';
 import type { FhirEhr } from '../adapters/ehr-fhir/adapter/fhir-ehr.js';
+import type { FhirRole } from '../adapters/ehr-fhir/client/capabilities.js';
 import type { FhirEhrEvent, FhirEhrOptions } from '../adapters/ehr-fhir/adapter/options.js';
 import type { EhrTls } from '../adapters/ehr-http/transport.js';
 import type { EhrAdapterKind } from './fhir-settings.js';
@@ -138,7 +139,7 @@ type Remote = Ehr & { useTls(tls: EhrTls): void; close(): Promise<void> };
 const droppedRecords = (logger: Logger) => (reason: string): void => logger.warn({ reason }, 'EHR record left out of an answer');
 
 /** A remote EHR (or registry) at `baseUrl`, closed with the service, its EHR_TLS_* files watched. */
-async function openRemote(kind: 'xml-http' | 'fhir-r4', baseUrl: string, { config, logger, metrics, life }: Selection): Promise<Remote> {
+async function openRemote(kind: 'xml-http' | 'fhir-r4', baseUrl: string, { config, logger, metrics, life }: Selection, role: FhirRole): Promise<Remote> {
   const onDropped = droppedRecords(logger);
   const common = {
     baseUrl, timeoutMs: config.ehrTimeoutMs, zone: config.ehrTimezone, onDropped,
@@ -153,7 +154,7 @@ async function openRemote(kind: 'xml-http' | 'fhir-r4', baseUrl: string, { confi
   };
   const remote: Remote = kind === 'xml-http'
     ? new (await import('../adapters/ehr-xml-http/index.js')).XmlHttpEhr(common)
-    : await openFhir(config, common, life);
+    : await openFhir(config, { ...common, role }, life);
   life.onClose(() => remote.close());
   if (config.ehrTls) {
     const watch = watchEhrTls(config.ehrTls, remote, logger);
@@ -196,16 +197,17 @@ async function openEmbedded({ config, clock, logger }: Selection): Promise<Embed
   return new EmbeddedEhr(new DocumentStore(dataDir), writes, config.ehrTimezone, droppedRecords(logger));
 }
 
-async function openAdapter(kind: EhrAdapterKind, baseUrl: string | undefined, selection: Selection): Promise<Ehr> {
+async function openAdapter(kind: EhrAdapterKind, baseUrl: string | undefined, selection: Selection, role: FhirRole): Promise<Ehr> {
   // loadConfig requires a base URL for every remote kind.
-  return kind === 'embedded' ? openEmbedded(selection) : openRemote(kind, baseUrl ?? '', selection);
+  return kind === 'embedded' ? openEmbedded(selection) : openRemote(kind, baseUrl ?? '', selection, role);
 }
 
 export async function selectEhr(selection: Selection): Promise<EhrSource> {
   const { config, metrics } = selection;
-  const ehr = await openAdapter(config.ehrAdapter, config.ehrBaseUrl, selection);
   const apart = config.delegationRegistry !== config.ehrAdapter || config.delegationRegistryUrl !== undefined;
-  const registry = apart ? await openAdapter(config.delegationRegistry, config.delegationRegistryUrl, selection) : ehr;
+  // A FHIR server that is not the registry is not asked whether it can be one (docs/upstream-fhir.md#transport).
+  const ehr = await openAdapter(config.ehrAdapter, config.ehrBaseUrl, selection, apart ? 'records' : 'both');
+  const registry = apart ? await openAdapter(config.delegationRegistry, config.delegationRegistryUrl, selection, 'registry') : ehr;
   const source = await traced(config, new InstrumentedEhr(ehr, registry, metrics));
   return {
     ...source,

@@ -37,6 +37,7 @@ describe('a fhir-r4 adapter reading the service\'s own FHIR API', () => {
   let a: TestApp;
   let b: FhirEhr;
   const dropped: string[] = [];
+  const missing: string[] = [];
   beforeAll(async () => {
     a = await startTestApp({ now: NOW });
     const address = await a.app.listen({ port: 0, host: '127.0.0.1' });
@@ -45,7 +46,8 @@ describe('a fhir-r4 adapter reading the service\'s own FHIR API', () => {
     b = new FhirEhr({
       baseUrl: `${address}/fhir`, timeoutMs: 10_000, zone: ZONE, ...DEMO_FHIR_SETTINGS, pageSize: 100, maxPages: 20,
       paymentIdSystem: DEFAULT_PAYMENT_SYSTEM, breaker: { failureThreshold: 1000, openMs: 10_000 }, now: () => NOW,
-      onDropped: (reason) => dropped.push(reason),
+      onDropped: (reason) => dropped.push(reason), role: 'records',
+      onEvent: (event) => { if (event.type === 'capability-missing' || event.type === 'capability-version') missing.push(JSON.stringify(event)); },
       authorization: { header: async () => `Bearer ${token}`, refused: () => undefined },
     });
   }, 60_000);
@@ -56,6 +58,12 @@ describe('a fhir-r4 adapter reading the service\'s own FHIR API', () => {
 
   const read = (ehr: { reads: unknown }, name: ReadName, person: string): Promise<Item[]> =>
     ((ehr.reads as Record<string, (n: string, r: object) => Promise<Item[]>>)[name] as (n: string, r: object) => Promise<Item[]>)(person, ALL_TIME);
+
+  it('is ready against the API: its CapabilityStatement declares every search the reads send (the registry\'s not asked)', async () => {
+    const ready = await b.ping();
+    expect(missing).toEqual([]);
+    expect(ready).toBe(true);
+  });
 
   for (const name of CHAINED) {
     it(`${name}: every demo person's records, in order`, async () => {

@@ -56,9 +56,10 @@ export function dateRangeOf(resource: FhirResource, type: FhirType, zone: string
   return undefined;
 }
 
-/** The codes at a token element: a code itself, a Coding, or each Coding of a CodeableConcept (and an Identifier). */
+/** The codes at a token element: a code or boolean itself, a Coding, or each Coding of a CodeableConcept (and an Identifier). */
 function tokensAt(value: unknown): TokenValue[] {
   if (typeof value === 'string') return [{ code: value }];
+  if (typeof value === 'boolean') return [{ code: String(value) }];
   if (value === null || typeof value !== 'object') return [];
   const v = value as { system?: string; code?: string; value?: string; coding?: { system?: string; code?: string }[] };
   if (v.coding !== undefined) return v.coding.flatMap((c) => (c.code === undefined ? [] : [{ ...(c.system === undefined ? {} : { system: c.system }), code: c.code }]));

@@ -22,7 +22,7 @@ const SUBJECT = { patient: ['subject'] } as const;
 /** Every type the API serves and what may be searched on it; a type absent here is not served. */
 export const SEARCH_PARAMETERS = {
   Patient: { tokens: { identifier: ['identifier'] }, references: { organization: ['managingOrganization'], 'general-practitioner': ['generalPractitioner'] } },
-  RelatedPerson: { references: { patient: ['patient'] } },
+  RelatedPerson: { tokens: { active: ['active'] }, references: { patient: ['patient'] } },
   Appointment: {
     date: { param: 'date', elements: ['start'] },
     tokens: { status: ['status'], 'service-type': ['serviceType'] },

@@ -69,7 +69,7 @@ export class FhirEhr implements EhrRecords, DelegationRegistry {
     };
     this.reads = this.held(fhirReads(this.readsOptions));
     this.registry = fhirRelationships({ ...this.readsOptions, tag: options.delegationTag });
-    const needed = neededSearches(Object.keys(this.reads) as ReadName[]);
+    const needed = neededSearches(Object.keys(this.reads) as ReadName[], options.role);
     this.capabilities = new CapabilityWatch(
       () => checkCapabilities(this.client, needed, AbortSignal.timeout(options.timeoutMs)), options.now ?? Date.now, (check) => this.report(check),
     );

@@ -1,4 +1,5 @@
 /** Settings of the FHIR R4 adapter (docs/upstream-fhir.md#settings), beside the shared transport's. */
+import type { FhirRole } from '../client/capabilities.js';
 import type { TransportEvent, TransportOptions } from '../../ehr-http/transport.js';
 import type { DelegationTag } from '../relationships.js';
 import type { Authorization } from './transport-exchange.js';
@@ -35,6 +36,8 @@ export interface FhirEhrOptions extends Omit<TransportOptions, 'media' | 'onEven
   /** FHIR_DELEGATION_TAG and FHIR_PAYMENT_ID_SYSTEM. */
   delegationTag: DelegationTag;
   paymentIdSystem: string;
+  /** What the server is asked for, so its readiness checks only that (client/capabilities.ts); both by default. */
+  role?: FhirRole;
   /** The Authorization of each request (FHIR_AUTH=smart-backend); none by default. */
   authorization?: Authorization;
   /** Told why a record was left out of an answer (no personal data in the reason). */

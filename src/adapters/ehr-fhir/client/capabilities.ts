@@ -47,15 +47,24 @@ const A_RANGE = { from: '20000101000000', to: '20000101000000' };
 
 const namesOf = (params: SearchParams): string[] => [...new Set(params.map(([name]) => parameterName(name)).filter((n) => !NOT_PARAMETERS.has(n)))];
 
-/** The searches `reads` send (the patient lookup and the registry's too), and `_id` for what they fetch. */
-export function neededSearches(reads: readonly ReadName[]): NeededSearch[] {
+/**
+ * What a FHIR server serves for this service: the patient's records, the delegation registry, or
+ * both (the default). The registry's search is asked for only of the server that is the registry:
+ * a server that serves the records alone (this service's own FHIR API, say) need not know it.
+ */
+export type FhirRole = 'records' | 'registry' | 'both';
+
+/** The searches `reads` send (the patient lookup, and the registry's where the server is the registry), and `_id` for what they fetch. */
+export function neededSearches(reads: readonly ReadName[], role: FhirRole = 'both'): NeededSearch[] {
+  const registry: NeededSearch = { type: 'RelatedPerson', params: ['identifier', '_tag'] };
+  if (role === 'registry') return [registry];
   const needed: NeededSearch[] = [{ type: 'Patient', params: namesOf(patientLookupParams('191212121212')) }];
   for (const read of reads) {
     const plan = READ_PLANS[read];
     for (const search of plan?.searches ?? []) needed.push({ type: search.type, params: namesOf(search.params('id', A_RANGE, 'UTC')) });
     if (plan?.reverse !== undefined) needed.push({ type: plan.reverse.type, params: ['patient', plan.reverse.param] });
   }
-  needed.push({ type: 'RelatedPerson', params: ['identifier', '_tag'] });
+  if (role === 'both') needed.push(registry);
   return [...needed, ...FETCHED_TYPES.map((type) => ({ type, params: ['_id'] }))];
 }
 

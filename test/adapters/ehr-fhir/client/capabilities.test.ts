@@ -20,6 +20,16 @@ afterAll(() => sim.close());
 
 const NEEDED = neededSearches(READ_NAMES);
 
+describe('what readiness asks of a server, by what it serves (issue 36)', () => {
+  const types = (role?: 'records' | 'registry' | 'both') => neededSearches(READ_NAMES, role).map((n) => `${n.type}:${n.params.join(',')}`);
+  it('asks for the registry\'s search only of the server that is the registry', () => {
+    expect(types()).toContain('RelatedPerson:identifier,_tag');
+    expect(types('records')).not.toContain('RelatedPerson:identifier,_tag');
+    expect(types('records')).toEqual(types('both').filter((t) => t !== 'RelatedPerson:identifier,_tag'));
+    expect(types('registry')).toEqual(['RelatedPerson:identifier,_tag']);
+  });
+});
+
 describe('the CapabilityStatement check', () => {
   it('finds every search parameter the reads and the registry send in the development server\'s statement', async () => {
     const check = await checkCapabilities(clientFor(sim), NEEDED);
