@@ -4,6 +4,7 @@ import { isDelegated, type AccessBasis } from '../access/relationship.js';
 import { readPolicyOf, selectInRange, type ReadItem, type ReadName } from '../operations/table.js';
 import type { Released } from '../read-policy/read-policy.js';
 import { activeRules } from '../release/active-rules.js';
+import { filteredUpstream } from '../release/filtered-upstream.js';
 import { guardianAgeWithholds } from '../release/guardian-age.js';
 import type { ReleasePolicy } from '../release/release-policy.js';
 import type { TimeRange } from '../time/time-range.js';
@@ -61,9 +62,11 @@ export class ReadPatientData {
     if (protectedHere && isDelegated(access.basis)) throw accessDenied();
     // Upstream filtering is trusted for volume, not for correctness: select and sort here too.
     const selected = selectInRange(read, fetched, range, this.zone);
-    const released = this.release === undefined ? { records: selected, withheld: 0 } : releaseToCaller(read, selected, this.release.policy, {
+    const byPolicy = this.release === undefined ? { records: selected, withheld: 0 } : releaseToCaller(read, selected, this.release.policy, {
       basis: access.basis, patientId: access.patientId, now: this.release.clock.now(), zone: this.zone,
     });
+    // What the EHR itself withheld (a FHIR server's SUBSETTED answer) is told as this policy's is: it counts one, its number unknown.
+    const released = filteredUpstream(fetched) ? { ...byPolicy, withheld: byPolicy.withheld + 1 } : byPolicy;
     const mask = access.maskContactDetails || (protectedHere && access.basis === 'client');
     return mask ? { ...released, records: policy.withoutContactDetails(released.records) } : released;
   }

@@ -16,7 +16,7 @@ import type { EhrCalls, EhrReads, EhrRecords } from '../../../ports/ehr-records.
 import { deadlinePassed, type UpstreamAnswer } from '../../ehr-http/exchange.js';
 import { EhrHttpTransport, type EhrTls } from '../../ehr-http/transport.js';
 import { answerMemoryOf, type DocumentsInFlight } from '../../ehr-xml-http/documents-in-flight.js';
-import { checkCapabilities, neededSearches, type CapabilityCheck } from '../client/capabilities.js';
+import { checkCapabilities, neededSearches, typesTakingPatient, type CapabilityCheck } from '../client/capabilities.js';
 import { FhirClient } from '../client/fhir-client.js';
 import { fhirReads, fhirRelationships, type FhirReadsOptions } from '../client/fhir-reads.js';
 import { lookupOf, lookupOnce } from '../client/patient-lookup.js';
@@ -66,6 +66,8 @@ export class FhirEhr implements EhrRecords, DelegationRegistry {
     this.readsOptions = {
       client: this.client, zone: options.zone, idRoot: options.idRoot, videoActionIdSystem: options.videoActionIdSystem,
       now: options.now ?? Date.now, note: options.onDropped, callTimeoutMs: options.timeoutMs,
+      // What is fetched by `_id` names the patient where the server declares `patient` on the type (client/reference-resolution.ts).
+      patientBoundTypes: async () => typesTakingPatient((await this.capabilities.current())?.capabilities),
     };
     this.reads = this.held(fhirReads(this.readsOptions));
     this.registry = fhirRelationships({ ...this.readsOptions, tag: options.delegationTag });

@@ -85,6 +85,11 @@ export function readCapabilities(json: unknown): ServerCapabilities {
   return { fhirVersion: VERSION.test(statement.fhirVersion) ? statement.fhirVersion : NOT_A_VERSION, types };
 }
 
+/** The types the statement declares the `patient` search parameter on; none without a statement. */
+export function typesTakingPatient(capabilities: ServerCapabilities | undefined): ReadonlySet<string> {
+  return new Set([...capabilities?.types ?? []].filter(([, t]) => t.searchParams.has('patient')).map(([type]) => type));
+}
+
 export function missingSearchParameters(capabilities: ServerCapabilities, needed: readonly NeededSearch[]): { type: string; param: string }[] {
   const missing = new Map<string, { type: string; param: string }>();
   for (const { type, params } of needed) {

@@ -49,7 +49,18 @@ export interface SearchResult {
   matches: RawResource[];
   /** Every entry of every page, matches and includes, each as it came (a repeated one too). */
   entries: HeldEntry[];
+  /** A page was tagged `SUBSETTED`: the server withheld some of what matched (its release rules). */
+  subsetted?: boolean;
 }
+
+/** The tag a server puts on a Bundle it withheld matches from (this service's own FHIR API does, docs/fhir-api.md). */
+const SUBSETTED = { system: 'http://terminology.hl7.org/CodeSystem/v3-ObservationValue', code: 'SUBSETTED' } as const;
+
+/** Whether a Bundle's `meta.tag` holds SUBSETTED; read leniently, since a tag says nothing a read depends on otherwise. */
+const isSubsetted = (bundle: unknown): boolean => {
+  const tags = (bundle as { meta?: { tag?: unknown } } | null)?.meta?.tag;
+  return Array.isArray(tags) && tags.some((t: { system?: unknown; code?: unknown } | null) => t?.system === SUBSETTED.system && t.code === SUBSETTED.code);
+};
 
 const LOGICAL_ID = /^[A-Za-z0-9.-]{1,64}$/;
 
@@ -90,7 +101,9 @@ export class FhirClient {
     const result: SearchResult = { matches: [], entries: [] };
     let url: string | undefined = searchUrl(this.baseUrl, type, [...params, ['_count', String(options.count ?? this.options.pageSize)]]);
     for (let page = 1; url !== undefined; page++) {
-      const bundle = checked(BundleSchema, await this.get(url, 'Bundle', options.signal), 'Bundle');
+      const json = await this.get(url, 'Bundle', options.signal);
+      if (isSubsetted(json)) result.subsetted = true;
+      const bundle = checked(BundleSchema, json, 'Bundle');
       for (const entry of bundle.entry ?? []) {
         if (entry.resource === undefined || entry.search?.mode === 'outcome') continue;
         const match = isMatch(entry);
@@ -106,9 +119,18 @@ export class FhirClient {
     return result;
   }
 
-  /** The resources of `type` with these ids, in searches of at most FHIR_PAGE_SIZE ids each. */
-  fetchByIds(type: string, ids: readonly string[], signal?: AbortSignal): Promise<SearchResult> {
-    return this.searchByValues(type, '_id', ids, [], signal);
+  /**
+   * The resources of `type` with these ids, in searches of at most FHIR_PAGE_SIZE ids each; `params`
+   * after `_id` (the patient, where the server binds the type to one: reference-resolution.ts).
+   */
+  async fetchByIds(type: string, ids: readonly string[], signal?: AbortSignal, params: SearchParams = []): Promise<SearchResult> {
+    const result: SearchResult = { matches: [], entries: [] };
+    for (let i = 0; i < ids.length; i += this.options.pageSize) {
+      const part = await this.search(type, [['_id', ids.slice(i, i + this.options.pageSize).join(',')], ...params], { signal });
+      result.matches.push(...part.matches);
+      result.entries.push(...part.entries);
+    }
+    return result;
   }
 
   /** Searches of `type` by the `values` of `param` (FHIR's OR), at most FHIR_PAGE_SIZE values each, beside `params`. */
@@ -118,6 +140,7 @@ export class FhirClient {
       const part = await this.search(type, [...params, [param, values.slice(i, i + this.options.pageSize).join(',')]], { signal });
       result.matches.push(...part.matches);
       result.entries.push(...part.entries);
+      if (part.subsetted === true) result.subsetted = true;
     }
     return result;
   }

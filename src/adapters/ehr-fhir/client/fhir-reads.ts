@@ -7,6 +7,7 @@
  */
 import type { Relationship } from '../../../domain/access/relationship.js';
 import { READ_NAMES, selectInRange, type ReadName } from '../../../domain/operations/table.js';
+import { markFilteredUpstream } from '../../../domain/release/filtered-upstream.js';
 import type { EhrReads, RecordReader } from '../../../ports/ehr-records.port.js';
 import { fhirFault } from '../fault.js';
 import type { MapContext } from '../map-context.js';
@@ -36,6 +37,8 @@ export interface FhirReadsOptions {
   callTimeoutMs?: number;
   /** How each call finds the patient: its own search (the default), or the one its request made (`lookupOnce`). */
   lookup?: PatientLookup;
+  /** The types the server's CapabilityStatement declares `patient` on, named in the `_id` fetches (reference-resolution.ts); none when absent. */
+  patientBoundTypes?: () => Promise<ReadonlySet<string>>;
 }
 
 const contextOf = (o: FhirReadsOptions): MapContext => ({
@@ -50,14 +53,15 @@ const checkedMatch = (raw: { resourceType: string }): MappedResource => {
   return checkedResource(raw.resourceType, raw);
 };
 
-/** What names the matches, searched for when the server sent none of it with the matches. */
+/** What names the matches, searched for when the server sent none of it with the matches; whether the server withheld any of it. */
 async function readReverse(
   client: FhirClient, reverse: ReversePlan, matches: readonly MappedResource[], index: ResourceIndex, patientId: string, signal?: AbortSignal,
-): Promise<void> {
-  if (matches.length === 0 || index.entries().some((r) => r.resourceType === reverse.type)) return;
+): Promise<boolean> {
+  if (matches.length === 0 || index.entries().some((r) => r.resourceType === reverse.type)) return false;
   const named = matches.map((m) => `${m.resourceType}/${m.id}`);
-  const { entries } = await client.searchByValues(reverse.type, reverse.param, named, [['patient', `Patient/${patientId}`]], signal);
+  const { entries, subsetted } = await client.searchByValues(reverse.type, reverse.param, named, [['patient', `Patient/${patientId}`]], signal);
   for (const entry of entries) index.add(entry.resource, entry.fullUrl, entry.mode);
+  return subsetted === true;
 }
 
 function reader<R extends ReadName>(name: R, plan: ReadPlan<R>, o: FhirReadsOptions): RecordReader<R> {
@@ -68,16 +72,21 @@ function reader<R extends ReadName>(name: R, plan: ReadPlan<R>, o: FhirReadsOpti
     const index = new ResourceIndex(o.client.baseUrl);
     index.add(patient);
     const matches: MappedResource[] = [];
+    // The server withheld some of the read's records (a SUBSETTED Bundle): the answer says so (domain/release/filtered-upstream.ts).
+    let subsetted = false;
     for (const search of plan.searches) {
       const result = await o.client.search(search.type, search.params(patient.id, range, o.zone), { signal });
       for (const entry of result.entries) index.add(entry.resource, entry.fullUrl, entry.mode);
       matches.push(...result.matches.map(checkedMatch));
+      subsetted ||= result.subsetted === true;
     }
-    if (plan.reverse !== undefined) await readReverse(o.client, plan.reverse, matches, index, patient.id, signal);
-    await resolveMissing(o.client, index, [patient, ...matches], plan.follows, signal);
+    if (plan.reverse !== undefined) subsetted = await readReverse(o.client, plan.reverse, matches, index, patient.id, signal) || subsetted;
+    const scope = o.patientBoundTypes === undefined ? undefined : { patientId: patient.id, types: o.patientBoundTypes };
+    await resolveMissing(o.client, index, [patient, ...matches], plan.follows, signal, scope);
     assertPatientBound(matches, index, patient.id);
     const items = plan.map({ matches, index, patient: patientFacts(patient, number) }, contextOf(o));
-    return selectInRange(name, items, range, o.zone);
+    const answer = selectInRange(name, items, range, o.zone);
+    return subsetted ? markFilteredUpstream(answer) : answer;
   };
 }
 
