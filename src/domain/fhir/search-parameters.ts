@@ -19,6 +19,14 @@ export interface TypeSearch {
 
 const SUBJECT = { patient: ['subject'] } as const;
 
+/**
+ * A Composition's entries, in its sections and in the sections within them: a journal note's nested
+ * Records are nested sections (src/reads/journal-notes/as-fhir-sections.ts), whose entries the
+ * `fhir-r4` adapter follows as it follows the top level's (NOTE_FOLLOWS), so `Composition:entry`
+ * includes them all, as deep as a note's Records nest.
+ */
+const SECTION_ENTRIES = ['section.entry', 'section.section.entry', 'section.section.section.entry', 'section.section.section.section.entry'] as const;
+
 /** Every type the API serves and what may be searched on it; a type absent here is not served. */
 export const SEARCH_PARAMETERS = {
   Patient: { tokens: { identifier: ['identifier'] }, references: { organization: ['managingOrganization'], 'general-practitioner': ['generalPractitioner'] } },
@@ -48,7 +56,7 @@ export const SEARCH_PARAMETERS = {
   Composition: {
     date: { param: 'date', elements: ['date'] },
     tokens: { status: ['status'], category: ['category'], type: ['type'] },
-    references: { ...SUBJECT, author: ['author'], attester: ['attester.party'], encounter: ['encounter'], entry: ['section.entry'] },
+    references: { ...SUBJECT, author: ['author'], attester: ['attester.party'], encounter: ['encounter'], entry: SECTION_ENTRIES },
   },
   DiagnosticReport: {
     date: { param: 'issued', elements: ['issued'] },

@@ -1,9 +1,12 @@
 /**
  * getDiagnoses as FHIR (docs/upstream-fhir.md#312-diagnoses-operation-12 read backwards): each
- * extract a Condition (its first diagnosis, coded in ICD-10-SE), each action a Procedure whose
- * `reasonReference` names it, its contact an Encounter served by the care unit, its asserter and
- * recorder Practitioners (a PractitionerRole where the record gives a position or a unit). The
- * `fhir-r4` adapter reading these back answers the records they came from.
+ * diagnosis of an extract a Condition coded in ICD-10-SE, its type (`Huvuddiagnos`, `Bidiagnos`,
+ * `Yttre orsak`) the category, a legacy note's further diagnoses and those nested under one (an
+ * external cause under its injury) each a Condition of its own, as FHIR has one per diagnosis; each
+ * action a Procedure whose `reasonReference` names its diagnosis (the note's own actions its
+ * first's), the contact an Encounter served by the care unit, the asserter and recorder
+ * Practitioners (a PractitionerRole where the record gives a position or a unit). The `fhir-r4`
+ * adapter reading these back answers the records they came from, one extract per diagnosis.
  */
 import type { Diagnosis, DiagnosisEhrExtract } from '../../domain/records/index.js';
 import type { AsFhirContext, FhirForm, FhirResource, RecordId } from '../as-fhir.js';
@@ -70,17 +73,33 @@ function staff(providers: readonly CareProvider[], out: WrittenResources, ctx: A
   return roles;
 }
 
+/** A diagnosis and each one nested under it, alone, in document order. */
+const eachDiagnosis = (d: Diagnosis): Diagnosis[] => [d, ...d.diagnosis.flatMap(eachDiagnosis)];
+
+/** The extract's Conditions, one per diagnosis (one for an extract that has none), with their Procedures, and its Encounter. */
 function diagnosis(e: DiagnosisEhrExtract, out: WrittenResources, ctx: AsFhirContext): FhirResource[] {
-  const m = e.diagnosisMetaData;
-  const d = e.diagnoses?.diagnosis[0];
-  const key = recordKeyOf('Condition', [d?.rcId, e.ehrId], e, ctx);
+  const [first, ...further] = (e.diagnoses?.diagnosis ?? []).flatMap(eachDiagnosis);
+  const firstKey = recordKeyOf('Condition', [first?.rcId, e.ehrId], e, ctx);
   const c = e.hCMContact;
-  const encounter = c === undefined ? undefined : contactEncounter(c, key, c.contactSecrecyLevels.secrecyLevel,
+  const encounter = c === undefined ? undefined : contactEncounter(c, firstKey, c.contactSecrecyLevels.secrecyLevel,
     { hsaId: e.careUnit?.unitID?.extension, headHsaId: e.headCareProviderUnit?.unitID?.extension }, out, ctx);
-  const type = m?.DiagnosisTypeOfNote ?? d?.diagnosisType;
+  // The actions beside the diagnoses were done for them too: their Procedures name the first's Condition.
+  const conditions = [
+    condition(e, first, firstKey, [...(first?.action ?? []), ...(e.diagnoses?.action ?? [])], encounter, out, ctx),
+    ...further.map((d) => condition(e, d, recordKeyOf('Condition', [d.rcId], { ...e, diagnoses: { diagnosis: [d], action: [] } }, ctx), d.action, encounter, out, ctx)),
+  ];
+  return encounter === undefined ? conditions.flat() : [...conditions.flat(), encounter];
+}
+
+/** One diagnosis of the extract as a Condition under `key`, and its actions' Procedures. */
+function condition(
+  e: DiagnosisEhrExtract, d: Diagnosis | undefined, key: RecordId, actions: readonly Action[], encounter: FhirResource | undefined,
+  out: WrittenResources, ctx: AsFhirContext,
+): FhirResource[] {
+  const m = e.diagnosisMetaData;
+  // The inbound reads both the diagnosis's type and the note's from category[0]: the diagnosis's own is kept.
+  const type = d?.diagnosisType ?? m?.DiagnosisTypeOfNote;
   const codeType = d?.diagnosisTerminology ?? (d?.diagnosisCodeType === 'ICD-10-SE' ? ICD10SE : undefined);
-  // The actions beside the diagnoses were done for them too: their Procedures name the Condition.
-  const actions = [...(d?.action ?? []), ...(e.diagnoses?.action ?? [])];
   const main = fhirOnly({
     resourceType: 'Condition', id: ctx.idOf('Condition', key),
     meta: metaOf(m?.DiagnosisVersionDateTime, m?.DiagnosisSecrecyLevels.secrecyLevel, ctx.zone),
@@ -92,8 +111,7 @@ function diagnosis(e: DiagnosisEhrExtract, out: WrittenResources, ctx: AsFhirCon
     recordedDate: fhirDateTime(recorded(e), ctx.zone),
     ...staff(e.careProviders.careProvider, out, ctx),
   });
-  const procedures = actions.map((a, i) => procedure(a, i, key, ctx));
-  return encounter === undefined ? [main, ...procedures] : [main, ...procedures, encounter];
+  return [main, ...actions.map((a, i) => procedure(a, i, key, ctx))];
 }
 
 export const diagnosesAsFhir = {

@@ -56,12 +56,14 @@ describe('getMedications as FHIR, beyond the demo', () => {
     expect(p.PrescriptionDosages?.DosagePlugin[0]?.IX3Dosage?.DoseInstance[0]).toMatchObject({ MinQty: '0.50', MaxQty: '0.50', Type: 'ml' });
   });
 
-  it('leaves out a strength with a decimal comma rather than guess its digits, and keeps its unit', () => {
-    const { resources } = written((e) => {
+  // Failed before (the strength was left out): the chain test (test/e2e/fhir-chain.e2e.test.ts) lost the legacy `2,5`.
+  it('writes a strength with a legacy decimal comma with a point, as the lab results do: 2,5 is 2.5', () => {
+    const { json, resources } = written((e) => {
       (prescription(e).MainProductTreatment as { PrescriptionProductStrengthNumeric?: string }).PrescriptionProductStrengthNumeric = '2,5';
     });
+    expect(json).toContain('"numerator":{"value":2.5,"unit"');
     const product = prescription(back(resources)).MainProductTreatment;
-    expect(product?.PrescriptionProductStrengthNumeric).toBeUndefined();
+    expect(product?.PrescriptionProductStrengthNumeric).toBe('2.5');
     expect(product?.PrescriptionProductStrengthNumericUnit).toBeDefined();
   });
 
