@@ -28,7 +28,7 @@ import type { RouteDependencies } from './routes/dependencies.js';
 import { healthRoutes, type ReadinessChecks } from './routes/health-routes.js';
 import { operationRoutes } from './routes/operation-routes.js';
 import { FHIR_PREFIXES } from './fhir/fhir-api.js';
-import { fhirRoutes } from './fhir/fhir-routes.js';
+import { fhirMethodNotAllowed, fhirRoutes } from './fhir/fhir-routes.js';
 import { clientErrorHandler, frameworkErrors } from './transport-errors.js';
 import './types.js';
 
@@ -107,8 +107,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   // Hooks that never wait take a callback: no promise per hook per request.
   // A documented path asked with another method is 405 (Allow), not 404.
   const notAllowed = methodNotAllowed(deps.config.basePath);
+  const fhirNotAllowed = deps.fhir === undefined ? () => undefined : fhirMethodNotAllowed(deps.config.basePath, deps.fhir);
   app.addHook('preParsing', (request, _reply, payload, done) => {
-    if (request.is404) done(notAllowed(request.url) ?? new ApiError(404, 'Not found.'));
+    if (request.is404) done(notAllowed(request.url) ?? fhirNotAllowed(request.url) ?? new ApiError(404, 'Not found.'));
     else done(null, payload);
   });
   app.addHook('onSend', (request, reply, payload, done) => {

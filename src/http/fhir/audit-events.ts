@@ -4,7 +4,10 @@
  * application/fhir+json`, paged with the log's own cursor.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../domain/access-log/page-size.js';
+import { MAX_PAGE_SIZE } from '../../domain/access-log/page-size.js';
+import type { DateComparison } from '../../domain/fhir/fhir-dates.js';
+import { epochMsToCompact } from '../../domain/time/local-time.js';
+import type { TimeRange } from '../../domain/time/time-range.js';
 import type { FhirResource } from '../../reads/as-fhir.js';
 import { auditEvent } from '../access-log/fhir-audit-event.js';
 import { noteWithheld } from '../release-header.js';
@@ -14,7 +17,25 @@ import { searchLink, searchset } from './bundle.js';
 import { contextsFor, grantsOf, requireGrants } from './fhir-access.js';
 import type { FhirApi } from './fhir-api.js';
 import { patientsOf } from './patients-of-request.js';
-import { DEFAULT_COUNT, type FhirSearch } from './search-query.js';
+import type { FhirSearch } from './search-query.js';
+
+/**
+ * The log's range (whole local seconds, both ends inclusive) of the `date` comparisons on `recorded`,
+ * an instant: `ge`/`eq` from the value's first second, `gt` from the second after it, `le`/`eq` to its
+ * last second, `lt` to the second before it. A bound in the autumn's repeated hour is read back as
+ * its first instant, as every local time the log takes is.
+ */
+function logRange(dates: readonly DateComparison[], zone: string): TimeRange {
+  let from = -Infinity;
+  let to = Infinity;
+  for (const { prefix, range } of dates) {
+    if (prefix === 'eq' || prefix === 'ge') from = Math.max(from, range.start);
+    if (prefix === 'gt') from = Math.max(from, range.end);
+    if (prefix === 'eq' || prefix === 'le') to = Math.min(to, range.end - 1000);
+    if (prefix === 'lt') to = Math.min(to, range.start - 1000);
+  }
+  return { ...(from === -Infinity ? {} : { from: epochMsToCompact(from, zone) }), ...(to === Infinity ? {} : { to: epochMsToCompact(to, zone) }) };
+}
 
 export async function auditEventSearch(
   request: FastifyRequest, reply: FastifyReply, deps: RouteDependencies, api: FhirApi, search: FhirSearch,
@@ -22,13 +43,14 @@ export async function auditEventSearch(
   const grants = grantsOf(request, api, () => []);
   const { patients: [patient] } = await patientsOf(request, deps, api, search, grants);
   if (patient === undefined) throw new Error('a search names one patient');
-  requireGrants(grants, 'AuditEvent', 'search', contextsFor(request, api, patient));
   request.audit.patientId = patient;
+  requireGrants(grants, 'AuditEvent', 'search', contextsFor(request, api, patient));
   const { basis } = await accessFor(request, deps.accessPolicy, patient);
-  const limit = search.count === DEFAULT_COUNT ? DEFAULT_PAGE_SIZE : Math.max(1, Math.min(search.count, MAX_PAGE_SIZE));
+  // `_count` as every search takes it (50 by default); `0` reads a whole page to count it, and shows none of it.
+  const limit = search.count === 0 ? MAX_PAGE_SIZE : Math.min(search.count, MAX_PAGE_SIZE);
   const page = await deps.readAccessLog.page({
     patientId: patient, basis, viewer: request.token?.personId === undefined ? {} : { personId: request.token.personId },
-    range: {}, limit, ...(search.cursor === undefined ? {} : { cursor: search.cursor }),
+    range: logRange(search.dates, deps.zone), limit, ...(search.cursor === undefined ? {} : { cursor: search.cursor }),
   });
   noteWithheld(request, reply, page.withheld);
   const matches = page.entries.map((e) => ({
@@ -41,7 +63,7 @@ export async function auditEventSearch(
     matches: search.count === 0 ? [] : matches,
     includes: [],
     self: searchLink(base, 'AuditEvent', search.linkParams),
-    ...(page.next === undefined ? {} : { next: searchLink(base, 'AuditEvent', [...search.linkParams, ['_cursor', page.next]]) }),
+    ...(page.next === undefined || search.count === 0 ? {} : { next: searchLink(base, 'AuditEvent', [...search.linkParams, ['_cursor', page.next]]) }),
     subsetted: page.withheld > 0,
   });
 }

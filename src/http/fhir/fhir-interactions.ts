@@ -70,6 +70,8 @@ export class FhirInteractions {
     const all: FhirResource[] = [];
     let withheld = 0;
     for (const patient of patients) {
+      // The patient the query names is the one a refusal for want of a scope is about (as a COS refusal names the patient header's).
+      if (!listing) request.audit.patientId = patient;
       const contexts = contextsFor(request, this.api, patient);
       if (listing && grantsFor(grants, search.type, 'search', contexts).length === 0) continue;
       const reads = this.readsFor(search.type, grants, contexts, 'search');
@@ -112,6 +114,7 @@ export class FhirInteractions {
   async read(request: FastifyRequest, reply: FastifyReply, type: FhirType, id: string, patientParam: string | undefined): Promise<FhirResource> {
     const grants = grantsOf(request, this.api, this.typesOfRead);
     const candidates = await this.readCandidates(request, type, id, patientParam, grants);
+    if (candidates.length === 1) request.audit.patientId = candidates[0];
     for (const patient of candidates) {
       const contexts = contextsFor(request, this.api, patient);
       let reads: ReadName[];

@@ -4,14 +4,14 @@
  * `_search` with a form body), a read by id, HEAD like GET, and 405 for any other method. Every data
  * route names the operation it is audited under and answers errors as an OperationOutcome.
  */
-import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest, RequestPayload } from 'fastify';
 import type { FhirType } from '../../domain/fhir/search-parameters.js';
 import type { OperationName } from '../../domain/operations/table.js';
-import { ApiError } from '../api-error.js';
+import { ApiError, MESSAGES } from '../api-error.js';
 import type { RouteDependencies } from '../routes/dependencies.js';
 import { auditEventSearch } from './audit-events.js';
 import { capabilityStatement } from './capability-statement.js';
-import type { FhirApi, TypeServing } from './fhir-api.js';
+import { servedTypes, type FhirApi, type TypeServing } from './fhir-api.js';
 import { answerType } from './fhir-format.js';
 import { FhirInteractions } from './fhir-interactions.js';
 import { parseSearch } from './search-query.js';
@@ -80,14 +80,27 @@ export const fhirRoutes: FastifyPluginAsync<FhirRouteOptions> = async (app: Fast
   // Every known path asked with a method it does not serve is 405 with Allow, with or without
   // credentials, as on the COS API (src/http/method-not-allowed.ts), refused in onRequest so that
   // nothing is read to say so: a FHIR update's body (application/fhir+json) is not a 415.
-  const notServed = (url: string) => app.route({ method: NOT_SERVED_METHODS, url, config: open, onRequest: notAllowed('GET, HEAD'), handler: notAllowed('GET, HEAD') });
+  const notServed = (url: string, methods = NOT_SERVED_METHODS, allow = 'GET, HEAD') => app.route({ method: methods, url, config: open, onRequest: notAllowed(allow), handler: notAllowed(allow) });
   notServed('/metadata');
   notServed('/.well-known/smart-configuration');
+
+  // A `_search` body is a form (FHIR R4 §3.1.0.5.1): any other media type is 415 saying so, checked
+  // after the credentials (a refusal for them comes first, as on the COS API), never parsed as JSON and ignored.
+  const formOnly = async (request: FastifyRequest, _reply: FastifyReply, payload: RequestPayload): Promise<RequestPayload> => {
+    const type = request.headers['content-type'];
+    if (type !== undefined && !/^application\/x-www-form-urlencoded\s*(;|$)/i.test(type)) {
+      throw new ApiError(415, 'A _search body is a form: send Content-Type: application/x-www-form-urlencoded, or put the parameters in the URL.');
+    }
+    return payload;
+  };
 
   for (const serving of served) {
     const type: FhirType = serving.type;
     const config = { operation: operationOfType(serving), errorShape: 'fhir', fhir: true } as const;
     const search = async (request: FastifyRequest, reply: FastifyReply) => {
+      // A token is taken from the Authorization header only (docs/contract.md#token-kinds): one in a `_search`
+      // form body is refused as one in the query string is (src/http/plugins/credentials.ts), never ignored.
+      if (typeof request.body === 'string' && new URLSearchParams(request.body).has('access_token')) throw new ApiError(400, MESSAGES.tokenInQuery);
       const params = paramsOf(request);
       const strict = /(^|[;,\s])handling=strict\b/.test(String(request.headers.prefer ?? ''));
       const format = single(params, '_format');
@@ -97,7 +110,7 @@ export const fhirRoutes: FastifyPluginAsync<FhirRouteOptions> = async (app: Fast
       return send(request, reply, bundle, format);
     };
     app.get(`/${type}`, { config }, search);
-    app.post(`/${type}/_search`, { config }, search);
+    app.post(`/${type}/_search`, { config, preParsing: formOnly }, search);
     app.get(`/${type}/:id`, { config }, async (request, reply) => {
       const { id } = request.params as { id: string };
       const params = paramsOf(request);
@@ -109,5 +122,28 @@ export const fhirRoutes: FastifyPluginAsync<FhirRouteOptions> = async (app: Fast
     });
     notServed(`/${type}/:id`);
     notServed(`/${type}`);
+    // `_search` takes POST alone: any other method is 405 naming it, not a read of an id `_search`.
+    notServed(`/${type}/_search`, [...NOT_SERVED_METHODS.filter((m) => m !== 'POST'), 'GET'], 'POST');
   }
 };
+
+/**
+ * For a request the router has no route for (a method Fastify does not route, such as PROPFIND, or
+ * OPTIONS where no CORS origin is set): the 405 with `Allow` of a FHIR path, as
+ * src/http/method-not-allowed.ts gives the COS API's paths, or undefined for a path the API does not
+ * serve (404). CONTRACT §7: HEAD like GET, other methods 405.
+ */
+export function fhirMethodNotAllowed(basePath: string, api: FhirApi): (url: string) => ApiError | undefined {
+  const types: ReadonlySet<string> = new Set(servedTypes(api.forms).map((s) => s.type));
+  return (url) => {
+    const path = (url.split('?')[0] ?? '').replace(/\/$/, '');
+    if (!path.startsWith(basePath)) return undefined;
+    const below = /^\/(?:api\/open\/)?fhir\/(.+)$/.exec(path.slice(basePath.length))?.[1];
+    if (below === undefined) return undefined;
+    const [type = '', second, ...more] = below.split('/');
+    let allow: string | undefined;
+    if (below === 'metadata' || below === '.well-known/smart-configuration') allow = 'GET, HEAD';
+    else if (types.has(type) && more.length === 0) allow = second === '_search' ? 'POST' : 'GET, HEAD';
+    return allow === undefined ? undefined : new ApiError(405, `This API is read-only: ${allow} only.`, { allow });
+  };
+}

@@ -13,11 +13,14 @@ import type { RouteDependencies } from '../routes/dependencies.js';
 import type { FhirApi } from './fhir-api.js';
 
 const FHIR_ID = /^[A-Za-z0-9\-.]{1,64}$/;
-/** Whether a text holds a valid identity number (12 digits, date and check digit): such a record id is never an id. */
+/**
+ * Whether a text holds a valid identity number (12 digits, date and check digit), as people write one:
+ * in a row, or with a `-`, `+` or `.` between digits (`19121212-1212`). Such a record id is never an id.
+ */
 function namesAPerson(text: string): boolean {
-  for (let i = 0; i + 12 <= text.length; i++) {
-    const run = text.slice(i, i + 12);
-    if (/^\d{12}$/.test(run) && parsePersonalIdentityNumber(run) !== undefined) return true;
+  for (const [run] of text.matchAll(/[0-9](?:[-+.]?[0-9])*/g)) {
+    const digits = run.replace(/[^0-9]/g, '');
+    for (let i = 0; i + 12 <= digits.length; i++) if (parsePersonalIdentityNumber(digits.slice(i, i + 12)) !== undefined) return true;
   }
   return false;
 }

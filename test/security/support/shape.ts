@@ -11,7 +11,7 @@ export interface Answer {
 export const asAnswer = (res: LightMyRequestResponse): Answer => ({ statusCode: res.statusCode, headers: res.headers, body: res.body });
 
 // Text that must never reach a caller: stack frames, exception names with a message, file paths.
-const LEAKS: ReadonlyArray<[string, RegExp]> = [
+export const LEAKS: ReadonlyArray<[string, RegExp]> = [
   ['a stack frame', /\n\s+at \S|\bat \S+ \([^)]*:\d+:\d+\)|\bat (?:file|node):/],
   ['an exception text', /\b(?:Type|Range|Reference|Syntax)?Error: /],
   ['a file path', /\/(?:work|home|tmp|usr|var)\/|node_modules|file:\/\/|[\w-]+\.(?:ts|js|mjs|cjs):\d+/],
