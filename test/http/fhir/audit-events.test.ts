@@ -1,0 +1,315 @@
+/**
+ * docs/fhir-api.md#the-same-rules-as-the-cos-api, the audit (CONTRACT §7, §6): every FHIR
+ * interaction leaves exactly one audit record, naming the patient and the operation of the data it
+ * read, stored before the answer leaves (with the store down: 503 and no data); the patient's COS
+ * access log shows a FHIR read under the name of that data ("Provsvar"/"Lab results" for a
+ * DiagnosticReport); and `GET /fhir/AuditEvent?patient=…` answers the same log as AuditEvents, each
+ * naming its request's id in `entity.what.identifier`.
+ */
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AccessLogEntry } from '../../../src/domain/access-log/access-log-entry.js';
+import { OPERATIONS } from '../../../src/domain/operations/table.js';
+import type { AuditRecord, AuditTrail } from '../../../src/ports/audit-trail.port.js';
+import { MemoryAuditTrail } from '../../fakes/memory-audit-trail.js';
+import { startTestApp, type TestApp } from '../../support/test-app.js';
+import { APP, bundleOf, get, LILLA, MARTA, matchesOf, NOW, outcomeOf, pid, smartToken, TOLVAN, type Bundle, type Resource } from './fhir-calls.js';
+import { allPages, keys } from './search-support.js';
+
+/** The operation each type's records are read (and audited, and shown in the access log) under. */
+const OPERATION_OF_TYPE = {
+  Patient: 'getPatientV2', RelatedPerson: 'getPatientV2', Appointment: 'getAppointments', Encounter: 'getContacts',
+  AllergyIntolerance: 'getAttentionSignals', Flag: 'getAttentionSignals', MedicationRequest: 'getMedications',
+  Composition: 'getJournalNotes', DiagnosticReport: 'getLabResults', Observation: 'getLabResults',
+  Condition: 'getDiagnoses', Procedure: 'getDiagnoses', AuditEvent: 'getAccessLog',
+} as const;
+type TypeName = keyof typeof OPERATION_OF_TYPE;
+const TYPES = Object.keys(OPERATION_OF_TYPE) as TypeName[];
+/** Types each of Tolvan's reads holds records of, so a read by id can be tried. */
+const READABLE = TYPES.filter((type) => type !== 'AuditEvent');
+
+const requestIdOf = (res: LightMyRequestResponse): string => String(res.headers['x-request-id']);
+/** The request ids an AuditEvent names (BALP's XrequestId entity). */
+const requestIdsOf = (event: Resource): string[] =>
+  (event.entity as { what: { identifier: { system?: string; value: string } }; type?: { code: string } }[])
+    .filter((e) => e.type?.code === 'XrequestId').map((e) => e.what.identifier.value);
+
+describe('every FHIR interaction leaves one audit record, before the answer', () => {
+  let t: TestApp;
+  let token: string;
+  beforeAll(async () => {
+    t = await startTestApp({ now: NOW });
+    token = await smartToken(t, TOLVAN, 'patient/*.read user/AccessLog-read');
+  }, 60_000);
+  afterAll(async () => t.close());
+
+  /** The records a call left: exactly one, which the test then reads. */
+  async function onlyRecordOf(call: () => Promise<LightMyRequestResponse>): Promise<{ res: LightMyRequestResponse; record: AuditRecord }> {
+    const before = t.audit.records.length;
+    const res = await call();
+    const added = t.audit.records.slice(before);
+    expect(added.map((r) => r.requestId)).toEqual([requestIdOf(res)]);
+    return { res, record: added[0] as AuditRecord };
+  }
+
+  it.each(TYPES)('%s: a search (GET, POST _search, HEAD) is one record naming the patient and the operation of its data', async (type) => {
+    const calls = [
+      () => get(t, `/fhir/${type}?_count=1`, token),
+      () => t.call({ method: 'POST', url: `/fhir/${type}/_search`, key: null, token, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '_count=1' }),
+      () => t.call({ method: 'HEAD', url: `/fhir/${type}?_count=1`, key: null, token }),
+    ];
+    for (const call of calls) {
+      const { res, record } = await onlyRecordOf(call);
+      expect(res.statusCode).toBe(200);
+      expect(record).toMatchObject({
+        operation: OPERATION_OF_TYPE[type], patientId: TOLVAN, outcome: 'allowed', status: 200, delegation: 'self', clientId: APP, actor: { personId: TOLVAN },
+      });
+    }
+  });
+
+  it.each(READABLE)('%s: a read by id is one record, under the same operation', async (type) => {
+    const [first] = matchesOf(bundleOf(await get(t, `/fhir/${type}?_count=1`, token)));
+    expect(first).toBeDefined();
+    const { res, record } = await onlyRecordOf(() => get(t, `/fhir/${type}/${first?.id ?? ''}`, token));
+    expect([res.statusCode, (JSON.parse(res.body) as Resource).id]).toEqual([200, first?.id]);
+    expect(record).toMatchObject({ operation: OPERATION_OF_TYPE[type], patientId: TOLVAN, outcome: 'allowed', status: 200 });
+  });
+
+  it('a refused or failed interaction is one record too, naming whom it was about', async () => {
+    const refusals = [
+      { url: '/fhir/Observation', token: await smartToken(t, TOLVAN, 'patient/Condition.read'), status: 403, patient: TOLVAN, operation: 'getLabResults' },
+      // Someone else's records, named in the query: the record names them, as a COS refusal names the patient header's.
+      { url: `/fhir/Condition?patient=${pid(LILLA)}`, token, status: 403, patient: LILLA, operation: 'getDiagnoses' },
+      { url: `/fhir/Condition/any-id?patient=${pid(LILLA)}`, token, status: 404, patient: LILLA, operation: 'getDiagnoses' },
+      { url: `/fhir/AuditEvent?patient=${pid(LILLA)}`, token, status: 403, patient: LILLA, operation: 'getAccessLog' },
+      { url: '/fhir/Condition/no-such-condition', token, status: 404, patient: TOLVAN, operation: 'getDiagnoses' },
+      { url: '/fhir/Composition?date=yesterday', token, status: 400, patient: TOLVAN, operation: 'getJournalNotes' },
+    ];
+    for (const r of refusals) {
+      const { res, record } = await onlyRecordOf(() => get(t, r.url, r.token));
+      outcomeOf(res, r.status);
+      expect([r.url, record.operation, record.patientId, record.outcome, record.status]).toEqual([r.url, r.operation, r.patient, 'denied', r.status]);
+    }
+  });
+
+  // DEFECT (reported, not fixed here: an audit record names one patient, and this request reads several):
+  // Märta's Patient list under user/ scopes reads herself, Lilla, Tolvan and Gösta, and tries Sara
+  // (refused: protected). Its one record names Sara, as allowed, and none of the four whose data it
+  // answered. `it.fails` keeps the suite green until it is fixed; then it fails: make it `it`.
+  it.fails('a Patient list under user/ scopes is in the access log of each person listed, and of nobody refused', async () => {
+    const before = t.audit.records.length;
+    const res = await get(t, '/fhir/Patient', await smartToken(t, MARTA, 'user/*.read'));
+    const listed = matchesOf(bundleOf(res)).map((p) => p.id);
+    expect(listed).toHaveLength(4);
+    const added = t.audit.records.slice(before);
+    const named = added.filter((r) => r.outcome === 'allowed').map((r) => r.patientId);
+    expect(named).not.toContain('197305242385');
+    expect([...named].sort()).toEqual([MARTA, LILLA, TOLVAN, '194608632396'].sort());
+  });
+
+  it('with the audit store down: 503 transient and no data, for a search, a read by id, POST _search and AuditEvent', async () => {
+    const [report] = matchesOf(bundleOf(await get(t, '/fhir/DiagnosticReport?_count=1', token)));
+    const calls = [
+      () => get(t, '/fhir/Observation?_count=5', token),
+      () => get(t, `/fhir/DiagnosticReport/${report?.id ?? ''}`, token),
+      () => t.call({ method: 'POST', url: '/fhir/Condition/_search', key: null, token, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '_count=5' }),
+      () => get(t, '/fhir/AuditEvent', token),
+    ];
+    t.audit.mode = 'fail';
+    try {
+      for (const call of calls) {
+        const res = await call();
+        expect(outcomeOf(res, 503).code).toBe('transient');
+        expect(res.body).not.toMatch(/"entry"|"resourceType":"(Bundle|Observation|DiagnosticReport|Condition|AuditEvent)"/);
+        expect(res.body).not.toContain(report?.id ?? '-');
+        expect(res.headers['patient-data-filtered']).toBeUndefined();
+      }
+    } finally {
+      t.audit.mode = 'ok';
+    }
+    expect((await get(t, '/fhir/Observation?_count=5', token)).statusCode).toBe(200);
+  });
+});
+
+/** An audit store that holds a record until the test lets it be stored, as a slow store would. */
+class HeldAuditTrail implements AuditTrail {
+  readonly inner = new MemoryAuditTrail();
+  private waiting: ((record: AuditRecord) => void) | undefined;
+  private release: (() => void) | undefined;
+  /** Resolves with the next record once its append has been called; that append waits for `store()`. */
+  nextAppend(): Promise<AuditRecord> {
+    return new Promise((resolve) => { this.waiting = resolve; });
+  }
+  store(): void {
+    this.release?.();
+  }
+  append(record: AuditRecord): Promise<void> {
+    const waiting = this.waiting;
+    if (waiting === undefined) return this.inner.append(record);
+    this.waiting = undefined;
+    return new Promise((resolve) => {
+      this.release = () => resolve(this.inner.append(record));
+      waiting(record);
+    });
+  }
+  ping(): Promise<boolean> { return this.inner.ping(); }
+  close(): Promise<void> { return this.inner.close(); }
+}
+
+describe('the audit record is stored before the answer leaves', () => {
+  let t: TestApp;
+  const held = new HeldAuditTrail();
+  beforeAll(async () => {
+    t = await startTestApp({ now: NOW, auditTrail: held, accessLog: held.inner });
+  }, 60_000);
+  afterAll(async () => t.close());
+
+  it('while the store has not taken the record, no answer has come; once stored, the answer comes', async () => {
+    const token = await smartToken(t, TOLVAN, 'patient/*.read');
+    const appended = held.nextAppend();
+    let answered = false;
+    const pending = get(t, '/fhir/DiagnosticReport?_count=2', token).then((res) => { answered = true; return res; });
+    const record = await appended;
+    // Give the answer every chance to arrive (two turns of the event loop) while the record waits.
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect([record.operation, record.patientId, answered]).toEqual(['getLabResults', TOLVAN, false]);
+    held.store();
+    const res = await pending;
+    expect([res.statusCode, requestIdOf(res)]).toEqual([200, record.requestId]);
+    expect(held.inner.records.map((r) => r.requestId)).toContain(record.requestId);
+  });
+});
+
+describe('the patient\'s access log, through the COS API and as FHIR AuditEvents', () => {
+  let t: TestApp;
+  let token: string;
+  beforeAll(async () => {
+    t = await startTestApp({ now: NOW });
+    token = await smartToken(t, TOLVAN, 'patient/*.read user/AccessLog-read');
+  }, 60_000);
+  afterAll(async () => t.close());
+
+  const cosLog = async (): Promise<{ res: LightMyRequestResponse; entries: AccessLogEntry[] }> => {
+    const res = await t.call({ method: 'GET', url: '/patients/accesslog/?limit=500', token: await t.personToken(TOLVAN) });
+    expect(res.statusCode).toBe(200);
+    return { res, entries: res.json() as AccessLogEntry[] };
+  };
+
+  it('names a FHIR DiagnosticReport read "Provsvar" / "Lab results", and each FHIR read by the data it read', async () => {
+    const [report] = matchesOf(bundleOf(await get(t, '/fhir/DiagnosticReport?_count=1', token)));
+    const reads = {
+      report: await get(t, `/fhir/DiagnosticReport/${report?.id ?? ''}`, token),
+      observations: await get(t, '/fhir/Observation', token),
+      notes: await get(t, '/fhir/Composition', token),
+      delegated: await get(t, `/fhir/Condition?patient=${pid(TOLVAN)}`, await smartToken(t, MARTA, 'user/*.read')),
+    };
+    const { entries } = await cosLog();
+    const entryOf = (res: LightMyRequestResponse) => entries.find((e) => e.requestId === requestIdOf(res));
+    expect(entryOf(reads.report)).toMatchObject({ operation: 'getLabResults', operationDisplayName: { sv: 'Provsvar', en: 'Lab results' }, outcome: 'allowed', basis: 'self' });
+    expect(entryOf(reads.observations)).toMatchObject({ operation: 'getLabResults', operationDisplayName: { sv: 'Provsvar', en: 'Lab results' } });
+    expect(entryOf(reads.notes)).toMatchObject({ operation: 'getJournalNotes', operationDisplayName: OPERATIONS.getJournalNotes.displayName });
+    expect(entryOf(reads.delegated)).toMatchObject({ operation: 'getDiagnoses', operationDisplayName: OPERATIONS.getDiagnoses.displayName, basis: 'power-of-attorney', actorPersonId: MARTA });
+  });
+
+  it('GET /fhir/AuditEvent?patient=… answers the same entries as the COS log, each naming its request\'s id', async () => {
+    // Some traffic about Tolvan of every kind: FHIR and COS, his own, delegated, refused.
+    await get(t, '/fhir/Encounter', token);
+    await t.call({ method: 'GET', url: '/patients/diagnoses/', token: await t.personToken(TOLVAN) });
+    await get(t, `/fhir/Encounter?patient=${pid(TOLVAN)}`, await smartToken(t, MARTA, 'user/*.read'));
+    await get(t, '/fhir/Observation', await smartToken(t, TOLVAN, 'patient/Condition.read'));
+    const { res: cosCall, entries } = await cosLog();
+    const cosFhir = await t.call({ method: 'GET', url: '/patients/accesslog/?limit=500', token: await t.personToken(TOLVAN), headers: { accept: 'application/fhir+json' } });
+    const asCosFhir = (cosFhir.json() as Bundle).entry?.map((e) => e.resource) ?? [];
+    for (const url of [`/fhir/AuditEvent?_count=500&patient=${pid(TOLVAN)}`, `/fhir/AuditEvent?_count=500&patient=Patient/${pid(TOLVAN)}`]) {
+      const events = bundleOf(await get(t, url, token));
+      const ids = matchesOf(events).flatMap(requestIdsOf);
+      // The COS log read, then the COS log read as FHIR, each one more entry: every entry once, in the log's order.
+      expect(ids.slice(0, entries.length + 2)).toEqual([...entries.map((e) => e.requestId), requestIdOf(cosCall), requestIdOf(cosFhir)]);
+      expect(events.total).toBe(matchesOf(events).length);
+      // The same AuditEvents the COS log answers as FHIR, with an id of their own.
+      expect(matchesOf(events).slice(0, asCosFhir.length).map(({ id, ...rest }) => (expect(id).toMatch(/^[A-Za-z0-9\-.]{1,64}$/), rest))).toEqual(asCosFhir);
+      matchesOf(events).forEach((e, i) => {
+        const entry = entries[i];
+        if (entry === undefined) return;
+        expect(e.subtype).toContainEqual(expect.objectContaining({ code: entry.operation, display: entry.operationDisplayName.en }));
+      });
+      expect(JSON.stringify(events.link)).not.toContain(TOLVAN);
+    }
+    expect(entries.length).toBeGreaterThan(4);
+  });
+
+  it('AuditEvent pages of two, followed to the end, hold every entry once', async () => {
+    const whole = matchesOf(bundleOf(await get(t, '/fhir/AuditEvent?_count=500', token))).flatMap(requestIdsOf);
+    const pages = await allPages(t, '/fhir/AuditEvent?_count=2', token);
+    const paged = pages.flatMap(matchesOf).flatMap(requestIdsOf);
+    expect(pages.slice(0, -1).every((p) => matchesOf(p).length === 2)).toBe(true);
+    // Every entry logged before the paging began, once and in order; the paging's own requests follow.
+    expect(paged.slice(0, whole.length)).toEqual(whole);
+    expect(new Set(paged).size).toBe(paged.length);
+    expect(keys(pages.flatMap(matchesOf)).every((k) => k.startsWith('AuditEvent/'))).toBe(true);
+  });
+});
+
+describe('AuditEvent search takes the parameters every search does: _count and its date', () => {
+  let t: TestApp;
+  let token: string;
+  /** Tolvan's reads at these instants (a summer and a winter moment, a second apart in winter), then the searches at QUERIED. */
+  const SUMMER = Date.parse('2026-07-01T10:00:00+02:00');
+  const WINTER = Date.parse('2026-11-21T09:00:00+01:00');
+  const QUERIED = Date.parse('2026-11-21T10:00:00+01:00');
+  const READS = 60;
+  beforeAll(async () => {
+    t = await startTestApp({ now: SUMMER });
+    // Valid at every moment the clock is set to here, whenever the suite runs.
+    token = await smartToken(t, TOLVAN, 'patient/*.read user/AccessLog-read', { exp: Math.max(Math.floor(Date.now() / 1000), QUERIED / 1000) + 3600 });
+    for (let i = 0; i < READS; i++) {
+      t.clock.set(i < 20 ? SUMMER : WINTER + (i - 20) * 1000);
+      expect((await get(t, '/fhir/Flag?_count=0', token)).statusCode).toBe(200);
+    }
+    t.clock.set(QUERIED);
+  }, 60_000);
+  afterAll(async () => t.close());
+
+  const events = async (query: string): Promise<Bundle> => bundleOf(await get(t, `/fhir/AuditEvent?${query}`, token));
+  /** The entries of the reads above (the searches' own entries, all at QUERIED, left out). */
+  const readsIn = (b: Bundle): string[] => matchesOf(b).filter((e) => Date.parse(e.recorded as string) < QUERIED).flatMap(requestIdsOf);
+
+  it('50 by default, the count asked for, 500 at most, and 0 for the total alone', async () => {
+    const byDefault = await events('');
+    expect([matchesOf(byDefault).length, byDefault.link.some((l) => l.relation === 'next')]).toEqual([50, true]);
+    expect(matchesOf(await events('_count=50'))).toHaveLength(50);
+    expect(matchesOf(await events('_count=7'))).toHaveLength(7);
+    const capped = await events('_count=600');
+    expect(new URL(capped.link[0]?.url ?? '').searchParams.get('_count')).toBe('500');
+    expect(readsIn(capped)).toHaveLength(READS);
+    const totalOnly = await events('_count=0');
+    expect([totalOnly.entry, totalOnly.link.map((l) => l.relation)]).toEqual([undefined, ['self']]);
+    expect(totalOnly.total).toBe(matchesOf(await events('_count=500')).length - 1);
+  });
+
+  it('date with eq, ge, gt, le and lt, a zone-less value read as Stockholm time, summer and winter', async () => {
+    const all = await events('_count=500');
+    const recordedOf = new Map(matchesOf(all).flatMap((e) => requestIdsOf(e).map((id) => [id, Date.parse(e.recorded as string)] as const)));
+    const ids = (rule: (ms: number) => boolean): string[] => readsIn(all).filter((id) => rule(recordedOf.get(id) ?? NaN));
+    const cases: [string, (ms: number) => boolean][] = [
+      ['ge2026-11-21T09:00:00', (ms) => ms >= WINTER],
+      ['gt2026-11-21T09:00:00', (ms) => ms >= WINTER + 1000],
+      ['lt2026-11-21T09:00:00', (ms) => ms < WINTER],
+      ['le2026-11-21T09:00:05', (ms) => ms < WINTER + 6000],
+      ['eq2026-11-21T09:00:05', (ms) => ms === WINTER + 5000],
+      ['eq2026-11-21', (ms) => ms >= WINTER],
+      ['lt2026-07-01T10:00:01', (ms) => ms === SUMMER],
+      ['lt2026-07-01T10:00:00', () => false],
+      ['ge2026-07-01T08:00:00Z', (ms) => ms >= SUMMER],
+      ['eq2026-07-01', (ms) => ms === SUMMER],
+    ];
+    for (const [value, rule] of cases) {
+      expect([value, readsIn(await events(`_count=500&date=${encodeURIComponent(value)}`))]).toEqual([value, ids(rule)]);
+    }
+    expect(ids((ms) => ms === SUMMER)).toHaveLength(20);
+    // Two conditions together: a window.
+    expect(readsIn(await events('_count=500&date=ge2026-11-21T09:00:10&date=lt2026-11-21T09:00:20'))).toEqual(ids((ms) => ms >= WINTER + 10_000 && ms < WINTER + 20_000));
+    outcomeOf(await get(t, '/fhir/AuditEvent?date=yesterday', token), 400);
+  });
+});

@@ -1,0 +1,188 @@
+import { METHODS } from 'node:http';
+import fc from 'fast-check';
+import type { HTTPMethods } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KEY, startTestAppOn, type AnyTestApp } from '../support/test-app.js';
+import { overBothEhrs, runsOver, STEADY } from './support/runs.js';
+import { malformedLogLines, UsedSecrets } from './support/logs.js';
+import { DEMO } from './support/oracles.js';
+import { answerProblems, asAnswer } from './support/shape.js';
+import {
+  APP, entryKeys, expectFhirAnswer, FHIR_ROUTES, FHIR_TYPES_SERVED, fhirAnswerProblems, formOf, issueOf, READABLE_TYPES, type FhirRouteCase,
+} from './support/fhir-routes.js';
+
+/**
+ * THREATS 16 (every method on every route) on the FHIR API, as test/security/methods-and-transport.test.ts
+ * does it on the COS API: every method Node's parser knows on every FHIR path of the route table —
+ * discovery, each type's search, `_search` and read, both prefixes — with and without a token. The
+ * methods a path serves answer as GET does (HEAD without a body); every other one is 405 with `Allow`
+ * as an OperationOutcome (`not-supported`), OPTIONS and TRACE included (CONTRACT §7: "HEAD like GET;
+ * other methods 405"), before any credential or body is looked at; nothing answers 2xx without a token
+ * but discovery.
+ */
+
+// CONNECT takes an authority, not a path; QUERY has its own test below; every other method Node knows is tried.
+const ALL_METHODS = METHODS.filter((m) => m !== 'CONNECT' && m !== 'QUERY') as HTTPMethods[];
+const used = new UsedSecrets();
+used.key(KEY);
+used.identity(DEMO.TOLVAN);
+
+interface FhirPath {
+  url: string;
+  /** The methods the path serves, as its Allow names them. */
+  allow: readonly string[];
+  /** Open to anyone (discovery). */
+  open: boolean;
+  route?: FhirRouteCase;
+}
+
+overBothEhrs((variant) => {
+  describe('every method on every FHIR path', () => {
+    let t: AnyTestApp;
+    let token: string;
+    const paths: FhirPath[] = [];
+
+    beforeAll(async () => {
+      t = await startTestAppOn(variant, STEADY);
+      token = used.token(await t.personToken(DEMO.TOLVAN, { client_id: APP, scope: 'patient/*.read' }));
+      const ids = new Map<string, string>();
+      for (const type of READABLE_TYPES) {
+        const [first] = entryKeys(await t.call({ method: 'GET', url: `/fhir/${type}?_count=1`, token, key: null }));
+        if (first !== undefined) ids.set(type, first.slice(type.length + 1));
+      }
+      for (const prefix of ['/fhir', '/api/open/fhir']) {
+        paths.push({ url: `${prefix}/metadata`, allow: ['GET', 'HEAD'], open: true }, { url: `${prefix}/.well-known/smart-configuration`, allow: ['GET', 'HEAD'], open: true });
+      }
+      for (const route of FHIR_ROUTES) {
+        if (route.interaction === 'search') paths.push({ url: route.path, allow: ['GET', 'HEAD'], open: false, route });
+        if (route.interaction === 'search-post') paths.push({ url: route.path, allow: ['POST'], open: false, route });
+        if (route.interaction === 'read' && ids.has(route.type)) paths.push({ url: `${route.path}${ids.get(route.type) ?? ''}`, allow: ['GET', 'HEAD'], open: false, route });
+      }
+    }, 60_000);
+    afterAll(() => t.close());
+
+    it('covers every type the CapabilityStatement declares, and the table declares no type the statement lacks', async () => {
+      const statement = JSON.parse((await t.call({ method: 'GET', url: '/fhir/metadata', key: null })).body) as { rest: Array<{ resource: Array<{ type: string }> }> };
+      expect(statement.rest[0]?.resource.map((r) => r.type).sort()).toEqual([...FHIR_TYPES_SERVED].sort());
+    });
+
+    it('answers the methods a path serves as GET does, and every other method with 405, Allow and an OperationOutcome, with and without a token', async () => {
+      let served = 0;
+      let expectedServed = 0;
+      for (const [p, path] of paths.entries()) {
+        // A served method with a token is a real search or read: over fhir-r4 (a FHIR server behind each) every third path has one.
+        const withToken = variant !== 'fhir-r4' || p % 3 === 0;
+        expectedServed += path.allow.length * (withToken ? 2 : 1);
+        for (const method of ALL_METHODS) {
+          for (const credentials of ['none', 'token'] as const) {
+            if (credentials === 'token' && path.allow.includes(method) && !withToken) continue;
+            const label = `${method} ${path.url} with ${credentials}`;
+            const serves = path.allow.includes(method);
+            const body = method === 'POST' && serves ? { payload: formOf([['_count', '1']]), headers: { 'content-type': 'application/x-www-form-urlencoded' } } : {};
+            const res = await t.call({ method, url: path.url, key: null, ...body, ...(credentials === 'token' ? { token } : {}) });
+            if (!serves) {
+              expectFhirAnswer(undefined, res, label, { allowed: [405], method });
+              // HEAD carries no body; its 405 is the GET's without one.
+              if (method !== 'HEAD') expect([label, issueOf(res).code]).toEqual([label, 'not-supported']);
+              expect([label, String(res.headers.allow ?? '')]).toEqual([label, path.allow.join(', ')]);
+              continue;
+            }
+            served++;
+            const expected = path.open || credentials === 'token' ? 200 : 401;
+            expect([label, fhirAnswerProblems(path.route, asAnswer(res), { allowed: [expected], method })]).toEqual([label, []]);
+            if (method === 'HEAD' && expected === 200) {
+              const get = await t.call({ method: 'GET', url: path.url, key: null, ...(credentials === 'token' ? { token } : {}) });
+              expect([label, res.headers['content-type'], res.body]).toEqual([label, get.headers['content-type'], '']);
+            }
+          }
+        }
+      }
+      expect(served).toBe(expectedServed);
+    });
+
+    it('answers a read by id of an AuditEvent (searched only) with 405 not-supported once the token is verified', async () => {
+      for (const prefix of ['/fhir', '/api/open/fhir']) {
+        const res = await t.call({ method: 'GET', url: `${prefix}/AuditEvent/some-id`, token, key: null });
+        expectFhirAnswer(undefined, res, `GET ${prefix}/AuditEvent/some-id`, { allowed: [405] });
+        expect(issueOf(res).code).toBe('not-supported');
+        expect((await t.call({ method: 'GET', url: `${prefix}/AuditEvent/some-id`, key: null })).statusCode).toBe(401);
+      }
+    });
+
+    it('answers a FHIR create, update or patch with its resource body as 405, never a complaint about the body or a change', async () => {
+      const resource = JSON.stringify({ resourceType: 'Observation', status: 'final', code: { text: 'x' } });
+      for (const route of FHIR_ROUTES.filter((r) => r.interaction !== 'search-post')) {
+        const url = route.interaction === 'read' ? `${route.path}some-id` : route.path;
+        for (const [method, type] of [['POST', 'application/fhir+json'], ['PUT', 'application/fhir+json'], ['PATCH', 'application/json-patch+json'], ['DELETE', 'application/fhir+json']] as const) {
+          const res = await t.call({ method, url, token, key: null, payload: resource, headers: { 'content-type': type } });
+          expectFhirAnswer(route, res, `${method} ${url}`, { allowed: [405] });
+        }
+      }
+    });
+
+    it('answers QUERY (a method with a body that Node knows) on a FHIR path like another method it does not serve', async () => {
+      for (const path of paths) {
+        for (const credentials of ['none', 'token'] as const) {
+          const res = await t.call({ method: 'QUERY' as HTTPMethods, url: path.url, key: null, ...(credentials === 'token' ? { token } : {}) });
+          expect([path.url, credentials, [404, 405].includes(res.statusCode)]).toEqual([path.url, credentials, true]);
+        }
+      }
+    });
+
+    it('answers crafted paths under /fhir (traversal, encodings, case, doubled slashes) never with 2xx without a token, in FHIR\'s shape (property)', async () => {
+      const segment = fc.constantFrom(
+        'fhir', 'Observation', 'Patient', 'observation', 'PATIENT', 'metadata', '_search', '_history', '$everything', '.well-known', 'smart-configuration', 'AuditEvent',
+        '..', '.', '%2e%2e', '%2E%2E%2F', '..%2F', '%2F', '%5C', '', '%00', ';x=1', '*', '~', '%20', '%C3%A5', 'api', 'open', '191212121212',
+      );
+      await fc.assert(fc.asyncProperty(fc.constantFrom('/fhir', '/api/open/fhir'), fc.array(segment, { minLength: 1, maxLength: 4 }), fc.constantFrom(...ALL_METHODS), fc.boolean(),
+        async (prefix, segments, method, slash) => {
+          const url = `${prefix}/${segments.join('/')}${slash ? '/' : ''}`;
+          const res = await t.call({ method, url, key: null });
+          const label = `${method} ${url}`;
+          // The URL is resolved as a client resolves it, so `..` may lead out of the FHIR API: there the answer is the resolved path's own.
+          const resolved = new URL(url, 'http://127.0.0.1').pathname;
+          if (!/^\/(api\/open\/)?fhir\//.test(resolved)) {
+            const direct = await t.call({ method, url: resolved, key: null });
+            expect([label, res.statusCode]).toEqual([label, direct.statusCode]);
+            return;
+          }
+          const discovery = /^\/(api\/open\/)?fhir\/(metadata|\.well-known\/smart-configuration)\/?$/.test(resolved) && ['GET', 'HEAD'].includes(method);
+          if (discovery) return;
+          expect([label, res.statusCode >= 200 && res.statusCode < 300]).toEqual([label, false]);
+          // A malformed percent-encoding is refused before routing, in shape 1 (as on the COS API); anything else is FHIR's.
+          const fhir = fhirAnswerProblems(undefined, asAnswer(res), { allowed: [400, 401, 404, 405], method });
+          const plain = res.statusCode === 400 ? answerProblems(undefined, asAnswer(res), { allowed: [400], method }) : ['not a 400'];
+          expect([label, fhir.length === 0 || plain.length === 0 ? [] : fhir]).toEqual([label, []]);
+        }), { numRuns: runsOver(variant, 300) });
+    });
+
+    it('keeps its logs one JSON line per entry, with no token or identity number', () => {
+      expect(malformedLogLines(t.logLines)).toEqual([]);
+      expect(used.foundIn(t.logLines)).toEqual([]);
+    });
+  });
+});
+
+overBothEhrs((variant) => {
+  describe('OPTIONS where CORS origins are set: a preflight on a FHIR path answers as on a COS path', () => {
+    let t: AnyTestApp;
+    beforeAll(async () => {
+      t = await startTestAppOn(variant, { protection: { ...STEADY.protection, corsOrigins: ['https://app.example'] } });
+    });
+    afterAll(() => t.close());
+
+    it('a browser app\'s preflight for a search with a token passes; a bare OPTIONS is refused as the COS API refuses it', async () => {
+      const preflight = { origin: 'https://app.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' };
+      const cos = await t.call({ method: 'OPTIONS', url: '/patients/appointments/', key: null, headers: preflight });
+      for (const url of ['/fhir/Observation', '/api/open/fhir/Patient/some-id', '/fhir/Observation/_search']) {
+        const res = await t.call({ method: 'OPTIONS', url, key: null, headers: preflight });
+        expect([url, res.statusCode, res.headers['access-control-allow-origin'], res.headers['access-control-allow-headers']])
+          .toEqual([url, cos.statusCode, 'https://app.example', cos.headers['access-control-allow-headers']]);
+        const bare = await t.call({ method: 'OPTIONS', url, key: null });
+        const cosBare = await t.call({ method: 'OPTIONS', url: '/patients/appointments/', key: null });
+        expect([url, bare.statusCode]).toEqual([url, cosBare.statusCode]);
+      }
+      expect(cos.statusCode).toBe(204);
+    });
+  });
+});
