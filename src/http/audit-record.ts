@@ -68,6 +68,21 @@ export function outcomeRecordOf(request: FastifyRequest, reply: FastifyReply, no
   return record;
 }
 
+/**
+ * The records of what the request came to: one, or for a request that read several patients' records
+ * one per patient read, each naming that patient, the basis it was read on and what was withheld from
+ * that patient's records. A patient left out (refused, or not granted) is named by none of them.
+ */
+export function outcomeRecordsOf(request: FastifyRequest, reply: FastifyReply, now: number): OutcomeRecord[] {
+  const record = outcomeRecordOf(request, reply, now);
+  const read = request.audit?.patientsRead;
+  if (read === undefined || read.size === 0) return [record];
+  return [...read].map(([patientId, { delegation, withheld }]) => {
+    const { withheld: _total, ...common } = record;
+    return { ...common, patientId, delegation, ...(withheld > 0 && reply.statusCode < 300 ? { withheld } : {}) };
+  });
+}
+
 /** The record a write stores once its caller is authorised, before the EHR is asked to change anything. */
 export function attemptRecordOf(request: FastifyRequest, now: number): AttemptRecord {
   return { ...fieldsOf(request, now), phase: 'attempt', outcome: 'allowed' };

@@ -8,6 +8,19 @@ export interface AuditContext {
   delegation?: string;
   /** How many items the release policy withheld from the answer (docs/contract.md#only-what-may-be-released); never which. */
   withheld?: number;
+  /**
+   * Set by a request that may read several patients' records (a FHIR search or read under `user/`
+   * scopes): each patient whose records it read, once access was granted, with the basis and what was
+   * withheld from theirs. Each gets an outcome record of their own (src/http/audit-record.ts), so each
+   * finds the request in their access log and nobody refused is named as read.
+   */
+  patientsRead?: Map<string, PatientRead>;
+}
+
+/** One patient's part of a request that read several (AuditContext.patientsRead). */
+export interface PatientRead {
+  delegation: string;
+  withheld: number;
 }
 
 export type { ErrorShape };

@@ -17,9 +17,9 @@ import {
  * does it over the COS operations: search parameters (names and values, in the query and in a
  * `_search` form body), form bodies and their media types. Whatever comes in: never a 500, every
  * refusal an OperationOutcome whose code follows its status, never a stack or an internal text, never
- * an identity number echoed in an error, an id, a fullUrl or a link (THREAT 50, CONTRACT §7 Ids), and a
+ * an identity number echoed in an error, an id, a fullUrl or a link (docs/threat-model.md row 50, docs/fhir-api.md#ids), and a
  * 400 decided before the EHR is asked anything. Where one parameter is fuzzed alone, an oracle written
- * from CONTRACT §7 and FHIR R4 (below, not from src/) says the exact status.
+ * from docs/fhir-api.md#search and FHIR R4 (below, not from src/) says the exact status.
  */
 
 const RUNS = 200;
@@ -33,7 +33,7 @@ const PERSON_SYSTEMS = [PERSONNUMMER, 'urn:oid:1.2.752.129.2.1.3.1', 'http://ele
 /** FHIR R4 `id`: 1 to 64 of letters, digits, `-` and `.`. */
 const FHIR_ID = /^[A-Za-z0-9\-.]{1,64}$/;
 
-// --- the oracle: CONTRACT §7 Search and FHIR R4 search, parameter by parameter -----------------------
+// --- the oracle: docs/fhir-api.md#search and FHIR R4 search, parameter by parameter -----------------------
 
 /** Whether a text holds a valid identity number (12 digits, maybe hyphenated): never something the API takes as an id, a code or a link. */
 const namesAPerson = (value: string): boolean => identityNumbersInAddress(value).length > 0;
@@ -228,7 +228,7 @@ overBothEhrs((variant) => {
       }
     });
 
-    it('refuses an identity number in _id or in a code with 400, never echoing it in a link (CONTRACT §7 Ids)', async () => {
+    it('refuses an identity number in _id or in a code with 400, never echoing it in a link (docs/fhir-api.md#ids)', async () => {
       // Found by the property above: `Appointment?service-type=Patient/191212121212` answered a self link holding the number.
       const forms = [TOLVAN, hyphenated(TOLVAN), `Patient/${TOLVAN}`, `${PERSONNUMMER}|${TOLVAN}`, `abc,${DEMO.MARTA}`, '１９１２１２１２１２１２'];
       for (const route of FHIR_SEARCH_ROUTES.filter((r) => r.type !== 'AuditEvent')) {

@@ -20,8 +20,8 @@ import {
  * an identity number, whatever a caller types into the path, the query or a `_search` body, and whatever
  * the outcome (a refusal, a fault); every request leaves exactly one audit record (a refusal before
  * authentication the first of its kind a minute), stored before the answer leaves; and with the audit
- * store down no data leaves at all (503 `transient`), as CONTRACT §7 "every interaction audited before
- * the answer" says.
+ * store down no data leaves at all (503 `transient`), as docs/fhir-api.md#the-same-rules-as-the-cos-api says ("audit before
+ * the answer").
  */
 
 const { TOLVAN, LILLA } = DEMO;
@@ -305,7 +305,7 @@ overBothEhrs((variant) => {
   });
 });
 
-describe('no identity number in an id the API makes from an EHR record id (CONTRACT §7 Ids)', () => {
+describe('no identity number in an id the API makes from an EHR record id (docs/fhir-api.md#ids)', () => {
   const api: FhirApi = { forms: fhirForms(), ids: TEST_FHIR_IDS, publicBaseUrl: 'https://api.test.example', smart: {}, idRoot: '1.2.752.129.2.1.2.1' };
   const ctx = asFhirContext(api, 'Europe/Stockholm', TOLVAN);
   /** A record id as an EHR might hold one: a number written as people write it, alone or inside other text. */

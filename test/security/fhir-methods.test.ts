@@ -16,7 +16,7 @@ import {
  * does it on the COS API: every method Node's parser knows on every FHIR path of the route table —
  * discovery, each type's search, `_search` and read, both prefixes — with and without a token. The
  * methods a path serves answer as GET does (HEAD without a body); every other one is 405 with `Allow`
- * as an OperationOutcome (`not-supported`), OPTIONS and TRACE included (CONTRACT §7: "HEAD like GET;
+ * as an OperationOutcome (`not-supported`), OPTIONS and TRACE included (docs/fhir-api.md#interactions: "HEAD like GET;
  * other methods 405"), before any credential or body is looked at; nothing answers 2xx without a token
  * but discovery.
  */

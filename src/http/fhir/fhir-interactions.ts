@@ -66,6 +66,8 @@ export class FhirInteractions {
   async search(request: FastifyRequest, reply: FastifyReply, search: FhirSearch): Promise<Record<string, unknown>> {
     const grants = grantsOf(request, this.api, this.typesOfRead);
     const { patients, listing } = await patientsOf(request, this.deps, this.api, search, grants);
+    // Several patients: each one read gets an audit record of their own, nobody left out is named.
+    if (patients.length > 1) request.audit.patientsRead = new Map();
     const matches: FhirResource[] = [];
     const all: FhirResource[] = [];
     let withheld = 0;
@@ -114,7 +116,9 @@ export class FhirInteractions {
   async read(request: FastifyRequest, reply: FastifyReply, type: FhirType, id: string, patientParam: string | undefined): Promise<FhirResource> {
     const grants = grantsOf(request, this.api, this.typesOfRead);
     const candidates = await this.readCandidates(request, type, id, patientParam, grants);
-    if (candidates.length === 1) request.audit.patientId = candidates[0];
+    // The launch patient is the one a refusal names; with several candidates, each one read gets a record of their own.
+    request.audit.patientId = candidates[0];
+    if (candidates.length > 1) request.audit.patientsRead = new Map();
     for (const patient of candidates) {
       const contexts = contextsFor(request, this.api, patient);
       let reads: ReadName[];

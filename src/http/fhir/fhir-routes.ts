@@ -131,7 +131,7 @@ export const fhirRoutes: FastifyPluginAsync<FhirRouteOptions> = async (app: Fast
  * For a request the router has no route for (a method Fastify does not route, such as PROPFIND, or
  * OPTIONS where no CORS origin is set): the 405 with `Allow` of a FHIR path, as
  * src/http/method-not-allowed.ts gives the COS API's paths, or undefined for a path the API does not
- * serve (404). CONTRACT §7: HEAD like GET, other methods 405.
+ * serve (404). docs/fhir-api.md#interactions: HEAD like GET, other methods 405.
  */
 export function fhirMethodNotAllowed(basePath: string, api: FhirApi): (url: string) => ApiError | undefined {
   const types: ReadonlySet<string> = new Set(servedTypes(api.forms).map((s) => s.type));

@@ -49,12 +49,17 @@ export function asFhirContext(api: FhirApi, zone: string, patient: string): AsFh
 /**
  * The resources of `reads` for `patient`, each `Type/id` once. Throws the access policy's refusal
  * (403) when the caller may not act for the patient; the audit record names the patient either way.
+ * In a request that may read several patients (`request.audit.patientsRead` set), the patient is
+ * named only once access is granted, in a record of their own (src/http/audit-record.ts).
  */
 export async function patientResources(
   request: FastifyRequest, deps: RouteDependencies, api: FhirApi, patient: string, reads: readonly ReadName[],
 ): Promise<PatientResources> {
-  request.audit.patientId = patient;
+  const several = request.audit.patientsRead;
+  if (several === undefined) request.audit.patientId = patient;
   const access = await accessFor(request, deps.accessPolicy, patient);
+  const part = { delegation: access.basis as string, withheld: 0 };
+  several?.set(patient, part);
   const ctx = asFhirContext(api, deps.zone, patient);
   const seen = new Set<string>();
   const resources: FhirResource[] = [];
@@ -64,6 +69,7 @@ export async function patientResources(
     if (form === undefined) continue;
     const released = await deps.readPatientData.execute(read, access, {});
     withheld += released.withheld;
+    part.withheld = withheld;
     for (const r of form.resources(released.records, ctx)) {
       const key = `${r.resourceType}/${r.id}`;
       if (seen.has(key)) continue;

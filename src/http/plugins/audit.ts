@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { AuditTrail } from '../../ports/audit-trail.port.js';
+import type { AuditRecord, AuditTrail } from '../../ports/audit-trail.port.js';
 import type { Clock } from '../../ports/clock.port.js';
-import { attemptRecordOf, outcomeRecordOf, refusedBeforeAuthentication } from '../audit-record.js';
+import { attemptRecordOf, outcomeRecordOf, outcomeRecordsOf, refusedBeforeAuthentication } from '../audit-record.js';
 import { errorBody } from '../error-body.js';
 import { FHIR_JSON } from '../fhir/operation-outcome.js';
 import { toHttpFailure } from '../error-mapping.js';
@@ -20,8 +20,13 @@ function withDeadline(p: Promise<void>): Promise<void> {
   return Promise.race([p, deadline]).finally(() => clearTimeout(timer));
 }
 
+/** Stores the records one after another, in order: a chained store links each to the one before. */
+async function appendAll(trail: AuditTrail, records: readonly AuditRecord[]): Promise<void> {
+  for (const record of records) await trail.append(record);
+}
+
 /**
- * Exactly one outcome record for every request to a patient-data route, allowed, refused or
+ * Exactly one outcome record (one per patient read, for a request that read several) for every request to a patient-data route, allowed, refused or
  * failed, stored before the answer leaves. If it cannot be stored, data is withheld: the caller
  * gets 503 instead. Refusals before authentication go through the tally, which stores the first
  * of each kind per minute and counts the rest. A write also stores an attempt record first
@@ -41,8 +46,9 @@ export const audit = fp(async (app: FastifyInstance, opts: { auditTrail: AuditTr
   app.addHook('onSend', async (request, reply, payload) => {
     if (request.routeOptions.config?.operation === undefined) return payload;
     try {
-      const record = outcomeRecordOf(request, reply, opts.clock.now());
-      await withDeadline(refusedBeforeAuthentication(request, reply) ? opts.refusals.append(record) : opts.auditTrail.append(record));
+      const now = opts.clock.now();
+      if (refusedBeforeAuthentication(request, reply)) await withDeadline(opts.refusals.append(outcomeRecordOf(request, reply, now)));
+      else await withDeadline(appendAll(opts.auditTrail, outcomeRecordsOf(request, reply, now)));
       return payload;
     } catch (err) {
       request.log.error({ err }, 'audit record could not be stored');

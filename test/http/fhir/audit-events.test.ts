@@ -1,5 +1,5 @@
 /**
- * docs/fhir-api.md#the-same-rules-as-the-cos-api, the audit (CONTRACT §7, §6): every FHIR
+ * docs/fhir-api.md#the-same-rules-as-the-cos-api, the audit (and docs/contract.md#the-patients-access-log): every FHIR
  * interaction leaves exactly one audit record, naming the patient and the operation of the data it
  * read, stored before the answer leaves (with the store down: 503 and no data); the patient's COS
  * access log shows a FHIR read under the name of that data ("Provsvar"/"Lab results" for a
@@ -92,11 +92,10 @@ describe('every FHIR interaction leaves one audit record, before the answer', ()
     }
   });
 
-  // DEFECT (reported, not fixed here: an audit record names one patient, and this request reads several):
   // Märta's Patient list under user/ scopes reads herself, Lilla, Tolvan and Gösta, and tries Sara
-  // (refused: protected). Its one record names Sara, as allowed, and none of the four whose data it
-  // answered. `it.fails` keeps the suite green until it is fixed; then it fails: make it `it`.
-  it.fails('a Patient list under user/ scopes is in the access log of each person listed, and of nobody refused', async () => {
+  // (refused: protected). Failed before (one record per request): its one record named Sara, as
+  // allowed, and none of the four whose data it answered.
+  it('a Patient list under user/ scopes is in the access log of each person listed, and of nobody refused', async () => {
     const before = t.audit.records.length;
     const res = await get(t, '/fhir/Patient', await smartToken(t, MARTA, 'user/*.read'));
     const listed = matchesOf(bundleOf(res)).map((p) => p.id);
@@ -105,6 +104,24 @@ describe('every FHIR interaction leaves one audit record, before the answer', ()
     const named = added.filter((r) => r.outcome === 'allowed').map((r) => r.patientId);
     expect(named).not.toContain('197305242385');
     expect([...named].sort()).toEqual([MARTA, LILLA, TOLVAN, '194608632396'].sort());
+    // One request: one id, each record on the basis that person was read on.
+    expect(new Set(added.map((r) => r.requestId))).toEqual(new Set([requestIdOf(res)]));
+    expect(added.find((r) => r.patientId === MARTA)?.delegation).toBe('self');
+    expect(added.filter((r) => r.patientId !== MARTA).every((r) => r.delegation !== 'self' && r.delegation !== undefined)).toBe(true);
+  });
+
+  // Failed before as the list did: a read by id reads each person Märta may act for in turn, herself
+  // first, until it finds the resource, and its one record named only the last one read.
+  it('a read by id under user/ scopes names each person whose records it read, the owner among them, and nobody refused', async () => {
+    const [observation] = matchesOf(bundleOf(await get(t, '/fhir/Observation?_count=1', token)));
+    const before = t.audit.records.length;
+    const res = await get(t, `/fhir/Observation/${observation?.id ?? ''}`, await smartToken(t, MARTA, 'user/*.read'));
+    expect(res.statusCode).toBe(200);
+    const added = t.audit.records.slice(before);
+    expect(added.length).toBeGreaterThan(0);
+    expect(added.every((r) => r.outcome === 'allowed' && r.status === 200 && r.requestId === requestIdOf(res))).toBe(true);
+    expect(added.map((r) => r.patientId)).toEqual(expect.arrayContaining([MARTA, TOLVAN]));
+    expect(added.map((r) => r.patientId)).not.toContain('197305242385');
   });
 
   it('with the audit store down: 503 transient and no data, for a search, a read by id, POST _search and AuditEvent', async () => {

@@ -1,5 +1,5 @@
 /**
- * docs/fhir-api.md#search, the includes FHIR.md §0 lists (CONTRACT §7 "Search"): what
+ * docs/fhir-api.md#search, the includes docs/upstream-fhir.md lists: what
  * `DiagnosticReport?_include=DiagnosticReport:result`, `Condition?_revinclude=Procedure:reason-reference`,
  * `Appointment?_include=Appointment:actor` and `_include:iterate` add, each as `search.mode`
  * `include` after the matches, once each, only for the matches of the page, never counted in

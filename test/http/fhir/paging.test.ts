@@ -1,5 +1,5 @@
 /**
- * docs/fhir-api.md#bundles (CONTRACT §7 "Bundles"; docs/threat-model.md row 51, the cursor): a
+ * docs/fhir-api.md#bundles (docs/threat-model.md row 51, the cursor): a
  * search answers a `searchset` with `total`, `fullUrl`s and links absolute from PUBLIC_BASE_URL,
  * `search.mode` on every entry, matches oldest first then by id. Pages of two, followed by their
  * `next` links, give every match exactly once. A `next` cursor is signed and bound to the caller,

@@ -1,6 +1,5 @@
 /**
- * docs/fhir-api.md#the-same-rules-as-the-cos-api (CONTRACT §7 "The same rules as the COS API",
- * docs/threat-model.md row 54): the FHIR door keeps every rule of the COS door. Delegation is
+ * docs/fhir-api.md#the-same-rules-as-the-cos-api (docs/threat-model.md row 54): the FHIR door keeps every rule of the COS door. Delegation is
  * decided on every request (a guardian reads her child with user/ scopes; a revoked or expired
  * delegation refuses); a protected person is nobody's to act for, and a client token sees no contact
  * details of one; the release policy withholds the very records the COS API withholds for the same
@@ -33,7 +32,7 @@ const diagnosisCodes = (ds: readonly Json[]): string[] => ds.flatMap((d) => [Str
 
 /**
  * Each COS read against the FHIR type of its records, paired by what both name the same way
- * (FHIR.md §3 read backwards): a note's NoteId is its Composition's identifier, a lab report's
+ * (docs/upstream-fhir.md read backwards): a note's NoteId is its Composition's identifier, a lab report's
  * reportId its DiagnosticReport's, each test's testId its Observation's, each diagnosis's code its
  * Condition's code.
  */

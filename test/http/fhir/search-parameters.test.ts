@@ -1,5 +1,5 @@
 /**
- * docs/fhir-api.md#search (CONTRACT §7 "Search"), over both EHR back-ends: `patient` as an id or a
+ * docs/fhir-api.md#search, over both EHR back-ends: `patient` as an id or a
  * reference and the launch patient without it, `_id`, `_count`, each type's date parameter with its
  * five prefixes (a value without a zone is Stockholm time, summer and winter), the `status` and
  * `category` tokens, an unknown parameter ignored (400 under `Prefer: handling=strict`), and POST

@@ -1,5 +1,5 @@
 /**
- * Every route of the FHIR API (docs/fhir-api.md, CONTRACT §7) as a row the security suites are driven
+ * Every route of the FHIR API (docs/fhir-api.md) as a row the security suites are driven
  * from, derived from what the API serves (`servedTypes(fhirForms())`, the list GET /fhir/metadata
  * declares): per type a search (GET), a `_search` (POST with a form body) and a read by id, under both
  * prefixes. A type the API starts serving is attacked by the BOLA, token, fuzzing, method and log
@@ -114,7 +114,7 @@ export function fhirRequest(route: FhirRouteCase, options: {
   };
 }
 
-/** CONTRACT §7 Errors: the OperationOutcome issue code of each status. */
+/** docs/fhir-api.md#errors: the OperationOutcome issue code of each status. */
 export const OUTCOME_CODES: Readonly<Record<number, string>> = {
   400: 'invalid', 401: 'login', 403: 'forbidden', 404: 'not-found', 405: 'not-supported', 406: 'not-supported',
   // Not named by §7; FHIR's IssueType for a body too large and for a media type not taken.
