@@ -11,6 +11,7 @@ import type { AsFhirContext, FhirForm, FhirResource, RecordId } from '../../read
 import { accessFor } from '../request-patient.js';
 import type { RouteDependencies } from '../routes/dependencies.js';
 import type { FhirApi } from './fhir-api.js';
+import { WrittenForms } from './written-forms.js';
 
 const FHIR_ID = /^[A-Za-z0-9\-.]{1,64}$/;
 /**
@@ -25,6 +26,24 @@ function namesAPerson(text: string): boolean {
   return false;
 }
 
+/**
+ * Whether a record id can be a resource's id as it is: a valid FHIR id that names no person. Decided
+ * once per id text (a bounded memo: a patient's records repeat their units' and staff's ids on every
+ * request, and the scan above cost 4 % of a journal's FHIR search, BENCHMARKS.md part 10). The
+ * answer depends on the text alone, never on who asks.
+ */
+const usable = new Map<string, boolean>();
+const USABLE_MEMO = 10_000;
+function usableAsId(candidate: string): boolean {
+  let ok = usable.get(candidate);
+  if (ok === undefined) {
+    ok = FHIR_ID.test(candidate) && !namesAPerson(candidate);
+    if (usable.size >= USABLE_MEMO) usable.clear();
+    usable.set(candidate, ok);
+  }
+  return ok;
+}
+
 export interface PatientResources {
   resources: FhirResource[];
   withheld: number;
@@ -37,13 +56,21 @@ export function asFhirContext(api: FhirApi, zone: string, patient: string): AsFh
     idOf: (type: string, record: RecordId) => {
       const own = record.root === api.idRoot && record.extension.startsWith(`${type}/`) ? record.extension.slice(type.length + 1) : undefined;
       const candidate = own ?? record.extension;
-      if (FHIR_ID.test(candidate) && !namesAPerson(candidate)) return candidate;
+      if (usableAsId(candidate)) return candidate;
       return api.ids.recordDigest(record.root, record.extension);
     },
     idRoot: api.idRoot,
     zone,
     ...(api.videoActionIdSystem === undefined ? {} : { videoActionIdSystem: api.videoActionIdSystem }),
   };
+}
+
+/** One memo of written forms per API: its ids are made with its own key and roots. */
+const writtenForms = new WeakMap<FhirApi, WrittenForms>();
+function writtenFormsOf(api: FhirApi): WrittenForms {
+  let forms = writtenForms.get(api);
+  if (forms === undefined) writtenForms.set(api, forms = new WrittenForms());
+  return forms;
 }
 
 /**
@@ -70,7 +97,7 @@ export async function patientResources(
     const released = await deps.readPatientData.execute(read, access, {});
     withheld += released.withheld;
     part.withheld = withheld;
-    for (const r of form.resources(released.records, ctx)) {
+    for (const r of writtenFormsOf(api).resources(read, form, released.records, ctx, patient)) {
       const key = `${r.resourceType}/${r.id}`;
       if (seen.has(key)) continue;
       seen.add(key);
