@@ -9,6 +9,7 @@ import type { DateComparison } from '../../domain/fhir/fhir-dates.js';
 import { epochMsToCompact } from '../../domain/time/local-time.js';
 import type { TimeRange } from '../../domain/time/time-range.js';
 import type { FhirResource } from '../../reads/as-fhir.js';
+import { ApiError } from '../api-error.js';
 import { auditEvent } from '../access-log/fhir-audit-event.js';
 import { noteWithheld } from '../release-header.js';
 import { accessFor } from '../request-patient.js';
@@ -40,6 +41,8 @@ function logRange(dates: readonly DateComparison[], zone: string): TimeRange {
 export async function auditEventSearch(
   request: FastifyRequest, reply: FastifyReply, deps: RouteDependencies, api: FhirApi, search: FhirSearch,
 ): Promise<Record<string, unknown>> {
+  // The log is read in order by patient and date, page by page: a search by id would answer every entry as if it matched.
+  if (search.ids !== undefined) throw new ApiError(400, 'AuditEvent is searched by patient and date only: leave out _id, and follow the next links.');
   const grants = grantsOf(request, api, () => []);
   const { patients: [patient] } = await patientsOf(request, deps, api, search, grants);
   if (patient === undefined) throw new Error('a search names one patient');

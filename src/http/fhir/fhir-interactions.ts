@@ -164,9 +164,9 @@ export class FhirInteractions {
   }
 }
 
-/** What a page cursor is bound to: the caller, the patients and the query (never the cursor itself). */
+/** What a page cursor is bound to: the caller and their app, the patients and the query (never the cursor itself). */
 function cursorBinding(request: FastifyRequest, patients: readonly string[], search: FhirSearch): string {
   const token = request.token;
   const identifier = (search.identifiers ?? []).map((i) => `${i.system ?? ''}|${i.code}`).join(',');
-  return JSON.stringify([token?.issuer, token?.subject, token?.smartPatient ?? '', patients, search.type, search.linkParams, identifier]);
+  return JSON.stringify([token?.issuer, token?.subject, token?.clientId ?? '', token?.smartPatient ?? '', patients, search.type, search.linkParams, identifier]);
 }

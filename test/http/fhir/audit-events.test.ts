@@ -229,6 +229,13 @@ describe('the patient\'s access log, through the COS API and as FHIR AuditEvents
     expect(entryOf(reads.delegated)).toMatchObject({ operation: 'getDiagnoses', operationDisplayName: OPERATIONS.getDiagnoses.displayName, basis: 'power-of-attorney', actorPersonId: MARTA });
   });
 
+  // Failed before (200 with every entry: _id was taken and not applied).
+  it('refuses a search of AuditEvent by _id, saying what it is searched by', async () => {
+    const [event] = matchesOf(bundleOf(await get(t, '/fhir/AuditEvent?_count=1', token)));
+    const res = await get(t, `/fhir/AuditEvent?_id=${event?.id ?? 'x'}`, token);
+    expect(outcomeOf(res, 400).diagnostics).toContain('patient and date');
+  });
+
   it('GET /fhir/AuditEvent?patient=… answers the same entries as the COS log, each naming its request\'s id', async () => {
     // Some traffic about Tolvan of every kind: FHIR and COS, his own, delegated, refused.
     await get(t, '/fhir/Encounter', token);

@@ -91,6 +91,14 @@ describe('a page cursor is bound to the caller, the patient and the query', () =
     return local(next as string);
   };
 
+  // Failed before (200: the binding named the person, not the app): another app the same person
+  // signed in to must not page on with a link the first app was given.
+  it('a cursor carried to another app of the same person is 400', async () => {
+    const next = await nextLinkOf('/fhir/Observation?_count=2', tolvan);
+    await refused(next, await smartToken(t, TOLVAN, 'patient/*.read', { client_id: 'another-smart-app' }));
+    expect(bundleOf(await get(t, next, await smartToken(t, TOLVAN, 'patient/*.read'))).total).toBeGreaterThan(2);
+  });
+
   it('an edited cursor is 400: a flipped character, the offset rewritten, cut short, lengthened', async () => {
     const next = await nextLinkOf(`/fhir/Observation?_count=2&patient=${pid(TOLVAN)}`, tolvan);
     const cursor = cursorOf(`${TEST_PUBLIC_BASE_URL}${next}`);
