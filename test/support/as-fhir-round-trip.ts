@@ -13,6 +13,7 @@ import { KeyedFhirIds } from '../../src/adapters/fhir-ids/keyed-fhir-ids.js';
 import { asFhirContext as apiContext } from '../../src/http/fhir/patient-records.js';
 import { patientFacts } from '../../src/adapters/ehr-fhir/patient-facts.js';
 import type { MapContext } from '../../src/adapters/ehr-fhir/map-context.js';
+import type { ReadInput } from '../../src/adapters/ehr-fhir/read-input.js';
 import { ResourceIndex } from '../../src/adapters/ehr-fhir/resource-index.js';
 import { checkedResource, isResourceType, type MappedResource } from '../../src/adapters/ehr-fhir/schemas/index.js';
 import { selectInRange, type ReadItem, type ReadName } from '../../src/domain/operations/table.js';
@@ -101,7 +102,9 @@ export function readBack<R extends ReadName>(read: R, person: DemoPerson, resour
   const matches = all.filter((r) => types.has(r.resourceType) && (r.resourceType === 'Patient' ? r.id === patient.id : namesPatient(r, reference)))
     .map((r) => (isResourceType(r.resourceType) ? checkedResource(r.resourceType, r) : r) as MappedResource);
   // Selected and ordered as the adapter's answers are (src/adapters/ehr-fhir/client/fhir-reads.ts).
-  return selectInRange(read, (plan.map as (input: Parameters<typeof plan.map>[0], ctx: MapContext) => ReadItem<R>[])({ matches, index, patient: patientFacts(checkedResource('Patient', patient), person.id) }, mapContext()), ALL_TIME, ZONE);
+  // The plan of `read`, whichever read that is: its mapper answers that read's items.
+  const map = plan.map as (input: ReadInput, ctx: MapContext) => ReadItem<R>[];
+  return selectInRange(read, map({ matches, index, patient: patientFacts(checkedResource('Patient', patient), person.id) }, mapContext()), ALL_TIME, ZONE);
 }
 
 let indexed = false;
