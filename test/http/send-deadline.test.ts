@@ -154,8 +154,6 @@ describe('issue 34 item 4: an answer not taken at SEND_MIN_BYTES_PER_S is cut', 
       paceReader(port, request('paced'), MIN_BYTES_PER_S * 1.5),
     ]);
     expect(stalled.map((s) => s.firstBytes.subarray(0, 15).toString('latin1'))).toEqual(Array(4).fill('HTTP/1.1 200 OK'));
-    const late = stalled.filter((s) => s.closedAfterMs === undefined || s.closedAfterMs > boundMs + MARGIN_MS);
-    expect({ late: late.map((s) => s.closedAfterMs ?? 'still open'), boundMs }).toEqual({ late: [], boundMs });
     expect(paced).toEqual({ status: 'HTTP/1.1 200 OK', bodyBytes: answerBytes });
 
     // One line per cut, naming the request and what it had taken, and no identity number.
@@ -167,9 +165,25 @@ describe('issue 34 item 4: an answer not taken at SEND_MIN_BYTES_PER_S is cut', 
     const trail = (await readFile(path.join(dir, 'data', 'audit', 'audit-trail.jsonl'), 'utf8')).split('\n').filter(Boolean)
       .map((line) => JSON.parse(line) as { requestId?: string; callerRequestId?: string; outcome?: string; status?: number });
     const recordsOf = (l: Record<string, unknown>) => trail.filter((r) => r.requestId === l.reqId);
-    expect(cuts.flatMap((l) => recordsOf(l).map((r) => r.callerRequestId)).sort())
-      .toEqual(['never-read-0', 'never-read-1', 'never-read-2', 'never-read-second']);
-    expect(cuts.map((l) => recordsOf(l).map((r) => [r.outcome, r.status]))).toEqual(Array(4).fill([['allowed', 200]]));
+    const cutIds = cuts.flatMap((l) => recordsOf(l).map((r) => r.callerRequestId));
+
+    // The pipelined caller read its first answer at full speed, and the kernel may grow a reading
+    // socket's receive buffer far beyond the answer (net.ipv4.tcp_rmem allows 32 MiB on these
+    // machines): then it takes all of the second answer, which leaves the process in full and is no
+    // longer the service's to hold or cut. That, and only that, excuses it: no cut, the answer
+    // finished (its "request completed" line, written once the last byte left the process), the
+    // connection left open with the bytes in the caller's kernel. The three that never read are cut.
+    // (A loopback probe on this machine: after a reader took 6.2 MB at full speed and stopped, the
+    // kernel took a second 6.2 MB in 77 ms in one run of two, and none of it in the other; CI failed
+    // so once, "still open", with the service right.)
+    const [second] = stalled.slice(3);
+    const takenInFull = second?.closedAfterMs === undefined && !cutIds.includes('never-read-second')
+      && lines.some((l) => l.msg === 'request completed' && l.callerRequestId === 'never-read-second');
+    const mustBeCut = takenInFull ? stalled.slice(0, 3) : stalled;
+    const late = mustBeCut.filter((s) => s.closedAfterMs === undefined || s.closedAfterMs > boundMs + MARGIN_MS);
+    expect({ late: late.map((s) => s.closedAfterMs ?? 'still open'), boundMs }).toEqual({ late: [], boundMs });
+    expect(cutIds.sort()).toEqual(['never-read-0', 'never-read-1', 'never-read-2', ...(takenInFull ? [] : ['never-read-second'])]);
+    expect(cuts.map((l) => recordsOf(l).map((r) => [r.outcome, r.status]))).toEqual(Array(cuts.length).fill([['allowed', 200]]));
 
     const next = await Promise.all([paceReader(port, request('after-1')), paceReader(port, request('after-2'))]);
     expect(next).toEqual(Array(2).fill({ status: 'HTTP/1.1 200 OK', bodyBytes: answerBytes }));
