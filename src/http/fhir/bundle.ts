@@ -3,9 +3,8 @@
  * absolute `fullUrl`s and links from PUBLIC_BASE_URL, matches then includes, and the `SUBSETTED`
  * tag when the policy withheld anything.
  */
+import { SUBSETTED } from '../../domain/fhir/subsetted.js';
 import type { FhirResource } from '../../reads/as-fhir.js';
-
-export const SUBSETTED = { system: 'http://terminology.hl7.org/CodeSystem/v3-ObservationValue', code: 'SUBSETTED' } as const;
 
 export interface BundlePage {
   /** Absent where the matches are not counted (the access log, paged by its own cursor). */

@@ -6,6 +6,7 @@
  * kept beside them for the mapping to look up.
  */
 import { EhrError } from '../../../domain/ehr-error.js';
+import { SUBSETTED } from '../../../domain/fhir/subsetted.js';
 import { fhirFault } from '../fault.js';
 import type { EntryMode } from '../resource-index.js';
 import { checked } from '../schemas/index.js';
@@ -52,9 +53,6 @@ export interface SearchResult {
   /** A page was tagged `SUBSETTED`: the server withheld some of what matched (its release rules). */
   subsetted?: boolean;
 }
-
-/** The tag a server puts on a Bundle it withheld matches from (this service's own FHIR API does, docs/fhir-api.md). */
-const SUBSETTED = { system: 'http://terminology.hl7.org/CodeSystem/v3-ObservationValue', code: 'SUBSETTED' } as const;
 
 /** Whether a Bundle's `meta.tag` holds SUBSETTED; read leniently, since a tag says nothing a read depends on otherwise. */
 const isSubsetted = (bundle: unknown): boolean => {
@@ -123,21 +121,20 @@ export class FhirClient {
    * The resources of `type` with these ids, in searches of at most FHIR_PAGE_SIZE ids each; `params`
    * after `_id` (the patient, where the server binds the type to one: reference-resolution.ts).
    */
-  async fetchByIds(type: string, ids: readonly string[], signal?: AbortSignal, params: SearchParams = []): Promise<SearchResult> {
-    const result: SearchResult = { matches: [], entries: [] };
-    for (let i = 0; i < ids.length; i += this.options.pageSize) {
-      const part = await this.search(type, [['_id', ids.slice(i, i + this.options.pageSize).join(',')], ...params], { signal });
-      result.matches.push(...part.matches);
-      result.entries.push(...part.entries);
-    }
-    return result;
+  fetchByIds(type: string, ids: readonly string[], signal?: AbortSignal, params: SearchParams = []): Promise<SearchResult> {
+    return this.inChunks(type, ids, (chunk) => [['_id', chunk], ...params], signal);
   }
 
   /** Searches of `type` by the `values` of `param` (FHIR's OR), at most FHIR_PAGE_SIZE values each, beside `params`. */
-  async searchByValues(type: string, param: string, values: readonly string[], params: SearchParams, signal?: AbortSignal): Promise<SearchResult> {
+  searchByValues(type: string, param: string, values: readonly string[], params: SearchParams, signal?: AbortSignal): Promise<SearchResult> {
+    return this.inChunks(type, values, (chunk) => [...params, [param, chunk]], signal);
+  }
+
+  /** One search of `type` per FHIR_PAGE_SIZE `values` (joined by `,`, FHIR's OR), their results as one. */
+  private async inChunks(type: string, values: readonly string[], paramsOf: (chunk: string) => SearchParams, signal?: AbortSignal): Promise<SearchResult> {
     const result: SearchResult = { matches: [], entries: [] };
     for (let i = 0; i < values.length; i += this.options.pageSize) {
-      const part = await this.search(type, [...params, [param, values.slice(i, i + this.options.pageSize).join(',')]], { signal });
+      const part = await this.search(type, paramsOf(values.slice(i, i + this.options.pageSize).join(',')), { signal });
       result.matches.push(...part.matches);
       result.entries.push(...part.entries);
       if (part.subsetted === true) result.subsetted = true;
