@@ -5,7 +5,7 @@
  * audit, never shown.
  */
 import type { FastifyRequest } from 'fastify';
-import { parsePersonalIdentityNumber } from '../../domain/identity/personal-identity-number.js';
+import { recordIdNamesAPerson } from '../../domain/identity/identity-number-in-text.js';
 import type { ReadName } from '../../domain/operations/table.js';
 import type { AsFhirContext, FhirForm, FhirResource, RecordId } from '../../reads/as-fhir.js';
 import { accessFor } from '../request-patient.js';
@@ -14,18 +14,6 @@ import type { FhirApi } from './fhir-api.js';
 import { WrittenForms } from './written-forms.js';
 
 const FHIR_ID = /^[A-Za-z0-9\-.]{1,64}$/;
-/**
- * Whether a text holds a valid identity number (12 digits, date and check digit), as people write one:
- * in a row, or with a `-`, `+` or `.` between digits (`19121212-1212`). Such a record id is never an id.
- */
-function namesAPerson(text: string): boolean {
-  for (const [run] of text.matchAll(/[0-9](?:[-+.]?[0-9])*/g)) {
-    const digits = run.replace(/[^0-9]/g, '');
-    for (let i = 0; i + 12 <= digits.length; i++) if (parsePersonalIdentityNumber(digits.slice(i, i + 12)) !== undefined) return true;
-  }
-  return false;
-}
-
 /**
  * Whether a record id can be a resource's id as it is: a valid FHIR id that names no person. Decided
  * once per id text (a bounded memo: a patient's records repeat their units' and staff's ids on every
@@ -37,7 +25,7 @@ const USABLE_MEMO = 10_000;
 function usableAsId(candidate: string): boolean {
   let ok = usable.get(candidate);
   if (ok === undefined) {
-    ok = FHIR_ID.test(candidate) && !namesAPerson(candidate);
+    ok = FHIR_ID.test(candidate) && !recordIdNamesAPerson(candidate);
     if (usable.size >= USABLE_MEMO) usable.clear();
     usable.set(candidate, ok);
   }

@@ -7,7 +7,7 @@
 import { dateComparison, type DateComparison } from '../../domain/fhir/fhir-dates.js';
 import type { IncludeSpec, TokenValue } from '../../domain/fhir/resource-search.js';
 import { isFhirType, searchOf, type FhirType } from '../../domain/fhir/search-parameters.js';
-import { parsePersonalIdentityNumber } from '../../domain/identity/personal-identity-number.js';
+import { searchValueNamesAPerson } from '../../domain/identity/identity-number-in-text.js';
 import { ApiError } from '../api-error.js';
 
 export const DEFAULT_COUNT = 50;
@@ -34,26 +34,13 @@ export interface FhirSearch {
 
 const invalid = (message: string): ApiError => new ApiError(400, message);
 
-/**
- * Whether a value holds an identity number as a person reads one: a run of exactly 12 digits, or 8 and 4
- * around a hyphen (fullwidth digits folded), that is a valid number. The value would go into the `self`
- * and `next` links, where an identity number never appears (docs/fhir-api.md#ids), and no id this API
- * serves holds one (src/http/fhir/patient-records.ts digests such record ids): it is refused, without
- * repeating it. A longer run (a 14-digit product code) is no person's number.
- */
-function namesAPerson(value: string): boolean {
-  for (const [run] of value.normalize('NFKC').matchAll(/(?<![0-9])(?:[0-9]{12}|[0-9]{8}-[0-9]{4})(?![0-9])/g)) {
-    if (parsePersonalIdentityNumber(run) !== undefined) return true;
-  }
-  return false;
-}
-
+/** A search value holding an identity number, refused without repeating it (no id or code of this API holds one). */
 const personInValue = (param: string): ApiError => invalid(`Search parameter ${param} holds an identity number, which no id or code of this API does: `
   + 'find the Patient with Patient?identifier=<system>|<number>, then search with patient=Patient/<id>.');
 
 function tokenValues(param: string, value: string): TokenValue[] {
   const values = value.split(',');
-  if (param !== 'identifier' && namesAPerson(value)) throw personInValue(param);
+  if (param !== 'identifier' && searchValueNamesAPerson(value)) throw personInValue(param);
   if (values.length > MAX_VALUES) throw invalid(`Search parameter ${param} takes at most ${MAX_VALUES} values.`);
   return values.map((v) => {
     const bar = v.indexOf('|');
@@ -98,7 +85,7 @@ export function parseSearch(type: FhirType, params: readonly [string, string][],
     } else if (name === '_id') {
       const ids = value.split(',');
       if (ids.length > MAX_VALUES || !ids.every((id) => FHIR_ID.test(id))) throw invalid('Search parameter _id must be resource ids separated by commas, e.g. _id=abc,def.');
-      if (namesAPerson(value)) throw personInValue(name);
+      if (searchValueNamesAPerson(value)) throw personInValue(name);
       search.ids = new Set(ids);
       keep(name, value);
     } else if (name === '_count') {
