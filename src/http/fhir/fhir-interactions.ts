@@ -19,6 +19,7 @@ import { servedTypes, type FhirApi, type TypeServing } from './fhir-api.js';
 import { patientResources } from './patient-records.js';
 import { patientNumberOf, patientsOf } from './patients-of-request.js';
 import type { FhirSearch } from './search-query.js';
+import { WrittenForms } from './written-forms.js';
 
 const categoriesOf = (r: FhirResource): { system?: string; code?: string }[] => {
   const category = r.category as unknown;
@@ -30,6 +31,8 @@ const notFound = (type: string): ApiError => new ApiError(404, `No ${type} with 
 
 export class FhirInteractions {
   private readonly served: ReadonlyMap<string, TypeServing>;
+  /** The reads' FHIR forms of records this API has written, for as long as the EHR keeps those records (written-forms.ts). */
+  private readonly written = new WrittenForms();
 
   constructor(private readonly deps: RouteDependencies, private readonly api: FhirApi) {
     this.served = new Map(servedTypes(api.forms).map((s) => [s.type, s]));
@@ -80,7 +83,7 @@ export class FhirInteractions {
       const typeGrants = REFERENCED_TYPES.has(search.type) ? [] : grantsFor(grants, search.type, 'search', contexts);
       let found;
       try {
-        found = await patientResources(request, this.deps, this.api, patient, reads);
+        found = await patientResources(request, this.deps, this.api, this.written, patient, reads);
       } catch (err) {
         if (listing && err instanceof DomainError && err.code === 'ACCESS_DENIED') continue;
         throw err;
@@ -132,7 +135,7 @@ export class FhirInteractions {
         continue;
       }
       try {
-        const found = await patientResources(request, this.deps, this.api, patient, reads);
+        const found = await patientResources(request, this.deps, this.api, this.written, patient, reads);
         const resource = found.resources.find((r) => r.resourceType === type && r.id === id);
         const typeGrants = REFERENCED_TYPES.has(type) ? [] : grantsFor(grants, type, 'read', contexts);
         if (resource !== undefined && (typeGrants.length === 0 || passesCategory(typeGrants, categoriesOf(resource)))) {

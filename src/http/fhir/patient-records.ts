@@ -11,7 +11,7 @@ import type { AsFhirContext, FhirForm, FhirResource, RecordId } from '../../read
 import { accessFor } from '../request-patient.js';
 import type { RouteDependencies } from '../routes/dependencies.js';
 import type { FhirApi } from './fhir-api.js';
-import { WrittenForms } from './written-forms.js';
+import type { WrittenForms } from './written-forms.js';
 
 const FHIR_ID = /^[A-Za-z0-9\-.]{1,64}$/;
 /**
@@ -53,22 +53,15 @@ export function asFhirContext(api: FhirApi, zone: string, patient: string): AsFh
   };
 }
 
-/** One memo of written forms per API: its ids are made with its own key and roots. */
-const writtenForms = new WeakMap<FhirApi, WrittenForms>();
-function writtenFormsOf(api: FhirApi): WrittenForms {
-  let forms = writtenForms.get(api);
-  if (forms === undefined) writtenForms.set(api, forms = new WrittenForms());
-  return forms;
-}
-
 /**
- * The resources of `reads` for `patient`, each `Type/id` once. Throws the access policy's refusal
- * (403) when the caller may not act for the patient; the audit record names the patient either way.
+ * The resources of `reads` for `patient`, each `Type/id` once, as the reads' forms write them (or
+ * as `written` kept them). Throws the access policy's refusal (403) when the caller may not act for
+ * the patient; the audit record names the patient either way.
  * In a request that may read several patients (`request.audit.patientsRead` set), the patient is
  * named only once access is granted, in a record of their own (src/http/audit-record.ts).
  */
 export async function patientResources(
-  request: FastifyRequest, deps: RouteDependencies, api: FhirApi, patient: string, reads: readonly ReadName[],
+  request: FastifyRequest, deps: RouteDependencies, api: FhirApi, written: WrittenForms, patient: string, reads: readonly ReadName[],
 ): Promise<PatientResources> {
   const several = request.audit.patientsRead;
   if (several === undefined) request.audit.patientId = patient;
@@ -85,7 +78,7 @@ export async function patientResources(
     const released = await deps.readPatientData.execute(read, access, {});
     withheld += released.withheld;
     part.withheld = withheld;
-    for (const r of writtenFormsOf(api).resources(read, form, released.records, ctx, patient)) {
+    for (const r of written.resources(read, form, released.records, ctx, patient)) {
       const key = `${r.resourceType}/${r.id}`;
       if (seen.has(key)) continue;
       seen.add(key);

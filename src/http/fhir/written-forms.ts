@@ -9,8 +9,9 @@
  * policy on every request, the extracts it holds are the adapter's own objects: the same container
  * members, `===`, every one, in order; records are never changed once mapped, and masking makes new
  * ones), the read, and everything the context writes them with (the patient, the zone; one memo per
- * FhirApi, so the id key and roots are its own). Nothing of the caller: scopes, categories and
- * includes are applied to the resources afterwards, on every request. Records an adapter maps anew
+ * API instance, made with its routes at start-up, so the id key and roots are its own). Nothing of
+ * the caller: scopes, categories and includes are applied to the resources afterwards, on every
+ * request. Records an adapter maps anew
  * for each request (`xml-http`, `fhir-r4`) are never found again, and the memo goes with them: it
  * holds its entries only as long as something else holds the first extract.
  */
