@@ -67,3 +67,20 @@ export function satisfies(target: InstantRange, c: DateComparison): boolean {
     case 'lt': return target.start < c.range.start;
   }
 }
+
+/**
+ * The instants a point in time (an instant such as AuditEvent's `recorded`) may lie in to satisfy
+ * every comparison: `[from, to)`, open ends `-Infinity` / `Infinity`. For a point, `satisfies` reduces
+ * to these bounds, so a store can be asked for the range instead of each record being tested.
+ */
+export function instantBounds(dates: readonly DateComparison[]): { from: number; to: number } {
+  let from = -Infinity;
+  let to = Infinity;
+  for (const { prefix, range } of dates) {
+    if (prefix === 'eq' || prefix === 'ge') from = Math.max(from, range.start);
+    if (prefix === 'gt') from = Math.max(from, range.end);
+    if (prefix === 'eq' || prefix === 'le') to = Math.min(to, range.end);
+    if (prefix === 'lt') to = Math.min(to, range.start);
+  }
+  return { from, to };
+}

@@ -5,7 +5,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_PAGE_SIZE } from '../../domain/access-log/page-size.js';
-import type { DateComparison } from '../../domain/fhir/fhir-dates.js';
+import { instantBounds, type DateComparison } from '../../domain/fhir/fhir-dates.js';
 import { epochMsToCompact } from '../../domain/time/local-time.js';
 import type { TimeRange } from '../../domain/time/time-range.js';
 import type { FhirResource } from '../../reads/as-fhir.js';
@@ -22,20 +22,12 @@ import type { FhirSearch } from './search-query.js';
 
 /**
  * The log's range (whole local seconds, both ends inclusive) of the `date` comparisons on `recorded`,
- * an instant: `ge`/`eq` from the value's first second, `gt` from the second after it, `le`/`eq` to its
- * last second, `lt` to the second before it. A bound in the autumn's repeated hour is read back as
- * its first instant, as every local time the log takes is.
+ * an instant (domain/fhir/fhir-dates.ts `instantBounds`). A bound in the autumn's repeated hour is
+ * read back as its first instant, as every local time the log takes is.
  */
 function logRange(dates: readonly DateComparison[], zone: string): TimeRange {
-  let from = -Infinity;
-  let to = Infinity;
-  for (const { prefix, range } of dates) {
-    if (prefix === 'eq' || prefix === 'ge') from = Math.max(from, range.start);
-    if (prefix === 'gt') from = Math.max(from, range.end);
-    if (prefix === 'eq' || prefix === 'le') to = Math.min(to, range.end - 1000);
-    if (prefix === 'lt') to = Math.min(to, range.start - 1000);
-  }
-  return { ...(from === -Infinity ? {} : { from: epochMsToCompact(from, zone) }), ...(to === Infinity ? {} : { to: epochMsToCompact(to, zone) }) };
+  const { from, to } = instantBounds(dates);
+  return { ...(from === -Infinity ? {} : { from: epochMsToCompact(from, zone) }), ...(to === Infinity ? {} : { to: epochMsToCompact(to - 1000, zone) }) };
 }
 
 export async function auditEventSearch(
