@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
+import type { SmartLaunchContext } from '../ports/smart-launch.port.js';
 import { FileAccessLog } from '../adapters/audit-query/file-access-log.js';
 import { FileAuditTrail } from '../adapters/audit-file/file-audit-trail.js';
 import { JwtAccessTokenVerifier } from '../adapters/auth-jwks/jwt-access-token-verifier.js';
@@ -49,6 +50,8 @@ export interface Selection {
   oauth?: OAuthDocumentation;
   /** Set by selectSubscriptionKeys in demo mode only: the demo key the /docs page fills in. */
   docsDemoKey?: string;
+  /** With the FHIR API on: what the demo issuer's SMART launch asks of the service. */
+  smartLaunch?: SmartLaunchContext;
 }
 
 /**
@@ -74,13 +77,14 @@ export function docsRedirectUri(config: Pick<Config, 'host' | 'port' | 'tls'>): 
 }
 
 /** The demo authorization server, on loopback, closed with the service; its address and its client-credentials clients. */
-async function startDemoIssuer({ config, logger, life }: Selection): Promise<{ issuer: string; clientIds: readonly string[] }> {
+async function startDemoIssuer(selection: Selection): Promise<{ issuer: string; clientIds: readonly string[] }> {
   // Imported only when needed: oidc-provider and its dependencies cost memory a real deployment never uses.
+  const { config, logger, life } = selection;
   const { startDemoAuthServer } = await import('../dev/demo-issuer/demo-auth-server.js');
   const demo = await opened(() => startDemoAuthServer({
     host: '127.0.0.1', port: config.demoAuthPort, audience: config.authAudience,
     patientClaim: config.authPatientClaim, dataDir: config.dataDir, logger,
-    docsRedirectUri: docsRedirectUri(config),
+    docsRedirectUri: docsRedirectUri(config), ...(selection.smartLaunch === undefined ? {} : { smart: selection.smartLaunch }),
   }), { portSetting: 'DEMO_AUTH_PORT', port: config.demoAuthPort, hostSetting: 'the demo issuer host', host: '127.0.0.1' });
   life.onClose(() => demo.close());
   life.notices.push(`demo authorization server: ${demo.issuer} (clients and secrets in ${path.join(config.dataDir, 'demo-auth.json')})`);

@@ -21,7 +21,9 @@ import { buildApp } from '../http/app.js';
 import { buildMetricsApp } from '../http/metrics-app.js';
 import { HttpsServing } from '../adapters/tls/https-serving.js';
 import { Lifecycle } from './lifecycle.js';
-import { fhirApiOf } from './fhir-api.js';
+import { fhirApiOf, fhirIdsOf, publicBaseUrlOf } from './fhir-api.js';
+import { smartLaunchContext } from './smart-launch.js';
+import type { FhirApi } from '../http/fhir/fhir-api.js';
 import { isLoopbackHost } from './transport-settings.js';
 import type { AccessLogReader } from '../ports/access-log.port.js';
 import type { AccessTokenVerifier } from '../ports/access-token-verifier.port.js';
@@ -65,6 +67,12 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
   c.register<AuditTrail>(TOKENS.AuditTrail, { useValue: await selectAuditTrail(selection) });
   c.register<WriteCoordinator>(TOKENS.WriteCoordinator, { useValue: await selectWriteCoordinator(selection, redis) });
   c.register<SubscriptionKeys>(TOKENS.SubscriptionKeys, { useValue: await selectSubscriptionKeys(selection) });
+  const fhirIds = await fhirIdsOf(config);
+  // Read when asked: without PUBLIC_BASE_URL the FHIR base names the port bound, known once listening.
+  const made: { fhir?: FhirApi } = {};
+  if (fhirIds !== undefined) {
+    selection.smartLaunch = smartLaunchContext(fhirIds, () => c.resolve(PatientAccessPolicy), () => made.fhir?.publicBaseUrl ?? publicBaseUrlOf(config, config.port));
+  }
   c.register<AccessTokenVerifier>(TOKENS.AccessTokenVerifier, { useValue: await selectTokenVerifier(selection) });
   c.register<AccessLogReader>(TOKENS.AccessLogReader, { useValue: await selectAccessLogReader(selection) });
   c.register<PageCursors>(TOKENS.PageCursors, { useValue: new HmacPageCursors(await cursorSecret(config.accessLogCursorSecret, config.dataDir)) });
@@ -90,7 +98,8 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
   logger.info({ releaseRules }, config.releasePolicy ? 'release policy in force (RELEASE_POLICY_FILE)' : 'no RELEASE_POLICY_FILE: nothing is withheld');
   // loadConfig let this through only with ALLOW_PLAIN_HTTP=true; say so where operators look.
   if (!https && !isLoopbackHost(config.host)) logger.warn({ host: config.host }, 'plain HTTP on a non-loopback address (ALLOW_PLAIN_HTTP=true): only safe behind a gateway that terminates TLS');
-  const fhir = await fhirApiOf(config, config.port, selection.oauth?.issuer, logger);
+  const fhir = await fhirApiOf(config, fhirIds, config.port, selection.oauth?.issuer, logger);
+  if (fhir !== undefined) made.fhir = fhir;
   const app = await buildApp({
     config, clock, logger, metrics, zone: config.ehrTimezone, ...(https ? { https } : {}),
     ehr: c.resolve(TOKENS.EhrRecords),

@@ -8,6 +8,7 @@ import { KeyedFhirIds } from '../adapters/fhir-ids/keyed-fhir-ids.js';
 import { keptSecret } from '../adapters/page-cursor/cursor-secret.js';
 import { READ_NAMES, type ReadName } from '../domain/operations/table.js';
 import type { FhirApi, FhirForms, SmartEndpoints } from '../http/fhir/fhir-api.js';
+import type { FhirIds } from '../ports/fhir-ids.port.js';
 import type { FhirForm } from '../reads/as-fhir.js';
 import { isServed } from '../reads/read-sources.js';
 import { READ_SOURCES } from '../reads/source-table.js';
@@ -39,12 +40,15 @@ export async function smartEndpoints(config: Config, issuer: string | undefined,
   if ((set.authorizationEndpoint !== undefined && set.tokenEndpoint !== undefined) || issuer === undefined) return definedOnly(set);
   try {
     const response = await fetch(`${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`, { signal: AbortSignal.timeout(DISCOVERY_TIMEOUT_MS) });
-    const doc = await response.json() as { authorization_endpoint?: unknown; token_endpoint?: unknown; grant_types_supported?: unknown };
+    const doc = await response.json() as Record<string, unknown>;
     const text = (v: unknown): string | undefined => (typeof v === 'string' && URL.canParse(v) ? v : undefined);
+    const openid = Array.isArray(doc.scopes_supported) && doc.scopes_supported.includes('openid');
     return definedOnly({
       authorizationEndpoint: set.authorizationEndpoint ?? text(doc.authorization_endpoint),
       tokenEndpoint: set.tokenEndpoint ?? text(doc.token_endpoint),
       offlineAccess: Array.isArray(doc.grant_types_supported) && doc.grant_types_supported.includes('refresh_token'),
+      revocationEndpoint: text(doc.revocation_endpoint),
+      ...(openid ? { issuer: text(doc.issuer), jwksUri: text(doc.jwks_uri) } : {}),
     });
   } catch (err) {
     logger.warn({ err }, 'the issuer\'s OpenID discovery could not be read: SMART discovery names no endpoints (set SMART_AUTHORIZATION_ENDPOINT and SMART_TOKEN_ENDPOINT)');
@@ -54,12 +58,17 @@ export async function smartEndpoints(config: Config, issuer: string | undefined,
 
 const definedOnly = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 
-/** The FHIR API, or undefined with FHIR_API=off. `port` is the one the service listens on. */
-export async function fhirApiOf(config: Config, port: number, issuer: string | undefined, logger: Logger): Promise<FhirApi | undefined> {
-  if (!config.fhirApi) return undefined;
+/** The FHIR API's ids (FHIR_ID_SECRET, else the secret kept in DATA_DIR), or undefined with FHIR_API=off. */
+export async function fhirIdsOf(config: Config): Promise<FhirIds | undefined> {
+  return config.fhirApi ? new KeyedFhirIds(await keptSecret(config.fhirIdSecret, config.dataDir, FHIR_ID_SECRET_FILE)) : undefined;
+}
+
+/** The FHIR API, or undefined without its ids (FHIR_API=off). `port` is the one the service listens on. */
+export async function fhirApiOf(config: Config, ids: FhirIds | undefined, port: number, issuer: string | undefined, logger: Logger): Promise<FhirApi | undefined> {
+  if (ids === undefined) return undefined;
   return {
     forms: fhirForms(),
-    ids: new KeyedFhirIds(await keptSecret(config.fhirIdSecret, config.dataDir, FHIR_ID_SECRET_FILE)),
+    ids,
     publicBaseUrl: publicBaseUrlOf(config, port),
     smart: await smartEndpoints(config, issuer, logger),
     idRoot: config.fhir?.idRoot ?? config.fhirIdRoot,

@@ -7,20 +7,11 @@
  */
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { memoryStorage } from '../support/fhirclient-storage.js';
 import { DEMO_PEOPLE } from '../../src/dev/demo-data/people.js';
 import { startTestApp, TEST_FHIR_IDS, type TestApp } from '../support/test-app.js';
 
 const NOW = Date.parse('2026-11-21T08:00:00Z');
-
-/** fhirclient keeps its state in a storage; a client made from a token response needs no session. */
-function memoryStorage() {
-  const data = new Map<string, unknown>();
-  return {
-    get: async (key: string) => data.get(key),
-    set: async (key: string, value: unknown) => { data.set(key, value); return value; },
-    unset: async (key: string) => data.delete(key),
-  };
-}
 
 interface Res { resourceType: string; id: string }
 interface SearchSet { resourceType: 'Bundle'; total: number; link: { relation: string; url: string }[]; entry?: { resource: Res }[] }

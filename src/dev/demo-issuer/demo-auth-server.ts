@@ -6,11 +6,30 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
 import { loadOrCreateCredentials } from './credentials-store.js';
-import { CLIENT_CREDENTIALS_CLIENT_IDS, DEMO_CLIENTS, type DemoGrant } from './demo-clients.js';
+import { CLIENT_CREDENTIALS_CLIENT_IDS, DEMO_CLIENTS, PATIENT_APP_ID, type DemoGrant } from './demo-clients.js';
 import { handleInteraction, INTERACTION_PATH } from './interactions.js';
-import { buildProviderConfiguration } from './provider-config.js';
+import { buildProviderConfiguration, REFRESH_TOKEN_TTL_SECONDS } from './provider-config.js';
+import type { SmartLaunchContext } from '../../ports/smart-launch.port.js';
+import { appRedirectUri, isLoopbackRedirect, LaunchPicks } from './smart-launch.js';
+import { smartTokenEndpoint } from './smart-token-endpoint.js';
 
 export { DEMO_PERSONS, type DemoPerson } from './demo-persons.js';
+export type { LaunchPerson, SmartLaunchContext } from '../../ports/smart-launch.port.js';
+
+/** Without the service's FHIR API (FHIR_API=off) there is nothing to launch: every SMART authorization is refused. */
+const NO_SMART: SmartLaunchContext = { publicBaseUrl: () => 'http://smart-launch.invalid', peopleFor: async () => [] };
+
+/**
+ * The patient app may come back to its own page or to any loopback port and path (RFC 8252 §7.3,
+ * a native or test client): oidc-provider matches registered URIs, ignoring only a loopback port.
+ */
+function allowAppRedirects(provider: Provider, smart: SmartLaunchContext): void {
+  const registered = provider.Client.prototype.redirectUriAllowed;
+  provider.Client.prototype.redirectUriAllowed = function redirectUriAllowed(value: string): boolean {
+    if (registered.call(this, value)) return true;
+    return this.clientId === PATIENT_APP_ID && (isLoopbackRedirect(value) || value === appRedirectUri(smart.publicBaseUrl()));
+  };
+}
 
 export interface DemoCredentials {
   clients: Record<
@@ -58,8 +77,12 @@ export async function startDemoAuthServer(options: {
   logger: DemoLogger;
   /** The API's /docs OAuth redirect page, so "Authorize" there signs a demo person in. */
   docsRedirectUri?: string;
+  /** The service's side of a SMART launch (its FHIR API); SMART authorizations are refused without it. */
+  smart?: SmartLaunchContext;
 }): Promise<DemoAuthServer> {
   const { host, port, audience, patientClaim, dataDir, logger, docsRedirectUri } = options;
+  const smart = options.smart ?? NO_SMART;
+  const picks = new LaunchPicks(REFRESH_TOKEN_TTL_SECONDS * 1000);
   // Plain HTTP and dev-only interactions are tolerable only while nobody else can reach the port.
   if (!LOOPBACK_HOSTS.has(host)) {
     throw new Error(`demo authorization server listens on loopback only, not on ${host}`);
@@ -77,7 +100,7 @@ export async function startDemoAuthServer(options: {
   let provider: Provider | undefined;
   const server = createServer((req, res) => {
     if (provider && req.url?.startsWith(INTERACTION_PATH)) {
-      handleInteraction(provider, req, res).catch((error: unknown) => {
+      handleInteraction(provider, req, res, { smart, picks }).catch((error: unknown) => {
         // An expired or unknown interaction (a stale page, a cookie from another run): start again.
         logger.warn({ err: { name: (error as Error).name, message: (error as Error).message } }, 'demo sign-in page failed');
         if (!res.headersSent) res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' });
@@ -95,8 +118,10 @@ export async function startDemoAuthServer(options: {
   try {
     provider = new Provider(
       issuer,
-      buildProviderConfiguration({ audience, patientClaim, credentials: stored, ...(docsRedirectUri ? { docsRedirectUri } : {}) }),
+      buildProviderConfiguration({ audience, patientClaim, credentials: stored, smart, picks, ...(docsRedirectUri ? { docsRedirectUri } : {}) }),
     );
+    allowAppRedirects(provider, smart);
+    smartTokenEndpoint(provider);
     provider.on('server_error', (_ctx, error) => {
       logger.warn({ err: { name: error.name, message: error.message } }, 'demo authorization server error');
     });

@@ -7,6 +7,8 @@ import { apiScopes } from '../../domain/access/scopes.js';
 export const API_SCOPES: readonly string[] = [...apiScopes().keys()];
 
 export const PATIENT_APP_REDIRECT_URI = 'http://127.0.0.1:8765/callback';
+/** The public client of the patient app (SMART App Launch) and of any native or test client on loopback. */
+export const PATIENT_APP_ID = 'patient-app';
 
 export type DemoGrant = 'client_credentials' | 'authorization_code';
 
@@ -37,7 +39,7 @@ export const DEMO_CLIENTS: readonly DemoClientDefinition[] = Object.freeze([
     ],
   },
   {
-    clientId: 'patient-app',
+    clientId: PATIENT_APP_ID,
     grant: 'authorization_code',
     confidential: false,
     apiScopes: API_SCOPES,
@@ -69,14 +71,16 @@ export function toClientMetadata(
     // A public client: the secret is worthless in an app a person installs; PKCE protects the code.
     token_endpoint_auth_method: 'none',
     application_type: 'native',
-    grant_types: ['authorization_code'],
+    // A refresh token only with offline_access, rotated on every use (provider-config.ts).
+    grant_types: ['authorization_code', 'refresh_token'],
     response_types: ['code'],
+    // Any loopback port and path is allowed besides (RFC 8252 §7.3, demo-auth-server.ts), and the app's own page.
     redirect_uris: [PATIENT_APP_REDIRECT_URI],
     // Pairwise: the `sub` the API sees is an opaque id, never the person's identity number.
     subject_type: 'pairwise',
     // Client `scope` may name only OpenID scopes; API scopes are limited per client by the resource
     // server (provider-config.ts, getResourceServerInfo).
-    scope: 'openid',
+    scope: 'openid fhirUser launch/patient offline_access',
   };
 }
 

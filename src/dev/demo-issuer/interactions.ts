@@ -1,10 +1,12 @@
-// The demo authorization server's own interaction pages (sign-in, consent) in place of
-// oidc-provider's devInteractions, whose page says nothing about who can sign in or why a login
-// was refused. oidc-provider keeps the interaction state; this only renders and submits it.
+// The demo authorization server's own interaction pages (sign-in, a SMART launch's patient picker,
+// consent) in place of oidc-provider's devInteractions, whose page says nothing about who can sign in
+// or why a login was refused. oidc-provider keeps the interaction state; this only renders and submits it.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
 import { findDemoPerson } from './demo-persons.js';
-import { consentPage, loginPage, loginProblem } from './interaction-pages.js';
+import { consentPage, loginPage, loginProblem, pickerPage } from './interaction-pages.js';
+import type { SmartLaunchContext } from '../../ports/smart-launch.port.js';
+import { fhirUserOf, type LaunchPicks } from './smart-launch.js';
 
 export const INTERACTION_PATH = '/interaction/';
 const MAX_FORM_BYTES = 4096;
@@ -34,8 +36,14 @@ function requestedScopes(details: MissingScopes): string[] {
   return [...oidc, ...Object.values(details.missingResourceScopes ?? {}).flat()];
 }
 
+type Details = Awaited<ReturnType<Provider['interactionDetails']>>;
+
+/** A SMART launch's pick, as the picker submitted it (the interaction's last submission). */
+interface Picked { id: string; fhirUser: string; name: string }
+const pickedIn = (details: Details): Picked | undefined => details.lastSubmission?.patient as Picked | undefined;
+
 /** A grant of everything the consent prompt asked for (what devInteractions did on "Authorize"). */
-async function grantAsked(provider: Provider, details: Awaited<ReturnType<Provider['interactionDetails']>>): Promise<string> {
+async function grantAsked(provider: Provider, details: Details): Promise<string> {
   const { grantId, session, params } = details;
   const grant = grantId ? await provider.Grant.find(grantId) : new provider.Grant({ accountId: session?.accountId, clientId: params.client_id });
   if (!grant) throw new Error('grant not found');
@@ -46,8 +54,30 @@ async function grantAsked(provider: Provider, details: Awaited<ReturnType<Provid
   return grant.save();
 }
 
+export interface LaunchState { smart: SmartLaunchContext; picks: LaunchPicks }
+
+/**
+ * The picker: everyone the person may open now (asked anew on every page and post); a posted id that
+ * was not offered gets nothing. A person who acts for nobody opens their own record without a page.
+ */
+async function pickPatient(provider: Provider, req: IncomingMessage, res: ServerResponse, details: Details, launch: LaunchState, submitUrl: string): Promise<void> {
+  const accountId = details.session?.accountId ?? '';
+  const people = await launch.smart.peopleFor(accountId);
+  const finish = (person: (typeof people)[number]) => provider.interactionFinished(req, res,
+    { patient: { id: person.patientId, fhirUser: fhirUserOf(person), name: person.name } satisfies Picked }, { mergeWithLastSubmission: true });
+  const [self] = people;
+  if (people.length === 1 && self !== undefined) return finish(self);
+  const clientId = String(details.params.client_id);
+  if (people.length === 0) return send(res, 403, pickerPage({ submitUrl, clientId, people, error: 'This person has no record here to open.' }));
+  if (req.method === 'GET') return send(res, 200, pickerPage({ submitUrl, clientId, people }));
+  const form = await readForm(req);
+  const chosen = form.get('prompt') === 'patient' ? people.find((p) => p.patientId === form.get('patient')) : undefined;
+  if (chosen === undefined) return send(res, 400, pickerPage({ submitUrl, clientId, people, error: 'Pick one of the people below.' }));
+  return finish(chosen);
+}
+
 /** Serves GET/POST /interaction/:uid and GET /interaction/:uid/abort; anything else there is 404. */
-export async function handleInteraction(provider: Provider, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function handleInteraction(provider: Provider, req: IncomingMessage, res: ServerResponse, launch: LaunchState): Promise<void> {
   const path = new URL(req.url ?? '/', 'http://demo.invalid').pathname;
   const [uid, action] = path.slice(INTERACTION_PATH.length).split('/');
   if (!uid || (action !== undefined && action !== 'abort')) return send(res, 404, 'Not found.');
@@ -57,11 +87,14 @@ export async function handleInteraction(provider: Provider, req: IncomingMessage
     return provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'End-User aborted interaction' }, { mergeWithLastSubmission: false });
   }
   const clientId = String(details.params.client_id ?? 'the application');
+  if (req.method !== 'GET' && req.method !== 'POST') return send(res, 405, 'Method not allowed.');
+  if (details.prompt.name === 'patient') return pickPatient(provider, req, res, details, launch, submitUrl);
+  const picked = pickedIn(details);
   if (req.method === 'GET') {
     if (details.prompt.name === 'login') return send(res, 200, loginPage({ submitUrl, clientId }));
-    return send(res, 200, consentPage({ submitUrl, abortUrl: `${submitUrl}/abort`, clientId, scopes: requestedScopes(details.prompt.details as MissingScopes) }));
+    const scopes = requestedScopes(details.prompt.details as MissingScopes);
+    return send(res, 200, consentPage({ submitUrl, abortUrl: `${submitUrl}/abort`, clientId, scopes, ...(picked === undefined ? {} : { patientName: picked.name }) }));
   }
-  if (req.method !== 'POST') return send(res, 405, 'Method not allowed.');
   const form = await readForm(req);
   if (details.prompt.name === 'login') {
     const typed = form.get('login') ?? '';
@@ -71,5 +104,7 @@ export async function handleInteraction(provider: Provider, req: IncomingMessage
     return provider.interactionFinished(req, res, { login: { accountId: person?.identityNumber ?? '' } }, { mergeWithLastSubmission: false });
   }
   if (form.get('prompt') !== 'consent') return send(res, 400, 'Unexpected form.');
-  return provider.interactionFinished(req, res, { consent: { grantId: await grantAsked(provider, details) } }, { mergeWithLastSubmission: true });
+  const grantId = await grantAsked(provider, details);
+  if (picked !== undefined) launch.picks.remember(grantId, { patientId: picked.id, fhirUser: picked.fhirUser, accountId: details.session?.accountId ?? '' });
+  return provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
 }

@@ -15,6 +15,11 @@ declare module 'oidc-provider' {
       new (init: { accountId?: string | undefined; clientId: string }): Grant;
       find(id: string): Promise<Grant | undefined>;
     };
+    readonly RefreshToken: {
+      find(value: string, options?: { ignoreExpiration?: boolean }): Promise<{ clientId: string; grantId: string } | undefined>;
+    };
+    readonly Client: { prototype: { redirectUriAllowed(this: { clientId: string }, value: string): boolean } };
+    use(middleware: (ctx: never, next: () => Promise<void>) => Promise<void>): void;
     on(event: 'server_error', listener: (ctx: unknown, error: Error) => void): this;
     on(event: string, listener: (...args: unknown[]) => void): this;
   }
@@ -25,6 +30,8 @@ declare module 'oidc-provider' {
     params: Record<string, unknown> & { client_id: string };
     session?: { accountId?: string };
     grantId?: string;
+    /** What the interactions before this one resolved (login, a SMART launch's picked patient). */
+    lastSubmission?: Record<string, unknown>;
   }
 
   export interface Grant {
@@ -37,6 +44,8 @@ declare module 'oidc-provider' {
   export const errors: {
     InvalidTarget: new (description?: string) => Error;
     InvalidScope: new (description: string, scope: string) => Error;
+    InvalidRequest: new (description: string) => Error;
+    InvalidGrant: new (description: string) => Error;
   };
 
   export namespace interactionPolicy {
@@ -48,11 +57,12 @@ declare module 'oidc-provider' {
         check: (ctx: never) => boolean | Promise<boolean>,
       );
     }
-    interface Prompt {
+    class Prompt {
+      constructor(options: { name: string; requestable: boolean }, ...checks: Check[]);
       name: string;
       checks: { add(check: Check, index?: number): void };
     }
-    function base(): Prompt[] & { get(name: string): Prompt | undefined };
+    function base(): Prompt[] & { get(name: string): Prompt | undefined; add(prompt: Prompt, index?: number): void };
   }
 
   export default Provider;

@@ -23,3 +23,12 @@ export function isProtectedIdentity(records: PatientRecord[], patientId: string)
   return dataOf(records, patientId).some((d) => d.PatientProtectedId === true);
 }
 
+
+/** The name a person is known by (the given name in use, else the first, and the family name), for a picker; empty when the record has none. */
+export function patientDisplayName(records: PatientRecord[], patientId: string): string {
+  const name = dataOf(records, patientId).find((d) => d.PatientName !== undefined)?.PatientName;
+  if (name === undefined) return '';
+  const givens = name.PatientGivenName;
+  const given = (givens.find((g) => g.qualifier === 'CL') ?? givens[0])?.value;
+  return [given, name.PatientFamilyName].filter((part) => part !== undefined && part !== '').join(' ');
+}

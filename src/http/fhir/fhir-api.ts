@@ -16,6 +16,11 @@ export interface SmartEndpoints {
   tokenEndpoint?: string;
   /** Whether the issuer hands out refresh tokens (`permission-offline`). */
   offlineAccess?: boolean;
+  /** RFC 7009 revocation, from the issuer's discovery. */
+  revocationEndpoint?: string;
+  /** The issuer and its keys, when it speaks OpenID Connect (`sso-openid-connect`). */
+  issuer?: string;
+  jwksUri?: string;
 }
 
 export interface FhirApi {

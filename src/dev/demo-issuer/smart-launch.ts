@@ -1,0 +1,79 @@
+// SMART App Launch 2.2 (standalone patient launch) in the demo authorization server
+// (docs/smart-launch.md): which authorizations are SMART ones, the `aud` they must name, the
+// loopback redirects a native app may use (RFC 8252 §7.3), and the patient each grant was launched for.
+import { smartGrants } from '../../domain/fhir/smart-scopes.js';
+import type { LaunchPerson } from '../../ports/smart-launch.port.js';
+
+/** The scopes of the OpenID side of a SMART launch (the rest are the FHIR API's resource scopes). */
+export const SMART_OIDC_SCOPES = ['openid', 'fhirUser', 'launch/patient', 'offline_access'] as const;
+const SMART_ONLY_SCOPES: ReadonlySet<string> = new Set(['fhirUser', 'launch/patient']);
+
+/** A SMART resource scope (`patient/Observation.rs`, `user/*.read`, `patient/Observation.rs?category=…`) a person may be granted. */
+export function isPersonSmartScope(scope: string): boolean {
+  const [grant] = smartGrants([scope]);
+  return grant !== undefined && grant.context !== 'system';
+}
+
+/**
+ * A SMART authorization names `aud` or asks for what only SMART gives (launch context, `fhirUser`, a
+ * SMART resource scope that is not also one of the API's own). The API's own scopes without `aud`
+ * stay a plain OAuth authorization, as the docs page and `npm run demo:token` make.
+ */
+export function isSmartAuthorization(params: { aud?: unknown; scope?: unknown }, apiScopes: ReadonlySet<string>): boolean {
+  if (params.aud !== undefined) return true;
+  const scopes = typeof params.scope === 'string' ? params.scope.split(' ') : [];
+  return scopes.some((s) => SMART_ONLY_SCOPES.has(s) || (isPersonSmartScope(s) && !apiScopes.has(s)));
+}
+
+/** The FHIR bases an `aud` may name: `/fhir` and the vendor's `/api/open/fhir`, one trailing slash ignored. */
+export function audAllowed(aud: string, publicBaseUrl: string): boolean {
+  const base = publicBaseUrl.replace(/\/$/, '');
+  const named = aud.endsWith('/') ? aud.slice(0, -1) : aud;
+  return named === `${base}/fhir` || named === `${base}/api/open/fhir`;
+}
+
+/** RFC 8252 §7.3: `http` on 127.0.0.1 or [::1], any port and path, no userinfo, query or fragment. */
+export function isLoopbackRedirect(uri: string): boolean {
+  if (!URL.canParse(uri)) return false;
+  const url = new URL(uri);
+  return url.protocol === 'http:' && (url.hostname === '127.0.0.1' || url.hostname === '[::1]')
+    && url.username === '' && url.password === '' && url.hash === '' && !uri.includes('#') && !uri.includes('@');
+}
+
+/** The app's own redirect page: `{PUBLIC_BASE_URL}/app/`. */
+export const appRedirectUri = (publicBaseUrl: string): string => `${publicBaseUrl.replace(/\/$/, '')}/app/`;
+
+/** The patient a grant was launched for, and whether the signed-in person picked someone else. */
+export interface Launch {
+  patientId: string;
+  /** The signed-in person's identity number: a refresh asks the registry again whether the pick still holds. */
+  accountId: string;
+  fhirUser: string;
+}
+
+/**
+ * The picks of the grants made by SMART launches, by grant id. oidc-provider keeps no custom fields on
+ * a grant, and the demo's grants live in its in-memory store too: a pick is dropped with the process,
+ * or once no refresh token of its grant can still be alive.
+ */
+export class LaunchPicks {
+  private readonly picks = new Map<string, Launch & { until: number }>();
+
+  constructor(private readonly lifetimeMs: number, private readonly now: () => number = Date.now) {}
+
+  remember(grantId: string, launch: Launch): void {
+    const now = this.now();
+    for (const [id, pick] of this.picks) if (pick.until <= now) this.picks.delete(id);
+    this.picks.set(grantId, { ...launch, until: now + this.lifetimeMs });
+  }
+
+  of(grantId: string | undefined): Launch | undefined {
+    const pick = grantId === undefined ? undefined : this.picks.get(grantId);
+    return pick !== undefined && pick.until > this.now() ? pick : undefined;
+  }
+}
+
+/** `fhirUser` (relative, SMART App Launch §2.0.11): the Patient for oneself, the pair's RelatedPerson for a delegate. */
+export function fhirUserOf(picked: LaunchPerson): string {
+  return picked.basis === 'self' || picked.relatedPersonId === undefined ? `Patient/${picked.patientId}` : `RelatedPerson/${picked.relatedPersonId}`;
+}

@@ -1,0 +1,91 @@
+// What SMART App Launch 2.2 asks of the demo issuer's endpoints that oidc-provider has no setting for
+// (docs/smart-launch.md): `offline_access` without `prompt=consent`, a public client's refresh without
+// `client_id`, the token response's launch `patient` and its whole granted `scope`. Koa middleware
+// around oidc-provider's own handling.
+import { decodeJwt } from 'jose';
+import type Provider from 'oidc-provider';
+import { PATIENT_APP_ID } from './demo-clients.js';
+import { SMART_OIDC_SCOPES } from './smart-launch.js';
+
+const OPENID_SCOPES: ReadonlySet<string> = new Set(SMART_OIDC_SCOPES);
+
+const TOKEN_PATH = '/token';
+const AUTHORIZATION_PATH = '/auth';
+const MAX_FORM_BYTES = 56 * 1024;
+
+interface KoaContext {
+  method: string;
+  path: string;
+  query: Record<string, string | string[] | undefined>;
+  oidc?: { entities?: { AuthorizationCode?: { scope?: string }; RefreshToken?: { scope?: string } } };
+  req: NodeJS.ReadableStream & { body?: unknown; headers: Record<string, string | string[] | undefined> };
+  body?: unknown;
+}
+
+async function readText(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+    size += buffer.length;
+    if (size > MAX_FORM_BYTES) throw new Error('token request too large');
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * A refresh by the patient app may come without `client_id` (a public client has nothing else to
+ * name it): the refresh token names its client, so the form is completed with it. When sent, it is
+ * left as it is and oidc-provider holds it to the token's own client.
+ */
+async function completeRefreshForm(provider: Provider, ctx: KoaContext): Promise<void> {
+  const type = String(ctx.req.headers['content-type'] ?? '');
+  if (ctx.method !== 'POST' || ctx.path !== TOKEN_PATH || !/^application\/x-www-form-urlencoded\s*(;|$)/i.test(type)) return;
+  const form = new URLSearchParams(await readText(ctx.req));
+  const value = form.get('refresh_token');
+  if (form.get('grant_type') === 'refresh_token' && !form.has('client_id') && ctx.req.headers.authorization === undefined && value !== null) {
+    const token = await provider.RefreshToken.find(value, { ignoreExpiration: true });
+    if (token?.clientId === PATIENT_APP_ID) form.set('client_id', token.clientId);
+  }
+  // oidc-provider reads an already-read form from here (its documented fallback).
+  ctx.req.body = form.toString();
+}
+
+/**
+ * OpenID Connect drops `offline_access` unless the request says `prompt=consent` (Core §11); SMART apps
+ * do not say it, and a SMART launch of the patient app is consented to every time anyway
+ * (provider-config.ts): its consent is asked for explicitly, so the refresh token it asks for is granted there.
+ */
+function askConsentForOffline(ctx: KoaContext): void {
+  if (ctx.method !== 'GET' || ctx.path !== AUTHORIZATION_PATH) return;
+  const { scope, client_id: clientId, prompt } = ctx.query;
+  if (clientId !== PATIENT_APP_ID || typeof scope !== 'string' || !scope.split(' ').includes('offline_access')) return;
+  if (prompt !== undefined && typeof prompt !== 'string') return;
+  const prompts = new Set((prompt ?? '').split(' ').filter((p) => p !== ''));
+  if (prompts.has('none')) return;
+  ctx.query = { ...ctx.query, prompt: [...prompts, 'consent'].join(' ') };
+}
+
+/** SMART's `patient` in the token response: the launch patient the access token's `smart_patient` names. */
+function addLaunchPatient(ctx: KoaContext): void {
+  if (ctx.path !== TOKEN_PATH || typeof ctx.body !== 'object' || ctx.body === null) return;
+  const body = ctx.body as Record<string, unknown>;
+  if (typeof body.access_token !== 'string') return;
+  const patient = decodeJwt(body.access_token).smart_patient;
+  if (typeof patient !== 'string') return;
+  body.patient = patient;
+  // `scope` as granted: the OpenID scopes of the code or refresh token, beside the API's in the access token.
+  const source = ctx.oidc?.entities?.AuthorizationCode ?? ctx.oidc?.entities?.RefreshToken;
+  const openid = (source?.scope ?? '').split(' ').filter((s) => OPENID_SCOPES.has(s) && (s !== 'offline_access' || body.refresh_token !== undefined));
+  body.scope = [...new Set([...openid, ...String(body.scope ?? '').split(' ').filter((s) => s !== '')])].join(' ');
+}
+
+export function smartTokenEndpoint(provider: Provider): void {
+  provider.use(async (ctx: KoaContext, next: () => Promise<void>) => {
+    askConsentForOffline(ctx);
+    await completeRefreshForm(provider, ctx);
+    await next();
+    addLaunchPatient(ctx);
+  });
+}

@@ -1,0 +1,29 @@
+import { DomainError } from '../errors.js';
+import { patientDisplayName } from '../records/index.js';
+import type { PatientAccessPolicy } from './patient-access.js';
+import type { AccessBasis } from './relationship.js';
+
+/** One person whose record someone may open now, with what a picker shows of them. */
+export interface PersonToOpen {
+  identityNumber: string;
+  name: string;
+  basis: AccessBasis;
+}
+
+/**
+ * Everyone `personId` may open now, themself first, each decided as a read of their record would be
+ * (the registry today, protected identity): what a SMART launch's picker offers (docs/smart-launch.md).
+ * Someone the decision refuses is not offered at all.
+ */
+export async function peopleToOpen(policy: PatientAccessPolicy, personId: string): Promise<PersonToOpen[]> {
+  const out: PersonToOpen[] = [];
+  for (const patient of await policy.peopleFor(personId)) {
+    try {
+      const access = await policy.resolve({ personId }, patient);
+      out.push({ identityNumber: patient, name: patientDisplayName(access.patientRecords, patient), basis: access.basis });
+    } catch (err) {
+      if (!(err instanceof DomainError && err.code === 'ACCESS_DENIED')) throw err;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,227 @@
+/**
+ * SMART App Launch 2.2 at the demo authorization server (docs/smart-launch.md), through its forms as
+ * a script posts them, against the service in demo mode: the launch and what the tokens carry, the
+ * picker fed by the delegation registry, refresh rotation and reuse, revocation, discovery, and
+ * every downgrade the issuer must refuse.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { decodeJwt } from 'jose';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDemoAuthServer } from '../../../src/dev/demo-issuer/demo-auth-server.js';
+import { HttpBrowser } from './http-browser.js';
+import {
+  APP_REDIRECT, authorizeUrl, exchange, launch, pkce, postForm, startDemoService, tokenRequest, type DemoService,
+} from './smart-flow.js';
+
+const TOLVAN = '191212121212';
+const MARTA = '198112189876';
+const LILLA = '201701012393';
+const SARA = '197305242385';
+
+let service: DemoService;
+beforeAll(async () => {
+  service = await startDemoService();
+}, 60_000);
+afterAll(async () => service?.close());
+
+/** A whole launch as `login`, picking `pick`: the token response. */
+async function signedIn(login: string, pick?: string, change: Record<string, string | undefined> = {}) {
+  const code = pkce();
+  const { redirect } = await launch(new HttpBrowser(), service, authorizeUrl(service, code, change), { login, pick });
+  const value = redirect.searchParams.get('code');
+  if (value === null) throw new Error(`no code: ${redirect.href}`);
+  return (await exchange(service, value, code.verifier)).body;
+}
+
+const fhirGet = async (token: string, path: string) => {
+  const response = await request(`${service.fhirBase}/${path}`, { headers: { authorization: `Bearer ${token}`, accept: 'application/fhir+json' } });
+  return { status: response.statusCode, body: await response.body.json() as Record<string, unknown> };
+};
+
+describe('SMART standalone launch at the demo issuer', () => {
+  it('launches Tolvan: no picker (he acts for nobody), patient, scope, expires_in, refresh token, smart_patient and fhirUser', async () => {
+    const code = pkce();
+    const { redirect, pages } = await launch(new HttpBrowser(), service, authorizeUrl(service, code), { login: TOLVAN });
+    expect(pages.map((p) => /name="prompt" value="(\w+)"/.exec(p.body)?.[1])).toEqual(['login', 'consent']);
+    expect(`${redirect.origin}${redirect.pathname}`).toBe(APP_REDIRECT);
+    const { status, body } = await exchange(service, redirect.searchParams.get('code') ?? '', code.verifier);
+    expect(status).toBe(200);
+    const patient = body.patient as string;
+    expect(patient).toMatch(/^[A-Za-z0-9\-.]{1,64}$/);
+    expect(patient).not.toContain(TOLVAN);
+    expect((body.scope as string).split(' ').sort()).toEqual(['fhirUser', 'launch/patient', 'offline_access', 'openid', 'patient/*.rs']);
+    expect(body.expires_in).toBeLessThanOrEqual(3600);
+    expect(typeof body.refresh_token).toBe('string');
+    const claims = decodeJwt(body.access_token as string);
+    expect(claims).toMatchObject({ patient: TOLVAN, smart_patient: patient, client_id: 'patient-app' });
+    expect(decodeJwt(body.id_token as string).fhirUser).toBe(`Patient/${patient}`);
+
+    const read = await fhirGet(body.access_token as string, `Patient/${patient}`);
+    expect([read.status, read.body.id]).toEqual([200, patient]);
+  });
+
+  it('offers a guardian herself and the people she acts for now, by name and relationship, never a protected one', async () => {
+    const code = pkce();
+    const browser = new HttpBrowser();
+    const { redirect, pages } = await launch(browser, service, authorizeUrl(service, code), { login: MARTA, pick: 'Lilla' });
+    const picker = pages.find((p) => p.body.includes('name="prompt" value="patient"'))?.body ?? '';
+    expect(picker).toContain('Märta');
+    expect(picker).toMatch(/Lilla[^<]*<span>\(guardian\)/);
+    expect(picker).not.toContain('Sara');
+    expect(picker).not.toContain('Anton');
+    expect(picker).not.toMatch(/\d{12}/);
+    const { body } = await exchange(service, redirect.searchParams.get('code') ?? '', code.verifier);
+    const claims = decodeJwt(body.access_token as string);
+    expect(claims.patient).toBe(MARTA);
+    expect(claims.smart_patient).toBe(body.patient);
+    expect(decodeJwt(body.id_token as string).fhirUser).toMatch(/^RelatedPerson\/[A-Za-z0-9\-.]{1,64}$/);
+
+    // patient/ scopes reach the picked child, and her only.
+    const lilla = await fhirGet(body.access_token as string, `Patient/${body.patient as string}`);
+    expect(lilla.status).toBe(200);
+    expect(JSON.stringify(lilla.body)).toContain(LILLA);
+    const self = await signedIn(MARTA, 'Märta');
+    expect((await fhirGet(body.access_token as string, `Observation?patient=${self.patient as string}`)).status).toBe(403);
+  });
+
+  it('gives nothing for a posted Patient id that was not offered (Sara, protected)', async () => {
+    const saraToken = await signedIn(SARA);
+    const browser = new HttpBrowser();
+    const code = pkce();
+    const start = await browser.follow(await browser.get(authorizeUrl(service, code)), new URL(service.smart.issuer).origin);
+    const picker = await browser.follow(await postForm(browser, start, { login: MARTA }), new URL(service.smart.issuer).origin);
+    const refused = await postForm(browser, picker, { patient: saraToken.patient as string });
+    expect(refused.status).toBe(400);
+    expect(refused.location).toBeUndefined();
+    expect(refused.body).toContain('Pick one of the people below.');
+  });
+
+  it('rotates the refresh token, without client_id; a reused one revokes the whole family', async () => {
+    const first = await signedIn(TOLVAN);
+    const refreshed = await tokenRequest(service, { grant_type: 'refresh_token', refresh_token: first.refresh_token as string });
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.body.refresh_token).not.toBe(first.refresh_token);
+    expect(refreshed.body.patient).toBe(first.patient);
+    expect(decodeJwt(refreshed.body.access_token as string).smart_patient).toBe(first.patient);
+
+    // client_id, when sent, must be the token's.
+    expect((await tokenRequest(service, { grant_type: 'refresh_token', refresh_token: refreshed.body.refresh_token as string, client_id: 'api-docs' })).status).toBe(400);
+
+    // The first token again: refused, and the rotated one with it (no grace period).
+    const reused = await tokenRequest(service, { grant_type: 'refresh_token', refresh_token: first.refresh_token as string });
+    expect([reused.status, reused.body.error]).toEqual([400, 'invalid_grant']);
+    const family = await tokenRequest(service, { grant_type: 'refresh_token', refresh_token: refreshed.body.refresh_token as string, client_id: 'patient-app' });
+    expect([family.status, family.body.error]).toEqual([400, 'invalid_grant']);
+  });
+
+  it('revokes a refresh token at the revocation endpoint both discovery documents name (RFC 7009)', async () => {
+    expect(service.smart.revocation_endpoint).toBe(service.oidc.revocation_endpoint);
+    const tokens = await signedIn(TOLVAN);
+    const revoked = await request(service.smart.revocation_endpoint, {
+      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: tokens.refresh_token as string, token_type_hint: 'refresh_token', client_id: 'patient-app' }).toString(),
+    });
+    expect(revoked.statusCode).toBe(200);
+    await revoked.body.dump();
+    expect((await tokenRequest(service, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token as string })).status).toBe(400);
+  });
+
+  it('names SMART, OpenID and revocation in the SMART configuration', () => {
+    expect(service.smart).toMatchObject({
+      issuer: service.oidc.issuer, jwks_uri: service.oidc.jwks_uri,
+      authorization_endpoint: service.oidc.authorization_endpoint, token_endpoint: service.oidc.token_endpoint,
+      code_challenge_methods_supported: ['S256'],
+    });
+    expect(service.smart.capabilities).toEqual(expect.arrayContaining([
+      'launch-standalone', 'context-standalone-patient', 'client-public', 'permission-offline', 'permission-v1', 'permission-v2', 'sso-openid-connect',
+    ]));
+  });
+
+  it('lets the app sign in at its own page and any loopback port and path, and nowhere else', async () => {
+    for (const redirect of [`${service.base}/app/`, 'http://127.0.0.1:49152/any/path', 'http://[::1]:8080/cb']) {
+      const page = await new HttpBrowser().get(authorizeUrl(service, pkce(), { redirect_uri: redirect }));
+      expect([redirect, page.status]).toEqual([redirect, 303]);
+      expect(new URL(page.location ?? '').origin).toBe(new URL(service.smart.issuer).origin);
+    }
+    for (const redirect of ['https://127.0.0.1:8765/callback', 'http://evil.example/callback', 'http://user@127.0.0.1:8765/callback', 'http://localhost:8765/callback']) {
+      const page = await new HttpBrowser().get(authorizeUrl(service, pkce(), { redirect_uri: redirect }));
+      expect([redirect, page.status]).toEqual([redirect, 400]);
+    }
+  });
+});
+
+describe('THREATS 55: SMART downgrades refused', () => {
+  const errorOf = async (change: Record<string, string | undefined>) => {
+    const page = await new HttpBrowser().get(authorizeUrl(service, pkce(), change));
+    const back = page.location === undefined ? undefined : new URL(page.location);
+    if (back?.origin === new URL(service.smart.issuer).origin) return null;
+    return back?.origin === new URL(APP_REDIRECT).origin ? back.searchParams.get('error') : `${page.status}`;
+  };
+
+  it('refuses an authorization without PKCE, with plain, without aud or with a wrong one', async () => {
+    expect(await errorOf({ code_challenge: undefined, code_challenge_method: undefined })).toBe('invalid_request');
+    expect(await errorOf({ code_challenge_method: 'plain' })).toBe('invalid_request');
+    expect(await errorOf({ aud: undefined })).toBe('invalid_request');
+    expect(await errorOf({ aud: 'https://fhir.elsewhere.example/fhir' })).toBe('invalid_request');
+    expect(await errorOf({ aud: `${service.base}/fhirx` })).toBe('invalid_request');
+    // The vendor's alias and one trailing slash are the same server.
+    expect(await errorOf({ aud: `${service.base}/api/open/fhir` })).toBeNull();
+    expect(await errorOf({ aud: `${service.fhirBase}/` })).toBeNull();
+  });
+
+  it('binds a code to its client, redirect URI and verifier, and takes it once', async () => {
+    const code = pkce();
+    const { redirect } = await launch(new HttpBrowser(), service, authorizeUrl(service, code), { login: TOLVAN });
+    const value = redirect.searchParams.get('code') ?? '';
+    expect((await exchange(service, value, pkce().verifier)).body.error).toBe('invalid_grant');
+
+    const again = pkce();
+    const second = (await launch(new HttpBrowser(), service, authorizeUrl(service, again), { login: TOLVAN })).redirect.searchParams.get('code') ?? '';
+    expect((await exchange(service, second, again.verifier, { redirect_uri: 'http://127.0.0.1:9999/other' })).body.error).toBe('invalid_grant');
+
+    const third = pkce();
+    const code3 = (await launch(new HttpBrowser(), service, authorizeUrl(service, third), { login: TOLVAN })).redirect.searchParams.get('code') ?? '';
+    expect((await exchange(service, code3, third.verifier, { client_id: 'api-docs' })).status).toBeGreaterThanOrEqual(400);
+
+    const fourth = pkce();
+    const code4 = (await launch(new HttpBrowser(), service, authorizeUrl(service, fourth), { login: TOLVAN })).redirect.searchParams.get('code') ?? '';
+    expect((await exchange(service, code4, fourth.verifier)).status).toBe(200);
+    expect((await exchange(service, code4, fourth.verifier)).body.error).toBe('invalid_grant');
+  });
+});
+
+describe('the picker and refresh ask the registry anew', () => {
+  it('refuses a refresh once the person may no longer open the picked record, and pick offers only who is there now', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'smart-registry-'));
+    const base = 'http://127.0.0.1:9/base';
+    let childStillThere = true;
+    const issuer = await startDemoAuthServer({
+      host: '127.0.0.1', port: 0, audience: 'patient-data-access', patientClaim: 'patient', dataDir, logger: { warn: () => undefined, info: () => undefined },
+      smart: {
+        publicBaseUrl: () => base,
+        peopleFor: async () => [
+          { patientId: 'self-1', name: 'Märta Ström', basis: 'self' },
+          ...(childStillThere ? [{ patientId: 'child-1', name: 'Lilla Ström', basis: 'guardian' as const, relatedPersonId: 'pair-1' }] : []),
+        ],
+      },
+    });
+    try {
+      const discovery = await (await request(`${issuer.issuer}/.well-known/openid-configuration`)).body.json() as { authorization_endpoint: string; token_endpoint: string };
+      const local: DemoService = { ...service, base, fhirBase: `${base}/fhir`, smart: { ...service.smart, ...discovery, issuer: issuer.issuer } };
+      const code = pkce();
+      const { redirect } = await launch(new HttpBrowser(), local, authorizeUrl(local, code), { login: MARTA, pick: 'Lilla' });
+      const tokens = (await exchange(local, redirect.searchParams.get('code') ?? '', code.verifier)).body;
+      expect([tokens.patient, decodeJwt(tokens.id_token as string).fhirUser]).toEqual(['child-1', 'RelatedPerson/pair-1']);
+
+      childStillThere = false;
+      const refused = await tokenRequest(local, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token as string });
+      expect([refused.status, refused.body.error]).toEqual([400, 'invalid_grant']);
+    } finally {
+      await issuer.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
