@@ -29,6 +29,7 @@ import { healthRoutes, type ReadinessChecks } from './routes/health-routes.js';
 import { operationRoutes } from './routes/operation-routes.js';
 import { FHIR_PREFIXES } from './fhir/fhir-api.js';
 import { fhirMethodNotAllowed, fhirRoutes } from './fhir/fhir-routes.js';
+import { patientAppRoutes } from './patient-app/patient-app-routes.js';
 import { clientErrorHandler, frameworkErrors } from './transport-errors.js';
 import './types.js';
 
@@ -55,6 +56,8 @@ export interface AppDependencies extends RouteDependencies {
   docsDemoKey?: string;
   /** TLS_CERT_FILE / TLS_KEY_FILE: the servers fastify creates are HTTPS; plain HTTP when absent. */
   https?: HttpsServers;
+  /** Where the built patient app is (demo mode, FHIR API on); the repository's dist/app when absent. */
+  patientAppDir?: string;
 }
 
 /** Makes the HTTPS servers fastify listens on (TLS_CERT_FILE, src/adapters/tls/https-serving.ts). */
@@ -128,6 +131,12 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(healthRoutes, {
     checks: { ehr: () => deps.ehr.ping(), audit: () => deps.auditTrail.ping(), ...deps.readinessChecks },
   });
+  // The patient app is a demo of the FHIR API, signing in at the demo issuer: nowhere else (docs/patient-app.md).
+  if (deps.oauth?.kind === 'demo' && deps.fhir !== undefined) {
+    await app.register(patientAppRoutes, {
+      prefix: deps.config.basePath, basePath: deps.config.basePath, issuer: deps.oauth.issuer, ...(deps.patientAppDir === undefined ? {} : { dir: deps.patientAppDir }),
+    });
+  }
 
   await app.register(async (api) => {
     // JSON is the only body the API reads; any other media type is 415, never a string to validate.

@@ -1,0 +1,41 @@
+/**
+ * Elements built from text nodes only: record text never passes through an HTML parser here, so
+ * whatever a note says is shown as written and can run nothing.
+ */
+export type Child = Node | string | null | undefined | false;
+
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K, attrs: Readonly<Record<string, string | undefined>> = {}, ...children: Child[]
+): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) if (value !== undefined) el.setAttribute(name, value);
+  for (const c of children) if (c !== null && c !== undefined && c !== false) el.append(c);
+  return el;
+}
+
+let ids = 0;
+/** An id unique on the page, for aria-labelledby and label/for pairs. */
+export const uniqueId = (prefix: string): string => `${prefix}-${++ids}`;
+
+/** A section with a real heading that names it for assistive technology. */
+export function section(title: string, level: 2 | 3, ...children: Child[]): HTMLElement {
+  const id = uniqueId('h');
+  return h('section', { 'aria-labelledby': id }, h(level === 2 ? 'h2' : 'h3', { id }, title), ...children);
+}
+
+/** A term and its description, left out when there is nothing to say. */
+export function pair(term: string, description: string | undefined): Node[] {
+  return description === undefined || description === '' ? [] : [h('dt', {}, term), h('dd', {}, description)];
+}
+
+/**
+ * A table that scrolls sideways on a narrow screen: the scrolling box is focusable and named, so a
+ * keyboard can scroll it too.
+ */
+export function table(label: string, caption: string | undefined, head: readonly string[], rows: readonly (readonly Child[])[]): HTMLElement {
+  return h('div', { class: 'table-wrap', role: 'region', 'aria-label': label, tabindex: '0' },
+    h('table', {},
+      caption === undefined ? null : h('caption', {}, caption),
+      h('thead', {}, h('tr', {}, ...head.map((c) => h('th', { scope: 'col' }, c)))),
+      h('tbody', {}, ...rows.map((r) => h('tr', {}, ...r.map((c) => h('td', {}, c)))))));
+}

@@ -1,0 +1,68 @@
+/** The members of FHIR R4 resources this page reads; everything else is ignored. */
+export interface Coding { system?: string; code?: string; display?: string }
+export interface CodeableConcept { coding?: Coding[]; text?: string }
+export interface Reference { reference?: string; display?: string }
+export interface Quantity { value?: number; unit?: string; comparator?: string }
+export interface HumanName { text?: string; family?: string; given?: string[]; use?: string }
+export interface Narrative { status?: string; div?: string }
+export interface ReferenceRange { low?: Quantity; high?: Quantity; text?: string }
+
+export interface Resource { resourceType: string; id?: string; [member: string]: unknown }
+
+export interface Patient extends Resource { resourceType: 'Patient'; name?: HumanName[]; birthDate?: string }
+export interface Practitioner extends Resource { name?: HumanName[] }
+export interface PractitionerRole extends Resource { practitioner?: Reference; code?: CodeableConcept[] }
+export interface Location extends Resource { name?: string; address?: { line?: string[]; city?: string } }
+export interface Medication extends Resource { code?: CodeableConcept; form?: CodeableConcept }
+
+export interface Appointment extends Resource {
+  status?: string; start?: string; end?: string; description?: string;
+  serviceType?: CodeableConcept[]; appointmentType?: CodeableConcept;
+  participant?: { actor?: Reference }[];
+}
+
+export interface Observation extends Resource {
+  status?: string; code?: CodeableConcept; category?: CodeableConcept[];
+  effectiveDateTime?: string; issued?: string;
+  valueQuantity?: Quantity; valueString?: string; valueCodeableConcept?: CodeableConcept;
+  referenceRange?: ReferenceRange[];
+}
+
+export interface CompositionSection {
+  title?: string; text?: Narrative; entry?: Reference[]; section?: CompositionSection[]; emptyReason?: CodeableConcept;
+}
+
+export interface Composition extends Resource {
+  status?: string; type?: CodeableConcept; title?: string; date?: string;
+  author?: Reference[]; section?: CompositionSection[];
+}
+
+export interface MedicationRequest extends Resource {
+  status?: string; authoredOn?: string;
+  medicationCodeableConcept?: CodeableConcept; medicationReference?: Reference;
+  dosageInstruction?: { text?: string }[]; reasonCode?: CodeableConcept[]; courseOfTherapyType?: CodeableConcept;
+}
+
+export interface Condition extends Resource {
+  code?: CodeableConcept; category?: CodeableConcept[]; recordedDate?: string; onsetDateTime?: string;
+  clinicalStatus?: CodeableConcept;
+}
+
+export interface AuditEvent extends Resource {
+  recorded?: string; outcome?: string;
+  subtype?: Coding[];
+  agent?: { type?: CodeableConcept; who?: { display?: string; identifier?: { value?: string } }; requestor?: boolean }[];
+}
+
+export interface Bundle extends Resource { type?: string; entry?: { resource?: Resource }[] }
+
+/** Resources by `Type/id`, for following the references of the included ones. */
+export class ById {
+  private readonly map = new Map<string, Resource>();
+  constructor(resources: readonly Resource[]) {
+    for (const r of resources) if (r.id !== undefined) this.map.set(`${r.resourceType}/${r.id}`, r);
+  }
+  get<T extends Resource>(ref: Reference | undefined): T | undefined {
+    return ref?.reference === undefined ? undefined : this.map.get(ref.reference) as T | undefined;
+  }
+}

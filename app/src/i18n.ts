@@ -1,0 +1,143 @@
+/**
+ * The page's words in Swedish and English. Section titles are the access log's own names of the
+ * operations (docs/contract.md#the-patients-access-log), so a patient finds the same words in the
+ * app and in the log of who read what; test/http/patient-app.test.ts holds these tables equal to
+ * the service's.
+ */
+export type Lang = 'sv' | 'en';
+export interface Words { sv: string; en: string }
+
+/** What the access log calls each operation (its AuditEvent `subtype` code). */
+export const OPERATION_NAMES: Readonly<Record<string, Words>> = {
+  registerPayment: { sv: 'Registrera betalning av besök', en: 'Register payment of a visit' },
+  changeAppointment: { sv: 'Registrera ankomst till besök', en: 'Check in for an appointment' },
+  getAppointments: { sv: 'Läsa bokade besök', en: 'Read booked appointments' },
+  getPatient: { sv: 'Läsa personuppgifter', en: 'Read personal details' },
+  getPatientV2: { sv: 'Läsa personuppgifter', en: 'Read personal details' },
+  getContacts: { sv: 'Läsa vårdkontakter', en: 'Read care contacts' },
+  getAttentionSignals: { sv: 'Läsa uppmärksamhetssignaler', en: 'Read attention signals' },
+  getVideoMeetings: { sv: 'Läsa videomöten', en: 'Read video meetings' },
+  getMedications: { sv: 'Läsa läkemedel', en: 'Read medications' },
+  getJournalNotes: { sv: 'Läsa journalanteckningar', en: 'Read journal notes' },
+  getLabResults: { sv: 'Provsvar', en: 'Lab results' },
+  getDiagnoses: { sv: 'Diagnoser', en: 'Diagnoses' },
+  getAccessLog: { sv: 'Läsa loggen över vem som tagit del av uppgifterna', en: 'Read the log of who accessed the data' },
+  getPatientSummary: { sv: 'Sammanfattning', en: 'Patient summary' },
+};
+
+/** On what basis someone acted, by the English name the AuditEvent's agent carries as `type.text`. */
+export const BASIS_NAMES: readonly Words[] = [
+  { sv: 'Patienten själv', en: 'The patient' },
+  { sv: 'Vårdnadshavare', en: 'Guardian' },
+  { sv: 'Ombud med fullmakt', en: 'Representative with power of attorney' },
+  { sv: 'Närstående (partner)', en: 'Partner' },
+  { sv: 'Vårdgivarens system (t.ex. incheckningsterminal)', en: "The care provider's system (e.g. a check-in kiosk)" },
+  { sv: 'Obehörig person, nekad', en: 'A person without the right to access, refused' },
+  { sv: 'Person vars behörighet inte hann prövas', en: 'A person whose right to access could not be checked' },
+];
+
+/** AuditEvent.outcome: 0 done, 4 refused, 8 failed. */
+export const OUTCOME_NAMES: Readonly<Record<string, Words>> = {
+  0: { sv: 'Genomförd', en: 'Done' },
+  4: { sv: 'Nekad', en: 'Refused' },
+  8: { sv: 'Misslyckades av tekniska skäl', en: 'Failed for technical reasons' },
+};
+
+/** FHIR status codes of appointments, prescriptions and diagnoses in words; an unknown code is shown as it is. */
+export const STATUS_NAMES: Readonly<Record<string, Words>> = {
+  proposed: { sv: 'Föreslagen', en: 'Proposed' },
+  pending: { sv: 'Väntar', en: 'Pending' },
+  booked: { sv: 'Bokad', en: 'Booked' },
+  arrived: { sv: 'Ankommen', en: 'Arrived' },
+  fulfilled: { sv: 'Genomförd', en: 'Done' },
+  cancelled: { sv: 'Avbokad', en: 'Cancelled' },
+  noshow: { sv: 'Uteblev', en: 'Did not come' },
+  'checked-in': { sv: 'Incheckad', en: 'Checked in' },
+  waitlist: { sv: 'På väntelista', en: 'On the waiting list' },
+  active: { sv: 'Aktiv', en: 'Active' },
+  'on-hold': { sv: 'Pausad', en: 'On hold' },
+  completed: { sv: 'Avslutad', en: 'Completed' },
+  stopped: { sv: 'Utsatt', en: 'Stopped' },
+  resolved: { sv: 'Läkt', en: 'Resolved' },
+  inactive: { sv: 'Inaktiv', en: 'Inactive' },
+  remission: { sv: 'I remission', en: 'In remission' },
+  recurrence: { sv: 'Återkommande', en: 'Recurring' },
+};
+
+export const statusName = (code: string | undefined, lang: Lang): string | undefined =>
+  code === undefined ? undefined : STATUS_NAMES[code]?.[lang] ?? code;
+
+const VERB: Readonly<Record<Lang, string>> = { sv: 'Läsa ', en: 'Read ' };
+
+/** An operation's name as a section title: without the verb, as the thing it reads ("Läsa läkemedel" → "Läkemedel"). */
+export function titleOf(operation: string): Words {
+  const name = OPERATION_NAMES[operation] ?? { sv: operation, en: operation };
+  const strip = (text: string, lang: Lang) => {
+    const rest = text.startsWith(VERB[lang]) ? text.slice(VERB[lang].length) : text;
+    return rest.charAt(0).toUpperCase() + rest.slice(1);
+  };
+  return { sv: strip(name.sv, 'sv'), en: strip(name.en, 'en') };
+}
+
+export const TITLES = {
+  appointments: titleOf('getAppointments'),
+  journal: titleOf('getJournalNotes'),
+  medications: titleOf('getMedications'),
+  diagnoses: titleOf('getDiagnoses'),
+  labs: titleOf('getLabResults'),
+  accessLog: titleOf('getAccessLog'),
+  summary: titleOf('getPatientSummary'),
+} as const satisfies Record<string, Words>;
+
+export const LABELS = {
+  appName: { sv: 'Patientappen (demo)', en: 'The patient app (demo)' },
+  intro: {
+    sv: 'En exempelapp som läser dina journaluppgifter via tjänstens FHIR-API. Logga in, välj vems uppgifter du vill se och godkänn.',
+    en: 'A sample app that reads your health record through the service\'s FHIR API. Sign in, choose whose record to see, and allow.',
+  },
+  signIn: { sv: 'Logga in', en: 'Sign in' },
+  switchPerson: { sv: 'Byt person', en: 'Switch person' },
+  signOut: { sv: 'Logga ut', en: 'Sign out' },
+  otherLanguage: { sv: 'English', en: 'Svenska' },
+  skip: { sv: 'Hoppa till innehållet', en: 'Skip to content' },
+  loading: { sv: 'Hämtar uppgifter …', en: 'Reading the record …' },
+  loaded: { sv: 'Uppgifterna är hämtade.', en: 'The record has been read.' },
+  signInFailed: { sv: 'Inloggningen misslyckades', en: 'Signing in failed' },
+  noPatient: { sv: 'Inloggningen valde ingen patient: logga in igen.', en: 'The sign-in picked no patient: sign in again.' },
+  nothing: { sv: 'Inga uppgifter.', en: 'Nothing recorded.' },
+  failed: { sv: 'Kunde inte läsas', en: 'Could not be read' },
+  notAvailable: { sv: 'Sammanfattningen finns inte tillgänglig ännu.', en: 'The summary is not available yet.' },
+  born: { sv: 'Född', en: 'Born' },
+  when: { sv: 'När', en: 'When' },
+  status: { sv: 'Status', en: 'Status' },
+  who: { sv: 'Vem', en: 'Who' },
+  where: { sv: 'Var', en: 'Where' },
+  application: { sv: 'Applikation', en: 'Application' },
+  what: { sv: 'Vad', en: 'What' },
+  outcome: { sv: 'Utfall', en: 'Outcome' },
+  value: { sv: 'Värde', en: 'Value' },
+  range: { sv: 'Referensintervall', en: 'Reference range' },
+  rangeLow: { sv: 'Referens, lägsta', en: 'Reference low' },
+  rangeHigh: { sv: 'Referens, högsta', en: 'Reference high' },
+  author: { sv: 'Skriven av', en: 'Written by' },
+  unsigned: { sv: 'Ej signerad', en: 'Not signed' },
+  dosage: { sv: 'Dosering', en: 'Dosage' },
+  reason: { sv: 'Orsak', en: 'Reason' },
+  prescribed: { sv: 'Förskriven', en: 'Prescribed' },
+  recorded: { sv: 'Registrerad', en: 'Recorded' },
+  code: { sv: 'Kod', en: 'Code' },
+  entries: { sv: 'poster', en: 'entries' },
+  section: { sv: 'Avsnitt', en: 'Section' },
+  count: { sv: 'Antal', en: 'Count' },
+  chartOf: { sv: 'Diagram över', en: 'Plot of' },
+  oneValue: { sv: 'värde', en: 'value' },
+  values: { sv: 'värden', en: 'values' },
+  latest: { sv: 'senast', en: 'latest' },
+  tableScroll: { sv: 'Tabell, kan rullas i sidled', en: 'Table, scrolls sideways' },
+} as const satisfies Record<string, Words>;
+
+/** The language to start in: a choice made on this page before, else Swedish for a Swedish browser, else English. */
+export function initialLang(stored: string | null, browser: string): Lang {
+  if (stored === 'sv' || stored === 'en') return stored;
+  return browser.toLowerCase().startsWith('sv') ? 'sv' : 'en';
+}

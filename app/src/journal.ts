@@ -1,0 +1,52 @@
+/**
+ * Journal notes: each Composition with its sections, newest first. A section's text is its
+ * narrative read as text (narrative.ts), or an entry's string, shown with textContent and its line
+ * breaks kept (`white-space: pre-wrap`); a value is shown with its unit and range.
+ */
+import { h, pair, type Child } from './dom.js';
+import type { Composition, CompositionSection, Observation, Practitioner, PractitionerRole, Reference, Resource } from './fhir-types.js';
+import { ById } from './fhir-types.js';
+import { nameOf, textOf, when } from './format.js';
+import { LABELS, type Lang } from './i18n.js';
+import { valueText } from './labs.js';
+import { narrativeText } from './narrative.js';
+
+function authorOf(byId: ById, ref: Reference): string | undefined {
+  const role = byId.get<PractitionerRole>(ref);
+  if (role?.resourceType === 'PractitionerRole') {
+    const name = nameOf(byId.get<Practitioner>(role.practitioner)?.name);
+    return [name, textOf(role.code?.[0])].filter(Boolean).join(', ') || undefined;
+  }
+  const person = byId.get<Practitioner>(ref);
+  return person?.resourceType === 'Practitioner' ? nameOf(person.name) : ref.display;
+}
+
+function entryOf(o: Observation | undefined, lang: Lang): Child {
+  if (o === undefined) return null;
+  const range = o.referenceRange?.[0]?.text;
+  return h('p', { class: 'text' }, valueText(o, lang), range === undefined ? null : ` (${LABELS.range[lang].toLowerCase()} ${range})`);
+}
+
+function sectionOf(s: CompositionSection, byId: ById, depth: number, lang: Lang): HTMLElement {
+  const heading = h(depth === 0 ? 'h4' : depth === 1 ? 'h5' : 'h6', {}, s.title ?? '');
+  const text = narrativeText(s.text?.div);
+  return h('div', { class: 'record' },
+    s.title === undefined ? null : heading,
+    text === undefined ? null : h('p', { class: 'text' }, text),
+    ...(s.entry ?? []).map((e) => entryOf(byId.get<Observation>(e), lang)),
+    ...(s.section ?? []).map((n) => sectionOf(n, byId, depth + 1, lang)));
+}
+
+export function journalNotes(found: readonly Resource[], lang: Lang): HTMLElement {
+  const byId = new ById(found);
+  const notes = found.filter((r): r is Composition => r.resourceType === 'Composition')
+    .sort((a, b) => (Date.parse(b.date ?? '') || 0) - (Date.parse(a.date ?? '') || 0));
+  return h('ul', { class: 'cards' }, ...notes.map((n) => h('li', { class: 'card note' },
+    h('h3', {}, n.title ?? textOf(n.type) ?? '?'),
+    h('dl', {},
+      ...pair(LABELS.when[lang], when(n.date, lang)),
+      ...pair(LABELS.what[lang], n.title === undefined ? undefined : textOf(n.type)),
+      ...pair(LABELS.author[lang], (n.author ?? []).map((a) => authorOf(byId, a)).filter(Boolean).join('; ')),
+      ...pair(LABELS.status[lang], n.status === 'preliminary' ? LABELS.unsigned[lang] : undefined)),
+    ...(n.section ?? []).map((s) => sectionOf(s, byId, 0, lang)))));
+}

@@ -1,0 +1,61 @@
+/**
+ * Lab results grouped per test (its first coding, else its text), each test's values oldest first:
+ * a plot of the numeric ones with the reference range, and a table of all of them, which is what a
+ * screen reader reads.
+ */
+import type { Chart } from 'chart.js';
+import { describePlot, plot, type Point } from './chart.js';
+import { h, section, table, type Child } from './dom.js';
+import type { Observation } from './fhir-types.js';
+import { number, textOf, when } from './format.js';
+import { LABELS, type Lang } from './i18n.js';
+import { bandOf } from './reference-range.js';
+
+export interface LabTest { key: string; name: string; unit?: string; results: Observation[] }
+
+const timeOf = (o: Observation): string | undefined => o.effectiveDateTime ?? o.issued;
+
+export function groupByTest(observations: readonly Observation[]): LabTest[] {
+  const tests = new Map<string, LabTest>();
+  for (const o of observations) {
+    const coding = o.code?.coding?.find((c) => c.code !== undefined);
+    const key = coding === undefined ? `text:${o.code?.text ?? ''}` : `${coding.system ?? ''}|${coding.code ?? ''}`;
+    const test = tests.get(key) ?? { key, name: textOf(o.code) ?? '?', results: [] };
+    test.results.push(o);
+    test.unit ??= o.valueQuantity?.unit;
+    tests.set(key, test);
+  }
+  const at = (o: Observation) => Date.parse(timeOf(o) ?? '') || 0;
+  for (const t of tests.values()) t.results.sort((a, b) => at(a) - at(b));
+  return [...tests.values()].sort((a, b) => a.name.localeCompare(b.name, 'sv'));
+}
+
+/** A value as written: a quantity with its comparator and unit, or the text. */
+export function valueText(o: Observation, lang: Lang): string {
+  const q = o.valueQuantity;
+  if (q?.value !== undefined) return `${q.comparator ?? ''}${number(q.value, lang)}${q.unit === undefined ? '' : ` ${q.unit}`}`;
+  return o.valueString ?? textOf(o.valueCodeableConcept) ?? '';
+}
+
+const pointsOf = (t: LabTest): Point[] => t.results.flatMap((o) => {
+  const x = Date.parse(timeOf(o) ?? '');
+  const y = o.valueQuantity?.value;
+  return y === undefined || Number.isNaN(x) ? [] : [{ x, y }];
+});
+
+/** The test's section; the plot is drawn once the canvas is in the page, by what `charts` collects. */
+export function labTest(t: LabTest, lang: Lang, charts: (() => Chart)[]): HTMLElement {
+  const points = pointsOf(t);
+  const band = bandOf(t.results[t.results.length - 1]?.referenceRange);
+  const parts: Child[] = [];
+  if (points.length > 0) {
+    const canvas = h('canvas', { role: 'img', 'aria-label': describePlot(t.name, t.unit, points, band, lang) });
+    parts.push(h('div', { class: 'chart' }, canvas));
+    charts.push(() => plot(canvas, t.unit, points, band, lang));
+  }
+  const rows = t.results.map((o) => [
+    when(timeOf(o), lang) ?? '', h('span', { class: 'text' }, valueText(o, lang)), o.referenceRange?.[0]?.text ?? '',
+  ]);
+  parts.push(table(`${t.name}: ${LABELS.tableScroll[lang]}`, undefined, [LABELS.when[lang], LABELS.value[lang], LABELS.range[lang]], rows));
+  return section(t.name, 3, ...parts);
+}

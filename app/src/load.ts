@@ -1,0 +1,48 @@
+/**
+ * Every read of the picked patient's record, through fhirclient, all at once. Each search follows
+ * every `next` link (`pageLimit: 0`) and answers the resources of all pages (`flat: true`), the
+ * included ones with them; one read failing leaves the others shown.
+ */
+import type Client from 'fhirclient/lib/Client';
+import type { Bundle, Patient, Resource } from './fhir-types.js';
+
+export type Settled<T> = { ok: true; value: T } | { ok: false; status?: number; message: string };
+
+export interface PatientRecord {
+  patient: Settled<Patient>;
+  appointments: Settled<Resource[]>;
+  journal: Settled<Resource[]>;
+  medications: Settled<Resource[]>;
+  diagnoses: Settled<Resource[]>;
+  labs: Settled<Resource[]>;
+  summary: Settled<Bundle>;
+  accessLog: Settled<Resource[]>;
+}
+
+const LABORATORY = 'http://terminology.hl7.org/CodeSystem/observation-category|laboratory';
+
+async function settle<T>(p: Promise<T>): Promise<Settled<T>> {
+  try {
+    return { ok: true, value: await p };
+  } catch (err) {
+    const status = (err as { status?: unknown }).status;
+    return { ok: false, ...(typeof status === 'number' ? { status } : {}), message: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+export async function loadRecord(client: Client, patientId: string): Promise<PatientRecord> {
+  const id = encodeURIComponent(patientId);
+  const search = (query: string) => settle(client.request<Resource[]>(query, { pageLimit: 0, flat: true }));
+  const [patient, appointments, journal, medications, diagnoses, labs, summary] = await Promise.all([
+    settle(client.request<Patient>(`Patient/${id}`)),
+    search(`Appointment?patient=${id}&_include=Appointment:practitioner&_include=Appointment:location`),
+    search(`Composition?patient=${id}&_include=Composition:entry&_include=Composition:author&_include:iterate=PractitionerRole:practitioner`),
+    search(`MedicationRequest?patient=${id}&_include=MedicationRequest:medication`),
+    search(`Condition?patient=${id}`),
+    search(`Observation?patient=${id}&category=${encodeURIComponent(LABORATORY)}`),
+    settle(client.request<Bundle>(`Patient/${id}/$summary`)),
+  ]);
+  // Read last, so the log already names the reads just made: the service audits each before it answers.
+  const accessLog = await search(`AuditEvent?patient=Patient/${id}`);
+  return { patient, appointments, journal, medications, diagnoses, labs, summary, accessLog };
+}

@@ -1,0 +1,133 @@
+/**
+ * The patient app: a standalone SMART launch with fhirclient (docs/patient-app.md). Signed out it
+ * offers "Sign in"; the authorization server signs the person in, lets them pick whose record to
+ * see (themselves, or someone they act for) and asks for consent, then sends the browser back here
+ * with a code, which fhirclient exchanges (PKCE) for a token naming the picked patient.
+ */
+import FHIR from 'fhirclient';
+import type Client from 'fhirclient/lib/Client';
+import type { Chart } from 'chart.js';
+import { h } from './dom.js';
+import { initialLang, LABELS, type Lang } from './i18n.js';
+import { loadRecord, type PatientRecord } from './load.js';
+import { recordView } from './view.js';
+
+const CLIENT_ID = 'patient-app';
+// v2 scopes: read and search of every type for the picked patient; AuditEvent is the access log.
+const SCOPE = 'openid fhirUser launch/patient offline_access patient/*.rs patient/AuditEvent.rs';
+const LANG_KEY = 'patient-app-lang';
+const SMART_KEY = 'SMART_KEY';
+
+interface Page { lang: Lang; record?: PatientRecord; error?: string; loading: boolean }
+
+const page: Page = { lang: initialLang(localStorage.getItem(LANG_KEY), navigator.language), loading: false };
+let charts: Chart[] = [];
+// One live region for the whole visit: a region made anew with each render would not be announced.
+const status = h('p', { role: 'status', class: 'status' });
+
+/** The service's FHIR base and this page's own address, from where the page was loaded: `{base}/app/`. */
+function addresses(): { iss: string; redirectUri: string } {
+  const base = location.pathname.replace(/\/app(\/.*)?$/, '');
+  return { iss: `${location.origin}${base}/fhir`, redirectUri: `${location.origin}${base}/app/` };
+}
+
+function signIn(): void {
+  const { iss, redirectUri } = addresses();
+  void FHIR.oauth2.authorize({ iss, clientId: CLIENT_ID, scope: SCOPE, redirectUri, pkceMode: 'required' });
+}
+
+/** Forgets this tab's sign-in (fhirclient keeps it in sessionStorage under SMART_KEY). */
+function signOut(): void {
+  const key = sessionStorage.getItem(SMART_KEY);
+  if (key !== null) sessionStorage.removeItem(JSON.parse(key) as string);
+  sessionStorage.removeItem(SMART_KEY);
+  page.record = undefined;
+  page.error = undefined;
+  render();
+}
+
+function button(label: string, onClick: () => void, attrs: Record<string, string> = {}): HTMLButtonElement {
+  const b = h('button', { type: 'button', ...attrs }, label);
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+function toggleLanguage(): void {
+  page.lang = page.lang === 'sv' ? 'en' : 'sv';
+  localStorage.setItem(LANG_KEY, page.lang);
+  render();
+  // The button is made anew: keep the keyboard where it was.
+  document.getElementById('lang-toggle')?.focus();
+}
+
+function header(lang: Lang): HTMLElement {
+  const other: Lang = lang === 'sv' ? 'en' : 'sv';
+  return h('header', { class: 'top' },
+    h('p', { class: 'brand' }, LABELS.appName[lang]),
+    h('div', { class: 'actions' },
+      button(LABELS.otherLanguage[lang], toggleLanguage, { id: 'lang-toggle', lang: other }),
+      page.record === undefined ? null : button(LABELS.switchPerson[lang], signIn),
+      page.record === undefined ? null : button(LABELS.signOut[lang], signOut)));
+}
+
+function signedOut(lang: Lang): Node[] {
+  const parts: (Node | null)[] = [
+    h('h1', {}, LABELS.appName[lang]),
+    page.error === undefined ? null : h('p', { class: 'error', role: 'alert' }, `${LABELS.signInFailed[lang]}: ${page.error}`),
+    h('p', {}, LABELS.intro[lang]),
+    button(LABELS.signIn[lang], signIn, { class: 'primary' }),
+  ];
+  return parts.filter((n): n is Node => n !== null);
+}
+
+function render(): void {
+  const { lang } = page;
+  document.documentElement.lang = lang;
+  document.title = LABELS.appName[lang];
+  for (const c of charts) c.destroy();
+  const draw: (() => Chart)[] = [];
+  status.textContent = page.loading ? LABELS.loading[lang] : page.record === undefined ? '' : LABELS.loaded[lang];
+  const main = h('main', { id: 'main', tabindex: '-1' },
+    status, ...(page.record === undefined ? (page.loading ? [] : signedOut(lang)) : recordView(page.record, lang, draw)));
+  const root = document.getElementById('app');
+  root?.replaceChildren(h('a', { class: 'skip', href: '#main' }, LABELS.skip[lang]), header(lang), main);
+  charts = draw.map((d) => d());
+}
+
+async function start(): Promise<void> {
+  const params = new URLSearchParams(location.search);
+  const returning = params.has('code') || params.has('error') || sessionStorage.getItem(SMART_KEY) !== null;
+  if (!returning) return render();
+  page.loading = true;
+  render();
+  // The way back from the authorization server names the server in `iss` (RFC 9207), and fhirclient
+  // reads `iss` in the page's address as the FHIR server of every later sign-in ("Switch person"):
+  // it goes before fhirclient first reads the address.
+  if (params.has('iss')) {
+    params.delete('iss');
+    history.replaceState(null, '', `${addresses().redirectUri}${params.toString() === '' ? '' : `?${params.toString()}`}`);
+  }
+  let client: Client;
+  try {
+    client = await FHIR.oauth2.ready();
+  } catch (err) {
+    // A refused or stale sign-in: start over from the button, the code and error gone from the address.
+    history.replaceState(null, '', addresses().redirectUri);
+    sessionStorage.removeItem(SMART_KEY);
+    page.loading = false;
+    page.error = err instanceof Error ? err.message : String(err);
+    return render();
+  }
+  history.replaceState(null, '', addresses().redirectUri);
+  const patientId = client.patient.id;
+  if (patientId === null) {
+    page.loading = false;
+    page.error = LABELS.noPatient[page.lang];
+    return render();
+  }
+  page.record = await loadRecord(client, patientId);
+  page.loading = false;
+  render();
+}
+
+void start();

@@ -1,0 +1,56 @@
+/** Appointments, medications and diagnoses: one card each, newest first, every text as the record wrote it. */
+import { h, pair } from './dom.js';
+import type { Appointment, Condition, Location, Medication, MedicationRequest, Practitioner, Resource } from './fhir-types.js';
+import { ById } from './fhir-types.js';
+import { nameOf, textOf, when } from './format.js';
+import { LABELS, statusName, type Lang } from './i18n.js';
+
+const newestFirst = <T>(items: readonly T[], at: (t: T) => string | undefined): T[] =>
+  [...items].sort((a, b) => (Date.parse(at(b) ?? '') || 0) - (Date.parse(at(a) ?? '') || 0));
+
+const card = (title: string, ...details: Node[]) => h('li', { class: 'card' }, h('h3', {}, title), h('dl', {}, ...details));
+
+function placeOf(l: Location | undefined): string | undefined {
+  if (l === undefined) return undefined;
+  return l.name ?? [...(l.address?.line ?? []), ...(l.address?.city === undefined ? [] : [l.address.city])].join(', ');
+}
+
+export function appointments(found: readonly Resource[], lang: Lang): HTMLElement {
+  const byId = new ById(found);
+  const list = newestFirst(found.filter((r): r is Appointment => r.resourceType === 'Appointment'), (a) => a.start);
+  return h('ul', { class: 'cards' }, ...list.map((a) => {
+    const actors = (a.participant ?? []).map((p) => p.actor);
+    const who = actors.map((r) => byId.get<Practitioner>(r)).filter((r) => r?.resourceType === 'Practitioner').map((p) => nameOf(p?.name));
+    const where = actors.map((r) => byId.get<Location>(r)).filter((r) => r?.resourceType === 'Location').map(placeOf);
+    const what = a.description ?? textOf(a.serviceType?.[0]) ?? textOf(a.appointmentType);
+    return card(when(a.start, lang) ?? '?',
+      ...pair(LABELS.what[lang], what),
+      ...pair(LABELS.who[lang], who.filter(Boolean).join(', ')),
+      ...pair(LABELS.where[lang], where.filter(Boolean).join('; ')),
+      ...pair(LABELS.status[lang], statusName(a.status, lang)));
+  }));
+}
+
+export function medications(found: readonly Resource[], lang: Lang): HTMLElement {
+  const byId = new ById(found);
+  const list = newestFirst(found.filter((r): r is MedicationRequest => r.resourceType === 'MedicationRequest'), (m) => m.authoredOn);
+  return h('ul', { class: 'cards' }, ...list.map((m) => {
+    const medication = byId.get<Medication>(m.medicationReference);
+    const name = textOf(m.medicationCodeableConcept) ?? textOf(medication?.code) ?? m.medicationReference?.display ?? '?';
+    return card(name,
+      ...pair(LABELS.what[lang], textOf(medication?.form)),
+      ...(m.dosageInstruction ?? []).flatMap((d) => pair(LABELS.dosage[lang], d.text)),
+      ...pair(LABELS.reason[lang], m.reasonCode?.map(textOf).filter(Boolean).join('; ')),
+      ...pair(LABELS.prescribed[lang], when(m.authoredOn, lang)),
+      ...pair(LABELS.status[lang], [statusName(m.status, lang), textOf(m.courseOfTherapyType)].filter(Boolean).join(', ')));
+  }));
+}
+
+export function diagnoses(found: readonly Resource[], lang: Lang): HTMLElement {
+  const list = newestFirst(found.filter((r): r is Condition => r.resourceType === 'Condition'), (c) => c.recordedDate ?? c.onsetDateTime);
+  return h('ul', { class: 'cards' }, ...list.map((c) => card(textOf(c.code) ?? '?',
+    ...pair(LABELS.code[lang], c.code?.coding?.map((x) => x.code).filter(Boolean).join(', ')),
+    ...pair(LABELS.what[lang], c.category?.map(textOf).filter(Boolean).join(', ')),
+    ...pair(LABELS.recorded[lang], when(c.recordedDate ?? c.onsetDateTime, lang)),
+    ...pair(LABELS.status[lang], statusName(c.clinicalStatus?.coding?.[0]?.code, lang) ?? textOf(c.clinicalStatus)))));
+}

@@ -1,0 +1,46 @@
+/** The picked patient's record as the page's sections, each from its own read: one that failed says so and the rest stand. */
+import type { Chart } from 'chart.js';
+import { accessLog } from './access-log.js';
+import { h, section, type Child } from './dom.js';
+import type { Observation, Resource } from './fhir-types.js';
+import { nameOf, when } from './format.js';
+import { LABELS, TITLES, type Lang } from './i18n.js';
+import { journalNotes } from './journal.js';
+import { groupByTest, labTest } from './labs.js';
+import type { PatientRecord, Settled } from './load.js';
+import { appointments, diagnoses, medications } from './records.js';
+import { summary } from './summary.js';
+
+function failure(s: Extract<Settled<unknown>, { ok: false }>, lang: Lang): HTMLElement {
+  return h('p', { class: 'error' }, `${LABELS.failed[lang]}${s.status === undefined ? '' : ` (${s.status})`}: ${s.message}`);
+}
+
+function block<T>(title: string, settled: Settled<T>, lang: Lang, render: (value: T) => Child): HTMLElement {
+  if (!settled.ok) return section(title, 2, failure(settled, lang));
+  const empty = Array.isArray(settled.value) && settled.value.length === 0;
+  return section(title, 2, empty ? h('p', {}, LABELS.nothing[lang]) : render(settled.value));
+}
+
+const NOT_YET = new Set([404, 405, 501]);
+
+export function recordView(record: PatientRecord, lang: Lang, charts: (() => Chart)[]): Node[] {
+  const patient = record.patient.ok ? record.patient.value : undefined;
+  const labs = (found: Resource[]) => {
+    const tests = groupByTest(found.filter((r): r is Observation => r.resourceType === 'Observation'));
+    return h('div', { class: 'labs' }, ...tests.map((t) => labTest(t, lang, charts)));
+  };
+  return [
+    h('h1', { id: 'patient-name' }, nameOf(patient?.name) ?? '?'),
+    patient?.birthDate === undefined ? null : h('p', { class: 'born' }, `${LABELS.born[lang]} ${when(patient.birthDate, lang) ?? ''}`),
+    record.patient.ok ? null : failure(record.patient, lang),
+    block(TITLES.appointments[lang], record.appointments, lang, (v) => appointments(v, lang)),
+    block(TITLES.journal[lang], record.journal, lang, (v) => journalNotes(v, lang)),
+    block(TITLES.medications[lang], record.medications, lang, (v) => medications(v, lang)),
+    block(TITLES.diagnoses[lang], record.diagnoses, lang, (v) => diagnoses(v, lang)),
+    block(TITLES.labs[lang], record.labs, lang, labs),
+    !record.summary.ok && record.summary.status !== undefined && NOT_YET.has(record.summary.status)
+      ? section(TITLES.summary[lang], 2, h('p', {}, LABELS.notAvailable[lang]))
+      : block(TITLES.summary[lang], record.summary, lang, (v) => summary(v, lang)),
+    block(TITLES.accessLog[lang], record.accessLog, lang, (v) => accessLog(v, lang)),
+  ].filter((n): n is HTMLElement => n !== null);
+}

@@ -1,0 +1,62 @@
+/**
+ * The patient app at `{basePath}/app/` (docs/patient-app.md): the files `npm run build` bundles into
+ * dist/app, served by the service itself with headers that keep the page to its own origin and the
+ * authorization server. Registered in demo mode only, with the FHIR API on (src/http/app.ts).
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { appFileOf } from './app-files.js';
+import { appHeaders } from './app-headers.js';
+
+/** dist/app of this repository, from src/http/patient-app as from its compiled twin dist/http/patient-app. */
+export const DEFAULT_PATIENT_APP_DIR = fileURLToPath(new URL('../../../dist/app/', import.meta.url));
+
+export const NOT_BUILT = 'The patient app is not built: run `npm run build` (or `npm run build:app`), then reload this page.\n';
+
+export interface PatientAppOptions {
+  /** BASE_PATH: the page names its files below `{basePath}/app/`. */
+  basePath: string;
+  /** The authorization server the page's token request goes to (connect-src). */
+  issuer: string;
+  /** Where the built files are; DEFAULT_PATIENT_APP_DIR unless a test says otherwise. */
+  dir?: string;
+}
+
+const HTML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
+
+const isMissing = (err: unknown): boolean => ['ENOENT', 'ENOTDIR', 'EISDIR'].includes((err as NodeJS.ErrnoException).code ?? '');
+
+export async function patientAppRoutes(app: FastifyInstance, opts: PatientAppOptions): Promise<void> {
+  const root = opts.dir ?? DEFAULT_PATIENT_APP_DIR;
+  const headers = appHeaders(opts.issuer);
+  // index.html names its files from the app's own address, so it works at `/app` as at `/app/`.
+  const appBase = escapeHtml(`${opts.basePath}/app/`);
+
+  const serve = async (relative: string, reply: FastifyReply) => {
+    reply.headers(headers);
+    let index: string;
+    try {
+      index = await readFile(path.join(root, 'index.html'), 'utf8');
+    } catch (err) {
+      if (!isMissing(err)) throw err;
+      return reply.code(503).type('text/plain; charset=utf-8').send(NOT_BUILT);
+    }
+    const file = appFileOf(root, relative);
+    if (file === undefined) return reply.callNotFound();
+    if (relative === '' || relative === 'index.html') return reply.type(file.type).send(index.replaceAll('%APP_BASE%', appBase));
+    let body: Buffer;
+    try {
+      body = await readFile(file.path);
+    } catch (err) {
+      if (isMissing(err)) return reply.callNotFound();
+      throw err;
+    }
+    return reply.type(file.type).send(body);
+  };
+
+  app.get('/app', { schema: { hide: true } }, async (_request, reply) => serve('', reply));
+  app.get<{ Params: { '*': string } }>('/app/*', { schema: { hide: true } }, async (request, reply) => serve(request.params['*'], reply));
+}

@@ -1,0 +1,167 @@
+/**
+ * The patient app at /app/ (docs/patient-app.md): served in demo mode with the FHIR API on, with a
+ * Content-Security-Policy that keeps the page to the service and the authorization server; 404
+ * anywhere else, as any unknown path. No path reaches a file outside the built folder, however it
+ * is written on the wire; a folder nobody built answers 503 saying how to build it. The app's
+ * words for operations, bases and outcomes are the service's own.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BASIS_NAMES as APP_BASES, OPERATION_NAMES, OUTCOME_NAMES as APP_OUTCOMES, TITLES } from '../../app/src/i18n.js';
+import { parseRangeText } from '../../app/src/reference-range.js';
+import { BASES, BASIS_NAMES, OUTCOME_NAMES, operationDisplayName } from '../../src/domain/access-log/display-names.js';
+import { OPERATIONS } from '../../src/domain/operations/table.js';
+import { NOT_BUILT, patientAppRoutes } from '../../src/http/patient-app/patient-app-routes.js';
+import { RawConnection } from '../support/raw-http.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+
+const DEMO = { kind: 'demo', issuer: 'http://127.0.0.1:8081' } as const;
+
+/** Paths that would name a file outside the app's folder if anything decoded or joined them naively. */
+const TRAVERSALS = [
+  '/app/../package.json', '/app/%2e%2e/package.json', '/app/%2E%2E/package.json', '/app/..%2fpackage.json', '/app/..%2Fpackage.json',
+  '/app/%2e%2e%2fpackage.json', '/app/..%5cpackage.json', '/app/..\\package.json', '/app/%252e%252e%252fpackage.json',
+  '/app/./../secret.txt', '/app/../secret.txt', '/app/%2e%2e/secret.txt', '/app/..%2fsecret.txt', '/app/%2fetc%2fpasswd',
+  '/app//etc/passwd', '/app/.%2e/secret.txt', '/app/index.html%00.js', '/app/%c0%ae%c0%ae/secret.txt', '/app/....//secret.txt',
+];
+
+describe('the patient app at /app/ in demo mode', () => {
+  let t: TestApp;
+  beforeAll(async () => { t = await startTestApp({ oauth: DEMO }); }, 60_000);
+  afterAll(async () => t.close());
+
+  it('serves index.html at /app/ and /app with the CSP and the strict headers, and its script and style', async () => {
+    for (const url of ['/app/', '/app', '/app/index.html', '/app/?code=abc&state=def']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect([url, res.statusCode]).toEqual([url, 200]);
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      const csp = String(res.headers['content-security-policy']);
+      expect(csp).toContain("default-src 'none'");
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).toContain("style-src 'self'");
+      expect(csp).toContain("connect-src 'self' http://127.0.0.1:8081");
+      expect(csp).not.toMatch(/unsafe|\*/);
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+      expect(res.headers['cache-control']).toBe('no-store');
+      // Everything the page loads is the service's own: its files below /app/, nothing from elsewhere.
+      const loads = [...res.body.matchAll(/(?:src|href)="([^"]*)"/g)].map((m) => m[1]);
+      expect(loads.sort()).toEqual(['/app/main.js', '/app/style.css']);
+    }
+    const script = await t.app.inject({ method: 'GET', url: '/app/main.js' });
+    expect([script.statusCode, script.headers['content-type']]).toEqual([200, 'text/javascript; charset=utf-8']);
+    expect(script.headers['content-security-policy']).toBeDefined();
+    const style = await t.app.inject({ method: 'GET', url: '/app/style.css' });
+    expect([style.statusCode, style.headers['content-type']]).toEqual([200, 'text/css; charset=utf-8']);
+  });
+
+  it('answers 404 for an asset that is not there, and for any type it does not serve', async () => {
+    for (const url of ['/app/nope.js', '/app/nope/main.js', '/app/main.js.map', '/app/README.md', '/app/.hidden', '/app/notes.txt']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect([url, res.statusCode]).toEqual([url, 404]);
+    }
+  });
+
+  it('never answers a file outside dist/app, however the path is written on the wire', async () => {
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const connection = await RawConnection.open(Number(new URL(address).port));
+    connection.write(TRAVERSALS.map((p) => `GET ${p} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`));
+    const answers = await connection.answered(TRAVERSALS.length);
+    expect(answers.map((a) => a.status).every((s) => s === 404 || s === 400)).toBe(true);
+    expect(answers).toHaveLength(TRAVERSALS.length);
+    for (const a of answers) expect(a.body).not.toContain('patient-data-access-service');
+  });
+});
+
+describe('the patient app is not served outside demo mode', () => {
+  const cases = [
+    ['without the demo issuer (AUTH_ISSUER set)', { oauth: { kind: 'issuer', issuer: 'https://idp.example' } as const }],
+    ['with no issuer named', {}],
+    ['in demo mode with FHIR_API=off', { oauth: DEMO, fhirApiOff: true }],
+  ] as const;
+  for (const [name, options] of cases) {
+    it(`/app/ is 404 ${name}`, async () => {
+      const t = await startTestApp(options);
+      try {
+        for (const url of ['/app/', '/app', '/app/main.js']) expect([url, (await t.app.inject({ method: 'GET', url })).statusCode]).toEqual([url, 404]);
+      } finally {
+        await t.close();
+      }
+    });
+  }
+});
+
+describe('the patient app plugin over a folder of its own', () => {
+  let dir: string;
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'pdas-patient-app-'));
+    await mkdir(path.join(dir, 'dist', 'app'), { recursive: true });
+    await writeFile(path.join(dir, 'dist', 'app', 'index.html'), '<script src="%APP_BASE%main.js"></script>');
+    await writeFile(path.join(dir, 'dist', 'app', 'main.js'), 'void 0;');
+    await writeFile(path.join(dir, 'dist', 'secret.txt'), 'outside the app');
+    await writeFile(path.join(dir, 'secret.txt'), 'outside the app');
+    app = Fastify({ routerOptions: { ignoreTrailingSlash: true } });
+    await app.register(patientAppRoutes, { prefix: '/pdas', basePath: '/pdas', issuer: 'http://127.0.0.1:9/', dir: path.join(dir, 'dist', 'app') });
+    await app.register(patientAppRoutes, { prefix: '/unbuilt', basePath: '/unbuilt', issuer: 'http://127.0.0.1:9/', dir: path.join(dir, 'nowhere') });
+  });
+  afterAll(async () => {
+    await app.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('names its files below BASE_PATH', async () => {
+    const res = await app.inject({ method: 'GET', url: '/pdas/app' });
+    expect(res.body).toBe('<script src="/pdas/app/main.js"></script>');
+    expect(res.headers['content-security-policy']).toContain("connect-src 'self' http://127.0.0.1:9;");
+  });
+
+  it('keeps the files beside its folder out of reach', async () => {
+    const address = await app.listen({ port: 0, host: '127.0.0.1' });
+    const paths = TRAVERSALS.map((p) => p.replace('/app/', '/pdas/app/'));
+    const connection = await RawConnection.open(Number(new URL(address).port));
+    connection.write(paths.map((p) => `GET ${p} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`));
+    const answers = await connection.answered(paths.length);
+    expect(answers).toHaveLength(paths.length);
+    expect(answers.filter((a) => a.body.includes('outside the app') || a.status === 200).length).toBe(0);
+  });
+
+  it('answers 503 saying to run the build when nobody built the app', async () => {
+    for (const url of ['/unbuilt/app/', '/unbuilt/app/main.js']) {
+      const res = await app.inject({ method: 'GET', url });
+      expect([res.statusCode, res.headers['content-type'], res.body]).toEqual([503, 'text/plain; charset=utf-8', NOT_BUILT]);
+    }
+    expect(NOT_BUILT).toContain('npm run build');
+  });
+});
+
+describe("the app's words are the access log's", () => {
+  it('names every operation as the access log does, and titles its sections with those names', () => {
+    const operations = [...Object.keys(OPERATIONS), 'getPatientSummary'];
+    expect(Object.keys(OPERATION_NAMES).sort()).toEqual(operations.sort());
+    for (const op of operations) expect([op, OPERATION_NAMES[op]]).toEqual([op, operationDisplayName(op)]);
+    expect(TITLES.labs).toEqual(OPERATIONS.getLabResults.displayName);
+    expect(TITLES.medications).toEqual({ sv: 'Läkemedel', en: 'Medications' });
+    expect(TITLES.summary).toEqual(operationDisplayName('getPatientSummary'));
+  });
+
+  it('names bases and outcomes as the access log does', () => {
+    expect(APP_BASES).toEqual(BASES.map((b) => BASIS_NAMES[b]));
+    expect([APP_OUTCOMES[0], APP_OUTCOMES[4], APP_OUTCOMES[8]]).toEqual([OUTCOME_NAMES.allowed, OUTCOME_NAMES.denied, OUTCOME_NAMES.failed]);
+  });
+});
+
+describe('reference ranges as Swedish labs write them', () => {
+  it('reads both ends, one end, decimal commas, and nothing from other text', () => {
+    expect(parseRangeText('105–145')).toEqual({ low: 105, high: 145 });
+    expect(parseRangeText('0,5–0,8')).toEqual({ low: 0.5, high: 0.8 });
+    expect(parseRangeText('3.5 - 8.8')).toEqual({ low: 3.5, high: 8.8 });
+    expect(parseRangeText('<5')).toEqual({ high: 5 });
+    expect(parseRangeText('>1,0')).toEqual({ low: 1 });
+    expect(parseRangeText('negativ')).toEqual({});
+    expect(parseRangeText('8–3')).toEqual({});
+  });
+});
