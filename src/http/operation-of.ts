@@ -1,12 +1,12 @@
 import type { FastifyRequest } from 'fastify';
-import type { OperationName } from '../domain/operations/table.js';
+import type { AuditedOperation } from '../domain/operations/fhir-operations.js';
 
 /**
  * The operation a request is for, from its route's configuration: one route may serve two
  * operations told apart by `api-version` (the patient read and its v2 layout). Known before any
  * hook runs, so a request refused early is audited and counted under the right name.
  */
-export function operationOf(request: FastifyRequest): OperationName | undefined {
+export function operationOf(request: FastifyRequest): AuditedOperation | undefined {
   const config = request.routeOptions.config;
   const version = (request.query as Record<string, unknown> | undefined)?.['api-version'];
   const byVersion = typeof version === 'string' && config?.operationByVersion !== undefined && Object.hasOwn(config.operationByVersion, version)

@@ -1,4 +1,5 @@
 import type { ErrorShape } from '../domain/operations/operation.js';
+import type { AuditedOperation } from '../domain/operations/fhir-operations.js';
 import type { OperationName } from '../domain/operations/table.js';
 import type { VerifiedToken } from '../ports/access-token-verifier.port.js';
 
@@ -49,7 +50,7 @@ declare module 'fastify' {
     drainConnections(): Promise<void>;
   }
   interface FastifyContextConfig {
-    operation?: OperationName;
+    operation?: AuditedOperation;
     /** Where one route serves two operations, the one each `api-version` value selects. */
     operationByVersion?: Readonly<Record<string, OperationName>>;
     errorShape?: AnswerShape;

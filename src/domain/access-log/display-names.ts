@@ -1,16 +1,19 @@
+import { FHIR_OPERATIONS, isFhirOperationName } from '../operations/fhir-operations.js';
 import { isOperationName, OPERATIONS } from '../operations/table.js';
 import type { DisplayName } from '../operations/operation.js';
 
 /**
  * What a patient reads in their access log, in Swedish and English (HSLF-FS 2016:40 4 kap. 9 §: the
  * extract must be in a form the patient understands): each operation's name from the operation
- * table. A stored record may name an operation this version does not have (written by an older
- * or newer one); that one is shown as unknown rather than not at all.
+ * table, or from the FHIR API's own operations (fhir-operations.ts). A stored record may name an
+ * operation this version does not have (written by an older or newer one); that one is shown as
+ * unknown rather than not at all.
  */
 const UNKNOWN_OPERATION: DisplayName = { sv: 'Okänd åtgärd', en: 'Unknown action' };
 
 export function operationDisplayName(operation: string): DisplayName {
-  return isOperationName(operation) ? OPERATIONS[operation].displayName : UNKNOWN_OPERATION;
+  if (isOperationName(operation)) return OPERATIONS[operation].displayName;
+  return isFhirOperationName(operation) ? FHIR_OPERATIONS[operation].displayName : UNKNOWN_OPERATION;
 }
 
 export const LOG_OUTCOMES = ['allowed', 'denied', 'failed'] as const;

@@ -1,7 +1,8 @@
 /**
- * The searchset Bundle (docs/fhir-api.md#bundles): `total` counted after the release policy,
- * absolute `fullUrl`s and links from PUBLIC_BASE_URL, matches then includes, and the `SUBSETTED`
- * tag when the policy withheld anything.
+ * The Bundles the API answers: the searchset (docs/fhir-api.md#bundles: `total` counted after the
+ * release policy, absolute `fullUrl`s and links from PUBLIC_BASE_URL, matches then includes) and the
+ * patient summary's document (docs/fhir-api.md#patient-summary), each with the `SUBSETTED` tag when
+ * the policy withheld anything.
  */
 import { SUBSETTED } from '../../domain/fhir/subsetted.js';
 import type { FhirResource } from '../../reads/as-fhir.js';
@@ -29,6 +30,28 @@ export function searchset(base: string, page: BundlePage): Record<string, unknow
     ...(page.total === undefined ? {} : { total: page.total }),
     link: [{ relation: 'self', url: page.self }, ...(page.next === undefined ? [] : [{ relation: 'next', url: page.next }])],
     ...(entries.length === 0 ? {} : { entry: entries }),
+  };
+}
+
+export interface DocumentContent {
+  /** Unique to this document: the request's id, as the access log names the request. */
+  id: string;
+  /** When it was assembled, an instant. */
+  timestamp: string;
+  /** The Composition first, then every resource it and they reference. */
+  resources: readonly FhirResource[];
+  subsetted: boolean;
+}
+
+/** A `document` Bundle (FHIR R4 bdl-9, bdl-10, bdl-11: identifier, timestamp, the Composition first). */
+export function documentBundle(base: string, content: DocumentContent): Record<string, unknown> {
+  return {
+    resourceType: 'Bundle',
+    ...(content.subsetted ? { meta: { tag: [SUBSETTED] } } : {}),
+    identifier: { system: 'urn:ietf:rfc:3986', value: `urn:uuid:${content.id}` },
+    type: 'document',
+    timestamp: content.timestamp,
+    entry: content.resources.map((r) => ({ fullUrl: fullUrlOf(base, r), resource: r })),
   };
 }
 

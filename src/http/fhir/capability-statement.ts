@@ -1,9 +1,10 @@
 /**
  * `GET /fhir/metadata` (docs/fhir-api.md#discovery): FHIR 4.0.1, JSON, the SMART-on-FHIR security
- * service, and every type served with its interactions, search parameters and includes, derived
- * from the same tables the searches run on, so it cannot claim what the API does not do.
+ * service, and every type served with its interactions, search parameters, includes and operations,
+ * derived from the same tables the searches and routes run on, so it cannot claim what the API does not do.
  */
 import { searchOf, type FhirType } from '../../domain/fhir/search-parameters.js';
+import { FHIR_OPERATIONS } from '../../domain/operations/fhir-operations.js';
 import type { TypeServing } from './fhir-api.js';
 
 const COMPARTMENT_PATIENT = 'patient';
@@ -25,6 +26,12 @@ const includesOf = (type: FhirType): string[] => Object.keys(searchOf(type).refe
 /** The revincludes a search of `type` takes: every reference parameter of another served type. */
 const revIncludesOf = (served: readonly TypeServing[]): string[] =>
   served.flatMap((s) => includesOf(s.type)).filter((inc) => !inc.endsWith(':patient'));
+
+/** The FHIR API's own operations invoked on `type` (the patient summary on Patient). */
+function operationsOf(type: FhirType): { operation?: { name: string; definition: string }[] } {
+  const operations = Object.values(FHIR_OPERATIONS).filter((op) => op.type === type).map((op) => ({ name: op.code, definition: op.definition }));
+  return operations.length === 0 ? {} : { operation: operations };
+}
 
 export function capabilityStatement(served: readonly TypeServing[], base: string, smartConfiguration: string, now: Date): Record<string, unknown> {
   const revIncludes = revIncludesOf(served);
@@ -55,6 +62,7 @@ export function capabilityStatement(served: readonly TypeServing[], base: string
         searchParam: searchParams(s.type),
         ...(includesOf(s.type).length === 0 ? {} : { searchInclude: includesOf(s.type) }),
         ...(revIncludes.length === 0 ? {} : { searchRevInclude: revIncludes }),
+        ...operationsOf(s.type),
       })),
       searchParam: [{ name: '_id', type: 'token' }, { name: '_count', type: 'number' }],
     }],

@@ -4,10 +4,15 @@
  * same access policy as every COS read (delegation checked now, protected identity, audit).
  */
 import type { FastifyRequest } from 'fastify';
-import { grantsFor, smartGrants, type Grant, type Interaction, type ScopeContext } from '../../domain/fhir/smart-scopes.js';
+import { REFERENCED_TYPES, type FhirType } from '../../domain/fhir/search-parameters.js';
+import { grantsFor, passesCategory, smartGrants, type Grant, type Interaction, type ScopeContext } from '../../domain/fhir/smart-scopes.js';
 import { OPERATIONS, type ReadName } from '../../domain/operations/table.js';
+import type { FhirForm, FhirResource } from '../../reads/as-fhir.js';
 import { ApiError } from '../api-error.js';
 import { cosScopeOf, type FhirApi } from './fhir-api.js';
+
+/** The resource types a read's FHIR form writes, which the read's own scope grants; none for a read without one. */
+export const formTypes = (api: FhirApi, read: ReadName): readonly string[] => (api.forms[read] as FhirForm<ReadName> | undefined)?.types ?? [];
 
 /** The grants of the request's token: SMART scopes as written, and each read's own scope as a `user/` (or, for a client, `system/`) grant of its types. */
 export function grantsOf(request: FastifyRequest, api: FhirApi, readsOfType: (read: ReadName) => readonly string[]): Grant[] {
@@ -53,4 +58,18 @@ export function requireGrants(grants: readonly Grant[], type: string, interactio
     });
   }
   return allowed;
+}
+
+/** The codings of a resource's `category` (one concept or a list): what a granular scope restricts by. */
+export const categoriesOf = (r: FhirResource): { system?: string; code?: string }[] => {
+  const category = r.category as unknown;
+  const concepts = Array.isArray(category) ? category : category === undefined ? [] : [category];
+  return concepts.flatMap((c: { coding?: { system?: string; code?: string }[] }) => c.coding ?? []);
+};
+
+/** Whether a resource the request's records reference may be shown: a referenced type, or one the token is granted, within its category restriction. */
+export function mayInclude(r: FhirResource, grants: readonly Grant[], contexts: readonly ScopeContext[]): boolean {
+  if (REFERENCED_TYPES.has(r.resourceType as FhirType)) return true;
+  const allowed = [...grantsFor(grants, r.resourceType, 'search', contexts), ...grantsFor(grants, r.resourceType, 'read', contexts)];
+  return allowed.length > 0 && passesCategory(allowed, categoriesOf(r));
 }

@@ -9,32 +9,25 @@ import { REFERENCED_TYPES, type FhirType } from '../../domain/fhir/search-parame
 import { grantsFor, passesCategory, type Grant, type ScopeContext } from '../../domain/fhir/smart-scopes.js';
 import { DomainError } from '../../domain/errors.js';
 import type { ReadName } from '../../domain/operations/table.js';
-import type { FhirForm, FhirResource } from '../../reads/as-fhir.js';
+import type { FhirResource } from '../../reads/as-fhir.js';
 import { ApiError } from '../api-error.js';
 import { noteWithheld } from '../release-header.js';
 import type { RouteDependencies } from '../routes/dependencies.js';
 import { searchLink, searchset } from './bundle.js';
-import { contextsFor, grantsOf, launchPatientOf, requireGrants } from './fhir-access.js';
+import { categoriesOf, contextsFor, formTypes, grantsOf, launchPatientOf, mayInclude, requireGrants } from './fhir-access.js';
 import { servedTypes, type FhirApi, type TypeServing } from './fhir-api.js';
 import { patientResources } from './patient-records.js';
 import { patientNumberOf, patientsOf } from './patients-of-request.js';
 import type { FhirSearch } from './search-query.js';
-import { WrittenForms } from './written-forms.js';
-
-const categoriesOf = (r: FhirResource): { system?: string; code?: string }[] => {
-  const category = r.category as unknown;
-  const concepts = Array.isArray(category) ? category : category === undefined ? [] : [category];
-  return concepts.flatMap((c: { coding?: { system?: string; code?: string }[] }) => c.coding ?? []);
-};
+import type { WrittenForms } from './written-forms.js';
 
 const notFound = (type: string): ApiError => new ApiError(404, `No ${type} with this id is readable with this token: search ${type}?patient=… for the ids.`);
 
 export class FhirInteractions {
   private readonly served: ReadonlyMap<string, TypeServing>;
-  /** The reads' FHIR forms of records this API has written, for as long as the EHR keeps those records (written-forms.ts). */
-  private readonly written = new WrittenForms();
 
-  constructor(private readonly deps: RouteDependencies, private readonly api: FhirApi) {
+  /** `written`: the reads' FHIR forms of records this API has written, for as long as the EHR keeps those records. */
+  constructor(private readonly deps: RouteDependencies, private readonly api: FhirApi, private readonly written: WrittenForms) {
     this.served = new Map(servedTypes(api.forms).map((s) => [s.type, s]));
   }
 
@@ -42,7 +35,7 @@ export class FhirInteractions {
     return [...this.served.values()];
   }
 
-  private readonly typesOfRead = (read: ReadName): readonly string[] => (this.api.forms[read] as FhirForm<ReadName> | undefined)?.types ?? [];
+  private readonly typesOfRead = (read: ReadName): readonly string[] => formTypes(this.api, read);
 
   /** The reads this request may take records of `type` from, for one patient's contexts. */
   private readsFor(type: FhirType, grants: readonly Grant[], contexts: readonly ScopeContext[], interaction: 'read' | 'search'): ReadName[] {
@@ -57,13 +50,6 @@ export class FhirInteractions {
       grantsFor(grants, t, 'read', contexts).length > 0 || grantsFor(grants, t, 'search', contexts).length > 0));
     if (reads.length === 0) requireGrants(grants, type, interaction, contexts);
     return reads;
-  }
-
-  /** Whether an included resource may be shown: a referenced type, or one the token is granted, within its category restriction. */
-  private mayInclude(r: FhirResource, grants: readonly Grant[], contexts: readonly ScopeContext[]): boolean {
-    if (REFERENCED_TYPES.has(r.resourceType as FhirType)) return true;
-    const allowed = [...grantsFor(grants, r.resourceType, 'search', contexts), ...grantsFor(grants, r.resourceType, 'read', contexts)];
-    return allowed.length > 0 && passesCategory(allowed, categoriesOf(r));
   }
 
   async search(request: FastifyRequest, reply: FastifyReply, search: FhirSearch): Promise<Record<string, unknown>> {
@@ -93,7 +79,7 @@ export class FhirInteractions {
       const mine = found.resources.filter((r) => matchesQuery(r, query, this.deps.zone) && (typeGrants.length === 0 || passesCategory(typeGrants, categoriesOf(r))));
       matches.push(...mine);
       // What an include may add: looked at only when the search asks for includes.
-      if (search.includes.length > 0 || search.revincludes.length > 0) all.push(...found.resources.filter((r) => this.mayInclude(r, grants, contexts)));
+      if (search.includes.length > 0 || search.revincludes.length > 0) all.push(...found.resources.filter((r) => mayInclude(r, grants, contexts)));
     }
     return this.page(request, reply, search, sortMatches(matches, search.type, this.deps.zone), all, withheld, patients);
   }

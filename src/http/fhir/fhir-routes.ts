@@ -1,11 +1,13 @@
 /**
  * The FHIR R4 API's routes (docs/fhir-api.md), registered under each prefix (`/fhir` and the vendor's
  * `/api/open/fhir`): discovery open to anyone, then per type served a search (GET, and POST
- * `_search` with a form body), a read by id, HEAD like GET, and 405 for any other method. Every data
- * route names the operation it is audited under and answers errors as an OperationOutcome.
+ * `_search` with a form body), a read by id, the patient summary (`Patient/<id>/$summary`), HEAD like
+ * GET, and 405 for any other method. Every data route names the operation it is audited under and
+ * answers errors as an OperationOutcome.
  */
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest, RequestPayload } from 'fastify';
 import type { FhirType } from '../../domain/fhir/search-parameters.js';
+import { FHIR_OPERATIONS, fhirOperationPath } from '../../domain/operations/fhir-operations.js';
 import type { OperationName } from '../../domain/operations/table.js';
 import { ApiError, MESSAGES } from '../api-error.js';
 import type { RouteDependencies } from '../routes/dependencies.js';
@@ -15,7 +17,9 @@ import { servedTypes, type FhirApi, type TypeServing } from './fhir-api.js';
 import { answerType } from './fhir-format.js';
 import { FhirInteractions } from './fhir-interactions.js';
 import { parseSearch } from './search-query.js';
+import { PatientSummary } from './patient-summary.js';
 import { smartConfiguration } from './smart-configuration.js';
+import { WrittenForms } from './written-forms.js';
 
 const FHIR_ID = /^[A-Za-z0-9\-.]{1,64}$/;
 const MAX_FORM_BYTES = 16 * 1024;
@@ -52,8 +56,11 @@ export interface FhirRouteOptions {
 }
 
 export const fhirRoutes: FastifyPluginAsync<FhirRouteOptions> = async (app: FastifyInstance, { deps, api, now }) => {
-  const interactions = new FhirInteractions(deps, api);
+  // One memo of written forms per API instance, shared by the interactions and the summary (written-forms.ts).
+  const written = new WrittenForms();
+  const interactions = new FhirInteractions(deps, api, written);
   const served = interactions.servedTypes();
+  const summary = new PatientSummary(deps, api, written, served);
   const open = { open: true, errorShape: 'fhir' } as const;
   const scopes = ['patient/*.read', 'user/*.read', 'system/*.read', ...served.flatMap((s) => [`patient/${s.type}.rs`, `user/${s.type}.rs`, `system/${s.type}.rs`])];
   // Described by its CapabilityStatement, not by the COS API's OpenAPI document.
@@ -125,6 +132,16 @@ export const fhirRoutes: FastifyPluginAsync<FhirRouteOptions> = async (app: Fast
     // `_search` takes POST alone: any other method is 405 naming it, not a read of an id `_search`.
     notServed(`/${type}/_search`, [...NOT_SERVED_METHODS.filter((m) => m !== 'POST'), 'GET'], 'POST');
   }
+
+  const summaryPath = fhirOperationPath(FHIR_OPERATIONS.getPatientSummary);
+  app.get(summaryPath, { config: { operation: 'getPatientSummary', errorShape: 'fhir', fhir: true } }, async (request, reply) => {
+    const { id } = request.params as { id: string };
+    const format = single(paramsOf(request), '_format');
+    answerType(request, format);
+    if (!FHIR_ID.test(id)) throw new ApiError(400, 'A Patient id is 1 to 64 letters, digits, \'-\' or \'.\': take it from a Patient search.');
+    return send(request, reply, await summary.document(request, reply, id, new Date(now())), format);
+  });
+  notServed(summaryPath);
 };
 
 /**
@@ -135,6 +152,7 @@ export const fhirRoutes: FastifyPluginAsync<FhirRouteOptions> = async (app: Fast
  */
 export function fhirMethodNotAllowed(basePath: string, api: FhirApi): (url: string) => ApiError | undefined {
   const types: ReadonlySet<string> = new Set(servedTypes(api.forms).map((s) => s.type));
+  const operations: ReadonlySet<string> = new Set(Object.values(FHIR_OPERATIONS).map((op) => `${op.type}/$${op.code}`));
   return (url) => {
     const path = (url.split('?')[0] ?? '').replace(/\/$/, '');
     if (!path.startsWith(basePath)) return undefined;
@@ -144,6 +162,7 @@ export function fhirMethodNotAllowed(basePath: string, api: FhirApi): (url: stri
     let allow: string | undefined;
     if (below === 'metadata' || below === '.well-known/smart-configuration') allow = 'GET, HEAD';
     else if (types.has(type) && more.length === 0) allow = second === '_search' ? 'POST' : 'GET, HEAD';
+    else if (more.length === 1 && operations.has(`${type}/${more[0] ?? ''}`)) allow = 'GET, HEAD';
     return allow === undefined ? undefined : new ApiError(405, `This API is read-only: ${allow} only.`, { allow });
   };
 }

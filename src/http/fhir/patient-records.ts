@@ -35,6 +35,8 @@ function usableAsId(candidate: string): boolean {
 export interface PatientResources {
   resources: FhirResource[];
   withheld: number;
+  /** The part of `withheld` each read withheld. */
+  withheldBy: ReadonlyMap<ReadName, number>;
 }
 
 /** The context every form writes one patient's records in. */
@@ -72,11 +74,13 @@ export async function patientResources(
   const seen = new Set<string>();
   const resources: FhirResource[] = [];
   let withheld = 0;
+  const withheldBy = new Map<ReadName, number>();
   for (const read of reads) {
     const form = api.forms[read] as FhirForm<ReadName> | undefined;
     if (form === undefined) continue;
     const released = await deps.readPatientData.execute(read, access, {});
     withheld += released.withheld;
+    withheldBy.set(read, released.withheld);
     part.withheld = withheld;
     for (const r of written.resources(read, form, released.records, ctx, patient)) {
       const key = `${r.resourceType}/${r.id}`;
@@ -85,5 +89,5 @@ export async function patientResources(
       resources.push(r);
     }
   }
-  return { resources, withheld };
+  return { resources, withheld, withheldBy };
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { OPERATIONS } from '../../domain/operations/table.js';
+import { isOperationName, OPERATIONS } from '../../domain/operations/table.js';
 import type { AccessTokenVerifier } from '../../ports/access-token-verifier.port.js';
 import type { SubscriptionKeys } from '../../ports/subscription-keys.port.js';
 import { ApiError, MESSAGES } from '../api-error.js';
@@ -74,7 +74,8 @@ export const credentials = fp(async (app: FastifyInstance, opts: { subscriptionK
     const token = request.token;
     if (token === undefined) throw request.tokenRefusal;
     const operation = operationOf(request);
-    const needed = operation === undefined ? undefined : OPERATIONS[operation].scope.name;
+    // The FHIR API's own operations are on /fhir routes only, whose scopes the route checks (above).
+    const needed = operation === undefined || !isOperationName(operation) ? undefined : OPERATIONS[operation].scope.name;
     if (needed === undefined || !token.scopes.has(needed)) {
       throw new ApiError(403, MESSAGES.insufficientScope, {
         'www-authenticate': `Bearer error="insufficient_scope", scope="${needed ?? ''}"`,

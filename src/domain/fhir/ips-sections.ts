@@ -1,0 +1,68 @@
+/**
+ * The sections of the International Patient Summary (IPS 2.0.0) the patient summary fills
+ * (docs/fhir-api.md#patient-summary): each one's LOINC code, title and entry type, and the section as
+ * the Composition holds it. IPS requires Problems, Allergies and Medications and every section's
+ * narrative: a required section is there even when empty, saying why with a `list-empty-reason`
+ * (IPS's ips-comp-1); Results is there only with entries.
+ */
+import type { FhirResource } from '../../reads/as-fhir.js';
+import { entryLabel } from './narrative-labels.js';
+
+const LOINC = 'http://loinc.org';
+const EMPTY_REASON = 'http://terminology.hl7.org/CodeSystem/list-empty-reason';
+
+export type SectionType = 'Condition' | 'AllergyIntolerance' | 'MedicationRequest' | 'Observation';
+
+export interface IpsSection {
+  type: SectionType;
+  code: string;
+  display: string;
+  title: string;
+  required: boolean;
+  /** The narrative of an empty section when nothing was left out: IPS's "no known …". */
+  noneKnown: string;
+}
+
+export const IPS_SECTIONS: readonly IpsSection[] = [
+  { type: 'Condition', code: '11450-4', display: 'Problem list - Reported', title: 'Problems', required: true, noneKnown: 'No known problems.' },
+  {
+    type: 'AllergyIntolerance', code: '48765-2', display: 'Allergies and adverse reactions Document', title: 'Allergies and Intolerances',
+    required: true, noneKnown: 'No known allergies or intolerances.',
+  },
+  { type: 'MedicationRequest', code: '10160-0', display: 'History of Medication use Narrative', title: 'Medication Summary', required: true, noneKnown: 'No known medications.' },
+  { type: 'Observation', code: '30954-2', display: 'Relevant diagnostic tests/laboratory data Narrative', title: 'Results', required: false, noneKnown: 'No results.' },
+];
+
+/** What the summary holds of one section's type. */
+export interface SectionContent {
+  entries: readonly FhirResource[];
+  /**
+   * Some of the type's records may be left out: the token does not grant the type (or grants only some
+   * categories of it), or the release policy withheld records of the read that holds them.
+   */
+  withheld: boolean;
+}
+
+const escaped = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const narrative = (inner: string) => ({ status: 'generated', div: `<div xmlns="http://www.w3.org/1999/xhtml">${inner}</div>` });
+
+/**
+ * The Composition's section, or undefined for an optional section without entries. An empty one says
+ * `withheld` when something may have been left out (a reader must not take it for "none"), else
+ * `nilknown`: the record holds none.
+ */
+export function compositionSection(section: IpsSection, content: SectionContent, resolve: (reference: string) => FhirResource | undefined): Record<string, unknown> | undefined {
+  const code = { coding: [{ system: LOINC, code: section.code, display: section.display }] };
+  if (content.entries.length > 0) {
+    const items = content.entries.map((r) => `<li>${escaped(entryLabel(r, resolve))}</li>`).join('');
+    return {
+      title: section.title, code, text: narrative(`<ul>${items}</ul>`),
+      entry: content.entries.map((r) => ({ reference: `${r.resourceType}/${r.id}` })),
+    };
+  }
+  if (!section.required) return undefined;
+  const [reason, display, text] = content.withheld
+    ? ['withheld', 'Information Withheld', 'Withheld: not shown in this summary.']
+    : ['nilknown', 'Nil Known', section.noneKnown];
+  return { title: section.title, code, text: narrative(`<p>${escaped(text)}</p>`), emptyReason: { coding: [{ system: EMPTY_REASON, code: reason, display }] } };
+}

@@ -1,0 +1,87 @@
+/**
+ * `GET /fhir/Patient/<id>/$summary` (docs/fhir-api.md#patient-summary): the patient's International
+ * Patient Summary (IPS 2.0.0) as a document Bundle, made of the very resources the reads answer and
+ * under their rules. The patient is decided as a read of their Patient is (someone the caller may not
+ * read is 404), and the token must grant that read; each section's type is in it only where the token
+ * may search it; what the release policy withheld is marked as a search marks it; the request is
+ * audited once, under the summary's own operation.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { withReferenced } from '../../domain/fhir/document-references.js';
+import { compositionSection, IPS_SECTIONS, type SectionContent } from '../../domain/fhir/ips-sections.js';
+import { sortMatches } from '../../domain/fhir/resource-search.js';
+import { grantsFor, passesCategory } from '../../domain/fhir/smart-scopes.js';
+import { DomainError } from '../../domain/errors.js';
+import type { ReadName } from '../../domain/operations/table.js';
+import type { FhirResource } from '../../reads/as-fhir.js';
+import { ApiError } from '../api-error.js';
+import { noteWithheld } from '../release-header.js';
+import type { RouteDependencies } from '../routes/dependencies.js';
+import { documentBundle } from './bundle.js';
+import { categoriesOf, contextsFor, formTypes, grantsOf, mayInclude, requireGrants } from './fhir-access.js';
+import type { FhirApi, TypeServing } from './fhir-api.js';
+import { patientResources } from './patient-records.js';
+import type { WrittenForms } from './written-forms.js';
+
+const LOINC = 'http://loinc.org';
+
+/**
+ * The document's author: this service, which assembles it on request. A Device, since no person or
+ * organisation wrote it (FHIR's Composition.author allows one); it has no required element to invent.
+ */
+const SERVICE: FhirResource = {
+  resourceType: 'Device', id: 'patient-data-access-service',
+  deviceName: [{ name: 'Patient Data Access Service', type: 'user-friendly-name' }],
+};
+
+const notFound = (): ApiError => new ApiError(404, 'No Patient with this id is readable with this token: GET /fhir/Patient lists the patients it reads.');
+
+export class PatientSummary {
+  private readonly readsOf: ReadonlyMap<string, readonly ReadName[]>;
+
+  constructor(private readonly deps: RouteDependencies, private readonly api: FhirApi, private readonly written: WrittenForms, served: readonly TypeServing[]) {
+    this.readsOf = new Map(served.map((s) => [s.type, s.reads]));
+  }
+
+  async document(request: FastifyRequest, reply: FastifyReply, id: string, now: Date): Promise<Record<string, unknown>> {
+    const patient = this.api.ids.identityNumberOf(id);
+    if (patient === undefined) throw notFound();
+    request.audit.patientId = patient;
+    const grants = grantsOf(request, this.api, (read) => formTypes(this.api, read));
+    const contexts = contextsFor(request, this.api, patient);
+    try {
+      requireGrants(grants, 'Patient', 'read', contexts);
+    } catch (err) {
+      // As a read by id: the launch patient's refusal names the scope to ask for, anyone else's Patient is just not there.
+      if (contexts.every((c) => c === 'user')) throw notFound();
+      throw err;
+    }
+    const sections = IPS_SECTIONS.map((section) => ({ section, grants: grantsFor(grants, section.type, 'search', contexts) }));
+    const reads = [...new Set([...this.readsOf.get('Patient') ?? [], ...sections.flatMap((s) => (s.grants.length === 0 ? [] : this.readsOf.get(s.section.type) ?? []))])];
+    let found;
+    try {
+      found = await patientResources(request, this.deps, this.api, this.written, patient, reads);
+    } catch (err) {
+      if (err instanceof DomainError && err.code === 'ACCESS_DENIED') throw notFound();
+      throw err;
+    }
+    const subject = found.resources.find((r) => r.resourceType === 'Patient' && r.id === id);
+    if (subject === undefined) throw notFound();
+    const contents = sections.map(({ section, grants: granted }) => {
+      const ofType = found.resources.filter((r) => r.resourceType === section.type);
+      const entries = sortMatches(ofType.filter((r) => passesCategory(granted, categoriesOf(r))), section.type, this.deps.zone);
+      const released = (this.readsOf.get(section.type) ?? []).every((read) => (found.withheldBy.get(read) ?? 0) === 0);
+      return { section, content: { entries, withheld: granted.length === 0 || entries.length < ofType.length || !released } satisfies SectionContent };
+    });
+    const held = withReferenced([subject, SERVICE, ...contents.flatMap((c) => c.content.entries)], found.resources, (r) => mayInclude(r, grants, contexts));
+    const byKey = new Map(held.map((r) => [`${r.resourceType}/${r.id}`, r]));
+    const composition: FhirResource = {
+      resourceType: 'Composition', id: request.id, status: 'final',
+      type: { coding: [{ system: LOINC, code: '60591-5', display: 'Patient summary Document' }] },
+      subject: { reference: `Patient/${id}` }, date: now.toISOString(), author: [{ reference: `Device/${SERVICE.id}` }], title: 'Patient Summary',
+      section: contents.map(({ section, content }) => compositionSection(section, content, (ref) => byKey.get(ref))).filter((s) => s !== undefined),
+    };
+    noteWithheld(request, reply, found.withheld);
+    return documentBundle(this.api.publicBaseUrl, { id: request.id, timestamp: now.toISOString(), resources: [composition, ...held], subsetted: found.withheld > 0 });
+  }
+}
