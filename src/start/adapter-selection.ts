@@ -21,6 +21,7 @@ import { demoMode } from './demo-mode.js';
 import type { OAuthDocumentation } from '../http/openapi/security.js';
 import { readEhrTls } from './transport-settings.js';
 import { watchEhrTls } from '../adapters/ehr-http/tls-rotation.js';
+import { certificateExpiry } from '../adapters/tls/certificate-summary.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { AccessLogReader } from '../ports/access-log.port.js';
 import type { AnswerMemory } from '../ports/answer-memory.port.js';
@@ -161,7 +162,9 @@ async function openRemote(kind: 'xml-http' | 'fhir-r4', baseUrl: string, { confi
     : await openFhir(config, { ...common, role }, life);
   life.onClose(() => remote.close());
   if (config.ehrTls) {
-    const watch = watchEhrTls(config.ehrTls, remote, logger);
+    let cert = common.tls?.cert;
+    metrics.observeCertificate('ehr-client', () => certificateExpiry(cert));
+    const watch = watchEhrTls(config.ehrTls, { useTls: (tls) => { remote.useTls(tls); cert = tls.cert; } }, logger);
     life.onClose(async () => watch.close());
   }
   return remote;
@@ -260,8 +263,7 @@ export async function selectRedis({ config, logger, metrics, life }: Selection):
   const { createRateLimitRedis } = await import('../adapters/rate-limit-redis/create-rate-limit-redis.js');
   const redis = createRateLimitRedis({ url: config.redisUrl, onWarning: (m) => logger.warn(m), onInfo: (m) => logger.info(m) });
   life.onClose(() => redis.close());
-  metrics.observeCounter('pdas_rate_limit_unenforced_total', 'Requests let through unlimited while Redis was unreachable.',
-    () => redis.health.skippedChecks);
+  metrics.countUnenforcedFrom(() => redis.health.skippedChecks);
   return redis;
 }
 

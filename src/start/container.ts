@@ -93,13 +93,17 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
   c.register(RegisterPayment, { useFactory: (d) => new RegisterPayment(d.resolve(TOKENS.WriteCoordinator)) });
 
   const https = config.tls === undefined ? undefined : await HttpsServing.open(config.tls, logger);
-  if (https) life.onClose(async () => https.close());
+  if (https) {
+    life.onClose(async () => https.close());
+    metrics.observeCertificate('api', () => https.certificateExpiry());
+  }
   const releaseRules = Object.keys(config.releasePolicy ?? {}).filter((rule) => rule !== 'description');
   logger.info({ releaseRules }, config.releasePolicy ? 'release policy in force (RELEASE_POLICY_FILE)' : 'no RELEASE_POLICY_FILE: nothing is withheld');
   // loadConfig let this through only with ALLOW_PLAIN_HTTP=true; say so where operators look.
   if (!https && !isLoopbackHost(config.host)) logger.warn({ host: config.host }, 'plain HTTP on a non-loopback address (ALLOW_PLAIN_HTTP=true): only safe behind a gateway that terminates TLS');
   const fhir = await fhirApiOf(config, fhirIds, config.port, selection.oauth?.issuer, logger);
   if (fhir !== undefined) made.fhir = fhir;
+  const registryPing = ehr.registryPing;
   const app = await buildApp({
     config, clock, logger, metrics, zone: config.ehrTimezone, ...(https ? { https } : {}),
     ehr: c.resolve(TOKENS.EhrRecords),
@@ -117,8 +121,8 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
     ...(selection.docsDemoKey === undefined ? {} : { docsDemoKey: selection.docsDemoKey }),
     ...(redis ? { rateLimitStore: countingRedisStore(redis.client, DEFAULT_RATE_LIMIT_NAMESPACE, redis.health.recordSkippedCheck) } : {}),
     readinessChecks: {
-      ...(redis ? { redis: () => redis.health.ping() } : {}),
-      ...(ehr.registryPing ? { registry: ehr.registryPing } : {}),
+      ...(redis ? { redis: () => metrics.observeCheck('redis', () => redis.health.ping()) } : {}),
+      ...(registryPing ? { registry: () => metrics.observeCheck('registry', registryPing) } : {}),
     },
   });
   const metricsApp = await buildMetricsApp({ metrics, logger });

@@ -1,7 +1,7 @@
 import type { AuditRecord, AuditTrail } from '../../ports/audit-trail.port.js';
 import type { PrometheusMetrics } from './prometheus-metrics.js';
 
-/** Times audit writes and counts the ones that could not be stored. */
+/** Times audit writes, counts the ones that could not be stored, and records the store's readiness. */
 export class InstrumentedAuditTrail implements AuditTrail {
   constructor(private readonly trail: AuditTrail, private readonly metrics: PrometheusMetrics) {}
 
@@ -17,8 +17,9 @@ export class InstrumentedAuditTrail implements AuditTrail {
     }
   }
 
+  /** The readiness check: its answer is kept as pdas_dependency_up{dependency="audit"}. */
   ping(): Promise<boolean> {
-    return this.trail.ping();
+    return this.metrics.observeCheck('audit', () => this.trail.ping());
   }
 
   close(): Promise<void> {

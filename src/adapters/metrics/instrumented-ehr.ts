@@ -40,8 +40,9 @@ export class InstrumentedEhr implements EhrRecords, DelegationRegistry {
     return this.timed('relationships', () => this.registry.relationshipsOf(actorId));
   }
 
+  /** The readiness check: its answer is kept as pdas_dependency_up{dependency="ehr"}. */
   ping(): Promise<boolean> {
-    return this.ehr.ping();
+    return this.metrics.observeCheck('ehr', () => this.ehr.ping());
   }
 
   private timedCalls(calls: EhrCalls): EhrCalls {

@@ -52,8 +52,75 @@ export class PrometheusMetrics implements RequestMetrics, MetricsExposition {
     help: 'Writes serialised only within this instance because Redis was unreachable.', registers: [this.registry],
   });
 
+  /** What /health/ready asked last, per dependency: the instance is ready while every one is 1. */
+  readonly dependencyUp = new Gauge({
+    name: 'pdas_dependency_up', help: '1 if the dependency (ehr, audit, redis, registry) answered its latest readiness check, else 0.',
+    labelNames: ['dependency'] as const, registers: [this.registry],
+  });
+
+  /** Counted on the instance, so a readiness that flaps between two scrapes is not missed. */
+  readonly dependencyChanges = new Counter({
+    name: 'pdas_dependency_changes_total', help: 'Times a dependency\'s readiness check changed between up and down.',
+    labelNames: ['dependency'] as const, registers: [this.registry],
+  });
+
+  private readonly dependencyStates = new Map<string, boolean>();
+  private readonly certificates = new Map<string, () => Date | undefined>();
+  private unenforced: () => number = () => 0;
+
+  /** Read at scrape time, so a certificate reloaded from its files shows at once. */
+  readonly certificateExpiry: Gauge<'certificate'>;
+  /** Registered whether or not REDIS_URL is set (0 without it), like every other metric. */
+  readonly rateLimitUnenforced: Counter;
+
   constructor(options: { defaultMetrics?: boolean } = {}) {
+    const certificates = this.certificates;
+    this.certificateExpiry = new Gauge({
+      name: 'pdas_tls_certificate_expiry_timestamp_seconds',
+      help: 'When the certificate in use expires, in Unix seconds: api (TLS_CERT_FILE), ehr-client (EHR_TLS_CERT_FILE).',
+      labelNames: ['certificate'] as const, registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const [certificate, expiry] of certificates) {
+          const at = expiry();
+          if (at !== undefined) this.set({ certificate }, Math.floor(at.getTime() / 1000));
+        }
+      },
+    });
+    const unenforced = (): number => this.unenforced();
+    this.rateLimitUnenforced = new Counter({
+      name: 'pdas_rate_limit_unenforced_total', help: 'Requests let through unlimited while Redis was unreachable.', registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(unenforced());
+      },
+    });
     if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry, prefix: 'pdas_' });
+  }
+
+  /** Runs a readiness check of `dependency` and records its answer (a rejection counts as down and is passed on). */
+  async observeCheck(dependency: string, check: () => Promise<boolean>): Promise<boolean> {
+    let up = false;
+    try {
+      up = await check();
+      return up;
+    } finally {
+      const before = this.dependencyStates.get(dependency);
+      if (before === undefined) this.dependencyChanges.inc({ dependency }, 0);
+      else if (before !== up) this.dependencyChanges.inc({ dependency });
+      this.dependencyStates.set(dependency, up);
+      this.dependencyUp.set({ dependency }, up ? 1 : 0);
+    }
+  }
+
+  /** `expiry` gives the expiry of the certificate in use now (undefined: none). */
+  observeCertificate(certificate: 'api' | 'ehr-client', expiry: () => Date | undefined): void {
+    this.certificates.set(certificate, expiry);
+  }
+
+  /** Where the count of requests let through while Redis was unreachable is read (its adapter's). */
+  countUnenforcedFrom(read: () => number): void {
+    this.unenforced = read;
   }
 
   requestAnswered(operation: string, status: number, seconds: number): void {
@@ -69,16 +136,5 @@ export class PrometheusMetrics implements RequestMetrics, MetricsExposition {
 
   render(): Promise<string> {
     return this.registry.metrics();
-  }
-
-  /** A value read at scrape time from elsewhere (e.g. Redis fail-open checks counted by its adapter). */
-  observeCounter(name: string, help: string, read: () => number): void {
-    new Counter({
-      name, help, registers: [this.registry],
-      collect() {
-        this.reset();
-        this.inc(read());
-      },
-    });
   }
 }

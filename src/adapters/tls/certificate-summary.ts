@@ -10,3 +10,13 @@ export function certificateSummary(cert: unknown): { validTo: string; fingerprin
     return undefined;
   }
 }
+
+/** When the certificate (the first of a PEM chain: the leaf) stops being valid; undefined if none can be read. */
+export function certificateExpiry(cert: unknown): Date | undefined {
+  if (!Buffer.isBuffer(cert) && typeof cert !== 'string') return undefined;
+  try {
+    return new X509Certificate(cert).validToDate;
+  } catch {
+    return undefined;
+  }
+}

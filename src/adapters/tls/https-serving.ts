@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:https';
 import type { FastifyServerFactory } from 'fastify';
 import type { Logger } from 'pino';
 import type { ServerTlsFiles } from '../../start/transport-settings.js';
-import { certificateSummary } from './certificate-summary.js';
+import { certificateExpiry, certificateSummary } from './certificate-summary.js';
 import { watchFiles, type FileWatch, type FileWatchTiming } from './file-watch.js';
 import { clientCertificateOptions, readServerTls, type ServerSecureContext } from './server-tls.js';
 
@@ -71,6 +71,11 @@ export class HttpsServing {
     for (const server of this.servers) server.setSecureContext(context);
     this.log.info({ certificate: describe(context) }, 'TLS certificate reloaded; new connections use it');
     return true;
+  }
+
+  /** The expiry of the certificate new connections get (pdas_tls_certificate_expiry_timestamp_seconds). */
+  certificateExpiry(): Date | undefined {
+    return certificateExpiry(this.context.cert);
   }
 
   close(): void {
