@@ -1,4 +1,4 @@
-import type { Pool, PoolClient } from 'pg';
+import type { ClientBase, Pool, PoolClient } from 'pg';
 
 /** Raised when PostgreSQL does not finish a unit of work in time; the connection is then dropped. */
 export class PostgresDeadlineError extends Error {
@@ -41,4 +41,17 @@ export function describePgError(err: unknown): string {
   const code = (err as { code?: unknown }).code;
   // `detail` of a server error may quote a row (patient ids); the messages our statements can raise do not.
   return `${typeof code === 'string' ? `${code} ` : ''}${err.message}`.slice(0, 300);
+}
+
+/** `work` in one transaction: committed when it returns, rolled back when it throws. */
+export async function inTransaction<T>(client: ClientBase, work: () => Promise<T>): Promise<T> {
+  await client.query('BEGIN');
+  try {
+    const result = await work();
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  }
 }

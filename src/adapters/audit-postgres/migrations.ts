@@ -1,4 +1,5 @@
 import type { ClientBase } from 'pg';
+import { inTransaction } from './bounded-client.js';
 import { lockKey, quotedSchema } from './sql-names.js';
 
 interface Migration {
@@ -119,33 +120,39 @@ function refuseNewChain(schema: string, evidence: string): never {
     + `Restore the table from a backup, or, to start a new chain knowingly, drop schema ${schema} and restart the service.`);
 }
 
+/** The schema's version before and after a migration; equal when there was nothing to do. */
+export interface Migrated {
+  from: number;
+  to: number;
+}
+
 /**
- * Brings the schema to the latest version in one transaction. An up-to-date schema is only read,
+ * Brings the schema to the latest version in one transaction. The one migration: the service runs it
+ * at start and `npm run migrate` as the owner's step (docs/operations.md#the-audit-store). An up-to-date schema is only read,
  * so a service role granted no more than INSERT and SELECT starts against a schema its DBA created.
  * Instances starting together queue on an advisory lock and the later ones find nothing to do.
  * Never creates the table where a chain existed: `schema_migrations` records one, or `chainSeen`
  * says this process has written to it. `upTo` stops at an older version (tests of an upgrade).
  */
-export async function migrate(client: ClientBase, schema: string, chainSeen = false, upTo = LATEST_VERSION): Promise<void> {
+export async function migrate(client: ClientBase, schema: string, chainSeen = false, upTo = LATEST_VERSION): Promise<Migrated> {
   const s = quotedSchema(schema);
   const state = await schemaState(client, s);
   if (!state.table && state.version >= 1) refuseNewChain(schema, `${schema}.schema_migrations records version ${state.version}`);
   if (!state.table && chainSeen) refuseNewChain(schema, 'this service wrote to it since it started');
-  if (state.version >= upTo) return;
-  await client.query('BEGIN');
-  try {
+  if (state.version >= upTo) return { from: state.version, to: state.version };
+  return inTransaction(client, async () => {
     await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [lockKey('migrate', schema)]);
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
     await client.query(`CREATE TABLE IF NOT EXISTS ${s}.schema_migrations (
       version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
+    // Read again under the lock: an instance starting beside this one may have migrated meanwhile.
     const applied = (await schemaState(client, s)).version;
+    let to = applied;
     for (const m of MIGRATIONS.filter((x) => x.version > applied && x.version <= upTo)) {
       await client.query(m.sql(s));
       await client.query(`INSERT INTO ${s}.schema_migrations (version) VALUES ($1)`, [m.version]);
+      to = m.version;
     }
-    await client.query('COMMIT');
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  }
+    return { from: applied, to };
+  });
 }

@@ -1,15 +1,20 @@
 import { createHash } from 'node:crypto';
 
-const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+/** A plain lower-case SQL name: what a schema or role of the audit store may be called. */
+export const SQL_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 /**
- * The schema name, double-quoted for SQL. Identifiers cannot be bound as parameters, so only plain
- * lower-case names are accepted: nothing from outside can reach the statement text.
+ * A name double-quoted for SQL. Identifiers cannot be bound as parameters, so only plain lower-case
+ * names are accepted: nothing from outside can reach the statement text.
  */
-export function quotedSchema(schema: string): string {
-  if (!SCHEMA_NAME.test(schema)) throw new TypeError('audit schema must be a lower-case SQL name such as audit');
-  return `"${schema}"`;
+function quoted(name: string, what: string, example: string): string {
+  if (!SQL_NAME.test(name)) throw new TypeError(`${what} must be a lower-case SQL name such as ${example}`);
+  return `"${name}"`;
 }
+
+export const quotedSchema = (schema: string): string => quoted(schema, 'audit schema', 'audit');
+
+export const quotedRole = (role: string): string => quoted(role, 'role', 'pdas_service');
 
 /**
  * A 64-bit advisory-lock key (decimal text, for a `bigint` parameter) for one purpose in one

@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,29 +7,13 @@ import { FileAuditTrail } from '../../../src/adapters/audit-file/file-audit-trai
 import { PostgresAuditTrail } from '../../../src/adapters/audit-postgres/postgres-audit-trail.js';
 import type { AuditRecord } from '../../../src/ports/audit-trail.port.js';
 import { adminPool, databaseUrl, dropSchema, freshSchema, databaseAvailable } from '../../support/database.js';
+import { runScript, type ScriptRun } from '../../support/run-script.js';
 import { appendOrder, CHILD, inWindow } from './scenario.js';
 
 const available = await databaseAvailable();
-const ROOT = path.resolve(import.meta.dirname, '../../..');
 const CHILD_WITH_DASH = `${CHILD.slice(0, 8)}-${CHILD.slice(8)}`;
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** `npx tsx scripts/audit.ts ...` as an operator would run it, bounded so a hang fails the test. */
-function audit(args: string[], env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile('npx', ['tsx', 'scripts/audit.ts', ...args], {
-      cwd: ROOT, timeout: 15_000, env: { ...process.env, DATABASE_URL: '', DATA_DIR: '', ...env },
-    }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : null) : 0;
-      resolve({ code, stdout, stderr: stderr.replace(/^npm warn.*\n/gm, '') });
-    });
-  });
-}
+const audit = (args: string[], env: Record<string, string>): Promise<ScriptRun> => runScript('audit.ts', args, env);
 
 /** The table rows expected for `inWindow`, in Swedish local time (CET in November). */
 const EXPECTED_ROWS = [
@@ -40,7 +23,7 @@ const EXPECTED_ROWS = [
   /^2026-11-21 23:59:59 +198112189876 +patient-app +test +getJournalNotes +failed 503 +guardian +127\.0\.0\.1 +last-local-ms +- +-$/m,
 ];
 
-function expectTable(run: Run, source: RegExp): void {
+function expectTable(run: ScriptRun, source: RegExp): void {
   expect(run.stderr).toBe('');
   expect(run.code).toBe(0);
   expect(run.stdout).toMatch(/^Accesses to the data of patient 201701012393\n/);
