@@ -14,6 +14,7 @@ import { ApiError } from '../api-error.js';
 import { noteWithheld } from '../release-header.js';
 import type { RouteDependencies } from '../routes/dependencies.js';
 import { searchLink, searchset } from './bundle.js';
+import { delegateRelatedPerson } from './delegate-related-person.js';
 import { categoriesOf, contextsFor, formTypes, grantsOf, launchPatientOf, mayInclude, requireGrants } from './fhir-access.js';
 import { servedTypes, type FhirApi, type TypeServing } from './fhir-api.js';
 import { patientResources } from './patient-records.js';
@@ -104,6 +105,8 @@ export class FhirInteractions {
 
   async read(request: FastifyRequest, reply: FastifyReply, type: FhirType, id: string, patientParam: string | undefined): Promise<FhirResource> {
     const grants = grantsOf(request, this.api, this.typesOfRead);
+    const delegate = type === 'RelatedPerson' && patientParam === undefined ? await this.delegate(request, reply, grants, id) : undefined;
+    if (delegate !== undefined) return delegate;
     const candidates = await this.readCandidates(request, type, id, patientParam, grants);
     // The launch patient is the one a refusal names; with several candidates, each one read gets a record of their own.
     request.audit.patientId = candidates[0];
@@ -134,6 +137,15 @@ export class FhirInteractions {
     }
     // Withheld, someone else's, or no such record: the same answer.
     throw notFound(type);
+  }
+
+  /** A delegate's own RelatedPerson (their `fhirUser`), for a token whose scopes reach RelatedPerson of the launch patient. */
+  private async delegate(request: FastifyRequest, reply: FastifyReply, grants: readonly Grant[], id: string): Promise<FhirResource | undefined> {
+    const launch = launchPatientOf(request, this.api);
+    if (launch === undefined || grantsFor(grants, 'RelatedPerson', 'read', contextsFor(request, this.api, launch)).length === 0) return undefined;
+    const resource = await delegateRelatedPerson(request, this.deps, this.api, id);
+    if (resource !== undefined) noteWithheld(request, reply, 0);
+    return resource;
   }
 
   private async readCandidates(request: FastifyRequest, type: FhirType, id: string, patientParam: string | undefined, grants: readonly Grant[]): Promise<string[]> {

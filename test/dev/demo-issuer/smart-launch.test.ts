@@ -87,6 +87,20 @@ describe('SMART standalone launch at the demo issuer', () => {
     expect((await fhirGet(body.access_token as string, `Observation?patient=${self.patient as string}`)).status).toBe(403);
   });
 
+  it("makes a delegate's fhirUser a RelatedPerson readable with that launch's token only", async () => {
+    const forLilla = await signedIn(MARTA, 'Lilla');
+    const fhirUser = decodeJwt(forLilla.id_token as string).fhirUser as string;
+    const read = await fhirGet(forLilla.access_token as string, fhirUser);
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({
+      resourceType: 'RelatedPerson', id: fhirUser.split('/')[1], patient: { reference: `Patient/${forLilla.patient as string}` },
+      relationship: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/v3-RoleCode', code: 'GUARD' }] }], name: [{ text: 'Märta Ström' }],
+    });
+    const forHerself = await signedIn(MARTA, 'Märta');
+    expect((await fhirGet(forHerself.access_token as string, fhirUser)).status).toBe(404);
+    expect((await fhirGet((await signedIn(TOLVAN)).access_token as string, fhirUser)).status).toBe(404);
+  });
+
   it('gives nothing for a posted Patient id that was not offered (Sara, protected)', async () => {
     const saraToken = await signedIn(SARA);
     const browser = new HttpBrowser();
