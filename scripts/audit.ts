@@ -1,21 +1,29 @@
 /**
- * Who accessed a patient's data, as a patient may ask under the law:
+ * Who accessed a patient's data, as a patient may ask under the law, and whether the trail is whole:
  *   npm run audit -- --patient <YYYYMMDDNNNC> --from <date> --to <date> [--json] [--schema <name>]
+ *   npm run audit -- --verify [--from-checkpoint <id> | --checkpoint <file>] [--json] [--schema <name>]
  * Reads the PostgreSQL trail when DATABASE_URL is set, else the embedded file in DATA_DIR, as the
- * service writes them. A date alone covers that whole day in Swedish local time. Exit code 2 for
- * bad arguments, 1 when the trail cannot be read.
+ * service writes them. A date alone covers that whole day in Swedish local time. --verify checks the
+ * hash chain (docs/operations.md#backups). Exit code 2 for bad arguments, 1 when the trail cannot be
+ * read, 3 when its chain is broken.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatAccessJson, formatAccessTable } from '../src/adapters/audit-query/access-report.js';
 import type { AuditQuery } from '../src/adapters/audit-query/audit-query.js';
+import type { Checkpoint } from '../src/adapters/audit-query/chain-check.js';
+import { formatChainJson, formatChainText, parseCheckpoint } from '../src/adapters/audit-query/chain-report.js';
+import { SQL_NAME } from '../src/adapters/audit-postgres/sql-names.js';
 import { FileAuditQuery } from '../src/adapters/audit-query/file-audit-query.js';
 import { PostgresAuditQuery } from '../src/adapters/audit-query/postgres-audit-query.js';
 import { parsePersonalIdentityNumber } from '../src/domain/identity/personal-identity-number.js';
 import { daysInMonth, wallClockToEpochMs, type WallClock } from '../src/domain/time/local-time.js';
 
 const ZONE = 'Europe/Stockholm';
-const USAGE = 'usage: npm run audit -- --patient <YYYYMMDDNNNC> --from <YYYY-MM-DD|ISO date-time> --to <YYYY-MM-DD|ISO date-time> [--json] [--schema <name>]';
+const USAGE = 'usage: npm run audit -- --patient <YYYYMMDDNNNC> --from <YYYY-MM-DD|ISO date-time> --to <YYYY-MM-DD|ISO date-time> [--json] [--schema <name>]\n'
+  + '       npm run audit -- --verify [--from-checkpoint <id> | --checkpoint <file>] [--json] [--schema <name>]';
+const CHAIN_BROKEN = 3;
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?(Z|[+-]\d{2}:\d{2})?)?$/;
 
 class UsageError extends Error {}
@@ -46,24 +54,51 @@ function instant(raw: string, option: string, endOfDay: boolean): Date {
   return new Date(wallClockToEpochMs({ year, month, day, hour, minute, second }, ZONE) + ms);
 }
 
-interface Arguments {
-  patientId: string;
-  from: Date;
-  to: Date;
+interface Common {
   json: boolean;
   schema: string;
+}
+type Arguments = Common & ({ verify: false; patientId: string; from: Date; to: Date } | { verify: true; checkpoint: Checkpoint | undefined });
+
+const OPTIONS = {
+  patient: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, json: { type: 'boolean' }, schema: { type: 'string' },
+  verify: { type: 'boolean' }, 'from-checkpoint': { type: 'string' }, checkpoint: { type: 'string' },
+} as const;
+
+/** --from-checkpoint <id> (that record trusted as stored) or --checkpoint <file> (its hash must still match). */
+function checkpointOf(fromId: string | undefined, file: string | undefined): Checkpoint | undefined {
+  if (fromId !== undefined && file !== undefined) throw new UsageError('--from-checkpoint and --checkpoint name the same thing: give one');
+  if (fromId !== undefined) {
+    if (!/^[1-9]\d{0,15}$/.test(fromId)) throw new UsageError('--from-checkpoint must be a record id (a line number for the file)');
+    return { id: Number(fromId) };
+  }
+  if (file === undefined) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`--checkpoint ${file} cannot be read: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const checkpoint = parseCheckpoint(text);
+  if (checkpoint === undefined) throw new UsageError(`--checkpoint ${file} holds no {"id": …, "hash": "…"} (nor the JSON of an earlier --verify --json)`);
+  return checkpoint;
 }
 
 function parseArguments(argv: string[]): Arguments {
   let values;
   try {
-    ({ values } = parseArgs({
-      args: argv, strict: true, allowPositionals: false,
-      options: { patient: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, json: { type: 'boolean' }, schema: { type: 'string' } },
-    }));
+    ({ values } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: OPTIONS }));
   } catch (err) {
     throw new UsageError(err instanceof Error ? err.message : String(err));
   }
+  const schema = values.schema ?? 'audit';
+  if (!SQL_NAME.test(schema)) throw new UsageError('--schema must be a lower-case SQL name such as audit');
+  const common = { json: values.json ?? false, schema };
+  if (values.verify === true) {
+    if (values.patient !== undefined || values.from !== undefined || values.to !== undefined) throw new UsageError('--verify checks the whole chain: it takes no --patient, --from or --to');
+    return { ...common, verify: true, checkpoint: checkpointOf(values['from-checkpoint'], values.checkpoint) };
+  }
+  if (values['from-checkpoint'] !== undefined || values.checkpoint !== undefined) throw new UsageError('--from-checkpoint and --checkpoint go with --verify');
   if (values.patient === undefined || values.from === undefined || values.to === undefined) {
     throw new UsageError('--patient, --from and --to are required');
   }
@@ -72,9 +107,21 @@ function parseArguments(argv: string[]): Arguments {
   const from = instant(values.from, 'from', false);
   const to = instant(values.to, 'to', true);
   if (from.getTime() > to.getTime()) throw new UsageError('--from must not be after --to');
-  const schema = values.schema ?? 'audit';
-  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new UsageError('--schema must be a lower-case SQL name such as audit');
-  return { patientId, from, to, json: values.json ?? false, schema };
+  return { ...common, verify: false, patientId, from, to };
+}
+
+/** Who accessed the patient's data (the table or JSON), or the chain check; the exit code. */
+async function run(query: AuditQuery, args: Arguments, source: string, unit: 'record' | 'line'): Promise<number> {
+  if (args.verify) {
+    const check = await query.chain(args.checkpoint);
+    const heading = { source, unit, from: args.checkpoint };
+    process.stdout.write(args.json ? formatChainJson(check, heading) : formatChainText(check, heading));
+    return check.broken === undefined ? 0 : CHAIN_BROKEN;
+  }
+  const records = await query.accessesTo(args.patientId, args.from, args.to);
+  const heading = { patientId: args.patientId, from: args.from, to: args.to, zone: ZONE, source };
+  process.stdout.write(args.json ? formatAccessJson(records, heading) : formatAccessTable(records, heading));
+  return 0;
 }
 
 const setting = (name: string): string | undefined => {
@@ -98,10 +145,7 @@ async function main(): Promise<number> {
     : new FileAuditQuery(file, (msg) => console.error(`audit: warning: ${msg}`));
   const source = databaseUrl !== undefined ? `PostgreSQL schema ${args.schema}` : `file ${file}`;
   try {
-    const records = await query.accessesTo(args.patientId, args.from, args.to);
-    const heading = { patientId: args.patientId, from: args.from, to: args.to, zone: ZONE, source };
-    process.stdout.write(args.json ? formatAccessJson(records, heading) : formatAccessTable(records, heading));
-    return 0;
+    return await run(query, args, source, databaseUrl !== undefined ? 'record' : 'line');
   } catch (err) {
     console.error(`audit: cannot read the audit trail (${source}): ${err instanceof Error ? err.message : String(err)}`);
     return 1;

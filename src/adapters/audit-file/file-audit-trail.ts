@@ -3,6 +3,8 @@ import { constants } from 'node:fs';
 import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { AuditRecord, AuditTrail } from '../../ports/audit-trail.port.js';
+import { ChainWalk } from '../audit-query/chain-check.js';
+import { GENESIS, lineLink } from './chain-check.js';
 import { repairTrailEnd } from './torn-tail.js';
 
 interface Pending {
@@ -27,7 +29,6 @@ export interface FileAuditTrailOptions {
   onWarning?: (msg: string) => void;
 }
 
-const GENESIS = '0'.repeat(64);
 // At 3,500 req/s one durable write per ~2 records cost ~55 µs of kernel time per request; waiting
 // 1 ms while busy lets a write carry several, for at most ~1 ms more before a busy request's answer.
 const DEFAULT_COMMIT_DELAY_MS = 1;
@@ -161,15 +162,12 @@ export class FileAuditTrail implements AuditTrail {
     this.handle = undefined;
   }
 
-  /** Recomputes the chain; returns the 1-based number of the first line that does not match, or 0. */
+  /** Recomputes the chain; returns the 1-based number of the first line that does not match, or 0 (checkFileChain over lines at hand). */
   static verifyChain(lines: readonly string[]): number {
-    let prev = GENESIS;
-    for (let i = 0; i < lines.length; i++) {
-      const { hash, ...rest } = JSON.parse(lines[i] ?? '') as { hash: string; prev: string };
-      const body = JSON.stringify(rest);
-      if (rest.prev !== prev || digestOf('sha256', body) !== hash) return i + 1;
-      prev = hash;
+    const walk = new ChainWalk('line', GENESIS);
+    for (const [i, line] of lines.entries()) {
+      if (walk.take(lineLink(line, i + 1)) !== undefined) break;
     }
-    return 0;
+    return walk.result().broken?.id ?? 0;
   }
 }

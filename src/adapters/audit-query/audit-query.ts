@@ -1,4 +1,5 @@
 import type { AuditRecord } from '../../ports/audit-trail.port.js';
+import type { ChainCheck, Checkpoint } from './chain-check.js';
 
 /**
  * Reading the audit trail back, for the question a patient may ask under the law: who accessed my
@@ -7,6 +8,8 @@ import type { AuditRecord } from '../../ports/audit-trail.port.js';
 export interface AuditQuery {
   /** Every record for `patientId` with `from <= time <= to`, oldest first. */
   accessesTo(patientId: string, from: Date, to: Date): Promise<AuditRecord[]>;
+  /** The hash chain checked from its first record, or from `from` (docs/operations.md#backups). */
+  chain(from?: Checkpoint): Promise<ChainCheck>;
   close(): Promise<void>;
 }
 

@@ -2,8 +2,10 @@ import { createReadStream } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { AuditRecord } from '../../ports/audit-trail.port.js';
+import { checkFileChain } from '../audit-file/chain-check.js';
 import { accessesIn, OUTCOME_WITHIN_MS } from './accesses.js';
 import { AuditTrailMissingError, type AuditQuery } from './audit-query.js';
+import type { ChainCheck, Checkpoint } from './chain-check.js';
 
 type Line = Partial<Record<keyof AuditRecord, unknown>>;
 
@@ -43,11 +45,7 @@ export class FileAuditQuery implements AuditQuery {
   constructor(private readonly file: string, private readonly onWarning: (msg: string) => void) {}
 
   async accessesTo(patientId: string, from: Date, to: Date): Promise<AuditRecord[]> {
-    try {
-      await access(this.file);
-    } catch {
-      throw new AuditTrailMissingError(`no audit trail at ${this.file}`);
-    }
+    await this.present();
     const found: AuditRecord[] = [];
     const until = to.getTime() + OUTCOME_WITHIN_MS;
     const lines = createInterface({ input: createReadStream(this.file, { encoding: 'utf8' }), crlfDelay: Infinity });
@@ -76,5 +74,18 @@ export class FileAuditQuery implements AuditQuery {
     return accessesIn(found, from, to);
   }
 
+  async chain(from?: Checkpoint): Promise<ChainCheck> {
+    await this.present();
+    return checkFileChain(this.file, from);
+  }
+
   async close(): Promise<void> {}
+
+  private async present(): Promise<void> {
+    try {
+      await access(this.file);
+    } catch {
+      throw new AuditTrailMissingError(`no audit trail at ${this.file}`);
+    }
+  }
 }

@@ -1,0 +1,65 @@
+import { hash as digestOf } from 'node:crypto';
+import { open, type FileHandle } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { ChainWalk, type ChainCheck, type ChainLink, type Checkpoint } from '../audit-query/chain-check.js';
+
+/** The `prev` of the first line, as in the PostgreSQL trail. */
+export const GENESIS = '0'.repeat(64);
+const NEWLINE = 0x0a;
+const CHUNK = 64 * 1024;
+
+/** Line `id` (1-based) of the trail as the chain walk takes it: its `prev`, its `hash`, and whether the rest of it hashes to that. */
+export function lineLink(text: string, id: number): ChainLink {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return { id, time: undefined, link: '', hash: '', own: false, unreadable: true };
+  const { hash, ...rest } = parsed as { hash?: unknown; prev?: unknown; time?: unknown };
+  return {
+    id, time: typeof rest.time === 'string' ? rest.time : undefined,
+    link: typeof rest.prev === 'string' ? rest.prev : '', hash: typeof hash === 'string' ? hash : '',
+    own: typeof hash === 'string' && digestOf('sha256', JSON.stringify(rest)) === hash,
+  };
+}
+
+/** Bytes up to and including the last newline: where the last whole line ends. */
+async function wholeLinesEnd(handle: FileHandle, size: number): Promise<number> {
+  const chunk = Buffer.alloc(CHUNK);
+  for (let end = size; end > 0;) {
+    const start = Math.max(0, end - CHUNK);
+    const { bytesRead } = await handle.read(chunk, 0, end - start, start);
+    const at = chunk.subarray(0, bytesRead).lastIndexOf(NEWLINE);
+    if (at >= 0) return start + at + 1;
+    end = start;
+  }
+  return 0;
+}
+
+/**
+ * The chain check of the file trail, streamed a line at a time so a trail of any size is checked in
+ * constant memory. A last line without its newline is still being written, or was torn by a crash
+ * (the service sets it aside at its next start): it is left unchecked and said so.
+ */
+export async function checkFileChain(file: string, from?: Checkpoint): Promise<ChainCheck> {
+  const handle = await open(file, 'r');
+  try {
+    const { size } = await handle.stat();
+    const end = await wholeLinesEnd(handle, size);
+    const walk = new ChainWalk('line', GENESIS, from);
+    if (end > 0) {
+      const lines = createInterface({ input: handle.createReadStream({ start: 0, end: end - 1, autoClose: false }), crlfDelay: Infinity });
+      let id = 0;
+      for await (const text of lines) {
+        id += 1;
+        if (walk.take(lineLink(text, id)) !== undefined) break;
+      }
+      lines.close();
+    }
+    return { ...walk.result(), ...(end < size ? { unfinishedTail: true } : {}) };
+  } finally {
+    await handle.close();
+  }
+}
