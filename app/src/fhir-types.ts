@@ -2,7 +2,8 @@
 export interface Coding { system?: string; code?: string; display?: string }
 export interface CodeableConcept { coding?: Coding[]; text?: string }
 export interface Reference { reference?: string; display?: string }
-export interface Quantity { value?: number; unit?: string; comparator?: string }
+/** `valueText`: the decimal's digits as the API wrote them (`4.0`, `5.10`), kept by the parse (decimals.ts). */
+export interface Quantity { value?: number; valueText?: string; unit?: string; comparator?: string }
 export interface HumanName { text?: string; family?: string; given?: string[]; use?: string }
 export interface Narrative { status?: string; div?: string }
 export interface ReferenceRange { low?: Quantity; high?: Quantity; text?: string }
@@ -54,7 +55,7 @@ export interface AuditEvent extends Resource {
   agent?: { type?: CodeableConcept; who?: { display?: string; identifier?: { value?: string } }; requestor?: boolean }[];
 }
 
-export interface Bundle extends Resource { type?: string; entry?: { resource?: Resource }[] }
+export interface Bundle extends Resource { type?: string; entry?: { resource?: Resource }[]; link?: { relation?: string; url?: string }[] }
 
 /** Resources by `Type/id`, for following the references of the included ones. */
 export class ById {

@@ -43,3 +43,8 @@ export function textOf(concept: CodeableConcept | undefined): string | undefined
 export function number(value: number, lang: Lang): string {
   return new Intl.NumberFormat(LOCALE[lang], { maximumFractionDigits: 20, useGrouping: false }).format(value);
 }
+
+/** A decimal's digits as written, with the decimal mark of the reader's language (Swedish writes `4,0`). */
+export function decimal(digits: string, lang: Lang): string {
+  return lang === 'sv' ? digits.replace('.', ',') : digits;
+}

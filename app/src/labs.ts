@@ -7,7 +7,7 @@ import type { Chart } from 'chart.js';
 import { describePlot, plot, type Point } from './chart.js';
 import { h, section, table, type Child } from './dom.js';
 import type { Observation } from './fhir-types.js';
-import { number, textOf, when } from './format.js';
+import { decimal, number, textOf, when } from './format.js';
 import { LABELS, type Lang } from './i18n.js';
 import { bandOf } from './reference-range.js';
 
@@ -33,7 +33,7 @@ export function groupByTest(observations: readonly Observation[]): LabTest[] {
 /** A value as written: a quantity with its comparator and unit, or the text. */
 export function valueText(o: Observation, lang: Lang): string {
   const q = o.valueQuantity;
-  if (q?.value !== undefined) return `${q.comparator ?? ''}${number(q.value, lang)}${q.unit === undefined ? '' : ` ${q.unit}`}`;
+  if (q?.value !== undefined) return `${q.comparator ?? ''}${q.valueText === undefined ? number(q.value, lang) : decimal(q.valueText, lang)}${q.unit === undefined ? '' : ` ${q.unit}`}`;
   return o.valueString ?? textOf(o.valueCodeableConcept) ?? '';
 }
 

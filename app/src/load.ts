@@ -4,6 +4,7 @@
  * included ones with them; one read failing leaves the others shown.
  */
 import type Client from 'fhirclient/lib/Client';
+import { parseKeepingDecimals } from './decimals.js';
 import type { Bundle, Patient, Resource } from './fhir-types.js';
 
 export type Settled<T> = { ok: true; value: T } | { ok: false; status?: number; message: string };
@@ -17,6 +18,22 @@ export interface PatientRecord {
   labs: Settled<Resource[]>;
   summary: Settled<Bundle>;
   accessLog: Settled<Resource[]>;
+}
+
+const MAX_PAGES = 100;
+
+/** Every match of a search, following `next` links as fhirclient does, each decimal's digits kept (decimals.ts). */
+export async function searchKeepingDecimals(client: Client, query: string): Promise<Resource[]> {
+  const out: Resource[] = [];
+  let url: string | undefined = new URL(query, `${client.state.serverUrl.replace(/\/$/, '')}/`).href;
+  for (let page = 0; url !== undefined && page < MAX_PAGES; page += 1) {
+    const response = await fetch(url, { headers: { accept: 'application/fhir+json', authorization: client.getAuthorizationHeader() ?? '' } });
+    if (!response.ok) throw Object.assign(new Error(`${response.status} ${response.statusText}`), { status: response.status });
+    const bundle = parseKeepingDecimals(await response.text()) as Bundle;
+    for (const entry of bundle.entry ?? []) if (entry.resource !== undefined) out.push(entry.resource);
+    url = bundle.link?.find((l) => l.relation === 'next')?.url;
+  }
+  return out;
 }
 
 const LABORATORY = 'http://terminology.hl7.org/CodeSystem/observation-category|laboratory';
@@ -39,7 +56,7 @@ export async function loadRecord(client: Client, patientId: string): Promise<Pat
     search(`Composition?patient=${id}&_include=Composition:entry&_include=Composition:author&_include:iterate=PractitionerRole:practitioner`),
     search(`MedicationRequest?patient=${id}&_include=MedicationRequest:medication`),
     search(`Condition?patient=${id}`),
-    search(`Observation?patient=${id}&category=${encodeURIComponent(LABORATORY)}`),
+    settle(searchKeepingDecimals(client, `Observation?patient=${id}&category=${encodeURIComponent(LABORATORY)}`)),
     settle(client.request<Bundle>(`Patient/${id}/$summary`)),
   ]);
   // Read last, so the log already names the reads just made: the service audits each before it answers.
