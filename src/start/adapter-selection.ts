@@ -33,6 +33,7 @@ import type { EhrRecords } from '../ports/ehr-records.port.js';
 import type { SubscriptionKeys } from '../ports/subscription-keys.port.js';
 import type { WriteCoordinator } from '../ports/write-coordinator.port.js';
 import { opened } from './listen-failure.js';
+import { auditFileOf } from './start-line.js';
 
 /**
  * Which adapter serves each port, decided by the settings of docs/contract.md#settings; each opened
@@ -231,8 +232,6 @@ async function traced(config: Config, ehr: EhrRecords & DelegationRegistry): Pro
   return { records: tracedEhr, registry: tracedEhr };
 }
 
-/** Where the embedded audit trail is kept when there is no DATABASE_URL. */
-const auditFileOf = (config: Config): string => path.join(config.dataDir, 'audit', 'audit-trail.jsonl');
 
 /** The patient's access log is read from the store the audit trail writes to (docs/contract.md#the-patients-access-log). */
 export async function selectAccessLogReader({ config, logger, life }: Selection): Promise<AccessLogReader> {

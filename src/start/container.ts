@@ -23,6 +23,7 @@ import { HttpsServing } from '../adapters/tls/https-serving.js';
 import { Lifecycle } from './lifecycle.js';
 import { fhirApiOf, fhirIdsOf, publicBaseUrlOf } from './fhir-api.js';
 import { smartLaunchContext } from './smart-launch.js';
+import { startLine } from './start-line.js';
 import type { FhirApi } from '../http/fhir/fhir-api.js';
 import { isLoopbackHost } from './transport-settings.js';
 import type { AccessLogReader } from '../ports/access-log.port.js';
@@ -126,6 +127,8 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
     },
   });
   const metricsApp = await buildMetricsApp({ metrics, logger });
+  const running = startLine(config);
+  logger.info(running.fields, running.message);
   return {
     app,
     metricsApp,

@@ -44,6 +44,28 @@ describe('issue 22 item 6: LOG_FORMAT', () => {
     expect(logLines.some((l) => (JSON.parse(l) as { msg?: string }).msg === 'patient data access service listening')).toBe(true);
   }, 70_000);
 
+  it('issue 38: one info line before the listening line says what runs, in the demo and in a real deployment, without a credential', async () => {
+    const lines = (stdout: string) => stdout.split('\n').filter(isJson).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const demo = lines((await runUntilListening({}, dataDir)).stdout);
+    const at = (all: Array<Record<string, unknown>>, start: string) => all.findIndex((l) => typeof l.msg === 'string' && l.msg.startsWith(start));
+    expect(demo.filter((l) => String(l.msg).startsWith('running: '))).toHaveLength(1);
+    expect(at(demo, 'running: ')).toBeLessThan(at(demo, 'patient data access service listening'));
+    expect(demo[at(demo, 'running: ')]).toMatchObject({
+      level: 30, ehr: `embedded, generated demo data in ${path.join(dataDir, 'demo-ehr')}`,
+      auditStore: `file ${path.join(dataDir, 'audit', 'audit-trail.jsonl')}`, rateLimitStore: 'in-process', fhirApi: 'on', mode: 'demo',
+    });
+    // Nothing listens at these: the service starts anyway, not ready (docs/operations.md#scaling-out).
+    const real = await runUntilListening({
+      AUTH_ISSUER: 'http://127.0.0.1:1/issuer', SUBSCRIPTION_KEYS: 'app:subscription-key-iiiiiiiiiiii', FHIR_API: 'off',
+      EHR_ADAPTER: 'xml-http', EHR_BASE_URL: 'http://127.0.0.1:1/ehr',
+      DATABASE_URL: 'postgres://pdas:db-secret@127.0.0.1:1/pdas?password=query-secret', REDIS_URL: 'redis://:redis-secret@127.0.0.1:1/0',
+    }, dataDir);
+    const running = lines(real.stdout).find((l) => String(l.msg).startsWith('running: '));
+    expect(running?.msg).toBe('running: EHR xml-http at http://127.0.0.1:1/ehr; audit trail in PostgreSQL postgres://127.0.0.1:1/pdas schema audit; '
+      + 'rate limits in Redis redis://127.0.0.1:1/0; FHIR API off; production mode');
+    expect(real.stdout + real.stderr).not.toMatch(/db-secret|query-secret|redis-secret/);
+  }, 140_000);
+
   it('anything else refuses to start, naming the allowed values', async () => {
     const { stdout, stderr, code } = await runUntilListening({ LOG_FORMAT: 'colour' }, dataDir);
     expect(code).toBe(1);

@@ -1,0 +1,49 @@
+import path from 'node:path';
+import { ConfigError, type Config } from './config.js';
+import { demoMode } from './demo-mode.js';
+import { shownUrl } from './shown-url.js';
+
+/** The schema the service writes its audit trail to (src/adapters/audit-postgres/postgres-audit-trail.ts). */
+const AUDIT_SCHEMA = 'audit';
+
+/** Where the embedded audit trail is kept when there is no DATABASE_URL. */
+export const auditFileOf = (config: Pick<Config, 'dataDir'>): string => path.join(config.dataDir, 'audit', 'audit-trail.jsonl');
+
+export interface StartLine {
+  message: string;
+  fields: {
+    ehr: string;
+    registry?: string;
+    auditStore: string;
+    rateLimitStore: string;
+    fhirApi: 'on' | 'off';
+    mode: 'demo' | 'production';
+  };
+}
+
+function ehrOf(config: Config): string {
+  if (config.ehrAdapter !== 'embedded') return `${config.ehrAdapter} at ${shownUrl(config.ehrBaseUrl ?? '')}`;
+  return `embedded, ${config.ehrDataDir === undefined ? `generated demo data in ${path.join(config.dataDir, 'demo-ehr')}` : `documents in ${config.ehrDataDir}`}`;
+}
+
+/**
+ * The one line at start that says what runs (docs/operations.md#log-format): the EHR and where, the
+ * audit store, the rate-limit store, the FHIR API, demo or production. Addresses are shown without
+ * user, password or query, so no credential a setting carries reaches the log.
+ */
+export function startLine(config: Config): StartLine {
+  const separate = config.delegationRegistry !== config.ehrAdapter || config.delegationRegistryUrl !== undefined;
+  const fields: StartLine['fields'] = {
+    ehr: ehrOf(config),
+    ...(separate ? { registry: `${config.delegationRegistry}${config.delegationRegistryUrl === undefined ? '' : ` at ${shownUrl(config.delegationRegistryUrl)}`}` } : {}),
+    auditStore: config.databaseUrl === undefined ? `file ${auditFileOf(config)}` : `PostgreSQL ${shownUrl(config.databaseUrl)} schema ${AUDIT_SCHEMA}`,
+    rateLimitStore: config.redisUrl === undefined ? 'in-process' : `Redis ${shownUrl(config.redisUrl)}`,
+    fhirApi: config.fhirApi ? 'on' : 'off',
+    mode: demoMode(config, (message) => new ConfigError(message)) ? 'demo' : 'production',
+  };
+  const registry = fields.registry === undefined ? '' : `; delegation registry ${fields.registry}`;
+  const limits = config.redisUrl === undefined ? fields.rateLimitStore : `in ${fields.rateLimitStore}`;
+  const message = `running: EHR ${fields.ehr}${registry}; audit trail in ${fields.auditStore}; rate limits ${limits}; `
+    + `FHIR API ${fields.fhirApi}; ${fields.mode === 'demo' ? 'DEMO mode' : 'production mode'}`;
+  return { message, fields };
+}
