@@ -1,0 +1,237 @@
+/**
+ * Issue 38 part 2: the Kubernetes manifests of deploy/ (docs/operations.md#kubernetes). The base and
+ * each overlay are rendered with `kubectl kustomize`, every object is validated against the
+ * Kubernetes schemas of the npm package kubernetes-models (the ExternalSecrets against the External
+ * Secrets Operator's CRD schemas, @kubernetes-models/external-secrets), with no field the schema does
+ * not define, and the rules of ./policy.ts hold. Without kubectl the file is skipped, except in CI.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPOSITORY_ROOT } from '../support/upstream-examples.js';
+import { validateObject } from './kubernetes-schemas.js';
+import { drainProblems, podSpecs, probeProblems, resourceProblems, secretProblems, securityProblems } from './policy.js';
+import { KUBECTL, KUBECTL_INSTALL, render, skipWithout, type K8sObject } from './tools.js';
+
+const FOLDERS = ['base', 'overlays/staging', 'overlays/production'];
+const OVERLAYS = FOLDERS.filter((f) => f.startsWith('overlays/'));
+
+const renders = new Map<string, K8sObject[]>();
+const rendered = (dir: string): K8sObject[] => {
+  const known = renders.get(dir);
+  if (known !== undefined) return known;
+  const objects = render(dir);
+  renders.set(dir, objects);
+  return objects;
+};
+const one = (objects: K8sObject[], kind: string, name?: string): K8sObject => {
+  const found = objects.filter((o) => o.kind === kind && (name === undefined || o.metadata.name === name));
+  expect(found.map((o) => o.metadata.name), `one ${kind}${name === undefined ? '' : ` ${name}`}`).toHaveLength(1);
+  return found[0] as K8sObject;
+};
+const settings = (objects: K8sObject[]): Record<string, string> => one(objects, 'ConfigMap').data as Record<string, string>;
+const clone = <T>(value: T): T => structuredClone(value);
+
+/** The settings docs/contract.md#settings lists: the first column of its table. */
+function documentedSettings(): Set<string> {
+  const contract = readFileSync(path.join(REPOSITORY_ROOT, 'docs/contract.md'), 'utf8');
+  const table = contract.slice(contract.indexOf('\n## Settings'));
+  const names = new Set<string>();
+  for (const line of table.split('\n').filter((l) => l.startsWith('| `'))) {
+    for (const m of (line.split('|')[1] ?? '').matchAll(/`([A-Z][A-Z0-9_]*)`/g)) names.add(m[1] as string);
+  }
+  return names;
+}
+
+describe.skipIf(skipWithout('kubectl', KUBECTL, KUBECTL_INSTALL))('issue 38 part 2: deploy/ rendered by kustomize', () => {
+  describe.each(FOLDERS)('deploy/%s', (dir) => {
+    it('renders every object the service needs', () => {
+      const kinds = rendered(dir).map((o) => o.kind);
+      expect(kinds).toEqual(expect.arrayContaining([
+        'ServiceAccount', 'ConfigMap', 'Deployment', 'Service', 'PodDisruptionBudget', 'HorizontalPodAutoscaler', 'NetworkPolicy', 'Job',
+      ]));
+    });
+
+    it('validates every object against its schema, with no field the schema does not define', async () => {
+      for (const object of rendered(dir)) {
+        const result = await validateObject(object);
+        expect(result, `${object.kind}/${object.metadata.name}`).toEqual({ errors: [], unknownFields: [] });
+      }
+    });
+
+    it('runs as non-root on a read-only root, without privileges or a service account token', () => {
+      expect(securityProblems(rendered(dir))).toEqual([]);
+    });
+
+    it('holds no secret: every secret-looking setting is a secretKeyRef or a file from a Secret', () => {
+      expect(secretProblems(rendered(dir))).toEqual([]);
+    });
+
+    it('probes /health/ready for readiness and /health/live for liveness and start-up', () => {
+      expect(probeProblems(rendered(dir))).toEqual([]);
+    });
+
+    it('requests and limits cpu and memory for every container', () => {
+      expect(resourceProblems(rendered(dir))).toEqual([]);
+    });
+
+    it('pauses before SIGTERM and gives the drain more time than SHUTDOWN_TIMEOUT_MS', () => {
+      const objects = rendered(dir);
+      expect(drainProblems(objects, Number(settings(objects).SHUTDOWN_TIMEOUT_MS ?? 10_000))).toEqual([]);
+    });
+  });
+
+  it('sets only settings docs/contract.md#settings lists, and no demo-only one', () => {
+    const documented = documentedSettings();
+    expect(documented.size).toBeGreaterThan(30);
+    for (const dir of FOLDERS) {
+      const keys = Object.keys(settings(rendered(dir)));
+      expect(keys.filter((k) => !documented.has(k)), dir).toEqual([]);
+      expect(keys, dir).toEqual(expect.arrayContaining(['AUTH_ISSUER', 'EHR_BASE_URL', 'PUBLIC_BASE_URL', 'LOG_FORMAT']));
+      expect(keys.filter((k) => ['DEMO_AUTH_PORT', 'EHR_DATA_DIR', 'ALLOW_PLAIN_HTTP'].includes(k)), dir).toEqual([]);
+    }
+  });
+
+  it('listens where the settings say, and the Service and NetworkPolicy use those ports by name', () => {
+    const objects = rendered('base');
+    const s = settings(objects);
+    const pod = podSpecs([one(objects, 'Deployment')])[0]?.pod;
+    const ports = Object.fromEntries((pod?.containers[0]?.ports ?? []).map((p) => [p.name, p.containerPort]));
+    expect(ports).toEqual({ api: Number(s.PORT), metrics: Number(s.METRICS_PORT) });
+    expect([s.HOST, s.METRICS_HOST]).toEqual(['0.0.0.0', '0.0.0.0']);
+    const service = one(objects, 'Service').spec as { type: string; ports: Array<{ name: string; targetPort: string }> };
+    expect(service.type).toBe('ClusterIP');
+    expect(service.ports.map((p) => [p.name, p.targetPort])).toEqual([['api', 'api'], ['metrics', 'metrics']]);
+  });
+
+  it('runs three replicas spread over zones and nodes, one at a time away, scaled on CPU', () => {
+    const objects = rendered('base');
+    const deployment = one(objects, 'Deployment');
+    const spec = deployment.spec as { replicas: number; selector: { matchLabels: Record<string, string> }; template: { spec: Record<string, unknown> } };
+    expect(spec.replicas).toBe(3);
+    const keys = (spec.template.spec.topologySpreadConstraints as Array<{ topologyKey: string }>).map((t) => t.topologyKey);
+    expect(keys).toEqual(['topology.kubernetes.io/zone', 'kubernetes.io/hostname']);
+    const pdb = one(objects, 'PodDisruptionBudget').spec as { maxUnavailable?: number; minAvailable?: number; selector: unknown };
+    expect(pdb.maxUnavailable === 1 || pdb.minAvailable === 2).toBe(true);
+    expect(pdb.selector).toEqual(spec.selector);
+    const hpa = one(objects, 'HorizontalPodAutoscaler');
+    expect(hpa.apiVersion).toBe('autoscaling/v2');
+    const hpaSpec = hpa.spec as { scaleTargetRef: { kind: string; name: string }; minReplicas: number; metrics: Array<{ resource?: { name: string } }> };
+    expect(hpaSpec.scaleTargetRef).toMatchObject({ kind: 'Deployment', name: deployment.metadata.name });
+    expect(hpaSpec.minReplicas).toBe(spec.replicas);
+    expect(hpaSpec.metrics.map((m) => m.resource?.name)).toEqual(['cpu']);
+    for (const selecting of [one(objects, 'Service').spec as { selector: unknown }]) expect(selecting.selector).toEqual(spec.selector.matchLabels);
+  });
+
+  it('keeps DATA_DIR and /tmp on emptyDir volumes, the only writable places', () => {
+    const pod = podSpecs([one(rendered('base'), 'Deployment')])[0]?.pod;
+    const container = pod?.containers[0];
+    const dataDir = container?.env?.find((e) => e.name === 'DATA_DIR')?.value;
+    const emptyDirs = new Set((pod?.volumes ?? []).filter((v) => 'emptyDir' in v).map((v) => v.name));
+    const writable = (container?.volumeMounts ?? []).filter((m) => emptyDirs.has(m.name)).map((m) => m.mountPath).sort();
+    expect(writable).toEqual([dataDir, '/tmp'].sort());
+  });
+
+  it('lets in only the ingress to the API port and monitoring to the metrics port; lets out only what is named', () => {
+    const objects = rendered('base');
+    const policy = one(objects, 'NetworkPolicy', 'patient-data-access').spec as {
+      podSelector: { matchLabels: unknown }; policyTypes: string[];
+      ingress: Array<{ from: Array<{ namespaceSelector?: { matchLabels: Record<string, string> } }>; ports: Array<{ port: string }> }>;
+      egress: Array<{ to: Array<Record<string, unknown>>; ports: Array<{ port: number }> }>;
+    };
+    expect(policy.podSelector.matchLabels).toEqual((one(objects, 'Deployment').spec as { selector: { matchLabels: unknown } }).selector.matchLabels);
+    expect(policy.policyTypes.sort()).toEqual(['Egress', 'Ingress']);
+    expect(policy.ingress.map((r) => [r.from.map((f) => f.namespaceSelector?.matchLabels['kubernetes.io/metadata.name']), r.ports.map((p) => p.port)]))
+      .toEqual([[['ingress-nginx'], ['api']], [['monitoring'], ['metrics']]]);
+    const egressPorts = policy.egress.map((r) => r.ports.map((p) => p.port));
+    // DNS, the EHR, PostgreSQL, Redis, the issuer: nothing else.
+    expect(egressPorts).toEqual([[53, 53], [443], [5432], [6379], [443]]);
+    for (const rule of policy.egress) expect(rule.to.length).toBeGreaterThan(0);
+  });
+
+  it('migrates with package.json\'s `migrate` script, as the database owner, from a Secret of its own', () => {
+    const objects = rendered('base');
+    const job = podSpecs([one(objects, 'Job')])[0]?.pod.containers[0];
+    const scripts = (JSON.parse(readFileSync(path.join(REPOSITORY_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    expect(scripts.migrate, 'package.json has a migrate script').toBeDefined();
+    expect((job as unknown as { command: string[] }).command.slice(0, 3)).toEqual(['npm', 'run', 'migrate']);
+    const ownerRef = job?.env?.find((e) => e.name === 'DATABASE_URL')?.valueFrom?.secretKeyRef;
+    const serviceRef = podSpecs([one(objects, 'Deployment')])[0]?.pod.containers[0]?.env?.find((e) => e.name === 'DATABASE_URL')?.valueFrom?.secretKeyRef;
+    expect(ownerRef?.name).toBeDefined();
+    expect(ownerRef?.name).not.toBe(serviceRef?.name);
+  });
+
+  describe.each(OVERLAYS)('deploy/%s', (dir) => {
+    /** Made by cert-manager or the region as kubernetes.io/tls Secrets (docs/operations.md#kubernetes), not by the ExternalSecrets. */
+    const TLS_SECRETS = new Set(['patient-data-access-tls', 'patient-data-access-ehr-tls']);
+
+    it('makes every secret the pods refer to with an ExternalSecret', () => {
+      const objects = rendered(dir);
+      const made = new Set(objects.filter((o) => o.kind === 'ExternalSecret').flatMap((o) => {
+        const spec = o.spec as { target: { name: string }; data: Array<{ secretKey: string }> };
+        return spec.data.map((d) => `${spec.target.name}/${d.secretKey}`);
+      }));
+      const needed = podSpecs(objects).flatMap(({ pod }) => [
+        ...pod.containers.flatMap((c) => (c.env ?? []).flatMap((e) => (e.valueFrom?.secretKeyRef ? [`${e.valueFrom.secretKeyRef.name}/${e.valueFrom.secretKeyRef.key}`] : []))),
+        ...(pod.volumes ?? []).flatMap((v) => {
+          const secret = v.secret as { secretName: string; items?: Array<{ key: string }> } | undefined;
+          if (secret === undefined || TLS_SECRETS.has(secret.secretName)) return [];
+          return (secret.items ?? []).map((i) => `${secret.secretName}/${i.key}`);
+        }),
+      ]);
+      expect(needed.length).toBeGreaterThan(4);
+      expect(needed.filter((n) => !made.has(n))).toEqual([]);
+    });
+
+    it('deploys a pinned image from a registry, in a namespace, at its own address', () => {
+      const objects = rendered(dir);
+      const images = podSpecs(objects).flatMap(({ pod }) => pod.containers.map((c) => (c as unknown as { image: string }).image));
+      for (const image of images) expect(image).toMatch(/^[a-z0-9.-]+\.[a-z]+\/[a-z0-9/._-]*patient-data-access(:(?!latest$)[\w.-]+|@sha256:[0-9a-f]{64})$/);
+      for (const o of objects) expect(o.metadata.namespace, `${o.kind}/${o.metadata.name}`).toMatch(/^patient-data-access/);
+      expect(settings(objects).PUBLIC_BASE_URL).not.toBe(settings(rendered('base')).PUBLIC_BASE_URL);
+    });
+  });
+
+  describe('the checks find what they are for', () => {
+    const deployment = (): K8sObject => clone(one(rendered('base'), 'Deployment'));
+    const container = (d: K8sObject): Record<string, unknown> & { env: Array<Record<string, unknown>> } =>
+      (d.spec as { template: { spec: { containers: Array<Record<string, unknown> & { env: Array<Record<string, unknown>> }> } } }).template.spec.containers[0] as never;
+
+    it('a misspelt field and a wrong type', async () => {
+      const d = deployment();
+      const c = container(d);
+      (c.readinessProbe as Record<string, unknown>).periodSecond = 5;
+      (c.securityContext as Record<string, unknown>).readOnlyRootFileSystem = true;
+      (d.spec as Record<string, unknown>).replicas = 'three';
+      const result = await validateObject(d);
+      expect(result.unknownFields).toEqual([
+        '.spec.template.spec.containers[0].readinessProbe.periodSecond',
+        '.spec.template.spec.containers[0].securityContext.readOnlyRootFileSystem',
+      ]);
+      expect(result.errors.join()).toMatch(/replicas must be integer/);
+    });
+
+    it('a literal secret, a secret file outside a Secret, a writable root, a wrong probe path, no limits', () => {
+      const d = deployment();
+      const c = container(d);
+      c.env.push({ name: 'DATABASE_URL', value: 'postgres://u:p@db/pdas' }, { name: 'SUBSCRIPTION_KEYS_FILE', value: '/var/lib/pdas/keys' });
+      (c.securityContext as Record<string, unknown>).readOnlyRootFilesystem = false;
+      (c.readinessProbe as { httpGet: { path: string } }).httpGet.path = '/health/live';
+      delete (c.resources as { limits?: unknown }).limits;
+      expect(secretProblems([d])).toEqual([
+        'Deployment/patient-data-access container patient-data-access env DATABASE_URL: a literal value',
+        'Deployment/patient-data-access container patient-data-access env SUBSCRIPTION_KEYS_FILE: not a file in a volume mounted from a Secret',
+      ]);
+      expect(securityProblems([d])).toEqual(['Deployment/patient-data-access container patient-data-access: readOnlyRootFilesystem is not true']);
+      expect(probeProblems([d])).toEqual(['Deployment/patient-data-access container patient-data-access: readinessProbe is not an httpGet of /health/ready']);
+      expect(resourceProblems([d])).toHaveLength(2);
+      expect(secretProblems([{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' }, data: { REDIS_URL: 'redis://:p@r' } }])).toHaveLength(1);
+    });
+
+    it('a grace period shorter than the pause and the drain', () => {
+      const d = deployment();
+      (d.spec as { template: { spec: { terminationGracePeriodSeconds: number } } }).template.spec.terminationGracePeriodSeconds = 20;
+      expect(drainProblems([d], 10_000)).toHaveLength(1);
+    });
+  });
+});
