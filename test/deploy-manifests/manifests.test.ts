@@ -5,9 +5,11 @@
  * Secrets Operator's CRD schemas, @kubernetes-models/external-secrets), with no field the schema does
  * not define, and the rules of ./policy.ts hold. Without kubectl the file is skipped, except in CI.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/start/config.js';
 import { REPOSITORY_ROOT } from '../support/upstream-examples.js';
 import { validateObject } from './kubernetes-schemas.js';
 import { drainProblems, podSpecs, probeProblems, resourceProblems, secretProblems, securityProblems } from './policy.js';
@@ -89,6 +91,31 @@ describe.skipIf(skipWithout('kubectl', KUBECTL, KUBECTL_INSTALL))('issue 38 part
       expect(keys.filter((k) => !documented.has(k)), dir).toEqual([]);
       expect(keys, dir).toEqual(expect.arrayContaining(['AUTH_ISSUER', 'EHR_BASE_URL', 'PUBLIC_BASE_URL', 'LOG_FORMAT']));
       expect(keys.filter((k) => ['DEMO_AUTH_PORT', 'EHR_DATA_DIR', 'ALLOW_PLAIN_HTTP'].includes(k)), dir).toEqual([]);
+    }
+  });
+
+  it('is a configuration the service accepts: the settings, the env, stand-ins for the Secrets', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'pdas-manifest-config-'));
+    try {
+      for (const folder of FOLDERS) {
+        const objects = rendered(folder);
+        const container = podSpecs([one(objects, 'Deployment')])[0]?.pod.containers[0];
+        const env: Record<string, string> = { ...settings(objects) };
+        for (const e of container?.env ?? []) {
+          if (e.valueFrom?.secretKeyRef !== undefined) env[e.name] = e.name.endsWith('_URL') ? `${e.name === 'REDIS_URL' ? 'redis' : 'postgres'}://stand-in.invalid/x` : 's'.repeat(40);
+          else if (e.name.endsWith('_FILE')) {
+            // A file mounted from a Secret: a stand-in with what the service reads from it.
+            const file = path.join(dir, e.name);
+            writeFileSync(file, e.name === 'SUBSCRIPTION_KEYS_FILE' ? 'check-in-kiosk:0123456789abcdef0123\n' : 'stand-in');
+            env[e.name] = file;
+          } else if (e.value !== undefined) env[e.name] = e.name === 'DATA_DIR' ? dir : e.value;
+        }
+        const config = loadConfig(env);
+        expect([config.host, config.port, config.metricsHost, config.metricsPort], folder).toEqual(['0.0.0.0', 8080, '0.0.0.0', 9464]);
+        expect([config.tls?.certFile, config.ehrTls?.keyFile, config.authIssuer === undefined], folder).toEqual([env.TLS_CERT_FILE, env.EHR_TLS_KEY_FILE, false]);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
