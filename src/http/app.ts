@@ -15,6 +15,7 @@ import { errorHandler } from './error-handler.js';
 import type { RequestMetrics } from '../ports/metrics.port.js';
 import { apiProtection } from './plugins/api-protection.js';
 import { audit } from './plugins/audit.js';
+import type { DemoCredentials } from './demo-refusals.js';
 import { credentials } from './plugins/credentials.js';
 import { metricsPlugin } from './plugins/metrics.js';
 import type { OAuthDocumentation } from './openapi/security.js';
@@ -54,6 +55,8 @@ export interface AppDependencies extends RouteDependencies {
   oauth?: OAuthDocumentation;
   /** Demo mode only: the demo subscription key, filled in on the /docs page. Never set with configured keys. */
   docsDemoKey?: string;
+  /** Demo mode only: where the demo's credentials are, which a 401 names (src/http/demo-refusals.ts). */
+  demoCredentials?: DemoCredentials;
   /** TLS_CERT_FILE / TLS_KEY_FILE: the servers fastify creates are HTTPS; plain HTTP when absent. */
   https?: HttpsServers;
   /** Where the built patient app is (demo mode, FHIR API on); the repository's dist/app when absent. */
@@ -147,7 +150,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       maxEventLoopDelayMs: deps.config.pressureMaxEventLoopDelayMs ?? 1000,
       maxHeapUsedBytes: (deps.config.pressureMaxHeapUsedMb ?? 2048) * 1024 * 1024,
     });
-    await api.register(credentials, { subscriptionKeys: deps.subscriptionKeys, tokenVerifier: deps.tokenVerifier });
+    await api.register(credentials, {
+      subscriptionKeys: deps.subscriptionKeys, tokenVerifier: deps.tokenVerifier, ...(deps.demoCredentials === undefined ? {} : { demo: deps.demoCredentials }),
+    });
     await api.register(rateLimitPerSubscription, {
       max: deps.config.rateLimitMax, windowMs: deps.config.rateLimitWindowMs, sharedStore: deps.rateLimitStore,
       noKeyMax: deps.config.rateLimitNoKeyMax ?? deps.config.rateLimitMax,

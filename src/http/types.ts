@@ -32,7 +32,7 @@ declare module 'fastify' {
   interface FastifyRequest {
     subscription: string | undefined;
     token: VerifiedToken | undefined;
-    /** Why the token of a request with a valid key did not verify; thrown once the rate limit has counted the request. */
+    /** Why the request's credentials were refused (its key, or the token beside a valid key); thrown once the rate limit has counted the request. */
     tokenRefusal: unknown;
     audit: AuditContext;
     /** Whose rate budget a verified request spends: `sub:<subscription>`, or on /fhir without a key `client:<client_id>`. */

@@ -18,6 +18,7 @@ import { StaticSubscriptionKeys } from '../adapters/subscription-keys/static-sub
 import { InProcessCoordinator } from '../adapters/write-coordination/in-process-coordinator.js';
 import { ConfigError, type Config } from './config.js';
 import { demoMode } from './demo-mode.js';
+import type { DemoCredentials } from '../http/demo-refusals.js';
 import type { OAuthDocumentation } from '../http/openapi/security.js';
 import { readEhrTls } from './transport-settings.js';
 import { watchEhrTls } from '../adapters/ehr-http/tls-rotation.js';
@@ -52,6 +53,9 @@ export interface Selection {
   oauth?: OAuthDocumentation;
   /** Set by selectSubscriptionKeys in demo mode only: the demo key the /docs page fills in. */
   docsDemoKey?: string;
+  /** Set in demo mode only: the files in DATA_DIR holding the demo key and the demo issuer's clients. */
+  demoKeyFile?: string;
+  demoClientsFile?: string;
   /** With the FHIR API on: what the demo issuer's SMART launch asks of the service. */
   smartLaunch?: SmartLaunchContext;
 }
@@ -89,8 +93,16 @@ async function startDemoIssuer(selection: Selection): Promise<{ issuer: string; 
     docsRedirectUri: docsRedirectUri(config), ...(selection.smartLaunch === undefined ? {} : { smart: selection.smartLaunch }),
   }), { portSetting: 'DEMO_AUTH_PORT', port: config.demoAuthPort, hostSetting: 'the demo issuer host', host: '127.0.0.1' });
   life.onClose(() => demo.close());
-  life.notices.push(`demo authorization server: ${demo.issuer} (clients and secrets in ${path.join(config.dataDir, 'demo-auth.json')})`);
+  selection.demoClientsFile = path.join(config.dataDir, 'demo-auth.json');
+  life.notices.push(`demo authorization server: ${demo.issuer} (clients and secrets in ${selection.demoClientsFile})`);
   return { issuer: demo.issuer, clientIds: demo.clientIds };
+}
+
+/** Demo mode only, once its key and issuer are made: where a refused caller finds the demo's credentials (src/http/demo-refusals.ts). */
+export function demoCredentialsOf(selection: Selection): DemoCredentials | undefined {
+  const { demoKeyFile, demoClientsFile, oauth } = selection;
+  if (demoKeyFile === undefined || demoClientsFile === undefined || oauth?.kind !== 'demo') return undefined;
+  return { keyFile: demoKeyFile, issuer: oauth.issuer, clientsFile: demoClientsFile };
 }
 
 /** The demo authorization server starts only in demo mode; either way tokens are verified the same way. */
@@ -118,7 +130,8 @@ export async function selectSubscriptionKeys(selection: Selection): Promise<Subs
   // loadConfig refuses this already; a demo key beside a real issuer must never exist, however the config was made.
   if (!isDemo(config)) throw new Error('AUTH_ISSUER is set without SUBSCRIPTION_KEYS or SUBSCRIPTION_KEYS_FILE');
   const { DEMO_KEY_FILE, demoSubscriptionKeys } = await import('../dev/demo-keys/demo-subscription-key.js');
-  life.notices.push(`demo subscription key: in ${path.join(config.dataDir, DEMO_KEY_FILE)}`);
+  selection.demoKeyFile = path.join(config.dataDir, DEMO_KEY_FILE);
+  life.notices.push(`demo subscription key: in ${selection.demoKeyFile}`);
   const keys = await demoSubscriptionKeys(config.dataDir);
   selection.docsDemoKey = [...keys.values()][0];
   return new StaticSubscriptionKeys(keys);

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { container as rootContainer } from 'tsyringe';
 import {
-  selectAccessLogReader, selectAuditTrail, selectEhr, selectRedis, selectSubscriptionKeys, selectTokenVerifier, selectWriteCoordinator, type Selection,
+  demoCredentialsOf, selectAccessLogReader, selectAuditTrail, selectEhr, selectRedis, selectSubscriptionKeys, selectTokenVerifier, selectWriteCoordinator, type Selection,
 } from './adapter-selection.js';
 import { SystemClock } from '../adapters/clock/system-clock.js';
 import { PrometheusMetrics } from '../adapters/metrics/prometheus-metrics.js';
@@ -105,6 +105,7 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
   const fhir = await fhirApiOf(config, fhirIds, config.port, selection.oauth?.issuer, logger);
   if (fhir !== undefined) made.fhir = fhir;
   const registryPing = ehr.registryPing;
+  const demoCredentials = demoCredentialsOf(selection);
   const app = await buildApp({
     config, clock, logger, metrics, zone: config.ehrTimezone, ...(https ? { https } : {}),
     ehr: c.resolve(TOKENS.EhrRecords),
@@ -120,6 +121,7 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
     ...(selection.oauth ? { oauth: selection.oauth } : {}),
     ...(fhir === undefined ? {} : { fhir }),
     ...(selection.docsDemoKey === undefined ? {} : { docsDemoKey: selection.docsDemoKey }),
+    ...(demoCredentials === undefined ? {} : { demoCredentials }),
     ...(redis ? { rateLimitStore: countingRedisStore(redis.client, DEFAULT_RATE_LIMIT_NAMESPACE, redis.health.recordSkippedCheck) } : {}),
     readinessChecks: {
       ...(redis ? { redis: () => metrics.observeCheck('redis', () => redis.health.ping()) } : {}),

@@ -4,6 +4,7 @@ import { isOperationName, OPERATIONS } from '../../domain/operations/table.js';
 import type { AccessTokenVerifier } from '../../ports/access-token-verifier.port.js';
 import type { SubscriptionKeys } from '../../ports/subscription-keys.port.js';
 import { ApiError, MESSAGES } from '../api-error.js';
+import { keyRefusal, noTokenRefusal, type DemoCredentials } from '../demo-refusals.js';
 import { invalidTokenHeaders, NO_TOKEN_HEADERS } from '../error-mapping.js';
 import { operationOf } from '../operation-of.js';
 import { presentedSubscriptionKey, SUBSCRIPTION_KEY_PARAMETER } from '../subscription-key.js';
@@ -20,7 +21,7 @@ const BEARER = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i;
  * wait for preParsing, after the rate limit, so a flood of them is throttled too. Deny by default:
  * a route without an operation cannot be reached with any token.
  */
-export const credentials = fp(async (app: FastifyInstance, opts: { subscriptionKeys: SubscriptionKeys; tokenVerifier: AccessTokenVerifier }) => {
+export const credentials = fp(async (app: FastifyInstance, opts: { subscriptionKeys: SubscriptionKeys; tokenVerifier: AccessTokenVerifier; demo?: DemoCredentials }) => {
   app.decorateRequest('subscription', undefined);
   app.decorateRequest('token', undefined);
   app.decorateRequest('tokenRefusal', undefined);
@@ -41,14 +42,15 @@ export const credentials = fp(async (app: FastifyInstance, opts: { subscriptionK
     // one sent (a bad, repeated or conflicting one too) must be valid, refused in preParsing.
     const keyless = config?.fhir === true && !keySent;
     if (subscription === undefined && !keyless) {
-      if (config?.fhir === true) request.tokenRefusal = new ApiError(401, MESSAGES.badSubscriptionKey);
+      // The key's refusal, thrown in preParsing before anything of the token.
+      request.tokenRefusal = keyRefusal(opts.demo, keySent);
       return;
     }
     const authorization = request.headers.authorization ?? '';
     const match = BEARER.exec(authorization);
     if (!match?.[1]) {
       // No Authorization at all gets the bare challenge (RFC 6750 §3.1); a malformed one says so.
-      request.tokenRefusal = new ApiError(401, MESSAGES.invalidToken, authorization === '' ? NO_TOKEN_HEADERS : invalidTokenHeaders('form'));
+      request.tokenRefusal = authorization === '' ? noTokenRefusal(opts.demo) : new ApiError(401, MESSAGES.invalidToken, invalidTokenHeaders('form'));
       return;
     }
     try {
@@ -70,7 +72,7 @@ export const credentials = fp(async (app: FastifyInstance, opts: { subscriptionK
       fhirCredentials(request);
       return;
     }
-    if (request.subscription === undefined) throw new ApiError(401, MESSAGES.badSubscriptionKey);
+    if (request.subscription === undefined) throw request.tokenRefusal ?? new ApiError(401, MESSAGES.badSubscriptionKey);
     const token = request.token;
     if (token === undefined) throw request.tokenRefusal;
     const operation = operationOf(request);
