@@ -133,6 +133,8 @@ function fromEhr(err: EhrError): HttpFailure {
         status: 503, message: 'The EHR is unavailable. Try again later.',
         headers: { 'retry-after': String(err.retryAfterSeconds ?? 5) }, fault: true,
       };
+    case 'unreachable':
+      return { status: 502, message: 'The EHR could not be reached.', headers: {}, fault: true };
     case 'bad-response':
       return { status: 502, message: 'The EHR answered with an error or malformed data.', headers: {}, fault: true };
   }

@@ -142,3 +142,22 @@ describe('the circuit breaker as the caller sees it', () => {
     expect(t.events.map((e) => e.type)).toEqual(expect.arrayContaining(['breaker-open', 'breaker-closed']));
   });
 });
+
+describe('issue 38: an EHR that takes no connection is one that could not be reached, not one that answered', () => {
+  let t: RemoteTestApp;
+  beforeAll(async () => {
+    t = await startRemoteTestApp({ now: NOW, timeoutMs: DEADLINE });
+  });
+  afterAll(() => t.close());
+
+  it('a refused connection -> 502 "The EHR could not be reached." on both error shapes', async () => {
+    const token = await t.personToken(ADULT);
+    await t.sim.close();
+    for (const route of ROUTES) {
+      const res = await t.call({ method: 'GET', url: route.url, token });
+      expect([route.url, res.statusCode]).toEqual([route.url, 502]);
+      const json = JSON.parse(res.body) as Record<string, unknown>;
+      expect(route.shape === 1 ? json : json.error).toEqual(route.shape === 1 ? { statusCode: 502, message: 'The EHR could not be reached.' } : 'The EHR could not be reached.');
+    }
+  });
+});

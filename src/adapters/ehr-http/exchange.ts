@@ -52,6 +52,8 @@ export interface ExchangeSettings {
   onRetry: () => void;
   /** A TLS error a connection to the EHR received since then (ehr-connector.ts); undici reports some only as a lost connection. */
   tlsErrorSince?: (since: number) => unknown;
+  /** Whether a connection to the EHR has been waiting for half the deadline or more (ehr-connector.ts): it is not taking connections. */
+  stuckConnecting?: () => boolean;
 }
 
 // The connection went away before a whole answer arrived: the request may be sent again if it is a read.
@@ -60,7 +62,10 @@ const CONNECTION_LOST = new Set([
   // The connection closed before the promised Content-Length arrived: a body cut off mid-way.
   'UND_ERR_RES_CONTENT_LENGTH_MISMATCH', 'PDAS_BODY_LENGTH_MISMATCH',
 ]);
-const TIMED_OUT = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
+const TIMED_OUT = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
+// No connection to the EHR could be made, so it never saw the request: refused, its name not found, no
+// route to it, or no answer to connecting. A read is still sent once more: the EHR may be restarting.
+const NOT_REACHED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'UND_ERR_CONNECT_TIMEOUT']);
 
 const codeOf = (err: unknown): string | undefined => {
   const code = (err as { code?: unknown } | null)?.code;
@@ -82,6 +87,17 @@ export function isContentType(value: string | undefined, types: readonly string[
 }
 
 const refused = (reason: string): EhrError => new EhrError('bad-response', reason);
+const notReached = (code: string): EhrError => new EhrError('unreachable', `EHR could not be reached (${code})`);
+
+/**
+ * The deadline passed while a connection to the EHR had been waiting for half of it or more: the EHR
+ * is not taking connections, which the caller is told as such rather than as a slow answer.
+ */
+export class NoConnectionInTimeError extends EhrError {
+  constructor() {
+    super('unreachable', 'EHR could not be reached: no connection within the deadline');
+  }
+}
 /** The call's deadline (EHR_TIMEOUT_MS, or what was left of it) passed before a whole answer came. */
 export const deadlinePassed = (): EhrError => new EhrError('timeout', 'EHR did not answer within the deadline');
 /** The answer came, but this service will not read it: a fault of this answer alone. */
@@ -130,27 +146,43 @@ async function once(pool: Dispatcher, request: UpstreamRequest, signal: AbortSig
   return { status: response.statusCode, headers: response.headers, body: await readBody(response, limit, settings.media) };
 }
 
-/** Sends `request`, retrying a read once after a lost connection. Throws EhrError `timeout` or `bad-response`. */
+/**
+ * `work`, or its rejection with `reason()` as soon as `signal` aborts, whatever `work` is waiting for:
+ * undici answers the abort of a request still waiting for its connection only once that attempt ends.
+ */
+export function untilAborted<T>(work: Promise<T>, signal: AbortSignal, reason: () => unknown): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(reason());
+    if (signal.aborted) onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/** Sends `request`, retrying a read once after a lost connection. Throws EhrError `timeout`, `unreachable` or `bad-response`. */
 export async function exchange(pool: Dispatcher, request: UpstreamRequest, settings: ExchangeSettings): Promise<UpstreamAnswer> {
   const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(new Error('EHR deadline passed')), settings.timeoutMs);
+  // Asked as the deadline passes: the attempt ends, and is forgotten, only later.
+  let connecting = false;
+  const timer = setTimeout(() => {
+    connecting = settings.stuckConnecting?.() ?? false;
+    deadline.abort(new Error('EHR deadline passed'));
+  }, settings.timeoutMs);
   const started = Date.now();
   try {
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return await once(pool, request, deadline.signal, settings);
+        return await untilAborted(once(pool, request, deadline.signal, settings), deadline.signal, () => deadline.signal.reason);
       } catch (err) {
-        if (deadline.signal.aborted || TIMED_OUT.has(codeOf(err) ?? '')) {
-          throw deadlinePassed();
-        }
+        const code = codeOf(err) ?? '';
+        if (deadline.signal.aborted || TIMED_OUT.has(code)) throw connecting ? new NoConnectionInTimeError() : deadlinePassed();
         if (err instanceof EhrError) throw err;
-        const code = codeOf(err);
         if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') throw unreadable('EHR answer is larger than the limit');
         // A certificate problem does not go away by sending again; it is told as what to check.
         const tls = tlsFailureReason(err) ?? tlsFailureReason(settings.tlsErrorSince?.(started));
         if (tls !== undefined) throw refused(tls);
-        if (!CONNECTION_LOST.has(code ?? '')) throw refused('EHR exchange failed');
-        if (!request.retryOnConnectionLoss || attempt > 1) throw refused('EHR connection lost');
+        if (!CONNECTION_LOST.has(code) && !NOT_REACHED.has(code)) throw refused('EHR exchange failed');
+        if (!request.retryOnConnectionLoss || attempt > 1) throw NOT_REACHED.has(code) ? notReached(code) : refused('EHR connection lost');
         settings.onRetry();
       }
     }

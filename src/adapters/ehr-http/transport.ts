@@ -11,7 +11,7 @@ import { Pool } from '../http-client/undici-parts.js';
 import { AnswerFaultError } from './answer-fault.js';
 import { CircuitBreaker, CircuitOpenError, type BreakerChange } from './circuit-breaker.js';
 import { EhrConnector } from './ehr-connector.js';
-import { exchange, type MediaType, type UpstreamAnswer, type UpstreamRequest } from './exchange.js';
+import { exchange, NoConnectionInTimeError, type MediaType, type UpstreamAnswer, type UpstreamRequest } from './exchange.js';
 
 const MIB = 1024 * 1024;
 
@@ -99,7 +99,7 @@ export class EhrHttpTransport {
     // it says nothing sure about the EHR: counting it would let a queue of our own open the breaker.
     const shortened = request.timeoutMs !== undefined && request.timeoutMs < this.options.timeoutMs;
     const counts = (err: unknown): boolean | undefined =>
-      shortened && err instanceof EhrError && err.failure === 'timeout' ? undefined : isInfrastructureFailure(err);
+      shortened && (err instanceof NoConnectionInTimeError || (err instanceof EhrError && err.failure === 'timeout')) ? undefined : isInfrastructureFailure(err);
     try {
       return await this.breaker.run(async () => {
         const answer = await exchange(this.pool, { ...request, path: this.prefix + request.path }, {
@@ -108,6 +108,7 @@ export class EhrHttpTransport {
           bodyLimit: (status) => bodyLimit(status, this.maxBodyBytes),
           onRetry: () => this.emit({ type: 'retry', detail: `${request.method} after a lost connection` }),
           tlsErrorSince: (since) => this.connector.since(since),
+          stuckConnecting: () => this.stuckConnecting(),
         });
         return interpret(answer);
       }, counts);
@@ -117,6 +118,12 @@ export class EhrHttpTransport {
       }
       throw err;
     }
+  }
+
+  /** Whether a connection to the EHR has been waiting for half of EHR_TIMEOUT_MS or more: the EHR is not taking connections. */
+  stuckConnecting(): boolean {
+    const since = this.connector.connectingSince();
+    return since !== undefined && Date.now() - since >= this.options.timeoutMs / 2;
   }
 
   /**

@@ -87,4 +87,11 @@ describe('faults of the FHIR server through the HTTP API', () => {
     proxy.hook = undefined;
     expect(t.events).toContainEqual({ type: 'refusal', status: 401, issues: 'error/processing' });
   });
+
+  it('issue 38: a server that refuses the connection could not be reached; it did not answer with an error (the last case: the proxy stops)', async () => {
+    await (t.proxy as FhirProxy).close();
+    const res = await t.call({ method: 'GET', url: NOTES, token });
+    expect(res.statusCode).toBe(502);
+    expect(JSON.parse(res.body)).toEqual({ statusCode: 502, message: 'The EHR could not be reached.' });
+  });
 });

@@ -1,5 +1,6 @@
 import { readDocument } from '../../support/document-reads.js';
 import { readFile } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { mapDocument } from '../../../src/adapters/ehr-xml/index.js';
@@ -205,13 +206,31 @@ describe('XmlHttpEhr against the simulator: every upstream fault', () => {
     await expectFailure(() => readDocument(ehr, 'contacts', ADULT, {}), 'bad-response');
   });
 
-  it('answers a refused connection as a bad response after one retry, inside the deadline', async () => {
+  it('issue 38: answers a refused connection as an EHR that could not be reached, after one retry, inside the deadline', async () => {
     const gone = await startSimulatedEhr();
     const url = gone.sim.url;
     await gone.close();
     const lost = t.adapter({ baseUrl: url, timeoutMs: DEADLINE });
-    await expectFailure(() => readDocument(lost, 'contacts', ADULT, {}), 'bad-response');
+    const error = await expectFailure(() => readDocument(lost, 'contacts', ADULT, {}), 'unreachable');
+    expect(error.message).toBe('EHR could not be reached (ECONNREFUSED)');
     expect(t.events.filter((e) => e.type === 'retry')).toHaveLength(1);
+    // A write is never sent twice, and is told the same.
+    await expectFailure(() => lost.registerArrival(ADULT, '00261121101'), 'unreachable');
+  });
+
+  it('issue 38: a host name that does not resolve, and a connection that never completes, could not be reached either', async () => {
+    const nowhere = t.adapter({ baseUrl: 'http://ehr.invalid:8090', timeoutMs: DEADLINE });
+    expect((await expectFailure(() => readDocument(nowhere, 'contacts', ADULT, {}), 'unreachable')).message).toMatch(/^EHR could not be reached \((ENOTFOUND|EAI_AGAIN)\)$/);
+    // Takes the TCP connection and never answers the TLS handshake: no connection is made within the deadline.
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const handshake = t.adapter({ baseUrl: `https://127.0.0.1:${(silent.address() as AddressInfo).port}`, timeoutMs: DEADLINE });
+      const error = await expectFailure(() => readDocument(handshake, 'contacts', ADULT, {}), 'unreachable');
+      expect(error.message).toBe('EHR could not be reached: no connection within the deadline');
+    } finally {
+      silent.close();
+    }
   });
 
   it('never sends a crafted id to the EHR', async () => {

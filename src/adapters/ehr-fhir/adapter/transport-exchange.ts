@@ -5,7 +5,7 @@
  * EHR; what the other statuses mean (a refusal, a conflict of a write) is the client's to decide.
  */
 import { EhrError } from '../../../domain/ehr-error.js';
-import { isContentType, type MediaType } from '../../ehr-http/exchange.js';
+import { isContentType, NoConnectionInTimeError, untilAborted, type MediaType } from '../../ehr-http/exchange.js';
 import { statusFailure } from '../../ehr-http/status.js';
 import type { EhrHttpTransport } from '../../ehr-http/transport.js';
 import { FHIR_JSON, type FhirExchange } from '../client/fhir-exchange.js';
@@ -33,15 +33,13 @@ export function fhirBodyLimit(status: number, maxBodyBytes: number): number {
 
 const isEhrFailure = (status: number): boolean => status >= 500 || status === 408 || status === 429;
 
-/** Rejects with `timeout` when the port call's deadline passes first (EHR_TIMEOUT_MS bounds the call as a whole). */
-function withinDeadline<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+/**
+ * Rejects with `timeout` when the port call's deadline passes first (EHR_TIMEOUT_MS bounds the call as a
+ * whole), or `unreachable` when by then the EHR had not taken a connection for half of it.
+ */
+function withinDeadline<T>(work: Promise<T>, signal: AbortSignal | undefined, transport: EhrHttpTransport): Promise<T> {
   if (signal === undefined) return work;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new EhrError('timeout', 'FHIR call exceeded its deadline'));
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
+  return untilAborted(work, signal, () => (transport.stuckConnecting() ? new NoConnectionInTimeError() : new EhrError('timeout', 'FHIR call exceeded its deadline')));
 }
 
 /** FHIR_AUTH=smart-backend: the Authorization header of each request, and what to do when the server refuses it. */
@@ -69,6 +67,6 @@ export function transportExchange(transport: EhrHttpTransport, baseUrl: string, 
       if (isEhrFailure(answer.status)) throw statusFailure(answer.status, answer.headers);
       if (answer.status === 401) authorization?.refused();
       return answer;
-    }, fhirBodyLimit), init.signal);
+    }, fhirBodyLimit), init.signal, transport);
   };
 }
