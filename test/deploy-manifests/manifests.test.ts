@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/start/config.js';
+import { documentedSettings } from '../support/settings-tables.js';
 import { REPOSITORY_ROOT } from '../support/upstream-examples.js';
 import { validateObject } from './kubernetes-schemas.js';
 import { drainProblems, podSpecs, probeProblems, resourceProblems, secretProblems, securityProblems } from './policy.js';
@@ -33,17 +34,6 @@ const one = (objects: K8sObject[], kind: string, name?: string): K8sObject => {
 };
 const settings = (objects: K8sObject[]): Record<string, string> => one(objects, 'ConfigMap').data as Record<string, string>;
 const clone = <T>(value: T): T => structuredClone(value);
-
-/** The settings docs/contract.md#settings lists: the first column of its table. */
-function documentedSettings(): Set<string> {
-  const contract = readFileSync(path.join(REPOSITORY_ROOT, 'docs/contract.md'), 'utf8');
-  const table = contract.slice(contract.indexOf('\n## Settings'));
-  const names = new Set<string>();
-  for (const line of table.split('\n').filter((l) => l.startsWith('| `'))) {
-    for (const m of (line.split('|')[1] ?? '').matchAll(/`([A-Z][A-Z0-9_]*)`/g)) names.add(m[1] as string);
-  }
-  return names;
-}
 
 describe.skipIf(skipWithout('kubectl', KUBECTL, KUBECTL_INSTALL))('issue 38 part 2: deploy/ rendered by kustomize', () => {
   describe.each(FOLDERS)('deploy/%s', (dir) => {
@@ -83,7 +73,7 @@ describe.skipIf(skipWithout('kubectl', KUBECTL, KUBECTL_INSTALL))('issue 38 part
     });
   });
 
-  it('sets only settings docs/contract.md#settings lists, and no demo-only one', () => {
+  it('sets only settings docs/ describes (docs/running.md#settings and the FHIR ones), and no demo-only one', () => {
     const documented = documentedSettings();
     expect(documented.size).toBeGreaterThan(30);
     for (const dir of FOLDERS) {
