@@ -1,5 +1,5 @@
 /**
- * `npm run migrate` (scripts/migrate.ts), the database owner's step of docs/operations.md#the-audit-store:
+ * `npm run migrate` (src/start/commands/migrate.ts), the database owner's step of docs/operations.md#the-audit-store:
  * the service's own migration and the service role's grants, then exit; a second run changes nothing;
  * the service then runs as a role that owns nothing.
  */

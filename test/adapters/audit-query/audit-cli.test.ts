@@ -37,7 +37,7 @@ function expectTable(run: ScriptRun, source: RegExp): void {
   expect(run.stdout).toMatch(/\n4 accesses recorded\.\n$/);
 }
 
-describe.skipIf(!available)('npm run audit (scripts/audit.ts)', () => {
+describe.skipIf(!available)('npm run audit (src/start/commands/audit.ts)', () => {
   const schema = freshSchema();
   let admin: pg.Pool;
   let dataDir: string;

@@ -1,0 +1,83 @@
+/**
+ * The audit store's owner step, run by the database owner once per version, before the service rolls
+ * (docs/operations.md#the-audit-store):
+ *   npm run migrate -- [--schema <name>] [--service-role <role>]
+ * Against DATABASE_URL: brings schema `audit` (or --schema) to the latest migration, the same one the
+ * service runs at start, and with --service-role makes that role (if missing) and grants it what the
+ * service needs, and no more. Says what it changed, or that there was nothing to do. Exit code 2 for
+ * bad arguments, 1 when DATABASE_URL is missing, unreachable or refuses the step.
+ */
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { ownerStep, type OwnerStepDone } from '../../adapters/audit-postgres/owner-step.js';
+import { SQL_NAME } from '../../adapters/audit-postgres/sql-names.js';
+import { shownUrl, withoutPassword } from '../shown-url.js';
+
+const USAGE = 'usage: DATABASE_URL=postgres://<owner>@<host>/<db> npm run migrate -- [--schema <name>] [--service-role <role>]';
+
+class Refusal extends Error {
+  constructor(message: string, readonly code: number) {
+    super(message);
+  }
+}
+
+function parseArguments(argv: string[]): { schema: string; serviceRole: string | undefined } {
+  let values;
+  try {
+    ({ values } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: { schema: { type: 'string' }, 'service-role': { type: 'string' } } }));
+  } catch (err) {
+    throw new Refusal(`${err instanceof Error ? err.message : String(err)}\n${USAGE}`, 2);
+  }
+  const schema = values.schema ?? 'audit';
+  const serviceRole = values['service-role'];
+  if (!SQL_NAME.test(schema)) throw new Refusal(`--schema must be a lower-case SQL name such as audit\n${USAGE}`, 2);
+  if (serviceRole !== undefined && !SQL_NAME.test(serviceRole)) throw new Refusal(`--service-role must be a lower-case SQL name such as pdas_service\n${USAGE}`, 2);
+  return { schema, serviceRole };
+}
+
+/** What the step did, one line each; a run that changed nothing says so in one line. */
+function report(done: OwnerStepDone, schema: string, serviceRole: string | undefined, where: string): string[] {
+  const lines: string[] = [];
+  if (done.to > done.from) lines.push(`audit schema ${schema} at ${where}: migrated from version ${done.from} to ${done.to}`);
+  if (done.createdRole !== undefined) {
+    lines.push(`role ${done.createdRole} created (LOGIN, no password: give it one with ALTER ROLE ${done.createdRole} PASSWORD '…', or another way to authenticate)`);
+  }
+  if (done.granted.length > 0) lines.push(`granted ${serviceRole ?? ''}: ${done.granted.join(', ')}`);
+  if (lines.length > 0) return lines;
+  const role = serviceRole === undefined ? '' : `, and ${serviceRole} holds its privileges`;
+  return [`audit schema ${schema} at ${where} is at version ${done.to}${role}: nothing to do`];
+}
+
+async function main(): Promise<number> {
+  const { schema, serviceRole } = parseArguments(process.argv.slice(2));
+  const url = process.env.DATABASE_URL?.trim() ?? '';
+  if (url === '') throw new Refusal(`DATABASE_URL is not set: set it to the audit database, connecting as the role that owns (or is to own) schema ${schema}\n${USAGE}`, 1);
+  const where = shownUrl(url);
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000, application_name: 'patient-data-access-migrate' });
+  client.on('error', () => undefined);
+  try {
+    try {
+      await client.connect();
+    } catch (err) {
+      throw new Refusal(`cannot reach PostgreSQL at ${where}: ${withoutPassword(err instanceof Error ? err.message : String(err), url)}`, 1);
+    }
+    let done: OwnerStepDone;
+    try {
+      done = await ownerStep(client, schema, serviceRole);
+    } catch (err) {
+      const code = (err as { code?: unknown }).code;
+      const hint = code === '42501' ? ' (run it as the role that owns the schema, or a superuser)' : '';
+      throw new Refusal(`the owner step on ${where} failed: ${withoutPassword(err instanceof Error ? err.message : String(err), url)}${hint}`, 1);
+    }
+    for (const line of report(done, schema, serviceRole, where)) console.log(line);
+    return 0;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+process.exitCode = await main().catch((err: unknown) => {
+  if (!(err instanceof Refusal)) throw err;
+  console.error(`migrate: ${err.message}`);
+  return err.code;
+});
