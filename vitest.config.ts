@@ -26,6 +26,8 @@ const ISOLATED = [
   'test/adapters/ehr-xml/kept-text.test.ts', 'test/http/json-answer.test.ts', 'test/adapters/ehr-xml-http/oversized.test.ts',
   'test/hostile-upstream/hostile-documents.test.ts', 'test/soak/soak-short.test.ts',
 ];
+/** `npm run test:deploy`'s files (vitest.deploy.config.ts): they build an image and start containers, never in `npm test`. */
+const DEPLOY = 'test/deploy/**';
 // Said once per run: vitest evaluates this file again in its workers, which inherit the marker.
 if (!shared && process.env.PDAS_EXAMPLES_NOTE === undefined) {
   process.env.PDAS_EXAMPLES_NOTE = 'shown';
@@ -46,7 +48,7 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          name: 'pdas', include: ['test/**/*.test.ts', 'src/**/*.test.ts'], exclude: [...configDefaults.exclude, ...ALONE, ...ISOLATED],
+          name: 'pdas', include: ['test/**/*.test.ts', 'src/**/*.test.ts'], exclude: [...configDefaults.exclude, ...ALONE, ...ISOLATED, DEPLOY],
           isolate: false, env: { [EXAMPLES_DIR_VARIABLE]: PROJECT_EXAMPLES_DIR },
         },
       },
