@@ -18,6 +18,11 @@ export default tseslint.config(
     languageOptions: { sourceType: 'commonjs', globals: { module: 'writable' } },
   },
   {
+    // Plain JavaScript run by node alone inside an image build (scripts/image): fetch is node's global.
+    files: ['scripts/**/*.mjs'],
+    languageOptions: { globals: { fetch: 'readonly' } },
+  },
+  {
     // The operator commands (src/start/commands) speak to a terminal: their output is the console.
     files: ['scripts/**', 'test/**', 'src/**/*.test.ts', 'src/start/commands/**'],
     rules: { 'no-console': 'off' },

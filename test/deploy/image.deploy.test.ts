@@ -5,7 +5,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { ownLayers, startCommand } from './support/layers.js';
+import { ownLayers, RUNTIME_PATHS, startCommand } from './support/layers.js';
 import { LIMITS, podman, podmanOk } from './support/podman.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -23,8 +23,6 @@ const inspect = async (ref: string): Promise<Inspected> => (JSON.parse(await pod
 const healthcheckOf = (i: Inspected): string[] => (i.Healthcheck ?? i.Config.Healthcheck)?.Test ?? [];
 /** Key material, demo credentials and environment files, by name. */
 const SECRET_NAME = /(\.(key|pem|p12|pfx|jks)|(^|\/)\.env(\..*)?|(^|\/)demo-[^/]*\.json|(^|\/)demo-subscription-key|(^|\/)\.?npmrc|(^|\/)id_(rsa|ed25519)[^/]*)$/;
-/** Everything the Containerfile's runtime stage may add: the production dependencies, dist/, package.json, an empty /data. */
-const ALLOWED = /^(app\/(node_modules\/.*|dist\/.*|package\.json)?|data\/|\.wh\.\.wh\..*)$/;
 
 describe.skipIf(inject('deploySkip') !== '')('the production image', () => {
   let config: ImageConfig;
@@ -55,7 +53,7 @@ describe.skipIf(inject('deploySkip') !== '')('the production image', () => {
 
   it('adds only node_modules, dist/, package.json and an empty /data: no source, secret, demo key or build CA bundle, deleted or not', () => {
     expect(own.length).toBeGreaterThan(1000);
-    expect(own.filter((p) => !ALLOWED.test(p))).toEqual([]);
+    expect(own.filter((p) => !RUNTIME_PATHS.test(p))).toEqual([]);
     expect(own.filter((p) => SECRET_NAME.test(p))).toEqual([]);
     expect(own.filter((p) => p.startsWith('data/') && p !== 'data/')).toEqual([]);
     expect(own).toContain('app/dist/server.js');

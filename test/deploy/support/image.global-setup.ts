@@ -5,11 +5,9 @@
  * layer cache makes a rerun with unchanged sources take seconds). Installs nothing: a missing tool
  * fails the run under CI=true, and elsewhere skips the tests saying what to install.
  */
-import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { inCi, missingTools, podman } from './podman.js';
+import { script } from './repository-script.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -22,29 +20,8 @@ declare module 'vitest' {
   }
 }
 
-const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 export const LOCAL_BASE = 'localhost/pdas-node-base:24-bookworm';
 const INSTALL = 'apt-get install -y podman runc haproxy debootstrap';
-
-/** Runs a script of the repository, its output shown as it comes; resolves its last line of stdout. */
-function script(file: string, env: Record<string, string>): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    const child = spawn('bash', [path.join(ROOT, file)], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-    let last = '';
-    child.stdout.on('data', (d: Buffer) => {
-      process.stdout.write(d);
-      const lines = d.toString().trim().split('\n');
-      last = lines[lines.length - 1] ?? last;
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      process.stdout.write(`test:deploy: ${file} took ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
-      if (code === 0) resolve(last.trim());
-      else reject(new Error(`${file} failed with exit code ${String(code)} (its output is above)`));
-    });
-  });
-}
 
 export default async function setup(project: TestProject): Promise<void> {
   const given = process.env.NODE_IMAGE?.trim();

@@ -8,6 +8,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { podmanOk, run } from './podman.js';
 
+/** Everything the Containerfile's runtime stage may add: the production dependencies, dist/, package.json, an empty /data. */
+export const RUNTIME_PATHS = /^(app\/(node_modules\/.*|dist\/.*|package\.json)?|data\/|\.wh\.\.wh\..*)$/;
+
 /** The paths (without a leading `/`, directories ending in `/`) in `layerFile` of the archive `archive`. */
 function listLayer(archive: string, layerFile: string): Promise<string[]> {
   return new Promise((resolve, reject) => {
