@@ -1,12 +1,14 @@
 /**
  * One line of a summary section's narrative per entry (docs/fhir-api.md#patient-summary): what the
  * resource names, in the EHR's own words (a concept's text, else a coding's display, else its code),
- * with a result's value and date. IPS wants every section readable without its entries.
+ * with a result's value as written (its comparator and digits) and date. IPS wants every section
+ * readable without its entries.
  */
 import type { FhirResource } from '../../reads/as-fhir.js';
 
 interface Concept { text?: string; coding?: { code?: string; display?: string }[] }
-interface Quantity { value?: number; unit?: string }
+/** A value is a number, or a decimal's text as `JSON.rawJSON` holds it where a number would lose digits (`4.0`). */
+interface Quantity { value?: number | { readonly rawJSON: string }; comparator?: string; unit?: string }
 
 function conceptText(concept: Concept | undefined): string | undefined {
   if (concept === undefined) return undefined;
@@ -26,7 +28,11 @@ function medicationOf(request: FhirResource, resolve: (reference: string) => Fhi
 
 function valueOf(observation: FhirResource): string | undefined {
   const quantity = observation.valueQuantity as Quantity | undefined;
-  if (quantity?.value !== undefined) return [String(quantity.value), quantity.unit].filter((p) => p !== undefined).join(' ');
+  if (quantity?.value !== undefined) {
+    // `<5` is not 5: the comparator is part of the result, and the digits are the record's.
+    const digits = typeof quantity.value === 'number' ? String(quantity.value) : quantity.value.rawJSON;
+    return [`${quantity.comparator ?? ''}${digits}`, quantity.unit].filter((p) => p !== undefined).join(' ');
+  }
   if (typeof observation.valueString === 'string') return observation.valueString;
   return conceptText(observation.valueCodeableConcept as Concept | undefined);
 }

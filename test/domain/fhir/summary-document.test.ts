@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { withReferenced } from '../../../src/domain/fhir/document-references.js';
 import { compositionSection, IPS_SECTIONS, type IpsSection } from '../../../src/domain/fhir/ips-sections.js';
 import type { FhirResource } from '../../../src/reads/as-fhir.js';
+import { fhirDecimal } from '../../../src/reads/as-fhir-datatypes.js';
 
 function section(type: IpsSection['type']): IpsSection {
   const found = IPS_SECTIONS.find((s) => s.type === type);
@@ -32,6 +33,16 @@ describe('a summary section', () => {
     expect(s?.emptyReason).toBeUndefined();
     expect(s?.entry).toEqual([{ reference: 'Condition/c1' }]);
     expect((s?.text as { div: string }).div).toContain('<li>Astma &lt;ospecificerad&gt;</li>');
+  });
+
+  it('names a result\'s value as the record wrote it: its comparator, its digits (4.0, not 4), its unit, its date', () => {
+    const result = (id: string, value: string, comparator?: string): FhirResource => ({
+      resourceType: 'Observation', id, code: { text: 'P-CRP' }, effectiveDateTime: '2026-10-25T02:20:00+02:00',
+      valueQuantity: { value: fhirDecimal(value), ...(comparator === undefined ? {} : { comparator }), unit: 'mg/L' },
+    });
+    const s = compositionSection(section('Observation'), { entries: [result('o1', '5', '<'), result('o2', '4.0'), result('o3', '5.10', '>=')], withheld: false }, none);
+    expect((s?.text as { div: string }).div).toBe('<div xmlns="http://www.w3.org/1999/xhtml"><ul>'
+      + '<li>P-CRP: &lt;5 mg/L (2026-10-25)</li><li>P-CRP: 4.0 mg/L (2026-10-25)</li><li>P-CRP: &gt;=5.10 mg/L (2026-10-25)</li></ul></div>');
   });
 
   it('Results, not required, is left out without entries, whatever the reason', () => {

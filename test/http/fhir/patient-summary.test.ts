@@ -104,6 +104,13 @@ describe('GET /fhir/Patient/<id>/$summary', () => {
     }
   }, 120_000);
 
+  it('reads each result in the Results narrative as the record wrote it: a CRP under 5 is "<5", never 5', async () => {
+    const d = documentOf(await get(t, summaryUrl(TOLVAN), await smartToken(t, TOLVAN, 'patient/*.read')));
+    const crp = resourcesOf(d).find((r) => (r.code as { text?: string } | undefined)?.text === 'P-CRP');
+    expect(crp?.valueQuantity).toMatchObject({ comparator: '<', value: 5, unit: 'mg/L' });
+    expect(sectionOf(d, 'Observation')?.text.div).toContain('<li>P-CRP: &lt;5 mg/L (');
+  });
+
   it('keeps the required sections when empty, with emptyReason nilknown and IPS\'s "no known" text; no Results section without results', async () => {
     const token = await smartToken(t, ANTON, 'patient/*.read');
     const anton = documentOf(await get(t, summaryUrl(ANTON), token));
