@@ -30,7 +30,7 @@ export interface Observation extends Resource {
 }
 
 export interface CompositionSection {
-  title?: string; text?: Narrative; entry?: Reference[]; section?: CompositionSection[]; emptyReason?: CodeableConcept;
+  title?: string; code?: CodeableConcept; text?: Narrative; entry?: Reference[]; section?: CompositionSection[]; emptyReason?: CodeableConcept;
 }
 
 export interface Composition extends Resource {
@@ -48,6 +48,8 @@ export interface Condition extends Resource {
   code?: CodeableConcept; category?: CodeableConcept[]; recordedDate?: string; onsetDateTime?: string;
   clinicalStatus?: CodeableConcept;
 }
+
+export interface AllergyIntolerance extends Resource { code?: CodeableConcept; clinicalStatus?: CodeableConcept }
 
 export interface AuditEvent extends Resource {
   recorded?: string; outcome?: string;

@@ -126,15 +126,22 @@ export const LABELS = {
   prescribed: { sv: 'Förskriven', en: 'Prescribed' },
   recorded: { sv: 'Registrerad', en: 'Recorded' },
   code: { sv: 'Kod', en: 'Code' },
-  entries: { sv: 'poster', en: 'entries' },
-  section: { sv: 'Avsnitt', en: 'Section' },
-  count: { sv: 'Antal', en: 'Count' },
+  noneKnown: { sv: 'Inga kända.', en: 'None known.' },
+  withheld: { sv: 'Visas inte i sammanfattningen.', en: 'Withheld: not shown in this summary.' },
   chartOf: { sv: 'Diagram över', en: 'Plot of' },
   oneValue: { sv: 'värde', en: 'value' },
   values: { sv: 'värden', en: 'values' },
   latest: { sv: 'senast', en: 'latest' },
   tableScroll: { sv: 'Tabell, kan rullas i sidled', en: 'Table, scrolls sideways' },
 } as const satisfies Record<string, Words>;
+
+/** The patient summary's sections by their LOINC code (IPS 2.0.0); another section keeps the title it came with. */
+export const SUMMARY_SECTIONS: Readonly<Record<string, Words>> = {
+  '11450-4': { sv: 'Problem och diagnoser', en: 'Problems' },
+  '48765-2': { sv: 'Allergier och överkänslighet', en: 'Allergies and intolerances' },
+  '10160-0': { sv: 'Läkemedel', en: 'Medications' },
+  '30954-2': { sv: 'Provsvar', en: 'Results' },
+};
 
 /** The language to start in: a choice made on this page before, else Swedish for a Swedish browser, else English. */
 export function initialLang(stored: string | null, browser: string): Lang {

@@ -22,14 +22,23 @@ export interface PatientRecord {
 
 const MAX_PAGES = 100;
 
-/** Every match of a search, following `next` links as fhirclient does, each decimal's digits kept (decimals.ts). */
+/** A Bundle the FHIR server answers at `url` (relative to its base, or absolute), each decimal's digits kept (decimals.ts). */
+async function readKeepingDecimals(client: Client, url: string): Promise<Bundle> {
+  const base = `${client.state.serverUrl.replace(/\/$/, '')}/`;
+  const absolute = new URL(url, base).href;
+  // The token goes with the request: never to a link that leads away from the FHIR server.
+  if (!absolute.startsWith(base)) throw new Error(`a link leads away from the FHIR server: ${new URL(absolute).origin}`);
+  const response = await fetch(absolute, { headers: { accept: 'application/fhir+json', authorization: client.getAuthorizationHeader() ?? '' } });
+  if (!response.ok) throw Object.assign(new Error(`${response.status} ${response.statusText}`), { status: response.status });
+  return parseKeepingDecimals(await response.text()) as Bundle;
+}
+
+/** Every match of a search, following `next` links as fhirclient does, each decimal's digits kept. */
 export async function searchKeepingDecimals(client: Client, query: string): Promise<Resource[]> {
   const out: Resource[] = [];
-  let url: string | undefined = new URL(query, `${client.state.serverUrl.replace(/\/$/, '')}/`).href;
+  let url: string | undefined = query;
   for (let page = 0; url !== undefined && page < MAX_PAGES; page += 1) {
-    const response = await fetch(url, { headers: { accept: 'application/fhir+json', authorization: client.getAuthorizationHeader() ?? '' } });
-    if (!response.ok) throw Object.assign(new Error(`${response.status} ${response.statusText}`), { status: response.status });
-    const bundle = parseKeepingDecimals(await response.text()) as Bundle;
+    const bundle = await readKeepingDecimals(client, url);
     for (const entry of bundle.entry ?? []) if (entry.resource !== undefined) out.push(entry.resource);
     url = bundle.link?.find((l) => l.relation === 'next')?.url;
   }
@@ -57,7 +66,7 @@ export async function loadRecord(client: Client, patientId: string): Promise<Pat
     search(`MedicationRequest?patient=${id}&_include=MedicationRequest:medication`),
     search(`Condition?patient=${id}`),
     settle(searchKeepingDecimals(client, `Observation?patient=${id}&category=${encodeURIComponent(LABORATORY)}`)),
-    settle(client.request<Bundle>(`Patient/${id}/$summary`)),
+    settle(readKeepingDecimals(client, `Patient/${id}/$summary`)),
   ]);
   // Read last, so the log already names the reads just made: the service audits each before it answers.
   const accessLog = await search(`AuditEvent?patient=Patient/${id}`);

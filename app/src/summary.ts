@@ -1,16 +1,58 @@
-/** The patient summary (an IPS document Bundle): its Composition's sections, each with how many entries it holds. */
-import { h, table } from './dom.js';
-import type { Bundle, Composition } from './fhir-types.js';
-import { textOf } from './format.js';
-import { LABELS, type Lang } from './i18n.js';
+/**
+ * The patient summary (an IPS document Bundle) as a person reads it: each section of its Composition
+ * with what it holds, one line an entry in the record's own words (a result with its value as
+ * written and its date), or why it is empty: none known, or left out of this summary.
+ */
+import { h, section } from './dom.js';
+import type { AllergyIntolerance, Bundle, Composition, CompositionSection, Condition, Medication, MedicationRequest, Observation, Resource } from './fhir-types.js';
+import { ById } from './fhir-types.js';
+import { textOf, when } from './format.js';
+import { LABELS, SUMMARY_SECTIONS, type Lang } from './i18n.js';
+import { valueText } from './labs.js';
+
+const EMPTY_REASON = 'http://terminology.hl7.org/CodeSystem/list-empty-reason';
+
+function entryLine(r: Resource, byId: ById, lang: Lang): string {
+  switch (r.resourceType) {
+    case 'Condition':
+    case 'AllergyIntolerance':
+      return textOf((r as Condition | AllergyIntolerance).code) ?? '?';
+    case 'MedicationRequest': {
+      const m = r as MedicationRequest;
+      const name = textOf(m.medicationCodeableConcept) ?? textOf(byId.get<Medication>(m.medicationReference)?.code) ?? m.medicationReference?.display ?? '?';
+      const dosage = (m.dosageInstruction ?? []).map((d) => d.text).filter(Boolean).join('; ');
+      return dosage === '' ? name : `${name}: ${dosage}`;
+    }
+    case 'Observation': {
+      const o = r as Observation;
+      const date = when(o.effectiveDateTime ?? o.issued, lang);
+      return `${textOf(o.code) ?? '?'}: ${valueText(o, lang)}${date === undefined ? '' : ` (${date})`}`;
+    }
+    default:
+      return r.resourceType;
+  }
+}
+
+function emptyText(s: CompositionSection, lang: Lang): string {
+  const reason = s.emptyReason?.coding?.find((c) => c.system === EMPTY_REASON)?.code;
+  if (reason === 'nilknown') return LABELS.noneKnown[lang];
+  if (reason === 'withheld') return LABELS.withheld[lang];
+  return textOf(s.emptyReason) ?? LABELS.nothing[lang];
+}
 
 export function summary(bundle: Bundle, lang: Lang): HTMLElement {
-  const composition = bundle.entry?.map((e) => e.resource).find((r): r is Composition => r?.resourceType === 'Composition');
+  const resources = (bundle.entry ?? []).flatMap((e) => (e.resource === undefined ? [] : [e.resource]));
+  const composition = resources.find((r): r is Composition => r.resourceType === 'Composition');
   const sections = composition?.section ?? [];
   if (sections.length === 0) return h('p', {}, LABELS.nothing[lang]);
-  const rows = sections.map((s) => [
-    s.title ?? textOf(s.emptyReason) ?? '?',
-    s.entry === undefined || s.entry.length === 0 ? (textOf(s.emptyReason) ?? '0') : String(s.entry.length),
-  ]);
-  return table(`${LABELS.section[lang]}: ${LABELS.tableScroll[lang]}`, composition?.title, [LABELS.section[lang], LABELS.count[lang]], rows);
+  const byId = new ById(resources);
+  return h('div', { class: 'summary' }, ...sections.map((s) => {
+    const code = s.code?.coding?.find((c) => c.code !== undefined)?.code;
+    const title = (code === undefined ? undefined : SUMMARY_SECTIONS[code]?.[lang]) ?? s.title ?? '?';
+    const entries = (s.entry ?? []).map((ref) => byId.get(ref)).filter((r): r is Resource => r !== undefined);
+    const body = entries.length === 0
+      ? h('p', {}, emptyText(s, lang))
+      : h('ul', {}, ...entries.map((r) => h('li', { class: 'text' }, entryLine(r, byId, lang))));
+    return section(title, 3, body);
+  }));
 }

@@ -105,6 +105,9 @@ describe.skipIf(browserMissing)('the patient app in Chromium, demo mode', () => 
     for (const title of ['Booked appointments', 'Journal notes', 'Medications', 'Diagnoses', 'Lab results', 'Patient summary', 'The log of who accessed the data']) {
       await page.getByRole('heading', { level: 2, name: title }).waitFor();
     }
+    // The summary reads as a person reads it: each section's entries in the record's words, a result with its value and date.
+    await page.getByRole('heading', { level: 3, name: 'Allergies and intolerances' }).waitFor();
+    await page.locator('.summary li', { hasText: /^B-Hemoglobin \(Hb\): 108 g\/L \(\d+ \w+ \d{4}, \d\d:\d\d\)$/ }).waitFor();
     // The log names the reads just made, by Märta as guardian.
     await page.getByRole('cell', { name: /^Guardian/ }).first().waitFor();
     // What runs in the page is written as text: this project's types have no DOM.
