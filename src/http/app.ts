@@ -137,7 +137,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   // The patient app is a demo of the FHIR API, signing in at the demo issuer: nowhere else (docs/patient-app.md).
   if (deps.oauth?.kind === 'demo' && deps.fhir !== undefined) {
     await app.register(patientAppRoutes, {
-      prefix: deps.config.basePath, basePath: deps.config.basePath, issuer: deps.oauth.issuer, ...(deps.patientAppDir === undefined ? {} : { dir: deps.patientAppDir }),
+      prefix: deps.config.basePath, basePath: deps.config.basePath, issuer: deps.oauth.issuer, publicBaseUrl: deps.fhir.publicBaseUrl,
+      ...(deps.patientAppDir === undefined ? {} : { dir: deps.patientAppDir }),
     });
   }
 

@@ -107,6 +107,9 @@ describe('the patient app plugin over a folder of its own', () => {
     app = Fastify({ routerOptions: { ignoreTrailingSlash: true } });
     await app.register(patientAppRoutes, { prefix: '/pdas', basePath: '/pdas', issuer: 'http://127.0.0.1:9/', dir: path.join(dir, 'dist', 'app') });
     await app.register(patientAppRoutes, { prefix: '/unbuilt', basePath: '/unbuilt', issuer: 'http://127.0.0.1:9/', dir: path.join(dir, 'nowhere') });
+    await app.register(patientAppRoutes, {
+      prefix: '/here', basePath: '/here', issuer: 'http://127.0.0.1:9/', publicBaseUrl: 'http://127.0.0.1:8080/here', dir: path.join(dir, 'dist', 'app'),
+    });
   });
   afterAll(async () => {
     await app.close();
@@ -127,6 +130,18 @@ describe('the patient app plugin over a folder of its own', () => {
     const answers = await connection.answered(paths.length);
     expect(answers).toHaveLength(paths.length);
     expect(answers.filter((a) => a.body.includes('outside the app') || a.status === 200).length).toBe(0);
+  });
+
+  it('sends the page opened at another loopback name of PUBLIC_BASE_URL\'s port there, where it can sign in; nothing else moves', async () => {
+    const page = (url: string, host: string) => app.inject({ method: 'GET', url, headers: { host } });
+    for (const [url, host] of [['/here/app/', 'localhost:8080'], ['/here/app', '[::1]:8080'], ['/here/app/index.html?code=c&state=s', 'localhost:8080']] as const) {
+      const res = await page(url, host);
+      expect([url, host, res.statusCode, res.headers.location]).toEqual([url, host, 302, `http://127.0.0.1:8080/here/app/${url.includes('?') ? '?code=c&state=s' : ''}`]);
+    }
+    // The address itself, another port, a name that is not loopback (a proxy's), and the page's files: served where asked.
+    for (const [url, host] of [['/here/app/', '127.0.0.1:8080'], ['/here/app/', 'localhost:9999'], ['/here/app/', 'patient-api.example:8080'], ['/here/app/main.js', 'localhost:8080']] as const) {
+      expect([url, host, (await page(url, host)).statusCode]).toEqual([url, host, 200]);
+    }
   });
 
   it('answers 503 saying to run the build when nobody built the app', async () => {

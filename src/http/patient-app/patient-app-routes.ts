@@ -6,7 +6,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { canonicalAppAddress } from './app-address.js';
 import { appFileOf } from './app-files.js';
 import { appHeaders } from './app-headers.js';
 
@@ -20,6 +21,8 @@ export interface PatientAppOptions {
   basePath: string;
   /** The authorization server the page's token request goes to (connect-src). */
   issuer: string;
+  /** PUBLIC_BASE_URL: the page opened at another loopback name is sent there (app-address.ts). */
+  publicBaseUrl?: string;
   /** Where the built files are; DEFAULT_PATIENT_APP_DIR unless a test says otherwise. */
   dir?: string;
 }
@@ -35,8 +38,12 @@ export async function patientAppRoutes(app: FastifyInstance, opts: PatientAppOpt
   // index.html names its files from the app's own address, so it works at `/app` as at `/app/`.
   const appBase = escapeHtml(`${opts.basePath}/app/`);
 
-  const serve = async (relative: string, reply: FastifyReply) => {
+  const serve = async (relative: string, request: FastifyRequest, reply: FastifyReply) => {
     reply.headers(headers);
+    const isPage = relative === '' || relative === 'index.html';
+    const search = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
+    const canonical = isPage && opts.publicBaseUrl !== undefined ? canonicalAppAddress(request.headers.host, opts.publicBaseUrl, search) : undefined;
+    if (canonical !== undefined) return reply.redirect(canonical, 302);
     let index: string;
     try {
       index = await readFile(path.join(root, 'index.html'), 'utf8');
@@ -46,7 +53,7 @@ export async function patientAppRoutes(app: FastifyInstance, opts: PatientAppOpt
     }
     const file = appFileOf(root, relative);
     if (file === undefined) return reply.callNotFound();
-    if (relative === '' || relative === 'index.html') return reply.type(file.type).send(index.replaceAll('%APP_BASE%', appBase));
+    if (isPage) return reply.type(file.type).send(index.replaceAll('%APP_BASE%', appBase));
     let body: Buffer;
     try {
       body = await readFile(file.path);
@@ -57,6 +64,6 @@ export async function patientAppRoutes(app: FastifyInstance, opts: PatientAppOpt
     return reply.type(file.type).send(body);
   };
 
-  app.get('/app', { schema: { hide: true } }, async (_request, reply) => serve('', reply));
-  app.get<{ Params: { '*': string } }>('/app/*', { schema: { hide: true } }, async (request, reply) => serve(request.params['*'], reply));
+  app.get('/app', { schema: { hide: true } }, async (request, reply) => serve('', request, reply));
+  app.get<{ Params: { '*': string } }>('/app/*', { schema: { hide: true } }, async (request, reply) => serve(request.params['*'], request, reply));
 }
