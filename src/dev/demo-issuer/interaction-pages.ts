@@ -2,6 +2,7 @@
 // people with what each one shows, and tell a person who typed something else what went wrong.
 import { BASIS_NAMES } from '../../domain/access-log/display-names.js';
 import { DEMO_PERSONS } from './demo-persons.js';
+import { scopeMeaning } from './scope-meanings.js';
 import type { LaunchPerson } from '../../ports/smart-launch.port.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -55,7 +56,10 @@ export function pickerPage(input: { submitUrl: string; clientId: string; people:
 
 /** The consent page: which application asks for which scopes (and, in a SMART launch, for whose record). */
 export function consentPage(input: { submitUrl: string; abortUrl: string; clientId: string; scopes: readonly string[]; patientName?: string }): string {
-  const scopes = input.scopes.map((s) => `<li><code>${escape(s)}</code></li>`).join('');
+  const scopes = input.scopes.map((s) => {
+    const meaning = scopeMeaning(s);
+    return `<li>${meaning === undefined ? '' : `${escape(meaning)}: `}<code>${escape(s)}</code></li>`;
+  }).join('');
   const whom = input.patientName === undefined ? 'as you, for you or for the people you act for' : `with the record of ${escape(input.patientName)}`;
   return page('Demo consent', `<h1>${escape(input.clientId)} asks for access</h1>`
     + `<p>It may then, ${whom}:</p><ul>${scopes || '<li>confirm your sign-in</li>'}</ul>`

@@ -46,6 +46,11 @@ describe('SMART standalone launch at the demo issuer', () => {
     const code = pkce();
     const { redirect, pages } = await launch(new HttpBrowser(), service, authorizeUrl(service, code), { login: TOLVAN });
     expect(pages.map((p) => /name="prompt" value="(\w+)"/.exec(p.body)?.[1])).toEqual(['login', 'consent']);
+    // Consent names whose record and each scope, in words and as written.
+    const consent = pages[1]?.body ?? '';
+    expect(consent).toContain('with the record of Tolvan Tolvansson');
+    expect(consent).toContain('<li>Read and search every part of the record of the person picked: <code>patient/*.rs</code></li>');
+    expect(consent).toContain('<li>Keep reading without asking you again, until the sign-in expires or is revoked: <code>offline_access</code></li>');
     expect(`${redirect.origin}${redirect.pathname}`).toBe(APP_REDIRECT);
     const { status, body } = await exchange(service, redirect.searchParams.get('code') ?? '', code.verifier);
     expect(status).toBe(200);
