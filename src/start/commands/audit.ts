@@ -2,6 +2,7 @@
  * Who accessed a patient's data, as a patient may ask under the law, and whether the trail is whole:
  *   npm run audit -- --patient <YYYYMMDDNNNC> --from <date> --to <date> [--json] [--schema <name>]
  *   npm run audit -- --verify [--from-checkpoint <id> | --checkpoint <file>] [--json] [--schema <name>]
+ *   npm run audit -- --help
  * Reads the PostgreSQL trail when DATABASE_URL is set, else the embedded file in DATA_DIR, as the
  * service writes them. A date alone covers that whole day in Swedish local time. --verify checks the
  * hash chain (docs/operations.md#backups). Exit code 2 for bad arguments, 1 when the trail cannot be
@@ -58,11 +59,11 @@ interface Common {
   json: boolean;
   schema: string;
 }
-type Arguments = Common & ({ verify: false; patientId: string; from: Date; to: Date } | { verify: true; checkpoint: Checkpoint | undefined });
+type Arguments = { help: true } | (Common & ({ verify: false; patientId: string; from: Date; to: Date } | { verify: true; checkpoint: Checkpoint | undefined }));
 
 const OPTIONS = {
   patient: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, json: { type: 'boolean' }, schema: { type: 'string' },
-  verify: { type: 'boolean' }, 'from-checkpoint': { type: 'string' }, checkpoint: { type: 'string' },
+  verify: { type: 'boolean' }, 'from-checkpoint': { type: 'string' }, checkpoint: { type: 'string' }, help: { type: 'boolean', short: 'h' },
 } as const;
 
 /** --from-checkpoint <id> (that record trusted as stored) or --checkpoint <file> (its hash must still match). */
@@ -91,6 +92,7 @@ function parseArguments(argv: string[]): Arguments {
   } catch (err) {
     throw new UsageError(err instanceof Error ? err.message : String(err));
   }
+  if (values.help === true) return { help: true };
   const schema = values.schema ?? 'audit';
   if (!SQL_NAME.test(schema)) throw new UsageError('--schema must be a lower-case SQL name such as audit');
   const common = { json: values.json ?? false, schema };
@@ -111,7 +113,7 @@ function parseArguments(argv: string[]): Arguments {
 }
 
 /** Who accessed the patient's data (the table or JSON), or the chain check; the exit code. */
-async function run(query: AuditQuery, args: Arguments, source: string, unit: 'record' | 'line'): Promise<number> {
+async function run(query: AuditQuery, args: Exclude<Arguments, { help: true }>, source: string, unit: 'record' | 'line'): Promise<number> {
   if (args.verify) {
     const check = await query.chain(args.checkpoint);
     const heading = { source, unit, from: args.checkpoint };
@@ -137,6 +139,10 @@ async function main(): Promise<number> {
     if (!(err instanceof UsageError)) throw err;
     console.error(`audit: ${err.message}\n${USAGE}`);
     return 2;
+  }
+  if ('help' in args) {
+    console.log(USAGE);
+    return 0;
   }
   const databaseUrl = setting('DATABASE_URL');
   const file = path.join(path.resolve(setting('DATA_DIR') ?? './.data'), 'audit', 'audit-trail.jsonl');

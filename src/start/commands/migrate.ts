@@ -1,7 +1,7 @@
 /**
  * The audit store's owner step, run by the database owner once per version, before the service rolls
  * (docs/operations.md#the-audit-store):
- *   npm run migrate -- [--schema <name>] [--service-role <role>]
+ *   npm run migrate -- [--schema <name>] [--service-role <role>]   (--help: this usage)
  * Against DATABASE_URL: brings schema `audit` (or --schema) to the latest migration, the same one the
  * service runs at start, and with --service-role makes that role (if missing) and grants it what the
  * service needs, and no more. Says what it changed, or that there was nothing to do. Exit code 2 for
@@ -21,10 +21,12 @@ class Refusal extends Error {
   }
 }
 
-function parseArguments(argv: string[]): { schema: string; serviceRole: string | undefined } {
+const OPTIONS = { schema: { type: 'string' }, 'service-role': { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
+
+function parseArguments(argv: string[]): { schema: string; serviceRole: string | undefined; help: boolean } {
   let values;
   try {
-    ({ values } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: { schema: { type: 'string' }, 'service-role': { type: 'string' } } }));
+    ({ values } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: OPTIONS }));
   } catch (err) {
     throw new Refusal(`${err instanceof Error ? err.message : String(err)}\n${USAGE}`, 2);
   }
@@ -32,7 +34,7 @@ function parseArguments(argv: string[]): { schema: string; serviceRole: string |
   const serviceRole = values['service-role'];
   if (!SQL_NAME.test(schema)) throw new Refusal(`--schema must be a lower-case SQL name such as audit\n${USAGE}`, 2);
   if (serviceRole !== undefined && !SQL_NAME.test(serviceRole)) throw new Refusal(`--service-role must be a lower-case SQL name such as pdas_service\n${USAGE}`, 2);
-  return { schema, serviceRole };
+  return { schema, serviceRole, help: values.help === true };
 }
 
 /** What the step did, one line each; a run that changed nothing says so in one line. */
@@ -49,7 +51,11 @@ function report(done: OwnerStepDone, schema: string, serviceRole: string | undef
 }
 
 async function main(): Promise<number> {
-  const { schema, serviceRole } = parseArguments(process.argv.slice(2));
+  const { schema, serviceRole, help } = parseArguments(process.argv.slice(2));
+  if (help) {
+    console.log(USAGE);
+    return 0;
+  }
   const url = process.env.DATABASE_URL?.trim() ?? '';
   if (url === '') throw new Refusal(`DATABASE_URL is not set: set it to the audit database, connecting as the role that owns (or is to own) schema ${schema}\n${USAGE}`, 1);
   const where = shownUrl(url);

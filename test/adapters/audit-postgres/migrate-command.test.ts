@@ -110,6 +110,14 @@ describe.skipIf(!available)('npm run migrate: the audit store\'s owner step', ()
     expect(unreachable.stderr + unreachable.stdout).not.toContain('not-to-be-printed');
   });
 
+  it('prints its usage and exits 0 for --help or -h, before connecting', async () => {
+    for (const flag of ['--help', '-h']) {
+      const run = await migrate([flag]);
+      expect([flag, run.code, run.stderr]).toEqual([flag, 0, '']);
+      expect(run.stdout).toMatch(/^usage: DATABASE_URL=.* npm run migrate -- /);
+    }
+  });
+
   it('exits 2 for bad arguments, before connecting', async () => {
     const [schemaName, roleName, unknown] = await Promise.all([
       migrate(['--schema', 'audit; drop table x']), migrate(['--service-role', 'Robert\'); --']), migrate(['--verbose']),

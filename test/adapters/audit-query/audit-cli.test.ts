@@ -87,6 +87,14 @@ describe.skipIf(!available)('npm run audit (src/start/commands/audit.ts)', () =>
     expect(zulu.stdout).not.toMatch(/Request id/);
   });
 
+  it('prints its usage and exits 0 for --help or -h, reading no trail', async () => {
+    for (const flag of ['--help', '-h']) {
+      const run = await audit([flag], { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/test' });
+      expect([flag, run.code, run.stderr]).toEqual([flag, 0, '']);
+      expect(run.stdout).toMatch(/^usage: npm run audit -- --patient .*\n {7}npm run audit -- --verify /);
+    }
+  });
+
   it('exits 2 with a usage line for bad arguments, before reading any trail', async () => {
     const bad = await Promise.all([
       audit(['--patient', '201701012394', '--from', '2026-11-21', '--to', '2026-11-21'], {}),
