@@ -97,7 +97,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     graceMs: deps.config.sendGraceMs ?? DEFAULT_SEND_LIMITS.graceMs, minBytesPerS: deps.config.sendMinBytesPerS ?? DEFAULT_SEND_LIMITS.minBytesPerS,
   }, deps.logger);
   // Rolling restarts: on close, every request that reached a socket is answered first (issue 20 item 7).
-  const drain = new ConnectionDrain(app.server);
+  const drain = new ConnectionDrain(app.server, (backlog) => deps.logger.info({ backlog }, 'no longer accepting connections'));
   app.decorate('drainConnections', () => drain.drain());
   app.decorateRequest('callerRequestId', undefined);
   app.addHook('onResponse', (request, reply, done) => {

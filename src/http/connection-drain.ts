@@ -53,7 +53,8 @@ export class ConnectionDrain {
   /** Answers made before the drain settled, waiting to learn whether they are their connection's last. */
   private waiting: Array<() => void> = [];
 
-  constructor(private readonly server: HttpServer) {
+  /** `listenerClosed` hears when new connections start being refused, and how many the backlog still gave after the signal. */
+  constructor(private readonly server: HttpServer, private readonly listenerClosed: (acceptedAfterSignal: number) => void = () => undefined) {
     // A TLS server emits 'connection' too, for each TCP connection it accepts.
     server.on('connection', () => {
       this.accepted += 1;
@@ -103,9 +104,11 @@ export class ConnectionDrain {
   }
 
   private async run(): Promise<void> {
+    const before = this.accepted;
     await this.acceptBacklog();
     // net's own close: http's would close "idle" connections at once, unread requests and all.
     if (this.server.listening) NetServer.prototype.close.call(this.server);
+    this.listenerClosed(this.accepted - before);
     const now = performance.now();
     for (const connection of this.connections.values()) connection.lastActivity = now;
     await nextTurn();

@@ -164,8 +164,9 @@ describe('graceful shutdown on SIGTERM', () => {
         connections.forEach((c, n) => c.write((byConnection[n] ?? []).filter((id) => id !== ids[0]).map(request)));
         running.child.kill('SIGTERM');
         setTimeout(() => first.reading(true), 300);
-        // Once the service has taken the signal in, a new connection must be refused.
-        for (let i = 0; i < 100 && !running.output.join('').includes('shutting down'); i++) await new Promise((r) => setTimeout(r, 20));
+        // Once the service has taken in the connections that were waiting in its backlog at the signal (each one is
+        // served: issue 34 item 13) and says it accepts no more, a new connection must be refused.
+        for (let i = 0; i < 250 && !running.output.join('').includes('no longer accepting connections'); i++) await new Promise((r) => setTimeout(r, 20));
         const fresh = await newConnection(running.port);
         const ends = await Promise.race([
           Promise.all(connections.map((c) => c.ended)),
