@@ -36,5 +36,12 @@ CA=${CA_BUNDLE:-${NODE_EXTRA_CA_CERTS:-/etc/ssl/certs/ca-certificates.crt}}
 [ -s "$CA" ] && args+=(--secret "id=ca,src=$CA")
 
 echo "image: ${engine[*]} ${args[*]} ."
-"${engine[@]}" "${args[@]}" .
+if ! "${engine[@]}" "${args[@]}" .; then
+  # The usual reason on a machine that reaches no container registry: the base could not be pulled.
+  if ! "${engine[@]}" image inspect "$NODE_IMAGE" >/dev/null 2>&1; then
+    echo "image: the base $NODE_IMAGE is not here and could not be pulled. Where no registry is reachable, build a local one:" >&2
+    echo "image:   bash scripts/container-base.sh && NODE_IMAGE=localhost/pdas-node-base:24-bookworm npm run image" >&2
+  fi
+  exit 1
+fi
 echo "$tag"
