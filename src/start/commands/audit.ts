@@ -20,6 +20,7 @@ import { FileAuditQuery } from '../../adapters/audit-query/file-audit-query.js';
 import { PostgresAuditQuery } from '../../adapters/audit-query/postgres-audit-query.js';
 import { parsePersonalIdentityNumber } from '../../domain/identity/personal-identity-number.js';
 import { daysInMonth, wallClockToEpochMs, type WallClock } from '../../domain/time/local-time.js';
+import { commandLogger, say } from './command-log.js';
 
 const ZONE = 'Europe/Stockholm';
 const USAGE = 'usage: npm run audit -- --patient <YYYYMMDDNNNC> --from <YYYY-MM-DD|ISO date-time> --to <YYYY-MM-DD|ISO date-time> [--json] [--schema <name>]\n'
@@ -131,29 +132,31 @@ const setting = (name: string): string | undefined => {
   return v === undefined || v === '' ? undefined : v;
 };
 
+const log = commandLogger('audit');
+
 async function main(): Promise<number> {
   let args: Arguments;
   try {
     args = parseArguments(process.argv.slice(2));
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
-    console.error(`audit: ${err.message}\n${USAGE}`);
+    log.error(`${err.message}\n${USAGE}`);
     return 2;
   }
   if ('help' in args) {
-    console.log(USAGE);
+    say(USAGE);
     return 0;
   }
   const databaseUrl = setting('DATABASE_URL');
   const file = path.join(path.resolve(setting('DATA_DIR') ?? './.data'), 'audit', 'audit-trail.jsonl');
   const query: AuditQuery = databaseUrl !== undefined
     ? PostgresAuditQuery.create({ connectionString: databaseUrl, schema: args.schema })
-    : new FileAuditQuery(file, (msg) => console.error(`audit: warning: ${msg}`));
+    : new FileAuditQuery(file, (msg) => log.warn(msg));
   const source = databaseUrl !== undefined ? `PostgreSQL schema ${args.schema}` : `file ${file}`;
   try {
     return await run(query, args, source, databaseUrl !== undefined ? 'record' : 'line');
   } catch (err) {
-    console.error(`audit: cannot read the audit trail (${source}): ${err instanceof Error ? err.message : String(err)}`);
+    log.error(`cannot read the audit trail (${source}): ${err instanceof Error ? err.message : String(err)}`);
     return 1;
   } finally {
     await query.close();

@@ -12,6 +12,7 @@ import pg from 'pg';
 import { ownerStep, type OwnerStepDone } from '../../adapters/audit-postgres/owner-step.js';
 import { SQL_NAME } from '../../adapters/audit-postgres/sql-names.js';
 import { shownUrl, withoutPassword } from '../shown-url.js';
+import { commandLogger, say } from './command-log.js';
 
 const USAGE = 'usage: DATABASE_URL=postgres://<owner>@<host>/<db> npm run migrate -- [--schema <name>] [--service-role <role>]';
 
@@ -53,7 +54,7 @@ function report(done: OwnerStepDone, schema: string, serviceRole: string | undef
 async function main(): Promise<number> {
   const { schema, serviceRole, help } = parseArguments(process.argv.slice(2));
   if (help) {
-    console.log(USAGE);
+    say(USAGE);
     return 0;
   }
   const url = process.env.DATABASE_URL?.trim() ?? '';
@@ -75,7 +76,7 @@ async function main(): Promise<number> {
       const hint = code === '42501' ? ' (run it as the role that owns the schema, or a superuser)' : '';
       throw new Refusal(`the owner step on ${where} failed: ${withoutPassword(err instanceof Error ? err.message : String(err), url)}${hint}`, 1);
     }
-    for (const line of report(done, schema, serviceRole, where)) console.log(line);
+    for (const line of report(done, schema, serviceRole, where)) say(line);
     return 0;
   } finally {
     await client.end().catch(() => undefined);
@@ -84,6 +85,6 @@ async function main(): Promise<number> {
 
 process.exitCode = await main().catch((err: unknown) => {
   if (!(err instanceof Refusal)) throw err;
-  console.error(`migrate: ${err.message}`);
+  commandLogger('migrate').error(err.message);
   return err.code;
 });
