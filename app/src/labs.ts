@@ -13,7 +13,8 @@ import { bandOf } from './reference-range.js';
 
 export interface LabTest { key: string; name: string; unit?: string; results: Observation[] }
 
-const timeOf = (o: Observation): string | undefined => o.effectiveDateTime ?? o.issued;
+/** When a result was taken: its effective time, else when it was issued. */
+export const timeOf = (o: Observation): string | undefined => o.effectiveDateTime ?? o.issued;
 
 export function groupByTest(observations: readonly Observation[]): LabTest[] {
   const tests = new Map<string, LabTest>();

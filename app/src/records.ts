@@ -31,13 +31,17 @@ export function appointments(found: readonly Resource[], lang: Lang): HTMLElemen
   }));
 }
 
+/** A prescription's medication by name: its own concept, else the Medication it references, else the reference's display. */
+export function medicationName(m: MedicationRequest, byId: ById): string {
+  return textOf(m.medicationCodeableConcept) ?? textOf(byId.get<Medication>(m.medicationReference)?.code) ?? m.medicationReference?.display ?? '?';
+}
+
 export function medications(found: readonly Resource[], lang: Lang): HTMLElement {
   const byId = new ById(found);
   const list = newestFirst(found.filter((r): r is MedicationRequest => r.resourceType === 'MedicationRequest'), (m) => m.authoredOn);
   return h('ul', { class: 'cards' }, ...list.map((m) => {
     const medication = byId.get<Medication>(m.medicationReference);
-    const name = textOf(m.medicationCodeableConcept) ?? textOf(medication?.code) ?? m.medicationReference?.display ?? '?';
-    return card(name,
+    return card(medicationName(m, byId),
       ...pair(LABELS.what[lang], textOf(medication?.form)),
       ...(m.dosageInstruction ?? []).flatMap((d) => pair(LABELS.dosage[lang], d.text)),
       ...pair(LABELS.reason[lang], m.reasonCode?.map(textOf).filter(Boolean).join('; ')),

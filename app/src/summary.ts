@@ -4,11 +4,12 @@
  * written and its date), or why it is empty: none known, or left out of this summary.
  */
 import { h, section } from './dom.js';
-import type { AllergyIntolerance, Bundle, Composition, CompositionSection, Condition, Medication, MedicationRequest, Observation, Resource } from './fhir-types.js';
+import type { AllergyIntolerance, Bundle, Composition, CompositionSection, Condition, MedicationRequest, Observation, Resource } from './fhir-types.js';
 import { ById } from './fhir-types.js';
 import { textOf, when } from './format.js';
 import { LABELS, SUMMARY_SECTIONS, type Lang } from './i18n.js';
-import { valueText } from './labs.js';
+import { timeOf, valueText } from './labs.js';
+import { medicationName } from './records.js';
 
 const EMPTY_REASON = 'http://terminology.hl7.org/CodeSystem/list-empty-reason';
 
@@ -19,13 +20,13 @@ function entryLine(r: Resource, byId: ById, lang: Lang): string {
       return textOf((r as Condition | AllergyIntolerance).code) ?? '?';
     case 'MedicationRequest': {
       const m = r as MedicationRequest;
-      const name = textOf(m.medicationCodeableConcept) ?? textOf(byId.get<Medication>(m.medicationReference)?.code) ?? m.medicationReference?.display ?? '?';
+      const name = medicationName(m, byId);
       const dosage = (m.dosageInstruction ?? []).map((d) => d.text).filter(Boolean).join('; ');
       return dosage === '' ? name : `${name}: ${dosage}`;
     }
     case 'Observation': {
       const o = r as Observation;
-      const date = when(o.effectiveDateTime ?? o.issued, lang);
+      const date = when(timeOf(o), lang);
       return `${textOf(o.code) ?? '?'}: ${valueText(o, lang)}${date === undefined ? '' : ` (${date})`}`;
     }
     default:
