@@ -5,43 +5,22 @@
  * answer is kept in test-artifacts/ (gitignored). Skipped, saying why, only where no Chromium is
  * installed and CI is not set: in CI (.ci/run installs Debian's chromium) a missing browser fails.
  */
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { mkdir } from 'node:fs/promises';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../bench/util.js';
-import { loadConfig } from '../../src/start/config.js';
-import { compose, type Runtime } from '../../src/start/container.js';
-import { createLogger } from '../../src/http/logging.js';
-import { listen } from '../../src/start/listen.js';
+import { ARTIFACTS, browserMissing, demoServiceAndBrowser, type DemoInBrowser } from '../support/browser.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url);
-const browserMissing = !existsSync(CHROMIUM) && process.env.CI !== 'true';
-if (browserMissing) {
-  console.warn(`issue 22 item 8: no Chromium at ${CHROMIUM}: the browser test of the docs page is skipped (apt-get install chromium, or set CHROMIUM_PATH)`);
-}
+const skipped = browserMissing('issue 22 item 8: the browser test of the docs page');
 
-describe.skipIf(browserMissing)('issue 22 item 8: the docs page in Chromium, demo mode', () => {
-  let dataDir: string;
-  let runtime: Runtime;
+describe.skipIf(skipped)('issue 22 item 8: the docs page in Chromium, demo mode', () => {
+  let demo: DemoInBrowser;
   let base: string;
   let browser: Browser;
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), 'pdas-docs-browser-'));
-    // A port free now: the docs page's sign-in callback names the API's port, so it cannot be 0.
-    const config = loadConfig({ DATA_DIR: dataDir, PORT: String(await freePort()), METRICS_PORT: '0', DEMO_AUTH_PORT: '0', LOG_LEVEL: 'silent' });
-    runtime = await compose(config, createLogger('silent'));
-    base = (await listen(runtime, config)).api;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+    demo = await demoServiceAndBrowser('docs-browser');
+    ({ base, browser } = demo);
   }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await runtime?.close();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  afterAll(async () => demo?.close());
 
   it('opens /, lands on /docs, signs in with PKCE as a demo person and gets 200 from Try it out on the journal notes', async () => {
     const context = await browser.newContext();

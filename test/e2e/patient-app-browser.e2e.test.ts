@@ -8,25 +8,13 @@
  * than the screen. Screenshots are kept in test-artifacts/ (gitignored). Skipped, saying why, only
  * where no Chromium is installed and CI is not set: in CI a missing browser fails.
  */
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { mkdir } from 'node:fs/promises';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../bench/util.js';
-import { loadConfig } from '../../src/start/config.js';
-import { compose, type Runtime } from '../../src/start/container.js';
-import { createLogger } from '../../src/http/logging.js';
-import { listen } from '../../src/start/listen.js';
+import { ARTIFACTS, browserMissing, demoServiceAndBrowser, type DemoInBrowser } from '../support/browser.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url);
 const WIDTH = 360;
-const browserMissing = !existsSync(CHROMIUM) && process.env.CI !== 'true';
-if (browserMissing) {
-  console.warn(`patient app: no Chromium at ${CHROMIUM}: the browser test of the patient app is skipped (apt-get install chromium, or set CHROMIUM_PATH)`);
-}
+const skipped = browserMissing('the browser test of the patient app');
 
 /**
  * Goes through the demo authorization server's pages until the browser is back at the app: signs in
@@ -54,24 +42,15 @@ async function authorize(page: Page, appUrl: string, person: string, pick: RegEx
   return seen;
 }
 
-describe.skipIf(browserMissing)('the patient app in Chromium, demo mode', () => {
-  let dataDir: string;
-  let runtime: Runtime;
+describe.skipIf(skipped)('the patient app in Chromium, demo mode', () => {
+  let demo: DemoInBrowser;
   let base: string;
   let browser: Browser;
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), 'pdas-patient-app-'));
-    // A port free now: the app's redirect URI names the API's address, so it cannot be 0.
-    const config = loadConfig({ DATA_DIR: dataDir, PORT: String(await freePort()), METRICS_PORT: '0', DEMO_AUTH_PORT: '0', LOG_LEVEL: 'silent' });
-    runtime = await compose(config, createLogger('silent'));
-    base = (await listen(runtime, config)).api;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+    demo = await demoServiceAndBrowser('patient-app');
+    ({ base, browser } = demo);
   }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await runtime?.close();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  afterAll(async () => demo?.close());
 
   it('signs Märta in, opens her daughter Lilla through the picker, shows her record, then switches to Märta herself', async () => {
     const context = await browser.newContext({ viewport: { width: WIDTH, height: 800 }, locale: 'en-GB' });

@@ -1,0 +1,60 @@
+/**
+ * What the browser tests share (test/e2e/*-browser.e2e.test.ts): Debian's Chromium driven by
+ * playwright-core, the folder their screenshots are kept in (test-artifacts/, gitignored), and the
+ * service as `npm start` runs it in demo mode. Where no Chromium is installed they skip, saying why,
+ * unless CI is set: there (.ci/run installs chromium) a missing browser fails.
+ */
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { freePort } from '../../bench/util.js';
+import { createLogger } from '../../src/http/logging.js';
+import { loadConfig } from '../../src/start/config.js';
+import { compose } from '../../src/start/container.js';
+import { listen } from '../../src/start/listen.js';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url);
+
+/** True where `what` is to be skipped (no Chromium, CI unset), having said so. */
+export function browserMissing(what: string): boolean {
+  const missing = !existsSync(CHROMIUM) && process.env.CI !== 'true';
+  if (missing) console.warn(`${what}: no Chromium at ${CHROMIUM}: skipped (apt-get install chromium, or set CHROMIUM_PATH)`);
+  return missing;
+}
+
+export interface DemoInBrowser {
+  /** `http://127.0.0.1:<port>` of the API. */
+  base: string;
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+/**
+ * The service in demo mode on a port free now (a page's sign-in callback names the API's port, so it
+ * cannot be 0), and Chromium.
+ */
+export async function demoServiceAndBrowser(name: string): Promise<DemoInBrowser> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), `pdas-${name}-`));
+  const config = loadConfig({ DATA_DIR: dataDir, PORT: String(await freePort()), METRICS_PORT: '0', DEMO_AUTH_PORT: '0', LOG_LEVEL: 'silent' });
+  const runtime = await compose(config, createLogger('silent'));
+  const base = (await listen(runtime, config)).api;
+  const stopService = async () => {
+    await runtime.close();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] })
+    .catch(async (err: unknown) => {
+      await stopService();
+      throw err;
+    });
+  return {
+    base, browser,
+    close: async () => {
+      await browser.close();
+      await stopService();
+    },
+  };
+}
