@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AuditTrail, OutcomeRecord } from '../ports/audit-trail.port.js';
 import type { Clock } from '../ports/clock.port.js';
+import { requestIdOf } from './request-id.js';
 
 /** One window of the tally: the first refusal of each kind in it is audited, the rest counted. */
 export const REFUSAL_WINDOW_MS = 60_000;
@@ -101,7 +101,7 @@ export class RefusalTally {
 
   /** Appended at once, so the count precedes the next window's records in the trail. */
   private storeCount(time: string, status: number, unaudited: number): void {
-    const id = randomUUID();
+    const id = requestIdOf();
     const record: OutcomeRecord = {
       time, requestId: id, serviceRequestId: id, operation: UNAUDITED_REFUSALS, sourceAddress: '', outcome: 'denied', status, unaudited,
     };
