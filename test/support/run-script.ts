@@ -3,6 +3,14 @@ import path from 'node:path';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
+/**
+ * The options of a describe block whose tests run commands: each is a process of its own (npx, then tsx
+ * compiling the command), 1.3 to 2.2 s here and over 3 s on a loaded machine, and a test runs up to
+ * six in a row (chain-verify's checkpoint test took 20.3 s once in a full run and timed out at the
+ * default 20 s). A time-out is no speed target, so these blocks get room.
+ */
+export const RUNS_COMMANDS = { timeout: 90_000 } as const;
+
 export interface ScriptRun {
   code: number | null;
   stdout: string;

@@ -10,14 +10,14 @@ import { LATEST_VERSION } from '../../../src/adapters/audit-postgres/migrations.
 import { PostgresAuditTrail } from '../../../src/adapters/audit-postgres/postgres-audit-trail.js';
 import { verifyPostgresChain } from '../../../src/adapters/audit-postgres/verify-chain.js';
 import { adminPool, databaseAvailable, databaseUrl, dropSchema, freshSchema } from '../../support/database.js';
-import { runScript } from '../../support/run-script.js';
+import { runScript, RUNS_COMMANDS } from '../../support/run-script.js';
 import { fullRecord, migratedTo } from './records.js';
 
 const available = await databaseAvailable();
 
 const migrate = (args: string[], url = databaseUrl()) => runScript('migrate.ts', args, { DATABASE_URL: url });
 
-describe.skipIf(!available)('npm run migrate: the audit store\'s owner step', () => {
+describe.skipIf(!available)('npm run migrate: the audit store\'s owner step', RUNS_COMMANDS, () => {
   const schema = freshSchema('migrate_test');
   const olderSchema = freshSchema('migrate_test');
   const role = `migrate_svc_${randomBytes(5).toString('hex')}`;

@@ -7,7 +7,7 @@ import { FileAuditTrail } from '../../../src/adapters/audit-file/file-audit-trai
 import { PostgresAuditTrail } from '../../../src/adapters/audit-postgres/postgres-audit-trail.js';
 import type { AuditRecord } from '../../../src/ports/audit-trail.port.js';
 import { adminPool, databaseUrl, dropSchema, freshSchema, databaseAvailable } from '../../support/database.js';
-import { runScript, type ScriptRun } from '../../support/run-script.js';
+import { runScript, RUNS_COMMANDS, type ScriptRun } from '../../support/run-script.js';
 import { appendOrder, CHILD, inWindow } from './scenario.js';
 
 const available = await databaseAvailable();
@@ -37,7 +37,7 @@ function expectTable(run: ScriptRun, source: RegExp): void {
   expect(run.stdout).toMatch(/\n4 accesses recorded\.\n$/);
 }
 
-describe.skipIf(!available)('npm run audit (src/start/commands/audit.ts)', () => {
+describe.skipIf(!available)('npm run audit (src/start/commands/audit.ts)', RUNS_COMMANDS, () => {
   const schema = freshSchema();
   let admin: pg.Pool;
   let dataDir: string;

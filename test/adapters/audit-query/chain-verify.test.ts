@@ -11,13 +11,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileAuditTrail } from '../../../src/adapters/audit-file/file-audit-trail.js';
 import { PostgresAuditTrail } from '../../../src/adapters/audit-postgres/postgres-audit-trail.js';
 import { adminPool, databaseAvailable, databaseUrl, dropSchema, freshSchema } from '../../support/database.js';
-import { runScript } from '../../support/run-script.js';
+import { runScript, RUNS_COMMANDS } from '../../support/run-script.js';
 import { fullRecord } from '../audit-postgres/records.js';
 
 const available = await databaseAvailable();
 const BROKEN = 3;
 
-describe.skipIf(!available)('npm run audit -- --verify', () => {
+describe.skipIf(!available)('npm run audit -- --verify', RUNS_COMMANDS, () => {
   const [intact, altered, deleted] = [freshSchema(), freshSchema(), freshSchema()];
   let admin: pg.Pool;
   let dir: string;
