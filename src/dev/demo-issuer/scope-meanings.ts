@@ -11,13 +11,16 @@ const LAUNCH_SCOPES: Readonly<Record<string, string>> = {
   offline_access: 'keep reading without asking you again, until the sign-in expires or is revoked',
 };
 
+/** The COS API's scopes and their descriptions, from the operation table once. */
+const API_SCOPES = apiScopes();
+
 const WHOSE = { patient: 'of the person picked', user: 'of everyone you may act for', system: 'of any patient' } as const;
 
 const sentence = (text: string): string => text.replace(/^./, (c) => c.toUpperCase());
 
 /** The scope in words; undefined for a scope this server does not know (it is shown as it is). */
 export function scopeMeaning(scope: string): string | undefined {
-  const known = LAUNCH_SCOPES[scope] ?? apiScopes().get(scope);
+  const known = LAUNCH_SCOPES[scope] ?? API_SCOPES.get(scope);
   if (known !== undefined) return sentence(known);
   const [grant] = smartGrants([scope]);
   if (grant === undefined) return undefined;

@@ -10,11 +10,19 @@ const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 const portOf = (url: URL): string => url.port || (url.protocol === 'https:' ? '443' : '80');
 
-/** Where a request for the app's page at `host` is sent, with its query `search`; undefined: serve it here. */
-export function canonicalAppAddress(host: string | undefined, publicBaseUrl: string, search: string): string | undefined {
+/**
+ * For PUBLIC_BASE_URL, parsed once: where a request for the app's page at `host` (its path and query
+ * `url`) is sent, with the query kept; undefined: serve it here.
+ */
+export function appAddressFor(publicBaseUrl: string): (host: string | undefined, url: string) => string | undefined {
   const canonical = new URL(publicBaseUrl);
-  if (host === undefined || !LOOPBACK.has(canonical.hostname) || !URL.canParse(`${canonical.protocol}//${host}`)) return undefined;
-  const asked = new URL(`${canonical.protocol}//${host}`);
-  if (!LOOPBACK.has(asked.hostname) || asked.hostname === canonical.hostname || portOf(asked) !== portOf(canonical)) return undefined;
-  return `${publicBaseUrl.replace(/\/$/, '')}/app/${search}`;
+  const page = `${publicBaseUrl.replace(/\/$/, '')}/app/`;
+  if (!LOOPBACK.has(canonical.hostname)) return () => undefined;
+  return (host, url) => {
+    if (host === undefined || !URL.canParse(`${canonical.protocol}//${host}`)) return undefined;
+    const asked = new URL(`${canonical.protocol}//${host}`);
+    if (!LOOPBACK.has(asked.hostname) || asked.hostname === canonical.hostname || portOf(asked) !== portOf(canonical)) return undefined;
+    const query = url.indexOf('?');
+    return query < 0 ? page : `${page}${url.slice(query)}`;
+  };
 }

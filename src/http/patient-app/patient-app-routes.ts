@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { canonicalAppAddress } from './app-address.js';
+import { appAddressFor } from './app-address.js';
 import { appFileOf } from './app-files.js';
 import { appHeaders } from './app-headers.js';
 
@@ -37,12 +37,12 @@ export async function patientAppRoutes(app: FastifyInstance, opts: PatientAppOpt
   const headers = appHeaders(opts.issuer);
   // index.html names its files from the app's own address, so it works at `/app` as at `/app/`.
   const appBase = escapeHtml(`${opts.basePath}/app/`);
+  const appAddress = opts.publicBaseUrl === undefined ? () => undefined : appAddressFor(opts.publicBaseUrl);
 
   const serve = async (relative: string, request: FastifyRequest, reply: FastifyReply) => {
     reply.headers(headers);
     const isPage = relative === '' || relative === 'index.html';
-    const search = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
-    const canonical = isPage && opts.publicBaseUrl !== undefined ? canonicalAppAddress(request.headers.host, opts.publicBaseUrl, search) : undefined;
+    const canonical = isPage ? appAddress(request.headers.host, request.url) : undefined;
     if (canonical !== undefined) return reply.redirect(canonical, 302);
     let index: string;
     try {

@@ -5,16 +5,14 @@
  * someone typed) is redacted as in every log line of the service. What the command was asked for (a
  * report, what a migration did, its usage when asked) is its output, on stdout.
  */
-import type { DestinationStream, Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 import { createLogger } from '../../http/logging.js';
-
-const WARN = 40;
 
 export function commandLogger(command: string): Logger {
   const plain: DestinationStream = {
     write(line: string) {
       const { level, msg } = JSON.parse(line) as { level: number; msg?: string };
-      process.stderr.write(`${command}: ${level === WARN ? 'warning: ' : ''}${msg ?? ''}\n`);
+      process.stderr.write(`${command}: ${level === pino.levels.values.warn ? 'warning: ' : ''}${msg ?? ''}\n`);
     },
   };
   return createLogger('info', plain);
