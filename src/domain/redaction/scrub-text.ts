@@ -23,8 +23,18 @@ const NUMBER_SHAPED = /(?<!\d)(?:(?:18|19|20)\d{6}|\d{6})[-+]?\d{4}(?!\d)/g;
 const DIGIT_RUN = /\d(?:[\p{Pd}+.\s]?\d)*/gu;
 const TOKEN_PART = /eyJ[\w-]{6,}(?:\.[\w-]*){0,4}/g;
 const LONG_RUN = /[\w-]{40,}/g;
-/** Text worth a closer look: digits, an escape, a token's start, anything outside printable ASCII, or room for a long run. */
-const SUSPECT = /[\d%]|eyJ|[^\x20-\x7e]/;
+// Three expressions, not one alternation: V8 tried the alternation at every position, 3.3 µs against 0.3 µs for a UUID.
+const NOT_PLAIN = /[^\x20-\x7e]|%|eyJ/;
+const TEN_DIGITS = /\d(?:[-+. ]?\d){9}/;
+const FORTY = /[\w-]{40}/;
+/**
+ * Whether some rule below may change `text`. Other text is printable ASCII (so it reads as it is
+ * written) with no escape, no token's start, no run of 40 and no 10 digits joined by single
+ * separators (in printable ASCII the separators are `-`, `+`, `.` and the space): no rule can find
+ * anything in it. Most logged text is so (a message, a path, a request id), and it is given back
+ * without the rules' work (test/domain/redaction/scrub-text-shortcut.test.ts holds the two equal).
+ */
+const mayHoldFindings = (text: string): boolean => NOT_PLAIN.test(text) || TEN_DIGITS.test(text) || FORTY.test(text);
 
 /** Longer runs of digits are withheld unread: nobody reads 40 digits as anything but data, and the work stays bounded. */
 const LONGEST_READ = 40;
@@ -64,7 +74,11 @@ function redact(text: string): string {
 
 /** `text` with no identity number or token in it, however it was spelled (see the file's header). */
 export function scrubText(text: string): string {
-  if (!SUSPECT.test(text) && text.length < 40) return text;
+  return mayHoldFindings(text) ? scrubByRules(text) : text;
+}
+
+/** Every rule applied to `text`, whatever it holds: what scrubText gives for text that may hold a finding. */
+export function scrubByRules(text: string): string {
   const written = redact(text);
   const reading = readingOf(text);
   // Encoded more deeply than any client does: nobody can say what it holds.
