@@ -5,11 +5,13 @@
  * readable without its entries.
  */
 import type { FhirResource } from '../../reads/as-fhir.js';
-import type { RawJson } from '../../reads/as-fhir-datatypes.js';
 
 interface Concept { text?: string; coding?: { code?: string; display?: string }[] }
-/** A value is a number, or a decimal's text as `JSON.rawJSON` holds it where a number would lose digits (`4.0`). */
-interface Quantity { value?: number | RawJson; comparator?: string; unit?: string }
+/**
+ * A value is a number, or a decimal's text as `JSON.rawJSON` holds it where a number would lose digits
+ * (`4.0`): the shape of src/reads/as-fhir-datatypes.ts's RawJson, which the domain may not import.
+ */
+interface Quantity { value?: number | { readonly rawJSON: string }; comparator?: string; unit?: string }
 
 function conceptText(concept: Concept | undefined): string | undefined {
   if (concept === undefined) return undefined;
