@@ -1,11 +1,12 @@
 // `npm run build:app`: type-checks the patient app (app/, its own tsconfig with the DOM library) and
 // bundles it with esbuild into dist/app/ (docs/patient-app.md): main.js with fhirclient and Chart.js
 // inside, index.html and style.css. The service serves those files itself; nothing comes from a CDN.
+// scripts/build.ts builds it too, after its own type check of app/ (`npm run build`) or without one (`npm start`).
 import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
-import ts from 'typescript';
+import type ts from 'typescript';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const APP = path.join(ROOT, 'app');
@@ -24,30 +25,31 @@ const UNUSED_POLYFILLS: Plugin = {
   },
 };
 
-/** The app's type errors, as tsc prints them; none is an empty list. */
-export function typecheckApp(): string[] {
-  const host: ts.ParseConfigFileHost = { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => { throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n')); } };
-  const config = ts.getParsedCommandLineOfConfigFile(path.join(APP, 'tsconfig.json'), {}, host);
+/** The app's type errors, as tsc prints them; none is an empty list. TypeScript is loaded only when asked (npm start never does). */
+export async function typecheckApp(): Promise<string[]> {
+  const { default: typescript } = await import('typescript');
+  const host: ts.ParseConfigFileHost = { ...typescript.sys, onUnRecoverableConfigFileDiagnostic: (d) => { throw new Error(typescript.flattenDiagnosticMessageText(d.messageText, '\n')); } };
+  const config = typescript.getParsedCommandLineOfConfigFile(path.join(APP, 'tsconfig.json'), {}, host);
   if (config === undefined) throw new Error('app/tsconfig.json could not be read');
-  const diagnostics = ts.getPreEmitDiagnostics(ts.createProgram(config.fileNames, config.options));
+  const diagnostics = typescript.getPreEmitDiagnostics(typescript.createProgram(config.fileNames, config.options));
   return diagnostics.map((d) => {
     const where = d.file === undefined || d.start === undefined ? '' : (() => {
       const { line, character } = d.file.getLineAndCharacterOfPosition(d.start);
       return `${path.relative(ROOT, d.file.fileName)}:${line + 1}:${character + 1}: `;
     })();
-    return `${where}${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
+    return `${where}${typescript.flattenDiagnosticMessageText(d.messageText, '\n')}`;
   });
 }
 
 /** Each file is written beside its place and renamed into it, so a test reading dist/app meanwhile sees whole files. */
-async function writeAtomically(file: string, contents: string | Uint8Array): Promise<void> {
+export async function writeAtomically(file: string, contents: string | Uint8Array): Promise<void> {
   const temporary = `${file}.${process.pid}.tmp`;
   await writeFile(temporary, contents);
   await rename(temporary, file);
 }
 
-export async function buildPatientApp(outDir = APP_OUT_DIR): Promise<void> {
-  const problems = typecheckApp();
+export async function buildPatientApp(options: { typecheck: boolean } = { typecheck: true }, outDir = APP_OUT_DIR): Promise<void> {
+  const problems = options.typecheck ? await typecheckApp() : [];
   if (problems.length > 0) throw new Error(`app/ does not type-check:\n${problems.join('\n')}`);
   const bundle = await build({
     entryPoints: [path.join(APP, 'src', 'main.ts')],
