@@ -1,8 +1,25 @@
+import type { Logger } from 'pino';
 import { loadConfig } from './start/config.js';
 import { createLogger } from './http/logging.js';
 import { listen } from './start/listen.js';
 import { logDestination } from './start/log-format.js';
 import { startupFailure } from './start/startup-failure.js';
+
+/** The start's logger once made: its buffered lines are written out before the banner or a refusal. */
+let logger: Logger | undefined;
+
+/**
+ * What the logger still holds, written out. Lines go to stdout in 4 KiB writes (src/http/logging.ts),
+ * while the banner and a refusal are written at once: without this, the lines the start logged (the
+ * demo issuer, then the metrics listener, both open before the API is tried) came after a refusal of
+ * PORT on the screen, and after the banner of a start that worked.
+ */
+function flushed(): Promise<void> {
+  return new Promise((resolve) => {
+    if (logger === undefined) resolve();
+    else logger.flush(() => resolve());
+  });
+}
 
 /**
  * `npm start`: listen; on SIGTERM/SIGINT stop accepting, let in-flight requests finish (up to
@@ -13,13 +30,15 @@ async function main(): Promise<void> {
   // Tracing starts before anything imports fastify, undici, pg or ioredis, so that their
   // instrumentations see them load; with it off, nothing of OpenTelemetry is imported at all.
   const tracing = config.tracing ? await (await import('./tracing/start-tracing.js')).startTracing() : undefined;
-  const logger = createLogger(config.logLevel, await logDestination(config.logFormat), tracing?.logMixin);
+  const log = createLogger(config.logLevel, await logDestination(config.logFormat), tracing?.logMixin);
+  logger = log;
   const { compose } = await import('./start/container.js');
-  const runtime = await compose(config, logger);
+  const runtime = await compose(config, log);
   const { api: address, metrics } = await listen(runtime, config);
-  logger.info({ address, basePath: config.basePath || '/', metrics }, 'patient data access service listening');
-  for (const notice of runtime.notices) logger.info(notice);
+  log.info({ address, basePath: config.basePath || '/', metrics }, 'patient data access service listening');
+  for (const notice of runtime.notices) log.info(notice);
   if (runtime.notices.length > 0) {
+    await flushed();
     // A newcomer's terminal, not the log stream: where the demo credentials are and where to start.
     process.stdout.write(`\n  Patient Data Access Service (DEMO MODE) on ${address}\n  API docs: ${address}/docs\n  ${runtime.notices.join('\n  ')}\n  README.md has a curl session that calls every operation.\n\n`);
   }
@@ -27,17 +46,17 @@ async function main(): Promise<void> {
   const shutdown = (signal: string): void => {
     if (closing) return;
     closing = true;
-    logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
+    log.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
     const deadline = setTimeout(() => {
-      logger.error({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown deadline passed; exiting with requests unfinished');
+      log.error({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown deadline passed; exiting with requests unfinished');
       process.exit(1);
     }, config.shutdownTimeoutMs);
     deadline.unref();
     runtime.close().then(() => tracing?.shutdown()).then(() => {
-      logger.info('shut down cleanly');
+      log.info('shut down cleanly');
       process.exit(0);
     }, (err: unknown) => {
-      logger.error({ err }, 'shutdown failed');
+      log.error({ err }, 'shutdown failed');
       process.exit(1);
     });
   };
@@ -45,7 +64,8 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT'));
 }
 
-main().catch((err: unknown) => {
+main().catch(async (err: unknown) => {
+  await flushed();
   process.stderr.write(`${startupFailure(err, process.env.LOG_LEVEL)}\n`);
   process.exit(1);
 });

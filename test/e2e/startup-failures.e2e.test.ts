@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runService } from '../support/spawn-service.js';
+import { runService, runServiceOnScreen } from '../support/spawn-service.js';
 import { REPOSITORY_ROOT } from '../support/upstream-examples.js';
 
 /** A service that starts after all is stopped once it listens, so a refusal that did not happen fails fast. */
@@ -41,6 +41,16 @@ describe('issue 22 item 5: start-up failures are one line naming the setting', (
     for (const out of [ended.stdout, ended.stderr]) {
       expect(out).not.toMatch(/"stack"|EADDRINUSE|\n\s+at /);
     }
+  }, 70_000);
+
+  // Issue 47 item 1: the demo issuer, then the metrics listener, open before the API; the lines they
+  // logged sat in the logger's buffer and reached the screen after the refusal, which then scrolled away.
+  it.each(['PORT', 'METRICS_PORT', 'DEMO_AUTH_PORT'])('issue 47 item 1: %s already in use: the refusal is the last line on the screen', async (setting) => {
+    const ended = await runServiceOnScreen({ [setting]: String(taken) }, dataDir);
+    expect(ended.code).toBe(1);
+    const lines = ended.screen.split('\n').filter((l) => l !== '');
+    expect(lines.length).toBeGreaterThan(1);
+    expect(lines.at(-1)).toMatch(new RegExp(`^cannot start: ${setting} ${taken} is in use`));
   }, 70_000);
 
   it('a setting that is not a number: exit 1 and the one line of the setting', async () => {
