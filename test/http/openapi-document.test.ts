@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS, READ_NAMES, type OperationName } from '../../src/domain/operations/table.js';
+import { forTheDocsPage } from '../../src/http/openapi/authorize-dialog.js';
 import { exampleOf } from '../../src/http/openapi/examples.js';
 import { securitySchemes } from '../../src/http/openapi/security.js';
 import { collectOpenApiExamples } from '../support/openapi-examples.js';
@@ -65,6 +66,16 @@ describe('issue 13 item 5: an OpenAPI document an integrator can generate a clie
       // The key is asked for once, by the schemes: no credential among the parameters.
       const names = (op.parameters ?? []).map((p: Json) => String(p.name).toLowerCase());
       expect(names.filter((n: string) => ['ocp-apim-subscription-key', 'authorization', 'subscription-key'].includes(n))).toEqual([]);
+    }
+  });
+
+  it('issue 47 item 3: the docs page\'s copy leaves the key in the query out of the Authorize dialog; the published document keeps it', () => {
+    const published = structuredClone(doc);
+    const page = forTheDocsPage(structuredClone(doc));
+    expect(doc).toEqual(published);
+    expect(Object.keys(page.components.securitySchemes)).toEqual(['subscriptionKey', 'oauth2']);
+    for (const { path, method, op } of operationsOf(page)) {
+      expect([path, method, op.security]).toEqual([path, method, [{ subscriptionKey: [], oauth2: [OPERATIONS[String(op.operationId).replace('AtVendorPath', '') as OperationName].scope.name] }]]);
     }
   });
 

@@ -26,6 +26,9 @@ const TOKEN_RULES = 'Access tokens are signed JWTs (RS256 or another asymmetric 
   + 'given SMART-style (`patient/Appointment.read`). A person token carries the person\'s identity number in the `patient` claim; '
   + 'a client token (client credentials, no patient claim) must name the patient in the `patient` header.';
 
+/** The scheme of the key in the `subscription-key` query parameter, the vendor's alternative to the header. */
+export const QUERY_KEY_SCHEME = 'subscriptionKeyQuery';
+
 /** The security schemes: the subscription key in a header or the query, and OAuth 2.0. */
 export function securitySchemes(oauth: OAuthDocumentation): Record<string, object> {
   const keyText = 'The subscription key of your application. Every call needs it, in this header or in the `subscription-key` '
@@ -50,7 +53,7 @@ export function securitySchemes(oauth: OAuthDocumentation): Record<string, objec
     };
   return {
     subscriptionKey: { type: 'apiKey', in: 'header', name: 'Ocp-Apim-Subscription-Key', description: keyText },
-    subscriptionKeyQuery: {
+    [QUERY_KEY_SCHEME]: {
       type: 'apiKey', in: 'query', name: 'subscription-key',
       description: `${keyText} The service never writes it to a log line, a metric or an audit record.`,
     },
@@ -61,5 +64,5 @@ export function securitySchemes(oauth: OAuthDocumentation): Record<string, objec
 /** Both credentials on every operation: either place for the key, and a token with the operation's scope. */
 export function securityOf(operation: OperationName): Array<Record<string, string[]>> {
   const scope = [OPERATIONS[operation].scope.name];
-  return [{ subscriptionKey: [], oauth2: scope }, { subscriptionKeyQuery: [], oauth2: scope }];
+  return [{ subscriptionKey: [], oauth2: scope }, { [QUERY_KEY_SCHEME]: [], oauth2: scope }];
 }

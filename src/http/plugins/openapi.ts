@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { AUTHORIZE_DIALOG_CSS, forTheDocsPage } from '../openapi/authorize-dialog.js';
 import { baseDocument } from '../openapi/document.js';
 import { nameOf } from '../openapi/named-schemas.js';
 import { refineDocument } from '../openapi/refine.js';
@@ -44,6 +45,9 @@ export const openapi = fp(async (app: FastifyInstance, opts: OpenApiOptions) => 
   const oauth = opts.oauth ?? DEFAULT_OAUTH;
   await app.register(swaggerUi, {
     routePrefix: '/docs',
+    // The Authorize dialog shows the filled-in key, then the OAuth sign-in, and no empty block (authorize-dialog.ts).
+    transformSpecification: (document) => forTheDocsPage(document),
+    theme: { css: [{ filename: 'authorize-dialog.css', content: AUTHORIZE_DIALOG_CSS }] },
     uiConfig: {
       persistAuthorization: false, displayOperationId: true,
       ...(opts.demoKey === undefined ? {} : { onComplete: fillInKey(opts.demoKey) }),
