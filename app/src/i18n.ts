@@ -9,19 +9,19 @@ export interface Words { sv: string; en: string }
 
 /** What the access log calls each operation (its AuditEvent `subtype` code). */
 export const OPERATION_NAMES: Readonly<Record<string, Words>> = {
-  registerPayment: { sv: 'Registrera betalning av besök', en: 'Register payment of a visit' },
-  changeAppointment: { sv: 'Registrera ankomst till besök', en: 'Check in for an appointment' },
-  getAppointments: { sv: 'Läsa bokade besök', en: 'Read booked appointments' },
-  getPatient: { sv: 'Läsa personuppgifter', en: 'Read personal details' },
-  getPatientV2: { sv: 'Läsa personuppgifter', en: 'Read personal details' },
-  getContacts: { sv: 'Läsa vårdkontakter', en: 'Read care contacts' },
-  getAttentionSignals: { sv: 'Läsa uppmärksamhetssignaler', en: 'Read attention signals' },
-  getVideoMeetings: { sv: 'Läsa videomöten', en: 'Read video meetings' },
-  getMedications: { sv: 'Läsa läkemedel', en: 'Read medications' },
-  getJournalNotes: { sv: 'Läsa journalanteckningar', en: 'Read journal notes' },
+  registerPayment: { sv: 'Betalning av besök', en: 'Payment for a visit' },
+  changeAppointment: { sv: 'Ankomstregistrering till besök', en: 'Check-in for an appointment' },
+  getAppointments: { sv: 'Bokade besök', en: 'Booked appointments' },
+  getPatient: { sv: 'Personuppgifter', en: 'Personal details' },
+  getPatientV2: { sv: 'Personuppgifter', en: 'Personal details' },
+  getContacts: { sv: 'Vårdkontakter', en: 'Care contacts' },
+  getAttentionSignals: { sv: 'Uppmärksamhetssignaler', en: 'Attention signals' },
+  getVideoMeetings: { sv: 'Videomöten', en: 'Video meetings' },
+  getMedications: { sv: 'Läkemedel', en: 'Medications' },
+  getJournalNotes: { sv: 'Journalanteckningar', en: 'Journal notes' },
   getLabResults: { sv: 'Provsvar', en: 'Lab results' },
   getDiagnoses: { sv: 'Diagnoser', en: 'Diagnoses' },
-  getAccessLog: { sv: 'Läsa loggen över vem som tagit del av uppgifterna', en: 'Read the log of who accessed the data' },
+  getAccessLog: { sv: 'Loggen över vem som tagit del av uppgifterna', en: 'The log of who accessed the data' },
   getPatientSummary: { sv: 'Sammanfattning', en: 'Patient summary' },
 };
 
@@ -67,16 +67,9 @@ export const STATUS_NAMES: Readonly<Record<string, Words>> = {
 export const statusName = (code: string | undefined, lang: Lang): string | undefined =>
   code === undefined ? undefined : STATUS_NAMES[code]?.[lang] ?? code;
 
-const VERB: Readonly<Record<Lang, string>> = { sv: 'Läsa ', en: 'Read ' };
-
-/** An operation's name as a section title: without the verb, as the thing it reads ("Läsa läkemedel" → "Läkemedel"). */
+/** An operation's name as a section title: the access log names each read by the data it reads ("Läkemedel"). */
 export function titleOf(operation: string): Words {
-  const name = OPERATION_NAMES[operation] ?? { sv: operation, en: operation };
-  const strip = (text: string, lang: Lang) => {
-    const rest = text.startsWith(VERB[lang]) ? text.slice(VERB[lang].length) : text;
-    return rest.charAt(0).toUpperCase() + rest.slice(1);
-  };
-  return { sv: strip(name.sv, 'sv'), en: strip(name.en, 'en') };
+  return OPERATION_NAMES[operation] ?? { sv: operation, en: operation };
 }
 
 export const TITLES = {

@@ -52,7 +52,7 @@ describe('issue 14 item 1: GET /patients/accesslog/ for each kind of caller', ()
       [ids.kiosk, 'getAppointments', 'allowed', 'client'],
       [ids.stranger, 'getMedications', 'denied', 'refused'],
     ]);
-    expect(log[1]).toMatchObject({ actorPersonId: GUARDIAN, operationDisplayName: { sv: 'Läsa journalanteckningar', en: 'Read journal notes' } });
+    expect(log[1]).toMatchObject({ actorPersonId: GUARDIAN, operationDisplayName: { sv: 'Journalanteckningar', en: 'Journal notes' } });
     expect(log[2]?.clientApplication).toEqual({ displayName: 'Incheckningsterminal Vårdcentralen', clientId: 'kiosk-1' });
     expect(log[0]?.clientApplication.displayName).toBe('test');
     expect(log[0]?.time).toMatch(/^\d{14}$/);

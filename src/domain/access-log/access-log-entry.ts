@@ -44,7 +44,7 @@ export const AccessLogEntrySchema = Type.Object({
   // What the patient reads about their guardian's read of their journal (synthetic identity numbers).
   example: {
     time: '20261121100512', timeInUnix: 1_795_251_912_345, operation: 'getJournalNotes',
-    operationDisplayName: { sv: 'Läsa journalanteckningar', en: 'Read journal notes' },
+    operationDisplayName: { sv: 'Journalanteckningar', en: 'Journal notes' },
     outcome: 'allowed', basis: 'guardian', actorPersonId: '198112189876',
     clientApplication: { displayName: 'Vårdappen', clientId: 'patient-app' }, requestId: '0b6f3c1e-5d0a-4a57-9d0e-2f8f1c7a9b42',
   },
@@ -115,10 +115,16 @@ const SERVICE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
 /** Configured display names of applications, by client id or subscription name (CLIENT_NAMES). */
 export type ClientNames = ReadonlyMap<string, string>;
 
+/**
+ * The application by its configured name, else by its OAuth client id, and by its subscription only
+ * when it has no client id. A subscription key names an API-management subscription, not an app: one
+ * key may serve several apps (the demo's does), and on the FHIR API an app sends none, so one app
+ * named by its key in one entry and by its client id in the next showed under two names.
+ */
 function clientOf(a: LoggedAccess, names: ClientNames): AccessLogEntry['clientApplication'] {
   const displayName = (a.clientId !== undefined ? names.get(a.clientId) : undefined)
     ?? (a.subscription !== undefined ? names.get(a.subscription) : undefined)
-    ?? a.subscription ?? a.clientId ?? 'unknown';
+    ?? a.clientId ?? a.subscription ?? 'unknown';
   return a.clientId === undefined ? { displayName } : { displayName, clientId: a.clientId };
 }
 

@@ -7,7 +7,7 @@ export const getAccessLog: AccessLogRead = {
   handler: 'accessLog',
   method: 'GET',
   scope: { name: 'user/AccessLog-read', description: 'Read who has accessed the patient\'s data (the access log)', aliases: ['user/AuditEvent.read', 'patient/AuditEvent.read'] },
-  displayName: { sv: 'Läsa loggen över vem som tagit del av uppgifterna', en: 'Read the log of who accessed the data' },
+  displayName: { sv: 'Loggen över vem som tagit del av uppgifterna', en: 'The log of who accessed the data' },
   errorShape: 'status',
   path: '/patients/accesslog/',
   vendorPaths: [],

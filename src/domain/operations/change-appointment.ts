@@ -10,7 +10,7 @@ export const changeAppointment: Write = {
   handler: 'arrival',
   method: 'PUT',
   scope: { name: 'user/Appointment-write', description: 'Check a patient in (mark an appointment as arrived)' },
-  displayName: { sv: 'Registrera ankomst till besök', en: 'Check in for an appointment' },
+  displayName: { sv: 'Ankomstregistrering till besök', en: 'Check-in for an appointment' },
   errorShape: 'status',
   path: '/patients/appointments/',
   vendorPaths: getAppointments.vendorPaths,

@@ -9,7 +9,7 @@ export const registerPayment: Write = {
   handler: 'payment',
   method: 'POST',
   scope: { name: 'user/Payment-write', description: 'Register that an appointment is paid', aliases: ['user/PaymentNotice.write', 'patient/PaymentNotice.write'] },
-  displayName: { sv: 'Registrera betalning av besök', en: 'Register payment of a visit' },
+  displayName: { sv: 'Betalning av besök', en: 'Payment for a visit' },
   errorShape: 'status',
   path: '/patients/paymentnotice/',
   vendorPaths: ['/api/open/paymentnotice/'],

@@ -14,7 +14,7 @@ const typedStart = (b: { TypedStartDateTime: string }): number => Date.parse(b.T
 export const getAppointments = recordsRead({
   number: 3,
   scope: { name: 'user/Appointment-read', description: 'Read booked appointments' },
-  displayName: { sv: 'Läsa bokade besök', en: 'Read booked appointments' },
+  displayName: { sv: 'Bokade besök', en: 'Booked appointments' },
   errorShape: 'status',
   path: '/patients/appointments/',
   vendorPaths: VENDOR_PATHS,

@@ -11,7 +11,7 @@ import EXAMPLE from './example.json' with { type: 'json' };
 export const getAttentionSignals = recordsRead({
   number: 7,
   scope: { name: 'user/AttentionSignal-read', description: 'Read attention signals' },
-  displayName: { sv: 'Läsa uppmärksamhetssignaler', en: 'Read attention signals' },
+  displayName: { sv: 'Uppmärksamhetssignaler', en: 'Attention signals' },
   errorShape: 'error',
   path: '/patients/attentionsignals/',
   vendorPaths: ['/api/open/attentionsignals/'],

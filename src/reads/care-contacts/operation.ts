@@ -11,7 +11,7 @@ import EXAMPLE from './example.json' with { type: 'json' };
 export const getContacts = recordsRead({
   number: 6,
   scope: { name: 'user/Contact-read', description: 'Read care contacts' },
-  displayName: { sv: 'Läsa vårdkontakter', en: 'Read care contacts' },
+  displayName: { sv: 'Vårdkontakter', en: 'Care contacts' },
   errorShape: 'error',
   path: '/patients/contacts/',
   vendorPaths: ['/api/open/contacts/'],

@@ -11,7 +11,7 @@ import EXAMPLE from './example.json' with { type: 'json' };
 export const getJournalNotes = recordsRead({
   number: 10,
   scope: { name: 'user/JournalNote-read', description: 'Read journal notes' },
-  displayName: { sv: 'Läsa journalanteckningar', en: 'Read journal notes' },
+  displayName: { sv: 'Journalanteckningar', en: 'Journal notes' },
   errorShape: 'status',
   path: '/patients/journalnotes/',
   vendorPaths: ['/api/open/journalnotes/'],

@@ -11,7 +11,7 @@ import EXAMPLE from './example.json' with { type: 'json' };
 export const getMedications = recordsRead({
   number: 9,
   scope: { name: 'user/MedicationPrescription-read', description: 'Read prescribed medications' },
-  displayName: { sv: 'Läsa läkemedel', en: 'Read medications' },
+  displayName: { sv: 'Läkemedel', en: 'Medications' },
   errorShape: 'status',
   path: '/patients/medications/',
   vendorPaths: ['/open/api/medications/'],

@@ -9,7 +9,7 @@ export const TAG: Tag = { name: 'Patient', description: "The patient's demograph
 const SCOPE: Scope = { name: 'user/Patient-read', description: "Read the patient's demographic information" };
 const PATH = '/patients/patient/';
 const VENDOR_PATHS = ['/api/open/patient/'];
-const DISPLAY_NAME = { sv: 'Läsa personuppgifter', en: 'Read personal details' };
+const DISPLAY_NAME = { sv: 'Personuppgifter', en: 'Personal details' };
 export const DESCRIPTION = 'Name, addresses, phone numbers and other demographic information. Without `api-version` the answer is the older '
   + 'layout (an array of PatientRecord); with `api-version=v2` it is the v2 layout. Addresses and phone numbers of a patient '
   + `with protected identity are left out when a client token asks. ${WHO}`;

@@ -10,7 +10,7 @@ import EXAMPLE from './example.json' with { type: 'json' };
 export const getVideoMeetings = recordsRead({
   number: 8,
   scope: { name: 'user/VideoMeeting-read', description: 'Read video meetings' },
-  displayName: { sv: 'Läsa videomöten', en: 'Read video meetings' },
+  displayName: { sv: 'Videomöten', en: 'Video meetings' },
   errorShape: 'error',
   path: '/patients/videomeetings/',
   vendorPaths: ['/open/api/videomeetings/'],

@@ -23,7 +23,7 @@ describe('issue 14 access log: one entry as each viewer may see it', () => {
     const e = entryOf(access({ actorPersonId: CHILD, delegation: 'self' }), CHILD, { personId: CHILD }, ZONE, NAMES);
     expect(e).toEqual({
       time: '20261121100512', timeInUnix: Date.parse('2026-11-21T09:05:12.345Z'),
-      operation: 'getJournalNotes', operationDisplayName: { sv: 'Läsa journalanteckningar', en: 'Read journal notes' },
+      operation: 'getJournalNotes', operationDisplayName: { sv: 'Journalanteckningar', en: 'Journal notes' },
       outcome: 'allowed', basis: 'self',
       clientApplication: { displayName: 'Vårdappen' }, requestId: SERVICE_ID,
     });
@@ -84,11 +84,21 @@ describe('issue 14 access log: one entry as each viewer may see it', () => {
     expect(JSON.stringify(failed)).not.toContain(STRANGER);
   });
 
-  it('issue 14: a client token is the care provider\'s system, named by CLIENT_NAMES, else by its subscription', () => {
+  it('issue 14: a client token is the care provider\'s system, named by CLIENT_NAMES, else by its client id', () => {
     const kiosk = entryOf(access({ clientId: 'kiosk-1', delegation: 'client', subscription: 'checkin' }), CHILD, { personId: CHILD }, ZONE, NAMES);
     expect(kiosk).toMatchObject({ basis: 'client', clientApplication: { displayName: 'Incheckningsterminal Vårdcentralen', clientId: 'kiosk-1' } });
     const unnamed = entryOf(access({ clientId: 'other', subscription: 'checkin' }), CHILD, {}, ZONE, new Map());
-    expect(unnamed.clientApplication).toEqual({ displayName: 'checkin', clientId: 'other' });
+    expect(unnamed.clientApplication).toEqual({ displayName: 'other', clientId: 'other' });
+    expect(entryOf(access({ subscription: 'checkin' }), CHILD, {}, ZONE, new Map()).clientApplication).toEqual({ displayName: 'checkin' });
+  });
+
+  it('issue 47 item 8: one app has one name, whether it sent a subscription key (the COS API) or none (the FHIR API)', () => {
+    const withKey = entryOf(access({ clientId: 'demo-integration', subscription: 'demo' }), CHILD, {}, ZONE, new Map());
+    const withoutKey = entryOf(access({ clientId: 'demo-integration' }), CHILD, {}, ZONE, new Map());
+    expect(withKey.clientApplication).toEqual(withoutKey.clientApplication);
+    // Nor do two apps sharing one key share a name.
+    const docsPage = entryOf(access({ clientId: 'api-docs', subscription: 'demo' }), CHILD, {}, ZONE, new Map());
+    expect(docsPage.clientApplication.displayName).not.toBe(withKey.clientApplication.displayName);
   });
 
   it('issue 14: an operation the log does not know is named so, never dropped', () => {
