@@ -30,12 +30,18 @@ export function pair(term: string, description: string | undefined): Node[] {
 
 /**
  * A table that scrolls sideways on a narrow screen: the scrolling box is focusable and named, so a
- * keyboard can scroll it too.
+ * keyboard can scroll it too. A `stacked` one (too many columns for a phone) shows each row as a block
+ * there instead, each cell under its column's name (`data-label`, style.css); its roles are written
+ * out, since a table displayed as blocks loses them in some browsers.
  */
-export function table(label: string, caption: string | undefined, head: readonly string[], rows: readonly (readonly Child[])[]): HTMLElement {
-  return h('div', { class: 'table-wrap', role: 'region', 'aria-label': label, tabindex: '0' },
-    h('table', {},
+export function table(
+  label: string, caption: string | undefined, head: readonly string[], rows: readonly (readonly Child[])[], stacked = false,
+): HTMLElement {
+  const role = (name: string) => (stacked ? name : undefined);
+  return h('div', { class: stacked ? 'table-wrap stacked' : 'table-wrap', role: 'region', 'aria-label': label, tabindex: '0' },
+    h('table', { role: role('table') },
       caption === undefined ? null : h('caption', {}, caption),
-      h('thead', {}, h('tr', {}, ...head.map((c) => h('th', { scope: 'col' }, c)))),
-      h('tbody', {}, ...rows.map((r) => h('tr', {}, ...r.map((c) => h('td', {}, c)))))));
+      h('thead', { role: role('rowgroup') }, h('tr', { role: role('row') }, ...head.map((c) => h('th', { scope: 'col', role: role('columnheader') }, c)))),
+      h('tbody', { role: role('rowgroup') }, ...rows.map((r) => h('tr', { role: role('row') },
+        ...r.map((c, i) => h('td', { role: role('cell'), 'data-label': stacked ? head[i] : undefined }, c)))))));
 }

@@ -7,6 +7,7 @@ export interface Quantity { value?: number; valueText?: string; unit?: string; c
 export interface HumanName { text?: string; family?: string; given?: string[]; use?: string }
 export interface Narrative { status?: string; div?: string }
 export interface ReferenceRange { low?: Quantity; high?: Quantity; text?: string }
+export interface Extension { url?: string; valueUrl?: string; valueUri?: string; valueString?: string; extension?: Extension[] }
 
 export interface Resource { resourceType: string; id?: string; [member: string]: unknown }
 
@@ -19,14 +20,14 @@ export interface Medication extends Resource { code?: CodeableConcept; form?: Co
 export interface Appointment extends Resource {
   status?: string; start?: string; end?: string; description?: string;
   serviceType?: CodeableConcept[]; appointmentType?: CodeableConcept;
-  participant?: { actor?: Reference }[];
+  participant?: { actor?: Reference }[]; extension?: Extension[];
 }
 
 export interface Observation extends Resource {
   status?: string; code?: CodeableConcept; category?: CodeableConcept[];
   effectiveDateTime?: string; issued?: string;
   valueQuantity?: Quantity; valueString?: string; valueCodeableConcept?: CodeableConcept;
-  referenceRange?: ReferenceRange[];
+  referenceRange?: ReferenceRange[]; interpretation?: CodeableConcept[];
 }
 
 export interface CompositionSection {
@@ -57,7 +58,9 @@ export interface AuditEvent extends Resource {
   agent?: { type?: CodeableConcept; who?: { display?: string; identifier?: { value?: string } }; requestor?: boolean }[];
 }
 
-export interface Bundle extends Resource { type?: string; entry?: { resource?: Resource }[]; link?: { relation?: string; url?: string }[] }
+export interface Bundle extends Resource {
+  type?: string; meta?: { tag?: Coding[] }; entry?: { resource?: Resource }[]; link?: { relation?: string; url?: string }[];
+}
 
 /** Resources by `Type/id`, for following the references of the included ones. */
 export class ById {

@@ -5,8 +5,14 @@ import type { Lang } from './i18n.js';
 const ZONE = 'Europe/Stockholm';
 export const LOCALE: Readonly<Record<Lang, string>> = { sv: 'sv-SE', en: 'en-GB' };
 
-/** A FHIR date or dateTime as the reader's language writes it; a bare date stays a date (no midnight, no zone shift). */
-export function when(value: string | undefined, lang: Lang): string | undefined {
+/** Between a value and its unit, and wherever two words must stay on one line: a no-break space. */
+export const NBSP = '\u00a0';
+
+/**
+ * A FHIR date or dateTime as the reader's language writes it; a bare date stays a date (no midnight,
+ * no zone shift). `seconds` for a moment that is an event's own (the access log), minutes otherwise.
+ */
+export function when(value: string | undefined, lang: Lang, seconds = false): string | undefined {
   if (value === undefined) return undefined;
   if (/^\d{4}(-\d{2}(-\d{2})?)?$/.test(value)) {
     if (value.length < 10) return value;
@@ -14,12 +20,12 @@ export function when(value: string | undefined, lang: Lang): string | undefined 
   }
   const t = Date.parse(value);
   if (Number.isNaN(t)) return value;
-  return new Intl.DateTimeFormat(LOCALE[lang], { dateStyle: 'medium', timeStyle: 'short', timeZone: ZONE }).format(t);
+  return new Intl.DateTimeFormat(LOCALE[lang], { dateStyle: 'medium', timeStyle: seconds ? 'medium' : 'short', timeZone: ZONE }).format(t);
 }
 
-/** A timestamp as a short date, for a plot's axis. */
-export function shortDate(epochMs: number, lang: Lang): string {
-  return new Intl.DateTimeFormat(LOCALE[lang], { dateStyle: 'short', timeZone: ZONE }).format(epochMs);
+/** A timestamp's date as the tables write it (`16 Oct 2026`, `16 okt. 2026`), for a plot's axis. */
+export function dateOf(epochMs: number, lang: Lang): string {
+  return new Intl.DateTimeFormat(LOCALE[lang], { dateStyle: 'medium', timeZone: ZONE }).format(epochMs);
 }
 
 /** A person's name as written: its text, else given names and family name. */

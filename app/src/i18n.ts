@@ -126,6 +126,24 @@ export const LABELS = {
   values: { sv: 'värden', en: 'values' },
   latest: { sv: 'senast', en: 'latest' },
   tableScroll: { sv: 'Tabell, kan rullas i sidled', en: 'Table, scrolls sideways' },
+  table: { sv: 'Tabell', en: 'Table' },
+  videoMeeting: { sv: 'Videomöte', en: 'Video meeting' },
+  online: { sv: 'Via nätet, med video', en: 'Online, by video' },
+  join: { sv: 'Anslut till videomötet', en: 'Join the video meeting' },
+  joinLater: { sv: 'Länken för att ansluta visas här {minutes} minuter före start.', en: 'The link to join appears here {minutes} minutes before the start.' },
+  joinNoLink: { sv: 'Mötet har ingen säker länk: fråga mottagningen hur du ansluter.', en: 'The meeting has no secure link: ask the clinic how to join.' },
+  notShownOnline: {
+    sv: 'Vissa uppgifter visas inte här: regionen visar dem inte på nätet. Vill du veta mer eller ta del av dem, kontakta mottagningen där du fick vården.',
+    en: 'Some items are not shown here: the region does not show them online. To learn more or to read them, contact the clinic where you were cared for.',
+  },
+} as const satisfies Record<string, Words>;
+
+/** The laboratory's marks of a value (interpretation.ts), and the word before one it calls critical. */
+export const MARK_WORDS = {
+  high: { sv: 'Högt', en: 'High' },
+  low: { sv: 'Lågt', en: 'Low' },
+  abnormal: { sv: 'Avvikande', en: 'Abnormal' },
+  critically: { sv: 'Kritiskt', en: 'Critically' },
 } as const satisfies Record<string, Words>;
 
 /** The patient summary's sections by their LOINC code (IPS 2.0.0); another section keeps the title it came with. */

@@ -8,8 +8,9 @@ import type { Composition, CompositionSection, Observation, Practitioner, Practi
 import { ById } from './fhir-types.js';
 import { nameOf, textOf, when } from './format.js';
 import { LABELS, type Lang } from './i18n.js';
-import { valueText } from './labs.js';
+import { markText, valueText } from './values.js';
 import { narrativeText } from './narrative.js';
+import { rangeText } from './reference-range.js';
 
 function authorOf(byId: ById, ref: Reference): string | undefined {
   const role = byId.get<PractitionerRole>(ref);
@@ -24,7 +25,9 @@ function authorOf(byId: ById, ref: Reference): string | undefined {
 function entryOf(o: Observation | undefined, lang: Lang): Child {
   if (o === undefined) return null;
   const range = o.referenceRange?.[0]?.text;
-  return h('p', { class: 'text' }, valueText(o, lang), range === undefined ? null : ` (${LABELS.range[lang].toLowerCase()} ${range})`);
+  const mark = markText(o, lang);
+  return h('p', { class: 'text' }, valueText(o, lang), mark === undefined ? null : `, ${mark.toLowerCase()}`,
+    range === undefined ? null : ` (${LABELS.range[lang].toLowerCase()} ${rangeText(range, lang)})`);
 }
 
 function sectionOf(s: CompositionSection, byId: ById, depth: number, lang: Lang): HTMLElement {

@@ -1,15 +1,18 @@
 /**
  * Lab results grouped per test (its first coding, else its text), each test's values oldest first:
  * a plot of the numeric ones with the reference range, and a table of all of them, which is what a
- * screen reader reads.
+ * screen reader reads. Each value keeps its unit on its line and carries the laboratory's mark
+ * (high, low, abnormal) in words with a symbol; each range is written with the reader's decimal mark.
  */
 import type { Chart } from 'chart.js';
 import { describePlot, plot, type Point } from './chart.js';
 import { h, section, table, type Child } from './dom.js';
 import type { Observation } from './fhir-types.js';
-import { decimal, number, textOf, when } from './format.js';
+import { NBSP, textOf, when } from './format.js';
 import { LABELS, type Lang } from './i18n.js';
-import { bandOf } from './reference-range.js';
+import { markOf, SYMBOLS } from './interpretation.js';
+import { bandOf, rangeText } from './reference-range.js';
+import { markText, valueText } from './values.js';
 
 export interface LabTest { key: string; name: string; unit?: string; results: Observation[] }
 
@@ -31,32 +34,39 @@ export function groupByTest(observations: readonly Observation[]): LabTest[] {
   return [...tests.values()].sort((a, b) => a.name.localeCompare(b.name, 'sv'));
 }
 
-/** A value as written: a quantity with its comparator and unit, or the text. */
-export function valueText(o: Observation, lang: Lang): string {
-  const q = o.valueQuantity;
-  if (q?.value !== undefined) return `${q.comparator ?? ''}${q.valueText === undefined ? number(q.value, lang) : decimal(q.valueText, lang)}${q.unit === undefined ? '' : ` ${q.unit}`}`;
-  return o.valueString ?? textOf(o.valueCodeableConcept) ?? '';
+/** The mark beside a value: its symbol for the eye, its word for everyone. */
+function markElement(o: Observation, lang: Lang): Child {
+  const mark = markOf(o);
+  const words = markText(o, lang);
+  if (words === undefined) return null;
+  return h('span', { class: `flag flag-${mark?.kind ?? 'other'}` }, mark === undefined ? null : h('span', { 'aria-hidden': 'true' }, `${SYMBOLS[mark.kind]}${NBSP}`), words);
 }
 
-const pointsOf = (t: LabTest): Point[] => t.results.flatMap((o) => {
+export const pointsOf = (t: LabTest, lang: Lang): Point[] => t.results.flatMap((o) => {
   const x = Date.parse(timeOf(o) ?? '');
   const y = o.valueQuantity?.value;
-  return y === undefined || Number.isNaN(x) ? [] : [{ x, y }];
+  if (y === undefined || Number.isNaN(x)) return [];
+  const mark = markOf(o);
+  const comparator = o.valueQuantity?.comparator;
+  const written = comparator === undefined ? undefined : valueText(o, lang, false);
+  return [{ x, y, label: valueText(o, lang), ...(written === undefined ? {} : { written }), ...(mark === undefined ? {} : { mark }), ...(comparator === undefined ? {} : { comparator }) }];
 });
 
 /** The test's section; the plot is drawn once the canvas is in the page, by what `charts` collects. */
 export function labTest(t: LabTest, lang: Lang, charts: (() => Chart)[]): HTMLElement {
-  const points = pointsOf(t);
+  const points = pointsOf(t, lang);
   const band = bandOf(t.results[t.results.length - 1]?.referenceRange);
   const parts: Child[] = [];
   if (points.length > 0) {
-    const canvas = h('canvas', { role: 'img', 'aria-label': describePlot(t.name, t.unit, points, band, lang) });
+    const canvas = h('canvas', { role: 'img', 'aria-label': describePlot(t.name, points, band, lang) });
     parts.push(h('div', { class: 'chart' }, canvas));
     charts.push(() => plot(canvas, t.unit, points, band, lang));
   }
-  const rows = t.results.map((o) => [
-    when(timeOf(o), lang) ?? '', h('span', { class: 'text' }, valueText(o, lang)), o.referenceRange?.[0]?.text ?? '',
-  ]);
+  const rows = t.results.map((o) => {
+    const range = o.referenceRange?.[0]?.text;
+    return [when(timeOf(o), lang) ?? '', h('span', { class: 'value' }, h('span', { class: 'text' }, valueText(o, lang)), ' ', markElement(o, lang)),
+      range === undefined ? '' : rangeText(range, lang)];
+  });
   parts.push(table(`${t.name}: ${LABELS.tableScroll[lang]}`, undefined, [LABELS.when[lang], LABELS.value[lang], LABELS.range[lang]], rows));
   return section(t.name, 3, ...parts);
 }

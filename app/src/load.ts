@@ -1,23 +1,34 @@
 /**
  * Every read of the picked patient's record, through fhirclient, all at once. Each search follows
- * every `next` link (`pageLimit: 0`) and answers the resources of all pages (`flat: true`), the
- * included ones with them; one read failing leaves the others shown.
+ * every `next` link (`pageLimit: 0`) and answers the resources of all pages, the included ones with
+ * them, and whether any page was marked as leaving something out (the release policy's `SUBSETTED`
+ * tag, docs/fhir-api.md); one read failing leaves the others shown.
  */
 import type Client from 'fhirclient/lib/Client';
 import { parseKeepingDecimals } from './decimals.js';
 import type { Bundle, Patient, Resource } from './fhir-types.js';
+import { isSubsetted } from './subsetted.js';
 
 export type Settled<T> = { ok: true; value: T } | { ok: false; status?: number; message: string };
 
+/** A search's resources, and whether the server left some out of them (`filtered`). */
+export interface Found { resources: Resource[]; filtered: boolean }
+
 export interface PatientRecord {
   patient: Settled<Patient>;
-  appointments: Settled<Resource[]>;
-  journal: Settled<Resource[]>;
-  medications: Settled<Resource[]>;
-  diagnoses: Settled<Resource[]>;
-  labs: Settled<Resource[]>;
+  appointments: Settled<Found>;
+  journal: Settled<Found>;
+  medications: Settled<Found>;
+  diagnoses: Settled<Found>;
+  labs: Settled<Found>;
   summary: Settled<Bundle>;
-  accessLog: Settled<Resource[]>;
+  accessLog: Settled<Found>;
+}
+
+/** Adds a page's resources to `found`, and its mark. */
+function addPage(found: Found, page: Bundle): void {
+  for (const entry of page.entry ?? []) if (entry.resource !== undefined) found.resources.push(entry.resource);
+  found.filtered ||= isSubsetted(page);
 }
 
 const MAX_PAGES = 100;
@@ -34,15 +45,22 @@ async function readKeepingDecimals(client: Client, url: string): Promise<Bundle>
 }
 
 /** Every match of a search, following `next` links as fhirclient does, each decimal's digits kept. */
-export async function searchKeepingDecimals(client: Client, query: string): Promise<Resource[]> {
-  const out: Resource[] = [];
+export async function searchKeepingDecimals(client: Client, query: string): Promise<Found> {
+  const found: Found = { resources: [], filtered: false };
   let url: string | undefined = query;
   for (let page = 0; url !== undefined && page < MAX_PAGES; page += 1) {
     const bundle = await readKeepingDecimals(client, url);
-    for (const entry of bundle.entry ?? []) if (entry.resource !== undefined) out.push(entry.resource);
+    addPage(found, bundle);
     url = bundle.link?.find((l) => l.relation === 'next')?.url;
   }
-  return out;
+  return found;
+}
+
+/** Every match of a search through fhirclient, page by page (`onPage` sees each Bundle whole, its mark with it). */
+async function search(client: Client, query: string): Promise<Found> {
+  const found: Found = { resources: [], filtered: false };
+  await client.request<Bundle>(query, { pageLimit: 0, onPage: (page) => { addPage(found, page as Bundle); } });
+  return found;
 }
 
 const LABORATORY = 'http://terminology.hl7.org/CodeSystem/observation-category|laboratory';
@@ -58,17 +76,17 @@ async function settle<T>(p: Promise<T>): Promise<Settled<T>> {
 
 export async function loadRecord(client: Client, patientId: string): Promise<PatientRecord> {
   const id = encodeURIComponent(patientId);
-  const search = (query: string) => settle(client.request<Resource[]>(query, { pageLimit: 0, flat: true }));
+  const searched = (query: string) => settle(search(client, query));
   const [patient, appointments, journal, medications, diagnoses, labs, summary] = await Promise.all([
     settle(client.request<Patient>(`Patient/${id}`)),
-    search(`Appointment?patient=${id}&_include=Appointment:practitioner&_include=Appointment:location`),
-    search(`Composition?patient=${id}&_include=Composition:entry&_include=Composition:author&_include:iterate=PractitionerRole:practitioner`),
-    search(`MedicationRequest?patient=${id}&_include=MedicationRequest:medication`),
-    search(`Condition?patient=${id}`),
+    searched(`Appointment?patient=${id}&_include=Appointment:practitioner&_include=Appointment:location`),
+    searched(`Composition?patient=${id}&_include=Composition:entry&_include=Composition:author&_include:iterate=PractitionerRole:practitioner`),
+    searched(`MedicationRequest?patient=${id}&_include=MedicationRequest:medication`),
+    searched(`Condition?patient=${id}`),
     settle(searchKeepingDecimals(client, `Observation?patient=${id}&category=${encodeURIComponent(LABORATORY)}`)),
     settle(readKeepingDecimals(client, `Patient/${id}/$summary`)),
   ]);
   // Read last, so the log already names the reads just made: the service audits each before it answers.
-  const accessLog = await search(`AuditEvent?patient=Patient/${id}`);
+  const accessLog = await searched(`AuditEvent?patient=Patient/${id}`);
   return { patient, appointments, journal, medications, diagnoses, labs, summary, accessLog };
 }

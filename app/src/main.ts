@@ -10,6 +10,7 @@ import type { Chart } from 'chart.js';
 import { h } from './dom.js';
 import { initialLang, LABELS, type Lang } from './i18n.js';
 import { loadRecord, type PatientRecord } from './load.js';
+import { refreshJoins } from './records.js';
 import { recordView } from './view.js';
 
 const CLIENT_ID = 'patient-app';
@@ -131,3 +132,5 @@ async function start(): Promise<void> {
 }
 
 void start();
+// A video meeting's link appears when the meeting opens, and goes when it ends, while the page stays open.
+setInterval(() => refreshJoins(document, page.lang), 30_000);

@@ -3,6 +3,7 @@
  * else read from its text as Swedish labs write it ("105–145", "0,5–0,8", "<5", ">1,0").
  */
 import type { ReferenceRange } from './fhir-types.js';
+import type { Lang } from './i18n.js';
 
 export interface Band { low?: number; high?: number; text?: string }
 
@@ -43,4 +44,14 @@ export function bandOf(ranges: readonly ReferenceRange[] | undefined): Band | un
   return {
     ...(low === undefined ? {} : { low }), ...(high === undefined ? {} : { high }), ...(r.text === undefined ? {} : { text: r.text }),
   };
+}
+
+/**
+ * A range's text with the reader's decimal mark (`3,5–8,8` in Swedish, `3.5–8.8` in English), as the
+ * value beside it is written, when the text is one of the forms above; any other text as written.
+ */
+export function rangeText(text: string, lang: Lang): string {
+  const t = text.trim().replace(/\u2212/g, '-');
+  if (!BETWEEN.test(t) && !BELOW.test(t) && !ABOVE.test(t)) return text;
+  return text.replace(/(\d)[.,](\d)/g, lang === 'sv' ? '$1,$2' : '$1.$2');
 }

@@ -3,12 +3,13 @@
  * with what it holds, one line an entry in the record's own words (a result with its value as
  * written and its date), or why it is empty: none known, or left out of this summary.
  */
-import { h, section } from './dom.js';
+import { h } from './dom.js';
 import type { AllergyIntolerance, Bundle, Composition, CompositionSection, Condition, MedicationRequest, Observation, Resource } from './fhir-types.js';
 import { ById } from './fhir-types.js';
 import { textOf, when } from './format.js';
 import { LABELS, SUMMARY_SECTIONS, type Lang } from './i18n.js';
-import { timeOf, valueText } from './labs.js';
+import { timeOf } from './labs.js';
+import { markText, valueText } from './values.js';
 import { medicationName } from './records.js';
 
 const EMPTY_REASON = 'http://terminology.hl7.org/CodeSystem/list-empty-reason';
@@ -27,7 +28,8 @@ function entryLine(r: Resource, byId: ById, lang: Lang): string {
     case 'Observation': {
       const o = r as Observation;
       const date = when(timeOf(o), lang);
-      return `${textOf(o.code) ?? '?'}: ${valueText(o, lang)}${date === undefined ? '' : ` (${date})`}`;
+      const mark = markText(o, lang);
+      return `${textOf(o.code) ?? '?'}: ${valueText(o, lang)}${mark === undefined ? '' : `, ${mark.toLowerCase()}`}${date === undefined ? '' : ` (${date})`}`;
     }
     default:
       return r.resourceType;
@@ -54,6 +56,7 @@ export function summary(bundle: Bundle, lang: Lang): HTMLElement {
     const body = entries.length === 0
       ? h('p', {}, emptyText(s, lang))
       : h('ul', {}, ...entries.map((r) => h('li', { class: 'text' }, entryLine(r, byId, lang))));
-    return section(title, 3, body);
+    // A heading and its list, not a landmark: its titles are the page's own ("Medications"), and two regions of one name confuse a screen reader's list of them.
+    return h('div', {}, h('h3', {}, title), body);
   }));
 }

@@ -1,4 +1,7 @@
-/** The picked patient's record as the page's sections, each from its own read: one that failed says so and the rest stand. */
+/**
+ * The picked patient's record as the page's sections, each from its own read: one that failed says so
+ * and the rest stand; one from which the region's release policy left something out says so, and whom to ask.
+ */
 import type { Chart } from 'chart.js';
 import { accessLog } from './access-log.js';
 import { h, section, type Child } from './dom.js';
@@ -7,21 +10,31 @@ import { nameOf, when } from './format.js';
 import { LABELS, TITLES, type Lang } from './i18n.js';
 import { journalNotes } from './journal.js';
 import { groupByTest, labTest } from './labs.js';
-import type { PatientRecord, Settled } from './load.js';
+import type { Found, PatientRecord, Settled } from './load.js';
 import { appointments, diagnoses, medications } from './records.js';
 import { summary } from './summary.js';
+import { isSubsetted } from './subsetted.js';
 
 function failure(s: Extract<Settled<unknown>, { ok: false }>, lang: Lang): HTMLElement {
   return h('p', { class: 'error' }, `${LABELS.failed[lang]}${s.status === undefined ? '' : ` (${s.status})`}: ${s.message}`);
 }
 
-function block<T>(title: string, settled: Settled<T>, lang: Lang, render: (value: T) => Child): HTMLElement {
+/** Said where the answer was marked as leaving something out: that there is more, and whom to ask for it. */
+const notShown = (lang: Lang): HTMLElement => h('p', { class: 'notice', role: 'note' }, LABELS.notShownOnline[lang]);
+
+function block(title: string, settled: Settled<Found>, lang: Lang, render: (found: Resource[]) => Child): HTMLElement {
   if (!settled.ok) return section(title, 2, failure(settled, lang));
-  const empty = Array.isArray(settled.value) && settled.value.length === 0;
-  return section(title, 2, empty ? h('p', {}, LABELS.nothing[lang]) : render(settled.value));
+  const { resources, filtered } = settled.value;
+  return section(title, 2, filtered ? notShown(lang) : null,
+    resources.length === 0 ? (filtered ? null : h('p', {}, LABELS.nothing[lang])) : render(resources));
 }
 
 const NOT_YET = new Set([404, 405, 501]);
+
+function summarySection(settled: PatientRecord['summary'], lang: Lang): HTMLElement {
+  if (settled.ok) return section(TITLES.summary[lang], 2, isSubsetted(settled.value) ? notShown(lang) : null, summary(settled.value, lang));
+  return section(TITLES.summary[lang], 2, settled.status !== undefined && NOT_YET.has(settled.status) ? h('p', {}, LABELS.notAvailable[lang]) : failure(settled, lang));
+}
 
 export function recordView(record: PatientRecord, lang: Lang, charts: (() => Chart)[]): Node[] {
   const patient = record.patient.ok ? record.patient.value : undefined;
@@ -38,9 +51,7 @@ export function recordView(record: PatientRecord, lang: Lang, charts: (() => Cha
     block(TITLES.medications[lang], record.medications, lang, (v) => medications(v, lang)),
     block(TITLES.diagnoses[lang], record.diagnoses, lang, (v) => diagnoses(v, lang)),
     block(TITLES.labs[lang], record.labs, lang, labs),
-    !record.summary.ok && record.summary.status !== undefined && NOT_YET.has(record.summary.status)
-      ? section(TITLES.summary[lang], 2, h('p', {}, LABELS.notAvailable[lang]))
-      : block(TITLES.summary[lang], record.summary, lang, (v) => summary(v, lang)),
+    summarySection(record.summary, lang),
     block(TITLES.accessLog[lang], record.accessLog, lang, (v) => accessLog(v, lang)),
   ].filter((n): n is HTMLElement => n !== null);
 }

@@ -88,7 +88,7 @@ describe.skipIf(skipped)('the patient app in Chromium, demo mode', () => {
     }
     // The summary reads as a person reads it: each section's entries in the record's words, a result with its value and date.
     await page.getByRole('heading', { level: 3, name: 'Allergies and intolerances' }).waitFor();
-    await page.locator('.summary li', { hasText: /^B-Hemoglobin \(Hb\): 108 g\/L \(\d+ \w+ \d{4}, \d\d:\d\d\)$/ }).waitFor();
+    await page.locator('.summary li', { hasText: /^B-Hemoglobin \(Hb\): 108\u00a0g\/L \(\d+ \w+ \d{4}, \d\d:\d\d\)$/ }).waitFor();
     // The log names the reads just made, by Märta as guardian.
     await page.getByRole('cell', { name: /^Guardian/ }).first().waitFor();
     // What runs in the page is written as text: this project's types have no DOM.

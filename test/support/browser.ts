@@ -34,11 +34,11 @@ export interface DemoInBrowser {
 
 /**
  * The service in demo mode on a port free now (a page's sign-in callback names the API's port, so it
- * cannot be 0), and Chromium.
+ * cannot be 0), with `settings` beside the demo's (a RELEASE_POLICY_FILE), and Chromium.
  */
-export async function demoServiceAndBrowser(name: string): Promise<DemoInBrowser> {
+export async function demoServiceAndBrowser(name: string, settings: Record<string, string> = {}): Promise<DemoInBrowser> {
   const dataDir = await mkdtemp(path.join(tmpdir(), `pdas-${name}-`));
-  const config = loadConfig({ DATA_DIR: dataDir, PORT: String(await freePort()), METRICS_PORT: '0', DEMO_AUTH_PORT: '0', LOG_LEVEL: 'silent' });
+  const config = loadConfig({ DATA_DIR: dataDir, PORT: String(await freePort()), METRICS_PORT: '0', DEMO_AUTH_PORT: '0', LOG_LEVEL: 'silent', ...settings });
   const runtime = await compose(config, createLogger('silent'));
   const base = (await listen(runtime, config)).api;
   const stopService = async () => {
