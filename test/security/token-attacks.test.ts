@@ -221,8 +221,11 @@ overBothEhrs((variant) => {
 
     it('keeps two tokens that share a 4 KB prefix apart: each reads its own patient and is audited as itself', async () => {
       const pad = 'p'.repeat(4000);
-      const a = used.token(await t.issuer.sign({ sub: 'shared-subject', scope: ALL_SCOPES, pad, patient: SELF }));
-      const b = used.token(await t.issuer.sign({ sub: 'shared-subject', scope: ALL_SCOPES, pad, patient: OTHER }));
+      // One iat and exp for both: signed across a second's boundary, they would differ before the pad.
+      const iat = Math.floor(Date.now() / 1000);
+      const claims = { sub: 'shared-subject', scope: ALL_SCOPES, pad, iat, exp: iat + 600 };
+      const a = used.token(await t.issuer.sign({ ...claims, patient: SELF }));
+      const b = used.token(await t.issuer.sign({ ...claims, patient: OTHER }));
       let shared = 0;
       while (a[shared] === b[shared]) shared++;
       expect(shared).toBeGreaterThan(4000);
