@@ -4,8 +4,9 @@
  *   npm run migrate -- [--schema <name>] [--service-role <role>]   (--help: this usage)
  * Against DATABASE_URL: brings schema `audit` (or --schema) to the latest migration, the same one the
  * service runs at start, and with --service-role makes that role (if missing) and grants it what the
- * service needs, and no more. Says what it changed, or that there was nothing to do. Exit code 2 for
- * bad arguments, 1 when DATABASE_URL is missing, unreachable or refuses the step.
+ * service needs, and revokes what it must not hold (or refuses, naming it, where revoking from the
+ * role cannot take it away). Says what it changed, line by line, or that there was nothing to do.
+ * Exit code 2 for bad arguments, 1 when DATABASE_URL is missing, unreachable or refuses the step.
  */
 import { parseArgs } from 'node:util';
 import pg from 'pg';
@@ -46,8 +47,9 @@ function report(done: OwnerStepDone, schema: string, serviceRole: string | undef
     lines.push(`role ${done.createdRole} created (LOGIN, no password: give it one with ALTER ROLE ${done.createdRole} PASSWORD '…', or another way to authenticate)`);
   }
   if (done.granted.length > 0) lines.push(`granted ${serviceRole ?? ''}: ${done.granted.join(', ')}`);
+  for (const privilege of done.revoked) lines.push(`revoked from ${serviceRole ?? ''}: ${privilege}`);
   if (lines.length > 0) return lines;
-  const role = serviceRole === undefined ? '' : `, and ${serviceRole} holds its privileges`;
+  const role = serviceRole === undefined ? '' : `, and ${serviceRole} holds its privileges and no more`;
   return [`audit schema ${schema} at ${where} is at version ${done.to}${role}: nothing to do`];
 }
 

@@ -65,7 +65,7 @@ describe.skipIf(!available)('npm run migrate: the audit store\'s owner step', RU
     const before = await state();
     const run = await migrate(['--schema', schema, '--service-role', role]);
     expect(run.code).toBe(0);
-    expect(run.stdout).toBe(`audit schema ${schema} at postgres://127.0.0.1:5432/test is at version ${LATEST_VERSION}, and ${role} holds its privileges: nothing to do\n`);
+    expect(run.stdout).toBe(`audit schema ${schema} at postgres://127.0.0.1:5432/test is at version ${LATEST_VERSION}, and ${role} holds its privileges and no more: nothing to do\n`);
     expect(await state()).toEqual(before);
   });
 
@@ -89,6 +89,80 @@ describe.skipIf(!available)('npm run migrate: the audit store\'s owner step', RU
     } finally {
       await asService.end();
     }
+  });
+
+  describe('issue 44 item 7: excess rights of the service role', () => {
+    const excessSchema = freshSchema('migrate_test');
+    const excessRole = `migrate_svc_${randomBytes(5).toString('hex')}`;
+    const group = `migrate_grp_${randomBytes(5).toString('hex')}`;
+    const t = `"${excessSchema}".access_log`;
+    const migrateExcess = () => migrate(['--schema', excessSchema, '--service-role', excessRole]);
+    /** Every privilege of the role on the schema and its objects, as has_*_privilege answers (inherited ones included). */
+    const held = async (): Promise<string[]> => (await admin.query<{ p: string }>(`
+      SELECT p FROM (
+        SELECT 'schema ' || x AS p FROM unnest(ARRAY['USAGE', 'CREATE']) x WHERE has_schema_privilege($1, $2, x)
+        UNION ALL SELECT 'access_log ' || x FROM unnest(ARRAY['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'TRUNCATE', 'REFERENCES', 'TRIGGER']) x
+          WHERE has_table_privilege($1, $3, x) OR (x IN ('SELECT', 'INSERT', 'UPDATE', 'REFERENCES') AND has_any_column_privilege($1, $3, x))
+        UNION ALL SELECT 'schema_migrations ' || x FROM unnest(ARRAY['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'TRUNCATE', 'REFERENCES', 'TRIGGER']) x
+          WHERE has_table_privilege($1, $4, x) OR (x IN ('SELECT', 'INSERT', 'UPDATE', 'REFERENCES') AND has_any_column_privilege($1, $4, x))
+        UNION ALL SELECT 'access_log_id_seq ' || x FROM unnest(ARRAY['USAGE', 'SELECT', 'UPDATE']) x WHERE has_sequence_privilege($1, $5, x)
+      ) held ORDER BY p`, [excessRole, excessSchema, t, `"${excessSchema}".schema_migrations`, `"${excessSchema}".access_log_id_seq`])).rows.map((r) => r.p);
+    const NEEDED = ['access_log INSERT', 'access_log SELECT', 'access_log_id_seq USAGE', 'schema USAGE', 'schema_migrations SELECT'];
+
+    beforeAll(async () => {
+      expect((await migrateExcess()).code).toBe(0);
+      await admin.query(`CREATE ROLE ${group} NOLOGIN`);
+    }, RUNS_COMMANDS.timeout);
+    afterAll(async () => {
+      await admin.query(`REVOKE ALL ON ${t} FROM PUBLIC`).catch(() => undefined);
+      await dropSchema(admin, excessSchema);
+      for (const r of [excessRole, group]) {
+        await admin.query(`DROP OWNED BY ${r}`).catch(() => undefined);
+        await admin.query(`DROP ROLE IF EXISTS ${r}`);
+      }
+    });
+
+    it('revokes ALL on the audit table, CREATE on the schema and more, naming each on a line of its own; run again, nothing to do', async () => {
+      await admin.query(`GRANT ALL ON ${t} TO ${excessRole}; GRANT CREATE ON SCHEMA "${excessSchema}" TO ${excessRole};
+        GRANT UPDATE ON SEQUENCE "${excessSchema}".access_log_id_seq TO ${excessRole};
+        GRANT INSERT, DELETE, UPDATE (version) ON "${excessSchema}".schema_migrations TO ${excessRole}`);
+      expect(await held()).toEqual(expect.arrayContaining(['access_log UPDATE', 'access_log TRUNCATE', 'schema CREATE']));
+      const run = await migrateExcess();
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      expect(run.stdout.trimEnd().split('\n').sort()).toEqual([
+        `revoked from ${excessRole}: CREATE on "${excessSchema}"`,
+        ...['DELETE', 'REFERENCES', 'TRIGGER', 'TRUNCATE', 'UPDATE'].map((p) => `revoked from ${excessRole}: ${p} on ${t}`),
+        `revoked from ${excessRole}: UPDATE on "${excessSchema}".access_log_id_seq`,
+        ...['DELETE', 'INSERT', 'UPDATE'].map((p) => `revoked from ${excessRole}: ${p} on "${excessSchema}".schema_migrations`),
+      ].sort());
+      expect(await held()).toEqual(NEEDED);
+      const again = await migrateExcess();
+      expect(again.stdout).toBe(`audit schema ${excessSchema} at postgres://127.0.0.1:5432/test is at version ${LATEST_VERSION}, and ${excessRole} holds its privileges and no more: nothing to do\n`);
+    });
+
+    it('refuses, naming them, rights the role gets through PUBLIC, another role or ownership, and changes nothing', async () => {
+      await admin.query(`GRANT UPDATE ON ${t} TO ${excessRole}; GRANT TRIGGER ON ${t} TO PUBLIC;
+        GRANT DELETE ON ${t} TO ${group}; GRANT ${group} TO ${excessRole}`);
+      const before = await held();
+      const run = await migrateExcess();
+      expect(run.code).toBe(1);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toMatch(new RegExp(`^migrate: the owner step on .* failed: ${excessRole} would keep privileges the service must not hold, `
+        + `which it gets through others: DELETE on "${excessSchema}"\\.access_log through role ${group}; TRIGGER on "${excessSchema}"\\.access_log through PUBLIC\\. `
+        + `Revoke them there .* and run again; nothing was changed\\.`));
+      expect(await held()).toEqual(before);
+      await admin.query(`REVOKE TRIGGER ON ${t} FROM PUBLIC; REVOKE ${group} FROM ${excessRole}; ALTER TABLE ${t} OWNER TO ${excessRole}`);
+      const owner = await migrateExcess();
+      expect(owner.code).toBe(1);
+      expect(owner.stderr).toMatch(new RegExp(`failed: ${excessRole} owns ${t}: an owner can disable the append-only trigger or drop the table; `
+        + 'make the owner step\'s role its owner \\(ALTER TABLE .* OWNER TO .*\\) and run again; nothing was changed\\.'));
+      // Ownership given back takes the role's own grants with it; the step grants again what the service needs.
+      await admin.query(`ALTER TABLE ${t} OWNER TO CURRENT_USER`);
+      const settled = await migrateExcess();
+      expect([settled.code, settled.stderr]).toEqual([0, '']);
+      expect(await held()).toEqual(NEEDED);
+    });
   });
 
   it('upgrades a schema an older version left, keeping its rows', async () => {
