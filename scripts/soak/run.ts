@@ -6,7 +6,7 @@
  * everything created is removed, whatever happens, also when `signal` aborts the run.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -174,9 +174,12 @@ export async function runSoak(options: SoakOptions, signal: AbortSignal, log: Lo
       ...keys, ...[...Object.values(tokens), fresh].map((t) => t.slice(-40)),
       ...Object.values(PEOPLE).flatMap(identityForms),
     ];
+    // The chain key a production start needs (docs/operations.md#the-chain-key): one of the soak's own, outside DATA_DIR.
+    const chainKeyFile = path.join(dir, 'audit-chain-key');
+    await writeFile(chainKeyFile, `soak:${randomBytes(32).toString('hex')}\n`, { mode: 0o600 });
     service = ChildNode.start('service', 'src/server.ts', REPO_ROOT, {
       PORT: String(port), HOST: '127.0.0.1', METRICS_PORT: String(metricsPort), DATA_DIR: path.join(dir, 'data'), LOG_LEVEL: options.logLevel,
-      ...ehrEnv, EHR_TIMEZONE: ZONE, AUTH_ISSUER: issuer.issuer, AUTH_CLIENT_IDS: 'soak-kiosk',
+      ...ehrEnv, EHR_TIMEZONE: ZONE, AUTH_ISSUER: issuer.issuer, AUTH_CLIENT_IDS: 'soak-kiosk', AUDIT_CHAIN_KEY_FILE: chainKeyFile,
       SUBSCRIPTION_KEYS: names.map((n, i) => `${n}:${keys[i]}`).join(','),
       RATE_LIMIT_MAX: String(rateLimitMax), RATE_LIMIT_NO_KEY_MAX: String(rateLimitMax), RATE_LIMIT_WINDOW_MS: '5000',
       DATABASE_URL: databaseUrl, REDIS_URL: options.redisUrl, SHUTDOWN_TIMEOUT_MS: '10000',

@@ -2,7 +2,8 @@ import { pino, stdSerializers, type DestinationStream, type Logger, type LoggerO
 import { REDACTED, scrubText } from '../domain/redaction/scrub-text.js';
 
 const MAX_DEPTH = 8;
-const TRACE_KEYS = new Set(['trace_id', 'span_id']);
+// Hex the service made itself: trace ids, and the audit chain's signed head (hashes, a MAC; src/adapters/audit-chain/signed-head.ts).
+const SERVICE_HEX_KEYS = new Set(['trace_id', 'span_id', 'auditHead']);
 
 /** Identity numbers and tokens out of every string of a log object, whatever field carries it (error texts included), however spelled. */
 function scrub(value: unknown, depth = 0): unknown {
@@ -11,8 +12,8 @@ function scrub(value: unknown, depth = 0): unknown {
   if (Array.isArray(value)) return value.map((v) => scrub(v, depth + 1));
   if (Object.getPrototypeOf(value) !== Object.prototype) return value;
   const out: Record<string, unknown> = {};
-  // Trace ids are hex made by the tracer; a run of ten decimal digits in one is chance, not a person.
-  for (const [k, v] of Object.entries(value)) out[k] = depth === 0 && TRACE_KEYS.has(k) ? v : scrub(v, depth + 1);
+  // A run of ten decimal digits in such hex is chance, not a person; replacing it would break the value.
+  for (const [k, v] of Object.entries(value)) out[k] = depth === 0 && SERVICE_HEX_KEYS.has(k) ? v : scrub(v, depth + 1);
   return out;
 }
 

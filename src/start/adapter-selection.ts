@@ -1,8 +1,6 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { SmartLaunchContext } from '../ports/smart-launch.port.js';
-import { FileAccessLog } from '../adapters/audit-query/file-access-log.js';
-import { FileAuditTrail } from '../adapters/audit-file/file-audit-trail.js';
 import { JwtAccessTokenVerifier } from '../adapters/auth-jwks/jwt-access-token-verifier.js';
 import type { EmbeddedEhr } from '../adapters/ehr-embedded/embedded-ehr.js';
 import type { FhirEhr } from '../adapters/ehr-fhir/adapter/fhir-ehr.js';
@@ -10,7 +8,6 @@ import type { FhirRole } from '../adapters/ehr-fhir/client/capabilities.js';
 import type { FhirEhrEvent, FhirEhrOptions } from '../adapters/ehr-fhir/adapter/options.js';
 import type { EhrTls } from '../adapters/ehr-http/transport.js';
 import type { EhrAdapterKind } from './fhir-settings.js';
-import { InstrumentedAuditTrail } from '../adapters/metrics/instrumented-audit-trail.js';
 import { InstrumentedEhr } from '../adapters/metrics/instrumented-ehr.js';
 import type { PrometheusMetrics } from '../adapters/metrics/prometheus-metrics.js';
 import type { RateLimitRedis } from '../adapters/rate-limit-redis/create-rate-limit-redis.js';
@@ -24,17 +21,14 @@ import { readEhrTls } from './transport-settings.js';
 import { watchEhrTls } from '../adapters/ehr-http/tls-rotation.js';
 import { certificateExpiry } from '../adapters/tls/certificate-summary.js';
 import type { Lifecycle } from './lifecycle.js';
-import type { AccessLogReader } from '../ports/access-log.port.js';
 import type { AnswerMemory } from '../ports/answer-memory.port.js';
 import type { AccessTokenVerifier } from '../ports/access-token-verifier.port.js';
-import type { AuditTrail } from '../ports/audit-trail.port.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { DelegationRegistry } from '../ports/delegation-registry.port.js';
 import type { EhrRecords } from '../ports/ehr-records.port.js';
 import type { SubscriptionKeys } from '../ports/subscription-keys.port.js';
 import type { WriteCoordinator } from '../ports/write-coordinator.port.js';
 import { opened } from './listen-failure.js';
-import { auditFileOf } from './start-line.js';
 
 /**
  * Which adapter serves each port, decided by the settings of docs/contract.md#settings; each opened
@@ -64,7 +58,7 @@ export interface Selection {
  * Demo mode (src/start/demo-mode.ts), asked again wherever a demo piece would be made: loadConfig refuses a
  * real setting without AUTH_ISSUER already, but a config made otherwise must not start one either.
  */
-const isDemo = (config: Config): boolean => demoMode(config, (message) => new ConfigError(message));
+export const isDemo = (config: Config): boolean => demoMode(config, (message) => new ConfigError(message));
 
 /**
  * AUTH_CLIENT_IDS, or by default the demo issuer's client-credentials clients while it runs (never its
@@ -243,31 +237,6 @@ async function traced(config: Config, ehr: EhrRecords & DelegationRegistry): Pro
   const { TracedEhr } = await import('../tracing/traced-ports.js');
   const tracedEhr = new TracedEhr(ehr, ehr);
   return { records: tracedEhr, registry: tracedEhr };
-}
-
-
-/** The patient's access log is read from the store the audit trail writes to (docs/contract.md#the-patients-access-log). */
-export async function selectAccessLogReader({ config, logger, life }: Selection): Promise<AccessLogReader> {
-  const reader = config.databaseUrl === undefined
-    ? new FileAccessLog(auditFileOf(config), (m) => logger.warn(m))
-    : (await import('../adapters/audit-query/postgres-access-log.js')).PostgresAccessLog.create({ connectionString: config.databaseUrl });
-  life.onClose(() => reader.close());
-  return reader;
-}
-
-export async function selectAuditTrail({ config, logger, metrics, life }: Selection): Promise<AuditTrail> {
-  const store: AuditTrail = config.databaseUrl === undefined
-    ? await FileAuditTrail.open(auditFileOf(config), { onWarning: (m) => logger.warn(m) })
-    : (await import('../adapters/audit-postgres/postgres-audit-trail.js')).PostgresAuditTrail.create({
-      connectionString: config.databaseUrl, onWarning: (m) => logger.warn(m),
-    });
-  // Migrates early when the database is up; when it is down the service starts anyway, not ready.
-  void store.ping();
-  life.onClose(() => store.close());
-  const instrumented = new InstrumentedAuditTrail(store, metrics);
-  if (!config.tracing) return instrumented;
-  const { TracedAuditTrail } = await import('../tracing/traced-ports.js');
-  return new TracedAuditTrail(instrumented);
 }
 
 export async function selectRedis({ config, logger, metrics, life }: Selection): Promise<RateLimitRedis | undefined> {

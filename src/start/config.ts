@@ -4,6 +4,7 @@ import { assertTimeZone } from '../domain/time/local-time.js';
 import { isTracingEnabled } from '../tracing/tracing-settings.js';
 import { readTransportSettings, type TransportSettings } from './transport-settings.js';
 import { readAccessLogSettings, type AccessLogSettings } from './access-log-settings.js';
+import { readAuditChainKeys, requireChainKeyOutsideDemo, type AuditChainSettings } from './audit-chain-settings.js';
 import { readFhirApiSettings, type FhirApiSettings } from './fhir-api-settings.js';
 import { readReleasePolicySettings, type ReleasePolicySettings } from './release-policy-settings.js';
 import { demoMode } from './demo-mode.js';
@@ -13,7 +14,7 @@ import { readEhrAdapter, readFhirSettings, readRegistrySettings, type EhrAdapter
  * Every setting of docs/contract.md#settings, read once from the environment and frozen. The transport
  * settings (TLS towards callers and the EHR, where plain HTTP may listen): src/start/transport-settings.ts.
  */
-export interface Config extends TransportSettings, AccessLogSettings, ReleasePolicySettings, RegistrySettings, FhirApiSettings {
+export interface Config extends TransportSettings, AccessLogSettings, AuditChainSettings, ReleasePolicySettings, RegistrySettings, FhirApiSettings {
   port: number;
   host: string;
   basePath: string;
@@ -201,6 +202,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     rateLimitNoKeyMax: integer(env, 'RATE_LIMIT_NO_KEY_MAX', 20, 1, 10_000_000),
     redisUrl: url(env, 'REDIS_URL'),
     databaseUrl: text(env, 'DATABASE_URL'),
+    auditChainKeys: readAuditChainKeys(env, fail),
+    auditHeadIntervalMs: integer(env, 'AUDIT_HEAD_INTERVAL_MS', 300_000, 1000, 86_400_000, '(milliseconds between two signed heads of the audit chain in the log)'),
     arrivalWindowBeforeMin: integer(env, 'ARRIVAL_WINDOW_BEFORE_MIN', 120, 0, 10_080),
     arrivalWindowAfterMin: integer(env, 'ARRIVAL_WINDOW_AFTER_MIN', 30, 0, 10_080),
     dataDir: path.resolve(dataDirRaw),
@@ -223,6 +226,6 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     tracing: isTracingEnabled(env),
   });
   // Refuses a real setting without AUTH_ISSUER here, before anything is opened or made.
-  demoMode(config, fail);
+  requireChainKeyOutsideDemo(config, demoMode(config, fail), fail);
   return config;
 }

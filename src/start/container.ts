@@ -4,8 +4,9 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { container as rootContainer } from 'tsyringe';
 import {
-  demoCredentialsOf, selectAccessLogReader, selectAuditTrail, selectEhr, selectRedis, selectSubscriptionKeys, selectTokenVerifier, selectWriteCoordinator, type Selection,
+  demoCredentialsOf, selectEhr, selectRedis, selectSubscriptionKeys, selectTokenVerifier, selectWriteCoordinator, type Selection,
 } from './adapter-selection.js';
+import { selectAccessLogReader, selectAuditTrail } from './audit-selection.js';
 import { SystemClock } from '../adapters/clock/system-clock.js';
 import { PrometheusMetrics } from '../adapters/metrics/prometheus-metrics.js';
 import { countingRedisStore, DEFAULT_RATE_LIMIT_NAMESPACE } from '../adapters/rate-limit-redis/counting-store.js';

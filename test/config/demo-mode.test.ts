@@ -15,6 +15,8 @@ import { demoMode } from '../../src/start/demo-mode.js';
 import { createLogger } from '../../src/http/logging.js';
 import { Lifecycle } from '../../src/start/lifecycle.js';
 import { refusal } from '../support/config-refusal.js';
+import { CHAIN_KEY_ENV } from '../support/chain-key.js';
+import { selectAuditTrail } from '../../src/start/audit-selection.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'pdas-demo-mode-'));
 const file = (name: string): string => {
@@ -23,7 +25,7 @@ const file = (name: string): string => {
   return p;
 };
 const BASE = { DATA_DIR: path.join(dir, 'data') };
-const ISSUER = { AUTH_ISSUER: 'https://login.region.example', SUBSCRIPTION_KEYS: 'app:subscription-key-eeeeeeeeeeee' };
+const ISSUER = { AUTH_ISSUER: 'https://login.region.example', SUBSCRIPTION_KEYS: 'app:subscription-key-eeeeeeeeeeee', ...CHAIN_KEY_ENV };
 const FHIR_ROOT = { FHIR_ID_ROOT: '1.2.752.99999.1.1' };
 const SECRET_PASSWORD = 'db-password-not-to-be-printed';
 const KEY_VALUE = 'subscription-key-ffffffffffff';
@@ -105,6 +107,8 @@ describe('issue 34 item 3: every place that needs the decision asks the one func
     const { dataDir, selection } = selectionOf({ databaseUrl: 'postgres://pdas@db.region.example/pdas' });
     await expect(selectTokenVerifier(selection)).rejects.toThrow(/^AUTH_ISSUER .*DATABASE_URL/);
     await expect(selectSubscriptionKeys(selection)).rejects.toThrow(/^AUTH_ISSUER .*DATABASE_URL/);
+    // Issue 44 item 6: nor a demo chain key beside a real store.
+    await expect(selectAuditTrail(selection)).rejects.toThrow(/^AUTH_ISSUER .*DATABASE_URL/);
     expect(() => authClientIds(selection.config, ['demo-integration'])).toThrow(/^AUTH_ISSUER .*DATABASE_URL/);
     expect(selection.oauth).toBeUndefined();
     expect(readdirSync(dataDir)).toEqual([]);

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/start/config.js';
 import { startLine } from '../../src/start/start-line.js';
+import { CHAIN_KEY_ENV } from '../support/chain-key.js';
 
 const DATA = path.resolve('/srv/pdas-data');
 
@@ -21,7 +22,7 @@ describe('the start line', () => {
   it('a real deployment: every address without its user, password or query, and production mode', () => {
     const secrets = ['ehr-user', 'ehr-pass', 'ehr-token', 'db-pass', 'q-pass', 'redis-pass', 'registry-pass'];
     const { message, fields } = startLine(loadConfig({
-      DATA_DIR: DATA, AUTH_ISSUER: 'https://login.region.example', SUBSCRIPTION_KEYS: 'app:subscription-key-hhhhhhhhhhhh',
+      DATA_DIR: DATA, AUTH_ISSUER: 'https://login.region.example', SUBSCRIPTION_KEYS: 'app:subscription-key-hhhhhhhhhhhh', ...CHAIN_KEY_ENV,
       EHR_ADAPTER: 'xml-http', EHR_BASE_URL: 'https://ehr-user:ehr-pass@ehr.region.example/base?token=ehr-token',
       DELEGATION_REGISTRY: 'fhir-r4', DELEGATION_REGISTRY_URL: 'https://x:registry-pass@registry.region.example/fhir', FHIR_ID_ROOT: '1.2.752.99999.1.1',
       DATABASE_URL: 'postgres://pdas:db-pass@db.region.example:5432/pdas?sslmode=require&password=q-pass',

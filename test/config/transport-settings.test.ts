@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/start/config.js';
 import { docsRedirectUri } from '../../src/start/adapter-selection.js';
 import { isLoopbackHost } from '../../src/start/transport-settings.js';
+import { CHAIN_KEY_ENV } from '../support/chain-key.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'pdas-transport-'));
 const file = (name: string): string => {
@@ -16,7 +17,7 @@ const CERT = file('cert.pem');
 const KEY = file('key.pem');
 const CA = file('ca.pem');
 /** TLS files and a remote EHR name a real deployment, which needs its own issuer and keys (issue 34 item 3, src/start/demo-mode.ts). */
-const ISSUER = { AUTH_ISSUER: 'https://login.example.test', SUBSCRIPTION_KEYS: 'app:subscription-key-hhhhhhhhhhhh' };
+const ISSUER = { AUTH_ISSUER: 'https://login.example.test', SUBSCRIPTION_KEYS: 'app:subscription-key-hhhhhhhhhhhh', ...CHAIN_KEY_ENV };
 
 describe('issue 15 item 1: where plain HTTP may listen, and which TLS settings go together', () => {
   it('plain HTTP on a non-loopback HOST is refused at start unless ALLOW_PLAIN_HTTP=true', () => {

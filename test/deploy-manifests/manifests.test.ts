@@ -34,6 +34,11 @@ const one = (objects: K8sObject[], kind: string, name?: string): K8sObject => {
 };
 const settings = (objects: K8sObject[]): Record<string, string> => one(objects, 'ConfigMap').data as Record<string, string>;
 const clone = <T>(value: T): T => structuredClone(value);
+/** What the service reads from a file mounted from a Secret, in the form it takes. */
+const STAND_INS: Record<string, string> = {
+  SUBSCRIPTION_KEYS_FILE: 'check-in-kiosk:0123456789abcdef0123\n',
+  AUDIT_CHAIN_KEY_FILE: `stand-in:${'0'.repeat(64)}\n`,
+};
 
 describe.skipIf(skipWithout('kubectl', KUBECTL, KUBECTL_INSTALL))('issue 38 part 2: deploy/ rendered by kustomize', () => {
   describe.each(FOLDERS)('deploy/%s', (dir) => {
@@ -96,7 +101,7 @@ describe.skipIf(skipWithout('kubectl', KUBECTL, KUBECTL_INSTALL))('issue 38 part
           else if (e.name.endsWith('_FILE')) {
             // A file mounted from a Secret: a stand-in with what the service reads from it.
             const file = path.join(dir, e.name);
-            writeFileSync(file, e.name === 'SUBSCRIPTION_KEYS_FILE' ? 'check-in-kiosk:0123456789abcdef0123\n' : 'stand-in');
+            writeFileSync(file, STAND_INS[e.name] ?? 'stand-in');
             env[e.name] = file;
           } else if (e.value !== undefined) env[e.name] = e.name === 'DATA_DIR' ? dir : e.value;
         }

@@ -8,7 +8,7 @@
  * shows one rate limit shared by the three, and each instance ends ready.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Pool } from 'undici';
@@ -18,6 +18,7 @@ import { runLoad, sendPlanned, type Outcome } from '../../scripts/soak/load.js';
 import { ALL_SCOPES, PEOPLE } from '../../scripts/soak/plan.js';
 import { generateDemoData } from '../../src/dev/demo-data/generate.js';
 import { startEhrSimulator, type EhrSimulator } from '../../src/dev/ehr-simulator/index.js';
+import { runScript } from '../support/run-script.js';
 import { TestIssuer } from '../support/test-issuer.js';
 import { Haproxy, type ServerStats } from './support/haproxy.js';
 import { Instances } from './support/instances.js';
@@ -47,6 +48,7 @@ describe.skipIf(inject('deploySkip') !== '')('three instances of the image behin
   let traffic: Traffic;
   let booking: string;
   let sim: EhrSimulator;
+  const keyFiles = { chain: '' };
 
   const routed = async (name: string): Promise<string | undefined> => (await haproxy.servers()).get(name)?.status;
   const until = async (what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> => {
@@ -66,6 +68,10 @@ describe.skipIf(inject('deploySkip') !== '')('three instances of the image behin
     cleanup.push([`drop database ${database}`, () => dropDatabase(database)]);
     cleanup.push(['delete the rate-limit counters', () => deleteCounters(`deploy${runId}`)]);
 
+    // The chain key (docs/operations.md#the-chain-key) as a file from a secret store, as deploy/ mounts it.
+    const chainKeyFile = path.join(dir, 'audit-chain-key');
+    await writeFile(chainKeyFile, `deploy-${runId}:${randomBytes(32).toString('hex')}\n`, { mode: 0o600 });
+    keyFiles.chain = chainKeyFile;
     const ports: Array<[number, number]> = [];
     for (let i = 0; i < 3; i++) ports.push([await freePort(), await freePort()]);
     instances = new Instances(inject('deployImage'), runId, ports, {
@@ -76,8 +82,9 @@ describe.skipIf(inject('deploySkip') !== '')('three instances of the image behin
       SUBSCRIPTION_KEYS: names.map((n) => `${n}:${keyOf(n)}`).join(','), DATABASE_URL: databaseUrlFor(adminDatabaseUrl(), database),
       // One for all instances, as docs/fhir-api.md#settings asks: else each would make its own in its DATA_DIR.
       FHIR_ID_SECRET: randomBytes(24).toString('hex'), ACCESS_LOG_CURSOR_SECRET: randomBytes(24).toString('hex'),
-    });
-    cleanup.push(['remove the containers and their volumes', () => instances.removeAll()]);
+    }, { AUDIT_CHAIN_KEY_FILE: chainKeyFile });
+    cleanup.push(['remove the containers, their volumes and secrets', () => instances.removeAll()]);
+    await instances.createSecrets();
     for (const instance of instances.list) await instances.create(instance);
     for (const instance of instances.list) {
       if (!(await instances.ready(instance)).ready) throw new Error(`${instance.name} did not become ready\n${await instances.report(instance)}`);
@@ -195,4 +202,17 @@ describe.skipIf(inject('deploySkip') !== '')('three instances of the image behin
       expect(await instances.dataDirEntries(instance), instance.name).toEqual([]);
     }
   });
+
+  it('issue 44 item 6: leaves one keyed chain, which verifies against the signed heads every instance logged, each start and stop', async () => {
+    const heads = path.join(path.dirname(keyFiles.chain), 'heads.log');
+    await writeFile(heads, (await Promise.all(instances.list.map((i) => instances.logs(i)))).join('\n'));
+    const verify = await runScript('audit.ts', ['--verify', '--key-file', keyFiles.chain, '--head', heads], { DATABASE_URL: databaseUrlFor(adminDatabaseUrl(), database) });
+    console.log(`test:deploy: ${verify.stdout.trim().split('\n').join('; ')}`);
+    expect([verify.code, verify.stderr]).toEqual([0, '']);
+    expect(verify.stdout).toMatch(new RegExp(`^Keyed with deploy-${runId} \\(\\d+ records\\)\\.$`, 'm'));
+    // At each instance's two starts and its stop, at least: nine heads, every one holding its record's hash.
+    const [, matched, given] = /^Signed heads: (\d+) of (\d+) found holding their hash\.$/m.exec(verify.stdout) ?? [];
+    expect(Number(given)).toBeGreaterThanOrEqual(9);
+    expect(matched).toBe(given);
+  }, 60_000);
 });

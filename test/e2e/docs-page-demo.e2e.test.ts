@@ -16,6 +16,7 @@ import { createLogger } from '../../src/http/logging.js';
 import { listen } from '../../src/start/listen.js';
 import { startDemoService, type DemoService } from '../support/demo-service.js';
 import { TestIssuer } from '../support/test-issuer.js';
+import { CHAIN_KEY_ENV } from '../support/chain-key.js';
 
 type Json = Record<string, unknown>;
 const PORTS = { PORT: '0', METRICS_PORT: '0', DEMO_AUTH_PORT: '0', LOG_LEVEL: 'silent' };
@@ -78,7 +79,7 @@ describe('issue 22 item 7: the docs page in production mode', () => {
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'pdas-docs-production-'));
     issuer = await TestIssuer.start();
-    const config = loadConfig({ DATA_DIR: dataDir, ...PORTS, AUTH_ISSUER: issuer.issuer, SUBSCRIPTION_KEYS: `app:${PRODUCTION_KEY}` });
+    const config = loadConfig({ DATA_DIR: dataDir, ...PORTS, AUTH_ISSUER: issuer.issuer, SUBSCRIPTION_KEYS: `app:${PRODUCTION_KEY}`, ...CHAIN_KEY_ENV });
     runtime = await compose(config, createLogger('silent'));
     base = (await listen(runtime, config)).api;
   });

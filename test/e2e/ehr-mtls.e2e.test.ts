@@ -12,6 +12,7 @@ import { createLogger } from '../../src/http/logging.js';
 import { TestIssuer } from '../support/test-issuer.js';
 import { pollUntil } from '../support/poll.js';
 import { TestPki } from '../support/test-pki.js';
+import { CHAIN_KEY_ENV } from '../support/chain-key.js';
 
 const ADULT = '191212121212';
 
@@ -54,7 +55,7 @@ describe('issue 15: mutual TLS to the EHR', () => {
   async function serviceWith(env: Record<string, string>): Promise<{ read: () => Promise<{ status: number; headers: Record<string, unknown>; body: unknown; ms: number }>; lines: string[] }> {
     const lines: string[] = [];
     const config = loadConfig({
-      DATA_DIR: path.join(dir, `data-${open.length}`), PORT: '0', LOG_LEVEL: 'info', AUTH_ISSUER: issuer.issuer,
+      DATA_DIR: path.join(dir, `data-${open.length}`), PORT: '0', LOG_LEVEL: 'info', AUTH_ISSUER: issuer.issuer, ...CHAIN_KEY_ENV,
       SUBSCRIPTION_KEYS: `test:${KEY}`, EHR_ADAPTER: 'xml-http', EHR_BASE_URL: sim.url, EHR_TIMEOUT_MS: String(TIMEOUT_MS), ...env,
     });
     const runtime = await compose(config, createLogger('info', { write: (l: string) => void lines.push(l) }));

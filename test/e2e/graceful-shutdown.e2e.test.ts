@@ -9,6 +9,7 @@ import { generateDemoData } from '../../src/dev/demo-data/generate.js';
 import { startEhrSimulator, type EhrSimulator } from '../../src/dev/ehr-simulator/index.js';
 import { RawConnection, type RawAnswer } from '../support/raw-http.js';
 import { TestIssuer } from '../support/test-issuer.js';
+import { CHAIN_KEY_ENV } from '../support/chain-key.js';
 
 const KEY = 'shutdown-test-key-0123456789';
 const ADULT = '191212121212';
@@ -43,7 +44,7 @@ async function startService(dir: string, sim: EhrSimulator, issuer: TestIssuer, 
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     env: {
       PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', METRICS_PORT: '0', DATA_DIR: dataDir,
-      EHR_ADAPTER: 'xml-http', EHR_BASE_URL: sim.url, AUTH_ISSUER: issuer.issuer, SUBSCRIPTION_KEYS: `test:${KEY}`,
+      EHR_ADAPTER: 'xml-http', EHR_BASE_URL: sim.url, AUTH_ISSUER: issuer.issuer, SUBSCRIPTION_KEYS: `test:${KEY}`, ...CHAIN_KEY_ENV,
       LOG_LEVEL: 'info', SHUTDOWN_TIMEOUT_MS: '8000',
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -11,6 +11,7 @@ import { compose, type Runtime } from '../../src/start/container.js';
 import { createLogger } from '../../src/http/logging.js';
 import { TestIssuer } from '../support/test-issuer.js';
 import { TestPki, type IssuedCertificate } from '../support/test-pki.js';
+import { CHAIN_KEY_ENV } from '../support/chain-key.js';
 
 const ADULT = '191212121212';
 const KEY = 'https-test-subscription-key-0123';
@@ -26,7 +27,7 @@ async function startService(dir: string, issuer: TestIssuer, env: Record<string,
   const logLines: string[] = [];
   const config = loadConfig({
     DATA_DIR: path.join(dir, `data-${Math.random().toString(36).slice(2)}`), PORT: '0', LOG_LEVEL: 'debug',
-    AUTH_ISSUER: issuer.issuer, SUBSCRIPTION_KEYS: `test:${KEY}`, ...env,
+    AUTH_ISSUER: issuer.issuer, SUBSCRIPTION_KEYS: `test:${KEY}`, ...CHAIN_KEY_ENV, ...env,
   });
   const runtime = await compose(config, createLogger('debug', { write: (l: string) => void logLines.push(l) }));
   const origin = await runtime.app.listen({ host: '127.0.0.1', port: 0 });

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runService } from '../support/spawn-service.js';
+import { CHAIN_KEY_ENV } from '../support/chain-key.js';
 
 /** The service's output up to its "listening" line, or all of it if it ends first. */
 const runUntilListening = (env: Record<string, string>, dataDir: string) =>
@@ -56,7 +57,7 @@ describe('issue 22 item 6: LOG_FORMAT', () => {
     });
     // Nothing listens at these: the service starts anyway, not ready (docs/operations.md#scaling-out).
     const real = await runUntilListening({
-      AUTH_ISSUER: 'http://127.0.0.1:1/issuer', SUBSCRIPTION_KEYS: 'app:subscription-key-iiiiiiiiiiii', FHIR_API: 'off',
+      AUTH_ISSUER: 'http://127.0.0.1:1/issuer', SUBSCRIPTION_KEYS: 'app:subscription-key-iiiiiiiiiiii', ...CHAIN_KEY_ENV, FHIR_API: 'off',
       EHR_ADAPTER: 'xml-http', EHR_BASE_URL: 'http://127.0.0.1:1/ehr',
       DATABASE_URL: 'postgres://pdas:db-secret@127.0.0.1:1/pdas?password=query-secret', REDIS_URL: 'redis://:redis-secret@127.0.0.1:1/0',
     }, dataDir);

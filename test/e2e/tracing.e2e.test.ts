@@ -14,6 +14,7 @@ import { redisUrl, skipWithoutRedis } from '../support/redis.js';
 import { FOUND_PATHS, JWT } from '../support/identity-paths.js';
 import { identityNumbersIn, stringsOf, tokensIn } from '../support/log-grep.js';
 import { TestIssuer } from '../support/test-issuer.js';
+import { CHAIN_KEY_ENV } from '../support/chain-key.js';
 
 const ADULT = '191212121212';
 const KEY = `trace-test-key-${randomBytes(8).toString('hex')}`;
@@ -99,7 +100,7 @@ describe.runIf(await databaseAvailable() && !(await skipWithoutRedis()))('issue 
     child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
       env: {
         PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', METRICS_PORT: '0', DATA_DIR: path.join(dir, 'data'),
-        EHR_ADAPTER: 'xml-http', EHR_BASE_URL: sim.url, AUTH_ISSUER: issuer.issuer, SUBSCRIPTION_KEYS: `trace:${KEY}`,
+        EHR_ADAPTER: 'xml-http', EHR_BASE_URL: sim.url, AUTH_ISSUER: issuer.issuer, SUBSCRIPTION_KEYS: `trace:${KEY}`, ...CHAIN_KEY_ENV,
         DATABASE_URL: dbUrl.toString(), REDIS_URL: redisUrl(), LOG_LEVEL: 'info',
         OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_BSP_SCHEDULE_DELAY: '100',
       },

@@ -26,6 +26,7 @@ import { compose, type Runtime } from '../../src/start/container.js';
 import { clientOf, type AppClient } from './app-wiring.js';
 import { KEY, startTestApp, ZONE, type TestApp } from './test-app.js';
 import { TEST_CLIENT_ID, TestIssuer } from './test-issuer.js';
+import { CHAIN_KEY_ENV } from './chain-key.js';
 
 /** The scope B asks its token endpoint for (FHIR_SCOPE): every type, read only, as a back-end client. */
 export const CHAIN_SCOPE = 'system/*.read';
@@ -133,7 +134,7 @@ export async function startFhirChain(options: FhirChainOptions = {}): Promise<Fh
   const logLines: string[] = [];
   const runtime = await compose(loadConfig({
     DATA_DIR: path.join(dir, 'b'), PORT: '0', DEMO_AUTH_PORT: '0', EHR_TIMEZONE: ZONE,
-    AUTH_ISSUER: issuer.issuer, SUBSCRIPTION_KEYS: `test:${KEY}`, RATE_LIMIT_MAX: '100000', FHIR_API: 'off',
+    AUTH_ISSUER: issuer.issuer, SUBSCRIPTION_KEYS: `test:${KEY}`, ...CHAIN_KEY_ENV, RATE_LIMIT_MAX: '100000', FHIR_API: 'off',
     EHR_ADAPTER: 'fhir-r4', EHR_BASE_URL: `${address}/fhir`, EHR_TIMEOUT_MS: '20000',
     FHIR_AUTH: 'smart-backend', FHIR_TOKEN_URL: tokens.url, FHIR_CLIENT_ID: TEST_CLIENT_ID, FHIR_CLIENT_KEY_FILE: keyFile, FHIR_SCOPE: CHAIN_SCOPE,
     // The dialect's settings, as A's FHIR API has them (test/support/test-app.ts).

@@ -1,15 +1,19 @@
-import { hash as digestOf } from 'node:crypto';
 import { open, type FileHandle } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import { ChainWalk, type ChainCheck, type ChainLink, type Checkpoint } from '../audit-query/chain-check.js';
+import { macHex, unkeyedHex, type ChainKey } from '../audit-chain/chain-keys.js';
+import { ChainWalk, type ChainCheck, type ChainCheckOptions, type ChainLink } from '../audit-query/chain-check.js';
 
 /** The `prev` of the first line, as in the PostgreSQL trail. */
 export const GENESIS = '0'.repeat(64);
 const NEWLINE = 0x0a;
 const CHUNK = 64 * 1024;
 
-/** Line `id` (1-based) of the trail as the chain walk takes it: its `prev`, its `hash`, and whether the rest of it hashes to that. */
-export function lineLink(text: string, id: number): ChainLink {
+/**
+ * Line `id` (1-based) of the trail as the chain walk takes it: its `prev`, its `hash`, the key it
+ * names, and whether the rest of it hashes to that: HMAC-SHA-256 under that key (`keys`), or SHA-256
+ * for a line written before the chain had a key.
+ */
+export function lineLink(text: string, id: number, keys: ReadonlyMap<string, ChainKey> = new Map()): ChainLink {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -17,11 +21,15 @@ export function lineLink(text: string, id: number): ChainLink {
     parsed = undefined;
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return { id, time: undefined, link: '', hash: '', own: false, unreadable: true };
-  const { hash, ...rest } = parsed as { hash?: unknown; prev?: unknown; time?: unknown };
+  const { hash, ...rest } = parsed as { hash?: unknown; prev?: unknown; time?: unknown; key?: unknown };
+  const keyId = typeof rest.key === 'string' ? rest.key : undefined;
+  const key = keyId === undefined ? undefined : keys.get(keyId);
+  const content = JSON.stringify(rest);
   return {
     id, time: typeof rest.time === 'string' ? rest.time : undefined,
     link: typeof rest.prev === 'string' ? rest.prev : '', hash: typeof hash === 'string' ? hash : '',
-    own: typeof hash === 'string' && digestOf('sha256', JSON.stringify(rest)) === hash,
+    own: typeof hash === 'string' && (keyId === undefined ? unkeyedHex(content) : key !== undefined && macHex(key, content)) === hash,
+    ...(keyId === undefined ? {} : { key: keyId, ...(key === undefined ? { unknownKey: true } : {}) }),
   };
 }
 
@@ -43,18 +51,18 @@ async function wholeLinesEnd(handle: FileHandle, size: number): Promise<number> 
  * constant memory. A last line without its newline is still being written, or was torn by a crash
  * (the service sets it aside at its next start): it is left unchecked and said so.
  */
-export async function checkFileChain(file: string, from?: Checkpoint): Promise<ChainCheck> {
+export async function checkFileChain(file: string, options: ChainCheckOptions = {}): Promise<ChainCheck> {
   const handle = await open(file, 'r');
   try {
     const { size } = await handle.stat();
     const end = await wholeLinesEnd(handle, size);
-    const walk = new ChainWalk('line', GENESIS, from);
+    const walk = new ChainWalk('line', GENESIS, options);
     if (end > 0) {
       const lines = createInterface({ input: handle.createReadStream({ start: 0, end: end - 1, autoClose: false }), crlfDelay: Infinity });
       let id = 0;
       for await (const text of lines) {
         id += 1;
-        if (walk.take(lineLink(text, id)) !== undefined) break;
+        if (walk.take(lineLink(text, id, options.keys)) !== undefined) break;
       }
       lines.close();
     }

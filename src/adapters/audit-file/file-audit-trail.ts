@@ -1,10 +1,13 @@
-import { hash as digestOf } from 'node:crypto';
 import { constants } from 'node:fs';
 import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { AuditRecord, AuditTrail } from '../../ports/audit-trail.port.js';
-import { ChainWalk } from '../audit-query/chain-check.js';
+import { macHex, unkeyedHex, type ChainKey } from '../audit-chain/chain-keys.js';
+import type { ChainHeadSource } from '../audit-chain/head-signer.js';
+import { ChainWalk, type ChainPoint } from '../audit-query/chain-check.js';
+import { timeOfRecordText } from '../audit-query/trail-lines.js';
 import { GENESIS, lineLink } from './chain-check.js';
+import { countLines } from './line-count.js';
 import { repairTrailEnd } from './torn-tail.js';
 
 interface Pending {
@@ -27,6 +30,11 @@ export interface FileAuditTrailOptions {
   open?: typeof open;
   /** Told when opening found and set aside a torn tail. */
   onWarning?: (msg: string) => void;
+  /**
+   * The chain key (AUDIT_CHAIN_KEY_FILE): each line then carries its id and an HMAC-SHA-256 under it.
+   * Without one, lines are chained with SHA-256 as before the chain had a key (tests of that form).
+   */
+  key?: ChainKey;
 }
 
 // At 3,500 req/s one durable write per ~2 records cost ~55 µs of kernel time per request; waiting
@@ -38,17 +46,24 @@ const APPEND_DURABLY = constants.O_WRONLY | constants.O_CREAT | constants.O_APPE
 
 /**
  * The embedded audit trail: one JSON line per record in an append-only file, each line carrying
- * the hash of the one before (so an edited line is detectable), synced to disk before the caller
+ * the hash of the one before and its own MAC under the chain key (so an edited line is detectable,
+ * and a rewritten tail cannot be made to chain again without the key), synced to disk before the caller
  * is answered. Appends made while a write is in flight, or within the commit delay of a busy
  * trail, share the next durable write (group commit). The chain head and the file's length move
  * only after a write is on disk; a write that fails is cut off again, so the next one chains onto
  * the last stored line.
  */
-export class FileAuditTrail implements AuditTrail {
+export class FileAuditTrail implements AuditTrail, ChainHeadSource {
   private handle: FileHandle | undefined;
   private lastHash = GENESIS;
+  private lastTime: string | undefined;
   /** Length of the file up to its last stored line. */
   private size = 0;
+  /** The file's length when opened (its lines are counted when a head is first asked for), and the lines written since. */
+  private openedSize = 0;
+  private linesAtOpen: Promise<number> | undefined;
+  private linesWritten = 0;
+  private file = '';
   /** A failed write may have left part of itself behind, to be cut off before the next one. */
   private tornSince = false;
   private queue: Pending[] = [];
@@ -57,10 +72,15 @@ export class FileAuditTrail implements AuditTrail {
   private writes = 0;
   private readonly commitDelayMs: number;
   private readonly now: () => number;
+  private readonly key: ChainKey | undefined;
+  /** `,"key":"<id>"`, or nothing without a key: what goes between a record and its `prev`. */
+  private readonly keyField: string;
 
   private constructor(options: FileAuditTrailOptions) {
     this.commitDelayMs = options.commitDelayMs ?? DEFAULT_COMMIT_DELAY_MS;
     this.now = options.now ?? (() => performance.now());
+    this.key = options.key;
+    this.keyField = options.key === undefined ? '' : `,"key":${JSON.stringify(options.key.id)}`;
   }
 
   /** Opens (or creates) the trail; a torn tail left by a crash or a full disk is set aside, recorded in the chain and reported. */
@@ -70,6 +90,8 @@ export class FileAuditTrail implements AuditTrail {
     const end = await repairTrailEnd(file);
     trail.lastHash = end.lastHash ?? GENESIS;
     trail.size = end.size;
+    trail.openedSize = end.size;
+    trail.file = file;
     trail.handle = await (options.open ?? open)(file, APPEND_DURABLY, 0o600);
     if (end.tornTail) {
       const { bytes, setAsideIn } = end.tornTail;
@@ -90,6 +112,16 @@ export class FileAuditTrail implements AuditTrail {
       this.queue.push({ body, resolve, reject });
       this.flushing ??= this.flush();
     });
+  }
+
+  /**
+   * The newest line this trail stored: its number, hash and time (a signed head's subject). The lines
+   * before this process are counted once, on the first call, not at start.
+   */
+  async head(): Promise<ChainPoint> {
+    this.linesAtOpen ??= countLines(this.file, this.openedSize);
+    const id = await this.linesAtOpen + this.linesWritten;
+    return { id, hash: this.lastHash, ...(this.lastTime === undefined ? {} : { time: this.lastTime }) };
   }
 
   /** Durable writes so far (one per batch of records). */
@@ -119,8 +151,8 @@ export class FileAuditTrail implements AuditTrail {
     let head = this.lastHash;
     let text = '';
     for (const body of bodies) {
-      const chained = `${body},"prev":"${head}"}`;
-      head = digestOf('sha256', chained);
+      const chained = `${body}${this.keyField},"prev":"${head}"}`;
+      head = this.key === undefined ? unkeyedHex(chained) : macHex(this.key, chained);
       text += `${chained.slice(0, -1)},"hash":"${head}"}\n`;
     }
     const bytes = Buffer.from(text);
@@ -141,6 +173,8 @@ export class FileAuditTrail implements AuditTrail {
     this.tornSince = false;
     this.size += bytes.length;
     this.lastHash = head;
+    this.linesWritten += bodies.length;
+    this.lastTime = timeOfRecordText(bodies.at(-1) ?? '') ?? this.lastTime;
   }
 
   /** Cuts off what a failed write left behind; until that succeeds, nothing more is written. */
@@ -163,10 +197,10 @@ export class FileAuditTrail implements AuditTrail {
   }
 
   /** Recomputes the chain; returns the 1-based number of the first line that does not match, or 0 (checkFileChain over lines at hand). */
-  static verifyChain(lines: readonly string[]): number {
+  static verifyChain(lines: readonly string[], keys?: ReadonlyMap<string, ChainKey>): number {
     const walk = new ChainWalk('line', GENESIS);
     for (const [i, line] of lines.entries()) {
-      if (walk.take(lineLink(line, i + 1)) !== undefined) break;
+      if (walk.take(lineLink(line, i + 1, keys)) !== undefined) break;
     }
     return walk.result().broken?.id ?? 0;
   }

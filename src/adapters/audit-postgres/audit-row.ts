@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { AuditRecord, OutcomeRecord } from '../../ports/audit-trail.port.js';
+import { macHex, unkeyedHex, type ChainKey } from '../audit-chain/chain-keys.js';
 
 /** The `prev_hash` of the first row, as in the file trail. */
 export const GENESIS = '0'.repeat(64);
@@ -108,8 +108,22 @@ export function rowHash(values: StoredValues, prevHash: string): string {
     : values.phase === 'outcome' && values.serviceRequestId === null && values.withheld === null
       ? [] : [values.phase, values.serviceRequestId, ...withheld];
   const canonical = JSON.stringify([values.time, ...values.text, values.status, ...later, prevHash]);
-  return createHash('sha256').update(canonical).digest('hex');
+  return unkeyedHex(canonical);
 }
+
+/**
+ * The MAC of a keyed row (migration 6): HMAC-SHA-256 under `key` over the canonical JSON array of
+ * every column, each spelled out (null included), then the key's id and the previous hash. A row
+ * with a key id is verified only this way, so the spelling of the unkeyed form above never applies.
+ */
+export function rowMac(values: StoredValues, prevHash: string, key: ChainKey): string {
+  return macHex(key, JSON.stringify([values.time, ...values.text, values.status, values.phase, values.serviceRequestId, values.withheld,
+    values.callerRequestId, values.unaudited, key.id, prevHash]));
+}
+
+/** The row's hash as the chain holds it: its MAC under `key`, or, without one (a row from before the key), rowHash. */
+export const chainedHash = (values: StoredValues, prevHash: string, key: ChainKey | undefined): string =>
+  (key === undefined ? rowHash(values, prevHash) : rowMac(values, prevHash, key));
 
 /** Columns of a selected row (`id` is bigint, which the driver returns as text), `time` read as text so no precision is lost. */
 export interface SelectedRow {
@@ -132,13 +146,15 @@ export interface SelectedRow {
   withheld: number | null;
   caller_request_id: string | null;
   unaudited: number | null;
+  /** The chain key's id (migration 6); null for a row written before the chain had a key. */
+  key_id: string | null;
   prev_hash: string;
   hash: string;
 }
 
 // The text form of `time` gets another name, so an ORDER BY time still sorts the timestamptz column.
 export const SELECT_COLUMNS = `id, to_char(time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS time_utc, request_id, operation, actor_issuer, actor_subject, actor_person_id,
-  client_id, subscription, patient_id, delegation, source_address, outcome, status, phase, service_request_id, withheld, caller_request_id, unaudited, prev_hash, hash`;
+  client_id, subscription, patient_id, delegation, source_address, outcome, status, phase, service_request_id, withheld, caller_request_id, unaudited, key_id, prev_hash, hash`;
 
 export function storedValuesOf(row: SelectedRow): StoredValues {
   return {

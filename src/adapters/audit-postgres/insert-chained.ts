@@ -1,25 +1,30 @@
 import type { ClientBase, QueryResult } from 'pg';
-import { COLUMNS, GENESIS, LATER_COLUMNS, rowHash, type StoredValues } from './audit-row.js';
+import type { ChainKey } from '../audit-chain/chain-keys.js';
+import type { ChainPoint } from '../audit-query/chain-check.js';
+import { chainedHash, COLUMNS, GENESIS, LATER_COLUMNS, type StoredValues } from './audit-row.js';
 import { lockKey, quotedSchema } from './sql-names.js';
 
-const ARRAY_TYPES = ['timestamptz', ...Array<string>(11).fill('text'), 'smallint', 'text', 'text', 'integer', 'text', 'integer', 'text', 'text'];
-const INSERTED = [...COLUMNS, ...LATER_COLUMNS, 'prev_hash', 'hash'];
+const ARRAY_TYPES = ['timestamptz', ...Array<string>(11).fill('text'), 'smallint', 'text', 'text', 'integer', 'text', 'integer', 'text', 'text', 'text'];
+const INSERTED = [...COLUMNS, ...LATER_COLUMNS, 'key_id', 'prev_hash', 'hash'];
 
 function insertSql(s: string): string {
   const params = ARRAY_TYPES.map((type, i) => `$${i + 1}::${type}[]`).join(', ');
   const names = INSERTED.map((c) => `u_${c}`);
-  // WITH ORDINALITY ... ORDER BY n: ids are drawn in array order, which is the order of the chain.
-  return `INSERT INTO ${s}.access_log (${INSERTED.join(', ')})
-    SELECT ${names.join(', ')} FROM unnest(${params}) WITH ORDINALITY AS u(${names.join(', ')}, n) ORDER BY n`;
+  // WITH ORDINALITY ... ORDER BY n: ids are drawn in array order, which is the order of the chain; the
+  // last id drawn is the batch's newest record, which a signed head names.
+  return `WITH stored AS (INSERT INTO ${s}.access_log (${INSERTED.join(', ')})
+    SELECT ${names.join(', ')} FROM unnest(${params}) WITH ORDINALITY AS u(${names.join(', ')}, n) ORDER BY n RETURNING id)
+    SELECT max(id)::text AS id FROM stored`;
 }
 
 /**
  * Stores a batch of records in one transaction, each row chained to the one before it. The chain
  * head is read under a transaction-scoped advisory lock that every writer of this schema takes, so
- * two instances appending at once still build one unbroken chain in id order. Resolves only after
- * COMMIT has returned, i.e. the rows are durable.
+ * two instances appending at once still build one unbroken chain in id order. Each row is MACed with
+ * `key` (its id stored beside it), or hashed as before the chain had a key when there is none.
+ * Resolves only after COMMIT has returned, i.e. the rows are durable, with the newest row stored.
  */
-export async function insertChained(client: ClientBase, schema: string, batch: readonly StoredValues[]): Promise<void> {
+export async function insertChained(client: ClientBase, schema: string, batch: readonly StoredValues[], key?: ChainKey): Promise<ChainPoint> {
   const s = quotedSchema(schema);
   // One round trip: begin, keep commits durable even where the server runs with synchronous_commit
   // off (a stronger setting is left alone), take the chain lock, read the chain head. READ COMMITTED
@@ -35,12 +40,15 @@ export async function insertChained(client: ClientBase, schema: string, batch: r
   let prev = head.rows[0]?.hash ?? GENESIS;
   const columns: unknown[][] = INSERTED.map(() => []);
   for (const values of batch) {
-    const hash = rowHash(values, prev);
-    [values.time, ...values.text, values.status, values.phase, values.serviceRequestId, values.withheld, values.callerRequestId, values.unaudited, prev, hash]
-      .forEach((v, i) => columns[i]?.push(v));
+    const hash = chainedHash(values, prev, key);
+    [values.time, ...values.text, values.status, values.phase, values.serviceRequestId, values.withheld, values.callerRequestId, values.unaudited,
+      key?.id ?? null, prev, hash].forEach((v, i) => columns[i]?.push(v));
     prev = hash;
   }
-  await client.query({ name: `pdas-audit-insert-${schema}`, text: insertSql(s), values: columns });
+  const stored = await client.query<{ id: string | null }>({ name: `pdas-audit-insert-${schema}`, text: insertSql(s), values: columns });
   // On any failure the caller drops the connection, and the server rolls the transaction back.
   await client.query('COMMIT');
+  const id = Number(stored.rows[0]?.id);
+  const time = batch.at(-1)?.time;
+  return { id, hash: prev, ...(time === undefined ? {} : { time }) };
 }

@@ -95,6 +95,16 @@ const MIGRATIONS: readonly Migration[] = [
       COMMENT ON COLUMN ${s}.access_log.unaudited IS
         'On a refusalsNotAudited row: how many refusals before authentication with its status were counted in the minute ending at its time and not stored one by one; null on every other row.';`,
   },
+  {
+    // Issue 44 item 6: the chain keyed. A row with a key id carries an HMAC-SHA-256 under that key (a
+    // key the database never holds, AUDIT_CHAIN_KEY_FILE); rows before it keep their SHA-256 and verify as they are.
+    version: 6,
+    sql: (s) => `
+      ALTER TABLE ${s}.access_log
+        ADD COLUMN key_id text CHECK (key_id ~ '^[A-Za-z0-9._-]{1,64}$');
+      COMMENT ON COLUMN ${s}.access_log.key_id IS
+        'The id of the chain key whose HMAC-SHA-256 is in hash (docs/operations.md#the-chain-key); null on a row written before the chain had a key, whose hash is SHA-256.';`,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);

@@ -1,7 +1,10 @@
 import type pg from 'pg';
 import type { AuditRecord, AuditTrail } from '../../ports/audit-trail.port.js';
+import type { ChainKey } from '../audit-chain/chain-keys.js';
+import type { ChainHeadSource } from '../audit-chain/head-signer.js';
+import type { ChainPoint } from '../audit-query/chain-check.js';
 import { auditPool } from './audit-pool.js';
-import { toStoredValues, type StoredValues } from './audit-row.js';
+import { GENESIS, toStoredValues, type StoredValues } from './audit-row.js';
 import { describePgError, withBoundedClient } from './bounded-client.js';
 import { insertChained } from './insert-chained.js';
 import { migrate } from './migrations.js';
@@ -16,6 +19,8 @@ export interface PostgresAuditTrailOptions {
   connectTimeoutMs?: number;
   /** An append not known to be committed by then is rejected. Default 2500 ms, inside the HTTP audit deadline. */
   appendTimeoutMs?: number;
+  /** The chain key (AUDIT_CHAIN_KEY_FILE); without one rows are chained with SHA-256 as before migration 6 (tests of that form). */
+  key?: ChainKey;
   onWarning: (msg: string) => void;
 }
 
@@ -38,7 +43,7 @@ const SCHEMA_GONE = new Set(['42P01', '3F000']);
  * Appends that arrive together share one transaction; each resolves only after that transaction
  * has committed, and rejects (its request then gets 503) if that is not known within the bound.
  */
-export class PostgresAuditTrail implements AuditTrail {
+export class PostgresAuditTrail implements AuditTrail, ChainHeadSource {
   private readonly schema: string;
   private readonly appendTimeoutMs: number;
   private migrated = false;
@@ -49,6 +54,8 @@ export class PostgresAuditTrail implements AuditTrail {
   private flushing: Promise<void> | undefined;
   private closing: Promise<void> | undefined;
   private available = true;
+  /** The newest row this process stored: what its signed heads name, so a row cut from the table later shows. */
+  private lastStored: ChainPoint | undefined;
 
   private constructor(private readonly pool: pg.Pool, private readonly options: PostgresAuditTrailOptions) {
     this.schema = options.schema ?? 'audit';
@@ -75,6 +82,20 @@ export class PostgresAuditTrail implements AuditTrail {
       this.queue.push(p);
       this.flushing ??= this.flush();
     });
+  }
+
+  /**
+   * The newest row this instance stored; before it has stored any, the table's newest row. Rows other
+   * instances store after it are theirs to name.
+   */
+  async head(): Promise<ChainPoint> {
+    if (this.lastStored !== undefined) return this.lastStored;
+    await this.ensureMigrated();
+    const { rows } = await withBoundedClient(this.pool, this.appendTimeoutMs, (c) => c.query<{ id: string; hash: string; time_utc: string }>(
+      `SELECT id::text, hash, to_char(time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS time_utc
+         FROM ${quotedSchema(this.schema)}.access_log ORDER BY id DESC LIMIT 1`));
+    const row = rows[0];
+    return row === undefined ? { id: 0, hash: GENESIS } : { id: Number(row.id), hash: row.hash, time: row.time_utc };
   }
 
   async ping(): Promise<boolean> {
@@ -117,7 +138,7 @@ export class PostgresAuditTrail implements AuditTrail {
       const batch = this.queue.splice(0, MAX_BATCH);
       try {
         await this.ensureMigrated();
-        await withBoundedClient(this.pool, this.appendTimeoutMs, (c) => insertChained(c, this.schema, batch.map((p) => p.values)));
+        this.lastStored = await withBoundedClient(this.pool, this.appendTimeoutMs, (c) => insertChained(c, this.schema, batch.map((p) => p.values), this.options.key));
         this.noteSuccess();
         for (const p of batch) this.settle(p);
       } catch (err) {

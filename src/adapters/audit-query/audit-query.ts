@@ -1,5 +1,5 @@
 import type { AuditRecord } from '../../ports/audit-trail.port.js';
-import type { ChainCheck, Checkpoint } from './chain-check.js';
+import type { ChainCheck, ChainCheckOptions } from './chain-check.js';
 
 /**
  * Reading the audit trail back, for the question a patient may ask under the law: who accessed my
@@ -8,8 +8,8 @@ import type { ChainCheck, Checkpoint } from './chain-check.js';
 export interface AuditQuery {
   /** Every record for `patientId` with `from <= time <= to`, oldest first. */
   accessesTo(patientId: string, from: Date, to: Date): Promise<AuditRecord[]>;
-  /** The hash chain checked from its first record, or from `from` (docs/operations.md#backups). */
-  chain(from?: Checkpoint): Promise<ChainCheck>;
+  /** The hash chain checked from its first record, or from a checkpoint, with the keys and signed heads given (docs/operations.md#checking-the-chain). */
+  chain(options?: ChainCheckOptions): Promise<ChainCheck>;
   close(): Promise<void>;
 }
 

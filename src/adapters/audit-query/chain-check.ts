@@ -1,3 +1,5 @@
+import type { ChainKey } from '../audit-chain/chain-keys.js';
+
 /**
  * What a check of an audit trail's hash chain finds, whichever store holds it
  * (docs/operations.md#the-audit-store): the newest record it vouches for, or the first that breaks the
@@ -24,6 +26,17 @@ export interface ChainBreak {
   why: string;
 }
 
+/** What a signed head (docs/operations.md#signed-heads), its MAC already verified, says a record held when it was signed. */
+export interface HeadClaim {
+  id: number;
+  hash: string;
+  /** When it was signed (ISO-8601), to name it in a break. */
+  at: string;
+}
+
+/** How many records were checked under each key id, in the order the ids first appear. */
+export type KeyUse = Array<{ key: string; records: number }>;
+
 export interface ChainCheck {
   /** Records checked, the checkpoint's included. */
   checked: number;
@@ -32,6 +45,24 @@ export interface ChainCheck {
   broken: ChainBreak | undefined;
   /** The file ends in a line still being written, or torn by a crash: left unchecked. */
   unfinishedTail?: boolean;
+  /** Records checked that carry no key id: written before the chain had a key, so they come first. */
+  unkeyed: number;
+  keyed: KeyUse;
+  /** Signed heads whose record was found holding the hash they name (a head of an empty trail holds for any). */
+  headsMatched: number;
+  /** Signed heads of records before the checkpoint, which the check takes on trust: not compared. */
+  headsBeforeCheckpoint: number;
+}
+
+/** Where a walk begins and what it is compared with besides the chain itself. */
+export interface WalkOptions {
+  from?: Checkpoint | undefined;
+  heads?: readonly HeadClaim[];
+}
+
+/** A check of a store's chain: the walk's options and the keys its keyed records are verified with. */
+export interface ChainCheckOptions extends WalkOptions {
+  keys?: ReadonlyMap<string, ChainKey>;
 }
 
 type Unit = 'record' | 'line';
@@ -54,16 +85,25 @@ export interface ChainLink {
   time: string | undefined;
   link: string;
   hash: string;
-  /** Its hash recomputed from its content and its own link matches. */
+  /** Its hash (its MAC, for a keyed record) recomputed from its content and its own link matches. */
   own: boolean;
   /** Not a record at all (a file's line that is no JSON object). */
   unreadable?: boolean;
+  /** The id of the key it names; undefined for a record written before the chain had a key. */
+  key?: string | undefined;
+  /** It names a key none of the key files given holds, so `own` could not be computed. */
+  unknownKey?: boolean;
 }
+
+const UNKNOWN_KEY = (key: string): string => `it is keyed with key id ${JSON.stringify(key)}, which no key file given holds: give the file that holds that key, or the record was forged`;
+const UNKEYED_AFTER_KEYED = 'it carries no key id after keyed records: it was rewritten without the chain key';
 
 /**
  * The chain check both stores share: records in chain order, each linked to the one before and
- * matching its own hash. From a checkpoint, the records before it are taken on trust, and the
- * checkpoint must still be there with the hash recorded.
+ * matching its own hash (its MAC under the key it names, when keyed); once a record is keyed, every
+ * later one must be. From a checkpoint, the records before it are taken on trust, and the
+ * checkpoint must still be there with the hash recorded. A signed head's record must hold the hash
+ * the head names, and must be there at all.
  */
 export class ChainWalk {
   private prev: string;
@@ -71,9 +111,22 @@ export class ChainWalk {
   private checked = 0;
   private newest: ChainPoint | undefined;
   private broken: ChainBreak | undefined;
+  private unkeyed = 0;
+  private readonly keyed = new Map<string, number>();
+  private headsMatched = 0;
+  private headsBeforeCheckpoint = 0;
+  private readonly from: Checkpoint | undefined;
+  private readonly heads = new Map<number, HeadClaim[]>();
 
-  constructor(private readonly unit: Unit, genesis: string, private readonly from?: Checkpoint) {
+  constructor(private readonly unit: Unit, genesis: string, options: WalkOptions = {}) {
     this.prev = genesis;
+    this.from = options.from;
+    for (const head of options.heads ?? []) {
+      // A head of an empty trail (id 0) holds for any trail; one before the checkpoint cannot be compared.
+      if (head.id === 0) this.headsMatched += 1;
+      else if (head.id < (this.from?.id ?? 1)) this.headsBeforeCheckpoint += 1;
+      else this.heads.set(head.id, [...(this.heads.get(head.id) ?? []), head]);
+    }
   }
 
   /** Takes the next record; the break, once there is one (later records change nothing). */
@@ -82,7 +135,7 @@ export class ChainWalk {
     const why = this.from !== undefined && this.checked === 0
       ? this.checkpointProblem(record.id === this.from.id ? record : undefined)
       : record.unreadable === true ? 'it is not a readable record'
-        : record.link !== this.prev ? linkBroken(this.unit, this.prevId, record.id) : record.own ? undefined : ALTERED;
+        : record.link !== this.prev ? linkBroken(this.unit, this.prevId, record.id) : this.contentProblem(record);
     if (why !== undefined) {
       // A checkpoint gone from the trail is named by its own id; the record found in its place came after it.
       const named = this.from !== undefined && this.checked === 0 && record.id !== this.from.id ? { id: this.from.id, time: undefined } : record;
@@ -92,16 +145,39 @@ export class ChainWalk {
     this.prev = record.hash;
     this.prevId = record.id;
     this.checked += 1;
+    if (record.key === undefined) this.unkeyed += 1;
+    else this.keyed.set(record.key, (this.keyed.get(record.key) ?? 0) + 1);
+    this.headsMatched += this.heads.get(record.id)?.length ?? 0;
     this.newest = { id: record.id, hash: record.hash, ...(record.time === undefined ? {} : { time: record.time }) };
     return undefined;
   }
 
-  /** After the last record: what the walk found. A checkpoint past the trail's end is a break too. */
+  /** After the last record: what the walk found. A checkpoint or a signed head past the trail's end is a break too. */
   result(): ChainCheck {
     if (this.broken === undefined && this.from !== undefined && this.checked === 0) {
       this.broken = { id: this.from.id, time: undefined, why: this.checkpointProblem(undefined) ?? '' };
     }
-    return { checked: this.checked, newest: this.newest, broken: this.broken };
+    const last = this.newest?.id ?? 0;
+    const beyond = [...this.heads.values()].flat().filter((h) => h.id > last).sort((a, b) => b.id - a.id)[0];
+    if (this.broken === undefined && beyond !== undefined) {
+      const { unit } = this;
+      const lost = beyond.id === last + 1 ? `${unit} ${beyond.id} was removed` : `${unit}s ${last + 1} to ${beyond.id} were removed`;
+      this.broken = { id: last + 1, time: undefined, why: `the signed head of ${beyond.at} names ${unit} ${beyond.id}, and the trail ends before it: ${lost}` };
+    }
+    return {
+      checked: this.checked, newest: this.newest, broken: this.broken, unkeyed: this.unkeyed,
+      keyed: [...this.keyed].map(([key, records]) => ({ key, records })), headsMatched: this.headsMatched, headsBeforeCheckpoint: this.headsBeforeCheckpoint,
+    };
+  }
+
+  /** Why a record that links to the one before still breaks the chain: its key, its own hash, or a signed head. */
+  private contentProblem(record: ChainLink): string | undefined {
+    if (record.unknownKey === true && record.key !== undefined) return UNKNOWN_KEY(record.key);
+    if (record.key === undefined && this.keyed.size > 0) return UNKEYED_AFTER_KEYED;
+    if (!record.own) return ALTERED;
+    const other = this.heads.get(record.id)?.find((h) => h.hash !== record.hash);
+    return other === undefined ? undefined
+      : `it holds another hash than the signed head of ${other.at} recorded: it, or a record before it, was rewritten after that head was signed`;
   }
 
   private checkpointProblem(found: ChainLink | undefined): string | undefined {
@@ -109,6 +185,6 @@ export class ChainWalk {
     if (found === undefined) return `the checkpoint's ${unit} ${this.from?.id ?? ''} is missing: the trail was cut back or restored from an older backup`;
     if (found.unreadable === true) return 'it is not a readable record';
     if (this.from?.hash !== undefined && found.hash !== this.from.hash) return 'it holds another hash than the checkpoint recorded: it was replaced';
-    return found.own ? undefined : ALTERED;
+    return this.contentProblem(found);
   }
 }

@@ -5,7 +5,7 @@ import type { AuditRecord } from '../../ports/audit-trail.port.js';
 import { checkFileChain } from '../audit-file/chain-check.js';
 import { accessesIn, OUTCOME_WITHIN_MS } from './accesses.js';
 import { AuditTrailMissingError, type AuditQuery } from './audit-query.js';
-import type { ChainCheck, Checkpoint } from './chain-check.js';
+import type { ChainCheck, ChainCheckOptions } from './chain-check.js';
 
 type Line = Partial<Record<keyof AuditRecord, unknown>>;
 
@@ -74,9 +74,9 @@ export class FileAuditQuery implements AuditQuery {
     return accessesIn(found, from, to);
   }
 
-  async chain(from?: Checkpoint): Promise<ChainCheck> {
+  async chain(options?: ChainCheckOptions): Promise<ChainCheck> {
     await this.present();
-    return checkFileChain(this.file, from);
+    return checkFileChain(this.file, options);
   }
 
   async close(): Promise<void> {}

@@ -5,7 +5,7 @@ import { quotedSchema } from '../audit-postgres/sql-names.js';
 import { checkPostgresChain } from '../audit-postgres/verify-chain.js';
 import { accessesIn, OUTCOME_WITHIN_MS } from './accesses.js';
 import { AuditTrailMissingError, type AuditQuery } from './audit-query.js';
-import type { ChainCheck, Checkpoint } from './chain-check.js';
+import type { ChainCheck, ChainCheckOptions } from './chain-check.js';
 
 /** Reads the PostgreSQL trail through its (patient_id, time) index; never writes, never migrates. */
 export class PostgresAuditQuery implements AuditQuery {
@@ -37,8 +37,8 @@ export class PostgresAuditQuery implements AuditQuery {
     });
   }
 
-  chain(from?: Checkpoint): Promise<ChainCheck> {
-    return this.present(() => checkPostgresChain(this.pool, this.schema, from));
+  chain(options?: ChainCheckOptions): Promise<ChainCheck> {
+    return this.present(() => checkPostgresChain(this.pool, this.schema, options));
   }
 
   /** `read`, with a missing table or schema told as such, so an empty answer is never made of it. */

@@ -6,10 +6,15 @@ const CHUNK = 64 * 1024;
 const MAX_LINE = 1024 * 1024;
 const TIME_AT_START = /^\{"time":"([^"]{1,40})"/;
 
-/** The time a trail line starts with (every record and note is written with `time` first), or NaN. */
+/** The time a trail line starts with, as written (every record and note is written with `time` first). */
+export function timeOfRecordText(line: string): string | undefined {
+  return TIME_AT_START.exec(line)?.[1];
+}
+
+/** The time a trail line starts with, or NaN. */
 export function timeOfLine(line: string): number {
-  const m = TIME_AT_START.exec(line);
-  return m?.[1] === undefined ? Number.NaN : Date.parse(m[1]);
+  const time = timeOfRecordText(line);
+  return time === undefined ? Number.NaN : Date.parse(time);
 }
 
 export interface TrailLine {

@@ -47,6 +47,21 @@ export class PrometheusMetrics implements RequestMetrics, MetricsExposition {
     name: 'pdas_audit_write_failures_total', help: 'Audit records that could not be stored.', registers: [this.registry],
   });
 
+  /** Set each time a signed head of the audit chain is logged (docs/operations.md#signed-heads); 0 until the first. */
+  readonly auditHeadSigned = new Gauge({
+    name: 'pdas_audit_head_signed_timestamp_seconds', help: 'When this instance last logged a signed head of the audit chain, in Unix seconds (0: none yet).',
+    registers: [this.registry],
+  });
+
+  readonly auditHeadInterval = new Gauge({
+    name: 'pdas_audit_head_interval_seconds', help: 'AUDIT_HEAD_INTERVAL_MS in seconds: how often a signed head of the audit chain is logged.',
+    registers: [this.registry],
+  });
+
+  readonly auditHeadFailures = new Counter({
+    name: 'pdas_audit_head_failures_total', help: 'Signed heads of the audit chain that could not be made (the audit store away).', registers: [this.registry],
+  });
+
   readonly writeCoordinationFallbacks = new Counter({
     name: 'pdas_write_coordination_local_total',
     help: 'Writes serialised only within this instance because Redis was unreachable.', registers: [this.registry],

@@ -1,18 +1,21 @@
 /**
  * Who accessed a patient's data, as a patient may ask under the law, and whether the trail is whole:
  *   npm run audit -- --patient <YYYYMMDDNNNC> --from <date> --to <date> [--json] [--schema <name>]
- *   npm run audit -- --verify [--from-checkpoint <id> | --checkpoint <file>] [--json] [--schema <name>]
+ *   npm run audit -- --verify [--from-checkpoint <id> | --checkpoint <file>] [--key-file <file>]… [--head <file>]… [--json] [--schema <name>]
  *   npm run audit -- --help
  * Reads the PostgreSQL trail when DATABASE_URL is set, else the embedded file in DATA_DIR, as the
  * service writes them. A date alone covers that whole day in Swedish local time. --verify checks the
- * hash chain (docs/operations.md#backups). Exit code 2 for bad arguments, 1 when the trail cannot be
- * read, 3 when its chain is broken.
+ * keyed hash chain with the chain keys (--key-file, else AUDIT_CHAIN_KEY_FILE) and against signed
+ * heads exported from the service's log (--head) (docs/operations.md#checking-the-chain). Exit code
+ * 2 for bad arguments, 1 when the trail cannot be read, 3 when its chain is broken or a head given
+ * cannot be trusted.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatAccessJson, formatAccessTable } from '../../adapters/audit-query/access-report.js';
 import type { AuditQuery } from '../../adapters/audit-query/audit-query.js';
+import { FILE_STORE, postgresStore } from '../../adapters/audit-chain/signed-head.js';
 import type { Checkpoint } from '../../adapters/audit-query/chain-check.js';
 import { formatChainJson, formatChainText, parseCheckpoint } from '../../adapters/audit-query/chain-report.js';
 import { SQL_NAME } from '../../adapters/audit-postgres/sql-names.js';
@@ -20,11 +23,12 @@ import { FileAuditQuery } from '../../adapters/audit-query/file-audit-query.js';
 import { PostgresAuditQuery } from '../../adapters/audit-query/postgres-audit-query.js';
 import { parsePersonalIdentityNumber } from '../../domain/identity/personal-identity-number.js';
 import { daysInMonth, wallClockToEpochMs, type WallClock } from '../../domain/time/local-time.js';
+import { EvidenceError, loadEvidence } from './chain-evidence.js';
 import { commandLogger, say } from './command-log.js';
 
 const ZONE = 'Europe/Stockholm';
 const USAGE = 'usage: npm run audit -- --patient <YYYYMMDDNNNC> --from <YYYY-MM-DD|ISO date-time> --to <YYYY-MM-DD|ISO date-time> [--json] [--schema <name>]\n'
-  + '       npm run audit -- --verify [--from-checkpoint <id> | --checkpoint <file>] [--json] [--schema <name>]';
+  + '       npm run audit -- --verify [--from-checkpoint <id> | --checkpoint <file>] [--key-file <file>]... [--head <file>]... [--json] [--schema <name>]';
 const CHAIN_BROKEN = 3;
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?(Z|[+-]\d{2}:\d{2})?)?$/;
 
@@ -60,11 +64,18 @@ interface Common {
   json: boolean;
   schema: string;
 }
-type Arguments = { help: true } | (Common & ({ verify: false; patientId: string; from: Date; to: Date } | { verify: true; checkpoint: Checkpoint | undefined }));
+interface Verify {
+  verify: true;
+  checkpoint: Checkpoint | undefined;
+  keyFiles: string[];
+  headFiles: string[];
+}
+type Arguments = { help: true } | (Common & ({ verify: false; patientId: string; from: Date; to: Date } | Verify));
 
 const OPTIONS = {
   patient: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, json: { type: 'boolean' }, schema: { type: 'string' },
   verify: { type: 'boolean' }, 'from-checkpoint': { type: 'string' }, checkpoint: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+  'key-file': { type: 'string', multiple: true }, head: { type: 'string', multiple: true },
 } as const;
 
 /** --from-checkpoint <id> (that record trusted as stored) or --checkpoint <file> (its hash must still match). */
@@ -99,9 +110,13 @@ function parseArguments(argv: string[]): Arguments {
   const common = { json: values.json ?? false, schema };
   if (values.verify === true) {
     if (values.patient !== undefined || values.from !== undefined || values.to !== undefined) throw new UsageError('--verify checks the whole chain: it takes no --patient, --from or --to');
-    return { ...common, verify: true, checkpoint: checkpointOf(values['from-checkpoint'], values.checkpoint) };
+    return {
+      ...common, verify: true, checkpoint: checkpointOf(values['from-checkpoint'], values.checkpoint), keyFiles: values['key-file'] ?? [], headFiles: values.head ?? [],
+    };
   }
-  if (values['from-checkpoint'] !== undefined || values.checkpoint !== undefined) throw new UsageError('--from-checkpoint and --checkpoint go with --verify');
+  if ([values['from-checkpoint'], values.checkpoint, values['key-file'], values.head].some((v) => v !== undefined)) {
+    throw new UsageError('--from-checkpoint, --checkpoint, --key-file and --head go with --verify');
+  }
   if (values.patient === undefined || values.from === undefined || values.to === undefined) {
     throw new UsageError('--patient, --from and --to are required');
   }
@@ -113,14 +128,23 @@ function parseArguments(argv: string[]): Arguments {
   return { ...common, verify: false, patientId, from, to };
 }
 
-/** Who accessed the patient's data (the table or JSON), or the chain check; the exit code. */
-async function run(query: AuditQuery, args: Exclude<Arguments, { help: true }>, source: string, unit: 'record' | 'line'): Promise<number> {
-  if (args.verify) {
-    const check = await query.chain(args.checkpoint);
-    const heading = { source, unit, from: args.checkpoint };
-    process.stdout.write(args.json ? formatChainJson(check, heading) : formatChainText(check, heading));
-    return check.broken === undefined ? 0 : CHAIN_BROKEN;
+/** The chain checked with the keys and heads given; the exit code. */
+async function verify(query: AuditQuery, args: Common & Verify, source: string, store: string, dataDir: string | undefined): Promise<number> {
+  let evidence;
+  try {
+    evidence = loadEvidence({ keyFiles: args.keyFiles, headFiles: args.headFiles, store, dataDir });
+  } catch (err) {
+    if (err instanceof EvidenceError) throw new UsageError(err.message);
+    throw err;
   }
+  const check = await query.chain({ from: args.checkpoint, keys: evidence.keys, heads: evidence.heads });
+  const heading = { source, unit: dataDir === undefined ? 'record' as const : 'line' as const, from: args.checkpoint, evidence };
+  process.stdout.write(args.json ? formatChainJson(check, heading) : formatChainText(check, heading));
+  return check.broken === undefined && evidence.headProblems.length === 0 ? 0 : CHAIN_BROKEN;
+}
+
+/** Who accessed the patient's data (the table or JSON); the exit code. */
+async function report(query: AuditQuery, args: Common & { patientId: string; from: Date; to: Date }, source: string): Promise<number> {
   const records = await query.accessesTo(args.patientId, args.from, args.to);
   const heading = { patientId: args.patientId, from: args.from, to: args.to, zone: ZONE, source };
   process.stdout.write(args.json ? formatAccessJson(records, heading) : formatAccessTable(records, heading));
@@ -148,14 +172,20 @@ async function main(): Promise<number> {
     return 0;
   }
   const databaseUrl = setting('DATABASE_URL');
-  const file = path.join(path.resolve(setting('DATA_DIR') ?? './.data'), 'audit', 'audit-trail.jsonl');
+  const dataDir = path.resolve(setting('DATA_DIR') ?? './.data');
+  const file = path.join(dataDir, 'audit', 'audit-trail.jsonl');
   const query: AuditQuery = databaseUrl !== undefined
     ? PostgresAuditQuery.create({ connectionString: databaseUrl, schema: args.schema })
     : new FileAuditQuery(file, (msg) => log.warn(msg));
   const source = databaseUrl !== undefined ? `PostgreSQL schema ${args.schema}` : `file ${file}`;
   try {
-    return await run(query, args, source, databaseUrl !== undefined ? 'record' : 'line');
+    if (!args.verify) return await report(query, args, source);
+    return await verify(query, args, source, databaseUrl !== undefined ? postgresStore(args.schema) : FILE_STORE, databaseUrl !== undefined ? undefined : dataDir);
   } catch (err) {
+    if (err instanceof UsageError) {
+      log.error(`${err.message}\n${USAGE}`);
+      return 2;
+    }
     log.error(`cannot read the audit trail (${source}): ${err instanceof Error ? err.message : String(err)}`);
     return 1;
   } finally {

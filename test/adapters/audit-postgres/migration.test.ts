@@ -53,6 +53,8 @@ describe.skipIf(!available)('PostgreSQL audit schema: migration and append-only 
       ['caller_request_id', 'text', 'YES'],
       // Migration 5 (issue 34 item 11c): on a refusalsNotAudited row, how many refusals a minute left unaudited.
       ['unaudited', 'integer', 'YES'],
+      // Migration 6 (issue 44 item 6): the id of the chain key whose MAC is in hash; null on a row from before the key.
+      ['key_id', 'text', 'YES'],
     ]);
   });
 
@@ -74,7 +76,7 @@ describe.skipIf(!available)('PostgreSQL audit schema: migration and append-only 
   it('is idempotent: every later start finds each version applied once and keeps the rows', async () => {
     expect(await trail().ping()).toBe(true);
     const versions = await admin.query(`SELECT version FROM "${schema}".schema_migrations ORDER BY version`);
-    expect(versions.rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }, { version: 5 }]);
+    expect(versions.rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }, { version: 5 }, { version: 6 }]);
     const count = await admin.query(`SELECT count(*)::int AS n FROM "${schema}".access_log`);
     expect(count.rows[0]).toEqual({ n: 2 });
   });
@@ -84,7 +86,7 @@ describe.skipIf(!available)('PostgreSQL audit schema: migration and append-only 
     expect(await Promise.all(starting.map((t) => t.ping()))).toEqual([true, true, true, true]);
     await Promise.all(starting.map((t, i) => t.append(fullRecord(i))));
     const versions = await admin.query(`SELECT version FROM "${concurrentSchema}".schema_migrations ORDER BY version`);
-    expect(versions.rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }, { version: 5 }]);
+    expect(versions.rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }, { version: 5 }, { version: 6 }]);
     expect(await verifyPostgresChain(admin, concurrentSchema)).toBe(0);
   });
 

@@ -3,16 +3,19 @@
  * or from a checkpoint, in PostgreSQL and in the file; the newest record's id and hash printed when it
  * holds, the first bad record named (id, time, why) and a non-zero exit when it does not.
  */
+import { readFileSync } from 'node:fs';
 import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseChainKeys } from '../../../src/adapters/audit-chain/chain-keys.js';
 import { FileAuditTrail } from '../../../src/adapters/audit-file/file-audit-trail.js';
 import { PostgresAuditTrail } from '../../../src/adapters/audit-postgres/postgres-audit-trail.js';
 import { adminPool, databaseAvailable, databaseUrl, dropSchema, freshSchema } from '../../support/database.js';
 import { runScript, RUNS_COMMANDS } from '../../support/run-script.js';
 import { fullRecord } from '../audit-postgres/records.js';
+import { TEST_CHAIN_KEY_FILE } from '../../support/chain-key.js';
 
 const available = await databaseAvailable();
 const BROKEN = 3;
@@ -23,8 +26,9 @@ describe.skipIf(!available)('npm run audit -- --verify', RUNS_COMMANDS, () => {
   let dir: string;
   let file: string;
 
-  const verify = (args: string[], schema: string) => runScript('audit.ts', ['--verify', '--schema', schema, ...args], { DATABASE_URL: databaseUrl() });
-  const verifyFile = (args: string[] = []) => runScript('audit.ts', ['--verify', ...args], { DATA_DIR: dir });
+  const verify = (args: string[], schema: string) => runScript('audit.ts', ['--verify', '--schema', schema, ...args], { DATABASE_URL: databaseUrl(), AUDIT_CHAIN_KEY_FILE: TEST_CHAIN_KEY_FILE });
+  const verifyFile = (args: string[] = []) => runScript('audit.ts', ['--verify', ...args], { DATA_DIR: dir, AUDIT_CHAIN_KEY_FILE: TEST_CHAIN_KEY_FILE });
+  const { signing: key } = parseChainKeys(readFileSync(TEST_CHAIN_KEY_FILE, 'utf8'), 'test key');
   const row = async (schema: string, id: number) => (await admin.query<{ hash: string; time: string }>(
     `SELECT hash, to_char(time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS time FROM "${schema}".access_log WHERE id = $1`, [id])).rows[0];
   /** What only the table's owner can do, with the append-only trigger set aside. */
@@ -37,9 +41,9 @@ describe.skipIf(!available)('npm run audit -- --verify', RUNS_COMMANDS, () => {
     admin = adminPool();
     dir = await mkdtemp(path.join(tmpdir(), 'chain-verify-'));
     file = path.join(dir, 'audit', 'audit-trail.jsonl');
-    const fileTrail = await FileAuditTrail.open(file);
+    const fileTrail = await FileAuditTrail.open(file, { key });
     for (const schema of [intact, altered, deleted]) {
-      const trail = PostgresAuditTrail.create({ connectionString: databaseUrl(), schema, onWarning: () => undefined });
+      const trail = PostgresAuditTrail.create({ connectionString: databaseUrl(), schema, key, onWarning: () => undefined });
       for (let n = 1; n <= 5; n++) await trail.append(fullRecord(n));
       await trail.close();
     }
@@ -60,7 +64,7 @@ describe.skipIf(!available)('npm run audit -- --verify', RUNS_COMMANDS, () => {
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toBe(`Audit chain of PostgreSQL schema ${intact}: intact, 5 records checked from the first record.\n`
-      + `Newest record 5, ${newest?.time}, hash ${newest?.hash}\n`);
+      + `Newest record 5, ${newest?.time}, hash ${newest?.hash}\nKeyed with test-1 (5 records).\n`);
   });
 
   it('an altered row: exit 3, naming that row, its time and why', async () => {
@@ -106,11 +110,12 @@ describe.skipIf(!available)('npm run audit -- --verify', RUNS_COMMANDS, () => {
     const last = JSON.parse(lines[4] ?? '') as { hash: string; time: string };
     const whole = await verifyFile();
     expect(whole.code).toBe(0);
-    expect(whole.stdout).toBe(`Audit chain of file ${file}: intact, 5 lines checked from the first line.\nNewest line 5, ${last.time}, hash ${last.hash}\n`);
+    expect(whole.stdout).toBe(`Audit chain of file ${file}: intact, 5 lines checked from the first line.\nNewest line 5, ${last.time}, hash ${last.hash}\n`
+      + 'Keyed with test-1 (5 lines).\n');
     await appendFile(file, '{"time":"2026-11-21T09:00:06.123Z","requestId":"half');
     const unfinished = await verifyFile();
     expect(unfinished.code).toBe(0);
-    expect(unfinished.stdout).toMatch(/intact, 5 lines checked .*\nThe last line is unfinished .*not checked\.\n$/s);
+    expect(unfinished.stdout).toMatch(/intact, 5 lines checked .*\nThe last line is unfinished .*not checked\.\nKeyed with test-1 \(5 lines\)\.\n$/s);
     await writeFile(file, `${[...lines.slice(0, 2), (lines[2] ?? '').replace('"allowed"', '"denied"'), ...lines.slice(3)].join('\n')}\n`);
     const edited = await verifyFile();
     expect(edited.code).toBe(BROKEN);

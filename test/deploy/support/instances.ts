@@ -2,7 +2,9 @@
  * Instances of the image as a region runs them: host networking on loopback (each its own PORT and
  * METRICS_PORT), a read-only root with /tmp in memory, a DATA_DIR volume of its own, production
  * settings. Settings holding a secret reach podman through its environment (`-e NAME`), never its
- * command line. Every container and volume carries the run's label, so cleanup removes exactly those.
+ * command line; those the service reads from a file (`*_FILE`) are podman secrets mounted into each
+ * container, as Kubernetes mounts a Secret. Every container and volume carries the run's label, and
+ * every secret the run's name, so cleanup removes exactly those.
  */
 import { LIMITS, podman, podmanOk, withoutSystemdNoise } from './podman.js';
 
@@ -12,21 +14,36 @@ export class Instances {
   readonly list: Instance[];
   private readonly label: string;
 
-  /** `settings` for every instance (no secrets), `secrets` passed by name. */
-  constructor(private readonly image: string, runId: string, ports: ReadonlyArray<[number, number]>,
-    private readonly settings: Record<string, string>, private readonly secrets: Record<string, string>) {
+  private readonly secretNames: Map<string, string>;
+
+  /**
+   * `settings` for every instance (no secrets), `secrets` passed by name, `files` (a `*_FILE` setting
+   * and the host file holding its secret) mounted from podman secrets made once for the run.
+   */
+  constructor(private readonly image: string, private readonly runId: string, ports: ReadonlyArray<[number, number]>,
+    private readonly settings: Record<string, string>, private readonly secrets: Record<string, string>, private readonly files: Record<string, string> = {}) {
     this.label = `pdas-deploy=${runId}`;
     this.list = ports.map(([port, metricsPort], i) => ({ name: `pdas-deploy-${runId}-${i + 1}`, port, metricsPort, volume: `pdas-deploy-${runId}-${i + 1}` }));
+    this.secretNames = new Map(Object.keys(files).map((setting) => [setting, `pdas-deploy-${runId}-${setting.toLowerCase().replaceAll('_', '-')}`]));
+  }
+
+  /** The podman secrets of `files`, readable by the image's user only, as a Secret mounted with defaultMode 0440 for its group. */
+  async createSecrets(): Promise<void> {
+    for (const [setting, file] of Object.entries(this.files)) await podmanOk(['secret', 'create', this.secretNames.get(setting) as string, file]);
   }
 
   async create(instance: Instance): Promise<void> {
     await podmanOk(['volume', 'create', '--label', this.label, instance.volume]);
     const env = { ...this.settings, PORT: String(instance.port), METRICS_PORT: String(instance.metricsPort), HOST: '127.0.0.1', METRICS_HOST: '127.0.0.1' };
+    const mounted = [...this.secretNames].flatMap(([setting, secret]) => [
+      '--secret', `${secret},type=mount,uid=10001,gid=10001,mode=0440`, '--env', `${setting}=/run/secrets/${secret}`,
+    ]);
     await podmanOk([
       'run', '--detach', '--name', instance.name, '--label', this.label, ...LIMITS, '--network', 'host',
       '--read-only', '--tmpfs', '/tmp', '--volume', `${instance.volume}:/data`,
       ...Object.entries(env).flatMap(([k, v]) => ['--env', `${k}=${v}`]),
       ...Object.keys(this.secrets).flatMap((k) => ['--env', k]),
+      ...mounted,
       this.image,
     ], 60_000, this.secrets);
   }
@@ -87,11 +104,13 @@ export class Instances {
     return `${result.stdout}${withoutSystemdNoise(result.stderr)}`;
   }
 
-  /** Removes the run's containers (at once, without a drain) and volumes; what is already gone is fine. */
+  /** Removes the run's containers (at once, without a drain), volumes and secrets; what is already gone is fine. */
   async removeAll(): Promise<void> {
     const ids = (await podman(['ps', '--all', '--quiet', '--filter', `label=${this.label}`])).stdout.split('\n').filter(Boolean);
     if (ids.length > 0) await podman(['rm', '--force', '--time', '0', ...ids], 60_000);
     const volumes = (await podman(['volume', 'ls', '--quiet', '--filter', `label=${this.label}`])).stdout.split('\n').filter(Boolean);
     if (volumes.length > 0) await podman(['volume', 'rm', '--force', ...volumes], 60_000);
+    const secrets = (await podman(['secret', 'ls', '--format', '{{.Name}}'])).stdout.split('\n').filter((name) => name.startsWith(`pdas-deploy-${this.runId}-`));
+    if (secrets.length > 0) await podman(['secret', 'rm', ...secrets], 60_000);
   }
 }

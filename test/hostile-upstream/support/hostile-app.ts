@@ -16,6 +16,7 @@ import { createLogger } from '../../../src/http/logging.js';
 import { ALL_SCOPES, KEY, ZONE } from '../../support/test-app.js';
 import { TestIssuer } from '../../support/test-issuer.js';
 import { HostileFront } from './hostile-front.js';
+import { CHAIN_KEY_ENV } from '../../support/chain-key.js';
 
 export const ADULT = '191212121212';
 /** EHR_TIMEOUT_MS of these tests: low, so a deadline case costs little time. */
@@ -74,7 +75,7 @@ export async function startHostileApp(options: HostileAppOptions = {}): Promise<
     const config = loadConfig({
       PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info',
       EHR_ADAPTER: 'xml-http', EHR_BASE_URL: front.url, EHR_TIMEOUT_MS: String(EHR_TIMEOUT_MS), EHR_TIMEZONE: ZONE,
-      AUTH_ISSUER: issuer.issuer, SUBSCRIPTION_KEYS: `test:${KEY}`, RATE_LIMIT_MAX: '1000000',
+      AUTH_ISSUER: issuer.issuer, SUBSCRIPTION_KEYS: `test:${KEY}`, ...CHAIN_KEY_ENV, RATE_LIMIT_MAX: '1000000',
       // Load shedding answers 503 whenever this process's event loop lags a second, which a CPU shared
       // with other suites (and the EHR simulator and the client in this same process) can cause. The
       // hostile cases are about the EHR's answers, so shedding is set out of their way.
