@@ -48,7 +48,18 @@ describe('issue 38 part 2: what the alert rules say', () => {
     expect(names).toEqual([
       'PdasAuditStoreFailing', 'PdasEhrCircuitBreakerOpen', 'PdasEhrUnreachable', 'PdasEhrLatencyHigh', 'PdasHigh5xxRate',
       'PdasReadinessFlapping', 'PdasRateLimitStoreDown', 'PdasTlsCertificateExpiringSoon',
+      // Issue 44 item 10: the security signals.
+      'PdasRefusalsHigh', 'PdasRateLimitedHigh', 'PdasAuditHeadMissing', 'PdasAuditChainUnverified',
     ]);
+  });
+
+  it('issue 44 item 10: watches the nightly chain check by the name its CronJob has in deploy/', () => {
+    const cronJob = parse(readFileSync(deployPath('base', 'audit-verify-cronjob.yaml'), 'utf8')) as { kind: string; metadata: { name: string } };
+    expect(cronJob.kind).toBe('CronJob');
+    const rule = rules.find((r) => r.alert === 'PdasAuditChainUnverified');
+    const named = [...(rule?.expr ?? '').matchAll(/cronjob="([^"]+)"/g)].map((m) => m[1]);
+    expect(named.length).toBeGreaterThan(3);
+    expect(new Set(named)).toEqual(new Set([cronJob.metadata.name]));
   });
 
   it('gives every alert a severity, a summary and a runbook in docs/operations.md under its own name', () => {

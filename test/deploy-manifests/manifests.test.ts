@@ -38,6 +38,8 @@ const clone = <T>(value: T): T => structuredClone(value);
 const STAND_INS: Record<string, string> = {
   SUBSCRIPTION_KEYS_FILE: 'check-in-kiosk:0123456789abcdef0123\n',
   AUDIT_CHAIN_KEY_FILE: `stand-in:${'0'.repeat(64)}\n`,
+  ACCESS_LOG_CURSOR_SECRET_FILE: `${'c'.repeat(40)}\n`,
+  FHIR_ID_SECRET_FILE: `${'f'.repeat(40)}\n`,
 };
 
 describe.skipIf(skipWithout('kubectl', KUBECTL, KUBECTL_INSTALL))('issue 38 part 2: deploy/ rendered by kustomize', () => {
@@ -45,7 +47,7 @@ describe.skipIf(skipWithout('kubectl', KUBECTL, KUBECTL_INSTALL))('issue 38 part
     it('renders every object the service needs', () => {
       const kinds = rendered(dir).map((o) => o.kind);
       expect(kinds).toEqual(expect.arrayContaining([
-        'ServiceAccount', 'ConfigMap', 'Deployment', 'Service', 'PodDisruptionBudget', 'HorizontalPodAutoscaler', 'NetworkPolicy', 'Job',
+        'ServiceAccount', 'ConfigMap', 'Deployment', 'Service', 'PodDisruptionBudget', 'HorizontalPodAutoscaler', 'NetworkPolicy', 'Job', 'CronJob',
       ]));
     });
 
@@ -62,6 +64,10 @@ describe.skipIf(skipWithout('kubectl', KUBECTL, KUBECTL_INSTALL))('issue 38 part
 
     it('holds no secret: every secret-looking setting is a secretKeyRef or a file from a Secret', () => {
       expect(secretProblems(rendered(dir))).toEqual([]);
+    });
+
+    it('issue 44 item 10: gives every secret the service can read from a file (its _FILE setting) as a file from a Secret, not an environment value', () => {
+      expect(secretProblems(rendered(dir), documentedSettings())).toEqual([]);
     });
 
     it('probes /health/ready for readiness and /health/live for liveness and start-up', () => {
@@ -107,6 +113,8 @@ describe.skipIf(skipWithout('kubectl', KUBECTL, KUBECTL_INSTALL))('issue 38 part
         }
         const config = loadConfig(env);
         expect([config.host, config.port, config.metricsHost, config.metricsPort], folder).toEqual(['0.0.0.0', 8080, '0.0.0.0', 9464]);
+        // Issue 44 item 10: the secrets every instance must share come from their files.
+        expect([config.accessLogCursorSecret, config.fhirIdSecret, config.auditChainKeys?.signing.id], folder).toEqual(['c'.repeat(40), 'f'.repeat(40), 'stand-in']);
         expect([config.tls?.certFile, config.ehrTls?.keyFile, config.authIssuer === undefined], folder).toEqual([env.TLS_CERT_FILE, env.EHR_TLS_KEY_FILE, false]);
       }
     } finally {
@@ -171,16 +179,44 @@ describe.skipIf(skipWithout('kubectl', KUBECTL, KUBECTL_INSTALL))('issue 38 part
     for (const rule of policy.egress) expect(rule.to.length).toBeGreaterThan(0);
   });
 
+  /** What `npm run <name>` runs, as the image has it: `dist/…js` of the command its script imports. */
+  const compiledCommand = (name: string): string => {
+    const scripts = (JSON.parse(readFileSync(path.join(REPOSITORY_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    const script = /^tsx (scripts\/\S+\.ts)$/.exec(scripts[name] ?? '')?.[1];
+    expect(script, `package.json has a ${name} script run by tsx`).toBeDefined();
+    // scripts/<name>.ts only imports the command under src/, which tsc compiles into dist/.
+    const command = /^import '\.\.\/src\/(\S+)\.js';$/m.exec(readFileSync(path.join(REPOSITORY_ROOT, script ?? ''), 'utf8'))?.[1];
+    expect(command, `${script ?? 'the script'} imports its command from src/`).toBeDefined();
+    return `dist/${command ?? ''}.js`;
+  };
+
+  it('issue 44 item 10: checks the audit chain nightly with `npm run audit -- --verify` as the image has it, one at a time, with the service\'s chain key', () => {
+    const objects = rendered('base');
+    const cron = one(objects, 'CronJob');
+    expect((cron.spec as { concurrencyPolicy: string }).concurrencyPolicy).toBe('Forbid');
+    const pod = podSpecs([cron])[0]?.pod;
+    const check = pod?.containers[0];
+    expect((check as unknown as { command: string[] }).command).toEqual(['node', compiledCommand('audit'), '--verify']);
+    const service = podSpecs([one(objects, 'Deployment')])[0]?.pod;
+    const keyOf = (p: typeof pod, file: string | undefined) => {
+      const mount = p?.containers[0]?.volumeMounts?.find((m) => file?.startsWith(`${m.mountPath}/`));
+      return (p?.volumes?.find((v) => v.name === mount?.name)?.secret as { secretName?: string } | undefined)?.secretName;
+    };
+    const fileOf = (p: typeof pod) => p?.containers[0]?.env?.find((e) => e.name === 'AUDIT_CHAIN_KEY_FILE')?.value;
+    expect(keyOf(pod, fileOf(pod))).toBe('patient-data-access-audit-chain-key');
+    expect(keyOf(pod, fileOf(pod))).toBe(keyOf(service, fileOf(service)));
+    // Its pods reach DNS and PostgreSQL only, as the migration's do.
+    const policy = one(objects, 'NetworkPolicy', 'patient-data-access-database-jobs').spec as {
+      podSelector: { matchExpressions: Array<{ values: string[] }> }; egress: Array<{ ports: Array<{ port: number }> }>;
+    };
+    expect(policy.podSelector.matchExpressions[0]?.values).toEqual(['migration', 'audit-verify']);
+    expect(policy.egress.map((r) => r.ports.map((p) => p.port))).toEqual([[53, 53], [5432]]);
+  });
+
   it('migrates with the command `npm run migrate` runs, compiled as the image has it, as the database owner, from a Secret of its own', () => {
     const objects = rendered('base');
     const job = podSpecs([one(objects, 'Job')])[0]?.pod.containers[0];
-    const scripts = (JSON.parse(readFileSync(path.join(REPOSITORY_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-    const script = /^tsx (scripts\/\S+\.ts)$/.exec(scripts.migrate ?? '')?.[1];
-    expect(script, 'package.json has a migrate script run by tsx').toBeDefined();
-    // scripts/migrate.ts only imports the command under src/, which tsc compiles into dist/.
-    const command = /^import '\.\.\/src\/(\S+)\.js';$/m.exec(readFileSync(path.join(REPOSITORY_ROOT, script ?? ''), 'utf8'))?.[1];
-    expect(command, `${script ?? 'the script'} imports its command from src/`).toBeDefined();
-    expect((job as unknown as { command: string[] }).command.slice(0, 2)).toEqual(['node', `dist/${command ?? ''}.js`]);
+    expect((job as unknown as { command: string[] }).command.slice(0, 2)).toEqual(['node', compiledCommand('migrate')]);
     const ownerRef = job?.env?.find((e) => e.name === 'DATABASE_URL')?.valueFrom?.secretKeyRef;
     const serviceRef = podSpecs([one(objects, 'Deployment')])[0]?.pod.containers[0]?.env?.find((e) => e.name === 'DATABASE_URL')?.valueFrom?.secretKeyRef;
     expect(ownerRef?.name).toBeDefined();
@@ -252,6 +288,15 @@ describe.skipIf(skipWithout('kubectl', KUBECTL, KUBECTL_INSTALL))('issue 38 part
       expect(probeProblems([d])).toEqual(['Deployment/patient-data-access container patient-data-access: readinessProbe is not an httpGet of /health/ready']);
       expect(resourceProblems([d])).toHaveLength(2);
       expect(secretProblems([{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' }, data: { REDIS_URL: 'redis://:p@r' } }])).toHaveLength(1);
+    });
+
+    it('issue 44 item 10: a secret in the environment that the service could read from a file', () => {
+      const d = deployment();
+      container(d).env.push({ name: 'FHIR_ID_SECRET', valueFrom: { secretKeyRef: { name: 'patient-data-access-secrets', key: 'fhir-id-secret' } } });
+      expect(secretProblems([d])).toEqual([]);
+      expect(secretProblems([d], documentedSettings())).toEqual([
+        'Deployment/patient-data-access container patient-data-access env FHIR_ID_SECRET: an environment value, though the service reads FHIR_ID_SECRET_FILE: mount it as a file from the Secret',
+      ]);
     });
 
     it('a grace period shorter than the pause and the drain', () => {

@@ -37,7 +37,8 @@ export function dashboardQueries(): Array<{ where: string; expr: string }> {
   return [...fromPanels(dashboard.panels), ...variables];
 }
 
-const KEYWORDS = new Set(['and', 'or', 'unless', 'bool', 'offset', 'inf', 'nan']);
+// group_left and group_right without a label list take no parentheses.
+const KEYWORDS = new Set(['and', 'or', 'unless', 'bool', 'offset', 'inf', 'nan', 'group_left', 'group_right']);
 
 /**
  * The metric names a PromQL expression reads: what is left of its identifiers once strings, label

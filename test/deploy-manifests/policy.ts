@@ -37,10 +37,11 @@ export const SECRET_NAME = /KEY|SECRET|PASSWORD|TOKEN|DATABASE_URL|REDIS_URL/;
 /** Settings whose names match SECRET_NAME but hold an address or a count, not a secret (docs/contract.md#settings). */
 const NOT_SECRETS = new Set(['SMART_TOKEN_ENDPOINT', 'FHIR_TOKEN_URL', 'RATE_LIMIT_NO_KEY_MAX']);
 
-/** The pod specs of the workloads, with where they are. */
+/** The pod specs of the workloads, a CronJob's among them, with where they are. */
 export function podSpecs(objects: K8sObject[]): Array<{ where: string; pod: PodSpec }> {
   return objects.flatMap((o) => {
-    const template = (o.spec as { template?: { spec?: PodSpec } } | undefined)?.template;
+    const spec = o.spec as { template?: { spec?: PodSpec }; jobTemplate?: { spec?: { template?: { spec?: PodSpec } } } } | undefined;
+    const template = spec?.template ?? spec?.jobTemplate?.spec?.template;
     return template?.spec === undefined ? [] : [{ where: `${o.kind}/${o.metadata.name}`, pod: template.spec }];
   });
 }
@@ -77,9 +78,11 @@ function secretMounts(pod: PodSpec, c: Container): string[] {
 
 /**
  * A secret-looking setting is a `secretKeyRef`, or, for `*_FILE`, a path inside a volume mounted from
- * a Secret; never a literal. A ConfigMap holds no secret-looking key, and no manifest is a Secret.
+ * a Secret; never a literal. One the service can also read from a file (its `<NAME>_FILE` among
+ * `readFromFiles`, the settings docs/ describes) is that file, not an environment value. A ConfigMap
+ * holds no secret-looking key, and no manifest is a Secret.
  */
-export function secretProblems(objects: K8sObject[]): string[] {
+export function secretProblems(objects: K8sObject[], readFromFiles: ReadonlySet<string> = new Set()): string[] {
   const problems: string[] = [];
   for (const o of objects) {
     if (o.kind === 'Secret') problems.push(`Secret/${o.metadata.name}: a Secret in the manifests (secrets come from the region's store)`);
@@ -99,6 +102,8 @@ export function secretProblems(objects: K8sObject[]): string[] {
           if (e.value === undefined || !mounts.some((m) => e.value?.startsWith(`${m}/`))) problems.push(`${at}: not a file in a volume mounted from a Secret`);
         } else if (e.value !== undefined || e.valueFrom?.secretKeyRef === undefined) {
           problems.push(`${at}: ${e.value === undefined ? 'not a secretKeyRef' : 'a literal value'}`);
+        } else if (readFromFiles.has(`${e.name}_FILE`)) {
+          problems.push(`${at}: an environment value, though the service reads ${e.name}_FILE: mount it as a file from the Secret`);
         }
       }
     }

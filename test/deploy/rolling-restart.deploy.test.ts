@@ -68,9 +68,15 @@ describe.skipIf(inject('deploySkip') !== '')('three instances of the image behin
     cleanup.push([`drop database ${database}`, () => dropDatabase(database)]);
     cleanup.push(['delete the rate-limit counters', () => deleteCounters(`deploy${runId}`)]);
 
-    // The chain key (docs/operations.md#the-chain-key) as a file from a secret store, as deploy/ mounts it.
-    const chainKeyFile = path.join(dir, 'audit-chain-key');
-    await writeFile(chainKeyFile, `deploy-${runId}:${randomBytes(32).toString('hex')}\n`, { mode: 0o600 });
+    // The secrets the service reads from files, as files from a secret store, as deploy/ mounts them:
+    // the chain key (docs/operations.md#the-chain-key), and one cursor and FHIR id secret for all
+    // instances, as docs/fhir-api.md#settings asks (else each would make its own in its DATA_DIR).
+    const secretFile = async (name: string, text: string): Promise<string> => {
+      const file = path.join(dir, name);
+      await writeFile(file, `${text}\n`, { mode: 0o600 });
+      return file;
+    };
+    const chainKeyFile = await secretFile('audit-chain-key', `deploy-${runId}:${randomBytes(32).toString('hex')}`);
     keyFiles.chain = chainKeyFile;
     const ports: Array<[number, number]> = [];
     for (let i = 0; i < 3; i++) ports.push([await freePort(), await freePort()]);
@@ -79,10 +85,13 @@ describe.skipIf(inject('deploySkip') !== '')('three instances of the image behin
       REDIS_URL: redisUrl(), RATE_LIMIT_MAX: String(RATE_LIMIT_MAX), RATE_LIMIT_WINDOW_MS: String(RATE_LIMIT_WINDOW_MS),
       SHUTDOWN_TIMEOUT_MS: '20000', LOG_LEVEL: 'info',
     }, {
-      SUBSCRIPTION_KEYS: names.map((n) => `${n}:${keyOf(n)}`).join(','), DATABASE_URL: databaseUrlFor(adminDatabaseUrl(), database),
-      // One for all instances, as docs/fhir-api.md#settings asks: else each would make its own in its DATA_DIR.
-      FHIR_ID_SECRET: randomBytes(24).toString('hex'), ACCESS_LOG_CURSOR_SECRET: randomBytes(24).toString('hex'),
-    }, { AUDIT_CHAIN_KEY_FILE: chainKeyFile });
+      DATABASE_URL: databaseUrlFor(adminDatabaseUrl(), database),
+    }, {
+      SUBSCRIPTION_KEYS_FILE: await secretFile('subscription-keys', names.map((n) => `${n}:${keyOf(n)}`).join('\n')),
+      AUDIT_CHAIN_KEY_FILE: chainKeyFile,
+      FHIR_ID_SECRET_FILE: await secretFile('fhir-id-secret', randomBytes(24).toString('hex')),
+      ACCESS_LOG_CURSOR_SECRET_FILE: await secretFile('access-log-cursor-secret', randomBytes(24).toString('hex')),
+    });
     cleanup.push(['remove the containers, their volumes and secrets', () => instances.removeAll()]);
     await instances.createSecrets();
     for (const instance of instances.list) await instances.create(instance);

@@ -35,9 +35,11 @@ export class Instances {
   async create(instance: Instance): Promise<void> {
     await podmanOk(['volume', 'create', '--label', this.label, instance.volume]);
     const env = { ...this.settings, PORT: String(instance.port), METRICS_PORT: String(instance.metricsPort), HOST: '127.0.0.1', METRICS_HOST: '127.0.0.1' };
-    const mounted = [...this.secretNames].flatMap(([setting, secret]) => [
+    // A read-only root has no /run/secrets to mount them on: a tmpfs there gives them one, as a pod's volume does.
+    const mounted = this.secretNames.size === 0 ? [] : ['--tmpfs', '/run/secrets:size=64k,mode=0755'];
+    mounted.push(...[...this.secretNames].flatMap(([setting, secret]) => [
       '--secret', `${secret},type=mount,uid=10001,gid=10001,mode=0440`, '--env', `${setting}=/run/secrets/${secret}`,
-    ]);
+    ]));
     await podmanOk([
       'run', '--detach', '--name', instance.name, '--label', this.label, ...LIMITS, '--network', 'host',
       '--read-only', '--tmpfs', '/tmp', '--volume', `${instance.volume}:/data`,
