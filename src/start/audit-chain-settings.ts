@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { ChainKeyError, parseChainKeys, type ChainKeys } from '../adapters/audit-chain/chain-keys.js';
 
 export interface AuditChainSettings {
-  /** AUDIT_CHAIN_KEY_FILE's keys; undefined only in demo mode, where a key is made and kept in DATA_DIR. */
+  /** AUDIT_CHAIN_KEY_FILE's keys; undefined in demo mode (a key is made and kept in DATA_DIR) or when unset (an unkeyed chain, warned). */
   auditChainKeys: ChainKeys | undefined;
   /** AUDIT_HEAD_INTERVAL_MS: how often the chain's signed head is logged. */
   auditHeadIntervalMs: number;
@@ -32,9 +32,12 @@ export function readAuditChainKeys(env: Env, fail: (message: string) => Error): 
   }
 }
 
-/** Outside demo mode the chain is keyed with a key the store never holds, or the service does not start. */
-export function requireChainKeyOutsideDemo(settings: AuditChainSettings, demo: boolean, fail: (message: string) => Error): void {
-  if (demo || settings.auditChainKeys !== undefined) return;
-  throw fail('AUDIT_CHAIN_KEY_FILE must be set outside demo mode: a file of <key id>:<secret> lines (a secret from openssl rand -hex 32) '
-    + 'that keys the audit chain, kept apart from the audit store, e.g. mounted from a Secret (docs/operations.md#the-chain-key)');
-}
+/**
+ * What a start outside demo mode without AUDIT_CHAIN_KEY_FILE says. It starts: the chain is then the
+ * unkeyed SHA-256 one of earlier versions (it still shows a changed record, not a recomputed tail) and no
+ * head is signed, so PdasAuditHeadMissing fires until the key is set (docs/operations.md#the-chain-key).
+ * Refusing the start would stop a region's service for a setting it never needed before.
+ */
+export const UNKEYED_CHAIN_WARNING = 'AUDIT_CHAIN_KEY_FILE is not set: the audit chain is UNKEYED, so whoever can write to the audit store '
+  + 'can rewrite its tail unnoticed, and no signed head is logged. Set AUDIT_CHAIN_KEY_FILE to a file of <key id>:<secret> lines '
+  + '(a secret from openssl rand -hex 32), kept apart from the audit store (docs/operations.md#the-chain-key)';

@@ -12,6 +12,7 @@ import { InstrumentedAuditTrail } from '../adapters/metrics/instrumented-audit-t
 import type { AccessLogReader } from '../ports/access-log.port.js';
 import type { AuditTrail } from '../ports/audit-trail.port.js';
 import { isDemo, type Selection } from './adapter-selection.js';
+import { UNKEYED_CHAIN_WARNING } from './audit-chain-settings.js';
 import { auditFileOf } from './start-line.js';
 
 const SCHEMA = 'audit';
@@ -25,11 +26,17 @@ export async function selectAccessLogReader({ config, logger, life }: Selection)
   return reader;
 }
 
-/** AUDIT_CHAIN_KEY_FILE's signing key; in demo mode alone, one kept in DATA_DIR. */
-async function chainKey({ config, life }: Selection): Promise<ChainKey> {
+/**
+ * AUDIT_CHAIN_KEY_FILE's signing key; in demo mode alone, one kept in DATA_DIR. Outside demo mode
+ * without the setting, none: the chain is unkeyed and the start says so (UNKEYED_CHAIN_WARNING).
+ */
+async function chainKey({ config, life, logger }: Selection): Promise<ChainKey | undefined> {
   if (config.auditChainKeys !== undefined) return config.auditChainKeys.signing;
-  // loadConfig refuses this already; a key beside the trail must never stand in for a real one, however the config was made.
-  if (!isDemo(config)) throw new Error('AUDIT_CHAIN_KEY_FILE is not set outside demo mode');
+  // A key beside the trail must never stand in for a real one: only the demo makes one.
+  if (!isDemo(config)) {
+    logger.warn(UNKEYED_CHAIN_WARNING);
+    return undefined;
+  }
   const { keys, file } = await keptDemoChainKeys(config.dataDir);
   life.notices.push(`demo audit chain key: in ${file}`);
   return keys.signing;
@@ -66,7 +73,8 @@ export async function selectAuditTrail(selection: Selection): Promise<AuditTrail
   void store.ping();
   life.onClose(() => store.close());
   // Registered after the store, so closed before it: the last head names the last record stored.
-  signHeads(selection, store, key);
+  // Without a key no head can be signed; PdasAuditHeadMissing then fires (docs/operations.md#pdasauditheadmissing).
+  if (key !== undefined) signHeads(selection, store, key);
   const instrumented = new InstrumentedAuditTrail(store, metrics);
   if (!config.tracing) return instrumented;
   const { TracedAuditTrail } = await import('../tracing/traced-ports.js');

@@ -4,7 +4,7 @@ import { assertTimeZone } from '../domain/time/local-time.js';
 import { isTracingEnabled } from '../tracing/tracing-settings.js';
 import { readTransportSettings, type TransportSettings } from './transport-settings.js';
 import { readAccessLogSettings, type AccessLogSettings } from './access-log-settings.js';
-import { readAuditChainKeys, requireChainKeyOutsideDemo, type AuditChainSettings } from './audit-chain-settings.js';
+import { readAuditChainKeys, type AuditChainSettings } from './audit-chain-settings.js';
 import { readFhirApiSettings, type FhirApiSettings } from './fhir-api-settings.js';
 import { readReleasePolicySettings, type ReleasePolicySettings } from './release-policy-settings.js';
 import { demoMode } from './demo-mode.js';
@@ -226,6 +226,6 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     tracing: isTracingEnabled(env),
   });
   // Refuses a real setting without AUTH_ISSUER here, before anything is opened or made.
-  requireChainKeyOutsideDemo(config, demoMode(config, fail), fail);
+  demoMode(config, fail);
   return config;
 }

@@ -1,7 +1,7 @@
 /**
  * Issue 44 item 6: the audit chain's settings (docs/operations.md#the-chain-key). Outside demo mode the
- * chain is keyed with AUDIT_CHAIN_KEY_FILE, a key the audit store never holds, or the service does not
- * start; only demo mode makes a key of its own, in DATA_DIR.
+ * chain is keyed with AUDIT_CHAIN_KEY_FILE, a key the audit store never holds; without it the service
+ * starts with an unkeyed chain and says so, and signs no head. Only demo mode makes a key of its own.
  */
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PrometheusMetrics } from '../../src/adapters/metrics/prometheus-metrics.js';
 import { createLogger } from '../../src/http/logging.js';
+import { UNKEYED_CHAIN_WARNING } from '../../src/start/audit-chain-settings.js';
 import { selectAuditTrail } from '../../src/start/audit-selection.js';
 import { loadConfig } from '../../src/start/config.js';
 import { Lifecycle } from '../../src/start/lifecycle.js';
@@ -20,10 +21,8 @@ const BASE = { DATA_DIR: path.join(dir, 'data') };
 const PRODUCTION = { ...BASE, AUTH_ISSUER: 'https://login.region.example', SUBSCRIPTION_KEYS: 'app:subscription-key-kkkkkkkkkkkk' };
 
 describe('issue 44 item 6: AUDIT_CHAIN_KEY_FILE and AUDIT_HEAD_INTERVAL_MS', () => {
-  it('outside demo mode the start stops without AUDIT_CHAIN_KEY_FILE, in one line naming it', () => {
-    const message = refusal(PRODUCTION);
-    expect(message).toMatch(/^AUDIT_CHAIN_KEY_FILE must be set outside demo mode: .*kept apart from the audit store/);
-    expect(message).not.toContain('\n');
+  it('outside demo mode a start without AUDIT_CHAIN_KEY_FILE goes on unkeyed; with it, the chain is keyed', () => {
+    expect(loadConfig(PRODUCTION).auditChainKeys).toBeUndefined();
     const config = loadConfig({ ...PRODUCTION, ...CHAIN_KEY_ENV });
     expect(config.auditChainKeys?.signing.id).toBe('test-1');
     expect(config.auditHeadIntervalMs).toBe(300_000);
@@ -46,13 +45,19 @@ describe('issue 44 item 6: AUDIT_CHAIN_KEY_FILE and AUDIT_HEAD_INTERVAL_MS', () 
     }
   });
 
-  it('a configuration made otherwise, outside demo mode and without a key, opens no trail and makes no key', async () => {
+  it('outside demo mode without a key: an unkeyed trail, one warning naming the setting, no key made, no head signed', async () => {
     const dataDir = mkdtempSync(path.join(dir, 'made-'));
-    const config = { ...loadConfig({ ...PRODUCTION, ...CHAIN_KEY_ENV, DATA_DIR: dataDir }), auditChainKeys: undefined };
-    const selection = {
-      config, clock: { now: () => Date.now() }, logger: createLogger('silent'), life: new Lifecycle(), metrics: new PrometheusMetrics({ defaultMetrics: false }),
-    };
-    await expect(selectAuditTrail(selection)).rejects.toThrow(/AUDIT_CHAIN_KEY_FILE is not set outside demo mode/);
-    expect(readdirSync(dataDir)).toEqual([]);
+    const config = loadConfig({ ...PRODUCTION, DATA_DIR: dataDir });
+    const lines: string[] = [];
+    const logger = createLogger('info', { write: (line: string) => { lines.push(line); } });
+    const life = new Lifecycle();
+    const selection = { config, clock: { now: () => Date.now() }, logger, life, metrics: new PrometheusMetrics({ defaultMetrics: false }) };
+    const trail = await selectAuditTrail(selection);
+    await life.closeAll();
+    const warned = lines.map((l) => JSON.parse(l) as { level: number; msg: string }).filter((l) => l.level === 40);
+    expect(warned.map((l) => l.msg)).toEqual([UNKEYED_CHAIN_WARNING]);
+    expect(lines.join('\n')).not.toContain('audit chain head');
+    expect(trail).toBeDefined();
+    expect(readdirSync(dataDir).filter((f) => f.includes('key'))).toEqual([]);
   });
 });

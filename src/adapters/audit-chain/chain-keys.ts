@@ -72,7 +72,7 @@ export function mergeChainKeys(sets: readonly ChainKeys[]): ChainKeys | undefine
  * Demo mode's key (AUDIT_CHAIN_KEY_FILE unset, no real deployment): made at first start and kept
  * (0600) in DATA_DIR as other demo secrets are, so the demo's trail verifies across restarts. It sits
  * beside the file trail, so it keys the demo's chain but protects nothing: a real deployment must
- * set AUDIT_CHAIN_KEY_FILE (the start stops without it).
+ * set AUDIT_CHAIN_KEY_FILE (without it the chain is unkeyed, warned at start).
  */
 export async function keptDemoChainKeys(dataDir: string): Promise<{ keys: ChainKeys; file: string }> {
   const file = path.join(dataDir, DEMO_CHAIN_KEY_FILE);
