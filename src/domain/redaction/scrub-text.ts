@@ -7,62 +7,62 @@
  *
  * - Any 12 digits `(18|19|20)YYMMDDNNNC`, or any 10, standing alone, a `-` or `+` allowed before the
  *   last four: replaced whether or not they are a valid number (their shape is enough).
- * - Any longer run of digits, joined across single separators (a dash, `+`, a dot or a space), that
- *   holds a valid personal identity or coordination number in any 12 (or 10) digits in a row: the whole
- *   run is replaced. `2015062198471` is `201506219847` and one digit more. A run of more than 40
- *   digits is replaced unread.
+ * - Any run of digits that holds a person's number by the one rule of names-a-person.ts (digits joined
+ *   by one or two separators, a valid number in any 12 or 10 of them in a row, or more than 40): the
+ *   whole run is replaced. `2015062198471` is `201506219847` and one digit more.
  * - A JWT or any part of one (base64url JSON, `eyJ…`, with its dotted segments), and any run of 40 or
  *   more base64url characters mixing upper case, lower case and digits (a signature or a key alone).
  */
-import { parsePersonalIdentityNumber } from '../identity/personal-identity-number.js';
+import { DIGIT_RUN, holdsPersonNumber } from './names-a-person.js';
 import { readingOf } from './reading.js';
 
 export const REDACTED = '[REDACTED]';
 
 const NUMBER_SHAPED = /(?<!\d)(?:(?:18|19|20)\d{6}|\d{6})[-+]?\d{4}(?!\d)/g;
-const DIGIT_RUN = /\d(?:[\p{Pd}+.\s]?\d)*/gu;
 const TOKEN_PART = /eyJ[\w-]{6,}(?:\.[\w-]*){0,4}/g;
 const LONG_RUN = /[\w-]{40,}/g;
 // Three expressions, not one alternation: V8 tried the alternation at every position, 3.3 µs against 0.3 µs for a UUID.
 const NOT_PLAIN = /[^\x20-\x7e]|%|eyJ/;
-const TEN_DIGITS = /\d(?:[-+. ]?\d){9}/;
 const FORTY = /[\w-]{40}/;
+
+/** DIGIT_RUN's separators in printable ASCII: `-`, `+`, `.`, `_`, `/` and the space. */
+const isSeparator = (c: number): boolean => c === 45 || c === 43 || c === 46 || c === 95 || c === 47 || c === 32;
+
 /**
- * Whether some rule below may change `text`. Other text is printable ASCII (so it reads as it is
- * written) with no escape, no token's start, no run of 40 and no 10 digits joined by single
- * separators (in printable ASCII the separators are `-`, `+`, `.` and the space): no rule can find
- * anything in it. Most logged text is so (a message, a path, a request id), and it is given back
- * without the rules' work (test/domain/redaction/scrub-text-shortcut.test.ts holds the two equal).
+ * Whether printable ASCII `text` holds 10 digits joined as DIGIT_RUN joins them (at most two separators
+ * in a row). A scan, not an expression: `\d(?:[-+. _/]{0,2}\d){9}` backtracks at every digit of a UUID
+ * (BENCHMARKS.md, the scrubber's row).
  */
-const mayHoldFindings = (text: string): boolean => NOT_PLAIN.test(text) || TEN_DIGITS.test(text) || FORTY.test(text);
-
-/** Longer runs of digits are withheld unread: nobody reads 40 digits as anything but data, and the work stays bounded. */
-const LONGEST_READ = 40;
-
-const twoDigits = (digits: string, at: number): number => (digits.charCodeAt(at) - 48) * 10 + digits.charCodeAt(at + 1) - 48;
-
-/** Whether the ten digits at `at` (YYMMDDNNNC) name a month and a day (a coordination day +60): most windows do not, and cost no more. */
-function dated(digits: string, at: number): boolean {
-  const month = twoDigits(digits, at + 2);
-  const day = twoDigits(digits, at + 4);
-  return month >= 1 && month <= 12 && ((day >= 1 && day <= 31) || (day >= 61 && day <= 91));
-}
-
-/** Whether `digits` (all digits) has a valid identity number in 12 in a row, or in 10 read with any century. */
-function holdsIdentityNumber(digits: string): boolean {
-  if (digits.length > LONGEST_READ) return true;
-  for (let i = 0; i + 10 <= digits.length; i++) {
-    if (!dated(digits, i)) continue;
-    const ten = digits.slice(i, i + 10);
-    const centuries = i >= 2 ? [digits.slice(i - 2, i), '18', '19', '20'] : ['18', '19', '20'];
-    if (centuries.some((century) => parsePersonalIdentityNumber(century + ten) !== undefined)) return true;
+function tenDigitsJoined(text: string): boolean {
+  let digits = 0;
+  let gap = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      if (++digits === 10) return true;
+      gap = 0;
+    } else if (digits > 0 && gap < 2 && isSeparator(c)) {
+      gap++;
+    } else {
+      digits = 0;
+      gap = 0;
+    }
   }
   return false;
 }
 
+/**
+ * Whether some rule below may change `text`. Other text is printable ASCII (so it reads as it is
+ * written) with no escape, no token's start, no run of 40 and no 10 digits joined as a number may be
+ * (DIGIT_RUN): no rule can find anything in it. Most logged text is so (a message, a path, a request
+ * id), and it is given back without the rules' work (test/domain/redaction/scrub-text-shortcut.test.ts
+ * holds the two equal).
+ */
+const mayHoldFindings = (text: string): boolean => NOT_PLAIN.test(text) || tenDigitsJoined(text) || FORTY.test(text);
+
 const longRunOrNumber = (run: string): string => {
   const digits = run.replace(/\D/g, '');
-  return digits.length >= 10 && holdsIdentityNumber(digits) ? REDACTED : run;
+  return digits.length >= 10 && holdsPersonNumber(digits) ? REDACTED : run;
 };
 
 const mixed = (run: string): string => (/[A-Z]/.test(run) && /[a-z]/.test(run) && /\d/.test(run) ? REDACTED : run);

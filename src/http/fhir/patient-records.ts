@@ -5,7 +5,7 @@
  * audit, never shown.
  */
 import type { FastifyRequest } from 'fastify';
-import { recordIdNamesAPerson } from '../../domain/identity/identity-number-in-text.js';
+import { holdsAPersonNumber } from '../../domain/redaction/names-a-person.js';
 import type { ReadName } from '../../domain/operations/table.js';
 import type { AsFhirContext, FhirForm, FhirResource, RecordId } from '../../reads/as-fhir.js';
 import { accessFor } from '../request-patient.js';
@@ -15,7 +15,8 @@ import type { WrittenForms } from './written-forms.js';
 
 const FHIR_ID = /^[A-Za-z0-9\-.]{1,64}$/;
 /**
- * Whether a record id can be a resource's id as it is: a valid FHIR id that names no person. Decided
+ * Whether a record id can be a resource's id as it is: a valid FHIR id that holds no person's number
+ * (src/domain/redaction/names-a-person.ts: what the service writes itself holds none). Decided
  * once per id text (a bounded memo: a patient's records repeat their units' and staff's ids on every
  * request, and the scan above cost 4 % of a journal's FHIR search, BENCHMARKS.md part 10). The
  * answer depends on the text alone, never on who asks.
@@ -25,7 +26,7 @@ const USABLE_MEMO = 10_000;
 function usableAsId(candidate: string): boolean {
   let ok = usable.get(candidate);
   if (ok === undefined) {
-    ok = FHIR_ID.test(candidate) && !recordIdNamesAPerson(candidate);
+    ok = FHIR_ID.test(candidate) && !holdsAPersonNumber(candidate);
     if (usable.size >= USABLE_MEMO) usable.clear();
     usable.set(candidate, ok);
   }

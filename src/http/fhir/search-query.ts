@@ -7,7 +7,7 @@
 import { dateComparison, type DateComparison } from '../../domain/fhir/fhir-dates.js';
 import type { IncludeSpec, TokenValue } from '../../domain/fhir/resource-search.js';
 import { isFhirType, searchOf, type FhirType } from '../../domain/fhir/search-parameters.js';
-import { searchValueNamesAPerson } from '../../domain/identity/identity-number-in-text.js';
+import { namesAPerson } from '../../domain/redaction/names-a-person.js';
 import { ApiError } from '../api-error.js';
 
 export const DEFAULT_COUNT = 50;
@@ -40,7 +40,7 @@ const personInValue = (param: string): ApiError => invalid(`Search parameter ${p
 
 function tokenValues(param: string, value: string): TokenValue[] {
   const values = value.split(',');
-  if (param !== 'identifier' && searchValueNamesAPerson(value)) throw personInValue(param);
+  if (param !== 'identifier' && namesAPerson(value)) throw personInValue(param);
   if (values.length > MAX_VALUES) throw invalid(`Search parameter ${param} takes at most ${MAX_VALUES} values.`);
   return values.map((v) => {
     const bar = v.indexOf('|');
@@ -85,7 +85,7 @@ export function parseSearch(type: FhirType, params: readonly [string, string][],
     } else if (name === '_id') {
       const ids = value.split(',');
       if (ids.length > MAX_VALUES || !ids.every((id) => FHIR_ID.test(id))) throw invalid('Search parameter _id must be resource ids separated by commas, e.g. _id=abc,def.');
-      if (searchValueNamesAPerson(value)) throw personInValue(name);
+      if (namesAPerson(value)) throw personInValue(name);
       search.ids = new Set(ids);
       keep(name, value);
     } else if (name === '_count') {

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { scrubByRules, scrubText } from '../../../src/domain/redaction/scrub-text.js';
 
 const PIECES = [
-  ...'0123456789', '19121212', '1212', '-', '+', '.', ' ', '\t', '\n', '/', '_', ':', '%', '%31', '%2531', '%2', 'eyJ',
+  ...'0123456789', '19121212', '1212', '-', '+', '.', ' ', '\t', '\n', '/', '_', ':', '--', '_/', ' .', '%', '%31', '%2531', '%2', 'eyJ',
   'a', 'F', 'x', 'Z', '\u200b', '\u00ad', '\u2011', '\u2212', '\uff11', '\uff19', '\u001b', '\u00a0', 'é',
 ];
 const piecewise = fc.array(fc.constantFrom(...PIECES), { maxLength: 40 }).map((parts) => parts.join(''));
@@ -23,7 +23,7 @@ describe('the scrubber\'s shortcut for text no rule can change', () => {
   });
 
   it('gives back nine digits, however joined, and replaces a number, however joined', () => {
-    for (const join of ['', '-', '+', '.', ' ']) {
+    for (const join of ['', '-', '+', '.', ' ', '_', '/', '--', '_/', ' .']) {
       expect(scrubText(['19121', '2121'].join(join))).toBe(['19121', '2121'].join(join));
       expect(scrubText(['19121212', '1212'].join(join))).toBe('[REDACTED]');
     }
