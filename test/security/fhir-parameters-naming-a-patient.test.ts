@@ -1,5 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { FhirType } from '../../src/domain/fhir/search-parameters.js';
 import { identityNumbersIn } from '../support/log-grep.js';
 import { startTestAppOn, type AnyTestApp, type EhrVariant } from '../support/test-app.js';
 import { countEhrCalls } from './support/ehr-calls.js';
@@ -7,22 +8,35 @@ import { malformedLogLines, UsedSecrets } from './support/logs.js';
 import { DEMO, DEMO_PEOPLE } from './support/oracles.js';
 import { overBothEhrs, STEADY } from './support/runs.js';
 import {
-  APP, expectFhirAnswer, FHIR_SEARCH_ROUTES, fhirRequest, issueOf, type FhirRouteCase, type SearchBundle,
+  APP, entryKeys, expectFhirAnswer, FHIR_SEARCH_ROUTES, fhirRequest, issueOf, pid, type FhirRouteCase, type SearchBundle,
 } from './support/fhir-routes.js';
 
 /**
- * Issue 44 item 5, threat 57 of docs/threat-model.md: no search value that names a person reaches a
- * link. Over every search route of the route table (every type served, GET and POST `_search`, both
- * prefixes): an identity number in every spelling in `_id` and each token is 400 naming the parameter
- * before the EHR is asked, and a product code that merely holds digits is taken and linked as sent.
- * Expected answers come from docs/fhir-api.md#search, written here.
+ * Issue 44 items 1, 2 and 5, threat 57 of docs/threat-model.md: a search names its patient once and
+ * by `patient` (or R4's `subject`) alone, and no value that names a person reaches a link. Over every
+ * search route of the route table (every type served, GET and POST `_search`, both prefixes): a
+ * repeated one-value parameter, every spelling of a patient the API does not serve, and an identity
+ * number in every spelling in `_id` and each token, each 400 naming the parameter before the EHR is
+ * asked; never the launch patient's records under another person's name. Expected answers come from
+ * FHIR R4 and docs/fhir-api.md#search, written here.
  */
 
-const { MARTA } = DEMO;
+const { MARTA, LILLA, ANTON, TOLVAN } = DEMO;
+const PERSONNUMMER = 'http://electronichealth.se/identifier/personnummer';
+/** The types on which FHIR R4 defines the `subject` search parameter (R4's search parameter registry), of those this API could serve. */
+const R4_SUBJECT = new Set<FhirType>(['Composition', 'Condition', 'DiagnosticReport', 'Encounter', 'Flag', 'MedicationRequest', 'Observation', 'Procedure']);
 const used = new UsedSecrets();
 for (const id of DEMO_PEOPLE) used.identity(id);
 const logs: string[] = [];
 
+/** Every spelling of "the patient is <who>" that the API does not serve (R4 `subject` aside): modifiers, chains, case, `_has`, a reference elsewhere. */
+const unservedSpellings = (who: string): Array<[string, string]> => [
+  ['subject:Patient', pid(who)], ['patient:Patient', pid(who)], ['PATIENT', pid(who)], ['Patient', `Patient/${pid(who)}`], ['pAtIeNt', pid(who)],
+  [' patient', pid(who)], ['\uff50\uff41\uff54\uff49\uff45\uff4e\uff54', pid(who)], ['patient:Patient.identifier', `${PERSONNUMMER}|${who}`],
+  ['patient.identifier', `${PERSONNUMMER}|${who}`], ['subject.identifier', `${PERSONNUMMER}|${who}`], ['subject:Patient.name', 'Anton'],
+  ['patient:identifier', `${PERSONNUMMER}|${who}`], ['patient:missing', 'false'], ['_has:Observation:patient:code', '1234-5'],
+  ['_has:Condition:subject:_id', 'x'], ['actor', `Patient/${pid(who)}`], ['performer', pid(who)], ['_filter', `patient eq ${pid(who)}`],
+];
 /** Tolvan's number in the spellings the review found passing the search-value check, and those already refused. */
 const NUMBER_SPELLINGS = [
   '191212121212', '19121212-1212', '19121212+1212', '19121212 1212', '19121212.1212', '1912.1212.1212', '121212-1212', '121212+1212',
@@ -38,15 +52,17 @@ const linksOf = (res: LightMyRequestResponse): string[] => (JSON.parse(res.body)
 const takes = (variant: EhrVariant, n: number) => (i: number): boolean => variant !== 'fhir-r4' || i % n === 0;
 
 overBothEhrs((variant) => {
-  describe('issue 44 item 5: no search value that names a person reaches a link', () => {
+  describe('issue 44 items 1, 2, 5: a search names one patient, once, by a parameter the API serves', () => {
     let t: AnyTestApp;
     let userWide: string;
+    let launchOnly: string;
     let ehrCalls: () => number;
     const call = (token: string, options: ReturnType<typeof fhirRequest>): Promise<LightMyRequestResponse> => t.call({ ...options, token, key: null });
 
     beforeAll(async () => {
       t = await startTestAppOn(variant, STEADY);
       userWide = used.token(await t.personToken(MARTA, { client_id: APP, scope: 'user/*.rs' }));
+      launchOnly = used.token(await t.personToken(MARTA, { client_id: APP, scope: 'patient/*.read' }));
       ehrCalls = countEhrCalls(t.ehr);
     }, 60_000);
     afterAll(async () => {
@@ -63,6 +79,85 @@ overBothEhrs((variant) => {
       if (plain(name)) expect([label, issueOf(res).diagnostics]).toEqual([label, expect.stringContaining(name)]);
       expect([label, ehrCalls() - before, identityNumbersIn(res.body, DEMO_PEOPLE)]).toEqual([label, 0, []]);
     }
+
+    it('refuses a one-value parameter given twice, in the query, the form or both, naming it (item 1)', async () => {
+      let checked = 0;
+      for (const [i, route] of FHIR_SEARCH_ROUTES.entries()) {
+        const patientNames = route.type === 'Patient' ? [] : R4_SUBJECT.has(route.type) ? ['patient', 'subject'] : ['patient'];
+        const cases: Array<[string, Array<[string, string]>]> = [
+          ['_format', [['_format', 'json'], ['_format', '19121212-1212']]], ['_format', [['_format', 'json'], ['_format', 'json']]],
+          ['_count', [['_count', '1'], ['_count', '2']]], ['_id', [['_id', 'a'], ['_id', 'b']]], ['_cursor', [['_cursor', 'x'], ['_cursor', 'y']]],
+          ...patientNames.map((name): [string, Array<[string, string]>] => [name, [[name, pid(ANTON)], [name, `Patient/${pid(MARTA)}`]]]),
+          ...patientNames.map((name): [string, Array<[string, string]>] => [name, [['patient', pid(MARTA)], [name, `Patient/${pid(MARTA)}`]]]),
+          ...(route.type === 'Patient' ? [] : [['patient', [['patient', pid(MARTA)], ['patient', pid(LILLA)]]] as [string, Array<[string, string]>]]),
+        ];
+        for (const [k, [name, pairs]] of cases.entries()) {
+          if (!takes(variant, 3)(i + k)) continue;
+          const label = `${route.label} ${JSON.stringify(pairs)}`;
+          await expectRefused(route, userWide, fhirRequest(route, { params: pairs }), name, label);
+          // One in the URL and one in the form: one search, the same refusal.
+          if (route.interaction === 'search-post') await expectRefused(route, userWide, fhirRequest(route, { params: pairs.slice(1), query: pairs.slice(0, 1) }), name, `${label} split`);
+          checked++;
+        }
+      }
+      expect(checked).toBeGreaterThan(variant === 'fhir-r4' ? 120 : 400);
+    });
+
+    it('reads a repeated token as AND and a repeated date as a range, and links exactly the values it used (item 1)', async () => {
+      const route = FHIR_SEARCH_ROUTES.find((r) => r.type === 'Observation' && r.interaction === 'search-post' && r.prefix === '/fhir') as FhirRouteCase;
+      const all = JSON.parse((await call(userWide, fhirRequest(route, { params: [['patient', pid(TOLVAN)], ['_count', '500']] }))).body) as SearchBundle;
+      const statuses = [...new Set((all.entry ?? []).map((e) => (e.resource as unknown as { status: string }).status))];
+      expect(statuses.length).toBeGreaterThan(1);
+      const [a, b] = statuses as [string, string];
+      const either = await call(userWide, fhirRequest(route, { params: [['patient', pid(TOLVAN)], ['status', `${a},${b}`], ['_count', '500']] }));
+      const both = await call(userWide, fhirRequest(route, { params: [['patient', pid(TOLVAN)], ['status', a], ['status', b]] }));
+      expect(entryKeys(either).length).toBeGreaterThan(0);
+      expect([JSON.parse(both.body).total, linksOf(both)[0]]).toEqual([0, expect.stringContaining(`status=${a}&status=${b}`)]);
+      const range = await call(userWide, fhirRequest(route, { params: [['patient', pid(TOLVAN)], ['date', 'ge2000-01-01'], ['date', 'lt2100-01-01'], ['_format', 'json']] }));
+      expect([range.statusCode, linksOf(range)[0]]).toEqual([200, expect.stringContaining('date=ge2000-01-01&date=lt2100-01-01&_format=json')]);
+    });
+
+    it('refuses every spelling of a patient the API does not serve, whoever it names and whatever Prefer says (item 2)', async () => {
+      let checked = 0;
+      for (const [i, route] of FHIR_SEARCH_ROUTES.entries()) {
+        for (const [k, [name, value]] of [...unservedSpellings(ANTON), ...unservedSpellings(LILLA)].entries()) {
+          if (!takes(variant, 5)(i + k)) continue;
+          for (const [j, token] of [userWide, launchOnly].entries()) {
+            const headers = j === 0 ? { prefer: 'handling=lenient' } : undefined;
+            await expectRefused(route, token, fhirRequest(route, { params: [[name, value]], ...(headers ? { headers } : {}) }), name, `${route.label} ${name}=${value}`);
+            checked++;
+          }
+        }
+        // `subject` where R4 does not define it names a patient the API does not serve there.
+        if (!R4_SUBJECT.has(route.type)) await expectRefused(route, userWide, fhirRequest(route, { params: [['subject', `Patient/${pid(LILLA)}`]] }), 'subject', `${route.label} subject`);
+        // On Patient every filter picks people: one the API does not serve is refused, not ignored.
+        if (route.type === 'Patient') {
+          for (const [name, value] of [['name', 'Anton'], ['birthdate', '2004-04-12'], ['_ID', pid(ANTON)], ['IDENTIFIER', `${PERSONNUMMER}|${ANTON}`], ['link', pid(ANTON)]] as const) {
+            await expectRefused(route, userWide, fhirRequest(route, { params: [[name, value]] }), name, `${route.label} ${name}`);
+          }
+        }
+      }
+      expect(checked).toBeGreaterThan(variant === 'fhir-r4' ? 200 : 1000);
+    });
+
+    it('serves subject as patient where R4 defines it: the named patient\'s records, the same refusals, never the launch patient\'s (item 2)', async () => {
+      for (const [i, route] of FHIR_SEARCH_ROUTES.filter((r) => R4_SUBJECT.has(r.type)).entries()) {
+        if (!takes(variant, 3)(i)) continue;
+        const byPatient = await call(userWide, fhirRequest(route, { params: [['patient', `Patient/${pid(LILLA)}`], ['_count', '500']] }));
+        for (const value of [`Patient/${pid(LILLA)}`, pid(LILLA)]) {
+          const bySubject = await call(userWide, fhirRequest(route, { params: [['subject', value], ['_count', '500']] }));
+          expectFhirAnswer(route, bySubject, `${route.label} subject=${value}`, { allowed: [200] });
+          expect([route.label, entryKeys(bySubject)]).toEqual([route.label, entryKeys(byPatient)]);
+          expect(linksOf(bySubject)[0]).toContain(`subject=${encodeURIComponent(value)}`);
+        }
+        const stranger = await call(userWide, fhirRequest(route, { params: [['subject', `Patient/${pid(ANTON)}`]] }));
+        const asPatient = await call(userWide, fhirRequest(route, { params: [['patient', `Patient/${pid(ANTON)}`]] }));
+        expect([route.label, stranger.statusCode, stranger.body]).toEqual([route.label, 403, asPatient.body]);
+        const notHers = await call(launchOnly, fhirRequest(route, { params: [['subject', `Patient/${pid(TOLVAN)}`]] }));
+        expectFhirAnswer(route, notHers, `${route.label} patient/ subject=<Tolvan>`, { allowed: [403] });
+        await expectRefused(route, userWide, fhirRequest(route, { params: [['subject', `Group/${pid(LILLA)}`]] }), 'subject', `${route.label} subject=Group/…`);
+      }
+    });
 
     it('refuses an identity number in _id or a code however it is spelt, and links a product code as sent (item 5)', async () => {
       let checked = 0;

@@ -13,8 +13,11 @@ export interface ResourceQuery {
   type: FhirType;
   ids?: ReadonlySet<string>;
   dates: readonly DateComparison[];
-  /** Token parameters: each a list of values, any of which matches (FHIR's `,`). */
-  tokens: ReadonlyMap<string, readonly TokenValue[]>;
+  /**
+   * Token parameters: each a list of its repetitions, every one of which must match (a repeated
+   * parameter is FHIR's AND), each a list of values any of which may (FHIR's `,`, OR).
+   */
+  tokens: ReadonlyMap<string, readonly (readonly TokenValue[])[]>;
 }
 
 export interface IncludeSpec { type: FhirType; param: string; iterate: boolean; target?: string }
@@ -78,10 +81,10 @@ export function matchesQuery(resource: FhirResource, query: ResourceQuery, zone:
     if (range === undefined || !query.dates.every((c) => satisfies(range, c))) return false;
   }
   const tokens = searchOf(query.type).tokens ?? {};
-  for (const [param, wanted] of query.tokens) {
+  for (const [param, repetitions] of query.tokens) {
     const paths = (tokens as Record<string, readonly string[]>)[param] ?? [];
     const have = paths.flatMap((p) => valuesAt(resource, p)).flatMap(tokensAt);
-    if (!wanted.some((w) => have.some((h) => tokenMatches(h, w)))) return false;
+    if (!repetitions.every((wanted) => wanted.some((w) => have.some((h) => tokenMatches(h, w))))) return false;
   }
   return true;
 }

@@ -11,12 +11,14 @@ import { FHIR_OPERATIONS, fhirOperationPath } from '../../domain/operations/fhir
 import type { OperationName } from '../../domain/operations/table.js';
 import { ApiError, MESSAGES } from '../api-error.js';
 import type { RouteDependencies } from '../routes/dependencies.js';
+import { SUBSCRIPTION_KEY_PARAMETER } from '../subscription-key.js';
 import { auditEventSearch } from './audit-events.js';
 import { capabilityStatement } from './capability-statement.js';
 import { servedTypes, type FhirApi, type TypeServing } from './fhir-api.js';
 import { answerType } from './fhir-format.js';
 import { FhirInteractions } from './fhir-interactions.js';
-import { parseSearch } from './search-query.js';
+import { parseSearch, readPatientParam } from './search-query.js';
+import { formatParam } from './search-values.js';
 import { PatientSummary } from './patient-summary.js';
 import { smartConfiguration } from './smart-configuration.js';
 import { WrittenForms } from './written-forms.js';
@@ -25,15 +27,16 @@ const FHIR_ID = /^[A-Za-z0-9\-.]{1,64}$/;
 const MAX_FORM_BYTES = 16 * 1024;
 const NOT_SERVED_METHODS = ['PUT', 'PATCH', 'DELETE', 'POST', 'TRACE'];
 
-/** The parameters of a request in the order given: the query string, then a `_search` form body. */
+/**
+ * The parameters of a request in the order given: the query string, then a `_search` form body. The
+ * subscription key is the credentials' (src/http/subscription-key.ts), no parameter of a FHIR request.
+ */
 function paramsOf(request: FastifyRequest): [string, string][] {
   const query = request.url.indexOf('?');
-  const fromUrl = query < 0 ? [] : [...new URLSearchParams(request.url.slice(query + 1))];
+  const fromUrl = query < 0 ? [] : [...new URLSearchParams(request.url.slice(query + 1))].filter(([name]) => name !== SUBSCRIPTION_KEY_PARAMETER);
   const body = typeof request.body === 'string' ? [...new URLSearchParams(request.body)] : [];
   return [...fromUrl, ...body];
 }
-
-const single = (params: readonly [string, string][], name: string): string | undefined => params.find(([n]) => n === name)?.[1];
 
 function send(request: FastifyRequest, reply: FastifyReply, body: unknown, format: string | undefined): FastifyReply {
   const untyped: FastifyReply = reply;
@@ -62,6 +65,7 @@ export const fhirRoutes: FastifyPluginAsync<FhirRouteOptions> = async (app: Fast
   const served = interactions.servedTypes();
   const summary = new PatientSummary(deps, api, written, served);
   const open = { open: true, errorShape: 'fhir' } as const;
+  const isPatientId = (id: string): boolean => api.ids.identityNumberOf(id) !== undefined;
   const scopes = ['patient/*.read', 'user/*.read', 'system/*.read', ...served.flatMap((s) => [`patient/${s.type}.rs`, `user/${s.type}.rs`, `system/${s.type}.rs`])];
   // Described by its CapabilityStatement, not by the COS API's OpenAPI document.
   app.addHook('onRoute', (route) => {
@@ -74,7 +78,7 @@ export const fhirRoutes: FastifyPluginAsync<FhirRouteOptions> = async (app: Fast
     reply.header('access-control-allow-origin', '*');
     // The base is read now: without PUBLIC_BASE_URL it is the address bound, known once listening.
     const smartUrl = `${api.publicBaseUrl}/fhir/.well-known/smart-configuration`;
-    return send(request, reply, capabilityStatement(served, api.publicBaseUrl, smartUrl, new Date(now())), single(paramsOf(request), '_format'));
+    return send(request, reply, capabilityStatement(served, api.publicBaseUrl, smartUrl, new Date(now())), formatParam(paramsOf(request)));
   });
   // SMART App Launch serves its configuration as plain JSON (a .well-known document, not a FHIR resource).
   app.get('/.well-known/smart-configuration', { config: open }, async (_request, reply) => {
@@ -110,9 +114,9 @@ export const fhirRoutes: FastifyPluginAsync<FhirRouteOptions> = async (app: Fast
       if (typeof request.body === 'string' && new URLSearchParams(request.body).has('access_token')) throw new ApiError(400, MESSAGES.tokenInQuery);
       const params = paramsOf(request);
       const strict = /(^|[;,\s])handling=strict\b/.test(String(request.headers.prefer ?? ''));
-      const format = single(params, '_format');
+      const format = formatParam(params);
       answerType(request, format);
-      const parsed = parseSearch(type, params, deps.zone, strict);
+      const parsed = parseSearch(type, params, { zone: deps.zone, strict, isPatientId });
       const bundle = type === 'AuditEvent' ? await auditEventSearch(request, reply, deps, api, parsed) : await interactions.search(request, reply, parsed);
       return send(request, reply, bundle, format);
     };
@@ -121,11 +125,11 @@ export const fhirRoutes: FastifyPluginAsync<FhirRouteOptions> = async (app: Fast
     app.get(`/${type}/:id`, { config }, async (request, reply) => {
       const { id } = request.params as { id: string };
       const params = paramsOf(request);
-      const format = single(params, '_format');
+      const format = formatParam(params);
       answerType(request, format);
       if (type === 'AuditEvent') throw new ApiError(405, 'AuditEvents are searched, not read by id: GET /fhir/AuditEvent?patient=Patient/<id>.', { allow: '' });
       if (!FHIR_ID.test(id)) throw new ApiError(400, `A ${type} id is 1 to 64 letters, digits, '-' or '.': take it from a search's entries.`);
-      return send(request, reply, await interactions.read(request, reply, type, id, single(params, 'patient')), format);
+      return send(request, reply, await interactions.read(request, reply, type, id, readPatientParam(params, isPatientId)), format);
     });
     notServed(`/${type}/:id`);
     notServed(`/${type}`);
@@ -136,7 +140,7 @@ export const fhirRoutes: FastifyPluginAsync<FhirRouteOptions> = async (app: Fast
   const summaryPath = fhirOperationPath(FHIR_OPERATIONS.getPatientSummary);
   app.get(summaryPath, { config: { operation: 'getPatientSummary', errorShape: 'fhir', fhir: true } }, async (request, reply) => {
     const { id } = request.params as { id: string };
-    const format = single(paramsOf(request), '_format');
+    const format = formatParam(paramsOf(request));
     answerType(request, format);
     if (!FHIR_ID.test(id)) throw new ApiError(400, 'A Patient id is 1 to 64 letters, digits, \'-\' or \'.\': take it from a Patient search.');
     return send(request, reply, await summary.document(request, reply, id, new Date(now())), format);

@@ -1,53 +1,42 @@
 /**
  * A FHIR search as the API takes it (docs/fhir-api.md#search), from the query string or a
  * `_search` form body: the parameters FHIR.md names for the type, validated with a message that
- * says what to send. An unknown parameter is ignored and left out of the `self` link (FHIR's lenient
- * default); with `Prefer: handling=strict` it is refused.
+ * says what to send. A parameter that takes one value is refused when given twice (patient-naming
+ * and search-values say how); one that may repeat means AND, as FHIR R4 says. An unknown
+ * parameter is ignored and left out of the `self` link (FHIR's lenient default), unless it names a
+ * patient (patient-naming.ts); with `Prefer: handling=strict` every unknown one is refused.
  */
 import { dateComparison, type DateComparison } from '../../domain/fhir/fhir-dates.js';
 import type { IncludeSpec, TokenValue } from '../../domain/fhir/resource-search.js';
 import { isFhirType, searchOf, type FhirType } from '../../domain/fhir/search-parameters.js';
-import { namesAPerson } from '../../domain/redaction/names-a-person.js';
-import { ApiError } from '../api-error.js';
+import { namingRefusal, patientFilterRefusal } from './patient-naming.js';
+import { count, DEFAULT_COUNT, idList, invalid, patientParam, refuseRepeats, servesSubject, tokenValues } from './search-values.js';
 
-export const DEFAULT_COUNT = 50;
-export const MAX_COUNT = 500;
-const FHIR_ID = /^[A-Za-z0-9\-.]{1,64}$/;
-const MAX_VALUES = 100;
+export { DEFAULT_COUNT, MAX_COUNT } from './search-values.js';
 
 export interface FhirSearch {
   type: FhirType;
-  /** The `patient` parameter's Patient id (`Patient/<id>` or `<id>`). */
+  /** The Patient id the search names (`patient`, or `subject` where it names a Patient). */
   patient?: string;
   /** `identifier=<system>|<value>` on Patient, several forms of one number joined by `,` (FHIR's OR). */
   identifiers?: TokenValue[];
   ids?: ReadonlySet<string>;
   dates: DateComparison[];
-  tokens: Map<string, TokenValue[]>;
+  /** Each token parameter's repetitions, every one of which must match (AND), each a list of values any of which may (OR). */
+  tokens: Map<string, TokenValue[][]>;
   count: number;
   includes: IncludeSpec[];
   revincludes: IncludeSpec[];
   cursor?: string;
-  /** The parameters taken, in the order given, for the `self` and `next` links (never `identifier`, which names a person). */
+  /** The parameters taken, validated, in the order given, for the `self` and `next` links (never `identifier`, which names a person). */
   linkParams: [string, string][];
 }
 
-const invalid = (message: string): ApiError => new ApiError(400, message);
-
-/** A search value holding an identity number, refused without repeating it (no id or code of this API holds one). */
-const personInValue = (param: string): ApiError => invalid(`Search parameter ${param} holds an identity number, which no id or code of this API does: `
-  + 'find the Patient with Patient?identifier=<system>|<number>, then search with patient=Patient/<id>.');
-
-function tokenValues(param: string, value: string): TokenValue[] {
-  const values = value.split(',');
-  if (param !== 'identifier' && namesAPerson(value)) throw personInValue(param);
-  if (values.length > MAX_VALUES) throw invalid(`Search parameter ${param} takes at most ${MAX_VALUES} values.`);
-  return values.map((v) => {
-    const bar = v.indexOf('|');
-    const code = bar < 0 ? v : v.slice(bar + 1);
-    if (code === '') throw invalid(`Search parameter ${param} must be a code or <system>|<code>, e.g. ${param}=final.`);
-    return bar < 0 ? { code } : { system: v.slice(0, bar), code };
-  });
+/** What a search is read with: the EHR's zone, `Prefer: handling=strict`, and which ids are Patient ids this service made. */
+export interface SearchReading {
+  zone: string;
+  strict: boolean;
+  isPatientId: (id: string) => boolean;
 }
 
 function include(value: string, iterate: boolean): IncludeSpec | undefined {
@@ -60,33 +49,19 @@ function include(value: string, iterate: boolean): IncludeSpec | undefined {
   return { type, param: name, iterate, ...(target === undefined ? {} : { target }) };
 }
 
-function patientParam(value: string): string {
-  const id = value.startsWith('Patient/') ? value.slice('Patient/'.length) : value;
-  if (!FHIR_ID.test(id)) throw invalid('Search parameter patient must be a Patient id, e.g. patient=Patient/<id> as this API\'s Patient resources give it.');
-  return id;
-}
-
-function count(value: string): number {
-  if (!/^\d{1,6}$/.test(value)) throw invalid(`Search parameter _count must be a whole number from 0 to ${MAX_COUNT}, e.g. _count=50.`);
-  // Above the maximum it is taken as the maximum, as FHIR lets a server do.
-  return Math.min(Number(value), MAX_COUNT);
-}
-
-/** Reads the parameters of a search of `type`; `strict`: Prefer: handling=strict. */
-export function parseSearch(type: FhirType, params: readonly [string, string][], zone: string, strict: boolean): FhirSearch {
+/** Reads the parameters of a search of `type` (`_format` is the route's, validated before: formatParam). */
+export function parseSearch(type: FhirType, params: readonly [string, string][], reading: SearchReading): FhirSearch {
+  refuseRepeats(type, params);
   const search: FhirSearch = { type, dates: [], tokens: new Map(), count: DEFAULT_COUNT, includes: [], revincludes: [], linkParams: [] };
   const def = searchOf(type);
   const tokens = (def.tokens ?? {}) as Readonly<Record<string, readonly string[]>>;
   const keep = (name: string, value: string) => search.linkParams.push([name, value]);
   for (const [name, value] of params) {
-    if (name === 'patient' && type !== 'Patient') {
-      search.patient = patientParam(value);
+    if ((name === 'patient' && type !== 'Patient') || (name === 'subject' && servesSubject(type))) {
+      search.patient = patientParam(name, value);
       keep(name, value);
     } else if (name === '_id') {
-      const ids = value.split(',');
-      if (ids.length > MAX_VALUES || !ids.every((id) => FHIR_ID.test(id))) throw invalid('Search parameter _id must be resource ids separated by commas, e.g. _id=abc,def.');
-      if (namesAPerson(value)) throw personInValue(name);
-      search.ids = new Set(ids);
+      search.ids = idList(value);
       keep(name, value);
     } else if (name === '_count') {
       search.count = count(value);
@@ -98,22 +73,39 @@ export function parseSearch(type: FhirType, params: readonly [string, string][],
     } else if (name === 'identifier' && type === 'Patient') {
       search.identifiers = [...(search.identifiers ?? []), ...tokenValues(name, value)];
     } else if (def.date !== undefined && name === def.date.param) {
-      search.dates.push(dateComparison(name, value, zone));
+      search.dates.push(dateComparison(name, value, reading.zone));
       keep(name, value);
     } else if (Object.hasOwn(tokens, name)) {
-      search.tokens.set(name, [...(search.tokens.get(name) ?? []), ...tokenValues(name, value)]);
+      search.tokens.set(name, [...(search.tokens.get(name) ?? []), tokenValues(name, value)]);
       keep(name, value);
     } else if (name === '_include' || name === '_include:iterate' || name === '_revinclude') {
       const spec = include(value, name === '_include:iterate');
       if (spec === undefined) {
-        if (strict) throw invalid(`A ${name} is not one this API serves on ${type}: see the searchInclude and searchRevInclude of GET /fhir/metadata.`);
+        if (reading.strict) throw invalid(`A ${name} is not one this API serves on ${type}: see the searchInclude and searchRevInclude of GET /fhir/metadata.`);
         continue;
       }
       (name === '_revinclude' ? search.revincludes : search.includes).push(spec);
       keep(name, value);
-    } else if (strict) {
-      throw invalid(`A search parameter is not one this API serves on ${type} (Prefer: handling=strict): see the searchParam of GET /fhir/metadata.`);
+    } else {
+      const refusal = type === 'Patient' ? patientFilterRefusal(name) : namingRefusal(`on ${type}`, name, value, reading.isPatientId);
+      if (refusal !== undefined) throw refusal;
+      if (reading.strict) throw invalid(`A search parameter is not one this API serves on ${type} (Prefer: handling=strict): see the searchParam of GET /fhir/metadata.`);
     }
   }
   return search;
+}
+
+/** The `patient` a read by id names (docs/fhir-api.md#interactions), once; any other parameter naming a patient is refused. */
+export function readPatientParam(params: readonly [string, string][], isPatientId: (id: string) => boolean): string | undefined {
+  let patient: string | undefined;
+  for (const [name, value] of params) {
+    if (name === 'patient') {
+      if (patient !== undefined) throw invalid('Search parameter patient is given twice: a read by id names one patient, once, e.g. patient=Patient/<id>.');
+      patient = patientParam(name, value);
+    } else if (name !== '_format') {
+      const refusal = namingRefusal('on a read by id', name, value, isPatientId);
+      if (refusal !== undefined) throw refusal;
+    }
+  }
+  return patient;
 }

@@ -1,0 +1,95 @@
+/**
+ * The values of the search parameters the FHIR API serves (docs/fhir-api.md#search), each validated
+ * with a message that says what to send, and which of them take one value only. FHIR R4 lets a
+ * server choose which parameters may repeat (SearchParameter.multipleAnd); a repeat means AND. The
+ * API takes repeats of a date (a range: `date=ge…&date=lt…`), a token (`status=a&status=b`: both),
+ * `identifier` (forms of one number), `_include` and `_revinclude`; `patient` (with `subject`, which
+ * names the patient too), `_id`, `_count`, `_cursor` and `_format` decide one thing each, so a second
+ * one is refused rather than one of them chosen.
+ */
+import type { TokenValue } from '../../domain/fhir/resource-search.js';
+import { searchOf, type FhirType } from '../../domain/fhir/search-parameters.js';
+import { namesAPerson } from '../../domain/redaction/names-a-person.js';
+import { ApiError } from '../api-error.js';
+
+export const DEFAULT_COUNT = 50;
+export const MAX_COUNT = 500;
+const FHIR_ID = /^[A-Za-z0-9\-.]{1,64}$/;
+const MAX_VALUES = 100;
+/** Parameters that take one value wherever they are served; `patient` and `subject` share one. */
+const SINGLE: ReadonlySet<string> = new Set(['_id', '_count', '_cursor', '_format']);
+
+export const invalid = (message: string): ApiError => new ApiError(400, message);
+
+/** A search value holding an identity number, refused without repeating it (no id or code of this API holds one). */
+const personInValue = (param: string): ApiError => invalid(`Search parameter ${param} holds an identity number, which no id or code of this API does: `
+  + 'find the Patient with Patient?identifier=<system>|<number>, then search with patient=Patient/<id>.');
+
+/** Whether FHIR R4 defines `subject` on `type`: where its `patient` parameter reads the `subject` element (`Condition.subject.where(resolve() is Patient)`). */
+export const servesSubject = (type: FhirType): boolean =>
+  ((searchOf(type).references as Readonly<Record<string, readonly string[]>> | undefined)?.patient ?? []).includes('subject');
+
+/** The one-value slot a served parameter fills, if it has one. */
+function slotOf(type: FhirType, name: string): string | undefined {
+  if ((name === 'patient' && type !== 'Patient') || (name === 'subject' && servesSubject(type))) return 'patient';
+  return SINGLE.has(name) ? name : undefined;
+}
+
+/** 400 naming a parameter that takes one value and came more than once (`patient` and `subject` count as one). */
+export function refuseRepeats(type: FhirType, params: readonly [string, string][]): void {
+  const seen = new Map<string, string>();
+  for (const [name] of params) {
+    const slot = slotOf(type, name);
+    if (slot === undefined) continue;
+    const first = seen.get(slot);
+    if (first === undefined) {
+      seen.set(slot, name);
+    } else if (slot === 'patient') {
+      throw invalid(`Search parameter ${first === name ? `${name} is given twice` : `${first} and ${name} both name the patient`}: a search names one patient, once, e.g. patient=Patient/<id>.`);
+    } else {
+      throw givenTwice(name);
+    }
+  }
+}
+
+const givenTwice = (name: string): ApiError =>
+  invalid(`Search parameter ${name} is given twice: it takes one value${name === '_id' ? ' (several ids in one _id, separated by commas, e.g. _id=a,b)' : ''}; give it once.`);
+
+/** A request's `_format`, given once (one that is not JSON is 406: fhir-format.ts). Every FHIR route takes it. */
+export function formatParam(params: readonly [string, string][]): string | undefined {
+  const formats = params.filter(([name]) => name === '_format');
+  if (formats.length > 1) throw givenTwice('_format');
+  return formats[0]?.[1];
+}
+
+export function tokenValues(param: string, value: string): TokenValue[] {
+  const values = value.split(',');
+  if (param !== 'identifier' && namesAPerson(value)) throw personInValue(param);
+  if (values.length > MAX_VALUES) throw invalid(`Search parameter ${param} takes at most ${MAX_VALUES} values.`);
+  return values.map((v) => {
+    const bar = v.indexOf('|');
+    const code = bar < 0 ? v : v.slice(bar + 1);
+    if (code === '') throw invalid(`Search parameter ${param} must be a code or <system>|<code>, e.g. ${param}=final.`);
+    return bar < 0 ? { code } : { system: v.slice(0, bar), code };
+  });
+}
+
+/** The Patient id of `patient` (or `subject`): `<id>` or `Patient/<id>`. */
+export function patientParam(param: string, value: string): string {
+  const id = value.startsWith('Patient/') ? value.slice('Patient/'.length) : value;
+  if (!FHIR_ID.test(id)) throw invalid(`Search parameter ${param} must be a Patient id, e.g. ${param}=Patient/<id> as this API's Patient resources give it.`);
+  return id;
+}
+
+export function idList(value: string): ReadonlySet<string> {
+  const ids = value.split(',');
+  if (ids.length > MAX_VALUES || !ids.every((id) => FHIR_ID.test(id))) throw invalid('Search parameter _id must be resource ids separated by commas, e.g. _id=abc,def.');
+  if (namesAPerson(value)) throw personInValue('_id');
+  return new Set(ids);
+}
+
+export function count(value: string): number {
+  if (!/^\d{1,6}$/.test(value)) throw invalid(`Search parameter _count must be a whole number from 0 to ${MAX_COUNT}, e.g. _count=50.`);
+  // Above the maximum it is taken as the maximum, as FHIR lets a server do.
+  return Math.min(Number(value), MAX_COUNT);
+}
