@@ -10,9 +10,11 @@ type Fields = Omit<OutcomeRecord, 'phase' | 'outcome' | 'status'>;
  * The patient a request was for. Once the route has named them, that; before it (a 403 for a
  * missing scope is decided before the route runs), the patient header of a caller whose token
  * verified, or that caller's own number when there is no header. A request without a verified
- * token names nobody: anyone could put any number in a header.
+ * token names nobody: anyone could put any number in a header; nor does one the route found to be
+ * about nobody (AuditContext.nobody).
  */
 function patientOf(request: FastifyRequest): string | undefined {
+  if (request.audit?.nobody === true) return undefined;
   if (request.audit?.patientId !== undefined) return request.audit.patientId;
   if (request.token === undefined) return undefined;
   const header = request.headers.patient;
@@ -39,7 +41,7 @@ function fieldsOf(request: FastifyRequest, now: number): Fields {
   if (request.subscription !== undefined) fields.subscription = request.subscription;
   const patientId = patientOf(request);
   if (patientId !== undefined) fields.patientId = patientId;
-  if (request.audit?.delegation !== undefined) fields.delegation = request.audit.delegation;
+  if (request.audit?.delegation !== undefined && patientId !== undefined) fields.delegation = request.audit.delegation;
   return fields;
 }
 

@@ -16,6 +16,12 @@ export interface AuditContext {
    * finds the request in their access log and nobody refused is named as read.
    */
   patientsRead?: Map<string, PatientRead>;
+  /**
+   * The request read nobody and named nobody the service knows: a listing that matched no one it may
+   * read, a Patient id this service did not make. Its one record names no patient (not the caller
+   * instead), so it is in no patient's access log, as a tallied refusal is not.
+   */
+  nobody?: true;
 }
 
 /** One patient's part of a request that read several (AuditContext.patientsRead). */

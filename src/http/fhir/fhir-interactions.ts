@@ -18,7 +18,7 @@ import { delegateRelatedPerson } from './delegate-related-person.js';
 import { categoriesOf, contextsFor, formTypes, grantsOf, launchPatientOf, mayInclude, requireGrants } from './fhir-access.js';
 import { servedTypes, type FhirApi, type TypeServing } from './fhir-api.js';
 import { patientResources } from './patient-records.js';
-import { patientNumberOf, patientsOf } from './patients-of-request.js';
+import { namedPatient, patientsOf } from './patients-of-request.js';
 import type { FhirSearch } from './search-query.js';
 import type { WrittenForms } from './written-forms.js';
 
@@ -56,8 +56,8 @@ export class FhirInteractions {
   async search(request: FastifyRequest, reply: FastifyReply, search: FhirSearch): Promise<Record<string, unknown>> {
     const grants = grantsOf(request, this.api, this.typesOfRead);
     const { patients, listing } = await patientsOf(request, this.deps, this.api, search, grants);
-    // Several patients: each one read gets an audit record of their own, nobody left out is named.
-    if (patients.length > 1) request.audit.patientsRead = new Map();
+    // A listing, of one or of several: each one read gets an audit record of their own, nobody left out is named.
+    if (listing || patients.length > 1) request.audit.patientsRead = new Map();
     const matches: FhirResource[] = [];
     const all: FhirResource[] = [];
     let withheld = 0;
@@ -82,6 +82,8 @@ export class FhirInteractions {
       // What an include may add: looked at only when the search asks for includes.
       if (search.includes.length > 0 || search.revincludes.length > 0) all.push(...found.resources.filter((r) => mayInclude(r, grants, contexts)));
     }
+    // A listing that read nobody is recorded as such: no record names someone left out, or the caller instead.
+    if (request.audit.patientsRead?.size === 0) request.audit.nobody = true;
     return this.page(request, reply, search, sortMatches(matches, search.type, this.deps.zone), all, withheld, patients);
   }
 
@@ -135,7 +137,8 @@ export class FhirInteractions {
         if (!(err instanceof DomainError && err.code === 'ACCESS_DENIED')) throw err;
       }
     }
-    // Withheld, someone else's, or no such record: the same answer.
+    // Withheld, someone else's, or no such record: the same answer. Where several might have held it and none was read, the record names nobody.
+    if (request.audit.patientsRead?.size === 0) request.audit.nobody = true;
     throw notFound(type);
   }
 
@@ -149,12 +152,13 @@ export class FhirInteractions {
   }
 
   private async readCandidates(request: FastifyRequest, type: FhirType, id: string, patientParam: string | undefined, grants: readonly Grant[]): Promise<string[]> {
-    if (type === 'Patient') {
-      const number = this.api.ids.identityNumberOf(id);
+    // An id this service did not make names nobody: not found, as a real patient's resource one may not read is.
+    const named = type === 'Patient' ? id : patientParam;
+    if (named !== undefined) {
+      const number = namedPatient(request, this.api, named);
       if (number === undefined) throw notFound(type);
       return [number];
     }
-    if (patientParam !== undefined) return [patientNumberOf(this.api, patientParam.replace(/^Patient\//, ''))];
     const personId = request.token?.personId;
     if (personId === undefined) {
       throw new ApiError(400, `A client token's read names the patient: GET /fhir/${type}/<id>?patient=Patient/<id>, or search ${type}?_id=<id>&patient=Patient/<id>.`);

@@ -21,6 +21,7 @@ import { documentBundle } from './bundle.js';
 import { categoriesOf, contextsFor, formTypes, grantsOf, mayInclude, requireGrants } from './fhir-access.js';
 import type { FhirApi, TypeServing } from './fhir-api.js';
 import { patientResources } from './patient-records.js';
+import { namedPatient } from './patients-of-request.js';
 import type { WrittenForms } from './written-forms.js';
 
 const LOINC = 'http://loinc.org';
@@ -44,7 +45,7 @@ export class PatientSummary {
   }
 
   async document(request: FastifyRequest, reply: FastifyReply, id: string, now: Date): Promise<Record<string, unknown>> {
-    const patient = this.api.ids.identityNumberOf(id);
+    const patient = namedPatient(request, this.api, id);
     if (patient === undefined) throw notFound();
     request.audit.patientId = patient;
     const grants = grantsOf(request, this.api, (read) => formTypes(this.api, read));

@@ -22,10 +22,14 @@ const PERSON_NUMBER_SYSTEMS: ReadonlySet<string> = new Set([
 export const NOT_ALLOWED = 'Access to the requested patient is not allowed.';
 const notAllowed = (): ApiError => new ApiError(403, NOT_ALLOWED);
 
-/** The identity number of a Patient id; 403 for an id this service did not make. */
-export function patientNumberOf(api: FhirApi, id: string): string {
+/**
+ * The identity number of a Patient id the request names; undefined for an id this service did not
+ * make, which names nobody: the request's record then names no one either (not the caller instead),
+ * so neither the answer nor the caller's own access log tells it from a real id refused.
+ */
+export function namedPatient(request: FastifyRequest, api: FhirApi, id: string): string | undefined {
   const number = api.ids.identityNumberOf(id);
-  if (number === undefined) throw notAllowed();
+  if (number === undefined) request.audit.nobody = true;
   return number;
 }
 
@@ -50,7 +54,10 @@ function byIdentifier(identifiers: readonly TokenValue[]): string {
 
 export interface RequestPatients {
   patients: string[];
-  /** Several patients were listed (`user/` Patient search): one a caller may no longer act for is left out, not refused. */
+  /**
+   * A listing (a Patient search by `_id`, or of everyone the token reaches): one a caller may not read
+   * is left out, not refused, and named by no record; the request's records name each person read.
+   */
   listing: boolean;
 }
 
@@ -63,7 +70,9 @@ export async function patientsOf(request: FastifyRequest, deps: RouteDependencie
       return { patients: [...new Set(numbers)], listing: true };
     }
   } else if (search.patient !== undefined) {
-    return { patients: [patientNumberOf(api, search.patient)], listing: false };
+    const number = namedPatient(request, api, search.patient);
+    if (number === undefined) throw notAllowed();
+    return { patients: [number], listing: false };
   }
   if (personId === undefined) {
     throw new ApiError(400, search.type === 'Patient'
