@@ -8,17 +8,18 @@ import { malformedLogLines, UsedSecrets } from './support/logs.js';
 import { DEMO, DEMO_PEOPLE } from './support/oracles.js';
 import { overBothEhrs, STEADY } from './support/runs.js';
 import {
-  APP, entryKeys, expectFhirAnswer, FHIR_SEARCH_ROUTES, fhirRequest, issueOf, pid, type FhirRouteCase, type SearchBundle,
+  APP, entryKeys, expectFhirAnswer, FHIR_READ_ROUTES, FHIR_SEARCH_ROUTES, fhirRequest, flipped, issueOf, MADE_UP_ID, pid, type FhirRouteCase, type SearchBundle,
 } from './support/fhir-routes.js';
 
 /**
- * Issue 44 items 1, 2 and 5, threat 57 of docs/threat-model.md: a search names its patient once and
+ * Issue 44 items 1, 2, 5 and 9, threat 57 of docs/threat-model.md: a search names its patient once and
  * by `patient` (or R4's `subject`) alone, and no value that names a person reaches a link. Over every
  * search route of the route table (every type served, GET and POST `_search`, both prefixes): a
  * repeated one-value parameter, every spelling of a patient the API does not serve, and an identity
  * number in every spelling in `_id` and each token, each 400 naming the parameter before the EHR is
- * asked; never the launch patient's records under another person's name. Expected answers come from
- * FHIR R4 and docs/fhir-api.md#search, written here.
+ * asked; never the launch patient's records under another person's name. And (item 9) a refusal never
+ * tells a real Patient id from a made-up one. Expected answers come from FHIR R4 and
+ * docs/fhir-api.md#search, written here.
  */
 
 const { MARTA, LILLA, ANTON, TOLVAN } = DEMO;
@@ -52,7 +53,7 @@ const linksOf = (res: LightMyRequestResponse): string[] => (JSON.parse(res.body)
 const takes = (variant: EhrVariant, n: number) => (i: number): boolean => variant !== 'fhir-r4' || i % n === 0;
 
 overBothEhrs((variant) => {
-  describe('issue 44 items 1, 2, 5: a search names one patient, once, by a parameter the API serves', () => {
+  describe('issue 44 items 1, 2, 5, 9: a search names one patient, once, by a parameter the API serves', () => {
     let t: AnyTestApp;
     let userWide: string;
     let launchOnly: string;
@@ -180,6 +181,29 @@ overBothEhrs((variant) => {
         }
       }
       expect(checked).toBeGreaterThan(variant === 'fhir-r4' ? 150 : 600);
+    });
+
+    it('answers a real Patient id out of a patient/ scope\'s reach exactly as a made-up one, on every route: same status, same text (item 9)', async () => {
+      const real = [LILLA, TOLVAN, ANTON, DEMO.SARA].map(pid);
+      const madeUp = [flipped(pid(MARTA)), flipped(pid(LILLA), 3), MADE_UP_ID];
+      // A Patient search by _id is a listing (no refusal: listing-audit.test.ts); a Patient is read by its id itself.
+      const routes = [...FHIR_SEARCH_ROUTES.filter((r) => r.type !== 'Patient'), ...FHIR_READ_ROUTES];
+      for (const [i, route] of routes.entries()) {
+        if (!takes(variant, 3)(i)) continue;
+        const bodies = new Set<string>();
+        for (const id of [...real, ...madeUp]) {
+          const options = route.interaction !== 'read' ? fhirRequest(route, { params: [['patient', id]] })
+            : fhirRequest(route, route.type === 'Patient' ? { id } : { id: MADE_UP_ID, query: [['patient', id]] });
+          const res = await call(launchOnly, options);
+          expectFhirAnswer(route, res, `${route.label} patient=${id}`, { allowed: [403, 404] });
+          bodies.add(`${res.statusCode} ${res.body}`);
+        }
+        expect([route.label, [...bodies]]).toEqual([route.label, [expect.any(String)]]);
+      }
+      for (const id of [...real, ...madeUp]) {
+        const res = await call(launchOnly, { method: 'GET', url: `/fhir/Patient/${id}/$summary` });
+        expect([id, res.statusCode, issueOf(res).diagnostics]).toEqual([id, 404, issueOf(await call(launchOnly, { method: 'GET', url: `/fhir/Patient/${MADE_UP_ID}/$summary` })).diagnostics]);
+      }
     });
   });
 });

@@ -17,7 +17,7 @@ import type { RouteDependencies } from '../routes/dependencies.js';
 import { searchLink, searchset } from './bundle.js';
 import { contextsFor, grantsOf, requireGrants } from './fhir-access.js';
 import type { FhirApi } from './fhir-api.js';
-import { patientsOf } from './patients-of-request.js';
+import { patientsOf, scopeRefusal } from './patients-of-request.js';
 import type { FhirSearch } from './search-query.js';
 
 /**
@@ -39,7 +39,12 @@ export async function auditEventSearch(
   const { patients: [patient] } = await patientsOf(request, deps, api, search, grants);
   if (patient === undefined) throw new Error('a search names one patient');
   request.audit.patientId = patient;
-  requireGrants(grants, 'AuditEvent', 'search', contextsFor(request, api, patient));
+  const contexts = contextsFor(request, api, patient);
+  try {
+    requireGrants(grants, 'AuditEvent', 'search', contexts);
+  } catch (err) {
+    throw scopeRefusal(request, contexts, err);
+  }
   const { basis } = await accessFor(request, deps.accessPolicy, patient);
   // `_count` as every search takes it (50 by default); `0` reads a whole page to count it, and shows none of it.
   const limit = search.count === 0 ? MAX_PAGE_SIZE : Math.min(search.count, MAX_PAGE_SIZE);

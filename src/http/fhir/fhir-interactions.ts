@@ -18,7 +18,7 @@ import { delegateRelatedPerson } from './delegate-related-person.js';
 import { categoriesOf, contextsFor, formTypes, grantsOf, launchPatientOf, mayInclude, requireGrants } from './fhir-access.js';
 import { servedTypes, type FhirApi, type TypeServing } from './fhir-api.js';
 import { patientResources } from './patient-records.js';
-import { namedPatient, patientsOf } from './patients-of-request.js';
+import { namedPatient, patientsOf, scopeRefusal } from './patients-of-request.js';
 import type { FhirSearch } from './search-query.js';
 import type { WrittenForms } from './written-forms.js';
 
@@ -66,7 +66,12 @@ export class FhirInteractions {
       if (!listing) request.audit.patientId = patient;
       const contexts = contextsFor(request, this.api, patient);
       if (listing && grantsFor(grants, search.type, 'search', contexts).length === 0) continue;
-      const reads = this.readsFor(search.type, grants, contexts, 'search');
+      let reads: ReadName[];
+      try {
+        reads = this.readsFor(search.type, grants, contexts, 'search');
+      } catch (err) {
+        throw scopeRefusal(request, contexts, err);
+      }
       const typeGrants = REFERENCED_TYPES.has(search.type) ? [] : grantsFor(grants, search.type, 'search', contexts);
       let found;
       try {

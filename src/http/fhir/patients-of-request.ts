@@ -5,7 +5,7 @@
  * act for, so nobody can probe which ids exist.
  */
 import type { FastifyRequest } from 'fastify';
-import { grantsFor, type Grant } from '../../domain/fhir/smart-scopes.js';
+import { grantsFor, type Grant, type ScopeContext } from '../../domain/fhir/smart-scopes.js';
 import { parsePersonalIdentityNumber } from '../../domain/identity/personal-identity-number.js';
 import { ApiError } from '../api-error.js';
 import type { RouteDependencies } from '../routes/dependencies.js';
@@ -50,6 +50,17 @@ function byIdentifier(identifiers: readonly TokenValue[]): string {
   const [number, ...others] = numbers;
   if (number === undefined || others.length > 0) throw new ApiError(400, 'Search parameter identifier names one person: give the forms of one number only.');
   return number;
+}
+
+/**
+ * The refusal of `patient`, whom the request names, for want of a scope (`scopeError`: a 403 naming
+ * the scope to ask for). Only a person's own launch patient is told the scope; for anyone else a
+ * person's token gets the words a Patient id this service never made gets (403, docs/fhir-api.md#scopes),
+ * so a refusal never tells a real id from a made-up one.
+ */
+export function scopeRefusal(request: FastifyRequest, contexts: readonly ScopeContext[], scopeError: unknown): unknown {
+  const forScope = scopeError instanceof ApiError && scopeError.statusCode === 403;
+  return forScope && request.token?.personId !== undefined && !contexts.includes('patient') ? notAllowed() : scopeError;
 }
 
 export interface RequestPatients {
