@@ -123,7 +123,9 @@ overBothEhrs((variant) => {
       for (const [i, route] of FHIR_SEARCH_ROUTES.entries()) {
         for (const [k, [name, value]] of [...unservedSpellings(ANTON), ...unservedSpellings(LILLA)].entries()) {
           if (!takes(variant, 5)(i + k)) continue;
+          // Refused before the token's reach is looked at: each spelling with one token, turn about, lenient said or not.
           for (const [j, token] of [userWide, launchOnly].entries()) {
+            if ((i + k + j) % 2 === 1) continue;
             const headers = j === 0 ? { prefer: 'handling=lenient' } : undefined;
             await expectRefused(route, token, fhirRequest(route, { params: [[name, value]], ...(headers ? { headers } : {}) }), name, `${route.label} ${name}=${value}`);
             checked++;
@@ -138,7 +140,7 @@ overBothEhrs((variant) => {
           }
         }
       }
-      expect(checked).toBeGreaterThan(variant === 'fhir-r4' ? 200 : 1000);
+      expect(checked).toBeGreaterThan(variant === 'fhir-r4' ? 100 : 1000);
     });
 
     it('serves subject as patient where R4 defines it: the named patient\'s records, the same refusals, never the launch patient\'s (item 2)', async () => {
@@ -172,7 +174,7 @@ overBothEhrs((variant) => {
           }
         }
         for (const [n, name] of names.entries()) {
-          if (!takes(variant, 8)(i + n)) continue;
+          if (!takes(variant, 16)(i + n)) continue;
           for (const code of CODES) {
             const res = await call(userWide, fhirRequest(route, { params: [[name, code]] }));
             expectFhirAnswer(route, res, `${route.label} ${name}=${code}`, { allowed: [200] });

@@ -41,6 +41,6 @@ describe('the one rule for a text that names a person', () => {
       if (namesAPerson(t)) expect(scrubText(t)).not.toBe(t);
       expect(namesAPerson(scrubText(t))).toBe(false);
       expect(!namesAPerson(t) || holdsAPersonNumber(t)).toBe(true);
-    }), { seed: 44_05, numRuns: 20_000 });
+    }), { seed: 44_05, numRuns: 5_000 });
   });
 });
