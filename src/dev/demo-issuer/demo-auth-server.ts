@@ -4,32 +4,24 @@
 // production issuer (discovery -> jwks_uri), which is why it must never be exposed beyond loopback.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import Provider from 'oidc-provider';
-import { loadOrCreateCredentials } from './credentials-store.js';
-import { CLIENT_CREDENTIALS_CLIENT_IDS, DEMO_CLIENTS, PATIENT_APP_ID, type DemoGrant } from './demo-clients.js';
-import { handleInteraction, INTERACTION_PATH } from './interactions.js';
-import { buildProviderConfiguration, REFRESH_TOKEN_TTL_SECONDS } from './provider-config.js';
+import { randomBytes } from 'node:crypto';
+import type Provider from 'oidc-provider';
+import { createAuthProvider } from '../../adapters/auth-server/auth-provider.js';
+import { AuthClients } from '../../adapters/auth-server/clients.js';
+import { handleInteraction, INTERACTION_PATH } from '../../adapters/auth-server/interactions.js';
+import { REFRESH_TOKEN_TTL_SECONDS } from '../../adapters/auth-server/provider-config.js';
+import { LaunchPicks } from '../../adapters/auth-server/smart-launch.js';
 import type { SmartLaunchContext } from '../../ports/smart-launch.port.js';
-import { appRedirectUri, isLoopbackRedirect, LaunchPicks } from './smart-launch.js';
-import { smartTokenEndpoint } from './smart-token-endpoint.js';
+import { loadOrCreateCredentials } from './credentials-store.js';
+import { CLIENT_CREDENTIALS_CLIENT_IDS, DEMO_CLIENTS, demoAuthClients, type DemoGrant } from './demo-clients.js';
+import { findDemoPerson } from './demo-persons.js';
+import { demoSignIn } from './demo-sign-in.js';
 
 export { DEMO_PERSONS, type DemoPerson } from './demo-persons.js';
 export type { LaunchPerson, SmartLaunchContext } from '../../ports/smart-launch.port.js';
 
 /** Without the service's FHIR API (FHIR_API=off) there is nothing to launch: every SMART authorization is refused. */
 const NO_SMART: SmartLaunchContext = { publicBaseUrl: () => 'http://smart-launch.invalid', peopleFor: async () => [] };
-
-/**
- * The patient app may come back to its own page or to any loopback port and path (RFC 8252 §7.3,
- * a native or test client): oidc-provider matches registered URIs, ignoring only a loopback port.
- */
-function allowAppRedirects(provider: Provider, smart: SmartLaunchContext): void {
-  const registered = provider.Client.prototype.redirectUriAllowed;
-  provider.Client.prototype.redirectUriAllowed = function redirectUriAllowed(value: string): boolean {
-    if (registered.call(this, value)) return true;
-    return this.clientId === PATIENT_APP_ID && (isLoopbackRedirect(value) || value === appRedirectUri(smart.publicBaseUrl()));
-  };
-}
 
 export interface DemoCredentials {
   clients: Record<
@@ -100,7 +92,7 @@ export async function startDemoAuthServer(options: {
   let provider: Provider | undefined;
   const server = createServer((req, res) => {
     if (provider && req.url?.startsWith(INTERACTION_PATH)) {
-      handleInteraction(provider, req, res, { smart, picks }).catch((error: unknown) => {
+      handleInteraction(provider, req, res, { smart, picks, signIn: demoSignIn }).catch((error: unknown) => {
         // An expired or unknown interaction (a stale page, a cookie from another run): start again.
         logger.warn({ err: { name: (error as Error).name, message: (error as Error).message } }, 'demo sign-in page failed');
         if (!res.headersSent) res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' });
@@ -116,14 +108,12 @@ export async function startDemoAuthServer(options: {
   const issuer = issuerUrl(address);
 
   try {
-    provider = new Provider(
-      issuer,
-      buildProviderConfiguration({ audience, patientClaim, credentials: stored, smart, picks, ...(docsRedirectUri ? { docsRedirectUri } : {}) }),
-    );
-    allowAppRedirects(provider, smart);
-    smartTokenEndpoint(provider);
-    provider.on('server_error', (_ctx, error) => {
-      logger.warn({ err: { name: error.name, message: error.message } }, 'demo authorization server error');
+    const clients = new AuthClients(demoAuthClients({ clientSecrets: stored.clientSecrets, smart, ...(docsRedirectUri ? { docsRedirectUri } : {}) }));
+    provider = createAuthProvider(issuer, {
+      audience, patientClaim, clients, signingKeys: stored.signingKeys, pairwiseSalt: stored.pairwiseSalt, smart, picks, logger,
+      // Sessions live in the in-memory adapter and end with the process, so their cookie keys may too.
+      cookieKeys: [randomBytes(32).toString('base64url')],
+      knowsPerson: (accountId) => findDemoPerson(accountId) !== undefined,
     });
     handle = provider.callback();
   } catch (error) {

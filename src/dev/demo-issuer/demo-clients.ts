@@ -1,10 +1,11 @@
-import { apiScopes } from '../../domain/access/scopes.js';
+import { API_SCOPES, type AuthClient } from '../../adapters/auth-server/clients.js';
+import { appRedirectUri, isLoopbackRedirect } from '../../adapters/auth-server/smart-launch.js';
+import type { SmartLaunchContext } from '../../ports/smart-launch.port.js';
 
 // The demo authorization server's fixed clients. Secrets are not here: they are generated on first
 // start and kept in the credentials store, so no secret is ever committed to the repository.
 
-/** Every scope the API understands, from the operation table; the resource server offers exactly these. */
-export const API_SCOPES: readonly string[] = [...apiScopes().keys()];
+export { API_SCOPES };
 
 export const PATIENT_APP_REDIRECT_URI = 'http://127.0.0.1:8765/callback';
 /** The public client of the patient app (SMART App Launch) and of any native or test client on loopback. */
@@ -74,7 +75,7 @@ export function toClientMetadata(
     // A refresh token only with offline_access, rotated on every use (provider-config.ts).
     grant_types: ['authorization_code', 'refresh_token'],
     response_types: ['code'],
-    // Any loopback port and path is allowed besides (RFC 8252 §7.3, demo-auth-server.ts), and the app's own page.
+    // Any loopback port and path is allowed besides (RFC 8252 §7.3, demoAuthClients below), and the app's own page.
     redirect_uris: [PATIENT_APP_REDIRECT_URI],
     // Pairwise: the `sub` the API sees is an opaque id, never the person's identity number.
     subject_type: 'pairwise',
@@ -86,3 +87,40 @@ export function toClientMetadata(
 
 /** The clients that get client tokens (kiosks, integrations): AUTH_CLIENT_IDS while the demo issuer runs. */
 export const CLIENT_CREDENTIALS_CLIENT_IDS: readonly string[] = DEMO_CLIENTS.filter((client) => client.grant === 'client_credentials').map((client) => client.clientId);
+
+/** The client of the API's /docs page ("Authorize"): public, PKCE, its redirect page only, opaque `sub` like the patient app's. */
+export const DOCS_CLIENT_ID = 'api-docs';
+
+// A browser page, so a web client: a native one may not use https on a loopback host, and the page is
+// https once the API has TLS_CERT_FILE.
+function docsClient(redirectUri: string): AuthClient {
+  return {
+    metadata: {
+      client_id: DOCS_CLIENT_ID, token_endpoint_auth_method: 'none', application_type: 'web', grant_types: ['authorization_code'],
+      response_types: ['code'], redirect_uris: [redirectUri], subject_type: 'pairwise', scope: 'openid',
+    },
+    apiScopes: API_SCOPES, smart: false, corsOrigin: () => new URL(redirectUri).origin,
+  };
+}
+
+/**
+ * The demo clients as the authorization server takes them: the patient app is the SMART app, coming
+ * back to its own page or to any loopback port and path (RFC 8252 §7.3, a native or test client),
+ * and calling the token endpoint from its page's origin; the docs page's client when it is served.
+ */
+export function demoAuthClients(input: { clientSecrets: Record<string, string>; smart: SmartLaunchContext; docsRedirectUri?: string }): AuthClient[] {
+  const { clientSecrets, smart, docsRedirectUri } = input;
+  const appPage = () => appRedirectUri(smart.publicBaseUrl());
+  return [
+    ...DEMO_CLIENTS.map((client): AuthClient => ({
+      metadata: { ...toClientMetadata(client, clientSecrets[client.clientId]), client_id: client.clientId },
+      apiScopes: client.apiScopes,
+      smart: client.clientId === PATIENT_APP_ID,
+      ...(client.clientId === PATIENT_APP_ID ? {
+        redirectAllowed: (uri: string) => isLoopbackRedirect(uri) || uri === appPage(),
+        corsOrigin: () => new URL(appPage()).origin,
+      } : {}),
+    })),
+    ...(docsRedirectUri === undefined ? [] : [docsClient(docsRedirectUri)]),
+  ];
+}

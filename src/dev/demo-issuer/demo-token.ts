@@ -4,7 +4,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { request } from 'undici';
 import { API_SCOPES, PATIENT_APP_REDIRECT_URI } from './demo-clients.js';
-import { INTERACTION_PATH } from './interactions.js';
+import { INTERACTION_PATH } from '../../adapters/auth-server/interactions.js';
 
 const MAX_STEPS = 12;
 

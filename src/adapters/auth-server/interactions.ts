@@ -1,10 +1,9 @@
-// The demo authorization server's own interaction pages (sign-in, a SMART launch's patient picker,
-// consent) in place of oidc-provider's devInteractions, whose page says nothing about who can sign in
-// or why a login was refused. oidc-provider keeps the interaction state; this only renders and submits it.
+// The authorization server's own interaction pages (a SMART launch's patient picker, consent) and the
+// sign-in step it is given (the demo's page, or the region's login), in place of oidc-provider's
+// devInteractions. oidc-provider keeps the interaction state; this only renders and submits it.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
-import { findDemoPerson } from './demo-persons.js';
-import { consentPage, loginPage, loginProblem, pickerPage } from './interaction-pages.js';
+import { consentPage, pickerPage } from './interaction-pages.js';
 import type { SmartLaunchContext } from '../../ports/smart-launch.port.js';
 import { fhirUserOf, type LaunchPicks } from './smart-launch.js';
 
@@ -14,7 +13,7 @@ const CSP = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'non
 
 interface MissingScopes { missingOIDCScope?: string[]; missingResourceScopes?: Record<string, string[]> }
 
-function send(res: ServerResponse, status: number, html: string): void {
+export function send(res: ServerResponse, status: number, html: string): void {
   res.writeHead(status, {
     'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': CSP,
     'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer',
@@ -22,7 +21,7 @@ function send(res: ServerResponse, status: number, html: string): void {
   res.end(html);
 }
 
-async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+export async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
   let body = '';
   for await (const chunk of req) {
     body += String(chunk);
@@ -36,7 +35,7 @@ function requestedScopes(details: MissingScopes): string[] {
   return [...oidc, ...Object.values(details.missingResourceScopes ?? {}).flat()];
 }
 
-type Details = Awaited<ReturnType<Provider['interactionDetails']>>;
+export type Details = Awaited<ReturnType<Provider['interactionDetails']>>;
 
 /** A SMART launch's pick, as the picker submitted it (the interaction's last submission). */
 interface Picked { id: string; fhirUser: string; name: string }
@@ -54,7 +53,14 @@ async function grantAsked(provider: Provider, details: Details): Promise<string>
   return grant.save();
 }
 
-export interface LaunchState { smart: SmartLaunchContext; picks: LaunchPicks }
+/** Who the person is: the login prompt's GET and POST at `submitUrl`, ending in interactionFinished with `{ login: { accountId } }`. */
+export interface SignInStep {
+  /** HTML above every page of the server (the demo's notice), empty for none. */
+  readonly banner: string;
+  login(provider: Provider, req: IncomingMessage, res: ServerResponse, details: Details, submitUrl: string): Promise<void>;
+}
+
+export interface LaunchState { smart: SmartLaunchContext; picks: LaunchPicks; signIn: SignInStep }
 
 /**
  * The picker: everyone the person may open now (asked anew on every page and post); a posted id that
@@ -68,11 +74,12 @@ async function pickPatient(provider: Provider, req: IncomingMessage, res: Server
   const [self] = people;
   if (people.length === 1 && self !== undefined) return finish(self);
   const clientId = String(details.params.client_id);
-  if (people.length === 0) return send(res, 403, pickerPage({ submitUrl, clientId, people, error: 'This person has no record here to open.' }));
-  if (req.method === 'GET') return send(res, 200, pickerPage({ submitUrl, clientId, people }));
+  const { banner } = launch.signIn;
+  if (people.length === 0) return send(res, 403, pickerPage({ banner, submitUrl, clientId, people, error: 'This person has no record here to open.' }));
+  if (req.method === 'GET') return send(res, 200, pickerPage({ banner, submitUrl, clientId, people }));
   const form = await readForm(req);
   const chosen = form.get('prompt') === 'patient' ? people.find((p) => p.patientId === form.get('patient')) : undefined;
-  if (chosen === undefined) return send(res, 400, pickerPage({ submitUrl, clientId, people, error: 'Pick one of the people below.' }));
+  if (chosen === undefined) return send(res, 400, pickerPage({ banner, submitUrl, clientId, people, error: 'Pick one of the people below.' }));
   return finish(chosen);
 }
 
@@ -88,21 +95,14 @@ export async function handleInteraction(provider: Provider, req: IncomingMessage
   }
   const clientId = String(details.params.client_id ?? 'the application');
   if (req.method !== 'GET' && req.method !== 'POST') return send(res, 405, 'Method not allowed.');
+  if (details.prompt.name === 'login') return launch.signIn.login(provider, req, res, details, submitUrl);
   if (details.prompt.name === 'patient') return pickPatient(provider, req, res, details, launch, submitUrl);
   const picked = pickedIn(details);
   if (req.method === 'GET') {
-    if (details.prompt.name === 'login') return send(res, 200, loginPage({ submitUrl, clientId }));
     const scopes = requestedScopes(details.prompt.details as MissingScopes);
-    return send(res, 200, consentPage({ submitUrl, abortUrl: `${submitUrl}/abort`, clientId, scopes, ...(picked === undefined ? {} : { patientName: picked.name }) }));
+    return send(res, 200, consentPage({ banner: launch.signIn.banner, submitUrl, abortUrl: `${submitUrl}/abort`, clientId, scopes, ...(picked === undefined ? {} : { patientName: picked.name }) }));
   }
   const form = await readForm(req);
-  if (details.prompt.name === 'login') {
-    const typed = form.get('login') ?? '';
-    const problem = loginProblem(typed);
-    if (problem !== undefined) return send(res, 200, loginPage({ submitUrl, clientId, error: problem }));
-    const person = findDemoPerson(typed.replace(/[\s-]/g, ''));
-    return provider.interactionFinished(req, res, { login: { accountId: person?.identityNumber ?? '' } }, { mergeWithLastSubmission: false });
-  }
   if (form.get('prompt') !== 'consent') return send(res, 400, 'Unexpected form.');
   const grantId = await grantAsked(provider, details);
   if (picked !== undefined) launch.picks.remember(grantId, { patientId: picked.id, fhirUser: picked.fhirUser, accountId: details.session?.accountId ?? '' });

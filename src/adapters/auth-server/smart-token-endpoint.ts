@@ -1,10 +1,10 @@
-// What SMART App Launch 2.2 asks of the demo issuer's endpoints that oidc-provider has no setting for
+// What SMART App Launch 2.2 asks of the authorization server's endpoints that oidc-provider has no setting for
 // (docs/smart-launch.md): `offline_access` without `prompt=consent`, a public client's refresh without
 // `client_id`, the token response's launch `patient` and its whole granted `scope`. Koa middleware
 // around oidc-provider's own handling.
 import { decodeJwt } from 'jose';
 import type Provider from 'oidc-provider';
-import { PATIENT_APP_ID } from './demo-clients.js';
+import type { AuthClients } from './clients.js';
 import { SMART_OIDC_SCOPES } from './smart-launch.js';
 
 const OPENID_SCOPES: ReadonlySet<string> = new Set(SMART_OIDC_SCOPES);
@@ -39,14 +39,14 @@ async function readText(stream: NodeJS.ReadableStream): Promise<string> {
  * name it): the refresh token names its client, so the form is completed with it. When sent, it is
  * left as it is and oidc-provider holds it to the token's own client.
  */
-async function completeRefreshForm(provider: Provider, ctx: KoaContext): Promise<void> {
+async function completeRefreshForm(provider: Provider, clients: AuthClients, ctx: KoaContext): Promise<void> {
   const type = String(ctx.req.headers['content-type'] ?? '');
   if (ctx.method !== 'POST' || ctx.path !== TOKEN_PATH || !/^application\/x-www-form-urlencoded\s*(;|$)/i.test(type)) return;
   const form = new URLSearchParams(await readText(ctx.req));
   const value = form.get('refresh_token');
   if (form.get('grant_type') === 'refresh_token' && !form.has('client_id') && ctx.req.headers.authorization === undefined && value !== null) {
     const token = await provider.RefreshToken.find(value, { ignoreExpiration: true });
-    if (token?.clientId === PATIENT_APP_ID) form.set('client_id', token.clientId);
+    if (token !== undefined && clients.isSmart(token.clientId)) form.set('client_id', token.clientId);
   }
   // oidc-provider reads an already-read form from here (its documented fallback).
   ctx.req.body = form.toString();
@@ -57,10 +57,10 @@ async function completeRefreshForm(provider: Provider, ctx: KoaContext): Promise
  * do not say it, and a SMART launch of the patient app is consented to every time anyway
  * (provider-config.ts): its consent is asked for explicitly, so the refresh token it asks for is granted there.
  */
-function askConsentForOffline(ctx: KoaContext): void {
+function askConsentForOffline(clients: AuthClients, ctx: KoaContext): void {
   if (ctx.method !== 'GET' || ctx.path !== AUTHORIZATION_PATH) return;
   const { scope, client_id: clientId, prompt } = ctx.query;
-  if (clientId !== PATIENT_APP_ID || typeof scope !== 'string' || !scope.split(' ').includes('offline_access')) return;
+  if (typeof clientId !== 'string' || !clients.isSmart(clientId) || typeof scope !== 'string' || !scope.split(' ').includes('offline_access')) return;
   if (prompt !== undefined && typeof prompt !== 'string') return;
   const prompts = new Set((prompt ?? '').split(' ').filter((p) => p !== ''));
   if (prompts.has('none')) return;
@@ -81,10 +81,10 @@ function addLaunchPatient(ctx: KoaContext): void {
   body.scope = [...new Set([...openid, ...String(body.scope ?? '').split(' ').filter((s) => s !== '')])].join(' ');
 }
 
-export function smartTokenEndpoint(provider: Provider): void {
+export function smartTokenEndpoint(provider: Provider, clients: AuthClients): void {
   provider.use(async (ctx: KoaContext, next: () => Promise<void>) => {
-    askConsentForOffline(ctx);
-    await completeRefreshForm(provider, ctx);
+    askConsentForOffline(clients, ctx);
+    await completeRefreshForm(provider, clients, ctx);
     await next();
     addLaunchPatient(ctx);
   });

@@ -1,4 +1,4 @@
-// What each scope on the demo consent page lets the application do, in words for the person asked:
+// What each scope on the consent page lets the application do, in words for the person asked:
 // the OpenID and SMART launch scopes, the COS API's own (their descriptions in the operation table)
 // and SMART resource scopes as the FHIR API reads them (src/domain/fhir/smart-scopes.ts).
 import { apiScopes } from '../../domain/access/scopes.js';

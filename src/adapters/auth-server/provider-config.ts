@@ -1,14 +1,13 @@
-// oidc-provider configuration of the demo authorization server: which clients and people exist,
-// how access tokens for the API are shaped (JWT, the API's audience, 15 minutes), and SMART App
-// Launch 2.2 for the patient app (docs/smart-launch.md).
-import { createHmac, randomBytes } from 'node:crypto';
+// oidc-provider configuration of the authorization server (the demo's and a region's): which clients
+// and people exist, how access tokens for the API are shaped (JWT, the API's audience, 15 minutes),
+// and SMART App Launch 2.2 for SMART apps (docs/smart-launch.md).
+import { createHmac } from 'node:crypto';
+import type { JWK } from 'jose';
 import { errors, interactionPolicy, type Configuration } from 'oidc-provider';
-import type { StoredCredentials } from './credentials-store.js';
-import { API_SCOPES, DEMO_CLIENTS, demoClient, PATIENT_APP_ID, toClientMetadata } from './demo-clients.js';
-import { findDemoPerson } from './demo-persons.js';
+import { API_SCOPES, type AuthClients } from './clients.js';
 import { INTERACTION_PATH } from './interactions.js';
 import {
-  appRedirectUri, audAllowed, isPersonSmartScope, isSmartAuthorization, SMART_OIDC_SCOPES, type LaunchPicks,
+  audAllowed, isPersonSmartScope, isSmartAuthorization, SMART_OIDC_SCOPES, type LaunchPicks,
 } from './smart-launch.js';
 import type { SmartLaunchContext } from '../../ports/smart-launch.port.js';
 
@@ -30,10 +29,10 @@ interface GrantLookupView {
 
 const API_SCOPE_SET: ReadonlySet<string> = new Set(API_SCOPES);
 
-/** The API scopes a client may be granted: every one for the docs page, its own list for a demo client (and SMART's for the patient app). */
-const grantableScopes = (client: ClientView, asked: readonly string[]): readonly string[] => {
-  const own = client.clientId === DOCS_CLIENT_ID ? API_SCOPES : demoClient(client.clientId)?.apiScopes ?? [];
-  return client.clientId === PATIENT_APP_ID ? [...own, ...asked.filter((s) => !API_SCOPE_SET.has(s) && isPersonSmartScope(s))] : own;
+/** The API scopes a client may be granted: its own list (and the SMART ones it asks for, for a SMART app). */
+const grantableScopes = (clients: AuthClients, client: ClientView, asked: readonly string[]): readonly string[] => {
+  const own = clients.get(client.clientId)?.apiScopes ?? [];
+  return clients.isSmart(client.clientId) ? [...own, ...asked.filter((s) => !API_SCOPE_SET.has(s) && isPersonSmartScope(s))] : own;
 };
 const askedScopes = (ctx: RequestView): string[] =>
   typeof ctx.oidc.params?.scope === 'string' ? ctx.oidc.params.scope.split(' ').filter((s) => s !== '') : [];
@@ -44,13 +43,13 @@ const grantedScopes = (ctx: RequestView, indicator: string): string[] => ctx.oid
  * A scope the client may not have is refused with `invalid_scope` (RFC 6749 §4.1.2.1, §5.2) rather
  * than dropped: a token without the scope asked for only earns 403s later, far from the mistake.
  */
-function refuseUngrantableScopes(ctx: RequestView, client: ClientView): void {
+function refuseUngrantableScopes(clients: AuthClients, ctx: RequestView, client: ClientView): void {
   const asked = askedScopes(ctx);
-  const oidc = client.clientId === PATIENT_APP_ID ? SMART_OIDC_SCOPES : ['openid'];
-  const grantable = new Set([...oidc, ...grantableScopes(client, asked)]);
+  const oidc = clients.isSmart(client.clientId) ? SMART_OIDC_SCOPES : ['openid'];
+  const grantable = new Set([...oidc, ...grantableScopes(clients, client, asked)]);
   const refused = asked.filter((scope) => !grantable.has(scope));
   if (refused.length > 0) {
-    const smart = client.clientId === PATIENT_APP_ID ? ', SMART scopes such as patient/*.rs,' : '';
+    const smart = clients.isSmart(client.clientId) ? ', SMART scopes such as patient/*.rs,' : '';
     throw new errors.InvalidScope(`scope not available to client ${client.clientId}: ${refused.join(' ')}; it may ask for ${oidc.join(' ')}${smart} and ${API_SCOPES.join(' ')}`,
       refused.join(' '));
   }
@@ -72,17 +71,17 @@ interface InteractionContextView {
 export const PATIENT_PROMPT = 'patient';
 
 /**
- * The sign-in page (interactions.ts) finishes a login only for a demo person; should a login that
+ * The sign-in step (interactions.ts) finishes a login only for a person it knows; should a login that
  * names nobody reach the provider anyway, findAccount finds nobody, which would end in a server
  * error: asking for the login again is the safe answer. A SMART launch then picks its patient and
  * is consented to on every authorization: a grant is for one picked patient, never reused for another.
  */
-function demoInteractionPolicy(): unknown {
+function launchInteractionPolicy(): unknown {
   const policy = interactionPolicy.base();
   policy.get('login')?.checks.add(
     new interactionPolicy.Check(
-      'unknown_demo_person',
-      'the login is not one of the demo persons',
+      'unknown_person',
+      'the login names nobody who may sign in',
       'login_required',
       (ctx: InteractionContextView) => Boolean(ctx.oidc.session.accountId && !ctx.oidc.account),
     ),
@@ -99,40 +98,31 @@ function demoInteractionPolicy(): unknown {
   return policy;
 }
 
-/** The client of the API's /docs page ("Authorize"): public, PKCE, its redirect page only, opaque `sub` like the patient app's. */
-export const DOCS_CLIENT_ID = 'api-docs';
-
-// A browser page, so a web client: a native one may not use https on a loopback host, and the page is
-// https once the API has TLS_CERT_FILE.
-function docsClientMetadata(redirectUri: string): Record<string, unknown> {
-  return {
-    client_id: DOCS_CLIENT_ID, token_endpoint_auth_method: 'none', application_type: 'web', grant_types: ['authorization_code'],
-    response_types: ['code'], redirect_uris: [redirectUri], subject_type: 'pairwise', scope: 'openid',
-  };
-}
-
-export function buildProviderConfiguration(input: {
+export interface ProviderInput {
   audience: string;
   patientClaim: string;
-  credentials: StoredCredentials;
-  /** The API's /docs OAuth redirect page: "Authorize" there signs a demo person in as the `api-docs` client. */
-  docsRedirectUri?: string;
+  clients: AuthClients;
+  /** Private JWKs; the first one signs, every one is published. */
+  signingKeys: JWK[];
+  /** Keys of the session cookies' signatures; the first signs. */
+  cookieKeys: string[];
+  /** The salt of pairwise subject ids: the same person keeps the same `sub` while it is kept. */
+  pairwiseSalt: string;
+  /** Whether an account id (an identity number) names someone who may sign in. */
+  knowsPerson(accountId: string): boolean;
   /** The service's side of a SMART launch: its FHIR base and whom a person may pick. */
   smart: SmartLaunchContext;
   picks: LaunchPicks;
-}): Configuration {
-  const { audience, patientClaim, credentials, docsRedirectUri, smart, picks } = input;
-  const docsOrigin = docsRedirectUri === undefined ? undefined : new URL(docsRedirectUri).origin;
+}
+
+export function buildProviderConfiguration(input: ProviderInput): Configuration {
+  const { audience, patientClaim, clients, signingKeys, cookieKeys, pairwiseSalt, knowsPerson, smart, picks } = input;
   const resource = resourceIndicatorFor(audience);
 
   return {
-    clients: [
-      ...DEMO_CLIENTS.map((client) => toClientMetadata(client, credentials.clientSecrets[client.clientId])),
-      ...(docsRedirectUri === undefined ? [] : [docsClientMetadata(docsRedirectUri)]),
-    ],
-    jwks: { keys: credentials.signingKeys },
-    // Sessions live in the in-memory adapter and end with the process, so their cookie keys may too.
-    cookies: { keys: [randomBytes(32).toString('base64url')] },
+    clients: clients.metadata(),
+    jwks: { keys: signingKeys },
+    cookies: { keys: cookieKeys },
     // offline_access for the patient app only (its client alone may have refresh tokens).
     scopes: [...SMART_OIDC_SCOPES],
     // Authorization code only: no implicit or hybrid flows hand tokens to the front channel.
@@ -149,12 +139,12 @@ export function buildProviderConfiguration(input: {
     },
     subjectTypes: ['public', 'pairwise'],
     pairwiseIdentifier: async (_ctx: unknown, accountId: string, client: ClientView) =>
-      createHmac('sha256', credentials.pairwiseSalt)
+      createHmac('sha256', pairwiseSalt)
         .update(`${client.sectorIdentifier ?? client.clientId}\n${accountId}`)
         .digest('base64url'),
-    // The sign-in form's "login" is the account id: only the demo persons exist.
+    // The sign-in step's login is the account id: the person's identity number.
     findAccount: async (ctx: { oidc?: { entities?: { Grant?: { jti?: string } } } }, accountId: string) => {
-      if (!findDemoPerson(accountId)) return undefined;
+      if (!knowsPerson(accountId)) return undefined;
       const launch = picks.of(ctx.oidc?.entities?.Grant?.jti);
       return { accountId, claims: async () => ({ sub: accountId, ...(launch === undefined ? {} : { fhirUser: launch.fhirUser }) }) };
     },
@@ -169,12 +159,14 @@ export function buildProviderConfiguration(input: {
       }
       return { [patientClaim]: token.accountId, smart_patient: launch.patientId };
     },
-    // The sign-in and consent pages are the demo's own (interactions.ts), served under this path.
-    interactions: { policy: demoInteractionPolicy(), url: (_ctx: unknown, interaction: { uid: string }) => `${INTERACTION_PATH}${interaction.uid}` },
+    // The sign-in, picker and consent pages are the server's own (interactions.ts), served under this path.
+    interactions: { policy: launchInteractionPolicy(), url: (_ctx: unknown, interaction: { uid: string }) => `${INTERACTION_PATH}${interaction.uid}` },
     pkce: { required: () => true },
-    // Only the docs page and the patient app, for their own public clients: their token requests are a browser's cross-origin calls.
-    clientBasedCORS: (_ctx: unknown, origin: string, client: ClientView) => (client.clientId === DOCS_CLIENT_ID && origin === docsOrigin)
-      || (client.clientId === PATIENT_APP_ID && origin === new URL(appRedirectUri(smart.publicBaseUrl())).origin),
+    // Only a browser app's own origin, for its own client: its token requests are cross-origin calls.
+    clientBasedCORS: (_ctx: unknown, origin: string, client: ClientView) => {
+      const allowed = clients.get(client.clientId)?.corsOrigin?.();
+      return allowed !== undefined && origin === allowed;
+    },
     // A SMART launch's grant is for the one patient picked (interactions.ts): never the session's grant of an earlier launch.
     loadExistingGrant: async (ctx: GrantLookupView) => {
       const { result, params, session, client, provider } = ctx.oidc;
@@ -196,9 +188,9 @@ export function buildProviderConfiguration(input: {
         useGrantedResource: async () => true,
         getResourceServerInfo: async (ctx: RequestView, indicator: string, client: ClientView) => {
           if (indicator !== resource) throw new errors.InvalidTarget();
-          refuseUngrantableScopes(ctx, client);
+          refuseUngrantableScopes(clients, ctx, client);
           return {
-            scope: [...new Set([...grantableScopes(client, askedScopes(ctx)), ...grantedScopes(ctx, indicator)])].join(' '),
+            scope: [...new Set([...grantableScopes(clients, client, askedScopes(ctx)), ...grantedScopes(ctx, indicator)])].join(' '),
             audience,
             accessTokenFormat: 'jwt',
             accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS,

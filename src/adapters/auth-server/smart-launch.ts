@@ -1,4 +1,4 @@
-// SMART App Launch 2.2 (standalone patient launch) in the demo authorization server
+// SMART App Launch 2.2 (standalone patient launch) in the authorization server
 // (docs/smart-launch.md): which authorizations are SMART ones, the `aud` they must name, the
 // loopback redirects a native app may use (RFC 8252 §7.3), and the patient each grant was launched for.
 import { smartGrants } from '../../domain/fhir/smart-scopes.js';

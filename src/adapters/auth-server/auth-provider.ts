@@ -1,0 +1,29 @@
+// The authorization server itself: oidc-provider configured for the API and SMART App Launch, with
+// what it has no setting for (redirects beyond the registered ones, the SMART token endpoint). The
+// demo runs it with its sign-in page; a region with its own login (docs/smart-launch.md).
+import Provider from 'oidc-provider';
+import type { AuthClients } from './clients.js';
+import { buildProviderConfiguration, type ProviderInput } from './provider-config.js';
+import { smartTokenEndpoint } from './smart-token-endpoint.js';
+
+interface WarnLogger { warn(obj: object, msg: string): void }
+
+/** A client may come back to the redirect URIs it registered, or to those it allows besides (RFC 8252 §7.3 loopback, the app's page). */
+function allowExtraRedirects(provider: Provider, clients: AuthClients): void {
+  const registered = provider.Client.prototype.redirectUriAllowed;
+  provider.Client.prototype.redirectUriAllowed = function redirectUriAllowed(value: string): boolean {
+    if (registered.call(this, value)) return true;
+    return clients.get(this.clientId)?.redirectAllowed?.(value) === true;
+  };
+}
+
+export function createAuthProvider(issuer: string, input: ProviderInput & { logger: WarnLogger }): Provider {
+  const { logger, ...configuration } = input;
+  const provider = new Provider(issuer, buildProviderConfiguration(configuration));
+  allowExtraRedirects(provider, input.clients);
+  smartTokenEndpoint(provider, input.clients);
+  provider.on('server_error', (_ctx, error) => {
+    logger.warn({ err: { name: error.name, message: error.message } }, 'authorization server error');
+  });
+  return provider;
+}

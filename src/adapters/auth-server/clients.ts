@@ -1,0 +1,44 @@
+// The clients the authorization server knows, and what each may be given beyond its oidc-provider
+// metadata: the demo's fixed ones (src/dev/demo-issuer/demo-clients.ts) and, in production, those a
+// region registers in a file. The provider's configuration asks only this, never a client's name.
+import { apiScopes } from '../../domain/access/scopes.js';
+
+/** Every scope the COS API understands, from the operation table; the resource server offers exactly these. */
+export const API_SCOPES: readonly string[] = [...apiScopes().keys()];
+
+export interface AuthClient {
+  /** oidc-provider's client metadata (RFC 7591 names). */
+  metadata: Record<string, unknown> & { client_id: string };
+  /** The COS API scopes it may be granted. */
+  apiScopes: readonly string[];
+  /**
+   * A SMART app: it may ask for SMART person scopes and the launch's OpenID scopes (`fhirUser`,
+   * `launch/patient`, `offline_access`), a refresh may leave out `client_id`, and `offline_access`
+   * is consented to without `prompt=consent`.
+   */
+  smart: boolean;
+  /** Redirect URIs it may use beyond the registered ones (RFC 8252 loopback, the patient app's page). */
+  redirectAllowed?: (uri: string) => boolean;
+  /** The browser origin allowed to call the token endpoint for it (CORS), when it is a browser app. */
+  corsOrigin?: () => string | undefined;
+}
+
+export class AuthClients {
+  private readonly byId: ReadonlyMap<string, AuthClient>;
+
+  constructor(clients: readonly AuthClient[]) {
+    this.byId = new Map(clients.map((client) => [client.metadata.client_id, client]));
+  }
+
+  get(clientId: string): AuthClient | undefined {
+    return this.byId.get(clientId);
+  }
+
+  metadata(): Array<Record<string, unknown>> {
+    return [...this.byId.values()].map((client) => client.metadata);
+  }
+
+  isSmart(clientId: string | undefined): boolean {
+    return clientId !== undefined && this.byId.get(clientId)?.smart === true;
+  }
+}
