@@ -5,7 +5,7 @@
 import { extensionOf, SE_BASE } from './extensions.js';
 import { hasEnded } from './fhir-time.js';
 import type { MapContext } from './map-context.js';
-import type { FhirAddress } from './schemas/datatypes.js';
+import type { FhirAddress } from '../../domain/fhir/resources/datatypes.js';
 
 export interface AddressParts {
   careOf?: string;

@@ -9,9 +9,9 @@ import { hasCode } from './codes.js';
 import { unitFacts, type UnitFacts } from './care-parties.js';
 import { extensionOf, partOf, PDAS_BASE } from './extensions.js';
 import { referenceType, type ResourceIndex } from './resource-index.js';
-import type { Appointment } from './schemas/clinical.js';
-import type { SubExtension } from './schemas/datatypes.js';
-import type { Location } from './schemas/parties.js';
+import type { Appointment } from '../../reads/appointments/resource-types.js';
+import type { SubExtension } from '../../domain/fhir/resources/datatypes.js';
+import type { Location } from '../../domain/fhir/resources/parties.js';
 
 export type Participant = Appointment['participant'][number];
 

@@ -9,8 +9,8 @@ import { textOf } from './codes.js';
 import { nameInUse, wholeName } from './human-name.js';
 import { hsaIdOf } from './identifiers.js';
 import type { ResourceIndex } from './resource-index.js';
-import type { Reference } from './schemas/datatypes.js';
-import type { Organization, Practitioner, PractitionerRole } from './schemas/parties.js';
+import type { Reference } from '../../domain/fhir/resources/datatypes.js';
+import type { Organization, Practitioner, PractitionerRole } from '../../domain/fhir/resources/parties.js';
 import { emails, phones, type Telecom } from './telecom.js';
 
 export interface UnitFacts {

@@ -1,5 +1,5 @@
 /** Reading CodeableConcepts (docs/upstream-fhir.md#text-numbers-and-codes): codes pass through as sent. */
-import type { CodeableConcept } from './schemas/datatypes.js';
+import type { CodeableConcept } from '../../domain/fhir/resources/datatypes.js';
 
 /** Text(x): `text`, else the first coding's display, else the first coding's code. */
 export function textOf(concept: CodeableConcept | undefined): string | undefined {

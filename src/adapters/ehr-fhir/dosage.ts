@@ -9,8 +9,8 @@ import { definedOnly } from '../../domain/records/defined.js';
 import { writtenNumber } from './fhir-json.js';
 import { compactOf, ts } from './fhir-time.js';
 import type { MapContext } from './map-context.js';
-import type { Quantity } from './schemas/datatypes.js';
-import type { Dosage } from './schemas/medication.js';
+import type { Quantity } from '../../domain/fhir/resources/datatypes.js';
+import type { Dosage } from '../../reads/medications/resource-types.js';
 
 export const valueAsWritten = (q: Quantity | undefined): string | undefined => (q === undefined ? undefined : writtenNumber(q, 'value'));
 

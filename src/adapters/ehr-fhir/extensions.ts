@@ -1,5 +1,5 @@
 /** Looking up the extensions the mapping reads, by their canonical URL. */
-import type { Extension, SubExtension } from './schemas/datatypes.js';
+import type { Extension, SubExtension } from '../../domain/fhir/resources/datatypes.js';
 
 export const SE_BASE = 'http://hl7.se/fhir/ig/base/StructureDefinition/';
 export const PDAS_BASE = 'http://example.org/fhir/pdas/';

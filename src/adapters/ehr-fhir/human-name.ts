@@ -5,7 +5,7 @@
  */
 import { definedOnly } from '../../domain/records/defined.js';
 import { extensionOf, SE_BASE } from './extensions.js';
-import type { HumanName } from './schemas/datatypes.js';
+import type { HumanName } from '../../domain/fhir/resources/datatypes.js';
 
 const QUALIFIER = 'http://hl7.org/fhir/StructureDefinition/iso21090-EN-qualifier';
 

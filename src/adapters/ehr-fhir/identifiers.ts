@@ -2,7 +2,7 @@
  * Identifier and code systems (docs/upstream-fhir.md#identifier-systems): the form the adapter sends,
  * the forms it also accepts, and the OID each becomes in the API's `{root, extension}`.
  */
-import type { Coding, FhirIdentifier } from './schemas/datatypes.js';
+import type { Coding, FhirIdentifier } from '../../domain/fhir/resources/datatypes.js';
 
 const OID = 'urn:oid:';
 

@@ -5,8 +5,8 @@
  */
 import { nameParts, type NameParts } from './human-name.js';
 import { personNumberKindOf } from './identifiers.js';
-import type { Patient } from './schemas/parties.js';
-import type { Coding } from './schemas/datatypes.js';
+import type { Patient } from '../../domain/fhir/resources/parties.js';
+import type { Coding } from '../../domain/fhir/resources/datatypes.js';
 
 const PROTECTING: readonly (readonly [string, string])[] = [
   ['http://hl7.se/fhir/ig/base/CodeSystem/SecurityLabel', 'sekretessmarkering'],

@@ -6,7 +6,7 @@
 import { firstCode } from './codes.js';
 import type { PatientFacts } from './patient-facts.js';
 import type { ResourceIndex } from './resource-index.js';
-import type { CodeableConcept } from './schemas/datatypes.js';
+import type { CodeableConcept } from '../../domain/fhir/resources/datatypes.js';
 import type { MappedResource, ResourceOf, ResourceType } from './schemas/index.js';
 
 export interface ReadInput {

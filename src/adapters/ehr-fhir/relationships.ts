@@ -10,7 +10,7 @@ import { tsDate } from './fhir-time.js';
 import { personNumberKindOf } from './identifiers.js';
 import type { MapContext } from './map-context.js';
 import type { ResourceIndex } from './resource-index.js';
-import type { RelatedPerson } from './schemas/parties.js';
+import type { RelatedPerson } from '../../domain/fhir/resources/parties.js';
 
 const ROLE_CODE = 'http://terminology.hl7.org/CodeSystem/v3-RoleCode';
 const TYPES: Readonly<Record<string, RelationshipType>> = {

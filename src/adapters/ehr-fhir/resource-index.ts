@@ -13,7 +13,7 @@
 import { fhirFault } from './fault.js';
 import { writtenNumber } from './fhir-json.js';
 import { checkedResource, isResourceType, type ResourceOf, type ResourceType } from './schemas/index.js';
-import type { Reference } from './schemas/datatypes.js';
+import type { Reference } from '../../domain/fhir/resources/datatypes.js';
 
 const TYPE_AND_ID = /(?:^|\/)([A-Z][A-Za-z]+)\/([A-Za-z0-9.-]{1,64})(?:\/_history\/[A-Za-z0-9.-]{1,64})?$/;
 const LITERAL = /^([A-Z][A-Za-z]+)\/([A-Za-z0-9.-]{1,64})(?:\/_history\/[A-Za-z0-9.-]{1,64})?$/;

@@ -1,6 +1,6 @@
 /** Telecom (docs/upstream-fhir.md#rules-the-mapping-tables-use): phones and e-mail still in use. */
 import { definedOnly } from '../../domain/records/defined.js';
-import type { ContactPoint } from './schemas/datatypes.js';
+import type { ContactPoint } from '../../domain/fhir/resources/datatypes.js';
 
 export interface Telecom {
   value?: string;

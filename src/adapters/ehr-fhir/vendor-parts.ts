@@ -11,10 +11,10 @@ import { ts, type TimeContext } from './fhir-time.js';
 import { patientNamePascal } from './human-name.js';
 import { hsaIi, unitIdOf } from './identifiers.js';
 import { referenceKey } from './resource-index.js';
-import type { Encounter } from './schemas/clinical.js';
+import type { Encounter } from '../../reads/care-contacts/resource-types.js';
 import type { PatientFacts } from './patient-facts.js';
 import type { ResourceIndex } from './resource-index.js';
-import type { Meta, Reference } from './schemas/datatypes.js';
+import type { Meta, Reference } from '../../domain/fhir/resources/datatypes.js';
 import { emailItems } from './telecom.js';
 
 /** The codes of `meta.security`, as sent. */

@@ -6,6 +6,7 @@
  * table of these (table.ts); nothing else restates them.
  */
 import type { Static, TObject, TSchema } from 'typebox';
+import type { ResourceTypeDeclarations } from '../fhir/resources/resource-type.js';
 import type { ReadPolicy } from '../read-policy/read-policy.js';
 
 /** A name as a patient reads it in the access log, in Swedish and English. */
@@ -101,11 +102,18 @@ export interface RecordsAnswer<S extends TSchema> {
 }
 
 /** A read of one patient's records from the EHR, the same way for every such read. */
-export interface RecordsRead<S extends TSchema = TSchema> extends OperationBase {
+export interface RecordsRead<S extends TSchema = TSchema, F extends ResourceTypeDeclarations = ResourceTypeDeclarations> extends OperationBase {
   handler: 'records';
   method: 'GET';
   answer: RecordsAnswer<S>;
   policy: ReadPolicy<Static<S>>;
+  /**
+   * The FHIR resource types this read brings (its folder's `resource-types.ts`): each one's schema and
+   * search parameters, gathered by src/domain/fhir/search-parameters.ts and the `fhir-r4` adapter's
+   * checks. A type another read or every read shares is declared once, by the read that brought it
+   * or in src/domain/fhir/resources/parties.ts.
+   */
+  fhirTypes?: F;
 }
 
 /** The patient's access log: a page of the audit trail, read by a use case of its own. */
@@ -126,5 +134,6 @@ export interface Write extends OperationBase {
 export type Operation = RecordsRead | AccessLogRead | Write;
 
 /** A read of patient records, its policy typed by its answer's item. */
-export const recordsRead = <S extends TSchema>(read: Omit<RecordsRead<S>, 'handler' | 'method'>): RecordsRead<S> =>
-  ({ handler: 'records', method: 'GET', ...read });
+export const recordsRead = <S extends TSchema, const F extends ResourceTypeDeclarations = Record<never, never>>(
+  read: Omit<RecordsRead<S, F>, 'handler' | 'method'>,
+): RecordsRead<S, F> => ({ handler: 'records', method: 'GET', ...read });

@@ -16,8 +16,8 @@ import { personNumberKindOf } from '../../adapters/ehr-fhir/identifiers.js';
 import type { MapContext } from '../../adapters/ehr-fhir/map-context.js';
 import { answerable, type ReadInput } from '../../adapters/ehr-fhir/read-input.js';
 import type { ResourceIndex } from '../../adapters/ehr-fhir/resource-index.js';
-import type { Appointment } from '../../adapters/ehr-fhir/schemas/clinical.js';
-import type { Patient } from '../../adapters/ehr-fhir/schemas/parties.js';
+import type { Appointment } from './resource-types.js';
+import type { Patient } from '../../domain/fhir/resources/parties.js';
 import { phones } from '../../adapters/ehr-fhir/telecom.js';
 
 const BOOKED: ReadonlySet<string> = new Set(['booked', 'arrived', 'checked-in', 'fulfilled']);

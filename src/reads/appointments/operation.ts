@@ -5,6 +5,7 @@ import { EMPTY, INTERVAL, WHO } from '../../domain/operations/docs-text.js';
 import { recordsRead, type Tag } from '../../domain/operations/operation.js';
 import { TimeFilterQuery } from '../../domain/operations/parameters.js';
 import EXAMPLE from './example.json' with { type: 'json' };
+import { APPOINTMENT_TYPES } from './resource-types.js';
 
 const TAG: Tag = { name: 'Appointments', description: 'Booked appointments: read them, and check a patient in when they arrive.' };
 const VENDOR_PATHS = ['/api/open/appointments/'];
@@ -20,6 +21,7 @@ export const getAppointments = recordsRead({
   vendorPaths: VENDOR_PATHS,
   query: TimeFilterQuery,
   answer: { item: BookedAppointmentsResultSchema, schemaName: 'BookedAppointmentsResult', example: EXAMPLE },
+  fhirTypes: APPOINTMENT_TYPES,
   policy: {
     select: (results, bounds) => results.map((r) => ({
       ...r, Booking: select(r.Booking, typedStart, bounds), RegisteredBooking: select(r.RegisteredBooking, typedStart, bounds),

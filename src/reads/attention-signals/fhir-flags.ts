@@ -13,7 +13,7 @@ import { ts } from '../../adapters/ehr-fhir/fhir-time.js';
 import { hsaIdOf, isAtc, isIcd10Se, isKva, own, unitIdOf } from '../../adapters/ehr-fhir/identifiers.js';
 import type { MapContext } from '../../adapters/ehr-fhir/map-context.js';
 import type { ReadInput } from '../../adapters/ehr-fhir/read-input.js';
-import type { Flag } from '../../adapters/ehr-fhir/schemas/clinical.js';
+import type { Flag } from './resource-types.js';
 import { signalCareProvider, signalPatient, type Signal } from '../../adapters/ehr-fhir/vendor-parts.js';
 
 const KIND_SYSTEM = `${PDAS_BASE}CodeSystem/attention-signal-type`;

@@ -11,7 +11,7 @@ import { flagExtract } from './fhir-flags.js';
 import { hsaIdOf, isAtc, own, rootOf, unitIdOf } from '../../adapters/ehr-fhir/identifiers.js';
 import type { MapContext } from '../../adapters/ehr-fhir/map-context.js';
 import { answerable, type ReadInput } from '../../adapters/ehr-fhir/read-input.js';
-import type { AllergyIntolerance } from '../../adapters/ehr-fhir/schemas/clinical.js';
+import type { AllergyIntolerance } from './resource-types.js';
 import { signalCareProvider, signalPatient, type Signal } from '../../adapters/ehr-fhir/vendor-parts.js';
 
 /** The layout filled: the vendor's attention-signal layout 2.1. */

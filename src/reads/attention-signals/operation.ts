@@ -6,6 +6,7 @@ import { EMPTY, INTERVAL, SHAPE_2, WHO } from '../../domain/operations/docs-text
 import { recordsRead } from '../../domain/operations/operation.js';
 import { TimeFilterQuery } from '../../domain/operations/parameters.js';
 import EXAMPLE from './example.json' with { type: 'json' };
+import { SIGNAL_TYPES } from './resource-types.js';
 
 /** Operation 7: attention signals in the vendor's layout, filtered and sorted on when they were registered. */
 export const getAttentionSignals = recordsRead({
@@ -17,6 +18,7 @@ export const getAttentionSignals = recordsRead({
   vendorPaths: ['/api/open/attentionsignals/'],
   query: TimeFilterQuery,
   answer: { item: AttentionSignalSchema, schemaName: 'AttentionSignals', example: EXAMPLE, vendorLayout: 'attention-signal' },
+  fhirTypes: SIGNAL_TYPES,
   policy: extractsPolicy('AttentionSignalEHRExtract', {
     instant: (e: AttentionSignalEhrExtract, zone) => instantOf(e.time_created, zone),
     protectedMark: (e) => e.Patient?.PatientProtectedId,

@@ -11,7 +11,7 @@ import { own, unitIdOf } from '../../adapters/ehr-fhir/identifiers.js';
 import type { MapContext } from '../../adapters/ehr-fhir/map-context.js';
 import { answerable, type ReadInput } from '../../adapters/ehr-fhir/read-input.js';
 import { referenceKey, type ResourceIndex } from '../../adapters/ehr-fhir/resource-index.js';
-import type { Encounter } from '../../adapters/ehr-fhir/schemas/clinical.js';
+import type { Encounter } from './resource-types.js';
 import { contactPatient, securityCodes, vendorCareProvider, vendorUnitOf } from '../../adapters/ehr-fhir/vendor-parts.js';
 
 const PHYSICAL_TYPE = 'http://terminology.hl7.org/CodeSystem/location-physical-type';

@@ -6,6 +6,7 @@ import { EMPTY, INTERVAL, SHAPE_2, WHO } from '../../domain/operations/docs-text
 import { recordsRead } from '../../domain/operations/operation.js';
 import { VersionedTimeFilterQuery } from '../../domain/operations/parameters.js';
 import EXAMPLE from './example.json' with { type: 'json' };
+import { ENCOUNTER_TYPES } from './resource-types.js';
 
 /** Operation 6: care contacts in the vendor's v2 layout, filtered and sorted on the contact's begin. */
 export const getContacts = recordsRead({
@@ -18,6 +19,7 @@ export const getContacts = recordsRead({
   query: VersionedTimeFilterQuery,
   apiVersion: { value: 'v2', whenAbsent: 'v2' },
   answer: { item: CareContactSchema, schemaName: 'CareContacts', example: EXAMPLE, vendorLayout: 'care-contacts-v2' },
+  fhirTypes: ENCOUNTER_TYPES,
   policy: extractsPolicy('contactEHRExtract', {
     instant: (e: ContactEhrExtract, zone) => instantOf(e.contact?.contactBeginDateTime, zone),
     protectedMark: (e) => e.patient?.patientProtectedId,

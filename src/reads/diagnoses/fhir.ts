@@ -13,7 +13,7 @@ import { isIcd10Se, isKva, own, rootOf, unitIdOf } from '../../adapters/ehr-fhir
 import type { MapContext } from '../../adapters/ehr-fhir/map-context.js';
 import { answerable, type ReadInput } from '../../adapters/ehr-fhir/read-input.js';
 import type { ResourceIndex } from '../../adapters/ehr-fhir/resource-index.js';
-import type { Condition, Procedure } from '../../adapters/ehr-fhir/schemas/clinical.js';
+import type { Condition, Procedure } from './resource-types.js';
 import { contactPatient, encounterContact, securityCodes, vendorCareProvider } from '../../adapters/ehr-fhir/vendor-parts.js';
 
 type Action = NonNullable<DiagnosisEhrExtract['diagnoses']>['action'][number];

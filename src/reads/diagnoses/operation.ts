@@ -6,6 +6,7 @@ import { EMPTY, INTERVAL, SHAPE_2, WHO } from '../../domain/operations/docs-text
 import { recordsRead } from '../../domain/operations/operation.js';
 import { TimeFilterQuery } from '../../domain/operations/parameters.js';
 import EXAMPLE from './example.json' with { type: 'json' };
+import { DIAGNOSIS_TYPES } from './resource-types.js';
 
 /** Operation 12 (beyond the spec): diagnoses (ICD-10-SE) and their actions, in the vendor's v2 layout. */
 export const getDiagnoses = recordsRead({
@@ -20,6 +21,7 @@ export const getDiagnoses = recordsRead({
   vendorPaths: ['/api/open/diagnosis/'],
   query: TimeFilterQuery,
   answer: { item: DiagnosesSchema, schemaName: 'DiagnosisEHRExtracts', example: EXAMPLE, vendorLayout: 'diagnosis-v2', bulk: 'diagnosisEHRExtract' },
+  fhirTypes: DIAGNOSIS_TYPES,
   policy: extractsPolicy('diagnosisEHRExtract', {
     instant: (e: DiagnosisEhrExtract, zone) => instantOf(e.timeCreated, zone),
     protectedMark: (e) => e.patient?.patientProtectedId,

@@ -11,7 +11,7 @@ import { fhirFault } from '../../adapters/ehr-fhir/fault.js';
 import { writtenNumber } from '../../adapters/ehr-fhir/fhir-json.js';
 import { narrativeText } from '../../adapters/ehr-fhir/narrative.js';
 import type { ResourceIndex } from '../../adapters/ehr-fhir/resource-index.js';
-import type { Section } from '../../adapters/ehr-fhir/schemas/clinical.js';
+import type { Section } from './resource-types.js';
 
 /** Deeper nesting than any note needs (the XML reader's limit): refused, never walked. */
 const MAX_DEPTH = 64;

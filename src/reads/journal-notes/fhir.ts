@@ -16,7 +16,7 @@ import type { MapContext } from '../../adapters/ehr-fhir/map-context.js';
 import { recordsOf } from './fhir-note-records.js';
 import { answerable, oneRecordOf, type ReadInput } from '../../adapters/ehr-fhir/read-input.js';
 import type { ResourceIndex } from '../../adapters/ehr-fhir/resource-index.js';
-import type { Composition } from '../../adapters/ehr-fhir/schemas/clinical.js';
+import type { Composition } from './resource-types.js';
 import { emailItems, phoneItems } from '../../adapters/ehr-fhir/telecom.js';
 import { securityCodes } from '../../adapters/ehr-fhir/vendor-parts.js';
 

@@ -6,6 +6,7 @@ import { EMPTY, INTERVAL, WHO } from '../../domain/operations/docs-text.js';
 import { recordsRead } from '../../domain/operations/operation.js';
 import { TimeFilterQuery } from '../../domain/operations/parameters.js';
 import EXAMPLE from './example.json' with { type: 'json' };
+import { NOTE_TYPES } from './resource-types.js';
 
 /** Operation 10: journal notes with their text, filtered and sorted on when they were written. */
 export const getJournalNotes = recordsRead({
@@ -17,6 +18,7 @@ export const getJournalNotes = recordsRead({
   vendorPaths: ['/api/open/journalnotes/'],
   query: TimeFilterQuery,
   answer: { item: JournalNoteRecordSchema, schemaName: 'JournalNoteRecord', example: EXAMPLE, vendorLayout: 'journal-notes', bulk: 'JournalNoteEHRExtract' },
+  fhirTypes: NOTE_TYPES,
   policy: extractsPolicy('JournalNoteEHRExtract', {
     instant: (e: JournalExtract, zone) => compactToEpochMs(e.time_created.value, zone),
     protectedMark: (e) => e.Patient?.PatientProtectedId,

@@ -15,7 +15,7 @@ import { hsaIdOf, hsaIi, own, unitIdOf } from '../../adapters/ehr-fhir/identifie
 import type { MapContext } from '../../adapters/ehr-fhir/map-context.js';
 import { answerable, type ReadInput } from '../../adapters/ehr-fhir/read-input.js';
 import type { ResourceIndex } from '../../adapters/ehr-fhir/resource-index.js';
-import type { DiagnosticReport, Observation } from '../../adapters/ehr-fhir/schemas/clinical.js';
+import type { DiagnosticReport, Observation } from './resource-types.js';
 import { contactPatient, encounterContact, vendorUnitOf } from '../../adapters/ehr-fhir/vendor-parts.js';
 
 const INTERPRETATION = 'http://terminology.hl7.org/CodeSystem/v3-ObservationInterpretation';

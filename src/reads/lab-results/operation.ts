@@ -6,6 +6,7 @@ import { EMPTY, INTERVAL, SHAPE_2, WHO } from '../../domain/operations/docs-text
 import { recordsRead } from '../../domain/operations/operation.js';
 import { TimeFilterQuery } from '../../domain/operations/parameters.js';
 import EXAMPLE from './example.json' with { type: 'json' };
+import { LAB_TYPES } from './resource-types.js';
 
 /** Operation 11 (beyond the spec): chemistry lab reports in the vendor's v2 layout, filtered and sorted on when they were made. */
 export const getLabResults = recordsRead({
@@ -18,6 +19,7 @@ export const getLabResults = recordsRead({
   query: TimeFilterQuery,
   vendorQueryNames: { startActionDateTime: 'fromDateTime', endActionDateTime: 'toDateTime' },
   answer: { item: LabResultSchema, schemaName: 'ChemistryReportEHRExtracts', example: EXAMPLE, vendorLayout: 'chemistry-lab-results-v2', bulk: 'chemistryReportEHRExtract' },
+  fhirTypes: LAB_TYPES,
   policy: extractsPolicy('chemistryReportEHRExtract', {
     instant: (e: ChemistryReportEhrExtract, zone) => instantOf(e.timeCreated, zone),
     protectedMark: (e) => e.patient?.patientProtectedId,

@@ -14,8 +14,8 @@ import { hsaIi, ii, isAtc, isNpl, NPL_OID, own, rootOf, unitIdPascalOf } from '.
 import type { MapContext } from '../../adapters/ehr-fhir/map-context.js';
 import { answerable, oneRecordOf, type ReadInput } from '../../adapters/ehr-fhir/read-input.js';
 import { containedOf } from '../../adapters/ehr-fhir/resource-index.js';
-import type { CodeableConcept } from '../../adapters/ehr-fhir/schemas/datatypes.js';
-import type { Medication, MedicationRequest } from '../../adapters/ehr-fhir/schemas/medication.js';
+import type { CodeableConcept } from '../../domain/fhir/resources/datatypes.js';
+import type { Medication, MedicationRequest } from './resource-types.js';
 import { emailItems, phoneItems } from '../../adapters/ehr-fhir/telecom.js';
 
 /** The layout filled: the prescription layout 2.7. */

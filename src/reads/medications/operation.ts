@@ -6,6 +6,7 @@ import { EMPTY, INTERVAL, WHO } from '../../domain/operations/docs-text.js';
 import { recordsRead } from '../../domain/operations/operation.js';
 import { TimeFilterQuery } from '../../domain/operations/parameters.js';
 import EXAMPLE from './example.json' with { type: 'json' };
+import { MEDICATION_TYPES } from './resource-types.js';
 
 /** Operation 9: prescriptions, filtered and sorted on when they were registered. */
 export const getMedications = recordsRead({
@@ -17,6 +18,7 @@ export const getMedications = recordsRead({
   vendorPaths: ['/open/api/medications/'],
   query: TimeFilterQuery,
   answer: { item: PrescriptionRecordSchema, schemaName: 'PrescriptionRecord', example: EXAMPLE, bulk: 'PrescriptionEHRExtract' },
+  fhirTypes: MEDICATION_TYPES,
   policy: extractsPolicy('PrescriptionEHRExtract', {
     instant: (e: PrescriptionExtract, zone) => compactToEpochMs(e.time_created.value, zone),
     protectedMark: (e) => e.Patient?.PatientProtectedId,

@@ -14,8 +14,8 @@ import { ii, own, personNumberKindOf, unitIdOf } from '../../adapters/ehr-fhir/i
 import type { MapContext } from '../../adapters/ehr-fhir/map-context.js';
 import { sexOf, type PatientFacts } from '../../adapters/ehr-fhir/patient-facts.js';
 import { answerable, type ReadInput } from '../../adapters/ehr-fhir/read-input.js';
-import type { FhirIdentifier } from '../../adapters/ehr-fhir/schemas/datatypes.js';
-import type { RelatedPerson } from '../../adapters/ehr-fhir/schemas/parties.js';
+import type { FhirIdentifier } from '../../domain/fhir/resources/datatypes.js';
+import type { RelatedPerson } from '../../domain/fhir/resources/parties.js';
 import { emailItems, emails, phones } from '../../adapters/ehr-fhir/telecom.js';
 
 function relative(person: RelatedPerson, ctx: MapContext): PatientRelative {

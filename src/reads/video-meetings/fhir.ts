@@ -16,7 +16,7 @@ import { instantOf } from '../../adapters/ehr-fhir/fhir-time.js';
 import type { MapContext } from '../../adapters/ehr-fhir/map-context.js';
 import { answerable, type ReadInput } from '../../adapters/ehr-fhir/read-input.js';
 import type { ResourceIndex } from '../../adapters/ehr-fhir/resource-index.js';
-import type { Appointment } from '../../adapters/ehr-fhir/schemas/clinical.js';
+import type { Appointment } from '../appointments/resource-types.js';
 
 const VIRTUAL_SERVICE = 'http://hl7.org/fhir/5.0/StructureDefinition/extension-Appointment.virtualService';
 const VIDEO_SERVER = `${PDAS_BASE}StructureDefinition/video-server`;

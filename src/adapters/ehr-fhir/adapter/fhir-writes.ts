@@ -22,7 +22,7 @@ import { fhirFault } from '../fault.js';
 import { PDAS_BASE } from '../extensions.js';
 import { writtenNumber } from '../fhir-json.js';
 import { ResourceIndex, serverKey } from '../resource-index.js';
-import type { Appointment } from '../schemas/clinical.js';
+import type { Appointment } from '../../../reads/appointments/resource-types.js';
 import { checkedResource } from '../schemas/index.js';
 import { decimalDifference } from './decimal.js';
 

@@ -1,7 +1,7 @@
 /** The references each read's mapping follows (docs/upstream-fhir.md#3-the-reads), for resolving what the server did not include. */
 import { referenceType } from '../resource-index.js';
-import type { Section } from '../schemas/clinical.js';
-import type { Reference } from '../schemas/datatypes.js';
+import type { Section } from '../../../reads/journal-notes/resource-types.js';
+import type { Reference } from '../../../domain/fhir/resources/datatypes.js';
 import type { FollowRules } from './reference-resolution.js';
 
 const STAFF_AND_PLACES: ReadonlySet<string | undefined> = new Set(['Location', 'HealthcareService', 'PractitionerRole', 'Practitioner']);

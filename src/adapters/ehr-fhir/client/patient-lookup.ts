@@ -9,7 +9,7 @@ import { EhrError } from '../../../domain/ehr-error.js';
 import { fhirFault } from '../fault.js';
 import { personNumberForms, personNumberKindOf } from '../identifiers.js';
 import { checkedResource } from '../schemas/index.js';
-import type { Patient } from '../schemas/parties.js';
+import type { Patient } from '../../../domain/fhir/resources/parties.js';
 import type { FhirClient } from './fhir-client.js';
 import type { SearchParams } from './search-url.js';
 

@@ -14,7 +14,7 @@
  * does not know.
  */
 import type { ResourceIndex } from '../resource-index.js';
-import type { Reference } from '../schemas/datatypes.js';
+import type { Reference } from '../../../domain/fhir/resources/datatypes.js';
 import { isResourceType, type MappedResource, type ResourceOf, type ResourceType } from '../schemas/index.js';
 import type { FhirClient } from './fhir-client.js';
 

@@ -1,42 +1,20 @@
 /**
- * Every FHIR resource type the mapping reads, and the check each one passes before it is mapped, as
+ * Every FHIR resource type the mapping reads (declared once each: the reads' in their folders, the
+ * shared ones in src/domain/fhir/resources/parties.ts), and the check each one passes before it is mapped, as
  * the XML side checks a parsed document against its shape: a resource that is not as FHIR defines
  * it (as far as it is read) is refused with the type and the path of the first fault, never mapped
  * with a meaning of our own.
  */
 import type { Static, TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
+import { RESOURCE_TYPES } from '../../../domain/fhir/resource-types.js';
 import { fhirFault } from '../fault.js';
-import {
-  AllergyIntoleranceSchema, AppointmentSchema, CompositionSchema, ConditionSchema, DiagnosticReportSchema, EncounterSchema, FlagSchema,
-  ObservationSchema, ProcedureSchema,
-} from './clinical.js';
-import { MedicationRequestSchema, MedicationSchema } from './medication.js';
-import {
-  HealthcareServiceSchema, LocationSchema, OrganizationSchema, PatientSchema, PractitionerRoleSchema, PractitionerSchema,
-  RelatedPersonSchema,
-} from './parties.js';
 
-export const RESOURCE_SCHEMAS = {
-  Patient: PatientSchema,
-  RelatedPerson: RelatedPersonSchema,
-  Organization: OrganizationSchema,
-  Practitioner: PractitionerSchema,
-  PractitionerRole: PractitionerRoleSchema,
-  Location: LocationSchema,
-  HealthcareService: HealthcareServiceSchema,
-  Appointment: AppointmentSchema,
-  Encounter: EncounterSchema,
-  Flag: FlagSchema,
-  AllergyIntolerance: AllergyIntoleranceSchema,
-  Observation: ObservationSchema,
-  Composition: CompositionSchema,
-  Medication: MedicationSchema,
-  MedicationRequest: MedicationRequestSchema,
-  DiagnosticReport: DiagnosticReportSchema,
-  Condition: ConditionSchema,
-  Procedure: ProcedureSchema,
-} as const;
+type Declared = typeof RESOURCE_TYPES;
+
+/** Each type's schema, from its one declaration (src/domain/fhir/resource-types.ts). */
+export const RESOURCE_SCHEMAS = Object.fromEntries(Object.entries(RESOURCE_TYPES).map(([type, d]) => [type, d.schema])) as
+  { readonly [T in keyof Declared]: Declared[T]['schema'] };
 
 export type ResourceType = keyof typeof RESOURCE_SCHEMAS;
 export type ResourceOf<T extends ResourceType> = Static<(typeof RESOURCE_SCHEMAS)[T]>;

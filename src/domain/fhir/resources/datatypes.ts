@@ -1,7 +1,8 @@
 /**
- * The FHIR R4 data types as far as the mapping reads them (docs/upstream-fhir.md). Objects stay
- * open: a member the mapping does not read is never checked and never answered. What it reads must
- * have the type FHIR gives it, or the answer is refused (502) instead of given a meaning of our own.
+ * The FHIR R4 data types as far as the mapping reads them (docs/upstream-fhir.md), which the
+ * resource types' schemas (resource-type.ts) are built of. Objects stay open: a member the mapping
+ * does not read is never checked and never answered. What it reads must have the type FHIR gives it,
+ * or the answer is refused (502) instead of given a meaning of our own.
  */
 import { Type, type Static } from 'typebox';
 
@@ -16,6 +17,9 @@ export const FHIR_TIME_PATTERN = '^\\d{4}(-\\d{2}(-\\d{2}(T\\d{2}:\\d{2}:\\d{2}(
 export const FhirTime = Type.String({ pattern: FHIR_TIME_PATTERN });
 /** `time` (a time of day): `hh:mm:ss`. */
 export const FhirTimeOfDay = Type.String({ pattern: '^\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?$' });
+
+/** A code of a required binding: anything else is not the resource as FHIR defines it. */
+export const codes = <const C extends string[]>(...values: C) => Type.Union(values.map((v) => Type.Literal(v)));
 
 export const CodingSchema = Type.Object({ system: Str, code: Str, display: Str });
 export const CodeableConceptSchema = Type.Object({ coding: Type.Optional(Type.Array(CodingSchema)), text: Str });
@@ -49,17 +53,45 @@ export const QuantitySchema = Type.Object({
 export const RangeSchema = Type.Object({ low: Type.Optional(QuantitySchema), high: Type.Optional(QuantitySchema) });
 export const MoneySchema = Type.Object({ value: Type.Optional(Type.Number()), currency: Str });
 export const AnnotationSchema = Type.Object({ text: Type.String() });
+export const AttachmentSchema = Type.Object({ contentType: Str, url: Str, title: Str, data: Str });
 
-/** The `value[x]` kinds an extension the mapping reads may carry. */
+const Int = Type.Optional(Type.Integer());
+
+/**
+ * The `value[x]` kinds an extension may carry, typed: FHIR R4's primitive types and the common data
+ * types a record's extension holds, so a read's new extension is read with the type FHIR gives it
+ * without an edit here.
+ */
 const EXTENSION_VALUES = {
   valueString: Str,
   valueCode: Str,
+  valueId: Str,
+  valueMarkdown: Str,
   valueUrl: Str,
   valueUri: Str,
+  valueCanonical: Str,
+  valueOid: Str,
+  valueUuid: Str,
+  valueBase64Binary: Str,
   valueBoolean: Type.Optional(Type.Boolean()),
+  valueInteger: Int,
+  valuePositiveInt: Int,
+  valueUnsignedInt: Int,
+  valueDecimal: Type.Optional(Type.Number()),
+  valueDate: Type.Optional(FhirTime),
+  valueDateTime: Type.Optional(FhirTime),
+  valueInstant: Type.Optional(FhirTime),
+  valueTime: Type.Optional(FhirTimeOfDay),
   valueMoney: Type.Optional(MoneySchema),
   valueCoding: Type.Optional(CodingSchema),
   valueCodeableConcept: Type.Optional(CodeableConceptSchema),
+  valueIdentifier: Type.Optional(IdentifierSchema),
+  valueReference: Type.Optional(ReferenceSchema),
+  valuePeriod: Type.Optional(PeriodSchema),
+  valueQuantity: Type.Optional(QuantitySchema),
+  valueRange: Type.Optional(RangeSchema),
+  valueAnnotation: Type.Optional(AnnotationSchema),
+  valueAttachment: Type.Optional(AttachmentSchema),
 };
 
 /** Extensions are read two levels deep (an extension and its sub-extensions), no deeper. */
@@ -101,6 +133,17 @@ export const FhirId = Type.String({ pattern: '^[A-Za-z0-9.-]{1,64}$' });
 
 /** What every resource the mapping reads has. */
 export const RESOURCE_BASE = { id: FhirId, meta: Type.Optional(MetaSchema) };
+
+/**
+ * The optional members a resource's schema is mostly made of, imported under short names
+ * (`OptionalString as Str` …) so a schema reads as the resource's layout.
+ */
+export const OptionalString = Str;
+export const OptionalReference = Type.Optional(ReferenceSchema);
+export const OptionalConcept = Type.Optional(CodeableConceptSchema);
+export const OptionalConcepts = Type.Optional(Type.Array(CodeableConceptSchema));
+export const OptionalTime = Type.Optional(FhirTime);
+export const OptionalInteger = Int;
 
 export type Coding = Static<typeof CodingSchema>;
 export type CodeableConcept = Static<typeof CodeableConceptSchema>;

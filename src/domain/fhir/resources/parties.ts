@@ -1,9 +1,13 @@
-/** The people and places of FHIR, as far as the mapping reads them: patients, relatives, staff, units. */
+/**
+ * The people and places of FHIR, as far as the mapping reads them: patients, relatives, staff, units.
+ * Every read shares them (a record's patient, author, unit), so they are declared here, not in a read's folder.
+ */
 import { Type, type Static } from 'typebox';
 import {
   AddressSchema, CodeableConceptSchema, ContactPointSchema, FhirTime, HumanNameSchema, IdentifierSchema, PeriodSchema,
   ReferenceSchema, RESOURCE_BASE,
 } from './datatypes.js';
+import type { ResourceTypeDeclarations } from './resource-type.js';
 
 const Str = Type.Optional(Type.String());
 const Identifiers = Type.Optional(Type.Array(IdentifierSchema));
@@ -89,3 +93,24 @@ export type Practitioner = Static<typeof PractitionerSchema>;
 export type PractitionerRole = Static<typeof PractitionerRoleSchema>;
 export type Location = Static<typeof LocationSchema>;
 export type HealthcareService = Static<typeof HealthcareServiceSchema>;
+
+/** The patient and the people around them: the API's first types. */
+export const PATIENT_TYPES = {
+  Patient: {
+    schema: PatientSchema,
+    search: { tokens: { identifier: ['identifier'] }, references: { organization: ['managingOrganization'], 'general-practitioner': ['generalPractitioner'] } },
+  },
+  RelatedPerson: { schema: RelatedPersonSchema, search: { tokens: { active: ['active'] }, references: { patient: ['patient'] } } },
+} as const satisfies ResourceTypeDeclarations;
+
+/** Who and where a record names: served as what a record references (docs/fhir-api.md#scopes). */
+export const PARTY_TYPES = {
+  Organization: { schema: OrganizationSchema, search: { references: { partof: ['partOf'] } } },
+  Practitioner: { schema: PractitionerSchema, search: {} },
+  PractitionerRole: {
+    schema: PractitionerRoleSchema,
+    search: { references: { practitioner: ['practitioner'], organization: ['organization'], location: ['location'] } },
+  },
+  Location: { schema: LocationSchema, search: { references: { organization: ['managingOrganization'], partof: ['partOf'] } } },
+  HealthcareService: { schema: HealthcareServiceSchema, search: { references: { organization: ['providedBy'], location: ['location'] } } },
+} as const satisfies ResourceTypeDeclarations;

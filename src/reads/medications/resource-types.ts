@@ -1,16 +1,13 @@
-/** Medications and prescriptions of FHIR (MedicationRequest, Medication, Dosage), as far as the mapping reads them. */
+/**
+ * The FHIR resource types medications bring: MedicationRequest (with its Dosage) and Medication, their schemas and search parameters.
+ * Declared here, in the read's folder, and gathered from its operation entry's `fhirTypes`
+ * (docs/architecture.md#a-read-is-one-folder).
+ */
 import { Type, type Static } from 'typebox';
-import { codes } from './clinical.js';
 import {
-  CodeableConceptSchema, FhirTime, FhirTimeOfDay, IdentifierSchema, PeriodSchema, QuantitySchema, RangeSchema, ReferenceSchema,
-  RESOURCE_BASE,
-} from './datatypes.js';
-
-const Str = Type.Optional(Type.String());
-const Ref = Type.Optional(ReferenceSchema);
-const Concept = Type.Optional(CodeableConceptSchema);
-const Concepts = Type.Optional(Type.Array(CodeableConceptSchema));
-const Int = Type.Optional(Type.Integer());
+  codes, FhirTime, FhirTimeOfDay, IdentifierSchema, OptionalConcept as Concept, OptionalConcepts as Concepts, OptionalInteger as Int, OptionalReference as Ref, OptionalString as Str, PeriodSchema, QuantitySchema, RangeSchema, ReferenceSchema, RESOURCE_BASE,
+} from '../../domain/fhir/resources/datatypes.js';
+import { SUBJECT, type ResourceTypeDeclarations } from '../../domain/fhir/resources/resource-type.js';
 
 export const MedicationSchema = Type.Object({
   resourceType: Type.Literal('Medication'),
@@ -62,6 +59,21 @@ export const MedicationRequestSchema = Type.Object({
   dispenseRequest: Type.Optional(Type.Object({ validityPeriod: Type.Optional(PeriodSchema) })),
   substitution: Type.Optional(Type.Object({ allowedCodeableConcept: Concept })),
 });
+
+export const MEDICATION_TYPES = {
+  MedicationRequest: {
+    schema: MedicationRequestSchema,
+    search: {
+      date: { param: 'authoredon', elements: ['authoredOn'] },
+      tokens: { status: ['status'], category: ['category'] },
+      references: { ...SUBJECT, medication: ['medicationReference'], requester: ['requester'], encounter: ['encounter'] },
+    },
+  },
+  Medication: {
+    schema: MedicationSchema,
+    search: { tokens: { code: ['code'] } },
+  },
+} as const satisfies ResourceTypeDeclarations;
 
 export type Medication = Static<typeof MedicationSchema>;
 export type Dosage = Static<typeof DosageSchema>;

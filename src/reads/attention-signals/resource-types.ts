@@ -1,0 +1,55 @@
+/**
+ * The FHIR resource types attention signals bring: AllergyIntolerance and Flag, their schemas and search parameters.
+ * Declared here, in the read's folder, and gathered from its operation entry's `fhirTypes`
+ * (docs/architecture.md#a-read-is-one-folder).
+ */
+import { Type, type Static } from 'typebox';
+import {
+  AnnotationSchema, CodeableConceptSchema, codes, OptionalConcept as Concept, OptionalConcepts as Concepts, OptionalReference as Ref, OptionalString as Str, OptionalTime as Time, PeriodSchema, ReferenceSchema, RESOURCE_BASE,
+} from '../../domain/fhir/resources/datatypes.js';
+import { SUBJECT, type ResourceTypeDeclarations } from '../../domain/fhir/resources/resource-type.js';
+
+export const FlagSchema = Type.Object({
+  resourceType: Type.Literal('Flag'),
+  ...RESOURCE_BASE,
+  status: codes('active', 'inactive', 'entered-in-error'),
+  category: Concepts,
+  code: CodeableConceptSchema,
+  subject: ReferenceSchema,
+  period: Type.Optional(PeriodSchema),
+  author: Ref,
+});
+
+export const AllergyIntoleranceSchema = Type.Object({
+  resourceType: Type.Literal('AllergyIntolerance'),
+  ...RESOURCE_BASE,
+  clinicalStatus: Concept,
+  verificationStatus: Concept,
+  category: Type.Optional(Type.Array(codes('food', 'medication', 'environment', 'biologic'))),
+  criticality: Type.Optional(codes('low', 'high', 'unable-to-assess')),
+  code: Concept,
+  patient: ReferenceSchema,
+  recordedDate: Time,
+  recorder: Ref,
+  asserter: Ref,
+  note: Type.Optional(Type.Array(AnnotationSchema)),
+  reaction: Type.Optional(Type.Array(Type.Object({ description: Str, manifestation: Type.Array(CodeableConceptSchema) }))),
+});
+
+export const SIGNAL_TYPES = {
+  AllergyIntolerance: {
+    schema: AllergyIntoleranceSchema,
+    search: {
+      date: { param: 'date', elements: ['recordedDate'] },
+      tokens: { category: ['category'], 'clinical-status': ['clinicalStatus'] },
+      references: { patient: ['patient'], recorder: ['recorder'], asserter: ['asserter'] },
+    },
+  },
+  Flag: {
+    schema: FlagSchema,
+    search: { date: { param: 'date', elements: ['period'] }, tokens: { category: ['category'], status: ['status'] }, references: { ...SUBJECT, author: ['author'] } },
+  },
+} as const satisfies ResourceTypeDeclarations;
+
+export type Flag = Static<typeof FlagSchema>;
+export type AllergyIntolerance = Static<typeof AllergyIntoleranceSchema>;
