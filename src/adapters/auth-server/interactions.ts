@@ -105,6 +105,6 @@ export async function handleInteraction(provider: Provider, req: IncomingMessage
   const form = await readForm(req);
   if (form.get('prompt') !== 'consent') return send(res, 400, 'Unexpected form.');
   const grantId = await grantAsked(provider, details);
-  if (picked !== undefined) launch.picks.remember(grantId, { patientId: picked.id, fhirUser: picked.fhirUser, accountId: details.session?.accountId ?? '' });
+  if (picked !== undefined) await launch.picks.remember(grantId, { patientId: picked.id, fhirUser: picked.fhirUser, accountId: details.session?.accountId ?? '' });
   return provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
 }

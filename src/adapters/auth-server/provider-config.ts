@@ -113,13 +113,16 @@ export interface ProviderInput {
   /** The service's side of a SMART launch: its FHIR base and whom a person may pick. */
   smart: SmartLaunchContext;
   picks: LaunchPicks;
+  /** oidc-provider's storage (postgres-models.ts); without it, its in-memory store of one process (the demo's). */
+  adapter?: (model: string) => unknown;
 }
 
 export function buildProviderConfiguration(input: ProviderInput): Configuration {
-  const { audience, patientClaim, clients, signingKeys, cookieKeys, pairwiseSalt, knowsPerson, smart, picks } = input;
+  const { audience, patientClaim, clients, signingKeys, cookieKeys, pairwiseSalt, knowsPerson, smart, picks, adapter } = input;
   const resource = resourceIndicatorFor(audience);
 
   return {
+    ...(adapter === undefined ? {} : { adapter }),
     clients: clients.metadata(),
     jwks: { keys: signingKeys },
     cookies: { keys: cookieKeys },
@@ -145,12 +148,12 @@ export function buildProviderConfiguration(input: ProviderInput): Configuration 
     // The sign-in step's login is the account id: the person's identity number.
     findAccount: async (ctx: { oidc?: { entities?: { Grant?: { jti?: string } } } }, accountId: string) => {
       if (!knowsPerson(accountId)) return undefined;
-      const launch = picks.of(ctx.oidc?.entities?.Grant?.jti);
+      const launch = await picks.of(ctx.oidc?.entities?.Grant?.jti);
       return { accountId, claims: async () => ({ sub: accountId, ...(launch === undefined ? {} : { fhirUser: launch.fhirUser }) }) };
     },
     extraTokenClaims: async (_ctx: unknown, token: TokenView) => {
       if (token.kind !== 'AccessToken' || !token.accountId) return undefined;
-      const launch = picks.of(token.grantId);
+      const launch = await picks.of(token.grantId);
       if (launch === undefined) return { [patientClaim]: token.accountId };
       // Every token of a launch, a refresh's too, asks the registry again whether the pick still holds.
       const now = await smart.peopleFor(launch.accountId);

@@ -51,25 +51,54 @@ export interface Launch {
   fhirUser: string;
 }
 
-/**
- * The picks of the grants made by SMART launches, by grant id. oidc-provider keeps no custom fields on
- * a grant, and the demo's grants live in its in-memory store too: a pick is dropped with the process,
- * or once no refresh token of its grant can still be alive.
- */
-export class LaunchPicks {
-  private readonly picks = new Map<string, Launch & { until: number }>();
+/** Where picks are kept: oidc-provider's adapter interface (the shared PostgreSQL store, postgres-models.ts). */
+export interface PickStore {
+  upsert(id: string, payload: Record<string, unknown>, expiresIn: number): Promise<void>;
+  find(id: string): Promise<Record<string, unknown> | undefined>;
+}
 
-  constructor(private readonly lifetimeMs: number, private readonly now: () => number = Date.now) {}
+/** One process's picks, for the demo (its grants live in oidc-provider's in-memory store too). */
+class MemoryPicks implements PickStore {
+  private readonly picks = new Map<string, { payload: Record<string, unknown>; until: number }>();
 
-  remember(grantId: string, launch: Launch): void {
+  constructor(private readonly now: () => number) {}
+
+  upsert(id: string, payload: Record<string, unknown>, expiresIn: number): Promise<void> {
     const now = this.now();
-    for (const [id, pick] of this.picks) if (pick.until <= now) this.picks.delete(id);
-    this.picks.set(grantId, { ...launch, until: now + this.lifetimeMs });
+    for (const [key, pick] of this.picks) if (pick.until <= now) this.picks.delete(key);
+    this.picks.set(id, { payload, until: now + expiresIn * 1000 });
+    return Promise.resolve();
   }
 
-  of(grantId: string | undefined): Launch | undefined {
-    const pick = grantId === undefined ? undefined : this.picks.get(grantId);
-    return pick !== undefined && pick.until > this.now() ? pick : undefined;
+  find(id: string): Promise<Record<string, unknown> | undefined> {
+    const pick = this.picks.get(id);
+    return Promise.resolve(pick !== undefined && pick.until > this.now() ? pick.payload : undefined);
+  }
+}
+
+const isLaunch = (value: Record<string, unknown> | undefined): value is Record<string, unknown> & Launch =>
+  typeof value?.patientId === 'string' && typeof value.accountId === 'string' && typeof value.fhirUser === 'string';
+
+/**
+ * The picks of the grants made by SMART launches, by grant id. oidc-provider keeps no custom fields on
+ * a grant, so a pick is kept beside it, in the same store (every instance sees it), until no refresh
+ * token of its grant can still be alive.
+ */
+export class LaunchPicks {
+  private readonly store: PickStore;
+
+  constructor(private readonly lifetimeSeconds: number, store?: PickStore, now: () => number = Date.now) {
+    this.store = store ?? new MemoryPicks(now);
+  }
+
+  async remember(grantId: string, launch: Launch): Promise<void> {
+    await this.store.upsert(grantId, { patientId: launch.patientId, accountId: launch.accountId, fhirUser: launch.fhirUser, grantId }, this.lifetimeSeconds);
+  }
+
+  async of(grantId: string | undefined): Promise<Launch | undefined> {
+    if (grantId === undefined) return undefined;
+    const pick = await this.store.find(grantId);
+    return isLaunch(pick) ? { patientId: pick.patientId, accountId: pick.accountId, fhirUser: pick.fhirUser } : undefined;
   }
 }
 

@@ -74,7 +74,7 @@ export async function startDemoAuthServer(options: {
 }): Promise<DemoAuthServer> {
   const { host, port, audience, patientClaim, dataDir, logger, docsRedirectUri } = options;
   const smart = options.smart ?? NO_SMART;
-  const picks = new LaunchPicks(REFRESH_TOKEN_TTL_SECONDS * 1000);
+  const picks = new LaunchPicks(REFRESH_TOKEN_TTL_SECONDS);
   // Plain HTTP and dev-only interactions are tolerable only while nobody else can reach the port.
   if (!LOOPBACK_HOSTS.has(host)) {
     throw new Error(`demo authorization server listens on loopback only, not on ${host}`);

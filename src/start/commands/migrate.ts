@@ -2,7 +2,8 @@
  * The audit store's owner step, run by the database owner once per version, before the service rolls
  * (docs/operations.md#the-audit-store):
  *   npm run migrate -- [--schema <name>] [--service-role <role>]   (--help: this usage)
- * Against DATABASE_URL: brings schema `audit` (or --schema) to the latest migration, the same one the
+ * Against DATABASE_URL: brings schema `audit` (or --schema) and the sign-in schema `sign_in` (or
+ * --sign-in-schema: the authorization server's state, docs/sign-in.md) to the latest migration, the same one the
  * service runs at start, and with --service-role makes that role (if missing) and grants it what the
  * service needs, and revokes what it must not hold (or refuses, naming it, where revoking from the
  * role cannot take it away). Says what it changed, line by line, or that there was nothing to do.
@@ -11,11 +12,12 @@
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { ownerStep, type OwnerStepDone } from '../../adapters/audit-postgres/owner-step.js';
+import { migrateSignIn, SIGN_IN_SCHEMA } from '../../adapters/auth-server/postgres-models.js';
 import { SQL_NAME } from '../../adapters/audit-postgres/sql-names.js';
 import { shownUrl, withoutPassword } from '../shown-url.js';
 import { commandLogger, say } from './command-log.js';
 
-const USAGE = 'usage: DATABASE_URL=postgres://<owner>@<host>/<db> npm run migrate -- [--schema <name>] [--service-role <role>]';
+const USAGE = 'usage: DATABASE_URL=postgres://<owner>@<host>/<db> npm run migrate -- [--schema <name>] [--sign-in-schema <name>] [--service-role <role>]';
 
 class Refusal extends Error {
   constructor(message: string, readonly code: number) {
@@ -23,9 +25,9 @@ class Refusal extends Error {
   }
 }
 
-const OPTIONS = { schema: { type: 'string' }, 'service-role': { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
+const OPTIONS = { schema: { type: 'string' }, 'sign-in-schema': { type: 'string' }, 'service-role': { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
 
-function parseArguments(argv: string[]): { schema: string; serviceRole: string | undefined; help: boolean } {
+function parseArguments(argv: string[]): { schema: string; signInSchema: string; serviceRole: string | undefined; help: boolean } {
   let values;
   try {
     ({ values } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: OPTIONS }));
@@ -34,9 +36,11 @@ function parseArguments(argv: string[]): { schema: string; serviceRole: string |
   }
   const schema = values.schema ?? 'audit';
   const serviceRole = values['service-role'];
+  const signInSchema = values['sign-in-schema'] ?? SIGN_IN_SCHEMA;
+  if (!SQL_NAME.test(signInSchema)) throw new Refusal(`--sign-in-schema must be a lower-case SQL name such as ${SIGN_IN_SCHEMA}\n${USAGE}`, 2);
   if (!SQL_NAME.test(schema)) throw new Refusal(`--schema must be a lower-case SQL name such as audit\n${USAGE}`, 2);
   if (serviceRole !== undefined && !SQL_NAME.test(serviceRole)) throw new Refusal(`--service-role must be a lower-case SQL name such as pdas_service\n${USAGE}`, 2);
-  return { schema, serviceRole, help: values.help === true };
+  return { schema, signInSchema, serviceRole, help: values.help === true };
 }
 
 /** What the step did, one line each; a run that changed nothing says so in one line. */
@@ -53,8 +57,21 @@ function report(done: OwnerStepDone, schema: string, serviceRole: string | undef
   return [`audit schema ${schema} at ${where} is at version ${done.to}${role}: nothing to do`];
 }
 
+/** The authorization server's schema (src/adapters/auth-server/postgres-models.ts), with the service role's grants on it. */
+async function migrateSignInSchema(url: string, where: string, schema: string, serviceRole: string | undefined): Promise<{ from: number; to: number }> {
+  const pool = new pg.Pool({ connectionString: url, max: 1, connectionTimeoutMillis: 5000, application_name: 'patient-data-access-migrate' });
+  pool.on('error', () => undefined);
+  try {
+    return await migrateSignIn(pool, schema, serviceRole);
+  } catch (err) {
+    throw new Refusal(`the sign-in schema step on ${where} failed: ${withoutPassword(err instanceof Error ? err.message : String(err), url)}`, 1);
+  } finally {
+    await pool.end().catch(() => undefined);
+  }
+}
+
 async function main(): Promise<number> {
-  const { schema, serviceRole, help } = parseArguments(process.argv.slice(2));
+  const { schema, signInSchema, serviceRole, help } = parseArguments(process.argv.slice(2));
   if (help) {
     say(USAGE);
     return 0;
@@ -79,6 +96,8 @@ async function main(): Promise<number> {
       throw new Refusal(`the owner step on ${where} failed: ${withoutPassword(err instanceof Error ? err.message : String(err), url)}${hint}`, 1);
     }
     for (const line of report(done, schema, serviceRole, where)) say(line);
+    const signIn = await migrateSignInSchema(url, where, signInSchema, serviceRole);
+    if (signIn.to > signIn.from) say(`sign-in schema ${signInSchema} at ${where}: migrated from version ${signIn.from} to ${signIn.to}`);
     return 0;
   } finally {
     await client.end().catch(() => undefined);

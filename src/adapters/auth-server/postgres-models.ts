@@ -1,0 +1,160 @@
+// The authorization server's state in PostgreSQL (CONTRACT §10): sessions, interactions, codes, grants,
+// refresh tokens and consents of oidc-provider in one table of their own schema, so any instance
+// finishes a flow another began and a refresh works after every instance restarted. oidc-provider's
+// adapter interface: one adapter per model, rows keyed by model and id, expiry by the database's clock.
+import type { Pool } from 'pg';
+import { inTransaction } from '../audit-postgres/bounded-client.js';
+import { lockKey, quotedRole, quotedSchema } from '../audit-postgres/sql-names.js';
+
+/** The schema `npm run migrate` creates for the sign-in state, unless told another. */
+export const SIGN_IN_SCHEMA = 'sign_in';
+
+interface Migration { version: number; sql: (s: string) => string }
+
+/** Versioned and append-only like the audit store's: a change is a new version, never an edit of an applied one. */
+const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    sql: (s) => `
+      CREATE TABLE ${s}.oidc_model (
+        model text NOT NULL,
+        id text NOT NULL,
+        payload jsonb NOT NULL,
+        grant_id text,
+        uid text,
+        user_code text,
+        account_id text,
+        expires_at timestamptz,
+        PRIMARY KEY (model, id)
+      );
+      COMMENT ON TABLE ${s}.oidc_model IS
+        'oidc-provider''s state (sessions, interactions, codes, grants, refresh tokens), shared by every instance; rows past expires_at are swept.';
+      -- revokeByGrantId: every token of a grant, at once (THREATS 61).
+      CREATE INDEX oidc_model_grant ON ${s}.oidc_model (grant_id) WHERE grant_id IS NOT NULL;
+      CREATE INDEX oidc_model_uid ON ${s}.oidc_model (uid) WHERE uid IS NOT NULL;
+      CREATE INDEX oidc_model_user_code ON ${s}.oidc_model (user_code) WHERE user_code IS NOT NULL;
+      -- The connected-apps page: the grants a person holds, and theirs they act for.
+      CREATE INDEX oidc_model_account ON ${s}.oidc_model (model, account_id) WHERE account_id IS NOT NULL;
+      CREATE INDEX oidc_model_expires ON ${s}.oidc_model (expires_at) WHERE expires_at IS NOT NULL;`,
+  },
+];
+
+export const SIGN_IN_LATEST_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);
+
+/**
+ * Brings the sign-in schema to the latest version in one transaction; instances starting together
+ * queue on a lock. An up-to-date schema is only read, so a service role that may not create starts too.
+ * `serviceRole` (the owner's step) is granted what the service needs: read and write the state, nothing else.
+ */
+export async function migrateSignIn(pool: Pool, schema = SIGN_IN_SCHEMA, serviceRole?: string): Promise<{ from: number; to: number }> {
+  const s = quotedSchema(schema);
+  const role = serviceRole === undefined ? undefined : quotedRole(serviceRole);
+  const current = await signInSchemaVersion(pool, schema);
+  if (current >= SIGN_IN_LATEST_VERSION && role === undefined) return { from: current, to: current };
+  const client = await pool.connect();
+  try {
+    return await inTransaction(client, async () => {
+      await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [lockKey('migrate', schema)]);
+      await client.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
+      await client.query(`CREATE TABLE IF NOT EXISTS ${s}.schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
+      const { rows } = await client.query<{ v: number }>(`SELECT coalesce(max(version), 0)::int AS v FROM ${s}.schema_migrations`);
+      const from = rows[0]?.v ?? 0;
+      let to = from;
+      for (const m of MIGRATIONS.filter((x) => x.version > from)) {
+        await client.query(m.sql(s));
+        await client.query(`INSERT INTO ${s}.schema_migrations (version) VALUES ($1)`, [m.version]);
+        to = m.version;
+      }
+      if (role !== undefined) {
+        await client.query(`GRANT USAGE ON SCHEMA ${s} TO ${role}; GRANT SELECT ON ${s}.schema_migrations TO ${role};
+          GRANT SELECT, INSERT, UPDATE, DELETE ON ${s}.oidc_model TO ${role}`);
+      }
+      return { from, to };
+    });
+  } finally {
+    client.release();
+  }
+}
+
+/** The version the schema is at, 0 when it was never migrated (a start refuses that, naming `npm run migrate`). */
+export async function signInSchemaVersion(pool: Pool, schema = SIGN_IN_SCHEMA): Promise<number> {
+  const s = quotedSchema(schema);
+  const { rows } = await pool.query<{ present: boolean }>('SELECT to_regclass($1) IS NOT NULL AS present', [`${s}.schema_migrations`]);
+  if (rows[0]?.present !== true) return 0;
+  const result = await pool.query<{ v: number }>(`SELECT coalesce(max(version), 0)::int AS v FROM ${s}.schema_migrations`);
+  return result.rows[0]?.v ?? 0;
+}
+
+type Payload = Record<string, unknown>;
+
+const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
+
+/** One model's rows (oidc-provider creates one adapter per model name). */
+export class PostgresModelAdapter {
+  private readonly table: string;
+
+  constructor(private readonly pool: Pool, schema: string, private readonly model: string) {
+    this.table = `${quotedSchema(schema)}.oidc_model`;
+  }
+
+  async upsert(id: string, payload: Payload, expiresIn?: number): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO ${this.table} (model, id, payload, grant_id, uid, user_code, account_id, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, CASE WHEN $8::int IS NULL THEN NULL ELSE now() + make_interval(secs => $8::int) END)
+       ON CONFLICT (model, id) DO UPDATE SET payload = EXCLUDED.payload, grant_id = EXCLUDED.grant_id, uid = EXCLUDED.uid,
+         user_code = EXCLUDED.user_code, account_id = EXCLUDED.account_id, expires_at = EXCLUDED.expires_at`,
+      [this.model, id, payload, text(payload.grantId), text(payload.uid), text(payload.userCode), text(payload.accountId),
+        typeof expiresIn === 'number' ? Math.ceil(expiresIn) : null],
+    );
+  }
+
+  find(id: string): Promise<Payload | undefined> {
+    return this.one('id = $2', id);
+  }
+
+  findByUid(uid: string): Promise<Payload | undefined> {
+    return this.one('uid = $2', uid);
+  }
+
+  findByUserCode(userCode: string): Promise<Payload | undefined> {
+    return this.one('user_code = $2', userCode);
+  }
+
+  /** Marks a code or refresh token used; oidc-provider refuses (and revokes the grant of) a used one. */
+  async consume(id: string): Promise<void> {
+    await this.pool.query(
+      `UPDATE ${this.table} SET payload = payload || jsonb_build_object('consumed', extract(epoch FROM now())::bigint) WHERE model = $1 AND id = $2`,
+      [this.model, id],
+    );
+  }
+
+  async destroy(id: string): Promise<void> {
+    await this.pool.query(`DELETE FROM ${this.table} WHERE model = $1 AND id = $2`, [this.model, id]);
+  }
+
+  async revokeByGrantId(grantId: string): Promise<void> {
+    await this.pool.query(`DELETE FROM ${this.table} WHERE model = $1 AND grant_id = $2`, [this.model, grantId]);
+  }
+
+  private async one(where: string, value: string): Promise<Payload | undefined> {
+    const { rows } = await this.pool.query<{ payload: Payload }>(
+      `SELECT payload FROM ${this.table} WHERE model = $1 AND ${where} AND (expires_at IS NULL OR expires_at > now()) LIMIT 1`,
+      [this.model, value],
+    );
+    return rows[0]?.payload;
+  }
+}
+
+/** oidc-provider's `adapter` setting for a schema, and the sweep of expired rows. */
+export class PostgresModels {
+  constructor(private readonly pool: Pool, private readonly schema = SIGN_IN_SCHEMA) {}
+
+  /** A factory function, as oidc-provider's `adapter` setting takes one. */
+  readonly adapter = (model: string): PostgresModelAdapter => new PostgresModelAdapter(this.pool, this.schema, model);
+
+  /** Deletes rows past their expiry; answers how many. */
+  async sweep(): Promise<number> {
+    const result = await this.pool.query(`DELETE FROM ${quotedSchema(this.schema)}.oidc_model WHERE expires_at < now()`);
+    return result.rowCount ?? 0;
+  }
+}

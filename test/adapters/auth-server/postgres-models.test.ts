@@ -1,0 +1,134 @@
+/**
+ * Issue 46 step 1: oidc-provider's state in PostgreSQL (src/adapters/auth-server/postgres-models.ts),
+ * against the real database: the schema `npm run migrate` makes, each method of oidc-provider's adapter
+ * interface, expiry by the database's clock, revocation of a grant's tokens at once, and two providers
+ * on one schema seeing each other's grants and refresh tokens.
+ */
+import type pg from 'pg';
+import Provider from 'oidc-provider';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  migrateSignIn, PostgresModels, signInSchemaVersion, SIGN_IN_LATEST_VERSION,
+} from '../../../src/adapters/auth-server/postgres-models.js';
+import { LaunchPicks } from '../../../src/adapters/auth-server/smart-launch.js';
+import { adminPool, databaseAvailable, databaseUrl, dropSchema, freshSchema } from '../../support/database.js';
+import { runScript, RUNS_COMMANDS } from '../../support/run-script.js';
+
+const available = await databaseAvailable();
+
+describe.skipIf(!available)('the authorization server\'s state in PostgreSQL', () => {
+  const schema = freshSchema('sign_in_test');
+  let pool: pg.Pool;
+  let models: PostgresModels;
+
+  beforeAll(async () => {
+    pool = adminPool();
+    models = new PostgresModels(pool, schema);
+  });
+  afterAll(async () => {
+    await dropSchema(pool, schema);
+    await pool.end();
+  });
+
+  it('creates its schema at the latest version once; a second run changes nothing', async () => {
+    expect(await signInSchemaVersion(pool, schema)).toBe(0);
+    expect(await migrateSignIn(pool, schema)).toEqual({ from: 0, to: SIGN_IN_LATEST_VERSION });
+    expect(await migrateSignIn(pool, schema)).toEqual({ from: SIGN_IN_LATEST_VERSION, to: SIGN_IN_LATEST_VERSION });
+    expect(await signInSchemaVersion(pool, schema)).toBe(SIGN_IN_LATEST_VERSION);
+  });
+
+  it('keeps each model apart, finds by id, uid and user code, and marks a code consumed', async () => {
+    const sessions = models.adapter('Session');
+    const codes = models.adapter('AuthorizationCode');
+    await sessions.upsert('s1', { uid: 'u1', accountId: '191212121212', exp: 1 }, 60);
+    await codes.upsert('s1', { grantId: 'g1', userCode: 'ABCD' }, 60);
+    expect(await sessions.find('s1')).toEqual({ uid: 'u1', accountId: '191212121212', exp: 1 });
+    expect(await sessions.findByUid('u1')).toEqual({ uid: 'u1', accountId: '191212121212', exp: 1 });
+    expect(await codes.findByUid('u1')).toBeUndefined();
+    expect(await codes.findByUserCode('ABCD')).toEqual({ grantId: 'g1', userCode: 'ABCD' });
+    await codes.consume('s1');
+    const consumed = await codes.find('s1');
+    expect(typeof consumed?.consumed).toBe('number');
+    expect(Math.abs(Number(consumed?.consumed) - Date.now() / 1000)).toBeLessThan(60);
+    await sessions.upsert('s1', { uid: 'u2' }, 60);
+    expect(await sessions.findByUid('u1')).toBeUndefined();
+    await sessions.destroy('s1');
+    expect(await sessions.find('s1')).toBeUndefined();
+    expect(await codes.find('s1')).toBeDefined();
+  });
+
+  it('finds nothing past its expiry, and the sweep deletes it; a row without expiry stays', async () => {
+    const tokens = models.adapter('RefreshToken');
+    await tokens.upsert('expired', { grantId: 'g2' }, 60);
+    await tokens.upsert('forever', { grantId: 'g2' });
+    await pool.query(`UPDATE "${schema}".oidc_model SET expires_at = now() - interval '1 second' WHERE id = 'expired'`);
+    expect(await tokens.find('expired')).toBeUndefined();
+    expect(await models.sweep()).toBeGreaterThanOrEqual(1);
+    expect((await pool.query(`SELECT id FROM "${schema}".oidc_model WHERE id = 'expired'`)).rowCount).toBe(0);
+    expect(await tokens.find('forever')).toEqual({ grantId: 'g2' });
+  });
+
+  it('revokes every token of a grant of one model at once, leaving other grants and models', async () => {
+    const refresh = models.adapter('RefreshToken');
+    const codes = models.adapter('AuthorizationCode');
+    await refresh.upsert('r1', { grantId: 'g3' }, 60);
+    await refresh.upsert('r2', { grantId: 'g3' }, 60);
+    await refresh.upsert('r3', { grantId: 'g4' }, 60);
+    await codes.upsert('c1', { grantId: 'g3' }, 60);
+    await refresh.revokeByGrantId('g3');
+    expect(await refresh.find('r1')).toBeUndefined();
+    expect(await refresh.find('r2')).toBeUndefined();
+    expect(await refresh.find('r3')).toBeDefined();
+    expect(await codes.find('c1')).toBeDefined();
+  });
+
+  it('keeps a SMART launch\'s pick for every instance', async () => {
+    const one = new LaunchPicks(60, models.adapter('LaunchPick'));
+    const other = new LaunchPicks(60, models.adapter('LaunchPick'));
+    await one.remember('g5', { patientId: 'p-lilla', accountId: '198112189876', fhirUser: 'RelatedPerson/rp-1' });
+    expect(await other.of('g5')).toEqual({ patientId: 'p-lilla', accountId: '198112189876', fhirUser: 'RelatedPerson/rp-1' });
+    expect(await other.of('g6')).toBeUndefined();
+  });
+
+  it('lets two providers on one schema share grants and refresh tokens, and one revocation stop both', async () => {
+    const config = { adapter: models.adapter, clients: [{ client_id: 'app', token_endpoint_auth_method: 'none', redirect_uris: ['http://127.0.0.1/cb'], grant_types: ['authorization_code', 'refresh_token'] }] };
+    const first = new Provider('http://127.0.0.1:1', config);
+    const second = new Provider('http://127.0.0.1:1', config);
+    const grant = new first.Grant({ accountId: '191212121212', clientId: 'app' });
+    grant.addOIDCScope('openid offline_access');
+    const grantId = await grant.save();
+    expect(await second.Grant.find(grantId)).toMatchObject({ accountId: '191212121212', clientId: 'app' });
+    const token = new (first as unknown as { RefreshToken: new (init: Record<string, unknown>) => { save(): Promise<string> } }).RefreshToken({
+      accountId: '191212121212', clientId: 'app', grantId, scope: 'openid offline_access', gty: 'authorization_code',
+    });
+    const value = await token.save();
+    expect(await second.RefreshToken.find(value)).toMatchObject({ clientId: 'app', grantId });
+    await models.adapter('RefreshToken').revokeByGrantId(grantId);
+    expect(await first.RefreshToken.find(value)).toBeUndefined();
+    expect(await second.RefreshToken.find(value)).toBeUndefined();
+  });
+});
+
+describe.skipIf(!available)('npm run migrate makes the sign-in schema', RUNS_COMMANDS, () => {
+  const audit = freshSchema('migrate_test');
+  const signIn = freshSchema('sign_in_test');
+  let pool: pg.Pool;
+  beforeAll(() => {
+    pool = adminPool();
+  });
+  afterAll(async () => {
+    await dropSchema(pool, audit);
+    await dropSchema(pool, signIn);
+    await pool.end();
+  });
+
+  it('names what it migrated, and nothing for the sign-in schema on a second run', async () => {
+    const args = ['--schema', audit, '--sign-in-schema', signIn];
+    const first = await runScript('migrate.ts', args, { DATABASE_URL: databaseUrl() });
+    expect([first.code, first.stderr]).toEqual([0, '']);
+    expect(first.stdout).toContain(`sign-in schema ${signIn} at postgres://127.0.0.1:5432/test: migrated from version 0 to ${SIGN_IN_LATEST_VERSION}\n`);
+    expect(await signInSchemaVersion(pool, signIn)).toBe(SIGN_IN_LATEST_VERSION);
+    const second = await runScript('migrate.ts', args, { DATABASE_URL: databaseUrl() });
+    expect(second.stdout).not.toContain('sign-in schema');
+  });
+});
