@@ -5,7 +5,7 @@
  */
 import { searchOf, type FhirType } from '../../domain/fhir/search-parameters.js';
 import { FHIR_OPERATIONS } from '../../domain/operations/fhir-operations.js';
-import type { TypeServing } from './fhir-api.js';
+import type { SmartEndpoints, TypeServing } from './fhir-api.js';
 
 const COMPARTMENT_PATIENT = 'patient';
 
@@ -33,7 +33,20 @@ function operationsOf(type: FhirType): { operation?: { name: string; definition:
   return operations.length === 0 ? {} : { operation: operations };
 }
 
-export function capabilityStatement(served: readonly TypeServing[], base: string, smartConfiguration: string, now: Date): Record<string, unknown> {
+const OAUTH_URIS = 'http://fhir-registry.smarthealthit.org/StructureDefinition/oauth-uris';
+
+/**
+ * SMART's `oauth-uris`: the very endpoints of the SMART configuration (a client may read either), or
+ * no extension at all while the issuer's are not known; never a link to where they might be.
+ */
+function oauthUris(smart: SmartEndpoints): { extension?: { url: string; extension: { url: string; valueUri: string }[] }[] } {
+  const named = [['authorize', smart.authorizationEndpoint], ['token', smart.tokenEndpoint], ['revoke', smart.revocationEndpoint]] as const;
+  const uris = named.flatMap(([url, valueUri]) => (valueUri === undefined ? [] : [{ url, valueUri }]));
+  return smart.authorizationEndpoint === undefined || smart.tokenEndpoint === undefined ? {} : { extension: [{ url: OAUTH_URIS, extension: uris }] };
+}
+
+export function capabilityStatement(served: readonly TypeServing[], base: string, smart: SmartEndpoints, now: Date): Record<string, unknown> {
+  const smartConfiguration = `${base}/fhir/.well-known/smart-configuration`;
   const revIncludes = revIncludesOf(served);
   return {
     resourceType: 'CapabilityStatement',
@@ -49,10 +62,7 @@ export function capabilityStatement(served: readonly TypeServing[], base: string
       security: {
         cors: true,
         service: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/restful-security-service', code: 'SMART-on-FHIR' }] }],
-        extension: [{
-          url: 'http://fhir-registry.smarthealthit.org/StructureDefinition/oauth-uris',
-          extension: [{ url: 'token', valueUri: `${smartConfiguration}#token_endpoint` }],
-        }],
+        ...oauthUris(smart),
         description: `SMART App Launch: the endpoints are in ${smartConfiguration}.`,
       },
       resource: served.map((s) => ({

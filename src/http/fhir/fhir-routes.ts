@@ -77,8 +77,7 @@ export const fhirRoutes: FastifyPluginAsync<FhirRouteOptions> = async (app: Fast
   app.get('/metadata', { config: open }, async (request, reply) => {
     reply.header('access-control-allow-origin', '*');
     // The base is read now: without PUBLIC_BASE_URL it is the address bound, known once listening.
-    const smartUrl = `${api.publicBaseUrl}/fhir/.well-known/smart-configuration`;
-    return send(request, reply, capabilityStatement(served, api.publicBaseUrl, smartUrl, new Date(now())), formatParam(paramsOf(request)));
+    return send(request, reply, capabilityStatement(served, api.publicBaseUrl, api.smart, new Date(now())), formatParam(paramsOf(request)));
   });
   // SMART App Launch serves its configuration as plain JSON (a .well-known document, not a FHIR resource).
   app.get('/.well-known/smart-configuration', { config: open }, async (_request, reply) => {

@@ -116,6 +116,16 @@ describe('FHIR API: where it answers, and what it tells an app before sign-in', 
       expect(byType.get('DiagnosticReport')?.searchInclude).toContain('DiagnosticReport:result');
     });
 
+    it('issue 45 item 5: its oauth-uris name the authorize and token endpoints of the SMART configuration, not a link to them', async () => {
+      const config = JSON.parse((await get(t, '/fhir/.well-known/smart-configuration')).body) as Record<string, string>;
+      const security = statement.rest[0]?.security as { extension?: { url: string; extension: { url: string; valueUri: string }[] }[] };
+      const uris = security.extension?.find((e) => e.url === 'http://fhir-registry.smarthealthit.org/StructureDefinition/oauth-uris');
+      const byName = Object.fromEntries((uris?.extension ?? []).map((e) => [e.url, e.valueUri]));
+      expect(byName).toMatchObject({ authorize: config.authorization_endpoint, token: config.token_endpoint });
+      expect(byName.authorize).toBe('https://issuer.test.example/auth');
+      expect(Object.values(byName).every((uri) => URL.canParse(uri) && !uri.includes('#'))).toBe(true);
+    });
+
     it('every type it declares is really served: a search of each with a token answers a Bundle, never 404', async () => {
       for (const r of resources()) {
         const res = await get(t, `/fhir/${r.type}?_count=0`, await smartToken(t, TOLVAN, 'patient/*.rs'));
