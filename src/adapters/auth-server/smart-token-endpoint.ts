@@ -1,6 +1,7 @@
 // What SMART App Launch 2.2 asks of the authorization server's endpoints that oidc-provider has no setting for
 // (docs/smart-launch.md): `offline_access` without `prompt=consent`, a public client's refresh without
-// `client_id`, the token response's launch `patient` and its whole granted `scope`. Koa middleware
+// `client_id`, the token response's launch `patient` and its whole granted `scope`, `Pragma: no-cache`
+// beside `Cache-Control: no-store`, and POST at the authorization endpoint. Koa middleware
 // around oidc-provider's own handling.
 import { decodeJwt } from 'jose';
 import type Provider from 'oidc-provider';
@@ -12,11 +13,15 @@ const OPENID_SCOPES: ReadonlySet<string> = new Set(SMART_OIDC_SCOPES);
 const TOKEN_PATH = '/token';
 const AUTHORIZATION_PATH = '/auth';
 const MAX_FORM_BYTES = 56 * 1024;
+const FORM = /^application\/x-www-form-urlencoded\s*(;|$)/i;
 
 interface KoaContext {
   method: string;
   path: string;
   query: Record<string, string | string[] | undefined>;
+  querystring: string;
+  status: number;
+  set(field: string, value: string): void;
   oidc?: { entities?: { AuthorizationCode?: { scope?: string }; RefreshToken?: { scope?: string } } };
   req: NodeJS.ReadableStream & { body?: unknown; headers: Record<string, string | string[] | undefined> };
   body?: unknown;
@@ -41,7 +46,7 @@ async function readText(stream: NodeJS.ReadableStream): Promise<string> {
  */
 async function completeRefreshForm(provider: Provider, clients: AuthClients, ctx: KoaContext): Promise<void> {
   const type = String(ctx.req.headers['content-type'] ?? '');
-  if (ctx.method !== 'POST' || ctx.path !== TOKEN_PATH || !/^application\/x-www-form-urlencoded\s*(;|$)/i.test(type)) return;
+  if (ctx.method !== 'POST' || ctx.path !== TOKEN_PATH || !FORM.test(type)) return;
   const form = new URLSearchParams(await readText(ctx.req));
   const value = form.get('refresh_token');
   if (form.get('grant_type') === 'refresh_token' && !form.has('client_id') && ctx.req.headers.authorization === undefined && value !== null) {
@@ -81,11 +86,37 @@ function addLaunchPatient(ctx: KoaContext): void {
   body.scope = [...new Set([...openid, ...String(body.scope ?? '').split(' ').filter((s) => s !== '')])].join(' ');
 }
 
+/**
+ * OpenID Connect Core §3.1.2.1 (and SMART 2.2 after it): the authorization endpoint takes POST as well
+ * as GET. oidc-provider serves POST only with `enableHttpPostMethods`, which demands SameSite=None
+ * session cookies, and those a browser drops over plain HTTP (the demo). The form is read here and
+ * handled as the same request by GET (its parameters never put into a URL); a cross-site form post
+ * carries no Lax session cookie, so the person is asked to sign in again, which is the safe side.
+ */
+async function authorizationByPost(ctx: KoaContext): Promise<boolean> {
+  if (ctx.method !== 'POST' || ctx.path !== AUTHORIZATION_PATH) return true;
+  if (!FORM.test(String(ctx.req.headers['content-type'] ?? ''))) {
+    ctx.status = 400;
+    ctx.body = { error: 'invalid_request', error_description: 'a POST authorization request is a form: send Content-Type: application/x-www-form-urlencoded, or use GET' };
+    return false;
+  }
+  ctx.querystring = new URLSearchParams(await readText(ctx.req)).toString();
+  ctx.method = 'GET';
+  return true;
+}
+
+/** RFC 6749 §5.1 and SMART 2.2: a token response is never cached, by HTTP/1.1 caches or HTTP/1.0 ones. */
+function neverCached(ctx: KoaContext): void {
+  if (ctx.path === TOKEN_PATH) ctx.set('Pragma', 'no-cache');
+}
+
 export function smartTokenEndpoint(provider: Provider, clients: AuthClients): void {
   provider.use(async (ctx: KoaContext, next: () => Promise<void>) => {
+    if (!(await authorizationByPost(ctx))) return;
     askConsentForOffline(clients, ctx);
     await completeRefreshForm(provider, clients, ctx);
     await next();
+    neverCached(ctx);
     addLaunchPatient(ctx);
   });
 }

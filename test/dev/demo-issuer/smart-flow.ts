@@ -19,6 +19,8 @@ export interface Discovery { issuer: string; authorization_endpoint: string; tok
 
 export interface DemoService {
   base: string;
+  /** DATA_DIR: the demo's keys and clients (demo-auth.json). */
+  dataDir: string;
   fhirBase: string;
   smart: Record<string, unknown> & Discovery;
   oidc: Discovery;
@@ -34,7 +36,7 @@ export async function startDemoService(env: Record<string, string> = {}): Promis
   const smart = await (await request(`${base}/fhir/.well-known/smart-configuration`)).body.json() as DemoService['smart'];
   const oidc = await (await request(`${smart.issuer}/.well-known/openid-configuration`)).body.json() as Discovery;
   return {
-    base, fhirBase: `${base}/fhir`, smart, oidc,
+    base, dataDir, fhirBase: `${base}/fhir`, smart, oidc,
     close: async () => {
       await runtime.close();
       await rm(dataDir, { recursive: true, force: true });
@@ -87,9 +89,14 @@ export function pickerValue(page: Page, label: string): string {
 
 /** Authorize → sign-in → picker → consent, each posted as a script would; the redirect back. */
 export async function launch(browser: HttpBrowser, service: DemoService, url: string, steps: Steps): Promise<{ redirect: URL; pages: Page[] }> {
+  return launchFrom(browser, service, await browser.get(url), steps);
+}
+
+/** The same from the authorization endpoint's first answer (a GET's or a POST's). */
+export async function launchFrom(browser: HttpBrowser, service: DemoService, first: Page, steps: Steps): Promise<{ redirect: URL; pages: Page[] }> {
   const issuer = new URL(service.smart.issuer).origin;
   const pages: Page[] = [];
-  let page = await browser.follow(await browser.get(url), issuer);
+  let page = await browser.follow(first, issuer);
   for (let step = 0; step < 5 && page.location === undefined; step += 1) {
     pages.push(page);
     const prompt = readForm(page.body).fields.prompt;

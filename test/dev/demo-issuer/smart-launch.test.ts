@@ -4,7 +4,7 @@
  * picker fed by the delegation registry, refresh rotation and reuse, revocation, discovery, and
  * every downgrade the issuer must refuse.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeJwt } from 'jose';
@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoAuthServer } from '../../../src/dev/demo-issuer/demo-auth-server.js';
 import { HttpBrowser } from './http-browser.js';
 import {
-  APP_REDIRECT, authorizeUrl, exchange, launch, pkce, postForm, startDemoService, tokenRequest, type DemoService,
+  APP_REDIRECT, authorizeUrl, exchange, launch, launchFrom, pkce, postForm, startDemoService, tokenRequest, type DemoService,
 } from './smart-flow.js';
 
 const TOLVAN = '191212121212';
@@ -134,6 +134,34 @@ describe('SMART standalone launch at the demo issuer', () => {
     expect([reused.status, reused.body.error]).toEqual([400, 'invalid_grant']);
     const family = await tokenRequest(service, { grant_type: 'refresh_token', refresh_token: refreshed.body.refresh_token as string, client_id: 'patient-app' });
     expect([family.status, family.body.error]).toEqual([400, 'invalid_grant']);
+  });
+
+  it('issue 45 item 7: every token response (code, refresh, client credentials) says no-store and Pragma: no-cache', async () => {
+    const code = pkce();
+    const { redirect } = await launch(new HttpBrowser(), service, authorizeUrl(service, code), { login: TOLVAN });
+    const byCode = await exchange(service, redirect.searchParams.get('code') ?? '', code.verifier);
+    const byRefresh = await tokenRequest(service, { grant_type: 'refresh_token', refresh_token: byCode.body.refresh_token as string });
+    const clients = JSON.parse(await readFile(join(service.dataDir, 'demo-auth.json'), 'utf8')) as { clientSecrets: Record<string, string> };
+    const basic = Buffer.from(`demo-integration:${clients.clientSecrets['demo-integration'] ?? ''}`).toString('base64');
+    const byClient = await tokenRequest(service, { grant_type: 'client_credentials', scope: 'user/Patient-read' }, { authorization: `Basic ${basic}` });
+    for (const [grant, response] of [['authorization_code', byCode], ['refresh_token', byRefresh], ['client_credentials', byClient]] as const) {
+      expect([grant, response.status, response.headers['cache-control'], response.headers.pragma]).toEqual([grant, 200, 'no-store', 'no-cache']);
+    }
+  });
+
+  it('issue 45 item 8: the authorization endpoint takes a POSTed form as it takes GET (OIDC Core 3.1.2.1)', async () => {
+    const code = pkce();
+    const query = new URL(authorizeUrl(service, code)).searchParams;
+    const browser = new HttpBrowser();
+    const posted = await browser.post(service.smart.authorization_endpoint, Object.fromEntries(query));
+    expect(posted.status).toBe(303);
+    expect(new URL(posted.location ?? '').pathname).toMatch(/^\/interaction\//);
+    const { redirect } = await launchFrom(browser, service, posted, { login: TOLVAN });
+    const token = await exchange(service, redirect.searchParams.get('code') ?? '', code.verifier);
+    expect([token.status, token.body.patient]).toEqual([200, expect.any(String)]);
+    // A form is the only body it takes, said as an OAuth error rather than a 404.
+    const json = await request(service.smart.authorization_endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(Object.fromEntries(query)) });
+    expect([json.statusCode, ((await json.body.json()) as { error?: string }).error]).toEqual([400, 'invalid_request']);
   });
 
   it('revokes a refresh token at the revocation endpoint both discovery documents name (RFC 7009)', async () => {
