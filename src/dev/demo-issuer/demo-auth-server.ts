@@ -41,7 +41,35 @@ export interface DemoAuthServer {
 interface DemoLogger {
   warn(obj: object | string, msg?: string): void;
   info(obj: object | string, msg?: string): void;
+  debug?(obj: object | string, msg?: string): void;
 }
+
+const LIBRARY_WARNING = 'oidc-provider WARNING';
+// eslint-disable-next-line no-control-regex -- the library colours its warning on a terminal
+const TERMINAL_COLOURS = /\x1b\[[0-9;]*m/g;
+
+/**
+ * oidc-provider warns in capitals, on stderr, while it is made with the demo's in-memory store: true,
+ * and exactly what the demo is. The notice below says once what that means; the library's own words
+ * go to the debug log instead of being the loudest line of every start.
+ */
+/* eslint-disable no-console -- the library writes to the console itself; this only holds its warnings back while it is made */
+function madeQuietly<T>(make: () => T, logger: DemoLogger): T {
+  const warn = console.warn;
+  const held: string[] = [];
+  console.warn = (...args: unknown[]) => {
+    const text = args.map(String).join(' ');
+    if (text.includes(LIBRARY_WARNING)) held.push(text.replace(TERMINAL_COLOURS, ''));
+    else warn.apply(console, args);
+  };
+  try {
+    return make();
+  } finally {
+    console.warn = warn;
+    if (held.length > 0) logger.debug?.({ warnings: held }, 'oidc-provider\'s development-only warnings, expected in demo mode');
+  }
+}
+/* eslint-enable no-console */
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
 
@@ -109,12 +137,12 @@ export async function startDemoAuthServer(options: {
 
   try {
     const clients = new AuthClients(demoAuthClients({ clientSecrets: stored.clientSecrets, smart, ...(docsRedirectUri ? { docsRedirectUri } : {}) }));
-    provider = createAuthProvider(issuer, {
+    provider = madeQuietly(() => createAuthProvider(issuer, {
       audience, patientClaim, clients, signingKeys: stored.signingKeys, pairwiseSalt: stored.pairwiseSalt, smart, picks, logger,
       // Sessions live in the in-memory adapter and end with the process, so their cookie keys may too.
       cookieKeys: [randomBytes(32).toString('base64url')],
       knowsPerson: (accountId) => findDemoPerson(accountId) !== undefined,
-    });
+    }), logger);
     handle = provider.callback();
   } catch (error) {
     server.close();
@@ -123,8 +151,9 @@ export async function startDemoAuthServer(options: {
 
   logger.warn(
     { issuer, clients: DEMO_CLIENTS.map((client) => client.clientId) },
-    'demo authorization server — not for production: fixed demo clients and people, in-memory ' +
-      'sessions, plain HTTP on loopback; set AUTH_ISSUER to use a real authorization server',
+    'demo authorization server — not for production: demo signing keys and client secrets (in DATA_DIR), ' +
+      'fixed demo clients and people, sessions in memory, plain HTTP on loopback only; ' +
+      'set AUTH_ISSUER to use a real authorization server',
   );
 
   const credentials: DemoCredentials = {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
 import { request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   DEMO_PERSONS,
   startDemoAuthServer,
@@ -22,11 +22,14 @@ const logged: unknown[] = [];
 const logger = {
   warn: (obj: object | string, msg?: string) => void logged.push({ level: 'warn', obj, msg }),
   info: (obj: object | string, msg?: string) => void logged.push({ level: 'info', obj, msg }),
+  debug: (obj: object | string, msg?: string) => void logged.push({ level: 'debug', obj, msg }),
 };
 
 let dataDir: string;
 let server: DemoAuthServer;
 let discovery: Discovery;
+/** What reached the console's stderr while the server was made. */
+const consoleWarnings: string[] = [];
 const start = (port = 0) =>
   startDemoAuthServer({ host: '127.0.0.1', port, audience: AUDIENCE, patientClaim: 'patient', dataDir, logger });
 
@@ -67,7 +70,12 @@ async function verify(token: string, issuer = server.issuer, jwksUri = discovery
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'demo-auth-test-'));
-  server = await start();
+  const warn = vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => void consoleWarnings.push(args.map(String).join(' ')));
+  try {
+    server = await start();
+  } finally {
+    warn.mockRestore();
+  }
   discovery = await getJson<Discovery>(`${server.issuer}/.well-known/openid-configuration`);
 });
 
@@ -88,6 +96,15 @@ describe('demo authorization server', () => {
     for (const clientId of ['demo-integration', 'checkin-kiosk']) expect(warning).not.toContain(secretOf(clientId));
     expect(server.credentials.clients['patient-app']?.grant).toBe('authorization_code');
     expect(server.credentials.clients['patient-app']).not.toHaveProperty('clientSecret');
+  });
+
+  it('issue 47 item 2: keeps oidc-provider\'s capitalised warning off the console and says once what the demo is', () => {
+    expect(consoleWarnings.filter((line) => line.includes('oidc-provider WARNING'))).toEqual([]);
+    const notices = logged.filter((entry) => (entry as { level: string }).level === 'warn').map((entry) => String((entry as { msg?: string }).msg));
+    expect(notices.filter((msg) => msg.includes('demo authorization server'))).toHaveLength(1);
+    expect(notices.join('\n')).toMatch(/demo signing keys.*loopback only/);
+    // Not lost: the library's words are in the debug log.
+    expect(JSON.stringify(logged.filter((entry) => (entry as { level: string }).level === 'debug'))).toContain('in-memory adapter');
   });
 
   it('keeps secrets and keys in a 0600 file in the data dir', async () => {
