@@ -1,52 +1,122 @@
 // The authorization server's own pages (the picker, consent), and the frame the sign-in step's pages
-// share with them: a banner the demo fills with its notice, and one style.
-import { BASIS_NAMES } from '../../domain/access-log/display-names.js';
-import { scopeMeaning } from './scope-meanings.js';
+// share with them: Swedish or English with a switch between them, a banner the demo fills with its
+// notice, a `main` landmark, and one style that fits a phone's 390 px without sideways scrolling.
+import type { AccessBasis } from '../../domain/access/relationship.js';
+import { localized, type Lang, type Localized } from './page-language.js';
+import { scopeMeaning, scopeReach } from './scope-meanings.js';
 import type { LaunchPerson } from '../../ports/smart-launch.port.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export const escape = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
 
-const STYLE = 'body{font-family:system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}'
-  + '.demo{background:#fff4ce;border:1px solid #e0b400;padding:.75rem 1rem;border-radius:.4rem}'
+const STYLE = '*{box-sizing:border-box}'
+  + 'body{font-family:system-ui,sans-serif;max-width:46rem;margin:1rem auto;padding:0 1rem;color:#1b1b1b;overflow-wrap:anywhere;line-height:1.4}'
+  + '.demo{background:#fff4ce;border:1px solid #8a6d00;padding:.75rem 1rem;border-radius:.4rem}'
   + '.error{background:#fde7e9;border:1px solid #c50f1f;padding:.75rem 1rem;border-radius:.4rem}'
-  + 'table{border-collapse:collapse;width:100%}td,th{text-align:left;vertical-align:top;padding:.4rem;border-bottom:1px solid #ddd}'
-  + 'input[type=text]{font-size:1.1rem;padding:.3rem;width:14rem}button{font-size:1rem;padding:.3rem .8rem}'
-  + '.people{list-style:none;padding:0}.people li{margin:.5rem 0}';
+  + 'nav ul{list-style:none;display:flex;gap:1rem;padding:0;margin:.5rem 0;justify-content:flex-end}'
+  + 'a{color:#0b5cad}'
+  + 'input[type=text]{font-size:1.1rem;padding:.3rem;width:14rem;max-width:100%}button{font-size:1rem;padding:.4rem .8rem;max-width:100%}'
+  + '.people{list-style:none;padding:0}.people li{margin:.75rem 0;padding-bottom:.75rem;border-bottom:1px solid #ddd}'
+  + '.people p{margin:.25rem 0}.scopes li{margin:.5rem 0}.reach{display:block;color:#3b3b3b}';
 
-/** A whole page: `banner` (HTML) above the body on every page of one server (the demo says it is one). */
-export function page(title: string, body: string, banner: string): string {
-  return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">`
+export interface PageFrame {
+  lang: Lang;
+  /** HTML above every page of one server (the demo says it is one), in the page's language. */
+  banner: Localized | string;
+  /** This page's own address, to which the language switch adds `?lang=`. */
+  selfUrl: string;
+}
+
+const SWITCH: Readonly<Record<Lang, { label: string; name: string }>> = {
+  sv: { label: 'Språk', name: 'Svenska' },
+  en: { label: 'Language', name: 'English' },
+};
+
+function languageSwitch(frame: PageFrame): string {
+  const other: Lang = frame.lang === 'sv' ? 'en' : 'sv';
+  const url = new URL(frame.selfUrl, 'http://page.invalid');
+  url.searchParams.set('lang', other);
+  return `<nav aria-label="${SWITCH[frame.lang].label}"><ul><li><a href="${escape(`${url.pathname}${url.search}`)}" lang="${other}" hreflang="${other}">`
+    + `${SWITCH[other].name}</a></li></ul></nav>`;
+}
+
+/** A whole page: the banner and the language switch in its header, `body` its main content. */
+export function page(frame: PageFrame, title: string, body: string): string {
+  return `<!DOCTYPE html><html lang="${frame.lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">`
     + `<title>${escape(title)}</title><style>${STYLE}</style></head><body>`
-    + `${banner}${body}</body></html>`;
+    + `<header>${languageSwitch(frame)}${localized(frame.banner, frame.lang)}</header><main>${body}</main></body></html>`;
 }
 
 /** The `error` paragraph of a page that refused what was posted. */
 export const errorParagraph = (error: string | undefined): string => (error === undefined ? '' : `<p class="error" role="alert">${escape(error)}</p>`);
 
+/** How the signed-in person stands to someone on the picker: "you are their guardian", not "(guardian)". */
+const STANDING: Readonly<Record<AccessBasis, Localized>> = {
+  self: { en: 'yourself', sv: 'du själv' },
+  guardian: { en: 'you are their guardian', sv: 'du är vårdnadshavare' },
+  'power-of-attorney': { en: 'you hold their power of attorney', sv: 'du är ombud med fullmakt' },
+  partner: { en: 'you are their partner', sv: 'du är närstående (partner)' },
+  client: { en: 'as the care provider\'s system', sv: 'som vårdgivarens system' },
+};
+
+export const PICKER_ERRORS = {
+  nobody: { en: 'This person has no record here to open.', sv: 'Det finns ingen journal här att öppna för dig.' },
+  pick: { en: 'Pick one of the people below.', sv: 'Välj en av personerna nedan.' },
+} as const satisfies Record<string, Localized>;
+
 /**
- * A SMART launch's picker: whose record the app opens, each person by name and relationship and
- * valued by Patient id (never an identity number).
+ * A SMART launch's picker: whose record the app opens, each person by name and how the person signed
+ * in stands to them, valued by Patient id (never an identity number).
  */
-export function pickerPage(input: { banner: string; submitUrl: string; clientId: string; people: readonly LaunchPerson[]; error?: string }): string {
-  const error = errorParagraph(input.error);
+export function pickerPage(frame: PageFrame, input: { submitUrl: string; appName: string; people: readonly LaunchPerson[]; error?: Localized }): string {
+  const { lang } = frame;
   const people = input.people.map((p) => `<li><form action="${escape(input.submitUrl)}" method="post">`
     + '<input type="hidden" name="prompt" value="patient">'
     + `<input type="hidden" name="patient" value="${escape(p.patientId)}">`
-    + `<button type="submit">${escape(p.name)} <span>(${escape(p.basis === 'self' ? 'yourself' : BASIS_NAMES[p.basis].en.toLowerCase())})</span></button></form></li>`).join('');
-  return page('Whose record?', `<h1>Whose record should ${escape(input.clientId)} open?</h1>${error}`
-    + `<p>You may open your own record and the records of the people you act for now.</p><ul class="people">${people}</ul>`, input.banner);
+    + `<button type="submit">${escape(p.name)} <span>— ${escape(STANDING[p.basis][lang])}</span></button></form></li>`).join('');
+  const title = { en: 'Whose record?', sv: 'Vems journal?' }[lang];
+  const heading = { en: `Whose record should ${escape(input.appName)} open?`, sv: `Vems journal ska ${escape(input.appName)} öppna?` }[lang];
+  const intro = { en: 'You may open your own record and the records of the people you act for now.', sv: 'Du kan öppna din egen journal och journalerna för dem du företräder just nu.' }[lang];
+  return page(frame, title, `<h1>${heading}</h1>${errorParagraph(input.error?.[lang])}<p>${intro}</p><ul class="people">${people}</ul>`);
 }
 
-/** The consent page: which application asks for which scopes (and, in a SMART launch, for whose record). */
-export function consentPage(input: { banner: string; submitUrl: string; abortUrl: string; clientId: string; scopes: readonly string[]; patientName?: string }): string {
+/** Names as a person reads them: "A, B and C". */
+function nameList(names: readonly string[], lang: Lang): string {
+  const and = { en: ' and ', sv: ' och ' }[lang];
+  return names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')}${and}${names.at(-1) ?? ''}`;
+}
+
+/**
+ * The consent page: which application asks for which scopes, each in words and as written, and whose
+ * records each one reaches by name: `patient/` the person picked, `user/` everyone the person may act for.
+ */
+export function consentPage(frame: PageFrame, input: {
+  submitUrl: string; abortUrl: string; appName: string; scopes: readonly string[];
+  /** The person picked, in a SMART launch. */
+  patientName?: string;
+  /** Everyone the signed-in person may act for now, themself first. */
+  everyone: readonly string[];
+}): string {
+  const { lang } = frame;
+  const reachText = (scope: string): string => {
+    const reach = scopeReach(scope);
+    if (reach === 'none') return '';
+    const names = reach === 'picked' && input.patientName !== undefined ? [input.patientName] : input.everyone;
+    const whose = names.length === 0 ? { en: 'you and the people you act for', sv: 'dig och dem du företräder' }[lang] : nameList(names, lang);
+    return `<span class="reach">${{ en: 'Whose records: ', sv: 'Vems journaler: ' }[lang]}${escape(whose)}</span>`;
+  };
   const scopes = input.scopes.map((s) => {
-    const meaning = scopeMeaning(s);
-    return `<li>${meaning === undefined ? '' : `${escape(meaning)}: `}<code>${escape(s)}</code></li>`;
+    const meaning = scopeMeaning(s, lang);
+    return `<li>${meaning === undefined ? '' : `${escape(meaning)}: `}<code>${escape(s)}</code>${reachText(s)}</li>`;
   }).join('');
-  const whom = input.patientName === undefined ? 'as you, for you or for the people you act for' : `with the record of ${escape(input.patientName)}`;
-  return page('Demo consent', `<h1>${escape(input.clientId)} asks for access</h1>`
-    + `<p>It may then, ${whom}:</p><ul>${scopes || '<li>confirm your sign-in</li>'}</ul>`
+  const title = { en: 'Allow access?', sv: 'Ge åtkomst?' }[lang];
+  const heading = { en: `${escape(input.appName)} asks for access`, sv: `${escape(input.appName)} ber om åtkomst` }[lang];
+  const whom = input.patientName === undefined
+    ? { en: 'It may then:', sv: 'Appen får då:' }[lang]
+    : { en: `It opens the record of ${escape(input.patientName)} and may then:`, sv: `Appen öppnar journalen för ${escape(input.patientName)} och får då:` }[lang];
+  const none = { en: 'confirm your sign-in', sv: 'bekräfta din inloggning' }[lang];
+  return page(frame, title, `<h1>${heading}</h1><p>${whom}</p><ul class="scopes">${scopes || `<li>${none}</li>`}</ul>`
     + `<form action="${escape(input.submitUrl)}" method="post"><input type="hidden" name="prompt" value="consent">`
-    + `<button type="submit">Allow</button></form><p><a href="${escape(input.abortUrl)}">Cancel</a></p>`, input.banner);
+    + `<button type="submit">${{ en: 'Allow', sv: 'Tillåt' }[lang]}</button></form>`
+    + `<p><a href="${escape(input.abortUrl)}">${{ en: 'Cancel', sv: 'Avbryt' }[lang]}</a></p>`);
 }

@@ -3,7 +3,8 @@
 // devInteractions. oidc-provider keeps the interaction state; this only renders and submits it.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
-import { consentPage, pickerPage } from './interaction-pages.js';
+import { consentPage, PICKER_ERRORS, pickerPage, type PageFrame } from './interaction-pages.js';
+import { languageCookie, languageOf, type Localized } from './page-language.js';
 import type { SmartLaunchContext } from '../../ports/smart-launch.port.js';
 import { fhirUserOf, type LaunchPicks } from './smart-launch.js';
 
@@ -13,12 +14,29 @@ const CSP = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'non
 
 interface MissingScopes { missingOIDCScope?: string[]; missingResourceScopes?: Record<string, string[]> }
 
-export function send(res: ServerResponse, status: number, html: string): void {
+export function send(res: ServerResponse, status: number, html: string, headers: Record<string, string> = {}): void {
   res.writeHead(status, {
     'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': CSP,
-    'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer',
+    'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', ...headers,
   });
   res.end(html);
+}
+
+/** One page answer: its frame (language, banner, own address), the app by its registered name, and how it is sent. */
+export interface PageView {
+  frame: PageFrame;
+  /** The client's registered `client_name`, else its id. */
+  appName: string;
+  send(res: ServerResponse, status: number, html: string): void;
+}
+
+/** The view of a page at `selfUrl`: the language asked for (remembered when chosen with the switch). */
+export async function pageView(provider: Provider, req: IncomingMessage, clientId: string | undefined, banner: Localized | string, selfUrl: string): Promise<PageView> {
+  const { lang, chosen } = languageOf(req);
+  const headers = { 'content-language': lang, vary: 'Accept-Language, Cookie', ...(chosen ? { 'set-cookie': languageCookie(lang) } : {}) };
+  const client = clientId === undefined ? undefined : await provider.Client.find(clientId);
+  const appName = client?.clientName ?? clientId ?? { en: 'the application', sv: 'appen' }[lang];
+  return { frame: { lang, banner, selfUrl }, appName, send: (res, status, html) => send(res, status, html, headers) };
 }
 
 export async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
@@ -55,9 +73,9 @@ async function grantAsked(provider: Provider, details: Details): Promise<string>
 
 /** Who the person is: the login prompt's GET and POST at `submitUrl`, ending in interactionFinished with `{ login: { accountId } }`. */
 export interface SignInStep {
-  /** HTML above every page of the server (the demo's notice), empty for none. */
-  readonly banner: string;
-  login(provider: Provider, req: IncomingMessage, res: ServerResponse, details: Details, submitUrl: string): Promise<void>;
+  /** HTML above every page of the server (the demo's notice) in each language, empty for none. */
+  readonly banner: Localized | string;
+  login(provider: Provider, req: IncomingMessage, res: ServerResponse, details: Details, submitUrl: string, view: PageView): Promise<void>;
 }
 
 export interface LaunchState { smart: SmartLaunchContext; picks: LaunchPicks; signIn: SignInStep }
@@ -66,20 +84,19 @@ export interface LaunchState { smart: SmartLaunchContext; picks: LaunchPicks; si
  * The picker: everyone the person may open now (asked anew on every page and post); a posted id that
  * was not offered gets nothing. A person who acts for nobody opens their own record without a page.
  */
-async function pickPatient(provider: Provider, req: IncomingMessage, res: ServerResponse, details: Details, launch: LaunchState, submitUrl: string): Promise<void> {
+async function pickPatient(provider: Provider, req: IncomingMessage, res: ServerResponse, details: Details, launch: LaunchState, submitUrl: string, view: PageView): Promise<void> {
   const accountId = details.session?.accountId ?? '';
   const people = await launch.smart.peopleFor(accountId);
   const finish = (person: (typeof people)[number]) => provider.interactionFinished(req, res,
     { patient: { id: person.patientId, fhirUser: fhirUserOf(person), name: person.name } satisfies Picked }, { mergeWithLastSubmission: true });
   const [self] = people;
   if (people.length === 1 && self !== undefined) return finish(self);
-  const clientId = String(details.params.client_id);
-  const { banner } = launch.signIn;
-  if (people.length === 0) return send(res, 403, pickerPage({ banner, submitUrl, clientId, people, error: 'This person has no record here to open.' }));
-  if (req.method === 'GET') return send(res, 200, pickerPage({ banner, submitUrl, clientId, people }));
+  const input = { submitUrl, appName: view.appName, people };
+  if (people.length === 0) return view.send(res, 403, pickerPage(view.frame, { ...input, error: PICKER_ERRORS.nobody }));
+  if (req.method === 'GET') return view.send(res, 200, pickerPage(view.frame, input));
   const form = await readForm(req);
   const chosen = form.get('prompt') === 'patient' ? people.find((p) => p.patientId === form.get('patient')) : undefined;
-  if (chosen === undefined) return send(res, 400, pickerPage({ banner, submitUrl, clientId, people, error: 'Pick one of the people below.' }));
+  if (chosen === undefined) return view.send(res, 400, pickerPage(view.frame, { ...input, error: PICKER_ERRORS.pick }));
   return finish(chosen);
 }
 
@@ -93,14 +110,18 @@ export async function handleInteraction(provider: Provider, req: IncomingMessage
   if (action === 'abort') {
     return provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'End-User aborted interaction' }, { mergeWithLastSubmission: false });
   }
-  const clientId = String(details.params.client_id ?? 'the application');
   if (req.method !== 'GET' && req.method !== 'POST') return send(res, 405, 'Method not allowed.');
-  if (details.prompt.name === 'login') return launch.signIn.login(provider, req, res, details, submitUrl);
-  if (details.prompt.name === 'patient') return pickPatient(provider, req, res, details, launch, submitUrl);
+  const clientId = typeof details.params.client_id === 'string' ? details.params.client_id : undefined;
+  const view = await pageView(provider, req, clientId, launch.signIn.banner, submitUrl);
+  if (details.prompt.name === 'login') return launch.signIn.login(provider, req, res, details, submitUrl, view);
+  if (details.prompt.name === 'patient') return pickPatient(provider, req, res, details, launch, submitUrl, view);
   const picked = pickedIn(details);
   if (req.method === 'GET') {
     const scopes = requestedScopes(details.prompt.details as MissingScopes);
-    return send(res, 200, consentPage({ banner: launch.signIn.banner, submitUrl, abortUrl: `${submitUrl}/abort`, clientId, scopes, ...(picked === undefined ? {} : { patientName: picked.name }) }));
+    const everyone = (await launch.smart.peopleFor(details.session?.accountId ?? '')).map((p) => p.name);
+    return view.send(res, 200, consentPage(view.frame, {
+      submitUrl, abortUrl: `${submitUrl}/abort`, appName: view.appName, scopes, everyone, ...(picked === undefined ? {} : { patientName: picked.name }),
+    }));
   }
   const form = await readForm(req);
   if (form.get('prompt') !== 'consent') return send(res, 400, 'Unexpected form.');

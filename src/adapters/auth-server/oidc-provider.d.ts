@@ -18,7 +18,10 @@ declare module 'oidc-provider' {
     readonly RefreshToken: {
       find(value: string, options?: { ignoreExpiration?: boolean }): Promise<{ clientId: string; grantId: string } | undefined>;
     };
-    readonly Client: { prototype: { redirectUriAllowed(this: { clientId: string }, value: string): boolean } };
+    readonly Client: {
+      prototype: { redirectUriAllowed(this: { clientId: string }, value: string): boolean };
+      find(id: string): Promise<{ clientId: string; clientName?: string } | undefined>;
+    };
     use(middleware: (ctx: never, next: () => Promise<void>) => Promise<void>): void;
     on(event: 'server_error', listener: (ctx: unknown, error: Error) => void): this;
     on(event: string, listener: (...args: unknown[]) => void): this;

@@ -69,6 +69,8 @@ export function toClientMetadata(
   }
   return {
     client_id: client.clientId,
+    // What a person is shown on the sign-in, picker, consent and connected-apps pages.
+    client_name: 'Patient app',
     // A public client: the secret is worthless in an app a person installs; PKCE protects the code.
     token_endpoint_auth_method: 'none',
     application_type: 'native',
@@ -96,7 +98,7 @@ export const DOCS_CLIENT_ID = 'api-docs';
 function docsClient(redirectUri: string): AuthClient {
   return {
     metadata: {
-      client_id: DOCS_CLIENT_ID, token_endpoint_auth_method: 'none', application_type: 'web', grant_types: ['authorization_code'],
+      client_id: DOCS_CLIENT_ID, client_name: 'API documentation (/docs)', token_endpoint_auth_method: 'none', application_type: 'web', grant_types: ['authorization_code'],
       response_types: ['code'], redirect_uris: [redirectUri], subject_type: 'pairwise', scope: 'openid',
     },
     apiScopes: API_SCOPES, smart: false, corsOrigin: () => new URL(redirectUri).origin,

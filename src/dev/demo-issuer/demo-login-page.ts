@@ -1,38 +1,64 @@
-// The demo authorization server's sign-in page: it says it is a demo, lists the demo people with what
-// each one shows, and tells a person who typed something else what went wrong.
-import { errorParagraph, escape, page } from '../../adapters/auth-server/interaction-pages.js';
+// The demo authorization server's sign-in page, in Swedish and English: it says it is a demo, lists
+// the demo people with what each one shows, and tells a person who typed something else what went wrong.
+import { errorParagraph, escape, page, type PageFrame } from '../../adapters/auth-server/interaction-pages.js';
+import type { Lang, Localized } from '../../adapters/auth-server/page-language.js';
 import { DEMO_PERSONS } from './demo-persons.js';
 
 /** Above every page of the demo authorization server. */
-export const DEMO_BANNER = '<p class="demo"><strong>Demo only.</strong> This is the demo authorization server of the Patient Data Access Service. '
-  + 'It signs in the six synthetic demo people below (Swedish test identity numbers), with no password and no real '
-  + 'identification. Set AUTH_ISSUER to use a real authorization server.</p>';
+export const DEMO_BANNER: Localized = {
+  en: '<p class="demo"><strong>Demo only.</strong> This is the demo authorization server of the Patient Data Access Service. '
+    + 'It signs in the six synthetic demo people (Swedish test identity numbers), with no password and no real '
+    + 'identification. Set AUTH_ISSUER to use a real authorization server.</p>',
+  sv: '<p class="demo"><strong>Endast demo.</strong> Det här är demoinloggningen till Patient Data Access Service. '
+    + 'Den loggar in de sex påhittade demopersonerna (svenska testpersonnummer), utan lösenord och utan riktig '
+    + 'identifiering. Ange AUTH_ISSUER för att använda en riktig inloggning.</p>',
+};
+
+const TEXT = {
+  en: {
+    title: 'Demo sign-in', heading: (app: string) => `Sign in to ${app}`, label: 'Identity number of a demo person (12 digits)',
+    submit: 'Sign in', people: 'The demo people', as: (first: string) => `Sign in as ${first}`,
+  },
+  sv: {
+    title: 'Demoinloggning', heading: (app: string) => `Logga in i ${app}`, label: 'Personnummer för en demoperson (12 siffror)',
+    submit: 'Logga in', people: 'Demopersonerna', as: (first: string) => `Logga in som ${first}`,
+  },
+} as const;
 
 /** The sign-in page; `error` says what was wrong with the last try (what was typed is not shown again). */
-export function loginPage(input: { submitUrl: string; clientId: string; error?: string }): string {
-  const people = DEMO_PERSONS.map((p) => `<tr><td><code>${p.identityNumber}</code></td><td>${escape(p.name)}</td><td>${escape(p.shows)}</td>`
-    + `<td><form action="${escape(input.submitUrl)}" method="post"><input type="hidden" name="prompt" value="login">`
-    + `<input type="hidden" name="login" value="${p.identityNumber}"><button type="submit">Sign in as ${escape(p.name.split(' ')[0] ?? p.name)}</button></form></td></tr>`)
+export function loginPage(frame: PageFrame, input: { submitUrl: string; appName: string; error?: string }): string {
+  const text = TEXT[frame.lang];
+  const people = DEMO_PERSONS.map((p) => `<li><p><strong>${escape(p.name)}</strong> <code>${p.identityNumber}</code></p>`
+    + `<p>${escape(frame.lang === 'sv' ? p.showsSv : p.shows)}</p>`
+    + `<form action="${escape(input.submitUrl)}" method="post"><input type="hidden" name="prompt" value="login">`
+    + `<input type="hidden" name="login" value="${p.identityNumber}"><button type="submit">${escape(text.as(p.name.split(' ')[0] ?? p.name))}</button></form></li>`)
     .join('');
-  const error = errorParagraph(input.error);
-  return page('Demo sign-in', `<h1>Sign in to ${escape(input.clientId)}</h1>${error}`
+  return page(frame, text.title, `<h1>${escape(text.heading(input.appName))}</h1>${errorParagraph(input.error)}`
     + `<form action="${escape(input.submitUrl)}" method="post" autocomplete="off">`
     + '<input type="hidden" name="prompt" value="login">'
-    + '<label>Identity number of a demo person (12 digits)<br>'
-    + `<input type="text" name="login" inputmode="numeric" maxlength="20" required autofocus></label> `
-    + '<button type="submit">Sign in</button></form>'
-    + `<h2>The demo people</h2><table><thead><tr><th>Identity number</th><th>Name</th><th>What signing in as them shows</th><th></th></tr></thead><tbody>${people}</tbody></table>`, DEMO_BANNER);
+    + `<label>${text.label}<br>`
+    + '<input type="text" name="login" inputmode="numeric" maxlength="20" required autofocus></label> '
+    + `<button type="submit">${text.submit}</button></form>`
+    + `<h2>${text.people}</h2><ul class="people">${people}</ul>`);
 }
 
+const PROBLEMS = {
+  empty: { en: 'Type the identity number of one of the demo people below, or pick one.', sv: 'Skriv personnumret för en av demopersonerna nedan, eller välj en.' },
+  form: {
+    en: 'That is not an identity number: type its 12 digits, YYYYMMDDNNNN (a dash before the last four is fine).',
+    sv: 'Det är inget personnummer: skriv dess 12 siffror, ÅÅÅÅMMDDNNNN (ett bindestreck före de fyra sista går bra).',
+  },
+  unknown: {
+    en: 'That number is not one of the demo people. This demo server signs in only the six people below; pick one of them.',
+    sv: 'Det numret tillhör ingen av demopersonerna. Den här demoservern loggar bara in de sex personerna nedan; välj en av dem.',
+  },
+} as const satisfies Record<string, Localized>;
+
 /** Why a typed login is not a demo person, in words for the person who typed it; undefined when it is one. */
-export function loginProblem(typed: string): string | undefined {
+export function loginProblem(typed: string, lang: Lang = 'en'): string | undefined {
   const compact = typed.replace(/[\s-]/g, '');
-  if (compact === '') return 'Type the identity number of one of the demo people below, or pick one.';
-  if (!/^[0-9]{12}$/.test(compact)) {
-    return 'That is not an identity number: type its 12 digits, YYYYMMDDNNNN (a dash before the last four is fine).';
-  }
-  if (!DEMO_PERSONS.some((p) => p.identityNumber === compact)) {
-    return 'That number is not one of the demo people. This demo server signs in only the six people below; pick one of them.';
-  }
+  if (compact === '') return PROBLEMS.empty[lang];
+  if (!/^[0-9]{12}$/.test(compact)) return PROBLEMS.form[lang];
+  if (!DEMO_PERSONS.some((p) => p.identityNumber === compact)) return PROBLEMS.unknown[lang];
   return undefined;
 }

@@ -1,18 +1,18 @@
 // The demo's sign-in step: a page listing the demo people, where typing or picking one signs them in
 // with no password. The region's login takes its place in production (docs/sign-in.md).
-import { readForm, send, type SignInStep } from '../../adapters/auth-server/interactions.js';
+import { readForm, type SignInStep } from '../../adapters/auth-server/interactions.js';
 import { findDemoPerson } from './demo-persons.js';
 import { DEMO_BANNER, loginPage, loginProblem } from './demo-login-page.js';
 
 export const demoSignIn: SignInStep = {
   banner: DEMO_BANNER,
-  async login(provider, req, res, details, submitUrl) {
-    const clientId = String(details.params.client_id ?? 'the application');
-    if (req.method === 'GET') return send(res, 200, loginPage({ submitUrl, clientId }));
+  async login(provider, req, res, _details, submitUrl, view) {
+    const input = { submitUrl, appName: view.appName };
+    if (req.method === 'GET') return view.send(res, 200, loginPage(view.frame, input));
     const form = await readForm(req);
     const typed = form.get('login') ?? '';
-    const problem = loginProblem(typed);
-    if (problem !== undefined) return send(res, 200, loginPage({ submitUrl, clientId, error: problem }));
+    const problem = loginProblem(typed, view.frame.lang);
+    if (problem !== undefined) return view.send(res, 200, loginPage(view.frame, { ...input, error: problem }));
     const person = findDemoPerson(typed.replace(/[\s-]/g, ''));
     return provider.interactionFinished(req, res, { login: { accountId: person?.identityNumber ?? '' } }, { mergeWithLastSubmission: false });
   },

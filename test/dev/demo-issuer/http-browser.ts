@@ -4,10 +4,13 @@ import { request } from 'undici';
 
 interface Cookie { name: string; value: string; path: string }
 
-export interface Page { status: number; url: string; location?: string; body: string }
+export interface Page { status: number; url: string; location?: string; body: string; language?: string }
 
 export class HttpBrowser {
   private readonly cookies: Cookie[] = [];
+
+  /** `headers`: sent with every request, as a browser's own (Accept-Language). */
+  constructor(private readonly headers: Record<string, string> = {}) {}
 
   async get(url: string): Promise<Page> {
     return this.send('GET', url);
@@ -31,7 +34,7 @@ export class HttpBrowser {
   private async send(method: 'GET' | 'POST', url: string, body?: string): Promise<Page> {
     const target = new URL(url);
     if (target.hostname !== '127.0.0.1') throw new Error(`test browser refuses ${target.hostname}`);
-    const headers: Record<string, string> = { accept: 'text/html' };
+    const headers: Record<string, string> = { accept: 'text/html', ...this.headers };
     const cookie = this.cookieHeader(target.pathname);
     if (cookie) headers.cookie = cookie;
     if (body !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
@@ -42,6 +45,7 @@ export class HttpBrowser {
       status: response.statusCode,
       url: target.href,
       ...(typeof location === 'string' ? { location: new URL(location, target).href } : {}),
+      ...(typeof response.headers['content-language'] === 'string' ? { language: response.headers['content-language'] } : {}),
       body: await response.body.text(),
     };
   }

@@ -48,8 +48,9 @@ describe('SMART standalone launch at the demo issuer', () => {
     expect(pages.map((p) => /name="prompt" value="(\w+)"/.exec(p.body)?.[1])).toEqual(['login', 'consent']);
     // Consent names whose record and each scope, in words and as written.
     const consent = pages[1]?.body ?? '';
-    expect(consent).toContain('with the record of Tolvan Tolvansson');
-    expect(consent).toContain('<li>Read and search every part of the record of the person picked: <code>patient/*.rs</code></li>');
+    expect(consent).toContain('It opens the record of Tolvan Tolvansson');
+    expect(consent).toContain('<li>Read and search every part of the record of the person picked: <code>patient/*.rs</code>'
+      + '<span class="reach">Whose records: Tolvan Tolvansson</span></li>');
     expect(consent).toContain('<li>Keep reading without asking you again, until the sign-in expires or is revoked: <code>offline_access</code></li>');
     expect(`${redirect.origin}${redirect.pathname}`).toBe(APP_REDIRECT);
     const { status, body } = await exchange(service, redirect.searchParams.get('code') ?? '', code.verifier);
@@ -74,7 +75,10 @@ describe('SMART standalone launch at the demo issuer', () => {
     const { redirect, pages } = await launch(browser, service, authorizeUrl(service, code), { login: MARTA, pick: 'Lilla' });
     const picker = pages.find((p) => p.body.includes('name="prompt" value="patient"'))?.body ?? '';
     expect(picker).toContain('Märta');
-    expect(picker).toMatch(/Lilla[^<]*<span>\(guardian\)/);
+    // Issue 47 item 8: how she stands to each, in words ("(guardian)" read as if Lilla were the guardian).
+    expect(picker).toContain('Lilla Ström <span>— you are their guardian</span>');
+    expect(picker).toContain('Märta Ström <span>— yourself</span>');
+    expect(picker).not.toContain('(guardian)');
     expect(picker).not.toContain('Sara');
     expect(picker).not.toContain('Anton');
     expect(picker).not.toMatch(/\d{12}/);
@@ -90,6 +94,41 @@ describe('SMART standalone launch at the demo issuer', () => {
     expect(JSON.stringify(lilla.body)).toContain(LILLA);
     const self = await signedIn(MARTA, 'Märta');
     expect((await fhirGet(body.access_token as string, `Observation?patient=${self.patient as string}`)).status).toBe(403);
+  });
+
+  it('issue 44 item 8: consent names whose records each scope reaches: user/ everyone she acts for, patient/ the one picked', async () => {
+    const { pages } = await launch(new HttpBrowser(), service, authorizeUrl(service, pkce(), { scope: 'openid fhirUser launch/patient user/*.rs patient/Observation.rs' }),
+      { login: MARTA, pick: 'Lilla' });
+    const consent = pages.find((p) => p.body.includes('name="prompt" value="consent"'))?.body ?? '';
+    const reach = (scope: string) => new RegExp(`<code>${scope.replace(/[.*/]/g, '\\$&')}</code><span class="reach">Whose records: ([^<]*)</span>`).exec(consent)?.[1];
+    const everyone = reach('user/*.rs') ?? '';
+    for (const name of ['Märta Ström', 'Lilla Ström', 'Tolvan Tolvansson', 'Gösta Partnersson']) expect(everyone).toContain(name);
+    expect(everyone).not.toMatch(/Sara|Anton/);
+    expect(reach('patient/Observation.rs')).toBe('Lilla Ström');
+    // The launch scopes reach nobody's records, so they name nobody.
+    expect(consent).toMatch(/<code>launch\/patient<\/code><\/li>/);
+  });
+
+  it('issue 47 item 8: the pages speak Swedish when asked (Accept-Language or the switch), name the app, and hold a main landmark', async () => {
+    const browser = new HttpBrowser();
+    const first = await browser.follow(await browser.get(authorizeUrl(service, pkce())), new URL(service.smart.issuer).origin);
+    expect(first.body).toContain('<html lang="en">');
+    expect(first.body).toContain('<h1>Sign in to Patient app</h1>');
+    expect(first.body).not.toContain('patient-app');
+    expect(first.body).toMatch(/<main>[\s\S]*<\/main>/);
+    // The switch: ?lang=sv, remembered by a cookie for the next pages.
+    const swedish = await browser.get(`${first.url}?lang=sv`);
+    expect(swedish.body).toContain('<html lang="sv">');
+    expect(swedish.body).toContain('<h1>Logga in i Patient app</h1>');
+    expect(swedish.body).toContain('<a href="/interaction/');
+    expect(swedish.body).toContain('hreflang="en">English</a>');
+    const picker = await browser.follow(await postForm(browser, swedish, { login: MARTA }), new URL(service.smart.issuer).origin);
+    expect(picker.body).toContain('<html lang="sv">');
+    expect(picker.body).toContain('Lilla Ström <span>— du är vårdnadshavare</span>');
+    // A browser that asks for Swedish gets it without the switch.
+    const inSwedish = new HttpBrowser({ 'accept-language': 'sv-SE,sv;q=0.9,en;q=0.8' });
+    const asked = await inSwedish.follow(await inSwedish.get(authorizeUrl(service, pkce())), new URL(service.smart.issuer).origin);
+    expect([asked.language, /<h1>[^<]*<\/h1>/.exec(asked.body)?.[0]]).toEqual(['sv', '<h1>Logga in i Patient app</h1>']);
   });
 
   it("makes a delegate's fhirUser a RelatedPerson readable with that launch's token only", async () => {

@@ -1,0 +1,44 @@
+// The language of the authorization server's pages: Swedish or English, as the person chose with the
+// pages' switch (`?lang=`, then kept in a cookie), else as their browser asks (Accept-Language).
+// English when nothing says otherwise, as for a script that sends no Accept-Language.
+import type { IncomingMessage } from 'node:http';
+
+export const LANGUAGES = ['sv', 'en'] as const;
+export type Lang = typeof LANGUAGES[number];
+/** A text in both languages. */
+export type Localized = Readonly<Record<Lang, string>>;
+
+export const LANGUAGE_COOKIE = 'pdas_lang';
+
+const isLang = (value: string | null | undefined): value is Lang => value === 'sv' || value === 'en';
+
+function cookieLang(header: string | undefined): Lang | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const [name, value] = part.trim().split('=');
+    if (name === LANGUAGE_COOKIE && isLang(value)) return value;
+  }
+  return undefined;
+}
+
+/** The first of sv/en the browser asks for, by its q-values (RFC 9110 §12.5.4). */
+function acceptedLang(header: string | undefined): Lang | undefined {
+  const ranked = (header ?? '').split(',').map((entry, index) => {
+    const [range = '', ...params] = entry.trim().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    return { lang: range.toLowerCase().split('-')[0], q: q === undefined ? 1 : Number(q.slice(2)), index };
+  }).filter((entry) => entry.q > 0).sort((a, b) => b.q - a.q || a.index - b.index);
+  return ranked.map((entry) => entry.lang).find(isLang);
+}
+
+/** The language asked for now by `?lang=` (a switch to remember), else the remembered or the browser's one. */
+export function languageOf(req: IncomingMessage): { lang: Lang; chosen: boolean } {
+  const asked = new URL(req.url ?? '/', 'http://page.invalid').searchParams.get('lang');
+  if (isLang(asked)) return { lang: asked, chosen: true };
+  const header = req.headers['accept-language'];
+  return { lang: cookieLang(req.headers.cookie) ?? acceptedLang(Array.isArray(header) ? header.join(',') : header) ?? 'en', chosen: false };
+}
+
+/** The cookie that keeps a chosen language across the pages of one sign-in (and the next). */
+export const languageCookie = (lang: Lang): string => `${LANGUAGE_COOKIE}=${lang}; Path=/; Max-Age=31536000; SameSite=Lax; HttpOnly`;
+
+export const localized = (text: Localized | string, lang: Lang): string => (typeof text === 'string' ? text : text[lang]);
