@@ -4,7 +4,7 @@
  * EHR_TIMEZONE (docs/upstream-fhir.md §1.6), as a date is a local day.
  */
 import { DomainError } from '../errors.js';
-import { wallClockToEpochMs } from '../time/local-time.js';
+import { isValidWallClock, wallClockToEpochMs } from '../time/local-time.js';
 
 export type DatePrefix = 'eq' | 'ge' | 'gt' | 'le' | 'lt';
 /** Half-open: [start, end). */
@@ -12,7 +12,7 @@ export interface InstantRange { start: number; end: number }
 export interface DateComparison { prefix: DatePrefix; range: InstantRange }
 
 const FORM = /^(\d{4})(?:-(\d{2})(?:-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?)?)?)?$/;
-export const DATE_EXPECTED = 'a FHIR date or dateTime with an optional prefix eq, ge, gt, le or lt, e.g. ge2025-01-31 or lt2025-01-31T08:00:00+01:00';
+export const DATE_EXPECTED = 'a real FHIR date or dateTime with an optional prefix eq, ge, gt, le or lt, e.g. ge2025-01-31 or lt2025-01-31T08:00:00+01:00';
 
 const offsetMs = (zone: string): number => {
   if (zone === 'Z') return 0;
@@ -28,9 +28,9 @@ export function rangeOf(value: string, zone: string): InstantRange | undefined {
   const year = Number(y);
   const month = mo === undefined ? 1 : Number(mo);
   const day = d === undefined ? 1 : Number(d);
-  if (month < 1 || month > 12 || day < 1 || day > 31) return undefined;
   const wall = { year, month, day, hour: h === undefined ? 0 : Number(h), minute: mi === undefined ? 0 : Number(mi), second: s === undefined ? 0 : Number(s) };
-  if (wall.hour > 23 || wall.minute > 59 || wall.second > 59) return undefined;
+  // The COS door's rule (CONTRACT §4): 30 February is refused, never read as 2 March.
+  if (!isValidWallClock(wall)) return undefined;
   const start = z === undefined
     ? wallClockToEpochMs(wall, zone)
     : Date.UTC(year, month - 1, day, wall.hour, wall.minute, wall.second) - offsetMs(z);

@@ -27,7 +27,11 @@ export function daysInMonth(year: number, month: number): number {
   return month === 2 && isLeapYear(year) ? 29 : MONTH_DAYS[month - 1] ?? 0;
 }
 
-function isValidWallClock(w: WallClock): boolean {
+/**
+ * Whether a wall clock names a real moment of the calendar (no 30 February, no 31 April, no month 13,
+ * no hour 24): the one rule both doors judge a date by, the COS filters and FHIR's date search.
+ */
+export function isValidWallClock(w: WallClock): boolean {
   return (
     w.year >= 1 &&
     w.month >= 1 && w.month <= 12 &&
