@@ -26,14 +26,41 @@ export const madeFromLogicalId = (id: RecordId, ctx: AsFhirContext): boolean =>
 
 /**
  * The id a record's resource is made from (`ctx.idOf(type, …)`): the first of `ids` that names
- * something, where a record id made from a FHIR logical id comes first. Callers
- * list the record's own id (`rcId`) before the extract's `ehrId`, because a legacy document's `ehrId`
- * names the patient's whole record, the same for every extract. Without any, the record itself,
- * which the context turns into a digest, stable for the same record and naming no one.
+ * something, where a record id made from a FHIR logical id comes first. Without any, the record
+ * itself, which the context turns into a digest, stable for the same record and naming no one.
  */
 export function recordKeyOf(type: string, ids: readonly (PlainIi | undefined)[], whole: object, ctx: AsFhirContext): RecordId {
   const named = ids.map(recordIdOf).filter((id): id is RecordId => id !== undefined);
   return named.find((id) => madeFromLogicalId(id, ctx)) ?? named[0] ?? { root: ctx.idRoot, extension: `${type}#${JSON.stringify(whole)}` };
+}
+
+const iiKey = (ii: PlainIi | undefined): string | undefined =>
+  (ii?.root === undefined || ii.extension === undefined ? undefined : `${ii.root}|${ii.extension}`);
+
+/**
+ * The extract ids (`ehr_id`, `ehrId`) of one answer that name no single record: those several of its
+ * extracts share. A legacy document may give every extract the id of the patient's whole record.
+ */
+export function sharedExtractIds(ids: readonly (PlainIi | undefined)[]): ReadonlySet<string> {
+  const seen = new Set<string>();
+  const shared = new Set<string>();
+  for (const key of ids.map(iiKey)) {
+    if (key === undefined) continue;
+    if (seen.has(key)) shared.add(key);
+    seen.add(key);
+  }
+  return shared;
+}
+
+/**
+ * The id of an extract's resource (docs/upstream-fhir.md §3.7, §3.11, §3.12: `ehr_id`/`ehrId` is
+ * Own, the resource's id): its extract id, so `GET <Type>/<ehr_id>` finds it whatever its `RcId`
+ * holds; the record's own id (`RcId`, `rcId`) only where the extract id names no single record
+ * (`shared`, sharedExtractIds), else the record itself.
+ */
+export function extractKeyOf(type: string, ehrId: PlainIi | undefined, rcId: PlainIi | undefined, shared: ReadonlySet<string>, whole: object, ctx: AsFhirContext): RecordId {
+  const own = shared.has(iiKey(ehrId) ?? '') ? undefined : ehrId;
+  return recordKeyOf(type, [own, rcId], whole, ctx);
 }
 
 /** `meta` of a record's resource: its version time and secrecy levels, absent when it has neither. */

@@ -172,6 +172,37 @@ describe('B (EHR_ADAPTER=fhir-r4, FHIR_AUTH=smart-backend, registry elsewhere) o
     }, 120_000);
   }
 
+  // Issue 45 item 12: the demo's RcIds hold colons (TOLV:RcId:…), which gave digest ids before; FHIR.md §3.7,
+  // §3.11 and §3.12 make the extract's ehr_id/ehrId the resource's id. Failed before: 404 for each.
+  it('reads each attention signal, lab report and diagnosis by its ehr_id, and B answers that id back as Own', async () => {
+    const token = await chain.a.clientToken({ scope: CHAIN_SCOPE });
+    type Extract = { ehr_id?: { extension: string }; ehrId?: { extension: string }; AttentionSignal?: { SignalDataType?: string; RcId?: { extension: string } }; report?: { rcId?: { extension: string } } };
+    const EXTRACTS = { getAttentionSignals: 'AttentionSignalEHRExtract', getLabResults: 'chemistryReportEHRExtract', getDiagnoses: 'diagnosisEHRExtract' } as const;
+    const typeOf = (read: keyof typeof EXTRACTS, e: Extract): string => (read === 'getLabResults' ? 'DiagnosticReport' : read === 'getDiagnoses' ? 'Condition'
+      : e.AttentionSignal?.SignalDataType === 'Hypersensitivity' ? 'AllergyIntolerance' : 'Flag');
+    let read0 = 0;
+    let colons = 0;
+    for (const person of DEMO_PEOPLE) {
+      for (const read of Object.keys(EXTRACTS) as (keyof typeof EXTRACTS)[]) {
+        const extractsOf = (answer: Answer): Extract[] => (answer.items as unknown as Record<string, Extract[]>[]).flatMap((i) => i[EXTRACTS[read]] ?? []);
+        const fromA = extractsOf(await cosAnswer(chain.a, read, person.id));
+        const fromB = extractsOf(await cosAnswer(chain.b, read, person.id));
+        const expected: string[] = [];
+        for (const e of fromA) {
+          const ehr = (e.ehr_id ?? e.ehrId)?.extension ?? '';
+          if (JSON.stringify(e).includes('RcId:')) colons++;
+          const res = await chain.a.call({ method: 'GET', url: `/fhir/${typeOf(read, e)}/${ehr}?patient=Patient/${TEST_FHIR_IDS.patientId(person.id)}`, key: null, token });
+          expect(res.statusCode, `${person.id} ${read} ${typeOf(read, e)}/${ehr}`).toBe(200);
+          read0++;
+          expected.push(`${typeOf(read, e)}/${ehr}`);
+        }
+        expect(fromB.map((e) => (e.ehr_id ?? e.ehrId)?.extension), `${person.id} ${read}`).toEqual(expect.arrayContaining(expected));
+      }
+    }
+    expect(read0).toBeGreaterThan(20);
+    expect(colons).toBeGreaterThan(20);
+  }, 120_000);
+
   it('decides delegation by its own registry and protected identity by A\'s Patient: Märta reads for whom she may through B, as through A', async () => {
     const found: Compared = { bytes: 0, used: new Set(), taken: [] };
     const statuses: Record<string, [number, number]> = {};

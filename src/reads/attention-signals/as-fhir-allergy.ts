@@ -9,7 +9,7 @@ import type { AsFhirContext, FhirResource } from '../as-fhir.js';
 import { fhirDateTime, fhirOnly } from '../as-fhir-common.js';
 import { systemOf } from '../as-fhir-datatypes.js';
 import type { WrittenResources } from '../as-fhir-parties.js';
-import { careProvider, signalId, signalMeta, type SignalExtract } from './as-fhir-signal.js';
+import { careProvider, signalMeta, type SignalExtract } from './as-fhir-signal.js';
 
 type Hypersensitivity = NonNullable<NonNullable<SignalExtract['AttentionSignal']>['HypersensitivityType']>;
 type AtcCode = Hypersensitivity['SignalATCCodes']['signalATCCode'][number];
@@ -75,14 +75,14 @@ function reaction(h: Hypersensitivity) {
 }
 
 /** The AllergyIntolerance; the staff and units it names go to `out`, to follow it. */
-export function allergyIntolerance(e: SignalExtract, out: WrittenResources, ctx: AsFhirContext): FhirResource {
+export function allergyIntolerance(e: SignalExtract, id: string, out: WrittenResources, ctx: AsFhirContext): FhirResource {
   const s = e.AttentionSignal;
   const h = s?.HypersensitivityType;
   const code = fhirOnly({ coding: h === undefined ? undefined : codings(h), text: h?.Heading });
   const category = s?.SignalWarningSubType === undefined ? undefined : CATEGORIES[s.SignalWarningSubType];
   return fhirOnly({
     resourceType: 'AllergyIntolerance',
-    id: signalId('AllergyIntolerance', e, ctx),
+    id,
     meta: signalMeta(e, ctx),
     // R4 requires a clinical status of every allergy not entered in error (ait-1): active unless the record says not.
     clinicalStatus: { coding: [{ system: `${TERMINOLOGY}allergyintolerance-clinical`, code: s?.SignalActive === false ? 'inactive' : 'active' }] },

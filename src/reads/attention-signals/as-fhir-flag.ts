@@ -10,7 +10,7 @@ import type { AsFhirContext, FhirResource } from '../as-fhir.js';
 import { fhirDateTime, fhirOnly } from '../as-fhir-common.js';
 import { UNKNOWN } from '../as-fhir-datatypes.js';
 import type { WrittenResources } from '../as-fhir-parties.js';
-import { careProvider, signalId, signalMeta, type SignalExtract } from './as-fhir-signal.js';
+import { careProvider, signalMeta, type SignalExtract } from './as-fhir-signal.js';
 
 type Signal = NonNullable<SignalExtract['AttentionSignal']>;
 
@@ -41,7 +41,7 @@ function code(s: Signal | undefined) {
 }
 
 /** The Flag; its one author (R4's Flag has one) goes to `out`: the care provider who is the author, else the CareUnit. */
-export function flag(e: SignalExtract, out: WrittenResources, ctx: AsFhirContext): FhirResource {
+export function flag(e: SignalExtract, id: string, out: WrittenResources, ctx: AsFhirContext): FhirResource {
   const s = e.AttentionSignal;
   const kind = kindOf(s);
   // R4 requires a status: active unless the record says the signal is not.
@@ -53,7 +53,7 @@ export function flag(e: SignalExtract, out: WrittenResources, ctx: AsFhirContext
   });
   return fhirOnly({
     resourceType: 'Flag',
-    id: signalId('Flag', e, ctx),
+    id,
     meta: signalMeta(e, ctx),
     status,
     category: kind === undefined ? undefined : [{ coding: [fhirOnly({ system: KIND_SYSTEM, code: kind, display: s?.SignalWarningSubType })] }],

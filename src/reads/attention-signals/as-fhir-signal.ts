@@ -5,18 +5,17 @@
 import type { AttentionSignalEhrExtract } from './answer.js';
 import type { AsFhirContext } from '../as-fhir.js';
 import type { WrittenResources } from '../as-fhir-parties.js';
-import { metaOf, recordKeyOf, vendorStaff, type PlainIi } from '../as-fhir-vendor-parts.js';
+import { extractKeyOf, metaOf, vendorStaff, type PlainIi } from '../as-fhir-vendor-parts.js';
 
 export type SignalExtract = AttentionSignalEhrExtract;
 type CareProvider = SignalExtract['CareProviders']['CareProvider'][number];
 
 /**
- * The resource's id, from the signal's record id: its `RcId` where it has one (a legacy document's
- * `ehr_id` names the patient's whole record, the same for every signal), else `ehr_id`, which over
- * FHIR is Own, the record id made from the logical id (docs/upstream-fhir.md §1.9).
+ * The resource's id, from the signal's `ehr_id` (Own, docs/upstream-fhir.md §3.7), else (an `ehr_id`
+ * the answer's signals share, `shared`) its `RcId`.
  */
-export const signalId = (type: string, e: SignalExtract, ctx: AsFhirContext): string =>
-  ctx.idOf(type, recordKeyOf(type, [e.AttentionSignal?.RcId, e.ehr_id], e, ctx));
+export const signalId = (type: string, e: SignalExtract, shared: ReadonlySet<string>, ctx: AsFhirContext): string =>
+  ctx.idOf(type, extractKeyOf(type, e.ehr_id, e.AttentionSignal?.RcId, shared, e, ctx));
 
 /** `meta.lastUpdated` is TS(SignalVersionDateTime) backwards; a signal has no secrecy level. */
 export const signalMeta = (e: SignalExtract, ctx: AsFhirContext) => metaOf(e.AttentionSignal?.SignalVersionDateTime, undefined, ctx.zone);

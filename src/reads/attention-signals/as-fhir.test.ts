@@ -60,6 +60,17 @@ describe('getAttentionSignals as FHIR, beyond the demo data', () => {
     expect(new Set(flags.map((f) => f.id)).size).toBe(2);
   });
 
+  it('issue 45 item 12: takes a signal\'s id from its own ehr_id, whatever its RcId holds (a colon gave a digest)', () => {
+    const own = (ehr: string, rc: string) => ({
+      ...extract('unused', { SignalDataType: 'Unstructured', RcId: { root: '1.2.752.99999.1.2', extension: `TOLV:RcId:AttentionSignal:${rc}` } }),
+      ehr_id: { root: '1.2.752.99999.1.1.1', extension: ehr },
+    });
+    const allergy = { ...own('3f1c0b2e-aa10-4d2b-a001-000000000002', '000102'), AttentionSignal: { MedicalRecordLinks: { MedicalRecordLinkData: [] }, ...hypersensitivity({}) } };
+    const resources = write(own('3f1c0b2e-aa10-4d2b-a001-000000000001', '000101'), allergy);
+    expect(ofType(resources, 'Flag').map((f) => f.id)).toEqual(['3f1c0b2e-aa10-4d2b-a001-000000000001']);
+    expect(ofType(resources, 'AllergyIntolerance').map((f) => f.id)).toEqual(['3f1c0b2e-aa10-4d2b-a001-000000000002']);
+  });
+
   it('keeps a certitude FHIR has no code for as the verification status\'s text', () => {
     const [allergy] = ofType(write(extract('AllergyIntolerance/a2', hypersensitivity({ Certitude: 'Enligt anhörig' }))), 'AllergyIntolerance');
     expect(allergy?.verificationStatus).toEqual({ text: 'Enligt anhörig' });

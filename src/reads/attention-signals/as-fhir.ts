@@ -6,7 +6,8 @@ import type { AsFhirContext, FhirForm, FhirResource } from '../as-fhir.js';
 import { WrittenResources } from '../as-fhir-parties.js';
 import { allergyIntolerance } from './as-fhir-allergy.js';
 import { flag } from './as-fhir-flag.js';
-import type { SignalExtract } from './as-fhir-signal.js';
+import { signalId, type SignalExtract } from './as-fhir-signal.js';
+import { sharedExtractIds } from '../as-fhir-vendor-parts.js';
 
 const isHypersensitivity = (e: SignalExtract): boolean =>
   e.AttentionSignal?.SignalDataType === 'Hypersensitivity' || e.AttentionSignal?.HypersensitivityType !== undefined;
@@ -15,8 +16,12 @@ export const attentionSignalsAsFhir = {
   types: ['AllergyIntolerance', 'Flag'],
   resources: (items, ctx: AsFhirContext): FhirResource[] => {
     const out = new WrittenResources();
-    for (const e of items.flatMap((item) => item.AttentionSignalEHRExtract)) {
-      out.add(isHypersensitivity(e) ? allergyIntolerance(e, out, ctx) : flag(e, out, ctx));
+    const extracts = items.flatMap((item) => item.AttentionSignalEHRExtract);
+    const shared = sharedExtractIds(extracts.map((e) => e.ehr_id));
+    for (const e of extracts) {
+      const type = isHypersensitivity(e) ? 'AllergyIntolerance' : 'Flag';
+      const id = signalId(type, e, shared, ctx);
+      out.add(type === 'AllergyIntolerance' ? allergyIntolerance(e, id, out, ctx) : flag(e, id, out, ctx));
     }
     return out.list();
   },

@@ -1,5 +1,6 @@
 import { addDays, dayAt, dayOf, plusMinutes, type DemoClock } from '../../dev/demo-data/clock.js';
 import { bool, EHR_ID_ROOT, extractPatient, id, NS, RC_ROOT, simpleUnit, tv, XSI } from '../../dev/demo-data/ix.js';
+import { ehrId } from '../../dev/demo-data/ids.js';
 import { SIGNALS, type SignalSpec } from './demo-data.js';
 import type { DemoPerson } from '../../dev/demo-data/people.js';
 import { accessZoneOf, EHR_SYSTEM_ID, HEAD_UNIT, HSA_ROOT, LOCAL_UNIT_ROOT, POSITION_ROOT, STAFF, UNITS, type UnitKey } from '../../dev/demo-data/units.js';
@@ -61,7 +62,8 @@ function signal(spec: SignalSpec, person: DemoPerson, clock: DemoClock): XmlElem
   const staff = STAFF[spec.staff];
   const unit = spec.unit ?? staff.unit;
   return el('AttentionSignalEHRExtract',
-    id('ehr_id', `TOLV:EhrId:${person.id}`, EHR_ID_ROOT),
+    // Each signal its own record id: FHIR.md §3.7 makes it the resource's id (its RcId holds colons).
+    id('ehr_id', ehrId(`${person.id}:signal:${spec.id}`), EHR_ID_ROOT),
     id('ehr_system', EHR_SYSTEM_ID, HSA_ROOT),
     tv('time_created', registered),
     el('AttentionSignal',

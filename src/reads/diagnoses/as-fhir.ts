@@ -13,7 +13,7 @@ import type { AsFhirContext, FhirForm, FhirResource, RecordId } from '../as-fhir
 import { fhirDateTime, fhirOnly, reference } from '../as-fhir-common.js';
 import { partIdOf, systemOf, textConcept } from '../as-fhir-datatypes.js';
 import { WrittenResources } from '../as-fhir-parties.js';
-import { contactEncounter, metaOf, recordIdOf, recordKeyOf, vendorStaff } from '../as-fhir-vendor-parts.js';
+import { contactEncounter, extractKeyOf, metaOf, recordIdOf, recordKeyOf, sharedExtractIds, vendorStaff } from '../as-fhir-vendor-parts.js';
 
 type Action = Diagnosis['action'][number];
 type CareProvider = DiagnosisEhrExtract['careProviders']['careProvider'][number];
@@ -77,9 +77,9 @@ function staff(providers: readonly CareProvider[], out: WrittenResources, ctx: A
 const eachDiagnosis = (d: Diagnosis): Diagnosis[] => [d, ...d.diagnosis.flatMap(eachDiagnosis)];
 
 /** The extract's Conditions, one per diagnosis (one for an extract that has none), with their Procedures, and its Encounter. */
-function diagnosis(e: DiagnosisEhrExtract, out: WrittenResources, ctx: AsFhirContext): FhirResource[] {
+function diagnosis(e: DiagnosisEhrExtract, shared: ReadonlySet<string>, out: WrittenResources, ctx: AsFhirContext): FhirResource[] {
   const [first, ...further] = (e.diagnoses?.diagnosis ?? []).flatMap(eachDiagnosis);
-  const firstKey = recordKeyOf('Condition', [first?.rcId, e.ehrId], e, ctx);
+  const firstKey = extractKeyOf('Condition', e.ehrId, first?.rcId, shared, e, ctx);
   const c = e.hCMContact;
   const encounter = c === undefined ? undefined : contactEncounter(c, firstKey, c.contactSecrecyLevels.secrecyLevel,
     { hsaId: e.careUnit?.unitID?.extension, headHsaId: e.headCareProviderUnit?.unitID?.extension }, out, ctx);
@@ -118,7 +118,9 @@ export const diagnosesAsFhir = {
   types: ['Condition', 'Procedure'],
   resources: (items, ctx) => {
     const out = new WrittenResources();
-    for (const extract of items.flatMap((i) => i.diagnosisEHRExtract)) out.add(...diagnosis(extract, out, ctx));
+    const extracts = items.flatMap((i) => i.diagnosisEHRExtract);
+    const shared = sharedExtractIds(extracts.map((e) => e.ehrId));
+    for (const extract of extracts) out.add(...diagnosis(extract, shared, out, ctx));
     return out.list();
   },
 } satisfies FhirForm<'getDiagnoses'>;

@@ -1,5 +1,6 @@
 import { dayAt, dayOf, plusMinutes, type DemoClock } from '../../dev/demo-data/clock.js';
 import { bool, EHR_ID_ROOT, extractPatient, id, NS, RC_ROOT, simpleUnit, tv, XSI } from '../../dev/demo-data/ix.js';
+import { ehrId } from '../../dev/demo-data/ids.js';
 import { DIAGNOSES, type ActionSpec, type DiagnosisNoteSpec, type DiagnosisSpec } from './demo-data.js';
 import type { DemoPerson } from '../../dev/demo-data/people.js';
 import { accessZoneOf, EHR_SYSTEM_ID, HEAD_UNIT, HSA_ROOT, LOCAL_UNIT_ROOT, POSITION_ROOT, STAFF, UNITS } from '../../dev/demo-data/units.js';
@@ -50,7 +51,8 @@ function note(spec: DiagnosisNoteSpec, person: DemoPerson, clock: DemoClock): Xm
   const staff = STAFF[spec.staff];
   const unit = UNITS[spec.unit];
   return el('diagnosisEHRExtract',
-    id('ehrId', `TOLV:EhrId:${person.id}`, EHR_ID_ROOT),
+    // Each note its own record id: FHIR.md §3.12 makes it the resource's id (its rcIds hold colons).
+    id('ehrId', ehrId(`${person.id}:dx:${key}`), EHR_ID_ROOT),
     id('ehrSystem', EHR_SYSTEM_ID, HSA_ROOT),
     tv('timeCreated', at),
     el('diagnosisMetaData',

@@ -11,7 +11,7 @@ import type { AsFhirContext, FhirForm, FhirResource, RecordId } from '../as-fhir
 import { fhirDateTime, fhirOnly, reference } from '../as-fhir-common.js';
 import { fhirInstant, identifierOf, partIdOf, systemOf, UNKNOWN } from '../as-fhir-datatypes.js';
 import { WrittenResources } from '../as-fhir-parties.js';
-import { contactEncounter, metaOf, recordIdOf, recordKeyOf, vendorUnitFacts, type PlainIi } from '../as-fhir-vendor-parts.js';
+import { contactEncounter, extractKeyOf, metaOf, recordIdOf, sharedExtractIds, vendorUnitFacts, type PlainIi } from '../as-fhir-vendor-parts.js';
 import { ATTESTED, observationOf, observationStatus } from './as-fhir-observation.js';
 
 type Provider = ChemistryReportEhrExtract['attestingCareProviders']['attestingCareProvider'][number];
@@ -84,9 +84,9 @@ function performingUnit(e: ChemistryReportEhrExtract) {
   return { ...facts, hsaId: hsaId ?? facts.hsaId, headHsaId: e.headCareProviderUnit?.unitID?.extension ?? facts.headHsaId };
 }
 
-function report(e: ChemistryReportEhrExtract, out: WrittenResources, ctx: AsFhirContext): FhirResource[] {
+function report(e: ChemistryReportEhrExtract, shared: ReadonlySet<string>, out: WrittenResources, ctx: AsFhirContext): FhirResource[] {
   const r = e.report;
-  const key = recordKeyOf('DiagnosticReport', [r?.rcId, e.ehrId], e, ctx);
+  const key = extractKeyOf('DiagnosticReport', e.ehrId, r?.rcId, shared, e, ctx);
   const attesters = new Attesters(e.attestingCareProviders.attestingCareProvider, key, out, ctx);
   const unit = performingUnit(e);
   const performer = unit.hsaId === undefined && unit.internalId === undefined ? undefined : out.unit(unit, ctx);
@@ -127,7 +127,9 @@ export const labResultsAsFhir = {
   types: ['DiagnosticReport', 'Observation'],
   resources: (items, ctx) => {
     const out = new WrittenResources();
-    for (const extract of items.flatMap((i) => i.chemistryReportEHRExtract)) out.add(...report(extract, out, ctx));
+    const extracts = items.flatMap((i) => i.chemistryReportEHRExtract);
+    const shared = sharedExtractIds(extracts.map((e) => e.ehrId));
+    for (const extract of extracts) out.add(...report(extract, shared, out, ctx));
     return out.list();
   },
 } satisfies FhirForm<'getLabResults'>;

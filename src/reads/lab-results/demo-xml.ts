@@ -1,6 +1,7 @@
 import { dayAt, dayOf, plusMinutes, type DemoClock } from '../../dev/demo-data/clock.js';
 import { v2Unit } from '../care-contacts/demo-xml.js';
 import { EHR_ID_ROOT, extractPatient, id, NS, RC_ROOT, simpleUnit, tv, XSI } from '../../dev/demo-data/ix.js';
+import { ehrId } from '../../dev/demo-data/ids.js';
 import { REPORTS, type ReportSpec, type TestSpec } from './demo-data.js';
 import type { DemoPerson } from '../../dev/demo-data/people.js';
 import { EHR_SYSTEM_ID, HEAD_UNIT, HSA_ROOT, POSITION_ROOT, STAFF } from '../../dev/demo-data/units.js';
@@ -47,7 +48,8 @@ function report(spec: ReportSpec, person: DemoPerson, clock: DemoClock): XmlElem
   const requester = STAFF[spec.requester];
   const attested = spec.tests.some((t) => t.attestedAfter !== undefined);
   return el('chemistryReportEHRExtract',
-    id('ehrId', `TOLV:EhrId:${person.id}`, EHR_ID_ROOT),
+    // Each report its own record id: FHIR.md §3.11 makes it the resource's id (its rcId holds colons).
+    id('ehrId', ehrId(`${person.id}:lab:${reportId}`), EHR_ID_ROOT),
     id('ehrSystem', EHR_SYSTEM_ID, HSA_ROOT),
     tv('timeCreated', made),
     // The report's status and id as attributes: the mirror rule lets a leaf member be either.
