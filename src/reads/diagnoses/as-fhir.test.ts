@@ -68,12 +68,15 @@ describe('getDiagnoses as FHIR, beyond the demo data', () => {
     expect(back?.diagnoses?.diagnosis[0]?.action.map((a) => a.actionCode)).toEqual(['DV011', 'AF020']);
   });
 
-  // Failed before (one Condition per extract, its type the note's): the chain test (test/e2e/fhir-chain.e2e.test.ts)
-  // lost Tolvan's external causes and Gösta's secondary diagnosis, and read `Diagnos` for each main diagnosis.
-  it('writes each diagnosis of a note as a Condition of its own, nested ones too, each with its type, the note\'s actions its first\'s', () => {
+  // Issue 45 item 13 (FHIR.md §3.12: one extract per Condition). Failed before: this note gave three Conditions,
+  // and the demo's five diagnosis notes of Tolvan and Gösta gave nine.
+  it('writes a note as one Condition, of its first diagnosis with its type; every action of the note a Procedure for it', () => {
     const main = legacy.diagnoses?.diagnosis[0];
     if (main === undefined) throw new Error('no diagnosis');
-    const cause = { rcId: { root: '1.2.752.99999.2', extension: 'D-17-1.1' }, diagnosisCode: 'W01', diagnosisCodeType: 'ICD-10-SE', diagnosisType: 'Yttre orsak', diagnosis: [], action: [] };
+    const cause = {
+      rcId: { root: '1.2.752.99999.2', extension: 'D-17-1.1' }, diagnosisCode: 'W01', diagnosisCodeType: 'ICD-10-SE', diagnosisType: 'Yttre orsak', diagnosis: [],
+      action: [{ actionCode: 'TNX10', actionDescription: 'Fallprevention' }],
+    };
     const e: DiagnosisEhrExtract = { ...legacy, diagnoses: { action: legacy.diagnoses?.action ?? [], diagnosis: [
       { ...main, rcId: { root: '1.2.752.99999.2', extension: 'D-17-1' }, diagnosisType: 'Huvuddiagnos', diagnosis: [cause] },
       { rcId: { root: '1.2.752.99999.2', extension: 'D-17-2' }, diagnosisCode: 'I10', diagnosisCodeType: 'ICD-10-SE', diagnosisType: 'Bidiagnos', diagnosis: [], action: [] },
@@ -81,12 +84,11 @@ describe('getDiagnoses as FHIR, beyond the demo data', () => {
     const written = diagnosesAsFhir.resources([{ diagnosisEHRExtract: [e] }], ctx);
     expect(structureProblems(written)).toEqual([]);
     const conditions = written.filter((r) => r.resourceType === 'Condition');
-    expect(conditions.map((c) => [(c.code as { coding: { code: string }[] }).coding[0]?.code, (c.category as { text: string }[])[0]?.text]))
-      .toEqual([['J45.9', 'Huvuddiagnos'], ['W01', 'Yttre orsak'], ['I10', 'Bidiagnos']]);
-    expect(new Set(conditions.map((c) => c.id)).size).toBe(3);
+    expect(conditions.map((c) => [c.id, (c.code as { coding: { code: string }[] }).coding[0]?.code, (c.category as { text: string }[])[0]?.text]))
+      .toEqual([['D-17', 'J45.9', 'Huvuddiagnos']]);
     const extracts = readBack('getDiagnoses', person, written)[0]?.diagnosisEHRExtract ?? [];
     expect(extracts.map((x) => x.diagnoses?.diagnosis.map((d) => [d.diagnosisCode, d.diagnosisType, d.action.map((a) => a.actionCode)])))
-      .toEqual([[['J45.9', 'Huvuddiagnos', ['DV011', 'AF020']]], [['W01', 'Yttre orsak', []]], [['I10', 'Bidiagnos', []]]]);
+      .toEqual([[['J45.9', 'Huvuddiagnos', ['DV011', 'TNX10', 'AF020']]]]);
   });
 
   it('writes the contact as an Encounter served by the care unit, under its head care provider', () => {

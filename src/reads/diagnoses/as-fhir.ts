@@ -1,19 +1,16 @@
 /**
  * getDiagnoses as FHIR (docs/upstream-fhir.md#312-diagnoses-operation-12 read backwards): each
- * diagnosis of an extract a Condition coded in ICD-10-SE, its type (`Huvuddiagnos`, `Bidiagnos`,
- * `Yttre orsak`) the category, a legacy note's further diagnoses and those nested under one (an
- * external cause under its injury) each a Condition of its own, as FHIR has one per diagnosis; each
- * action a Procedure whose `reasonReference` names its diagnosis (the note's own actions its
- * first's), the contact an Encounter served by the care unit, the asserter and recorder
+ * extract one Condition, of its first diagnosis, coded in ICD-10-SE, its type (`Huvuddiagnos`,
+ * `Bidiagnos`, `Yttre orsak`) the category; each action a Procedure whose `reasonReference` names
+ * the Condition, the contact an Encounter served by the care unit, the asserter and recorder
  * Practitioners (a PractitionerRole where the record gives a position or a unit). The `fhir-r4`
- * adapter reading these back answers the records they came from, one extract per diagnosis.
- */
+ * adapter reading these back answers one extract per Condition. */
 import type { Diagnosis, DiagnosisEhrExtract } from '../../domain/records/index.js';
 import type { AsFhirContext, FhirForm, FhirResource, RecordId } from '../as-fhir.js';
 import { fhirDateTime, fhirOnly, reference } from '../as-fhir-common.js';
 import { partIdOf, systemOf, textConcept } from '../as-fhir-datatypes.js';
 import { WrittenResources } from '../as-fhir-parties.js';
-import { contactEncounter, extractKeyOf, metaOf, recordIdOf, recordKeyOf, sharedExtractIds, vendorStaff } from '../as-fhir-vendor-parts.js';
+import { contactEncounter, extractKeyOf, metaOf, recordIdOf, sharedExtractIds, vendorStaff } from '../as-fhir-vendor-parts.js';
 
 type Action = Diagnosis['action'][number];
 type CareProvider = DiagnosisEhrExtract['careProviders']['careProvider'][number];
@@ -76,19 +73,22 @@ function staff(providers: readonly CareProvider[], out: WrittenResources, ctx: A
 /** A diagnosis and each one nested under it, alone, in document order. */
 const eachDiagnosis = (d: Diagnosis): Diagnosis[] => [d, ...d.diagnosis.flatMap(eachDiagnosis)];
 
-/** The extract's Conditions, one per diagnosis (one for an extract that has none), with their Procedures, and its Encounter. */
+/**
+ * The extract as one Condition (docs/upstream-fhir.md#312-diagnoses-operation-12: one extract per
+ * Condition) of its first diagnosis, with the Procedures of every action of the extract, and its
+ * Encounter. A legacy note's further diagnoses (a `Bidiagnos`, an external cause nested under its
+ * injury) are not Conditions of their own: FHIR.md maps `diagnosis[0]` and leaves the nested ones
+ * absent; their actions were done in the same note, so their Procedures name its Condition.
+ */
 function diagnosis(e: DiagnosisEhrExtract, shared: ReadonlySet<string>, out: WrittenResources, ctx: AsFhirContext): FhirResource[] {
   const [first, ...further] = (e.diagnoses?.diagnosis ?? []).flatMap(eachDiagnosis);
-  const firstKey = extractKeyOf('Condition', e.ehrId, first?.rcId, shared, e, ctx);
+  const key = extractKeyOf('Condition', e.ehrId, first?.rcId, shared, e, ctx);
   const c = e.hCMContact;
-  const encounter = c === undefined ? undefined : contactEncounter(c, firstKey, c.contactSecrecyLevels.secrecyLevel,
+  const encounter = c === undefined ? undefined : contactEncounter(c, key, c.contactSecrecyLevels.secrecyLevel,
     { hsaId: e.careUnit?.unitID?.extension, headHsaId: e.headCareProviderUnit?.unitID?.extension }, out, ctx);
-  // The actions beside the diagnoses were done for them too: their Procedures name the first's Condition.
-  const conditions = [
-    condition(e, first, firstKey, [...(first?.action ?? []), ...(e.diagnoses?.action ?? [])], encounter, out, ctx),
-    ...further.map((d) => condition(e, d, recordKeyOf('Condition', [d.rcId], { ...e, diagnoses: { diagnosis: [d], action: [] } }, ctx), d.action, encounter, out, ctx)),
-  ];
-  return encounter === undefined ? conditions.flat() : [...conditions.flat(), encounter];
+  const actions = [...(first?.action ?? []), ...further.flatMap((d) => d.action), ...(e.diagnoses?.action ?? [])];
+  const written = condition(e, first, key, actions, encounter, out, ctx);
+  return encounter === undefined ? written : [...written, encounter];
 }
 
 /** One diagnosis of the extract as a Condition under `key`, and its actions' Procedures. */

@@ -1,8 +1,7 @@
 /**
- * The demo's diagnoses in FHIR (the contract's operation 12): one Condition per diagnosis (one
- * under another too), coded in ICD-10-SE, confirmed once its note is signed, refuted when the note
- * was made inactive; each action a Procedure (KVÅ) whose reason is the Condition it belongs to, or
- * the note's first one for an action beside the diagnoses.
+ * The demo's diagnoses in FHIR (the contract's operation 12): one Condition per diagnosis note, of
+ * its first diagnosis, coded in ICD-10-SE, confirmed once its note is signed, refuted when the note
+ * was made inactive; every action of the note a Procedure (KVÅ) whose reason is that Condition.
  */
 import type { DemoClock } from '../../dev/demo-data/clock.js';
 import { DIAGNOSES, type ActionSpec, type DiagnosisNoteSpec, type DiagnosisSpec } from './demo-data.js';
@@ -40,18 +39,25 @@ function condition(d: DiagnosisSpec, key: string, w: Writing): string {
     recordedDate: instant(w.at, w.clock.zone),
     asserter: ref('PractitionerRole', roleId(w.spec.staff)),
   });
-  (d.nested ?? []).forEach((inner, i) => condition(inner, `${key}.${i + 1}`, w));
-  (d.actions ?? []).forEach((a, i) => w.out.push(procedure(a, `proc-${key}-${i + 1}`, id, w)));
   return id;
 }
+
+/** A diagnosis and each one under it, in document order, each with the key its actions are numbered by. */
+const eachDiagnosis = (d: DiagnosisSpec, key: string): { d: DiagnosisSpec; key: string }[] =>
+  [{ d, key }, ...(d.nested ?? []).flatMap((inner, i) => eachDiagnosis(inner, `${key}.${i + 1}`))];
 
 export function diagnoses(person: DemoPerson, clock: DemoClock): FhirResource[] {
   return (DIAGNOSES[person.id] ?? []).flatMap((spec) => {
     const facts = diagnosisNoteFacts(spec, person, clock);
     const w: Writing = { person, clock, spec, ...facts, out: [] };
-    const ids = spec.diagnoses.map((d, i) => condition(d, `${facts.key}-${i + 1}`, w));
-    const first = ids[0];
-    if (first !== undefined) (spec.actions ?? []).forEach((a, i) => w.out.push(procedure(a, `proc-${facts.key}-a${i + 1}`, first, w)));
+    const [main] = spec.diagnoses;
+    if (main === undefined) return [];
+    // One Condition per note, of its first diagnosis (FHIR.md §3.12); every action of the note is done for it.
+    const id = condition(main, `${facts.key}-1`, w);
+    for (const { d, key } of spec.diagnoses.flatMap((x, i) => eachDiagnosis(x, `${facts.key}-${i + 1}`))) {
+      (d.actions ?? []).forEach((a, i) => w.out.push(procedure(a, `proc-${key}-${i + 1}`, id, w)));
+    }
+    (spec.actions ?? []).forEach((a, i) => w.out.push(procedure(a, `proc-${facts.key}-a${i + 1}`, id, w)));
     return w.out;
   });
 }

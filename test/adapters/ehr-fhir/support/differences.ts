@@ -357,15 +357,16 @@ export const alignments = (now: number): { [R in ReadName]?: (items: unknown[]) 
   // (#38-video-meetings-operation-8); the legacy document keeps it until it is gone.
   getVideoMeetings: (items) => (items as { endDateTimeInUnix: number }[]).filter((m) => m.endDateTimeInUnix > now),
   // A legacy note may hold several diagnoses, one nested under another (an external cause under its injury), and
-  // actions beside them; FHIR has one Condition each, a note's own actions done for its first
-  // (#312-diagnoses-operation-12): one extract per diagnosis here, in document order.
+  // actions beside them; FHIR has one Condition per extract, of its first diagnosis, and every action of the note a
+  // Procedure for it (#312-diagnoses-operation-12: `diagnosis[0]`, nested diagnoses absent): so here.
   getDiagnoses: (items) => (items as { diagnosisEHRExtract: DiagnosisExtract[] }[]).map((item) => ({
     ...item,
-    diagnosisEHRExtract: item.diagnosisEHRExtract.flatMap((e) => {
+    diagnosisEHRExtract: item.diagnosisEHRExtract.map((e) => {
       const { diagnoses } = e;
-      if (diagnoses === undefined) return [e];
-      return diagnoses.diagnosis.flatMap(eachDiagnosis).map((d, i) =>
-        ({ ...e, diagnoses: { diagnosis: [i === 0 ? { ...d, action: [...d.action, ...diagnoses.action] } : d], action: [] } }));
+      if (diagnoses === undefined) return e;
+      const [first, ...further] = diagnoses.diagnosis.flatMap(eachDiagnosis);
+      if (first === undefined) return e;
+      return { ...e, diagnoses: { diagnosis: [{ ...first, action: [...first.action, ...further.flatMap((d) => d.action), ...diagnoses.action] }], action: [] } };
     }),
   })),
   // A note made inactive is entered-in-error in FHIR, never answered (#status-filters). A value without text (the
