@@ -36,7 +36,7 @@ import './types.js';
 
 export interface AppDependencies extends RouteDependencies {
   config: Pick<Config, 'basePath' | 'rateLimitMax' | 'rateLimitWindowMs' | 'trustProxy'> & Partial<ProtectionSettings>
-    & Partial<Pick<Config, 'rateLimitNoKeyMax'>>;
+    & Partial<Pick<Config, 'rateLimitNoKeyMax' | 'rateLimitAppMax'>>;
   clock: Clock;
   subscriptionKeys: SubscriptionKeys;
   tokenVerifier: AccessTokenVerifier;
@@ -157,6 +157,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     await api.register(rateLimitPerSubscription, {
       max: deps.config.rateLimitMax, windowMs: deps.config.rateLimitWindowMs, sharedStore: deps.rateLimitStore,
       noKeyMax: deps.config.rateLimitNoKeyMax ?? deps.config.rateLimitMax,
+      appMax: deps.config.rateLimitAppMax ?? 20 * deps.config.rateLimitMax,
     });
     const refusals = new RefusalTally(deps.auditTrail, deps.clock, deps.logger);
     api.addHook('onClose', () => refusals.close());

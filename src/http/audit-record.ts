@@ -60,6 +60,17 @@ export function refusedBeforeAuthentication(request: FastifyRequest, reply: Fast
   return reply.statusCode >= 400 && reply.statusCode < 500 && request.token === undefined;
 }
 
+/**
+ * Refused by the rate limit (issue 44 item 4, threat 58): nothing about a patient was looked at, so
+ * a flood of them is tallied too, per caller, rather than growing the audit store at the flood's rate.
+ */
+export const TOO_MANY_REQUESTS = 429;
+
+/** A refusal the tally stores the first of per kind and minute and counts the rest of. */
+export function tallied(request: FastifyRequest, reply: FastifyReply): boolean {
+  return reply.statusCode === TOO_MANY_REQUESTS || refusedBeforeAuthentication(request, reply);
+}
+
 /** The one record of what the request came to. */
 export function outcomeRecordOf(request: FastifyRequest, reply: FastifyReply, now: number): OutcomeRecord {
   const record = fieldsOf(request, now) as OutcomeRecord;

@@ -4,6 +4,11 @@ import type { AuditTrail, OutcomeRecord } from '../ports/audit-trail.port.js';
 import type { Clock } from '../ports/clock.port.js';
 import { requestIdOf } from './request-id.js';
 
+const messageOf = (t: Tally): string => {
+  if (t.verified === true) return OVER_LIMIT;
+  return t.subscription === undefined ? KEYLESS : KEYED;
+};
+
 /** One window of the tally: the first refusal of each kind in it is audited, the rest counted. */
 export const REFUSAL_WINDOW_MS = 60_000;
 /** Kinds tracked per window; refusals of further kinds are counted per status, and audited as that count. */
@@ -13,10 +18,14 @@ export const UNAUDITED_REFUSALS = 'refusalsNotAudited';
 
 const KEYLESS = 'requests without a valid subscription key refused';
 const KEYED = 'requests with a valid subscription key and no valid token refused';
+const OVER_LIMIT = 'requests over the rate limit refused';
 
 interface Tally {
   sourceAddress: string;
   subscription?: string;
+  clientId?: string;
+  /** A verified caller's refusal (the rate limit's); the person is not logged, their record is in the trail, found by firstRequestId. */
+  verified?: true;
   operation: string;
   status: number;
   firstRequestId: string;
@@ -32,7 +41,9 @@ interface Tally {
  * 38 and 45 of docs/threat-model.md#found-by-independent-review). Past MAX_KINDS kinds a minute a
  * refusal is only counted, per status (at most one count per 4xx status, whatever the flood); when
  * the minute is over each count is audited as one record of its own kind, `refusalsNotAudited` with
- * `unaudited` (docs/operations.md#the-audit-store), so the trail shows they happened.
+ * `unaudited` (docs/operations.md#the-audit-store), so the trail shows they happened. Refusals by
+ * the rate limit (429) are tallied the same way, per source, key, app, person, operation and status
+ * (issue 44 item 4): a caller's flood leaves one record a minute, not one per request.
  */
 export class RefusalTally {
   private window = Number.NaN;
@@ -50,7 +61,8 @@ export class RefusalTally {
   append(record: OutcomeRecord): Promise<void> {
     this.rollOver();
     // A source as the per-address limit counts it: an IPv6 address stands for its /64.
-    const kind = JSON.stringify([normalizeIP(record.sourceAddress), record.subscription, record.operation, record.status]);
+    // A refusal of a verified caller (the rate limit's) is tallied per person too, so each one's first of a minute is audited.
+    const kind = JSON.stringify([normalizeIP(record.sourceAddress), record.subscription, record.clientId, record.actor?.issuer, record.actor?.subject, record.operation, record.status]);
     const tally = this.tallies.get(kind);
     if (tally !== undefined) {
       tally.refused += 1;
@@ -62,6 +74,7 @@ export class RefusalTally {
     }
     this.tallies.set(kind, {
       sourceAddress: record.sourceAddress, ...(record.subscription === undefined ? {} : { subscription: record.subscription }),
+      ...(record.clientId === undefined ? {} : { clientId: record.clientId }), ...(record.actor === undefined ? {} : { verified: true as const }),
       operation: record.operation, status: record.status, firstRequestId: record.requestId, refused: 1,
     });
     // Not stored: the next refusal of this kind is audited instead.
@@ -87,7 +100,7 @@ export class RefusalTally {
 
   private report(): void {
     for (const t of this.tallies.values()) {
-      if (t.refused > 1) this.logger.warn({ ...t, audited: 1, windowMs: REFUSAL_WINDOW_MS }, t.subscription === undefined ? KEYLESS : KEYED);
+      if (t.refused > 1) this.logger.warn({ ...t, audited: 1, windowMs: REFUSAL_WINDOW_MS }, messageOf(t));
     }
     // At the window's end (or at close, if sooner): the instant the count covers up to.
     const until = Math.min((this.window + 1) * REFUSAL_WINDOW_MS, this.clock.now());

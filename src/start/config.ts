@@ -39,6 +39,8 @@ export interface Config extends TransportSettings, AccessLogSettings, AuditChain
   rateLimitWindowMs: number;
   /** Requests without a valid subscription key, per source address per window. */
   rateLimitNoKeyMax: number;
+  /** On /fhir without a key: requests of all users of one app (client_id) per window; each user has `rateLimitMax`. */
+  rateLimitAppMax: number;
   redisUrl: string | undefined;
   databaseUrl: string | undefined;
   arrivalWindowBeforeMin: number;
@@ -159,6 +161,23 @@ function basePath(env: Env): string {
   return raw;
 }
 
+/**
+ * RATE_LIMIT_APP_MAX is the ceiling above each user's RATE_LIMIT_MAX in a keyless app (issue 44
+ * item 4): 20 users' worth by default, and never below one user's, which would make it the budget.
+ */
+function rateLimits(env: Env): Pick<Config, 'rateLimitMax' | 'rateLimitWindowMs' | 'rateLimitNoKeyMax' | 'rateLimitAppMax'> {
+  const rateLimitMax = integer(env, 'RATE_LIMIT_MAX', 100, 1, 10_000_000);
+  const rateLimitAppMax = integer(env, 'RATE_LIMIT_APP_MAX', 20 * rateLimitMax, 1, 200_000_000);
+  if (rateLimitAppMax < rateLimitMax) {
+    throw new ConfigError(`RATE_LIMIT_APP_MAX (${rateLimitAppMax}) must be at least RATE_LIMIT_MAX (${rateLimitMax}): it is the ceiling of all of an app's users together, each of whom has RATE_LIMIT_MAX`);
+  }
+  return {
+    rateLimitMax, rateLimitAppMax,
+    rateLimitWindowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 5000, 1, 86_400_000),
+    rateLimitNoKeyMax: integer(env, 'RATE_LIMIT_NO_KEY_MAX', 20, 1, 10_000_000),
+  };
+}
+
 export function loadConfig(env: Env = process.env): Readonly<Config> {
   const fail = (message: string) => new ConfigError(message);
   const ehrAdapter = readEhrAdapter(env, fail);
@@ -197,9 +216,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     authPatientClaim: text(env, 'AUTH_PATIENT_CLAIM') ?? 'patient',
     authClientIds: text(env, 'AUTH_CLIENT_IDS') === undefined ? undefined : list(env, 'AUTH_CLIENT_IDS'),
     subscriptionKeys: subscriptionKeys(env),
-    rateLimitMax: integer(env, 'RATE_LIMIT_MAX', 100, 1, 10_000_000),
-    rateLimitWindowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 5000, 1, 86_400_000),
-    rateLimitNoKeyMax: integer(env, 'RATE_LIMIT_NO_KEY_MAX', 20, 1, 10_000_000),
+    ...rateLimits(env),
     redisUrl: url(env, 'REDIS_URL'),
     databaseUrl: text(env, 'DATABASE_URL'),
     auditChainKeys: readAuditChainKeys(env, fail),

@@ -70,6 +70,8 @@ export interface TestAppOptions {
   rateLimitWindowMs?: number;
   /** RATE_LIMIT_NO_KEY_MAX; without it requests without a valid key get the per-key allowance. */
   rateLimitNoKeyMax?: number;
+  /** RATE_LIMIT_APP_MAX; 20 times rateLimitMax by default, as in the service. */
+  rateLimitAppMax?: number;
   /** The audit store the app writes to instead of the in-memory fake (`audit` then stays empty). */
   auditTrail?: AuditTrail;
   /** Where the access log is read from; the in-memory fake by default. */
@@ -147,6 +149,7 @@ async function startAppOver<E extends AnyEhr>(backend: Backend<E>, clock: FixedC
       ...(options.rateLimitMax === undefined ? {} : { rateLimitMax: options.rateLimitMax }),
       ...(options.rateLimitWindowMs === undefined ? {} : { rateLimitWindowMs: options.rateLimitWindowMs }),
       ...(options.rateLimitNoKeyMax === undefined ? {} : { rateLimitNoKeyMax: options.rateLimitNoKeyMax }),
+      ...(options.rateLimitAppMax === undefined ? {} : { rateLimitAppMax: options.rateLimitAppMax }),
       ...options.protection,
     },
     clock, logger, ehr, auditTrail, tokenVerifier, ...useCasesOver(ehr, clock),

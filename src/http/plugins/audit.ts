@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AuditRecord, AuditTrail } from '../../ports/audit-trail.port.js';
 import type { Clock } from '../../ports/clock.port.js';
-import { attemptRecordOf, outcomeRecordOf, outcomeRecordsOf, refusedBeforeAuthentication } from '../audit-record.js';
+import { attemptRecordOf, outcomeRecordOf, outcomeRecordsOf, tallied } from '../audit-record.js';
 import { errorBody } from '../error-body.js';
 import { FHIR_JSON } from '../fhir/operation-outcome.js';
 import { toHttpFailure } from '../error-mapping.js';
@@ -28,7 +28,7 @@ async function appendAll(trail: AuditTrail, records: readonly AuditRecord[]): Pr
 /**
  * Exactly one outcome record (one per patient read, for a request that read several) for every request to a patient-data route, allowed, refused or
  * failed, stored before the answer leaves. If it cannot be stored, data is withheld: the caller
- * gets 503 instead. Refusals before authentication go through the tally, which stores the first
+ * gets 503 instead. Refusals before authentication, and by the rate limit, go through the tally, which stores the first
  * of each kind per minute and counts the rest. A write also stores an attempt record first
  * (`recordWriteAttempt`), so that with the store down the EHR is never asked to change anything
  * (docs/contract.md#what-never-happens).
@@ -47,7 +47,7 @@ export const audit = fp(async (app: FastifyInstance, opts: { auditTrail: AuditTr
     if (request.routeOptions.config?.operation === undefined) return payload;
     try {
       const now = opts.clock.now();
-      if (refusedBeforeAuthentication(request, reply)) await withDeadline(opts.refusals.append(outcomeRecordOf(request, reply, now)));
+      if (tallied(request, reply)) await withDeadline(opts.refusals.append(outcomeRecordOf(request, reply, now)));
       else await withDeadline(appendAll(opts.auditTrail, outcomeRecordsOf(request, reply, now)));
       return payload;
     } catch (err) {

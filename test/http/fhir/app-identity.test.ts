@@ -1,7 +1,8 @@
 /**
  * docs/fhir-api.md, "The app": SMART apps send no custom headers, so on /fhir the subscription key is
  * optional. Sent, it must be valid and its budget is spent; absent, the token's client_id (or azp)
- * names the app, whose rate budget (RATE_LIMIT_MAX) it spends, and a token naming no app is 401.
+ * names the app, and each person's rate budget in it is RATE_LIMIT_MAX under the app's ceiling
+ * RATE_LIMIT_APP_MAX (issue 44 item 4); a token naming no app is 401.
  * A throttled request is an OperationOutcome `throttled` with Retry-After.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -67,27 +68,53 @@ describe('FHIR API: which app is asking', () => {
   });
 });
 
-describe('FHIR API: the rate budget of an app without a key is its client_id\'s', () => {
+describe('issue 44 item 4 (threat 58): without a key the rate budget is each person\'s in the app, under the app\'s ceiling', () => {
   const MAX = 3;
+  const APP_MAX = 8;
+  const FLOOD = 40;
   let t: TestApp;
   // A window far longer than the test: no count is reset while it runs (no timed assertion).
   beforeAll(async () => {
-    t = await startTestApp({ now: NOW, rateLimitMax: MAX, rateLimitWindowMs: 10 * 60_000 });
+    t = await startTestApp({ now: NOW, rateLimitMax: MAX, rateLimitAppMax: APP_MAX, rateLimitWindowMs: 10 * 60_000 });
   }, 60_000);
   afterAll(async () => t.close());
 
-  it('the app\'s MAX requests pass, the next is 429 throttled with Retry-After, for every user of the app; another app and the key keep theirs', async () => {
+  const refusedOf = (subject: string) => t.audit.records.filter((r) => r.status === 429 && r.actor?.subject === subject);
+
+  it('issue 44 item 4: one person flooding an app is refused on their own budget; another user of the app is still served, and the flood leaves one audit record, not one per refusal', async () => {
     const tolvanInA = await t.personToken(TOLVAN, { scope: SCOPE, client_id: 'app-a' });
     const martaInA = await t.personToken(MARTA, { scope: SCOPE, client_id: 'app-a' });
-    for (let i = 0; i < MAX; i++) expect((await get(t, '/fhir/Patient', i % 2 === 0 ? tolvanInA : martaInA)).statusCode).toBe(200);
+    const records = t.audit.records.length;
 
-    const throttled = await get(t, '/fhir/Patient', tolvanInA);
-    const issue = outcomeOf(throttled, 429);
+    const flood = await Promise.all(Array.from({ length: MAX + FLOOD }, () => get(t, '/fhir/Patient', tolvanInA)));
+    expect(flood.filter((r) => r.statusCode === 200)).toHaveLength(MAX);
+    const throttled = flood.filter((r) => r.statusCode === 429);
+    expect(throttled).toHaveLength(FLOOD);
+    const issue = outcomeOf(throttled[0]!, 429);
     expect(issue.code).toBe('throttled');
     expect(issue.diagnostics).toMatch(/^Rate limit is exceeded\. Try again in \d+ seconds\.$/);
-    expect(Number(throttled.headers['retry-after'])).toBeGreaterThan(0);
-    // The budget is the app's, not the person's: another user of app-a is refused too.
-    expect(outcomeOf(await get(t, '/fhir/Patient', martaInA), 429).code).toBe('throttled');
+    expect(Number(throttled[0]!.headers['retry-after'])).toBeGreaterThan(0);
+    expect(throttled[0]!.headers['ratelimit-policy']).toBe(`"app-person";q=${MAX};w=600`);
+
+    // Märta, another user of app-a, keeps her whole budget (before the fix the app's was spent: 429).
+    for (let i = 0; i < MAX; i++) expect((await get(t, '/fhir/Patient', martaInA)).statusCode).toBe(200);
+    expect((await get(t, '/fhir/Patient', martaInA)).statusCode).toBe(429);
+
+    // The flood's refusals: the first audited, naming who asked, the rest counted (before the fix one record each).
+    const tolvanSubject = t.audit.records.find((r) => r.status === 200 && r.actor?.personId === TOLVAN)?.actor?.subject;
+    expect(tolvanSubject).toBeDefined();
+    expect(refusedOf(tolvanSubject!)).toHaveLength(1);
+    expect(refusedOf(tolvanSubject!)[0]).toMatchObject({ outcome: 'denied', clientId: 'app-a', patientId: TOLVAN });
+    expect(t.audit.records.length - records).toBe(MAX + 1 + MAX + 1);
+  });
+
+  it('issue 44 item 4: the app\'s users together stop at the app\'s ceiling; another app and the key keep theirs', async () => {
+    const lillaInA = await t.personToken(LILLA, { scope: SCOPE, client_id: 'app-a' });
+    // Tolvan's and Märta's MAX each are spent in app-a (the test above): APP_MAX - 2 MAX are left for Lilla.
+    for (let i = 0; i < APP_MAX - 2 * MAX; i++) expect((await get(t, '/fhir/Patient', lillaInA)).statusCode).toBe(200);
+    const ceiling = await get(t, '/fhir/Patient', lillaInA);
+    expect(outcomeOf(ceiling, 429).code).toBe('throttled');
+    expect(ceiling.headers['ratelimit-policy']).toBe(`"app";q=${APP_MAX};w=600`);
 
     // app-b has a budget of its own, whoever uses it.
     const lillaInB = await t.personToken(LILLA, { scope: SCOPE, client_id: 'app-b' });
@@ -95,6 +122,7 @@ describe('FHIR API: the rate budget of an app without a key is its client_id\'s'
     expect(outcomeOf(await get(t, '/fhir/Patient', lillaInB), 429).code).toBe('throttled');
 
     // app-a's token with the subscription key spends the key's budget, not the exhausted app's.
+    const tolvanInA = await t.personToken(TOLVAN, { scope: SCOPE, client_id: 'app-a' });
     const withKey = await t.call({ method: 'GET', url: '/fhir/Patient', key: KEY, token: tolvanInA });
     expect(withKey.statusCode).toBe(200);
   });
