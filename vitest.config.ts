@@ -24,7 +24,7 @@ const ALONE = ['test/http/send-deadline.test.ts', 'test/hostile-upstream/hostile
 const ISOLATED = [
   'test/http/not-served-read.test.ts', 'test/security/subscription-key-compare.test.ts',
   'test/adapters/ehr-xml/kept-text.test.ts', 'test/http/json-answer.test.ts', 'test/adapters/ehr-xml-http/oversized.test.ts',
-  'test/hostile-upstream/hostile-documents.test.ts', 'test/soak/soak-short.test.ts', 'test/security/request-id-in-logs.test.ts',
+  'test/hostile-upstream/hostile-documents.test.ts', 'test/security/request-id-in-logs.test.ts',
 ];
 /** `npm run test:deploy`'s files (vitest.deploy.config.ts): they build an image and start containers, never in `npm test`. */
 const DEPLOY = 'test/deploy/**';

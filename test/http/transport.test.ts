@@ -27,7 +27,6 @@ describe('transport-level abuse', () => {
     const address = await t.app.listen({ host: '127.0.0.1', port: 0 });
     const { port } = new URL(address);
     const socket = connect(Number(port), '127.0.0.1');
-    const started = Date.now();
     const closed = new Promise<string>((resolve) => {
       let received = '';
       socket.on('data', (d) => { received += d.toString(); });
@@ -40,6 +39,5 @@ describe('transport-level abuse', () => {
     socket.destroy();
     expect(received).not.toBe('still open');
     expect(received === '' || received.startsWith('HTTP/1.1 408')).toBe(true);
-    expect(Date.now() - started).toBeLessThan(5000);
   });
 });

@@ -7,6 +7,7 @@ import { malformedLogLines, UsedSecrets } from './support/logs.js';
 import { DEMO } from './support/oracles.js';
 import { requestOf, routeByOperation, urlOf, WRITE_ROUTES, type RouteCase } from './support/routes.js';
 import { expectDocumentedAnswer } from './support/shape.js';
+import { expectDeadlineKept } from '../support/scheduling.js';
 
 /**
  * JSON bodies and media types on the two writes (threats 17, 18, 19 of docs/threat-model.md#who-may-see-whom-api1-api5): wrong types, extra fields,
@@ -139,13 +140,13 @@ overBothEhrs((variant) => {
       expect([...seen].sort()).toEqual([200, 400, 413]);
     });
 
-    it('parses 2,000-deep objects and 8,000-deep arrays within the limit quickly, and refuses them with 400', async () => {
+    it('parses 2,000-deep objects and 8,000-deep arrays within the limit without a blow-up, and refuses them with 400', async () => {
       for (const route of WRITE_ROUTES) {
         for (const text of [`${'{"a":'.repeat(2000)}1${'}'.repeat(2000)}`, `${'['.repeat(8150)}${']'.repeat(8150)}`, `${'{"__proto__":'.repeat(1000)}1${'}'.repeat(1000)}`]) {
           const started = performance.now();
           const res = await t.call({ method: route.method, url: urlOf(route), token, payload: text, headers: { 'content-type': 'application/json' } });
           expect([route.operation, text.slice(0, 12), res.statusCode]).toEqual([route.operation, text.slice(0, 12), 400]);
-          expect(performance.now() - started).toBeLessThan(2000);
+          expectDeadlineKept(performance.now() - started, 0, 'refused');
         }
       }
     });

@@ -14,6 +14,7 @@ import { requestOf, ROUTES, routeByOperation, urlOf } from './support/routes.js'
 import { errorText, expectDocumentedAnswer } from './support/shape.js';
 import { SlowJwksIssuer } from './support/slow-jwks-issuer.js';
 import { notAPersonNorAClient } from './support/token-kinds.js';
+import { expectDeadlineKept } from '../support/scheduling.js';
 
 /**
  * threats 1–6, 8, 9 of docs/threat-model.md#tokens-and-keys: forged, expired and misdirected tokens, key confusion, JWKS outages and
@@ -553,21 +554,22 @@ describe('a slow or hanging JWKS endpoint (answers after the fetch timeout)', ()
     clock.advance(11 * 60_000); // keys are stale: a background refresh starts and times out
     const cached = await timed(async () => verifier.verify(await tokenOf(kid, `${mode}-cached`)));
     expect(cached.ok).toBe(true);
-    expect(cached.ms).toBeLessThan(2500);
+    // Not held for the refresh, which the issuer delays 10 s.
+    expectDeadlineKept(cached.ms, 0, 'verified with the cached keys');
 
     await issuer.addKey(`${kid}-next`, 'RS256');
     clock.advance(31_000);
     const unknown = await timed(async () => verifier.verify(await tokenOf(`${kid}-next`, `${mode}-unknown`)));
     expect(unknown.ok).toBe(false);
     expect(unknown.error).toBeInstanceOf(InvalidTokenError);
-    expect(unknown.ms).toBeLessThan(5000);
+    expectDeadlineKept(unknown.ms, 800, 'refused after one bounded fetch');
 
     const flood = await Promise.all(Array.from({ length: 300 }, (_, i) => tokenOf(`${kid}-next`, `${mode}-flood-${i}`)));
     const floodRun = await timed(() => Promise.allSettled(flood.map((token) => verifier.verify(token))).then((results) => {
       if (results.some((r) => r.status === 'fulfilled')) throw new Error('an unknown kid verified');
     }));
     expect(floodRun.ok).toBe(true);
-    expect(floodRun.ms).toBeLessThan(5000);
+    expectDeadlineKept(floodRun.ms, 800, '300 refused on one bounded fetch');
     expect(issuer.jwksFetches - baseline).toBeLessThanOrEqual(2);
 
     // Next cooldown, 50 at once while the fetch is slow: single flight, at most one fetch.

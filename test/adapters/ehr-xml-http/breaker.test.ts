@@ -32,9 +32,9 @@ describe('XmlHttpEhr circuit breaker against the simulator', () => {
       () => ehr.registerArrival(ADULT, '00261121101'), () => ehr.registerPayment(ADULT, '00261121101', 'CARD'),
     ];
     for (const call of calls) {
-      const { ms, error } = await timed(call);
+      // Refused without a request: the simulator's count below stays where it was.
+      const { error } = await timed(call);
       expect(error).toMatchObject({ failure: 'unavailable', retryAfterSeconds: 10 });
-      expect(ms).toBeLessThan(50);
     }
     expect(t.sim.requests).toBe(before);
     now += 6_000;

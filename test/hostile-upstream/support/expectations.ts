@@ -2,12 +2,11 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { expect } from 'vitest';
+import { expectDeadlineKept } from '../../support/scheduling.js';
 import { EHR_TIMEOUT_MS, type Answer, type HostileApp } from './hostile-app.js';
 import type { DocumentKind } from './hostile-documents.js';
 
 export const MIB = 1024 * 1024;
-/** What the deadline may be overrun by: the patient document read first, scheduling, the audit write. */
-export const MARGIN_MS = 600;
 
 export interface Route {
   url: string;
@@ -31,10 +30,10 @@ const MESSAGES: Record<number, string> = {
 export const UPSTREAM_TEXT = /passwd|root:|\/bin\/|canary|NullPointer|Internt|Fault|<html|<!DOCTYPE|Gateway|nginx|lol|polluted|isAdmin|(?<!\d)\d{12}(?!\d)|\d{8}-\d{4}|\d{6}-\d{4}/i;
 
 /** Status, body shape and message (docs/contract.md#errors), the deadline, and nothing of upstream's text. */
-export function expectRefusal(route: Route, expected: 502 | 504, answer: Answer, label: string, marginMs = MARGIN_MS): void {
+export function expectRefusal(route: Route, expected: 502 | 504, answer: Answer, label: string): void {
   const where = `${label} on ${route.url}`;
   expect(answer.status, `${where}: status (body ${answer.body.slice(0, 200)})`).toBe(expected);
-  expect(answer.ms, `${where}: answered within EHR_TIMEOUT_MS + ${marginMs} ms`).toBeLessThan(EHR_TIMEOUT_MS + marginMs);
+  expectDeadlineKept(answer.ms, EHR_TIMEOUT_MS, where);
   expect(answer.body, `${where}: no upstream text or identity number`).not.toMatch(UPSTREAM_TEXT);
   expect(String(answer.headers['content-type']), where).toMatch(/^application\/json/);
   const json = JSON.parse(answer.body) as Record<string, unknown>;
