@@ -30,10 +30,10 @@ const MESSAGES: Record<number, string> = {
 export const UPSTREAM_TEXT = /passwd|root:|\/bin\/|canary|NullPointer|Internt|Fault|<html|<!DOCTYPE|Gateway|nginx|lol|polluted|isAdmin|(?<!\d)\d{12}(?!\d)|\d{8}-\d{4}|\d{6}-\d{4}/i;
 
 /** Status, body shape and message (docs/contract.md#errors), the deadline, and nothing of upstream's text. */
-export function expectRefusal(route: Route, expected: 502 | 504, answer: Answer, label: string): void {
+export function expectRefusal(route: Route, expected: 502 | 504, answer: Answer, label: string, deadlineMs = EHR_TIMEOUT_MS): void {
   const where = `${label} on ${route.url}`;
   expect(answer.status, `${where}: status (body ${answer.body.slice(0, 200)})`).toBe(expected);
-  expectDeadlineKept(answer.ms, EHR_TIMEOUT_MS, where);
+  expectDeadlineKept(answer.ms, deadlineMs, where);
   expect(answer.body, `${where}: no upstream text or identity number`).not.toMatch(UPSTREAM_TEXT);
   expect(String(answer.headers['content-type']), where).toMatch(/^application\/json/);
   const json = JSON.parse(answer.body) as Record<string, unknown>;

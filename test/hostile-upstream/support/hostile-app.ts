@@ -54,6 +54,8 @@ export interface HostileApp {
 export interface HostileAppOptions {
   /** Wait for a normal request to be served before returning (default true). */
   warmUp?: boolean;
+  /** EHR_TIMEOUT_MS (default EHR_TIMEOUT_MS above): longer where a test's documents, not its deadline, are under test. */
+  ehrTimeoutMs?: number;
 }
 
 export async function startHostileApp(options: HostileAppOptions = {}): Promise<HostileApp> {
@@ -74,7 +76,7 @@ export async function startHostileApp(options: HostileAppOptions = {}): Promise<
     const dataDir = path.join(dir, 'data');
     const config = loadConfig({
       PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info',
-      EHR_ADAPTER: 'xml-http', EHR_BASE_URL: front.url, EHR_TIMEOUT_MS: String(EHR_TIMEOUT_MS), EHR_TIMEZONE: ZONE,
+      EHR_ADAPTER: 'xml-http', EHR_BASE_URL: front.url, EHR_TIMEOUT_MS: String(options.ehrTimeoutMs ?? EHR_TIMEOUT_MS), EHR_TIMEZONE: ZONE,
       AUTH_ISSUER: issuer.issuer, SUBSCRIPTION_KEYS: `test:${KEY}`, ...CHAIN_KEY_ENV, RATE_LIMIT_MAX: '1000000',
       // Load shedding answers 503 whenever this process's event loop lags a second, which a CPU shared
       // with other suites (and the EHR simulator and the client in this same process) can cause. The
