@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { scrubText } from '../../src/domain/redaction/scrub-text.js';
 import { requestIdOf, serviceIdFrom } from '../../src/http/request-id.js';
 import { identityNumbersIn } from '../support/log-grep.js';
+import { assertProperty } from '../support/seeds.js';
 
 /** UUIDs drawn by randomUUID here that hold a valid identity number, as the log oracle reads them. */
 const NUMBER_HOLDING_UUIDS = [
@@ -39,12 +40,12 @@ describe('the service\'s own request ids', () => {
     expect(() => serviceIdFrom(() => NUMBER_SHAPED_UUID)).toThrow(/not random/);
   });
 
-  it('gives any UUID the scrubber leaves whole unchanged, and never one the log oracle reads as a person (property)', () => {
-    fc.assert(fc.property(fc.uuid({ version: 4 }), (uuid) => {
+  it('gives any UUID the scrubber leaves whole unchanged, and never one the log oracle reads as a person (property)', async () => {
+    await assertProperty(fc.property(fc.uuid({ version: 4 }), (uuid) => {
       const id = serviceIdFrom(drawing([uuid]));
       expect(identityNumbersIn(id)).toEqual([]);
       if (scrubText(uuid) === uuid) expect(id).toBe(uuid);
-    }), { seed: 1801, numRuns: 20_000 });
+    }), { seeds: [1801, 1802, 1803], numRuns: 20_000 });
   });
 
   it('makes version 4 UUIDs, a different one each time', () => {

@@ -12,6 +12,7 @@ import { malformedLogLines, UsedSecrets } from './support/logs.js';
 import { DEMO } from './support/oracles.js';
 import { requestOf, ROUTES, urlOf, type RouteCase } from './support/routes.js';
 import { expectDocumentedAnswer } from './support/shape.js';
+import { assertProperty } from '../support/seeds.js';
 
 /**
  * threat 31 of docs/threat-model.md#audit-and-logs-v16-pdl (exactly one audit record per access, whatever the outcome), threat 33 (log injection:
@@ -102,7 +103,7 @@ overBothEhrs((variant) => {
       const outcomes: Outcome[] = ['allowed', 400, 401, 403, 429, 503];
       const seen = new Set<string>();
       const keyless = new Set<string>();
-      await fc.assert(fc.asyncProperty(
+      await assertProperty(fc.asyncProperty(
         // A caller's id with nothing to scrub (digits only in short runs between letters, one case): kept as sent (issue 34 item 10).
         fc.constantFrom(...ROUTES), fc.constantFrom(...outcomes, 413, 415), fc.nat({ max: 5 }), fc.stringMatching(/^[a-z][a-z._:-]{0,7}(?:[0-9]{1,4}[a-z]{1,8}){0,5}$/),
         async (route, picked, variant, requestId) => {
@@ -150,7 +151,7 @@ overBothEhrs((variant) => {
           for (const secret of [KEY, OTHER_KEY, ...(options.token ? options.token.split('.') : [])]) expect(text).not.toContain(secret);
           seen.add(`${String(outcome)}`);
         },
-      ), { numRuns: runsOver(variant, 150) });
+      ), { seeds: [4491, 4492, 4493], numRuns: runsOver(variant, 150) });
       expect(seen.size).toBeGreaterThanOrEqual(6);
     });
 

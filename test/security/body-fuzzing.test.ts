@@ -8,6 +8,7 @@ import { DEMO } from './support/oracles.js';
 import { requestOf, routeByOperation, urlOf, WRITE_ROUTES, type RouteCase } from './support/routes.js';
 import { expectDocumentedAnswer } from './support/shape.js';
 import { expectDeadlineKept } from '../support/scheduling.js';
+import { assertProperty } from '../support/seeds.js';
 
 /**
  * JSON bodies and media types on the two writes (threats 17, 18, 19 of docs/threat-model.md#who-may-see-whom-api1-api5): wrong types, extra fields,
@@ -127,7 +128,7 @@ overBothEhrs((variant) => {
 
     it.each(WRITE_ROUTES.map((r) => [r.operation, r] as const))('%s answers every body as the schema says, 413 past 16 KiB, never 500, never a body it did not validate', async (_name, route) => {
       const seen = new Set<number>();
-      await fc.assert(fc.asyncProperty(bodyFor(route), async (text) => {
+      await assertProperty(fc.asyncProperty(bodyFor(route), async (text) => {
         const expected = expectedForBody(route, text);
         const label = `${route.operation} body ${JSON.stringify(text.slice(0, 120))}… (${text.length} chars)`;
         const before = ehrCalls();
@@ -136,7 +137,7 @@ overBothEhrs((variant) => {
         expect([label, res.statusCode]).toEqual([label, expected]);
         if (res.statusCode !== 200) expect([label, ehrCalls() - before]).toEqual([label, 0]);
         seen.add(res.statusCode);
-      }), { numRuns: runsOver(variant, 300) });
+      }), { seeds: [4511, 4512, 4513], numRuns: runsOver(variant, 300) });
       expect([...seen].sort()).toEqual([200, 400, 413]);
     });
 
@@ -164,7 +165,7 @@ overBothEhrs((variant) => {
         fc.string({ maxLength: 40, unit: 'grapheme-ascii' }),
         fc.string({ maxLength: 20, unit: 'grapheme-ascii' }).map((params) => `application/json;${params}`),
       );
-      await fc.assert(fc.asyncProperty(fc.constantFrom(...WRITE_ROUTES), mediaType, fc.boolean(), async (route, contentType, extraField) => {
+      await assertProperty(fc.asyncProperty(fc.constantFrom(...WRITE_ROUTES), mediaType, fc.boolean(), async (route, contentType, extraField) => {
         const body = extraField ? { ...route.body, extra: 'x' } : route.body;
         const label = `${route.operation} Content-Type ${JSON.stringify(contentType)} ${extraField ? 'with' : 'without'} an extra field`;
         const res = await t.call({ method: route.method, url: urlOf(route), token, payload: JSON.stringify(body), headers: { 'content-type': contentType } });
@@ -172,7 +173,7 @@ overBothEhrs((variant) => {
         const essence = contentType.split(';')[0]?.trim().toLowerCase();
         const allowed = extraField ? [400, 415] : essence === 'application/json' ? [200, 400, 415] : [415];
         expect([label, allowed.includes(res.statusCode)]).toEqual([label, true]);
-      }), { numRuns: runsOver(variant, 200) });
+      }), { seeds: [4521, 4522, 4523], numRuns: runsOver(variant, 200) });
     });
 
     it('refuses a body without a Content-Type, and a JSON body that claims a content encoding it does not have', async () => {

@@ -11,6 +11,7 @@ import { canonicalIdentity, DEMO, DEMO_PEOPLE, onTheWire } from './support/oracl
 import {
   APP, expectFhirAnswer, FHIR_ROUTES, FHIR_SEARCH_ROUTES, fhirRequest, flipped, formOf, identityNumbersInAddress, issueOf, pid, type FhirRouteCase,
 } from './support/fhir-routes.js';
+import { assertProperty } from '../support/seeds.js';
 
 /**
  * Input fuzzing (THREATS 15–19, API4) over the FHIR route table, as test/security/input-fuzzing.test.ts
@@ -185,14 +186,14 @@ overBothEhrs((variant) => {
 
     it('answers any mix of parameters on any route with a documented status in FHIR\'s shape, echoing no identity number (property)', async () => {
       const seen = new Set<number>();
-      await fc.assert(fc.asyncProperty(routeAndParams, async ([route, params, strict]) => {
+      await assertProperty(fc.asyncProperty(routeAndParams, async ([route, params, strict]) => {
         for (const [, v] of params) if (canonicalIdentity(v) !== undefined) used.identity(canonicalIdentity(v) as string);
         const headers = strict ? { prefer: 'handling=strict' } : undefined;
         const options = fhirRequest(route, { ...(route.interaction === 'read' ? { id: 'some-id', query: params } : { params }), ...(headers ? { headers } : {}) });
         const label = `${route.label} ${JSON.stringify(params)}${strict ? ' strict' : ''}`;
         const res = await send(route, options, label, [200, 400, 403, 404, 406]);
         seen.add(res.statusCode);
-      }), { numRuns: runsOver(variant, RUNS * 2) });
+      }), { seeds: [4441, 4442, 4443], numRuns: runsOver(variant, RUNS * 2) });
       // A 403 needs a lone `patient` of someone else, which a mix seldom leaves alone since a parameter naming a
       // patient is 400 (issue 44 item 2); the one-parameter property below sees every status.
       expect([...seen].sort()).toEqual(expect.arrayContaining([200, 400, 404]));
@@ -200,25 +201,25 @@ overBothEhrs((variant) => {
 
     it('answers one parameter of each kind exactly as §7 and FHIR R4 say, in the query and in a _search body alike (property)', async () => {
       const seen = new Set<number>();
-      await fc.assert(fc.asyncProperty(oneParameter, async ([route, name, value, strict]) => {
+      await assertProperty(fc.asyncProperty(oneParameter, async ([route, name, value, strict]) => {
         const expected = expectedFor(route, name, value, strict);
         const label = `${route.label} ${name}=${JSON.stringify(value)}${strict ? ' strict' : ''}`;
         const res = await send(route, fhirRequest(route, { params: [[name, value]], ...(strict ? { headers: { prefer: 'handling=strict' } } : {}) }), label, [200, 400, 403, 406]);
         expect([label, expected.includes(res.statusCode)]).toEqual([label, true]);
         seen.add(res.statusCode);
-      }), { numRuns: runsOver(variant, RUNS * 2) });
+      }), { seeds: [4451, 4452, 4453], numRuns: runsOver(variant, RUNS * 2) });
       expect([...seen].sort()).toEqual([200, 400, 403, 406]);
     });
 
     it('answers any form body of a _search: 413 past 16 KiB, 415 for any media type but a form, else as the search says; never 500 (property)', async () => {
       const routes = FHIR_ROUTES.filter((r) => r.interaction === 'search-post');
-      await fc.assert(fc.asyncProperty(fc.constantFrom(...routes), formBody, fc.oneof(fc.constantFrom(...FORM_TYPES), fc.constantFrom(...OTHER_TYPES)), async (route, body, type) => {
+      await assertProperty(fc.asyncProperty(fc.constantFrom(...routes), formBody, fc.oneof(fc.constantFrom(...FORM_TYPES), fc.constantFrom(...OTHER_TYPES)), async (route, body, type) => {
         const bytes = Buffer.from(body, 'latin1');
         const label = `${route.label} ${type} ${JSON.stringify(body.slice(0, 80))} (${bytes.length} bytes)`;
         const form = FORM_TYPES.includes(type);
         const allowed = !form ? [415] : bytes.length > 16 * 1024 ? [413] : [200, 400, 403, 406];
         await send(route, { method: 'POST', url: route.path, payload: bytes, headers: { 'content-type': type } }, label, allowed);
-      }), { numRuns: runsOver(variant, RUNS) });
+      }), { seeds: [4461, 4462, 4463], numRuns: runsOver(variant, RUNS) });
     });
 
     it('answers a parameter named after an Object member (__proto__, constructor …), and an include naming one, as any unknown parameter: never 500', async () => {
@@ -268,12 +269,12 @@ overBothEhrs((variant) => {
 
     it('answers header values and Accept/Prefer headers of any kind with a documented status (property)', async () => {
       const headerValue = fc.array(fc.integer({ min: 0x20, max: 0xff }).filter((c) => c !== 0x7f), { maxLength: 60 }).map((codes) => String.fromCharCode(...codes).trim());
-      await fc.assert(fc.asyncProperty(fc.constantFrom(...FHIR_ROUTES), fc.constantFrom('accept', 'prefer', 'x-request-id', 'origin', 'x-forwarded-host', 'patient', 'content-type'), headerValue,
+      await assertProperty(fc.asyncProperty(fc.constantFrom(...FHIR_ROUTES), fc.constantFrom('accept', 'prefer', 'x-request-id', 'origin', 'x-forwarded-host', 'patient', 'content-type'), headerValue,
         async (route, name, value) => {
           const base = fhirRequest(route, route.interaction === 'read' ? { id: 'some-id' } : {});
           const label = `${route.label} ${name}: ${JSON.stringify(value)}`;
           await send(route, { ...base, headers: { ...base.headers, [name]: onTheWire(value) } }, label, [200, 400, 403, 404, 406, 415]);
-        }), { numRuns: runsOver(variant, RUNS) });
+        }), { seeds: [4471, 4472, 4473], numRuns: runsOver(variant, RUNS) });
     });
 
     it('ends unpolluted, still answering, with one JSON log line per entry and no identity number or token in any', async () => {

@@ -14,6 +14,7 @@ import { DEMO, DEMO_PEOPLE } from './support/oracles.js';
 import {
   APP, entryKeys, expectFhirAnswer, FHIR_ROUTES, fhirRequest, issueOf, MADE_UP_ID, pid, READABLE_TYPES, type FhirRouteCase,
 } from './support/fhir-routes.js';
+import { assertProperty } from '../support/seeds.js';
 
 /**
  * THREATS 31, 33, 34 and 50 on the FHIR API, over every route of the FHIR route table: no log line holds
@@ -99,14 +100,14 @@ overBothEhrs((variant) => {
     });
 
     it('any valid number, typed anywhere on any route, by any method (property)', async () => {
-      await fc.assert(fc.asyncProperty(fc.constantFrom(...FHIR_ROUTES), validIdentityNumber(), fc.nat(), fc.boolean(), async (route, n, pick, credentials) => {
+      await assertProperty(fc.asyncProperty(fc.constantFrom(...FHIR_ROUTES), validIdentityNumber(), fc.nat(), fc.boolean(), async (route, n, pick, credentials) => {
         const places = spellings(n).flatMap((spelled) => placesOf(route, n, spelled));
         const options = places[pick % places.length] as Parameters<AnyTestApp['call']>[0];
         const from = t.logLines.length;
         await t.call({ ...options, key: null, ...(credentials ? { token } : {}) });
         expect(t.logLines.length).toBeGreaterThan(from);
         expect([options.url, leaks(t.logLines.slice(from), [n])]).toEqual([options.url, []]);
-      }), { numRuns: runsOver(variant, 300) });
+      }), { seeds: [4341, 4342, 4343], numRuns: runsOver(variant, 300) });
     });
 
     it('a fault inside a FHIR search or read whose error text names the patient: 500 exception, and the number in neither the answer nor the log', async () => {
@@ -276,7 +277,7 @@ overBothEhrs((variant) => {
           default: return { options: { ...base, token, headers: { ...base.headers, accept: 'application/xml' } }, status: 406, actor: TOLVAN };
         }
       };
-      await fc.assert(fc.asyncProperty(fc.constantFrom(...routes()), fc.constantFrom('person', 'kiosk', 'invalid', 'forged', 'refused', 'format'), fc.stringMatching(/^[a-z][a-z0-9-]{0,11}$/),
+      await assertProperty(fc.asyncProperty(fc.constantFrom(...routes()), fc.constantFrom('person', 'kiosk', 'invalid', 'forged', 'refused', 'format'), fc.stringMatching(/^[a-z][a-z0-9-]{0,11}$/),
         async (route, outcome, requestId) => {
           const { options, status, actor, patient, client } = plan(route, outcome);
           const before = t.audit.records.length;
@@ -299,7 +300,7 @@ overBothEhrs((variant) => {
           if (client !== undefined) expect([label, record.clientId]).toEqual([label, client]);
           expect(record.sourceAddress).toBe('127.0.0.1');
           seen.add(outcome);
-        }), { numRuns: runsOver(variant, 150) });
+        }), { seeds: [4351, 4352, 4353], numRuns: runsOver(variant, 150) });
       expect(seen.size).toBe(6);
     });
   });
@@ -312,15 +313,15 @@ describe('no identity number in an id the API makes from an EHR record id (docs/
   const recordId = fc.tuple(validIdentityNumber(), fc.constantFrom('', '-', '+', '.'), fc.constantFrom('', 'x', 'obs-', '7'), fc.constantFrom('', '-a', '.1', 'b'))
     .map(([n, separator, before, after]) => `${before}${n.slice(0, 8)}${separator}${n.slice(8)}${after}`);
 
-  it('keeps a record id that names nobody, and digests one holding a number in any written form (property)', () => {
+  it('keeps a record id that names nobody, and digests one holding a number in any written form (property)', async () => {
     expect(ctx.idOf('Observation', { root: '9.9.9', extension: 'obs-2025-01-31.1' })).toBe('obs-2025-01-31.1');
     expect(ctx.idOf('Medication', { root: '9.9.9', extension: '19870101000077' })).toBe('19870101000077');
-    fc.assert(fc.property(recordId, fc.constantFrom('9.9.9', api.idRoot), (extension, root) => {
+    await assertProperty(fc.property(recordId, fc.constantFrom('9.9.9', api.idRoot), (extension, root) => {
       for (const type of ['Observation', 'Encounter', 'Organization']) {
         const id = ctx.idOf(type, { root, extension: root === api.idRoot ? `${type}/${extension}` : extension });
         expect([extension, id, identityNumbersIn(id)]).toEqual([extension, id, []]);
         expect(id).toMatch(/^[A-Za-z0-9\-.]{1,64}$/);
       }
-    }), { numRuns: 300 });
+    }), { seeds: [4361, 4362, 4363], numRuns: 300 });
   });
 });

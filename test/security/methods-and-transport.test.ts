@@ -10,6 +10,7 @@ import { malformedLogLines, UsedSecrets } from './support/logs.js';
 import { DEMO } from './support/oracles.js';
 import { queryString, requestOf, ROUTES, type RouteCase } from './support/routes.js';
 import { answerProblems, asAnswer, expectDocumentedAnswer } from './support/shape.js';
+import { assertProperty } from '../support/seeds.js';
 
 /**
  * threat 16 of docs/threat-model.md#who-may-see-whom-api1-api5 (every method on every route), threat 21 (rate-limit evasion through forwarded-address
@@ -86,7 +87,7 @@ overBothEhrs((variant) => {
         'patients', 'appointments', 'patient', 'contacts', 'attentionsignals', 'videomeetings', 'medications', 'journalnotes', 'paymentnotice',
         '..', '.', '%2e%2e', '%2E%2E%2F', '..%2F', '%2F', '%5C', '', 'APPOINTMENTS', 'Patients', '%00', ';x=1', '*', '~', 'health', 'live', 'docs', 'metrics', '%20', '%C3%A5',
       );
-      await fc.assert(fc.asyncProperty(fc.array(segment, { minLength: 1, maxLength: 5 }), fc.constantFrom(...ALL_METHODS), fc.constantFrom('none', 'key'), fc.boolean(),
+      await assertProperty(fc.asyncProperty(fc.array(segment, { minLength: 1, maxLength: 5 }), fc.constantFrom(...ALL_METHODS), fc.constantFrom('none', 'key'), fc.boolean(),
         async (segments, method, credentials, slash) => {
           const url = `/patients/${segments.join('/')}${slash ? '/' : ''}`;
           const withCredentials = credentials === 'none' ? { key: null } : {};
@@ -107,7 +108,7 @@ overBothEhrs((variant) => {
           const shape1 = answerProblems(undefined, asAnswer(res), { method, allowed: [400, 401, 404, 405] });
           const shape2 = answerProblems(ROUTES.find((r) => r.errorShape === 'error'), asAnswer(res), { method, allowed: [400, 401, 404, 405] });
           expect([label, shape1.length === 0 || shape2.length === 0 ? [] : shape1]).toEqual([label, []]);
-        }), { numRuns: runsOver(variant, 300) });
+        }), { seeds: [4531, 4532, 4533], numRuns: runsOver(variant, 300) });
     });
 
     it('answers QUERY (a method with a body that Node knows) on an API path like any other undeclared method: 404/405', async () => {

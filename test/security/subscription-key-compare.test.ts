@@ -1,6 +1,7 @@
 import type * as Crypto from 'node:crypto';
 import fc from 'fast-check';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { assertProperty } from '../support/seeds.js';
 
 // Counts every timingSafeEqual the adapter makes and the lengths it compares (threat 10 of docs/threat-model.md#tokens-and-keys).
 const compared = vi.hoisted(() => ({ calls: [] as Array<[number, number]> }));
@@ -43,9 +44,9 @@ describe('subscription keys are compared in constant time (threat 10 of docs/thr
     }
   });
 
-  it('identifies the right name for random key sets, and never a prefix, an extension, another case or a neighbour (property)', () => {
+  it('identifies the right name for random key sets, and never a prefix, an extension, another case or a neighbour (property)', async () => {
     const key = fc.string({ minLength: 16, maxLength: 64, unit: 'grapheme-ascii' });
-    fc.assert(fc.property(fc.uniqueArray(key, { minLength: 1, maxLength: 12 }), fc.nat(), fc.string({ minLength: 1, maxLength: 8 }), (keys, pick, suffix) => {
+    await assertProperty(fc.property(fc.uniqueArray(key, { minLength: 1, maxLength: 12 }), fc.nat(), fc.string({ minLength: 1, maxLength: 8 }), (keys, pick, suffix) => {
       const store = new StaticSubscriptionKeys(new Map(keys.map((k, i) => [`n${i}`, k])));
       const index = pick % keys.length;
       const chosen = keys[index] ?? '';
@@ -57,7 +58,7 @@ describe('subscription keys are compared in constant time (threat 10 of docs/thr
         const expected = keys.indexOf(candidate);
         expect(store.identify(candidate)).toBe(expected === -1 ? undefined : `n${expected}`);
       }
-    }), { numRuns: 300 });
+    }), { seeds: [4481, 4482, 4483], numRuns: 300 });
   });
 
   it('issue 12 item 11: accepts two keys under one subscription name (key rotation), each compared in constant time', () => {

@@ -16,6 +16,7 @@ import { journalNotesAsFhir } from './as-fhir.js';
 import { readsBackAsNarrative, xhtml } from './as-fhir-sections.js';
 import { narrativeText } from '../../adapters/ehr-fhir/narrative.js';
 import fc from 'fast-check';
+import { assertProperty } from '../../../test/support/seeds.js';
 
 describeFhirForm('getJournalNotes', []);
 
@@ -93,9 +94,9 @@ describe('getJournalNotes as FHIR, beyond the demo', () => {
 });
 
 describe('the narrative decision, against the narrative rule itself', () => {
-  it('a text goes into a narrative exactly when the rule reads the narrative back as that text', () => {
+  it('a text goes into a narrative exactly when the rule reads the narrative back as that text', async () => {
     const text = fc.string({ unit: fc.constantFrom('a', 'Ö', ' ', '\t', '\n', '\r', '<', '&', '>', '\u0001', '\u00a0', '😀', '\ud800', 'b') });
-    fc.assert(fc.property(text, (s) => {
+    await assertProperty(fc.property(text, (s) => {
       let readBack: string | undefined;
       try {
         readBack = narrativeText(`<div xmlns="http://www.w3.org/1999/xhtml">${xhtml(s)}</div>`);
@@ -107,6 +108,6 @@ describe('the narrative decision, against the narrative rule itself', () => {
       // which the JS parser takes but XML cannot hold; both go into an Observation.
       if (readsBackAsNarrative(s)) expect(readBack).toBe(s);
       else expect(readBack === s && s !== '' && !/[\ud800-\udfff]/.test(s)).toBe(false);
-    }), { numRuns: 2000 });
+    }), { seeds: [4541, 4542, 4543], numRuns: 2000 });
   });
 });

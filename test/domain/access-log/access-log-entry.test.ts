@@ -4,6 +4,7 @@ import { entryOf } from '../../../src/domain/access-log/access-log-entry.js';
 import { canonicalScope, scopesFromClaims } from '../../../src/domain/access/scopes.js';
 import { epochMsToCompact } from '../../../src/domain/time/local-time.js';
 import type { LoggedAccess } from '../../../src/ports/access-log.port.js';
+import { assertProperty } from '../../support/seeds.js';
 
 const ZONE = 'Europe/Stockholm';
 const CHILD = '201701012393';
@@ -47,14 +48,14 @@ describe('issue 14 access log: one entry as each viewer may see it', () => {
     }
   });
 
-  it('issue 14: the local time is the zone\'s wall clock at any instant from 1900 to 2200, in several zones (property)', () => {
-    fc.assert(fc.property(
+  it('issue 14: the local time is the zone\'s wall clock at any instant from 1900 to 2200, in several zones (property)', async () => {
+    await assertProperty(fc.property(
       fc.integer({ min: Date.parse('1900-01-01T00:00:00Z'), max: Date.parse('2200-01-01T00:00:00Z') }),
       fc.constantFrom(ZONE, 'UTC', 'America/New_York', 'Asia/Kolkata', 'Australia/Lord_Howe'),
       (ms, zone) => {
         expect(entryOf(access({ timeMs: ms }), CHILD, {}, zone, NAMES).time).toBe(epochMsToCompact(ms, zone));
       },
-    ), { numRuns: 2000 });
+    ), { seeds: [4311, 4312, 4313], numRuns: 2000 });
   });
 
   it("issue 14: a delegate's identity number is shown to that delegate and to the patient, to nobody else", () => {

@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { holdsAPersonNumber, namesAPerson } from '../../../src/domain/redaction/names-a-person.js';
 import { scrubText } from '../../../src/domain/redaction/scrub-text.js';
+import { assertProperty } from '../../support/seeds.js';
 
 /** Tolvan's number in every spelling the review found passing the search-value check, and the ones the log scrubber already caught. */
 const SPELLINGS = [
@@ -34,13 +35,13 @@ describe('the one rule for a text that names a person', () => {
     }
   });
 
-  it('is the scrubber\'s rule: whatever names a person is replaced in a log line, and nothing the scrubber gives back names one (property)', () => {
+  it('is the scrubber\'s rule: whatever names a person is replaced in a log line, and nothing the scrubber gives back names one (property)', async () => {
     const pieces = fc.constantFrom('19121212', '1212', '121212', '191212721219', '-', '+', '.', ' ', '--', '_', '/', ',', '%2D', '%31', '\uff11', '\u200b', 'a', '0', '9');
     const text = fc.array(pieces, { maxLength: 12 }).map((parts) => parts.join(''));
-    fc.assert(fc.property(text, (t) => {
+    await assertProperty(fc.property(text, (t) => {
       if (namesAPerson(t)) expect(scrubText(t)).not.toBe(t);
       expect(namesAPerson(scrubText(t))).toBe(false);
       expect(!namesAPerson(t) || holdsAPersonNumber(t)).toBe(true);
-    }), { seed: 44_05, numRuns: 5_000 });
+    }), { seeds: [44_05, 4406, 4407], numRuns: 5_000 });
   });
 });

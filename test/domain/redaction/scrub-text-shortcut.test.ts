@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { scrubByRules, scrubText } from '../../../src/domain/redaction/scrub-text.js';
+import { assertProperty } from '../../support/seeds.js';
 
 const PIECES = [
   ...'0123456789', '19121212', '1212', '-', '+', '.', ' ', '\t', '\n', '/', '_', ':', '--', '_/', ' .', '%', '%31', '%2531', '%2', 'eyJ',
@@ -16,10 +17,10 @@ const piecewise = fc.array(fc.constantFrom(...PIECES), { maxLength: 40 }).map((p
 const wordRun = fc.tuple(fc.integer({ min: 36, max: 44 }), fc.constantFrom('a', 'A1b', '9', '-x')).map(([n, unit]) => unit.repeat(n).slice(0, n));
 
 describe('the scrubber\'s shortcut for text no rule can change', () => {
-  it('gives what every rule gives, for any text of the pieces the rules look for (property)', () => {
-    fc.assert(fc.property(fc.oneof(piecewise, wordRun, fc.uuid({ version: 4 }), fc.string({ maxLength: 60 })), (text) => {
+  it('gives what every rule gives, for any text of the pieces the rules look for (property)', async () => {
+    await assertProperty(fc.property(fc.oneof(piecewise, wordRun, fc.uuid({ version: 4 }), fc.string({ maxLength: 60 })), (text) => {
       expect(scrubText(text)).toBe(scrubByRules(text));
-    }), { seed: 1912, numRuns: 30_000 });
+    }), { seeds: [1912, 1913, 1914], numRuns: 30_000 });
   });
 
   it('gives back nine digits, however joined, and replaces a number, however joined', () => {
