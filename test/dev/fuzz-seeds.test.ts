@@ -33,7 +33,7 @@ describe('the seeds a property runs on', () => {
 
   it('name the seed when a property fails', async () => {
     const runs = { seeds: [4242], numRuns: 10 } as const;
-    const [{ seed }] = seedRuns(runs) as [{ seed: number }];
+    const seed = seedRuns(runs)[0]?.seed;
     await expect(assertProperty(fc.property(fc.nat(), (n) => n < 0), runs)).rejects.toThrow(`seed: ${seed}`);
   });
 });
