@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+import { accessLogNamesForVitest } from './scripts/app-names/modules.js';
 import {
   EXAMPLES_DIR_VARIABLE, PROJECT_EXAMPLES_DIR, SHARED_EXAMPLES_DIR, sharedExamplesPresent,
 } from './test/support/upstream-examples.js';
@@ -36,6 +37,8 @@ if (!shared && process.env.PDAS_EXAMPLES_NOTE === undefined) {
 }
 
 export default defineConfig({
+  // The patient app's `virtual:access-log-names`: its test imports app/src, which names operations as the table does.
+  plugins: [accessLogNamesForVitest],
   test: {
     environment: 'node',
     testTimeout: 20_000,

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 import type ts from 'typescript';
+import { accessLogNamesForEsbuild, namesModuleSource } from './app-names/modules.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const APP = path.join(ROOT, 'app');
@@ -48,6 +49,9 @@ export async function writeAtomically(file: string, contents: string | Uint8Arra
   await rename(temporary, file);
 }
 
+/** The access log's names the bundle was built with (a dot file: the service never serves it), so a changed operation table rebuilds the app. */
+const NAMES_STAMP = '.access-log-names';
+
 export async function buildPatientApp(options: { typecheck: boolean } = { typecheck: true }, outDir = APP_OUT_DIR): Promise<void> {
   const problems = options.typecheck ? await typecheckApp() : [];
   if (problems.length > 0) throw new Error(`app/ does not type-check:\n${problems.join('\n')}`);
@@ -57,13 +61,14 @@ export async function buildPatientApp(options: { typecheck: boolean } = { typech
     outfile: path.join(outDir, 'main.js'),
     // fhirclient's "pure" build: the browser's own fetch and AbortController, no polyfills.
     define: { FHIRCLIENT_PURE: 'true', 'process.env.NODE_ENV': '"production"' },
-    plugins: [UNUSED_POLYFILLS],
+    plugins: [UNUSED_POLYFILLS, accessLogNamesForEsbuild],
     logLevel: 'warning',
   });
   const css = await build({ entryPoints: [path.join(APP, 'style.css')], bundle: true, minify: true, write: false, outfile: path.join(outDir, 'style.css'), logLevel: 'warning' });
   await mkdir(outDir, { recursive: true });
   for (const file of [...bundle.outputFiles, ...css.outputFiles]) await writeAtomically(file.path, file.contents);
   await writeAtomically(path.join(outDir, 'index.html'), await readFile(path.join(APP, 'index.html')));
+  await writeAtomically(path.join(outDir, NAMES_STAMP), await namesModuleSource());
 }
 
 async function newestChange(dir: string): Promise<number> {
@@ -75,12 +80,13 @@ async function newestChange(dir: string): Promise<number> {
   return newest;
 }
 
-/** Whether dist/app was built after the last change to app/, this script or the installed packages. */
+/** Whether dist/app was built after the last change to app/, this script or the installed packages, with the operation table's names of now. */
 export async function patientAppIsCurrent(outDir = APP_OUT_DIR): Promise<boolean> {
   const built = await Promise.all(['main.js', 'index.html', 'style.css'].map((f) => stat(path.join(outDir, f)).then((s) => s.mtimeMs, () => 0)));
   const sources = Math.max(await newestChange(APP), ...await Promise.all([fileURLToPath(import.meta.url), path.join(ROOT, 'package-lock.json')]
     .map((f) => stat(f).then((s) => s.mtimeMs))));
-  return Math.min(...built) > sources;
+  if (Math.min(...built) <= sources) return false;
+  return await readFile(path.join(outDir, NAMES_STAMP), 'utf8').catch(() => undefined) === await namesModuleSource();
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -1,47 +1,16 @@
 /**
  * The page's words in Swedish and English. Section titles are the access log's own names of the
  * operations (docs/contract.md#the-patients-access-log), so a patient finds the same words in the
- * app and in the log of who read what; test/http/patient-app.test.ts holds these tables equal to
- * the service's.
+ * app and in the log of who read what: those names come from the operation table when the app is
+ * built (scripts/app-names/), never from a copy here.
  */
+import { OPERATION_NAMES } from 'virtual:access-log-names';
+
+/** What the access log calls each operation, basis and outcome: the operation table's own names, put into the bundle when it is built. */
+export { BASIS_NAMES, OPERATION_NAMES, OUTCOME_NAMES } from 'virtual:access-log-names';
+
 export type Lang = 'sv' | 'en';
 export interface Words { sv: string; en: string }
-
-/** What the access log calls each operation (its AuditEvent `subtype` code). */
-export const OPERATION_NAMES: Readonly<Record<string, Words>> = {
-  registerPayment: { sv: 'Betalning av besök', en: 'Payment for a visit' },
-  changeAppointment: { sv: 'Ankomstregistrering till besök', en: 'Check-in for an appointment' },
-  getAppointments: { sv: 'Bokade besök', en: 'Booked appointments' },
-  getPatient: { sv: 'Personuppgifter', en: 'Personal details' },
-  getPatientV2: { sv: 'Personuppgifter', en: 'Personal details' },
-  getContacts: { sv: 'Vårdkontakter', en: 'Care contacts' },
-  getAttentionSignals: { sv: 'Uppmärksamhetssignaler', en: 'Attention signals' },
-  getVideoMeetings: { sv: 'Videomöten', en: 'Video meetings' },
-  getMedications: { sv: 'Läkemedel', en: 'Medications' },
-  getJournalNotes: { sv: 'Journalanteckningar', en: 'Journal notes' },
-  getLabResults: { sv: 'Provsvar', en: 'Lab results' },
-  getDiagnoses: { sv: 'Diagnoser', en: 'Diagnoses' },
-  getAccessLog: { sv: 'Loggen över vem som tagit del av uppgifterna', en: 'The log of who accessed the data' },
-  getPatientSummary: { sv: 'Sammanfattning', en: 'Patient summary' },
-};
-
-/** On what basis someone acted, by the English name the AuditEvent's agent carries as `type.text`. */
-export const BASIS_NAMES: readonly Words[] = [
-  { sv: 'Patienten själv', en: 'The patient' },
-  { sv: 'Vårdnadshavare', en: 'Guardian' },
-  { sv: 'Ombud med fullmakt', en: 'Representative with power of attorney' },
-  { sv: 'Närstående (partner)', en: 'Partner' },
-  { sv: 'Vårdgivarens system (t.ex. incheckningsterminal)', en: "The care provider's system (e.g. a check-in kiosk)" },
-  { sv: 'Obehörig person, nekad', en: 'A person without the right to access, refused' },
-  { sv: 'Person vars behörighet inte hann prövas', en: 'A person whose right to access could not be checked' },
-];
-
-/** AuditEvent.outcome: 0 done, 4 refused, 8 failed. */
-export const OUTCOME_NAMES: Readonly<Record<string, Words>> = {
-  0: { sv: 'Genomförd', en: 'Done' },
-  4: { sv: 'Nekad', en: 'Refused' },
-  8: { sv: 'Misslyckades av tekniska skäl', en: 'Failed for technical reasons' },
-};
 
 /** FHIR status codes of appointments, prescriptions and diagnoses in words; an unknown code is shown as it is. */
 export const STATUS_NAMES: Readonly<Record<string, Words>> = {

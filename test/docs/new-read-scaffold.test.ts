@@ -8,8 +8,10 @@ import { execFile } from 'node:child_process';
 import { cp, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPERATION_NAMES as APP_OPERATION_NAMES } from '../../scripts/app-names/names.js';
 import { REPOSITORY_ROOT } from '../support/upstream-examples.js';
 
 const run = promisify(execFile);
@@ -49,5 +51,11 @@ describe('npm run new-read in a copy of the repository', () => {
     expect(diff.trim().split('\n').map((l) => l.split('\t').slice(0, 2).join('+'))).toEqual(['1+0', '1+0']);
     // The whole project, tests included, as `npm run typecheck` checks it.
     await expect(run(process.execPath, [TSC, '--noEmit', '-p', 'tsconfig.json'], { cwd: copy, maxBuffer: 16 * 2 ** 20 })).resolves.toBeDefined();
+    // The patient app names the new read with no edit in app/: its names come from the table when it is built (issue 43 item 4).
+    const names = pathToFileURL(path.join(copy, 'scripts', 'app-names', 'names.ts')).href;
+    const { stdout: named } = await run(process.execPath, [TSX, '-e', `import(${JSON.stringify(names)}).then((m) => console.log(JSON.stringify(Object.keys(m.OPERATION_NAMES))))`], { cwd: copy });
+    const newlyNamed = (JSON.parse(named) as string[]).filter((op) => !(op in APP_OPERATION_NAMES));
+    expect(newlyNamed).toHaveLength(1);
+    expect(Object.keys(APP_OPERATION_NAMES).every((op) => named.includes(JSON.stringify(op)))).toBe(true);
   }, 300_000);
 });

@@ -5,7 +5,7 @@
  * is written on the wire; a folder nobody built answers 503 saying how to build it. The app's
  * words for operations, bases and outcomes are the service's own.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -15,6 +15,8 @@ import { parseRangeText } from '../../app/src/reference-range.js';
 import { BASES, BASIS_NAMES, OUTCOME_NAMES, operationDisplayName } from '../../src/domain/access-log/display-names.js';
 import { OPERATIONS } from '../../src/domain/operations/table.js';
 import { NOT_BUILT, patientAppRoutes } from '../../src/http/patient-app/patient-app-routes.js';
+import { namesModuleSource } from '../../scripts/app-names/modules.js';
+import { APP_OUT_DIR, patientAppIsCurrent } from '../../scripts/build-app.js';
 import { RawConnection } from '../support/raw-http.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -166,6 +168,20 @@ describe("the app's words are the access log's", () => {
   it('names bases and outcomes as the access log does', () => {
     expect(APP_BASES).toEqual(BASES.map((b) => BASIS_NAMES[b]));
     expect([APP_OUTCOMES[0], APP_OUTCOMES[4], APP_OUTCOMES[8]]).toEqual([OUTCOME_NAMES.allowed, OUTCOME_NAMES.denied, OUTCOME_NAMES.failed]);
+  });
+
+  it('keeps no copy: the built bundle holds the names of the operation table of now, as data, without typebox', async () => {
+    // dist/app as the suite's global set-up built it, rebuilt whenever the table's names change (the stamp beside it).
+    expect(await patientAppIsCurrent()).toBe(true);
+    expect(await readFile(path.join(APP_OUT_DIR, '.access-log-names'), 'utf8')).toBe(await namesModuleSource());
+    // esbuild writes non-ASCII letters as escapes; read them back before looking for the names.
+    const bundle = (await readFile(path.join(APP_OUT_DIR, 'main.js'), 'utf8'))
+      .replace(/\\(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4}))/g, (_, x?: string, u?: string) => String.fromCharCode(parseInt(x ?? u ?? '', 16)));
+    for (const op of [...Object.keys(OPERATIONS), 'getPatientSummary']) {
+      const { sv, en } = operationDisplayName(op);
+      expect([op, bundle.includes(JSON.stringify(sv)), bundle.includes(JSON.stringify(en))]).toEqual([op, true, true]);
+    }
+    expect(bundle).not.toContain('~kind');
   });
 });
 

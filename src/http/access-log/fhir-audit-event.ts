@@ -12,8 +12,8 @@ const BALP = 'https://profiles.ihe.net/ITI/BALP';
 const ROLE_CLASS = 'http://terminology.hl7.org/CodeSystem/v3-RoleClass';
 const OPERATION_SYSTEM = 'urn:patient-data-access:operation';
 
-// AuditEvent.outcome: 0 success, 4 minor failure (a refusal), 8 serious failure.
-const OUTCOME = { allowed: '0', denied: '4', failed: '8' } as const;
+/** AuditEvent.outcome: 0 success, 4 minor failure (a refusal), 8 serious failure; the patient app names them by these codes. */
+export const AUDIT_EVENT_OUTCOMES = { allowed: '0', denied: '4', failed: '8' } as const;
 
 const ROLE: Readonly<Record<AccessLogEntry['basis'], { code: string; display: string }>> = {
   self: { code: 'PAT', display: 'patient' },
@@ -44,7 +44,7 @@ export function auditEvent(e: AccessLogEntry, patientId: string): Record<string,
     ],
     action: write ? 'U' : 'E',
     recorded: new Date(e.timeInUnix).toISOString(),
-    outcome: OUTCOME[e.outcome],
+    outcome: AUDIT_EVENT_OUTCOMES[e.outcome],
     outcomeDesc: OUTCOME_NAMES[e.outcome].en,
     agent: [
       person,
