@@ -42,8 +42,9 @@ export default defineConfig({
   test: {
     environment: 'node',
     testTimeout: 20_000,
-    // dist/app, which the service serves at /app/ in demo mode (test/support/build-app.global-setup.ts).
-    globalSetup: ['test/support/build-app.global-setup.ts'],
+    // dist/app, which the service serves at /app/ in demo mode (test/support/build-app.global-setup.ts); the run's
+    // last line, what was skipped for want of PostgreSQL, Redis, Chromium, kubectl, promtool or openssl, and why.
+    globalSetup: ['test/support/build-app.global-setup.ts', 'test/support/skip-summary.global-setup.ts'],
     hookTimeout: 30_000,
     // The suite starts real servers on loopback; two workers fit this 2-core machine.
     maxWorkers: 2,

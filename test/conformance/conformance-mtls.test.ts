@@ -17,6 +17,7 @@ import { failed, formatTable } from '../../src/conformance/report.js';
 import { DEMO_FHIR_SETTINGS } from '../../src/dev/demo-data/fhir/bundle.js';
 import { demoBothFormsForTests } from '../support/demo-both-forms.js';
 import { TestPki } from '../support/test-pki.js';
+import { opensslMissing } from '../support/requirements.js';
 
 const demo = demoBothFormsForTests(Date.parse('2026-11-21T08:00:00Z'), 'Europe/Stockholm');
 let dir: string;
@@ -24,7 +25,10 @@ let pki: TestPki;
 let front: Server;
 let base: string;
 
+const noOpenssl = opensslMissing();
+
 beforeAll(async () => {
+  if (noOpenssl) return;
   dir = await mkdtemp(path.join(tmpdir(), 'kit-mtls-'));
   pki = new TestPki(dir);
   const server = pki.server('fhir-front');
@@ -40,6 +44,7 @@ beforeAll(async () => {
   base = `https://127.0.0.1:${(front.address() as AddressInfo).port}${target.pathname}`;
 });
 afterAll(async () => {
+  if (noOpenssl) return;
   front.closeAllConnections();
   await new Promise((resolve) => front.close(resolve));
   await rm(dir, { recursive: true, force: true });
@@ -51,7 +56,7 @@ const kit = (tls: Parameters<typeof fetchExchange>[1]) => fhirConformance({
   pageSize: 100, maxPages: 20, callTimeoutMs: 10_000, range: { from: '19000101000000', to: '21001231235959' }, now: Date.now,
 });
 
-describe('the conformance kit over mutual TLS', () => {
+describe.skipIf(noOpenssl)('the conformance kit over mutual TLS', () => {
   it('passes with the CA and the client certificate of EHR_TLS_*', async () => {
     const client = pki.client('kit');
     const rows = await kit({ ca: pki.ca, cert: client.cert, key: client.key });

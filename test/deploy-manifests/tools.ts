@@ -1,38 +1,18 @@
 /**
  * The programs the deploy/ checks run (kubectl for kustomize, promtool for the alert rules) and the
  * rendered manifests. Without a program the checks are skipped with a warning on a developer's
- * machine, and fail in CI (CI=true), where .ci/run installs promtool and the machine has kubectl.
+ * machine (test/support/requirements.ts), and fail in CI (CI=true), where .ci/run installs promtool and the machine has kubectl.
  */
 import { execFileSync } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
+import { findProgram, programMissing } from '../support/requirements.js';
 import { REPOSITORY_ROOT } from '../support/upstream-examples.js';
 
-export const IN_CI = process.env.CI === 'true';
+export { findProgram } from '../support/requirements.js';
 
-/** The program's path: `override` from the environment, else the first on PATH; undefined if none. */
-export function findProgram(name: string, override?: string): string | undefined {
-  const candidates = override !== undefined && override !== ''
-    ? [override]
-    : (process.env.PATH ?? '').split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, name));
-  return candidates.find((file) => {
-    try {
-      accessSync(file, constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
-}
-
-/** True when the checks that need `name` are to be skipped: it is missing and this is not CI. */
-export function skipWithout(name: string, program: string | undefined, install: string): boolean {
-  if (program !== undefined) return false;
-  if (IN_CI) return false;
-  console.warn(`no ${name} on PATH: the checks that need it are skipped (${install}); with CI=true they fail`);
-  return true;
-}
+/** True when the checks that need `name` are to be skipped: it is missing and this is not CI (noted for the run's summary line). */
+export const skipWithout = programMissing;
 
 /** Throws, naming what to install, when a test that needs the program runs without it (CI). */
 export function needProgram(name: string, program: string | undefined, install: string): string {

@@ -13,13 +13,14 @@ import { TestIssuer } from '../support/test-issuer.js';
 import { pollUntil } from '../support/poll.js';
 import { TestPki } from '../support/test-pki.js';
 import { CHAIN_KEY_ENV } from '../support/chain-key.js';
+import { opensslMissing } from '../support/requirements.js';
 
 const ADULT = '191212121212';
 
 const KEY = 'mtls-test-subscription-key-0123';
 const TIMEOUT_MS = 4000;
 
-describe('issue 15: mutual TLS to the EHR', () => {
+describe.skipIf(opensslMissing())('issue 15: mutual TLS to the EHR', () => {
   let dir: string;
   let ehrDataDir: string;
   let pki: TestPki;

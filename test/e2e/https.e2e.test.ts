@@ -12,6 +12,7 @@ import { createLogger } from '../../src/http/logging.js';
 import { TestIssuer } from '../support/test-issuer.js';
 import { TestPki, type IssuedCertificate } from '../support/test-pki.js';
 import { CHAIN_KEY_ENV } from '../support/chain-key.js';
+import { opensslMissing } from '../support/requirements.js';
 
 const ADULT = '191212121212';
 const KEY = 'https-test-subscription-key-0123';
@@ -46,7 +47,7 @@ function handshake(port: number, options: ConnectionOptions): Promise<{ fingerpr
   });
 }
 
-describe('issue 15: HTTPS towards callers', () => {
+describe.skipIf(opensslMissing())('issue 15: HTTPS towards callers', () => {
   let dir: string;
   let pki: TestPki;
   let issuer: TestIssuer;

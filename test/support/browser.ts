@@ -14,14 +14,18 @@ import { createLogger } from '../../src/http/logging.js';
 import { loadConfig } from '../../src/start/config.js';
 import { compose } from '../../src/start/container.js';
 import { listen } from '../../src/start/listen.js';
+import { inCi, noteSkip } from './requirements.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url);
 
-/** True where `what` is to be skipped (no Chromium, CI unset), having said so. */
+/** True where `what` is to be skipped (no Chromium, CI unset), having said so and noted it for the run's last line. */
 export function browserMissing(what: string): boolean {
-  const missing = !existsSync(CHROMIUM) && process.env.CI !== 'true';
-  if (missing) console.warn(`${what}: no Chromium at ${CHROMIUM}: skipped (apt-get install chromium, or set CHROMIUM_PATH)`);
+  const missing = !existsSync(CHROMIUM) && !inCi();
+  if (missing) {
+    console.warn(`${what}: skipped`);
+    noteSkip('Chromium', `no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
+  }
   return missing;
 }
 

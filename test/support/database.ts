@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { inCi, noteSkip } from './requirements.js';
 
 const DEFAULT_URL = 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -41,8 +42,8 @@ export async function databaseAvailable(): Promise<boolean> {
     return true;
   } catch (err) {
     const why = `PostgreSQL at ${redactedUrl()} is unreachable (${err instanceof Error ? err.message : String(err)})`;
-    if (process.env.CI === 'true') throw new Error(`${why}; CI=true requires it. Start it or set DATABASE_URL.`);
-    console.warn(`SKIPPING PostgreSQL tests: ${why}. Set DATABASE_URL or start PostgreSQL to run them; in CI they fail.`);
+    if (inCi()) throw new Error(`${why}; CI=true requires it. Start it or set DATABASE_URL.`);
+    noteSkip('PostgreSQL', `${why}; start it or set DATABASE_URL`);
     return false;
   } finally {
     await client.end().catch(() => undefined);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { inCi, noteSkip } from './requirements.js';
 
 /** The Redis the tests use: `REDIS_URL`, else the local default. */
 export function redisUrl(): string {
@@ -24,11 +25,6 @@ export function uniqueNameSpace(label: string): string {
 /** A plain client for a test's own checks of what the service stored; one attempt, bounded. */
 export function inspectionClient(): Redis {
   return new Redis(redisUrl(), { lazyConnect: true, connectTimeout: 1000, commandTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null });
-}
-
-function inCi(): boolean {
-  const ci = (process.env.CI ?? '').toLowerCase();
-  return ci !== '' && ci !== '0' && ci !== 'false';
 }
 
 /**
@@ -57,7 +53,7 @@ export async function skipWithoutRedis(): Promise<boolean> {
   if (problem === undefined) return false;
   const message = `Redis at ${where(url)} is unreachable (${problem}); start redis-server or set REDIS_URL`;
   if (inCi()) throw new Error(`${message}. CI runs every Redis test.`);
-  console.warn(`${message}. Skipping the Redis tests.`);
+  noteSkip('Redis', message);
   return true;
 }
 

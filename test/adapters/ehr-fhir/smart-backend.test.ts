@@ -19,6 +19,7 @@ import { startFhirTestApp } from '../../support/fhir-test-app.js';
 import { TestPki } from '../../support/test-pki.js';
 import { TOLVAN } from './support/demo-bundle.js';
 import type { FhirProxy } from './support/fhir-proxy.js';
+import { opensslMissing } from '../../support/requirements.js';
 
 interface Grant { form: URLSearchParams; claims: Record<string, unknown>; header: Record<string, unknown> }
 
@@ -145,7 +146,7 @@ describe('FHIR_AUTH=smart-backend', () => {
     expect((err as Error).message).not.toMatch(/SECRET|invalid_client/);
   });
 
-  it('reaches a token endpoint behind the EHR\'s private CA with the EHR_TLS_* files, presenting the client certificate it asks for', async () => {
+  it.skipIf(opensslMissing())('reaches a token endpoint behind the EHR\'s private CA with the EHR_TLS_* files, presenting the client certificate it asks for', async () => {
     const pki = new TestPki(dir, 'token-ca');
     const serverCert = pki.server('token-endpoint');
     const clientCert = pki.client('pdas-client');

@@ -15,6 +15,7 @@ import { PrometheusMetrics } from '../../../src/adapters/metrics/prometheus-metr
 import { HttpsServing } from '../../../src/adapters/tls/https-serving.js';
 import { MemoryAuditTrail } from '../../fakes/memory-audit-trail.js';
 import { TestPki } from '../../support/test-pki.js';
+import { opensslMissing } from '../../support/requirements.js';
 
 /** The value of the one sample of `name` whose labels are `labels` (`{dependency="audit"}`), or undefined. */
 async function sample(metrics: PrometheusMetrics, name: string, labels = ''): Promise<number | undefined> {
@@ -58,7 +59,7 @@ describe('issue 38 part 2: readiness as metrics', () => {
   });
 });
 
-describe('issue 38 part 2: the expiry of the certificates in use', () => {
+describe.skipIf(opensslMissing())('issue 38 part 2: the expiry of the certificates in use', () => {
   let dir: string;
   let pki: TestPki;
 
