@@ -133,7 +133,10 @@ export interface Write extends OperationBase {
 
 export type Operation = RecordsRead | AccessLogRead | Write;
 
-/** A read of patient records, its policy typed by its answer's item. */
-export const recordsRead = <S extends TSchema, const F extends ResourceTypeDeclarations = Record<never, never>>(
-  read: Omit<RecordsRead<S, F>, 'handler' | 'method'>,
-): RecordsRead<S, F> => ({ handler: 'records', method: 'GET', ...read });
+/**
+ * A read of patient records, its policy typed by its answer's item. The policy keeps its own type, so
+ * what it holds (a release rule) is known to the compiler: the tables typed by it name a new read.
+ */
+export const recordsRead = <S extends TSchema, const F extends ResourceTypeDeclarations = Record<never, never>, P extends ReadPolicy<Static<S>> = ReadPolicy<Static<S>>>(
+  read: Omit<RecordsRead<S, F>, 'handler' | 'method' | 'policy'> & { policy: P },
+): RecordsRead<S, F> & { policy: P } => ({ handler: 'records', method: 'GET', ...read });

@@ -56,8 +56,12 @@ export const selectInRange = <R extends ReadName>(read: R, items: ReadItem<R>[],
 export const changesPatientData = (operation: string): boolean =>
   isOperationName(operation) && (OPERATIONS[operation].handler === 'arrival' || OPERATIONS[operation].handler === 'payment');
 
+/** The reads whose entry has a release rule, by name: what the compiler knows of RELEASE_FILTERED_READS. */
+export type ReleaseFilteredRead = { [R in ReadName]: Table[R]['policy'] extends { release: unknown } ? R : never }[ReadName];
+
 /** The reads the release policy may filter, each of which may have its own guardian age limit. */
-export const RELEASE_FILTERED_READS: readonly ReadName[] = READ_NAMES.filter((name) => OPERATIONS[name].policy.release !== undefined);
+export const RELEASE_FILTERED_READS: readonly ReleaseFilteredRead[] = READ_NAMES.filter(
+  (name): name is ReleaseFilteredRead => OPERATIONS[name].policy.release !== undefined);
 
 /**
  * What a guardian age limit may name: the reads the release policy filters, and the access log (past

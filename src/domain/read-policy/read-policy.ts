@@ -30,7 +30,7 @@ export interface ReadPolicy<T> {
    * What the region's release policy withholds (`everything`: the guardian age limit took the whole
    * read). Absent: this read shows no journal content and nothing of it is ever withheld.
    */
-  release?: (items: T[], rules: ActiveRules, everything: boolean) => Released<T[]>;
+  release?(items: T[], rules: ActiveRules, everything: boolean): Released<T[]>;
 }
 
 /** Nothing of the patient's whereabouts in this read: masking leaves it as it is. */

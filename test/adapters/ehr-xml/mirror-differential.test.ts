@@ -26,8 +26,28 @@ const MIRRORS: Mirror[] = DOCUMENT_KINDS.flatMap((kind) => {
   }];
 });
 
+/**
+ * How each document is read, stated here, not read from the table: typed by the documents table, so the
+ * typecheck names a new document until it is here (docs/architecture.md#adding-a-read, step 2).
+ */
+const READING: { readonly [K in DocumentKind]: 'mirror' | 'own reading' } = {
+  patient: 'own reading',
+  'patient-v2': 'mirror',
+  medications: 'own reading',
+  journalnotes: 'own reading',
+  bookings: 'own reading',
+  videomeetings: 'own reading',
+  contacts: 'mirror',
+  attentionsignals: 'mirror',
+  labresults: 'mirror',
+  diagnoses: 'mirror',
+};
+
 it('finds the mirror documents of the documents table', () => {
-  expect(MIRRORS.map((m) => m.kind).sort()).toEqual(['attentionsignals', 'contacts', 'diagnoses', 'labresults', 'patient-v2']);
+  const stated = DOCUMENT_KINDS.filter((kind) => READING[kind] === 'mirror');
+  expect(MIRRORS.map((m) => m.kind).sort(), 'READING says how each document is read (docs/architecture.md#adding-a-read, step 2)')
+    .toEqual(stated.sort());
+  expect(MIRRORS.length).toBeGreaterThan(0);
 });
 
 type Outcome = { ok: true; json: unknown } | { ok: false };
