@@ -19,6 +19,11 @@ export interface ReadSources<R extends ReadName> {
   readonly fhir: ReadPlan<R> | NotServed;
   /** How the service's own FHIR API serves the read (src/reads/as-fhir.ts); NOT_SERVED leaves it out of /fhir. */
   readonly asFhir: FhirForm<R> | NotServed;
+  /**
+   * The read's demo data (`() => import('./demo.js')`, src/dev/demo-data/read-demo.ts says what it
+   * holds): imported only when the demo data set is written, so the service never loads it otherwise.
+   */
+  readonly demo?: () => Promise<{ readonly demo: unknown }>;
 }
 
 /**

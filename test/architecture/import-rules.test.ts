@@ -45,6 +45,10 @@ describe('issue 21: what may import what', () => {
       'src/reads/r/xml.ts': "import { demo } from './demo-data.js';\nexport const xml = demo;\n",
       'src/reads/r/demo-data.ts': 'export const demo = 1;\n',
       'src/reads/r/xml.test.ts': "import { demo } from './demo-data.js';\nexport const test = demo;\n",
+      // A read's sources name its own demo.ts by a lazy import only (issue 43 item 8).
+      'src/reads/r/sources.ts': "import { demo } from './demo.js';\nexport const sources = { demo, own: () => import('./demo.js'), other: () => import('../q/demo.js') };\n",
+      'src/reads/r/demo.ts': 'export const demo = 1;\n',
+      'src/reads/q/demo.ts': 'export const demo = 2;\n',
     };
     for (const [file, text] of Object.entries(files)) {
       await mkdir(path.dirname(path.join(root, file)), { recursive: true });
@@ -54,10 +58,14 @@ describe('issue 21: what may import what', () => {
     expect(all).toContain('domain-is-pure: src/reads/r/operation.ts -> src/reads/r/xml.ts');
     expect(all).toContain('adapters-stay-below-http: src/reads/r/xml.ts -> src/reads/r/demo-data.ts');
     expect(all.filter((v) => v.includes('xml.test.ts'))).toEqual([]);
+    expect(all.filter((v) => v.includes('src/reads/r/sources.ts')).sort()).toEqual([
+      'demo-entry-only-lazily: src/reads/r/sources.ts -> src/reads/r/demo.ts',
+      'sources-name-only-their-demo: src/reads/r/sources.ts -> src/reads/q/demo.ts',
+    ]);
     const found = all.map((v) => v.split(':')[0]);
     expect(new Set(found)).toEqual(new Set([
       'no-circular', 'domain-is-pure', 'domain-uses-ports-as-types', 'ports-are-interfaces', 'http-knows-ports-and-domain',
-      'adapters-stay-below-http', 'dev-only-through-the-composition-root',
+      'adapters-stay-below-http', 'dev-only-through-the-composition-root', 'sources-name-only-their-demo', 'demo-entry-only-lazily',
     ]));
   }, 60_000);
 });

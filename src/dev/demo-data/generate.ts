@@ -1,21 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { DocumentKind } from '../../adapters/ehr-xml/documents.js';
-import { attentionSignalsDocument } from '../../reads/attention-signals/demo-xml.js';
-import { bookingsDocument } from '../../reads/appointments/demo-xml.js';
+import { DOCUMENT_OF, isXmlRead } from '../../adapters/ehr-xml/documents.js';
 import { demoClock, type DemoClock } from './clock.js';
 import { demoFhirBundle } from './fhir/bundle.js';
-import { contactsDocument } from '../../reads/care-contacts/demo-xml.js';
-import { diagnosesDocument } from '../../reads/diagnoses/demo-xml.js';
-import { journalNotesDocument } from '../../reads/journal-notes/demo-xml.js';
-import { labResultsDocument } from '../../reads/lab-results/demo-xml.js';
-import { medicationsDocument } from '../../reads/medications/demo-xml.js';
-import { patientDocument } from '../../reads/patient/demo-xml.js';
-import { patientV2Document } from '../../reads/patient-v2/demo-xml.js';
-import { DEMO_PEOPLE, type DemoPerson } from './people.js';
+import { DEMO_PEOPLE } from './people.js';
+import { readDemos } from './read-demos.js';
 import { relationshipsDocument } from './relationships.js';
-import { videoMeetingsDocument } from '../../reads/video-meetings/demo-xml.js';
 
 export { DEMO_PEOPLE, DEMO_ACTOR_ID, UNKNOWN_PATIENT_ID, type DemoPerson } from './people.js';
 
@@ -29,21 +20,11 @@ export { DEMO_PEOPLE, DEMO_ACTOR_ID, UNKNOWN_PATIENT_ID, type DemoPerson } from 
 
 /**
  * The demo document of each document the legacy EHR has (src/adapters/ehr-xml/documents.ts), written
- * by the demo-xml.ts of the read it answers: a read served from a document without its demo here
- * fails the typecheck, naming the document.
+ * by the demo of the read it answers (src/dev/demo-data/read-demos.ts, which the typecheck holds to
+ * the documents table).
  */
-const DOCUMENTS: { readonly [K in DocumentKind]: (person: DemoPerson, clock: DemoClock) => string } = {
-  patient: patientDocument,
-  'patient-v2': patientV2Document,
-  medications: medicationsDocument,
-  journalnotes: journalNotesDocument,
-  bookings: bookingsDocument,
-  videomeetings: videoMeetingsDocument,
-  contacts: contactsDocument,
-  attentionsignals: attentionSignalsDocument,
-  labresults: labResultsDocument,
-  diagnoses: diagnosesDocument,
-};
+const DOCUMENTS = readDemos().flatMap(([read, demo]) =>
+  (isXmlRead(read) && demo?.xml !== undefined ? [[DOCUMENT_OF[read], demo.xml] as const] : []));
 
 /** Where in the data set the FHIR form of the demo people is written. */
 export const FHIR_BUNDLE_FILE = 'fhir/demo-bundle.json';
@@ -60,7 +41,7 @@ async function writeDataSet(dir: string, clock: DemoClock): Promise<void> {
   for (const person of DEMO_PEOPLE) {
     const folder = path.join(dir, 'patients', person.id);
     await mkdir(folder, { recursive: true });
-    for (const [kind, build] of Object.entries(DOCUMENTS)) {
+    for (const [kind, build] of DOCUMENTS) {
       await writeFile(path.join(folder, `${kind}.xml`), build(person, clock), 'utf8');
     }
     // Every demo person can sign in, so each gets a registry document, empty when they act for nobody.

@@ -22,4 +22,5 @@ export const getAppointments = {
     map: mapAppointments,
   },
   asFhir: appointmentsAsFhir,
+  demo: () => import('./demo.js'),
 } satisfies ReadSources<'getAppointments'>;

@@ -24,4 +24,5 @@ export const getAttentionSignals = {
     map: mapAttentionSignals,
   },
   asFhir: attentionSignalsAsFhir,
+  demo: () => import('./demo.js'),
 } satisfies ReadSources<'getAttentionSignals'>;

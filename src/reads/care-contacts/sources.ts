@@ -21,4 +21,5 @@ export const getContacts = {
     map: mapCareContacts,
   },
   asFhir: contactsAsFhir,
+  demo: () => import('./demo.js'),
 } satisfies ReadSources<'getContacts'>;

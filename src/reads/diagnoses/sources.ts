@@ -22,4 +22,5 @@ export const getDiagnoses = {
     map: mapDiagnoses,
   },
   asFhir: diagnosesAsFhir,
+  demo: () => import('./demo.js'),
 } satisfies ReadSources<'getDiagnoses'>;

@@ -20,4 +20,5 @@ export const getJournalNotes = {
     map: mapJournalNotes,
   },
   asFhir: journalNotesAsFhir,
+  demo: () => import('./demo.js'),
 } satisfies ReadSources<'getJournalNotes'>;

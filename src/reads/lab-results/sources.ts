@@ -22,4 +22,5 @@ export const getLabResults = {
     map: mapLabResults,
   },
   asFhir: labResultsAsFhir,
+  demo: () => import('./demo.js'),
 } satisfies ReadSources<'getLabResults'>;

@@ -20,4 +20,5 @@ export const getMedications = {
     map: mapMedications,
   },
   asFhir: medicationsAsFhir,
+  demo: () => import('./demo.js'),
 } satisfies ReadSources<'getMedications'>;

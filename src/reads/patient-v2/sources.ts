@@ -19,4 +19,5 @@ export const getPatientV2 = {
     map: mapPatientV2,
   },
   asFhir: patientV2AsFhir,
+  demo: () => import('./demo.js'),
 } satisfies ReadSources<'getPatientV2'>;

@@ -13,4 +13,5 @@ export const getPatient = {
   }),
   fhir: { searches: [], follows: PATIENT_FOLLOWS, map: mapPatientRecord },
   asFhir: patientAsFhir,
+  demo: () => import('./demo.js'),
 } satisfies ReadSources<'getPatient'>;

@@ -15,4 +15,5 @@ export const getVideoMeetings = {
   }),
   fhir: { searches: [appointmentSearch('booked,arrived,checked-in')], follows: APPOINTMENT_FOLLOWS, map: mapVideoMeetings },
   asFhir: videoMeetingsAsFhir,
+  demo: () => import('./demo.js'),
 } satisfies ReadSources<'getVideoMeetings'>;

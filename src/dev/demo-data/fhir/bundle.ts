@@ -7,37 +7,24 @@
  */
 import type { DemoClock } from '../clock.js';
 import { DEMO_PEOPLE } from '../people.js';
-import { appointments } from '../../../reads/appointments/demo-fhir.js';
-import { diagnoses } from '../../../reads/diagnoses/demo-fhir.js';
-import { admissionRooms, encounters } from '../../../reads/care-contacts/demo-fhir.js';
+import type { DemoResources } from '../read-demo.js';
+import { readDemos } from '../read-demos.js';
 import type { FhirResource } from './fhir-base.js';
-import { labResults } from '../../../reads/lab-results/demo-fhir.js';
-import { demoMedications, medicationRequests } from '../../../reads/medications/demo-fhir.js';
-import { compositions } from '../../../reads/journal-notes/demo-fhir.js';
-import { patient, sharedParties } from './parties.js';
+import { sharedParties } from './parties.js';
 import { registry } from './registry.js';
-import { relatives } from '../../../reads/patient-v2/demo-fhir.js';
-import { signalRoles, signals } from '../../../reads/attention-signals/demo-fhir.js';
 
 export { DEMO_FHIR_SETTINGS, patientId, type FhirResource } from './fhir-base.js';
+
+/** The reads' own demo resources (a read whose resources another read writes has none of its own), the patient's first. */
+const RESOURCES: readonly DemoResources[] = readDemos()
+  .sort(([a], [b]) => Number(b === 'getPatient') - Number(a === 'getPatient'))
+  .flatMap(([, demo]) => (demo?.fhir !== undefined && 'person' in demo.fhir ? [demo.fhir] : []));
 
 export function demoFhirResources(clock: DemoClock): FhirResource[] {
   return [
     ...sharedParties(clock),
-    ...signalRoles(clock),
-    ...admissionRooms(clock),
-    ...demoMedications(clock),
-    ...DEMO_PEOPLE.flatMap((person) => [
-      patient(person, clock),
-      ...encounters(person, clock),
-      ...appointments(person, clock),
-      ...signals(person, clock),
-      ...medicationRequests(person, clock),
-      ...compositions(person, clock),
-      ...labResults(person, clock),
-      ...diagnoses(person, clock),
-      ...relatives(person, clock),
-    ]),
+    ...RESOURCES.flatMap((read) => read.shared?.(clock) ?? []),
+    ...DEMO_PEOPLE.flatMap((person) => RESOURCES.flatMap((read) => read.person(person, clock))),
     ...registry(clock),
   ];
 }
