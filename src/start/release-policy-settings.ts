@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
-import { GUARDIAN_LIMITED_OPERATIONS } from '../domain/operations/table.js';
+import { GUARDIAN_LIMITED_OPERATIONS, RELEASE_FILTERED_READS } from '../domain/operations/table.js';
 import { levelsFhirNeverSends, V3_CONFIDENTIALITY_CODES } from '../domain/release/fhir-secrecy-levels.js';
 import { policyFaults, ReleasePolicySchema, type ReleasePolicy } from '../domain/release/release-policy.js';
 import type { EhrAdapterKind } from './fhir-settings.js';
@@ -48,7 +48,7 @@ export function parseReleasePolicy(text: string, source: string, fail: (message:
     throw fail(`RELEASE_POLICY_FILE ${source} is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
   }
   const faults = [...new Set(faultsOf(json))];
-  if (faults.length === 0) faults.push(...policyFaults(json as ReleasePolicy, GUARDIAN_LIMITED_OPERATIONS));
+  if (faults.length === 0) faults.push(...policyFaults(json as ReleasePolicy, { guardian: GUARDIAN_LIMITED_OPERATIONS, patient: RELEASE_FILTERED_READS }));
   if (faults.length > 0) {
     const more = faults.length > MAX_FAULTS ? ` (and ${faults.length - MAX_FAULTS} more)` : '';
     throw fail(`RELEASE_POLICY_FILE ${source} is not a valid release policy: ${faults.slice(0, MAX_FAULTS).join('; ')}${more}`);

@@ -58,6 +58,15 @@ describe('RELEASE_POLICY_FILE, validated at start (issue 14 item 2)', () => {
     expect(() => parse({ guardianAgeLimit: { operations: { getJournalnotes: 13 } } })).toThrow(/\/guardianAgeLimit\/operations: unknown member "getJournalnotes"/);
   });
 
+  it('issue 44 item 13: the patient\'s own age limit names only the reads the policy filters (the patient always reads their own access log), at an age of 1 to 17', () => {
+    expect(parse({ patientAgeLimit: { operations: { getJournalNotes: 16 } } })).toEqual({ patientAgeLimit: { operations: { getJournalNotes: 16 } } });
+    expect(() => parse({ patientAgeLimit: { operations: { getAccessLog: 16 } } })).toThrow(/\/patientAgeLimit\/operations: unknown member "getAccessLog"/);
+    expect(() => parse({ patientAgeLimit: { operations: { getJournalnotes: 16 } } })).toThrow(/\/patientAgeLimit\/operations: unknown member "getJournalnotes"/);
+    expect(() => parse({ patientAgeLimit: { operations: { getJournalNotes: 18 } } })).toThrow(/\/patientAgeLimit\/operations\/getJournalNotes must be <= 17/);
+    expect(() => parse({ patientAgeLimit: { operations: {} } })).toThrow(/\/patientAgeLimit\/operations must not have fewer than 1 properties/);
+    expect(() => parse({ patientAgeLimit: { operations: { getJournalNotes: 16 }, applyToClientTokens: false } })).toThrow(/\/patientAgeLimit: unknown member "applyToClientTokens"/);
+  });
+
   it('issue 14 item 2: names the member whose value is wrong', () => {
     expect(() => parse({ signingDelay: { days: '14' } })).toThrow(/\/signingDelay\/days must be integer/);
     expect(() => parse({ signingDelay: { days: 0 } })).toThrow(/\/signingDelay\/days must be >= 1/);

@@ -54,19 +54,39 @@ export const ReleasePolicySchema = Type.Object({
     operations: Type.Record(Type.String(), ChildAge, { minProperties: 1 }),
     ...ForClientTokens,
   }, strict)),
+  /**
+   * Until the age given per operation, the patient reading their own record gets none of that read's
+   * items (1177: 16 for journal notes, lab results and diagnoses). Delegates and client tokens are
+   * the guardian age limit's.
+   */
+  patientAgeLimit: Type.Optional(Type.Object({
+    /** By operation id: the reads the release policy filters (`policyFaults`). */
+    operations: Type.Record(Type.String(), ChildAge, { minProperties: 1 }),
+  }, strict)),
 }, strict);
 
 export type ReleasePolicy = Static<typeof ReleasePolicySchema>;
 
+/** The operations each age limit may name, as the operation table says. */
+export interface AgeLimited {
+  /** The filtered reads and the access log. */
+  guardian: readonly string[];
+  /** The filtered reads: the patient always reads their own access log. */
+  patient: readonly string[];
+}
+
 /**
  * What the schema cannot say: a care-unit rule must list something, and an age limit names only
- * operations it can govern (`limited`: the filtered reads and the access log). Returns the faults, empty when none.
+ * operations it can govern. Returns the faults, empty when none.
  */
-export function policyFaults(policy: ReleasePolicy, limited: readonly string[]): string[] {
+export function policyFaults(policy: ReleasePolicy, limited: AgeLimited): string[] {
   const faults: string[] = [];
-  for (const operation of Object.keys(policy.guardianAgeLimit?.operations ?? {})) {
-    if (!limited.includes(operation)) {
-      faults.push(`/guardianAgeLimit/operations: unknown member "${operation}" (an age limit may be set for ${limited.join(', ')})`);
+  const rules = [['guardianAgeLimit', policy.guardianAgeLimit, limited.guardian], ['patientAgeLimit', policy.patientAgeLimit, limited.patient]] as const;
+  for (const [name, rule, operations] of rules) {
+    for (const operation of Object.keys(rule?.operations ?? {})) {
+      if (!operations.includes(operation)) {
+        faults.push(`/${name}/operations: unknown member "${operation}" (an age limit may be set for ${operations.join(', ')})`);
+      }
     }
   }
   const units = policy.careUnits;

@@ -5,7 +5,7 @@ import { readPolicyOf, selectInRange, type ReadItem, type ReadName } from '../op
 import type { Released } from '../read-policy/read-policy.js';
 import { activeRules } from '../release/active-rules.js';
 import { filteredUpstream } from '../release/filtered-upstream.js';
-import { guardianAgeWithholds } from '../release/guardian-age.js';
+import { ageLimitWithholds } from '../release/patient-age.js';
 import type { ReleasePolicy } from '../release/release-policy.js';
 import type { TimeRange } from '../time/time-range.js';
 import { readerOf } from './read-sources.js';
@@ -18,7 +18,7 @@ export interface ReleaseSettings {
 
 export interface ReleaseContext {
   basis: AccessBasis;
-  /** The patient the read is for; the guardian age limit reads the birth date from it. */
+  /** The patient the read is for; the age limits read the birth date from it. */
   patientId: string;
   now: number;
   zone: string;
@@ -27,7 +27,7 @@ export interface ReleaseContext {
 /**
  * What of a read may be released to its caller under the region's policy
  * (docs/contract.md#only-what-may-be-released): its items less what the read's policy withholds,
- * all of them when the guardian age limit of this read takes the whole read.
+ * all of them when an age limit of this read (the guardian's or the patient's own) takes the whole read.
  */
 export function releaseToCaller<R extends ReadName>(
   read: R, items: ReadItem<R>[], policy: ReleasePolicy | undefined, context: ReleaseContext,
@@ -35,7 +35,7 @@ export function releaseToCaller<R extends ReadName>(
   const release = readPolicyOf(read).release;
   if (policy === undefined || release === undefined) return { records: items, withheld: 0 };
   const { basis, patientId, now, zone } = context;
-  const everything = guardianAgeWithholds(policy, read, basis, patientId, now, zone);
+  const everything = ageLimitWithholds(policy, read, basis, patientId, now, zone);
   return release(items, activeRules(policy, basis, now, zone), everything);
 }
 

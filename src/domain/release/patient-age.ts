@@ -1,0 +1,27 @@
+import type { AccessBasis } from '../access/relationship.js';
+import { hasReachedAge } from '../identity/legal-age.js';
+import { birthDateOf } from '../identity/personal-identity-number.js';
+import { localDate } from '../time/local-time.js';
+import { guardianAgeWithholds } from './guardian-age.js';
+import type { ReleasePolicy } from './release-policy.js';
+
+/**
+ * Whether the patient's own age limit takes the whole read from the patient: until the day they
+ * reach the operation's age (the birthday itself, "today" in EHR_TIMEZONE, as the guardian age
+ * limit counts it), the patient reading their own record gets none of that read's items (1177: a
+ * child reads their own journal from 16; from 13 to 15 neither the child nor, by the guardian age
+ * limit, the guardian does). Only the patient's own reads (`self`): a delegate is held by the
+ * guardian age limit and the relationship's own rules, a client token by the guardian age limit.
+ */
+export function patientAgeWithholds(
+  policy: ReleasePolicy, operation: string, basis: AccessBasis, patientId: string, now: number, zone: string,
+): boolean {
+  const age = policy.patientAgeLimit?.operations[operation];
+  if (age === undefined || basis !== 'self') return false;
+  return !hasReachedAge(birthDateOf(patientId), age, localDate(now, zone));
+}
+
+/** Whether an age limit of the policy, the guardian's or the patient's own, takes the whole read from this caller. */
+export const ageLimitWithholds = (
+  policy: ReleasePolicy, operation: string, basis: AccessBasis, patientId: string, now: number, zone: string,
+): boolean => guardianAgeWithholds(policy, operation, basis, patientId, now, zone) || patientAgeWithholds(policy, operation, basis, patientId, now, zone);
