@@ -65,6 +65,12 @@ export const LABELS = {
   loading: { sv: 'Hämtar uppgifter …', en: 'Reading the record …' },
   loaded: { sv: 'Uppgifterna är hämtade.', en: 'The record has been read.' },
   signInFailed: { sv: 'Inloggningen misslyckades', en: 'Signing in failed' },
+  signInCancelled: {
+    sv: 'Du avbröt inloggningen. Appen fick inte tillgång till några uppgifter.',
+    en: 'You cancelled the sign-in. The app was given access to nothing.',
+  },
+  signedOut: { sv: 'Du är utloggad, även från inloggningstjänsten.', en: 'You are signed out, from the sign-in service too.' },
+  signedOutHere: { sv: 'Du är utloggad från appen.', en: 'You are signed out of the app.' },
   noPatient: { sv: 'Inloggningen valde ingen patient: logga in igen.', en: 'The sign-in picked no patient: sign in again.' },
   nothing: { sv: 'Inga uppgifter.', en: 'Nothing recorded.' },
   failed: { sv: 'Kunde inte läsas', en: 'Could not be read' },

@@ -8,9 +8,10 @@ import FHIR from 'fhirclient';
 import type Client from 'fhirclient/lib/Client';
 import type { Chart } from 'chart.js';
 import { h } from './dom.js';
-import { initialLang, LABELS, type Lang } from './i18n.js';
+import { initialLang, LABELS, type Lang, type Words } from './i18n.js';
 import { loadRecord, type PatientRecord } from './load.js';
 import { refreshJoins } from './records.js';
+import { SIGNED_OUT_STATE, signOutEverywhere } from './sign-out.js';
 import { recordView } from './view.js';
 
 const CLIENT_ID = 'patient-app';
@@ -19,7 +20,7 @@ const SCOPE = 'openid fhirUser launch/patient offline_access patient/*.rs patien
 const LANG_KEY = 'patient-app-lang';
 const SMART_KEY = 'SMART_KEY';
 
-interface Page { lang: Lang; record?: PatientRecord; error?: string; loading: boolean }
+interface Page { lang: Lang; record?: PatientRecord; error?: string; loading: boolean; notice?: Words }
 
 const page: Page = { lang: initialLang(localStorage.getItem(LANG_KEY), navigator.language), loading: false };
 let charts: Chart[] = [];
@@ -37,13 +38,12 @@ function signIn(): void {
   void FHIR.oauth2.authorize({ iss, clientId: CLIENT_ID, scope: SCOPE, redirectUri, pkceMode: 'required' });
 }
 
-/** Forgets this tab's sign-in (fhirclient keeps it in sessionStorage under SMART_KEY). */
-function signOut(): void {
-  const key = sessionStorage.getItem(SMART_KEY);
-  if (key !== null) sessionStorage.removeItem(JSON.parse(key) as string);
-  sessionStorage.removeItem(SMART_KEY);
+/** Forgets this tab's sign-in and ends it at the authorization server too (sign-out.ts). */
+async function signOut(): Promise<void> {
   page.record = undefined;
   page.error = undefined;
+  if (await signOutEverywhere({ clientId: CLIENT_ID, returnTo: addresses().redirectUri, lang: page.lang })) return;
+  page.notice = LABELS.signedOutHere;
   render();
 }
 
@@ -68,13 +68,14 @@ function header(lang: Lang): HTMLElement {
     h('div', { class: 'actions' },
       button(LABELS.otherLanguage[lang], toggleLanguage, { id: 'lang-toggle', lang: other }),
       page.record === undefined ? null : button(LABELS.switchPerson[lang], signIn),
-      page.record === undefined ? null : button(LABELS.signOut[lang], signOut)));
+      page.record === undefined ? null : button(LABELS.signOut[lang], () => void signOut())));
 }
 
 function signedOut(lang: Lang): Node[] {
   const parts: (Node | null)[] = [
     h('h1', {}, LABELS.appName[lang]),
     page.error === undefined ? null : h('p', { class: 'error', role: 'alert' }, `${LABELS.signInFailed[lang]}: ${page.error}`),
+    page.notice === undefined ? null : h('p', { class: 'notice', role: 'alert' }, page.notice[lang]),
     h('p', {}, LABELS.intro[lang]),
     button(LABELS.signIn[lang], signIn, { class: 'primary' }),
   ];
@@ -95,8 +96,23 @@ function render(): void {
   charts = draw.map((d) => d());
 }
 
+/**
+ * The way back without a code: the person cancelled at the authorization server (`access_denied`),
+ * or signed out there (our `state`). Said in words, the address cleaned; true when it was one of those.
+ */
+function cameBackWithout(params: URLSearchParams): boolean {
+  const cancelled = params.get('error') === 'access_denied';
+  if (!cancelled && !(params.get('state') === SIGNED_OUT_STATE && !params.has('code'))) return false;
+  history.replaceState(null, '', addresses().redirectUri);
+  sessionStorage.removeItem(SMART_KEY);
+  page.notice = cancelled ? LABELS.signInCancelled : LABELS.signedOut;
+  render();
+  return true;
+}
+
 async function start(): Promise<void> {
   const params = new URLSearchParams(location.search);
+  if (cameBackWithout(params)) return;
   const returning = params.has('code') || params.has('error') || sessionStorage.getItem(SMART_KEY) !== null;
   if (!returning) return render();
   page.loading = true;

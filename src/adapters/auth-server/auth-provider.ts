@@ -15,6 +15,12 @@ function allowExtraRedirects(provider: Provider, clients: AuthClients): void {
     if (registered.call(this, value)) return true;
     return clients.get(this.clientId)?.redirectAllowed?.(value) === true;
   };
+  // Where an app may come back to after signing out (RP-initiated logout): where it may come back to after signing in.
+  const afterLogout = provider.Client.prototype.postLogoutRedirectUriAllowed;
+  provider.Client.prototype.postLogoutRedirectUriAllowed = function postLogoutRedirectUriAllowed(value: string): boolean {
+    if (afterLogout.call(this, value)) return true;
+    return clients.get(this.clientId)?.redirectAllowed?.(value) === true;
+  };
 }
 
 export function createAuthProvider(issuer: string, input: ProviderInput & { logger: WarnLogger }): Provider {

@@ -108,7 +108,8 @@ export async function handleInteraction(provider: Provider, req: IncomingMessage
   const details = await provider.interactionDetails(req, res);
   const submitUrl = `${INTERACTION_PATH}${uid}`;
   if (action === 'abort') {
-    return provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'End-User aborted interaction' }, { mergeWithLastSubmission: false });
+    // The app shows its person a cancelled sign-in in their own words; this one is for its developer.
+    return provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'The person cancelled the sign-in: nothing was granted' }, { mergeWithLastSubmission: false });
   }
   if (req.method !== 'GET' && req.method !== 'POST') return send(res, 405, 'Method not allowed.');
   const clientId = typeof details.params.client_id === 'string' ? details.params.client_id : undefined;

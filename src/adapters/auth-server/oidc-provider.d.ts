@@ -19,7 +19,10 @@ declare module 'oidc-provider' {
       find(value: string, options?: { ignoreExpiration?: boolean }): Promise<{ clientId: string; grantId: string } | undefined>;
     };
     readonly Client: {
-      prototype: { redirectUriAllowed(this: { clientId: string }, value: string): boolean };
+      prototype: {
+        redirectUriAllowed(this: { clientId: string }, value: string): boolean;
+        postLogoutRedirectUriAllowed(this: { clientId: string }, value: string): boolean;
+      };
       find(id: string): Promise<{ clientId: string; clientName?: string } | undefined>;
     };
     use(middleware: (ctx: never, next: () => Promise<void>) => Promise<void>): void;

@@ -30,10 +30,16 @@ function acceptedLang(header: string | undefined): Lang | undefined {
   return ranked.map((entry) => entry.lang).find(isLang);
 }
 
-/** The language asked for now by `?lang=` (a switch to remember), else the remembered or the browser's one. */
+/**
+ * The language asked for now by `?lang=` (a switch to remember) or an app's `ui_locales` (OpenID
+ * Connect's, its first of sv/en), else the remembered or the browser's one.
+ */
 export function languageOf(req: IncomingMessage): { lang: Lang; chosen: boolean } {
-  const asked = new URL(req.url ?? '/', 'http://page.invalid').searchParams.get('lang');
+  const query = new URL(req.url ?? '/', 'http://page.invalid').searchParams;
+  const asked = query.get('lang');
   if (isLang(asked)) return { lang: asked, chosen: true };
+  const app = (query.get('ui_locales') ?? '').split(' ').map((tag) => tag.toLowerCase().split('-')[0]).find(isLang);
+  if (app !== undefined) return { lang: app, chosen: false };
   const header = req.headers['accept-language'];
   return { lang: cookieLang(req.headers.cookie) ?? acceptedLang(Array.isArray(header) ? header.join(',') : header) ?? 'en', chosen: false };
 }

@@ -6,6 +6,8 @@ import type { JWK } from 'jose';
 import { errors, interactionPolicy, type Configuration } from 'oidc-provider';
 import { API_SCOPES, type AuthClients } from './clients.js';
 import { INTERACTION_PATH } from './interactions.js';
+import { rpInitiatedLogout } from './logout-pages.js';
+import type { Localized } from './page-language.js';
 import {
   audAllowed, isPersonSmartScope, isSmartAuthorization, SMART_OIDC_SCOPES, type LaunchPicks,
 } from './smart-launch.js';
@@ -115,6 +117,8 @@ export interface ProviderInput {
   picks: LaunchPicks;
   /** oidc-provider's storage (postgres-models.ts); without it, its in-memory store of one process (the demo's). */
   adapter?: (model: string) => unknown;
+  /** HTML above the server's own pages (the sign-in step's banner: the demo's notice), as on the sign-in pages. */
+  banner?: Localized | string;
 }
 
 export function buildProviderConfiguration(input: ProviderInput): Configuration {
@@ -180,6 +184,8 @@ export function buildProviderConfiguration(input: ProviderInput): Configuration 
     rotateRefreshToken: true,
     features: {
       devInteractions: { enabled: false },
+      // An app's "Sign out" ends the sign-in here too (logout-pages.ts).
+      rpInitiatedLogout: rpInitiatedLogout(input.banner ?? ''),
       clientCredentials: { enabled: true },
       // Every access token is for the API, so userinfo (which needs an audience-less one) is off.
       userinfo: { enabled: false },

@@ -141,7 +141,7 @@ export async function startDemoAuthServer(options: {
       audience, patientClaim, clients, signingKeys: stored.signingKeys, pairwiseSalt: stored.pairwiseSalt, smart, picks, logger,
       // Sessions live in the in-memory adapter and end with the process, so their cookie keys may too.
       cookieKeys: [randomBytes(32).toString('base64url')],
-      knowsPerson: (accountId) => findDemoPerson(accountId) !== undefined,
+      knowsPerson: (accountId) => findDemoPerson(accountId) !== undefined, banner: demoSignIn.banner,
     }), logger);
     handle = provider.callback();
   } catch (error) {

@@ -15,7 +15,7 @@ import { readForm, type Page } from './http-browser.js';
 export const APP_REDIRECT = 'http://127.0.0.1:8765/callback';
 export const SMART_SCOPE = 'openid fhirUser launch/patient offline_access patient/*.rs';
 
-export interface Discovery { issuer: string; authorization_endpoint: string; token_endpoint: string; revocation_endpoint: string; jwks_uri: string }
+export interface Discovery { issuer: string; authorization_endpoint: string; token_endpoint: string; revocation_endpoint: string; jwks_uri: string; end_session_endpoint: string }
 
 export interface DemoService {
   base: string;

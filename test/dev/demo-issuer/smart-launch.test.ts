@@ -11,7 +11,7 @@ import { decodeJwt } from 'jose';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoAuthServer } from '../../../src/dev/demo-issuer/demo-auth-server.js';
-import { HttpBrowser } from './http-browser.js';
+import { HttpBrowser, readForm } from './http-browser.js';
 import {
   APP_REDIRECT, authorizeUrl, exchange, launch, launchFrom, pkce, postForm, startDemoService, tokenRequest, type DemoService,
 } from './smart-flow.js';
@@ -201,6 +201,40 @@ describe('SMART standalone launch at the demo issuer', () => {
     // A form is the only body it takes, said as an OAuth error rather than a 404.
     const json = await request(service.smart.authorization_endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(Object.fromEntries(query)) });
     expect([json.statusCode, ((await json.body.json()) as { error?: string }).error]).toEqual([400, 'invalid_request']);
+  });
+
+  it('issue 47 item 6: an app signing out ends the sign-in at the server too (RP-initiated logout), so the next sign-in asks who', async () => {
+    const browser = new HttpBrowser({ 'accept-language': 'sv' });
+    const code = pkce();
+    const { redirect } = await launch(browser, service, authorizeUrl(service, code), { login: TOLVAN });
+    const tokens = (await exchange(service, redirect.searchParams.get('code') ?? '', code.verifier)).body;
+    // Signed in: the next launch in this browser skips the sign-in page.
+    expect((await launch(browser, service, authorizeUrl(service, pkce()), { login: TOLVAN })).pages.map((p) => readForm(p.body).fields.prompt)).toEqual(['consent']);
+
+    const end = new URL(service.oidc.end_session_endpoint);
+    end.search = new URLSearchParams({ id_token_hint: tokens.id_token as string, post_logout_redirect_uri: APP_REDIRECT, client_id: 'patient-app', state: 'signed-out' }).toString();
+    const ask = await browser.get(end.href);
+    expect([ask.status, ask.language]).toEqual([200, 'sv']);
+    expect(ask.body).toMatch(/<main><h1>Logga ut\?<\/h1>/);
+    expect(ask.body).toContain('name="logout">Logga ut</button>');
+    const done = await postForm(browser, ask, { logout: 'yes' });
+    const back = new URL(done.location ?? '');
+    expect([`${back.origin}${back.pathname}`, back.searchParams.get('state')]).toEqual([APP_REDIRECT, 'signed-out']);
+
+    // Signed out: the sign-in page again, where another demo person may sign in.
+    const next = await launch(browser, service, authorizeUrl(service, pkce()), { login: MARTA, pick: 'Märta' });
+    expect(next.pages.map((p) => readForm(p.body).fields.prompt)).toEqual(['login', 'patient', 'consent']);
+  });
+
+  it('issue 47 item 6: a cancelled sign-in comes back as access_denied said in words', async () => {
+    const browser = new HttpBrowser();
+    const issuer = new URL(service.smart.issuer).origin;
+    const login = await browser.follow(await browser.get(authorizeUrl(service, pkce())), issuer);
+    const consent = await browser.follow(await postForm(browser, login, { login: TOLVAN }), issuer);
+    const cancel = /<a href="([^"]+\/abort)">Cancel<\/a>/.exec(consent.body)?.[1] ?? '';
+    const back = new URL((await browser.follow(await browser.get(new URL(cancel, consent.url).href), issuer)).location ?? '');
+    expect(back.searchParams.get('error')).toBe('access_denied');
+    expect(back.searchParams.get('error_description')).toBe('The person cancelled the sign-in: nothing was granted');
   });
 
   it('revokes a refresh token at the revocation endpoint both discovery documents name (RFC 7009)', async () => {
