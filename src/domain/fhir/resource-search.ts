@@ -9,6 +9,9 @@ import { searchOf, type FhirType } from './search-parameters.js';
 
 export interface TokenValue { system?: string; code: string }
 
+/** A reference parameter's value: `Type/id`, or `id` alone (any of the parameter's target types). */
+export interface ReferenceValue { type?: string; id: string }
+
 export interface ResourceQuery {
   type: FhirType;
   ids?: ReadonlySet<string>;
@@ -18,6 +21,8 @@ export interface ResourceQuery {
    * parameter is FHIR's AND), each a list of values any of which may (FHIR's `,`, OR).
    */
   tokens: ReadonlyMap<string, readonly (readonly TokenValue[])[]>;
+  /** Reference parameters, as `tokens`: repetitions AND, values within one OR. */
+  references?: ReadonlyMap<string, readonly (readonly ReferenceValue[])[]>;
 }
 
 export interface IncludeSpec { type: FhirType; param: string; iterate: boolean; target?: string }
@@ -73,6 +78,18 @@ function tokensAt(value: unknown): TokenValue[] {
 const tokenMatches = (have: TokenValue, want: TokenValue): boolean =>
   have.code === want.code && (want.system === undefined || (want.system === '' ? have.system === undefined : have.system === want.system));
 
+/** The `Type/id` references at a reference parameter's elements that name one of its target types. */
+function referencesOf(resource: FhirResource, type: FhirType, param: string): string[] {
+  const def = searchOf(type).references?.[param];
+  if (def === undefined) return [];
+  return def.paths.flatMap((p) => valuesAt(resource, p))
+    .flatMap((ref) => (typeof (ref as { reference?: unknown }).reference === 'string' ? [(ref as { reference: string }).reference] : []))
+    .filter((key) => def.targets.some((target) => key.startsWith(`${target}/`)));
+}
+
+const referenceMatches = (have: string, want: ReferenceValue): boolean =>
+  (want.type === undefined ? have.slice(have.indexOf('/') + 1) === want.id : have === `${want.type}/${want.id}`);
+
 export function matchesQuery(resource: FhirResource, query: ResourceQuery, zone: string): boolean {
   if (resource.resourceType !== query.type) return false;
   if (query.ids !== undefined && !query.ids.has(resource.id)) return false;
@@ -85,6 +102,10 @@ export function matchesQuery(resource: FhirResource, query: ResourceQuery, zone:
     const paths = (tokens as Record<string, readonly string[]>)[param] ?? [];
     const have = paths.flatMap((p) => valuesAt(resource, p)).flatMap(tokensAt);
     if (!repetitions.every((wanted) => wanted.some((w) => have.some((h) => tokenMatches(h, w))))) return false;
+  }
+  for (const [param, repetitions] of query.references ?? []) {
+    const have = referencesOf(resource, query.type, param);
+    if (!repetitions.every((wanted) => wanted.some((w) => have.some((h) => referenceMatches(h, w))))) return false;
   }
   return true;
 }
@@ -100,7 +121,7 @@ const keyOf = (r: FhirResource): string => `${r.resourceType}/${r.id}`;
 
 /** The `Type/id` keys the reference elements of `param` name in `resource`. */
 function referencedKeys(resource: FhirResource, spec: IncludeSpec): string[] {
-  const paths = (searchOf(spec.type).references as Record<string, readonly string[]> | undefined)?.[spec.param] ?? [];
+  const paths = searchOf(spec.type).references?.[spec.param]?.paths ?? [];
   return paths.flatMap((p) => valuesAt(resource, p))
     .flatMap((ref) => (typeof (ref as { reference?: unknown }).reference === 'string' ? [(ref as { reference: string }).reference] : []))
     .filter((key) => spec.target === undefined || key.startsWith(`${spec.target}/`));

@@ -11,7 +11,8 @@ const COMPARTMENT_PATIENT = 'patient';
 
 function searchParams(type: FhirType): { name: string; type: string }[] {
   const def = searchOf(type);
-  const out = [{ name: '_id', type: 'token' }];
+  // The access log is paged by its own cursor and has no ids to pick (audit-events.ts refuses `_id`).
+  const out = type === 'AuditEvent' ? [] : [{ name: '_id', type: 'token' }];
   if (type === 'Patient') out.push({ name: 'identifier', type: 'token' });
   else out.push({ name: COMPARTMENT_PATIENT, type: 'reference' });
   if (def.date !== undefined) out.push({ name: def.date.param, type: 'date' });
@@ -74,7 +75,8 @@ export function capabilityStatement(served: readonly TypeServing[], base: string
         ...(revIncludes.length === 0 ? {} : { searchRevInclude: revIncludes }),
         ...operationsOf(s.type),
       })),
-      searchParam: [{ name: '_id', type: 'token' }, { name: '_count', type: 'number' }],
+      // `_count` on every type; `_id` is each type's own, where it is served.
+      searchParam: [{ name: '_count', type: 'number' }],
     }],
   };
 }

@@ -81,7 +81,7 @@ export class FhirInteractions {
         throw err;
       }
       withheld += found.withheld;
-      const query = { type: search.type, dates: search.dates, tokens: search.tokens, ...(search.ids === undefined ? {} : { ids: search.ids }) };
+      const query = { type: search.type, dates: search.dates, tokens: search.tokens, references: search.references, ...(search.ids === undefined ? {} : { ids: search.ids }) };
       const mine = found.resources.filter((r) => matchesQuery(r, query, this.deps.zone) && (typeGrants.length === 0 || passesCategory(typeGrants, categoriesOf(r))));
       matches.push(...mine);
       // What an include may add: looked at only when the search asks for includes.

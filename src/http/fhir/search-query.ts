@@ -7,10 +7,10 @@
  * patient (patient-naming.ts); with `Prefer: handling=strict` every unknown one is refused.
  */
 import { dateComparison, type DateComparison } from '../../domain/fhir/fhir-dates.js';
-import type { IncludeSpec, TokenValue } from '../../domain/fhir/resource-search.js';
+import type { IncludeSpec, ReferenceValue, TokenValue } from '../../domain/fhir/resource-search.js';
 import { isFhirType, searchOf, type FhirType } from '../../domain/fhir/search-parameters.js';
 import { namingRefusal, patientFilterRefusal } from './patient-naming.js';
-import { count, DEFAULT_COUNT, idList, invalid, patientParam, refuseRepeats, servesSubject, tokenValues } from './search-values.js';
+import { count, DEFAULT_COUNT, idList, invalid, patientParam, referenceValues, refuseRepeats, servesSubject, tokenValues } from './search-values.js';
 
 export { DEFAULT_COUNT, MAX_COUNT } from './search-values.js';
 
@@ -24,6 +24,8 @@ export interface FhirSearch {
   dates: DateComparison[];
   /** Each token parameter's repetitions, every one of which must match (AND), each a list of values any of which may (OR). */
   tokens: Map<string, TokenValue[][]>;
+  /** Each reference parameter's repetitions (AND), each a list of references any of which may match (OR); never `patient`. */
+  references: Map<string, ReferenceValue[][]>;
   count: number;
   includes: IncludeSpec[];
   revincludes: IncludeSpec[];
@@ -42,7 +44,7 @@ export interface SearchReading {
 function include(value: string, iterate: boolean): IncludeSpec | undefined {
   const [type, name, target, ...rest] = value.split(':');
   if (type === undefined || name === undefined || rest.length > 0 || !isFhirType(type)) return undefined;
-  const references = searchOf(type).references as Readonly<Record<string, readonly string[]>> | undefined;
+  const references = searchOf(type).references;
   // Own names only: `Observation:__proto__` names no parameter.
   if (references === undefined || !Object.hasOwn(references, name)) return undefined;
   if (target !== undefined && !isFhirType(target)) return undefined;
@@ -52,9 +54,10 @@ function include(value: string, iterate: boolean): IncludeSpec | undefined {
 /** Reads the parameters of a search of `type` (`_format` is the route's, validated before: formatParam). */
 export function parseSearch(type: FhirType, params: readonly [string, string][], reading: SearchReading): FhirSearch {
   refuseRepeats(type, params);
-  const search: FhirSearch = { type, dates: [], tokens: new Map(), count: DEFAULT_COUNT, includes: [], revincludes: [], linkParams: [] };
+  const search: FhirSearch = { type, dates: [], tokens: new Map(), references: new Map(), count: DEFAULT_COUNT, includes: [], revincludes: [], linkParams: [] };
   const def = searchOf(type);
-  const tokens = (def.tokens ?? {}) as Readonly<Record<string, readonly string[]>>;
+  const tokens = def.tokens ?? {};
+  const references = def.references ?? {};
   const keep = (name: string, value: string) => search.linkParams.push([name, value]);
   for (const [name, value] of params) {
     if ((name === 'patient' && type !== 'Patient') || (name === 'subject' && servesSubject(type))) {
@@ -77,6 +80,10 @@ export function parseSearch(type: FhirType, params: readonly [string, string][],
       keep(name, value);
     } else if (Object.hasOwn(tokens, name)) {
       search.tokens.set(name, [...(search.tokens.get(name) ?? []), tokenValues(name, value)]);
+      keep(name, value);
+    } else if (name !== 'patient' && Object.hasOwn(references, name)) {
+      const targets = references[name]?.targets ?? [];
+      search.references.set(name, [...(search.references.get(name) ?? []), referenceValues(name, value, targets, reading.isPatientId)]);
       keep(name, value);
     } else if (name === '_include' || name === '_include:iterate' || name === '_revinclude') {
       const spec = include(value, name === '_include:iterate');

@@ -7,7 +7,7 @@
  * names the patient too), `_id`, `_count`, `_cursor` and `_format` decide one thing each, so a second
  * one is refused rather than one of them chosen.
  */
-import type { TokenValue } from '../../domain/fhir/resource-search.js';
+import type { ReferenceValue, TokenValue } from '../../domain/fhir/resource-search.js';
 import { searchOf, type FhirType } from '../../domain/fhir/search-parameters.js';
 import { namesAPerson } from '../../domain/redaction/names-a-person.js';
 import { ApiError } from '../api-error.js';
@@ -27,7 +27,7 @@ const personInValue = (param: string): ApiError => invalid(`Search parameter ${p
 
 /** Whether FHIR R4 defines `subject` on `type`: where its `patient` parameter reads the `subject` element (`Condition.subject.where(resolve() is Patient)`). */
 export const servesSubject = (type: FhirType): boolean =>
-  ((searchOf(type).references as Readonly<Record<string, readonly string[]>> | undefined)?.patient ?? []).includes('subject');
+  (searchOf(type).references?.patient?.paths ?? []).includes('subject');
 
 /** The one-value slot a served parameter fills, if it has one. */
 function slotOf(type: FhirType, name: string): string | undefined {
@@ -79,6 +79,31 @@ export function patientParam(param: string, value: string): string {
   const id = value.startsWith('Patient/') ? value.slice('Patient/'.length) : value;
   if (!FHIR_ID.test(id)) throw invalid(`Search parameter ${param} must be a Patient id, e.g. ${param}=Patient/<id> as this API's Patient resources give it.`);
   return id;
+}
+
+/**
+ * A reference parameter's values (`Type/id` or `id`, several separated by commas: OR), each naming
+ * one of the parameter's target types. A patient is named by `patient` alone (threat 57): a value
+ * that names one here, by a Patient reference, a Patient id this service made or an identity
+ * number, is refused rather than searched.
+ */
+export function referenceValues(param: string, value: string, targets: readonly string[], isPatientId: (id: string) => boolean): ReferenceValue[] {
+  if (namesAPerson(value)) throw personInValue(param);
+  const values = value.split(',');
+  if (values.length > MAX_VALUES) throw invalid(`Search parameter ${param} takes at most ${MAX_VALUES} values.`);
+  const example = `${param}=${targets[0] ?? 'Organization'}/<id>`;
+  return values.map((v) => {
+    const slash = v.indexOf('/');
+    const type = slash < 0 ? undefined : v.slice(0, slash);
+    const id = slash < 0 ? v : v.slice(slash + 1);
+    if (type === 'Patient' || (type === undefined && isPatientId(id))) {
+      const others = targets.filter((target) => target !== 'Patient');
+      throw invalid(`Search parameter ${param} names a patient: name the patient with patient=Patient/<id> alone${others.length === 0 ? '' : `, and ${param} by ${others.join(' or ')}`}.`);
+    }
+    if (type !== undefined && !targets.includes(type)) throw invalid(`Search parameter ${param} names ${targets.join(' or ')} here, e.g. ${example} or the id alone.`);
+    if (!FHIR_ID.test(id)) throw invalid(`Search parameter ${param} must be <Type>/<id> or an id (1 to 64 letters, digits, '-' or '.'), e.g. ${example}.`);
+    return type === undefined ? { id } : { type, id };
+  });
 }
 
 export function idList(value: string): ReadonlySet<string> {

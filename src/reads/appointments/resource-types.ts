@@ -7,7 +7,7 @@ import { Type, type Static } from 'typebox';
 import {
   codes, Extensions, IdentifierSchema, OptionalConcept as Concept, OptionalConcepts as Concepts, OptionalReference as Ref, OptionalString as Str, OptionalTime as Time, RESOURCE_BASE,
 } from '../../domain/fhir/resources/datatypes.js';
-import { type ResourceTypeDeclarations } from '../../domain/fhir/resources/resource-type.js';
+import { ref, STAFF, type ResourceTypeDeclarations } from '../../domain/fhir/resources/resource-type.js';
 
 export const APPOINTMENT_STATUSES = [
   'proposed', 'pending', 'booked', 'arrived', 'fulfilled', 'cancelled', 'noshow', 'entered-in-error', 'checked-in', 'waitlist',
@@ -33,8 +33,13 @@ export const APPOINTMENT_TYPES = {
     schema: AppointmentSchema,
     search: {
       date: { param: 'date', elements: ['start'] },
-      tokens: { status: ['status'], 'service-type': ['serviceType'] },
-      references: { actor: ['participant.actor'], patient: ['participant.actor'], practitioner: ['participant.actor'], location: ['participant.actor'] },
+      tokens: { status: ['status'] },
+      references: {
+        actor: ref(['participant.actor'], 'Patient', ...STAFF, 'Location'),
+        patient: ref(['participant.actor'], 'Patient'),
+        practitioner: ref(['participant.actor'], 'Practitioner'),
+        location: ref(['participant.actor'], 'Location'),
+      },
     },
   },
 } as const satisfies ResourceTypeDeclarations;

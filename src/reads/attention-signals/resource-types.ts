@@ -7,7 +7,7 @@ import { Type, type Static } from 'typebox';
 import {
   AnnotationSchema, CodeableConceptSchema, codes, OptionalConcept as Concept, OptionalConcepts as Concepts, OptionalReference as Ref, OptionalString as Str, OptionalTime as Time, PeriodSchema, ReferenceSchema, RESOURCE_BASE,
 } from '../../domain/fhir/resources/datatypes.js';
-import { SUBJECT, type ResourceTypeDeclarations } from '../../domain/fhir/resources/resource-type.js';
+import { ref, STAFF, SUBJECT, type ResourceTypeDeclarations } from '../../domain/fhir/resources/resource-type.js';
 
 export const FlagSchema = Type.Object({
   resourceType: Type.Literal('Flag'),
@@ -42,12 +42,18 @@ export const SIGNAL_TYPES = {
     search: {
       date: { param: 'date', elements: ['recordedDate'] },
       tokens: { category: ['category'], 'clinical-status': ['clinicalStatus'] },
-      references: { patient: ['patient'], recorder: ['recorder'], asserter: ['asserter'] },
+      references: { patient: ref(['patient'], 'Patient'), recorder: ref(['recorder'], ...STAFF) },
     },
   },
   Flag: {
     schema: FlagSchema,
-    search: { date: { param: 'date', elements: ['period'] }, tokens: { category: ['category'], status: ['status'] }, references: { ...SUBJECT, author: ['author'] } },
+    search: {
+      date: { param: 'date', elements: ['period'] },
+      tokens: { category: ['category'], status: ['status'] },
+      references: { ...SUBJECT, author: ref(['author'], 'Organization', ...STAFF) },
+      // R4 defines no status or category on Flag: the API's own, as the records carry them.
+      own: ['category', 'status'],
+    },
   },
 } as const satisfies ResourceTypeDeclarations;
 

@@ -7,7 +7,7 @@ import { Type, type Static } from 'typebox';
 import {
   codes, CodingSchema, OptionalConcept as Concept, OptionalConcepts as Concepts, OptionalReference as Ref, PeriodSchema, ReferenceSchema, RESOURCE_BASE,
 } from '../../domain/fhir/resources/datatypes.js';
-import { SUBJECT, type ResourceTypeDeclarations } from '../../domain/fhir/resources/resource-type.js';
+import { ref, STAFF, SUBJECT, type ResourceTypeDeclarations } from '../../domain/fhir/resources/resource-type.js';
 
 export const EncounterSchema = Type.Object({
   resourceType: Type.Literal('Encounter'),
@@ -29,8 +29,13 @@ export const ENCOUNTER_TYPES = {
     schema: EncounterSchema,
     search: {
       date: { param: 'date', elements: ['period'] },
-      tokens: { status: ['status'], class: ['class'] },
-      references: { ...SUBJECT, 'service-provider': ['serviceProvider'], participant: ['participant.individual'], location: ['location.location'] },
+      tokens: { status: ['status'] },
+      references: {
+        ...SUBJECT,
+        'service-provider': ref(['serviceProvider'], 'Organization'),
+        participant: ref(['participant.individual'], ...STAFF),
+        location: ref(['location.location'], 'Location'),
+      },
     },
   },
 } as const satisfies ResourceTypeDeclarations;

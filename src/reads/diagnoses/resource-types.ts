@@ -7,7 +7,7 @@ import { Type, type Static } from 'typebox';
 import {
   codes, OptionalConcept as Concept, OptionalConcepts as Concepts, OptionalReference as Ref, OptionalTime as Time, PeriodSchema, ReferenceSchema, RESOURCE_BASE,
 } from '../../domain/fhir/resources/datatypes.js';
-import { SUBJECT, type ResourceTypeDeclarations } from '../../domain/fhir/resources/resource-type.js';
+import { ref, STAFF, SUBJECT, type ResourceTypeDeclarations } from '../../domain/fhir/resources/resource-type.js';
 
 export const ConditionSchema = Type.Object({
   resourceType: Type.Literal('Condition'),
@@ -39,8 +39,8 @@ export const DIAGNOSIS_TYPES = {
     schema: ConditionSchema,
     search: {
       date: { param: 'recorded-date', elements: ['recordedDate'] },
-      tokens: { category: ['category'], 'clinical-status': ['clinicalStatus'], 'verification-status': ['verificationStatus'], code: ['code'] },
-      references: { ...SUBJECT, asserter: ['asserter'], recorder: ['recorder'], encounter: ['encounter'] },
+      tokens: { 'verification-status': ['verificationStatus'], code: ['code'] },
+      references: { ...SUBJECT, asserter: ref(['asserter'], ...STAFF) },
     },
   },
   Procedure: {
@@ -48,7 +48,7 @@ export const DIAGNOSIS_TYPES = {
     search: {
       date: { param: 'date', elements: ['performedDateTime', 'performedPeriod'] },
       tokens: { status: ['status'], code: ['code'] },
-      references: { ...SUBJECT, 'reason-reference': ['reasonReference'], encounter: ['encounter'] },
+      references: { ...SUBJECT, 'reason-reference': ref(['reasonReference'], 'Condition') },
     },
   },
 } as const satisfies ResourceTypeDeclarations;

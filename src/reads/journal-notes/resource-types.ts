@@ -7,7 +7,7 @@ import { Type, type Static } from 'typebox';
 import {
   CodeableConceptSchema, codes, FhirTime, IdentifierSchema, OptionalReference as Ref, OptionalString as Str, OptionalTime as Time, ReferenceSchema, RESOURCE_BASE,
 } from '../../domain/fhir/resources/datatypes.js';
-import { SUBJECT, type ResourceTypeDeclarations } from '../../domain/fhir/resources/resource-type.js';
+import { ref, STAFF, SUBJECT, type ResourceTypeDeclarations } from '../../domain/fhir/resources/resource-type.js';
 
 /**
  * A Composition's entries, in its sections and in the sections within them: a journal note's nested
@@ -51,8 +51,8 @@ export const NOTE_TYPES = {
     schema: CompositionSchema,
     search: {
       date: { param: 'date', elements: ['date'] },
-      tokens: { status: ['status'], category: ['category'], type: ['type'] },
-      references: { ...SUBJECT, author: ['author'], attester: ['attester.party'], encounter: ['encounter'], entry: SECTION_ENTRIES },
+      tokens: { status: ['status'] },
+      references: { ...SUBJECT, author: ref(['author'], ...STAFF), encounter: ref(['encounter'], 'Encounter'), entry: ref(SECTION_ENTRIES, 'Observation') },
     },
   },
 } as const satisfies ResourceTypeDeclarations;

@@ -7,7 +7,7 @@ import { Type, type Static } from 'typebox';
 import {
   AnnotationSchema, CodeableConceptSchema, codes, IdentifierSchema, OptionalConcept as Concept, OptionalConcepts as Concepts, OptionalReference as Ref, OptionalString as Str, OptionalTime as Time, PeriodSchema, QuantitySchema, ReferenceSchema, RESOURCE_BASE,
 } from '../../domain/fhir/resources/datatypes.js';
-import { SUBJECT, type ResourceTypeDeclarations } from '../../domain/fhir/resources/resource-type.js';
+import { ref, STAFF, SUBJECT, type ResourceTypeDeclarations } from '../../domain/fhir/resources/resource-type.js';
 
 export const ObservationSchema = Type.Object({
   resourceType: Type.Literal('Observation'),
@@ -48,8 +48,8 @@ export const LAB_TYPES = {
     schema: DiagnosticReportSchema,
     search: {
       date: { param: 'issued', elements: ['issued'] },
-      tokens: { status: ['status'], category: ['category'], code: ['code'] },
-      references: { ...SUBJECT, result: ['result'], performer: ['performer'], encounter: ['encounter'] },
+      tokens: { status: ['status'], category: ['category'] },
+      references: { ...SUBJECT, result: ref(['result'], 'Observation'), performer: ref(['performer'], 'Organization', ...STAFF) },
     },
   },
   Observation: {
@@ -57,7 +57,7 @@ export const LAB_TYPES = {
     search: {
       date: { param: 'date', elements: ['effectiveDateTime', 'effectivePeriod', 'issued'] },
       tokens: { status: ['status'], category: ['category'], code: ['code'] },
-      references: { ...SUBJECT, performer: ['performer'], encounter: ['encounter'] },
+      references: { ...SUBJECT, performer: ref(['performer'], 'Organization', ...STAFF) },
     },
   },
 } as const satisfies ResourceTypeDeclarations;

@@ -7,7 +7,7 @@ import { Type, type Static } from 'typebox';
 import {
   codes, FhirTime, FhirTimeOfDay, IdentifierSchema, OptionalConcept as Concept, OptionalConcepts as Concepts, OptionalInteger as Int, OptionalReference as Ref, OptionalString as Str, PeriodSchema, QuantitySchema, RangeSchema, ReferenceSchema, RESOURCE_BASE,
 } from '../../domain/fhir/resources/datatypes.js';
-import { SUBJECT, type ResourceTypeDeclarations } from '../../domain/fhir/resources/resource-type.js';
+import { ref, STAFF, SUBJECT, type ResourceTypeDeclarations } from '../../domain/fhir/resources/resource-type.js';
 
 export const MedicationSchema = Type.Object({
   resourceType: Type.Literal('Medication'),
@@ -65,8 +65,10 @@ export const MEDICATION_TYPES = {
     schema: MedicationRequestSchema,
     search: {
       date: { param: 'authoredon', elements: ['authoredOn'] },
-      tokens: { status: ['status'], category: ['category'] },
-      references: { ...SUBJECT, medication: ['medicationReference'], requester: ['requester'], encounter: ['encounter'] },
+      tokens: { status: ['status'] },
+      references: {
+        ...SUBJECT, medication: ref(['medicationReference'], 'Medication'), requester: ref(['requester'], ...STAFF), encounter: ref(['encounter'], 'Encounter'),
+      },
     },
   },
   Medication: {

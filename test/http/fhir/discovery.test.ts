@@ -118,7 +118,9 @@ describe('FHIR API: where it answers, and what it tells an app before sign-in', 
       for (const r of resources()) {
         // AuditEvent is searched only: GET /fhir/AuditEvent/<id> is 405 (docs/fhir-api.md#interactions).
         expect([r.type, r.interaction.map((i) => i.code).sort()]).toEqual([r.type, r.type === 'AuditEvent' ? ['search-type'] : ['read', 'search-type']]);
-        expect(r.searchParam.map((p) => p.name), r.type).toContain('_id');
+        // The access log is paged by its cursor: it has no `_id` to search by (docs/fhir-api.md#search).
+        if (r.type === 'AuditEvent') expect(r.searchParam.map((p) => p.name)).not.toContain('_id');
+        else expect(r.searchParam.map((p) => p.name), r.type).toContain('_id');
       }
     });
 

@@ -7,7 +7,7 @@ import {
   AddressSchema, CodeableConceptSchema, ContactPointSchema, FhirTime, HumanNameSchema, IdentifierSchema, PeriodSchema,
   ReferenceSchema, RESOURCE_BASE,
 } from './datatypes.js';
-import type { ResourceTypeDeclarations } from './resource-type.js';
+import { ref, type ResourceTypeDeclarations } from './resource-type.js';
 
 const Str = Type.Optional(Type.String());
 const Identifiers = Type.Optional(Type.Array(IdentifierSchema));
@@ -98,19 +98,19 @@ export type HealthcareService = Static<typeof HealthcareServiceSchema>;
 export const PATIENT_TYPES = {
   Patient: {
     schema: PatientSchema,
-    search: { tokens: { identifier: ['identifier'] }, references: { organization: ['managingOrganization'], 'general-practitioner': ['generalPractitioner'] } },
+    search: { tokens: { identifier: ['identifier'] }, references: { organization: ref(['managingOrganization'], 'Organization') } },
   },
-  RelatedPerson: { schema: RelatedPersonSchema, search: { tokens: { active: ['active'] }, references: { patient: ['patient'] } } },
+  RelatedPerson: { schema: RelatedPersonSchema, search: { tokens: { active: ['active'] }, references: { patient: ref(['patient'], 'Patient') } } },
 } as const satisfies ResourceTypeDeclarations;
 
 /** Who and where a record names: served as what a record references (docs/fhir-api.md#scopes). */
 export const PARTY_TYPES = {
-  Organization: { schema: OrganizationSchema, search: { references: { partof: ['partOf'] } } },
+  Organization: { schema: OrganizationSchema, search: { references: { partof: ref(['partOf'], 'Organization') } } },
   Practitioner: { schema: PractitionerSchema, search: {} },
   PractitionerRole: {
     schema: PractitionerRoleSchema,
-    search: { references: { practitioner: ['practitioner'], organization: ['organization'], location: ['location'] } },
+    search: { references: { practitioner: ref(['practitioner'], 'Practitioner'), organization: ref(['organization'], 'Organization') } },
   },
-  Location: { schema: LocationSchema, search: { references: { organization: ['managingOrganization'], partof: ['partOf'] } } },
-  HealthcareService: { schema: HealthcareServiceSchema, search: { references: { organization: ['providedBy'], location: ['location'] } } },
+  Location: { schema: LocationSchema, search: { references: { organization: ref(['managingOrganization'], 'Organization') } } },
+  HealthcareService: { schema: HealthcareServiceSchema, search: {} },
 } as const satisfies ResourceTypeDeclarations;

@@ -19,9 +19,30 @@ export interface TypeSearch {
   readonly date?: { readonly param: string; readonly elements: readonly ElementPath[] };
   /** Token parameters: a code, a Coding or a CodeableConcept at the elements named. */
   readonly tokens?: Readonly<Record<string, readonly ElementPath[]>>;
-  /** Reference parameters, for `_include` (`Type:param`) and `_revinclude`: the Reference elements. */
-  readonly references?: Readonly<Record<string, readonly ElementPath[]>>;
+  /**
+   * Reference parameters, searched by `Type/id` or `id` and taken by `_include` (`Type:param`) and
+   * `_revinclude`: the Reference elements and the types they may point at here, so a search or an
+   * include of `Appointment:practitioner` takes the Practitioners among the actors, and no Location.
+   */
+  readonly references?: Readonly<Record<string, ReferenceParam>>;
+  /**
+   * The parameters FHIR R4 does not define on this type, which this API serves as its own: they have
+   * no `definition` in the CapabilityStatement. Every other one is R4's (search-definitions.ts).
+   */
+  readonly own?: readonly string[];
 }
+
+export interface ReferenceParam {
+  readonly paths: readonly ElementPath[];
+  /** The resource types a reference here may name, as the forms write them (within R4's targets). */
+  readonly targets: readonly string[];
+}
+
+/** A reference parameter: the elements it reads and the types they may point at. */
+export const ref = <const T extends string[]>(paths: readonly ElementPath[], ...targets: T): ReferenceParam => ({ paths, targets });
+
+/** Who a record names as its staff: a Practitioner, or one in a role (PractitionerRole). */
+export const STAFF = ['Practitioner', 'PractitionerRole'] as const;
 
 export interface ResourceTypeDeclaration<S extends TSchema = TSchema> {
   /** The resource as far as it is read, checked before it is mapped (as FHIR defines it, objects open). */
@@ -33,4 +54,4 @@ export interface ResourceTypeDeclaration<S extends TSchema = TSchema> {
 export type ResourceTypeDeclarations = Readonly<Record<string, ResourceTypeDeclaration>>;
 
 /** `patient` as `subject`: the reference parameter of most clinical types. */
-export const SUBJECT = { patient: ['subject'] } as const;
+export const SUBJECT = { patient: ref(['subject'], 'Patient') } as const;
