@@ -1,5 +1,6 @@
 import { pino, stdSerializers, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import { REDACTED, scrubText } from '../domain/redaction/scrub-text.js';
+import { loggedPath } from './logged-path.js';
 
 const MAX_DEPTH = 8;
 // Hex the service made itself: trace ids, and the audit chain's signed head (hashes, a MAC; src/adapters/audit-chain/signed-head.ts).
@@ -17,11 +18,9 @@ function scrub(value: unknown, depth = 0): unknown {
   return out;
 }
 
-/** Path without the query string: queries may carry anything a caller typed, tokens included. */
-const pathOf = (url: string | undefined): string => scrubText((url ?? '').split('?')[0] ?? '');
-
 /**
- * pino for the service: request lines carry method, path, request id and status only; headers
+ * pino for the service: request lines carry method, the matched route (never the path as written,
+ * src/http/logged-path.ts), request id and status only; headers
  * that hold credentials or a patient's identity are redacted, and any identity number or token
  * anywhere in a line (a message, an error text, a field), percent-encoded or not, is replaced before
  * it is written (src/domain/redaction/scrub-text.ts).
@@ -39,7 +38,7 @@ export function loggerOptions(level: string, mixin?: () => Record<string, string
       censor: REDACTED,
     },
     serializers: {
-      req: (req: { method?: string; url?: string; ip?: string }) => ({ method: req.method, path: pathOf(req.url), remoteAddress: req.ip }),
+      req: (req: { method?: string; url?: string; ip?: string; routeOptions?: { url?: string }; is404?: boolean }) => ({ method: req.method, ...loggedPath(req), remoteAddress: req.ip }),
       res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
       // The serialised error has its own prototype; copy it to a plain object so its texts are scrubbed too.
       err: (err: Error) => scrub({ ...stdSerializers.err(err) }),

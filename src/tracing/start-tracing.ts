@@ -20,6 +20,7 @@ import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { NodeSDK, tracing } from '@opentelemetry/sdk-node';
 import type { FastifyRequest } from 'fastify';
+import { loggedPath } from '../http/logged-path.js';
 import { RedactingSpanProcessor } from './redacting-span-processor.js';
 import { linkCallerSpan, OutboundTraceContextPropagator } from './untrusted-trace-context.js';
 
@@ -42,10 +43,15 @@ function exporterFromEnv(env: NodeJS.ProcessEnv): tracing.SpanExporter {
   throw new Error(`OTEL_EXPORTER_OTLP_PROTOCOL ${protocol} is not supported; use http/protobuf or http/json`);
 }
 
-/** The request span is named by the route pattern, never the raw path, and says which operation ran. */
+/**
+ * The request span is named by the route pattern and carries it as its path, never the raw path
+ * (issue 44 item 11: an unmatched one is a marker and its length), and says which operation ran.
+ */
 function nameRequestSpan(span: Span, request: FastifyRequest): void {
-  const route = request.routeOptions.url;
-  span.updateName(route === undefined ? request.method : `${request.method} ${route}`);
+  const { path, pathLength } = loggedPath(request);
+  span.updateName(pathLength === undefined ? `${request.method} ${path}` : request.method);
+  span.setAttribute('url.path', path);
+  if (pathLength !== undefined) span.setAttribute('pdas.path_length', pathLength);
   const operation = (request.routeOptions.config as { operation?: unknown } | undefined)?.operation;
   if (typeof operation === 'string') span.setAttribute('pdas.operation', operation);
   linkCallerSpan(span, request.headers.traceparent);

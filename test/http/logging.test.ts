@@ -19,7 +19,8 @@ describe('the service logger', () => {
     }
     expect(out).toContain('[REDACTED]');
     expect(out).toContain('"stack"');
-    expect(JSON.parse(lines[3] ?? '{}').req).toEqual({ method: 'GET', path: '/x/[REDACTED]' });
+    // Issue 44 item 11: a request no route matched is the marker and its length, never its path.
+    expect(JSON.parse(lines[3] ?? '{}').req).toEqual({ method: 'GET', path: '(unmatched path)', pathLength: expect.any(Number) });
   });
 
   it('leaves timestamps, ports and other numbers alone', () => {
