@@ -21,6 +21,11 @@ export interface AuthClient {
   redirectAllowed?: (uri: string) => boolean;
   /** The browser origin allowed to call the token endpoint for it (CORS), when it is a browser app. */
   corsOrigin?: () => string | undefined;
+  /**
+   * The region's own app (the patient app): its person's tokens may list and revoke the person's
+   * connected apps (connected-apps.ts). A third-party app may not see or end another's access.
+   */
+  managesGrants?: boolean;
 }
 
 export class AuthClients {

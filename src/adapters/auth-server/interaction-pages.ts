@@ -51,7 +51,7 @@ export function page(frame: PageFrame, title: string, body: string): string {
 export const errorParagraph = (error: string | undefined): string => (error === undefined ? '' : `<p class="error" role="alert">${escape(error)}</p>`);
 
 /** How the signed-in person stands to someone on the picker: "you are their guardian", not "(guardian)". */
-const STANDING: Readonly<Record<AccessBasis, Localized>> = {
+export const STANDING: Readonly<Record<AccessBasis, Localized>> = {
   self: { en: 'yourself', sv: 'du själv' },
   guardian: { en: 'you are their guardian', sv: 'du är vårdnadshavare' },
   'power-of-attorney': { en: 'you hold their power of attorney', sv: 'du är ombud med fullmakt' },

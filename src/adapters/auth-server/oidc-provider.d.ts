@@ -17,7 +17,13 @@ declare module 'oidc-provider' {
     };
     readonly RefreshToken: {
       find(value: string, options?: { ignoreExpiration?: boolean }): Promise<{ clientId: string; grantId: string } | undefined>;
+      revokeByGrantId(grantId: string): Promise<void>;
     };
+    readonly AccessToken: { revokeByGrantId(grantId: string): Promise<void> };
+    readonly AuthorizationCode: { revokeByGrantId(grantId: string): Promise<void> };
+    readonly Session: { get(ctx: unknown): Promise<{ accountId?: string }> };
+    /** The Koa context of a request (the provider is a Koa application). */
+    createContext(req: IncomingMessage, res: ServerResponse): unknown;
     readonly Client: {
       prototype: {
         redirectUriAllowed(this: { clientId: string }, value: string): boolean;
@@ -41,6 +47,15 @@ declare module 'oidc-provider' {
   }
 
   export interface Grant {
+    readonly jti: string;
+    readonly accountId?: string;
+    readonly clientId: string;
+    /** Granted resource scopes by resource indicator, space-separated. */
+    readonly resources?: Record<string, string>;
+    readonly openid?: { scope?: string };
+    /** Issued at, seconds since the epoch. */
+    readonly iat?: number;
+    destroy(): Promise<void>;
     addOIDCScope(scope: string): void;
     addOIDCClaims(claims: string[]): void;
     addResourceScope(indicator: string, scope: string): void;

@@ -132,6 +132,16 @@ export class PostgresModelAdapter {
     await this.pool.query(`DELETE FROM ${this.table} WHERE model = $1 AND id = $2`, [this.model, id]);
   }
 
+  /** The live rows (of the picks' model) made by `accountId` or naming one of `patientIds`: the connected-apps page's. */
+  async listFor(accountId: string, patientIds: readonly string[]): Promise<Payload[]> {
+    const { rows } = await this.pool.query<{ payload: Payload }>(
+      `SELECT payload FROM ${this.table} WHERE model = $1 AND (account_id = $2 OR payload->>'patientId' = ANY($3::text[]))
+         AND (expires_at IS NULL OR expires_at > now())`,
+      [this.model, accountId, [...patientIds]],
+    );
+    return rows.map((row) => row.payload);
+  }
+
   async revokeByGrantId(grantId: string): Promise<void> {
     await this.pool.query(`DELETE FROM ${this.table} WHERE model = $1 AND grant_id = $2`, [this.model, grantId]);
   }

@@ -55,6 +55,9 @@ export interface Launch {
 export interface PickStore {
   upsert(id: string, payload: Record<string, unknown>, expiresIn: number): Promise<void>;
   find(id: string): Promise<Record<string, unknown> | undefined>;
+  destroy(id: string): Promise<void>;
+  /** The live picks made by `accountId` or opening one of `patientIds` (the connected-apps page). */
+  listFor(accountId: string, patientIds: readonly string[]): Promise<Array<Record<string, unknown>>>;
 }
 
 /** One process's picks, for the demo (its grants live in oidc-provider's in-memory store too). */
@@ -73,6 +76,18 @@ class MemoryPicks implements PickStore {
   find(id: string): Promise<Record<string, unknown> | undefined> {
     const pick = this.picks.get(id);
     return Promise.resolve(pick !== undefined && pick.until > this.now() ? pick.payload : undefined);
+  }
+
+  destroy(id: string): Promise<void> {
+    this.picks.delete(id);
+    return Promise.resolve();
+  }
+
+  listFor(accountId: string, patientIds: readonly string[]): Promise<Array<Record<string, unknown>>> {
+    const now = this.now();
+    return Promise.resolve([...this.picks.values()]
+      .filter((pick) => pick.until > now && (pick.payload.accountId === accountId || patientIds.includes(String(pick.payload.patientId))))
+      .map((pick) => pick.payload));
   }
 }
 
@@ -99,6 +114,18 @@ export class LaunchPicks {
     if (grantId === undefined) return undefined;
     const pick = await this.store.find(grantId);
     return isLaunch(pick) ? { patientId: pick.patientId, accountId: pick.accountId, fhirUser: pick.fhirUser } : undefined;
+  }
+
+  /** The grants `accountId` launched, and those anyone launched for one of `patientIds` (whom they act for). */
+  async opening(accountId: string, patientIds: readonly string[]): Promise<Array<Launch & { grantId: string }>> {
+    const picks = await this.store.listFor(accountId, patientIds);
+    return picks.filter(isLaunch).filter((pick) => typeof pick.grantId === 'string')
+      .map((pick) => ({ grantId: String(pick.grantId), patientId: pick.patientId, accountId: pick.accountId, fhirUser: pick.fhirUser }));
+  }
+
+  /** A revoked grant's pick: its refreshes find no launch any more. */
+  async forget(grantId: string): Promise<void> {
+    await this.store.destroy(grantId);
   }
 }
 

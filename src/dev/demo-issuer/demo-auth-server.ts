@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import type Provider from 'oidc-provider';
 import { createAuthProvider } from '../../adapters/auth-server/auth-provider.js';
+import { CONNECTED_APPS_PATH, handleConnectedApps, ownTokenVerifier, type ConnectedAppsDeps } from '../../adapters/auth-server/connected-apps-http.js';
 import { AuthClients } from '../../adapters/auth-server/clients.js';
 import { handleInteraction, INTERACTION_PATH } from '../../adapters/auth-server/interactions.js';
 import { REFRESH_TOKEN_TTL_SECONDS } from '../../adapters/auth-server/provider-config.js';
@@ -73,6 +74,11 @@ function madeQuietly<T>(make: () => T, logger: DemoLogger): T {
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
 
+const isConnectedAppsPath = (url: string | undefined): boolean => {
+  const path = (url ?? '').split('?')[0] ?? '';
+  return path === CONNECTED_APPS_PATH || path.startsWith(`${CONNECTED_APPS_PATH}/`);
+};
+
 function listen(server: Server, host: string, port: number): Promise<AddressInfo> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -118,7 +124,16 @@ export async function startDemoAuthServer(options: {
   // after listen and requests are handed to it from then on.
   let handle: ReturnType<Provider['callback']> | undefined;
   let provider: Provider | undefined;
+  let connected: ConnectedAppsDeps | undefined;
   const server = createServer((req, res) => {
+    if (connected && isConnectedAppsPath(req.url)) {
+      handleConnectedApps(req, res, connected).catch((error: unknown) => {
+        logger.warn({ err: { name: (error as Error).name, message: (error as Error).message } }, 'connected-apps page failed');
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
+        res.end('The connected apps could not be read now. Try again.');
+      });
+      return;
+    }
     if (provider && req.url?.startsWith(INTERACTION_PATH)) {
       handleInteraction(provider, req, res, { smart, picks, signIn: demoSignIn }).catch((error: unknown) => {
         // An expired or unknown interaction (a stale page, a cookie from another run): start again.
@@ -144,6 +159,10 @@ export async function startDemoAuthServer(options: {
       knowsPerson: (accountId) => findDemoPerson(accountId) !== undefined, banner: demoSignIn.banner,
     }), logger);
     handle = provider.callback();
+    connected = {
+      provider, picks, smart, clients, banner: demoSignIn.banner, origin: issuer,
+      verifyToken: ownTokenVerifier({ issuer, audience, patientClaim, signingKeys: stored.signingKeys }),
+    };
   } catch (error) {
     server.close();
     throw error;

@@ -121,6 +121,7 @@ export function demoAuthClients(input: { clientSecrets: Record<string, string>; 
       ...(client.clientId === PATIENT_APP_ID ? {
         redirectAllowed: (uri: string) => isLoopbackRedirect(uri) || uri === appPage(),
         corsOrigin: () => new URL(appPage()).origin,
+        managesGrants: true,
       } : {}),
     })),
     ...(docsRedirectUri === undefined ? [] : [docsClient(docsRedirectUri)]),

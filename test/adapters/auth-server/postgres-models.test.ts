@@ -90,6 +90,18 @@ describe.skipIf(!available)('the authorization server\'s state in PostgreSQL', (
     expect(await other.of('g6')).toBeUndefined();
   });
 
+  it('issue 46: lists the picks a person made or that open a record they may open (connected apps), and forgets a revoked one', async () => {
+    const picks = new LaunchPicks(60, models.adapter('LaunchPick'));
+    await picks.remember('gm', { patientId: 'lilla', accountId: '194608632396', fhirUser: 'RelatedPerson/x' });
+    await picks.remember('gt', { patientId: 'tolvan', accountId: '191212121212', fhirUser: 'Patient/tolvan' });
+    await picks.remember('gs', { patientId: 'sara', accountId: '197305242385', fhirUser: 'Patient/sara' });
+    const ids = async () => (await picks.opening('194608632396', ['gosta', 'lilla', 'tolvan'])).map((p) => p.grantId).sort();
+    expect(await ids()).toEqual(['gm', 'gt']);
+    await picks.forget('gm');
+    expect(await ids()).toEqual(['gt']);
+    expect(await picks.of('gm')).toBeUndefined();
+  });
+
   it('lets two providers on one schema share grants and refresh tokens, and one revocation stop both', async () => {
     const config = { adapter: models.adapter, clients: [{ client_id: 'app', token_endpoint_auth_method: 'none', redirect_uris: ['http://127.0.0.1/cb'], grant_types: ['authorization_code', 'refresh_token'] }] };
     const first = new Provider('http://127.0.0.1:1', config);

@@ -1,0 +1,110 @@
+// The connected-apps page and API of the authorization server (CONTRACT §10):
+// - GET  {issuer}/connected-apps            the page, for the person signed in here (the session cookie);
+// - POST {issuer}/connected-apps            grant=<id>: revoke it, back to the page (a form, no JavaScript);
+// - GET  {issuer}/connected-apps            with `Authorization: Bearer`: the same list as JSON, for the
+//   region's own app (its client `managesGrants`), the person being the token's;
+// - DELETE {issuer}/connected-apps/<grant>  with the same token: revoke it (204), 404 when it is not theirs.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createLocalJWKSet, jwtVerify, type JWK } from 'jose';
+import type { AuthClients } from './clients.js';
+import { connectedApps, revokeConnectedApp, type ConnectedApp, type ConnectedAppsContext } from './connected-apps.js';
+import { connectedAppsPage } from './connected-apps-page.js';
+import { pageView, readForm } from './interactions.js';
+import type { Localized } from './page-language.js';
+import { appRedirectUri } from './smart-launch.js';
+
+export const CONNECTED_APPS_PATH = '/connected-apps';
+
+/** Who a bearer token speaks for: the person (the patient claim) and the app it was issued to. */
+export interface TokenHolder { accountId: string; clientId: string }
+export type VerifyToken = (token: string) => Promise<TokenHolder | undefined>;
+
+const PRIVATE_MEMBERS = new Set(['d', 'p', 'q', 'dp', 'dq', 'qi', 'k']);
+
+/** Checks an access token this server issued (its own signing keys, issuer and the API's audience). */
+export function ownTokenVerifier(input: { issuer: string; audience: string; patientClaim: string; signingKeys: readonly JWK[] }): VerifyToken {
+  const keys = input.signingKeys.map((key) => Object.fromEntries(Object.entries(key).filter(([name]) => !PRIVATE_MEMBERS.has(name))) as JWK);
+  const jwks = createLocalJWKSet({ keys });
+  return async (token) => {
+    try {
+      const { payload } = await jwtVerify(token, jwks, { issuer: input.issuer, audience: input.audience, typ: 'at+jwt' });
+      const accountId = payload[input.patientClaim];
+      return typeof accountId === 'string' && typeof payload.client_id === 'string' ? { accountId, clientId: payload.client_id } : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+}
+
+export interface ConnectedAppsDeps extends ConnectedAppsContext {
+  clients: AuthClients;
+  banner: Localized | string;
+  verifyToken: VerifyToken;
+  /** This server's origin: a revoking form must come from it. */
+  origin: string;
+}
+
+const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void => {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', ...headers });
+  res.end(body === undefined ? undefined : JSON.stringify(body));
+};
+
+/** What the app is shown of a grant: no scope it could not read anyway, no secrets; the grant id to revoke it by. */
+const forApp = (app: ConnectedApp) => ({
+  id: app.grantId, clientId: app.clientId, appName: app.appName, patient: { id: app.patientId, name: app.patientName, basis: app.basis },
+  allowedBy: app.allowedBy, scopes: app.scopes, ...(app.since === undefined ? {} : { since: new Date(app.since * 1000).toISOString() }),
+});
+
+/** The API: a bearer token of a client that manages grants, from its own origin when a browser sends it. */
+async function api(req: IncomingMessage, res: ServerResponse, deps: ConnectedAppsDeps, grantId: string | undefined): Promise<void> {
+  const origin = req.headers.origin;
+  const allowed = (clientId: string) => deps.clients.get(clientId)?.managesGrants === true;
+  const corsOrigins = new Set([...deps.clients.metadata()].map((m) => deps.clients.get(String(m.client_id)))
+    .filter((c) => c?.managesGrants === true).map((c) => c?.corsOrigin?.()).filter((o): o is string => o !== undefined));
+  const cors: Record<string, string> = origin !== undefined && corsOrigins.has(origin)
+    ? { 'access-control-allow-origin': origin, 'access-control-allow-headers': 'authorization', 'access-control-allow-methods': 'GET, DELETE', vary: 'Origin' }
+    : { vary: 'Origin' };
+  if (req.method === 'OPTIONS') return json(res, 204, undefined, cors);
+  const token = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/.exec(String(req.headers.authorization ?? ''))?.[1];
+  const holder = token === undefined ? undefined : await deps.verifyToken(token);
+  if (holder === undefined) return json(res, 401, { error: 'invalid_token', error_description: 'send an access token of this server: Authorization: Bearer <token>' }, { ...cors, 'www-authenticate': 'Bearer error="invalid_token"' });
+  if (!allowed(holder.clientId)) return json(res, 403, { error: 'insufficient_scope', error_description: `${holder.clientId} may not see or revoke a person's connected apps` }, cors);
+  if (req.method === 'GET' && grantId === undefined) return json(res, 200, { apps: (await connectedApps(deps, holder.accountId)).map(forApp) }, cors);
+  if (req.method === 'DELETE' && grantId !== undefined) {
+    const revoked = await revokeConnectedApp(deps, holder.accountId, grantId);
+    return revoked === undefined ? json(res, 404, { error: 'not_found', error_description: 'no such connected app of this person' }, cors) : json(res, 204, undefined, cors);
+  }
+  return json(res, 405, { error: 'method_not_allowed', error_description: 'GET the list, or DELETE one by its id' }, { ...cors, allow: grantId === undefined ? 'GET' : 'DELETE' });
+}
+
+/** Serves CONNECTED_APPS_PATH (the page, its form, the API) on the authorization server. */
+export async function handleConnectedApps(req: IncomingMessage, res: ServerResponse, deps: ConnectedAppsDeps): Promise<void> {
+  const url = new URL(req.url ?? '/', deps.origin);
+  const rest = url.pathname.slice(CONNECTED_APPS_PATH.length);
+  const grantId = rest.startsWith('/') && rest.length > 1 ? decodeURIComponent(rest.slice(1)) : undefined;
+  if (req.headers.authorization !== undefined || req.method === 'OPTIONS' || req.method === 'DELETE' || grantId !== undefined) return api(req, res, deps, grantId);
+  const view = await pageView(deps.provider, req, undefined, deps.banner, url.pathname);
+  const accountId = (await deps.provider.Session.get(deps.provider.createContext(req, res))).accountId;
+  const people = accountId === undefined ? [] : await deps.smart.peopleFor(accountId);
+  const person = people.find((p) => p.basis === 'self')?.name ?? (accountId === undefined ? undefined : '');
+  const appUrl = appRedirectUri(deps.smart.publicBaseUrl());
+  if (req.method === 'POST') {
+    // The session cookie is SameSite=Lax, so another site's form carries none; an Origin, when sent, must be ours.
+    if (accountId === undefined || (req.headers.origin !== undefined && req.headers.origin !== deps.origin)) {
+      return view.send(res, 403, connectedAppsPage(view.frame, { submitUrl: CONNECTED_APPS_PATH, appUrl, apps: [], notice: 'gone' }));
+    }
+    const revoked = await revokeConnectedApp(deps, accountId, (await readForm(req)).get('grant') ?? '');
+    res.writeHead(303, { location: `${CONNECTED_APPS_PATH}?done=${revoked === undefined ? 'gone' : 'revoked'}`, 'cache-control': 'no-store' });
+    return void res.end();
+  }
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.writeHead(405, { allow: 'GET, POST' });
+    return void res.end();
+  }
+  const done = url.searchParams.get('done');
+  const apps = accountId === undefined ? [] : await connectedApps(deps, accountId);
+  return view.send(res, 200, connectedAppsPage(view.frame, {
+    submitUrl: CONNECTED_APPS_PATH, appUrl, apps, ...(person === undefined ? {} : { person }),
+    ...(done === 'revoked' || done === 'gone' ? { notice: done } : {}),
+  }));
+}

@@ -1,0 +1,56 @@
+// The connected-apps page in Swedish and English, without JavaScript: each app holding a grant to the
+// records of the signed-in person or of someone they act for, what it may do, and a button to revoke it.
+import type { ConnectedApp } from './connected-apps.js';
+import { escape, page, STANDING, type PageFrame } from './interaction-pages.js';
+import type { Lang } from './page-language.js';
+import { scopeMeaning } from './scope-meanings.js';
+
+const TEXT = {
+  en: {
+    title: 'Connected apps', signedOut: 'You are not signed in here. Sign in through an app, such as the patient app, then come back to this page.',
+    openApp: 'Open the patient app', intro: (name: string) => `Signed in as ${name}. These apps may read your record or the records of the people you act for. `
+      + 'Revoking one ends its access at once: it cannot read more without asking again.',
+    none: 'No app holds access to your record or to the records of the people you act for.',
+    record: (name: string, standing: string) => `Opens the record of ${name} (${standing}).`,
+    allowedBy: { you: 'You allowed it.', patient: 'The patient allowed it.', another: 'Someone else who acts for the patient allowed it.' },
+    since: 'Allowed', may: 'It may:', revoke: (app: string, name: string) => `Revoke ${app}'s access to ${name}'s record`,
+    revoked: 'The access was revoked.', gone: 'That app no longer holds access here.',
+  },
+  sv: {
+    title: 'Anslutna appar', signedOut: 'Du är inte inloggad här. Logga in via en app, till exempel patientappen, och kom sedan tillbaka hit.',
+    openApp: 'Öppna patientappen', intro: (name: string) => `Inloggad som ${name}. De här apparna får läsa din journal eller journalerna för dem du företräder. `
+      + 'Om du återkallar en app slutar dess åtkomst direkt: den kan inte läsa mer utan att fråga igen.',
+    none: 'Ingen app har åtkomst till din journal eller till journalerna för dem du företräder.',
+    record: (name: string, standing: string) => `Öppnar journalen för ${name} (${standing}).`,
+    allowedBy: { you: 'Du tillät det.', patient: 'Patienten tillät det.', another: 'Någon annan som företräder patienten tillät det.' },
+    since: 'Tillåten', may: 'Appen får:', revoke: (app: string, name: string) => `Återkalla ${app}s åtkomst till journalen för ${name}`,
+    revoked: 'Åtkomsten är återkallad.', gone: 'Den appen har inte längre någon åtkomst här.',
+  },
+} as const;
+
+const when = (seconds: number, lang: Lang): string =>
+  new Intl.DateTimeFormat(lang === 'sv' ? 'sv-SE' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Europe/Stockholm' }).format(new Date(seconds * 1000));
+
+function appItem(app: ConnectedApp, lang: Lang, submitUrl: string): string {
+  const text = TEXT[lang];
+  const meanings = app.scopes.filter((s) => s !== 'openid').map((s) => `<li>${escape(scopeMeaning(s, lang) ?? s)}</li>`).join('');
+  return `<li><h2>${escape(app.appName)}</h2>`
+    + `<p>${escape(text.record(app.patientName, STANDING[app.basis][lang]))} ${text.allowedBy[app.allowedBy]}`
+    + `${app.since === undefined ? '' : ` ${text.since}: ${escape(when(app.since, lang))}.`}</p>`
+    + `${meanings === '' ? '' : `<p>${text.may}</p><ul class="scopes">${meanings}</ul>`}`
+    + `<form action="${escape(submitUrl)}" method="post"><input type="hidden" name="grant" value="${escape(app.grantId)}">`
+    + `<button type="submit">${escape(text.revoke(app.appName, app.patientName))}</button></form></li>`;
+}
+
+/** The page: signed out (`person` undefined), or the person's connected apps; `notice` after a revoke. */
+export function connectedAppsPage(frame: PageFrame, input: {
+  submitUrl: string; appUrl: string; person?: string; apps: readonly ConnectedApp[]; notice?: 'revoked' | 'gone';
+}): string {
+  const text = TEXT[frame.lang];
+  const notice = input.notice === undefined ? '' : `<p class="${input.notice === 'gone' ? 'error' : 'demo'}" role="status">${text[input.notice]}</p>`;
+  if (input.person === undefined) {
+    return page(frame, text.title, `<h1>${text.title}</h1>${notice}<p>${text.signedOut}</p><p><a href="${escape(input.appUrl)}">${text.openApp}</a></p>`);
+  }
+  const list = input.apps.length === 0 ? `<p>${text.none}</p>` : `<ul class="people">${input.apps.map((a) => appItem(a, frame.lang, input.submitUrl)).join('')}</ul>`;
+  return page(frame, text.title, `<h1>${text.title}</h1>${notice}<p>${escape(text.intro(input.person))}</p>${list}`);
+}

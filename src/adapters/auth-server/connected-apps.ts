@@ -1,0 +1,66 @@
+// Connected apps (CONTRACT §10, issue 46): the apps that hold a grant to the records of the signed-in
+// person and of the people they act for now, and revoking one. A grant is a SMART launch's: the app,
+// the person who signed in, the patient picked, the scopes. Revoking ends it at once: the grant, its
+// refresh tokens and codes are deleted, so the app's next refresh is refused and it must ask again.
+import type Provider from 'oidc-provider';
+import type { AccessBasis } from '../../domain/access/relationship.js';
+import type { SmartLaunchContext } from '../../ports/smart-launch.port.js';
+import type { LaunchPicks } from './smart-launch.js';
+
+export interface ConnectedApp {
+  grantId: string;
+  clientId: string;
+  /** The app's registered `client_name`, else its id. */
+  appName: string;
+  /** Whose record it opens: the person picked, by name and how the signed-in person stands to them. */
+  patientId: string;
+  patientName: string;
+  basis: AccessBasis;
+  /** Who signed in and allowed it: the person here, the patient themself, or someone else acting for them. */
+  allowedBy: 'you' | 'patient' | 'another';
+  scopes: string[];
+  /** When it was allowed, seconds since the epoch. */
+  since?: number;
+}
+
+export interface ConnectedAppsContext { provider: Provider; picks: LaunchPicks; smart: SmartLaunchContext }
+
+/** The grants open now to the records `accountId` may open (their own and those they act for), newest first. */
+export async function connectedApps(context: ConnectedAppsContext, accountId: string): Promise<ConnectedApp[]> {
+  const { provider, picks, smart } = context;
+  const people = await smart.peopleFor(accountId);
+  const byPatient = new Map(people.map((p) => [p.patientId, p]));
+  const launches = await picks.opening(accountId, people.map((p) => p.patientId));
+  const apps: ConnectedApp[] = [];
+  for (const launch of launches) {
+    // Only records this person may open now: a pick for someone they no longer act for is not theirs to see.
+    const person = byPatient.get(launch.patientId);
+    const grant = person === undefined ? undefined : await provider.Grant.find(launch.grantId);
+    if (person === undefined || grant === undefined) continue;
+    const client = await provider.Client.find(grant.clientId);
+    const scopes = [...(grant.openid?.scope ?? '').split(' '), ...Object.values(grant.resources ?? {}).flatMap((s) => s.split(' '))].filter((s) => s !== '');
+    const allowedBy = launch.accountId === accountId ? 'you' : launch.fhirUser === `Patient/${launch.patientId}` ? 'patient' : 'another';
+    apps.push({
+      grantId: launch.grantId, clientId: grant.clientId, appName: client?.clientName ?? grant.clientId,
+      patientId: person.patientId, patientName: person.name, basis: person.basis, allowedBy, scopes: [...new Set(scopes)],
+      ...(grant.iat === undefined ? {} : { since: grant.iat }),
+    });
+  }
+  return apps.sort((a, b) => (b.since ?? 0) - (a.since ?? 0));
+}
+
+/**
+ * Revokes `grantId` when it is among `accountId`'s connected apps (anything else is refused as not
+ * found, so nobody learns of a grant they may not see); answers the app revoked.
+ */
+export async function revokeConnectedApp(context: ConnectedAppsContext, accountId: string, grantId: string): Promise<ConnectedApp | undefined> {
+  const app = (await connectedApps(context, accountId)).find((a) => a.grantId === grantId);
+  if (app === undefined) return undefined;
+  const { provider, picks } = context;
+  await Promise.all([
+    provider.RefreshToken.revokeByGrantId(grantId), provider.AuthorizationCode.revokeByGrantId(grantId), provider.AccessToken.revokeByGrantId(grantId),
+  ]);
+  await (await provider.Grant.find(grantId))?.destroy();
+  await picks.forget(grantId);
+  return app;
+}

@@ -1,0 +1,131 @@
+/**
+ * Issue 46, connected apps (CONTRACT §10): the page on the authorization server where the signed-in
+ * person sees the apps holding a grant to their record and to the records of those they act for, and
+ * revokes one, without JavaScript; and the same through the API the patient app's tab calls. A
+ * revoked grant's refresh token is refused at once.
+ */
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HttpBrowser, readForm, type Page } from './http-browser.js';
+import { authorizeUrl, exchange, launch, pkce, startDemoService, tokenRequest, type DemoService } from './smart-flow.js';
+
+const TOLVAN = '191212121212';
+const MARTA = '198112189876';
+
+let service: DemoService;
+beforeAll(async () => {
+  service = await startDemoService();
+}, 60_000);
+afterAll(async () => service?.close());
+
+/** A launch of the patient app in `browser` as `login` picking `pick`: its token response. */
+async function launched(browser: HttpBrowser, login: string, pick?: string) {
+  const code = pkce();
+  const { redirect } = await launch(browser, service, authorizeUrl(service, code), { login, pick });
+  return (await exchange(service, redirect.searchParams.get('code') ?? '', code.verifier)).body;
+}
+
+const pageUrl = () => `${service.smart.issuer}/connected-apps`;
+const refresh = (tokens: Record<string, unknown>) =>
+  tokenRequest(service, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token as string, client_id: 'patient-app' });
+const items = (page: Page) => [...page.body.matchAll(/<li><h2>([^<]*)<\/h2><p>([^<]*)<\/p>/g)].map((m) => `${m[1] ?? ''}: ${m[2] ?? ''}`);
+
+describe('connected apps, the page', () => {
+  it('lists the apps that may read her record and those of the people she acts for, and revokes one: its refresh is refused at once', async () => {
+    const marta = new HttpBrowser();
+    const forLilla = await launched(marta, MARTA, 'Lilla');
+    // Tolvan's own launch: Märta holds his power of attorney, so she sees it too.
+    const tolvans = await launched(new HttpBrowser(), TOLVAN);
+
+    const page = await marta.get(pageUrl());
+    expect(page.status).toBe(200);
+    expect(page.body).toMatch(/<main><h1>Connected apps<\/h1>/);
+    expect(page.body).toContain('Signed in as Märta Ström.');
+    const listed = items(page);
+    expect(listed).toEqual(expect.arrayContaining([
+      expect.stringMatching(/^Patient app: Opens the record of Lilla Ström \(you are their guardian\)\. You allowed it\./),
+      expect.stringMatching(/^Patient app: Opens the record of Tolvan Tolvansson \(you hold their power of attorney\)\. The patient allowed it\./),
+    ]));
+    expect(page.body).not.toMatch(/Sara|Anton|\d{12}/);
+
+    // The button of Lilla's grant, posted as the browser posts it.
+    const lillaForm = [...page.body.matchAll(/<form[^>]*>[\s\S]*?<\/form>/g)].map((m) => m[0]).find((f) => f.includes('Lilla Ström'));
+    const { fields } = readForm(lillaForm ?? '');
+    const revoked = await marta.post(pageUrl(), fields);
+    expect([revoked.status, new URL(revoked.location ?? '').search]).toEqual([303, '?done=revoked']);
+    const after = await marta.get(revoked.location ?? '');
+    expect(after.body).toContain('The access was revoked.');
+    expect(items(after).some((i) => i.includes('Lilla'))).toBe(false);
+    expect(items(after).some((i) => i.includes('Tolvan'))).toBe(true);
+
+    const refused = await refresh(forLilla);
+    expect([refused.status, refused.body.error]).toEqual([400, 'invalid_grant']);
+    expect((await refresh(tolvans)).status).toBe(200);
+  });
+
+  it('revokes nothing for a form from another site, an unknown grant, or nobody signed in', async () => {
+    const marta = new HttpBrowser();
+    const tokens = await launched(marta, MARTA, 'Gösta');
+    const grant = readForm((await marta.get(pageUrl())).body).fields.grant ?? '';
+    const foreign = await request(pageUrl(), { method: 'POST', headers: { origin: 'http://127.0.0.1:9', 'content-type': 'application/x-www-form-urlencoded' }, body: `grant=${grant}` });
+    expect(foreign.statusCode).toBe(403);
+    await foreign.body.dump();
+    const signedOut = await new HttpBrowser().get(pageUrl());
+    expect(signedOut.body).toContain('You are not signed in here.');
+    expect(readForm(`<form action="x">${signedOut.body}</form>`).fields.grant).toBeUndefined();
+    const unknown = await marta.post(pageUrl(), { grant: 'no-such-grant' });
+    expect(new URL(unknown.location ?? '').search).toBe('?done=gone');
+    expect((await refresh(tokens)).status).toBe(200);
+  });
+
+  it('speaks Swedish when asked', async () => {
+    const marta = new HttpBrowser({ 'accept-language': 'sv' });
+    await launched(marta, MARTA, 'Lilla');
+    const page = await marta.get(pageUrl());
+    expect([page.language, /<h1>[^<]*<\/h1>/.exec(page.body)?.[0]]).toEqual(['sv', '<h1>Anslutna appar</h1>']);
+    expect(items(page).join('\n')).toContain('Öppnar journalen för Lilla Ström (du är vårdnadshavare). Du tillät det.');
+  });
+});
+
+describe('connected apps, the API of the patient app\'s tab', () => {
+  const api = (token: string | undefined, method = 'GET', path = '', origin?: string) => request(`${pageUrl()}${path}`, {
+    method, headers: { ...(token === undefined ? {} : { authorization: `Bearer ${token}` }), ...(origin === undefined ? {} : { origin }) },
+  });
+
+  it('lists and revokes with the person\'s own token of the patient app, for its page\'s origin', async () => {
+    const tokens = await launched(new HttpBrowser(), MARTA, 'Lilla');
+    const appOrigin = new URL(service.base).origin;
+    const listed = await api(tokens.access_token as string, 'GET', '', appOrigin);
+    expect(listed.statusCode).toBe(200);
+    expect(listed.headers['access-control-allow-origin']).toBe(appOrigin);
+    const { apps } = await listed.body.json() as { apps: { id: string; appName: string; patient: { name: string; basis: string }; allowedBy: string; scopes: string[] }[] };
+    const mine = apps.find((a) => a.patient.name === 'Lilla Ström' && a.allowedBy === 'you');
+    expect(mine).toMatchObject({ appName: 'Patient app', patient: { basis: 'guardian' } });
+    expect(mine?.scopes).toContain('patient/*.rs');
+    expect(JSON.stringify(apps)).not.toMatch(/\d{12}/);
+
+    // Every grant she allowed for Lilla (other tests here made some too), this token's among them.
+    for (const app of apps.filter((a) => a.patient.name === 'Lilla Ström' && a.allowedBy === 'you')) {
+      const gone = await api(tokens.access_token as string, 'DELETE', `/${encodeURIComponent(app.id)}`, appOrigin);
+      expect(gone.statusCode).toBe(204);
+      await gone.body.dump();
+    }
+    expect((await refresh(tokens)).body.error).toBe('invalid_grant');
+    const again = await api(tokens.access_token as string, 'DELETE', `/${encodeURIComponent(mine?.id ?? '')}`);
+    expect(again.statusCode).toBe(404);
+    await again.body.dump();
+  });
+
+  it('refuses without a token of this server, and answers no other origin', async () => {
+    // Without Authorization it is the page; with one that is not a token of this server, 401.
+    const none = await api('');
+    expect([none.statusCode, (await none.body.json() as { error: string }).error]).toEqual([401, 'invalid_token']);
+    const forged = await api('eyJhbGciOiJub25lIn0.eyJwYXRpZW50IjoiMTk4MTEyMTg5ODc2In0.');
+    expect(forged.statusCode).toBe(401);
+    await forged.body.dump();
+    const tokens = await launched(new HttpBrowser(), TOLVAN);
+    const elsewhere = await api(tokens.access_token as string, 'GET', '', 'http://127.0.0.1:9');
+    expect(elsewhere.headers['access-control-allow-origin']).toBeUndefined();
+    await elsewhere.body.dump();
+  });
+});
