@@ -1,6 +1,7 @@
 import { contactsOf, type Contact } from '../../dev/demo-data/appointments.js';
 import { addDays, dayAt, type DemoClock } from '../../dev/demo-data/clock.js';
 import { ehrId } from '../../dev/demo-data/ids.js';
+import { typeOfVisit } from '../care-contacts/demo-xml.js';
 import { bool, code, EHR_ID_ROOT, id, NS, optionalTv, RC_ROOT, tv, XSI } from '../../dev/demo-data/ix.js';
 import { exchangeText, PRESCRIPTIONS, ROUTES, type PrescriptionSpec } from './demo-data.js';
 import { idRoot, type DemoPerson } from '../../dev/demo-data/people.js';
@@ -87,10 +88,12 @@ function prescription(spec: PrescriptionSpec, person: DemoPerson, clock: DemoClo
       el('RouteDetail', el('routeCode', route.code), el('name', route.name), el('abbreviation', route.abbreviation),
         el('routeLicensed', 'true')),
       id('rc_id', `000${spec.treatmentId.slice(2)}1`, RC_ROOT)),
+    // The contact the care contacts document lists, named by the same id and type there: one contact, one id
+    // wherever a record names it (its Encounter over FHIR is the one the Encounter search serves).
     contact && el('HCMContact',
-      el('ContactType', contact.type), el('ContactStatus', 'ARRIVED'),
+      el('ContactType', typeOfVisit(contact.type)), el('ContactStatus', 'ARRIVED'),
       tv('ContactBegin', contact.start), optionalTv('ContactEnd', contact.end),
-      id('rc_id', `0${contact.contactId}`, '1.2.752.99999.1.3')),
+      id('rc_id', contact.contactId, '1.2.752.99999.1.3')),
     unitRef('CreationUnit', unit),
     unitRef('ResponsibleUnit', unit),
     unitRef('AccessZoneUnit', unit),

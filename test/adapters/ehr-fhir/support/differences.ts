@@ -6,7 +6,6 @@
  * (test/e2e/fhir-chain.e2e.test.ts: the embedded XML EHR against a `fhir-r4` adapter reading this
  * service's own FHIR API), since in both the legacy records are read over FHIR.
  */
-import { typeOfVisit } from '../../../../src/reads/care-contacts/demo-xml.js';
 import { UNITS } from '../../../../src/dev/demo-data/units.js';
 import type { XmlRead } from '../../../../src/adapters/ehr-xml/documents.js';
 import type { FhirRead } from '../../../../src/adapters/ehr-fhir/client/read-plans.js';
@@ -139,8 +138,6 @@ const medicationDifferences: Difference[] = [
   prescription('Prescription/MedicationTreatmentStatusDetail/TreatmentStatus', 'differs', `${RULES}: a status as FHIR writes it`,
     pairs(['ACTIVE', 'active'], ['INVALIDATED', 'stopped'])),
   prescription('Prescription/MainProductTreatment/PrescriptionProductStrengthNumeric', 'differs', `${RULES}: a decimal with a point`, decimalPoint),
-  prescription('HCMContact/ContactType', 'differs', `${MEDICATIONS}: Text(type[0]), where the legacy document writes the contact type's code`,
-    (xml, fhir) => typeof xml === 'string' && typeOfVisit(xml) === fhir),
   prescription('HCMContact/ContactStatus', 'differs', `${RULES}: a status as FHIR writes it`, pairs(['ARRIVED', 'finished'])),
   prescription('Patient/PatientNameData/PatientNames/Name/*', 'differs', `${RULES}: Name as one string is \`text\``),
   // The description's care provider is the requester; the legacy registrar (FHIR's `recorder`) is not answered.
