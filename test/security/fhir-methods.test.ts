@@ -101,11 +101,12 @@ overBothEhrs((variant) => {
       expect(served).toBe(expectedServed);
     });
 
-    it('answers a read by id of an AuditEvent (searched only) with 405 not-supported once the token is verified', async () => {
+    // Issue 45 item 6: CONTRACT §7 lists read for AuditEvent; an id not in the caller's own log is 404, as any other.
+    it('answers a read by id of an AuditEvent not in the caller\'s log with 404 not-found once the token is verified', async () => {
       for (const prefix of ['/fhir', '/api/open/fhir']) {
         const res = await t.call({ method: 'GET', url: `${prefix}/AuditEvent/some-id`, token, key: null });
-        expectFhirAnswer(undefined, res, `GET ${prefix}/AuditEvent/some-id`, { allowed: [405] });
-        expect(issueOf(res).code).toBe('not-supported');
+        expectFhirAnswer(undefined, res, `GET ${prefix}/AuditEvent/some-id`, { allowed: [404] });
+        expect(issueOf(res).code).toBe('not-found');
         expect((await t.call({ method: 'GET', url: `${prefix}/AuditEvent/some-id`, key: null })).statusCode).toBe(401);
       }
     });

@@ -8,6 +8,7 @@ import { MAX_PAGE_SIZE } from '../../domain/access-log/page-size.js';
 import { instantBounds, type DateComparison } from '../../domain/fhir/fhir-dates.js';
 import { epochMsToCompact } from '../../domain/time/local-time.js';
 import type { TimeRange } from '../../domain/time/time-range.js';
+import type { AccessLogEntry } from '../../domain/access-log/access-log-entry.js';
 import type { FhirResource } from '../../reads/as-fhir.js';
 import { ApiError } from '../api-error.js';
 import { auditEvent } from '../access-log/fhir-audit-event.js';
@@ -30,32 +31,45 @@ function logRange(dates: readonly DateComparison[], zone: string): TimeRange {
   return { ...(from === -Infinity ? {} : { from: epochMsToCompact(from, zone) }), ...(to === Infinity ? {} : { to: epochMsToCompact(to - 1000, zone) }) };
 }
 
-export async function auditEventSearch(
-  request: FastifyRequest, reply: FastifyReply, deps: RouteDependencies, api: FhirApi, search: FhirSearch,
-): Promise<Record<string, unknown>> {
-  // The log is read in order by patient and date, page by page: a search by id would answer every entry as if it matched.
-  if (search.ids !== undefined) throw new ApiError(400, 'AuditEvent is searched by patient and date only: leave out _id, and follow the next links.');
+/** Whose log a request reads, on what basis, once its scope for `interaction` is granted: the same policy for a search and a read. */
+async function logOf(request: FastifyRequest, deps: RouteDependencies, api: FhirApi, search: FhirSearch, interaction: 'read' | 'search') {
   const grants = grantsOf(request, api, () => []);
   const { patients: [patient] } = await patientsOf(request, deps, api, search, grants);
   if (patient === undefined) throw new Error('a search names one patient');
   request.audit.patientId = patient;
   const contexts = contextsFor(request, api, patient);
   try {
-    requireGrants(grants, 'AuditEvent', 'search', contexts);
+    requireGrants(grants, 'AuditEvent', interaction, contexts);
   } catch (err) {
     throw scopeRefusal(request, contexts, err);
   }
   const { basis } = await accessFor(request, deps.accessPolicy, patient);
+  const viewer = request.token?.personId === undefined ? {} : { personId: request.token.personId };
+  return { patient, basis, viewer };
+}
+
+/**
+ * An entry as its AuditEvent. The id starts with the entry's time (base 36 milliseconds), so a read
+ * by id looks only near it; the rest is a keyed digest of the entry, naming no one.
+ */
+function eventOf(api: FhirApi, e: AccessLogEntry, patient: string): FhirResource {
+  const id = `${e.timeInUnix.toString(36)}-${api.ids.recordDigest('audit-event', `${e.timeInUnix}|${e.requestId}|${e.operation}`)}`;
+  return { ...auditEvent(e, patient), id } as unknown as FhirResource;
+}
+
+export async function auditEventSearch(
+  request: FastifyRequest, reply: FastifyReply, deps: RouteDependencies, api: FhirApi, search: FhirSearch,
+): Promise<Record<string, unknown>> {
+  // The log is read in order by patient and date, page by page: a search by id would answer every entry as if it matched.
+  if (search.ids !== undefined) throw new ApiError(400, 'AuditEvent is searched by patient and date only: leave out _id, and follow the next links.');
+  const { patient, basis, viewer } = await logOf(request, deps, api, search, 'search');
   // `_count` as every search takes it (50 by default); `0` reads a whole page to count it, and shows none of it.
   const limit = search.count === 0 ? MAX_PAGE_SIZE : Math.min(search.count, MAX_PAGE_SIZE);
   const page = await deps.readAccessLog.page({
-    patientId: patient, basis, viewer: request.token?.personId === undefined ? {} : { personId: request.token.personId },
-    range: logRange(search.dates, deps.zone), limit, ...(search.cursor === undefined ? {} : { cursor: search.cursor }),
+    patientId: patient, basis, viewer, range: logRange(search.dates, deps.zone), limit, ...(search.cursor === undefined ? {} : { cursor: search.cursor }),
   });
   noteWithheld(request, reply, page.withheld);
-  const matches = page.entries.map((e) => ({
-    ...auditEvent(e, patient), id: api.ids.recordDigest('audit-event', `${e.timeInUnix}|${e.requestId}|${e.operation}`),
-  }) as unknown as FhirResource);
+  const matches = page.entries.map((e) => eventOf(api, e, patient));
   const base = api.publicBaseUrl;
   return searchset(base, {
     // The log is paged by its cursor, not counted: a `total` only when this page is the whole log.
@@ -66,4 +80,37 @@ export async function auditEventSearch(
     ...(page.next === undefined || search.count === 0 ? {} : { next: searchLink(base, 'AuditEvent', [...search.linkParams, ['_cursor', page.next]]) }),
     subsetted: page.withheld > 0,
   });
+}
+
+/** Pages of the log around one moment a read by id looks through: far more than one second's entries. */
+const READ_PAGES = 20;
+const HOUR_MS = 3_600_000;
+const notFound = (): ApiError => new ApiError(404, 'No AuditEvent with this id is readable with this token: search AuditEvent?patient=… for the ids.');
+
+/**
+ * `GET /fhir/AuditEvent/<id>` (CONTRACT §7 lists read): the entry of the caller's own access log
+ * whose AuditEvent has this id, decided as the search decides (`search` names the patient, as a
+ * read's `patient` parameter does), else 404 as for any other resource one may not see. The log is
+ * read from an hour before the id's time to an hour after, so a local time the autumn repeats is
+ * still covered.
+ */
+export async function auditEventRead(
+  request: FastifyRequest, reply: FastifyReply, deps: RouteDependencies, api: FhirApi, search: FhirSearch, id: string,
+): Promise<FhirResource> {
+  const { patient, basis, viewer } = await logOf(request, deps, api, search, 'read');
+  const at = parseInt(id.split('-')[0] ?? '', 36);
+  if (!Number.isSafeInteger(at) || at <= 0) throw notFound();
+  const range: TimeRange = { from: epochMsToCompact(at - HOUR_MS, deps.zone), to: epochMsToCompact(at + HOUR_MS, deps.zone) };
+  let cursor: string | undefined;
+  for (let pages = 0; pages < READ_PAGES; pages++) {
+    const page = await deps.readAccessLog.page({ patientId: patient, basis, viewer, range, limit: MAX_PAGE_SIZE, ...(cursor === undefined ? {} : { cursor }) });
+    const found = page.entries.map((e) => eventOf(api, e, patient)).find((r) => r.id === id);
+    if (found !== undefined) {
+      noteWithheld(request, reply, 0);
+      return found;
+    }
+    if (page.next === undefined) break;
+    cursor = page.next;
+  }
+  throw notFound();
 }

@@ -69,7 +69,7 @@ export function capabilityStatement(served: readonly TypeServing[], base: string
       resource: served.map((s) => ({
         type: s.type,
         // The access log is searched, paged by its own cursor; its entries have no read by id.
-        interaction: s.type === 'AuditEvent' ? [{ code: 'search-type' }] : [{ code: 'read' }, { code: 'search-type' }],
+        interaction: [{ code: 'read' }, { code: 'search-type' }],
         searchParam: searchParams(s.type),
         ...(includesOf(s.type).length === 0 ? {} : { searchInclude: includesOf(s.type) }),
         ...(revIncludes.length === 0 ? {} : { searchRevInclude: revIncludes }),

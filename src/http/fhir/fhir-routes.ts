@@ -12,7 +12,7 @@ import type { OperationName } from '../../domain/operations/table.js';
 import { ApiError, MESSAGES } from '../api-error.js';
 import type { RouteDependencies } from '../routes/dependencies.js';
 import { SUBSCRIPTION_KEY_PARAMETER } from '../subscription-key.js';
-import { auditEventSearch } from './audit-events.js';
+import { auditEventRead, auditEventSearch } from './audit-events.js';
 import { capabilityStatement } from './capability-statement.js';
 import { servedTypes, type FhirApi, type TypeServing } from './fhir-api.js';
 import { answerType } from './fhir-format.js';
@@ -126,9 +126,13 @@ export const fhirRoutes: FastifyPluginAsync<FhirRouteOptions> = async (app: Fast
       const params = paramsOf(request);
       const format = formatParam(params);
       answerType(request, format);
-      if (type === 'AuditEvent') throw new ApiError(405, 'AuditEvents are searched, not read by id: GET /fhir/AuditEvent?patient=Patient/<id>.', { allow: '' });
       if (!FHIR_ID.test(id)) throw new ApiError(400, `A ${type} id is 1 to 64 letters, digits, '-' or '.': take it from a search's entries.`);
-      return send(request, reply, await interactions.read(request, reply, type, id, readPatientParam(params, isPatientId)), format);
+      const patient = readPatientParam(params, isPatientId);
+      if (type === 'AuditEvent') {
+        const named = parseSearch(type, patient === undefined ? [] : [['patient', patient]], { zone: deps.zone, strict: false, isPatientId });
+        return send(request, reply, await auditEventRead(request, reply, deps, api, named, id), format);
+      }
+      return send(request, reply, await interactions.read(request, reply, type, id, patient), format);
     });
     notServed(`/${type}/:id`);
     notServed(`/${type}`);

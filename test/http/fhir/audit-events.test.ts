@@ -75,6 +75,21 @@ describe('every FHIR interaction leaves one audit record, before the answer', ()
     expect(record).toMatchObject({ operation: OPERATION_OF_TYPE[type], patientId: TOLVAN, outcome: 'allowed', status: 200 });
   });
 
+  // Issue 45 item 6: CONTRACT §7 lists read for AuditEvent. Failed before: 405 for every id.
+  it('AuditEvent: a read by id answers the entry of the caller\'s own log the search gave, under getAccessLog; the same policy as the search', async () => {
+    const [event] = matchesOf(bundleOf(await get(t, '/fhir/AuditEvent?_count=3', token)));
+    if (event === undefined) throw new Error('Tolvan\'s log is empty');
+    const { res, record } = await onlyRecordOf(() => get(t, `/fhir/AuditEvent/${event.id}`, token));
+    expect([res.statusCode, JSON.parse(res.body)]).toEqual([200, event]);
+    expect(record).toMatchObject({ operation: 'getAccessLog', patientId: TOLVAN, outcome: 'allowed', status: 200 });
+    expect((await get(t, `/fhir/AuditEvent/${event.id}?patient=${pid(TOLVAN)}`, token)).statusCode).toBe(200);
+    // Not the caller's: another person's log (Märta's own), an edited id, a log the caller may not read.
+    expect((await get(t, `/fhir/AuditEvent/${event.id}`, await smartToken(t, MARTA, 'patient/*.read user/AccessLog-read'))).statusCode).toBe(404);
+    expect((await get(t, `/fhir/AuditEvent/${event.id.slice(0, -2)}xx`, token)).statusCode).toBe(404);
+    expect((await get(t, `/fhir/AuditEvent/${event.id}?patient=${pid(LILLA)}`, token)).statusCode).toBe(403);
+    expect((await get(t, `/fhir/AuditEvent/${event.id}`, await smartToken(t, TOLVAN, 'patient/Condition.read'))).statusCode).toBe(403);
+  });
+
   it('a refused or failed interaction is one record too, naming whom it was about', async () => {
     const refusals = [
       { url: '/fhir/Observation', token: await smartToken(t, TOLVAN, 'patient/Condition.read'), status: 403, patient: TOLVAN, operation: 'getLabResults' },
