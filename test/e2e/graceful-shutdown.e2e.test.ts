@@ -10,6 +10,7 @@ import { startEhrSimulator, type EhrSimulator } from '../../src/dev/ehr-simulato
 import { RawConnection, type RawAnswer } from '../support/raw-http.js';
 import { TestIssuer } from '../support/test-issuer.js';
 import { CHAIN_KEY_ENV } from '../support/chain-key.js';
+import { builtServiceArgs } from '../support/built-service.js';
 
 const KEY = 'shutdown-test-key-0123456789';
 const ADULT = '191212121212';
@@ -35,13 +36,13 @@ interface Service {
   exited: Promise<number | null>;
 }
 
-/** The service as `npm start` runs it, in its own process, so a real SIGTERM can be sent to it. */
+/** The service as `npm start` runs it (dist/server.js), in its own process, so a real SIGTERM can be sent to it. */
 async function startService(dir: string, sim: EhrSimulator, issuer: TestIssuer, name: string): Promise<Service> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const dataDir = path.join(dir, name);
   const output: string[] = [];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, await builtServiceArgs(), {
     env: {
       PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', METRICS_PORT: '0', DATA_DIR: dataDir,
       EHR_ADAPTER: 'xml-http', EHR_BASE_URL: sim.url, AUTH_ISSUER: issuer.issuer, SUBSCRIPTION_KEYS: `test:${KEY}`, ...CHAIN_KEY_ENV,

@@ -50,6 +50,18 @@ const routeOf = (type: FhirType, i: number, interactions: ReadonlyArray<FhirRout
 };
 
 overBothEhrs((variant) => {
+  // One service per EHR for both blocks (a start over fhir-r4 brings up a FHIR server too); the delegation block
+  // puts back the clock and the registry it changes.
+  const shared: { app?: AnyTestApp } = {};
+  const app = (): AnyTestApp => shared.app as AnyTestApp;
+  beforeAll(async () => {
+    shared.app = await startTestAppOn(variant, STEADY);
+  }, 60_000);
+  afterAll(async () => {
+    logs.push(...app().logLines);
+    await app().close();
+  });
+
   describe('FHIR BOLA: every type × every reader × every stranger', () => {
     let t: AnyTestApp;
     const records = new Map<string, Records>();
@@ -80,7 +92,7 @@ overBothEhrs((variant) => {
     const strangersNamed = (body: string, a: string): string[] => PEOPLE.filter((b) => b !== a && !related(a, b) && body.includes(pid(b)));
 
     beforeAll(async () => {
-      t = await startTestAppOn(variant, STEADY);
+      t = app();
       const kiosk = used.token(await t.clientToken({ scope: 'system/*.read' }));
       for (const person of PEOPLE) {
         for (const scope of SCOPES) tokens.set(`${person} ${scope}`, used.token(await t.personToken(person, { client_id: APP, scope })));
@@ -103,10 +115,6 @@ overBothEhrs((variant) => {
         records.set(person, own);
       }
     }, 180_000);
-    afterAll(async () => {
-      logs.push(...t.logLines);
-      await t.close();
-    });
 
     it('has records of several types for every demo person, and strangers for every reader', () => {
       for (const person of PEOPLE) {
@@ -346,17 +354,11 @@ overBothEhrs((variant) => {
       expect(issueOf(res).diagnostics).toBe('Access to the requested patient is not allowed.');
     });
   });
-});
 
-overBothEhrs((variant) => {
   describe('FHIR: a delegate after the delegation ended, and after the registry revoked it', () => {
     let t: AnyTestApp;
-    beforeAll(async () => {
-      t = await startTestAppOn(variant, STEADY);
-    }, 60_000);
-    afterAll(async () => {
-      logs.push(...t.logLines);
-      await t.close();
+    beforeAll(() => {
+      t = app();
     });
 
     /** Noon, local time, on `yyyymmdd`, and the day after. */

@@ -1,22 +1,23 @@
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { builtServiceArgs } from './built-service.js';
 
 export interface ServiceRun { code: number | null; stdout: string; stderr: string }
 
-/** The service's command and environment: loopback, every port 0 unless `env` says otherwise, `dataDir` its DATA_DIR. */
-const SERVICE = ['--import', 'tsx', 'src/server.ts'];
+/** The service's environment: loopback, every port 0 unless `env` says otherwise, `dataDir` its DATA_DIR. */
 const serviceEnv = (env: Record<string, string>, dataDir: string): Record<string, string | undefined> =>
   ({ PATH: process.env.PATH, HOST: '127.0.0.1', PORT: '0', METRICS_PORT: '0', DEMO_AUTH_PORT: '0', DATA_DIR: dataDir, ...env });
 
 /**
- * Runs the real service (`node src/server.ts`, as `npm start` runs it) on loopback with every port
+ * Runs the real service (dist/server.js, as `npm start` runs it: built-service.ts) on loopback with every port
  * 0 unless `env` says otherwise, until it ends by itself or `stopWhen(stdout)` holds (then SIGTERM).
  * Bounded: a service still running after 60 s is killed and the promise rejects.
  */
-export function runService(env: Record<string, string>, dataDir: string, stopWhen: (stdout: string) => boolean = () => false): Promise<ServiceRun> {
+export async function runService(env: Record<string, string>, dataDir: string, stopWhen: (stdout: string) => boolean = () => false): Promise<ServiceRun> {
+  const service = await builtServiceArgs();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, SERVICE, { env: serviceEnv(env, dataDir), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, service, { env: serviceEnv(env, dataDir), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     const timer = setTimeout(() => {
@@ -40,10 +41,11 @@ export function runService(env: Record<string, string>, dataDir: string, stopWhe
  * A start that ends by itself (a refusal), its stdout and stderr written to one file as a terminal
  * shows them: in the order the process wrote them. Bounded as runService is.
  */
-export function runServiceOnScreen(env: Record<string, string>, dataDir: string): Promise<{ code: number | null; screen: string }> {
+export async function runServiceOnScreen(env: Record<string, string>, dataDir: string): Promise<{ code: number | null; screen: string }> {
+  const service = await builtServiceArgs();
   const file = path.join(dataDir, 'screen.txt');
   const fd = openSync(file, 'w');
-  const child = spawn(process.execPath, SERVICE, { env: serviceEnv(env, dataDir), stdio: ['ignore', fd, fd] });
+  const child = spawn(process.execPath, service, { env: serviceEnv(env, dataDir), stdio: ['ignore', fd, fd] });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
