@@ -23,7 +23,7 @@ export function namesOf(name: string, sv?: string, en?: string): ReadNames {
   return { name, pascal, operation: `get${pascal}`, sv: sv ?? english, en: english };
 }
 
-const quoted = (text: string): string => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+export const quoted = (text: string): string => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 
 export const answerTs = (n: ReadNames): string => `/**
  * ${n.en}: one item of the answer. Step 1 of docs/architecture.md#adding-a-read: write the vendor's

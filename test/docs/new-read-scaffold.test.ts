@@ -1,10 +1,15 @@
 /**
- * docs/architecture.md#adding-a-read: `npm run new-read -- <name>` in a copy of the repository makes
+ * docs/architecture.md#adding-a-read: `npm run new-read -- <name>` in a copy of the working tree makes
  * one new folder and two registry lines, and the project still compiles with no other edit (the
  * compiler is what names what a new read still lacks, so a scaffold it refuses is a broken recipe).
- * Failed before: a test helper typed every read's FHIR plan as served (test/support/as-fhir-round-trip.ts).
+ * With `--mirror <Root>` it also writes the container answer, the extracts policy, the mirror reading,
+ * a demo document, the upstream example and its test; the compiler then names exactly the tables that
+ * state a fact of each document (step 2's `TIMES` and `READING`).
+ * Failed before: a test helper typed every read's FHIR plan as served (test/support/as-fhir-round-trip.ts);
+ * the docs' example name (referrals) once a real read took it; a copy of the tracked files only.
  */
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { cp, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -17,45 +22,88 @@ import { REPOSITORY_ROOT } from '../support/upstream-examples.js';
 const run = promisify(execFile);
 const TSC = path.join(REPOSITORY_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 const TSX = path.join(REPOSITORY_ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+const COMMIT = ['-c', 'user.name=test', '-c', 'user.email=test@example.invalid', 'commit', '-q', '--no-verify', '-m'];
 
-/** The repository's tracked files, as a fresh clone has them. */
-async function trackedFiles(): Promise<string[]> {
-  const { stdout } = await run('git', ['ls-files', '-z'], { cwd: REPOSITORY_ROOT, maxBuffer: 16 * 2 ** 20 });
-  return stdout.split('\0').filter((f) => f !== '');
+/** A read name no real read can have taken: letters only (a scope's resource is letters), this run's own. */
+const uniqueName = (prefix: string): string => `${prefix}-${String(process.pid).replace(/\d/g, (d) => 'abcdefghij'.charAt(Number(d)))}`;
+
+/** The working tree as it is, tracked and untracked files alike (not what git ignores), as a new read's engineer has it. */
+async function workingTree(): Promise<string[]> {
+  const { stdout } = await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: REPOSITORY_ROOT, maxBuffer: 16 * 2 ** 20 });
+  return [...new Set(stdout.split('\0'))].filter((f) => f !== '' && existsSync(path.join(REPOSITORY_ROOT, f)));
 }
 
-describe('npm run new-read in a copy of the repository', () => {
+/** What changed in the copy since its last commit: added and edited files, and the edits' `+added-deleted` lines. */
+async function changes(copy: string): Promise<{ added: string[]; edited: string[]; numstat: string[] }> {
+  const { stdout } = await run('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: copy });
+  const lines = stdout.split('\n').filter((l) => l !== '' && !l.endsWith('node_modules'));
+  const { stdout: diff } = await run('git', ['diff', '--numstat'], { cwd: copy });
+  return {
+    added: lines.filter((l) => l.startsWith('??')).map((l) => l.slice(3)).sort(),
+    edited: lines.filter((l) => !l.startsWith('??')).map((l) => l.slice(3)).sort(),
+    numstat: diff.trim().split('\n').filter((l) => l !== '').map((l) => l.split('\t').slice(0, 2).join('+')),
+  };
+}
+
+/** The files the typecheck names, as `npm run typecheck` checks the project (tests included). */
+async function typecheckErrors(copy: string): Promise<string[]> {
+  try {
+    await run(process.execPath, [TSC, '--noEmit', '-p', 'tsconfig.json'], { cwd: copy, maxBuffer: 16 * 2 ** 20 });
+    return [];
+  } catch (err) {
+    const out = (err as { stdout?: string }).stdout ?? String(err);
+    return [...new Set(out.split('\n').filter((l) => /^\S+\(\d+,\d+\): error/.test(l)).map((l) => l.slice(0, l.indexOf('('))))].sort();
+  }
+}
+
+describe('npm run new-read in a copy of the working tree', () => {
   let copy: string;
-  let tracked: string[];
+  const plain = uniqueName('zz-plain');
+  const mirrored = uniqueName('zz-mirror');
   beforeAll(async () => {
     copy = await mkdtemp(path.join(tmpdir(), 'pdas-new-read-'));
-    tracked = await trackedFiles();
-    for (const file of tracked) await cp(path.join(REPOSITORY_ROOT, file), path.join(copy, file), { recursive: false, force: true });
+    for (const file of await workingTree()) await cp(path.join(REPOSITORY_ROOT, file), path.join(copy, file), { force: true });
     await symlink(path.join(REPOSITORY_ROOT, 'node_modules'), path.join(copy, 'node_modules'), 'dir');
     await run('git', ['init', '-q'], { cwd: copy });
     await run('git', ['add', '-A'], { cwd: copy });
-    await run('git', ['-c', 'user.name=test', '-c', 'user.email=test@example.invalid', 'commit', '-q', '--no-verify', '-m', 'the repository'], { cwd: copy });
+    await run('git', [...COMMIT, 'the working tree'], { cwd: copy });
   }, 60_000);
   afterAll(async () => rm(copy, { recursive: true, force: true }));
 
-  it('makes one folder and two registry lines, and the project compiles with no other edit', async () => {
-    await run(process.execPath, [TSX, 'scripts/new-read.ts', 'referrals', '--sv', 'Remisser'], { cwd: copy });
-    const { stdout } = await run('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: copy });
-    const changed = stdout.split('\n').filter((l) => l !== '' && !l.endsWith('node_modules'));
-    const added = changed.filter((l) => l.startsWith('??')).map((l) => l.slice(3));
-    const edited = changed.filter((l) => !l.startsWith('??')).map((l) => l.slice(3));
-    expect(added.every((f) => f.startsWith('src/reads/referrals/'))).toBe(true);
+  it('makes one folder and two registry lines (+1 line each)', async () => {
+    await run(process.execPath, [TSX, 'scripts/new-read.ts', plain, '--sv', 'Prov'], { cwd: copy });
+    const { added, edited, numstat } = await changes(copy);
     expect(added.length).toBeGreaterThan(0);
-    expect(edited.sort()).toEqual(['src/reads/index.ts', 'src/reads/sources.ts']);
-    const { stdout: diff } = await run('git', ['diff', '--numstat'], { cwd: copy });
-    expect(diff.trim().split('\n').map((l) => l.split('\t').slice(0, 2).join('+'))).toEqual(['1+0', '1+0']);
-    // The whole project, tests included, as `npm run typecheck` checks it.
-    await expect(run(process.execPath, [TSC, '--noEmit', '-p', 'tsconfig.json'], { cwd: copy, maxBuffer: 16 * 2 ** 20 })).resolves.toBeDefined();
+    expect(added.filter((f) => !f.startsWith(`src/reads/${plain}/`))).toEqual([]);
+    expect(edited).toEqual(['src/reads/index.ts', 'src/reads/sources.ts']);
+    expect(numstat).toEqual(['1+0', '1+0']);
     // The patient app names the new read with no edit in app/: its names come from the table when it is built (issue 43 item 4).
     const names = pathToFileURL(path.join(copy, 'scripts', 'app-names', 'names.ts')).href;
     const { stdout: named } = await run(process.execPath, [TSX, '-e', `import(${JSON.stringify(names)}).then((m) => console.log(JSON.stringify(Object.keys(m.OPERATION_NAMES))))`], { cwd: copy });
     const newlyNamed = (JSON.parse(named) as string[]).filter((op) => !(op in APP_OPERATION_NAMES));
     expect(newlyNamed).toHaveLength(1);
     expect(Object.keys(APP_OPERATION_NAMES).every((op) => named.includes(JSON.stringify(op)))).toBe(true);
+    await run('git', ['add', '-A'], { cwd: copy });
+    await run('git', [...COMMIT, plain], { cwd: copy });
+  }, 60_000);
+
+  it('with --mirror also writes the mirror reading, the demo document, the upstream example and its test', async () => {
+    const root = `${mirrored.split('-').map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')}EHRExtracts`;
+    await run(process.execPath, [TSX, 'scripts/new-read.ts', mirrored, '--mirror', root], { cwd: copy });
+    const { added, edited, numstat } = await changes(copy);
+    const kind = mirrored.replace(/-/g, '');
+    expect(added).toEqual([
+      ...['answer.ts', 'demo-xml.ts', 'demo.ts', 'example.json', 'operation.test.ts', 'operation.ts', 'sources.ts', 'xml.test.ts']
+        .map((f) => `src/reads/${mirrored}/${f}`),
+      `test/fixtures/upstream/${kind}.xml`,
+    ]);
+    expect(edited).toEqual(['src/reads/index.ts', 'src/reads/sources.ts']);
+    expect(numstat).toEqual(['1+0', '1+0']);
+  }, 60_000);
+
+  it('compiles but for the tables the recipe\'s step 2 names: the plain read with no other edit, the mirrored one until TIMES and READING have it', async () => {
+    expect(await typecheckErrors(copy)).toEqual([
+      'test/adapters/ehr-xml/mirror-differential.test.ts', 'test/dev/ehr-simulator/range-filter.test.ts',
+    ]);
   }, 300_000);
 });
