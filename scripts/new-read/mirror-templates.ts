@@ -122,7 +122,7 @@ import type { DemoPerson } from '../../dev/demo-data/people.js';
 import { el, tag, xmlDocument } from '../../dev/demo-data/xml.js';
 
 interface DemoRecord {
-  /** Days from today (negative: past) and the local time it was made. */
+  /** Days from today (negative: past) and the local time it was made, \`hhmm\`. */
   day: number;
   time: string;
   text: string;

@@ -3,21 +3,26 @@
  * one new folder and two registry lines, and the project still compiles with no other edit (the
  * compiler is what names what a new read still lacks, so a scaffold it refuses is a broken recipe).
  * With `--mirror <Root>` it also writes the container answer, the extracts policy, the mirror reading,
- * a demo document, the upstream example and its test; the compiler then names exactly the tables that
- * state a fact of each document (step 2's `TIMES` and `READING`).
+ * a demo document, the upstream example and its test. Filled in by the recipe (test/docs/probe-read.ts:
+ * demo records, a FHIR form of a new type, a release rule), the probe read changes its folder, the two
+ * registry lines, its upstream example and the tables the typecheck names, and nothing else: the figures
+ * docs/architecture.md states are the ones measured here, and the whole project compiles.
  * Failed before: a test helper typed every read's FHIR plan as served (test/support/as-fhir-round-trip.ts);
  * the docs' example name (referrals) once a real read took it; a copy of the tracked files only.
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, mkdtemp, rm, symlink } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATION_NAMES as APP_OPERATION_NAMES } from '../../scripts/app-names/names.js';
+import { mirrorNamesOf } from '../../scripts/new-read/mirror-templates.js';
+import { namesOf } from '../../scripts/new-read/templates.js';
 import { REPOSITORY_ROOT } from '../support/upstream-examples.js';
+import { fillInProbe } from './probe-read.js';
 
 const run = promisify(execFile);
 const TSC = path.join(REPOSITORY_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -45,6 +50,19 @@ async function changes(copy: string): Promise<{ added: string[]; edited: string[
   };
 }
 
+/** The tables outside the read's folder that state a fact of each read by hand, each named by the typecheck (item 6). */
+const TABLES = [
+  'test/adapters/ehr-xml/mirror-differential.test.ts', 'test/dev/ehr-simulator/range-filter.test.ts', 'test/e2e/fhir-chain.e2e.test.ts',
+  'test/http/fhir/discovery.test.ts', 'test/http/release-policy.test.ts',
+] as const;
+
+/** The lines of new files. */
+async function linesOf(copy: string, files: readonly string[]): Promise<number> {
+  let lines = 0;
+  for (const file of files) lines += (await readFile(path.join(copy, file), 'utf8')).split('\n').filter((l, i, all) => i < all.length - 1 || l !== '').length;
+  return lines;
+}
+
 /** The files the typecheck names, as `npm run typecheck` checks the project (tests included). */
 async function typecheckErrors(copy: string): Promise<string[]> {
   try {
@@ -59,7 +77,9 @@ async function typecheckErrors(copy: string): Promise<string[]> {
 describe('npm run new-read in a copy of the working tree', () => {
   let copy: string;
   const plain = uniqueName('zz-plain');
-  const mirrored = uniqueName('zz-mirror');
+  const probe = namesOf(uniqueName('zz-probe'), 'Prov');
+  const mirror = mirrorNamesOf(probe.name, `${probe.pascal}EHRExtracts`);
+  let scaffolded = { files: 0, lines: 0 };
   beforeAll(async () => {
     copy = await mkdtemp(path.join(tmpdir(), 'pdas-new-read-'));
     for (const file of await workingTree()) await cp(path.join(REPOSITORY_ROOT, file), path.join(copy, file), { force: true });
@@ -88,22 +108,37 @@ describe('npm run new-read in a copy of the working tree', () => {
   }, 60_000);
 
   it('with --mirror also writes the mirror reading, the demo document, the upstream example and its test', async () => {
-    const root = `${mirrored.split('-').map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')}EHRExtracts`;
-    await run(process.execPath, [TSX, 'scripts/new-read.ts', mirrored, '--mirror', root], { cwd: copy });
+    await run(process.execPath, [TSX, 'scripts/new-read.ts', probe.name, '--mirror', mirror.root], { cwd: copy });
     const { added, edited, numstat } = await changes(copy);
-    const kind = mirrored.replace(/-/g, '');
     expect(added).toEqual([
       ...['answer.ts', 'demo-xml.ts', 'demo.ts', 'example.json', 'operation.test.ts', 'operation.ts', 'sources.ts', 'xml.test.ts']
-        .map((f) => `src/reads/${mirrored}/${f}`),
-      `test/fixtures/upstream/${kind}.xml`,
+        .map((f) => `src/reads/${probe.name}/${f}`),
+      `test/fixtures/upstream/${mirror.kind}.xml`,
     ]);
     expect(edited).toEqual(['src/reads/index.ts', 'src/reads/sources.ts']);
     expect(numstat).toEqual(['1+0', '1+0']);
+    scaffolded = { files: added.length + edited.length, lines: await linesOf(copy, added) + 2 };
+    await run('git', ['add', '-A'], { cwd: copy });
+    await run('git', [...COMMIT, probe.name], { cwd: copy });
   }, 60_000);
 
-  it('compiles but for the tables the recipe\'s step 2 names: the plain read with no other edit, the mirrored one until TIMES and READING have it', async () => {
-    expect(await typecheckErrors(copy)).toEqual([
-      'test/adapters/ehr-xml/mirror-differential.test.ts', 'test/dev/ehr-simulator/range-filter.test.ts',
-    ]);
+  it('filled in by the recipe, the probe read changes its folder and the tables the typecheck names, as the docs say', async () => {
+    await fillInProbe(copy, probe, mirror);
+    // Step 4's last move: the OpenAPI example, as the demo person sees the answer.
+    await run(process.execPath, [TSX, 'scripts/openapi-examples.ts'], { cwd: copy });
+    const { added, edited, numstat } = await changes(copy);
+    const inFolder = (f: string): boolean => f.startsWith(`src/reads/${probe.name}/`);
+    expect(added.filter((f) => !inFolder(f))).toEqual([]);
+    expect(edited.filter((f) => !inFolder(f))).toEqual([...TABLES].sort());
+    const filled = { files: added.length + edited.length, lines: await linesOf(copy, added) + numstat.reduce((sum, n) => sum + Number(n.split('+')[0]), 0) };
+    const figures = `the scaffold made ${scaffolded.files} files (+${scaffolded.lines} lines): ${scaffolded.files - 3} in the folder, `
+      + `the two registry lines and the upstream example; filling it in changed ${filled.files} files (+${filled.lines} lines): `
+      + `${filled.files - TABLES.length} in the folder and one line in each of the ${TABLES.length} tables the typecheck names`;
+    const docs = (await readFile(path.join(REPOSITORY_ROOT, 'docs', 'architecture.md'), 'utf8')).replace(/\s+/g, ' ');
+    expect(docs.includes(figures), `docs/architecture.md#adding-a-read states the measured figures: "${figures}"`).toBe(true);
+  }, 60_000);
+
+  it('compiles, the plain read with no other edit and the filled-in probe read with everything it has', async () => {
+    expect(await typecheckErrors(copy)).toEqual([]);
   }, 300_000);
 });

@@ -1,0 +1,107 @@
+/**
+ * Issue 43 item 11: a read filled in by docs/architecture.md#adding-a-read on top of
+ * `npm run new-read -- <name> --mirror <Root>`, as an engineer fills one in: a mirror document with
+ * demo records, a FHIR form of a new resource type (CarePlan) and a release rule. The scaffold test
+ * applies it in a copy of the working tree, measures which files it changed, and compiles the result.
+ * Every edit outside the read's folder is a line in a table the typecheck names (the recipe lists each).
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { MirrorNames } from '../../scripts/new-read/mirror-templates.js';
+import type { ReadNames } from '../../scripts/new-read/templates.js';
+
+/** Replaces `from` by `to` in a file of the copy; a missing anchor is a broken probe, not a skipped edit. */
+async function edit(copy: string, file: string, from: string, to: string): Promise<void> {
+  const full = path.join(copy, file);
+  const text = await readFile(full, 'utf8');
+  if (!text.includes(from)) throw new Error(`probe read: ${file} no longer holds ${JSON.stringify(from)}`);
+  await writeFile(full, text.replace(from, to));
+}
+
+/** Adds `line` after the line that opens a table (`const NAME… = {`) in a test file of the copy. */
+async function tableLine(copy: string, file: string, table: string, line: string): Promise<void> {
+  const full = path.join(copy, file);
+  const lines = (await readFile(full, 'utf8')).split('\n');
+  const at = lines.findIndex((l) => new RegExp(`^const ${table}\\b.*= \\{$`).test(l));
+  if (at < 0) throw new Error(`probe read: ${file} has no table ${table}`);
+  lines.splice(at + 1, 0, `  ${line}`);
+  await writeFile(full, lines.join('\n'));
+}
+
+const resourceTypesTs = (n: ReadNames): string => `/** The FHIR resource type ${n.en.toLowerCase()} bring: CarePlan, its schema and search parameters. */
+import { Type } from 'typebox';
+import { codes, OptionalTime, ReferenceSchema, RESOURCE_BASE } from '../../domain/fhir/resources/datatypes.js';
+import { SUBJECT, type ResourceTypeDeclarations } from '../../domain/fhir/resources/resource-type.js';
+
+export const CarePlanSchema = Type.Object({
+  resourceType: Type.Literal('CarePlan'),
+  ...RESOURCE_BASE,
+  status: codes('draft', 'active', 'on-hold', 'revoked', 'completed', 'entered-in-error', 'unknown'),
+  intent: codes('proposal', 'plan', 'order', 'option'),
+  subject: ReferenceSchema,
+  created: OptionalTime,
+  description: Type.Optional(Type.String()),
+});
+
+export const ${n.pascal.toUpperCase()}_TYPES = {
+  CarePlan: { schema: CarePlanSchema, search: { references: { ...SUBJECT } } },
+} as const satisfies ResourceTypeDeclarations;
+`;
+
+const asFhirTs = (n: ReadNames, m: MirrorNames): string => `/** ${n.en} as FHIR CarePlans: one per extract, its text as written. */
+import type { FhirForm, FhirResource } from '../as-fhir.js';
+import { fhirDateTime } from '../as-fhir-common.js';
+
+export const ${n.operation}AsFhir = {
+  types: ['CarePlan'],
+  resources: (items, ctx) => items.flatMap((item) => item.${m.key}.map((e): FhirResource => ({
+    resourceType: 'CarePlan',
+    id: ctx.idOf('CarePlan', { root: e.ehrId?.root ?? ctx.idRoot, extension: \`\${e.ehrId?.extension ?? ''}:\${e.timeCreated?.value ?? ''}\` }),
+    status: 'active',
+    intent: 'plan',
+    subject: { reference: ctx.patientReference },
+    ...(e.timeCreated === undefined ? {} : { created: fhirDateTime(e.timeCreated, ctx.zone) }),
+    ...(e.text === undefined ? {} : { description: e.text }),
+  }))),
+} satisfies FhirForm<'${n.operation}'>;
+`;
+
+/** The demo people's records: Tolvan's three (two in the past, one today), Märta's one. */
+const DEMO_RECORDS = `{
+  '191212121212': [
+    { day: -40, time: '0930', text: 'Plan för rehabilitering efter knäoperation' },
+    { day: -7, time: '1415', text: 'Uppföljning: träning två gånger i veckan & promenader' },
+    { day: 0, time: '0805', text: 'Justerad plan <efter> besök' },
+  ],
+  '198112189876': [{ day: -12, time: '1000', text: 'Kostplan' }],
+}`;
+
+/** Fills in the scaffolded read `n` in `copy`, folder first, then the tables the typecheck names. */
+export async function fillInProbe(copy: string, n: ReadNames, m: MirrorNames): Promise<void> {
+  const folder = `src/reads/${n.name}`;
+  const types = `${n.pascal.toUpperCase()}_TYPES`;
+  await writeFile(path.join(copy, folder, 'resource-types.ts'), resourceTypesTs(n));
+  await writeFile(path.join(copy, folder, 'as-fhir.ts'), asFhirTs(n, m));
+  // Step 1: a release rule (a listed unit withholds an extract) and the FHIR type the read brings.
+  await edit(copy, `${folder}/operation.ts`, "import { extractsPolicy } from '../../domain/read-policy/extracts-policy.js';",
+    "import { extractsPolicy } from '../../domain/read-policy/extracts-policy.js';\nimport { byListedUnit } from '../../domain/release/active-rules.js';");
+  await edit(copy, `${folder}/operation.ts`, "import EXAMPLE from './example.json' with { type: 'json' };",
+    `import EXAMPLE from './example.json' with { type: 'json' };\nimport { ${types} } from './resource-types.js';`);
+  await edit(copy, `${folder}/operation.ts`, '    vendorLayout: true,\n',
+    '    vendorLayout: true,\n    release: (e, rules) => (byListedUnit(e, rules) ? { kept: undefined, withheld: 1 } : { kept: e, withheld: 0 }),\n');
+  await edit(copy, `${folder}/operation.ts`, '  policy: extractsPolicy(', `  fhirTypes: ${types},\n  policy: extractsPolicy(`);
+  // Step 4: the demo people's records.
+  await edit(copy, `${folder}/demo-xml.ts`, 'const RECORDS: Readonly<Record<string, readonly DemoRecord[]>> = {};',
+    `const RECORDS: Readonly<Record<string, readonly DemoRecord[]>> = ${DEMO_RECORDS};`);
+  // Step 5: the FHIR form.
+  await edit(copy, `${folder}/sources.ts`, '  asFhir: NOT_SERVED,', `  asFhir: ${n.operation}AsFhir,`);
+  await edit(copy, `${folder}/sources.ts`, "import { NOT_SERVED, type ReadSources } from '../read-sources.js';",
+    `import { NOT_SERVED, type ReadSources } from '../read-sources.js';\nimport { ${n.operation}AsFhir } from './as-fhir.js';`);
+  // The tables that state a fact of each read by hand, each named by the typecheck.
+  await tableLine(copy, 'test/dev/ehr-simulator/range-filter.test.ts', 'TIMES',
+    `${m.kind}: (data) => data.flatMap((r) => r.${m.key}.map((e) => e.timeCreated?.value ?? '')),`);
+  await tableLine(copy, 'test/adapters/ehr-xml/mirror-differential.test.ts', 'READING', `${m.kind}: 'mirror',`);
+  await tableLine(copy, 'test/http/fhir/discovery.test.ts', 'FORM_TYPES', `${n.operation}: ['CarePlan'],`);
+  await tableLine(copy, 'test/http/release-policy.test.ts', 'FILTERED_PATHS', `${n.operation}: ['/patients/${n.name}'],`);
+  await tableLine(copy, 'test/e2e/fhir-chain.e2e.test.ts', 'WITHHOLDS', `${n.operation}: false,`);
+}
