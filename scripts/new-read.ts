@@ -9,9 +9,10 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { OPERATIONS } from '../src/domain/operations/table.js';
 import {
-  mirrorAnswerTs, mirrorDemoTs, mirrorDemoXmlTs, mirrorExampleXml, mirrorNamesOf, mirrorOperationTs, mirrorSourcesTs, mirrorXmlTestTs,
+  mirrorAnswerTs, mirrorDemoTs, mirrorDemoXmlTs, mirrorExampleXml, mirrorNamesOf, mirrorOperationTs, mirrorSourcesTs, mirrorUpstreamMd,
+  mirrorXmlTestTs,
 } from './new-read/mirror-templates.js';
-import { answerTs, namesOf, operationTestTs, operationTs, sourcesTs, type ReadNames } from './new-read/templates.js';
+import { answerTs, namesOf, operationTestTs, operationTs, readmeMd, sourcesTs, type ReadNames } from './new-read/templates.js';
 
 const READS = new URL('../src/reads/', import.meta.url);
 const EXAMPLES = new URL('../test/fixtures/upstream/', import.meta.url);
@@ -69,6 +70,7 @@ const files: Record<string, string> = {
   'sources.ts': mirror === undefined ? sourcesTs(names) : mirrorSourcesTs(names, mirror),
   'example.json': '[]\n',
   'operation.test.ts': operationTestTs(names),
+  'README.md': readmeMd(names, mirror === undefined ? undefined : mirrorUpstreamMd(mirror)),
   ...(mirror === undefined ? {} : {
     'demo.ts': mirrorDemoTs(names),
     'demo-xml.ts': mirrorDemoXmlTs(names, mirror),

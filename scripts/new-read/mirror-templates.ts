@@ -208,3 +208,10 @@ describe('${m.root} example', () => {
   });
 });
 `;
+
+/** What the read's README.md says of its upstream document. */
+export const mirrorUpstreamMd = (m: MirrorNames): string => `The legacy EHR answers it with \`${m.root}\` (namespace \`${m.namespace}\`, document
+\`${m.kind}\`), a mirror of the answer ([Mirror documents](../../../docs/upstream-ehr.md#mirror-documents-operations-5-6-7-11-and-12)):
+each element becomes the member of the same name in \`answer.ts\`, the extracts under \`${m.key}\`.
+The upstream example is \`test/fixtures/upstream/${m.kind}.xml\`, read by \`xml.test.ts\` here; its
+opening comment lists the traps it sets.`;

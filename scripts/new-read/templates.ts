@@ -118,3 +118,22 @@ describe('${n.operation}', () => {
   });
 });
 `;
+
+/** The read's own documentation (docs/architecture.md#a-read-is-one-folder): its upstream document and FHIR mapping, to fill in. */
+export const readmeMd = (n: ReadNames, upstream?: string): string => `# ${n.en}: \`${n.operation}\`
+
+Everything about this read is in this folder ([A read is one folder](../../../docs/architecture.md#a-read-is-one-folder));
+its operation entry, \`operation.ts\`, is what the API documents (\`/openapi.json\`).
+
+## The upstream document
+
+${upstream ?? `None yet: no EHR serves the read (\`sources.ts\` says \`NOT_SERVED\`). Step 2 of
+[the recipe](../../../docs/architecture.md#adding-a-read) writes here the legacy EHR's document: its
+root and namespace, each element and what it becomes, and the traps its upstream example sets.`}
+
+## The FHIR mapping
+
+None yet. Steps 3 and 5 of [the recipe](../../../docs/architecture.md#adding-a-read) write here the
+FHIR searches, how each resource maps to the answer ([the rules the mapping tables use](../../../docs/upstream-fhir.md#rules-the-mapping-tables-use))
+and the resource types the service's own FHIR API serves it as.
+`;

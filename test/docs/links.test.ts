@@ -14,6 +14,9 @@ const documents = [
   ...readdirSync(REPOSITORY_ROOT).filter((f) => f.endsWith('.md')),
   ...readdirSync(path.join(REPOSITORY_ROOT, 'docs'), { recursive: true, encoding: 'utf8' })
     .filter((f) => f.endsWith('.md')).map((f) => path.join('docs', f)),
+  // Each read's own documentation, in its folder (issue 43 item 10).
+  ...readdirSync(path.join(REPOSITORY_ROOT, 'src', 'reads'), { withFileTypes: true }).filter((e) => e.isDirectory())
+    .map((e) => path.join('src', 'reads', e.name, 'README.md')),
 ].sort();
 
 const all = documents.flatMap(references);
@@ -23,6 +26,7 @@ describe('issue 15 item 3: README.md and docs/ point only to files in the reposi
   it('reads the documents, docs/ among them', () => {
     expect(documents).toEqual(expect.arrayContaining([
       'README.md', 'docs/contract.md', 'docs/upstream-ehr.md', 'docs/threat-model.md', 'docs/operations.md',
+      'src/reads/diagnoses/README.md',
     ]));
     expect(all.filter((r) => r.kind === 'link').length).toBeGreaterThan(10);
   });

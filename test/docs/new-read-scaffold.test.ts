@@ -111,7 +111,7 @@ describe('npm run new-read in a copy of the working tree', () => {
     await run(process.execPath, [TSX, 'scripts/new-read.ts', probe.name, '--mirror', mirror.root], { cwd: copy });
     const { added, edited, numstat } = await changes(copy);
     expect(added).toEqual([
-      ...['answer.ts', 'demo-xml.ts', 'demo.ts', 'example.json', 'operation.test.ts', 'operation.ts', 'sources.ts', 'xml.test.ts']
+      ...['README.md', 'answer.ts', 'demo-xml.ts', 'demo.ts', 'example.json', 'operation.test.ts', 'operation.ts', 'sources.ts', 'xml.test.ts']
         .map((f) => `src/reads/${probe.name}/${f}`),
       `test/fixtures/upstream/${mirror.kind}.xml`,
     ]);

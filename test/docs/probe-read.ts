@@ -76,6 +76,13 @@ const DEMO_RECORDS = `{
   '198112189876': [{ day: -12, time: '1000', text: 'Kostplan' }],
 }`;
 
+const FHIR_TO_FILL = `None yet. Steps 3 and 5 of [the recipe](../../../docs/architecture.md#adding-a-read) write here the
+FHIR searches, how each resource maps to the answer ([the rules the mapping tables use](../../../docs/upstream-fhir.md#rules-the-mapping-tables-use))
+and the resource types the service's own FHIR API serves it as.`;
+const FHIR_MAPPING = `The service's own FHIR API serves each extract as a CarePlan (\`as-fhir.ts\`, the type declared in
+\`resource-types.ts\`): \`status\` active, \`intent\` plan, \`subject\` the patient, \`created\` from
+\`timeCreated\`, \`description\` the text exactly as written. No FHIR EHR serves the read (step 3).`;
+
 /** Fills in the scaffolded read `n` in `copy`, folder first, then the tables the typecheck names. */
 export async function fillInProbe(copy: string, n: ReadNames, m: MirrorNames): Promise<void> {
   const folder = `src/reads/${n.name}`;
@@ -97,6 +104,8 @@ export async function fillInProbe(copy: string, n: ReadNames, m: MirrorNames): P
   await edit(copy, `${folder}/sources.ts`, '  asFhir: NOT_SERVED,', `  asFhir: ${n.operation}AsFhir,`);
   await edit(copy, `${folder}/sources.ts`, "import { NOT_SERVED, type ReadSources } from '../read-sources.js';",
     `import { NOT_SERVED, type ReadSources } from '../read-sources.js';\nimport { ${n.operation}AsFhir } from './as-fhir.js';`);
+  // The read's own documentation: its FHIR form, in its folder.
+  await edit(copy, `${folder}/README.md`, FHIR_TO_FILL, FHIR_MAPPING);
   // The tables that state a fact of each read by hand, each named by the typecheck.
   await tableLine(copy, 'test/dev/ehr-simulator/range-filter.test.ts', 'TIMES',
     `${m.kind}: (data) => data.flatMap((r) => r.${m.key}.map((e) => e.timeCreated?.value ?? '')),`);
