@@ -11,6 +11,7 @@ import type { SubscriptionKeys } from '../ports/subscription-keys.port.js';
 import { ApiError } from './api-error.js';
 import { ConnectionDrain } from './connection-drain.js';
 import { DEFAULT_SEND_LIMITS, SendDeadline } from './send-deadline.js';
+import { DEFAULT_MAX_LARGE_ANSWERS, LargeAnswers } from './serialization/large-answers.js';
 import { errorHandler } from './error-handler.js';
 import type { RequestMetrics } from '../ports/metrics.port.js';
 import { apiProtection } from './plugins/api-protection.js';
@@ -68,7 +69,7 @@ export interface HttpsServers {
   serverFactory(httpOptions: HttpServerOptions): FastifyServerFactory;
 }
 
-type ProtectionSettings = Pick<Config, 'corsOrigins' | 'pressureMaxEventLoopDelayMs' | 'pressureMaxHeapUsedMb' | 'sendGraceMs' | 'sendMinBytesPerS'>;
+type ProtectionSettings = Pick<Config, 'corsOrigins' | 'pressureMaxEventLoopDelayMs' | 'pressureMaxHeapUsedMb' | 'sendGraceMs' | 'sendMinBytesPerS' | 'sendMaxLargeAnswers'>;
 
 /** The whole HTTP application, ready for `inject` or `listen`; it never listens by itself. */
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
@@ -162,7 +163,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     const refusals = new RefusalTally(deps.auditTrail, deps.clock, deps.logger);
     api.addHook('onClose', () => refusals.close());
     await api.register(audit, { auditTrail: deps.auditTrail, refusals, clock: deps.clock });
-    await api.register(operationRoutes, deps);
+    // Each instance's room for answers over 4 MiB going out at once (issue 44 item 12).
+    const largeAnswers = deps.largeAnswers ?? new LargeAnswers(deps.config.sendMaxLargeAnswers ?? DEFAULT_MAX_LARGE_ANSWERS);
+    await api.register(operationRoutes, { ...deps, largeAnswers });
     const fhir = deps.fhir;
     if (fhir !== undefined) {
       for (const prefix of FHIR_PREFIXES) await api.register(fhirRoutes, { prefix, deps, api: fhir, now: () => deps.clock.now() });

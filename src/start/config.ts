@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { DEFAULT_MAX_LARGE_ANSWERS } from '../http/serialization/large-answers.js';
 import path from 'node:path';
 import { assertTimeZone } from '../domain/time/local-time.js';
 import { isTracingEnabled } from '../tracing/tracing-settings.js';
@@ -65,6 +66,8 @@ export interface Config extends TransportSettings, AccessLogSettings, AuditChain
   /** An answer must be taken at sendMinBytesPerS after sendGraceMs from its first byte, or its connection is cut (src/http/send-deadline.ts). */
   sendGraceMs: number;
   sendMinBytesPerS: number;
+  /** How many answers over 4 MiB may be on their way out at once; past it 503 (src/http/serialization/large-answers.ts). */
+  sendMaxLargeAnswers: number;
   /** OTEL_EXPORTER_OTLP_ENDPOINT set: traces are exported (src/tracing/). */
   tracing: boolean;
 }
@@ -236,6 +239,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     sendGraceMs: integer(env, 'SEND_GRACE_MS', 10_000, 0, 600_000, '(milliseconds a caller has, from an answer\'s first byte, before SEND_MIN_BYTES_PER_S applies)'),
     sendMinBytesPerS: integer(env, 'SEND_MIN_BYTES_PER_S', 16_384, 1, 1_073_741_824, '(bytes a second at which a caller must take an answer; it cannot be turned off)'),
+    sendMaxLargeAnswers: integer(env, 'SEND_MAX_LARGE_ANSWERS', DEFAULT_MAX_LARGE_ANSWERS, 1, 100_000, '(answers over 4 MiB on their way out at once, each instance)'),
     ...readTransportSettings(env, host, ehrBaseUrl, fail),
     ...readAccessLogSettings(env, fail),
     ...readFhirApiSettings(env, fail),

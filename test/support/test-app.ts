@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import type { LargeAnswers } from '../../src/http/serialization/large-answers.js';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
@@ -84,6 +85,8 @@ export interface TestAppOptions {
   requestTimeoutMs?: number;
   /** The answer memory budget the routes run reads in (ports/answer-memory.port.ts); unbounded by default. */
   answerMemory?: AnswerMemory;
+  /** The room for large answers going out at once (SEND_MAX_LARGE_ANSWERS); the service's default when absent. */
+  largeAnswers?: LargeAnswers;
   /** Rate-limit counters in this Redis, so two apps on one client (or on one server) share a limit. */
   redisClient?: Redis;
   /** The fail-open callback of the Redis store; ignored without `redisClient`. */
@@ -162,6 +165,7 @@ async function startAppOver<E extends AnyEhr>(backend: Backend<E>, clock: FixedC
     subscriptionKeys: new StaticSubscriptionKeys(new Map([['test', KEY], ['other', OTHER_KEY]])),
     ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
     ...(options.answerMemory ? { answerMemory: options.answerMemory } : {}),
+    ...(options.largeAnswers ? { largeAnswers: options.largeAnswers } : {}),
     ...(options.redisClient ? {
       rateLimitStore: countingRedisStore(options.redisClient, options.rateLimitNameSpace ?? DEFAULT_RATE_LIMIT_NAMESPACE, options.onRedisStoreError ?? (() => undefined)),
     } : {}),

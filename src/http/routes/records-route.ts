@@ -79,6 +79,8 @@ export const recordsRoute: RouteKind = (route, deps) => {
         // Already bytes in the 200 schema's shape: sent as they are, not serialised again.
         return { answer: await serializer.serialise(records), withheld };
       });
+      // Refused before anything of it is handed to the connection, so a refusal holds nothing.
+      deps.largeAnswers?.admit(answer.byteLength, reply.raw);
       noteWithheld(request, reply, withheld);
       const untyped: FastifyReply = reply;
       // Its length is known, so a streamed answer goes out with Content-Length like any other.
