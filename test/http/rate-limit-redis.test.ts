@@ -32,13 +32,14 @@ describe.skipIf(skip)('rate limit per subscription key, shared through Redis', (
   afterAll(() => inspect.disconnect());
 
   /** One service instance with its own Redis connection, as the composition root wires it. */
-  async function instance(options: { nameSpace: string; max: number; windowMs: number; url?: string }): Promise<Instance> {
+  async function instance(options: { nameSpace: string; max: number; windowMs: number; url?: string; appMax?: number }): Promise<Instance> {
     const warnings: string[] = [];
     const infos: string[] = [];
     const redis = createRateLimitRedis({ url: options.url ?? redisUrl(), onWarning: (m) => warnings.push(m), onInfo: (m) => infos.push(m) });
     cleanups.push(() => redis.close());
     const t = await startTestApp({
       rateLimitMax: options.max, rateLimitWindowMs: options.windowMs, rateLimitNameSpace: options.nameSpace,
+      ...(options.appMax === undefined ? {} : { rateLimitAppMax: options.appMax }),
       redisClient: redis.client, onRedisStoreError: redis.health.recordSkippedCheck,
     });
     cleanups.push(() => t.close());
@@ -76,6 +77,26 @@ describe.skipIf(skip)('rate limit per subscription key, shared through Redis', (
     expect(retryAfter).toBeLessThanOrEqual(Math.ceil(windowMs / 1000));
     expect(res.json()).toEqual({ statusCode: 429, message: `Rate limit is exceeded. Try again in ${retryAfter} seconds.` });
   }
+
+  it('issue 44 item 4: a keyless app\'s ceiling is one limit over two instances; each person\'s budget is counted in Redis too', async () => {
+    const nameSpace = uniqueNameSpace('app-person');
+    cleanups.push(() => deleteNameSpace(inspect, nameSpace));
+    const [a, b] = [await instance({ nameSpace, max: 2, windowMs: 60_000, appMax: 3 }), await instance({ nameSpace, max: 2, windowMs: 60_000, appMax: 3 })];
+    await ready(a, b);
+    // Each test app has an issuer of its own, so a token is made on the instance it is sent to.
+    const token = (i: Instance, person: string) => i.t.personToken(person, { scope: 'patient/*.rs', client_id: 'app-a' });
+    const fhir = async (i: Instance, person: string) => i.t.call({ method: 'GET', url: '/fhir/Patient', token: await token(i, person), key: null });
+    expect([(await fhir(a, PERSON)).statusCode, (await fhir(a, PERSON)).statusCode]).toEqual([200, 200]);
+    const own = await fhir(a, PERSON);
+    expect([own.statusCode, own.headers['ratelimit-policy']]).toEqual([429, '"app-person";q=2;w=60']);
+    // On the other instance Märta has her own budget, but the app has one left of its three.
+    expect((await fhir(b, '198112189876')).statusCode).toBe(200);
+    const ceiling = await fhir(b, '198112189876');
+    expect([ceiling.statusCode, ceiling.headers['ratelimit-policy']]).toEqual([429, '"app";q=3;w=60']);
+    const keys = await inspect.keys(`${nameSpace}*`);
+    expect(keys.length).toBeGreaterThanOrEqual(3);
+    expect(keys.filter((k) => k.includes(PERSON))).toEqual([]);
+  });
 
   it('holds one combined limit for two instances: N requests over both pass, the next is 429 on either', async () => {
     const { nameSpace, a, b } = await pair('two', 4, 10_000);
