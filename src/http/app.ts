@@ -165,10 +165,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     await api.register(audit, { auditTrail: deps.auditTrail, refusals, clock: deps.clock });
     // Each instance's room for answers over 4 MiB going out at once (issue 44 item 12).
     const largeAnswers = deps.largeAnswers ?? new LargeAnswers(deps.config.sendMaxLargeAnswers ?? DEFAULT_MAX_LARGE_ANSWERS);
-    await api.register(operationRoutes, { ...deps, largeAnswers });
+    const routeDeps = { ...deps, largeAnswers };
+    await api.register(operationRoutes, routeDeps);
     const fhir = deps.fhir;
     if (fhir !== undefined) {
-      for (const prefix of FHIR_PREFIXES) await api.register(fhirRoutes, { prefix, deps, api: fhir, now: () => deps.clock.now() });
+      for (const prefix of FHIR_PREFIXES) await api.register(fhirRoutes, { prefix, deps: routeDeps, api: fhir, now: () => deps.clock.now() });
     }
   }, { prefix: deps.config.basePath });
 

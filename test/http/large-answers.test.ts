@@ -32,6 +32,13 @@ describe('issue 44 item 12: the room for large answers going out at once', () =>
     expect(room.size).toBe(1);
     room.admit(KB + 1, c);
     expect(room.size).toBe(2);
+    // Text is counted in UTF-8 bytes: 400 characters of three bytes each are large, 400 of one are not.
+    const text = new LargeAnswers(1, KB);
+    text.admitText('a'.repeat(400), openResponse());
+    expect(text.size).toBe(0);
+    text.admitText('€'.repeat(400), openResponse());
+    expect(text.size).toBe(1);
+    expect(() => text.admitText('x'.repeat(KB + 1), openResponse())).toThrow(AnswerMemoryFullError);
   });
 
   it('issue 44 item 12: SEND_MAX_LARGE_ANSWERS defaults to 32 answers over 4 MiB, and 0 or a non-number stops the start', () => {
@@ -71,6 +78,20 @@ describe('issue 44 item 12: the room for large answers going out at once', () =>
       const again = await t.call({ method: 'GET', url: '/patients/journalnotes/', token });
       expect(again.statusCode).toBe(200);
       expect(again.rawPayload.equals(first.rawPayload)).toBe(true);
+    });
+
+    it('issue 44 item 12: the FHIR API\'s large answers share the room: past it a search is 503 with Retry-After as an OperationOutcome', async () => {
+      const token = await t.personToken(TOLVAN, { scope: 'patient/*.rs', client_id: 'smart-app-1' });
+      const url = '/fhir/Composition';
+      const first = await t.call({ method: 'GET', url, token, key: null });
+      expect([first.statusCode, first.rawPayload.length > KB]).toEqual([200, true]);
+      const holding = openResponse();
+      room.admit(KB + 1, holding);
+      const refused = await t.call({ method: 'GET', url, token, key: null });
+      expect([refused.statusCode, refused.headers['retry-after']]).toEqual([503, '5']);
+      expect(refused.json()).toMatchObject({ resourceType: 'OperationOutcome' });
+      holding.emit('close');
+      expect((await t.call({ method: 'GET', url, token, key: null })).statusCode).toBe(200);
     });
   });
 });

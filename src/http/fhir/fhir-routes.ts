@@ -5,6 +5,7 @@
  * GET, and 405 for any other method. Every data route names the operation it is audited under and
  * answers errors as an OperationOutcome.
  */
+import type { LargeAnswers } from '../serialization/large-answers.js';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest, RequestPayload } from 'fastify';
 import type { FhirType } from '../../domain/fhir/search-parameters.js';
 import { FHIR_OPERATIONS, fhirOperationPath } from '../../domain/operations/fhir-operations.js';
@@ -38,9 +39,13 @@ function paramsOf(request: FastifyRequest): [string, string][] {
   return [...fromUrl, ...body];
 }
 
-function send(request: FastifyRequest, reply: FastifyReply, body: unknown, format: string | undefined): FastifyReply {
+/** The answer as JSON; a large one only while there is room for it (SEND_MAX_LARGE_ANSWERS, src/http/serialization/large-answers.ts). */
+function send(request: FastifyRequest, reply: FastifyReply, body: unknown, format: string | undefined, room: LargeAnswers | undefined): FastifyReply {
   const untyped: FastifyReply = reply;
-  return untyped.type(answerType(request, format)).send(JSON.stringify(body));
+  const type = answerType(request, format);
+  const text = JSON.stringify(body);
+  room?.admitText(text, reply.raw);
+  return untyped.type(type).send(text);
 }
 
 /** The operation a type's records are audited and shown in the access log under: its first read's (the access log's for AuditEvent). */
@@ -77,7 +82,7 @@ export const fhirRoutes: FastifyPluginAsync<FhirRouteOptions> = async (app: Fast
   app.get('/metadata', { config: open }, async (request, reply) => {
     reply.header('access-control-allow-origin', '*');
     // The base is read now: without PUBLIC_BASE_URL it is the address bound, known once listening.
-    return send(request, reply, capabilityStatement(served, api.publicBaseUrl, api.smart, new Date(now())), formatParam(paramsOf(request)));
+    return send(request, reply, capabilityStatement(served, api.publicBaseUrl, api.smart, new Date(now())), formatParam(paramsOf(request)), deps.largeAnswers);
   });
   // SMART App Launch serves its configuration as plain JSON (a .well-known document, not a FHIR resource).
   app.get('/.well-known/smart-configuration', { config: open }, async (_request, reply) => {
@@ -117,7 +122,7 @@ export const fhirRoutes: FastifyPluginAsync<FhirRouteOptions> = async (app: Fast
       answerType(request, format);
       const parsed = parseSearch(type, params, { zone: deps.zone, strict, isPatientId });
       const bundle = type === 'AuditEvent' ? await auditEventSearch(request, reply, deps, api, parsed) : await interactions.search(request, reply, parsed);
-      return send(request, reply, bundle, format);
+      return send(request, reply, bundle, format, deps.largeAnswers);
     };
     app.get(`/${type}`, { config }, search);
     app.post(`/${type}/_search`, { config, preParsing: formOnly }, search);
@@ -130,9 +135,9 @@ export const fhirRoutes: FastifyPluginAsync<FhirRouteOptions> = async (app: Fast
       const patient = readPatientParam(params, isPatientId);
       if (type === 'AuditEvent') {
         const named = parseSearch(type, patient === undefined ? [] : [['patient', patient]], { zone: deps.zone, strict: false, isPatientId });
-        return send(request, reply, await auditEventRead(request, reply, deps, api, named, id), format);
+        return send(request, reply, await auditEventRead(request, reply, deps, api, named, id), format, deps.largeAnswers);
       }
-      return send(request, reply, await interactions.read(request, reply, type, id, patient), format);
+      return send(request, reply, await interactions.read(request, reply, type, id, patient), format, deps.largeAnswers);
     });
     notServed(`/${type}/:id`);
     notServed(`/${type}`);
@@ -146,7 +151,7 @@ export const fhirRoutes: FastifyPluginAsync<FhirRouteOptions> = async (app: Fast
     const format = formatParam(paramsOf(request));
     answerType(request, format);
     if (!FHIR_ID.test(id)) throw new ApiError(400, 'A Patient id is 1 to 64 letters, digits, \'-\' or \'.\': take it from a Patient search.');
-    return send(request, reply, await summary.document(request, reply, id, new Date(now())), format);
+    return send(request, reply, await summary.document(request, reply, id, new Date(now())), format, deps.largeAnswers);
   });
   notServed(summaryPath);
 };

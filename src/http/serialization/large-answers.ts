@@ -40,6 +40,12 @@ export class LargeAnswers {
     });
   }
 
+  /** `admit` for an answer written as text: its UTF-8 bytes counted only where its length leaves them in doubt. */
+  admitText(text: string, res: ServerResponse): void {
+    if (text.length * 3 <= this.largeBytes) return;
+    this.admit(text.length > this.largeBytes ? text.length : Buffer.byteLength(text), res);
+  }
+
   /** Large answers on their way out now (for tests and metrics). */
   get size(): number {
     return this.inFlight;
