@@ -32,6 +32,8 @@ import { operationRoutes } from './routes/operation-routes.js';
 import { FHIR_PREFIXES } from './fhir/fhir-api.js';
 import { fhirMethodNotAllowed, fhirRoutes } from './fhir/fhir-routes.js';
 import { patientAppRoutes } from './patient-app/patient-app-routes.js';
+import { authServerRoutes } from './auth-server-routes.js';
+import type { AuthServerMount } from '../ports/auth-server.port.js';
 import { clientErrorHandler, frameworkErrors } from './transport-errors.js';
 import './types.js';
 
@@ -60,6 +62,8 @@ export interface AppDependencies extends RouteDependencies {
   demoCredentials?: DemoCredentials;
   /** TLS_CERT_FILE / TLS_KEY_FILE: the servers fastify creates are HTTPS; plain HTTP when absent. */
   https?: HttpsServers;
+  /** The service's own authorization server (SIGN_IN_LOGIN_ISSUER, docs/sign-in.md), served at its mount path. */
+  authServer?: AuthServerMount;
   /** Where the built patient app is (demo mode, FHIR API on); the repository's dist/app when absent. */
   patientAppDir?: string;
 }
@@ -142,6 +146,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       ...(deps.patientAppDir === undefined ? {} : { dir: deps.patientAppDir }),
     });
   }
+
+  if (deps.authServer !== undefined) await app.register(authServerRoutes, { prefix: deps.authServer.mountPath, server: deps.authServer });
 
   await app.register(async (api) => {
     // JSON is the only body the API reads; any other media type is 415, never a string to validate.

@@ -1,6 +1,9 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { SmartLaunchContext } from '../ports/smart-launch.port.js';
+import type { AuthServerMount } from '../ports/auth-server.port.js';
+import type { SmartEndpoints } from '../http/fhir/fhir-api.js';
+import type { SignInSettings } from './sign-in-settings.js';
 import { JwtAccessTokenVerifier } from '../adapters/auth-jwks/jwt-access-token-verifier.js';
 import type { EmbeddedEhr } from '../adapters/ehr-embedded/embedded-ehr.js';
 import type { FhirEhr } from '../adapters/ehr-fhir/adapter/fhir-ehr.js';
@@ -52,6 +55,9 @@ export interface Selection {
   demoClientsFile?: string;
   /** With the FHIR API on: what the demo issuer's SMART launch asks of the service. */
   smartLaunch?: SmartLaunchContext;
+  /** Set with SIGN_IN_LOGIN_ISSUER: the service's own authorization server, and the endpoints SMART discovery names. */
+  authServer?: AuthServerMount;
+  smartEndpoints?: SmartEndpoints;
 }
 
 /**
@@ -99,9 +105,49 @@ export function demoCredentialsOf(selection: Selection): DemoCredentials | undef
   return { keyFile: demoKeyFile, issuer: oauth.issuer, clientsFile: demoClientsFile };
 }
 
-/** The demo authorization server starts only in demo mode; either way tokens are verified the same way. */
+/** Without the FHIR API there is nothing to launch: every SMART authorization is refused (as the demo's). */
+const NO_SMART: SmartLaunchContext = { publicBaseUrl: () => 'http://smart-launch.invalid', peopleFor: async () => [] };
+
+/**
+ * SIGN_IN_LOGIN_ISSUER: the service's own authorization server under {PUBLIC_BASE_URL}/auth, its state
+ * in DATABASE_URL, the region's login discovered in the background (never fatal); its keys, the local
+ * JWKS the API verifies its tokens with.
+ */
+async function startOwnIssuer(selection: Selection, signIn: SignInSettings): Promise<{ publicJwks: unknown }> {
+  const { config, logger, life, metrics } = selection;
+  // Imported only when needed, as every adapter the settings do not pick.
+  const { RegionAuthServer, signInPool } = await import('../adapters/auth-server/region-auth-server.js');
+  const { publicKeys } = await import('../adapters/auth-server/key-files.js');
+  if (config.databaseUrl === undefined) throw new ConfigError('SIGN_IN_LOGIN_ISSUER is set, so DATABASE_URL is required');
+  const pool = signInPool(config.databaseUrl);
+  life.onClose(() => pool.end());
+  const server = await RegionAuthServer.open({
+    issuer: signIn.issuer, audience: config.authAudience, patientClaim: config.authPatientClaim, clients: signIn.clients,
+    signingKeys: signIn.signingKeys, cookieKeys: signIn.cookieKeys, pool, schema: signIn.schema, login: signIn.login,
+    smart: selection.smartLaunch ?? NO_SMART, logger, behindProxy: config.trustProxy.length > 0,
+    events: {
+      loginSucceeded: ({ clientId, acr }) => logger.info({ clientId, acr }, 'sign-in at the region\'s login succeeded'),
+      loginFailed: ({ reason, clientId }) => {
+        metrics.signInFailed('login');
+        logger.warn({ clientId, reason }, 'sign-in at the region\'s login failed: nothing granted');
+      },
+      discoveryFailed: (error) => {
+        metrics.signInFailed('discovery');
+        logger.warn({ issuer: signIn.login.issuer, err: { name: error.name, message: error.message } }, 'the region\'s login could not be discovered; retrying (sign-in pages answer 503 meanwhile)');
+      },
+    },
+  });
+  life.onClose(() => server.close());
+  selection.authServer = server;
+  selection.smartEndpoints = server.endpoints();
+  life.notices.push(`authorization server: ${signIn.issuer} (sign-in at ${signIn.login.issuer})`);
+  return { publicJwks: publicKeys(signIn.signingKeys) };
+}
+
+/** The demo authorization server starts only in demo mode, the service's own with SIGN_IN_LOGIN_ISSUER; either way tokens are verified the same way. */
 export async function selectTokenVerifier(selection: Selection): Promise<AccessTokenVerifier> {
   const { config, clock, logger, life } = selection;
+  const own = config.signIn === undefined ? undefined : await startOwnIssuer(selection, config.signIn);
   const demo = isDemo(config) ? await startDemoIssuer(selection) : undefined;
   const issuer = demo?.issuer ?? config.authIssuer;
   // Unreachable: demoMode answers false only with AUTH_ISSUER set.
@@ -112,6 +158,7 @@ export async function selectTokenVerifier(selection: Selection): Promise<AccessT
   const verifier = new JwtAccessTokenVerifier({
     issuer, audience: config.authAudience, patientClaim: config.authPatientClaim, clientIds, clock,
     ...(config.authJwksUrl ? { jwksUrl: config.authJwksUrl } : {}),
+    ...(own === undefined ? {} : { localJwks: () => Promise.resolve(own.publicJwks) }),
     onWarning: (msg) => logger.warn(msg),
   });
   life.onClose(async () => verifier.close());

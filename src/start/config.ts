@@ -9,6 +9,7 @@ import { readAuditChainKeys, type AuditChainSettings } from './audit-chain-setti
 import { readFhirApiSettings, type FhirApiSettings } from './fhir-api-settings.js';
 import { readReleasePolicySettings, type ReleasePolicySettings } from './release-policy-settings.js';
 import { demoMode } from './demo-mode.js';
+import { readSignInSettings, type SignInSettings } from './sign-in-settings.js';
 import { readEhrAdapter, readFhirSettings, readRegistrySettings, type EhrAdapterKind, type FhirSettings, type RegistrySettings } from './fhir-settings.js';
 
 /**
@@ -29,6 +30,8 @@ export interface Config extends TransportSettings, AccessLogSettings, AuditChain
   ehrTimezone: string;
   /** Undefined: the demo authorization server is started and trusted, where nothing names a real deployment (src/start/demo-mode.ts). */
   authIssuer: string | undefined;
+  /** SIGN_IN_LOGIN_ISSUER and its settings: the service's own authorization server, AUTH_ISSUER its issuer (src/start/sign-in-settings.ts). */
+  signIn?: SignInSettings;
   authJwksUrl: string | undefined;
   authAudience: string;
   authPatientClaim: string;
@@ -151,6 +154,9 @@ function subscriptionKeys(env: Env): Array<[string, string]> | undefined {
   if (inline !== undefined) return parseSubscriptionKeys(inline, 'SUBSCRIPTION_KEYS');
   const file = text(env, 'SUBSCRIPTION_KEYS_FILE');
   if (file !== undefined) return parseSubscriptionKeys(readFileSync(file, 'utf8'), 'SUBSCRIPTION_KEYS_FILE');
+  if (text(env, 'SIGN_IN_LOGIN_ISSUER') !== undefined) {
+    throw new ConfigError('SIGN_IN_LOGIN_ISSUER is set, so SUBSCRIPTION_KEYS or SUBSCRIPTION_KEYS_FILE is required: give each application its name:key pair (a demo key is made only in demo mode)');
+  }
   if (text(env, 'AUTH_ISSUER') !== undefined) {
     throw new ConfigError('AUTH_ISSUER is set, so SUBSCRIPTION_KEYS or SUBSCRIPTION_KEYS_FILE is required: give each application its name:key pair (a demo key is made only without AUTH_ISSUER)');
   }
@@ -246,7 +252,9 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     ...readReleasePolicySettings(env, ehrAdapter, fail),
     tracing: isTracingEnabled(env),
   });
+  const signIn = readSignInSettings(env, config, fail);
+  const withSignIn: Readonly<Config> = signIn === undefined ? config : Object.freeze({ ...config, signIn, authIssuer: signIn.issuer });
   // Refuses a real setting without AUTH_ISSUER here, before anything is opened or made.
-  demoMode(config, fail);
-  return config;
+  demoMode(withSignIn, fail);
+  return withSignIn;
 }

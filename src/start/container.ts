@@ -103,7 +103,7 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
   logger.info({ releaseRules }, config.releasePolicy ? 'release policy in force (RELEASE_POLICY_FILE)' : 'no RELEASE_POLICY_FILE: nothing is withheld');
   // loadConfig let this through only with ALLOW_PLAIN_HTTP=true; say so where operators look.
   if (!https && !isLoopbackHost(config.host)) logger.warn({ host: config.host }, 'plain HTTP on a non-loopback address (ALLOW_PLAIN_HTTP=true): only safe behind a gateway that terminates TLS');
-  const fhir = await fhirApiOf(config, fhirIds, config.port, selection.oauth?.issuer, logger);
+  const fhir = await fhirApiOf(config, fhirIds, config.port, selection.oauth?.issuer, logger, selection.smartEndpoints);
   if (fhir !== undefined) made.fhir = fhir;
   const registryPing = ehr.registryPing;
   const demoCredentials = demoCredentialsOf(selection);
@@ -120,6 +120,7 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
     readAccessLog: c.resolve(ReadAccessLog),
     ...(ehr.answerMemory === undefined ? {} : { answerMemory: ehr.answerMemory }),
     ...(selection.oauth ? { oauth: selection.oauth } : {}),
+    ...(selection.authServer === undefined ? {} : { authServer: selection.authServer }),
     ...(fhir === undefined ? {} : { fhir }),
     ...(selection.docsDemoKey === undefined ? {} : { docsDemoKey: selection.docsDemoKey }),
     ...(demoCredentials === undefined ? {} : { demoCredentials }),

@@ -64,13 +64,14 @@ export async function fhirIdsOf(config: Config): Promise<FhirIds | undefined> {
 }
 
 /** The FHIR API, or undefined without its ids (FHIR_API=off). `port` is the one the service listens on. */
-export async function fhirApiOf(config: Config, ids: FhirIds | undefined, port: number, issuer: string | undefined, logger: Logger): Promise<FhirApi | undefined> {
+export async function fhirApiOf(config: Config, ids: FhirIds | undefined, port: number, issuer: string | undefined, logger: Logger, own?: SmartEndpoints): Promise<FhirApi | undefined> {
   if (ids === undefined) return undefined;
   return {
     forms: fhirForms(),
     ids,
     publicBaseUrl: publicBaseUrlOf(config, port),
-    smart: await smartEndpoints(config, issuer, logger),
+    // The service's own authorization server is known, never fetched from the service's own address.
+    smart: own ?? await smartEndpoints(config, issuer, logger),
     idRoot: config.fhir?.idRoot ?? config.fhirIdRoot,
     ...(config.fhir?.videoActionIdSystem === undefined ? {} : { videoActionIdSystem: config.fhir.videoActionIdSystem }),
   };

@@ -11,6 +11,8 @@ export interface JwtVerifierOptions {
   audience: string;
   /** Unset: taken from the issuer's OpenID discovery document. */
   jwksUrl?: string;
+  /** The keys themselves, when the issuer is the service's own authorization server (no fetch of its own address). */
+  localJwks?: () => Promise<unknown>;
   patientClaim: string;
   /** AUTH_CLIENT_IDS: client ids whose tokens without a patient claim are client tokens; none when unset. */
   clientIds?: readonly string[];
@@ -94,6 +96,7 @@ export class JwtAccessTokenVerifier implements AccessTokenVerifier {
   }
 
   private async loadJwks(): Promise<unknown> {
+    if (this.options.localJwks !== undefined) return this.options.localJwks();
     const timeout = this.options.fetchTimeoutMs ?? 5000;
     if (this.jwksUrl === undefined) {
       // OpenID Discovery §4: a terminating '/' of the issuer is removed before the well-known path is appended.

@@ -23,13 +23,19 @@ function allowExtraRedirects(provider: Provider, clients: AuthClients): void {
   };
 }
 
-export function createAuthProvider(issuer: string, input: ProviderInput & { logger: WarnLogger }): Provider {
-  const { logger, ...configuration } = input;
+export function createAuthProvider(issuer: string, input: ProviderInput & { logger: WarnLogger; onTokenRefused?: (error: string) => void }): Provider {
+  const { logger, onTokenRefused: _counted, ...configuration } = input;
   const provider = new Provider(issuer, buildProviderConfiguration(configuration));
   allowExtraRedirects(provider, input.clients);
   smartTokenEndpoint(provider, input.clients);
   provider.on('server_error', (_ctx, error) => {
     logger.warn({ err: { name: error.name, message: error.message } }, 'authorization server error');
+  });
+  // A refused token request: what oidc-provider says (error_detail never holds a token), for the log and the counter.
+  provider.on('grant.error', (_ctx: unknown, error: unknown) => {
+    const { error: code, error_detail: detail } = error as { error?: string; error_detail?: string };
+    input.onTokenRefused?.(code ?? 'server_error');
+    logger.warn({ error: code, detail }, 'token request refused');
   });
   return provider;
 }

@@ -17,6 +17,8 @@ export interface AuthClient {
    * is consented to without `prompt=consent`.
    */
   smart: boolean;
+  /** The scopes it may ask for, when registered (SMART wildcards included); every one it may be given otherwise. */
+  allows?: (scope: string) => boolean;
   /** Redirect URIs it may use beyond the registered ones (RFC 8252 loopback, the patient app's page). */
   redirectAllowed?: (uri: string) => boolean;
   /** The browser origin allowed to call the token endpoint for it (CORS), when it is a browser app. */
@@ -41,6 +43,12 @@ export class AuthClients {
 
   metadata(): Array<Record<string, unknown>> {
     return [...this.byId.values()].map((client) => client.metadata);
+  }
+
+  /** Whether the client may ask for `scope` at all (its registration); what it is then given is the provider's rule. */
+  allows(clientId: string, scope: string): boolean {
+    const allows = this.byId.get(clientId)?.allows;
+    return allows === undefined || allows(scope);
   }
 
   isSmart(clientId: string | undefined): boolean {

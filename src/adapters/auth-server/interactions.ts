@@ -78,7 +78,11 @@ export interface SignInStep {
   login(provider: Provider, req: IncomingMessage, res: ServerResponse, details: Details, submitUrl: string, view: PageView): Promise<void>;
 }
 
-export interface LaunchState { smart: SmartLaunchContext; picks: LaunchPicks; signIn: SignInStep }
+export interface LaunchState {
+  smart: SmartLaunchContext; picks: LaunchPicks; signIn: SignInStep;
+  /** Where the server is mounted (`/auth` under the service), '' on a server of its own (the demo's). */
+  mountPath?: string;
+}
 
 /**
  * The picker: everyone the person may open now (asked anew on every page and post); a posted id that
@@ -106,7 +110,7 @@ export async function handleInteraction(provider: Provider, req: IncomingMessage
   const [uid, action] = path.slice(INTERACTION_PATH.length).split('/');
   if (!uid || (action !== undefined && action !== 'abort')) return send(res, 404, 'Not found.');
   const details = await provider.interactionDetails(req, res);
-  const submitUrl = `${INTERACTION_PATH}${uid}`;
+  const submitUrl = `${launch.mountPath ?? ''}${INTERACTION_PATH}${uid}`;
   if (action === 'abort') {
     // The app shows its person a cancelled sign-in in their own words; this one is for its developer.
     return provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'The person cancelled the sign-in: nothing was granted' }, { mergeWithLastSubmission: false });

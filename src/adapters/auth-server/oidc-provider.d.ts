@@ -8,6 +8,9 @@ declare module 'oidc-provider' {
   export class Provider {
     constructor(issuer: string, configuration?: Configuration);
     readonly issuer: string;
+    /** Koa's: trust X-Forwarded-Proto and -Host from a gateway. */
+    proxy: boolean;
+    urlFor(name: string, options?: Record<string, unknown>): string;
     callback(): (req: IncomingMessage, res: ServerResponse) => void;
     interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<InteractionDetails>;
     interactionFinished(req: IncomingMessage, res: ServerResponse, result: Record<string, unknown>, options?: { mergeWithLastSubmission?: boolean }): Promise<void>;

@@ -1,4 +1,4 @@
-// The authorization server's state in PostgreSQL (CONTRACT §10): sessions, interactions, codes, grants,
+// The authorization server's state in PostgreSQL (docs/sign-in.md): sessions, interactions, codes, grants,
 // refresh tokens and consents of oidc-provider in one table of their own schema, so any instance
 // finishes a flow another began and a refresh works after every instance restarted. oidc-provider's
 // adapter interface: one adapter per model, rows keyed by model and id, expiry by the database's clock.
@@ -161,6 +161,11 @@ export class PostgresModels {
 
   /** A factory function, as oidc-provider's `adapter` setting takes one. */
   readonly adapter = (model: string): PostgresModelAdapter => new PostgresModelAdapter(this.pool, this.schema, model);
+
+  /** Stores a row that never expires unless one is there already (the first of instances starting together wins). */
+  async insertOnce(model: string, id: string, payload: Record<string, unknown>): Promise<void> {
+    await this.pool.query(`INSERT INTO ${quotedSchema(this.schema)}.oidc_model (model, id, payload) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [model, id, payload]);
+  }
 
   /** Deletes rows past their expiry; answers how many. */
   async sweep(): Promise<number> {

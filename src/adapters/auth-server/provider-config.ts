@@ -34,7 +34,9 @@ const API_SCOPE_SET: ReadonlySet<string> = new Set(API_SCOPES);
 /** The API scopes a client may be granted: its own list (and the SMART ones it asks for, for a SMART app). */
 const grantableScopes = (clients: AuthClients, client: ClientView, asked: readonly string[]): readonly string[] => {
   const own = clients.get(client.clientId)?.apiScopes ?? [];
-  return clients.isSmart(client.clientId) ? [...own, ...asked.filter((s) => !API_SCOPE_SET.has(s) && isPersonSmartScope(s))] : own;
+  return clients.isSmart(client.clientId)
+    ? [...own, ...asked.filter((s) => !API_SCOPE_SET.has(s) && isPersonSmartScope(s) && clients.allows(client.clientId, s))]
+    : own;
 };
 const askedScopes = (ctx: RequestView): string[] =>
   typeof ctx.oidc.params?.scope === 'string' ? ctx.oidc.params.scope.split(' ').filter((s) => s !== '') : [];
@@ -48,7 +50,7 @@ const grantedScopes = (ctx: RequestView, indicator: string): string[] => ctx.oid
 function refuseUngrantableScopes(clients: AuthClients, ctx: RequestView, client: ClientView): void {
   const asked = askedScopes(ctx);
   const oidc = clients.isSmart(client.clientId) ? SMART_OIDC_SCOPES : ['openid'];
-  const grantable = new Set([...oidc, ...grantableScopes(clients, client, asked)]);
+  const grantable = new Set([...oidc.filter((s) => clients.allows(client.clientId, s)), ...grantableScopes(clients, client, asked)]);
   const refused = asked.filter((scope) => !grantable.has(scope));
   if (refused.length > 0) {
     const smart = clients.isSmart(client.clientId) ? ', SMART scopes such as patient/*.rs,' : '';
@@ -115,6 +117,8 @@ export interface ProviderInput {
   /** The service's side of a SMART launch: its FHIR base and whom a person may pick. */
   smart: SmartLaunchContext;
   picks: LaunchPicks;
+  /** Where the server is mounted (`/auth` under the service), '' on a server of its own (the demo's). */
+  mountPath?: string;
   /** oidc-provider's storage (postgres-models.ts); without it, its in-memory store of one process (the demo's). */
   adapter?: (model: string) => unknown;
   /** HTML above the server's own pages (the sign-in step's banner: the demo's notice), as on the sign-in pages. */
@@ -122,7 +126,7 @@ export interface ProviderInput {
 }
 
 export function buildProviderConfiguration(input: ProviderInput): Configuration {
-  const { audience, patientClaim, clients, signingKeys, cookieKeys, pairwiseSalt, knowsPerson, smart, picks, adapter } = input;
+  const { audience, patientClaim, clients, signingKeys, cookieKeys, pairwiseSalt, knowsPerson, smart, picks, adapter, mountPath = '' } = input;
   const resource = resourceIndicatorFor(audience);
 
   return {
@@ -167,7 +171,7 @@ export function buildProviderConfiguration(input: ProviderInput): Configuration 
       return { [patientClaim]: token.accountId, smart_patient: launch.patientId };
     },
     // The sign-in, picker and consent pages are the server's own (interactions.ts), served under this path.
-    interactions: { policy: launchInteractionPolicy(), url: (_ctx: unknown, interaction: { uid: string }) => `${INTERACTION_PATH}${interaction.uid}` },
+    interactions: { policy: launchInteractionPolicy(), url: (_ctx: unknown, interaction: { uid: string }) => `${mountPath}${INTERACTION_PATH}${interaction.uid}` },
     pkce: { required: () => true },
     // Only a browser app's own origin, for its own client: its token requests are cross-origin calls.
     clientBasedCORS: (_ctx: unknown, origin: string, client: ClientView) => {

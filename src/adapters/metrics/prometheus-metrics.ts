@@ -79,6 +79,26 @@ export class PrometheusMetrics implements RequestMetrics, MetricsExposition {
     labelNames: ['dependency'] as const, registers: [this.registry],
   });
 
+  /** The service's own authorization server (docs/sign-in.md): logins refused at or after the region's login, and the region not discoverable. */
+  readonly signInFailures = new Counter({
+    name: 'pdas_sign_in_failures_total', help: 'Sign-ins that granted nothing: login (refused or cancelled at the region\'s login), discovery (the region\'s login unreachable).',
+    labelNames: ['kind'] as const, registers: [this.registry],
+  });
+
+  /** Token requests the authorization server refused (invalid_grant, a revoked or reused refresh token, a wrong verifier). */
+  readonly tokenRefusals = new Counter({
+    name: 'pdas_token_refusals_total', help: 'Token requests refused by the service\'s own authorization server, by error.',
+    labelNames: ['error'] as const, registers: [this.registry],
+  });
+
+  signInFailed(kind: 'login' | 'discovery'): void {
+    this.signInFailures.inc({ kind });
+  }
+
+  tokenRefused(error: string): void {
+    this.tokenRefusals.inc({ error });
+  }
+
   private readonly dependencyStates = new Map<string, boolean>();
   private readonly certificates = new Map<string, () => Date | undefined>();
   private unenforced: () => number = () => 0;

@@ -1,0 +1,147 @@
+// The production authorization server of docs/sign-in.md: the same oidc-provider the demo runs, served by
+// the service itself under `{PUBLIC_BASE_URL}/auth`, with the region's login in place of the demo's
+// sign-in page and every piece of state in PostgreSQL, so any instance serves any step of a flow.
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { JWK } from 'jose';
+import type Provider from 'oidc-provider';
+import pg, { type Pool } from 'pg';
+import type { AuthServerMount } from '../../ports/auth-server.port.js';
+import type { SmartLaunchContext } from '../../ports/smart-launch.port.js';
+import { createAuthProvider } from './auth-provider.js';
+import { AuthClients, type AuthClient } from './clients.js';
+import { handleInteraction, INTERACTION_PATH, send } from './interactions.js';
+import { migrateSignIn, PostgresModels } from './postgres-models.js';
+import { REFRESH_TOKEN_TTL_SECONDS } from './provider-config.js';
+import { RegionLogin, type LoginEvents, type RegionLoginSettings } from './region-login.js';
+import { LaunchPicks } from './smart-launch.js';
+
+const SWEEP_EVERY_MS = 10 * 60_000;
+const CALLBACK_PATH = '/callback';
+
+interface Logger {
+  warn(obj: object, msg: string): void;
+  info(obj: object, msg: string): void;
+}
+
+export interface RegionAuthServerOptions {
+  /** `{PUBLIC_BASE_URL}/auth`: the issuer, and where the service serves it. */
+  issuer: string;
+  audience: string;
+  patientClaim: string;
+  clients: readonly AuthClient[];
+  signingKeys: JWK[];
+  cookieKeys: string[];
+  pool: Pool;
+  schema: string;
+  login: Omit<RegionLoginSettings, 'redirectUri'>;
+  smart: SmartLaunchContext;
+  logger: Logger;
+  events: LoginEvents;
+  /** TRUST_PROXY is set: the scheme a gateway terminated TLS with is taken from X-Forwarded-Proto. */
+  behindProxy: boolean;
+}
+
+/** The sign-in state's connection pool: small, bounded like the audit store's, its failures never ending the process. */
+export function signInPool(connectionString: string): Pool {
+  const pool = new pg.Pool({
+    connectionString, max: 4, connectionTimeoutMillis: 2000, idleTimeoutMillis: 10_000, keepAlive: true,
+    application_name: 'patient-data-access-sign-in', statement_timeout: 5000, lock_timeout: 5000, idle_in_transaction_session_timeout: 5000,
+  });
+  pool.on('error', () => undefined);
+  return pool;
+}
+
+/** The salt of pairwise `sub`s, made once and kept in the shared store: every instance and restart gives a person the same `sub`. */
+async function pairwiseSalt(models: PostgresModels): Promise<string> {
+  const store = models.adapter('ServiceSecret');
+  const kept = await store.find('pairwise-salt');
+  if (typeof kept?.value === 'string') return kept.value;
+  await models.insertOnce('ServiceSecret', 'pairwise-salt', { value: randomBytes(32).toString('base64url') });
+  const made = await store.find('pairwise-salt');
+  if (typeof made?.value !== 'string') throw new Error('the pairwise salt could not be kept in the sign-in schema');
+  return made.value;
+}
+
+export class RegionAuthServer implements AuthServerMount {
+  readonly mountPath: string;
+  private sweeper: NodeJS.Timeout | undefined;
+  private readonly handler: ReturnType<Provider['callback']>;
+
+  private constructor(
+    private readonly provider: Provider,
+    private readonly login: RegionLogin,
+    private readonly launch: { smart: SmartLaunchContext; picks: LaunchPicks },
+    private readonly models: PostgresModels,
+    private readonly logger: Logger,
+    readonly issuer: string,
+  ) {
+    this.mountPath = new URL(issuer).pathname.replace(/\/$/, '');
+    this.handler = provider.callback();
+  }
+
+  /** Migrates the schema (only read when up to date), makes the provider, and starts discovering the region's login (retried, never fatal). */
+  static async open(options: RegionAuthServerOptions): Promise<RegionAuthServer> {
+    const { issuer, pool, schema, logger } = options;
+    await migrateSignIn(pool, schema);
+    const models = new PostgresModels(pool, schema);
+    const mountPath = new URL(issuer).pathname.replace(/\/$/, '');
+    const picks = new LaunchPicks(REFRESH_TOKEN_TTL_SECONDS, models.adapter('LaunchPick'));
+    const provider = createAuthProvider(issuer, {
+      audience: options.audience, patientClaim: options.patientClaim, clients: new AuthClients(options.clients),
+      signingKeys: options.signingKeys, cookieKeys: options.cookieKeys, pairwiseSalt: await pairwiseSalt(models),
+      // The region's login vouched for the person; whose record they may open is the picker's and every read's question.
+      knowsPerson: () => true,
+      smart: options.smart, picks, adapter: models.adapter, mountPath, logger,
+    });
+    provider.proxy = options.behindProxy;
+    const login = new RegionLogin({ ...options.login, redirectUri: `${issuer}${CALLBACK_PATH}` }, models.adapter('RegionLogin'), options.events, mountPath);
+    const server = new RegionAuthServer(provider, login, { smart: options.smart, picks }, models, logger, issuer);
+    await login.start();
+    server.sweeper = setInterval(() => {
+      models.sweep().catch((err: unknown) => logger.warn({ err: { message: (err as Error).message } }, 'sweeping expired sign-in state failed'));
+    }, SWEEP_EVERY_MS);
+    server.sweeper.unref();
+    return server;
+  }
+
+  /** Whether the region's login is discovered (until then sign-in pages answer 503; tokens already issued keep working). */
+  get loginReady(): boolean {
+    return this.login.ready;
+  }
+
+  /** The endpoints SMART discovery names. */
+  endpoints(): { authorizationEndpoint: string; tokenEndpoint: string; revocationEndpoint: string; jwksUri: string; issuer: string; offlineAccess: boolean } {
+    return {
+      issuer: this.issuer, authorizationEndpoint: this.provider.urlFor('authorization'), tokenEndpoint: this.provider.urlFor('token'),
+      revocationEndpoint: this.provider.urlFor('revocation'), jwksUri: this.provider.urlFor('jwks'), offlineAccess: true,
+    };
+  }
+
+  /** A request under the mount path, as the service's HTTP layer hands it over. */
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = req.url ?? '/';
+    if (!url.startsWith(this.mountPath)) return send(res, 404, 'Not found.');
+    const rest = url.slice(this.mountPath.length) || '/';
+    const path = rest.split('?')[0] ?? '/';
+    if (path === CALLBACK_PATH) return this.login.callback(req, res);
+    req.url = rest;
+    if (path.startsWith(INTERACTION_PATH)) {
+      return handleInteraction(this.provider, req, res, { ...this.launch, signIn: this.login.step, mountPath: this.mountPath }).catch((error: unknown) => {
+        // An expired or unknown interaction (a stale page, a cookie from another browser): start again.
+        this.logger.warn({ err: { name: (error as Error).name, message: (error as Error).message } }, 'sign-in page failed');
+        if (!res.headersSent) send(res, 400, 'This sign-in has expired or is not known here. Start again from the application.');
+        else res.end();
+      });
+    }
+    // oidc-provider names its own URLs from the mount path (express's baseUrl), not from the stripped url.
+    (req as IncomingMessage & { baseUrl?: string }).baseUrl = this.mountPath;
+    return this.handler(req, res);
+  }
+
+  close(): Promise<void> {
+    this.login.stop();
+    if (this.sweeper !== undefined) clearInterval(this.sweeper);
+    return Promise.resolve();
+  }
+}

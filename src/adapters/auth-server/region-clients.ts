@@ -1,0 +1,132 @@
+// SIGN_IN_CLIENTS_FILE (docs/sign-in.md): the apps a region registers, as a JSON array of client metadata
+// with RFC 7591 names and two of ours (`offline_access`, `loopback_redirects`). A bad entry stops the
+// start, naming the entry and the field; nothing is guessed.
+import { smartGrants, type Grant } from '../../domain/fhir/smart-scopes.js';
+import { API_SCOPES, type AuthClient } from './clients.js';
+import { isLoopbackRedirect, SMART_OIDC_SCOPES } from './smart-launch.js';
+
+export class ClientsFileError extends Error {
+  override name = 'ClientsFileError';
+}
+
+const API_SCOPE_SET: ReadonlySet<string> = new Set(API_SCOPES);
+const OIDC_SCOPES: ReadonlySet<string> = new Set(SMART_OIDC_SCOPES);
+const AUTH_METHODS = ['none', 'private_key_jwt'] as const;
+
+/** A registered SMART scope covers an asked one of the same context: its type or `*`, at least its interactions, no narrower category. */
+function covers(registered: Grant, asked: Grant): boolean {
+  if (registered.context !== asked.context || (registered.type !== '*' && registered.type !== asked.type)) return false;
+  if (![...asked.interactions].every((i) => registered.interactions.has(i))) return false;
+  return registered.category === undefined
+    || (asked.category?.code === registered.category.code && (registered.category.system === undefined || asked.category.system === registered.category.system));
+}
+
+/** Whether `scope` is one the entry registered, exactly or under a SMART wildcard. */
+function allowedBy(registered: readonly string[]): (scope: string) => boolean {
+  const exact = new Set(registered);
+  const grants = smartGrants(registered);
+  return (scope) => {
+    if (exact.has(scope)) return true;
+    const [asked] = smartGrants([scope]);
+    return asked !== undefined && grants.some((g) => covers(g, asked));
+  };
+}
+
+type Entry = Record<string, unknown>;
+
+function redirectUris(entry: Entry, where: string): string[] {
+  const uris = entry.redirect_uris;
+  if (!Array.isArray(uris) || uris.length === 0 || !uris.every((u) => typeof u === 'string' && URL.canParse(u))) {
+    throw new ClientsFileError(`${where}: redirect_uris must list the app's exact redirect URIs (absolute URIs), e.g. ["https://app.example.se/callback"]`);
+  }
+  for (const uri of uris as string[]) {
+    const url = new URL(uri);
+    if (url.hash !== '') throw new ClientsFileError(`${where}: redirect URI ${uri} must have no fragment`);
+    if (url.protocol === 'http:' && !isLoopbackRedirect(uri)) throw new ClientsFileError(`${where}: redirect URI ${uri} must be https (plain http only on 127.0.0.1 or [::1])`);
+  }
+  return uris as string[];
+}
+
+function scopes(entry: Entry, where: string): string[] {
+  if (typeof entry.scope !== 'string' || entry.scope.trim() === '') {
+    throw new ClientsFileError(`${where}: scope must list, space-separated, what the app may ask for, e.g. "openid fhirUser launch/patient patient/*.rs"`);
+  }
+  const listed = entry.scope.split(' ').filter((s) => s !== '');
+  const unknown = listed.filter((s) => !OIDC_SCOPES.has(s) && !API_SCOPE_SET.has(s) && smartGrants([s]).length === 0);
+  if (unknown.length > 0) throw new ClientsFileError(`${where}: scope names what this service does not grant: ${unknown.join(' ')}`);
+  if (listed.includes('offline_access')) throw new ClientsFileError(`${where}: say "offline_access": true instead of listing offline_access in scope`);
+  return listed;
+}
+
+function flag(entry: Entry, name: string, where: string): boolean {
+  const value = entry[name] ?? false;
+  if (typeof value !== 'boolean') throw new ClientsFileError(`${where}: ${name} must be true or false`);
+  return value;
+}
+
+function authMethod(entry: Entry, where: string): (typeof AUTH_METHODS)[number] {
+  const method = entry.token_endpoint_auth_method;
+  if (!AUTH_METHODS.includes(method as never)) {
+    throw new ClientsFileError(`${where}: token_endpoint_auth_method must be none (a public app, PKCE) or private_key_jwt (with jwks or jwks_uri); shared secrets are not taken`);
+  }
+  if (method === 'private_key_jwt' && entry.jwks === undefined && entry.jwks_uri === undefined) {
+    throw new ClientsFileError(`${where}: private_key_jwt needs the app's public keys: jwks or jwks_uri`);
+  }
+  return method as (typeof AUTH_METHODS)[number];
+}
+
+function clientName(entry: Entry): Record<string, string> {
+  const names: Record<string, string> = {};
+  for (const key of ['client_name', 'client_name#sv', 'client_name#en']) {
+    if (typeof entry[key] === 'string' && entry[key] !== '') names[key] = entry[key];
+  }
+  return names;
+}
+
+function toAuthClient(entry: Entry, where: string): AuthClient {
+  const clientId = entry.client_id;
+  const method = authMethod(entry, where);
+  const uris = redirectUris(entry, where);
+  const listed = scopes(entry, where);
+  const offline = flag(entry, 'offline_access', where);
+  const loopback = flag(entry, 'loopback_redirects', where);
+  const allows = allowedBy([...listed, ...(offline ? ['offline_access'] : [])]);
+  return {
+    metadata: {
+      client_id: clientId as string, ...clientName(entry), token_endpoint_auth_method: method,
+      ...(method === 'private_key_jwt' ? { token_endpoint_auth_signing_alg: 'RS256' } : {}),
+      ...(entry.jwks === undefined ? {} : { jwks: entry.jwks }), ...(entry.jwks_uri === undefined ? {} : { jwks_uri: entry.jwks_uri }),
+      application_type: uris.every((u) => u.startsWith('https:')) ? 'web' : 'native',
+      grant_types: offline ? ['authorization_code', 'refresh_token'] : ['authorization_code'],
+      response_types: ['code'], redirect_uris: uris, subject_type: 'pairwise',
+      // oidc-provider's own `scope` names only OpenID scopes; the rest is held to `allows` (provider-config.ts).
+      scope: listed.filter((s) => OIDC_SCOPES.has(s)).concat(offline ? ['offline_access'] : []).join(' ') || 'openid',
+    },
+    apiScopes: listed.filter((s) => API_SCOPE_SET.has(s)),
+    smart: true,
+    allows,
+    ...(loopback ? { redirectAllowed: isLoopbackRedirect } : {}),
+  };
+}
+
+/** The clients of a clients file's text; `file` names it in every refusal. */
+export function parseClientsFile(text: string, file: string): AuthClient[] {
+  let entries: unknown;
+  try {
+    entries = JSON.parse(text);
+  } catch (err) {
+    throw new ClientsFileError(`${file} is not JSON: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (!Array.isArray(entries) || entries.length === 0) throw new ClientsFileError(`${file} must be a JSON array with one object per app`);
+  const seen = new Set<string>();
+  return entries.map((entry: unknown, index) => {
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw new ClientsFileError(`${file} entry ${index + 1} must be an object`);
+    const id = (entry as Entry).client_id;
+    if (typeof id !== 'string' || !/^[A-Za-z0-9._~-]{1,100}$/.test(id)) {
+      throw new ClientsFileError(`${file} entry ${index + 1}: client_id must be 1 to 100 letters, digits or ._~-`);
+    }
+    if (seen.has(id)) throw new ClientsFileError(`${file} lists client_id ${id} twice`);
+    seen.add(id);
+    return toAuthClient(entry as Entry, `${file} entry ${index + 1} (${id})`);
+  });
+}

@@ -1,0 +1,19 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AuthServerMount } from '../ports/auth-server.port.js';
+
+/**
+ * `{PUBLIC_BASE_URL}/auth`: every method and path below it goes, unparsed, to the service's own
+ * authorization server (docs/sign-in.md), which reads its forms and answers itself; the API's JSON-only
+ * body rules, subscription keys and audit hooks are the API's, not its.
+ */
+export async function authServerRoutes(app: FastifyInstance, opts: { server: AuthServerMount }): Promise<void> {
+  app.removeAllContentTypeParsers();
+  // The body stays in the request stream for the server to read (and bound) itself.
+  app.addContentTypeParser('*', (_request, _payload, done) => done(null));
+  const handle = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    reply.hijack();
+    await opts.server.handle(request.raw, reply.raw);
+  };
+  app.all('/', handle);
+  app.all('/*', handle);
+}

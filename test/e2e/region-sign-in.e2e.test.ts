@@ -1,0 +1,186 @@
+/**
+ * Issue 46 (docs/sign-in.md, threats 60 and 61): the service's own authorization server with a real
+ * OpenID Provider standing in for the region's login (test/support/region-provider.ts). A generic OAuth
+ * client (openid-client) completes a SMART standalone launch: the region signs Märta in, she picks
+ * Lilla, consents, and the app reads Lilla's record and refreshes. Each way the region's answer can be
+ * wrong (another audience, nonce, issuer or key, a lower acr, a cancel, a callback planted in another
+ * browser or replayed) ends on the service's page and grants nothing. Two instances on one database
+ * serve one flow between them, and a refresh works after both were restarted.
+ */
+import * as client from 'openid-client';
+import { request } from 'undici';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { HttpBrowser, readForm, type Page } from '../dev/demo-issuer/http-browser.js';
+import { adminPool, databaseAvailable, dropSchema } from '../support/database.js';
+import { LOA2, LOA3 } from '../support/region-provider.js';
+import { APP_ID, APP_REDIRECT, startSignInService, type SignInService } from '../support/sign-in-service.js';
+
+const available = await databaseAvailable();
+const SCOPE = 'openid fhirUser launch/patient offline_access patient/*.rs';
+
+interface Walked { redirect?: URL; page: Page; seen: string[] }
+
+/**
+ * A browser's way through: every redirect followed (the service, the region), the picker's `pick`
+ * posted, consent given, until the app's redirect URI or a page that is none of those. `via` rewrites
+ * each service URL before it is asked (another instance, as a load balancer would).
+ */
+async function walk(browser: HttpBrowser, url: string, options: { pick?: string; via?: (url: string) => string } = {}): Promise<Walked> {
+  const via = options.via ?? ((u: string) => u);
+  const seen: string[] = [];
+  let page = await browser.get(via(url));
+  for (let hops = 0; hops < 30; hops += 1) {
+    seen.push(page.url);
+    if (page.location !== undefined) {
+      if (page.location.startsWith(APP_REDIRECT)) return { redirect: new URL(page.location), page, seen };
+      page = await browser.get(via(page.location));
+      continue;
+    }
+    if (page.status !== 200 || !/<form/.test(page.body)) return { page, seen };
+    const form = readForm(page.body);
+    if (form.fields.prompt === 'patient') {
+      const value = [...page.body.matchAll(/<form[^>]*>([\s\S]*?)<\/form>/g)].find((f) => f[1]?.includes(options.pick ?? '(yourself)'))?.[1];
+      const patient = /name="patient" value="([^"]+)"/.exec(value ?? '')?.[1];
+      if (patient === undefined) return { page, seen };
+      page = await browser.post(via(new URL(form.action, page.url).href), { ...form.fields, patient });
+    } else if (form.fields.prompt === 'consent') {
+      page = await browser.post(via(new URL(form.action, page.url).href), form.fields);
+    } else return { page, seen };
+  }
+  throw new Error('the sign-in did not end');
+}
+
+describe.skipIf(!available)('sign-in through the region\'s own login (docs/sign-in.md)', () => {
+  let service: SignInService;
+  let app: client.Configuration;
+
+  beforeAll(async () => {
+    service = await startSignInService();
+    app = await client.discovery(new URL(service.issuer), APP_ID, undefined, client.None(), { execute: [client.allowInsecureRequests] });
+  }, 60_000);
+  afterAll(async () => {
+    await service?.close();
+    const pool = adminPool();
+    await dropSchema(pool, service.schema);
+    await pool.end();
+  });
+  afterEach(() => {
+    service.region.misbehave = undefined;
+    service.region.cancel = false;
+    service.region.person = { pnr: '198112189876', acr: LOA3 };
+  });
+
+  async function authorization(): Promise<{ url: string; verifier: string; state: string }> {
+    const verifier = client.randomPKCECodeVerifier();
+    const state = client.randomState();
+    const url = client.buildAuthorizationUrl(app, {
+      redirect_uri: APP_REDIRECT, scope: SCOPE, state, aud: `${service.base}/fhir`,
+      code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
+    });
+    return { url: url.href, verifier, state };
+  }
+
+  async function launch(pick = 'Lilla', via?: (url: string) => string) {
+    const auth = await authorization();
+    const walked = await walk(new HttpBrowser(), auth.url, { pick, ...(via === undefined ? {} : { via }) });
+    if (walked.redirect === undefined) throw new Error(`no redirect to the app: ${walked.page.status} ${/role="alert">([^<]*)/.exec(walked.page.body)?.[1] ?? walked.page.body.slice(0, 400)}`);
+    const tokens = await client.authorizationCodeGrant(app, walked.redirect, { pkceCodeVerifier: auth.verifier, expectedState: auth.state })
+      .catch((err: unknown) => { throw new Error(`token request refused: ${JSON.stringify((err as { cause?: unknown }).cause)}`); });
+    return { tokens, walked };
+  }
+
+  const readPatient = (base: string, token: string, id: string) =>
+    request(`${base}/fhir/Patient/${id}`, { headers: { authorization: `Bearer ${token}`, accept: 'application/fhir+json' } });
+
+  it('discovers the issuer under /auth, and SMART discovery names its endpoints', async () => {
+    expect(app.serverMetadata().issuer).toBe(service.issuer);
+    const smart = await (await request(`${service.base}/fhir/.well-known/smart-configuration`)).body.json() as Record<string, unknown>;
+    expect(smart).toMatchObject({ authorization_endpoint: `${service.issuer}/auth`, token_endpoint: `${service.issuer}/token`, issuer: service.issuer });
+  });
+
+  it('signs Märta in at the region, she picks Lilla, and the app reads Lilla\'s record and refreshes', async () => {
+    const { tokens, walked } = await launch('Lilla');
+    expect(walked.seen.some((u) => u.startsWith(service.region.issuer))).toBe(true);
+    expect(walked.seen.join(' ')).not.toContain('198112189876');
+    const patient = (tokens as unknown as { patient?: string }).patient;
+    expect(typeof patient).toBe('string');
+    expect(tokens.refresh_token).toEqual(expect.any(String));
+    const claims = JSON.parse(Buffer.from(tokens.access_token.split('.')[1] ?? '', 'base64url').toString()) as Record<string, unknown>;
+    expect(claims).toMatchObject({ iss: service.issuer, smart_patient: patient, patient: '198112189876' });
+    expect(Number(claims.exp) - Number(claims.iat)).toBeLessThanOrEqual(900);
+    const read = await readPatient(service.base, tokens.access_token, String(patient));
+    expect(read.statusCode).toBe(200);
+    expect(((await read.body.json()) as { id: string }).id).toBe(patient);
+    const refreshed = await client.refreshTokenGrant(app, String(tokens.refresh_token));
+    expect((refreshed as unknown as { patient?: string }).patient).toBe(patient);
+    await expect(client.refreshTokenGrant(app, String(tokens.refresh_token))).rejects.toMatchObject({ error: 'invalid_grant' });
+  });
+
+  const REFUSALS: Array<[string, () => void]> = [
+    ['an ID token for another audience', () => { service.region.misbehave = { aud: 'another-client' }; }],
+    ['an ID token with another nonce', () => { service.region.misbehave = { nonce: 'not-the-nonce-sent' }; }],
+    ['an ID token from another issuer', () => { service.region.misbehave = { iss: 'https://another-provider.example.se' }; }],
+    ['an ID token signed with a key the provider does not publish', () => { service.region.misbehave = { foreignKey: true }; }],
+    ['a lower acr than SIGN_IN_LOGIN_ACR', () => { service.region.person = { pnr: '198112189876', acr: LOA2 }; }],
+    ['a lower acr written into the ID token', () => { service.region.misbehave = { acr: LOA2 }; }],
+    ['no identity number claim', () => { service.region.person = { pnr: 'none-1', acr: service.region.person.acr }; }],
+    ['a cancel at the region', () => { service.region.cancel = true; }],
+  ];
+
+  it.each(REFUSALS)('%s ends on the service\'s page and grants nothing', async (_name, arrange) => {
+    arrange();
+    const auth = await authorization();
+    const walked = await walk(new HttpBrowser(), auth.url);
+    expect(walked.redirect).toBeUndefined();
+    expect(walked.page.status).toBe(200);
+    expect(walked.page.url.startsWith(`${service.issuer}/interaction/`)).toBe(true);
+    expect(walked.page.body).toContain('You are not signed in');
+    // The way back to the app: it gets access_denied, never a code.
+    const abort = /href="([^"]*\/abort)"/.exec(walked.page.body)?.[1];
+    expect(abort).toBeDefined();
+    const back = await walk(new HttpBrowser(), new URL(String(abort), service.base).href);
+    expect(back.redirect).toBeUndefined();
+  });
+
+  it('a callback planted in another browser (login CSRF) or replayed signs nobody in', async () => {
+    const auth = await authorization();
+    const victim = new HttpBrowser();
+    const attacker = new HttpBrowser();
+    // The attacker's own flow, stopped at the region's answer to the service.
+    let page = await attacker.get(auth.url);
+    while (page.location !== undefined && !page.location.startsWith(`${service.issuer}/callback`)) page = await attacker.get(page.location);
+    const callback = String(page.location);
+    const planted = await walk(victim, callback);
+    expect(planted.redirect).toBeUndefined();
+    expect(planted.page.status).toBe(400);
+    const replayed = await walk(attacker, callback);
+    expect(replayed.redirect).toBeUndefined();
+    expect(replayed.page.status).toBe(400);
+  });
+
+  it('lets two instances on one database serve one flow in turn, and refresh after both restarted', async () => {
+    const second = await service.startInstance();
+    const first = service.instances[0];
+    if (first === undefined) throw new Error('no first instance');
+    let turn = 0;
+    // Each step of the service goes to the other instance, as a load balancer without affinity may.
+    const alternate = (url: string): string => {
+      const at = [service.base, second.base].find((b) => url.startsWith(b));
+      if (at === undefined) return url;
+      turn += 1;
+      return `${turn % 2 === 0 ? service.base : second.base}${url.slice(at.length)}`;
+    };
+    const { tokens } = await launch('Lilla', alternate);
+    expect(turn).toBeGreaterThan(4);
+    const patient = String((tokens as unknown as { patient?: string }).patient);
+    expect((await readPatient(second.base, tokens.access_token, patient)).statusCode).toBe(200);
+    await second.close();
+    await first.close();
+    service.instances.splice(0);
+    // Both restarted (on the same address, as behind the load balancer): the refresh token still works.
+    const restarted = await service.startInstance(first.port);
+    const refreshed = await client.refreshTokenGrant(app, String(tokens.refresh_token));
+    expect((refreshed as unknown as { patient?: string }).patient).toBe(patient);
+    expect((await readPatient(restarted.base, refreshed.access_token, patient)).statusCode).toBe(200);
+  }, 60_000);
+});

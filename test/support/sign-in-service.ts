@@ -1,0 +1,86 @@
+// The service as a region runs it with its own authorization server (docs/sign-in.md): SIGN_IN_LOGIN_ISSUER
+// naming a RegionProvider of the test's own, a clients file with one SMART app, signing and cookie key
+// files, state in a PostgreSQL schema of the test's own. Instances share the settings, so any of them
+// serves any step; PUBLIC_BASE_URL is the first one's address (a browser reaches another by its port).
+import { createServer } from 'node:net';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { exportJWK, generateKeyPair } from 'jose';
+import { createLogger } from '../../src/http/logging.js';
+import { loadConfig } from '../../src/start/config.js';
+import { compose, type Runtime } from '../../src/start/container.js';
+import { listen } from '../../src/start/listen.js';
+import { databaseUrl, freshSchema } from './database.js';
+import { LOA3, RegionProvider } from './region-provider.js';
+
+export const APP_ID = 'smart-app';
+export const APP_REDIRECT = 'http://127.0.0.1:8765/callback';
+export const SUBSCRIPTION_KEY = 'sign-in-test-key-0123456789';
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+export interface Instance { base: string; port: number; close(): Promise<void> }
+
+export interface SignInService {
+  /** PUBLIC_BASE_URL: the first instance's address. */
+  base: string;
+  issuer: string;
+  region: RegionProvider;
+  schema: string;
+  instances: Instance[];
+  /** Starts one more instance on the same settings, on `port` (the first's, after a restart) or another. */
+  startInstance(port?: number): Promise<Instance>;
+  close(): Promise<void>;
+}
+
+export async function startSignInService(options: { clients?: unknown[]; env?: Record<string, string> } = {}): Promise<SignInService> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'pdas-sign-in-'));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const region = await RegionProvider.start({ clientId: 'pdas', clientSecret: 'region-client-secret-0123456789', redirectUris: [`${base}/auth/callback`] });
+  const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+  const files = {
+    clients: path.join(dir, 'clients.json'), keys: path.join(dir, 'keys.json'), cookies: path.join(dir, 'cookie-keys'), secret: path.join(dir, 'region-secret'),
+  };
+  await writeFile(files.clients, JSON.stringify(options.clients ?? [{
+    client_id: APP_ID, client_name: 'Test SMART app', token_endpoint_auth_method: 'none', redirect_uris: [APP_REDIRECT],
+    scope: 'openid fhirUser launch/patient patient/*.rs user/*.rs', offline_access: true, loopback_redirects: true,
+  }]));
+  await writeFile(files.keys, JSON.stringify({ keys: [{ ...await exportJWK(privateKey), kid: 'service-key-1' }] }));
+  await writeFile(files.cookies, 'cookie-key-one-0123456789abcdef0123456789\n');
+  await writeFile(files.secret, 'region-client-secret-0123456789\n');
+  const schema = freshSchema('sign_in_e2e');
+  const env: Record<string, string> = {
+    METRICS_PORT: '0', LOG_LEVEL: process.env.SIGN_IN_TEST_LOG ?? 'silent', PUBLIC_BASE_URL: base, DATABASE_URL: databaseUrl(), SUBSCRIPTION_KEYS: `test:${SUBSCRIPTION_KEY}`,
+    SIGN_IN_LOGIN_ISSUER: region.issuer, SIGN_IN_LOGIN_CLIENT_ID: 'pdas', SIGN_IN_LOGIN_CLIENT_SECRET_FILE: files.secret,
+    SIGN_IN_LOGIN_ACR: LOA3, SIGN_IN_CLIENTS_FILE: files.clients, SIGN_IN_KEYS_FILE: files.keys, SIGN_IN_COOKIE_KEYS_FILE: files.cookies,
+    SIGN_IN_SCHEMA: schema, FHIR_ID_SECRET: 'sign-in-test-fhir-id-secret-0123456789abcdef', ...options.env,
+  };
+  const instances: Instance[] = [];
+  const startInstance = async (at = 0): Promise<Instance> => {
+    const dataDir = await mkdtemp(path.join(dir, 'data-'));
+    const config = loadConfig({ ...env, DATA_DIR: dataDir, PORT: String(at) });
+    const runtime: Runtime = await compose(config, createLogger(process.env.SIGN_IN_TEST_LOG ?? 'silent'));
+    const api = (await listen(runtime, config)).api;
+    const instance = { base: api, port: Number(new URL(api).port), close: () => runtime.close() };
+    instances.push(instance);
+    return instance;
+  };
+  await startInstance(port);
+  return {
+    base, issuer: `${base}/auth`, region, schema, instances,
+    startInstance: (at?: number) => startInstance(at),
+    close: async () => {
+      for (const instance of instances) await instance.close().catch(() => undefined);
+      await region.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
