@@ -11,6 +11,7 @@ import { h } from './dom.js';
 import { initialLang, LABELS, type Lang, type Words } from './i18n.js';
 import { loadRecord, type PatientRecord } from './load.js';
 import { refreshJoins } from './records.js';
+import { CONNECTED_APPS_LABELS, connectedAppsView, listConnectedApps, revokeConnectedApp, type ConnectedApp } from './connected-apps.js';
 import { SIGNED_OUT_STATE, signOutEverywhere } from './sign-out.js';
 import { recordView } from './view.js';
 
@@ -20,9 +21,14 @@ const SCOPE = 'openid fhirUser launch/patient offline_access patient/*.rs patien
 const LANG_KEY = 'patient-app-lang';
 const SMART_KEY = 'SMART_KEY';
 
-interface Page { lang: Lang; record?: PatientRecord; error?: string; loading: boolean; notice?: Words }
+type Tab = 'record' | 'apps';
+interface Page {
+  lang: Lang; record?: PatientRecord; error?: string; loading: boolean; notice?: Words;
+  /** The signed-in client (fhirclient), for the connected-apps tab's calls. */
+  client?: Client; tab: Tab; apps?: ConnectedApp[] | Error; appsNotice?: Words;
+}
 
-const page: Page = { lang: initialLang(localStorage.getItem(LANG_KEY), navigator.language), loading: false };
+const page: Page = { lang: initialLang(localStorage.getItem(LANG_KEY), navigator.language), loading: false, tab: 'record' };
 let charts: Chart[] = [];
 // One live region for the whole visit: a region made anew with each render would not be announced.
 const status = h('p', { role: 'status', class: 'status' });
@@ -42,6 +48,8 @@ function signIn(): void {
 async function signOut(): Promise<void> {
   page.record = undefined;
   page.error = undefined;
+  page.client = undefined;
+  page.tab = 'record';
   if (await signOutEverywhere({ clientId: CLIENT_ID, returnTo: addresses().redirectUri, lang: page.lang })) return;
   page.notice = LABELS.signedOutHere;
   render();
@@ -59,6 +67,39 @@ function toggleLanguage(): void {
   render();
   // The button is made anew: keep the keyboard where it was.
   document.getElementById('lang-toggle')?.focus();
+}
+
+/** Shows a tab; the connected apps are read anew each time their tab is opened. */
+async function showTab(tab: Tab): Promise<void> {
+  page.tab = tab;
+  page.appsNotice = undefined;
+  if (tab === 'apps') {
+    page.apps = undefined;
+    render();
+    page.apps = page.client === undefined ? new Error('not signed in') : await listConnectedApps(page.client).catch((err: unknown) => err instanceof Error ? err : new Error(String(err)));
+  }
+  render();
+  document.getElementById(tab === 'apps' ? 'connected-apps' : 'patient-name')?.focus();
+}
+
+async function revoke(app: ConnectedApp): Promise<void> {
+  if (page.client === undefined) return;
+  try {
+    await revokeConnectedApp(page.client, app.id);
+    page.apps = await listConnectedApps(page.client);
+    page.appsNotice = CONNECTED_APPS_LABELS.revoked;
+  } catch (err) {
+    page.apps = err instanceof Error ? err : new Error(String(err));
+  }
+  render();
+  document.getElementById('connected-apps')?.focus();
+}
+
+/** The two views of a signed-in page, as a navigation whose current one is marked. */
+function tabs(lang: Lang): HTMLElement {
+  const tab = (which: Tab, label: string) => button(label, () => void showTab(which), page.tab === which ? { 'aria-current': 'page' } : {});
+  return h('nav', { class: 'tabs', 'aria-label': LABELS.appName[lang] },
+    tab('record', CONNECTED_APPS_LABELS.record[lang]), tab('apps', CONNECTED_APPS_LABELS.tab[lang]));
 }
 
 function header(lang: Lang): HTMLElement {
@@ -89,8 +130,11 @@ function render(): void {
   for (const c of charts) c.destroy();
   const draw: (() => Chart)[] = [];
   status.textContent = page.loading ? LABELS.loading[lang] : page.record === undefined ? '' : LABELS.loaded[lang];
+  const signedIn = page.record === undefined ? null : page.tab === 'apps'
+    ? connectedAppsView(page.apps, lang, (app) => void revoke(app), page.appsNotice)
+    : recordView(page.record, lang, draw);
   const main = h('main', { id: 'main', tabindex: '-1' },
-    status, ...(page.record === undefined ? (page.loading ? [] : signedOut(lang)) : recordView(page.record, lang, draw)));
+    status, ...(signedIn === null ? (page.loading ? [] : signedOut(lang)) : [tabs(lang), ...signedIn]));
   const root = document.getElementById('app');
   root?.replaceChildren(h('a', { class: 'skip', href: '#main' }, LABELS.skip[lang]), header(lang), main);
   charts = draw.map((d) => d());
@@ -142,6 +186,7 @@ async function start(): Promise<void> {
     page.error = LABELS.noPatient[page.lang];
     return render();
   }
+  page.client = client;
   page.record = await loadRecord(client, patientId);
   page.loading = false;
   render();

@@ -84,6 +84,8 @@ export async function handleConnectedApps(req: IncomingMessage, res: ServerRespo
   const grantId = rest.startsWith('/') && rest.length > 1 ? decodeURIComponent(rest.slice(1)) : undefined;
   if (req.headers.authorization !== undefined || req.method === 'OPTIONS' || req.method === 'DELETE' || grantId !== undefined) return api(req, res, deps, grantId);
   const view = await pageView(deps.provider, req, undefined, deps.banner, url.pathname);
+  // A browser sends `Origin: null` with a form posted under no-referrer; same-origin lets it name this page's origin.
+  const sendPage = (status: number, html: string) => view.send(res, status, html, { 'referrer-policy': 'same-origin' });
   const accountId = (await deps.provider.Session.get(deps.provider.createContext(req, res))).accountId;
   const people = accountId === undefined ? [] : await deps.smart.peopleFor(accountId);
   const person = people.find((p) => p.basis === 'self')?.name ?? (accountId === undefined ? undefined : '');
@@ -91,7 +93,7 @@ export async function handleConnectedApps(req: IncomingMessage, res: ServerRespo
   if (req.method === 'POST') {
     // The session cookie is SameSite=Lax, so another site's form carries none; an Origin, when sent, must be ours.
     if (accountId === undefined || (req.headers.origin !== undefined && req.headers.origin !== deps.origin)) {
-      return view.send(res, 403, connectedAppsPage(view.frame, { submitUrl: CONNECTED_APPS_PATH, appUrl, apps: [], notice: 'gone' }));
+      return sendPage(403, connectedAppsPage(view.frame, { submitUrl: CONNECTED_APPS_PATH, appUrl, apps: [], notice: 'gone' }));
     }
     const revoked = await revokeConnectedApp(deps, accountId, (await readForm(req)).get('grant') ?? '');
     res.writeHead(303, { location: `${CONNECTED_APPS_PATH}?done=${revoked === undefined ? 'gone' : 'revoked'}`, 'cache-control': 'no-store' });
@@ -103,7 +105,7 @@ export async function handleConnectedApps(req: IncomingMessage, res: ServerRespo
   }
   const done = url.searchParams.get('done');
   const apps = accountId === undefined ? [] : await connectedApps(deps, accountId);
-  return view.send(res, 200, connectedAppsPage(view.frame, {
+  return sendPage(200, connectedAppsPage(view.frame, {
     submitUrl: CONNECTED_APPS_PATH, appUrl, apps, ...(person === undefined ? {} : { person }),
     ...(done === 'revoked' || done === 'gone' ? { notice: done } : {}),
   }));

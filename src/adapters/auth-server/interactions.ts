@@ -27,7 +27,7 @@ export interface PageView {
   frame: PageFrame;
   /** The client's registered `client_name`, else its id. */
   appName: string;
-  send(res: ServerResponse, status: number, html: string): void;
+  send(res: ServerResponse, status: number, html: string, headers?: Record<string, string>): void;
 }
 
 /** The view of a page at `selfUrl`: the language asked for (remembered when chosen with the switch). */
@@ -36,7 +36,7 @@ export async function pageView(provider: Provider, req: IncomingMessage, clientI
   const headers = { 'content-language': lang, vary: 'Accept-Language, Cookie', ...(chosen ? { 'set-cookie': languageCookie(lang) } : {}) };
   const client = clientId === undefined ? undefined : await provider.Client.find(clientId);
   const appName = client?.clientName ?? clientId ?? { en: 'the application', sv: 'appen' }[lang];
-  return { frame: { lang, banner, selfUrl }, appName, send: (res, status, html) => send(res, status, html, headers) };
+  return { frame: { lang, banner, selfUrl }, appName, send: (res, status, html, extra = {}) => send(res, status, html, { ...headers, ...extra }) };
 }
 
 export async function readForm(req: IncomingMessage): Promise<URLSearchParams> {

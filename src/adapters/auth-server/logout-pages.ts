@@ -6,7 +6,8 @@ import type { IncomingMessage } from 'node:http';
 import { escape, page } from './interaction-pages.js';
 import { languageOf, type Localized } from './page-language.js';
 
-const CSP = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+// No form-action: a browser holds the redirect after the form (back to the app) to it too.
+const CSP = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'";
 
 interface LogoutContext {
   req: IncomingMessage;
