@@ -39,6 +39,49 @@ async function readText(stream: NodeJS.ReadableStream): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+type Body = NodeJS.ReadableStream & { headers: Record<string, string | string[] | undefined>; unshift(chunk: Buffer): void };
+
+/**
+ * A body of a stated length, read without ending the stream, so that it can be handed back to
+ * oidc-provider as a body still to be read (`giveBack`); undefined for a body of no stated length.
+ */
+async function peekBody(stream: Body): Promise<string | undefined> {
+  const length = Number(stream.headers['content-length']);
+  if (!Number.isSafeInteger(length) || length < 0) return undefined;
+  if (length > MAX_FORM_BYTES) throw new Error('token request too large');
+  const chunks: Buffer[] = [];
+  let size = 0;
+  if (length > 0) {
+    await new Promise<void>((resolve, reject) => {
+      const finish = (error?: unknown) => {
+        stream.off('data', onData);
+        stream.off('end', finish);
+        stream.off('error', finish);
+        stream.pause();
+        if (error instanceof Error) reject(error);
+        else resolve();
+      };
+      const onData = (chunk: Buffer | string) => {
+        const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+        chunks.push(buffer);
+        size += buffer.length;
+        if (size >= length) finish();
+      };
+      stream.on('data', onData);
+      stream.once('end', finish);
+      stream.once('error', finish);
+    });
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The form back into the stream, its length with it: oidc-provider reads it as the request's own. */
+function giveBack(stream: Body, text: string): void {
+  const buffer = Buffer.from(text, 'utf8');
+  stream.headers['content-length'] = String(buffer.length);
+  stream.unshift(buffer);
+}
+
 /**
  * A refresh by the patient app may come without `client_id` (a public client has nothing else to
  * name it): the refresh token names its client, so the form is completed with it. When sent, it is
@@ -47,14 +90,19 @@ async function readText(stream: NodeJS.ReadableStream): Promise<string> {
 async function completeRefreshForm(provider: Provider, clients: AuthClients, ctx: KoaContext): Promise<void> {
   const type = String(ctx.req.headers['content-type'] ?? '');
   if (ctx.method !== 'POST' || ctx.path !== TOKEN_PATH || !FORM.test(type)) return;
-  const form = new URLSearchParams(await readText(ctx.req));
+  const req = ctx.req as Body;
+  const peeked = await peekBody(req);
+  const form = new URLSearchParams(peeked ?? await readText(req));
   const value = form.get('refresh_token');
   if (form.get('grant_type') === 'refresh_token' && !form.has('client_id') && ctx.req.headers.authorization === undefined && value !== null) {
     const token = await provider.RefreshToken.find(value, { ignoreExpiration: true });
     if (token !== undefined && clients.isSmart(token.clientId)) form.set('client_id', token.clientId);
   }
-  // oidc-provider reads an already-read form from here (its documented fallback).
-  ctx.req.body = form.toString();
+  const text = form.has('client_id') && peeked !== undefined && !new URLSearchParams(peeked).has('client_id') ? form.toString() : peeked;
+  // A body of stated length goes back into the stream, as oidc-provider expects to find it; one without
+  // (chunked) is read already, and oidc-provider takes it from req.body (its documented fallback, with a warning).
+  if (text !== undefined) giveBack(req, text);
+  else ctx.req.body = form.toString();
 }
 
 /**

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -142,6 +143,17 @@ describe('demo authorization server', () => {
     expect(body.error).toBe('invalid_scope');
     expect(body.error_description).toContain(refused);
     expect(body).not.toHaveProperty('access_token');
+  });
+
+  it('takes a token request whose form comes chunked, without Content-Length, as one that states it', async () => {
+    const response = await request(discovery.token_endpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`demo-integration:${secretOf('demo-integration')}`).toString('base64')}` },
+      body: Readable.from([Buffer.from('grant_type=client_credentials&scope=user%2FPatient-read')]),
+    });
+    const body = (await response.body.json()) as { access_token?: string };
+    expect(response.statusCode).toBe(200);
+    expect((await verify(body.access_token ?? '')).scope).toBe('user/Patient-read');
   });
 
   it('refuses a wrong client secret with 401 invalid_client', async () => {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeJwt } from 'jose';
 import { request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startDemoAuthServer } from '../../../src/dev/demo-issuer/demo-auth-server.js';
 import { HttpBrowser, readForm } from './http-browser.js';
 import {
@@ -22,10 +22,21 @@ const LILLA = '201701012393';
 const SARA = '197305242385';
 
 let service: DemoService;
+/** oidc-provider's own warnings while this file's flows run (the library warns once a process). */
+const libraryWarnings: string[] = [];
 beforeAll(async () => {
+  const warn = console.warn.bind(console);
+  vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => {
+    const line = args.map(String).join(' ');
+    if (line.includes('oidc-provider WARNING')) libraryWarnings.push(line);
+    else warn(...args);
+  });
   service = await startDemoService();
 }, 60_000);
-afterAll(async () => service?.close());
+afterAll(async () => {
+  vi.restoreAllMocks();
+  await service?.close();
+});
 
 /** A whole launch as `login`, picking `pick`: the token response. */
 async function signedIn(login: string, pick?: string, change: Record<string, string | undefined> = {}) {
@@ -343,5 +354,11 @@ describe('the picker and refresh ask the registry anew', () => {
       await issuer.close();
       await rm(dataDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('issue 47 item 2: the demo issuer in use', () => {
+  it('never put oidc-provider\'s capitalised warning on the console while this file signed people in and refreshed', () => {
+    expect(libraryWarnings).toEqual([]);
   });
 });
