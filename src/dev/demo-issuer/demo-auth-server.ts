@@ -9,6 +9,7 @@ import type Provider from 'oidc-provider';
 import { createAuthProvider } from '../../adapters/auth-server/auth-provider.js';
 import { CONNECTED_APPS_PATH, handleConnectedApps, ownTokenVerifier, type ConnectedAppsDeps } from '../../adapters/auth-server/connected-apps-http.js';
 import { AuthClients } from '../../adapters/auth-server/clients.js';
+import { languageOf, type Localized } from '../../adapters/auth-server/page-language.js';
 import { handleInteraction, INTERACTION_PATH } from '../../adapters/auth-server/interactions.js';
 import { REFRESH_TOKEN_TTL_SECONDS } from '../../adapters/auth-server/provider-config.js';
 import { LaunchPicks } from '../../adapters/auth-server/smart-launch.js';
@@ -74,6 +75,11 @@ function madeQuietly<T>(make: () => T, logger: DemoLogger): T {
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
 
+const EXPIRED: Localized = {
+  en: 'This sign-in has expired or is not known here. Start again from the application.',
+  sv: 'Den här inloggningen har gått ut eller är inte känd här. Börja om från appen.',
+};
+
 const isConnectedAppsPath = (url: string | undefined): boolean => {
   const path = (url ?? '').split('?')[0] ?? '';
   return path === CONNECTED_APPS_PATH || path.startsWith(`${CONNECTED_APPS_PATH}/`);
@@ -138,8 +144,9 @@ export async function startDemoAuthServer(options: {
       handleInteraction(provider, req, res, { smart, picks, signIn: demoSignIn }).catch((error: unknown) => {
         // An expired or unknown interaction (a stale page, a cookie from another run): start again.
         logger.warn({ err: { name: (error as Error).name, message: (error as Error).message } }, 'demo sign-in page failed');
-        if (!res.headersSent) res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' });
-        res.end('This sign-in has expired or is not known here. Start again from the application.');
+        const { lang } = languageOf(req);
+        if (!res.headersSent) res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8', 'content-language': lang });
+        res.end(EXPIRED[lang]);
       });
       return;
     }

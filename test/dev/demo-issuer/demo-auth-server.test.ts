@@ -156,6 +156,13 @@ describe('demo authorization server', () => {
     expect((await verify(body.access_token ?? '')).scope).toBe('user/Patient-read');
   });
 
+  it('issue 47 item 8: says an unknown or expired sign-in is so in the language asked for', async () => {
+    for (const [language, said] of [['sv-SE,sv;q=0.9', 'Börja om från appen.'], ['en', 'Start again from the application.']] as const) {
+      const response = await request(`${server.issuer}/interaction/no-such-sign-in`, { headers: { 'accept-language': language } });
+      expect([response.statusCode, await response.body.text()]).toEqual([400, expect.stringContaining(said)]);
+    }
+  });
+
   it('refuses a wrong client secret with 401 invalid_client', async () => {
     const { status, body } = await tokenRequest(
       { grant_type: 'client_credentials', scope: 'user/Patient-read' },
