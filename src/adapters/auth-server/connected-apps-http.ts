@@ -1,4 +1,4 @@
-// The connected-apps page and API of the authorization server (CONTRACT §10):
+// The connected-apps page and API of the authorization server (docs/smart-launch.md#connected-apps):
 // - GET  {issuer}/connected-apps            the page, for the person signed in here (the session cookie);
 // - POST {issuer}/connected-apps            grant=<id>: revoke it, back to the page (a form, no JavaScript);
 // - GET  {issuer}/connected-apps            with `Authorization: Bearer`: the same list as JSON, for the

@@ -1,7 +1,8 @@
-// Connected apps (CONTRACT §10, issue 46): the apps that hold a grant to the records of the signed-in
-// person and of the people they act for now, and revoking one. A grant is a SMART launch's: the app,
-// the person who signed in, the patient picked, the scopes. Revoking ends it at once: the grant, its
-// refresh tokens and codes are deleted, so the app's next refresh is refused and it must ask again.
+// Connected apps (docs/smart-launch.md#connected-apps, issue 46): the apps that hold a grant to the
+// records of the signed-in person and of the people they act for now, and revoking one. A grant is a
+// SMART launch's: the app, the person who signed in, the patient picked, the scopes. Revoking ends it
+// at once: the grant, its refresh tokens and codes are deleted, so the app's next refresh is refused
+// and it must ask again.
 import type Provider from 'oidc-provider';
 import type { AccessBasis } from '../../domain/access/relationship.js';
 import type { SmartLaunchContext } from '../../ports/smart-launch.port.js';

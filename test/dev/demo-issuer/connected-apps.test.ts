@@ -1,8 +1,8 @@
 /**
- * Issue 46, connected apps (CONTRACT §10): the page on the authorization server where the signed-in
- * person sees the apps holding a grant to their record and to the records of those they act for, and
- * revokes one, without JavaScript; and the same through the API the patient app's tab calls. A
- * revoked grant's refresh token is refused at once.
+ * Issue 46, connected apps (docs/smart-launch.md#connected-apps): the page on the authorization
+ * server where the signed-in person sees the apps holding a grant to their record and to the records
+ * of those they act for, and revokes one, without JavaScript; and the same through the API the
+ * patient app's tab calls. A revoked grant's refresh token is refused at once.
  */
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
