@@ -3,21 +3,33 @@
  * service, and every type served with its interactions, search parameters, includes and operations,
  * derived from the same tables the searches and routes run on, so it cannot claim what the API does not do.
  */
-import { searchOf, type FhirType } from '../../domain/fhir/search-parameters.js';
+import { r4Definition } from '../../domain/fhir/search-definitions.js';
+import { REFERENCED_TYPES, searchOf, type FhirType } from '../../domain/fhir/search-parameters.js';
 import { FHIR_OPERATIONS } from '../../domain/operations/fhir-operations.js';
 import type { SmartEndpoints, TypeServing } from './fhir-api.js';
+import { servesSubject } from './search-values.js';
 
 const COMPARTMENT_PATIENT = 'patient';
 
-function searchParams(type: FhirType): { name: string; type: string }[] {
+interface SearchParam { name: string; type: string; definition?: string }
+
+/**
+ * The parameters of `type`, each with R4's definition where R4 defines it there: not `patient` on a
+ * type only served as what records reference (it names whose records are looked in), nor the ones a
+ * type declares its own.
+ */
+function searchParams(type: FhirType): SearchParam[] {
   const def = searchOf(type);
+  const own = new Set([...def.own ?? [], ...(REFERENCED_TYPES.has(type) ? [COMPARTMENT_PATIENT] : [])]);
+  const param = (name: string, kind: string): SearchParam => ({ name, type: kind, ...(own.has(name) ? {} : { definition: r4Definition(type, name) }) });
   // The access log is paged by its own cursor and has no ids to pick (audit-events.ts refuses `_id`).
-  const out = type === 'AuditEvent' ? [] : [{ name: '_id', type: 'token' }];
-  if (type === 'Patient') out.push({ name: 'identifier', type: 'token' });
-  else out.push({ name: COMPARTMENT_PATIENT, type: 'reference' });
-  if (def.date !== undefined) out.push({ name: def.date.param, type: 'date' });
-  for (const name of Object.keys(def.tokens ?? {})) if (name !== 'identifier') out.push({ name, type: 'token' });
-  for (const name of Object.keys(def.references ?? {})) if (name !== COMPARTMENT_PATIENT) out.push({ name, type: 'reference' });
+  const out = type === 'AuditEvent' ? [] : [param('_id', 'token')];
+  if (type === 'Patient') out.push(param('identifier', 'token'));
+  else out.push(param(COMPARTMENT_PATIENT, 'reference'));
+  if (servesSubject(type)) out.push(param('subject', 'reference'));
+  if (def.date !== undefined) out.push(param(def.date.param, 'date'));
+  for (const name of Object.keys(def.tokens ?? {})) if (name !== 'identifier') out.push(param(name, 'token'));
+  for (const name of Object.keys(def.references ?? {})) if (name !== COMPARTMENT_PATIENT) out.push(param(name, 'reference'));
   return out;
 }
 
@@ -75,8 +87,6 @@ export function capabilityStatement(served: readonly TypeServing[], base: string
         ...(revIncludes.length === 0 ? {} : { searchRevInclude: revIncludes }),
         ...operationsOf(s.type),
       })),
-      // `_count` on every type; `_id` is each type's own, where it is served.
-      searchParam: [{ name: '_count', type: 'number' }],
     }],
   };
 }

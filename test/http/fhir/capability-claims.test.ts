@@ -107,10 +107,11 @@ describe('FHIR API: every claim of the CapabilityStatement, proved live', () => 
           const [first] = everyOne;
           if (first === undefined) continue;
           expect([label, keys(matchesOf(bundleOf(await search(`${r.type}?_id=${first.id}`))))]).toEqual([label, keys([first])]);
-        } else if (param.name === 'patient' || (r.type === 'Patient' && param.name === 'identifier')) {
+        } else if (param.name === 'patient' || param.name === 'subject' || (r.type === 'Patient' && param.name === 'identifier')) {
           // Whose records: the token's patient finds them all, a patient it may not read none.
-          const mine = param.name === 'patient' ? `Patient/${pid(TOLVAN)}` : 'http://electronichealth.se/identifier/personnummer|191212121212';
-          const other = param.name === 'patient' ? `Patient/${pid('198112189876')}` : 'http://electronichealth.se/identifier/personnummer|198112189876';
+          const byId = param.name !== 'identifier';
+          const mine = byId ? `Patient/${pid(TOLVAN)}` : 'http://electronichealth.se/identifier/personnummer|191212121212';
+          const other = byId ? `Patient/${pid('198112189876')}` : 'http://electronichealth.se/identifier/personnummer|198112189876';
           const found = await allPages(t, `/fhir/${r.type}?${param.name}=${encodeURIComponent(mine)}&_count=500`, token);
           // The access log grows with every request of this walk: it holds at least what it held.
           if (r.type === 'AuditEvent') expect([label, keys(found.flatMap(matchesOf))]).toEqual([label, expect.arrayContaining(keys(everyOne))]);
@@ -152,6 +153,20 @@ describe('FHIR API: every claim of the CapabilityStatement, proved live', () => 
     expect(unproved.join(" ")).toBe("");
     // Not a walk over nothing.
     expect(walked.length).toBeGreaterThan(60);
+  });
+
+  it('gives each parameter R4 defines on its type the canonical URL of R4\'s definition, and its own ones none', () => {
+    const wrong: string[] = [];
+    for (const r of resources) {
+      for (const param of r.searchParam) {
+        const r4 = r4Of(r.type, param.name);
+        if (param.definition !== r4?.url) wrong.push(`${r.type}?${param.name}: ${param.definition ?? 'none'}, R4 ${r4?.url ?? 'none'}`);
+        if (r4 !== undefined && r4.type !== param.type) wrong.push(`${r.type}?${param.name}: a ${param.type}, R4 a ${r4.type}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    // Not a check over parameters without definitions: nearly all are R4's.
+    expect(resources.flatMap((r) => r.searchParam).filter((p) => p.definition !== undefined).length).toBeGreaterThan(60);
   });
 
   it('refuses a parameter it does not claim under Prefer: handling=strict, and the ones it once claimed but did not serve', async () => {
