@@ -119,12 +119,17 @@ export function sortMatches(matches: readonly FhirResource[], type: FhirType, zo
 
 const keyOf = (r: FhirResource): string => `${r.resourceType}/${r.id}`;
 
-/** The `Type/id` keys the reference elements of `param` name in `resource`. */
-function referencedKeys(resource: FhirResource, spec: IncludeSpec): string[] {
-  const paths = searchOf(spec.type).references?.[spec.param]?.paths ?? [];
-  return paths.flatMap((p) => valuesAt(resource, p))
-    .flatMap((ref) => (typeof (ref as { reference?: unknown }).reference === 'string' ? [(ref as { reference: string }).reference] : []))
-    .filter((key) => spec.target === undefined || key.startsWith(`${spec.target}/`));
+/** The `Type/id` keys the reference elements of `param` name in `resource`: of its target types only (and of `:Type`, where given). */
+const referencedKeys = (resource: FhirResource, spec: IncludeSpec): string[] =>
+  referencesOf(resource, spec.type, spec.param).filter((key) => spec.target === undefined || key.startsWith(`${spec.target}/`));
+
+/**
+ * The types an include may bring (the targets of its parameter, or its `:Type`) and a revinclude
+ * (the type that refers): what a search must read besides its own type's records to answer them.
+ */
+export function typesToInclude(includes: readonly IncludeSpec[], revincludes: readonly IncludeSpec[]): string[] {
+  const targets = includes.flatMap((spec) => (spec.target === undefined ? searchOf(spec.type).references?.[spec.param]?.targets ?? [] : [spec.target]));
+  return [...new Set([...targets, ...revincludes.map((spec) => spec.type), ...includes.filter((s) => s.iterate).map((s) => s.type)])];
 }
 
 /**

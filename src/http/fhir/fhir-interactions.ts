@@ -4,7 +4,7 @@
  * first; the records are read (and the access audited) only for a caller who may see them.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { included, matchesQuery, sortMatches, type IncludeSpec } from '../../domain/fhir/resource-search.js';
+import { included, matchesQuery, sortMatches, typesToInclude, type IncludeSpec } from '../../domain/fhir/resource-search.js';
 import { REFERENCED_TYPES, type FhirType } from '../../domain/fhir/search-parameters.js';
 import { grantsFor, passesCategory, type Grant, type ScopeContext } from '../../domain/fhir/smart-scopes.js';
 import { DomainError } from '../../domain/errors.js';
@@ -75,14 +75,18 @@ export class FhirInteractions {
       const typeGrants = REFERENCED_TYPES.has(search.type) ? [] : grantsFor(grants, search.type, 'search', contexts);
       let found;
       try {
-        found = await patientResources(request, this.deps, this.api, this.written, patient, reads);
+        found = await patientResources(request, this.deps, this.api, this.written, patient, [...new Set([...reads, ...this.includedReads(search, grants, contexts)])]);
       } catch (err) {
         if (listing && err instanceof DomainError && err.code === 'ACCESS_DENIED') continue;
         throw err;
       }
-      withheld += found.withheld;
+      // What the search's own reads withheld marks the Bundle (SUBSETTED): an include leaves out what its read withholds, silently, as a read by id does.
+      withheld += reads.reduce((sum, read) => sum + (found.withheldBy.get(read) ?? 0), 0);
       const query = { type: search.type, dates: search.dates, tokens: search.tokens, references: search.references, ...(search.ids === undefined ? {} : { ids: search.ids }) };
-      const mine = found.resources.filter((r) => matchesQuery(r, query, this.deps.zone) && (typeGrants.length === 0 || passesCategory(typeGrants, categoriesOf(r))));
+      // Matches come from the type's own reads: an included read may write the type too (a note's Encounter).
+      const own = new Set<ReadName>(reads);
+      const fromOwn = (r: FhirResource): boolean => own.has(found.readOf.get(`${r.resourceType}/${r.id}`) as ReadName);
+      const mine = found.resources.filter((r) => fromOwn(r) && matchesQuery(r, query, this.deps.zone) && (typeGrants.length === 0 || passesCategory(typeGrants, categoriesOf(r))));
       matches.push(...mine);
       // What an include may add: looked at only when the search asks for includes.
       if (search.includes.length > 0 || search.revincludes.length > 0) all.push(...found.resources.filter((r) => mayInclude(r, grants, contexts)));
@@ -90,6 +94,21 @@ export class FhirInteractions {
     // A listing that read nobody is recorded as such: no record names someone left out, or the caller instead.
     if (request.audit.patientsRead?.size === 0) request.audit.nobody = true;
     return this.page(request, reply, search, sortMatches(matches, search.type, this.deps.zone), all, withheld, patients);
+  }
+
+  /**
+   * The reads an include or a revinclude needs besides the search's own (a `:patient` include the
+   * patient's, an `:encounter` include the care contacts'), of the types the token may read: read
+   * as any read is, through the access policy, release policy and audit of patientResources.
+   */
+  private includedReads(search: FhirSearch, grants: readonly Grant[], contexts: readonly ScopeContext[]): ReadName[] {
+    if (search.includes.length === 0 && search.revincludes.length === 0) return [];
+    return typesToInclude(search.includes, search.revincludes).flatMap((type) => {
+      const serving = this.served.get(type);
+      if (serving === undefined || serving.referenced) return [];
+      const granted = grantsFor(grants, type, 'read', contexts).length > 0 || grantsFor(grants, type, 'search', contexts).length > 0;
+      return granted ? serving.reads : [];
+    });
   }
 
   private page(request: FastifyRequest, reply: FastifyReply, search: FhirSearch, matches: FhirResource[], all: FhirResource[], withheld: number, patients: string[]): Record<string, unknown> {

@@ -38,6 +38,8 @@ export interface PatientResources {
   withheld: number;
   /** The part of `withheld` each read withheld. */
   withheldBy: ReadonlyMap<ReadName, number>;
+  /** The read each resource (`Type/id`) came from: the first of `reads` that wrote it. */
+  readOf: ReadonlyMap<string, ReadName>;
 }
 
 /** The context every form writes one patient's records in. */
@@ -72,7 +74,7 @@ export async function patientResources(
   const part = { delegation: access.basis as string, withheld: 0 };
   several?.set(patient, part);
   const ctx = asFhirContext(api, deps.zone, patient);
-  const seen = new Set<string>();
+  const seen = new Map<string, ReadName>();
   const resources: FhirResource[] = [];
   let withheld = 0;
   const withheldBy = new Map<ReadName, number>();
@@ -86,9 +88,9 @@ export async function patientResources(
     for (const r of written.resources(read, form, released.records, ctx, patient)) {
       const key = `${r.resourceType}/${r.id}`;
       if (seen.has(key)) continue;
-      seen.add(key);
+      seen.set(key, read);
       resources.push(r);
     }
   }
-  return { resources, withheld, withheldBy };
+  return { resources, withheld, withheldBy, readOf: seen };
 }

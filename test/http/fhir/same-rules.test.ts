@@ -200,6 +200,21 @@ describe('the FHIR API under the release policy withholds what the COS API withh
     }
   });
 
+  it('an include that reads another read\'s records brings only what that read releases: no withheld note by its Encounter', async () => {
+    let brought = 0;
+    for (const person of [TOLVAN, LILLA]) {
+      const token = await smartToken(governed, person, 'patient/*.read');
+      const released = new Set(keys(matchesOf(bundleOf(await get(governed, '/fhir/Composition?_count=500', token)))));
+      const openNotes = keys(matchesOf(bundleOf(await get(open, '/fhir/Composition?_count=500', await smartToken(open, person, 'patient/*.read')))));
+      const encounters = bundleOf(await get(governed, '/fhir/Encounter?_count=500&_revinclude=Composition:encounter', token));
+      const included = keys(includesOf(encounters));
+      expect([person, included.filter((k) => !released.has(k))]).toEqual([person, []]);
+      if (person === TOLVAN) expect(openNotes.length).toBeGreaterThan(released.size);
+      brought += included.length;
+    }
+    expect(brought).toBeGreaterThan(0);
+  });
+
   it('a journal note keeps exactly the COS answer\'s records and text, a withheld keyword gone from both', async () => {
     let partly = 0;
     let compared = 0;
