@@ -36,9 +36,9 @@ function searchParams(type: FhirType): SearchParam[] {
 /** `Type:param` of every reference parameter of `type`: the includes it takes. */
 const includesOf = (type: FhirType): string[] => Object.keys(searchOf(type).references ?? {}).map((p) => `${type}:${p}`);
 
-/** The revincludes a search of `type` takes: every reference parameter of another served type. */
-const revIncludesOf = (served: readonly TypeServing[]): string[] =>
-  served.flatMap((s) => includesOf(s.type)).filter((inc) => !inc.endsWith(':patient'));
+/** The revincludes a search of `type` takes: every reference parameter of a served type that may point at `type`. */
+const revIncludesOf = (served: readonly TypeServing[], type: FhirType): string[] =>
+  served.flatMap((s) => Object.entries(searchOf(s.type).references ?? {}).filter(([, ref]) => ref.targets.includes(type)).map(([param]) => `${s.type}:${param}`));
 
 /** The FHIR API's own operations invoked on `type` (the patient summary on Patient). */
 function operationsOf(type: FhirType): { operation?: { name: string; definition: string }[] } {
@@ -60,7 +60,6 @@ function oauthUris(smart: SmartEndpoints): { extension?: { url: string; extensio
 
 export function capabilityStatement(served: readonly TypeServing[], base: string, smart: SmartEndpoints, now: Date): Record<string, unknown> {
   const smartConfiguration = `${base}/fhir/.well-known/smart-configuration`;
-  const revIncludes = revIncludesOf(served);
   return {
     resourceType: 'CapabilityStatement',
     status: 'active',
@@ -84,7 +83,7 @@ export function capabilityStatement(served: readonly TypeServing[], base: string
         interaction: [{ code: 'read' }, { code: 'search-type' }],
         searchParam: searchParams(s.type),
         ...(includesOf(s.type).length === 0 ? {} : { searchInclude: includesOf(s.type) }),
-        ...(revIncludes.length === 0 ? {} : { searchRevInclude: revIncludes }),
+        ...(revIncludesOf(served, s.type).length === 0 ? {} : { searchRevInclude: revIncludesOf(served, s.type) }),
         ...operationsOf(s.type),
       })),
     }],

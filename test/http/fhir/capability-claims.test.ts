@@ -217,6 +217,30 @@ describe('FHIR API: every claim of the CapabilityStatement, proved live', () => 
     expect(new Set(practitioners.map((x) => x.resourceType))).toEqual(new Set(['Practitioner']));
   });
 
+  it('each type lists as revincludes only references that can point at it, and each brings only resources naming a match', async () => {
+    const wrong: string[] = [];
+    let brought = 0;
+    for (const r of resources) {
+      for (const revinclude of r.searchRevInclude ?? []) {
+        const [source, code] = revinclude.split(':') as [string, string];
+        // R4 says which types the parameter may point at.
+        const targets = r4Of(source, code)?.target ?? [];
+        if (!targets.includes(r.type)) wrong.push(`${r.type} lists ${revinclude}, which R4 lets point at ${targets.join(', ')}`);
+        const pages = await allPages(t, `/fhir/${r.type}?_revinclude=${revinclude}&_count=500`, token);
+        const matchKeys = new Set(keys(pages.flatMap(matchesOf)));
+        for (const x of pages.flatMap(includesOf)) {
+          if (x.resourceType !== source || !namedBy(`${source}:${code}`, x, expressionOf(source, code)).some((k) => matchKeys.has(k))) {
+            wrong.push(`${r.type}?_revinclude=${revinclude} brought ${x.resourceType}/${x.id}, which names no match there`);
+          }
+          brought += 1;
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+    // Not a walk over nothing: the revincludes bring what refers to the matches.
+    expect(brought).toBeGreaterThan(50);
+  });
+
   it('an include brings a type only to a token that may read it', async () => {
     const appointmentsOnly = await smartToken(t, TOLVAN, 'patient/Appointment.rs');
     const without = bundleOf(await get(t, '/fhir/Appointment?_include=Appointment:patient&_count=500', appointmentsOnly));
