@@ -27,7 +27,7 @@ export const CONNECTED_APPS_LABELS = {
   none: { sv: 'Ingen app har åtkomst just nu.', en: 'No app holds access now.' },
   revoked: { sv: 'Åtkomsten är återkallad.', en: 'The access was revoked.' },
   failed: { sv: 'Listan kunde inte hämtas', en: 'The list could not be read' },
-  since: { sv: 'Tillåten', en: 'Allowed' },
+  on: { sv: 'den', en: 'on' },
 } as const satisfies Record<string, Words>;
 
 const STANDING: Readonly<Record<string, Words>> = {
@@ -37,9 +37,9 @@ const STANDING: Readonly<Record<string, Words>> = {
   partner: { sv: 'du är närstående (partner)', en: 'you are their partner' },
 };
 const ALLOWED_BY: Readonly<Record<ConnectedApp['allowedBy'], Words>> = {
-  you: { sv: 'Du tillät det.', en: 'You allowed it.' },
-  patient: { sv: 'Patienten tillät det.', en: 'The patient allowed it.' },
-  another: { sv: 'Någon annan som företräder patienten tillät det.', en: 'Someone else who acts for the patient allowed it.' },
+  you: { sv: 'Du tillät det', en: 'You allowed it' },
+  patient: { sv: 'Patienten tillät det', en: 'The patient allowed it' },
+  another: { sv: 'Någon annan som företräder patienten tillät det', en: 'Someone else who acts for the patient allowed it' },
 };
 
 /** `{issuer}/connected-apps`, the issuer named by the FHIR server's SMART configuration. */
@@ -79,9 +79,9 @@ export function connectedAppsView(apps: ConnectedApp[] | Error | undefined, lang
     revoke.addEventListener('click', () => onRevoke(app));
     const record = lang === 'sv' ? `Öppnar journalen för ${app.patient.name}` : `Opens the record of ${app.patient.name}`;
     const standing = STANDING[app.patient.basis]?.[lang];
-    const since = app.since === undefined ? '' : ` ${CONNECTED_APPS_LABELS.since[lang]}: ${when(app.since, lang) ?? app.since}.`;
+    const since = app.since === undefined ? '' : ` ${CONNECTED_APPS_LABELS.on[lang]} ${when(app.since, lang) ?? app.since}`;
     return h('li', {}, section(app.appName, 2,
-      h('p', {}, `${record}${standing === undefined ? '' : ` (${standing})`}. ${ALLOWED_BY[app.allowedBy][lang]}${since}`), revoke));
+      h('p', {}, `${record}${standing === undefined ? '' : ` (${standing})`}. ${ALLOWED_BY[app.allowedBy][lang]}${since}.`), revoke));
   });
   const parts: (Node | null)[] = [heading, told, h('p', {}, CONNECTED_APPS_LABELS.intro[lang]),
     items.length === 0 ? h('p', {}, CONNECTED_APPS_LABELS.none[lang]) : h('ul', { class: 'apps' }, ...items)];

@@ -17,7 +17,7 @@ const STYLE = '*{box-sizing:border-box}'
   + 'a{color:#0b5cad}'
   + 'input[type=text]{font-size:1.1rem;padding:.3rem;width:14rem;max-width:100%}button{font-size:1rem;padding:.4rem .8rem;max-width:100%}'
   + '.people{list-style:none;padding:0}.people li{margin:.75rem 0;padding-bottom:.75rem;border-bottom:1px solid #ddd}'
-  + '.people p{margin:.25rem 0}.scopes li{margin:.5rem 0}.reach{display:block;color:#3b3b3b}';
+  + '.people p{margin:.25rem 0}.scopes li{margin:.5rem 0}.people .scopes li{border:0;padding:0}.reach{display:block;color:#3b3b3b}';
 
 export interface PageFrame {
   lang: Lang;
