@@ -82,8 +82,8 @@ export function patientParam(param: string, value: string): string {
 }
 
 /**
- * A reference parameter's values (`Type/id` or `id`, several separated by commas: OR), each naming
- * one of the parameter's target types. A patient is named by `patient` alone (threat 57): a value
+ * A reference parameter's values (`Type/id` or `id`, several separated by commas: OR); a type the
+ * parameter never points at here finds nothing. A patient is named by `patient` alone (threat 57): a value
  * that names one here, by a Patient reference, a Patient id this service made or an identity
  * number, is refused rather than searched.
  */
@@ -100,7 +100,7 @@ export function referenceValues(param: string, value: string, targets: readonly 
       const others = targets.filter((target) => target !== 'Patient');
       throw invalid(`Search parameter ${param} names a patient: name the patient with patient=Patient/<id> alone${others.length === 0 ? '' : `, and ${param} by ${others.join(' or ')}`}.`);
     }
-    if (type !== undefined && !targets.includes(type)) throw invalid(`Search parameter ${param} names ${targets.join(' or ')} here, e.g. ${example} or the id alone.`);
+    if (type !== undefined && !/^[A-Z][A-Za-z]{0,63}$/.test(type)) throw invalid(`Search parameter ${param} must be <Type>/<id> or an id, e.g. ${example}.`);
     if (!FHIR_ID.test(id)) throw invalid(`Search parameter ${param} must be <Type>/<id> or an id (1 to 64 letters, digits, '-' or '.'), e.g. ${example}.`);
     return type === undefined ? { id } : { type, id };
   });
