@@ -2,12 +2,13 @@
  * A note's Records as Composition sections (docs/upstream-fhir.md#310-journal-notes-operation-10
  * read backwards, src/reads/journal-notes/fhir-note-records.ts the inbound): the Keyword is the
  * title, the first Text value the narrative, every further value an Observation entry (a number as
- * written, or a string) with the Record's units and ranges, a nested Record a nested section.
+ * written, or a string) contained in the note, with the Record's units and ranges, a nested Record a
+ * nested section.
  */
 import type { JournalRecord } from '../../domain/records/index.js';
-import type { AsFhirContext, FhirResource, RecordId } from '../as-fhir.js';
-import { fhirOnly, reference } from '../as-fhir-common.js';
-import { fhirDecimal, partIdOf, textConcept, UNKNOWN } from '../as-fhir-datatypes.js';
+import type { FhirResource } from '../as-fhir.js';
+import { fhirOnly } from '../as-fhir-common.js';
+import { fhirDecimal, textConcept, UNKNOWN } from '../as-fhir-datatypes.js';
 
 type Value = JournalRecord['Value'][number];
 
@@ -48,8 +49,6 @@ function narrativeOf(text: string) {
 const EMPTY = { status: 'empty', div: `<div xmlns="${XHTML}"><br/></div>` };
 
 interface Writing {
-  note: RecordId;
-  ctx: AsFhirContext;
   observations: FhirResource[];
 }
 
@@ -82,17 +81,18 @@ function entries(values: readonly Value[], r: JournalRecord): Entry[] {
   return out;
 }
 
-function section(r: JournalRecord, path: string, w: Writing): Record<string, unknown> {
+function section(r: JournalRecord, w: Writing): Record<string, unknown> {
   const values = r.Value.filter((v) => v.$self !== undefined && v.$self !== '');
   const first = values[0];
   const narrative = first?.JournalValueType === 'Text' ? narrativeOf(first.$self as string) : undefined;
-  const entry = entries(narrative === undefined ? values : values.slice(1), r).map((e, i) => {
-    const id = partIdOf('Observation', w.note, `section-${path}-${i + 1}`, w.ctx);
+  const entry = entries(narrative === undefined ? values : values.slice(1), r).map((e) => {
+    // A value is part of its note, held in it: `#v<n>`, numbered in the note's order.
+    const id = `v${w.observations.length + 1}`;
     // R4 requires an Observation's status and code: the record has no status of a value, and its Keyword names it.
-    w.observations.push({ resourceType: 'Observation', id, status: 'unknown', code: textConcept(r.Keyword) ?? UNKNOWN, subject: { reference: w.ctx.patientReference }, ...e });
-    return reference('Observation', id);
+    w.observations.push({ resourceType: 'Observation', id, status: 'unknown', code: textConcept(r.Keyword) ?? UNKNOWN, ...e });
+    return { reference: `#${id}` };
   });
-  const nested = r.Record === undefined ? undefined : [section(r.Record, `${path}.1`, w)];
+  const nested = r.Record === undefined ? undefined : [section(r.Record, w)];
   return fhirOnly({
     title: r.Keyword,
     text: narrative ?? (entry.length === 0 && nested === undefined ? EMPTY : undefined),
@@ -101,8 +101,12 @@ function section(r: JournalRecord, path: string, w: Writing): Record<string, unk
   });
 }
 
-/** A note's Records as sections, and the Observations their entries name. */
-export function sectionsOf(records: readonly JournalRecord[], note: RecordId, ctx: AsFhirContext): { sections: Record<string, unknown>[]; observations: FhirResource[] } {
-  const w: Writing = { note, ctx, observations: [] };
-  return { sections: records.map((r, i) => section(r, String(i + 1), w)), observations: w.observations };
+/**
+ * A note's Records as sections, and the Observations their entries name, to be contained in the
+ * Composition: a value has no id of its own in the record, and is no resource apart from its note
+ * (issue 45 item 10: an entry of its own id was neither readable nor among `Observation?patient=`).
+ */
+export function sectionsOf(records: readonly JournalRecord[]): { sections: Record<string, unknown>[]; contained: FhirResource[] } {
+  const w: Writing = { observations: [] };
+  return { sections: records.map((r) => section(r, w)), contained: w.observations };
 }

@@ -90,10 +90,11 @@ function composition(e: JournalExtract, out: WrittenResources, ctx: AsFhirContex
   const { confidentiality, security } = secrecy(n?.NoteSecrecyLevels.SecrecyLevel ?? []);
   const lastUpdated = fhirInstant(n?.NoteVersionDateTime, ctx.zone);
   const meta = fhirOnly({ lastUpdated, security });
-  const { sections, observations } = sectionsOf(n?.Records.Record ?? [], e.ehr_id, ctx);
+  const { sections, contained } = sectionsOf(n?.Records.Record ?? []);
   const main = fhirOnly({
     resourceType: 'Composition', id: ctx.idOf('Composition', e.ehr_id),
     meta: Object.keys(meta).length === 0 ? undefined : meta,
+    contained,
     identifier: identifierOf(n?.NoteId),
     // A note made inactive upstream is one entered in error (docs/upstream-fhir.md#310-journal-notes-operation-10); unsigned, it is preliminary.
     status: n?.NoteActive === false ? 'entered-in-error' : n?.NoteSignDateTime === undefined ? 'preliminary' : 'final',
@@ -110,7 +111,7 @@ function composition(e: JournalExtract, out: WrittenResources, ctx: AsFhirContex
     custodian,
     section: sections,
   });
-  return [main, ...(encounter === undefined ? [] : [encounter]), ...observations];
+  return encounter === undefined ? [main] : [main, encounter];
 }
 
 export const journalNotesAsFhir = {

@@ -15,7 +15,7 @@ import { hsaIi, ii, own, unitIdPascalOf } from '../../adapters/ehr-fhir/identifi
 import type { MapContext } from '../../adapters/ehr-fhir/map-context.js';
 import { recordsOf } from './fhir-note-records.js';
 import { answerable, oneRecordOf, type ReadInput } from '../../adapters/ehr-fhir/read-input.js';
-import type { ResourceIndex } from '../../adapters/ehr-fhir/resource-index.js';
+import { containedOf, type ResourceIndex } from '../../adapters/ehr-fhir/resource-index.js';
 import type { Composition } from './resource-types.js';
 import { emailItems, phoneItems } from '../../adapters/ehr-fhir/telecom.js';
 import { securityCodes } from '../../adapters/ehr-fhir/vendor-parts.js';
@@ -45,7 +45,7 @@ function note(composition: Composition, index: ResourceIndex, ctx: MapContext): 
     NoteVersionDateTime: ts(composition.meta?.lastUpdated, ctx),
     NoteSignDateTime: signedAt(composition, ctx),
     NoteSecrecyLevels: { SecrecyLevel: [...(composition.confidentiality === undefined ? [] : [composition.confidentiality]), ...securityCodes(composition)] },
-    Records: { Record: (composition.section ?? []).flatMap((s) => recordsOf(s, index)) },
+    Records: { Record: (composition.section ?? []).flatMap((s) => recordsOf(s, (entry) => containedOf(composition, entry, 'Observation') ?? index.get(entry, 'Observation'))) },
   });
 }
 

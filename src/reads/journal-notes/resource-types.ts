@@ -44,6 +44,8 @@ export const CompositionSchema = Type.Object({
   attester: Type.Optional(Type.Array(Type.Object({ mode: Type.String(), time: Time, party: Ref }))),
   custodian: Ref,
   section: Type.Optional(Type.Array(SectionSchema)),
+  /** Resources held inside this one; a section's `#id` entry names one (a note's value). */
+  contained: Type.Optional(Type.Array(Type.Object({ resourceType: Type.String() }))),
 });
 
 export const NOTE_TYPES = {
