@@ -14,6 +14,8 @@
  * any client token; what A's release policy withheld comes to B as a SUBSETTED Bundle, and B's answer
  * says Patient-Data-Filtered as A's does; records of one time come in the FHIR search's order (`TIES`).
  */
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateKeyPair, SignJWT, type CryptoKey, type KeyObject } from 'jose';
 import { readSigningKey } from '../../src/adapters/ehr-fhir/adapter/smart-backend.js';
@@ -306,4 +308,42 @@ describe('with A\'s release policy (examples/release-policy.json): what A withho
         .toBe((WITHHOLDS as Partial<Record<ReadName, boolean>>)[read] === true);
     }, 120_000);
   }
+});
+
+// Issue 45 item 11: a person whose EHR holds only the older patient layout. Gösta's patient-v2 document is taken
+// out of A's folder. Failed before: A's FHIR API served the Patient from the v2 layout alone, so GET Patient
+// answered nobody, Patient?identifier= found nobody, and B refused every read of Gösta's (403).
+describe('a person the EHR holds in the older patient layout only: one Patient, and B reads him as A does', () => {
+  const GOSTA = '194608632396';
+  let chain: FhirChain;
+  beforeAll(async () => {
+    chain = await startFhirChain({ editEhr: (dir) => rm(path.join(dir, 'patients', GOSTA, 'patient-v2.xml')) });
+  }, 60_000);
+  afterAll(async () => {
+    await chain?.close();
+  });
+
+  it('A\'s FHIR API finds his Patient by identifier and serves it; B answers each read as A does, v2 from the one Patient', async () => {
+    const token = await chain.a.clientToken({ scope: CHAIN_SCOPE });
+    const url = `/fhir/Patient?identifier=${encodeURIComponent(`http://electronichealth.se/identifier/samordningsnummer|${GOSTA}`)}`;
+    const found = (await chain.a.call({ method: 'GET', url, key: null, token })).json() as { total: number; entry?: { resource: { id: string } }[] };
+    expect(found.total).toBe(1);
+    expect(found.entry?.[0]?.resource.id).toBe(TEST_FHIR_IDS.patientId(GOSTA));
+    expect((await chain.a.call({ method: 'GET', url: '/fhir/Patient', key: null, token: await chain.a.personToken(GOSTA, { client_id: 'app', scope: 'patient/*.read' }) })).json())
+      .toMatchObject({ total: 1 });
+    const compared: Compared = { bytes: 0, used: new Set(), taken: [] };
+    for (const read of COMPARED) {
+      if (read === 'getPatientV2') {
+        // A's EHR has no v2 document: an empty answer; over FHIR the one Patient answers the v2 layout too.
+        const [a, b] = [await cosAnswer(chain.a, read, GOSTA), await cosAnswer(chain.b, read, GOSTA)];
+        expect([a.status, a.items, b.status]).toEqual([200, [], 200]);
+        expect(b.items).toMatchObject([{ patientEHRExtract: [{ patient: { patientID: { extension: GOSTA } } }] }]);
+        continue;
+      }
+      const { a, b, unexplained: left } = await compare(chain, read, GOSTA, GOSTA, compared);
+      expect([read, a.status, b.status]).toEqual([read, 200, 200]);
+      expect(left, read).toEqual([]);
+    }
+    expect(compared.bytes).toBeGreaterThan(1000);
+  }, 120_000);
 });

@@ -111,12 +111,17 @@ export async function startTokenEndpoint(client: { id: string; publicKey: Crypto
 export interface FhirChainOptions {
   /** A's RELEASE_POLICY_FILE policy; none by default. B has none: what A withholds never reaches it. */
   releasePolicy?: ReleasePolicy;
+  /** Changes A's generated demo folder before A reads it. */
+  editEhr?: (ehrDir: string) => Promise<void>;
 }
 
 export async function startFhirChain(options: FhirChainOptions = {}): Promise<FhirChain> {
   const dir = await mkdtemp(path.join(tmpdir(), 'pdas-fhir-chain-'));
   // Both instances read one moment: A's demo records and B's registry are generated for it.
-  const a = await startTestApp(options.releasePolicy === undefined ? {} : { releasePolicy: options.releasePolicy });
+  const a = await startTestApp({
+    ...(options.releasePolicy === undefined ? {} : { releasePolicy: options.releasePolicy }),
+    ...(options.editEhr === undefined ? {} : { editEhr: options.editEhr }),
+  });
   const address = await a.app.listen({ port: 0, host: '127.0.0.1' });
   // PUBLIC_BASE_URL's default: the address listened at (src/start/container.ts `listening`).
   if (a.fhir === undefined) throw new Error('A serves no FHIR API');

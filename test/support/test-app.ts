@@ -101,6 +101,8 @@ export interface TestAppOptions {
   releasePolicy?: ReleasePolicy;
   /** FHIR_API=off: no /fhir routes. On by default, as in the service. */
   fhirApiOff?: boolean;
+  /** Changes the embedded EHR's generated demo folder before the app reads it. */
+  editEhr?: (ehrDir: string) => Promise<void>;
   /** The issuer the OpenAPI document names (AUTH_ISSUER, or the demo issuer); the demo issuer's default address by default. */
   oauth?: OAuthDocumentation;
 }
@@ -110,10 +112,14 @@ interface Backend<E extends AnyEhr> {
   close(): Promise<void>;
 }
 
-/** The embedded EHR reading the demo people of the clock's moment, generated into a temporary folder that `close` removes. */
-export async function embeddedBackend(clock: FixedClock, zone = ZONE): Promise<Backend<EmbeddedEhr>> {
+/**
+ * The embedded EHR reading the demo people of the clock's moment, generated into a temporary folder that `close` removes;
+ * `edit` changes the generated folder first (a person the EHR holds in one layout only).
+ */
+export async function embeddedBackend(clock: FixedClock, zone = ZONE, edit?: (ehrDir: string) => Promise<void>): Promise<Backend<EmbeddedEhr>> {
   const dir = await mkdtemp(path.join(tmpdir(), 'pdas-test-'));
   await generateDemoData(path.join(dir, 'ehr'), { now: clock.now(), zone });
+  await edit?.(path.join(dir, 'ehr'));
   const ehr = new EmbeddedEhr(new DocumentStore(path.join(dir, 'ehr')), await WriteStateStore.open(path.join(dir, 'state.json')), zone, () => undefined);
   return { ehr, close: () => rm(dir, { recursive: true, force: true }) };
 }
@@ -126,7 +132,7 @@ async function fhirBackend(clock: FixedClock): Promise<Backend<FhirEhr>> {
 /** The real HTTP app over the embedded EHR with generated demo data, a loopback test issuer and fakes for audit and clock. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const clock = new FixedClock(options.now ?? Date.now());
-  return startAppOver(await embeddedBackend(clock), clock, options);
+  return startAppOver(await embeddedBackend(clock, ZONE, options.editEhr), clock, options);
 }
 
 /** The same app over the EHR `variant` names (the suites that run over both back-ends loop over EHR_VARIANTS). */

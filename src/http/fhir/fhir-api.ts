@@ -43,11 +43,14 @@ export interface TypeServing {
   reads: ReadName[];
   /** Served only as what a record references (Organization …): read and `_id` search within the patient's records. */
   referenced: boolean;
+  /** The reads are alternatives, in order: the first whose records hold one of this type answers it. */
+  alternatives?: true;
 }
 
 /**
- * The types served, each with its reads. A Patient is answered from one read, the newest layout's,
- * so two layouts of one person never give two Patients.
+ * The types served, each with its reads. A Patient is answered from one read: the newest layout the
+ * EHR holds the person in (v2, else the older layout), so two layouts of one person never give two
+ * Patients, and a person the EHR has in the older layout only still has one (issue 45 item 11).
  */
 export function servedTypes(forms: FhirForms): TypeServing[] {
   const withForm = READ_NAMES.filter((r) => forms[r] !== undefined);
@@ -57,9 +60,9 @@ export function servedTypes(forms: FhirForms): TypeServing[] {
       out.push({ type, reads: [], referenced: false });
       continue;
     }
-    let reads = withForm.filter((r) => (forms[r] as FhirForm<ReadName>).types.includes(type));
-    if (type === 'Patient') reads = reads.slice(-1);
-    if (reads.length > 0) out.push({ type, reads, referenced: false });
+    const reads = withForm.filter((r) => (forms[r] as FhirForm<ReadName>).types.includes(type));
+    if (type === 'Patient') out.push({ type, reads: reads.reverse(), referenced: false, alternatives: true });
+    else if (reads.length > 0) out.push({ type, reads, referenced: false });
     else if (REFERENCED_TYPES.has(type)) out.push({ type, reads: withForm, referenced: true });
   }
   return out;

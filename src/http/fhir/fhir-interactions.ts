@@ -17,7 +17,7 @@ import { searchLink, searchset } from './bundle.js';
 import { delegateRelatedPerson } from './delegate-related-person.js';
 import { categoriesOf, contextsFor, formTypes, grantsOf, launchPatientOf, mayInclude, requireGrants } from './fhir-access.js';
 import { servedTypes, type FhirApi, type TypeServing } from './fhir-api.js';
-import { patientResources } from './patient-records.js';
+import { patientResources, type Alternatives } from './patient-records.js';
 import { namedPatient, patientsOf, scopeRefusal } from './patients-of-request.js';
 import type { FhirSearch } from './search-query.js';
 import type { WrittenForms } from './written-forms.js';
@@ -37,6 +37,12 @@ export class FhirInteractions {
   }
 
   private readonly typesOfRead = (read: ReadName): readonly string[] => formTypes(this.api, read);
+
+  /** A type whose reads are alternatives (a Patient's layouts), for patientResources to ask only until one gave it. */
+  private readonly alternativesOf = (type: FhirType): Alternatives | undefined => {
+    const serving = this.served.get(type);
+    return serving?.alternatives === true ? { type, reads: serving.reads } : undefined;
+  };
 
   /** The reads this request may take records of `type` from, for one patient's contexts. */
   private readsFor(type: FhirType, grants: readonly Grant[], contexts: readonly ScopeContext[], interaction: 'read' | 'search'): ReadName[] {
@@ -75,7 +81,8 @@ export class FhirInteractions {
       const typeGrants = REFERENCED_TYPES.has(search.type) ? [] : grantsFor(grants, search.type, 'search', contexts);
       let found;
       try {
-        found = await patientResources(request, this.deps, this.api, this.written, patient, [...new Set([...reads, ...this.includedReads(search, grants, contexts)])]);
+        found = await patientResources(request, this.deps, this.api, this.written, patient, [...new Set([...reads, ...this.includedReads(search, grants, contexts)])],
+          this.alternativesOf(search.type));
       } catch (err) {
         if (listing && err instanceof DomainError && err.code === 'ACCESS_DENIED') continue;
         throw err;
@@ -150,7 +157,7 @@ export class FhirInteractions {
         continue;
       }
       try {
-        const found = await patientResources(request, this.deps, this.api, this.written, patient, reads);
+        const found = await patientResources(request, this.deps, this.api, this.written, patient, reads, this.alternativesOf(type));
         const resource = found.resources.find((r) => r.resourceType === type && r.id === id);
         const typeGrants = REFERENCED_TYPES.has(type) ? [] : grantsFor(grants, type, 'read', contexts);
         if (resource !== undefined && (typeGrants.length === 0 || passesCategory(typeGrants, categoriesOf(resource)))) {

@@ -33,6 +33,12 @@ function usableAsId(candidate: string): boolean {
   return ok;
 }
 
+/** Reads that each may give a resource of `type` (a Patient's layouts, newest first): the first that does answers it. */
+export interface Alternatives {
+  type: string;
+  reads: readonly ReadName[];
+}
+
 export interface PatientResources {
   resources: FhirResource[];
   withheld: number;
@@ -60,13 +66,15 @@ export function asFhirContext(api: FhirApi, zone: string, patient: string): AsFh
 
 /**
  * The resources of `reads` for `patient`, each `Type/id` once, as the reads' forms write them (or
- * as `written` kept them). Throws the access policy's refusal (403) when the caller may not act for
- * the patient; the audit record names the patient either way.
+ * as `written` kept them); of `alternatives`' reads, only until one gave a resource of its type.
+ * Throws the access policy's refusal (403) when the caller may not act for the patient; the audit
+ * record names the patient either way.
  * In a request that may read several patients (`request.audit.patientsRead` set), the patient is
  * named only once access is granted, in a record of their own (src/http/audit-record.ts).
  */
 export async function patientResources(
   request: FastifyRequest, deps: RouteDependencies, api: FhirApi, written: WrittenForms, patient: string, reads: readonly ReadName[],
+  alternatives?: Alternatives,
 ): Promise<PatientResources> {
   const several = request.audit.patientsRead;
   if (several === undefined) request.audit.patientId = patient;
@@ -79,6 +87,8 @@ export async function patientResources(
   let withheld = 0;
   const withheldBy = new Map<ReadName, number>();
   for (const read of reads) {
+    // Alternatives (TypeServing.alternatives): once one of them gave the resource of that type, the others are not asked.
+    if (alternatives?.reads.includes(read) === true && resources.some((r) => r.resourceType === alternatives.type)) continue;
     const form = api.forms[read] as FhirForm<ReadName> | undefined;
     if (form === undefined) continue;
     const released = await deps.readPatientData.execute(read, access, {});
