@@ -6,6 +6,7 @@ import { extensionOf, SE_BASE } from './extensions.js';
 import { hasEnded } from './fhir-time.js';
 import type { MapContext } from './map-context.js';
 import type { FhirAddress } from '../../domain/fhir/resources/datatypes.js';
+import { swedishCountryName } from '../../domain/records/country.js';
 
 export interface AddressParts {
   careOf?: string;
@@ -62,8 +63,13 @@ export function patientAddressMembers(a: FhirAddress) {
 }
 
 /**
- * For layouts with both a country and a country code: a two-letter value (ISO 3166) is the code,
- * anything else the country.
+ * For layouts with both a country and a country code: a two-letter value (ISO 3166) is the code, and
+ * the country's Swedish name the country, as the legacy layouts write it beside the code (`SE`,
+ * `Sverige`; issue 45 item 15, docs/upstream-fhir.md Address); anything else is the country.
  */
-export const countryFields = (country: string | undefined): { code?: string; name?: string } =>
-  (country === undefined ? {} : /^[A-Z]{2}$/.test(country) ? { code: country } : { name: country });
+export function countryFields(country: string | undefined): { code?: string; name?: string } {
+  if (country === undefined) return {};
+  if (!/^[A-Z]{2}$/.test(country)) return { name: country };
+  const name = swedishCountryName(country);
+  return name === undefined ? { code: country } : { code: country, name };
+}

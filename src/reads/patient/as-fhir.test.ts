@@ -91,7 +91,8 @@ describe('getPatient as FHIR, read back with its own Patient', () => {
     ]);
     expect(structureProblems(resources)).toEqual([]);
     expect(readOwn(resources, NUMBER)[0]?.PatientEHRExtract[0]?.Patient?.PatientAddresses.PatientAddress).toEqual([
-      { PatientAddressType: 'folkbokföringsadress', PatientAddressStreet: 'Storgatan  1\nlgh 1203 ', PatientAddressCountryCode: 'SE' },
+      // The code's Swedish name comes back beside it (issue 45 item 15), where this record had the code alone.
+      { PatientAddressType: 'folkbokföringsadress', PatientAddressStreet: 'Storgatan  1\nlgh 1203 ', PatientAddressCountryCode: 'SE', PatientAddressCountry: 'Sverige' },
       { PatientAddressType: 'temp', PatientAddressCO: 'c/o  Ström', PatientAddressCountry: 'Norge' },
     ]);
   });

@@ -55,8 +55,6 @@ function patientDifferences(extract: string, section: string, m: {
     rule(m.phoneType, 'differs', '#rules-the-mapping-tables-use: Telecom, the type is `use`'),
     rule(m.emailType, 'differs', '#rules-the-mapping-tables-use: Telecom, the type is `use`'),
     rule(`${m.address}Type`, 'differs', '#rules-the-mapping-tables-use: Address, the HL7 Sweden type\'s display, else `use`'),
-    // A two-letter country is the code; the country's name has no FHIR home beside it.
-    rule(`${m.address}Country`, 'absent', '#rules-the-mapping-tables-use: Address, a two-letter country is the code'),
   ];
 }
 
