@@ -35,9 +35,9 @@ const KEYS: { [R in FhirRead]: (answer: any[]) => string[] } = {
   getJournalNotes: (a) => a.flatMap((r) => r.JournalNoteEHRExtract.filter((e: any) => e.Note.NoteActive !== false)
     .map((e: any) => `${e.Note.NoteId.extension} ${e.Note.NoteDateTime.value}`)),
   getLabResults: (a) => a.flatMap((r) => r.chemistryReportEHRExtract.map((e: any) => `${e.report.reportId} ${e.report.reportDateTime.value}`)),
-  // FHIR holds one Condition per diagnosis where a legacy note may hold several, an external cause nested under its
-  // injury (docs/upstream-fhir.md#312-diagnoses-operation-12): each diagnosis is named by its code and its note's time.
-  getDiagnoses: (a) => a.flatMap((r) => r.diagnosisEHRExtract.flatMap((e: any) => codes(e.diagnoses?.diagnosis ?? [])
+  // FHIR holds one Condition per diagnosis note, of its first diagnosis, where a legacy note may hold several
+  // (docs/upstream-fhir.md#312-diagnoses-operation-12): each note is named by its first code and its time.
+  getDiagnoses: (a) => a.flatMap((r) => r.diagnosisEHRExtract.flatMap((e: any) => codes(e.diagnoses?.diagnosis ?? []).slice(0, 1)
     .map((code) => `${code} ${e.timeCreated.value}`))),
 };
 /* eslint-enable @typescript-eslint/no-explicit-any */

@@ -27,8 +27,8 @@ const extractsOf = (answer: unknown, member: string): Json[] => (answer as Json[
 /** The value of a resource's identifier: one Identifier (a Composition's) or the first of a list. */
 const identifierOf = (r: Resource): string => String(Array.isArray(r.identifier) ? at(r, 'identifier', 0, 'value') : at(r, 'identifier', 'value'));
 
-/** Every diagnosis code of a list, those nested under one included (FHIR has a Condition per diagnosis). */
-const diagnosisCodes = (ds: readonly Json[]): string[] => ds.flatMap((d) => [String(d.diagnosisCode), ...diagnosisCodes((d.diagnosis ?? []) as Json[])]);
+/** A note's first diagnosis code: FHIR has one Condition per diagnosis note, of its first diagnosis (issue 45 item 13). */
+const diagnosisCodes = (ds: readonly Json[]): string[] => ds.slice(0, 1).map((d) => String(d.diagnosisCode));
 
 /**
  * Each COS read against the FHIR type of its records, paired by what both name the same way
