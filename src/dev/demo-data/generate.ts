@@ -3,6 +3,7 @@ import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/p
 import path from 'node:path';
 import { DOCUMENT_OF, isXmlRead } from '../../adapters/ehr-xml/documents.js';
 import { demoClock, type DemoClock } from './clock.js';
+import { demoDataProblems } from './consistency.js';
 import { demoFhirBundle } from './fhir/bundle.js';
 import { DEMO_PEOPLE } from './people.js';
 import { readDemos } from './read-demos.js';
@@ -105,6 +106,9 @@ async function swapIntoPlace(fresh: string, target: string): Promise<void> {
 }
 
 export async function generateDemoData(targetDir: string, options: { now: number; zone: string }): Promise<void> {
+  // A data set whose notes contradict its records, or whose lab tests have no trend, is never written (issue 47 item 9).
+  const problems = demoDataProblems();
+  if (problems.length > 0) throw new Error(`the demo data disagrees with itself:\n${problems.join('\n')}`);
   const clock = demoClock(options.now, options.zone);
   const target = path.resolve(targetDir);
   await mkdir(path.dirname(target), { recursive: true });

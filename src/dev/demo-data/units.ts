@@ -144,9 +144,9 @@ export const STAFF = {
     name: 'Lena Labläkare', type: 'Läkare', positionId: 'LK', positionName: 'Specialist i klinisk kemi',
     hsaId: 'SE2321000016-L4B1', internalId: '00041421', unit: 'lab',
   },
-  // A name with markup-like text: the documents must carry it intact.
+  // A name as a person has one (issue 47 item 9: no `<AT>` placeholder); markup-like text is in the notes' texts.
   student: {
-    name: 'Läkarstudent <AT> Ödman', type: 'Student', positionId: 'STUD', positionName: 'Läkarstudent',
+    name: 'Elsa Ödman', type: 'Student', positionId: 'STUD', positionName: 'Läkarstudent',
     hsaId: 'SE2321000016-ST01', internalId: '00099002', unit: 'vc',
   },
 } as const satisfies Record<string, Clinician>;

@@ -61,6 +61,9 @@ export const DIAGNOSES: Readonly<Record<string, readonly DiagnosisNoteSpec[]>> =
       n: 3, day: -60, time: '1030', staff: 'paivi', unit: 'psyk', template: 'Bedömning psykolog', signAfter: 1440, secrecy: 'Sekretess',
       diagnoses: [{ code: 'F32.1', text: 'Medelsvår depressiv episod', type: 'Huvuddiagnos' }],
     },
+    // The diabetes the annual check's note (journal notes) assesses and the insulin is prescribed for.
+    { n: 5, day: -95, time: '1025', staff: 'doris', unit: 'vc', template: 'Besöksanteckning läkare', signAfter: 60,
+      diagnoses: [{ code: 'E11.9', text: 'Typ 2-diabetes utan komplikationer', type: 'Huvuddiagnos', chronic: true }] },
     {
       n: 4, day: -1, time: '1400', staff: 'doris', unit: 'vc', template: 'Besöksanteckning läkare',
       diagnoses: [{ code: 'N39.0', text: 'Urinvägsinfektion utan angiven lokalisation', type: 'Huvuddiagnos' }, { ...asthma, type: 'Bidiagnos' }],

@@ -83,7 +83,7 @@ export const NOTES: Readonly<Record<string, readonly NoteSpec[]>> = {
     { noteId: '000345678', contact: 51, template: 'Besöksanteckning läkare', typeOfNote: 'Besöksanteckning',
       active: true, versionAfter: 55, signAfter: 60, staff: ['doris', 'sven'], records: [
         text('Anamnes', 'Kommer på årlig diabeteskontroll. Mår bra, inga känningar av lågt blodsocker.\n'
-          + 'Tar sina tabletter som ordinerat. Promenerar en halvtimme de flesta dagar.\n'
+          + 'Tar sitt insulin som ordinerat. Promenerar en halvtimme de flesta dagar.\n'
           + 'Behandlas med warfarin (AK-mottagningen), PK(INR) 2,4 i förra veckan & stabilt.'),
         status('Allmäntillstånd: opåverkad.\nHjärta: regelbunden rytm, inga blåsljud.\nFötter: fina pulsar, inga sår.',
           bloodPressure('128', '084'), temperature('37.2')),
@@ -101,9 +101,9 @@ export const NOTES: Readonly<Record<string, readonly NoteSpec[]>> = {
       ] },
     { noteId: '000351210', contact: 12, template: 'Distanskontakt läkare', typeOfNote: 'Distanskontakt',
       active: true, versionAfter: 25, signAfter: 30, staff: ['doris'], records: [
-        text('Kontaktorsak', 'Videobesök för att gå igenom provsvaren från förra veckan.'),
-        numeric('Hb', '138', 'g/L', '134-170'),
-        text('Planering', 'Blodvärdet och njurproverna är normala. Ny kontroll om ett år, kallelse kommer per brev.'),
+        text('Kontaktorsak', 'Videobesök för att gå igenom provsvaren.'),
+        numeric('Hb', '128', 'g/L', '134-170'),
+        text('Planering', 'Blodvärdet är lätt sänkt och kreatininet något förhöjt. Nya prover om tre månader, kallelse kommer per brev.'),
       ] },
     // Written in the hour a daylight-saving change repeats or skips, never signed, then made inactive.
     { noteId: '000344001', contact: 52, at: '0230', template: 'Omvårdnadsanteckning', typeOfNote: 'Omvårdnad',

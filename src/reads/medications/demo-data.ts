@@ -70,7 +70,7 @@ export const PRESCRIPTIONS: Readonly<Record<string, readonly PrescriptionSpec[]>
       goal: 'PK(INR) 2,0\u20133,0', whenNeeded: false, dosageText: 'Enligt ordination från AK-mottagningen',
       dosageShort: 'Enl. AK-schema', doses: tablets('1800'), route: 'oral', prescriber: 'doris', registrar: 'sven' },
     { treatmentId: '00098765', day: -95, time: '1035', product: 'insulin', exchangeAllowed: false,
-      prescriptionType: 'E-recept', medicationType: 'Stående', reason: 'Diabetes mellitus typ 1', goal: 'HbA1c < 52',
+      prescriptionType: 'E-recept', medicationType: 'Stående', reason: 'Diabetes mellitus typ 2', goal: 'HbA1c < 53',
       whenNeeded: false, dosageText: '6\u201310 E subkutant till måltid, 3 gånger dagligen', dosageShort: '6\u201310 E x 3',
       doses: ['0730', '1200', '1800'].map((time) => ({ time, min: '6', max: '10', unit: 'E' })),
       route: 'subcutaneous', prescriber: 'doris', contact: 51 },

@@ -38,7 +38,7 @@ function location(key: UnitKey, clock: DemoClock): FhirResource {
   };
 }
 
-/** Given names and family name of a clinician's one-string name ("Läkarstudent <AT> Ödman" keeps its text). */
+/** Given names and family name of a clinician's one-string name ("Elsa Ödman": given names, then the family name). */
 function staffName(name: string) {
   const parts = name.split(' ');
   return { use: 'official', text: name, family: parts[parts.length - 1], given: parts.slice(0, -1) };
