@@ -125,6 +125,7 @@ async function startOwnIssuer(selection: Selection, signIn: SignInSettings): Pro
     issuer: signIn.issuer, audience: config.authAudience, patientClaim: config.authPatientClaim, clients: signIn.clients,
     signingKeys: signIn.signingKeys, cookieKeys: signIn.cookieKeys, pool, schema: signIn.schema, login: signIn.login,
     smart: selection.smartLaunch ?? NO_SMART, logger, behindProxy: config.trustProxy.length > 0,
+    onTokenRefused: (error) => metrics.tokenRefused(error),
     events: {
       loginSucceeded: ({ clientId, acr }) => logger.info({ clientId, acr }, 'sign-in at the region\'s login succeeded'),
       loginFailed: ({ reason, clientId }) => {

@@ -116,6 +116,29 @@ describe.skipIf(!available)('sign-in through the region\'s own login (docs/sign-
     await expect(client.refreshTokenGrant(app, String(tokens.refresh_token))).rejects.toMatchObject({ error: 'invalid_grant' });
   });
 
+  const metric = async (name: string): Promise<number> => {
+    const text = await (await request(`${service.instances[0]?.metrics ?? ''}/metrics`)).body.text();
+    return [...text.matchAll(new RegExp(`^${name.replace(/[{}"]/g, '\\$&')} (\\d+)`, 'gm'))].reduce((sum, m) => sum + Number(m[1]), 0);
+  };
+
+  it('threat 61: a revoked grant\'s refresh token stops at once, and the refusal is counted', async () => {
+    const { tokens } = await launch('Lilla');
+    const refusedBefore = await metric('pdas_token_refusals_total{error="invalid_grant"}');
+    await client.tokenRevocation(app, String(tokens.refresh_token));
+    await expect(client.refreshTokenGrant(app, String(tokens.refresh_token))).rejects.toMatchObject({ error: 'invalid_grant' });
+    expect(await metric('pdas_token_refusals_total{error="invalid_grant"}')).toBe(refusedBefore + 1);
+    // Its access token lives out its lifetime (at most 900 s, docs/sign-in.md#for-app-developers), no longer.
+    const claims = JSON.parse(Buffer.from(tokens.access_token.split('.')[1] ?? '', 'base64url').toString()) as { exp: number; iat: number };
+    expect(claims.exp - claims.iat).toBeLessThanOrEqual(900);
+  });
+
+  it('counts each sign-in that granted nothing', async () => {
+    const before = await metric('pdas_sign_in_failures_total{kind="login"}');
+    service.region.cancel = true;
+    await walk(new HttpBrowser(), (await authorization()).url);
+    expect(await metric('pdas_sign_in_failures_total{kind="login"}')).toBe(before + 1);
+  });
+
   const REFUSALS: Array<[string, () => void]> = [
     ['an ID token for another audience', () => { service.region.misbehave = { aud: 'another-client' }; }],
     ['an ID token with another nonce', () => { service.region.misbehave = { nonce: 'not-the-nonce-sent' }; }],
@@ -183,4 +206,34 @@ describe.skipIf(!available)('sign-in through the region\'s own login (docs/sign-
     expect((refreshed as unknown as { patient?: string }).patient).toBe(patient);
     expect((await readPatient(restarted.base, refreshed.access_token, patient)).statusCode).toBe(200);
   }, 60_000);
+});
+
+describe.skipIf(!available)('a region\'s login that cannot be discovered at start', () => {
+  let service: SignInService;
+  beforeAll(async () => {
+    // Nothing listens on port 1: discovery fails at start and is retried in the background.
+    service = await startSignInService({ env: { SIGN_IN_LOGIN_ISSUER: 'http://127.0.0.1:1' } });
+  }, 60_000);
+  afterAll(async () => {
+    await service?.close();
+    const pool = adminPool();
+    await dropSchema(pool, service.schema);
+    await pool.end();
+  });
+
+  it('does not stop the start: the API answers, the sign-in page is 503 and says so, nothing is granted', async () => {
+    expect((await request(`${service.base}/health/live`)).statusCode).toBe(200);
+    const discovery = await request(`${service.issuer}/.well-known/openid-configuration`);
+    expect(discovery.statusCode).toBe(200);
+    await discovery.body.dump();
+    const app = await client.discovery(new URL(service.issuer), APP_ID, undefined, client.None(), { execute: [client.allowInsecureRequests] });
+    const url = client.buildAuthorizationUrl(app, {
+      redirect_uri: APP_REDIRECT, scope: SCOPE, state: 'state-1', aud: `${service.base}/fhir`,
+      code_challenge: await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier()), code_challenge_method: 'S256',
+    });
+    const walked = await walk(new HttpBrowser(), url.href);
+    expect(walked.redirect).toBeUndefined();
+    expect(walked.page.status).toBe(503);
+    expect(walked.page.body).toContain('cannot be reached just now');
+  });
 });

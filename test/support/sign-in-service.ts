@@ -26,7 +26,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-export interface Instance { base: string; port: number; close(): Promise<void> }
+export interface Instance { base: string; port: number; metrics: string; close(): Promise<void> }
 
 export interface SignInService {
   /** PUBLIC_BASE_URL: the first instance's address. */
@@ -68,8 +68,8 @@ export async function startSignInService(options: { clients?: unknown[]; env?: R
     const dataDir = await mkdtemp(path.join(dir, 'data-'));
     const config = loadConfig({ ...env, DATA_DIR: dataDir, PORT: String(at) });
     const runtime: Runtime = await compose(config, createLogger(process.env.SIGN_IN_TEST_LOG ?? 'silent'));
-    const api = (await listen(runtime, config)).api;
-    const instance = { base: api, port: Number(new URL(api).port), close: () => runtime.close() };
+    const { api, metrics } = await listen(runtime, config);
+    const instance = { base: api, port: Number(new URL(api).port), metrics, close: () => runtime.close() };
     instances.push(instance);
     return instance;
   };

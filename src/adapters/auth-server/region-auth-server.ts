@@ -38,6 +38,8 @@ export interface RegionAuthServerOptions {
   smart: SmartLaunchContext;
   logger: Logger;
   events: LoginEvents;
+  /** A token request refused (its OAuth error), for the counter of refused token requests. */
+  onTokenRefused?: (error: string) => void;
   /** TRUST_PROXY is set: the scheme a gateway terminated TLS with is taken from X-Forwarded-Proto. */
   behindProxy: boolean;
 }
@@ -93,6 +95,7 @@ export class RegionAuthServer implements AuthServerMount {
       // The region's login vouched for the person; whose record they may open is the picker's and every read's question.
       knowsPerson: () => true,
       smart: options.smart, picks, adapter: models.adapter, mountPath, logger,
+      ...(options.onTokenRefused === undefined ? {} : { onTokenRefused: options.onTokenRefused }),
     });
     provider.proxy = options.behindProxy;
     const login = new RegionLogin({ ...options.login, redirectUri: `${issuer}${CALLBACK_PATH}` }, models.adapter('RegionLogin'), options.events, mountPath);

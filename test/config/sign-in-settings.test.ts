@@ -1,0 +1,79 @@
+/**
+ * Issue 46 step 3 (docs/sign-in.md#settings): with SIGN_IN_LOGIN_ISSUER, `npm start` refuses settings
+ * that cannot work, naming the setting: no PUBLIC_BASE_URL or DATABASE_URL, a clients file entry
+ * without redirect URIs or with a scope the service does not grant, no signing key, no cookie key; and a
+ * good set makes AUTH_ISSUER the service's own issuer.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { generateKeyPairSync } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/start/config.js';
+import { refusal } from '../support/config-refusal.js';
+import { CHAIN_KEY_ENV } from '../support/chain-key.js';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'pdas-sign-in-settings-'));
+const file = (name: string, text: string): string => {
+  const at = path.join(dir, name);
+  writeFileSync(at, text);
+  return at;
+};
+const privateJwk = { ...generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }), kid: 'k1' };
+const APP = { client_id: 'app', token_endpoint_auth_method: 'none', redirect_uris: ['https://app.example.se/cb'], scope: 'openid launch/patient patient/*.rs' };
+
+const GOOD: Record<string, string> = {
+  DATA_DIR: dir, SUBSCRIPTION_KEYS: 'app:subscription-key-cccccccccccc', ...CHAIN_KEY_ENV,
+  PUBLIC_BASE_URL: 'https://api.region.example.se/patient', DATABASE_URL: 'postgres://pdas@db.example.se/pdas',
+  SIGN_IN_LOGIN_ISSUER: 'https://login.region.example.se', SIGN_IN_LOGIN_CLIENT_ID: 'pdas',
+  SIGN_IN_LOGIN_CLIENT_SECRET_FILE: file('secret', 'a-secret-from-the-region\n'),
+  SIGN_IN_CLIENTS_FILE: file('clients.json', JSON.stringify([APP])),
+  SIGN_IN_KEYS_FILE: file('keys.json', JSON.stringify({ keys: [privateJwk] })),
+  SIGN_IN_COOKIE_KEYS_FILE: file('cookies', 'a-cookie-key-of-at-least-32-characters-0123\n'),
+};
+const without = (name: string): Record<string, string> => Object.fromEntries(Object.entries(GOOD).filter(([k]) => k !== name));
+
+describe('the service\'s own authorization server: its settings', () => {
+  it('takes a good set, and AUTH_ISSUER becomes {PUBLIC_BASE_URL}/auth', () => {
+    const config = loadConfig(GOOD);
+    expect(config.authIssuer).toBe('https://api.region.example.se/patient/auth');
+    expect(config.signIn).toMatchObject({ issuer: 'https://api.region.example.se/patient/auth', schema: 'sign_in', login: { clientId: 'pdas', clientSecret: 'a-secret-from-the-region' } });
+    expect(config.signIn?.clients.map((c) => c.metadata.client_id)).toEqual(['app']);
+    expect(loadConfig({ ...GOOD, AUTH_ISSUER: 'https://api.region.example.se/patient/auth' }).authIssuer).toBe('https://api.region.example.se/patient/auth');
+  });
+
+  it.each([
+    ['PUBLIC_BASE_URL', /PUBLIC_BASE_URL is required/],
+    ['DATABASE_URL', /DATABASE_URL is required/],
+    ['SIGN_IN_LOGIN_CLIENT_ID', /SIGN_IN_LOGIN_CLIENT_ID is required/],
+    ['SIGN_IN_LOGIN_CLIENT_SECRET_FILE', /exactly one of SIGN_IN_LOGIN_CLIENT_SECRET_FILE .* and SIGN_IN_LOGIN_CLIENT_KEY_FILE/],
+    ['SIGN_IN_CLIENTS_FILE', /SIGN_IN_CLIENTS_FILE is required/],
+    ['SIGN_IN_KEYS_FILE', /SIGN_IN_KEYS_FILE is required/],
+    ['SIGN_IN_COOKIE_KEYS_FILE', /SIGN_IN_COOKIE_KEYS_FILE is required/],
+    ['SUBSCRIPTION_KEYS', /SUBSCRIPTION_KEYS or SUBSCRIPTION_KEYS_FILE is required/],
+  ])('refuses a start without %s, naming it', (name, message) => {
+    expect(refusal(without(name))).toMatch(message);
+  });
+
+  it.each([
+    ['an entry without redirect URIs', [{ ...APP, redirect_uris: [] }], /SIGN_IN_CLIENTS_FILE entry 1 \(app\): redirect_uris must list/],
+    ['a plain-http redirect off loopback', [{ ...APP, redirect_uris: ['http://app.example.se/cb'] }], /entry 1 \(app\): redirect URI http:\/\/app.example.se\/cb must be https/],
+    ['a shared secret', [{ ...APP, token_endpoint_auth_method: 'client_secret_basic' }], /entry 1 \(app\): token_endpoint_auth_method must be none .* or private_key_jwt/],
+    ['private_key_jwt without keys', [{ ...APP, token_endpoint_auth_method: 'private_key_jwt' }], /entry 1 \(app\): private_key_jwt needs the app's public keys/],
+    ['a scope the service does not grant', [{ ...APP, scope: 'openid patient/*.write email' }], /entry 1 \(app\): scope names what this service does not grant: patient\/\*.write email/],
+    ['one client twice', [APP, APP], /lists client_id app twice/],
+    ['no array', { client_id: 'app' }, /must be a JSON array/],
+  ])('refuses a clients file with %s, naming the entry', (_name, clients, message) => {
+    expect(refusal({ ...GOOD, SIGN_IN_CLIENTS_FILE: file(`clients-${Math.random()}.json`, JSON.stringify(clients)) })).toMatch(message);
+  });
+
+  it('refuses unusable key files and login issuers, naming the setting', () => {
+    expect(refusal({ ...GOOD, SIGN_IN_KEYS_FILE: file('public.json', JSON.stringify({ keys: [{ kty: 'RSA', n: 'x', e: 'AQAB', kid: 'k' }] })) }))
+      .toMatch(/SIGN_IN_KEYS_FILE key 1 must be a private RSA key/);
+    expect(refusal({ ...GOOD, SIGN_IN_KEYS_FILE: file('empty.json', '{"keys":[]}') })).toMatch(/SIGN_IN_KEYS_FILE must be a private JWKS with at least one key/);
+    expect(refusal({ ...GOOD, SIGN_IN_KEYS_FILE: path.join(dir, 'missing.json') })).toMatch(/SIGN_IN_KEYS_FILE cannot be read .*ENOENT/);
+    expect(refusal({ ...GOOD, SIGN_IN_COOKIE_KEYS_FILE: file('short', 'short\n') })).toMatch(/SIGN_IN_COOKIE_KEYS_FILE: every key must be 32\+ characters/);
+    expect(refusal({ ...GOOD, SIGN_IN_LOGIN_ISSUER: 'http://login.region.example.se' })).toMatch(/SIGN_IN_LOGIN_ISSUER must be https \(plain http only on a loopback address\)/);
+    expect(refusal({ ...GOOD, AUTH_ISSUER: 'https://login.region.example.se' })).toMatch(/AUTH_ISSUER must be the service's own issuer https:\/\/api.region.example.se\/patient\/auth, or unset/);
+  });
+});
