@@ -50,6 +50,8 @@ describe('issue 38 part 2: what the alert rules say', () => {
       'PdasReadinessFlapping', 'PdasRateLimitStoreDown', 'PdasTlsCertificateExpiringSoon',
       // Issue 44 item 10: the security signals.
       'PdasRefusalsHigh', 'PdasRateLimitedHigh', 'PdasAuditHeadMissing', 'PdasAuditChainUnverified',
+      // Issue 46: the service's own authorization server.
+      'PdasSignInFailuresHigh', 'PdasSignInUnavailable', 'PdasTokenRefusalsHigh',
     ]);
   });
 

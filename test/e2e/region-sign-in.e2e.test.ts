@@ -50,6 +50,15 @@ async function walk(browser: HttpBrowser, url: string, options: { pick?: string;
   throw new Error('the sign-in did not end');
 }
 
+/** The service's instances and region closed, its sign-in schema dropped. */
+async function stop(service: SignInService | undefined): Promise<void> {
+  if (service === undefined) return;
+  await service.close();
+  const pool = adminPool();
+  await dropSchema(pool, service.schema);
+  await pool.end();
+}
+
 describe.skipIf(!available)('sign-in through the region\'s own login (docs/sign-in.md)', () => {
   let service: SignInService;
   let app: client.Configuration;
@@ -58,12 +67,7 @@ describe.skipIf(!available)('sign-in through the region\'s own login (docs/sign-
     service = await startSignInService();
     app = await client.discovery(new URL(service.issuer), APP_ID, undefined, client.None(), { execute: [client.allowInsecureRequests] });
   }, 60_000);
-  afterAll(async () => {
-    await service?.close();
-    const pool = adminPool();
-    await dropSchema(pool, service.schema);
-    await pool.end();
-  });
+  afterAll(async () => stop(service));
   afterEach(() => {
     service.region.misbehave = undefined;
     service.region.cancel = false;
@@ -214,12 +218,7 @@ describe.skipIf(!available)('a region\'s login that cannot be discovered at star
     // Nothing listens on port 1: discovery fails at start and is retried in the background.
     service = await startSignInService({ env: { SIGN_IN_LOGIN_ISSUER: 'http://127.0.0.1:1' } });
   }, 60_000);
-  afterAll(async () => {
-    await service?.close();
-    const pool = adminPool();
-    await dropSchema(pool, service.schema);
-    await pool.end();
-  });
+  afterAll(async () => stop(service));
 
   it('does not stop the start: the API answers, the sign-in page is 503 and says so, nothing is granted', async () => {
     expect((await request(`${service.base}/health/live`)).statusCode).toBe(200);
