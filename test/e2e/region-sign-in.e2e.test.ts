@@ -86,11 +86,12 @@ describe.skipIf(!available)('sign-in through the region\'s own login (docs/sign-
 
   async function launch(pick = 'Lilla', via?: (url: string) => string) {
     const auth = await authorization();
-    const walked = await walk(new HttpBrowser(), auth.url, { pick, ...(via === undefined ? {} : { via }) });
+    const browser = new HttpBrowser();
+    const walked = await walk(browser, auth.url, { pick, ...(via === undefined ? {} : { via }) });
     if (walked.redirect === undefined) throw new Error(`no redirect to the app: ${walked.page.status} ${/role="alert">([^<]*)/.exec(walked.page.body)?.[1] ?? walked.page.body.slice(0, 400)}`);
     const tokens = await client.authorizationCodeGrant(app, walked.redirect, { pkceCodeVerifier: auth.verifier, expectedState: auth.state })
       .catch((err: unknown) => { throw new Error(`token request refused: ${JSON.stringify((err as { cause?: unknown }).cause)}`); });
-    return { tokens, walked };
+    return { tokens, walked, browser };
   }
 
   const readPatient = (base: string, token: string, id: string) =>
@@ -134,6 +135,18 @@ describe.skipIf(!available)('sign-in through the region\'s own login (docs/sign-
     // Its access token lives out its lifetime (at most 900 s, docs/sign-in.md#for-app-developers), no longer.
     const claims = JSON.parse(Buffer.from(tokens.access_token.split('.')[1] ?? '', 'base64url').toString()) as { exp: number; iat: number };
     expect(claims.exp - claims.iat).toBeLessThanOrEqual(900);
+  });
+
+  it('threat 61 on the connected-apps page: Märta sees the app on Lilla\'s record, revokes it, and its next refresh is refused', async () => {
+    const { tokens, browser } = await launch('Lilla');
+    const page = await browser.get(`${service.issuer}/apps`);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('Test SMART app');
+    const form = readForm(page.body);
+    expect(form.action).toBe('/auth/connected-apps');
+    const revoked = await browser.post(new URL(form.action, service.base).href, form.fields);
+    expect([revoked.status, revoked.location]).toEqual([303, `${service.issuer}/connected-apps?done=revoked`]);
+    await expect(client.refreshTokenGrant(app, String(tokens.refresh_token))).rejects.toMatchObject({ error: 'invalid_grant' });
   });
 
   it('counts each sign-in that granted nothing', async () => {

@@ -42,6 +42,8 @@ export interface ConnectedAppsDeps extends ConnectedAppsContext {
   verifyToken: VerifyToken;
   /** This server's origin: a revoking form must come from it. */
   origin: string;
+  /** Where the server is mounted (`/auth` under the service), '' on a server of its own (the demo's). */
+  mountPath?: string;
 }
 
 const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void => {
@@ -81,9 +83,11 @@ async function api(req: IncomingMessage, res: ServerResponse, deps: ConnectedApp
 export async function handleConnectedApps(req: IncomingMessage, res: ServerResponse, deps: ConnectedAppsDeps): Promise<void> {
   const url = new URL(req.url ?? '/', deps.origin);
   const rest = url.pathname.slice(CONNECTED_APPS_PATH.length);
+  // The page's own address as the browser sees it (the request's path is the server's, mount removed).
+  const pagePath = `${deps.mountPath ?? ''}${CONNECTED_APPS_PATH}`;
   const grantId = rest.startsWith('/') && rest.length > 1 ? decodeURIComponent(rest.slice(1)) : undefined;
   if (req.headers.authorization !== undefined || req.method === 'OPTIONS' || req.method === 'DELETE' || grantId !== undefined) return api(req, res, deps, grantId);
-  const view = await pageView(deps.provider, req, undefined, deps.banner, url.pathname);
+  const view = await pageView(deps.provider, req, undefined, deps.banner, pagePath);
   // A browser sends `Origin: null` with a form posted under no-referrer; same-origin lets it name this page's origin.
   const sendPage = (status: number, html: string) => view.send(res, status, html, { 'referrer-policy': 'same-origin' });
   const accountId = (await deps.provider.Session.get(deps.provider.createContext(req, res))).accountId;
@@ -93,10 +97,10 @@ export async function handleConnectedApps(req: IncomingMessage, res: ServerRespo
   if (req.method === 'POST') {
     // The session cookie is SameSite=Lax, so another site's form carries none; an Origin, when sent, must be ours.
     if (accountId === undefined || (req.headers.origin !== undefined && req.headers.origin !== deps.origin)) {
-      return sendPage(403, connectedAppsPage(view.frame, { submitUrl: CONNECTED_APPS_PATH, appUrl, apps: [], notice: 'gone' }));
+      return sendPage(403, connectedAppsPage(view.frame, { submitUrl: pagePath, appUrl, apps: [], notice: 'gone' }));
     }
     const revoked = await revokeConnectedApp(deps, accountId, (await readForm(req)).get('grant') ?? '');
-    res.writeHead(303, { location: `${CONNECTED_APPS_PATH}?done=${revoked === undefined ? 'gone' : 'revoked'}`, 'cache-control': 'no-store' });
+    res.writeHead(303, { location: `${pagePath}?done=${revoked === undefined ? 'gone' : 'revoked'}`, 'cache-control': 'no-store' });
     return void res.end();
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -106,7 +110,7 @@ export async function handleConnectedApps(req: IncomingMessage, res: ServerRespo
   const done = url.searchParams.get('done');
   const apps = accountId === undefined ? [] : await connectedApps(deps, accountId);
   return sendPage(200, connectedAppsPage(view.frame, {
-    submitUrl: CONNECTED_APPS_PATH, appUrl, apps, ...(person === undefined ? {} : { person }),
+    submitUrl: pagePath, appUrl, apps, ...(person === undefined ? {} : { person }),
     ...(done === 'revoked' || done === 'gone' ? { notice: done } : {}),
   }));
 }

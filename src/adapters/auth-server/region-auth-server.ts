@@ -10,6 +10,7 @@ import type { AuthServerMount } from '../../ports/auth-server.port.js';
 import type { SmartLaunchContext } from '../../ports/smart-launch.port.js';
 import { createAuthProvider } from './auth-provider.js';
 import { AuthClients, type AuthClient } from './clients.js';
+import { CONNECTED_APPS_PATH, handleConnectedApps, ownTokenVerifier, type ConnectedAppsDeps } from './connected-apps-http.js';
 import { handleInteraction, INTERACTION_PATH, send } from './interactions.js';
 import { migrateSignIn, PostgresModels } from './postgres-models.js';
 import { REFRESH_TOKEN_TTL_SECONDS } from './provider-config.js';
@@ -18,6 +19,10 @@ import { LaunchPicks } from './smart-launch.js';
 
 const SWEEP_EVERY_MS = 10 * 60_000;
 const CALLBACK_PATH = '/callback';
+/** docs/sign-in.md's short address of the connected-apps page. */
+const APPS_PATH = '/apps';
+
+const under = (path: string, prefix: string): boolean => path === prefix || path.startsWith(`${prefix}/`);
 
 interface Logger {
   warn(obj: object, msg: string): void;
@@ -77,6 +82,7 @@ export class RegionAuthServer implements AuthServerMount {
     private readonly models: PostgresModels,
     private readonly logger: Logger,
     readonly issuer: string,
+    private readonly connected: ConnectedAppsDeps,
   ) {
     this.mountPath = new URL(issuer).pathname.replace(/\/$/, '');
     this.handler = provider.callback();
@@ -89,8 +95,9 @@ export class RegionAuthServer implements AuthServerMount {
     const models = new PostgresModels(pool, schema);
     const mountPath = new URL(issuer).pathname.replace(/\/$/, '');
     const picks = new LaunchPicks(REFRESH_TOKEN_TTL_SECONDS, models.adapter('LaunchPick'));
+    const clients = new AuthClients(options.clients);
     const provider = createAuthProvider(issuer, {
-      audience: options.audience, patientClaim: options.patientClaim, clients: new AuthClients(options.clients),
+      audience: options.audience, patientClaim: options.patientClaim, clients,
       signingKeys: options.signingKeys, cookieKeys: options.cookieKeys, pairwiseSalt: await pairwiseSalt(models),
       // The region's login vouched for the person; whose record they may open is the picker's and every read's question.
       knowsPerson: () => true,
@@ -99,7 +106,11 @@ export class RegionAuthServer implements AuthServerMount {
     });
     provider.proxy = options.behindProxy;
     const login = new RegionLogin({ ...options.login, redirectUri: `${issuer}${CALLBACK_PATH}` }, models.adapter('RegionLogin'), options.events, mountPath);
-    const server = new RegionAuthServer(provider, login, { smart: options.smart, picks }, models, logger, issuer);
+    const connected: ConnectedAppsDeps = {
+      provider, picks, smart: options.smart, clients, banner: '', origin: new URL(issuer).origin, mountPath,
+      verifyToken: ownTokenVerifier({ issuer, audience: options.audience, patientClaim: options.patientClaim, signingKeys: options.signingKeys }),
+    };
+    const server = new RegionAuthServer(provider, login, { smart: options.smart, picks }, models, logger, issuer, connected);
     await login.start();
     server.sweeper = setInterval(() => {
       models.sweep().catch((err: unknown) => logger.warn({ err: { message: (err as Error).message } }, 'sweeping expired sign-in state failed'));
@@ -129,6 +140,14 @@ export class RegionAuthServer implements AuthServerMount {
     const path = rest.split('?')[0] ?? '/';
     if (path === CALLBACK_PATH) return this.login.callback(req, res);
     req.url = rest;
+    if (under(path, CONNECTED_APPS_PATH) || under(path, APPS_PATH)) {
+      if (under(path, APPS_PATH)) req.url = `${CONNECTED_APPS_PATH}${rest.slice(APPS_PATH.length)}`;
+      return handleConnectedApps(req, res, this.connected).catch((error: unknown) => {
+        this.logger.warn({ err: { name: (error as Error).name, message: (error as Error).message } }, 'connected-apps page failed');
+        if (!res.headersSent) send(res, 500, 'The connected apps could not be read now. Try again.');
+        else res.end();
+      });
+    }
     if (path.startsWith(INTERACTION_PATH)) {
       return handleInteraction(this.provider, req, res, { ...this.launch, signIn: this.login.step, mountPath: this.mountPath }).catch((error: unknown) => {
         // An expired or unknown interaction (a stale page, a cookie from another browser): start again.
