@@ -7,18 +7,12 @@
  */
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memoryStorage } from '../support/fhirclient-storage.js';
+import { exchangeAt, memoryStorage } from '../support/fhirclient-storage.js';
 import { HttpBrowser } from '../dev/demo-issuer/http-browser.js';
 import { launch, SMART_SCOPE, startDemoService, type DemoService } from '../dev/demo-issuer/smart-flow.js';
 
 const APP = 'http://127.0.0.1:8765';
 
-/** The incoming request and the response fhirclient's Node adapter reads and writes. */
-function exchangeAt(url: string) {
-  const target = new URL(url);
-  const response = { location: '', writeHead(_status: number, headers: { location: string }) { this.location = headers.location; }, end() {} };
-  return { request: { url: `${target.pathname}${target.search}`, headers: { host: target.host }, socket: {} }, response };
-}
 
 interface Res { resourceType: string; id: string; name?: { given?: string[] }[] }
 interface SmartClient {

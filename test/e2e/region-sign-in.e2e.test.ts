@@ -7,11 +7,13 @@
  * browser or replayed) ends on the service's page and grants nothing. Two instances on one database
  * serve one flow between them, and a refresh works after both were restarted.
  */
+import { createRequire } from 'node:module';
 import * as client from 'openid-client';
 import { request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { HttpBrowser, readForm, type Page } from '../dev/demo-issuer/http-browser.js';
 import { adminPool, databaseAvailable, dropSchema } from '../support/database.js';
+import { exchangeAt, memoryStorage } from '../support/fhirclient-storage.js';
 import { LOA2, LOA3 } from '../support/region-provider.js';
 import { APP_ID, APP_REDIRECT, startSignInService, type SignInService } from '../support/sign-in-service.js';
 
@@ -125,6 +127,25 @@ describe.skipIf(!available)('sign-in through the region\'s own login (docs/sign-
     const text = await (await request(`${service.instances[0]?.metrics ?? ''}/metrics`)).body.text();
     return [...text.matchAll(new RegExp(`^${name.replace(/[{}"]/g, '\\$&')} (\\d+)`, 'gm'))].reduce((sum, m) => sum + Number(m[1]), 0);
   };
+
+  it('fhirclient too: authorizes with PKCE required, the region signs Märta in, she picks Lilla, and it reads her record', async () => {
+    const APP = 'http://127.0.0.1:8765';
+    interface Smart { authorize(options: object): Promise<unknown>; ready(): Promise<{ patient: { id: string | null; read(): Promise<{ id: string; name?: { given?: string[] }[] }> } }> }
+    const smart = createRequire(import.meta.url)('fhirclient/lib/entry/node') as (request: object, response: object, storage: object) => Smart;
+    const storage = memoryStorage();
+    const start = exchangeAt(`${APP}/launch`);
+    await smart(start.request, start.response, storage).authorize({
+      iss: `${service.base}/fhir`, clientId: APP_ID, scope: SCOPE, redirectUri: '/callback', pkceMode: 'required',
+    });
+    expect(new URL(start.response.location).origin).toBe(service.base);
+    const walked = await walk(new HttpBrowser(), start.response.location, { pick: 'Lilla' });
+    if (walked.redirect === undefined) throw new Error(`no redirect to the app: ${walked.page.status}`);
+    const back = exchangeAt(walked.redirect.href);
+    const ready = await smart(back.request, back.response, storage).ready();
+    const patient = await ready.patient.read();
+    expect(patient.id).toBe(ready.patient.id);
+    expect(patient.name?.[0]?.given).toContain('Lilla');
+  });
 
   it('threat 61: a revoked grant\'s refresh token stops at once, and the refusal is counted', async () => {
     const { tokens } = await launch('Lilla');

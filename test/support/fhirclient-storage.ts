@@ -7,3 +7,10 @@ export function memoryStorage() {
     unset: async (key: string) => data.delete(key),
   };
 }
+
+/** The incoming request and the response fhirclient's Node adapter reads and writes, for a browser at `url`. */
+export function exchangeAt(url: string) {
+  const target = new URL(url);
+  const response = { location: '', writeHead(_status: number, headers: { location: string }) { this.location = headers.location; }, end() {} };
+  return { request: { url: `${target.pathname}${target.search}`, headers: { host: target.host }, socket: {} }, response };
+}
