@@ -39,7 +39,7 @@ import './types.js';
 
 export interface AppDependencies extends RouteDependencies {
   config: Pick<Config, 'basePath' | 'rateLimitMax' | 'rateLimitWindowMs' | 'trustProxy'> & Partial<ProtectionSettings>
-    & Partial<Pick<Config, 'rateLimitNoKeyMax' | 'rateLimitAppMax'>>;
+    & Partial<Pick<Config, 'rateLimitNoKeyMax' | 'rateLimitAppMax' | 'signIn'>>;
   clock: Clock;
   subscriptionKeys: SubscriptionKeys;
   tokenVerifier: AccessTokenVerifier;
@@ -139,8 +139,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(healthRoutes, {
     checks: { ehr: () => deps.ehr.ping(), audit: () => deps.auditTrail.ping(), ...deps.readinessChecks },
   });
-  // The patient app is a demo of the FHIR API, signing in at the demo issuer: nowhere else (docs/patient-app.md).
-  if (deps.oauth?.kind === 'demo' && deps.fhir !== undefined) {
+  // The patient app signs in at the demo issuer, or at the service's own where the region registered it
+  // as `patient-app` (docs/patient-app.md): nowhere else, where it could not sign in.
+  const appRegistered = deps.config.signIn?.clients.some((client) => client.metadata.client_id === 'patient-app') === true;
+  if ((deps.oauth?.kind === 'demo' || appRegistered) && deps.oauth !== undefined && deps.fhir !== undefined) {
     await app.register(patientAppRoutes, {
       prefix: deps.config.basePath, basePath: deps.config.basePath, issuer: deps.oauth.issuer, publicBaseUrl: deps.fhir.publicBaseUrl,
       ...(deps.patientAppDir === undefined ? {} : { dir: deps.patientAppDir }),

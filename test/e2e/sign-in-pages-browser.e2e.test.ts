@@ -8,28 +8,14 @@
  * WCAG 2.1 A/AA violation (nor a serious or critical best-practice one). Screenshots in test-artifacts/.
  */
 import { mkdir } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARTIFACTS, browserMissing, demoServiceAndBrowser, type DemoInBrowser } from '../support/browser.js';
+import { appRefreshToken, pickLillaAndAllow, violations } from '../support/sign-in-browser.js';
 
 const skipped = browserMissing('issues 44, 46, 47: the browser test of the sign-in pages');
-const AXE_SOURCE = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
 const WIDTH = 390;
-
-interface AxeViolation { id: string; impact: string | null; tags: string[]; nodes: { target: string[] }[] }
-
-/** axe-core's WCAG 2.1 A and AA violations (any impact) and serious or critical best-practice ones, on the page as it is now. */
-async function violations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  const found = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(o: object): Promise<{ violations: AxeViolation[] }> } }).axe;
-    return (await axe.run({ runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } })).violations;
-  });
-  return found.filter((v) => v.tags.some((t) => t.startsWith('wcag')) || v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 const shots: string[] = [];
 
@@ -78,19 +64,8 @@ describe.skipIf(skipped)('the sign-in pages, connected apps and signing out, in 
     await page.getByRole('link', { name: 'English' }).click();
     await page.getByRole('button', { name: 'Sign in as Märta' }).click();
 
-    // Picker: how she stands to each person, in words.
-    await page.getByRole('heading', { name: 'Whose record should Patient app open?' }).waitFor();
-    await checkPage(page, 'picker');
-    await page.getByRole('button', { name: 'Lilla Ström — you are their guardian' }).click();
-
-    // Consent: whose records each scope reaches.
-    await page.getByRole('heading', { name: 'Patient app asks for access' }).waitFor();
-    expect(await page.getByRole('main').innerText()).toContain('Whose records: Lilla Ström');
-    await checkPage(page, 'consent');
-    await page.getByRole('button', { name: 'Allow' }).click();
-    await page.waitForURL((u) => u.href.startsWith(appUrl));
-    await page.getByText('The record has been read.').waitFor();
-    expect(await page.getByRole('heading', { level: 1 }).innerText()).toMatch(/Lilla/);
+    // Picker: how she stands to each person, in words; consent: whose records each scope reaches.
+    await pickLillaAndAllow(page, appUrl, (name) => checkPage(page, name));
 
     // The app's tab lists what the connected-apps API answers.
     await page.getByRole('button', { name: 'Connected apps' }).click();
@@ -99,10 +74,7 @@ describe.skipIf(skipped)('the sign-in pages, connected apps and signing out, in 
     const tab = new URL(`sign-in-app-tab-${WIDTH}.png`, ARTIFACTS).pathname;
     await page.screenshot({ path: tab, fullPage: true });
     shots.push(tab);
-    const refreshToken = await page.evaluate(() => {
-      const key = JSON.parse(sessionStorage.getItem('SMART_KEY') ?? '""') as string;
-      return (JSON.parse(sessionStorage.getItem(key) ?? '{}') as { tokenResponse?: { refresh_token?: string } }).tokenResponse?.refresh_token;
-    });
+    const refreshToken = await appRefreshToken(page);
     expect(refreshToken).toEqual(expect.any(String));
 
     // The connected-apps page of the authorization server, in the same browser (its sign-in cookie).

@@ -40,7 +40,8 @@ export interface SignInService {
   close(): Promise<void>;
 }
 
-export async function startSignInService(options: { clients?: unknown[]; env?: Record<string, string> } = {}): Promise<SignInService> {
+/** `clients`: the clients file's entries, or a function of PUBLIC_BASE_URL making them (an app served by the service itself). */
+export async function startSignInService(options: { clients?: unknown[] | ((base: string) => unknown[]); env?: Record<string, string> } = {}): Promise<SignInService> {
   const dir = await mkdtemp(path.join(tmpdir(), 'pdas-sign-in-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -49,7 +50,7 @@ export async function startSignInService(options: { clients?: unknown[]; env?: R
   const files = {
     clients: path.join(dir, 'clients.json'), keys: path.join(dir, 'keys.json'), cookies: path.join(dir, 'cookie-keys'), secret: path.join(dir, 'region-secret'),
   };
-  await writeFile(files.clients, JSON.stringify(options.clients ?? [{
+  await writeFile(files.clients, JSON.stringify((typeof options.clients === 'function' ? options.clients(base) : options.clients) ?? [{
     client_id: APP_ID, client_name: 'Test SMART app', token_endpoint_auth_method: 'none', redirect_uris: [APP_REDIRECT],
     scope: 'openid fhirUser launch/patient patient/*.rs user/*.rs', offline_access: true, loopback_redirects: true,
   }]));

@@ -91,6 +91,11 @@ function toAuthClient(entry: Entry, where: string): AuthClient {
   const offline = flag(entry, 'offline_access', where);
   const loopback = flag(entry, 'loopback_redirects', where);
   const allows = allowedBy([...listed, ...(offline ? ['offline_access'] : [])]);
+  // A public app in a browser exchanges its code by a cross-origin call (Chromium sends Origin even to
+  // its own origin): its redirect URIs' one origin may call the token endpoint, no other.
+  // A native app's own scheme has the opaque origin "null", never to be allowed.
+  const origins = new Set(uris.map((u) => new URL(u)).map((u) => (['https:', 'http:'].includes(u.protocol) ? u.origin : 'null')));
+  const corsOrigin = method === 'none' && origins.size === 1 && !origins.has('null') ? [...origins][0] : undefined;
   return {
     metadata: {
       client_id: clientId as string, ...clientName(entry), token_endpoint_auth_method: method,
@@ -106,6 +111,7 @@ function toAuthClient(entry: Entry, where: string): AuthClient {
     smart: true,
     allows,
     ...(loopback ? { redirectAllowed: isLoopbackRedirect } : {}),
+    ...(corsOrigin === undefined ? {} : { corsOrigin: () => corsOrigin }),
   };
 }
 
