@@ -26,6 +26,9 @@
  *      peak RSS and the event loop's longest stretch (issue 34 item 5, bench/fhir-large-pages.ts; 8d)
  *  10. the FHIR API (issue 36): one journal as the COS read and as a Composition search, same run
  *      (`--only fhir-api`, scenarios 10a, 10b).
+ *  11. the service's own authorization server (issue 46) with a real OpenID Provider for the region's login:
+ *      a whole sign-in's service CPU and wall time, and refresh-token requests per second on one instance,
+ *      state in a scratch PostgreSQL schema (bench/sign-in.ts; `--only sign-in`, scenarios 11a, 11b)
  *   9. slow readers (issue 34 item 4, issue 44 item 12): 60 connections ask for the ~9 MiB journal over
  *      xml-http and never read it, at once (9a) and one after another (9b; 9c without SEND_MAX_LARGE_ANSWERS);
  *      peak RSS beside one such read alone, and when the service cut each connection
@@ -39,7 +42,7 @@
  * /proc/<pid>/status VmHWM (reset before each measured run). Everything is on loopback; every load
  * is bounded in time and count.
  *
- *   node --import tsx bench/run.ts [--seconds N] [--skip-micro] [--only reference,embedded,xml-http,fhir,micro,tracing,hostile]
+ *   node --import tsx bench/run.ts [--seconds N] [--skip-micro] [--only reference,embedded,xml-http,fhir,micro,tracing,hostile,sign-in]
  *                                  [--scenarios 2b,2c,2d,2e,2f,2g,2h,2i,3b,3c,3d,3e,3f,3g,3h,8a,8d] [--open-rate N]
  *
  * Experiments (printed in the header when set): BENCH_NODE_FLAGS (node flags for the service),
@@ -65,6 +68,7 @@ import { hostileTable, type HostileResult } from './hostile.js';
 import { blockingTable, mapperTable, type BlockingResult, type MapperResult } from './mapper.js';
 import { jwtTable, type JwtResult } from './jwt.js';
 import { openLoop, type OpenLoopResult } from './open-loop.js';
+import { measureSignIn, signInTable, type SignInResult } from './sign-in.js';
 import { measureSlowReaders, slowReaderTable, type SlowReaderResult } from './slow-reader.js';
 import { OtlpSink } from './otlp-sink.js';
 import { TRACING_ROUNDS, tracingTable, type TracingResult } from './tracing.js';
@@ -114,8 +118,9 @@ interface ServerStats {
 class Target {
   private constructor(readonly name: string, readonly child: ChildProcess, readonly origin: string) {}
 
-  static async start(name: string, script: string, env: Record<string, string>, core: number, probe = true): Promise<Target> {
-    const port = await freePort();
+  /** `at`: the port, where the service must know its address before it listens (PUBLIC_BASE_URL); a free one otherwise. */
+  static async start(name: string, script: string, env: Record<string, string>, core: number, probe = true, at?: number): Promise<Target> {
+    const port = at ?? await freePort();
     mkdirSync(path.join(ROOT, 'logs'), { recursive: true });
     const log = openSync(path.join(ROOT, 'logs', `${name}.log`), 'w');
     const service = script === SERVICE_ENTRY;
@@ -430,6 +435,7 @@ async function main(): Promise<void> {
   const side: SideReads[] = [];
   let tracingRuns: { results: TracingResult[]; exports: number; bytes: number } | undefined;
   let slowReaders: SlowReaderResult[] | undefined;
+  let signInRun: SignInResult | undefined;
   const targets: Target[] = [];
   try {
     // 1. The reference.
@@ -523,6 +529,15 @@ async function main(): Promise<void> {
       }
     }
 
+    // 11. The service's own authorization server: a sign-in's server time, token requests per second (issue 46).
+    if (wanted('sign-in')) {
+      signInRun = await measureSignIn(async (env, port) => {
+        const target = await Target.start('service-sign-in', SERVICE_ENTRY, env, 0, true, port);
+        targets.push(target);
+        return target;
+      }, SECONDS);
+    }
+
     // 9. Callers that never read their ~9 MiB answers (issue 34 item 4).
     if (named('slow-reader')) slowReaders = await measureSlowReaderPart(targets, fixtures.ehrDir, serviceEnv, hugeHeaders);
 
@@ -597,6 +612,7 @@ async function main(): Promise<void> {
     write('\n## Hostile documents (issue 20 item 2)\n');
     write(hostileTable(hostile));
   }
+  if (signInRun !== undefined) write(`\n## The service's own sign-in (part 11, PostgreSQL state, one instance)\n\n${signInTable(signInRun)}`);
   const hostileMax = hostile === undefined ? undefined : Math.max(...hostile.flatMap((h) => [h.slicedFromBytesMaxMs, h.slicedFromTextMaxMs]));
 
   const byName = (prefix: string): ClosedLoopResult | undefined => closed.find((r) => r.scenario.startsWith(prefix));
@@ -645,7 +661,7 @@ async function main(): Promise<void> {
 
   mkdirSync(path.join(ROOT, 'results'), { recursive: true });
   const file = path.join(ROOT, 'results', `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-  writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), node: process.version, seconds: SECONDS, closed, open, side, mapper, jwt, hostile, tracing: tracingRuns, slowReaders }, null, 1));
+  writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), node: process.version, seconds: SECONDS, closed, open, side, mapper, jwt, hostile, tracing: tracingRuns, slowReaders, signIn: signInRun }, null, 1));
   write(`results: ${path.relative(process.cwd(), file)}`);
   await sleep(10);
 }
