@@ -92,7 +92,7 @@ describe.skipIf(skipped)('sign-in through the region\'s login in Chromium (docs/
 
     // The connected-apps page, in the same browser (its sign-in cookie): revoke.
     const apps = await context.newPage();
-    await apps.goto(`${service.issuer}/connected-apps`);
+    await apps.goto(`${service.issuer}/apps`);
     await apps.getByRole('heading', { name: 'Connected apps', level: 1 }).waitFor();
     await checkPage(apps, 'connected-apps');
     await apps.getByRole('button', { name: "Revoke Patient app's access to Lilla Ström's record" }).click();
