@@ -55,7 +55,7 @@ describe.skipIf(skipped)('sign-in through the region\'s login in Chromium (docs/
     service = await startSignInService({
       clients: (base) => [{
         client_id: 'patient-app', client_name: 'Patient app', token_endpoint_auth_method: 'none', redirect_uris: [`${base}/app/`],
-        scope: 'openid fhirUser launch/patient patient/*.rs', offline_access: true,
+        scope: 'openid fhirUser launch/patient patient/*.rs', offline_access: true, manages_grants: true,
       }],
     });
     appUrl = `${service.base}/app/`;
@@ -87,6 +87,11 @@ describe.skipIf(skipped)('sign-in through the region\'s login in Chromium (docs/
     expect(visited.some((u) => u.startsWith(service.region.issuer))).toBe(true);
     expect(visited.join(' ')).not.toContain('198112189876');
     await screenshot(page, 'patient-app', false);
+    // The app's own tab lists what the connected-apps API answers it (the region's own app manages grants).
+    await page.getByRole('button', { name: 'Connected apps' }).click();
+    await page.getByRole('button', { name: "Revoke Patient app's access to Lilla Ström's record" }).waitFor();
+    expect(await violations(page)).toEqual([]);
+    await screenshot(page, 'app-connected-apps', false);
     const refreshToken = await appRefreshToken(page);
     expect(refreshToken).toEqual(expect.any(String));
 

@@ -90,6 +90,8 @@ function toAuthClient(entry: Entry, where: string): AuthClient {
   const listed = scopes(entry, where);
   const offline = flag(entry, 'offline_access', where);
   const loopback = flag(entry, 'loopback_redirects', where);
+  // The region's own app (its patient app): its person's tokens may list and revoke the person's connected apps.
+  const managesGrants = flag(entry, 'manages_grants', where);
   const allows = allowedBy([...listed, ...(offline ? ['offline_access'] : [])]);
   // A public app in a browser exchanges its code by a cross-origin call (Chromium sends Origin even to
   // its own origin): its redirect URIs' one origin may call the token endpoint, no other.
@@ -112,6 +114,7 @@ function toAuthClient(entry: Entry, where: string): AuthClient {
     allows,
     ...(loopback ? { redirectAllowed: isLoopbackRedirect } : {}),
     ...(corsOrigin === undefined ? {} : { corsOrigin: () => corsOrigin }),
+    ...(managesGrants ? { managesGrants } : {}),
   };
 }
 
