@@ -128,9 +128,10 @@ describe.skipIf(!available)('sign-in through the region\'s own login (docs/sign-
     return [...text.matchAll(new RegExp(`^${name.replace(/[{}"]/g, '\\$&')} (\\d+)`, 'gm'))].reduce((sum, m) => sum + Number(m[1]), 0);
   };
 
-  it('fhirclient too: authorizes with PKCE required, the region signs Märta in, she picks Lilla, and it reads her record', async () => {
+  it('fhirclient too: authorizes with PKCE required, the region signs Märta in, she picks Lilla, and it reads her record and refreshes', async () => {
     const APP = 'http://127.0.0.1:8765';
-    interface Smart { authorize(options: object): Promise<unknown>; ready(): Promise<{ patient: { id: string | null; read(): Promise<{ id: string; name?: { given?: string[] }[] }> } }> }
+    interface Ready { patient: { id: string | null; read(): Promise<{ id: string; name?: { given?: string[] }[] }> }; refresh(): Promise<unknown>; getState(path: string): unknown }
+    interface Smart { authorize(options: object): Promise<unknown>; ready(): Promise<Ready> }
     const smart = createRequire(import.meta.url)('fhirclient/lib/entry/node') as (request: object, response: object, storage: object) => Smart;
     const storage = memoryStorage();
     const start = exchangeAt(`${APP}/launch`);
@@ -145,6 +146,12 @@ describe.skipIf(!available)('sign-in through the region\'s own login (docs/sign-
     const patient = await ready.patient.read();
     expect(patient.id).toBe(ready.patient.id);
     expect(patient.name?.[0]?.given).toContain('Lilla');
+    // Its refresh rotates the one-use refresh token, and the new access token reads the same record.
+    const first = ready.getState('tokenResponse.refresh_token');
+    expect(first).toEqual(expect.any(String));
+    await ready.refresh();
+    expect(ready.getState('tokenResponse.refresh_token')).not.toBe(first);
+    expect((await ready.patient.read()).id).toBe(patient.id);
   });
 
   it('threat 61: a revoked grant\'s refresh token stops at once, and the refusal is counted', async () => {
