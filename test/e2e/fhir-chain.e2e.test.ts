@@ -187,8 +187,8 @@ describe('B (EHR_ADAPTER=fhir-r4, FHIR_AUTH=smart-backend, registry elsewhere) o
     }, 120_000);
   }
 
-  // Issue 45 item 12: the demo's RcIds hold colons (TOLV:RcId:…), which gave digest ids before; FHIR.md §3.7,
-  // §3.11 and §3.12 make the extract's ehr_id/ehrId the resource's id. Failed before: 404 for each.
+  // Issue 45 item 12: the demo's RcIds hold colons (TOLV:RcId:…), which gave digest ids before; docs/upstream-fhir.md#37-attention-signals-operation-7,
+  // #311-lab-results-operation-11 and #312-diagnoses-operation-12 make the extract's ehr_id/ehrId the resource's id. Failed before: 404 for each.
   it('reads each attention signal, lab report and diagnosis by its ehr_id, one resource per extract, and B answers that id back as Own', async () => {
     const token = await chain.a.clientToken({ scope: CHAIN_SCOPE });
     type Extract = { ehr_id?: { extension: string }; ehrId?: { extension: string }; AttentionSignal?: { SignalDataType?: string; RcId?: { extension: string } }; report?: { rcId?: { extension: string } } };
@@ -213,7 +213,7 @@ describe('B (EHR_ADAPTER=fhir-r4, FHIR_AUTH=smart-backend, registry elsewhere) o
         }
         expect(fromB.map((e) => (e.ehr_id ?? e.ehrId)?.extension).sort(), `${person.id} ${read}`).toEqual(expected.sort());
         if (read === 'getDiagnoses') {
-          // Issue 45 item 13 (FHIR.md §3.12): one Condition per diagnosis extract, secondary and nested diagnoses none of their own.
+          // Issue 45 item 13 (docs/upstream-fhir.md#312-diagnoses-operation-12): one Condition per diagnosis extract, secondary and nested diagnoses none of their own.
           const all = await chain.a.call({ method: 'GET', url: `/fhir/Condition?patient=Patient/${TEST_FHIR_IDS.patientId(person.id)}&_count=0`, key: null, token });
           expect((all.json() as { total: number }).total, `${person.id} Conditions`).toBe(fromA.length);
         }

@@ -101,7 +101,7 @@ overBothEhrs((variant) => {
       expect(served).toBe(expectedServed);
     });
 
-    // Issue 45 item 6: CONTRACT §7 lists read for AuditEvent; an id not in the caller's own log is 404, as any other.
+    // Issue 45 item 6: docs/fhir-api.md#interactions lists read for AuditEvent; an id not in the caller's own log is 404, as any other.
     it('answers a read by id of an AuditEvent not in the caller\'s log with 404 not-found once the token is verified', async () => {
       for (const prefix of ['/fhir', '/api/open/fhir']) {
         const res = await t.call({ method: 'GET', url: `${prefix}/AuditEvent/some-id`, token, key: null });

@@ -29,7 +29,7 @@ export function rangeOf(value: string, zone: string): InstantRange | undefined {
   const month = mo === undefined ? 1 : Number(mo);
   const day = d === undefined ? 1 : Number(d);
   const wall = { year, month, day, hour: h === undefined ? 0 : Number(h), minute: mi === undefined ? 0 : Number(mi), second: s === undefined ? 0 : Number(s) };
-  // The COS door's rule (CONTRACT §4): 30 February is refused, never read as 2 March.
+  // The COS door's rule (docs/contract.md#reads): 30 February is refused, never read as 2 March.
   if (!isValidWallClock(wall)) return undefined;
   const start = z === undefined
     ? wallClockToEpochMs(wall, zone)

@@ -88,7 +88,7 @@ const HOUR_MS = 3_600_000;
 const notFound = (): ApiError => new ApiError(404, 'No AuditEvent with this id is readable with this token: search AuditEvent?patient=… for the ids.');
 
 /**
- * `GET /fhir/AuditEvent/<id>` (CONTRACT §7 lists read): the entry of the caller's own access log
+ * `GET /fhir/AuditEvent/<id>` (docs/fhir-api.md#interactions lists read): the entry of the caller's own access log
  * whose AuditEvent has this id, decided as the search decides (`search` names the patient, as a
  * read's `patient` parameter does), else 404 as for any other resource one may not see. The log is
  * read from an hour before the id's time to an hour after, so a local time the autumn repeats is

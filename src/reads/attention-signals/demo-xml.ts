@@ -62,7 +62,7 @@ function signal(spec: SignalSpec, person: DemoPerson, clock: DemoClock): XmlElem
   const staff = STAFF[spec.staff];
   const unit = spec.unit ?? staff.unit;
   return el('AttentionSignalEHRExtract',
-    // Each signal its own record id: FHIR.md §3.7 makes it the resource's id (its RcId holds colons).
+    // Each signal its own record id: docs/upstream-fhir.md#37-attention-signals-operation-7 makes it the resource's id (its RcId holds colons).
     id('ehr_id', ehrId(`${person.id}:signal:${spec.id}`), EHR_ID_ROOT),
     id('ehr_system', EHR_SYSTEM_ID, HSA_ROOT),
     tv('time_created', registered),

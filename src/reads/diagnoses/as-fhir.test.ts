@@ -68,7 +68,7 @@ describe('getDiagnoses as FHIR, beyond the demo data', () => {
     expect(back?.diagnoses?.diagnosis[0]?.action.map((a) => a.actionCode)).toEqual(['DV011', 'AF020']);
   });
 
-  // Issue 45 item 13 (FHIR.md §3.12: one extract per Condition). Failed before: this note gave three Conditions,
+  // Issue 45 item 13 (docs/upstream-fhir.md#312-diagnoses-operation-12: one extract per Condition). Failed before: this note gave three Conditions,
   // and the demo's five diagnosis notes of Tolvan and Gösta gave nine.
   it('writes a note as one Condition, of its first diagnosis with its type; every action of the note a Procedure for it', () => {
     const main = legacy.diagnoses?.diagnosis[0];

@@ -52,7 +52,7 @@ export function diagnoses(person: DemoPerson, clock: DemoClock): FhirResource[] 
     const w: Writing = { person, clock, spec, ...facts, out: [] };
     const [main] = spec.diagnoses;
     if (main === undefined) return [];
-    // One Condition per note, of its first diagnosis (FHIR.md §3.12); every action of the note is done for it.
+    // One Condition per note, of its first diagnosis (docs/upstream-fhir.md#312-diagnoses-operation-12); every action of the note is done for it.
     const id = condition(main, `${facts.key}-1`, w);
     for (const { d, key } of spec.diagnoses.flatMap((x, i) => eachDiagnosis(x, `${facts.key}-${i + 1}`))) {
       (d.actions ?? []).forEach((a, i) => w.out.push(procedure(a, `proc-${key}-${i + 1}`, id, w)));

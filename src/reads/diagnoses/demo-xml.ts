@@ -51,7 +51,7 @@ function note(spec: DiagnosisNoteSpec, person: DemoPerson, clock: DemoClock): Xm
   const staff = STAFF[spec.staff];
   const unit = UNITS[spec.unit];
   return el('diagnosisEHRExtract',
-    // Each note its own record id: FHIR.md §3.12 makes it the resource's id (its rcIds hold colons).
+    // Each note its own record id: docs/upstream-fhir.md#312-diagnoses-operation-12 makes it the resource's id (its rcIds hold colons).
     id('ehrId', ehrId(`${person.id}:dx:${key}`), EHR_ID_ROOT),
     id('ehrSystem', EHR_SYSTEM_ID, HSA_ROOT),
     tv('timeCreated', at),

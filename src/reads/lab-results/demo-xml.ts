@@ -48,7 +48,7 @@ function report(spec: ReportSpec, person: DemoPerson, clock: DemoClock): XmlElem
   const requester = STAFF[spec.requester];
   const attested = spec.tests.some((t) => t.attestedAfter !== undefined);
   return el('chemistryReportEHRExtract',
-    // Each report its own record id: FHIR.md §3.11 makes it the resource's id (its rcId holds colons).
+    // Each report its own record id: docs/upstream-fhir.md#311-lab-results-operation-11 makes it the resource's id (its rcId holds colons).
     id('ehrId', ehrId(`${person.id}:lab:${reportId}`), EHR_ID_ROOT),
     id('ehrSystem', EHR_SYSTEM_ID, HSA_ROOT),
     tv('timeCreated', made),

@@ -86,7 +86,7 @@ describe('the demo people as FHIR R4 resources', () => {
     const resources = demoFhirResources(clock);
     const ofType = (type: string) => resources.filter((r) => r.resourceType === type);
     expect(ofType('DiagnosticReport')).toHaveLength(Object.values(REPORTS).flat().length);
-    // One Condition per diagnosis note (FHIR.md §3.12), however many diagnoses it holds.
+    // One Condition per diagnosis note (docs/upstream-fhir.md#312-diagnoses-operation-12), however many diagnoses it holds.
     expect(ofType('Condition')).toHaveLength(Object.values(DIAGNOSES).flat().length);
     const results = Object.values(REPORTS).flat().flatMap((r) => r.tests);
     const lt = results.find((t) => t.result.startsWith('<'));

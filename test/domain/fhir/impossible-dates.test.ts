@@ -1,5 +1,5 @@
 /**
- * Issue 45 item 14: one rule for an impossible date on both doors (CONTRACT §4). FHIR's date search
+ * Issue 45 item 14: one rule for an impossible date on both doors (docs/contract.md#reads). FHIR's date search
  * read `ge2025-02-30T10:00:00` as 2 March and `ge2025-04-31` as 1 May, answering 200 with every match,
  * where the COS door answers 400 for the same day. Failed before: `rangeOf` checked only day ≤ 31.
  */

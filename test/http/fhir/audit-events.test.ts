@@ -75,7 +75,7 @@ describe('every FHIR interaction leaves one audit record, before the answer', ()
     expect(record).toMatchObject({ operation: OPERATION_OF_TYPE[type], patientId: TOLVAN, outcome: 'allowed', status: 200 });
   });
 
-  // Issue 45 item 6: CONTRACT §7 lists read for AuditEvent. Failed before: 405 for every id.
+  // Issue 45 item 6: docs/fhir-api.md#interactions lists read for AuditEvent. Failed before: 405 for every id.
   it('AuditEvent: a read by id answers the entry of the caller\'s own log the search gave, under getAccessLog; the same policy as the search', async () => {
     const [event] = matchesOf(bundleOf(await get(t, '/fhir/AuditEvent?_count=3', token)));
     if (event === undefined) throw new Error('Tolvan\'s log is empty');

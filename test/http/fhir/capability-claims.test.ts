@@ -1,5 +1,5 @@
 /**
- * docs/fhir-api.md#capabilitystatement: every claim of the live CapabilityStatement is true (R4: a
+ * docs/fhir-api.md#discovery: every claim of the live CapabilityStatement is true (R4: a
  * client plans its queries from it; fhirclient and fhir-kit-client read it). Walked over the demo
  * person with data in every read, with an oracle of its own: each parameter's values are read from the
  * resources by FHIR R4's own SearchParameter expression (the R4 definitions, evaluated by Medplum's

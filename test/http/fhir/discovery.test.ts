@@ -116,7 +116,7 @@ describe('FHIR API: where it answers, and what it tells an app before sign-in', 
       expect(resources().map((r) => r.type).sort(), 'FORM_TYPES names each FHIR form\'s types (docs/architecture.md#adding-a-read, step 5)')
         .toEqual([...SERVED].sort());
       for (const r of resources()) {
-        // AuditEvent too (issue 45 item 6: CONTRACT §7 lists read for it).
+        // AuditEvent too (issue 45 item 6: docs/fhir-api.md#interactions lists read for it).
         expect([r.type, r.interaction.map((i) => i.code).sort()]).toEqual([r.type, ['read', 'search-type']]);
         // The access log is paged by its cursor: it has no `_id` to search by (docs/fhir-api.md#search).
         if (r.type === 'AuditEvent') expect(r.searchParam.map((p) => p.name)).not.toContain('_id');

@@ -39,7 +39,7 @@ describe('FHIR API: errors, formats and methods', () => {
       for (const [url, headers] of [
         ['/fhir/Observation?date=yesterday', {}], ['/fhir/Observation?_count=-1', {}], ['/fhir/Observation/bad_id', {}],
         ['/fhir/Observation?no-such-parameter=1', { prefer: 'handling=strict' }], ['/fhir/Observation?patient=Patient/a_b', {}],
-        // Issue 45 item 14: impossible days, refused as the COS door refuses them (CONTRACT §4).
+        // Issue 45 item 14: impossible days, refused as the COS door refuses them (docs/contract.md#reads).
         ['/fhir/Appointment?date=ge2025-02-30T10:00:00', {}], ['/fhir/Encounter?date=ge2025-04-31', {}],
       ] as const) {
         const res = await get(t, url, token, headers);
