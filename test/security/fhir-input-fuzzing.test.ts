@@ -41,12 +41,21 @@ const namesAPerson = (value: string): boolean => identityNumbersInAddress(value)
 /** The demo people's Patient ids: a value holding one names a patient. */
 const PATIENT_IDS: ReadonlySet<string> = new Set([...DEMO_PEOPLE, DEMO.UNKNOWN].map(pid));
 
-/** FHIR R4 date/dateTime (§2.24.0.1 of the datatypes), with a search prefix: always taken. */
+/** FHIR R4 date/dateTime (§2.24.0.1 of the datatypes), with a search prefix: taken when its day exists (realDay). */
 const STRICT_DATE = /^(eq|ge|gt|le|lt)?([0-9]([0-9]([0-9][1-9]|[1-9]0)|[1-9]00)|[1-9]000)(-(0[1-9]|1[0-2])(-(0[1-9]|[12][0-9]|3[01])(T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\.[0-9]+)?(Z|[+-](0[0-9]|1[0-3]):[0-5][0-9]|[+-]14:00)?)?)?)?$/;
-/** What could be a date at all: anything else is refused. Between the two (minutes without seconds, 30 February) the server may take or refuse it. */
+/** What could be a date at all: anything else is refused. Between the two (minutes without seconds) the server may take or refuse it. */
 const DATE_SHAPED = /^(eq|ge|gt|le|lt)?\d{4}(-\d{2}(-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?)?)?$/;
 
 const oneOf = (...statuses: number[]): number[] => statuses;
+
+/** Whether the day a date names exists (29 February of a Gregorian leap year only, no 31 April): an impossible one is 400, as on the COS door. */
+function realDay(value: string): boolean {
+  const m = /(\d{4})-(\d{2})-(\d{2})/.exec(value);
+  if (m === null) return true;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day <= [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]!;
+}
 
 /** The statuses a search of `route` by the patient's own person token (patient/*.read) may answer with the one parameter `name=value`. */
 function expectedFor(route: FhirRouteCase, name: string, value: string, strict: boolean): number[] {
@@ -73,7 +82,8 @@ function expectedFor(route: FhirRouteCase, name: string, value: string, strict: 
     return numbers[0] === TOLVAN ? [200] : [403];
   }
   if (name === route.dateParam) {
-    if (STRICT_DATE.test(value)) return [200];
+    // Issue 45 item 14 (commit fec3987): a well-formed but impossible day is refused, never read as the next month.
+    if (STRICT_DATE.test(value)) return realDay(value) ? [200] : [400];
     return DATE_SHAPED.test(value) ? oneOf(200, 400) : [400];
   }
   if (route.tokenParams.includes(name)) {
