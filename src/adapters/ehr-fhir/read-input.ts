@@ -13,6 +13,8 @@ export interface ReadInput {
   matches: readonly MappedResource[];
   index: ResourceIndex;
   patient: PatientFacts;
+  /** The server withheld some of the read's records (a SUBSETTED Bundle): src/domain/release/filtered-upstream.ts. */
+  withheld?: boolean;
 }
 
 /**
@@ -31,6 +33,9 @@ function enteredInError(resource: MappedResource): boolean {
 /**
  * The one record of a read that answers one record however many extracts (medications, journal
  * notes), or none without an extract: the legacy EHR answers a patient without data with an empty
- * root, an empty answer (docs/upstream-fhir.md#3-the-reads).
+ * root, an empty answer (docs/upstream-fhir.md#3-the-reads). When the server withheld records, the
+ * record stays with what is left, none perhaps, as a release policy leaves it (docs/release-policy.md:
+ * the answer's shape stays the vendor's), so a second instance answers what the first answered.
  */
-export const oneRecordOf = <E, R>(extracts: E[], record: (extracts: E[]) => R): R[] => (extracts.length === 0 ? [] : [record(extracts)]);
+export const oneRecordOf = <E, R>(extracts: E[], record: (extracts: E[]) => R, withheld = false): R[] =>
+  (extracts.length === 0 && !withheld ? [] : [record(extracts)]);

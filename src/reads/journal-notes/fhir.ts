@@ -113,5 +113,5 @@ function extract(composition: Composition, input: ReadInput, ctx: MapContext): J
 
 export function mapJournalNotes(input: ReadInput, ctx: MapContext): JournalNoteRecord[] {
   return oneRecordOf(answerable(input, 'Composition').map((c) => extract(c, input, ctx)),
-    (extracts) => ({ XSDVersion: { version: XSD_VERSION }, JournalNoteEHRExtract: extracts }));
+    (extracts) => ({ XSDVersion: { version: XSD_VERSION }, JournalNoteEHRExtract: extracts }), input.withheld === true);
 }

@@ -131,5 +131,5 @@ function extract(request: MedicationRequest, input: ReadInput, ctx: MapContext):
 
 export function mapMedications(input: ReadInput, ctx: MapContext): PrescriptionRecord[] {
   return oneRecordOf(answerable(input, 'MedicationRequest').map((r) => extract(r, input, ctx)),
-    (extracts) => ({ XSDVersion: { version: XSD_VERSION }, PrescriptionEHRExtract: extracts }));
+    (extracts) => ({ XSDVersion: { version: XSD_VERSION }, PrescriptionEHRExtract: extracts }), input.withheld === true);
 }

@@ -84,7 +84,7 @@ function reader<R extends ReadName>(name: R, plan: ReadPlan<R>, o: FhirReadsOpti
     const scope = o.patientBoundTypes === undefined ? undefined : { patientId: patient.id, types: o.patientBoundTypes };
     await resolveMissing(o.client, index, [patient, ...matches], plan.follows, signal, scope);
     assertPatientBound(matches, index, patient.id);
-    const items = plan.map({ matches, index, patient: patientFacts(patient, number) }, contextOf(o));
+    const items = plan.map({ matches, index, patient: patientFacts(patient, number), withheld: subsetted }, contextOf(o));
     const answer = selectInRange(name, items, range, o.zone);
     return subsetted ? markFilteredUpstream(answer) : answer;
   };
