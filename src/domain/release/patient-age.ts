@@ -2,6 +2,7 @@ import type { AccessBasis } from '../access/relationship.js';
 import { hasReachedAge } from '../identity/legal-age.js';
 import { birthDateOf } from '../identity/personal-identity-number.js';
 import { localDate } from '../time/local-time.js';
+import { appliesTo } from './active-rules.js';
 import { guardianAgeWithholds } from './guardian-age.js';
 import type { ReleasePolicy } from './release-policy.js';
 
@@ -10,14 +11,18 @@ import type { ReleasePolicy } from './release-policy.js';
  * reach the operation's age (the birthday itself, "today" in EHR_TIMEZONE, as the guardian age
  * limit counts it), the patient reading their own record gets none of that read's items (1177: a
  * child reads their own journal from 16; from 13 to 15 neither the child nor, by the guardian age
- * limit, the guardian does). Only the patient's own reads (`self`): a delegate is held by the
- * guardian age limit and the relationship's own rules, a client token by the guardian age limit.
+ * limit, the guardian does). The patient's own reads (`self`), and a client
+ * token's unless the rule says `applyToClientTokens: false`: a client token cannot show that the child
+ * is not behind it (a second instance reading for her, an app of hers), so it is held as every other
+ * rule holds it (docs/release-policy.md). A delegate is held by the guardian age limit and the
+ * relationship's own rules.
  */
 export function patientAgeWithholds(
   policy: ReleasePolicy, operation: string, basis: AccessBasis, patientId: string, now: number, zone: string,
 ): boolean {
-  const age = policy.patientAgeLimit?.operations[operation];
-  if (age === undefined || basis !== 'self') return false;
+  const rule = policy.patientAgeLimit;
+  const age = rule?.operations[operation];
+  if (age === undefined || (basis !== 'self' && basis !== 'client') || !appliesTo(rule, basis)) return false;
   return !hasReachedAge(birthDateOf(patientId), age, localDate(now, zone));
 }
 

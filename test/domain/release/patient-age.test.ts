@@ -42,9 +42,20 @@ describe('issue 44 item 13: the patient\'s own age limit, per operation', () => 
     expect(withholds('self', CHILD, fourteen, 'getJournalNotes', {})).toBe(false);
   });
 
-  it('issue 44 item 13: holds only the patient\'s own reads: delegates and client tokens are the guardian age limit\'s', () => {
+  it('issue 44 item 13: holds the patient\'s own reads; delegates are the guardian age limit\'s', () => {
     const twelve = at('20260601120000');
-    for (const basis of ['guardian', 'client', 'partner', 'power-of-attorney'] as const) expect([basis, withholds(basis, CHILD, twelve)]).toEqual([basis, false]);
+    for (const basis of ['guardian', 'partner', 'power-of-attorney'] as const) expect([basis, withholds(basis, CHILD, twelve)]).toEqual([basis, false]);
+  });
+
+  it('holds a client token too (it may read for the child: a second instance over the FHIR API), unless applyToClientTokens is false', () => {
+    // Failed before: a client token read a 14-year-old's notes that her own token was refused, so a second
+    // instance asking with one answered her what this one withholds (test/e2e/fhir-chain.e2e.test.ts).
+    const fourteen = at('20280601120000');
+    expect(withholds('client', CHILD, fourteen)).toBe(true);
+    expect(withholds('client', CHILD, at('20291115000000'))).toBe(false);
+    const optedOut: ReleasePolicy = { patientAgeLimit: { operations: { getJournalNotes: 16 }, applyToClientTokens: false } };
+    expect(withholds('client', CHILD, fourteen, 'getJournalNotes', optedOut)).toBe(false);
+    expect(withholds('self', CHILD, fourteen, 'getJournalNotes', optedOut)).toBe(true);
   });
 
   it('issue 44 item 13: with both limits, from 13 to 15 neither the child nor the guardian reads the notes (1177)', () => {
