@@ -8,6 +8,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/start/config.js';
 import { documentedSettings } from '../support/settings-tables.js';
@@ -40,7 +41,39 @@ const STAND_INS: Record<string, string> = {
   AUDIT_CHAIN_KEY_FILE: `stand-in:${'0'.repeat(64)}\n`,
   ACCESS_LOG_CURSOR_SECRET_FILE: `${'c'.repeat(40)}\n`,
   FHIR_ID_SECRET_FILE: `${'f'.repeat(40)}\n`,
+  SIGN_IN_CLIENTS_FILE: JSON.stringify([{
+    client_id: 'stand-in-app', token_endpoint_auth_method: 'none', redirect_uris: ['https://app.example.se/callback'], scope: 'openid fhirUser launch/patient patient/*.rs',
+  }]),
+  SIGN_IN_KEYS_FILE: JSON.stringify({ keys: [{ ...generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }), kid: 'stand-in-key' }] }),
+  SIGN_IN_COOKIE_KEYS_FILE: `${'k'.repeat(48)}\n`,
+  SIGN_IN_LOGIN_CLIENT_SECRET_FILE: `${'r'.repeat(40)}\n`,
 };
+/** The sign-in's files (docs/sign-in.md#settings), each from the Secret of its own. */
+const SIGN_IN_FILES = ['SIGN_IN_CLIENTS_FILE', 'SIGN_IN_KEYS_FILE', 'SIGN_IN_COOKIE_KEYS_FILE', 'SIGN_IN_LOGIN_CLIENT_SECRET_FILE'];
+const SIGN_IN_SECRET = 'patient-data-access-sign-in';
+/** Where each SIGN_IN_*_FILE of a container is: the Secret mounted at its folder, or a problem. */
+function signInFileProblems(objects: K8sObject[]): string[] {
+  const problems: string[] = [];
+  for (const { where, pod } of podSpecs(objects.filter((o) => o.kind === 'Deployment'))) {
+    const c = pod.containers[0];
+    const env = new Map((c?.env ?? []).map((e) => [e.name, e]));
+    for (const name of SIGN_IN_FILES) {
+      const file = env.get(name)?.value;
+      const mount = c?.volumeMounts?.find((m) => file?.startsWith(`${m.mountPath}/`));
+      const secret = pod.volumes?.find((v) => v.name === mount?.name)?.secret as { secretName?: string; items?: Array<{ key: string; path: string }> } | undefined;
+      const item = secret?.items?.find((i) => file === `${mount?.mountPath ?? ''}/${i.path}`);
+      if (file === undefined || secret?.secretName !== SIGN_IN_SECRET || item === undefined) problems.push(`${where} ${name}: not a file of the Secret ${SIGN_IN_SECRET}`);
+      const bare = name.replace(/_FILE$/, '');
+      if (env.has(bare)) problems.push(`${where} ${bare}: an environment value, though the service reads ${name}`);
+    }
+  }
+  for (const o of objects.filter((x) => x.kind === 'ConfigMap')) {
+    for (const key of Object.keys((o.data as Record<string, string> | undefined) ?? {})) {
+      if (SIGN_IN_FILES.some((f) => key === f || key === f.replace(/_FILE$/, ''))) problems.push(`ConfigMap/${o.metadata.name}: ${key} in the settings`);
+    }
+  }
+  return problems;
+}
 
 describe.skipIf(skipWithout('kubectl', KUBECTL, KUBECTL_INSTALL))('issue 38 part 2: deploy/ rendered by kustomize', () => {
   describe.each(FOLDERS)('deploy/%s', (dir) => {
@@ -70,6 +103,10 @@ describe.skipIf(skipWithout('kubectl', KUBECTL, KUBECTL_INSTALL))('issue 38 part
       expect(secretProblems(rendered(dir), documentedSettings())).toEqual([]);
     });
 
+    it('issue 46: gives the sign-in\'s clients file, signing keys, cookie keys and client secret as files of their own Secret, never as settings or environment values', () => {
+      expect(signInFileProblems(rendered(dir))).toEqual([]);
+    });
+
     it('probes /health/ready for readiness and /health/live for liveness and start-up', () => {
       expect(probeProblems(rendered(dir))).toEqual([]);
     });
@@ -90,7 +127,9 @@ describe.skipIf(skipWithout('kubectl', KUBECTL, KUBECTL_INSTALL))('issue 38 part
     for (const dir of FOLDERS) {
       const keys = Object.keys(settings(rendered(dir)));
       expect(keys.filter((k) => !documented.has(k)), dir).toEqual([]);
-      expect(keys, dir).toEqual(expect.arrayContaining(['AUTH_ISSUER', 'EHR_BASE_URL', 'PUBLIC_BASE_URL', 'LOG_FORMAT']));
+      expect(keys, dir).toEqual(expect.arrayContaining(['SIGN_IN_LOGIN_ISSUER', 'SIGN_IN_LOGIN_CLIENT_ID', 'EHR_BASE_URL', 'PUBLIC_BASE_URL', 'LOG_FORMAT']));
+      // With the sign-in on, AUTH_ISSUER is the service's own, filled in from PUBLIC_BASE_URL.
+      expect(keys, dir).not.toContain('AUTH_ISSUER');
       expect(keys.filter((k) => ['DEMO_AUTH_PORT', 'EHR_DATA_DIR', 'ALLOW_PLAIN_HTTP'].includes(k)), dir).toEqual([]);
     }
   });
@@ -115,7 +154,11 @@ describe.skipIf(skipWithout('kubectl', KUBECTL, KUBECTL_INSTALL))('issue 38 part
         expect([config.host, config.port, config.metricsHost, config.metricsPort], folder).toEqual(['0.0.0.0', 8080, '0.0.0.0', 9464]);
         // Issue 44 item 10: the secrets every instance must share come from their files.
         expect([config.accessLogCursorSecret, config.fhirIdSecret, config.auditChainKeys?.signing.id], folder).toEqual(['c'.repeat(40), 'f'.repeat(40), 'stand-in']);
-        expect([config.tls?.certFile, config.ehrTls?.keyFile, config.authIssuer === undefined], folder).toEqual([env.TLS_CERT_FILE, env.EHR_TLS_KEY_FILE, false]);
+        expect([config.tls?.certFile, config.ehrTls?.keyFile], folder).toEqual([env.TLS_CERT_FILE, env.EHR_TLS_KEY_FILE]);
+        // Issue 46: the region's sign-in, its files read from the Secret's mount.
+        expect(config.authIssuer, folder).toBe(`${env.PUBLIC_BASE_URL ?? ''}/auth`);
+        expect([config.signIn?.login.issuer, config.signIn?.clients.map((c) => c.metadata.client_id), config.signIn?.signingKeys.map((k) => k.kid), config.signIn?.cookieKeys.length, config.signIn?.login.clientSecret], folder)
+          .toEqual([env.SIGN_IN_LOGIN_ISSUER, ['stand-in-app'], ['stand-in-key'], 1, 'r'.repeat(40)]);
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -223,6 +266,14 @@ describe.skipIf(skipWithout('kubectl', KUBECTL, KUBECTL_INSTALL))('issue 38 part
     expect(ownerRef?.name).not.toBe(serviceRef?.name);
   });
 
+  it('issue 46: migrates the sign-in schema the service uses (SIGN_IN_SCHEMA)', () => {
+    const objects = rendered('base');
+    const command = (podSpecs([one(objects, 'Job')])[0]?.pod.containers[0] as unknown as { command: string[] }).command;
+    const at = command.indexOf('--sign-in-schema');
+    expect(at).toBeGreaterThan(1);
+    expect(command[at + 1]).toBe(settings(objects).SIGN_IN_SCHEMA ?? 'sign_in');
+  });
+
   describe.each(OVERLAYS)('deploy/%s', (dir) => {
     /** Made by cert-manager or the region as kubernetes.io/tls Secrets (docs/operations.md#kubernetes), not by the ExternalSecrets. */
     const TLS_SECRETS = new Set(['patient-data-access-tls', 'patient-data-access-ehr-tls']);
@@ -296,6 +347,19 @@ describe.skipIf(skipWithout('kubectl', KUBECTL, KUBECTL_INSTALL))('issue 38 part
       expect(secretProblems([d])).toEqual([]);
       expect(secretProblems([d], documentedSettings())).toEqual([
         'Deployment/patient-data-access container patient-data-access env FHIR_ID_SECRET: an environment value, though the service reads FHIR_ID_SECRET_FILE: mount it as a file from the Secret',
+      ]);
+    });
+
+    it('issue 46: a sign-in key as an environment value, a sign-in file outside its Secret, a sign-in file in the settings', () => {
+      const d = deployment();
+      const c = container(d);
+      c.env.push({ name: 'SIGN_IN_LOGIN_CLIENT_SECRET', valueFrom: { secretKeyRef: { name: SIGN_IN_SECRET, key: 'login-client-secret' } } });
+      (c.env.find((e) => e.name === 'SIGN_IN_KEYS_FILE') as { value: string }).value = '/etc/pdas/secrets/signing-keys.json';
+      const map: K8sObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings' }, data: { SIGN_IN_COOKIE_KEYS_FILE: '/data/cookie-keys' } };
+      expect(signInFileProblems([d, map])).toEqual([
+        'Deployment/patient-data-access SIGN_IN_KEYS_FILE: not a file of the Secret patient-data-access-sign-in',
+        'Deployment/patient-data-access SIGN_IN_LOGIN_CLIENT_SECRET: an environment value, though the service reads SIGN_IN_LOGIN_CLIENT_SECRET_FILE',
+        'ConfigMap/settings: SIGN_IN_COOKIE_KEYS_FILE in the settings',
       ]);
     });
 
