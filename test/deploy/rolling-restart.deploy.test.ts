@@ -20,6 +20,7 @@ import { generateDemoData } from '../../src/dev/demo-data/generate.js';
 import { startEhrSimulator, type EhrSimulator } from '../../src/dev/ehr-simulator/index.js';
 import { runScript } from '../support/run-script.js';
 import { TestIssuer } from '../support/test-issuer.js';
+import { runCleanup, type CleanupStep } from './support/cleanup.js';
 import { Haproxy, type ServerStats } from './support/haproxy.js';
 import { Instances } from './support/instances.js';
 import { auditRows, createDatabase, databaseUrlFor, adminDatabaseUrl, deleteCounters, dropDatabase, redisUrl } from './support/stores.js';
@@ -41,7 +42,7 @@ describe.skipIf(inject('deploySkip') !== '')('three instances of the image behin
   const keys = new Map(names.map((name) => [name, randomBytes(18).toString('hex')]));
   const keyOf = (name: string): string => keys.get(name) as string;
   const database = `pdas_deploy_${runId}`;
-  const cleanup: Array<[string, () => Promise<unknown>]> = [];
+  const cleanup: CleanupStep[] = [];
   const sent: Outcome[] = [];
   let instances: Instances;
   let haproxy: Haproxy;
@@ -115,12 +116,7 @@ describe.skipIf(inject('deploySkip') !== '')('three instances of the image behin
   }, 180_000);
 
   afterAll(async () => {
-    const failed: string[] = [];
-    for (const [what, step] of cleanup.reverse()) {
-      await Promise.race([step(), sleep(60_000).then(() => { throw new Error('timed out after 60 s'); })])
-        .catch((err: unknown) => failed.push(`${what}: ${err instanceof Error ? err.message : String(err)}`));
-    }
-    expect(failed).toEqual([]);
+    expect(await runCleanup(cleanup)).toEqual([]);
   }, 240_000);
 
   it('answers and audits every request while the containers restart one at a time (podman stop -t 30, start, ready, routed)', async () => {

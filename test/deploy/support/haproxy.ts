@@ -40,6 +40,8 @@ frontend api
 
 backend instances
   balance roundrobin
+  # Which instance answered, for a test that follows one flow across them (the service names none).
+  http-response set-header X-Served-By %[srv_name]
   option httpchk GET /health/ready
   http-check expect status 200
   default-server inter 500ms fall 2 rise 2

@@ -4,7 +4,11 @@ import { request } from 'undici';
 
 interface Cookie { name: string; value: string; path: string }
 
-export interface Page { status: number; url: string; location?: string; body: string; language?: string }
+export interface Page {
+  status: number; url: string; location?: string; body: string; language?: string;
+  /** The load balancer's X-Served-By, where one answered (test/deploy/support/haproxy.ts). */
+  servedBy?: string;
+}
 
 export class HttpBrowser {
   private readonly cookies: Cookie[] = [];
@@ -46,6 +50,7 @@ export class HttpBrowser {
       url: target.href,
       ...(typeof location === 'string' ? { location: new URL(location, target).href } : {}),
       ...(typeof response.headers['content-language'] === 'string' ? { language: response.headers['content-language'] } : {}),
+      ...(typeof response.headers['x-served-by'] === 'string' ? { servedBy: response.headers['x-served-by'] } : {}),
       body: await response.body.text(),
     };
   }
