@@ -1,12 +1,14 @@
 /**
  * What the patient app (app/) calls the access log's operations, bases and outcomes, in Swedish and
- * English: read from the operation table and the FHIR API's operations (through display-names.ts)
+ * English: read from the operation table, the FHIR API's operations and the authorization server's
+ * grants (through display-names.ts)
  * each time, never copied. The app imports this as the module `virtual:access-log-names`
  * (scripts/app-names/modules.ts): its bundle gets it as plain data at build time, so it holds neither
  * a copy that could drift from the table nor the table's own modules (typebox).
  */
 import { BASES, BASIS_NAMES as LOG_BASIS_NAMES, LOG_OUTCOMES, OUTCOME_NAMES as LOG_OUTCOME_NAMES, operationDisplayName } from '../../src/domain/access-log/display-names.js';
 import { FHIR_OPERATIONS } from '../../src/domain/operations/fhir-operations.js';
+import { GRANT_OPERATIONS } from '../../src/domain/operations/grant-operations.js';
 import { OPERATION_NAMES as TABLE_OPERATIONS } from '../../src/domain/operations/table.js';
 import { AUDIT_EVENT_OUTCOMES } from '../../src/http/access-log/fhir-audit-event.js';
 
@@ -16,7 +18,7 @@ const words = ({ sv, en }: Words): Words => ({ sv, en });
 
 /** Each audited operation (its AuditEvent `subtype` code) by its name in the access log. */
 export const OPERATION_NAMES: Readonly<Record<string, Words>> = Object.fromEntries(
-  [...TABLE_OPERATIONS, ...Object.keys(FHIR_OPERATIONS)].map((operation) => [operation, words(operationDisplayName(operation))]),
+  [...TABLE_OPERATIONS, ...Object.keys(FHIR_OPERATIONS), ...Object.keys(GRANT_OPERATIONS)].map((operation) => [operation, words(operationDisplayName(operation))]),
 );
 
 /** Each basis in the access log's order; the AuditEvent's agent carries the English name as `type.text`. */

@@ -11,6 +11,24 @@ export interface LaunchPerson {
   relatedPersonId?: string;
 }
 
+/** A person granting an app access to a record, or withdrawing it (docs/sign-in.md#what-the-person-sees). */
+export interface GrantEvent {
+  kind: 'granted' | 'revoked';
+  /** The authorization server's issuer: who vouches for the person. */
+  issuer: string;
+  /** The signed-in person's identity number: who granted or withdrew it. */
+  accountId: string;
+  /** Whose record: the picked person, by FHIR Patient id, and how the signed-in person stands to them. */
+  patientId: string;
+  basis: AccessBasis;
+  /** The signed-in person's `fhirUser` (a Patient or RelatedPerson reference): the record's actor subject. */
+  fhirUser: string;
+  clientId: string;
+  scopes: readonly string[];
+  /** The browser's (or the revoking app's) address. */
+  sourceAddress: string;
+}
+
 /**
  * What a SMART launch at the demo authorization server asks of the service (docs/smart-launch.md):
  * the FHIR base an `aud` must name, and whom a person may pick.
@@ -20,4 +38,9 @@ export interface SmartLaunchContext {
   publicBaseUrl(): string;
   /** Everyone `identityNumber` may open now, themself first; asked anew on every pick and refresh. */
   peopleFor(identityNumber: string): Promise<LaunchPerson[]>;
+  /**
+   * Audits a grant or its withdrawal, before it takes effect: resolves once the record is stored,
+   * rejects when it cannot be (then no code is issued, nothing is revoked).
+   */
+  recordGrant(event: GrantEvent): Promise<void>;
 }

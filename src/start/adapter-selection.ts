@@ -106,7 +106,8 @@ export function demoCredentialsOf(selection: Selection): DemoCredentials | undef
 }
 
 /** Without the FHIR API there is nothing to launch: every SMART authorization is refused (as the demo's). */
-const NO_SMART: SmartLaunchContext = { publicBaseUrl: () => 'http://smart-launch.invalid', peopleFor: async () => [] };
+const NO_SMART: SmartLaunchContext = { publicBaseUrl: () => 'http://smart-launch.invalid', peopleFor: async () => [],
+  recordGrant: () => Promise.reject(new Error('nothing can be launched here')) };
 
 /**
  * SIGN_IN_LOGIN_ISSUER: the service's own authorization server under {PUBLIC_BASE_URL}/auth, its state

@@ -73,7 +73,8 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
   // Read when asked: without PUBLIC_BASE_URL the FHIR base names the port bound, known once listening.
   const made: { fhir?: FhirApi } = {};
   if (fhirIds !== undefined) {
-    selection.smartLaunch = smartLaunchContext(fhirIds, () => c.resolve(PatientAccessPolicy), () => made.fhir?.publicBaseUrl ?? publicBaseUrlOf(config, config.port));
+    selection.smartLaunch = smartLaunchContext(fhirIds, () => c.resolve(PatientAccessPolicy), () => made.fhir?.publicBaseUrl ?? publicBaseUrlOf(config, config.port),
+      { trail: () => c.resolve<AuditTrail>(TOKENS.AuditTrail), clock });
   }
   c.register<AccessTokenVerifier>(TOKENS.AccessTokenVerifier, { useValue: await selectTokenVerifier(selection) });
   c.register<AccessLogReader>(TOKENS.AccessLogReader, { useValue: await selectAccessLogReader(selection) });

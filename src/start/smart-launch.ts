@@ -1,20 +1,46 @@
 /**
- * The service's side of a SMART launch at the demo authorization server (docs/smart-launch.md): the
- * FHIR base an `aud` must name, and the picker's people, each decided as a read of their record
- * would be and named by Patient id, never by identity number.
+ * The service's side of a SMART launch at the authorization server (docs/smart-launch.md): the FHIR
+ * base an `aud` must name, the picker's people, each decided as a read of their record would be and
+ * named by Patient id, never by identity number, and the audit record of each grant and withdrawal,
+ * which names the patient by identity number, as every record of their access log does.
  */
+import { randomUUID } from 'node:crypto';
 import type { PatientAccessPolicy } from '../domain/access/patient-access.js';
 import { peopleToOpen } from '../domain/access/people-to-open.js';
+import type { GrantOperationName } from '../domain/operations/grant-operations.js';
 import { delegationRelatedPersonId } from '../http/fhir/delegate-related-person.js';
+import type { AuditTrail, OutcomeRecord } from '../ports/audit-trail.port.js';
+import type { Clock } from '../ports/clock.port.js';
 import type { FhirIds } from '../ports/fhir-ids.port.js';
-import type { LaunchPerson, SmartLaunchContext } from '../ports/smart-launch.port.js';
+import type { GrantEvent, LaunchPerson, SmartLaunchContext } from '../ports/smart-launch.port.js';
 
-export function smartLaunchContext(ids: FhirIds, policy: () => PatientAccessPolicy, publicBaseUrl: () => string): SmartLaunchContext {
+const OPERATION: Readonly<Record<GrantEvent['kind'], GrantOperationName>> = { granted: 'grantAppAccess', revoked: 'revokeAppAccess' };
+
+/** The outcome record of a grant or its withdrawal: who, for whom, through which app; no token, no scope text. */
+export function grantRecordOf(event: GrantEvent, patientIdentityNumber: string, now: number): OutcomeRecord {
+  const id = randomUUID();
+  return {
+    time: new Date(now).toISOString(), requestId: id, serviceRequestId: id, operation: OPERATION[event.kind],
+    actor: { issuer: event.issuer, subject: event.fhirUser, personId: event.accountId },
+    clientId: event.clientId, patientId: patientIdentityNumber, delegation: event.basis,
+    sourceAddress: event.sourceAddress, outcome: 'allowed', status: 200,
+  };
+}
+
+export interface GrantAudit { trail: () => AuditTrail; clock: Clock }
+
+export function smartLaunchContext(ids: FhirIds, policy: () => PatientAccessPolicy, publicBaseUrl: () => string, audit: GrantAudit): SmartLaunchContext {
   return {
     publicBaseUrl,
     peopleFor: async (identityNumber) => (await peopleToOpen(policy(), identityNumber)).map((p): LaunchPerson => ({
       patientId: ids.patientId(p.identityNumber), name: p.name, basis: p.basis,
       ...(p.basis === 'self' ? {} : { relatedPersonId: delegationRelatedPersonId(ids, identityNumber, p.identityNumber) }),
     })),
+    recordGrant: async (event) => {
+      const patient = ids.identityNumberOf(event.patientId);
+      // A Patient id this service did not make names nobody it could log the grant for: nothing is granted.
+      if (patient === undefined) throw new Error('the granted Patient id is not one of this service');
+      await audit.trail().append(grantRecordOf(event, patient, audit.clock.now()));
+    },
   };
 }

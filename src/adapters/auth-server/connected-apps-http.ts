@@ -73,7 +73,7 @@ async function api(req: IncomingMessage, res: ServerResponse, deps: ConnectedApp
   if (!allowed(holder.clientId)) return json(res, 403, { error: 'insufficient_scope', error_description: `${holder.clientId} may not see or revoke a person's connected apps` }, cors);
   if (req.method === 'GET' && grantId === undefined) return json(res, 200, { apps: (await connectedApps(deps, holder.accountId)).map(forApp) }, cors);
   if (req.method === 'DELETE' && grantId !== undefined) {
-    const revoked = await revokeConnectedApp(deps, holder.accountId, grantId);
+    const revoked = await revokeConnectedApp(deps, holder.accountId, grantId, req.socket.remoteAddress ?? '');
     return revoked === undefined ? json(res, 404, { error: 'not_found', error_description: 'no such connected app of this person' }, cors) : json(res, 204, undefined, cors);
   }
   return json(res, 405, { error: 'method_not_allowed', error_description: 'GET the list, or DELETE one by its id' }, { ...cors, allow: grantId === undefined ? 'GET' : 'DELETE' });
@@ -99,7 +99,7 @@ export async function handleConnectedApps(req: IncomingMessage, res: ServerRespo
     if (accountId === undefined || (req.headers.origin !== undefined && req.headers.origin !== deps.origin)) {
       return sendPage(403, connectedAppsPage(view.frame, { submitUrl: pagePath, appUrl, apps: [], notice: 'gone' }));
     }
-    const revoked = await revokeConnectedApp(deps, accountId, (await readForm(req)).get('grant') ?? '');
+    const revoked = await revokeConnectedApp(deps, accountId, (await readForm(req)).get('grant') ?? '', req.socket.remoteAddress ?? '');
     res.writeHead(303, { location: `${pagePath}?done=${revoked === undefined ? 'gone' : 'revoked'}`, 'cache-control': 'no-store' });
     return void res.end();
   }

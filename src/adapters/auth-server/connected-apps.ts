@@ -6,7 +6,7 @@
 import type Provider from 'oidc-provider';
 import type { AccessBasis } from '../../domain/access/relationship.js';
 import type { SmartLaunchContext } from '../../ports/smart-launch.port.js';
-import type { LaunchPicks } from './smart-launch.js';
+import { fhirUserOf, type LaunchPicks } from './smart-launch.js';
 
 export interface ConnectedApp {
   grantId: string;
@@ -17,6 +17,8 @@ export interface ConnectedApp {
   patientId: string;
   patientName: string;
   basis: AccessBasis;
+  /** The signed-in person's `fhirUser` towards that patient: who revokes it, in its audit record. */
+  viewerFhirUser: string;
   /** Who signed in and allowed it: the person here, the patient themself, or someone else acting for them. */
   allowedBy: 'you' | 'patient' | 'another';
   scopes: string[];
@@ -24,7 +26,11 @@ export interface ConnectedApp {
   since?: number;
 }
 
-export interface ConnectedAppsContext { provider: Provider; picks: LaunchPicks; smart: SmartLaunchContext }
+export interface ConnectedAppsContext {
+  provider: Provider; picks: LaunchPicks; smart: SmartLaunchContext;
+  /** The server's issuer, named in the audit record of each withdrawal. */
+  issuer: string;
+}
 
 /** The grants open now to the records `accountId` may open (their own and those they act for), newest first. */
 export async function connectedApps(context: ConnectedAppsContext, accountId: string): Promise<ConnectedApp[]> {
@@ -43,7 +49,7 @@ export async function connectedApps(context: ConnectedAppsContext, accountId: st
     const allowedBy = launch.accountId === accountId ? 'you' : launch.fhirUser === `Patient/${launch.patientId}` ? 'patient' : 'another';
     apps.push({
       grantId: launch.grantId, clientId: grant.clientId, appName: client?.clientName ?? grant.clientId,
-      patientId: person.patientId, patientName: person.name, basis: person.basis, allowedBy, scopes: [...new Set(scopes)],
+      patientId: person.patientId, patientName: person.name, basis: person.basis, viewerFhirUser: fhirUserOf(person), allowedBy, scopes: [...new Set(scopes)],
       ...(grant.iat === undefined ? {} : { since: grant.iat }),
     });
   }
@@ -52,11 +58,17 @@ export async function connectedApps(context: ConnectedAppsContext, accountId: st
 
 /**
  * Revokes `grantId` when it is among `accountId`'s connected apps (anything else is refused as not
- * found, so nobody learns of a grant they may not see); answers the app revoked.
+ * found, so nobody learns of a grant they may not see); answers the app revoked. The withdrawal is
+ * audited first: when its record cannot be stored this rejects and nothing is revoked (while the audit
+ * store refuses, no read of the record is answered either, so the app reads nothing meanwhile).
  */
-export async function revokeConnectedApp(context: ConnectedAppsContext, accountId: string, grantId: string): Promise<ConnectedApp | undefined> {
+export async function revokeConnectedApp(context: ConnectedAppsContext, accountId: string, grantId: string, sourceAddress: string): Promise<ConnectedApp | undefined> {
   const app = (await connectedApps(context, accountId)).find((a) => a.grantId === grantId);
   if (app === undefined) return undefined;
+  await context.smart.recordGrant({
+    kind: 'revoked', issuer: context.issuer, accountId, patientId: app.patientId, basis: app.basis, fhirUser: app.viewerFhirUser,
+    clientId: app.clientId, scopes: app.scopes, sourceAddress,
+  });
   const { provider, picks } = context;
   await Promise.all([
     provider.RefreshToken.revokeByGrantId(grantId), provider.AuthorizationCode.revokeByGrantId(grantId), provider.AccessToken.revokeByGrantId(grantId),

@@ -82,6 +82,10 @@ export interface LaunchState {
   smart: SmartLaunchContext; picks: LaunchPicks; signIn: SignInStep;
   /** Where the server is mounted (`/auth` under the service), '' on a server of its own (the demo's). */
   mountPath?: string;
+  /** The server's issuer, named in the audit record of each grant. */
+  issuer: string;
+  /** A grant's audit record could not be stored (nothing was granted): for the operators' log. */
+  onAuditFailed?: (error: Error) => void;
 }
 
 /**
@@ -130,7 +134,34 @@ export async function handleInteraction(provider: Provider, req: IncomingMessage
   }
   const form = await readForm(req);
   if (form.get('prompt') !== 'consent') return send(res, 400, 'Unexpected form.');
+  const accountId = details.session?.accountId ?? '';
+  if (picked !== undefined && clientId !== undefined && !await audited(launch, req, { accountId, clientId, picked, details })) {
+    return provider.interactionFinished(req, res, { error: 'temporarily_unavailable', error_description: NOT_AUDITED }, { mergeWithLastSubmission: false });
+  }
   const grantId = await grantAsked(provider, details);
-  if (picked !== undefined) await launch.picks.remember(grantId, { patientId: picked.id, fhirUser: picked.fhirUser, accountId: details.session?.accountId ?? '' });
+  if (picked !== undefined) await launch.picks.remember(grantId, { patientId: picked.id, fhirUser: picked.fhirUser, accountId });
   return provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
+}
+
+const NOT_AUDITED = 'The grant could not be recorded in the patient\'s access log, so nothing was granted: try again later';
+
+/**
+ * The grant's audit record, stored before the grant is made (docs/sign-in.md#what-the-person-sees):
+ * false when it was not, and then nothing is granted. The pick is asked of the registry again, so a
+ * relationship that ended since the picker is neither recorded nor granted.
+ */
+async function audited(launch: LaunchState, req: IncomingMessage, grant: { accountId: string; clientId: string; picked: Picked; details: Details }): Promise<boolean> {
+  const { accountId, clientId, picked, details } = grant;
+  const person = (await launch.smart.peopleFor(accountId)).find((p) => p.patientId === picked.id);
+  if (person === undefined) return false;
+  try {
+    await launch.smart.recordGrant({
+      kind: 'granted', issuer: launch.issuer, accountId, patientId: picked.id, basis: person.basis, fhirUser: picked.fhirUser, clientId,
+      scopes: requestedScopes(details.prompt.details as MissingScopes), sourceAddress: req.socket.remoteAddress ?? '',
+    });
+    return true;
+  } catch (error) {
+    launch.onAuditFailed?.(error as Error);
+    return false;
+  }
 }

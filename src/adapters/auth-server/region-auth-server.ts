@@ -107,7 +107,7 @@ export class RegionAuthServer implements AuthServerMount {
     provider.proxy = options.behindProxy;
     const login = new RegionLogin({ ...options.login, redirectUri: `${issuer}${CALLBACK_PATH}` }, models.adapter('RegionLogin'), options.events, mountPath);
     const connected: ConnectedAppsDeps = {
-      provider, picks, smart: options.smart, clients, banner: '', origin: new URL(issuer).origin, mountPath,
+      provider, picks, smart: options.smart, clients, banner: '', origin: new URL(issuer).origin, mountPath, issuer,
       verifyToken: ownTokenVerifier({ issuer, audience: options.audience, patientClaim: options.patientClaim, signingKeys: options.signingKeys }),
     };
     const server = new RegionAuthServer(provider, login, { smart: options.smart, picks }, models, logger, issuer, connected);
@@ -149,7 +149,10 @@ export class RegionAuthServer implements AuthServerMount {
       });
     }
     if (path.startsWith(INTERACTION_PATH)) {
-      return handleInteraction(this.provider, req, res, { ...this.launch, signIn: this.login.step, mountPath: this.mountPath }).catch((error: unknown) => {
+      return handleInteraction(this.provider, req, res, {
+        ...this.launch, signIn: this.login.step, mountPath: this.mountPath, issuer: this.issuer,
+        onAuditFailed: (error) => this.logger.warn({ err: { name: error.name, message: error.message } }, 'a grant could not be audited: nothing was granted'),
+      }).catch((error: unknown) => {
         // An expired or unknown interaction (a stale page, a cookie from another browser): start again.
         this.logger.warn({ err: { name: (error as Error).name, message: (error as Error).message } }, 'sign-in page failed');
         if (!res.headersSent) send(res, 400, 'This sign-in has expired or is not known here. Start again from the application.');

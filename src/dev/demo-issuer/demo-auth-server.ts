@@ -23,7 +23,8 @@ export { DEMO_PERSONS, type DemoPerson } from './demo-persons.js';
 export type { LaunchPerson, SmartLaunchContext } from '../../ports/smart-launch.port.js';
 
 /** Without the service's FHIR API (FHIR_API=off) there is nothing to launch: every SMART authorization is refused. */
-const NO_SMART: SmartLaunchContext = { publicBaseUrl: () => 'http://smart-launch.invalid', peopleFor: async () => [] };
+const NO_SMART: SmartLaunchContext = { publicBaseUrl: () => 'http://smart-launch.invalid', peopleFor: async () => [],
+  recordGrant: () => Promise.reject(new Error('nothing can be launched here')) };
 
 export interface DemoCredentials {
   clients: Record<
@@ -131,6 +132,8 @@ export async function startDemoAuthServer(options: {
   let handle: ReturnType<Provider['callback']> | undefined;
   let provider: Provider | undefined;
   let connected: ConnectedAppsDeps | undefined;
+  let issuer = '';
+  const onAuditFailed = (error: Error) => logger.warn({ err: { name: error.name, message: error.message } }, 'a grant could not be audited: nothing was granted');
   const server = createServer((req, res) => {
     if (connected && isConnectedAppsPath(req.url)) {
       handleConnectedApps(req, res, connected).catch((error: unknown) => {
@@ -141,7 +144,7 @@ export async function startDemoAuthServer(options: {
       return;
     }
     if (provider && req.url?.startsWith(INTERACTION_PATH)) {
-      handleInteraction(provider, req, res, { smart, picks, signIn: demoSignIn }).catch((error: unknown) => {
+      handleInteraction(provider, req, res, { smart, picks, signIn: demoSignIn, issuer, onAuditFailed }).catch((error: unknown) => {
         // An expired or unknown interaction (a stale page, a cookie from another run): start again.
         logger.warn({ err: { name: (error as Error).name, message: (error as Error).message } }, 'demo sign-in page failed');
         const { lang } = languageOf(req);
@@ -154,8 +157,7 @@ export async function startDemoAuthServer(options: {
     res.statusCode = 503;
     res.end();
   });
-  const address = await listen(server, host, port);
-  const issuer = issuerUrl(address);
+  issuer = issuerUrl(await listen(server, host, port));
 
   try {
     const clients = new AuthClients(demoAuthClients({ clientSecrets: stored.clientSecrets, smart, ...(docsRedirectUri ? { docsRedirectUri } : {}) }));
@@ -167,7 +169,7 @@ export async function startDemoAuthServer(options: {
     }), logger);
     handle = provider.callback();
     connected = {
-      provider, picks, smart, clients, banner: demoSignIn.banner, origin: issuer,
+      provider, picks, smart, clients, banner: demoSignIn.banner, origin: issuer, issuer,
       verifyToken: ownTokenVerifier({ issuer, audience, patientClaim, signingKeys: stored.signingKeys }),
     };
   } catch (error) {

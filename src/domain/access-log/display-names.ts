@@ -1,11 +1,13 @@
 import { FHIR_OPERATIONS, isFhirOperationName } from '../operations/fhir-operations.js';
+import { GRANT_OPERATIONS, isGrantOperationName } from '../operations/grant-operations.js';
 import { isOperationName, OPERATIONS } from '../operations/table.js';
 import type { DisplayName } from '../operations/operation.js';
 
 /**
  * What a patient reads in their access log, in Swedish and English (HSLF-FS 2016:40 4 kap. 9 §: the
  * extract must be in a form the patient understands): each operation's name from the operation
- * table, or from the FHIR API's own operations (fhir-operations.ts). A stored record may name an
+ * table, from the FHIR API's own operations (fhir-operations.ts), or from the authorization server's
+ * grants of app access (grant-operations.ts). A stored record may name an
  * operation this version does not have (written by an older or newer one); that one is shown as
  * unknown rather than not at all.
  */
@@ -13,7 +15,8 @@ const UNKNOWN_OPERATION: DisplayName = { sv: 'Okänd åtgärd', en: 'Unknown act
 
 export function operationDisplayName(operation: string): DisplayName {
   if (isOperationName(operation)) return OPERATIONS[operation].displayName;
-  return isFhirOperationName(operation) ? FHIR_OPERATIONS[operation].displayName : UNKNOWN_OPERATION;
+  if (isFhirOperationName(operation)) return FHIR_OPERATIONS[operation].displayName;
+  return isGrantOperationName(operation) ? GRANT_OPERATIONS[operation].displayName : UNKNOWN_OPERATION;
 }
 
 export const LOG_OUTCOMES = ['allowed', 'denied', 'failed'] as const;

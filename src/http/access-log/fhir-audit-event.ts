@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { AccessLogEntry } from '../../domain/access-log/access-log-entry.js';
 import { BASIS_NAMES, OUTCOME_NAMES } from '../../domain/access-log/display-names.js';
+import { GRANT_OPERATIONS, isGrantOperationName } from '../../domain/operations/grant-operations.js';
 import { changesPatientData } from '../../domain/operations/table.js';
 
 /**
@@ -27,6 +28,7 @@ const ROLE: Readonly<Record<AccessLogEntry['basis'], { code: string; display: st
 
 export function auditEvent(e: AccessLogEntry, patientId: string): Record<string, unknown> {
   const write = changesPatientData(e.operation);
+  const grant = isGrantOperationName(e.operation) ? GRANT_OPERATIONS[e.operation] : undefined;
   const person: Record<string, unknown> = {
     type: { coding: [{ system: ROLE_CLASS, ...ROLE[e.basis] }], text: BASIS_NAMES[e.basis].en },
     requestor: true,
@@ -39,10 +41,11 @@ export function auditEvent(e: AccessLogEntry, patientId: string): Record<string,
     meta: { profile: [`${BALP}/StructureDefinition/IHE.BasicAudit.${write ? 'PatientUpdate' : 'PatientRead'}`] },
     type: { system: 'http://terminology.hl7.org/CodeSystem/audit-event-type', code: 'rest', display: 'RESTful Operation' },
     subtype: [
-      { system: 'http://hl7.org/fhir/restful-interaction', code: write ? 'update' : 'search', display: write ? 'update' : 'search' },
+      // A grant of app access is the authorization server's, not a RESTful interaction with the record.
+      ...(grant === undefined ? [{ system: 'http://hl7.org/fhir/restful-interaction', code: write ? 'update' : 'search', display: write ? 'update' : 'search' }] : []),
       { system: OPERATION_SYSTEM, code: e.operation, display: e.operationDisplayName.en },
     ],
-    action: write ? 'U' : 'E',
+    action: grant?.action ?? (write ? 'U' : 'E'),
     recorded: new Date(e.timeInUnix).toISOString(),
     outcome: AUDIT_EVENT_OUTCOMES[e.outcome],
     outcomeDesc: OUTCOME_NAMES[e.outcome].en,

@@ -7,7 +7,7 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpBrowser, readForm, type Page } from './http-browser.js';
-import { authorizeUrl, exchange, launch, pkce, startDemoService, tokenRequest, type DemoService } from './smart-flow.js';
+import { launchedIn, startDemoService, tokenRequest, type DemoService } from './smart-flow.js';
 
 const TOLVAN = '191212121212';
 const MARTA = '198112189876';
@@ -18,12 +18,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => service?.close());
 
-/** A launch of the patient app in `browser` as `login` picking `pick`: its token response. */
-async function launched(browser: HttpBrowser, login: string, pick?: string) {
-  const code = pkce();
-  const { redirect } = await launch(browser, service, authorizeUrl(service, code), { login, pick });
-  return (await exchange(service, redirect.searchParams.get('code') ?? '', code.verifier)).body;
-}
+const launched = (browser: HttpBrowser, login: string, pick?: string) => launchedIn(browser, service, login, pick);
 
 const pageUrl = () => `${service.smart.issuer}/connected-apps`;
 const refresh = (tokens: Record<string, unknown>) =>

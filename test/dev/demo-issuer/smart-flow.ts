@@ -120,3 +120,10 @@ export async function tokenRequest(service: DemoService, form: Record<string, st
 
 export const exchange = (service: DemoService, code: string, verifier: string, change: Record<string, string> = {}) =>
   tokenRequest(service, { grant_type: 'authorization_code', code, redirect_uri: APP_REDIRECT, client_id: 'patient-app', code_verifier: verifier, ...change });
+
+/** A whole launch of the patient app in `browser` as `login` picking `pick`: its token response. */
+export async function launchedIn(browser: HttpBrowser, service: DemoService, login: string, pick?: string): Promise<Record<string, unknown>> {
+  const code = pkce();
+  const { redirect } = await launch(browser, service, authorizeUrl(service, code), { login, pick });
+  return (await exchange(service, redirect.searchParams.get('code') ?? '', code.verifier)).body;
+}

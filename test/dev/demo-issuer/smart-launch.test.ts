@@ -333,6 +333,7 @@ describe('the picker and refresh ask the registry anew', () => {
       host: '127.0.0.1', port: 0, audience: 'patient-data-access', patientClaim: 'patient', dataDir, logger: { warn: () => undefined, info: () => undefined },
       smart: {
         publicBaseUrl: () => base,
+        recordGrant: async () => undefined,
         peopleFor: async () => [
           { patientId: 'self-1', name: 'Märta Ström', basis: 'self' },
           ...(childStillThere ? [{ patientId: 'child-1', name: 'Lilla Ström', basis: 'guardian' as const, relatedPersonId: 'pair-1' }] : []),

@@ -1,0 +1,109 @@
+/**
+ * Issue 46, CONTRACT §10 "audited and in the access log": a person granting an app access to a record
+ * through a SMART launch is audited before the code is issued, and the patient's access log (COS and
+ * FHIR AuditEvent) shows it, and its withdrawal on the connected-apps page, by name in both
+ * languages. An audit store that refuses the record makes the grant fail: no code is issued.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPERATION_NAMES } from '../../../scripts/app-names/names.js';
+import { startDemoAuthServer } from '../../../src/dev/demo-issuer/demo-auth-server.js';
+import type { GrantEvent } from '../../../src/ports/smart-launch.port.js';
+import { HttpBrowser, readForm } from './http-browser.js';
+import { authorizeUrl, launch, launchedIn, pkce, startDemoService, type DemoService } from './smart-flow.js';
+
+const MARTA = '198112189876';
+
+let service: DemoService;
+beforeAll(async () => {
+  service = await startDemoService();
+}, 60_000);
+afterAll(async () => service?.close());
+
+const launched = (browser: HttpBrowser, login: string, pick?: string) => launchedIn(browser, service, login, pick);
+
+interface Coding { system?: string; code?: string; display?: string }
+interface Event { subtype: Coding[]; action: string; recorded: string; agent: Array<{ who: { identifier?: { value: string }; display?: string } }> }
+
+/** The launched patient's access log as FHIR AuditEvents, read with that launch's token. */
+async function auditEvents(token: string): Promise<Event[]> {
+  const response = await request(`${service.fhirBase}/AuditEvent?_count=500`, { headers: { authorization: `Bearer ${token}`, accept: 'application/fhir+json' } });
+  expect(response.statusCode).toBe(200);
+  const bundle = await response.body.json() as { entry?: Array<{ resource: Event }> };
+  return (bundle.entry ?? []).map((e) => e.resource);
+}
+
+const ofOperation = (events: Event[], code: string) => events.filter((e) => e.subtype.some((s) => s.code === code));
+
+describe('grants in the patient\'s access log', () => {
+  it('shows Märta\'s grant of the patient app to Lilla\'s record, who and when; and its withdrawal once she revokes it', async () => {
+    const marta = new HttpBrowser();
+    const before = Date.now();
+    const first = await launched(marta, MARTA, 'Lilla');
+    const second = await launched(marta, MARTA, 'Lilla');
+    const granted = ofOperation(await auditEvents(second.access_token as string), 'grantAppAccess');
+    expect(granted).toHaveLength(2);
+    const [event] = granted;
+    expect(event?.action).toBe('C');
+    expect(event?.subtype).toEqual([{ system: 'urn:patient-data-access:operation', code: 'grantAppAccess', display: 'An app was given access to your record' }]);
+    expect(Date.parse(event?.recorded ?? '')).toBeGreaterThanOrEqual(before - 1000);
+    // Who granted (the guardian, shown to herself and to the patient) and which app.
+    expect(event?.agent.map((a) => a.who)).toEqual([
+      { identifier: { system: 'urn:oid:1.2.752.129.2.1.3.1', value: MARTA } },
+      // Named as the access log names every app: its CLIENT_NAMES name, else its client id.
+      { display: 'patient-app', identifier: { value: 'patient-app' } },
+    ]);
+
+    // The patient app names them from the same table, in both languages (the COS log's operationDisplayName).
+    expect([OPERATION_NAMES.grantAppAccess, OPERATION_NAMES.revokeAppAccess]).toEqual([
+      { sv: 'App fick tillgång till din journal', en: 'An app was given access to your record' },
+      { sv: 'Appens tillgång till din journal togs bort', en: "An app's access to your record was withdrawn" },
+    ]);
+
+    // Märta revokes the first grant on the connected-apps page: its withdrawal is logged too.
+    const page = await marta.get(`${service.smart.issuer}/connected-apps`);
+    const forms = [...page.body.matchAll(/<form[^>]*>[\s\S]*?<\/form>/g)].map((m) => m[0]).filter((f) => f.includes('Lilla Ström'));
+    expect(forms).toHaveLength(2);
+    const revoked = await marta.post(`${service.smart.issuer}/connected-apps`, readForm(forms[0] ?? '').fields);
+    expect(new URL(revoked.location ?? '').search).toBe('?done=revoked');
+    const withdrawn = ofOperation(await auditEvents(second.access_token as string), 'revokeAppAccess');
+    expect(withdrawn.map((e) => [e.action, e.subtype.at(-1)?.display, e.agent[0]?.who.identifier?.value])).toEqual([
+      ['D', "An app's access to your record was withdrawn", MARTA],
+    ]);
+    expect(first.refresh_token).toBeDefined();
+  });
+});
+
+describe('a grant the audit store refuses', () => {
+  it('issues no code: the app gets temporarily_unavailable, and nothing of the launch is granted', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'grant-audit-'));
+    const base = 'http://127.0.0.1:9/base';
+    const asked: GrantEvent[] = [];
+    const issuer = await startDemoAuthServer({
+      host: '127.0.0.1', port: 0, audience: 'patient-data-access', patientClaim: 'patient', dataDir, logger: { warn: () => undefined, info: () => undefined },
+      smart: {
+        publicBaseUrl: () => base,
+        peopleFor: async () => [{ patientId: 'self-1', name: 'Märta Ström', basis: 'self' }],
+        recordGrant: async (event) => {
+          asked.push(event);
+          throw new Error('audit store refused');
+        },
+      },
+    });
+    try {
+      const discovery = await (await request(`${issuer.issuer}/.well-known/openid-configuration`)).body.json() as { authorization_endpoint: string; token_endpoint: string };
+      const local: DemoService = { ...service, base, fhirBase: `${base}/fhir`, smart: { ...service.smart, ...discovery, issuer: issuer.issuer } };
+      const { redirect } = await launch(new HttpBrowser(), local, authorizeUrl(local, pkce()), { login: MARTA });
+      expect(redirect.searchParams.get('code')).toBeNull();
+      expect(redirect.searchParams.get('error')).toBe('temporarily_unavailable');
+      expect(asked).toEqual([expect.objectContaining({ kind: 'granted', accountId: MARTA, patientId: 'self-1', basis: 'self', clientId: 'patient-app', issuer: issuer.issuer })]);
+      expect(asked[0]?.scopes).toContain('patient/*.rs');
+    } finally {
+      await issuer.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
