@@ -177,6 +177,32 @@ describe.skipIf(!available)('sign-in through the region\'s own login (docs/sign-
     await expect(client.refreshTokenGrant(app, String(tokens.refresh_token))).rejects.toMatchObject({ error: 'invalid_grant' });
   });
 
+  it('issue 46: Lilla\'s access log shows Märta\'s grant of the app, who, which app and when; and its withdrawal once revoked', async () => {
+    interface Event { subtype: { code?: string; display?: string }[]; action: string; recorded: string; agent: { who: { identifier?: { value: string } } }[] }
+    const events = async (token: string, code: string, since: number): Promise<Event[]> => {
+      const response = await request(`${service.base}/fhir/AuditEvent?_count=500&date=ge${new Date(since - 1000).toISOString().slice(0, 19)}Z`, { headers: { authorization: `Bearer ${token}`, accept: 'application/fhir+json' } });
+      expect(response.statusCode).toBe(200);
+      const bundle = await response.body.json() as { entry?: { resource: Event }[] };
+      // The audit schema is shared with whatever else runs: this app's entries of this kind, by Märta, since the step began.
+      return (bundle.entry ?? []).map((e) => e.resource).filter((e) => e.subtype.some((c) => c.code === code)
+        && e.agent[0]?.who.identifier?.value === '198112189876' && e.agent[1]?.who.identifier?.value === APP_ID && Date.parse(e.recorded) >= since);
+    };
+    const granting = Date.now();
+    const { browser } = await launch('Lilla');
+    const { tokens: reader } = await launch('Lilla');
+    const granted = await events(reader.access_token, 'grantAppAccess', granting);
+    expect(granted.length).toBeGreaterThanOrEqual(2);
+    expect(granted[0]).toMatchObject({ action: 'C', subtype: [{ code: 'grantAppAccess', display: 'An app was given access to your record' }] });
+
+    const revoking = Date.now();
+    const page = await browser.get(`${service.issuer}/connected-apps`);
+    const form = readForm(page.body);
+    const revoked = await browser.post(new URL(form.action, service.base).href, form.fields);
+    expect(revoked.location).toBe(`${service.issuer}/connected-apps?done=revoked`);
+    const withdrawn = await events(reader.access_token, 'revokeAppAccess', revoking);
+    expect(withdrawn.map((e) => [e.action, e.subtype.at(-1)?.display])).toEqual([['D', "An app's access to your record was withdrawn"]]);
+  });
+
   it('counts each sign-in that granted nothing', async () => {
     const before = await metric('pdas_sign_in_failures_total{kind="login"}');
     service.region.cancel = true;
