@@ -1,6 +1,6 @@
 /**
  * What the service's own authorization server does to a patient's record that the patient's access
- * log must show (docs/sign-in.md#what-the-person-sees, CONTRACT §10): a person grants an app access
+ * log must show (docs/sign-in.md#what-the-person-sees): a person grants an app access
  * to it, or withdraws that access. Neither is a request of the API, so neither has a path, a scope or
  * an OpenAPI entry: they are kept beside the operation table, as the FHIR API's own operations are,
  * and the access log's names (src/domain/access-log/display-names.ts), the patient app's names

@@ -1,5 +1,5 @@
 /**
- * Issue 46, CONTRACT §10 "audited and in the access log": a person granting an app access to a record
+ * Issue 46, "audited and in the access log" (docs/sign-in.md#what-the-person-sees): a person granting an app access to a record
  * through a SMART launch is audited before the code is issued, and the patient's access log (COS and
  * FHIR AuditEvent) shows it, and its withdrawal on the connected-apps page, by name in both
  * languages. An audit store that refuses the record makes the grant fail: no code is issued.
