@@ -9,7 +9,7 @@ import { INTERACTION_PATH } from './interactions.js';
 import { rpInitiatedLogout } from './logout-pages.js';
 import type { Localized } from './page-language.js';
 import {
-  audAllowed, isPersonSmartScope, isSmartAuthorization, SMART_OIDC_SCOPES, type LaunchPicks,
+  audAllowed, isPersonSmartScope, isSmartAuthorization, recordWithdrawal, SMART_OIDC_SCOPES, type LaunchPicks,
 } from './smart-launch.js';
 import type { SmartLaunchContext } from '../../ports/smart-launch.port.js';
 
@@ -20,6 +20,8 @@ export const REFRESH_TOKEN_TTL_SECONDS = 8 * 60 * 60;
 // Only the fields of oidc-provider's objects that the functions below read.
 interface ClientView { clientId: string; sectorIdentifier?: string }
 interface TokenView { kind: string; accountId?: string; grantId?: string }
+interface RevokedTokenView { kind: string; clientId?: string; grantId?: string; scope?: string }
+interface RevocationView { ip: string; oidc: { issuer: string } }
 interface RequestView { oidc: { params?: { scope?: unknown; aud?: unknown }; entities?: { Grant?: { resources?: Record<string, string | undefined> } } } }
 
 interface GrantLookupView {
@@ -193,8 +195,17 @@ export function buildProviderConfiguration(input: ProviderInput): Configuration 
       clientCredentials: { enabled: true },
       // Every access token is for the API, so userinfo (which needs an audience-less one) is off.
       userinfo: { enabled: false },
-      // RFC 7009: revoking a refresh token revokes its grant, every token of the launch.
-      revocation: { enabled: true, allowedPolicy: async (_ctx: unknown, client: ClientView, token: { clientId?: string }) => token.clientId === client.clientId },
+      // RFC 7009: revoking a refresh token revokes its grant, every token of the launch; a launch's is audited first (a refusing store: 500, not revoked).
+      revocation: {
+        enabled: true,
+        allowedPolicy: async (ctx: RevocationView, client: ClientView, token: RevokedTokenView) => {
+          if (token.clientId !== client.clientId) return false;
+          if (token.kind === 'RefreshToken') {
+            await recordWithdrawal(smart, picks, { issuer: ctx.oidc.issuer, grantId: token.grantId, clientId: client.clientId, scope: token.scope, sourceAddress: ctx.ip });
+          }
+          return true;
+        },
+      },
       resourceIndicators: {
         enabled: true,
         defaultResource: async () => resource,

@@ -13,9 +13,10 @@ import { OPERATION_NAMES } from '../../../scripts/app-names/names.js';
 import { startDemoAuthServer } from '../../../src/dev/demo-issuer/demo-auth-server.js';
 import type { GrantEvent } from '../../../src/ports/smart-launch.port.js';
 import { HttpBrowser, readForm } from './http-browser.js';
-import { authorizeUrl, launch, launchedIn, pkce, startDemoService, type DemoService } from './smart-flow.js';
+import { authorizeUrl, exchange, launch, launchedIn, pkce, startDemoService, type DemoService } from './smart-flow.js';
 
 const MARTA = '198112189876';
+const TOLVAN = '191212121212';
 
 let service: DemoService;
 beforeAll(async () => {
@@ -77,6 +78,23 @@ describe('grants in the patient\'s access log', () => {
   });
 });
 
+describe('an app revoking its own grant (RFC 7009)', () => {
+  it('is audited as the withdrawal, naming the person who launched it', async () => {
+    const revokedLaunch = await launched(new HttpBrowser(), TOLVAN);
+    const reader = await launched(new HttpBrowser(), TOLVAN);
+    expect(ofOperation(await auditEvents(reader.access_token as string), 'revokeAppAccess')).toEqual([]);
+    const response = await request(service.smart.revocation_endpoint, {
+      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: revokedLaunch.refresh_token as string, token_type_hint: 'refresh_token', client_id: 'patient-app' }).toString(),
+    });
+    expect(response.statusCode).toBe(200);
+    await response.body.dump();
+    const withdrawn = ofOperation(await auditEvents(reader.access_token as string), 'revokeAppAccess');
+    // Tolvan's own record: the actor is the patient, named by the number the log gives the patient.
+    expect(withdrawn.map((e) => [e.action, e.agent[0]?.who.identifier?.value, e.agent[1]?.who.identifier?.value])).toEqual([['D', TOLVAN, 'patient-app']]);
+  });
+});
+
 describe('a grant the audit store refuses', () => {
   it('issues no code: the app gets temporarily_unavailable, and nothing of the launch is granted', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'grant-audit-'));
@@ -101,6 +119,36 @@ describe('a grant the audit store refuses', () => {
       expect(redirect.searchParams.get('error')).toBe('temporarily_unavailable');
       expect(asked).toEqual([expect.objectContaining({ kind: 'granted', accountId: MARTA, patientId: 'self-1', basis: 'self', clientId: 'patient-app', issuer: issuer.issuer })]);
       expect(asked[0]?.scopes).toContain('patient/*.rs');
+    } finally {
+      await issuer.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('a withdrawal the store refuses leaves the grant in force: the revocation endpoint answers server_error, the refresh still works', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'grant-audit-'));
+    const issuer = await startDemoAuthServer({
+      host: '127.0.0.1', port: 0, audience: 'patient-data-access', patientClaim: 'patient', dataDir, logger: { warn: () => undefined, info: () => undefined },
+      smart: {
+        publicBaseUrl: () => 'http://127.0.0.1:9/base',
+        peopleFor: async () => [{ patientId: 'self-1', name: 'Märta Ström', basis: 'self' }],
+        recordGrant: async (event) => {
+          if (event.kind === 'revoked') throw new Error('audit store refused');
+        },
+      },
+    });
+    try {
+      const discovery = await (await request(`${issuer.issuer}/.well-known/openid-configuration`)).body.json() as { authorization_endpoint: string; token_endpoint: string; revocation_endpoint: string };
+      const local: DemoService = { ...service, base: 'http://127.0.0.1:9/base', fhirBase: 'http://127.0.0.1:9/base/fhir', smart: { ...service.smart, ...discovery, issuer: issuer.issuer } };
+      const code = pkce();
+      const { redirect } = await launch(new HttpBrowser(), local, authorizeUrl(local, code), { login: MARTA });
+      const tokens = (await exchange(local, redirect.searchParams.get('code') ?? '', code.verifier)).body;
+      const form = (more: Record<string, string>) => ({ method: 'POST' as const, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ client_id: 'patient-app', ...more }).toString() });
+      const revoking = await request(discovery.revocation_endpoint, form({ token: tokens.refresh_token as string }));
+      expect([revoking.statusCode, (await revoking.body.json() as { error: string }).error]).toEqual([500, 'server_error']);
+      const refreshed = await request(discovery.token_endpoint, form({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token as string }));
+      expect(refreshed.statusCode).toBe(200);
+      await refreshed.body.dump();
     } finally {
       await issuer.close();
       await rm(dataDir, { recursive: true, force: true });
