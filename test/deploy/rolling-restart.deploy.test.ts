@@ -5,7 +5,7 @@
  * which routes on /health/ready. Under a paced load of reads and writes the containers are restarted
  * one at a time (`podman stop -t 30`, then start, each back and routed before the next), and every
  * request must still be answered as it deserves and audited exactly once; then a burst under one key
- * shows one rate limit shared by the three, and each instance ends ready.
+ * shows one rate limit shared by the three (its refusals tallied, the first on each instance audited), and each instance ends ready.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -195,7 +195,15 @@ describe.skipIf(inject('deploySkip') !== '')('three instances of the image behin
     expect(burst.filter((o) => o.status === 429).length).toBe(2 * RATE_LIMIT_MAX);
     expect(burst.filter((o) => o.rateLimitHeader !== String(RATE_LIMIT_MAX)).map(failure)).toEqual([]);
     const rows = await auditRows(databaseUrlFor(adminDatabaseUrl(), database), `${prefix}b-`);
-    expect(auditProblems(burst, rows)).toEqual([]);
+    const served = burst.filter((o) => o.status !== 429);
+    const refused = new Set(burst.filter((o) => o.status === 429).map((o) => o.requestId));
+    expect(auditProblems(served, rows.filter((r) => !refused.has(r.requestId)))).toEqual([]);
+    // Refusals by the rate limit are tallied, not audited one by one (THREATS 58, issue 44 item 4): the
+    // first of a kind in a minute is audited on each instance, the rest counted in its log.
+    const refusalRows = rows.filter((r) => refused.has(r.requestId));
+    expect(refusalRows.every((r) => r.status === 429 && r.phase !== 'attempt')).toBe(true);
+    expect(refusalRows.length).toBeGreaterThan(0);
+    expect(refusalRows.length).toBeLessThanOrEqual(instances.list.length);
   }, 120_000);
 
   it('ends with every instance ready, routed, healthy by the image\'s own HEALTHCHECK, and nothing in its DATA_DIR', async () => {
