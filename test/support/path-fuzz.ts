@@ -6,23 +6,13 @@
  * them: `/x/_19121212--1212.json/`, `/fhir/Patient/,19121212--1212~`, `/health/nr121212--1212)`.
  */
 
+import { seededRandom } from '../../scripts/soak/plan.js';
+
 /** The seeds the tests run; each test prints the ones it used. */
 export const FUZZ_SEEDS = [4411, 4412, 4413] as const;
 
 /** The review's finds, always sent. */
 export const REVIEW_PATHS = ['/x/_19121212--1212.json/', '/fhir/Patient/,19121212--1212~', '/health/nr121212--1212)'] as const;
-
-/** mulberry32: a small seeded generator, the same numbers for the same seed everywhere. */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PREFIXES = [
   '/x/', '/fhir/Patient/', '/fhir/', '/health/', '/patients/', '/patients/journalnotes/', '/fhir/Condition/', '/api/open/fhir/Patient/',
@@ -53,7 +43,7 @@ function onePath(next: () => number, id: string): string {
 
 /** `count` paths from `seed`, naming `id` (12 digits). */
 export function fuzzPaths(seed: number, count: number, id: string): string[] {
-  const next = generator(seed);
+  const next = seededRandom(seed);
   return Array.from({ length: count }, () => onePath(next, id));
 }
 
