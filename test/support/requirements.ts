@@ -5,8 +5,7 @@
  * test proves nothing there. The notes of every worker are gathered by the suite's global set-up
  * (skip-summary.global-setup.ts), which ends the run with one line of what was skipped and why.
  */
-import { appendFileSync } from 'node:fs';
-import { accessSync, constants } from 'node:fs';
+import { accessSync, appendFileSync, constants } from 'node:fs';
 import path from 'node:path';
 
 /** The folder the global set-up made for this run's skip notes (one file per worker process). */
