@@ -21,7 +21,7 @@ import { credentials } from './plugins/credentials.js';
 import { metricsPlugin } from './plugins/metrics.js';
 import type { OAuthDocumentation } from './openapi/security.js';
 import { openapi } from './plugins/openapi.js';
-import { rateLimitPerSubscription } from './plugins/rate-limit.js';
+import { DEFAULT_APP_USERS, rateLimitPerSubscription } from './plugins/rate-limit.js';
 import { methodNotAllowed } from './method-not-allowed.js';
 import { RefusalTally } from './refusal-tally.js';
 import { callerRequestIdOf, requestIdOf } from './request-id.js';
@@ -166,7 +166,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     await api.register(rateLimitPerSubscription, {
       max: deps.config.rateLimitMax, windowMs: deps.config.rateLimitWindowMs, sharedStore: deps.rateLimitStore,
       noKeyMax: deps.config.rateLimitNoKeyMax ?? deps.config.rateLimitMax,
-      appMax: deps.config.rateLimitAppMax ?? 20 * deps.config.rateLimitMax,
+      appMax: deps.config.rateLimitAppMax ?? DEFAULT_APP_USERS * deps.config.rateLimitMax,
     });
     const refusals = new RefusalTally(deps.auditTrail, deps.clock, deps.logger);
     api.addHook('onClose', () => refusals.close());

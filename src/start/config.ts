@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { DEFAULT_MAX_LARGE_ANSWERS } from '../http/serialization/large-answers.js';
+import { DEFAULT_APP_USERS } from '../http/plugins/rate-limit.js';
 import path from 'node:path';
 import { assertTimeZone } from '../domain/time/local-time.js';
 import { isTracingEnabled } from '../tracing/tracing-settings.js';
@@ -176,7 +177,7 @@ function basePath(env: Env): string {
  */
 function rateLimits(env: Env): Pick<Config, 'rateLimitMax' | 'rateLimitWindowMs' | 'rateLimitNoKeyMax' | 'rateLimitAppMax'> {
   const rateLimitMax = integer(env, 'RATE_LIMIT_MAX', 100, 1, 10_000_000);
-  const rateLimitAppMax = integer(env, 'RATE_LIMIT_APP_MAX', 20 * rateLimitMax, 1, 200_000_000);
+  const rateLimitAppMax = integer(env, 'RATE_LIMIT_APP_MAX', DEFAULT_APP_USERS * rateLimitMax, 1, 200_000_000);
   if (rateLimitAppMax < rateLimitMax) {
     throw new ConfigError(`RATE_LIMIT_APP_MAX (${rateLimitAppMax}) must be at least RATE_LIMIT_MAX (${rateLimitMax}): it is the ceiling of all of an app's users together, each of whom has RATE_LIMIT_MAX`);
   }

@@ -22,6 +22,9 @@ export interface RateLimitOptions {
   sharedStore?: FastifyRateLimitStoreCtor;
 }
 
+/** RATE_LIMIT_APP_MAX's default: a keyless app's ceiling is this many of its users' own budgets (RATE_LIMIT_MAX). */
+export const DEFAULT_APP_USERS = 20;
+
 const BY_ADDRESS = 'addr:';
 const APP_BUDGET = 'client:';
 
