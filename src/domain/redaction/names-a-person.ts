@@ -55,13 +55,16 @@ export function holdsPersonNumber(digits: string): boolean {
   return false;
 }
 
-const digitsOf = (run: string): string => run.replace(/\D/g, '');
+/** Whether a run of DIGIT_RUN has the ten digits or more a number needs, and they pass `test`. */
+export function runPasses(run: string, test: (digits: string) => boolean): boolean {
+  const digits = run.replace(/\D/g, '');
+  return digits.length >= 10 && test(digits);
+}
 
 /** Whether some digit run of `text`, taken as it is (no reading), passes `test` on its digits. */
 function someRun(text: string, test: (digits: string) => boolean): boolean {
   for (const [run] of text.matchAll(DIGIT_RUN)) {
-    const digits = digitsOf(run);
-    if (digits.length >= 10 && test(digits)) return true;
+    if (runPasses(run, test)) return true;
   }
   return false;
 }

@@ -13,7 +13,7 @@
  * - A JWT or any part of one (base64url JSON, `eyJ…`, with its dotted segments), and any run of 40 or
  *   more base64url characters mixing upper case, lower case and digits (a signature or a key alone).
  */
-import { DIGIT_RUN, holdsPersonNumber } from './names-a-person.js';
+import { DIGIT_RUN, holdsPersonNumber, runPasses } from './names-a-person.js';
 import { readingOf } from './reading.js';
 
 export const REDACTED = '[REDACTED]';
@@ -60,10 +60,7 @@ function tenDigitsJoined(text: string): boolean {
  */
 const mayHoldFindings = (text: string): boolean => NOT_PLAIN.test(text) || tenDigitsJoined(text) || FORTY.test(text);
 
-const longRunOrNumber = (run: string): string => {
-  const digits = run.replace(/\D/g, '');
-  return digits.length >= 10 && holdsPersonNumber(digits) ? REDACTED : run;
-};
+const longRunOrNumber = (run: string): string => (runPasses(run, holdsPersonNumber) ? REDACTED : run);
 
 const mixed = (run: string): string => (/[A-Z]/.test(run) && /[a-z]/.test(run) && /\d/.test(run) ? REDACTED : run);
 
