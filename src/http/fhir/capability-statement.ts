@@ -58,7 +58,28 @@ function oauthUris(smart: SmartEndpoints): { extension?: { url: string; extensio
   return smart.authorizationEndpoint === undefined || smart.tokenEndpoint === undefined ? {} : { extension: [{ url: OAUTH_URIS, extension: uris }] };
 }
 
-export function capabilityStatement(served: readonly TypeServing[], base: string, smart: SmartEndpoints, now: Date): Record<string, unknown> {
+/**
+ * What the statement says of each served type: fixed by the tables once the routes are registered,
+ * so it is built then, once, not on every `GET /fhir/metadata`.
+ */
+export function capabilityResources(served: readonly TypeServing[]): readonly Record<string, unknown>[] {
+  return served.map((s) => {
+    const includes = includesOf(s.type);
+    const revIncludes = revIncludesOf(served, s.type);
+    return {
+      type: s.type,
+      // The access log is searched, paged by its own cursor; its entries have no read by id.
+      interaction: [{ code: 'read' }, { code: 'search-type' }],
+      searchParam: searchParams(s.type),
+      ...(includes.length === 0 ? {} : { searchInclude: includes }),
+      ...(revIncludes.length === 0 ? {} : { searchRevInclude: revIncludes }),
+      ...operationsOf(s.type),
+    };
+  });
+}
+
+/** The statement: `resources` from capabilityResources; the base, the issuer's endpoints and the date as they are now. */
+export function capabilityStatement(resources: readonly Record<string, unknown>[], base: string, smart: SmartEndpoints, now: Date): Record<string, unknown> {
   const smartConfiguration = `${base}/fhir/.well-known/smart-configuration`;
   return {
     resourceType: 'CapabilityStatement',
@@ -77,15 +98,7 @@ export function capabilityStatement(served: readonly TypeServing[], base: string
         ...oauthUris(smart),
         description: `SMART App Launch: the endpoints are in ${smartConfiguration}.`,
       },
-      resource: served.map((s) => ({
-        type: s.type,
-        // The access log is searched, paged by its own cursor; its entries have no read by id.
-        interaction: [{ code: 'read' }, { code: 'search-type' }],
-        searchParam: searchParams(s.type),
-        ...(includesOf(s.type).length === 0 ? {} : { searchInclude: includesOf(s.type) }),
-        ...(revIncludesOf(served, s.type).length === 0 ? {} : { searchRevInclude: revIncludesOf(served, s.type) }),
-        ...operationsOf(s.type),
-      })),
+      resource: resources,
     }],
   };
 }

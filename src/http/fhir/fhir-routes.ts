@@ -14,7 +14,7 @@ import { ApiError, MESSAGES } from '../api-error.js';
 import type { RouteDependencies } from '../routes/dependencies.js';
 import { SUBSCRIPTION_KEY_PARAMETER } from '../subscription-key.js';
 import { auditEventRead, auditEventSearch } from './audit-events.js';
-import { capabilityStatement } from './capability-statement.js';
+import { capabilityResources, capabilityStatement } from './capability-statement.js';
 import { servedTypes, type FhirApi, type TypeServing } from './fhir-api.js';
 import { answerType } from './fhir-format.js';
 import { FhirInteractions } from './fhir-interactions.js';
@@ -69,6 +69,7 @@ export const fhirRoutes: FastifyPluginAsync<FhirRouteOptions> = async (app: Fast
   const interactions = new FhirInteractions(deps, api, written);
   const served = interactions.servedTypes();
   const summary = new PatientSummary(deps, api, written, served);
+  const capabilities = capabilityResources(served);
   const open = { open: true, errorShape: 'fhir' } as const;
   const isPatientId = (id: string): boolean => api.ids.identityNumberOf(id) !== undefined;
   const scopes = ['patient/*.read', 'user/*.read', 'system/*.read', ...served.flatMap((s) => [`patient/${s.type}.rs`, `user/${s.type}.rs`, `system/${s.type}.rs`])];
@@ -82,7 +83,7 @@ export const fhirRoutes: FastifyPluginAsync<FhirRouteOptions> = async (app: Fast
   app.get('/metadata', { config: open }, async (request, reply) => {
     reply.header('access-control-allow-origin', '*');
     // The base is read now: without PUBLIC_BASE_URL it is the address bound, known once listening.
-    return send(request, reply, capabilityStatement(served, api.publicBaseUrl, api.smart, new Date(now())), formatParam(paramsOf(request)), deps.largeAnswers);
+    return send(request, reply, capabilityStatement(capabilities, api.publicBaseUrl, api.smart, new Date(now())), formatParam(paramsOf(request)), deps.largeAnswers);
   });
   // SMART App Launch serves its configuration as plain JSON (a .well-known document, not a FHIR resource).
   app.get('/.well-known/smart-configuration', { config: open }, async (_request, reply) => {
