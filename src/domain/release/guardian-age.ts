@@ -1,8 +1,6 @@
 import type { AccessBasis } from '../access/relationship.js';
 import { hasReachedAge } from '../identity/legal-age.js';
-import { birthDateOf } from '../identity/personal-identity-number.js';
-import { localDate } from '../time/local-time.js';
-import { appliesTo } from './active-rules.js';
+import { heldAge } from './age-limit.js';
 import type { ReleasePolicy } from './release-policy.js';
 
 const ADULT = 18;
@@ -18,11 +16,7 @@ const ADULT = 18;
 export function guardianAgeWithholds(
   policy: ReleasePolicy, operation: string, basis: AccessBasis, patientId: string, now: number, zone: string,
 ): boolean {
-  const rule = policy.guardianAgeLimit;
-  const age = rule?.operations[operation];
-  if (age === undefined || (basis !== 'guardian' && basis !== 'client') || !appliesTo(rule, basis)) return false;
-  const birth = birthDateOf(patientId);
-  const today = localDate(now, zone);
-  if (!hasReachedAge(birth, age, today)) return false;
-  return basis === 'guardian' || !hasReachedAge(birth, ADULT, today);
+  const held = heldAge(policy.guardianAgeLimit, 'guardian', operation, basis, patientId, now, zone);
+  if (held === undefined || !hasReachedAge(held.birth, held.age, held.today)) return false;
+  return basis === 'guardian' || !hasReachedAge(held.birth, ADULT, held.today);
 }

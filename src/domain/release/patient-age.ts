@@ -1,8 +1,6 @@
 import type { AccessBasis } from '../access/relationship.js';
 import { hasReachedAge } from '../identity/legal-age.js';
-import { birthDateOf } from '../identity/personal-identity-number.js';
-import { localDate } from '../time/local-time.js';
-import { appliesTo } from './active-rules.js';
+import { heldAge } from './age-limit.js';
 import { guardianAgeWithholds } from './guardian-age.js';
 import type { ReleasePolicy } from './release-policy.js';
 
@@ -20,10 +18,8 @@ import type { ReleasePolicy } from './release-policy.js';
 export function patientAgeWithholds(
   policy: ReleasePolicy, operation: string, basis: AccessBasis, patientId: string, now: number, zone: string,
 ): boolean {
-  const rule = policy.patientAgeLimit;
-  const age = rule?.operations[operation];
-  if (age === undefined || (basis !== 'self' && basis !== 'client') || !appliesTo(rule, basis)) return false;
-  return !hasReachedAge(birthDateOf(patientId), age, localDate(now, zone));
+  const held = heldAge(policy.patientAgeLimit, 'self', operation, basis, patientId, now, zone);
+  return held !== undefined && !hasReachedAge(held.birth, held.age, held.today);
 }
 
 /** Whether an age limit of the policy, the guardian's or the patient's own, takes the whole read from this caller. */
