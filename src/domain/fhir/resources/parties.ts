@@ -4,17 +4,15 @@
  */
 import { Type, type Static } from 'typebox';
 import {
-  AddressSchema, CodeableConceptSchema, ContactPointSchema, FhirTime, HumanNameSchema, IdentifierSchema, PeriodSchema,
-  ReferenceSchema, RESOURCE_BASE,
+  AddressSchema, CodeableConceptSchema, ContactPointSchema, HumanNameSchema, IdentifierSchema, OptionalConcepts as Concepts,
+  OptionalReference as Ref, OptionalString as Str, OptionalTime as Time, PeriodSchema, ReferenceSchema, RESOURCE_BASE,
 } from './datatypes.js';
 import { ref, type ResourceTypeDeclarations } from './resource-type.js';
 
-const Str = Type.Optional(Type.String());
 const Identifiers = Type.Optional(Type.Array(IdentifierSchema));
 const Names = Type.Optional(Type.Array(HumanNameSchema));
 const Telecoms = Type.Optional(Type.Array(ContactPointSchema));
 const Addresses = Type.Optional(Type.Array(AddressSchema));
-const Ref = Type.Optional(ReferenceSchema);
 
 export const PatientSchema = Type.Object({
   resourceType: Type.Literal('Patient'),
@@ -24,8 +22,8 @@ export const PatientSchema = Type.Object({
   name: Names,
   telecom: Telecoms,
   gender: Type.Optional(Type.Union([Type.Literal('male'), Type.Literal('female'), Type.Literal('other'), Type.Literal('unknown')])),
-  birthDate: Type.Optional(FhirTime),
-  deceasedDateTime: Type.Optional(FhirTime),
+  birthDate: Time,
+  deceasedDateTime: Time,
   address: Addresses,
   managingOrganization: Ref,
   link: Type.Optional(Type.Array(Type.Object({ other: ReferenceSchema, type: Type.String() }))),
@@ -37,7 +35,7 @@ export const RelatedPersonSchema = Type.Object({
   active: Type.Optional(Type.Boolean()),
   patient: ReferenceSchema,
   identifier: Identifiers,
-  relationship: Type.Optional(Type.Array(CodeableConceptSchema)),
+  relationship: Concepts,
   name: Names,
   telecom: Telecoms,
   address: Addresses,
