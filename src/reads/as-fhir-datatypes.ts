@@ -5,7 +5,6 @@
  * CodeableConcept, an instant, and the data-absent-reason R4 asks for where it requires an element
  * the record has no value for.
  */
-import { isCompactDateTime } from '../domain/time/local-time.js';
 import type { AsFhirContext, RecordId } from './as-fhir.js';
 import { fhirDateTime } from './as-fhir-common.js';
 
@@ -60,9 +59,12 @@ export const partIdOf = (type: string, record: RecordId, part: string, ctx: AsFh
 /** A text as a CodeableConcept: Text(x) reads `text` first. */
 export const textConcept = (text: string | undefined): { text: string } | undefined => (text === undefined ? undefined : { text });
 
-/** An `instant` (`meta.lastUpdated`): a 14-digit time only; a date alone is no instant. */
+/**
+ * An `instant` (`meta.lastUpdated`): a 14-digit time only; a date alone is no instant. The length
+ * picks the form and fhirDateTime judges the date, so each value is checked once.
+ */
 export const fhirInstant = (ts: { value: string } | undefined, zone: string): string | undefined =>
-  (ts !== undefined && isCompactDateTime(ts.value) ? fhirDateTime(ts, zone) : undefined);
+  (ts !== undefined && ts.value.length === 14 ? fhirDateTime(ts, zone) : undefined);
 
 /**
  * The element R4 requires and the record has no value for: empty but for the data-absent-reason
