@@ -52,9 +52,11 @@ async function logOf(request: FastifyRequest, deps: RouteDependencies, api: Fhir
  * An entry as its AuditEvent. The id starts with the entry's time (base 36 milliseconds), so a read
  * by id looks only near it; the rest is a keyed digest of the entry, naming no one.
  */
+const eventIdOf = (api: FhirApi, e: AccessLogEntry): string =>
+  `${e.timeInUnix.toString(36)}-${api.ids.recordDigest('audit-event', `${e.timeInUnix}|${e.requestId}|${e.operation}`)}`;
+
 function eventOf(api: FhirApi, e: AccessLogEntry, patient: string): FhirResource {
-  const id = `${e.timeInUnix.toString(36)}-${api.ids.recordDigest('audit-event', `${e.timeInUnix}|${e.requestId}|${e.operation}`)}`;
-  return { ...auditEvent(e, patient), id } as unknown as FhirResource;
+  return { ...auditEvent(e, patient), id: eventIdOf(api, e) } as unknown as FhirResource;
 }
 
 export async function auditEventSearch(
@@ -104,10 +106,11 @@ export async function auditEventRead(
   let cursor: string | undefined;
   for (let pages = 0; pages < READ_PAGES; pages++) {
     const page = await deps.readAccessLog.page({ patientId: patient, basis, viewer, range, limit: MAX_PAGE_SIZE, ...(cursor === undefined ? {} : { cursor }) });
-    const found = page.entries.map((e) => eventOf(api, e, patient)).find((r) => r.id === id);
+    // Only the ids are compared; the one entry that has it is written out as its AuditEvent.
+    const found = page.entries.find((e) => eventIdOf(api, e) === id);
     if (found !== undefined) {
       noteWithheld(request, reply, 0);
-      return found;
+      return eventOf(api, found, patient);
     }
     if (page.next === undefined) break;
     cursor = page.next;
