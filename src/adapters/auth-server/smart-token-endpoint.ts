@@ -94,11 +94,15 @@ async function completeRefreshForm(provider: Provider, clients: AuthClients, ctx
   const peeked = await peekBody(req);
   const form = new URLSearchParams(peeked ?? await readText(req));
   const value = form.get('refresh_token');
+  let completed = false;
   if (form.get('grant_type') === 'refresh_token' && !form.has('client_id') && ctx.req.headers.authorization === undefined && value !== null) {
     const token = await provider.RefreshToken.find(value, { ignoreExpiration: true });
-    if (token !== undefined && clients.isSmart(token.clientId)) form.set('client_id', token.clientId);
+    if (token !== undefined && clients.isSmart(token.clientId)) {
+      form.set('client_id', token.clientId);
+      completed = true;
+    }
   }
-  const text = form.has('client_id') && peeked !== undefined && !new URLSearchParams(peeked).has('client_id') ? form.toString() : peeked;
+  const text = completed && peeked !== undefined ? form.toString() : peeked;
   // A body of stated length goes back into the stream, as oidc-provider expects to find it; one without
   // (chunked) is read already, and oidc-provider takes it from req.body (its documented fallback, with a warning).
   if (text !== undefined) giveBack(req, text);
