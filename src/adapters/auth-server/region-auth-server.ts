@@ -11,7 +11,7 @@ import type { SmartLaunchContext } from '../../ports/smart-launch.port.js';
 import { createAuthProvider } from './auth-provider.js';
 import { AuthClients, type AuthClient } from './clients.js';
 import { CONNECTED_APPS_PATH, handleConnectedApps, ownTokenVerifier, type ConnectedAppsDeps } from './connected-apps-http.js';
-import { handleInteraction, INTERACTION_PATH, send } from './interactions.js';
+import { handleInteraction, INTERACTION_PATH, send, type LaunchState } from './interactions.js';
 import { migrateSignIn, PostgresModels } from './postgres-models.js';
 import { REFRESH_TOKEN_TTL_SECONDS } from './provider-config.js';
 import { RegionLogin, type LoginEvents, type RegionLoginSettings } from './region-login.js';
@@ -74,11 +74,13 @@ export class RegionAuthServer implements AuthServerMount {
   readonly mountPath: string;
   private sweeper: NodeJS.Timeout | undefined;
   private readonly handler: ReturnType<Provider['callback']>;
+  /** What every interaction is handled with; the same for each, so made once. */
+  private readonly interactions: LaunchState;
 
   private constructor(
     private readonly provider: Provider,
     private readonly login: RegionLogin,
-    private readonly launch: { smart: SmartLaunchContext; picks: LaunchPicks },
+    launch: { smart: SmartLaunchContext; picks: LaunchPicks },
     private readonly models: PostgresModels,
     private readonly logger: Logger,
     readonly issuer: string,
@@ -86,6 +88,10 @@ export class RegionAuthServer implements AuthServerMount {
   ) {
     this.mountPath = new URL(issuer).pathname.replace(/\/$/, '');
     this.handler = provider.callback();
+    this.interactions = {
+      ...launch, signIn: login.step, mountPath: this.mountPath, issuer,
+      onAuditFailed: (error) => logger.warn({ err: { name: error.name, message: error.message } }, 'a grant could not be audited: nothing was granted'),
+    };
   }
 
   /** Migrates the schema (only read when up to date), makes the provider, and starts discovering the region's login (retried, never fatal). */
@@ -149,10 +155,7 @@ export class RegionAuthServer implements AuthServerMount {
       });
     }
     if (path.startsWith(INTERACTION_PATH)) {
-      return handleInteraction(this.provider, req, res, {
-        ...this.launch, signIn: this.login.step, mountPath: this.mountPath, issuer: this.issuer,
-        onAuditFailed: (error) => this.logger.warn({ err: { name: error.name, message: error.message } }, 'a grant could not be audited: nothing was granted'),
-      }).catch((error: unknown) => {
+      return handleInteraction(this.provider, req, res, this.interactions).catch((error: unknown) => {
         // An expired or unknown interaction (a stale page, a cookie from another browser): start again.
         this.logger.warn({ err: { name: (error as Error).name, message: (error as Error).message } }, 'sign-in page failed');
         if (!res.headersSent) send(res, 400, 'This sign-in has expired or is not known here. Start again from the application.');
