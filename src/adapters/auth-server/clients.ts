@@ -51,6 +51,11 @@ export class AuthClients {
     return allows === undefined || allows(scope);
   }
 
+  /** Whether a browser app at `origin` may manage a person's grants (its CORS origin, see `managesGrants`). */
+  managesGrantsFrom(origin: string): boolean {
+    return [...this.byId.values()].some((client) => client.managesGrants === true && client.corsOrigin?.() === origin);
+  }
+
   isSmart(clientId: string | undefined): boolean {
     return clientId !== undefined && this.byId.get(clientId)?.smart === true;
   }

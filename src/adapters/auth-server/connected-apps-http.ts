@@ -61,9 +61,7 @@ const forApp = (app: ConnectedApp) => ({
 async function api(req: IncomingMessage, res: ServerResponse, deps: ConnectedAppsDeps, grantId: string | undefined): Promise<void> {
   const origin = req.headers.origin;
   const allowed = (clientId: string) => deps.clients.get(clientId)?.managesGrants === true;
-  const corsOrigins = new Set([...deps.clients.metadata()].map((m) => deps.clients.get(String(m.client_id)))
-    .filter((c) => c?.managesGrants === true).map((c) => c?.corsOrigin?.()).filter((o): o is string => o !== undefined));
-  const cors: Record<string, string> = origin !== undefined && corsOrigins.has(origin)
+  const cors: Record<string, string> = origin !== undefined && deps.clients.managesGrantsFrom(origin)
     ? { 'access-control-allow-origin': origin, 'access-control-allow-headers': 'authorization', 'access-control-allow-methods': 'GET, DELETE', vary: 'Origin' }
     : { vary: 'Origin' };
   if (req.method === 'OPTIONS') return json(res, 204, undefined, cors);
