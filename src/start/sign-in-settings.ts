@@ -1,5 +1,5 @@
 /**
- * Settings of the service's own authorization server (docs/sign-in.md, docs/sign-in.md): on when
+ * Settings of the service's own authorization server (docs/sign-in.md): on when
  * SIGN_IN_LOGIN_ISSUER names the region's OpenID Provider. A setting that cannot work stops the start,
  * named: no PUBLIC_BASE_URL (the issuer is `{PUBLIC_BASE_URL}/auth`), no DATABASE_URL (state shared by
  * every instance), a clients file entry without redirect URIs, no signing key, no cookie key.
@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import type { JWK } from 'jose';
 import type { AuthClient } from '../adapters/auth-server/clients.js';
 import { parseCookieKeys, parseSigningKeys } from '../adapters/auth-server/key-files.js';
+import { SIGN_IN_SCHEMA } from '../adapters/auth-server/postgres-models.js';
 import { parseClientsFile } from '../adapters/auth-server/region-clients.js';
 import { DEFAULT_LOGIN_SCOPES, PERSONAL_IDENTITY_NUMBER_CLAIM } from '../adapters/auth-server/region-login.js';
 import { isLoopbackHost } from './transport-settings.js';
@@ -93,7 +94,7 @@ export function readSignInSettings(env: Env, context: { publicBaseUrl: string | 
   const clientKey = keyFile === undefined ? undefined
     : fromFile(env, 'SIGN_IN_LOGIN_CLIENT_KEY_FILE', '', fail, (t) => JSON.parse(t) as JWK);
   const acr = text(env, 'SIGN_IN_LOGIN_ACR')?.split(/\s+/).filter((a) => a !== '');
-  const schema = text(env, 'SIGN_IN_SCHEMA') ?? 'sign_in';
+  const schema = text(env, 'SIGN_IN_SCHEMA') ?? SIGN_IN_SCHEMA;
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw fail('SIGN_IN_SCHEMA must be a lower-case SQL name such as sign_in');
   return {
     issuer,
