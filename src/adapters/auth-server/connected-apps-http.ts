@@ -10,6 +10,7 @@ import type { AuthClients } from './clients.js';
 import { connectedApps, revokeConnectedApp, type ConnectedApp, type ConnectedAppsContext } from './connected-apps.js';
 import { connectedAppsPage } from './connected-apps-page.js';
 import { pageView, readForm } from './interactions.js';
+import { publicKeys } from './key-files.js';
 import type { Localized } from './page-language.js';
 import { appRedirectUri } from './smart-launch.js';
 
@@ -19,12 +20,9 @@ export const CONNECTED_APPS_PATH = '/connected-apps';
 export interface TokenHolder { accountId: string; clientId: string }
 export type VerifyToken = (token: string) => Promise<TokenHolder | undefined>;
 
-const PRIVATE_MEMBERS = new Set(['d', 'p', 'q', 'dp', 'dq', 'qi', 'k']);
-
 /** Checks an access token this server issued (its own signing keys, issuer and the API's audience). */
 export function ownTokenVerifier(input: { issuer: string; audience: string; patientClaim: string; signingKeys: readonly JWK[] }): VerifyToken {
-  const keys = input.signingKeys.map((key) => Object.fromEntries(Object.entries(key).filter(([name]) => !PRIVATE_MEMBERS.has(name))) as JWK);
-  const jwks = createLocalJWKSet({ keys });
+  const jwks = createLocalJWKSet(publicKeys(input.signingKeys));
   return async (token) => {
     try {
       const { payload } = await jwtVerify(token, jwks, { issuer: input.issuer, audience: input.audience, typ: 'at+jwt' });
