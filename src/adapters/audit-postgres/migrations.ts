@@ -1,11 +1,9 @@
 import type { ClientBase } from 'pg';
 import { inTransaction } from './bounded-client.js';
-import { lockKey, quotedSchema } from './sql-names.js';
+import { applyMigrations, latestVersion, type Migrated, type Migration } from './schema-migrations.js';
+import { quotedSchema } from './sql-names.js';
 
-interface Migration {
-  version: number;
-  sql: (s: string) => string;
-}
+export type { Migrated } from './schema-migrations.js';
 
 /**
  * Versioned and append-only like the data: a change to the table is a new version, never an edit
@@ -107,7 +105,7 @@ const MIGRATIONS: readonly Migration[] = [
   },
 ];
 
-export const LATEST_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);
+export const LATEST_VERSION = latestVersion(MIGRATIONS);
 
 /** Raised instead of creating the table anew where its hash chain existed: a new chain would hide the loss. */
 export class AuditTableMissingError extends Error {
@@ -130,12 +128,6 @@ function refuseNewChain(schema: string, evidence: string): never {
     + `Restore the table from a backup, or, to start a new chain knowingly, drop schema ${schema} and restart the service.`);
 }
 
-/** The schema's version before and after a migration; equal when there was nothing to do. */
-export interface Migrated {
-  from: number;
-  to: number;
-}
-
 /**
  * Brings the schema to the latest version in one transaction. The one migration: the service runs it
  * at start and `npm run migrate` as the owner's step (docs/operations.md#the-audit-store). An up-to-date schema is only read,
@@ -150,19 +142,5 @@ export async function migrate(client: ClientBase, schema: string, chainSeen = fa
   if (!state.table && state.version >= 1) refuseNewChain(schema, `${schema}.schema_migrations records version ${state.version}`);
   if (!state.table && chainSeen) refuseNewChain(schema, 'this service wrote to it since it started');
   if (state.version >= upTo) return { from: state.version, to: state.version };
-  return inTransaction(client, async () => {
-    await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [lockKey('migrate', schema)]);
-    await client.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
-    await client.query(`CREATE TABLE IF NOT EXISTS ${s}.schema_migrations (
-      version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
-    // Read again under the lock: an instance starting beside this one may have migrated meanwhile.
-    const applied = (await schemaState(client, s)).version;
-    let to = applied;
-    for (const m of MIGRATIONS.filter((x) => x.version > applied && x.version <= upTo)) {
-      await client.query(m.sql(s));
-      await client.query(`INSERT INTO ${s}.schema_migrations (version) VALUES ($1)`, [m.version]);
-      to = m.version;
-    }
-    return { from: applied, to };
-  });
+  return inTransaction(client, () => applyMigrations(client, schema, MIGRATIONS, upTo));
 }

@@ -4,12 +4,11 @@
 // adapter interface: one adapter per model, rows keyed by model and id, expiry by the database's clock.
 import type { Pool } from 'pg';
 import { inTransaction } from '../audit-postgres/bounded-client.js';
-import { lockKey, quotedRole, quotedSchema } from '../audit-postgres/sql-names.js';
+import { applyMigrations, appliedVersion, latestVersion, type Migrated, type Migration } from '../audit-postgres/schema-migrations.js';
+import { quotedRole, quotedSchema } from '../audit-postgres/sql-names.js';
 
 /** The schema `npm run migrate` creates for the sign-in state, unless told another. */
 export const SIGN_IN_SCHEMA = 'sign_in';
-
-interface Migration { version: number; sql: (s: string) => string }
 
 /** Versioned and append-only like the audit store's: a change is a new version, never an edit of an applied one. */
 const MIGRATIONS: readonly Migration[] = [
@@ -39,14 +38,14 @@ const MIGRATIONS: readonly Migration[] = [
   },
 ];
 
-export const SIGN_IN_LATEST_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);
+export const SIGN_IN_LATEST_VERSION = latestVersion(MIGRATIONS);
 
 /**
  * Brings the sign-in schema to the latest version in one transaction; instances starting together
  * queue on a lock. An up-to-date schema is only read, so a service role that may not create starts too.
  * `serviceRole` (the owner's step) is granted what the service needs: read and write the state, nothing else.
  */
-export async function migrateSignIn(pool: Pool, schema = SIGN_IN_SCHEMA, serviceRole?: string): Promise<{ from: number; to: number }> {
+export async function migrateSignIn(pool: Pool, schema = SIGN_IN_SCHEMA, serviceRole?: string): Promise<Migrated> {
   const s = quotedSchema(schema);
   const role = serviceRole === undefined ? undefined : quotedRole(serviceRole);
   const current = await signInSchemaVersion(pool, schema);
@@ -54,22 +53,12 @@ export async function migrateSignIn(pool: Pool, schema = SIGN_IN_SCHEMA, service
   const client = await pool.connect();
   try {
     return await inTransaction(client, async () => {
-      await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [lockKey('migrate', schema)]);
-      await client.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
-      await client.query(`CREATE TABLE IF NOT EXISTS ${s}.schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
-      const { rows } = await client.query<{ v: number }>(`SELECT coalesce(max(version), 0)::int AS v FROM ${s}.schema_migrations`);
-      const from = rows[0]?.v ?? 0;
-      let to = from;
-      for (const m of MIGRATIONS.filter((x) => x.version > from)) {
-        await client.query(m.sql(s));
-        await client.query(`INSERT INTO ${s}.schema_migrations (version) VALUES ($1)`, [m.version]);
-        to = m.version;
-      }
+      const migrated = await applyMigrations(client, schema, MIGRATIONS, SIGN_IN_LATEST_VERSION);
       if (role !== undefined) {
         await client.query(`GRANT USAGE ON SCHEMA ${s} TO ${role}; GRANT SELECT ON ${s}.schema_migrations TO ${role};
           GRANT SELECT, INSERT, UPDATE, DELETE ON ${s}.oidc_model TO ${role}`);
       }
-      return { from, to };
+      return migrated;
     });
   } finally {
     client.release();
@@ -78,11 +67,7 @@ export async function migrateSignIn(pool: Pool, schema = SIGN_IN_SCHEMA, service
 
 /** The version the schema is at, 0 when it was never migrated (a start refuses that, naming `npm run migrate`). */
 export async function signInSchemaVersion(pool: Pool, schema = SIGN_IN_SCHEMA): Promise<number> {
-  const s = quotedSchema(schema);
-  const { rows } = await pool.query<{ present: boolean }>('SELECT to_regclass($1) IS NOT NULL AS present', [`${s}.schema_migrations`]);
-  if (rows[0]?.present !== true) return 0;
-  const result = await pool.query<{ v: number }>(`SELECT coalesce(max(version), 0)::int AS v FROM ${s}.schema_migrations`);
-  return result.rows[0]?.v ?? 0;
+  return appliedVersion(pool, quotedSchema(schema));
 }
 
 type Payload = Record<string, unknown>;
