@@ -139,58 +139,65 @@ describe('graceful shutdown on SIGTERM', () => {
       { name: 'twenty connections, nineteen of them new', connections: 20, newAfterFirst: true },
     ];
     const rounds = 2;
+    /** One layout's drain, its own service: a failure's description, or nothing. */
+    const drain = async (round: number, layout: (typeof layouts)[number]): Promise<string | undefined> => {
+      const label = `round ${round + 1}, ${layout.name}`;
+      const running = await startService(dir, sim, issuer, `drain-${round}-${layout.connections}${layout.newAfterFirst ? 'n' : ''}`);
+      const connections = await Promise.all(Array.from({ length: layout.newAfterFirst ? 1 : layout.connections }, () => RawConnection.open(running.port)));
+      // Kept alive after an answer each, and idle: the state a load balancer's pooled connections are in.
+      await Promise.all(connections.map(async (c, n) => {
+        c.write([request(`warm-${round}-${n}`)]);
+        await c.answered(1);
+      }));
+      const ids = Array.from({ length: 20 }, (_, i) => `drain-${round}-${layout.connections}${layout.newAfterFirst ? 'n' : ''}-${i}`);
+      const [first] = connections;
+      if (!first) throw new Error('no connection');
+      const begun = first.nextBytes();
+      first.write([request(ids[0] ?? '')]);
+      await begun;
+      // A slow reader: the first answer backs up, so the service stops reading that connection's next requests.
+      first.reading(false);
+      const warmed = connections.length;
+      if (layout.newAfterFirst) connections.push(...await Promise.all(Array.from({ length: layout.connections - 1 }, () => RawConnection.open(running.port))));
+      const byConnection = connections.map((_, c) => ids.filter((__, i) => i % layout.connections === c));
+      connections.forEach((c, n) => c.write((byConnection[n] ?? []).filter((id) => id !== ids[0]).map(request)));
+      running.child.kill('SIGTERM');
+      setTimeout(() => first.reading(true), 300);
+      // Once the service has taken in the connections that were waiting in its backlog at the signal (each one is
+      // served: issue 34 item 13) and says it accepts no more, a new connection must be refused.
+      for (let i = 0; i < 250 && !running.output.join('').includes('no longer accepting connections'); i++) await new Promise((r) => setTimeout(r, 20));
+      const fresh = await newConnection(running.port);
+      const ends = await Promise.race([
+        Promise.all(connections.map((c) => c.ended)),
+        new Promise<string[]>((resolve) => setTimeout(() => resolve(['still open after 8 s']), 8000)),
+      ]);
+      const code = await running.exited;
+      connections.forEach((c) => c.destroy());
+      // Every answer after a warmed connection's warm-up one (the service answers its own ids, never the caller's: issue 34 item 10).
+      const drained = (c: RawConnection, n: number): RawAnswer[] => (n < warmed ? c.answers.slice(1) : c.answers);
+      const answers = connections.flatMap(drained);
+      const statuses = answers.map((a) => a.status);
+      const complete = answers.filter((a) => a.status === 200 && Array.isArray(JSON.parse(a.body))).length;
+      // The first answer began before SIGTERM and could not know; every connection's last answer after it says close.
+      // ids[0] is the first connection's first request after its warm-up: left out when it is that connection's last answer.
+      const lastSaysClose = connections.map((c, n) => (n === 0 && drained(c, n).length === 1 ? 'skip' : drained(c, n).at(-1))).filter((a) => a !== 'skip')
+        .map((a) => a?.headers.connection ?? 'none');
+      const trail = await readFile(path.join(running.dataDir, 'audit', 'audit-trail.jsonl'), 'utf8').catch(() => '');
+      const audited = ids.filter((id) => trail.includes(`"callerRequestId":"${id}"`)).length;
+      const seen = { answers: answers.length, complete, ends: [...new Set(ends)], lastSaysClose: [...new Set(lastSaysClose)], fresh, code, audited };
+      const wanted = { answers: 20, complete: 20, ends: ['end'], lastSaysClose: ['close'], fresh: 'ECONNREFUSED', code: 0, audited: 20 };
+      return JSON.stringify(seen) === JSON.stringify(wanted) ? undefined : `${label}: ${JSON.stringify({ ...seen, statuses })}`;
+    };
+    // A round's layouts at once, each on a service of its own: most of a drain is waiting on the slowed EHR (twenty
+    // pipelined reads on one connection take three seconds), so one after another they took half a minute a round.
     const failures: string[] = [];
     for (let round = 0; round < rounds; round++) {
-      for (const layout of layouts) {
-        const label = `round ${round + 1}, ${layout.name}`;
-        const running = await startService(dir, sim, issuer, `drain-${round}-${layout.connections}${layout.newAfterFirst ? 'n' : ''}`);
-        // Slow enough that answers are still being made when SIGTERM arrives and the new connection is tried.
-        sim.faults.delay(150, { path: /journalnotes/ });
-        const connections = await Promise.all(Array.from({ length: layout.newAfterFirst ? 1 : layout.connections }, () => RawConnection.open(running.port)));
-        // Kept alive after an answer each, and idle: the state a load balancer's pooled connections are in.
-        await Promise.all(connections.map(async (c, n) => {
-          c.write([request(`warm-${round}-${n}`)]);
-          await c.answered(1);
-        }));
-        const ids = Array.from({ length: 20 }, (_, i) => `drain-${round}-${layout.connections}${layout.newAfterFirst ? 'n' : ''}-${i}`);
-        const [first] = connections;
-        if (!first) throw new Error('no connection');
-        const begun = first.nextBytes();
-        first.write([request(ids[0] ?? '')]);
-        await begun;
-        // A slow reader: the first answer backs up, so the service stops reading that connection's next requests.
-        first.reading(false);
-        const warmed = connections.length;
-        if (layout.newAfterFirst) connections.push(...await Promise.all(Array.from({ length: layout.connections - 1 }, () => RawConnection.open(running.port))));
-        const byConnection = connections.map((_, c) => ids.filter((__, i) => i % layout.connections === c));
-        connections.forEach((c, n) => c.write((byConnection[n] ?? []).filter((id) => id !== ids[0]).map(request)));
-        running.child.kill('SIGTERM');
-        setTimeout(() => first.reading(true), 300);
-        // Once the service has taken in the connections that were waiting in its backlog at the signal (each one is
-        // served: issue 34 item 13) and says it accepts no more, a new connection must be refused.
-        for (let i = 0; i < 250 && !running.output.join('').includes('no longer accepting connections'); i++) await new Promise((r) => setTimeout(r, 20));
-        const fresh = await newConnection(running.port);
-        const ends = await Promise.race([
-          Promise.all(connections.map((c) => c.ended)),
-          new Promise<string[]>((resolve) => setTimeout(() => resolve(['still open after 8 s']), 8000)),
-        ]);
-        const code = await running.exited;
+      // Slow enough that answers are still being made when SIGTERM arrives and the new connection is tried.
+      sim.faults.delay(150, { path: /journalnotes/ });
+      try {
+        failures.push(...(await Promise.all(layouts.map((layout) => drain(round, layout)))).filter((f) => f !== undefined));
+      } finally {
         sim.faults.clear();
-        connections.forEach((c) => c.destroy());
-        // Every answer after a warmed connection's warm-up one (the service answers its own ids, never the caller's: issue 34 item 10).
-        const drained = (c: RawConnection, n: number): RawAnswer[] => (n < warmed ? c.answers.slice(1) : c.answers);
-        const answers = connections.flatMap(drained);
-        const statuses = answers.map((a) => a.status);
-        const complete = answers.filter((a) => a.status === 200 && Array.isArray(JSON.parse(a.body))).length;
-        // The first answer began before SIGTERM and could not know; every connection's last answer after it says close.
-        // ids[0] is the first connection's first request after its warm-up: left out when it is that connection's last answer.
-        const lastSaysClose = connections.map((c, n) => (n === 0 && drained(c, n).length === 1 ? 'skip' : drained(c, n).at(-1))).filter((a) => a !== 'skip')
-          .map((a) => a?.headers.connection ?? 'none');
-        const trail = await readFile(path.join(running.dataDir, 'audit', 'audit-trail.jsonl'), 'utf8').catch(() => '');
-        const audited = ids.filter((id) => trail.includes(`"callerRequestId":"${id}"`)).length;
-        const seen = { answers: answers.length, complete, ends: [...new Set(ends)], lastSaysClose: [...new Set(lastSaysClose)], fresh, code, audited };
-        const wanted = { answers: 20, complete: 20, ends: ['end'], lastSaysClose: ['close'], fresh: 'ECONNREFUSED', code: 0, audited: 20 };
-        if (JSON.stringify(seen) !== JSON.stringify(wanted)) failures.push(`${label}: ${JSON.stringify({ ...seen, statuses })}`);
       }
     }
     expect(failures).toEqual([]);
