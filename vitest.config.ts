@@ -7,6 +7,7 @@ import {
 // The example-driven tests (test/adapters/ehr-xml and each read's xml.test.ts) always run on the project's own upstream
 // documents, and once more on the shared contract's where that folder sits beside the repository.
 const shared = sharedExamplesPresent();
+const EXAMPLE_DRIVEN = ['test/adapters/ehr-xml/**/*.test.ts', 'src/reads/*/xml.test.ts'];
 /**
  * Tests that measure the service under a deadline or a memory bound (a caller that never reads, a
  * 50 MB upstream body): they run after every other test, alone, since a machine busy with the rest
@@ -64,13 +65,16 @@ export default defineConfig({
         extends: true,
         test: { name: 'pdas-alone', include: ALONE, sequence: { groupOrder: 1 }, env: { [EXAMPLES_DIR_VARIABLE]: PROJECT_EXAMPLES_DIR } },
       },
+      // As in pdas: a worker's files share its loaded modules (a test reads the examples' folder at each call), but those of ISOLATED.
       ...(shared ? [{
         extends: true as const,
         test: {
-          name: 'shared-examples',
-          include: ['test/adapters/ehr-xml/**/*.test.ts', 'src/reads/*/xml.test.ts'],
+          name: 'shared-examples', include: EXAMPLE_DRIVEN, exclude: [...configDefaults.exclude, ...ISOLATED], isolate: false,
           env: { [EXAMPLES_DIR_VARIABLE]: SHARED_EXAMPLES_DIR },
         },
+      }, {
+        extends: true as const,
+        test: { name: 'shared-examples-isolated', include: ISOLATED.filter((f) => f.startsWith('test/adapters/ehr-xml/')), env: { [EXAMPLES_DIR_VARIABLE]: SHARED_EXAMPLES_DIR } },
       }] : []),
     ],
   },
