@@ -4,7 +4,7 @@ import path from 'node:path';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 /**
- * The options of a describe block whose tests run commands: each is a process of its own (npx, then tsx
+ * The options of a describe block whose tests run commands: each is a process of its own (tsx
  * compiling the command), 1.3 to 2.2 s here and over 3 s on a loaded machine, and a test runs up to
  * six in a row (chain-verify's checkpoint test took 20.3 s once in a full run and timed out at the
  * default 20 s). A time-out is no speed target, so these blocks get room.
@@ -18,12 +18,13 @@ export interface ScriptRun {
 }
 
 /**
- * `npx tsx scripts/<script> ...` as an operator runs it (`npm run <name> -- ...`), bounded so a hang
- * fails the test. DATABASE_URL and DATA_DIR start empty: a test names the store it means.
+ * `scripts/<script> ...` run by tsx as an operator runs it (`npm run <name> -- ...`), bounded so a hang
+ * fails the test. DATABASE_URL and DATA_DIR start empty: a test names the store it means. Node with tsx's
+ * loader, not `npx tsx`: npx and tsx's own launcher were two more processes a run, some 0.4 s each.
  */
 export function runScript(script: string, args: readonly string[], env: Record<string, string>): Promise<ScriptRun> {
   return new Promise((resolve) => {
-    execFile('npx', ['tsx', path.join('scripts', script), ...args], {
+    execFile(process.execPath, ['--import', 'tsx', path.join('scripts', script), ...args], {
       cwd: ROOT, timeout: 15_000, env: { ...process.env, DATABASE_URL: '', DATA_DIR: '', ...env },
     }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === 'number' ? err.code : null) : 0;
