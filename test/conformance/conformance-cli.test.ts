@@ -3,27 +3,17 @@
  * development FHIR server in this process: the table on stdout and the exit status 0 when
  * conformant, 1 when a check failed, 2 when the command line is wrong.
  */
-import { execFile } from 'node:child_process';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { READ_NAMES } from '../../src/domain/operations/table.js';
 import { READ_PLANS } from '../../src/adapters/ehr-fhir/client/read-plans.js';
 import { demoBothFormsForTests } from '../support/demo-both-forms.js';
+import { runScript, type ScriptRun } from '../support/run-script.js';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const demo = demoBothFormsForTests(Date.parse('2026-11-21T08:00:00Z'), 'Europe/Stockholm');
 
-/** `npx tsx scripts/conformance.ts ...`, bounded so a hang fails the test. */
-function conformance(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile('npx', ['tsx', 'scripts/conformance.ts', ...args], {
-      cwd: ROOT, timeout: 30_000, env: { ...process.env, FHIR_VIDEO_ACTION_ID_SYSTEM: 'urn:oid:1.2.752.99999.1.8' },
-    }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : null) : 0;
-      resolve({ code, stdout, stderr: stderr.replace(/^npm warn.*\n/gm, '') });
-    });
-  });
-}
+/** `npm run conformance -- ...` (scripts/conformance.ts), bounded so a hang fails the test. */
+const conformance = (args: string[]): Promise<ScriptRun> =>
+  runScript('conformance.ts', args, { FHIR_VIDEO_ACTION_ID_SYSTEM: 'urn:oid:1.2.752.99999.1.8' }, { timeoutMs: 30_000 });
 
 describe('npm run conformance', () => {
   it('prints the table and exits 0 against a conformant server', async () => {

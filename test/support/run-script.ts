@@ -22,10 +22,10 @@ export interface ScriptRun {
  * fails the test. DATABASE_URL and DATA_DIR start empty: a test names the store it means. Node with tsx's
  * loader, not `npx tsx`: npx and tsx's own launcher were two more processes a run, some 0.4 s each.
  */
-export function runScript(script: string, args: readonly string[], env: Record<string, string>): Promise<ScriptRun> {
+export function runScript(script: string, args: readonly string[], env: Record<string, string>, options: { timeoutMs?: number } = {}): Promise<ScriptRun> {
   return new Promise((resolve) => {
     execFile(process.execPath, ['--import', 'tsx', path.join('scripts', script), ...args], {
-      cwd: ROOT, timeout: 15_000, env: { ...process.env, DATABASE_URL: '', DATA_DIR: '', ...env },
+      cwd: ROOT, timeout: options.timeoutMs ?? 15_000, env: { ...process.env, DATABASE_URL: '', DATA_DIR: '', ...env },
     }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === 'number' ? err.code : null) : 0;
       resolve({ code, stdout, stderr: stderr.replace(/^npm warn.*\n/gm, '') });
