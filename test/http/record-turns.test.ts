@@ -31,8 +31,8 @@ describe('answers of one record take turns over xml-http', () => {
     pollUntil(async () => journalRequests - before, (n) => n >= atLeast, 5000, 10);
 
   it('sends at most two requests for one journal at a time, and another patient\'s read goes past them', async () => {
-    // The first two held long enough that Anton's read has gone and come back meanwhile, on a loaded machine too.
-    t.sim.faults.delay(5000, { path: TOLVANS_JOURNAL, times: ANSWERS_PER_RECORD });
+    // The first two held until Anton's read has gone and come back.
+    const release = t.sim.faults.hold({ path: TOLVANS_JOURNAL, times: ANSWERS_PER_RECORD });
     const before = journalRequests;
     const token = await t.personToken(DEMO.TOLVAN);
     const reads = Array.from({ length: 8 }, () => t.call({ method: 'GET', url: JOURNAL, token }));
@@ -43,6 +43,7 @@ describe('answers of one record take turns over xml-http', () => {
     expect(other.statusCode).toBe(200);
     // Anton's read went to the EHR and back while Tolvan's first two were still delayed there.
     expect([journalsDone, journalRequests - before]).toEqual([0, ANSWERS_PER_RECORD]);
+    release();
     const answers = await Promise.all(reads);
     t.sim.faults.clear();
     expect(answers.map((r) => r.statusCode)).toEqual(Array(8).fill(200));
@@ -54,7 +55,7 @@ describe('answers of one record take turns over xml-http', () => {
   it('asks the EHR nothing for a caller that left while its read waited its turn', async () => {
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = t.app.server.address() as AddressInfo;
-    t.sim.faults.delay(5000, { path: TOLVANS_JOURNAL, times: ANSWERS_PER_RECORD });
+    const release = t.sim.faults.hold({ path: TOLVANS_JOURNAL, times: ANSWERS_PER_RECORD });
     const before = journalRequests;
     const token = await t.personToken(DEMO.TOLVAN);
     const first = Array.from({ length: ANSWERS_PER_RECORD }, () => t.call({ method: 'GET', url: JOURNAL, token }));
@@ -66,6 +67,7 @@ describe('answers of one record take turns over xml-http', () => {
     expect(await pollUntil(async () => t.ehr.answerMemory.answersWaiting, (n) => n === 1, 5000, 10)).toBe(1);
     leaving.destroy();
     expect(await pollUntil(async () => t.ehr.answerMemory.answersWaiting, (n) => n === 0, 5000, 10)).toBe(0);
+    release();
     expect((await Promise.all(first)).map((r) => r.statusCode)).toEqual([200, 200]);
     const after = await t.call({ method: 'GET', url: JOURNAL, token });
     t.sim.faults.clear();

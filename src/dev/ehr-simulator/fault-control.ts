@@ -14,6 +14,7 @@ export interface FaultScope {
 
 export type Fault =
   | { kind: 'delay'; ms: number }
+  | { kind: 'held'; until: Promise<void> }
   | { kind: 'hang' }
   | { kind: 'reset' }
   | { kind: 'resetMidBody' }
@@ -28,6 +29,11 @@ export type Fault =
 export interface FaultControl {
   /** Answer normally, `ms` late. */
   delay(ms: number, scope?: FaultScope): void;
+  /**
+   * Answer normally once the returned function is called: a delay the test ends when it has seen what
+   * happens meanwhile, rather than one long enough for a loaded machine, which every run waited out.
+   */
+  hold(scope?: FaultScope): () => void;
   /** Accept the request and never answer. */
   hang(scope?: FaultScope): void;
   /** Destroy the connection before answering (a write is not performed). */
@@ -73,6 +79,11 @@ export class FaultRules implements FaultControl {
   delay(ms: number, scope?: FaultScope): void {
     if (!Number.isFinite(ms) || ms < 0) throw new RangeError('delay must be a non-negative number of ms');
     this.add({ kind: 'delay', ms }, scope);
+  }
+  hold(scope?: FaultScope): () => void {
+    let release = (): void => undefined;
+    this.add({ kind: 'held', until: new Promise<void>((resolve) => { release = resolve; }) }, scope);
+    return release;
   }
   hang(scope?: FaultScope): void { this.add({ kind: 'hang' }, scope); }
   reset(scope?: FaultScope): void { this.add({ kind: 'reset' }, scope); }

@@ -71,6 +71,9 @@ export async function misbehave(fault: Fault, x: Exchange): Promise<void> {
     case 'delay':
       x.after(fault.ms, () => void x.answer().then((a) => send(res, a), () => res.destroy()));
       return;
+    case 'held':
+      void fault.until.then(() => x.answer()).then((a) => send(res, a), () => res.destroy());
+      return;
     case 'hang':
       return;
     case 'reset':

@@ -59,6 +59,22 @@ describe('EHR simulator faults, as seen on the wire', () => {
     expect(hung.ms).toBeGreaterThanOrEqual(280);
   });
 
+  it('holds an answer until the test releases it, then answers it in full', async () => {
+    const release = t.sim.faults.hold({ times: 1 });
+    let settled = false;
+    const held = get(journal).then((r) => {
+      settled = true;
+      return r;
+    });
+    // The held answer waits while the next request, which the rule no longer covers, is answered.
+    expect((await get(journal)).value?.status).toBe(200);
+    expect(settled).toBe(false);
+    release();
+    const answer = (await held).value;
+    expect(answer?.status).toBe(200);
+    expect(answer?.text).toContain('191212121212');
+  });
+
   it('resets before answering, and in the middle of a body whose headers promised more', async () => {
     t.sim.faults.reset({ times: 1 });
     expect((await get(journal)).error).toMatchObject({ code: expect.stringMatching(/UND_ERR_SOCKET|ECONNRESET/) });
