@@ -13,7 +13,7 @@ const READ_DOMAIN = '^src/reads/(index\\.ts|as-fhir\\.ts|[^/]+/((operation|answe
 /** Development only: the demo data of a read. */
 const READ_DEV = '^src/reads/[^/]+/demo[^/]*\\.ts$';
 /** Adapter: the XML reading, the FHIR plan and mapper, the sources, and their registries. */
-const READ_ADAPTER = '^src/reads/(?!index\\.ts$)(?!as-fhir\\.ts$)(?![^/]+/((operation|answer|resource-types|demo)[^/]*\\.ts|example\\.json)$)';
+const READ_ADAPTER = '^src/reads/(?!index\\.ts$)(?!as-fhir\\.ts$)(?![^/]+/((operation|answer|resource-types|demo)[^/]*\\.ts|example\\.json|oracles\\.ts)$)';
 const DOMAIN = ['^src/domain', READ_DOMAIN];
 const ADAPTERS = ['^src/adapters/', READ_ADAPTER];
 const DEV = ['^src/dev/', READ_DEV];
@@ -23,8 +23,10 @@ const DEV = ['^src/dev/', READ_DEV];
  */
 const READ_SOURCES = '^src/reads/[^/]+/sources\\.ts$';
 const READ_DEMO_ENTRY = '^src/reads/[^/]+/demo\\.ts$';
-/** A test beside the code it tests is not part of the service. */
-const TESTS = '\\.test\\.ts$';
+/** A read's hand-kept test oracles (test/support/read-oracles.ts): test code in the read's folder. */
+const READ_ORACLES = '^src/reads/[^/]+/oracles\\.ts$';
+/** A test beside the code it tests is not part of the service, nor is a read's oracles.ts. */
+const TESTS = `\\.test\\.ts$|${READ_ORACLES}`;
 
 module.exports = {
   forbidden: [
@@ -110,6 +112,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/(?!dev/)', pathNot: [READ_DEV, TESTS] },
       to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'oracles-only-for-tests',
+      comment: 'A read\'s oracles.ts states by hand what the tests hold the service to: only tests import it, and the build leaves it out.',
+      severity: 'error',
+      from: { pathNot: TESTS },
+      to: { path: READ_ORACLES },
     },
     {
       name: 'src-stands-alone',

@@ -24,8 +24,10 @@ async function filesBelow(dir: string): Promise<string[]> {
   return entries.filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name)));
 }
 
-/** What the service's build reads: its modules (not the tests beside them) and the JSON they import. */
-const isSource = (f: string): boolean => /\.ts$/.test(f) && !/\.(test|d)\.ts$/.test(f);
+/** Test code beside the service's: the tests, and each read's hand-kept test oracles (test/support/read-oracles.ts). */
+const isTestCode = (f: string): boolean => /\.test\.ts$/.test(f) || /^reads[\\/][^\\/]+[\\/]oracles\.ts$/.test(f);
+/** What the service's build reads: its modules (not the test code beside them) and the JSON they import. */
+const isSource = (f: string): boolean => /\.ts$/.test(f) && !/\.d\.ts$/.test(f) && !isTestCode(f);
 const isJson = (f: string): boolean => f.endsWith('.json');
 
 /**

@@ -1,18 +1,19 @@
 // `npm run new-read -- <name> [--sv "Svenskt namn"] [--en "English name"] [--mirror <Root>]`: scaffolds a
 // read of patient records at {base}/patients/<name>/ in one new folder, src/reads/<name>/, and registers
-// it with one line in src/reads/index.ts and one in src/reads/sources.ts (docs/architecture.md#adding-a-read).
+// it with one line in src/reads/index.ts and one in src/reads/sources.ts (docs/architecture.md#adding-a-read);
+// its oracles.ts holds the facts the tests check it by, none yet.
 // With --mirror, the read is served from the legacy document <Root>, a mirror of its container answer:
-// the answer, the extracts policy, the mirror reading, a demo document, the upstream example
-// test/fixtures/upstream/<document>.xml and the folder's xml.test.ts.
+// the answer, the extracts policy, the mirror reading (and its oracles: the reading and the times), a
+// demo document, the upstream example test/fixtures/upstream/<document>.xml and the folder's xml.test.ts.
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { OPERATIONS } from '../src/domain/operations/table.js';
 import {
-  mirrorAnswerTs, mirrorDemoTs, mirrorDemoXmlTs, mirrorExampleXml, mirrorNamesOf, mirrorOperationTs, mirrorSourcesTs, mirrorUpstreamMd,
-  mirrorXmlTestTs,
+  mirrorAnswerTs, mirrorDemoTs, mirrorDemoXmlTs, mirrorExampleXml, mirrorNamesOf, mirrorOperationTs, mirrorOracles, mirrorSourcesTs,
+  mirrorUpstreamMd, mirrorXmlTestTs,
 } from './new-read/mirror-templates.js';
-import { answerTs, namesOf, operationTestTs, operationTs, readmeMd, sourcesTs, type ReadNames } from './new-read/templates.js';
+import { answerTs, namesOf, operationTestTs, operationTs, oraclesTs, readmeMd, sourcesTs, type ReadNames } from './new-read/templates.js';
 
 const READS = new URL('../src/reads/', import.meta.url);
 const EXAMPLES = new URL('../test/fixtures/upstream/', import.meta.url);
@@ -70,6 +71,7 @@ const files: Record<string, string> = {
   'sources.ts': mirror === undefined ? sourcesTs(names) : mirrorSourcesTs(names, mirror),
   'example.json': '[]\n',
   'operation.test.ts': operationTestTs(names),
+  'oracles.ts': oraclesTs(names, mirror === undefined ? '' : mirrorOracles(mirror)),
   'README.md': readmeMd(names, mirror === undefined ? undefined : mirrorUpstreamMd(mirror)),
   ...(mirror === undefined ? {} : {
     'demo.ts': mirrorDemoTs(names),
@@ -88,6 +90,7 @@ docs/architecture.md#adding-a-read, from step 1 (the answer's schema in answer.t
 } else {
   console.log(`test/fixtures/upstream/${mirror.kind}.xml: the upstream example, read by xml.test.ts.
 GET /patients/${name}/ with scope user/${names.pascal}-read answers the legacy EHR's ${mirror.root}; over FHIR [] until step 3.
-npm run typecheck now names the tables that state a fact of each document (TIMES, READING):
-docs/architecture.md#adding-a-read, from step 1 (the extract's members in answer.ts).`);
+oracles.ts states how the document is read and which time its filter keeps an extract by; npm run typecheck
+names each further fact it must state as the read grows: docs/architecture.md#adding-a-read, from step 1
+(the extract's members in answer.ts).`);
 }

@@ -106,6 +106,12 @@ export const ${n.operation} = {
 } satisfies ReadSources<'${n.operation}'>;
 `;
 
+/** What the oracles of a mirror read state from the start (step 2): its reading, and the time its filter keeps an extract by. */
+export const mirrorOracles = (m: MirrorNames): string => `
+  reading: 'mirror',
+  times: (data) => data.flatMap((r) => r.${m.key}.map((e) => e.timeCreated?.value ?? '')),
+`;
+
 const camel = (n: ReadNames): string => n.pascal[0]!.toLowerCase() + n.pascal.slice(1);
 
 export const mirrorDemoTs = (n: ReadNames): string => `/** The demo people's ${n.en.toLowerCase()} (src/dev/demo-data/read-demo.ts). */

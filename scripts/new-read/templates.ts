@@ -90,6 +90,21 @@ export const ${n.operation} = {
 } satisfies ReadSources<'${n.operation}'>;
 `;
 
+/**
+ * The read's hand-kept test oracles (test/support/read-oracles.ts), `stated` as far as the scaffold
+ * knows them: none for a read no EHR serves yet.
+ */
+export const oraclesTs = (n: ReadNames, stated = ''): string => `/**
+ * The hand-kept facts of ${n.operation} that the tests hold the service to (test/support/read-oracles.ts
+ * says which, and the step of docs/architecture.md#adding-a-read that asks for each): written here by
+ * hand, never read from the operation entry or the sources they check. The typecheck names each one the
+ * read's declarations call for that is not here yet.
+ */
+import type { ReadOracles } from '../../../test/support/read-oracles.js';
+
+export const ${n.operation} = {${stated}} satisfies ReadOracles<'${n.operation}'>;
+`;
+
 export const operationTestTs = (n: ReadNames): string => `/**
  * ${n.operation} end to end through the real app: its route, its scope, its audit record and its place
  * in the access log. What it answers is the business of the tests of steps 2–4

@@ -49,6 +49,10 @@ describe('issue 21: what may import what', () => {
       'src/reads/r/sources.ts': "import { demo } from './demo.js';\nexport const sources = { demo, own: () => import('./demo.js'), other: () => import('../q/demo.js') };\n",
       'src/reads/r/demo.ts': 'export const demo = 1;\n',
       'src/reads/q/demo.ts': 'export const demo = 2;\n',
+      // A read's oracles.ts is test code: it may name demo data, and only a test may import it (issue 43 item 6).
+      'src/reads/r/oracles.ts': "import { demo } from './demo-data.js';\nexport const getR = { demo };\n",
+      'src/reads/r/answer.ts': "import { getR } from './oracles.js';\nexport const answer = getR;\n",
+      'src/reads/r/operation.test.ts': "import { getR } from './oracles.js';\nexport const test = getR;\n",
     };
     for (const [file, text] of Object.entries(files)) {
       await mkdir(path.dirname(path.join(root, file)), { recursive: true });
@@ -62,10 +66,12 @@ describe('issue 21: what may import what', () => {
       'demo-entry-only-lazily: src/reads/r/sources.ts -> src/reads/r/demo.ts',
       'sources-name-only-their-demo: src/reads/r/sources.ts -> src/reads/q/demo.ts',
     ]);
+    expect(all.filter((v) => v.includes('oracles') || v.includes('answer.ts'))).toEqual(['oracles-only-for-tests: src/reads/r/answer.ts -> src/reads/r/oracles.ts']);
     const found = all.map((v) => v.split(':')[0]);
     expect(new Set(found)).toEqual(new Set([
       'no-circular', 'domain-is-pure', 'domain-uses-ports-as-types', 'ports-are-interfaces', 'http-knows-ports-and-domain',
       'adapters-stay-below-http', 'dev-only-through-the-composition-root', 'sources-name-only-their-demo', 'demo-entry-only-lazily',
+      'oracles-only-for-tests',
     ]));
   }, 60_000);
 });

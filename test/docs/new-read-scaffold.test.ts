@@ -5,8 +5,9 @@
  * With `--mirror <Root>` it also writes the container answer, the extracts policy, the mirror reading,
  * a demo document, the upstream example and its test. Filled in by the recipe (test/docs/probe-read.ts:
  * demo records, a FHIR form of a new type, a release rule), the probe read changes its folder, the two
- * registry lines, its upstream example and the tables the typecheck names, and nothing else: the figures
- * docs/architecture.md states are the ones measured here, and the whole project compiles.
+ * registry lines and its upstream example, and nothing else (the facts the typecheck asks of it are in
+ * its folder's oracles.ts): the figures docs/architecture.md states are the ones measured here, and the
+ * whole project compiles.
  * Failed before: a test helper typed every read's FHIR plan as served (test/support/as-fhir-round-trip.ts);
  * the docs' example name (referrals) once a real read took it; a copy of the tracked files only.
  */
@@ -49,12 +50,6 @@ async function changes(copy: string): Promise<{ added: string[]; edited: string[
     numstat: diff.trim().split('\n').filter((l) => l !== '').map((l) => l.split('\t').slice(0, 2).join('+')),
   };
 }
-
-/** The tables outside the read's folder that state a fact of each read by hand, each named by the typecheck (item 6). */
-const TABLES = [
-  'test/adapters/ehr-xml/mirror-differential.test.ts', 'test/dev/ehr-simulator/range-filter.test.ts', 'test/e2e/fhir-chain.e2e.test.ts',
-  'test/http/fhir/discovery.test.ts', 'test/http/release-policy.test.ts',
-] as const;
 
 /** The lines of new files. */
 async function linesOf(copy: string, files: readonly string[]): Promise<number> {
@@ -111,7 +106,7 @@ describe('npm run new-read in a copy of the working tree', () => {
     await run(process.execPath, [TSX, 'scripts/new-read.ts', probe.name, '--mirror', mirror.root], { cwd: copy });
     const { added, edited, numstat } = await changes(copy);
     expect(added).toEqual([
-      ...['README.md', 'answer.ts', 'demo-xml.ts', 'demo.ts', 'example.json', 'operation.test.ts', 'operation.ts', 'sources.ts', 'xml.test.ts']
+      ...['README.md', 'answer.ts', 'demo-xml.ts', 'demo.ts', 'example.json', 'operation.test.ts', 'operation.ts', 'oracles.ts', 'sources.ts', 'xml.test.ts']
         .map((f) => `src/reads/${probe.name}/${f}`),
       `test/fixtures/upstream/${mirror.kind}.xml`,
     ]);
@@ -122,18 +117,17 @@ describe('npm run new-read in a copy of the working tree', () => {
     await run('git', [...COMMIT, probe.name], { cwd: copy });
   }, 60_000);
 
-  it('filled in by the recipe, the probe read changes its folder and the tables the typecheck names, as the docs say', async () => {
+  it('filled in by the recipe, the probe read changes its folder and nothing else, as the docs say', async () => {
     await fillInProbe(copy, probe, mirror);
     // Step 4's last move: the OpenAPI example, as the demo person sees the answer.
     await run(process.execPath, [TSX, 'scripts/openapi-examples.ts'], { cwd: copy });
     const { added, edited, numstat } = await changes(copy);
     const inFolder = (f: string): boolean => f.startsWith(`src/reads/${probe.name}/`);
     expect(added.filter((f) => !inFolder(f))).toEqual([]);
-    expect(edited.filter((f) => !inFolder(f))).toEqual([...TABLES].sort());
+    expect(edited.filter((f) => !inFolder(f))).toEqual([]);
     const filled = { files: added.length + edited.length, lines: await linesOf(copy, added) + numstat.reduce((sum, n) => sum + Number(n.split('+')[0]), 0) };
     const figures = `the scaffold made ${scaffolded.files} files (+${scaffolded.lines} lines): ${scaffolded.files - 3} in the folder, `
-      + `the two registry lines and the upstream example; filling it in changed ${filled.files} files (+${filled.lines} lines): `
-      + `${filled.files - TABLES.length} in the folder and one line in each of the ${TABLES.length} tables the typecheck names`;
+      + `the two registry lines and the upstream example; filling it in changed ${filled.files} files (+${filled.lines} lines), all in the folder`;
     const docs = (await readFile(path.join(REPOSITORY_ROOT, 'docs', 'architecture.md'), 'utf8')).replace(/\s+/g, ' ');
     expect(docs.includes(figures), `docs/architecture.md#adding-a-read states the measured figures: "${figures}"`).toBe(true);
   }, 60_000);

@@ -3,7 +3,7 @@
  * `npm run new-read -- <name> --mirror <Root>`, as an engineer fills one in: a mirror document with
  * demo records, a FHIR form of a new resource type (CarePlan) and a release rule. The scaffold test
  * applies it in a copy of the working tree, measures which files it changed, and compiles the result.
- * Every edit outside the read's folder is a line in a table the typecheck names (the recipe lists each).
+ * Every edit is in the read's folder, the facts the typecheck asks of it in its oracles.ts among them.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -16,16 +16,6 @@ async function edit(copy: string, file: string, from: string, to: string): Promi
   const text = await readFile(full, 'utf8');
   if (!text.includes(from)) throw new Error(`probe read: ${file} no longer holds ${JSON.stringify(from)}`);
   await writeFile(full, text.replace(from, to));
-}
-
-/** Adds `line` after the line that opens a table (`const NAME… = {`) in a test file of the copy. */
-async function tableLine(copy: string, file: string, table: string, line: string): Promise<void> {
-  const full = path.join(copy, file);
-  const lines = (await readFile(full, 'utf8')).split('\n');
-  const at = lines.findIndex((l) => new RegExp(`^const ${table}\\b.*= \\{$`).test(l));
-  if (at < 0) throw new Error(`probe read: ${file} has no table ${table}`);
-  lines.splice(at + 1, 0, `  ${line}`);
-  await writeFile(full, lines.join('\n'));
 }
 
 const resourceTypesTs = (n: ReadNames): string => `/** The FHIR resource type ${n.en.toLowerCase()} bring: CarePlan, its schema and search parameters. */
@@ -83,7 +73,7 @@ const FHIR_MAPPING = `The service's own FHIR API serves each extract as a CarePl
 \`resource-types.ts\`): \`status\` active, \`intent\` plan, \`subject\` the patient, \`created\` from
 \`timeCreated\`, \`description\` the text exactly as written. No FHIR EHR serves the read (step 3).`;
 
-/** Fills in the scaffolded read `n` in `copy`, folder first, then the tables the typecheck names. */
+/** Fills in the scaffolded read `n` in `copy`, in its folder only. */
 export async function fillInProbe(copy: string, n: ReadNames, m: MirrorNames): Promise<void> {
   const folder = `src/reads/${n.name}`;
   const types = `${n.pascal.toUpperCase()}_TYPES`;
@@ -106,11 +96,9 @@ export async function fillInProbe(copy: string, n: ReadNames, m: MirrorNames): P
     `import { NOT_SERVED, type ReadSources } from '../read-sources.js';\nimport { ${n.operation}AsFhir } from './as-fhir.js';`);
   // The read's own documentation: its FHIR form, in its folder.
   await edit(copy, `${folder}/README.md`, FHIR_TO_FILL, FHIR_MAPPING);
-  // The tables that state a fact of each read by hand, each named by the typecheck.
-  await tableLine(copy, 'test/dev/ehr-simulator/range-filter.test.ts', 'TIMES',
-    `${m.kind}: (data) => data.flatMap((r) => r.${m.key}.map((e) => e.timeCreated?.value ?? '')),`);
-  await tableLine(copy, 'test/adapters/ehr-xml/mirror-differential.test.ts', 'READING', `${m.kind}: 'mirror',`);
-  await tableLine(copy, 'test/http/fhir/discovery.test.ts', 'FORM_TYPES', `${n.operation}: ['CarePlan'],`);
-  await tableLine(copy, 'test/http/release-policy.test.ts', 'FILTERED_PATHS', `${n.operation}: ['/patients/${n.name}'],`);
-  await tableLine(copy, 'test/e2e/fhir-chain.e2e.test.ts', 'WITHHOLDS', `${n.operation}: false,`);
+  // What the typecheck asks of the read's oracles once it has a release rule (step 1) and a FHIR form (step 5):
+  // its paths, whether the example policy withholds anything of the demo people (none of its records has a
+  // listed unit), and its resource types.
+  await edit(copy, `${folder}/oracles.ts`, "  reading: 'mirror',\n",
+    `  reading: 'mirror',\n  filteredPaths: ['/patients/${n.name}'],\n  withholds: false,\n  formTypes: ['CarePlan'],\n`);
 }

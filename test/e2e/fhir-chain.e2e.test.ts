@@ -24,13 +24,14 @@ import { isXmlRead } from '../../src/adapters/ehr-xml/documents.js';
 import { DEMO_FHIR_SETTINGS } from '../../src/dev/demo-data/fhir/bundle.js';
 import { DEMO_PEOPLE } from '../../src/dev/demo-data/people.js';
 import { parsePersonalIdentityNumber } from '../../src/domain/identity/personal-identity-number.js';
-import { READ_NAMES, type ReadName, type ReleaseFilteredRead } from '../../src/domain/operations/table.js';
+import { READ_NAMES, type ReadName } from '../../src/domain/operations/table.js';
 import { isServed } from '../../src/reads/read-sources.js';
 import { READ_SOURCES } from '../../src/reads/source-table.js';
 import { loadConfig } from '../../src/start/config.js';
 import { routeByOperation, urlOf } from '../security/support/routes.js';
-import { alignments, DIFFERENCES, OWN, unexplained, type Difference, type Json } from '../adapters/ehr-fhir/support/differences.js';
+import { alignments, OWN, unexplained, type Difference, type Json } from '../adapters/ehr-fhir/support/differences.js';
 import { CHAIN_SCOPE, startFhirChain, type FhirChain } from '../support/fhir-chain.js';
+import { recipe, statedBy, statedOf } from '../support/read-oracles.js';
 import { TEST_FHIR_IDS } from '../support/test-app.js';
 import { TEST_CLIENT_ID } from '../support/test-issuer.js';
 
@@ -38,19 +39,6 @@ const ALL_TIME: [string, string][] = [['fromDateTime', '1900-01-01T00:00:00'], [
 /** Every COS read A serves over FHIR and B has a plan for: all ten of the operation table. */
 const COMPARED = READ_NAMES.filter((read) => isXmlRead(read) && READ_PLANS[read] !== undefined);
 const SECTION_7 = 'docs/fhir-api.md#one-dialect-in-and-out';
-/**
- * Whether examples/release-policy.json withholds anything of the demo people from a read with a release
- * rule (a read without one withholds nothing): stated here, typed by those reads, so the typecheck
- * names a new one until it is here (docs/architecture.md#adding-a-read, step 4).
- */
-const WITHHOLDS: { readonly [R in ReleaseFilteredRead]: boolean } = {
-  getContacts: true,
-  getAttentionSignals: true,
-  getMedications: false,
-  getJournalNotes: true,
-  getLabResults: true,
-  getDiagnoses: true,
-};
 /** The demo actor: guardian, power of attorney and partner of other demo people (src/dev/demo-data/people.ts). */
 const MARTA = '198112189876';
 
@@ -65,7 +53,7 @@ const ownId = (_legacy: Json | undefined, overFhir: Json | undefined): boolean =
   || (typeof overFhir === 'string' && /^[A-Z][A-Za-z]+\/[A-Za-z0-9\-.]{1,64}$/.test(overFhir) && !namesAPerson(overFhir));
 
 /** The equivalence test's rules, a record id held to the form A's ids take (`ownId`). */
-const reused = (read: ReadName): Difference[] => ((DIFFERENCES as Partial<Record<ReadName, readonly Difference[]>>)[read] ?? [])
+const reused = (read: ReadName): Difference[] => statedOf(read, 'differences')
   .map((d) => (d.why === OWN ? { ...d, why: `${SECTION_7}: a record id comes back made from the resource's id, its digest where it is no FHIR id`, holds: ownId } : d));
 
 const masked = (member: string): Difference => ({ member, kind: 'absent', why: `${SECTION_7}: a protected patient's contact details stay masked, as for any client token` });
@@ -303,9 +291,8 @@ describe('with A\'s release policy (examples/release-policy.json): what A withho
         if (a.filtered === 'true') filtered++;
       }
       expect(found.bytes).toBeGreaterThan(0);
-      // The policy withholds from these reads of the demo people (and from no other).
-      expect(filtered > 0, `${read}: anything withheld; WITHHOLDS says (docs/architecture.md#adding-a-read, step 4)`)
-        .toBe((WITHHOLDS as Partial<Record<ReadName, boolean>>)[read] === true);
+      // The policy withholds from the reads whose folder says so by hand (`withholds` of its oracles.ts), and from no other.
+      expect(filtered > 0, `${read}: anything withheld; ${recipe('withholds', read)} says`).toBe(statedBy('withholds').get(read) === true);
     }, 120_000);
   }
 });

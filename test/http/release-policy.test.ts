@@ -3,9 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/start/config.js';
 import type { ReleasePolicy } from '../../src/domain/release/release-policy.js';
 import type { OutcomeRecord } from '../../src/ports/audit-trail.port.js';
-import { RELEASE_FILTERED_READS, type ReleaseFilteredRead } from '../../src/domain/operations/table.js';
+import { RELEASE_FILTERED_READS, type OperationName } from '../../src/domain/operations/table.js';
 import { apiRoutes } from '../../src/http/routes/api-routes.js';
 import { publishedDocument } from '../support/openapi-lint.js';
+import { recipe, statedBy } from '../support/read-oracles.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { REPOSITORY_ROOT } from '../support/upstream-examples.js';
 
@@ -20,20 +21,12 @@ const FILTERED = 'patient-data-filtered';
 
 /**
  * Every path of each read the release policy covers (docs/contract.md#only-what-may-be-released), the
- * spec's and the vendor's: stated here, not read from the table, and typed by the reads whose entry has
- * a release rule, so the typecheck names a new one until it is here (docs/architecture.md#adding-a-read,
- * step 1). The access log too: its guardian age limit may take a whole page (issue 34 item 11b).
+ * spec's and the vendor's, as the read's folder states them by hand (`filteredPaths` of its oracles.ts),
+ * not read from the table. The access log too: its guardian age limit may take a whole page (issue 34
+ * item 11b).
  */
-const FILTERED_PATHS: { readonly [R in ReleaseFilteredRead | 'getAccessLog']: readonly string[] } = {
-  getContacts: ['/patients/contacts', '/api/open/contacts'],
-  getAttentionSignals: ['/patients/attentionsignals', '/api/open/attentionsignals'],
-  getMedications: ['/patients/medications', '/open/api/medications'],
-  getJournalNotes: ['/patients/journalnotes', '/api/open/journalnotes'],
-  getLabResults: ['/patients/labresults', '/api/open/chemistrylabreports'],
-  getDiagnoses: ['/patients/diagnoses', '/api/open/diagnosis'],
-  getAccessLog: ['/patients/accesslog'],
-};
-const RECIPE = 'a read with a release rule has its paths in FILTERED_PATHS (docs/architecture.md#adding-a-read, step 1)';
+const FILTERED_PATHS: ReadonlyMap<OperationName, readonly string[]> = new Map([...statedBy('filteredPaths'), ['getAccessLog', ['/patients/accesslog']]]);
+const RECIPE = recipe('filteredPaths');
 const EXAMPLE: ReleasePolicy = loadConfig({ RELEASE_POLICY_FILE: path.join(REPOSITORY_ROOT, 'examples', 'release-policy.json') }).releasePolicy ?? {};
 
 type Notes = Array<{ JournalNoteEHRExtract: Array<{ Note?: { NoteId?: { extension: string }; Records: { Record: Array<{ Keyword?: string }> } } }> }>;
@@ -146,12 +139,12 @@ describe('the release policy over HTTP, with examples/release-policy.json and th
   });
 
   it('issue 14 item 2: the OpenAPI document names the header on the reads it may filter, at every path of theirs, and on no other answer', async () => {
-    // The reads the release policy covers (docs/contract.md#only-what-may-be-released), stated in FILTERED_PATHS, not read from the table.
-    expect([...RELEASE_FILTERED_READS].sort(), RECIPE).toEqual(Object.keys(FILTERED_PATHS).filter((name) => name !== 'getAccessLog').sort());
+    // The reads the release policy covers (docs/contract.md#only-what-may-be-released), stated by their folders, not read from the table.
+    expect([...RELEASE_FILTERED_READS].sort(), RECIPE).toEqual([...FILTERED_PATHS.keys()].filter((name) => name !== 'getAccessLog').sort());
     const mayFilter: readonly string[] = [...RELEASE_FILTERED_READS, 'getAccessLog'];
     const routed = apiRoutes().filter((route) => route.operations.some((name) => mayFilter.includes(name)))
       .flatMap((route) => [route.path, ...route.vendorPaths]).map((p) => p.replace(/\/$/, ''));
-    const expected = Object.values(FILTERED_PATHS).flat();
+    const expected = [...FILTERED_PATHS.values()].flat();
     expect(routed.sort(), RECIPE).toEqual([...expected].sort());
     const doc = await publishedDocument();
     const filtered = Object.entries(doc.paths as Record<string, { get?: { responses: Record<string, { headers?: Record<string, unknown> }> } }>)

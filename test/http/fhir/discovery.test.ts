@@ -6,29 +6,17 @@
  * `client.patient.request('Observation')` looks for), and the SMART configuration what an app needs.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FhirFormRead } from '../../../src/reads/source-table.js';
+import { recipe, statedBy } from '../../support/read-oracles.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
 import { bundleOf, FHIR_JSON, get, matchesOf, NOW, outcomeOf, pid, smartToken, TOLVAN } from './fhir-calls.js';
 
 /**
- * The resource types of each read's FHIR form (docs/fhir-api.md), stated here, not read from the forms:
- * typed by the reads the FHIR API serves, so the typecheck names a new one until it is here
- * (docs/architecture.md#adding-a-read, step 5).
+ * The resource types of each read's FHIR form (docs/fhir-api.md), as the read's folder states them by
+ * hand (`formTypes` of its oracles.ts), not read from the forms.
  */
-const FORM_TYPES: { readonly [R in FhirFormRead]: readonly string[] } = {
-  getAppointments: ['Appointment'],
-  getAttentionSignals: ['AllergyIntolerance', 'Flag'],
-  getContacts: ['Encounter'],
-  getDiagnoses: ['Condition', 'Procedure'],
-  getJournalNotes: ['Composition'],
-  getLabResults: ['DiagnosticReport', 'Observation'],
-  getMedications: ['MedicationRequest'],
-  getPatient: ['Patient'],
-  getPatientV2: ['Patient', 'RelatedPerson'],
-  getVideoMeetings: ['Appointment'],
-};
+const FORM_TYPES = statedBy('formTypes');
 /** Every type §7 serves: the records' types, the access log, and the referenced ones. */
-const RECORD_TYPES = [...new Set([...Object.values(FORM_TYPES).flat(), 'AuditEvent'])].filter((type) => type !== 'Patient');
+const RECORD_TYPES = [...new Set([...[...FORM_TYPES.values()].flat(), 'AuditEvent'])].filter((type) => type !== 'Patient');
 const REFERENCED_TYPES = ['Organization', 'Practitioner', 'PractitionerRole', 'Location', 'Medication', 'HealthcareService'] as const;
 const SERVED = ['Patient', ...RECORD_TYPES, ...REFERENCED_TYPES];
 
@@ -113,7 +101,7 @@ describe('FHIR API: where it answers, and what it tells an app before sign-in', 
     });
 
     it('names every type §7 serves, each once, with read and search-type', () => {
-      expect(resources().map((r) => r.type).sort(), 'FORM_TYPES names each FHIR form\'s types (docs/architecture.md#adding-a-read, step 5)')
+      expect(resources().map((r) => r.type).sort(), recipe('formTypes'))
         .toEqual([...SERVED].sort());
       for (const r of resources()) {
         // AuditEvent too (issue 45 item 6: docs/fhir-api.md#interactions lists read for it).

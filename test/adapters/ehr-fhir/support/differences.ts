@@ -1,14 +1,12 @@
 /**
- * What the FHIR description changes in an answer (docs/upstream-fhir.md): per read, the members a read
- * over FHIR leaves absent or values by a rule of the description (DIFFERENCES), and the few rules that
- * change a whole answer (`alignments`), with the comparison that holds two answers to them. Shared by
+ * What the FHIR description changes in an answer (docs/upstream-fhir.md): the rules the members a read
+ * over FHIR leaves absent or values differently are written with (each read lists its own, by these, as
+ * the `differences` of its folder's oracles.ts), and the few rules that change a whole answer
+ * (`alignments`), with the comparison that holds two answers to them. Shared by
  * the equivalence test (the embedded XML EHR against the development FHIR server) and the chain test
  * (test/e2e/fhir-chain.e2e.test.ts: the embedded XML EHR against a `fhir-r4` adapter reading this
  * service's own FHIR API), since in both the legacy records are read over FHIR.
  */
-import { UNITS } from '../../../../src/dev/demo-data/units.js';
-import type { XmlRead } from '../../../../src/adapters/ehr-xml/documents.js';
-import type { FhirRead } from '../../../../src/adapters/ehr-fhir/client/read-plans.js';
 import type { ReadName } from '../../../../src/domain/operations/table.js';
 
 /** The relationship texts of the demo registry's tagged RelatedPersons (src/dev/demo-data/fhir/registry.ts). */
@@ -42,7 +40,7 @@ export const legacyWith = (key: string, value: Json | undefined) => (xml: Json |
 export const onlyOverFhir = (xml: Json | undefined): boolean => xml === undefined;
 
 /** The members of a patient layout, under `extract`, that its section leaves absent or values by a rule. */
-function patientDifferences(extract: string, section: string, m: {
+export function patientDifferences(extract: string, section: string, m: {
   absent: string[]; ehrId: string; internalId: string; created: string; phoneType: string; emailType: string; address: string;
 }): Difference[] {
   const rule = (member: string, kind: Difference['kind'], why: string): Difference => ({ member: `${extract}${member}`, kind, why });
@@ -81,226 +79,23 @@ const UNIT_RULES = {
 } as const satisfies Record<string, readonly [Difference['kind'], string]>;
 
 /** A layout's unit as Unit(org) answers it: each member's path under the extract. */
-const unitRules = (rule: ReturnType<typeof under>, members: Partial<Record<keyof typeof UNIT_RULES, string>>): Difference[] =>
+export const unitRules = (rule: ReturnType<typeof under>, members: Partial<Record<keyof typeof UNIT_RULES, string>>): Difference[] =>
   (Object.entries(members) as [keyof typeof UNIT_RULES, string][]).map(([what, member]) =>
     rule(member, UNIT_RULES[what][0], UNIT_RULES[what][1], what === 'country' ? pairs(['Sverige', 'SE']) : undefined));
 
 /** A unit of the v2 layouts (`units.unit[]` of care contacts and lab results). */
-const v2Unit = (rule: ReturnType<typeof under>, u: string): Difference[] => unitRules(rule, {
+export const v2Unit = (rule: ReturnType<typeof under>, u: string): Difference[] => unitRules(rule, {
   localId: `${u}unitLocalID`, internalId: `${u}unitInternalID`, groups: `${u}unitSecrecyGroups/group/*`, zones: `${u}accessZones/accessZoneID/*`,
   phoneType: `${u}phoneNumbers/phone/*/phoneType`, emailType: `${u}emailAddresses/Email/*/EmailType`,
   addressType: `${u}unitAddresses/unitAddress/*/unitAddressType`, country: `${u}unitAddresses/unitAddress/*/unitAddressCountry`,
 });
 
 /** A care provider of the v2 layouts (`careProviders.careProvider[]` of care contacts and diagnoses) as Staff answers it. */
-const v2CareProvider = (rule: ReturnType<typeof under>, provider: string): Difference[] => [
+export const v2CareProvider = (rule: ReturnType<typeof under>, provider: string): Difference[] => [
   rule(`${provider}careProviderInternalID`, 'differs', `${RULES}: a member of staff's internal id is the Practitioner's logical id`),
   rule(`${provider}careProviderPosition/careProviderPositionID`, 'absent', `${RULES}: Staff has a position name and no position id`),
   rule(`${provider}careProviderUnit/unitLocalID`, 'absent', `${RULES}: a unit named by its HSA id only`),
 ];
-
-const CONTACTS = '#36-care-contacts-operation-6';
-const contact = under('contactEHRExtract/*/');
-const contactDifferences: Difference[] = [
-  contact('ehrId/extension', 'differs', OWN),
-  ...['ehrSystem', 'contact/rcId', 'contact/contactStatusConfigurationId', 'contact/contactShareInfo', 'contact/contactPatientFee',
-    'contact/actions/action/*'].map((m) => contact(m, 'absent', `${CONTACTS}: absent`)),
-  contact('contact/discharge/postMortemRequired', 'absent', `${CONTACTS}: a discharge is its destination and time`),
-  contact('contact/contactPerformingUnit', 'differs', `${CONTACTS}: the id part of \`serviceProvider\``),
-  contact('contact/contactStatus', 'differs', `${RULES}: a status as FHIR writes it`,
-    pairs(['Planerad', 'planned'], ['Avslutad', 'finished'], ['Avbokad', 'cancelled'])),
-  contact('contact/contactCategory1', 'differs', `${CONTACTS}: Text(class), which R4 requires of every Encounter`, onlyOverFhir),
-  contact('contact/contactSecrecyLevels/secrecyLevel/*', 'differs', `${RULES}: secrecy levels as security labels`,
-    pairs(['Normal', undefined], ['Sekretess', 'R'])),
-  contact('patient/patientInternalID', 'differs', `${RULES}: the patient's internal id is Patient.id`, onlyOverFhir),
-  contact('contactPerformingUnit/unitLocalID', 'absent', `${RULES}: a unit named by its HSA id only`),
-  ...v2Unit(contact, 'units/unit/*/'),
-  ...v2CareProvider(contact, 'careProviders/careProvider/*/'),
-];
-
-const MEDICATIONS = '#39-medications-operation-9';
-const prescription = under('PrescriptionEHRExtract/*/');
-const dosage = (member: string) => `Prescription/PrescriptionDosages/DosagePlugin/*/IX3Dosage/${member}`;
-const medicationDifferences: Difference[] = [
-  prescription('ehr_id/extension', 'differs', OWN),
-  ...['ehr_system', 'Prescription/rc_id', 'Prescription/ReplacedByLatest', 'Prescription/MedicationTreatmentStatusDetail/EffectiveDateTime',
-    'Prescription/PrescriptionDetails/*', 'Prescription/TreatmentGoal', 'Prescription/RouteDetail/abbreviation', 'Prescription/RouteDetail/routeLicensed',
-    'CreationUnit', 'AccessZoneUnit', 'HeadCareproviderUnit', 'HCMContact/rc_id', 'ResponsibleUnit/UnitInternalID', 'ResponsibleUnit/UnitLocalID',
-    ...['WholeWhenNeeded', 'Continuous', 'Conditional', 'ExtraDose', 'ConditionalText', 'DosageShortText', 'DosageType', 'DoseDistributionType',
-      'DoseStart/DoseStartType', 'DoseEnd/DoseEndType', 'DoseInstance/*/DaysFromDosageStart', 'DoseInstance/*/OneOff', 'DoseInstance/*/Conditional']
-      .map(dosage)].map((m) => prescription(m, 'absent', `${MEDICATIONS}: absent`)),
-  prescription(dosage('DoseEnd/EndDuration'), 'absent', `${MEDICATIONS}: a Timing is bounded by a Period or a Duration, the demo's by a Period`),
-  // A dose at no time of day (when needed) has no DoseInstance.
-  prescription(dosage('DoseInstance/*'), 'absent', `${MEDICATIONS}: one DoseInstance per time of day`,
-    legacyWith('DoseTime', undefined)),
-  prescription('Prescription/MedicationTreatmentStatusDetail/TreatmentStatus', 'differs', `${RULES}: a status as FHIR writes it`,
-    pairs(['ACTIVE', 'active'], ['INVALIDATED', 'stopped'])),
-  prescription('Prescription/MainProductTreatment/PrescriptionProductStrengthNumeric', 'differs', `${RULES}: a decimal with a point`, decimalPoint),
-  prescription('HCMContact/ContactStatus', 'differs', `${RULES}: a status as FHIR writes it`, pairs(['ARRIVED', 'finished'])),
-  prescription('Patient/PatientNameData/PatientNames/Name/*', 'differs', `${RULES}: Name as one string is \`text\``),
-  // The description's care provider is the requester; the legacy registrar (FHIR's `recorder`) is not answered.
-  prescription('CareProviders/CareProviders/*/CareProvider/*', 'absent', `${MEDICATIONS}: the requester`,
-    legacyWith('CareProviderType', 'REGISTRERARE')),
-  prescription('CareProviders/CareProviders/*/CareProvider/*/CareProviderType', 'differs', `${MEDICATIONS}: the requester`, pairs(['FORSKRIVARE', 'requester'])),
-  ...['CareProviderPosition/CareProviderPositionID', 'CareProviderUnit/UnitInternalID', 'CareProviderUnit/UnitLocalID']
-    .map((m) => prescription(`CareProviders/CareProviders/*/CareProvider/*/${m}`, 'absent', `${MEDICATIONS}: a care provider's unit is its UnitID; ${RULES}: Staff has no position id`)),
-  ...unitRules(prescription, {
-    localId: 'Units/UnitData/*/UnitLocalID', internalId: 'Units/UnitData/*/UnitInternalID', groups: 'Units/UnitData/*/UnitSecrecyGroups/Group/*',
-    zones: 'Units/UnitData/*/AccessZones/AccessZoneID/*', phoneType: 'Units/UnitData/*/PhoneNumbers/PhoneData/*/PhoneType',
-    phoneComment: 'Units/UnitData/*/PhoneNumbers/PhoneData/*/PhoneComment', emailType: 'Units/UnitData/*/EmailAddresses/EmailData/*/EmailType',
-    emailComment: 'Units/UnitData/*/EmailAddresses/EmailData/*/EmailComment', country: 'Units/UnitData/*/UnitAddresses/UnitAddressData/*/UnitAddressCountry',
-  }),
-];
-
-const NOTES = '#310-journal-notes-operation-10';
-const note = under('JournalNoteEHRExtract/*/');
-const noteRecord = (depth: number, member: string) => `Note/Records/Record/*/${'Record/'.repeat(depth)}${member}`;
-const journalDifferences: Difference[] = [
-  note('ehr_id/extension', 'differs', OWN),
-  note('time_created/value', 'differs', `${NOTES}: the Composition's \`date\`, where the legacy document's is its signature`),
-  ...['ehr_system', 'AccessZoneUnit', 'HCMContact/target_id', 'Note/Records/Record/*/KeywordSecrecyLevels/SecrecyLevel/*',
-    'Note/Records/Record/*/OtherValue/ArchetypeRecords/ArchetypeRecord/*', ...[0, 1, 2].map((depth) => noteRecord(depth, 'KeywordToolType'))]
-    .map((m) => note(m, 'absent', `${NOTES}: absent`)),
-  note(noteRecord(1, 'Value/*/JournalValueType'), 'differs', `${NOTES}: a section's text is a Text value`, pairs(['Diagnosis', 'Text'])),
-  note('HCMContact/HCMContactStatus', 'differs', `${RULES}: a status as FHIR writes it`, pairs(['Avslutad', 'finished'])),
-  // `confidentiality` and the security labels: a secret note is `R` twice over FHIR.
-  note('Note/NoteSecrecyLevels/SecrecyLevel/*', 'differs', `${NOTES}: \`confidentiality\` and the codes of \`meta.security\``,
-    pairs(['Normal', 'N'], ['Sekretess', 'R'], [undefined, 'R'])),
-  note('Patient/PatientInternalID', 'differs', `${RULES}: the patient's internal id is Patient.id`, onlyOverFhir),
-  ...['CareUnit/UnitLocalID', 'HeadCareproviderUnit/UnitLocalID', 'CareProviders/CareProvider/*/CareProviderUnit/UnitLocalID']
-    .map((m) => note(m, 'absent', `${RULES}: a unit named by its HSA id only`)),
-  note('CareProviders/CareProvider/*/CareProviderType', 'differs', `${NOTES}: an author or an attester`, pairs(['SIGNERARE', 'author'], ['DOKUMENTERARE', 'author'])),
-  note('CareProviders/CareProvider/*/CareProviderInternalID', 'differs', `${RULES}: a member of staff's internal id is the Practitioner's logical id`),
-  note('CareProviders/CareProvider/*/ProviderPosition/CareProviderPositionID', 'absent', `${RULES}: Staff has a position name and no position id`),
-  ...unitRules(note, {
-    localId: 'Units/Unit/*/UnitLocalID', groups: 'Units/Unit/*/UnitSecrecyGroups/Group/*', zones: 'Units/Unit/*/AccessZones/AccessZoneID/*',
-    phoneType: 'Units/Unit/*/PhoneNumbers/Phone/*/PhoneType', phoneComment: 'Units/Unit/*/PhoneNumbers/Phone/*/PhoneComment',
-    emailType: 'Units/Unit/*/EmailAddresses/Email/*/EmailType', addressType: 'Units/Unit/*/UnitAddresses/UnitAddress/*/UnitAddressType',
-    addressComment: 'Units/Unit/*/UnitAddresses/UnitAddress/*/UnitAddressComment', country: 'Units/Unit/*/UnitAddresses/UnitAddress/*/UnitAddressCountry',
-  }),
-];
-
-const LAB = '#311-lab-results-operation-11';
-const report = under('chemistryReportEHRExtract/*/');
-const labDifferences: Difference[] = [
-  report('ehrId/extension', 'differs', OWN),
-  report('report/testResult/*/rcId', 'differs', OWN),
-  ...['ehrSystem', 'report/rcId', 'request', 'requestingUnit', 'careProviders/careProvider/*']
-    .map((m) => report(m, 'absent', `${LAB}: absent`)),
-  report('report/reportStatus', 'differs', `${RULES}: a status as FHIR writes it`, pairs(['CO', 'final'], ['PR', 'preliminary'])),
-  report('report/testResult/*/status', 'differs', `${RULES}: a status as FHIR writes it`, pairs(['Slutsvar', 'final'], ['Preliminärt', 'preliminary'])),
-  report('report/testResult/*/result', 'differs', `${RULES}: a decimal with a point`, decimalPoint),
-  report('report/secrecyClassification', 'differs', `${RULES}: secrecy levels as security labels`, pairs(['Normal', undefined], ['Sekretess', 'R'])),
-  // The requesting unit has no FHIR home until ServiceRequest is read.
-  report('accessZoneUnit/unitID/extension', 'differs', `${LAB}: the access zone unit is the performing unit`, (_, fhir) => fhir === UNITS.lab.hsaId),
-  ...['accessZoneUnit/unitLocalID', 'performingUnit/unitLocalID'].map((m) => report(m, 'absent', `${RULES}: a unit named by its HSA id only`)),
-  report('patient/patientInternalID', 'differs', `${RULES}: the patient's internal id is Patient.id`, onlyOverFhir),
-  report('attestingCareProviders/attestingCareProvider/*/careProviderType', 'absent', `${LAB}: an attesting care provider's id, name and position`),
-  report('attestingCareProviders/attestingCareProvider/*/providerPosition/careProviderPositionID', 'absent', `${RULES}: Staff has a position name and no position id`),
-  // The attester is the result's Practitioner performer, whose position is its qualification.
-  report('attestingCareProviders/attestingCareProvider/*/providerPosition/careProviderPositionName', 'differs', `${LAB}: the first Practitioner performer`,
-    pairs(['Specialist i klinisk kemi', 'Läkare'])),
-  ...v2Unit(report, 'units/unit/*/'),
-];
-
-const DIAGNOSES = '#312-diagnoses-operation-12';
-const diagnosis = under('diagnosisEHRExtract/*/');
-const diagnosisDifferences: Difference[] = [
-  ...['ehrId/extension', 'diagnoses/diagnosis/*/rcId', 'diagnoses/diagnosis/*/action/*/rcId'].map((m) => diagnosis(m, 'differs', OWN)),
-  ...['ehrSystem', 'diagnosisMetaData/NoteId', 'diagnosisMetaData/DiagnosisTemplateName', 'diagnosisMetaData/DiagnosisTemplateSecrecyLevels/secrecyLevel/*',
-    'diagnoses/diagnosis/*/diagnosisChronic', 'units/unit/*'].map((m) => diagnosis(m, 'absent', `${DIAGNOSES}: absent`)),
-  // The demo's diagnoses are set at no contact, as the legacy notes (without hCMContact) are.
-  ...['careUnit', 'accessZoneUnit', 'headCareProviderUnit'].map((m) => diagnosis(m, 'absent', `${DIAGNOSES}: the units of the Condition's Encounter`)),
-  diagnosis('diagnosisMetaData/DiagnosisTypeOfNote', 'differs', `${DIAGNOSES}: Text(category[0]), as diagnosisType`,
-    pairs(['Diagnos', 'Huvuddiagnos'], ['Diagnos', 'Bidiagnos'], ['Diagnos', 'Yttre orsak'])),
-  diagnosis('diagnosisMetaData/DiagnosisNoteDate/value', 'differs', `${DIAGNOSES}: TS(recordedDate), a date with its time`,
-    (xml, fhir) => typeof xml === 'string' && typeof fhir === 'string' && fhir.length === 14 && fhir.startsWith(xml)),
-  diagnosis('diagnosisMetaData/DiagnosisSignDateTime/value', 'differs', `${DIAGNOSES}: a confirmed Condition is signed when recorded`),
-  diagnosis('diagnosisMetaData/DiagnosisSecrecyLevels/secrecyLevel/*', 'differs', `${RULES}: secrecy levels as security labels`,
-    pairs(['Normal', undefined], ['Sekretess', 'R'])),
-  diagnosis('patient/patientInternalID', 'differs', `${RULES}: the patient's internal id is Patient.id`, onlyOverFhir),
-  diagnosis('careProviders/careProvider/*/careProviderType', 'differs', `${DIAGNOSES}: the asserter`, pairs(['Diagnosställare', 'asserter'])),
-  ...v2CareProvider(diagnosis, 'careProviders/careProvider/*/'),
-];
-
-const SIGNALS = '#37-attention-signals-operation-7';
-const signal = under('AttentionSignalEHRExtract/*/');
-const signalDifferences: Difference[] = [
-  signal('ehr_id/extension', 'differs', OWN),
-  ...['ehr_system', 'AttentionSignal/RcId', 'AttentionSignal/SignalSignDateTime', 'AttentionSignal/SignalDeletionComment',
-    'AttentionSignal/UnstructuredType/Type', 'HeadCareproviderUnit', 'Units/Unit/*'].map((m) => signal(m, 'absent', `${SIGNALS}: absent`)),
-  ...['HypersensitivityType/ReasessmentRequired', 'ContagiousDiseaseType/ReasessmentRequired', 'ContagiousDiseaseType/ReasessmentDateTime',
-    'TreatmentAndConditionType/ReasessmentRequired', 'UnstructuredType/ReasessmentRequired', 'UnstructuredType/ReasessmentDateTime']
-    .map((m) => signal(`AttentionSignal/${m}`, 'absent', `${SIGNALS}: absent`)),
-  ...['ContagiousDiseaseType/Comment', 'TreatmentAndConditionType/Comment', 'UnstructuredType/Comment']
-    .map((m) => signal(`AttentionSignal/${m}`, 'absent', `${SIGNALS}: R4's Flag has no comment`)),
-  signal('AttentionSignal/TreatmentAndConditionType/TreatmentDateTime', 'absent', `${SIGNALS}: a Flag has no treatment time`),
-  signal('AttentionSignal/SignalDeletionDate', 'absent', `${SIGNALS}: an AllergyIntolerance has no end`),
-  signal('AttentionSignal/SignalWarningSubType', 'differs', `${SIGNALS}: a hypersensitivity's sub-type by its category, food is \`Överkänslighet, ej läkemedel\``,
-    pairs(['Födoämnesöverkänslighet', 'Överkänslighet, ej läkemedel'])),
-  signal('AttentionSignal/HypersensitivityType/Severity', 'differs', `${SIGNALS}: Severity is \`criticality\``,
-    pairs(['Livshotande', 'high'], ['Allvarlig', 'high'], ['Besvärande', 'low'])),
-  signal('AttentionSignal/HypersensitivityType/Certitude', 'differs', `${SIGNALS}: Certitude is the \`verificationStatus\` code`,
-    pairs(['Bekräftad', 'confirmed'], ['Misstänkt', 'unconfirmed'])),
-  signal('AttentionSignal/HypersensitivityType/ReactionTypes/*', 'differs', `${SIGNALS}: every manifestation, which R4 requires of a reaction`, onlyOverFhir),
-  signal('Patient/PatientInternalID', 'differs', `${SIGNALS}: Patient.id`, onlyOverFhir),
-  signal('CareUnit/unitLocalID', 'absent', `${RULES}: a unit named by its HSA id only`),
-  // A Flag has one author: the demo's is the signal's unit, which is its CareUnit.
-  signal('CareProviders/CareProvider/*', 'absent', `${SIGNALS}: a Flag's care provider is its author when staff`),
-  signal('CareProviders/CareProvider/*/CareProviderType', 'differs', `${SIGNALS}: the recorder`, pairs(['SIGNERARE', 'recorder'])),
-  signal('CareProviders/CareProvider/*/CareProviderInternalID', 'differs', `${RULES}: a member of staff's internal id is the Practitioner's logical id`),
-  signal('CareProviders/CareProvider/*/ProviderPosition/careProviderPositionID', 'absent', `${RULES}: Staff has a position name and no position id`),
-  signal('CareProviders/CareProvider/*/CareProviderUnit/unitLocalID', 'absent', `${RULES}: a unit named by its HSA id only`),
-  // The recorder's role is at the unit the signal was recorded for; the legacy document names the clinician's own unit.
-  signal('CareProviders/CareProvider/*/CareProviderUnit/unitID/extension', 'differs', `${SIGNALS}: the recorder's unit is its role's`,
-    pairs(['SE2321000016-7P4K', 'SE2321000016-AK01'], ['SE2321000016-BU01', 'SE2321000016-AK01'])),
-];
-
-/** Per read both EHRs serve: a new one is named by the typecheck until its differences (maybe none) are here. */
-export const DIFFERENCES: { [R in Extract<XmlRead, FhirRead>]: readonly Difference[] } = {
-  getAppointments: [
-    { member: 'Comment', kind: 'absent', why: '#33-booked-appointments-operation-3: absent' },
-    { member: 'Any', kind: 'absent', why: '#33-booked-appointments-operation-3: both Any arrays absent' },
-    { member: 'Booking/*/Any', kind: 'absent', why: '#33-booked-appointments-operation-3: both Any arrays absent' },
-    { member: 'RegisteredBooking/*/Any', kind: 'absent', why: '#33-booked-appointments-operation-3: both Any arrays absent' },
-    { member: 'Booking/*/PerformingUnit/Address/Type', kind: 'absent', why: '#33-booked-appointments-operation-3: FHIR has no unit-address-type code' },
-    { member: 'RegisteredBooking/*/PerformingUnit/Address/Type', kind: 'absent', why: '#33-booked-appointments-operation-3: FHIR has no unit-address-type code' },
-    { member: 'Patient/PhoneNumbers/*/Type/Name', kind: 'absent', why: '#33-booked-appointments-operation-3: Type.Name of phone numbers absent' },
-    { member: 'Booking/*/PerformingUnit/Id', kind: 'differs', why: '#rules-the-mapping-tables-use: a unit\'s internal id is the Organization\'s logical id' },
-    { member: 'RegisteredBooking/*/PerformingUnit/Id', kind: 'differs', why: '#rules-the-mapping-tables-use: a unit\'s internal id is the Organization\'s logical id' },
-    { member: 'Booking/*/PerformingUnit/Address/Country', kind: 'differs', why: '#rules-the-mapping-tables-use: Address, the country as FHIR writes it (ISO 3166 code)' },
-    { member: 'RegisteredBooking/*/PerformingUnit/Address/Country', kind: 'differs', why: '#rules-the-mapping-tables-use: Address, the country as FHIR writes it' },
-    { member: 'Patient/Addresses/*/Country', kind: 'differs', why: '#rules-the-mapping-tables-use: Address, the country as FHIR writes it' },
-    { member: 'Patient/Addresses/*/Type', kind: 'differs', why: '#33-booked-appointments-operation-3: the HL7 Sweden address type\'s code and display, absent without one' },
-    { member: 'Patient/PhoneNumbers/*/Type/Id', kind: 'differs', why: '#rules-the-mapping-tables-use: Telecom, the type is `use` (mobile, home, work)' },
-    { member: 'Patient/Name', kind: 'differs', why: '#rules-the-mapping-tables-use: Name as one string, every given name' },
-  ],
-  getPatient: patientDifferences('PatientEHRExtract/*/', '#34-patient-information-older-layout-operation-4', {
-    absent: ['ehr_system', 'Patient/rc_id', 'Patient/PatientComment', 'Patient/PatientDataRegister', 'Patient/PhoneNumbers/Phone/*/PhoneComment',
-      'Patient/EmailAddresses/Email/*/EmailComment', 'Patient/PatientAddresses/PatientAddress/*/PatientAddressComment'],
-    ehrId: 'ehr_id/extension', internalId: 'Patient/PatientInternalID', created: 'time_created/value',
-    phoneType: 'Patient/PhoneNumbers/Phone/*/PhoneType', emailType: 'Patient/EmailAddresses/Email/*/EmailType',
-    address: 'Patient/PatientAddresses/PatientAddress/*/PatientAddress',
-  }),
-  getPatientV2: [
-    ...patientDifferences('patientEHRExtract/*/', '#35-patient-information-v2-layout-operation-5', {
-      absent: ['ehrSystem', 'patient/rcId', 'patient/patientSecrecyGroups', 'patient/patientComment', 'patient/patientDataRegister', 'patient/patientPasses',
-        'patient/phoneNumbers/phone/*/phoneComment', 'patient/emailAddresses/Email/*/EmailComment', 'patient/patientAddresses/*/PatientAddressComment',
-        'patient/patientRelatives/patientRelative/*/patientRelativeOrder'],
-      ehrId: 'ehrId/extension', internalId: 'patient/patientInternalID', created: 'timeCreated/value',
-      phoneType: 'patient/phoneNumbers/phone/*/phoneType', emailType: 'patient/emailAddresses/Email/*/EmailType',
-      address: 'patient/patientAddresses/*/PatientAddress',
-    }),
-    { member: 'patientEHRExtract/*/responsibleUnit/unitLocalID', kind: 'absent', why: `${RULES}: a unit named by its HSA id only` },
-  ],
-  getVideoMeetings: [],
-  getContacts: contactDifferences,
-  getAttentionSignals: signalDifferences,
-  getMedications: medicationDifferences,
-  getJournalNotes: journalDifferences,
-  getLabResults: labDifferences,
-  getDiagnoses: diagnosisDifferences,
-};
 
 type NoteRecord = { Value: { $self?: string }[]; Record?: NoteRecord };
 type NoteExtract = { Note: { NoteActive: boolean; Records: { Record: NoteRecord[] } }; CareProviders: { CareProvider: { CareProviderID?: { extension: string } }[] } };
