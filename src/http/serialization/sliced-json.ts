@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { JsonAnswer } from './json-answer.js';
 import { markShared } from './pieces-stream.js';
-import fastJsonStringify from 'fast-json-stringify';
+import { serialiserOf } from './shared-serializers.js';
 import type { TSchema } from 'typebox';
 
 /** Longest stretch, in ms, spent serialising before the event loop gets a turn. */
@@ -78,14 +78,14 @@ export class SlicedJsonSerializer {
    *   elements are then serialised one at a time too
    */
   constructor(itemSchema: TSchema, bulkField?: string, private readonly sliceMs = SERIALISE_SLICE_MS) {
-    this.itemText = fastJsonStringify(itemSchema) as Serialise;
+    this.itemText = serialiserOf(itemSchema);
     this.item = new RememberedJson(this.itemText);
     if (bulkField === undefined) return;
     const array = (itemSchema as { properties?: Record<string, { type?: unknown; items?: TSchema }> }).properties?.[bulkField];
     if (array?.type !== 'array' || array.items === undefined) throw new TypeError(`${bulkField} is not an array property of the item schema`);
     this.bulk = {
       field: bulkField,
-      element: new RememberedJson(fastJsonStringify(array.items) as Serialise),
+      element: new RememberedJson(serialiserOf(array.items)),
       emptyMarker: `${JSON.stringify(bulkField)}:[]`,
     };
   }
