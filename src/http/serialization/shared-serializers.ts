@@ -1,7 +1,8 @@
 import type { FastifySerializerCompiler } from 'fastify';
 import fastJsonStringify from 'fast-json-stringify';
 
-type Serialise = (data: unknown) => string;
+/** A compiled serialiser: a value as the JSON its schema allows. */
+export type Serialise = (data: unknown) => string;
 
 /**
  * Each schema's serialiser, compiled once for the process. The schemas are module constants, so every

@@ -1,13 +1,11 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { JsonAnswer } from './json-answer.js';
 import { markShared } from './pieces-stream.js';
-import { serialiserOf } from './shared-serializers.js';
+import { serialiserOf, type Serialise } from './shared-serializers.js';
 import type { TSchema } from 'typebox';
 
 /** Longest stretch, in ms, spent serialising before the event loop gets a turn. */
 export const SERIALISE_SLICE_MS = 2;
-
-type Serialise = (value: unknown) => string;
 
 /** True when `value` and everything reachable from it is frozen: then nothing can ever change it. */
 function isDeepFrozen(value: object): boolean {
