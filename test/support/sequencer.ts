@@ -17,19 +17,18 @@ export const PROJECT_ORDER = ['pdas-isolated', 'pdas', 'shared-examples-isolated
 export class LongestFirst extends BaseSequencer {
   override sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const root = this.ctx.config.root;
-    const rank = (spec: TestSpecification): number => {
-      const at = (PROJECT_ORDER as readonly string[]).indexOf(spec.project.name);
-      return at < 0 ? PROJECT_ORDER.length : at;
-    };
-    const duration = (spec: TestSpecification): number | undefined =>
-      this.ctx.cache.getFileTestResults(`${spec.project.name}:${path.relative(root, spec.moduleId)}`)?.duration;
-    const size = (spec: TestSpecification): number => statSync(spec.moduleId).size;
-    return Promise.resolve([...files].sort((a, b) => {
-      const group = a.project.config.sequence.groupOrder - b.project.config.sequence.groupOrder;
-      if (group !== 0) return group;
-      if (rank(a) !== rank(b)) return rank(a) - rank(b);
-      const [da, db] = [duration(a), duration(b)];
-      return da !== undefined && db !== undefined ? db - da : size(b) - size(a);
-    }));
+    const keyed = files.map((spec) => {
+      const rank = (PROJECT_ORDER as readonly string[]).indexOf(spec.project.name);
+      return {
+        spec,
+        group: spec.project.config.sequence.groupOrder,
+        rank: rank < 0 ? PROJECT_ORDER.length : rank,
+        duration: this.ctx.cache.getFileTestResults(`${spec.project.name}:${path.relative(root, spec.moduleId)}`)?.duration,
+        size: statSync(spec.moduleId).size,
+      };
+    });
+    keyed.sort((a, b) => a.group - b.group || a.rank - b.rank
+      || (a.duration !== undefined && b.duration !== undefined ? b.duration - a.duration : b.size - a.size));
+    return Promise.resolve(keyed.map((k) => k.spec));
   }
 }
