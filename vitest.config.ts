@@ -1,6 +1,6 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 import { accessLogNamesForVitest } from './scripts/app-names/modules.js';
-import { LongestFirst } from './test/support/sequencer.js';
+import { LongestFirst, PROJECT } from './test/support/sequencer.js';
 import {
   EXAMPLES_DIR_VARIABLE, PROJECT_EXAMPLES_DIR, SHARED_EXAMPLES_DIR, sharedExamplesPresent,
 } from './test/support/upstream-examples.js';
@@ -54,24 +54,24 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          name: 'pdas', include: ['test/**/*.test.ts', 'src/**/*.test.ts'], exclude: [...configDefaults.exclude, ...ISOLATED, DEPLOY],
+          name: PROJECT.main, include: ['test/**/*.test.ts', 'src/**/*.test.ts'], exclude: [...configDefaults.exclude, ...ISOLATED, DEPLOY],
           isolate: false, env: { [EXAMPLES_DIR_VARIABLE]: PROJECT_EXAMPLES_DIR },
         },
       },
       {
         extends: true,
-        test: { name: 'pdas-isolated', include: ISOLATED, env: { [EXAMPLES_DIR_VARIABLE]: PROJECT_EXAMPLES_DIR } },
+        test: { name: PROJECT.isolated, include: ISOLATED, env: { [EXAMPLES_DIR_VARIABLE]: PROJECT_EXAMPLES_DIR } },
       },
       // As in pdas: a worker's files share its loaded modules (a test reads the examples' folder at each call), but those of ISOLATED.
       ...(shared ? [{
         extends: true as const,
         test: {
-          name: 'shared-examples', include: EXAMPLE_DRIVEN, exclude: [...configDefaults.exclude, ...ISOLATED], isolate: false,
+          name: PROJECT.sharedExamples, include: EXAMPLE_DRIVEN, exclude: [...configDefaults.exclude, ...ISOLATED], isolate: false,
           env: { [EXAMPLES_DIR_VARIABLE]: SHARED_EXAMPLES_DIR },
         },
       }, {
         extends: true as const,
-        test: { name: 'shared-examples-isolated', include: ISOLATED.filter((f) => f.startsWith('test/adapters/ehr-xml/')), env: { [EXAMPLES_DIR_VARIABLE]: SHARED_EXAMPLES_DIR } },
+        test: { name: PROJECT.sharedExamplesIsolated, include: ISOLATED.filter((f) => f.startsWith('test/adapters/ehr-xml/')), env: { [EXAMPLES_DIR_VARIABLE]: SHARED_EXAMPLES_DIR } },
       }] : []),
     ],
   },

@@ -11,14 +11,19 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
-/** The projects of vitest.config.ts, in the order their files start (a later `groupOrder` would still run after). */
-export const PROJECT_ORDER = ['pdas-isolated', 'pdas', 'shared-examples-isolated', 'shared-examples'] as const;
+/** The names of vitest.config.ts's projects, which take them from here. */
+export const PROJECT = {
+  main: 'pdas', isolated: 'pdas-isolated', sharedExamples: 'shared-examples', sharedExamplesIsolated: 'shared-examples-isolated',
+} as const;
+
+/** The projects, in the order their files start (a later `groupOrder` would still run after). */
+const PROJECT_ORDER: readonly string[] = [PROJECT.isolated, PROJECT.main, PROJECT.sharedExamplesIsolated, PROJECT.sharedExamples];
 
 export class LongestFirst extends BaseSequencer {
   override sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const root = this.ctx.config.root;
     const keyed = files.map((spec) => {
-      const rank = (PROJECT_ORDER as readonly string[]).indexOf(spec.project.name);
+      const rank = PROJECT_ORDER.indexOf(spec.project.name);
       return {
         spec,
         group: spec.project.config.sequence.groupOrder,
