@@ -1,4 +1,4 @@
-import { addDays, dayAt, dayOf, plusMinutes, type DemoClock } from './clock.js';
+import { addDays, dayAt, dayOf, DROP_IN_STEP_MINUTES, plusMinutes, type DemoClock } from './clock.js';
 import { actionId, contactId, webBookingId } from './ids.js';
 import { APPOINTMENTS, ENCOUNTERS, REGISTERED_BOOKINGS } from './appointment-data.js';
 import type { AppointmentSpec } from './appointment-specs.js';
@@ -32,11 +32,24 @@ function slotOf(person: DemoPerson, n: number): number {
   return person.slotBase + n;
 }
 
+/**
+ * When `person`'s drop-in starts: the clock's drop-in time, or the first step after it that is no other
+ * booking's start, since one person is not booked twice at one time (at 07:10 in Stockholm Tolvan's
+ * drop-in fell on his 08:00 visit, and the patient app showed two cards at 08:00).
+ */
+function dropInOf(person: DemoPerson, clock: DemoClock): string {
+  const booked = new Set((APPOINTMENTS[person.id] ?? []).flatMap((spec) => (spec.time === undefined ? [] : [dayAt(clock, spec.day, spec.time)])));
+  let start = clock.dropIn;
+  while (booked.has(start)) start = plusMinutes(start, DROP_IN_STEP_MINUTES, clock.zone);
+  return start;
+}
+
 export function appointmentsOf(person: DemoPerson, clock: DemoClock): Contact[] {
+  const dropIn = dropInOf(person, clock);
   return (APPOINTMENTS[person.id] ?? []).map((spec) => {
     // The planned day names the ContactId even when the drop-in time rolls past midnight.
     const plannedDay = addDays(clock.today, spec.day);
-    const start = spec.time === undefined ? clock.dropIn : dayAt(clock, spec.day, spec.time);
+    const start = spec.time === undefined ? dropIn : dayAt(clock, spec.day, spec.time);
     const slot = slotOf(person, spec.n);
     return {
       n: spec.n,

@@ -22,7 +22,9 @@ const DAY_MS = 24 * 60 * MINUTE_MS;
 // 45 minutes leaves a newcomer inside the arrival window (120 min before to 30 min after the start)
 // yet keeps the booking visibly in the future.
 const DROP_IN_LEAD_MIN = 45;
-const DROP_IN_ROUND_MS = 5 * MINUTE_MS;
+/** The drop-in's times are whole multiples of these minutes. */
+export const DROP_IN_STEP_MINUTES = 5;
+const DROP_IN_ROUND_MS = DROP_IN_STEP_MINUTES * MINUTE_MS;
 
 /** Calendar arithmetic on an 8-digit date; no zone is involved, so DST cannot shift it. */
 export function addDays(date8: string, days: number): string {
