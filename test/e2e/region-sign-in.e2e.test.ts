@@ -11,46 +11,15 @@ import { createRequire } from 'node:module';
 import * as client from 'openid-client';
 import { request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { HttpBrowser, readForm, type Page } from '../dev/demo-issuer/http-browser.js';
+import { HttpBrowser, readForm } from '../dev/demo-issuer/http-browser.js';
 import { adminPool, databaseAvailable, dropSchema } from '../support/database.js';
 import { exchangeAt, memoryStorage } from '../support/fhirclient-storage.js';
 import { LOA2, LOA3 } from '../support/region-provider.js';
-import { APP_ID, APP_REDIRECT, startSignInService, type SignInService } from '../support/sign-in-service.js';
+import { APP_ID, APP_REDIRECT, RECORD_APP, startSignInService, type SignInService } from '../support/sign-in-service.js';
+import { walk } from '../support/sign-in-walk.js';
 
 const available = await databaseAvailable();
 const SCOPE = 'openid fhirUser launch/patient offline_access patient/*.rs';
-
-interface Walked { redirect?: URL; page: Page; seen: string[] }
-
-/**
- * A browser's way through: every redirect followed (the service, the region), the picker's `pick`
- * posted, consent given, until the app's redirect URI or a page that is none of those. `via` rewrites
- * each service URL before it is asked (another instance, as a load balancer would).
- */
-async function walk(browser: HttpBrowser, url: string, options: { pick?: string; via?: (url: string) => string } = {}): Promise<Walked> {
-  const via = options.via ?? ((u: string) => u);
-  const seen: string[] = [];
-  let page = await browser.get(via(url));
-  for (let hops = 0; hops < 30; hops += 1) {
-    seen.push(page.url);
-    if (page.location !== undefined) {
-      if (page.location.startsWith(APP_REDIRECT)) return { redirect: new URL(page.location), page, seen };
-      page = await browser.get(via(page.location));
-      continue;
-    }
-    if (page.status !== 200 || !/<form/.test(page.body)) return { page, seen };
-    const form = readForm(page.body);
-    if (form.fields.prompt === 'patient') {
-      const value = [...page.body.matchAll(/<form[^>]*>([\s\S]*?)<\/form>/g)].find((f) => f[1]?.includes(options.pick ?? '(yourself)'))?.[1];
-      const patient = /name="patient" value="([^"]+)"/.exec(value ?? '')?.[1];
-      if (patient === undefined) return { page, seen };
-      page = await browser.post(via(new URL(form.action, page.url).href), { ...form.fields, patient });
-    } else if (form.fields.prompt === 'consent') {
-      page = await browser.post(via(new URL(form.action, page.url).href), form.fields);
-    } else return { page, seen };
-  }
-  throw new Error('the sign-in did not end');
-}
 
 /** The service's instances and region closed, its sign-in schema dropped. */
 async function stop(service: SignInService | undefined): Promise<void> {
@@ -182,6 +151,39 @@ describe.skipIf(!available)('sign-in through the region\'s own login (docs/sign-
     }
     expect(listed.body).not.toContain('name="grant"');
     await expect(client.refreshTokenGrant(app, String(tokens.refresh_token))).rejects.toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('issue 52 item 5: the app signs out with its ID token and a registered redirect URI: the session ends without a second question, and the next sign-in goes to the region', async () => {
+    const recordApp = await client.discovery(new URL(service.issuer), RECORD_APP.id, undefined, client.None(), { execute: [client.allowInsecureRequests] });
+    const verifier = client.randomPKCECodeVerifier();
+    const authorizationUrl = async (state: string): Promise<string> => client.buildAuthorizationUrl(recordApp, {
+      redirect_uri: RECORD_APP.redirect, scope: 'openid fhirUser launch/patient patient/*.rs', state, aud: `${service.base}/fhir`,
+      code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
+    }).href;
+    const region = (walked: { seen: string[] }): boolean => walked.seen.some((u) => u.startsWith(service.region.issuer));
+    const browser = new HttpBrowser({ 'accept-language': 'sv' });
+    const first = await walk(browser, await authorizationUrl('first'), { pick: 'Lilla', redirect: RECORD_APP.redirect });
+    if (first.redirect === undefined) throw new Error(`no redirect to the app: ${first.page.status} ${first.page.body.slice(0, 300)}`);
+    expect(region(first)).toBe(true);
+    const tokens = await client.authorizationCodeGrant(recordApp, first.redirect, { pkceCodeVerifier: verifier, expectedState: 'first' });
+    // Signed in here: another authorization in this browser skips the region's login.
+    expect(region(await walk(browser, await authorizationUrl('again'), { pick: 'Lilla', redirect: RECORD_APP.redirect }))).toBe(false);
+
+    // Signing out as the patient app does (app/src/sign-out.ts): the ID token as hint, back to its registered redirect URI.
+    const end = client.buildEndSessionUrl(recordApp, { id_token_hint: String(tokens.id_token), post_logout_redirect_uri: RECORD_APP.redirect, state: 'signed-out', ui_locales: 'sv' });
+    const leaving = await browser.get(end.href);
+    expect(leaving.status).toBe(200);
+    // No question: the service's page submits itself with logout=yes (a button does it where JavaScript is off).
+    expect(leaving.body).not.toContain('Förbli inloggad');
+    const form = readForm(leaving.body);
+    expect(form.fields.logout).toBe('yes');
+    const done = await browser.post(new URL(form.action, leaving.url).href, form.fields);
+    const back = new URL(done.location ?? '');
+    expect([done.status, `${back.origin}${back.pathname}`, back.searchParams.get('state')]).toEqual([303, RECORD_APP.redirect, 'signed-out']);
+
+    // The session is gone: the next authorization from this browser goes to the region's login, not to the picker.
+    const next = await walk(browser, await authorizationUrl('after'), { pick: 'Lilla', redirect: RECORD_APP.redirect });
+    expect(region(next)).toBe(true);
   });
 
   it('issue 46: Lilla\'s access log shows Märta\'s grant of the app, who, which app and when; and its withdrawal once revoked', async () => {

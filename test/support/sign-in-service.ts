@@ -1,5 +1,5 @@
 // The service as a region runs it with its own authorization server (docs/sign-in.md): SIGN_IN_LOGIN_ISSUER
-// naming a RegionProvider of the test's own, a clients file with one SMART app, signing and cookie key
+// naming a RegionProvider of the test's own, a clients file with two SMART apps, signing and cookie key
 // files, state in a PostgreSQL schema of the test's own. Instances share the settings, so any of them
 // serves any step; PUBLIC_BASE_URL is the first one's address (a browser reaches another by its port).
 import { createServer } from 'node:net';
@@ -17,6 +17,11 @@ import { LOA3, RegionProvider } from './region-provider.js';
 export const APP_ID = 'smart-app';
 export const APP_REDIRECT = 'http://127.0.0.1:8765/callback';
 export const SUBSCRIPTION_KEY = 'sign-in-test-key-0123456789';
+/**
+ * A second app as a region may register it: named only in Swedish and English (`client_name#sv`,
+ * `client_name#en`), its one exact redirect URI and no loopback rule, so it may come back only there.
+ */
+export const RECORD_APP = { id: 'record-app', redirect: 'http://127.0.0.1:8765/record-app/', sv: 'Journalappen', en: 'Record app' } as const;
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -53,6 +58,9 @@ export async function startSignInService(options: { clients?: unknown[] | ((base
   await writeFile(files.clients, JSON.stringify((typeof options.clients === 'function' ? options.clients(base) : options.clients) ?? [{
     client_id: APP_ID, client_name: 'Test SMART app', token_endpoint_auth_method: 'none', redirect_uris: [APP_REDIRECT],
     scope: 'openid fhirUser launch/patient patient/*.rs user/*.rs', offline_access: true, loopback_redirects: true,
+  }, {
+    client_id: RECORD_APP.id, 'client_name#sv': RECORD_APP.sv, 'client_name#en': RECORD_APP.en, token_endpoint_auth_method: 'none',
+    redirect_uris: [RECORD_APP.redirect], scope: 'openid fhirUser launch/patient patient/*.rs', offline_access: true,
   }]));
   await writeFile(files.keys, JSON.stringify({ keys: [{ ...await exportJWK(privateKey), kid: 'service-key-1' }] }));
   await writeFile(files.cookies, 'cookie-key-one-0123456789abcdef0123456789\n');

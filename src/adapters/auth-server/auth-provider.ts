@@ -4,6 +4,7 @@
 import Provider from 'oidc-provider';
 import type { AuthClients } from './clients.js';
 import { buildProviderConfiguration, type ProviderInput } from './provider-config.js';
+import { ownPages } from './provider-pages.js';
 import { smartTokenEndpoint } from './smart-token-endpoint.js';
 
 interface WarnLogger { warn(obj: object, msg: string): void }
@@ -15,11 +16,11 @@ function allowExtraRedirects(provider: Provider, clients: AuthClients): void {
     if (registered.call(this, value)) return true;
     return clients.get(this.clientId)?.redirectAllowed?.(value) === true;
   };
-  // Where an app may come back to after signing out (RP-initiated logout): where it may come back to after signing in.
+  // Where an app may come back to after signing out (RP-initiated logout): wherever it may come back to
+  // after signing in, its registered redirect URIs first (a clients file names no other addresses).
   const afterLogout = provider.Client.prototype.postLogoutRedirectUriAllowed;
   provider.Client.prototype.postLogoutRedirectUriAllowed = function postLogoutRedirectUriAllowed(value: string): boolean {
-    if (afterLogout.call(this, value)) return true;
-    return clients.get(this.clientId)?.redirectAllowed?.(value) === true;
+    return afterLogout.call(this, value) || provider.Client.prototype.redirectUriAllowed.call(this, value);
   };
 }
 
@@ -27,6 +28,8 @@ export function createAuthProvider(issuer: string, input: ProviderInput & { logg
   const { logger, onTokenRefused: _counted, ...configuration } = input;
   const provider = new Provider(issuer, buildProviderConfiguration(configuration));
   allowExtraRedirects(provider, input.clients);
+  // First, so that it answers for whatever the middleware after it throws.
+  ownPages(provider, { banner: input.banner ?? '', mountPath: input.mountPath ?? '' });
   smartTokenEndpoint(provider, input.clients);
   provider.on('server_error', (_ctx, error) => {
     logger.warn({ err: { name: error.name, message: error.message } }, 'authorization server error');

@@ -34,12 +34,13 @@ const when = (seconds: number, lang: Lang): string =>
 function appItem(app: ConnectedApp, lang: Lang, submitUrl: string): string {
   const text = TEXT[lang];
   const meanings = app.scopes.filter((s) => s !== 'openid').map((s) => `<li>${escape(scopeMeaning(s, lang) ?? s)}</li>`).join('');
-  return `<li><h2>${escape(app.appName)}</h2>`
+  const name = app.appNames[lang];
+  return `<li><h2>${escape(name)}</h2>`
     + `<p>${escape(text.record(app.patientName, STANDING[app.basis][lang]))} ${text.allowedBy[app.allowedBy]}`
     + `${app.since === undefined ? '' : ` ${text.on} ${escape(when(app.since, lang))}`}.</p>`
     + `${meanings === '' ? '' : `<p>${text.may}</p><ul class="scopes">${meanings}</ul>`}`
     + `<form action="${escape(submitUrl)}" method="post"><input type="hidden" name="grant" value="${escape(app.grantId)}">`
-    + `<button type="submit">${escape(text.revoke(app.appName, app.patientName))}</button></form></li>`;
+    + `<button type="submit">${escape(text.revoke(name, app.patientName))}</button></form></li>`;
 }
 
 /** The page: signed out (`person` undefined), or the person's connected apps; `notice` after a revoke. */

@@ -6,13 +6,17 @@
 import type Provider from 'oidc-provider';
 import type { AccessBasis } from '../../domain/access/relationship.js';
 import type { SmartLaunchContext } from '../../ports/smart-launch.port.js';
+import { appNames, registeredName } from './app-names.js';
+import type { Localized } from './page-language.js';
 import { fhirUserOf, type LaunchPicks } from './smart-launch.js';
 
 export interface ConnectedApp {
   grantId: string;
   clientId: string;
-  /** The app's registered `client_name`, else its id. */
+  /** The app's registered name (app-names.ts), else its id. */
   appName: string;
+  /** The app's name in each language, for the page. */
+  appNames: Localized;
   /** Whose record it opens: the person picked, by name and how the signed-in person stands to them. */
   patientId: string;
   patientName: string;
@@ -48,7 +52,7 @@ export async function connectedApps(context: ConnectedAppsContext, accountId: st
     const scopes = [...(grant.openid?.scope ?? '').split(' '), ...Object.values(grant.resources ?? {}).flatMap((s) => s.split(' '))].filter((s) => s !== '');
     const allowedBy = launch.accountId === accountId ? 'you' : launch.fhirUser === `Patient/${launch.patientId}` ? 'patient' : 'another';
     apps.push({
-      grantId: launch.grantId, clientId: grant.clientId, appName: client?.clientName ?? grant.clientId,
+      grantId: launch.grantId, clientId: grant.clientId, appName: registeredName(client, grant.clientId), appNames: appNames(client, grant.clientId),
       patientId: person.patientId, patientName: person.name, basis: person.basis, viewerFhirUser: fhirUserOf(person), allowedBy, scopes: [...new Set(scopes)],
       ...(grant.iat === undefined ? {} : { since: grant.iat }),
     });

@@ -3,20 +3,21 @@
 // devInteractions. oidc-provider keeps the interaction state; this only renders and submits it.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
+import { appName } from './app-names.js';
 import { consentPage, PICKER_ERRORS, pickerPage, type PageFrame } from './interaction-pages.js';
+import { PAGE_CSP } from './page-headers.js';
 import { languageCookie, languageOf, type Localized } from './page-language.js';
 import type { SmartLaunchContext } from '../../ports/smart-launch.port.js';
 import { fhirUserOf, type LaunchPicks } from './smart-launch.js';
 
 export const INTERACTION_PATH = '/interaction/';
 const MAX_FORM_BYTES = 4096;
-const CSP = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'";
 
 interface MissingScopes { missingOIDCScope?: string[]; missingResourceScopes?: Record<string, string[]> }
 
 export function send(res: ServerResponse, status: number, html: string, headers: Record<string, string> = {}): void {
   res.writeHead(status, {
-    'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': CSP,
+    'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': PAGE_CSP,
     'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', ...headers,
   });
   res.end(html);
@@ -25,7 +26,7 @@ export function send(res: ServerResponse, status: number, html: string, headers:
 /** One page answer: its frame (language, banner, own address), the app by its registered name, and how it is sent. */
 export interface PageView {
   frame: PageFrame;
-  /** The client's registered `client_name`, else its id. */
+  /** The client's registered name in the page's language (app-names.ts), else its id. */
   appName: string;
   send(res: ServerResponse, status: number, html: string, headers?: Record<string, string>): void;
 }
@@ -35,8 +36,8 @@ export async function pageView(provider: Provider, req: IncomingMessage, clientI
   const { lang, chosen } = languageOf(req);
   const headers = { 'content-language': lang, vary: 'Accept-Language, Cookie', ...(chosen ? { 'set-cookie': languageCookie(lang) } : {}) };
   const client = clientId === undefined ? undefined : await provider.Client.find(clientId);
-  const appName = client?.clientName ?? clientId ?? { en: 'the application', sv: 'appen' }[lang];
-  return { frame: { lang, banner, selfUrl }, appName, send: (res, status, html, extra = {}) => send(res, status, html, { ...headers, ...extra }) };
+  const name = clientId === undefined ? { en: 'the application', sv: 'appen' }[lang] : appName(client, clientId, lang);
+  return { frame: { lang, banner, selfUrl }, appName: name, send: (res, status, html, extra = {}) => send(res, status, html, { ...headers, ...extra }) };
 }
 
 export async function readForm(req: IncomingMessage): Promise<URLSearchParams> {

@@ -32,11 +32,12 @@ declare module 'oidc-provider' {
         redirectUriAllowed(this: { clientId: string }, value: string): boolean;
         postLogoutRedirectUriAllowed(this: { clientId: string }, value: string): boolean;
       };
-      find(id: string): Promise<{ clientId: string; clientName?: string } | undefined>;
+      find(id: string): Promise<{ clientId: string; clientName?: string; 'client_name#sv'?: string; 'client_name#en'?: string } | undefined>;
     };
     use(middleware: (ctx: never, next: () => Promise<void>) => Promise<void>): void;
     on(event: 'server_error', listener: (ctx: unknown, error: Error) => void): this;
     on(event: string, listener: (...args: unknown[]) => void): this;
+    emit(event: string, ...args: unknown[]): boolean;
   }
 
   export interface InteractionDetails {

@@ -4,10 +4,12 @@
 import { createHmac } from 'node:crypto';
 import type { JWK } from 'jose';
 import { errors, interactionPolicy, type Configuration } from 'oidc-provider';
+import { LOCALIZED_NAMES } from './app-names.js';
 import { API_SCOPES, type AuthClients } from './clients.js';
 import { INTERACTION_PATH } from './interactions.js';
 import { rpInitiatedLogout } from './logout-pages.js';
 import type { Localized } from './page-language.js';
+import { renderError } from './provider-pages.js';
 import {
   audAllowed, isPersonSmartScope, isSmartAuthorization, recordWithdrawal, SMART_OIDC_SCOPES, type LaunchPicks,
 } from './smart-launch.js';
@@ -18,7 +20,7 @@ export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 export const REFRESH_TOKEN_TTL_SECONDS = 8 * 60 * 60;
 
 // Only the fields of oidc-provider's objects that the functions below read.
-interface ClientView { clientId: string; sectorIdentifier?: string }
+interface ClientView { clientId: string; sectorIdentifier?: string; subjectType?: string }
 interface TokenView { kind: string; accountId?: string; grantId?: string }
 interface RevokedTokenView { kind: string; clientId?: string; grantId?: string; scope?: string }
 interface RevocationView { ip: string; oidc: { issuer: string } }
@@ -130,6 +132,10 @@ export interface ProviderInput {
 export function buildProviderConfiguration(input: ProviderInput): Configuration {
   const { audience, patientClaim, clients, signingKeys, cookieKeys, pairwiseSalt, knowsPerson, smart, picks, adapter, mountPath = '' } = input;
   const resource = resourceIndicatorFor(audience);
+  const pairwise = (accountId: string, client: ClientView): string => createHmac('sha256', pairwiseSalt)
+    .update(`${client.sectorIdentifier ?? client.clientId}\n${accountId}`)
+    .digest('base64url');
+  const pages = { banner: input.banner ?? '', mountPath };
 
   return {
     ...(adapter === undefined ? {} : { adapter }),
@@ -151,10 +157,11 @@ export function buildProviderConfiguration(input: ProviderInput): Configuration 
       },
     },
     subjectTypes: ['public', 'pairwise'],
-    pairwiseIdentifier: async (_ctx: unknown, accountId: string, client: ClientView) =>
-      createHmac('sha256', pairwiseSalt)
-        .update(`${client.sectorIdentifier ?? client.clientId}\n${accountId}`)
-        .digest('base64url'),
+    pairwiseIdentifier: async (_ctx: unknown, accountId: string, client: ClientView) => pairwise(accountId, client),
+    // A clients file's `client_name#sv` and `client_name#en`: kept on oidc-provider's clients, for the pages (app-names.ts).
+    extraClientMetadata: { properties: [...LOCALIZED_NAMES] },
+    // Its error page is the service's own (error-pages.ts), as every page a person can land on.
+    renderError: renderError(pages),
     // The sign-in step's login is the account id: the person's identity number.
     findAccount: async (ctx: { oidc?: { entities?: { Grant?: { jti?: string } } } }, accountId: string) => {
       if (!knowsPerson(accountId)) return undefined;
@@ -191,7 +198,9 @@ export function buildProviderConfiguration(input: ProviderInput): Configuration 
     features: {
       devInteractions: { enabled: false },
       // An app's "Sign out" ends the sign-in here too (logout-pages.ts).
-      rpInitiatedLogout: rpInitiatedLogout(input.banner ?? ''),
+      rpInitiatedLogout: rpInitiatedLogout({
+        ...pages, subjectOf: async (accountId, client) => (client.subjectType === 'pairwise' ? pairwise(accountId, client) : accountId),
+      }),
       clientCredentials: { enabled: true },
       // Every access token is for the API, so userinfo (which needs an audience-less one) is off.
       userinfo: { enabled: false },

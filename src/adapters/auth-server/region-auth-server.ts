@@ -11,6 +11,7 @@ import type { SmartLaunchContext } from '../../ports/smart-launch.port.js';
 import { createAuthProvider } from './auth-provider.js';
 import { AuthClients, type AuthClient } from './clients.js';
 import { CONNECTED_APPS_PATH, handleConnectedApps, ownTokenVerifier, type ConnectedAppsDeps } from './connected-apps-http.js';
+import { sendErrorPage } from './error-pages.js';
 import { handleInteraction, INTERACTION_PATH, send, type LaunchState } from './interactions.js';
 import { migrateSignIn, PostgresModels } from './postgres-models.js';
 import { REFRESH_TOKEN_TTL_SECONDS } from './provider-config.js';
@@ -158,7 +159,7 @@ export class RegionAuthServer implements AuthServerMount {
       return handleInteraction(this.provider, req, res, this.interactions).catch((error: unknown) => {
         // An expired or unknown interaction (a stale page, a cookie from another browser): start again.
         this.logger.warn({ err: { name: (error as Error).name, message: (error as Error).message } }, 'sign-in page failed');
-        if (!res.headersSent) send(res, 400, 'This sign-in has expired or is not known here. Start again from the application.');
+        if (!res.headersSent) sendErrorPage(req, res, error, { banner: '', selfUrl: `${this.mountPath}${rest}` });
         else res.end();
       });
     }

@@ -27,13 +27,19 @@ interface KoaContext {
   body?: unknown;
 }
 
+/** A form over MAX_FORM_BYTES: 413, answered by provider-pages.ts (the service's page, or an OAuth error). */
+class BodyTooLarge extends Error {
+  override name = 'BodyTooLarge';
+  readonly status = 413;
+}
+
 async function readText(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream) {
     const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
     size += buffer.length;
-    if (size > MAX_FORM_BYTES) throw new Error('token request too large');
+    if (size > MAX_FORM_BYTES) throw new BodyTooLarge('request too large');
     chunks.push(buffer);
   }
   return Buffer.concat(chunks).toString('utf8');
@@ -48,7 +54,7 @@ type Body = NodeJS.ReadableStream & { headers: Record<string, string | string[] 
 async function peekBody(stream: Body): Promise<string | undefined> {
   const length = Number(stream.headers['content-length']);
   if (!Number.isSafeInteger(length) || length < 0) return undefined;
-  if (length > MAX_FORM_BYTES) throw new Error('token request too large');
+  if (length > MAX_FORM_BYTES) throw new BodyTooLarge('request too large');
   const chunks: Buffer[] = [];
   let size = 0;
   if (length > 0) {

@@ -9,7 +9,7 @@ import type Provider from 'oidc-provider';
 import { createAuthProvider } from '../../adapters/auth-server/auth-provider.js';
 import { CONNECTED_APPS_PATH, handleConnectedApps, ownTokenVerifier, type ConnectedAppsDeps } from '../../adapters/auth-server/connected-apps-http.js';
 import { AuthClients } from '../../adapters/auth-server/clients.js';
-import { languageOf, type Localized } from '../../adapters/auth-server/page-language.js';
+import { sendErrorPage } from '../../adapters/auth-server/error-pages.js';
 import { handleInteraction, INTERACTION_PATH } from '../../adapters/auth-server/interactions.js';
 import { REFRESH_TOKEN_TTL_SECONDS } from '../../adapters/auth-server/provider-config.js';
 import { LaunchPicks } from '../../adapters/auth-server/smart-launch.js';
@@ -75,11 +75,6 @@ function madeQuietly<T>(make: () => T, logger: DemoLogger): T {
 /* eslint-enable no-console */
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
-
-const EXPIRED: Localized = {
-  en: 'This sign-in has expired or is not known here. Start again from the application.',
-  sv: 'Den här inloggningen har gått ut eller är inte känd här. Börja om från appen.',
-};
 
 const isConnectedAppsPath = (url: string | undefined): boolean => {
   const path = (url ?? '').split('?')[0] ?? '';
@@ -147,9 +142,8 @@ export async function startDemoAuthServer(options: {
       handleInteraction(provider, req, res, { smart, picks, signIn: demoSignIn, issuer, onAuditFailed }).catch((error: unknown) => {
         // An expired or unknown interaction (a stale page, a cookie from another run): start again.
         logger.warn({ err: { name: (error as Error).name, message: (error as Error).message } }, 'demo sign-in page failed');
-        const { lang } = languageOf(req);
-        if (!res.headersSent) res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8', 'content-language': lang });
-        res.end(EXPIRED[lang]);
+        if (!res.headersSent) sendErrorPage(req, res, error, { banner: demoSignIn.banner, selfUrl: req.url ?? '/' });
+        else res.end();
       });
       return;
     }

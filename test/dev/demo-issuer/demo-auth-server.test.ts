@@ -156,10 +156,11 @@ describe('demo authorization server', () => {
     expect((await verify(body.access_token ?? '')).scope).toBe('user/Patient-read');
   });
 
-  it('issue 47 item 8: says an unknown or expired sign-in is so in the language asked for', async () => {
-    for (const [language, said] of [['sv-SE,sv;q=0.9', 'Börja om från appen.'], ['en', 'Start again from the application.']] as const) {
+  it('issue 47 item 8, issue 52 item 15: says an unknown or expired sign-in is so in the language asked for, on the service\'s page', async () => {
+    for (const [language, lang, said] of [['sv-SE,sv;q=0.9', 'sv', 'börja om därifrån.'], ['en', 'en', 'start again from there.']] as const) {
       const response = await request(`${server.issuer}/interaction/no-such-sign-in`, { headers: { 'accept-language': language } });
-      expect([response.statusCode, await response.body.text()]).toEqual([400, expect.stringContaining(said)]);
+      expect([response.statusCode, await response.body.text()]).toEqual([400, expect.stringMatching(new RegExp(`^<!DOCTYPE html><html lang="${lang}">.*${said}`))]);
+      expect(response.headers['content-security-policy']).toContain("frame-ancestors 'none'");
     }
   });
 

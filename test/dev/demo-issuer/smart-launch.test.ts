@@ -214,7 +214,7 @@ describe('SMART standalone launch at the demo issuer', () => {
     expect([json.statusCode, ((await json.body.json()) as { error?: string }).error]).toEqual([400, 'invalid_request']);
   });
 
-  it('issue 47 item 6: an app signing out ends the sign-in at the server too (RP-initiated logout), so the next sign-in asks who', async () => {
+  it('issue 47 item 6, issue 52 item 5: an app signing out with its ID token ends the sign-in at the server without a second question, so the next sign-in asks who', async () => {
     const browser = new HttpBrowser({ 'accept-language': 'sv' });
     const code = pkce();
     const { redirect } = await launch(browser, service, authorizeUrl(service, code), { login: TOLVAN });
@@ -223,18 +223,26 @@ describe('SMART standalone launch at the demo issuer', () => {
     expect((await launch(browser, service, authorizeUrl(service, pkce()), { login: TOLVAN })).pages.map((p) => readForm(p.body).fields.prompt)).toEqual(['consent']);
 
     const end = new URL(service.oidc.end_session_endpoint);
-    end.search = new URLSearchParams({ id_token_hint: tokens.id_token as string, post_logout_redirect_uri: APP_REDIRECT, client_id: 'patient-app', state: 'signed-out' }).toString();
-    const ask = await browser.get(end.href);
-    expect([ask.status, ask.language]).toEqual([200, 'sv']);
-    expect(ask.body).toMatch(/<main><h1>Logga ut\?<\/h1>/);
-    expect(ask.body).toContain('name="logout">Logga ut</button>');
-    const done = await postForm(browser, ask, { logout: 'yes' });
+    const signOut = (hint: string) => {
+      end.search = new URLSearchParams({ id_token_hint: hint, post_logout_redirect_uri: APP_REDIRECT, client_id: 'patient-app', state: 'signed-out' }).toString();
+      return browser.get(end.href);
+    };
+    // The hint is this sign-in's own ID token: no question, the page posts itself on with logout=yes.
+    const leaving = await signOut(tokens.id_token as string);
+    expect([leaving.status, leaving.language]).toEqual([200, 'sv']);
+    expect(leaving.body).toMatch(/<main><h1>Loggar ut<\/h1>/);
+    expect(leaving.body).not.toContain('Förbli inloggad');
+    const done = await postForm(browser, leaving, {});
     const back = new URL(done.location ?? '');
     expect([`${back.origin}${back.pathname}`, back.searchParams.get('state')]).toEqual([APP_REDIRECT, 'signed-out']);
 
     // Signed out: the sign-in page again, where another demo person may sign in.
     const next = await launch(browser, service, authorizeUrl(service, pkce()), { login: MARTA, pick: 'Märta' });
     expect(next.pages.map((p) => readForm(p.body).fields.prompt)).toEqual(['login', 'patient', 'consent']);
+    // Tolvan's ID token is no hint of Märta's sign-in: she is asked whether to sign out.
+    const asked = await signOut(tokens.id_token as string);
+    expect(asked.body).toMatch(/<main><h1>Logga ut\?<\/h1>/);
+    expect(asked.body).toContain('name="logout">Logga ut</button>');
   });
 
   it('issue 47 item 6: a cancelled sign-in comes back as access_denied said in words', async () => {

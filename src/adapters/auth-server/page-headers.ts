@@ -1,0 +1,20 @@
+// The headers every page of the authorization server is sent with: a strict CSP (nothing loaded from
+// anywhere, inline styles only, never framed), not cached, no referrer. A page that posts a form on by
+// itself runs exactly one script, allowed by its hash; no other page runs any.
+import { createHash } from 'node:crypto';
+import type { Lang } from './page-language.js';
+
+// No form-action: a browser holds the redirect after a form (back to the app) to it too.
+export const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'";
+
+/** The one script: the page's form posts itself (a sign-out the app vouched for, an answer to the app). */
+export const SUBMIT_SCRIPT = 'document.forms[0].submit()';
+const SUBMITTING_CSP = `${PAGE_CSP}; script-src 'sha256-${createHash('sha256').update(SUBMIT_SCRIPT).digest('base64')}'`;
+
+/** The headers of a page in `lang`; `submits` for one that runs SUBMIT_SCRIPT. Content-Type is the sender's. */
+export function pageHeaders(lang: Lang, submits = false): Record<string, string> {
+  return {
+    'cache-control': 'no-store', 'content-security-policy': submits ? SUBMITTING_CSP : PAGE_CSP, 'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer', 'content-language': lang, vary: 'Accept-Language, Cookie',
+  };
+}

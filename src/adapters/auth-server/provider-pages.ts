@@ -1,0 +1,138 @@
+// oidc-provider's own HTML pages, each replaced by the service's (issue 52): its error page
+// (`renderError`, English only, no CSP, fetching Google Fonts), its page that posts a form on by itself
+// (an answer to the app by response_mode=form_post, a sign-out with nobody signed in, a sign-in as
+// someone else than the session's), its 404, and the failures of middleware before its own handlers (a
+// form too large). Each in the person's language, under the strict CSP (page-headers.ts).
+import type { IncomingMessage } from 'node:http';
+import type Provider from 'oidc-provider';
+import { appName, type NamedClient } from './app-names.js';
+import { errorKind, errorPage, type ErrorKind } from './error-pages.js';
+import { escape, page, type PageFrame } from './interaction-pages.js';
+import { pageHeaders, SUBMIT_SCRIPT } from './page-headers.js';
+import { languageOf, type Localized } from './page-language.js';
+
+/** The fields of oidc-provider's Koa context these pages read and write. */
+export interface PageContext {
+  req: IncomingMessage;
+  method: string;
+  path: string;
+  originalUrl: string;
+  status: number;
+  type: string;
+  body: unknown;
+  set(field: string, value: string): void;
+  response: { get(field: string): string };
+  accepts(...types: string[]): string | false;
+  oidc?: { client?: NamedClient & { clientId: string }; urlFor(name: string): string };
+}
+
+export interface PagesInput {
+  /** HTML above every page (the demo's notice), as on the sign-in pages. */
+  banner: Localized | string;
+  /** Where the server is mounted (`/auth`), '' on a server of its own (the demo's). */
+  mountPath: string;
+}
+
+/** The frame of a page answering `ctx`: its language, and its own address for the switch (a GET's with its query). */
+export function frameOf(ctx: PageContext, input: PagesInput): PageFrame {
+  return { lang: languageOf(ctx.req).lang, banner: input.banner, selfUrl: `${input.mountPath}${ctx.method === 'GET' ? ctx.originalUrl : ctx.path}` };
+}
+
+/** Sends `html` as the page of `frame`, with the pages' headers; `submits` when it runs SUBMIT_SCRIPT. */
+export function answer(ctx: PageContext, frame: PageFrame, html: string, submits = false): void {
+  for (const [field, value] of Object.entries(pageHeaders(frame.lang, submits))) ctx.set(field, value);
+  ctx.type = 'html';
+  ctx.body = html;
+}
+
+/** A form that posts itself where scripts run; a button posts it where they do not. */
+export function submittingPage(frame: PageFrame, input: { title: string; text: string; action: string; fields: Readonly<Record<string, string>> }): string {
+  const { lang } = frame;
+  const hidden = Object.entries(input.fields).map(([name, value]) => `<input type="hidden" name="${escape(name)}" value="${escape(value)}">`).join('');
+  return page(frame, input.title, `<h1>${escape(input.title)}</h1><form method="post" action="${escape(input.action)}">${hidden}`
+    + `<p>${escape(input.text)}</p><button type="submit">${{ en: 'Continue', sv: 'Fortsätt' }[lang]}</button></form><script>${SUBMIT_SCRIPT}</script>`);
+}
+
+/** oidc-provider's `renderError`: the service's error page, with the status oidc-provider chose. */
+export function renderError(input: PagesInput) {
+  return (ctx: PageContext, out: { error?: unknown; error_description?: unknown }, error: unknown): Promise<void> => {
+    const frame = frameOf(ctx, input);
+    answer(ctx, frame, errorPage(frame, errorKind(out, error), typeof out.error === 'string' ? out.error : undefined));
+    return Promise.resolve();
+  };
+}
+
+const ENTITIES: Readonly<Record<string, string>> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
+const unescape = (text: string): string => text.replace(/&(?:amp|lt|gt|quot|#39);/g, (e) => ENTITIES[e] ?? e);
+
+/**
+ * oidc-provider's self-posting page (response_modes/form_post.js), which no setting replaces: its
+ * action and fields, read back from the fixed markup it writes (each value escaped by its htmlSafe).
+ */
+function formPostOf(body: unknown): { action: string; fields: Record<string, string> } | undefined {
+  if (typeof body !== 'string' || !body.includes('<title>Submitting Callback</title>')) return undefined;
+  const action = /<form method="post" action="([^"]*)">/.exec(body)?.[1];
+  if (action === undefined) return undefined;
+  const fields: Record<string, string> = {};
+  for (const [, name = '', value = ''] of body.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)"\/>/g)) fields[name] = unescape(value);
+  return { action: unescape(action), fields };
+}
+
+/** The self-posting page in the service's words: signing out, or back to the app with its answer. */
+function replaceFormPost(ctx: PageContext, input: PagesInput): void {
+  const form = formPostOf(ctx.body);
+  if (form === undefined) return;
+  const frame = frameOf(ctx, input);
+  const { lang } = frame;
+  const client = ctx.oidc?.client;
+  const app = client === undefined ? { en: 'the app', sv: 'appen' }[lang] : appName(client, client.clientId, lang);
+  const signingOut = ctx.oidc !== undefined && form.action === ctx.oidc.urlFor('end_session_confirm');
+  const text = signingOut
+    ? { en: { title: 'Signing out', text: 'You are being signed out. If nothing happens, press Continue.' },
+      sv: { title: 'Loggar ut', text: 'Du loggas ut. Om inget händer, tryck på Fortsätt.' } }[lang]
+    : { en: { title: `Back to ${app}`, text: `You are being sent back to ${app}. If nothing happens, press Continue.` },
+      sv: { title: `Tillbaka till ${app}`, text: `Du skickas tillbaka till ${app}. Om inget händer, tryck på Fortsätt.` } }[lang];
+  answer(ctx, frame, submittingPage(frame, { ...text, ...form }), true);
+}
+
+/** A request refused before oidc-provider's handlers (a form too large): its status, and its kind for a page. */
+function refusal(error: unknown): { status: number; kind: ErrorKind; code: string } {
+  const status = (error as { status?: unknown }).status;
+  return status === 413 ? { status, kind: 'too_large', code: 'invalid_request' } : { status: 500, kind: 'fault', code: 'server_error' };
+}
+
+/**
+ * The Koa middleware around everything oidc-provider answers: an error thrown before its own error
+ * handlers (which Koa would answer with a plain 500) answered as the service's page or an OAuth error,
+ * its self-posting pages and 404 replaced, and the pages' headers on any HTML it sends.
+ */
+export function ownPages(provider: Provider, input: PagesInput): void {
+  provider.use(async (ctx: PageContext, next: () => Promise<void>) => {
+    try {
+      await next();
+    } catch (error) {
+      const { status, kind, code } = refusal(error);
+      if (status === 500) provider.emit('server_error', ctx, error);
+      ctx.status = status;
+      // The rest of a body too large is never read: the connection cannot carry another request.
+      if (status === 413) ctx.set('connection', 'close');
+      if (ctx.accepts('json', 'html') === 'html') {
+        const frame = frameOf(ctx, input);
+        answer(ctx, frame, errorPage(frame, kind, code));
+      } else {
+        ctx.body = { error: code, error_description: kind === 'too_large' ? 'the request body is too large' : 'the request could not be handled; try again later' };
+      }
+      return;
+    }
+    replaceFormPost(ctx, input);
+    if (ctx.status === 404 && ctx.body === undefined && ctx.accepts('json', 'html') === 'html') {
+      const frame = frameOf(ctx, input);
+      answer(ctx, frame, errorPage(frame, 'not_found'));
+      ctx.status = 404;
+    }
+    // Any other HTML (none is known): never without the strict CSP.
+    if (ctx.response.get('content-type').startsWith('text/html') && ctx.response.get('content-security-policy') === '') {
+      for (const [field, value] of Object.entries(pageHeaders(frameOf(ctx, input).lang))) ctx.set(field, value);
+    }
+  });
+}

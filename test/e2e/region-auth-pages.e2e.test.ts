@@ -1,0 +1,163 @@
+/**
+ * Issue 52 items 12 and 15, in production settings (the region's login, a clients file): every page of
+ * the service's own authorization server a person can land on is the service's, never oidc-provider's
+ * stock page. An unknown app, an unregistered redirect URI, a sign-in that is no longer known, an
+ * oversized form, an unknown address, the sign-out pages and an answer posted back to an app: each in
+ * Swedish and English by Accept-Language, under the strict CSP with `frame-ancestors 'none'`, with no
+ * resource from elsewhere (the stock page fetched Google Fonts), no internal text, no way back to an
+ * address the app did not register. An app named only by `client_name#sv` and `client_name#en` is
+ * shown by the name in the page's language.
+ */
+import { randomBytes } from 'node:crypto';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HttpBrowser, readForm } from '../dev/demo-issuer/http-browser.js';
+import { adminPool, databaseAvailable, dropSchema } from '../support/database.js';
+import { APP_ID, APP_REDIRECT, RECORD_APP, startSignInService, type SignInService } from '../support/sign-in-service.js';
+import { walk } from '../support/sign-in-walk.js';
+
+const available = await databaseAvailable();
+const SCOPE = 'openid fhirUser launch/patient patient/*.rs';
+const LANGS = ['sv', 'en'] as const;
+
+interface Answer { status: number; headers: Record<string, string | string[] | undefined>; body: string }
+
+async function ask(url: string, lang: string, init: { method?: 'GET' | 'POST'; body?: string; contentType?: string } = {}): Promise<Answer> {
+  const answer = await request(url, {
+    method: init.method ?? 'GET', body: init.body,
+    headers: { accept: 'text/html', 'accept-language': lang, ...(init.contentType === undefined ? {} : { 'content-type': init.contentType }) },
+  });
+  return { status: answer.statusCode, headers: answer.headers, body: await answer.body.text() };
+}
+
+/** The service's page in `lang`: its frame, its headers, nothing fetched from elsewhere, nothing internal. */
+function expectServicePage(answer: Answer, lang: string): void {
+  expect(String(answer.headers['content-type'])).toMatch(/^text\/html/);
+  expect(answer.body).toMatch(new RegExp(`^<!DOCTYPE html><html lang="${lang}">`));
+  expect(answer.body).toContain('<main>');
+  expect(answer.headers['content-language']).toBe(lang);
+  const csp = String(answer.headers['content-security-policy']);
+  expect(csp).toContain("default-src 'none'");
+  expect(csp).toContain("frame-ancestors 'none'");
+  expect(csp).not.toContain('unsafe-eval');
+  expect(csp).not.toMatch(/script-src[^;]*'unsafe-inline'/);
+  expect(answer.headers['x-content-type-options']).toBe('nosniff');
+  expect(answer.body).not.toMatch(/fonts\.googleapis|@import|<script[^>]*\ssrc=|<link[^>]*\shref=|oops|<pre>|\bat \S+ \(|Error:/);
+}
+
+describe.skipIf(!available)('the authorization server\'s own pages (issue 52 items 12 and 15)', () => {
+  let service: SignInService;
+  beforeAll(async () => {
+    service = await startSignInService();
+  }, 60_000);
+  afterAll(async () => {
+    if (service === undefined) return;
+    await service.close();
+    const pool = adminPool();
+    await dropSchema(pool, service.schema);
+    await pool.end();
+  });
+
+  const authorize = (change: Record<string, string> = {}): string => `${service.issuer}/auth?${new URLSearchParams({
+    response_type: 'code', client_id: APP_ID, redirect_uri: APP_REDIRECT, scope: SCOPE, state: randomBytes(8).toString('hex'), aud: `${service.base}/fhir`,
+    code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256', ...change,
+  }).toString()}`;
+
+  /** An interaction of a sign-in begun in another browser: its page without that browser's cookie. */
+  const foreignInteraction = async (): Promise<string> => {
+    const started = await new HttpBrowser().get(authorize());
+    expect(started.location).toMatch(/\/auth\/interaction\//);
+    return String(started.location);
+  };
+
+  const PAGES: Array<[string, () => Promise<{ url: string; method?: 'POST'; body?: string; contentType?: string }>, number, Record<'sv' | 'en', string>]> = [
+    ['an unknown app', async () => ({ url: authorize({ client_id: 'no-such-app' }) }), 400, { sv: 'inte registrerad', en: 'not registered' }],
+    ['a redirect URI the app did not register', async () => ({ url: authorize({ redirect_uri: 'https://attacker.example/callback' }) }), 400,
+      { sv: 'adress som inte är registrerad', en: 'address that is not registered' }],
+    ['an unknown app asking for a scope that does not exist', async () => ({ url: authorize({ client_id: 'no-such-app', scope: 'openid no/such.scope' }) }), 400,
+      { sv: 'inte registrerad', en: 'not registered' }],
+    ['a sign-in page from another browser (or expired)', async () => ({ url: await foreignInteraction() }), 400, { sv: 'har gått ut', en: 'has expired' }],
+    ['a sign-in resumed without its browser (or expired)', async () => ({ url: (await foreignInteraction()).replace('/interaction/', '/auth/') }), 400,
+      { sv: 'har gått ut', en: 'has expired' }],
+    ['an oversized form posted to the authorization endpoint', async () => ({
+      url: `${service.issuer}/auth`, method: 'POST', body: `client_id=${APP_ID}&state=${'x'.repeat(200_000)}`, contentType: 'application/x-www-form-urlencoded',
+    }), 413, { sv: 'för stor', en: 'too large' }],
+    ['an address that is not there', async () => ({ url: `${service.issuer}/no-such-page` }), 404, { sv: 'finns inte', en: 'not here' }],
+    ['a sign-out with an ID token hint that is not one', async () => ({ url: `${service.issuer}/session/end?id_token_hint=not-a-token` }), 400,
+      { sv: 'kan inte fortsätta', en: 'cannot continue' }],
+    ['a sign-out back to an address the app did not register', async () => ({
+      url: `${service.issuer}/session/end?client_id=${APP_ID}&post_logout_redirect_uri=${encodeURIComponent('https://attacker.example/')}`,
+    }), 400, { sv: 'adress som inte är registrerad', en: 'address that is not registered' }],
+  ];
+
+  it.each(PAGES)('%s is the service\'s page, in Swedish and English, under the strict CSP', async (_name, make, status, said) => {
+    for (const lang of LANGS) {
+      const { url, ...init } = await make();
+      const answer = await ask(url, lang, init);
+      expect([lang, answer.status]).toEqual([lang, status]);
+      expectServicePage(answer, lang);
+      expect(answer.body).toContain(said[lang]);
+      // Never a way on to where the app did not register (the language switch is this page again).
+      expect(answer.body).not.toMatch(/(href|action)="https?:\/\/attacker/);
+    }
+  });
+
+  it('a scope the app may not have goes back to the app as invalid_scope (RFC 6749 §4.1.2.1), not to a page', async () => {
+    const answer = await ask(authorize({ scope: 'openid system/*.rs' }), 'sv');
+    const back = new URL(String(answer.headers.location));
+    expect([answer.status, `${back.origin}${back.pathname}`, back.searchParams.get('error')]).toEqual([303, APP_REDIRECT, 'invalid_scope']);
+  });
+
+  it('an answer posted back to the app (response_mode=form_post) is the service\'s page, its one script allowed by its hash', async () => {
+    for (const lang of LANGS) {
+      const answer = await ask(authorize({ response_mode: 'form_post', scope: 'openid system/*.rs' }), lang);
+      expect(answer.status).toBe(400);
+      expectServicePage(answer, lang);
+      const form = readForm(answer.body);
+      expect([form.action, form.fields.error]).toEqual([APP_REDIRECT, 'invalid_scope']);
+      expect(String(answer.headers['content-security-policy'])).toMatch(/script-src 'sha256-[A-Za-z0-9+/=]+'/);
+    }
+  });
+
+  it('the sign-out pages: the question when no app vouches for it, the page after it, in both languages', async () => {
+    for (const lang of LANGS) {
+      const browser = new HttpBrowser({ 'accept-language': lang });
+      const signedIn = await walk(browser, authorize({ client_id: RECORD_APP.id, redirect_uri: RECORD_APP.redirect }), { pick: 'Lilla', redirect: RECORD_APP.redirect });
+      expect(signedIn.redirect?.searchParams.get('code')).toEqual(expect.any(String));
+      // No ID token hint: the person is asked, the app by its name in the page's language (a form with the CSRF token).
+      const question = await browser.get(`${service.issuer}/session/end?client_id=${RECORD_APP.id}`);
+      expect(question.status).toBe(200);
+      expect(question.body).toContain(RECORD_APP[lang]);
+      expect(readForm(question.body).fields.xsrf).toEqual(expect.any(String));
+      const done = await browser.post(new URL(readForm(question.body).action, question.url).href, { ...readForm(question.body).fields, logout: 'yes' });
+      expect(done.status).toBe(303);
+      const after = await ask(String(done.location), lang);
+      expect(after.status).toBe(200);
+      expectServicePage(after, lang);
+      // Signed out already: the service's page posts itself on (no question left to ask).
+      const again = await ask(`${service.issuer}/session/end`, lang);
+      expect(again.status).toBe(200);
+      expectServicePage(again, lang);
+      expect(readForm(again.body).fields.logout).toBe('yes');
+    }
+  });
+
+  it('item 12: an app registered with client_name#sv and client_name#en only is named so on the picker and consent pages', async () => {
+    for (const lang of LANGS) {
+      const browser = new HttpBrowser({ 'accept-language': lang });
+      let page = await browser.get(authorize({ client_id: RECORD_APP.id, redirect_uri: RECORD_APP.redirect }));
+      while (page.location !== undefined) page = await browser.get(page.location);
+      expect(page.body).toContain(`${{ sv: 'Vems journal ska', en: 'Whose record should' }[lang]} ${RECORD_APP[lang]}`);
+      expect(page.body).not.toContain(RECORD_APP.id);
+      const lilla = /<form[^>]*>(?:(?!<\/form>)[\s\S])*Lilla/.exec(page.body)?.[0] ?? '';
+      const form = readForm(`${lilla}</form>`);
+      const consent = await browser.follow(await browser.post(new URL(form.action, page.url).href, form.fields), service.base);
+      expect(consent.body).toContain(`${RECORD_APP[lang]} ${{ sv: 'ber om åtkomst', en: 'asks for access' }[lang]}`);
+      const allowed = await browser.post(new URL(readForm(consent.body).action, consent.url).href, readForm(consent.body).fields);
+      expect(String((await browser.follow(allowed, service.base)).location)).toMatch(new RegExp(`^${RECORD_APP.redirect}\\?code=`));
+      // The connected-apps page names it so too.
+      const apps = await browser.get(`${service.issuer}/apps`);
+      expect(apps.body).toContain(`<h2>${RECORD_APP[lang]}</h2>`);
+    }
+  });
+});
