@@ -7,6 +7,7 @@ import {
   demoCredentialsOf, selectEhr, selectRedis, selectSubscriptionKeys, selectTokenVerifier, selectWriteCoordinator, type Selection,
 } from './adapter-selection.js';
 import { selectAccessLogReader, selectAuditTrail } from './audit-selection.js';
+import { registeredNames } from '../adapters/auth-server/app-names.js';
 import { SystemClock } from '../adapters/clock/system-clock.js';
 import { PrometheusMetrics } from '../adapters/metrics/prometheus-metrics.js';
 import { countingRedisStore, DEFAULT_RATE_LIMIT_NAMESPACE } from '../adapters/rate-limit-redis/counting-store.js';
@@ -90,7 +91,9 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
       { beforeMinutes: config.arrivalWindowBeforeMin, afterMinutes: config.arrivalWindowAfterMin }, d.resolve(TOKENS.WriteCoordinator)),
   });
   c.register(ReadAccessLog, {
-    useFactory: (d) => new ReadAccessLog(d.resolve(TOKENS.AccessLogReader), d.resolve(TOKENS.PageCursors), config.ehrTimezone, config.clientNames,
+    // The clients file's names (client_name, else client_name#sv, else #en), then CLIENT_NAMES over them.
+    useFactory: (d) => new ReadAccessLog(d.resolve(TOKENS.AccessLogReader), d.resolve(TOKENS.PageCursors), config.ehrTimezone,
+      new Map([...registeredNames(config.signIn?.clients ?? []), ...config.clientNames]),
       { policy: config.releasePolicy, clock: d.resolve(TOKENS.Clock) }),
   });
   c.register(RegisterPayment, { useFactory: (d) => new RegisterPayment(d.resolve(TOKENS.WriteCoordinator)) });

@@ -62,6 +62,8 @@ describe('the service\'s own authorization server: its settings', () => {
     ['private_key_jwt without keys', [{ ...APP, token_endpoint_auth_method: 'private_key_jwt' }], /entry 1 \(app\): private_key_jwt needs the app's public keys/],
     ['a scope the service does not grant', [{ ...APP, scope: 'openid patient/*.write email' }], /entry 1 \(app\): scope names what this service does not grant: patient\/\*.write email/],
     ['one client twice', [APP, APP], /lists client_id app twice/],
+    ['a name no page or access log can show', [{ ...APP, 'client_name#sv': 'x'.repeat(129) }], /entry 1 \(app\): client_name#sv must be 1 to 128 printable characters/],
+    ['a name with a control character', [{ ...APP, client_name: 'App\u0007' }], /entry 1 \(app\): client_name must be 1 to 128 printable characters/],
     ['no array', { client_id: 'app' }, /must be a JSON array/],
   ])('refuses a clients file with %s, naming the entry', (_name, clients, message) => {
     expect(refusal({ ...GOOD, SIGN_IN_CLIENTS_FILE: file(`clients-${Math.random()}.json`, JSON.stringify(clients)) })).toMatch(message);

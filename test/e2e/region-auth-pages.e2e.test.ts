@@ -8,7 +8,7 @@
  * address the app did not register. An app named only by `client_name#sv` and `client_name#en` is
  * shown by the name in the page's language.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpBrowser, readForm } from '../dev/demo-issuer/http-browser.js';
@@ -159,5 +159,28 @@ describe.skipIf(!available)('the authorization server\'s own pages (issue 52 ite
       const apps = await browser.get(`${service.issuer}/apps`);
       expect(apps.body).toContain(`<h2>${RECORD_APP[lang]}</h2>`);
     }
+  });
+
+  it('item 12: the access log names the app by its registered name (client_name#sv here), not by its client id', async () => {
+    const verifier = randomBytes(32).toString('base64url');
+    const since = Date.now();
+    const signedIn = await walk(new HttpBrowser(), authorize({
+      client_id: RECORD_APP.id, redirect_uri: RECORD_APP.redirect, code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    }), { pick: 'Lilla', redirect: RECORD_APP.redirect });
+    const exchanged = await request(`${service.issuer}/token`, {
+      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code', code: signedIn.redirect?.searchParams.get('code') ?? '', redirect_uri: RECORD_APP.redirect, client_id: RECORD_APP.id, code_verifier: verifier,
+      }).toString(),
+    });
+    const tokens = await exchanged.body.json() as { access_token: string; patient: string };
+    const fhir = (path: string) => request(`${service.base}/fhir/${path}`, { headers: { authorization: `Bearer ${tokens.access_token}`, accept: 'application/fhir+json' } });
+    expect((await fhir(`Patient/${tokens.patient}`)).statusCode).toBe(200);
+    const log = await (await fhir(`AuditEvent?_count=500&date=ge${new Date(since - 1000).toISOString().slice(0, 19)}Z`)).body.json() as {
+      entry?: { resource: { agent: { who: { display?: string; identifier?: { value: string } } }[] } }[];
+    };
+    const apps = (log.entry ?? []).flatMap((e) => e.resource.agent.map((a) => a.who)).filter((who) => who.identifier?.value === RECORD_APP.id);
+    expect(apps.length).toBeGreaterThan(0);
+    expect(new Set(apps.map((who) => who.display))).toEqual(new Set([RECORD_APP.sv]));
   });
 });

@@ -30,3 +30,12 @@ export const appNames = (client: NamedClient | undefined, clientId: string): Loc
 /** The app's one name where no language is known (an API's answer, the access log): `client_name`, else the Swedish one, else the English one, else its id. */
 export const registeredName = (client: NamedClient | undefined, clientId: string): string =>
   text(client?.clientName ?? client?.client_name) ?? text(client?.['client_name#sv']) ?? text(client?.['client_name#en']) ?? clientId;
+
+/**
+ * The access log's names of the apps a clients file registers, by client id: what CLIENT_NAMES would
+ * say, so a region names each app once (CLIENT_NAMES, when it names one too, is the operator's last word).
+ */
+export function registeredNames(clients: ReadonlyArray<{ metadata: NamedClient & { client_id: string } }>): Map<string, string> {
+  return new Map(clients.map((c) => [c.metadata.client_id, registeredName(c.metadata, c.metadata.client_id)] as const)
+    .filter(([id, name]) => name !== id));
+}

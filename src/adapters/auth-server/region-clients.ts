@@ -75,10 +75,17 @@ function authMethod(entry: Entry, where: string): (typeof AUTH_METHODS)[number] 
   return method as (typeof AUTH_METHODS)[number];
 }
 
-function clientName(entry: Entry): Record<string, string> {
+// What the pages and the access log can show (its displayName is at most 128 characters): no control characters.
+// eslint-disable-next-line no-control-regex -- refusing control characters is the point
+const SHOWABLE_NAME = /^[^\u0000-\u001f\u007f-\u009f]{1,128}$/;
+
+function clientName(entry: Entry, where: string): Record<string, string> {
   const names: Record<string, string> = {};
   for (const key of ['client_name', 'client_name#sv', 'client_name#en']) {
-    if (typeof entry[key] === 'string' && entry[key] !== '') names[key] = entry[key];
+    const value = entry[key];
+    if (value === undefined) continue;
+    if (typeof value !== 'string' || !SHOWABLE_NAME.test(value)) throw new ClientsFileError(`${where}: ${key} must be 1 to 128 printable characters`);
+    names[key] = value;
   }
   return names;
 }
@@ -100,7 +107,7 @@ function toAuthClient(entry: Entry, where: string): AuthClient {
   const corsOrigin = method === 'none' && origins.size === 1 && !origins.has('null') ? [...origins][0] : undefined;
   return {
     metadata: {
-      client_id: clientId as string, ...clientName(entry), token_endpoint_auth_method: method,
+      client_id: clientId as string, ...clientName(entry, where), token_endpoint_auth_method: method,
       ...(method === 'private_key_jwt' ? { token_endpoint_auth_signing_alg: 'RS256' } : {}),
       ...(entry.jwks === undefined ? {} : { jwks: entry.jwks }), ...(entry.jwks_uri === undefined ? {} : { jwks_uri: entry.jwks_uri }),
       application_type: uris.every((u) => u.startsWith('https:')) ? 'web' : 'native',
