@@ -11,46 +11,15 @@ import { createRequire } from 'node:module';
 import * as client from 'openid-client';
 import { request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { HttpBrowser, readForm, type Page } from '../dev/demo-issuer/http-browser.js';
+import { HttpBrowser, readForm } from '../dev/demo-issuer/http-browser.js';
 import { adminPool, databaseAvailable, dropSchema } from '../support/database.js';
 import { exchangeAt, memoryStorage } from '../support/fhirclient-storage.js';
 import { LOA2, LOA3 } from '../support/region-provider.js';
 import { APP_ID, APP_REDIRECT, startSignInService, type SignInService } from '../support/sign-in-service.js';
+import { walk } from '../support/sign-in-walk.js';
 
 const available = await databaseAvailable();
 const SCOPE = 'openid fhirUser launch/patient offline_access patient/*.rs';
-
-interface Walked { redirect?: URL; page: Page; seen: string[] }
-
-/**
- * A browser's way through: every redirect followed (the service, the region), the picker's `pick`
- * posted, consent given, until the app's redirect URI or a page that is none of those. `via` rewrites
- * each service URL before it is asked (another instance, as a load balancer would).
- */
-async function walk(browser: HttpBrowser, url: string, options: { pick?: string; via?: (url: string) => string } = {}): Promise<Walked> {
-  const via = options.via ?? ((u: string) => u);
-  const seen: string[] = [];
-  let page = await browser.get(via(url));
-  for (let hops = 0; hops < 30; hops += 1) {
-    seen.push(page.url);
-    if (page.location !== undefined) {
-      if (page.location.startsWith(APP_REDIRECT)) return { redirect: new URL(page.location), page, seen };
-      page = await browser.get(via(page.location));
-      continue;
-    }
-    if (page.status !== 200 || !/<form/.test(page.body)) return { page, seen };
-    const form = readForm(page.body);
-    if (form.fields.prompt === 'patient') {
-      const value = [...page.body.matchAll(/<form[^>]*>([\s\S]*?)<\/form>/g)].find((f) => f[1]?.includes(options.pick ?? '(yourself)'))?.[1];
-      const patient = /name="patient" value="([^"]+)"/.exec(value ?? '')?.[1];
-      if (patient === undefined) return { page, seen };
-      page = await browser.post(via(new URL(form.action, page.url).href), { ...form.fields, patient });
-    } else if (form.fields.prompt === 'consent') {
-      page = await browser.post(via(new URL(form.action, page.url).href), form.fields);
-    } else return { page, seen };
-  }
-  throw new Error('the sign-in did not end');
-}
 
 /** The service's instances and region closed, its sign-in schema dropped. */
 async function stop(service: SignInService | undefined): Promise<void> {

@@ -3,23 +3,24 @@
 // demo runs it with its sign-in page; a region with its own login (docs/smart-launch.md).
 import Provider from 'oidc-provider';
 import type { AuthClients } from './clients.js';
+import { introspection, ownAccessTokens } from './introspection.js';
 import { buildProviderConfiguration, type ProviderInput } from './provider-config.js';
 import { smartTokenEndpoint } from './smart-token-endpoint.js';
 
 interface WarnLogger { warn(obj: object, msg: string): void }
 
-/** A client may come back to the redirect URIs it registered, or to those it allows besides (RFC 8252 §7.3 loopback, the app's page). */
+/**
+ * A client comes back to exactly the redirect URIs it registered, or to those it allows besides (RFC
+ * 8252 §7.3 loopback for an app that says `loopback_redirects`, the app's page). oidc-provider would
+ * take a registered loopback URI of a native client on any port: only the app's own rule may say so.
+ */
 function allowExtraRedirects(provider: Provider, clients: AuthClients): void {
-  const registered = provider.Client.prototype.redirectUriAllowed;
   provider.Client.prototype.redirectUriAllowed = function redirectUriAllowed(value: string): boolean {
-    if (registered.call(this, value)) return true;
-    return clients.get(this.clientId)?.redirectAllowed?.(value) === true;
+    return this.redirectUris.includes(value) || clients.get(this.clientId)?.redirectAllowed?.(value) === true;
   };
   // Where an app may come back to after signing out (RP-initiated logout): where it may come back to after signing in.
-  const afterLogout = provider.Client.prototype.postLogoutRedirectUriAllowed;
   provider.Client.prototype.postLogoutRedirectUriAllowed = function postLogoutRedirectUriAllowed(value: string): boolean {
-    if (afterLogout.call(this, value)) return true;
-    return clients.get(this.clientId)?.redirectAllowed?.(value) === true;
+    return (this.postLogoutRedirectUris ?? []).includes(value) || clients.get(this.clientId)?.redirectAllowed?.(value) === true;
   };
 }
 
@@ -28,6 +29,7 @@ export function createAuthProvider(issuer: string, input: ProviderInput & { logg
   const provider = new Provider(issuer, buildProviderConfiguration(configuration));
   allowExtraRedirects(provider, input.clients);
   smartTokenEndpoint(provider, input.clients);
+  introspection(provider, ownAccessTokens({ issuer, audience: input.audience, signingKeys: input.signingKeys }));
   provider.on('server_error', (_ctx, error) => {
     logger.warn({ err: { name: error.name, message: error.message } }, 'authorization server error');
   });

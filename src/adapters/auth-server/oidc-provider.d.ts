@@ -29,14 +29,21 @@ declare module 'oidc-provider' {
     createContext(req: IncomingMessage, res: ServerResponse): unknown;
     readonly Client: {
       prototype: {
-        redirectUriAllowed(this: { clientId: string }, value: string): boolean;
-        postLogoutRedirectUriAllowed(this: { clientId: string }, value: string): boolean;
+        redirectUriAllowed(this: RegisteredClient, value: string): boolean;
+        postLogoutRedirectUriAllowed(this: RegisteredClient, value: string): boolean;
       };
       find(id: string): Promise<{ clientId: string; clientName?: string } | undefined>;
     };
     use(middleware: (ctx: never, next: () => Promise<void>) => Promise<void>): void;
     on(event: 'server_error', listener: (ctx: unknown, error: Error) => void): this;
     on(event: string, listener: (...args: unknown[]) => void): this;
+  }
+
+  /** A client as the provider holds it: its id and the redirect URIs it registered. */
+  export interface RegisteredClient {
+    clientId: string;
+    redirectUris: string[];
+    postLogoutRedirectUris?: string[];
   }
 
   export interface InteractionDetails {

@@ -1,0 +1,36 @@
+// A browser's way through the service's own sign-in (docs/sign-in.md), as the e2e tests of the
+// production authorization server drive it: the region's login, the picker and consent, to the app.
+import { readForm, type HttpBrowser, type Page } from '../dev/demo-issuer/http-browser.js';
+import { APP_REDIRECT } from './sign-in-service.js';
+
+export interface Walked { redirect?: URL; page: Page; seen: string[] }
+
+/**
+ * A browser's way through: every redirect followed (the service, the region), the picker's `pick`
+ * posted, consent given, until the app's redirect URI (`redirect`, else APP_REDIRECT) or a page that is none of those. `via` rewrites
+ * each service URL before it is asked (another instance, as a load balancer would).
+ */
+export async function walk(browser: HttpBrowser, url: string, options: { pick?: string; via?: (url: string) => string; redirect?: string } = {}): Promise<Walked> {
+  const via = options.via ?? ((u: string) => u);
+  const seen: string[] = [];
+  let page = await browser.get(via(url));
+  for (let hops = 0; hops < 30; hops += 1) {
+    seen.push(page.url);
+    if (page.location !== undefined) {
+      if (page.location.startsWith(options.redirect ?? APP_REDIRECT)) return { redirect: new URL(page.location), page, seen };
+      page = await browser.get(via(page.location));
+      continue;
+    }
+    if (page.status !== 200 || !/<form/.test(page.body)) return { page, seen };
+    const form = readForm(page.body);
+    if (form.fields.prompt === 'patient') {
+      const value = [...page.body.matchAll(/<form[^>]*>([\s\S]*?)<\/form>/g)].find((f) => f[1]?.includes(options.pick ?? '(yourself)'))?.[1];
+      const patient = /name="patient" value="([^"]+)"/.exec(value ?? '')?.[1];
+      if (patient === undefined) return { page, seen };
+      page = await browser.post(via(new URL(form.action, page.url).href), { ...form.fields, patient });
+    } else if (form.fields.prompt === 'consent') {
+      page = await browser.post(via(new URL(form.action, page.url).href), form.fields);
+    } else return { page, seen };
+  }
+  throw new Error('the sign-in did not end');
+}
