@@ -4,7 +4,8 @@
  * Discovery names only the client authentication it takes (no shared secrets) and RFC 7662
  * introspection, which a confidential app (private_key_jwt, through openid-client) may use on its own
  * tokens alone; a public app is refused it. A registered loopback redirect is exact unless the app
- * says `loopback_redirects`.
+ * says `loopback_redirects`. Each pick, token issued, refresh, refused refresh and revocation of a
+ * launch is a record in the patient's access log.
  */
 import { exportJWK, generateKeyPair } from 'jose';
 import * as client from 'openid-client';
@@ -12,14 +13,17 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpBrowser } from '../dev/demo-issuer/http-browser.js';
 import { adminPool, databaseAvailable, dropSchema } from '../support/database.js';
-import { APP_ID, APP_REDIRECT, startSignInService, type SignInService } from '../support/sign-in-service.js';
+import { APP_REDIRECT, startSignInService, type SignInService } from '../support/sign-in-service.js';
 import { walk } from '../support/sign-in-walk.js';
 
 const available = await databaseAvailable();
 const SCOPE = 'openid fhirUser launch/patient offline_access patient/*.rs';
 const REGISTERED = 'openid fhirUser launch/patient patient/*.rs user/*.rs';
+/** The public app, a name of this file's own: the audit store is shared with every other test's launches of Lilla. */
+const APP_ID = 'protocol-test-app';
 const FIXED_PORT_APP = 'fixed-port-app';
 const CONFIDENTIAL_APP = 'confidential-app';
+const MARTA = '198112189876';
 /** An identity number: twelve digits in a row (an `exp` or `iat` has ten). */
 const IDENTITY_NUMBER = /\d{12}/;
 
@@ -100,5 +104,30 @@ describe.skipIf(!available)('the own authorization server\'s protocol surface (C
     expect(await at(fixedPort, APP_REDIRECT)).toBe(303);
     expect(await at(fixedPort, 'http://127.0.0.1:8766/callback')).toBe(400);
     expect(await at(publicApp, 'http://127.0.0.1:8766/callback')).toBe(303);
+  });
+
+  it('each pick, token issued, refresh, refused refresh and revocation of a launch is in the patient\'s access log', async () => {
+    interface Event { subtype: { code?: string }[]; outcome: string; recorded: string; agent: { who: { identifier?: { value: string } } }[] }
+    const since = Date.now();
+    const tokens = await launch(publicApp);
+    await client.refreshTokenGrant(publicApp, String(tokens.refresh_token));
+    // A replay of the rotated refresh token: refused (and its grant revoked, as a stolen copy's would be).
+    await expect(client.refreshTokenGrant(publicApp, String(tokens.refresh_token))).rejects.toMatchObject({ error: 'invalid_grant' });
+    const reader = await launch(publicApp);
+    await client.tokenRevocation(publicApp, String(reader.refresh_token));
+    const response = await request(`${service.base}/fhir/AuditEvent?_count=500&date=ge${new Date(since - 1000).toISOString().slice(0, 19)}Z`, {
+      headers: { authorization: `Bearer ${reader.access_token}`, accept: 'application/fhir+json' },
+    });
+    expect(response.statusCode).toBe(200);
+    const bundle = await response.body.json() as { entry?: { resource: Event }[] };
+    const seen = (bundle.entry ?? []).map((e) => e.resource)
+      .filter((e) => e.agent[0]?.who.identifier?.value === MARTA && e.agent[1]?.who.identifier?.value === APP_ID && Date.parse(e.recorded) >= since)
+      .map((e) => `${e.subtype.at(-1)?.code ?? ''} ${e.outcome}`);
+    // Two launches: each a pick and a token; the first's refresh and its replay refused; the second's revocation.
+    expect(seen.filter((s) => s === 'pickAppPatient 0')).toHaveLength(2);
+    expect(seen.filter((s) => s === 'issueAppToken 0')).toHaveLength(2);
+    expect(seen.filter((s) => s === 'refreshAppToken 0')).toHaveLength(1);
+    expect(seen.filter((s) => s === 'refreshAppToken 4')).toHaveLength(1);
+    expect(seen.filter((s) => s === 'revokeAppAccess 0')).toHaveLength(1);
   });
 });

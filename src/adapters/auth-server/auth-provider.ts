@@ -6,6 +6,7 @@ import type { AuthClients } from './clients.js';
 import { introspection, ownAccessTokens } from './introspection.js';
 import { buildProviderConfiguration, type ProviderInput } from './provider-config.js';
 import { smartTokenEndpoint } from './smart-token-endpoint.js';
+import { tokenAudit } from './token-audit.js';
 
 interface WarnLogger { warn(obj: object, msg: string): void }
 
@@ -29,6 +30,11 @@ export function createAuthProvider(issuer: string, input: ProviderInput & { logg
   const provider = new Provider(issuer, buildProviderConfiguration(configuration));
   allowExtraRedirects(provider, input.clients);
   smartTokenEndpoint(provider, input.clients);
+  // Inside the SMART token endpoint's handling: a token refused for want of its audit record gets no `patient` added.
+  tokenAudit(provider, {
+    smart: input.smart, picks: input.picks, issuer,
+    onAuditFailed: (error) => logger.warn({ err: { name: error.name, message: error.message } }, 'a token request could not be audited'),
+  });
   introspection(provider, ownAccessTokens({ issuer, audience: input.audience, signingKeys: input.signingKeys }));
   provider.on('server_error', (_ctx, error) => {
     logger.warn({ err: { name: error.name, message: error.message } }, 'authorization server error');
