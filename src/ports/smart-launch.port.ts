@@ -11,16 +11,23 @@ export interface LaunchPerson {
   relatedPersonId?: string;
 }
 
-/** A person granting an app access to a record, or withdrawing it (docs/sign-in.md#what-the-person-sees). */
+/**
+ * A person granting an app access to a record, or withdrawing it, and each step of a launch between:
+ * the pick, the token issued for a code, a refresh (docs/sign-in.md#what-the-person-sees).
+ */
 export interface GrantEvent {
-  kind: 'granted' | 'revoked';
+  kind: 'granted' | 'revoked' | 'picked' | 'issued' | 'refreshed';
+  /** Refused (`denied`, with the HTTP status answered) or done; done when absent. */
+  outcome?: 'allowed' | 'denied';
+  status?: number;
   /** The authorization server's issuer: who vouches for the person. */
   issuer: string;
   /** The signed-in person's identity number: who granted or withdrew it. */
   accountId: string;
   /** Whose record: the picked person, by FHIR Patient id, and how the signed-in person stands to them. */
   patientId: string;
-  basis: AccessBasis;
+  /** `refused` where the person may no longer open the record (a refresh the registry now refuses). */
+  basis: AccessBasis | 'refused';
   /** The signed-in person's `fhirUser` (a Patient or RelatedPerson reference): the record's actor subject. */
   fhirUser: string;
   clientId: string;

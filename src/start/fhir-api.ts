@@ -48,6 +48,9 @@ export async function smartEndpoints(config: Config, issuer: string | undefined,
       tokenEndpoint: set.tokenEndpoint ?? text(doc.token_endpoint),
       offlineAccess: Array.isArray(doc.grant_types_supported) && doc.grant_types_supported.includes('refresh_token'),
       revocationEndpoint: text(doc.revocation_endpoint),
+      introspectionEndpoint: text(doc.introspection_endpoint),
+      authMethods: Array.isArray(doc.token_endpoint_auth_methods_supported)
+        ? doc.token_endpoint_auth_methods_supported.filter((m): m is string => typeof m === 'string') : undefined,
       ...(openid ? { issuer: text(doc.issuer), jwksUri: text(doc.jwks_uri) } : {}),
     });
   } catch (err) {

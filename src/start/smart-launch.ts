@@ -14,7 +14,9 @@ import type { Clock } from '../ports/clock.port.js';
 import type { FhirIds } from '../ports/fhir-ids.port.js';
 import type { GrantEvent, LaunchPerson, SmartLaunchContext } from '../ports/smart-launch.port.js';
 
-const OPERATION: Readonly<Record<GrantEvent['kind'], GrantOperationName>> = { granted: 'grantAppAccess', revoked: 'revokeAppAccess' };
+const OPERATION: Readonly<Record<GrantEvent['kind'], GrantOperationName>> = {
+  granted: 'grantAppAccess', revoked: 'revokeAppAccess', picked: 'pickAppPatient', issued: 'issueAppToken', refreshed: 'refreshAppToken',
+};
 
 /** The outcome record of a grant or its withdrawal: who, for whom, through which app; no token, no scope text. */
 export function grantRecordOf(event: GrantEvent, patientIdentityNumber: string, now: number): OutcomeRecord {
@@ -23,7 +25,7 @@ export function grantRecordOf(event: GrantEvent, patientIdentityNumber: string, 
     time: new Date(now).toISOString(), requestId: id, serviceRequestId: id, operation: OPERATION[event.kind],
     actor: { issuer: event.issuer, subject: event.fhirUser, personId: event.accountId },
     clientId: event.clientId, patientId: patientIdentityNumber, delegation: event.basis,
-    sourceAddress: event.sourceAddress, outcome: 'allowed', status: 200,
+    sourceAddress: event.sourceAddress, outcome: event.outcome ?? 'allowed', status: event.status ?? 200,
   };
 }
 

@@ -157,8 +157,8 @@ describe('the patient app plugin over a folder of its own', () => {
 
 describe("the app's words are the access log's", () => {
   it('names every operation as the access log does, and titles its sections with those names', () => {
-    // The table's, the FHIR API's own, and the authorization server's grants of app access (issue 46).
-    const operations = [...Object.keys(OPERATIONS), 'getPatientSummary', 'grantAppAccess', 'revokeAppAccess'];
+    // The table's, the FHIR API's own, and the authorization server's grants of app access (issue 46) and a launch's steps (issue 52).
+    const operations = [...Object.keys(OPERATIONS), 'getPatientSummary', 'grantAppAccess', 'revokeAppAccess', 'pickAppPatient', 'issueAppToken', 'refreshAppToken'];
     expect(Object.keys(OPERATION_NAMES).sort()).toEqual(operations.sort());
     for (const op of operations) expect([op, OPERATION_NAMES[op]]).toEqual([op, operationDisplayName(op)]);
     expect(TITLES.labs).toEqual(OPERATIONS.getLabResults.displayName);

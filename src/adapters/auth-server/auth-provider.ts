@@ -3,24 +3,27 @@
 // demo runs it with its sign-in page; a region with its own login (docs/smart-launch.md).
 import Provider from 'oidc-provider';
 import type { AuthClients } from './clients.js';
+import { introspection, ownAccessTokens } from './introspection.js';
 import { buildProviderConfiguration, type ProviderInput } from './provider-config.js';
 import { ownPages } from './provider-pages.js';
 import { smartTokenEndpoint } from './smart-token-endpoint.js';
+import { tokenAudit } from './token-audit.js';
 
 interface WarnLogger { warn(obj: object, msg: string): void }
 
-/** A client may come back to the redirect URIs it registered, or to those it allows besides (RFC 8252 §7.3 loopback, the app's page). */
+/**
+ * A client comes back to exactly the redirect URIs it registered, or to those it allows besides (RFC
+ * 8252 §7.3 loopback for an app that says `loopback_redirects`, the app's page). oidc-provider would
+ * take a registered loopback URI of a native client on any port: only the app's own rule may say so.
+ */
 function allowExtraRedirects(provider: Provider, clients: AuthClients): void {
-  const registered = provider.Client.prototype.redirectUriAllowed;
   provider.Client.prototype.redirectUriAllowed = function redirectUriAllowed(value: string): boolean {
-    if (registered.call(this, value)) return true;
-    return clients.get(this.clientId)?.redirectAllowed?.(value) === true;
+    return this.redirectUris.includes(value) || clients.get(this.clientId)?.redirectAllowed?.(value) === true;
   };
-  // Where an app may come back to after signing out (RP-initiated logout): wherever it may come back to
-  // after signing in, its registered redirect URIs first (a clients file names no other addresses).
-  const afterLogout = provider.Client.prototype.postLogoutRedirectUriAllowed;
+  // Where an app may come back to after signing out (RP-initiated logout): its registered post-logout
+  // addresses, or wherever it may come back to after signing in (a clients file names no other addresses).
   provider.Client.prototype.postLogoutRedirectUriAllowed = function postLogoutRedirectUriAllowed(value: string): boolean {
-    return afterLogout.call(this, value) || provider.Client.prototype.redirectUriAllowed.call(this, value);
+    return (this.postLogoutRedirectUris ?? []).includes(value) || provider.Client.prototype.redirectUriAllowed.call(this, value);
   };
 }
 
@@ -31,6 +34,12 @@ export function createAuthProvider(issuer: string, input: ProviderInput & { logg
   // First, so that it answers for whatever the middleware after it throws.
   ownPages(provider, { banner: input.banner ?? '', mountPath: input.mountPath ?? '' });
   smartTokenEndpoint(provider, input.clients);
+  // Inside the SMART token endpoint's handling: a token refused for want of its audit record gets no `patient` added.
+  tokenAudit(provider, {
+    smart: input.smart, picks: input.picks, issuer,
+    onAuditFailed: (error) => logger.warn({ err: { name: error.name, message: error.message } }, 'a token request could not be audited'),
+  });
+  introspection(provider, ownAccessTokens({ issuer, audience: input.audience, signingKeys: input.signingKeys }));
   provider.on('server_error', (_ctx, error) => {
     logger.warn({ err: { name: error.name, message: error.message } }, 'authorization server error');
   });

@@ -45,6 +45,11 @@ export class AuthClients {
     return [...this.byId.values()].map((client) => client.metadata);
   }
 
+  /** How its clients authenticate at the token endpoint (`none`, `client_secret_basic`, ...), each method once. */
+  authMethods(): string[] {
+    return [...new Set([...this.byId.values()].map((client) => String(client.metadata.token_endpoint_auth_method ?? 'client_secret_basic')))];
+  }
+
   /** Whether the client may ask for `scope` at all (its registration); what it is then given is the provider's rule. */
   allows(clientId: string, scope: string): boolean {
     const allows = this.byId.get(clientId)?.allows;

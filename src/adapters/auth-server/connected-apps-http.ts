@@ -5,12 +5,12 @@
 //   region's own app (its client `managesGrants`), the person being the token's;
 // - DELETE {issuer}/connected-apps/<grant>  with the same token: revoke it (204), 404 when it is not theirs.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createLocalJWKSet, jwtVerify, type JWK } from 'jose';
+import type { JWK } from 'jose';
 import type { AuthClients } from './clients.js';
 import { connectedApps, revokeConnectedApp, type ConnectedApp, type ConnectedAppsContext } from './connected-apps.js';
 import { connectedAppsPage } from './connected-apps-page.js';
 import { pageView, readForm } from './interactions.js';
-import { publicKeys } from './key-files.js';
+import { ownAccessTokens } from './introspection.js';
 import type { Localized } from './page-language.js';
 import { appRedirectUri } from './smart-launch.js';
 
@@ -22,15 +22,11 @@ export type VerifyToken = (token: string) => Promise<TokenHolder | undefined>;
 
 /** Checks an access token this server issued (its own signing keys, issuer and the API's audience). */
 export function ownTokenVerifier(input: { issuer: string; audience: string; patientClaim: string; signingKeys: readonly JWK[] }): VerifyToken {
-  const jwks = createLocalJWKSet(publicKeys(input.signingKeys));
+  const verify = ownAccessTokens(input);
   return async (token) => {
-    try {
-      const { payload } = await jwtVerify(token, jwks, { issuer: input.issuer, audience: input.audience, typ: 'at+jwt' });
-      const accountId = payload[input.patientClaim];
-      return typeof accountId === 'string' && typeof payload.client_id === 'string' ? { accountId, clientId: payload.client_id } : undefined;
-    } catch {
-      return undefined;
-    }
+    const payload = await verify(token);
+    const accountId = payload?.[input.patientClaim];
+    return typeof accountId === 'string' && typeof payload?.client_id === 'string' ? { accountId, clientId: payload.client_id } : undefined;
   };
 }
 

@@ -7,7 +7,7 @@ import { appName } from './app-names.js';
 import { consentPage, PICKER_ERRORS, pickerPage, type PageFrame } from './interaction-pages.js';
 import { PAGE_CSP } from './page-headers.js';
 import { languageCookie, languageOf, type Localized } from './page-language.js';
-import type { SmartLaunchContext } from '../../ports/smart-launch.port.js';
+import type { GrantEvent, LaunchPerson, SmartLaunchContext } from '../../ports/smart-launch.port.js';
 import { fhirUserOf, type LaunchPicks } from './smart-launch.js';
 
 export const INTERACTION_PATH = '/interaction/';
@@ -96,16 +96,25 @@ export interface LaunchState {
 async function pickPatient(provider: Provider, req: IncomingMessage, res: ServerResponse, details: Details, launch: LaunchState, submitUrl: string, view: PageView): Promise<void> {
   const accountId = details.session?.accountId ?? '';
   const people = await launch.smart.peopleFor(accountId);
-  const finish = (person: (typeof people)[number]) => provider.interactionFinished(req, res,
-    { patient: { id: person.patientId, fhirUser: fhirUserOf(person), name: person.name } satisfies Picked }, { mergeWithLastSubmission: true });
+  const step = (picked: Pick<Step, 'patientId' | 'basis' | 'fhirUser' | 'outcome'>) =>
+    recordedStep(launch, req, details, { kind: 'picked', status: picked.outcome === 'denied' ? 400 : 200, accountId, ...picked });
+  // The pick is audited before it counts; a pick that cannot be ends the launch, as a grant that cannot be does.
+  const finish = async (person: LaunchPerson) => (await step({ patientId: person.patientId, basis: person.basis, fhirUser: fhirUserOf(person), outcome: 'allowed' })
+    ? provider.interactionFinished(req, res, { patient: { id: person.patientId, fhirUser: fhirUserOf(person), name: person.name } satisfies Picked }, { mergeWithLastSubmission: true })
+    : provider.interactionFinished(req, res, { error: 'temporarily_unavailable', error_description: NOT_AUDITED }, { mergeWithLastSubmission: false }));
   const [self] = people;
   if (people.length === 1 && self !== undefined) return finish(self);
   const input = { submitUrl, appName: view.appName, people };
   if (people.length === 0) return view.send(res, 403, pickerPage(view.frame, { ...input, error: PICKER_ERRORS.nobody }));
   if (req.method === 'GET') return view.send(res, 200, pickerPage(view.frame, input));
   const form = await readForm(req);
-  const chosen = form.get('prompt') === 'patient' ? people.find((p) => p.patientId === form.get('patient')) : undefined;
-  if (chosen === undefined) return view.send(res, 400, pickerPage(view.frame, { ...input, error: PICKER_ERRORS.pick }));
+  const posted = form.get('patient');
+  const chosen = form.get('prompt') === 'patient' ? people.find((p) => p.patientId === posted) : undefined;
+  if (chosen === undefined) {
+    // A posted Patient id that was not offered is a refused pick in that patient's log (when it is one of this service's ids).
+    if (posted !== null && self !== undefined) await step({ patientId: posted, basis: 'refused', fhirUser: fhirUserOf(self), outcome: 'denied' });
+    return view.send(res, 400, pickerPage(view.frame, { ...input, error: PICKER_ERRORS.pick }));
+  }
   return finish(chosen);
 }
 
@@ -117,6 +126,13 @@ export async function handleInteraction(provider: Provider, req: IncomingMessage
   const details = await provider.interactionDetails(req, res);
   const submitUrl = `${launch.mountPath ?? ''}${INTERACTION_PATH}${uid}`;
   if (action === 'abort') {
+    // A consent refused for a picked patient is in that patient's log; a sign-in cancelled before a pick names nobody.
+    const cancelled = pickedIn(details);
+    if (cancelled !== undefined) {
+      await recordedStep(launch, req, details, {
+        kind: 'granted', outcome: 'denied', status: 403, accountId: details.session?.accountId ?? '', patientId: cancelled.id, basis: 'refused', fhirUser: cancelled.fhirUser,
+      });
+    }
     // The app shows its person a cancelled sign-in in their own words; this one is for its developer.
     return provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'The person cancelled the sign-in: nothing was granted' }, { mergeWithLastSubmission: false });
   }
@@ -142,6 +158,20 @@ export async function handleInteraction(provider: Provider, req: IncomingMessage
   const grantId = await grantAsked(provider, details);
   if (picked !== undefined) await launch.picks.remember(grantId, { patientId: picked.id, fhirUser: picked.fhirUser, accountId });
   return provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
+}
+
+type Step = Pick<GrantEvent, 'kind' | 'outcome' | 'status' | 'accountId' | 'patientId' | 'basis' | 'fhirUser'>;
+
+/** A step of a launch (a pick, a refused one, a cancelled consent) audited: false when its record could not be stored. */
+async function recordedStep(launch: LaunchState, req: IncomingMessage, details: Details, step: Step): Promise<boolean> {
+  const scopes = typeof details.params.scope === 'string' ? details.params.scope.split(' ').filter((s) => s !== '') : [];
+  try {
+    await launch.smart.recordGrant({ ...step, issuer: launch.issuer, clientId: details.params.client_id, scopes, sourceAddress: req.socket.remoteAddress ?? '' });
+    return true;
+  } catch (error) {
+    launch.onAuditFailed?.(error as Error);
+    return false;
+  }
 }
 
 const NOT_AUDITED = 'The grant could not be recorded in the patient\'s access log, so nothing was granted: try again later';

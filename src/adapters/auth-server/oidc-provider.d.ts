@@ -29,8 +29,8 @@ declare module 'oidc-provider' {
     createContext(req: IncomingMessage, res: ServerResponse): unknown;
     readonly Client: {
       prototype: {
-        redirectUriAllowed(this: { clientId: string }, value: string): boolean;
-        postLogoutRedirectUriAllowed(this: { clientId: string }, value: string): boolean;
+        redirectUriAllowed(this: RegisteredClient, value: string): boolean;
+        postLogoutRedirectUriAllowed(this: RegisteredClient, value: string): boolean;
       };
       find(id: string): Promise<{ clientId: string; clientName?: string; 'client_name#sv'?: string; 'client_name#en'?: string } | undefined>;
     };
@@ -38,6 +38,13 @@ declare module 'oidc-provider' {
     on(event: 'server_error', listener: (ctx: unknown, error: Error) => void): this;
     on(event: string, listener: (...args: unknown[]) => void): this;
     emit(event: string, ...args: unknown[]): boolean;
+  }
+
+  /** A client as the provider holds it: its id and the redirect URIs it registered. */
+  export interface RegisteredClient {
+    clientId: string;
+    redirectUris: string[];
+    postLogoutRedirectUris?: string[];
   }
 
   export interface InteractionDetails {

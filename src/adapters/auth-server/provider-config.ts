@@ -20,8 +20,8 @@ export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 export const REFRESH_TOKEN_TTL_SECONDS = 8 * 60 * 60;
 
 // Only the fields of oidc-provider's objects that the functions below read.
-interface ClientView { clientId: string; sectorIdentifier?: string; subjectType?: string }
-interface TokenView { kind: string; accountId?: string; grantId?: string }
+interface ClientView { clientId: string; sectorIdentifier?: string; subjectType?: string; clientAuthMethod?: string }
+interface TokenView { kind: string; accountId?: string; grantId?: string; clientId?: string }
 interface RevokedTokenView { kind: string; clientId?: string; grantId?: string; scope?: string }
 interface RevocationView { ip: string; oidc: { issuer: string } }
 interface RequestView { oidc: { params?: { scope?: unknown; aud?: unknown }; entities?: { Grant?: { resources?: Record<string, string | undefined> } } } }
@@ -112,6 +112,11 @@ export interface ProviderInput {
   clients: AuthClients;
   /** Private JWKs; the first one signs, every one is published. */
   signingKeys: JWK[];
+  /**
+   * How clients may authenticate at the token, introspection and revocation endpoints: exactly the
+   * methods its clients are registered with (discovery names these and no others).
+   */
+  clientAuthMethods: readonly string[];
   /** Keys of the session cookies' signatures; the first signs. */
   cookieKeys: string[];
   /** The salt of pairwise subject ids: the same person keeps the same `sub` while it is kept. */
@@ -140,6 +145,7 @@ export function buildProviderConfiguration(input: ProviderInput): Configuration 
   return {
     ...(adapter === undefined ? {} : { adapter }),
     clients: clients.metadata(),
+    clientAuthMethods: [...input.clientAuthMethods],
     jwks: { keys: signingKeys },
     cookies: { keys: cookieKeys },
     // offline_access for the patient app only (its client alone may have refresh tokens).
@@ -214,6 +220,12 @@ export function buildProviderConfiguration(input: ProviderInput): Configuration 
           }
           return true;
         },
+      },
+      // RFC 7662 for confidential clients, each about its own tokens alone: another's token is inactive
+      // to it, and a public client is refused the endpoint (introspection.ts).
+      introspection: {
+        enabled: true,
+        allowedPolicy: async (_ctx: unknown, client: ClientView, token: TokenView) => client.clientAuthMethod !== 'none' && token.clientId === client.clientId,
       },
       resourceIndicators: {
         enabled: true,

@@ -15,6 +15,7 @@ import { sendErrorPage } from './error-pages.js';
 import { handleInteraction, INTERACTION_PATH, send, type LaunchState } from './interactions.js';
 import { migrateSignIn, PostgresModels } from './postgres-models.js';
 import { REFRESH_TOKEN_TTL_SECONDS } from './provider-config.js';
+import { AUTH_METHODS } from './region-clients.js';
 import { RegionLogin, type LoginEvents, type RegionLoginSettings } from './region-login.js';
 import { LaunchPicks } from './smart-launch.js';
 
@@ -104,7 +105,7 @@ export class RegionAuthServer implements AuthServerMount {
     const picks = new LaunchPicks(REFRESH_TOKEN_TTL_SECONDS, models.adapter('LaunchPick'));
     const clients = new AuthClients(options.clients);
     const provider = createAuthProvider(issuer, {
-      audience: options.audience, patientClaim: options.patientClaim, clients,
+      audience: options.audience, patientClaim: options.patientClaim, clients, clientAuthMethods: AUTH_METHODS,
       signingKeys: options.signingKeys, cookieKeys: options.cookieKeys, pairwiseSalt: await pairwiseSalt(models),
       // The region's login vouched for the person; whose record they may open is the picker's and every read's question.
       knowsPerson: () => true,
@@ -132,10 +133,14 @@ export class RegionAuthServer implements AuthServerMount {
   }
 
   /** The endpoints SMART discovery names. */
-  endpoints(): { authorizationEndpoint: string; tokenEndpoint: string; revocationEndpoint: string; jwksUri: string; issuer: string; offlineAccess: boolean } {
+  endpoints(): {
+    authorizationEndpoint: string; tokenEndpoint: string; revocationEndpoint: string; introspectionEndpoint: string; jwksUri: string; issuer: string;
+    offlineAccess: boolean; authMethods: string[];
+  } {
     return {
       issuer: this.issuer, authorizationEndpoint: this.provider.urlFor('authorization'), tokenEndpoint: this.provider.urlFor('token'),
-      revocationEndpoint: this.provider.urlFor('revocation'), jwksUri: this.provider.urlFor('jwks'), offlineAccess: true,
+      revocationEndpoint: this.provider.urlFor('revocation'), introspectionEndpoint: this.provider.urlFor('introspection'),
+      jwksUri: this.provider.urlFor('jwks'), offlineAccess: true, authMethods: [...AUTH_METHODS],
     };
   }
 

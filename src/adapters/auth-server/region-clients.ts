@@ -11,7 +11,8 @@ export class ClientsFileError extends Error {
 
 const API_SCOPE_SET: ReadonlySet<string> = new Set(API_SCOPES);
 const OIDC_SCOPES: ReadonlySet<string> = new Set(SMART_OIDC_SCOPES);
-const AUTH_METHODS = ['none', 'private_key_jwt'] as const;
+/** How a registered app authenticates: public (PKCE), or with its own key; never a shared secret. */
+export const AUTH_METHODS = ['none', 'private_key_jwt'] as const;
 
 /** A registered SMART scope covers an asked one of the same context: its type or `*`, at least its interactions, no narrower category. */
 function covers(registered: Grant, asked: Grant): boolean {

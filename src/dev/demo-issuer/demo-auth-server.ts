@@ -156,7 +156,7 @@ export async function startDemoAuthServer(options: {
   try {
     const clients = new AuthClients(demoAuthClients({ clientSecrets: stored.clientSecrets, smart, ...(docsRedirectUri ? { docsRedirectUri } : {}) }));
     provider = madeQuietly(() => createAuthProvider(issuer, {
-      audience, patientClaim, clients, signingKeys: stored.signingKeys, pairwiseSalt: stored.pairwiseSalt, smart, picks, logger,
+      audience, patientClaim, clients, clientAuthMethods: clients.authMethods(), signingKeys: stored.signingKeys, pairwiseSalt: stored.pairwiseSalt, smart, picks, logger,
       // Sessions live in the in-memory adapter and end with the process, so their cookie keys may too.
       cookieKeys: [randomBytes(32).toString('base64url')],
       knowsPerson: (accountId) => findDemoPerson(accountId) !== undefined, banner: demoSignIn.banner,

@@ -10,8 +10,8 @@ import type { DisplayName } from './operation.js';
 
 export interface GrantOperation {
   displayName: DisplayName;
-  /** AuditEvent.action: C for a grant made, D for one withdrawn. */
-  action: 'C' | 'D';
+  /** AuditEvent.action: C for a grant made, D for one withdrawn, E for a step of a launch. */
+  action: 'C' | 'D' | 'E';
 }
 
 export const GRANT_OPERATIONS = {
@@ -22,6 +22,19 @@ export const GRANT_OPERATIONS = {
   revokeAppAccess: {
     displayName: { sv: 'Appens tillgång till din journal togs bort', en: "An app's access to your record was withdrawn" },
     action: 'D',
+  },
+  // A launch's steps between and after those two (CONTRACT §10: each pick, token, refresh and refusal is audited).
+  pickAppPatient: {
+    displayName: { sv: 'Din journal valdes för en app', en: 'Your record was chosen for an app' },
+    action: 'E',
+  },
+  issueAppToken: {
+    displayName: { sv: 'En app fick nycklar till din journal', en: 'An app got its keys to your record' },
+    action: 'E',
+  },
+  refreshAppToken: {
+    displayName: { sv: 'En app förnyade sina nycklar till din journal', en: 'An app renewed its keys to your record' },
+    action: 'E',
   },
 } as const satisfies Record<string, GrantOperation>;
 

@@ -18,6 +18,10 @@ export interface SmartEndpoints {
   offlineAccess?: boolean;
   /** RFC 7009 revocation, from the issuer's discovery. */
   revocationEndpoint?: string;
+  /** RFC 7662 introspection, from the issuer's discovery. */
+  introspectionEndpoint?: string;
+  /** How clients authenticate at the token endpoint, from the issuer's discovery: the `client-*` capabilities follow from it. */
+  authMethods?: string[];
   /** The issuer and its keys, when it speaks OpenID Connect (`sso-openid-connect`). */
   issuer?: string;
   jwksUri?: string;

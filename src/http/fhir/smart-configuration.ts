@@ -5,6 +5,22 @@
  */
 import type { SmartEndpoints } from './fhir-api.js';
 
+/** What an issuer whose discovery was not read is taken to accept (the endpoints set by hand): SMART's usual methods. */
+const UNKNOWN_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'private_key_jwt'];
+
+/**
+ * The `client-*` capabilities of the methods the issuer accepts: no shared-secret capability where it
+ * takes none, no asymmetric one where it takes no keys. Unknown methods keep SMART's usual pair.
+ */
+function clientCapabilities(methods: readonly string[] | undefined): string[] {
+  if (methods === undefined) return ['client-public', 'client-confidential-symmetric'];
+  return [
+    ...(methods.includes('none') ? ['client-public'] : []),
+    ...(methods.some((m) => m.startsWith('client_secret_')) ? ['client-confidential-symmetric'] : []),
+    ...(methods.includes('private_key_jwt') ? ['client-confidential-asymmetric'] : []),
+  ];
+}
+
 export function smartConfiguration(smart: SmartEndpoints, scopes: readonly string[]): Record<string, unknown> {
   const openid = smart.issuer !== undefined && smart.jwksUri !== undefined;
   return {
@@ -12,13 +28,14 @@ export function smartConfiguration(smart: SmartEndpoints, scopes: readonly strin
     ...(smart.authorizationEndpoint === undefined ? {} : { authorization_endpoint: smart.authorizationEndpoint }),
     ...(smart.tokenEndpoint === undefined ? {} : { token_endpoint: smart.tokenEndpoint }),
     ...(smart.revocationEndpoint === undefined ? {} : { revocation_endpoint: smart.revocationEndpoint }),
+    ...(smart.introspectionEndpoint === undefined ? {} : { introspection_endpoint: smart.introspectionEndpoint }),
     grant_types_supported: ['authorization_code', 'client_credentials', ...(smart.offlineAccess === true ? ['refresh_token'] : [])],
     code_challenge_methods_supported: ['S256'],
-    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'private_key_jwt'],
+    token_endpoint_auth_methods_supported: smart.authMethods ?? UNKNOWN_AUTH_METHODS,
     scopes_supported: ['openid', 'fhirUser', 'launch/patient', ...scopes, ...(smart.offlineAccess === true ? ['offline_access'] : [])],
     response_types_supported: ['code'],
     capabilities: [
-      'launch-standalone', 'client-public', 'client-confidential-symmetric', 'context-standalone-patient',
+      'launch-standalone', ...clientCapabilities(smart.authMethods), 'context-standalone-patient',
       'permission-patient', 'permission-user', 'permission-v1', 'permission-v2', ...(smart.offlineAccess === true ? ['permission-offline'] : []),
       ...(openid ? ['sso-openid-connect'] : []),
     ],

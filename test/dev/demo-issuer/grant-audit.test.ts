@@ -95,30 +95,54 @@ describe('an app revoking its own grant (RFC 7009)', () => {
   });
 });
 
+/** A demo issuer whose audit store refuses the records of `kind` (every one it is asked to store is kept in `asked`). */
+async function issuerRefusing(kind: GrantEvent['kind']) {
+  const dataDir = await mkdtemp(join(tmpdir(), 'grant-audit-'));
+  const asked: GrantEvent[] = [];
+  const issuer = await startDemoAuthServer({
+    host: '127.0.0.1', port: 0, audience: 'patient-data-access', patientClaim: 'patient', dataDir, logger: { warn: () => undefined, info: () => undefined },
+    smart: {
+      publicBaseUrl: () => 'http://127.0.0.1:9/base',
+      peopleFor: async () => [{ patientId: 'self-1', name: 'Märta Ström', basis: 'self' }],
+      recordGrant: async (event) => {
+        asked.push(event);
+        if (event.kind === kind) throw new Error('audit store refused');
+      },
+    },
+  });
+  return { dataDir, asked, issuer };
+}
+
 describe('a grant the audit store refuses', () => {
   it('issues no code: the app gets temporarily_unavailable, and nothing of the launch is granted', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'grant-audit-'));
     const base = 'http://127.0.0.1:9/base';
-    const asked: GrantEvent[] = [];
-    const issuer = await startDemoAuthServer({
-      host: '127.0.0.1', port: 0, audience: 'patient-data-access', patientClaim: 'patient', dataDir, logger: { warn: () => undefined, info: () => undefined },
-      smart: {
-        publicBaseUrl: () => base,
-        peopleFor: async () => [{ patientId: 'self-1', name: 'Märta Ström', basis: 'self' }],
-        recordGrant: async (event) => {
-          asked.push(event);
-          throw new Error('audit store refused');
-        },
-      },
-    });
+    const { dataDir, asked, issuer } = await issuerRefusing('granted');
     try {
       const discovery = await (await request(`${issuer.issuer}/.well-known/openid-configuration`)).body.json() as { authorization_endpoint: string; token_endpoint: string };
       const local: DemoService = { ...service, base, fhirBase: `${base}/fhir`, smart: { ...service.smart, ...discovery, issuer: issuer.issuer } };
       const { redirect } = await launch(new HttpBrowser(), local, authorizeUrl(local, pkce()), { login: MARTA });
       expect(redirect.searchParams.get('code')).toBeNull();
       expect(redirect.searchParams.get('error')).toBe('temporarily_unavailable');
-      expect(asked).toEqual([expect.objectContaining({ kind: 'granted', accountId: MARTA, patientId: 'self-1', basis: 'self', clientId: 'patient-app', issuer: issuer.issuer })]);
-      expect(asked[0]?.scopes).toContain('patient/*.rs');
+      expect(asked.map((e) => e.kind)).toEqual(['picked', 'granted']);
+      expect(asked.slice(1)).toEqual([expect.objectContaining({ kind: 'granted', accountId: MARTA, patientId: 'self-1', basis: 'self', clientId: 'patient-app', issuer: issuer.issuer })]);
+      expect(asked[1]?.scopes).toContain('patient/*.rs');
+    } finally {
+      await issuer.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('issue 52 item 16: a token the store cannot record is not issued: 503 temporarily_unavailable, no token', async () => {
+    const { dataDir, asked, issuer } = await issuerRefusing('issued');
+    try {
+      const discovery = await (await request(`${issuer.issuer}/.well-known/openid-configuration`)).body.json() as { authorization_endpoint: string; token_endpoint: string };
+      const local: DemoService = { ...service, base: 'http://127.0.0.1:9/base', fhirBase: 'http://127.0.0.1:9/base/fhir', smart: { ...service.smart, ...discovery, issuer: issuer.issuer } };
+      const code = pkce();
+      const { redirect } = await launch(new HttpBrowser(), local, authorizeUrl(local, code), { login: MARTA });
+      const answer = await exchange(local, redirect.searchParams.get('code') ?? '', code.verifier);
+      expect([answer.status, answer.body.error, answer.body.access_token]).toEqual([503, 'temporarily_unavailable', undefined]);
+      expect(asked.map((e) => [e.kind, e.outcome ?? 'allowed'])).toEqual([['picked', 'allowed'], ['granted', 'allowed'], ['issued', 'allowed']]);
+      expect(asked.at(-1)).toMatchObject({ accountId: MARTA, patientId: 'self-1', basis: 'self', clientId: 'patient-app', issuer: issuer.issuer });
     } finally {
       await issuer.close();
       await rm(dataDir, { recursive: true, force: true });

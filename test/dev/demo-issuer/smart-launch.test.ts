@@ -277,6 +277,11 @@ describe('SMART standalone launch at the demo issuer', () => {
     expect(service.smart.capabilities).toEqual(expect.arrayContaining([
       'launch-standalone', 'context-standalone-patient', 'client-public', 'permission-offline', 'permission-v1', 'permission-v2', 'sso-openid-connect',
     ]));
+    // What the demo issuer takes: the patient app's none, the client-credentials clients' shared secret (§7's symmetric), no keys.
+    expect([...service.smart.token_endpoint_auth_methods_supported as string[]].sort()).toEqual(['client_secret_basic', 'none']);
+    expect(service.smart.capabilities).toContain('client-confidential-symmetric');
+    expect(service.smart.capabilities).not.toContain('client-confidential-asymmetric');
+    expect(service.smart.introspection_endpoint).toBe(`${service.smart.issuer}/token/introspection`);
   });
 
   it('lets the app sign in at its own page and any loopback port and path, and nowhere else', async () => {

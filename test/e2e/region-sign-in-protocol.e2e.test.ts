@@ -1,0 +1,133 @@
+/**
+ * Issue 52 item 16 (CONTRACT §10, docs/sign-in.md): what the service's own authorization server
+ * promises at its protocol surface, with the region's login a real OpenID Provider of the test's own.
+ * Discovery names only the client authentication it takes (no shared secrets) and RFC 7662
+ * introspection, which a confidential app (private_key_jwt, through openid-client) may use on its own
+ * tokens alone; a public app is refused it. A registered loopback redirect is exact unless the app
+ * says `loopback_redirects`. Each pick, token issued, refresh, refused refresh and revocation of a
+ * launch is a record in the patient's access log.
+ */
+import { exportJWK, generateKeyPair } from 'jose';
+import * as client from 'openid-client';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HttpBrowser } from '../dev/demo-issuer/http-browser.js';
+import { adminPool, databaseAvailable, dropSchema } from '../support/database.js';
+import { APP_REDIRECT, startSignInService, type SignInService } from '../support/sign-in-service.js';
+import { walk } from '../support/sign-in-walk.js';
+
+const available = await databaseAvailable();
+const SCOPE = 'openid fhirUser launch/patient offline_access patient/*.rs';
+const REGISTERED = 'openid fhirUser launch/patient patient/*.rs user/*.rs';
+/** The public app, a name of this file's own: the audit store is shared with every other test's launches of Lilla. */
+const APP_ID = 'protocol-test-app';
+const FIXED_PORT_APP = 'fixed-port-app';
+const CONFIDENTIAL_APP = 'confidential-app';
+const MARTA = '198112189876';
+/** An identity number: twelve digits in a row (an `exp` or `iat` has ten). */
+const IDENTITY_NUMBER = /\d{12}/;
+
+describe.skipIf(!available)('the own authorization server\'s protocol surface (CONTRACT §10)', () => {
+  let service: SignInService;
+  let publicApp: client.Configuration;
+  let confidentialApp: client.Configuration;
+  const insecure = { execute: [client.allowInsecureRequests] };
+
+  beforeAll(async () => {
+    const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
+    service = await startSignInService({
+      clients: [
+        { client_id: APP_ID, client_name: 'Test SMART app', token_endpoint_auth_method: 'none', redirect_uris: [APP_REDIRECT], scope: REGISTERED, offline_access: true, loopback_redirects: true },
+        { client_id: FIXED_PORT_APP, client_name: 'Fixed port app', token_endpoint_auth_method: 'none', redirect_uris: [APP_REDIRECT], scope: REGISTERED },
+        {
+          client_id: CONFIDENTIAL_APP, client_name: 'Confidential app', token_endpoint_auth_method: 'private_key_jwt', redirect_uris: [APP_REDIRECT],
+          jwks: { keys: [{ ...await exportJWK(publicKey), kid: 'app-key-1', alg: 'RS256', use: 'sig' }] }, scope: REGISTERED, offline_access: true,
+        },
+      ],
+    });
+    publicApp = await client.discovery(new URL(service.issuer), APP_ID, undefined, client.None(), insecure);
+    confidentialApp = await client.discovery(new URL(service.issuer), CONFIDENTIAL_APP, undefined, client.PrivateKeyJwt({ key: privateKey, kid: 'app-key-1' }), insecure);
+  }, 60_000);
+  afterAll(async () => {
+    if (service === undefined) return;
+    await service.close();
+    const pool = adminPool();
+    await dropSchema(pool, service.schema);
+    await pool.end();
+  });
+
+  const authorizationUrl = async (app: client.Configuration, redirect = APP_REDIRECT) => {
+    const verifier = client.randomPKCECodeVerifier();
+    const state = client.randomState();
+    const url = client.buildAuthorizationUrl(app, {
+      redirect_uri: redirect, scope: SCOPE, state, aud: `${service.base}/fhir`,
+      code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
+    });
+    return { url: url.href, verifier, state };
+  };
+
+  async function launch(app: client.Configuration, pick = 'Lilla') {
+    const auth = await authorizationUrl(app);
+    const walked = await walk(new HttpBrowser(), auth.url, { pick });
+    if (walked.redirect === undefined) throw new Error(`no redirect to the app: ${walked.page.status} ${walked.page.body.slice(0, 300)}`);
+    return client.authorizationCodeGrant(app, walked.redirect, { pkceCodeVerifier: auth.verifier, expectedState: auth.state });
+  }
+
+  it('discovery names only the client authentication it takes, and introspection; SMART discovery says the same', async () => {
+    const openid = await (await request(`${service.issuer}/.well-known/openid-configuration`)).body.json() as Record<string, unknown>;
+    expect([...openid.token_endpoint_auth_methods_supported as string[]].sort()).toEqual(['none', 'private_key_jwt']);
+    expect(openid.introspection_endpoint).toBe(`${service.issuer}/token/introspection`);
+    const smart = await (await request(`${service.base}/fhir/.well-known/smart-configuration`)).body.json() as Record<string, unknown> & { capabilities: string[] };
+    expect([...smart.token_endpoint_auth_methods_supported as string[]].sort()).toEqual(['none', 'private_key_jwt']);
+    expect(smart.introspection_endpoint).toBe(`${service.issuer}/token/introspection`);
+    expect(smart.capabilities).toEqual(expect.arrayContaining(['client-public', 'client-confidential-asymmetric']));
+    expect(smart.capabilities).not.toContain('client-confidential-symmetric');
+  });
+
+  it('a confidential app introspects its own tokens (no identity number in the answer), another app\'s are inactive, a public app is refused', async () => {
+    const own = await launch(confidentialApp);
+    const refresh = await client.tokenIntrospection(confidentialApp, String(own.refresh_token));
+    expect(refresh).toMatchObject({ active: true, client_id: CONFIDENTIAL_APP, iss: service.issuer });
+    const access = await client.tokenIntrospection(confidentialApp, own.access_token);
+    expect(access).toMatchObject({ active: true, client_id: CONFIDENTIAL_APP, iss: service.issuer, token_type: 'Bearer' });
+    expect(JSON.stringify([refresh, access])).not.toMatch(IDENTITY_NUMBER);
+
+    const others = await launch(publicApp);
+    expect(await client.tokenIntrospection(confidentialApp, String(others.refresh_token))).toEqual({ active: false });
+    expect(await client.tokenIntrospection(confidentialApp, others.access_token)).toEqual({ active: false });
+    await expect(client.tokenIntrospection(publicApp, String(others.refresh_token))).rejects.toMatchObject({ error: 'invalid_client' });
+  });
+
+  it('an app without loopback_redirects comes back to its registered loopback URI only; one with it to any port', async () => {
+    const fixedPort = await client.discovery(new URL(service.issuer), FIXED_PORT_APP, undefined, client.None(), insecure);
+    const at = async (app: client.Configuration, redirect: string) => (await new HttpBrowser().get((await authorizationUrl(app, redirect)).url)).status;
+    expect(await at(fixedPort, APP_REDIRECT)).toBe(303);
+    expect(await at(fixedPort, 'http://127.0.0.1:8766/callback')).toBe(400);
+    expect(await at(publicApp, 'http://127.0.0.1:8766/callback')).toBe(303);
+  });
+
+  it('each pick, token issued, refresh, refused refresh and revocation of a launch is in the patient\'s access log', async () => {
+    interface Event { subtype: { code?: string }[]; outcome: string; recorded: string; agent: { who: { identifier?: { value: string } } }[] }
+    const since = Date.now();
+    const tokens = await launch(publicApp);
+    await client.refreshTokenGrant(publicApp, String(tokens.refresh_token));
+    // A replay of the rotated refresh token: refused (and its grant revoked, as a stolen copy's would be).
+    await expect(client.refreshTokenGrant(publicApp, String(tokens.refresh_token))).rejects.toMatchObject({ error: 'invalid_grant' });
+    const reader = await launch(publicApp);
+    await client.tokenRevocation(publicApp, String(reader.refresh_token));
+    const response = await request(`${service.base}/fhir/AuditEvent?_count=500&date=ge${new Date(since - 1000).toISOString().slice(0, 19)}Z`, {
+      headers: { authorization: `Bearer ${reader.access_token}`, accept: 'application/fhir+json' },
+    });
+    expect(response.statusCode).toBe(200);
+    const bundle = await response.body.json() as { entry?: { resource: Event }[] };
+    const seen = (bundle.entry ?? []).map((e) => e.resource)
+      .filter((e) => e.agent[0]?.who.identifier?.value === MARTA && e.agent[1]?.who.identifier?.value === APP_ID && Date.parse(e.recorded) >= since)
+      .map((e) => `${e.subtype.at(-1)?.code ?? ''} ${e.outcome}`);
+    // Two launches: each a pick and a token; the first's refresh and its replay refused; the second's revocation.
+    expect(seen.filter((s) => s === 'pickAppPatient 0')).toHaveLength(2);
+    expect(seen.filter((s) => s === 'issueAppToken 0')).toHaveLength(2);
+    expect(seen.filter((s) => s === 'refreshAppToken 0')).toHaveLength(1);
+    expect(seen.filter((s) => s === 'refreshAppToken 4')).toHaveLength(1);
+    expect(seen.filter((s) => s === 'revokeAppAccess 0')).toHaveLength(1);
+  });
+});
