@@ -123,6 +123,19 @@ describe.skipIf(!available)('sign-in through the region\'s own login (docs/sign-
     await expect(client.refreshTokenGrant(app, String(tokens.refresh_token))).rejects.toMatchObject({ error: 'invalid_grant' });
   });
 
+  /** The audit records of `operation` by Märta or by nobody through the test's app in [since, until] (the audit schema is shared with whatever else runs). */
+  const auditRows = async (operation: string, since: Date, until: Date): Promise<Array<Record<string, unknown>>> => {
+    const pool = adminPool();
+    try {
+      const { rows } = await pool.query(`SELECT outcome, status, actor_person_id, client_id FROM audit.access_log
+        WHERE operation = $1 AND client_id = $2 AND (actor_person_id IS NULL OR actor_person_id = '198112189876') AND time BETWEEN $3 AND $4 ORDER BY id`,
+      [operation, APP_ID, since, until]);
+      return rows as Array<Record<string, unknown>>;
+    } finally {
+      await pool.end();
+    }
+  };
+
   const metric = async (name: string): Promise<number> => {
     const text = await (await request(`${service.instances[0]?.metrics ?? ''}/metrics`)).body.text();
     return [...text.matchAll(new RegExp(`^${name.replace(/[{}"]/g, '\\$&')} (\\d+)`, 'gm'))].reduce((sum, m) => sum + Number(m[1]), 0);
@@ -225,6 +238,7 @@ describe.skipIf(!available)('sign-in through the region\'s own login (docs/sign-
     ['a lower acr than SIGN_IN_LOGIN_ACR', () => { service.region.person = { pnr: '198112189876', acr: LOA2 }; }],
     ['a lower acr written into the ID token', () => { service.region.misbehave = { acr: LOA2 }; }],
     ['no identity number claim', () => { service.region.person = { pnr: 'none-1', acr: service.region.person.acr }; }],
+    ['an older login at the region than the fresh one asked for (auth_time)', () => { service.region.misbehave = { auth_time: Math.floor(Date.now() / 1000) - 3600 }; }],
     ['a cancel at the region', () => { service.region.cancel = true; }],
   ];
 
@@ -257,6 +271,40 @@ describe.skipIf(!available)('sign-in through the region\'s own login (docs/sign-
     const replayed = await walk(attacker, callback);
     expect(replayed.redirect).toBeUndefined();
     expect(replayed.page.status).toBe(400);
+  });
+
+  it('login session swap: a login the victim finishes at the region never signs in the browser that began it', async () => {
+    const since = new Date();
+    const auth = await authorization();
+    const attacker = new HttpBrowser();
+    const victim = new HttpBrowser();
+    // The attacker's browser begins a sign-in and stops at the region's genuine login link.
+    let page = await attacker.get(auth.url);
+    while (page.location !== undefined && !page.location.startsWith(service.region.issuer)) page = await attacker.get(page.location);
+    const regionLink = String(page.location);
+    const interaction = page.url;
+    expect(interaction.startsWith(`${service.issuer}/interaction/`)).toBe(true);
+    // Each SMART sign-in is a fresh login at the region (OpenID Connect Core 3.1.2.1): no silent reuse of a session there.
+    expect(new URL(regionLink).searchParams.get('prompt')).toBe('login');
+    // The victim opens that link in their own browser, logs in at the region, and comes back to the service.
+    const victims = await walk(victim, regionLink);
+    expect(victims.redirect).toBeUndefined();
+    expect(victims.seen.some((u) => u.startsWith(`${service.issuer}/callback`))).toBe(true);
+    expect(victims.page.status).toBe(400);
+    expect(victims.page.body).toContain('Start the sign-in again in this browser');
+    // The attacker's browser carries on with its interaction: nobody is signed in, no picker, no code.
+    const attackers = await walk(attacker, interaction, { pick: 'Lilla' });
+    expect(attackers.redirect).toBeUndefined();
+    expect(attackers.page.body).not.toContain('name="patient"');
+    expect(attackers.page.body).toContain('You are not signed in');
+    const until = new Date();
+    // The audit trail shows the refused login, and no grant by Märta.
+    expect(await auditRows('grantAppAccess', since, until)).toEqual([]);
+    expect(await auditRows('regionLogin', since, until)).toEqual([{ outcome: 'denied', status: 400, actor_person_id: null, client_id: APP_ID }]);
+    // Märta's own sign-in, in her own browser, still works, and is audited as hers.
+    const { tokens } = await launch('Lilla');
+    expect(typeof (tokens as unknown as { patient?: string }).patient).toBe('string');
+    expect(await auditRows('regionLogin', until, new Date())).toEqual([{ outcome: 'allowed', status: 200, actor_person_id: '198112189876', client_id: APP_ID }]);
   });
 
   it('lets two instances on one database serve one flow in turn, and refresh after both restarted', async () => {
