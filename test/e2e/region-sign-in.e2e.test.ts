@@ -52,6 +52,28 @@ async function walk(browser: HttpBrowser, url: string, options: { pick?: string;
   throw new Error('the sign-in did not end');
 }
 
+/** Where the test's app sends a browser to sign in at `service` (no code is expected back, so its verifier is not kept). */
+async function anAuthorization(service: SignInService): Promise<string> {
+  const app = await client.discovery(new URL(service.issuer), APP_ID, undefined, client.None(), { execute: [client.allowInsecureRequests] });
+  return client.buildAuthorizationUrl(app, {
+    redirect_uri: APP_REDIRECT, scope: SCOPE, state: 'state-1', aud: `${service.base}/fhir`,
+    code_challenge: await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier()), code_challenge_method: 'S256',
+  }).href;
+}
+
+/** The audit records of `operation` by Märta or by nobody through the test's app in [since, until] (the audit schema is shared with whatever else runs). */
+async function auditRows(operation: string, since: Date, until: Date): Promise<Array<Record<string, unknown>>> {
+  const pool = adminPool();
+  try {
+    const { rows } = await pool.query(`SELECT outcome, status, actor_person_id, client_id FROM audit.access_log
+      WHERE operation = $1 AND client_id = $2 AND (actor_person_id IS NULL OR actor_person_id = '198112189876') AND time BETWEEN $3 AND $4 ORDER BY id`,
+    [operation, APP_ID, since, until]);
+    return rows as Array<Record<string, unknown>>;
+  } finally {
+    await pool.end();
+  }
+}
+
 /** The service's instances and region closed, its sign-in schema dropped. */
 async function stop(service: SignInService | undefined): Promise<void> {
   if (service === undefined) return;
@@ -122,19 +144,6 @@ describe.skipIf(!available)('sign-in through the region\'s own login (docs/sign-
     expect((refreshed as unknown as { patient?: string }).patient).toBe(patient);
     await expect(client.refreshTokenGrant(app, String(tokens.refresh_token))).rejects.toMatchObject({ error: 'invalid_grant' });
   });
-
-  /** The audit records of `operation` by Märta or by nobody through the test's app in [since, until] (the audit schema is shared with whatever else runs). */
-  const auditRows = async (operation: string, since: Date, until: Date): Promise<Array<Record<string, unknown>>> => {
-    const pool = adminPool();
-    try {
-      const { rows } = await pool.query(`SELECT outcome, status, actor_person_id, client_id FROM audit.access_log
-        WHERE operation = $1 AND client_id = $2 AND (actor_person_id IS NULL OR actor_person_id = '198112189876') AND time BETWEEN $3 AND $4 ORDER BY id`,
-      [operation, APP_ID, since, until]);
-      return rows as Array<Record<string, unknown>>;
-    } finally {
-      await pool.end();
-    }
-  };
 
   const metric = async (name: string): Promise<number> => {
     const text = await (await request(`${service.instances[0]?.metrics ?? ''}/metrics`)).body.text();
@@ -347,14 +356,33 @@ describe.skipIf(!available)('a region\'s login that cannot be discovered at star
     const discovery = await request(`${service.issuer}/.well-known/openid-configuration`);
     expect(discovery.statusCode).toBe(200);
     await discovery.body.dump();
-    const app = await client.discovery(new URL(service.issuer), APP_ID, undefined, client.None(), { execute: [client.allowInsecureRequests] });
-    const url = client.buildAuthorizationUrl(app, {
-      redirect_uri: APP_REDIRECT, scope: SCOPE, state: 'state-1', aud: `${service.base}/fhir`,
-      code_challenge: await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier()), code_challenge_method: 'S256',
-    });
-    const walked = await walk(new HttpBrowser(), url.href);
+    const walked = await walk(new HttpBrowser(), await anAuthorization(service));
     expect(walked.redirect).toBeUndefined();
     expect(walked.page.status).toBe(503);
     expect(walked.page.body).toContain('cannot be reached just now');
+  });
+});
+
+describe.skipIf(!available)('a region that does not take the service\'s client secret (issue 52 item 17)', () => {
+  let service: SignInService;
+  const logs: string[] = [];
+  beforeAll(async () => {
+    // The region holds another secret for the service than SIGN_IN_LOGIN_CLIENT_SECRET_FILE: its token endpoint answers invalid_client.
+    service = await startSignInService({ regionSecret: 'the-region-holds-another-secret-0123456789', logs });
+  }, 60_000);
+  afterAll(async () => stop(service));
+
+  it('tells the person the service\'s sign-in is misconfigured at the region, and the log names invalid_client and the setting, never the secret', async () => {
+    const since = new Date();
+    const walked = await walk(new HttpBrowser(), await anAuthorization(service));
+    expect(walked.redirect).toBeUndefined();
+    expect(await auditRows('regionLogin', since, new Date())).toEqual([{ outcome: 'failed', status: 502, actor_person_id: null, client_id: APP_ID }]);
+    expect(walked.page.body).toContain('You are not signed in');
+    expect(walked.page.body).toContain('not set up correctly at the region');
+    expect(walked.page.body).not.toContain('could not be trusted');
+    const failed = logs.map((l) => JSON.parse(l) as { msg: string; reason?: string }).filter((l) => /region's login failed/.test(l.msg));
+    expect(failed).toHaveLength(1);
+    expect(failed[0]?.reason).toMatch(/invalid_client.*SIGN_IN_LOGIN_CLIENT_SECRET_FILE/);
+    expect(logs.join('\n')).not.toContain('region-client-secret-0123456789');
   });
 });

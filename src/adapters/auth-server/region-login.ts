@@ -113,6 +113,10 @@ const TEXT = {
     en: 'The region\'s login used an earlier login instead of a new one, so nobody was signed in. Sign in again.',
     sv: 'Regionens inloggning använde en tidigare inloggning i stället för en ny, så ingen loggades in. Logga in igen.',
   },
+  misconfigured: {
+    en: 'This service\'s sign-in is not set up correctly at the region, so nobody can sign in just now. It is nothing you did: try again later.',
+    sv: 'Tjänstens inloggning är inte rätt inställd hos regionen, så ingen kan logga in just nu. Det är inget du har gjort: försök igen senare.',
+  },
   notRecorded: {
     en: 'The sign-in could not be recorded, so nobody was signed in. Try again in a minute.',
     sv: 'Inloggningen kunde inte registreras, så ingen loggades in. Försök igen om en minut.',
@@ -125,10 +129,30 @@ const TEXT = {
 
 interface Refused { shown: Localized; reason: string; kind: LoginRefusal }
 
-/** Why a login was refused, in words for the person; the technical reason goes to the log. */
-function refusalOf(error: unknown): Refused {
+/**
+ * Whether the region's token endpoint refused the service itself (RFC 6749 §5.2 `invalid_client`): in
+ * the body, or, as a 401 answer to client_secret_basic may, in its WWW-Authenticate challenge.
+ */
+function refusedTheClient(error: unknown): boolean {
+  if (error instanceof oidc.ResponseBodyError) return error.error === 'invalid_client';
+  if (error instanceof oidc.WWWAuthenticateChallengeError) return error.cause.some((c) => c.parameters.error === 'invalid_client');
+  return false;
+}
+
+/**
+ * Why a login was refused, in words for the person; the technical reason goes to the log. `credential`
+ * names the setting holding the service's own credential at the region, for an operator to check when
+ * the region does not take it.
+ */
+function refusalOf(error: unknown, credential: string): Refused {
   if (error instanceof oidc.AuthorizationResponseError) {
     return { shown: error.error === 'access_denied' ? TEXT.cancelled : TEXT.refused, reason: `authorization response: ${error.error}`, kind: 'refused' };
+  }
+  if (refusedTheClient(error)) {
+    return {
+      shown: TEXT.misconfigured, kind: 'region-failed',
+      reason: `the region's token endpoint answered invalid_client: it does not accept the service's client authentication; check SIGN_IN_LOGIN_CLIENT_ID and ${credential} against the service's registration at the region`,
+    };
   }
   if (error instanceof RegionRefusal) return { shown: error.shown, reason: error.message, kind: 'refused' };
   const code = (error as { code?: unknown }).code;
@@ -294,7 +318,7 @@ export class RegionLogin {
       });
       person = this.person(tokens.claims(), pending.startedAt);
     } catch (error) {
-      const { shown, reason, kind } = refusalOf(error);
+      const { shown, reason, kind } = refusalOf(error, this.settings.clientKey === undefined ? 'SIGN_IN_LOGIN_CLIENT_SECRET_FILE' : 'SIGN_IN_LOGIN_CLIENT_KEY_FILE');
       await this.failed({ kind, reason, clientId: pending.clientId, sourceAddress });
       return shown;
     }
