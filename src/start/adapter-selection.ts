@@ -26,12 +26,14 @@ import { certificateExpiry } from '../adapters/tls/certificate-summary.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { AnswerMemory } from '../ports/answer-memory.port.js';
 import type { AccessTokenVerifier } from '../ports/access-token-verifier.port.js';
+import type { AuditTrail } from '../ports/audit-trail.port.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { DelegationRegistry } from '../ports/delegation-registry.port.js';
 import type { EhrRecords } from '../ports/ehr-records.port.js';
 import type { SubscriptionKeys } from '../ports/subscription-keys.port.js';
 import type { WriteCoordinator } from '../ports/write-coordinator.port.js';
 import { opened } from './listen-failure.js';
+import { regionLoginEvents } from './login-events.js';
 
 /**
  * Which adapter serves each port, decided by the settings of docs/contract.md#settings; each opened
@@ -53,6 +55,8 @@ export interface Selection {
   /** Set in demo mode only: the files in DATA_DIR holding the demo key and the demo issuer's clients. */
   demoKeyFile?: string;
   demoClientsFile?: string;
+  /** Set by the composition root once selected: the audit trail, which the sign-in writes each login to. */
+  auditTrail?: AuditTrail;
   /** With the FHIR API on: what the demo issuer's SMART launch asks of the service. */
   smartLaunch?: SmartLaunchContext;
   /** Set with SIGN_IN_LOGIN_ISSUER: the service's own authorization server, and the endpoints SMART discovery names. */
@@ -115,7 +119,9 @@ const NO_SMART: SmartLaunchContext = { publicBaseUrl: () => 'http://smart-launch
  * JWKS the API verifies its tokens with.
  */
 async function startOwnIssuer(selection: Selection, signIn: SignInSettings): Promise<{ publicJwks: unknown }> {
-  const { config, logger, life, metrics } = selection;
+  const { config, logger, life, metrics, clock, auditTrail: trail } = selection;
+  // Every login at the region is audited before it counts (src/start/login-events.ts): none without a trail.
+  if (trail === undefined) throw new Error('the audit trail is selected before the sign-in, which audits every login');
   // Imported only when needed, as every adapter the settings do not pick.
   const { RegionAuthServer, signInPool } = await import('../adapters/auth-server/region-auth-server.js');
   const { publicKeys } = await import('../adapters/auth-server/key-files.js');
@@ -127,17 +133,7 @@ async function startOwnIssuer(selection: Selection, signIn: SignInSettings): Pro
     signingKeys: signIn.signingKeys, cookieKeys: signIn.cookieKeys, pool, schema: signIn.schema, login: signIn.login,
     smart: selection.smartLaunch ?? NO_SMART, logger, behindProxy: config.trustProxy.length > 0,
     onTokenRefused: (error) => metrics.tokenRefused(error),
-    events: {
-      loginSucceeded: ({ clientId, acr }) => logger.info({ clientId, acr }, 'sign-in at the region\'s login succeeded'),
-      loginFailed: ({ reason, clientId }) => {
-        metrics.signInFailed('login');
-        logger.warn({ clientId, reason }, 'sign-in at the region\'s login failed: nothing granted');
-      },
-      discoveryFailed: (error) => {
-        metrics.signInFailed('discovery');
-        logger.warn({ issuer: signIn.login.issuer, err: { name: error.name, message: error.message } }, 'the region\'s login could not be discovered; retrying (sign-in pages answer 503 meanwhile)');
-      },
-    },
+    events: regionLoginEvents({ regionIssuer: signIn.login.issuer, trail, clock, logger, countFailure: (kind) => metrics.signInFailed(kind) }),
   });
   life.onClose(() => server.close());
   selection.authServer = server;

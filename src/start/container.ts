@@ -67,7 +67,8 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
   c.register<Clock>(TOKENS.Clock, { useValue: clock });
   c.register<EhrRecords>(TOKENS.EhrRecords, { useValue: ehr.records });
   c.register<DelegationRegistry>(TOKENS.DelegationRegistry, { useValue: ehr.registry });
-  c.register<AuditTrail>(TOKENS.AuditTrail, { useValue: await selectAuditTrail(selection) });
+  selection.auditTrail = await selectAuditTrail(selection);
+  c.register<AuditTrail>(TOKENS.AuditTrail, { useValue: selection.auditTrail });
   c.register<WriteCoordinator>(TOKENS.WriteCoordinator, { useValue: await selectWriteCoordinator(selection, redis) });
   c.register<SubscriptionKeys>(TOKENS.SubscriptionKeys, { useValue: await selectSubscriptionKeys(selection) });
   const fhirIds = await fhirIdsOf(config);

@@ -2,7 +2,8 @@
  * Settings of the service's own authorization server (docs/sign-in.md): on when
  * SIGN_IN_LOGIN_ISSUER names the region's OpenID Provider. A setting that cannot work stops the start,
  * named: no PUBLIC_BASE_URL (the issuer is `{PUBLIC_BASE_URL}/auth`), no DATABASE_URL (state shared by
- * every instance), a clients file entry without redirect URIs, no signing key, no cookie key.
+ * every instance), no SIGN_IN_LOGIN_ACR (any login strength would do), a clients file entry without
+ * redirect URIs, no signing key, no cookie key.
  */
 import { readFileSync } from 'node:fs';
 import type { JWK } from 'jose';
@@ -11,6 +12,9 @@ import { parseCookieKeys, parseSigningKeys } from '../adapters/auth-server/key-f
 import { SIGN_IN_SCHEMA } from '../adapters/auth-server/postgres-models.js';
 import { parseClientsFile } from '../adapters/auth-server/region-clients.js';
 import { DEFAULT_LOGIN_SCOPES, PERSONAL_IDENTITY_NUMBER_CLAIM } from '../adapters/auth-server/region-login.js';
+
+/** The Swedish assurance level 3 (BankID, Freja eID+): what a health record needs, shown in the refusal of a start without SIGN_IN_LOGIN_ACR. */
+const LOA3 = 'http://id.elegnamnden.se/loa/1.0/loa3';
 import { isLoopbackHost } from './transport-settings.js';
 
 export interface SignInSettings {
@@ -24,7 +28,7 @@ export interface SignInSettings {
     clientSecret?: string;
     clientKey?: JWK;
     scopes: string;
-    acr?: string[];
+    acr: string[];
     identityClaim: string;
   };
   clients: AuthClient[];
@@ -93,7 +97,9 @@ export function readSignInSettings(env: Env, context: { publicBaseUrl: string | 
     });
   const clientKey = keyFile === undefined ? undefined
     : fromFile(env, 'SIGN_IN_LOGIN_CLIENT_KEY_FILE', '', fail, (t) => JSON.parse(t) as JWK);
-  const acr = text(env, 'SIGN_IN_LOGIN_ACR')?.split(/\s+/).filter((a) => a !== '');
+  // Without it any login the region offers would do, however weak: never assumed, never silently.
+  const acr = required(env, 'SIGN_IN_LOGIN_ACR', `the acr values a login must reach, e.g. SIGN_IN_LOGIN_ACR=${LOA3} (LoA 3, as BankID)`, fail)
+    .split(/\s+/).filter((a) => a !== '');
   const schema = text(env, 'SIGN_IN_SCHEMA') ?? SIGN_IN_SCHEMA;
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw fail('SIGN_IN_SCHEMA must be a lower-case SQL name such as sign_in');
   return {
@@ -105,7 +111,7 @@ export function readSignInSettings(env: Env, context: { publicBaseUrl: string | 
       ...(clientSecret === undefined ? {} : { clientSecret }),
       ...(clientKey === undefined ? {} : { clientKey }),
       scopes: text(env, 'SIGN_IN_LOGIN_SCOPES') ?? DEFAULT_LOGIN_SCOPES,
-      ...(acr === undefined || acr.length === 0 ? {} : { acr }),
+      acr,
       identityClaim: text(env, 'SIGN_IN_LOGIN_IDENTITY_CLAIM') ?? PERSONAL_IDENTITY_NUMBER_CLAIM,
     },
     clients: fromFile(env, 'SIGN_IN_CLIENTS_FILE', 'the apps the region registers (docs/sign-in.md#registering-an-app)', fail,

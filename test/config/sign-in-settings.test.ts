@@ -13,6 +13,7 @@ import { loadConfig } from '../../src/start/config.js';
 import { refusal } from '../support/config-refusal.js';
 import { CHAIN_KEY_ENV } from '../support/chain-key.js';
 
+const LOA3 = 'http://id.elegnamnden.se/loa/1.0/loa3';
 const dir = mkdtempSync(path.join(tmpdir(), 'pdas-sign-in-settings-'));
 const file = (name: string, text: string): string => {
   const at = path.join(dir, name);
@@ -25,7 +26,7 @@ const APP = { client_id: 'app', token_endpoint_auth_method: 'none', redirect_uri
 const GOOD: Record<string, string> = {
   DATA_DIR: dir, SUBSCRIPTION_KEYS: 'app:subscription-key-cccccccccccc', ...CHAIN_KEY_ENV,
   PUBLIC_BASE_URL: 'https://api.region.example.se/patient', DATABASE_URL: 'postgres://pdas@db.example.se/pdas',
-  SIGN_IN_LOGIN_ISSUER: 'https://login.region.example.se', SIGN_IN_LOGIN_CLIENT_ID: 'pdas',
+  SIGN_IN_LOGIN_ISSUER: 'https://login.region.example.se', SIGN_IN_LOGIN_CLIENT_ID: 'pdas', SIGN_IN_LOGIN_ACR: LOA3,
   SIGN_IN_LOGIN_CLIENT_SECRET_FILE: file('secret', 'a-secret-from-the-region\n'),
   SIGN_IN_CLIENTS_FILE: file('clients.json', JSON.stringify([APP])),
   SIGN_IN_KEYS_FILE: file('keys.json', JSON.stringify({ keys: [privateJwk] })),
@@ -37,7 +38,7 @@ describe('the service\'s own authorization server: its settings', () => {
   it('takes a good set, and AUTH_ISSUER becomes {PUBLIC_BASE_URL}/auth', () => {
     const config = loadConfig(GOOD);
     expect(config.authIssuer).toBe('https://api.region.example.se/patient/auth');
-    expect(config.signIn).toMatchObject({ issuer: 'https://api.region.example.se/patient/auth', schema: 'sign_in', login: { clientId: 'pdas', clientSecret: 'a-secret-from-the-region' } });
+    expect(config.signIn).toMatchObject({ issuer: 'https://api.region.example.se/patient/auth', schema: 'sign_in', login: { clientId: 'pdas', clientSecret: 'a-secret-from-the-region', acr: [LOA3] } });
     expect(config.signIn?.clients.map((c) => c.metadata.client_id)).toEqual(['app']);
     expect(loadConfig({ ...GOOD, AUTH_ISSUER: 'https://api.region.example.se/patient/auth' }).authIssuer).toBe('https://api.region.example.se/patient/auth');
   });
@@ -46,6 +47,8 @@ describe('the service\'s own authorization server: its settings', () => {
     ['PUBLIC_BASE_URL', /PUBLIC_BASE_URL is required/],
     ['DATABASE_URL', /DATABASE_URL is required/],
     ['SIGN_IN_LOGIN_CLIENT_ID', /SIGN_IN_LOGIN_CLIENT_ID is required/],
+    // Issue 52 item 7: without it any login strength would be taken, silently.
+    ['SIGN_IN_LOGIN_ACR', /SIGN_IN_LOGIN_ACR is required: .*e\.g\. SIGN_IN_LOGIN_ACR=http:\/\/id\.elegnamnden\.se\/loa\/1\.0\/loa3/],
     ['SIGN_IN_LOGIN_CLIENT_SECRET_FILE', /exactly one of SIGN_IN_LOGIN_CLIENT_SECRET_FILE .* and SIGN_IN_LOGIN_CLIENT_KEY_FILE/],
     ['SIGN_IN_CLIENTS_FILE', /SIGN_IN_CLIENTS_FILE is required/],
     ['SIGN_IN_KEYS_FILE', /SIGN_IN_KEYS_FILE is required/],

@@ -21,6 +21,28 @@ import { walk } from '../support/sign-in-walk.js';
 const available = await databaseAvailable();
 const SCOPE = 'openid fhirUser launch/patient offline_access patient/*.rs';
 
+/** Where the test's app sends a browser to sign in at `service` (no code is expected back, so its verifier is not kept). */
+async function anAuthorization(service: SignInService): Promise<string> {
+  const app = await client.discovery(new URL(service.issuer), APP_ID, undefined, client.None(), { execute: [client.allowInsecureRequests] });
+  return client.buildAuthorizationUrl(app, {
+    redirect_uri: APP_REDIRECT, scope: SCOPE, state: 'state-1', aud: `${service.base}/fhir`,
+    code_challenge: await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier()), code_challenge_method: 'S256',
+  }).href;
+}
+
+/** The audit records of `operation` by Märta or by nobody through the test's app in [since, until] (the audit schema is shared with whatever else runs). */
+async function auditRows(operation: string, since: Date, until: Date): Promise<Array<Record<string, unknown>>> {
+  const pool = adminPool();
+  try {
+    const { rows } = await pool.query(`SELECT outcome, status, actor_person_id, client_id FROM audit.access_log
+      WHERE operation = $1 AND client_id = $2 AND (actor_person_id IS NULL OR actor_person_id = '198112189876') AND time BETWEEN $3 AND $4 ORDER BY id`,
+    [operation, APP_ID, since, until]);
+    return rows as Array<Record<string, unknown>>;
+  } finally {
+    await pool.end();
+  }
+}
+
 /** The service's instances and region closed, its sign-in schema dropped. */
 async function stop(service: SignInService | undefined): Promise<void> {
   if (service === undefined) return;
@@ -227,6 +249,7 @@ describe.skipIf(!available)('sign-in through the region\'s own login (docs/sign-
     ['a lower acr than SIGN_IN_LOGIN_ACR', () => { service.region.person = { pnr: '198112189876', acr: LOA2 }; }],
     ['a lower acr written into the ID token', () => { service.region.misbehave = { acr: LOA2 }; }],
     ['no identity number claim', () => { service.region.person = { pnr: 'none-1', acr: service.region.person.acr }; }],
+    ['an older login at the region than the fresh one asked for (auth_time)', () => { service.region.misbehave = { auth_time: Math.floor(Date.now() / 1000) - 3600 }; }],
     ['a cancel at the region', () => { service.region.cancel = true; }],
   ];
 
@@ -259,6 +282,40 @@ describe.skipIf(!available)('sign-in through the region\'s own login (docs/sign-
     const replayed = await walk(attacker, callback);
     expect(replayed.redirect).toBeUndefined();
     expect(replayed.page.status).toBe(400);
+  });
+
+  it('login session swap: a login the victim finishes at the region never signs in the browser that began it', async () => {
+    const since = new Date();
+    const auth = await authorization();
+    const attacker = new HttpBrowser();
+    const victim = new HttpBrowser();
+    // The attacker's browser begins a sign-in and stops at the region's genuine login link.
+    let page = await attacker.get(auth.url);
+    while (page.location !== undefined && !page.location.startsWith(service.region.issuer)) page = await attacker.get(page.location);
+    const regionLink = String(page.location);
+    const interaction = page.url;
+    expect(interaction.startsWith(`${service.issuer}/interaction/`)).toBe(true);
+    // Each SMART sign-in is a fresh login at the region (OpenID Connect Core 3.1.2.1): no silent reuse of a session there.
+    expect(new URL(regionLink).searchParams.get('prompt')).toBe('login');
+    // The victim opens that link in their own browser, logs in at the region, and comes back to the service.
+    const victims = await walk(victim, regionLink);
+    expect(victims.redirect).toBeUndefined();
+    expect(victims.seen.some((u) => u.startsWith(`${service.issuer}/callback`))).toBe(true);
+    expect(victims.page.status).toBe(400);
+    expect(victims.page.body).toContain('Start the sign-in again in this browser');
+    // The attacker's browser carries on with its interaction: nobody is signed in, no picker, no code.
+    const attackers = await walk(attacker, interaction, { pick: 'Lilla' });
+    expect(attackers.redirect).toBeUndefined();
+    expect(attackers.page.body).not.toContain('name="patient"');
+    expect(attackers.page.body).toContain('You are not signed in');
+    const until = new Date();
+    // The audit trail shows the refused login, and no grant by Märta.
+    expect(await auditRows('grantAppAccess', since, until)).toEqual([]);
+    expect(await auditRows('regionLogin', since, until)).toEqual([{ outcome: 'denied', status: 400, actor_person_id: null, client_id: APP_ID }]);
+    // Märta's own sign-in, in her own browser, still works, and is audited as hers.
+    const { tokens } = await launch('Lilla');
+    expect(typeof (tokens as unknown as { patient?: string }).patient).toBe('string');
+    expect(await auditRows('regionLogin', until, new Date())).toEqual([{ outcome: 'allowed', status: 200, actor_person_id: '198112189876', client_id: APP_ID }]);
   });
 
   it('lets two instances on one database serve one flow in turn, and refresh after both restarted', async () => {
@@ -301,14 +358,33 @@ describe.skipIf(!available)('a region\'s login that cannot be discovered at star
     const discovery = await request(`${service.issuer}/.well-known/openid-configuration`);
     expect(discovery.statusCode).toBe(200);
     await discovery.body.dump();
-    const app = await client.discovery(new URL(service.issuer), APP_ID, undefined, client.None(), { execute: [client.allowInsecureRequests] });
-    const url = client.buildAuthorizationUrl(app, {
-      redirect_uri: APP_REDIRECT, scope: SCOPE, state: 'state-1', aud: `${service.base}/fhir`,
-      code_challenge: await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier()), code_challenge_method: 'S256',
-    });
-    const walked = await walk(new HttpBrowser(), url.href);
+    const walked = await walk(new HttpBrowser(), await anAuthorization(service));
     expect(walked.redirect).toBeUndefined();
     expect(walked.page.status).toBe(503);
     expect(walked.page.body).toContain('cannot be reached just now');
+  });
+});
+
+describe.skipIf(!available)('a region that does not take the service\'s client secret (issue 52 item 17)', () => {
+  let service: SignInService;
+  const logs: string[] = [];
+  beforeAll(async () => {
+    // The region holds another secret for the service than SIGN_IN_LOGIN_CLIENT_SECRET_FILE: its token endpoint answers invalid_client.
+    service = await startSignInService({ regionSecret: 'the-region-holds-another-secret-0123456789', logs });
+  }, 60_000);
+  afterAll(async () => stop(service));
+
+  it('tells the person the service\'s sign-in is misconfigured at the region, and the log names invalid_client and the setting, never the secret', async () => {
+    const since = new Date();
+    const walked = await walk(new HttpBrowser(), await anAuthorization(service));
+    expect(walked.redirect).toBeUndefined();
+    expect(await auditRows('regionLogin', since, new Date())).toEqual([{ outcome: 'failed', status: 502, actor_person_id: null, client_id: APP_ID }]);
+    expect(walked.page.body).toContain('You are not signed in');
+    expect(walked.page.body).toContain('not set up correctly at the region');
+    expect(walked.page.body).not.toContain('could not be trusted');
+    const failed = logs.map((l) => JSON.parse(l) as { msg: string; reason?: string }).filter((l) => /region's login failed/.test(l.msg));
+    expect(failed).toHaveLength(1);
+    expect(failed[0]?.reason).toMatch(/invalid_client.*SIGN_IN_LOGIN_CLIENT_SECRET_FILE/);
+    expect(logs.join('\n')).not.toContain('region-client-secret-0123456789');
   });
 });

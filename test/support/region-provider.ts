@@ -1,7 +1,7 @@
 // A real OpenID Provider standing in for a region's login (docs/sign-in.md): oidc-provider with the Swedish
 // OpenID Connect Profile's claims and acr values and keys of its own. It signs in whoever the test
 // names, and misbehaves on demand: an ID token for another audience, with another nonce, a lower acr,
-// another issuer or another key; or the person cancels.
+// another issuer or another key, an older login than asked for; or the person cancels.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
@@ -17,6 +17,8 @@ export interface Misbehaviour {
   nonce?: string;
   iss?: string;
   acr?: string;
+  /** An `auth_time` of an older login than the one asked for (prompt=login not honoured). */
+  auth_time?: number;
   /** Sign the ID token with a key the provider does not publish. */
   foreignKey?: boolean;
 }

@@ -45,12 +45,18 @@ export interface SignInService {
   close(): Promise<void>;
 }
 
-/** `clients`: the clients file's entries, or a function of PUBLIC_BASE_URL making them (an app served by the service itself). */
-export async function startSignInService(options: { clients?: unknown[] | ((base: string) => unknown[]); env?: Record<string, string> } = {}): Promise<SignInService> {
+/**
+ * `clients`: the clients file's entries, or a function of PUBLIC_BASE_URL making them (an app served by the service itself).
+ * `regionSecret`: the secret the region's provider holds for the service, when it is to differ from the service's file.
+ * `logs`: where each log line goes (at level info), for a test to read.
+ */
+export async function startSignInService(options: {
+  clients?: unknown[] | ((base: string) => unknown[]); env?: Record<string, string>; regionSecret?: string; logs?: string[];
+} = {}): Promise<SignInService> {
   const dir = await mkdtemp(path.join(tmpdir(), 'pdas-sign-in-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const region = await RegionProvider.start({ clientId: 'pdas', clientSecret: 'region-client-secret-0123456789', redirectUris: [`${base}/auth/callback`] });
+  const region = await RegionProvider.start({ clientId: 'pdas', clientSecret: options.regionSecret ?? 'region-client-secret-0123456789', redirectUris: [`${base}/auth/callback`] });
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
   const files = {
     clients: path.join(dir, 'clients.json'), keys: path.join(dir, 'keys.json'), cookies: path.join(dir, 'cookie-keys'), secret: path.join(dir, 'region-secret'),
@@ -76,7 +82,9 @@ export async function startSignInService(options: { clients?: unknown[] | ((base
   const startInstance = async (at = 0): Promise<Instance> => {
     const dataDir = await mkdtemp(path.join(dir, 'data-'));
     const config = loadConfig({ ...env, DATA_DIR: dataDir, PORT: String(at) });
-    const runtime: Runtime = await compose(config, createLogger(process.env.SIGN_IN_TEST_LOG ?? 'silent'));
+    const logs = options.logs;
+    const logger = logs === undefined ? createLogger(process.env.SIGN_IN_TEST_LOG ?? 'silent') : createLogger('info', { write: (line: string) => { logs.push(line); } });
+    const runtime: Runtime = await compose(config, logger);
     const { api, metrics } = await listen(runtime, config);
     const instance = { base: api, port: Number(new URL(api).port), metrics, close: () => runtime.close() };
     instances.push(instance);

@@ -2,14 +2,17 @@
 // openid-client: authorization code with PKCE, state and nonce, the ID token validated in full
 // (signature by the provider's JWKS, iss, aud, exp, nonce, acr) and the person taken from the Swedish
 // OpenID Connect Profile's identity number claim. A login in progress is kept in the shared store, so
-// the region may send the person back to any instance; it finishes only in the browser that holds the
-// interaction's cookie (login CSRF: a callback planted in another browser signs nobody in).
+// the region may send the person back to any instance. Its answer is taken only from the browser that
+// went to the region (login-binding.ts: a login an attacker began and a victim finished signs nobody in),
+// and the login finishes only in the browser that holds the interaction's cookie (login CSRF: a callback
+// planted in another browser signs nobody in). Each SMART sign-in asks the region for a fresh login.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { importJWK, type JWK } from 'jose';
 import * as oidc from 'openid-client';
 import type Provider from 'oidc-provider';
 import { parsePersonalIdentityNumber } from '../../domain/identity/personal-identity-number.js';
 import { escape, page, type PageFrame } from './interaction-pages.js';
+import { bindingMatches, clearedLoginBinding, newLoginBinding, type CookieScope } from './login-binding.js';
 import { send, type Details, type PageView, type SignInStep } from './interactions.js';
 import { languageOf, type Localized } from './page-language.js';
 
@@ -20,6 +23,8 @@ export const DEFAULT_LOGIN_SCOPES = 'openid https://id.oidc.se/scope/naturalPers
 /** How long a person has at the region's login before its answer is no longer taken. */
 const LOGIN_TTL_SECONDS = 10 * 60;
 const MAX_RETRY_MS = 60_000;
+/** How far the region's clock may be behind ours when its `auth_time` is compared with the start of the login. */
+const CLOCK_ALLOWANCE_SECONDS = 60;
 
 export interface RegionLoginSettings {
   /** SIGN_IN_LOGIN_ISSUER: https, or http on a loopback address only. */
@@ -29,17 +34,29 @@ export interface RegionLoginSettings {
   clientSecret?: string;
   clientKey?: JWK;
   scopes: string;
-  /** SIGN_IN_LOGIN_ACR: sent as acr_values; the ID token's acr must be one of them. */
-  acr?: readonly string[];
+  /** SIGN_IN_LOGIN_ACR (required): sent as acr_values; the ID token's acr must be one of them. */
+  acr: readonly string[];
   identityClaim: string;
   /** `{PUBLIC_BASE_URL}/auth/callback`, registered at the region. */
   redirectUri: string;
 }
 
-/** What happened at the region, for the audit trail and the counters (never a token or an identity number). */
+/**
+ * Why a login signed nobody in, as the audit trail tells them apart: the answer came to no login in
+ * progress here or to another browser than the one that went to the region (`not-here`); the region did
+ * not sign the person in, or its answer was refused (`refused`); the region would not serve the service
+ * itself (`region-failed`: its token endpoint refused the service's client authentication).
+ */
+export type LoginRefusal = 'not-here' | 'refused' | 'region-failed';
+
+/**
+ * What happened at the region, for the audit trail, the log and the counters. `reason` is for operators
+ * and never holds a token, a secret or an identity number. `loginSucceeded` resolves once the login is
+ * recorded; when it rejects, nobody is signed in.
+ */
 export interface LoginEvents {
-  loginSucceeded(input: { accountId: string; clientId: string | undefined; acr: string | undefined }): void;
-  loginFailed(input: { reason: string; clientId: string | undefined }): void;
+  loginSucceeded(input: { accountId: string; subject: string; clientId: string | undefined; acr: string | undefined; sourceAddress: string }): Promise<void>;
+  loginFailed(input: { kind: LoginRefusal; reason: string; clientId: string | undefined; sourceAddress: string }): Promise<void>;
   discoveryFailed(error: Error): void;
 }
 
@@ -57,6 +74,10 @@ interface Pending {
   nonce: string;
   verifier: string;
   clientId?: string;
+  /** The SHA-256 of the value of the cookie given to the browser that went to the region (login-binding.ts). */
+  binding?: string;
+  /** When the person was sent to the region (seconds since the epoch): their login there must not be older. */
+  startedAt?: number;
   used?: boolean;
   accountId?: string;
   acr?: string;
@@ -80,21 +101,63 @@ const TEXT = {
   noIdToken: { en: 'The region\'s login did not say who you are.', sv: 'Regionens inloggning sa inte vem du är.' },
   unknown: { en: 'This sign-in is not known here, has expired or was already used. Start again from the app.', sv: 'Den här inloggningen är okänd här, har gått ut eller är redan använd. Börja om från appen.' },
   unavailable: { en: 'The region\'s login cannot be reached just now, so nobody can sign in. Try again in a minute.', sv: 'Regionens inloggning går inte att nå just nu, så ingen kan logga in. Försök igen om en minut.' },
+  otherBrowser: {
+    en: 'This sign-in was not started in this browser, so nobody was signed in. Start the sign-in again in this browser, from the app.',
+    sv: 'Inloggningen påbörjades inte i den här webbläsaren, så ingen loggades in. Börja om inloggningen i den här webbläsaren, från appen.',
+  },
+  finishedElsewhere: {
+    en: 'The region\'s login was finished in another browser, so nobody was signed in here. Sign in again.',
+    sv: 'Regionens inloggning avslutades i en annan webbläsare, så ingen loggades in här. Logga in igen.',
+  },
+  stale: {
+    en: 'The region\'s login used an earlier login instead of a new one, so nobody was signed in. Sign in again.',
+    sv: 'Regionens inloggning använde en tidigare inloggning i stället för en ny, så ingen loggades in. Logga in igen.',
+  },
+  misconfigured: {
+    en: 'This service\'s sign-in is not set up correctly at the region, so nobody can sign in just now. It is nothing you did: try again later.',
+    sv: 'Tjänstens inloggning är inte rätt inställd hos regionen, så ingen kan logga in just nu. Det är inget du har gjort: försök igen senare.',
+  },
+  notRecorded: {
+    en: 'The sign-in could not be recorded, so nobody was signed in. Try again in a minute.',
+    sv: 'Inloggningen kunde inte registreras, så ingen loggades in. Försök igen om en minut.',
+  },
   notSignedIn: { en: 'You are not signed in', sv: 'Du är inte inloggad' },
   unavailableTitle: { en: 'Sign-in is unavailable', sv: 'Inloggningen är inte tillgänglig' },
   again: { en: 'Sign in again', sv: 'Logga in igen' },
   back: { en: 'Back to the app', sv: 'Tillbaka till appen' },
 } as const satisfies Record<string, Localized>;
 
-/** Why a login was refused, in words for the person; the technical reason goes to the log. */
-function refusalOf(error: unknown): { shown: Localized; reason: string } {
+interface Refused { shown: Localized; reason: string; kind: LoginRefusal }
+
+/**
+ * Whether the region's token endpoint refused the service itself (RFC 6749 §5.2 `invalid_client`): in
+ * the body, or, as a 401 answer to client_secret_basic may, in its WWW-Authenticate challenge.
+ */
+function refusedTheClient(error: unknown): boolean {
+  if (error instanceof oidc.ResponseBodyError) return error.error === 'invalid_client';
+  if (error instanceof oidc.WWWAuthenticateChallengeError) return error.cause.some((c) => c.parameters.error === 'invalid_client');
+  return false;
+}
+
+/**
+ * Why a login was refused, in words for the person; the technical reason goes to the log. `credential`
+ * names the setting holding the service's own credential at the region, for an operator to check when
+ * the region does not take it.
+ */
+function refusalOf(error: unknown, credential: string): Refused {
   if (error instanceof oidc.AuthorizationResponseError) {
-    return { shown: error.error === 'access_denied' ? TEXT.cancelled : TEXT.refused, reason: `authorization response: ${error.error}` };
+    return { shown: error.error === 'access_denied' ? TEXT.cancelled : TEXT.refused, reason: `authorization response: ${error.error}`, kind: 'refused' };
   }
-  if (error instanceof RegionRefusal) return { shown: error.shown, reason: error.message };
+  if (refusedTheClient(error)) {
+    return {
+      shown: TEXT.misconfigured, kind: 'region-failed',
+      reason: `the region's token endpoint answered invalid_client: it does not accept the service's client authentication; check SIGN_IN_LOGIN_CLIENT_ID and ${credential} against the service's registration at the region`,
+    };
+  }
+  if (error instanceof RegionRefusal) return { shown: error.shown, reason: error.message, kind: 'refused' };
   const code = (error as { code?: unknown }).code;
   const message = error instanceof Error ? error.message : String(error);
-  return { shown: TEXT.untrusted, reason: `${typeof code === 'string' ? `${code}: ` : ''}${message}` };
+  return { shown: TEXT.untrusted, reason: `${typeof code === 'string' ? `${code}: ` : ''}${message}`, kind: 'refused' };
 }
 
 type PrivateKey = Parameters<typeof oidc.PrivateKeyJwt>[0];
@@ -105,8 +168,8 @@ class RegionRefusal extends Error {
   }
 }
 
-function redirect(res: ServerResponse, location: string): void {
-  res.writeHead(303, { location, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
+function redirect(res: ServerResponse, location: string, cookie?: string): void {
+  res.writeHead(303, { location, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', ...(cookie === undefined ? {} : { 'set-cookie': cookie }) });
   res.end();
 }
 
@@ -120,13 +183,18 @@ export class RegionLogin {
   private configuration: oidc.Configuration | undefined;
   private retry: NodeJS.Timeout | undefined;
   private stopped = false;
+  /** Where the browser's binding cookie lives: the callback's own path, https-only when the service is. */
+  private readonly cookieScope: CookieScope;
 
   constructor(
     private readonly settings: RegionLoginSettings,
     private readonly store: LoginStore,
     private readonly events: LoginEvents,
     private readonly mountPath: string,
-  ) {}
+  ) {
+    const callback = new URL(settings.redirectUri);
+    this.cookieScope = { path: callback.pathname, secure: callback.protocol === 'https:' };
+  }
 
   /** Whether the region's provider has been discovered: until then the sign-in pages answer 503. */
   get ready(): boolean {
@@ -188,8 +256,11 @@ export class RegionLogin {
     const configuration = this.configuration;
     if (configuration === undefined) return view.send(res, 503, problemPage(view.frame, TEXT.unavailableTitle, TEXT.unavailable, [again, back]));
     for (let old = pending; old !== undefined; old = pendingOf(await this.store.findByUid(details.uid))) await this.store.destroy(old.state);
+    const state = oidc.randomState();
+    const binding = newLoginBinding(state, this.cookieScope, LOGIN_TTL_SECONDS);
     const next: Pending = {
-      state: oidc.randomState(), uid: details.uid, nonce: oidc.randomNonce(), verifier: oidc.randomPKCECodeVerifier(),
+      state, uid: details.uid, nonce: oidc.randomNonce(), verifier: oidc.randomPKCECodeVerifier(), binding: binding.hash,
+      startedAt: Math.floor(Date.now() / 1000),
       ...(typeof details.params.client_id === 'string' ? { clientId: details.params.client_id } : {}),
     };
     await this.store.upsert(next.state, { ...next }, LOGIN_TTL_SECONDS);
@@ -197,53 +268,93 @@ export class RegionLogin {
     const url = oidc.buildAuthorizationUrl(configuration, {
       redirect_uri: redirectUri, scope: scopes, state: next.state, nonce: next.nonce,
       code_challenge: await oidc.calculatePKCECodeChallenge(next.verifier), code_challenge_method: 'S256',
-      ...(acr === undefined ? {} : { acr_values: acr.join(' ') }),
+      acr_values: acr.join(' '),
+      // A fresh login for every SMART sign-in: a session the person (or someone) left open at the region is not reused.
+      prompt: 'login',
     });
-    return redirect(res, url.href);
+    return redirect(res, url.href, binding.cookie);
   }
 
-  /** GET {mount}/callback: the region's answer. Whatever it says, the browser goes back to its interaction. */
+  /**
+   * GET {mount}/callback: the region's answer. Taken only from the browser that went to the region (its
+   * binding cookie, checked before the code is exchanged); then, whatever it says, the browser goes back
+   * to its interaction. Every answer is audited before the browser is answered.
+   */
   async callback(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const current = new URL(this.settings.redirectUri);
     current.search = new URL(req.url ?? '/', 'http://x').search;
     const state = current.searchParams.get('state');
     const pending = pendingOf(state === null ? undefined : await this.store.find(state));
     const configuration = this.configuration;
-    if (pending === undefined || pending.used === true || configuration === undefined) {
-      this.events.loginFailed({ reason: pending === undefined ? 'unknown or expired state' : 'state already used', clientId: pending?.clientId });
+    const sourceAddress = req.socket.remoteAddress ?? '';
+    const cleared = state === null || !/^[\w-]{1,128}$/.test(state) ? undefined : clearedLoginBinding(state, this.cookieScope);
+    const refuse = async (reason: string, shown: Localized): Promise<void> => {
+      await this.failed({ kind: 'not-here', reason, clientId: pending?.clientId, sourceAddress });
       const { lang } = languageOf(req);
       const frame: PageFrame = { lang, banner: '', selfUrl: `${this.mountPath}/callback` };
-      return send(res, 400, problemPage(frame, TEXT.notSignedIn, TEXT.unknown, []), { 'content-language': lang });
+      return send(res, 400, problemPage(frame, TEXT.notSignedIn, shown, []), { 'content-language': lang, ...(cleared === undefined ? {} : { 'set-cookie': cleared }) });
+    };
+    if (pending === undefined || pending.used === true || configuration === undefined) {
+      return refuse(pending === undefined ? 'unknown or expired state' : pending.used === true ? 'state already used' : 'the region\'s login is not discovered yet', TEXT.unknown);
+    }
+    if (!bindingMatches(req, pending.state, pending.binding)) {
+      // Another browser than the one that went to the region: the code is never exchanged, and the login is over.
+      await this.store.upsert(pending.state, { ...pending, used: true, failed: TEXT.finishedElsewhere }, LOGIN_TTL_SECONDS);
+      return refuse('the answer came to another browser than the one sent to the region (no binding cookie): the code was not exchanged', TEXT.otherBrowser);
     }
     await this.store.upsert(pending.state, { ...pending, used: true }, LOGIN_TTL_SECONDS);
+    const failed = await this.exchange(configuration, current, pending, sourceAddress);
+    // Signed in, exchange() kept the person on the row; refused, the row keeps what the person is told.
+    if (failed !== undefined) await this.store.upsert(pending.state, { ...pending, used: true, failed }, LOGIN_TTL_SECONDS);
+    return redirect(res, `${this.mountPath}/interaction/${encodeURIComponent(pending.uid)}`, cleared);
+  }
+
+  /** The code exchanged and the answer checked; the person kept on the login's row once recorded. What the person is told when not. */
+  private async exchange(configuration: oidc.Configuration, current: URL, pending: Pending, sourceAddress: string): Promise<Localized | undefined> {
+    let person: { accountId: string; subject: string; acr: string | undefined };
     try {
       const tokens = await oidc.authorizationCodeGrant(configuration, current, {
         pkceCodeVerifier: pending.verifier, expectedNonce: pending.nonce, expectedState: pending.state, idTokenExpected: true,
       });
-      const { accountId, acr } = this.person(tokens.claims());
-      await this.store.upsert(pending.state, { ...pending, used: true, accountId, ...(acr === undefined ? {} : { acr }) }, LOGIN_TTL_SECONDS);
-      this.events.loginSucceeded({ accountId, clientId: pending.clientId, acr });
+      person = this.person(tokens.claims(), pending.startedAt);
     } catch (error) {
-      const { shown, reason } = refusalOf(error);
-      await this.store.upsert(pending.state, { ...pending, used: true, failed: shown }, LOGIN_TTL_SECONDS);
-      this.events.loginFailed({ reason, clientId: pending.clientId });
+      const { shown, reason, kind } = refusalOf(error, this.settings.clientKey === undefined ? 'SIGN_IN_LOGIN_CLIENT_SECRET_FILE' : 'SIGN_IN_LOGIN_CLIENT_KEY_FILE');
+      await this.failed({ kind, reason, clientId: pending.clientId, sourceAddress });
+      return shown;
     }
-    return redirect(res, `${this.mountPath}/interaction/${encodeURIComponent(pending.uid)}`);
+    try {
+      await this.events.loginSucceeded({ ...person, clientId: pending.clientId, sourceAddress });
+    } catch {
+      // Not recorded, not signed in (the log says why): the person may try again.
+      return TEXT.notRecorded;
+    }
+    const { accountId, acr } = person;
+    await this.store.upsert(pending.state, { ...pending, used: true, accountId, ...(acr === undefined ? {} : { acr }) }, LOGIN_TTL_SECONDS);
+    return undefined;
+  }
+
+  /** A refused login, recorded; a record that cannot be stored changes nothing for the person, who is refused anyway (the log says so). */
+  private async failed(input: Parameters<LoginEvents['loginFailed']>[0]): Promise<void> {
+    await this.events.loginFailed(input).catch(() => undefined);
   }
 
   /** The person of a validated ID token: a valid identity number in the profile's claim, at an accepted acr. */
-  private person(claims: oidc.IDToken | undefined): { accountId: string; acr: string | undefined } {
+  private person(claims: oidc.IDToken | undefined, startedAt: number | undefined): { accountId: string; subject: string; acr: string | undefined } {
     if (claims === undefined) throw new RegionRefusal('no ID token', TEXT.noIdToken);
     const acr = typeof claims.acr === 'string' ? claims.acr : undefined;
     const accepted = this.settings.acr;
-    if (accepted !== undefined && (acr === undefined || !accepted.includes(acr))) {
+    if (acr === undefined || !accepted.includes(acr)) {
       throw new RegionRefusal(`acr ${acr ?? '(none)'} is not one of ${accepted.join(' ')}`, TEXT.weak);
+    }
+    // prompt=login asked for a new login; a region that says it reused an older one is not taken at its word.
+    if (typeof claims.auth_time === 'number' && startedAt !== undefined && claims.auth_time < startedAt - CLOCK_ALLOWANCE_SECONDS) {
+      throw new RegionRefusal(`auth_time ${claims.auth_time} is before the login began (${startedAt}): the region did not log the person in anew`, TEXT.stale);
     }
     const claimed = [this.settings.identityClaim, COORDINATION_NUMBER_CLAIM].map((name) => claims[name]).find((v) => typeof v === 'string');
     const accountId = typeof claimed === 'string' ? parsePersonalIdentityNumber(claimed) : undefined;
     if (accountId === undefined) {
       throw new RegionRefusal(`no valid identity number in ${this.settings.identityClaim}`, TEXT.noNumber);
     }
-    return { accountId, acr };
+    return { accountId, subject: claims.sub, acr };
   }
 }
