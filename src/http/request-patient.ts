@@ -1,9 +1,24 @@
 import type { FastifyRequest } from 'fastify';
 import type { Caller, PatientAccess, PatientAccessPolicy } from '../domain/access/patient-access.js';
+import { operationContexts } from '../domain/access/scope-reach.js';
+import { isOperationName, OPERATIONS } from '../domain/operations/table.js';
+import { operationOf } from './operation-of.js';
 
+/**
+ * The caller as the token names them. On the COS door the token's scopes of the operation also decide
+ * whom it reaches (a `patient/` form the launch patient only, docs/contract.md#scopes); on /fhir the
+ * route has decided that per resource type before it asks.
+ */
 function callerOf(request: FastifyRequest): Caller {
-  const personId = request.token?.personId;
-  return personId === undefined ? {} : { personId };
+  const token = request.token;
+  const caller: Caller = token?.personId === undefined ? {} : { personId: token.personId };
+  if (token?.smartPatient !== undefined) caller.smartPatient = token.smartPatient;
+  // A /fhir route is audited under a COS read's name, but its SMART scopes were decided per type (fhir-access.ts).
+  const operation = request.routeOptions.config?.fhir === true ? undefined : operationOf(request);
+  if (token !== undefined && operation !== undefined && isOperationName(operation)) {
+    caller.granted = operationContexts(token.grantedScopes ?? token.scopes, OPERATIONS[operation].scope.name, caller);
+  }
+  return caller;
 }
 
 /** The patient a request names, validated before anything is asked of the EHR; noted for the audit. */

@@ -82,7 +82,9 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
   c.register<AccessLogReader>(TOKENS.AccessLogReader, { useValue: await selectAccessLogReader(selection) });
   c.register<PageCursors>(TOKENS.PageCursors, { useValue: new HmacPageCursors(await cursorSecret(config.accessLogCursorSecret, config.dataDir)) });
   c.register(PatientAccessPolicy, {
-    useFactory: (d) => new PatientAccessPolicy(d.resolve<EhrRecords>(TOKENS.EhrRecords), d.resolve(TOKENS.DelegationRegistry), d.resolve(TOKENS.Clock), config.ehrTimezone),
+    // The Patient ids' key reads a token's smart_patient: without the FHIR API none can be read, and a token carrying one reaches nobody under patient/ scopes.
+    useFactory: (d) => new PatientAccessPolicy(d.resolve<EhrRecords>(TOKENS.EhrRecords), d.resolve(TOKENS.DelegationRegistry), d.resolve(TOKENS.Clock), config.ehrTimezone,
+      fhirIds === undefined ? undefined : (id) => fhirIds.identityNumberOf(id)),
   });
   c.register(ReadPatientData, {
     useFactory: (d) => new ReadPatientData(config.ehrTimezone, { policy: config.releasePolicy, clock: d.resolve(TOKENS.Clock) }),

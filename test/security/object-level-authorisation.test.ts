@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { generateDemoData } from '../../src/dev/demo-data/generate.js';
-import { ALL_SCOPES, KEY, OTHER_KEY, startTestAppOn, ZONE, type AnyTestApp } from '../support/test-app.js';
+import { scopeAliases } from '../../src/domain/access/scopes.js';
+import { OPERATIONS } from '../../src/domain/operations/table.js';
+import { ALL_SCOPES, KEY, OTHER_KEY, startTestAppOn, TEST_FHIR_IDS, ZONE, type AnyTestApp } from '../support/test-app.js';
 import { overBothEhrs, STEADY } from './support/runs.js';
 import { identityForms, malformedLogLines, UsedSecrets } from './support/logs.js';
 import { notAPersonNorAClient } from './support/token-kinds.js';
@@ -89,6 +91,31 @@ overBothEhrs((variant) => {
         for (const patient of [LILLA, SARA, ANTON]) {
           const expected = personMayAct(actor, patient) ? 200 : 403;
           await check(routeByOperation('getAppointments'), token, hyphenated(patient), expected, patient, `${actor} as ${hyphenated(patient)}`);
+        }
+      }
+      expect([...denied403]).toEqual(['Access to the requested patient is not allowed.']);
+    });
+
+    it('issue 52 item 2: lets every patient/ form of every operation\'s scope reach the launch patient only, the same 403 for everyone else', async () => {
+      const launchForms = (route: RouteCase): string[] => {
+        const scope = OPERATIONS[route.operation].scope.name;
+        return [...scopeAliases()].filter(([form, to]) => to === scope && form.startsWith('patient/')).map(([form]) => form);
+      };
+      // Märta launched for Lilla (smart_patient), and without a launch patient (the person herself).
+      const launches: Array<[string, Record<string, string>, string]> = [
+        ['launched for Lilla', { smart_patient: TEST_FHIR_IDS.patientId(LILLA) }, LILLA], ['no smart_patient', {}, MARTA],
+      ];
+      for (const route of ROUTES) {
+        const forms = launchForms(route);
+        expect([route.operation, forms.length > 0]).toEqual([route.operation, true]);
+        for (const form of forms) {
+          for (const [kind, claims, launch] of launches) {
+            const token = used.token(await t.personToken(MARTA, { client_id: 'smart-app', scope: form, ...claims }));
+            for (const header of [undefined, ...PEOPLE, UNKNOWN]) {
+              const target = header ?? MARTA;
+              await check(route, token, header, target === launch ? 200 : 403, target, `${kind} ${form} as ${header ?? '(no header)'} on ${route.operation}`, MARTA);
+            }
+          }
         }
       }
       expect([...denied403]).toEqual(['Access to the requested patient is not allowed.']);

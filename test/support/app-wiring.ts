@@ -19,6 +19,7 @@ import type { AnswerMemory } from '../../src/ports/answer-memory.port.js';
 import type { Clock } from '../../src/ports/clock.port.js';
 import type { DelegationRegistry } from '../../src/ports/delegation-registry.port.js';
 import type { EhrRecords } from '../../src/ports/ehr-records.port.js';
+import type { FhirIds } from '../../src/ports/fhir-ids.port.js';
 import type { WriteCoordinator } from '../../src/ports/write-coordinator.port.js';
 import { TEST_CLIENT_ID, type TestIssuer } from './test-issuer.js';
 
@@ -35,11 +36,16 @@ export const TEST_HTTP_CONFIG = {
   basePath: '', rateLimitMax: 10_000, rateLimitWindowMs: 5000, trustProxy: [] as string[], pressureMaxEventLoopDelayMs: 60_000,
 };
 
-/** The use cases over one EHR, wired as src/start/container.ts wires them, with the default arrival window. */
-export function useCasesOver(ehr: EhrRecords & DelegationRegistry, clock: Clock, coordinator: WriteCoordinator = new InProcessCoordinator()): Omit<RouteDependencies, 'readAccessLog'> {
+/**
+ * The use cases over one EHR, wired as src/start/container.ts wires them, with the default arrival
+ * window; `ids` reads a token's smart_patient (none without the FHIR API).
+ */
+export function useCasesOver(
+  ehr: EhrRecords & DelegationRegistry, clock: Clock, coordinator: WriteCoordinator = new InProcessCoordinator(), ids?: FhirIds,
+): Omit<RouteDependencies, 'readAccessLog'> {
   return {
     zone: ZONE,
-    accessPolicy: new PatientAccessPolicy(ehr, ehr, clock, ZONE),
+    accessPolicy: new PatientAccessPolicy(ehr, ehr, clock, ZONE, ids === undefined ? undefined : (id) => ids.identityNumberOf(id)),
     readPatientData: new ReadPatientData(ZONE),
     markArrived: new MarkArrived(clock, { beforeMinutes: 120, afterMinutes: 30 }, coordinator),
     registerPayment: new RegisterPayment(coordinator),

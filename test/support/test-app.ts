@@ -161,7 +161,7 @@ async function startAppOver<E extends AnyEhr>(backend: Backend<E>, clock: FixedC
       ...(options.rateLimitAppMax === undefined ? {} : { rateLimitAppMax: options.rateLimitAppMax }),
       ...options.protection,
     },
-    clock, logger, ehr, auditTrail, tokenVerifier, ...useCasesOver(ehr, clock),
+    clock, logger, ehr, auditTrail, tokenVerifier, ...useCasesOver(ehr, clock, undefined, fhir?.ids),
     ...(options.releasePolicy ? { readPatientData: new ReadPatientData(ZONE, { policy: options.releasePolicy, clock }) } : {}),
     readAccessLog: accessLogOver(options.accessLog ?? audit, options.clientNames, options.cursorSecret,
       options.releasePolicy ? { policy: options.releasePolicy, clock } : undefined),

@@ -1,6 +1,7 @@
 import type { Clock } from '../../ports/clock.port.js';
 import type { DelegationRegistry } from '../../ports/delegation-registry.port.js';
 import type { EhrCalls, EhrRecords } from '../../ports/ehr-records.port.js';
+import type { ScopeContext } from '../fhir/smart-scopes.js';
 import { EhrError } from '../ehr-error.js';
 import { readerOf } from '../use-cases/read-sources.js';
 import { isProtectedIdentity, knowsPatient, type PatientRecord } from '../records/index.js';
@@ -9,11 +10,20 @@ import { IDENTITY_NUMBER_EXPECTED, parsePersonalIdentityNumber } from '../identi
 import { localDate } from '../time/local-time.js';
 import { isDelegated, type AccessBasis } from './relationship.js';
 import { grantsAccess } from './relationship-validity.js';
+import { contextsReaching, launchPatient, reaches, type IdentityNumberOf } from './scope-reach.js';
 
 /** Who is calling, as the verified token says. */
 export interface Caller {
   /** The logged-in person's identity number (person tokens); absent for client tokens. */
   personId?: string;
+  /** The token's `smart_patient`: the Patient id of the launch patient the person picked. */
+  smartPatient?: string;
+  /**
+   * The contexts the token's scopes grant the request's operation in (scope-reach.ts), when its scopes
+   * decide whom it reaches (the COS door): `patient` alone reaches the launch patient only. Absent where
+   * the caller has decided that already (the FHIR door, per resource type).
+   */
+  granted?: ReadonlySet<ScopeContext>;
 }
 
 export interface PatientAccess {
@@ -47,6 +57,8 @@ export class PatientAccessPolicy {
     private readonly registry: DelegationRegistry,
     private readonly clock: Clock,
     private readonly zone: string,
+    /** The person a `smart_patient` stands for; absent without the FHIR API, when no launch patient can be read. */
+    private readonly identityNumberOf?: IdentityNumberOf,
   ) {}
 
   /** The patient a request is for; throws a 400-class DomainError for a bad or missing header. */
@@ -86,6 +98,10 @@ export class PatientAccessPolicy {
   }
 
   private async basisFor(caller: Caller, patientId: string): Promise<AccessBasis> {
+    // A patient the scopes do not reach is refused as any delegation is (docs/contract.md#scopes).
+    if (caller.granted !== undefined && !reaches(caller.granted, contextsReaching(caller, launchPatient(caller, this.identityNumberOf), patientId))) {
+      throw accessDenied();
+    }
     if (caller.personId === undefined) return 'client';
     const self = parsePersonalIdentityNumber(caller.personId);
     if (self === undefined) throw accessDenied();

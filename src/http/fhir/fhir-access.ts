@@ -4,6 +4,7 @@
  * same access policy as every COS read (delegation checked now, protected identity, audit).
  */
 import type { FastifyRequest } from 'fastify';
+import { contextsReaching, launchPatient } from '../../domain/access/scope-reach.js';
 import { REFERENCED_TYPES, type FhirType } from '../../domain/fhir/search-parameters.js';
 import { grantsFor, passesCategory, smartGrants, type Grant, type Interaction, type ScopeContext } from '../../domain/fhir/smart-scopes.js';
 import { OPERATIONS, type ReadName } from '../../domain/operations/table.js';
@@ -30,22 +31,20 @@ export function grantsOf(request: FastifyRequest, api: FhirApi, readsOfType: (re
   return grants;
 }
 
-/** The launch patient of a person token: the `smart_patient` the user picked, else the person. */
+/** The launch patient of a person token (scope-reach.ts): the `smart_patient` the user picked, else the person. */
 export function launchPatientOf(request: FastifyRequest, api: FhirApi): string | undefined {
   const token = request.token;
-  if (token?.personId === undefined) return undefined;
-  if (token.smartPatient === undefined) return token.personId;
-  const picked = api.ids.identityNumberOf(token.smartPatient);
-  // A picked patient this service's key did not make names nobody: refused below, never the person instead.
-  if (picked === undefined) throw new ApiError(403, 'The token\'s smart_patient is not a Patient id of this service: launch the app again.');
-  return picked;
+  if (token === undefined) return undefined;
+  const launch = launchPatient(token, (id) => api.ids.identityNumberOf(id));
+  // A picked patient this service's key did not make names nobody: refused here, never the person instead.
+  if (launch === undefined && token.personId !== undefined) throw new ApiError(403, 'The token\'s smart_patient is not a Patient id of this service: launch the app again.');
+  return launch;
 }
 
-/** The scope contexts that may reach `patient` for this request's token. */
+/** The scope contexts that may reach `patient` for this request's token: the rule the COS door applies too (scope-reach.ts). */
 export function contextsFor(request: FastifyRequest, api: FhirApi, patient: string): ScopeContext[] {
-  const token = request.token;
-  if (token?.personId === undefined) return ['system'];
-  return patient === launchPatientOf(request, api) ? ['patient', 'user'] : ['user'];
+  const token = request.token ?? {};
+  return contextsReaching(token, launchPatientOf(request, api), patient);
 }
 
 /** The grants allowing `interaction` on `type` for `patient`; 403 naming the scope to ask for when none does. */
