@@ -5,6 +5,7 @@
  * CodeableConcept, an instant, and the data-absent-reason R4 asks for where it requires an element
  * the record has no value for.
  */
+import { ISO_3166, SC_CODING } from '../adapters/ehr-fhir/address.js';
 import type { AsFhirContext, RecordId } from './as-fhir.js';
 import { fhirDateTime } from './as-fhir-common.js';
 
@@ -71,3 +72,16 @@ export const fhirInstant = (ts: { value: string } | undefined, zone: string): st
  * extension (`unknown`), FHIR's own way to say so, which Text(x) reads as nothing.
  */
 export const UNKNOWN = { extension: [{ url: 'http://hl7.org/fhir/StructureDefinition/data-absent-reason', valueCode: 'unknown' }] } as const;
+
+/**
+ * A country and its code as `Address.country` (docs/upstream-fhir.md, Address, read backwards): FHIR
+ * has one country, so a name goes there as written and its code beside it in FHIR's coding of a
+ * string (`iso21090-SC-coding` on `_country`); a code alone is the country, coded too unless it is
+ * the two capital letters the inbound reads as a code anyway.
+ */
+export function fhirCountry(code: string | undefined, name: string | undefined): { country?: string; _country?: { extension: object[] } } {
+  const plainCode = name === undefined && code !== undefined && /^[A-Z]{2}$/.test(code);
+  const coded = code === undefined || plainCode ? undefined : { extension: [{ url: SC_CODING, valueCoding: { system: ISO_3166, code } }] };
+  const country = name ?? code;
+  return { ...(country === undefined ? {} : { country }), ...(coded === undefined ? {} : { _country: coded }) };
+}

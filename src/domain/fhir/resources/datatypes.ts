@@ -122,6 +122,8 @@ export const AddressSchema = Type.Object({
   district: Str,
   postalCode: Str,
   country: Str,
+  /** The primitive extensions of `country`: its ISO 3166 code in `iso21090-SC-coding` (docs/upstream-fhir.md, Address). */
+  _country: Type.Optional(Type.Object({ extension: Extensions })),
   period: Type.Optional(PeriodSchema),
   extension: Extensions,
 });
