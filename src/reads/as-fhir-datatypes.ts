@@ -5,6 +5,8 @@
  * CodeableConcept, an instant, and the data-absent-reason R4 asks for where it requires an element
  * the record has no value for.
  */
+import { ISO_3166, SC_CODING } from '../adapters/ehr-fhir/address.js';
+import { RENDERED_VALUE } from '../adapters/ehr-fhir/rendered-value.js';
 import type { AsFhirContext, RecordId } from './as-fhir.js';
 import { fhirDateTime } from './as-fhir-common.js';
 
@@ -30,6 +32,23 @@ export function fhirDecimal(text: string | undefined): number | RawJson | undefi
   if (text === undefined || !DECIMAL.test(text)) return undefined;
   const n = Number(text);
   return String(n) === text ? n : rawJson(text);
+}
+
+/** One decimal comma where FHIR has its point (`12,5`), and nothing else. */
+const DECIMAL_COMMA = /^-?(0|[1-9][0-9]*),[0-9]+$/;
+
+/**
+ * A Quantity's `value` written as the record has it: a FHIR decimal as it is (fhirDecimal); a decimal
+ * written with a comma (`12,5`, as Swedish EHRs write them) as its number with a point, the text as
+ * written in FHIR's `rendered-value` extension on the value, which the inbound answers
+ * (docs/upstream-fhir.md#text-numbers-and-codes); anything else no value.
+ */
+export function fhirQuantityValue(text: string | undefined): { value?: number | RawJson; _value?: { extension: { url: string; valueString: string }[] } } {
+  if (text === undefined) return {};
+  const pointed = DECIMAL_COMMA.test(text) ? text.replace(',', '.') : undefined;
+  const value = fhirDecimal(pointed ?? text);
+  if (value === undefined) return {};
+  return pointed === undefined ? { value } : { value, _value: { extension: [{ url: RENDERED_VALUE, valueString: text }] } };
 }
 
 const OID = /^[0-2](\.(0|[1-9][0-9]*))+$/;
@@ -71,3 +90,16 @@ export const fhirInstant = (ts: { value: string } | undefined, zone: string): st
  * extension (`unknown`), FHIR's own way to say so, which Text(x) reads as nothing.
  */
 export const UNKNOWN = { extension: [{ url: 'http://hl7.org/fhir/StructureDefinition/data-absent-reason', valueCode: 'unknown' }] } as const;
+
+/**
+ * A country and its code as `Address.country` (docs/upstream-fhir.md, Address, read backwards): FHIR
+ * has one country, so a name goes there as written and its code beside it in FHIR's coding of a
+ * string (`iso21090-SC-coding` on `_country`); a code alone is the country, coded too unless it is
+ * the two capital letters the inbound reads as a code anyway.
+ */
+export function fhirCountry(code: string | undefined, name: string | undefined): { country?: string; _country?: { extension: object[] } } {
+  const plainCode = name === undefined && code !== undefined && /^[A-Z]{2}$/.test(code);
+  const coded = code === undefined || plainCode ? undefined : { extension: [{ url: SC_CODING, valueCoding: { system: ISO_3166, code } }] };
+  const country = name ?? code;
+  return { ...(country === undefined ? {} : { country }), ...(coded === undefined ? {} : { _country: coded }) };
+}

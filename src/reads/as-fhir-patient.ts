@@ -8,7 +8,7 @@ import { SE_BASE } from '../adapters/ehr-fhir/extensions.js';
 import { PERSON_NUMBER_KINDS } from '../adapters/ehr-fhir/identifiers.js';
 import type { AsFhirContext, FhirResource, RecordId } from './as-fhir.js';
 import { CONFIDENTIALITY, fhirDateTime, fhirOnly } from './as-fhir-common.js';
-import { fhirInstant, systemOf } from './as-fhir-datatypes.js';
+import { fhirCountry, fhirInstant, systemOf } from './as-fhir-datatypes.js';
 import type { WrittenResources } from './as-fhir-parties.js';
 
 /** A patient's address as both layouts list it (v2 adds the county). */
@@ -103,14 +103,14 @@ function addressType(type: string | undefined) {
   return use !== undefined ? { use } : { extension: [{ url: ADDRESS_TYPE, valueCodeableConcept: { coding: [{ display: type }] } }] };
 }
 
-/** Address backwards: care-of and street as lines, a country code before a country's name (FHIR has one country). */
+/** Address backwards: care-of and street as lines, the country as written with its code. */
 const address = (a: PatientAddressFacts) => fhirOnly({
   ...addressType(a.PatientAddressType),
   line: [a.PatientAddressCO, a.PatientAddressStreet].filter((l) => l !== undefined),
   city: a.PatientAddressCity,
   district: a.PatientAddressCounty,
   postalCode: a.PatientAddressPostcode,
-  country: a.PatientAddressCountryCode ?? a.PatientAddressCountry,
+  ...fhirCountry(a.PatientAddressCountryCode, a.PatientAddressCountry),
 });
 
 /** Telecom backwards: each phone and e-mail address, a number without a type and a type without a number too. */

@@ -14,7 +14,7 @@
  * any client token; what A's release policy withheld comes to B as a SUBSETTED Bundle, and B's answer
  * says Patient-Data-Filtered as A's does; records of one time come in the FHIR search's order (`TIES`).
  */
-import { rm } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateKeyPair, SignJWT, type CryptoKey, type KeyObject } from 'jose';
@@ -332,5 +332,41 @@ describe('a person the EHR holds in the older patient layout only: one Patient, 
       expect(left, read).toEqual([]);
     }
     expect(compared.bytes).toBeGreaterThan(1000);
+  }, 120_000);
+});
+
+// Issue 52 item 19b/c: a lab report's units and results come back from B as A answers them, units as the lab writes
+// them (UCUM's `10*9/L`, `µmol/L`) and decimals with a comma (`12,5`, `<0,50`) as written. Tolvan's report document
+// is edited so. Failed before: B answered every comma result with a point (`12.5`, `<0.50`), which the equivalence
+// rule 'a decimal with a point' let pass.
+describe('a lab report whose units and decimals are the lab\'s own: B answers them as A does', () => {
+  const TOLVAN = '191212121212';
+  let chain: FhirChain;
+  beforeAll(async () => {
+    chain = await startFhirChain({
+      editEhr: async (dir) => {
+        const file = path.join(dir, 'patients', TOLVAN, 'labresults.xml');
+        const xml = await readFile(file, 'utf8');
+        const edited = xml.replaceAll('<unit>mmol/L</unit>', '<unit>10*9/L</unit>').replace(/<result>5,4<\/result>/g, '<result>12,5</result>')
+          .replace(/<result>112<\/result>/g, '<result>&lt;0,50</result>');
+        expect(edited).not.toBe(xml);
+        await writeFile(file, edited);
+      },
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await chain?.close();
+  });
+
+  it('answers every test result\'s unit and result as A does, the edited ones among them', async () => {
+    const found: Compared = { bytes: 0, used: new Set(), taken: [] };
+    const { a, b, unexplained: left } = await compare(chain, 'getLabResults', TOLVAN, TOLVAN, found);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(left).toEqual([]);
+    type Results = { chemistryReportEHRExtract: { report?: { testResult: { unit?: string; result?: string }[] } }[] }[];
+    const results = (items: Json[]) => (items as unknown as Results).flatMap((i) => i.chemistryReportEHRExtract.flatMap((e) => e.report?.testResult ?? []))
+      .map((t) => `${t.result ?? ''} ${t.unit ?? ''}`).sort();
+    expect(results(b.items)).toEqual(results(a.items));
+    expect(results(a.items)).toEqual(expect.arrayContaining(['12,5 10*9/L', '<0,50 µmol/L']));
   }, 120_000);
 });

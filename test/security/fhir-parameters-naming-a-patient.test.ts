@@ -123,6 +123,8 @@ overBothEhrs((variant) => {
       for (const [i, route] of FHIR_SEARCH_ROUTES.entries()) {
         for (const [k, [name, value]] of [...unservedSpellings(ANTON), ...unservedSpellings(LILLA)].entries()) {
           if (!takes(variant, 5)(i + k)) continue;
+          // Served on Appointment as `patient` is (issue 52 item 19e, the test below); refused on every other type.
+          if (route.type === 'Appointment' && name === 'actor') continue;
           // Refused before the token's reach is looked at: each spelling with one token, turn about, lenient said or not.
           for (const [j, token] of [userWide, launchOnly].entries()) {
             if ((i + k + j) % 2 === 1) continue;
@@ -159,6 +161,41 @@ overBothEhrs((variant) => {
         const notHers = await call(launchOnly, fhirRequest(route, { params: [['subject', `Patient/${pid(TOLVAN)}`]] }));
         expectFhirAnswer(route, notHers, `${route.label} patient/ subject=<Tolvan>`, { allowed: [403] });
         await expectRefused(route, userWide, fhirRequest(route, { params: [['subject', `Group/${pid(LILLA)}`]] }), 'subject', `${route.label} subject=Group/…`);
+      }
+    });
+
+    // Issue 52 item 19e: the CapabilityStatement claims `actor` on Appointment, whose targets R4 gives as Patient too, and
+    // SMART apps ask `Appointment?actor=Patient/<id>` for "my appointments". Failed before: 400 for every one of these.
+    it('serves Appointment?actor=Patient/<id> exactly as patient=: the named patient\'s records, the same refusals, never the launch patient\'s', async () => {
+      const routes = FHIR_SEARCH_ROUTES.filter((r) => r.type === 'Appointment');
+      expect(routes.length).toBeGreaterThan(0);
+      for (const route of routes) {
+        for (const [who, token] of [[LILLA, userWide], [MARTA, launchOnly], [ANTON, userWide], [TOLVAN, launchOnly]] as const) {
+          const byPatient = await call(token, fhirRequest(route, { params: [['patient', `Patient/${pid(who)}`], ['_count', '500']] }));
+          const byActor = await call(token, fhirRequest(route, { params: [['actor', `Patient/${pid(who)}`], ['_count', '500']] }));
+          const label = `${route.label} actor=Patient/<${who}>`;
+          expectFhirAnswer(route, byActor, label, { allowed: [200, 403, 404] });
+          expect([label, byActor.statusCode]).toEqual([label, byPatient.statusCode]);
+          if (byPatient.statusCode !== 200) expect([label, byActor.body]).toEqual([label, byPatient.body]);
+          else {
+            expect([label, entryKeys(byActor)]).toEqual([label, entryKeys(byPatient)]);
+            expect(linksOf(byActor)[0]).toContain(`actor=${encodeURIComponent(`Patient/${pid(who)}`)}`);
+          }
+        }
+        // Lilla's and Marta's own bookings differ: the answer is the named patient's, never the launch patient's.
+        const lilla = await call(userWide, fhirRequest(route, { params: [['actor', `Patient/${pid(LILLA)}`], ['_count', '500']] }));
+        const marta = await call(userWide, fhirRequest(route, { params: [['_count', '500']] }));
+        expect(entryKeys(lilla).length).toBeGreaterThan(0);
+        expect(entryKeys(lilla)).not.toEqual(entryKeys(marta));
+        // One patient, once: beside patient, two of them, or among other actors, 400 before the EHR is asked.
+        for (const pairs of [
+          [['patient', `Patient/${pid(LILLA)}`], ['actor', `Patient/${pid(LILLA)}`]],
+          [['actor', `Patient/${pid(LILLA)}`], ['actor', `Patient/${pid(MARTA)}`]],
+          [['actor', `Patient/${pid(LILLA)},Practitioner/x`]],
+          [['actor', pid(LILLA)]],
+        ] as Array<Array<[string, string]>>) {
+          await expectRefused(route, userWide, fhirRequest(route, { params: pairs }), pairs.length === 2 && pairs[0]?.[0] === 'patient' ? 'patient' : 'actor', `${route.label} ${JSON.stringify(pairs)}`);
+        }
       }
     });
 

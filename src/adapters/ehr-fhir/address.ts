@@ -6,7 +6,6 @@ import { extensionOf, SE_BASE } from './extensions.js';
 import { hasEnded } from './fhir-time.js';
 import type { MapContext } from './map-context.js';
 import type { FhirAddress } from '../../domain/fhir/resources/datatypes.js';
-import { swedishCountryName } from '../../domain/records/country.js';
 
 export interface AddressParts {
   careOf?: string;
@@ -49,7 +48,7 @@ export const currentAddresses = (addresses: readonly FhirAddress[] | undefined, 
 /** The members of a patient's address the two patient layouts share (v2 adds the county). */
 export function patientAddressMembers(a: FhirAddress) {
   const parts = addressParts(a);
-  const country = countryFields(parts.country);
+  const country = countryFields(a);
   return {
     PatientAddressType: parts.typeText,
     PatientAddressCO: parts.careOf,
@@ -62,14 +61,20 @@ export function patientAddressMembers(a: FhirAddress) {
   };
 }
 
+/** FHIR's coding of a string (ISO 21090 SC): on `_country`, the country's ISO 3166 code beside its name. */
+export const SC_CODING = 'http://hl7.org/fhir/StructureDefinition/iso21090-SC-coding';
+export const ISO_3166 = 'urn:iso:std:iso:3166';
+
 /**
- * For layouts with both a country and a country code: a two-letter value (ISO 3166) is the code, and
- * the country's Swedish name the country, as the legacy layouts write it beside the code (`SE`,
- * `Sverige`; issue 45 item 15, docs/upstream-fhir.md Address); anything else is the country.
+ * For layouts with both a country and a country code (FHIR.md §1.9 Address): the country as the EHR
+ * wrote it, a two-letter value (ISO 3166) the code and anything else the country. A country written
+ * as a name may carry its code in the SC-coding extension on `_country`, which is then the code beside
+ * it (the service's own FHIR API writes a legacy address's code and name so). Nothing is made up: `SE`
+ * is the code alone (issue 52 item 19a).
  */
-export function countryFields(country: string | undefined): { code?: string; name?: string } {
-  if (country === undefined) return {};
-  if (!/^[A-Z]{2}$/.test(country)) return { name: country };
-  const name = swedishCountryName(country);
-  return name === undefined ? { code: country } : { code: country, name };
+export function countryFields(a: Pick<FhirAddress, 'country' | '_country'>): { code?: string; name?: string } {
+  const code = extensionOf(a._country?.extension, SC_CODING)?.valueCoding?.code;
+  if (a.country === undefined) return code === undefined ? {} : { code };
+  if (code !== undefined) return a.country === code ? { code } : { code, name: a.country };
+  return /^[A-Z]{2}$/.test(a.country) ? { code: a.country } : { name: a.country };
 }

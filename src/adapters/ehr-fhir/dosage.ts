@@ -6,13 +6,12 @@
 import type { Static } from 'typebox';
 import type { Ix3DosageSchema } from '../../domain/records/prescription-parts.js';
 import { definedOnly } from '../../domain/records/defined.js';
-import { writtenNumber } from './fhir-json.js';
 import { compactOf, ts } from './fhir-time.js';
+import { valueAsWritten } from './rendered-value.js';
 import type { MapContext } from './map-context.js';
-import type { Quantity } from '../../domain/fhir/resources/datatypes.js';
 import type { Dosage } from '../../reads/medications/resource-types.js';
 
-export const valueAsWritten = (q: Quantity | undefined): string | undefined => (q === undefined ? undefined : writtenNumber(q, 'value'));
+export { valueAsWritten };
 
 type Ix3Dosage = Static<typeof Ix3DosageSchema>;
 type DoseInstance = Ix3Dosage['DoseInstance'][number];

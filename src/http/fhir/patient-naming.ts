@@ -8,8 +8,9 @@
  * - is spelt as a patient, in any case, with a modifier or a chain (`PATIENT`, `patient:Patient`,
  *   `patient.identifier`, `subject:Patient.name`, ` patient`, a fullwidth `ｐａｔｉｅｎｔ`), or picks
  *   records by another resource or an expression (`_has`, `_filter`, `_query`, `_list`);
- * - holds a reference to a Patient (`actor=Patient/<id>`), a Patient id this service made, or an
- *   identity number in any spelling (`performer=19121212+1212`);
+ * - holds a reference to a Patient (`asserter=Patient/<id>`), a Patient id this service made, or an
+ *   identity number in any spelling (`performer=19121212+1212`); `Appointment?actor=Patient/<id>`
+ *   is served, as `patient` is (search-values.ts, namesPatientBy), and never reaches here;
  * - is any filter on Patient, where every parameter picks people (`Patient?name=…`,
  *   `Patient?birthdate=…`): only the parameters that shape an answer are ignored there.
  */

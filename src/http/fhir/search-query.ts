@@ -10,13 +10,15 @@ import { dateComparison, type DateComparison } from '../../domain/fhir/fhir-date
 import type { IncludeSpec, ReferenceValue, TokenValue } from '../../domain/fhir/resource-search.js';
 import { isFhirType, searchOf, type FhirType } from '../../domain/fhir/search-parameters.js';
 import { namingRefusal, patientFilterRefusal } from './patient-naming.js';
-import { count, DEFAULT_COUNT, idList, invalid, patientParam, referenceValues, refuseRepeats, servesSubject, tokenValues } from './search-values.js';
+import {
+  count, DEFAULT_COUNT, idList, invalid, namesPatientBy, patientParam, patientReference, referenceValues, refuseRepeats, servesSubject, tokenValues,
+} from './search-values.js';
 
 export { DEFAULT_COUNT, MAX_COUNT } from './search-values.js';
 
 export interface FhirSearch {
   type: FhirType;
-  /** The Patient id the search names (`patient`, or `subject` where it names a Patient). */
+  /** The Patient id the search names (`patient`, `subject` where it names a Patient, or a `Patient/` reference of `actor`). */
   patient?: string;
   /** `identifier=<system>|<value>` on Patient, several forms of one number joined by `,` (FHIR's OR). */
   identifiers?: TokenValue[];
@@ -62,6 +64,10 @@ export function parseSearch(type: FhirType, params: readonly [string, string][],
   for (const [name, value] of params) {
     if ((name === 'patient' && type !== 'Patient') || (name === 'subject' && servesSubject(type))) {
       search.patient = patientParam(name, value);
+      keep(name, value);
+    } else if (namesPatientBy(type, name, value)) {
+      // `Appointment?actor=Patient/<id>`: the patient named as `patient` names it (docs/fhir-api.md#search).
+      search.patient = patientReference(name, value);
       keep(name, value);
     } else if (name === '_id') {
       search.ids = idList(value);

@@ -29,17 +29,41 @@ const personInValue = (param: string): ApiError => invalid(`Search parameter ${p
 export const servesSubject = (type: FhirType): boolean =>
   (searchOf(type).references?.patient?.paths ?? []).includes('subject');
 
+/**
+ * Whether `name=value` names the search's patient by a reference parameter that may point at one
+ * (`Appointment?actor=Patient/<id>`, which SMART apps send for "my appointments"): served as `patient`
+ * is, the one patient of the search. Only a `Patient/` value is: a bare id stays a reference search,
+ * where a Patient id is refused (referenceValues).
+ */
+export function namesPatientBy(type: FhirType, name: string, value: string): boolean {
+  if (name === 'patient' || !value.startsWith('Patient/')) return false;
+  const references = searchOf(type).references ?? {};
+  return Object.hasOwn(references, name) && (references[name]?.targets ?? []).includes('Patient');
+}
+
+/**
+ * The Patient id of a reference parameter that names the patient (namesPatientBy): one `Patient/<id>`,
+ * as `patient` takes it; several values (another actor beside the patient, or two patients) are refused.
+ */
+export function patientReference(name: string, value: string): string {
+  if (value.includes(',')) {
+    throw invalid(`Search parameter ${name} names a patient among other values: name the patient alone (${name}=Patient/<id>, as patient=Patient/<id>), `
+      + `and the other ${name} in a ${name} of its own.`);
+  }
+  return patientParam(name, value);
+}
+
 /** The one-value slot a served parameter fills, if it has one. */
-function slotOf(type: FhirType, name: string): string | undefined {
-  if ((name === 'patient' && type !== 'Patient') || (name === 'subject' && servesSubject(type))) return 'patient';
+function slotOf(type: FhirType, name: string, value: string): string | undefined {
+  if ((name === 'patient' && type !== 'Patient') || (name === 'subject' && servesSubject(type)) || namesPatientBy(type, name, value)) return 'patient';
   return SINGLE.has(name) ? name : undefined;
 }
 
-/** 400 naming a parameter that takes one value and came more than once (`patient` and `subject` count as one). */
+/** 400 naming a parameter that takes one value and came more than once (`patient`, `subject` and `actor=Patient/<id>` count as one). */
 export function refuseRepeats(type: FhirType, params: readonly [string, string][]): void {
   const seen = new Map<string, string>();
-  for (const [name] of params) {
-    const slot = slotOf(type, name);
+  for (const [name, value] of params) {
+    const slot = slotOf(type, name, value);
     if (slot === undefined) continue;
     const first = seen.get(slot);
     if (first === undefined) {

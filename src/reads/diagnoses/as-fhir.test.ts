@@ -4,6 +4,7 @@ import type { DiagnosisEhrExtract } from '../../domain/records/index.js';
 import { describeFhirForm } from '../../../test/support/as-fhir-proof.js';
 import { asFhirContext, readBack, structureProblems } from '../../../test/support/as-fhir-round-trip.js';
 import { diagnosesAsFhir } from './as-fhir.js';
+import { example, mapExample } from '../../../test/adapters/ehr-xml/fixtures.js';
 
 describeFhirForm('getDiagnoses', []);
 
@@ -99,5 +100,31 @@ describe('getDiagnoses as FHIR, beyond the demo data', () => {
     expect(structureProblems(written)).toEqual([]);
     const extract = readBack('getDiagnoses', person, written)[0]?.diagnosisEHRExtract[0];
     expect(extract).toMatchObject({ hCMContact: contact, careUnit: unit('VC'), accessZoneUnit: unit('VC'), headCareProviderUnit: unit('HEAD') });
+  });
+});
+
+// Issue 52 item 19d: the legacy example's notes in the autumn's repeated hour and the spring gap (and one on an
+// ordinary day) carry no DiagnosisNoteDate. Failed before: their Conditions had no recordedDate, so a second instance
+// read their timeCreated from meta.lastUpdated (or none); now each is the extract's time, converted as every other time
+// is (the README §4 rule: the gap's 02:05 is 03:05+02:00, the repeated 02:15 the earlier instant, +02:00).
+describe('getDiagnoses as FHIR: a note without its note date is recorded at its extract\'s time, DST hours included', () => {
+  const extracts = mapExample('diagnoses')(example('diagnoses.xml'))[0]?.diagnosisEHRExtract ?? [];
+  const written = diagnosesAsFhir.resources([{ diagnosisEHRExtract: extracts }], ctx);
+  const recorded = written.filter((r) => r.resourceType === 'Condition').map((c) => c.recordedDate);
+  const back = readBack('getDiagnoses', person, written)[0]?.diagnosisEHRExtract ?? [];
+
+  it('writes each note\'s recordedDate: its 14-digit time where the note has no note date, as every other time is written', () => {
+    expect(extracts.map((x) => [x.timeCreated?.value, x.diagnosisMetaData?.DiagnosisNoteDate?.value])).toEqual([
+      ['20250203101500', '20250203'], ['20251026021500', undefined], ['20251118091500', undefined], ['20250330030100', undefined], ['20250330020500', '20250330'],
+    ]);
+    expect(recorded).toEqual([
+      '2025-02-03T10:15:00+01:00', '2025-10-26T02:15:00+02:00', '2025-11-18T09:15:00+01:00', '2025-03-30T03:01:00+02:00', '2025-03-30T03:05:00+02:00',
+    ]);
+  });
+
+  it('reads every note back with a time of its own, none from meta.lastUpdated', () => {
+    expect(written.filter((r) => r.resourceType === 'Condition' && r.recordedDate === undefined).map((r) => r.id)).toEqual([]);
+    // The gap's 02:05 is no wall-clock time: it comes back as the instant it stands for, 03:05, as every time does.
+    expect(back.map((x) => x.timeCreated?.value).sort()).toEqual(['20250203101500', '20250330030100', '20250330030500', '20251026021500', '20251118091500']);
   });
 });

@@ -38,13 +38,16 @@ function verificationStatus(m: DiagnosisEhrExtract['diagnosisMetaData']) {
 }
 
 /**
- * When the diagnosis was recorded: the note date, or the extract's time where it is the same day
- * told to the second (a legacy note date is a date, its extract's time the instant the read sorts on).
+ * When the diagnosis was recorded: the extract's time (the instant the read sorts on), unless the note
+ * date names another day, which then stands. A note without a note date is recorded at its extract's
+ * time too, converted as every other time is (issue 52 item 19d: the legacy example's notes in the
+ * autumn's repeated hour and the spring gap have none, and went without a recordedDate).
  */
 function recorded(e: DiagnosisEhrExtract): { value?: string } | undefined {
   const day = e.diagnosisMetaData?.DiagnosisNoteDate;
   const time = e.timeCreated;
-  return day?.value !== undefined && time?.value?.startsWith(day.value) === true ? time : day;
+  if (day?.value === undefined) return time;
+  return time?.value?.startsWith(day.value) === true ? time : day;
 }
 
 function procedure(a: Action, i: number, condition: RecordId, ctx: AsFhirContext): FhirResource {

@@ -8,7 +8,7 @@
 import type { JournalRecord } from '../../domain/records/index.js';
 import type { FhirResource } from '../as-fhir.js';
 import { fhirOnly } from '../as-fhir-common.js';
-import { fhirDecimal, textConcept, UNKNOWN } from '../as-fhir-datatypes.js';
+import { fhirQuantityValue, textConcept, UNKNOWN } from '../as-fhir-datatypes.js';
 
 type Value = JournalRecord['Value'][number];
 
@@ -52,12 +52,12 @@ interface Writing {
   observations: FhirResource[];
 }
 
-type Entry = { valueQuantity?: { value?: unknown; unit?: string }; valueString?: string; referenceRange?: { text: string }[] };
+type Entry = { valueQuantity?: { value?: unknown; _value?: unknown; unit?: string }; valueString?: string; referenceRange?: { text: string }[] };
 
-/** A value as an Observation's value: a number as written, else (a legacy `3,5`, a text) a string. */
+/** A value as an Observation's value: a number as written (a legacy `3,5` with its text in `rendered-value`), else a string. */
 function entryOf(v: Value): Entry {
-  const number = v.JournalValueType === 'Numeric' ? fhirDecimal(v.$self) : undefined;
-  return number === undefined ? { valueString: v.$self } : { valueQuantity: { value: number } };
+  const number = v.JournalValueType === 'Numeric' ? fhirQuantityValue(v.$self) : {};
+  return number.value === undefined ? { valueString: v.$self } : { valueQuantity: number };
 }
 
 /**

@@ -77,6 +77,16 @@ describe('getJournalNotes as FHIR, beyond the demo', () => {
     expect(back(resources).Note?.Records).toEqual(note(extract).Records);
   });
 
+  // Issue 52 item 19b: a number written with a decimal comma stays a number and comes back as written. Failed before:
+  // it was written as a string and came back a Text value.
+  it('writes a number with a decimal comma as a Quantity with its text in rendered-value, and reads it back Numeric as written', () => {
+    const { extract, resources } = written((e) => {
+      note(e).Records.Record = [keywordRecord('Hb', { Value: [{ JournalValueType: 'Numeric', $self: '12,5' }], Unit: ['g/dL'] })];
+    });
+    expect(JSON.stringify(resources)).toContain('"valueQuantity":{"value":12.5,"_value":{"extension":[{"url":"http://hl7.org/fhir/StructureDefinition/rendered-value","valueString":"12,5"}]},"unit":"g/dL"}');
+    expect(back(resources).Note?.Records).toEqual(note(extract).Records);
+  });
+
   it('writes a legacy secret note as FHIR writes one, R twice; a normal one N without labels', () => {
     const secrecyOf = (levels: string[]) => {
       const c = composition(written((e) => { note(e).NoteSecrecyLevels.SecrecyLevel = levels; }).resources);

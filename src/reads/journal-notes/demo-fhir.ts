@@ -8,7 +8,7 @@ import type { DemoClock } from '../../dev/demo-data/clock.js';
 import type { RecordSpec } from './demo-data.js';
 import { notesOf, noteTiming } from './demo-xml.js';
 import type { DemoPerson } from '../../dev/demo-data/people.js';
-import { decimal, instant, LOCAL_SYSTEMS, meta, orgId, patientRef, ref, roleId, secrecyLabels, text, type FhirResource } from '../../dev/demo-data/fhir/fhir-base.js';
+import { decimalValue, instant, LOCAL_SYSTEMS, meta, orgId, patientRef, ref, roleId, secrecyLabels, text, type FhirResource } from '../../dev/demo-data/fhir/fhir-base.js';
 
 const escapeXhtml = (value: string): string => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
@@ -35,7 +35,7 @@ function section(record: RecordSpec, w: NoteWriting): Record<string, unknown> {
       resourceType: 'Observation', id, meta: meta(w.written, w.clock), status: 'final',
       code: text(record.keyword), subject: patientRef(w.person), encounter: ref('Encounter', w.encounterId),
       effectiveDateTime: instant(w.written, w.clock.zone),
-      valueQuantity: { value: decimal(v.text as string), ...(record.unit === undefined ? {} : { unit: record.unit }) },
+      valueQuantity: { ...decimalValue(v.text as string), ...(record.unit === undefined ? {} : { unit: record.unit }) },
       ...(record.range === undefined ? {} : { referenceRange: [{ text: record.range }] }),
     });
     return ref('Observation', id);

@@ -8,7 +8,7 @@
 import type { JournalRecord } from '../../domain/records/index.js';
 import { definedOnly } from '../../domain/records/defined.js';
 import { fhirFault } from '../../adapters/ehr-fhir/fault.js';
-import { writtenNumber } from '../../adapters/ehr-fhir/fhir-json.js';
+import { valueAsWritten } from '../../adapters/ehr-fhir/rendered-value.js';
 import { narrativeText } from '../../adapters/ehr-fhir/narrative.js';
 import type { ResourceOf } from '../../adapters/ehr-fhir/schemas/index.js';
 import type { Reference } from '../../domain/fhir/resources/datatypes.js';
@@ -32,7 +32,7 @@ function valuesOf(section: Section, observationOf: EntryLookup): { values: Value
     const observation = observationOf(entry);
     if (observation === undefined) continue;
     const quantity = observation.valueQuantity;
-    const number = quantity === undefined ? undefined : writtenNumber(quantity, 'value');
+    const number = valueAsWritten(quantity);
     if (number !== undefined) values.push({ JournalValueType: 'Numeric', $self: number });
     else if (observation.valueString !== undefined) values.push({ JournalValueType: 'Text', $self: observation.valueString });
     if (quantity?.unit !== undefined) units.push(quantity.unit);

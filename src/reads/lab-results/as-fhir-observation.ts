@@ -7,7 +7,7 @@ import type { TestResult } from '../../domain/records/index.js';
 import { tooManyDigits } from '../../adapters/ehr-fhir/fhir-json.js';
 import type { AsFhirContext, FhirResource } from '../as-fhir.js';
 import { fhirDateTime, fhirOnly } from '../as-fhir-common.js';
-import { fhirDecimal, fhirInstant, UNKNOWN } from '../as-fhir-datatypes.js';
+import { fhirInstant, fhirQuantityValue, UNKNOWN } from '../as-fhir-datatypes.js';
 
 const NPU_SYSTEM = 'urn:oid:1.2.208.176.2.1';
 const INTERPRETATION = 'http://terminology.hl7.org/CodeSystem/v3-ObservationInterpretation';
@@ -29,7 +29,8 @@ const COMPARED = /^(<=|>=|<|>)?(.*)$/s;
 
 /**
  * The result as `value[x]`. A number (after a comparator, `<5`) is a Quantity whose value is the
- * decimal exactly as written, a legacy decimal comma (`4,0`) written with a point: fhirDecimal gives
+ * decimal exactly as written, a legacy decimal comma (`4,0`) written with a point and its text as
+ * written in the `rendered-value` extension, which the inbound answers (fhirQuantityValue); fhirDecimal gives
  * `JSON.rawJSON("4.0")` where a JS number would lose digits (4.0 would be written 4), so the API's
  * JSON.stringify writes the digits the record has and the inbound, which keeps the source text of
  * each number, reads back `4.0`. Any other result is a string, as written; a unit without a result
@@ -37,10 +38,9 @@ const COMPARED = /^(<=|>=|<|>)?(.*)$/s;
  */
 export function valueOf(t: TestResult) {
   const [, comparator, number = ''] = COMPARED.exec(t.result ?? '') ?? [];
-  const decimal = /^[^,]*,[^,]*$/.test(number) ? number.replace(',', '.') : number;
   // The inbound refuses a number of more than 40 digits (docs/upstream-fhir.md#text-numbers-and-codes).
-  const value = tooManyDigits(decimal) ? undefined : fhirDecimal(decimal);
-  if (value !== undefined) return { valueQuantity: fhirOnly({ value, comparator, unit: t.unit }) };
+  const value = tooManyDigits(number) ? {} : fhirQuantityValue(number);
+  if (value.value !== undefined) return { valueQuantity: fhirOnly({ ...value, comparator, unit: t.unit }) };
   if (t.result !== undefined && t.result !== '') return { valueString: t.result };
   return t.unit === undefined ? {} : { valueQuantity: { unit: t.unit } };
 }

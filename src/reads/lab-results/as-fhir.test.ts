@@ -34,16 +34,22 @@ const resultsBack = (resources: readonly FhirResource[]) =>
   readBack('getLabResults', person, resources)[0]?.chemistryReportEHRExtract[0]?.report?.testResult;
 
 describe('getLabResults as FHIR, beyond the demo data', () => {
-  it('writes a decimal digit for digit, a legacy decimal comma as a point, and reads it back so', () => {
+  // Issue 52 item 19b: a decimal written with a comma comes back as written. Failed before: '4,0' and '<12,5' came back
+  // '4.0' and '<12.5' (the value with a point, the EHR's text lost).
+  it('writes a decimal digit for digit, a legacy decimal comma as a point with its text in rendered-value, and reads each back as written', () => {
     const e = extract({ testResult: [
       test(1, { result: '4.0', unit: 'mmol/L' }), test(2, { result: '4,0' }), test(3, { result: '<5.10' }), test(4, { result: '1e3' }), test(5, { result: '08' }),
+      test(6, { result: '<12,5', unit: '10*9/L' }), test(7, { result: '1,2,3' }),
     ] });
     const wire = overTheWire(written(e));
+    const rendered = (text: string) => `"_value":{"extension":[{"url":"http://hl7.org/fhir/StructureDefinition/rendered-value","valueString":"${text}"}]}`;
     expect(wire.text).toContain('"valueQuantity":{"value":4.0,"unit":"mmol/L"}');
     expect(wire.text).toContain('"valueQuantity":{"value":5.10,"comparator":"<"}');
+    expect(wire.text).toContain(`"valueQuantity":{"value":4.0,${rendered('4,0')}}`);
+    expect(wire.text).toContain(`"valueQuantity":{"value":12.5,${rendered('12,5')},"comparator":"<","unit":"10*9/L"}`);
     expect(structureProblems(wire.resources)).toEqual([]);
-    // `08` is no JSON number, so it stays the text it is.
-    expect(resultsBack(wire.resources)?.map((t) => t.result)).toEqual(['4.0', '4.0', '<5.10', '1e3', '08']);
+    // `08` is no JSON number and `1,2,3` no decimal, so each stays the text it is.
+    expect(resultsBack(wire.resources)?.map((t) => t.result)).toEqual(['4.0', '4,0', '<5.10', '1e3', '08', '<12,5', '1,2,3']);
   });
 
   it('copies a text result and a commentary exactly, inner spaces and line breaks included', () => {

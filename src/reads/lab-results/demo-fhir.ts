@@ -7,7 +7,7 @@ import type { DemoClock } from '../../dev/demo-data/clock.js';
 import { REPORTS, type ReportSpec, type TestSpec } from './demo-data.js';
 import { attestTime, LAB_ATTESTER, reportFacts, testIdOf } from './demo-xml.js';
 import type { DemoPerson } from '../../dev/demo-data/people.js';
-import { decimal, instant, meta, orgId, patientRef, practitionerId, ref, secrecyLabels, SYSTEMS, text, type FhirResource } from '../../dev/demo-data/fhir/fhir-base.js';
+import { decimalValue, instant, meta, orgId, patientRef, practitionerId, ref, secrecyLabels, SYSTEMS, text, type FhirResource } from '../../dev/demo-data/fhir/fhir-base.js';
 
 const INTERPRETATION = 'http://terminology.hl7.org/CodeSystem/v3-ObservationInterpretation';
 const NUMERIC = /^([<>]=?)?\s*(\d+(?:[.,]\d+)?)$/;
@@ -16,7 +16,7 @@ function value(test: TestSpec) {
   const m = NUMERIC.exec(test.result.trim());
   if (m === null) return { valueString: test.result };
   const comparator = m[1] as '<' | '>' | '<=' | '>=' | undefined;
-  return { valueQuantity: { ...(comparator === undefined ? {} : { comparator }), value: decimal(m[2] as string), ...(test.unit === undefined ? {} : { unit: test.unit }) } };
+  return { valueQuantity: { ...(comparator === undefined ? {} : { comparator }), ...decimalValue(m[2] as string), ...(test.unit === undefined ? {} : { unit: test.unit }) } };
 }
 
 function observation(test: TestSpec, id: string, testId: string, person: DemoPerson, taken: string, made: string, clock: DemoClock): FhirResource {

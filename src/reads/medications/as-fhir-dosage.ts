@@ -8,7 +8,7 @@
 import type { Static } from 'typebox';
 import type { Ix3DosageSchema } from '../../domain/records/prescription-parts.js';
 import { fhirDateTime, fhirOnly } from '../as-fhir-common.js';
-import { fhirDecimal } from '../as-fhir-datatypes.js';
+import { fhirQuantityValue } from '../as-fhir-datatypes.js';
 
 type Ix3Dosage = Static<typeof Ix3DosageSchema>;
 type DoseInstance = Ix3Dosage['DoseInstance'][number];
@@ -25,7 +25,7 @@ function bounds(d: Ix3Dosage, zone: string) {
   const period = nonEmpty(fhirOnly({ start: fhirDateTime(d.DoseStart?.StartDate, zone), end: fhirDateTime(d.DoseEnd?.EndDate, zone) }));
   if (period !== undefined) return { boundsPeriod: period };
   const duration = d.DoseEnd?.EndDuration;
-  return { boundsDuration: duration === undefined ? undefined : nonEmpty(fhirOnly({ value: fhirDecimal(duration.length), unit: duration.TimeType })) };
+  return { boundsDuration: duration === undefined ? undefined : nonEmpty(fhirOnly({ ...fhirQuantityValue(duration.length), unit: duration.TimeType })) };
 }
 
 /** A DoseTime's time of day, `hh:mm:ss`: only its time counts (the inbound dates it by the dosage's start). */
@@ -50,7 +50,7 @@ function repeat(d: Ix3Dosage, zone: string) {
 /** The first dose's quantities: one quantity where the least and the most are the same, else a range. */
 function doseAndRate(first: DoseInstance | undefined) {
   if (first === undefined) return undefined;
-  const quantity = (value: string | undefined) => nonEmpty(fhirOnly({ value: fhirDecimal(value), unit: first.Type }));
+  const quantity = (value: string | undefined) => nonEmpty(fhirOnly({ ...fhirQuantityValue(value), unit: first.Type }));
   if (first.MinQty === first.MaxQty) {
     const dose = quantity(first.MinQty);
     return dose === undefined ? undefined : [{ doseQuantity: dose }];

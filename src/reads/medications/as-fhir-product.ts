@@ -10,7 +10,7 @@ import type { PrescriptionExtract } from '../../domain/records/index.js';
 import type { AsFhirContext, FhirResource } from '../as-fhir.js';
 import type { WrittenResources } from '../as-fhir-parties.js';
 import { fhirOnly, reference } from '../as-fhir-common.js';
-import { fhirDecimal, systemOf, textConcept, UNKNOWN } from '../as-fhir-datatypes.js';
+import { fhirQuantityValue, systemOf, textConcept, UNKNOWN } from '../as-fhir-datatypes.js';
 
 type Product = NonNullable<NonNullable<PrescriptionExtract['Prescription']>['MainProductTreatment']>;
 
@@ -35,12 +35,11 @@ function atcCoding(atc: Product['PrescriptionProduct_AtcCode']) {
   return fhirOnly({ system, code: written[1], display: written[2] });
 }
 
-/** A decimal as written, a legacy decimal comma (`2,5`) with a point, as docs/upstream-fhir.md#39-medications-operation-9 reads it back. */
-const withPoint = (text: string | undefined): string | undefined => (text !== undefined && /^[^,]*,[^,]*$/.test(text) ? text.replace(',', '.') : text);
 
 /** The strength, per one unit of the form: R4's Ratio needs a denominator with its numerator (rat-1), and the record's is one. */
 function ingredient(p: Product) {
-  const numerator = fhirOnly({ value: fhirDecimal(withPoint(p.PrescriptionProductStrengthNumeric)), unit: p.PrescriptionProductStrengthNumericUnit });
+  // A legacy decimal comma (`2,5`) with a point, its text as written in `rendered-value` (fhirQuantityValue).
+  const numerator = fhirOnly({ ...fhirQuantityValue(p.PrescriptionProductStrengthNumeric), unit: p.PrescriptionProductStrengthNumericUnit });
   if (Object.keys(numerator).length === 0) return undefined;
   // R4 requires the ingredient's item (1..1); the record names none but through the ATC code, so it is unknown.
   return [{ itemCodeableConcept: UNKNOWN, strength: { numerator, denominator: { value: 1 } } }];

@@ -57,14 +57,20 @@ describe('getMedications as FHIR, beyond the demo', () => {
   });
 
   // Failed before (the strength was left out): the chain test (test/e2e/fhir-chain.e2e.test.ts) lost the legacy `2,5`.
-  it('writes a strength with a legacy decimal comma with a point, as the lab results do: 2,5 is 2.5', () => {
+  // Issue 52 item 19b: and its text comes back as written. Failed before: `2.5`, and a dose of `0,5` was left out.
+  it('writes a strength and a dose with a legacy decimal comma with a point and the text in rendered-value: 2,5 comes back 2,5', () => {
     const { json, resources } = written((e) => {
       (prescription(e).MainProductTreatment as { PrescriptionProductStrengthNumeric?: string }).PrescriptionProductStrengthNumeric = '2,5';
+      const dosage = prescription(e).PrescriptionDosages?.DosagePlugin[0]?.IX3Dosage;
+      if (dosage === undefined) throw new Error('a demo prescription without a dosage');
+      dosage.DoseStart = { StartDate: { value: '20260301000000' } };
+      dosage.DoseInstance = [{ DoseOrder: 1, DoseTime: { value: '20260301080000' }, MinQty: '0,5', MaxQty: '0,5', Type: 'ml' }];
     });
-    expect(json).toContain('"numerator":{"value":2.5,"unit"');
-    const product = prescription(back(resources)).MainProductTreatment;
-    expect(product?.PrescriptionProductStrengthNumeric).toBe('2.5');
-    expect(product?.PrescriptionProductStrengthNumericUnit).toBeDefined();
+    expect(json).toContain('"numerator":{"value":2.5,"_value":{"extension":[{"url":"http://hl7.org/fhir/StructureDefinition/rendered-value","valueString":"2,5"}]},"unit"');
+    const p = prescription(back(resources));
+    expect(p.MainProductTreatment?.PrescriptionProductStrengthNumeric).toBe('2,5');
+    expect(p.MainProductTreatment?.PrescriptionProductStrengthNumericUnit).toBeDefined();
+    expect(p.PrescriptionDosages?.DosagePlugin[0]?.IX3Dosage?.DoseInstance[0]).toMatchObject({ MinQty: '0,5', MaxQty: '0,5' });
   });
 
   it('writes legacy statuses as the codes FHIR gives the same treatment, an unknown word as `unknown` with its text', () => {

@@ -9,7 +9,7 @@ import type { DemoClock } from '../../dev/demo-data/clock.js';
 import { exchangeText, PRESCRIPTIONS, PRODUCTS, ROUTES, type DoseSpec, type PrescriptionSpec } from './demo-data.js';
 import { EXCHANGE_SYSTEM, prescriptionTiming } from './demo-xml.js';
 import type { DemoPerson } from '../../dev/demo-data/people.js';
-import { decimal, instant, LOCAL_SYSTEMS, meta, patientRef, ref, roleId, SYSTEMS, text, type FhirResource } from '../../dev/demo-data/fhir/fhir-base.js';
+import { decimalValue, instant, LOCAL_SYSTEMS, meta, patientRef, ref, roleId, SYSTEMS, text, type FhirResource } from '../../dev/demo-data/fhir/fhir-base.js';
 import { SINCE } from '../../dev/demo-data/fhir/parties.js';
 
 const EDQM = 'http://standardterms.edqm.eu';
@@ -25,14 +25,14 @@ function medication(key: keyof typeof PRODUCTS, clock: DemoClock): FhirResource 
       text: p.tradeName,
     },
     form: text(p.form),
-    ingredient: [{ itemCodeableConcept: text(atcName.join(' ')), isActive: true, strength: { numerator: { value: decimal(p.strength), unit: p.unit }, denominator: { value: 1 } } }],
+    ingredient: [{ itemCodeableConcept: text(atcName.join(' ')), isActive: true, strength: { numerator: { ...decimalValue(p.strength), unit: p.unit }, denominator: { value: 1 } } }],
   };
 }
 
 /** Every product of the demo, shared by the prescriptions as a formulary is. */
 export const demoMedications = (clock: DemoClock): FhirResource[] => (Object.keys(PRODUCTS) as (keyof typeof PRODUCTS)[]).map((k) => medication(k, clock));
 
-const quantity = (value: string, unit: string) => ({ value: decimal(value), unit });
+const quantity = (value: string, unit: string) => ({ ...decimalValue(value), unit });
 const doseAndRate = (d: DoseSpec) => (d.min === d.max ? { doseQuantity: quantity(d.min, d.unit) } : { doseRange: { low: quantity(d.min, d.unit), high: quantity(d.max, d.unit) } });
 
 function dosageInstruction(spec: PrescriptionSpec, start: string, end: string | undefined, zone: string) {

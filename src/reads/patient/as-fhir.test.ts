@@ -91,9 +91,29 @@ describe('getPatient as FHIR, read back with its own Patient', () => {
     ]);
     expect(structureProblems(resources)).toEqual([]);
     expect(readOwn(resources, NUMBER)[0]?.PatientEHRExtract[0]?.Patient?.PatientAddresses.PatientAddress).toEqual([
-      // The code's Swedish name comes back beside it (issue 45 item 15), where this record had the code alone.
-      { PatientAddressType: 'folkbokföringsadress', PatientAddressStreet: 'Storgatan  1\nlgh 1203 ', PatientAddressCountryCode: 'SE', PatientAddressCountry: 'Sverige' },
+      // The code alone, as the record has it: no name is made up beside it (issue 52 item 19a).
+      { PatientAddressType: 'folkbokföringsadress', PatientAddressStreet: 'Storgatan  1\nlgh 1203 ', PatientAddressCountryCode: 'SE' },
       { PatientAddressType: 'temp', PatientAddressCO: 'c/o  Ström', PatientAddressCountry: 'Norge' },
     ]);
+  });
+
+  // Issue 52 item 19a: a country as the EHR wrote it, its code beside it. FHIR has one Address.country; the name goes
+  // there as written and the code in FHIR's coding of a string (iso21090-SC-coding on _country), so both come back.
+  // Failed before: country `SE` alone, which read back as the code and a Swedish name the reader made up.
+  it('writes a country\'s name as written with its code in the SC-coding extension, and reads both back as they were', () => {
+    const addresses = [
+      { PatientAddressStreet: 'Storgatan 1', PatientAddressCountryCode: 'SE', PatientAddressCountry: 'Konungariket Sverige' },
+      { PatientAddressStreet: 'Esimerkkikatu 5', PatientAddressCountryCode: 'FI', PatientAddressCountry: 'Finland' },
+      { PatientAddressStreet: 'Storgata 2', PatientAddressCountryCode: 'NOR' },
+    ];
+    const resources = patientAsFhir.resources([record({}, { PatientAddresses: { PatientAddress: addresses } })], ctx);
+    const coded = (code: string) => ({ extension: [{ url: 'http://hl7.org/fhir/StructureDefinition/iso21090-SC-coding', valueCoding: { system: 'urn:iso:std:iso:3166', code } }] });
+    expect(patientOf(resources).address).toEqual([
+      { line: ['Storgatan 1'], country: 'Konungariket Sverige', _country: coded('SE') },
+      { line: ['Esimerkkikatu 5'], country: 'Finland', _country: coded('FI') },
+      { line: ['Storgata 2'], country: 'NOR', _country: coded('NOR') },
+    ]);
+    expect(structureProblems(resources)).toEqual([]);
+    expect(readOwn(resources, NUMBER)[0]?.PatientEHRExtract[0]?.Patient?.PatientAddresses.PatientAddress).toEqual(addresses);
   });
 });

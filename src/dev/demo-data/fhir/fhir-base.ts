@@ -65,6 +65,16 @@ export const meta = (compact: string, clock: DemoClock, more: Record<string, unk
 /** A decimal written as text upstream ("2,5", "084"), as a FHIR number. */
 export const decimal = (value: string): number => Number(value.replace(',', '.'));
 
+/**
+ * A Quantity's value from a decimal written as text upstream: the FHIR number, and where the text has a
+ * decimal comma (`2,5`) the text as written in FHIR's `rendered-value` extension on the value, as a
+ * Swedish EHR in this dialect writes it (docs/upstream-fhir.md#text-numbers-and-codes).
+ */
+export const decimalValue = (value: string): { value: number; _value?: { extension: { url: string; valueString: string }[] } } =>
+  (value.includes(',')
+    ? { value: decimal(value), _value: { extension: [{ url: 'http://hl7.org/fhir/StructureDefinition/rendered-value', valueString: value }] } }
+    : { value: decimal(value) });
+
 /** The security labels of a record kept with a secrecy level (FHIR's `R`), none for a normal one. */
 export const secrecyLabels = (secrecy: string | undefined): { system: string; code: string }[] =>
   (secrecy === undefined || secrecy === 'Normal' ? [] : [{ system: SYSTEMS.confidentiality, code: 'R' }]);

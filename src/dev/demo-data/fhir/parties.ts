@@ -5,6 +5,7 @@
  */
 import { compactDateToIso } from '../../../domain/time/local-time.js';
 import type { DemoClock } from '../clock.js';
+import { fhirCountry } from '../../../reads/as-fhir-datatypes.js';
 import { currentVersionOf } from '../../../reads/patient/demo-xml.js';
 import { birthDate, type DemoPerson, type PostalAddress } from '../people.js';
 import { HEAD_UNIT, STAFF, UNITS, type CareUnit, type StaffKey, type UnitKey } from '../units.js';
@@ -97,7 +98,7 @@ function address(a: PostalAddress) {
     }),
     use: ADDRESS_USE[a.type] ?? 'home',
     line: [...(a.co === undefined ? [] : [a.co]), a.street],
-    city: a.city, postalCode: a.postcode, country: a.countryCode,
+    city: a.city, postalCode: a.postcode, ...fhirCountry(a.countryCode, a.country),
   };
 }
 

@@ -42,8 +42,17 @@ export const MetaSchema = Type.Object({
   tag: Type.Optional(Type.Array(CodingSchema)),
 });
 
+/**
+ * The primitive extensions of a decimal `value`, as far as the mapping reads them: FHIR's
+ * `rendered-value` (a string) holds the text the EHR wrote the number as (`12,5`; docs/upstream-fhir.md#text-numbers-and-codes).
+ */
+export const RenderedValueSchema = Type.Object({
+  extension: Type.Optional(Type.Array(Type.Object({ url: Type.String(), valueString: Str }))),
+});
+
 export const QuantitySchema = Type.Object({
   value: Type.Optional(Type.Number()),
+  _value: Type.Optional(RenderedValueSchema),
   comparator: Str,
   unit: Str,
   system: Str,
@@ -122,6 +131,8 @@ export const AddressSchema = Type.Object({
   district: Str,
   postalCode: Str,
   country: Str,
+  /** The primitive extensions of `country`: its ISO 3166 code in `iso21090-SC-coding` (docs/upstream-fhir.md, Address). */
+  _country: Type.Optional(Type.Object({ extension: Extensions })),
   period: Type.Optional(PeriodSchema),
   extension: Extensions,
 });

@@ -31,8 +31,6 @@ export interface Difference {
 /** The only pairs of values (legacy, FHIR) the rule gives. */
 export const pairs = (...allowed: [Json | undefined, Json | undefined][]) => (xml: Json | undefined, fhir: Json | undefined): boolean =>
   allowed.some(([x, f]) => x === xml && f === fhir);
-/** A decimal as FHIR writes it: with a point where the legacy text has a comma. */
-export const decimalPoint = (xml: Json | undefined, fhir: Json | undefined): boolean => typeof xml === 'string' && xml.replace(',', '.') === fhir;
 /** The legacy value is an object whose `key` is `value` (undefined: it has none). */
 export const legacyWith = (key: string, value: Json | undefined) => (xml: Json | undefined): boolean =>
   typeof xml === 'object' && xml !== null && !Array.isArray(xml) && xml[key] === value;

@@ -1,0 +1,33 @@
+/**
+ * A decimal as the EHR wrote it (docs/upstream-fhir.md#text-numbers-and-codes): FHIR's decimal has a
+ * point, and a Swedish EHR writes `12,5`. FHIR's own `rendered-value` extension on the value holds the
+ * text as written, and text reaches the patient exactly as the EHR wrote it (CONTRACT §4), so that text
+ * is answered, where it is the same number as the value; else the value as the JSON wrote it.
+ */
+import type { Quantity } from '../../domain/fhir/resources/datatypes.js';
+import { writtenNumber } from './fhir-json.js';
+
+export const RENDERED_VALUE = 'http://hl7.org/fhir/StructureDefinition/rendered-value';
+
+/** A decimal written with a point or a comma (one of them at most), and nothing else. */
+const DECIMAL_TEXT = /^-?\d+([.,]\d+)?$/;
+
+/**
+ * Whether `text` writes the number `written` (the value's JSON text): the same number, by a comma or a
+ * point, with or without the trailing zeros a server that stores numbers as numbers drops (`4,0` for `4`).
+ */
+export const writesTheNumber = (text: string, written: string): boolean =>
+  DECIMAL_TEXT.test(text) && Number(text.replace(',', '.')) === Number(written);
+
+/**
+ * The value of a Quantity as the EHR wrote it: its `rendered-value` when that writes the same number,
+ * else the value as the JSON wrote it (`4.0` stays `4.0`); a rendered text of another number is not
+ * answered for it (the value is the datum; a text that contradicts it is not shown as it).
+ */
+export function valueAsWritten(q: Quantity | undefined): string | undefined {
+  if (q === undefined) return undefined;
+  const written = writtenNumber(q, 'value');
+  if (written === undefined) return undefined;
+  const rendered = q._value?.extension?.find((e) => e.url === RENDERED_VALUE)?.valueString;
+  return rendered !== undefined && writesTheNumber(rendered, written) ? rendered : written;
+}
