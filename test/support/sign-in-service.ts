@@ -52,7 +52,7 @@ export async function startSignInService(options: { clients?: unknown[] | ((base
   };
   await writeFile(files.clients, JSON.stringify((typeof options.clients === 'function' ? options.clients(base) : options.clients) ?? [{
     client_id: APP_ID, client_name: 'Test SMART app', token_endpoint_auth_method: 'none', redirect_uris: [APP_REDIRECT],
-    scope: 'openid fhirUser launch/patient patient/*.rs user/*.rs', offline_access: true, loopback_redirects: true,
+    scope: 'openid fhirUser launch/patient patient/*.rs user/*.rs user/Appointment-read', offline_access: true, loopback_redirects: true,
   }]));
   await writeFile(files.keys, JSON.stringify({ keys: [{ ...await exportJWK(privateKey), kid: 'service-key-1' }] }));
   await writeFile(files.cookies, 'cookie-key-one-0123456789abcdef0123456789\n');

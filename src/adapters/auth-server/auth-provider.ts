@@ -3,6 +3,7 @@
 // demo runs it with its sign-in page; a region with its own login (docs/smart-launch.md).
 import Provider from 'oidc-provider';
 import type { AuthClients } from './clients.js';
+import { endGrantsOnSignOut } from './grant-endings.js';
 import { buildProviderConfiguration, type ProviderInput } from './provider-config.js';
 import { smartTokenEndpoint } from './smart-token-endpoint.js';
 
@@ -28,6 +29,7 @@ export function createAuthProvider(issuer: string, input: ProviderInput & { logg
   const provider = new Provider(issuer, buildProviderConfiguration(configuration));
   allowExtraRedirects(provider, input.clients);
   smartTokenEndpoint(provider, input.clients);
+  endGrantsOnSignOut(provider, input.picks);
   provider.on('server_error', (_ctx, error) => {
     logger.warn({ err: { name: error.name, message: error.message } }, 'authorization server error');
   });

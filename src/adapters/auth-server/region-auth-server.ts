@@ -11,6 +11,7 @@ import type { SmartLaunchContext } from '../../ports/smart-launch.port.js';
 import { createAuthProvider } from './auth-provider.js';
 import { AuthClients, type AuthClient } from './clients.js';
 import { CONNECTED_APPS_PATH, handleConnectedApps, ownTokenVerifier, type ConnectedAppsDeps } from './connected-apps-http.js';
+import { grantAlive } from './grant-endings.js';
 import { handleInteraction, INTERACTION_PATH, send, type LaunchState } from './interactions.js';
 import { migrateSignIn, PostgresModels } from './postgres-models.js';
 import { REFRESH_TOKEN_TTL_SECONDS } from './provider-config.js';
@@ -114,7 +115,9 @@ export class RegionAuthServer implements AuthServerMount {
     const login = new RegionLogin({ ...options.login, redirectUri: `${issuer}${CALLBACK_PATH}` }, models.adapter('RegionLogin'), options.events, mountPath);
     const connected: ConnectedAppsDeps = {
       provider, picks, smart: options.smart, clients, banner: '', origin: new URL(issuer).origin, mountPath, issuer,
-      verifyToken: ownTokenVerifier({ issuer, audience: options.audience, patientClaim: options.patientClaim, signingKeys: options.signingKeys }),
+      verifyToken: ownTokenVerifier({
+        issuer, audience: options.audience, patientClaim: options.patientClaim, signingKeys: options.signingKeys, grantAlive: (id) => grantAlive(provider, id),
+      }),
     };
     const server = new RegionAuthServer(provider, login, { smart: options.smart, picks }, models, logger, issuer, connected);
     await login.start();
@@ -123,6 +126,14 @@ export class RegionAuthServer implements AuthServerMount {
     }, SWEEP_EVERY_MS);
     server.sweeper.unref();
     return server;
+  }
+
+  /**
+   * Whether a grant is alive, asked of the shared store (no cache: a grant revoked on any instance ends
+   * its tokens at the next request on every other): the API's token verifier asks it for this server's tokens.
+   */
+  grantAlive(grantId: string): Promise<boolean> {
+    return grantAlive(this.provider, grantId);
   }
 
   /** Whether the region's login is discovered (until then sign-in pages answer 503; tokens already issued keep working). */
