@@ -180,3 +180,15 @@ describe('issue 52 item 4: below the limit', () => {
     expect(shown.map((a) => a.allowedBy).sort()).toEqual(['patient', 'you']);
   });
 });
+
+describe('issue 52 item 3: with the FHIR API off', () => {
+  const h = harness(() => ({ FHIR_API: 'off' }));
+  it('issue 52 item 3: a plain OAuth authorization is still granted, and audited in the person\'s own access log first', async () => {
+    const before = Date.now();
+    const tokens = await h.plainIn(new HttpBrowser(), TOLVAN);
+    const log = await h.cos(tokens.access_token as string, '/patients/accesslog/?limit=100');
+    expect(log.statusCode).toBe(200);
+    const entries = await log.body.json() as Array<{ operation: string; timeInUnix: number; basis: string }>;
+    expect(entries.filter((e) => e.operation === 'grantAppAccess' && e.timeInUnix >= before - 1000).map((e) => e.basis)).toEqual(['self']);
+  });
+});
