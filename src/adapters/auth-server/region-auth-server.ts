@@ -11,9 +11,8 @@ import type { SmartLaunchContext } from '../../ports/smart-launch.port.js';
 import { createAuthProvider } from './auth-provider.js';
 import { AuthClients, type AuthClient } from './clients.js';
 import { CONNECTED_APPS_PATH, handleConnectedApps, ownTokenVerifier, type ConnectedAppsDeps } from './connected-apps-http.js';
-import { grantAlive } from './grant-endings.js';
 import { handleInteraction, INTERACTION_PATH, send, type LaunchState } from './interactions.js';
-import { migrateSignIn, PostgresModels } from './postgres-models.js';
+import { migrateSignIn, PostgresModels, type PostgresModelAdapter } from './postgres-models.js';
 import { REFRESH_TOKEN_TTL_SECONDS } from './provider-config.js';
 import { RegionLogin, type LoginEvents, type RegionLoginSettings } from './region-login.js';
 import { LaunchPicks } from './smart-launch.js';
@@ -75,6 +74,8 @@ export class RegionAuthServer implements AuthServerMount {
   readonly mountPath: string;
   private sweeper: NodeJS.Timeout | undefined;
   private readonly handler: ReturnType<Provider['callback']>;
+  /** oidc-provider's grants in the shared store, whose liveness the API asks. */
+  private readonly grants: PostgresModelAdapter;
   /** What every interaction is handled with; the same for each, so made once. */
   private readonly interactions: LaunchState;
 
@@ -88,6 +89,7 @@ export class RegionAuthServer implements AuthServerMount {
     private readonly connected: ConnectedAppsDeps,
   ) {
     this.mountPath = new URL(issuer).pathname.replace(/\/$/, '');
+    this.grants = models.adapter('Grant');
     this.handler = provider.callback();
     this.interactions = {
       ...launch, signIn: login.step, mountPath: this.mountPath, issuer,
@@ -113,10 +115,11 @@ export class RegionAuthServer implements AuthServerMount {
     });
     provider.proxy = options.behindProxy;
     const login = new RegionLogin({ ...options.login, redirectUri: `${issuer}${CALLBACK_PATH}` }, models.adapter('RegionLogin'), options.events, mountPath);
+    const grants = models.adapter('Grant');
     const connected: ConnectedAppsDeps = {
       provider, picks, smart: options.smart, clients, banner: '', origin: new URL(issuer).origin, mountPath, issuer,
       verifyToken: ownTokenVerifier({
-        issuer, audience: options.audience, patientClaim: options.patientClaim, signingKeys: options.signingKeys, grantAlive: (id) => grantAlive(provider, id),
+        issuer, audience: options.audience, patientClaim: options.patientClaim, signingKeys: options.signingKeys, grantAlive: (id) => grants.alive(id),
       }),
     };
     const server = new RegionAuthServer(provider, login, { smart: options.smart, picks }, models, logger, issuer, connected);
@@ -133,7 +136,7 @@ export class RegionAuthServer implements AuthServerMount {
    * its tokens at the next request on every other): the API's token verifier asks it for this server's tokens.
    */
   grantAlive(grantId: string): Promise<boolean> {
-    return grantAlive(this.provider, grantId);
+    return this.grants.alive(grantId);
   }
 
   /** Whether the region's login is discovered (until then sign-in pages answer 503; tokens already issued keep working). */
