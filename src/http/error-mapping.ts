@@ -3,7 +3,7 @@ import { EXPECTED } from '../domain/operations/parameters.js';
 import { DomainError } from '../domain/errors.js';
 import { AccessLogUnavailableError } from '../ports/access-log.port.js';
 import { AnswerAbandonedError, AnswerMemoryFullError } from '../ports/answer-memory.port.js';
-import { InvalidTokenError, type TokenFault } from '../ports/access-token-verifier.port.js';
+import { InvalidTokenError, TokenStatusUnavailableError, type TokenFault } from '../ports/access-token-verifier.port.js';
 import { EhrError } from '../domain/ehr-error.js';
 import { ApiError, MESSAGES } from './api-error.js';
 import { AuditUnavailableError } from './plugins/audit-errors.js';
@@ -31,6 +31,7 @@ const TOKEN_FAULTS: Readonly<Record<TokenFault, string>> = {
   audience: 'The access token is for another audience than this service.',
   form: 'The access token is malformed: send a signed JWT as Authorization: Bearer <token>.',
   claims: 'The access token lacks a claim this service needs (sub, exp, a valid patient claim) or is from a client that is not listed.',
+  revoked: 'The access token\'s grant has ended (revoked, replaced or signed out): sign in again.',
 };
 
 /** The challenge of a refused token (RFC 6750 §3), saying why. */
@@ -152,6 +153,9 @@ export function toHttpFailure(err: unknown): HttpFailure {
   }
   if (err instanceof EhrError) return fromEhr(err);
   if (err instanceof InvalidTokenError) return { status: 401, message: MESSAGES.invalidToken, headers: invalidTokenHeaders(err.fault), fault: false };
+  if (err instanceof TokenStatusUnavailableError) {
+    return { status: 503, message: 'The access token cannot be checked right now. Try again later.', headers: { 'retry-after': '5' }, fault: true };
+  }
   if (err instanceof AccessLogUnavailableError) {
     return { status: 503, message: 'The access log cannot be read right now. Try again later.', headers: { 'retry-after': '5' }, fault: true };
   }

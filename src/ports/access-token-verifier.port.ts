@@ -10,21 +10,38 @@ export interface VerifiedToken {
   smartPatient?: string;
   /** The logged-in person's identity number (12 digits); absent only on a listed client's token (docs/contract.md#token-kinds). */
   personId?: string;
+  /** The grant of the service's own authorization server the token was issued under (GRANT_ID_CLAIM), asked after on every request. */
+  grantId?: string;
 }
+
+/**
+ * The claim in which the service's own authorization server names a person token's grant, so that the
+ * token stops the moment its grant ends (revoked, replaced, signed out), not at its expiry.
+ */
+export const GRANT_ID_CLAIM = 'grant_id';
 
 /**
  * Why a token was refused, as the challenge's `error_description` says it (RFC 6750 §3):
  * `expired` (exp), `not-yet-valid` (nbf), `signature` (it does not verify, or its key or algorithm
  * is not the issuer's), `issuer`, `audience`, `form` (not a JWT this service takes: malformed,
  * too long, a wrong typ), `claims` (sub, exp or the patient claim missing or wrong; neither a
- * person's nor a listed client's token).
+ * person's nor a listed client's token), `revoked` (a token of the service's own authorization server
+ * whose grant has ended: revoked, replaced or signed out).
  */
-export type TokenFault = 'expired' | 'not-yet-valid' | 'signature' | 'issuer' | 'audience' | 'form' | 'claims';
+export type TokenFault = 'expired' | 'not-yet-valid' | 'signature' | 'issuer' | 'audience' | 'form' | 'claims' | 'revoked';
 
 export class InvalidTokenError extends Error {
   constructor(message: string, readonly fault: TokenFault) {
     super(message);
     this.name = 'InvalidTokenError';
+  }
+}
+
+/** Whether a token's grant is alive could not be asked (the sign-in store is down): nothing is answered meanwhile. */
+export class TokenStatusUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super('the grant of the token could not be checked', { cause });
+    this.name = 'TokenStatusUnavailableError';
   }
 }
 

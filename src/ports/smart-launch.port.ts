@@ -9,6 +9,12 @@ export interface LaunchPerson {
   basis: AccessBasis;
   /** The FHIR id of the RelatedPerson for the pair (the delegate's `fhirUser`); absent for `self`. */
   relatedPersonId?: string;
+  /**
+   * The guardian age limit of the access log withholds this patient's log from the person now: of the
+   * grants for this patient they see (and may revoke) only those they made themself, as the log would
+   * show them nothing else (docs/smart-launch.md#connected-apps).
+   */
+  othersGrantsWithheld?: boolean;
 }
 
 /**
@@ -24,12 +30,16 @@ export interface GrantEvent {
   issuer: string;
   /** The signed-in person's identity number: who granted or withdrew it. */
   accountId: string;
-  /** Whose record: the picked person, by FHIR Patient id, and how the signed-in person stands to them. */
-  patientId: string;
+  /**
+   * Whose record: the picked person, by FHIR Patient id, and how the signed-in person stands to them.
+   * Absent for a plain OAuth grant of the API's own scopes (no pick, basis `self`): the person's own
+   * record, and through it those they act for, recorded in their own access log.
+   */
+  patientId?: string;
   /** `refused` where the person may no longer open the record (a refresh the registry now refuses). */
   basis: AccessBasis | 'refused';
-  /** The signed-in person's `fhirUser` (a Patient or RelatedPerson reference): the record's actor subject. */
-  fhirUser: string;
+  /** The signed-in person's `fhirUser` (a Patient or RelatedPerson reference): the record's actor subject; absent where the FHIR API is off. */
+  fhirUser?: string;
   clientId: string;
   scopes: readonly string[];
   /** The browser's (or the revoking app's) address. */

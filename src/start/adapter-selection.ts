@@ -87,19 +87,19 @@ export function docsRedirectUri(config: Pick<Config, 'host' | 'port' | 'tls'>): 
 }
 
 /** The demo authorization server, on loopback, closed with the service; its address and its client-credentials clients. */
-async function startDemoIssuer(selection: Selection): Promise<{ issuer: string; clientIds: readonly string[] }> {
+async function startDemoIssuer(selection: Selection): Promise<{ issuer: string; clientIds: readonly string[]; grantAlive: (grantId: string) => Promise<boolean> }> {
   // Imported only when needed: oidc-provider and its dependencies cost memory a real deployment never uses.
   const { config, logger, life } = selection;
   const { startDemoAuthServer } = await import('../dev/demo-issuer/demo-auth-server.js');
   const demo = await opened(() => startDemoAuthServer({
     host: '127.0.0.1', port: config.demoAuthPort, audience: config.authAudience,
     patientClaim: config.authPatientClaim, dataDir: config.dataDir, logger,
-    docsRedirectUri: docsRedirectUri(config), ...(selection.smartLaunch === undefined ? {} : { smart: selection.smartLaunch }),
+    docsRedirectUri: docsRedirectUri(config), smart: selection.smartLaunch ?? NO_SMART,
   }), { portSetting: 'DEMO_AUTH_PORT', port: config.demoAuthPort, hostSetting: 'the demo issuer host', host: '127.0.0.1' });
   life.onClose(() => demo.close());
   selection.demoClientsFile = path.join(config.dataDir, 'demo-auth.json');
   life.notices.push(`demo authorization server: ${demo.issuer} (clients and secrets in ${selection.demoClientsFile})`);
-  return { issuer: demo.issuer, clientIds: demo.clientIds };
+  return { issuer: demo.issuer, clientIds: demo.clientIds, grantAlive: (grantId) => demo.grantAlive(grantId) };
 }
 
 /** Demo mode only, once its key and issuer are made: where a refused caller finds the demo's credentials (src/http/demo-refusals.ts). */
@@ -109,7 +109,7 @@ export function demoCredentialsOf(selection: Selection): DemoCredentials | undef
   return { keyFile: demoKeyFile, issuer: oauth.issuer, clientsFile: demoClientsFile };
 }
 
-/** Without the FHIR API there is nothing to launch: every SMART authorization is refused (as the demo's). */
+/** A start that made no SMART context (the composition always makes one): nothing is launched, and nothing granted unaudited. */
 const NO_SMART: SmartLaunchContext = { publicBaseUrl: () => 'http://smart-launch.invalid', peopleFor: async () => [],
   recordGrant: () => Promise.reject(new Error('nothing can be launched here')) };
 
@@ -118,7 +118,7 @@ const NO_SMART: SmartLaunchContext = { publicBaseUrl: () => 'http://smart-launch
  * in DATABASE_URL, the region's login discovered in the background (never fatal); its keys, the local
  * JWKS the API verifies its tokens with.
  */
-async function startOwnIssuer(selection: Selection, signIn: SignInSettings): Promise<{ publicJwks: unknown }> {
+async function startOwnIssuer(selection: Selection, signIn: SignInSettings): Promise<{ publicJwks: unknown; grantAlive: (grantId: string) => Promise<boolean> }> {
   const { config, logger, life, metrics, clock, auditTrail: trail } = selection;
   // Every login at the region is audited before it counts (src/start/login-events.ts): none without a trail.
   if (trail === undefined) throw new Error('the audit trail is selected before the sign-in, which audits every login');
@@ -139,7 +139,7 @@ async function startOwnIssuer(selection: Selection, signIn: SignInSettings): Pro
   selection.authServer = server;
   selection.smartEndpoints = server.endpoints();
   life.notices.push(`authorization server: ${signIn.issuer} (sign-in at ${signIn.login.issuer})`);
-  return { publicJwks: publicKeys(signIn.signingKeys) };
+  return { publicJwks: publicKeys(signIn.signingKeys), grantAlive: (grantId) => server.grantAlive(grantId) };
 }
 
 /** The demo authorization server starts only in demo mode, the service's own with SIGN_IN_LOGIN_ISSUER; either way tokens are verified the same way. */
@@ -157,6 +157,8 @@ export async function selectTokenVerifier(selection: Selection): Promise<AccessT
     issuer, audience: config.authAudience, patientClaim: config.authPatientClaim, clientIds, clock,
     ...(config.authJwksUrl ? { jwksUrl: config.authJwksUrl } : {}),
     ...(own === undefined ? {} : { localJwks: () => Promise.resolve(own.publicJwks) }),
+    // The service's own server (a region's or the demo's): a person token stops the moment its grant ends.
+    ...(own === undefined && demo === undefined ? {} : { grantAlive: (own ?? demo)?.grantAlive }),
     onWarning: (msg) => logger.warn(msg),
   });
   life.onClose(async () => verifier.close());

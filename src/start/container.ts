@@ -74,10 +74,9 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
   const fhirIds = await fhirIdsOf(config);
   // Read when asked: without PUBLIC_BASE_URL the FHIR base names the port bound, known once listening.
   const made: { fhir?: FhirApi } = {};
-  if (fhirIds !== undefined) {
-    selection.smartLaunch = smartLaunchContext(fhirIds, () => c.resolve(PatientAccessPolicy), () => made.fhir?.publicBaseUrl ?? publicBaseUrlOf(config, config.port),
-      { trail: () => c.resolve<AuditTrail>(TOKENS.AuditTrail), clock });
-  }
+  // With the FHIR API off too: nothing can be launched, but every grant is audited before its code.
+  selection.smartLaunch = smartLaunchContext(fhirIds, () => c.resolve(PatientAccessPolicy), () => made.fhir?.publicBaseUrl ?? publicBaseUrlOf(config, config.port),
+    { trail: () => c.resolve<AuditTrail>(TOKENS.AuditTrail), clock, release: { policy: config.releasePolicy, zone: config.ehrTimezone } });
   c.register<AccessTokenVerifier>(TOKENS.AccessTokenVerifier, { useValue: await selectTokenVerifier(selection) });
   c.register<AccessLogReader>(TOKENS.AccessLogReader, { useValue: await selectAccessLogReader(selection) });
   c.register<PageCursors>(TOKENS.PageCursors, { useValue: new HmacPageCursors(await cursorSecret(config.accessLogCursorSecret, config.dataDir)) });

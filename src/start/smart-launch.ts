@@ -6,8 +6,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { PatientAccessPolicy } from '../domain/access/patient-access.js';
+import type { AccessBasis } from '../domain/access/relationship.js';
 import { peopleToOpen } from '../domain/access/people-to-open.js';
 import type { GrantOperationName } from '../domain/operations/grant-operations.js';
+import { guardianAgeWithholds } from '../domain/release/guardian-age.js';
+import type { ReleasePolicy } from '../domain/release/release-policy.js';
 import { delegationRelatedPersonId } from '../http/fhir/delegate-related-person.js';
 import type { AuditTrail, OutcomeRecord } from '../ports/audit-trail.port.js';
 import type { Clock } from '../ports/clock.port.js';
@@ -23,23 +26,41 @@ export function grantRecordOf(event: GrantEvent, patientIdentityNumber: string, 
   const id = randomUUID();
   return {
     time: new Date(now).toISOString(), requestId: id, serviceRequestId: id, operation: OPERATION[event.kind],
-    actor: { issuer: event.issuer, subject: event.fhirUser, personId: event.accountId },
+    // A plain grant where the FHIR API is off has no fhirUser: the person by the number personId holds already.
+    actor: { issuer: event.issuer, subject: event.fhirUser ?? event.accountId, personId: event.accountId },
     clientId: event.clientId, patientId: patientIdentityNumber, delegation: event.basis,
     sourceAddress: event.sourceAddress, outcome: event.outcome ?? 'allowed', status: event.status ?? 200,
   };
 }
 
-export interface GrantAudit { trail: () => AuditTrail; clock: Clock }
+export interface GrantAudit {
+  trail: () => AuditTrail;
+  clock: Clock;
+  /** RELEASE_POLICY_FILE and EHR_TIMEZONE: the access log's guardian age limit decides which grants a guardian is shown. */
+  release: { policy: ReleasePolicy | undefined; zone: string };
+}
 
-export function smartLaunchContext(ids: FhirIds, policy: () => PatientAccessPolicy, publicBaseUrl: () => string, audit: GrantAudit): SmartLaunchContext {
+/** Where nothing can be launched (FHIR_API=off): no `aud` names it, so every SMART authorization is refused. */
+const NOTHING_TO_LAUNCH = 'http://smart-launch.invalid';
+
+/**
+ * The service's side of the authorization server. With the FHIR API off (`ids` undefined) there is no
+ * launch and nobody to pick, but a plain OAuth grant of the COS API is still audited before its code.
+ */
+export function smartLaunchContext(ids: FhirIds | undefined, policy: () => PatientAccessPolicy, publicBaseUrl: () => string, audit: GrantAudit): SmartLaunchContext {
+  // The same rule as the access log's (src/domain/access-log/read-access-log.ts): what it withholds from a guardian, connected apps do too.
+  const logWithheld = (basis: AccessBasis, patient: string): boolean => audit.release.policy !== undefined
+    && guardianAgeWithholds(audit.release.policy, 'getAccessLog', basis, patient, audit.clock.now(), audit.release.zone);
   return {
-    publicBaseUrl,
-    peopleFor: async (identityNumber) => (await peopleToOpen(policy(), identityNumber)).map((p): LaunchPerson => ({
+    publicBaseUrl: ids === undefined ? () => NOTHING_TO_LAUNCH : publicBaseUrl,
+    peopleFor: async (identityNumber) => ids === undefined ? [] : (await peopleToOpen(policy(), identityNumber)).map((p): LaunchPerson => ({
       patientId: ids.patientId(p.identityNumber), name: p.name, basis: p.basis,
       ...(p.basis === 'self' ? {} : { relatedPersonId: delegationRelatedPersonId(ids, identityNumber, p.identityNumber) }),
+      ...(logWithheld(p.basis, p.identityNumber) ? { othersGrantsWithheld: true } : {}),
     })),
     recordGrant: async (event) => {
-      const patient = ids.identityNumberOf(event.patientId);
+      // A plain grant (no pick) is recorded in the person's own log.
+      const patient = event.patientId === undefined ? event.accountId : ids?.identityNumberOf(event.patientId);
       // A Patient id this service did not make names nobody it could log the grant for: nothing is granted.
       if (patient === undefined) throw new Error('the granted Patient id is not one of this service');
       await audit.trail().append(grantRecordOf(event, patient, audit.clock.now()));

@@ -15,7 +15,7 @@ import { HttpBrowser, readForm } from '../dev/demo-issuer/http-browser.js';
 import { adminPool, databaseAvailable, dropSchema } from '../support/database.js';
 import { exchangeAt, memoryStorage } from '../support/fhirclient-storage.js';
 import { LOA2, LOA3 } from '../support/region-provider.js';
-import { APP_ID, APP_REDIRECT, RECORD_APP, startSignInService, type SignInService } from '../support/sign-in-service.js';
+import { APP_ID, APP_REDIRECT, RECORD_APP, startSignInService, SUBSCRIPTION_KEY, type SignInService } from '../support/sign-in-service.js';
 import { walk } from '../support/sign-in-walk.js';
 
 const available = await databaseAvailable();
@@ -67,19 +67,20 @@ describe.skipIf(!available)('sign-in through the region\'s own login (docs/sign-
     service.region.person = { pnr: '198112189876', acr: LOA3 };
   });
 
-  async function authorization(): Promise<{ url: string; verifier: string; state: string }> {
+  /** A SMART launch's authorization request, or with `plain` a plain OAuth one for the COS API (its own scopes, no `aud`). */
+  async function authorization(plain = false): Promise<{ url: string; verifier: string; state: string }> {
     const verifier = client.randomPKCECodeVerifier();
     const state = client.randomState();
     const url = client.buildAuthorizationUrl(app, {
-      redirect_uri: APP_REDIRECT, scope: SCOPE, state, aud: `${service.base}/fhir`,
-      code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
+      redirect_uri: APP_REDIRECT, state, code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
+      ...(plain ? { scope: 'openid user/Appointment-read' } : { scope: SCOPE, aud: `${service.base}/fhir` }),
     });
     return { url: url.href, verifier, state };
   }
 
-  async function launch(pick = 'Lilla', via?: (url: string) => string) {
-    const auth = await authorization();
-    const browser = new HttpBrowser();
+  async function launch(pick = 'Lilla', via?: (url: string) => string, options: { browser?: HttpBrowser; plain?: boolean } = {}) {
+    const auth = await authorization(options.plain);
+    const browser = options.browser ?? new HttpBrowser();
     const walked = await walk(browser, auth.url, { pick, ...(via === undefined ? {} : { via }) });
     if (walked.redirect === undefined) throw new Error(`no redirect to the app: ${walked.page.status} ${/role="alert">([^<]*)/.exec(walked.page.body)?.[1] ?? walked.page.body.slice(0, 400)}`);
     const tokens = await client.authorizationCodeGrant(app, walked.redirect, { pkceCodeVerifier: auth.verifier, expectedState: auth.state })
@@ -208,6 +209,64 @@ describe.skipIf(!available)('sign-in through the region\'s own login (docs/sign-
     expect(region(next)).toBe(true);
   });
 
+  const readCos = (base: string, token: string) =>
+    request(`${base}/patients/appointments/`, { headers: { authorization: `Bearer ${token}`, 'ocp-apim-subscription-key': SUBSCRIPTION_KEY } });
+
+  it('issue 52 items 3 and 13: a plain OAuth grant is listed too; revoked on one instance, every access token of it is refused at the next request on another', async () => {
+    const second = await service.startInstance();
+    try {
+      const browser = new HttpBrowser();
+      const { tokens: smart } = await launch('Lilla', undefined, { browser });
+      const { tokens: plain } = await launch('Lilla', undefined, { browser, plain: true });
+      const patient = String((smart as unknown as { patient?: string }).patient);
+      expect((await readPatient(second.base, smart.access_token, patient)).statusCode).toBe(200);
+      const read = await readCos(second.base, plain.access_token);
+      expect(read.statusCode).toBe(200);
+      await read.body.dump();
+      // The plain grant is on the page as what it reaches: her own record and those she acts for.
+      let listed = await browser.get(`${service.issuer}/apps`);
+      expect(listed.body).toContain('Opens your record and the records of the people you act for.');
+      for (let round = 0; round < 50 && listed.body.includes('name="grant"'); round += 1) {
+        const form = readForm(listed.body);
+        expect((await browser.post(new URL(form.action, service.base).href, form.fields)).status).toBe(303);
+        listed = await browser.get(`${service.issuer}/apps`);
+      }
+      const fhir = await readPatient(second.base, smart.access_token, patient);
+      await fhir.body.dump();
+      expect([fhir.statusCode, fhir.headers['www-authenticate']]).toEqual([401, expect.stringMatching(/^Bearer error="invalid_token", error_description="The access token's grant has ended/)]);
+      const cos = await readCos(second.base, plain.access_token);
+      await cos.body.dump();
+      expect([cos.statusCode, cos.headers['www-authenticate']]).toEqual([401, fhir.headers['www-authenticate']]);
+    } finally {
+      await second.close();
+      service.instances.splice(service.instances.indexOf(second), 1);
+    }
+  }, 60_000);
+
+  it('issue 52 item 14: signing in again for the same pick replaces the grant, and signing out ends the session\'s grants', async () => {
+    const browser = new HttpBrowser();
+    const { tokens: first } = await launch('Gösta', undefined, { browser });
+    const { tokens: forGosta } = await launch('Gösta', undefined, { browser });
+    const { tokens: forLilla } = await launch('Lilla', undefined, { browser });
+    await expect(client.refreshTokenGrant(app, String(first.refresh_token))).rejects.toMatchObject({ error: 'invalid_grant' });
+    const page = await browser.get(`${service.issuer}/apps`);
+    const items = [...page.body.matchAll(/<li><h2>[\s\S]*?<\/form>/g)].map((m) => m[0]).filter((i) => i.includes('You allowed it'));
+    expect(items.filter((i) => i.includes('Gösta'))).toHaveLength(1);
+
+    const end = client.buildEndSessionUrl(app, { id_token_hint: String(forLilla.id_token), post_logout_redirect_uri: APP_REDIRECT });
+    const ask = await browser.get(end.href);
+    const form = readForm(ask.body);
+    const done = await browser.post(new URL(form.action, ask.url).href, { ...form.fields, logout: 'yes' });
+    expect(done.status).toBe(303);
+    for (const ended of [forGosta, forLilla]) {
+      await expect(client.refreshTokenGrant(app, String(ended.refresh_token))).rejects.toMatchObject({ error: 'invalid_grant' });
+      const patient = String((ended as unknown as { patient?: string }).patient);
+      const read = await readPatient(service.base, ended.access_token, patient);
+      await read.body.dump();
+      expect(read.statusCode).toBe(401);
+    }
+  });
+
   it('issue 46: Lilla\'s access log shows Märta\'s grant of the app, who, which app and when; and its withdrawal once revoked', async () => {
     interface Event { subtype: { code?: string; display?: string }[]; action: string; recorded: string; agent: { who: { identifier?: { value: string } } }[] }
     const events = async (token: string, code: string, since: number): Promise<Event[]> => {
@@ -219,15 +278,20 @@ describe.skipIf(!available)('sign-in through the region\'s own login (docs/sign-
         && e.agent[0]?.who.identifier?.value === '198112189876' && e.agent[1]?.who.identifier?.value === APP_ID && Date.parse(e.recorded) >= since);
     };
     const granting = Date.now();
+    await launch('Lilla');
+    // Signing in again for the same pick is audited again and replaces the earlier grant (issue 52 item 14).
     const { browser } = await launch('Lilla');
+    // Lilla's own launch reads her log: it outlives Märta's revocation of hers.
+    service.region.person = { pnr: '201701012393', acr: LOA3 };
     const { tokens: reader } = await launch('Lilla');
+    service.region.person = { pnr: '198112189876', acr: LOA3 };
     const granted = await events(reader.access_token, 'grantAppAccess', granting);
     expect(granted.length).toBeGreaterThanOrEqual(2);
     expect(granted[0]).toMatchObject({ action: 'C', subtype: [{ code: 'grantAppAccess', display: 'An app was given access to your record' }] });
 
     const revoking = Date.now();
     const page = await browser.get(`${service.issuer}/connected-apps`);
-    const form = readForm(page.body);
+    const form = readForm([...page.body.matchAll(/<li><h2>[\s\S]*?<\/form>/g)].map((m) => m[0]).find((i) => i.includes('You allowed it')) ?? '');
     const revoked = await browser.post(new URL(form.action, service.base).href, form.fields);
     expect(revoked.location).toBe(`${service.issuer}/connected-apps?done=revoked`);
     const withdrawn = await events(reader.access_token, 'revokeAppAccess', revoking);

@@ -63,7 +63,7 @@ export async function startSignInService(options: {
   };
   await writeFile(files.clients, JSON.stringify((typeof options.clients === 'function' ? options.clients(base) : options.clients) ?? [{
     client_id: APP_ID, client_name: 'Test SMART app', token_endpoint_auth_method: 'none', redirect_uris: [APP_REDIRECT],
-    scope: 'openid fhirUser launch/patient patient/*.rs user/*.rs', offline_access: true, loopback_redirects: true,
+    scope: 'openid fhirUser launch/patient patient/*.rs user/*.rs user/Appointment-read', offline_access: true, loopback_redirects: true,
   }, {
     client_id: RECORD_APP.id, 'client_name#sv': RECORD_APP.sv, 'client_name#en': RECORD_APP.en, token_endpoint_auth_method: 'none',
     redirect_uris: [RECORD_APP.redirect], scope: 'openid fhirUser launch/patient patient/*.rs', offline_access: true,

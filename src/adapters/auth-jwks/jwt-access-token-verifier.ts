@@ -1,5 +1,7 @@
 import { errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
-import { InvalidTokenError, type AccessTokenVerifier, type TokenFault, type VerifiedToken } from '../../ports/access-token-verifier.port.js';
+import {
+  InvalidTokenError, TokenStatusUnavailableError, type AccessTokenVerifier, type TokenFault, type VerifiedToken,
+} from '../../ports/access-token-verifier.port.js';
 import type { Clock } from '../../ports/clock.port.js';
 import { fetchJson } from './fetch-json.js';
 import { JwksCache } from './jwks-cache.js';
@@ -22,6 +24,12 @@ export interface JwtVerifierOptions {
   /** How often the keys' age is looked at, so keys 10 minutes old are refreshed even when no token needs them. */
   jwksCheckEveryMs?: number;
   onWarning: (msg: string) => void;
+  /**
+   * Set when the issuer is the service's own authorization server (the demo's or a region's): whether a
+   * grant is still alive, asked of its shared store on every request, cached or not, so a token of a
+   * revoked grant is refused from the next request on every instance. Its person tokens must name their grant.
+   */
+  grantAlive?: (grantId: string) => Promise<boolean>;
 }
 
 // Only asymmetric algorithms: `none` and HS* (a shared secret, or a public key misused as one) never verify.
@@ -66,7 +74,7 @@ export class JwtAccessTokenVerifier implements AccessTokenVerifier {
     // Cached tokens too: a key withdrawn from the JWKS must stop working even if only they arrive.
     this.jwks.refreshIfStale();
     const cached = this.cache.get(token, now - CLOCK_SKEW_S * 1000, (keyId) => this.jwks.publishes(keyId));
-    if (cached) return cached;
+    if (cached) return this.ofLiveGrant(cached);
     if (token.length > MAX_TOKEN_LENGTH) throw new InvalidTokenError('token too long', 'form');
     let payload: JWTPayload;
     let typ: string | undefined;
@@ -92,6 +100,21 @@ export class JwtAccessTokenVerifier implements AccessTokenVerifier {
     if (keyId === undefined) throw new InvalidTokenError('no key', 'signature');
     const verified = classifyToken(payload, this.kinds);
     this.cache.set(token, verified, (payload.exp ?? 0) * 1000, keyId);
+    return this.ofLiveGrant(verified);
+  }
+
+  /** A person token of the service's own server only while its grant is alive; a client token has no grant to end. */
+  private async ofLiveGrant(verified: VerifiedToken): Promise<VerifiedToken> {
+    const alive = this.options.grantAlive;
+    if (alive === undefined || verified.personId === undefined) return verified;
+    if (verified.grantId === undefined) throw new InvalidTokenError('no grant named', 'claims');
+    let live: boolean;
+    try {
+      live = await alive(verified.grantId);
+    } catch (err) {
+      throw new TokenStatusUnavailableError(err);
+    }
+    if (!live) throw new InvalidTokenError('grant ended', 'revoked');
     return verified;
   }
 

@@ -1,7 +1,7 @@
 import type { JWTPayload } from 'jose';
 import { rawScopesFromClaims, scopesFromClaims } from '../../domain/access/scopes.js';
 import { parsePersonalIdentityNumber } from '../../domain/identity/personal-identity-number.js';
-import { InvalidTokenError, type VerifiedToken } from '../../ports/access-token-verifier.port.js';
+import { GRANT_ID_CLAIM, InvalidTokenError, type VerifiedToken } from '../../ports/access-token-verifier.port.js';
 
 export interface TokenKindRules {
   patientClaim: string;
@@ -25,6 +25,8 @@ export function classifyToken(payload: JWTPayload, rules: TokenKindRules): Verif
   verified.grantedScopes = rawScopesFromClaims(payload.scope, payload.scp);
   // A FHIR id only: anything else names no launch patient, and the FHIR API then refuses patient/ scopes.
   if (typeof payload.smart_patient === 'string' && /^[A-Za-z0-9\-.]{1,64}$/.test(payload.smart_patient)) verified.smartPatient = payload.smart_patient;
+  const grantId = Object.hasOwn(payload, GRANT_ID_CLAIM) ? payload[GRANT_ID_CLAIM] : undefined;
+  if (typeof grantId === 'string' && grantId !== '') verified.grantId = grantId;
   // Own members only: an inherited name (AUTH_PATIENT_CLAIM=constructor) is not a claim the token carries.
   const person = Object.hasOwn(payload, rules.patientClaim) ? payload[rules.patientClaim] : undefined;
   if (person !== undefined) {

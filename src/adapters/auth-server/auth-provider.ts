@@ -4,6 +4,7 @@
 import Provider from 'oidc-provider';
 import type { AuthClients } from './clients.js';
 import { introspection, ownAccessTokens } from './introspection.js';
+import { endGrantsOnSignOut } from './grant-endings.js';
 import { buildProviderConfiguration, type ProviderInput } from './provider-config.js';
 import { ownPages } from './provider-pages.js';
 import { smartTokenEndpoint } from './smart-token-endpoint.js';
@@ -40,6 +41,7 @@ export function createAuthProvider(issuer: string, input: ProviderInput & { logg
     onAuditFailed: (error) => logger.warn({ err: { name: error.name, message: error.message } }, 'a token request could not be audited'),
   });
   introspection(provider, ownAccessTokens({ issuer, audience: input.audience, signingKeys: input.signingKeys }));
+  endGrantsOnSignOut(provider, input.picks);
   provider.on('server_error', (_ctx, error) => {
     logger.warn({ err: { name: error.name, message: error.message } }, 'authorization server error');
   });

@@ -6,6 +6,7 @@
 // - DELETE {issuer}/connected-apps/<grant>  with the same token: revoke it (204), 404 when it is not theirs.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JWK } from 'jose';
+import { GRANT_ID_CLAIM } from '../../ports/access-token-verifier.port.js';
 import type { AuthClients } from './clients.js';
 import { connectedApps, revokeConnectedApp, type ConnectedApp, type ConnectedAppsContext } from './connected-apps.js';
 import { connectedAppsPage } from './connected-apps-page.js';
@@ -20,13 +21,17 @@ export const CONNECTED_APPS_PATH = '/connected-apps';
 export interface TokenHolder { accountId: string; clientId: string }
 export type VerifyToken = (token: string) => Promise<TokenHolder | undefined>;
 
-/** Checks an access token this server issued (its own signing keys, issuer and the API's audience). */
-export function ownTokenVerifier(input: { issuer: string; audience: string; patientClaim: string; signingKeys: readonly JWK[] }): VerifyToken {
+/** Checks an access token this server issued (its own signing keys, issuer and the API's audience) whose grant is alive. */
+export function ownTokenVerifier(input: {
+  issuer: string; audience: string; patientClaim: string; signingKeys: readonly JWK[]; grantAlive: (grantId: string) => Promise<boolean>;
+}): VerifyToken {
   const verify = ownAccessTokens(input);
   return async (token) => {
     const payload = await verify(token);
-    const accountId = payload?.[input.patientClaim];
-    return typeof accountId === 'string' && typeof payload?.client_id === 'string' ? { accountId, clientId: payload.client_id } : undefined;
+    const [accountId, grantId] = [payload?.[input.patientClaim], payload?.[GRANT_ID_CLAIM]];
+    if (typeof accountId !== 'string' || typeof payload?.client_id !== 'string' || typeof grantId !== 'string') return undefined;
+    // A revoked grant's token lists and revokes nothing more (a store that cannot say rejects: the page's 500).
+    return await input.grantAlive(grantId) ? { accountId, clientId: payload.client_id } : undefined;
   };
 }
 
@@ -48,7 +53,7 @@ const json = (res: ServerResponse, status: number, body: unknown, headers: Recor
 /** What the app is shown of a grant: no scope it could not read anyway, no secrets; the grant id to revoke it by. */
 const forApp = (app: ConnectedApp) => ({
   id: app.grantId, clientId: app.clientId, appName: app.appName, patient: { id: app.patientId, name: app.patientName, basis: app.basis },
-  allowedBy: app.allowedBy, scopes: app.scopes, ...(app.since === undefined ? {} : { since: new Date(app.since * 1000).toISOString() }),
+  reach: app.reach, allowedBy: app.allowedBy, scopes: app.scopes, ...(app.since === undefined ? {} : { since: new Date(app.since * 1000).toISOString() }),
 });
 
 /** The API: a bearer token of a client that manages grants, from its own origin when a browser sends it. */

@@ -12,6 +12,7 @@ const TEXT = {
       + 'Revoking one ends its access at once: it cannot read more without asking again.',
     none: 'No app holds access to your record or to the records of the people you act for.',
     record: (name: string, standing: string) => `Opens the record of ${name} (${standing}).`,
+    everyone: 'Opens your record and the records of the people you act for.',
     allowedBy: { you: 'You allowed it', patient: 'The patient allowed it', another: 'Someone else who acts for the patient allowed it' },
     on: 'on', may: 'It may:', revoke: (app: string, name: string) => `Revoke ${app}'s access to ${name}'s record`,
     revoked: 'The access was revoked.', gone: 'That app no longer holds access here.',
@@ -22,6 +23,7 @@ const TEXT = {
       + 'Om du återkallar en app slutar dess åtkomst direkt: den kan inte läsa mer utan att fråga igen.',
     none: 'Ingen app har åtkomst till din journal eller till journalerna för dem du företräder.',
     record: (name: string, standing: string) => `Öppnar journalen för ${name} (${standing}).`,
+    everyone: 'Öppnar din journal och journalerna för dem du företräder.',
     allowedBy: { you: 'Du tillät det', patient: 'Patienten tillät det', another: 'Någon annan som företräder patienten tillät det' },
     on: 'den', may: 'Appen får:', revoke: (app: string, name: string) => `Återkalla ${app}s åtkomst till journalen för ${name}`,
     revoked: 'Åtkomsten är återkallad.', gone: 'Den appen har inte längre någon åtkomst här.',
@@ -36,7 +38,7 @@ function appItem(app: ConnectedApp, lang: Lang, submitUrl: string): string {
   const meanings = app.scopes.filter((s) => s !== 'openid').map((s) => `<li>${escape(scopeMeaning(s, lang) ?? s)}</li>`).join('');
   const name = app.appNames[lang];
   return `<li><h2>${escape(name)}</h2>`
-    + `<p>${escape(text.record(app.patientName, STANDING[app.basis][lang]))} ${text.allowedBy[app.allowedBy]}`
+    + `<p>${app.reach === 'everyone' ? text.everyone : escape(text.record(app.patientName, STANDING[app.basis][lang]))} ${text.allowedBy[app.allowedBy]}`
     + `${app.since === undefined ? '' : ` ${text.on} ${escape(when(app.since, lang))}`}.</p>`
     + `${meanings === '' ? '' : `<p>${text.may}</p><ul class="scopes">${meanings}</ul>`}`
     + `<form action="${escape(submitUrl)}" method="post"><input type="hidden" name="grant" value="${escape(app.grantId)}">`

@@ -1,13 +1,14 @@
 // Connected apps (docs/smart-launch.md#connected-apps, issue 46): the apps that hold a grant to the
 // records of the signed-in person and of the people they act for now, and revoking one. A grant is a
-// SMART launch's: the app, the person who signed in, the patient picked, the scopes. Revoking ends it
-// at once: the grant, its refresh tokens and codes are deleted, so the app's next refresh is refused
-// and it must ask again.
+// SMART launch's (the app, the person who signed in, the patient picked, the scopes) or a plain OAuth
+// grant of the API's own scopes (its maker's own record and those they act for). Revoking ends it at
+// once (grant-endings.ts): its next refresh and its access tokens' next request are refused.
 import type Provider from 'oidc-provider';
 import type { AccessBasis } from '../../domain/access/relationship.js';
 import type { SmartLaunchContext } from '../../ports/smart-launch.port.js';
 import { appNames, registeredName } from './app-names.js';
 import type { Localized } from './page-language.js';
+import { endGrant } from './grant-endings.js';
 import { fhirUserOf, type LaunchPicks } from './smart-launch.js';
 
 export interface ConnectedApp {
@@ -23,6 +24,8 @@ export interface ConnectedApp {
   basis: AccessBasis;
   /** The signed-in person's `fhirUser` towards that patient: who revokes it, in its audit record. */
   viewerFhirUser: string;
+  /** What it reaches: the one record picked (a SMART launch), or the person's own and those they act for (a plain OAuth grant of the API). */
+  reach: 'picked' | 'everyone';
   /** Who signed in and allowed it: the person here, the patient themself, or someone else acting for them. */
   allowedBy: 'you' | 'patient' | 'another';
   scopes: string[];
@@ -41,18 +44,22 @@ export async function connectedApps(context: ConnectedAppsContext, accountId: st
   const { provider, picks, smart } = context;
   const people = await smart.peopleFor(accountId);
   const byPatient = new Map(people.map((p) => [p.patientId, p]));
-  const launches = await picks.opening(accountId, people.map((p) => p.patientId));
+  const self = people.find((p) => p.basis === 'self');
+  const kept = await picks.opening(accountId, people.map((p) => p.patientId));
   const apps: ConnectedApp[] = [];
-  for (const launch of launches) {
-    // Only records this person may open now: a pick for someone they no longer act for is not theirs to see.
-    const person = byPatient.get(launch.patientId);
-    const grant = person === undefined ? undefined : await provider.Grant.find(launch.grantId);
-    if (person === undefined || grant === undefined) continue;
+  for (const launch of kept) {
+    // A plain grant is its maker's alone to see; a launch, of whoever may open the record picked now.
+    const person = launch.patientId === undefined ? (launch.accountId === accountId ? self : undefined) : byPatient.get(launch.patientId);
+    // Past the access log's guardian age limit, only the grants the guardian made herself: the log shows her nothing else.
+    if (person === undefined || (person.othersGrantsWithheld === true && launch.accountId !== accountId)) continue;
+    const grant = await provider.Grant.find(launch.grantId);
+    if (grant === undefined) continue;
     const client = await provider.Client.find(grant.clientId);
     const scopes = [...(grant.openid?.scope ?? '').split(' '), ...Object.values(grant.resources ?? {}).flatMap((s) => s.split(' '))].filter((s) => s !== '');
-    const allowedBy = launch.accountId === accountId ? 'you' : launch.fhirUser === `Patient/${launch.patientId}` ? 'patient' : 'another';
+    const allowedBy = launch.accountId === accountId ? 'you' : launch.fhirUser === `Patient/${person.patientId}` ? 'patient' : 'another';
     apps.push({
       grantId: launch.grantId, clientId: grant.clientId, appName: registeredName(client, grant.clientId), appNames: appNames(client, grant.clientId),
+      reach: launch.patientId === undefined ? 'everyone' : 'picked',
       patientId: person.patientId, patientName: person.name, basis: person.basis, viewerFhirUser: fhirUserOf(person), allowedBy, scopes: [...new Set(scopes)],
       ...(grant.iat === undefined ? {} : { since: grant.iat }),
     });
@@ -73,11 +80,6 @@ export async function revokeConnectedApp(context: ConnectedAppsContext, accountI
     kind: 'revoked', issuer: context.issuer, accountId, patientId: app.patientId, basis: app.basis, fhirUser: app.viewerFhirUser,
     clientId: app.clientId, scopes: app.scopes, sourceAddress,
   });
-  const { provider, picks } = context;
-  await Promise.all([
-    provider.RefreshToken.revokeByGrantId(grantId), provider.AuthorizationCode.revokeByGrantId(grantId), provider.AccessToken.revokeByGrantId(grantId),
-  ]);
-  await (await provider.Grant.find(grantId))?.destroy();
-  await picks.forget(grantId);
+  await endGrant(context.provider, context.picks, grantId);
   return app;
 }

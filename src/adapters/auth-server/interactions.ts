@@ -8,6 +8,7 @@ import { consentPage, PICKER_ERRORS, pickerPage, type PageFrame } from './intera
 import { PAGE_CSP } from './page-headers.js';
 import { languageCookie, languageOf, type Localized } from './page-language.js';
 import type { GrantEvent, LaunchPerson, SmartLaunchContext } from '../../ports/smart-launch.port.js';
+import { keepGrant } from './grant-endings.js';
 import { fhirUserOf, type LaunchPicks } from './smart-launch.js';
 
 export const INTERACTION_PATH = '/interaction/';
@@ -152,11 +153,15 @@ export async function handleInteraction(provider: Provider, req: IncomingMessage
   const form = await readForm(req);
   if (form.get('prompt') !== 'consent') return send(res, 400, 'Unexpected form.');
   const accountId = details.session?.accountId ?? '';
-  if (picked !== undefined && clientId !== undefined && !await audited(launch, req, { accountId, clientId, picked, details })) {
+  // Every consent is audited before its code, a plain OAuth one too: nothing is granted unrecorded.
+  if (clientId === undefined || !await audited(launch, req, { accountId, clientId, picked, details })) {
     return provider.interactionFinished(req, res, { error: 'temporarily_unavailable', error_description: NOT_AUDITED }, { mergeWithLastSubmission: false });
   }
   const grantId = await grantAsked(provider, details);
-  if (picked !== undefined) await launch.picks.remember(grantId, { patientId: picked.id, fhirUser: picked.fhirUser, accountId });
+  const session = details.session?.uid;
+  await keepGrant(provider, launch.picks, grantId, {
+    accountId, clientId, ...(session === undefined ? {} : { session }), ...(picked === undefined ? {} : { patientId: picked.id, fhirUser: picked.fhirUser }),
+  });
   return provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
 }
 
@@ -178,16 +183,22 @@ const NOT_AUDITED = 'The grant could not be recorded in the patient\'s access lo
 
 /**
  * The grant's audit record, stored before the grant is made (docs/sign-in.md#what-the-person-sees):
- * false when it was not, and then nothing is granted. The pick is asked of the registry again, so a
- * relationship that ended since the picker is neither recorded nor granted.
+ * false when it was not, and then nothing is granted. A launch's pick is asked of the registry again,
+ * so a relationship that ended since the picker is neither recorded nor granted. A plain OAuth grant
+ * (the API's own scopes, no pick) is recorded in the person's own access log.
  */
-async function audited(launch: LaunchState, req: IncomingMessage, grant: { accountId: string; clientId: string; picked: Picked; details: Details }): Promise<boolean> {
+async function audited(launch: LaunchState, req: IncomingMessage, grant: { accountId: string; clientId: string; picked: Picked | undefined; details: Details }): Promise<boolean> {
   const { accountId, clientId, picked, details } = grant;
-  const person = (await launch.smart.peopleFor(accountId)).find((p) => p.patientId === picked.id);
-  if (person === undefined) return false;
+  const people = await launch.smart.peopleFor(accountId);
+  const person = picked === undefined ? undefined : people.find((p) => p.patientId === picked.id);
+  if (picked !== undefined && person === undefined) return false;
+  const self = people.find((p) => p.basis === 'self');
+  const whose = picked === undefined || person === undefined
+    ? { basis: 'self' as const, ...(self === undefined ? {} : { fhirUser: fhirUserOf(self) }) }
+    : { patientId: picked.id, basis: person.basis, fhirUser: picked.fhirUser };
   try {
     await launch.smart.recordGrant({
-      kind: 'granted', issuer: launch.issuer, accountId, patientId: picked.id, basis: person.basis, fhirUser: picked.fhirUser, clientId,
+      kind: 'granted', issuer: launch.issuer, accountId, ...whose, clientId,
       scopes: requestedScopes(details.prompt.details as MissingScopes), sourceAddress: req.socket.remoteAddress ?? '',
     });
     return true;

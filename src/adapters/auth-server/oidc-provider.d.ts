@@ -17,6 +17,8 @@ declare module 'oidc-provider' {
     readonly Grant: {
       new (init: { accountId?: string | undefined; clientId: string }): Grant;
       find(id: string): Promise<Grant | undefined>;
+      /** The store's own rows, without the model's checks: a grant's liveness and its deletion. */
+      readonly adapter: { find(id: string): Promise<object | undefined>; destroy(id: string): Promise<void> };
     };
     readonly RefreshToken: {
       find(value: string, options?: { ignoreExpiration?: boolean }): Promise<{ clientId: string; grantId: string } | undefined>;
@@ -51,7 +53,7 @@ declare module 'oidc-provider' {
     uid: string;
     prompt: { name: string; details: Record<string, unknown> };
     params: Record<string, unknown> & { client_id: string };
-    session?: { accountId?: string };
+    session?: { accountId?: string; uid?: string };
     grantId?: string;
     /** What the interactions before this one resolved (login, a SMART launch's picked patient). */
     lastSubmission?: Record<string, unknown>;

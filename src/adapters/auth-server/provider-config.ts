@@ -13,6 +13,7 @@ import { renderError } from './provider-pages.js';
 import {
   audAllowed, isPersonSmartScope, isSmartAuthorization, recordWithdrawal, SMART_OIDC_SCOPES, type LaunchPicks,
 } from './smart-launch.js';
+import { GRANT_ID_CLAIM } from '../../ports/access-token-verifier.port.js';
 import type { SmartLaunchContext } from '../../ports/smart-launch.port.js';
 
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
@@ -174,16 +175,18 @@ export function buildProviderConfiguration(input: ProviderInput): Configuration 
       const launch = await picks.of(ctx.oidc?.entities?.Grant?.jti);
       return { accountId, claims: async () => ({ sub: accountId, ...(launch === undefined ? {} : { fhirUser: launch.fhirUser }) }) };
     },
+    // A person's token names its grant: the API refuses it from the moment the grant ends (grant-endings.ts).
     extraTokenClaims: async (_ctx: unknown, token: TokenView) => {
       if (token.kind !== 'AccessToken' || !token.accountId) return undefined;
       const launch = await picks.of(token.grantId);
-      if (launch === undefined) return { [patientClaim]: token.accountId };
+      const grant = token.grantId === undefined ? {} : { [GRANT_ID_CLAIM]: token.grantId };
+      if (launch === undefined) return { [patientClaim]: token.accountId, ...grant };
       // Every token of a launch, a refresh's too, asks the registry again whether the pick still holds.
       const now = await smart.peopleFor(launch.accountId);
       if (!now.some((p) => p.patientId === launch.patientId)) {
         throw new errors.InvalidGrant('the person signed in may no longer open this patient\'s record: launch the app again and pick again');
       }
-      return { [patientClaim]: token.accountId, smart_patient: launch.patientId };
+      return { [patientClaim]: token.accountId, smart_patient: launch.patientId, ...grant };
     },
     // The sign-in, picker and consent pages are the server's own (interactions.ts), served under this path.
     interactions: { policy: launchInteractionPolicy(), url: (_ctx: unknown, interaction: { uid: string }) => `${mountPath}${INTERACTION_PATH}${interaction.uid}` },

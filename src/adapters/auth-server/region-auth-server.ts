@@ -13,7 +13,7 @@ import { AuthClients, type AuthClient } from './clients.js';
 import { CONNECTED_APPS_PATH, handleConnectedApps, ownTokenVerifier, type ConnectedAppsDeps } from './connected-apps-http.js';
 import { sendErrorPage } from './error-pages.js';
 import { handleInteraction, INTERACTION_PATH, send, type LaunchState } from './interactions.js';
-import { migrateSignIn, PostgresModels } from './postgres-models.js';
+import { migrateSignIn, PostgresModels, type PostgresModelAdapter } from './postgres-models.js';
 import { REFRESH_TOKEN_TTL_SECONDS } from './provider-config.js';
 import { AUTH_METHODS } from './region-clients.js';
 import { RegionLogin, type LoginEvents, type RegionLoginSettings } from './region-login.js';
@@ -76,6 +76,8 @@ export class RegionAuthServer implements AuthServerMount {
   readonly mountPath: string;
   private sweeper: NodeJS.Timeout | undefined;
   private readonly handler: ReturnType<Provider['callback']>;
+  /** oidc-provider's grants in the shared store, whose liveness the API asks. */
+  private readonly grants: PostgresModelAdapter;
   /** What every interaction is handled with; the same for each, so made once. */
   private readonly interactions: LaunchState;
 
@@ -89,6 +91,7 @@ export class RegionAuthServer implements AuthServerMount {
     private readonly connected: ConnectedAppsDeps,
   ) {
     this.mountPath = new URL(issuer).pathname.replace(/\/$/, '');
+    this.grants = models.adapter('Grant');
     this.handler = provider.callback();
     this.interactions = {
       ...launch, signIn: login.step, mountPath: this.mountPath, issuer,
@@ -114,9 +117,12 @@ export class RegionAuthServer implements AuthServerMount {
     });
     provider.proxy = options.behindProxy;
     const login = new RegionLogin({ ...options.login, redirectUri: `${issuer}${CALLBACK_PATH}` }, models.adapter('RegionLogin'), options.events, mountPath);
+    const grants = models.adapter('Grant');
     const connected: ConnectedAppsDeps = {
       provider, picks, smart: options.smart, clients, banner: '', origin: new URL(issuer).origin, mountPath, issuer,
-      verifyToken: ownTokenVerifier({ issuer, audience: options.audience, patientClaim: options.patientClaim, signingKeys: options.signingKeys }),
+      verifyToken: ownTokenVerifier({
+        issuer, audience: options.audience, patientClaim: options.patientClaim, signingKeys: options.signingKeys, grantAlive: (id) => grants.alive(id),
+      }),
     };
     const server = new RegionAuthServer(provider, login, { smart: options.smart, picks }, models, logger, issuer, connected);
     await login.start();
@@ -125,6 +131,14 @@ export class RegionAuthServer implements AuthServerMount {
     }, SWEEP_EVERY_MS);
     server.sweeper.unref();
     return server;
+  }
+
+  /**
+   * Whether a grant is alive, asked of the shared store (no cache: a grant revoked on any instance ends
+   * its tokens at the next request on every other): the API's token verifier asks it for this server's tokens.
+   */
+  grantAlive(grantId: string): Promise<boolean> {
+    return this.grants.alive(grantId);
   }
 
   /** Whether the region's login is discovered (until then sign-in pages answer 503; tokens already issued keep working). */

@@ -95,9 +95,36 @@ const isLaunch = (value: Record<string, unknown> | undefined): value is Record<s
   typeof value?.patientId === 'string' && typeof value.accountId === 'string' && typeof value.fhirUser === 'string';
 
 /**
- * The picks of the grants made by SMART launches, by grant id. oidc-provider keeps no custom fields on
- * a grant, so a pick is kept beside it, in the same store (every instance sees it), until no refresh
- * token of its grant can still be alive.
+ * A consented grant as it is kept beside oidc-provider's: who allowed it, for which app, in which
+ * sign-in session, and for a SMART launch the patient picked. A plain OAuth grant (the API's own
+ * scopes, no `aud`) has no pick: it reaches the person's own record and those they act for.
+ */
+export interface KeptGrant {
+  accountId: string;
+  clientId?: string;
+  /** The sign-in session's uid: signing out there ends the grants made in it. */
+  session?: string;
+  patientId?: string;
+  fhirUser?: string;
+}
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+function keptOf(value: Record<string, unknown>): (KeptGrant & { grantId: string }) | undefined {
+  const grantId = text(value.grantId);
+  const accountId = text(value.accountId);
+  if (grantId === undefined || accountId === undefined) return undefined;
+  const [clientId, session] = [text(value.clientId), text(value.session)];
+  return {
+    grantId, accountId, ...(clientId === undefined ? {} : { clientId }), ...(session === undefined ? {} : { session }),
+    ...(isLaunch(value) ? { patientId: value.patientId, fhirUser: value.fhirUser } : {}),
+  };
+}
+
+/**
+ * The consented grants (a SMART launch's pick among them), by grant id. oidc-provider keeps no custom
+ * fields on a grant, so each is kept beside it, in the same store (every instance sees it), until no
+ * refresh token of its grant can still be alive.
  */
 export class LaunchPicks {
   private readonly store: PickStore;
@@ -106,21 +133,21 @@ export class LaunchPicks {
     this.store = store ?? new MemoryPicks(now);
   }
 
-  async remember(grantId: string, launch: Launch): Promise<void> {
-    await this.store.upsert(grantId, { patientId: launch.patientId, accountId: launch.accountId, fhirUser: launch.fhirUser, grantId }, this.lifetimeSeconds);
+  async remember(grantId: string, kept: KeptGrant): Promise<void> {
+    await this.store.upsert(grantId, { ...kept, grantId }, this.lifetimeSeconds);
   }
 
+  /** A SMART launch's pick; undefined for a plain grant or none. */
   async of(grantId: string | undefined): Promise<Launch | undefined> {
     if (grantId === undefined) return undefined;
     const pick = await this.store.find(grantId);
     return isLaunch(pick) ? { patientId: pick.patientId, accountId: pick.accountId, fhirUser: pick.fhirUser } : undefined;
   }
 
-  /** The grants `accountId` launched, and those anyone launched for one of `patientIds` (whom they act for). */
-  async opening(accountId: string, patientIds: readonly string[]): Promise<Array<Launch & { grantId: string }>> {
-    const picks = await this.store.listFor(accountId, patientIds);
-    return picks.filter(isLaunch).filter((pick) => typeof pick.grantId === 'string')
-      .map((pick) => ({ grantId: String(pick.grantId), patientId: pick.patientId, accountId: pick.accountId, fhirUser: pick.fhirUser }));
+  /** The grants `accountId` allowed, and the launches anyone made for one of `patientIds` (whom they act for). */
+  async opening(accountId: string, patientIds: readonly string[]): Promise<Array<KeptGrant & { grantId: string }>> {
+    const kept = (await this.store.listFor(accountId, patientIds)).map(keptOf);
+    return kept.filter((k): k is KeptGrant & { grantId: string } => k !== undefined && (k.accountId === accountId || k.patientId !== undefined));
   }
 
   /** A revoked grant's pick: its refreshes find no launch any more. */

@@ -10,6 +10,8 @@ import { createAuthProvider } from '../../adapters/auth-server/auth-provider.js'
 import { CONNECTED_APPS_PATH, handleConnectedApps, ownTokenVerifier, type ConnectedAppsDeps } from '../../adapters/auth-server/connected-apps-http.js';
 import { AuthClients } from '../../adapters/auth-server/clients.js';
 import { sendErrorPage } from '../../adapters/auth-server/error-pages.js';
+import { grantAlive } from '../../adapters/auth-server/grant-endings.js';
+import { languageOf, type Localized } from '../../adapters/auth-server/page-language.js';
 import { handleInteraction, INTERACTION_PATH } from '../../adapters/auth-server/interactions.js';
 import { REFRESH_TOKEN_TTL_SECONDS } from '../../adapters/auth-server/provider-config.js';
 import { LaunchPicks } from '../../adapters/auth-server/smart-launch.js';
@@ -21,10 +23,6 @@ import { demoSignIn } from './demo-sign-in.js';
 
 export { DEMO_PERSONS, type DemoPerson } from './demo-persons.js';
 export type { LaunchPerson, SmartLaunchContext } from '../../ports/smart-launch.port.js';
-
-/** Without the service's FHIR API (FHIR_API=off) there is nothing to launch: every SMART authorization is refused. */
-const NO_SMART: SmartLaunchContext = { publicBaseUrl: () => 'http://smart-launch.invalid', peopleFor: async () => [],
-  recordGrant: () => Promise.reject(new Error('nothing can be launched here')) };
 
 export interface DemoCredentials {
   clients: Record<
@@ -39,6 +37,8 @@ export interface DemoAuthServer {
   credentials: DemoCredentials;
   /** Its client-credentials clients, whose tokens are client tokens while it runs. */
   clientIds: readonly string[];
+  /** Whether a grant is alive: the API takes a person token of this server only while its grant is. */
+  grantAlive(grantId: string): Promise<boolean>;
 }
 
 interface DemoLogger {
@@ -105,11 +105,10 @@ export async function startDemoAuthServer(options: {
   logger: DemoLogger;
   /** The API's /docs OAuth redirect page, so "Authorize" there signs a demo person in. */
   docsRedirectUri?: string;
-  /** The service's side of a SMART launch (its FHIR API); SMART authorizations are refused without it. */
-  smart?: SmartLaunchContext;
+  /** The service's side of a SMART launch (its FHIR API, whom a person may pick) and the audit of every grant. */
+  smart: SmartLaunchContext;
 }): Promise<DemoAuthServer> {
-  const { host, port, audience, patientClaim, dataDir, logger, docsRedirectUri } = options;
-  const smart = options.smart ?? NO_SMART;
+  const { host, port, audience, patientClaim, dataDir, logger, docsRedirectUri, smart } = options;
   const picks = new LaunchPicks(REFRESH_TOKEN_TTL_SECONDS);
   // Plain HTTP and dev-only interactions are tolerable only while nobody else can reach the port.
   if (!LOOPBACK_HOSTS.has(host)) {
@@ -164,7 +163,7 @@ export async function startDemoAuthServer(options: {
     handle = provider.callback();
     connected = {
       provider, picks, smart, clients, banner: demoSignIn.banner, origin: issuer, issuer,
-      verifyToken: ownTokenVerifier({ issuer, audience, patientClaim, signingKeys: stored.signingKeys }),
+      verifyToken: ownTokenVerifier({ issuer, audience, patientClaim, signingKeys: stored.signingKeys, grantAlive: (id) => grantAlive(provider as Provider, id) }),
     };
   } catch (error) {
     server.close();
@@ -201,6 +200,7 @@ export async function startDemoAuthServer(options: {
     issuer,
     credentials,
     clientIds: CLIENT_CREDENTIALS_CLIENT_IDS,
+    grantAlive: (grantId) => (provider === undefined ? Promise.resolve(false) : grantAlive(provider, grantId)),
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { JwtAccessTokenVerifier } from '../../../src/adapters/auth-jwks/jwt-access-token-verifier.js';
-import { InvalidTokenError } from '../../../src/ports/access-token-verifier.port.js';
+import { InvalidTokenError, TokenStatusUnavailableError } from '../../../src/ports/access-token-verifier.port.js';
 import { FixedClock } from '../../fakes/fixed-clock.js';
 import { TEST_CLIENT_ID, TestIssuer } from '../../support/test-issuer.js';
 
@@ -52,6 +52,33 @@ describe('JwtAccessTokenVerifier', () => {
     });
     await expect(odd.verify(await issuer.sign(CLIENT))).resolves.not.toHaveProperty('personId');
     await expect(odd.verify(await issuer.sign({ constructor: '191212121212' }))).resolves.toMatchObject({ personId: '191212121212' });
+  });
+
+  it('issue 52 item 13: for the service\'s own issuer, takes a person token only while its grant is alive, cached or not', async () => {
+    const alive = new Set(['grant-1']);
+    const asked: string[] = [];
+    const own = new JwtAccessTokenVerifier({
+      issuer: issuer.issuer, audience: 'patient-data-access', patientClaim: 'patient', clientIds: [TEST_CLIENT_ID], clock, onWarning: () => undefined,
+      grantAlive: async (grantId) => {
+        asked.push(grantId);
+        if (grantId === 'store-down') throw new Error('connection refused');
+        return alive.has(grantId);
+      },
+    });
+    const token = await issuer.sign({ patient: '191212121212', grant_id: 'grant-1' });
+    await expect(own.verify(token)).resolves.toMatchObject({ personId: '191212121212', grantId: 'grant-1' });
+    await expect(own.verify(token)).resolves.toMatchObject({ grantId: 'grant-1' });
+    alive.delete('grant-1');
+    // The verification is cached; the grant's liveness is not.
+    await expect(own.verify(token)).rejects.toMatchObject({ fault: 'revoked' });
+    expect(asked).toEqual(['grant-1', 'grant-1', 'grant-1']);
+    // A person token of the own issuer that names no grant is not one it issues; a client token has no grant to end.
+    await expect(own.verify(await issuer.sign({ patient: '191212121212' }))).rejects.toMatchObject({ fault: 'claims' });
+    await expect(own.verify(await issuer.sign(CLIENT))).resolves.toMatchObject({ clientId: TEST_CLIENT_ID });
+    // A store that cannot answer answers nothing: not a 401 that would send the person to sign in again.
+    await expect(own.verify(await issuer.sign({ patient: '191212121212', grant_id: 'store-down' }))).rejects.toBeInstanceOf(TokenStatusUnavailableError);
+    // Another issuer's verifier (no grantAlive) does not ask.
+    await expect(verifier.verify(await issuer.sign({ patient: '191212121212' }))).resolves.toMatchObject({ personId: '191212121212' });
   });
 
   it('caches verified tokens only until their expiry (with the skew)', async () => {

@@ -106,7 +106,12 @@ describe('connected apps, the API of the patient app\'s tab', () => {
       await gone.body.dump();
     }
     expect((await refresh(tokens)).body.error).toBe('invalid_grant');
-    const again = await api(tokens.access_token as string, 'DELETE', `/${encodeURIComponent(mine?.id ?? '')}`);
+    // Its own grant revoked, the token lists and revokes nothing more (issue 52 item 13); another of hers finds the grant gone.
+    const revokedToken = await api(tokens.access_token as string, 'GET', '', appOrigin);
+    expect(revokedToken.statusCode).toBe(401);
+    await revokedToken.body.dump();
+    const other = await launched(new HttpBrowser(), MARTA, 'Gösta');
+    const again = await api(other.access_token as string, 'DELETE', `/${encodeURIComponent(mine?.id ?? '')}`);
     expect(again.statusCode).toBe(404);
     await again.body.dump();
   });

@@ -11,6 +11,7 @@ import {
   startDemoAuthServer,
   type DemoAuthServer,
 } from '../../../src/dev/demo-issuer/demo-auth-server.js';
+import { noLaunch } from './no-launch.js';
 import { ALL_SCOPES } from '../../support/app-wiring.js';
 import { HttpBrowser, readForm, type Page } from './http-browser.js';
 
@@ -32,7 +33,7 @@ let discovery: Discovery;
 /** What reached the console's stderr while the server was made. */
 const consoleWarnings: string[] = [];
 const start = (port = 0) =>
-  startDemoAuthServer({ host: '127.0.0.1', port, audience: AUDIENCE, patientClaim: 'patient', dataDir, logger });
+  startDemoAuthServer({ host: '127.0.0.1', port, audience: AUDIENCE, patientClaim: 'patient', dataDir, logger, smart: noLaunch() });
 
 async function getJson<T>(url: string): Promise<T> {
   const response = await request(url);

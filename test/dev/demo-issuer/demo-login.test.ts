@@ -5,6 +5,7 @@ import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PERSONS, startDemoAuthServer, type DemoAuthServer } from '../../../src/dev/demo-issuer/demo-auth-server.js';
+import { noLaunch } from './no-launch.js';
 import { demoPersonToken } from '../../../src/dev/demo-issuer/demo-token.js';
 import { HttpBrowser, readForm } from './http-browser.js';
 
@@ -22,7 +23,7 @@ describe('issue 13 item 6: the demo sign-in page and npm run demo:token', () => 
   let server: DemoAuthServer;
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'demo-login-test-'));
-    server = await startDemoAuthServer({ host: '127.0.0.1', port: 0, audience: 'patient-data-access', patientClaim: 'patient', dataDir, logger });
+    server = await startDemoAuthServer({ host: '127.0.0.1', port: 0, audience: 'patient-data-access', patientClaim: 'patient', dataDir, logger, smart: noLaunch() });
   });
   afterAll(async () => {
     await server.close();
@@ -68,7 +69,7 @@ describe('issue 13 item 6: the demo sign-in page and npm run demo:token', () => 
 
   it('issue 13 item 5: "Authorize" on the /docs page can sign a demo person in: its redirect and its token request are allowed there only', async () => {
     const docs = 'http://127.0.0.1:18080/docs/static/oauth2-redirect.html';
-    const withDocs = await startDemoAuthServer({ host: '127.0.0.1', port: 0, audience: 'patient-data-access', patientClaim: 'patient', dataDir, logger, docsRedirectUri: docs });
+    const withDocs = await startDemoAuthServer({ host: '127.0.0.1', port: 0, audience: 'patient-data-access', patientClaim: 'patient', dataDir, logger, smart: noLaunch(), docsRedirectUri: docs });
     try {
       const authorize = (redirect: string) => docsAuthorize(withDocs.issuer, redirect);
       expect((await authorize(docs)).location).toMatch(new RegExp(`^${withDocs.issuer}/interaction/`));
@@ -88,7 +89,7 @@ describe('issue 13 item 6: the demo sign-in page and npm run demo:token', () => 
 
   it('lets "Authorize" on a /docs page served over HTTPS sign a demo person in too (TLS_CERT_FILE set)', async () => {
     const docs = 'https://127.0.0.1:18443/docs/static/oauth2-redirect.html';
-    const withDocs = await startDemoAuthServer({ host: '127.0.0.1', port: 0, audience: 'patient-data-access', patientClaim: 'patient', dataDir, logger, docsRedirectUri: docs });
+    const withDocs = await startDemoAuthServer({ host: '127.0.0.1', port: 0, audience: 'patient-data-access', patientClaim: 'patient', dataDir, logger, smart: noLaunch(), docsRedirectUri: docs });
     try {
       const authorize = (redirect: string) => docsAuthorize(withDocs.issuer, redirect);
       expect((await authorize(docs)).location).toMatch(new RegExp(`^${withDocs.issuer}/interaction/`));

@@ -33,8 +33,12 @@ export async function startDemoService(env: Record<string, string> = {}): Promis
   const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', METRICS_PORT: '0', DEMO_AUTH_PORT: '0', LOG_LEVEL: 'silent', ...env });
   const runtime: Runtime = await compose(config, createLogger('silent'));
   const base = (await listen(runtime, config)).api;
-  const smart = await (await request(`${base}/fhir/.well-known/smart-configuration`)).body.json() as DemoService['smart'];
-  const oidc = await (await request(`${smart.issuer}/.well-known/openid-configuration`)).body.json() as Discovery;
+  const answer = await request(`${base}/fhir/.well-known/smart-configuration`);
+  // With FHIR_API=off there is no SMART discovery: the demo issuer's own, named in the start's notices.
+  const issuer = answer.statusCode === 200 ? undefined : /demo authorization server: (\S+)/.exec(runtime.notices.join('\n'))?.[1];
+  const found = answer.statusCode === 200 ? await answer.body.json() as DemoService['smart'] : (await answer.body.dump(), undefined);
+  const oidc = await (await request(`${found?.issuer ?? issuer ?? ''}/.well-known/openid-configuration`)).body.json() as Discovery;
+  const smart = found ?? { ...oidc };
   return {
     base, dataDir, fhirBase: `${base}/fhir`, smart, oidc,
     close: async () => {
