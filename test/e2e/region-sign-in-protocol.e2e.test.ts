@@ -115,17 +115,19 @@ describe.skipIf(!available)('the own authorization server\'s protocol surface (C
     await expect(client.refreshTokenGrant(publicApp, String(tokens.refresh_token))).rejects.toMatchObject({ error: 'invalid_grant' });
     const reader = await launch(publicApp);
     await client.tokenRevocation(publicApp, String(reader.refresh_token));
+    // The revoked grant's access token reads nothing more (issue 52 item 13): a third launch reads the log.
+    const viewer = await launch(publicApp);
     const response = await request(`${service.base}/fhir/AuditEvent?_count=500&date=ge${new Date(since - 1000).toISOString().slice(0, 19)}Z`, {
-      headers: { authorization: `Bearer ${reader.access_token}`, accept: 'application/fhir+json' },
+      headers: { authorization: `Bearer ${viewer.access_token}`, accept: 'application/fhir+json' },
     });
     expect(response.statusCode).toBe(200);
     const bundle = await response.body.json() as { entry?: { resource: Event }[] };
     const seen = (bundle.entry ?? []).map((e) => e.resource)
       .filter((e) => e.agent[0]?.who.identifier?.value === MARTA && e.agent[1]?.who.identifier?.value === APP_ID && Date.parse(e.recorded) >= since)
       .map((e) => `${e.subtype.at(-1)?.code ?? ''} ${e.outcome}`);
-    // Two launches: each a pick and a token; the first's refresh and its replay refused; the second's revocation.
-    expect(seen.filter((s) => s === 'pickAppPatient 0')).toHaveLength(2);
-    expect(seen.filter((s) => s === 'issueAppToken 0')).toHaveLength(2);
+    // Three launches: each a pick and a token; the first's refresh and its replay refused; the second's revocation.
+    expect(seen.filter((s) => s === 'pickAppPatient 0')).toHaveLength(3);
+    expect(seen.filter((s) => s === 'issueAppToken 0')).toHaveLength(3);
     expect(seen.filter((s) => s === 'refreshAppToken 0')).toHaveLength(1);
     expect(seen.filter((s) => s === 'refreshAppToken 4')).toHaveLength(1);
     expect(seen.filter((s) => s === 'revokeAppAccess 0')).toHaveLength(1);
