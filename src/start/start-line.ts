@@ -57,3 +57,14 @@ export function startLine(config: Config): StartLine {
     + `FHIR API ${fields.fhirApi}; release policy ${fields.releasePolicy}; ${fields.mode === 'demo' ? 'DEMO mode' : 'production mode'}`;
   return { message, fields };
 }
+
+/**
+ * What a newcomer's terminal shows once the service listens, beside the log stream: where the demo
+ * credentials are and where to start. Demo mode only: a production start's notices (its own
+ * authorization server's) are log lines, and it never says DEMO MODE (issue 52 item 12).
+ */
+export function demoBanner(config: Config, address: string, notices: readonly string[]): string | undefined {
+  if (!demoMode(config, (message) => new ConfigError(message))) return undefined;
+  return `\n  Patient Data Access Service (DEMO MODE) on ${address}\n  API docs: ${address}/docs\n  ${notices.join('\n  ')}\n`
+    + '  README.md has a curl session that calls every operation.\n\n';
+}

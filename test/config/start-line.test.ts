@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/start/config.js';
-import { startLine } from '../../src/start/start-line.js';
+import { demoBanner, startLine } from '../../src/start/start-line.js';
 import { CHAIN_KEY_ENV } from '../support/chain-key.js';
 import { REPOSITORY_ROOT } from '../support/upstream-examples.js';
 
@@ -49,5 +49,16 @@ describe('the start line', () => {
 
   it('the embedded EHR on documents of EHR_DATA_DIR names that folder', () => {
     expect(startLine(loadConfig({ DATA_DIR: DATA, EHR_DATA_DIR: '/srv/ehr-documents' })).fields.ehr).toBe(`embedded, documents in ${path.resolve('/srv/ehr-documents')}`);
+  });
+
+  it('issue 52 item 12: the terminal banner says DEMO MODE in demo mode only, never beside a production start\'s notices', () => {
+    const demo = demoBanner(loadConfig({ DATA_DIR: DATA }), 'http://127.0.0.1:8080', ['demo subscription key: in /x']);
+    expect(demo).toContain('Patient Data Access Service (DEMO MODE) on http://127.0.0.1:8080');
+    expect(demo).toContain('demo subscription key: in /x');
+    // The service's own authorization server pushes a notice in production (src/start/adapter-selection.ts).
+    const production = loadConfig({
+      DATA_DIR: DATA, AUTH_ISSUER: 'https://login.region.example', SUBSCRIPTION_KEYS: 'app:subscription-key-hhhhhhhhhhhh', ...CHAIN_KEY_ENV, RELEASE_POLICY_FILE: 'none',
+    });
+    expect(demoBanner(production, 'http://127.0.0.1:8080', ['authorization server: https://api.region.example/auth (sign-in at https://login.region.example)'])).toBeUndefined();
   });
 });
