@@ -192,7 +192,7 @@ async function startService(targets: Target[], name: string, env: Record<string,
 /** The parent's environment without settings that would change what is measured. */
 function baseEnv(): Record<string, string> {
   const env: Record<string, string> = {};
-  const drop = /^(PORT|HOST|EHR_|AUTH_|SUBSCRIPTION_KEYS|RATE_LIMIT_|REDIS_URL|DATABASE_URL|DATA_DIR|BASE_PATH|TRUST_PROXY|CORS_|PRESSURE_|NODE_OPTIONS|OTEL_|TLS_|ALLOW_PLAIN_HTTP)/;
+  const drop = /^(PORT|HOST|EHR_|AUTH_|SUBSCRIPTION_KEYS|RATE_LIMIT_|RELEASE_POLICY_FILE|REDIS_URL|DATABASE_URL|DATA_DIR|BASE_PATH|TRUST_PROXY|CORS_|PRESSURE_|NODE_OPTIONS|OTEL_|TLS_|ALLOW_PLAIN_HTTP)/;
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !drop.test(k)) env[k] = v;
   return env;
 }
@@ -426,7 +426,9 @@ async function main(): Promise<void> {
     rmSync(dataDir, { recursive: true, force: true });
     return {
       DATA_DIR: dataDir, EHR_DATA_DIR: fixtures.ehrDir, AUTH_ISSUER: issuer.issuer, AUTH_JWKS_URL: issuer.jwksUrl,
-      SUBSCRIPTION_KEYS: `bench:${key}`, RATE_LIMIT_MAX: '10000000', LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'info', ...extra,
+      SUBSCRIPTION_KEYS: `bench:${key}`, RATE_LIMIT_MAX: '10000000', LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'info',
+      // Said, as every start outside demo mode must: the figures of BENCHMARKS.md are of reads without a policy.
+      RELEASE_POLICY_FILE: 'none', ...extra,
     };
   };
 

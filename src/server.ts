@@ -4,6 +4,7 @@ import { createLogger } from './http/logging.js';
 import { listen } from './start/listen.js';
 import { logDestination } from './start/log-format.js';
 import { startupFailure } from './start/startup-failure.js';
+import { demoBanner } from './start/start-line.js';
 
 /** The start's logger once made: its buffered lines are written out before the banner or a refusal. */
 let logger: Logger | undefined;
@@ -37,10 +38,10 @@ async function main(): Promise<void> {
   const { api: address, metrics } = await listen(runtime, config);
   log.info({ address, basePath: config.basePath || '/', metrics }, 'patient data access service listening');
   for (const notice of runtime.notices) log.info(notice);
-  if (runtime.notices.length > 0) {
+  const banner = demoBanner(config, address, runtime.notices);
+  if (banner !== undefined) {
     await flushed();
-    // A newcomer's terminal, not the log stream: where the demo credentials are and where to start.
-    process.stdout.write(`\n  Patient Data Access Service (DEMO MODE) on ${address}\n  API docs: ${address}/docs\n  ${runtime.notices.join('\n  ')}\n  README.md has a curl session that calls every operation.\n\n`);
+    process.stdout.write(banner);
   }
   let closing = false;
   const shutdown = (signal: string): void => {

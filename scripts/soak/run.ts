@@ -183,6 +183,8 @@ export async function runSoak(options: SoakOptions, signal: AbortSignal, log: Lo
       SUBSCRIPTION_KEYS: names.map((n, i) => `${n}:${keys[i]}`).join(','),
       RATE_LIMIT_MAX: String(rateLimitMax), RATE_LIMIT_NO_KEY_MAX: String(rateLimitMax), RATE_LIMIT_WINDOW_MS: '5000',
       DATABASE_URL: databaseUrl, REDIS_URL: options.redisUrl, SHUTDOWN_TIMEOUT_MS: '10000',
+      // Said, as every start outside demo mode must (docs/release-policy.md): the soak measures reads, not the policy.
+      RELEASE_POLICY_FILE: 'none',
       ...options.serviceEnv,
     }, forbidden);
     const svc = service;

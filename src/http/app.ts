@@ -34,7 +34,7 @@ import { fhirMethodNotAllowed, fhirRoutes } from './fhir/fhir-routes.js';
 import { patientAppRoutes } from './patient-app/patient-app-routes.js';
 import { authServerRoutes } from './auth-server-routes.js';
 import type { AuthServerMount } from '../ports/auth-server.port.js';
-import { clientErrorHandler, frameworkErrors } from './transport-errors.js';
+import { clientErrorHandler, frameworkErrorsOf } from './transport-errors.js';
 import './types.js';
 
 export interface AppDependencies extends RouteDependencies {
@@ -93,7 +93,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     clientErrorHandler,
-    frameworkErrors,
+    frameworkErrors: frameworkErrorsOf(deps.config.basePath, deps.clock),
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 

@@ -209,7 +209,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   const dataDirRaw = text(env, 'DATA_DIR') ?? './.data';
   const ehrDataDir = text(env, 'EHR_DATA_DIR');
   const host = text(env, 'HOST') ?? '127.0.0.1';
-  const config: Readonly<Config> = Object.freeze({
+  const config: Omit<Config, keyof ReleasePolicySettings> = {
     port: integer(env, 'PORT', 8080, 0, 65535),
     host,
     basePath: basePath(env),
@@ -250,12 +250,12 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     ...readTransportSettings(env, host, ehrBaseUrl, fail),
     ...readAccessLogSettings(env, fail),
     ...readFhirApiSettings(env, fail),
-    ...readReleasePolicySettings(env, ehrAdapter, fail),
     tracing: isTracingEnabled(env),
-  });
+  };
   const signIn = readSignInSettings(env, config, fail);
-  const withSignIn: Readonly<Config> = signIn === undefined ? config : Object.freeze({ ...config, signIn, authIssuer: signIn.issuer });
+  const withSignIn = signIn === undefined ? config : { ...config, signIn, authIssuer: signIn.issuer };
   // Refuses a real setting without AUTH_ISSUER here, before anything is opened or made.
-  demoMode(withSignIn, fail);
-  return withSignIn;
+  const demo = demoMode(withSignIn, fail);
+  // Last: whether RELEASE_POLICY_FILE may be left out depends on demo mode.
+  return Object.freeze({ ...withSignIn, ...readReleasePolicySettings(env, ehrAdapter, demo, fail) });
 }

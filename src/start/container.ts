@@ -106,7 +106,11 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
     metrics.observeCertificate('api', () => https.certificateExpiry());
   }
   const releaseRules = Object.keys(config.releasePolicy ?? {}).filter((rule) => rule !== 'description');
-  logger.info({ releaseRules }, config.releasePolicy ? 'release policy in force (RELEASE_POLICY_FILE)' : 'no RELEASE_POLICY_FILE: nothing is withheld');
+  logger.info({ releaseRules }, config.releasePolicy ? 'release policy in force (RELEASE_POLICY_FILE)' : 'RELEASE_POLICY_FILE=none: nothing is withheld');
+  // A newcomer reading the walkthrough learns why some of the demo people's records are not shown.
+  if (config.releasePolicySource?.kind === 'demo example') {
+    life.notices.push(`release policy: the example ${config.releasePolicySource.file} (RELEASE_POLICY_FILE names another; RELEASE_POLICY_FILE=none withholds nothing)`);
+  }
   // loadConfig let this through only with ALLOW_PLAIN_HTTP=true; say so where operators look.
   if (!https && !isLoopbackHost(config.host)) logger.warn({ host: config.host }, 'plain HTTP on a non-loopback address (ALLOW_PLAIN_HTTP=true): only safe behind a gateway that terminates TLS');
   const fhir = await fhirApiOf(config, fhirIds, config.port, selection.oauth?.issuer, logger, selection.smartEndpoints);

@@ -5,6 +5,7 @@
  * So does a secrecy level the records' EHR never sends (docs/release-policy.md#a-fhir-ehr).
  */
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import { GUARDIAN_LIMITED_OPERATIONS, RELEASE_FILTERED_READS } from '../domain/operations/table.js';
 import { levelsFhirNeverSends, V3_CONFIDENTIALITY_CODES } from '../domain/release/fhir-secrecy-levels.js';
@@ -12,9 +13,29 @@ import { policyFaults, ReleasePolicySchema, type ReleasePolicy } from '../domain
 import type { EhrAdapterKind } from './fhir-settings.js';
 
 export interface ReleasePolicySettings {
-  /** Undefined: no file, nothing is withheld. */
+  /** Undefined: RELEASE_POLICY_FILE=none, said explicitly; nothing is withheld. */
   releasePolicy: ReleasePolicy | undefined;
+  /**
+   * Where the policy came from, for the start line: the file named, the example demo mode runs
+   * without the setting, or `none`. Absent in a Config a test makes by hand.
+   */
+  releasePolicySource?: ReleasePolicySource;
 }
+
+export type ReleasePolicySource = { kind: 'file' | 'demo example'; file: string } | { kind: 'none' };
+
+/** RELEASE_POLICY_FILE's value that withholds nothing: only ever said, never the default. */
+export const NO_RELEASE_POLICY = 'none';
+
+/**
+ * The examples demo mode runs (docs/release-policy.md): the README's walkthrough then shows what a
+ * region withholds, not a guardian reading her child's Barnahus note. From src/start/ and dist/start/
+ * alike, so `npm start` finds them wherever it is started from.
+ */
+const DEMO_EXAMPLES: Readonly<Record<'xml' | 'fhir-r4', string>> = {
+  xml: fileURLToPath(new URL('../../examples/release-policy.json', import.meta.url)),
+  'fhir-r4': fileURLToPath(new URL('../../examples/release-policy-fhir.json', import.meta.url)),
+};
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -68,17 +89,26 @@ export function refuseLevelsFhirNeverSends(policy: ReleasePolicy, source: string
     + `write them as v3-Confidentiality codes (${V3_CONFIDENTIALITY_CODES.join(', ')}), e.g. "R", as examples/release-policy-fhir.json does`);
 }
 
-export function readReleasePolicySettings(env: Env, records: EhrAdapterKind, fail: (message: string) => Error): ReleasePolicySettings {
-  const file = env.RELEASE_POLICY_FILE?.trim();
-  if (file === undefined || file === '') return { releasePolicy: undefined };
+/**
+ * The policy is never silently off (issue 52 item 18): outside demo mode the setting is required,
+ * `none` to withhold nothing; demo mode without it runs the example for the records' EHR.
+ */
+export function readReleasePolicySettings(env: Env, records: EhrAdapterKind, demo: boolean, fail: (message: string) => Error): ReleasePolicySettings {
+  const setting = env.RELEASE_POLICY_FILE?.trim() ?? '';
+  if (setting === NO_RELEASE_POLICY) return { releasePolicy: undefined, releasePolicySource: { kind: 'none' } };
+  if (setting === '' && !demo) {
+    throw fail('RELEASE_POLICY_FILE must be set outside demo mode: name the region\'s release policy file (docs/release-policy.md), '
+      + `or set RELEASE_POLICY_FILE=${NO_RELEASE_POLICY} to withhold nothing from patients and their delegates`);
+  }
+  const source: ReleasePolicySource = setting === '' ? { kind: 'demo example', file: DEMO_EXAMPLES[records === 'fhir-r4' ? 'fhir-r4' : 'xml'] } : { kind: 'file', file: setting };
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readFileSync(source.file, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? 'unreadable';
-    throw fail(`RELEASE_POLICY_FILE ${file} cannot be read (${code})`);
+    throw fail(`RELEASE_POLICY_FILE ${source.file} cannot be read (${code})`);
   }
-  const releasePolicy = parseReleasePolicy(text, file, fail);
-  if (records === 'fhir-r4') refuseLevelsFhirNeverSends(releasePolicy, file, fail);
-  return { releasePolicy };
+  const releasePolicy = parseReleasePolicy(text, source.file, fail);
+  if (records === 'fhir-r4') refuseLevelsFhirNeverSends(releasePolicy, source.file, fail);
+  return { releasePolicy, releasePolicySource: source };
 }

@@ -18,7 +18,7 @@ import { refusal } from '../support/config-refusal.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'pdas-chain-settings-'));
 const BASE = { DATA_DIR: path.join(dir, 'data') };
-const PRODUCTION = { ...BASE, AUTH_ISSUER: 'https://login.region.example', SUBSCRIPTION_KEYS: 'app:subscription-key-kkkkkkkkkkkk' };
+const PRODUCTION = { ...BASE, AUTH_ISSUER: 'https://login.region.example', SUBSCRIPTION_KEYS: 'app:subscription-key-kkkkkkkkkkkk', RELEASE_POLICY_FILE: 'none' };
 
 describe('issue 44 item 6: AUDIT_CHAIN_KEY_FILE and AUDIT_HEAD_INTERVAL_MS', () => {
   it('outside demo mode a start without AUDIT_CHAIN_KEY_FILE goes on unkeyed; with it, the chain is keyed', () => {

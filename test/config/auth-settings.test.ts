@@ -13,7 +13,7 @@ import { CHAIN_KEY_ENV } from '../support/chain-key.js';
 
 const BASE = { DATA_DIR: '/tmp/pdas-config-test' };
 /** AUTH_ISSUER is the production mode: it needs subscription keys of its own. */
-const KEYS = { SUBSCRIPTION_KEYS: 'app:subscription-key-cccccccccccc', ...CHAIN_KEY_ENV };
+const KEYS = { SUBSCRIPTION_KEYS: 'app:subscription-key-cccccccccccc', ...CHAIN_KEY_ENV, RELEASE_POLICY_FILE: 'none' };
 
 describe('AUTH_CLIENT_IDS (docs/contract.md#settings, #token-kinds)', () => {
   it('issue 12 item 1: reads a comma-separated list, spaces trimmed, empty entries dropped', () => {
@@ -53,7 +53,7 @@ describe('SUBSCRIPTION_KEYS (docs/contract.md#settings, #token-kinds)', () => {
   const KEY_B = 'subscription-key-bbbbbbbbbbbb';
 
   it('takes several keys under one name (rotation) and one key repeated under the same name', () => {
-    expect(loadConfig({ ...BASE, ...CHAIN_KEY_ENV, AUTH_ISSUER: 'https://login.example.test', SUBSCRIPTION_KEYS: `app:${KEY_A},app:${KEY_B},app:${KEY_A}` }).subscriptionKeys).toHaveLength(3);
+    expect(loadConfig({ ...BASE, ...CHAIN_KEY_ENV, RELEASE_POLICY_FILE: 'none', AUTH_ISSUER: 'https://login.example.test', SUBSCRIPTION_KEYS: `app:${KEY_A},app:${KEY_B},app:${KEY_A}` }).subscriptionKeys).toHaveLength(3);
   });
 
   it('refuses one key under two names, naming the names and never the key: which application called would be a guess', () => {
@@ -81,7 +81,7 @@ describe('issue 20 item 5e: AUTH_ISSUER without subscription keys (docs/contract
     const file = path.join(dir, 'keys');
     writeFileSync(file, 'app:subscription-key-dddddddddddd\n');
     expect(refusal({ ...BASE, ...KEYS, AUTH_ISSUER: 'https://login.example.test' })).toBe('started');
-    expect(refusal({ ...BASE, ...CHAIN_KEY_ENV, SUBSCRIPTION_KEYS_FILE: file, AUTH_ISSUER: 'https://login.example.test' })).toBe('started');
+    expect(refusal({ ...BASE, ...CHAIN_KEY_ENV, RELEASE_POLICY_FILE: 'none', SUBSCRIPTION_KEYS_FILE: file, AUTH_ISSUER: 'https://login.example.test' })).toBe('started');
     expect(loadConfig(BASE).subscriptionKeys).toBeUndefined();
   });
 

@@ -25,7 +25,7 @@ const file = (name: string): string => {
   return p;
 };
 const BASE = { DATA_DIR: path.join(dir, 'data') };
-const ISSUER = { AUTH_ISSUER: 'https://login.region.example', SUBSCRIPTION_KEYS: 'app:subscription-key-eeeeeeeeeeee', ...CHAIN_KEY_ENV };
+const ISSUER = { AUTH_ISSUER: 'https://login.region.example', SUBSCRIPTION_KEYS: 'app:subscription-key-eeeeeeeeeeee', ...CHAIN_KEY_ENV, RELEASE_POLICY_FILE: 'none' };
 const FHIR_ROOT = { FHIR_ID_ROOT: '1.2.752.99999.1.1' };
 const SECRET_PASSWORD = 'db-password-not-to-be-printed';
 const KEY_VALUE = 'subscription-key-ffffffffffff';

@@ -7,7 +7,7 @@ import { CHAIN_KEY_ENV } from '../support/chain-key.js';
 const BASE = { DATA_DIR: '/tmp/pdas-config-test' };
 const FHIR = { ...BASE, EHR_ADAPTER: 'fhir-r4', EHR_BASE_URL: 'http://127.0.0.1:8091/fhir', FHIR_ID_ROOT: '1.2.752.99999.1.1' };
 /** A FHIR client key and a remote registry name a real deployment, which needs its own issuer and keys (issue 34 item 3, src/start/demo-mode.ts). */
-const ISSUER = { AUTH_ISSUER: 'https://login.example.test', SUBSCRIPTION_KEYS: 'app:subscription-key-iiiiiiiiiiii', ...CHAIN_KEY_ENV };
+const ISSUER = { AUTH_ISSUER: 'https://login.example.test', SUBSCRIPTION_KEYS: 'app:subscription-key-iiiiiiiiiiii', ...CHAIN_KEY_ENV, RELEASE_POLICY_FILE: 'none' };
 
 /** The ConfigError's message; `started` when the settings were accepted. */
 function refusal(env: Record<string, string>): string {

@@ -22,9 +22,28 @@ afterAll(async () => {
 });
 
 describe('RELEASE_POLICY_FILE, validated at start (issue 14 item 2)', () => {
-  it('issue 14 item 2: without the setting there is no policy, and nothing is withheld', () => {
-    expect(loadConfig({}).releasePolicy).toBeUndefined();
-    expect(loadConfig({ RELEASE_POLICY_FILE: '  ' }).releasePolicy).toBeUndefined();
+  it('issue 52 item 18: demo mode without the setting runs the example policy (examples/release-policy.json), the FHIR one with EHR_ADAPTER=fhir-r4', async () => {
+    const example = JSON.parse(await readFile(EXAMPLE, 'utf8')) as unknown;
+    expect(loadConfig({}).releasePolicy).toEqual(example);
+    expect(loadConfig({ RELEASE_POLICY_FILE: '  ' }).releasePolicy).toEqual(example);
+    const fhirExample = JSON.parse(await readFile(path.join(REPOSITORY_ROOT, 'examples', 'release-policy-fhir.json'), 'utf8')) as unknown;
+    expect(loadConfig({ EHR_ADAPTER: 'fhir-r4', EHR_BASE_URL: 'http://127.0.0.1:8091/fhir', FHIR_ID_ROOT: '1.2.752.99999.1.1' }).releasePolicy).toEqual(fhirExample);
+  });
+
+  it('issue 52 item 18: outside demo mode the start stops without the setting, naming it and RELEASE_POLICY_FILE=none', () => {
+    const production = { AUTH_ISSUER: 'https://login.region.example', SUBSCRIPTION_KEYS: 'app:subscription-key-hhhhhhhhhhhh' };
+    for (const unset of [{}, { RELEASE_POLICY_FILE: '  ' }] as Array<Record<string, string>>) {
+      const message = refusal({ ...production, ...unset });
+      expect(message).not.toContain('\n');
+      expect(message).toMatch(/^RELEASE_POLICY_FILE must be set outside demo mode/);
+      expect(message).toContain('RELEASE_POLICY_FILE=none');
+    }
+  });
+
+  it('issue 52 item 18: RELEASE_POLICY_FILE=none, said explicitly, withholds nothing, in demo mode and outside it', () => {
+    expect(loadConfig({ RELEASE_POLICY_FILE: 'none' }).releasePolicy).toBeUndefined();
+    const production = { AUTH_ISSUER: 'https://login.region.example', SUBSCRIPTION_KEYS: 'app:subscription-key-hhhhhhhhhhhh' };
+    expect(loadConfig({ ...production, RELEASE_POLICY_FILE: ' none ' }).releasePolicy).toBeUndefined();
   });
 
   it('issue 14 item 2: examples/release-policy.json validates and holds every rule kind of the schema', () => {
@@ -64,9 +83,11 @@ describe('RELEASE_POLICY_FILE, validated at start (issue 14 item 2)', () => {
     expect(() => parse({ patientAgeLimit: { operations: { getJournalnotes: 16 } } })).toThrow(/\/patientAgeLimit\/operations: unknown member "getJournalnotes"/);
     expect(() => parse({ patientAgeLimit: { operations: { getJournalNotes: 18 } } })).toThrow(/\/patientAgeLimit\/operations\/getJournalNotes must be <= 17/);
     expect(() => parse({ patientAgeLimit: { operations: {} } })).toThrow(/\/patientAgeLimit\/operations must not have fewer than 1 properties/);
-    // A client token is held by it too, unless the rule says otherwise, as every other rule (docs/release-policy.md).
-    const optedOut = { patientAgeLimit: { operations: { getJournalNotes: 16 }, applyToClientTokens: false } };
-    expect(parse(optedOut)).toEqual(optedOut);
+    // Issue 52 item 20: it never holds a client token, so a rule saying whether it does is refused, not ignored.
+    for (const applyToClientTokens of [true, false]) {
+      expect(() => parse({ patientAgeLimit: { operations: { getJournalNotes: 16 }, applyToClientTokens } }))
+        .toThrow(/\/patientAgeLimit: unknown member "applyToClientTokens"/);
+    }
   });
 
   it('issue 14 item 2: names the member whose value is wrong', () => {

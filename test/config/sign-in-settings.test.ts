@@ -24,7 +24,7 @@ const privateJwk = { ...generateKeyPairSync('rsa', { modulusLength: 2048 }).priv
 const APP = { client_id: 'app', token_endpoint_auth_method: 'none', redirect_uris: ['https://app.example.se/cb'], scope: 'openid launch/patient patient/*.rs' };
 
 const GOOD: Record<string, string> = {
-  DATA_DIR: dir, SUBSCRIPTION_KEYS: 'app:subscription-key-cccccccccccc', ...CHAIN_KEY_ENV,
+  DATA_DIR: dir, SUBSCRIPTION_KEYS: 'app:subscription-key-cccccccccccc', ...CHAIN_KEY_ENV, RELEASE_POLICY_FILE: 'none',
   PUBLIC_BASE_URL: 'https://api.region.example.se/patient', DATABASE_URL: 'postgres://pdas@db.example.se/pdas',
   SIGN_IN_LOGIN_ISSUER: 'https://login.region.example.se', SIGN_IN_LOGIN_CLIENT_ID: 'pdas', SIGN_IN_LOGIN_ACR: LOA3,
   SIGN_IN_LOGIN_CLIENT_SECRET_FILE: file('secret', 'a-secret-from-the-region\n'),

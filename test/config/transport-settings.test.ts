@@ -17,7 +17,7 @@ const CERT = file('cert.pem');
 const KEY = file('key.pem');
 const CA = file('ca.pem');
 /** TLS files and a remote EHR name a real deployment, which needs its own issuer and keys (issue 34 item 3, src/start/demo-mode.ts). */
-const ISSUER = { AUTH_ISSUER: 'https://login.example.test', SUBSCRIPTION_KEYS: 'app:subscription-key-hhhhhhhhhhhh', ...CHAIN_KEY_ENV };
+const ISSUER = { AUTH_ISSUER: 'https://login.example.test', SUBSCRIPTION_KEYS: 'app:subscription-key-hhhhhhhhhhhh', ...CHAIN_KEY_ENV, RELEASE_POLICY_FILE: 'none' };
 
 describe('issue 15 item 1: where plain HTTP may listen, and which TLS settings go together', () => {
   it('plain HTTP on a non-loopback HOST is refused at start unless ALLOW_PLAIN_HTTP=true', () => {

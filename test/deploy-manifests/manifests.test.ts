@@ -33,7 +33,8 @@ const one = (objects: K8sObject[], kind: string, name?: string): K8sObject => {
   expect(found.map((o) => o.metadata.name), `one ${kind}${name === undefined ? '' : ` ${name}`}`).toHaveLength(1);
   return found[0] as K8sObject;
 };
-const settings = (objects: K8sObject[]): Record<string, string> => one(objects, 'ConfigMap').data as Record<string, string>;
+const settings = (objects: K8sObject[]): Record<string, string> =>
+  one(objects, 'ConfigMap', objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name.startsWith('patient-data-access-settings'))?.metadata.name).data as Record<string, string>;
 const clone = <T>(value: T): T => structuredClone(value);
 /** What the service reads from a file mounted from a Secret, in the form it takes. */
 const STAND_INS: Record<string, string> = {
@@ -47,6 +48,8 @@ const STAND_INS: Record<string, string> = {
   SIGN_IN_KEYS_FILE: JSON.stringify({ keys: [{ ...generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }), kid: 'stand-in-key' }] }),
   SIGN_IN_COOKIE_KEYS_FILE: `${'k'.repeat(48)}\n`,
   SIGN_IN_LOGIN_CLIENT_SECRET_FILE: `${'r'.repeat(40)}\n`,
+  // From a ConfigMap, not a Secret: the base's own file, which the start validates (issue 52 item 18).
+  RELEASE_POLICY_FILE: readFileSync(path.join(REPOSITORY_ROOT, 'deploy', 'base', 'release-policy.json'), 'utf8'),
 };
 /** The sign-in's files (docs/sign-in.md#settings), each from the Secret of its own. */
 const SIGN_IN_FILES = ['SIGN_IN_CLIENTS_FILE', 'SIGN_IN_KEYS_FILE', 'SIGN_IN_COOKIE_KEYS_FILE', 'SIGN_IN_LOGIN_CLIENT_SECRET_FILE'];
@@ -155,6 +158,8 @@ describe.skipIf(skipWithout('kubectl', KUBECTL, KUBECTL_INSTALL))('issue 38 part
         // Issue 44 item 10: the secrets every instance must share come from their files.
         expect([config.accessLogCursorSecret, config.fhirIdSecret, config.auditChainKeys?.signing.id], folder).toEqual(['c'.repeat(40), 'f'.repeat(40), 'stand-in']);
         expect([config.tls?.certFile, config.ehrTls?.keyFile], folder).toEqual([env.TLS_CERT_FILE, env.EHR_TLS_KEY_FILE]);
+        // Issue 52 item 18: a production start names its release policy; the base's is read and in force.
+        expect([config.releasePolicySource, Object.keys(config.releasePolicy ?? {}).length > 1], folder).toEqual([{ kind: 'file', file: env.RELEASE_POLICY_FILE }, true]);
         // Issue 46: the region's sign-in, its files read from the Secret's mount.
         expect(config.authIssuer, folder).toBe(`${env.PUBLIC_BASE_URL ?? ''}/auth`);
         expect([config.signIn?.login.issuer, config.signIn?.clients.map((c) => c.metadata.client_id), config.signIn?.signingKeys.map((k) => k.kid), config.signIn?.cookieKeys.length, config.signIn?.login.clientSecret], folder)

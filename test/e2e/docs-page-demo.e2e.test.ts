@@ -79,7 +79,7 @@ describe('issue 22 item 7: the docs page in production mode', () => {
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'pdas-docs-production-'));
     issuer = await TestIssuer.start();
-    const config = loadConfig({ DATA_DIR: dataDir, ...PORTS, AUTH_ISSUER: issuer.issuer, SUBSCRIPTION_KEYS: `app:${PRODUCTION_KEY}`, ...CHAIN_KEY_ENV });
+    const config = loadConfig({ DATA_DIR: dataDir, ...PORTS, AUTH_ISSUER: issuer.issuer, SUBSCRIPTION_KEYS: `app:${PRODUCTION_KEY}`, ...CHAIN_KEY_ENV, RELEASE_POLICY_FILE: 'none' });
     runtime = await compose(config, createLogger('silent'));
     base = (await listen(runtime, config)).api;
   });

@@ -56,7 +56,7 @@ describe.skipIf(opensslMissing())('issue 15: mutual TLS to the EHR', () => {
   async function serviceWith(env: Record<string, string>): Promise<{ read: () => Promise<{ status: number; headers: Record<string, unknown>; body: unknown; ms: number }>; lines: string[] }> {
     const lines: string[] = [];
     const config = loadConfig({
-      DATA_DIR: path.join(dir, `data-${open.length}`), PORT: '0', LOG_LEVEL: 'info', AUTH_ISSUER: issuer.issuer, ...CHAIN_KEY_ENV,
+      DATA_DIR: path.join(dir, `data-${open.length}`), PORT: '0', LOG_LEVEL: 'info', AUTH_ISSUER: issuer.issuer, ...CHAIN_KEY_ENV, RELEASE_POLICY_FILE: 'none',
       SUBSCRIPTION_KEYS: `test:${KEY}`, EHR_ADAPTER: 'xml-http', EHR_BASE_URL: sim.url, EHR_TIMEOUT_MS: String(TIMEOUT_MS), ...env,
     });
     const runtime = await compose(config, createLogger('info', { write: (l: string) => void lines.push(l) }));

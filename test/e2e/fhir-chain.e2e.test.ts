@@ -34,6 +34,7 @@ import { CHAIN_SCOPE, startFhirChain, type FhirChain } from '../support/fhir-cha
 import { recipe, statedBy, statedOf } from '../support/read-oracles.js';
 import { TEST_FHIR_IDS } from '../support/test-app.js';
 import { TEST_CLIENT_ID } from '../support/test-issuer.js';
+import { REPOSITORY_ROOT } from '../support/upstream-examples.js';
 
 const ALL_TIME: [string, string][] = [['fromDateTime', '1900-01-01T00:00:00'], ['toDateTime', '2100-12-31T23:59:59']];
 /** Every COS read A serves over FHIR and B has a plan for: all ten of the operation table. */
@@ -41,6 +42,8 @@ const COMPARED = READ_NAMES.filter((read) => isXmlRead(read) && READ_PLANS[read]
 const SECTION_7 = 'docs/fhir-api.md#one-dialect-in-and-out';
 /** The demo actor: guardian, power of attorney and partner of other demo people (src/dev/demo-data/people.ts). */
 const MARTA = '198112189876';
+/** Her child, under 13: the guardian age limit does not yet hold Märta; the patient's own limit (16) holds Lilla. */
+const LILLA = '201701012393';
 
 /** Whether a text holds a valid identity number: an id A makes never does. */
 const namesAPerson = (text: string): boolean => [...text.matchAll(/\d{12}/g)].some(([run]) => parsePersonalIdentityNumber(run) !== undefined);
@@ -255,11 +258,14 @@ describe('B (EHR_ADAPTER=fhir-r4, FHIR_AUTH=smart-backend, registry elsewhere) o
   });
 });
 
-describe('with A\'s release policy (examples/release-policy.json): what A withholds B never sees, and B says so', () => {
+describe('with A\'s release policy (examples/release-policy.json) and B\'s own (examples/release-policy-fhir.json): what A withholds B never sees, and B says so', () => {
   const policy = loadConfig({ RELEASE_POLICY_FILE: 'examples/release-policy.json', DATA_DIR: '/tmp/pdas-fhir-chain-release' }).releasePolicy;
   let chain: FhirChain;
   beforeAll(async () => {
-    chain = await startFhirChain(policy === undefined ? {} : { releasePolicy: policy });
+    chain = await startFhirChain({
+      ...(policy === undefined ? {} : { releasePolicy: policy }),
+      bReleasePolicyFile: path.join(REPOSITORY_ROOT, 'examples', 'release-policy-fhir.json'),
+    });
   }, 60_000);
   afterAll(async () => {
     await chain?.close();
@@ -268,6 +274,27 @@ describe('with A\'s release policy (examples/release-policy.json): what A withho
   it('reads the example policy', () => {
     expect(policy?.noteSecrecyLevels?.levels).toEqual(['Sekretess']);
   });
+
+  // Issue 52 item 20: the patient's own age limit is about the patient reading online; A applied it to B's
+  // client token, so Lilla's guardian reading through B got none of her lab results. Failed before: [] and
+  // Patient-Data-Filtered from B where A answered her results.
+  it('issue 52 item 20: a guardian reads her child\'s lab results through B as through A; a client token on A reads them too', async () => {
+    const throughA = await cosAnswer(chain.a, 'getLabResults', LILLA, MARTA);
+    const throughB = await cosAnswer(chain.b, 'getLabResults', LILLA, MARTA);
+    expect([throughA.status, throughB.status]).toEqual([200, 200]);
+    expect(throughA.items.length).toBeGreaterThan(0);
+    expect(throughB.items).toHaveLength(throughA.items.length);
+    expect(throughB.filtered).toBe(throughA.filtered);
+    const client = await chain.a.call({ method: 'GET', url: '/patients/labresults/', token: await chain.a.clientToken(), patient: LILLA });
+    expect([client.statusCode, (client.json() as unknown[]).length]).toEqual([200, throughA.items.length]);
+  }, 60_000);
+
+  it('issue 52 item 20: the child\'s own token is still held by her own age limit, on A and, by B\'s own policy, on B', async () => {
+    for (const instance of [chain.a, chain.b]) {
+      const own = await cosAnswer(instance, 'getLabResults', LILLA, LILLA);
+      expect([own.status, own.items, own.filtered]).toEqual([200, [], 'true']);
+    }
+  }, 60_000);
 
   for (const read of COMPARED) {
     it(`${read}: the same released records; a SUBSETTED Bundle from A becomes Patient-Data-Filtered on B exactly where A says it`, async () => {
@@ -280,13 +307,18 @@ describe('with A\'s release policy (examples/release-policy.json): what A withho
         expect(b.filtered, `${person.id} ${read}: Patient-Data-Filtered`).toBe(a.filtered);
         const search = READ_PLANS[read]?.searches[0];
         if (search !== undefined) {
-          // The search B sends, as A's FHIR API answers a client token: SUBSETTED where A's COS answer says filtered.
+          // The search B sends, as A's FHIR API answers a client token: SUBSETTED where A's COS answer to a
+          // client token says filtered (not to the patient: her own age limit never holds a client token).
           const bundle = await chain.a.call({
             method: 'GET', url: `/fhir/${search.type}?patient=${TEST_FHIR_IDS.patientId(person.id)}&_count=0`, key: null,
             token: await chain.a.clientToken({ scope: CHAIN_SCOPE }),
           });
+          const route = routeByOperation(read);
+          const forClient = await chain.a.call({
+            method: 'GET', url: urlOf(route, route.declaredQuery.includes('fromDateTime') ? ALL_TIME : []), token: await chain.a.clientToken(), patient: person.id,
+          });
           const tags = (bundle.json() as { meta?: { tag?: { code: string }[] } }).meta?.tag ?? [];
-          expect(tags.some((t) => t.code === 'SUBSETTED'), `${person.id} ${read}: SUBSETTED`).toBe(a.filtered === 'true');
+          expect(tags.some((t) => t.code === 'SUBSETTED'), `${person.id} ${read}: SUBSETTED`).toBe(forClient.headers['patient-data-filtered'] === 'true');
         }
         if (a.filtered === 'true') filtered++;
       }

@@ -45,7 +45,7 @@ async function startService(dir: string, sim: EhrSimulator, issuer: TestIssuer, 
   const child = spawn(process.execPath, await builtServiceArgs(), {
     env: {
       PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', METRICS_PORT: '0', DATA_DIR: dataDir,
-      EHR_ADAPTER: 'xml-http', EHR_BASE_URL: sim.url, AUTH_ISSUER: issuer.issuer, SUBSCRIPTION_KEYS: `test:${KEY}`, ...CHAIN_KEY_ENV,
+      EHR_ADAPTER: 'xml-http', EHR_BASE_URL: sim.url, AUTH_ISSUER: issuer.issuer, SUBSCRIPTION_KEYS: `test:${KEY}`, ...CHAIN_KEY_ENV, RELEASE_POLICY_FILE: 'none',
       LOG_LEVEL: 'info', SHUTDOWN_TIMEOUT_MS: '8000',
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -28,7 +28,7 @@ async function startService(dir: string, issuer: TestIssuer, env: Record<string,
   const logLines: string[] = [];
   const config = loadConfig({
     DATA_DIR: path.join(dir, `data-${Math.random().toString(36).slice(2)}`), PORT: '0', LOG_LEVEL: 'debug',
-    AUTH_ISSUER: issuer.issuer, SUBSCRIPTION_KEYS: `test:${KEY}`, ...CHAIN_KEY_ENV, ...env,
+    AUTH_ISSUER: issuer.issuer, SUBSCRIPTION_KEYS: `test:${KEY}`, ...CHAIN_KEY_ENV, RELEASE_POLICY_FILE: 'none', ...env,
   });
   const runtime = await compose(config, createLogger('debug', { write: (l: string) => void logLines.push(l) }));
   const origin = await runtime.app.listen({ host: '127.0.0.1', port: 0 });

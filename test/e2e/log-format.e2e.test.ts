@@ -57,13 +57,13 @@ describe('issue 22 item 6: LOG_FORMAT', () => {
     });
     // Nothing listens at these: the service starts anyway, not ready (docs/operations.md#scaling-out).
     const real = await runUntilListening({
-      AUTH_ISSUER: 'http://127.0.0.1:1/issuer', SUBSCRIPTION_KEYS: 'app:subscription-key-iiiiiiiiiiii', ...CHAIN_KEY_ENV, FHIR_API: 'off',
+      AUTH_ISSUER: 'http://127.0.0.1:1/issuer', SUBSCRIPTION_KEYS: 'app:subscription-key-iiiiiiiiiiii', ...CHAIN_KEY_ENV, FHIR_API: 'off', RELEASE_POLICY_FILE: 'none',
       EHR_ADAPTER: 'xml-http', EHR_BASE_URL: 'http://127.0.0.1:1/ehr',
       DATABASE_URL: 'postgres://pdas:db-secret@127.0.0.1:1/pdas?password=query-secret', REDIS_URL: 'redis://:redis-secret@127.0.0.1:1/0',
     }, dataDir);
     const running = lines(real.stdout).find((l) => String(l.msg).startsWith('running: '));
     expect(running?.msg).toBe('running: EHR xml-http at http://127.0.0.1:1/ehr; audit trail in PostgreSQL postgres://127.0.0.1:1/pdas schema audit; '
-      + 'rate limits in Redis redis://127.0.0.1:1/0; FHIR API off; production mode');
+      + 'rate limits in Redis redis://127.0.0.1:1/0; FHIR API off; release policy none (RELEASE_POLICY_FILE=none: nothing withheld); production mode');
     expect(real.stdout + real.stderr).not.toMatch(/db-secret|query-secret|redis-secret/);
   }, 140_000);
 

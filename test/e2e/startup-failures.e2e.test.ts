@@ -72,6 +72,31 @@ describe('issue 22 item 5: start-up failures are one line naming the setting', (
     expect(ended.stdout).toBe('');
   }, 70_000);
 
+  it('issue 52 item 18: outside demo mode without RELEASE_POLICY_FILE: exit 1, one line naming it and RELEASE_POLICY_FILE=none, nothing made', async () => {
+    const data = await mkdtemp(path.join(tmpdir(), 'pdas-startup-policy-'));
+    try {
+      const ended = await start({ AUTH_ISSUER: 'http://127.0.0.1:1/issuer', SUBSCRIPTION_KEYS: 'app:subscription-key-pppppppppppp' }, data);
+      expect(ended.code).toBe(1);
+      expect(ownLines(ended.stderr)).toEqual(['cannot start: RELEASE_POLICY_FILE must be set outside demo mode: name the region\'s release policy file '
+        + '(docs/release-policy.md), or set RELEASE_POLICY_FILE=none to withhold nothing from patients and their delegates']);
+      expect(ended.stdout).toBe('');
+      expect(await readdir(data)).toEqual([]);
+    } finally {
+      await rm(data, { recursive: true, force: true });
+    }
+  }, 70_000);
+
+  it('issue 52 item 18: demo mode without RELEASE_POLICY_FILE runs the example policy and its banner says so', async () => {
+    const data = await mkdtemp(path.join(tmpdir(), 'pdas-startup-policy-'));
+    try {
+      const ended = await runService({}, data, (stdout) => stdout.includes('README.md has a curl session'));
+      expect(ended.stdout).toContain(`release policy: the example ${path.join(REPOSITORY_ROOT, 'examples', 'release-policy.json')} `
+        + '(RELEASE_POLICY_FILE names another; RELEASE_POLICY_FILE=none withholds nothing)');
+    } finally {
+      await rm(data, { recursive: true, force: true });
+    }
+  }, 70_000);
+
   describe('issue 34 item 3: the demo issuer never runs beside a real deployment', () => {
     const PASSWORD = 'db-password-not-to-be-printed';
     const KEY = 'subscription-key-gggggggggggg';

@@ -122,7 +122,7 @@ describe.runIf(await databaseAvailable() && !(await skipWithoutRedis()))('issue 
     child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
       env: {
         PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', METRICS_PORT: '0', DATA_DIR: path.join(dir, 'data'),
-        EHR_ADAPTER: 'xml-http', EHR_BASE_URL: sim.url, AUTH_ISSUER: issuer.issuer, SUBSCRIPTION_KEYS: `trace:${KEY}`, ...CHAIN_KEY_ENV,
+        EHR_ADAPTER: 'xml-http', EHR_BASE_URL: sim.url, AUTH_ISSUER: issuer.issuer, SUBSCRIPTION_KEYS: `trace:${KEY}`, ...CHAIN_KEY_ENV, RELEASE_POLICY_FILE: 'none',
         DATABASE_URL: dbUrl.toString(), REDIS_URL: redisUrl(), LOG_LEVEL: 'info',
         OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_BSP_SCHEDULE_DELAY: '100',
       },

@@ -85,6 +85,23 @@ describe('issue 44 item 13: the patient\'s own age limit, per read', () => {
     }
   });
 
+  it('issue 52 item 20: a client token reading for her (a kiosk, a second instance) is not held by it: the door facing the person applies it', async () => {
+    // Failed before: 200 with nothing in it and Patient-Data-Filtered, so a guardian reading her lab results
+    // through a second instance got none (test/e2e/fhir-chain.e2e.test.ts).
+    for (const [operation, url] of COS_READS) {
+      const res = await limited.call({ method: 'GET', url, token: await limited.clientToken(AT_NOW), patient: LILLA });
+      expect([url, res.statusCode, res.headers[FILTERED]]).toEqual([url, 200, undefined]);
+      expect(extractsIn(res.body), url).toBeGreaterThan(0);
+      expect(lastOutcome(limited)).toMatchObject({ operation, patientId: LILLA, delegation: 'client', status: 200 });
+      expect(lastOutcome(limited).withheld).toBeUndefined();
+    }
+    for (const type of FHIR_TYPES) {
+      const res = await get(limited, `/fhir/${type}?patient=${pid(LILLA)}`, await limited.clientToken({ ...AT_NOW, scope: 'system/*.read' }));
+      expect([type, res.statusCode, res.headers[FILTERED]]).toEqual([type, 200, undefined]);
+      expect(matchesOf(bundleOf(res)).length, type).toBeGreaterThan(0);
+    }
+  });
+
   it('issue 44 item 13: the FHIR API finds none of her Compositions, DiagnosticReports, Observations or Conditions, marked filtered', async () => {
     for (const type of FHIR_TYPES) {
       const url = `/fhir/${type}?patient=${pid(LILLA)}`;

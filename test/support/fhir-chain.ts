@@ -109,8 +109,14 @@ export async function startTokenEndpoint(client: { id: string; publicKey: Crypto
 }
 
 export interface FhirChainOptions {
-  /** A's RELEASE_POLICY_FILE policy; none by default. B has none: what A withholds never reaches it. */
+  /** A's RELEASE_POLICY_FILE policy; none by default. What A withholds never reaches B. */
   releasePolicy?: ReleasePolicy;
+  /**
+   * B's own RELEASE_POLICY_FILE; `none` by default. A holds B's client token to the rules a client
+   * token is held to, never to a person's own age limit: the door facing the person applies the policy
+   * with its own file (docs/release-policy.md#a-chain-of-instances).
+   */
+  bReleasePolicyFile?: string;
   /** Changes A's generated demo folder before A reads it. */
   editEhr?: (ehrDir: string) => Promise<void>;
 }
@@ -144,7 +150,7 @@ export async function startFhirChain(options: FhirChainOptions = {}): Promise<Fh
     FHIR_AUTH: 'smart-backend', FHIR_TOKEN_URL: tokens.url, FHIR_CLIENT_ID: TEST_CLIENT_ID, FHIR_CLIENT_KEY_FILE: keyFile, FHIR_SCOPE: CHAIN_SCOPE,
     // The dialect's settings, as A's FHIR API has them (test/support/test-app.ts).
     FHIR_ID_ROOT: DEMO_FHIR_SETTINGS.idRoot, FHIR_VIDEO_ACTION_ID_SYSTEM: DEMO_FHIR_SETTINGS.videoActionIdSystem,
-    DELEGATION_REGISTRY: 'embedded',
+    DELEGATION_REGISTRY: 'embedded', RELEASE_POLICY_FILE: options.bReleasePolicyFile ?? 'none',
   }), createLogger('info', { write: (line: string) => void logLines.push(line) }), a.clock);
   return {
     a, address, tokens, clientKey: { file: keyFile, kid },

@@ -73,7 +73,7 @@ export async function startSignInService(options: {
   await writeFile(files.secret, 'region-client-secret-0123456789\n');
   const schema = freshSchema('sign_in_e2e');
   const env: Record<string, string> = {
-    METRICS_PORT: '0', LOG_LEVEL: process.env.SIGN_IN_TEST_LOG ?? 'silent', PUBLIC_BASE_URL: base, DATABASE_URL: databaseUrl(), SUBSCRIPTION_KEYS: `test:${SUBSCRIPTION_KEY}`,
+    METRICS_PORT: '0', LOG_LEVEL: process.env.SIGN_IN_TEST_LOG ?? 'silent', PUBLIC_BASE_URL: base, DATABASE_URL: databaseUrl(), SUBSCRIPTION_KEYS: `test:${SUBSCRIPTION_KEY}`, RELEASE_POLICY_FILE: 'none',
     SIGN_IN_LOGIN_ISSUER: region.issuer, SIGN_IN_LOGIN_CLIENT_ID: 'pdas', SIGN_IN_LOGIN_CLIENT_SECRET_FILE: files.secret,
     SIGN_IN_LOGIN_ACR: LOA3, SIGN_IN_CLIENTS_FILE: files.clients, SIGN_IN_KEYS_FILE: files.keys, SIGN_IN_COOKIE_KEYS_FILE: files.cookies,
     SIGN_IN_SCHEMA: schema, FHIR_ID_SECRET: 'sign-in-test-fhir-id-secret-0123456789abcdef', ...options.env,

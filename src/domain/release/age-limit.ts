@@ -4,7 +4,8 @@ import { localDate } from '../time/local-time.js';
 import { appliesTo } from './active-rules.js';
 import type { ReleasePolicy } from './release-policy.js';
 
-type AgeLimit = NonNullable<ReleasePolicy['guardianAgeLimit'] | ReleasePolicy['patientAgeLimit']>;
+/** The patient's own limit has no `applyToClientTokens`: it never holds a client token (src/domain/release/patient-age.ts). */
+type AgeLimit = NonNullable<ReleasePolicy['guardianAgeLimit']> | (NonNullable<ReleasePolicy['patientAgeLimit']> & { applyToClientTokens?: never });
 
 /** An age limit as it meets one caller: the operation's age, the patient's birth date and today in EHR_TIMEZONE. */
 export interface HeldAge { age: number; birth: ReturnType<typeof birthDateOf>; today: ReturnType<typeof localDate> }

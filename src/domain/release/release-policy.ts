@@ -56,13 +56,12 @@ export const ReleasePolicySchema = Type.Object({
   }, strict)),
   /**
    * Until the age given per operation, the patient reading their own record gets none of that read's
-   * items (1177: 16 for journal notes, lab results and diagnoses), and so does a client token (it
-   * may read for the patient) unless `applyToClientTokens` is false. Delegates are the guardian age limit's.
+   * items (1177: 16 for journal notes, lab results and diagnoses). Never a client token's, so it takes
+   * no `applyToClientTokens` (refused, not ignored: issue 52 item 20). Delegates are the guardian age limit's.
    */
   patientAgeLimit: Type.Optional(Type.Object({
     /** By operation id: the reads the release policy filters (`policyFaults`). */
     operations: Type.Record(Type.String(), ChildAge, { minProperties: 1 }),
-    ...ForClientTokens,
   }, strict)),
 }, strict);
 

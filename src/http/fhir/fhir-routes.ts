@@ -23,6 +23,7 @@ import { formatParam } from './search-values.js';
 import { PatientSummary } from './patient-summary.js';
 import { smartConfiguration } from './smart-configuration.js';
 import { WrittenForms } from './written-forms.js';
+import { prefersStrictHandling } from './prefer-handling.js';
 
 const FHIR_ID = /^[A-Za-z0-9\-.]{1,64}$/;
 const MAX_FORM_BYTES = 16 * 1024;
@@ -118,7 +119,7 @@ export const fhirRoutes: FastifyPluginAsync<FhirRouteOptions> = async (app: Fast
       // form body is refused as one in the query string is (src/http/plugins/credentials.ts), never ignored.
       if (typeof request.body === 'string' && new URLSearchParams(request.body).has('access_token')) throw new ApiError(400, MESSAGES.tokenInQuery);
       const params = paramsOf(request);
-      const strict = /(^|[;,\s])handling=strict\b/.test(String(request.headers.prefer ?? ''));
+      const strict = prefersStrictHandling(request.headers.prefer);
       const format = formatParam(params);
       answerType(request, format);
       const parsed = parseSearch(type, params, { zone: deps.zone, strict, isPatientId });

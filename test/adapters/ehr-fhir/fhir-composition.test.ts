@@ -31,7 +31,7 @@ const runtimes: Runtime[] = [];
 async function service(env: Record<string, string>) {
   const runtime = await compose(loadConfig({
     DATA_DIR: path.join(dataDir, String(runtimes.length)), PORT: '0', DEMO_AUTH_PORT: '0', LOG_LEVEL: 'silent',
-    AUTH_ISSUER: issuer.issuer, SUBSCRIPTION_KEYS: `test:${KEY}`, ...CHAIN_KEY_ENV, FHIR_ID_ROOT: '1.2.752.99999.1.1', ...env,
+    AUTH_ISSUER: issuer.issuer, SUBSCRIPTION_KEYS: `test:${KEY}`, ...CHAIN_KEY_ENV, RELEASE_POLICY_FILE: 'none', FHIR_ID_ROOT: '1.2.752.99999.1.1', ...env,
   }), createLogger('silent'));
   runtimes.push(runtime);
   return { runtime, ...clientOf(runtime.app, issuer) };

@@ -77,7 +77,7 @@ export async function startHostileApp(options: HostileAppOptions = {}): Promise<
     const config = loadConfig({
       PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info',
       EHR_ADAPTER: 'xml-http', EHR_BASE_URL: front.url, EHR_TIMEOUT_MS: String(options.ehrTimeoutMs ?? EHR_TIMEOUT_MS), EHR_TIMEZONE: ZONE,
-      AUTH_ISSUER: issuer.issuer, SUBSCRIPTION_KEYS: `test:${KEY}`, ...CHAIN_KEY_ENV, RATE_LIMIT_MAX: '1000000',
+      AUTH_ISSUER: issuer.issuer, SUBSCRIPTION_KEYS: `test:${KEY}`, ...CHAIN_KEY_ENV, RELEASE_POLICY_FILE: 'none', RATE_LIMIT_MAX: '1000000',
       // Load shedding answers 503 whenever this process's event loop lags a second, which a CPU shared
       // with other suites (and the EHR simulator and the client in this same process) can cause. The
       // hostile cases are about the EHR's answers, so shedding is set out of their way.

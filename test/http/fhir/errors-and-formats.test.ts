@@ -52,6 +52,19 @@ describe('FHIR API: errors, formats and methods', () => {
       expect(bundleOf(await get(t, '/fhir/Observation?no-such-parameter=1&_count=0', token)).link[0]?.url).not.toContain('no-such-parameter');
     });
 
+    it('issue 52 item 12: an over-long id on every read path is an OperationOutcome (400 invalid), never the COS shape', async () => {
+      // Failed before: GET /fhir/AuditEvent/<200 characters> answered the COS error shape.
+      const long = 'a'.repeat(200);
+      const types = ((await get(t, '/fhir/metadata')).json() as { rest: { resource: { type: string }[] }[] }).rest[0]?.resource.map((r) => r.type) ?? [];
+      expect(types).toContain('AuditEvent');
+      for (const path of [...types.map((type) => `/fhir/${type}/${long}`), `/fhir/Patient/${long}/$summary`]) {
+        const res = await get(t, path, token);
+        expect([path.slice(0, 30), res.headers['content-type']]).toEqual([path.slice(0, 30), expect.stringMatching(/^application\/fhir\+json/)]);
+        expect([path.slice(0, 30), outcomeOf(res, 400).code]).toEqual([path.slice(0, 30), 'invalid']);
+        expectNothingLeaked(res);
+      }
+    });
+
     it('401 login with WWW-Authenticate: no token (bare challenge), a malformed one, an expired one', async () => {
       // Expired by the app's clock (NOW), which is the one the verifier reads.
       const expired = await t.personToken(TOLVAN, { client_id: 'app', scope: 'patient/*.rs', iat: Math.floor(NOW / 1000) - 7200, exp: Math.floor(NOW / 1000) - 3600 });

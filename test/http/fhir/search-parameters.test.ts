@@ -225,6 +225,15 @@ describe.each(EHR_VARIANTS)('FHIR search parameters over the %s EHR', (variant) 
         const refused = await get(t, `/fhir/Condition?${query}`, token, { prefer: 'handling=strict' });
         expect([query, outcomeOf(refused, 400).code]).toEqual([query, 'invalid']);
       }
+      // Issue 52 item 12: RFC 7240 lets the value be quoted and '=' have space around it, and its name is
+      // case-insensitive. Failed before: each of these was lenient (200 with every Condition).
+      for (const prefer of ['handling="strict"', 'handling = strict', 'return=minimal, HANDLING="strict"', 'respond-async; wait=5, handling=strict']) {
+        const refused = await get(t, '/fhir/Condition?colour=blue', token, { prefer });
+        expect([prefer, refused.statusCode, outcomeOf(refused, 400).code]).toEqual([prefer, 400, 'invalid']);
+      }
+      for (const prefer of ['handling="lenient"', 'handling=strictly', 'x-handling=strict', 'return="handling=strict"']) {
+        expect([prefer, (await get(t, '/fhir/Condition?colour=blue', token, { prefer })).statusCode]).toEqual([prefer, 200]);
+      }
       const strict = await get(t, '/fhir/Condition?_count=2&code=x', token, { prefer: 'return=representation; handling=strict' });
       expect(bundleOf(strict).total).toBe(0);
       expect(bundleOf(await get(t, '/fhir/Condition?colour=blue', token, { prefer: 'handling=lenient' })).total).toBe((await search('/fhir/Condition')).total);
