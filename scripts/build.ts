@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
+import { DEMO_POLICY_FILES } from '../src/start/demo-policies.js';
 import { buildPatientApp, patientAppIsCurrent, writeAtomically } from './build-app.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -58,6 +59,8 @@ export async function transpileService(outDir = DIST): Promise<{ modules: number
   });
   const outputs = new Map(result.outputFiles.map((f) => [f.path, f.contents]));
   for (const json of sources.filter(isJson)) outputs.set(path.join(outDir, json), await readFile(path.join(SRC, json)));
+  // The example release policies demo mode runs when RELEASE_POLICY_FILE is unset, so the image can run the demo too.
+  for (const name of Object.values(DEMO_POLICY_FILES)) outputs.set(path.join(outDir, 'examples', name), await readFile(path.join(ROOT, 'examples', name)));
   let written = 0;
   for (const [file, contents] of outputs) if (await writeIfChanged(file, contents)) written += 1;
   const stale = (await filesBelow(outDir).catch(() => [])).filter((f) => f.split(path.sep)[0] !== APP_DIR && !outputs.has(path.join(outDir, f)));

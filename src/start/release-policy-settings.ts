@@ -4,12 +4,13 @@
  * the member at fault: a rule silently not applied would show patients what the region withholds.
  * So does a secrecy level the records' EHR never sends (docs/release-policy.md#a-fhir-ehr).
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import { GUARDIAN_LIMITED_OPERATIONS, RELEASE_FILTERED_READS } from '../domain/operations/table.js';
 import { levelsFhirNeverSends, V3_CONFIDENTIALITY_CODES } from '../domain/release/fhir-secrecy-levels.js';
 import { policyFaults, ReleasePolicySchema, type ReleasePolicy } from '../domain/release/release-policy.js';
+import { DEMO_POLICY_FILES } from './demo-policies.js';
 import type { EhrAdapterKind } from './fhir-settings.js';
 
 export interface ReleasePolicySettings {
@@ -28,14 +29,15 @@ export type ReleasePolicySource = { kind: 'file' | 'demo example'; file: string 
 export const NO_RELEASE_POLICY = 'none';
 
 /**
- * The examples demo mode runs (docs/release-policy.md): the README's walkthrough then shows what a
- * region withholds, not a guardian reading her child's Barnahus note. From src/start/ and dist/start/
- * alike, so `npm start` finds them wherever it is started from.
+ * The example demo mode runs (docs/release-policy.md): the README's walkthrough then shows what a
+ * region withholds, not a guardian reading her child's Barnahus note. Beside dist/start/ (dist/examples,
+ * in the image too), else the repository's examples/ (run from src/start/ by tsx).
  */
-const DEMO_EXAMPLES: Readonly<Record<'xml' | 'fhir-r4', string>> = {
-  xml: fileURLToPath(new URL('../../examples/release-policy.json', import.meta.url)),
-  'fhir-r4': fileURLToPath(new URL('../../examples/release-policy-fhir.json', import.meta.url)),
-};
+function demoExample(records: 'xml' | 'fhir-r4'): string {
+  const name = DEMO_POLICY_FILES[records];
+  const built = fileURLToPath(new URL(`../examples/${name}`, import.meta.url));
+  return existsSync(built) ? built : fileURLToPath(new URL(`../../examples/${name}`, import.meta.url));
+}
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -100,7 +102,7 @@ export function readReleasePolicySettings(env: Env, records: EhrAdapterKind, dem
     throw fail('RELEASE_POLICY_FILE must be set outside demo mode: name the region\'s release policy file (docs/release-policy.md), '
       + `or set RELEASE_POLICY_FILE=${NO_RELEASE_POLICY} to withhold nothing from patients and their delegates`);
   }
-  const source: ReleasePolicySource = setting === '' ? { kind: 'demo example', file: DEMO_EXAMPLES[records === 'fhir-r4' ? 'fhir-r4' : 'xml'] } : { kind: 'file', file: setting };
+  const source: ReleasePolicySource = setting === '' ? { kind: 'demo example', file: demoExample(records === 'fhir-r4' ? 'fhir-r4' : 'xml') } : { kind: 'file', file: setting };
   let text: string;
   try {
     text = readFileSync(source.file, 'utf8');

@@ -90,7 +90,8 @@ describe('issue 22 item 5: start-up failures are one line naming the setting', (
     const data = await mkdtemp(path.join(tmpdir(), 'pdas-startup-policy-'));
     try {
       const ended = await runService({}, data, (stdout) => stdout.includes('README.md has a curl session'));
-      expect(ended.stdout).toContain(`release policy: the example ${path.join(REPOSITORY_ROOT, 'examples', 'release-policy.json')} `
+      // dist/examples, the copy `npm run build` makes beside the service (the image holds it too).
+      expect(ended.stdout).toContain(`release policy: the example ${path.join(REPOSITORY_ROOT, 'dist', 'examples', 'release-policy.json')} `
         + '(RELEASE_POLICY_FILE names another; RELEASE_POLICY_FILE=none withholds nothing)');
     } finally {
       await rm(data, { recursive: true, force: true });
