@@ -149,7 +149,12 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     });
   }
 
-  if (deps.authServer !== undefined) await app.register(authServerRoutes, { prefix: deps.authServer.mountPath, server: deps.authServer });
+  if (deps.authServer !== undefined) {
+    await app.register(authServerRoutes, {
+      prefix: deps.authServer.mountPath, server: deps.authServer,
+      limit: { max: deps.config.rateLimitNoKeyMax ?? deps.config.rateLimitMax, windowMs: deps.config.rateLimitWindowMs, ...(deps.rateLimitStore === undefined ? {} : { sharedStore: deps.rateLimitStore }) },
+    });
+  }
 
   await app.register(async (api) => {
     // JSON is the only body the API reads; any other media type is 415, never a string to validate.

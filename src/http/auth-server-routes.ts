@@ -1,12 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthServerMount } from '../ports/auth-server.port.js';
+import { limitPerSource, type AuthServerLimit } from './auth-server-limit.js';
 
 /**
  * `{PUBLIC_BASE_URL}/auth`: every method and path below it goes, unparsed, to the service's own
  * authorization server (docs/sign-in.md), which reads its forms and answers itself; the API's JSON-only
- * body rules, subscription keys and audit hooks are the API's, not its.
+ * body rules, subscription keys and audit hooks are the API's, not its. Its own limit per source
+ * address comes first (src/http/auth-server-limit.ts).
  */
-export async function authServerRoutes(app: FastifyInstance, opts: { server: AuthServerMount }): Promise<void> {
+export async function authServerRoutes(app: FastifyInstance, opts: { server: AuthServerMount; limit: AuthServerLimit }): Promise<void> {
+  await limitPerSource(app, opts.server.mountPath, opts.limit);
   app.removeAllContentTypeParsers();
   // The body stays in the request stream for the server to read (and bound) itself.
   app.addContentTypeParser('*', (_request, _payload, done) => done(null));

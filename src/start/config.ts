@@ -172,8 +172,9 @@ function basePath(env: Env): string {
 }
 
 /**
- * RATE_LIMIT_APP_MAX is the ceiling above each user's RATE_LIMIT_MAX in a keyless app (issue 44
- * item 4): 20 users' worth by default, and never below one user's, which would make it the budget.
+ * RATE_LIMIT_APP_MAX is the ceiling above each user's RATE_LIMIT_MAX in an app, a subscription key
+ * or a keyless client_id (issue 44 item 4, issue 52 item 6): 20 users' worth by default, and never
+ * below one user's, which would make it the budget.
  */
 function rateLimits(env: Env): Pick<Config, 'rateLimitMax' | 'rateLimitWindowMs' | 'rateLimitNoKeyMax' | 'rateLimitAppMax'> {
   const rateLimitMax = integer(env, 'RATE_LIMIT_MAX', 100, 1, 10_000_000);

@@ -12,7 +12,7 @@ function refusal(env: Record<string, string>): string {
   return 'started';
 }
 
-describe('RATE_LIMIT_APP_MAX, the ceiling of a keyless app\'s users together (docs/operations.md#rate-limits-of-an-app-without-a-key)', () => {
+describe('RATE_LIMIT_APP_MAX, the ceiling of an app\'s users together (docs/operations.md#rate-limits-of-an-app)', () => {
   it('issue 44 item 4: defaults to twenty users\' worth of RATE_LIMIT_MAX, and reads what is given', () => {
     expect(loadConfig(BASE)).toMatchObject({ rateLimitMax: 100, rateLimitAppMax: 2000 });
     expect(loadConfig({ ...BASE, RATE_LIMIT_MAX: '7' })).toMatchObject({ rateLimitMax: 7, rateLimitAppMax: 140 });

@@ -244,7 +244,7 @@ describe.skipIf(skipWithout('kubectl', KUBECTL, KUBECTL_INSTALL))('issue 38 part
     expect((cron.spec as { concurrencyPolicy: string }).concurrencyPolicy).toBe('Forbid');
     const pod = podSpecs([cron])[0]?.pod;
     const check = pod?.containers[0];
-    expect((check as unknown as { command: string[] }).command).toEqual(['node', compiledCommand('audit'), '--verify']);
+    expect((check as unknown as { command: string[] }).command.slice(0, 3)).toEqual(['node', compiledCommand('audit'), '--verify']);
     const service = podSpecs([one(objects, 'Deployment')])[0]?.pod;
     const keyOf = (p: typeof pod, file: string | undefined) => {
       const mount = p?.containers[0]?.volumeMounts?.find((m) => file?.startsWith(`${m.mountPath}/`));
@@ -259,6 +259,21 @@ describe.skipIf(skipWithout('kubectl', KUBECTL, KUBECTL_INSTALL))('issue 38 part
     };
     expect(policy.podSelector.matchExpressions[0]?.values).toEqual(['migration', 'audit-verify']);
     expect(policy.egress.map((r) => r.ports.map((p) => p.port))).toEqual([[53, 53], [5432]]);
+  });
+
+  it.each(FOLDERS)('issue 52 item 10: deploy/%s checks the chain nightly against the signed heads an init container exports from the log', (dir) => {
+    const pod = podSpecs([one(rendered(dir), 'CronJob')])[0]?.pod;
+    const command = (pod?.containers[0] as unknown as { command: string[] } | undefined)?.command ?? [];
+    const heads = command.slice(3).flatMap((arg, i, args) => (args[i - 1] === '--head' ? [arg] : []));
+    // Before: `--verify` alone, so a trail written anew unkeyed, or cut back, passed every night.
+    expect(heads, 'the check is given --head <file>').toHaveLength(1);
+    const volumeOf = (c: { volumeMounts?: Array<{ name: string; mountPath: string }> } | undefined) =>
+      c?.volumeMounts?.find((m) => heads[0]?.startsWith(`${m.mountPath}/`))?.name;
+    const volume = volumeOf(pod?.containers[0]);
+    expect((pod?.volumes?.find((v) => v.name === volume) as { emptyDir?: unknown } | undefined)?.emptyDir, 'the heads file is in an emptyDir').toBeDefined();
+    // Something that runs before the check writes that volume: the init container that exports the heads.
+    const exporters = (pod?.initContainers ?? []).filter((c) => c.volumeMounts?.some((m) => m.name === volume && (m as { readOnly?: boolean }).readOnly !== true));
+    expect(exporters.map((c) => c.name)).toEqual(['export-audit-heads']);
   });
 
   it('migrates with the command `npm run migrate` runs, compiled as the image has it, as the database owner, from a Secret of its own', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRateLimitRedis } from '../../src/adapters/rate-limit-redis/create-rate-limit-redis.js';
 import { deleteNameSpace, inspectionClient, pollUntil, redisUrl, skipWithoutRedis, uniqueNameSpace } from '../support/redis.js';
-import { KEY, startTestApp, type TestApp, type TestAppOptions } from '../support/test-app.js';
+import { KEY, OTHER_KEY, startTestApp, type TestApp, type TestAppOptions } from '../support/test-app.js';
 
 const PERSON = '191212121212';
 const KEY_MAX = 10;
@@ -87,6 +87,54 @@ describe.skipIf(skip)('issue 20 item 3: the same, with the counters in Redis', (
       await redis.close();
       await deleteNameSpace(inspect, nameSpace);
       inspect.disconnect();
+    }
+  });
+});
+
+/**
+ * Issue 52 item 6: anyone signed in can send the public key of an app (the patient app's ships
+ * inside it) with their own valid token. The key's budget was one counter for all its users, so
+ * one person's flood got every other user of the app 429. Now each person (the token's issuer and
+ * subject; a client token is its own caller) has RATE_LIMIT_MAX under the key, and the key all its
+ * callers together RATE_LIMIT_APP_MAX, as an app without a key (issue 44 item 4).
+ */
+describe('issue 52 item 6: under one subscription key each person has a budget of their own, under the key\'s ceiling', () => {
+  const MAX = 3;
+  const KEY_CEILING = 7;
+  const MARTA = '198112189876';
+  const LILLA = '201701012393';
+
+  it('issue 52 item 6: one person exhausting their budget under the key gets 429; another person with the key is still served; the key\'s ceiling holds across people', async () => {
+    // A window far longer than the test: no count is reset while it runs (no timed assertion).
+    const t = await startTestApp({ rateLimitMax: MAX, rateLimitAppMax: KEY_CEILING, rateLimitWindowMs: 600_000 });
+    try {
+      const tolvan = await t.personToken(PERSON);
+      const marta = await t.personToken(MARTA);
+      const statuses = async (token: string, n: number): Promise<number[]> => {
+        const got: number[] = [];
+        for (let i = 0; i < n; i++) got.push((await t.call({ method: 'GET', url: URL, token })).statusCode);
+        return got;
+      };
+      expect(await statuses(tolvan, MAX)).toEqual([200, 200, 200]);
+      const own = await t.call({ method: 'GET', url: URL, token: tolvan });
+      expect([own.statusCode, own.headers['ratelimit-policy']]).toEqual([429, `"subscription-person";q=${MAX};w=600`]);
+      expect(Number(own.headers['retry-after'])).toBeGreaterThan(0);
+
+      // Märta holds the same key: before the fix the key's budget was spent and she got 429.
+      expect(await statuses(marta, MAX)).toEqual([200, 200, 200]);
+      expect((await t.call({ method: 'GET', url: URL, token: marta })).statusCode).toBe(429);
+
+      // A client token under the key is a caller of its own; with it the key's ceiling (7) is reached.
+      const kiosk = await t.clientToken();
+      expect((await t.call({ method: 'GET', url: URL, token: kiosk, patient: PERSON })).statusCode).toBe(200);
+      const ceiling = await t.call({ method: 'GET', url: URL, token: kiosk, patient: PERSON });
+      expect([ceiling.statusCode, ceiling.headers['ratelimit-policy']]).toEqual([429, `"subscription";q=${KEY_CEILING};w=600`]);
+      // A third person, with a budget untouched, meets the key's ceiling; another key has its own.
+      const third = await t.call({ method: 'GET', url: URL, token: await t.personToken(LILLA) });
+      expect([third.statusCode, third.headers['ratelimit-policy']]).toEqual([429, `"subscription";q=${KEY_CEILING};w=600`]);
+      expect((await t.call({ method: 'GET', url: URL, token: tolvan, key: OTHER_KEY })).statusCode).toBe(200);
+    } finally {
+      await t.close();
     }
   });
 });

@@ -70,6 +70,13 @@ describe.skipIf(skip)('rate limit per subscription key, shared through Redis', (
     return { nameSpace, a, b };
   }
 
+  /** The one counter of a key's callers in Redis (issue 52 item 6): the key's own, or its person's in it. */
+  async function counterOf(nameSpace: string, key: 'sub:test' | 'sub:other', of: 'key' | 'person'): Promise<string> {
+    const found = await inspect.keys(of === 'person' ? `${nameSpace}${key}|person:*` : `${nameSpace}*-${key}`);
+    expect(found).toHaveLength(1);
+    return found[0] ?? '';
+  }
+
   function expect429(res: LightMyRequestResponse, windowMs: number): void {
     expect(res.statusCode).toBe(429);
     const retryAfter = Number(res.headers['retry-after']);
@@ -98,6 +105,26 @@ describe.skipIf(skip)('rate limit per subscription key, shared through Redis', (
     expect(keys.filter((k) => k.includes(PERSON))).toEqual([]);
   });
 
+  it('issue 52 item 6: under one key each person\'s budget and the key\'s ceiling are counted in Redis, one limit over two instances', async () => {
+    const nameSpace = uniqueNameSpace('key-person');
+    cleanups.push(() => deleteNameSpace(inspect, nameSpace));
+    const [a, b] = [await instance({ nameSpace, max: 2, windowMs: 60_000, appMax: 3 }), await instance({ nameSpace, max: 2, windowMs: 60_000, appMax: 3 })];
+    await ready(a, b);
+    const keyed = async (i: Instance, person: string) => i.t.call({ method: 'GET', url: '/patients/appointments/', token: await i.t.personToken(person) });
+    expect([(await keyed(a, PERSON)).statusCode, (await keyed(b, PERSON)).statusCode]).toEqual([200, 200]);
+    const own = await keyed(a, PERSON);
+    expect([own.statusCode, own.headers['ratelimit-policy']]).toEqual([429, '"subscription-person";q=2;w=60']);
+    // Märta holds the same key (before the fix its budget was spent: 429); the key has one left of its three.
+    expect((await keyed(b, '198112189876')).statusCode).toBe(200);
+    const ceiling = await keyed(a, '198112189876');
+    expect([ceiling.statusCode, ceiling.headers['ratelimit-policy']]).toEqual([429, '"subscription";q=3;w=60']);
+    // Three requests let through and the one the ceiling refused; each person's own count (Märta's two, Tolvan's three).
+    expect(await inspect.get(await counterOf(nameSpace, 'sub:test', 'key'))).toBe('4');
+    const keys = await inspect.keys(`${nameSpace}sub:test|person:*`);
+    expect((await Promise.all(keys.map((k) => inspect.get(k)))).sort()).toEqual(['2', '3']);
+    expect((await inspect.keys(`${nameSpace}*`)).filter((k) => k.includes(PERSON))).toEqual([]);
+  });
+
   it('holds one combined limit for two instances: N requests over both pass, the next is 429 on either', async () => {
     const { nameSpace, a, b } = await pair('two', 4, 10_000);
 
@@ -117,8 +144,8 @@ describe.skipIf(skip)('rate limit per subscription key, shared through Redis', (
     expect((await b.get('/patients/appointments/', {}, OTHER_KEY)).headers['x-ratelimit-remaining']).toBe('2');
 
     // The counter is the one in Redis, not two in-process ones.
-    expect(await inspect.get(`${nameSpace}sub:test`)).toBe('8');
-    expect(await inspect.get(`${nameSpace}sub:other`)).toBe('2');
+    expect(await inspect.get(await counterOf(nameSpace, 'sub:test', 'person'))).toBe('8');
+    expect(await inspect.get(await counterOf(nameSpace, 'sub:other', 'person'))).toBe('2');
     expect(a.redis.health.skippedChecks + b.redis.health.skippedChecks).toBe(0);
     expect([...a.warnings, ...b.warnings]).toEqual([]);
   });
@@ -128,9 +155,9 @@ describe.skipIf(skip)('rate limit per subscription key, shared through Redis', (
 
     const keyed = [await a.get(), await b.get(), await a.get()];
     expect(keyed.map((r) => r.statusCode)).toEqual([200, 200, 429]);
-    for (const r of keyed) expect(r.headers['ratelimit-policy']).toBe('"subscription";q=2;w=10');
-    expect(keyed.map((r) => /^"subscription";r=(\d+);t=(\d+)$/.exec(String(r.headers.ratelimit))?.[1])).toEqual(['1', '0', '0']);
-    expect(keyed[2]?.headers.ratelimit).toBe(`"subscription";r=0;t=${String(keyed[2]?.headers['retry-after'])}`);
+    for (const r of keyed) expect(r.headers['ratelimit-policy']).toBe('"subscription-person";q=2;w=10');
+    expect(keyed.map((r) => /^"subscription-person";r=(\d+);t=(\d+)$/.exec(String(r.headers.ratelimit))?.[1])).toEqual(['1', '0', '0']);
+    expect(keyed[2]?.headers.ratelimit).toBe(`"subscription-person";r=0;t=${String(keyed[2]?.headers['retry-after'])}`);
 
     const keyless = [
       await a.t.call({ method: 'GET', url: '/patients/contacts/', key: null }),
@@ -160,7 +187,7 @@ describe.skipIf(skip)('rate limit per subscription key, shared through Redis', (
     expect((await b.get()).statusCode).toBe(200);
     const over = await a.get();
     expect429(over, 1200);
-    const left = await inspect.pttl(`${nameSpace}sub:test`);
+    const left = await inspect.pttl(await counterOf(nameSpace, 'sub:test', 'person'));
     expect(left).toBeGreaterThan(0);
     expect(left).toBeLessThanOrEqual(1200);
     // A caller who waits as told is let in again.
@@ -240,7 +267,7 @@ describe.skipIf(skip)('rate limit per subscription key, shared through Redis', (
     expect((await a.get()).statusCode).toBe(200);
     expect((await a.get()).statusCode).toBe(200);
     expect429(await a.get(), 30_000);
-    expect(await inspect.get(`${nameSpace}sub:test`)).toBe('3');
+    expect(await inspect.get(await counterOf(nameSpace, 'sub:test', 'person'))).toBe('3');
   });
 
   it('keys on the subscription key alone: a forged X-Forwarded-For neither escapes the limit nor makes a key of its own', async () => {
@@ -255,6 +282,7 @@ describe.skipIf(skip)('rate limit per subscription key, shared through Redis', (
     expect429(await a.get(), 10_000);
 
     const [, keys] = await inspect.scan('0', 'MATCH', `${nameSpace}*`, 'COUNT', 1000);
-    expect(keys).toEqual([`${nameSpace}sub:test`]);
+    // The person's counter under the key and the key's ceiling, nothing of the forwarded addresses.
+    expect(keys.sort()).toEqual([await counterOf(nameSpace, 'sub:test', 'key'), await counterOf(nameSpace, 'sub:test', 'person')].sort());
   });
 });

@@ -139,8 +139,8 @@ describe('issue 15: IETF RateLimit-Policy and RateLimit fields on every answer (
     const answers = [];
     for (let i = 0; i < 3; i++) answers.push(await t.call({ method: 'GET', url: '/patients/appointments/', token }));
     expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 429]);
-    for (const r of answers) expect(r.headers['ratelimit-policy']).toBe('"subscription";q=2;w=10');
-    expect(answers.map((r) => /^"subscription";r=(\d+);t=(\d+)$/.exec(String(r.headers.ratelimit))?.[1])).toEqual(['1', '0', '0']);
+    for (const r of answers) expect(r.headers['ratelimit-policy']).toBe('"subscription-person";q=2;w=10');
+    expect(answers.map((r) => /^"subscription-person";r=(\d+);t=(\d+)$/.exec(String(r.headers.ratelimit))?.[1])).toEqual(['1', '0', '0']);
     const [, , over] = answers;
     const t429 = Number(/;t=(\d+)$/.exec(String(over?.headers.ratelimit))?.[1]);
     expect(t429).toBeGreaterThanOrEqual(1);

@@ -76,7 +76,10 @@ export async function startSignInService(options: {
     METRICS_PORT: '0', LOG_LEVEL: process.env.SIGN_IN_TEST_LOG ?? 'silent', PUBLIC_BASE_URL: base, DATABASE_URL: databaseUrl(), SUBSCRIPTION_KEYS: `test:${SUBSCRIPTION_KEY}`, RELEASE_POLICY_FILE: 'none',
     SIGN_IN_LOGIN_ISSUER: region.issuer, SIGN_IN_LOGIN_CLIENT_ID: 'pdas', SIGN_IN_LOGIN_CLIENT_SECRET_FILE: files.secret,
     SIGN_IN_LOGIN_ACR: LOA3, SIGN_IN_CLIENTS_FILE: files.clients, SIGN_IN_KEYS_FILE: files.keys, SIGN_IN_COOKIE_KEYS_FILE: files.cookies,
-    SIGN_IN_SCHEMA: schema, FHIR_ID_SECRET: 'sign-in-test-fhir-id-secret-0123456789abcdef', ...options.env,
+    SIGN_IN_SCHEMA: schema, FHIR_ID_SECRET: 'sign-in-test-fhir-id-secret-0123456789abcdef',
+    // Every browser of a test is one loopback address walking many flows a second: /auth's limit per
+    // source (issue 52 item 8) is tested on its own (test/e2e/auth-rate-limit.e2e.test.ts).
+    RATE_LIMIT_NO_KEY_MAX: '100000', ...options.env,
   };
   const instances: Instance[] = [];
   const startInstance = async (at = 0): Promise<Instance> => {

@@ -91,11 +91,13 @@ export class PostgresAuditTrail implements AuditTrail, ChainHeadSource {
   async head(): Promise<ChainPoint> {
     if (this.lastStored !== undefined) return this.lastStored;
     await this.ensureMigrated();
-    const { rows } = await withBoundedClient(this.pool, this.appendTimeoutMs, (c) => c.query<{ id: string; hash: string; time_utc: string }>(
-      `SELECT id::text, hash, to_char(time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS time_utc
+    // The text form gets another name: ORDER BY names an output column before a table's, and `id`
+    // for id::text sorted as text, so 9 came after 10 (issue 52 item 9).
+    const { rows } = await withBoundedClient(this.pool, this.appendTimeoutMs, (c) => c.query<{ id_text: string; hash: string; time_utc: string }>(
+      `SELECT id::text AS id_text, hash, to_char(time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS time_utc
          FROM ${quotedSchema(this.schema)}.access_log ORDER BY id DESC LIMIT 1`));
     const row = rows[0];
-    return row === undefined ? { id: 0, hash: GENESIS } : { id: Number(row.id), hash: row.hash, time: row.time_utc };
+    return row === undefined ? { id: 0, hash: GENESIS } : { id: Number(row.id_text), hash: row.hash, time: row.time_utc };
   }
 
   async ping(): Promise<boolean> {

@@ -4,6 +4,9 @@ import { quotedRole, quotedSchema } from './sql-names.js';
 /** An object of the audit schema as PostgreSQL's privilege functions and GRANT name it. */
 type Kind = 'schema' | 'table' | 'sequence';
 
+/** One privilege the service role needs: on the schema itself (`object` empty) or `.<name>` in it. */
+export type ServicePrivilege = { kind: Kind; privilege: string; object: string };
+
 /**
  * What the role the service runs as needs, and no more: read the migration version, append, and
  * draw ids (docs/operations.md#the-audit-store). Every other privilege on the schema or any object
@@ -11,7 +14,7 @@ type Kind = 'schema' | 'table' | 'sequence';
  * stands in the way, but TRIGGER and REFERENCES are not its business either), CREATE lets it put
  * objects of its own beside the trail, UPDATE on the sequence moves ids.
  */
-export const SERVICE_PRIVILEGES: ReadonlyArray<{ kind: Kind; privilege: string; object: string }> = [
+export const SERVICE_PRIVILEGES: readonly ServicePrivilege[] = [
   { kind: 'schema', privilege: 'USAGE', object: '' },
   { kind: 'table', privilege: 'SELECT', object: '.access_log' },
   { kind: 'table', privilege: 'INSERT', object: '.access_log' },
@@ -71,9 +74,10 @@ const spelled = (name: string): string => (name === 'PUBLIC' ? name : `"${name.r
  * "audit".access_log`). What revoking from the role cannot take away (a grant to PUBLIC or to a role
  * it is a member of, an object it owns, superuser) is refused instead, before anything is changed, so
  * that the owner step never reports a role as settled while it can still rewrite the trail. Runs
- * inside the owner step's transaction.
+ * inside the owner step's transaction. `needed` is what the role keeps: the audit schema's
+ * privileges unless told another schema's (the sign-in schema's, issue 52 item 12).
  */
-export async function revokeExcess(client: ClientBase, schema: string, serviceRole: string): Promise<string[]> {
+export async function revokeExcess(client: ClientBase, schema: string, serviceRole: string, needed: readonly ServicePrivilege[] = SERVICE_PRIVILEGES): Promise<string[]> {
   const s = quotedSchema(schema);
   const role = quotedRole(serviceRole);
   const superuser = await client.query<{ s: boolean }>('SELECT rolsuper AS s FROM pg_roles WHERE rolname = $1', [serviceRole]);
@@ -86,11 +90,11 @@ export async function revokeExcess(client: ClientBase, schema: string, serviceRo
   const owned = rows.find((r) => r.owned);
   if (owned !== undefined) {
     const how = owned.owner === serviceRole ? 'owns' : `is a member of ${owned.owner}, which owns`;
-    throw new ExcessPrivilegesError(`${serviceRole} ${how} ${owned.object}: an owner can disable the append-only trigger or drop the table; `
+    throw new ExcessPrivilegesError(`${serviceRole} ${how} ${owned.object}: an owner can disable its triggers, change or drop it; `
       + `make the owner step's role its owner (ALTER ${owned.kind.toUpperCase()} ${owned.object} OWNER TO CURRENT_USER) and run again; nothing was changed.`);
   }
-  const needed = new Set(SERVICE_PRIVILEGES.map((p) => named({ privilege: p.privilege, object: `${s}${p.object}` })));
-  const excess = rows.filter((r) => !needed.has(named(r)));
+  const kept = new Set(needed.map((p) => named({ privilege: p.privilege, object: `${s}${p.object}` })));
+  const excess = rows.filter((r) => !kept.has(named(r)));
   const elsewhere = excess.filter((r) => r.grantee !== serviceRole);
   if (elsewhere.length > 0) {
     const through = [...new Set(elsewhere.map((r) => `${named(r)} through ${r.grantee === 'PUBLIC' ? 'PUBLIC' : `role ${r.grantee}`}`))].sort();

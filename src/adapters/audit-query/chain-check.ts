@@ -97,13 +97,18 @@ export interface ChainLink {
 
 const UNKNOWN_KEY = (key: string): string => `it is keyed with key id ${JSON.stringify(key)}, which no key file given holds: give the file that holds that key, or the record was forged`;
 const UNKEYED_AFTER_KEYED = 'it carries no key id after keyed records: it was rewritten without the chain key';
+const UNKEYED_UNVOUCHED = 'it carries no key id, and no keyed record, signed head or checkpoint after it vouches for it: '
+  + 'the trail from here was written anew without the chain key, or the service writing it has none';
 
 /**
  * The chain check both stores share: records in chain order, each linked to the one before and
  * matching its own hash (its MAC under the key it names, when keyed); once a record is keyed, every
  * later one must be. From a checkpoint, the records before it are taken on trust, and the
  * checkpoint must still be there with the hash recorded. A signed head's record must hold the hash
- * the head names, and must be there at all.
+ * the head names, and must be there at all. With a chain key given, a record without a key id
+ * must be vouched for by something after it that no one without the key can make: a keyed record
+ * (its MAC covers the link to it), a signed head, or the checkpoint; else anyone at the store could
+ * write the whole trail anew, unkeyed from its first record, and have it pass (issue 52 item 10).
  */
 export class ChainWalk {
   private prev: string;
@@ -117,10 +122,15 @@ export class ChainWalk {
   private headsBeforeCheckpoint = 0;
   private readonly from: Checkpoint | undefined;
   private readonly heads = new Map<number, HeadClaim[]>();
+  /** A chain key was given: records without a key id must be vouched for. */
+  private readonly keysGiven: boolean;
+  /** The first record without a key id that nothing after it vouches for yet, and the newest record before it. */
+  private unvouched: { record: ChainBreak; before: ChainPoint | undefined } | undefined;
 
-  constructor(private readonly unit: Unit, genesis: string, options: WalkOptions = {}) {
+  constructor(private readonly unit: Unit, genesis: string, options: ChainCheckOptions = {}) {
     this.prev = genesis;
     this.from = options.from;
+    this.keysGiven = (options.keys?.size ?? 0) > 0;
     for (const head of options.heads ?? []) {
       // A head of an empty trail (id 0) holds for any trail; one before the checkpoint cannot be compared.
       if (head.id === 0) this.headsMatched += 1;
@@ -144,10 +154,15 @@ export class ChainWalk {
     }
     this.prev = record.hash;
     this.prevId = record.id;
+    // The checkpoint is taken on trust; a keyed record or a signed head vouches for all before it.
+    const vouched = this.checked === 0 && this.from !== undefined;
     this.checked += 1;
     if (record.key === undefined) this.unkeyed += 1;
     else this.keyed.set(record.key, (this.keyed.get(record.key) ?? 0) + 1);
-    this.headsMatched += this.heads.get(record.id)?.length ?? 0;
+    const headsHere = this.heads.get(record.id)?.length ?? 0;
+    this.headsMatched += headsHere;
+    if (vouched || record.key !== undefined || headsHere > 0) this.unvouched = undefined;
+    else this.unvouched ??= { record: { id: record.id, time: record.time, why: UNKEYED_UNVOUCHED }, before: this.newest };
     this.newest = { id: record.id, hash: record.hash, ...(record.time === undefined ? {} : { time: record.time }) };
     return undefined;
   }
@@ -163,6 +178,10 @@ export class ChainWalk {
       const { unit } = this;
       const lost = beyond.id === last + 1 ? `${unit} ${beyond.id} was removed` : `${unit}s ${last + 1} to ${beyond.id} were removed`;
       this.broken = { id: last + 1, time: undefined, why: `the signed head of ${beyond.at} names ${unit} ${beyond.id}, and the trail ends before it: ${lost}` };
+    }
+    if (this.broken === undefined && this.keysGiven && this.unvouched !== undefined) {
+      this.broken = this.unvouched.record;
+      this.newest = this.unvouched.before;
     }
     return {
       checked: this.checked, newest: this.newest, broken: this.broken, unkeyed: this.unkeyed,

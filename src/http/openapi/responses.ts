@@ -14,16 +14,17 @@ export const HEADERS: Record<string, object> = {
       + 'quote it when asking about a call. A caller\'s own X-Request-Id is never echoed: it is kept beside this id for operators.',
     schema: { type: 'string', format: 'uuid', maxLength: 36 },
   },
-  'X-RateLimit-Limit': integer('Requests allowed per window: per subscription key, or per source address for requests without a valid key.', 1_000_000),
+  'X-RateLimit-Limit': integer('Requests allowed per window: per person under a subscription key (or the key\'s ceiling for all its callers, on the 429 it gave), or per source address for requests without a valid key.', 1_000_000),
   'X-RateLimit-Remaining': integer('Requests left in the current window.', 1_000_000),
   'X-RateLimit-Reset': integer('Seconds until the current window ends.', 86_400),
   'RateLimit-Policy': {
-    description: 'The limit as draft-ietf-httpapi-ratelimit-headers gives it: `"subscription";q=100;w=5` (q requests per w seconds), '
+    description: 'The limit as draft-ietf-httpapi-ratelimit-headers gives it: `"subscription-person";q=100;w=5` (q requests per w seconds), '
+      + '`"subscription"` when the key\'s ceiling for all its callers refused the request, '
       + 'or `"address"` for requests without a valid key. Absent while the shared counters (Redis) are unreachable.',
     schema: { type: 'string', maxLength: 128 },
   },
   RateLimit: {
-    description: 'What is left of it: `"subscription";r=42;t=3` (r requests left, t seconds until the window ends).',
+    description: 'What is left of it: `"subscription-person";r=42;t=3` (r requests left, t seconds until the window ends).',
     schema: { type: 'string', maxLength: 128 },
   },
   'Retry-After': integer('Seconds to wait before trying again.', 86_400),

@@ -1,6 +1,6 @@
 import rateLimit, { normalizeIP, type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError } from '../api-error.js';
 
@@ -11,8 +11,8 @@ export interface RateLimitOptions {
   /** Requests without a valid subscription key and a valid token, per source address per window. */
   noKeyMax: number;
   /**
-   * On /fhir without a key: the requests of all users of one app (client_id) per window, the
-   * ceiling above each user's own `max` (RATE_LIMIT_APP_MAX).
+   * The requests of all callers of one app per window, the ceiling above each one's own `max`
+   * (RATE_LIMIT_APP_MAX): of one subscription key, or on /fhir without a key of one client_id.
    */
   appMax: number;
   /**
@@ -22,46 +22,50 @@ export interface RateLimitOptions {
   sharedStore?: FastifyRateLimitStoreCtor;
 }
 
-/** RATE_LIMIT_APP_MAX's default: a keyless app's ceiling is this many of its users' own budgets (RATE_LIMIT_MAX). */
+/** RATE_LIMIT_APP_MAX's default: an app's ceiling (a key's, a keyless client_id's) is this many of its users' own budgets (RATE_LIMIT_MAX). */
 export const DEFAULT_APP_USERS = 20;
 
 const BY_ADDRESS = 'addr:';
-const APP_BUDGET = 'client:';
+const KEYLESS_APP = 'client:';
 
 /**
- * Only a request whose key and token are both valid spends the key's budget (issue 20 item 3); on
- * /fhir without a key, a valid token spends its app's (client_id) budget (src/http/plugins/credentials.ts).
+ * The app whose budget a request spends, `sub:<subscription>` or on /fhir without a key
+ * `client:<client_id>` (src/http/plugins/credentials.ts): only a request whose key (where sent) and
+ * token are both valid has one (issue 20 item 3); any other is counted per source address.
  */
-const isAuthenticated = (request: FastifyRequest): boolean => request.budget !== undefined && request.token !== undefined;
-
-/** A keyless /fhir request of a verified token: it spends its user's budget in the app, then the app's. */
 const appBudgetOf = (request: FastifyRequest): string | undefined =>
-  isAuthenticated(request) && request.budget?.startsWith(APP_BUDGET) === true ? request.budget : undefined;
+  request.token === undefined ? undefined : request.budget;
 
 /**
- * The budget of one person in one app (issue 44 item 4, threat 58): the token's issuer and subject,
- * hashed, so a counter's key (in Redis too) never holds an identity number a subject may be.
+ * The budget of one caller in one app (issue 44 item 4, threat 58; with a key, issue 52 item 6):
+ * the person the token names, whichever issuer signed it (a second issuer is no second budget),
+ * else the token's issuer and subject, so a client token is a caller of its own; hashed, so a
+ * counter's key (in Redis too) never holds an identity number.
  */
 function personBudgetOf(request: FastifyRequest, app: string): string {
   const token = request.token;
-  const who = createHash('sha256').update(`${token?.issuer ?? ''}\n${token?.subject ?? ''}`).digest('base64url').slice(0, 22);
+  const caller = token?.personId === undefined ? `token\n${token?.issuer ?? ''}\n${token?.subject ?? ''}` : `person\n${token.personId}`;
+  const who = createHash('sha256').update(caller).digest('base64url').slice(0, 22);
   return `${app}|person:${who}`;
 }
 
 /** Requests refused by the app's ceiling rather than by their person's own budget. */
 const refusedByCeiling = new WeakSet<FastifyRequest>();
 
-/** The policy a request is counted under, as the RateLimit fields name it. */
+/** The policy a request is counted under, as the RateLimit fields name it: the app's, or its person's in it. */
 function policyOf(request: FastifyRequest): string {
-  if (!isAuthenticated(request)) return '"address"';
-  if (appBudgetOf(request) === undefined) return '"subscription"';
-  return refusedByCeiling.has(request) ? '"app"' : '"app-person"';
+  const app = appBudgetOf(request);
+  if (app === undefined) return '"address"';
+  const name = app.startsWith(KEYLESS_APP) ? 'app' : 'subscription';
+  return refusedByCeiling.has(request) ? `"${name}"` : `"${name}-person"`;
 }
 
 /**
- * Authenticated requests per subscription key per window (never per forwarded address, which a
- * caller can forge); on /fhir without a key, per user of the app (client_id) per window, under a
- * ceiling for all the app's users together (issue 44 item 4); and every other request (no valid key, or a valid key without a valid token)
+ * Authenticated requests per person (the token's issuer and subject) per app per window, under a
+ * ceiling for all the app's callers together: the app is the subscription key (issue 52 item 6:
+ * the patient app's key ships inside it, so anyone signed in holds it), or on /fhir without a key
+ * the token's client_id (issue 44 item 4). Never per forwarded address, which a caller can forge.
+ * Every other request (no valid key, or a valid key without a valid token) is counted
  * per source address (the socket's, or what a trusted proxy says; IPv6 per /64): a flood of them is
  * refused before it costs more than a counter (issue 12 item 4), and never spends the budget of
  * the key it names, which ships inside a public app (issue 20 item 3). The credentials plugin
@@ -78,9 +82,8 @@ export const rateLimitPerSubscription = fp(async (app: FastifyInstance, opts: Ra
     timeWindow: opts.windowMs,
     ...shared,
     keyGenerator: (request) => {
-      if (!isAuthenticated(request)) return `${BY_ADDRESS}${normalizeIP(request.ip)}`;
       const app = appBudgetOf(request);
-      return app === undefined ? String(request.budget) : personBudgetOf(request, app);
+      return app === undefined ? `${BY_ADDRESS}${normalizeIP(request.ip)}` : personBudgetOf(request, app);
     },
     max: (_request, key) => (key.startsWith(BY_ADDRESS) ? opts.noKeyMax : opts.max),
     addHeaders: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true, 'retry-after': true },
@@ -92,7 +95,9 @@ export const rateLimitPerSubscription = fp(async (app: FastifyInstance, opts: Ra
   // Added to each route after the per-person hook (onRoute hooks run in the order they were added).
   const ceiling = app.createRateLimit({ keyGenerator: (request) => appBudgetOf(request) ?? '', max: opts.appMax });
   const appCeiling: onRequestHookHandler = async (request, reply) => {
-    if (appBudgetOf(request) === undefined) return;
+    // A person's check the store failed lets the request through uncounted; the ceiling's check would
+    // fail too, after another wait, and report the one request twice.
+    if (appBudgetOf(request) === undefined || !counted(reply)) return;
     const spent = await ceiling(request);
     if (spent.isAllowed || !spent.isExceeded) return;
     refusedByCeiling.add(request);
@@ -109,16 +114,23 @@ export const rateLimitPerSubscription = fp(async (app: FastifyInstance, opts: Ra
   // numbers, from whichever store, are written again here: q and w per policy, r left, t seconds.
   const windowS = Math.max(1, Math.ceil(opts.windowMs / 1000));
   app.addHook('onSend', (request, reply, payload, done) => {
-    const limit = reply.getHeader('x-ratelimit-limit');
-    const remaining = reply.getHeader('x-ratelimit-remaining');
-    // Absent when the limit never ran (load shed first); all left when an unreachable store counted nothing.
-    if (limit !== undefined && remaining !== undefined && String(remaining) !== String(limit)) {
+    if (counted(reply)) {
       const policy = policyOf(request);
-      reply.header('ratelimit-policy', `${policy};q=${String(limit)};w=${windowS}`);
-      reply.header('ratelimit', `${policy};r=${String(remaining)};t=${String(reply.getHeader('x-ratelimit-reset'))}`);
+      reply.header('ratelimit-policy', `${policy};q=${String(reply.getHeader('x-ratelimit-limit'))};w=${windowS}`);
+      reply.header('ratelimit', `${policy};r=${String(reply.getHeader('x-ratelimit-remaining'))};t=${String(reply.getHeader('x-ratelimit-reset'))}`);
     }
     done(null, payload);
   });
 }, { name: 'rate-limit-per-subscription', dependencies: ['credentials'] });
+
+/**
+ * Whether the limit counted this request: its fields are absent when the limit never ran (load shed
+ * first), and say all is left when an unreachable store counted nothing.
+ */
+function counted(reply: FastifyReply): boolean {
+  const limit = reply.getHeader('x-ratelimit-limit');
+  const remaining = reply.getHeader('x-ratelimit-remaining');
+  return limit !== undefined && remaining !== undefined && String(remaining) !== String(limit);
+}
 
 const overLimit = (ttlMs: number): ApiError => new ApiError(429, `Rate limit is exceeded. Try again in ${Math.max(1, Math.ceil(ttlMs / 1000))} seconds.`);

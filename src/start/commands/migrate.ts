@@ -11,7 +11,9 @@
  */
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { inTransaction } from '../../adapters/audit-postgres/bounded-client.js';
 import { ownerStep, type OwnerStepDone } from '../../adapters/audit-postgres/owner-step.js';
+import { revokeExcess, type ServicePrivilege } from '../../adapters/audit-postgres/service-privileges.js';
 import { migrateSignIn, SIGN_IN_SCHEMA } from '../../adapters/auth-server/postgres-models.js';
 import { SQL_NAME } from '../../adapters/audit-postgres/sql-names.js';
 import { shownUrl, withoutPassword } from '../shown-url.js';
@@ -57,12 +59,34 @@ function report(done: OwnerStepDone, schema: string, serviceRole: string | undef
   return [`audit schema ${schema} at ${where} is at version ${done.to}${role}: nothing to do`];
 }
 
-/** The authorization server's schema (src/adapters/auth-server/postgres-models.ts), with the service role's grants on it. */
-async function migrateSignInSchema(url: string, where: string, schema: string, serviceRole: string | undefined): Promise<{ from: number; to: number }> {
+/**
+ * What the service role keeps on the sign-in schema: the grants migrateSignIn gives (read the version;
+ * read and write oidc-provider's state, which expires and is revoked row by row), and nothing else.
+ * TRUNCATE would end every session and refresh token at once, CREATE put objects beside them, and
+ * REFERENCES and TRIGGER are not the service's business (issue 52 item 12).
+ */
+const SIGN_IN_PRIVILEGES: readonly ServicePrivilege[] = [
+  { kind: 'schema', privilege: 'USAGE', object: '' },
+  { kind: 'table', privilege: 'SELECT', object: '.schema_migrations' },
+  ...['SELECT', 'INSERT', 'UPDATE', 'DELETE'].map((privilege) => ({ kind: 'table' as const, privilege, object: '.oidc_model' })),
+];
+
+/**
+ * The authorization server's schema (src/adapters/auth-server/postgres-models.ts), with the service
+ * role's grants on it and what it must not hold there revoked, or refused as on the audit schema.
+ */
+async function migrateSignInSchema(url: string, where: string, schema: string, serviceRole: string | undefined): Promise<{ from: number; to: number; revoked: string[] }> {
   const pool = new pg.Pool({ connectionString: url, max: 1, connectionTimeoutMillis: 5000, application_name: 'patient-data-access-migrate' });
   pool.on('error', () => undefined);
   try {
-    return await migrateSignIn(pool, schema, serviceRole);
+    const migrated = await migrateSignIn(pool, schema, serviceRole);
+    if (serviceRole === undefined) return { ...migrated, revoked: [] };
+    const client = await pool.connect();
+    try {
+      return { ...migrated, revoked: await inTransaction(client, () => revokeExcess(client, schema, serviceRole, SIGN_IN_PRIVILEGES)) };
+    } finally {
+      client.release();
+    }
   } catch (err) {
     throw new Refusal(`the sign-in schema step on ${where} failed: ${withoutPassword(err instanceof Error ? err.message : String(err), url)}`, 1);
   } finally {
@@ -98,6 +122,7 @@ async function main(): Promise<number> {
     for (const line of report(done, schema, serviceRole, where)) say(line);
     const signIn = await migrateSignInSchema(url, where, signInSchema, serviceRole);
     if (signIn.to > signIn.from) say(`sign-in schema ${signInSchema} at ${where}: migrated from version ${signIn.from} to ${signIn.to}`);
+    for (const privilege of signIn.revoked) say(`revoked from ${serviceRole ?? ''}: ${privilege}`);
     return 0;
   } finally {
     await client.end().catch(() => undefined);

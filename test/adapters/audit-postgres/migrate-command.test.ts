@@ -155,13 +155,57 @@ describe.skipIf(!available)('npm run migrate: the audit store\'s owner step', RU
       await admin.query(`REVOKE TRIGGER ON ${t} FROM PUBLIC; REVOKE ${group} FROM ${excessRole}; ALTER TABLE ${t} OWNER TO ${excessRole}`);
       const owner = await migrateExcess();
       expect(owner.code).toBe(1);
-      expect(owner.stderr).toMatch(new RegExp(`failed: ${excessRole} owns ${t}: an owner can disable the append-only trigger or drop the table; `
+      expect(owner.stderr).toMatch(new RegExp(`failed: ${excessRole} owns ${t}: an owner can disable its triggers, change or drop it; `
         + 'make the owner step\'s role its owner \\(ALTER TABLE .* OWNER TO .*\\) and run again; nothing was changed\\.'));
       // Ownership given back takes the role's own grants with it; the step grants again what the service needs.
       await admin.query(`ALTER TABLE ${t} OWNER TO CURRENT_USER`);
       const settled = await migrateExcess();
       expect([settled.code, settled.stderr]).toEqual([0, '']);
       expect(await held()).toEqual(NEEDED);
+    });
+  });
+
+  describe('issue 52 item 12: the service role on the sign-in schema', () => {
+    const auditSchema = freshSchema('migrate_test');
+    const signIn = freshSchema('migrate_signin');
+    const signInRole = `migrate_svc_${randomBytes(5).toString('hex')}`;
+    const t = `"${signIn}".oidc_model`;
+    const migrateSignIn = () => migrate(['--schema', auditSchema, '--sign-in-schema', signIn, '--service-role', signInRole]);
+    afterAll(async () => {
+      for (const s of [auditSchema, signIn]) await dropSchema(admin, s);
+      await admin.query(`DROP OWNED BY ${signInRole}`).catch(() => undefined);
+      await admin.query(`DROP ROLE IF EXISTS ${signInRole}`);
+    });
+
+    it('issue 52 item 12: revokes what the role must not hold there, naming each; the role can then read and write the state, and cannot drop, alter or truncate it', async () => {
+      expect((await migrateSignIn()).code).toBe(0);
+      await admin.query(`GRANT ALL ON ${t} TO ${signInRole}; GRANT CREATE ON SCHEMA "${signIn}" TO ${signInRole};
+        GRANT INSERT, UPDATE, DELETE, TRUNCATE ON "${signIn}".schema_migrations TO ${signInRole}`);
+      const run = await migrateSignIn();
+      expect([run.code, run.stderr]).toEqual([0, '']);
+      // Before the fix: the step said nothing of the sign-in schema, and the role kept all of it.
+      expect(run.stdout.trimEnd().split('\n').filter((l) => l.includes(signIn)).sort()).toEqual([
+        `revoked from ${signInRole}: CREATE on "${signIn}"`,
+        ...['REFERENCES', 'TRIGGER', 'TRUNCATE'].map((p) => `revoked from ${signInRole}: ${p} on ${t}`),
+        ...['DELETE', 'INSERT', 'TRUNCATE', 'UPDATE'].map((p) => `revoked from ${signInRole}: ${p} on "${signIn}".schema_migrations`),
+      ].sort());
+      const url = new URL(databaseUrl());
+      url.username = signInRole;
+      url.password = '';
+      const asService = new pg.Pool({ connectionString: url.toString(), max: 1 });
+      try {
+        await asService.query(`INSERT INTO ${t} (model, id, payload) VALUES ('Session', 's1', '{}')`);
+        await asService.query(`UPDATE ${t} SET payload = '{"a":1}' WHERE id = 's1'`);
+        expect((await asService.query(`DELETE FROM ${t} WHERE id = 's1'`)).rowCount).toBe(1);
+        for (const sql of [`TRUNCATE ${t}`, `DROP TABLE ${t}`, `ALTER TABLE ${t} ADD COLUMN x int`, `CREATE TABLE "${signIn}".other (x int)`,
+          `DELETE FROM "${signIn}".schema_migrations`]) {
+          await expect(asService.query(sql), sql).rejects.toMatchObject({ code: '42501' });
+        }
+      } finally {
+        await asService.end();
+      }
+      const again = await migrateSignIn();
+      expect(again.stdout).not.toContain('revoked');
     });
   });
 

@@ -183,4 +183,21 @@ describe.skipIf(!available)('PostgresAuditTrail', () => {
     await expect(closing.append(fullRecord(9001))).rejects.toThrow(/closed/);
     expect(await closing.ping()).toBe(false);
   });
+
+  it('issue 52 item 9: names the newest row by id at start, 10 after 9, not the greatest id as text', async () => {
+    const ownSchema = freshSchema();
+    const trailOf = (): PostgresAuditTrail => PostgresAuditTrail.create({ connectionString: databaseUrl(), schema: ownSchema, onWarning: (m) => warnings.push(m) });
+    const writer = trailOf();
+    const started = trailOf();
+    try {
+      for (let i = 1; i <= 10; i++) await writer.append(minimalRecord(i));
+      const { rows } = await admin.query<{ hash: string }>(`SELECT hash FROM "${ownSchema}".access_log WHERE id = 10`);
+      // A fresh instance has stored nothing: its head is the table's newest row.
+      expect(await started.head()).toMatchObject({ id: 10, hash: rows[0]?.hash });
+    } finally {
+      await writer.close();
+      await started.close();
+      await dropSchema(admin, ownSchema);
+    }
+  });
 });

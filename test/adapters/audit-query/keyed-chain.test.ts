@@ -156,16 +156,32 @@ describe.each(stores)('issue 44 item 6: $name, keyed', RUNS_COMMANDS, ({ unit, f
     }
   });
 
-  it('issue 44 item 6: a trail rewritten from its first record without the key verifies as unkeyed, and the signed head shows the rewrite', async () => {
+  it('issue 52 item 10: with the chain key given, a trail rewritten from its first record without the key fails at its first record; the signed head shows the rewrite too', async () => {
     const trail = await fresh();
     await trail.rewrite(1, 'unkeyed');
     const [alone, withHead] = await Promise.all([trail.verify(keyed()), trail.verify(keyed(['--head', trail.headFile]))]);
-    // What the chain alone can say: every record unkeyed, vouched for by nothing after it.
-    expect(alone.code).toBe(0);
-    expect(alone.stdout).toContain(`6 ${unit}s carry no key id`);
+    // Every record unkeyed, vouched for by nothing after it (before the fix: intact, exit 0).
+    expect(alone.code).toBe(BROKEN);
+    expect(alone.stdout).toMatch(at(1));
+    expect(alone.stdout).toContain('it carries no key id, and no keyed record, signed head or checkpoint after it vouches for it: '
+      + 'the trail from here was written anew without the chain key, or the service writing it has none.');
+    expect(alone.stdout).toMatch(new RegExp(`\\nNo ${unit} from the first ${unit} holds\\.\\n`));
     expect(withHead.code).toBe(BROKEN);
     expect(withHead.stdout).toMatch(at(5));
     expect(withHead.stdout).toContain(`it holds another hash than the signed head of ${HEAD_AT} recorded: it, or a record before it, was rewritten`);
+  });
+
+  it('issue 52 item 10: records from before the key verify under a key only when something after them vouches for them', async () => {
+    const trail = await fresh();
+    // Records 1 and 2, written before the chain had a key; nothing keyed after them.
+    await trail.cut(3);
+    const [alone, checkpoint, noKey] = await Promise.all([trail.verify(keyed()), trail.verify(keyed(['--from-checkpoint', '2'])), trail.verify([])]);
+    expect(alone.code).toBe(BROKEN);
+    expect(alone.stdout).toMatch(at(1));
+    // A checkpoint taken on trust at the last of them vouches for them, as a signed head naming it would.
+    expect([checkpoint.code, checkpoint.stdout]).toEqual([0, expect.stringMatching(new RegExp(`: intact, 1 ${unit} checked from checkpoint ${unit} 2\\.`))]);
+    // Without a key given there is nothing to expect of them: what the chain alone says.
+    expect(noKey.code).toBe(0);
   });
 
   it('issue 44 item 6: the newest records removed leave an intact chain, and the signed head names the first one missing', async () => {
