@@ -45,6 +45,8 @@ export interface PatientFacts {
   phones: readonly TelecomFacts[];
   emails: readonly TelecomFacts[];
   addresses: readonly PatientAddressFacts[];
+  /** `meta.tag` codings the layout adds (the older layout's OLDER_LAYOUT_ONLY). */
+  tags?: readonly { system: string; code: string }[];
   /** The HSA ids of the unit responsible for the patient (managingOrganization) and of its head unit (its partOf). */
   unitHsaId?: string;
   headHsaId?: string;
@@ -133,11 +135,12 @@ export function patientResource(facts: PatientFacts, out: WrittenResources, ctx:
   return fhirOnly({
     resourceType: 'Patient',
     id: ctx.patientReference.replace(/^Patient\//, ''),
-    meta: version === undefined && facts.protectedId !== true ? undefined : fhirOnly({
+    meta: version === undefined && facts.protectedId !== true && (facts.tags ?? []).length === 0 ? undefined : fhirOnly({
       lastUpdated: version,
       // Protected identity (docs/upstream-fhir.md §1.5): the record says only that it is protected, not
       // which of HL7 Sweden's two kinds, so the label that says no more than that: restricted (R).
       security: facts.protectedId === true ? [{ system: CONFIDENTIALITY, code: 'R' }] : undefined,
+      tag: (facts.tags ?? []).length === 0 ? undefined : facts.tags?.map((t) => ({ ...t })),
     }),
     identifier: identifiers(facts),
     name: facts.name === undefined ? undefined : withContent([humanName(facts.name)]),

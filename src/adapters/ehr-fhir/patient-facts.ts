@@ -3,6 +3,7 @@
  * the identity number asked for (PersonId), the internal id, the name, and protected identity
  * (docs/upstream-fhir.md#protected-identity), which any one of five security labels sets.
  */
+import { PDAS_BASE } from './extensions.js';
 import { nameParts, type NameParts } from './human-name.js';
 import { personNumberKindOf } from './identifiers.js';
 import type { Patient } from '../../domain/fhir/resources/parties.js';
@@ -15,6 +16,19 @@ const PROTECTING: readonly (readonly [string, string])[] = [
   ['http://terminology.hl7.org/CodeSystem/v3-Confidentiality', 'V'],
   ['http://terminology.hl7.org/CodeSystem/v3-ActCode', 'DEMO'],
 ];
+
+/**
+ * The service's own tag of a Patient written from the older patient layout (operation 4) because the
+ * legacy EHR holds the person in no v2 layout: there the v2 read answers `[]` (docs/upstream-ehr.md#6-the-embedded-ehrs-folder,
+ * a missing document is an empty answer), so a second instance reading this Patient answers its v2 read
+ * empty too (docs/upstream-fhir.md#35-patient-information-v2-layout-operation-5). FHIR itself has no way
+ * to say that a layout is missing.
+ */
+export const OLDER_LAYOUT_ONLY = { system: `${PDAS_BASE}CodeSystem/patient-layout`, code: 'older-only' } as const;
+
+/** Whether the Patient carries OLDER_LAYOUT_ONLY in `meta.tag`. */
+export const holdsOlderLayoutOnly = (patient: Patient): boolean =>
+  (patient.meta?.tag ?? []).some((c) => c.system === OLDER_LAYOUT_ONLY.system && c.code === OLDER_LAYOUT_ONLY.code);
 
 /** Protected identity: when in doubt, protect, so each of the labels counts. */
 export const isProtected = (security: readonly Coding[] | undefined): boolean =>

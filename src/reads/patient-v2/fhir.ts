@@ -12,7 +12,7 @@ import { hasEnded, ts, tsDate } from '../../adapters/ehr-fhir/fhir-time.js';
 import { nameInUse, wholeName } from '../../adapters/ehr-fhir/human-name.js';
 import { ii, own, personNumberKindOf, unitIdOf } from '../../adapters/ehr-fhir/identifiers.js';
 import type { MapContext } from '../../adapters/ehr-fhir/map-context.js';
-import { sexOf, type PatientFacts } from '../../adapters/ehr-fhir/patient-facts.js';
+import { holdsOlderLayoutOnly, sexOf, type PatientFacts } from '../../adapters/ehr-fhir/patient-facts.js';
 import { answerable, type ReadInput } from '../../adapters/ehr-fhir/read-input.js';
 import type { FhirIdentifier } from '../../domain/fhir/resources/datatypes.js';
 import type { RelatedPerson } from '../../domain/fhir/resources/parties.js';
@@ -84,6 +84,8 @@ function patientData(facts: PatientFacts, relatives: RelatedPerson[], ctx: MapCo
 
 export function mapPatientV2(input: ReadInput, ctx: MapContext): PatientV2[] {
   const patient = input.patient.resource;
+  // A Patient the service's own FHIR API wrote from the older layout alone: its EHR answers this read empty.
+  if (holdsOlderLayoutOnly(patient)) return [];
   const relatives = answerable(input, 'RelatedPerson').filter((r) => r.active !== false);
   const unit = unitOf(patient.managingOrganization, input.index);
   return [{

@@ -11,6 +11,7 @@ import type { FhirResource } from '../as-fhir.js';
 import type { PatientExtract, PatientRecord } from './answer.js';
 import { patientAsFhir } from './as-fhir.js';
 import { mapPatientRecord } from './fhir.js';
+import { mapPatientV2 } from '../patient-v2/fhir.js';
 
 describeFhirForm('getPatient', []);
 
@@ -58,8 +59,24 @@ describe('getPatient as FHIR, read back with its own Patient', () => {
 
   it('writes the version time as an instant with the offset of its season', () => {
     const meta = (value: string) => patientOf(patientAsFhir.resources([record({ time_created: { value } })], ctx)).meta;
-    expect(meta('20260115093000')).toEqual({ lastUpdated: '2026-01-15T09:30:00+01:00' });
-    expect(meta('20260715093000')).toEqual({ lastUpdated: '2026-07-15T09:30:00+02:00' });
+    expect(meta('20260115093000')).toMatchObject({ lastUpdated: '2026-01-15T09:30:00+01:00' });
+    expect(meta('20260715093000')).toMatchObject({ lastUpdated: '2026-07-15T09:30:00+02:00' });
+  });
+
+  // Issue 52 item 19: this Patient is served only for a person the EHR holds in no v2 layout, whose v2 read answers [].
+  it('tags the Patient as held in the older layout only, so the v2 read of it answers [] as the EHR does', () => {
+    const resources = patientAsFhir.resources([record({})], ctx);
+    expect(patientOf(resources).meta).toEqual({
+      lastUpdated: '2026-01-15T09:30:00+01:00',
+      tag: [{ system: 'http://example.org/fhir/pdas/CodeSystem/patient-layout', code: 'older-only' }],
+    });
+    const index = new ResourceIndex('https://fhir.example/R4');
+    for (const r of resources) index.add(r);
+    const patient = patientFacts(checkedResource('Patient', patientOf(resources)), NUMBER);
+    const settings = { zone: ZONE, idRoot: DEMO_FHIR_SETTINGS.idRoot, nowMs: NOW, note: () => undefined };
+    expect(mapPatientV2({ matches: [], index, patient }, settings)).toEqual([]);
+    // Its older layout is read back as ever.
+    expect(readOwn(resources, NUMBER)[0]?.PatientEHRExtract[0]?.Patient?.PatientID).toEqual({ root: '1.2.752.129.2.1.3.1', extension: NUMBER });
   });
 
   it('marks a protected patient with the label that says only "restricted", which the adapter reads as protected', () => {

@@ -3,12 +3,17 @@
  * its managing organisation (AccessZoneUnit) and that unit's head unit (HeadCareproviderUnit), read
  * backwards. The Patient is written by the code both patient layouts share (src/reads/as-fhir-patient.ts).
  */
+import { OLDER_LAYOUT_ONLY } from '../../adapters/ehr-fhir/patient-facts.js';
 import type { PatientExtract } from './answer.js';
 import type { AsFhirContext, FhirForm, FhirResource } from '../as-fhir.js';
 import { WrittenResources } from '../as-fhir-parties.js';
 import { patientResource, type PatientFacts } from '../as-fhir-patient.js';
 
-/** The extract's facts as both layouts have them; §3.4 has no other identifier, no date of death and no county. */
+/**
+ * The extract's facts as both layouts have them; §3.4 has no other identifier, no date of death and no county.
+ * This Patient is served only when the EHR holds the person in no v2 layout (src/http/fhir/fhir-api.ts,
+ * servedTypes), so it says so (OLDER_LAYOUT_ONLY): a second instance then answers the v2 read empty, as the EHR does.
+ */
 function factsOf(extract: PatientExtract): PatientFacts | undefined {
   const p = extract.Patient;
   if (p === undefined) return undefined;
@@ -26,6 +31,7 @@ function factsOf(extract: PatientExtract): PatientFacts | undefined {
     addresses: p.PatientAddresses.PatientAddress,
     unitHsaId: extract.AccessZoneUnit?.UnitID?.extension,
     headHsaId: extract.HeadCareproviderUnit?.UnitID?.extension,
+    tags: [OLDER_LAYOUT_ONLY],
   };
 }
 
