@@ -11,6 +11,7 @@ import { connectedApps, revokeConnectedApp, type ConnectedApp, type ConnectedApp
 import { connectedAppsPage } from './connected-apps-page.js';
 import { pageView, readForm } from './interactions.js';
 import { ownAccessTokens } from './introspection.js';
+import { patientClaimSeal } from './patient-claim-seal.js';
 import type { Localized } from './page-language.js';
 import { appRedirectUri } from './smart-launch.js';
 
@@ -20,13 +21,15 @@ export const CONNECTED_APPS_PATH = '/connected-apps';
 export interface TokenHolder { accountId: string; clientId: string }
 export type VerifyToken = (token: string) => Promise<TokenHolder | undefined>;
 
-/** Checks an access token this server issued (its own signing keys, issuer and the API's audience). */
+/** Checks an access token this server issued (its own signing keys, issuer and the API's audience), its patient claim opened. */
 export function ownTokenVerifier(input: { issuer: string; audience: string; patientClaim: string; signingKeys: readonly JWK[] }): VerifyToken {
   const verify = ownAccessTokens(input);
+  const seal = patientClaimSeal(input.signingKeys);
   return async (token) => {
     const payload = await verify(token);
-    const accountId = payload?.[input.patientClaim];
-    return typeof accountId === 'string' && typeof payload?.client_id === 'string' ? { accountId, clientId: payload.client_id } : undefined;
+    if (payload === undefined || typeof payload.client_id !== 'string' || !Object.hasOwn(payload, input.patientClaim)) return undefined;
+    const accountId = await seal.open(payload[input.patientClaim], payload);
+    return accountId === undefined ? undefined : { accountId, clientId: payload.client_id };
   };
 }
 

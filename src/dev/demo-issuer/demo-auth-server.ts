@@ -12,6 +12,7 @@ import { AuthClients } from '../../adapters/auth-server/clients.js';
 import { sendErrorPage } from '../../adapters/auth-server/error-pages.js';
 import { handleInteraction, INTERACTION_PATH } from '../../adapters/auth-server/interactions.js';
 import { REFRESH_TOKEN_TTL_SECONDS } from '../../adapters/auth-server/provider-config.js';
+import { patientClaimSeal, type OpenPatientClaim } from '../../adapters/auth-server/patient-claim-seal.js';
 import { LaunchPicks } from '../../adapters/auth-server/smart-launch.js';
 import type { SmartLaunchContext } from '../../ports/smart-launch.port.js';
 import { loadOrCreateCredentials } from './credentials-store.js';
@@ -39,6 +40,8 @@ export interface DemoAuthServer {
   credentials: DemoCredentials;
   /** Its client-credentials clients, whose tokens are client tokens while it runs. */
   clientIds: readonly string[];
+  /** Opens the sealed patient claim of its tokens (patient-claim-seal.ts), for the service in the same process. */
+  openPatientClaim: OpenPatientClaim;
 }
 
 interface DemoLogger {
@@ -201,6 +204,7 @@ export async function startDemoAuthServer(options: {
     issuer,
     credentials,
     clientIds: CLIENT_CREDENTIALS_CLIENT_IDS,
+    openPatientClaim: patientClaimSeal(stored.signingKeys).open,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
