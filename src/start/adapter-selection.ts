@@ -24,6 +24,7 @@ import { readEhrTls } from './transport-settings.js';
 import { watchEhrTls } from '../adapters/ehr-http/tls-rotation.js';
 import { certificateExpiry } from '../adapters/tls/certificate-summary.js';
 import type { Lifecycle } from './lifecycle.js';
+import type { OpenPatientClaim } from '../adapters/auth-server/patient-claim-seal.js';
 import type { AnswerMemory } from '../ports/answer-memory.port.js';
 import type { AccessTokenVerifier } from '../ports/access-token-verifier.port.js';
 import type { AuditTrail } from '../ports/audit-trail.port.js';
@@ -87,7 +88,9 @@ export function docsRedirectUri(config: Pick<Config, 'host' | 'port' | 'tls'>): 
 }
 
 /** The demo authorization server, on loopback, closed with the service; its address and its client-credentials clients. */
-async function startDemoIssuer(selection: Selection): Promise<{ issuer: string; clientIds: readonly string[]; grantAlive: (grantId: string) => Promise<boolean> }> {
+async function startDemoIssuer(selection: Selection): Promise<{
+  issuer: string; clientIds: readonly string[]; grantAlive: (grantId: string) => Promise<boolean>; openPatientClaim: OpenPatientClaim;
+}> {
   // Imported only when needed: oidc-provider and its dependencies cost memory a real deployment never uses.
   const { config, logger, life } = selection;
   const { startDemoAuthServer } = await import('../dev/demo-issuer/demo-auth-server.js');
@@ -99,7 +102,7 @@ async function startDemoIssuer(selection: Selection): Promise<{ issuer: string; 
   life.onClose(() => demo.close());
   selection.demoClientsFile = path.join(config.dataDir, 'demo-auth.json');
   life.notices.push(`demo authorization server: ${demo.issuer} (clients and secrets in ${selection.demoClientsFile})`);
-  return { issuer: demo.issuer, clientIds: demo.clientIds, grantAlive: (grantId) => demo.grantAlive(grantId) };
+  return { issuer: demo.issuer, clientIds: demo.clientIds, grantAlive: (grantId) => demo.grantAlive(grantId), openPatientClaim: demo.openPatientClaim };
 }
 
 /** Demo mode only, once its key and issuer are made: where a refused caller finds the demo's credentials (src/http/demo-refusals.ts). */
@@ -118,13 +121,16 @@ const NO_SMART: SmartLaunchContext = { publicBaseUrl: () => 'http://smart-launch
  * in DATABASE_URL, the region's login discovered in the background (never fatal); its keys, the local
  * JWKS the API verifies its tokens with.
  */
-async function startOwnIssuer(selection: Selection, signIn: SignInSettings): Promise<{ publicJwks: unknown; grantAlive: (grantId: string) => Promise<boolean> }> {
+async function startOwnIssuer(selection: Selection, signIn: SignInSettings): Promise<{
+  publicJwks: unknown; grantAlive: (grantId: string) => Promise<boolean>; openPatientClaim: OpenPatientClaim;
+}> {
   const { config, logger, life, metrics, clock, auditTrail: trail } = selection;
   // Every login at the region is audited before it counts (src/start/login-events.ts): none without a trail.
   if (trail === undefined) throw new Error('the audit trail is selected before the sign-in, which audits every login');
   // Imported only when needed, as every adapter the settings do not pick.
   const { RegionAuthServer, signInPool } = await import('../adapters/auth-server/region-auth-server.js');
   const { publicKeys } = await import('../adapters/auth-server/key-files.js');
+  const { patientClaimSeal } = await import('../adapters/auth-server/patient-claim-seal.js');
   if (config.databaseUrl === undefined) throw new ConfigError('SIGN_IN_LOGIN_ISSUER is set, so DATABASE_URL is required');
   const pool = signInPool(config.databaseUrl);
   life.onClose(() => pool.end());
@@ -139,7 +145,10 @@ async function startOwnIssuer(selection: Selection, signIn: SignInSettings): Pro
   selection.authServer = server;
   selection.smartEndpoints = server.endpoints();
   life.notices.push(`authorization server: ${signIn.issuer} (sign-in at ${signIn.login.issuer})`);
-  return { publicJwks: publicKeys(signIn.signingKeys), grantAlive: (grantId) => server.grantAlive(grantId) };
+  return {
+    publicJwks: publicKeys(signIn.signingKeys), grantAlive: (grantId) => server.grantAlive(grantId),
+    openPatientClaim: patientClaimSeal(signIn.signingKeys).open,
+  };
 }
 
 /** The demo authorization server starts only in demo mode, the service's own with SIGN_IN_LOGIN_ISSUER; either way tokens are verified the same way. */
@@ -152,13 +161,15 @@ export async function selectTokenVerifier(selection: Selection): Promise<AccessT
   if (issuer === undefined) throw new Error('no issuer to trust outside demo mode');
   selection.oauth = { kind: demo === undefined ? 'issuer' : 'demo', issuer };
   const clientIds = authClientIds(config, demo?.clientIds ?? []);
+  // The service's own issuer (the demo's, whose issuer is trusted when there is one, or SIGN_IN_LOGIN_ISSUER's): it seals
+  // the patient claim, and a person token stops the moment its grant ends. Another issuer's claim is read as it is.
+  const ownIssuer = demo ?? own;
   if (clientIds.length === 0) logger.warn('AUTH_CLIENT_IDS is empty: only person tokens are accepted, client-credentials tokens are refused');
   const verifier = new JwtAccessTokenVerifier({
     issuer, audience: config.authAudience, patientClaim: config.authPatientClaim, clientIds, clock,
     ...(config.authJwksUrl ? { jwksUrl: config.authJwksUrl } : {}),
     ...(own === undefined ? {} : { localJwks: () => Promise.resolve(own.publicJwks) }),
-    // The service's own server (a region's or the demo's): a person token stops the moment its grant ends.
-    ...(own === undefined && demo === undefined ? {} : { grantAlive: (own ?? demo)?.grantAlive }),
+    ...(ownIssuer === undefined ? {} : { grantAlive: ownIssuer.grantAlive, openPatientClaim: ownIssuer.openPatientClaim }),
     onWarning: (msg) => logger.warn(msg),
   });
   life.onClose(async () => verifier.close());

@@ -7,7 +7,9 @@
  * browser or replayed) ends on the service's page and grants nothing. Two instances on one database
  * serve one flow between them, and a refresh works after both were restarted.
  */
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { decodeJwt, importJWK, SignJWT, type JWK, type JWTPayload } from 'jose';
 import * as client from 'openid-client';
 import { request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -17,9 +19,13 @@ import { exchangeAt, memoryStorage } from '../support/fhirclient-storage.js';
 import { LOA2, LOA3 } from '../support/region-provider.js';
 import { APP_ID, APP_REDIRECT, RECORD_APP, startSignInService, SUBSCRIPTION_KEY, type SignInService } from '../support/sign-in-service.js';
 import { walk } from '../support/sign-in-walk.js';
+import { showsIdentityNumber } from '../support/token-identity.js';
 
 const available = await databaseAvailable();
 const SCOPE = 'openid fhirUser launch/patient offline_access patient/*.rs';
+const MARTA = '198112189876';
+const LILLA = '201701012393';
+const TOLVAN = '191212121212';
 
 /** Where the test's app sends a browser to sign in at `service` (no code is expected back, so its verifier is not kept). */
 async function anAuthorization(service: SignInService): Promise<string> {
@@ -67,19 +73,19 @@ describe.skipIf(!available)('sign-in through the region\'s own login (docs/sign-
     service.region.person = { pnr: '198112189876', acr: LOA3 };
   });
 
-  /** A SMART launch's authorization request, or with `plain` a plain OAuth one for the COS API (its own scopes, no `aud`). */
-  async function authorization(plain = false): Promise<{ url: string; verifier: string; state: string }> {
+  /** A SMART launch's authorization request (of `scope`), or with `plain` a plain OAuth one for the COS API (its own scopes, no `aud`). */
+  async function authorization(plain = false, scope = SCOPE): Promise<{ url: string; verifier: string; state: string }> {
     const verifier = client.randomPKCECodeVerifier();
     const state = client.randomState();
     const url = client.buildAuthorizationUrl(app, {
       redirect_uri: APP_REDIRECT, state, code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
-      ...(plain ? { scope: 'openid user/Appointment-read' } : { scope: SCOPE, aud: `${service.base}/fhir` }),
+      ...(plain ? { scope: 'openid user/Appointment-read' } : { scope, aud: `${service.base}/fhir` }),
     });
     return { url: url.href, verifier, state };
   }
 
-  async function launch(pick = 'Lilla', via?: (url: string) => string, options: { browser?: HttpBrowser; plain?: boolean } = {}) {
-    const auth = await authorization(options.plain);
+  async function launch(pick = 'Lilla', via?: (url: string) => string, options: { browser?: HttpBrowser; plain?: boolean; scope?: string } = {}) {
+    const auth = await authorization(options.plain, options.scope);
     const browser = options.browser ?? new HttpBrowser();
     const walked = await walk(browser, auth.url, { pick, ...(via === undefined ? {} : { via }) });
     if (walked.redirect === undefined) throw new Error(`no redirect to the app: ${walked.page.status} ${/role="alert">([^<]*)/.exec(walked.page.body)?.[1] ?? walked.page.body.slice(0, 400)}`);
@@ -105,7 +111,7 @@ describe.skipIf(!available)('sign-in through the region\'s own login (docs/sign-
     expect(typeof patient).toBe('string');
     expect(tokens.refresh_token).toEqual(expect.any(String));
     const claims = JSON.parse(Buffer.from(tokens.access_token.split('.')[1] ?? '', 'base64url').toString()) as Record<string, unknown>;
-    expect(claims).toMatchObject({ iss: service.issuer, smart_patient: patient, patient: '198112189876' });
+    expect(claims).toMatchObject({ iss: service.issuer, smart_patient: patient, patient: expect.any(String) });
     expect(Number(claims.exp) - Number(claims.iat)).toBeLessThanOrEqual(900);
     const read = await readPatient(service.base, tokens.access_token, String(patient));
     expect(read.statusCode).toBe(200);
@@ -113,6 +119,42 @@ describe.skipIf(!available)('sign-in through the region\'s own login (docs/sign-
     const refreshed = await client.refreshTokenGrant(app, String(tokens.refresh_token));
     expect((refreshed as unknown as { patient?: string }).patient).toBe(patient);
     await expect(client.refreshTokenGrant(app, String(tokens.refresh_token))).rejects.toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('issue 52 item 11: no access token shows an app an identity number, a refreshed one neither, and the COS door and /fhir still know the person', async () => {
+    // patient/Patient.read is the COS door's patient read too (docs/contract.md#scopes).
+    const { tokens } = await launch('Märta', undefined, { scope: `${SCOPE} patient/Patient.read` });
+    const refreshed = await client.refreshTokenGrant(app, String(tokens.refresh_token));
+    for (const token of [tokens.access_token, refreshed.access_token]) {
+      expect(showsIdentityNumber(token, [MARTA, LILLA])).toBe(false);
+      // The claim is still there, sealed for the service's own doors.
+      expect(decodeJwt(token).patient).toEqual(expect.any(String));
+      const cos = await request(`${service.base}/patients/patient/`, { headers: { authorization: `Bearer ${token}`, 'ocp-apim-subscription-key': SUBSCRIPTION_KEY } });
+      expect([cos.statusCode, await cos.body.text()]).toEqual([200, expect.stringContaining('Märta')]);
+      const fhir = await readPatient(service.base, token, String((tokens as unknown as { patient?: string }).patient));
+      expect([fhir.statusCode, await fhir.body.text()]).toEqual([200, expect.stringContaining(MARTA)]);
+    }
+  });
+
+  it('issue 52 item 11: a sealed patient claim moved to another token (another jti, another person) is refused 401', async () => {
+    const marta = decodeJwt((await launch('Lilla')).tokens.access_token);
+    service.region.person = { pnr: TOLVAN, acr: LOA3 };
+    const { tokens } = await launch('Tolvan');
+    const tolvan = decodeJwt(tokens.access_token);
+    const tolvanPatient = String((tokens as unknown as { patient?: string }).patient);
+    // The test holds the service's own signing key (SIGN_IN_KEYS_FILE), as nobody else may.
+    const jwk = ((JSON.parse(await readFile(service.keysFile, 'utf8')) as { keys: JWK[] }).keys)[0] ?? {};
+    const key = await importJWK(jwk, 'RS256');
+    const signed = (claims: JWTPayload) => new SignJWT(claims).setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: jwk.kid ?? '' }).sign(key);
+    const status = async (claims: JWTPayload) => {
+      const read = await readPatient(service.base, await signed(claims), tolvanPatient);
+      await read.body.dump();
+      return read.statusCode;
+    };
+    // Signed again unchanged, Tolvan's token reads his record: the key is the service's own.
+    expect(await status(tolvan)).toBe(200);
+    expect(await status({ ...tolvan, jti: 'another-token-0123456789' })).toBe(401);
+    expect(await status({ ...marta, patient: tolvan.patient })).toBe(401);
   });
 
   const metric = async (name: string): Promise<number> => {

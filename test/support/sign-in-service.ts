@@ -39,6 +39,8 @@ export interface SignInService {
   issuer: string;
   region: RegionProvider;
   schema: string;
+  /** SIGN_IN_KEYS_FILE: the private JWKS the service signs its tokens with (kid `service-key-1`), for a test to forge one. */
+  keysFile: string;
   instances: Instance[];
   /** Starts one more instance on the same settings, on `port` (the first's, after a restart) or another. */
   startInstance(port?: number): Promise<Instance>;
@@ -95,7 +97,7 @@ export async function startSignInService(options: {
   };
   await startInstance(port);
   return {
-    base, issuer: `${base}/auth`, region, schema, instances,
+    base, issuer: `${base}/auth`, region, schema, keysFile: files.keys, instances,
     startInstance: (at?: number) => startInstance(at),
     close: async () => {
       for (const instance of instances) await instance.close().catch(() => undefined);

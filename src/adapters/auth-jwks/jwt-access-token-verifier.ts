@@ -16,6 +16,11 @@ export interface JwtVerifierOptions {
   /** The keys themselves, when the issuer is the service's own authorization server (no fetch of its own address). */
   localJwks?: () => Promise<unknown>;
   patientClaim: string;
+  /**
+   * The service's own issuer only: opens its sealed patient claim (src/adapters/auth-server/patient-claim-seal.ts),
+   * the identity number, or undefined when the value is not sealed for this token. Unset: the claim is read as it is.
+   */
+  openPatientClaim?: (sealed: unknown, claims: JWTPayload) => Promise<string | undefined>;
   /** AUTH_CLIENT_IDS: client ids whose tokens without a patient claim are client tokens; none when unset. */
   clientIds?: readonly string[];
   clock: Clock;
@@ -98,7 +103,7 @@ export class JwtAccessTokenVerifier implements AccessTokenVerifier {
     }
     if (typ !== undefined && !ACCEPTED_TYP.has(typ.toLowerCase())) throw new InvalidTokenError('unexpected typ', 'form');
     if (keyId === undefined) throw new InvalidTokenError('no key', 'signature');
-    const verified = classifyToken(payload, this.kinds);
+    const verified = classifyToken(await this.opened(payload), this.kinds);
     this.cache.set(token, verified, (payload.exp ?? 0) * 1000, keyId);
     return this.ofLiveGrant(verified);
   }
@@ -116,6 +121,16 @@ export class JwtAccessTokenVerifier implements AccessTokenVerifier {
     }
     if (!live) throw new InvalidTokenError('grant ended', 'revoked');
     return verified;
+  }
+
+  /** The claims with the patient claim opened, for the service's own issuer; a value sealed for another token is refused. */
+  private async opened(payload: JWTPayload): Promise<JWTPayload> {
+    const open = this.options.openPatientClaim;
+    const claim = this.kinds.patientClaim;
+    if (open === undefined || !Object.hasOwn(payload, claim)) return payload;
+    const person = await open(payload[claim], payload);
+    if (person === undefined) throw new InvalidTokenError('patient claim is not sealed for this token', 'claims');
+    return { ...payload, [claim]: person };
   }
 
   private async loadJwks(): Promise<unknown> {

@@ -12,6 +12,7 @@ import { connectedApps, revokeConnectedApp, type ConnectedApp, type ConnectedApp
 import { connectedAppsPage } from './connected-apps-page.js';
 import { pageView, readForm } from './interactions.js';
 import { ownAccessTokens } from './introspection.js';
+import { patientClaimSeal } from './patient-claim-seal.js';
 import type { Localized } from './page-language.js';
 import { appRedirectUri } from './smart-launch.js';
 
@@ -21,15 +22,18 @@ export const CONNECTED_APPS_PATH = '/connected-apps';
 export interface TokenHolder { accountId: string; clientId: string }
 export type VerifyToken = (token: string) => Promise<TokenHolder | undefined>;
 
-/** Checks an access token this server issued (its own signing keys, issuer and the API's audience) whose grant is alive. */
+/** Checks an access token this server issued (its own signing keys, issuer and the API's audience), its patient claim opened and its grant alive. */
 export function ownTokenVerifier(input: {
   issuer: string; audience: string; patientClaim: string; signingKeys: readonly JWK[]; grantAlive: (grantId: string) => Promise<boolean>;
 }): VerifyToken {
   const verify = ownAccessTokens(input);
+  const seal = patientClaimSeal(input.signingKeys);
   return async (token) => {
     const payload = await verify(token);
-    const [accountId, grantId] = [payload?.[input.patientClaim], payload?.[GRANT_ID_CLAIM]];
-    if (typeof accountId !== 'string' || typeof payload?.client_id !== 'string' || typeof grantId !== 'string') return undefined;
+    const grantId = payload?.[GRANT_ID_CLAIM];
+    if (payload === undefined || typeof payload.client_id !== 'string' || typeof grantId !== 'string' || !Object.hasOwn(payload, input.patientClaim)) return undefined;
+    const accountId = await seal.open(payload[input.patientClaim], payload);
+    if (accountId === undefined) return undefined;
     // A revoked grant's token lists and revokes nothing more (a store that cannot say rejects: the page's 500).
     return await input.grantAlive(grantId) ? { accountId, clientId: payload.client_id } : undefined;
   };

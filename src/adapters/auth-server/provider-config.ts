@@ -7,6 +7,7 @@ import { errors, interactionPolicy, type Configuration } from 'oidc-provider';
 import { LOCALIZED_NAMES } from './app-names.js';
 import { API_SCOPES, type AuthClients } from './clients.js';
 import { INTERACTION_PATH } from './interactions.js';
+import { patientClaimSeal } from './patient-claim-seal.js';
 import { rpInitiatedLogout } from './logout-pages.js';
 import type { Localized } from './page-language.js';
 import { renderError } from './provider-pages.js';
@@ -23,6 +24,7 @@ export const REFRESH_TOKEN_TTL_SECONDS = 8 * 60 * 60;
 // Only the fields of oidc-provider's objects that the functions below read.
 interface ClientView { clientId: string; sectorIdentifier?: string; subjectType?: string; clientAuthMethod?: string }
 interface TokenView { kind: string; accountId?: string; grantId?: string; clientId?: string }
+interface JwtView { payload: Record<string, unknown> }
 interface RevokedTokenView { kind: string; clientId?: string; grantId?: string; scope?: string }
 interface RevocationView { ip: string; oidc: { issuer: string } }
 interface RequestView { oidc: { params?: { scope?: unknown; aud?: unknown }; entities?: { Grant?: { resources?: Record<string, string | undefined> } } } }
@@ -142,6 +144,7 @@ export function buildProviderConfiguration(input: ProviderInput): Configuration 
     .update(`${client.sectorIdentifier ?? client.clientId}\n${accountId}`)
     .digest('base64url');
   const pages = { banner: input.banner ?? '', mountPath };
+  const seal = patientClaimSeal(signingKeys);
 
   return {
     ...(adapter === undefined ? {} : { adapter }),
@@ -187,6 +190,16 @@ export function buildProviderConfiguration(input: ProviderInput): Configuration 
         throw new errors.InvalidGrant('the person signed in may no longer open this patient\'s record: launch the app again and pick again');
       }
       return { [patientClaim]: token.accountId, smart_patient: launch.patientId, ...grant };
+    },
+    // Issue 52 item 11: the app reads its token, so the person's identity number in it is sealed, bound
+    // to the token's jti and client (patient-claim-seal.ts); only the service's own doors open it.
+    formats: {
+      customizers: {
+        jwt: async (_ctx: unknown, _token: unknown, jwt: JwtView) => {
+          const person = Object.hasOwn(jwt.payload, patientClaim) ? jwt.payload[patientClaim] : undefined;
+          if (typeof person === 'string') jwt.payload[patientClaim] = await seal.seal(person, jwt.payload);
+        },
+      },
     },
     // The sign-in, picker and consent pages are the server's own (interactions.ts), served under this path.
     interactions: { policy: launchInteractionPolicy(), url: (_ctx: unknown, interaction: { uid: string }) => `${mountPath}${INTERACTION_PATH}${interaction.uid}` },

@@ -14,6 +14,7 @@ import { grantAlive } from '../../adapters/auth-server/grant-endings.js';
 import { languageOf, type Localized } from '../../adapters/auth-server/page-language.js';
 import { handleInteraction, INTERACTION_PATH } from '../../adapters/auth-server/interactions.js';
 import { REFRESH_TOKEN_TTL_SECONDS } from '../../adapters/auth-server/provider-config.js';
+import { patientClaimSeal, type OpenPatientClaim } from '../../adapters/auth-server/patient-claim-seal.js';
 import { LaunchPicks } from '../../adapters/auth-server/smart-launch.js';
 import type { SmartLaunchContext } from '../../ports/smart-launch.port.js';
 import { loadOrCreateCredentials } from './credentials-store.js';
@@ -39,6 +40,8 @@ export interface DemoAuthServer {
   clientIds: readonly string[];
   /** Whether a grant is alive: the API takes a person token of this server only while its grant is. */
   grantAlive(grantId: string): Promise<boolean>;
+  /** Opens the sealed patient claim of its tokens (patient-claim-seal.ts), for the service in the same process. */
+  openPatientClaim: OpenPatientClaim;
 }
 
 interface DemoLogger {
@@ -201,6 +204,7 @@ export async function startDemoAuthServer(options: {
     credentials,
     clientIds: CLIENT_CREDENTIALS_CLIENT_IDS,
     grantAlive: (grantId) => (provider === undefined ? Promise.resolve(false) : grantAlive(provider, grantId)),
+    openPatientClaim: patientClaimSeal(stored.signingKeys).open,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));

@@ -1,5 +1,7 @@
+import { exportJWK, generateKeyPair } from 'jose';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { JwtAccessTokenVerifier } from '../../../src/adapters/auth-jwks/jwt-access-token-verifier.js';
+import { patientClaimSeal } from '../../../src/adapters/auth-server/patient-claim-seal.js';
 import { InvalidTokenError, TokenStatusUnavailableError } from '../../../src/ports/access-token-verifier.port.js';
 import { FixedClock } from '../../fakes/fixed-clock.js';
 import { TEST_CLIENT_ID, TestIssuer } from '../../support/test-issuer.js';
@@ -111,6 +113,26 @@ describe('JwtAccessTokenVerifier', () => {
     await expect(verifier.verify(await issuer.sign({ ...CLIENT, jti: 'b', iat: Math.floor(clock.now() / 1000), exp: Math.floor(clock.now() / 1000) + 600 }))).resolves.toMatchObject({ subject: 'subject-1' });
     await new Promise((r) => setTimeout(r, 50));
     expect(warnings.some((w) => w.includes('JWKS refresh failed'))).toBe(true);
+  });
+
+  it('issue 52 item 11: the service\'s own issuer\'s patient claim is opened only when sealed for that very token', async () => {
+    const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+    const seal = patientClaimSeal([{ ...await exportJWK(privateKey), kid: 'own-1' }]);
+    const own = new JwtAccessTokenVerifier({
+      issuer: issuer.issuer, audience: 'patient-data-access', patientClaim: 'patient', clientIds: [TEST_CLIENT_ID], clock, onWarning: () => undefined,
+      openPatientClaim: seal.open,
+    });
+    const claims = { jti: 'token-1', client_id: 'app' };
+    const sealed = await seal.seal('191212121212', claims);
+    await expect(own.verify(await issuer.sign({ ...claims, patient: sealed }))).resolves.toMatchObject({ personId: '191212121212', clientId: 'app' });
+    // Moved to another token (another jti, another app), or a plain number: refused, never read as a person or a client.
+    for (const moved of [{ jti: 'token-2', client_id: 'app', patient: sealed }, { jti: 'token-1', client_id: TEST_CLIENT_ID, patient: sealed }, { ...claims, patient: '191212121212' }]) {
+      await expect(own.verify(await issuer.sign(moved))).rejects.toMatchObject({ fault: 'claims' });
+    }
+    // A client token has no patient claim to open.
+    await expect(own.verify(await issuer.sign(CLIENT))).resolves.not.toHaveProperty('personId');
+    // Another issuer's plain claim (AUTH_ISSUER a region's own server) reads as before.
+    await expect(verifier.verify(await issuer.sign({ ...claims, patient: '191212121212' }))).resolves.toMatchObject({ personId: '191212121212' });
   });
 
   it('never fetches what a token header names (jku, x5u, jwk)', async () => {

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
+import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify, type JWK, type JWTPayload } from 'jose';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
@@ -11,8 +11,11 @@ import {
   startDemoAuthServer,
   type DemoAuthServer,
 } from '../../../src/dev/demo-issuer/demo-auth-server.js';
+import { patientClaimSeal } from '../../../src/adapters/auth-server/patient-claim-seal.js';
+import { CREDENTIALS_FILE } from '../../../src/dev/demo-issuer/credentials-store.js';
 import { noLaunch } from './no-launch.js';
 import { ALL_SCOPES } from '../../support/app-wiring.js';
+import { showsIdentityNumber } from '../../support/token-identity.js';
 import { HttpBrowser, readForm, type Page } from './http-browser.js';
 
 const AUDIENCE = 'patient-data-access';
@@ -50,6 +53,12 @@ async function tokenRequest(form: Record<string, string>, basic?: [string, strin
     body: new URLSearchParams(form).toString(),
   });
   return { status: response.statusCode, body: (await response.body.json()) as Record<string, unknown> };
+}
+
+/** The token's patient claim opened with the demo's own signing keys (in DATA_DIR), as the service opens it. */
+async function opened(payload: JWTPayload): Promise<string | undefined> {
+  const { signingKeys } = JSON.parse(await readFile(join(dataDir, CREDENTIALS_FILE), 'utf8')) as { signingKeys: JWK[] };
+  return patientClaimSeal(signingKeys).open(payload.patient, payload);
 }
 
 function secretOf(clientId: string): string {
@@ -254,7 +263,9 @@ describe('demo authorization server, authorization code with PKCE', () => {
     const token = body.access_token as string;
     expect(decodeProtectedHeader(token).typ).toBe('at+jwt');
     const payload = await verify(token);
-    expect(payload.patient).toBe('191212121212');
+    // Issue 52 item 11: sealed, so the app reads no identity number; the service's own keys open it.
+    expect(showsIdentityNumber(token, ['191212121212'])).toBe(false);
+    expect(await opened(payload)).toBe('191212121212');
     expect(payload.sub).toEqual(expect.any(String));
     expect(payload.sub).not.toBe('191212121212');
     expect(payload.sub).not.toContain('191212121212');
@@ -278,7 +289,7 @@ describe('demo authorization server, authorization code with PKCE', () => {
         code_verifier: verifier,
       });
       const payload = await verify(body.access_token as string);
-      expect(payload.patient).toBe('198112189876');
+      expect(await opened(payload)).toBe('198112189876');
       subs.push(payload.sub);
     }
     expect(subs[0]).toBe(subs[1]);

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PERSONS, startDemoAuthServer, type DemoAuthServer } from '../../../src/dev/demo-issuer/demo-auth-server.js';
 import { noLaunch } from './no-launch.js';
 import { demoPersonToken } from '../../../src/dev/demo-issuer/demo-token.js';
+import { showsIdentityNumber } from '../../support/token-identity.js';
 import { HttpBrowser, readForm } from './http-browser.js';
 
 /** The /docs page's authorization request (client `api-docs`, PKCE) with `redirect` as its redirect URI. */
@@ -103,7 +104,9 @@ describe('issue 13 item 6: the demo sign-in page and npm run demo:token', () => 
     const token = await demoPersonToken({ issuer: server.issuer, person: '198112189876' });
     const discovery = (await (await request(`${server.issuer}/.well-known/openid-configuration`)).body.json()) as { jwks_uri: string };
     const { payload } = await jwtVerify(token, createRemoteJWKSet(new URL(discovery.jwks_uri)), { issuer: server.issuer, audience: 'patient-data-access' });
-    expect(payload).toMatchObject({ patient: '198112189876', client_id: 'patient-app' });
+    // Issue 52 item 11: the person's number is sealed in the token the command prints.
+    expect(payload).toMatchObject({ patient: expect.any(String), client_id: 'patient-app' });
+    expect(showsIdentityNumber(token, ['198112189876'])).toBe(false);
     expect(String(payload.scope).split(' ')).toEqual(expect.arrayContaining(['user/Appointment-read', 'user/JournalNote-read', 'user/Payment-write']));
     await expect(demoPersonToken({ issuer: server.issuer, person: '199001011234' })).rejects.toThrow(/not one of the demo people/);
     expect(JSON.stringify(logged)).not.toContain(token);

@@ -11,6 +11,7 @@ import { decodeJwt } from 'jose';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startDemoAuthServer } from '../../../src/dev/demo-issuer/demo-auth-server.js';
+import { showsIdentityNumber } from '../../support/token-identity.js';
 import { HttpBrowser, readForm } from './http-browser.js';
 import {
   APP_REDIRECT, authorizeUrl, exchange, launch, launchFrom, pkce, postForm, startDemoService, tokenRequest, type DemoService,
@@ -73,7 +74,9 @@ describe('SMART standalone launch at the demo issuer', () => {
     expect(body.expires_in).toBeLessThanOrEqual(3600);
     expect(typeof body.refresh_token).toBe('string');
     const claims = decodeJwt(body.access_token as string);
-    expect(claims).toMatchObject({ patient: TOLVAN, smart_patient: patient, client_id: 'patient-app' });
+    // Issue 52 item 11: the patient claim is sealed; the app reads no identity number in its token.
+    expect(claims).toMatchObject({ patient: expect.any(String), smart_patient: patient, client_id: 'patient-app' });
+    expect(showsIdentityNumber(body.access_token as string, [TOLVAN])).toBe(false);
     expect(decodeJwt(body.id_token as string).fhirUser).toBe(`Patient/${patient}`);
 
     const read = await fhirGet(body.access_token as string, `Patient/${patient}`);
@@ -95,7 +98,7 @@ describe('SMART standalone launch at the demo issuer', () => {
     expect(picker).not.toMatch(/\d{12}/);
     const { body } = await exchange(service, redirect.searchParams.get('code') ?? '', code.verifier);
     const claims = decodeJwt(body.access_token as string);
-    expect(claims.patient).toBe(MARTA);
+    expect(showsIdentityNumber(body.access_token as string, [MARTA, LILLA])).toBe(false);
     expect(claims.smart_patient).toBe(body.patient);
     expect(decodeJwt(body.id_token as string).fhirUser).toMatch(/^RelatedPerson\/[A-Za-z0-9\-.]{1,64}$/);
 
