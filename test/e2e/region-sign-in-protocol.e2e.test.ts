@@ -1,5 +1,5 @@
 /**
- * Issue 52 item 16 (CONTRACT §10, docs/sign-in.md): what the service's own authorization server
+ * Issue 52 item 16 (docs/sign-in.md): what the service's own authorization server
  * promises at its protocol surface, with the region's login a real OpenID Provider of the test's own.
  * Discovery names only the client authentication it takes (no shared secrets) and RFC 7662
  * introspection, which a confidential app (private_key_jwt, through openid-client) may use on its own
@@ -27,7 +27,7 @@ const MARTA = '198112189876';
 /** An identity number: twelve digits in a row (an `exp` or `iat` has ten). */
 const IDENTITY_NUMBER = /\d{12}/;
 
-describe.skipIf(!available)('the own authorization server\'s protocol surface (CONTRACT §10)', () => {
+describe.skipIf(!available)('the own authorization server\'s protocol surface (docs/sign-in.md)', () => {
   let service: SignInService;
   let publicApp: client.Configuration;
   let confidentialApp: client.Configuration;

@@ -66,7 +66,7 @@ export const SC_CODING = 'http://hl7.org/fhir/StructureDefinition/iso21090-SC-co
 export const ISO_3166 = 'urn:iso:std:iso:3166';
 
 /**
- * For layouts with both a country and a country code (FHIR.md §1.9 Address): the country as the EHR
+ * For layouts with both a country and a country code (docs/upstream-fhir.md, Address): the country as the EHR
  * wrote it, a two-letter value (ISO 3166) the code and anything else the country. A country written
  * as a name may carry its code in the SC-coding extension on `_country`, which is then the code beside
  * it (the service's own FHIR API writes a legacy address's code and name so). Nothing is made up: `SE`

@@ -1,7 +1,7 @@
 /**
  * A decimal as the EHR wrote it (docs/upstream-fhir.md#text-numbers-and-codes): FHIR's decimal has a
  * point, and a Swedish EHR writes `12,5`. FHIR's own `rendered-value` extension on the value holds the
- * text as written, and text reaches the patient exactly as the EHR wrote it (CONTRACT §4), so that text
+ * text as written, and text reaches the patient exactly as the EHR wrote it (docs/contract.md), so that text
  * is answered, where it is the same number as the value; else the value as the JSON wrote it.
  */
 import type { Quantity } from '../../domain/fhir/resources/datatypes.js';

@@ -23,7 +23,7 @@ export const GRANT_OPERATIONS = {
     displayName: { sv: 'Appens tillgång till din journal togs bort', en: "An app's access to your record was withdrawn" },
     action: 'D',
   },
-  // A launch's steps between and after those two (CONTRACT §10: each pick, token, refresh and refusal is audited).
+  // A launch's steps between and after those two (docs/sign-in.md#what-the-person-sees: each pick, token, refresh and refusal is audited).
   pickAppPatient: {
     displayName: { sv: 'Din journal valdes för en app', en: 'Your record was chosen for an app' },
     action: 'E',

@@ -106,7 +106,7 @@ describe('getDiagnoses as FHIR, beyond the demo data', () => {
 // Issue 52 item 19d: the legacy example's notes in the autumn's repeated hour and the spring gap (and one on an
 // ordinary day) carry no DiagnosisNoteDate. Failed before: their Conditions had no recordedDate, so a second instance
 // read their timeCreated from meta.lastUpdated (or none); now each is the extract's time, converted as every other time
-// is (the README §4 rule: the gap's 02:05 is 03:05+02:00, the repeated 02:15 the earlier instant, +02:00).
+// is (docs/upstream-ehr.md#4-time: the gap's 02:05 is 03:05+02:00, the repeated 02:15 the earlier instant, +02:00).
 describe('getDiagnoses as FHIR: a note without its note date is recorded at its extract\'s time, DST hours included', () => {
   const extracts = mapExample('diagnoses')(example('diagnoses.xml'))[0]?.diagnosisEHRExtract ?? [];
   const written = diagnosesAsFhir.resources([{ diagnosisEHRExtract: extracts }], ctx);

@@ -19,7 +19,7 @@ describe('a Quantity\'s value as the EHR wrote it', () => {
   it.each([
     ['12.5', '12,5', '12,5'],
     ['-0.25', '-0,25', '-0,25'],
-    // A server that keeps numbers as numbers drops trailing zeros (Medplum, FHIR.md §9): the text keeps them.
+    // A server that keeps numbers as numbers drops trailing zeros (Medplum, docs/upstream-fhir.md): the text keeps them.
     ['4', '4,0', '4,0'],
     ['4.0', '4.0', '4.0'],
   ])('value %s with rendered-value %s is %s', (value, rendered, expected) => {

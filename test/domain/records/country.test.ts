@@ -1,10 +1,10 @@
 /**
- * One rule for a country (upstream FHIR.md §1.9 Address, docs/upstream-fhir.md Address): `Address.country` is the
+ * One rule for a country (docs/upstream-fhir.md, Address): `Address.country` is the
  * country as the EHR wrote it. Where a layout has both a country and a country code, a two-letter value (ISO 3166)
  * is the code and anything else the country; a country written as a name may carry its code in the
  * `iso21090-SC-coding` extension on `_country` (FHIR's coding of a string), which gives the code beside the name.
  * The adapter never invents a value: `SE` gives the code alone, never a name of its own making.
- * Issue 52 item 19a. Failed before: `SE` gave `Sverige` beside it (issue 45 item 15's name, against FHIR.md §1.9),
+ * Issue 52 item 19a. Failed before: `SE` gave `Sverige` beside it (issue 45 item 15's name, against the upstream's address rule),
  * and the extension was not read (`Sverige` with `SE` gave the name alone).
  */
 import { describe, expect, it } from 'vitest';
