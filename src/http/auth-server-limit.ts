@@ -1,8 +1,6 @@
 import rateLimit, { normalizeIP, type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { send } from '../adapters/auth-server/interactions.js';
-import { escape, page } from '../adapters/auth-server/interaction-pages.js';
-import { languageOf } from '../adapters/auth-server/page-language.js';
+import type { AuthServerMount } from '../ports/auth-server.port.js';
 
 /** The per-source limit of `/auth` (docs/sign-in.md, "Limited per source address"): RATE_LIMIT_NO_KEY_MAX per RATE_LIMIT_WINDOW_MS, shared through Redis when set. */
 export interface AuthServerLimit {
@@ -29,11 +27,6 @@ function budgetOf(path: string): Budget {
   return BACK_CHANNEL.has(path) || path.startsWith('/reg/') ? 'back-channel' : 'pages';
 }
 
-const TOO_MANY = {
-  sv: (s: number) => ({ title: 'För många försök', text: `För många förfrågningar från din adress. Försök igen om ${s} sekunder.` }),
-  en: (s: number) => ({ title: 'Too many attempts', text: `Too many requests from your address. Try again in ${s} seconds.` }),
-};
-
 /**
  * Counts each request under the mount against its source address (the socket's, or what a trusted
  * proxy says; an IPv6 address by its /64) before the authorization server sees it, so a flood of
@@ -41,7 +34,8 @@ const TOO_MANY = {
  * refusal is 429 with Retry-After: the service's page in Swedish or English, or on the back channel
  * an OAuth error in JSON. With Redis a failing store lets the request through, as the API's limits do.
  */
-export async function limitPerSource(app: FastifyInstance, mountPath: string, limit: AuthServerLimit): Promise<void> {
+export async function limitPerSource(app: FastifyInstance, server: AuthServerMount, limit: AuthServerLimit): Promise<void> {
+  const { mountPath } = server;
   await app.register(rateLimit, {
     global: false, timeWindow: limit.windowMs,
     ...(limit.sharedStore === undefined ? {} : { store: limit.sharedStore, skipOnError: true }),
@@ -64,9 +58,6 @@ export async function limitPerSource(app: FastifyInstance, mountPath: string, li
       res.end(JSON.stringify({ error: 'temporarily_unavailable', error_description: `Too many requests from this address: try again in ${seconds} seconds.` }));
       return;
     }
-    const { lang } = languageOf(request.raw);
-    const { title, text } = TOO_MANY[lang](seconds);
-    send(res, 429, page({ lang, banner: '', selfUrl: request.url }, title, `<h1>${escape(title)}</h1><p>${escape(text)}</p>`),
-      { 'content-language': lang, 'retry-after': String(seconds) });
+    server.tooMany(request.raw, res, seconds);
   });
 }

@@ -9,7 +9,7 @@ import { limitPerSource, type AuthServerLimit } from './auth-server-limit.js';
  * address comes first (src/http/auth-server-limit.ts).
  */
 export async function authServerRoutes(app: FastifyInstance, opts: { server: AuthServerMount; limit: AuthServerLimit }): Promise<void> {
-  await limitPerSource(app, opts.server.mountPath, opts.limit);
+  await limitPerSource(app, opts.server, opts.limit);
   app.removeAllContentTypeParsers();
   // The body stays in the request stream for the server to read (and bound) itself.
   app.addContentTypeParser('*', (_request, _payload, done) => done(null));

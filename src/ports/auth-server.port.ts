@@ -9,4 +9,6 @@ export interface AuthServerMount {
   /** The path it is served under, with the base path: `/auth` or `/patient-api/auth`. */
   readonly mountPath: string;
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /** Answers a sign-in page refused by the per-source limit: 429, `Retry-After`, the server's own page in the person's language. */
+  tooMany(req: IncomingMessage, res: ServerResponse, retryAfterSeconds: number): void;
 }

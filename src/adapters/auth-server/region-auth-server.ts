@@ -12,7 +12,9 @@ import { createAuthProvider } from './auth-provider.js';
 import { AuthClients, type AuthClient } from './clients.js';
 import { CONNECTED_APPS_PATH, handleConnectedApps, ownTokenVerifier, type ConnectedAppsDeps } from './connected-apps-http.js';
 import { sendErrorPage } from './error-pages.js';
+import { escape, page } from './interaction-pages.js';
 import { handleInteraction, INTERACTION_PATH, send, type LaunchState } from './interactions.js';
+import { languageOf } from './page-language.js';
 import { migrateSignIn, PostgresModels, type PostgresModelAdapter } from './postgres-models.js';
 import { REFRESH_TOKEN_TTL_SECONDS } from './provider-config.js';
 import { AUTH_METHODS } from './region-clients.js';
@@ -20,6 +22,12 @@ import { RegionLogin, type LoginEvents, type RegionLoginSettings } from './regio
 import { LaunchPicks } from './smart-launch.js';
 
 const SWEEP_EVERY_MS = 10 * 60_000;
+
+/** The per-source limit's refusal (src/http/auth-server-limit.ts), in words. */
+const TOO_MANY = {
+  sv: (s: number) => ({ title: 'För många försök', text: `För många förfrågningar från din adress. Försök igen om ${s} sekunder.` }),
+  en: (s: number) => ({ title: 'Too many attempts', text: `Too many requests from your address. Try again in ${s} seconds.` }),
+};
 const CALLBACK_PATH = '/callback';
 /** docs/sign-in.md's short address of the connected-apps page. */
 const APPS_PATH = '/apps';
@@ -185,6 +193,13 @@ export class RegionAuthServer implements AuthServerMount {
     // oidc-provider names its own URLs from the mount path (express's baseUrl), not from the stripped url.
     (req as IncomingMessage & { baseUrl?: string }).baseUrl = this.mountPath;
     return this.handler(req, res);
+  }
+
+  tooMany(req: IncomingMessage, res: ServerResponse, retryAfterSeconds: number): void {
+    const { lang } = languageOf(req);
+    const { title, text } = TOO_MANY[lang](retryAfterSeconds);
+    send(res, 429, page({ lang, banner: '', selfUrl: req.url ?? this.mountPath }, title, `<h1>${escape(title)}</h1><p>${escape(text)}</p>`),
+      { 'content-language': lang, 'retry-after': String(retryAfterSeconds) });
   }
 
   close(): Promise<void> {
