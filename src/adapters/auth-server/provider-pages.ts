@@ -130,8 +130,10 @@ export function ownPages(provider: Provider, input: PagesInput): void {
       answer(ctx, frame, errorPage(frame, 'not_found'));
       ctx.status = 404;
     }
-    // Any other HTML (none is known): never without the strict CSP.
-    if (ctx.response.get('content-type').startsWith('text/html') && ctx.response.get('content-security-policy') === '') {
+    // Any other HTML (none is known): never without the strict CSP. An answer without a body (a CORS
+    // preflight's 204) has no content type at all, whatever Koa's typing says.
+    const type: unknown = ctx.response.get('content-type');
+    if (typeof type === 'string' && type.startsWith('text/html') && ctx.response.get('content-security-policy') === '') {
       for (const [field, value] of Object.entries(pageHeaders(frameOf(ctx, input).lang))) ctx.set(field, value);
     }
   });

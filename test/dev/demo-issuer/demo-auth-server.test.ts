@@ -174,6 +174,21 @@ describe('demo authorization server', () => {
     }
   });
 
+  it('answers a browser\'s CORS preflight of the token endpoint (the docs page and the patient app call it from their page)', async () => {
+    // Failed before: 500 text/plain, a 204 without content type crashed the service's page middleware, so the
+    // docs page's Authorize could not exchange its code (test/e2e/docs-browser.e2e.test.ts).
+    const preflight = (origin: string) => request(discovery.token_endpoint, {
+      method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+    });
+    const app = await preflight('http://smart-launch.invalid');
+    await app.body.dump();
+    expect([app.statusCode, app.headers['access-control-allow-origin']]).toEqual([204, 'http://smart-launch.invalid']);
+    // Any origin gets its preflight answered; oidc-provider decides by client whether the POST is allowed.
+    const other = await preflight('http://elsewhere.invalid');
+    await other.body.dump();
+    expect(other.statusCode).toBe(204);
+  });
+
   it('refuses a wrong client secret with 401 invalid_client', async () => {
     const { status, body } = await tokenRequest(
       { grant_type: 'client_credentials', scope: 'user/Patient-read' },
