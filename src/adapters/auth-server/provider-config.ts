@@ -75,7 +75,10 @@ export function resourceIndicatorFor(audience: string): string {
 }
 
 interface InteractionContextView {
-  oidc: { session: { accountId?: string }; account?: unknown; params: { aud?: unknown; scope?: unknown }; result?: { patient?: unknown; consent?: unknown } };
+  oidc: {
+    session: { accountId?: string }; account?: unknown; params: { aud?: unknown; scope?: unknown };
+    result?: { login?: unknown; patient?: unknown; consent?: unknown };
+  };
 }
 
 /** The prompt between sign-in and consent where a SMART launch picks whose record it opens (interactions.ts). */
@@ -86,9 +89,20 @@ export const PATIENT_PROMPT = 'patient';
  * names nobody reach the provider anyway, findAccount finds nobody, which would end in a server
  * error: asking for the login again is the safe answer. A SMART launch then picks its patient and
  * is consented to on every authorization: a grant is for one picked patient, never reused for another.
+ *
+ * `freshLogin` (the region's server): every authorization is a login of its own, as `prompt=login`
+ * would ask: a session this browser holds from an earlier sign-in (someone else's, on a shared
+ * computer) never opens the picker. The login of this very authorization is in its result (kept
+ * through the picker and consent, each merging its submission), so the check is met once it is done.
  */
-function launchInteractionPolicy(): unknown {
+function launchInteractionPolicy(freshLogin: boolean): unknown {
   const policy = interactionPolicy.base();
+  if (freshLogin) {
+    policy.get('login')?.checks.add(new interactionPolicy.Check(
+      'fresh_login', 'every sign-in here is a new login at the region', 'login_required',
+      (ctx: InteractionContextView) => ctx.oidc.result?.login === undefined,
+    ));
+  }
   policy.get('login')?.checks.add(
     new interactionPolicy.Check(
       'unknown_person',
@@ -135,6 +149,8 @@ export interface ProviderInput {
   adapter?: (model: string) => unknown;
   /** HTML above the server's own pages (the sign-in step's banner: the demo's notice), as on the sign-in pages. */
   banner?: Localized | string;
+  /** Every authorization a login of its own, never the session's (the region's server; the demo reuses its session). */
+  freshLogin?: boolean;
 }
 
 export function buildProviderConfiguration(input: ProviderInput): Configuration {
@@ -202,7 +218,7 @@ export function buildProviderConfiguration(input: ProviderInput): Configuration 
       },
     },
     // The sign-in, picker and consent pages are the server's own (interactions.ts), served under this path.
-    interactions: { policy: launchInteractionPolicy(), url: (_ctx: unknown, interaction: { uid: string }) => `${mountPath}${INTERACTION_PATH}${interaction.uid}` },
+    interactions: { policy: launchInteractionPolicy(input.freshLogin === true), url: (_ctx: unknown, interaction: { uid: string }) => `${mountPath}${INTERACTION_PATH}${interaction.uid}` },
     pkce: { required: () => true },
     // Only a browser app's own origin, for its own client: its token requests are cross-origin calls.
     clientBasedCORS: (_ctx: unknown, origin: string, client: ClientView) => {
