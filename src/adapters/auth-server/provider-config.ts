@@ -123,6 +123,28 @@ function launchInteractionPolicy(freshLogin: boolean): unknown {
   return policy;
 }
 
+/**
+ * oidc-provider's cookies. On https (production) none may be set by another site: the session cookie is
+ * `__Host-` (https only, this host only, Path=/, no Domain: a sibling subdomain or a plain-http page of
+ * the domain cannot plant one, RFC 6265bis §4.1.3.2). The interaction and resume cookies cannot be:
+ * oidc-provider scopes each to its own interaction's path (`/auth/interaction/<uid>`, `/auth/auth/<uid>`;
+ * the resume cookie's path is set whatever the options say), which is what lets two sign-ins in two tabs
+ * proceed apart, and `__Host-` wants Path=/. They are `__Secure-` (no plain-http answer can set them), and
+ * a login finishes only in the browser holding the `__Host-` binding cookie of the region's login
+ * (login-binding.ts), so one planted from a sibling subdomain signs nobody in. Plain http (loopback:
+ * tests, the demo) keeps oidc-provider's names, which a browser takes there.
+ */
+function providerCookies(keys: string[], https: boolean): NonNullable<Configuration['cookies']> {
+  if (!https) return { keys };
+  const options = { httpOnly: true, sameSite: 'lax', secure: true } as const;
+  return {
+    keys,
+    names: { session: '__Host-_session', interaction: '__Secure-_interaction', resume: '__Secure-_interaction_resume' },
+    long: { ...options, path: '/' },
+    short: options,
+  };
+}
+
 export interface ProviderInput {
   audience: string;
   patientClaim: string;
@@ -151,6 +173,8 @@ export interface ProviderInput {
   banner?: Localized | string;
   /** Every authorization a login of its own, never the session's (the region's server; the demo reuses its session). */
   freshLogin?: boolean;
+  /** The server is reached over https only: its cookies are `__Host-`/`__Secure-` and Secure. */
+  https?: boolean;
 }
 
 export function buildProviderConfiguration(input: ProviderInput): Configuration {
@@ -167,7 +191,7 @@ export function buildProviderConfiguration(input: ProviderInput): Configuration 
     clients: clients.metadata(),
     clientAuthMethods: [...input.clientAuthMethods],
     jwks: { keys: signingKeys },
-    cookies: { keys: cookieKeys },
+    cookies: providerCookies(cookieKeys, input.https === true),
     // offline_access for the patient app only (its client alone may have refresh tokens).
     scopes: [...SMART_OIDC_SCOPES],
     // Authorization code only: no implicit or hybrid flows hand tokens to the front channel.

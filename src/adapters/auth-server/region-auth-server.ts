@@ -115,6 +115,7 @@ export class RegionAuthServer implements AuthServerMount {
       smart: options.smart, picks, adapter: models.adapter, mountPath, logger,
       // Each SMART sign-in is a new login at the region: a session left open in a shared browser opens nothing.
       freshLogin: true,
+      https: new URL(issuer).protocol === 'https:',
       ...(options.onTokenRefused === undefined ? {} : { onTokenRefused: options.onTokenRefused }),
     });
     provider.proxy = options.behindProxy;
