@@ -80,6 +80,11 @@ export function readSignInSettings(env: Env, context: { publicBaseUrl: string | 
   if (raw === undefined) return undefined;
   const loginAt = loginIssuer(raw, fail);
   if (context.publicBaseUrl === undefined) throw fail('SIGN_IN_LOGIN_ISSUER is set, so PUBLIC_BASE_URL is required: the service\'s own issuer is {PUBLIC_BASE_URL}/auth, the same on every instance');
+  // The sign-in's cookies are __Host- (no other site can plant them) only over https: plain http only on loopback (tests, the demo).
+  const base = new URL(context.publicBaseUrl);
+  if (base.protocol !== 'https:' && !isLoopbackHost(base.hostname.replace(/^\[|\]$/g, ''))) {
+    throw fail('SIGN_IN_LOGIN_ISSUER is set, so PUBLIC_BASE_URL must be https (plain http only on a loopback address): the sign-in\'s cookies are kept from other sites only over https');
+  }
   const issuer = `${context.publicBaseUrl}/auth`;
   if (context.authIssuer !== undefined && context.authIssuer !== issuer) {
     throw fail(`SIGN_IN_LOGIN_ISSUER is set, so AUTH_ISSUER must be the service's own issuer ${issuer}, or unset (it is filled in)`);

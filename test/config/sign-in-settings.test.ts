@@ -79,6 +79,10 @@ describe('the service\'s own authorization server: its settings', () => {
     expect(refusal({ ...GOOD, SIGN_IN_KEYS_FILE: path.join(dir, 'missing.json') })).toMatch(/SIGN_IN_KEYS_FILE cannot be read .*ENOENT/);
     expect(refusal({ ...GOOD, SIGN_IN_COOKIE_KEYS_FILE: file('short', 'short\n') })).toMatch(/SIGN_IN_COOKIE_KEYS_FILE: every key must be 32\+ characters/);
     expect(refusal({ ...GOOD, SIGN_IN_LOGIN_ISSUER: 'http://login.region.example.se' })).toMatch(/SIGN_IN_LOGIN_ISSUER must be https \(plain http only on a loopback address\)/);
+    // Issue 52 item 1: the sign-in's cookies are __Host- only over https; plain http only on loopback (tests, the demo).
+    expect(refusal({ ...GOOD, PUBLIC_BASE_URL: 'http://api.region.example.se/patient' }))
+      .toMatch(/SIGN_IN_LOGIN_ISSUER is set, so PUBLIC_BASE_URL must be https \(plain http only on a loopback address\)/);
+    expect(loadConfig({ ...GOOD, PUBLIC_BASE_URL: 'http://127.0.0.1:8080' }).signIn?.issuer).toBe('http://127.0.0.1:8080/auth');
     expect(refusal({ ...GOOD, AUTH_ISSUER: 'https://login.region.example.se' })).toMatch(/AUTH_ISSUER must be the service's own issuer https:\/\/api.region.example.se\/patient\/auth, or unset/);
   });
 });

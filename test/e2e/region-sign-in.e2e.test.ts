@@ -26,6 +26,7 @@ const SCOPE = 'openid fhirUser launch/patient offline_access patient/*.rs';
 const MARTA = '198112189876';
 const LILLA = '201701012393';
 const TOLVAN = '191212121212';
+const SARA = '197305242385';
 
 /** Where the test's app sends a browser to sign in at `service` (no code is expected back, so its verifier is not kept). */
 async function anAuthorization(service: SignInService): Promise<string> {
@@ -231,8 +232,8 @@ describe.skipIf(!available)('sign-in through the region\'s own login (docs/sign-
     if (first.redirect === undefined) throw new Error(`no redirect to the app: ${first.page.status} ${first.page.body.slice(0, 300)}`);
     expect(region(first)).toBe(true);
     const tokens = await client.authorizationCodeGrant(recordApp, first.redirect, { pkceCodeVerifier: verifier, expectedState: 'first' });
-    // Signed in here: another authorization in this browser skips the region's login.
-    expect(region(await walk(browser, await authorizationUrl('again'), { pick: 'Lilla', redirect: RECORD_APP.redirect }))).toBe(false);
+    // Signed in here, yet another authorization in this browser asks the region again (each sign-in a fresh login).
+    expect(region(await walk(browser, await authorizationUrl('again'), { pick: 'Lilla', redirect: RECORD_APP.redirect }))).toBe(true);
 
     // Signing out as the patient app does (app/src/sign-out.ts): the ID token as hint, back to its registered redirect URI.
     const end = client.buildEndSessionUrl(recordApp, { id_token_hint: String(tokens.id_token), post_logout_redirect_uri: RECORD_APP.redirect, state: 'signed-out', ui_locales: 'sv' });
@@ -249,6 +250,44 @@ describe.skipIf(!available)('sign-in through the region\'s own login (docs/sign-
     // The session is gone: the next authorization from this browser goes to the region's login, not to the picker.
     const next = await walk(browser, await authorizationUrl('after'), { pick: 'Lilla', redirect: RECORD_APP.redirect });
     expect(region(next)).toBe(true);
+  });
+
+  it('every authorization asks the region for a fresh login: after Märta\'s launch, Sara at the same browser is signed in as herself, for the same app and another', async () => {
+    const browser = new HttpBrowser();
+    const { tokens: martas } = await launch('yourself', undefined, { browser });
+    const marta = String((martas as unknown as { patient?: string }).patient);
+    // Märta leaves the shared computer without signing out; Sara sits down. The region would sign Sara in if asked.
+    service.region.person = { pnr: SARA, acr: LOA3 };
+    const { tokens: saras, walked } = await launch('yourself', undefined, { browser });
+    expect(walked.seen.some((u) => u.startsWith(service.region.issuer))).toBe(true);
+    const sara = String((saras as unknown as { patient?: string }).patient);
+    expect(sara).not.toBe(marta);
+    const read = await readPatient(service.base, saras.access_token, sara);
+    expect(read.statusCode).toBe(200);
+    expect(JSON.stringify(await read.body.json())).toContain(SARA);
+    // Another app in the same browser: to the region too, never a code straight from the picker.
+    const recordApp = await client.discovery(new URL(service.issuer), RECORD_APP.id, undefined, client.None(), { execute: [client.allowInsecureRequests] });
+    const url = client.buildAuthorizationUrl(recordApp, {
+      redirect_uri: RECORD_APP.redirect, scope: 'openid fhirUser launch/patient patient/*.rs', state: 'other-app', aud: `${service.base}/fhir`,
+      code_challenge: await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier()), code_challenge_method: 'S256',
+    }).href;
+    service.region.cancel = true;
+    const other = await walk(browser, url, { redirect: RECORD_APP.redirect });
+    expect(other.seen.some((u) => u.startsWith(service.region.issuer))).toBe(true);
+    expect(other.redirect).toBeUndefined();
+    expect(other.page.body).toContain('The sign-in was cancelled at the region');
+    // An app asking not to show any page (prompt=none) gets login_required, never a code from the session.
+    const silent = client.buildAuthorizationUrl(app, {
+      redirect_uri: APP_REDIRECT, scope: SCOPE, state: 'silent', aud: `${service.base}/fhir`, prompt: 'none',
+      code_challenge: await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier()), code_challenge_method: 'S256',
+    }).href;
+    const none = await walk(browser, silent);
+    expect([none.redirect?.searchParams.get('error'), none.redirect?.searchParams.has('code')]).toEqual(['login_required', false]);
+    // Refresh tokens do not go through authorization: Sara's app refreshes without a login. Märta's
+    // session in this browser ended when Sara signed in (oidc-provider signs the earlier person out),
+    // and with it the grants made in it (docs/sign-in.md): her app in this browser reads no more.
+    expect((await client.refreshTokenGrant(app, String(saras.refresh_token))).access_token).toEqual(expect.any(String));
+    await expect(client.refreshTokenGrant(app, String(martas.refresh_token))).rejects.toMatchObject({ error: 'invalid_grant' });
   });
 
   const readCos = (base: string, token: string) =>

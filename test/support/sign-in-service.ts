@@ -51,13 +51,15 @@ export interface SignInService {
  * `clients`: the clients file's entries, or a function of PUBLIC_BASE_URL making them (an app served by the service itself).
  * `regionSecret`: the secret the region's provider holds for the service, when it is to differ from the service's file.
  * `logs`: where each log line goes (at level info), for a test to read.
+ * `tls`: a certificate and key (PEM files) to serve https with, as production does: PUBLIC_BASE_URL is then https.
  */
 export async function startSignInService(options: {
   clients?: unknown[] | ((base: string) => unknown[]); env?: Record<string, string>; regionSecret?: string; logs?: string[];
+  tls?: { certFile: string; keyFile: string };
 } = {}): Promise<SignInService> {
   const dir = await mkdtemp(path.join(tmpdir(), 'pdas-sign-in-'));
   const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
+  const base = `${options.tls === undefined ? 'http' : 'https'}://127.0.0.1:${port}`;
   const region = await RegionProvider.start({ clientId: 'pdas', clientSecret: options.regionSecret ?? 'region-client-secret-0123456789', redirectUris: [`${base}/auth/callback`] });
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
   const files = {
@@ -81,7 +83,8 @@ export async function startSignInService(options: {
     SIGN_IN_SCHEMA: schema, FHIR_ID_SECRET: 'sign-in-test-fhir-id-secret-0123456789abcdef',
     // Every browser of a test is one loopback address walking many flows a second: /auth's limit per
     // source (issue 52 item 8) is tested on its own (test/e2e/auth-rate-limit.e2e.test.ts).
-    RATE_LIMIT_NO_KEY_MAX: '100000', ...options.env,
+    RATE_LIMIT_NO_KEY_MAX: '100000',
+    ...(options.tls === undefined ? {} : { TLS_CERT_FILE: options.tls.certFile, TLS_KEY_FILE: options.tls.keyFile }), ...options.env,
   };
   const instances: Instance[] = [];
   const startInstance = async (at = 0): Promise<Instance> => {

@@ -29,7 +29,9 @@ export async function walk(browser: HttpBrowser, url: string, options: { pick?: 
       const patient = /name="patient" value="([^"]+)"/.exec(value ?? '')?.[1];
       if (patient === undefined) return { page, seen };
       page = await browser.post(via(new URL(form.action, page.url).href), { ...form.fields, patient });
-    } else if (form.fields.prompt === 'consent') {
+    } else if (form.fields.prompt === 'consent' || (form.fields.logout === 'yes' && form.fields.xsrf !== undefined && form.action.endsWith('/session/end/confirm'))) {
+      // Consent given; or the page that posts itself on when someone else signs in than the browser's
+      // session held (oidc-provider ends the earlier person's session first), as a browser's script does.
       page = await browser.post(via(new URL(form.action, page.url).href), form.fields);
     } else return { page, seen };
   }

@@ -1,16 +1,25 @@
 // The login's tie to the browser that went to the region (OpenID Connect Core §3.1.2.1, RFC 6749 §10.12):
 // before the person is sent to the region's login, their browser gets a cookie of the service's own with
-// a random value, and only its hash is kept with the login in progress. The region's answer is taken only
-// from a browser that brings that value back: a victim who finishes at the region a login an attacker
-// began (login session swap) brings none, so the attacker's browser is never signed in as the victim.
+// a random value, and only its hash is kept with the login in progress. The region's answer is taken, and
+// the login finished, only in a browser that brings that value back: a victim who finishes at the region
+// a login an attacker began (login session swap) brings none, so the attacker's browser is never signed
+// in as the victim.
+//
+// The value alone is not enough once an attacker can write cookies into the victim's browser (cookie
+// tossing): he knows the value of his own login's cookie and could plant it, from a sibling subdomain
+// (`Domain=.<parent>`) or as a network attacker through any plain-http page of the domain. So on https
+// the cookie is named with the `__Host-` prefix (RFC 6265bis §4.1.3.2): a browser takes such a cookie
+// only from this very origin over https, `Secure`, `Path=/` and without `Domain`, so no other site and no
+// plain-http answer can set it, and only a cookie of that name is read. Plain http (loopback only: tests,
+// the demo) cannot have the prefix, and keeps the plain name.
 //
 // One cookie per login in progress, named by its `state` (public already: it is in the region's URL), so
-// two tabs signing in at once do not overwrite each other's. Path: the callback only; SameSite=Lax, so the
-// region's top-level redirect back carries it; HttpOnly; Secure when the service is served over https.
+// two tabs signing in at once do not overwrite each other's. SameSite=Lax, so the region's top-level
+// redirect back carries it; HttpOnly; on https Path=/ (as the prefix requires), on http the server's path.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
-const PREFIX = 'pdas_login_';
+const NAME = 'pdas_login_';
 
 export interface LoginBinding {
   /** The Set-Cookie header giving the browser the value. */
@@ -21,29 +30,39 @@ export interface LoginBinding {
 
 const sha256 = (value: string): Buffer => createHash('sha256').update(value).digest();
 
-/** Where the cookie lives: the callback's path, and whether it may travel only over https. */
-export interface CookieScope { path: string; secure: boolean }
+/** Where the cookie lives: https only (then `__Host-`, Path=/), or plain http on loopback under `path`. */
+export type CookieScope = { secure: true } | { secure: false; path: string };
+
+/** The scope of a service whose callback is `redirectUri`, mounted at `mountPath` ('' at the root). */
+export function cookieScopeOf(redirectUri: string, mountPath: string): CookieScope {
+  return new URL(redirectUri).protocol === 'https:' ? { secure: true } : { secure: false, path: mountPath === '' ? '/' : mountPath };
+}
+
+const nameOf = (state: string, scope: CookieScope): string => `${scope.secure ? '__Host-' : ''}${NAME}${state}`;
 
 function attributes(scope: CookieScope, maxAge: number): string {
-  return `Path=${scope.path}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${scope.secure ? '; Secure' : ''}`;
+  return `Path=${scope.secure ? '/' : scope.path}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${scope.secure ? '; Secure' : ''}`;
 }
 
 /** A new binding for the login of `state`, living as long as that login may. */
 export function newLoginBinding(state: string, scope: CookieScope, ttlSeconds: number): LoginBinding {
   const value = randomBytes(32).toString('base64url');
-  return { cookie: `${PREFIX}${state}=${value}; ${attributes(scope, ttlSeconds)}`, hash: sha256(value).toString('hex') };
+  return { cookie: `${nameOf(state, scope)}=${value}; ${attributes(scope, ttlSeconds)}`, hash: sha256(value).toString('hex') };
 }
 
 /** The Set-Cookie header that ends the binding of `state` (used or refused, it is never needed again). */
 export function clearedLoginBinding(state: string, scope: CookieScope): string {
-  return `${PREFIX}${state}=; ${attributes(scope, 0)}; Expires=Thu, 01 Jan 1970 00:00:00 GMT`;
+  return `${nameOf(state, scope)}=; ${attributes(scope, 0)}; Expires=Thu, 01 Jan 1970 00:00:00 GMT`;
 }
 
-/** Whether the request brings the value whose hash is `hash` in the cookie of `state` (compared in constant time). */
-export function bindingMatches(req: IncomingMessage, state: string, hash: unknown): boolean {
+/**
+ * Whether the request brings the value whose hash is `hash` in the cookie of `state` (compared in
+ * constant time). On https only the `__Host-` cookie counts: one of the plain name was planted.
+ */
+export function bindingMatches(req: IncomingMessage, state: string, hash: unknown, scope: CookieScope): boolean {
   if (typeof hash !== 'string' || !/^[0-9a-f]{64}$/.test(hash)) return false;
   const expected = Buffer.from(hash, 'hex');
-  const name = `${PREFIX}${state}`;
+  const name = nameOf(state, scope);
   const header = req.headers.cookie ?? '';
   let matched = false;
   // Every cookie of that name is looked at (a browser may send two of one name for different paths).

@@ -75,7 +75,10 @@ export function resourceIndicatorFor(audience: string): string {
 }
 
 interface InteractionContextView {
-  oidc: { session: { accountId?: string }; account?: unknown; params: { aud?: unknown; scope?: unknown }; result?: { patient?: unknown; consent?: unknown } };
+  oidc: {
+    session: { accountId?: string }; account?: unknown; params: { aud?: unknown; scope?: unknown };
+    result?: { login?: unknown; patient?: unknown; consent?: unknown };
+  };
 }
 
 /** The prompt between sign-in and consent where a SMART launch picks whose record it opens (interactions.ts). */
@@ -86,9 +89,20 @@ export const PATIENT_PROMPT = 'patient';
  * names nobody reach the provider anyway, findAccount finds nobody, which would end in a server
  * error: asking for the login again is the safe answer. A SMART launch then picks its patient and
  * is consented to on every authorization: a grant is for one picked patient, never reused for another.
+ *
+ * `freshLogin` (the region's server): every authorization is a login of its own, as `prompt=login`
+ * would ask: a session this browser holds from an earlier sign-in (someone else's, on a shared
+ * computer) never opens the picker. The login of this very authorization is in its result (kept
+ * through the picker and consent, each merging its submission), so the check is met once it is done.
  */
-function launchInteractionPolicy(): unknown {
+function launchInteractionPolicy(freshLogin: boolean): unknown {
   const policy = interactionPolicy.base();
+  if (freshLogin) {
+    policy.get('login')?.checks.add(new interactionPolicy.Check(
+      'fresh_login', 'every sign-in here is a new login at the region', 'login_required',
+      (ctx: InteractionContextView) => ctx.oidc.result?.login === undefined,
+    ));
+  }
   policy.get('login')?.checks.add(
     new interactionPolicy.Check(
       'unknown_person',
@@ -107,6 +121,28 @@ function launchInteractionPolicy(): unknown {
     (ctx: InteractionContextView) => smart(ctx) && ctx.oidc.result?.consent === undefined,
   ));
   return policy;
+}
+
+/**
+ * oidc-provider's cookies. On https (production) none may be set by another site: the session cookie is
+ * `__Host-` (https only, this host only, Path=/, no Domain: a sibling subdomain or a plain-http page of
+ * the domain cannot plant one, RFC 6265bis §4.1.3.2). The interaction and resume cookies cannot be:
+ * oidc-provider scopes each to its own interaction's path (`/auth/interaction/<uid>`, `/auth/auth/<uid>`;
+ * the resume cookie's path is set whatever the options say), which is what lets two sign-ins in two tabs
+ * proceed apart, and `__Host-` wants Path=/. They are `__Secure-` (no plain-http answer can set them), and
+ * a login finishes only in the browser holding the `__Host-` binding cookie of the region's login
+ * (login-binding.ts), so one planted from a sibling subdomain signs nobody in. Plain http (loopback:
+ * tests, the demo) keeps oidc-provider's names, which a browser takes there.
+ */
+function providerCookies(keys: string[], https: boolean): NonNullable<Configuration['cookies']> {
+  if (!https) return { keys };
+  const options = { httpOnly: true, sameSite: 'lax', secure: true } as const;
+  return {
+    keys,
+    names: { session: '__Host-_session', interaction: '__Secure-_interaction', resume: '__Secure-_interaction_resume' },
+    long: { ...options, path: '/' },
+    short: options,
+  };
 }
 
 export interface ProviderInput {
@@ -135,6 +171,10 @@ export interface ProviderInput {
   adapter?: (model: string) => unknown;
   /** HTML above the server's own pages (the sign-in step's banner: the demo's notice), as on the sign-in pages. */
   banner?: Localized | string;
+  /** Every authorization a login of its own, never the session's (the region's server; the demo reuses its session). */
+  freshLogin?: boolean;
+  /** The server is reached over https only: its cookies are `__Host-`/`__Secure-` and Secure. */
+  https?: boolean;
 }
 
 export function buildProviderConfiguration(input: ProviderInput): Configuration {
@@ -151,7 +191,7 @@ export function buildProviderConfiguration(input: ProviderInput): Configuration 
     clients: clients.metadata(),
     clientAuthMethods: [...input.clientAuthMethods],
     jwks: { keys: signingKeys },
-    cookies: { keys: cookieKeys },
+    cookies: providerCookies(cookieKeys, input.https === true),
     // offline_access for the patient app only (its client alone may have refresh tokens).
     scopes: [...SMART_OIDC_SCOPES],
     // Authorization code only: no implicit or hybrid flows hand tokens to the front channel.
@@ -202,7 +242,7 @@ export function buildProviderConfiguration(input: ProviderInput): Configuration 
       },
     },
     // The sign-in, picker and consent pages are the server's own (interactions.ts), served under this path.
-    interactions: { policy: launchInteractionPolicy(), url: (_ctx: unknown, interaction: { uid: string }) => `${mountPath}${INTERACTION_PATH}${interaction.uid}` },
+    interactions: { policy: launchInteractionPolicy(input.freshLogin === true), url: (_ctx: unknown, interaction: { uid: string }) => `${mountPath}${INTERACTION_PATH}${interaction.uid}` },
     pkce: { required: () => true },
     // Only a browser app's own origin, for its own client: its token requests are cross-origin calls.
     clientBasedCORS: (_ctx: unknown, origin: string, client: ClientView) => {

@@ -121,6 +121,9 @@ export class RegionAuthServer implements AuthServerMount {
       // The region's login vouched for the person; whose record they may open is the picker's and every read's question.
       knowsPerson: () => true,
       smart: options.smart, picks, adapter: models.adapter, mountPath, logger,
+      // Each SMART sign-in is a new login at the region: a session left open in a shared browser opens nothing.
+      freshLogin: true,
+      https: new URL(issuer).protocol === 'https:',
       ...(options.onTokenRefused === undefined ? {} : { onTokenRefused: options.onTokenRefused }),
     });
     provider.proxy = options.behindProxy;

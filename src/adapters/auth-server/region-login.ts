@@ -4,15 +4,16 @@
 // OpenID Connect Profile's identity number claim. A login in progress is kept in the shared store, so
 // the region may send the person back to any instance. Its answer is taken only from the browser that
 // went to the region (login-binding.ts: a login an attacker began and a victim finished signs nobody in),
-// and the login finishes only in the browser that holds the interaction's cookie (login CSRF: a callback
-// planted in another browser signs nobody in). Each SMART sign-in asks the region for a fresh login.
+// and the login finishes only in that browser too, which also holds the interaction's cookie (login CSRF:
+// a callback or an interaction planted in another browser signs nobody in). Each SMART sign-in asks the
+// region for a fresh login.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { importJWK, type JWK } from 'jose';
 import * as oidc from 'openid-client';
 import type Provider from 'oidc-provider';
 import { parsePersonalIdentityNumber } from '../../domain/identity/personal-identity-number.js';
 import { escape, page, type PageFrame } from './interaction-pages.js';
-import { bindingMatches, clearedLoginBinding, newLoginBinding, type CookieScope } from './login-binding.js';
+import { bindingMatches, clearedLoginBinding, cookieScopeOf, newLoginBinding, type CookieScope } from './login-binding.js';
 import { send, type Details, type PageView, type SignInStep } from './interactions.js';
 import { languageOf, type Localized } from './page-language.js';
 
@@ -183,7 +184,7 @@ export class RegionLogin {
   private configuration: oidc.Configuration | undefined;
   private retry: NodeJS.Timeout | undefined;
   private stopped = false;
-  /** Where the browser's binding cookie lives: the callback's own path, https-only when the service is. */
+  /** Where the browser's binding cookie lives: `__Host-` on https, the server's path on plain http. */
   private readonly cookieScope: CookieScope;
 
   constructor(
@@ -192,8 +193,7 @@ export class RegionLogin {
     private readonly events: LoginEvents,
     private readonly mountPath: string,
   ) {
-    const callback = new URL(settings.redirectUri);
-    this.cookieScope = { path: callback.pathname, secure: callback.protocol === 'https:' };
+    this.cookieScope = cookieScopeOf(settings.redirectUri, mountPath);
   }
 
   /** Whether the region's provider has been discovered: until then the sign-in pages answer 503. */
@@ -248,7 +248,20 @@ export class RegionLogin {
     const pending = pendingOf(await this.store.findByUid(details.uid));
     const startAgain = new URL(req.url ?? '/', 'http://x').searchParams.has('again');
     if (pending?.accountId !== undefined) {
+      if (!bindingMatches(req, pending.state, pending.binding, this.cookieScope)) {
+        // The interaction's cookies were planted in a browser that did not go to the region: that browser
+        // is not signed in as whoever logged in there, and the login is over for every browser.
+        const { accountId: _person, acr: _acr, ...rest } = pending;
+        await this.store.upsert(pending.state, { ...rest, used: true, failed: TEXT.finishedElsewhere }, LOGIN_TTL_SECONDS);
+        await this.failed({
+          kind: 'not-here', reason: 'the login was to be finished in another browser than the one sent to the region (no binding cookie): nobody was signed in',
+          clientId: pending.clientId, sourceAddress: req.socket.remoteAddress ?? '',
+        });
+        return view.send(res, 400, problemPage(view.frame, TEXT.notSignedIn, TEXT.otherBrowser, [back]));
+      }
       await this.store.destroy(pending.state);
+      // Used: the binding ends with the login (oidc-provider's answer keeps this header).
+      res.setHeader('set-cookie', clearedLoginBinding(pending.state, this.cookieScope));
       return provider.interactionFinished(req, res, { login: { accountId: pending.accountId, ...(pending.acr === undefined ? {} : { acr: pending.acr }) } },
         { mergeWithLastSubmission: false });
     }
@@ -297,16 +310,17 @@ export class RegionLogin {
     if (pending === undefined || pending.used === true || configuration === undefined) {
       return refuse(pending === undefined ? 'unknown or expired state' : pending.used === true ? 'state already used' : 'the region\'s login is not discovered yet', TEXT.unknown);
     }
-    if (!bindingMatches(req, pending.state, pending.binding)) {
+    if (!bindingMatches(req, pending.state, pending.binding, this.cookieScope)) {
       // Another browser than the one that went to the region: the code is never exchanged, and the login is over.
       await this.store.upsert(pending.state, { ...pending, used: true, failed: TEXT.finishedElsewhere }, LOGIN_TTL_SECONDS);
       return refuse('the answer came to another browser than the one sent to the region (no binding cookie): the code was not exchanged', TEXT.otherBrowser);
     }
     await this.store.upsert(pending.state, { ...pending, used: true }, LOGIN_TTL_SECONDS);
     const failed = await this.exchange(configuration, current, pending, sourceAddress);
-    // Signed in, exchange() kept the person on the row; refused, the row keeps what the person is told.
+    // Signed in, exchange() kept the person on the row, and the binding stays for the login to finish in
+    // this browser (login()); refused, the row keeps what the person is told, and the binding ends.
     if (failed !== undefined) await this.store.upsert(pending.state, { ...pending, used: true, failed }, LOGIN_TTL_SECONDS);
-    return redirect(res, `${this.mountPath}/interaction/${encodeURIComponent(pending.uid)}`, cleared);
+    return redirect(res, `${this.mountPath}/interaction/${encodeURIComponent(pending.uid)}`, failed === undefined ? undefined : cleared);
   }
 
   /** The code exchanged and the answer checked; the person kept on the login's row once recorded. What the person is told when not. */

@@ -1,8 +1,8 @@
 // Just enough of a browser to drive the demo authorization server's sign-in and consent pages over real HTTP:
 // a path-aware cookie jar, manual redirects, and the forms on those pages.
-import { request } from 'undici';
+import { request, type Dispatcher } from 'undici';
 
-interface Cookie { name: string; value: string; path: string }
+export interface Cookie { name: string; value: string; path: string }
 
 export interface Page {
   status: number; url: string; location?: string; body: string; language?: string;
@@ -12,9 +12,24 @@ export interface Page {
 
 export class HttpBrowser {
   private readonly cookies: Cookie[] = [];
+  /** Every Set-Cookie line the browser was answered with, in order, and by which address, for a test to read the attributes of. */
+  readonly setCookies: Array<{ url: string; line: string }> = [];
 
-  /** `headers`: sent with every request, as a browser's own (Accept-Language). */
-  constructor(private readonly headers: Record<string, string> = {}) {}
+  /**
+   * `headers`: sent with every request, as a browser's own (Accept-Language); `dispatcher`: how to
+   * connect (an https service whose certificate a test CA signed).
+   */
+  constructor(private readonly headers: Record<string, string> = {}, private readonly dispatcher?: Dispatcher) {}
+
+  /** A cookie another site put in this browser (cookie tossing: a sibling subdomain, a plain-http page of the domain). */
+  plant(cookie: Cookie): void {
+    this.cookies.push(cookie);
+  }
+
+  /** The cookies the browser holds, as a script in it could not read them but an attacker reads his own. */
+  held(): readonly Cookie[] {
+    return [...this.cookies];
+  }
 
   async get(url: string): Promise<Page> {
     return this.send('GET', url);
@@ -42,7 +57,8 @@ export class HttpBrowser {
     const cookie = this.cookieHeader(target.pathname);
     if (cookie) headers.cookie = cookie;
     if (body !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
-    const response = await request(target, { method, headers, body });
+    const response = await request(target, { method, headers, body, ...(this.dispatcher === undefined ? {} : { dispatcher: this.dispatcher }) });
+    this.setCookies.push(...[response.headers['set-cookie'] ?? []].flat().map((line) => ({ url: target.href, line })));
     this.store(response.headers['set-cookie']);
     const location = response.headers.location;
     return {

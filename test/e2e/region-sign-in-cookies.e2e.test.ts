@@ -1,0 +1,147 @@
+/**
+ * Issue 52 item 1, the review's cookie tossing (docs/sign-in.md, threat 60): the production sign-in
+ * served over https, as a region runs it (TLS_CERT_FILE, a certificate of the test's own CA), with a
+ * real OpenID Provider standing in for the region's login. Someone who can write a cookie into the
+ * victim's browser (a sibling subdomain with `Domain=.<parent>`, a network attacker through a plain-http
+ * page of the domain) cannot write a `__Host-` one: every cookie of the sign-in that ties it to a
+ * browser is one, or at least `__Secure-`, and a cookie of the plain name counts for nothing on https.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Agent, request } from 'undici';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { HttpBrowser } from '../dev/demo-issuer/http-browser.js';
+import { adminPool, databaseAvailable, dropSchema } from '../support/database.js';
+import { LOA3 } from '../support/region-provider.js';
+import { opensslMissing } from '../support/requirements.js';
+import { APP_ID, APP_REDIRECT, startSignInService, type SignInService } from '../support/sign-in-service.js';
+import { walk } from '../support/sign-in-walk.js';
+import { TestPki } from '../support/test-pki.js';
+
+const available = await databaseAvailable() && !opensslMissing();
+const MARTA = '198112189876';
+const SARA = '197305242385';
+const TOLVAN = '191212121212';
+
+describe.skipIf(!available)('the sign-in\'s cookies over https: none another site can plant (issue 52 item 1)', () => {
+  let dir: string;
+  let service: SignInService;
+  let agent: Agent;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'pdas-sign-in-https-'));
+    const pki = new TestPki(dir);
+    service = await startSignInService({ tls: pki.server('sign-in') });
+    agent = new Agent({ connect: { ca: pki.ca } });
+  }, 60_000);
+  afterAll(async () => {
+    if (service !== undefined) {
+      await service.close();
+      const pool = adminPool();
+      await dropSchema(pool, service.schema);
+      await pool.end();
+    }
+    await agent?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+  afterEach(() => {
+    service.region.person = { pnr: MARTA, acr: LOA3 };
+  });
+
+  /** An authorization of the test's app, and its PKCE verifier. */
+  function authorization(): { url: string; verifier: string } {
+    const verifier = randomBytes(32).toString('base64url');
+    const url = new URL(`${service.issuer}/auth`);
+    for (const [name, value] of Object.entries({
+      response_type: 'code', client_id: APP_ID, redirect_uri: APP_REDIRECT, scope: 'openid fhirUser launch/patient offline_access patient/*.rs',
+      state: randomBytes(8).toString('base64url'), aud: `${service.base}/fhir`, code_challenge_method: 'S256',
+      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    })) url.searchParams.set(name, value);
+    return { url: url.href, verifier };
+  }
+
+  /** A browser that trusts the test's CA. */
+  const browser = (): HttpBrowser => new HttpBrowser({}, agent);
+
+  /** The attacker's browser begins a sign-in and stops at the region's genuine login link. */
+  async function begun(attacker: HttpBrowser): Promise<{ regionLink: string; interaction: string; state: string }> {
+    let page = await attacker.get(authorization().url);
+    while (page.location !== undefined && !page.location.startsWith(service.region.issuer)) page = await attacker.get(page.location);
+    const regionLink = String(page.location);
+    return { regionLink, interaction: page.url, state: String(new URL(regionLink).searchParams.get('state')) };
+  }
+
+  it('a launch over https sets only __Host- and __Secure- cookies, Secure, with no Domain; the binding\'s is __Host-, Path=/, HttpOnly, SameSite=Lax', async () => {
+    const { url, verifier } = authorization();
+    const person = browser();
+    const walked = await walk(person, url, { pick: 'Lilla' });
+    if (walked.redirect === undefined) throw new Error(`no redirect to the app: ${walked.page.status} ${walked.page.body.slice(0, 300)}`);
+    const code = String(walked.redirect.searchParams.get('code'));
+    const token = await request(`${service.issuer}/token`, {
+      dispatcher: agent, method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: APP_REDIRECT, client_id: APP_ID, code_verifier: verifier }).toString(),
+    });
+    expect([token.statusCode, Object.keys(await token.body.json() as object)]).toEqual([200, expect.arrayContaining(['access_token', 'refresh_token'])]);
+
+    const ours = person.setCookies.filter((c) => c.url.startsWith(service.base)).map((c) => c.line);
+    const names = ours.map((line) => line.slice(0, line.indexOf('=')));
+    expect(names.filter((n) => !n.startsWith('__Host-') && !n.startsWith('__Secure-'))).toEqual([]);
+    for (const kind of ['__Host-pdas_login_', '__Host-_session', '__Secure-_interaction', '__Secure-_interaction_resume']) {
+      expect(names.some((n) => n.startsWith(kind)), kind).toBe(true);
+    }
+    for (const line of ours) {
+      const attributes = line.split(';').slice(1).map((a) => a.trim().toLowerCase());
+      expect(attributes, line).toContain('secure');
+      expect(attributes.some((a) => a.startsWith('domain=')), line).toBe(false);
+      if (line.startsWith('__Host-')) expect(attributes, line).toContain('path=/');
+    }
+    const binding = ours.find((line) => line.startsWith('__Host-pdas_login_') && !line.includes('Max-Age=0'));
+    expect(binding?.split(';').slice(1).map((a) => a.trim())).toEqual(['Path=/', 'Max-Age=600', 'HttpOnly', 'SameSite=Lax', 'Secure']);
+    // Used, the binding is cleared.
+    expect(person.held().filter((c) => c.name.startsWith('__Host-pdas_login_'))).toEqual([]);
+  });
+
+  it('login session swap by cookie tossing: the attacker\'s binding value planted under the plain name signs nobody in', async () => {
+    const attacker = browser();
+    const { regionLink, interaction, state } = await begun(attacker);
+    const own = attacker.held().find((c) => c.name.endsWith(`pdas_login_${state}`));
+    if (own === undefined) throw new Error('the attacker\'s browser holds no binding cookie');
+    // A sibling subdomain (Domain=.<parent>) or a plain-http page of the domain can set this; a browser refuses it any __Host- cookie.
+    const victim = browser();
+    victim.plant({ name: `pdas_login_${state}`, value: own.value, path: '/auth/callback' });
+    service.region.person = { pnr: SARA, acr: LOA3 };
+    const victims = await walk(victim, regionLink);
+    expect(victims.seen.some((u) => u.startsWith(`${service.issuer}/callback`))).toBe(true);
+    expect([victims.page.status, victims.redirect]).toEqual([400, undefined]);
+    expect(victims.page.body).toContain('Start the sign-in again in this browser');
+    // The attacker's browser carries on with its interaction: nobody is signed in, no picker, no code.
+    const attackers = await walk(attacker, interaction, { pick: 'yourself' });
+    expect(attackers.redirect).toBeUndefined();
+    expect(attackers.page.body).not.toContain('name="patient"');
+    expect(attackers.page.body).toContain('You are not signed in');
+  });
+
+  it('login CSRF by cookie tossing: the attacker\'s own login, its interaction cookies planted in the victim\'s browser, is not finished there', async () => {
+    const attacker = browser();
+    const { regionLink } = await begun(attacker);
+    service.region.person = { pnr: TOLVAN, acr: LOA3 };
+    // The attacker logs in at the region as himself and comes back, but stops before his interaction.
+    let page = await attacker.get(regionLink);
+    while (page.location !== undefined && !page.location.startsWith(`${service.issuer}/interaction/`)) page = await attacker.get(page.location);
+    const interaction = String(page.location);
+    // Every cookie of his but the __Host- ones (which no other site can set) planted in the victim's browser.
+    const victim = browser();
+    for (const cookie of attacker.held().filter((c) => !c.name.startsWith('__Host-'))) victim.plant(cookie);
+    const victims = await walk(victim, interaction, { pick: 'yourself' });
+    expect(victims.redirect).toBeUndefined();
+    expect(victims.page.body).not.toContain('name="patient"');
+    expect([victims.page.status, /role="alert">([^<]*)/.exec(victims.page.body)?.[1]])
+      .toEqual([400, 'This sign-in was not started in this browser, so nobody was signed in. Start the sign-in again in this browser, from the app.']);
+    // And the login is over: the attacker's own browser gets nothing from it either.
+    const attackers = await walk(attacker, interaction, { pick: 'yourself' });
+    expect(attackers.redirect).toBeUndefined();
+    expect(attackers.page.body).toContain('You are not signed in');
+  });
+});
