@@ -4,6 +4,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
 import { appName } from './app-names.js';
+import { errorPage, sendKindPage } from './error-pages.js';
 import { consentPage, PICKER_ERRORS, pickerPage, type PageFrame } from './interaction-pages.js';
 import { PAGE_CSP } from './page-headers.js';
 import { languageCookie, languageOf, type Localized } from './page-language.js';
@@ -123,7 +124,8 @@ async function pickPatient(provider: Provider, req: IncomingMessage, res: Server
 export async function handleInteraction(provider: Provider, req: IncomingMessage, res: ServerResponse, launch: LaunchState): Promise<void> {
   const path = new URL(req.url ?? '/', 'http://demo.invalid').pathname;
   const [uid, action] = path.slice(INTERACTION_PATH.length).split('/');
-  if (!uid || (action !== undefined && action !== 'abort')) return send(res, 404, 'Not found.');
+  const selfUrl = `${launch.mountPath ?? ''}${path}`;
+  if (!uid || (action !== undefined && action !== 'abort')) return sendKindPage(req, res, { status: 404, kind: 'not_found' }, { banner: launch.signIn.banner, selfUrl });
   const details = await provider.interactionDetails(req, res);
   const submitUrl = `${launch.mountPath ?? ''}${INTERACTION_PATH}${uid}`;
   if (action === 'abort') {
@@ -137,7 +139,9 @@ export async function handleInteraction(provider: Provider, req: IncomingMessage
     // The app shows its person a cancelled sign-in in their own words; this one is for its developer.
     return provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'The person cancelled the sign-in: nothing was granted' }, { mergeWithLastSubmission: false });
   }
-  if (req.method !== 'GET' && req.method !== 'POST') return send(res, 405, 'Method not allowed.');
+  if (req.method !== 'GET' && req.method !== 'POST') {
+    return sendKindPage(req, res, { status: 405, kind: 'unexpected', headers: { allow: 'GET, POST' } }, { banner: launch.signIn.banner, selfUrl });
+  }
   const clientId = typeof details.params.client_id === 'string' ? details.params.client_id : undefined;
   const view = await pageView(provider, req, clientId, launch.signIn.banner, submitUrl);
   if (details.prompt.name === 'login') return launch.signIn.login(provider, req, res, details, submitUrl, view);
@@ -151,7 +155,7 @@ export async function handleInteraction(provider: Provider, req: IncomingMessage
     }));
   }
   const form = await readForm(req);
-  if (form.get('prompt') !== 'consent') return send(res, 400, 'Unexpected form.');
+  if (form.get('prompt') !== 'consent') return view.send(res, 400, errorPage(view.frame, 'unexpected'));
   const accountId = details.session?.accountId ?? '';
   // Every consent is audited before its code, a plain OAuth one too: nothing is granted unrecorded.
   if (clientId === undefined || !await audited(launch, req, { accountId, clientId, picked, details })) {

@@ -13,7 +13,7 @@ import { OPERATION_NAMES } from '../../../scripts/app-names/names.js';
 import { startDemoAuthServer } from '../../../src/dev/demo-issuer/demo-auth-server.js';
 import type { GrantEvent } from '../../../src/ports/smart-launch.port.js';
 import { HttpBrowser, readForm } from './http-browser.js';
-import { authorizeUrl, exchange, launch, launchedIn, pkce, startDemoService, type DemoService } from './smart-flow.js';
+import { authorizeUrl, exchange, launch, launchedIn, pkce, startDemoService, tokenRequest, type DemoService } from './smart-flow.js';
 
 const MARTA = '198112189876';
 const TOLVAN = '191212121212';
@@ -152,6 +152,34 @@ describe('a grant the audit store refuses', () => {
       expect([answer.status, answer.body.error, answer.body.access_token]).toEqual([503, 'temporarily_unavailable', undefined]);
       expect(asked.map((e) => [e.kind, e.outcome ?? 'allowed'])).toEqual([['picked', 'allowed'], ['granted', 'allowed'], ['issued', 'allowed']]);
       expect(asked.at(-1)).toMatchObject({ accountId: MARTA, patientId: 'self-1', basis: 'self', clientId: 'patient-app', issuer: issuer.issuer });
+    } finally {
+      await issuer.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('issue 52 item 15: a revocation on the connected-apps page the store refuses is the service\'s page in Swedish and English, and revokes nothing', async () => {
+    const { dataDir, issuer } = await issuerRefusing('revoked');
+    try {
+      const discovery = await (await request(`${issuer.issuer}/.well-known/openid-configuration`)).body.json() as { authorization_endpoint: string; token_endpoint: string };
+      const local: DemoService = { ...service, base: 'http://127.0.0.1:9/base', fhirBase: 'http://127.0.0.1:9/base/fhir', smart: { ...service.smart, ...discovery, issuer: issuer.issuer } };
+      for (const lang of ['sv', 'en'] as const) {
+        const browser = new HttpBrowser({ 'accept-language': lang });
+        const code = pkce();
+        // Another person in each language: a second consent of the same person would replace the first grant (and be refused too).
+        const { redirect } = await launch(browser, local, authorizeUrl(local, code), { login: { sv: MARTA, en: TOLVAN }[lang] });
+        const tokens = (await exchange(local, redirect.searchParams.get('code') ?? '', code.verifier)).body;
+        const page = await browser.get(`${issuer.issuer}/connected-apps`);
+        const failed = await browser.post(`${issuer.issuer}/connected-apps`, readForm(page.body).fields);
+        expect([lang, failed.status, failed.language]).toEqual([lang, 503, lang]);
+        expect(String(failed.headers?.['content-type'])).toMatch(/^text\/html/);
+        expect(String(failed.headers?.['content-security-policy'])).toContain("frame-ancestors 'none'");
+        expect(failed.body).toMatch(new RegExp(`^<!DOCTYPE html><html lang="${lang}">[\\s\\S]*<main>`));
+        expect(failed.body).toContain({ sv: 'Försök igen om en stund', en: 'Try again in a while' }[lang]);
+        expect(failed.body).not.toMatch(/audit store refused|Error:/);
+        const refreshed = await tokenRequest(local, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token as string, client_id: 'patient-app' });
+        expect(refreshed.status).toBe(200);
+      }
     } finally {
       await issuer.close();
       await rm(dataDir, { recursive: true, force: true });
