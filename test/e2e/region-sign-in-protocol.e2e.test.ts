@@ -98,6 +98,17 @@ describe.skipIf(!available)('the own authorization server\'s protocol surface (C
     await expect(client.tokenIntrospection(publicApp, String(others.refresh_token))).rejects.toMatchObject({ error: 'invalid_client' });
   });
 
+  it('issue 52 item 13 and RFC 7662: once its grant is revoked, an access token introspects as inactive, as the API refuses it', async () => {
+    const tokens = await launch(confidentialApp);
+    expect(await client.tokenIntrospection(confidentialApp, tokens.access_token)).toMatchObject({ active: true });
+    await client.tokenRevocation(confidentialApp, String(tokens.refresh_token));
+    expect(await client.tokenIntrospection(confidentialApp, tokens.access_token)).toEqual({ active: false });
+    expect(await client.tokenIntrospection(confidentialApp, String(tokens.refresh_token))).toEqual({ active: false });
+    const read = await request(`${service.base}/fhir/Patient/${String(tokens.patient)}`, { headers: { authorization: `Bearer ${tokens.access_token}`, accept: 'application/fhir+json' } });
+    await read.body.dump();
+    expect(read.statusCode).toBe(401);
+  });
+
   it('an app without loopback_redirects comes back to its registered loopback URI only; one with it to any port', async () => {
     const fixedPort = await client.discovery(new URL(service.issuer), FIXED_PORT_APP, undefined, client.None(), insecure);
     const at = async (app: client.Configuration, redirect: string) => (await new HttpBrowser().get((await authorizationUrl(app, redirect)).url)).status;
