@@ -9,8 +9,9 @@ import { consentPage, PICKER_ERRORS, pickerPage, type PageFrame } from './intera
 import { PAGE_CSP } from './page-headers.js';
 import { languageCookie, languageOf, type Localized } from './page-language.js';
 import type { GrantEvent, LaunchPerson, SmartLaunchContext } from '../../ports/smart-launch.port.js';
-import { keepGrant } from './grant-endings.js';
-import { fhirUserOf, type LaunchPicks } from './smart-launch.js';
+import { keepGrant, replacedGrants } from './grant-endings.js';
+import { recordEnding } from './revocation-records.js';
+import { fhirUserOf, type KeptGrant, type LaunchPicks } from './smart-launch.js';
 
 export const INTERACTION_PATH = '/interaction/';
 const MAX_FORM_BYTES = 4096;
@@ -161,12 +162,29 @@ export async function handleInteraction(provider: Provider, req: IncomingMessage
   if (clientId === undefined || !await audited(launch, req, { accountId, clientId, picked, details })) {
     return provider.interactionFinished(req, res, { error: 'temporarily_unavailable', error_description: NOT_AUDITED }, { mergeWithLastSubmission: false });
   }
-  const grantId = await grantAsked(provider, details);
   const session = details.session?.uid;
-  await keepGrant(provider, launch.picks, grantId, {
+  const kept: KeptGrant = {
     accountId, clientId, ...(session === undefined ? {} : { session }), ...(picked === undefined ? {} : { patientId: picked.id, fhirUser: picked.fhirUser }),
-  });
+  };
+  // The grants this consent replaces end with their withdrawals recorded first, as the consent is: else nothing changes.
+  const replaced = await replacedGrants(launch.picks, kept, details.grantId);
+  if (!await endingsAudited(provider, launch, req, replaced)) {
+    return provider.interactionFinished(req, res, { error: 'temporarily_unavailable', error_description: NOT_AUDITED }, { mergeWithLastSubmission: false });
+  }
+  const grantId = await grantAsked(provider, details);
+  await keepGrant(provider, launch.picks, grantId, kept, replaced);
   return provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
+}
+
+/** The withdrawal of each grant a consent replaces, recorded: false when one could not be (then nothing is granted or ended). */
+async function endingsAudited(provider: Provider, launch: LaunchState, req: IncomingMessage, replaced: ReadonlyArray<KeptGrant & { grantId: string }>): Promise<boolean> {
+  try {
+    for (const grant of replaced) await recordEnding(provider, launch.smart, grant, { issuer: launch.issuer, sourceAddress: req.socket.remoteAddress ?? '' });
+    return true;
+  } catch (error) {
+    launch.onAuditFailed?.(error as Error);
+    return false;
+  }
 }
 
 type Step = Pick<GrantEvent, 'kind' | 'outcome' | 'status' | 'accountId' | 'patientId' | 'basis' | 'fhirUser'>;
