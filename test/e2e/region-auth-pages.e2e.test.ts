@@ -22,10 +22,15 @@ const LANGS = ['sv', 'en'] as const;
 
 interface Answer { status: number; headers: Record<string, string | string[] | undefined>; body: string }
 
-async function ask(url: string, lang: string, init: { method?: 'GET' | 'POST'; body?: string; contentType?: string } = {}): Promise<Answer> {
+interface Asked { method?: 'GET' | 'POST' | 'PUT'; body?: string; contentType?: string; cookie?: string }
+
+async function ask(url: string, lang: string, init: Asked = {}): Promise<Answer> {
   const answer = await request(url, {
     method: init.method ?? 'GET', body: init.body,
-    headers: { accept: 'text/html', 'accept-language': lang, ...(init.contentType === undefined ? {} : { 'content-type': init.contentType }) },
+    headers: {
+      accept: 'text/html', 'accept-language': lang, ...(init.contentType === undefined ? {} : { 'content-type': init.contentType }),
+      ...(init.cookie === undefined ? {} : { cookie: init.cookie }),
+    },
   });
   return { status: answer.statusCode, headers: answer.headers, body: await answer.body.text() };
 }
@@ -45,10 +50,12 @@ function expectServicePage(answer: Answer, lang: string): void {
   expect(answer.body).not.toMatch(/fonts\.googleapis|@import|<script[^>]*\ssrc=|<link[^>]*\shref=|oops|<pre>|\bat \S+ \(|Error:/);
 }
 
-describe.skipIf(!available)('the authorization server\'s own pages (issue 52 items 12 and 15)', () => {
-  let service: SignInService;
+/** A service of the describe block's own, started before its tests; stopped and its schema dropped after them. */
+function serviceOfBlock(started: (service: SignInService) => void): void {
+  let service: SignInService | undefined;
   beforeAll(async () => {
     service = await startSignInService();
+    started(service);
   }, 60_000);
   afterAll(async () => {
     if (service === undefined) return;
@@ -56,6 +63,13 @@ describe.skipIf(!available)('the authorization server\'s own pages (issue 52 ite
     const pool = adminPool();
     await dropSchema(pool, service.schema);
     await pool.end();
+  });
+}
+
+describe.skipIf(!available)('the authorization server\'s own pages (issue 52 items 12 and 15)', () => {
+  let service: SignInService;
+  serviceOfBlock((started) => {
+    service = started;
   });
 
   const authorize = (change: Record<string, string> = {}): string => `${service.issuer}/auth?${new URLSearchParams({
@@ -70,7 +84,15 @@ describe.skipIf(!available)('the authorization server\'s own pages (issue 52 ite
     return String(started.location);
   };
 
-  const PAGES: Array<[string, () => Promise<{ url: string; method?: 'POST'; body?: string; contentType?: string }>, number, Record<'sv' | 'en', string>]> = [
+  /** An interaction this script began itself: its page, and the cookies the browser that began it holds. */
+  const ownInteraction = async (): Promise<{ url: string; cookie: string }> => {
+    const started = await request(authorize(), { headers: { accept: 'text/html' } });
+    await started.body.dump();
+    const cookie = [started.headers['set-cookie'] ?? []].flat().map((c) => c.split(';')[0]).join('; ');
+    return { url: new URL(String(started.headers.location), service.base).href, cookie };
+  };
+
+  const PAGES: Array<[string, () => Promise<{ url: string } & Asked>, number, Record<'sv' | 'en', string>]> = [
     ['an unknown app', async () => ({ url: authorize({ client_id: 'no-such-app' }) }), 400, { sv: 'inte registrerad', en: 'not registered' }],
     ['a redirect URI the app did not register', async () => ({ url: authorize({ redirect_uri: 'https://attacker.example/callback' }) }), 400,
       { sv: 'adress som inte är registrerad', en: 'address that is not registered' }],
@@ -88,6 +110,12 @@ describe.skipIf(!available)('the authorization server\'s own pages (issue 52 ite
     ['a sign-out back to an address the app did not register', async () => ({
       url: `${service.issuer}/session/end?client_id=${APP_ID}&post_logout_redirect_uri=${encodeURIComponent('https://attacker.example/')}`,
     }), 400, { sv: 'adress som inte är registrerad', en: 'address that is not registered' }],
+    // Issue 52 item 15: the sign-in pages' and connected apps' own refusals were bare text.
+    ['an address under a sign-in with no page', async () => ({ url: `${(await foreignInteraction())}/no-such-step` }), 404, { sv: 'finns inte', en: 'not here' }],
+    ['a sign-in page asked with a method it does not take', async () => ({ ...await ownInteraction(), method: 'PUT' }), 405,
+      { sv: 'kan inte ta emot det som skickades', en: 'cannot take what was sent' }],
+    ['the connected-apps page asked with a method it does not take', async () => ({ url: `${service.issuer}/apps`, method: 'PUT' }), 405,
+      { sv: 'kan inte ta emot det som skickades', en: 'cannot take what was sent' }],
   ];
 
   it.each(PAGES)('%s is the service\'s page, in Swedish and English, under the strict CSP', async (_name, make, status, said) => {
@@ -99,6 +127,23 @@ describe.skipIf(!available)('the authorization server\'s own pages (issue 52 ite
       expect(answer.body).toContain(said[lang]);
       // Never a way on to where the app did not register (the language switch is this page again).
       expect(answer.body).not.toMatch(/(href|action)="https?:\/\/attacker/);
+    }
+  });
+
+  it('item 15: the picker\'s form posted to the consent page is the service\'s page, in Swedish and English, and grants nothing', async () => {
+    for (const lang of LANGS) {
+      const browser = new HttpBrowser({ 'accept-language': lang });
+      let picker = await browser.get(authorize());
+      while (picker.location !== undefined) picker = await browser.get(picker.location);
+      const lilla = readForm(`${/<form[^>]*>(?:(?!<\/form>)[\s\S])*Lilla/.exec(picker.body)?.[0] ?? ''}</form>`);
+      const consent = await browser.follow(await browser.post(new URL(lilla.action, picker.url).href, lilla.fields), service.base);
+      expect(readForm(consent.body).fields.prompt).toBe('consent');
+      // The picker's fields posted to the consent page (a form of another step): no consent is taken from it.
+      const again = await browser.post(new URL(readForm(consent.body).action, consent.url).href, lilla.fields);
+      expect([lang, again.status]).toEqual([lang, 400]);
+      expectServicePage({ status: again.status, headers: again.headers ?? {}, body: again.body }, lang);
+      expect(again.body).toContain({ sv: 'kan inte ta emot det som skickades', en: 'cannot take what was sent' }[lang]);
+      expect(again.body).not.toContain('Unexpected form');
     }
   });
 
@@ -182,5 +227,50 @@ describe.skipIf(!available)('the authorization server\'s own pages (issue 52 ite
     const apps = (log.entry ?? []).flatMap((e) => e.resource.agent.map((a) => a.who)).filter((who) => who.identifier?.value === RECORD_APP.id);
     expect(apps.length).toBeGreaterThan(0);
     expect(new Set(apps.map((who) => who.display))).toEqual(new Set([RECORD_APP.sv]));
+  });
+});
+
+describe.skipIf(!available)('issue 52 item 15: the connected apps while the sign-in store cannot answer', () => {
+  let service: SignInService;
+  serviceOfBlock((started) => {
+    service = started;
+  });
+
+  it('the page is the service\'s, in Swedish and English, saying what to do; the API answers JSON; nothing internal either way', async () => {
+    const browsers = LANGS.map((lang) => new HttpBrowser({ 'accept-language': lang }));
+    const verifier = randomBytes(32).toString('base64url');
+    const authorize = () => `${service.issuer}/auth?${new URLSearchParams({
+      response_type: 'code', client_id: APP_ID, redirect_uri: APP_REDIRECT, scope: SCOPE, state: 'state-1', aud: `${service.base}/fhir`,
+      code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256',
+    }).toString()}`;
+    // The second sign-in (Märta for Lilla again) replaces the first's grant: its code is the one to exchange.
+    const codes: string[] = [];
+    for (const browser of browsers) codes.push((await walk(browser, authorize(), { pick: 'Lilla' })).redirect?.searchParams.get('code') ?? '');
+    const exchanged = await request(`${service.issuer}/token`, {
+      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code', code: codes.at(-1) ?? '', redirect_uri: APP_REDIRECT, client_id: APP_ID, code_verifier: verifier,
+      }).toString(),
+    });
+    const { access_token: token } = await exchanged.body.json() as { access_token: string };
+    expect(token).toEqual(expect.any(String));
+    // The sign-in store goes away (its table, as a database that lost it or refuses it would).
+    const pool = adminPool();
+    try {
+      await pool.query(`ALTER TABLE "${service.schema}".oidc_model RENAME TO oidc_model_gone`);
+      for (const [index, lang] of LANGS.entries()) {
+        const page = await browsers[index]?.get(`${service.issuer}/apps`);
+        expect([lang, page?.status]).toEqual([lang, 503]);
+        expectServicePage({ status: page?.status ?? 0, headers: page?.headers ?? {}, body: page?.body ?? '' }, lang);
+        expect(page?.body).toContain({ sv: 'Försök igen om en stund', en: 'Try again in a while' }[lang]);
+        expect(page?.body).not.toMatch(/oidc_model|relation|could not be read now\. Try again\.$/);
+      }
+      const api = await request(`${service.issuer}/connected-apps`, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } });
+      expect([api.statusCode, String(api.headers['content-type'])]).toEqual([503, 'application/json; charset=utf-8']);
+      expect(await api.body.json()).toEqual({ error: 'temporarily_unavailable', error_description: expect.stringMatching(/^The connected apps cannot be read or changed now/) });
+    } finally {
+      await pool.query(`ALTER TABLE "${service.schema}".oidc_model_gone RENAME TO oidc_model`).catch(() => undefined);
+      await pool.end();
+    }
   });
 });

@@ -11,7 +11,7 @@ import { exportJWK, generateKeyPair } from 'jose';
 import * as client from 'openid-client';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpBrowser } from '../dev/demo-issuer/http-browser.js';
+import { HttpBrowser, readForm } from '../dev/demo-issuer/http-browser.js';
 import { adminPool, databaseAvailable, dropSchema } from '../support/database.js';
 import { APP_REDIRECT, startSignInService, type SignInService } from '../support/sign-in-service.js';
 import { walk } from '../support/sign-in-walk.js';
@@ -23,7 +23,10 @@ const REGISTERED = 'openid fhirUser launch/patient patient/*.rs user/*.rs';
 const APP_ID = 'protocol-test-app';
 const FIXED_PORT_APP = 'fixed-port-app';
 const CONFIDENTIAL_APP = 'confidential-app';
+/** An app of this file's own whose grants end every way: its withdrawals are counted in the shared audit store by its id. */
+const ENDING_APP = 'ending-test-app';
 const MARTA = '198112189876';
+const LILLA = '201701012393';
 /** An identity number: twelve digits in a row (an `exp` or `iat` has ten). */
 const IDENTITY_NUMBER = /\d{12}/;
 
@@ -39,6 +42,10 @@ describe.skipIf(!available)('the own authorization server\'s protocol surface (d
       clients: [
         { client_id: APP_ID, client_name: 'Test SMART app', token_endpoint_auth_method: 'none', redirect_uris: [APP_REDIRECT], scope: REGISTERED, offline_access: true, loopback_redirects: true },
         { client_id: FIXED_PORT_APP, client_name: 'Fixed port app', token_endpoint_auth_method: 'none', redirect_uris: [APP_REDIRECT], scope: REGISTERED },
+        {
+          client_id: ENDING_APP, client_name: 'Ending app', token_endpoint_auth_method: 'none', redirect_uris: [APP_REDIRECT],
+          scope: `${REGISTERED} user/Appointment-read`, offline_access: true,
+        },
         {
           client_id: CONFIDENTIAL_APP, client_name: 'Confidential app', token_endpoint_auth_method: 'private_key_jwt', redirect_uris: [APP_REDIRECT],
           jwks: { keys: [{ ...await exportJWK(publicKey), kid: 'app-key-1', alg: 'RS256', use: 'sig' }] }, scope: REGISTERED, offline_access: true,
@@ -56,19 +63,21 @@ describe.skipIf(!available)('the own authorization server\'s protocol surface (d
     await pool.end();
   });
 
-  const authorizationUrl = async (app: client.Configuration, redirect = APP_REDIRECT) => {
+  /** `change` replaces (or, undefined, removes) a parameter: a plain OAuth authorization has its own scope and no `aud`. */
+  const authorizationUrl = async (app: client.Configuration, redirect = APP_REDIRECT, change: Record<string, string | undefined> = {}) => {
     const verifier = client.randomPKCECodeVerifier();
     const state = client.randomState();
+    const params = Object.entries({ redirect_uri: redirect, scope: SCOPE, state, aud: `${service.base}/fhir`, ...change })
+      .filter((p): p is [string, string] => p[1] !== undefined);
     const url = client.buildAuthorizationUrl(app, {
-      redirect_uri: redirect, scope: SCOPE, state, aud: `${service.base}/fhir`,
-      code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
+      ...Object.fromEntries(params), code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
     });
     return { url: url.href, verifier, state };
   };
 
-  async function launch(app: client.Configuration, pick = 'Lilla') {
-    const auth = await authorizationUrl(app);
-    const walked = await walk(new HttpBrowser(), auth.url, { pick });
+  async function launch(app: client.Configuration, pick = 'Lilla', browser = new HttpBrowser(), change: Record<string, string | undefined> = {}) {
+    const auth = await authorizationUrl(app, APP_REDIRECT, change);
+    const walked = await walk(browser, auth.url, { pick });
     if (walked.redirect === undefined) throw new Error(`no redirect to the app: ${walked.page.status} ${walked.page.body.slice(0, 300)}`);
     return client.authorizationCodeGrant(app, walked.redirect, { pkceCodeVerifier: auth.verifier, expectedState: auth.state });
   }
@@ -98,6 +107,47 @@ describe.skipIf(!available)('the own authorization server\'s protocol surface (d
     await expect(client.tokenIntrospection(publicApp, String(others.refresh_token))).rejects.toMatchObject({ error: 'invalid_client' });
   });
 
+  it('issue 52 item 13 and RFC 7662: once its grant is revoked, an access token introspects as inactive, as the API refuses it', async () => {
+    const tokens = await launch(confidentialApp);
+    expect(await client.tokenIntrospection(confidentialApp, tokens.access_token)).toMatchObject({ active: true });
+    await client.tokenRevocation(confidentialApp, String(tokens.refresh_token));
+    expect(await client.tokenIntrospection(confidentialApp, tokens.access_token)).toEqual({ active: false });
+    expect(await client.tokenIntrospection(confidentialApp, String(tokens.refresh_token))).toEqual({ active: false });
+    const read = await request(`${service.base}/fhir/Patient/${String(tokens.patient)}`, { headers: { authorization: `Bearer ${tokens.access_token}`, accept: 'application/fhir+json' } });
+    await read.body.dump();
+    expect(read.statusCode).toBe(401);
+  });
+
+  it('issue 52 item 16: a grant replaced, ended by signing out, or a plain grant revoked by its app is each a withdrawal in the right log', async () => {
+    const endingApp = await client.discovery(new URL(service.issuer), ENDING_APP, undefined, client.None(), insecure);
+    const since = new Date();
+    const browser = new HttpBrowser();
+    await launch(endingApp, 'Lilla', browser);
+    // The same app, person and pick again: the first grant is replaced.
+    const second = await launch(endingApp, 'Lilla', browser);
+    // A plain OAuth grant (the COS API's own scope, no aud), in another sign-in, revoked by its app (RFC 7009).
+    const plain = await launch(endingApp, 'Lilla', new HttpBrowser(), { scope: 'openid offline_access user/Appointment-read', aud: undefined });
+    await client.tokenRevocation(endingApp, String(plain.refresh_token));
+    // Signing out ends the second grant.
+    const ask = await browser.get(client.buildEndSessionUrl(endingApp, { id_token_hint: String(second.id_token), post_logout_redirect_uri: APP_REDIRECT }).href);
+    const form = readForm(ask.body);
+    expect((await browser.post(new URL(form.action, ask.url).href, { ...form.fields, logout: 'yes' })).status).toBe(303);
+    await expect(client.refreshTokenGrant(endingApp, String(second.refresh_token))).rejects.toMatchObject({ error: 'invalid_grant' });
+
+    const pool = adminPool();
+    try {
+      const { rows } = await pool.query(`SELECT patient_id, actor_person_id, delegation, outcome FROM audit.access_log
+        WHERE operation = 'revokeAppAccess' AND client_id = $1 AND time >= $2 ORDER BY id`, [ENDING_APP, since]);
+      expect(rows).toEqual([
+        { patient_id: LILLA, actor_person_id: MARTA, delegation: 'guardian', outcome: 'allowed' },
+        { patient_id: MARTA, actor_person_id: MARTA, delegation: 'self', outcome: 'allowed' },
+        { patient_id: LILLA, actor_person_id: MARTA, delegation: 'guardian', outcome: 'allowed' },
+      ]);
+    } finally {
+      await pool.end();
+    }
+  });
+
   it('an app without loopback_redirects comes back to its registered loopback URI only; one with it to any port', async () => {
     const fixedPort = await client.discovery(new URL(service.issuer), FIXED_PORT_APP, undefined, client.None(), insecure);
     const at = async (app: client.Configuration, redirect: string) => (await new HttpBrowser().get((await authorizationUrl(app, redirect)).url)).status;
@@ -108,6 +158,8 @@ describe.skipIf(!available)('the own authorization server\'s protocol surface (d
 
   it('each pick, token issued, refresh, refused refresh and revocation of a launch is in the patient\'s access log', async () => {
     interface Event { subtype: { code?: string }[]; outcome: string; recorded: string; agent: { who: { identifier?: { value: string } } }[] }
+    // A grant of this app for Lilla before the step (whatever ran before): the step's first launch replaces it.
+    await launch(publicApp);
     const since = Date.now();
     const tokens = await launch(publicApp);
     await client.refreshTokenGrant(publicApp, String(tokens.refresh_token));
@@ -125,11 +177,12 @@ describe.skipIf(!available)('the own authorization server\'s protocol surface (d
     const seen = (bundle.entry ?? []).map((e) => e.resource)
       .filter((e) => e.agent[0]?.who.identifier?.value === MARTA && e.agent[1]?.who.identifier?.value === APP_ID && Date.parse(e.recorded) >= since)
       .map((e) => `${e.subtype.at(-1)?.code ?? ''} ${e.outcome}`);
-    // Three launches: each a pick and a token; the first's refresh and its replay refused; the second's revocation.
+    // Three launches: each a pick and a token; the first's refresh and its replay refused; the second's revocation,
+    // and the grant before the step that the first replaced (issue 52 item 16; the replay's grant was ended by the replay).
     expect(seen.filter((s) => s === 'pickAppPatient 0')).toHaveLength(3);
     expect(seen.filter((s) => s === 'issueAppToken 0')).toHaveLength(3);
     expect(seen.filter((s) => s === 'refreshAppToken 0')).toHaveLength(1);
     expect(seen.filter((s) => s === 'refreshAppToken 4')).toHaveLength(1);
-    expect(seen.filter((s) => s === 'revokeAppAccess 0')).toHaveLength(1);
+    expect(seen.filter((s) => s === 'revokeAppAccess 0')).toHaveLength(2);
   });
 });

@@ -41,7 +41,10 @@ export function createAuthProvider(issuer: string, input: ProviderInput & { logg
     onAuditFailed: (error) => logger.warn({ err: { name: error.name, message: error.message } }, 'a token request could not be audited'),
   });
   introspection(provider, ownAccessTokens({ issuer, audience: input.audience, signingKeys: input.signingKeys }));
-  endGrantsOnSignOut(provider, input.picks);
+  endGrantsOnSignOut(provider, input.picks, {
+    smart: input.smart, issuer,
+    onUnrecorded: (error) => logger.warn({ err: { name: error.name, message: error.message } }, 'a grant ended by signing out could not be audited: signed out all the same'),
+  });
   provider.on('server_error', (_ctx, error) => {
     logger.warn({ err: { name: error.name, message: error.message } }, 'authorization server error');
   });

@@ -10,6 +10,7 @@ import { GRANT_ID_CLAIM } from '../../ports/access-token-verifier.port.js';
 import type { AuthClients } from './clients.js';
 import { connectedApps, revokeConnectedApp, type ConnectedApp, type ConnectedAppsContext } from './connected-apps.js';
 import { connectedAppsPage } from './connected-apps-page.js';
+import { errorPage, sendKindPage } from './error-pages.js';
 import { pageView, readForm } from './interactions.js';
 import { ownAccessTokens } from './introspection.js';
 import { patientClaimSeal } from './patient-claim-seal.js';
@@ -60,13 +61,23 @@ const forApp = (app: ConnectedApp) => ({
   reach: app.reach, allowedBy: app.allowedBy, scopes: app.scopes, ...(app.since === undefined ? {} : { since: new Date(app.since * 1000).toISOString() }),
 });
 
-/** The API: a bearer token of a client that manages grants, from its own origin when a browser sends it. */
-async function api(req: IncomingMessage, res: ServerResponse, deps: ConnectedAppsDeps, grantId: string | undefined): Promise<void> {
+/** CORS for the managing app's own origin alone. */
+function corsOf(req: IncomingMessage, deps: Pick<ConnectedAppsDeps, 'clients'>): Record<string, string> {
   const origin = req.headers.origin;
-  const allowed = (clientId: string) => deps.clients.get(clientId)?.managesGrants === true;
-  const cors: Record<string, string> = origin !== undefined && deps.clients.managesGrantsFrom(origin)
+  return origin !== undefined && deps.clients.managesGrantsFrom(origin)
     ? { 'access-control-allow-origin': origin, 'access-control-allow-headers': 'authorization', 'access-control-allow-methods': 'GET, DELETE', vary: 'Origin' }
     : { vary: 'Origin' };
+}
+
+/** A request of the API rather than of the page: a bearer token, a preflight, a DELETE or a grant's own address. */
+function forApi(req: IncomingMessage, grantId: string | undefined): boolean {
+  return req.headers.authorization !== undefined || req.method === 'OPTIONS' || req.method === 'DELETE' || grantId !== undefined;
+}
+
+/** The API: a bearer token of a client that manages grants, from its own origin when a browser sends it. */
+async function api(req: IncomingMessage, res: ServerResponse, deps: ConnectedAppsDeps, grantId: string | undefined): Promise<void> {
+  const allowed = (clientId: string) => deps.clients.get(clientId)?.managesGrants === true;
+  const cors = corsOf(req, deps);
   if (req.method === 'OPTIONS') return json(res, 204, undefined, cors);
   const token = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/.exec(String(req.headers.authorization ?? ''))?.[1];
   const holder = token === undefined ? undefined : await deps.verifyToken(token);
@@ -80,14 +91,30 @@ async function api(req: IncomingMessage, res: ServerResponse, deps: ConnectedApp
   return json(res, 405, { error: 'method_not_allowed', error_description: 'GET the list, or DELETE one by its id' }, { ...cors, allow: grantId === undefined ? 'GET' : 'DELETE' });
 }
 
+const grantIdOf = (url: URL): string | undefined => {
+  const rest = url.pathname.slice(CONNECTED_APPS_PATH.length);
+  return rest.startsWith('/') && rest.length > 1 ? decodeURIComponent(rest.slice(1)) : undefined;
+};
+
+/**
+ * The answer when serving CONNECTED_APPS_PATH failed (the store could not answer): 503, the API's in
+ * JSON, the page's as the service's own page, in the person's language, naming nothing internal.
+ */
+export function connectedAppsFailed(req: IncomingMessage, res: ServerResponse, deps: Pick<ConnectedAppsDeps, 'clients' | 'banner' | 'origin' | 'mountPath'>): void {
+  if (res.headersSent) return void res.end();
+  if (forApi(req, grantIdOf(new URL(req.url ?? '/', deps.origin)))) {
+    return json(res, 503, { error: 'temporarily_unavailable', error_description: 'The connected apps cannot be read or changed now: try again later' }, corsOf(req, deps));
+  }
+  sendKindPage(req, res, { status: 503, kind: 'apps_unavailable' }, { banner: deps.banner, selfUrl: `${deps.mountPath ?? ''}${CONNECTED_APPS_PATH}` });
+}
+
 /** Serves CONNECTED_APPS_PATH (the page, its form, the API) on the authorization server. */
 export async function handleConnectedApps(req: IncomingMessage, res: ServerResponse, deps: ConnectedAppsDeps): Promise<void> {
   const url = new URL(req.url ?? '/', deps.origin);
-  const rest = url.pathname.slice(CONNECTED_APPS_PATH.length);
+  const grantId = grantIdOf(url);
   // The page's own address as the browser sees it (the request's path is the server's, mount removed).
   const pagePath = `${deps.mountPath ?? ''}${CONNECTED_APPS_PATH}`;
-  const grantId = rest.startsWith('/') && rest.length > 1 ? decodeURIComponent(rest.slice(1)) : undefined;
-  if (req.headers.authorization !== undefined || req.method === 'OPTIONS' || req.method === 'DELETE' || grantId !== undefined) return api(req, res, deps, grantId);
+  if (forApi(req, grantId)) return api(req, res, deps, grantId);
   const view = await pageView(deps.provider, req, undefined, deps.banner, pagePath);
   // A browser sends `Origin: null` with a form posted under no-referrer; same-origin lets it name this page's origin.
   const sendPage = (status: number, html: string) => view.send(res, status, html, { 'referrer-policy': 'same-origin' });
@@ -104,10 +131,7 @@ export async function handleConnectedApps(req: IncomingMessage, res: ServerRespo
     res.writeHead(303, { location: `${pagePath}?done=${revoked === undefined ? 'gone' : 'revoked'}`, 'cache-control': 'no-store' });
     return void res.end();
   }
-  if (req.method !== 'GET' && req.method !== 'HEAD') {
-    res.writeHead(405, { allow: 'GET, POST' });
-    return void res.end();
-  }
+  if (req.method !== 'GET' && req.method !== 'HEAD') return view.send(res, 405, errorPage(view.frame, 'unexpected'), { allow: 'GET, POST' });
   const done = url.searchParams.get('done');
   const apps = accountId === undefined ? [] : await connectedApps(deps, accountId);
   return sendPage(200, connectedAppsPage(view.frame, {

@@ -9,6 +9,7 @@ import type { SmartLaunchContext } from '../../ports/smart-launch.port.js';
 import { appNames, registeredName } from './app-names.js';
 import type { Localized } from './page-language.js';
 import { endGrant } from './grant-endings.js';
+import { grantScopes } from './revocation-records.js';
 import { fhirUserOf, type LaunchPicks } from './smart-launch.js';
 
 export interface ConnectedApp {
@@ -55,12 +56,11 @@ export async function connectedApps(context: ConnectedAppsContext, accountId: st
     const grant = await provider.Grant.find(launch.grantId);
     if (grant === undefined) continue;
     const client = await provider.Client.find(grant.clientId);
-    const scopes = [...(grant.openid?.scope ?? '').split(' '), ...Object.values(grant.resources ?? {}).flatMap((s) => s.split(' '))].filter((s) => s !== '');
     const allowedBy = launch.accountId === accountId ? 'you' : launch.fhirUser === `Patient/${person.patientId}` ? 'patient' : 'another';
     apps.push({
       grantId: launch.grantId, clientId: grant.clientId, appName: registeredName(client, grant.clientId), appNames: appNames(client, grant.clientId),
       reach: launch.patientId === undefined ? 'everyone' : 'picked',
-      patientId: person.patientId, patientName: person.name, basis: person.basis, viewerFhirUser: fhirUserOf(person), allowedBy, scopes: [...new Set(scopes)],
+      patientId: person.patientId, patientName: person.name, basis: person.basis, viewerFhirUser: fhirUserOf(person), allowedBy, scopes: grantScopes(grant),
       ...(grant.iat === undefined ? {} : { since: grant.iat }),
     });
   }

@@ -3,22 +3,24 @@
 // address with no page, a fault of its own. In the person's language, saying what happened and what to
 // do; the OAuth error code for the app's maker, never oidc-provider's text or anything internal. No
 // link back: where this page is shown, no address the app registered can be trusted with the answer.
+// The server's own handlers answer with it too: a form or method a sign-in page does not take, and
+// the connected-apps page when the store cannot answer.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { escape, page, type PageFrame } from './interaction-pages.js';
 import { pageHeaders } from './page-headers.js';
 import { languageOf, type Localized } from './page-language.js';
 
-export type ErrorKind = 'unknown_app' | 'unregistered_address' | 'expired' | 'too_large' | 'not_found' | 'fault' | 'invalid';
+export type ErrorKind = 'unknown_app' | 'unregistered_address' | 'expired' | 'too_large' | 'not_found' | 'fault' | 'invalid' | 'unexpected' | 'apps_unavailable';
 
 const HEADING: Localized = { en: 'The sign-in cannot continue', sv: 'Inloggningen kan inte fortsätta' };
-const NOT_FOUND_HEADING: Localized = { en: 'This page is not here', sv: 'Sidan finns inte' };
 const START_AGAIN: Localized = { en: 'Go back to the app and start again from there.', sv: 'Gå tillbaka till appen och börja om därifrån.' };
 const ASK_MAKER: Localized = {
   en: 'Go back to the app; if it happens again, tell the app\'s maker.',
   sv: 'Gå tillbaka till appen; händer det igen, berätta det för den som gjort appen.',
 };
 
-const SAID: Readonly<Record<ErrorKind, { what: Localized; todo: Localized }>> = {
+/** What each kind says: what happened, what to do, and a heading of its own where it is not a stopped sign-in. */
+const SAID: Readonly<Record<ErrorKind, { what: Localized; todo: Localized; heading?: Localized }>> = {
   unknown_app: {
     what: { en: 'The app that sent you here is not registered with this service, so it cannot sign you in here.', sv: 'Appen som skickade dig hit är inte registrerad hos den här tjänsten, så den kan inte logga in dig här.' },
     todo: ASK_MAKER,
@@ -42,8 +44,29 @@ const SAID: Readonly<Record<ErrorKind, { what: Localized; todo: Localized }>> = 
     todo: START_AGAIN,
   },
   not_found: {
+    heading: { en: 'This page is not here', sv: 'Sidan finns inte' },
     what: { en: 'There is no page at this address; it is not here.', sv: 'Det finns ingen sida på den här adressen; den finns inte.' },
     todo: START_AGAIN,
+  },
+  // A form of another step (a tampered or mixed-up page), or a method no page takes.
+  unexpected: {
+    what: {
+      en: 'This page cannot take what was sent to it (perhaps a form from another page of the sign-in). Nothing was granted.',
+      sv: 'Den här sidan kan inte ta emot det som skickades till den (kanske ett formulär från en annan sida i inloggningen). Inget har beviljats.',
+    },
+    todo: START_AGAIN,
+  },
+  // The store behind it could not answer: a revocation under way may or may not have been done.
+  apps_unavailable: {
+    heading: { en: 'Connected apps cannot be shown now', sv: 'Anslutna appar kan inte visas just nu' },
+    what: {
+      en: 'Something went wrong on our side, so your connected apps could not be read or changed just now.',
+      sv: 'Något gick fel hos oss, så dina anslutna appar kunde inte läsas eller ändras just nu.',
+    },
+    todo: {
+      en: 'Try again in a while. If you were revoking an app, open this page again then to see that it is gone.',
+      sv: 'Försök igen om en stund. Om du höll på att återkalla en app, öppna sidan igen då och se att den är borta.',
+    },
   },
   fault: {
     what: { en: 'Something went wrong on our side. Nothing was granted.', sv: 'Något gick fel hos oss. Inget har beviljats.' },
@@ -60,8 +83,8 @@ const CODE: Localized = { en: 'Error code, for the app\'s maker:', sv: 'Felkod, 
 /** The page; `code` the OAuth error (a fixed word of the protocol, shown as it is) when there is one. */
 export function errorPage(frame: PageFrame, kind: ErrorKind, code?: string): string {
   const { lang } = frame;
-  const heading = (kind === 'not_found' ? NOT_FOUND_HEADING : HEADING)[lang];
   const said = SAID[kind];
+  const heading = (said.heading ?? HEADING)[lang];
   const detail = code === undefined ? '' : `<p>${CODE[lang]} <code>${escape(code)}</code></p>`;
   return page(frame, heading, `<h1>${heading}</h1><p class="error" role="alert">${said.what[lang]}</p><p>${said.todo[lang]}</p>${detail}`);
 }
@@ -85,8 +108,15 @@ export function errorKind(out: { error?: unknown; error_description?: unknown },
  * sign-in oidc-provider no longer knows (SessionNotFound) is `expired`, anything else a fault.
  */
 export function sendErrorPage(req: IncomingMessage, res: ServerResponse, error: unknown, frame: { banner: Localized | string; selfUrl: string }): void {
-  const { lang } = languageOf(req);
   const expired = error instanceof Error && error.name === 'SessionNotFound';
-  res.writeHead(expired ? 400 : 500, { 'content-type': 'text/html; charset=utf-8', ...pageHeaders(lang) });
-  res.end(errorPage({ lang, ...frame }, expired ? 'expired' : 'fault'));
+  sendKindPage(req, res, { status: expired ? 400 : 500, kind: expired ? 'expired' : 'fault' }, frame);
+}
+
+/** The page of `kind` with `status` (and `headers`, such as a 405's Allow), in the language the request asks for. */
+export function sendKindPage(
+  req: IncomingMessage, res: ServerResponse, answer: { status: number; kind: ErrorKind; headers?: Record<string, string> }, frame: { banner: Localized | string; selfUrl: string },
+): void {
+  const { lang } = languageOf(req);
+  res.writeHead(answer.status, { 'content-type': 'text/html; charset=utf-8', ...pageHeaders(lang), ...answer.headers });
+  res.end(errorPage({ lang, ...frame }, answer.kind));
 }

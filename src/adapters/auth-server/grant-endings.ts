@@ -1,9 +1,12 @@
 // How a grant of the authorization server ends (docs/smart-launch.md#connected-apps): at once, every
-// token of it with it. A grant ends when the person revokes it, when a new consent for the same app,
-// person and pick replaces it (one grant each, never a pile of identical ones), and when the person
-// signs out of the sign-in session it was made in. Its access tokens stop too: the service's token
-// verifier asks whether their grant is still alive on every request (grantAlive).
+// token of it with it, each end an audit record (revocation-records.ts). A grant ends when the person
+// revokes it, when a new consent for the same app, person and pick replaces it (one grant each, never
+// a pile of identical ones), and when the person signs out of the sign-in session it was made in. Its
+// access tokens stop too: the service's token verifier asks whether their grant is still alive on
+// every request (grantAlive).
 import type Provider from 'oidc-provider';
+import type { SmartLaunchContext } from '../../ports/smart-launch.port.js';
+import { recordEnding } from './revocation-records.js';
 import type { KeptGrant, LaunchPicks } from './smart-launch.js';
 
 /** Ends `grantId`: its refresh tokens, codes and access tokens, the grant itself, and what is kept beside it. */
@@ -19,14 +22,18 @@ const sameHolder = (a: KeptGrant, b: KeptGrant): boolean =>
   a.accountId === b.accountId && a.clientId === b.clientId && a.patientId === b.patientId;
 
 /**
- * Keeps a consented grant, and ends the person's earlier grants to the same app for the same pick (or
- * the earlier plain grant): one grant per app, person and pick, so signing in again replaces rather
- * than adds, and the earlier one's refresh tokens stop.
+ * The person's earlier grants to the same app for the same pick (or the earlier plain grant) that a
+ * new consent `kept` replaces: one grant per app, person and pick, so signing in again replaces rather
+ * than adds. `current`, the grant the consent extends (a plain one of the same sign-in), is not among them.
  */
-export async function keepGrant(provider: Provider, picks: LaunchPicks, grantId: string, kept: KeptGrant): Promise<void> {
-  const earlier = (await picks.opening(kept.accountId, [])).filter((k) => k.grantId !== grantId && sameHolder(k, kept));
+export async function replacedGrants(picks: LaunchPicks, kept: KeptGrant, current: string | undefined): Promise<Array<KeptGrant & { grantId: string }>> {
+  return (await picks.opening(kept.accountId, [])).filter((k) => k.grantId !== current && sameHolder(k, kept));
+}
+
+/** Keeps a consented grant, and ends the grants it replaces (their withdrawals recorded already): their refresh tokens stop. */
+export async function keepGrant(provider: Provider, picks: LaunchPicks, grantId: string, kept: KeptGrant, replaced: ReadonlyArray<{ grantId: string }>): Promise<void> {
   await picks.remember(grantId, kept);
-  for (const grant of earlier) await endGrant(provider, picks, grant.grantId);
+  for (const grant of replaced) if (grant.grantId !== grantId) await endGrant(provider, picks, grant.grantId);
 }
 
 /** Whether a grant is alive: its access tokens are taken only while it is (the token verifier's question). */
@@ -36,6 +43,7 @@ export async function grantAlive(provider: Provider, grantId: string): Promise<b
 
 interface SignOutView {
   status: number;
+  ip: string;
   oidc?: {
     route?: string; params?: { logout?: unknown };
     session?: { accountId?: string; uid?: string };
@@ -43,23 +51,37 @@ interface SignOutView {
   };
 }
 
+/** What signing out records its ends with. */
+export interface SignOutAudit {
+  smart: SmartLaunchContext;
+  issuer: string;
+  /** A grant's end that could not be recorded (the grant ended all the same): for the operators' log. */
+  onUnrecorded(error: Error): void;
+}
+
 /**
  * RP-initiated logout ends the grants made in the sign-in session it ends: the app's that signed out,
  * or every app's when the person signs out of the server too ("Sign out", logout=yes). oidc-provider
  * keeps a grant with refresh tokens past a logout (and forgets an app's earlier grant once it signs in
  * again), so they are found by the session they were made in. Done before the answer leaves, so the
- * next request of any of them is refused.
+ * next request of any of them is refused. Each end is recorded first (revocation-records.ts); one the
+ * audit store refuses is logged (and counted, as every refused record is) and the grant ends all the
+ * same: a person must always be able to sign out, and end what they allowed, on a shared computer.
  */
-export function endGrantsOnSignOut(provider: Provider, picks: LaunchPicks): void {
+export function endGrantsOnSignOut(provider: Provider, picks: LaunchPicks, audit: SignOutAudit): void {
   provider.use(async (ctx, next) => {
     await next();
-    const { status, oidc } = ctx as unknown as SignOutView;
+    const { status, ip, oidc } = ctx as unknown as SignOutView;
     if (oidc?.route !== 'end_session_confirm' || status !== 303) return;
     const { accountId, uid } = oidc.session ?? {};
     const everyApp = Boolean(oidc.params?.logout);
     const clientId = oidc.entities?.Client?.clientId;
     if (accountId === undefined || uid === undefined || (!everyApp && clientId === undefined)) return;
     const made = (await picks.opening(accountId, [])).filter((k) => k.session === uid && (everyApp || k.clientId === clientId));
-    for (const grant of made) await endGrant(provider, picks, grant.grantId);
+    for (const grant of made) {
+      await recordEnding(provider, audit.smart, grant, { issuer: audit.issuer, sourceAddress: ip })
+        .catch((error: unknown) => audit.onUnrecorded(error as Error));
+      await endGrant(provider, picks, grant.grantId);
+    }
   });
 }

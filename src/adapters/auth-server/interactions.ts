@@ -4,12 +4,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
 import { appName } from './app-names.js';
+import { errorPage, sendKindPage } from './error-pages.js';
 import { consentPage, PICKER_ERRORS, pickerPage, type PageFrame } from './interaction-pages.js';
 import { PAGE_CSP } from './page-headers.js';
 import { languageCookie, languageOf, type Localized } from './page-language.js';
 import type { GrantEvent, LaunchPerson, SmartLaunchContext } from '../../ports/smart-launch.port.js';
-import { keepGrant } from './grant-endings.js';
-import { fhirUserOf, type LaunchPicks } from './smart-launch.js';
+import { keepGrant, replacedGrants } from './grant-endings.js';
+import { recordEnding } from './revocation-records.js';
+import { fhirUserOf, type KeptGrant, type LaunchPicks } from './smart-launch.js';
 
 export const INTERACTION_PATH = '/interaction/';
 const MAX_FORM_BYTES = 4096;
@@ -123,7 +125,8 @@ async function pickPatient(provider: Provider, req: IncomingMessage, res: Server
 export async function handleInteraction(provider: Provider, req: IncomingMessage, res: ServerResponse, launch: LaunchState): Promise<void> {
   const path = new URL(req.url ?? '/', 'http://demo.invalid').pathname;
   const [uid, action] = path.slice(INTERACTION_PATH.length).split('/');
-  if (!uid || (action !== undefined && action !== 'abort')) return send(res, 404, 'Not found.');
+  const selfUrl = `${launch.mountPath ?? ''}${path}`;
+  if (!uid || (action !== undefined && action !== 'abort')) return sendKindPage(req, res, { status: 404, kind: 'not_found' }, { banner: launch.signIn.banner, selfUrl });
   const details = await provider.interactionDetails(req, res);
   const submitUrl = `${launch.mountPath ?? ''}${INTERACTION_PATH}${uid}`;
   if (action === 'abort') {
@@ -137,7 +140,9 @@ export async function handleInteraction(provider: Provider, req: IncomingMessage
     // The app shows its person a cancelled sign-in in their own words; this one is for its developer.
     return provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'The person cancelled the sign-in: nothing was granted' }, { mergeWithLastSubmission: false });
   }
-  if (req.method !== 'GET' && req.method !== 'POST') return send(res, 405, 'Method not allowed.');
+  if (req.method !== 'GET' && req.method !== 'POST') {
+    return sendKindPage(req, res, { status: 405, kind: 'unexpected', headers: { allow: 'GET, POST' } }, { banner: launch.signIn.banner, selfUrl });
+  }
   const clientId = typeof details.params.client_id === 'string' ? details.params.client_id : undefined;
   const view = await pageView(provider, req, clientId, launch.signIn.banner, submitUrl);
   if (details.prompt.name === 'login') return launch.signIn.login(provider, req, res, details, submitUrl, view);
@@ -151,18 +156,35 @@ export async function handleInteraction(provider: Provider, req: IncomingMessage
     }));
   }
   const form = await readForm(req);
-  if (form.get('prompt') !== 'consent') return send(res, 400, 'Unexpected form.');
+  if (form.get('prompt') !== 'consent') return view.send(res, 400, errorPage(view.frame, 'unexpected'));
   const accountId = details.session?.accountId ?? '';
   // Every consent is audited before its code, a plain OAuth one too: nothing is granted unrecorded.
   if (clientId === undefined || !await audited(launch, req, { accountId, clientId, picked, details })) {
     return provider.interactionFinished(req, res, { error: 'temporarily_unavailable', error_description: NOT_AUDITED }, { mergeWithLastSubmission: false });
   }
-  const grantId = await grantAsked(provider, details);
   const session = details.session?.uid;
-  await keepGrant(provider, launch.picks, grantId, {
+  const kept: KeptGrant = {
     accountId, clientId, ...(session === undefined ? {} : { session }), ...(picked === undefined ? {} : { patientId: picked.id, fhirUser: picked.fhirUser }),
-  });
+  };
+  // The grants this consent replaces end with their withdrawals recorded first, as the consent is: else nothing changes.
+  const replaced = await replacedGrants(launch.picks, kept, details.grantId);
+  if (!await endingsAudited(provider, launch, req, replaced)) {
+    return provider.interactionFinished(req, res, { error: 'temporarily_unavailable', error_description: NOT_AUDITED }, { mergeWithLastSubmission: false });
+  }
+  const grantId = await grantAsked(provider, details);
+  await keepGrant(provider, launch.picks, grantId, kept, replaced);
   return provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
+}
+
+/** The withdrawal of each grant a consent replaces, recorded: false when one could not be (then nothing is granted or ended). */
+async function endingsAudited(provider: Provider, launch: LaunchState, req: IncomingMessage, replaced: ReadonlyArray<KeptGrant & { grantId: string }>): Promise<boolean> {
+  try {
+    for (const grant of replaced) await recordEnding(provider, launch.smart, grant, { issuer: launch.issuer, sourceAddress: req.socket.remoteAddress ?? '' });
+    return true;
+  } catch (error) {
+    launch.onAuditFailed?.(error as Error);
+    return false;
+  }
 }
 
 type Step = Pick<GrantEvent, 'kind' | 'outcome' | 'status' | 'accountId' | 'patientId' | 'basis' | 'fhirUser'>;

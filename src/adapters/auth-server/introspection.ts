@@ -1,9 +1,12 @@
 // RFC 7662 introspection (docs/sign-in.md#for-app-developers), for confidential clients about their own
 // tokens. oidc-provider introspects the tokens it stores (refresh tokens) under `allowedPolicy`
 // (provider-config.ts), and refuses structured ones with `unsupported_token_type`; the access tokens
-// are JWTs, so those are answered here from the token itself, verified with the server's own keys.
+// are JWTs, so those are answered here from the token itself, verified with the server's own keys,
+// and from its grant: a token whose grant has ended (revoked, replaced, signed out) is inactive.
 import { createLocalJWKSet, jwtVerify, type JWK, type JWTPayload } from 'jose';
 import type Provider from 'oidc-provider';
+import { GRANT_ID_CLAIM } from '../../ports/access-token-verifier.port.js';
+import { grantAlive } from './grant-endings.js';
 import { publicKeys } from './key-files.js';
 
 const INTROSPECTION_PATH = '/token/introspection';
@@ -52,8 +55,11 @@ export function introspection(provider: Provider, verify: (token: string) => Pro
     const token = ctx.oidc?.params?.token;
     if (body?.error !== 'unsupported_token_type' || typeof token !== 'string') return;
     const claims = await verify(token);
+    // A person's token is active only while its grant is, as the API takes it (a store that cannot say: an error, never `active`).
+    const grantId = claims?.[GRANT_ID_CLAIM];
+    const live = claims !== undefined && (grantId === undefined || (typeof grantId === 'string' && await grantAlive(provider, grantId)));
     ctx.status = 200;
     // RFC 7662 §2.2: a token the caller may not introspect is answered as an inactive one.
-    ctx.body = claims !== undefined && claims.client_id === client.clientId ? described(claims) : { active: false };
+    ctx.body = live && claims.client_id === client.clientId ? described(claims) : { active: false };
   });
 }

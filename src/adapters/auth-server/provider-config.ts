@@ -11,9 +11,8 @@ import { patientClaimSeal } from './patient-claim-seal.js';
 import { rpInitiatedLogout } from './logout-pages.js';
 import type { Localized } from './page-language.js';
 import { renderError } from './provider-pages.js';
-import {
-  audAllowed, isPersonSmartScope, isSmartAuthorization, recordWithdrawal, SMART_OIDC_SCOPES, type LaunchPicks,
-} from './smart-launch.js';
+import { recordWithdrawal } from './revocation-records.js';
+import { audAllowed, isPersonSmartScope, isSmartAuthorization, SMART_OIDC_SCOPES, type LaunchPicks } from './smart-launch.js';
 import { GRANT_ID_CLAIM } from '../../ports/access-token-verifier.port.js';
 import type { SmartLaunchContext } from '../../ports/smart-launch.port.js';
 
@@ -25,7 +24,7 @@ export const REFRESH_TOKEN_TTL_SECONDS = 8 * 60 * 60;
 interface ClientView { clientId: string; sectorIdentifier?: string; subjectType?: string; clientAuthMethod?: string }
 interface TokenView { kind: string; accountId?: string; grantId?: string; clientId?: string }
 interface JwtView { payload: Record<string, unknown> }
-interface RevokedTokenView { kind: string; clientId?: string; grantId?: string; scope?: string }
+interface RevokedTokenView { kind: string; clientId?: string; grantId?: string; scope?: string; accountId?: string }
 interface RevocationView { ip: string; oidc: { issuer: string } }
 interface RequestView { oidc: { params?: { scope?: unknown; aud?: unknown }; entities?: { Grant?: { resources?: Record<string, string | undefined> } } } }
 
@@ -249,11 +248,14 @@ export function buildProviderConfiguration(input: ProviderInput): Configuration 
       const allowed = clients.get(client.clientId)?.corsOrigin?.();
       return allowed !== undefined && origin === allowed;
     },
-    // A SMART launch's grant is for the one patient picked (interactions.ts): never the session's grant of an earlier launch.
+    // A SMART launch's grant is for the one patient picked (interactions.ts): never the session's grant of an
+    // earlier launch, nor taken up by a plain authorization (which would make it a plain grant, its pick lost).
     loadExistingGrant: async (ctx: GrantLookupView) => {
       const { result, params, session, client, provider } = ctx.oidc;
-      const grantId = result?.consent?.grantId ?? (isSmartAuthorization(params, API_SCOPE_SET) ? undefined : session.grantIdFor(client.clientId));
-      return grantId === undefined ? undefined : provider.Grant.find(grantId);
+      const consented = result?.consent?.grantId;
+      if (consented !== undefined) return provider.Grant.find(consented);
+      const earlier = isSmartAuthorization(params, API_SCOPE_SET) ? undefined : session.grantIdFor(client.clientId);
+      return earlier === undefined || await picks.of(earlier) !== undefined ? undefined : provider.Grant.find(earlier);
     },
     // A public client's refresh token is one-use: a second use (a stolen copy) revokes the whole grant.
     rotateRefreshToken: true,
@@ -266,13 +268,15 @@ export function buildProviderConfiguration(input: ProviderInput): Configuration 
       clientCredentials: { enabled: true },
       // Every access token is for the API, so userinfo (which needs an audience-less one) is off.
       userinfo: { enabled: false },
-      // RFC 7009: revoking a refresh token revokes its grant, every token of the launch; a launch's is audited first (a refusing store: 500, not revoked).
+      // RFC 7009: revoking a refresh token revokes its grant, every token of it; audited first, a plain grant's too (a refusing store: 500, not revoked).
       revocation: {
         enabled: true,
         allowedPolicy: async (ctx: RevocationView, client: ClientView, token: RevokedTokenView) => {
           if (token.clientId !== client.clientId) return false;
           if (token.kind === 'RefreshToken') {
-            await recordWithdrawal(smart, picks, { issuer: ctx.oidc.issuer, grantId: token.grantId, clientId: client.clientId, scope: token.scope, sourceAddress: ctx.ip });
+            await recordWithdrawal(smart, picks, {
+              issuer: ctx.oidc.issuer, grantId: token.grantId, clientId: client.clientId, scope: token.scope, accountId: token.accountId, sourceAddress: ctx.ip,
+            });
           }
           return true;
         },

@@ -10,8 +10,8 @@ import type { AuthServerMount } from '../../ports/auth-server.port.js';
 import type { SmartLaunchContext } from '../../ports/smart-launch.port.js';
 import { createAuthProvider } from './auth-provider.js';
 import { AuthClients, type AuthClient } from './clients.js';
-import { CONNECTED_APPS_PATH, handleConnectedApps, ownTokenVerifier, type ConnectedAppsDeps } from './connected-apps-http.js';
-import { sendErrorPage } from './error-pages.js';
+import { CONNECTED_APPS_PATH, connectedAppsFailed, handleConnectedApps, ownTokenVerifier, type ConnectedAppsDeps } from './connected-apps-http.js';
+import { sendErrorPage, sendKindPage } from './error-pages.js';
 import { escape, page } from './interaction-pages.js';
 import { handleInteraction, INTERACTION_PATH, send, type LaunchState } from './interactions.js';
 import { languageOf } from './page-language.js';
@@ -172,7 +172,7 @@ export class RegionAuthServer implements AuthServerMount {
   /** A request under the mount path, as the service's HTTP layer hands it over. */
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = req.url ?? '/';
-    if (!url.startsWith(this.mountPath)) return send(res, 404, 'Not found.');
+    if (!url.startsWith(this.mountPath)) return sendKindPage(req, res, { status: 404, kind: 'not_found' }, { banner: '', selfUrl: url });
     const rest = url.slice(this.mountPath.length) || '/';
     const path = rest.split('?')[0] ?? '/';
     if (path === CALLBACK_PATH) return this.login.callback(req, res);
@@ -181,8 +181,7 @@ export class RegionAuthServer implements AuthServerMount {
       if (under(path, APPS_PATH)) req.url = `${CONNECTED_APPS_PATH}${rest.slice(APPS_PATH.length)}`;
       return handleConnectedApps(req, res, this.connected).catch((error: unknown) => {
         this.logger.warn({ err: { name: (error as Error).name, message: (error as Error).message } }, 'connected-apps page failed');
-        if (!res.headersSent) send(res, 500, 'The connected apps could not be read now. Try again.');
-        else res.end();
+        connectedAppsFailed(req, res, this.connected);
       });
     }
     if (path.startsWith(INTERACTION_PATH)) {

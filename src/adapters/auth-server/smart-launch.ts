@@ -2,7 +2,7 @@
 // (docs/smart-launch.md): which authorizations are SMART ones, the `aud` they must name, the
 // loopback redirects a native app may use (RFC 8252 §7.3), and the patient each grant was launched for.
 import { smartGrants } from '../../domain/fhir/smart-scopes.js';
-import type { LaunchPerson, SmartLaunchContext } from '../../ports/smart-launch.port.js';
+import type { LaunchPerson } from '../../ports/smart-launch.port.js';
 
 /** The scopes of the OpenID side of a SMART launch (the rest are the FHIR API's resource scopes). */
 export const SMART_OIDC_SCOPES = ['openid', 'fhirUser', 'launch/patient', 'offline_access'] as const;
@@ -144,6 +144,12 @@ export class LaunchPicks {
     return isLaunch(pick) ? { patientId: pick.patientId, accountId: pick.accountId, fhirUser: pick.fhirUser } : undefined;
   }
 
+  /** A consented grant as kept (a launch's or a plain one); undefined for none. */
+  async kept(grantId: string): Promise<(KeptGrant & { grantId: string }) | undefined> {
+    const value = await this.store.find(grantId);
+    return value === undefined ? undefined : keptOf(value);
+  }
+
   /** The grants `accountId` allowed, and the launches anyone made for one of `patientIds` (whom they act for). */
   async opening(accountId: string, patientIds: readonly string[]): Promise<Array<KeptGrant & { grantId: string }>> {
     const kept = (await this.store.listFor(accountId, patientIds)).map(keptOf);
@@ -159,24 +165,4 @@ export class LaunchPicks {
 /** `fhirUser` (relative, SMART App Launch §2.0.11): the Patient for oneself, the pair's RelatedPerson for a delegate. */
 export function fhirUserOf(picked: LaunchPerson): string {
   return picked.basis === 'self' || picked.relatedPersonId === undefined ? `Patient/${picked.patientId}` : `RelatedPerson/${picked.relatedPersonId}`;
-}
-
-/** What an RFC 7009 revocation of a refresh token tells of the grant it ends. */
-export interface RevokedGrant { issuer: string; grantId?: string | undefined; clientId: string; scope?: string | undefined; sourceAddress: string }
-
-/**
- * The withdrawal of a launch's grant by its app (RFC 7009 of its refresh token), audited before the
- * grant ends; rejects when the record cannot be stored (then it is not revoked). The app revokes for
- * the person who launched it, who is named as the actor. A grant of no launch (a plain OAuth one),
- * or of a patient the person may no longer open (its tokens already give nothing), records nothing.
- */
-export async function recordWithdrawal(smart: SmartLaunchContext, picks: LaunchPicks, revoked: RevokedGrant): Promise<void> {
-  const launch = await picks.of(revoked.grantId);
-  if (launch === undefined) return;
-  const person = (await smart.peopleFor(launch.accountId)).find((p) => p.patientId === launch.patientId);
-  if (person === undefined) return;
-  await smart.recordGrant({
-    kind: 'revoked', issuer: revoked.issuer, accountId: launch.accountId, patientId: launch.patientId, basis: person.basis,
-    fhirUser: launch.fhirUser, clientId: revoked.clientId, scopes: (revoked.scope ?? '').split(' ').filter((s) => s !== ''), sourceAddress: revoked.sourceAddress,
-  });
 }

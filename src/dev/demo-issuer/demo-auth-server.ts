@@ -7,11 +7,12 @@ import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import type Provider from 'oidc-provider';
 import { createAuthProvider } from '../../adapters/auth-server/auth-provider.js';
-import { CONNECTED_APPS_PATH, handleConnectedApps, ownTokenVerifier, type ConnectedAppsDeps } from '../../adapters/auth-server/connected-apps-http.js';
+import {
+  CONNECTED_APPS_PATH, connectedAppsFailed, handleConnectedApps, ownTokenVerifier, type ConnectedAppsDeps,
+} from '../../adapters/auth-server/connected-apps-http.js';
 import { AuthClients } from '../../adapters/auth-server/clients.js';
 import { sendErrorPage } from '../../adapters/auth-server/error-pages.js';
 import { grantAlive } from '../../adapters/auth-server/grant-endings.js';
-import { languageOf, type Localized } from '../../adapters/auth-server/page-language.js';
 import { handleInteraction, INTERACTION_PATH } from '../../adapters/auth-server/interactions.js';
 import { REFRESH_TOKEN_TTL_SECONDS } from '../../adapters/auth-server/provider-config.js';
 import { patientClaimSeal, type OpenPatientClaim } from '../../adapters/auth-server/patient-claim-seal.js';
@@ -133,10 +134,10 @@ export async function startDemoAuthServer(options: {
   const onAuditFailed = (error: Error) => logger.warn({ err: { name: error.name, message: error.message } }, 'a grant could not be audited: nothing was granted');
   const server = createServer((req, res) => {
     if (connected && isConnectedAppsPath(req.url)) {
-      handleConnectedApps(req, res, connected).catch((error: unknown) => {
+      const deps = connected;
+      handleConnectedApps(req, res, deps).catch((error: unknown) => {
         logger.warn({ err: { name: (error as Error).name, message: (error as Error).message } }, 'connected-apps page failed');
-        if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
-        res.end('The connected apps could not be read now. Try again.');
+        connectedAppsFailed(req, res, deps);
       });
       return;
     }

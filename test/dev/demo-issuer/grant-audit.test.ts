@@ -13,11 +13,14 @@ import { OPERATION_NAMES } from '../../../scripts/app-names/names.js';
 import { startDemoAuthServer } from '../../../src/dev/demo-issuer/demo-auth-server.js';
 import type { GrantEvent } from '../../../src/ports/smart-launch.port.js';
 import { HttpBrowser, readForm } from './http-browser.js';
-import { authorizeUrl, exchange, launch, launchedIn, pkce, startDemoService, type DemoService } from './smart-flow.js';
+import {
+  APP_REDIRECT, authorizeUrl, exchange, launch, launchedIn, pkce, postForm, startDemoService, tokenRequest, type DemoService,
+} from './smart-flow.js';
 
 const MARTA = '198112189876';
 const TOLVAN = '191212121212';
 const LILLA = '201701012393';
+const ANTON = '200404122384';
 
 let service: DemoService;
 beforeAll(async () => {
@@ -68,16 +71,65 @@ describe('grants in the patient\'s access log', () => {
       { sv: 'Appens tillgång till din journal togs bort', en: "An app's access to your record was withdrawn" },
     ]);
 
+    // The grant the second consent replaced ended: a withdrawal in her log, by Märta (issue 52 item 16).
+    const byMarta = async () => ofOperation(await auditEvents(reader.access_token as string), 'revokeAppAccess')
+      .filter((e) => e.agent[0]?.who.identifier?.value === MARTA).map((e) => [e.action, e.subtype.at(-1)?.display, e.agent[1]?.who.identifier?.value]);
+    const WITHDRAWN = ['D', "An app's access to your record was withdrawn", 'patient-app'];
+    expect(await byMarta()).toEqual([WITHDRAWN]);
+
     // Märta revokes her grant on the connected-apps page: its withdrawal is logged too.
     const page = await marta.get(`${service.smart.issuer}/connected-apps`);
     const forms = [...page.body.matchAll(/<li><h2>[\s\S]*?<\/form>/g)].map((m) => m[0]).filter((f) => f.includes('Lilla Ström') && f.includes('You allowed it'));
     expect(forms).toHaveLength(1);
     const revoked = await marta.post(`${service.smart.issuer}/connected-apps`, readForm(forms[0] ?? '').fields);
     expect(new URL(revoked.location ?? '').search).toBe('?done=revoked');
-    const withdrawn = ofOperation(await auditEvents(reader.access_token as string), 'revokeAppAccess');
-    expect(withdrawn.map((e) => [e.action, e.subtype.at(-1)?.display, e.agent[0]?.who.identifier?.value])).toEqual([
-      ['D', "An app's access to your record was withdrawn", MARTA],
-    ]);
+    expect(await byMarta()).toEqual([WITHDRAWN, WITHDRAWN]);
+  });
+});
+
+/** A plain OAuth authorization of the patient app (the COS API's own scopes, no `aud`) with a refresh token: its token response. */
+async function plainIn(browser: HttpBrowser, login: string): Promise<Record<string, unknown>> {
+  const code = pkce();
+  const { redirect } = await launch(browser, service, authorizeUrl(service, code, { aud: undefined, scope: 'openid offline_access user/Appointment-read' }), { login });
+  return (await exchange(service, redirect.searchParams.get('code') ?? '', code.verifier)).body;
+}
+
+/** Where the app sends the browser to sign out with its ID token, and the browser's way through (logout=yes: every app of that sign-in). */
+async function signOut(browser: HttpBrowser, tokens: Record<string, unknown>, oidc: { end_session_endpoint: string } = service.oidc): Promise<number> {
+  const end = new URL(oidc.end_session_endpoint);
+  end.search = new URLSearchParams({ id_token_hint: tokens.id_token as string, post_logout_redirect_uri: APP_REDIRECT, client_id: 'patient-app' }).toString();
+  return (await postForm(browser, await browser.get(end.href), { logout: 'yes' })).status;
+}
+
+const revocationsBy = (events: Event[], actor: string, since: number) => ofOperation(events, 'revokeAppAccess')
+  .filter((e) => e.agent[0]?.who.identifier?.value === actor && Date.parse(e.recorded) >= since).map((e) => [e.action, e.agent[1]?.who.identifier?.value]);
+
+describe('issue 52 item 16: every grant that ends is a withdrawal in the access log', () => {
+  it('signing out ends the sign-in\'s grants: each a withdrawal by the person, in the picked patient\'s log or, for a plain grant, their own', async () => {
+    const lillasReader = await launched(new HttpBrowser(), LILLA);
+    // Märta's own launch, in another browser: not ended by this sign-out, it reads her own log.
+    const martasReader = await launched(new HttpBrowser(), MARTA, 'Märta');
+    const since = Date.now();
+    const marta = new HttpBrowser();
+    const forLilla = await launched(marta, MARTA, 'Lilla');
+    await plainIn(marta, MARTA);
+    expect(await signOut(marta, forLilla)).toBe(303);
+    expect(revocationsBy(await auditEvents(lillasReader.access_token as string), MARTA, since)).toEqual([['D', 'patient-app']]);
+    expect(revocationsBy(await auditEvents(martasReader.access_token as string), MARTA, since)).toEqual([['D', 'patient-app']]);
+  });
+
+  it('an app revoking a plain grant\'s refresh token (RFC 7009) is a withdrawal in the person\'s own log', async () => {
+    const reader = await launched(new HttpBrowser(), ANTON);
+    const since = Date.now();
+    const plain = await plainIn(new HttpBrowser(), ANTON);
+    expect(plain.refresh_token).toEqual(expect.any(String));
+    const response = await request(service.smart.revocation_endpoint, {
+      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: plain.refresh_token as string, token_type_hint: 'refresh_token', client_id: 'patient-app' }).toString(),
+    });
+    expect(response.statusCode).toBe(200);
+    await response.body.dump();
+    expect(revocationsBy(await auditEvents(reader.access_token as string), ANTON, since)).toEqual([['D', 'patient-app']]);
   });
 });
 
@@ -99,12 +151,14 @@ describe('an app revoking its own grant (RFC 7009)', () => {
   });
 });
 
-/** A demo issuer whose audit store refuses the records of `kind` (every one it is asked to store is kept in `asked`). */
+/** A demo issuer whose audit store refuses the records of `kind` (every one it is asked to store is kept in `asked`, each warning logged in `warned`). */
 async function issuerRefusing(kind: GrantEvent['kind']) {
   const dataDir = await mkdtemp(join(tmpdir(), 'grant-audit-'));
   const asked: GrantEvent[] = [];
+  const warned: string[] = [];
   const issuer = await startDemoAuthServer({
-    host: '127.0.0.1', port: 0, audience: 'patient-data-access', patientClaim: 'patient', dataDir, logger: { warn: () => undefined, info: () => undefined },
+    host: '127.0.0.1', port: 0, audience: 'patient-data-access', patientClaim: 'patient', dataDir,
+    logger: { warn: (obj, msg) => { warned.push(msg ?? String(obj)); }, info: () => undefined },
     smart: {
       publicBaseUrl: () => 'http://127.0.0.1:9/base',
       peopleFor: async () => [{ patientId: 'self-1', name: 'Märta Ström', basis: 'self' }],
@@ -114,7 +168,35 @@ async function issuerRefusing(kind: GrantEvent['kind']) {
       },
     },
   });
-  return { dataDir, asked, issuer };
+  return { dataDir, asked, warned, issuer };
+}
+
+/** Runs `test` against a demo issuer refusing the records of `kind` (the test service pointed at it), closed and removed after. */
+async function whileRefusing(kind: GrantEvent['kind'], test: (refusing: Awaited<ReturnType<typeof issuerRefusing>> & { local: DemoService }) => Promise<void>): Promise<void> {
+  const refusing = await issuerRefusing(kind);
+  try {
+    await test({ ...refusing, local: await withIssuer(refusing.issuer) });
+  } finally {
+    await refusing.issuer.close();
+    await rm(refusing.dataDir, { recursive: true, force: true });
+  }
+}
+
+/** A launch of the patient app at `local`'s issuer in `browser`, as `login`: its token response. */
+async function signedInAt(local: DemoService, browser: HttpBrowser, login: string): Promise<Record<string, unknown>> {
+  const code = pkce();
+  const { redirect } = await launch(browser, local, authorizeUrl(local, code), { login });
+  return (await exchange(local, redirect.searchParams.get('code') ?? '', code.verifier)).body;
+}
+
+/** A refresh of the patient app's `tokens` at `local`'s issuer. */
+const refreshAt = (local: DemoService, tokens: Record<string, unknown>) =>
+  tokenRequest(local, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token as string, client_id: 'patient-app' });
+
+/** The test service, pointed at `issuer` for its sign-in (nothing is read from the service itself). */
+async function withIssuer(issuer: { issuer: string }): Promise<DemoService> {
+  const discovery = await (await request(`${issuer.issuer}/.well-known/openid-configuration`)).body.json() as DemoService['oidc'];
+  return { ...service, base: 'http://127.0.0.1:9/base', fhirBase: 'http://127.0.0.1:9/base/fhir', oidc: discovery, smart: { ...service.smart, ...discovery, issuer: issuer.issuer } };
 }
 
 describe('a grant the audit store refuses', () => {
@@ -156,6 +238,50 @@ describe('a grant the audit store refuses', () => {
       await issuer.close();
       await rm(dataDir, { recursive: true, force: true });
     }
+  });
+
+  it('issue 52 item 15: a revocation on the connected-apps page the store refuses is the service\'s page in Swedish and English, and revokes nothing', async () => {
+    await whileRefusing('revoked', async ({ issuer, local }) => {
+      for (const lang of ['sv', 'en'] as const) {
+        const browser = new HttpBrowser({ 'accept-language': lang });
+        // Another person in each language: a second consent of the same person would replace the first grant (and be refused too).
+        const tokens = await signedInAt(local, browser, { sv: MARTA, en: TOLVAN }[lang]);
+        const page = await browser.get(`${issuer.issuer}/connected-apps`);
+        const failed = await browser.post(`${issuer.issuer}/connected-apps`, readForm(page.body).fields);
+        expect([lang, failed.status, failed.language]).toEqual([lang, 503, lang]);
+        expect(String(failed.headers?.['content-type'])).toMatch(/^text\/html/);
+        expect(String(failed.headers?.['content-security-policy'])).toContain("frame-ancestors 'none'");
+        expect(failed.body).toMatch(new RegExp(`^<!DOCTYPE html><html lang="${lang}">[\\s\\S]*<main>`));
+        expect(failed.body).toContain({ sv: 'Försök igen om en stund', en: 'Try again in a while' }[lang]);
+        expect(failed.body).not.toMatch(/audit store refused|Error:/);
+        const refreshed = await refreshAt(local, tokens);
+        expect(refreshed.status).toBe(200);
+      }
+    });
+  });
+
+  it('issue 52 item 16: a replacement the store cannot record is refused as the consent is: temporarily_unavailable, the earlier grant kept', async () => {
+    await whileRefusing('revoked', async ({ asked, issuer, local }) => {
+      const browser = new HttpBrowser();
+      const tokens = await signedInAt(local, browser, MARTA);
+      const again = await launch(browser, local, authorizeUrl(local, pkce()), { login: MARTA });
+      expect([again.redirect.searchParams.get('code'), again.redirect.searchParams.get('error')]).toEqual([null, 'temporarily_unavailable']);
+      expect(asked.filter((e) => e.kind === 'revoked')).toEqual([expect.objectContaining({ accountId: MARTA, patientId: 'self-1', basis: 'self', clientId: 'patient-app', issuer: issuer.issuer })]);
+      const refreshed = await refreshAt(local, tokens);
+      expect(refreshed.status).toBe(200);
+    });
+  });
+
+  it('issue 52 item 16: a sign-out the store cannot record still signs out and ends the grants; the failure is logged', async () => {
+    await whileRefusing('revoked', async ({ asked, warned, local }) => {
+      const browser = new HttpBrowser();
+      const tokens = await signedInAt(local, browser, MARTA);
+      expect(await signOut(browser, tokens, local.oidc)).toBe(303);
+      expect(asked.filter((e) => e.kind === 'revoked')).toHaveLength(1);
+      expect(warned).toContain('a grant ended by signing out could not be audited: signed out all the same');
+      const refreshed = await refreshAt(local, tokens);
+      expect([refreshed.status, refreshed.body.error]).toEqual([400, 'invalid_grant']);
+    });
   });
 
   it('a withdrawal the store refuses leaves the grant in force: the revocation endpoint answers server_error, the refresh still works', async () => {

@@ -131,6 +131,20 @@ describe('issue 52: grants of the demo sign-in server', () => {
     expect((await h.refresh(forLilla)).status).toBe(200);
   });
 
+  it('issue 52 item 16: a plain authorization after a launch in the same sign-in is a grant of its own: the launch keeps its picked patient', async () => {
+    const browser = new HttpBrowser();
+    const forLilla = await h.launched(browser, MARTA, 'Lilla');
+    const plain = await h.plainIn(browser, MARTA);
+    const mine = (await h.apps(plain.access_token as string)).filter((a) => a.allowedBy === 'you' && a.appName === 'Patient app');
+    expect(mine.filter((a) => a.reach === 'picked' && a.patient.name === 'Lilla Ström')).toHaveLength(1);
+    expect(mine.filter((a) => a.reach === 'everyone')).toHaveLength(1);
+    // Its refresh still names Lilla (a launch's token; its refreshes audited in her log).
+    const refreshed = await h.refresh(forLilla);
+    expect([refreshed.status, refreshed.body.patient]).toEqual([200, forLilla.patient]);
+    // Both revoked again (the plain one, whose token revokes, last): the harness's later tests count Märta's grants.
+    for (const app of [...mine.filter((a) => a.reach !== 'everyone'), ...mine.filter((a) => a.reach === 'everyone')]) expect(await h.revoke(plain.access_token as string, app.id)).toBe(204);
+  });
+
   it('issue 52 item 14: signing out ends every grant the app got in that sign-in, the earlier person\'s too (Switch person)', async () => {
     const browser = new HttpBrowser();
     const forGosta = await h.launched(browser, MARTA, 'Gösta');

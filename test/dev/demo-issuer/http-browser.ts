@@ -8,6 +8,8 @@ export interface Page {
   status: number; url: string; location?: string; body: string; language?: string;
   /** The load balancer's X-Served-By, where one answered (test/deploy/support/haproxy.ts). */
   servedBy?: string;
+  /** Every header of the answer, for a test of a page's CSP and the like. */
+  headers?: Record<string, string | string[] | undefined>;
 }
 
 export class HttpBrowser {
@@ -67,6 +69,7 @@ export class HttpBrowser {
       ...(typeof location === 'string' ? { location: new URL(location, target).href } : {}),
       ...(typeof response.headers['content-language'] === 'string' ? { language: response.headers['content-language'] } : {}),
       ...(typeof response.headers['x-served-by'] === 'string' ? { servedBy: response.headers['x-served-by'] } : {}),
+      headers: response.headers,
       body: await response.body.text(),
     };
   }
