@@ -8,6 +8,8 @@ export interface Page {
   status: number; url: string; location?: string; body: string; language?: string;
   /** The load balancer's X-Served-By, where one answered (test/deploy/support/haproxy.ts). */
   servedBy?: string;
+  /** The Connection header, where one was sent (`close` after a body the server did not read). */
+  connection?: string;
 }
 
 export class HttpBrowser {
@@ -51,6 +53,7 @@ export class HttpBrowser {
       ...(typeof location === 'string' ? { location: new URL(location, target).href } : {}),
       ...(typeof response.headers['content-language'] === 'string' ? { language: response.headers['content-language'] } : {}),
       ...(typeof response.headers['x-served-by'] === 'string' ? { servedBy: response.headers['x-served-by'] } : {}),
+      ...(typeof response.headers.connection === 'string' ? { connection: response.headers.connection } : {}),
       body: await response.body.text(),
     };
   }
