@@ -138,7 +138,7 @@ async function startOwnIssuer(selection: Selection, signIn: SignInSettings): Pro
     issuer: signIn.issuer, audience: config.authAudience, patientClaim: config.authPatientClaim, clients: signIn.clients,
     signingKeys: signIn.signingKeys, cookieKeys: signIn.cookieKeys, pool, schema: signIn.schema, login: signIn.login,
     smart: selection.smartLaunch ?? NO_SMART, logger, behindProxy: config.trustProxy.length > 0,
-    onTokenRefused: (error) => metrics.tokenRefused(error),
+    onTokenRefused: (error) => metrics.tokenRefused(error), onFormRefused: (form) => metrics.formRefused(form),
     events: regionLoginEvents({ regionIssuer: signIn.login.issuer, trail, clock, logger, countFailure: (kind) => metrics.signInFailed(kind) }),
   });
   life.onClose(() => server.close());

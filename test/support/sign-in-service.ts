@@ -11,7 +11,7 @@ import { createLogger } from '../../src/http/logging.js';
 import { loadConfig } from '../../src/start/config.js';
 import { compose, type Runtime } from '../../src/start/container.js';
 import { listen } from '../../src/start/listen.js';
-import { databaseUrl, freshSchema } from './database.js';
+import { adminPool, databaseUrl, dropSchema, freshSchema } from './database.js';
 import { LOA3, RegionProvider } from './region-provider.js';
 
 export const APP_ID = 'smart-app';
@@ -108,4 +108,13 @@ export async function startSignInService(options: {
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The service's instances and region closed, its sign-in schema dropped (nothing when it never started). */
+export async function stopSignInService(service: SignInService | undefined): Promise<void> {
+  if (service === undefined) return;
+  await service.close();
+  const pool = adminPool();
+  await dropSchema(pool, service.schema);
+  await pool.end();
 }

@@ -9,9 +9,10 @@ import type { JWK } from 'jose';
 import { GRANT_ID_CLAIM } from '../../ports/access-token-verifier.port.js';
 import type { AuthClients } from './clients.js';
 import { connectedApps, revokeConnectedApp, type ConnectedApp, type ConnectedAppsContext } from './connected-apps.js';
-import { connectedAppsPage } from './connected-apps-page.js';
+import { connectedAppsPage, type Notice } from './connected-apps-page.js';
 import { errorPage, sendKindPage } from './error-pages.js';
-import { pageView, readForm } from './interactions.js';
+import { CSRF_FIELD, type FormBinding, type FormTokens } from './form-tokens.js';
+import { FormTooLarge, pageView, readForm, type FormRefusal } from './interactions.js';
 import { ownAccessTokens } from './introspection.js';
 import { patientClaimSeal } from './patient-claim-seal.js';
 import type { Localized } from './page-language.js';
@@ -48,6 +49,9 @@ export interface ConnectedAppsDeps extends ConnectedAppsContext {
   origin: string;
   /** Where the server is mounted (`/auth` under the service), '' on a server of its own (the demo's). */
   mountPath?: string;
+  /** The page's forms carry a token bound to the person's session (form-tokens.ts). */
+  formTokens: FormTokens;
+  onFormRefused?: (refused: FormRefusal) => void;
 }
 
 const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void => {
@@ -115,27 +119,44 @@ export async function handleConnectedApps(req: IncomingMessage, res: ServerRespo
   // The page's own address as the browser sees it (the request's path is the server's, mount removed).
   const pagePath = `${deps.mountPath ?? ''}${CONNECTED_APPS_PATH}`;
   if (forApi(req, grantId)) return api(req, res, deps, grantId);
-  const view = await pageView(deps.provider, req, undefined, deps.banner, pagePath);
+  const session = await deps.provider.Session.get(deps.provider.createContext(req, res));
+  const accountId = session.accountId;
+  // Its forms are the signed-in session's: a token of another session, even the same person's, is refused.
+  const binding: FormBinding | undefined = accountId === undefined ? undefined : { session: session.uid, accountId };
+  const view = await pageView(deps.provider, req, undefined, { banner: deps.banner, selfUrl: pagePath, formToken: binding === undefined ? '' : deps.formTokens.issue(binding) });
   // A browser sends `Origin: null` with a form posted under no-referrer; same-origin lets it name this page's origin.
-  const sendPage = (status: number, html: string) => view.send(res, status, html, { 'referrer-policy': 'same-origin' });
-  const accountId = (await deps.provider.Session.get(deps.provider.createContext(req, res))).accountId;
+  const sendPage = (status: number, html: string, headers: Record<string, string> = {}) => view.send(res, status, html, { 'referrer-policy': 'same-origin', ...headers });
   const people = accountId === undefined ? [] : await deps.smart.peopleFor(accountId);
   const person = people.find((p) => p.basis === 'self')?.name ?? (accountId === undefined ? undefined : '');
   const appUrl = appRedirectUri(deps.smart.publicBaseUrl());
+  /** The page as it stands now: the person's apps, `notice` above them. */
+  const current = async (notice?: Notice) => connectedAppsPage(view.frame, {
+    submitUrl: pagePath, appUrl, csrf: view.formToken, apps: accountId === undefined ? [] : await connectedApps(deps, accountId),
+    ...(person === undefined ? {} : { person }), ...(notice === undefined ? {} : { notice }),
+  });
   if (req.method === 'POST') {
+    let form: URLSearchParams;
+    try {
+      form = await readForm(req);
+    } catch (error) {
+      if (!(error instanceof FormTooLarge)) throw error;
+      // The rest of the form is never read: the connection cannot carry another request.
+      return sendPage(413, await current('tooLarge'), { connection: 'close' });
+    }
     // The session cookie is SameSite=Lax, so another site's form carries none; an Origin, when sent, must be ours.
     if (accountId === undefined || (req.headers.origin !== undefined && req.headers.origin !== deps.origin)) {
-      return sendPage(403, connectedAppsPage(view.frame, { submitUrl: pagePath, appUrl, apps: [], notice: 'gone' }));
+      return sendPage(403, connectedAppsPage(view.frame, { submitUrl: pagePath, appUrl, csrf: '', apps: [], notice: 'gone' }));
     }
-    const revoked = await revokeConnectedApp(deps, accountId, (await readForm(req)).get('grant') ?? '', req.socket.remoteAddress ?? '');
+    // A script of this site (the patient app's origin is the same) that never read this page holds no token.
+    if (binding === undefined || !deps.formTokens.valid(form.get(CSRF_FIELD), binding)) {
+      deps.onFormRefused?.({ form: 'connected-apps' });
+      return sendPage(403, await current('refused'));
+    }
+    const revoked = await revokeConnectedApp(deps, accountId, form.get('grant') ?? '', req.socket.remoteAddress ?? '');
     res.writeHead(303, { location: `${pagePath}?done=${revoked === undefined ? 'gone' : 'revoked'}`, 'cache-control': 'no-store' });
     return void res.end();
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') return view.send(res, 405, errorPage(view.frame, 'unexpected'), { allow: 'GET, POST' });
   const done = url.searchParams.get('done');
-  const apps = accountId === undefined ? [] : await connectedApps(deps, accountId);
-  return sendPage(200, connectedAppsPage(view.frame, {
-    submitUrl: pagePath, appUrl, apps, ...(person === undefined ? {} : { person }),
-    ...(done === 'revoked' || done === 'gone' ? { notice: done } : {}),
-  }));
+  return sendPage(200, await current(done === 'revoked' || done === 'gone' ? done : undefined));
 }

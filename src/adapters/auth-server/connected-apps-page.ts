@@ -1,7 +1,7 @@
 // The connected-apps page in Swedish and English, without JavaScript: each app holding a grant to the
 // records of the signed-in person or of someone they act for, what it may do, and a button to revoke it.
 import type { ConnectedApp } from './connected-apps.js';
-import { escape, page, STANDING, type PageFrame } from './interaction-pages.js';
+import { csrfField, escape, page, STANDING, type PageFrame } from './interaction-pages.js';
 import type { Lang } from './page-language.js';
 import { scopeMeaning } from './scope-meanings.js';
 
@@ -16,6 +16,8 @@ const TEXT = {
     allowedBy: { you: 'You allowed it', patient: 'The patient allowed it', another: 'Someone else who acts for the patient allowed it' },
     on: 'on', may: 'It may:', revoke: (app: string, name: string) => `Revoke ${app}'s access to ${name}'s record`,
     revoked: 'The access was revoked.', gone: 'That app no longer holds access here.',
+    refused: 'That was not sent from this page, so nothing was revoked. To revoke an app\'s access, use its button below.',
+    tooLarge: 'What was sent was too large, so nothing was revoked. To revoke an app\'s access, use its button below.',
   },
   sv: {
     title: 'Anslutna appar', signedOut: 'Du är inte inloggad här. Logga in via en app, till exempel patientappen, och kom sedan tillbaka hit.',
@@ -27,13 +29,15 @@ const TEXT = {
     allowedBy: { you: 'Du tillät det', patient: 'Patienten tillät det', another: 'Någon annan som företräder patienten tillät det' },
     on: 'den', may: 'Appen får:', revoke: (app: string, name: string) => `Återkalla ${app}s åtkomst till journalen för ${name}`,
     revoked: 'Åtkomsten är återkallad.', gone: 'Den appen har inte längre någon åtkomst här.',
+    refused: 'Det skickades inte från den här sidan, så inget återkallades. Använd appens knapp nedan för att återkalla dess åtkomst.',
+    tooLarge: 'Det som skickades var för stort, så inget återkallades. Använd appens knapp nedan för att återkalla dess åtkomst.',
   },
 } as const;
 
 const when = (seconds: number, lang: Lang): string =>
   new Intl.DateTimeFormat(lang === 'sv' ? 'sv-SE' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Europe/Stockholm' }).format(new Date(seconds * 1000));
 
-function appItem(app: ConnectedApp, lang: Lang, submitUrl: string): string {
+function appItem(app: ConnectedApp, lang: Lang, submitUrl: string, csrf: string): string {
   const text = TEXT[lang];
   const meanings = app.scopes.filter((s) => s !== 'openid').map((s) => `<li>${escape(scopeMeaning(s, lang) ?? s)}</li>`).join('');
   const name = app.appNames[lang];
@@ -41,19 +45,22 @@ function appItem(app: ConnectedApp, lang: Lang, submitUrl: string): string {
     + `<p>${app.reach === 'everyone' ? text.everyone : escape(text.record(app.patientName, STANDING[app.basis][lang]))} ${text.allowedBy[app.allowedBy]}`
     + `${app.since === undefined ? '' : ` ${text.on} ${escape(when(app.since, lang))}`}.</p>`
     + `${meanings === '' ? '' : `<p>${text.may}</p><ul class="scopes">${meanings}</ul>`}`
-    + `<form action="${escape(submitUrl)}" method="post"><input type="hidden" name="grant" value="${escape(app.grantId)}">`
+    + `<form action="${escape(submitUrl)}" method="post">${csrfField(csrf)}<input type="hidden" name="grant" value="${escape(app.grantId)}">`
     + `<button type="submit">${escape(text.revoke(name, app.patientName))}</button></form></li>`;
 }
 
-/** The page: signed out (`person` undefined), or the person's connected apps; `notice` after a revoke. */
+/** What the page says above the list: after a revoke, or why a post revoked nothing. */
+export type Notice = 'revoked' | 'gone' | 'refused' | 'tooLarge';
+
+/** The page: signed out (`person` undefined), or the person's connected apps, each form with the token `csrf`; `notice` after a post. */
 export function connectedAppsPage(frame: PageFrame, input: {
-  submitUrl: string; appUrl: string; person?: string; apps: readonly ConnectedApp[]; notice?: 'revoked' | 'gone';
+  submitUrl: string; appUrl: string; csrf: string; person?: string; apps: readonly ConnectedApp[]; notice?: Notice;
 }): string {
   const text = TEXT[frame.lang];
-  const notice = input.notice === undefined ? '' : `<p class="${input.notice === 'gone' ? 'error' : 'demo'}" role="status">${text[input.notice]}</p>`;
+  const notice = input.notice === undefined ? '' : `<p class="${input.notice === 'revoked' ? 'demo' : 'error'}" role="status">${text[input.notice]}</p>`;
   if (input.person === undefined) {
     return page(frame, text.title, `<h1>${text.title}</h1>${notice}<p>${text.signedOut}</p><p><a href="${escape(input.appUrl)}">${text.openApp}</a></p>`);
   }
-  const list = input.apps.length === 0 ? `<p>${text.none}</p>` : `<ul class="people">${input.apps.map((a) => appItem(a, frame.lang, input.submitUrl)).join('')}</ul>`;
+  const list = input.apps.length === 0 ? `<p>${text.none}</p>` : `<ul class="people">${input.apps.map((a) => appItem(a, frame.lang, input.submitUrl, input.csrf)).join('')}</ul>`;
   return page(frame, text.title, `<h1>${text.title}</h1>${notice}<p>${escape(text.intro(input.person))}</p>${list}`);
 }

@@ -10,7 +10,7 @@ import { escape, page, type PageFrame } from './interaction-pages.js';
 import { pageHeaders } from './page-headers.js';
 import { languageOf, type Localized } from './page-language.js';
 
-export type ErrorKind = 'unknown_app' | 'unregistered_address' | 'expired' | 'too_large' | 'not_found' | 'fault' | 'invalid' | 'unexpected' | 'apps_unavailable';
+export type ErrorKind = 'unknown_app' | 'unregistered_address' | 'expired' | 'too_large' | 'not_found' | 'fault' | 'invalid' | 'unexpected' | 'apps_unavailable' | 'refused_form';
 
 const HEADING: Localized = { en: 'The sign-in cannot continue', sv: 'Inloggningen kan inte fortsätta' };
 const START_AGAIN: Localized = { en: 'Go back to the app and start again from there.', sv: 'Gå tillbaka till appen och börja om därifrån.' };
@@ -75,6 +75,14 @@ const SAID: Readonly<Record<ErrorKind, { what: Localized; todo: Localized; headi
   invalid: {
     what: { en: 'The app\'s request cannot be used here. Nothing was granted.', sv: 'Appens begäran kan inte användas här. Inget har beviljats.' },
     todo: ASK_MAKER,
+  },
+  // A form without its page's token (form-tokens.ts): posted by something other than this sign-in's page.
+  refused_form: {
+    what: {
+      en: 'What was sent here did not come from this sign-in\'s own page, so nothing was done.',
+      sv: 'Det som skickades hit kom inte från den här inloggningens egen sida, så ingenting gjordes.',
+    },
+    todo: START_AGAIN,
   },
 };
 

@@ -2,6 +2,7 @@
 // share with them: Swedish or English with a switch between them, a banner the demo fills with its
 // notice, a `main` landmark, and one style that fits a phone's 390 px without sideways scrolling.
 import type { AccessBasis } from '../../domain/access/relationship.js';
+import { CSRF_FIELD } from './form-tokens.js';
 import { localized, type Lang, type Localized } from './page-language.js';
 import { scopeMeaning, scopeReach } from './scope-meanings.js';
 import type { LaunchPerson } from '../../ports/smart-launch.port.js';
@@ -47,6 +48,9 @@ export function page(frame: PageFrame, title: string, body: string): string {
     + `<header>${languageSwitch(frame)}${localized(frame.banner, frame.lang)}</header><main>${body}</main></body></html>`;
 }
 
+/** The hidden field carrying the form's token (form-tokens.ts): first in every form of these pages. */
+export const csrfField = (token: string): string => `<input type="hidden" name="${CSRF_FIELD}" value="${escape(token)}">`;
+
 /** The `error` paragraph of a page that refused what was posted. */
 export const errorParagraph = (error: string | undefined): string => (error === undefined ? '' : `<p class="error" role="alert">${escape(error)}</p>`);
 
@@ -68,9 +72,9 @@ export const PICKER_ERRORS = {
  * A SMART launch's picker: whose record the app opens, each person by name and how the person signed
  * in stands to them, valued by Patient id (never an identity number).
  */
-export function pickerPage(frame: PageFrame, input: { submitUrl: string; appName: string; people: readonly LaunchPerson[]; error?: Localized }): string {
+export function pickerPage(frame: PageFrame, input: { submitUrl: string; appName: string; csrf: string; people: readonly LaunchPerson[]; error?: Localized }): string {
   const { lang } = frame;
-  const people = input.people.map((p) => `<li><form action="${escape(input.submitUrl)}" method="post">`
+  const people = input.people.map((p) => `<li><form action="${escape(input.submitUrl)}" method="post">${csrfField(input.csrf)}`
     + '<input type="hidden" name="prompt" value="patient">'
     + `<input type="hidden" name="patient" value="${escape(p.patientId)}">`
     + `<button type="submit">${escape(p.name)} <span>— ${escape(STANDING[p.basis][lang])}</span></button></form></li>`).join('');
@@ -92,6 +96,8 @@ function nameList(names: readonly string[], lang: Lang): string {
  */
 export function consentPage(frame: PageFrame, input: {
   submitUrl: string; abortUrl: string; appName: string; scopes: readonly string[];
+  /** The form's token (form-tokens.ts). */
+  csrf: string;
   /** The person picked, in a SMART launch. */
   patientName?: string;
   /** Everyone the signed-in person may act for now, themself first. */
@@ -116,7 +122,7 @@ export function consentPage(frame: PageFrame, input: {
     : { en: `It opens the record of ${escape(input.patientName)} and may then:`, sv: `Appen öppnar journalen för ${escape(input.patientName)} och får då:` }[lang];
   const none = { en: 'confirm your sign-in', sv: 'bekräfta din inloggning' }[lang];
   return page(frame, title, `<h1>${heading}</h1><p>${whom}</p><ul class="scopes">${scopes || `<li>${none}</li>`}</ul>`
-    + `<form action="${escape(input.submitUrl)}" method="post"><input type="hidden" name="prompt" value="consent">`
+    + `<form action="${escape(input.submitUrl)}" method="post">${csrfField(input.csrf)}<input type="hidden" name="prompt" value="consent">`
     + `<button type="submit">${{ en: 'Allow', sv: 'Tillåt' }[lang]}</button></form>`
     + `<p><a href="${escape(input.abortUrl)}">${{ en: 'Cancel', sv: 'Avbryt' }[lang]}</a></p>`);
 }

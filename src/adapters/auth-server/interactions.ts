@@ -5,6 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
 import { appName } from './app-names.js';
 import { errorPage, sendKindPage } from './error-pages.js';
+import { CSRF_FIELD, type FormTokens } from './form-tokens.js';
 import { consentPage, PICKER_ERRORS, pickerPage, type PageFrame } from './interaction-pages.js';
 import { PAGE_CSP } from './page-headers.js';
 import { languageCookie, languageOf, type Localized } from './page-language.js';
@@ -31,25 +32,57 @@ export interface PageView {
   frame: PageFrame;
   /** The client's registered name in the page's language (app-names.ts), else its id. */
   appName: string;
+  /** The token every form of the page carries in its hidden field `csrf` (form-tokens.ts). */
+  formToken: string;
   send(res: ServerResponse, status: number, html: string, headers?: Record<string, string>): void;
 }
 
-/** The view of a page at `selfUrl`: the language asked for (remembered when chosen with the switch). */
-export async function pageView(provider: Provider, req: IncomingMessage, clientId: string | undefined, banner: Localized | string, selfUrl: string): Promise<PageView> {
+/** The view of a page at `selfUrl`, its forms carrying `formToken`: the language asked for (remembered when chosen with the switch). */
+export async function pageView(provider: Provider, req: IncomingMessage, clientId: string | undefined, page: { banner: Localized | string; selfUrl: string; formToken: string }): Promise<PageView> {
+  const { banner, selfUrl, formToken } = page;
   const { lang, chosen } = languageOf(req);
   const headers = { 'content-language': lang, vary: 'Accept-Language, Cookie', ...(chosen ? { 'set-cookie': languageCookie(lang) } : {}) };
   const client = clientId === undefined ? undefined : await provider.Client.find(clientId);
   const name = clientId === undefined ? { en: 'the application', sv: 'appen' }[lang] : appName(client, clientId, lang);
-  return { frame: { lang, banner, selfUrl }, appName: name, send: (res, status, html, extra = {}) => send(res, status, html, { ...headers, ...extra }) };
+  return { frame: { lang, banner, selfUrl }, appName: name, formToken, send: (res, status, html, extra = {}) => send(res, status, html, { ...headers, ...extra }) };
 }
 
+/** A form over MAX_FORM_BYTES: answered 413 with the service's page, the connection closed (the rest of it is never read). */
+export class FormTooLarge extends Error {
+  override name = 'FormTooLarge';
+  readonly status = 413;
+}
+
+/**
+ * The posted form, at most MAX_FORM_BYTES; FormTooLarge for more, refused by its Content-Length before a
+ * byte is read or as soon as it grows past it. The stream is paused, not destroyed, so the answer still
+ * reaches the browser (destroying it would reset the connection instead).
+ */
 export async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
-  let body = '';
-  for await (const chunk of req) {
-    body += String(chunk);
-    if (body.length > MAX_FORM_BYTES) throw new Error('form too large');
-  }
-  return new URLSearchParams(body);
+  if (Number(req.headers['content-length']) > MAX_FORM_BYTES) throw new FormTooLarge('form too large');
+  const chunks: Buffer[] = [];
+  let size = 0;
+  await new Promise<void>((resolve, reject) => {
+    const done = (error?: Error): void => {
+      req.off('data', onData);
+      req.off('end', done);
+      req.off('error', done);
+      if (error === undefined) resolve();
+      else reject(error);
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size <= MAX_FORM_BYTES) chunks.push(chunk);
+      else {
+        req.pause();
+        done(new FormTooLarge('form too large'));
+      }
+    };
+    req.on('data', onData);
+    req.once('end', done);
+    req.once('error', done);
+  });
+  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
 }
 
 function requestedScopes(details: MissingScopes): string[] {
@@ -75,12 +108,18 @@ async function grantAsked(provider: Provider, details: Details): Promise<string>
   return grant.save();
 }
 
-/** Who the person is: the login prompt's GET and POST at `submitUrl`, ending in interactionFinished with `{ login: { accountId } }`. */
+/**
+ * Who the person is: the login prompt's GET and POST at `submitUrl`, ending in interactionFinished with
+ * `{ login: { accountId } }`. `form`: a POST's form, its token already checked (undefined on a GET).
+ */
 export interface SignInStep {
   /** HTML above every page of the server (the demo's notice) in each language, empty for none. */
   readonly banner: Localized | string;
-  login(provider: Provider, req: IncomingMessage, res: ServerResponse, details: Details, submitUrl: string, view: PageView): Promise<void>;
+  login(provider: Provider, req: IncomingMessage, res: ServerResponse, details: Details, submitUrl: string, view: PageView, form: URLSearchParams | undefined): Promise<void>;
 }
+
+/** A form refused before anything was done (no token, or another interaction's or session's): for the log and the counter. */
+export interface FormRefusal { form: 'interaction' | 'connected-apps'; clientId?: string }
 
 export interface LaunchState {
   smart: SmartLaunchContext; picks: LaunchPicks; signIn: SignInStep;
@@ -90,13 +129,17 @@ export interface LaunchState {
   issuer: string;
   /** A grant's audit record could not be stored (nothing was granted): for the operators' log. */
   onAuditFailed?: (error: Error) => void;
+  /** Makes and checks the token of every form of these pages. */
+  formTokens: FormTokens;
+  onFormRefused?: (refused: FormRefusal) => void;
 }
 
 /**
  * The picker: everyone the person may open now (asked anew on every page and post); a posted id that
  * was not offered gets nothing. A person who acts for nobody opens their own record without a page.
  */
-async function pickPatient(provider: Provider, req: IncomingMessage, res: ServerResponse, details: Details, launch: LaunchState, submitUrl: string, view: PageView): Promise<void> {
+async function pickPatient(provider: Provider, req: IncomingMessage, res: ServerResponse, details: Details, launch: LaunchState, submitUrl: string, view: PageView,
+  form: URLSearchParams | undefined): Promise<void> {
   const accountId = details.session?.accountId ?? '';
   const people = await launch.smart.peopleFor(accountId);
   const step = (picked: Pick<Step, 'patientId' | 'basis' | 'fhirUser' | 'outcome'>) =>
@@ -107,10 +150,9 @@ async function pickPatient(provider: Provider, req: IncomingMessage, res: Server
     : provider.interactionFinished(req, res, { error: 'temporarily_unavailable', error_description: NOT_AUDITED }, { mergeWithLastSubmission: false }));
   const [self] = people;
   if (people.length === 1 && self !== undefined) return finish(self);
-  const input = { submitUrl, appName: view.appName, people };
+  const input = { submitUrl, appName: view.appName, people, csrf: view.formToken };
   if (people.length === 0) return view.send(res, 403, pickerPage(view.frame, { ...input, error: PICKER_ERRORS.nobody }));
-  if (req.method === 'GET') return view.send(res, 200, pickerPage(view.frame, input));
-  const form = await readForm(req);
+  if (form === undefined) return view.send(res, 200, pickerPage(view.frame, input));
   const posted = form.get('patient');
   const chosen = form.get('prompt') === 'patient' ? people.find((p) => p.patientId === posted) : undefined;
   if (chosen === undefined) {
@@ -129,6 +171,11 @@ export async function handleInteraction(provider: Provider, req: IncomingMessage
   if (!uid || (action !== undefined && action !== 'abort')) return sendKindPage(req, res, { status: 404, kind: 'not_found' }, { banner: launch.signIn.banner, selfUrl });
   const details = await provider.interactionDetails(req, res);
   const submitUrl = `${launch.mountPath ?? ''}${INTERACTION_PATH}${uid}`;
+  const clientId = typeof details.params.client_id === 'string' ? details.params.client_id : undefined;
+  const view = await pageView(provider, req, clientId, { banner: launch.signIn.banner, selfUrl: submitUrl, formToken: launch.formTokens.issue({ interaction: details.uid }) });
+  // Every post is its page's form, its token checked before anything is done (an abort too).
+  const form = req.method === 'POST' ? await checkedForm(req, res, launch, details, view) : undefined;
+  if (form === null) return;
   if (action === 'abort') {
     // A consent refused for a picked patient is in that patient's log; a sign-in cancelled before a pick names nobody.
     const cancelled = pickedIn(details);
@@ -143,19 +190,16 @@ export async function handleInteraction(provider: Provider, req: IncomingMessage
   if (req.method !== 'GET' && req.method !== 'POST') {
     return sendKindPage(req, res, { status: 405, kind: 'unexpected', headers: { allow: 'GET, POST' } }, { banner: launch.signIn.banner, selfUrl });
   }
-  const clientId = typeof details.params.client_id === 'string' ? details.params.client_id : undefined;
-  const view = await pageView(provider, req, clientId, launch.signIn.banner, submitUrl);
-  if (details.prompt.name === 'login') return launch.signIn.login(provider, req, res, details, submitUrl, view);
-  if (details.prompt.name === 'patient') return pickPatient(provider, req, res, details, launch, submitUrl, view);
+  if (details.prompt.name === 'login') return launch.signIn.login(provider, req, res, details, submitUrl, view, form);
+  if (details.prompt.name === 'patient') return pickPatient(provider, req, res, details, launch, submitUrl, view, form);
   const picked = pickedIn(details);
-  if (req.method === 'GET') {
+  if (form === undefined) {
     const scopes = requestedScopes(details.prompt.details as MissingScopes);
     const everyone = (await launch.smart.peopleFor(details.session?.accountId ?? '')).map((p) => p.name);
     return view.send(res, 200, consentPage(view.frame, {
-      submitUrl, abortUrl: `${submitUrl}/abort`, appName: view.appName, scopes, everyone, ...(picked === undefined ? {} : { patientName: picked.name }),
+      submitUrl, abortUrl: `${submitUrl}/abort`, appName: view.appName, csrf: view.formToken, scopes, everyone, ...(picked === undefined ? {} : { patientName: picked.name }),
     }));
   }
-  const form = await readForm(req);
   if (form.get('prompt') !== 'consent') return view.send(res, 400, errorPage(view.frame, 'unexpected'));
   const accountId = details.session?.accountId ?? '';
   // Every consent is audited before its code, a plain OAuth one too: nothing is granted unrecorded.
@@ -185,6 +229,26 @@ async function endingsAudited(provider: Provider, launch: LaunchState, req: Inco
     launch.onAuditFailed?.(error as Error);
     return false;
   }
+}
+
+/**
+ * A post's form once its token is this interaction's; null when it was refused and answered: 413 for a
+ * form too large, 403 for one without the token or with another's (counted, and nothing done).
+ */
+async function checkedForm(req: IncomingMessage, res: ServerResponse, launch: LaunchState, details: Details, view: PageView): Promise<URLSearchParams | null> {
+  let form: URLSearchParams;
+  try {
+    form = await readForm(req);
+  } catch (error) {
+    if (!(error instanceof FormTooLarge)) throw error;
+    view.send(res, 413, errorPage(view.frame, 'too_large', 'invalid_request'), { connection: 'close' });
+    return null;
+  }
+  if (launch.formTokens.valid(form.get(CSRF_FIELD), { interaction: details.uid })) return form;
+  const clientId = details.params.client_id;
+  launch.onFormRefused?.({ form: 'interaction', ...(typeof clientId === 'string' ? { clientId } : {}) });
+  view.send(res, 403, errorPage(view.frame, 'refused_form'));
+  return null;
 }
 
 type Step = Pick<GrantEvent, 'kind' | 'outcome' | 'status' | 'accountId' | 'patientId' | 'basis' | 'fhirUser'>;

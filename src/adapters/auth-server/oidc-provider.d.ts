@@ -26,7 +26,7 @@ declare module 'oidc-provider' {
     };
     readonly AccessToken: { revokeByGrantId(grantId: string): Promise<void> };
     readonly AuthorizationCode: { revokeByGrantId(grantId: string): Promise<void> };
-    readonly Session: { get(ctx: unknown): Promise<{ accountId?: string }> };
+    readonly Session: { get(ctx: unknown): Promise<{ uid: string; accountId?: string }> };
     /** The Koa context of a request (the provider is a Koa application). */
     createContext(req: IncomingMessage, res: ServerResponse): unknown;
     readonly Client: {

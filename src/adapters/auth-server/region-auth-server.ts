@@ -12,8 +12,9 @@ import { createAuthProvider } from './auth-provider.js';
 import { AuthClients, type AuthClient } from './clients.js';
 import { CONNECTED_APPS_PATH, connectedAppsFailed, handleConnectedApps, ownTokenVerifier, type ConnectedAppsDeps } from './connected-apps-http.js';
 import { sendErrorPage, sendKindPage } from './error-pages.js';
+import { FormTokens } from './form-tokens.js';
 import { escape, page } from './interaction-pages.js';
-import { handleInteraction, INTERACTION_PATH, send, type LaunchState } from './interactions.js';
+import { handleInteraction, INTERACTION_PATH, send, type FormRefusal, type LaunchState } from './interactions.js';
 import { languageOf } from './page-language.js';
 import { migrateSignIn, PostgresModels, type PostgresModelAdapter } from './postgres-models.js';
 import { REFRESH_TOKEN_TTL_SECONDS } from './provider-config.js';
@@ -55,6 +56,8 @@ export interface RegionAuthServerOptions {
   events: LoginEvents;
   /** A token request refused (its OAuth error), for the counter of refused token requests. */
   onTokenRefused?: (error: string) => void;
+  /** A form of the server's pages refused for its token (logged here), for the counter of refused forms. */
+  onFormRefused?: (form: FormRefusal['form']) => void;
   /** TRUST_PROXY is set: the scheme a gateway terminated TLS with is taken from X-Forwarded-Proto. */
   behindProxy: boolean;
 }
@@ -92,7 +95,7 @@ export class RegionAuthServer implements AuthServerMount {
   private constructor(
     private readonly provider: Provider,
     private readonly login: RegionLogin,
-    launch: { smart: SmartLaunchContext; picks: LaunchPicks },
+    launch: { smart: SmartLaunchContext; picks: LaunchPicks; formTokens: FormTokens; onFormRefused: (refused: FormRefusal) => void },
     private readonly models: PostgresModels,
     private readonly logger: Logger,
     readonly issuer: string,
@@ -129,13 +132,19 @@ export class RegionAuthServer implements AuthServerMount {
     provider.proxy = options.behindProxy;
     const login = new RegionLogin({ ...options.login, redirectUri: `${issuer}${CALLBACK_PATH}` }, models.adapter('RegionLogin'), options.events, mountPath);
     const grants = models.adapter('Grant');
+    // Every instance holds the same cookie keys, so any of them checks a form another rendered.
+    const formTokens = new FormTokens(options.cookieKeys);
+    const onFormRefused = (refused: FormRefusal): void => {
+      logger.warn({ ...refused }, 'a form without its page\'s token was refused: nothing was done');
+      options.onFormRefused?.(refused.form);
+    };
     const connected: ConnectedAppsDeps = {
-      provider, picks, smart: options.smart, clients, banner: '', origin: new URL(issuer).origin, mountPath, issuer,
+      provider, picks, smart: options.smart, clients, banner: '', origin: new URL(issuer).origin, mountPath, issuer, formTokens, onFormRefused,
       verifyToken: ownTokenVerifier({
         issuer, audience: options.audience, patientClaim: options.patientClaim, signingKeys: options.signingKeys, grantAlive: (id) => grants.alive(id),
       }),
     };
-    const server = new RegionAuthServer(provider, login, { smart: options.smart, picks }, models, logger, issuer, connected);
+    const server = new RegionAuthServer(provider, login, { smart: options.smart, picks, formTokens, onFormRefused }, models, logger, issuer, connected);
     await login.start();
     server.sweeper = setInterval(() => {
       models.sweep().catch((err: unknown) => logger.warn({ err: { message: (err as Error).message } }, 'sweeping expired sign-in state failed'));

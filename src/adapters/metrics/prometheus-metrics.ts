@@ -91,8 +91,18 @@ export class PrometheusMetrics implements RequestMetrics, MetricsExposition {
     labelNames: ['error'] as const, registers: [this.registry],
   });
 
+  /** Forms of the authorization server's pages posted without their page's token (CSRF): nothing was done. */
+  readonly formRefusals = new Counter({
+    name: 'pdas_sign_in_form_refusals_total', help: 'Forms of the authorization server\'s pages refused for a missing or wrong CSRF token, by form (interaction, connected-apps).',
+    labelNames: ['form'] as const, registers: [this.registry],
+  });
+
   signInFailed(kind: 'login' | 'discovery'): void {
     this.signInFailures.inc({ kind });
+  }
+
+  formRefused(form: 'interaction' | 'connected-apps'): void {
+    this.formRefusals.inc({ form });
   }
 
   tokenRefused(error: string): void {

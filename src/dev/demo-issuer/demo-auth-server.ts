@@ -13,7 +13,8 @@ import {
 import { AuthClients } from '../../adapters/auth-server/clients.js';
 import { sendErrorPage } from '../../adapters/auth-server/error-pages.js';
 import { grantAlive } from '../../adapters/auth-server/grant-endings.js';
-import { handleInteraction, INTERACTION_PATH } from '../../adapters/auth-server/interactions.js';
+import { FormTokens } from '../../adapters/auth-server/form-tokens.js';
+import { handleInteraction, INTERACTION_PATH, type FormRefusal } from '../../adapters/auth-server/interactions.js';
 import { REFRESH_TOKEN_TTL_SECONDS } from '../../adapters/auth-server/provider-config.js';
 import { patientClaimSeal, type OpenPatientClaim } from '../../adapters/auth-server/patient-claim-seal.js';
 import { LaunchPicks } from '../../adapters/auth-server/smart-launch.js';
@@ -132,6 +133,10 @@ export async function startDemoAuthServer(options: {
   let connected: ConnectedAppsDeps | undefined;
   let issuer = '';
   const onAuditFailed = (error: Error) => logger.warn({ err: { name: error.name, message: error.message } }, 'a grant could not be audited: nothing was granted');
+  // Sessions live in the in-memory adapter and end with the process, so their cookie keys may too (and the forms' tokens with them).
+  const cookieKeys = [randomBytes(32).toString('base64url')];
+  const formTokens = new FormTokens(cookieKeys);
+  const onFormRefused = (refused: FormRefusal) => logger.warn({ ...refused }, 'a form without its page\'s token was refused: nothing was done');
   const server = createServer((req, res) => {
     if (connected && isConnectedAppsPath(req.url)) {
       const deps = connected;
@@ -142,7 +147,7 @@ export async function startDemoAuthServer(options: {
       return;
     }
     if (provider && req.url?.startsWith(INTERACTION_PATH)) {
-      handleInteraction(provider, req, res, { smart, picks, signIn: demoSignIn, issuer, onAuditFailed }).catch((error: unknown) => {
+      handleInteraction(provider, req, res, { smart, picks, signIn: demoSignIn, issuer, onAuditFailed, formTokens, onFormRefused }).catch((error: unknown) => {
         // An expired or unknown interaction (a stale page, a cookie from another run): start again.
         logger.warn({ err: { name: (error as Error).name, message: (error as Error).message } }, 'demo sign-in page failed');
         if (!res.headersSent) sendErrorPage(req, res, error, { banner: demoSignIn.banner, selfUrl: req.url ?? '/' });
@@ -160,13 +165,12 @@ export async function startDemoAuthServer(options: {
     const clients = new AuthClients(demoAuthClients({ clientSecrets: stored.clientSecrets, smart, ...(docsRedirectUri ? { docsRedirectUri } : {}) }));
     provider = madeQuietly(() => createAuthProvider(issuer, {
       audience, patientClaim, clients, clientAuthMethods: clients.authMethods(), signingKeys: stored.signingKeys, pairwiseSalt: stored.pairwiseSalt, smart, picks, logger,
-      // Sessions live in the in-memory adapter and end with the process, so their cookie keys may too.
-      cookieKeys: [randomBytes(32).toString('base64url')],
+      cookieKeys,
       knowsPerson: (accountId) => findDemoPerson(accountId) !== undefined, banner: demoSignIn.banner,
     }), logger);
     handle = provider.callback();
     connected = {
-      provider, picks, smart, clients, banner: demoSignIn.banner, origin: issuer, issuer,
+      provider, picks, smart, clients, banner: demoSignIn.banner, origin: issuer, issuer, formTokens, onFormRefused,
       verifyToken: ownTokenVerifier({ issuer, audience, patientClaim, signingKeys: stored.signingKeys, grantAlive: (id) => grantAlive(provider as Provider, id) }),
     };
   } catch (error) {

@@ -1,6 +1,6 @@
 // The demo authorization server's sign-in page, in Swedish and English: it says it is a demo, lists
 // the demo people with what each one shows, and tells a person who typed something else what went wrong.
-import { errorParagraph, escape, page, type PageFrame } from '../../adapters/auth-server/interaction-pages.js';
+import { csrfField, errorParagraph, escape, page, type PageFrame } from '../../adapters/auth-server/interaction-pages.js';
 import type { Lang, Localized } from '../../adapters/auth-server/page-language.js';
 import { DEMO_PERSONS } from './demo-persons.js';
 
@@ -25,16 +25,17 @@ const TEXT = {
   },
 } as const;
 
-/** The sign-in page; `error` says what was wrong with the last try (what was typed is not shown again). */
-export function loginPage(frame: PageFrame, input: { submitUrl: string; appName: string; error?: string }): string {
+/** The sign-in page, each form with the token `csrf`; `error` says what was wrong with the last try (what was typed is not shown again). */
+export function loginPage(frame: PageFrame, input: { submitUrl: string; appName: string; csrf: string; error?: string }): string {
   const text = TEXT[frame.lang];
+  const token = csrfField(input.csrf);
   const people = DEMO_PERSONS.map((p) => `<li><p><strong>${escape(p.name)}</strong> <code>${p.identityNumber}</code></p>`
     + `<p>${escape(frame.lang === 'sv' ? p.showsSv : p.shows)}</p>`
-    + `<form action="${escape(input.submitUrl)}" method="post"><input type="hidden" name="prompt" value="login">`
+    + `<form action="${escape(input.submitUrl)}" method="post">${token}<input type="hidden" name="prompt" value="login">`
     + `<input type="hidden" name="login" value="${p.identityNumber}"><button type="submit">${escape(text.as(p.name.split(' ')[0] ?? p.name))}</button></form></li>`)
     .join('');
   return page(frame, text.title, `<h1>${escape(text.heading(input.appName))}</h1>${errorParagraph(input.error)}`
-    + `<form action="${escape(input.submitUrl)}" method="post" autocomplete="off">`
+    + `<form action="${escape(input.submitUrl)}" method="post" autocomplete="off">${token}`
     + '<input type="hidden" name="prompt" value="login">'
     + `<label>${text.label}<br>`
     + '<input type="text" name="login" inputmode="numeric" maxlength="20" required autofocus></label> '

@@ -1,15 +1,14 @@
 // The demo's sign-in step: a page listing the demo people, where typing or picking one signs them in
 // with no password. The region's login takes its place in production (docs/sign-in.md).
-import { readForm, type SignInStep } from '../../adapters/auth-server/interactions.js';
+import type { SignInStep } from '../../adapters/auth-server/interactions.js';
 import { findDemoPerson } from './demo-persons.js';
 import { DEMO_BANNER, loginPage, loginProblem } from './demo-login-page.js';
 
 export const demoSignIn: SignInStep = {
   banner: DEMO_BANNER,
-  async login(provider, req, res, _details, submitUrl, view) {
-    const input = { submitUrl, appName: view.appName };
-    if (req.method === 'GET') return view.send(res, 200, loginPage(view.frame, input));
-    const form = await readForm(req);
+  async login(provider, req, res, _details, submitUrl, view, form) {
+    const input = { submitUrl, appName: view.appName, csrf: view.formToken };
+    if (form === undefined) return view.send(res, 200, loginPage(view.frame, input));
     const typed = form.get('login') ?? '';
     const problem = loginProblem(typed, view.frame.lang);
     if (problem !== undefined) return view.send(res, 200, loginPage(view.frame, { ...input, error: problem }));

@@ -4,6 +4,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { request } from 'undici';
 import { API_SCOPES, PATIENT_APP_REDIRECT_URI } from './demo-clients.js';
+import { CSRF_FIELD } from '../../adapters/auth-server/form-tokens.js';
 import { INTERACTION_PATH } from '../../adapters/auth-server/interactions.js';
 
 const MAX_STEPS = 12;
@@ -78,7 +79,9 @@ export async function demoPersonToken(input: { issuer: string; person: string; s
     }
     const refused = pageError(current.body);
     if (refused !== undefined) throw new DemoSignInRefused(refused);
-    const form: Record<string, string> = current.body.includes('name="prompt" value="login"') ? { prompt: 'login', login: input.person } : { prompt: 'consent' };
+    // Each form of the page carries its token in a hidden field, posted back as it is.
+    const csrf = new RegExp(`name="${CSRF_FIELD}" value="([^"]*)"`).exec(current.body)?.[1] ?? '';
+    const form: Record<string, string> = current.body.includes('name="prompt" value="login"') ? { csrf, prompt: 'login', login: input.person } : { csrf, prompt: 'consent' };
     current = await step(jar, url, form);
   }
   throw new Error('sign-in did not finish');

@@ -61,14 +61,15 @@ describe('connected apps, the page', () => {
   it('revokes nothing for a form from another site, an unknown grant, or nobody signed in', async () => {
     const marta = new HttpBrowser();
     const tokens = await launched(marta, MARTA, 'Gösta');
-    const grant = readForm((await marta.get(pageUrl())).body).fields.grant ?? '';
+    const { fields } = readForm((await marta.get(pageUrl())).body);
+    const grant = fields.grant ?? '';
     const foreign = await request(pageUrl(), { method: 'POST', headers: { origin: 'http://127.0.0.1:9', 'content-type': 'application/x-www-form-urlencoded' }, body: `grant=${grant}` });
     expect(foreign.statusCode).toBe(403);
     await foreign.body.dump();
     const signedOut = await new HttpBrowser().get(pageUrl());
     expect(signedOut.body).toContain('You are not signed in here.');
     expect(readForm(`<form action="x">${signedOut.body}</form>`).fields.grant).toBeUndefined();
-    const unknown = await marta.post(pageUrl(), { grant: 'no-such-grant' });
+    const unknown = await marta.post(pageUrl(), { ...fields, grant: 'no-such-grant' });
     expect(new URL(unknown.location ?? '').search).toBe('?done=gone');
     expect((await refresh(tokens)).status).toBe(200);
   });

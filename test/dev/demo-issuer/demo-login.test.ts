@@ -53,19 +53,44 @@ describe('issue 13 item 6: the demo sign-in page and npm run demo:token', () => 
   it('issue 13 item 6: tells a person who typed something else what went wrong, without showing it again', async () => {
     const browser = new HttpBrowser();
     const first = await loginPage(browser);
-    const action = new URL(readForm(first.body).action, first.url).href;
+    const { action: formAction, fields } = readForm(first.body);
+    const action = new URL(formAction, first.url).href;
     const cases: Array<[string, RegExp]> = [
       ['199001011234', /not one of the demo people/], ['hello', /not an identity number/], ['20010101', /not an identity number/], ['   ', /Type the identity number/],
     ];
     for (const [typed, why] of cases) {
-      const again = await browser.post(action, { prompt: 'login', login: typed });
+      const again = await browser.post(action, { ...fields, login: typed });
       expect([typed, again.status, again.location]).toEqual([typed, 200, undefined]);
       expect(/<p class="error" role="alert">([^<]*)<\/p>/.exec(again.body)?.[1]).toMatch(why);
       if (typed.trim() !== '') expect(again.body).not.toContain(typed);
     }
     // A dash before the last four is the usual way to write it, and signs in.
-    const signedIn = await browser.post(action, { prompt: 'login', login: '19121212-1212' });
+    const signedIn = await browser.post(action, { ...fields, login: '19121212-1212' });
     expect(signedIn.status).toBe(303);
+  });
+
+  it('issue 52 item 15: the sign-in form carries its interaction\'s token; a post without it, or with another sign-in\'s, signs nobody in', async () => {
+    const browser = new HttpBrowser();
+    const page = await loginPage(browser);
+    const form = readForm(page.body);
+    const other = readForm((await loginPage(new HttpBrowser())).body);
+    expect(form.fields.csrf).toMatch(/^[\w-]{43}$/);
+    expect(other.fields.csrf).not.toBe(form.fields.csrf);
+    // Every form of the page (the typed number and each person's button) carries the same one.
+    expect(new Set([...page.body.matchAll(/name="csrf" value="([^"]*)"/g)].map((m) => m[1]))).toEqual(new Set([form.fields.csrf]));
+    const action = new URL(form.action, page.url).href;
+    const bare = Object.fromEntries(Object.entries(form.fields).filter(([name]) => name !== 'csrf'));
+    const warned = logged.length;
+    for (const fields of [{ ...bare, login: '191212121212' }, { ...form.fields, csrf: other.fields.csrf ?? '', login: '191212121212' }]) {
+      const refused = await browser.post(action, fields);
+      expect([refused.status, refused.location]).toEqual([403, undefined]);
+      expect(refused.body).toContain('Demo only.');
+      expect(refused.body).toContain('did not come from this sign-in');
+    }
+    expect(logged.slice(warned)).toEqual([{ form: 'interaction', clientId: 'patient-app' }, { form: 'interaction', clientId: 'patient-app' }]);
+    // Nobody was signed in: the page still asks who, and its own form signs in.
+    expect(readForm((await browser.get(action)).body).fields.prompt).toBe('login');
+    expect((await browser.post(action, { ...form.fields, login: '191212121212' })).status).toBe(303);
   });
 
   it('issue 13 item 5: "Authorize" on the /docs page can sign a demo person in: its redirect and its token request are allowed there only', async () => {

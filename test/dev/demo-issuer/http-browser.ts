@@ -10,6 +10,8 @@ export interface Page {
   servedBy?: string;
   /** Every header of the answer, for a test of a page's CSP and the like. */
   headers?: Record<string, string | string[] | undefined>;
+  /** The Connection header, where one was sent (`close` after a body the server did not read). */
+  connection?: string;
 }
 
 export class HttpBrowser {
@@ -70,6 +72,7 @@ export class HttpBrowser {
       ...(typeof response.headers['content-language'] === 'string' ? { language: response.headers['content-language'] } : {}),
       ...(typeof response.headers['x-served-by'] === 'string' ? { servedBy: response.headers['x-served-by'] } : {}),
       headers: response.headers,
+      ...(typeof response.headers.connection === 'string' ? { connection: response.headers.connection } : {}),
       body: await response.body.text(),
     };
   }
