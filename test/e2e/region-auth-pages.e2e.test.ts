@@ -138,8 +138,13 @@ describe.skipIf(!available)('the authorization server\'s own pages (issue 52 ite
       const lilla = readForm(`${/<form[^>]*>(?:(?!<\/form>)[\s\S])*Lilla/.exec(picker.body)?.[0] ?? ''}</form>`);
       const consent = await browser.follow(await browser.post(new URL(lilla.action, picker.url).href, lilla.fields), service.base);
       expect(readForm(consent.body).fields.prompt).toBe('consent');
-      // The picker's fields posted to the consent page (a form of another step): no consent is taken from it.
-      const again = await browser.post(new URL(readForm(consent.body).action, consent.url).href, lilla.fields);
+      const consentForm = readForm(consent.body);
+      // The picker's form posted to the consent page: its token is the picker step's, another interaction's.
+      const stale = await browser.post(new URL(consentForm.action, consent.url).href, lilla.fields);
+      expect([lang, stale.status]).toEqual([lang, 403]);
+      expectServicePage({ status: stale.status, headers: stale.headers ?? {}, body: stale.body }, lang);
+      // The picker's fields under the consent page's own token (a form of another step): no consent is taken from it.
+      const again = await browser.post(new URL(consentForm.action, consent.url).href, { ...lilla.fields, csrf: consentForm.fields.csrf ?? '' });
       expect([lang, again.status]).toEqual([lang, 400]);
       expectServicePage({ status: again.status, headers: again.headers ?? {}, body: again.body }, lang);
       expect(again.body).toContain({ sv: 'kan inte ta emot det som skickades', en: 'cannot take what was sent' }[lang]);
