@@ -11,7 +11,7 @@ import { createLogger } from '../../src/http/logging.js';
 import { loadConfig } from '../../src/start/config.js';
 import { compose, type Runtime } from '../../src/start/container.js';
 import { listen } from '../../src/start/listen.js';
-import { databaseUrl, freshSchema } from './database.js';
+import { adminPool, databaseUrl, dropSchema, freshSchema } from './database.js';
 import { LOA3, RegionProvider } from './region-provider.js';
 
 export const APP_ID = 'smart-app';
@@ -105,4 +105,13 @@ export async function startSignInService(options: {
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A test file's end: the service closed and its sign-in schema dropped. */
+export async function closeAndDropSchema(service: SignInService | undefined): Promise<void> {
+  if (service === undefined) return;
+  await service.close();
+  const pool = adminPool();
+  await dropSchema(pool, service.schema);
+  await pool.end();
 }

@@ -12,7 +12,7 @@ import { rpInitiatedLogout } from './logout-pages.js';
 import type { Localized } from './page-language.js';
 import { renderError } from './provider-pages.js';
 import {
-  audAllowed, isPersonSmartScope, isSmartAuthorization, recordWithdrawal, SMART_OIDC_SCOPES, type LaunchPicks,
+  audAllowed, isPersonScope, isSmartAuthorization, recordWithdrawal, SMART_OIDC_SCOPES, type LaunchPicks,
 } from './smart-launch.js';
 import { GRANT_ID_CLAIM } from '../../ports/access-token-verifier.port.js';
 import type { SmartLaunchContext } from '../../ports/smart-launch.port.js';
@@ -42,7 +42,7 @@ const API_SCOPE_SET: ReadonlySet<string> = new Set(API_SCOPES);
 const grantableScopes = (clients: AuthClients, client: ClientView, asked: readonly string[]): readonly string[] => {
   const own = clients.get(client.clientId)?.apiScopes ?? [];
   return clients.isSmart(client.clientId)
-    ? [...own, ...asked.filter((s) => !API_SCOPE_SET.has(s) && isPersonSmartScope(s) && clients.allows(client.clientId, s))]
+    ? [...own, ...asked.filter((s) => !API_SCOPE_SET.has(s) && isPersonScope(s, API_SCOPE_SET) && clients.allows(client.clientId, s))]
     : own;
 };
 const askedScopes = (ctx: RequestView): string[] =>

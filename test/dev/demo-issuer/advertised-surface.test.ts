@@ -1,0 +1,45 @@
+/**
+ * Issue 52, the second review of the sign-in, at the demo authorization server (the same server as a
+ * region's, docs/smart-launch.md): its discovery names exactly what works (client credentials for its
+ * integration clients, no PAR or DPoP); a request it has no endpoint or method for is 404 or 405 with
+ * `Allow`, never a bare 500; a refresh with a dead refresh token is `invalid_grant` without `client_id`;
+ * and the patient app's `patient/Appointment.write` checks in the launch patient, nobody else.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkInBoth } from '../../support/launch-check-in.js';
+import { HttpBrowser } from './http-browser.js';
+import { authorizeUrl, exchange, launch, pkce, startDemoService, type DemoService } from './smart-flow.js';
+
+const MARTA = '198112189876';
+const LILLA = '201701012393';
+const TOLVAN = '191212121212';
+
+let service: DemoService;
+beforeAll(async () => {
+  service = await startDemoService();
+}, 60_000);
+afterAll(async () => {
+  await service?.close();
+});
+
+/** A launch of the patient app by Märta picking Lilla: its token response. */
+async function launched(scope?: string): Promise<Record<string, unknown>> {
+  const code = pkce();
+  const { redirect } = await launch(new HttpBrowser(), service, authorizeUrl(service, code, scope === undefined ? {} : { scope }), { login: MARTA, pick: 'Lilla' });
+  const { status, body } = await exchange(service, redirect.searchParams.get('code') ?? '', code.verifier);
+  if (status !== 200) throw new Error(`no token: ${status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+describe('review item 5: the patient app\'s patient/ write scope', () => {
+  it('lets patient/Appointment.write check in Lilla, the launch patient, and not Tolvan, whom Märta acts for but did not pick', async () => {
+    const tokens = await launched('openid launch/patient patient/Appointment.read patient/Appointment.write');
+    expect((tokens.scope as string).split(' ')).toContain('patient/Appointment.write');
+    const key = (await readFile(path.join(service.dataDir, 'demo-subscription-key'), 'utf8')).trim();
+    const { own, other } = await checkInBoth(service.base, tokens.access_token as string, key, LILLA, TOLVAN);
+    expect([own.status, own.resultCode]).toEqual([200, 'OK']);
+    expect(other.status).toBe(403);
+  });
+});

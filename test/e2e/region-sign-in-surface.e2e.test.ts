@@ -1,0 +1,73 @@
+/**
+ * Issue 52, the second review of the production sign-in (docs/sign-in.md), with the region's login a
+ * real OpenID Provider of the test's own: what the service's own authorization server answers at the
+ * edges of its surface. A request it has no endpoint or method for is 404 or 405 with `Allow`, never
+ * a bare 500; a refresh with a dead refresh token is `invalid_grant` with or without `client_id`;
+ * discovery names exactly what works (no client credentials, PAR or DPoP, which no registered app
+ * can use); a loopback redirect has no query; and a `patient/` write scope registered for an app
+ * checks in the launch patient and nobody else.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HttpBrowser } from '../dev/demo-issuer/http-browser.js';
+import { databaseAvailable } from '../support/database.js';
+import { checkInBoth } from '../support/launch-check-in.js';
+import { APP_REDIRECT, closeAndDropSchema, startSignInService, SUBSCRIPTION_KEY, type SignInService } from '../support/sign-in-service.js';
+import { walk } from '../support/sign-in-walk.js';
+
+const available = await databaseAvailable();
+/** The public app, a name of this file's own: the audit store is shared with every other test's launches of Lilla. */
+const APP_ID = 'surface-test-app';
+/** SMART's patient/ form of the COS check-in's scope, registered as a region may (issue 52 review item 5). */
+const WRITE_SCOPE = 'patient/Appointment.write';
+const REGISTERED = `openid fhirUser launch/patient patient/*.rs patient/Appointment.read ${WRITE_SCOPE}`;
+const LILLA = '201701012393';
+const TOLVAN = '191212121212';
+
+describe.skipIf(!available)('the own authorization server\'s surface (docs/sign-in.md)', () => {
+  let service: SignInService;
+  const logs: string[] = [];
+
+  beforeAll(async () => {
+    service = await startSignInService({
+      logs,
+      clients: [{ client_id: APP_ID, client_name: 'Surface test app', token_endpoint_auth_method: 'none', redirect_uris: [APP_REDIRECT], scope: REGISTERED, offline_access: true, loopback_redirects: true }],
+    });
+  }, 60_000);
+  afterAll(() => closeAndDropSchema(service));
+
+  const pkce = () => {
+    const verifier = randomBytes(32).toString('base64url');
+    return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+  };
+  const authorizationUrl = (challenge: string, change: Record<string, string> = {}) => `${service.issuer}/auth?${new URLSearchParams({
+    response_type: 'code', client_id: APP_ID, redirect_uri: APP_REDIRECT, scope: 'openid fhirUser launch/patient offline_access patient/*.rs', state: 'st',
+    aud: `${service.base}/fhir`, code_challenge: challenge, code_challenge_method: 'S256', ...change,
+  }).toString()}`;
+  const tokenRequest = async (form: Record<string, string>) => {
+    const response = await request(`${service.issuer}/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() });
+    return { status: response.statusCode, body: await response.body.json() as Record<string, string> };
+  };
+  /** A launch by Märta (the region's person) picking Lilla: its token response. */
+  async function launch(scope?: string): Promise<Record<string, string>> {
+    const code = pkce();
+    const walked = await walk(new HttpBrowser(), authorizationUrl(code.challenge, scope === undefined ? {} : { scope }), { pick: 'Lilla' });
+    if (walked.redirect === undefined) throw new Error(`no redirect to the app: ${walked.page.status} ${walked.page.body.slice(0, 300)}`);
+    const { status, body } = await tokenRequest({
+      grant_type: 'authorization_code', code: walked.redirect.searchParams.get('code') ?? '', redirect_uri: APP_REDIRECT, client_id: APP_ID, code_verifier: code.verifier,
+    });
+    if (status !== 200) throw new Error(`no token: ${status} ${JSON.stringify(body)}`);
+    return body;
+  }
+
+  describe('review item 5: a registered patient/ write scope', () => {
+    it('checks in Lilla, the launch patient, and is refused for Tolvan, whom Märta acts for but did not pick', async () => {
+      const tokens = await launch(`openid launch/patient patient/Appointment.read ${WRITE_SCOPE}`);
+      expect(tokens.scope?.split(' ')).toContain(WRITE_SCOPE);
+      const { own, other } = await checkInBoth(service.base, tokens.access_token ?? '', SUBSCRIPTION_KEY, LILLA, TOLVAN);
+      expect([own.status, own.resultCode]).toEqual([200, 'OK']);
+      expect(other.status).toBe(403);
+    });
+  });
+});
