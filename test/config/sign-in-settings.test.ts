@@ -61,6 +61,8 @@ describe('the service\'s own authorization server: its settings', () => {
   it.each([
     ['an entry without redirect URIs', [{ ...APP, redirect_uris: [] }], /SIGN_IN_CLIENTS_FILE entry 1 \(app\): redirect_uris must list/],
     ['a plain-http redirect off loopback', [{ ...APP, redirect_uris: ['http://app.example.se/cb'] }], /entry 1 \(app\): redirect URI http:\/\/app.example.se\/cb must be https/],
+    // Issue 52 review item 4: a loopback redirect is a path alone (docs/sign-in.md).
+    ['a loopback redirect with a query', [{ ...APP, redirect_uris: ['http://127.0.0.1:8765/cb?x=1'] }], /redirect URI http:\/\/127.0.0.1:8765\/cb\?x=1 must be https \(plain http only on 127.0.0.1 or \[::1\], with no query\)/],
     ['a shared secret', [{ ...APP, token_endpoint_auth_method: 'client_secret_basic' }], /entry 1 \(app\): token_endpoint_auth_method must be none .* or private_key_jwt/],
     ['private_key_jwt without keys', [{ ...APP, token_endpoint_auth_method: 'private_key_jwt' }], /entry 1 \(app\): private_key_jwt needs the app's public keys/],
     ['a scope the service does not grant', [{ ...APP, scope: 'openid patient/*.write email' }], /entry 1 \(app\): scope names what this service does not grant: patient\/\*.write email/],

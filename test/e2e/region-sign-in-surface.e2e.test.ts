@@ -61,6 +61,17 @@ describe.skipIf(!available)('the own authorization server\'s surface (docs/sign-
     return body;
   }
 
+  describe('review item 4: a loopback redirect', () => {
+    it('has no query or fragment, for an app that may use any loopback port and path', async () => {
+      const status = async (redirect: string) => (await new HttpBrowser().get(authorizationUrl(pkce().challenge, { redirect_uri: redirect }))).status;
+      expect(await status('http://127.0.0.1:8766/cb')).toBe(303);
+      expect(await status('http://[::1]:8766/cb')).toBe(303);
+      expect(await status('http://127.0.0.1:8766/cb?x=1')).toBe(400);
+      expect(await status('http://127.0.0.1:8766/cb?')).toBe(400);
+      expect(await status('http://[::1]:8766/cb?x=1')).toBe(400);
+    });
+  });
+
   describe('review item 5: a registered patient/ write scope', () => {
     it('checks in Lilla, the launch patient, and is refused for Tolvan, whom Märta acts for but did not pick', async () => {
       const tokens = await launch(`openid launch/patient patient/Appointment.read ${WRITE_SCOPE}`);

@@ -43,7 +43,9 @@ function redirectUris(entry: Entry, where: string): string[] {
   for (const uri of uris as string[]) {
     const url = new URL(uri);
     if (url.hash !== '') throw new ClientsFileError(`${where}: redirect URI ${uri} must have no fragment`);
-    if (url.protocol === 'http:' && !isLoopbackRedirect(uri)) throw new ClientsFileError(`${where}: redirect URI ${uri} must be https (plain http only on 127.0.0.1 or [::1])`);
+    if (url.protocol === 'http:' && !isLoopbackRedirect(uri)) {
+      throw new ClientsFileError(`${where}: redirect URI ${uri} must be https (plain http only on 127.0.0.1 or [::1], with no query)`);
+    }
   }
   return uris as string[];
 }

@@ -43,12 +43,16 @@ export function audAllowed(aud: string, publicBaseUrl: string): boolean {
   return named === `${base}/fhir` || named === `${base}/api/open/fhir`;
 }
 
-/** RFC 8252 §7.3: `http` on 127.0.0.1 or [::1], any port and path, no userinfo, query or fragment. */
+/**
+ * RFC 8252 §7.3: `http` on 127.0.0.1 or [::1], any port and path, no userinfo, query or fragment. RFC
+ * 8252 would allow a query; a redirect URI that is a path alone leaves nothing for a request to smuggle
+ * into it beside the answer's own `code` and `state`, and no native app needs more.
+ */
 export function isLoopbackRedirect(uri: string): boolean {
   if (!URL.canParse(uri)) return false;
   const url = new URL(uri);
   return url.protocol === 'http:' && (url.hostname === '127.0.0.1' || url.hostname === '[::1]')
-    && url.username === '' && url.password === '' && url.hash === '' && !uri.includes('#') && !uri.includes('@');
+    && url.username === '' && url.password === '' && !/[?#@]/.test(uri);
 }
 
 /** The app's own redirect page: `{PUBLIC_BASE_URL}/app/`. */
