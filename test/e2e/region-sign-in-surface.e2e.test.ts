@@ -61,6 +61,43 @@ describe.skipIf(!available)('the own authorization server\'s surface (docs/sign-
     return body;
   }
 
+  describe('review item 1: a request it has no endpoint or method for', () => {
+    const ask = async (path: string, method: string, headers: Record<string, string> = {}, body?: string) => {
+      const response = await request(`${service.issuer}${path}`, { method: method as 'GET', headers, ...(body === undefined ? {} : { body }) });
+      return { status: response.statusCode, headers: response.headers, body: await response.body.text() };
+    };
+
+    it('is 405 with Allow at a back-channel endpoint, in an OAuth error', async () => {
+      for (const [path, method] of [['/token', 'PUT'], ['/token', 'GET'], ['/token', 'DELETE'], ['/token/revocation', 'PUT'], ['/token/introspection', 'GET']] as const) {
+        const answer = await ask(path, method);
+        expect([path, method, answer.status, answer.headers.allow]).toEqual([path, method, 405, 'POST, OPTIONS']);
+        expect(answer.headers['content-type']).toMatch(/^application\/json/);
+        expect(JSON.parse(answer.body)).toEqual({ error: 'invalid_request', error_description: `${path} takes POST: ${method} is not served here` });
+      }
+    });
+
+    it('is 404 (or 405 with Allow) on the service\'s page for an unknown path or one it does not serve, a registration among them', async () => {
+      const cases: Array<[string, string, Record<string, string>, string | undefined, number]> = [
+        ['/reg', 'POST', { 'content-type': 'application/json' }, '{}', 404],
+        ['/anything', 'POST', { 'content-type': 'application/json' }, '{}', 404],
+        ['/anything', 'GET', {}, undefined, 404],
+        ['/jwks', 'PUT', {}, undefined, 405],
+      ];
+      for (const [path, method, headers, body, status] of cases) {
+        const page = await ask(path, method, { ...headers, accept: 'text/html' }, body);
+        expect([path, method, page.status]).toEqual([path, method, status]);
+        expect(page.headers['content-type']).toMatch(/^text\/html/);
+        expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+        if (status === 405) expect(page.headers.allow).toBe('GET, HEAD, OPTIONS');
+        // A script that asks for JSON gets the same status as an OAuth error.
+        const json = await ask(path, method, { ...headers, accept: 'application/json' }, body);
+        expect([path, method, json.status]).toEqual([path, method, status]);
+        expect(JSON.parse(json.body)).toMatchObject({ error: status === 404 ? 'not_found' : 'invalid_request' });
+      }
+      expect(logs.join('\n')).not.toMatch(/"level":50|Internal Server Error/);
+    });
+  });
+
   describe('review item 4: a loopback redirect', () => {
     it('has no query or fragment, for an app that may use any loopback port and path', async () => {
       const status = async (redirect: string) => (await new HttpBrowser().get(authorizationUrl(pkce().challenge, { redirect_uri: redirect }))).status;

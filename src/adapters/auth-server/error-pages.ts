@@ -8,7 +8,7 @@ import { escape, page, type PageFrame } from './interaction-pages.js';
 import { pageHeaders } from './page-headers.js';
 import { languageOf, type Localized } from './page-language.js';
 
-export type ErrorKind = 'unknown_app' | 'unregistered_address' | 'expired' | 'too_large' | 'not_found' | 'fault' | 'invalid';
+export type ErrorKind = 'unknown_app' | 'unregistered_address' | 'expired' | 'too_large' | 'not_found' | 'wrong_method' | 'fault' | 'invalid';
 
 const HEADING: Localized = { en: 'The sign-in cannot continue', sv: 'Inloggningen kan inte fortsätta' };
 const NOT_FOUND_HEADING: Localized = { en: 'This page is not here', sv: 'Sidan finns inte' };
@@ -43,6 +43,10 @@ const SAID: Readonly<Record<ErrorKind, { what: Localized; todo: Localized }>> = 
   },
   not_found: {
     what: { en: 'There is no page at this address; it is not here.', sv: 'Det finns ingen sida på den här adressen; den finns inte.' },
+    todo: START_AGAIN,
+  },
+  wrong_method: {
+    what: { en: 'This address does not take what was sent to it.', sv: 'Den här adressen tar inte emot det som skickades hit.' },
     todo: START_AGAIN,
   },
   fault: {

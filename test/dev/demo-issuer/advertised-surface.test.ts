@@ -7,6 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkInBoth } from '../../support/launch-check-in.js';
 import { HttpBrowser } from './http-browser.js';
@@ -32,6 +33,17 @@ async function launched(scope?: string): Promise<Record<string, unknown>> {
   if (status !== 200) throw new Error(`no token: ${status} ${JSON.stringify(body)}`);
   return body;
 }
+
+describe('review item 1: the demo issuer at the edges of its surface', () => {
+  it('answers a method an endpoint does not take with 405 and Allow, an unknown path with its 404 page', async () => {
+    const put = await request(service.oidc.token_endpoint, { method: 'PUT' });
+    expect([put.statusCode, put.headers.allow, await put.body.json()])
+      .toEqual([405, 'POST, OPTIONS', { error: 'invalid_request', error_description: '/token takes POST: PUT is not served here' }]);
+    const unknown = await request(`${service.oidc.issuer}/anything`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/html' }, body: '{}' });
+    expect([unknown.statusCode, unknown.headers['content-type']]).toEqual([404, 'text/html; charset=utf-8']);
+    expect(await unknown.body.text()).toContain('This page is not here');
+  });
+});
 
 describe('review item 5: the patient app\'s patient/ write scope', () => {
   it('lets patient/Appointment.write check in Lilla, the launch patient, and not Tolvan, whom Märta acts for but did not pick', async () => {
