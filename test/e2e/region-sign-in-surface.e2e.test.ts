@@ -98,6 +98,32 @@ describe.skipIf(!available)('the own authorization server\'s surface (docs/sign-
     });
   });
 
+  describe('review item 2: a refresh with a dead refresh token', () => {
+    it('is invalid_grant without client_id (a public app) as with it, once revoked or once its grant is revoked for a replay', async () => {
+      const revoked = await launch();
+      const revocation = await request(`${service.issuer}/token/revocation`, {
+        method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: revoked.refresh_token ?? '', client_id: APP_ID }).toString(),
+      });
+      expect(revocation.statusCode).toBe(200);
+      await revocation.body.dump();
+      for (const form of [{}, { client_id: APP_ID }] as Array<Record<string, string>>) {
+        const refused = await tokenRequest({ grant_type: 'refresh_token', refresh_token: revoked.refresh_token ?? '', ...form });
+        expect([refused.status, refused.body.error]).toEqual([400, 'invalid_grant']);
+      }
+
+      const replayed = await launch();
+      const rotated = await tokenRequest({ grant_type: 'refresh_token', refresh_token: replayed.refresh_token ?? '' });
+      expect(rotated.status).toBe(200);
+      // The replay revokes the grant, the rotated token with it: each is dead from then on.
+      for (const token of [replayed.refresh_token, replayed.refresh_token, rotated.body.refresh_token]) {
+        const refused = await tokenRequest({ grant_type: 'refresh_token', refresh_token: token ?? '' });
+        expect([refused.status, refused.body.error]).toEqual([400, 'invalid_grant']);
+      }
+      const unknown = await tokenRequest({ grant_type: 'refresh_token', refresh_token: randomBytes(32).toString('base64url') });
+      expect([unknown.status, unknown.body.error]).toEqual([400, 'invalid_grant']);
+    });
+  });
+
   describe('review item 4: a loopback redirect', () => {
     it('has no query or fragment, for an app that may use any loopback port and path', async () => {
       const status = async (redirect: string) => (await new HttpBrowser().get(authorizationUrl(pkce().challenge, { redirect_uri: redirect }))).status;

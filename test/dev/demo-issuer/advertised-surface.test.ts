@@ -11,7 +11,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkInBoth } from '../../support/launch-check-in.js';
 import { HttpBrowser } from './http-browser.js';
-import { authorizeUrl, exchange, launch, pkce, startDemoService, type DemoService } from './smart-flow.js';
+import { authorizeUrl, exchange, launch, pkce, startDemoService, tokenRequest, type DemoService } from './smart-flow.js';
 
 const MARTA = '198112189876';
 const LILLA = '201701012393';
@@ -42,6 +42,20 @@ describe('review item 1: the demo issuer at the edges of its surface', () => {
     const unknown = await request(`${service.oidc.issuer}/anything`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/html' }, body: '{}' });
     expect([unknown.statusCode, unknown.headers['content-type']]).toEqual([404, 'text/html; charset=utf-8']);
     expect(await unknown.body.text()).toContain('This page is not here');
+  });
+});
+
+describe('review item 2: a dead refresh token at the demo issuer', () => {
+  it('refuses a refresh with a revoked refresh token as invalid_grant without client_id', async () => {
+    const tokens = await launched();
+    const revoked = await request(service.smart.revocation_endpoint, {
+      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: tokens.refresh_token as string, client_id: 'patient-app' }).toString(),
+    });
+    expect(revoked.statusCode).toBe(200);
+    await revoked.body.dump();
+    const refused = await tokenRequest(service, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token as string });
+    expect([refused.status, refused.body.error, refused.headers['cache-control']]).toEqual([400, 'invalid_grant', 'no-store']);
   });
 });
 
