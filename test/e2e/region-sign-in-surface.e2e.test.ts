@@ -11,6 +11,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpBrowser } from '../dev/demo-issuer/http-browser.js';
+import { discoveryOf, expectOnlyNamedEndpoints, grantTypeError, OTHER_GRANT_TYPES } from '../support/advertised-surface.js';
 import { databaseAvailable } from '../support/database.js';
 import { checkInBoth } from '../support/launch-check-in.js';
 import { APP_REDIRECT, closeAndDropSchema, startSignInService, SUBSCRIPTION_KEY, type SignInService } from '../support/sign-in-service.js';
@@ -121,6 +122,39 @@ describe.skipIf(!available)('the own authorization server\'s surface (docs/sign-
       }
       const unknown = await tokenRequest({ grant_type: 'refresh_token', refresh_token: randomBytes(32).toString('base64url') });
       expect([unknown.status, unknown.body.error]).toEqual([400, 'invalid_grant']);
+    });
+  });
+
+  describe('review item 3: discovery names exactly what works', () => {
+    it('names the endpoints that answer and no other of oidc-provider\'s (no PAR, registration, userinfo, device or CIBA)', async () => {
+      const discovery = await expectOnlyNamedEndpoints(service.issuer, ['authorization_endpoint', 'end_session_endpoint', 'introspection_endpoint', 'revocation_endpoint', 'token_endpoint']);
+      // Every app authenticating with a key is registered for RS256 (region-clients.ts).
+      expect(discovery.token_endpoint_auth_signing_alg_values_supported).toEqual(['RS256']);
+    });
+
+    it('names the grant types its apps may use, and refuses every other as unsupported; SMART discovery says the same', async () => {
+      const discovery = await discoveryOf(service.issuer);
+      expect(discovery.grant_types_supported).toEqual(['authorization_code', 'refresh_token']);
+      for (const grantType of ['authorization_code', 'refresh_token']) {
+        expect([grantType, await grantTypeError(`${service.issuer}/token`, grantType, { client_id: APP_ID })]).toEqual([grantType, 'invalid_request']);
+      }
+      for (const grantType of OTHER_GRANT_TYPES) {
+        expect([grantType, await grantTypeError(`${service.issuer}/token`, grantType, { client_id: APP_ID })]).toEqual([grantType, 'unsupported_grant_type']);
+      }
+      const smart = await (await request(`${service.base}/fhir/.well-known/smart-configuration`)).body.json() as { grant_types_supported: string[]; scopes_supported: string[] };
+      expect(smart.grant_types_supported).toEqual(['authorization_code', 'refresh_token']);
+      // system/ scopes are a client's own (client credentials), which no app of this server can get.
+      expect(smart.scopes_supported.filter((s) => s.startsWith('system/'))).toEqual([]);
+    });
+
+    it('reads no DPoP proof: a token request with one gets a Bearer token', async () => {
+      const refreshed = await launch();
+      const answer = await request(`${service.issuer}/token`, {
+        method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', dpop: 'not.a.proof' },
+        body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshed.refresh_token ?? '' }).toString(),
+      });
+      const body = await answer.body.json() as Record<string, string>;
+      expect([answer.statusCode, body.token_type]).toEqual([200, 'Bearer']);
     });
   });
 

@@ -150,6 +150,8 @@ export function buildProviderConfiguration(input: ProviderInput): Configuration 
     ...(adapter === undefined ? {} : { adapter }),
     clients: clients.metadata(),
     clientAuthMethods: [...input.clientAuthMethods],
+    // A client authenticating with its key is registered for RS256 (region-clients.ts): discovery names that alone.
+    enabledJWA: { clientAuthSigningAlgValues: ['RS256'] },
     jwks: { keys: signingKeys },
     cookies: { keys: cookieKeys },
     // offline_access for the patient app only (its client alone may have refresh tokens).
@@ -223,7 +225,16 @@ export function buildProviderConfiguration(input: ProviderInput): Configuration 
       rpInitiatedLogout: rpInitiatedLogout({
         ...pages, subjectOf: async (accountId, client) => (client.subjectType === 'pairwise' ? pairwise(accountId, client) : accountId),
       }),
-      clientCredentials: { enabled: true },
+      // Only where a client is registered for it (the demo's integrations): no region app may use it, so
+      // the region's server neither takes nor names it. What discovery names is what works (docs/sign-in.md).
+      clientCredentials: { enabled: clients.metadata().some((c) => Array.isArray(c.grant_types) && c.grant_types.includes('client_credentials')) },
+      // Off, as no app of this server can use them and discovery would name them: pushed authorization
+      // requests (a pushed request's `aud` is not seen when it is resumed), DPoP (the API takes Bearer
+      // tokens only), a `claims` parameter (the claims are the launch's), dynamic registration.
+      pushedAuthorizationRequests: { enabled: false },
+      dPoP: { enabled: false },
+      claimsParameter: { enabled: false },
+      registration: { enabled: false },
       // Every access token is for the API, so userinfo (which needs an audience-less one) is off.
       userinfo: { enabled: false },
       // RFC 7009: revoking a refresh token revokes its grant, every token of the launch; a launch's is audited first (a refusing store: 500, not revoked).

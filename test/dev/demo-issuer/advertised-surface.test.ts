@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { discoveryOf, expectOnlyNamedEndpoints, grantTypeError, OTHER_GRANT_TYPES } from '../../support/advertised-surface.js';
 import { checkInBoth } from '../../support/launch-check-in.js';
 import { HttpBrowser } from './http-browser.js';
 import { authorizeUrl, exchange, launch, pkce, startDemoService, tokenRequest, type DemoService } from './smart-flow.js';
@@ -18,8 +19,11 @@ const LILLA = '201701012393';
 const TOLVAN = '191212121212';
 
 let service: DemoService;
+let basic: string;
 beforeAll(async () => {
   service = await startDemoService();
+  const clients = JSON.parse(await readFile(path.join(service.dataDir, 'demo-auth.json'), 'utf8')) as { clientSecrets: Record<string, string> };
+  basic = `Basic ${Buffer.from(`demo-integration:${clients.clientSecrets['demo-integration'] ?? ''}`).toString('base64')}`;
 }, 60_000);
 afterAll(async () => {
   await service?.close();
@@ -33,6 +37,24 @@ async function launched(scope?: string): Promise<Record<string, unknown>> {
   if (status !== 200) throw new Error(`no token: ${status} ${JSON.stringify(body)}`);
   return body;
 }
+
+describe('review item 3: the demo issuer\'s discovery names exactly what works', () => {
+  it('names the endpoints that answer and no other of oidc-provider\'s (no PAR, registration, userinfo, device or CIBA)', async () => {
+    await expectOnlyNamedEndpoints(service.oidc.issuer, ['authorization_endpoint', 'end_session_endpoint', 'introspection_endpoint', 'revocation_endpoint', 'token_endpoint']);
+  });
+
+  it('names client credentials, which its integration clients use, beside the app\'s grant types; refuses every other; SMART discovery says the same', async () => {
+    const discovery = await discoveryOf(service.oidc.issuer);
+    expect(discovery.grant_types_supported).toEqual(['authorization_code', 'refresh_token', 'client_credentials']);
+    const byClient = await tokenRequest(service, { grant_type: 'client_credentials', scope: 'user/Patient-read' }, { authorization: basic });
+    expect([byClient.status, byClient.body.token_type]).toEqual([200, 'Bearer']);
+    for (const grantType of OTHER_GRANT_TYPES.filter((g) => g !== 'client_credentials')) {
+      expect([grantType, await grantTypeError(service.oidc.token_endpoint, grantType, { client_id: 'patient-app' })]).toEqual([grantType, 'unsupported_grant_type']);
+    }
+    expect(service.smart.grant_types_supported).toEqual(['authorization_code', 'client_credentials', 'refresh_token']);
+    expect(service.smart.scopes_supported).toEqual(expect.arrayContaining(['system/*.read']));
+  });
+});
 
 describe('review item 1: the demo issuer at the edges of its surface', () => {
   it('answers a method an endpoint does not take with 405 and Allow, an unknown path with its 404 page', async () => {
