@@ -47,6 +47,7 @@ export async function smartEndpoints(config: Config, issuer: string | undefined,
       authorizationEndpoint: set.authorizationEndpoint ?? text(doc.authorization_endpoint),
       tokenEndpoint: set.tokenEndpoint ?? text(doc.token_endpoint),
       offlineAccess: Array.isArray(doc.grant_types_supported) && doc.grant_types_supported.includes('refresh_token'),
+      grantTypes: Array.isArray(doc.grant_types_supported) ? doc.grant_types_supported.filter((g): g is string => typeof g === 'string') : undefined,
       revocationEndpoint: text(doc.revocation_endpoint),
       introspectionEndpoint: text(doc.introspection_endpoint),
       authMethods: Array.isArray(doc.token_endpoint_auth_methods_supported)

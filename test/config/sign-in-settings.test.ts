@@ -61,15 +61,26 @@ describe('the service\'s own authorization server: its settings', () => {
   it.each([
     ['an entry without redirect URIs', [{ ...APP, redirect_uris: [] }], /SIGN_IN_CLIENTS_FILE entry 1 \(app\): redirect_uris must list/],
     ['a plain-http redirect off loopback', [{ ...APP, redirect_uris: ['http://app.example.se/cb'] }], /entry 1 \(app\): redirect URI http:\/\/app.example.se\/cb must be https/],
+    // Issue 52 review item 4: a loopback redirect is a path alone (docs/sign-in.md).
+    ['a loopback redirect with a query', [{ ...APP, redirect_uris: ['http://127.0.0.1:8765/cb?x=1'] }], /redirect URI http:\/\/127.0.0.1:8765\/cb\?x=1 must be https \(plain http only on 127.0.0.1 or \[::1\], with no query\)/],
     ['a shared secret', [{ ...APP, token_endpoint_auth_method: 'client_secret_basic' }], /entry 1 \(app\): token_endpoint_auth_method must be none .* or private_key_jwt/],
     ['private_key_jwt without keys', [{ ...APP, token_endpoint_auth_method: 'private_key_jwt' }], /entry 1 \(app\): private_key_jwt needs the app's public keys/],
     ['a scope the service does not grant', [{ ...APP, scope: 'openid patient/*.write email' }], /entry 1 \(app\): scope names what this service does not grant: patient\/\*.write email/],
+    ['a v2 write the API does not take', [{ ...APP, scope: 'openid patient/Appointment.u' }], /scope names what this service does not grant: patient\/Appointment.u \(a write is named .* e\.g\. patient\/Appointment.write\)/],
     ['one client twice', [APP, APP], /lists client_id app twice/],
     ['a name no page or access log can show', [{ ...APP, 'client_name#sv': 'x'.repeat(129) }], /entry 1 \(app\): client_name#sv must be 1 to 128 printable characters/],
     ['a name with a control character', [{ ...APP, client_name: 'App\u0007' }], /entry 1 \(app\): client_name must be 1 to 128 printable characters/],
     ['no array', { client_id: 'app' }, /must be a JSON array/],
   ])('refuses a clients file with %s, naming the entry', (_name, clients, message) => {
     expect(refusal({ ...GOOD, SIGN_IN_CLIENTS_FILE: file(`clients-${Math.random()}.json`, JSON.stringify(clients)) })).toMatch(message);
+  });
+
+  it('issue 52 review item 5: takes SMART\'s forms of the API\'s write scopes, patient/ ones reaching the launch patient only', () => {
+    const writes = 'patient/Appointment.write user/Appointment.write patient/PaymentNotice.write patient/Payment.write user/Payment-write';
+    const config = loadConfig({ ...GOOD, SIGN_IN_CLIENTS_FILE: file('writes.json', JSON.stringify([{ ...APP, scope: `openid launch/patient ${writes}` }])) });
+    const [client] = config.signIn?.clients ?? [];
+    for (const scope of writes.split(' ')) expect([scope, client?.allows?.(scope)]).toEqual([scope, true]);
+    expect(client?.allows?.('patient/Appointment-write')).toBe(false);
   });
 
   it('refuses unusable key files and login issuers, naming the setting', () => {

@@ -10,7 +10,7 @@ import { escape, page, type PageFrame } from './interaction-pages.js';
 import { pageHeaders } from './page-headers.js';
 import { languageOf, type Localized } from './page-language.js';
 
-export type ErrorKind = 'unknown_app' | 'unregistered_address' | 'expired' | 'too_large' | 'not_found' | 'fault' | 'invalid' | 'unexpected' | 'apps_unavailable' | 'refused_form';
+export type ErrorKind = 'unknown_app' | 'unregistered_address' | 'expired' | 'too_large' | 'not_found' | 'wrong_method' | 'fault' | 'invalid' | 'unexpected' | 'apps_unavailable' | 'refused_form';
 
 const HEADING: Localized = { en: 'The sign-in cannot continue', sv: 'Inloggningen kan inte fortsätta' };
 const START_AGAIN: Localized = { en: 'Go back to the app and start again from there.', sv: 'Gå tillbaka till appen och börja om därifrån.' };
@@ -46,6 +46,10 @@ const SAID: Readonly<Record<ErrorKind, { what: Localized; todo: Localized; headi
   not_found: {
     heading: { en: 'This page is not here', sv: 'Sidan finns inte' },
     what: { en: 'There is no page at this address; it is not here.', sv: 'Det finns ingen sida på den här adressen; den finns inte.' },
+    todo: START_AGAIN,
+  },
+  wrong_method: {
+    what: { en: 'This address does not take what was sent to it.', sv: 'Den här adressen tar inte emot det som skickades hit.' },
     todo: START_AGAIN,
   },
   // A form of another step (a tampered or mixed-up page), or a method no page takes.

@@ -12,7 +12,7 @@ import { rpInitiatedLogout } from './logout-pages.js';
 import type { Localized } from './page-language.js';
 import { renderError } from './provider-pages.js';
 import { recordWithdrawal } from './revocation-records.js';
-import { audAllowed, isPersonSmartScope, isSmartAuthorization, SMART_OIDC_SCOPES, type LaunchPicks } from './smart-launch.js';
+import { audAllowed, isPersonScope, isSmartAuthorization, SMART_OIDC_SCOPES, type LaunchPicks } from './smart-launch.js';
 import { GRANT_ID_CLAIM } from '../../ports/access-token-verifier.port.js';
 import type { SmartLaunchContext } from '../../ports/smart-launch.port.js';
 
@@ -41,7 +41,7 @@ const API_SCOPE_SET: ReadonlySet<string> = new Set(API_SCOPES);
 const grantableScopes = (clients: AuthClients, client: ClientView, asked: readonly string[]): readonly string[] => {
   const own = clients.get(client.clientId)?.apiScopes ?? [];
   return clients.isSmart(client.clientId)
-    ? [...own, ...asked.filter((s) => !API_SCOPE_SET.has(s) && isPersonSmartScope(s) && clients.allows(client.clientId, s))]
+    ? [...own, ...asked.filter((s) => !API_SCOPE_SET.has(s) && isPersonScope(s, API_SCOPE_SET) && clients.allows(client.clientId, s))]
     : own;
 };
 const askedScopes = (ctx: RequestView): string[] =>
@@ -189,6 +189,8 @@ export function buildProviderConfiguration(input: ProviderInput): Configuration 
     ...(adapter === undefined ? {} : { adapter }),
     clients: clients.metadata(),
     clientAuthMethods: [...input.clientAuthMethods],
+    // A client authenticating with its key is registered for RS256 (region-clients.ts): discovery names that alone.
+    enabledJWA: { clientAuthSigningAlgValues: ['RS256'] },
     jwks: { keys: signingKeys },
     cookies: providerCookies(cookieKeys, input.https === true),
     // offline_access for the patient app only (its client alone may have refresh tokens).
@@ -265,7 +267,16 @@ export function buildProviderConfiguration(input: ProviderInput): Configuration 
       rpInitiatedLogout: rpInitiatedLogout({
         ...pages, subjectOf: async (accountId, client) => (client.subjectType === 'pairwise' ? pairwise(accountId, client) : accountId),
       }),
-      clientCredentials: { enabled: true },
+      // Only where a client is registered for it (the demo's integrations): no region app may use it, so
+      // the region's server neither takes nor names it. What discovery names is what works (docs/sign-in.md).
+      clientCredentials: { enabled: clients.metadata().some((c) => Array.isArray(c.grant_types) && c.grant_types.includes('client_credentials')) },
+      // Off, as no app of this server can use them and discovery would name them: pushed authorization
+      // requests (a pushed request's `aud` is not seen when it is resumed), DPoP (the API takes Bearer
+      // tokens only), a `claims` parameter (the claims are the launch's), dynamic registration.
+      pushedAuthorizationRequests: { enabled: false },
+      dPoP: { enabled: false },
+      claimsParameter: { enabled: false },
+      registration: { enabled: false },
       // Every access token is for the API, so userinfo (which needs an audience-less one) is off.
       userinfo: { enabled: false },
       // RFC 7009: revoking a refresh token revokes its grant, every token of it; audited first, a plain grant's too (a refusing store: 500, not revoked).

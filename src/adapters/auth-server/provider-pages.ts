@@ -1,7 +1,7 @@
 // oidc-provider's own HTML pages, each replaced by the service's (issue 52): its error page
 // (`renderError`, English only, no CSP, fetching Google Fonts), its page that posts a form on by itself
 // (an answer to the app by response_mode=form_post, a sign-out with nobody signed in, a sign-in as
-// someone else than the session's), its 404, and the failures of middleware before its own handlers (a
+// someone else than the session's), its 404 and 405, and the failures of middleware before its own handlers (a
 // form too large). Each in the person's language, under the strict CSP (page-headers.ts).
 import type { IncomingMessage } from 'node:http';
 import type Provider from 'oidc-provider';
@@ -9,6 +9,7 @@ import { appName, type NamedClient } from './app-names.js';
 import { errorKind, errorPage, type ErrorKind } from './error-pages.js';
 import { escape, page, type PageFrame } from './interaction-pages.js';
 import { pageHeaders, SUBMIT_SCRIPT } from './page-headers.js';
+import { servedAt } from './served-methods.js';
 import { languageOf, type Localized } from './page-language.js';
 
 /** The fields of oidc-provider's Koa context these pages read and write. */
@@ -21,7 +22,7 @@ export interface PageContext {
   type: string;
   body: unknown;
   set(field: string, value: string): void;
-  response: { get(field: string): string };
+  response: { get(field: string): string | undefined };
   accepts(...types: string[]): string | false;
   oidc?: { client?: NamedClient & { clientId: string }; urlFor(name: string): string };
 }
@@ -101,15 +102,52 @@ function refusal(error: unknown): { status: number; kind: ErrorKind; code: strin
   return status === 413 ? { status, kind: 'too_large', code: 'invalid_request' } : { status: 500, kind: 'fault', code: 'server_error' };
 }
 
+/** A request oidc-provider has no route for: 405 with `Allow` at a path it serves, 404 elsewhere (served-methods.ts). */
+function notRouted(ctx: PageContext, input: PagesInput): void {
+  const served = servedAt(ctx.path);
+  const allow = served?.methods.join(', ');
+  if (allow !== undefined) ctx.set('Allow', allow);
+  // OPTIONS that is no CORS preflight (oidc-provider answers only those): what the path takes.
+  if (served !== undefined && ctx.method === 'OPTIONS') {
+    ctx.status = 204;
+    return;
+  }
+  const status = served === undefined ? 404 : 405;
+  if (served?.backChannel !== true && ctx.accepts('html', 'json') === 'html') {
+    const frame = frameOf(ctx, input);
+    answer(ctx, frame, errorPage(frame, served === undefined ? 'not_found' : 'wrong_method'));
+  } else {
+    ctx.set('Cache-Control', 'no-store');
+    const main = served?.methods.filter((m) => m !== 'HEAD' && m !== 'OPTIONS').join(' or ');
+    ctx.body = served === undefined
+      ? { error: 'not_found', error_description: `${ctx.path} is no endpoint of this authorization server: its discovery document names them all` }
+      : { error: 'invalid_request', error_description: `${ctx.path} takes ${main ?? ''}: ${ctx.method} is not served here` };
+  }
+  ctx.status = status;
+}
+
+/** What oidc-provider answered, in the service's words: its self-posting pages, its unrouted requests, the headers of any HTML. */
+function ownAnswer(ctx: PageContext, input: PagesInput): void {
+  replaceFormPost(ctx, input);
+  // Nothing answered: oidc-provider's router has no route for the method and path.
+  if (ctx.status === 404 && ctx.body === undefined) notRouted(ctx, input);
+  // Any other HTML (none is known): never without the strict CSP.
+  if ((ctx.response.get('content-type') ?? '').startsWith('text/html') && !ctx.response.get('content-security-policy')) {
+    for (const [field, value] of Object.entries(pageHeaders(frameOf(ctx, input).lang))) ctx.set(field, value);
+  }
+}
+
 /**
  * The Koa middleware around everything oidc-provider answers: an error thrown before its own error
- * handlers (which Koa would answer with a plain 500) answered as the service's page or an OAuth error,
- * its self-posting pages and 404 replaced, and the pages' headers on any HTML it sends.
+ * handlers, or by this middleware's own work on its answer (which Koa would answer with a plain 500,
+ * logged nowhere), answered as the service's page or an OAuth error and logged; its self-posting
+ * pages, unrouted requests and the headers of its HTML made the service's (ownAnswer).
  */
 export function ownPages(provider: Provider, input: PagesInput): void {
   provider.use(async (ctx: PageContext, next: () => Promise<void>) => {
     try {
       await next();
+      ownAnswer(ctx, input);
     } catch (error) {
       const { status, kind, code } = refusal(error);
       if (status === 500) provider.emit('server_error', ctx, error);
@@ -122,19 +160,6 @@ export function ownPages(provider: Provider, input: PagesInput): void {
       } else {
         ctx.body = { error: code, error_description: kind === 'too_large' ? 'the request body is too large' : 'the request could not be handled; try again later' };
       }
-      return;
-    }
-    replaceFormPost(ctx, input);
-    if (ctx.status === 404 && ctx.body === undefined && ctx.accepts('json', 'html') === 'html') {
-      const frame = frameOf(ctx, input);
-      answer(ctx, frame, errorPage(frame, 'not_found'));
-      ctx.status = 404;
-    }
-    // Any other HTML (none is known): never without the strict CSP. An answer without a body (a CORS
-    // preflight's 204) has no content type at all, whatever Koa's typing says.
-    const type: unknown = ctx.response.get('content-type');
-    if (typeof type === 'string' && type.startsWith('text/html') && ctx.response.get('content-security-policy') === '') {
-      for (const [field, value] of Object.entries(pageHeaders(frameOf(ctx, input).lang))) ctx.set(field, value);
     }
   });
 }

@@ -169,12 +169,14 @@ export class RegionAuthServer implements AuthServerMount {
   /** The endpoints SMART discovery names. */
   endpoints(): {
     authorizationEndpoint: string; tokenEndpoint: string; revocationEndpoint: string; introspectionEndpoint: string; jwksUri: string; issuer: string;
-    offlineAccess: boolean; authMethods: string[];
+    offlineAccess: boolean; authMethods: string[]; grantTypes: string[];
   } {
     return {
       issuer: this.issuer, authorizationEndpoint: this.provider.urlFor('authorization'), tokenEndpoint: this.provider.urlFor('token'),
       revocationEndpoint: this.provider.urlFor('revocation'), introspectionEndpoint: this.provider.urlFor('introspection'),
       jwksUri: this.provider.urlFor('jwks'), offlineAccess: true, authMethods: [...AUTH_METHODS],
+      // What its apps may be registered for (region-clients.ts): never client credentials.
+      grantTypes: ['authorization_code', 'refresh_token'],
     };
   }
 

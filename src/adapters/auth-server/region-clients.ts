@@ -3,7 +3,7 @@
 // start, naming the entry and the field; nothing is guessed.
 import { smartGrants, type Grant } from '../../domain/fhir/smart-scopes.js';
 import { API_SCOPES, type AuthClient } from './clients.js';
-import { isLoopbackRedirect, SMART_OIDC_SCOPES } from './smart-launch.js';
+import { isLoopbackRedirect, isPersonScope, SMART_OIDC_SCOPES } from './smart-launch.js';
 
 export class ClientsFileError extends Error {
   override name = 'ClientsFileError';
@@ -43,7 +43,9 @@ function redirectUris(entry: Entry, where: string): string[] {
   for (const uri of uris as string[]) {
     const url = new URL(uri);
     if (url.hash !== '') throw new ClientsFileError(`${where}: redirect URI ${uri} must have no fragment`);
-    if (url.protocol === 'http:' && !isLoopbackRedirect(uri)) throw new ClientsFileError(`${where}: redirect URI ${uri} must be https (plain http only on 127.0.0.1 or [::1])`);
+    if (url.protocol === 'http:' && !isLoopbackRedirect(uri)) {
+      throw new ClientsFileError(`${where}: redirect URI ${uri} must be https (plain http only on 127.0.0.1 or [::1], with no query)`);
+    }
   }
   return uris as string[];
 }
@@ -53,8 +55,12 @@ function scopes(entry: Entry, where: string): string[] {
     throw new ClientsFileError(`${where}: scope must list, space-separated, what the app may ask for, e.g. "openid fhirUser launch/patient patient/*.rs"`);
   }
   const listed = entry.scope.split(' ').filter((s) => s !== '');
-  const unknown = listed.filter((s) => !OIDC_SCOPES.has(s) && !API_SCOPE_SET.has(s) && smartGrants([s]).length === 0);
-  if (unknown.length > 0) throw new ClientsFileError(`${where}: scope names what this service does not grant: ${unknown.join(' ')}`);
+  // SMART's forms of the API's scopes count (`patient/Appointment.write`: the check-in of the launch patient only).
+  const unknown = listed.filter((s) => !OIDC_SCOPES.has(s) && !API_SCOPE_SET.has(s) && smartGrants([s]).length === 0 && !isPersonScope(s, API_SCOPE_SET));
+  if (unknown.length > 0) {
+    throw new ClientsFileError(`${where}: scope names what this service does not grant: ${unknown.join(' ')}`
+      + ' (a write is named as the API names it or in SMART\'s v1 form, e.g. patient/Appointment.write)');
+  }
   if (listed.includes('offline_access')) throw new ClientsFileError(`${where}: say "offline_access": true instead of listing offline_access in scope`);
   return listed;
 }

@@ -2,6 +2,7 @@
 // Swedish and English: the OpenID and SMART launch scopes, the COS API's own (their descriptions and
 // names in the operation table) and SMART resource scopes as the FHIR API reads them
 // (src/domain/fhir/smart-scopes.ts); and whose records each one reaches.
+import { canonicalScope } from '../../domain/access/scopes.js';
 import { OPERATION_NAMES, OPERATIONS } from '../../domain/operations/table.js';
 import { smartGrants, type ScopeContext } from '../../domain/fhir/smart-scopes.js';
 import type { Lang, Localized } from './page-language.js';
@@ -44,7 +45,8 @@ const sentence = (text: string): string => text.replace(/^./, (c) => c.toUpperCa
 
 /** The scope in words; undefined for a scope this server does not know (it is shown as it is). */
 export function scopeMeaning(scope: string, lang: Lang = 'en'): string | undefined {
-  const known = LAUNCH_SCOPES[scope] ?? API_SCOPES.get(scope);
+  // SMART's forms of the API's scopes (`patient/Appointment.write`) say what the API's scope does; scopeReach says whose.
+  const known = LAUNCH_SCOPES[scope] ?? API_SCOPES.get(scope) ?? (smartGrants([scope]).length === 0 ? API_SCOPES.get(canonicalScope(scope)) : undefined);
   if (known !== undefined) return sentence(known[lang]);
   const [grant] = smartGrants([scope]);
   if (grant === undefined) return undefined;

@@ -1,6 +1,7 @@
 // SMART App Launch 2.2 (standalone patient launch) in the authorization server
 // (docs/smart-launch.md): which authorizations are SMART ones, the `aud` they must name, the
 // loopback redirects a native app may use (RFC 8252 §7.3), and the patient each grant was launched for.
+import { canonicalScope } from '../../domain/access/scopes.js';
 import { smartGrants } from '../../domain/fhir/smart-scopes.js';
 import type { LaunchPerson } from '../../ports/smart-launch.port.js';
 
@@ -15,6 +16,16 @@ export function isPersonSmartScope(scope: string): boolean {
 }
 
 /**
+ * A scope a person may be granted beside the API's own: a SMART resource scope, or SMART's `user/` or
+ * `patient/` form of one of the API's scopes (`patient/Appointment.write` for `user/Appointment-write`,
+ * domain/access/scopes.ts), the writes among them, which no SMART resource scope of this server grants.
+ */
+export function isPersonScope(scope: string, apiScopes: ReadonlySet<string>): boolean {
+  if (isPersonSmartScope(scope)) return true;
+  return (scope.startsWith('patient/') || scope.startsWith('user/')) && !apiScopes.has(scope) && apiScopes.has(canonicalScope(scope));
+}
+
+/**
  * A SMART authorization names `aud` or asks for what only SMART gives (launch context, `fhirUser`, a
  * SMART resource scope that is not also one of the API's own). The API's own scopes without `aud`
  * stay a plain OAuth authorization, as the docs page and `npm run demo:token` make.
@@ -22,7 +33,7 @@ export function isPersonSmartScope(scope: string): boolean {
 export function isSmartAuthorization(params: { aud?: unknown; scope?: unknown }, apiScopes: ReadonlySet<string>): boolean {
   if (params.aud !== undefined) return true;
   const scopes = typeof params.scope === 'string' ? params.scope.split(' ') : [];
-  return scopes.some((s) => SMART_ONLY_SCOPES.has(s) || (isPersonSmartScope(s) && !apiScopes.has(s)));
+  return scopes.some((s) => SMART_ONLY_SCOPES.has(s) || (isPersonScope(s, apiScopes) && !apiScopes.has(s)));
 }
 
 /** The FHIR bases an `aud` may name: `/fhir` and the vendor's `/api/open/fhir`, one trailing slash ignored. */
@@ -32,12 +43,16 @@ export function audAllowed(aud: string, publicBaseUrl: string): boolean {
   return named === `${base}/fhir` || named === `${base}/api/open/fhir`;
 }
 
-/** RFC 8252 §7.3: `http` on 127.0.0.1 or [::1], any port and path, no userinfo, query or fragment. */
+/**
+ * RFC 8252 §7.3: `http` on 127.0.0.1 or [::1], any port and path, no userinfo, query or fragment. RFC
+ * 8252 would allow a query; a redirect URI that is a path alone leaves nothing for a request to smuggle
+ * into it beside the answer's own `code` and `state`, and no native app needs more.
+ */
 export function isLoopbackRedirect(uri: string): boolean {
   if (!URL.canParse(uri)) return false;
   const url = new URL(uri);
   return url.protocol === 'http:' && (url.hostname === '127.0.0.1' || url.hostname === '[::1]')
-    && url.username === '' && url.password === '' && url.hash === '' && !uri.includes('#') && !uri.includes('@');
+    && url.username === '' && url.password === '' && !/[?#@]/.test(uri);
 }
 
 /** The app's own redirect page: `{PUBLIC_BASE_URL}/app/`. */

@@ -4,7 +4,7 @@
 // beside `Cache-Control: no-store`, and POST at the authorization endpoint. Koa middleware
 // around oidc-provider's own handling.
 import { decodeJwt } from 'jose';
-import type Provider from 'oidc-provider';
+import { errors, type Provider } from 'oidc-provider';
 import type { AuthClients } from './clients.js';
 import { SMART_OIDC_SCOPES } from './smart-launch.js';
 
@@ -91,11 +91,14 @@ function giveBack(stream: Body, text: string): void {
 /**
  * A refresh by the patient app may come without `client_id` (a public client has nothing else to
  * name it): the refresh token names its client, so the form is completed with it. When sent, it is
- * left as it is and oidc-provider holds it to the token's own client.
+ * left as it is and oidc-provider holds it to the token's own client. A refresh token found nowhere
+ * (revoked, its grant ended for a replay, expired and swept) names no client: oidc-provider would
+ * refuse the request for its missing client authentication (`invalid_request`), while the app must
+ * learn that its sign-in is over (`invalid_grant`, RFC 6749 §5.2), so it is told so here; false then.
  */
-async function completeRefreshForm(provider: Provider, clients: AuthClients, ctx: KoaContext): Promise<void> {
+async function completeRefreshForm(provider: Provider, clients: AuthClients, ctx: KoaContext): Promise<boolean> {
   const type = String(ctx.req.headers['content-type'] ?? '');
-  if (ctx.method !== 'POST' || ctx.path !== TOKEN_PATH || !FORM.test(type)) return;
+  if (ctx.method !== 'POST' || ctx.path !== TOKEN_PATH || !FORM.test(type)) return true;
   const req = ctx.req as Body;
   const peeked = await peekBody(req);
   const form = new URLSearchParams(peeked ?? await readText(req));
@@ -103,7 +106,11 @@ async function completeRefreshForm(provider: Provider, clients: AuthClients, ctx
   let completed = false;
   if (form.get('grant_type') === 'refresh_token' && !form.has('client_id') && ctx.req.headers.authorization === undefined && value !== null) {
     const token = await provider.RefreshToken.find(value, { ignoreExpiration: true });
-    if (token !== undefined && clients.isSmart(token.clientId)) {
+    if (token === undefined) {
+      refuseDeadRefresh(provider, ctx);
+      return false;
+    }
+    if (clients.isSmart(token.clientId)) {
       form.set('client_id', token.clientId);
       completed = true;
     }
@@ -113,6 +120,25 @@ async function completeRefreshForm(provider: Provider, clients: AuthClients, ctx
   // (chunked) is read already, and oidc-provider takes it from req.body (its documented fallback, with a warning).
   if (text !== undefined) giveBack(req, text);
   else ctx.req.body = form.toString();
+  return true;
+}
+
+/**
+ * The refusal of a refresh token found nowhere, as oidc-provider answers a refused token request: not
+ * cached, readable by the calling page (its CORS answer to a request that names no client yet), and
+ * logged and counted as one (its `grant.error`).
+ */
+function refuseDeadRefresh(provider: Provider, ctx: KoaContext): void {
+  const refusal = new errors.InvalidGrant('the refresh token is invalid, expired or revoked: sign in again');
+  ctx.status = 400;
+  ctx.body = { error: 'invalid_grant', error_description: 'the refresh token is invalid, expired or revoked: sign in again' };
+  ctx.set('Cache-Control', 'no-store');
+  const origin = ctx.req.headers.origin;
+  if (typeof origin === 'string') {
+    ctx.set('Access-Control-Allow-Origin', origin);
+    ctx.set('Vary', 'Origin');
+  }
+  provider.emit('grant.error', ctx, refusal);
 }
 
 /**
@@ -172,7 +198,7 @@ export function smartTokenEndpoint(provider: Provider, clients: AuthClients): vo
   provider.use(async (ctx: KoaContext, next: () => Promise<void>) => {
     if (!(await authorizationByPost(ctx))) return;
     askConsentForOffline(clients, ctx);
-    await completeRefreshForm(provider, clients, ctx);
+    if (!(await completeRefreshForm(provider, clients, ctx))) return neverCached(ctx);
     await next();
     neverCached(ctx);
     addLaunchPatient(ctx);

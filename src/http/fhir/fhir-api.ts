@@ -16,6 +16,8 @@ export interface SmartEndpoints {
   tokenEndpoint?: string;
   /** Whether the issuer hands out refresh tokens (`permission-offline`). */
   offlineAccess?: boolean;
+  /** The grant types the issuer takes, from its discovery (or the service's own server); unknown when the endpoints are set by hand. */
+  grantTypes?: string[];
   /** RFC 7009 revocation, from the issuer's discovery. */
   revocationEndpoint?: string;
   /** RFC 7662 introspection, from the issuer's discovery. */

@@ -21,18 +21,33 @@ function clientCapabilities(methods: readonly string[] | undefined): string[] {
   ];
 }
 
+/** SMART's grant types, in the order discovery names them. */
+const SMART_GRANT_TYPES = ['authorization_code', 'client_credentials', 'refresh_token'];
+
+/**
+ * The grant types the issuer takes of SMART's: as its discovery names them, else (endpoints set by
+ * hand) SMART's usual pair, with refresh tokens when the issuer hands them out.
+ */
+function grantTypes(smart: SmartEndpoints): string[] {
+  const taken = smart.grantTypes ?? ['authorization_code', 'client_credentials', ...(smart.offlineAccess === true ? ['refresh_token'] : [])];
+  return SMART_GRANT_TYPES.filter((g) => taken.includes(g));
+}
+
 export function smartConfiguration(smart: SmartEndpoints, scopes: readonly string[]): Record<string, unknown> {
   const openid = smart.issuer !== undefined && smart.jwksUri !== undefined;
+  const grants = grantTypes(smart);
+  // `system/` scopes are a client's own, by client credentials: named only where an issuer takes those.
+  const offered = grants.includes('client_credentials') ? scopes : scopes.filter((s) => !s.startsWith('system/'));
   return {
     ...(openid ? { issuer: smart.issuer, jwks_uri: smart.jwksUri } : {}),
     ...(smart.authorizationEndpoint === undefined ? {} : { authorization_endpoint: smart.authorizationEndpoint }),
     ...(smart.tokenEndpoint === undefined ? {} : { token_endpoint: smart.tokenEndpoint }),
     ...(smart.revocationEndpoint === undefined ? {} : { revocation_endpoint: smart.revocationEndpoint }),
     ...(smart.introspectionEndpoint === undefined ? {} : { introspection_endpoint: smart.introspectionEndpoint }),
-    grant_types_supported: ['authorization_code', 'client_credentials', ...(smart.offlineAccess === true ? ['refresh_token'] : [])],
+    grant_types_supported: grants,
     code_challenge_methods_supported: ['S256'],
     token_endpoint_auth_methods_supported: smart.authMethods ?? UNKNOWN_AUTH_METHODS,
-    scopes_supported: ['openid', 'fhirUser', 'launch/patient', ...scopes, ...(smart.offlineAccess === true ? ['offline_access'] : [])],
+    scopes_supported: ['openid', 'fhirUser', 'launch/patient', ...offered, ...(smart.offlineAccess === true ? ['offline_access'] : [])],
     response_types_supported: ['code'],
     capabilities: [
       'launch-standalone', ...clientCapabilities(smart.authMethods), 'context-standalone-patient',

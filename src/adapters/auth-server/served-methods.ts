@@ -1,0 +1,35 @@
+// The methods each endpoint of oidc-provider takes as provider-config.ts configures it (its `routes` at
+// their defaults, the features it turns on): a request of another method is 405 with `Allow` (RFC 9110
+// §15.5.6), one for a path not here 404 (provider-pages.ts). The back channel (token, revocation,
+// introspection) answers in OAuth errors, everything else a person may land on with the service's page.
+
+export interface Served {
+  /** The methods, in `Allow`'s order. */
+  methods: readonly string[];
+  /** An endpoint an app calls (OAuth JSON errors), not a page a browser shows. */
+  backChannel: boolean;
+}
+
+const PAGE_GET = { methods: ['GET', 'HEAD'], backChannel: false };
+/** Discovery and the signing keys: read by anyone, cross-origin too (an OPTIONS preflight). */
+const OPEN_GET = { methods: ['GET', 'HEAD', 'OPTIONS'], backChannel: false };
+const BACK_CHANNEL = { methods: ['POST', 'OPTIONS'], backChannel: true };
+
+const SERVED: ReadonlyMap<string, Served> = new Map<string, Served>([
+  // POST too: smart-token-endpoint.ts hands a POSTed authorization request on as GET.
+  ['/auth', { methods: ['GET', 'HEAD', 'POST'], backChannel: false }],
+  ['/token', BACK_CHANNEL],
+  ['/token/revocation', BACK_CHANNEL],
+  ['/token/introspection', BACK_CHANNEL],
+  ['/jwks', OPEN_GET],
+  ['/.well-known/openid-configuration', OPEN_GET],
+  ['/.well-known/oauth-authorization-server', OPEN_GET],
+  ['/session/end', PAGE_GET],
+  ['/session/end/confirm', { methods: ['POST'], backChannel: false }],
+  ['/session/end/success', PAGE_GET],
+]);
+
+/** What `path` (below the mount, one trailing slash ignored as oidc-provider's router does) serves; undefined for a path it does not. */
+export function servedAt(path: string): Served | undefined {
+  return SERVED.get(path) ?? (path.length > 1 && path.endsWith('/') ? SERVED.get(path.slice(0, -1)) : undefined);
+}
