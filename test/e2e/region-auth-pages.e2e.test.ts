@@ -205,8 +205,8 @@ describe.skipIf(!available)('the authorization server\'s own pages (issue 52 ite
       expect(consent.body).toContain(`${RECORD_APP[lang]} ${{ sv: 'ber om åtkomst', en: 'asks for access' }[lang]}`);
       const allowed = await browser.post(new URL(readForm(consent.body).action, consent.url).href, readForm(consent.body).fields);
       expect(String((await browser.follow(allowed, service.base)).location)).toMatch(new RegExp(`^${RECORD_APP.redirect}\\?code=`));
-      // The connected-apps page names it so too.
-      const apps = await browser.get(`${service.issuer}/apps`);
+      // The connected-apps page names it so too (after the page's own login at the region).
+      const apps = (await walk(browser, `${service.issuer}/apps`)).page;
       expect(apps.body).toContain(`<h2>${RECORD_APP[lang]}</h2>`);
     }
   });

@@ -95,10 +95,13 @@ describe.skipIf(skipped)('sign-in through the region\'s login in Chromium (docs/
     const refreshToken = await appRefreshToken(page);
     expect(refreshToken).toEqual(expect.any(String));
 
-    // The connected-apps page, in the same browser (its sign-in cookie): revoke.
+    // The connected-apps page, in the same browser: its own login at the region (the app's sign-in opens nothing there), then revoke.
     const apps = await context.newPage();
+    const appsVisited: string[] = [];
+    apps.on('request', (req) => { if (req.isNavigationRequest()) appsVisited.push(req.url()); });
     await apps.goto(`${service.issuer}/apps`);
     await apps.getByRole('heading', { name: 'Connected apps', level: 1 }).waitFor();
+    expect(appsVisited.some((u) => u.startsWith(service.region.issuer))).toBe(true);
     await checkPage(apps, 'connected-apps');
     await apps.getByRole('button', { name: "Revoke Patient app's access to Lilla Ström's record" }).click();
     await apps.getByRole('status').filter({ hasText: 'The access was revoked.' }).waitFor();

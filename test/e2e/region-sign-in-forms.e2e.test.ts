@@ -1,7 +1,7 @@
 /**
  * Issue 52 item 15, in production settings (the region's login, a clients file): every form of the
  * service's own authorization server carries a synchroniser token (`csrf`, docs/sign-in.md), bound
- * to its interaction (the picker, consent) or to the person's session (connected apps). A post without
+ * to its interaction (the picker, consent) or to the page's own session (connected apps). A post without
  * it, or with another interaction's or session's, is refused on the service's page, counted, and changes
  * nothing; the form's own fields posted back as they are work. A form over 4 KiB is 413 on the service's
  * page, the connection closed (the rest of it is never read).
@@ -113,7 +113,8 @@ describe.skipIf(!available)('the CSRF token of every form of the authorization s
     };
     const other = await signedIn('yourself');
     const mineBrowser = await signedIn('Lilla');
-    const form = async (browser: HttpBrowser) => readForm((await browser.get(`${service.issuer}/apps`)).body);
+    // Each browser signs in at the region for the page itself: two page sessions of the same person.
+    const form = async (browser: HttpBrowser) => readForm((await walk(browser, `${service.issuer}/apps`)).page.body);
     const mine = { browser: mineBrowser, form: await form(mineBrowser) };
     const theirs = { form: await form(other) };
     expect(mine.form.fields.csrf).toMatch(/^[\w-]{43}$/);
@@ -147,7 +148,7 @@ describe.skipIf(!available)('the CSRF token of every form of the authorization s
   it('a connected-apps form over 4 KiB is 413 on the service\'s page, the connection closed, nothing revoked', async () => {
     const browser = new HttpBrowser();
     expect((await walk(browser, authorize(), { pick: 'Lilla' })).redirect).toBeDefined();
-    const { fields } = readForm((await browser.get(`${service.issuer}/apps`)).body);
+    const { fields } = readForm((await walk(browser, `${service.issuer}/apps`)).page.body);
     const large = await browser.post(`${service.issuer}/apps`, { ...fields, pad: 'g'.repeat(5000) });
     expect([large.status, large.connection]).toEqual([413, 'close']);
     expect(large.body).toContain('too large');

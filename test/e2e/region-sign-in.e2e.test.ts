@@ -95,6 +95,9 @@ describe.skipIf(!available)('sign-in through the region\'s own login (docs/sign-
     return { tokens, walked, browser };
   }
 
+  /** The connected-apps page in `browser`, after the page's own login at the region where it asks for one. */
+  const appsPage = async (browser: HttpBrowser, url = `${service.issuer}/apps`) => (await walk(browser, url)).page;
+
   const readPatient = (base: string, token: string, id: string) =>
     request(`${base}/fhir/Patient/${id}`, { headers: { authorization: `Bearer ${token}`, accept: 'application/fhir+json' } });
 
@@ -202,7 +205,8 @@ describe.skipIf(!available)('sign-in through the region\'s own login (docs/sign-
 
   it('threat 61 on the connected-apps page: Märta sees the app on Lilla\'s record, revokes it, and its next refresh is refused', async () => {
     const { tokens, browser } = await launch('Lilla');
-    const page = await browser.get(`${service.issuer}/apps`);
+    // The page asks the region for a login of its own (docs/sign-in.md#the-connected-apps-page), then lists.
+    const page = await appsPage(browser);
     expect(page.status).toBe(200);
     expect(page.body).toContain('Test SMART app');
     // Earlier tests' grants to the same app for Lilla are listed too, and grants made within one second
@@ -305,7 +309,7 @@ describe.skipIf(!available)('sign-in through the region\'s own login (docs/sign-
       expect(read.statusCode).toBe(200);
       await read.body.dump();
       // The plain grant is on the page as what it reaches: her own record and those she acts for.
-      let listed = await browser.get(`${service.issuer}/apps`);
+      let listed = await appsPage(browser);
       expect(listed.body).toContain('Opens your record and the records of the people you act for.');
       for (let round = 0; round < 50 && listed.body.includes('name="grant"'); round += 1) {
         const form = readForm(listed.body);
@@ -330,7 +334,7 @@ describe.skipIf(!available)('sign-in through the region\'s own login (docs/sign-
     const { tokens: forGosta } = await launch('Gösta', undefined, { browser });
     const { tokens: forLilla } = await launch('Lilla', undefined, { browser });
     await expect(client.refreshTokenGrant(app, String(first.refresh_token))).rejects.toMatchObject({ error: 'invalid_grant' });
-    const page = await browser.get(`${service.issuer}/apps`);
+    const page = await appsPage(browser);
     const items = [...page.body.matchAll(/<li><h2>[\s\S]*?<\/form>/g)].map((m) => m[0]).filter((i) => i.includes('You allowed it'));
     expect(items.filter((i) => i.includes('Gösta'))).toHaveLength(1);
 
@@ -371,7 +375,7 @@ describe.skipIf(!available)('sign-in through the region\'s own login (docs/sign-
     expect(granted[0]).toMatchObject({ action: 'C', subtype: [{ code: 'grantAppAccess', display: 'An app was given access to your record' }] });
 
     const revoking = Date.now();
-    const page = await browser.get(`${service.issuer}/connected-apps`);
+    const page = await appsPage(browser, `${service.issuer}/connected-apps`);
     const form = readForm([...page.body.matchAll(/<li><h2>[\s\S]*?<\/form>/g)].map((m) => m[0]).find((i) => i.includes('You allowed it')) ?? '');
     const revoked = await browser.post(new URL(form.action, service.base).href, form.fields);
     expect(revoked.location).toBe(`${service.issuer}/connected-apps?done=revoked`);

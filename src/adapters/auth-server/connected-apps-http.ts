@@ -1,11 +1,14 @@
 // The connected-apps page and API of the authorization server (docs/smart-launch.md#connected-apps):
-// - GET  {issuer}/connected-apps            the page, for the person signed in here (the session cookie);
+// - GET  {issuer}/connected-apps            the page, for the person of the page's session (PageSessions:
+//   in production a login at the region for the page itself, apps-sessions.ts), else off to that login;
 // - POST {issuer}/connected-apps            grant=<id>: revoke it, back to the page (a form, no JavaScript);
+//   signout=1: end the page's session;
 // - GET  {issuer}/connected-apps            with `Authorization: Bearer`: the same list as JSON, for the
 //   region's own app (its client `managesGrants`), the person being the token's;
 // - DELETE {issuer}/connected-apps/<grant>  with the same token: revoke it (204), 404 when it is not theirs.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JWK } from 'jose';
+import type Provider from 'oidc-provider';
 import { GRANT_ID_CLAIM } from '../../ports/access-token-verifier.port.js';
 import type { AuthClients } from './clients.js';
 import { connectedApps, revokeConnectedApp, type ConnectedApp, type ConnectedAppsContext } from './connected-apps.js';
@@ -41,7 +44,34 @@ export function ownTokenVerifier(input: {
   };
 }
 
+/** The person the page is for, and the id of their page session (what the page's forms are bound to). */
+export interface PageSession { id: string; accountId: string }
+
+/** Whose page it is, and how a browser without a page session signs in and one with it signs out. */
+export interface PageSessions {
+  current(req: IncomingMessage, res: ServerResponse): Promise<PageSession | undefined>;
+  /** Where the page's own login begins (`href`, the page's address) and how; without it the page says to sign in through an app. */
+  signIn?: { href: string; begin(req: IncomingMessage, res: ServerResponse): Promise<void> };
+  /** Ends the browser's page session: the Set-Cookie header that clears it. Without it the page has no "Sign out". */
+  end?(req: IncomingMessage): Promise<string>;
+}
+
+/**
+ * The demo's page sessions: the demo server's own oidc-provider session (docs/smart-launch.md#connected-apps
+ * says why a login of its own would add nothing there), its forms bound to that session's uid.
+ */
+export function providerSessions(provider: Provider): PageSessions {
+  return {
+    current: async (req, res) => {
+      const session = await provider.Session.get(provider.createContext(req, res));
+      return session.accountId === undefined ? undefined : { id: session.uid, accountId: session.accountId };
+    },
+  };
+}
+
 export interface ConnectedAppsDeps extends ConnectedAppsContext {
+  /** Whose page it is (the region's page sessions, or the demo's oidc-provider session). */
+  sessions: PageSessions;
   clients: AuthClients;
   banner: Localized | string;
   verifyToken: VerifyToken;
@@ -119,19 +149,26 @@ export async function handleConnectedApps(req: IncomingMessage, res: ServerRespo
   // The page's own address as the browser sees it (the request's path is the server's, mount removed).
   const pagePath = `${deps.mountPath ?? ''}${CONNECTED_APPS_PATH}`;
   if (forApi(req, grantId)) return api(req, res, deps, grantId);
-  const session = await deps.provider.Session.get(deps.provider.createContext(req, res));
-  const accountId = session.accountId;
-  // Its forms are the signed-in session's: a token of another session, even the same person's, is refused.
-  const binding: FormBinding | undefined = accountId === undefined ? undefined : { session: session.uid, accountId };
+  const { sessions } = deps;
+  const session = await sessions.current(req, res);
+  const accountId = session?.accountId;
+  const done = url.searchParams.get('done');
+  // No page session: off to the page's own login, unless the person has just signed out of it.
+  if (session === undefined && sessions.signIn !== undefined && (req.method === 'GET' || req.method === 'HEAD') && done !== 'signedOut') {
+    return sessions.signIn.begin(req, res);
+  }
+  // Its forms are the page session's: a token of another session, even the same person's, is refused.
+  const binding: FormBinding | undefined = session === undefined ? undefined : { session: session.id, accountId: session.accountId };
   const view = await pageView(deps.provider, req, undefined, { banner: deps.banner, selfUrl: pagePath, formToken: binding === undefined ? '' : deps.formTokens.issue(binding) });
   // A browser sends `Origin: null` with a form posted under no-referrer; same-origin lets it name this page's origin.
   const sendPage = (status: number, html: string, headers: Record<string, string> = {}) => view.send(res, status, html, { 'referrer-policy': 'same-origin', ...headers });
   const people = accountId === undefined ? [] : await deps.smart.peopleFor(accountId);
   const person = people.find((p) => p.basis === 'self')?.name ?? (accountId === undefined ? undefined : '');
   const appUrl = appRedirectUri(deps.smart.publicBaseUrl());
+  const links = { submitUrl: pagePath, appUrl, ...(sessions.signIn === undefined ? {} : { signInUrl: sessions.signIn.href }), signOut: sessions.end !== undefined };
   /** The page as it stands now: the person's apps, `notice` above them. */
   const current = async (notice?: Notice) => connectedAppsPage(view.frame, {
-    submitUrl: pagePath, appUrl, csrf: view.formToken, apps: accountId === undefined ? [] : await connectedApps(deps, accountId),
+    ...links, csrf: view.formToken, apps: accountId === undefined ? [] : await connectedApps(deps, accountId),
     ...(person === undefined ? {} : { person }), ...(notice === undefined ? {} : { notice }),
   });
   if (req.method === 'POST') {
@@ -145,18 +182,22 @@ export async function handleConnectedApps(req: IncomingMessage, res: ServerRespo
     }
     // The session cookie is SameSite=Lax, so another site's form carries none; an Origin, when sent, must be ours.
     if (accountId === undefined || (req.headers.origin !== undefined && req.headers.origin !== deps.origin)) {
-      return sendPage(403, connectedAppsPage(view.frame, { submitUrl: pagePath, appUrl, csrf: '', apps: [], notice: 'gone' }));
+      return sendPage(403, connectedAppsPage(view.frame, { ...links, csrf: '', apps: [], notice: 'gone' }));
     }
     // A script of this site (the patient app's origin is the same) that never read this page holds no token.
     if (binding === undefined || !deps.formTokens.valid(form.get(CSRF_FIELD), binding)) {
       deps.onFormRefused?.({ form: 'connected-apps' });
       return sendPage(403, await current('refused'));
     }
+    if (form.has('signout') && sessions.end !== undefined) {
+      const cleared = await sessions.end(req);
+      res.writeHead(303, { location: `${pagePath}?done=signedOut`, 'cache-control': 'no-store', 'set-cookie': cleared });
+      return void res.end();
+    }
     const revoked = await revokeConnectedApp(deps, accountId, form.get('grant') ?? '', req.socket.remoteAddress ?? '');
     res.writeHead(303, { location: `${pagePath}?done=${revoked === undefined ? 'gone' : 'revoked'}`, 'cache-control': 'no-store' });
     return void res.end();
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') return view.send(res, 405, errorPage(view.frame, 'unexpected'), { allow: 'GET, POST' });
-  const done = url.searchParams.get('done');
-  return sendPage(200, await current(done === 'revoked' || done === 'gone' ? done : undefined));
+  return sendPage(200, await current(done === 'revoked' || done === 'gone' || (done === 'signedOut' && session === undefined) ? done : undefined));
 }

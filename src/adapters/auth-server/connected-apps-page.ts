@@ -7,7 +7,7 @@ import { scopeMeaning } from './scope-meanings.js';
 
 const TEXT = {
   en: {
-    title: 'Connected apps', signedOut: 'You are not signed in here. Sign in through an app, such as the patient app, then come back to this page.',
+    title: 'Connected apps', throughApp: 'You are not signed in here. Sign in through an app, such as the patient app, then come back to this page.',
     openApp: 'Open the patient app', intro: (name: string) => `Signed in as ${name}. These apps may read your record or the records of the people you act for. `
       + 'Revoking one ends its access at once: it cannot read more without asking again.',
     none: 'No app holds access to your record or to the records of the people you act for.',
@@ -18,9 +18,11 @@ const TEXT = {
     revoked: 'The access was revoked.', gone: 'That app no longer holds access here.',
     refused: 'That was not sent from this page, so nothing was revoked. To revoke an app\'s access, use its button below.',
     tooLarge: 'What was sent was too large, so nothing was revoked. To revoke an app\'s access, use its button below.',
+    signedOut: 'You signed out of this page.', notHere: 'You are not signed in on this page.', signIn: 'Sign in',
+    signOut: 'Sign out', signOutHint: 'On a shared computer, sign out when you are done.',
   },
   sv: {
-    title: 'Anslutna appar', signedOut: 'Du är inte inloggad här. Logga in via en app, till exempel patientappen, och kom sedan tillbaka hit.',
+    title: 'Anslutna appar', throughApp: 'Du är inte inloggad här. Logga in via en app, till exempel patientappen, och kom sedan tillbaka hit.',
     openApp: 'Öppna patientappen', intro: (name: string) => `Inloggad som ${name}. De här apparna får läsa din journal eller journalerna för dem du företräder. `
       + 'Om du återkallar en app slutar dess åtkomst direkt: den kan inte läsa mer utan att fråga igen.',
     none: 'Ingen app har åtkomst till din journal eller till journalerna för dem du företräder.',
@@ -31,6 +33,8 @@ const TEXT = {
     revoked: 'Åtkomsten är återkallad.', gone: 'Den appen har inte längre någon åtkomst här.',
     refused: 'Det skickades inte från den här sidan, så inget återkallades. Använd appens knapp nedan för att återkalla dess åtkomst.',
     tooLarge: 'Det som skickades var för stort, så inget återkallades. Använd appens knapp nedan för att återkalla dess åtkomst.',
+    signedOut: 'Du har loggat ut från den här sidan.', notHere: 'Du är inte inloggad på den här sidan.', signIn: 'Logga in',
+    signOut: 'Logga ut', signOutHint: 'Logga ut när du är klar om du använder en delad dator.',
   },
 } as const;
 
@@ -49,18 +53,28 @@ function appItem(app: ConnectedApp, lang: Lang, submitUrl: string, csrf: string)
     + `<button type="submit">${escape(text.revoke(name, app.patientName))}</button></form></li>`;
 }
 
-/** What the page says above the list: after a revoke, or why a post revoked nothing. */
-export type Notice = 'revoked' | 'gone' | 'refused' | 'tooLarge';
+/** What the page says above the list: after a revoke, why a post revoked nothing, or that the person signed out of the page. */
+export type Notice = 'revoked' | 'gone' | 'refused' | 'tooLarge' | 'signedOut';
 
-/** The page: signed out (`person` undefined), or the person's connected apps, each form with the token `csrf`; `notice` after a post. */
+/**
+ * The page: signed out (`person` undefined: a link to `signInUrl`, the page's own login, else to the
+ * app), or the person's connected apps, each form with the token `csrf`, and with `signOut` a form
+ * ending the page's session; `notice` after a post.
+ */
 export function connectedAppsPage(frame: PageFrame, input: {
-  submitUrl: string; appUrl: string; csrf: string; person?: string; apps: readonly ConnectedApp[]; notice?: Notice;
+  submitUrl: string; appUrl: string; csrf: string; person?: string; apps: readonly ConnectedApp[]; notice?: Notice; signInUrl?: string; signOut?: boolean;
 }): string {
   const text = TEXT[frame.lang];
-  const notice = input.notice === undefined ? '' : `<p class="${input.notice === 'revoked' ? 'demo' : 'error'}" role="status">${text[input.notice]}</p>`;
+  const notice = input.notice === undefined ? '' : `<p class="${input.notice === 'revoked' || input.notice === 'signedOut' ? 'demo' : 'error'}" role="status">${text[input.notice]}</p>`;
   if (input.person === undefined) {
-    return page(frame, text.title, `<h1>${text.title}</h1>${notice}<p>${text.signedOut}</p><p><a href="${escape(input.appUrl)}">${text.openApp}</a></p>`);
+    const signIn = input.signInUrl === undefined
+      ? `<p>${text.throughApp}</p><p><a href="${escape(input.appUrl)}">${text.openApp}</a></p>`
+      : `<p>${text.notHere}</p><p><a href="${escape(input.signInUrl)}">${text.signIn}</a></p>`;
+    return page(frame, text.title, `<h1>${text.title}</h1>${notice}${signIn}`);
   }
   const list = input.apps.length === 0 ? `<p>${text.none}</p>` : `<ul class="people">${input.apps.map((a) => appItem(a, frame.lang, input.submitUrl, input.csrf)).join('')}</ul>`;
-  return page(frame, text.title, `<h1>${text.title}</h1>${notice}<p>${escape(text.intro(input.person))}</p>${list}`);
+  const signOut = input.signOut !== true ? ''
+    : `<form action="${escape(input.submitUrl)}" method="post">${csrfField(input.csrf)}<input type="hidden" name="signout" value="1">`
+      + `<p>${text.signOutHint}</p><button type="submit">${text.signOut}</button></form>`;
+  return page(frame, text.title, `<h1>${text.title}</h1>${notice}<p>${escape(text.intro(input.person))}</p>${list}${signOut}`);
 }

@@ -38,21 +38,35 @@ export function cookieScopeOf(redirectUri: string, mountPath: string): CookieSco
   return new URL(redirectUri).protocol === 'https:' ? { secure: true } : { secure: false, path: mountPath === '' ? '/' : mountPath };
 }
 
-const nameOf = (state: string, scope: CookieScope): string => `${scope.secure ? '__Host-' : ''}${NAME}${state}`;
+/** A cookie's name in `scope`: `__Host-` before it on https, the plain name on loopback http. */
+export const cookieNameIn = (name: string, scope: CookieScope): string => `${scope.secure ? '__Host-' : ''}${name}`;
 
-function attributes(scope: CookieScope, maxAge: number): string {
+const nameOf = (state: string, scope: CookieScope): string => cookieNameIn(`${NAME}${state}`, scope);
+
+/** A cookie's attributes in `scope`: HttpOnly, SameSite=Lax, living `maxAge` seconds; Secure and Path=/ on https. */
+export function cookieAttributes(scope: CookieScope, maxAge: number): string {
   return `Path=${scope.secure ? '/' : scope.path}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${scope.secure ? '; Secure' : ''}`;
+}
+
+/** Every value the request brings in a cookie named `name` (a browser may send two of one name for different paths). */
+export function cookieValues(req: IncomingMessage, name: string): string[] {
+  const values: string[] = [];
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq >= 0 && part.slice(0, eq).trim() === name) values.push(part.slice(eq + 1).trim());
+  }
+  return values;
 }
 
 /** A new binding for the login of `state`, living as long as that login may. */
 export function newLoginBinding(state: string, scope: CookieScope, ttlSeconds: number): LoginBinding {
   const value = randomBytes(32).toString('base64url');
-  return { cookie: `${nameOf(state, scope)}=${value}; ${attributes(scope, ttlSeconds)}`, hash: sha256(value).toString('hex') };
+  return { cookie: `${nameOf(state, scope)}=${value}; ${cookieAttributes(scope, ttlSeconds)}`, hash: sha256(value).toString('hex') };
 }
 
 /** The Set-Cookie header that ends the binding of `state` (used or refused, it is never needed again). */
 export function clearedLoginBinding(state: string, scope: CookieScope): string {
-  return `${nameOf(state, scope)}=; ${attributes(scope, 0)}; Expires=Thu, 01 Jan 1970 00:00:00 GMT`;
+  return `${nameOf(state, scope)}=; ${cookieAttributes(scope, 0)}; Expires=Thu, 01 Jan 1970 00:00:00 GMT`;
 }
 
 /**
@@ -62,14 +76,10 @@ export function clearedLoginBinding(state: string, scope: CookieScope): string {
 export function bindingMatches(req: IncomingMessage, state: string, hash: unknown, scope: CookieScope): boolean {
   if (typeof hash !== 'string' || !/^[0-9a-f]{64}$/.test(hash)) return false;
   const expected = Buffer.from(hash, 'hex');
-  const name = nameOf(state, scope);
-  const header = req.headers.cookie ?? '';
   let matched = false;
-  // Every cookie of that name is looked at (a browser may send two of one name for different paths).
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq < 0 || part.slice(0, eq).trim() !== name) continue;
-    if (timingSafeEqual(sha256(part.slice(eq + 1).trim()), expected)) matched = true;
+  // Every cookie of that name is looked at.
+  for (const value of cookieValues(req, nameOf(state, scope))) {
+    if (timingSafeEqual(sha256(value), expected)) matched = true;
   }
   return matched;
 }

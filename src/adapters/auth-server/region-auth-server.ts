@@ -8,6 +8,7 @@ import type Provider from 'oidc-provider';
 import pg, { type Pool } from 'pg';
 import type { AuthServerMount } from '../../ports/auth-server.port.js';
 import type { SmartLaunchContext } from '../../ports/smart-launch.port.js';
+import { AppsSessions } from './apps-sessions.js';
 import { createAuthProvider } from './auth-provider.js';
 import { AuthClients, type AuthClient } from './clients.js';
 import { CONNECTED_APPS_PATH, connectedAppsFailed, handleConnectedApps, ownTokenVerifier, type ConnectedAppsDeps } from './connected-apps-http.js';
@@ -15,6 +16,7 @@ import { sendErrorPage, sendKindPage } from './error-pages.js';
 import { FormTokens } from './form-tokens.js';
 import { escape, page } from './interaction-pages.js';
 import { handleInteraction, INTERACTION_PATH, send, type FormRefusal, type LaunchState } from './interactions.js';
+import { cookieScopeOf } from './login-binding.js';
 import { languageOf } from './page-language.js';
 import { migrateSignIn, PostgresModels, type PostgresModelAdapter } from './postgres-models.js';
 import { REFRESH_TOKEN_TTL_SECONDS } from './provider-config.js';
@@ -130,7 +132,11 @@ export class RegionAuthServer implements AuthServerMount {
       ...(options.onTokenRefused === undefined ? {} : { onTokenRefused: options.onTokenRefused }),
     });
     provider.proxy = options.behindProxy;
-    const login = new RegionLogin({ ...options.login, redirectUri: `${issuer}${CALLBACK_PATH}` }, models.adapter('RegionLogin'), options.events, mountPath);
+    // The connected-apps page opens only after a login at the region for the page itself, in a short session of its own.
+    const appsSessions = new AppsSessions(models.adapter('AppsSession'), cookieScopeOf(`${issuer}${CALLBACK_PATH}`, mountPath));
+    const pageHref = `${mountPath}${APPS_PATH}`;
+    const login = new RegionLogin({ ...options.login, redirectUri: `${issuer}${CALLBACK_PATH}` }, models.adapter('RegionLogin'), options.events, mountPath,
+      { href: pageHref, open: (req, accountId) => appsSessions.open(req, accountId) });
     const grants = models.adapter('Grant');
     // Every instance holds the same cookie keys, so any of them checks a form another rendered.
     const formTokens = new FormTokens(options.cookieKeys);
@@ -139,7 +145,11 @@ export class RegionAuthServer implements AuthServerMount {
       options.onFormRefused?.(refused.form);
     };
     const connected: ConnectedAppsDeps = {
-      provider, picks, smart: options.smart, clients, banner: '', origin: new URL(issuer).origin, mountPath, issuer, formTokens, onFormRefused,
+      provider, picks, smart: options.smart, clients, banner: '',
+      sessions: {
+        current: (req) => appsSessions.current(req), end: (req) => appsSessions.end(req),
+        signIn: { href: pageHref, begin: (req, res) => login.beginPageLogin(req, res) },
+      }, origin: new URL(issuer).origin, mountPath, issuer, formTokens, onFormRefused,
       verifyToken: ownTokenVerifier({
         issuer, audience: options.audience, patientClaim: options.patientClaim, signingKeys: options.signingKeys, grantAlive: (id) => grants.alive(id),
       }),

@@ -6,7 +6,9 @@
 // went to the region (login-binding.ts: a login an attacker began and a victim finished signs nobody in),
 // and the login finishes only in that browser too, which also holds the interaction's cookie (login CSRF:
 // a callback or an interaction planted in another browser signs nobody in). Each SMART sign-in asks the
-// region for a fresh login.
+// region for a fresh login. The connected-apps page signs the person in the same way, for the page
+// alone: its login has no interaction, and its answer opens a short page session (apps-sessions.ts) in
+// the browser that brought it.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { importJWK, type JWK } from 'jose';
 import * as oidc from 'openid-client';
@@ -69,9 +71,17 @@ export interface LoginStore {
   destroy(id: string): Promise<void>;
 }
 
+/** Where a login for the connected-apps page ends: the page's address, and its session opened for the person (the Set-Cookie header). */
+export interface PageLogins {
+  href: string;
+  open(req: IncomingMessage, accountId: string): Promise<string>;
+}
+
 interface Pending {
   state: string;
-  uid: string;
+  /** The interaction of a SMART sign-in; none for the connected-apps page's login (`page`). */
+  uid?: string;
+  page?: true;
   nonce: string;
   verifier: string;
   clientId?: string;
@@ -86,7 +96,7 @@ interface Pending {
 }
 
 const pendingOf = (row: Record<string, unknown> | undefined): Pending | undefined =>
-  typeof row?.state === 'string' && typeof row.uid === 'string' && typeof row.nonce === 'string' && typeof row.verifier === 'string'
+  typeof row?.state === 'string' && (typeof row.uid === 'string' || row.page === true) && typeof row.nonce === 'string' && typeof row.verifier === 'string'
     ? row as unknown as Pending : undefined;
 
 /** What the pages say, in both languages. */
@@ -169,9 +179,13 @@ class RegionRefusal extends Error {
   }
 }
 
-function redirect(res: ServerResponse, location: string, cookie?: string): void {
+function redirect(res: ServerResponse, location: string, cookie?: string | string[]): void {
   res.writeHead(303, { location, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', ...(cookie === undefined ? {} : { 'set-cookie': cookie }) });
   res.end();
+}
+
+function frameOf(req: IncomingMessage, selfUrl: string): PageFrame {
+  return { lang: languageOf(req).lang, banner: '', selfUrl };
 }
 
 function problemPage(frame: PageFrame, title: Localized, message: Localized, links: ReadonlyArray<{ href: string; text: Localized }>): string {
@@ -192,6 +206,7 @@ export class RegionLogin {
     private readonly store: LoginStore,
     private readonly events: LoginEvents,
     private readonly mountPath: string,
+    private readonly pages?: PageLogins,
   ) {
     this.cookieScope = cookieScopeOf(settings.redirectUri, mountPath);
   }
@@ -269,12 +284,29 @@ export class RegionLogin {
     const configuration = this.configuration;
     if (configuration === undefined) return view.send(res, 503, problemPage(view.frame, TEXT.unavailableTitle, TEXT.unavailable, [again, back]));
     for (let old = pending; old !== undefined; old = pendingOf(await this.store.findByUid(details.uid))) await this.store.destroy(old.state);
+    return this.toRegion(configuration, res, { uid: details.uid, ...(typeof details.params.client_id === 'string' ? { clientId: details.params.client_id } : {}) });
+  }
+
+  /**
+   * GET of the connected-apps page without its session: off to the region's login for the page alone,
+   * bound to this browser as a SMART sign-in is (503 while the region's login is not discovered).
+   */
+  async beginPageLogin(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const configuration = this.configuration;
+    if (configuration === undefined || this.pages === undefined) {
+      const frame = frameOf(req, `${this.mountPath}/apps`);
+      return send(res, 503, problemPage(frame, TEXT.unavailableTitle, TEXT.unavailable, [{ href: this.pages?.href ?? frame.selfUrl, text: TEXT.again }]),
+        { 'content-language': frame.lang });
+    }
+    return this.toRegion(configuration, res, { page: true });
+  }
+
+  /** A new login in progress for `of`, kept in the store, and the browser sent to the region with its binding cookie. */
+  private async toRegion(configuration: oidc.Configuration, res: ServerResponse, of: Pick<Pending, 'uid' | 'clientId' | 'page'>): Promise<void> {
     const state = oidc.randomState();
     const binding = newLoginBinding(state, this.cookieScope, LOGIN_TTL_SECONDS);
     const next: Pending = {
-      state, uid: details.uid, nonce: oidc.randomNonce(), verifier: oidc.randomPKCECodeVerifier(), binding: binding.hash,
-      startedAt: Math.floor(Date.now() / 1000),
-      ...(typeof details.params.client_id === 'string' ? { clientId: details.params.client_id } : {}),
+      state, ...of, nonce: oidc.randomNonce(), verifier: oidc.randomPKCECodeVerifier(), binding: binding.hash, startedAt: Math.floor(Date.now() / 1000),
     };
     await this.store.upsert(next.state, { ...next }, LOGIN_TTL_SECONDS);
     const { acr, scopes, redirectUri } = this.settings;
@@ -282,7 +314,7 @@ export class RegionLogin {
       redirect_uri: redirectUri, scope: scopes, state: next.state, nonce: next.nonce,
       code_challenge: await oidc.calculatePKCECodeChallenge(next.verifier), code_challenge_method: 'S256',
       acr_values: acr.join(' '),
-      // A fresh login for every SMART sign-in: a session the person (or someone) left open at the region is not reused.
+      // A fresh login for every sign-in, the page's too: a session the person (or someone) left open at the region is not reused.
       prompt: 'login',
     });
     return redirect(res, url.href, binding.cookie);
@@ -303,9 +335,8 @@ export class RegionLogin {
     const cleared = state === null || !/^[\w-]{1,128}$/.test(state) ? undefined : clearedLoginBinding(state, this.cookieScope);
     const refuse = async (reason: string, shown: Localized): Promise<void> => {
       await this.failed({ kind: 'not-here', reason, clientId: pending?.clientId, sourceAddress });
-      const { lang } = languageOf(req);
-      const frame: PageFrame = { lang, banner: '', selfUrl: `${this.mountPath}/callback` };
-      return send(res, 400, problemPage(frame, TEXT.notSignedIn, shown, []), { 'content-language': lang, ...(cleared === undefined ? {} : { 'set-cookie': cleared }) });
+      const frame = frameOf(req, `${this.mountPath}/callback`);
+      return send(res, 400, problemPage(frame, TEXT.notSignedIn, shown, []), { 'content-language': frame.lang, ...(cleared === undefined ? {} : { 'set-cookie': cleared }) });
     };
     if (pending === undefined || pending.used === true || configuration === undefined) {
       return refuse(pending === undefined ? 'unknown or expired state' : pending.used === true ? 'state already used' : 'the region\'s login is not discovered yet', TEXT.unknown);
@@ -320,7 +351,26 @@ export class RegionLogin {
     // Signed in, exchange() kept the person on the row, and the binding stays for the login to finish in
     // this browser (login()); refused, the row keeps what the person is told, and the binding ends.
     if (failed !== undefined) await this.store.upsert(pending.state, { ...pending, used: true, failed }, LOGIN_TTL_SECONDS);
-    return redirect(res, `${this.mountPath}/interaction/${encodeURIComponent(pending.uid)}`, failed === undefined ? undefined : cleared);
+    if (pending.page === true) return this.finishPageLogin(req, res, pending.state, failed, cleared);
+    return redirect(res, `${this.mountPath}/interaction/${encodeURIComponent(pending.uid ?? '')}`, failed === undefined ? undefined : cleared);
+  }
+
+  /**
+   * The connected-apps page's login answered, in the browser that went to the region (the callback
+   * checked its binding): signed in, its page session opens in this very answer and the browser goes
+   * to the page; refused, the page says why and offers to sign in again. The binding ends either way.
+   */
+  private async finishPageLogin(req: IncomingMessage, res: ServerResponse, state: string, failed: Localized | undefined, cleared: string | undefined): Promise<void> {
+    const pages = this.pages;
+    const accountId = failed === undefined ? pendingOf(await this.store.find(state))?.accountId : undefined;
+    await this.store.destroy(state);
+    if (pages === undefined || accountId === undefined) {
+      const frame = frameOf(req, `${this.mountPath}/callback`);
+      const again = pages === undefined ? [] : [{ href: pages.href, text: TEXT.again }];
+      return send(res, 200, problemPage(frame, TEXT.notSignedIn, failed ?? TEXT.unknown, again),
+        { 'content-language': frame.lang, ...(cleared === undefined ? {} : { 'set-cookie': cleared }) });
+    }
+    return redirect(res, pages.href, [...(cleared === undefined ? [] : [cleared]), await pages.open(req, accountId)]);
   }
 
   /** The code exchanged and the answer checked; the person kept on the login's row once recorded. What the person is told when not. */

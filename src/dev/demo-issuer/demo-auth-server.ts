@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type Provider from 'oidc-provider';
 import { createAuthProvider } from '../../adapters/auth-server/auth-provider.js';
 import {
-  CONNECTED_APPS_PATH, connectedAppsFailed, handleConnectedApps, ownTokenVerifier, type ConnectedAppsDeps,
+  CONNECTED_APPS_PATH, connectedAppsFailed, handleConnectedApps, ownTokenVerifier, providerSessions, type ConnectedAppsDeps,
 } from '../../adapters/auth-server/connected-apps-http.js';
 import { AuthClients } from '../../adapters/auth-server/clients.js';
 import { sendErrorPage } from '../../adapters/auth-server/error-pages.js';
@@ -171,6 +171,8 @@ export async function startDemoAuthServer(options: {
     handle = provider.callback();
     connected = {
       provider, picks, smart, clients, banner: demoSignIn.banner, origin: issuer, issuer, formTokens, onFormRefused,
+      // The demo's own session (docs/smart-launch.md#connected-apps): its sign-in is a pick of a synthetic person, nothing to ask again.
+      sessions: providerSessions(provider),
       verifyToken: ownTokenVerifier({ issuer, audience, patientClaim, signingKeys: stored.signingKeys, grantAlive: (id) => grantAlive(provider as Provider, id) }),
     };
   } catch (error) {
