@@ -7,7 +7,8 @@
 import type { Grant } from 'oidc-provider';
 import type Provider from 'oidc-provider';
 import type { GrantEvent, SmartLaunchContext } from '../../ports/smart-launch.port.js';
-import { fhirUserOf, type KeptGrant, type LaunchPicks } from './smart-launch.js';
+import { logOf } from './grant-logs.js';
+import type { KeptGrant, LaunchPicks } from './smart-launch.js';
 
 /** Where a grant ended: the server that vouches for the person, and the address of the request that ended it. */
 export interface Ending { issuer: string; sourceAddress: string }
@@ -19,20 +20,12 @@ export const grantScopes = (grant: Grant): string[] => [...new Set([
   ...(grant.openid?.scope ?? '').split(' '), ...Object.values(grant.resources ?? {}).flatMap((s) => s.split(' ')),
 ].filter((s) => s !== ''))];
 
-/**
- * The withdrawal of `kept`, the person who made it named as the actor. A launch's patient is named
- * whether or not the person may still open their record (then basis `refused`): the grant's end
- * belongs in the log its grant is in.
- */
+/** The withdrawal of `kept`, the person who made it named as the actor, in the log its grant is in (grant-logs.ts). */
 async function withdrawalOf(smart: SmartLaunchContext, kept: Kept, grant: { clientId: string; scopes: string[] }, ending: Ending): Promise<GrantEvent> {
-  const people = await smart.peopleFor(kept.accountId);
-  const of = { kind: 'revoked' as const, issuer: ending.issuer, accountId: kept.accountId, clientId: grant.clientId, scopes: grant.scopes, sourceAddress: ending.sourceAddress };
-  if (kept.patientId === undefined) {
-    const self = people.find((p) => p.basis === 'self');
-    return { ...of, basis: 'self', ...(self === undefined ? {} : { fhirUser: fhirUserOf(self) }) };
-  }
-  const basis = people.find((p) => p.patientId === kept.patientId)?.basis ?? 'refused';
-  return { ...of, patientId: kept.patientId, basis, ...(kept.fhirUser === undefined ? {} : { fhirUser: kept.fhirUser }) };
+  return {
+    kind: 'revoked', issuer: ending.issuer, accountId: kept.accountId, ...await logOf(smart, kept), clientId: grant.clientId, scopes: grant.scopes,
+    sourceAddress: ending.sourceAddress,
+  };
 }
 
 /**
@@ -60,3 +53,4 @@ export async function recordWithdrawal(smart: SmartLaunchContext, picks: LaunchP
   if (kept === undefined) return;
   await smart.recordGrant(await withdrawalOf(smart, kept, { clientId: revoked.clientId, scopes: (revoked.scope ?? '').split(' ').filter((s) => s !== '') }, revoked));
 }
+

@@ -152,7 +152,7 @@ describe('an app revoking its own grant (RFC 7009)', () => {
 });
 
 /** A demo issuer whose audit store refuses the records of `kind` (every one it is asked to store is kept in `asked`, each warning logged in `warned`). */
-async function issuerRefusing(kind: GrantEvent['kind']) {
+async function issuerRefusing(kind: GrantEvent['kind'] | 'nothing') {
   const dataDir = await mkdtemp(join(tmpdir(), 'grant-audit-'));
   const asked: GrantEvent[] = [];
   const warned: string[] = [];
@@ -172,7 +172,7 @@ async function issuerRefusing(kind: GrantEvent['kind']) {
 }
 
 /** Runs `test` against a demo issuer refusing the records of `kind` (the test service pointed at it), closed and removed after. */
-async function whileRefusing(kind: GrantEvent['kind'], test: (refusing: Awaited<ReturnType<typeof issuerRefusing>> & { local: DemoService }) => Promise<void>): Promise<void> {
+async function whileRefusing(kind: GrantEvent['kind'] | 'nothing', test: (refusing: Awaited<ReturnType<typeof issuerRefusing>> & { local: DemoService }) => Promise<void>): Promise<void> {
   const refusing = await issuerRefusing(kind);
   try {
     await test({ ...refusing, local: await withIssuer(refusing.issuer) });
@@ -182,12 +182,20 @@ async function whileRefusing(kind: GrantEvent['kind'], test: (refusing: Awaited<
   }
 }
 
-/** A launch of the patient app at `local`'s issuer in `browser`, as `login`: its token response. */
-async function signedInAt(local: DemoService, browser: HttpBrowser, login: string): Promise<Record<string, unknown>> {
-  const code = pkce();
-  const { redirect } = await launch(browser, local, authorizeUrl(local, code), { login });
-  return (await exchange(local, redirect.searchParams.get('code') ?? '', code.verifier)).body;
+/** A launch of the patient app at `local`'s issuer in `browser`, as `login` (`change`: a plain authorization): its token response. */
+async function signedInAt(local: DemoService, browser: HttpBrowser, login: string, change: Record<string, string | undefined> = {}): Promise<Record<string, unknown>> {
+  return (await answeredAt(local, browser, login, change)).body;
 }
+
+/** The token endpoint's whole answer to the code of such a launch. */
+async function answeredAt(local: DemoService, browser: HttpBrowser, login: string, change: Record<string, string | undefined> = {}) {
+  const code = pkce();
+  const { redirect } = await launch(browser, local, authorizeUrl(local, code, change), { login });
+  return exchange(local, redirect.searchParams.get('code') ?? '', code.verifier);
+}
+
+/** A plain OAuth authorization of the patient app (the COS API's own scope, no `aud`) with a refresh token. */
+const PLAIN = { aud: undefined, scope: 'openid offline_access user/Appointment-read' };
 
 /** A refresh of the patient app's `tokens` at `local`'s issuer. */
 const refreshAt = (local: DemoService, tokens: Record<string, unknown>) =>
@@ -313,4 +321,34 @@ describe('a grant the audit store refuses', () => {
       await rm(dataDir, { recursive: true, force: true });
     }
   });
+});
+
+describe('issue 52 item 16: the records of a plain grant\'s tokens', () => {
+  const steps = (asked: GrantEvent[]) => asked.map((e) => [e.kind, e.outcome ?? 'allowed', e.status ?? 200]);
+  const OWN_LOG = { accountId: MARTA, basis: 'self', clientId: 'patient-app' };
+
+  it('a plain grant\'s token and refresh are recorded in the person\'s own log (no patient), as its consent is', async () => {
+    await whileRefusing('nothing', async ({ asked, issuer, local }) => {
+      const tokens = await signedInAt(local, new HttpBrowser(), MARTA, PLAIN);
+      expect((await refreshAt(local, tokens)).status).toBe(200);
+      expect(steps(asked)).toEqual([['granted', 'allowed', 200], ['issued', 'allowed', 200], ['refreshed', 'allowed', 200]]);
+      for (const event of asked) {
+        expect(event).toMatchObject({ ...OWN_LOG, issuer: issuer.issuer, fhirUser: 'Patient/self-1' });
+        expect(event.patientId).toBeUndefined();
+      }
+      expect(asked[1]?.scopes).toContain('user/Appointment-read');
+    });
+  });
+
+  it.each(['issued', 'refreshed'] as const)(
+    'a plain grant\'s record the store refuses (%s) is not issued: 503 temporarily_unavailable, no token', async (kind) => {
+      await whileRefusing(kind, async ({ local }) => {
+        const browser = new HttpBrowser();
+        const answer = kind === 'issued'
+          ? await answeredAt(local, browser, MARTA, PLAIN)
+          : await refreshAt(local, await signedInAt(local, browser, MARTA, PLAIN));
+        expect([answer.status, answer.body.error, answer.body.access_token]).toEqual([503, 'temporarily_unavailable', undefined]);
+      });
+    },
+  );
 });
