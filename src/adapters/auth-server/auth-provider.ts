@@ -30,7 +30,10 @@ function allowExtraRedirects(provider: Provider, clients: AuthClients): void {
 
 export function createAuthProvider(issuer: string, input: ProviderInput & { logger: WarnLogger; onTokenRefused?: (error: string) => void }): Provider {
   const { logger, onTokenRefused: _counted, ...configuration } = input;
-  const provider = new Provider(issuer, buildProviderConfiguration(configuration));
+  const provider = new Provider(issuer, buildProviderConfiguration({
+    ...configuration,
+    onReplayEndUnrecorded: (error) => logger.warn({ err: { name: error.name, message: error.message } }, 'a grant ended by a replayed code or refresh token could not be audited: ended all the same'),
+  }));
   allowExtraRedirects(provider, input.clients);
   // First, so that it answers for whatever the middleware after it throws.
   ownPages(provider, { banner: input.banner ?? '', mountPath: input.mountPath ?? '' });

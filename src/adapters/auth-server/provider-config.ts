@@ -11,7 +11,7 @@ import { patientClaimSeal } from './patient-claim-seal.js';
 import { rpInitiatedLogout } from './logout-pages.js';
 import type { Localized } from './page-language.js';
 import { renderError } from './provider-pages.js';
-import { recordWithdrawal } from './revocation-records.js';
+import { recordReplayEnding, recordWithdrawal, type ReplayView } from './revocation-records.js';
 import { audAllowed, isPersonSmartScope, isSmartAuthorization, SMART_OIDC_SCOPES, type LaunchPicks } from './smart-launch.js';
 import { GRANT_ID_CLAIM } from '../../ports/access-token-verifier.port.js';
 import type { SmartLaunchContext } from '../../ports/smart-launch.port.js';
@@ -174,6 +174,8 @@ export interface ProviderInput {
   freshLogin?: boolean;
   /** The server is reached over https only: its cookies are `__Host-`/`__Secure-` and Secure. */
   https?: boolean;
+  /** The end of a grant a replayed code or refresh token brought about, which the audit store refused (the grant ended all the same): for the operators' log. */
+  onReplayEndUnrecorded?: (error: Error) => void;
 }
 
 export function buildProviderConfiguration(input: ProviderInput): Configuration {
@@ -259,6 +261,16 @@ export function buildProviderConfiguration(input: ProviderInput): Configuration 
     },
     // A public client's refresh token is one-use: a second use (a stolen copy) revokes the whole grant.
     rotateRefreshToken: true,
+    // Asked just before oidc-provider ends a grant. On the token endpoint that is a replayed code or refresh
+    // token: its end is recorded as a withdrawal first; a record the audit store refuses is logged (and
+    // counted, as every refused record is) and the grant ends all the same, for a stolen copy may be in
+    // use. Elsewhere oidc-provider's own rule: revoking an access token (RFC 7009) leaves its grant.
+    revokeGrantPolicy: async (ctx: ReplayView & { oidc: { entities: { AccessToken?: unknown } } }) => {
+      if (ctx.oidc.route === 'token') {
+        await recordReplayEnding(ctx, smart, picks).catch((error: unknown) => input.onReplayEndUnrecorded?.(error as Error));
+      }
+      return !(ctx.oidc.route === 'revocation' && ctx.oidc.entities.AccessToken !== undefined);
+    },
     features: {
       devInteractions: { enabled: false },
       // An app's "Sign out" ends the sign-in here too (logout-pages.ts).

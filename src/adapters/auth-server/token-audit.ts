@@ -8,6 +8,7 @@
 // recorded here.
 import type Provider from 'oidc-provider';
 import type { GrantEvent, SmartLaunchContext } from '../../ports/smart-launch.port.js';
+import { grantAlive } from './grant-endings.js';
 import { logOf } from './grant-logs.js';
 import type { LaunchPicks } from './smart-launch.js';
 
@@ -61,14 +62,21 @@ export function tokenAudit(provider: Provider, audit: TokenAudit): void {
   provider.use(async (ctx: KoaContext, next: () => Promise<void>) => {
     await next();
     if (ctx.method !== 'POST' || ctx.path !== TOKEN_PATH) return;
+    let found: Awaited<ReturnType<typeof eventOf>> = undefined;
     try {
-      const found = await eventOf(ctx, audit);
+      found = await eventOf(ctx, audit);
       if (found !== undefined) await audit.smart.recordGrant(found.event);
     } catch (error) {
       audit.onAuditFailed(error as Error);
       if (ctx.status !== 200) return;
       ctx.status = 503;
       ctx.body = { error: 'temporarily_unavailable', error_description: 'The token could not be recorded in the patient\'s access log, so none was issued: sign in again later' };
+      return;
     }
+    // A replay ended the grant (its end recorded already, revocation-records.ts): what is kept beside it goes with it.
+    // Should the store not answer, the refusal stands as answered: the kept record expires with the grant's lifetime.
+    if (found === undefined || ctx.status === 200) return;
+    const { grantId } = found;
+    await (async () => { if (!await grantAlive(provider, grantId)) await audit.picks.forget(grantId); })().catch(() => undefined);
   });
 }
