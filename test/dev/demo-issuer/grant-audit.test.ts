@@ -417,6 +417,29 @@ describe('issue 52 item 16: the records of a plain grant\'s tokens and of a repl
     });
   });
 
+  it.each([['a plain grant', { aud: undefined, scope: 'openid user/Appointment-read' }], ['a launch', { scope: 'openid fhirUser launch/patient patient/*.rs' }]])(
+    'signing out ends %s without refresh tokens (oidc-provider ends it itself) as a withdrawal too', async (_kind, change) => {
+      await whileRefusing('nothing', async ({ asked, local }) => {
+        const browser = new HttpBrowser();
+        const tokens = await signedInAt(local, browser, MARTA, change);
+        expect(tokens.refresh_token).toBeUndefined();
+        expect(await signOut(browser, tokens, local.oidc)).toBe(303);
+        expect(steps(asked.filter((e) => e.kind !== 'picked'))).toEqual([['granted', 'allowed', 200], ['issued', 'allowed', 200], ['revoked', 'allowed', 200]]);
+        expect(asked.at(-1)).toMatchObject(OWN_LOG);
+      });
+    },
+  );
+
+  it('signing out of a grant without refresh tokens whose record the store refuses still signs out; the failure is logged', async () => {
+    await whileRefusing('revoked', async ({ asked, warned, local }) => {
+      const browser = new HttpBrowser();
+      const tokens = await signedInAt(local, browser, MARTA, { aud: undefined, scope: 'openid user/Appointment-read' });
+      expect(await signOut(browser, tokens, local.oidc)).toBe(303);
+      expect(asked.filter((e) => e.kind === 'revoked')).toHaveLength(1);
+      expect(warned).toContain('a grant ended by signing out could not be audited: signed out all the same');
+    });
+  });
+
   it('a replay\'s withdrawal the store refuses still ends the grant (a stolen copy may be in use); the failure is logged', async () => {
     await whileRefusing('revoked', async ({ asked, warned, local }) => {
       const tokens = await signedInAt(local, new HttpBrowser(), MARTA);
