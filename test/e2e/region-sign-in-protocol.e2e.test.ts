@@ -5,7 +5,8 @@
  * introspection, which a confidential app (private_key_jwt, through openid-client) may use on its own
  * tokens alone; a public app is refused it. A registered loopback redirect is exact unless the app
  * says `loopback_redirects`. Each pick, token issued, refresh, refused refresh and revocation of a
- * launch is a record in the patient's access log.
+ * launch is a record in the patient's access log, each token of a plain grant in the person's own, and
+ * the end of a grant that a replayed refresh token brings about a withdrawal.
  */
 import { exportJWK, generateKeyPair } from 'jose';
 import * as client from 'openid-client';
@@ -25,6 +26,8 @@ const FIXED_PORT_APP = 'fixed-port-app';
 const CONFIDENTIAL_APP = 'confidential-app';
 /** An app of this file's own whose grants end every way: its withdrawals are counted in the shared audit store by its id. */
 const ENDING_APP = 'ending-test-app';
+/** An app of this file's own whose plain grant is refreshed and replayed: its records are found in the shared audit store by its id and this issuer. */
+const PLAIN_APP = 'plain-token-test-app';
 const MARTA = '198112189876';
 const LILLA = '201701012393';
 /** An identity number: twelve digits in a row (an `exp` or `iat` has ten). */
@@ -45,6 +48,10 @@ describe.skipIf(!available)('the own authorization server\'s protocol surface (d
         {
           client_id: ENDING_APP, client_name: 'Ending app', token_endpoint_auth_method: 'none', redirect_uris: [APP_REDIRECT],
           scope: `${REGISTERED} user/Appointment-read`, offline_access: true,
+        },
+        {
+          client_id: PLAIN_APP, client_name: 'Plain app', token_endpoint_auth_method: 'none', redirect_uris: [APP_REDIRECT],
+          scope: 'openid user/Appointment-read', offline_access: true,
         },
         {
           client_id: CONFIDENTIAL_APP, client_name: 'Confidential app', token_endpoint_auth_method: 'private_key_jwt', redirect_uris: [APP_REDIRECT],
@@ -148,6 +155,33 @@ describe.skipIf(!available)('the own authorization server\'s protocol surface (d
     }
   });
 
+  it('issue 52 item 16: a plain grant\'s token, refresh and refused replay are in the person\'s own log, and the replay\'s end of the grant', async () => {
+    const plainApp = await client.discovery(new URL(service.issuer), PLAIN_APP, undefined, client.None(), insecure);
+    const since = new Date();
+    const tokens = await launch(plainApp, 'Lilla', new HttpBrowser(), { scope: 'openid offline_access user/Appointment-read', aud: undefined });
+    const rotated = await client.refreshTokenGrant(plainApp, String(tokens.refresh_token));
+    // The first refresh token again: a stolen copy, as oidc-provider takes it, which ends the whole grant.
+    await expect(client.refreshTokenGrant(plainApp, String(tokens.refresh_token))).rejects.toMatchObject({ error: 'invalid_grant' });
+    await expect(client.refreshTokenGrant(plainApp, String(rotated.refresh_token))).rejects.toMatchObject({ error: 'invalid_grant' });
+
+    const pool = adminPool();
+    try {
+      const { rows } = await pool.query(`SELECT operation, patient_id, actor_person_id, delegation, outcome, status FROM audit.access_log
+        WHERE client_id = $1 AND actor_issuer = $2 AND time >= $3 ORDER BY id`, [PLAIN_APP, service.issuer, since]);
+      const own = { patient_id: MARTA, actor_person_id: MARTA, delegation: 'self' };
+      expect(rows).toEqual([
+        { operation: 'grantAppAccess', ...own, outcome: 'allowed', status: 200 },
+        { operation: 'issueAppToken', ...own, outcome: 'allowed', status: 200 },
+        { operation: 'refreshAppToken', ...own, outcome: 'allowed', status: 200 },
+        // The grant's end, before the replay's refusal: a withdrawal by Märta, told apart from the others by the replay's status.
+        { operation: 'revokeAppAccess', ...own, outcome: 'allowed', status: 400 },
+        { operation: 'refreshAppToken', ...own, outcome: 'denied', status: 400 },
+      ]);
+    } finally {
+      await pool.end();
+    }
+  });
+
   it('an app without loopback_redirects comes back to its registered loopback URI only; one with it to any port', async () => {
     const fixedPort = await client.discovery(new URL(service.issuer), FIXED_PORT_APP, undefined, client.None(), insecure);
     const at = async (app: client.Configuration, redirect: string) => (await new HttpBrowser().get((await authorizationUrl(app, redirect)).url)).status;
@@ -177,12 +211,12 @@ describe.skipIf(!available)('the own authorization server\'s protocol surface (d
     const seen = (bundle.entry ?? []).map((e) => e.resource)
       .filter((e) => e.agent[0]?.who.identifier?.value === MARTA && e.agent[1]?.who.identifier?.value === APP_ID && Date.parse(e.recorded) >= since)
       .map((e) => `${e.subtype.at(-1)?.code ?? ''} ${e.outcome}`);
-    // Three launches: each a pick and a token; the first's refresh and its replay refused; the second's revocation,
-    // and the grant before the step that the first replaced (issue 52 item 16; the replay's grant was ended by the replay).
+    // Three launches: each a pick and a token; the first's refresh and its replay refused; the withdrawals (issue 52
+    // item 16): the grant before the step that the first replaced, the first's grant that its replay ended, the second's revocation.
     expect(seen.filter((s) => s === 'pickAppPatient 0')).toHaveLength(3);
     expect(seen.filter((s) => s === 'issueAppToken 0')).toHaveLength(3);
     expect(seen.filter((s) => s === 'refreshAppToken 0')).toHaveLength(1);
     expect(seen.filter((s) => s === 'refreshAppToken 4')).toHaveLength(1);
-    expect(seen.filter((s) => s === 'revokeAppAccess 0')).toHaveLength(2);
+    expect(seen.filter((s) => s === 'revokeAppAccess 0')).toHaveLength(3);
   });
 });

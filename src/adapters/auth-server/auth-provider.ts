@@ -12,6 +12,12 @@ import { tokenAudit } from './token-audit.js';
 
 interface WarnLogger { warn(obj: object, msg: string): void }
 
+/** The operators' log line of a grant's end whose record the audit store refused (the grant ended all the same). */
+const UNRECORDED_END = {
+  signOut: 'a grant ended by signing out could not be audited: signed out all the same',
+  replay: 'a grant ended by a replayed code or refresh token could not be audited: ended all the same',
+} as const;
+
 /**
  * A client comes back to exactly the redirect URIs it registered, or to those it allows besides (RFC
  * 8252 §7.3 loopback for an app that says `loopback_redirects`, the app's page). oidc-provider would
@@ -30,7 +36,9 @@ function allowExtraRedirects(provider: Provider, clients: AuthClients): void {
 
 export function createAuthProvider(issuer: string, input: ProviderInput & { logger: WarnLogger; onTokenRefused?: (error: string) => void }): Provider {
   const { logger, onTokenRefused: _counted, ...configuration } = input;
-  const provider = new Provider(issuer, buildProviderConfiguration(configuration));
+  const provider = new Provider(issuer, buildProviderConfiguration({ ...configuration, onEndUnrecorded: (error, ending) => logger.warn(
+    { err: { name: error.name, message: error.message } }, UNRECORDED_END[ending],
+  ) }));
   allowExtraRedirects(provider, input.clients);
   // First, so that it answers for whatever the middleware after it throws.
   ownPages(provider, { banner: input.banner ?? '', mountPath: input.mountPath ?? '' });
@@ -43,7 +51,7 @@ export function createAuthProvider(issuer: string, input: ProviderInput & { logg
   introspection(provider, ownAccessTokens({ issuer, audience: input.audience, signingKeys: input.signingKeys }));
   endGrantsOnSignOut(provider, input.picks, {
     smart: input.smart, issuer,
-    onUnrecorded: (error) => logger.warn({ err: { name: error.name, message: error.message } }, 'a grant ended by signing out could not be audited: signed out all the same'),
+    onUnrecorded: (error) => logger.warn({ err: { name: error.name, message: error.message } }, UNRECORDED_END.signOut),
   });
   provider.on('server_error', (_ctx, error) => {
     logger.warn({ err: { name: error.name, message: error.message } }, 'authorization server error');

@@ -59,6 +59,45 @@ export interface SignOutAudit {
   onUnrecorded(error: Error): void;
 }
 
+/** The grants a sign-out ends: those made in its session, by the app that signs out, or by every app (logout=yes). */
+async function endedBySignOut(picks: LaunchPicks, view: SignOutView): Promise<Array<KeptGrant & { grantId: string }>> {
+  const { accountId, uid } = view.oidc?.session ?? {};
+  const everyApp = Boolean(view.oidc?.params?.logout);
+  const clientId = view.oidc?.entities?.Client?.clientId;
+  if (accountId === undefined || uid === undefined || (!everyApp && clientId === undefined)) return [];
+  return (await picks.opening(accountId, [])).filter((k) => k.session === uid && (everyApp || k.clientId === clientId));
+}
+
+/** Each sign-out's grants recorded while oidc-provider was ending them (recordSignOutEnds), by the request. */
+const recordedWhileEnding = new WeakMap<object, Promise<ReadonlySet<string>>>();
+
+/** Records the end of each grant `view` ends, a refused record logged (the grant ends all the same): the ids recorded. */
+async function recordSignOut(provider: Provider, picks: LaunchPicks, view: SignOutView, audit: SignOutAudit, skip: ReadonlySet<string>): Promise<ReadonlySet<string>> {
+  const recorded = new Set<string>();
+  for (const grant of await endedBySignOut(picks, view)) {
+    if (skip.has(grant.grantId)) continue;
+    await recordEnding(provider, audit.smart, grant, { issuer: audit.issuer, sourceAddress: view.ip })
+      .catch((error: unknown) => audit.onUnrecorded(error as Error));
+    recorded.add(grant.grantId);
+  }
+  return recorded;
+}
+
+/**
+ * oidc-provider ends a grant without refresh tokens itself on signing out (one with them outlives a
+ * logout, and is ended by endGrantsOnSignOut), asking revokeGrantPolicy just before each: at the first
+ * such question of a sign-out its grants' ends are recorded, while they can still be read, and each
+ * later question waits for those records. endGrantsOnSignOut does not record them again.
+ */
+export async function recordSignOutEnds(ctx: object, provider: Provider, picks: LaunchPicks, audit: SignOutAudit): Promise<void> {
+  let recording = recordedWhileEnding.get(ctx);
+  if (recording === undefined) {
+    recording = recordSignOut(provider, picks, ctx as SignOutView, audit, new Set());
+    recordedWhileEnding.set(ctx, recording);
+  }
+  await recording;
+}
+
 /**
  * RP-initiated logout ends the grants made in the sign-in session it ends: the app's that signed out,
  * or every app's when the person signs out of the server too ("Sign out", logout=yes). oidc-provider
@@ -71,17 +110,10 @@ export interface SignOutAudit {
 export function endGrantsOnSignOut(provider: Provider, picks: LaunchPicks, audit: SignOutAudit): void {
   provider.use(async (ctx, next) => {
     await next();
-    const { status, ip, oidc } = ctx as unknown as SignOutView;
-    if (oidc?.route !== 'end_session_confirm' || status !== 303) return;
-    const { accountId, uid } = oidc.session ?? {};
-    const everyApp = Boolean(oidc.params?.logout);
-    const clientId = oidc.entities?.Client?.clientId;
-    if (accountId === undefined || uid === undefined || (!everyApp && clientId === undefined)) return;
-    const made = (await picks.opening(accountId, [])).filter((k) => k.session === uid && (everyApp || k.clientId === clientId));
-    for (const grant of made) {
-      await recordEnding(provider, audit.smart, grant, { issuer: audit.issuer, sourceAddress: ip })
-        .catch((error: unknown) => audit.onUnrecorded(error as Error));
-      await endGrant(provider, picks, grant.grantId);
-    }
+    const view = ctx as unknown as SignOutView;
+    if (view.oidc?.route !== 'end_session_confirm' || view.status !== 303) return;
+    const skip = await recordedWhileEnding.get(ctx) ?? new Set<string>();
+    await recordSignOut(provider, picks, view, audit, skip);
+    for (const grant of await endedBySignOut(picks, view)) await endGrant(provider, picks, grant.grantId);
   });
 }

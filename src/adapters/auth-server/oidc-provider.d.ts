@@ -25,7 +25,10 @@ declare module 'oidc-provider' {
       revokeByGrantId(grantId: string): Promise<void>;
     };
     readonly AccessToken: { revokeByGrantId(grantId: string): Promise<void> };
-    readonly AuthorizationCode: { revokeByGrantId(grantId: string): Promise<void> };
+    readonly AuthorizationCode: {
+      find(value: string, options?: { ignoreExpiration?: boolean }): Promise<{ clientId: string; grantId?: string; accountId?: string; scope?: string } | undefined>;
+      revokeByGrantId(grantId: string): Promise<void>;
+    };
     readonly Session: { get(ctx: unknown): Promise<{ uid: string; accountId?: string }> };
     /** The Koa context of a request (the provider is a Koa application). */
     createContext(req: IncomingMessage, res: ServerResponse): unknown;

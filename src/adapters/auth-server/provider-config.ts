@@ -5,13 +5,14 @@ import { createHmac } from 'node:crypto';
 import type { JWK } from 'jose';
 import { errors, interactionPolicy, type Configuration } from 'oidc-provider';
 import { LOCALIZED_NAMES } from './app-names.js';
+import { recordSignOutEnds } from './grant-endings.js';
 import { API_SCOPES, type AuthClients } from './clients.js';
 import { INTERACTION_PATH } from './interactions.js';
 import { patientClaimSeal } from './patient-claim-seal.js';
 import { rpInitiatedLogout } from './logout-pages.js';
 import type { Localized } from './page-language.js';
 import { renderError } from './provider-pages.js';
-import { recordWithdrawal } from './revocation-records.js';
+import { recordReplayEnding, recordWithdrawal, type ReplayView } from './revocation-records.js';
 import { audAllowed, isPersonScope, isSmartAuthorization, SMART_OIDC_SCOPES, type LaunchPicks } from './smart-launch.js';
 import { GRANT_ID_CLAIM } from '../../ports/access-token-verifier.port.js';
 import type { SmartLaunchContext } from '../../ports/smart-launch.port.js';
@@ -174,6 +175,11 @@ export interface ProviderInput {
   freshLogin?: boolean;
   /** The server is reached over https only: its cookies are `__Host-`/`__Secure-` and Secure. */
   https?: boolean;
+  /**
+   * The end of a grant that oidc-provider brings about, a replayed code or refresh token's or a sign-out's,
+   * whose record the audit store refused (the grant ended all the same): for the operators' log.
+   */
+  onEndUnrecorded?: (error: Error, ending: 'replay' | 'signOut') => void;
 }
 
 export function buildProviderConfiguration(input: ProviderInput): Configuration {
@@ -261,6 +267,22 @@ export function buildProviderConfiguration(input: ProviderInput): Configuration 
     },
     // A public client's refresh token is one-use: a second use (a stolen copy) revokes the whole grant.
     rotateRefreshToken: true,
+    // Asked just before oidc-provider ends a grant. On the token endpoint that is a replayed code or refresh
+    // token, on signing out a grant without refresh tokens: its end is recorded as a withdrawal first; a
+    // record the audit store refuses is logged (and counted, as every refused record is) and the grant
+    // ends all the same, for a stolen copy may be in use, and a person may always sign out. Elsewhere
+    // oidc-provider's own rule: revoking an access token (RFC 7009) leaves its grant.
+    revokeGrantPolicy: async (ctx: ReplayView & { oidc: { entities: { AccessToken?: unknown } } }) => {
+      if (ctx.oidc.route === 'token') {
+        await recordReplayEnding(ctx, smart, picks).catch((error: unknown) => input.onEndUnrecorded?.(error as Error, 'replay'));
+      }
+      if (ctx.oidc.route === 'end_session_confirm') {
+        await recordSignOutEnds(ctx, ctx.oidc.provider, picks, {
+          smart, issuer: ctx.oidc.issuer, onUnrecorded: (error) => input.onEndUnrecorded?.(error, 'signOut'),
+        });
+      }
+      return !(ctx.oidc.route === 'revocation' && ctx.oidc.entities.AccessToken !== undefined);
+    },
     features: {
       devInteractions: { enabled: false },
       // An app's "Sign out" ends the sign-in here too (logout-pages.ts).

@@ -2,15 +2,20 @@
 // way a grant of the authorization server ends is a `revokeAppAccess` record, in the picked patient's
 // access log, or for a plain OAuth grant (the API's own scopes, no pick) in the person's own. This file
 // holds the ends the person who made the grant brings about: their app revoking it (RFC 7009), their
-// signing out, their consenting anew (a replacement); connected-apps.ts records a revocation on the
-// connected-apps page, whose actor is whoever revokes there.
+// signing out, their consenting anew (a replacement), their app presenting a used code or refresh
+// token again (a replay, which oidc-provider answers by ending the grant); connected-apps.ts records a
+// revocation on the connected-apps page, whose actor is whoever revokes there.
 import type { Grant } from 'oidc-provider';
 import type Provider from 'oidc-provider';
 import type { GrantEvent, SmartLaunchContext } from '../../ports/smart-launch.port.js';
-import { fhirUserOf, type KeptGrant, type LaunchPicks } from './smart-launch.js';
+import { logOf } from './grant-logs.js';
+import type { KeptGrant, LaunchPicks } from './smart-launch.js';
 
-/** Where a grant ended: the server that vouches for the person, and the address of the request that ended it. */
-export interface Ending { issuer: string; sourceAddress: string }
+/**
+ * Where a grant ended: the server that vouches for the person, the address of the request that ended
+ * it, and that request's answer when it was refused (a replay's 400): a withdrawal is 200 otherwise.
+ */
+export interface Ending { issuer: string; sourceAddress: string; status?: number }
 
 type Kept = KeptGrant & { grantId: string };
 
@@ -19,20 +24,12 @@ export const grantScopes = (grant: Grant): string[] => [...new Set([
   ...(grant.openid?.scope ?? '').split(' '), ...Object.values(grant.resources ?? {}).flatMap((s) => s.split(' ')),
 ].filter((s) => s !== ''))];
 
-/**
- * The withdrawal of `kept`, the person who made it named as the actor. A launch's patient is named
- * whether or not the person may still open their record (then basis `refused`): the grant's end
- * belongs in the log its grant is in.
- */
+/** The withdrawal of `kept`, the person who made it named as the actor, in the log its grant is in (grant-logs.ts). */
 async function withdrawalOf(smart: SmartLaunchContext, kept: Kept, grant: { clientId: string; scopes: string[] }, ending: Ending): Promise<GrantEvent> {
-  const people = await smart.peopleFor(kept.accountId);
-  const of = { kind: 'revoked' as const, issuer: ending.issuer, accountId: kept.accountId, clientId: grant.clientId, scopes: grant.scopes, sourceAddress: ending.sourceAddress };
-  if (kept.patientId === undefined) {
-    const self = people.find((p) => p.basis === 'self');
-    return { ...of, basis: 'self', ...(self === undefined ? {} : { fhirUser: fhirUserOf(self) }) };
-  }
-  const basis = people.find((p) => p.patientId === kept.patientId)?.basis ?? 'refused';
-  return { ...of, patientId: kept.patientId, basis, ...(kept.fhirUser === undefined ? {} : { fhirUser: kept.fhirUser }) };
+  return {
+    kind: 'revoked', issuer: ending.issuer, accountId: kept.accountId, ...await logOf(smart, kept), clientId: grant.clientId, scopes: grant.scopes,
+    sourceAddress: ending.sourceAddress, ...(ending.status === undefined ? {} : { status: ending.status }),
+  };
 }
 
 /**
@@ -59,4 +56,38 @@ export async function recordWithdrawal(smart: SmartLaunchContext, picks: LaunchP
   const kept = await picks.kept(revoked.grantId) ?? (revoked.accountId === undefined ? undefined : { grantId: revoked.grantId, accountId: revoked.accountId });
   if (kept === undefined) return;
   await smart.recordGrant(await withdrawalOf(smart, kept, { clientId: revoked.clientId, scopes: (revoked.scope ?? '').split(' ').filter((s) => s !== '') }, revoked));
+}
+
+/** What oidc-provider's revokeGrantPolicy is asked with on the token endpoint: the request presenting a used code or refresh token. */
+export interface ReplayView {
+  ip: string;
+  oidc: {
+    route?: string; issuer: string; provider: Provider; params?: { grant_type?: unknown; code?: unknown };
+    entities: { RefreshToken?: { grantId?: string; accountId?: string } };
+    entity(name: string, value: unknown): void;
+  };
+}
+
+/** The status oidc-provider answers a replay with (`invalid_grant`): a withdrawal's status tells a replay's end from the others. */
+const REPLAY_STATUS = 400;
+
+/**
+ * oidc-provider ends the whole grant when a code or a rotated refresh token comes back (its stolen-copy
+ * rule), asking revokeGrantPolicy just before: this records that end as a withdrawal by the person who
+ * made the grant, with the replay's status 400. A replayed code oidc-provider names nowhere (it does so
+ * only once a code is spent) is named for the token's own record (token-audit.ts). Rejects when the
+ * record cannot be stored: the caller ends the grant all the same, as a copy may be in a thief's hands.
+ */
+export async function recordReplayEnding(ctx: ReplayView, smart: SmartLaunchContext, picks: LaunchPicks): Promise<void> {
+  const { oidc } = ctx;
+  let presented: { grantId?: string; accountId?: string } | undefined = oidc.entities.RefreshToken;
+  if (presented === undefined && oidc.params?.grant_type === 'authorization_code' && typeof oidc.params.code === 'string') {
+    presented = await oidc.provider.AuthorizationCode.find(oidc.params.code, { ignoreExpiration: true });
+    if (presented !== undefined) oidc.entity('AuthorizationCode', presented);
+  }
+  const grantId = presented?.grantId;
+  if (grantId === undefined) return;
+  const kept = await picks.kept(grantId) ?? (presented?.accountId === undefined ? undefined : { grantId, accountId: presented.accountId });
+  if (kept === undefined) return;
+  await recordEnding(oidc.provider, smart, kept, { issuer: oidc.issuer, sourceAddress: ctx.ip, status: REPLAY_STATUS });
 }

@@ -1,16 +1,21 @@
-// The audit record of each token request of a SMART launch (docs/sign-in.md#what-the-person-sees):
-// the token issued for a code, a refresh, and each of them refused, naming the person, the app and the
-// picked patient. A token is answered only once its record is stored: when it cannot be, the answer is
-// 503 `temporarily_unavailable` and the app gets no token (its code or refresh token is spent, so it
-// signs in again). A refusal is answered as a refusal whether or not its record could be stored.
+// The audit record of each token request of a grant the person made (docs/sign-in.md#what-the-person-sees):
+// the token issued for a code, a refresh, and each of them refused, naming the person and the app, in
+// the picked patient's log for a SMART launch, in the person's own for a plain OAuth grant (the API's own
+// scopes, no pick), as its consent is (grant-logs.ts). A token is answered only once its record is
+// stored: when it cannot be, the answer is 503 `temporarily_unavailable` and the app gets no token (its
+// code or refresh token is spent, so it signs in again). A refusal is answered as a refusal whether or
+// not its record could be stored. A client's own token (client credentials) names no person: it is not
+// recorded here.
 import type Provider from 'oidc-provider';
 import type { GrantEvent, SmartLaunchContext } from '../../ports/smart-launch.port.js';
+import { grantAlive } from './grant-endings.js';
+import { logOf } from './grant-logs.js';
 import type { LaunchPicks } from './smart-launch.js';
 
 const TOKEN_PATH = '/token';
 const KINDS: Readonly<Record<string, GrantEvent['kind']>> = { authorization_code: 'issued', refresh_token: 'refreshed' };
 
-interface Presented { grantId?: string; scope?: string }
+interface Presented { grantId?: string; accountId?: string; scope?: string }
 interface KoaContext {
   method: string;
   path: string;
@@ -32,36 +37,46 @@ export interface TokenAudit {
   onAuditFailed(error: Error): void;
 }
 
-/** The record of this token request, or undefined for one that names no launch (a client's own, or an unknown code). */
-async function eventOf(ctx: KoaContext, audit: TokenAudit): Promise<GrantEvent | undefined> {
+/**
+ * The record of this token request, or undefined for one that names no grant of a person (a client's
+ * own, an unknown code). A grant kept nowhere beside oidc-provider's (none is, since consent keeps every
+ * one) would be the person's own by its token's account, as its revocation is (revocation-records.ts).
+ */
+async function eventOf(ctx: KoaContext, audit: TokenAudit): Promise<{ event: GrantEvent; grantId: string } | undefined> {
   const kind = KINDS[String(ctx.oidc?.params?.grant_type)];
   const clientId = ctx.oidc?.client?.clientId;
   // The code or refresh token presented, once oidc-provider found it (a replayed one included).
   const presented = ctx.oidc?.entities?.AuthorizationCode ?? ctx.oidc?.entities?.RefreshToken;
-  if (kind === undefined || clientId === undefined || presented === undefined) return undefined;
-  const launch = await audit.picks.of(presented.grantId);
-  if (launch === undefined) return undefined;
-  const allowed = ctx.status === 200;
-  const person = (await audit.smart.peopleFor(launch.accountId)).find((p) => p.patientId === launch.patientId);
-  return {
-    kind, outcome: allowed ? 'allowed' : 'denied', status: ctx.status, issuer: audit.issuer, accountId: launch.accountId,
-    patientId: launch.patientId, basis: person?.basis ?? 'refused', fhirUser: launch.fhirUser, clientId,
-    scopes: (presented.scope ?? '').split(' ').filter((s) => s !== ''), sourceAddress: ctx.ip,
+  const grantId = presented?.grantId;
+  if (kind === undefined || clientId === undefined || grantId === undefined) return undefined;
+  const kept = await audit.picks.kept(grantId) ?? (presented?.accountId === undefined ? undefined : { accountId: presented.accountId });
+  if (kept === undefined) return undefined;
+  const event: GrantEvent = {
+    kind, outcome: ctx.status === 200 ? 'allowed' : 'denied', status: ctx.status, issuer: audit.issuer, accountId: kept.accountId,
+    ...await logOf(audit.smart, kept), clientId, scopes: (presented?.scope ?? '').split(' ').filter((s) => s !== ''), sourceAddress: ctx.ip,
   };
+  return { event, grantId };
 }
 
 export function tokenAudit(provider: Provider, audit: TokenAudit): void {
   provider.use(async (ctx: KoaContext, next: () => Promise<void>) => {
     await next();
     if (ctx.method !== 'POST' || ctx.path !== TOKEN_PATH) return;
+    let found: Awaited<ReturnType<typeof eventOf>> = undefined;
     try {
-      const event = await eventOf(ctx, audit);
-      if (event !== undefined) await audit.smart.recordGrant(event);
+      found = await eventOf(ctx, audit);
+      if (found !== undefined) await audit.smart.recordGrant(found.event);
     } catch (error) {
       audit.onAuditFailed(error as Error);
       if (ctx.status !== 200) return;
       ctx.status = 503;
       ctx.body = { error: 'temporarily_unavailable', error_description: 'The token could not be recorded in the patient\'s access log, so none was issued: sign in again later' };
+      return;
     }
+    // A replay ended the grant (its end recorded already, revocation-records.ts): what is kept beside it goes with it.
+    // Should the store not answer, the refusal stands as answered: the kept record expires with the grant's lifetime.
+    if (found === undefined || ctx.status === 200) return;
+    const { grantId } = found;
+    await (async () => { if (!await grantAlive(provider, grantId)) await audit.picks.forget(grantId); })().catch(() => undefined);
   });
 }

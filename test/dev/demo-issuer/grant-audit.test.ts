@@ -21,6 +21,7 @@ const MARTA = '198112189876';
 const TOLVAN = '191212121212';
 const LILLA = '201701012393';
 const ANTON = '200404122384';
+const GOSTA = '194608632396';
 
 let service: DemoService;
 beforeAll(async () => {
@@ -31,7 +32,7 @@ afterAll(async () => service?.close());
 const launched = (browser: HttpBrowser, login: string, pick?: string) => launchedIn(browser, service, login, pick);
 
 interface Coding { system?: string; code?: string; display?: string }
-interface Event { subtype: Coding[]; action: string; recorded: string; agent: Array<{ who: { identifier?: { value: string }; display?: string } }> }
+interface Event { subtype: Coding[]; action: string; outcome?: string; recorded: string; agent: Array<{ who: { identifier?: { value: string }; display?: string } }> }
 
 /** The launched patient's access log as FHIR AuditEvents, read with that launch's token. */
 async function auditEvents(token: string): Promise<Event[]> {
@@ -133,6 +134,39 @@ describe('issue 52 item 16: every grant that ends is a withdrawal in the access 
   });
 });
 
+/** What an access log shows of `actor`'s steps through the patient app since `since`: operation and AuditEvent outcome (0 done, 4 refused). */
+const stepsBy = (events: Event[], actor: string, since: number) => events
+  .filter((e) => e.agent[0]?.who.identifier?.value === actor && e.agent[1]?.who.identifier?.value === 'patient-app' && Date.parse(e.recorded) >= since)
+  .map((e) => `${e.subtype.at(-1)?.code ?? ''} ${e.outcome ?? ''}`).sort();
+
+describe('issue 52 item 16: a plain grant\'s tokens, and a grant a replayed refresh token ends', () => {
+  it('a plain OAuth grant\'s token, its refresh and a refused replay are in the person\'s own log; the replay\'s end of the grant a withdrawal', async () => {
+    // Gösta's own launch reads his log: a grant of its own (a pick), neither replaced nor ended by the plain one's.
+    const reader = await launched(new HttpBrowser(), GOSTA);
+    const since = Date.now();
+    const plain = await plainIn(new HttpBrowser(), GOSTA);
+    const refresh = (tokens: Record<string, unknown>) => tokenRequest(service, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token as string, client_id: 'patient-app' });
+    expect((await refresh(plain)).status).toBe(200);
+    const replay = await refresh(plain);
+    expect([replay.status, replay.body.error]).toEqual([400, 'invalid_grant']);
+    expect(stepsBy(await auditEvents(reader.access_token as string), GOSTA, since)).toEqual([
+      'grantAppAccess 0', 'issueAppToken 0', 'refreshAppToken 0', 'refreshAppToken 4', 'revokeAppAccess 0',
+    ]);
+  });
+
+  it('a replayed refresh token of a launch ends its grant: a withdrawal by the person who made it, in the picked patient\'s log', async () => {
+    const lillasReader = await launched(new HttpBrowser(), LILLA);
+    const since = Date.now();
+    const forLilla = await launched(new HttpBrowser(), MARTA, 'Lilla');
+    const refresh = () => tokenRequest(service, { grant_type: 'refresh_token', refresh_token: forLilla.refresh_token as string, client_id: 'patient-app' });
+    expect((await refresh()).status).toBe(200);
+    expect((await refresh()).body.error).toBe('invalid_grant');
+    expect(stepsBy(await auditEvents(lillasReader.access_token as string), MARTA, since)).toEqual([
+      'grantAppAccess 0', 'issueAppToken 0', 'pickAppPatient 0', 'refreshAppToken 0', 'refreshAppToken 4', 'revokeAppAccess 0',
+    ]);
+  });
+});
+
 describe('an app revoking its own grant (RFC 7009)', () => {
   it('is audited as the withdrawal, naming the person who launched it', async () => {
     const revokedLaunch = await launched(new HttpBrowser(), TOLVAN);
@@ -152,7 +186,7 @@ describe('an app revoking its own grant (RFC 7009)', () => {
 });
 
 /** A demo issuer whose audit store refuses the records of `kind` (every one it is asked to store is kept in `asked`, each warning logged in `warned`). */
-async function issuerRefusing(kind: GrantEvent['kind']) {
+async function issuerRefusing(kind: GrantEvent['kind'] | 'nothing') {
   const dataDir = await mkdtemp(join(tmpdir(), 'grant-audit-'));
   const asked: GrantEvent[] = [];
   const warned: string[] = [];
@@ -172,7 +206,7 @@ async function issuerRefusing(kind: GrantEvent['kind']) {
 }
 
 /** Runs `test` against a demo issuer refusing the records of `kind` (the test service pointed at it), closed and removed after. */
-async function whileRefusing(kind: GrantEvent['kind'], test: (refusing: Awaited<ReturnType<typeof issuerRefusing>> & { local: DemoService }) => Promise<void>): Promise<void> {
+async function whileRefusing(kind: GrantEvent['kind'] | 'nothing', test: (refusing: Awaited<ReturnType<typeof issuerRefusing>> & { local: DemoService }) => Promise<void>): Promise<void> {
   const refusing = await issuerRefusing(kind);
   try {
     await test({ ...refusing, local: await withIssuer(refusing.issuer) });
@@ -182,12 +216,20 @@ async function whileRefusing(kind: GrantEvent['kind'], test: (refusing: Awaited<
   }
 }
 
-/** A launch of the patient app at `local`'s issuer in `browser`, as `login`: its token response. */
-async function signedInAt(local: DemoService, browser: HttpBrowser, login: string): Promise<Record<string, unknown>> {
-  const code = pkce();
-  const { redirect } = await launch(browser, local, authorizeUrl(local, code), { login });
-  return (await exchange(local, redirect.searchParams.get('code') ?? '', code.verifier)).body;
+/** A launch of the patient app at `local`'s issuer in `browser`, as `login` (`change`: a plain authorization): its token response. */
+async function signedInAt(local: DemoService, browser: HttpBrowser, login: string, change: Record<string, string | undefined> = {}): Promise<Record<string, unknown>> {
+  return (await answeredAt(local, browser, login, change)).body;
 }
+
+/** The token endpoint's whole answer to the code of such a launch. */
+async function answeredAt(local: DemoService, browser: HttpBrowser, login: string, change: Record<string, string | undefined> = {}) {
+  const code = pkce();
+  const { redirect } = await launch(browser, local, authorizeUrl(local, code, change), { login });
+  return exchange(local, redirect.searchParams.get('code') ?? '', code.verifier);
+}
+
+/** A plain OAuth authorization of the patient app (the COS API's own scope, no `aud`) with a refresh token. */
+const PLAIN = { aud: undefined, scope: 'openid offline_access user/Appointment-read' };
 
 /** A refresh of the patient app's `tokens` at `local`'s issuer. */
 const refreshAt = (local: DemoService, tokens: Record<string, unknown>) =>
@@ -312,5 +354,100 @@ describe('a grant the audit store refuses', () => {
       await issuer.close();
       await rm(dataDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('issue 52 item 16: the records of a plain grant\'s tokens and of a replay\'s end', () => {
+  const steps = (asked: GrantEvent[]) => asked.map((e) => [e.kind, e.outcome ?? 'allowed', e.status ?? 200]);
+  const OWN_LOG = { accountId: MARTA, basis: 'self', clientId: 'patient-app' };
+
+  it('a plain grant\'s token and refresh are recorded in the person\'s own log (no patient), as its consent is', async () => {
+    await whileRefusing('nothing', async ({ asked, issuer, local }) => {
+      const tokens = await signedInAt(local, new HttpBrowser(), MARTA, PLAIN);
+      expect((await refreshAt(local, tokens)).status).toBe(200);
+      expect(steps(asked)).toEqual([['granted', 'allowed', 200], ['issued', 'allowed', 200], ['refreshed', 'allowed', 200]]);
+      for (const event of asked) {
+        expect(event).toMatchObject({ ...OWN_LOG, issuer: issuer.issuer, fhirUser: 'Patient/self-1' });
+        expect(event.patientId).toBeUndefined();
+      }
+      expect(asked[1]?.scopes).toContain('user/Appointment-read');
+    });
+  });
+
+  it.each(['issued', 'refreshed'] as const)(
+    'a plain grant\'s record the store refuses (%s) is not issued: 503 temporarily_unavailable, no token', async (kind) => {
+      await whileRefusing(kind, async ({ local }) => {
+        const browser = new HttpBrowser();
+        const answer = kind === 'issued'
+          ? await answeredAt(local, browser, MARTA, PLAIN)
+          : await refreshAt(local, await signedInAt(local, browser, MARTA, PLAIN));
+        expect([answer.status, answer.body.error, answer.body.access_token]).toEqual([503, 'temporarily_unavailable', undefined]);
+      });
+    },
+  );
+
+  it.each([['a launch', {}, { patientId: 'self-1' }], ['a plain grant', PLAIN, {}]])(
+    'a replayed refresh token of %s: the refusal, then the grant\'s end as a withdrawal answered 400', async (_kind, change, whose) => {
+      await whileRefusing('nothing', async ({ asked, issuer, local }) => {
+        const tokens = await signedInAt(local, new HttpBrowser(), MARTA, change);
+        const rotated = await refreshAt(local, tokens);
+        expect((await refreshAt(local, tokens)).body.error).toBe('invalid_grant');
+        expect(steps(asked.filter((e) => e.kind !== 'picked'))).toEqual([
+          ['granted', 'allowed', 200], ['issued', 'allowed', 200], ['refreshed', 'allowed', 200], ['revoked', 'allowed', 400], ['refreshed', 'denied', 400],
+        ]);
+        expect(asked.find((e) => e.kind === 'revoked')).toMatchObject({ ...OWN_LOG, ...whose, issuer: issuer.issuer, scopes: expect.arrayContaining(['offline_access']) });
+        // The grant ended: the copy the app holds is refused too.
+        expect((await refreshAt(local, rotated.body)).body.error).toBe('invalid_grant');
+      });
+    },
+  );
+
+  it('a replayed code ends its grant too: the refused token and the withdrawal are recorded', async () => {
+    await whileRefusing('nothing', async ({ asked, local }) => {
+      const code = pkce();
+      const { redirect } = await launch(new HttpBrowser(), local, authorizeUrl(local, code), { login: MARTA });
+      const first = await exchange(local, redirect.searchParams.get('code') ?? '', code.verifier);
+      const again = await exchange(local, redirect.searchParams.get('code') ?? '', code.verifier);
+      expect([first.status, again.status, again.body.error]).toEqual([200, 400, 'invalid_grant']);
+      expect(steps(asked.filter((e) => e.kind !== 'picked'))).toEqual([
+        ['granted', 'allowed', 200], ['issued', 'allowed', 200], ['revoked', 'allowed', 400], ['issued', 'denied', 400],
+      ]);
+      expect(asked.at(-1)).toMatchObject({ ...OWN_LOG, patientId: 'self-1' });
+      expect((await refreshAt(local, first.body)).body.error).toBe('invalid_grant');
+    });
+  });
+
+  it.each([['a plain grant', { aud: undefined, scope: 'openid user/Appointment-read' }], ['a launch', { scope: 'openid fhirUser launch/patient patient/*.rs' }]])(
+    'signing out ends %s without refresh tokens (oidc-provider ends it itself) as a withdrawal too', async (_kind, change) => {
+      await whileRefusing('nothing', async ({ asked, local }) => {
+        const browser = new HttpBrowser();
+        const tokens = await signedInAt(local, browser, MARTA, change);
+        expect(tokens.refresh_token).toBeUndefined();
+        expect(await signOut(browser, tokens, local.oidc)).toBe(303);
+        expect(steps(asked.filter((e) => e.kind !== 'picked'))).toEqual([['granted', 'allowed', 200], ['issued', 'allowed', 200], ['revoked', 'allowed', 200]]);
+        expect(asked.at(-1)).toMatchObject(OWN_LOG);
+      });
+    },
+  );
+
+  it('signing out of a grant without refresh tokens whose record the store refuses still signs out; the failure is logged', async () => {
+    await whileRefusing('revoked', async ({ asked, warned, local }) => {
+      const browser = new HttpBrowser();
+      const tokens = await signedInAt(local, browser, MARTA, { aud: undefined, scope: 'openid user/Appointment-read' });
+      expect(await signOut(browser, tokens, local.oidc)).toBe(303);
+      expect(asked.filter((e) => e.kind === 'revoked')).toHaveLength(1);
+      expect(warned).toContain('a grant ended by signing out could not be audited: signed out all the same');
+    });
+  });
+
+  it('a replay\'s withdrawal the store refuses still ends the grant (a stolen copy may be in use); the failure is logged', async () => {
+    await whileRefusing('revoked', async ({ asked, warned, local }) => {
+      const tokens = await signedInAt(local, new HttpBrowser(), MARTA);
+      const rotated = await refreshAt(local, tokens);
+      expect((await refreshAt(local, tokens)).body.error).toBe('invalid_grant');
+      expect(asked.filter((e) => e.kind === 'revoked')).toHaveLength(1);
+      expect(warned).toContain('a grant ended by a replayed code or refresh token could not be audited: ended all the same');
+      expect((await refreshAt(local, rotated.body)).body.error).toBe('invalid_grant');
+    });
   });
 });
