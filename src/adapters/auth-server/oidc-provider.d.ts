@@ -21,7 +21,7 @@ declare module 'oidc-provider' {
       readonly adapter: { find(id: string): Promise<object | undefined>; destroy(id: string): Promise<void> };
     };
     readonly RefreshToken: {
-      find(value: string, options?: { ignoreExpiration?: boolean }): Promise<{ clientId: string; grantId: string } | undefined>;
+      find(value: string, options?: { ignoreExpiration?: boolean }): Promise<{ clientId: string; grantId: string; accountId?: string; scope?: string } | undefined>;
       revokeByGrantId(grantId: string): Promise<void>;
     };
     readonly AccessToken: { revokeByGrantId(grantId: string): Promise<void> };
