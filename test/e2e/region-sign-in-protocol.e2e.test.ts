@@ -6,7 +6,9 @@
  * tokens alone; a public app is refused it. A registered loopback redirect is exact unless the app
  * says `loopback_redirects`. Each pick, token issued, refresh, refused refresh and revocation of a
  * launch is a record in the patient's access log, each token of a plain grant in the person's own, and
- * the end of a grant that a replayed refresh token brings about a withdrawal.
+ * the end of a grant that a replayed refresh token brings about a withdrawal. A code or refresh token
+ * refused before oidc-provider names it (a wrong verifier, another app's) is recorded too, and a wrong
+ * verifier spends its code and ends its grant.
  */
 import { exportJWK, generateKeyPair } from 'jose';
 import * as client from 'openid-client';
@@ -188,7 +190,7 @@ describe.skipIf(!available)('the own authorization server\'s protocol surface (d
     }
   });
 
-  it('issue 52 item 16: a code sent with a wrong verifier, and a refresh token another app sends, are refused and recorded in the patient\'s log', async () => {
+  it('issue 52 item 16: a code sent with a wrong verifier, and a refresh token another app sends, are refused and recorded in the patient\'s log; the code is spent', async () => {
     const refusedApp = await client.discovery(new URL(service.issuer), REFUSED_APP, undefined, client.None(), insecure);
     const otherApp = await client.discovery(new URL(service.issuer), OTHER_APP, undefined, client.None(), insecure);
     const since = new Date();
@@ -197,6 +199,8 @@ describe.skipIf(!available)('the own authorization server\'s protocol surface (d
     if (redirect === undefined) throw new Error('no redirect to the app');
     const exchange = (verifier: string) => client.authorizationCodeGrant(refusedApp, redirect, { pkceCodeVerifier: verifier, expectedState: auth.state });
     await expect(exchange(client.randomPKCECodeVerifier())).rejects.toMatchObject({ error: 'invalid_grant' });
+    // RFC 6749 §4.1.2: a wrong verifier spends the code (and ends its grant): the right one after it gets nothing.
+    await expect(exchange(auth.verifier)).rejects.toMatchObject({ error: 'invalid_grant' });
     const tokens = await launch(refusedApp);
     await expect(client.refreshTokenGrant(otherApp, String(tokens.refresh_token))).rejects.toMatchObject({ error: 'invalid_grant' });
 
@@ -207,10 +211,10 @@ describe.skipIf(!available)('the own authorization server\'s protocol surface (d
       const lilla = { patient_id: LILLA, actor_person_id: MARTA };
       expect(rows).toEqual([
         { operation: 'grantAppAccess', client_id: REFUSED_APP, outcome: 'allowed', status: 200, ...lilla },
+        // The token refused for the wrong verifier, then the grant's end it brought (a withdrawal told apart by its status, 400).
         { operation: 'issueAppToken', client_id: REFUSED_APP, outcome: 'denied', status: 400, ...lilla },
+        { operation: 'revokeAppAccess', client_id: REFUSED_APP, outcome: 'allowed', status: 400, ...lilla },
         { operation: 'grantAppAccess', client_id: REFUSED_APP, outcome: 'allowed', status: 200, ...lilla },
-        // The second launch replaces the first grant (the same app, person and pick).
-        { operation: 'revokeAppAccess', client_id: REFUSED_APP, outcome: 'allowed', status: 200, ...lilla },
         { operation: 'issueAppToken', client_id: REFUSED_APP, outcome: 'allowed', status: 200, ...lilla },
         // Another app sending the refresh token: refused, in the log of the grant it belongs to, naming the app that sent it.
         { operation: 'refreshAppToken', client_id: OTHER_APP, outcome: 'denied', status: 400, ...lilla },

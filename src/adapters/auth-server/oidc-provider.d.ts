@@ -26,7 +26,7 @@ declare module 'oidc-provider' {
     };
     readonly AccessToken: { revokeByGrantId(grantId: string): Promise<void> };
     readonly AuthorizationCode: {
-      find(value: string, options?: { ignoreExpiration?: boolean }): Promise<{ clientId: string; grantId?: string; accountId?: string; scope?: string } | undefined>;
+      find(value: string, options?: { ignoreExpiration?: boolean }): Promise<{ clientId: string; grantId?: string; accountId?: string; scope?: string; codeChallenge?: string } | undefined>;
       revokeByGrantId(grantId: string): Promise<void>;
     };
     readonly Session: { get(ctx: unknown): Promise<{ uid: string; accountId?: string }> };

@@ -5,17 +5,18 @@
 // stored: when it cannot be, the answer is 503 `temporarily_unavailable` and the app gets no token (its
 // code or refresh token is spent, so it signs in again). A refusal is answered as a refusal whether or
 // not its record could be stored. A client's own token (client credentials) names no person: it is not
-// recorded here.
+// recorded here. A code sent with a wrong verifier is spent here, its grant ended (wrong-verifier.ts).
 import type Provider from 'oidc-provider';
 import type { GrantEvent, SmartLaunchContext } from '../../ports/smart-launch.port.js';
 import { grantAlive } from './grant-endings.js';
 import { logOf } from './grant-logs.js';
-import type { KeptGrant, LaunchPicks } from './smart-launch.js';
+import type { LaunchPicks } from './smart-launch.js';
+import { endForWrongVerifier, wrongVerifier, type PresentedCode } from './wrong-verifier.js';
 
 const TOKEN_PATH = '/token';
 const KINDS: Readonly<Record<string, GrantEvent['kind']>> = { authorization_code: 'issued', refresh_token: 'refreshed' };
 
-interface Presented { clientId?: string; grantId?: string; accountId?: string; scope?: string }
+type Presented = PresentedCode & { scope?: string };
 interface KoaContext {
   method: string;
   path: string;
@@ -23,7 +24,7 @@ interface KoaContext {
   ip: string;
   body?: unknown;
   oidc?: {
-    params?: { grant_type?: unknown; code?: unknown; refresh_token?: unknown };
+    params?: { grant_type?: unknown; code?: unknown; refresh_token?: unknown; code_verifier?: unknown };
     client?: { clientId: string };
     entities?: { AuthorizationCode?: Presented; RefreshToken?: Presented };
   };
@@ -35,6 +36,8 @@ export interface TokenAudit {
   issuer: string;
   /** A record that could not be stored, for the operators' log. */
   onAuditFailed(error: Error): void;
+  /** The withdrawal of a grant a wrong verifier ended that could not be stored (it ended all the same). */
+  onEndUnrecorded(error: Error): void;
 }
 
 /**
@@ -63,24 +66,28 @@ async function presentedOf(provider: Provider, ctx: KoaContext): Promise<Present
  * The app is the one the request names (another app presenting this grant's token is told apart so),
  * or, where it names none this server knows, the one the code or token was issued to.
  */
-async function eventOf(ctx: KoaContext, audit: TokenAudit, presented: Presented | undefined): Promise<{ event: GrantEvent; kept: KeptGrant } | undefined> {
+async function eventOf(ctx: KoaContext, audit: TokenAudit, presented: Presented | undefined): Promise<GrantEvent | undefined> {
   const kind = KINDS[String(ctx.oidc?.params?.grant_type)];
   const clientId = ctx.oidc?.client?.clientId ?? presented?.clientId;
   const grantId = presented?.grantId;
   if (kind === undefined || clientId === undefined || grantId === undefined) return undefined;
   const kept = await audit.picks.kept(grantId) ?? (presented?.accountId === undefined ? undefined : { accountId: presented.accountId });
   if (kept === undefined) return undefined;
-  const event: GrantEvent = {
+  return {
     kind, outcome: ctx.status === 200 ? 'allowed' : 'denied', status: ctx.status, issuer: audit.issuer, accountId: kept.accountId,
     ...await logOf(audit.smart, kept), clientId, scopes: (presented?.scope ?? '').split(' ').filter((s) => s !== ''), sourceAddress: ctx.ip,
   };
-  return { event, kept };
 }
 
-/** After a refusal: a grant a replay ended, what is kept beside it forgotten. */
-async function afterRefusal(provider: Provider, audit: TokenAudit, presented: Presented): Promise<void> {
+/** After a refusal: a wrong verifier's code spent and its grant ended; a grant a replay ended, what is kept beside it forgotten. */
+async function afterRefusal(provider: Provider, ctx: KoaContext, audit: TokenAudit, presented: Presented): Promise<void> {
   const grantId = presented.grantId;
   if (grantId === undefined) return;
+  const refusal = { status: ctx.status, clientId: ctx.oidc?.client?.clientId, verifier: ctx.oidc?.params?.code_verifier };
+  if (ctx.oidc?.params?.grant_type === 'authorization_code' && wrongVerifier(refusal, presented)) {
+    await endForWrongVerifier(provider, audit, presented, { issuer: audit.issuer, sourceAddress: ctx.ip, status: ctx.status });
+    return;
+  }
   // A replay ended the grant (its end recorded already, revocation-records.ts): what is kept beside it goes with it.
   // Should the store not answer, the refusal stands as answered: the kept record expires with the grant's lifetime.
   await (async () => { if (!await grantAlive(provider, grantId)) await audit.picks.forget(grantId); })().catch(() => undefined);
@@ -91,11 +98,10 @@ export function tokenAudit(provider: Provider, audit: TokenAudit): void {
     await next();
     if (ctx.method !== 'POST' || ctx.path !== TOKEN_PATH) return;
     let presented: Presented | undefined;
-    let found: Awaited<ReturnType<typeof eventOf>> = undefined;
     try {
       presented = await presentedOf(provider, ctx);
-      found = await eventOf(ctx, audit, presented);
-      if (found !== undefined) await audit.smart.recordGrant(found.event);
+      const event = await eventOf(ctx, audit, presented);
+      if (event !== undefined) await audit.smart.recordGrant(event);
     } catch (error) {
       audit.onAuditFailed(error as Error);
       if (ctx.status === 200) {
@@ -105,6 +111,7 @@ export function tokenAudit(provider: Provider, audit: TokenAudit): void {
       }
     }
     if (presented === undefined || ctx.status === 200) return;
-    await afterRefusal(provider, audit, presented);
+    // The refusal is answered as it is whatever happens here; a grant that could not be ended is logged.
+    await afterRefusal(provider, ctx, audit, presented).catch((error: unknown) => audit.onAuditFailed(error as Error));
   });
 }
