@@ -6,7 +6,9 @@
  * tokens alone; a public app is refused it. A registered loopback redirect is exact unless the app
  * says `loopback_redirects`. Each pick, token issued, refresh, refused refresh and revocation of a
  * launch is a record in the patient's access log, each token of a plain grant in the person's own, and
- * the end of a grant that a replayed refresh token brings about a withdrawal.
+ * the end of a grant that a replayed refresh token brings about a withdrawal. A code or refresh token
+ * refused before oidc-provider names it (a wrong verifier, another app's) is recorded too, and a wrong
+ * verifier spends its code and ends its grant.
  */
 import { exportJWK, generateKeyPair } from 'jose';
 import * as client from 'openid-client';
@@ -28,6 +30,9 @@ const CONFIDENTIAL_APP = 'confidential-app';
 const ENDING_APP = 'ending-test-app';
 /** An app of this file's own whose plain grant is refreshed and replayed: its records are found in the shared audit store by its id and this issuer. */
 const PLAIN_APP = 'plain-token-test-app';
+/** Apps of this file's own whose refused token requests are found in the shared audit store by their ids and this issuer. */
+const REFUSED_APP = 'refused-token-test-app';
+const OTHER_APP = 'other-token-test-app';
 const MARTA = '198112189876';
 const LILLA = '201701012393';
 /** An identity number: twelve digits in a row (an `exp` or `iat` has ten). */
@@ -53,6 +58,9 @@ describe.skipIf(!available)('the own authorization server\'s protocol surface (d
           client_id: PLAIN_APP, client_name: 'Plain app', token_endpoint_auth_method: 'none', redirect_uris: [APP_REDIRECT],
           scope: 'openid user/Appointment-read', offline_access: true,
         },
+        ...[REFUSED_APP, OTHER_APP].map((id) => ({
+          client_id: id, client_name: id, token_endpoint_auth_method: 'none', redirect_uris: [APP_REDIRECT], scope: REGISTERED, offline_access: true,
+        })),
         {
           client_id: CONFIDENTIAL_APP, client_name: 'Confidential app', token_endpoint_auth_method: 'private_key_jwt', redirect_uris: [APP_REDIRECT],
           jwks: { keys: [{ ...await exportJWK(publicKey), kid: 'app-key-1', alg: 'RS256', use: 'sig' }] }, scope: REGISTERED, offline_access: true,
@@ -176,6 +184,40 @@ describe.skipIf(!available)('the own authorization server\'s protocol surface (d
         // The grant's end, before the replay's refusal: a withdrawal by Märta, told apart from the others by the replay's status.
         { operation: 'revokeAppAccess', ...own, outcome: 'allowed', status: 400 },
         { operation: 'refreshAppToken', ...own, outcome: 'denied', status: 400 },
+      ]);
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it('issue 52 item 16: a code sent with a wrong verifier, and a refresh token another app sends, are refused and recorded in the patient\'s log; the code is spent', async () => {
+    const refusedApp = await client.discovery(new URL(service.issuer), REFUSED_APP, undefined, client.None(), insecure);
+    const otherApp = await client.discovery(new URL(service.issuer), OTHER_APP, undefined, client.None(), insecure);
+    const since = new Date();
+    const auth = await authorizationUrl(refusedApp);
+    const { redirect } = await walk(new HttpBrowser(), auth.url, { pick: 'Lilla' });
+    if (redirect === undefined) throw new Error('no redirect to the app');
+    const exchange = (verifier: string) => client.authorizationCodeGrant(refusedApp, redirect, { pkceCodeVerifier: verifier, expectedState: auth.state });
+    await expect(exchange(client.randomPKCECodeVerifier())).rejects.toMatchObject({ error: 'invalid_grant' });
+    // RFC 6749 §4.1.2: a wrong verifier spends the code (and ends its grant): the right one after it gets nothing.
+    await expect(exchange(auth.verifier)).rejects.toMatchObject({ error: 'invalid_grant' });
+    const tokens = await launch(refusedApp);
+    await expect(client.refreshTokenGrant(otherApp, String(tokens.refresh_token))).rejects.toMatchObject({ error: 'invalid_grant' });
+
+    const pool = adminPool();
+    try {
+      const { rows } = await pool.query(`SELECT operation, client_id, outcome, status, patient_id, actor_person_id FROM audit.access_log
+        WHERE client_id = ANY($1) AND actor_issuer = $2 AND time >= $3 AND operation <> 'pickAppPatient' ORDER BY id`, [[REFUSED_APP, OTHER_APP], service.issuer, since]);
+      const lilla = { patient_id: LILLA, actor_person_id: MARTA };
+      expect(rows).toEqual([
+        { operation: 'grantAppAccess', client_id: REFUSED_APP, outcome: 'allowed', status: 200, ...lilla },
+        // The token refused for the wrong verifier, then the grant's end it brought (a withdrawal told apart by its status, 400).
+        { operation: 'issueAppToken', client_id: REFUSED_APP, outcome: 'denied', status: 400, ...lilla },
+        { operation: 'revokeAppAccess', client_id: REFUSED_APP, outcome: 'allowed', status: 400, ...lilla },
+        { operation: 'grantAppAccess', client_id: REFUSED_APP, outcome: 'allowed', status: 200, ...lilla },
+        { operation: 'issueAppToken', client_id: REFUSED_APP, outcome: 'allowed', status: 200, ...lilla },
+        // Another app sending the refresh token: refused, in the log of the grant it belongs to, naming the app that sent it.
+        { operation: 'refreshAppToken', client_id: OTHER_APP, outcome: 'denied', status: 400, ...lilla },
       ]);
     } finally {
       await pool.end();

@@ -16,6 +16,7 @@ interface WarnLogger { warn(obj: object, msg: string): void }
 const UNRECORDED_END = {
   signOut: 'a grant ended by signing out could not be audited: signed out all the same',
   replay: 'a grant ended by a replayed code or refresh token could not be audited: ended all the same',
+  wrongVerifier: 'a grant ended by a wrong code_verifier could not be audited: ended all the same',
 } as const;
 
 /**
@@ -47,6 +48,7 @@ export function createAuthProvider(issuer: string, input: ProviderInput & { logg
   tokenAudit(provider, {
     smart: input.smart, picks: input.picks, issuer,
     onAuditFailed: (error) => logger.warn({ err: { name: error.name, message: error.message } }, 'a token request could not be audited'),
+    onEndUnrecorded: (error) => logger.warn({ err: { name: error.name, message: error.message } }, UNRECORDED_END.wrongVerifier),
   });
   introspection(provider, ownAccessTokens({ issuer, audience: input.audience, signingKeys: input.signingKeys }));
   endGrantsOnSignOut(provider, input.picks, {

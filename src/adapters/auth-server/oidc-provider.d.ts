@@ -21,12 +21,12 @@ declare module 'oidc-provider' {
       readonly adapter: { find(id: string): Promise<object | undefined>; destroy(id: string): Promise<void> };
     };
     readonly RefreshToken: {
-      find(value: string, options?: { ignoreExpiration?: boolean }): Promise<{ clientId: string; grantId: string } | undefined>;
+      find(value: string, options?: { ignoreExpiration?: boolean }): Promise<{ clientId: string; grantId: string; accountId?: string; scope?: string } | undefined>;
       revokeByGrantId(grantId: string): Promise<void>;
     };
     readonly AccessToken: { revokeByGrantId(grantId: string): Promise<void> };
     readonly AuthorizationCode: {
-      find(value: string, options?: { ignoreExpiration?: boolean }): Promise<{ clientId: string; grantId?: string; accountId?: string; scope?: string } | undefined>;
+      find(value: string, options?: { ignoreExpiration?: boolean }): Promise<{ clientId: string; grantId?: string; accountId?: string; scope?: string; codeChallenge?: string } | undefined>;
       revokeByGrantId(grantId: string): Promise<void>;
     };
     readonly Session: { get(ctx: unknown): Promise<{ uid: string; accountId?: string }> };

@@ -5,17 +5,18 @@
 // stored: when it cannot be, the answer is 503 `temporarily_unavailable` and the app gets no token (its
 // code or refresh token is spent, so it signs in again). A refusal is answered as a refusal whether or
 // not its record could be stored. A client's own token (client credentials) names no person: it is not
-// recorded here.
+// recorded here. A code sent with a wrong verifier is spent here, its grant ended (wrong-verifier.ts).
 import type Provider from 'oidc-provider';
 import type { GrantEvent, SmartLaunchContext } from '../../ports/smart-launch.port.js';
 import { grantAlive } from './grant-endings.js';
 import { logOf } from './grant-logs.js';
 import type { LaunchPicks } from './smart-launch.js';
+import { endForWrongVerifier, wrongVerifier, type PresentedCode } from './wrong-verifier.js';
 
 const TOKEN_PATH = '/token';
 const KINDS: Readonly<Record<string, GrantEvent['kind']>> = { authorization_code: 'issued', refresh_token: 'refreshed' };
 
-interface Presented { grantId?: string; accountId?: string; scope?: string }
+type Presented = PresentedCode & { scope?: string };
 interface KoaContext {
   method: string;
   path: string;
@@ -23,7 +24,7 @@ interface KoaContext {
   ip: string;
   body?: unknown;
   oidc?: {
-    params?: { grant_type?: unknown };
+    params?: { grant_type?: unknown; code?: unknown; refresh_token?: unknown; code_verifier?: unknown };
     client?: { clientId: string };
     entities?: { AuthorizationCode?: Presented; RefreshToken?: Presented };
   };
@@ -35,48 +36,82 @@ export interface TokenAudit {
   issuer: string;
   /** A record that could not be stored, for the operators' log. */
   onAuditFailed(error: Error): void;
+  /** The withdrawal of a grant a wrong verifier ended that could not be stored (it ended all the same). */
+  onEndUnrecorded(error: Error): void;
+}
+
+/**
+ * The code or refresh token the request presents: as oidc-provider found it (a replayed one included),
+ * or, where it refused the request before naming it (a wrong verifier, another app's), as the store holds
+ * it, a spent one too. Undefined for one the store no longer holds (past its lifetime, its grant ended)
+ * or never held: such a request is counted and logged only.
+ */
+async function presentedOf(provider: Provider, ctx: KoaContext): Promise<Presented | undefined> {
+  const { entities, params } = ctx.oidc ?? {};
+  const found = entities?.AuthorizationCode ?? entities?.RefreshToken;
+  if (found !== undefined || ctx.status === 200) return found;
+  if (params?.grant_type === 'authorization_code' && typeof params.code === 'string') {
+    return provider.AuthorizationCode.find(params.code, { ignoreExpiration: true });
+  }
+  if (params?.grant_type === 'refresh_token' && typeof params.refresh_token === 'string') {
+    return provider.RefreshToken.find(params.refresh_token, { ignoreExpiration: true });
+  }
+  return undefined;
 }
 
 /**
  * The record of this token request, or undefined for one that names no grant of a person (a client's
  * own, an unknown code). A grant kept nowhere beside oidc-provider's (none is, since consent keeps every
  * one) would be the person's own by its token's account, as its revocation is (revocation-records.ts).
+ * The app is the one the request names (another app presenting this grant's token is told apart so),
+ * or, where it names none this server knows, the one the code or token was issued to.
  */
-async function eventOf(ctx: KoaContext, audit: TokenAudit): Promise<{ event: GrantEvent; grantId: string } | undefined> {
+async function eventOf(ctx: KoaContext, audit: TokenAudit, presented: Presented | undefined): Promise<GrantEvent | undefined> {
   const kind = KINDS[String(ctx.oidc?.params?.grant_type)];
-  const clientId = ctx.oidc?.client?.clientId;
-  // The code or refresh token presented, once oidc-provider found it (a replayed one included).
-  const presented = ctx.oidc?.entities?.AuthorizationCode ?? ctx.oidc?.entities?.RefreshToken;
+  const clientId = ctx.oidc?.client?.clientId ?? presented?.clientId;
   const grantId = presented?.grantId;
   if (kind === undefined || clientId === undefined || grantId === undefined) return undefined;
   const kept = await audit.picks.kept(grantId) ?? (presented?.accountId === undefined ? undefined : { accountId: presented.accountId });
   if (kept === undefined) return undefined;
-  const event: GrantEvent = {
+  return {
     kind, outcome: ctx.status === 200 ? 'allowed' : 'denied', status: ctx.status, issuer: audit.issuer, accountId: kept.accountId,
     ...await logOf(audit.smart, kept), clientId, scopes: (presented?.scope ?? '').split(' ').filter((s) => s !== ''), sourceAddress: ctx.ip,
   };
-  return { event, grantId };
+}
+
+/** After a refusal: a wrong verifier's code spent and its grant ended; a grant a replay ended, what is kept beside it forgotten. */
+async function afterRefusal(provider: Provider, ctx: KoaContext, audit: TokenAudit, presented: Presented): Promise<void> {
+  const grantId = presented.grantId;
+  if (grantId === undefined) return;
+  const refusal = { status: ctx.status, clientId: ctx.oidc?.client?.clientId, verifier: ctx.oidc?.params?.code_verifier };
+  if (ctx.oidc?.params?.grant_type === 'authorization_code' && wrongVerifier(refusal, presented)) {
+    await endForWrongVerifier(provider, audit, presented, { issuer: audit.issuer, sourceAddress: ctx.ip, status: ctx.status });
+    return;
+  }
+  // A replay ended the grant (its end recorded already, revocation-records.ts): what is kept beside it goes with it.
+  // Should the store not answer, the refusal stands as answered: the kept record expires with the grant's lifetime.
+  await (async () => { if (!await grantAlive(provider, grantId)) await audit.picks.forget(grantId); })().catch(() => undefined);
 }
 
 export function tokenAudit(provider: Provider, audit: TokenAudit): void {
   provider.use(async (ctx: KoaContext, next: () => Promise<void>) => {
     await next();
     if (ctx.method !== 'POST' || ctx.path !== TOKEN_PATH) return;
-    let found: Awaited<ReturnType<typeof eventOf>> = undefined;
+    let presented: Presented | undefined;
     try {
-      found = await eventOf(ctx, audit);
-      if (found !== undefined) await audit.smart.recordGrant(found.event);
+      presented = await presentedOf(provider, ctx);
+      const event = await eventOf(ctx, audit, presented);
+      if (event !== undefined) await audit.smart.recordGrant(event);
     } catch (error) {
       audit.onAuditFailed(error as Error);
-      if (ctx.status !== 200) return;
-      ctx.status = 503;
-      ctx.body = { error: 'temporarily_unavailable', error_description: 'The token could not be recorded in the patient\'s access log, so none was issued: sign in again later' };
-      return;
+      if (ctx.status === 200) {
+        ctx.status = 503;
+        ctx.body = { error: 'temporarily_unavailable', error_description: 'The token could not be recorded in the patient\'s access log, so none was issued: sign in again later' };
+        return;
+      }
     }
-    // A replay ended the grant (its end recorded already, revocation-records.ts): what is kept beside it goes with it.
-    // Should the store not answer, the refusal stands as answered: the kept record expires with the grant's lifetime.
-    if (found === undefined || ctx.status === 200) return;
-    const { grantId } = found;
-    await (async () => { if (!await grantAlive(provider, grantId)) await audit.picks.forget(grantId); })().catch(() => undefined);
+    if (presented === undefined || ctx.status === 200) return;
+    // The refusal is answered as it is whatever happens here; a grant that could not be ended is logged.
+    await afterRefusal(provider, ctx, audit, presented).catch((error: unknown) => audit.onAuditFailed(error as Error));
   });
 }

@@ -258,21 +258,25 @@ describe('demo authorization server, authorization code with PKCE', () => {
   });
 
   it('signs in a demo person and issues a token carrying their identity number', async () => {
-    const browser = new HttpBrowser();
-    const { verifier, challenge } = pkcePair();
     const scope = 'openid user/Appointment-read user/JournalNote-read user/Payment-write';
-    const callback = await signIn(browser, await browser.get(authorizeUrl(challenge, scope)), ['191212121212']);
-    expect(callback.searchParams.get('state')).toBe('demo-state');
-    expect(callback.searchParams.get('iss')).toBe(server.issuer);
-    const code = callback.searchParams.get('code') ?? '';
-
-    const exchange = (code_verifier: string) =>
-      tokenRequest({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, client_id: 'patient-app', code_verifier });
-    const wrong = await exchange(pkcePair().verifier);
+    const signedIn = async () => {
+      const browser = new HttpBrowser();
+      const { verifier, challenge } = pkcePair();
+      const callback = await signIn(browser, await browser.get(authorizeUrl(challenge, scope)), ['191212121212']);
+      expect(callback.searchParams.get('state')).toBe('demo-state');
+      expect(callback.searchParams.get('iss')).toBe(server.issuer);
+      const code = callback.searchParams.get('code') ?? '';
+      return { verifier, exchange: (code_verifier: string) =>
+        tokenRequest({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, client_id: 'patient-app', code_verifier }) };
+    };
+    const first = await signedIn();
+    const wrong = await first.exchange(pkcePair().verifier);
     expect(wrong.status).toBe(400);
     expect(wrong.body.error).toBe('invalid_grant');
+    // The failed attempt spent the code (RFC 6749 §4.1.2, token-audit.ts): the right verifier after it gets nothing.
+    expect((await first.exchange(first.verifier)).body.error).toBe('invalid_grant');
 
-    // The failed attempt above consumed nothing: oidc-provider checks PKCE before spending the code.
+    const { verifier, exchange } = await signedIn();
     const { status, body } = await exchange(verifier);
     expect(status).toBe(200);
     const token = body.access_token as string;

@@ -192,6 +192,8 @@ async function issuerRefusing(kind: GrantEvent['kind'] | 'nothing') {
   const warned: string[] = [];
   const issuer = await startDemoAuthServer({
     host: '127.0.0.1', port: 0, audience: 'patient-data-access', patientClaim: 'patient', dataDir,
+    // The docs page's client too: another app of the same server, to present the patient app's code or refresh token.
+    docsRedirectUri: 'http://127.0.0.1:9/base/docs/oauth2-redirect.html',
     logger: { warn: (obj, msg) => { warned.push(msg ?? String(obj)); }, info: () => undefined },
     smart: {
       publicBaseUrl: () => 'http://127.0.0.1:9/base',
@@ -414,6 +416,69 @@ describe('issue 52 item 16: the records of a plain grant\'s tokens and of a repl
       ]);
       expect(asked.at(-1)).toMatchObject({ ...OWN_LOG, patientId: 'self-1' });
       expect((await refreshAt(local, first.body)).body.error).toBe('invalid_grant');
+    });
+  });
+
+  it.each([['a launch', {}, { patientId: 'self-1' }], ['a plain grant', PLAIN, {}]])(
+    'a code of %s sent with a wrong verifier: refused and recorded, the code used up and its grant ended (a withdrawal answered 400)', async (_kind, change, whose) => {
+      await whileRefusing('nothing', async ({ asked, issuer, local }) => {
+        const code = pkce();
+        const { redirect } = await launch(new HttpBrowser(), local, authorizeUrl(local, code, change), { login: MARTA });
+        const value = redirect.searchParams.get('code') ?? '';
+        const wrong = await exchange(local, value, pkce().verifier);
+        expect([wrong.status, wrong.body.error]).toEqual([400, 'invalid_grant']);
+        // RFC 6749 §4.1.2: the code is spent; the right verifier after a wrong one gets nothing.
+        const right = await exchange(local, value, code.verifier);
+        expect([right.status, right.body.error, right.body.access_token]).toEqual([400, 'invalid_grant', undefined]);
+        // The refusal, then the end it brought; the right verifier's refusal names a code that is no more: counted and logged only.
+        expect(steps(asked.filter((e) => e.kind !== 'picked'))).toEqual([['granted', 'allowed', 200], ['issued', 'denied', 400], ['revoked', 'allowed', 400]]);
+        for (const event of asked.slice(-2)) expect(event).toMatchObject({ ...OWN_LOG, ...whose, issuer: issuer.issuer });
+        expect(asked.at(-2)?.scopes).toContain('offline_access');
+        expect(JSON.stringify(asked)).not.toContain(value);
+      });
+    },
+  );
+
+  it('a code or refresh token presented by another app: refused, and recorded naming that app in the log of the grant it belongs to', async () => {
+    await whileRefusing('nothing', async ({ asked, local }) => {
+      const code = pkce();
+      const { redirect } = await launch(new HttpBrowser(), local, authorizeUrl(local, code), { login: MARTA });
+      const value = redirect.searchParams.get('code') ?? '';
+      const byDocs = await exchange(local, value, code.verifier, { client_id: 'api-docs' });
+      expect([byDocs.status, byDocs.body.error]).toEqual([400, 'invalid_grant']);
+      const tokens = await exchange(local, value, code.verifier);
+      expect(tokens.status).toBe(200);
+      const refreshByDocs = await tokenRequest(local, { grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token as string, client_id: 'api-docs' });
+      expect(refreshByDocs.status).toBe(400);
+      expect(asked.filter((e) => e.kind !== 'picked').map((e) => [e.kind, e.outcome ?? 'allowed', e.status ?? 200, e.clientId])).toEqual([
+        ['granted', 'allowed', 200, 'patient-app'], ['issued', 'denied', 400, 'api-docs'], ['issued', 'allowed', 200, 'patient-app'], ['refreshed', 'denied', 400, 'api-docs'],
+      ]);
+      expect(asked.at(-1)).toMatchObject({ accountId: MARTA, patientId: 'self-1', basis: 'self' });
+      // The app's own refresh token still works: another app presenting it is no proof it was stolen.
+      expect((await refreshAt(local, tokens.body)).status).toBe(200);
+    });
+  });
+
+  it('a refused code whose record the store refuses is answered as the refusal it is; the failure is logged', async () => {
+    await whileRefusing('issued', async ({ asked, warned, local }) => {
+      const code = pkce();
+      const { redirect } = await launch(new HttpBrowser(), local, authorizeUrl(local, code), { login: MARTA });
+      const wrong = await exchange(local, redirect.searchParams.get('code') ?? '', pkce().verifier);
+      expect([wrong.status, wrong.body.error]).toEqual([400, 'invalid_grant']);
+      expect(asked.filter((e) => e.kind === 'issued')).toHaveLength(1);
+      expect(warned).toContain('a token request could not be audited');
+    });
+  });
+
+  it('a wrong verifier\'s withdrawal the store refuses still ends the grant and spends the code; the failure is logged', async () => {
+    await whileRefusing('revoked', async ({ asked, warned, local }) => {
+      const code = pkce();
+      const { redirect } = await launch(new HttpBrowser(), local, authorizeUrl(local, code), { login: MARTA });
+      const value = redirect.searchParams.get('code') ?? '';
+      expect((await exchange(local, value, pkce().verifier)).body.error).toBe('invalid_grant');
+      expect(asked.filter((e) => e.kind === 'revoked')).toHaveLength(1);
+      expect(warned).toContain('a grant ended by a wrong code_verifier could not be audited: ended all the same');
+      expect((await exchange(local, value, code.verifier)).body.error).toBe('invalid_grant');
     });
   });
 
