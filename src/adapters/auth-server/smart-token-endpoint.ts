@@ -45,7 +45,7 @@ async function readText(stream: NodeJS.ReadableStream): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-type Body = NodeJS.ReadableStream & { headers: Record<string, string | string[] | undefined>; unshift(chunk: Buffer): void };
+type Body = NodeJS.ReadableStream & { headers: Record<string, string | string[] | undefined>; unshift(chunk: Buffer): void; readonly readableEnded: boolean };
 
 /**
  * A body of a stated length, read without ending the stream, so that it can be handed back to
@@ -81,11 +81,23 @@ async function peekBody(stream: Body): Promise<string | undefined> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** The form back into the stream, its length with it: oidc-provider reads it as the request's own. */
+/**
+ * The form back into the stream, its length with it: oidc-provider reads it as the request's own. A form
+ * that had arrived whole before it was read (a hook before this one waited, as the per-source limit does
+ * for Redis) ends the stream as it is read, and an ended stream takes nothing back: it is then offered
+ * again through what oidc-provider reads of it (`readable`, `iterator`), on this request alone.
+ */
 function giveBack(stream: Body, text: string): void {
   const buffer = Buffer.from(text, 'utf8');
   stream.headers['content-length'] = String(buffer.length);
-  stream.unshift(buffer);
+  if (!stream.readableEnded) return void stream.unshift(buffer);
+  Object.defineProperty(stream, 'readable', { value: true, configurable: true });
+  Object.defineProperty(stream, 'iterator', {
+    configurable: true,
+    value: async function* given(): AsyncGenerator<Buffer> {
+      yield buffer;
+    },
+  });
 }
 
 /**
