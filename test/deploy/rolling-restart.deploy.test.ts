@@ -85,6 +85,8 @@ describe.skipIf(inject('deploySkip') !== '')('three instances of the image behin
       AUTH_ISSUER: issuer.issuer, AUTH_JWKS_URL: issuer.jwksUrl, EHR_ADAPTER: 'xml-http', EHR_BASE_URL: sim.url, EHR_TIMEZONE: ZONE,
       REDIS_URL: redisUrl(), RATE_LIMIT_MAX: String(RATE_LIMIT_MAX), RATE_LIMIT_WINDOW_MS: String(RATE_LIMIT_WINDOW_MS),
       SHUTDOWN_TIMEOUT_MS: '20000', LOG_LEVEL: 'info',
+      // Required outside demo mode (issue 52 item 18); the image's example runs in bare-base.deploy.test.ts's demo.
+      RELEASE_POLICY_FILE: 'none',
     }, {
       DATABASE_URL: databaseUrlFor(adminDatabaseUrl(), database),
     }, {
