@@ -7,10 +7,12 @@
  * says `loopback_redirects`. Each pick, token issued, refresh, refused refresh and revocation of a
  * launch is a record in the patient's access log.
  */
-import { exportJWK, generateKeyPair } from 'jose';
+import { readFile } from 'node:fs/promises';
+import { decodeJwt, exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
 import * as client from 'openid-client';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { patientClaimSeal } from '../../src/adapters/auth-server/patient-claim-seal.js';
 import { HttpBrowser, readForm } from '../dev/demo-issuer/http-browser.js';
 import { adminPool, databaseAvailable, dropSchema } from '../support/database.js';
 import { APP_REDIRECT, startSignInService, type SignInService } from '../support/sign-in-service.js';
@@ -146,6 +148,34 @@ describe.skipIf(!available)('the own authorization server\'s protocol surface (d
     } finally {
       await pool.end();
     }
+  });
+
+  /** A FHIR read of the launch's own Patient with `token`: its status. */
+  const readWith = async (token: string, patient: unknown): Promise<number> => {
+    const read = await request(`${service.base}/fhir/Patient/${String(patient)}`, { headers: { authorization: `Bearer ${token}`, accept: 'application/fhir+json' } });
+    await read.body.dump();
+    return read.statusCode;
+  };
+
+  it('review 2: a token naming a live grant of another person or another app is refused as a revoked grant\'s', async () => {
+    const { keys } = JSON.parse(await readFile(service.keysFile, 'utf8')) as { keys: JWK[] };
+    const [key] = keys;
+    if (key === undefined) throw new Error('no signing key');
+    const seal = patientClaimSeal(keys);
+    const signingKey = await importJWK(key, 'RS256');
+    /** `token`'s claims with `change`, the person (sealed for the token) `person`, signed with the service's own key. */
+    const resigned = async (token: string, change: Record<string, unknown>, person: string): Promise<string> => {
+      const claims = { ...decodeJwt(token), ...change };
+      return new SignJWT({ ...claims, patient: await seal.seal(person, claims) }).setProtectedHeader({ alg: 'RS256', kid: String(key.kid), typ: 'at+jwt' }).sign(signingKey);
+    };
+    const own = await launch(publicApp);
+    const others = await launch(confidentialApp);
+    // The service's own key re-signs a token that reads: the refusals below are for the grant alone.
+    expect(await readWith(await resigned(own.access_token, {}, MARTA), own.patient)).toBe(200);
+    const ownGrant = decodeJwt(own.access_token).grant_id;
+    // Märta's live grant, named in a token of another person; and in a token of another app.
+    expect(await readWith(await resigned(own.access_token, {}, LILLA), own.patient)).toBe(401);
+    expect(await readWith(await resigned(others.access_token, { grant_id: ownGrant }, MARTA), others.patient)).toBe(401);
   });
 
   it('an app without loopback_redirects comes back to its registered loopback URI only; one with it to any port', async () => {

@@ -3,7 +3,8 @@
 // demo runs it with its sign-in page; a region with its own login (docs/smart-launch.md).
 import Provider from 'oidc-provider';
 import type { AuthClients } from './clients.js';
-import { introspection, ownAccessTokens } from './introspection.js';
+import { introspection } from './introspection.js';
+import { ownTokens } from './own-access-tokens.js';
 import { endGrantsOnSignOut } from './grant-endings.js';
 import { buildProviderConfiguration, type ProviderInput } from './provider-config.js';
 import { ownPages } from './provider-pages.js';
@@ -40,7 +41,8 @@ export function createAuthProvider(issuer: string, input: ProviderInput & { logg
     smart: input.smart, picks: input.picks, issuer,
     onAuditFailed: (error) => logger.warn({ err: { name: error.name, message: error.message } }, 'a token request could not be audited'),
   });
-  introspection(provider, ownAccessTokens({ issuer, audience: input.audience, signingKeys: input.signingKeys }));
+  const own = ownTokens({ issuer, audience: input.audience, patientClaim: input.patientClaim, signingKeys: input.signingKeys });
+  introspection(provider, own);
   endGrantsOnSignOut(provider, input.picks, {
     smart: input.smart, issuer,
     onUnrecorded: (error) => logger.warn({ err: { name: error.name, message: error.message } }, 'a grant ended by signing out could not be audited: signed out all the same'),

@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JWK } from 'jose';
 import type Provider from 'oidc-provider';
 import pg, { type Pool } from 'pg';
+import type { GrantHolder } from '../../ports/access-token-verifier.port.js';
 import type { AuthServerMount } from '../../ports/auth-server.port.js';
 import type { SmartLaunchContext } from '../../ports/smart-launch.port.js';
 import { AppsSessions } from './apps-sessions.js';
@@ -151,7 +152,7 @@ export class RegionAuthServer implements AuthServerMount {
         signIn: { href: pageHref, begin: (req, res) => login.beginPageLogin(req, res) },
       }, origin: new URL(issuer).origin, mountPath, issuer, formTokens, onFormRefused,
       verifyToken: ownTokenVerifier({
-        issuer, audience: options.audience, patientClaim: options.patientClaim, signingKeys: options.signingKeys, grantAlive: (id) => grants.alive(id),
+        issuer, audience: options.audience, patientClaim: options.patientClaim, signingKeys: options.signingKeys, grantHolder: (id) => grants.holderOf(id),
       }),
     };
     const server = new RegionAuthServer(provider, login, { smart: options.smart, picks, formTokens, onFormRefused }, models, logger, issuer, connected);
@@ -164,11 +165,11 @@ export class RegionAuthServer implements AuthServerMount {
   }
 
   /**
-   * Whether a grant is alive, asked of the shared store (no cache: a grant revoked on any instance ends
-   * its tokens at the next request on every other): the API's token verifier asks it for this server's tokens.
+   * Whose a grant is while it is alive, asked of the shared store (no cache: a grant revoked on any instance
+   * ends its tokens at the next request on every other): the API's token verifier asks it for this server's tokens.
    */
-  grantAlive(grantId: string): Promise<boolean> {
-    return this.grants.alive(grantId);
+  grantHolder(grantId: string): Promise<GrantHolder | undefined> {
+    return this.grants.holderOf(grantId);
   }
 
   /** Whether the region's login is discovered (until then sign-in pages answer 503; tokens already issued keep working). */
