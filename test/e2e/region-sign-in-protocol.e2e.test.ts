@@ -27,6 +27,8 @@ const FIXED_PORT_APP = 'fixed-port-app';
 const CONFIDENTIAL_APP = 'confidential-app';
 /** An app of this file's own whose grants end every way: its withdrawals are counted in the shared audit store by its id. */
 const ENDING_APP = 'ending-test-app';
+/** An app of this file's own that revokes its access tokens: its withdrawals are counted by its id. */
+const REVOKING_APP = 'revoking-test-app';
 const MARTA = '198112189876';
 const LILLA = '201701012393';
 /** An identity number: twelve digits in a row (an `exp` or `iat` has ten). */
@@ -48,6 +50,7 @@ describe.skipIf(!available)('the own authorization server\'s protocol surface (d
           client_id: ENDING_APP, client_name: 'Ending app', token_endpoint_auth_method: 'none', redirect_uris: [APP_REDIRECT],
           scope: `${REGISTERED} user/Appointment-read`, offline_access: true,
         },
+        { client_id: REVOKING_APP, client_name: 'Revoking app', token_endpoint_auth_method: 'none', redirect_uris: [APP_REDIRECT], scope: REGISTERED, offline_access: true },
         {
           client_id: CONFIDENTIAL_APP, client_name: 'Confidential app', token_endpoint_auth_method: 'private_key_jwt', redirect_uris: [APP_REDIRECT],
           jwks: { keys: [{ ...await exportJWK(publicKey), kid: 'app-key-1', alg: 'RS256', use: 'sig' }] }, scope: REGISTERED, offline_access: true,
@@ -156,6 +159,31 @@ describe.skipIf(!available)('the own authorization server\'s protocol surface (d
     await read.body.dump();
     return read.statusCode;
   };
+
+  it('review 2: an app revoking its own access token (RFC 7009) ends its grant as its refresh token would: audited, both stop; another app\'s token is left alone', async () => {
+    const revokingApp = await client.discovery(new URL(service.issuer), REVOKING_APP, undefined, client.None(), insecure);
+    const since = new Date();
+    const own = await launch(revokingApp);
+    const others = await launch(publicApp);
+    // Another app's access token: answered as RFC 7009 answers a token the caller may not revoke (200), and it keeps working.
+    await client.tokenRevocation(revokingApp, others.access_token);
+    expect(await readWith(others.access_token, others.patient)).toBe(200);
+    expect(await readWith(own.access_token, own.patient)).toBe(200);
+    await client.tokenRevocation(revokingApp, own.access_token, { token_type_hint: 'access_token' });
+    expect(await readWith(own.access_token, own.patient)).toBe(401);
+    await expect(client.refreshTokenGrant(revokingApp, String(own.refresh_token))).rejects.toMatchObject({ error: 'invalid_grant' });
+    // Revoked again (the grant ended already): 200, nothing more recorded.
+    await client.tokenRevocation(revokingApp, own.access_token);
+    expect(await readWith(others.access_token, others.patient)).toBe(200);
+    const pool = adminPool();
+    try {
+      const { rows } = await pool.query(`SELECT patient_id, actor_person_id, delegation, outcome FROM audit.access_log
+        WHERE operation = 'revokeAppAccess' AND client_id = $1 AND time >= $2 ORDER BY id`, [REVOKING_APP, since]);
+      expect(rows).toEqual([{ patient_id: LILLA, actor_person_id: MARTA, delegation: 'guardian', outcome: 'allowed' }]);
+    } finally {
+      await pool.end();
+    }
+  });
 
   it('review 2: a token naming a live grant of another person or another app is refused as a revoked grant\'s', async () => {
     const { keys } = JSON.parse(await readFile(service.keysFile, 'utf8')) as { keys: JWK[] };
