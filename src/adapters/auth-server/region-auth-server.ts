@@ -2,7 +2,7 @@
 // the service itself under `{PUBLIC_BASE_URL}/auth`, with the region's login in place of the demo's
 // sign-in page and every piece of state in PostgreSQL, so any instance serves any step of a flow.
 import { randomBytes } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { JWK } from 'jose';
 import type Provider from 'oidc-provider';
 import pg, { type Pool } from 'pg';
@@ -13,7 +13,7 @@ import { AppsSessions } from './apps-sessions.js';
 import { createAuthProvider } from './auth-provider.js';
 import { AuthClients, type AuthClient } from './clients.js';
 import { CONNECTED_APPS_PATH, connectedAppsFailed, handleConnectedApps, ownTokenVerifier, type ConnectedAppsDeps } from './connected-apps-http.js';
-import { sendErrorPage, sendKindPage } from './error-pages.js';
+import { refusedPage, sendErrorPage, sendKindPage } from './error-pages.js';
 import { FormTokens } from './form-tokens.js';
 import { escape, page } from './interaction-pages.js';
 import { handleInteraction, INTERACTION_PATH, send, type FormRefusal, type LaunchState } from './interactions.js';
@@ -224,6 +224,10 @@ export class RegionAuthServer implements AuthServerMount {
     const { title, text } = TOO_MANY[lang](retryAfterSeconds);
     send(res, 429, page({ lang, banner: '', selfUrl: req.url ?? this.mountPath }, title, `<h1>${escape(title)}</h1><p>${escape(text)}</p>`),
       { 'content-language': lang, 'retry-after': String(retryAfterSeconds) });
+  }
+
+  refusedPage(request: { url: string; headers: IncomingHttpHeaders }, status: 400 | 431): { headers: Record<string, string>; body: string } {
+    return refusedPage(request, status, this.mountPath);
   }
 
   close(): Promise<void> {
