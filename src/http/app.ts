@@ -34,7 +34,7 @@ import { fhirMethodNotAllowed, fhirRoutes } from './fhir/fhir-routes.js';
 import { patientAppRoutes } from './patient-app/patient-app-routes.js';
 import { authServerRoutes } from './auth-server-routes.js';
 import type { AuthServerMount } from '../ports/auth-server.port.js';
-import { clientErrorHandler, frameworkErrorsOf } from './transport-errors.js';
+import { clientErrorHandlerOf, frameworkErrorsOf } from './transport-errors.js';
 import './types.js';
 
 export interface AppDependencies extends RouteDependencies {
@@ -92,8 +92,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     logController: new LogController({ disableRequestLogging: true }),
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
-    clientErrorHandler,
-    frameworkErrors: frameworkErrorsOf(deps.config.basePath, deps.clock),
+    clientErrorHandler: clientErrorHandlerOf(deps.authServer),
+    frameworkErrors: frameworkErrorsOf(deps.config.basePath, deps.clock, deps.authServer),
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 

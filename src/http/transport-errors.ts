@@ -1,5 +1,7 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { AuthServerMount } from '../ports/auth-server.port.js';
 import type { Clock } from '../ports/clock.port.js';
 import { answerShapeOf, errorBody } from './error-body.js';
 import { FHIR_JSON } from './fhir/operation-outcome.js';
@@ -10,20 +12,61 @@ const ANSWERS: Record<string, { status: number; reason: string; message: string 
 };
 const MALFORMED = { status: 400, reason: 'Bad Request', message: 'The request is malformed.' };
 
+/** The service's own authorization server, whose pages answer what is refused under its mount path (docs/sign-in.md). */
+export type AuthPages = Pick<AuthServerMount, 'mountPath' | 'refusedPage'>;
+
+const underMount = (url: string, mountPath: string): boolean => url === mountPath || url.startsWith(`${mountPath}/`) || url.startsWith(`${mountPath}?`);
+
+/**
+ * The request Node's parser refused, as far as the packet it was parsing holds it (`rawPacket`): its
+ * target, and the headers that choose a page's language. Undefined unless the packet begins with the
+ * request line: a request whose line began in an earlier packet cannot be told from any other.
+ */
+function requestIn(packet: unknown): { url: string; headers: IncomingHttpHeaders } | undefined {
+  if (!Buffer.isBuffer(packet)) return undefined;
+  const [line = '', ...fields] = packet.toString('latin1').split('\r\n');
+  const url = /^[A-Z]{3,10} (\/\S*)/.exec(line)?.[1];
+  if (url === undefined) return undefined;
+  const headers: IncomingHttpHeaders = {};
+  for (const field of fields) {
+    if (field === '') break;
+    const colon = field.indexOf(':');
+    const name = field.slice(0, colon).trim().toLowerCase();
+    if (colon > 0 && (name === 'accept-language' || name === 'cookie')) headers[name] = field.slice(colon + 1).trim();
+  }
+  return { url, headers };
+}
+
+/** An answer written on the socket itself (there is no request or response object): fixed headers, then the connection closes. */
+function endWith(socket: Socket, status: number, reason: string, headers: Record<string, string>, body: string): void {
+  const fields = Object.entries({ ...headers, 'content-length': String(Buffer.byteLength(body)), connection: 'close' }).map(([name, value]) => `${name}: ${value}\r\n`);
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\n${fields.join('')}\r\n${body}`);
+}
+
 /**
  * Requests Node's HTTP layer refuses before Fastify sees them (a header block over the limit, a
  * control byte in a header, a request still arriving at its deadline) still get a shape-1 body
- * with a fixed text, never the framework's own.
+ * with a fixed text, never the framework's own. A request too large under the authorization server's
+ * mount path (an authorization address of 20 KB) gets the server's own page instead, when the packet in
+ * which Node found it too large begins with its request line (plain HTTP, the request read in one
+ * piece); Node hands over nothing else of it, so one whose start came in an earlier read (over TLS a
+ * request over 16 KiB always spans records) gets the JSON (docs/sign-in.md).
  */
-export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): void {
-  if (!socket.writable) {
-    socket.destroy();
-    return;
-  }
-  const { status, reason, message } = ANSWERS[err.code ?? ''] ?? MALFORMED;
-  const body = JSON.stringify({ statusCode: status, message });
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json; charset=utf-8\r\n`
-    + `content-length: ${Buffer.byteLength(body)}\r\ncache-control: no-store\r\nconnection: close\r\n\r\n${body}`);
+export function clientErrorHandlerOf(auth?: AuthPages) {
+  return (err: NodeJS.ErrnoException & { rawPacket?: unknown }, socket: Socket): void => {
+    if (!socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const { status, reason, message } = ANSWERS[err.code ?? ''] ?? MALFORMED;
+    const refused = auth === undefined || status !== 431 ? undefined : requestIn(err.rawPacket);
+    if (auth !== undefined && refused !== undefined && underMount(refused.url, auth.mountPath)) {
+      const page = auth.refusedPage(refused, 431);
+      endWith(socket, status, reason, page.headers, page.body);
+      return;
+    }
+    endWith(socket, status, reason, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }, JSON.stringify({ statusCode: status, message }));
+  };
 }
 
 /** What Fastify's routing errors say: fixed texts, nothing of the URL echoed. */
@@ -35,10 +78,15 @@ const URL_FAULTS: Readonly<Record<string, string>> = {
  * Errors Fastify raises while routing, before any route is chosen (a malformed percent-encoding, a path
  * segment over the router's 100 characters): 400 with a fixed text, in the shape of the path's door as
  * every other error (src/http/error-body.ts), so an over-long id below /fhir is an OperationOutcome as a
- * shorter bad id is (issue 52 item 12).
+ * shorter bad id is (issue 52 item 12); under the authorization server's mount path, its own page.
  */
-export function frameworkErrorsOf(basePath: string, clock: Clock) {
+export function frameworkErrorsOf(basePath: string, clock: Clock, auth?: AuthPages) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
+    if (auth !== undefined && underMount(request.url, auth.mountPath)) {
+      const page = auth.refusedPage({ url: request.url, headers: request.headers }, 400);
+      void reply.code(400).headers(page.headers).send(page.body);
+      return;
+    }
     const shape = answerShapeOf(request, basePath);
     if (shape === 'fhir') reply.type(FHIR_JSON);
     const message = URL_FAULTS[error.code] ?? 'The request URL is malformed.';

@@ -20,6 +20,17 @@ export interface VerifiedToken {
  */
 export const GRANT_ID_CLAIM = 'grant_id';
 
+/** Whose a grant of the service's own authorization server is: the person who made it (identity number) and the app it is for. */
+export interface GrantHolder { accountId: string; clientId: string }
+
+/**
+ * Whether a token naming a grant speaks for the grant's own holder: the grant alive (`held`, undefined
+ * when it ended) and made by the token's person for the token's app. A token naming another person's or
+ * another app's live grant is no token of that grant.
+ */
+export const holdsGrant = (held: GrantHolder | undefined, token: GrantHolder): boolean =>
+  held !== undefined && held.accountId === token.accountId && held.clientId === token.clientId;
+
 /**
  * Why a token was refused, as the challenge's `error_description` says it (RFC 6750 §3):
  * `expired` (exp), `not-yet-valid` (nbf), `signature` (it does not verify, or its key or algorithm

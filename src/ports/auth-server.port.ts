@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 
 /**
  * The service's own authorization server (docs/sign-in.md), served under `{PUBLIC_BASE_URL}/auth` on the
@@ -11,4 +11,10 @@ export interface AuthServerMount {
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
   /** Answers a sign-in page refused by the per-source limit: 429, `Retry-After`, the server's own page in the person's language. */
   tooMany(req: IncomingMessage, res: ServerResponse, retryAfterSeconds: number): void;
+  /**
+   * The server's own page (its headers and body) for a request under `mountPath` the HTTP layer refused
+   * before handing it over: 400 an address that cannot be decoded, 431 a request too large for Node's
+   * parser (`request` then as far as the parser's packet held it), in the language it asks for.
+   */
+  refusedPage(request: { url: string; headers: IncomingHttpHeaders }, status: 400 | 431): { headers: Record<string, string>; body: string };
 }

@@ -26,7 +26,7 @@ import { certificateExpiry } from '../adapters/tls/certificate-summary.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { OpenPatientClaim } from '../adapters/auth-server/patient-claim-seal.js';
 import type { AnswerMemory } from '../ports/answer-memory.port.js';
-import type { AccessTokenVerifier } from '../ports/access-token-verifier.port.js';
+import type { AccessTokenVerifier, GrantHolder } from '../ports/access-token-verifier.port.js';
 import type { AuditTrail } from '../ports/audit-trail.port.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { DelegationRegistry } from '../ports/delegation-registry.port.js';
@@ -89,7 +89,7 @@ export function docsRedirectUri(config: Pick<Config, 'host' | 'port' | 'tls'>): 
 
 /** The demo authorization server, on loopback, closed with the service; its address and its client-credentials clients. */
 async function startDemoIssuer(selection: Selection): Promise<{
-  issuer: string; clientIds: readonly string[]; grantAlive: (grantId: string) => Promise<boolean>; openPatientClaim: OpenPatientClaim;
+  issuer: string; clientIds: readonly string[]; grantHolder: (grantId: string) => Promise<GrantHolder | undefined>; openPatientClaim: OpenPatientClaim;
 }> {
   // Imported only when needed: oidc-provider and its dependencies cost memory a real deployment never uses.
   const { config, logger, life } = selection;
@@ -102,7 +102,7 @@ async function startDemoIssuer(selection: Selection): Promise<{
   life.onClose(() => demo.close());
   selection.demoClientsFile = path.join(config.dataDir, 'demo-auth.json');
   life.notices.push(`demo authorization server: ${demo.issuer} (clients and secrets in ${selection.demoClientsFile})`);
-  return { issuer: demo.issuer, clientIds: demo.clientIds, grantAlive: (grantId) => demo.grantAlive(grantId), openPatientClaim: demo.openPatientClaim };
+  return { issuer: demo.issuer, clientIds: demo.clientIds, grantHolder: (grantId) => demo.grantHolder(grantId), openPatientClaim: demo.openPatientClaim };
 }
 
 /** Demo mode only, once its key and issuer are made: where a refused caller finds the demo's credentials (src/http/demo-refusals.ts). */
@@ -122,7 +122,7 @@ const NO_SMART: SmartLaunchContext = { publicBaseUrl: () => 'http://smart-launch
  * JWKS the API verifies its tokens with.
  */
 async function startOwnIssuer(selection: Selection, signIn: SignInSettings): Promise<{
-  publicJwks: unknown; grantAlive: (grantId: string) => Promise<boolean>; openPatientClaim: OpenPatientClaim;
+  publicJwks: unknown; grantHolder: (grantId: string) => Promise<GrantHolder | undefined>; openPatientClaim: OpenPatientClaim;
 }> {
   const { config, logger, life, metrics, clock, auditTrail: trail } = selection;
   // Every login at the region is audited before it counts (src/start/login-events.ts): none without a trail.
@@ -146,7 +146,7 @@ async function startOwnIssuer(selection: Selection, signIn: SignInSettings): Pro
   selection.smartEndpoints = server.endpoints();
   life.notices.push(`authorization server: ${signIn.issuer} (sign-in at ${signIn.login.issuer})`);
   return {
-    publicJwks: publicKeys(signIn.signingKeys), grantAlive: (grantId) => server.grantAlive(grantId),
+    publicJwks: publicKeys(signIn.signingKeys), grantHolder: (grantId) => server.grantHolder(grantId),
     openPatientClaim: patientClaimSeal(signIn.signingKeys).open,
   };
 }
@@ -169,7 +169,7 @@ export async function selectTokenVerifier(selection: Selection): Promise<AccessT
     issuer, audience: config.authAudience, patientClaim: config.authPatientClaim, clientIds, clock,
     ...(config.authJwksUrl ? { jwksUrl: config.authJwksUrl } : {}),
     ...(own === undefined ? {} : { localJwks: () => Promise.resolve(own.publicJwks) }),
-    ...(ownIssuer === undefined ? {} : { grantAlive: ownIssuer.grantAlive, openPatientClaim: ownIssuer.openPatientClaim }),
+    ...(ownIssuer === undefined ? {} : { grantHolder: ownIssuer.grantHolder, openPatientClaim: ownIssuer.openPatientClaim }),
     onWarning: (msg) => logger.warn(msg),
   });
   life.onClose(async () => verifier.close());

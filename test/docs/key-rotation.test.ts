@@ -13,6 +13,18 @@ const operations = readFileSync(path.join(REPOSITORY_ROOT, 'docs', 'operations.m
 const section = operations.slice(operations.indexOf('## Rotating keys and certificates'), operations.indexOf('## The audit store'));
 const signingKeyRow = section.split('\n').find((line) => line.startsWith('| the authorization server\'s signing key')) ?? '';
 
+const signIn = readFileSync(path.join(REPOSITORY_ROOT, 'docs', 'sign-in.md'), 'utf8');
+const signInRotation = signIn.slice(signIn.indexOf('## Rotating keys'), signIn.indexOf('## What the person sees'));
+
+describe('issue 52 review 2: docs/sign-in.md#rotating-keys', () => {
+  it('says every instance publishes the new key before any signs with it, and the old key stays a token lifetime after the last moved', () => {
+    expect(signInRotation).toMatch(/\*\*every\*\* instance before any instance signs with the new key/);
+    expect(signInRotation).toMatch(/does not hold the new key yet refuses every token signed with it/);
+    expect(signInRotation).toMatch(/only the new key refuses\s+every token signed with the old one/);
+    expect(signInRotation).toMatch(/token lifetime \(900 s\) has passed since the \*\*last\*\* instance\s+moved/);
+  });
+});
+
 describe('issue 34 item 11a: docs/operations.md#rotating-keys-and-certificates', () => {
   it('issue 34 item 11a: says that withdrawing a signing key needs its replacement published, since an empty JWKS revokes nothing', () => {
     expect(signingKeyRow).not.toBe('');

@@ -116,6 +116,11 @@ describe.skipIf(!available)('the authorization server\'s own pages (issue 52 ite
       { sv: 'kan inte ta emot det som skickades', en: 'cannot take what was sent' }],
     ['the connected-apps page asked with a method it does not take', async () => ({ url: `${service.issuer}/apps`, method: 'PUT' }), 405,
       { sv: 'kan inte ta emot det som skickades', en: 'cannot take what was sent' }],
+    // Review 2: refused before routing (Fastify's bad URL) and by Node's parser (431), they were the API's bare JSON.
+    ['a malformed address (a percent-encoding that is none)', async () => ({ url: `${service.issuer}/%ff` }), 400,
+      { sv: 'går inte att läsa', en: 'cannot be read' }],
+    ['an authorization address over the request header limit (about 20 KB)', async () => ({ url: authorize({ state: 'x'.repeat(20_000) }) }), 431,
+      { sv: 'för stor', en: 'too large' }],
   ];
 
   it.each(PAGES)('%s is the service\'s page, in Swedish and English, under the strict CSP', async (_name, make, status, said) => {
@@ -127,6 +132,14 @@ describe.skipIf(!available)('the authorization server\'s own pages (issue 52 ite
       expect(answer.body).toContain(said[lang]);
       // Never a way on to where the app did not register (the language switch is this page again).
       expect(answer.body).not.toMatch(/(href|action)="https?:\/\/attacker/);
+    }
+  });
+
+  it('review 2: the API keeps its own JSON for a malformed address and an oversized request outside /auth', async () => {
+    for (const [url, status] of [[`${service.base}/patients/%ff`, 400], [`${service.base}/patients?x=${'x'.repeat(20_000)}`, 431]] as const) {
+      const answer = await ask(url, 'sv');
+      expect([answer.status, String(answer.headers['content-type'])]).toEqual([status, 'application/json; charset=utf-8']);
+      expect(JSON.parse(answer.body)).toMatchObject({ statusCode: status });
     }
   });
 

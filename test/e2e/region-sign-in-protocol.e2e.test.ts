@@ -10,7 +10,9 @@
  * refused before oidc-provider names it (a wrong verifier, another app's) is recorded too, and a wrong
  * verifier spends its code and ends its grant.
  */
-import { exportJWK, generateKeyPair } from 'jose';
+import { readFile } from 'node:fs/promises';
+import { decodeJwt, exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
+import { patientClaimSeal } from '../../src/adapters/auth-server/patient-claim-seal.js';
 import * as client from 'openid-client';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,6 +35,8 @@ const PLAIN_APP = 'plain-token-test-app';
 /** Apps of this file's own whose refused token requests are found in the shared audit store by their ids and this issuer. */
 const REFUSED_APP = 'refused-token-test-app';
 const OTHER_APP = 'other-token-test-app';
+/** An app of this file's own that revokes its access tokens: its withdrawals are counted by its id. */
+const REVOKING_APP = 'revoking-test-app';
 const MARTA = '198112189876';
 const LILLA = '201701012393';
 /** An identity number: twelve digits in a row (an `exp` or `iat` has ten). */
@@ -61,6 +65,7 @@ describe.skipIf(!available)('the own authorization server\'s protocol surface (d
         ...[REFUSED_APP, OTHER_APP].map((id) => ({
           client_id: id, client_name: id, token_endpoint_auth_method: 'none', redirect_uris: [APP_REDIRECT], scope: REGISTERED, offline_access: true,
         })),
+        { client_id: REVOKING_APP, client_name: 'Revoking app', token_endpoint_auth_method: 'none', redirect_uris: [APP_REDIRECT], scope: REGISTERED, offline_access: true },
         {
           client_id: CONFIDENTIAL_APP, client_name: 'Confidential app', token_endpoint_auth_method: 'private_key_jwt', redirect_uris: [APP_REDIRECT],
           jwks: { keys: [{ ...await exportJWK(publicKey), kid: 'app-key-1', alg: 'RS256', use: 'sig' }] }, scope: REGISTERED, offline_access: true,
@@ -222,6 +227,59 @@ describe.skipIf(!available)('the own authorization server\'s protocol surface (d
     } finally {
       await pool.end();
     }
+  });
+
+  /** A FHIR read of the launch's own Patient with `token`: its status. */
+  const readWith = async (token: string, patient: unknown): Promise<number> => {
+    const read = await request(`${service.base}/fhir/Patient/${String(patient)}`, { headers: { authorization: `Bearer ${token}`, accept: 'application/fhir+json' } });
+    await read.body.dump();
+    return read.statusCode;
+  };
+
+  it('review 2: an app revoking its own access token (RFC 7009) ends its grant as its refresh token would: audited, both stop; another app\'s token is left alone', async () => {
+    const revokingApp = await client.discovery(new URL(service.issuer), REVOKING_APP, undefined, client.None(), insecure);
+    const since = new Date();
+    const own = await launch(revokingApp);
+    const others = await launch(publicApp);
+    // Another app's access token: answered as RFC 7009 answers a token the caller may not revoke (200), and it keeps working.
+    await client.tokenRevocation(revokingApp, others.access_token);
+    expect(await readWith(others.access_token, others.patient)).toBe(200);
+    expect(await readWith(own.access_token, own.patient)).toBe(200);
+    await client.tokenRevocation(revokingApp, own.access_token, { token_type_hint: 'access_token' });
+    expect(await readWith(own.access_token, own.patient)).toBe(401);
+    await expect(client.refreshTokenGrant(revokingApp, String(own.refresh_token))).rejects.toMatchObject({ error: 'invalid_grant' });
+    // Revoked again (the grant ended already): 200, nothing more recorded.
+    await client.tokenRevocation(revokingApp, own.access_token);
+    expect(await readWith(others.access_token, others.patient)).toBe(200);
+    const pool = adminPool();
+    try {
+      const { rows } = await pool.query(`SELECT patient_id, actor_person_id, delegation, outcome FROM audit.access_log
+        WHERE operation = 'revokeAppAccess' AND client_id = $1 AND time >= $2 ORDER BY id`, [REVOKING_APP, since]);
+      expect(rows).toEqual([{ patient_id: LILLA, actor_person_id: MARTA, delegation: 'guardian', outcome: 'allowed' }]);
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it('review 2: a token naming a live grant of another person or another app is refused as a revoked grant\'s', async () => {
+    const { keys } = JSON.parse(await readFile(service.keysFile, 'utf8')) as { keys: JWK[] };
+    const [key] = keys;
+    if (key === undefined) throw new Error('no signing key');
+    const seal = patientClaimSeal(keys);
+    const signingKey = await importJWK(key, 'RS256');
+    /** `token`'s claims with `change`, the person (sealed for the token) `person`, signed with the service's own key. */
+    const resigned = async (token: string, change: Record<string, unknown>, person: string): Promise<string> => {
+      const claims = { ...decodeJwt(token), ...change };
+      return new SignJWT({ ...claims, patient: await seal.seal(person, claims) }).setProtectedHeader({ alg: 'RS256', kid: String(key.kid), typ: 'at+jwt' }).sign(signingKey);
+    };
+    const own = await launch(publicApp);
+    const others = await launch(confidentialApp);
+    // The service's own key re-signs a token that reads: the refusals below are for the grant alone.
+    expect(await readWith(await resigned(own.access_token, {}, MARTA), own.patient)).toBe(200);
+    const ownGrant = decodeJwt(own.access_token).grant_id;
+    // Märta's live grant, named in a token of another person; and in a token of another app.
+    expect(await readWith(await resigned(own.access_token, {}, LILLA), own.patient)).toBe(401);
+    expect(await readWith(await resigned(others.access_token, { grant_id: ownGrant }, MARTA), others.patient)).toBe(401);
   });
 
   it('an app without loopback_redirects comes back to its registered loopback URI only; one with it to any port', async () => {

@@ -1,6 +1,6 @@
 import { errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import {
-  InvalidTokenError, TokenStatusUnavailableError, type AccessTokenVerifier, type TokenFault, type VerifiedToken,
+  holdsGrant, InvalidTokenError, TokenStatusUnavailableError, type AccessTokenVerifier, type GrantHolder, type TokenFault, type VerifiedToken,
 } from '../../ports/access-token-verifier.port.js';
 import type { Clock } from '../../ports/clock.port.js';
 import { fetchJson } from './fetch-json.js';
@@ -30,11 +30,12 @@ export interface JwtVerifierOptions {
   jwksCheckEveryMs?: number;
   onWarning: (msg: string) => void;
   /**
-   * Set when the issuer is the service's own authorization server (the demo's or a region's): whether a
-   * grant is still alive, asked of its shared store on every request, cached or not, so a token of a
-   * revoked grant is refused from the next request on every instance. Its person tokens must name their grant.
+   * Set when the issuer is the service's own authorization server (the demo's or a region's): whose a
+   * grant is while it is alive (undefined once it ended), asked of its shared store on every request,
+   * cached or not, so a token of a revoked grant is refused from the next request on every instance. Its
+   * person tokens must name their grant and app, and are taken only for a grant of that person and app.
    */
-  grantAlive?: (grantId: string) => Promise<boolean>;
+  grantHolder?: (grantId: string) => Promise<GrantHolder | undefined>;
 }
 
 // Only asymmetric algorithms: `none` and HS* (a shared secret, or a public key misused as one) never verify.
@@ -108,18 +109,23 @@ export class JwtAccessTokenVerifier implements AccessTokenVerifier {
     return this.ofLiveGrant(verified);
   }
 
-  /** A person token of the service's own server only while its grant is alive; a client token has no grant to end. */
+  /**
+   * A person token of the service's own server only while its grant is alive and is the token's person's
+   * for the token's app (one read of the grant); a client token has no grant to end.
+   */
   private async ofLiveGrant(verified: VerifiedToken): Promise<VerifiedToken> {
-    const alive = this.options.grantAlive;
-    if (alive === undefined || verified.personId === undefined) return verified;
-    if (verified.grantId === undefined) throw new InvalidTokenError('no grant named', 'claims');
-    let live: boolean;
+    const holderOf = this.options.grantHolder;
+    const { personId, clientId, grantId } = verified;
+    if (holderOf === undefined || personId === undefined) return verified;
+    if (grantId === undefined || clientId === undefined) throw new InvalidTokenError('no grant or app named', 'claims');
+    let held: GrantHolder | undefined;
     try {
-      live = await alive(verified.grantId);
+      held = await holderOf(grantId);
     } catch (err) {
       throw new TokenStatusUnavailableError(err);
     }
-    if (!live) throw new InvalidTokenError('grant ended', 'revoked');
+    // Another person's or app's live grant is refused as an ended one: the token is no token of it.
+    if (!holdsGrant(held, { accountId: personId, clientId })) throw new InvalidTokenError('grant ended', 'revoked');
     return verified;
   }
 

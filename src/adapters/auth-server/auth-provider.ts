@@ -2,8 +2,10 @@
 // what it has no setting for (redirects beyond the registered ones, the SMART token endpoint). The
 // demo runs it with its sign-in page; a region with its own login (docs/smart-launch.md).
 import Provider from 'oidc-provider';
+import { accessTokenRevocation } from './access-token-revocation.js';
 import type { AuthClients } from './clients.js';
-import { introspection, ownAccessTokens } from './introspection.js';
+import { introspection } from './introspection.js';
+import { ownTokens } from './own-access-tokens.js';
 import { endGrantsOnSignOut } from './grant-endings.js';
 import { buildProviderConfiguration, type ProviderInput } from './provider-config.js';
 import { ownPages } from './provider-pages.js';
@@ -50,7 +52,14 @@ export function createAuthProvider(issuer: string, input: ProviderInput & { logg
     onAuditFailed: (error) => logger.warn({ err: { name: error.name, message: error.message } }, 'a token request could not be audited'),
     onEndUnrecorded: (error) => logger.warn({ err: { name: error.name, message: error.message } }, UNRECORDED_END.wrongVerifier),
   });
-  introspection(provider, ownAccessTokens({ issuer, audience: input.audience, signingKeys: input.signingKeys }));
+  const own = ownTokens({ issuer, audience: input.audience, patientClaim: input.patientClaim, signingKeys: input.signingKeys });
+  introspection(provider, own);
+  accessTokenRevocation(provider, {
+    smart: input.smart, picks: input.picks, issuer, verify: own,
+    onFailed: (error, step) => logger.warn({ err: { name: error.name, message: error.message }, step }, step === 'audit'
+      ? 'an access token revocation could not be audited: nothing was revoked'
+      : 'an access token revocation was audited but its grant could not be ended'),
+  });
   endGrantsOnSignOut(provider, input.picks, {
     smart: input.smart, issuer,
     onUnrecorded: (error) => logger.warn({ err: { name: error.name, message: error.message } }, UNRECORDED_END.signOut),

@@ -9,15 +9,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JWK } from 'jose';
 import type Provider from 'oidc-provider';
-import { GRANT_ID_CLAIM } from '../../ports/access-token-verifier.port.js';
+import { holdsGrant, type GrantHolder } from '../../ports/access-token-verifier.port.js';
 import type { AuthClients } from './clients.js';
 import { connectedApps, revokeConnectedApp, type ConnectedApp, type ConnectedAppsContext } from './connected-apps.js';
 import { connectedAppsPage, type Notice } from './connected-apps-page.js';
 import { errorPage, sendKindPage } from './error-pages.js';
 import { CSRF_FIELD, type FormBinding, type FormTokens } from './form-tokens.js';
 import { FormTooLarge, pageView, readForm, type FormRefusal } from './interactions.js';
-import { ownAccessTokens } from './introspection.js';
-import { patientClaimSeal } from './patient-claim-seal.js';
+import { claimedGrant, ownTokens } from './own-access-tokens.js';
 import type { Localized } from './page-language.js';
 import { appRedirectUri } from './smart-launch.js';
 
@@ -27,20 +26,17 @@ export const CONNECTED_APPS_PATH = '/connected-apps';
 export interface TokenHolder { accountId: string; clientId: string }
 export type VerifyToken = (token: string) => Promise<TokenHolder | undefined>;
 
-/** Checks an access token this server issued (its own signing keys, issuer and the API's audience), its patient claim opened and its grant alive. */
+/** Checks an access token this server issued (its own signing keys, issuer and the API's audience), its patient claim opened and its grant alive and theirs. */
 export function ownTokenVerifier(input: {
-  issuer: string; audience: string; patientClaim: string; signingKeys: readonly JWK[]; grantAlive: (grantId: string) => Promise<boolean>;
+  issuer: string; audience: string; patientClaim: string; signingKeys: readonly JWK[]; grantHolder: (grantId: string) => Promise<GrantHolder | undefined>;
 }): VerifyToken {
-  const verify = ownAccessTokens(input);
-  const seal = patientClaimSeal(input.signingKeys);
+  const verify = ownTokens(input);
   return async (token) => {
-    const payload = await verify(token);
-    const grantId = payload?.[GRANT_ID_CLAIM];
-    if (payload === undefined || typeof payload.client_id !== 'string' || typeof grantId !== 'string' || !Object.hasOwn(payload, input.patientClaim)) return undefined;
-    const accountId = await seal.open(payload[input.patientClaim], payload);
-    if (accountId === undefined) return undefined;
-    // A revoked grant's token lists and revokes nothing more (a store that cannot say rejects: the page's 500).
-    return await input.grantAlive(grantId) ? { accountId, clientId: payload.client_id } : undefined;
+    const own = await verify(token);
+    const claimed = own === undefined ? 'invalid' : claimedGrant(own);
+    if (typeof claimed === 'string') return undefined;
+    // A revoked grant's token, or one naming another's grant, lists and revokes nothing (a store that cannot say rejects: the page's 500).
+    return holdsGrant(await input.grantHolder(claimed.grantId), claimed.holder) ? claimed.holder : undefined;
   };
 }
 

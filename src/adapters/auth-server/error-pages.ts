@@ -5,12 +5,14 @@
 // link back: where this page is shown, no address the app registered can be trusted with the answer.
 // The server's own handlers answer with it too: a form or method a sign-in page does not take, and
 // the connected-apps page when the store cannot answer.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { escape, page, type PageFrame } from './interaction-pages.js';
 import { pageHeaders } from './page-headers.js';
 import { languageOf, type Localized } from './page-language.js';
 
-export type ErrorKind = 'unknown_app' | 'unregistered_address' | 'expired' | 'too_large' | 'not_found' | 'wrong_method' | 'fault' | 'invalid' | 'unexpected' | 'apps_unavailable' | 'refused_form';
+export type ErrorKind =
+  | 'unknown_app' | 'unregistered_address' | 'expired' | 'too_large' | 'not_found' | 'malformed_address' | 'wrong_method' | 'fault' | 'invalid'
+  | 'unexpected' | 'apps_unavailable' | 'refused_form';
 
 const HEADING: Localized = { en: 'The sign-in cannot continue', sv: 'Inloggningen kan inte fortsätta' };
 const START_AGAIN: Localized = { en: 'Go back to the app and start again from there.', sv: 'Gå tillbaka till appen och börja om därifrån.' };
@@ -46,6 +48,15 @@ const SAID: Readonly<Record<ErrorKind, { what: Localized; todo: Localized; headi
   not_found: {
     heading: { en: 'This page is not here', sv: 'Sidan finns inte' },
     what: { en: 'There is no page at this address; it is not here.', sv: 'Det finns ingen sida på den här adressen; den finns inte.' },
+    todo: START_AGAIN,
+  },
+  // A percent-encoding that is none (`%ff`): refused before any page is chosen.
+  malformed_address: {
+    heading: { en: 'This address cannot be read', sv: 'Adressen går inte att läsa' },
+    what: {
+      en: 'This address cannot be read: it may have been cut short or changed on the way here.',
+      sv: 'Den här adressen går inte att läsa: den kan ha kortats av eller ändrats på vägen hit.',
+    },
     todo: START_AGAIN,
   },
   wrong_method: {
@@ -90,6 +101,9 @@ const SAID: Readonly<Record<ErrorKind, { what: Localized; todo: Localized; headi
   },
 };
 
+/** The longest address a refused request's page links back to (its language switch). */
+const MAX_SELF_URL = 1024;
+
 const CODE: Localized = { en: 'Error code, for the app\'s maker:', sv: 'Felkod, för den som gjort appen:' };
 
 /** The page; `code` the OAuth error (a fixed word of the protocol, shown as it is) when there is one. */
@@ -122,6 +136,20 @@ export function errorKind(out: { error?: unknown; error_description?: unknown },
 export function sendErrorPage(req: IncomingMessage, res: ServerResponse, error: unknown, frame: { banner: Localized | string; selfUrl: string }): void {
   const expired = error instanceof Error && error.name === 'SessionNotFound';
   sendKindPage(req, res, { status: expired ? 400 : 500, kind: expired ? 'expired' : 'fault' }, frame);
+}
+
+/**
+ * The page for a request refused before it reached the server (by the HTTP layer, which hands over its
+ * address and headers as far as it read them): 400 a malformed address, 431 a request too large. Its
+ * language switch points at the address's path alone (the query may be what was too large), or, for
+ * an over-long path, at the server's own path.
+ */
+export function refusedPage(request: { url: string; headers: IncomingHttpHeaders }, status: 400 | 431, mountPath: string): { headers: Record<string, string>; body: string } {
+  const { lang } = languageOf(request);
+  const path = request.url.split('?')[0] ?? mountPath;
+  const selfUrl = path.length <= MAX_SELF_URL ? path : mountPath;
+  const kind: ErrorKind = status === 400 ? 'malformed_address' : 'too_large';
+  return { headers: { 'content-type': 'text/html; charset=utf-8', ...pageHeaders(lang) }, body: errorPage({ lang, banner: '', selfUrl }, kind) };
 }
 
 /** The page of `kind` with `status` (and `headers`, such as a 405's Allow), in the language the request asks for. */

@@ -2,9 +2,10 @@
 // token of it with it, each end an audit record (revocation-records.ts). A grant ends when the person
 // revokes it, when a new consent for the same app, person and pick replaces it (one grant each, never
 // a pile of identical ones), and when the person signs out of the sign-in session it was made in. Its
-// access tokens stop too: the service's token verifier asks whether their grant is still alive on
-// every request (grantAlive).
+// access tokens stop too: the service's token verifier asks whose their grant is, while it is alive,
+// on every request (grantHolder), and takes a token only for its grant's own person and app.
 import type Provider from 'oidc-provider';
+import type { GrantHolder } from '../../ports/access-token-verifier.port.js';
 import type { SmartLaunchContext } from '../../ports/smart-launch.port.js';
 import { recordEnding } from './revocation-records.js';
 import type { KeptGrant, LaunchPicks } from './smart-launch.js';
@@ -36,9 +37,10 @@ export async function keepGrant(provider: Provider, picks: LaunchPicks, grantId:
   for (const grant of replaced) if (grant.grantId !== grantId) await endGrant(provider, picks, grant.grantId);
 }
 
-/** Whether a grant is alive: its access tokens are taken only while it is (the token verifier's question). */
-export async function grantAlive(provider: Provider, grantId: string): Promise<boolean> {
-  return (await provider.Grant.adapter.find(grantId)) !== undefined;
+/** Whose a grant is while it is alive, else undefined: its access tokens are taken only while it is, for its holder (the token verifier's question). */
+export async function grantHolder(provider: Provider, grantId: string): Promise<GrantHolder | undefined> {
+  const { accountId, clientId }: { accountId?: unknown; clientId?: unknown } = await provider.Grant.adapter.find(grantId) ?? {};
+  return typeof accountId === 'string' && typeof clientId === 'string' ? { accountId, clientId } : undefined;
 }
 
 interface SignOutView {

@@ -3,11 +3,10 @@
 // (provider-config.ts), and refuses structured ones with `unsupported_token_type`; the access tokens
 // are JWTs, so those are answered here from the token itself, verified with the server's own keys,
 // and from its grant: a token whose grant has ended (revoked, replaced, signed out) is inactive.
-import { createLocalJWKSet, jwtVerify, type JWK, type JWTPayload } from 'jose';
+import type { JWTPayload } from 'jose';
 import type Provider from 'oidc-provider';
-import { GRANT_ID_CLAIM } from '../../ports/access-token-verifier.port.js';
-import { grantAlive } from './grant-endings.js';
-import { publicKeys } from './key-files.js';
+import { grantHolder } from './grant-endings.js';
+import { ofLiveGrant, type OwnToken } from './own-access-tokens.js';
 
 const INTROSPECTION_PATH = '/token/introspection';
 
@@ -16,18 +15,6 @@ interface KoaContext {
   status: number;
   body?: unknown;
   oidc?: { client?: { clientId: string; clientAuthMethod?: string }; params?: { token?: unknown } };
-}
-
-/** The claims of an access token this server issued (its own keys, issuer and the API's audience), else undefined. */
-export function ownAccessTokens(input: { issuer: string; audience: string; signingKeys: readonly JWK[] }): (token: string) => Promise<JWTPayload | undefined> {
-  const jwks = createLocalJWKSet(publicKeys(input.signingKeys));
-  return async (token) => {
-    try {
-      return (await jwtVerify(token, jwks, { issuer: input.issuer, audience: input.audience, typ: 'at+jwt' })).payload;
-    } catch {
-      return undefined;
-    }
-  };
 }
 
 /**
@@ -40,7 +27,7 @@ function described(claims: JWTPayload): Record<string, unknown> {
   return { active: true, sub, client_id: clientId, scope, exp, iat, iss, aud, jti, token_type: 'Bearer', ...(patient === undefined ? {} : { smart_patient: patient }) };
 }
 
-export function introspection(provider: Provider, verify: (token: string) => Promise<JWTPayload | undefined>): void {
+export function introspection(provider: Provider, verify: (token: string) => Promise<OwnToken | undefined>): void {
   provider.use(async (ctx: KoaContext, next: () => Promise<void>) => {
     await next();
     const client = ctx.oidc?.client;
@@ -54,12 +41,12 @@ export function introspection(provider: Provider, verify: (token: string) => Pro
     const body = ctx.body as { error?: string } | undefined;
     const token = ctx.oidc?.params?.token;
     if (body?.error !== 'unsupported_token_type' || typeof token !== 'string') return;
-    const claims = await verify(token);
-    // A person's token is active only while its grant is, as the API takes it (a store that cannot say: an error, never `active`).
-    const grantId = claims?.[GRANT_ID_CLAIM];
-    const live = claims !== undefined && (grantId === undefined || (typeof grantId === 'string' && await grantAlive(provider, grantId)));
+    const own = await verify(token);
+    // A person's token is active only while its grant is, and is its person's for its app, as the API takes it
+    // (a store that cannot say: an error, never `active`).
+    const live = own !== undefined && own.claims.client_id === client.clientId && await ofLiveGrant(own, (id) => grantHolder(provider, id));
     ctx.status = 200;
     // RFC 7662 §2.2: a token the caller may not introspect is answered as an inactive one.
-    ctx.body = live && claims.client_id === client.clientId ? described(claims) : { active: false };
+    ctx.body = live ? described(own.claims) : { active: false };
   });
 }

@@ -34,7 +34,7 @@ function acceptedLang(header: string | undefined): Lang | undefined {
  * The language asked for now by `?lang=` (a switch to remember) or an app's `ui_locales` (OpenID
  * Connect's, its first of sv/en), else the remembered or the browser's one.
  */
-export function languageOf(req: IncomingMessage): { lang: Lang; chosen: boolean } {
+export function languageOf(req: Pick<IncomingMessage, 'url' | 'headers'>): { lang: Lang; chosen: boolean } {
   const query = new URL(req.url ?? '/', 'http://page.invalid').searchParams;
   const asked = query.get('lang');
   if (isLang(asked)) return { lang: asked, chosen: true };

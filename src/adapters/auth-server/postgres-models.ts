@@ -4,6 +4,7 @@
 // adapter interface: one adapter per model, rows keyed by model and id, expiry by the database's clock.
 import { createHash } from 'node:crypto';
 import type { Pool } from 'pg';
+import type { GrantHolder } from '../../ports/access-token-verifier.port.js';
 import { inTransaction } from '../audit-postgres/bounded-client.js';
 import { applyMigrations, appliedVersion, latestVersion, type Migrated, type Migration } from '../audit-postgres/schema-migrations.js';
 import { quotedRole, quotedSchema } from '../audit-postgres/sql-names.js';
@@ -79,12 +80,12 @@ const text = (value: unknown): string | null => (typeof value === 'string' && va
 export class PostgresModelAdapter {
   private readonly table: string;
 
-  /** The prepared statement of `alive`, named for its table: one name never stands for two texts on a connection. */
-  private readonly aliveStatement: string;
+  /** The prepared statement of `holderOf`, named for its table: one name never stands for two texts on a connection. */
+  private readonly holderStatement: string;
 
   constructor(private readonly pool: Pool, schema: string, private readonly model: string) {
     this.table = `${quotedSchema(schema)}.oidc_model`;
-    this.aliveStatement = `oidc-alive-${createHash('sha256').update(this.table).digest('hex').slice(0, 24)}`;
+    this.holderStatement = `oidc-holder-${createHash('sha256').update(this.table).digest('hex').slice(0, 24)}`;
   }
 
   async upsert(id: string, payload: Payload, expiresIn?: number): Promise<void> {
@@ -111,15 +112,16 @@ export class PostgresModelAdapter {
   }
 
   /**
-   * Whether a live row is there: a grant's liveness, which the API asks on every request with a token of
-   * this server, so a prepared statement that reads no payload (about the cost of `SELECT 1`).
+   * Whose a live grant is (its person and app), undefined when none is there: what the API asks on every
+   * request with a token of this server, so a prepared statement that reads two short values by the key.
    */
-  async alive(id: string): Promise<boolean> {
-    const { rowCount } = await this.pool.query({
-      name: this.aliveStatement, values: [this.model, id],
-      text: `SELECT 1 FROM ${this.table} WHERE model = $1 AND id = $2 AND (expires_at IS NULL OR expires_at > now())`,
+  async holderOf(id: string): Promise<GrantHolder | undefined> {
+    const { rows } = await this.pool.query<{ account_id: string | null; client_id: string | null }>({
+      name: this.holderStatement, values: [this.model, id],
+      text: `SELECT account_id, payload->>'clientId' AS client_id FROM ${this.table} WHERE model = $1 AND id = $2 AND (expires_at IS NULL OR expires_at > now())`,
     });
-    return (rowCount ?? 0) > 0;
+    const { account_id: accountId, client_id: clientId } = rows[0] ?? {};
+    return typeof accountId === 'string' && typeof clientId === 'string' ? { accountId, clientId } : undefined;
   }
 
   /** Marks a code or refresh token used; oidc-provider refuses (and revokes the grant of) a used one. */

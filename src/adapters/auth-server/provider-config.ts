@@ -302,6 +302,7 @@ export function buildProviderConfiguration(input: ProviderInput): Configuration 
       // Every access token is for the API, so userinfo (which needs an audience-less one) is off.
       userinfo: { enabled: false },
       // RFC 7009: revoking a refresh token revokes its grant, every token of it; audited first, a plain grant's too (a refusing store: 500, not revoked).
+      // An access token (a JWT, which oidc-provider refuses as structured) ends its grant the same way: access-token-revocation.ts.
       revocation: {
         enabled: true,
         allowedPolicy: async (ctx: RevocationView, client: ClientView, token: RevokedTokenView) => {

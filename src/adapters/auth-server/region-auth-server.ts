@@ -2,17 +2,18 @@
 // the service itself under `{PUBLIC_BASE_URL}/auth`, with the region's login in place of the demo's
 // sign-in page and every piece of state in PostgreSQL, so any instance serves any step of a flow.
 import { randomBytes } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { JWK } from 'jose';
 import type Provider from 'oidc-provider';
 import pg, { type Pool } from 'pg';
+import type { GrantHolder } from '../../ports/access-token-verifier.port.js';
 import type { AuthServerMount } from '../../ports/auth-server.port.js';
 import type { SmartLaunchContext } from '../../ports/smart-launch.port.js';
 import { AppsSessions } from './apps-sessions.js';
 import { createAuthProvider } from './auth-provider.js';
 import { AuthClients, type AuthClient } from './clients.js';
 import { CONNECTED_APPS_PATH, connectedAppsFailed, handleConnectedApps, ownTokenVerifier, type ConnectedAppsDeps } from './connected-apps-http.js';
-import { sendErrorPage, sendKindPage } from './error-pages.js';
+import { refusedPage, sendErrorPage, sendKindPage } from './error-pages.js';
 import { FormTokens } from './form-tokens.js';
 import { escape, page } from './interaction-pages.js';
 import { handleInteraction, INTERACTION_PATH, send, type FormRefusal, type LaunchState } from './interactions.js';
@@ -151,7 +152,7 @@ export class RegionAuthServer implements AuthServerMount {
         signIn: { href: pageHref, begin: (req, res) => login.beginPageLogin(req, res) },
       }, origin: new URL(issuer).origin, mountPath, issuer, formTokens, onFormRefused,
       verifyToken: ownTokenVerifier({
-        issuer, audience: options.audience, patientClaim: options.patientClaim, signingKeys: options.signingKeys, grantAlive: (id) => grants.alive(id),
+        issuer, audience: options.audience, patientClaim: options.patientClaim, signingKeys: options.signingKeys, grantHolder: (id) => grants.holderOf(id),
       }),
     };
     const server = new RegionAuthServer(provider, login, { smart: options.smart, picks, formTokens, onFormRefused }, models, logger, issuer, connected);
@@ -164,11 +165,11 @@ export class RegionAuthServer implements AuthServerMount {
   }
 
   /**
-   * Whether a grant is alive, asked of the shared store (no cache: a grant revoked on any instance ends
-   * its tokens at the next request on every other): the API's token verifier asks it for this server's tokens.
+   * Whose a grant is while it is alive, asked of the shared store (no cache: a grant revoked on any instance
+   * ends its tokens at the next request on every other): the API's token verifier asks it for this server's tokens.
    */
-  grantAlive(grantId: string): Promise<boolean> {
-    return this.grants.alive(grantId);
+  grantHolder(grantId: string): Promise<GrantHolder | undefined> {
+    return this.grants.holderOf(grantId);
   }
 
   /** Whether the region's login is discovered (until then sign-in pages answer 503; tokens already issued keep working). */
@@ -223,6 +224,10 @@ export class RegionAuthServer implements AuthServerMount {
     const { title, text } = TOO_MANY[lang](retryAfterSeconds);
     send(res, 429, page({ lang, banner: '', selfUrl: req.url ?? this.mountPath }, title, `<h1>${escape(title)}</h1><p>${escape(text)}</p>`),
       { 'content-language': lang, 'retry-after': String(retryAfterSeconds) });
+  }
+
+  refusedPage(request: { url: string; headers: IncomingHttpHeaders }, status: 400 | 431): { headers: Record<string, string>; body: string } {
+    return refusedPage(request, status, this.mountPath);
   }
 
   close(): Promise<void> {

@@ -8,7 +8,7 @@
 // recorded here. A code sent with a wrong verifier is spent here, its grant ended (wrong-verifier.ts).
 import type Provider from 'oidc-provider';
 import type { GrantEvent, SmartLaunchContext } from '../../ports/smart-launch.port.js';
-import { grantAlive } from './grant-endings.js';
+import { grantHolder } from './grant-endings.js';
 import { logOf } from './grant-logs.js';
 import type { LaunchPicks } from './smart-launch.js';
 import { endForWrongVerifier, wrongVerifier, type PresentedCode } from './wrong-verifier.js';
@@ -90,7 +90,7 @@ async function afterRefusal(provider: Provider, ctx: KoaContext, audit: TokenAud
   }
   // A replay ended the grant (its end recorded already, revocation-records.ts): what is kept beside it goes with it.
   // Should the store not answer, the refusal stands as answered: the kept record expires with the grant's lifetime.
-  await (async () => { if (!await grantAlive(provider, grantId)) await audit.picks.forget(grantId); })().catch(() => undefined);
+  await (async () => { if (await grantHolder(provider, grantId) === undefined) await audit.picks.forget(grantId); })().catch(() => undefined);
 }
 
 export function tokenAudit(provider: Provider, audit: TokenAudit): void {

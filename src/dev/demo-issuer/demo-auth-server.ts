@@ -12,12 +12,13 @@ import {
 } from '../../adapters/auth-server/connected-apps-http.js';
 import { AuthClients } from '../../adapters/auth-server/clients.js';
 import { sendErrorPage } from '../../adapters/auth-server/error-pages.js';
-import { grantAlive } from '../../adapters/auth-server/grant-endings.js';
+import { grantHolder } from '../../adapters/auth-server/grant-endings.js';
 import { FormTokens } from '../../adapters/auth-server/form-tokens.js';
 import { handleInteraction, INTERACTION_PATH, type FormRefusal } from '../../adapters/auth-server/interactions.js';
 import { REFRESH_TOKEN_TTL_SECONDS } from '../../adapters/auth-server/provider-config.js';
 import { patientClaimSeal, type OpenPatientClaim } from '../../adapters/auth-server/patient-claim-seal.js';
 import { LaunchPicks } from '../../adapters/auth-server/smart-launch.js';
+import type { GrantHolder } from '../../ports/access-token-verifier.port.js';
 import type { SmartLaunchContext } from '../../ports/smart-launch.port.js';
 import { loadOrCreateCredentials } from './credentials-store.js';
 import { CLIENT_CREDENTIALS_CLIENT_IDS, DEMO_CLIENTS, demoAuthClients, type DemoGrant } from './demo-clients.js';
@@ -40,8 +41,8 @@ export interface DemoAuthServer {
   credentials: DemoCredentials;
   /** Its client-credentials clients, whose tokens are client tokens while it runs. */
   clientIds: readonly string[];
-  /** Whether a grant is alive: the API takes a person token of this server only while its grant is. */
-  grantAlive(grantId: string): Promise<boolean>;
+  /** Whose a grant is while it is alive: the API takes a person token of this server only while its grant is, and is theirs. */
+  grantHolder(grantId: string): Promise<GrantHolder | undefined>;
   /** Opens the sealed patient claim of its tokens (patient-claim-seal.ts), for the service in the same process. */
   openPatientClaim: OpenPatientClaim;
 }
@@ -173,7 +174,7 @@ export async function startDemoAuthServer(options: {
       provider, picks, smart, clients, banner: demoSignIn.banner, origin: issuer, issuer, formTokens, onFormRefused,
       // The demo's own session (docs/smart-launch.md#connected-apps): its sign-in is a pick of a synthetic person, nothing to ask again.
       sessions: providerSessions(provider),
-      verifyToken: ownTokenVerifier({ issuer, audience, patientClaim, signingKeys: stored.signingKeys, grantAlive: (id) => grantAlive(provider as Provider, id) }),
+      verifyToken: ownTokenVerifier({ issuer, audience, patientClaim, signingKeys: stored.signingKeys, grantHolder: (id) => grantHolder(provider as Provider, id) }),
     };
   } catch (error) {
     server.close();
@@ -210,7 +211,7 @@ export async function startDemoAuthServer(options: {
     issuer,
     credentials,
     clientIds: CLIENT_CREDENTIALS_CLIENT_IDS,
-    grantAlive: (grantId) => (provider === undefined ? Promise.resolve(false) : grantAlive(provider, grantId)),
+    grantHolder: (grantId) => (provider === undefined ? Promise.resolve(undefined) : grantHolder(provider, grantId)),
     openPatientClaim: patientClaimSeal(stored.signingKeys).open,
     close: () =>
       new Promise<void>((resolve, reject) => {

@@ -61,13 +61,13 @@ describe('JwtAccessTokenVerifier', () => {
     const asked: string[] = [];
     const own = new JwtAccessTokenVerifier({
       issuer: issuer.issuer, audience: 'patient-data-access', patientClaim: 'patient', clientIds: [TEST_CLIENT_ID], clock, onWarning: () => undefined,
-      grantAlive: async (grantId) => {
+      grantHolder: async (grantId) => {
         asked.push(grantId);
         if (grantId === 'store-down') throw new Error('connection refused');
-        return alive.has(grantId);
+        return alive.has(grantId) ? { accountId: '191212121212', clientId: 'app' } : undefined;
       },
     });
-    const token = await issuer.sign({ patient: '191212121212', grant_id: 'grant-1' });
+    const token = await issuer.sign({ patient: '191212121212', client_id: 'app', grant_id: 'grant-1' });
     await expect(own.verify(token)).resolves.toMatchObject({ personId: '191212121212', grantId: 'grant-1' });
     await expect(own.verify(token)).resolves.toMatchObject({ grantId: 'grant-1' });
     alive.delete('grant-1');
@@ -75,12 +75,27 @@ describe('JwtAccessTokenVerifier', () => {
     await expect(own.verify(token)).rejects.toMatchObject({ fault: 'revoked' });
     expect(asked).toEqual(['grant-1', 'grant-1', 'grant-1']);
     // A person token of the own issuer that names no grant is not one it issues; a client token has no grant to end.
-    await expect(own.verify(await issuer.sign({ patient: '191212121212' }))).rejects.toMatchObject({ fault: 'claims' });
+    await expect(own.verify(await issuer.sign({ patient: '191212121212', client_id: 'app' }))).rejects.toMatchObject({ fault: 'claims' });
     await expect(own.verify(await issuer.sign(CLIENT))).resolves.toMatchObject({ clientId: TEST_CLIENT_ID });
     // A store that cannot answer answers nothing: not a 401 that would send the person to sign in again.
-    await expect(own.verify(await issuer.sign({ patient: '191212121212', grant_id: 'store-down' }))).rejects.toBeInstanceOf(TokenStatusUnavailableError);
-    // Another issuer's verifier (no grantAlive) does not ask.
+    await expect(own.verify(await issuer.sign({ patient: '191212121212', client_id: 'app', grant_id: 'store-down' }))).rejects.toBeInstanceOf(TokenStatusUnavailableError);
+    // Another issuer's verifier (no grantHolder) does not ask.
     await expect(verifier.verify(await issuer.sign({ patient: '191212121212' }))).resolves.toMatchObject({ personId: '191212121212' });
+  });
+
+  it('issue 52 review 2: takes a person token only while its grant is alive for that very person and app', async () => {
+    const grants = new Map([['grant-1', { accountId: '191212121212', clientId: 'app' }], ['grant-2', { accountId: '198112189876', clientId: 'app' }]]);
+    const own = new JwtAccessTokenVerifier({
+      issuer: issuer.issuer, audience: 'patient-data-access', patientClaim: 'patient', clientIds: [TEST_CLIENT_ID], clock, onWarning: () => undefined,
+      grantHolder: async (grantId) => grants.get(grantId),
+    });
+    const mine = { patient: '191212121212', client_id: 'app', grant_id: 'grant-1' };
+    await expect(own.verify(await issuer.sign(mine))).resolves.toMatchObject({ personId: '191212121212', clientId: 'app', grantId: 'grant-1' });
+    // Another person's live grant, another app's live grant: refused as a revoked grant would be.
+    await expect(own.verify(await issuer.sign({ ...mine, grant_id: 'grant-2' }))).rejects.toMatchObject({ fault: 'revoked' });
+    await expect(own.verify(await issuer.sign({ ...mine, client_id: 'other-app' }))).rejects.toMatchObject({ fault: 'revoked' });
+    // A person token of the own issuer that names no app is not one it issues.
+    await expect(own.verify(await issuer.sign({ patient: '191212121212', grant_id: 'grant-1' }))).rejects.toMatchObject({ fault: 'claims' });
   });
 
   it('caches verified tokens only until their expiry (with the skew)', async () => {

@@ -68,22 +68,23 @@ describe.skipIf(!available)('the authorization server\'s state in PostgreSQL', (
     expect(await tokens.find('forever')).toEqual({ grantId: 'g2' });
   });
 
-  it('issue 52 item 13: says whether a row is alive: not once destroyed or past its expiry, nor of another model', async () => {
+  it('issue 52 item 13: says whose a live grant is: nobody\'s once destroyed or past its expiry, nor of another model', async () => {
     const grants = models.adapter('Grant');
-    await grants.upsert('live', { jti: 'live' }, 60);
-    await grants.upsert('ending', { jti: 'ending' }, 60);
-    await models.adapter('Session').upsert('session-only', { uid: 'u9' }, 60);
+    const held = { accountId: '198112189876', clientId: 'app' };
+    await grants.upsert('live', { jti: 'live', ...held }, 60);
+    await grants.upsert('ending', { jti: 'ending', ...held }, 60);
+    await models.adapter('Session').upsert('session-only', { uid: 'u9', ...held }, 60);
     await pool.query(`UPDATE "${schema}".oidc_model SET expires_at = now() - interval '1 second' WHERE id = 'ending'`);
-    expect(await grants.alive('live')).toBe(true);
-    expect(await grants.alive('ending')).toBe(false);
-    expect(await grants.alive('session-only')).toBe(false);
+    expect(await grants.holderOf('live')).toEqual(held);
+    expect(await grants.holderOf('ending')).toBeUndefined();
+    expect(await grants.holderOf('session-only')).toBeUndefined();
     await grants.destroy('live');
-    expect(await grants.alive('live')).toBe(false);
+    expect(await grants.holderOf('live')).toBeUndefined();
     // Another schema's adapter on the same connections: its own statement, its own rows.
     const other = freshSchema('sign_in_alive');
     await migrateSignIn(pool, other);
     try {
-      expect(await new PostgresModels(pool, other).adapter('Grant').alive('ending')).toBe(false);
+      expect(await new PostgresModels(pool, other).adapter('Grant').holderOf('ending')).toBeUndefined();
     } finally {
       await dropSchema(pool, other);
     }

@@ -183,6 +183,29 @@ describe('an app revoking its own grant (RFC 7009)', () => {
     // Tolvan's own record: the actor is the patient, named by the number the log gives the patient.
     expect(withdrawn.map((e) => [e.action, e.agent[0]?.who.identifier?.value, e.agent[1]?.who.identifier?.value])).toEqual([['D', TOLVAN, 'patient-app']]);
   });
+
+  it('review 2: by its access token ends it as its refresh token would: audited, the token and the refresh stop at once', async () => {
+    const revokedLaunch = await launched(new HttpBrowser(), TOLVAN);
+    // Märta's launch for Tolvan reads his log: another person's grant, which the revocation leaves alone.
+    const reader = await launched(new HttpBrowser(), MARTA, 'Tolvan');
+    const since = Date.now();
+    const readWith = async (token: unknown) => {
+      const read = await request(`${service.fhirBase}/Patient/${String(revokedLaunch.patient)}`, { headers: { authorization: `Bearer ${String(token)}`, accept: 'application/fhir+json' } });
+      await read.body.dump();
+      return read.statusCode;
+    };
+    expect(await readWith(revokedLaunch.access_token)).toBe(200);
+    const response = await request(service.smart.revocation_endpoint, {
+      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: revokedLaunch.access_token as string, token_type_hint: 'access_token', client_id: 'patient-app' }).toString(),
+    });
+    expect(response.statusCode).toBe(200);
+    await response.body.dump();
+    expect(await readWith(revokedLaunch.access_token)).toBe(401);
+    const refreshed = await tokenRequest(service, { grant_type: 'refresh_token', refresh_token: revokedLaunch.refresh_token as string, client_id: 'patient-app' });
+    expect([refreshed.status, refreshed.body.error]).toEqual([400, 'invalid_grant']);
+    expect(revocationsBy(await auditEvents(reader.access_token as string), TOLVAN, since)).toEqual([['D', 'patient-app']]);
+  });
 });
 
 /** A demo issuer whose audit store refuses the records of `kind` (every one it is asked to store is kept in `asked`, each warning logged in `warned`). */
@@ -328,7 +351,7 @@ describe('a grant the audit store refuses', () => {
     });
   });
 
-  it('a withdrawal the store refuses leaves the grant in force: the revocation endpoint answers server_error, the refresh still works', async () => {
+  it('a withdrawal the store refuses leaves the grant in force: the revocation endpoint answers server_error, for the refresh or the access token (review 2), the refresh still works', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'grant-audit-'));
     const issuer = await startDemoAuthServer({
       host: '127.0.0.1', port: 0, audience: 'patient-data-access', patientClaim: 'patient', dataDir, logger: { warn: () => undefined, info: () => undefined },
@@ -347,8 +370,10 @@ describe('a grant the audit store refuses', () => {
       const { redirect } = await launch(new HttpBrowser(), local, authorizeUrl(local, code), { login: MARTA });
       const tokens = (await exchange(local, redirect.searchParams.get('code') ?? '', code.verifier)).body;
       const form = (more: Record<string, string>) => ({ method: 'POST' as const, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ client_id: 'patient-app', ...more }).toString() });
-      const revoking = await request(discovery.revocation_endpoint, form({ token: tokens.refresh_token as string }));
-      expect([revoking.statusCode, (await revoking.body.json() as { error: string }).error]).toEqual([500, 'server_error']);
+      for (const token of [tokens.refresh_token, tokens.access_token]) {
+        const revoking = await request(discovery.revocation_endpoint, form({ token: token as string }));
+        expect([revoking.statusCode, (await revoking.body.json() as { error: string }).error]).toEqual([500, 'server_error']);
+      }
       const refreshed = await request(discovery.token_endpoint, form({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token as string }));
       expect(refreshed.statusCode).toBe(200);
       await refreshed.body.dump();
