@@ -48,12 +48,18 @@ export function cookieAttributes(scope: CookieScope, maxAge: number): string {
   return `Path=${scope.secure ? '/' : scope.path}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${scope.secure ? '; Secure' : ''}`;
 }
 
+/** The optional whitespace around a cookie's name and value: spaces and tabs, nothing else. */
+const OWS = /^[ \t]+|[ \t]+$/g;
+
 /** Every value the request brings in a cookie named `name` (a browser may send two of one name for different paths). */
 export function cookieValues(req: IncomingMessage, name: string): string[] {
   const values: string[] = [];
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const eq = part.indexOf('=');
-    if (eq >= 0 && part.slice(0, eq).trim() === name) values.push(part.slice(eq + 1).trim());
+    // Only the separators' spaces and tabs (RFC 6265 §4.2.1): String.prototype.trim would also strip a
+    // no-break space (a 0xA0 byte, as Node reads headers), and `\xA0__Host-…`, which another site may
+    // set, would then be read as the `__Host-` cookie that no other site can.
+    if (eq >= 0 && part.slice(0, eq).replace(OWS, '') === name) values.push(part.slice(eq + 1).replace(OWS, ''));
   }
   return values;
 }
