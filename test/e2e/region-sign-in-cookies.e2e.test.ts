@@ -16,7 +16,7 @@ import { HttpBrowser } from '../dev/demo-issuer/http-browser.js';
 import { adminPool, databaseAvailable, dropSchema } from '../support/database.js';
 import { LOA3 } from '../support/region-provider.js';
 import { opensslMissing } from '../support/requirements.js';
-import { APP_ID, APP_REDIRECT, startSignInService, type SignInService } from '../support/sign-in-service.js';
+import { APP_REDIRECT, startSignInService, type SignInService } from '../support/sign-in-service.js';
 import { walk } from '../support/sign-in-walk.js';
 import { TestPki } from '../support/test-pki.js';
 
@@ -24,6 +24,8 @@ const available = await databaseAvailable() && !opensslMissing();
 const MARTA = '198112189876';
 const SARA = '197305242385';
 const TOLVAN = '191212121212';
+/** This file's own app: the refused logins it makes are then never counted by another file's audit checks of the default app. */
+const APP_ID = 'https-cookies-app';
 
 describe.skipIf(!available)('the sign-in\'s cookies over https: none another site can plant (issue 52 item 1)', () => {
   let dir: string;
@@ -33,7 +35,13 @@ describe.skipIf(!available)('the sign-in\'s cookies over https: none another sit
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'pdas-sign-in-https-'));
     const pki = new TestPki(dir);
-    service = await startSignInService({ tls: pki.server('sign-in') });
+    service = await startSignInService({
+      tls: pki.server('sign-in'),
+      clients: [{
+        client_id: APP_ID, client_name: 'Cookies test app', token_endpoint_auth_method: 'none', redirect_uris: [APP_REDIRECT],
+        scope: 'openid fhirUser launch/patient patient/*.rs', offline_access: true,
+      }],
+    });
     agent = new Agent({ connect: { ca: pki.ca } });
   }, 60_000);
   afterAll(async () => {
@@ -143,5 +151,30 @@ describe.skipIf(!available)('the sign-in\'s cookies over https: none another sit
     const attackers = await walk(attacker, interaction, { pick: 'yourself' });
     expect(attackers.redirect).toBeUndefined();
     expect(attackers.page.body).toContain('You are not signed in');
+  });
+  it('login CSRF through the resume: the attacker\'s login, taken up to the resume and its resume cookies planted in the victim\'s browser, is not finished there', async () => {
+    // The third review: the binding was checked at the interaction, whose answer sends the browser on to
+    // oidc-provider's resume ({issuer}/auth/<uid>); the attacker stopped there and planted the resume's
+    // __Secure- cookies in the victim's browser, which was then signed in as him. Failed before: the victim's
+    // browser reached the picker as Tolvan.
+    const attacker = browser();
+    const { regionLink } = await begun(attacker);
+    service.region.person = { pnr: TOLVAN, acr: LOA3 };
+    let page = await attacker.get(regionLink);
+    while (page.location !== undefined && !page.location.startsWith(`${service.issuer}/auth/`)) page = await attacker.get(page.location);
+    const resume = String(page.location);
+    expect(resume).toMatch(new RegExp(`^${service.issuer}/auth/[^/?]+$`));
+    const victim = browser();
+    for (const cookie of attacker.held().filter((c) => !c.name.startsWith('__Host-'))) victim.plant(cookie);
+    const victims = await walk(victim, resume, { pick: 'yourself' });
+    expect(victims.redirect).toBeUndefined();
+    expect(victims.page.body).not.toContain('name="patient"');
+    // No session of the service's own in the victim's browser (the region's own cookies the attacker planted aside).
+    expect(victim.held().some((c) => c.name === '__Host-_session' && c.value !== '')).toBe(false);
+    expect(victims.page.status).toBe(400);
+    // And the login is over for every browser, as at the interaction: the attacker's own resume gets nothing either.
+    const attackers = await walk(attacker, resume, { pick: 'yourself' });
+    expect([attackers.redirect, attackers.page.status]).toEqual([undefined, 400]);
+    expect(attackers.page.body).toContain('not started in this browser');
   });
 });

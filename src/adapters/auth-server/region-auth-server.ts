@@ -33,6 +33,8 @@ const TOO_MANY = {
   en: (s: number) => ({ title: 'Too many attempts', text: `Too many requests from your address. Try again in ${s} seconds.` }),
 };
 const CALLBACK_PATH = '/callback';
+/** oidc-provider's resume of an interaction: its authorization endpoint and the interaction's uid. */
+const RESUME_PATH = /^\/auth\/([^/]+)$/;
 /** docs/sign-in.md's short address of the connected-apps page. */
 const APPS_PATH = '/apps';
 
@@ -198,6 +200,9 @@ export class RegionAuthServer implements AuthServerMount {
     const rest = url.slice(this.mountPath.length) || '/';
     const path = rest.split('?')[0] ?? '/';
     if (path === CALLBACK_PATH) return this.login.callback(req, res);
+    // oidc-provider's resume of an interaction: where a login at the region takes effect, in its browser only.
+    const resumed = RESUME_PATH.exec(path)?.[1];
+    if (resumed !== undefined && !await this.login.resumes(req, res, resumed)) return;
     req.url = rest;
     if (under(path, CONNECTED_APPS_PATH) || under(path, APPS_PATH)) {
       if (under(path, APPS_PATH)) req.url = `${CONNECTED_APPS_PATH}${rest.slice(APPS_PATH.length)}`;

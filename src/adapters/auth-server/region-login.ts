@@ -25,6 +25,9 @@ export const DEFAULT_LOGIN_SCOPES = 'openid https://id.oidc.se/scope/naturalPers
 
 /** How long a person has at the region's login before its answer is no longer taken. */
 const LOGIN_TTL_SECONDS = 10 * 60;
+
+/** The store's row that carries a finished login's binding on to oidc-provider's resume of its interaction. */
+const resumeKey = (uid: string): string => `resume:${uid}`;
 const MAX_RETRY_MS = 60_000;
 /** How far the region's clock may be behind ours when its `auth_time` is compared with the start of the login. */
 const CLOCK_ALLOWANCE_SECONDS = 60;
@@ -275,8 +278,12 @@ export class RegionLogin {
         return view.send(res, 400, problemPage(view.frame, TEXT.notSignedIn, TEXT.otherBrowser, [back]));
       }
       await this.store.destroy(pending.state);
-      // Used: the binding ends with the login (oidc-provider's answer keeps this header).
-      res.setHeader('set-cookie', clearedLoginBinding(pending.state, this.cookieScope));
+      // Finished here, the login still counts only where oidc-provider resumes it ({mount}/auth/<uid>, a
+      // redirect the browser may be stopped before and its cookies planted elsewhere): the binding goes
+      // on to the resume (resumes()), which ends it.
+      await this.store.upsert(resumeKey(details.uid), {
+        state: pending.state, binding: pending.binding ?? '', ...(pending.clientId === undefined ? {} : { clientId: pending.clientId }),
+      }, LOGIN_TTL_SECONDS);
       return provider.interactionFinished(req, res, { login: { accountId: pending.accountId, ...(pending.acr === undefined ? {} : { acr: pending.acr }) } },
         { mergeWithLastSubmission: false });
     }
@@ -285,6 +292,32 @@ export class RegionLogin {
     if (configuration === undefined) return view.send(res, 503, problemPage(view.frame, TEXT.unavailableTitle, TEXT.unavailable, [again, back]));
     for (let old = pending; old !== undefined; old = pendingOf(await this.store.findByUid(details.uid))) await this.store.destroy(old.state);
     return this.toRegion(configuration, res, { uid: details.uid, ...(typeof details.params.client_id === 'string' ? { clientId: details.params.client_id } : {}) });
+  }
+
+  /**
+   * oidc-provider's resume of interaction `uid` (`{mount}/auth/<uid>`), where a login at the region takes
+   * effect: only in the browser holding that login's binding, which it ends. Someone who stopped his own
+   * browser before the resume and planted its cookies in another (login CSRF) signs that browser in as
+   * nobody, and the login is over for every browser. True when the resume may go on (also for a resume that
+   * follows no login at the region: the picker's and consent's); false when it was refused and answered.
+   */
+  async resumes(req: IncomingMessage, res: ServerResponse, uid: string): Promise<boolean> {
+    const row = await this.store.find(resumeKey(uid));
+    if (typeof row?.state !== 'string' || typeof row.binding !== 'string') return true;
+    if (row.refused !== true && bindingMatches(req, row.state, row.binding, this.cookieScope)) {
+      await this.store.destroy(resumeKey(uid));
+      // Used: the binding ends with the login (oidc-provider's answer keeps this header).
+      res.setHeader('set-cookie', clearedLoginBinding(row.state, this.cookieScope));
+      return true;
+    }
+    await this.store.upsert(resumeKey(uid), { ...row, refused: true }, LOGIN_TTL_SECONDS);
+    await this.failed({
+      kind: 'not-here', reason: 'the login was resumed in another browser than the one sent to the region (no binding cookie): nobody was signed in',
+      clientId: typeof row.clientId === 'string' ? row.clientId : undefined, sourceAddress: req.socket.remoteAddress ?? '',
+    });
+    const frame = frameOf(req, `${this.mountPath}/auth/${uid}`);
+    send(res, 400, problemPage(frame, TEXT.notSignedIn, TEXT.otherBrowser, []), { 'content-language': frame.lang });
+    return false;
   }
 
   /**
