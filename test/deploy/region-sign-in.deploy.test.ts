@@ -187,12 +187,17 @@ describe.skipIf(inject('deploySkip') !== '')('the region\'s sign-in through HAPr
 
     const refreshed = await client.refreshTokenGrant(app, String(tokens.refresh_token));
     expect((refreshed as unknown as { patient?: string }).patient).toBe(patient);
-    // Rotating: the old refresh token is spent.
-    await expect(client.refreshTokenGrant(app, String(tokens.refresh_token))).rejects.toMatchObject({ error: 'invalid_grant' });
     const origin = new URL(app.serverMetadata().issuer).origin;
-    const read = await fetch(`${origin}/fhir/Patient/${patient}`, { headers: { authorization: `Bearer ${refreshed.access_token}`, accept: 'application/fhir+json' } });
+    const readLilla = () => fetch(`${origin}/fhir/Patient/${patient}`, { headers: { authorization: `Bearer ${refreshed.access_token}`, accept: 'application/fhir+json' } });
+    const read = await readLilla();
     const body = await read.json() as { id?: string; name?: Array<{ given?: string[] }> };
     expect([read.status, body.id], JSON.stringify(body).slice(0, 400)).toEqual([200, patient]);
     expect(body.name?.[0]?.given).toContain('Lilla');
+    // Rotating: the old refresh token is spent, and coming back it is taken for a stolen copy, which ends the
+    // grant (issue 52 items 13 and 16): the new access token is refused from the next request, on any instance.
+    await expect(client.refreshTokenGrant(app, String(tokens.refresh_token))).rejects.toMatchObject({ error: 'invalid_grant' });
+    const after = await readLilla();
+    await after.body?.cancel();
+    expect(after.status).toBe(401);
   }, 300_000);
 });
