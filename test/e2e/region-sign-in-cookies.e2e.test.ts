@@ -177,4 +177,27 @@ describe.skipIf(!available)('the sign-in\'s cookies over https: none another sit
     expect([attackers.redirect, attackers.page.status]).toEqual([undefined, 400]);
     expect(attackers.page.body).toContain('not started in this browser');
   });
+  // The fourth review: oidc-provider resumes by its resume cookie alone, on a path it matches loosely (any
+  // case, a trailing slash, a percent-encoded uid, another uid); the check at the exact path let those by.
+  // Failed before: each reached the app with a code for the attacker's login.
+  it.each([
+    ['a trailing slash', (uid: string) => `/auth/auth/${uid}/`],
+    ['another letter case', (uid: string) => `/auth/AUTH/${uid}`],
+    ['a percent-encoded uid', (uid: string) => `/auth/auth/%${uid.charCodeAt(0).toString(16).toUpperCase()}${uid.slice(1)}`],
+    ['another uid', () => '/auth/auth/another-uid'],
+  ])('login CSRF through the resume at %s: the planted resume cookies sign the victim\'s browser in as nobody', async (_how, address) => {
+    const attacker = browser();
+    const { regionLink } = await begun(attacker);
+    service.region.person = { pnr: TOLVAN, acr: LOA3 };
+    let page = await attacker.get(regionLink);
+    while (page.location !== undefined && !page.location.startsWith(`${service.issuer}/auth/`)) page = await attacker.get(page.location);
+    const uid = String(page.location).slice(`${service.issuer}/auth/`.length);
+    const victim = browser();
+    // A sibling subdomain may give a __Secure- cookie any path: the planted resume cookies reach every address below /auth.
+    for (const cookie of attacker.held().filter((c) => !c.name.startsWith('__Host-'))) victim.plant({ ...cookie, path: '/auth' });
+    const victims = await walk(victim, `${service.base}${address(uid)}`, { pick: 'yourself' });
+    expect(victims.redirect).toBeUndefined();
+    expect(victims.page.body).not.toContain('name="patient"');
+    expect(victim.held().some((c) => c.name === '__Host-_session' && c.value !== '')).toBe(false);
+  });
 });

@@ -17,7 +17,7 @@ import { refusedPage, sendErrorPage, sendKindPage } from './error-pages.js';
 import { FormTokens } from './form-tokens.js';
 import { escape, page } from './interaction-pages.js';
 import { handleInteraction, INTERACTION_PATH, send, type FormRefusal, type LaunchState } from './interactions.js';
-import { cookieScopeOf } from './login-binding.js';
+import { cookieScopeOf, cookieValues } from './login-binding.js';
 import { languageOf } from './page-language.js';
 import { migrateSignIn, PostgresModels, type PostgresModelAdapter } from './postgres-models.js';
 import { REFRESH_TOKEN_TTL_SECONDS } from './provider-config.js';
@@ -33,8 +33,8 @@ const TOO_MANY = {
   en: (s: number) => ({ title: 'Too many attempts', text: `Too many requests from your address. Try again in ${s} seconds.` }),
 };
 const CALLBACK_PATH = '/callback';
-/** oidc-provider's resume of an interaction: its authorization endpoint and the interaction's uid. */
-const RESUME_PATH = /^\/auth\/([^/]+)$/;
+/** oidc-provider's resume cookie, whose value is the interaction it resumes: on https, and on loopback http (provider-config.ts). */
+const RESUME_COOKIES = ['__Secure-_interaction_resume', '_interaction_resume'];
 /** docs/sign-in.md's short address of the connected-apps page. */
 const APPS_PATH = '/apps';
 
@@ -200,9 +200,12 @@ export class RegionAuthServer implements AuthServerMount {
     const rest = url.slice(this.mountPath.length) || '/';
     const path = rest.split('?')[0] ?? '/';
     if (path === CALLBACK_PATH) return this.login.callback(req, res);
-    // oidc-provider's resume of an interaction: where a login at the region takes effect, in its browser only.
-    const resumed = RESUME_PATH.exec(path)?.[1];
-    if (resumed !== undefined && !await this.login.resumes(req, res, resumed)) return;
+    // oidc-provider's resume of an interaction, where a login at the region takes effect: in its browser only.
+    // It resumes by its resume cookie alone, on any path it matches loosely (any case, a trailing slash, an
+    // encoded uid), so every interaction a request's resume cookies name is checked, wherever it goes.
+    for (const uid of new Set(RESUME_COOKIES.flatMap((name) => cookieValues(req, name)))) {
+      if (!await this.login.resumes(req, res, uid)) return;
+    }
     req.url = rest;
     if (under(path, CONNECTED_APPS_PATH) || under(path, APPS_PATH)) {
       if (under(path, APPS_PATH)) req.url = `${CONNECTED_APPS_PATH}${rest.slice(APPS_PATH.length)}`;
