@@ -185,7 +185,11 @@ describe.skipIf(!available)('the sign-in\'s cookies over https: none another sit
     ['another letter case', (uid: string) => `/auth/AUTH/${uid}`],
     ['a percent-encoded uid', (uid: string) => `/auth/auth/%${uid.charCodeAt(0).toString(16).toUpperCase()}${uid.slice(1)}`],
     ['another uid', () => '/auth/auth/another-uid'],
-  ])('login CSRF through the resume at %s: the planted resume cookies sign the victim\'s browser in as nobody', async (_how, address) => {
+    // The fifth review: the `cookies` package oidc-provider reads them with unquotes a value ("<uid>", or any
+    // value opening with a quote: it drops the first and last character); the service read the quotes.
+    ['its exact address, the resume cookie\'s value quoted', (uid: string) => `/auth/auth/${uid}`, (value: string) => `"${value}"`],
+    ['its exact address, the resume cookie\'s value opening with a quote', (uid: string) => `/auth/auth/${uid}`, (value: string) => `"${value}x`],
+  ])('login CSRF through the resume at %s: the planted resume cookies sign the victim\'s browser in as nobody', async (_how, address, quote = (v: string) => v) => {
     const attacker = browser();
     const { regionLink } = await begun(attacker);
     service.region.person = { pnr: TOLVAN, acr: LOA3 };
@@ -194,7 +198,9 @@ describe.skipIf(!available)('the sign-in\'s cookies over https: none another sit
     const uid = String(page.location).slice(`${service.issuer}/auth/`.length);
     const victim = browser();
     // A sibling subdomain may give a __Secure- cookie any path: the planted resume cookies reach every address below /auth.
-    for (const cookie of attacker.held().filter((c) => !c.name.startsWith('__Host-'))) victim.plant({ ...cookie, path: '/auth' });
+    for (const cookie of attacker.held().filter((c) => !c.name.startsWith('__Host-'))) {
+      victim.plant({ ...cookie, path: '/auth', ...(cookie.name === '__Secure-_interaction_resume' ? { value: quote(cookie.value) } : {}) });
+    }
     const victims = await walk(victim, `${service.base}${address(uid)}`, { pick: 'yourself' });
     expect(victims.redirect).toBeUndefined();
     expect(victims.page.body).not.toContain('name="patient"');

@@ -35,6 +35,13 @@ const TOO_MANY = {
 const CALLBACK_PATH = '/callback';
 /** oidc-provider's resume cookie, whose value is the interaction it resumes: on https, and on loopback http (provider-config.ts). */
 const RESUME_COOKIES = ['__Secure-_interaction_resume', '_interaction_resume'];
+
+/**
+ * A cookie's value as the `cookies` package oidc-provider reads it with: one that opens with a quote loses
+ * its first and last character (`"<uid>"`, and `"<uid>x` too). Read otherwise, a quoted resume cookie
+ * would name no login here and still resume one there.
+ */
+const asCookiesReadsIt = (value: string): string => (value.startsWith('"') ? value.slice(1, -1) : value);
 /** docs/sign-in.md's short address of the connected-apps page. */
 const APPS_PATH = '/apps';
 
@@ -203,7 +210,7 @@ export class RegionAuthServer implements AuthServerMount {
     // oidc-provider's resume of an interaction, where a login at the region takes effect: in its browser only.
     // It resumes by its resume cookie alone, on any path it matches loosely (any case, a trailing slash, an
     // encoded uid), so every interaction a request's resume cookies name is checked, wherever it goes.
-    for (const uid of new Set(RESUME_COOKIES.flatMap((name) => cookieValues(req, name)))) {
+    for (const uid of new Set(RESUME_COOKIES.flatMap((name) => cookieValues(req, name)).map(asCookiesReadsIt))) {
       if (!await this.login.resumes(req, res, uid)) return;
     }
     req.url = rest;
