@@ -189,6 +189,9 @@ describe.skipIf(!available)('the sign-in\'s cookies over https: none another sit
     // value opening with a quote: it drops the first and last character); the service read the quotes.
     ['its exact address, the resume cookie\'s value quoted', (uid: string) => `/auth/auth/${uid}`, (value: string) => `"${value}"`],
     ['its exact address, the resume cookie\'s value opening with a quote', (uid: string) => `/auth/auth/${uid}`, (value: string) => `"${value}x`],
+    // The sixth review: a space or tab after it, which the service trimmed and `cookies` keeps (then drops).
+    ['its exact address, the resume cookie\'s value quoted and a space after it', (uid: string) => `/auth/auth/${uid}`, (value: string) => `"${value} `],
+    ['its exact address, the resume cookie\'s value quoted and a tab after it', (uid: string) => `/auth/auth/${uid}`, (value: string) => `"${value}\t`],
   ])('login CSRF through the resume at %s: the planted resume cookies sign the victim\'s browser in as nobody', async (_how, address, quote = (v: string) => v) => {
     const attacker = browser();
     const { regionLink } = await begun(attacker);

@@ -37,11 +37,22 @@ const CALLBACK_PATH = '/callback';
 const RESUME_COOKIES = ['__Secure-_interaction_resume', '_interaction_resume'];
 
 /**
- * A cookie's value as the `cookies` package oidc-provider reads it with: one that opens with a quote loses
- * its first and last character (`"<uid>"`, and `"<uid>x` too). Read otherwise, a quoted resume cookie
- * would name no login here and still resume one there.
+ * Every interaction a request's resume cookies may name: read as the `cookies` package oidc-provider reads
+ * them with (its pattern, `(?:^|;) *NAME=([^;]*)`, the value untrimmed, one that opens with a quote losing
+ * its first and last character), at every place the pattern matches, and as this service reads cookies
+ * besides (cookieValues). Read only one way, a resume cookie written to be read otherwise (`"<uid>"`,
+ * `"<uid> `) would name no login here and still resume one there; checking every reading checks a superset.
  */
-const asCookiesReadsIt = (value: string): string => (value.startsWith('"') ? value.slice(1, -1) : value);
+function resumedInteractions(req: IncomingMessage): Set<string> {
+  const header = req.headers.cookie ?? '';
+  const unquoted = (value: string): string => (value.startsWith('"') ? value.slice(1, -1) : value);
+  const uids = new Set<string>();
+  for (const name of RESUME_COOKIES) {
+    for (const match of header.matchAll(new RegExp(`(?:^|;) *${name.replace(/[-.]/g, '\\$&')}=([^;]*)`, 'g'))) uids.add(unquoted(match[1] ?? ''));
+    for (const value of cookieValues(req, name)) uids.add(unquoted(value)).add(value);
+  }
+  return uids;
+}
 /** docs/sign-in.md's short address of the connected-apps page. */
 const APPS_PATH = '/apps';
 
@@ -210,7 +221,7 @@ export class RegionAuthServer implements AuthServerMount {
     // oidc-provider's resume of an interaction, where a login at the region takes effect: in its browser only.
     // It resumes by its resume cookie alone, on any path it matches loosely (any case, a trailing slash, an
     // encoded uid), so every interaction a request's resume cookies name is checked, wherever it goes.
-    for (const uid of new Set(RESUME_COOKIES.flatMap((name) => cookieValues(req, name)).map(asCookiesReadsIt))) {
+    for (const uid of resumedInteractions(req)) {
       if (!await this.login.resumes(req, res, uid)) return;
     }
     req.url = rest;
