@@ -35,6 +35,8 @@ const TOO_MANY = {
 const CALLBACK_PATH = '/callback';
 /** oidc-provider's resume cookie, whose value is the interaction it resumes: on https, and on loopback http (provider-config.ts). */
 const RESUME_COOKIES = ['__Secure-_interaction_resume', '_interaction_resume'];
+/** Each resume cookie's pattern as the `cookies` package writes it, made once. */
+const RESUME_PATTERNS = RESUME_COOKIES.map((name) => ({ name, pattern: new RegExp(`(?:^|;) *${name.replace(/[-.]/g, '\\$&')}=([^;]*)`, 'g') }));
 
 /**
  * Every interaction a request's resume cookies may name: read as the `cookies` package oidc-provider reads
@@ -47,8 +49,8 @@ function resumedInteractions(req: IncomingMessage): Set<string> {
   const header = req.headers.cookie ?? '';
   const unquoted = (value: string): string => (value.startsWith('"') ? value.slice(1, -1) : value);
   const uids = new Set<string>();
-  for (const name of RESUME_COOKIES) {
-    for (const match of header.matchAll(new RegExp(`(?:^|;) *${name.replace(/[-.]/g, '\\$&')}=([^;]*)`, 'g'))) uids.add(unquoted(match[1] ?? ''));
+  for (const { name, pattern } of RESUME_PATTERNS) {
+    for (const match of header.matchAll(pattern)) uids.add(unquoted(match[1] ?? ''));
     for (const value of cookieValues(req, name)) uids.add(unquoted(value)).add(value);
   }
   return uids;
