@@ -26,6 +26,8 @@ const ISOLATED = [
   'test/adapters/ehr-xml/kept-text.test.ts', 'test/http/json-answer.test.ts', 'test/adapters/ehr-xml-http/oversized.test.ts',
   'test/hostile-upstream/hostile-documents.test.ts', 'test/security/request-id-in-logs.test.ts',
   'test/http/send-deadline.test.ts', 'test/hostile-upstream/hostile-transport.test.ts',
+  // Counts the mapper's calls by replacing the reader's module.
+  'test/adapters/ehr-xml-http/conditional-reads.test.ts',
 ];
 /** `npm run test:deploy`'s files (vitest.deploy.config.ts): they build an image and start containers, never in `npm test`. */
 const DEPLOY = 'test/deploy/**';

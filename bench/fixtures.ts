@@ -5,6 +5,7 @@
  * nesting, leading zeros):
  *   - medications.xml  ~20 KB  (two PrescriptionEHRExtracts, one of them rx:-prefixed)
  *   - journalnotes.xml ~1 MB   (Tolvan's journal extracts repeated, each copy with its own ehr_id)
+ *   - a second bench patient's journal of exactly 100 notes (~0.6 MB, issue 56), cut the same way
  *   - the mirror documents (issue 13): patient-v2.xml as the demo's (~6 KB), attentionsignals.xml
  *     (~17 KB, the demo's), contacts.xml cut to ~20 KB, and a ~1 MB contacts document (not written
  *     to the data set: the bench reads only its bytes)
@@ -19,7 +20,11 @@ export const BENCH_PATIENT = '199003152387';
 /** A demo person whose journal the bench replaces with one of ~9 MiB (issue 20 item 6), under the 10 MiB cap. */
 export const HUGE_JOURNAL_PATIENT = '198112189876';
 const HUGE_JOURNAL_BYTES = 9 * 2 ** 20;
-const DEMO_PATIENT = '191212121212';
+/** A valid Swedish test identity number no demo person uses, whose journal holds JOURNAL_NOTES notes (issue 56). */
+export const NOTES_PATIENT = '197811049878';
+export const JOURNAL_NOTES = 100;
+/** The demo patient Tolvan, whose documents the bench's are made of. */
+export const DEMO_PATIENT = '191212121212';
 export const ZONE = 'Europe/Stockholm';
 
 export interface BenchFixtures {
@@ -31,6 +36,10 @@ export interface BenchFixtures {
   largeXml: string;
   /** HUGE_JOURNAL_PATIENT's journal of ordinary notes, ~9 MiB. */
   hugeXml: string;
+  /** NOTES_PATIENT's journal of JOURNAL_NOTES notes. */
+  notesXml: string;
+  /** Issue 56 item 3: Tolvan's own documents, as the demo data set has them. */
+  demo: { journalXml: string; medicationsXml: string; labXml: string };
   /** Issue 13: the mirror documents, beside the others' sizes. */
   mirror: {
     patientV2Xml: string; signalsXml: string; contactsSmallXml: string; contactsLargeXml: string;
@@ -57,6 +66,17 @@ function splitExtracts(xml: string, name: string): Split {
 }
 
 const join = (s: Split, extracts: string[]): string => s.head + extracts.join('\n    ') + s.tail;
+
+/** Tolvan's journal notes repeated to exactly `notes` extracts, every copy with its own ehr_id. */
+export function journalOfNotes(demoJournal: string, notes: number, name = 'JournalNoteEHRExtract'): string {
+  const split = splitExtracts(demoJournal, name);
+  const out: string[] = [];
+  for (let i = 0; out.length < notes; i++) {
+    const e = split.extracts[i % split.extracts.length] as string;
+    out.push(e.replace(/(<ehr_id extension=")([^"]*)"/, (_m, open: string, id: string) => `${open}${id}-${Math.floor(i / split.extracts.length)}"`));
+  }
+  return join(split, out);
+}
 
 /** Tolvan's medications (or another document's `name` extracts) cut to about `bytes` (whole extracts only). */
 export function smallDocument(demoMedications: string, bytes = 20_000, name = 'PrescriptionEHRExtract'): string {
@@ -102,6 +122,11 @@ export async function generateBenchFixtures(root = path.resolve('.data/bench')):
   await writeFile(path.join(dir, 'journalnotes.xml'), largeXml);
   const hugeXml = largeDocument(await demo('journalnotes.xml'), HUGE_JOURNAL_BYTES).split(DEMO_PATIENT).join(HUGE_JOURNAL_PATIENT);
   await writeFile(path.join(ehrDir, 'patients', HUGE_JOURNAL_PATIENT, 'journalnotes.xml'), hugeXml);
+  const forNotesPatient = (xml: string): string => xml.split(DEMO_PATIENT).join(NOTES_PATIENT);
+  const notesXml = forNotesPatient(journalOfNotes(await demo('journalnotes.xml'), JOURNAL_NOTES));
+  await mkdir(path.join(ehrDir, 'patients', NOTES_PATIENT), { recursive: true });
+  await writeFile(path.join(ehrDir, 'patients', NOTES_PATIENT, 'patient.xml'), forNotesPatient(await demo('patient.xml')));
+  await writeFile(path.join(ehrDir, 'patients', NOTES_PATIENT, 'journalnotes.xml'), notesXml);
   const contacts = await demo('contacts.xml');
   const mirror = {
     patientV2Xml: forBenchPatient(await demo('patient-v2.xml')),
@@ -115,7 +140,8 @@ export async function generateBenchFixtures(root = path.resolve('.data/bench')):
   await writeFile(path.join(dir, 'contacts.xml'), mirror.contactsSmallXml);
   await writeFile(path.join(dir, 'labresults.xml'), mirror.labSmallXml);
   await writeFile(path.join(dir, 'diagnoses.xml'), mirror.diagnosesSmallXml);
-  return { ehrDir, patientXml, smallXml, largeXml, hugeXml, mirror };
+  const demoDocuments = { journalXml: await demo('journalnotes.xml'), medicationsXml: await demo('medications.xml'), labXml: await demo('labresults.xml') };
+  return { ehrDir, patientXml, smallXml, largeXml, hugeXml, notesXml, mirror, demo: demoDocuments };
 }
 
 /** Issue 23: the demo's lab results and diagnoses grown to ~20 KB and ~1 MB, as the care contacts are. */

@@ -1,7 +1,9 @@
 /**
  * Mapper micro-benchmark: MB/s of upstream XML translated to the API's records by `mapDocument`,
  * against `JSON.parse` of the equivalent JSON (the mapped records, stringified) in the same process,
- * on the generated bench documents. Also the longest single call on the 1 MB document, which is how
+ * on the demo patient's documents and the generated bench documents, beside two third-party parsers
+ * reading the same documents (saxes and fast-xml-parser, bench/other-parsers.ts: issue 56 item 3
+ * asks the reader for a good parser's speed). Also the longest single call on the 1 MB document, which is how
  * long a synchronous map of it would hold the event loop.
  *
  *   node --import tsx bench/mapper.ts [--json] [--seconds N]
@@ -12,16 +14,23 @@ import { mapDocument, mapDocumentInSlices } from '../src/adapters/ehr-xml/index.
 import type { DocumentKind } from '../src/adapters/ehr-xml/documents.js';
 import { referenceMapDocument } from '../test/adapters/ehr-xml/reference/reference-engine.js';
 import { BENCH_PATIENT, generateBenchFixtures, ZONE } from './fixtures.js';
+import { mapperCases, type MapperCase } from './mapper-cases.js';
+import { fastXmlParserRead, saxesRead } from './other-parsers.js';
 import { fmt, median, percentile, pinSelf, table, write } from './util.js';
 
-interface Case { name: string; kind: DocumentKind; xml: string }
+type Case = MapperCase;
 
 export interface MapperResult {
   name: string;
   xmlBytes: number;
   jsonBytes: number;
   mapperMBs: number;
+  /** The same document mapped from its UTF-8 bytes, as the xml-http adapter maps what the EHR sent. */
+  mapperBytesMBs: number;
   jsonParseMBs: number;
+  /** Issue 56 item 3: two third-party parsers on the same document, in the same process (bench/other-parsers.ts). */
+  saxesMBs: number;
+  fastXmlParserMBs: number;
   /** Mapper MB/s of XML over JSON.parse MB/s of JSON: the issue's throughput ratio. */
   throughputRatio: number;
   /** JSON.parse time over mapper time for the same document. */
@@ -36,43 +45,61 @@ const secondsArg = args.indexOf('--seconds');
 const SECONDS = secondsArg >= 0 ? Number(args[secondsArg + 1]) : 1.5;
 const ROUNDS = 5;
 
-/** Median over rounds of (bytes processed / second); each round runs `fn` for SECONDS/ROUNDS. */
-function throughput(fn: () => unknown, bytes: number): { mbs: number; callMs: number[] } {
-  const callMs: number[] = [];
-  const warmUntil = performance.now() + 300;
-  while (performance.now() < warmUntil) fn();
-  const rates: number[] = [];
-  for (let r = 0; r < ROUNDS; r++) {
-    const until = performance.now() + (SECONDS * 1000) / ROUNDS;
-    let n = 0;
-    const start = performance.now();
-    let now = start;
-    while (now < until) {
-      fn();
-      const t = performance.now();
-      callMs.push(t - now);
-      now = t;
-      n++;
-    }
-    rates.push((n * bytes) / ((now - start) / 1000) / 1e6);
+/** One round of `fn` for `ms`: its MB/s, and each call's ms added to `callMs`. */
+function round(fn: () => unknown, bytes: number, ms: number, callMs: number[]): number {
+  const until = performance.now() + ms;
+  let n = 0;
+  const start = performance.now();
+  let now = start;
+  while (now < until) {
+    fn();
+    const t = performance.now();
+    callMs.push(t - now);
+    now = t;
+    n++;
   }
-  return { mbs: median(rates), callMs };
+  return (n * bytes) / ((now - start) / 1000) / 1e6;
+}
+
+/**
+ * Median over rounds of (bytes processed / second) of each of `runs`, the runs taking turns round by
+ * round (each round SECONDS/ROUNDS long), so a machine whose load changes during the bench slows
+ * them alike and their ratios hold (issue 56 item 3: the reader beside saxes and fast-xml-parser).
+ */
+function throughputs(runs: readonly (readonly [fn: () => unknown, bytes: number])[]): { mbs: number; callMs: number[] }[] {
+  for (const [fn] of runs) {
+    const warmUntil = performance.now() + 300;
+    while (performance.now() < warmUntil) fn();
+  }
+  const rates = runs.map((): number[] => []);
+  const calls = runs.map((): number[] => []);
+  for (let r = 0; r < ROUNDS; r++) {
+    runs.forEach(([fn, bytes], i) => (rates[i] as number[]).push(round(fn, bytes, (SECONDS * 1000) / ROUNDS, calls[i] as number[])));
+  }
+  return runs.map((_, i) => ({ mbs: median(rates[i] as number[]), callMs: calls[i] as number[] }));
 }
 
 function measure(c: Case): MapperResult {
-  const map = (): unknown => mapDocument(c.kind, c.xml, { zone: ZONE, expectedPatientId: BENCH_PATIENT });
+  const map = (): unknown => mapDocument(c.kind, c.xml, { zone: ZONE, expectedPatientId: c.patient });
   const json = JSON.stringify(map());
   const xmlBytes = Buffer.byteLength(c.xml);
   const jsonBytes = Buffer.byteLength(json);
-  const mapper = throughput(map, xmlBytes);
-  const parse = throughput(() => JSON.parse(json), jsonBytes);
+  const bytes = Buffer.from(c.xml, 'utf8');
+  const fromBytes = (): unknown => mapDocument(c.kind, bytes, { zone: ZONE, expectedPatientId: c.patient });
+  const [mapper, parse, saxes, fxp, mapperBytes] = throughputs([
+    [map, xmlBytes], [() => JSON.parse(json), jsonBytes], [() => saxesRead(c.xml), xmlBytes], [() => fastXmlParserRead(c.xml), xmlBytes],
+    [fromBytes, xmlBytes],
+  ]) as [{ mbs: number; callMs: number[] }, { mbs: number }, { mbs: number }, { mbs: number }, { mbs: number }];
   const sorted = [...mapper.callMs].sort((a, b) => a - b);
   return {
     name: c.name,
     xmlBytes,
     jsonBytes,
     mapperMBs: mapper.mbs,
+    mapperBytesMBs: mapperBytes.mbs,
     jsonParseMBs: parse.mbs,
+    saxesMBs: saxes.mbs,
+    fastXmlParserMBs: fxp.mbs,
     throughputRatio: mapper.mbs / parse.mbs,
     timeRatio: (mapper.mbs / xmlBytes) / (parse.mbs / jsonBytes),
     mapMsMedian: percentile(sorted, 50),
@@ -149,7 +176,7 @@ async function measureBlocking(xml: string, largeMirrors: readonly (readonly [st
   }
   const syncMaxMs = await longestBlock(async () => mapDocument('journalnotes', xml, options));
   const slicedMaxMs = await longestBlock(() => mapDocumentInSlices('journalnotes', xml, options));
-  const reference = throughput(() => referenceMapDocument('journalnotes', xml, options), Buffer.byteLength(xml));
+  const [reference] = throughputs([[() => referenceMapDocument('journalnotes', xml, options), Buffer.byteLength(xml)]]) as [{ mbs: number; callMs: number[] }];
   const constructs: BlockingResult['constructs'] = [];
   for (const [name, construct, everywhere] of CONSTRUCTS) {
     const bytes = Buffer.from(journalWith(xml, construct, everywhere));
@@ -166,23 +193,7 @@ async function measureBlocking(xml: string, largeMirrors: readonly (readonly [st
 
 export async function runMapperBench(): Promise<{ results: MapperResult[]; blocking: BlockingResult }> {
   const f = await generateBenchFixtures();
-  const cases: Case[] = [
-    { name: 'patient ~7 KB', kind: 'patient', xml: f.patientXml },
-    { name: 'medications ~20 KB', kind: 'medications', xml: f.smallXml },
-    { name: 'journal notes ~1 MB', kind: 'journalnotes', xml: f.largeXml },
-    // Issue 13: the mirror documents, read by the same reader through shapes derived from the answer
-    // schemas; named by their exact size so bench/run.ts's '20 KB' / '1 MB' rows stay the originals.
-    ...([
-      ['patient v2 (mirror)', 'patient-v2', f.mirror.patientV2Xml],
-      ['attention signals (mirror)', 'attentionsignals', f.mirror.signalsXml],
-      ['care contacts (mirror)', 'contacts', f.mirror.contactsSmallXml],
-      ['care contacts (mirror)', 'contacts', f.mirror.contactsLargeXml],
-      ['lab results (mirror)', 'labresults', f.mirror.labSmallXml],
-      ['lab results (mirror)', 'labresults', f.mirror.labLargeXml],
-      ['diagnoses (mirror)', 'diagnoses', f.mirror.diagnosesSmallXml],
-      ['diagnoses (mirror)', 'diagnoses', f.mirror.diagnosesLargeXml],
-    ] as const).map(([name, kind, xml]): Case => ({ name: `${name} ${sizeOf(xml)}`, kind, xml })),
-  ];
+  const cases = mapperCases(f);
   const largeMirrors = [
     ['care contacts', 'contacts', f.mirror.contactsLargeXml],
     ['lab results', 'labresults', f.mirror.labLargeXml],
@@ -190,11 +201,6 @@ export async function runMapperBench(): Promise<{ results: MapperResult[]; block
   ] as const;
   return { results: cases.map(measure), blocking: await measureBlocking(f.largeXml, largeMirrors) };
 }
-
-const sizeOf = (xml: string): string => {
-  const bytes = Buffer.byteLength(xml);
-  return bytes >= 500_000 ? `${(bytes / 1e6).toFixed(2)} MB` : `${(bytes / 1e3).toFixed(1)} kB`;
-};
 
 export const blockingTable = (b: BlockingResult): string => `${table(
   ['1 MB journal notes', 'value'],
@@ -211,9 +217,11 @@ export const blockingTable = (b: BlockingResult): string => `${table(
 
 export function mapperTable(results: readonly MapperResult[]): string {
   return table(
-    ['document', 'XML bytes', 'mapper MB/s (XML)', 'JSON bytes', 'JSON.parse MB/s', 'throughput ratio', 'time ratio', 'map ms median / max'],
+    ['document', 'XML bytes', 'mapper MB/s (XML)', 'from bytes MB/s', 'saxes MB/s', 'fast-xml-parser MB/s', 'mapper / saxes / fast-xml-parser', 'JSON bytes', 'JSON.parse MB/s', 'throughput ratio', 'time ratio', 'map ms median / max'],
     results.map((r) => [
-      r.name, fmt(r.xmlBytes), fmt(r.mapperMBs, 1), fmt(r.jsonBytes), fmt(r.jsonParseMBs, 1),
+      r.name, fmt(r.xmlBytes), fmt(r.mapperMBs, 1), fmt(r.mapperBytesMBs, 1), fmt(r.saxesMBs, 1), fmt(r.fastXmlParserMBs, 1),
+      `${fmt(r.mapperMBs / r.saxesMBs, 2)}× / ${fmt(r.mapperMBs / r.fastXmlParserMBs, 1)}×`,
+      fmt(r.jsonBytes), fmt(r.jsonParseMBs, 1),
       `${fmt(r.throughputRatio * 100, 0)} %`, `${fmt(r.timeRatio * 100, 0)} %`,
       `${fmt(r.mapMsMedian, 2)} / ${fmt(r.mapMsMax, 2)}`,
     ]),

@@ -10,7 +10,11 @@
  *      longest stretch with the largest answer the cap allows), another patient's 20 KB reads at 50 req/s
  *      (open loop) alone and beside those ~9 MiB reads (what the large answer makes others wait), and
  *      an open-loop run (Poisson arrivals at half the measured capacity)
- *   3. the same service with EHR_ADAPTER=xml-http against the EHR simulator
+ *   3. the same service with EHR_ADAPTER=xml-http against the EHR simulator, whose documents carry an ETag and
+ *      Last-Modified (conditional GETs, 304s answered from the kept records); issue 56: a 100-note journal at 50
+ *      connections beside the embedded EHR's (2j, 3i), and the 20 KB read and the 100-note journal against a
+ *      simulator that sends no validators (3j, 3k: every read fetched and mapped, as before issue 56), each
+ *      run's conditional GETs counted from the service's /metrics
  *   4. micro-benchmarks: the mapper against JSON.parse, and token verification
  *   5. the cost of tracing (issue 15): the 20 KB read on both EHR adapters with OpenTelemetry off and
  *      on (OTEL_EXPORTER_OTLP_ENDPOINT set, spans exported to a loopback sink), in alternating rounds
@@ -29,6 +33,9 @@
  *  11. the service's own authorization server (issue 46) with a real OpenID Provider for the region's login:
  *      a whole sign-in's service CPU and wall time, and refresh-token requests per second on one instance,
  *      state in a scratch PostgreSQL schema (bench/sign-in.ts; `--only sign-in`, scenarios 11a, 11b)
+ *  12. a read as a proxy (issue 53): the bench patient's 20 KB lab results read by the patient and by a proxy
+ *      with an active grant (PROXY_GRANTS=on, the grant file in DATA_DIR), alternating rounds; target ≤ 10 % more
+ *      server CPU per request (bench/proxy-read.ts; `--only proxy`, scenarios 12a, 12b)
  *   9. slow readers (issue 34 item 4, issue 44 item 12): 60 connections ask for the ~9 MiB journal over
  *      xml-http and never read it, at once (9a) and one after another (9b; 9c without SEND_MAX_LARGE_ANSWERS);
  *      peak RSS beside one such read alone, and when the service cut each connection
@@ -42,14 +49,15 @@
  * /proc/<pid>/status VmHWM (reset before each measured run). Everything is on loopback; every load
  * is bounded in time and count.
  *
- *   node --import tsx bench/run.ts [--seconds N] [--skip-micro] [--only reference,embedded,xml-http,fhir,micro,tracing,hostile,sign-in]
- *                                  [--scenarios 2b,2c,2d,2e,2f,2g,2h,2i,3b,3c,3d,3e,3f,3g,3h,8a,8d] [--open-rate N]
+ *   node --import tsx bench/run.ts [--seconds N] [--skip-micro] [--only reference,embedded,xml-http,fhir,micro,tracing,hostile,sign-in,proxy]
+ *                                  [--scenarios 2b,2c,2d,2e,2f,2g,2h,2i,2j,3b,3c,3d,3e,3f,3g,3h,3i,3j,3k,8a,8d] [--open-rate N]
  *
  * Experiments (printed in the header when set): BENCH_NODE_FLAGS (node flags for the service),
  * BENCH_STATE_DIR (where its audit file goes), BENCH_LOG_LEVEL (LOG_LEVEL, default info),
  * BENCH_MEMORY_PEAK (the service samples process.memoryUsage() every 10 ms and each closed-loop run
  * prints the heap, external memory and array buffers at the sampled RSS peak: what the peak is made of;
- * BENCH_MEMORY_PEAK=smaps adds resident memory by mapping: the node binary, glibc's heap, anonymous).
+ * BENCH_MEMORY_PEAK=smaps adds resident memory by mapping: the node binary, glibc's heap, anonymous),
+ * BENCH_SIM_VALIDATORS=off (part 3's and part 9's simulators send no validators: every xml-http read fetched and mapped, as before issue 56).
  */
 import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -60,7 +68,8 @@ import { request } from 'undici';
 import {
   ACCESS_LOG_CONNECTIONS, ACCESS_LOG_PATH, ACCESS_LOG_RATE, ACCESS_LOG_SCOPE, accessLogServiceEnv, checkAccessLog, seedAccessLogDatabase,
 } from './access-log.js';
-import { generateBenchFixtures, BENCH_PATIENT, HUGE_JOURNAL_PATIENT } from './fixtures.js';
+import { generateBenchFixtures, BENCH_PATIENT, HUGE_JOURNAL_PATIENT, JOURNAL_NOTES, NOTES_PATIENT } from './fixtures.js';
+import { between, conditionalTable, documentCounts, metricsAddress, type ConditionalRun } from './conditional-gets.js';
 import { FHIR_BENCH_PATIENT, FHIR_PAGE_SIZE, FHIR_SHORT_PATIENT, fhirAnswer, startFhirBench } from './fhir.js';
 import { LARGE_PAGES, startLargePageProxy } from './fhir-large-pages.js';
 import { BenchIssuer } from './issuer.js';
@@ -71,6 +80,9 @@ import { openLoop, type OpenLoopResult } from './open-loop.js';
 import { measureSignIn, signInTable, type SignInResult } from './sign-in.js';
 import { measureSlowReaders, slowReaderTable, type SlowReaderResult } from './slow-reader.js';
 import { OtlpSink } from './otlp-sink.js';
+import {
+  checkProxyReads, PROXY_GRANTEE, PROXY_MAX_EXTRA, PROXY_READ_PATH, PROXY_READ_SCOPE, PROXY_ROUNDS, proxyExtra, proxyReadTable, seedProxyGrant, type ProxyReadResult,
+} from './proxy-read.js';
 import { TRACING_ROUNDS, tracingTable, type TracingResult } from './tracing.js';
 import {
   buildService, fmt, freePort, hasTaskset, peakRss, pinned, pinSelf, procCpuUs, resetPeakRss, SERVICE_ENTRY, serviceNodeFlags, sleep, table, waitFor, write,
@@ -407,7 +419,7 @@ async function main(): Promise<void> {
   const started = Date.now();
   const pinnedSelf = pinSelf(1);
   write(`# npm run bench — ${new Date().toISOString()}`);
-  const experiment = ['BENCH_NODE_FLAGS', 'BENCH_STATE_DIR', 'BENCH_LOG_LEVEL', 'BENCH_MEMORY_PEAK'].filter((k) => process.env[k]).map((k) => `${k}=${process.env[k]}`);
+  const experiment = ['BENCH_NODE_FLAGS', 'BENCH_STATE_DIR', 'BENCH_LOG_LEVEL', 'BENCH_MEMORY_PEAK', 'BENCH_SIM_VALIDATORS'].filter((k) => process.env[k]).map((k) => `${k}=${process.env[k]}`);
   if (experiment.length > 0) write(`EXPERIMENT: ${experiment.join(' ')}`);
   write(`node ${process.version}; taskset ${hasTaskset() ? 'yes: servers on core 0, load generator + simulator on core 1' : 'not available: nothing pinned'}${pinnedSelf ? '' : ' (could not pin this process)'}; ${SECONDS} s measured after ${WARMUP_SECONDS} s warm-up per run\n`);
 
@@ -420,6 +432,7 @@ async function main(): Promise<void> {
   const headers = { 'ocp-apim-subscription-key': key, authorization: `Bearer ${token}` };
   const hugeHeaders = { ...headers, authorization: `Bearer ${await issuer.sign(HUGE_JOURNAL_PATIENT, SCOPE)}` };
   const hugeExtracts = (fixtures.hugeXml.match(/JournalNoteEHRExtract>/g) ?? []).length / 2;
+  const notesHeaders = { ...headers, authorization: `Bearer ${await issuer.sign(NOTES_PATIENT, SCOPE)}` };
   const serviceEnv = (name: string, extra: Record<string, string> = {}): Record<string, string> => {
     // BENCH_STATE_DIR: where the service keeps its audit file (an experiment: a tmpfs, to take fsync out).
     const dataDir = path.join(process.env.BENCH_STATE_DIR || path.join(ROOT, 'state'), name);
@@ -435,9 +448,11 @@ async function main(): Promise<void> {
   const closed: ClosedLoopResult[] = [];
   const open: OpenLoopRun[] = [];
   const side: SideReads[] = [];
+  const conditional: ConditionalRun[] = [];
   let tracingRuns: { results: TracingResult[]; exports: number; bytes: number } | undefined;
   let slowReaders: SlowReaderResult[] | undefined;
   let signInRun: SignInResult | undefined;
+  let proxyRun: ProxyReadResult | undefined;
   const targets: Target[] = [];
   try {
     // 1. The reference.
@@ -475,21 +490,38 @@ async function main(): Promise<void> {
         if (runs('2g')) closed.push(await closedLoop(fresh, '2g. embedded, 1 MB read', LARGE_PATH, headers, 200));
         await fresh.stop();
       }
+      // Issue 56: the 100-note journal, from a fresh process (its peak RSS is this run's), beside 3i and 3k.
+      if (runs('2j')) {
+        const fresh = await startService(targets, 'service-embedded-notes', serviceEnv('embedded'));
+        await sanityCheck(fresh.origin, LARGE_PATH, notesHeaders, JOURNAL_NOTES);
+        closed.push(await closedLoop(fresh, `2j. embedded, ${JOURNAL_NOTES}-note journal`, LARGE_PATH, notesHeaders, 50));
+        await fresh.stop();
+      }
     }
 
     // 3. The service through xml-http against the EHR simulator.
     if (wanted('xml-http')) {
       const sim = await Target.start('ehr-simulator', 'scripts/ehr-sim.ts', {
         EHR_DATA_DIR: fixtures.ehrDir, DATA_DIR: path.join(ROOT, 'state', 'simulator'), LOG_LEVEL: 'warn',
+        // BENCH_SIM_VALIDATORS=off: part 3 as before issue 56, every read fetched and mapped (the event loop's stretches of a cold read).
+        EHR_SIM_VALIDATORS: process.env.BENCH_SIM_VALIDATORS || 'on',
       }, 1, false);
       targets.push(sim);
       const remoteEnv = (): Record<string, string> => serviceEnv('xml-http', { EHR_ADAPTER: 'xml-http', EHR_BASE_URL: sim.origin });
       const remote = await startService(targets, 'service-xml-http', remoteEnv());
+      // Issue 56: each xml-http run's conditional GETs, from the service's own counters around it.
+      const counted = async (...run: Parameters<typeof closedLoop>): Promise<ClosedLoopResult> => {
+        const metrics = await metricsAddress(path.join(ROOT, 'logs', `${run[0].name}.log`));
+        const before = await documentCounts(metrics);
+        const result = await closedLoop(...run);
+        conditional.push(between(result.scenario, before, await documentCounts(metrics)));
+        return result;
+      };
       await sanityCheck(remote.origin, SMALL_PATH, headers, 2);
-      const remoteSmall = await closedLoop(remote, '3a. xml-http, 20 KB read', SMALL_PATH, headers, 50);
+      const remoteSmall = await counted(remote, '3a. xml-http, 20 KB read', SMALL_PATH, headers, 50);
       closed.push(remoteSmall);
-      if (runs('3b')) closed.push(await closedLoop(remote, '3b. xml-http, 1 MB read', LARGE_PATH, headers, 10));
-      if (runs('3d')) closed.push(await closedLoop(remote, '3d. xml-http, 1 MB read', LARGE_PATH, headers, 1));
+      if (runs('3b')) closed.push(await counted(remote, '3b. xml-http, 1 MB read', LARGE_PATH, headers, 10));
+      if (runs('3d')) closed.push(await counted(remote, '3d. xml-http, 1 MB read', LARGE_PATH, headers, 1));
       if (runs('3c')) open.push(await openLoopRun(remote, '3c. xml-http, 20 KB read', SMALL_PATH, headers, halfOf(remoteSmall.rps)));
       if (runs('3g')) {
         await sanityCheck(remote.origin, LARGE_PATH, hugeHeaders, hugeExtracts);
@@ -500,11 +532,36 @@ async function main(): Promise<void> {
       // From a fresh process, as in part 2.
       if (runs('3e') || runs('3f')) {
         const fresh = await startService(targets, 'service-xml-http-many', remoteEnv());
-        if (runs('3e')) closed.push(await closedLoop(fresh, '3e. xml-http, 1 MB read', LARGE_PATH, headers, 50));
-        if (runs('3f')) closed.push(await closedLoop(fresh, '3f. xml-http, 1 MB read', LARGE_PATH, headers, 200));
+        if (runs('3e')) closed.push(await counted(fresh, '3e. xml-http, 1 MB read', LARGE_PATH, headers, 50));
+        if (runs('3f')) closed.push(await counted(fresh, '3f. xml-http, 1 MB read', LARGE_PATH, headers, 200));
+        await fresh.stop();
+      }
+      if (runs('3i')) {
+        const fresh = await startService(targets, 'service-xml-http-notes', remoteEnv());
+        await sanityCheck(fresh.origin, LARGE_PATH, notesHeaders, JOURNAL_NOTES);
+        closed.push(await counted(fresh, `3i. xml-http, ${JOURNAL_NOTES}-note journal`, LARGE_PATH, notesHeaders, 50));
         await fresh.stop();
       }
       await sim.stop();
+      // Issue 56: an EHR that sends no validators, every read fetched and mapped in full (the service before issue 56).
+      if (runs('3j') || runs('3k')) {
+        const plain = await Target.start('ehr-simulator-plain', 'scripts/ehr-sim.ts', {
+          EHR_DATA_DIR: fixtures.ehrDir, DATA_DIR: path.join(ROOT, 'state', 'simulator-plain'), LOG_LEVEL: 'warn', EHR_SIM_VALIDATORS: 'off',
+        }, 1, false);
+        targets.push(plain);
+        const plainEnv = (): Record<string, string> => serviceEnv('xml-http-plain', { EHR_ADAPTER: 'xml-http', EHR_BASE_URL: plain.origin });
+        for (const [id, scenario, urlPath, who, extracts] of [
+          ['3j', '3j. xml-http, 20 KB read, no validators', SMALL_PATH, headers, 2],
+          ['3k', `3k. xml-http, ${JOURNAL_NOTES}-note journal, no validators`, LARGE_PATH, notesHeaders, JOURNAL_NOTES],
+        ] as const) {
+          if (!runs(id)) continue;
+          const fresh = await startService(targets, `service-xml-http-plain-${id}`, plainEnv());
+          await sanityCheck(fresh.origin, urlPath, who, extracts);
+          closed.push(await counted(fresh, scenario, urlPath, who, 50));
+          await fresh.stop();
+        }
+        await plain.stop();
+      }
     }
 
     // 8. The service with EHR_ADAPTER=fhir-r4 against the development FHIR server (issue 24).
@@ -539,6 +596,9 @@ async function main(): Promise<void> {
         return target;
       }, SECONDS);
     }
+
+    // 12. A read as a proxy beside the same read by the patient (issue 53).
+    if (wanted('proxy')) proxyRun = await measureProxyRead(targets, serviceEnv, key, issuer);
 
     // 9. Callers that never read their ~9 MiB answers (issue 34 item 4).
     if (named('slow-reader')) slowReaders = await measureSlowReaderPart(targets, fixtures.ehrDir, serviceEnv, hugeHeaders);
@@ -596,6 +656,12 @@ async function main(): Promise<void> {
     write('\nLatency from each scheduled arrival; "beside": one connection reads the ~9 MiB journal of another patient over and over meanwhile.');
   }
 
+  if (conditional.length > 0) {
+    write('\n## Conditional GETs of the xml-http runs (issue 56; the service\'s own counters, warm-up included)\n');
+    write(conditionalTable(conditional));
+    write('\nTwo documents a request: the patient\'s, which decides the access, and the read\'s.');
+  }
+
   let mapper: { results: MapperResult[]; blocking: BlockingResult } | undefined;
   let jwt: JwtResult | undefined;
   if (!argv.includes('--skip-micro') && wanted('micro')) {
@@ -614,6 +680,7 @@ async function main(): Promise<void> {
     write('\n## Hostile documents (issue 20 item 2)\n');
     write(hostileTable(hostile));
   }
+  if (proxyRun !== undefined) write(`\n${proxyReadTable(proxyRun)}`);
   if (signInRun !== undefined) write(`\n## The service's own sign-in (part 11, PostgreSQL state, one instance)\n\n${signInTable(signInRun)}`);
   const hostileMax = hostile === undefined ? undefined : Math.max(...hostile.flatMap((h) => [h.slicedFromBytesMaxMs, h.slicedFromTextMaxMs]));
 
@@ -658,12 +725,14 @@ async function main(): Promise<void> {
     [`access-log page of 100, PostgreSQL with 1,000,000 rows: ≥ 1,000 req/s with p99 < 50 ms, ${ACCESS_LOG_CONNECTIONS} connections (first / 20th page)`,
       `${fmt(log1?.rps)} / ${fmt(log20?.rps)} req/s, p99 ${fmt(log1?.p99Ms, 1)} / ${fmt(log20?.p99Ms, 1)} ms`,
       check(log1 && [log1, log20].every((r) => r === undefined || (r.rps >= 1000 && r.p99Ms < 50 && r.errors + r.non2xx === 0)))],
+    [`a read as a proxy ≤ ${fmt(PROXY_MAX_EXTRA * 100)} % more server CPU than the same read by the patient (12b against 12a, medians)`,
+      proxyRun === undefined ? '–' : `${fmt(proxyExtra(proxyRun) * 100, 1)} %`, check(proxyRun === undefined ? undefined : proxyExtra(proxyRun) <= PROXY_MAX_EXTRA)],
   ]));
   write(`\ntotal bench time ${fmt((Date.now() - started) / 1000)} s; logs in ${path.relative(process.cwd(), ROOT)}/logs`);
 
   mkdirSync(path.join(ROOT, 'results'), { recursive: true });
   const file = path.join(ROOT, 'results', `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-  writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), node: process.version, seconds: SECONDS, closed, open, side, mapper, jwt, hostile, tracing: tracingRuns, slowReaders, signIn: signInRun }, null, 1));
+  writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), node: process.version, seconds: SECONDS, closed, open, side, conditional, mapper, jwt, hostile, tracing: tracingRuns, slowReaders, signIn: signInRun, proxy: proxyRun }, null, 1));
   write(`results: ${path.relative(process.cwd(), file)}`);
   await sleep(10);
 }
@@ -677,6 +746,8 @@ const SLOW_READER_LIMITS = { graceMs: 10_000, minBytesPerS: 16_384 };
 async function measureSlowReaderPart(targets: Target[], ehrDir: string, serviceEnv: ServiceEnv, hugeHeaders: Record<string, string>): Promise<SlowReaderResult[]> {
   const sim = await Target.start('ehr-simulator-slow-reader', 'scripts/ehr-sim.ts', {
     EHR_DATA_DIR: ehrDir, DATA_DIR: path.join(ROOT, 'state', 'simulator-slow-reader'), LOG_LEVEL: 'warn',
+    // BENCH_SIM_VALIDATORS=off: an EHR without validators, every caller's answer fetched and mapped anew (issue 56 item 5).
+    EHR_SIM_VALIDATORS: process.env.BENCH_SIM_VALIDATORS || 'on',
   }, 1, false);
   targets.push(sim);
   const results: SlowReaderResult[] = [];
@@ -729,6 +800,34 @@ async function measureTracing(
   } finally {
     await sink.close();
   }
+}
+
+/**
+ * Part 12 (bench/proxy-read.ts): one service with PROXY_GRANTS=on and one active grant in its DATA_DIR;
+ * the 20 KB lab-results read by the patient (12a) and by the proxy (12b), alternating (the order swapped each round), 50 connections.
+ */
+async function measureProxyRead(targets: Target[], serviceEnv: ServiceEnv, key: string, issuer: BenchIssuer): Promise<ProxyReadResult> {
+  const env = serviceEnv('proxy', { PROXY_GRANTS: 'on' });
+  seedProxyGrant(env.DATA_DIR as string, BENCH_PATIENT);
+  const service = await startService(targets, 'service-proxy', env);
+  // Both tokens may read medications too: the proxy's 403 there is the grant's, not the scope's.
+  const scope = `${PROXY_READ_SCOPE} user/MedicationPrescription-read`;
+  const own = { 'ocp-apim-subscription-key': key, authorization: `Bearer ${await issuer.sign(BENCH_PATIENT, scope)}` };
+  const proxy = { 'ocp-apim-subscription-key': key, authorization: `Bearer ${await issuer.sign(PROXY_GRANTEE, scope)}`, patient: BENCH_PATIENT };
+  await checkProxyReads(service.origin, own, proxy, SMALL_PATH);
+  // Both paths warmed before anything is measured, and the order swapped every round: the first runs
+  // after a start carry the JIT's work, which would otherwise fall on whichever read goes first.
+  for (const headers of [own, proxy]) await autocannon({ url: service.origin + PROXY_READ_PATH, connections: 50, duration: WARMUP_SECONDS, headers, timeout: 30 });
+  const result: ProxyReadResult = { own: [], proxy: [] };
+  const measure = async (who: 'own' | 'proxy'): Promise<void> => {
+    if (who === 'own' && runs('12a')) result.own.push(await closedLoop(service, '12a. the patient', PROXY_READ_PATH, own, 50));
+    if (who === 'proxy' && runs('12b')) result.proxy.push(await closedLoop(service, '12b. a proxy', PROXY_READ_PATH, proxy, 50));
+  };
+  for (let round = 1; round <= PROXY_ROUNDS; round++) {
+    for (const who of round % 2 === 1 ? ['own', 'proxy'] as const : ['proxy', 'own'] as const) await measure(who);
+  }
+  await service.stop();
+  return result;
 }
 
 main().then(() => process.exit(0), (err: unknown) => {

@@ -1,23 +1,33 @@
-// `npm run -s demo:token -- --person 191212121212 [--issuer http://127.0.0.1:8081] [--scope "user/Appointment-read ..."]`
+// `npm run -s demo:token -- --person 191212121212 [--scope "user/Appointment-read ..." | --smart] [--aud URL] [--pick TEXT] [--issuer URL]`
 // Prints a demo person's access token, got through the demo authorization server's real
-// authorization code flow with PKCE (sign-in and consent pages included), for the README's curl session.
-import { parseArgs } from 'node:util';
+// authorization code flow with PKCE (sign-in, patient picker and consent pages included), for the
+// README's curl session; `--help` says what each option does (scripts/demo-token/request.ts).
 import { DemoSignInRefused, demoPersonToken } from '../src/dev/demo-issuer/demo-token.js';
+import { demoTokenRequest, USAGE, type DemoTokenRequest } from './demo-token/request.js';
 
-const { values } = parseArgs({
-  options: { person: { type: 'string' }, issuer: { type: 'string' }, scope: { type: 'string' } },
-  strict: true,
-});
-const issuer = values.issuer ?? `http://127.0.0.1:${process.env.DEMO_AUTH_PORT ?? '8081'}`;
-if (values.person === undefined) {
-  console.error('usage: npm run -s demo:token -- --person <identity number of a demo person> [--issuer URL] [--scope "scope ..."]');
+function requested(): DemoTokenRequest {
+  try {
+    return demoTokenRequest(process.argv.slice(2), process.env);
+  } catch (err) {
+    // An unknown option or one without its value: one line and the usage, never a stack.
+    console.error(`demo:token: ${(err as Error).message.split('\n')[0] ?? ''}\n\n${USAGE}`);
+    process.exit(2);
+  }
+}
+
+const asked = requested();
+if (asked.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+if ('problem' in asked) {
+  console.error(`demo:token: ${asked.problem}\n\n${USAGE}`);
   process.exit(2);
 }
 try {
-  const scopes = values.scope?.split(/[\s,]+/).filter((s) => s !== '');
-  console.log(await demoPersonToken({ issuer, person: values.person, ...(scopes ? { scopes } : {}) }));
+  console.log(await demoPersonToken(asked.signIn));
 } catch (err) {
-  const hint = err instanceof DemoSignInRefused ? '' : ` (is \`npm start\` running without AUTH_ISSUER, with the demo issuer at ${issuer}?)`;
+  const hint = err instanceof DemoSignInRefused ? '' : ` (is \`npm start\` running without AUTH_ISSUER, with the demo issuer at ${asked.signIn.issuer}?)`;
   console.error(`demo:token: ${(err as Error).message}${hint}`);
   process.exit(1);
 }

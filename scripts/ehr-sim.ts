@@ -7,6 +7,9 @@
  * HTTPS as a region runs it: EHR_SIM_TLS_CERT_FILE and EHR_SIM_TLS_KEY_FILE (PEM) serve https://, and
  * EHR_SIM_TLS_CLIENT_CA_FILE also requires a client certificate that CA signed (mutual TLS); point the
  * service at it with EHR_TLS_CA_FILE, EHR_TLS_CERT_FILE and EHR_TLS_KEY_FILE.
+ *
+ * Documents carry an ETag and Last-Modified and conditional GETs are answered 304, as a real EHR's
+ * may; EHR_SIM_VALIDATORS=off makes it an EHR that sends neither (the bench's "before").
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -37,13 +40,15 @@ async function main(): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error('EHR_SIM_PORT must be a port number');
   const dataDir = path.resolve(env('DATA_DIR') ?? '.data');
   const tls = tlsFromEnv();
+  const validators = env('EHR_SIM_VALIDATORS') ?? 'on';
+  if (validators !== 'on' && validators !== 'off') throw new Error('EHR_SIM_VALIDATORS must be on or off');
   let ehrDataDir = env('EHR_DATA_DIR');
   if (ehrDataDir === undefined) {
     ehrDataDir = path.join(dataDir, 'ehr-sim-data');
     await generateDemoData(ehrDataDir, { now: Date.now(), zone });
   }
   const simulator = await startEhrSimulator({
-    dataDir: path.resolve(ehrDataDir), stateFile: path.join(dataDir, 'ehr-sim-state.json'), zone, host: '127.0.0.1', port,
+    dataDir: path.resolve(ehrDataDir), stateFile: path.join(dataDir, 'ehr-sim-state.json'), zone, host: '127.0.0.1', port, validators: validators === 'on',
     ...(tls === undefined ? {} : { tls }),
   });
   logger.warn({ url: simulator.url, dataDir: ehrDataDir, clientCertificateRequired: tls?.clientCa !== undefined },

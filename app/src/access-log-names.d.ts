@@ -10,4 +10,10 @@ declare module 'virtual:access-log-names' {
   export const BASIS_NAMES: readonly Words[];
   /** Each outcome by its AuditEvent.outcome code (0, 4, 8). */
   export const OUTCOME_NAMES: Readonly<Record<string, Words>>;
+  /** Each category a person may share (a read's scope name) by the access log's name of its read. */
+  export const CATEGORY_NAMES: Readonly<Record<string, Words>>;
+  /** Each read's operation name by the category that shares it. */
+  export const READ_CATEGORIES: Readonly<Record<string, string>>;
+  /** The patient summary's sections by their LOINC code, as each read's folder names its section. */
+  export const SUMMARY_SECTIONS: Readonly<Record<string, Words>>;
 }

@@ -1,13 +1,25 @@
 /**
  * The access log ("who read my record") from the patient's AuditEvents (docs/fhir-api.md#the-same-rules-as-the-cos-api),
- * newest first, to the second (several reads of one visit share a minute), in the words the service's own log uses.
+ * in the words the service's own log uses, as a phone can show it (log-groups.ts): by day, then one
+ * line for each person and app that day, folded, saying when, how many events, what was read and
+ * anything refused; opened, each event to the second. Paged by those lines, newest first.
  */
-import { table } from './dom.js';
+import { inLanguage } from './app-names.js';
+import { h } from './dom.js';
 import type { AuditEvent, Resource } from './fhir-types.js';
-import { when } from './format.js';
-import { BASIS_NAMES, LABELS, OPERATION_NAMES, OUTCOME_NAMES, TITLES, type Lang } from './i18n.js';
+import { dayKey, LOCALE } from './format.js';
+import { BASIS_NAMES, LABELS, OPERATION_NAMES, OUTCOME_NAMES, type Lang } from './i18n.js';
+import { groupLog, pageOf, type LogDay, type LogGroup, type LogPage } from './log-groups.js';
+import { LOG_WORDS } from './record-words.js';
 
 const OPERATION_SYSTEM = 'urn:patient-data-access:operation';
+const ZONE = 'Europe/Stockholm';
+/** Lines a page: a phone shows a page in a few screens. */
+const PER_PAGE = 8;
+const DONE = '0';
+
+/** The page each log was left on, so that switching language keeps it. */
+const pageShown = new WeakMap<readonly Resource[], number>();
 
 function who(e: AuditEvent, lang: Lang): string {
   const person = e.agent?.find((a) => a.requestor === true);
@@ -22,14 +34,70 @@ function what(e: AuditEvent, lang: Lang): string {
   return (op?.code === undefined ? undefined : OPERATION_NAMES[op.code]?.[lang]) ?? op?.display ?? '?';
 }
 
+/** The app, by its name in the page's language where the log gives one (its translations, issue 55 item 6). */
+function appOf(e: AuditEvent, lang: Lang): string {
+  const app = e.agent?.find((a) => a.requestor !== true)?.who;
+  return inLanguage(app?.display, app?._display, lang) ?? '';
+}
+const outcomeOf = (e: AuditEvent, lang: Lang): string => OUTCOME_NAMES[e.outcome ?? '']?.[lang] ?? e.outcome ?? '';
+const clock = (epochMs: number, lang: Lang, seconds: boolean): string =>
+  new Intl.DateTimeFormat(LOCALE[lang], { timeStyle: seconds ? 'medium' : 'short', timeZone: ZONE }).format(epochMs);
+const dayName = (day: string, lang: Lang): string =>
+  new Intl.DateTimeFormat(LOCALE[lang], { dateStyle: 'full', timeZone: 'UTC' }).format(Date.parse(`${day}T00:00:00Z`));
+
+/** The folded line: who, through which app, when, how many events, what, and what was not done. */
+function summary(g: LogGroup, lang: Lang): HTMLElement {
+  const first = g.events[0] as AuditEvent;
+  const [from, to] = [clock(g.earliest, lang, false), clock(g.latest, lang, false)];
+  const span = from === to ? to : `${from}–${to}`;
+  const count = `${g.events.length} ${(g.events.length === 1 ? LOG_WORDS.event : LOG_WORDS.events)[lang]}`;
+  // What was done, in the order it was first done that day.
+  const whats = [...new Set([...g.events].reverse().map((e) => what(e, lang)))];
+  const notDone = [...new Set(g.events.filter((e) => e.outcome !== DONE).map((e) => e.outcome ?? ''))]
+    .map((o) => `${OUTCOME_NAMES[o]?.[lang] ?? o}: ${g.events.filter((e) => (e.outcome ?? '') === o).length}`);
+  return h('summary', {},
+    h('span', { class: 'log-who' }, who(first, lang)),
+    appOf(first, lang) === '' ? null : h('span', { class: 'log-line' }, `${LABELS.application[lang]}: ${appOf(first, lang)}`),
+    h('span', { class: 'log-line' }, `${span} · ${count}`),
+    h('span', { class: 'log-line' }, `${LABELS.what[lang]}: ${whats.join(', ')}`),
+    notDone.length === 0 ? null : h('span', { class: 'log-line flag' }, h('span', { 'aria-hidden': 'true' }, '!\u00a0'), notDone.join(', ')));
+}
+
+function groupView(g: LogGroup, lang: Lang): HTMLElement {
+  const rows = g.events.map((e) => h('tr', {},
+    h('td', {}, h('time', { datetime: e.recorded }, clock(Date.parse(e.recorded ?? ''), lang, true))), h('td', {}, what(e, lang)), h('td', {}, outcomeOf(e, lang))));
+  return h('li', { class: 'log-group' }, h('details', {}, summary(g, lang),
+    h('table', {},
+      h('thead', {}, h('tr', {}, ...[LABELS.when, LABELS.what, LABELS.outcome].map((w) => h('th', { scope: 'col' }, w[lang])))),
+      h('tbody', {}, ...rows))));
+}
+
+const dayView = (d: LogDay, lang: Lang): HTMLElement[] =>
+  [h('h3', { tabindex: '-1' }, dayName(d.day, lang)), h('ul', { class: 'log-groups' }, ...d.groups.map((g) => groupView(g, lang)))];
+
+function pager(p: LogPage, lang: Lang, go: (page: number) => void): HTMLElement | null {
+  if (p.pages <= 1) return null;
+  const step = (label: string, to: number) => {
+    const b = h('button', { type: 'button', ...(to < 0 || to >= p.pages ? { disabled: '' } : {}) }, label);
+    b.addEventListener('click', () => go(to));
+    return b;
+  };
+  return h('nav', { class: 'pager', 'aria-label': LOG_WORDS.pages[lang] },
+    step(LOG_WORDS.newer[lang], p.page - 1),
+    h('span', {}, LOG_WORDS.page[lang].replace('{page}', String(p.page + 1)).replace('{pages}', String(p.pages))),
+    step(LOG_WORDS.older[lang], p.page + 1));
+}
+
 export function accessLog(found: readonly Resource[], lang: Lang): HTMLElement {
-  const events = found.filter((r): r is AuditEvent => r.resourceType === 'AuditEvent')
-    .sort((a, b) => (Date.parse(b.recorded ?? '') || 0) - (Date.parse(a.recorded ?? '') || 0));
-  const rows = events.map((e) => [
-    when(e.recorded, lang, true) ?? '', who(e, lang), e.agent?.find((a) => a.requestor !== true)?.who?.display ?? '',
-    what(e, lang), OUTCOME_NAMES[e.outcome ?? '']?.[lang] ?? e.outcome ?? '',
-  ]);
-  // Five columns do not fit a phone: there each access is a block of its own (stacked).
-  return table(`${TITLES.accessLog[lang]}: ${LABELS.table[lang]}`, undefined,
-    [LABELS.when[lang], LABELS.who[lang], LABELS.application[lang], LABELS.what[lang], LABELS.outcome[lang]], rows, true);
+  const days = groupLog(found.filter((r): r is AuditEvent => r.resourceType === 'AuditEvent'), dayKey);
+  const log = h('div', { class: 'access-log' });
+  const show = (page: number, focus: boolean) => {
+    const p = pageOf(days, page, PER_PAGE);
+    pageShown.set(found, p.page);
+    log.replaceChildren(h('p', { class: 'hint' }, LOG_WORDS.intro[lang]), ...p.days.flatMap((d) => dayView(d, lang)), pager(p, lang, (to) => show(to, true)) ?? '');
+    // The new page's first day takes the focus, so a keyboard or screen reader starts reading there.
+    if (focus) log.querySelector<HTMLElement>('h3')?.focus();
+  };
+  show(pageShown.get(found) ?? 0, false);
+  return log;
 }

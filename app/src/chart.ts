@@ -9,7 +9,9 @@
 import { Chart, Filler, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip, type ChartDataset, type Plugin, type PointStyle } from 'chart.js';
 import { dateOf, LOCALE, when } from './format.js';
 import { LABELS, MARK_WORDS, type Lang } from './i18n.js';
-import { markWords, SYMBOLS, type Mark, type MarkKind } from './interpretation.js';
+import { SYMBOLS, type Mark, type MarkKind } from './interpretation.js';
+import { sampleTicks, xRange, yRange } from './plot-scales.js';
+import { rangeLegend, spoken } from './plot-text.js';
 import type { Band } from './reference-range.js';
 
 Chart.register(LineController, LineElement, PointElement, LinearScale, Filler, Legend, Tooltip);
@@ -32,34 +34,11 @@ const MARKED = '#a4262c';
 const RANGE = '#1d6b35';
 const BAND = 'rgba(29, 107, 53, 0.12)';
 const TEXT = '#1b1b1b';
-const DAY = 24 * 60 * 60 * 1000;
 
 const STYLE: Readonly<Record<MarkKind | 'none', { style: PointStyle; rotation: number }>> = {
   none: { style: 'circle', rotation: 0 }, high: { style: 'triangle', rotation: 0 }, low: { style: 'triangle', rotation: 180 }, abnormal: { style: 'rectRot', rotation: 0 },
 };
 const below = (p: Point): boolean => p.comparator?.startsWith('<') === true;
-
-/** The x range: a little room at both ends, and a month around a single measurement. */
-function xRange(points: readonly Point[]): { min: number; max: number } {
-  const xs = points.map((p) => p.x);
-  const lo = Math.min(...xs);
-  const hi = Math.max(...xs);
-  const pad = hi === lo ? 15 * DAY : (hi - lo) * 0.05;
-  return { min: lo - pad, max: hi + pad };
-}
-
-/** A value in words: as written, and the laboratory's mark. */
-const spoken = (p: Point, lang: Lang): string => (p.mark === undefined ? p.label : `${p.label} (${markWords(p.mark, lang).toLowerCase()})`);
-
-/** What the plot shows, in words: the accessible name of the canvas. */
-export function describePlot(test: string, points: readonly Point[], band: Band | undefined, lang: Lang): string {
-  const last = points[points.length - 1];
-  const latest = last === undefined ? '' : `, ${LABELS.latest[lang]} ${spoken(last, lang)} (${when(new Date(last.x).toISOString(), lang) ?? ''})`;
-  const kinds = (['high', 'low', 'abnormal'] as const).map((k) => [k, points.filter((p) => p.mark?.kind === k).length] as const).filter(([, n]) => n > 0);
-  const marked = kinds.length === 0 ? '' : `; ${kinds.map(([k, n]) => `${n} ${MARK_WORDS[k][lang].toLowerCase()}`).join(', ')}`;
-  const range = band?.text === undefined ? '' : `; ${LABELS.range[lang].toLowerCase()} ${band.text}`;
-  return `${LABELS.chartOf[lang]} ${test}: ${points.length} ${(points.length === 1 ? LABELS.oneValue : LABELS.values)[lang]}${latest}${marked}${range}`;
-}
 
 /** Draws each value given with a comparator: an open triangle beyond its limit, pointing away, and the value as written beside it. */
 const beyondLimits: Plugin<'line'> = {
@@ -100,21 +79,28 @@ const beyondLimits: Plugin<'line'> = {
   },
 };
 
+/** A date label's width on the x axis, with room between two: 12 px text, some 7 px a character. */
+const labelPx = (text: string): number => text.length * 7 + 16;
+
 export function plot(canvas: HTMLCanvasElement, unit: string | undefined, points: readonly Point[], band: Band | undefined, lang: Lang): Chart<'line', Point[]> {
-  const { min, max } = xRange(points);
-  const edge = (y: number): Point[] => [{ x: min, y, label: '' }, { x: max, y, label: '' }];
+  const { min, max } = xRange(points.map((p) => p.x));
+  const y = yRange(points.map((p) => p.y), band);
+  const edge = (at: number): Point[] => [{ x: min, y: at, label: '' }, { x: max, y: at, label: '' }];
   const dashed = { borderColor: RANGE, borderDash: [6, 4], borderWidth: 2, pointRadius: 0, pointHitRadius: 0, pointStyle: 'line' as const };
   const datasets: ChartDataset<'line', Point[]>[] = [];
-  if (band?.low !== undefined) datasets.push({ ...dashed, label: LABELS.rangeLow[lang], data: edge(band.low), fill: false });
+  // Both bounds are one thing to a reader, the range: one legend entry names it (the upper line's, or the only one's).
+  const rangeLabel = band === undefined ? '' : rangeLegend(band, lang);
+  if (band?.low !== undefined) datasets.push({ ...dashed, label: rangeLabel, data: edge(band.low), fill: false });
   if (band?.high !== undefined) {
-    datasets.push({ ...dashed, label: LABELS.rangeHigh[lang], data: edge(band.high), fill: band.low === undefined ? false : '-1', backgroundColor: BAND });
+    datasets.push({ ...dashed, label: rangeLabel, data: edge(band.high), fill: band.low === undefined ? false : '-1', backgroundColor: BAND });
   }
+  const unnamed = new Set(band?.low !== undefined && band.high !== undefined ? [0] : []);
   // Scriptable options are asked per point, and also for the dataset as a whole (the legend): then there is no point.
   const at = (c: { raw?: unknown }): Partial<Point> => (c.raw ?? {}) as Partial<Point>;
   const valueLabel = `${LABELS.value[lang]}${unit === undefined ? '' : ` (${unit})`}`;
   // The line's own legend entry would take the first point's shape (a triangle when it is marked): the
   // legend gets a circle of its own, and a shape per kind of mark the plot shows, each by its word.
-  const values = datasets.length;
+  unnamed.add(datasets.length);
   datasets.push({
     label: valueLabel, data: [...points], fill: false, borderColor: VALUE, borderWidth: 2,
     pointStyle: (c) => STYLE[at(c).mark?.kind ?? 'none'].style,
@@ -141,11 +127,20 @@ export function plot(canvas: HTMLCanvasElement, unit: string | undefined, points
       // The axis's numbers in the reader's language, rounded as Chart.js rounds ticks.
       locale: LOCALE[lang], color: TEXT,
       scales: {
-        x: { type: 'linear', min, max, ticks: { color: TEXT, maxTicksLimit: 4, callback: (v) => dateOf(Number(v), lang) } },
-        y: { type: 'linear', ticks: { color: TEXT }, grace: '15%', title: { display: true, text: unit ?? LABELS.value[lang], color: TEXT } },
+        x: {
+          type: 'linear', min, max,
+          // The samples' own dates, as many as fit (plot-scales.ts): never a date no sample was taken on.
+          afterBuildTicks: (axis) => {
+            const xs = points.map((p) => p.x);
+            const widest = Math.max(...xs.map((x) => labelPx(dateOf(x, lang))));
+            axis.ticks = sampleTicks(xs, { min, max }, axis.width, widest, (x) => dateOf(x, lang)).map((value) => ({ value }));
+          },
+          ticks: { color: TEXT, autoSkip: false, maxRotation: 0, callback: (v) => dateOf(Number(v), lang) },
+        },
+        y: { type: 'linear', suggestedMin: y.min, suggestedMax: y.max, ticks: { color: TEXT }, title: { display: true, text: unit ?? LABELS.value[lang], color: TEXT } },
       },
       plugins: {
-        legend: { labels: { color: TEXT, usePointStyle: true, boxHeight: 8, filter: (item) => item.datasetIndex !== values } },
+        legend: { labels: { color: TEXT, usePointStyle: true, boxHeight: 8, filter: (item) => !unnamed.has(item.datasetIndex ?? -1) } },
         tooltip: {
           filter: (item) => item.dataset.pointHitRadius !== 0,
           callbacks: {

@@ -11,6 +11,8 @@ import type { Lang, Words } from './i18n.js';
 export interface ConnectedApp {
   id: string;
   appName: string;
+  /** Its name in each language, as the server registered it (issue 55 item 6). */
+  appNames?: Partial<Record<Lang, string>>;
   patient: { name: string; basis: string };
   allowedBy: 'you' | 'patient' | 'another';
   scopes: string[];
@@ -64,8 +66,12 @@ export async function revokeConnectedApp(client: Client, id: string): Promise<vo
   await call(client, `/${encodeURIComponent(id)}`, 'DELETE');
 }
 
+/** The app by its name in `lang`, else its one name. */
+const nameOf = (app: ConnectedApp, lang: Lang): string => app.appNames?.[lang] ?? app.appName;
+
 function revokeLabel(app: ConnectedApp, lang: Lang): string {
-  return lang === 'sv' ? `Återkalla ${app.appName}s åtkomst till journalen för ${app.patient.name}` : `Revoke ${app.appName}'s access to ${app.patient.name}'s record`;
+  const name = nameOf(app, lang);
+  return lang === 'sv' ? `Återkalla ${name}s åtkomst till journalen för ${app.patient.name}` : `Revoke ${name}'s access to ${app.patient.name}'s record`;
 }
 
 /** The tab's content: its heading, the list (or why there is none) and a revoke button per app. */
@@ -80,7 +86,7 @@ export function connectedAppsView(apps: ConnectedApp[] | Error | undefined, lang
     const record = lang === 'sv' ? `Öppnar journalen för ${app.patient.name}` : `Opens the record of ${app.patient.name}`;
     const standing = STANDING[app.patient.basis]?.[lang];
     const since = app.since === undefined ? '' : ` ${CONNECTED_APPS_LABELS.on[lang]} ${when(app.since, lang) ?? app.since}`;
-    return h('li', {}, section(app.appName, 2,
+    return h('li', {}, section(nameOf(app, lang), 2,
       h('p', {}, `${record}${standing === undefined ? '' : ` (${standing})`}. ${ALLOWED_BY[app.allowedBy][lang]}${since}.`), revoke));
   });
   const parts: (Node | null)[] = [heading, told, h('p', {}, CONNECTED_APPS_LABELS.intro[lang]),

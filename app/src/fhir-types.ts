@@ -7,7 +7,7 @@ export interface Quantity { value?: number; valueText?: string; unit?: string; c
 export interface HumanName { text?: string; family?: string; given?: string[]; use?: string }
 export interface Narrative { status?: string; div?: string }
 export interface ReferenceRange { low?: Quantity; high?: Quantity; text?: string }
-export interface Extension { url?: string; valueUrl?: string; valueUri?: string; valueString?: string; extension?: Extension[] }
+export interface Extension { url?: string; valueUrl?: string; valueUri?: string; valueString?: string; valueCode?: string; extension?: Extension[] }
 
 export interface Resource { resourceType: string; id?: string; [member: string]: unknown }
 
@@ -37,6 +37,8 @@ export interface CompositionSection {
 export interface Composition extends Resource {
   status?: string; type?: CodeableConcept; title?: string; date?: string;
   author?: Reference[]; section?: CompositionSection[];
+  /** A journal note's values (Observations) are held in it, named by `#id` (docs/upstream-fhir.md#310-journal-notes-operation-10). */
+  contained?: Resource[];
 }
 
 export interface MedicationRequest extends Resource {
@@ -55,7 +57,7 @@ export interface AllergyIntolerance extends Resource { code?: CodeableConcept; c
 export interface AuditEvent extends Resource {
   recorded?: string; outcome?: string;
   subtype?: Coding[];
-  agent?: { type?: CodeableConcept; who?: { display?: string; identifier?: { value?: string } }; requestor?: boolean }[];
+  agent?: { type?: CodeableConcept; who?: { display?: string; _display?: { extension?: Extension[] }; identifier?: { value?: string } }; requestor?: boolean }[];
 }
 
 export interface Bundle extends Resource {
@@ -68,7 +70,11 @@ export class ById {
   constructor(resources: readonly Resource[]) {
     for (const r of resources) if (r.id !== undefined) this.map.set(`${r.resourceType}/${r.id}`, r);
   }
-  get<T extends Resource>(ref: Reference | undefined): T | undefined {
-    return ref?.reference === undefined ? undefined : this.map.get(ref.reference) as T | undefined;
+  /** The resource `ref` names: `#id` one contained in `container` (a local reference names nothing outside it), else an included one. */
+  get<T extends Resource>(ref: Reference | undefined, container?: { contained?: readonly Resource[] }): T | undefined {
+    const to = ref?.reference;
+    if (to === undefined) return undefined;
+    if (to.startsWith('#')) return container?.contained?.find((r) => r.id === to.slice(1)) as T | undefined;
+    return this.map.get(to) as T | undefined;
   }
 }

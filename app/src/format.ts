@@ -28,6 +28,11 @@ export function dateOf(epochMs: number, lang: Lang): string {
   return new Intl.DateTimeFormat(LOCALE[lang], { dateStyle: 'medium', timeZone: ZONE }).format(epochMs);
 }
 
+/** A moment's calendar day in Swedish time, `2026-11-26`: the day the access log and the appointments count by. */
+export function dayKey(epochMs: number): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(epochMs);
+}
+
 /** A person's name as written: its text, else given names and family name. */
 export function nameOf(names: readonly HumanName[] | undefined): string | undefined {
   const name = names?.find((n) => n.use === 'official') ?? names?.[0];

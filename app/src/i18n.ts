@@ -52,7 +52,6 @@ export const TITLES = {
 } as const satisfies Record<string, Words>;
 
 export const LABELS = {
-  appName: { sv: 'Patientappen (demo)', en: 'The patient app (demo)' },
   intro: {
     sv: 'En exempelapp som läser dina journaluppgifter via tjänstens FHIR-API. Logga in, välj vems uppgifter du vill se och godkänn.',
     en: 'A sample app that reads your health record through the service\'s FHIR API. Sign in, choose whose record to see, and allow.',
@@ -85,8 +84,6 @@ export const LABELS = {
   outcome: { sv: 'Utfall', en: 'Outcome' },
   value: { sv: 'Värde', en: 'Value' },
   range: { sv: 'Referensintervall', en: 'Reference range' },
-  rangeLow: { sv: 'Referens, lägsta', en: 'Reference low' },
-  rangeHigh: { sv: 'Referens, högsta', en: 'Reference high' },
   author: { sv: 'Skriven av', en: 'Written by' },
   unsigned: { sv: 'Ej signerad', en: 'Not signed' },
   dosage: { sv: 'Dosering', en: 'Dosage' },
@@ -120,14 +117,6 @@ export const MARK_WORDS = {
   abnormal: { sv: 'Avvikande', en: 'Abnormal' },
   critically: { sv: 'Kritiskt', en: 'Critically' },
 } as const satisfies Record<string, Words>;
-
-/** The patient summary's sections by their LOINC code (IPS 2.0.0); another section keeps the title it came with. */
-export const SUMMARY_SECTIONS: Readonly<Record<string, Words>> = {
-  '11450-4': { sv: 'Problem och diagnoser', en: 'Problems' },
-  '48765-2': { sv: 'Allergier och överkänslighet', en: 'Allergies and intolerances' },
-  '10160-0': { sv: 'Läkemedel', en: 'Medications' },
-  '30954-2': { sv: 'Provsvar', en: 'Results' },
-};
 
 /** The language to start in: a choice made on this page before, else Swedish for a Swedish browser, else English. */
 export function initialLang(stored: string | null, browser: string): Lang {

@@ -1,7 +1,7 @@
 /**
  * What the laboratory said of a value: its `interpretation` (HL7 v3 ObservationInterpretation), read
- * as a mark a patient sees beside the value in words and a symbol, never by colour alone. The mark is
- * the laboratory's own: the page never decides from the range itself that a value is high or low.
+ * as a mark a patient sees beside the value in words and a symbol, never by colour alone. This is the
+ * laboratory's own mark; direction.ts makes its "abnormal" high or low where the value and range show which way.
  */
 import type { CodeableConcept, Observation } from './fhir-types.js';
 import { MARK_WORDS, type Lang } from './i18n.js';

@@ -1,16 +1,16 @@
 /**
  * Journal notes: each Composition with its sections, newest first. A section's text is its
- * narrative read as text (narrative.ts), or an entry's string, shown with textContent and its line
- * breaks kept (`white-space: pre-wrap`); a value is shown with its unit and range.
+ * narrative read as text (narrative.ts), shown with textContent and its line breaks kept
+ * (`white-space: pre-wrap`). A section's entries are the note's values, Observations contained in
+ * the note (`#v1`): each shown as a lab value is, as written with its unit, its mark and its range.
  */
 import { h, pair, type Child } from './dom.js';
 import type { Composition, CompositionSection, Observation, Practitioner, PractitionerRole, Reference, Resource } from './fhir-types.js';
 import { ById } from './fhir-types.js';
 import { nameOf, textOf, when } from './format.js';
 import { LABELS, type Lang } from './i18n.js';
-import { markText, valueText } from './values.js';
 import { narrativeText } from './narrative.js';
-import { rangeText } from './reference-range.js';
+import { rangeElement, valueElement } from './value-view.js';
 
 function authorOf(byId: ById, ref: Reference): string | undefined {
   const role = byId.get<PractitionerRole>(ref);
@@ -22,22 +22,31 @@ function authorOf(byId: ById, ref: Reference): string | undefined {
   return person?.resourceType === 'Practitioner' ? nameOf(person.name) : ref.display;
 }
 
-function entryOf(o: Observation | undefined, lang: Lang): Child {
+/**
+ * One value of the note: its name where it is not the section's title, the value as written with
+ * its mark (value-view.ts), and its range; a unit the record gave without a value, as written.
+ */
+function entryOf(o: Observation | undefined, title: string | undefined, lang: Lang): Child {
   if (o === undefined) return null;
+  const name = textOf(o.code);
   const range = o.referenceRange?.[0]?.text;
-  const mark = markText(o, lang);
-  return h('p', { class: 'text' }, valueText(o, lang), mark === undefined ? null : `, ${mark.toLowerCase()}`,
-    range === undefined ? null : ` (${LABELS.range[lang].toLowerCase()} ${rangeText(range, lang)})`);
+  const hasValue = o.valueQuantity?.value !== undefined || o.valueString !== undefined || o.valueCodeableConcept !== undefined;
+  const unitAlone = hasValue ? undefined : o.valueQuantity?.unit;
+  if (!hasValue && unitAlone === undefined && range === undefined) return null;
+  return h('p', { class: 'entry' },
+    name === undefined || name === title ? null : h('span', { class: 'entry-name' }, `${name}: `),
+    hasValue ? valueElement(o, lang) : unitAlone === undefined ? null : h('span', { class: 'quantity' }, unitAlone),
+    ...(range === undefined ? [] : [` (${LABELS.range[lang].toLowerCase()} `, rangeElement(range, lang), ')']));
 }
 
-function sectionOf(s: CompositionSection, byId: ById, depth: number, lang: Lang): HTMLElement {
+function sectionOf(s: CompositionSection, note: Composition, byId: ById, depth: number, lang: Lang): HTMLElement {
   const heading = h(depth === 0 ? 'h4' : depth === 1 ? 'h5' : 'h6', {}, s.title ?? '');
   const text = narrativeText(s.text?.div);
   return h('div', { class: 'record' },
     s.title === undefined ? null : heading,
     text === undefined ? null : h('p', { class: 'text' }, text),
-    ...(s.entry ?? []).map((e) => entryOf(byId.get<Observation>(e), lang)),
-    ...(s.section ?? []).map((n) => sectionOf(n, byId, depth + 1, lang)));
+    ...(s.entry ?? []).map((e) => entryOf(byId.get<Observation>(e, note), s.title, lang)),
+    ...(s.section ?? []).map((n) => sectionOf(n, note, byId, depth + 1, lang)));
 }
 
 export function journalNotes(found: readonly Resource[], lang: Lang): HTMLElement {
@@ -51,5 +60,5 @@ export function journalNotes(found: readonly Resource[], lang: Lang): HTMLElemen
       ...pair(LABELS.what[lang], n.title === undefined ? undefined : textOf(n.type)),
       ...pair(LABELS.author[lang], (n.author ?? []).map((a) => authorOf(byId, a)).filter(Boolean).join('; ')),
       ...pair(LABELS.status[lang], n.status === 'preliminary' ? LABELS.unsigned[lang] : undefined)),
-    ...(n.section ?? []).map((s) => sectionOf(s, byId, 0, lang)))));
+    ...(n.section ?? []).map((s) => sectionOf(s, n, byId, 0, lang)))));
 }

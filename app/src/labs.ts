@@ -1,18 +1,21 @@
 /**
  * Lab results grouped per test (its first coding, else its text), each test's values oldest first:
  * a plot of the numeric ones with the reference range, and a table of all of them, which is what a
- * screen reader reads. Each value keeps its unit on its line and carries the laboratory's mark
- * (high, low, abnormal) in words with a symbol; each range is written with the reader's decimal mark.
+ * screen reader reads. Each value keeps its unit on its line and carries its mark (high, low, or
+ * abnormal where no direction can be known: direction.ts) in words with a symbol; each range is
+ * written with the reader's decimal mark.
  */
 import type { Chart } from 'chart.js';
-import { describePlot, plot, type Point } from './chart.js';
+import { plot, type Point } from './chart.js';
+import { describePlot } from './plot-text.js';
 import { h, section, table, type Child } from './dom.js';
 import type { Observation } from './fhir-types.js';
-import { NBSP, textOf, when } from './format.js';
+import { valueMark } from './direction.js';
+import { textOf, when } from './format.js';
 import { LABELS, type Lang } from './i18n.js';
-import { markOf, SYMBOLS } from './interpretation.js';
-import { bandOf, rangeText } from './reference-range.js';
-import { markText, valueText } from './values.js';
+import { bandOf } from './reference-range.js';
+import { valueText } from './values.js';
+import { rangeElement, valueElement } from './value-view.js';
 
 export interface LabTest { key: string; name: string; unit?: string; results: Observation[] }
 
@@ -34,19 +37,11 @@ export function groupByTest(observations: readonly Observation[]): LabTest[] {
   return [...tests.values()].sort((a, b) => a.name.localeCompare(b.name, 'sv'));
 }
 
-/** The mark beside a value: its symbol for the eye, its word for everyone. */
-function markElement(o: Observation, lang: Lang): Child {
-  const mark = markOf(o);
-  const words = markText(o, lang);
-  if (words === undefined) return null;
-  return h('span', { class: `flag flag-${mark?.kind ?? 'other'}` }, mark === undefined ? null : h('span', { 'aria-hidden': 'true' }, `${SYMBOLS[mark.kind]}${NBSP}`), words);
-}
-
 export const pointsOf = (t: LabTest, lang: Lang): Point[] => t.results.flatMap((o) => {
   const x = Date.parse(timeOf(o) ?? '');
   const y = o.valueQuantity?.value;
   if (y === undefined || Number.isNaN(x)) return [];
-  const mark = markOf(o);
+  const mark = valueMark(o);
   const comparator = o.valueQuantity?.comparator;
   const written = comparator === undefined ? undefined : valueText(o, lang, false);
   return [{ x, y, label: valueText(o, lang), ...(written === undefined ? {} : { written }), ...(mark === undefined ? {} : { mark }), ...(comparator === undefined ? {} : { comparator }) }];
@@ -64,8 +59,8 @@ export function labTest(t: LabTest, lang: Lang, charts: (() => Chart)[]): HTMLEl
   }
   const rows = t.results.map((o) => {
     const range = o.referenceRange?.[0]?.text;
-    return [when(timeOf(o), lang) ?? '', h('span', { class: 'value' }, h('span', { class: 'text' }, valueText(o, lang)), ' ', markElement(o, lang)),
-      range === undefined ? '' : rangeText(range, lang)];
+    return [when(timeOf(o), lang) ?? '', valueElement(o, lang),
+      range === undefined ? '' : rangeElement(range, lang)];
   });
   parts.push(table(`${t.name}: ${LABELS.tableScroll[lang]}`, undefined, [LABELS.when[lang], LABELS.value[lang], LABELS.range[lang]], rows));
   return section(t.name, 3, ...parts);

@@ -7,9 +7,11 @@
 import type Client from 'fhirclient/lib/Client';
 import { parseKeepingDecimals } from './decimals.js';
 import type { Bundle, Patient, Resource } from './fhir-types.js';
+import { readsPart, type Settled } from './shared-parts.js';
 import { isSubsetted } from './subsetted.js';
 
-export type Settled<T> = { ok: true; value: T } | { ok: false; status?: number; message: string };
+export { allRefused, type Settled } from './shared-parts.js';
+
 
 /** A search's resources, and whether the server left some out of them (`filtered`). */
 export interface Found { resources: Resource[]; filtered: boolean }
@@ -74,19 +76,25 @@ async function settle<T>(p: Promise<T>): Promise<Settled<T>> {
   }
 }
 
-export async function loadRecord(client: Client, patientId: string): Promise<PatientRecord> {
+const NOT_SHARED = { ok: false, message: 'not shared', notShared: true } as const;
+
+/** Every read of the record; with `shared` (what a proxy was given), only those parts (readsPart). */
+export async function loadRecord(client: Client, patientId: string, shared?: readonly string[]): Promise<PatientRecord> {
   const id = encodeURIComponent(patientId);
-  const searched = (query: string) => settle(search(client, query));
+  const only = <T>(operation: string, read: () => Promise<T>): Promise<Settled<T>> =>
+    (readsPart(shared, operation) ? settle(read()) : Promise.resolve(NOT_SHARED));
+  const searched = (operation: string, query: string) => only(operation, () => search(client, query));
   const [patient, appointments, journal, medications, diagnoses, labs, summary] = await Promise.all([
-    settle(client.request<Patient>(`Patient/${id}`)),
-    searched(`Appointment?patient=${id}&_include=Appointment:practitioner&_include=Appointment:location`),
-    searched(`Composition?patient=${id}&_include=Composition:entry&_include=Composition:author&_include:iterate=PractitionerRole:practitioner`),
-    searched(`MedicationRequest?patient=${id}&_include=MedicationRequest:medication`),
-    searched(`Condition?patient=${id}`),
-    settle(searchKeepingDecimals(client, `Observation?patient=${id}&category=${encodeURIComponent(LABORATORY)}`)),
-    settle(readKeepingDecimals(client, `Patient/${id}/$summary`)),
+    only('getPatient', () => client.request<Patient>(`Patient/${id}`)),
+    searched('getAppointments', `Appointment?patient=${id}&_include=Appointment:practitioner&_include=Appointment:location`),
+    // A note's values are shown, so their digits are kept as written (decimals.ts), as the lab results' are.
+    only('getJournalNotes', () => searchKeepingDecimals(client, `Composition?patient=${id}&_include=Composition:entry&_include=Composition:author&_include:iterate=PractitionerRole:practitioner`)),
+    searched('getMedications', `MedicationRequest?patient=${id}&_include=MedicationRequest:medication`),
+    searched('getDiagnoses', `Condition?patient=${id}`),
+    only('getLabResults', () => searchKeepingDecimals(client, `Observation?patient=${id}&category=${encodeURIComponent(LABORATORY)}`)),
+    only('summary', () => readKeepingDecimals(client, `Patient/${id}/$summary`)),
   ]);
   // Read last, so the log already names the reads just made: the service audits each before it answers.
-  const accessLog = await searched(`AuditEvent?patient=Patient/${id}`);
+  const accessLog = await searched('accessLog', `AuditEvent?patient=Patient/${id}`);
   return { patient, appointments, journal, medications, diagnoses, labs, summary, accessLog };
 }

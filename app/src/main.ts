@@ -8,27 +8,45 @@ import FHIR from 'fhirclient';
 import type Client from 'fhirclient/lib/Client';
 import type { Chart } from 'chart.js';
 import { h } from './dom.js';
+import { ownName } from './app-names.js';
 import { initialLang, LABELS, type Lang, type Words } from './i18n.js';
 import { loadRecord, type PatientRecord } from './load.js';
-import { refreshJoins } from './records.js';
+import { refreshJoins } from './appointments.js';
 import { CONNECTED_APPS_LABELS, connectedAppsView, listConnectedApps, revokeConnectedApp, type ConnectedApp } from './connected-apps.js';
+import { sharedWithMe, type SharedWithMe } from './acting-for.js';
+import { acceptGrant, declineGrant, giveGrant, listGrants, revokeGrant, type Grant, type GrantBody } from './sharing-api.js';
+import { emptyDraft, sharingView, type SharingState } from './sharing.js';
+import { SHARING_LABELS } from './sharing-words.js';
 import { SIGNED_OUT_STATE, signOutEverywhere } from './sign-out.js';
-import { recordView } from './view.js';
+import { endedView, recordView } from './view.js';
 
 const CLIENT_ID = 'patient-app';
-// v2 scopes: read and search of every type for the picked patient; AuditEvent is the access log.
-const SCOPE = 'openid fhirUser launch/patient offline_access patient/*.rs patient/AuditEvent.rs';
+/** What the service put in the page about sharing (docs/proxies.md): whether the region offers it, and its scopes. */
+const meta = (name: string): string => document.querySelector<HTMLMetaElement>(`meta[name="${name}"]`)?.content ?? '';
+const SHARING = meta('sharing') === 'on';
+// v2 scopes: read and search of every type for the picked patient; AuditEvent is the access log. The
+// Proxy scopes are the person's own sharing (the Sharing tab), whoever they picked, where offered.
+const SCOPE = ['openid fhirUser launch/patient offline_access patient/*.rs patient/AuditEvent.rs', ...(SHARING ? [meta('sharing-scopes')] : [])]
+  .filter((s) => s !== '').join(' ');
 const LANG_KEY = 'patient-app-lang';
 const SMART_KEY = 'SMART_KEY';
 
-type Tab = 'record' | 'apps';
+type Tab = 'record' | 'apps' | 'sharing';
 interface Page {
   lang: Lang; record?: PatientRecord; error?: string; loading: boolean; notice?: Words;
+  /** The picked patient shares parts of their record with the signed-in person (a proxy grant). */
+  shared?: SharedWithMe;
+  sharing: SharingState;
   /** The signed-in client (fhirclient), for the connected-apps tab's calls. */
   client?: Client; tab: Tab; apps?: ConnectedApp[] | Error; appsNotice?: Words;
 }
 
-const page: Page = { lang: initialLang(localStorage.getItem(LANG_KEY), navigator.language), loading: false, tab: 'record' };
+const page: Page = { lang: initialLang(localStorage.getItem(LANG_KEY), navigator.language), loading: false, tab: 'record', sharing: { draft: emptyDraft() } };
+/** An ended grant's page: no record was read, the page says the person no longer shares it. */
+const NOTHING_READ: PatientRecord = (() => {
+  const none = { ok: false, message: '', notShared: true } as const;
+  return { patient: none, appointments: none, journal: none, medications: none, diagnoses: none, labs: none, summary: none, accessLog: none };
+})();
 let charts: Chart[] = [];
 // One live region for the whole visit: a region made anew with each render would not be announced.
 const status = h('p', { role: 'status', class: 'status' });
@@ -49,6 +67,8 @@ async function signOut(): Promise<void> {
   page.record = undefined;
   page.error = undefined;
   page.client = undefined;
+  page.shared = undefined;
+  page.sharing = { draft: emptyDraft() };
   page.tab = 'record';
   if (await signOutEverywhere({ clientId: CLIENT_ID, returnTo: addresses().redirectUri, lang: page.lang })) return;
   page.notice = LABELS.signedOutHere;
@@ -69,17 +89,69 @@ function toggleLanguage(): void {
   document.getElementById('lang-toggle')?.focus();
 }
 
-/** Shows a tab; the connected apps are read anew each time their tab is opened. */
+const asError = (err: unknown): Error => (err instanceof Error ? err : new Error(String(err)));
+
+/** The grants read anew. */
+async function readGrants(): Promise<void> {
+  page.sharing.grants = page.client === undefined ? new Error('not signed in') : await listGrants(page.client).catch(asError);
+}
+
+/** One change to a grant: the list read anew after it, what it did said, or the API's refusal in its words; focus where the person reads it. */
+async function changeGrant(change: (client: Client) => Promise<Grant>, done: Words, after?: () => void): Promise<void> {
+  if (page.client === undefined) return;
+  page.sharing.error = undefined;
+  page.sharing.notice = undefined;
+  page.sharing.confirming = undefined;
+  try {
+    await change(page.client);
+    page.sharing.notice = done;
+    after?.();
+  } catch (err) {
+    page.sharing.error = asError(err).message;
+  }
+  await readGrants();
+  render();
+  const target = page.sharing.error === undefined ? 'sharing' : 'sharing-error';
+  document.getElementById(target)?.focus();
+}
+
+const sharingActions = {
+  invite: (body: GrantBody) => void changeGrant((c) => giveGrant(c, body), SHARING_LABELS.sent, () => { page.sharing.draft = emptyDraft(); }),
+  accept: (grant: Grant) => void changeGrant((c) => acceptGrant(c, grant.id), SHARING_LABELS.accepted),
+  decline: (grant: Grant) => void changeGrant((c) => declineGrant(c, grant.id), SHARING_LABELS.declined),
+  end: (grant: Grant) => void changeGrant((c) => revokeGrant(c, grant.id), SHARING_LABELS.revoked),
+  confirm: (grantId: string | undefined) => {
+    const returnTo = page.sharing.confirming;
+    page.sharing.confirming = grantId;
+    render();
+    // Focus on the question asked, or back on the button that asked it.
+    if (grantId !== undefined) document.querySelector<HTMLElement>('.confirm-question')?.focus();
+    else if (returnTo !== undefined) document.querySelector<HTMLElement>(`button[data-grant="${CSS.escape(returnTo)}"]`)?.focus();
+  },
+  refuse: (message: Words) => {
+    page.sharing.notice = undefined;
+    page.sharing.error = message[page.lang];
+    render();
+    document.getElementById('sharing-error')?.focus();
+  },
+};
+
+/** Shows a tab; the connected apps and the grants are read anew each time their tab is opened. */
 async function showTab(tab: Tab): Promise<void> {
   page.tab = tab;
   page.appsNotice = undefined;
+  page.sharing = { draft: page.sharing.draft };
+  if (tab === 'sharing') {
+    render();
+    await readGrants();
+  }
   if (tab === 'apps') {
     page.apps = undefined;
     render();
     page.apps = page.client === undefined ? new Error('not signed in') : await listConnectedApps(page.client).catch((err: unknown) => err instanceof Error ? err : new Error(String(err)));
   }
   render();
-  document.getElementById(tab === 'apps' ? 'connected-apps' : 'patient-name')?.focus();
+  document.getElementById(tab === 'apps' ? 'connected-apps' : tab === 'sharing' ? 'sharing' : 'patient-name')?.focus();
 }
 
 async function revoke(app: ConnectedApp): Promise<void> {
@@ -98,14 +170,14 @@ async function revoke(app: ConnectedApp): Promise<void> {
 /** The two views of a signed-in page, as a navigation whose current one is marked. */
 function tabs(lang: Lang): HTMLElement {
   const tab = (which: Tab, label: string) => button(label, () => void showTab(which), page.tab === which ? { 'aria-current': 'page' } : {});
-  return h('nav', { class: 'tabs', 'aria-label': LABELS.appName[lang] },
-    tab('record', CONNECTED_APPS_LABELS.record[lang]), tab('apps', CONNECTED_APPS_LABELS.tab[lang]));
+  return h('nav', { class: 'tabs', 'aria-label': ownName(lang) },
+    tab('record', CONNECTED_APPS_LABELS.record[lang]), SHARING ? tab('sharing', SHARING_LABELS.tab[lang]) : null, tab('apps', CONNECTED_APPS_LABELS.tab[lang]));
 }
 
 function header(lang: Lang): HTMLElement {
   const other: Lang = lang === 'sv' ? 'en' : 'sv';
   return h('header', { class: 'top' },
-    h('p', { class: 'brand' }, LABELS.appName[lang]),
+    h('p', { class: 'brand' }, ownName(lang)),
     h('div', { class: 'actions' },
       button(LABELS.otherLanguage[lang], toggleLanguage, { id: 'lang-toggle', lang: other }),
       page.record === undefined ? null : button(LABELS.switchPerson[lang], signIn),
@@ -114,7 +186,7 @@ function header(lang: Lang): HTMLElement {
 
 function signedOut(lang: Lang): Node[] {
   const parts: (Node | null)[] = [
-    h('h1', {}, LABELS.appName[lang]),
+    h('h1', {}, ownName(lang)),
     page.error === undefined ? null : h('p', { class: 'error', role: 'alert' }, `${LABELS.signInFailed[lang]}: ${page.error}`),
     page.notice === undefined ? null : h('p', { class: 'notice', role: 'alert' }, page.notice[lang]),
     h('p', {}, LABELS.intro[lang]),
@@ -126,13 +198,14 @@ function signedOut(lang: Lang): Node[] {
 function render(): void {
   const { lang } = page;
   document.documentElement.lang = lang;
-  document.title = LABELS.appName[lang];
+  document.title = ownName(lang);
   for (const c of charts) c.destroy();
   const draw: (() => Chart)[] = [];
   status.textContent = page.loading ? LABELS.loading[lang] : page.record === undefined ? '' : LABELS.loaded[lang];
   const signedIn = page.record === undefined ? null : page.tab === 'apps'
     ? connectedAppsView(page.apps, lang, (app) => void revoke(app), page.appsNotice)
-    : recordView(page.record, lang, draw);
+    : page.tab === 'sharing' ? sharingView(page.sharing, lang, sharingActions)
+      : page.shared?.ended === true ? endedView(page.shared, lang) : recordView(page.record, lang, draw, page.shared);
   const main = h('main', { id: 'main', tabindex: '-1' },
     status, ...(signedIn === null ? (page.loading ? [] : signedOut(lang)) : [tabs(lang), ...signedIn]));
   const root = document.getElementById('app');
@@ -187,7 +260,9 @@ async function start(): Promise<void> {
     return render();
   }
   page.client = client;
-  page.record = await loadRecord(client, patientId);
+  const shared = SHARING ? await sharedWithMe(client, patientId) : undefined;
+  if (shared !== undefined) page.shared = shared;
+  page.record = shared?.ended === true ? NOTHING_READ : await loadRecord(client, patientId, shared?.categories);
   page.loading = false;
   render();
 }

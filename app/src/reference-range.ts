@@ -46,12 +46,17 @@ export function bandOf(ranges: readonly ReferenceRange[] | undefined): Band | un
   };
 }
 
+/** Whether a range's text is one of the forms above (`134–170`, `<5`, `>1,0`): a few characters that read as one. */
+export function isRangeForm(text: string): boolean {
+  const t = text.trim().replace(/\u2212/g, '-');
+  return BETWEEN.test(t) || BELOW.test(t) || ABOVE.test(t);
+}
+
 /**
  * A range's text with the reader's decimal mark (`3,5–8,8` in Swedish, `3.5–8.8` in English), as the
  * value beside it is written, when the text is one of the forms above; any other text as written.
  */
 export function rangeText(text: string, lang: Lang): string {
-  const t = text.trim().replace(/\u2212/g, '-');
-  if (!BETWEEN.test(t) && !BELOW.test(t) && !ABOVE.test(t)) return text;
+  if (!isRangeForm(text)) return text;
   return text.replace(/(\d)[.,](\d)/g, lang === 'sv' ? '$1,$2' : '$1.$2');
 }

@@ -7,14 +7,20 @@ import { h } from './dom.js';
 import type { AllergyIntolerance, Bundle, Composition, CompositionSection, Condition, MedicationRequest, Observation, Resource } from './fhir-types.js';
 import { ById } from './fhir-types.js';
 import { textOf, when } from './format.js';
-import { LABELS, SUMMARY_SECTIONS, type Lang } from './i18n.js';
+import { SUMMARY_SECTIONS } from 'virtual:access-log-names';
+import { LABELS, type Lang } from './i18n.js';
 import { timeOf } from './labs.js';
+import { narrativeText } from './narrative.js';
 import { markText, valueText } from './values.js';
 import { medicationName } from './records.js';
 
 const EMPTY_REASON = 'http://terminology.hl7.org/CodeSystem/list-empty-reason';
 
-function entryLine(r: Resource, byId: ById, lang: Lang): string {
+/**
+ * An entry's line: the app's own for the types it knows, else the section narrative's line for it (the
+ * service writes one line an entry, in order, as the type's declaration says), else its type.
+ */
+function entryLine(r: Resource, byId: ById, lang: Lang, narrated: string | undefined): string {
   switch (r.resourceType) {
     case 'Condition':
     case 'AllergyIntolerance':
@@ -32,7 +38,7 @@ function entryLine(r: Resource, byId: ById, lang: Lang): string {
       return `${textOf(o.code) ?? '?'}: ${valueText(o, lang)}${mark === undefined ? '' : `, ${mark.toLowerCase()}`}${date === undefined ? '' : ` (${date})`}`;
     }
     default:
-      return r.resourceType;
+      return narrated ?? r.resourceType;
   }
 }
 
@@ -53,9 +59,11 @@ export function summary(bundle: Bundle, lang: Lang): HTMLElement {
     const code = s.code?.coding?.find((c) => c.code !== undefined)?.code;
     const title = (code === undefined ? undefined : SUMMARY_SECTIONS[code]?.[lang]) ?? s.title ?? '?';
     const entries = (s.entry ?? []).map((ref) => byId.get(ref)).filter((r): r is Resource => r !== undefined);
+    // Its lines match the entries one for one only when every entry was found.
+    const narrated = entries.length === (s.entry ?? []).length ? narrativeText(s.text?.div)?.split('\n') ?? [] : [];
     const body = entries.length === 0
       ? h('p', {}, emptyText(s, lang))
-      : h('ul', {}, ...entries.map((r) => h('li', { class: 'text' }, entryLine(r, byId, lang))));
+      : h('ul', {}, ...entries.map((r, i) => h('li', { class: 'text' }, entryLine(r, byId, lang, narrated[i]))));
     // A heading and its list, not a landmark: its titles are the page's own ("Medications"), and two regions of one name confuse a screen reader's list of them.
     return h('div', {}, h('h3', {}, title), body);
   }));

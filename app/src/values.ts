@@ -1,8 +1,9 @@
-/** How a lab value reads: as the laboratory wrote it, in the reader's decimal mark, with the laboratory's mark in words. */
+/** How a lab value reads: as the laboratory wrote it, in the reader's decimal mark, with its mark in words (direction.ts). */
 import type { Observation } from './fhir-types.js';
 import { decimal, NBSP, number, textOf } from './format.js';
 import type { Lang } from './i18n.js';
-import { markOf, markWords, otherInterpretation } from './interpretation.js';
+import { valueMark } from './direction.js';
+import { markWords, otherInterpretation } from './interpretation.js';
 
 /**
  * A value as written: a quantity with its comparator, its digits in the reader's decimal mark and
@@ -18,8 +19,8 @@ export function valueText(o: Observation, lang: Lang, withUnit = true): string {
   return o.valueString ?? textOf(o.valueCodeableConcept) ?? '';
 }
 
-/** What the laboratory said of the value, in words (`Low`, `Critically high`, or its own text); undefined when nothing. */
+/** The value's mark in words (`Low`, `Critically high`, or the laboratory's own text); undefined when nothing. */
 export function markText(o: Observation, lang: Lang): string | undefined {
-  const mark = markOf(o);
+  const mark = valueMark(o);
   return mark === undefined ? otherInterpretation(o) : markWords(mark, lang);
 }

@@ -12,7 +12,7 @@ const VIRTUAL_SERVICE = 'http://hl7.org/fhir/5.0/StructureDefinition/extension-A
 /** How long before the start the link is offered; until the meeting's end it stays. */
 export const OPEN_BEFORE_MS = 15 * 60 * 1000;
 /** A meeting the record gives no end: the link stays an hour after its start. */
-const WITHOUT_END_MS = 60 * 60 * 1000;
+export const WITHOUT_END_MS = 60 * 60 * 1000;
 
 /** The meeting's link as the record has it (`valueUrl`, else `valueUri` or `valueString`), or undefined: not a video meeting. */
 export function meetingAddress(a: Appointment): string | undefined {

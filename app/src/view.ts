@@ -10,8 +10,11 @@ import { nameOf, when } from './format.js';
 import { LABELS, TITLES, type Lang } from './i18n.js';
 import { journalNotes } from './journal.js';
 import { groupByTest, labTest } from './labs.js';
-import type { Found, PatientRecord, Settled } from './load.js';
-import { appointments, diagnoses, medications } from './records.js';
+import { allRefused, type Found, type PatientRecord, type Settled } from './load.js';
+import { appointments } from './appointments.js';
+import { diagnoses, medications } from './records.js';
+import type { SharedWithMe } from './acting-for.js';
+import { noLongerShares, sharesOnly } from './sharing-words.js';
 import { summary } from './summary.js';
 import { isSubsetted } from './subsetted.js';
 
@@ -22,7 +25,11 @@ function failure(s: Extract<Settled<unknown>, { ok: false }>, lang: Lang): HTMLE
 /** Said where the answer was marked as leaving something out: that there is more, and whom to ask for it. */
 const notShown = (lang: Lang): HTMLElement => h('p', { class: 'notice', role: 'note' }, LABELS.notShownOnline[lang]);
 
-function block(title: string, settled: Settled<Found>, lang: Lang, render: (found: Resource[]) => Child): HTMLElement {
+/** A part the person reading through a grant was not given: not asked for, and not shown (the notice above says so). */
+const notShared = (s: Settled<unknown>): boolean => !s.ok && s.notShared === true;
+
+function block(title: string, settled: Settled<Found>, lang: Lang, render: (found: Resource[]) => Child): HTMLElement | null {
+  if (notShared(settled)) return null;
   if (!settled.ok) return section(title, 2, failure(settled, lang));
   const { resources, filtered } = settled.value;
   return section(title, 2, filtered ? notShown(lang) : null,
@@ -31,21 +38,33 @@ function block(title: string, settled: Settled<Found>, lang: Lang, render: (foun
 
 const NOT_YET = new Set([404, 405, 501]);
 
-function summarySection(settled: PatientRecord['summary'], lang: Lang): HTMLElement {
+function summarySection(settled: PatientRecord['summary'], lang: Lang): HTMLElement | null {
+  if (notShared(settled)) return null;
   if (settled.ok) return section(TITLES.summary[lang], 2, isSubsetted(settled.value) ? notShown(lang) : null, summary(settled.value, lang));
   return section(TITLES.summary[lang], 2, settled.status !== undefined && NOT_YET.has(settled.status) ? h('p', {}, LABELS.notAvailable[lang]) : failure(settled, lang));
 }
 
-export function recordView(record: PatientRecord, lang: Lang, charts: (() => Chart)[]): Node[] {
+/** Said in place of a record the person no longer shares: the page reads nothing of it. */
+export function endedView(shared: SharedWithMe, lang: Lang): Node[] {
+  return [h('h1', { id: 'patient-name' }, shared.name ?? '?'), h('p', { class: 'error', role: 'alert' }, noLongerShares(shared.name, lang))];
+}
+
+/**
+ * The record's sections. Read through a grant (`shared`), it says first what the person shares and that
+ * the rest is not shared, and shows only those parts; every part refused says they no longer share it.
+ */
+export function recordView(record: PatientRecord, lang: Lang, charts: (() => Chart)[], shared?: SharedWithMe): Node[] {
+  if (shared !== undefined && allRefused(Object.values(record))) return endedView(shared, lang);
   const patient = record.patient.ok ? record.patient.value : undefined;
   const labs = (found: Resource[]) => {
     const tests = groupByTest(found.filter((r): r is Observation => r.resourceType === 'Observation'));
     return h('div', { class: 'labs' }, ...tests.map((t) => labTest(t, lang, charts)));
   };
   return [
-    h('h1', { id: 'patient-name' }, nameOf(patient?.name) ?? '?'),
+    h('h1', { id: 'patient-name' }, nameOf(patient?.name) ?? shared?.name ?? '?'),
     patient?.birthDate === undefined ? null : h('p', { class: 'born' }, `${LABELS.born[lang]} ${when(patient.birthDate, lang) ?? ''}`),
-    record.patient.ok ? null : failure(record.patient, lang),
+    shared === undefined ? null : h('p', { class: 'notice', role: 'note' }, sharesOnly(shared.name, shared.categories, lang)),
+    record.patient.ok || notShared(record.patient) ? null : failure(record.patient, lang),
     block(TITLES.appointments[lang], record.appointments, lang, (v) => appointments(v, lang)),
     block(TITLES.journal[lang], record.journal, lang, (v) => journalNotes(v, lang)),
     block(TITLES.medications[lang], record.medications, lang, (v) => medications(v, lang)),

@@ -5,7 +5,7 @@
  * docs/architecture.md#adding-a-read start from these files: the extract's members, the example's
  * traps, the demo people's records.
  */
-import { quoted, type ReadNames } from './templates.js';
+import { quoted, scopeOf, type ReadNames } from './templates.js';
 
 export interface MirrorNames {
   /** The document's root element: `CarePlanEHRExtracts`. */
@@ -14,13 +14,14 @@ export interface MirrorNames {
   key: string;
   /** The document's name in the EHR's paths and data folder: `careplans`. */
   kind: string;
+  /** Singular, as every document's (`urn:example:ehr:labresult:2`): `urn:example:ehr:careplan:1`. */
   namespace: string;
 }
 
-export function mirrorNamesOf(name: string, root: string): MirrorNames {
+export function mirrorNamesOf(n: Pick<ReadNames, 'name' | 'singular'>, root: string): MirrorNames {
   const single = root.replace(/s$/, '');
-  const kind = name.replace(/-/g, '');
-  return { root, key: single[0]!.toLowerCase() + single.slice(1), kind, namespace: `urn:example:ehr:${kind}:1` };
+  const kind = n.name.replace(/-/g, '');
+  return { root, key: single[0]!.toLowerCase() + single.slice(1), kind, namespace: `urn:example:ehr:${n.singular.toLowerCase()}:1` };
 }
 
 export const mirrorAnswerTs = (n: ReadNames, m: MirrorNames): string => `/**
@@ -61,9 +62,10 @@ import EXAMPLE from './example.json' with { type: 'json' };
 
 /** ${n.en}, extract by extract, filtered and sorted on when each was made (docs/architecture.md#adding-a-read). */
 export const ${n.operation} = recordsRead({
-  scope: { name: 'user/${n.pascal}-read', description: ${quoted(`Read ${n.en.toLowerCase()}`)} },
+  scope: { name: '${scopeOf(n)}', description: ${quoted(`Read ${n.en.toLowerCase()}`)} },
   displayName: { sv: ${quoted(n.sv)}, en: ${quoted(n.en)} },
-  errorShape: 'status',
+  // Shape 2 ({error, path, status, timestamp}), as the vendor's reads beyond the spec answer (docs/contract.md#errors).
+  errorShape: 'error',
   path: '/patients/${n.name}/',
   vendorPaths: [],
   query: TimeFilterQuery,
@@ -143,8 +145,9 @@ const extract = (person: DemoPerson, clock: DemoClock, r: DemoRecord): ReturnTyp
   extractPatient('patient', person),
   el('text', r.text));
 
-export function ${camel(n)}Document(person: DemoPerson, clock: DemoClock): string {
-  const root = tag('${m.root}', { xmlns: '${m.namespace}', 'xmlns:xsi': XSI },
+/** In the namespace \`sources.ts\` declares, which the demo data set hands it. */
+export function ${camel(n)}Document(person: DemoPerson, clock: DemoClock, ns: string): string {
+  const root = tag('${m.root}', { xmlns: ns, 'xmlns:xsi': XSI },
     (RECORDS[person.id] ?? []).map((r) => extract(person, clock, r)));
   return xmlDocument(root, \`GET /ehr/v1/patients/\${person.id}/${m.kind} (synthetic demo data, generated for \${clock.today}).\`);
 }

@@ -6,8 +6,10 @@
 export interface ReadNames {
   /** The folder and path segment: `referrals`. */
   name: string;
-  /** `Referrals`: the scope's resource and the schema's name. */
+  /** `Referrals`: the schema's name and the operation's. */
   pascal: string;
+  /** `Referral`: one record, as the house names a scope's resource (`user/LabResult-read`) and a document's namespace. */
+  singular: string;
   /** `getReferrals`: the operation. */
   operation: string;
   /** The access log's names. */
@@ -17,11 +19,27 @@ export interface ReadNames {
 
 const words = (name: string): string[] => name.split('-');
 
-export function namesOf(name: string, sv?: string, en?: string): ReadNames {
-  const pascal = words(name).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
-  const english = en ?? words(name).join(' ').replace(/^./, (c) => c.toUpperCase());
-  return { name, pascal, operation: `get${pascal}`, sv: sv ?? english, en: english };
+const capitalised = (w: string): string => w[0]!.toUpperCase() + w.slice(1);
+
+/** A plural English word's singular by the regular rules (allergies, referrals, care-plans); an irregular one is given (--singular). */
+export function singularOf(word: string): string {
+  if (/[^aeiou]ies$/.test(word)) return `${word.slice(0, -3)}y`;
+  if (/(ss|x|z|ch|sh)es$/.test(word)) return word.slice(0, -2);
+  if (/[^s]s$/.test(word)) return word.slice(0, -1);
+  return word;
 }
+
+/** The new read's names; `singular` (PascalCase) where the last word's singular is irregular (`Diagnosis`). */
+export function namesOf(name: string, sv?: string, en?: string, singular?: string): ReadNames {
+  const parts = words(name);
+  const pascal = parts.map(capitalised).join('');
+  const one = singular ?? [...parts.slice(0, -1), singularOf(parts.at(-1) ?? '')].map(capitalised).join('');
+  const english = en ?? parts.join(' ').replace(/^./, (c) => c.toUpperCase());
+  return { name, pascal, singular: one, operation: `get${pascal}`, sv: sv ?? english, en: english };
+}
+
+/** The scope the house would give the read: its record's singular, as every read's (`user/Appointment-read`). */
+export const scopeOf = (n: ReadNames): string => `user/${n.singular}-read`;
 
 export const quoted = (text: string): string => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 
@@ -53,9 +71,10 @@ import EXAMPLE from './example.json' with { type: 'json' };
 
 /** ${n.en}, filtered and sorted on when each was made (docs/architecture.md#adding-a-read). */
 export const ${n.operation} = recordsRead({
-  scope: { name: 'user/${n.pascal}-read', description: ${quoted(`Read ${n.en.toLowerCase()}`)} },
+  scope: { name: '${scopeOf(n)}', description: ${quoted(`Read ${n.en.toLowerCase()}`)} },
   displayName: { sv: ${quoted(n.sv)}, en: ${quoted(n.en)} },
-  errorShape: 'status',
+  // Shape 2 ({error, path, status, timestamp}), as the vendor's reads beyond the spec answer (docs/contract.md#errors).
+  errorShape: 'error',
   path: '/patients/${n.name}/',
   vendorPaths: [],
   query: TimeFilterQuery,
@@ -124,7 +143,7 @@ describe('${n.operation}', () => {
 
   it('answers an array, audited, with its scope; 403 without it', async () => {
     const url = '/patients/${n.name}/';
-    const ok = await t.call({ method: 'GET', url, token: await t.personToken(ADULT, { scope: 'user/${n.pascal}-read' }) });
+    const ok = await t.call({ method: 'GET', url, token: await t.personToken(ADULT, { scope: '${scopeOf(n)}' }) });
     expect(ok.statusCode).toBe(200);
     expect(Array.isArray(ok.json())).toBe(true);
     expect(t.audit.records.at(-1)).toMatchObject({ operation: '${n.operation}', patientId: ADULT, outcome: 'allowed' });

@@ -59,7 +59,9 @@ async function capabilityRows(client: FhirClient, sandboxWrites: boolean): Promi
   const rows: CheckRow[] = [];
   if (check.wrongVersion) rows.push(row('capability statement', 'FAIL', `fhirVersion ${capabilities.fhirVersion}; 4.0.x (R4) is needed`));
   else if (missing.length > 0) {
-    rows.push(row('capability statement', 'FAIL', `search parameters the reads send are not listed: ${missing.map((m) => `${m.type}.${m.param}`).join(', ')}`));
+    // What the service would do with this server: serve every read but those (issue 57 item 4), or not be ready at all.
+    const effect = check.ready ? `the service would not serve ${[...check.unavailable].join(', ')} (501), and serve every other read` : 'the service would report not ready';
+    rows.push(row('capability statement', 'FAIL', `search parameters the reads send are not listed: ${missing.map((m) => `${m.type}.${m.param}`).join(', ')}; ${effect}`));
   } else rows.push(row('capability statement', 'PASS', `FHIR ${capabilities.fhirVersion}; every search parameter the reads send is listed`));
   const appointment = capabilities.types.get('Appointment');
   const notice = capabilities.types.get('PaymentNotice');

@@ -27,11 +27,13 @@ import { RefusalTally } from './refusal-tally.js';
 import { callerRequestIdOf, requestIdOf } from './request-id.js';
 import { requestValidatorCompiler } from './request-validation.js';
 import type { RouteDependencies } from './routes/dependencies.js';
+import { FAVICON, FAVICON_HEADERS, FAVICON_PATH } from './favicon.js';
 import { healthRoutes, type ReadinessChecks } from './routes/health-routes.js';
 import { operationRoutes } from './routes/operation-routes.js';
 import { FHIR_PREFIXES } from './fhir/fhir-api.js';
 import { fhirMethodNotAllowed, fhirRoutes } from './fhir/fhir-routes.js';
-import { patientAppRoutes } from './patient-app/patient-app-routes.js';
+import { apiScopes } from '../domain/access/scopes.js';
+import { patientAppRoutes, PROXY_SCOPES } from './patient-app/patient-app-routes.js';
 import { authServerRoutes } from './auth-server-routes.js';
 import type { AuthServerMount } from '../ports/auth-server.port.js';
 import { clientErrorHandlerOf, frameworkErrorsOf } from './transport-errors.js';
@@ -118,15 +120,16 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   // Hooks that never wait take a callback: no promise per hook per request.
   // A documented path asked with another method is 405 (Allow), not 404.
   const notAllowed = methodNotAllowed(deps.config.basePath);
-  const fhirNotAllowed = deps.fhir === undefined ? () => undefined : fhirMethodNotAllowed(deps.config.basePath, deps.fhir);
+  const fhirNotAllowed = deps.fhir === undefined ? () => undefined : fhirMethodNotAllowed(deps.config.basePath, deps.fhir, deps.subscriptions !== undefined);
   app.addHook('preParsing', (request, _reply, payload, done) => {
     if (request.is404) done(notAllowed(request.url) ?? fhirNotAllowed(request.url) ?? new ApiError(404, 'Not found.'));
     else done(null, payload);
   });
+  const faviconUrls: ReadonlySet<string> = new Set([FAVICON_PATH, `${deps.config.basePath}${FAVICON_PATH}`]);
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
     reply.header('x-content-type-options', 'nosniff');
-    if (!request.url.startsWith('/docs')) reply.header('cache-control', 'no-store');
+    if (!request.url.startsWith('/docs') && !faviconUrls.has(request.routeOptions.url ?? '')) reply.header('cache-control', 'no-store');
     drain.decide(request.raw, (last) => {
       if (last) reply.header('connection', 'close');
       done(null, payload);
@@ -136,8 +139,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(openapi, {
     basePath: deps.config.basePath, fhirApi: deps.fhir !== undefined, ...(deps.oauth ? { oauth: deps.oauth } : {}), ...(deps.docsDemoKey === undefined ? {} : { demoKey: deps.docsDemoKey }),
   });
+  // The icon every browser asks for, at the root and under BASE_PATH: no credentials, cached for a year.
+  for (const url of faviconUrls) {
+    app.get(url, { schema: { hide: true } }, async (_request, reply) => reply.headers(FAVICON_HEADERS).send(FAVICON));
+  }
   await app.register(healthRoutes, {
     checks: { ehr: () => deps.ehr.ping(), audit: () => deps.auditTrail.ping(), ...deps.readinessChecks },
+    unavailableReads: () => deps.ehr.unavailableReads?.() ?? new Map(),
   });
   // The patient app signs in at the demo issuer, or at the service's own where the region registered it
   // as `patient-app` (docs/patient-app.md): nowhere else, where it could not sign in.
@@ -145,6 +153,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   if ((deps.oauth?.kind === 'demo' || appRegistered) && deps.oauth !== undefined && deps.fhir !== undefined) {
     await app.register(patientAppRoutes, {
       prefix: deps.config.basePath, basePath: deps.config.basePath, issuer: deps.oauth.issuer, publicBaseUrl: deps.fhir.publicBaseUrl,
+      names: deps.appNames?.get('patient-app') ?? { sv: 'patient-app', en: 'patient-app' }, demo: deps.oauth.kind === 'demo',
+      ...(deps.oauth.kind === 'demo' && deps.docsDemoKey !== undefined ? { subscriptionKey: deps.docsDemoKey } : {}),
+      ...(deps.proxyGrants === undefined ? {} : { sharing: { scopes: PROXY_SCOPES.filter((s) => apiScopes().has(s)) } }),
       ...(deps.patientAppDir === undefined ? {} : { dir: deps.patientAppDir }),
     });
   }

@@ -42,6 +42,7 @@ function fieldsOf(request: FastifyRequest, now: number): Fields {
   const patientId = patientOf(request);
   if (patientId !== undefined) fields.patientId = patientId;
   if (request.audit?.delegation !== undefined && patientId !== undefined) fields.delegation = request.audit.delegation;
+  if (request.audit?.proxyGrantId !== undefined && patientId !== undefined) fields.proxyGrantId = request.audit.proxyGrantId;
   return fields;
 }
 

@@ -1,10 +1,12 @@
 import type { FastifyError, FastifySchemaValidationError } from 'fastify';
 import { EXPECTED } from '../domain/operations/parameters.js';
-import { DomainError } from '../domain/errors.js';
+import { DomainError, type DomainErrorCode } from '../domain/errors.js';
+import { ProxyGrantsUnavailableError } from '../ports/proxy-grants.port.js';
 import { AccessLogUnavailableError } from '../ports/access-log.port.js';
 import { AnswerAbandonedError, AnswerMemoryFullError } from '../ports/answer-memory.port.js';
 import { InvalidTokenError, TokenStatusUnavailableError, type TokenFault } from '../ports/access-token-verifier.port.js';
 import { EhrError } from '../domain/ehr-error.js';
+import { ReadUnavailableError } from '../domain/read-availability/unavailable-read.js';
 import { ApiError, MESSAGES } from './api-error.js';
 import { AuditUnavailableError } from './plugins/audit-errors.js';
 import type { ErrorShape } from './types.js';
@@ -141,6 +143,12 @@ function fromEhr(err: EhrError): HttpFailure {
   }
 }
 
+/** Each way a use case refuses, as a status; a code without one does not compile. */
+const DOMAIN_STATUS: Readonly<Record<DomainErrorCode, number>> = {
+  ACCESS_DENIED: 403, FORBIDDEN: 403, NOT_FOUND: 404, CONFLICT: 409,
+  PATIENT_HEADER_REQUIRED: 400, INVALID_PATIENT_HEADER: 400, INVALID_TIME_RANGE: 400, INVALID_PAGE: 400, INVALID_SEARCH: 400, INVALID_REQUEST: 400,
+};
+
 /** The one place where an error becomes a status, a message and headers. */
 export function toHttpFailure(err: unknown): HttpFailure {
   if (err instanceof ApiError) {
@@ -148,10 +156,13 @@ export function toHttpFailure(err: unknown): HttpFailure {
     if (err.errorShape !== undefined) failure.errorShape = err.errorShape;
     return failure;
   }
-  if (err instanceof DomainError) {
-    return { status: err.code === 'ACCESS_DENIED' ? 403 : 400, message: err.message, headers: {}, fault: false };
+  if (err instanceof DomainError) return { status: DOMAIN_STATUS[err.code], message: err.message, headers: {}, fault: false };
+  if (err instanceof ProxyGrantsUnavailableError) {
+    return { status: 503, message: 'Sharing cannot be checked right now. Try again later.', headers: { 'retry-after': '5' }, fault: true };
   }
   if (err instanceof EhrError) return fromEhr(err);
+  // 501, not 503: the read is not offered here, and no retry brings it (docs/contract.md#errors); no Retry-After.
+  if (err instanceof ReadUnavailableError) return { status: 501, message: err.message, headers: {}, fault: false };
   if (err instanceof InvalidTokenError) return { status: 401, message: MESSAGES.invalidToken, headers: invalidTokenHeaders(err.fault), fault: false };
   if (err instanceof TokenStatusUnavailableError) {
     return { status: 503, message: 'The access token cannot be checked right now. Try again later.', headers: { 'retry-after': '5' }, fault: true };

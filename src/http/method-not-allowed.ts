@@ -11,6 +11,11 @@ interface PathMethods { methods: Set<string>; errorShape: ErrorShape }
 
 const withoutSlash = (path: string): string => (path.length > 1 ? path.replace(/\/$/, '') : path);
 
+/** A path with a parameter (`/patients/proxies/{id}`) as a pattern of the request's path: one segment per parameter. */
+const PARAMETER = /\{[A-Za-z]+\}/g;
+const patternOf = (path: string): RegExp =>
+  new RegExp(`^${path.split(PARAMETER).map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('[^/]+')}$`);
+
 /** For a request the router found no route for: a 405 to throw when its path is documented, else undefined (a 404). */
 export function methodNotAllowed(basePath: string): (url: string) => ApiError | undefined {
   const paths = new Map<string, PathMethods>();
@@ -23,9 +28,12 @@ export function methodNotAllowed(basePath: string): (url: string) => ApiError | 
       paths.set(key, entry);
     }
   }
-  const order = ['GET', 'HEAD', 'PUT', 'POST'];
+  // A path with a parameter matches any value of it (a grant id): its methods are those of the path.
+  const templates = [...paths].filter(([path]) => path.includes('{')).map(([path, entry]) => [patternOf(path), entry] as const);
+  const order = ['GET', 'HEAD', 'PUT', 'POST', 'DELETE'];
   return (url) => {
-    const entry = paths.get(withoutSlash(url.split('?')[0] ?? ''));
+    const path = withoutSlash(url.split('?')[0] ?? '');
+    const entry = paths.get(path) ?? templates.find(([pattern]) => pattern.test(path))?.[1];
     if (entry === undefined) return undefined;
     const allow = order.filter((m) => entry.methods.has(m)).join(', ');
     return new ApiError(405, `Method not allowed: this path takes ${allow}.`, { allow }, entry.errorShape);

@@ -1,6 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import type { Caller, PatientAccess, PatientAccessPolicy } from '../domain/access/patient-access.js';
+import { accessDenied } from '../domain/access/patient-access.js';
+import { reachesOperation } from '../domain/access/operation-reach.js';
 import { operationContexts } from '../domain/access/scope-reach.js';
+import { isFhirOperationName } from '../domain/operations/fhir-operations.js';
 import { isOperationName, OPERATIONS } from '../domain/operations/table.js';
 import { operationOf } from './operation-of.js';
 
@@ -35,5 +38,18 @@ export async function accessFor(request: FastifyRequest, policy: PatientAccessPo
   request.audit.delegation = caller.personId === undefined ? 'client' : caller.personId === patientId ? 'self' : 'delegation';
   const access = await policy.resolve(caller, patientId);
   request.audit.delegation = access.basis;
+  if (!checkedPerRead(request) && !reachesOperation(access, operationOf(request) ?? '')) throw accessDenied();
   return access;
+}
+
+/**
+ * Whether the request's reach is checked read by read rather than here: a FHIR read, search or
+ * operation takes records of several reads and checks each as it takes it (patient-records.ts, then
+ * ReadPatientData). Everything else, the access log's AuditEvents included, is checked here by the
+ * operation it is audited under.
+ */
+function checkedPerRead(request: FastifyRequest): boolean {
+  const operation = operationOf(request) ?? '';
+  return request.routeOptions.config?.fhir === true
+    && (isFhirOperationName(operation) || (isOperationName(operation) && OPERATIONS[operation].handler === 'records'));
 }

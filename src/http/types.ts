@@ -5,8 +5,16 @@ import type { VerifiedToken } from '../ports/access-token-verifier.port.js';
 
 /** What the audit record of a request says about whom it was for. */
 export interface AuditContext {
+  /**
+   * The operation the request turned out to be, once the route knows it (a Subscription created or
+   * deleted is audited under its topic's step, known only from its body or its stored form); the
+   * route's configured operation until then (src/http/operation-of.ts).
+   */
+  operation?: AuditedOperation;
   patientId?: string;
   delegation?: string;
+  /** The proxy grant a sharing request was about, once the route found it the caller's (docs/proxies.md#audited-and-shown). */
+  proxyGrantId?: string;
   /** How many items the release policy withheld from the answer (docs/contract.md#only-what-may-be-released); never which. */
   withheld?: number;
   /**

@@ -24,7 +24,24 @@ export interface LoggedAccess {
   subscription?: string;
   /** `self`, `client`, a relationship type, or `delegation` when a relationship was asked for and not found. */
   delegation?: string;
+  /** The proxy grant the request or the service's settling changed (docs/proxies.md#audited-and-shown): how the log names its grantee. */
+  proxyGrantId?: string;
+  /** Why support staff ended the grant, in their words; only on support's revocation. */
+  reason?: string;
 }
+
+/** The two sides of a proxy grant as the grant store holds them now; the grantee's name only once they accepted. */
+export interface GrantParties {
+  grantor: string;
+  grantee: string;
+  granteeName?: string;
+}
+
+/**
+ * The grant of a `proxyGrantId`, looked up for the grantor's log (src/ports/proxy-grants.port.ts's store);
+ * undefined for one the store does not hold. Throws ProxyGrantsUnavailableError when it cannot be read.
+ */
+export type GrantOf = (proxyGrantId: string) => Promise<GrantParties | undefined>;
 
 /**
  * Where a page ended, in the store's own order (its entries come oldest first, ties in the order

@@ -28,7 +28,34 @@ interface AuditFields {
   patientId?: string;
   /** `self`, `client`, or the relationship type that allowed the access. */
   delegation?: string;
+  /**
+   * The proxy grant a sharing request gave, accepted, declined or revoked, or time made lapse or expire
+   * (docs/proxies.md#audited-and-shown): its id, so the grantor's access log can name the grantee.
+   */
+  proxyGrantId?: string;
+  /**
+   * Why support staff listed a person's grants or ended one (`npm run proxies -- list|revoke … --reason`), in their words, for
+   * operators and the grantor (docs/proxies.md#audited-and-shown): 1 to AUDIT_REASON_MAX printable
+   * characters (isAuditReason). Absent on every other record.
+   */
+  reason?: string;
   sourceAddress: string;
+}
+
+/** The longest `reason` a record keeps, in characters (code points). */
+export const AUDIT_REASON_MAX = 500;
+/** A control character (C0, DEL, C1) or a lone surrogate: in `u` mode a surrogate pair is one code point, never Cs. */
+const UNPRINTABLE = /[\p{Cc}\p{Cs}]/u;
+
+/**
+ * A reason both trails store as given and a terminal or a page shows as text: 1 to AUDIT_REASON_MAX
+ * characters, none of them a control character (a line break would forge a line of `npm run audit`),
+ * and no lone surrogate (UTF-8 would replace it, and the stored text would no longer hash as written).
+ */
+export function isAuditReason(text: unknown): text is string {
+  if (typeof text !== 'string' || text.length === 0 || UNPRINTABLE.test(text)) return false;
+  // Code points, as PostgreSQL's char_length counts them; a string of UTF-16 units is never fewer.
+  return text.length <= AUDIT_REASON_MAX || Array.from(text).length <= AUDIT_REASON_MAX;
 }
 
 /** What a request came to, allowed, refused or failed: exactly one per request. */

@@ -1,4 +1,5 @@
 import type { ReadItem, ReadName } from '../domain/operations/table.js';
+import type { UnavailableReads } from '../domain/read-availability/unavailable-read.js';
 import type { TimeRange } from '../domain/time/time-range.js';
 import type { PaymentType } from '../domain/writes/payment-types.js';
 import type { EhrWriteResult } from '../domain/writes/write-outcomes.js';
@@ -32,4 +33,9 @@ export interface EhrRecords extends EhrCalls {
   forRequest(): EhrCalls;
   /** Cheap reachability probe for readiness. */
   ping(): Promise<boolean>;
+  /**
+   * The reads this EHR cannot serve now, each with why (a FHIR server lacking a read's searches), as its
+   * latest `ping` found; such a read rejects with ReadUnavailableError and the others serve. None when absent.
+   */
+  unavailableReads?(): UnavailableReads;
 }

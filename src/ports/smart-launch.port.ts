@@ -10,9 +10,9 @@ export interface LaunchPerson {
   /** The FHIR id of the RelatedPerson for the pair (the delegate's `fhirUser`); absent for `self`. */
   relatedPersonId?: string;
   /**
-   * The guardian age limit of the access log withholds this patient's log from the person now: of the
-   * grants for this patient they see (and may revoke) only those they made themself, as the log would
-   * show them nothing else (docs/smart-launch.md#connected-apps).
+   * The guardian age limit of the access log withholds this patient's log from the person now, or the
+   * person reads the patient as a proxy: of the grants for this patient they see (and may revoke) only
+   * those they made themself (docs/smart-launch.md#connected-apps, docs/proxies.md#what-a-grant-opens).
    */
   othersGrantsWithheld?: boolean;
 }

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { withReadsOff } from '../domain/read-availability/reads-off.js';
 import type { Logger } from 'pino';
 import type { SmartLaunchContext } from '../ports/smart-launch.port.js';
 import type { AuthServerMount } from '../ports/auth-server.port.js';
@@ -12,6 +13,7 @@ import type { FhirEhrEvent, FhirEhrOptions } from '../adapters/ehr-fhir/adapter/
 import type { EhrTls } from '../adapters/ehr-http/transport.js';
 import type { EhrAdapterKind } from './fhir-settings.js';
 import { InstrumentedEhr } from '../adapters/metrics/instrumented-ehr.js';
+import { MappedDocuments } from '../adapters/mapped-documents/mapped-documents.js';
 import type { PrometheusMetrics } from '../adapters/metrics/prometheus-metrics.js';
 import type { RateLimitRedis } from '../adapters/rate-limit-redis/create-rate-limit-redis.js';
 import { StaticSubscriptionKeys } from '../adapters/subscription-keys/static-subscription-keys.js';
@@ -25,7 +27,9 @@ import { watchEhrTls } from '../adapters/ehr-http/tls-rotation.js';
 import { certificateExpiry } from '../adapters/tls/certificate-summary.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { OpenPatientClaim } from '../adapters/auth-server/patient-claim-seal.js';
+import type { AuthClient } from '../adapters/auth-server/clients.js';
 import type { AnswerMemory } from '../ports/answer-memory.port.js';
+import type { AppGrants } from '../ports/app-grants.port.js';
 import type { AccessTokenVerifier, GrantHolder } from '../ports/access-token-verifier.port.js';
 import type { AuditTrail } from '../ports/audit-trail.port.js';
 import type { Clock } from '../ports/clock.port.js';
@@ -63,6 +67,12 @@ export interface Selection {
   /** Set with SIGN_IN_LOGIN_ISSUER: the service's own authorization server, and the endpoints SMART discovery names. */
   authServer?: AuthServerMount;
   smartEndpoints?: SmartEndpoints;
+  /** Set by selectTokenVerifier: the apps the demo's or the service's own authorization server registers (their names, notification endpoints); none with another issuer. */
+  registeredClients?: readonly AuthClient[];
+  /** Set by selectTokenVerifier with the demo's or the service's own authorization server: whose a grant of it is, while it lives. */
+  grantHolder?: (grantId: string) => Promise<GrantHolder | undefined>;
+  /** Set with grantHolder: whether an app is still signed in for a subscription's grant (its own, or the one that replaced it). */
+  appGrants?: AppGrants;
 }
 
 /**
@@ -89,7 +99,7 @@ export function docsRedirectUri(config: Pick<Config, 'host' | 'port' | 'tls'>): 
 
 /** The demo authorization server, on loopback, closed with the service; its address and its client-credentials clients. */
 async function startDemoIssuer(selection: Selection): Promise<{
-  issuer: string; clientIds: readonly string[]; grantHolder: (grantId: string) => Promise<GrantHolder | undefined>; openPatientClaim: OpenPatientClaim;
+  issuer: string; clientIds: readonly string[]; grantHolder: (grantId: string) => Promise<GrantHolder | undefined>; appGrants: AppGrants; openPatientClaim: OpenPatientClaim;
 }> {
   // Imported only when needed: oidc-provider and its dependencies cost memory a real deployment never uses.
   const { config, logger, life } = selection;
@@ -100,9 +110,13 @@ async function startDemoIssuer(selection: Selection): Promise<{
     docsRedirectUri: docsRedirectUri(config), smart: selection.smartLaunch ?? NO_SMART,
   }), { portSetting: 'DEMO_AUTH_PORT', port: config.demoAuthPort, hostSetting: 'the demo issuer host', host: '127.0.0.1' });
   life.onClose(() => demo.close());
+  selection.registeredClients = demo.registered;
   selection.demoClientsFile = path.join(config.dataDir, 'demo-auth.json');
   life.notices.push(`demo authorization server: ${demo.issuer} (clients and secrets in ${selection.demoClientsFile})`);
-  return { issuer: demo.issuer, clientIds: demo.clientIds, grantHolder: (grantId) => demo.grantHolder(grantId), openPatientClaim: demo.openPatientClaim };
+  return {
+    issuer: demo.issuer, clientIds: demo.clientIds, grantHolder: (grantId) => demo.grantHolder(grantId),
+    appGrants: { holds: (held) => demo.signedInStill(held) }, openPatientClaim: demo.openPatientClaim,
+  };
 }
 
 /** Demo mode only, once its key and issuer are made: where a refused caller finds the demo's credentials (src/http/demo-refusals.ts). */
@@ -122,7 +136,7 @@ const NO_SMART: SmartLaunchContext = { publicBaseUrl: () => 'http://smart-launch
  * JWKS the API verifies its tokens with.
  */
 async function startOwnIssuer(selection: Selection, signIn: SignInSettings): Promise<{
-  publicJwks: unknown; grantHolder: (grantId: string) => Promise<GrantHolder | undefined>; openPatientClaim: OpenPatientClaim;
+  publicJwks: unknown; grantHolder: (grantId: string) => Promise<GrantHolder | undefined>; appGrants: AppGrants; openPatientClaim: OpenPatientClaim;
 }> {
   const { config, logger, life, metrics, clock, auditTrail: trail } = selection;
   // Every login at the region is audited before it counts (src/start/login-events.ts): none without a trail.
@@ -144,9 +158,11 @@ async function startOwnIssuer(selection: Selection, signIn: SignInSettings): Pro
   life.onClose(() => server.close());
   selection.authServer = server;
   selection.smartEndpoints = server.endpoints();
+  selection.registeredClients = signIn.clients;
   life.notices.push(`authorization server: ${signIn.issuer} (sign-in at ${signIn.login.issuer})`);
   return {
     publicJwks: publicKeys(signIn.signingKeys), grantHolder: (grantId) => server.grantHolder(grantId),
+    appGrants: { holds: (held) => server.signedInStill(held) },
     openPatientClaim: patientClaimSeal(signIn.signingKeys).open,
   };
 }
@@ -164,6 +180,10 @@ export async function selectTokenVerifier(selection: Selection): Promise<AccessT
   // The service's own issuer (the demo's, whose issuer is trusted when there is one, or SIGN_IN_LOGIN_ISSUER's): it seals
   // the patient claim, and a person token stops the moment its grant ends. Another issuer's claim is read as it is.
   const ownIssuer = demo ?? own;
+  if (ownIssuer !== undefined) {
+    selection.grantHolder = ownIssuer.grantHolder;
+    selection.appGrants = ownIssuer.appGrants;
+  }
   if (clientIds.length === 0) logger.warn('AUTH_CLIENT_IDS is empty: only person tokens are accepted, client-credentials tokens are refused');
   const verifier = new JwtAccessTokenVerifier({
     issuer, audience: config.authAudience, patientClaim: config.authPatientClaim, clientIds, clock,
@@ -210,7 +230,7 @@ type Remote = Ehr & { useTls(tls: EhrTls): void; close(): Promise<void> };
 const droppedRecords = (logger: Logger) => (reason: string): void => logger.warn({ reason }, 'EHR record left out of an answer');
 
 /** A remote EHR (or registry) at `baseUrl`, closed with the service, its EHR_TLS_* files watched. */
-async function openRemote(kind: 'xml-http' | 'fhir-r4', baseUrl: string, { config, logger, metrics, life }: Selection, role: FhirRole): Promise<Remote> {
+async function openRemote(kind: 'xml-http' | 'fhir-r4', baseUrl: string, { config, logger, metrics, life }: Selection, role: FhirRole, kept: MappedDocuments): Promise<Remote> {
   const onDropped = droppedRecords(logger);
   const common = {
     baseUrl, timeoutMs: config.ehrTimeoutMs, zone: config.ehrTimezone, onDropped,
@@ -219,12 +239,15 @@ async function openRemote(kind: 'xml-http' | 'fhir-r4', baseUrl: string, { confi
       if (event.type === 'breaker-open') metrics.breakerOpen.set(1);
       if (event.type === 'breaker-closed') metrics.breakerOpen.set(0);
       if (event.type === 'retry') logger.info({ event }, 'EHR call retried');
-      else if (event.type === 'capability-missing') logger.error({ event }, 'FHIR server lists no such search parameter; not ready');
+      else if (event.type === 'capability-missing') logger.error({ event }, 'FHIR server lists no such search parameter');
+      else if (event.type === 'reads-unavailable') logger.error({ event }, 'reads unavailable: the FHIR server lacks their searches; the other reads serve');
       else logger.warn({ event }, 'EHR event');
     },
   };
   const remote: Remote = kind === 'xml-http'
-    ? new (await import('../adapters/ehr-xml-http/index.js')).XmlHttpEhr(common)
+    ? new (await import('../adapters/ehr-xml-http/index.js')).XmlHttpEhr({
+      ...common, mappedDocuments: kept, onConditional: (answer) => metrics.ehrConditionalRequests.inc({ answer }),
+    })
     : await openFhir(config, { ...common, role }, life);
   life.onClose(() => remote.close());
   if (config.ehrTls) {
@@ -245,16 +268,20 @@ async function openFhir(config: Config, common: Omit<FhirEhrOptions, keyof FhirS
   ]);
   const authorization = await fhirAuthorization(fhir.auth, config.ehrTimeoutMs, common.tls === undefined ? {} : { tls: common.tls });
   if (authorization) life.onClose(() => authorization.close());
-  return new FhirEhr({
+  const ehr = new FhirEhr({
     ...common, ...(authorization === undefined ? {} : { authorization }), idRoot: fhir.idRoot, pageSize: fhir.pageSize, maxPages: fhir.maxPages,
     maxPageBytes: fhir.maxPageBytes, delegationTag: fhir.delegationTag,
     paymentIdSystem: fhir.paymentIdSystem, ...(fhir.videoActionIdSystem === undefined ? {} : { videoActionIdSystem: fhir.videoActionIdSystem }),
   });
+  // The statement read at once, not at the first readiness probe: the reads it lacks searches of are
+  // answered 501 from the first request on (a read never waits for it; readiness reads it again).
+  void ehr.ping().catch(() => false);
+  return ehr;
 }
 
 type FhirSettingsPart = Pick<FhirEhrOptions, 'idRoot' | 'pageSize' | 'maxPages' | 'maxPageBytes' | 'delegationTag' | 'paymentIdSystem' | 'videoActionIdSystem'>;
 
-async function openEmbedded({ config, clock, logger }: Selection): Promise<EmbeddedEhr> {
+async function openEmbedded({ config, clock, logger }: Selection, kept: MappedDocuments): Promise<EmbeddedEhr> {
   let dataDir = config.ehrDataDir;
   if (dataDir === undefined) {
     dataDir = path.join(config.dataDir, 'demo-ehr');
@@ -267,21 +294,24 @@ async function openEmbedded({ config, clock, logger }: Selection): Promise<Embed
     import('../adapters/ehr-embedded/write-state-store.js'),
   ]);
   const writes = await WriteStateStore.open(path.join(config.dataDir, 'ehr-write-state.json'));
-  return new EmbeddedEhr(new DocumentStore(dataDir), writes, config.ehrTimezone, droppedRecords(logger));
+  return new EmbeddedEhr(new DocumentStore(dataDir), writes, config.ehrTimezone, droppedRecords(logger), { mappedDocuments: kept });
 }
 
-async function openAdapter(kind: EhrAdapterKind, baseUrl: string | undefined, selection: Selection, role: FhirRole): Promise<Ehr> {
+async function openAdapter(kind: EhrAdapterKind, baseUrl: string | undefined, selection: Selection, role: FhirRole, kept: MappedDocuments): Promise<Ehr> {
   // loadConfig requires a base URL for every remote kind.
-  return kind === 'embedded' ? openEmbedded(selection) : openRemote(kind, baseUrl ?? '', selection, role);
+  return kind === 'embedded' ? openEmbedded(selection, kept) : openRemote(kind, baseUrl ?? '', selection, role, kept);
 }
 
 export async function selectEhr(selection: Selection): Promise<EhrSource> {
   const { config, metrics } = selection;
   const apart = config.delegationRegistry !== config.ehrAdapter || config.delegationRegistryUrl !== undefined;
+  // One budget of kept mappings (EHR_CACHE_BYTES) for every XML adapter of the process, the registry's too.
+  const kept = new MappedDocuments(config.ehrCacheBytes, (outcome) => metrics.mappedDocuments.inc({ outcome }));
   // A FHIR server that is not the registry is not asked whether it can be one (docs/upstream-fhir.md#transport).
-  const ehr = await openAdapter(config.ehrAdapter, config.ehrBaseUrl, selection, apart ? 'records' : 'both');
-  const registry = apart ? await openAdapter(config.delegationRegistry, config.delegationRegistryUrl, selection, 'registry') : ehr;
-  const source = await traced(config, new InstrumentedEhr(ehr, registry, metrics));
+  const ehr = await openAdapter(config.ehrAdapter, config.ehrBaseUrl, selection, apart ? 'records' : 'both', kept);
+  const registry = apart ? await openAdapter(config.delegationRegistry, config.delegationRegistryUrl, selection, 'registry', kept) : ehr;
+  // READS_OFF: every door's call of a read turned off ends in the one refusal, the EHR never asked (docs/operations.md#turning-a-read-off).
+  const source = await traced(config, new InstrumentedEhr(withReadsOff(ehr, config.readsOff), registry, metrics));
   return {
     ...source,
     ...(apart ? { registryPing: () => registry.ping() } : {}),

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { DEFAULT_MAX_LARGE_ANSWERS } from '../http/serialization/large-answers.js';
 import { DEFAULT_APP_USERS } from '../http/plugins/rate-limit.js';
+import { DEFAULT_CACHE_BYTES } from '../adapters/mapped-documents/mapped-documents.js';
 import path from 'node:path';
 import { assertTimeZone } from '../domain/time/local-time.js';
 import { isTracingEnabled } from '../tracing/tracing-settings.js';
@@ -8,7 +9,10 @@ import { readTransportSettings, type TransportSettings } from './transport-setti
 import { readAccessLogSettings, type AccessLogSettings } from './access-log-settings.js';
 import { readAuditChainKeys, type AuditChainSettings } from './audit-chain-settings.js';
 import { readFhirApiSettings, type FhirApiSettings } from './fhir-api-settings.js';
+import { readReadsOffSettings, type ReadsOffSettings } from './reads-off-settings.js';
 import { readReleasePolicySettings, type ReleasePolicySettings } from './release-policy-settings.js';
+import { readProxySettings, type ProxyGrantSettings } from './proxy-settings.js';
+import { readSubscriptionSettings, type SubscriptionConfig } from './subscription-settings.js';
 import { demoMode } from './demo-mode.js';
 import { readSignInSettings, type SignInSettings } from './sign-in-settings.js';
 import { readEhrAdapter, readFhirSettings, readRegistrySettings, type EhrAdapterKind, type FhirSettings, type RegistrySettings } from './fhir-settings.js';
@@ -17,7 +21,8 @@ import { readEhrAdapter, readFhirSettings, readRegistrySettings, type EhrAdapter
  * Every setting of docs/contract.md#settings, read once from the environment and frozen. The transport
  * settings (TLS towards callers and the EHR, where plain HTTP may listen): src/start/transport-settings.ts.
  */
-export interface Config extends TransportSettings, AccessLogSettings, AuditChainSettings, ReleasePolicySettings, RegistrySettings, FhirApiSettings {
+export interface Config extends TransportSettings, AccessLogSettings, AuditChainSettings, ReleasePolicySettings, RegistrySettings, FhirApiSettings, ReadsOffSettings,
+  Partial<ProxyGrantSettings>, Partial<SubscriptionConfig> {
   port: number;
   host: string;
   basePath: string;
@@ -29,6 +34,8 @@ export interface Config extends TransportSettings, AccessLogSettings, AuditChain
   ehrBaseUrl: string | undefined;
   ehrTimeoutMs: number;
   ehrTimezone: string;
+  /** EHR_CACHE_BYTES: the budget of mapped documents kept between reads, shared by the XML adapters (src/adapters/mapped-documents/); 0 keeps none. */
+  ehrCacheBytes: number;
   /** Undefined: the demo authorization server is started and trusted, where nothing names a real deployment (src/start/demo-mode.ts). */
   authIssuer: string | undefined;
   /** SIGN_IN_LOGIN_ISSUER and its settings: the service's own authorization server, AUTH_ISSUER its issuer (src/start/sign-in-settings.ts). */
@@ -210,7 +217,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   const dataDirRaw = text(env, 'DATA_DIR') ?? './.data';
   const ehrDataDir = text(env, 'EHR_DATA_DIR');
   const host = text(env, 'HOST') ?? '127.0.0.1';
-  const config: Omit<Config, keyof ReleasePolicySettings> = {
+  const config: Omit<Config, keyof ReleasePolicySettings | keyof ProxyGrantSettings> = {
     port: integer(env, 'PORT', 8080, 0, 65535),
     host,
     basePath: basePath(env),
@@ -221,6 +228,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     ehrBaseUrl,
     ehrTimeoutMs: integer(env, 'EHR_TIMEOUT_MS', 5000, 1, 600_000),
     ehrTimezone,
+    ehrCacheBytes: integer(env, 'EHR_CACHE_BYTES', DEFAULT_CACHE_BYTES, 0, 17_179_869_184, '(bytes of mapped documents kept between reads, each instance; 0 keeps none)'),
     authIssuer: exactUrl(env, 'AUTH_ISSUER'),
     authJwksUrl: exactUrl(env, 'AUTH_JWKS_URL'),
     authAudience: text(env, 'AUTH_AUDIENCE') ?? 'patient-data-access',
@@ -251,12 +259,16 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     ...readTransportSettings(env, host, ehrBaseUrl, fail),
     ...readAccessLogSettings(env, fail),
     ...readFhirApiSettings(env, fail),
+    ...readReadsOffSettings(env, fail),
     tracing: isTracingEnabled(env),
   };
   const signIn = readSignInSettings(env, config, fail);
   const withSignIn = signIn === undefined ? config : { ...config, signIn, authIssuer: signIn.issuer };
   // Refuses a real setting without AUTH_ISSUER here, before anything is opened or made.
   const demo = demoMode(withSignIn, fail);
-  // Last: whether RELEASE_POLICY_FILE may be left out depends on demo mode.
-  return Object.freeze({ ...withSignIn, ...readReleasePolicySettings(env, ehrAdapter, demo, fail) });
+  // Last: whether RELEASE_POLICY_FILE may be left out depends on demo mode, as do the notifications' defaults.
+  return Object.freeze({
+    ...withSignIn, ...readReleasePolicySettings(env, ehrAdapter, demo, fail), ...readProxySettings(env, demo, fail),
+    ...readSubscriptionSettings(env, demo, signIn?.clients ?? [], fail),
+  });
 }

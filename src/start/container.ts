@@ -4,10 +4,10 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { container as rootContainer } from 'tsyringe';
 import {
-  demoCredentialsOf, selectEhr, selectRedis, selectSubscriptionKeys, selectTokenVerifier, selectWriteCoordinator, type Selection,
+  demoCredentialsOf, isDemo, selectEhr, selectRedis, selectSubscriptionKeys, selectTokenVerifier, selectWriteCoordinator, type Selection,
 } from './adapter-selection.js';
 import { selectAccessLogReader, selectAuditTrail } from './audit-selection.js';
-import { registeredNames } from '../adapters/auth-server/app-names.js';
+import { registeredApps } from '../adapters/auth-server/app-names.js';
 import { SystemClock } from '../adapters/clock/system-clock.js';
 import { PrometheusMetrics } from '../adapters/metrics/prometheus-metrics.js';
 import { countingRedisStore, DEFAULT_RATE_LIMIT_NAMESPACE } from '../adapters/rate-limit-redis/counting-store.js';
@@ -25,6 +25,9 @@ import { HttpsServing } from '../adapters/tls/https-serving.js';
 import { Lifecycle } from './lifecycle.js';
 import { fhirApiOf, fhirIdsOf, publicBaseUrlOf } from './fhir-api.js';
 import { smartLaunchContext } from './smart-launch.js';
+import { grantOfStore, openSharing } from './proxy-grants.js';
+import { openNotifications } from './notifications.js';
+import { ProxyDelegation } from '../domain/proxies/proxy-delegation.js';
 import { startLine } from './start-line.js';
 import type { FhirApi } from '../http/fhir/fhir-api.js';
 import { isLoopbackHost } from './transport-settings.js';
@@ -62,13 +65,22 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
   const selection: Selection = { config, clock, logger, metrics, life };
   const ehr = await selectEhr(selection);
   const redis = await selectRedis(selection);
+  if (config.readsOff.size > 0) logger.warn({ readsOff: [...config.readsOff] }, 'reads turned off (READS_OFF): answered 501 on both doors, named by /health/ready');
 
   const c = rootContainer.createChildContainer();
   c.register<Clock>(TOKENS.Clock, { useValue: clock });
   c.register<EhrRecords>(TOKENS.EhrRecords, { useValue: ehr.records });
-  c.register<DelegationRegistry>(TOKENS.DelegationRegistry, { useValue: ehr.registry });
   selection.auditTrail = await selectAuditTrail(selection);
   c.register<AuditTrail>(TOKENS.AuditTrail, { useValue: selection.auditTrail });
+  // PROXY_GRANTS=on: the patients' own grants beside the EHR's registry, in the one delegation check (docs/proxies.md).
+  const sharing = config.proxies === undefined ? undefined : await openSharing(config, config.proxies, ehr.records, clock,
+    () => c.resolve<AuditTrail>(TOKENS.AuditTrail), life, (err) => logger.error({ err }, 'lapses and expiries of proxy grants could not be recorded; retried in a minute'));
+  // Demo mode: a newcomer signed in as Märta sees a grant and an invitation at once (src/dev/demo-grants).
+  if (sharing !== undefined && isDemo(config)) {
+    const { seedDemoGrants } = await import('../dev/demo-grants/seed.js');
+    await seedDemoGrants(sharing.store, clock);
+  }
+  c.register<DelegationRegistry>(TOKENS.DelegationRegistry, { useValue: sharing === undefined ? ehr.registry : new ProxyDelegation(ehr.registry, sharing.store) });
   c.register<WriteCoordinator>(TOKENS.WriteCoordinator, { useValue: await selectWriteCoordinator(selection, redis) });
   c.register<SubscriptionKeys>(TOKENS.SubscriptionKeys, { useValue: await selectSubscriptionKeys(selection) });
   const fhirIds = await fhirIdsOf(config);
@@ -78,6 +90,8 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
   selection.smartLaunch = smartLaunchContext(fhirIds, () => c.resolve(PatientAccessPolicy), () => made.fhir?.publicBaseUrl ?? publicBaseUrlOf(config, config.port),
     { trail: () => c.resolve<AuditTrail>(TOKENS.AuditTrail), clock, release: { policy: config.releasePolicy, zone: config.ehrTimezone } });
   c.register<AccessTokenVerifier>(TOKENS.AccessTokenVerifier, { useValue: await selectTokenVerifier(selection) });
+  // The registered apps' names (app-names.ts), each read from its registration: the access log's and the patient app's page.
+  const apps = registeredApps(selection.registeredClients ?? []);
   c.register<AccessLogReader>(TOKENS.AccessLogReader, { useValue: await selectAccessLogReader(selection) });
   c.register<PageCursors>(TOKENS.PageCursors, { useValue: new HmacPageCursors(await cursorSecret(config.accessLogCursorSecret, config.dataDir)) });
   c.register(PatientAccessPolicy, {
@@ -93,10 +107,10 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
       { beforeMinutes: config.arrivalWindowBeforeMin, afterMinutes: config.arrivalWindowAfterMin }, d.resolve(TOKENS.WriteCoordinator)),
   });
   c.register(ReadAccessLog, {
-    // The clients file's names (client_name, else client_name#sv, else #en), then CLIENT_NAMES over them.
+    // The registered apps' names (client_name, else client_name#sv, else #en), then CLIENT_NAMES over them.
     useFactory: (d) => new ReadAccessLog(d.resolve(TOKENS.AccessLogReader), d.resolve(TOKENS.PageCursors), config.ehrTimezone,
-      new Map([...registeredNames(config.signIn?.clients ?? []), ...config.clientNames]),
-      { policy: config.releasePolicy, clock: d.resolve(TOKENS.Clock) }),
+      new Map([...[...apps].filter(([id, app]) => app.name !== id).map(([id, app]) => [id, app.name] as const), ...config.clientNames]),
+      { policy: config.releasePolicy, clock: d.resolve(TOKENS.Clock) }, sharing === undefined ? undefined : grantOfStore(sharing.store)),
   });
   c.register(RegisterPayment, { useFactory: (d) => new RegisterPayment(d.resolve(TOKENS.WriteCoordinator)) });
 
@@ -115,6 +129,12 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
   if (!https && !isLoopbackHost(config.host)) logger.warn({ host: config.host }, 'plain HTTP on a non-loopback address (ALLOW_PLAIN_HTTP=true): only safe behind a gateway that terminates TLS');
   const fhir = await fhirApiOf(config, fhirIds, config.port, selection.oauth?.issuer, logger, selection.smartEndpoints);
   if (fhir !== undefined) made.fhir = fhir;
+  // SUBSCRIPTIONS=on with the FHIR API: the engine and its workers (docs/notifications.md).
+  const subscriptions = fhir === undefined || config.subscriptions === undefined ? undefined : await openNotifications({
+    config, settings: config.subscriptions, fhir, selection, sharing,
+    ehr: c.resolve<EhrRecords>(TOKENS.EhrRecords), accessPolicy: c.resolve(PatientAccessPolicy), readPatientData: c.resolve(ReadPatientData),
+    audit: c.resolve<AuditTrail>(TOKENS.AuditTrail), metrics: metrics.notifications,
+  });
   const registryPing = ehr.registryPing;
   const demoCredentials = demoCredentialsOf(selection);
   const app = await buildApp({
@@ -128,6 +148,10 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
     markArrived: c.resolve(MarkArrived),
     registerPayment: c.resolve(RegisterPayment),
     readAccessLog: c.resolve(ReadAccessLog),
+    // Each app's name in Swedish and English, but where CLIENT_NAMES names it (the operator's one name).
+    appNames: new Map([...apps].filter(([id]) => !config.clientNames.has(id)).map(([id, { sv, en }]) => [id, { sv, en }] as const)),
+    ...(sharing === undefined ? {} : { proxyGrants: sharing.grants }),
+    ...(subscriptions === undefined ? {} : { subscriptions }),
     ...(ehr.answerMemory === undefined ? {} : { answerMemory: ehr.answerMemory }),
     ...(selection.oauth ? { oauth: selection.oauth } : {}),
     ...(selection.authServer === undefined ? {} : { authServer: selection.authServer }),

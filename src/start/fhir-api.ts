@@ -78,5 +78,6 @@ export async function fhirApiOf(config: Config, ids: FhirIds | undefined, port: 
     smart: own ?? await smartEndpoints(config, issuer, logger),
     idRoot: config.fhir?.idRoot ?? config.fhirIdRoot,
     ...(config.fhir?.videoActionIdSystem === undefined ? {} : { videoActionIdSystem: config.fhir.videoActionIdSystem }),
+    readsOff: config.readsOff,
   };
 }

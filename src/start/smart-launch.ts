@@ -56,7 +56,8 @@ export function smartLaunchContext(ids: FhirIds | undefined, policy: () => Patie
     peopleFor: async (identityNumber) => ids === undefined ? [] : (await peopleToOpen(policy(), identityNumber)).map((p): LaunchPerson => ({
       patientId: ids.patientId(p.identityNumber), name: p.name, basis: p.basis,
       ...(p.basis === 'self' ? {} : { relatedPersonId: delegationRelatedPersonId(ids, identityNumber, p.identityNumber) }),
-      ...(logWithheld(p.basis, p.identityNumber) ? { othersGrantsWithheld: true } : {}),
+      // A proxy is shown parts of a record, never which apps the patient and their other delegates use (docs/proxies.md#what-a-grant-opens).
+      ...(p.basis === 'proxy' || logWithheld(p.basis, p.identityNumber) ? { othersGrantsWithheld: true } : {}),
     })),
     recordGrant: async (event) => {
       // A plain grant (no pick) is recorded in the person's own log.

@@ -9,6 +9,7 @@ import type { DelegationRegistry } from '../ports/delegation-registry.port.js';
 import type { Relationship } from '../domain/access/relationship.js';
 import { EhrError } from '../domain/ehr-error.js';
 import { eachRead } from '../domain/use-cases/read-sources.js';
+import type { UnavailableReads } from '../domain/read-availability/unavailable-read.js';
 import type { PaymentType } from '../domain/writes/payment-types.js';
 import type { EhrWriteResult } from '../domain/writes/write-outcomes.js';
 import type { EhrCalls, EhrReads, EhrRecords } from '../ports/ehr-records.port.js';
@@ -73,6 +74,10 @@ export class TracedEhr implements EhrRecords, DelegationRegistry {
 
   ping(): Promise<boolean> {
     return this.ehr.ping();
+  }
+
+  unavailableReads(): UnavailableReads {
+    return this.ehr.unavailableReads?.() ?? new Map();
   }
 }
 

@@ -122,6 +122,8 @@ describe('issue 34 item 3: every place that needs the decision asks the one func
       expect(selection.oauth).toMatchObject({ kind: 'demo' });
       expect(authClientIds(selection.config, ['demo-integration'])).toEqual(['demo-integration']);
       expect(readdirSync(dataDir).sort()).toEqual(expect.arrayContaining(['demo-auth.json', 'demo-subscription-key']));
+      // Issue 54: the service reads the demo's registered clients, the patient app's loopback notification endpoints among them.
+      expect(selection.registeredClients?.find((c) => c.metadata.client_id === 'patient-app')?.notificationEndpoints).toEqual(['http://127.0.0.1/', 'http://[::1]/']);
     } finally {
       await selection.life.closeAll();
     }

@@ -71,8 +71,22 @@ describe('the service\'s own authorization server: its settings', () => {
     ['a name no page or access log can show', [{ ...APP, 'client_name#sv': 'x'.repeat(129) }], /entry 1 \(app\): client_name#sv must be 1 to 128 printable characters/],
     ['a name with a control character', [{ ...APP, client_name: 'App\u0007' }], /entry 1 \(app\): client_name must be 1 to 128 printable characters/],
     ['no array', { client_id: 'app' }, /must be a JSON array/],
+    // Issue 54: the prefixes an app's notifications may go to, each held to the endpoint rules.
+    ['notification endpoints that are no list', [{ ...APP, notification_endpoints: 'https://app.example.se/hooks/' }], /entry 1 \(app\): notification_endpoints must be a list of URL prefixes/],
+    ['a notification endpoint with a query', [{ ...APP, notification_endpoints: ['https://app.example.se/hooks/', 'https://app.example.se/h?x=1'] }], /entry 1 \(app\): notification_endpoints entry 2 must not hold a query/],
+    ['a notification endpoint in plain http', [{ ...APP, notification_endpoints: ['http://app.example.se/hooks/'] }], /entry 1 \(app\): notification_endpoints entry 1 must be https/],
+    ['a notification endpoint at the metadata service', [{ ...APP, notification_endpoints: ['https://169.254.169.254/'] }], /entry 1 \(app\): notification_endpoints entry 1 names a cloud-metadata address/],
   ])('refuses a clients file with %s, naming the entry', (_name, clients, message) => {
     expect(refusal({ ...GOOD, SIGN_IN_CLIENTS_FILE: file(`clients-${Math.random()}.json`, JSON.stringify(clients)) })).toMatch(message);
+  });
+
+  it('issue 54: keeps a client\'s notification_endpoints; a loopback one only with SUBSCRIPTION_ALLOW_LOOPBACK=true', () => {
+    const prefixes = ['https://app.example.se/fhir-notifications/', 'http://127.0.0.1/'];
+    const clients = file('notifying.json', JSON.stringify([{ ...APP, notification_endpoints: prefixes }, { ...APP, client_id: 'quiet' }]));
+    expect(refusal({ ...GOOD, SIGN_IN_CLIENTS_FILE: clients }))
+      .toMatch(/^SIGN_IN_CLIENTS_FILE client app: notification_endpoints entry 2 names a loopback address.*SUBSCRIPTION_ALLOW_LOOPBACK=true/);
+    const config = loadConfig({ ...GOOD, SIGN_IN_CLIENTS_FILE: clients, SUBSCRIPTION_ALLOW_LOOPBACK: 'true' });
+    expect(config.signIn?.clients.map((c) => [c.metadata.client_id, c.notificationEndpoints])).toEqual([['app', prefixes], ['quiet', undefined]]);
   });
 
   it('issue 52 review item 5: takes SMART\'s forms of the API\'s write scopes, patient/ ones reaching the launch patient only', () => {

@@ -187,6 +187,8 @@ describe('the conformance kit against a server that falls short', () => {
     expect(failed(rows)).toBe(true);
     expect(resultOf(rows, 'capability statement')).toMatchObject({ result: 'FAIL' });
     expect(resultOf(rows, 'capability statement')?.detail).toContain('MedicationRequest.authoredon');
+    // Issue 57 item 4: what the service would make of it: that read alone not served.
+    expect(resultOf(rows, 'capability statement')?.detail).toContain('the service would not serve getMedications (501), and serve every other read');
     expect(formatTable(rows)).toContain('NOT CONFORMANT');
   });
 

@@ -52,6 +52,10 @@ describe('issue 38 part 2: what the alert rules say', () => {
       'PdasRefusalsHigh', 'PdasRateLimitedHigh', 'PdasAuditHeadMissing', 'PdasAuditChainUnverified',
       // Issue 46: the service's own authorization server.
       'PdasSignInFailuresHigh', 'PdasSignInUnavailable', 'PdasTokenRefusalsHigh',
+      // Issue 54: notifications late, or not taken.
+      'PdasSubscriptionPollLagging', 'PdasSubscriptionDeliveriesFailing',
+      // Issue 57 item 4: a read the EHR cannot serve, while the service stays ready for the others.
+      'PdasReadUnavailable',
     ]);
   });
 

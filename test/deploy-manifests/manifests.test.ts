@@ -222,8 +222,8 @@ describe.skipIf(skipWithout('kubectl', KUBECTL, KUBECTL_INSTALL))('issue 38 part
     expect(policy.ingress.map((r) => [r.from.map((f) => f.namespaceSelector?.matchLabels['kubernetes.io/metadata.name']), r.ports.map((p) => p.port)]))
       .toEqual([[['ingress-nginx'], ['api']], [['monitoring'], ['metrics']]]);
     const egressPorts = policy.egress.map((r) => r.ports.map((p) => p.port));
-    // DNS, the EHR, PostgreSQL, Redis, the issuer: nothing else.
-    expect(egressPorts).toEqual([[53, 53], [443], [5432], [6379], [443]]);
+    // DNS, the EHR, PostgreSQL, Redis, the issuer, the apps' notification receivers: nothing else.
+    expect(egressPorts).toEqual([[53, 53], [443], [5432], [6379], [443], [443]]);
     for (const rule of policy.egress) expect(rule.to.length).toBeGreaterThan(0);
   });
 

@@ -73,7 +73,7 @@ describe('npm run new-read in a copy of the working tree', () => {
   let copy: string;
   const plain = uniqueName('zz-plain');
   const probe = namesOf(uniqueName('zz-probe'), 'Prov');
-  const mirror = mirrorNamesOf(probe.name, `${probe.pascal}EHRExtracts`);
+  const mirror = mirrorNamesOf(probe, `${probe.pascal}EHRExtracts`);
   let scaffolded = { files: 0, lines: 0 };
   beforeAll(async () => {
     copy = await mkdtemp(path.join(tmpdir(), 'pdas-new-read-'));

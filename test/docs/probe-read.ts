@@ -1,7 +1,8 @@
 /**
  * Issue 43 item 11: a read filled in by docs/architecture.md#adding-a-read on top of
  * `npm run new-read -- <name> --mirror <Root>`, as an engineer fills one in: a mirror document with
- * demo records, a FHIR form of a new resource type (CarePlan) and a release rule. The scaffold test
+ * demo records, a FHIR form of a new resource type (CarePlan) with its R4 search definitions and its
+ * section of the patient summary (IPS's Plan of Care), and a release rule. The scaffold test
  * applies it in a copy of the working tree, measures which files it changed, and compiles the result.
  * Every edit is in the read's folder, the facts the typecheck asks of it in its oracles.ts among them.
  */
@@ -21,7 +22,13 @@ async function edit(copy: string, file: string, from: string, to: string): Promi
 const resourceTypesTs = (n: ReadNames): string => `/** The FHIR resource type ${n.en.toLowerCase()} bring: CarePlan, its schema and search parameters. */
 import { Type } from 'typebox';
 import { codes, OptionalTime, ReferenceSchema, RESOURCE_BASE } from '../../domain/fhir/resources/datatypes.js';
-import { SUBJECT, type ResourceTypeDeclarations } from '../../domain/fhir/resources/resource-type.js';
+import { SUBJECT, type ResourceTypeDeclarations, type SummarySection } from '../../domain/fhir/resources/resource-type.js';
+
+/** IPS's Plan of Care: optional, each entry by its description. */
+const PLAN_OF_CARE: SummarySection = {
+  code: '18776-5', display: 'Plan of care note', title: 'Plan of Care', required: false, noneKnown: 'No care plans.', words: { sv: 'Vårdplaner', en: 'Care plans' }, position: 5,
+  line: (r) => (typeof r.description === 'string' ? r.description : r.resourceType),
+};
 
 export const CarePlanSchema = Type.Object({
   resourceType: Type.Literal('CarePlan'),
@@ -34,7 +41,7 @@ export const CarePlanSchema = Type.Object({
 });
 
 export const ${n.pascal.toUpperCase()}_TYPES = {
-  CarePlan: { schema: CarePlanSchema, search: { references: { ...SUBJECT } } },
+  CarePlan: { schema: CarePlanSchema, summary: PLAN_OF_CARE, search: { shared: { patient: 'clinical-patient' }, references: { ...SUBJECT } } },
 } as const satisfies ResourceTypeDeclarations;
 `;
 

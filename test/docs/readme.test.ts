@@ -9,31 +9,10 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { linkProblem, references } from '../support/markdown-links.js';
-import { settingRows } from '../support/settings-tables.js';
+import { configReads, settingRows } from '../support/settings-tables.js';
 import { REPOSITORY_ROOT } from '../support/upstream-examples.js';
 
 const README = readFileSync(path.join(REPOSITORY_ROOT, 'README.md'), 'utf8');
-
-/**
- * The environment names src/start/config.ts reads, itself and through the settings modules it imports
- * (src/start/*.ts, src/tracing/tracing-settings.ts): every quoted name in capitals and every `env.NAME`.
- */
-export function configReads(): string[] {
-  const names = new Set<string>();
-  const seen = new Set<string>();
-  const visit = (file: string): void => {
-    if (seen.has(file)) return;
-    seen.add(file);
-    const text = readFileSync(file, 'utf8');
-    for (const m of text.matchAll(/'([A-Z][A-Z0-9_]{2,})'|\benv\.([A-Z][A-Z0-9_]+)/g)) names.add((m[1] ?? m[2]) as string);
-    for (const m of text.matchAll(/from '(\.[^']+)\.js'/g)) {
-      const next = path.resolve(path.dirname(file), `${m[1] as string}.ts`);
-      if (next.includes(`${path.sep}src${path.sep}start${path.sep}`) || next.endsWith('-settings.ts')) visit(next);
-    }
-  };
-  visit(path.join(REPOSITORY_ROOT, 'src', 'start', 'config.ts'));
-  return [...names].sort();
-}
 
 describe('issue 38: README.md as a front page', () => {
   it('is at most 170 lines', () => {

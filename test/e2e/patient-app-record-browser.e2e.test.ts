@@ -86,25 +86,26 @@ describe.skipIf(skipped)('issue 47: the patient app shows what matters in a reco
       expect.stringMatching(/\t48\u00a0mg\/L ↑\u00a0High\t<5$/), expect.stringMatching(/\t<5\u00a0mg\/L\s*\t<5$/),
     ]));
     const hb = page.getByRole('region', { name: /^B-Hemoglobin \(Hb\): Table/ });
-    expect(await hb.locator('.flag-low').allInnerTexts()).toEqual(['↓\u00a0Low', '↓\u00a0Low']);
-    expect(await hb.locator('.flag-low [aria-hidden="true"]').count()).toBe(2);
+    // The fixture's two L, and the demo's abnormal 128 against 134–170 (issue 55 item 1: it says which way).
+    expect(await hb.locator('.flag-low').allInnerTexts()).toEqual(['↓\u00a0Low', '↓\u00a0Low', '↓\u00a0Low']);
+    expect(await hb.locator('.flag-low [aria-hidden="true"]').count()).toBe(3);
     const crpPlot = page.getByRole('img', { name: /^Plot of P-CRP:/ });
-    expect(await crpPlot.getAttribute('aria-label')).toMatch(/^Plot of P-CRP: 6 values, latest <5\u00a0mg\/L \(.+\); 2 high, 1 abnormal; reference range <5$/);
-    expect(await page.getByRole('img', { name: /^Plot of B-Hemoglobin/ }).getAttribute('aria-label')).toMatch(/; 2 low, 1 abnormal; /);
+    expect(await crpPlot.getAttribute('aria-label')).toMatch(/^Plot of P-CRP: 6 values, latest <5\u00a0mg\/L \(.+\); 3 high; reference range <5$/);
+    expect(await page.getByRole('img', { name: /^Plot of B-Hemoglobin/ }).getAttribute('aria-label')).toMatch(/; 3 low; /);
     // Item 8: one decimal mark in a row, the unit kept with its value.
     // The abnormal one of the series (the demo data gives each test several values, 13c1205), wherever it sorts.
     const leukocytes = page.getByRole('region', { name: /^B-Leukocyter: Table/ }).getByRole('row').filter({ hasText: '11.2' });
-    expect(await leukocytes.innerText()).toMatch(/\t11\.2\u00a0×10⁹\/L !\u00a0Abnormal\t3\.5–8\.8$/);
+    expect(await leukocytes.innerText()).toMatch(/\t11\.2\u00a0×10⁹\/L ↑\u00a0High\t3\.5–8\.8$/);
 
     // Item 5: each video meeting once, marked, with no bare booking beside it at the same time.
     const video = page.locator('li.card.video');
     expect(await video.count()).toBeGreaterThan(0);
     for (const card of await video.all()) expect(await card.getByText('Video meeting', { exact: true }).count()).toBe(1);
-    const starts = await page.locator('li.card h3 time').evaluateAll((times) => times.map((t) => t.getAttribute('datetime')));
+    const starts = await page.locator('li.card h4 time').evaluateAll((times) => times.map((t) => t.getAttribute('datetime')));
     expect(new Set(starts).size).toBe(starts.length);
     // The link to join, in the meeting's window: the page's clock five minutes before the start.
     const first = video.first();
-    const start = Date.parse(await first.locator('h3 time').getAttribute('datetime') ?? '');
+    const start = Date.parse(await first.locator('h4 time').getAttribute('datetime') ?? '');
     expect(await first.getByRole('link').count()).toBe(0);
     await page.clock.setFixedTime(start - 5 * 60_000);
     await page.getByRole('button', { name: 'Svenska' }).click();
@@ -119,8 +120,10 @@ describe.skipIf(skipped)('issue 47: the patient app shows what matters in a reco
     expect(await notes.getByRole('note').innerText()).toMatch(/^Some items are not shown here: .* contact the clinic where you were cared for\.$/);
     expect(await notes.locator('li.card').count()).toBe(3);
     // Item 8: the access log to the second.
-    const log = page.getByRole('region', { name: 'The log of who accessed the data: Table' });
-    expect(await log.getByRole('cell').first().innerText()).toMatch(/\d+ \w+ \d{4}, \d\d:\d\d:\d\d$/);
+    // Issue 55 item 5: each event under its day, to the second, once its line is opened.
+    const log = page.getByRole('region', { name: 'The log of who accessed the data' });
+    await log.locator('li.log-group summary').first().click();
+    expect(await log.locator('li.log-group').first().getByRole('cell').first().innerText()).toMatch(/^\d\d:\d\d:\d\d$/);
 
     await noOverflow(page, viewport.width);
     expect(await page.getByRole('main').count()).toBe(1);
@@ -130,7 +133,7 @@ describe.skipIf(skipped)('issue 47: the patient app shows what matters in a reco
     // The same in Swedish: its words, its decimal comma, its marks.
     await page.getByRole('button', { name: 'Svenska' }).click();
     expect(await page.getByRole('region', { name: /^B-Leukocyter: Tabell/ }).getByRole('row').filter({ hasText: '11,2' }).innerText())
-      .toMatch(/\t11,2\u00a0×10⁹\/L !\u00a0Avvikande\t3,5–8,8$/);
+      .toMatch(/\t11,2\u00a0×10⁹\/L ↑\u00a0Högt\t3,5–8,8$/);
     expect(await page.getByRole('region', { name: /^B-Hemoglobin \(Hb\): Tabell/ }).locator('.flag-low').first().innerText()).toBe('↓\u00a0Lågt');
     expect(await page.locator('li.card.video').first().getByText('Videomöte', { exact: true }).count()).toBe(1);
     expect(await page.getByRole('region', { name: 'Journalanteckningar' }).getByRole('note').innerText()).toMatch(/^Vissa uppgifter visas inte här: .* kontakta mottagningen/);

@@ -58,7 +58,7 @@ describe.skipIf(skipped)('the sign-in pages, connected apps and signing out, in 
     await page.getByRole('heading', { name: 'Sign in to Patient app' }).waitFor();
     await checkPage(page, 'login-en');
     await page.getByRole('link', { name: 'Svenska' }).click();
-    await page.getByRole('heading', { name: 'Logga in i Patient app' }).waitFor();
+    await page.getByRole('heading', { name: 'Logga in i Patientappen' }).waitFor();
     expect(await page.getAttribute('html', 'lang')).toBe('sv');
     await checkPage(page, 'login-sv');
     await page.getByRole('link', { name: 'English' }).click();

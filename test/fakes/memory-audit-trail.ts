@@ -35,6 +35,8 @@ export class MemoryAuditTrail implements AuditTrail, AccessLogReader {
       if (r.clientId !== undefined) access.clientId = r.clientId;
       if (r.subscription !== undefined) access.subscription = r.subscription;
       if (r.delegation !== undefined) access.delegation = r.delegation;
+      if (r.proxyGrantId !== undefined) access.proxyGrantId = r.proxyGrantId;
+      if (r.reason !== undefined) access.reason = r.reason;
       found.push({ position: { timeMs: ms, id: String(i + 1) }, access });
     }
     return found;

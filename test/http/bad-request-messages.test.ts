@@ -12,7 +12,7 @@ import { OPERATION_NAMES, OPERATIONS } from '../../src/domain/operations/table.j
 import type { Operation } from '../../src/domain/operations/operation.js';
 import { PAYMENT_TYPES } from '../../src/domain/writes/payment-types.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { queryString, routeByOperation } from '../security/support/routes.js';
+import { queryString, routeByOperation, UNKNOWN_GRANT_ID } from '../security/support/routes.js';
 
 const ADULT = '191212121212';
 const CONTRACT = new URL('../../docs/contract.md', import.meta.url);
@@ -29,19 +29,27 @@ const BAD_QUERY: Readonly<Record<string, ReadonlyArray<readonly [kind: string, v
   id: [['not a ContactId', '../1']],
 };
 
-/** Bad values of a body member: a value its schema has not (the allowed values listed), or one of a wrong form. */
-function badBodyValues(name: string, schema: TSchema): Array<readonly [string, unknown]> {
+/**
+ * Bad values of a body member: a value its schema has not (the allowed values listed), or one of a wrong form; a third
+ * element: the words the message must hold where it is not the form's example (what the domain says a value means).
+ */
+function badBodyValues(name: string, schema: TSchema): Array<readonly [string, unknown, (readonly string[])?]> {
   const s = schema as { const?: unknown; enum?: unknown[] };
   if (s.const === 'arrived') return [['a status other than arrived', 'came']];
   if (s.const !== undefined) return [[`a status other than ${String(s.const)}`, 'UNPAID']];
   if (s.enum !== undefined) return [[`a ${name} not allowed`, 'BITCOIN']];
   if (name === 'contactId') return [['not a ContactId', '../1'], ['a number', 4711]];
+  // A new grant (docs/contract.md §11): the schema's form, then the domain's meaning, each named by member.
+  if (name === 'grantee') return [['an identity number of 11 digits', '19121212121'], ['a child', '20170101-2393', ['18 or over']], ['the caller', ADULT, ['your own number']]];
+  if (name === 'categories') return [['not a category', ['Everything'], ['LabResult', '*']], ['none', [], ['LabResult', '*']], ['the access log', ['AccessLog'], ['LabResult', '*']]];
+  if (name === 'validFrom' || name === 'validTo') return [['a date without a time', '2025-01-01'], ['a trailing Z', '2025-01-01T08:00:00Z']];
+  if (name === 'purpose') return [['too long', 'x'.repeat(401), ['200']]];
   throw new Error(`no bad value for body member ${name}: add one`);
 }
 
 interface Case {
   operation: string;
-  part: 'query' | 'header' | 'body';
+  part: 'query' | 'header' | 'body' | 'path';
   field: string;
   kind: string;
   /** Words the message must hold besides the field: the example or the allowed values. */
@@ -67,6 +75,11 @@ function casesOf(name: (typeof OPERATION_NAMES)[number]): Case[] {
     operation: name, part: 'query', field: 'colour', kind: 'an unknown parameter', expects: takes.length === 0 ? ['no query parameters'] : takes,
     request: { ...valid, url: `${route.path}${queryString(route.query, [['colour', 'blue']])}` },
   });
+  if ('params' in op && op.params !== undefined) {
+    for (const [kind, id] of [['not a grant id', 'abc'], ['upper-case hex', 'ABCDEF0123456789ABCDEF0123456789']] as const) {
+      cases.push({ operation: name, part: 'path', field: 'id', kind, expects: ['GET /patients/proxies/'], request: { ...valid, url: route.path.replace(UNKNOWN_GRANT_ID, id) } });
+    }
+  }
   const badPatients = [['an identity number of 11 digits', '19121212121'], ['a wrong check digit', '191212121213'], ['an impossible date', '19121312-1212']] as const;
   for (const [kind, patient] of badPatients) {
     cases.push({ operation: name, part: 'header', field: 'patient', kind, expects: ['YYYYMMDDNNNC', 'e.g.'], request: { ...valid, patient } });
@@ -74,9 +87,9 @@ function casesOf(name: (typeof OPERATION_NAMES)[number]): Case[] {
   if ('body' in op) {
     const body = op.body as TObject;
     for (const [field, schema] of Object.entries(body.properties)) {
-      for (const [kind, value] of badBodyValues(field, schema)) {
+      for (const [kind, value, words] of badBodyValues(field, schema)) {
         const s = schema as { const?: string; enum?: string[] };
-        const expects = s.const !== undefined ? [s.const] : s.enum ?? ['e.g.'];
+        const expects = words ?? (s.const !== undefined ? [s.const] : s.enum ?? ['e.g.']);
         cases.push({ operation: name, part: 'body', field, kind, expects, request: { ...valid, payload: { ...route.body, [field]: value } } });
       }
     }
@@ -89,13 +102,14 @@ function casesOf(name: (typeof OPERATION_NAMES)[number]): Case[] {
 }
 
 const CASES = OPERATION_NAMES.flatMap(casesOf);
-const PART_WORDS = { query: 'Query parameter', header: 'Header', body: 'Body member' } as const;
+const PART_WORDS = { query: 'Query parameter', header: 'Header', body: 'Body member', path: 'Path parameter' } as const;
 
 /** One app for the file, and a token of the patient who reads. */
 let t: TestApp;
 let token: string;
 beforeAll(async () => {
-  t = await startTestApp();
+  // Sharing on: a new grant's members are checked by its route (the body's form) and the domain (what the values mean).
+  t = await startTestApp({ proxies: { invitationDays: 7, maxGrants: 1_000 } });
   token = await t.personToken(ADULT);
 });
 afterAll(() => t.close());

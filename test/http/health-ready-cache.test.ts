@@ -50,7 +50,7 @@ describe('issue 20 item 5a (threat 47): /health/ready answers from a check at mo
     for (let i = 0; i < 100; i++) answers.push(await ready());
     answers.push(...await Promise.all(Array.from({ length: 100 }, () => ready())));
     expect(new Set(answers.map((a) => a.status))).toEqual(new Set([200]));
-    expect(answers[0]?.body).toEqual({ status: 'ready', checks: { ehr: 'up', audit: 'up', redis: 'up' } });
+    expect(answers[0]?.body).toEqual({ status: 'ready', checks: { ehr: 'up', audit: 'up', redis: 'up' }, unavailableReads: {} });
     expect([ehr.calls, audit.calls, redis.calls]).toEqual([1, 1, 1]);
     clock.advance(999);
     await ready();
@@ -58,7 +58,7 @@ describe('issue 20 item 5a (threat 47): /health/ready answers from a check at mo
     // A second after the check began, its answer is too old: the next request checks again, and sees the EHR down.
     ehr.up = false;
     clock.advance(1);
-    expect(await ready()).toEqual({ status: 503, body: { status: 'not ready', checks: { ehr: 'down', audit: 'up', redis: 'up' } } });
+    expect(await ready()).toEqual({ status: 503, body: { status: 'not ready', checks: { ehr: 'down', audit: 'up', redis: 'up' }, unavailableReads: {} } });
     expect([ehr.calls, audit.calls, redis.calls]).toEqual([2, 2, 2]);
     // A failed check is cached like a good one: a flood while the EHR is down does not reach it either.
     for (let i = 0; i < 50; i++) expect((await ready()).status).toBe(503);

@@ -13,7 +13,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASIS_NAMES as APP_BASES, OPERATION_NAMES, OUTCOME_NAMES as APP_OUTCOMES, TITLES } from '../../app/src/i18n.js';
 import { parseRangeText } from '../../app/src/reference-range.js';
 import { BASES, BASIS_NAMES, OUTCOME_NAMES, operationDisplayName } from '../../src/domain/access-log/display-names.js';
-import { OPERATIONS } from '../../src/domain/operations/table.js';
+import { OPERATIONS, READ_NAMES } from '../../src/domain/operations/table.js';
+import { SUBSCRIPTION_OPERATIONS } from '../../src/domain/operations/subscription-operations.js';
+import { categoryOf, PROXY_CATEGORIES, readsOfCategory } from '../../src/domain/proxies/categories.js';
+import { CATEGORY_NAMES, READ_CATEGORIES } from '../../scripts/app-names/names.js';
 import { NOT_BUILT, patientAppRoutes } from '../../src/http/patient-app/patient-app-routes.js';
 import { namesModuleSource } from '../../scripts/app-names/modules.js';
 import { buildPatientApp, patientAppIsCurrent } from '../../scripts/build-app.js';
@@ -21,6 +24,8 @@ import { RawConnection } from '../support/raw-http.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 const DEMO = { kind: 'demo', issuer: 'http://127.0.0.1:8081' } as const;
+/** The app's names and demo mode, as the composition gives them (its registration's `client_name#sv`/`#en`). */
+const NAMES = { names: { sv: 'Patientappen', en: 'Patient app' }, demo: true } as const;
 
 /** Paths that would name a file outside the app's folder if anything decoded or joined them naively. */
 const TRAVERSALS = [
@@ -107,15 +112,36 @@ describe('the patient app plugin over a folder of its own', () => {
     await writeFile(path.join(dir, 'dist', 'secret.txt'), 'outside the app');
     await writeFile(path.join(dir, 'secret.txt'), 'outside the app');
     app = Fastify({ routerOptions: { ignoreTrailingSlash: true } });
-    await app.register(patientAppRoutes, { prefix: '/pdas', basePath: '/pdas', issuer: 'http://127.0.0.1:9/', dir: path.join(dir, 'dist', 'app') });
-    await app.register(patientAppRoutes, { prefix: '/unbuilt', basePath: '/unbuilt', issuer: 'http://127.0.0.1:9/', dir: path.join(dir, 'nowhere') });
+    await app.register(patientAppRoutes, { prefix: '/pdas', basePath: '/pdas', issuer: 'http://127.0.0.1:9/', ...NAMES, dir: path.join(dir, 'dist', 'app') });
+    await app.register(patientAppRoutes, { prefix: '/unbuilt', basePath: '/unbuilt', issuer: 'http://127.0.0.1:9/', ...NAMES, dir: path.join(dir, 'nowhere') });
     await app.register(patientAppRoutes, {
-      prefix: '/here', basePath: '/here', issuer: 'http://127.0.0.1:9/', publicBaseUrl: 'http://127.0.0.1:8080/here', dir: path.join(dir, 'dist', 'app'),
+      prefix: '/here', basePath: '/here', issuer: 'http://127.0.0.1:9/', ...NAMES, publicBaseUrl: 'http://127.0.0.1:8080/here', dir: path.join(dir, 'dist', 'app'),
     });
   });
   afterAll(async () => {
     await app.close();
     await rm(dir, { recursive: true, force: true });
+  });
+
+  it('puts the subscription key it is given in the page, escaped, and an empty one otherwise', async () => {
+    await writeFile(path.join(dir, 'dist', 'app', 'index.html'), '<meta name="subscription-key" content="%SUBSCRIPTION_KEY%"><script src="%APP_BASE%main.js"></script>');
+    const keyed = Fastify();
+    await keyed.register(patientAppRoutes, { basePath: '', issuer: 'http://127.0.0.1:9/', ...NAMES, subscriptionKey: 'k"<1', dir: path.join(dir, 'dist', 'app') });
+    expect((await keyed.inject({ method: 'GET', url: '/app/' })).body).toBe('<meta name="subscription-key" content="k&quot;&lt;1"><script src="/app/main.js"></script>');
+    await keyed.close();
+    expect((await app.inject({ method: 'GET', url: '/pdas/app/' })).body).toBe('<meta name="subscription-key" content=""><script src="/pdas/app/main.js"></script>');
+    await writeFile(path.join(dir, 'dist', 'app', 'index.html'), '<script src="%APP_BASE%main.js"></script>');
+  });
+
+  it('issue 55 item 6: puts the app\'s registered names in the page, escaped, "(demo)" in its title only in demo mode', async () => {
+    await writeFile(path.join(dir, 'dist', 'app', 'index.html'), '<title>%APP_TITLE%</title><meta content="%APP_NAME_SV%|%APP_NAME_EN%|%DEMO%">');
+    const region = Fastify();
+    await region.register(patientAppRoutes, { basePath: '', issuer: 'http://127.0.0.1:9/', names: { sv: 'Hälso<appen>', en: '"Health" app %DEMO%' }, demo: false, dir: path.join(dir, 'dist', 'app') });
+    expect((await region.inject({ method: 'GET', url: '/app/' })).body)
+      .toBe('<title>&quot;Health&quot; app %DEMO%</title><meta content="Hälso&lt;appen&gt;|&quot;Health&quot; app %DEMO%|off">');
+    await region.close();
+    expect((await app.inject({ method: 'GET', url: '/pdas/app/' })).body).toBe('<title>Patient app (demo)</title><meta content="Patientappen|Patient app|on">');
+    await writeFile(path.join(dir, 'dist', 'app', 'index.html'), '<script src="%APP_BASE%main.js"></script>');
   });
 
   it('names its files below BASE_PATH', async () => {
@@ -157,13 +183,24 @@ describe('the patient app plugin over a folder of its own', () => {
 
 describe("the app's words are the access log's", () => {
   it('names every operation as the access log does, and titles its sections with those names', () => {
-    // The table's, the FHIR API's own, and the authorization server's grants of app access (issue 46) and a launch's steps (issue 52).
-    const operations = [...Object.keys(OPERATIONS), 'getPatientSummary', 'grantAppAccess', 'revokeAppAccess', 'pickAppPatient', 'issueAppToken', 'refreshAppToken'];
+    // The table's, the FHIR API's own, and the authorization server's grants of app access (issue 46) and a launch's steps (issue 52), and notifications' (issue 54).
+    const operations = [...Object.keys(OPERATIONS), 'getPatientSummary', 'grantAppAccess', 'revokeAppAccess', 'pickAppPatient', 'issueAppToken', 'refreshAppToken',
+      'expireProxy', 'lapseProxy', ...SUBSCRIPTION_OPERATIONS.keys()];
     expect(Object.keys(OPERATION_NAMES).sort()).toEqual(operations.sort());
     for (const op of operations) expect([op, OPERATION_NAMES[op]]).toEqual([op, operationDisplayName(op)]);
     expect(TITLES.labs).toEqual(OPERATIONS.getLabResults.displayName);
     expect(TITLES.medications).toEqual({ sv: 'Läkemedel', en: 'Medications' });
     expect(TITLES.summary).toEqual(operationDisplayName('getPatientSummary'));
+  });
+
+  it('names each category a person may share by its read, as the record\'s sections are named, and knows each read\'s category', () => {
+    expect(Object.keys(CATEGORY_NAMES)).toEqual([...PROXY_CATEGORIES]);
+    expect(CATEGORY_NAMES.LabResult).toEqual(TITLES.labs);
+    expect(CATEGORY_NAMES.MedicationPrescription).toEqual(TITLES.medications);
+    for (const category of PROXY_CATEGORIES) expect(CATEGORY_NAMES[category]).toEqual(operationDisplayName(readsOfCategory(category)[0] ?? ''));
+    for (const read of READ_NAMES) expect([read, READ_CATEGORIES[read]]).toEqual([read, categoryOf(read)]);
+    // The access log and the writes are never shared: no category names them.
+    expect(READ_CATEGORIES.getAccessLog).toBeUndefined();
   });
 
   it('names bases and outcomes as the access log does', () => {

@@ -81,7 +81,7 @@ describe('routing, documentation and unknown paths', () => {
     expect((await t.app.inject({ method: 'GET', url: '/health/live' })).json()).toEqual({ status: 'ok' });
     const ready = await t.app.inject({ method: 'GET', url: '/health/ready' });
     expect(ready.statusCode).toBe(200);
-    expect(ready.json()).toEqual({ status: 'ready', checks: { ehr: 'up', audit: 'up' } });
+    expect(ready.json()).toEqual({ status: 'ready', checks: { ehr: 'up', audit: 'up' }, unavailableReads: {} });
   });
 
   it('marks answers as not cacheable and answers the service\'s own request id, never the caller\'s', async () => {

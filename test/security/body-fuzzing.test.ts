@@ -4,14 +4,15 @@ import { KEY, startTestAppOn, type AnyTestApp } from '../support/test-app.js';
 import { countEhrCalls } from './support/ehr-calls.js';
 import { overBothEhrs, runsOver, STEADY } from './support/runs.js';
 import { malformedLogLines, UsedSecrets } from './support/logs.js';
-import { DEMO } from './support/oracles.js';
-import { requestOf, routeByOperation, urlOf, WRITE_ROUTES, type RouteCase } from './support/routes.js';
+import { canonicalIdentity, DEMO } from './support/oracles.js';
+import { freshGrantee, requestOf, routeByOperation, urlOf, validBodyOf, WRITE_ROUTES, type RouteCase } from './support/routes.js';
+import { isCategory } from '../../src/domain/proxies/categories.js';
 import { expectDocumentedAnswer } from './support/shape.js';
 import { expectDeadlineKept } from '../support/scheduling.js';
 import { assertProperty } from '../support/seeds.js';
 
 /**
- * JSON bodies and media types on the two writes (threats 17, 18, 19 of docs/threat-model.md#who-may-see-whom-api1-api5): wrong types, extra fields,
+ * JSON bodies and media types on the two writes and a new grant (threats 17, 18, 19 of docs/threat-model.md#who-may-see-whom-api1-api5): wrong types, extra fields,
  * `__proto__`/`constructor` keys at any depth, nesting up to thousands deep, strings past the 16 KiB
  * limit, numbers, arrays, null and text that is not JSON. An independent oracle says which answer
  * each body must get; the process is never polluted and keeps answering.
@@ -26,15 +27,33 @@ used.identity(DEMO.TOLVAN);
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const keysAre = (o: Record<string, unknown>, keys: string[]): boolean => Object.keys(o).sort().join() === [...keys].sort().join();
 
+/** The grantee of the table's valid grant, which each request sends as a fresh one (a repeat would be 409). */
+const GRANTEE = String(routeByOperation('grantProxy').body?.grantee);
+
+/**
+ * docs/contract.md §11: a grantee that is a valid number of an adult other than the caller, and 1 to 64 categories
+ * (the reads' scope names, or *). The optional members (validFrom, validTo, purpose) are never generated here:
+ * test/e2e/proxies-cos.e2e.test.ts and the domain's tests check them.
+ */
+function validGrant(body: Record<string, unknown>): boolean {
+  const grantee = typeof body.grantee === 'string' ? canonicalIdentity(body.grantee) : undefined;
+  return keysAre(body, ['grantee', 'categories']) && grantee !== undefined && grantee !== DEMO.TOLVAN
+    // 18 or over: of the numbers generated, Märta's (1981) is, Lilla's (2017) is not.
+    && Number(grantee.slice(0, 4)) <= 2000
+    && Array.isArray(body.categories) && body.categories.length >= 1 && body.categories.length <= 64
+    && body.categories.every((c) => typeof c === 'string' && isCategory(c));
+}
+
 /** docs/contract.md#errors and the spec's request schemas: exactly these fields, these values, nothing else. */
 function validBody(route: RouteCase, body: unknown): boolean {
   if (!isPlainObject(body)) return false;
+  if (route.operation === 'grantProxy') return validGrant(body);
   if (route.operation === 'changeAppointment') return keysAre(body, ['status']) && body.status === 'arrived';
   return keysAre(body, ['status', 'contactId', 'paymentType']) && body.status === 'PAID'
     && typeof body.contactId === 'string' && ID.test(body.contactId) && (body.paymentType === 'CASH' || body.paymentType === 'CARD');
 }
 
-/** What a JSON-typed body must get: 413 past the limit, 400 unless it parses to exactly a valid body, else 200. */
+/** What a JSON-typed body must get: 413 past the limit, 400 unless it parses to exactly a valid body, else the route's success. */
 function expectedForBody(route: RouteCase, text: string): number {
   if (Buffer.byteLength(text, 'utf8') > LIMIT) return 413;
   let parsed: unknown;
@@ -43,14 +62,14 @@ function expectedForBody(route: RouteCase, text: string): number {
   } catch {
     return 400;
   }
-  return validBody(route, parsed) ? 200 : 400;
+  return validBody(route, parsed) ? route.okStatus : 400;
 }
 
 // JSON text built by hand, so `__proto__` and `constructor` are real keys of the text at any depth.
-const KEYS = ['status', 'contactId', 'paymentType', '__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'extra', 'access_token', ''];
+const KEYS = ['status', 'contactId', 'paymentType', 'grantee', 'categories', '__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'extra', 'access_token', ''];
 const jsonKey = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...KEYS) }, { weight: 1, arbitrary: fc.string({ maxLength: 10 }) });
 const jsonLeaf = fc.oneof(
-  fc.constantFrom('"arrived"', '"PAID"', '"CARD"', '"CASH"', '"cancelled"', '"paid"', '"99999999999"', '"../1"', '""', 'null', 'true', 'false', '0', '-1', '1e309', '1.5', '[]', '{}'),
+  fc.constantFrom('"arrived"', '"PAID"', '"CARD"', '"CASH"', '"cancelled"', '"paid"', '"99999999999"', `"${GRANTEE}"`, '"20170101-2393"', '["LabResult"]', '["*","Appointment"]', '["AccessLog"]', '"../1"', '""', 'null', 'true', 'false', '0', '-1', '1e309', '1.5', '[]', '{}'),
   fc.string({ maxLength: 30 }).map((s) => JSON.stringify(s)),
   fc.double({ noNaN: true, noDefaultInfinity: true }).map((d) => JSON.stringify(d)),
   fc.integer({ min: 0, max: 20_000 }).map((n) => JSON.stringify('x'.repeat(n))),
@@ -132,13 +151,15 @@ overBothEhrs((variant) => {
         const expected = expectedForBody(route, text);
         const label = `${route.operation} body ${JSON.stringify(text.slice(0, 120))}… (${text.length} chars)`;
         const before = ehrCalls();
-        const res = await t.call({ method: route.method, url: urlOf(route), token, payload: text, headers: { 'content-type': 'application/json' } });
+        // Each grant to a new person: the same text with its grantee made fresh (a valid number of an adult, as the one replaced).
+        const sent = route.operation === 'grantProxy' ? text.replaceAll(GRANTEE, freshGrantee()) : text;
+        const res = await t.call({ method: route.method, url: urlOf(route), token, payload: sent, headers: { 'content-type': 'application/json' } });
         expectDocumentedAnswer(route, res, label, { path: route.path });
         expect([label, res.statusCode]).toEqual([label, expected]);
-        if (res.statusCode !== 200) expect([label, ehrCalls() - before]).toEqual([label, 0]);
+        if (res.statusCode !== route.okStatus) expect([label, ehrCalls() - before]).toEqual([label, 0]);
         seen.add(res.statusCode);
       }), { seeds: [4511, 4512, 4513], numRuns: runsOver(variant, 300) });
-      expect([...seen].sort()).toEqual([200, 400, 413]);
+      expect([...seen].sort()).toEqual([route.okStatus, 400, 413].sort());
     });
 
     it('parses 2,000-deep objects and 8,000-deep arrays within the limit without a blow-up, and refuses them with 400', async () => {
@@ -166,12 +187,12 @@ overBothEhrs((variant) => {
         fc.string({ maxLength: 20, unit: 'grapheme-ascii' }).map((params) => `application/json;${params}`),
       );
       await assertProperty(fc.asyncProperty(fc.constantFrom(...WRITE_ROUTES), mediaType, fc.boolean(), async (route, contentType, extraField) => {
-        const body = extraField ? { ...route.body, extra: 'x' } : route.body;
+        const body = extraField ? { ...validBodyOf(route), extra: 'x' } : validBodyOf(route);
         const label = `${route.operation} Content-Type ${JSON.stringify(contentType)} ${extraField ? 'with' : 'without'} an extra field`;
         const res = await t.call({ method: route.method, url: urlOf(route), token, payload: JSON.stringify(body), headers: { 'content-type': contentType } });
         expectDocumentedAnswer(route, res, label, { path: route.path });
         const essence = contentType.split(';')[0]?.trim().toLowerCase();
-        const allowed = extraField ? [400, 415] : essence === 'application/json' ? [200, 400, 415] : [415];
+        const allowed = extraField ? [400, 415] : essence === 'application/json' ? [route.okStatus, 400, 415] : [415];
         expect([label, allowed.includes(res.statusCode)]).toEqual([label, true]);
       }), { seeds: [4521, 4522, 4523], numRuns: runsOver(variant, 200) });
     });

@@ -8,7 +8,8 @@ import { malformedLogLines, UsedSecrets } from './support/logs.js';
 import { DEMO } from './support/oracles.js';
 import { answerProblems, asAnswer } from './support/shape.js';
 import {
-  APP, entryKeys, expectFhirAnswer, FHIR_ROUTES, FHIR_TYPES_SERVED, fhirAnswerProblems, formOf, issueOf, READABLE_TYPES, type FhirRouteCase,
+  APP, CONSENT_PATHS, entryKeys, expectFhirAnswer, FHIR_ROUTES, FHIR_STATEMENT_TYPES, fhirAnswerProblems, formOf, issueOf, pathUrl, READABLE_TYPES,
+  SUBSCRIPTION_PATHS, type FhirRouteCase,
 } from './support/fhir-routes.js';
 import { assertProperty } from '../support/seeds.js';
 
@@ -19,7 +20,10 @@ import { assertProperty } from '../support/seeds.js';
  * methods a path serves answer as GET does (HEAD without a body); every other one is 405 with `Allow`
  * as an OperationOutcome (`not-supported`), OPTIONS and TRACE included (docs/fhir-api.md#interactions: "HEAD like GET;
  * other methods 405"), before any credential or body is looked at; nothing answers 2xx without a token
- * but discovery.
+ * but discovery. Consent (the grants a person gave, served with sharing on) and Subscription (served
+ * with subscriptions on) are attacked alike; the suite's token (`patient/*.read`) reaches neither, by
+ * design (src/domain/fhir/consent-scopes.ts, subscription-scopes.ts), so their served methods answer
+ * 403 with that token: no grant or subscription is read, made or ended.
  */
 
 // CONNECT takes an authority, not a path; QUERY has its own test below; every other method Node knows is tried.
@@ -35,12 +39,17 @@ interface FhirPath {
   /** Open to anyone (discovery). */
   open: boolean;
   route?: FhirRouteCase;
+  /** A Consent or Subscription path: a served method with the suite's token is 403 (a wildcard reaches neither), naming the type. */
+  named?: 'Consent' | 'Subscription';
 }
 
 overBothEhrs((variant) => {
   describe('every method on every FHIR path', () => {
     let t: AnyTestApp;
     let token: string;
+    let grantId: string;
+    let grantStatus: string;
+    let subscriptionId: string;
     const paths: FhirPath[] = [];
 
     beforeAll(async () => {
@@ -54,6 +63,19 @@ overBothEhrs((variant) => {
       for (const prefix of ['/fhir', '/api/open/fhir']) {
         paths.push({ url: `${prefix}/metadata`, allow: ['GET', 'HEAD'], open: true }, { url: `${prefix}/.well-known/smart-configuration`, allow: ['GET', 'HEAD'], open: true });
       }
+      // A real grant of the token's person, so that a Consent read or delete names one that exists.
+      const given = await t.proxyGrants?.give(DEMO.TOLVAN, { grantee: DEMO.MARTA, categories: ['*'] }, async () => undefined);
+      if (given === undefined) throw new Error('the security apps run with PROXY_GRANTS on (runs.ts STEADY)');
+      grantId = given.id;
+      grantStatus = given.status;
+      for (const consent of CONSENT_PATHS) paths.push({ url: pathUrl(consent, grantId), allow: consent.allow, open: false, named: 'Consent' });
+      // A real subscription of the token's person and app, so that a read, an operation or a delete names one that exists.
+      const subscriptions = t.subscriptions;
+      if (subscriptions === undefined) throw new Error('the security apps run with SUBSCRIPTIONS on (runs.ts STEADY)');
+      const subscriber = { issuer: 'https://issuer.example', subject: 'sub', personId: DEMO.TOLVAN, clientId: APP };
+      const channel = { endpoint: 'https://hooks.test.example/notify', headers: [], payload: 'id-only', timeoutSeconds: 10 } as const;
+      subscriptionId = (await subscriptions.door.manage.create(subscriber, { topic: 'access', patient: DEMO.TOLVAN, channel }, async () => undefined)).id;
+      for (const path of SUBSCRIPTION_PATHS) paths.push({ url: pathUrl(path, subscriptionId), allow: path.allow, open: false, named: 'Subscription' });
       for (const route of FHIR_ROUTES) {
         if (route.interaction === 'search') paths.push({ url: route.path, allow: ['GET', 'HEAD'], open: false, route });
         if (route.interaction === 'search-post') paths.push({ url: route.path, allow: ['POST'], open: false, route });
@@ -64,7 +86,7 @@ overBothEhrs((variant) => {
 
     it('covers every type the CapabilityStatement declares, and the table declares no type the statement lacks', async () => {
       const statement = JSON.parse((await t.call({ method: 'GET', url: '/fhir/metadata', key: null })).body) as { rest: Array<{ resource: Array<{ type: string }> }> };
-      expect(statement.rest[0]?.resource.map((r) => r.type).sort()).toEqual([...FHIR_TYPES_SERVED].sort());
+      expect(statement.rest[0]?.resource.map((r) => r.type).sort()).toEqual([...FHIR_STATEMENT_TYPES].sort());
     });
 
     it('answers the methods a path serves as GET does, and every other method with 405, Allow and an OperationOutcome, with and without a token', async () => {
@@ -72,7 +94,7 @@ overBothEhrs((variant) => {
       let expectedServed = 0;
       for (const [p, path] of paths.entries()) {
         // A served method with a token is a real search or read: over fhir-r4 (a FHIR server behind each) every third path has one.
-        const withToken = variant !== 'fhir-r4' || p % 3 === 0;
+        const withToken = variant !== 'fhir-r4' || p % 3 === 0 || path.named !== undefined;
         expectedServed += path.allow.length * (withToken ? 2 : 1);
         for (const method of ALL_METHODS) {
           for (const credentials of ['none', 'token'] as const) {
@@ -89,8 +111,9 @@ overBothEhrs((variant) => {
               continue;
             }
             served++;
-            const expected = path.open || credentials === 'token' ? 200 : 401;
+            const expected = path.open ? 200 : credentials === 'none' ? 401 : path.named !== undefined ? 403 : 200;
             expect([label, fhirAnswerProblems(path.route, asAnswer(res), { allowed: [expected], method })]).toEqual([label, []]);
+            if (expected === 403 && method !== 'HEAD') expect([label, issueOf(res).diagnostics]).toEqual([label, expect.stringContaining(path.named ?? '')]);
             if (method === 'HEAD' && expected === 200) {
               const get = await t.call({ method: 'GET', url: path.url, key: null, ...(credentials === 'token' ? { token } : {}) });
               expect([label, res.headers['content-type'], res.body]).toEqual([label, get.headers['content-type'], '']);
@@ -99,6 +122,11 @@ overBothEhrs((variant) => {
         }
       }
       expect(served).toBe(expectedServed);
+    });
+
+    it('leaves the grant and the subscription the paths name untouched, and makes no other: every DELETE and POST was refused', async () => {
+      expect((await t.proxyGrants?.get(DEMO.TOLVAN, grantId))?.status).toBe(grantStatus);
+      expect((await t.subscriptions?.store.ofSubscriber(DEMO.TOLVAN, APP))?.map((s) => [s.id, s.status])).toEqual([[subscriptionId, 'requested']]);
     });
 
     // Issue 45 item 6: docs/fhir-api.md#interactions lists read for AuditEvent; an id not in the caller's own log is 404, as any other.
@@ -118,6 +146,19 @@ overBothEhrs((variant) => {
         for (const [method, type] of [['POST', 'application/fhir+json'], ['PUT', 'application/fhir+json'], ['PATCH', 'application/json-patch+json'], ['DELETE', 'application/fhir+json']] as const) {
           const res = await t.call({ method, url, token, key: null, payload: resource, headers: { 'content-type': type } });
           expectFhirAnswer(route, res, `${method} ${url}`, { allowed: [405] });
+        }
+      }
+    });
+
+    it('answers a Consent or Subscription update or patch, a create on one and a delete of the list as 405 naming what the path serves', async () => {
+      for (const [consent, id] of [...CONSENT_PATHS.map((p) => [p, grantId] as const), ...SUBSCRIPTION_PATHS.map((p) => [p, subscriptionId] as const)]) {
+        const resource = JSON.stringify({ resourceType: consent.path.includes('Consent') ? 'Consent' : 'Subscription', status: 'active' });
+        const url = pathUrl(consent, id);
+        for (const [method, type] of [['POST', 'application/fhir+json'], ['PUT', 'application/fhir+json'], ['PATCH', 'application/json-patch+json'], ['DELETE', 'application/fhir+json']] as const) {
+          if (consent.allow.includes(method)) continue;
+          const res = await t.call({ method, url, token, key: null, payload: resource, headers: { 'content-type': type } });
+          expectFhirAnswer(undefined, res, `${method} ${url}`, { allowed: [405] });
+          expect([method, url, res.headers.allow]).toEqual([method, url, consent.allow.join(', ')]);
         }
       }
     });

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { freePort } from '../../bench/util.js';
 import { createLogger } from '../../src/http/logging.js';
-import { loadConfig } from '../../src/start/config.js';
+import { loadConfig, type Config } from '../../src/start/config.js';
 import { compose } from '../../src/start/container.js';
 import { listen } from '../../src/start/listen.js';
 import { inCi, noteSkip } from './requirements.js';
@@ -33,6 +33,8 @@ export interface DemoInBrowser {
   /** `http://127.0.0.1:<port>` of the API. */
   base: string;
   browser: Browser;
+  /** The service's settings (its DATA_DIR among them). */
+  config: Config;
   close(): Promise<void>;
 }
 
@@ -55,7 +57,7 @@ export async function demoServiceAndBrowser(name: string, settings: Record<strin
       throw err;
     });
   return {
-    base, browser,
+    base, browser, config,
     close: async () => {
       await browser.close();
       await stopService();

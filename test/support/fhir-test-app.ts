@@ -3,6 +3,7 @@ import { FhirEhr } from '../../src/adapters/ehr-fhir/adapter/fhir-ehr.js';
 import type { FhirEhrEvent, FhirEhrOptions } from '../../src/adapters/ehr-fhir/adapter/options.js';
 import { DEMO_FHIR_SETTINGS } from '../../src/dev/demo-data/fhir/bundle.js';
 import type { FhirSim } from '../../src/dev/fhir-sim/fhir-sim.js';
+import type { LackedSearch } from '../../src/dev/fhir-sim/capability-statement.js';
 import { DEFAULT_PAYMENT_SYSTEM } from '../../src/start/fhir-settings.js';
 import { createLogger } from '../../src/http/logging.js';
 import { startDemoSim } from '../adapters/ehr-fhir/support/demo-sim.js';
@@ -34,6 +35,8 @@ export interface FhirTestAppOptions {
   adapter?: Partial<FhirEhrOptions>;
   /** A proxy in front of the server (test/adapters/ehr-fhir/support/fhir-proxy.ts), through which the adapter talks to it. */
   proxied?: boolean;
+  /** Search parameters the server lacks (its CapabilityStatement leaves them out and it refuses them). */
+  lacking?: readonly LackedSearch[];
 }
 
 const FHIR_DEMO_SETTINGS = { ...DEMO_FHIR_SETTINGS, pageSize: 100, maxPages: 20, paymentIdSystem: DEFAULT_PAYMENT_SYSTEM } as const;
@@ -48,7 +51,7 @@ export interface FhirBackend {
 
 /** FhirEhr over the shared transport, talking to the development FHIR server in this process (through the proxy with `proxied`). */
 export async function startFhirBackend(clock: FixedClock, options: Omit<FhirTestAppOptions, 'now'> = {}): Promise<FhirBackend> {
-  const sim = await startDemoSim(options.resources);
+  const sim = await startDemoSim(options.resources, options.lacking);
   const proxy = options.proxied ? await startFhirProxy(sim.baseUrl) : undefined;
   const events: FhirEhrEvent[] = [];
   const ehr = new FhirEhr({

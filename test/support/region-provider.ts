@@ -1,16 +1,15 @@
 // A real OpenID Provider standing in for a region's login (docs/sign-in.md): oidc-provider with the Swedish
-// OpenID Connect Profile's claims and acr values and keys of its own. It signs in whoever the test
-// names, and misbehaves on demand: an ID token for another audience, with another nonce, a lower acr,
-// another issuer or another key, an older login than asked for; or the person cancels.
+// OpenID Connect Profile's claims and acr values and keys of its own (src/dev/region-login/region-provider.ts,
+// which `npm run region-login` runs with a page). It signs in whoever the test names, and misbehaves on
+// demand: an ID token for another audience, with another nonce, a lower acr, another issuer or another
+// key, an older login than asked for; or the person cancels.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
-import Provider from 'oidc-provider';
+import type Provider from 'oidc-provider';
+import { grantAsked, LOA2, LOA3, PERSONAL_IDENTITY_NUMBER_CLAIM as PNR_CLAIM, regionProvider } from '../../src/dev/region-login/region-provider.js';
 
-export const LOA3 = 'http://id.elegnamnden.se/loa/1.0/loa3';
-export const LOA2 = 'http://id.elegnamnden.se/loa/1.0/loa2';
-export const PNR_CLAIM = 'https://id.oidc.se/claim/personalIdentityNumber';
-const PNR_SCOPE = 'https://id.oidc.se/scope/naturalPersonNumber';
+export { LOA2, LOA3, PNR_CLAIM };
 
 export interface Misbehaviour {
   aud?: string;
@@ -47,23 +46,10 @@ export class RegionProvider {
     const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const key = await rsaKey();
     const foreign = await rsaKey();
-    const provider = new Provider(issuer, {
-      clients: [{
-        client_id: client.clientId, client_secret: client.clientSecret, redirect_uris: client.redirectUris,
-        grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'client_secret_basic',
-      }],
-      jwks: { keys: [key] },
-      scopes: ['openid', PNR_SCOPE],
-      claims: { openid: ['sub'], [PNR_SCOPE]: [PNR_CLAIM], acr: null },
-      acrValues: [LOA2, LOA3],
-      // The profile's claims in the ID token itself, as the Swedish profile's providers send them.
-      conformIdTokenClaims: false,
-      findAccount: (_ctx: unknown, id: string) => ({ accountId: id, claims: () => ({ sub: `sub-${id}`, ...(id.startsWith('none') ? {} : { [PNR_CLAIM]: id }) }) }),
-      interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
-      features: { devInteractions: { enabled: false } },
-      pkce: { required: () => true },
-      // Browsers share cookies across ports of one host: names of its own keep it apart from the service's.
-      cookies: { keys: ['region-test-cookie-key-0123456789abcdef'], names: { session: '_region_session', interaction: '_region_interaction', resume: '_region_resume' } },
+    const provider = regionProvider(issuer, {
+      clients: [client], signingKey: key, cookieKeys: ['region-test-cookie-key-0123456789abcdef'],
+      // Every login names its number as a personal identity number; one named `none…` names none.
+      claimsOf: (id) => ({ sub: `sub-${id}`, ...(id.startsWith('none') ? {} : { [PNR_CLAIM]: id }) }),
     });
     const region = new RegionProvider(issuer, server);
     provider.use(async (ctx: KoaLike, next: () => Promise<void>) => {
@@ -90,11 +76,7 @@ export class RegionProvider {
     if (details.prompt.name === 'login') {
       return provider.interactionFinished(req, res, { login: { accountId: this.person.pnr, acr: this.person.acr } }, { mergeWithLastSubmission: false });
     }
-    const grant = details.grantId ? await provider.Grant.find(details.grantId) : new provider.Grant({ accountId: details.session?.accountId, clientId: details.params.client_id });
-    if (grant === undefined) throw new Error('no grant');
-    grant.addOIDCScope(String(details.params.scope));
-    grant.addOIDCClaims([PNR_CLAIM, 'acr']);
-    return provider.interactionFinished(req, res, { consent: { grantId: await grant.save() } }, { mergeWithLastSubmission: true });
+    return provider.interactionFinished(req, res, { consent: { grantId: await grantAsked(provider, details) } }, { mergeWithLastSubmission: true });
   }
 
   private async tampered(idToken: string, signWith: JWK): Promise<string> {

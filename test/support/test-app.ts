@@ -27,13 +27,19 @@ import { KeyedFhirIds } from '../../src/adapters/fhir-ids/keyed-fhir-ids.js';
 import type { FhirApi } from '../../src/http/fhir/fhir-api.js';
 import { fhirForms } from '../../src/start/fhir-api.js';
 import type { FhirEhr } from '../../src/adapters/ehr-fhir/adapter/fhir-ehr.js';
+import type { LackedSearch } from '../../src/dev/fhir-sim/capability-statement.js';
+import type { ReadName } from '../../src/domain/operations/table.js';
+import { withReadsOff } from '../../src/domain/read-availability/reads-off.js';
 import { demoClock } from '../../src/dev/demo-data/clock.js';
 import { DEMO_FHIR_SETTINGS, demoFhirResources } from '../../src/dev/demo-data/fhir/bundle.js';
 import type { DelegationRegistry } from '../../src/ports/delegation-registry.port.js';
 import type { EhrRecords } from '../../src/ports/ehr-records.port.js';
 import type { AccessLogReader } from '../../src/ports/access-log.port.js';
 import type { AnswerMemory } from '../../src/ports/answer-memory.port.js';
+import type { ProxySettings } from '../../src/domain/proxies/grant.js';
+import { sharingOver, type TestSharing } from './proxy-wiring.js';
 import { accessLogOver, clientOf, KEY, TEST_HTTP_CONFIG, useCasesOver, verifierFor, ZONE } from './app-wiring.js';
+import { subscriptionsOver, type TestSubscriptions } from './subscription-wiring.js';
 
 export { ALL_SCOPES, KEY, ZONE } from './app-wiring.js';
 export const OTHER_KEY = 'other-subscription-key-0123456789';
@@ -56,8 +62,14 @@ export interface TestApp<E extends AnyEhr = EmbeddedEhr> {
   /** The EHR as built, before the metrics wrapper: a test may spy on it. */
   ehr: E;
   logLines: string[];
+  /** The proxy grants use case (PROXY_GRANTS=on with `proxies`), over a store in memory; absent otherwise. */
+  proxyGrants?: TestSharing['proxyGrants'] | undefined;
   /** The FHIR API's pieces (absent with fhirApiOff): a test that listens sets `publicBaseUrl` to its address, as the service does. */
   fhir: FhirApi | undefined;
+  /** Sharing, when the app was built with `proxies`. */
+  sharing?: TestSharing;
+  /** Subscriptions (SUBSCRIPTIONS=on), when the app was built with `subscriptions`. */
+  subscriptions?: TestSubscriptions;
   /** A person token (patient claim) with every scope unless overridden. */
   personToken(personId: string, claims?: Record<string, unknown>): Promise<string>;
   /** A client-credentials token (no patient claim) of the listed client TEST_CLIENT_ID. */
@@ -67,6 +79,10 @@ export interface TestApp<E extends AnyEhr = EmbeddedEhr> {
 }
 
 export interface TestAppOptions {
+  /** PROXY_GRANTS=on with these settings: grants in memory, in the delegation check (`sharing` then holds the store). */
+  proxies?: ProxySettings;
+  /** SUBSCRIPTIONS=on: the use case over a store in memory, with fake endpoint and header rules (subscription-wiring.ts). */
+  subscriptions?: boolean;
   rateLimitMax?: number;
   rateLimitWindowMs?: number;
   /** RATE_LIMIT_NO_KEY_MAX; without it requests without a valid key get the per-key allowance. */
@@ -101,6 +117,10 @@ export interface TestAppOptions {
   releasePolicy?: ReleasePolicy;
   /** FHIR_API=off: no /fhir routes. On by default, as in the service. */
   fhirApiOff?: boolean;
+  /** READS_OFF: these reads are turned off, on both doors (src/domain/read-availability/reads-off.ts). */
+  readsOff?: readonly ReadName[];
+  /** With the fhir-r4 back-end: search parameters its server lacks (src/dev/fhir-sim). */
+  fhirServerLacks?: readonly LackedSearch[];
   /** Changes the embedded EHR's generated demo folder before the app reads it. */
   editEhr?: (ehrDir: string) => Promise<void>;
   /** The issuer the OpenAPI document names (AUTH_ISSUER, or the demo issuer); the demo issuer's default address by default. */
@@ -124,8 +144,8 @@ export async function embeddedBackend(clock: FixedClock, zone = ZONE, edit?: (eh
   return { ehr, close: () => rm(dir, { recursive: true, force: true }) };
 }
 
-async function fhirBackend(clock: FixedClock): Promise<Backend<FhirEhr>> {
-  const backend = await startFhirBackend(clock, { resources: demoFhirResources(demoClock(clock.now(), ZONE)) });
+async function fhirBackend(clock: FixedClock, lacking: readonly LackedSearch[] = []): Promise<Backend<FhirEhr>> {
+  const backend = await startFhirBackend(clock, { resources: demoFhirResources(demoClock(clock.now(), ZONE)), lacking });
   return { ehr: backend.ehr, close: () => backend.close() };
 }
 
@@ -138,7 +158,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
 /** The same app over the EHR `variant` names (the suites that run over both back-ends loop over EHR_VARIANTS). */
 export async function startTestAppOn(variant: EhrVariant, options: TestAppOptions = {}): Promise<TestApp<AnyEhr>> {
   const clock = new FixedClock(options.now ?? Date.now());
-  const backend: Backend<AnyEhr> = variant === 'fhir-r4' ? await fhirBackend(clock) : await embeddedBackend(clock);
+  const backend: Backend<AnyEhr> = variant === 'fhir-r4' ? await fhirBackend(clock, options.fhirServerLacks) : await embeddedBackend(clock);
   return startAppOver(backend, clock, options);
 }
 
@@ -147,10 +167,21 @@ async function startAppOver<E extends AnyEhr>(backend: Backend<E>, clock: FixedC
   const logger = createLogger('info', { write: (line: string) => void logLines.push(line) });
   const issuer = await TestIssuer.start();
   const audit = new MemoryAuditTrail();
-  const ehr = options.metrics ? new InstrumentedEhr(backend.ehr, backend.ehr, options.metrics) : backend.ehr;
+  // READS_OFF as src/start/adapter-selection.ts wires it: below the metrics, the registry the EHR's own.
+  const readsOff: ReadonlySet<ReadName> = new Set(options.readsOff ?? []);
+  const readable = withReadsOff(backend.ehr, readsOff);
+  const ehr = options.metrics ? new InstrumentedEhr(readable, backend.ehr, options.metrics)
+    : readsOff.size === 0 ? backend.ehr : Object.assign(readable, { relationshipsOf: (actor: string) => backend.ehr.relationshipsOf(actor) });
   const auditTrail = options.auditTrail ?? (options.metrics ? new InstrumentedAuditTrail(audit, options.metrics) : audit);
   const tokenVerifier = verifierFor(issuer, clock);
-  const fhir = options.fhirApiOff === true ? undefined : testFhirApi();
+  const fhir = options.fhirApiOff === true ? undefined : { ...testFhirApi(), readsOff };
+  const sharing = options.proxies === undefined ? undefined : sharingOver(ehr, clock, options.proxies, fhir?.ids);
+  const useCases = useCasesOver(ehr, clock, undefined, fhir?.ids);
+  const accessPolicy = sharing?.accessPolicy ?? useCases.accessPolicy;
+  const readPatientData = options.releasePolicy ? new ReadPatientData(ZONE, { policy: options.releasePolicy, clock }) : useCases.readPatientData;
+  const subscriptions = options.subscriptions !== true || fhir === undefined ? undefined : subscriptionsOver({
+    accessPolicy, readPatientData, api: fhir, audit: auditTrail, clock, sharing: sharing !== undefined, ...(options.releasePolicy ? { releasePolicy: options.releasePolicy } : {}),
+  });
   const app = await buildApp({
     config: {
       ...TEST_HTTP_CONFIG,
@@ -161,8 +192,9 @@ async function startAppOver<E extends AnyEhr>(backend: Backend<E>, clock: FixedC
       ...(options.rateLimitAppMax === undefined ? {} : { rateLimitAppMax: options.rateLimitAppMax }),
       ...options.protection,
     },
-    clock, logger, ehr, auditTrail, tokenVerifier, ...useCasesOver(ehr, clock, undefined, fhir?.ids),
-    ...(options.releasePolicy ? { readPatientData: new ReadPatientData(ZONE, { policy: options.releasePolicy, clock }) } : {}),
+    clock, logger, ehr, auditTrail, tokenVerifier, ...useCases, accessPolicy, readPatientData,
+    ...(sharing === undefined ? {} : { proxyGrants: sharing.proxyGrants }),
+    ...(subscriptions === undefined ? {} : { subscriptions: subscriptions.door }),
     readAccessLog: accessLogOver(options.accessLog ?? audit, options.clientNames, options.cursorSecret,
       options.releasePolicy ? { policy: options.releasePolicy, clock } : undefined),
     ...(options.metrics ? { metrics: options.metrics } : {}),
@@ -178,7 +210,8 @@ async function startAppOver<E extends AnyEhr>(backend: Backend<E>, clock: FixedC
   });
   await app.ready();
   return {
-    app, issuer, audit, clock, ehr: backend.ehr, logLines, fhir,
+    app, issuer, audit, clock, ehr: backend.ehr, logLines, fhir, ...(sharing === undefined ? {} : { sharing, proxyGrants: sharing.proxyGrants }),
+    ...(subscriptions === undefined ? {} : { subscriptions }),
     ...clientOf(app, issuer),
     close: async () => {
       await app.close();

@@ -1,4 +1,4 @@
-import type { AuditRecord, OutcomeRecord } from '../../ports/audit-trail.port.js';
+import { isAuditReason, type AuditRecord, type OutcomeRecord } from '../../ports/audit-trail.port.js';
 import { macHex, unkeyedHex, type ChainKey } from '../audit-chain/chain-keys.js';
 
 /** The `prev_hash` of the first row, as in the file trail. */
@@ -12,6 +12,9 @@ export const COLUMNS = [
 
 /** Columns added by migrations 2 to 5, after `status` in the INSERT and the canonical form. */
 export const LATER_COLUMNS = ['phase', 'service_request_id', 'withheld', 'caller_request_id', 'unaudited'] as const;
+
+/** Columns added by migration 7 (proxy grants), after `key_id` in the INSERT; in the canonical forms only when set. */
+export const GRANT_COLUMNS = ['proxy_grant_id', 'reason'] as const;
 
 /** One record as stored: `time` is UTC with microseconds, absent fields are null, in COLUMNS order, then LATER_COLUMNS. */
 export interface StoredValues {
@@ -27,6 +30,10 @@ export interface StoredValues {
   callerRequestId: string | null;
   /** On a `refusalsNotAudited` row, how many refusals it counts; null on every other row. */
   unaudited: number | null;
+  /** The proxy grant a row is about (migration 7); null on every other row (and every older one). */
+  proxyGrantId: string | null;
+  /** Why support staff ended a grant (migration 7); null on every other row. */
+  reason: string | null;
 }
 
 const OUTCOMES = new Set<string>(['allowed', 'denied', 'failed']);
@@ -35,6 +42,8 @@ const isCount = (n: number): boolean => Number.isInteger(n) && n >= 1 && n <= 2_
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 /** What the HTTP layer keeps of a caller's id, and the column's CHECK: printable ASCII, 1 to 128 characters. */
 const CALLER_ID = /^[\x20-\x7e]{1,128}$/;
+/** A grant id as the column's CHECK takes it: the store's ids are 32 hex digits; this leaves room for another store's. */
+export const GRANT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /**
  * A value the database stores exactly as given: PostgreSQL refuses NUL in text and UTF-8 encoding
@@ -71,6 +80,9 @@ export function toStoredValues(record: AuditRecord): StoredValues {
   }
   const caller = record.callerRequestId;
   if (caller !== undefined && (typeof caller !== 'string' || !CALLER_ID.test(caller))) throw new TypeError('audit record field callerRequestId cannot be stored');
+  const grant = record.proxyGrantId;
+  if (grant !== undefined && (typeof grant !== 'string' || !GRANT_ID.test(grant))) throw new TypeError('audit record field proxyGrantId cannot be stored');
+  if (record.reason !== undefined && !isAuditReason(record.reason)) throw new TypeError('audit record field reason cannot be stored');
   const a = record.actor;
   return {
     // The database keeps microseconds; the canonical form spells them out so a changed instant shows.
@@ -88,6 +100,8 @@ export function toStoredValues(record: AuditRecord): StoredValues {
     withheld: withheld ?? null,
     callerRequestId: caller ?? null,
     unaudited: unaudited ?? null,
+    proxyGrantId: grant ?? null,
+    reason: record.reason ?? null,
   };
 }
 
@@ -99,9 +113,11 @@ export function toStoredValues(record: AuditRecord): StoredValues {
  * (`caller_request_id`, `unaudited`) are spelled only when one is set, up to the last one set, and
  * then `withheld` is spelled out, null included: such a row has four or five later values and every
  * other row at most three, so no two rows share a canonical form and every older row keeps its hash.
+ * The columns of migration 7 (`proxy_grant_id`, `reason`) follow the same rule after them: a row with
+ * either has six or seven later values, and every row before it at most five.
  */
 export function rowHash(values: StoredValues, prevHash: string): string {
-  const newer = [values.callerRequestId, values.unaudited];
+  const newer = [values.callerRequestId, values.unaudited, values.proxyGrantId, values.reason];
   while (newer.length > 0 && newer[newer.length - 1] === null) newer.pop();
   const withheld = values.withheld === null ? [] : [values.withheld];
   const later = newer.length > 0 ? [values.phase, values.serviceRequestId, values.withheld, ...newer]
@@ -113,12 +129,21 @@ export function rowHash(values: StoredValues, prevHash: string): string {
 
 /**
  * The MAC of a keyed row (migration 6): HMAC-SHA-256 under `key` over the canonical JSON array of
- * every column, each spelled out (null included), then the key's id and the previous hash. A row
- * with a key id is verified only this way, so the spelling of the unkeyed form above never applies.
+ * every column up to `unaudited`, each spelled out (null included), then the columns of migration 7
+ * up to the last one set (none on a row without them, so every keyed row written before keeps its
+ * MAC; 21 or 22 values before the key's id on a row with them, 20 on every other, so no two rows
+ * share a form), then the key's id and the previous hash. A row with a key id is verified only this
+ * way, so the spelling of the unkeyed form above never applies.
  */
 export function rowMac(values: StoredValues, prevHash: string, key: ChainKey): string {
   return macHex(key, JSON.stringify([values.time, ...values.text, values.status, values.phase, values.serviceRequestId, values.withheld,
-    values.callerRequestId, values.unaudited, key.id, prevHash]));
+    values.callerRequestId, values.unaudited, ...grantValues(values), key.id, prevHash]));
+}
+
+/** `proxy_grant_id` and `reason` up to the last one set: none for a row without either. */
+function grantValues(values: StoredValues): Array<string | null> {
+  if (values.reason !== null) return [values.proxyGrantId, values.reason];
+  return values.proxyGrantId === null ? [] : [values.proxyGrantId];
 }
 
 /** The row's hash as the chain holds it: its MAC under `key`, or, without one (a row from before the key), rowHash. */
@@ -146,6 +171,8 @@ export interface SelectedRow {
   withheld: number | null;
   caller_request_id: string | null;
   unaudited: number | null;
+  proxy_grant_id: string | null;
+  reason: string | null;
   /** The chain key's id (migration 6); null for a row written before the chain had a key. */
   key_id: string | null;
   prev_hash: string;
@@ -154,7 +181,7 @@ export interface SelectedRow {
 
 // The text form of `time` gets another name, so an ORDER BY time still sorts the timestamptz column.
 export const SELECT_COLUMNS = `id, to_char(time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS time_utc, request_id, operation, actor_issuer, actor_subject, actor_person_id,
-  client_id, subscription, patient_id, delegation, source_address, outcome, status, phase, service_request_id, withheld, caller_request_id, unaudited, key_id, prev_hash, hash`;
+  client_id, subscription, patient_id, delegation, source_address, outcome, status, phase, service_request_id, withheld, caller_request_id, unaudited, proxy_grant_id, reason, key_id, prev_hash, hash`;
 
 export function storedValuesOf(row: SelectedRow): StoredValues {
   return {
@@ -162,7 +189,7 @@ export function storedValuesOf(row: SelectedRow): StoredValues {
     text: [row.request_id, row.operation, row.actor_issuer, row.actor_subject, row.actor_person_id, row.client_id,
       row.subscription, row.patient_id, row.delegation, row.source_address, row.outcome],
     status: row.status, phase: row.phase, serviceRequestId: row.service_request_id, withheld: row.withheld, callerRequestId: row.caller_request_id,
-    unaudited: row.unaudited,
+    unaudited: row.unaudited, proxyGrantId: row.proxy_grant_id, reason: row.reason,
   };
 }
 
@@ -192,5 +219,7 @@ export function recordOf(row: SelectedRow): AuditRecord {
   if (row.subscription !== null) record.subscription = row.subscription;
   if (row.patient_id !== null) record.patientId = row.patient_id;
   if (row.delegation !== null) record.delegation = row.delegation;
+  if (row.proxy_grant_id !== null) record.proxyGrantId = row.proxy_grant_id;
+  if (row.reason !== null) record.reason = row.reason;
   return record;
 }

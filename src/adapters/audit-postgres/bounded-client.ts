@@ -55,3 +55,21 @@ export async function inTransaction<T>(client: ClientBase, work: () => Promise<T
     throw err;
   }
 }
+
+/**
+ * `work` in one transaction on a connection of `pool`. A connection whose work failed is dropped, not
+ * reused (its state is unknown), unless `sound` says the failure left it sound: a refusal the caller's
+ * own code decided, rolled back like any other.
+ */
+export async function pooledTransaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>, sound: (err: unknown) => boolean = () => false): Promise<T> {
+  const client = await pool.connect();
+  let failure: Error | undefined;
+  try {
+    return await inTransaction(client, () => work(client));
+  } catch (err) {
+    if (!sound(err)) failure = err instanceof Error ? err : new Error(String(err));
+    throw err;
+  } finally {
+    client.release(failure);
+  }
+}

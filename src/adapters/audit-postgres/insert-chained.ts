@@ -1,11 +1,11 @@
 import type { ClientBase, QueryResult } from 'pg';
 import type { ChainKey } from '../audit-chain/chain-keys.js';
 import type { ChainPoint } from '../audit-query/chain-check.js';
-import { chainedHash, COLUMNS, GENESIS, LATER_COLUMNS, type StoredValues } from './audit-row.js';
+import { chainedHash, COLUMNS, GENESIS, GRANT_COLUMNS, LATER_COLUMNS, type StoredValues } from './audit-row.js';
 import { lockKey, quotedSchema } from './sql-names.js';
 
-const ARRAY_TYPES = ['timestamptz', ...Array<string>(11).fill('text'), 'smallint', 'text', 'text', 'integer', 'text', 'integer', 'text', 'text', 'text'];
-const INSERTED = [...COLUMNS, ...LATER_COLUMNS, 'key_id', 'prev_hash', 'hash'];
+const ARRAY_TYPES = ['timestamptz', ...Array<string>(11).fill('text'), 'smallint', 'text', 'text', 'integer', 'text', 'integer', 'text', 'text', 'text', 'text', 'text'];
+const INSERTED = [...COLUMNS, ...LATER_COLUMNS, 'key_id', 'prev_hash', 'hash', ...GRANT_COLUMNS];
 
 function insertSql(s: string): string {
   const params = ARRAY_TYPES.map((type, i) => `$${i + 1}::${type}[]`).join(', ');
@@ -42,7 +42,7 @@ export async function insertChained(client: ClientBase, schema: string, batch: r
   for (const values of batch) {
     const hash = chainedHash(values, prev, key);
     [values.time, ...values.text, values.status, values.phase, values.serviceRequestId, values.withheld, values.callerRequestId, values.unaudited,
-      key?.id ?? null, prev, hash].forEach((v, i) => columns[i]?.push(v));
+      key?.id ?? null, prev, hash, values.proxyGrantId, values.reason].forEach((v, i) => columns[i]?.push(v));
     prev = hash;
   }
   const stored = await client.query<{ id: string | null }>({ name: `pdas-audit-insert-${schema}`, text: insertSql(s), values: columns });

@@ -103,6 +103,20 @@ const MIGRATIONS: readonly Migration[] = [
       COMMENT ON COLUMN ${s}.access_log.key_id IS
         'The id of the chain key whose HMAC-SHA-256 is in hash (docs/operations.md#the-chain-key); null on a row written before the chain had a key, whose hash is SHA-256.';`,
   },
+  {
+    // Issue 53: the proxy grant a row is about (so the grantor's access log can name the grantee) and
+    // the reason support staff gave for ending one. In the chain only when set (audit-row.ts), so
+    // every older row keeps its hash; the CHECKs are those toStoredValues applies first.
+    version: 7,
+    sql: (s) => `
+      ALTER TABLE ${s}.access_log
+        ADD COLUMN proxy_grant_id text CHECK (proxy_grant_id ~ '^[A-Za-z0-9_-]{1,64}$'),
+        ADD COLUMN reason text CHECK (char_length(reason) BETWEEN 1 AND 500 AND reason !~ '[\u0001-\u001f\u007f-\u009f]');
+      COMMENT ON COLUMN ${s}.access_log.proxy_grant_id IS
+        'The proxy grant a grant, acceptance, decline, revocation, lapse or expiry was about (docs/proxies.md#audited-and-shown); null on every other row.';
+      COMMENT ON COLUMN ${s}.access_log.reason IS
+        'Why support staff ended a proxy grant (npm run proxies -- revoke --reason), for operators and the grantor: 1 to 500 printable characters; null on every other row.';`,
+  },
 ];
 
 export const LATEST_VERSION = latestVersion(MIGRATIONS);

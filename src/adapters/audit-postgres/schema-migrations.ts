@@ -1,7 +1,9 @@
 // The versioned, append-only migrations of a schema of ours (the audit store's and the sign-in state's):
 // one runner, so both take the same lock, keep the same version table and read it again under the lock.
 import type { ClientBase, Pool } from 'pg';
-import { lockKey, quotedSchema } from './sql-names.js';
+import { inTransaction } from './bounded-client.js';
+import type { ServicePrivilege } from './service-privileges.js';
+import { lockKey, quotedRole, quotedSchema } from './sql-names.js';
 
 /** A change is a new version, never an edit of an applied one. `sql` is given the quoted schema. */
 export interface Migration {
@@ -45,4 +47,28 @@ export async function applyMigrations(client: ClientBase, schema: string, migrat
     to = m.version;
   }
   return { from, to };
+}
+
+/**
+ * Brings a schema of ours beside the audit store's (the proxy grants', the notifications') to the latest
+ * of `migrations` in one transaction. An up-to-date schema is only read, so a service role that may not
+ * create starts too. With `serviceRole` (the owner's step) that role is granted each of `privileges`
+ * (`npm run migrate` then revokes anything more).
+ */
+export async function migrateSchema(pool: Pool, schema: string, migrations: readonly Migration[], privileges: readonly ServicePrivilege[], serviceRole?: string): Promise<Migrated> {
+  const s = quotedSchema(schema);
+  const role = serviceRole === undefined ? undefined : quotedRole(serviceRole);
+  const latest = latestVersion(migrations);
+  const current = await appliedVersion(pool, s);
+  if (current >= latest && role === undefined) return { from: current, to: current };
+  const client = await pool.connect();
+  try {
+    return await inTransaction(client, async () => {
+      const migrated = await applyMigrations(client, schema, migrations, latest);
+      for (const p of role === undefined ? [] : privileges) await client.query(`GRANT ${p.privilege} ON ${p.kind.toUpperCase()} ${s}${p.object} TO ${role}`);
+      return migrated;
+    });
+  } finally {
+    client.release();
+  }
 }

@@ -17,10 +17,13 @@ export const quotedSchema = (schema: string): string => quoted(schema, 'audit sc
 export const quotedRole = (role: string): string => quoted(role, 'role', 'pdas_service');
 
 /**
- * A 64-bit advisory-lock key (decimal text, for a `bigint` parameter) for one purpose in one
- * schema: instances sharing a schema contend for it, tests on separate schemas do not.
+ * A 64-bit advisory-lock key (decimal text, for a `bigint` parameter) for what `parts` name (a store,
+ * its schema, a purpose, a patient): instances sharing a schema contend for it, tests on separate
+ * schemas do not.
  */
-export function lockKey(purpose: 'migrate' | 'chain', schema: string): string {
-  const digest = createHash('sha256').update(`patient-data-access:audit:${purpose}:${schema}`).digest();
-  return digest.readBigInt64BE(0).toString();
+export function advisoryKey(...parts: readonly string[]): string {
+  return createHash('sha256').update(`patient-data-access:${parts.join(':')}`).digest().readBigInt64BE(0).toString();
 }
+
+/** The audit store's lock of one purpose in one schema (the text it hashes is unchanged since the first version: old and new instances contend). */
+export const lockKey = (purpose: 'migrate' | 'chain', schema: string): string => advisoryKey('audit', purpose, schema);

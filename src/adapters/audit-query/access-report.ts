@@ -11,6 +11,8 @@ export interface ReportHeading {
 }
 
 const HEADERS = ['Time', 'Who', 'Client', 'Subscription', 'Operation', 'Outcome', 'Basis', 'Address', 'Request id', 'Service request id', 'Caller request id'];
+/** Only in a report with a record of a proxy grant (docs/proxies.md#audited-and-shown): most have none. */
+const GRANT_HEADERS = ['Proxy grant', 'Reason'];
 
 const pad = (n: number): string => String(n).padStart(2, '0');
 const wall = (w: WallClock): string => `${w.year}-${pad(w.month)}-${pad(w.day)} ${pad(w.hour)}:${pad(w.minute)}:${pad(w.second)}`;
@@ -33,26 +35,29 @@ function who(r: AuditRecord): string {
   return '(no valid token)';
 }
 
-function cells(r: AuditRecord, zone: string): string[] {
+function cells(r: AuditRecord, zone: string, grants: boolean): string[] {
   return [
     localTime(new Date(r.time), zone), who(r), r.clientId ?? '-', r.subscription ?? '-', r.operation,
     // An attempt shown here has no outcome: the service stopped between the two, so the write may have happened.
     r.phase === 'attempt' ? 'attempted, no outcome recorded' : `${r.outcome} ${r.status}`,
     r.delegation ?? '-', r.sourceAddress || '-', r.requestId, r.serviceRequestId ?? '-', r.callerRequestId ?? '-',
+    ...(grants ? [r.proxyGrantId ?? '-', r.reason ?? '-'] : []),
   ].map(printable);
 }
 
 /** A plain-text table, oldest first, for an operator answering a patient's request. */
 export function formatAccessTable(records: readonly AuditRecord[], h: ReportHeading): string {
-  const rows = [HEADERS, ...records.map((r) => cells(r, h.zone))];
-  const widths = HEADERS.map((_, i) => Math.max(...rows.map((row) => row[i]?.length ?? 0)));
+  const grants = records.some((r) => r.proxyGrantId !== undefined || r.reason !== undefined);
+  const headers = grants ? [...HEADERS, ...GRANT_HEADERS] : HEADERS;
+  const rows = [headers, ...records.map((r) => cells(r, h.zone, grants))];
+  const widths = headers.map((_, i) => Math.max(...rows.map((row) => row[i]?.length ?? 0)));
   const line = (row: string[]): string => row.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
   const out = [
     `Accesses to the data of patient ${h.patientId}`,
     `from ${localTime(h.from, h.zone)} to ${localTime(h.to, h.zone)} (${h.zone} local time); source: ${h.source}`,
     '',
   ];
-  if (records.length > 0) out.push(line(HEADERS), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line), '');
+  if (records.length > 0) out.push(line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line), '');
   out.push(`${records.length} ${records.length === 1 ? 'access' : 'accesses'} recorded.`);
   return `${out.join('\n')}\n`;
 }

@@ -24,7 +24,7 @@ function accessOf(line: Record<string, unknown>, patientId: string): LoggedAcces
   const access: LoggedAccess = { timeMs, requestId: text(line.serviceRequestId) ?? requestId, operation, outcome: outcome as LoggedAccess['outcome'], status };
   const personId = text((line.actor as { personId?: unknown } | undefined)?.personId);
   if (personId !== undefined) access.actorPersonId = personId;
-  for (const key of ['clientId', 'subscription', 'delegation'] as const) {
+  for (const key of ['clientId', 'subscription', 'delegation', 'proxyGrantId', 'reason'] as const) {
     const v = text(line[key]);
     if (v !== undefined) access[key] = v;
   }

@@ -29,7 +29,7 @@ function recordOf(line: Line): AuditRecord | undefined {
   if (a && typeof a.issuer === 'string' && typeof a.subject === 'string') {
     record.actor = { issuer: a.issuer, subject: a.subject, ...(typeof a.personId === 'string' ? { personId: a.personId } : {}) };
   }
-  for (const key of ['serviceRequestId', 'callerRequestId', 'clientId', 'subscription', 'patientId', 'delegation'] as const) {
+  for (const key of ['serviceRequestId', 'callerRequestId', 'clientId', 'subscription', 'patientId', 'delegation', 'proxyGrantId', 'reason'] as const) {
     const v = optional(line[key]);
     if (v !== undefined) record[key] = v;
   }

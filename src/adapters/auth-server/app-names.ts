@@ -31,11 +31,16 @@ export const appNames = (client: NamedClient | undefined, clientId: string): Loc
 export const registeredName = (client: NamedClient | undefined, clientId: string): string =>
   text(client?.clientName ?? client?.client_name) ?? text(client?.['client_name#sv']) ?? text(client?.['client_name#en']) ?? clientId;
 
+/** An app as a person reads it: its one name where no language is known (an API's answer, the access log) and its name in each language. */
+export interface AppNaming extends Localized {
+  name: string;
+}
+
 /**
- * The access log's names of the apps a clients file registers, by client id: what CLIENT_NAMES would
- * say, so a region names each app once (CLIENT_NAMES, when it names one too, is the operator's last word).
+ * The names of the apps a server registers (the demo's, or a clients file's), by client id: the access
+ * log's one name (what CLIENT_NAMES would say, so a region names each app once; CLIENT_NAMES, when it
+ * names one too, is the operator's last word) and the name in each language, as the pages show it.
  */
-export function registeredNames(clients: ReadonlyArray<{ metadata: NamedClient & { client_id: string } }>): Map<string, string> {
-  return new Map(clients.map((c) => [c.metadata.client_id, registeredName(c.metadata, c.metadata.client_id)] as const)
-    .filter(([id, name]) => name !== id));
+export function registeredApps(clients: ReadonlyArray<{ metadata: NamedClient & { client_id: string } }>): Map<string, AppNaming> {
+  return new Map(clients.map(({ metadata: m }) => [m.client_id, { name: registeredName(m, m.client_id), ...appNames(m, m.client_id) }] as const));
 }

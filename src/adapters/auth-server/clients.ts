@@ -28,6 +28,11 @@ export interface AuthClient {
    * connected apps (connected-apps.ts). A third-party app may not see or end another's access.
    */
   managesGrants?: boolean;
+  /**
+   * The URL prefixes its notifications may go to (`notification_endpoints`, docs/notifications.md),
+   * beside SUBSCRIPTION_ENDPOINTS; none when unset. Checked by src/domain/notifications/endpoint-rules.ts.
+   */
+  notificationEndpoints?: readonly string[];
 }
 
 export class AuthClients {

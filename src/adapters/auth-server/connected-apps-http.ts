@@ -87,7 +87,7 @@ const json = (res: ServerResponse, status: number, body: unknown, headers: Recor
 
 /** What the app is shown of a grant: no scope it could not read anyway, no secrets; the grant id to revoke it by. */
 const forApp = (app: ConnectedApp) => ({
-  id: app.grantId, clientId: app.clientId, appName: app.appName, patient: { id: app.patientId, name: app.patientName, basis: app.basis },
+  id: app.grantId, clientId: app.clientId, appName: app.appName, appNames: app.appNames, patient: { id: app.patientId, name: app.patientName, basis: app.basis },
   reach: app.reach, allowedBy: app.allowedBy, scopes: app.scopes, ...(app.since === undefined ? {} : { since: new Date(app.since * 1000).toISOString() }),
 });
 

@@ -51,7 +51,7 @@ export async function connectedApps(context: ConnectedAppsContext, accountId: st
   for (const launch of kept) {
     // A plain grant is its maker's alone to see; a launch, of whoever may open the record picked now.
     const person = launch.patientId === undefined ? (launch.accountId === accountId ? self : undefined) : byPatient.get(launch.patientId);
-    // Past the access log's guardian age limit, only the grants the guardian made herself: the log shows her nothing else.
+    // Past the access log's guardian age limit, or for a proxy, only the grants the person made themself (smart-launch.port.ts).
     if (person === undefined || (person.othersGrantsWithheld === true && launch.accountId !== accountId)) continue;
     const grant = await provider.Grant.find(launch.grantId);
     if (grant === undefined) continue;

@@ -5,7 +5,8 @@
 // access tokens stop too: the service's token verifier asks whose their grant is, while it is alive,
 // on every request (grantHolder), and takes a token only for its grant's own person and app.
 import type Provider from 'oidc-provider';
-import type { GrantHolder } from '../../ports/access-token-verifier.port.js';
+import { holdsGrant, type GrantHolder } from '../../ports/access-token-verifier.port.js';
+import type { HeldGrant } from '../../ports/app-grants.port.js';
 import type { SmartLaunchContext } from '../../ports/smart-launch.port.js';
 import { recordEnding } from './revocation-records.js';
 import type { KeptGrant, LaunchPicks } from './smart-launch.js';
@@ -35,6 +36,21 @@ export async function replacedGrants(picks: LaunchPicks, kept: KeptGrant, curren
 export async function keepGrant(provider: Provider, picks: LaunchPicks, grantId: string, kept: KeptGrant, replaced: ReadonlyArray<{ grantId: string }>): Promise<void> {
   await picks.remember(grantId, kept);
   for (const grant of replaced) if (grant.grantId !== grantId) await endGrant(provider, picks, grant.grantId);
+}
+
+/**
+ * Whether the app is still signed in for `held`: its grant alive and its person's for its app, or the
+ * live grant that replaced it (the same person, app and pick: keepGrant's one grant each). What a
+ * subscription made under a grant lives by, so that signing in again does not end it.
+ */
+export async function signedInStill(picks: LaunchPicks, holderOf: (grantId: string) => Promise<GrantHolder | undefined>, held: HeldGrant): Promise<boolean> {
+  const whose = { accountId: held.personId, clientId: held.clientId };
+  if (holdsGrant(await holderOf(held.grantId), whose)) return true;
+  for (const k of await picks.opening(held.personId, [])) {
+    if (k.accountId !== held.personId || k.clientId !== held.clientId || k.patientId !== held.smartPatient) continue;
+    if (holdsGrant(await holderOf(k.grantId), whose)) return true;
+  }
+  return false;
 }
 
 /** Whose a grant is while it is alive, else undefined: its access tokens are taken only while it is, for its holder (the token verifier's question). */

@@ -18,7 +18,8 @@ const STYLE = '*{box-sizing:border-box}'
   + 'a{color:#0b5cad}'
   + 'input[type=text]{font-size:1.1rem;padding:.3rem;width:14rem;max-width:100%}button{font-size:1rem;padding:.4rem .8rem;max-width:100%}'
   + '.people{list-style:none;padding:0}.people li{margin:.75rem 0;padding-bottom:.75rem;border-bottom:1px solid #ddd}'
-  + '.people p{margin:.25rem 0}.scopes li{margin:.5rem 0}.people .scopes li{border:0;padding:0}.reach{display:block;color:#3b3b3b}';
+  + '.people p{margin:.25rem 0}.scopes li{margin:.5rem 0}.people .scopes li{border:0;padding:0}.reach{display:block;color:#3b3b3b}'
+  + '.scope{display:block;color:#595959;font-size:.85rem}';
 
 export interface PageFrame {
   lang: Lang;
@@ -60,6 +61,7 @@ export const STANDING: Readonly<Record<AccessBasis, Localized>> = {
   guardian: { en: 'you are their guardian', sv: 'du är vårdnadshavare' },
   'power-of-attorney': { en: 'you hold their power of attorney', sv: 'du är ombud med fullmakt' },
   partner: { en: 'you are their partner', sv: 'du är närstående (partner)' },
+  proxy: { en: 'they shared their record with you', sv: 'de har delat sin journal med dig' },
   client: { en: 'as the care provider\'s system', sv: 'som vårdgivarens system' },
 };
 
@@ -91,8 +93,9 @@ function nameList(names: readonly string[], lang: Lang): string {
 }
 
 /**
- * The consent page: which application asks for which scopes, each in words and as written, and whose
- * records each one reaches by name: `patient/` the person picked, `user/` everyone the person may act for.
+ * The consent page: which application asks for which scopes, each in words (the scope as written in
+ * small print after them), and whose records each one reaches by name: `patient/` the person picked,
+ * `user/` everyone the person may act for.
  */
 export function consentPage(frame: PageFrame, input: {
   submitUrl: string; abortUrl: string; appName: string; scopes: readonly string[];
@@ -112,8 +115,10 @@ export function consentPage(frame: PageFrame, input: {
     return `<span class="reach">${{ en: 'Whose records: ', sv: 'Vems journaler: ' }[lang]}${escape(whose)}</span>`;
   };
   const scopes = input.scopes.map((s) => {
+    // The words first; the scope as written after them in small print, for the app's maker (issue 55 item 7).
     const meaning = scopeMeaning(s, lang);
-    return `<li>${meaning === undefined ? '' : `${escape(meaning)}: `}<code>${escape(s)}</code>${reachText(s)}</li>`;
+    const code = `<code>${escape(s)}</code>`;
+    return meaning === undefined ? `<li>${code}${reachText(s)}</li>` : `<li>${escape(meaning)}${reachText(s)}<small class="scope">${code}</small></li>`;
   }).join('');
   const title = { en: 'Allow access?', sv: 'Ge åtkomst?' }[lang];
   const heading = { en: `${escape(input.appName)} asks for access`, sv: `${escape(input.appName)} ber om åtkomst` }[lang];

@@ -1,7 +1,8 @@
 // SIGN_IN_KEYS_FILE and SIGN_IN_COOKIE_KEYS_FILE (docs/sign-in.md): the token signing keys as a private
 // JWKS, the first signing and every one published (a key is rotated by adding it second, waiting a
 // token lifetime, then moving it first), and the session cookies' keys, one a line, the first signing.
-import type { JWK } from 'jose';
+import { randomBytes } from 'node:crypto';
+import { exportJWK, generateKeyPair, type JWK } from 'jose';
 
 export class KeyFileError extends Error {
   override name = 'KeyFileError';
@@ -48,3 +49,16 @@ export function parseCookieKeys(text: string, setting: string): string[] {
   if (keys.some((key) => key.length < MIN_COOKIE_KEY)) throw new KeyFileError(`${setting}: every key must be ${MIN_COOKIE_KEY}+ characters (e.g. openssl rand -base64 48)`);
   return keys;
 }
+
+/**
+ * A new signing key as the keys file holds it: RSA of 3072 bits (NIST's size for use past 2030), a kid
+ * naming the day it was made and 32 random bits, so a rotation's keys are told apart at a glance.
+ */
+export async function newSigningKey(today: Date): Promise<JWK> {
+  const { privateKey } = await generateKeyPair('RS256', { modulusLength: 3072, extractable: true });
+  const kid = `pdas-${today.toISOString().slice(0, 10)}-${randomBytes(4).toString('hex')}`;
+  return { ...await exportJWK(privateKey), kid, alg: 'RS256', use: 'sig' };
+}
+
+/** A new cookie key: 48 random bytes in base64, 64 characters. */
+export const newCookieKey = (): string => randomBytes(48).toString('base64');

@@ -7,6 +7,8 @@ import type { JWK } from 'jose';
 import type Provider from 'oidc-provider';
 import pg, { type Pool } from 'pg';
 import type { GrantHolder } from '../../ports/access-token-verifier.port.js';
+import type { HeldGrant } from '../../ports/app-grants.port.js';
+import { signedInStill } from './grant-endings.js';
 import type { AuthServerMount } from '../../ports/auth-server.port.js';
 import type { SmartLaunchContext } from '../../ports/smart-launch.port.js';
 import { AppsSessions } from './apps-sessions.js';
@@ -192,6 +194,11 @@ export class RegionAuthServer implements AuthServerMount {
    */
   grantHolder(grantId: string): Promise<GrantHolder | undefined> {
     return this.grants.holderOf(grantId);
+  }
+
+  /** Whether the app is still signed in for a subscription's grant (signedInStill), asked of the shared store. */
+  signedInStill(held: HeldGrant): Promise<boolean> {
+    return signedInStill(this.interactions.picks, (id: string) => this.grants.holderOf(id), held);
   }
 
   /** Whether the region's login is discovered (until then sign-in pages answer 503; tokens already issued keep working). */

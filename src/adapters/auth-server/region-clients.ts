@@ -1,7 +1,8 @@
 // SIGN_IN_CLIENTS_FILE (docs/sign-in.md): the apps a region registers, as a JSON array of client metadata
-// with RFC 7591 names and two of ours (`offline_access`, `loopback_redirects`). A bad entry stops the
-// start, naming the entry and the field; nothing is guessed.
+// with RFC 7591 names and some of ours (`offline_access`, `loopback_redirects`, `manages_grants`,
+// `notification_endpoints`). A bad entry stops the start, naming the entry and the field; nothing is guessed.
 import { smartGrants, type Grant } from '../../domain/fhir/smart-scopes.js';
+import { prefixProblem } from '../../domain/notifications/endpoint-rules.js';
 import { API_SCOPES, type AuthClient } from './clients.js';
 import { isLoopbackRedirect, isPersonScope, SMART_OIDC_SCOPES } from './smart-launch.js';
 
@@ -97,6 +98,25 @@ function clientName(entry: Entry, where: string): Record<string, string> {
   return names;
 }
 
+const MAX_NOTIFICATION_ENDPOINTS = 20;
+
+/**
+ * The URL prefixes the app's notifications may go to (docs/notifications.md), each one the endpoint
+ * rules take; a loopback one is held to SUBSCRIPTION_ALLOW_LOOPBACK at start (subscription-settings.ts).
+ */
+function notificationEndpoints(entry: Entry, where: string): string[] | undefined {
+  const prefixes = entry.notification_endpoints;
+  if (prefixes === undefined) return undefined;
+  if (!Array.isArray(prefixes) || prefixes.length > MAX_NOTIFICATION_ENDPOINTS || !prefixes.every((p) => typeof p === 'string')) {
+    throw new ClientsFileError(`${where}: notification_endpoints must be a list of URL prefixes (at most ${MAX_NOTIFICATION_ENDPOINTS}), e.g. ["https://app.example.se/fhir-notifications/"]`);
+  }
+  for (const [i, prefix] of (prefixes as string[]).entries()) {
+    const problem = prefixProblem(prefix, true);
+    if (problem !== undefined) throw new ClientsFileError(`${where}: notification_endpoints entry ${i + 1} ${problem}`);
+  }
+  return prefixes as string[];
+}
+
 function toAuthClient(entry: Entry, where: string): AuthClient {
   const clientId = entry.client_id;
   const method = authMethod(entry, where);
@@ -106,6 +126,7 @@ function toAuthClient(entry: Entry, where: string): AuthClient {
   const loopback = flag(entry, 'loopback_redirects', where);
   // The region's own app (its patient app): its person's tokens may list and revoke the person's connected apps.
   const managesGrants = flag(entry, 'manages_grants', where);
+  const notifiedAt = notificationEndpoints(entry, where);
   const allows = allowedBy([...listed, ...(offline ? ['offline_access'] : [])]);
   // A public app in a browser exchanges its code by a cross-origin call (Chromium sends Origin even to
   // its own origin): its redirect URIs' one origin may call the token endpoint, no other.
@@ -129,6 +150,7 @@ function toAuthClient(entry: Entry, where: string): AuthClient {
     ...(loopback ? { redirectAllowed: isLoopbackRedirect } : {}),
     ...(corsOrigin === undefined ? {} : { corsOrigin: () => corsOrigin }),
     ...(managesGrants ? { managesGrants } : {}),
+    ...(notifiedAt === undefined ? {} : { notificationEndpoints: notifiedAt }),
   };
 }
 

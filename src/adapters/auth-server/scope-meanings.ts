@@ -1,11 +1,15 @@
 // What each scope on the consent page lets the application do, in words for the person asked, in
 // Swedish and English: the OpenID and SMART launch scopes, the COS API's own (their descriptions and
 // names in the operation table) and SMART resource scopes as the FHIR API reads them
-// (src/domain/fhir/smart-scopes.ts); and whose records each one reaches.
+// (src/domain/fhir/smart-scopes.ts), each type by what it holds (resource-words.ts); and whose
+// records each one reaches.
 import { canonicalScope } from '../../domain/access/scopes.js';
-import { OPERATION_NAMES, OPERATIONS } from '../../domain/operations/table.js';
+import { OPERATION_NAMES, OPERATIONS, type OperationName } from '../../domain/operations/table.js';
+import { consentAllows, PROXY_READ_SCOPE, PROXY_WRITE_SCOPE } from '../../domain/fhir/consent-scopes.js';
+import { subscriptionAllows } from '../../domain/fhir/subscription-scopes.js';
 import { smartGrants, type ScopeContext } from '../../domain/fhir/smart-scopes.js';
 import type { Lang, Localized } from './page-language.js';
+import { namesOf, typeWords } from './resource-words.js';
 
 const LAUNCH_SCOPES: Readonly<Record<string, Localized>> = {
   openid: { en: 'confirm that you signed in', sv: 'bekräfta att du har loggat in' },
@@ -20,17 +24,20 @@ const LAUNCH_SCOPES: Readonly<Record<string, Localized>> = {
   },
 };
 
-/** The COS API's scopes in words: the operation table's description, and in Swedish the names of the operations they open. */
+/**
+ * The COS API's scopes in words: the operation table's description, and in Swedish what the access log
+ * calls the operations they open, read ("läsa provsvar") or done ("sköta betalning av besök").
+ */
 const API_SCOPES: ReadonlyMap<string, Localized> = (() => {
-  const out = new Map<string, { en: string; sv: string[] }>();
+  const out = new Map<string, { en: string; operations: OperationName[] }>();
   for (const name of OPERATION_NAMES) {
-    const { scope, displayName } = OPERATIONS[name];
-    const entry = out.get(scope.name) ?? { en: scope.description, sv: [] };
-    if (!entry.sv.includes(displayName.sv)) entry.sv.push(displayName.sv);
+    const { scope } = OPERATIONS[name];
+    const entry = out.get(scope.name) ?? { en: scope.description, operations: [] };
+    entry.operations.push(name);
     out.set(scope.name, entry);
   }
-  const verb = (scope: string): string => (scope.endsWith('-write') ? 'ändra och skicka' : 'läsa');
-  return new Map([...out].map(([scope, { en, sv }]) => [scope, { en, sv: `${verb(scope)}: ${sv.join(', ').toLowerCase()}` }]));
+  const verb = (scope: string): string => (scope.endsWith('-write') ? 'sköta' : 'läsa');
+  return new Map([...out].map(([scope, { en, operations }]) => [scope, { en, sv: `${verb(scope)} ${namesOf(operations).sv}` }]));
 })();
 
 const WHOSE: Readonly<Record<ScopeContext, Localized>> = {
@@ -38,31 +45,79 @@ const WHOSE: Readonly<Record<ScopeContext, Localized>> = {
   user: { en: 'of everyone you may act for', sv: 'för alla du får företräda' },
   system: { en: 'of any patient', sv: 'för alla patienter' },
 };
-const HOW: Readonly<Record<string, Localized>> = { read: { en: 'read', sv: 'läsa' }, search: { en: 'search', sv: 'söka i' } };
-const AND: Localized = { en: ' and ', sv: ' och ' };
+/** A read by id or a search both show the record: said as reading, a search alone as searching. */
+const READ: Localized = { en: 'read', sv: 'läsa' };
+const SEARCH: Localized = { en: 'search', sv: 'söka i' };
+const EVERYTHING: Localized = { en: 'every part of the record', sv: 'hela journalen' };
+
+/**
+ * The scopes of what a person manages rather than reads: the Consents of the grants they gave
+ * (docs/contract.md §11), never the records of whoever is picked, and the Subscriptions an app keeps
+ * to be told of changes (§12). Each said as what it is rather than as a resource type read.
+ */
+interface Managed {
+  type: string;
+  /** The COS door's scopes of the same thing, said the same way (sharing's: consent-scopes.ts). */
+  cos?: readonly string[];
+  allows: (scopes: Iterable<string>, interaction: 'read' | 'search' | 'create' | 'delete', contexts: readonly ScopeContext[]) => boolean;
+  /** Whose record it is about: the signed-in person's own (Consent), or whose the scope's context reaches (Subscription). */
+  reach: 'own' | 'by-context';
+  read: Localized;
+  write: Localized;
+}
+const MANAGED: readonly Managed[] = [
+  {
+    type: 'Consent', allows: consentAllows, cos: [PROXY_READ_SCOPE, PROXY_WRITE_SCOPE], reach: 'own',
+    read: { en: 'see whom you share your record with, and what', sv: 'se vilka du delar din journal med, och vad' },
+    write: { en: 'share your record with someone you choose, and end such sharing', sv: 'dela din journal med någon du väljer, och avsluta sådan delning' },
+  },
+  {
+    // The notifications go to the app's own server, not to this device: said so, as that is what a person consents to.
+    type: 'Subscription', allows: subscriptionAllows, reach: 'by-context',
+    read: { en: 'see what its server is told of, and how its notifications get through', sv: 'se vad dess server får besked om, och hur beskeden går fram' },
+    write: {
+      en: 'have its server told when something changes in the record, and stop that',
+      sv: 'låta dess server få besked när något ändras i journalen, och sluta med det',
+    },
+  },
+];
+const managedOf = (scope: string): Managed | undefined =>
+  MANAGED.find((m) => scope.startsWith(`patient/${m.type}.`) || scope.startsWith(`user/${m.type}.`) || m.cos?.includes(scope) === true);
+
+function managedMeaning(scope: string): Localized | undefined {
+  const managed = managedOf(scope);
+  if (managed === undefined) return undefined;
+  const contexts: ScopeContext[] = ['patient', 'user'];
+  const reads = managed.allows([scope], 'read', contexts) || managed.allows([scope], 'search', contexts);
+  const writes = managed.allows([scope], 'create', contexts) || managed.allows([scope], 'delete', contexts);
+  if (reads && writes) return { en: `${managed.read.en}; ${managed.write.en}`, sv: `${managed.read.sv}; ${managed.write.sv}` };
+  return writes ? managed.write : reads ? managed.read : undefined;
+}
 
 const sentence = (text: string): string => text.replace(/^./, (c) => c.toUpperCase());
 
 /** The scope in words; undefined for a scope this server does not know (it is shown as it is). */
 export function scopeMeaning(scope: string, lang: Lang = 'en'): string | undefined {
   // SMART's forms of the API's scopes (`patient/Appointment.write`) say what the API's scope does; scopeReach says whose.
-  const known = LAUNCH_SCOPES[scope] ?? API_SCOPES.get(scope) ?? (smartGrants([scope]).length === 0 ? API_SCOPES.get(canonicalScope(scope)) : undefined);
+  const known = LAUNCH_SCOPES[scope] ?? managedMeaning(scope) ?? API_SCOPES.get(scope) ?? (smartGrants([scope]).length === 0 ? API_SCOPES.get(canonicalScope(scope)) : undefined);
   if (known !== undefined) return sentence(known[lang]);
   const [grant] = smartGrants([scope]);
   if (grant === undefined) return undefined;
-  const how = [...grant.interactions].sort().map((i) => HOW[i]?.[lang] ?? i).join(AND[lang]);
-  const what = grant.type === '*'
-    ? { en: 'every part of the record', sv: 'hela journalen' }[lang]
-    : { en: `${grant.type} resources`, sv: `uppgifter av typen ${grant.type}` }[lang];
+  const how = (grant.interactions.has('read') ? READ : SEARCH)[lang];
+  const what = (grant.type === '*' ? EVERYTHING : typeWords(grant.type))?.[lang];
+  if (what === undefined) return undefined;
   const only = grant.category === undefined ? '' : { en: ` (only category ${grant.category.code})`, sv: ` (bara kategorin ${grant.category.code})` }[lang];
   return sentence(`${how} ${what}${only} ${WHOSE[grant.context][lang]}`);
 }
 
 /**
  * Whose records a scope reaches: `patient/` the person picked, `user/` (SMART's and the COS API's)
- * everyone the person may act for, the OpenID and launch scopes nobody's.
+ * everyone the person may act for, the OpenID and launch scopes nobody's, nor do the scopes of sharing:
+ * they reach the signed-in person's own grants (consent-scopes.ts), whoever was picked. A Subscription
+ * scope reaches by its context as a read does: being told of a record is learning of it.
  */
 export function scopeReach(scope: string): 'picked' | 'everyone' | 'none' {
+  if (managedOf(scope)?.reach === 'own') return 'none';
   if (scope.startsWith('patient/')) return 'picked';
   if (scope.startsWith('user/')) return 'everyone';
   return 'none';

@@ -2,6 +2,8 @@
 // (docs/smart-launch.md): which authorizations are SMART ones, the `aud` they must name, the
 // loopback redirects a native app may use (RFC 8252 §7.3), and the patient each grant was launched for.
 import { canonicalScope } from '../../domain/access/scopes.js';
+import { isConsentScope } from '../../domain/fhir/consent-scopes.js';
+import { isSubscriptionScope } from '../../domain/fhir/subscription-scopes.js';
 import { smartGrants } from '../../domain/fhir/smart-scopes.js';
 import type { LaunchPerson } from '../../ports/smart-launch.port.js';
 
@@ -21,7 +23,9 @@ export function isPersonSmartScope(scope: string): boolean {
  * domain/access/scopes.ts), the writes among them, which no SMART resource scope of this server grants.
  */
 export function isPersonScope(scope: string, apiScopes: ReadonlySet<string>): boolean {
-  if (isPersonSmartScope(scope)) return true;
+  // The grants a person gives, as FHIR Consents (docs/contract.md §11), and the Subscriptions an app keeps
+  // (§12): their writes are no SMART resource scope of a read.
+  if (isPersonSmartScope(scope) || isConsentScope(scope) || isSubscriptionScope(scope)) return true;
   return (scope.startsWith('patient/') || scope.startsWith('user/')) && !apiScopes.has(scope) && apiScopes.has(canonicalScope(scope));
 }
 

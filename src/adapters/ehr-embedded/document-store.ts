@@ -13,6 +13,13 @@ const DOCUMENT_NAME = /^[a-z]+(?:-v\d)?$/;
  */
 const versionOf = (s: Stats): string => `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`;
 
+/** A document's text, the version of exactly that content, and when its file was last modified (epoch ms). */
+export interface VersionedText {
+  text: string;
+  version: string;
+  modifiedMs: number;
+}
+
 /**
  * Reads the upstream XML documents of the data folder (docs/upstream-ehr.md#6-the-embedded-ehrs-folder). Ids are checked
  * before they become path segments, so no request can reach outside the folder.
@@ -20,7 +27,7 @@ const versionOf = (s: Stats): string => `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs
 export class DocumentStore {
   private readonly patients: string;
 
-  constructor(private readonly root: string) {
+  constructor(readonly root: string) {
     this.patients = path.join(root, 'patients');
   }
 
@@ -65,13 +72,13 @@ export class DocumentStore {
     return s === undefined ? undefined : versionOf(s);
   }
 
-  /** A document with the version of exactly the content read, or undefined when it is absent. */
-  async readVersioned(file: string): Promise<{ text: string; version: string } | undefined> {
+  /** A document with the version (and modification time) of exactly the content read, or undefined when it is absent. */
+  async readVersioned(file: string): Promise<VersionedText | undefined> {
     const handle = await openIfExists(file);
     if (!handle) return undefined;
     try {
-      const version = versionOf(await handle.stat());
-      return { text: await handle.readFile('utf8'), version };
+      const s = await handle.stat();
+      return { text: await handle.readFile('utf8'), version: versionOf(s), modifiedMs: s.mtimeMs };
     } finally {
       await handle.close();
     }

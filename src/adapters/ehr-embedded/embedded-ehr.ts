@@ -9,7 +9,7 @@ import type { EhrCalls, EhrReads, EhrRecords } from '../../ports/ehr-records.por
 import { DOCUMENT_OF, DOCUMENTS, documentReads, type XmlRead } from '../ehr-xml/documents.js';
 import { MalformedDocumentError, mapDocument, mapDocumentInSlices, mapRelationships } from '../ehr-xml/index.js';
 import type { DocumentStore } from './document-store.js';
-import { MappedDocuments, type Mapped } from './mapped-documents.js';
+import { DEFAULT_CACHE_BYTES, MappedDocuments, type Mapped } from '../mapped-documents/mapped-documents.js';
 import type { WriteStateStore } from './write-state-store.js';
 
 const PATIENT_ID = /^\d{12}$/;
@@ -17,7 +17,9 @@ const PATIENT_ID = /^\d{12}$/;
 const result = (resultCode: EhrWriteResult['resultCode'], reasonCode: string): EhrWriteResult => ({ resultCode, reasonCode });
 
 export interface EmbeddedEhrOptions {
-  /** Memory budget of the mapped-document cache in bytes (64 MiB); 0 turns it off. */
+  /** The process's kept mappings (EHR_CACHE_BYTES), shared with every XML adapter; else one of its own of `cacheBytes`. */
+  mappedDocuments?: MappedDocuments;
+  /** Memory budget of a cache of its own in bytes (64 MiB); 0 turns it off. */
   cacheBytes?: number;
 }
 
@@ -31,6 +33,8 @@ export interface EmbeddedEhrOptions {
  */
 export class EmbeddedEhr implements EhrRecords, DelegationRegistry {
   private readonly cache: MappedDocuments;
+  /** This folder's name among the kept mappings, which other adapters of the process share. */
+  private readonly source: string;
   readonly reads: EhrReads = documentReads((read, patientId, range) => this.read(read, patientId, range));
 
   constructor(
@@ -40,7 +44,8 @@ export class EmbeddedEhr implements EhrRecords, DelegationRegistry {
     private readonly onDropped: (reason: string) => void,
     options: EmbeddedEhrOptions = {},
   ) {
-    this.cache = new MappedDocuments(options.cacheBytes ?? 64 * 2 ** 20);
+    this.cache = options.mappedDocuments ?? new MappedDocuments(options.cacheBytes ?? DEFAULT_CACHE_BYTES);
+    this.source = `embedded\u0000${documents.root}`;
   }
 
   private async read<R extends XmlRead>(read: R, patientId: string, range: TimeRange): Promise<ReadItem<R>[]> {
@@ -60,7 +65,7 @@ export class EmbeddedEhr implements EhrRecords, DelegationRegistry {
     const version = file === undefined ? known : this.documents.version(file);
     if (version === undefined) return this.empty(read, patientId);
     const path = file ?? this.documents.patientFile(patientId, 'patient');
-    const found = await this.cache.get(`${patientId}/${kind}`, version, async () => {
+    const found = await this.cache.get(`${this.source}\u0000${patientId}/${kind}`, version, async () => {
       const document = await this.documents.readVersioned(path);
       if (document === undefined) return undefined;
       return { version: document.version, mapped: await this.mapInSlices(read, document.text, patientId), chars: document.text.length };
@@ -111,7 +116,7 @@ export class EmbeddedEhr implements EhrRecords, DelegationRegistry {
     const file = this.documents.relationshipsFile(actorId);
     const version = this.documents.version(file);
     if (version === undefined) return [];
-    const found = await this.cache.get(`relationships/${actorId}`, version, async () => {
+    const found = await this.cache.get(`${this.source}\u0000relationships/${actorId}`, version, async () => {
       const read = await this.documents.readVersioned(file);
       if (read === undefined) return undefined;
       try {

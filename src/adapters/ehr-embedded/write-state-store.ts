@@ -1,6 +1,7 @@
-import { mkdir, open, rename, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { PaymentType } from '../../domain/writes/payment-types.js';
+import { writeDurably } from '../fs/durable-write.js';
 import { readTextIfExists } from '../fs/if-exists.js';
 import { withFileLock } from './file-lock.js';
 
@@ -50,14 +51,6 @@ export class WriteStateStore {
   }
 
   private async persist(state: WriteState): Promise<void> {
-    const tmp = `${this.file}.${process.pid}.tmp`;
-    await writeFile(tmp, JSON.stringify(state, null, 1), { mode: 0o600 });
-    const handle = await open(tmp, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(tmp, this.file);
+    await writeDurably(this.file, JSON.stringify(state, null, 1));
   }
 }

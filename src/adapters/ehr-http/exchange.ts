@@ -10,6 +10,7 @@ import { EhrError } from '../../domain/ehr-error.js';
 import { BodyTooLargeError, readCappedBytes } from '../http-client/read-capped.js';
 import { AnswerFaultError } from './answer-fault.js';
 import { tlsFailureReason } from './tls-failure.js';
+import { untilAborted } from '../http-client/until-aborted.js';
 
 /** What an adapter asks for and reads: legacy XML, FHIR JSON. */
 export interface MediaType {
@@ -144,19 +145,6 @@ async function once(pool: Dispatcher, request: UpstreamRequest, signal: AbortSig
     return { status: response.statusCode, headers: response.headers, body: undefined };
   }
   return { status: response.statusCode, headers: response.headers, body: await readBody(response, limit, settings.media) };
-}
-
-/**
- * `work`, or its rejection with `reason()` as soon as `signal` aborts, whatever `work` is waiting for:
- * undici answers the abort of a request still waiting for its connection only once that attempt ends.
- */
-export function untilAborted<T>(work: Promise<T>, signal: AbortSignal, reason: () => unknown): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(reason());
-    if (signal.aborted) onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
 
 /** Sends `request`, retrying a read once after a lost connection. Throws EhrError `timeout`, `unreachable` or `bad-response`. */

@@ -56,3 +56,20 @@ export function documentOf(answer: UpstreamAnswer, patientPath: boolean): Buffer
   }
   throw statusFailure(status, answer.headers);
 }
+
+/** `interpret`'s result; a malformed document is this answer's fault alone. */
+export async function readable<T>(interpret: () => T | Promise<T>): Promise<T> {
+  try {
+    return await interpret();
+  } catch (err) {
+    if (err instanceof MalformedDocumentError) throw untrusted(err);
+    throw err;
+  }
+}
+
+/** The mapper's reason is fixed text, but only the distinction a human must act on is passed on (threat 29 of docs/threat-model.md#the-upstream-ehr-api10). */
+function untrusted(err: MalformedDocumentError): EhrError {
+  return /another patient/.test(err.message)
+    ? new AnswerFaultError('EHR answered a record of another patient')
+    : new AnswerFaultError('EHR document is malformed');
+}

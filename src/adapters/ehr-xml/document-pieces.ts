@@ -122,6 +122,11 @@ export class DocumentPieces {
     return new DocumentPieces(undefined, bounds, text);
   }
 
+  /** Whether the pieces are decoded from UTF-8 bytes, and so hold no lone surrogate (xml-text.ts, hasOnlyXmlChars). */
+  get decoded(): boolean {
+    return this.bytes !== undefined;
+  }
+
   /** How many pieces there are. */
   get count(): number {
     return this.bounds.length - 1;

@@ -14,7 +14,7 @@
  * one new string before it takes a substring of it, so `(s + ' ').slice(0, -1)` is `s`, in a
  * string that shares nothing with the piece. Values repeat (the roots of identifiers, unit and
  * care provider names), so a short value seen before in the same document is given the string
- * made for it the first time: one string for all of them, and no copy.
+ * made for it before (the last one of its slot, see `slotOf`): one string for all of them, and no copy.
  *
  * Only documents of more than one piece pay for it: a one-piece document's texts can hold no more
  * than that piece, and its records are as small as before.
@@ -24,21 +24,30 @@
 const SHORTEST_VIEW = 13;
 /** Values up to this long are looked up among those seen before (identifiers, codes, names). */
 const LONGEST_REPEATED = 64;
-/** Distinct values remembered per document: a bound on the table, whatever the document holds. */
+/** Values remembered per document, one a slot: a bound on the table, whatever the document holds. */
 const REMEMBERED = 1024;
 
+/**
+ * The slot a value is remembered in: its length and three of its characters. Why not a Map: a Map
+ * hashes every character of a value it looks up, which cost 6 % of reading the 1 MB journal (issue 56
+ * item 3); a slot is found from four numbers, and a value found there is compared whole (`===`),
+ * so a value that shares its slot with another is only copied anew, never given the other's text.
+ */
+const slotOf = (s: string): number =>
+  (s.length * 31 + s.charCodeAt(s.length >> 1) * 17 + s.charCodeAt(s.length - 1) * 7 + s.charCodeAt(s.length - 5)) & (REMEMBERED - 1);
+
 export class KeptTexts {
-  private readonly seen = new Map<string, string>();
+  private readonly seen: (string | undefined)[] = new Array<string | undefined>(REMEMBERED).fill(undefined);
 
   /** `s` in a string that shares no storage with the document's pieces. */
   keep(s: string): string {
     if (s.length < SHORTEST_VIEW) return s;
     if (s.length > LONGEST_REPEATED) return copied(s);
-    let kept = this.seen.get(s);
-    if (kept === undefined) {
-      kept = copied(s);
-      if (this.seen.size < REMEMBERED) this.seen.set(kept, kept);
-    }
+    const slot = slotOf(s);
+    const before = this.seen[slot];
+    if (before === s) return before;
+    const kept = copied(s);
+    this.seen[slot] = kept;
     return kept;
   }
 }

@@ -3,11 +3,10 @@
  * is matched against the few candidate names in place (`startsWith` at its offset), without
  * cutting the name out of the document first.
  */
-import type { CompiledObject } from './shape.js';
+import type { CompiledObject, NameTable, ShapeLookup } from './shape.js';
 import { isPlainName } from './xml-names.js';
 
-/** `[name, value, name, value, ...]` per `length * 128 + first char code`. */
-export type NameTable<V> = Map<number, (string | V)[]>;
+export type { NameTable, ShapeLookup };
 
 const keyOf = (length: number, first: number): number => length * 128 + first;
 
@@ -32,15 +31,6 @@ export function lookUp<V>(table: NameTable<V>, text: string, from: number, to: n
   return undefined;
 }
 
-export interface ShapeLookup {
-  /**
-   * Element fields by first character (ASCII): `[name, field index, ...]`. Indexed by first character
-   * only, so a tag can be matched before its length is known (xml-names.ts, NameReader.readKnown).
-   */
-  elementsByFirst: ((string | number)[] | undefined)[];
-  /** Attribute name -> field index. */
-  attributes: NameTable<number>;
-}
 
 /** The field index of the element named `text[from, to)`, or undefined. */
 export function elementField(lookup: ShapeLookup, text: string, from: number, to: number): number | undefined {
@@ -54,10 +44,9 @@ export function elementField(lookup: ShapeLookup, text: string, from: number, to
   return undefined;
 }
 
-const lookups = new WeakMap<CompiledObject, ShapeLookup>();
-
+/** The lookups of `shape`, made the first time an element of it is read and kept on it (a frame per element asks). */
 export function lookupOf(shape: CompiledObject): ShapeLookup {
-  let l = lookups.get(shape);
+  let l = shape.lookup;
   if (!l) {
     const elements: [string, number][] = [];
     const attributes: [string, number][] = [];
@@ -74,7 +63,7 @@ export function lookupOf(shape: CompiledObject): ShapeLookup {
       (elementsByFirst[name.charCodeAt(0)] ??= []).push(name, index);
     }
     l = { elementsByFirst, attributes: nameTable(attributes) };
-    lookups.set(shape, l);
+    shape.lookup = l;
   }
   return l;
 }

@@ -79,11 +79,27 @@ export interface CompiledField {
   /** The element may be given as an attribute instead (FieldOptions.attribute): the same slot either way. */
   readonly alsoAttribute: boolean;
 }
+/** `[name, value, name, value, ...]` per `length * 128 + first char code`. */
+export type NameTable<V> = Map<number, (string | V)[]>;
+
+/** A compiled shape's name lookups for the single-pass reader (shape-lookup.ts makes them). */
+export interface ShapeLookup {
+  /**
+   * Element fields by first character (ASCII): `[name, field index, ...]`. Indexed by first character
+   * only, so a tag can be matched before its length is known (xml-names.ts, NameReader.readKnown).
+   */
+  elementsByFirst: ((string | number)[] | undefined)[];
+  /** Attribute name -> field index. */
+  attributes: NameTable<number>;
+}
+
 export interface CompiledObject {
   readonly fields: CompiledField[];
   /** Index of the `$self` field, or -1: only then may the element hold text beside its children. */
   selfIndex: number;
   readonly absentWhenEmpty: boolean;
+  /** Its name lookups, made on first use (shape-lookup.ts, `lookupOf`). */
+  lookup?: ShapeLookup | undefined;
 }
 
 function resolve(shape: Shape): Leaf | ObjectShape {
@@ -94,7 +110,7 @@ function resolve(shape: Shape): Leaf | ObjectShape {
 export function compile(shape: ObjectShape, memo = new Map<ObjectShape, CompiledObject>()): CompiledObject {
   const known = memo.get(shape);
   if (known) return known;
-  const compiled: CompiledObject = { fields: [], selfIndex: -1, absentWhenEmpty: shape.absentWhenEmpty === true };
+  const compiled: CompiledObject = { fields: [], selfIndex: -1, absentWhenEmpty: shape.absentWhenEmpty === true, lookup: undefined };
   memo.set(shape, compiled);
   for (const [key, spec] of Object.entries(shape.fields)) {
     const f: Field = spec.kind === 'field' ? spec : field(spec, {});

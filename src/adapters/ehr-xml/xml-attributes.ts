@@ -144,18 +144,14 @@ export class AttributeReader {
     const cursor = this.cursor;
     const t = cursor.text;
     this.offer(t, nameFrom, colon, nameEnd);
-    // A value holds no `<`; its literal tabs and line feeds read as spaces.
-    let spaces = false;
-    for (let k = from; k < to; k++) {
-      const c = t.charCodeAt(k);
-      if (c === 60) notWellFormed();
-      if (c === 9 || c === 10) spaces = true;
-    }
+    // A value holds no `<`; its literal tabs and line feeds read as spaces. Searched for with
+    // indexOf from where the last search ended, not a character at a time (issue 56 item 3).
+    if (cursor.hasLt(from, to)) notWellFormed();
     if (!this.wanted) {
       if (cursor.hasAmp(from, to) && decodeReferences(t.slice(from, to)) === undefined) notWellFormed();
       return;
     }
-    this.sink.attributeValue(cursor.trimmedValue(from, to, spaces));
+    this.sink.attributeValue(cursor.trimmedValue(from, to, cursor.hasTabOrLf(from, to)));
   }
 
   /** The attribute's name in `t` (the piece being read), checked and offered to the builder, which says whether it wants its value (`wanted`). */

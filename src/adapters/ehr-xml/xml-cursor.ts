@@ -22,18 +22,19 @@ import { TEXT_ALL, TEXT_ANY, type ElementSink } from './xml-sink.js';
 import { decodeReferences, hasDtdMarkup, hasOnlyXmlChars, isSpace, isTrimSpace, normaliseLineEnds, withoutBom } from './xml-text.js';
 
 /**
- * A piece of the document as the reader reads it: DTD markup and characters XML forbids refused,
+ * A piece of the document as the reader reads it (`decoded`: from UTF-8 bytes, hasOnlyXmlChars):
+ * DTD markup and characters XML forbids refused,
  * line ends normalised (`\r\n?` -> `\n`). A cut never falls inside a CR LF pair or within QUIET
  * characters of a `<` (document-pieces.ts), so DTD markup and line ends lie within one piece.
  */
-export function readablePiece(piece: string): string {
+export function readablePiece(piece: string, decoded = false): string {
   if (hasDtdMarkup(piece)) throw malformed('DTD markup is not accepted');
-  if (!hasOnlyXmlChars(piece)) notWellFormed();
+  if (!hasOnlyXmlChars(piece, decoded)) notWellFormed();
   return normaliseLineEnds(piece);
 }
 
 /** The first piece of a document, its byte-order mark removed. */
-export const firstPiece = (pieces: DocumentPieces): string => readablePiece(withoutBom(pieces.piece(0)));
+export const firstPiece = (pieces: DocumentPieces): string => readablePiece(withoutBom(pieces.piece(0)), pieces.decoded);
 
 /**
  * Tags (or attributes of one tag) read between two looks at the clock. The clock is also looked at
@@ -54,6 +55,10 @@ export class XmlCursor {
   private nextAmp = -1;
   /** The same for `]]>`, which may end a CDATA section only, never stand in text. */
   private nextCdataEnd = -1;
+  /** The same for `<`, a tab and a line feed, which an attribute value is searched for (xml-attributes.ts). */
+  private nextLt = -1;
+  private nextTab = -1;
+  private nextLf = -1;
   /**
    * Text since the last markup, in TEXT_ALL: a range of the piece, or, once a comment, PI or the end
    * of a piece split it, the parts read so far, decoded.
@@ -80,7 +85,7 @@ export class XmlCursor {
   /** The next piece, checked and normalised as the first one was; undefined after the last. Read it with `moveTo`. */
   load(): string | undefined {
     if (this.next >= this.pieces.count) return undefined;
-    return readablePiece(this.pieces.piece(this.next++));
+    return readablePiece(this.pieces.piece(this.next++), this.pieces.decoded);
   }
 
   /** Reading goes on at the start of `piece` (from `load`). Positions in the old piece mean nothing in the new one: pending text is decoded into its run. */
@@ -90,6 +95,9 @@ export class XmlCursor {
     this.pos = 0;
     this.nextAmp = -1;
     this.nextCdataEnd = -1;
+    this.nextLt = -1;
+    this.nextTab = -1;
+    this.nextLf = -1;
   }
 
   /** The next piece, which must exist (the document may not end here), read from its start. */
@@ -109,6 +117,19 @@ export class XmlCursor {
   hasAmp(from: number, to: number): boolean {
     if (this.nextAmp < from) this.nextAmp = this.text.indexOf('&', from) >>> 0;
     return this.nextAmp < to;
+  }
+
+  /** Whether `text[from, to)` holds a `<`; asked with ever larger `from`. */
+  hasLt(from: number, to: number): boolean {
+    if (this.nextLt < from) this.nextLt = this.text.indexOf('<', from) >>> 0;
+    return this.nextLt < to;
+  }
+
+  /** Whether `text[from, to)` holds a tab or a line feed; asked with ever larger `from`. */
+  hasTabOrLf(from: number, to: number): boolean {
+    if (this.nextTab < from) this.nextTab = this.text.indexOf('\t', from) >>> 0;
+    if (this.nextLf < from) this.nextLf = this.text.indexOf('\n', from) >>> 0;
+    return this.nextTab < to || this.nextLf < to;
   }
 
   private hasCdataEnd(from: number, to: number): boolean {

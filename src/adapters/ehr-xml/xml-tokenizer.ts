@@ -90,13 +90,17 @@ export class XmlTokenizer {
       }
       const t = cursor.text;
       const i = cursor.pos;
-      const lt = t.indexOf('<', i);
+      // The commonest text, whitespace between tags, is read here up to its `<`, without a search
+      // for it; only text that is more than that, or that the builder takes whole, is a segment
+      // (whitespace holds no `&` or `]]>` for it to check): issue 56 item 3.
+      const blankTo = cursor.skipSpace(i);
+      const lt = t.charCodeAt(blankTo) === 60 ? blankTo : t.indexOf('<', blankTo);
       if (lt < 0) {
         if (!this.toNextPiece(i)) notWellFormed();
         if (cursor.due()) return false;
         continue;
       }
-      if (lt > i) cursor.textSegment(i, lt);
+      if (lt > i && (lt > blankTo || this.sink.textMode === TEXT_ALL)) cursor.textSegment(i, lt);
       const c1 = t.charCodeAt(lt + 1);
       if (c1 === 47) {
         if (!this.endTag(lt)) return false;
@@ -243,8 +247,16 @@ export class XmlTokenizer {
   private endTag(lt: number): boolean {
     const cursor = this.cursor;
     const qname = this.open[this.open.length - 1] as string;
-    if (!cursor.text.startsWith(qname, lt + 2)) notWellFormed();
-    cursor.pos = lt + 2 + qname.length;
+    const t = cursor.text;
+    if (!t.startsWith(qname, lt + 2)) notWellFormed();
+    const end = lt + 2 + qname.length;
+    // Most end tags have their `>` right after the name.
+    if (t.charCodeAt(end) === 62) {
+      cursor.pos = end + 1;
+      this.close();
+      return true;
+    }
+    cursor.pos = end;
     return this.endTagEnd();
   }
 

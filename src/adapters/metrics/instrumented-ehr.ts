@@ -1,6 +1,7 @@
 import type { DelegationRegistry } from '../../ports/delegation-registry.port.js';
 import type { Relationship } from '../../domain/access/relationship.js';
 import { EhrError } from '../../domain/ehr-error.js';
+import { ReadUnavailableError, type UnavailableReads } from '../../domain/read-availability/unavailable-read.js';
 import { eachRead } from '../../domain/use-cases/read-sources.js';
 import type { PaymentType } from '../../domain/writes/payment-types.js';
 import type { EhrWriteResult } from '../../domain/writes/write-outcomes.js';
@@ -45,6 +46,11 @@ export class InstrumentedEhr implements EhrRecords, DelegationRegistry {
     return this.metrics.observeCheck('ehr', () => this.ehr.ping());
   }
 
+  /** Asked by /health/ready: its answer is kept as pdas_read_unavailable{read, reason}. */
+  unavailableReads(): UnavailableReads {
+    return this.metrics.observeUnavailableReads(this.ehr.unavailableReads?.() ?? new Map());
+  }
+
   private timedCalls(calls: EhrCalls): EhrCalls {
     return {
       reads: eachRead(calls.reads, (read, reader) => (patientId, range) => this.timed(`read:${read}`, () => reader(patientId, range))),
@@ -60,9 +66,10 @@ export class InstrumentedEhr implements EhrRecords, DelegationRegistry {
       end({ outcome: 'ok' });
       return result;
     } catch (err) {
-      const failure = err instanceof EhrError ? err.failure : 'error';
+      // A read the EHR cannot serve was never sent: no failure of the EHR's (readiness names it).
+      const failure = err instanceof EhrError ? err.failure : err instanceof ReadUnavailableError ? 'unavailable-read' : 'error';
       end({ outcome: failure });
-      if (failure !== 'patient-not-found') this.metrics.ehrErrors.inc({ call, failure });
+      if (failure !== 'patient-not-found' && failure !== 'unavailable-read') this.metrics.ehrErrors.inc({ call, failure });
       throw err;
     }
   }

@@ -1,5 +1,8 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { MetricsExposition, RequestMetrics } from '../../ports/metrics.port.js';
+import { NotificationMetrics } from './notification-metrics.js';
+import { READ_NAMES } from '../../domain/operations/table.js';
+import { UNAVAILABILITIES, type UnavailableReads } from '../../domain/read-availability/unavailable-read.js';
 
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -9,6 +12,8 @@ const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
  */
 export class PrometheusMetrics implements RequestMetrics, MetricsExposition {
   readonly registry = new Registry();
+  /** The notification engine's (docs/notifications.md), registered whether or not subscriptions are on. */
+  readonly notifications = new NotificationMetrics(this.registry);
 
   readonly requests = new Counter({
     name: 'pdas_http_requests_total', help: 'API requests by operation and status.',
@@ -28,6 +33,19 @@ export class PrometheusMetrics implements RequestMetrics, MetricsExposition {
   readonly ehrErrors = new Counter({
     name: 'pdas_ehr_errors_total', help: 'Failed EHR calls by call and failure kind.',
     labelNames: ['call', 'failure'] as const, registers: [this.registry],
+  });
+
+  /** Issue 56: how the EHR answered the conditional GETs of documents the `xml-http` adapter keeps (src/adapters/ehr-xml-http/kept-answers.ts). */
+  readonly ehrConditionalRequests = new Counter({
+    name: 'pdas_ehr_conditional_requests_total',
+    help: 'Conditional GETs of EHR documents by answer: not-modified (304, answered from the kept records), modified (200, mapped anew), refetched (a 304 about nothing kept now; asked again in full).',
+    labelNames: ['answer'] as const, registers: [this.registry],
+  });
+
+  /** Issue 56: document reads of the XML adapters, answered from the records kept under EHR_CACHE_BYTES or mapped anew. */
+  readonly mappedDocuments = new Counter({
+    name: 'pdas_mapped_documents_total', help: 'EHR documents read by the XML adapters, by outcome: kept (answered from the kept records), mapped (mapped anew).',
+    labelNames: ['outcome'] as const, registers: [this.registry],
   });
 
   readonly breakerOpen = new Gauge({
@@ -71,6 +89,15 @@ export class PrometheusMetrics implements RequestMetrics, MetricsExposition {
   readonly dependencyUp = new Gauge({
     name: 'pdas_dependency_up', help: '1 if the dependency (ehr, audit, redis, registry) answered its latest readiness check, else 0.',
     labelNames: ['dependency'] as const, registers: [this.registry],
+  });
+
+  /**
+   * The reads not served, as /health/ready found them last (issue 57 item 4): 1 for a read and why, 0
+   * otherwise. The instance stays ready for the others, so this is where a read gone missing shows.
+   */
+  readonly readUnavailable = new Gauge({
+    name: 'pdas_read_unavailable', help: '1 if the read is not served, by why: turned-off (READS_OFF) or ehr-lacks-searches (the FHIR server does not list a search parameter it sends), as the latest readiness check found; else 0.',
+    labelNames: ['read', 'reason'] as const, registers: [this.registry],
   });
 
   /** Counted on the instance, so a readiness that flaps between two scrapes is not missed. */
@@ -141,6 +168,10 @@ export class PrometheusMetrics implements RequestMetrics, MetricsExposition {
       },
     });
     if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry, prefix: 'pdas_' });
+    // Shown at 0 from the start, as every metric is, whatever the EHR adapter.
+    for (const answer of ['not-modified', 'modified', 'refetched']) this.ehrConditionalRequests.inc({ answer }, 0);
+    for (const outcome of ['kept', 'mapped']) this.mappedDocuments.inc({ outcome }, 0);
+    this.observeUnavailableReads(new Map());
   }
 
   /** Runs a readiness check of `dependency` and records its answer (a rejection counts as down and is passed on). */
@@ -156,6 +187,14 @@ export class PrometheusMetrics implements RequestMetrics, MetricsExposition {
       this.dependencyStates.set(dependency, up);
       this.dependencyUp.set({ dependency }, up ? 1 : 0);
     }
+  }
+
+  /** Records which reads are not served and why (every read and reason, 0 where it is not so); `unavailable` is passed on. */
+  observeUnavailableReads(unavailable: UnavailableReads): UnavailableReads {
+    for (const read of READ_NAMES) {
+      for (const reason of UNAVAILABILITIES) this.readUnavailable.set({ read, reason }, unavailable.get(read) === reason ? 1 : 0);
+    }
+    return unavailable;
   }
 
   /** `expiry` gives the expiry of the certificate in use now (undefined: none). */

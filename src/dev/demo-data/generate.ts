@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { DOCUMENT_OF, isXmlRead } from '../../adapters/ehr-xml/documents.js';
+import { DOCUMENT_OF, DOCUMENTS, isXmlRead } from '../../adapters/ehr-xml/documents.js';
 import { demoClock, type DemoClock } from './clock.js';
 import { demoDataProblems } from './consistency.js';
 import { demoFhirBundle } from './fhir/bundle.js';
@@ -24,7 +24,7 @@ export { DEMO_PEOPLE, DEMO_ACTOR_ID, UNKNOWN_PATIENT_ID, type DemoPerson } from 
  * by the demo of the read it answers (src/dev/demo-data/read-demos.ts, which the typecheck holds to
  * the documents table).
  */
-const DOCUMENTS = readDemos().flatMap(([read, demo]) =>
+const WRITERS = readDemos().flatMap(([read, demo]) =>
   (isXmlRead(read) && demo?.xml !== undefined ? [[DOCUMENT_OF[read], demo.xml] as const] : []));
 
 /** Where in the data set the FHIR form of the demo people is written. */
@@ -42,8 +42,8 @@ async function writeDataSet(dir: string, clock: DemoClock): Promise<void> {
   for (const person of DEMO_PEOPLE) {
     const folder = path.join(dir, 'patients', person.id);
     await mkdir(folder, { recursive: true });
-    for (const [kind, build] of DOCUMENTS) {
-      await writeFile(path.join(folder, `${kind}.xml`), build(person, clock), 'utf8');
+    for (const [kind, build] of WRITERS) {
+      await writeFile(path.join(folder, `${kind}.xml`), build(person, clock, DOCUMENTS[kind].namespace), 'utf8');
     }
     // Every demo person can sign in, so each gets a registry document, empty when they act for nobody.
     await writeFile(path.join(dir, 'relationships', `${person.id}.xml`), relationshipsDocument(person.id, clock), 'utf8');

@@ -1,4 +1,3 @@
-import { DOCUMENT_KINDS, DOCUMENTS, type DocumentKind } from '../../adapters/ehr-xml/documents.js';
 import { isCompactDate, isCompactDateTime } from '../../domain/time/local-time.js';
 import { idRoot, type DemoPerson } from './people.js';
 import { HSA_ROOT, LOCAL_UNIT_ROOT, UNITS, type UnitKey } from './units.js';
@@ -6,11 +5,12 @@ import { el, leaf, tag, type XmlElement } from './xml.js';
 
 /** The upstream building blocks (docs/upstream-ehr.md#1-rules-every-document-follows): Identifier, TimeValue, Code, and the document namespaces. */
 
-/** The namespace of each document type the demo data writes, as the EHR writes it. */
-export const NS = {
-  ...Object.fromEntries(DOCUMENT_KINDS.map((kind) => [kind, DOCUMENTS[kind].namespace])) as Record<DocumentKind, string>,
-  relationships: 'urn:example:ehr:relationship:1',
-} as const;
+/**
+ * The registry document's namespace. A read's document is written in the namespace its `sources.ts`
+ * declares, handed to its writer (ReadDemo.xml): these helpers never import the table of documents,
+ * which gathers the read folders whose demo writers import them (issue 57 item 7).
+ */
+export const RELATIONSHIPS_NS = 'urn:example:ehr:relationship:1';
 
 export const XSI = 'http://www.w3.org/2001/XMLSchema-instance';
 export const EHR_ID_ROOT = '1.2.752.99999.1.1';

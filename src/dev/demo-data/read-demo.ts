@@ -15,8 +15,8 @@ export interface DemoResources {
 }
 
 export interface ReadDemo {
-  /** The read's document of one demo person, as the legacy EHR holds it. */
-  readonly xml?: (person: DemoPerson, clock: DemoClock) => string;
+  /** The read's document of one demo person, as the legacy EHR holds it, in the namespace its `sources.ts` declares. */
+  readonly xml?: (person: DemoPerson, clock: DemoClock, namespace: string) => string;
   /** The read's FHIR resources, or the read whose resources answer it too (a video meeting is an Appointment). */
   readonly fhir?: DemoResources | { readonly writtenBy: ReadName };
 }

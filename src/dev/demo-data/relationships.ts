@@ -1,5 +1,5 @@
 import { addDays, type DemoClock } from './clock.js';
-import { NS } from './ix.js';
+import { RELATIONSHIPS_NS } from './ix.js';
 import { birthDate, DEMO_ACTOR_ID, demoPerson } from './people.js';
 import { tag, xmlDocument } from './xml.js';
 
@@ -39,7 +39,7 @@ export function relationshipRows(actor: string, clock: DemoClock): RelationshipR
 }
 
 export function relationshipsDocument(actor: string, clock: DemoClock): string {
-  const root = tag('Relationships', { xmlns: NS.relationships, actor },
+  const root = tag('Relationships', { xmlns: RELATIONSHIPS_NS, actor },
     relationshipRows(actor, clock).map((r) => tag('Relationship', {
       patient: r.patient, type: r.type, validFrom: r.validFrom, validTo: r.validTo,
     })));

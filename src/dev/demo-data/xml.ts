@@ -110,6 +110,9 @@ function render(node: XmlElement, indent: string): string {
   return `${open}>\n${inner.join('\n')}\n${indent}</${node.name}>`;
 }
 
+/** One element as it is written inside a document's root (two spaces in). */
+export const xmlElement = (node: XmlElement): string => render(node, '  ');
+
 /** A whole document: declaration, an explanatory comment, the root element. */
 export function xmlDocument(root: XmlElement, comment?: string): string {
   const head = '<?xml version="1.0" encoding="UTF-8"?>\n';

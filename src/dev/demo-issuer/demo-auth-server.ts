@@ -7,18 +7,21 @@ import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import type Provider from 'oidc-provider';
 import { createAuthProvider } from '../../adapters/auth-server/auth-provider.js';
+import { answeredFavicon } from '../../http/favicon.js';
+import { madeQuietly } from '../quiet-library.js';
 import {
   CONNECTED_APPS_PATH, connectedAppsFailed, handleConnectedApps, ownTokenVerifier, providerSessions, type ConnectedAppsDeps,
 } from '../../adapters/auth-server/connected-apps-http.js';
-import { AuthClients } from '../../adapters/auth-server/clients.js';
+import { AuthClients, type AuthClient } from '../../adapters/auth-server/clients.js';
 import { sendErrorPage } from '../../adapters/auth-server/error-pages.js';
-import { grantHolder } from '../../adapters/auth-server/grant-endings.js';
+import { grantHolder, signedInStill } from '../../adapters/auth-server/grant-endings.js';
 import { FormTokens } from '../../adapters/auth-server/form-tokens.js';
 import { handleInteraction, INTERACTION_PATH, type FormRefusal } from '../../adapters/auth-server/interactions.js';
 import { REFRESH_TOKEN_TTL_SECONDS } from '../../adapters/auth-server/provider-config.js';
 import { patientClaimSeal, type OpenPatientClaim } from '../../adapters/auth-server/patient-claim-seal.js';
 import { LaunchPicks } from '../../adapters/auth-server/smart-launch.js';
 import type { GrantHolder } from '../../ports/access-token-verifier.port.js';
+import type { HeldGrant } from '../../ports/app-grants.port.js';
 import type { SmartLaunchContext } from '../../ports/smart-launch.port.js';
 import { loadOrCreateCredentials } from './credentials-store.js';
 import { CLIENT_CREDENTIALS_CLIENT_IDS, DEMO_CLIENTS, demoAuthClients, type DemoGrant } from './demo-clients.js';
@@ -41,8 +44,12 @@ export interface DemoAuthServer {
   credentials: DemoCredentials;
   /** Its client-credentials clients, whose tokens are client tokens while it runs. */
   clientIds: readonly string[];
+  /** Its clients as the service reads them (the patient app's notification endpoints, docs/notifications.md). */
+  registered: readonly AuthClient[];
   /** Whose a grant is while it is alive: the API takes a person token of this server only while its grant is, and is theirs. */
   grantHolder(grantId: string): Promise<GrantHolder | undefined>;
+  /** Whether the app is still signed in for a subscription's grant (grant-endings.ts signedInStill). */
+  signedInStill(held: HeldGrant): Promise<boolean>;
   /** Opens the sealed patient claim of its tokens (patient-claim-seal.ts), for the service in the same process. */
   openPatientClaim: OpenPatientClaim;
 }
@@ -53,32 +60,6 @@ interface DemoLogger {
   debug?(obj: object | string, msg?: string): void;
 }
 
-const LIBRARY_WARNING = 'oidc-provider WARNING';
-// eslint-disable-next-line no-control-regex -- the library colours its warning on a terminal
-const TERMINAL_COLOURS = /\x1b\[[0-9;]*m/g;
-
-/**
- * oidc-provider warns in capitals, on stderr, while it is made with the demo's in-memory store: true,
- * and exactly what the demo is. The notice below says once what that means; the library's own words
- * go to the debug log instead of being the loudest line of every start.
- */
-/* eslint-disable no-console -- the library writes to the console itself; this only holds its warnings back while it is made */
-function madeQuietly<T>(make: () => T, logger: DemoLogger): T {
-  const warn = console.warn;
-  const held: string[] = [];
-  console.warn = (...args: unknown[]) => {
-    const text = args.map(String).join(' ');
-    if (text.includes(LIBRARY_WARNING)) held.push(text.replace(TERMINAL_COLOURS, ''));
-    else warn.apply(console, args);
-  };
-  try {
-    return make();
-  } finally {
-    console.warn = warn;
-    if (held.length > 0) logger.debug?.({ warnings: held }, 'oidc-provider\'s development-only warnings, expected in demo mode');
-  }
-}
-/* eslint-enable no-console */
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
 
@@ -127,6 +108,8 @@ export async function startDemoAuthServer(options: {
     confidential.map((client) => client.clientId),
   );
 
+  const registered = demoAuthClients({ clientSecrets: stored.clientSecrets, smart, ...(docsRedirectUri ? { docsRedirectUri } : {}) });
+
   // The issuer must name the port actually bound (port 0 in tests), so the provider is created
   // after listen and requests are handed to it from then on.
   let handle: ReturnType<Provider['callback']> | undefined;
@@ -139,6 +122,7 @@ export async function startDemoAuthServer(options: {
   const formTokens = new FormTokens(cookieKeys);
   const onFormRefused = (refused: FormRefusal) => logger.warn({ ...refused }, 'a form without its page\'s token was refused: nothing was done');
   const server = createServer((req, res) => {
+    if (answeredFavicon(req, res)) return;
     if (connected && isConnectedAppsPath(req.url)) {
       const deps = connected;
       handleConnectedApps(req, res, deps).catch((error: unknown) => {
@@ -163,7 +147,7 @@ export async function startDemoAuthServer(options: {
   issuer = issuerUrl(await listen(server, host, port));
 
   try {
-    const clients = new AuthClients(demoAuthClients({ clientSecrets: stored.clientSecrets, smart, ...(docsRedirectUri ? { docsRedirectUri } : {}) }));
+    const clients = new AuthClients(registered);
     provider = madeQuietly(() => createAuthProvider(issuer, {
       audience, patientClaim, clients, clientAuthMethods: clients.authMethods(), signingKeys: stored.signingKeys, pairwiseSalt: stored.pairwiseSalt, smart, picks, logger,
       cookieKeys,
@@ -211,7 +195,9 @@ export async function startDemoAuthServer(options: {
     issuer,
     credentials,
     clientIds: CLIENT_CREDENTIALS_CLIENT_IDS,
+    registered,
     grantHolder: (grantId) => (provider === undefined ? Promise.resolve(undefined) : grantHolder(provider, grantId)),
+    signedInStill: (held) => (provider === undefined ? Promise.resolve(false) : signedInStill(picks, (id) => grantHolder(provider as Provider, id), held)),
     openPatientClaim: patientClaimSeal(stored.signingKeys).open,
     close: () =>
       new Promise<void>((resolve, reject) => {

@@ -10,6 +10,12 @@ export { API_SCOPES };
 export const PATIENT_APP_REDIRECT_URI = 'http://127.0.0.1:8765/callback';
 /** The public client of the patient app (SMART App Launch) and of any native or test client on loopback. */
 export const PATIENT_APP_ID = 'patient-app';
+/**
+ * What a person reads of the patient app, in Swedish and English (RFC 7591 §2.2's language tags, as a
+ * region's clients file says it): on its own page, the sign-in, picker, consent and connected-apps
+ * pages and in the access log (issue 55 item 6: one name per language everywhere).
+ */
+export const PATIENT_APP_NAMES = { 'client_name#sv': 'Patientappen', 'client_name#en': 'Patient app' } as const;
 
 export type DemoGrant = 'client_credentials' | 'authorization_code';
 
@@ -69,8 +75,7 @@ export function toClientMetadata(
   }
   return {
     client_id: client.clientId,
-    // What a person is shown on the sign-in, picker, consent and connected-apps pages.
-    client_name: 'Patient app',
+    ...PATIENT_APP_NAMES,
     // A public client: the secret is worthless in an app a person installs; PKCE protects the code.
     token_endpoint_auth_method: 'none',
     application_type: 'native',
@@ -87,6 +92,13 @@ export function toClientMetadata(
   };
 }
 
+/**
+ * Where the demo patient app's notifications may go: a newcomer's receiver on loopback, at any port
+ * (a loopback prefix without a port admits any, as RFC 8252 §7.3 does for redirect URIs), while
+ * SUBSCRIPTION_ALLOW_LOOPBACK is true, as it is in demo mode unless set (docs/notifications.md).
+ */
+export const DEMO_NOTIFICATION_ENDPOINTS: readonly string[] = Object.freeze(['http://127.0.0.1/', 'http://[::1]/']);
+
 /** The clients that get client tokens (kiosks, integrations): AUTH_CLIENT_IDS while the demo issuer runs. */
 export const CLIENT_CREDENTIALS_CLIENT_IDS: readonly string[] = DEMO_CLIENTS.filter((client) => client.grant === 'client_credentials').map((client) => client.clientId);
 
@@ -98,7 +110,7 @@ export const DOCS_CLIENT_ID = 'api-docs';
 function docsClient(redirectUri: string): AuthClient {
   return {
     metadata: {
-      client_id: DOCS_CLIENT_ID, client_name: 'API documentation (/docs)', token_endpoint_auth_method: 'none', application_type: 'web', grant_types: ['authorization_code'],
+      client_id: DOCS_CLIENT_ID, 'client_name#sv': 'API-dokumentationen (/docs)', 'client_name#en': 'API documentation (/docs)', token_endpoint_auth_method: 'none', application_type: 'web', grant_types: ['authorization_code'],
       response_types: ['code'], redirect_uris: [redirectUri], subject_type: 'pairwise', scope: 'openid',
     },
     apiScopes: API_SCOPES, smart: false, corsOrigin: () => new URL(redirectUri).origin,
@@ -122,6 +134,7 @@ export function demoAuthClients(input: { clientSecrets: Record<string, string>; 
         redirectAllowed: (uri: string) => isLoopbackRedirect(uri) || uri === appPage(),
         corsOrigin: () => new URL(appPage()).origin,
         managesGrants: true,
+        notificationEndpoints: DEMO_NOTIFICATION_ENDPOINTS,
       } : {}),
     })),
     ...(docsRedirectUri === undefined ? [] : [docsClient(docsRedirectUri)]),

@@ -50,15 +50,41 @@ async function step(jar: CookieJar, url: URL, form?: Record<string, string>): Pr
 /** The `error` text of a sign-in page that refused the login. */
 const pageError = (html: string): string | undefined => /<p class="error"[^>]*>([^<]*)<\/p>/.exec(html)?.[1];
 
+/**
+ * What a demo sign-in asks for: the person, the scopes (every API scope unless given), and for SMART
+ * scopes (`patient/…`, `user/…` of FHIR types) the FHIR base they are for (`aud`), and whom the
+ * patient picker picks: the entry whose words hold `pick` (the person themself unless given).
+ */
+export interface DemoSignIn {
+  issuer: string;
+  person: string;
+  scopes?: readonly string[];
+  aud?: string;
+  pick?: string;
+}
+
+/** The picker's entry for the person themself (src/adapters/auth-server/interaction-pages.ts). */
+const YOURSELF = '— yourself';
+
+/** The hidden fields of the picker's form whose text holds `pick`; undefined when none does. */
+function pickedForm(html: string, pick: string): Record<string, string> | undefined {
+  for (const [, form = ''] of html.matchAll(/<form[^>]*>([\s\S]*?)<\/form>/g)) {
+    if (!form.includes(pick)) continue;
+    const fields = Object.fromEntries([...form.matchAll(/<(?:input|button)[^>]*name="([^"]+)"[^>]*value="([^"]*)"/g)].map((m) => [m[1] ?? '', m[2] ?? '']));
+    if (fields.patient !== undefined) return fields;
+  }
+  return undefined;
+}
+
 /** Signs `person` in at `issuer` as the patient app and returns the access token for every API scope (or `scopes`). */
-export async function demoPersonToken(input: { issuer: string; person: string; scopes?: readonly string[] }): Promise<string> {
+export async function demoPersonToken(input: DemoSignIn): Promise<string> {
   const issuer = new URL(input.issuer);
   const verifier = randomBytes(32).toString('base64url');
   const state = randomBytes(16).toString('base64url');
   const authorize = new URL('/auth', issuer);
   authorize.search = new URLSearchParams({
     client_id: 'patient-app', response_type: 'code', redirect_uri: PATIENT_APP_REDIRECT_URI, state,
-    scope: ['openid', ...(input.scopes ?? API_SCOPES)].join(' '),
+    scope: ['openid', ...(input.scopes ?? API_SCOPES)].join(' '), ...(input.aud === undefined ? {} : { aud: input.aud }),
     code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256',
   }).toString();
 
@@ -81,7 +107,12 @@ export async function demoPersonToken(input: { issuer: string; person: string; s
     if (refused !== undefined) throw new DemoSignInRefused(refused);
     // Each form of the page carries its token in a hidden field, posted back as it is.
     const csrf = new RegExp(`name="${CSRF_FIELD}" value="([^"]*)"`).exec(current.body)?.[1] ?? '';
-    const form: Record<string, string> = current.body.includes('name="prompt" value="login"') ? { csrf, prompt: 'login', login: input.person } : { csrf, prompt: 'consent' };
+    let form: Record<string, string> = current.body.includes('name="prompt" value="login"') ? { csrf, prompt: 'login', login: input.person } : { csrf, prompt: 'consent' };
+    if (current.body.includes('name="prompt" value="patient"')) {
+      const picked = pickedForm(current.body, input.pick ?? YOURSELF);
+      if (picked === undefined) throw new DemoSignInRefused(`the patient picker offers nobody matching "${input.pick ?? YOURSELF}"`);
+      form = picked;
+    }
     current = await step(jar, url, form);
   }
   throw new Error('sign-in did not finish');

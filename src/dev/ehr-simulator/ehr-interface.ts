@@ -9,6 +9,7 @@ import { type DocumentKind } from '../../adapters/ehr-xml/documents.js';
 import { type TimeRange } from '../../domain/time/time-range.js';
 import { compactToEpochMs, isCompactDateTime } from '../../domain/time/local-time.js';
 import { parsePayment } from './payment-body.js';
+import { validated, type Conditions } from './conditional.js';
 import { KeptDocuments } from './kept-documents.js';
 import { filterByRange } from './range-filter.js';
 import { DOCUMENT_KINDS } from '../../adapters/ehr-xml/documents.js';
@@ -19,6 +20,8 @@ export interface SimRequest {
   url: URL;
   contentType: string | undefined;
   body: string;
+  /** A GET's If-None-Match and If-Modified-Since, as sent. */
+  conditions: Conditions;
 }
 
 const ID = /^\d{12}$/;
@@ -60,6 +63,8 @@ export class EhrInterface {
     private readonly store: DocumentStore,
     private readonly ehr: EmbeddedEhr,
     private readonly zone: string,
+    /** Whether document answers carry an ETag and Last-Modified, and conditional GETs are answered 304 (an EHR without them: false). */
+    private readonly validators = true,
   ) {
     this.documents = new KeptDocuments(store);
   }
@@ -74,7 +79,7 @@ export class EhrInterface {
     }
     if (collection !== 'patients') return notFound();
     if (rest.length === 1 && KINDS.has(rest[0] ?? '')) {
-      return request.method === 'GET' ? this.read(rest[0] as DocumentKind, id, request.url.searchParams) : notAllowed('GET');
+      return request.method === 'GET' ? this.read(rest[0] as DocumentKind, id, request.url.searchParams, request.conditions) : notAllowed('GET');
     }
     if (rest.length === 3 && rest[0] === 'bookings' && (rest[2] === 'arrival' || rest[2] === 'payment')) {
       const method = rest[2] === 'arrival' ? 'PUT' : 'POST';
@@ -84,16 +89,22 @@ export class EhrInterface {
     return ID.test(id) && !(await this.store.patientExists(id)) ? unknownPatient(id) : notFound();
   }
 
-  private async read(kind: DocumentKind, id: string, params: URLSearchParams): Promise<Answer> {
+  private async read(kind: DocumentKind, id: string, params: URLSearchParams, conditions: Conditions): Promise<Answer> {
     if (!ID.test(id)) return badRequest('id must be 12 digits');
     const range = rangeOf(params, this.zone);
     if (typeof range === 'string') return badRequest(range);
     if (!(await this.store.patientExists(id))) return unknownPatient(id);
     const document = await this.documents.read(this.store.patientFile(id, kind));
-    if (document === undefined) return { status: 200, body: emptyDocument(kind) };
+    if (document === undefined) return this.withValidators({ status: 200, body: emptyDocument(kind) }, conditions);
     const body = filterByRange(kind, document.text, range, this.zone);
-    // Unfiltered, the body is the document read, and its kept bytes are those of the body.
-    return { status: 200, body, ...(body === document.text && document.bytes !== undefined ? { bytes: document.bytes } : {}) };
+    // Unfiltered, the body is the document read, and its kept bytes (and their ETag) are those of the body.
+    const kept = body === document.text ? document.bytes : undefined;
+    const answer: Answer = { status: 200, body, ...(kept === undefined ? {} : { bytes: kept }) };
+    return this.withValidators(answer, conditions, document.modifiedMs, kept === undefined ? undefined : document.etag);
+  }
+
+  private withValidators(answer: Answer, conditions: Conditions, modifiedMs?: number, etag?: string): Answer {
+    return this.validators ? validated(answer, conditions, modifiedMs, etag) : answer;
   }
 
   private async relationships(actorId: string): Promise<Answer> {

@@ -1,14 +1,17 @@
 import type { DocumentStore } from '../../adapters/ehr-embedded/document-store.js';
+import { etagOf } from './conditional.js';
 
 /** Documents of at least this many characters are kept, with their bytes, while their file is unchanged. */
 export const KEPT_DOCUMENT_CHARS = 256 * 1024;
 /** How many large documents are kept at once; the one kept longest goes first. */
 const KEPT_DOCUMENTS = 4;
 
-/** A document as read, and its UTF-8 bytes when it is large enough to be kept. */
+/** A document as read and when its file was modified; its UTF-8 bytes and their ETag when it is large enough to be kept. */
 export interface ReadDocument {
   text: string;
+  modifiedMs: number;
   bytes?: Buffer;
+  etag?: string;
 }
 
 type Kept = Required<ReadDocument> & { version: string };
@@ -33,8 +36,10 @@ export class KeptDocuments {
     this.kept.delete(file);
     const read = await this.store.readVersioned(file);
     if (read === undefined) return undefined;
-    if (read.text.length < KEPT_DOCUMENT_CHARS) return { text: read.text };
-    const kept: Kept = { version: read.version, text: read.text, bytes: Buffer.from(read.text, 'utf8') };
+    if (read.text.length < KEPT_DOCUMENT_CHARS) return { text: read.text, modifiedMs: read.modifiedMs };
+    const bytes = Buffer.from(read.text, 'utf8');
+    // Hashing a ~9 MiB document again for every answer would cost what keeping it saves.
+    const kept: Kept = { version: read.version, text: read.text, modifiedMs: read.modifiedMs, bytes, etag: etagOf(bytes) };
     const oldest = this.kept.keys().next();
     if (this.kept.size >= KEPT_DOCUMENTS && oldest.done !== true) this.kept.delete(oldest.value);
     this.kept.set(file, kept);

@@ -6,8 +6,10 @@ import { fault as faultAnswer, XML_CONTENT_TYPE, type Answer } from './xml-answe
 export interface Exchange {
   req: IncomingMessage;
   res: ServerResponse;
-  /** The answer the interface would give (performing a write). */
+  /** The answer the interface would give (performing a write); a 304 when the request's preconditions say so. */
   answer(): Promise<Answer>;
+  /** The same, whole: the document itself, whatever the request's preconditions. */
+  document(): Promise<Answer>;
   /** The answer for the same path about another patient or actor. */
   swapped(): Promise<Answer>;
   /** Root element name to dress an oversized body in. */
@@ -18,6 +20,12 @@ export interface Exchange {
 
 export function send(res: ServerResponse, answer: Answer): void {
   if (res.destroyed) return;
+  if (answer.status === 304) {
+    // Not Modified has no body (RFC 9110 §15.4.5): its validators, and nothing else.
+    res.writeHead(304, answer.headers);
+    res.end();
+    return;
+  }
   const body = answer.bytes ?? Buffer.from(answer.body, 'utf8');
   res.writeHead(answer.status, {
     'content-type': answer.contentType ?? XML_CONTENT_TYPE, 'content-length': String(body.length), ...answer.headers,
@@ -84,7 +92,7 @@ export async function misbehave(fault: Fault, x: Exchange): Promise<void> {
       req.socket.destroy();
       return;
     case 'resetMidBody': {
-      const body = Buffer.from((await x.answer()).body, 'utf8');
+      const body = Buffer.from((await x.document()).body, 'utf8');
       res.writeHead(200, { 'content-type': XML_CONTENT_TYPE, 'content-length': String(body.length) });
       res.write(body.subarray(0, Math.floor(body.length / 2)), () => req.socket.destroy());
       return;
@@ -98,7 +106,7 @@ export async function misbehave(fault: Fault, x: Exchange): Promise<void> {
       });
       return;
     case 'malformed': {
-      const body = (await x.answer()).body;
+      const body = (await x.document()).body;
       send(res, { status: 200, body: body.slice(0, Math.max(1, Math.floor(body.length / 2))) });
       return;
     }
@@ -106,7 +114,7 @@ export async function misbehave(fault: Fault, x: Exchange): Promise<void> {
       await streamOversized(res, x.root, fault.bytes, fault.declareLength);
       return;
     case 'trickle': {
-      const body = Buffer.from((await x.answer()).body, 'utf8');
+      const body = Buffer.from((await x.document()).body, 'utf8');
       res.writeHead(200, { 'content-type': XML_CONTENT_TYPE, 'content-length': String(body.length) });
       let sent = 0;
       const drip = (): void => {
@@ -123,7 +131,7 @@ export async function misbehave(fault: Fault, x: Exchange): Promise<void> {
       send(res, await x.swapped());
       return;
     case 'redirect': {
-      const answer = await x.answer();
+      const answer = await x.document();
       const location = fault.location ?? `http://127.0.0.2:9${req.url ?? '/'}`;
       send(res, { ...answer, status: 308, headers: { location } });
       return;

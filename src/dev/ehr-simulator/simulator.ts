@@ -30,6 +30,11 @@ export interface EhrSimulatorOptions {
   tls?: EhrSimulatorTls;
   /** Sees every request as it arrives (a test reading the headers the service sent, `traceparent` among them). */
   onRequest?: (req: IncomingMessage) => void;
+  /**
+   * Whether documents carry an ETag and Last-Modified and conditional GETs are answered 304, as a real
+   * EHR's may (true unless set); false is an EHR that sends no validators.
+   */
+  validators?: boolean;
 }
 
 export interface EhrSimulatorTls {
@@ -48,6 +53,12 @@ export interface EhrSimulator {
 
 const MAX_REQUEST_BODY = 16 * 1024;
 
+/** A request header as one value (repeated ones joined, as a list header's are), or undefined when absent. */
+function oneHeader(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
 async function readRequestBody(req: IncomingMessage): Promise<string | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -62,7 +73,7 @@ async function readRequestBody(req: IncomingMessage): Promise<string | undefined
 export async function startEhrSimulator(options: EhrSimulatorOptions): Promise<EhrSimulator> {
   const store = new DocumentStore(options.dataDir);
   const ehr = new EmbeddedEhr(store, await WriteStateStore.open(options.stateFile), options.zone, () => undefined);
-  const ehrInterface = new EhrInterface(store, ehr, options.zone);
+  const ehrInterface = new EhrInterface(store, ehr, options.zone, options.validators ?? true);
   const faults = new FaultRules();
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
@@ -77,7 +88,8 @@ export async function startEhrSimulator(options: EhrSimulatorOptions): Promise<E
       return;
     }
     const contentType = req.headers['content-type'];
-    const request: SimRequest = { method: req.method ?? 'GET', url, contentType, body };
+    const conditions = { ifNoneMatch: oneHeader(req, 'if-none-match'), ifModifiedSince: oneHeader(req, 'if-modified-since') };
+    const request: SimRequest = { method: req.method ?? 'GET', url, contentType, body, conditions };
     const chosen = faults.take(request.method, url.pathname);
     if (chosen === undefined) {
       send(res, await ehrInterface.answer(request));
@@ -97,7 +109,9 @@ export async function startEhrSimulator(options: EhrSimulatorOptions): Promise<E
     await misbehave(chosen, {
       req, res,
       answer: () => ehrInterface.answer(request),
-      swapped: async () => ehrInterface.answer(await aboutSomeoneElse(options.dataDir, request)),
+      // A fault acted out on a document acts on all of it, whatever the request's preconditions.
+      document: () => ehrInterface.answer({ ...request, conditions: {} }),
+      swapped: async () => ehrInterface.answer({ ...await aboutSomeoneElse(options.dataDir, request), conditions: {} }),
       root: Object.hasOwn(DOCUMENTS, kind) ? DOCUMENTS[kind as DocumentKind].reading.document.root : 'Relationships',
       after: (ms, run) => {
         const timer = setTimeout(() => {

@@ -1,7 +1,7 @@
 /** The simulator's own XML: empty documents, Faults and ResultRecords, as a real EHR writes them (docs/upstream-ehr.md#2-requests-and-answers, #3-documents). */
 import type { EhrWriteResult } from '../../domain/writes/write-outcomes.js';
 import { DOCUMENTS, type DocumentKind } from '../../adapters/ehr-xml/documents.js';
-import { NS } from '../demo-data/ix.js';
+import { RELATIONSHIPS_NS } from '../demo-data/ix.js';
 import { escapeXml } from '../demo-data/xml.js';
 
 export const XML_CONTENT_TYPE = 'application/xml; charset=utf-8';
@@ -21,7 +21,7 @@ export const emptyDocument = (kind: DocumentKind): string =>
   `${DECLARATION}<${DOCUMENTS[kind].reading.document.root} xmlns="${DOCUMENTS[kind].namespace}"/>\n`;
 
 export const emptyRelationships = (actorId: string): string =>
-  `${DECLARATION}<Relationships xmlns="${NS.relationships}" actor="${escapeXml(actorId)}"/>\n`;
+  `${DECLARATION}<Relationships xmlns="${RELATIONSHIPS_NS}" actor="${escapeXml(actorId)}"/>\n`;
 
 export type FaultCode =
   | 'BAD_REQUEST' | 'PATIENT_NOT_FOUND' | 'NOT_FOUND' | 'METHOD_NOT_ALLOWED' | 'INTERNAL_ERROR' | 'UNAVAILABLE';

@@ -10,8 +10,15 @@ import { searchParametersByType } from './medplum-definitions.js';
 
 const INTERACTIONS = ['read', 'vread', 'history-instance', 'search-type', 'create', 'update'];
 
-export function capabilityStatement(): Record<string, unknown> {
-  const byType = searchParametersByType();
+/** A search parameter the statement leaves out, as a server that lacks it would (issue 57 item 4's tests). */
+export interface LackedSearch {
+  type: string;
+  param: string;
+}
+
+export function capabilityStatement(lacking: readonly LackedSearch[] = []): Record<string, unknown> {
+  const lacks = (type: string, param: { name: string }): boolean => lacking.some((l) => l.type === type && l.param === param.name);
+  const byType = new Map([...searchParametersByType()].map(([type, params]) => [type, params.filter((p) => !lacks(type, p))]));
   return {
     resourceType: 'CapabilityStatement',
     status: 'active',

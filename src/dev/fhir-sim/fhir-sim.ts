@@ -12,7 +12,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { getStatus, normalizeOperationOutcome } from '@medplum/core';
 import { FhirRouter, MemoryRepository, type FhirRequest } from '@medplum/fhir-router';
-import { capabilityStatement } from './capability-statement.js';
+import { capabilityStatement, type LackedSearch } from './capability-statement.js';
 import { indexMedplumDefinitions } from './medplum-definitions.js';
 import { withPagingLinks } from './paging-links.js';
 
@@ -29,6 +29,8 @@ export interface FhirSimOptions {
   /** The path of the FHIR base; `/fhir` unless set. */
   basePath?: string;
   resources: readonly SeedResource[];
+  /** Search parameters its CapabilityStatement does not list, as a vendor's server may lack one a read sends; none unless set. */
+  lacking?: readonly LackedSearch[];
 }
 
 export interface FhirSim {
@@ -61,7 +63,7 @@ export async function startFhirSim(options: FhirSimOptions): Promise<FhirSim> {
   const basePath = (options.basePath ?? '/fhir').replace(/\/+$/, '');
   const repo = new MemoryRepository();
   const router = new FhirRouter();
-  const metadata = capabilityStatement();
+  const metadata = capabilityStatement(options.lacking);
   const call = (method: FhirRequest['method'], url: string, body: unknown, headers: FhirRequest['headers'] = {}) =>
     router.handleRequest({ method, url, pathname: '', body, params: {}, query: {}, headers }, repo);
 
@@ -75,6 +77,11 @@ export async function startFhirSim(options: FhirSimOptions): Promise<FhirSim> {
     if (requestUrl.pathname !== basePath && !requestUrl.pathname.startsWith(`${basePath}/`)) return send(res, 404, normalizeOperationOutcome(new Error('Not found')));
     const relative = `${requestUrl.pathname.slice(basePath.length + 1)}${requestUrl.search}`;
     if (req.method === 'GET' && requestUrl.pathname === `${basePath}/metadata`) return send(res, 200, metadata);
+    // A parameter it lacks is refused, as a server that does not know it may (others answer nothing for it).
+    const type = relative.split(/[/?]/)[0] ?? '';
+    if ((options.lacking ?? []).some((l) => l.type === type && [...requestUrl.searchParams.keys()].some((k) => k.split(':')[0] === l.param))) {
+      return send(res, 400, { resourceType: 'OperationOutcome', issue: [{ severity: 'error', code: 'not-supported', diagnostics: 'Unknown search parameter' }] });
+    }
     const text = await bodyOf(req);
     const form = (req.headers['content-type'] ?? '').includes('application/x-www-form-urlencoded');
     const body: unknown = text === '' ? undefined : form ? Object.fromEntries(new URLSearchParams(text)) : JSON.parse(text);

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { BASES, BASIS_NAMES, LOG_OUTCOMES, OUTCOME_NAMES, operationDisplayName, type LogBasis } from './display-names.js';
 import type { DisplayName } from '../operations/operation.js';
-import type { LoggedAccess } from '../../ports/access-log.port.js';
+import type { GrantParties, LoggedAccess } from '../../ports/access-log.port.js';
 import { offsetAt } from '../time/local-time.js';
 
 const DisplayNameSchema = Type.Object({
@@ -28,7 +28,19 @@ export const AccessLogEntrySchema = Type.Object({
   basis: enumOf(BASES, `On what basis: ${named(BASIS_NAMES)}. The last two are a person whose right to act for the patient was not established.`),
   actorPersonId: Type.Optional(Type.String({
     pattern: '^[0-9]{12}$',
-    description: "The identity number of the guardian, representative or partner who acted; shown only to that person and to the patient.",
+    description: 'The identity number of the guardian, representative, partner or proxy (someone the patient shared their record with) who acted; '
+      + 'shown only to that person and to the patient.',
+  })),
+  grantee: Type.Optional(Type.Object({
+    identityNumber: Type.String({ pattern: '^[0-9]{12}$', description: 'Their identity or coordination number, as the patient gave it when sharing.' }),
+    name: Type.Optional(Type.String({ maxLength: 200, description: 'Their name, once they accepted (never for a number only typed).' })),
+  }, {
+    description: 'On an entry of sharing (grantProxy, acceptProxy, declineProxy, revokeProxy, expireProxy, lapseProxy): the person the patient '
+      + 'shared their record with, or invited to it, named by number until they accept. Shown only to the patient.',
+  })),
+  reason: Type.Optional(Type.String({
+    maxLength: 1000,
+    description: 'On a revokeProxy of basis support: why the support staff ended the sharing, in their words. Shown only to the patient.',
   })),
   clientApplication: Type.Object({
     displayName: Type.String({ maxLength: 128, description: 'The application, by the name its operator gave it.' }),
@@ -95,12 +107,17 @@ export interface LogViewer {
   personId?: string;
 }
 
-const RELATIONSHIPS = new Set<string>(['guardian', 'power-of-attorney', 'partner']);
+/** The relationships whose acting person the log names by number (to that person and the patient). */
+const RELATIONSHIPS = new Set<string>(['guardian', 'power-of-attorney', 'partner', 'proxy']);
+/** Who acts without a person's token, as the service records them (src/start/proxy-grants.ts, `npm run proxies -- revoke`). */
+const NO_PERSON = new Set<string>(['support', 'service']);
 
-function basisOf(a: LoggedAccess, patientId: string): LogBasis {
-  if (a.actorPersonId === undefined) return 'client';
+function basisOf(a: LoggedAccess, patientId: string, grant: GrantParties | undefined): LogBasis {
+  if (a.actorPersonId === undefined) return a.delegation !== undefined && NO_PERSON.has(a.delegation) ? a.delegation as LogBasis : 'client';
   if (a.actorPersonId === patientId) return 'self';
   if (a.delegation !== undefined && RELATIONSHIPS.has(a.delegation)) return a.delegation as LogBasis;
+  // The grantee accepting, declining or revoking the patient's grant acts for themself, on the patient's grant.
+  if (grant !== undefined && grant.grantee === a.actorPersonId) return 'proxy';
   // A person acting for someone else without an established relationship: refused, or stopped by a fault first.
   return a.outcome === 'failed' ? 'unverified' : 'refused';
 }
@@ -128,10 +145,15 @@ function clientOf(a: LoggedAccess, names: ClientNames): AccessLogEntry['clientAp
   return a.clientId === undefined ? { displayName } : { displayName, clientId: a.clientId };
 }
 
-/** The log entry of one access as `viewer` may see it. */
-export function entryOf(a: LoggedAccess, patientId: string, viewer: LogViewer, zone: string, names: ClientNames): AccessLogEntry {
+/**
+ * The log entry of one access as `viewer` may see it. `grant` is the grant the access names
+ * (`proxyGrantId`), taken only when it is this patient's: its grantee, and support's reason, are
+ * shown to the patient alone.
+ */
+export function entryOf(a: LoggedAccess, patientId: string, viewer: LogViewer, zone: string, names: ClientNames, grant?: GrantParties): AccessLogEntry {
   const ms = a.timeMs;
-  const basis = basisOf(a, patientId);
+  const ofPatient = grant !== undefined && grant.grantor === patientId ? grant : undefined;
+  const basis = basisOf(a, patientId, ofPatient);
   const outcome = LOG_OUTCOMES.includes(a.outcome) ? a.outcome : 'failed';
   const entry: AccessLogEntry = {
     time: localCompact(ms, zone),
@@ -146,5 +168,12 @@ export function entryOf(a: LoggedAccess, patientId: string, viewer: LogViewer, z
   // A delegate's number: only to that delegate and to the patient; never that of a refused stranger.
   const seesNumber = viewer.personId !== undefined && (viewer.personId === patientId || viewer.personId === a.actorPersonId);
   if (RELATIONSHIPS.has(basis) && seesNumber && a.actorPersonId !== undefined) entry.actorPersonId = a.actorPersonId;
+  // Whom the patient shared with, and why support ended it: the patient's own business, never a delegate's.
+  if (viewer.personId !== undefined && viewer.personId === patientId) {
+    if (ofPatient !== undefined) {
+      entry.grantee = { identityNumber: ofPatient.grantee, ...(ofPatient.granteeName === undefined ? {} : { name: ofPatient.granteeName }) };
+    }
+    if (a.reason !== undefined && basis === 'support') entry.reason = a.reason;
+  }
   return entry;
 }

@@ -1,13 +1,16 @@
 import { FHIR_OPERATIONS, isFhirOperationName } from '../operations/fhir-operations.js';
 import { GRANT_OPERATIONS, isGrantOperationName } from '../operations/grant-operations.js';
+import { isProxyEventName, PROXY_EVENTS } from '../operations/proxy-events.js';
+import { isSubscriptionOperationName, SUBSCRIPTION_OPERATIONS } from '../operations/subscription-operations.js';
 import { isOperationName, OPERATIONS } from '../operations/table.js';
 import type { DisplayName } from '../operations/operation.js';
 
 /**
  * What a patient reads in their access log, in Swedish and English (HSLF-FS 2016:40 4 kap. 9 §: the
  * extract must be in a form the patient understands): each operation's name from the operation
- * table, from the FHIR API's own operations (fhir-operations.ts), or from the authorization server's
- * grants of app access (grant-operations.ts). A stored record may name an
+ * table, from the FHIR API's own operations (fhir-operations.ts) and its Subscriptions'
+ * (subscription-operations.ts), or from the authorization server's grants of app access
+ * (grant-operations.ts). A stored record may name an
  * operation this version does not have (written by an older or newer one); that one is shown as
  * unknown rather than not at all.
  */
@@ -16,6 +19,8 @@ const UNKNOWN_OPERATION: DisplayName = { sv: 'Okänd åtgärd', en: 'Unknown act
 export function operationDisplayName(operation: string): DisplayName {
   if (isOperationName(operation)) return OPERATIONS[operation].displayName;
   if (isFhirOperationName(operation)) return FHIR_OPERATIONS[operation].displayName;
+  if (isProxyEventName(operation)) return PROXY_EVENTS[operation].displayName;
+  if (isSubscriptionOperationName(operation)) return SUBSCRIPTION_OPERATIONS.get(operation) ?? UNKNOWN_OPERATION;
   return isGrantOperationName(operation) ? GRANT_OPERATIONS[operation].displayName : UNKNOWN_OPERATION;
 }
 
@@ -28,8 +33,13 @@ export const OUTCOME_NAMES: Readonly<Record<LogOutcome, DisplayName>> = {
   failed: { sv: 'Misslyckades av tekniska skäl', en: 'Failed for technical reasons' },
 };
 
-/** On what basis someone acted: the five of docs/contract.md#the-patients-access-log, and two for a person whose right to act was never established. */
-export const BASES = ['self', 'guardian', 'power-of-attorney', 'partner', 'client', 'refused', 'unverified'] as const;
+/**
+ * On what basis someone acted: the five of docs/contract.md#the-patients-access-log; `proxy`, someone
+ * the patient shared their record with (docs/proxies.md#audited-and-shown); `support` and `service`,
+ * who end a grant without either side (support staff, or time running out); and two for a person
+ * whose right to act was never established. `self` stays first: the patient app names it by place.
+ */
+export const BASES = ['self', 'guardian', 'power-of-attorney', 'partner', 'proxy', 'client', 'support', 'service', 'refused', 'unverified'] as const;
 export type LogBasis = typeof BASES[number];
 
 export const BASIS_NAMES: Readonly<Record<LogBasis, DisplayName>> = {
@@ -37,7 +47,11 @@ export const BASIS_NAMES: Readonly<Record<LogBasis, DisplayName>> = {
   guardian: { sv: 'Vårdnadshavare', en: 'Guardian' },
   'power-of-attorney': { sv: 'Ombud med fullmakt', en: 'Representative with power of attorney' },
   partner: { sv: 'Närstående (partner)', en: 'Partner' },
+  proxy: { sv: 'Person du delat din journal med', en: 'Someone you shared your record with' },
   client: { sv: 'Vårdgivarens system (t.ex. incheckningsterminal)', en: "The care provider's system (e.g. a check-in kiosk)" },
+  support: { sv: 'Tjänstens support', en: "The service's support staff" },
+  // A grant's time running out, and a subscription the service ends (a lost right, a receiver that never took it).
+  service: { sv: 'Tjänsten själv (tiden gick ut eller en regel)', en: 'The service itself (its time ran out, or a rule)' },
   refused: { sv: 'Obehörig person, nekad', en: 'A person without the right to access, refused' },
   unverified: { sv: 'Person vars behörighet inte hann prövas', en: 'A person whose right to access could not be checked' },
 };

@@ -1,4 +1,4 @@
-import type { AccessLogReader, AccessLogQuery } from '../../ports/access-log.port.js';
+import type { AccessLogReader, AccessLogQuery, GrantOf, GrantParties, StoredAccess } from '../../ports/access-log.port.js';
 import type { AccessBasis } from '../access/relationship.js';
 import { guardianAgeWithholds } from '../release/guardian-age.js';
 import type { ReleaseSettings } from '../use-cases/read-patient-data.js';
@@ -44,6 +44,8 @@ export class ReadAccessLog {
     private readonly zone: string,
     private readonly clientNames: ClientNames = new Map(),
     private readonly release: ReleaseSettings | undefined = undefined,
+    /** The grant store's lookup when sharing is on (docs/proxies.md#audited-and-shown): the log then names each grant's grantee. */
+    private readonly grantOf: GrantOf | undefined = undefined,
   ) {}
 
   async page(request: AccessLogRequest): Promise<AccessLogPage> {
@@ -63,9 +65,24 @@ export class ReadAccessLog {
     const found = await this.reader.page(query);
     const shown = found.slice(0, request.limit);
     if (this.withholdsAll(request)) return { entries: [], withheld: shown.length };
-    const entries = shown.map((f) => entryOf(f.access, request.patientId, request.viewer, this.zone, this.clientNames));
+    const grants = await this.grantsOf(shown);
+    const entries = shown.map((f) => entryOf(f.access, request.patientId, request.viewer, this.zone, this.clientNames,
+      f.access.proxyGrantId === undefined ? undefined : grants.get(f.access.proxyGrantId)));
     const last = shown.at(-1);
     return found.length > request.limit && last !== undefined ? { entries, next: this.cursors.seal(last.position, binding), withheld: 0 } : { entries, withheld: 0 };
+  }
+
+  /** The grants a page names, each looked up once: a page of sharing names one grant many times. */
+  private async grantsOf(shown: readonly StoredAccess[]): Promise<ReadonlyMap<string, GrantParties>> {
+    const grants = new Map<string, GrantParties>();
+    const grantOf = this.grantOf;
+    if (grantOf === undefined) return grants;
+    const ids = new Set(shown.flatMap((f) => (f.access.proxyGrantId === undefined ? [] : [f.access.proxyGrantId])));
+    await Promise.all([...ids].map(async (id) => {
+      const grant = await grantOf(id);
+      if (grant !== undefined) grants.set(id, grant);
+    }));
+    return grants;
   }
 
   private withholdsAll({ basis, patientId }: AccessLogRequest): boolean {

@@ -8,8 +8,9 @@ import { isProtectedIdentity, knowsPatient, type PatientRecord } from '../record
 import { DomainError } from '../errors.js';
 import { IDENTITY_NUMBER_EXPECTED, parsePersonalIdentityNumber } from '../identity/personal-identity-number.js';
 import { localDate } from '../time/local-time.js';
-import { isDelegated, type AccessBasis } from './relationship.js';
-import { grantsAccess } from './relationship-validity.js';
+import { reachesRead } from './operation-reach.js';
+import { isDelegated, type AccessBasis, type ProxyReach, type Relationship } from './relationship.js';
+import { grantsAccess, type CheckedAt } from './relationship-validity.js';
 import { contextsReaching, launchPatient, reaches, type IdentityNumberOf } from './scope-reach.js';
 
 /** Who is calling, as the verified token says. */
@@ -29,7 +30,12 @@ export interface Caller {
 export interface PatientAccess {
   patientId: string;
   basis: AccessBasis;
-  /** A client token reading a protected identity gets no addresses, phone numbers or e-mail. */
+  /**
+   * Only for basis `proxy`: the categories the patient's grant opens (docs/proxies.md). Every read
+   * outside them, the access log and the writes are refused (operation-reach.ts).
+   */
+  reach?: ProxyReach;
+  /** A client token reading a protected identity, and a proxy without the `Patient` category, get no addresses, phone numbers or e-mail. */
   maskContactDetails: boolean;
   /** The patient's demographic records, fetched to decide; reused by the patient read. */
   patientRecords: PatientRecord[];
@@ -77,40 +83,70 @@ export class PatientAccessPolicy {
   }
 
   /**
+   * The launch patient of a person's token (scope-reach.ts): the person a `smart_patient` names, else
+   * the person; undefined for a client token or a `smart_patient` this service cannot read. Sharing asks
+   * it, since a person manages only their own grants (docs/contract.md §11).
+   */
+  launchPatientOf(caller: Caller): string | undefined {
+    return launchPatient(caller, this.identityNumberOf);
+  }
+
+  /**
    * Everyone a person may act for today, themselves first (the FHIR API's `user/` scopes reach them
    * all, docs/fhir-api.md#scopes). Each is still decided by `resolve` when asked for.
    */
   async peopleFor(personId: string): Promise<string[]> {
-    const today = localDate(this.clock.now(), this.zone);
+    const at = this.checkedAt();
     const rows = await this.registry.relationshipsOf(personId);
-    const others = rows.filter((r) => grantsAccess(r, r.patient, today)).map((r) => r.patient);
+    const others = rows.filter((r) => grantsAccess(r, r.patient, at)).map((r) => r.patient);
     return [personId, ...new Set(others.filter((p) => p !== personId))];
   }
 
-  /** Decides once per request: the access it grants holds the request's view of the EHR (`ehr`). */
-  async resolve(caller: Caller, patientId: string): Promise<PatientAccess> {
-    const basis = await this.basisFor(caller, patientId);
-    const ehr = this.ehr.forRequest();
+  /**
+   * Decides once per request: the access it grants holds the request's view of the EHR (`ehr`), a new
+   * one unless the caller brings the view its other calls of the same patient go through (a poll of
+   * a subscribed patient decides for each subscriber through one view).
+   */
+  async resolve(caller: Caller, patientId: string, view?: EhrCalls): Promise<PatientAccess> {
+    const { basis, reach } = await this.basisFor(caller, patientId);
+    const ehr = view ?? this.ehr.forRequest();
     const patientRecords = await this.patientRecords(ehr, patientId);
     const isProtected = isProtectedIdentity(patientRecords, patientId);
     if (isProtected && isDelegated(basis)) throw accessDenied();
-    return { patientId, basis, maskContactDetails: isProtected && basis === 'client', patientRecords, ehr };
+    // A proxy whose grant leaves out the patient's personal details gets them from no other read either (an appointment's patient block).
+    const withoutDetails = (isProtected && basis === 'client') || (basis === 'proxy' && !reachesRead({ basis, ...(reach === undefined ? {} : { reach }) }, 'getPatient'));
+    return { patientId, basis, ...(reach === undefined ? {} : { reach }), maskContactDetails: withoutDetails, patientRecords, ehr };
   }
 
-  private async basisFor(caller: Caller, patientId: string): Promise<AccessBasis> {
+  /**
+   * On what the caller's right to `patientId` rests today, from the relationships alone (no EHR read):
+   * what the audit record of a request about something of theirs names (a subscription they keep for
+   * a child). ACCESS_DENIED when none holds. Deciding a read of the patient's records is `resolve`'s.
+   */
+  async basisOf(caller: Caller, patientId: string): Promise<AccessBasis> {
+    return (await this.basisFor(caller, patientId)).basis;
+  }
+
+  private checkedAt(): CheckedAt {
+    const nowMs = this.clock.now();
+    return { today: localDate(nowMs, this.zone), nowMs };
+  }
+
+  private async basisFor(caller: Caller, patientId: string): Promise<{ basis: AccessBasis; reach?: ProxyReach }> {
     // A patient the scopes do not reach is refused as any delegation is (docs/contract.md#scopes).
     if (caller.granted !== undefined && !reaches(caller.granted, contextsReaching(caller, launchPatient(caller, this.identityNumberOf), patientId))) {
       throw accessDenied();
     }
-    if (caller.personId === undefined) return 'client';
+    if (caller.personId === undefined) return { basis: 'client' };
     const self = parsePersonalIdentityNumber(caller.personId);
     if (self === undefined) throw accessDenied();
-    if (self === patientId) return 'self';
-    const today = localDate(this.clock.now(), this.zone);
-    const rows = await this.registry.relationshipsOf(self);
-    const row = rows.find((r) => grantsAccess(r, patientId, today));
+    if (self === patientId) return { basis: 'self' };
+    const at = this.checkedAt();
+    const rows = (await this.registry.relationshipsOf(self)).filter((r) => grantsAccess(r, patientId, at));
+    // A right the registry records reaches more than a grant the patient gave: it decides when both hold.
+    const row = rows.find((r) => r.proxy === undefined) ?? rows[0];
     if (!row) throw accessDenied();
-    return row.type;
+    return row.proxy === undefined ? { basis: row.type } : { basis: 'proxy', reach: reachOf(rows) };
   }
 
   private async patientRecords(ehr: EhrCalls, patientId: string): Promise<PatientRecord[]> {
@@ -123,4 +159,11 @@ export class PatientAccessPolicy {
       throw err;
     }
   }
+}
+
+/** What the live proxy grants between one pair open together (one at a time, but the union is what holds). */
+function reachOf(rows: readonly Relationship[]): ProxyReach {
+  const reaches = rows.flatMap((r) => (r.proxy === undefined ? [] : [r.proxy.reach]));
+  if (reaches.some((r) => r === '*')) return '*';
+  return new Set(reaches.flatMap((r) => [...(r as ReadonlySet<string>)]));
 }

@@ -1,37 +1,29 @@
 /**
  * The sections of the International Patient Summary (IPS 2.0.0) the patient summary fills
- * (docs/fhir-api.md#patient-summary): each one's LOINC code, title and entry type, and the section as
- * the Composition holds it. IPS requires Problems, Allergies and Medications and every section's
+ * (docs/fhir-api.md#patient-summary), each declared beside its type in the read's folder
+ * (resources/resource-type.ts's SummarySection) and gathered here in their positions, and the section
+ * as the Composition holds it. IPS requires Problems, Allergies and Medications and every section's
  * narrative: a required section is there even when empty, saying why with a `list-empty-reason`
- * (IPS's ips-comp-1); Results is there only with entries.
+ * (IPS's ips-comp-1); an optional one (Results) is there only with entries.
  */
 import type { FhirResource } from '../../reads/as-fhir.js';
-import { entryLabel } from './narrative-labels.js';
+import { RESOURCE_TYPES } from './resource-types.js';
+import type { Resolve, SummarySection } from './resources/resource-type.js';
 
 const LOINC = 'http://loinc.org';
 const EMPTY_REASON = 'http://terminology.hl7.org/CodeSystem/list-empty-reason';
 
-export type SectionType = 'Condition' | 'AllergyIntolerance' | 'MedicationRequest' | 'Observation';
-
-export interface IpsSection {
-  type: SectionType;
-  code: string;
-  display: string;
-  title: string;
-  required: boolean;
-  /** The narrative of an empty section when nothing was left out: IPS's "no known …". */
-  noneKnown: string;
+/** A section of the summary and the type whose entries it holds. */
+export interface IpsSection extends SummarySection {
+  readonly type: keyof typeof RESOURCE_TYPES;
 }
 
-export const IPS_SECTIONS: readonly IpsSection[] = [
-  { type: 'Condition', code: '11450-4', display: 'Problem list - Reported', title: 'Problems', required: true, noneKnown: 'No known problems.' },
-  {
-    type: 'AllergyIntolerance', code: '48765-2', display: 'Allergies and adverse reactions Document', title: 'Allergies and Intolerances',
-    required: true, noneKnown: 'No known allergies or intolerances.',
-  },
-  { type: 'MedicationRequest', code: '10160-0', display: 'History of Medication use Narrative', title: 'Medication Summary', required: true, noneKnown: 'No known medications.' },
-  { type: 'Observation', code: '30954-2', display: 'Relevant diagnostic tests/laboratory data Narrative', title: 'Results', required: false, noneKnown: 'No results.' },
-];
+export const IPS_SECTIONS: readonly IpsSection[] = (Object.keys(RESOURCE_TYPES) as (keyof typeof RESOURCE_TYPES)[])
+  .flatMap((type) => {
+    const summary: SummarySection | null = RESOURCE_TYPES[type].summary;
+    return summary === null ? [] : [{ ...summary, type }];
+  })
+  .sort((a, b) => a.position - b.position);
 
 /** What the summary holds of one section's type. */
 export interface SectionContent {
@@ -51,10 +43,10 @@ const narrative = (inner: string) => ({ status: 'generated', div: `<div xmlns="h
  * `withheld` when something may have been left out (a reader must not take it for "none"), else
  * `nilknown`: the record holds none.
  */
-export function compositionSection(section: IpsSection, content: SectionContent, resolve: (reference: string) => FhirResource | undefined): Record<string, unknown> | undefined {
+export function compositionSection(section: IpsSection, content: SectionContent, resolve: Resolve): Record<string, unknown> | undefined {
   const code = { coding: [{ system: LOINC, code: section.code, display: section.display }] };
   if (content.entries.length > 0) {
-    const items = content.entries.map((r) => `<li>${escaped(entryLabel(r, resolve))}</li>`).join('');
+    const items = content.entries.map((r) => `<li>${escaped(section.line(r, resolve))}</li>`).join('');
     return {
       title: section.title, code, text: narrative(`<ul>${items}</ul>`),
       entry: content.entries.map((r) => ({ reference: `${r.resourceType}/${r.id}` })),

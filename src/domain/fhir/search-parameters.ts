@@ -17,7 +17,7 @@ const searchesOf = <T extends Readonly<Record<string, { readonly search: TypeSea
   Object.fromEntries(Object.entries(types).map(([type, d]) => [type, d.search])) as SearchesOf<T>;
 
 /** The patient's access log, which only the API serves (src/http/fhir/audit-events.ts). */
-const AUDIT_EVENT = { AuditEvent: { date: { param: 'date', elements: ['recorded'] } } } as const satisfies Readonly<Record<string, TypeSearch>>;
+const AUDIT_EVENT = { AuditEvent: { shared: {}, date: { param: 'date', elements: ['recorded'] } } } as const satisfies Readonly<Record<string, TypeSearch>>;
 
 /** Every type the API serves and what may be searched on it; a type absent here is not served. */
 export const SEARCH_PARAMETERS = {

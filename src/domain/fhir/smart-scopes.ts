@@ -72,3 +72,28 @@ export function passesCategory(grants: readonly Grant[], categories: readonly { 
   return grants.some(({ category: wanted }) => wanted === undefined
     || categories.some((c) => c.code === wanted.code && (wanted.system === undefined || c.system === wanted.system)));
 }
+
+/** What a type whose scopes must name it needs of a scope: any of `letters` in a v2 permission, or the v1 permission `v1`. */
+export interface NamedPermission {
+  letters: string;
+  v1: 'read' | 'write';
+}
+
+const PERSON_SCOPE = /^(patient|user)\/([A-Za-z]+)\.([a-z*]+)$/;
+
+/**
+ * Whether `scopes` grant `wanted` on `type` in one of `contexts`, counting only scopes that name the
+ * type (never `*`): for what an app manages rather than reads (the grants a person gave, the
+ * notifications an endpoint receives), which a wildcard asked for to read a record does not hand it.
+ */
+export function namedScopeAllows(scopes: Iterable<string>, type: string, wanted: NamedPermission, contexts: readonly ScopeContext[]): boolean {
+  for (const scope of scopes) {
+    const m = PERSON_SCOPE.exec(scope);
+    if (!m || m[2] !== type) continue;
+    const [, context, , permissions] = m as unknown as [string, ScopeContext, string, string];
+    if (!contexts.includes(context)) continue;
+    if (permissions === '*' || permissions === wanted.v1) return true;
+    if (permissions !== '' && V2.test(permissions) && [...wanted.letters].some((l) => permissions.includes(l))) return true;
+  }
+  return false;
+}

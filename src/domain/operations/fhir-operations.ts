@@ -7,6 +7,7 @@
  * (src/domain/access-log/display-names.ts).
  */
 import type { DisplayName } from './operation.js';
+import type { SubscriptionOperationName } from './subscription-operations.js';
 import type { OperationName } from './table.js';
 
 export interface FhirOperation {
@@ -35,5 +36,8 @@ export const fhirOperationPath = (op: FhirOperation): string => `/${op.type}/:id
 
 export const isFhirOperationName = (name: string): name is FhirOperationName => Object.hasOwn(FHIR_OPERATIONS, name);
 
-/** What a request is audited (and counted, and named in the access log) under: an operation of the table or one of the FHIR API's own. */
-export type AuditedOperation = OperationName | FhirOperationName;
+/**
+ * What a request is audited (and counted, and named in the access log) under: an operation of the
+ * table, one of the FHIR API's own, or one of its Subscriptions' (subscription-operations.ts).
+ */
+export type AuditedOperation = OperationName | FhirOperationName | SubscriptionOperationName;

@@ -43,7 +43,7 @@ export interface OperationDocs {
   success: string;
 }
 
-export type HttpMethod = 'GET' | 'PUT' | 'POST';
+export type HttpMethod = 'GET' | 'PUT' | 'POST' | 'DELETE';
 
 /**
  * Where two operations share a path and method, the `api-version` value that selects each: the
@@ -131,7 +131,34 @@ export interface Write extends OperationBase {
   answer: { item: TSchema; schemaName: string; array: boolean };
 }
 
-export type Operation = RecordsRead | AccessLogRead | Write;
+/** A step of sharing one's record (docs/contract.md §11): the use case's method the route calls. */
+export type ProxyAction = 'list' | 'get' | 'grant' | 'accept' | 'decline' | 'revoke';
+
+/** What an operation does to the record, as FHIR's AuditEvent.action says it: C create, U update, D delete, E anything else (a read). */
+export type AuditAction = 'C' | 'U' | 'D' | 'E';
+
+/** Sharing's steps as changes: a grant is made, answered, or ended; listing and reading them change nothing. */
+export const PROXY_AUDIT_ACTIONS: Readonly<Record<ProxyAction, AuditAction>> = {
+  list: 'E', get: 'E', grant: 'C', accept: 'U', decline: 'U', revoke: 'D',
+};
+
+/**
+ * Sharing one's record with a person of one's choice (docs/contract.md §11): the caller's own grants,
+ * managed by the caller for themselves only. Not a read of the EHR and never open to a delegate.
+ */
+export interface ProxyOperation extends OperationBase {
+  handler: 'proxy';
+  action: ProxyAction;
+  /** The path's parameters (`{id}`), as a closed object schema. */
+  params?: TObject;
+  body?: TObject;
+  /** Whether the operation may change a grant: its attempt is audited before anything is kept. */
+  changes: boolean;
+  /** A grant (`array`: the list of them) and the status of a success: 201 for a new grant. */
+  answer: { item: TSchema; schemaName: string; array: boolean; status: 200 | 201 };
+}
+
+export type Operation = RecordsRead | AccessLogRead | Write | ProxyOperation;
 
 /**
  * A read of patient records, its policy typed by its answer's item. The policy keeps its own type, so

@@ -10,14 +10,21 @@ import { boundsOf } from '../read-policy/time-selection.js';
 import type { TimeRange } from '../time/time-range.js';
 import { getAccessLog } from './access-log.js';
 import { changeAppointment } from './change-appointment.js';
-import type { Operation, RecordsRead } from './operation.js';
+import { PROXY_AUDIT_ACTIONS, type AuditAction, type Operation, type RecordsRead } from './operation.js';
 import { registerPayment } from './payments.js';
+import * as PROXY_OPERATIONS from './proxy-operations.js';
 
-/** Numbered operations by number, then unnumbered reads by name; the access log last (it is not a read of the EHR). */
+/** After the reads and writes of the EHR: the access log, then sharing (neither is a call of the EHR). */
+const rank = (op: Operation): number => (op.handler === 'accessLog' ? 1 : op.handler === 'proxy' ? 2 : 0);
+
+/**
+ * Numbered operations by number, then unnumbered reads by name; the access log, then sharing, last.
+ * Sharing's operations keep the table's order (list, read, grant, accept, decline, revoke: the steps as a person takes them).
+ */
 const listingOrder = ([nameA, a]: [string, Operation], [nameB, b]: [string, Operation]): number =>
-  Number(a.handler === 'accessLog') - Number(b.handler === 'accessLog')
-  || (a.number ?? Number.MAX_SAFE_INTEGER) - (b.number ?? Number.MAX_SAFE_INTEGER)
-  || (nameA < nameB ? -1 : nameA > nameB ? 1 : 0);
+  rank(a) - rank(b)
+  || (rank(a) === 2 ? 0 : (a.number ?? Number.MAX_SAFE_INTEGER) - (b.number ?? Number.MAX_SAFE_INTEGER)
+    || (nameA < nameB ? -1 : nameA > nameB ? 1 : 0));
 
 const inListingOrder = <T extends Record<string, Operation>>(table: T): T =>
   Object.fromEntries(Object.entries(table).sort(listingOrder)) as T;
@@ -27,6 +34,7 @@ export const OPERATIONS = inListingOrder({
   changeAppointment,
   ...READS,
   getAccessLog,
+  ...PROXY_OPERATIONS,
 } as const satisfies Record<string, Operation>);
 
 type Table = typeof OPERATIONS;
@@ -53,8 +61,20 @@ export const selectInRange = <R extends ReadName>(read: R, items: ReadItem<R>[],
   readPolicyOf(read).select(items, boundsOf(range, zone), zone);
 
 /** True for the operations that change patient data. */
-export const changesPatientData = (operation: string): boolean =>
-  isOperationName(operation) && (OPERATIONS[operation].handler === 'arrival' || OPERATIONS[operation].handler === 'payment');
+/**
+ * What an operation of the table does to the patient's record (the access log's AuditEvent.action): the EHR's writes
+ * update it, sharing's changes make, answer or end a grant of it (PROXY_AUDIT_ACTIONS); a read, or a name not of the
+ * table, changes nothing.
+ */
+export function auditActionOf(operation: string): AuditAction {
+  if (!isOperationName(operation)) return 'E';
+  const op: Operation = OPERATIONS[operation];
+  if (op.handler === 'arrival' || op.handler === 'payment') return 'U';
+  return op.handler === 'proxy' ? PROXY_AUDIT_ACTIONS[op.action] : 'E';
+}
+
+/** Whether an operation changes the patient's record or who may read it: a write of the EHR, or a change of a grant. */
+export const changesPatientData = (operation: string): boolean => auditActionOf(operation) !== 'E';
 
 /** The reads whose entry has a release rule, by name: what the compiler knows of RELEASE_FILTERED_READS. */
 export type ReleaseFilteredRead = { [R in ReadName]: Table[R]['policy'] extends { release: unknown } ? R : never }[ReadName];

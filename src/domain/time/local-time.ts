@@ -14,7 +14,6 @@ export interface WallClock {
   second: number;
 }
 
-const COMPACT = /^(\d{4})(\d{2})(\d{2})(?:(\d{2})(\d{2})(\d{2}))?$/;
 const FILTER = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})$/;
 const HOUR_MS = 3_600_000;
 const QUARTER_MS = 900_000;
@@ -47,11 +46,34 @@ function toWallClock(m: RegExpExecArray): WallClock {
   };
 }
 
-/** Parses a 14-digit timestamp or an 8-digit date; undefined when the form or the date is impossible. */
+/** The number the `n` ASCII digits of `s` at `at` write, or -1 when one of them is not a digit. */
+function digitsAt(s: string, at: number, n: number): number {
+  let v = 0;
+  for (let i = at; i < at + n; i++) {
+    const d = s.charCodeAt(i) - 48;
+    if (!(d >= 0 && d <= 9)) return -1;
+    v = v * 10 + d;
+  }
+  return v;
+}
+
+/**
+ * Parses a 14-digit timestamp or an 8-digit date; undefined when the form or the date is impossible.
+ * Read a digit at a time, exactly as `/^(\d{4})(\d{2})(\d{2})(?:(\d{2})(\d{2})(\d{2}))?$/` reads it
+ * (test/domain/time/compact-time.test.ts holds the two equal): that expression's match and its six
+ * substrings were a cost of every timestamp the XML reader maps (issue 56 item 3).
+ */
 export function parseCompact(value: string): WallClock | undefined {
-  const m = COMPACT.exec(value);
-  if (!m) return undefined;
-  const wall = toWallClock(m);
+  const long = value.length === 14;
+  if (!long && value.length !== 8) return undefined;
+  const year = digitsAt(value, 0, 4);
+  const month = digitsAt(value, 4, 2);
+  const day = digitsAt(value, 6, 2);
+  const hour = long ? digitsAt(value, 8, 2) : 0;
+  const minute = long ? digitsAt(value, 10, 2) : 0;
+  const second = long ? digitsAt(value, 12, 2) : 0;
+  if (year < 0 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0) return undefined;
+  const wall = { year, month, day, hour, minute, second };
   return isValidWallClock(wall) ? wall : undefined;
 }
 
@@ -158,8 +180,18 @@ export function epochMsToUtcIso(epochMs: number): string {
   return new Date(Math.floor(epochMs / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 }
 
+/**
+ * The wall clock at `epochMs` in `zone`, compact. From the offset cached per quarter hour, not from
+ * `Intl` at every call: the delegation check asks for today's date on every delegate's request, and
+ * `formatToParts` was ~9 µs of a proxy's read (docs/benchmarks-history.md#issue-53-a-read-as-a-proxy-2026-11-26). The same quarter-hour rule as
+ * `offsetAt`; test/domain/local-time.test.ts holds it to `wallClockAt` across transitions.
+ */
 export function epochMsToCompact(epochMs: number, zone: string): string {
-  return formatCompact(wallClockAt(epochMs, zone));
+  const d = new Date(Math.floor(epochMs / 1000) * 1000 + offsetAt(epochMs, zone));
+  return formatCompact({
+    year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(),
+    hour: d.getUTCHours(), minute: d.getUTCMinutes(), second: d.getUTCSeconds(),
+  });
 }
 
 /** The calendar day in `zone` at `epochMs`, as `YYYYMMDD`. */

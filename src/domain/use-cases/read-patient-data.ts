@@ -1,5 +1,6 @@
 import type { Clock } from '../../ports/clock.port.js';
 import { accessDenied, type PatientAccess } from '../access/patient-access.js';
+import { reachesRead } from '../access/operation-reach.js';
 import { isDelegated, type AccessBasis } from '../access/relationship.js';
 import { readPolicyOf, selectInRange, type ReadItem, type ReadName } from '../operations/table.js';
 import type { Released } from '../read-policy/read-policy.js';
@@ -52,11 +53,23 @@ export class ReadPatientData {
   ) {}
 
   async execute<R extends ReadName>(read: R, access: PatientAccess, range: TimeRange): Promise<Released<ReadItem<R>[]>> {
-    const policy = readPolicyOf(read);
+    // A proxy's grant opens its categories only (docs/proxies.md): every door's read ends here.
+    if (!reachesRead(access, read)) throw accessDenied();
     // The patient document was read to decide the access: answered as it was read then.
     const fetched = read === 'getPatient'
       ? (access.patientRecords as ReadItem<R>[])
       : await readerOf(access.ehr.reads, read)(access.patientId, range);
+    return this.releaseFetched(read, access, fetched, range);
+  }
+
+  /**
+   * What of records already fetched for `access.patientId` this access is given, by the same rules as
+   * `execute`: a poll for notifications reads a patient's records once and decides for each of its
+   * subscribers (docs/notifications.md#checked-at-sending).
+   */
+  releaseFetched<R extends ReadName>(read: R, access: PatientAccess, fetched: ReadItem<R>[], range: TimeRange): Released<ReadItem<R>[]> {
+    if (!reachesRead(access, read)) throw accessDenied();
+    const policy = readPolicyOf(read);
     // The answered document may mark the identity protected where the patient document did not.
     const protectedHere = policy.marksProtectedIdentity(fetched);
     if (protectedHere && isDelegated(access.basis)) throw accessDenied();

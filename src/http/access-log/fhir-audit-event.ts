@@ -2,7 +2,8 @@ import { Type } from 'typebox';
 import type { AccessLogEntry } from '../../domain/access-log/access-log-entry.js';
 import { BASIS_NAMES, OUTCOME_NAMES } from '../../domain/access-log/display-names.js';
 import { GRANT_OPERATIONS, isGrantOperationName } from '../../domain/operations/grant-operations.js';
-import { changesPatientData } from '../../domain/operations/table.js';
+import type { AuditAction, DisplayName } from '../../domain/operations/operation.js';
+import { auditActionOf, changesPatientData } from '../../domain/operations/table.js';
 
 /**
  * The access log as FHIR R4 AuditEvents in a searchset Bundle, after IHE Basic Audit Log Patterns
@@ -12,6 +13,7 @@ const PERSONNUMMER = 'urn:oid:1.2.752.129.2.1.3.1';
 const BALP = 'https://profiles.ihe.net/ITI/BALP';
 const ROLE_CLASS = 'http://terminology.hl7.org/CodeSystem/v3-RoleClass';
 const OPERATION_SYSTEM = 'urn:patient-data-access:operation';
+const OBJECT_ROLE = 'http://terminology.hl7.org/CodeSystem/object-role';
 
 /** AuditEvent.outcome: 0 success, 4 minor failure (a refusal), 8 serious failure; the patient app names them by these codes. */
 export const AUDIT_EVENT_OUTCOMES = { allowed: '0', denied: '4', failed: '8' } as const;
@@ -21,12 +23,45 @@ const ROLE: Readonly<Record<AccessLogEntry['basis'], { code: string; display: st
   guardian: { code: 'GUARD', display: 'guardian' },
   'power-of-attorney': { code: 'AGNT', display: 'agent' },
   partner: { code: 'NOK', display: 'next of kin' },
+  // Someone the patient chose (docs/proxies.md): the agent role the grant's Consent gives them too.
+  proxy: { code: 'AGNT', display: 'agent' },
   client: { code: 'ASSIGNED', display: 'assigned entity' },
+  support: { code: 'ASSIGNED', display: 'assigned entity' },
+  service: { code: 'ROL', display: 'role' },
   refused: { code: 'ROL', display: 'role' },
   unverified: { code: 'ROL', display: 'role' },
 };
 
-export function auditEvent(e: AccessLogEntry, patientId: string): Record<string, unknown> {
+/** Apps' names in Swedish and English, by client id (issue 55 item 6): where the operator named an app so. */
+export type AppNames = ReadonlyMap<string, DisplayName>;
+
+/**
+ * The application agent: its one name as `display`, and, where it has a name in each language, both as
+ * FHIR's translation extension on it, so an app reading the log in Swedish or English shows the name in
+ * that language (R4 §2.6.1, `http://hl7.org/fhir/StructureDefinition/translation`).
+ */
+function application(e: AccessLogEntry, appNames: AppNames | undefined): Record<string, unknown> {
+  const { displayName, clientId } = e.clientApplication;
+  const names = clientId === undefined ? undefined : appNames?.get(clientId);
+  return {
+    display: displayName,
+    ...(names === undefined ? {} : {
+      _display: {
+        extension: (['sv', 'en'] as const).map((lang) => ({
+          url: 'http://hl7.org/fhir/StructureDefinition/translation',
+          extension: [{ url: 'lang', valueCode: lang }, { url: 'content', valueString: names[lang] }],
+        })),
+      },
+    }),
+    ...(clientId ? { identifier: { value: clientId } } : {}),
+  };
+}
+
+/** The RESTful interaction of each action: a read of the record is a search of it. */
+const INTERACTIONS: Readonly<Record<AuditAction, string>> = { C: 'create', U: 'update', D: 'delete', E: 'search' };
+
+export function auditEvent(e: AccessLogEntry, patientId: string, appNames?: AppNames): Record<string, unknown> {
+  const action = auditActionOf(e.operation);
   const write = changesPatientData(e.operation);
   const grant = isGrantOperationName(e.operation) ? GRANT_OPERATIONS[e.operation] : undefined;
   const person: Record<string, unknown> = {
@@ -42,18 +77,20 @@ export function auditEvent(e: AccessLogEntry, patientId: string): Record<string,
     type: { system: 'http://terminology.hl7.org/CodeSystem/audit-event-type', code: 'rest', display: 'RESTful Operation' },
     subtype: [
       // A grant of app access is the authorization server's, not a RESTful interaction with the record.
-      ...(grant === undefined ? [{ system: 'http://hl7.org/fhir/restful-interaction', code: write ? 'update' : 'search', display: write ? 'update' : 'search' }] : []),
+      ...(grant === undefined ? [{ system: 'http://hl7.org/fhir/restful-interaction', code: INTERACTIONS[action], display: INTERACTIONS[action] }] : []),
       { system: OPERATION_SYSTEM, code: e.operation, display: e.operationDisplayName.en },
     ],
-    action: grant?.action ?? (write ? 'U' : 'E'),
+    action: grant?.action ?? action,
     recorded: new Date(e.timeInUnix).toISOString(),
     outcome: AUDIT_EVENT_OUTCOMES[e.outcome],
     outcomeDesc: OUTCOME_NAMES[e.outcome].en,
+    // Why support ended a grant, in their words: the reason of the event.
+    ...(e.reason === undefined ? {} : { purposeOfEvent: [{ text: e.reason }] }),
     agent: [
       person,
       {
         type: { coding: [{ system: 'http://dicom.nema.org/resources/ontology/DCM', code: '110150', display: 'Application' }] },
-        who: { display: e.clientApplication.displayName, ...(e.clientApplication.clientId ? { identifier: { value: e.clientApplication.clientId } } : {}) },
+        who: application(e, appNames),
         requestor: false,
       },
     ],
@@ -61,8 +98,13 @@ export function auditEvent(e: AccessLogEntry, patientId: string): Record<string,
     entity: [
       {
         what: { identifier: { system: PERSONNUMMER, value: patientId } },
-        role: { system: 'http://terminology.hl7.org/CodeSystem/object-role', code: '1', display: 'Patient' },
+        role: { system: OBJECT_ROLE, code: '1', display: 'Patient' },
       },
+      // The person the patient shared their record with: the user the grant gives access (src/domain/access-log/access-log-entry.ts `grantee`).
+      ...(e.grantee === undefined ? [] : [{
+        what: { identifier: { system: PERSONNUMMER, value: e.grantee.identityNumber }, ...(e.grantee.name === undefined ? {} : { display: e.grantee.name }) },
+        role: { system: OBJECT_ROLE, code: '11', display: 'Security User Entity' },
+      }]),
       // An entry older than the service's own ids has none to name (src/domain/access-log/access-log-entry.ts).
       ...(e.requestId === '' ? [] : [{ what: { identifier: { value: e.requestId } }, type: { system: `${BALP}/CodeSystem/BasicAuditEntityType`, code: 'XrequestId' } }]),
     ],
@@ -70,12 +112,12 @@ export function auditEvent(e: AccessLogEntry, patientId: string): Record<string,
 }
 
 /** The page as a Bundle; `next` is the same link the Link header carries. */
-export function auditEventBundle(entries: readonly AccessLogEntry[], patientId: string, next: string | undefined): Record<string, unknown> {
+export function auditEventBundle(entries: readonly AccessLogEntry[], patientId: string, next: string | undefined, appNames?: AppNames): Record<string, unknown> {
   return {
     resourceType: 'Bundle',
     type: 'searchset',
     ...(next === undefined ? {} : { link: [{ relation: 'next', url: next }] }),
-    entry: entries.map((e) => ({ resource: auditEvent(e, patientId), search: { mode: 'match' } })),
+    entry: entries.map((e) => ({ resource: auditEvent(e, patientId, appNames), search: { mode: 'match' } })),
   };
 }
 

@@ -55,8 +55,8 @@ async function logOf(request: FastifyRequest, deps: RouteDependencies, api: Fhir
 const eventIdOf = (api: FhirApi, e: AccessLogEntry): string =>
   `${e.timeInUnix.toString(36)}-${api.ids.recordDigest('audit-event', `${e.timeInUnix}|${e.requestId}|${e.operation}`)}`;
 
-function eventOf(api: FhirApi, e: AccessLogEntry, patient: string): FhirResource {
-  return { ...auditEvent(e, patient), id: eventIdOf(api, e) } as unknown as FhirResource;
+function eventOf(api: FhirApi, deps: RouteDependencies, e: AccessLogEntry, patient: string): FhirResource {
+  return { ...auditEvent(e, patient, deps.appNames), id: eventIdOf(api, e) } as unknown as FhirResource;
 }
 
 export async function auditEventSearch(
@@ -71,7 +71,7 @@ export async function auditEventSearch(
     patientId: patient, basis, viewer, range: logRange(search.dates, deps.zone), limit, ...(search.cursor === undefined ? {} : { cursor: search.cursor }),
   });
   noteWithheld(request, reply, page.withheld);
-  const matches = page.entries.map((e) => eventOf(api, e, patient));
+  const matches = page.entries.map((e) => eventOf(api, deps, e, patient));
   const base = api.publicBaseUrl;
   return searchset(base, {
     // The log is paged by its cursor, not counted: a `total` only when this page is the whole log.
@@ -110,7 +110,7 @@ export async function auditEventRead(
     const found = page.entries.find((e) => eventIdOf(api, e) === id);
     if (found !== undefined) {
       noteWithheld(request, reply, 0);
-      return eventOf(api, found, patient);
+      return eventOf(api, deps, found, patient);
     }
     if (page.next === undefined) break;
     cursor = page.next;

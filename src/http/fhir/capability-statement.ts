@@ -5,9 +5,12 @@
  */
 import { r4Definition } from '../../domain/fhir/search-definitions.js';
 import { REFERENCED_TYPES, searchOf, type FhirType } from '../../domain/fhir/search-parameters.js';
+import { BACKPORT_IG, topicUrl } from '../../domain/notifications/notification-bundle.js';
+import type { TopicName } from '../../domain/notifications/topics.js';
 import { FHIR_OPERATIONS } from '../../domain/operations/fhir-operations.js';
 import type { SmartEndpoints, TypeServing } from './fhir-api.js';
 import { servesSubject } from './search-values.js';
+import { SUBSCRIPTION_PROFILE } from './subscription-resource.js';
 
 const COMPARTMENT_PATIENT = 'patient';
 
@@ -21,7 +24,7 @@ interface SearchParam { name: string; type: string; definition?: string }
 function searchParams(type: FhirType): SearchParam[] {
   const def = searchOf(type);
   const own = new Set([...def.own ?? [], ...(REFERENCED_TYPES.has(type) ? [COMPARTMENT_PATIENT] : [])]);
-  const param = (name: string, kind: string): SearchParam => ({ name, type: kind, ...(own.has(name) ? {} : { definition: r4Definition(type, name) }) });
+  const param = (name: string, kind: string): SearchParam => ({ name, type: kind, ...(own.has(name) ? {} : { definition: r4Definition(type, name, def.shared) }) });
   // The access log is paged by its own cursor and has no ids to pick (audit-events.ts refuses `_id`).
   const out = type === 'AuditEvent' ? [] : [param('_id', 'token')];
   if (type === 'Patient') out.push(param('identifier', 'token'));
@@ -78,6 +81,36 @@ export function capabilityResources(served: readonly TypeServing[]): readonly Re
   });
 }
 
+/**
+ * The grants a person gave, as Consents (docs/contract.md §11 "FHIR"): listed only when PROXY_GRANTS
+ * is on, with exactly the interactions src/http/fhir/consent-routes.ts serves.
+ */
+export const CONSENT_CAPABILITY: Readonly<Record<string, unknown>> = {
+  type: 'Consent',
+  interaction: [{ code: 'read' }, { code: 'search-type' }, { code: 'create' }, { code: 'delete' }],
+  searchParam: [{ name: COMPARTMENT_PATIENT, type: 'reference', definition: r4Definition('Consent', COMPARTMENT_PATIENT, {}) }],
+};
+
+/**
+ * A person's Subscriptions (docs/fhir-api.md#subscriptions): listed only when SUBSCRIPTIONS is on, with exactly
+ * the interactions and operations src/http/fhir/subscription-routes.ts serves, the backport's profile,
+ * and each topic offered as the backport's topic-canonical extension (its URL from the base as it is now).
+ */
+export function subscriptionCapability(base: string, topics: Iterable<TopicName>): Record<string, unknown> {
+  return {
+    extension: [...topics].map((topic) => ({
+      url: `${BACKPORT_IG}/StructureDefinition/capabilitystatement-subscriptiontopic-canonical`, valueCanonical: topicUrl(`${base}/fhir`, topic),
+    })),
+    type: 'Subscription',
+    supportedProfile: [SUBSCRIPTION_PROFILE],
+    interaction: [{ code: 'read' }, { code: 'search-type' }, { code: 'create' }, { code: 'delete' }],
+    operation: [
+      { name: 'status', definition: `${BACKPORT_IG}/OperationDefinition/backport-subscription-status` },
+      { name: 'events', definition: `${BACKPORT_IG}/OperationDefinition/backport-subscription-events` },
+    ],
+  };
+}
+
 /** The statement: `resources` from capabilityResources; the base, the issuer's endpoints and the date as they are now. */
 export function capabilityStatement(resources: readonly Record<string, unknown>[], base: string, smart: SmartEndpoints, now: Date): Record<string, unknown> {
   const smartConfiguration = `${base}/fhir/.well-known/smart-configuration`;
@@ -87,7 +120,7 @@ export function capabilityStatement(resources: readonly Record<string, unknown>[
     date: now.toISOString().slice(0, 10),
     kind: 'instance',
     software: { name: 'Patient Data Access Service' },
-    implementation: { description: 'The patient\'s record as FHIR R4, read-only', url: `${base}/fhir` },
+    implementation: { description: 'The patient\'s record as FHIR R4: read-only, but for the grants a patient gives (Consent) where the region offers sharing, and the notifications a person asks for (Subscription) where it offers them', url: `${base}/fhir` },
     fhirVersion: '4.0.1',
     format: ['json', 'application/fhir+json'],
     rest: [{

@@ -18,11 +18,14 @@ import type { FhirApi } from './fhir-api.js';
 export const delegationRelatedPersonId = (ids: FhirIds, actor: string, patient: string): string =>
   ids.recordDigest('delegation', `${actor}|${patient}`);
 
-// HL7 v3 RoleCode: the personal relationships the delegation registry records.
-const ROLE: Readonly<Record<RelationshipType, { code: string; display: string }>> = {
-  guardian: { code: 'GUARD', display: 'guardian' },
-  'power-of-attorney': { code: 'POWATT', display: 'power of attorney' },
-  partner: { code: 'DOMPART', display: 'domestic partner' },
+const ROLE_CODE = 'http://terminology.hl7.org/CodeSystem/v3-RoleCode';
+// HL7 v3 RoleCode: the personal relationships the delegation registry records; a proxy the patient
+// chose is their agent (v3 RoleClass AGNT), as the grant's Consent names the grantee (docs/proxies.md#fhir).
+const ROLE: Readonly<Record<RelationshipType, { system: string; code: string; display: string }>> = {
+  guardian: { system: ROLE_CODE, code: 'GUARD', display: 'guardian' },
+  'power-of-attorney': { system: ROLE_CODE, code: 'POWATT', display: 'power of attorney' },
+  partner: { system: ROLE_CODE, code: 'DOMPART', display: 'domestic partner' },
+  proxy: { system: 'http://terminology.hl7.org/CodeSystem/v3-RoleClass', code: 'AGNT', display: 'agent' },
 };
 
 /**
@@ -46,7 +49,7 @@ export async function delegateRelatedPerson(request: FastifyRequest, deps: Route
     id,
     active: true,
     patient: { reference: `Patient/${api.ids.patientId(patient)}` },
-    relationship: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/v3-RoleCode', ...role }] }],
+    relationship: [{ coding: [{ ...role }] }],
     ...(name === '' ? {} : { name: [{ text: name }] }),
   };
 }

@@ -38,6 +38,8 @@ export interface FhirApi {
   /** FHIR_ID_ROOT: the root of record ids made from logical ids. */
   idRoot: string;
   videoActionIdSystem?: string;
+  /** READS_OFF: a type only these reads serve is left out of the CapabilityStatement, and answered 501 as the COS door answers them. */
+  readsOff?: ReadonlySet<ReadName>;
 }
 
 /** Where the API lives below the base path: FHIR's own and the vendor's alias. */
@@ -73,6 +75,13 @@ export function servedTypes(forms: FhirForms): TypeServing[] {
   }
   return out;
 }
+
+/**
+ * The types the CapabilityStatement lists: not one whose every read the region turned off (READS_OFF).
+ * Its routes stay, so a client that asks anyway learns why (501, OperationOutcome `not-supported`).
+ */
+export const listedTypes = (served: readonly TypeServing[], off: ReadonlySet<ReadName> = new Set()): TypeServing[] =>
+  served.filter((s) => s.reads.length === 0 || s.referenced || s.reads.some((read) => !off.has(read)));
 
 /** The API's scope of each read (`user/LabResult-read`), which on /fhir grants its types too. */
 export const cosScopeOf = (read: ReadName): string => OPERATIONS[read].scope.name;

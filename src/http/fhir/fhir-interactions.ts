@@ -81,8 +81,8 @@ export class FhirInteractions {
       const typeGrants = REFERENCED_TYPES.has(search.type) ? [] : grantsFor(grants, search.type, 'search', contexts);
       let found;
       try {
-        found = await patientResources(request, this.deps, this.api, this.written, patient, [...new Set([...reads, ...this.includedReads(search, grants, contexts)])],
-          this.alternativesOf(search.type));
+        found = await patientResources(request, this.deps, this.api, this.written, patient, reads, this.alternativesOf(search.type),
+          this.includedReads(search, grants, contexts));
       } catch (err) {
         if (listing && err instanceof DomainError && err.code === 'ACCESS_DENIED') continue;
         throw err;

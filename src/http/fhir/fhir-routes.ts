@@ -1,8 +1,9 @@
 /**
  * The FHIR R4 API's routes (docs/fhir-api.md), registered under each prefix (`/fhir` and the vendor's
  * `/api/open/fhir`): discovery open to anyone, then per type served a search (GET, and POST
- * `_search` with a form body), a read by id, the patient summary (`Patient/<id>/$summary`), HEAD like
- * GET, and 405 for any other method. Every data route names the operation it is audited under and
+ * `_search` with a form body), a read by id, the patient summary (`Patient/<id>/$summary`), the
+ * grants a person gave (Consent) and the Subscriptions a person keeps where the region offers them,
+ * HEAD like GET, and 405 for any other method. Every data route names the operation it is audited under and
  * answers errors as an OperationOutcome.
  */
 import type { LargeAnswers } from '../serialization/large-answers.js';
@@ -14,8 +15,12 @@ import { ApiError, MESSAGES } from '../api-error.js';
 import type { RouteDependencies } from '../routes/dependencies.js';
 import { SUBSCRIPTION_KEY_PARAMETER } from '../subscription-key.js';
 import { auditEventRead, auditEventSearch } from './audit-events.js';
-import { capabilityResources, capabilityStatement } from './capability-statement.js';
-import { servedTypes, type FhirApi, type TypeServing } from './fhir-api.js';
+import { offeredTopics } from '../../domain/notifications/topics.js';
+import { SUBSCRIPTION_SCOPES } from '../../domain/fhir/subscription-scopes.js';
+import { capabilityResources, capabilityStatement, CONSENT_CAPABILITY, subscriptionCapability } from './capability-statement.js';
+import { consentRoutes, MAX_CONSENT_BYTES } from './consent-routes.js';
+import { acceptFhirJson } from './fhir-json-body.js';
+import { listedTypes, servedTypes, type FhirApi, type TypeServing } from './fhir-api.js';
 import { answerType } from './fhir-format.js';
 import { FhirInteractions } from './fhir-interactions.js';
 import { parseSearch, readPatientParam } from './search-query.js';
@@ -24,10 +29,19 @@ import { PatientSummary } from './patient-summary.js';
 import { smartConfiguration } from './smart-configuration.js';
 import { WrittenForms } from './written-forms.js';
 import { prefersStrictHandling } from './prefer-handling.js';
+import { MAX_SUBSCRIPTION_BYTES, SUBSCRIPTION_PATHS, subscriptionRoutes } from './subscription-routes.js';
 
 const FHIR_ID = /^[A-Za-z0-9\-.]{1,64}$/;
 const MAX_FORM_BYTES = 16 * 1024;
 const NOT_SERVED_METHODS = ['PUT', 'PATCH', 'DELETE', 'POST', 'TRACE'];
+/** What the Consent paths serve (consent-routes.ts): a grant is given and ended, never changed. */
+const CONSENT_ALLOW = 'GET, HEAD, POST';
+const A_CONSENT_ALLOW = 'GET, HEAD, DELETE';
+const CONSENT_NOT_CHANGED = 'A Consent is given (POST) and ended (DELETE), never changed';
+/** What the Subscription paths serve (subscription-routes.ts): one is created and deleted, never changed. */
+const SUBSCRIPTION_ALLOW = 'GET, HEAD, POST';
+const A_SUBSCRIPTION_ALLOW = 'GET, HEAD, DELETE';
+const SUBSCRIPTION_NOT_CHANGED = 'A Subscription is created (POST) and deleted (DELETE), never changed';
 
 /**
  * The parameters of a request in the order given: the query string, then a `_search` form body. The
@@ -70,29 +84,38 @@ export const fhirRoutes: FastifyPluginAsync<FhirRouteOptions> = async (app: Fast
   const interactions = new FhirInteractions(deps, api, written);
   const served = interactions.servedTypes();
   const summary = new PatientSummary(deps, api, written, served);
-  const capabilities = capabilityResources(served);
+  // Consent (the grants a person gave) only where the region offers sharing (PROXY_GRANTS, docs/contract.md §11).
+  const sharing = deps.proxyGrants !== undefined;
+  const listed = capabilityResources(listedTypes(served, api.readsOff));
+  const capabilities = sharing ? [...listed, CONSENT_CAPABILITY] : listed;
+  // Subscription only where the region offers notifications (SUBSCRIPTIONS, docs/fhir-api.md#subscriptions); its `proxy` topic only with sharing.
+  const subscriptions = deps.subscriptions;
+  const topics = offeredTopics(sharing);
   const open = { open: true, errorShape: 'fhir' } as const;
   const isPatientId = (id: string): boolean => api.ids.identityNumberOf(id) !== undefined;
-  const scopes = ['patient/*.read', 'user/*.read', 'system/*.read', ...served.flatMap((s) => [`patient/${s.type}.rs`, `user/${s.type}.rs`, `system/${s.type}.rs`])];
+  const scopes = ['patient/*.read', 'user/*.read', 'system/*.read', ...served.flatMap((s) => [`patient/${s.type}.rs`, `user/${s.type}.rs`, `system/${s.type}.rs`]),
+    ...(sharing ? ['patient/Consent.rs', 'patient/Consent.cud', 'user/Consent.read', 'user/Consent.write'] : []), ...(subscriptions === undefined ? [] : SUBSCRIPTION_SCOPES)];
   // Described by its CapabilityStatement, not by the COS API's OpenAPI document.
   app.addHook('onRoute', (route) => {
     route.schema = { ...route.schema, hide: true };
   });
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: MAX_FORM_BYTES }, (_request, body, done) => done(null, body));
+  acceptFhirJson(app, Math.max(MAX_CONSENT_BYTES, MAX_SUBSCRIPTION_BYTES));
 
   // Discovery is public, for any web app's origin (SMART App Launch 2, §2.1).
   app.get('/metadata', { config: open }, async (request, reply) => {
     reply.header('access-control-allow-origin', '*');
     // The base is read now: without PUBLIC_BASE_URL it is the address bound, known once listening.
-    return send(request, reply, capabilityStatement(capabilities, api.publicBaseUrl, api.smart, new Date(now())), formatParam(paramsOf(request)), deps.largeAnswers);
+    const resources = subscriptions === undefined ? capabilities : [...capabilities, subscriptionCapability(api.publicBaseUrl, topics)];
+    return send(request, reply, capabilityStatement(resources, api.publicBaseUrl, api.smart, new Date(now())), formatParam(paramsOf(request)), deps.largeAnswers);
   });
   // SMART App Launch serves its configuration as plain JSON (a .well-known document, not a FHIR resource).
   app.get('/.well-known/smart-configuration', { config: open }, async (_request, reply) => {
     const untyped: FastifyReply = reply;
     return untyped.header('access-control-allow-origin', '*').type('application/json; charset=utf-8').send(JSON.stringify(smartConfiguration(api.smart, scopes)));
   });
-  const notAllowed = (allow: string) => async () => {
-    throw new ApiError(405, `This API is read-only: ${allow} only.`, { allow });
+  const notAllowed = (allow: string, what = 'This API is read-only') => async () => {
+    throw new ApiError(405, `${what}: ${allow} only.`, { allow });
   };
   // Every known path asked with a method it does not serve is 405 with Allow, with or without
   // credentials, as on the COS API (src/http/method-not-allowed.ts), refused in onRequest so that
@@ -147,6 +170,22 @@ export const fhirRoutes: FastifyPluginAsync<FhirRouteOptions> = async (app: Fast
     notServed(`/${type}/_search`, [...NOT_SERVED_METHODS.filter((m) => m !== 'POST'), 'GET'], 'POST');
   }
 
+  consentRoutes(app, { deps, api, send: (request, reply, body, format) => send(request, reply, body, format, deps.largeAnswers) });
+  // A grant is given and ended, never changed: to change what someone sees, end it and give a new one.
+  const consentNotServed = (url: string, methods: string[], allow: string) =>
+    app.route({ method: methods, url, config: open, onRequest: notAllowed(allow, CONSENT_NOT_CHANGED), handler: notAllowed(allow) });
+  consentNotServed('/Consent', ['PUT', 'PATCH', 'DELETE', 'TRACE'], CONSENT_ALLOW);
+  consentNotServed('/Consent/:id', ['PUT', 'PATCH', 'POST', 'TRACE'], A_CONSENT_ALLOW);
+
+  if (subscriptions !== undefined) {
+    subscriptionRoutes(app, { deps, door: subscriptions, topics, api, now, send: (request, reply, body, format) => send(request, reply, body, format, deps.largeAnswers) });
+    const subscriptionNotServed = (url: string, methods: string[], allow: string, what = SUBSCRIPTION_NOT_CHANGED) =>
+      app.route({ method: methods, url, config: open, onRequest: notAllowed(allow, what), handler: notAllowed(allow, what) });
+    subscriptionNotServed(SUBSCRIPTION_PATHS.list, ['PUT', 'PATCH', 'DELETE', 'TRACE'], SUBSCRIPTION_ALLOW);
+    subscriptionNotServed(SUBSCRIPTION_PATHS.one, ['PUT', 'PATCH', 'POST', 'TRACE'], A_SUBSCRIPTION_ALLOW);
+    for (const url of [SUBSCRIPTION_PATHS.status, SUBSCRIPTION_PATHS.events]) subscriptionNotServed(url, NOT_SERVED_METHODS, 'GET, HEAD', 'This API is read-only');
+  }
+
   const summaryPath = fhirOperationPath(FHIR_OPERATIONS.getPatientSummary);
   app.get(summaryPath, { config: { operation: 'getPatientSummary', errorShape: 'fhir', fhir: true } }, async (request, reply) => {
     const { id } = request.params as { id: string };
@@ -164,7 +203,7 @@ export const fhirRoutes: FastifyPluginAsync<FhirRouteOptions> = async (app: Fast
  * src/http/method-not-allowed.ts gives the COS API's paths, or undefined for a path the API does not
  * serve (404). docs/fhir-api.md#interactions: HEAD like GET, other methods 405.
  */
-export function fhirMethodNotAllowed(basePath: string, api: FhirApi): (url: string) => ApiError | undefined {
+export function fhirMethodNotAllowed(basePath: string, api: FhirApi, subscriptions = false): (url: string) => ApiError | undefined {
   const types: ReadonlySet<string> = new Set(servedTypes(api.forms).map((s) => s.type));
   const operations: ReadonlySet<string> = new Set(Object.values(FHIR_OPERATIONS).map((op) => `${op.type}/$${op.code}`));
   return (url) => {
@@ -175,8 +214,21 @@ export function fhirMethodNotAllowed(basePath: string, api: FhirApi): (url: stri
     const [type = '', second, ...more] = below.split('/');
     let allow: string | undefined;
     if (below === 'metadata' || below === '.well-known/smart-configuration') allow = 'GET, HEAD';
+    // Consent's routes are registered whether or not sharing is on (off, each answers 403), so their paths are known alike.
+    else if (type === 'Consent' && more.length === 0) allow = second === undefined ? CONSENT_ALLOW : A_CONSENT_ALLOW;
+    // Subscription's only where they are served: with SUBSCRIPTIONS=off it is a type like any other not served (404).
+    else if (type === 'Subscription' && subscriptions) allow = subscriptionAllow(second, more);
     else if (types.has(type) && more.length === 0) allow = second === '_search' ? 'POST' : 'GET, HEAD';
     else if (more.length === 1 && operations.has(`${type}/${more[0] ?? ''}`)) allow = 'GET, HEAD';
-    return allow === undefined ? undefined : new ApiError(405, `This API is read-only: ${allow} only.`, { allow });
+    if (allow === undefined) return undefined;
+    const what = type === 'Consent' ? CONSENT_NOT_CHANGED : type === 'Subscription' && more.length === 0 ? SUBSCRIPTION_NOT_CHANGED : 'This API is read-only';
+    return new ApiError(405, `${what}: ${allow} only.`, { allow });
   };
+}
+
+/** The methods a Subscription path serves: the list, one subscription, its `$status` and `$events`; undefined for a path not served. */
+function subscriptionAllow(second: string | undefined, more: readonly string[]): string | undefined {
+  if (second === undefined) return SUBSCRIPTION_ALLOW;
+  if (more.length === 0) return A_SUBSCRIPTION_ALLOW;
+  return more.length === 1 && (more[0] === '$status' || more[0] === '$events') ? 'GET, HEAD' : undefined;
 }

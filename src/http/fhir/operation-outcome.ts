@@ -7,7 +7,7 @@ export const FHIR_JSON = 'application/fhir+json; charset=utf-8';
 
 const CODES: Readonly<Record<number, string>> = {
   400: 'invalid', 401: 'login', 403: 'forbidden', 404: 'not-found', 405: 'not-supported', 406: 'not-supported',
-  408: 'timeout', 413: 'too-costly', 415: 'not-supported', 429: 'throttled', 502: 'transient', 503: 'transient', 504: 'timeout',
+  408: 'timeout', 409: 'conflict', 413: 'too-costly', 415: 'not-supported', 429: 'throttled', 501: 'not-supported', 502: 'transient', 503: 'transient', 504: 'timeout',
 };
 
 export function operationOutcome(status: number, message: string): Record<string, unknown> {

@@ -8,6 +8,9 @@ import type { FastifyRequest } from 'fastify';
 import { holdsAPersonNumber } from '../../domain/redaction/names-a-person.js';
 import type { ReadName } from '../../domain/operations/table.js';
 import type { AsFhirContext, FhirForm, FhirResource, RecordId } from '../../reads/as-fhir.js';
+import { reachesRead } from '../../domain/access/operation-reach.js';
+import { accessDenied } from '../../domain/access/patient-access.js';
+import { ReadUnavailableError } from '../../domain/read-availability/unavailable-read.js';
 import { accessFor } from '../request-patient.js';
 import type { RouteDependencies } from '../routes/dependencies.js';
 import type { FhirApi } from './fhir-api.js';
@@ -65,20 +68,27 @@ export function asFhirContext(api: FhirApi, zone: string, patient: string): AsFh
 }
 
 /**
- * The resources of `reads` for `patient`, each `Type/id` once, as the reads' forms write them (or
- * as `written` kept them); of `alternatives`' reads, only until one gave a resource of its type.
+ * The resources of the `own` reads and of those `besides` them for `patient`, each `Type/id` once, as
+ * the reads' forms write them (or as `written` kept them); of `alternatives`' reads, only until one gave
+ * a resource of its type. A read the caller's access does not reach is left out; none of `own` reached
+ * is refused (ACCESS_DENIED), as the read would be on the COS door.
  * Throws the access policy's refusal (403) when the caller may not act for the patient; the audit
  * record names the patient either way.
  * In a request that may read several patients (`request.audit.patientsRead` set), the patient is
  * named only once access is granted, in a record of their own (src/http/audit-record.ts).
  */
 export async function patientResources(
-  request: FastifyRequest, deps: RouteDependencies, api: FhirApi, written: WrittenForms, patient: string, reads: readonly ReadName[],
-  alternatives?: Alternatives,
+  request: FastifyRequest, deps: RouteDependencies, api: FhirApi, written: WrittenForms, patient: string, own: readonly ReadName[],
+  alternatives?: Alternatives, besides: readonly ReadName[] = [],
 ): Promise<PatientResources> {
   const several = request.audit.patientsRead;
   if (several === undefined) request.audit.patientId = patient;
   const access = await accessFor(request, deps.accessPolicy, patient);
+  // A proxy's grant opens its categories only (docs/proxies.md): the request's own reads must be among
+  // them, as a COS read must; what it brings besides them (includes, a summary's sections) is left out.
+  const reached = own.filter((read) => reachesRead(access, read));
+  if (reached.length === 0 && own.length > 0) throw accessDenied();
+  const reads = [...new Set([...reached, ...besides.filter((read) => reachesRead(access, read))])];
   const part = { delegation: access.basis as string, withheld: 0 };
   several?.set(patient, part);
   const ctx = asFhirContext(api, deps.zone, patient);
@@ -86,12 +96,24 @@ export async function patientResources(
   const resources: FhirResource[] = [];
   let withheld = 0;
   const withheldBy = new Map<ReadName, number>();
+  let unavailable: ReadUnavailableError | undefined;
+  let served = 0;
   for (const read of reads) {
     // Alternatives (TypeServing.alternatives): once one of them gave the resource of that type, the others are not asked.
     if (alternatives?.reads.includes(read) === true && resources.some((r) => r.resourceType === alternatives.type)) continue;
     const form = api.forms[read] as FhirForm<ReadName> | undefined;
     if (form === undefined) continue;
-    const released = await deps.readPatientData.execute(read, access, {});
+    let released;
+    try {
+      released = await deps.readPatientData.execute(read, access, {});
+    } catch (err) {
+      // A read this region does not serve takes no other down (issue 57 item 4): the others answer;
+      // only a request whose own reads are all unavailable is answered with its error.
+      if (!(err instanceof ReadUnavailableError)) throw err;
+      unavailable ??= err;
+      continue;
+    }
+    if (reached.includes(read)) served += 1;
     withheld += released.withheld;
     withheldBy.set(read, released.withheld);
     part.withheld = withheld;
@@ -102,5 +124,6 @@ export async function patientResources(
       resources.push(r);
     }
   }
+  if (unavailable !== undefined && served === 0 && reached.length > 0) throw unavailable;
   return { resources, withheld, withheldBy, readOf: seen };
 }

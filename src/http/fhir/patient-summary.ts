@@ -58,10 +58,11 @@ export class PatientSummary {
       throw err;
     }
     const sections = IPS_SECTIONS.map((section) => ({ section, grants: grantsFor(grants, section.type, 'search', contexts) }));
-    const reads = [...new Set([...this.readsOf.get('Patient') ?? [], ...sections.flatMap((s) => (s.grants.length === 0 ? [] : this.readsOf.get(s.section.type) ?? []))])];
+    const sectionReads = sections.flatMap((s) => (s.grants.length === 0 ? [] : this.readsOf.get(s.section.type) ?? []));
     let found;
     try {
-      found = await patientResources(request, this.deps, this.api, this.written, patient, reads);
+      // The subject is the document's own; a section's entries come only where the caller's access reaches them (a proxy's categories).
+      found = await patientResources(request, this.deps, this.api, this.written, patient, this.readsOf.get('Patient') ?? [], undefined, sectionReads);
     } catch (err) {
       if (err instanceof DomainError && err.code === 'ACCESS_DENIED') throw notFound();
       throw err;
@@ -71,8 +72,11 @@ export class PatientSummary {
     const contents = sections.map(({ section, grants: granted }) => {
       const ofType = found.resources.filter((r) => r.resourceType === section.type);
       const entries = sortMatches(ofType.filter((r) => passesCategory(granted, categoriesOf(r))), section.type, this.deps.zone);
-      const released = (this.readsOf.get(section.type) ?? []).every((read) => (found.withheldBy.get(read) ?? 0) === 0);
-      return { section, content: { entries, withheld: granted.length === 0 || entries.length < ofType.length || !released } satisfies SectionContent };
+      const sectionReads = this.readsOf.get(section.type) ?? [];
+      const released = sectionReads.every((read) => (found.withheldBy.get(read) ?? 0) === 0);
+      // A section whose reads the caller's access does not reach (a proxy's other categories) is withheld, never told empty.
+      const taken = sectionReads.length === 0 || sectionReads.some((read) => found.withheldBy.has(read));
+      return { section, content: { entries, withheld: granted.length === 0 || !taken || entries.length < ofType.length || !released } satisfies SectionContent };
     });
     const held = withReferenced([subject, SERVICE, ...contents.flatMap((c) => c.content.entries)], found.resources, (r) => mayInclude(r, grants, contexts));
     const byKey = new Map(held.map((r) => [`${r.resourceType}/${r.id}`, r]));

@@ -11,9 +11,10 @@
  * ones), the read, and everything the context writes them with (the patient, the zone; one memo per
  * API instance, made with its routes at start-up, so the id key and roots are its own). Nothing of
  * the caller: scopes, categories and includes are applied to the resources afterwards, on every
- * request. Records an adapter maps anew
- * for each request (`xml-http`, `fhir-r4`) are never found again, and the memo goes with them: it
- * holds its entries only as long as something else holds the first extract.
+ * request. `xml-http` answers its kept records while the EHR answers 304 (docs/upstream-ehr.md#7-conditional-requests).
+ * Records an adapter maps anew for each request (`xml-http` from an EHR without validators, `fhir-r4`)
+ * are never found again, and the memo goes with them: it holds its entries only as long as something
+ * else holds the first extract.
  */
 import type { ReadName } from '../../domain/operations/table.js';
 import type { AsFhirContext, FhirForm, FhirResource } from '../../reads/as-fhir.js';

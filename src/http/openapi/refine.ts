@@ -35,7 +35,7 @@ function examplesOf(operation: OperationName): Json | undefined {
   }));
 }
 
-function successResponse(operation: OperationName, generated: Json): Json {
+function successResponse(operation: OperationName, generated: Json, status: number): Json {
   const content = generated.content as Record<string, Json> | undefined;
   const schema = content?.['application/json']?.schema;
   const media: Json = { schema };
@@ -45,7 +45,8 @@ function successResponse(operation: OperationName, generated: Json): Json {
   // A route's own answer headers (the access log's Link) and further media types (its FHIR form) are kept beside the common ones.
   const others = Object.fromEntries(Object.entries(content ?? {}).filter(([type]) => type !== 'application/json'));
   const filtered = GUARDIAN_LIMITED_OPERATIONS.includes(operation) ? FILTERED_HEADERS : {};
-  const headers = { ...headersFor(200), ...filtered, ...(generated.headers as Json | undefined) };
+  const made = status === 201 ? { Location: { $ref: '#/components/headers/Location' } } : {};
+  const headers = { ...headersFor(200), ...filtered, ...made, ...(generated.headers as Json | undefined) };
   return { description: OPERATIONS[operation].docs.success, headers, content: { 'application/json': media, ...others } };
 }
 
@@ -54,9 +55,12 @@ function refineOperation(op: Operation): Operation {
   const shape = OPERATIONS[name].errorShape;
   const responses: Record<string, Json> = {};
   for (const [code, response] of Object.entries(op.responses ?? {})) {
-    // An unknown path or method is 404 before any operation is chosen: not an answer of this one.
-    if (code === '404') continue;
-    responses[code] = code === '200' ? successResponse(name, response) : { $ref: `#/components/responses/${errorResponseName(Number(code), shape)}` };
+    // An unknown path or method is 404 before any operation is chosen: not an answer of this one. Sharing's 404 (a grant not the
+    // caller's) and 409 (a change that cannot be made) are its own; no other operation answers them.
+    if ((code === '404' || code === '409') && OPERATIONS[name].handler !== 'proxy') continue;
+    responses[code] = code === '200' || code === '201'
+      ? successResponse(name, response, Number(code))
+      : { $ref: `#/components/responses/${errorResponseName(Number(code), shape)}` };
   }
   const parameters = (op.parameters ?? [])
     .filter((p) => !(p.in === 'header' && CREDENTIAL_HEADERS.has(String(p.name).toLowerCase())))

@@ -39,6 +39,10 @@ export const HEADERS: Record<string, object> = {
       + 'otherwise. What was withheld is never said.',
     schema: { type: 'string', enum: ['true'] },
   },
+  Location: {
+    description: 'The address of what the request made: a new grant\'s, to read it at (GET).',
+    schema: { type: 'string', maxLength: 256 },
+  },
   'Access-Control-Allow-Origin': {
     description: 'Only for a browser calling from an origin listed in CORS_ORIGINS; absent otherwise (CORS is off by default).',
     schema: { type: 'string', maxLength: 256 },
@@ -60,7 +64,8 @@ export function headersFor(status: number): Record<string, object> {
   return Object.fromEntries(names.map((name) => [name, ref(name)]));
 }
 
-const ERRORS: Record<number, { name: string; description: string; message: string }> = {
+/** `shape1Only`: answered only by operations of shape 1 (sharing's own), so documented in that shape alone. */
+const ERRORS: Record<number, { name: string; description: string; message: string; shape1Only?: true }> = {
   400: { name: 'BadRequest', description: 'A query parameter, header or body field is wrong; the message names it.', message: 'Query parameter fromDateTime must be a real local date-time YYYY-MM-DDThh:mm:ss, without a time zone (no Z or offset), e.g. 2025-01-31T08:00:00.' },
   401: {
     name: 'Unauthorized',
@@ -73,10 +78,29 @@ const ERRORS: Record<number, { name: string; description: string; message: strin
       + '`patient` header (also when the EHR does not know that patient).',
     message: MESSAGES.insufficientScope,
   },
+  // Sharing's own (docs/contract.md §11); every other operation's 404 is an unknown path's, not its answer.
+  404: {
+    name: 'NotFound',
+    description: 'No grant of the caller\'s has this id: one that does not exist and another person\'s answer the same.',
+    message: 'No grant of yours has this id: GET /patients/proxies/ lists the grants you gave and received.',
+    shape1Only: true,
+  },
+  409: {
+    name: 'Conflict',
+    description: 'The grant cannot change so as it is now (it has ended), or a second open grant to the same person, or more open grants than the region allows.',
+    message: 'This grant has already ended: nothing is shared through it.',
+    shape1Only: true,
+  },
   413: { name: 'PayloadTooLarge', description: 'The body is larger than 16 KiB.', message: 'Request body is larger than 16 KiB.' },
   415: { name: 'UnsupportedMediaType', description: 'A body that is not `application/json`.', message: 'Content-Type must be application/json.' },
   429: { name: 'TooManyRequests', description: 'Too many requests for this subscription key; wait Retry-After seconds.', message: 'Rate limit is exceeded. Try again in 5 seconds.' },
   500: { name: 'InternalServerError', description: 'A fault of the service; nothing about it is shown.', message: 'Internal server error.' },
+  501: {
+    name: 'NotImplemented',
+    description: 'This read is not available in this region: the region turned it off (READS_OFF), or its EHR does not offer the searches it needs. '
+      + 'Every other read is served; retrying does not help (no Retry-After), and the service\'s /health/ready names the reads not served.',
+    message: 'getDiagnoses is not available in this region: the region has turned it off (READS_OFF). Every other read is served.',
+  },
   502: { name: 'BadGateway', description: 'The EHR refused the call or sent something unreadable.', message: 'The EHR answered with an error or malformed data.' },
   503: {
     name: 'ServiceUnavailable',
@@ -101,7 +125,7 @@ export function errorResponses(): Record<string, object> {
   const out: Record<string, object> = {};
   for (const [code, error] of Object.entries(ERRORS)) {
     const status = Number(code);
-    for (const shape of ['status', 'error'] as const) {
+    for (const shape of error.shape1Only === true ? ['status'] as const : ['status', 'error'] as const) {
       const example = shape === 'status'
         ? { statusCode: status, message: error.message }
         : { error: error.message, path: EXAMPLE_PATH, status, timestamp: EXAMPLE_TIME };

@@ -9,6 +9,7 @@ import { answersSentAsBytes, sharedSerializerCompiler } from '../serialization/s
 import { accessLogRoute } from './access-log-route.js';
 import { apiRoutes, operationByVersion } from './api-routes.js';
 import type { RouteDependencies } from './dependencies.js';
+import { proxyRoute } from './proxy-routes.js';
 import { recordsRoute } from './records-route.js';
 import type { RouteKind } from './route-parts.js';
 import { arrivalRoute, paymentRoute } from './write-routes.js';
@@ -19,7 +20,11 @@ const KINDS: Readonly<Record<Operation['handler'], RouteKind>> = {
   accessLog: accessLogRoute,
   arrival: arrivalRoute,
   payment: paymentRoute,
+  proxy: proxyRoute,
 };
+
+/** A path as the table writes it (`{id}`, as OpenAPI does) in fastify's form (`:id`). */
+const routerPath = (path: string): string => path.replace(/\{([A-Za-z]+)\}/g, ':$1');
 
 /** The query a vendor path takes: the operation's, and the vendor's names of its parameters beside them. */
 function vendorQuery(op: Operation): TObject {
@@ -50,14 +55,15 @@ export const operationRoutes: FastifyPluginAsync<RouteDependencies> = async (app
       headers: PatientHeadersSchema,
       querystring: OPERATIONS[operation].query,
       ...(parts.body === undefined ? {} : { body: parts.body }),
-      response: { 200: parts.ok, ...errorResponses(route.errorShape) },
+      ...(parts.params === undefined ? {} : { params: parts.params }),
+      response: { [parts.okStatus ?? 200]: parts.ok, ...errorResponses(route.errorShape, route.handler === 'records') },
     };
     const config = { operation, operationByVersion: operationByVersion(route), errorShape: route.errorShape };
     const vendorSchema = {
       ...schema, operationId: `${operation}AtVendorPath`, tags: [VENDOR_TAG.name], querystring: vendorQuery(OPERATIONS[operation]),
     };
     for (const [url, documentedAs] of [[route.path, schema], ...route.vendorPaths.map((path) => [path, vendorSchema] as const)] as const) {
-      app.route({ method: route.method, url, config, schema: documentedAs, serializerCompiler, handler: parts.handle });
+      app.route({ method: route.method, url: routerPath(url), config, schema: documentedAs, serializerCompiler, handler: parts.handle });
     }
   }
 };

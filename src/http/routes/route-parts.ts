@@ -10,6 +10,10 @@ export interface RouteParts {
   /** The handler serialises its 200 answers itself and sends bytes: `ok` then only documents them. */
   okSentAsBytes?: true;
   body?: TObject;
+  /** The path's parameters (`{id}`), validated as the query is. */
+  params?: TObject;
+  /** A success other than 200: 201 for what a request made. */
+  okStatus?: 201;
   handle(request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
 }
 

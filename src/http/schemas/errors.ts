@@ -14,10 +14,12 @@ export const ErrorResponseSchema = Type.Object({
   timestamp: Type.Integer({ minimum: -9999999999999, maximum: 9999999999999 }),
 }, { title: 'ErrorResponse', description: `Error body, shape 2 of the spec (${groupsAnswering('error')}).` });
 
-const statusCodes = [400, 401, 403, 404, 413, 415, 429, 500, 502, 503, 504] as const;
+const statusCodes = [400, 401, 403, 404, 409, 413, 415, 429, 500, 502, 503, 504] as const;
+/** A read of patient records the region does not serve (READS_OFF, or an EHR lacking its searches): only reads answer it. */
+const READ_NOT_SERVED = 501;
 
-/** Response schemas for every error status an API route can answer, in the route's shape. */
-export function errorResponses(shape: ErrorShape): Record<number, typeof StatusErrorSchema | typeof ErrorResponseSchema> {
+/** Response schemas for every error status an API route can answer, in the route's shape (`read`: a read of patient records). */
+export function errorResponses(shape: ErrorShape, read = false): Record<number, typeof StatusErrorSchema | typeof ErrorResponseSchema> {
   const schema = shape === 'status' ? StatusErrorSchema : ErrorResponseSchema;
-  return Object.fromEntries(statusCodes.map((code) => [code, schema]));
+  return Object.fromEntries([...statusCodes, ...(read ? [READ_NOT_SERVED] : [])].map((code) => [code, schema]));
 }

@@ -1,7 +1,7 @@
 import { appointmentsOf, registeredBookingsOf, type Contact } from '../../dev/demo-data/appointments.js';
 import { epochMsToCompact } from '../../domain/time/local-time.js';
 import type { DemoClock } from '../../dev/demo-data/clock.js';
-import { NS, tv } from '../../dev/demo-data/ix.js';
+import { tv } from '../../dev/demo-data/ix.js';
 import { displayName, idRoot, isCoordinationNumber, type DemoPerson } from '../../dev/demo-data/people.js';
 import { STAFF, UNITS, type UnitKey } from '../../dev/demo-data/units.js';
 import { cdataIfMarkup, el, leaf, tag, xmlDocument, type XmlElement } from '../../dev/demo-data/xml.js';
@@ -64,11 +64,11 @@ const SILENT_SOURCE: Readonly<Record<string, string>> = {
   '191212121212': 'Tidboken för Ungdomsmottagningen svarade inte \u2013 bokningar därifrån saknas',
 };
 
-export function bookingsDocument(person: DemoPerson, clock: DemoClock): string {
+export function bookingsDocument(person: DemoPerson, clock: DemoClock, ns: string): string {
   const bookings = appointmentsOf(person, clock);
   const registered = registeredBookingsOf(person, clock);
   const silent = SILENT_SOURCE[person.id];
-  const root = tag('BookedAppointmentsResults', { xmlns: NS.bookings, 'xmlns:b': NS.bookings },
+  const root = tag('BookedAppointmentsResults', { xmlns: ns, 'xmlns:b': ns },
     el('BookedAppointmentsResult',
       bookings.map(booking),
       registered.map((r) => el('RegisteredBooking',

@@ -31,7 +31,9 @@ export const AppointmentSchema = Type.Object({
 export const APPOINTMENT_TYPES = {
   Appointment: {
     schema: AppointmentSchema,
+    summary: null,
     search: {
+      shared: {},
       date: { param: 'date', elements: ['start'] },
       tokens: { status: ['status'] },
       references: {

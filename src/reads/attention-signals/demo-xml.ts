@@ -1,5 +1,5 @@
 import { addDays, dayAt, dayOf, plusMinutes, type DemoClock } from '../../dev/demo-data/clock.js';
-import { bool, EHR_ID_ROOT, extractPatient, id, NS, RC_ROOT, simpleUnit, tv, XSI } from '../../dev/demo-data/ix.js';
+import { bool, EHR_ID_ROOT, extractPatient, id, RC_ROOT, simpleUnit, tv, XSI } from '../../dev/demo-data/ix.js';
 import { ehrId } from '../../dev/demo-data/ids.js';
 import { SIGNALS, type SignalSpec } from './demo-data.js';
 import type { DemoPerson } from '../../dev/demo-data/people.js';
@@ -89,8 +89,8 @@ function signal(spec: SignalSpec, person: DemoPerson, clock: DemoClock): XmlElem
       simpleUnit('CareProviderUnit', staff.unit))));
 }
 
-export function attentionSignalsDocument(person: DemoPerson, clock: DemoClock): string {
-  const root = tag('as:AttentionSignalEHRExtracts', { 'xmlns:as': NS.attentionsignals, xmlns: NS.attentionsignals, 'xmlns:xsi': XSI, version: '2.1' },
+export function attentionSignalsDocument(person: DemoPerson, clock: DemoClock, ns: string): string {
+  const root = tag('as:AttentionSignalEHRExtracts', { 'xmlns:as': ns, xmlns: ns, 'xmlns:xsi': XSI, version: '2.1' },
     (SIGNALS[person.id] ?? []).map((spec) => signal(spec, person, clock)));
   return xmlDocument(root, `GET /ehr/v1/patients/${person.id}/attentionsignals (synthetic demo data, generated `
     + `for ${clock.today}). A mirror of the vendor's attention signals. Traps where present: a prefixed root, `

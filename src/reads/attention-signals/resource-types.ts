@@ -8,6 +8,7 @@ import {
   AnnotationSchema, CodeableConceptSchema, codes, OptionalConcept as Concept, OptionalConcepts as Concepts, OptionalReference as Ref, OptionalString as Str, OptionalTime as Time, PeriodSchema, ReferenceSchema, RESOURCE_BASE,
 } from '../../domain/fhir/resources/datatypes.js';
 import { ref, STAFF, SUBJECT, type ResourceTypeDeclarations } from '../../domain/fhir/resources/resource-type.js';
+import { ALLERGIES } from './resource-types-summary.js';
 
 export const FlagSchema = Type.Object({
   resourceType: Type.Literal('Flag'),
@@ -39,7 +40,9 @@ export const AllergyIntoleranceSchema = Type.Object({
 export const SIGNAL_TYPES = {
   AllergyIntolerance: {
     schema: AllergyIntoleranceSchema,
+    summary: ALLERGIES,
     search: {
+      shared: { patient: 'clinical-patient', date: 'clinical-date' },
       date: { param: 'date', elements: ['recordedDate'] },
       tokens: { category: ['category'], 'clinical-status': ['clinicalStatus'] },
       references: { patient: ref(['patient'], 'Patient'), recorder: ref(['recorder'], ...STAFF) },
@@ -47,7 +50,9 @@ export const SIGNAL_TYPES = {
   },
   Flag: {
     schema: FlagSchema,
+    summary: null,
     search: {
+      shared: { patient: 'clinical-patient', date: 'clinical-date' },
       date: { param: 'date', elements: ['period'] },
       tokens: { category: ['category'], status: ['status'] },
       references: { ...SUBJECT, author: ref(['author'], 'Organization', ...STAFF) },

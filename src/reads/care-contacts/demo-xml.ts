@@ -1,7 +1,7 @@
 import { contactsOf, type Contact } from '../../dev/demo-data/appointments.js';
 import type { DemoClock } from '../../dev/demo-data/clock.js';
 import { ehrId } from '../../dev/demo-data/ids.js';
-import { bool, EHR_ID_ROOT, extractPatient, id, NS, optionalTv, RC_ROOT, simpleUnit, tv, XSI } from '../../dev/demo-data/ix.js';
+import { bool, EHR_ID_ROOT, extractPatient, id, optionalTv, RC_ROOT, simpleUnit, tv, XSI } from '../../dev/demo-data/ix.js';
 import type { DemoPerson } from '../../dev/demo-data/people.js';
 import { accessZoneOf, EHR_SYSTEM_ID, HEAD_UNIT, HSA_ROOT, LOCAL_UNIT_ROOT, POSITION_ROOT, STAFF, UNITS, type UnitKey } from '../../dev/demo-data/units.js';
 import { cdataIfMarkup, el, leaf, tag, xmlDocument, type XmlElement } from '../../dev/demo-data/xml.js';
@@ -111,8 +111,8 @@ function contact(c: Contact, person: DemoPerson, index: number): XmlElement {
       simpleUnit('careProviderUnit', s.unit))));
 }
 
-export function contactsDocument(person: DemoPerson, clock: DemoClock): string {
-  const root = tag('ContactEHRExtracts', { xmlns: NS.contacts, 'xmlns:cc': NS.contacts, 'xmlns:xsi': XSI },
+export function contactsDocument(person: DemoPerson, clock: DemoClock, ns: string): string {
+  const root = tag('ContactEHRExtracts', { xmlns: ns, 'xmlns:cc': ns, 'xmlns:xsi': XSI },
     contactsOf(person, clock).map((c, i) => contact(c, person, i)));
   return xmlDocument(root, `GET /ehr/v1/patients/${person.id}/contacts (synthetic demo data, generated for `
     + `${clock.today}). A mirror of the vendor's care contacts v2. Traps where present: contacts out of time `

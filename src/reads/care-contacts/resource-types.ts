@@ -27,7 +27,9 @@ export const EncounterSchema = Type.Object({
 export const ENCOUNTER_TYPES = {
   Encounter: {
     schema: EncounterSchema,
+    summary: null,
     search: {
+      shared: { patient: 'clinical-patient', date: 'clinical-date' },
       date: { param: 'date', elements: ['period'] },
       tokens: { status: ['status'] },
       references: {

@@ -1,5 +1,5 @@
 import { dayAt, dayOf, plusMinutes, type DemoClock } from '../../dev/demo-data/clock.js';
-import { bool, EHR_ID_ROOT, extractPatient, id, NS, RC_ROOT, simpleUnit, tv, XSI } from '../../dev/demo-data/ix.js';
+import { bool, EHR_ID_ROOT, extractPatient, id, RC_ROOT, simpleUnit, tv, XSI } from '../../dev/demo-data/ix.js';
 import { ehrId } from '../../dev/demo-data/ids.js';
 import { DIAGNOSES, type ActionSpec, type DiagnosisNoteSpec, type DiagnosisSpec } from './demo-data.js';
 import type { DemoPerson } from '../../dev/demo-data/people.js';
@@ -84,8 +84,8 @@ function note(spec: DiagnosisNoteSpec, person: DemoPerson, clock: DemoClock): Xm
       (spec.actions ?? []).map((a, i) => action(a, `${key}-a${i + 1}`, at, clock.zone))));
 }
 
-export function diagnosesDocument(person: DemoPerson, clock: DemoClock): string {
-  const root = tag('dx:DiagnosisEHRExtracts', { 'xmlns:dx': NS.diagnoses, xmlns: NS.diagnoses, 'xmlns:xsi': XSI },
+export function diagnosesDocument(person: DemoPerson, clock: DemoClock, ns: string): string {
+  const root = tag('dx:DiagnosisEHRExtracts', { 'xmlns:dx': ns, xmlns: ns, 'xmlns:xsi': XSI },
     [...(DIAGNOSES[person.id] ?? [])].reverse().map((spec) => note(spec, person, clock)));
   return xmlDocument(root, `GET /ehr/v1/patients/${person.id}/diagnoses (synthetic demo data, generated `
     + `for ${clock.today}). A mirror of the vendor's diagnosis v2. Traps where present: a prefixed root, notes out of `

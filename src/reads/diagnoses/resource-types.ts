@@ -8,6 +8,7 @@ import {
   codes, OptionalConcept as Concept, OptionalConcepts as Concepts, OptionalReference as Ref, OptionalTime as Time, PeriodSchema, ReferenceSchema, RESOURCE_BASE,
 } from '../../domain/fhir/resources/datatypes.js';
 import { ref, STAFF, SUBJECT, type ResourceTypeDeclarations } from '../../domain/fhir/resources/resource-type.js';
+import { PROBLEMS } from './resource-types-summary.js';
 
 export const ConditionSchema = Type.Object({
   resourceType: Type.Literal('Condition'),
@@ -37,7 +38,9 @@ export const ProcedureSchema = Type.Object({
 export const DIAGNOSIS_TYPES = {
   Condition: {
     schema: ConditionSchema,
+    summary: PROBLEMS,
     search: {
+      shared: { patient: 'clinical-patient', code: 'clinical-code' },
       date: { param: 'recorded-date', elements: ['recordedDate'] },
       tokens: { 'verification-status': ['verificationStatus'], code: ['code'] },
       references: { ...SUBJECT, asserter: ref(['asserter'], ...STAFF) },
@@ -45,7 +48,9 @@ export const DIAGNOSIS_TYPES = {
   },
   Procedure: {
     schema: ProcedureSchema,
+    summary: null,
     search: {
+      shared: { patient: 'clinical-patient', date: 'clinical-date', code: 'clinical-code' },
       date: { param: 'date', elements: ['performedDateTime', 'performedPeriod'] },
       tokens: { status: ['status'], code: ['code'] },
       references: { ...SUBJECT, 'reason-reference': ref(['reasonReference'], 'Condition') },

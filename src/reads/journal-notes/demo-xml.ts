@@ -2,7 +2,7 @@ import { contactsOf, type Contact } from '../../dev/demo-data/appointments.js';
 import { plusMinutes, type DemoClock } from '../../dev/demo-data/clock.js';
 import { typeOfVisit } from '../care-contacts/demo-xml.js';
 import { ehrId } from '../../dev/demo-data/ids.js';
-import { bool, EHR_ID_ROOT, extractPatient, id, NS, optionalTv, tv } from '../../dev/demo-data/ix.js';
+import { bool, EHR_ID_ROOT, extractPatient, id, optionalTv, tv } from '../../dev/demo-data/ix.js';
 import { NOTES, type ArchetypeSpec, type NoteSpec, type RecordSpec, type ValueSpec } from './demo-data.js';
 import type { DemoPerson } from '../../dev/demo-data/people.js';
 import {
@@ -126,9 +126,9 @@ function note(spec: NoteSpec, contact: Contact, person: DemoPerson, clock: DemoC
     el('Units', unitDetails(contact.unit)));
 }
 
-export function journalNotesDocument(person: DemoPerson, clock: DemoClock): string {
+export function journalNotesDocument(person: DemoPerson, clock: DemoClock, ns: string): string {
   const extracts = notesOf(person, clock).map(({ spec, contact }, i) => note(spec, contact, person, clock, i));
-  const root = tag('JournalNoteRecords', { xmlns: NS.journalnotes, 'xmlns:ix': NS.journalnotes },
+  const root = tag('JournalNoteRecords', { xmlns: ns, 'xmlns:ix': ns },
     extracts.length > 0 && el('JournalNoteRecord', tag('XSDVersion', { version: '3.1' }), extracts));
   return xmlDocument(root, `GET /ehr/v1/patients/${person.id}/journalnotes (synthetic demo data, generated for `
     + `${clock.today}). Minor version 3.1: each value's text beside its JournalValueType attribute. Traps `

@@ -51,7 +51,9 @@ export const CompositionSchema = Type.Object({
 export const NOTE_TYPES = {
   Composition: {
     schema: CompositionSchema,
+    summary: null,
     search: {
+      shared: { patient: 'clinical-patient', date: 'clinical-date', encounter: 'clinical-encounter' },
       date: { param: 'date', elements: ['date'] },
       tokens: { status: ['status'] },
       references: { ...SUBJECT, author: ref(['author'], ...STAFF), encounter: ref(['encounter'], 'Encounter'), entry: ref(SECTION_ENTRIES, 'Observation') },

@@ -1,6 +1,6 @@
 import { dayAt, dayOf, plusMinutes, type DemoClock } from '../../dev/demo-data/clock.js';
 import { v2Unit } from '../care-contacts/demo-xml.js';
-import { EHR_ID_ROOT, extractPatient, id, NS, RC_ROOT, simpleUnit, tv, XSI } from '../../dev/demo-data/ix.js';
+import { EHR_ID_ROOT, extractPatient, id, RC_ROOT, simpleUnit, tv, XSI } from '../../dev/demo-data/ix.js';
 import { ehrId } from '../../dev/demo-data/ids.js';
 import { REPORTS, type ReportSpec, type TestSpec } from './demo-data.js';
 import type { DemoPerson } from '../../dev/demo-data/people.js';
@@ -43,7 +43,8 @@ export function reportFacts(spec: ReportSpec, person: DemoPerson, clock: DemoClo
 export const testIdOf = (person: DemoPerson, report: ReportSpec, i: number): string =>
   `${String(person.slotBase + report.n).padStart(4, '0')}${String(i + 1).padStart(2, '0')}`;
 
-function report(spec: ReportSpec, person: DemoPerson, clock: DemoClock): XmlElement {
+/** One report of a person's lab results document, as the demo writes it (`npm run notifications` adds one to a running demo). */
+export function report(spec: ReportSpec, person: DemoPerson, clock: DemoClock): XmlElement {
   const { taken, made, reportId } = reportFacts(spec, person, clock);
   const requester = STAFF[spec.requester];
   const attested = spec.tests.some((t) => t.attestedAfter !== undefined);
@@ -80,8 +81,8 @@ function report(spec: ReportSpec, person: DemoPerson, clock: DemoClock): XmlElem
     el('headCareProviderUnit', id('unitID', HEAD_UNIT.hsaId, HSA_ROOT)));
 }
 
-export function labResultsDocument(person: DemoPerson, clock: DemoClock): string {
-  const root = tag('lr:ChemistryReportEHRExtracts', { 'xmlns:lr': NS.labresults, xmlns: NS.labresults, 'xmlns:xsi': XSI },
+export function labResultsDocument(person: DemoPerson, clock: DemoClock, ns: string): string {
+  const root = tag('lr:ChemistryReportEHRExtracts', { 'xmlns:lr': ns, xmlns: ns, 'xmlns:xsi': XSI },
     // Newest first: the service sorts on timeCreated itself.
     [...(REPORTS[person.id] ?? [])].reverse().map((spec) => report(spec, person, clock)));
   return xmlDocument(root, `GET /ehr/v1/patients/${person.id}/labresults (synthetic demo data, generated `

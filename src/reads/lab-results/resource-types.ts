@@ -8,6 +8,7 @@ import {
   AnnotationSchema, CodeableConceptSchema, codes, IdentifierSchema, OptionalConcept as Concept, OptionalConcepts as Concepts, OptionalReference as Ref, OptionalString as Str, OptionalTime as Time, PeriodSchema, QuantitySchema, ReferenceSchema, RESOURCE_BASE,
 } from '../../domain/fhir/resources/datatypes.js';
 import { ref, STAFF, SUBJECT, type ResourceTypeDeclarations } from '../../domain/fhir/resources/resource-type.js';
+import { RESULTS } from './resource-types-summary.js';
 
 export const ObservationSchema = Type.Object({
   resourceType: Type.Literal('Observation'),
@@ -46,7 +47,9 @@ export const DiagnosticReportSchema = Type.Object({
 export const LAB_TYPES = {
   DiagnosticReport: {
     schema: DiagnosticReportSchema,
+    summary: null,
     search: {
+      shared: { patient: 'clinical-patient' },
       date: { param: 'issued', elements: ['issued'] },
       tokens: { status: ['status'], category: ['category'] },
       references: { ...SUBJECT, result: ref(['result'], 'Observation'), performer: ref(['performer'], 'Organization', ...STAFF) },
@@ -54,7 +57,9 @@ export const LAB_TYPES = {
   },
   Observation: {
     schema: ObservationSchema,
+    summary: RESULTS,
     search: {
+      shared: { patient: 'clinical-patient', date: 'clinical-date', code: 'clinical-code' },
       date: { param: 'date', elements: ['effectiveDateTime', 'effectivePeriod', 'issued'] },
       tokens: { status: ['status'], category: ['category'], code: ['code'] },
       references: { ...SUBJECT, performer: ref(['performer'], 'Organization', ...STAFF) },

@@ -2,7 +2,7 @@ import { contactsOf, type Contact } from '../../dev/demo-data/appointments.js';
 import { addDays, dayAt, type DemoClock } from '../../dev/demo-data/clock.js';
 import { ehrId } from '../../dev/demo-data/ids.js';
 import { typeOfVisit } from '../care-contacts/demo-xml.js';
-import { bool, code, EHR_ID_ROOT, id, NS, optionalTv, RC_ROOT, tv, XSI } from '../../dev/demo-data/ix.js';
+import { bool, code, EHR_ID_ROOT, id, optionalTv, RC_ROOT, tv, XSI } from '../../dev/demo-data/ix.js';
 import { exchangeText, PRESCRIPTIONS, ROUTES, type PrescriptionSpec } from './demo-data.js';
 import { idRoot, type DemoPerson } from '../../dev/demo-data/people.js';
 import { dosage, product, unitRef } from '../../dev/demo-data/prescription-parts.js';
@@ -114,10 +114,10 @@ function prescription(spec: PrescriptionSpec, person: DemoPerson, clock: DemoClo
     el('Units', unitData(unit)));
 }
 
-export function medicationsDocument(person: DemoPerson, clock: DemoClock): string {
+export function medicationsDocument(person: DemoPerson, clock: DemoClock, ns: string): string {
   const contacts = new Map(contactsOf(person, clock).map((c) => [c.n, c]));
   const specs = PRESCRIPTIONS[person.id] ?? [];
-  const root = tag('PrescriptionRecords', { xmlns: NS.medications, 'xmlns:rx': NS.medications, 'xmlns:xsi': XSI },
+  const root = tag('PrescriptionRecords', { xmlns: ns, 'xmlns:rx': ns, 'xmlns:xsi': XSI },
     specs.length > 0 && el('PrescriptionRecord', tag('XSDVersion', { version: '2.7' }),
       specs.map((spec, i) => {
         const contact = spec.contact === undefined ? undefined : contacts.get(spec.contact);

@@ -8,6 +8,7 @@ import {
   codes, FhirTime, FhirTimeOfDay, IdentifierSchema, OptionalConcept as Concept, OptionalConcepts as Concepts, OptionalInteger as Int, OptionalReference as Ref, OptionalString as Str, PeriodSchema, QuantitySchema, RangeSchema, ReferenceSchema, RESOURCE_BASE,
 } from '../../domain/fhir/resources/datatypes.js';
 import { ref, STAFF, SUBJECT, type ResourceTypeDeclarations } from '../../domain/fhir/resources/resource-type.js';
+import { MEDICATION_SUMMARY } from './resource-types-summary.js';
 
 export const MedicationSchema = Type.Object({
   resourceType: Type.Literal('Medication'),
@@ -63,7 +64,9 @@ export const MedicationRequestSchema = Type.Object({
 export const MEDICATION_TYPES = {
   MedicationRequest: {
     schema: MedicationRequestSchema,
+    summary: MEDICATION_SUMMARY,
     search: {
+      shared: { patient: 'clinical-patient', status: 'medications-status', medication: 'medications-medication', encounter: 'medications-encounter' },
       date: { param: 'authoredon', elements: ['authoredOn'] },
       tokens: { status: ['status'] },
       references: {
@@ -73,7 +76,8 @@ export const MEDICATION_TYPES = {
   },
   Medication: {
     schema: MedicationSchema,
-    search: { tokens: { code: ['code'] } },
+    summary: null,
+    search: { shared: { code: 'clinical-code' }, tokens: { code: ['code'] } },
   },
 } as const satisfies ResourceTypeDeclarations;
 

@@ -1,5 +1,5 @@
 import { addDays, dayAt, type DemoClock } from '../../dev/demo-data/clock.js';
-import { bool, EHR_ID_ROOT, givenNames, id, NS, RC_ROOT, tv, XSI } from '../../dev/demo-data/ix.js';
+import { bool, EHR_ID_ROOT, givenNames, id, RC_ROOT, tv, XSI } from '../../dev/demo-data/ix.js';
 import { EXTRAS, versionDateTime, type PatientExtras } from '../patient/demo-xml.js';
 import { birthDate, demoPerson, idRoot, type DemoPerson, type PostalAddress } from '../../dev/demo-data/people.js';
 import { EHR_SYSTEM_ID, HEAD_UNIT, HSA_ROOT, LOCAL_UNIT_ROOT, UNITS } from '../../dev/demo-data/units.js';
@@ -112,10 +112,10 @@ function dentalExtract(person: DemoPerson, clock: DemoClock): XmlElement {
     el('responsibleUnit', id('unitID', UNITS.tand.hsaId, HSA_ROOT), id('unitLocalID', UNITS.tand.localId, LOCAL_UNIT_ROOT)));
 }
 
-export function patientV2Document(person: DemoPerson, clock: DemoClock): string {
+export function patientV2Document(person: DemoPerson, clock: DemoClock, ns: string): string {
   const extras = EXTRAS[person.id];
   if (!extras) throw new Error(`no patient extras for ${person.id}`);
-  const root = tag('PatientEHRExtracts', { xmlns: NS['patient-v2'], 'xmlns:p2': NS['patient-v2'], 'xmlns:xsi': XSI },
+  const root = tag('PatientEHRExtracts', { xmlns: ns, 'xmlns:p2': ns, 'xmlns:xsi': XSI },
     extract(person, extras, clock),
     person.id === '191212121212' && dentalExtract(person, clock));
   return xmlDocument(root, `GET /ehr/v1/patients/${person.id}/patient-v2 (synthetic demo data, generated for `

@@ -1,6 +1,6 @@
 import { dayAt, type DemoClock } from '../../dev/demo-data/clock.js';
 import { ehrId } from '../../dev/demo-data/ids.js';
-import { bool, EHR_ID_ROOT, id, NS, RC_ROOT, tv, XSI } from '../../dev/demo-data/ix.js';
+import { bool, EHR_ID_ROOT, id, RC_ROOT, tv, XSI } from '../../dev/demo-data/ix.js';
 import { birthDate, idRoot, type DemoPerson, type PostalAddress } from '../../dev/demo-data/people.js';
 import { EHR_SYSTEM_ID, HEAD_UNIT, HSA_ROOT, UNITS } from '../../dev/demo-data/units.js';
 import { cdata, charRef, el, leaf, tag, xmlDocument, type XmlChild, type XmlElement } from '../../dev/demo-data/xml.js';
@@ -102,10 +102,10 @@ function extract(person: DemoPerson, extras: PatientExtras, clock: DemoClock, da
     el('HeadCareproviderUnit', id('UnitID', HEAD_UNIT.hsaId, HSA_ROOT)));
 }
 
-export function patientDocument(person: DemoPerson, clock: DemoClock): string {
+export function patientDocument(person: DemoPerson, clock: DemoClock, ns: string): string {
   const extras = EXTRAS[person.id];
   if (!extras) throw new Error(`no patient extras for ${person.id}`);
-  const root = tag('PatientRecords', { xmlns: NS.patient, 'xmlns:pat': NS.patient, 'xmlns:xsi': XSI },
+  const root = tag('PatientRecords', { xmlns: ns, 'xmlns:pat': ns, 'xmlns:xsi': XSI },
     el('PatientRecord',
       tag('XSDVersion', { version: '3.2' }),
       extract(person, extras, clock, extras.versionDay, true),

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { appointmentsOf, type Contact } from '../../dev/demo-data/appointments.js';
 import type { DemoClock } from '../../dev/demo-data/clock.js';
-import { bool, NS, tv } from '../../dev/demo-data/ix.js';
+import { bool, tv } from '../../dev/demo-data/ix.js';
 import type { DemoPerson } from '../../dev/demo-data/people.js';
 import { STAFF, UNITS } from '../../dev/demo-data/units.js';
 import { cdataIfMarkup, el, tag, xmlDocument, type XmlElement } from '../../dev/demo-data/xml.js';
@@ -54,8 +54,8 @@ function meeting(contact: Contact): XmlElement | undefined {
       el('vm:OnPremise', bool(spec.video.onPremise ?? false))));
 }
 
-export function videoMeetingsDocument(person: DemoPerson, clock: DemoClock): string {
-  const root = tag('vm:VideoMeetings', { 'xmlns:vm': NS.videomeetings },
+export function videoMeetingsDocument(person: DemoPerson, clock: DemoClock, ns: string): string {
+  const root = tag('vm:VideoMeetings', { 'xmlns:vm': ns },
     appointmentsOf(person, clock).map(meeting));
   return xmlDocument(root, `GET /ehr/v1/patients/${person.id}/videomeetings (synthetic demo data, generated `
     + `for ${clock.today}). Traps where present: every element prefixed vm: (no default namespace), `

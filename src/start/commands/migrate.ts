@@ -3,8 +3,9 @@
  * (docs/operations.md#the-audit-store):
  *   npm run migrate -- [--schema <name>] [--service-role <role>]   (--help: this usage)
  * Against DATABASE_URL: brings schema `audit` (or --schema) and the sign-in schema `sign_in` (or
- * --sign-in-schema: the authorization server's state, docs/sign-in.md) to the latest migration, the same one the
- * service runs at start, and with --service-role makes that role (if missing) and grants it what the
+ * --sign-in-schema: the authorization server's state, docs/sign-in.md) and the proxy grants' schema
+ * `proxy_grants` (or --proxy-schema, docs/contract.md §11) and the notifications' schema `notifications` (or
+ * --notifications-schema, docs/operations.md#the-notifications-schema) to the latest migration, the same one the service runs at start, and with --service-role makes that role (if missing) and grants it what the
  * service needs, and revokes what it must not hold (or refuses, naming it, where revoking from the
  * role cannot take it away). Says what it changed, line by line, or that there was nothing to do.
  * Exit code 2 for bad arguments, 1 when DATABASE_URL is missing, unreachable or refuses the step.
@@ -15,11 +16,14 @@ import { inTransaction } from '../../adapters/audit-postgres/bounded-client.js';
 import { ownerStep, type OwnerStepDone } from '../../adapters/audit-postgres/owner-step.js';
 import { revokeExcess, type ServicePrivilege } from '../../adapters/audit-postgres/service-privileges.js';
 import { migrateSignIn, SIGN_IN_SCHEMA } from '../../adapters/auth-server/postgres-models.js';
+import { migrateProxyGrants, PROXY_GRANTS_PRIVILEGES, PROXY_GRANTS_SCHEMA } from '../../adapters/proxy-grants/postgres-grant-schema.js';
+import { migrateNotifications, NOTIFICATIONS_PRIVILEGES, NOTIFICATIONS_SCHEMA } from '../../adapters/subscriptions/postgres-subscription-schema.js';
+import type { Migrated } from '../../adapters/audit-postgres/schema-migrations.js';
 import { SQL_NAME } from '../../adapters/audit-postgres/sql-names.js';
 import { shownUrl, withoutPassword } from '../shown-url.js';
 import { commandLogger, say } from './command-log.js';
 
-const USAGE = 'usage: DATABASE_URL=postgres://<owner>@<host>/<db> npm run migrate -- [--schema <name>] [--sign-in-schema <name>] [--service-role <role>]';
+const USAGE = 'usage: DATABASE_URL=postgres://<owner>@<host>/<db> npm run migrate -- [--schema <name>] [--sign-in-schema <name>] [--proxy-schema <name>] [--notifications-schema <name>] [--service-role <role>]';
 
 class Refusal extends Error {
   constructor(message: string, readonly code: number) {
@@ -27,9 +31,11 @@ class Refusal extends Error {
   }
 }
 
-const OPTIONS = { schema: { type: 'string' }, 'sign-in-schema': { type: 'string' }, 'service-role': { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
+const OPTIONS = { schema: { type: 'string' }, 'sign-in-schema': { type: 'string' }, 'proxy-schema': { type: 'string' }, 'notifications-schema': { type: 'string' }, 'service-role': { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
 
-function parseArguments(argv: string[]): { schema: string; signInSchema: string; serviceRole: string | undefined; help: boolean } {
+interface Arguments { schema: string; signInSchema: string; proxySchema: string; notificationsSchema: string; serviceRole: string | undefined; help: boolean }
+
+function parseArguments(argv: string[]): Arguments {
   let values;
   try {
     ({ values } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: OPTIONS }));
@@ -40,9 +46,13 @@ function parseArguments(argv: string[]): { schema: string; signInSchema: string;
   const serviceRole = values['service-role'];
   const signInSchema = values['sign-in-schema'] ?? SIGN_IN_SCHEMA;
   if (!SQL_NAME.test(signInSchema)) throw new Refusal(`--sign-in-schema must be a lower-case SQL name such as ${SIGN_IN_SCHEMA}\n${USAGE}`, 2);
+  const proxySchema = values['proxy-schema'] ?? PROXY_GRANTS_SCHEMA;
+  if (!SQL_NAME.test(proxySchema)) throw new Refusal(`--proxy-schema must be a lower-case SQL name such as ${PROXY_GRANTS_SCHEMA}\n${USAGE}`, 2);
+  const notificationsSchema = values['notifications-schema'] ?? NOTIFICATIONS_SCHEMA;
+  if (!SQL_NAME.test(notificationsSchema)) throw new Refusal(`--notifications-schema must be a lower-case SQL name such as ${NOTIFICATIONS_SCHEMA}\n${USAGE}`, 2);
   if (!SQL_NAME.test(schema)) throw new Refusal(`--schema must be a lower-case SQL name such as audit\n${USAGE}`, 2);
   if (serviceRole !== undefined && !SQL_NAME.test(serviceRole)) throw new Refusal(`--service-role must be a lower-case SQL name such as pdas_service\n${USAGE}`, 2);
-  return { schema, signInSchema, serviceRole, help: values.help === true };
+  return { schema, signInSchema, proxySchema, notificationsSchema, serviceRole, help: values.help === true };
 }
 
 /** What the step did, one line each; a run that changed nothing says so in one line. */
@@ -71,31 +81,47 @@ const SIGN_IN_PRIVILEGES: readonly ServicePrivilege[] = [
   ...['SELECT', 'INSERT', 'UPDATE', 'DELETE'].map((privilege) => ({ kind: 'table' as const, privilege, object: '.oidc_model' })),
 ];
 
+/** A schema of ours beside the audit store's: migrated as the service does, and the service role given what `needed` names and no more. */
+interface SchemaStep {
+  /** How the lines name it: `sign-in`, `proxy`, `notifications`. */
+  label: string;
+  migrate: (pool: pg.Pool, schema: string, serviceRole: string | undefined) => Promise<Migrated>;
+  needed: readonly ServicePrivilege[];
+}
+
+const SIGN_IN_STEP: SchemaStep = { label: 'sign-in', migrate: migrateSignIn, needed: SIGN_IN_PRIVILEGES };
+
+/** The proxy grants' schema (src/adapters/proxy-grants/postgres-grant-schema.ts): read, add and change grants and events, no more. */
+const PROXY_STEP: SchemaStep = { label: 'proxy', migrate: migrateProxyGrants, needed: PROXY_GRANTS_PRIVILEGES };
+
+/** The notifications' schema (src/adapters/subscriptions/postgres-subscription-schema.ts): subscriptions, events, feeds, leases, the budget. */
+const NOTIFICATIONS_STEP: SchemaStep = { label: 'notifications', migrate: migrateNotifications, needed: NOTIFICATIONS_PRIVILEGES };
+
 /**
- * The authorization server's schema (src/adapters/auth-server/postgres-models.ts), with the service
- * role's grants on it and what it must not hold there revoked, or refused as on the audit schema.
+ * A schema of `step` (the authorization server's, src/adapters/auth-server/postgres-models.ts; the proxy
+ * grants'), with the service role's grants on it and what it must not hold there revoked, or refused as on the audit schema.
  */
-async function migrateSignInSchema(url: string, where: string, schema: string, serviceRole: string | undefined): Promise<{ from: number; to: number; revoked: string[] }> {
+async function migrateSchema(step: SchemaStep, url: string, where: string, schema: string, serviceRole: string | undefined): Promise<{ from: number; to: number; revoked: string[] }> {
   const pool = new pg.Pool({ connectionString: url, max: 1, connectionTimeoutMillis: 5000, application_name: 'patient-data-access-migrate' });
   pool.on('error', () => undefined);
   try {
-    const migrated = await migrateSignIn(pool, schema, serviceRole);
+    const migrated = await step.migrate(pool, schema, serviceRole);
     if (serviceRole === undefined) return { ...migrated, revoked: [] };
     const client = await pool.connect();
     try {
-      return { ...migrated, revoked: await inTransaction(client, () => revokeExcess(client, schema, serviceRole, SIGN_IN_PRIVILEGES)) };
+      return { ...migrated, revoked: await inTransaction(client, () => revokeExcess(client, schema, serviceRole, step.needed)) };
     } finally {
       client.release();
     }
   } catch (err) {
-    throw new Refusal(`the sign-in schema step on ${where} failed: ${withoutPassword(err instanceof Error ? err.message : String(err), url)}`, 1);
+    throw new Refusal(`the ${step.label} schema step on ${where} failed: ${withoutPassword(err instanceof Error ? err.message : String(err), url)}`, 1);
   } finally {
     await pool.end().catch(() => undefined);
   }
 }
 
 async function main(): Promise<number> {
-  const { schema, signInSchema, serviceRole, help } = parseArguments(process.argv.slice(2));
+  const { schema, signInSchema, proxySchema, notificationsSchema, serviceRole, help } = parseArguments(process.argv.slice(2));
   if (help) {
     say(USAGE);
     return 0;
@@ -120,9 +146,11 @@ async function main(): Promise<number> {
       throw new Refusal(`the owner step on ${where} failed: ${withoutPassword(err instanceof Error ? err.message : String(err), url)}${hint}`, 1);
     }
     for (const line of report(done, schema, serviceRole, where)) say(line);
-    const signIn = await migrateSignInSchema(url, where, signInSchema, serviceRole);
-    if (signIn.to > signIn.from) say(`sign-in schema ${signInSchema} at ${where}: migrated from version ${signIn.from} to ${signIn.to}`);
-    for (const privilege of signIn.revoked) say(`revoked from ${serviceRole ?? ''}: ${privilege}`);
+    for (const [step, name] of [[SIGN_IN_STEP, signInSchema], [PROXY_STEP, proxySchema], [NOTIFICATIONS_STEP, notificationsSchema]] as const) {
+      const done = await migrateSchema(step, url, where, name, serviceRole);
+      if (done.to > done.from) say(`${step.label} schema ${name} at ${where}: migrated from version ${done.from} to ${done.to}`);
+      for (const privilege of done.revoked) say(`revoked from ${serviceRole ?? ''}: ${privilege}`);
+    }
     return 0;
   } finally {
     await client.end().catch(() => undefined);

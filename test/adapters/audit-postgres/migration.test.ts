@@ -55,6 +55,9 @@ describe.skipIf(!available)('PostgreSQL audit schema: migration and append-only 
       ['unaudited', 'integer', 'YES'],
       // Migration 6 (issue 44 item 6): the id of the chain key whose MAC is in hash; null on a row from before the key.
       ['key_id', 'text', 'YES'],
+      // Migration 7 (issue 53): the proxy grant a row is about, and why support ended one.
+      ['proxy_grant_id', 'text', 'YES'],
+      ['reason', 'text', 'YES'],
     ]);
   });
 
@@ -76,7 +79,7 @@ describe.skipIf(!available)('PostgreSQL audit schema: migration and append-only 
   it('is idempotent: every later start finds each version applied once and keeps the rows', async () => {
     expect(await trail().ping()).toBe(true);
     const versions = await admin.query(`SELECT version FROM "${schema}".schema_migrations ORDER BY version`);
-    expect(versions.rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }, { version: 5 }, { version: 6 }]);
+    expect(versions.rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }, { version: 5 }, { version: 6 }, { version: 7 }]);
     const count = await admin.query(`SELECT count(*)::int AS n FROM "${schema}".access_log`);
     expect(count.rows[0]).toEqual({ n: 2 });
   });
@@ -86,7 +89,7 @@ describe.skipIf(!available)('PostgreSQL audit schema: migration and append-only 
     expect(await Promise.all(starting.map((t) => t.ping()))).toEqual([true, true, true, true]);
     await Promise.all(starting.map((t, i) => t.append(fullRecord(i))));
     const versions = await admin.query(`SELECT version FROM "${concurrentSchema}".schema_migrations ORDER BY version`);
-    expect(versions.rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }, { version: 5 }, { version: 6 }]);
+    expect(versions.rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }, { version: 5 }, { version: 6 }, { version: 7 }]);
     expect(await verifyPostgresChain(admin, concurrentSchema)).toBe(0);
   });
 

@@ -8,9 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { generateDemoData } from '../../../src/dev/demo-data/generate.js';
-import { DocumentStore } from '../../../src/adapters/ehr-embedded/document-store.js';
+import { DocumentStore, type VersionedText } from '../../../src/adapters/ehr-embedded/document-store.js';
 import { EmbeddedEhr } from '../../../src/adapters/ehr-embedded/embedded-ehr.js';
-import { deepFreeze, MappedDocuments } from '../../../src/adapters/ehr-embedded/mapped-documents.js';
 import { WriteStateStore } from '../../../src/adapters/ehr-embedded/write-state-store.js';
 import type { CareContact } from '../../../src/domain/records/index.js';
 
@@ -21,7 +20,7 @@ const NOW = Date.UTC(2026, 10, 21, 8, 0);
 class CountingStore extends DocumentStore {
   reads = 0;
 
-  override async readVersioned(file: string): Promise<{ text: string; version: string } | undefined> {
+  override async readVersioned(file: string): Promise<VersionedText | undefined> {
     this.reads++;
     return super.readVersioned(file);
   }
@@ -110,29 +109,5 @@ describe('mapped documents of the embedded EHR', () => {
     await readDocument(ehr, 'bookings', ADULT, {});
     await readDocument(ehr, 'bookings', ADULT, {});
     expect(store.reads).toBe(2);
-  });
-});
-
-describe('MappedDocuments', () => {
-  it('drops the least recently used entries beyond its budget', async () => {
-    const cache = new MappedDocuments(1000);
-    let loads = 0;
-    const load = (chars: number) => async () => {
-      loads++;
-      return { version: 'v1', chars, mapped: { value: [loads], unbounded: [loads], dropped: [] } };
-    };
-    await cache.get('a', 'v1', load(100));
-    await cache.get('b', 'v1', load(100));
-    await cache.get('a', 'v1', load(100));
-    await cache.get('c', 'v1', load(100));
-    expect(loads).toBe(3);
-    await cache.get('a', 'v1', load(100));
-    await cache.get('b', 'v1', load(100));
-    expect(loads).toBe(4);
-  });
-
-  it('deep-freezes nested objects and arrays', () => {
-    const value = deepFreeze({ a: [{ b: { c: 1 } }] });
-    expect(Object.isFrozen(value.a[0]?.b)).toBe(true);
   });
 });

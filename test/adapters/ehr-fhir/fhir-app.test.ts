@@ -39,7 +39,7 @@ describe('the fhir-r4 adapter behind the HTTP API', () => {
 });
 
 describe('readiness of the fhir-r4 adapter', () => {
-  it('is not ready, naming the type and the parameter, when the CapabilityStatement lacks a search parameter a read sends', async () => {
+  it('stays ready, naming the type, the parameter and the read, when the CapabilityStatement lacks a search parameter one read sends (issue 57 item 4)', async () => {
     const t = await startFhirTestApp({ proxied: true });
     try {
       const proxy = t.proxy as FhirProxy;
@@ -51,10 +51,17 @@ describe('readiness of the fhir-r4 adapter', () => {
         if (condition) condition.searchParam = condition.searchParam?.filter((p) => p.name !== 'recorded-date');
         return fhirReply(200, statement);
       };
-      expect(await t.ehr.ping()).toBe(false);
+      expect(await t.ehr.ping()).toBe(true);
       expect(t.events).toContainEqual({ type: 'capability-missing', resource: 'Condition', param: 'recorded-date' });
+      expect(t.events).toContainEqual({ type: 'reads-unavailable', reads: ['getDiagnoses'] });
       const res = await t.call({ method: 'GET', url: '/health/ready' });
-      expect(res.statusCode).toBe(503);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ unavailableReads: { getDiagnoses: "the region's EHR does not offer the searches it needs" } });
+      // The read is refused before anything is sent: a server that lacks the parameter may answer nothing for it.
+      const before = proxy.seen.filter((seen) => seen.url.includes('/Condition')).length;
+      const diagnoses = await t.call({ method: 'GET', url: '/patients/diagnoses/', token: await t.personToken(TOLVAN) });
+      expect(diagnoses.statusCode).toBe(501);
+      expect(proxy.seen.filter((seen) => seen.url.includes('/Condition')).length).toBe(before);
     } finally {
       await t.close();
     }

@@ -29,6 +29,18 @@ describe('DocumentPieces', () => {
     }), { seeds: [20261121, 20261122, 20261123], numRuns: 3000 });
   });
 
+  it('issue 56 item 3: pieces decoded from bytes hold no lone surrogate, whatever the bytes, so the reader spares that search', async () => {
+    // Encoded surrogates (ED A0 80 to ED BF BF, CESU-8 pairs), lead bytes cut short, and any other byte.
+    const surrogate = fc.tuple(fc.constant(0xed), fc.integer({ min: 0xa0, max: 0xbf }), fc.integer({ min: 0x80, max: 0xbf }));
+    const run = fc.oneof(surrogate.map((b) => [...b]), fc.integer({ min: 0, max: 0xff }).map((b) => [b]));
+    await assertProperty(fc.property(fc.array(run, { maxLength: 200 }), fc.integer({ min: 1, max: 40 }), (runs, size) => {
+      const pieces = DocumentPieces.fromBytes(Buffer.from(runs.flat()), size);
+      expect(pieces.decoded).toBe(true);
+      for (const piece of piecesOf(pieces)) expect((piece as string & { isWellFormed(): boolean }).isWellFormed()).toBe(true);
+    }), { seeds: [20261126, 20261127], numRuns: 2000 });
+    expect(DocumentPieces.fromText('<R>\ud800</R>').decoded).toBe(false);
+  });
+
   it('keeps each piece near its size: the size, then up to the next `<` or the first place a long run may be cut', () => {
     const bytes = Buffer.from(`<a>${'x'.repeat(100)}<b/>${'y'.repeat(10)}<c/></a>`);
     const texts = piecesOf(DocumentPieces.fromBytes(bytes, 10));

@@ -6,11 +6,13 @@
  */
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FileGrantStore } from '../../../src/adapters/proxy-grants/file-grant-store.js';
 import { HttpBrowser, readForm, type Page } from './http-browser.js';
 import { launchedIn, startDemoService, tokenRequest, type DemoService } from './smart-flow.js';
 
 const TOLVAN = '191212121212';
 const MARTA = '198112189876';
+const ANTON = '200404122384';
 
 let service: DemoService;
 beforeAll(async () => {
@@ -96,7 +98,7 @@ describe('connected apps, the API of the patient app\'s tab', () => {
     expect(listed.headers['access-control-allow-origin']).toBe(appOrigin);
     const { apps } = await listed.body.json() as { apps: { id: string; appName: string; patient: { name: string; basis: string }; allowedBy: string; scopes: string[] }[] };
     const mine = apps.find((a) => a.patient.name === 'Lilla Ström' && a.allowedBy === 'you');
-    expect(mine).toMatchObject({ appName: 'Patient app', patient: { basis: 'guardian' } });
+    expect(mine).toMatchObject({ appName: 'Patientappen', appNames: { sv: 'Patientappen', en: 'Patient app' }, patient: { basis: 'guardian' } });
     expect(mine?.scopes).toContain('patient/*.rs');
     expect(JSON.stringify(apps)).not.toMatch(/\d{12}/);
 
@@ -115,6 +117,27 @@ describe('connected apps, the API of the patient app\'s tab', () => {
     const again = await api(other.access_token as string, 'DELETE', `/${encodeURIComponent(mine?.id ?? '')}`);
     expect(again.statusCode).toBe(404);
     await again.body.dump();
+  });
+
+  it('shows a proxy only the apps they allowed themself for the grantor: never the patient\'s own or another delegate\'s, which they cannot revoke', async () => {
+    // Tolvan shares his lab results with Anton (an active grant, kept where the service keeps grants).
+    const store = await FileGrantStore.open(service.dataDir);
+    const now = Date.now();
+    await store.create({
+      id: 'c0ffee'.padEnd(32, '0'), state: 'active', grantor: TOLVAN, grantee: ANTON, categories: ['LabResult'],
+      validFromMs: now - 60_000, createdMs: now - 60_000, changedMs: now - 60_000,
+    }, () => undefined);
+    const tolvans = await launched(new HttpBrowser(), TOLVAN);
+    const martas = await launched(new HttpBrowser(), MARTA, 'Tolvan');
+    const anton = new HttpBrowser();
+    const antons = await launched(anton, ANTON, 'Tolvan');
+    const page = await anton.get(pageUrl());
+    const listed = items(page).filter((i) => i.includes('Tolvan'));
+    expect(listed).toEqual([expect.stringMatching(/^Patient app: Opens the record of Tolvan Tolvansson \(.*\)\. You allowed it on /)]);
+    const { apps } = await (await api(antons.access_token as string, 'GET', '', new URL(service.base).origin)).body.json() as { apps: { allowedBy: string; patient: { name: string } }[] };
+    expect(apps.filter((a) => a.patient.name === 'Tolvan Tolvansson').map((a) => a.allowedBy)).toEqual(['you']);
+    expect((await refresh(tolvans)).status).toBe(200);
+    expect((await refresh(martas)).status).toBe(200);
   });
 
   it('refuses without a token of this server, and answers no other origin', async () => {

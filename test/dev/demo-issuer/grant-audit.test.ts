@@ -62,8 +62,8 @@ describe('grants in the patient\'s access log', () => {
     // Who granted (the guardian, shown to herself and to the patient) and which app.
     expect(event?.agent.map((a) => a.who)).toEqual([
       { identifier: { system: 'urn:oid:1.2.752.129.2.1.3.1', value: MARTA } },
-      // Named as the access log names every app: its CLIENT_NAMES name, else its client id.
-      { display: 'patient-app', identifier: { value: 'patient-app' } },
+      // Named as the access log names every app: its CLIENT_NAMES name, else its registered name (here in each language too), else its client id.
+      expect.objectContaining({ display: 'Patientappen', identifier: { value: 'patient-app' } }),
     ]);
 
     // The patient app names them from the same table, in both languages (the COS log's operationDisplayName).

@@ -81,7 +81,7 @@ describe('issue 52: grants of the demo sign-in server', () => {
     const entries = await log.body.json() as Array<{ operation: string; timeInUnix: number; clientApplication: { clientId?: string } }>;
     expect(entries.filter((e) => e.operation === 'grantAppAccess' && e.timeInUnix >= before - 1000 && e.clientApplication.clientId === 'patient-app')).toHaveLength(1);
     const listed = await h.apps(tokens.access_token as string);
-    expect(listed).toEqual([expect.objectContaining({ appName: 'Patient app', allowedBy: 'you', patient: expect.objectContaining({ name: 'Tolvan Tolvansson', basis: 'self' }) })]);
+    expect(listed).toEqual([expect.objectContaining({ appName: 'Patientappen', allowedBy: 'you', patient: expect.objectContaining({ name: 'Tolvan Tolvansson', basis: 'self' }) })]);
     expect(listed[0]?.scopes).toContain('user/Appointment-read');
   });
 
@@ -121,7 +121,7 @@ describe('issue 52: grants of the demo sign-in server', () => {
     const first = await h.launched(browser, MARTA, 'Gösta');
     const second = await h.launched(browser, MARTA, 'Gösta');
     const forLilla = await h.launched(browser, MARTA, 'Lilla');
-    const mine = (await h.apps(second.access_token as string)).filter((a) => a.allowedBy === 'you' && a.appName === 'Patient app');
+    const mine = (await h.apps(second.access_token as string)).filter((a) => a.allowedBy === 'you' && a.appName === 'Patientappen');
     expect(mine.filter((a) => a.patient.name === 'Gösta Partnersson')).toHaveLength(1);
     expect(mine.filter((a) => a.patient.name === 'Lilla Ström')).toHaveLength(1);
     // The earlier grant ended: its refresh token and its access token.
@@ -135,7 +135,7 @@ describe('issue 52: grants of the demo sign-in server', () => {
     const browser = new HttpBrowser();
     const forLilla = await h.launched(browser, MARTA, 'Lilla');
     const plain = await h.plainIn(browser, MARTA);
-    const mine = (await h.apps(plain.access_token as string)).filter((a) => a.allowedBy === 'you' && a.appName === 'Patient app');
+    const mine = (await h.apps(plain.access_token as string)).filter((a) => a.allowedBy === 'you' && a.appName === 'Patientappen');
     expect(mine.filter((a) => a.reach === 'picked' && a.patient.name === 'Lilla Ström')).toHaveLength(1);
     expect(mine.filter((a) => a.reach === 'everyone')).toHaveLength(1);
     // Its refresh still names Lilla (a launch's token; its refreshes audited in her log).

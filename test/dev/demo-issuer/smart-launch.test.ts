@@ -58,12 +58,12 @@ describe('SMART standalone launch at the demo issuer', () => {
     const code = pkce();
     const { redirect, pages } = await launch(new HttpBrowser(), service, authorizeUrl(service, code), { login: TOLVAN });
     expect(pages.map((p) => /name="prompt" value="(\w+)"/.exec(p.body)?.[1])).toEqual(['login', 'consent']);
-    // Consent names whose record and each scope, in words and as written.
+    // Consent names whose record and each scope, in words, the scope as written in small print after them.
     const consent = pages[1]?.body ?? '';
     expect(consent).toContain('It opens the record of Tolvan Tolvansson');
-    expect(consent).toContain('<li>Read and search every part of the record of the person picked: <code>patient/*.rs</code>'
-      + '<span class="reach">Whose records: Tolvan Tolvansson</span></li>');
-    expect(consent).toContain('<li>Keep reading without asking you again, until the sign-in expires or is revoked: <code>offline_access</code></li>');
+    expect(consent).toContain('<li>Read every part of the record of the person picked<span class="reach">Whose records: Tolvan Tolvansson</span>'
+      + '<small class="scope"><code>patient/*.rs</code></small></li>');
+    expect(consent).toContain('<li>Keep reading without asking you again, until the sign-in expires or is revoked<small class="scope"><code>offline_access</code></small></li>');
     expect(`${redirect.origin}${redirect.pathname}`).toBe(APP_REDIRECT);
     const { status, body } = await exchange(service, redirect.searchParams.get('code') ?? '', code.verifier);
     expect(status).toBe(200);
@@ -81,6 +81,14 @@ describe('SMART standalone launch at the demo issuer', () => {
 
     const read = await fhirGet(body.access_token as string, `Patient/${patient}`);
     expect([read.status, read.body.id]).toEqual([200, patient]);
+  });
+
+  it('issue 53: lets the patient app ask for the Consent scopes, and list the grants the person gave with them', async () => {
+    const scope = 'openid fhirUser launch/patient patient/Consent.rs patient/Consent.cud user/Consent.read user/Consent.write';
+    const body = await signedIn(TOLVAN, undefined, { scope });
+    expect((body.scope as string).split(' ').sort()).toEqual(scope.split(' ').sort());
+    const listed = await fhirGet(body.access_token as string, 'Consent');
+    expect([listed.status, listed.body.resourceType]).toEqual([200, 'Bundle']);
   });
 
   it('offers a guardian herself and the people she acts for now, by name and relationship, never a protected one', async () => {
@@ -114,13 +122,13 @@ describe('SMART standalone launch at the demo issuer', () => {
     const { pages } = await launch(new HttpBrowser(), service, authorizeUrl(service, pkce(), { scope: 'openid fhirUser launch/patient user/*.rs patient/Observation.rs' }),
       { login: MARTA, pick: 'Lilla' });
     const consent = pages.find((p) => p.body.includes('name="prompt" value="consent"'))?.body ?? '';
-    const reach = (scope: string) => new RegExp(`<code>${scope.replace(/[.*/]/g, '\\$&')}</code><span class="reach">Whose records: ([^<]*)</span>`).exec(consent)?.[1];
+    const reach = (scope: string) => new RegExp(`<span class="reach">Whose records: ([^<]*)</span><small class="scope"><code>${scope.replace(/[.*/]/g, '\\$&')}</code>`).exec(consent)?.[1];
     const everyone = reach('user/*.rs') ?? '';
     for (const name of ['Märta Ström', 'Lilla Ström', 'Tolvan Tolvansson', 'Gösta Partnersson']) expect(everyone).toContain(name);
     expect(everyone).not.toMatch(/Sara|Anton/);
     expect(reach('patient/Observation.rs')).toBe('Lilla Ström');
     // The launch scopes reach nobody's records, so they name nobody.
-    expect(consent).toMatch(/<code>launch\/patient<\/code><\/li>/);
+    expect(consent).toMatch(/[^>]<small class="scope"><code>launch\/patient<\/code><\/small><\/li>/);
   });
 
   it('issue 47 item 8: the pages speak Swedish when asked (Accept-Language or the switch), name the app, and hold a main landmark', async () => {
@@ -133,7 +141,7 @@ describe('SMART standalone launch at the demo issuer', () => {
     // The switch: ?lang=sv, remembered by a cookie for the next pages.
     const swedish = await browser.get(`${first.url}?lang=sv`);
     expect(swedish.body).toContain('<html lang="sv">');
-    expect(swedish.body).toContain('<h1>Logga in i Patient app</h1>');
+    expect(swedish.body).toContain('<h1>Logga in i Patientappen</h1>');
     expect(swedish.body).toContain('<a href="/interaction/');
     expect(swedish.body).toContain('hreflang="en">English</a>');
     const picker = await browser.follow(await postForm(browser, swedish, { login: MARTA }), new URL(service.smart.issuer).origin);
@@ -142,7 +150,7 @@ describe('SMART standalone launch at the demo issuer', () => {
     // A browser that asks for Swedish gets it without the switch.
     const inSwedish = new HttpBrowser({ 'accept-language': 'sv-SE,sv;q=0.9,en;q=0.8' });
     const asked = await inSwedish.follow(await inSwedish.get(authorizeUrl(service, pkce())), new URL(service.smart.issuer).origin);
-    expect([asked.language, /<h1>[^<]*<\/h1>/.exec(asked.body)?.[0]]).toEqual(['sv', '<h1>Logga in i Patient app</h1>']);
+    expect([asked.language, /<h1>[^<]*<\/h1>/.exec(asked.body)?.[0]]).toEqual(['sv', '<h1>Logga in i Patientappen</h1>']);
   });
 
   it("makes a delegate's fhirUser a RelatedPerson readable with that launch's token only", async () => {

@@ -2,13 +2,13 @@
  * Hostile XML documents, dressed as the answer a route asks for (its root element and namespace),
  * so only the hostile part — never a wrong root — is what the service must refuse.
  */
-import { NS } from '../../../src/dev/demo-data/ix.js';
+import { DOCUMENTS } from '../../../src/adapters/ehr-xml/documents.js';
 
 export type DocumentKind = 'journalnotes' | 'contacts';
 
 export const ROOT: Readonly<Record<DocumentKind, { root: string; item: string; ns: string }>> = {
-  journalnotes: { root: 'JournalNoteRecords', item: 'JournalNoteRecord', ns: NS.journalnotes },
-  contacts: { root: 'ContactEHRExtracts', item: 'contactEHRExtract', ns: NS.contacts },
+  journalnotes: { root: 'JournalNoteRecords', item: 'JournalNoteRecord', ns: DOCUMENTS.journalnotes.namespace },
+  contacts: { root: 'ContactEHRExtracts', item: 'contactEHRExtract', ns: DOCUMENTS.contacts.namespace },
 };
 
 const DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n';

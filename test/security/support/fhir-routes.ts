@@ -71,6 +71,53 @@ export const FHIR_ROUTES: readonly FhirRouteCase[] = FHIR_PREFIXES.flatMap((pref
   ...(serving.type === 'AuditEvent' ? [] : [routeCase(serving, prefix, 'read')]),
 ]));
 export const FHIR_SEARCH_ROUTES = FHIR_ROUTES.filter((r) => r.interaction !== 'read');
+
+/**
+ * The grants a person gave, as Consent (docs/contract.md §11 "FHIR", src/http/fhir/consent-routes.ts):
+ * declared by the statement when PROXY_GRANTS is on, as in every security app (runs.ts STEADY). Not a
+ * row of FHIR_ROUTES: no read of the record (no `_search`, no type search parameters), it is created
+ * and deleted, and only a scope naming Consent reaches it: a wildcard such as `patient/*.read` is 403.
+ */
+export const CONSENT = 'Consent';
+
+export interface ConsentPath {
+  prefix: FhirPrefix;
+  /** The path below the base; a grant's ends in the id, given per request. */
+  path: string;
+  byId: boolean;
+  /** What follows the id (an operation, `/$status`). */
+  suffix?: string;
+  /** The methods the path serves, as its Allow names them. */
+  allow: readonly string[];
+}
+
+/** The URL of `path` with `id` where it takes one. */
+export const pathUrl = (path: ConsentPath, id: string): string => (path.byId ? `${path.path}${id}${path.suffix ?? ''}` : path.path);
+
+/** The Consent paths under both prefixes: the search and create, and a grant's read and delete. */
+export const CONSENT_PATHS: readonly ConsentPath[] = FHIR_PREFIXES.flatMap((prefix) => [
+  { prefix, path: `${prefix}/${CONSENT}`, byId: false, allow: ['GET', 'HEAD', 'POST'] },
+  { prefix, path: `${prefix}/${CONSENT}/`, byId: true, allow: ['GET', 'HEAD', 'DELETE'] },
+]);
+
+/**
+ * A person's Subscriptions (docs/fhir-api.md#subscriptions, src/http/fhir/subscription-routes.ts): declared when
+ * SUBSCRIPTIONS is on, as in every security app (runs.ts STEADY). Not a row of FHIR_ROUTES either: no
+ * read of the record; created and deleted, asked after by `$status` and `$events`, and only a scope
+ * naming Subscription reaches it: a wildcard such as `patient/*.read` is 403.
+ */
+export const SUBSCRIPTION = 'Subscription';
+
+/** The Subscription paths under both prefixes: the search and create, one's read and delete, and its two operations. */
+export const SUBSCRIPTION_PATHS: readonly ConsentPath[] = FHIR_PREFIXES.flatMap((prefix) => [
+  { prefix, path: `${prefix}/${SUBSCRIPTION}`, byId: false, allow: ['GET', 'HEAD', 'POST'] },
+  { prefix, path: `${prefix}/${SUBSCRIPTION}/`, byId: true, allow: ['GET', 'HEAD', 'DELETE'] },
+  { prefix, path: `${prefix}/${SUBSCRIPTION}/`, byId: true, suffix: '/$status', allow: ['GET', 'HEAD'] },
+  { prefix, path: `${prefix}/${SUBSCRIPTION}/`, byId: true, suffix: '/$events', allow: ['GET', 'HEAD'] },
+]);
+
+/** Every type the CapabilityStatement declares with sharing and subscriptions on: the record's types, Consent and Subscription. */
+export const FHIR_STATEMENT_TYPES: readonly string[] = [...FHIR_TYPES_SERVED, CONSENT, SUBSCRIPTION];
 export const FHIR_READ_ROUTES = FHIR_ROUTES.filter((r) => r.interaction === 'read');
 
 /** Every `_revinclude` any type declares (`<Type>:<param>`): a revinclude names the type that refers. */

@@ -4,8 +4,11 @@ import { EHR_VARIANTS, type EhrVariant } from '../../support/test-app.js';
 /**
  * Event-loop-delay load shedding switched off: on a busy 2-core machine it can answer 503 at random,
  * and these tests assert exact statuses. Shedding has its own test in test/http/operability.
+ * Sharing on (PROXY_GRANTS=on), so its routes are attacked as every other; the open-grant limit out of
+ * reach, as each valid grant the suites send names a new grantee (routes.ts freshGrantee). Subscriptions
+ * on (SUBSCRIPTIONS=on), so the FHIR door's Subscription paths are attacked too.
  */
-export const STEADY = { protection: { pressureMaxEventLoopDelayMs: 0 } } as const;
+export const STEADY = { protection: { pressureMaxEventLoopDelayMs: 0 }, proxies: { invitationDays: 7, maxGrants: 1_000_000 }, subscriptions: true } as const;
 
 /**
  * How many cases a property of the security suites checks over `variant`. The fhir-r4 run sends

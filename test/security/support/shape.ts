@@ -28,7 +28,7 @@ function contentTypeOf(answer: Answer): string {
 /**
  * Every way the answer breaks docs/contract.md#errors for `route` (undefined: an unknown path, which answers
  * shape 1): a status the route does not document, an error body that is not exactly shape 1 or
- * exactly shape 2 as the route says, a 200 whose JSON is not the route's top-level type, a body
+ * exactly shape 2 as the route says, a success (200, or 201 for a new grant) whose JSON is not the route's top-level type, a body
  * that is not JSON, or text that gives away internals. Empty when the answer is fine.
  */
 export function answerProblems(
@@ -54,12 +54,13 @@ export function answerProblems(
     problems.push('the body is not JSON');
     return problems;
   }
-  if (status === 200) {
+  if (status === 200 || status === 201) {
     if (!route) {
-      problems.push('an unknown path answered 200');
+      problems.push(`an unknown path answered ${status}`);
     } else if (route.okType === 'array' ? !Array.isArray(body) : (typeof body !== 'object' || body === null || Array.isArray(body))) {
-      problems.push(`a 200 body is not a JSON ${route.okType}`);
-    } else if (route.write) {
+      problems.push(`a ${status} body is not a JSON ${route.okType}`);
+    } else if (route.write && !route.proxy) {
+      // The EHR's writes answer ResultRecords; a new grant answers the grant (its schema is the route's own serialiser).
       const records = Array.isArray(body) ? body : [body];
       if (records.length === 0) problems.push('a write answered an empty list');
       for (const r of records as Array<Record<string, unknown>>) {

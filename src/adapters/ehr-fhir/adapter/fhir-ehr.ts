@@ -3,11 +3,13 @@
  * it has a plan for, the delegation registry from tagged RelatedPersons, and the two writes, over the
  * shared EHR transport; for each API request, a view whose calls share one identity lookup; the pages
  * a read holds count against the answer-memory budget. `ping` is ready when the server answers its CapabilityStatement and that statement lists every search
- * parameter the reads and the registry send.
+ * parameter the registry and every read send; a read whose own searches it lacks is unavailable
+ * (`unavailableReads`, ReadUnavailableError) while the others serve (issue 57 item 4).
  */
 import type { Relationship } from '../../../domain/access/relationship.js';
 import { EhrError } from '../../../domain/ehr-error.js';
 import type { ReadName } from '../../../domain/operations/table.js';
+import { ReadUnavailableError, type UnavailableReads } from '../../../domain/read-availability/unavailable-read.js';
 import { PAYMENT_TYPES, type PaymentType } from '../../../domain/writes/payment-types.js';
 import type { EhrWriteResult } from '../../../domain/writes/write-outcomes.js';
 import { eachRead } from '../../../domain/use-cases/read-sources.js';
@@ -45,6 +47,8 @@ export class FhirEhr implements EhrRecords, DelegationRegistry {
   private readonly transport: EhrHttpTransport;
   private readonly registry: (actor: string) => Promise<Relationship[]>;
   private readonly capabilities: CapabilityWatch;
+  /** The reads the latest statement lacks a search of (client/capabilities.ts). */
+  private lacking: ReadonlySet<ReadName> = new Set();
   private readonly readsOptions: FhirReadsOptions;
   private readonly writesOptions: FhirWritesOptions;
   private readonly writes: FhirWrites;
@@ -116,6 +120,11 @@ export class FhirEhr implements EhrRecords, DelegationRegistry {
     return (await this.capabilities.current())?.ready ?? false;
   }
 
+  /** The reads the server's latest CapabilityStatement lacks a search parameter of: they answer ReadUnavailableError. */
+  unavailableReads(): UnavailableReads {
+    return new Map([...this.lacking].map((read) => [read, 'ehr-lacks-searches'] as const));
+  }
+
   /** A rotated client certificate (or CA) for new connections; files that make no usable pair throw, and the old one stays. */
   useTls(tls: EhrTls): void {
     this.transport.useTls(tls);
@@ -125,16 +134,27 @@ export class FhirEhr implements EhrRecords, DelegationRegistry {
     return this.transport.close();
   }
 
-  /** Each read inside the page budget of its record; an identity number that is not 12 digits is refused before anything is sent. */
+  /**
+   * Each read inside the page budget of its record; an identity number that is not 12 digits is refused
+   * before anything is sent, and so is a read whose searches the server's latest statement lacks: it
+   * would answer nothing rather than fail (client/capabilities.ts). A statement not read yet, or that
+   * cannot be read, stops no read.
+   */
   private held(reads: EhrReads): EhrReads {
-    return eachRead(reads, (read, reader) => (patientId, range) => (PERSON_ID.test(patientId)
-      ? this.pages.reading(read, patientId, () => reader(patientId, range))
-      : Promise.reject(NOT_FOUND())));
+    return eachRead(reads, (read, reader) => async (patientId, range) => {
+      if (!PERSON_ID.test(patientId)) throw NOT_FOUND();
+      // The latest judgement kept (readiness reads the statement, at most every 10 minutes): a read never
+      // waits for the statement itself, nor asks for it again on every call while it cannot be read.
+      if (this.lacking.has(read)) throw new ReadUnavailableError(read, 'ehr-lacks-searches');
+      return this.pages.reading(read, patientId, () => reader(patientId, range));
+    });
   }
 
   private report(check: CapabilityCheck): void {
+    this.lacking = check.unavailable;
     if (check.wrongVersion) this.emit({ type: 'capability-version', fhirVersion: check.capabilities.fhirVersion });
     for (const { type, param } of check.missing) this.emit({ type: 'capability-missing', resource: type, param });
+    if (check.unavailable.size > 0) this.emit({ type: 'reads-unavailable', reads: [...check.unavailable] });
   }
 }
 

@@ -8,6 +8,8 @@ export type FhirEhrEvent =
   | TransportEvent
   /** A search parameter a read needs that the CapabilityStatement does not list, or a FHIR version other than 4.0. */
   | { type: 'capability-missing'; resource: string; param: string }
+  /** The reads a missing search parameter makes unavailable (the others serve), told with each fresh statement that lacks one. */
+  | { type: 'reads-unavailable'; reads: string[] }
   | { type: 'capability-version'; fhirVersion: string }
   /** The server refused a request: its status and the issues' severity/code only (never its text). */
   | { type: 'refusal'; status: number; issues: string | undefined }

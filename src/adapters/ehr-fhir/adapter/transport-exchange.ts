@@ -5,7 +5,8 @@
  * EHR; what the other statuses mean (a refusal, a conflict of a write) is the client's to decide.
  */
 import { EhrError } from '../../../domain/ehr-error.js';
-import { isContentType, NoConnectionInTimeError, untilAborted, type MediaType } from '../../ehr-http/exchange.js';
+import { isContentType, NoConnectionInTimeError, type MediaType } from '../../ehr-http/exchange.js';
+import { untilAborted } from '../../http-client/until-aborted.js';
 import { statusFailure } from '../../ehr-http/status.js';
 import type { EhrHttpTransport } from '../../ehr-http/transport.js';
 import { FHIR_JSON, type FhirExchange } from '../client/fhir-exchange.js';

@@ -2,9 +2,11 @@
  * The CapabilityStatement check (docs/upstream-fhir.md#transport): the server must speak FHIR 4.0,
  * and know every search parameter a read sends, per type (or for every type, such as `_id` and
  * `_tag`). A server that does not know a parameter may answer nothing (Medplum does), and data would
- * go missing without an error, so a missing one makes `ping` not ready, naming the type and the
- * parameter. Includes are not checked: what is not included is fetched. What the writes need
- * (interactions, versioning, conditional create) is read too, for them to decide on.
+ * go missing without an error. A parameter every read needs (the patient lookup, the registry, what
+ * references name) missing makes `ping` not ready; one that only some reads send makes those reads
+ * unavailable (issue 57 item 4: answered 501, named by readiness) and the others serve. Either way the
+ * type and the parameter are named. Includes are not checked: what is not included is fetched. What
+ * the writes need (interactions, versioning, conditional create) is read too, for them to decide on.
  */
 import type { ReadName } from '../../../domain/operations/table.js';
 import { checked } from '../schemas/index.js';
@@ -30,13 +32,19 @@ export interface ServerCapabilities {
 export interface NeededSearch {
   type: string;
   params: readonly string[];
+  /** The read that sends it; none for what every read needs. */
+  read?: ReadName;
 }
 
 export interface CapabilityCheck {
+  /** FHIR 4.0, and every search parameter that is not one read's alone is listed. */
   ready: boolean;
   /** The FHIR version is not 4.0.x. */
   wrongVersion: boolean;
+  /** Every search parameter not listed, whoever sends it. */
   missing: { type: string; param: string }[];
+  /** The reads a parameter they send is missing for: they cannot be served, the others can. */
+  unavailable: ReadonlySet<ReadName>;
   capabilities: ServerCapabilities;
 }
 
@@ -61,8 +69,8 @@ export function neededSearches(reads: readonly ReadName[], role: FhirRole = 'bot
   const needed: NeededSearch[] = [{ type: 'Patient', params: namesOf(patientLookupParams('191212121212')) }];
   for (const read of reads) {
     const plan = READ_PLANS[read];
-    for (const search of plan?.searches ?? []) needed.push({ type: search.type, params: namesOf(search.params('id', A_RANGE, 'UTC')) });
-    if (plan?.reverse !== undefined) needed.push({ type: plan.reverse.type, params: ['patient', plan.reverse.param] });
+    for (const search of plan?.searches ?? []) needed.push({ type: search.type, params: namesOf(search.params('id', A_RANGE, 'UTC')), read });
+    if (plan?.reverse !== undefined) needed.push({ type: plan.reverse.type, params: ['patient', plan.reverse.param], read });
   }
   if (role === 'both') needed.push(registry);
   return [...needed, ...FETCHED_TYPES.map((type) => ({ type, params: ['_id'] }))];
@@ -104,5 +112,7 @@ export async function checkCapabilities(client: FhirClient, needed: readonly Nee
   const capabilities = readCapabilities(await client.get(`${client.baseUrl}/metadata`, 'CapabilityStatement', signal));
   const wrongVersion = !capabilities.fhirVersion.startsWith('4.0');
   const missing = missingSearchParameters(capabilities, needed);
-  return { ready: !wrongVersion && missing.length === 0, wrongVersion, missing, capabilities };
+  const common = missingSearchParameters(capabilities, needed.filter((n) => n.read === undefined));
+  const unavailable = new Set(needed.filter((n) => n.read !== undefined && missingSearchParameters(capabilities, [n]).length > 0).map((n) => n.read as ReadName));
+  return { ready: !wrongVersion && common.length === 0, wrongVersion, missing, unavailable, capabilities };
 }

@@ -96,19 +96,21 @@ export type HealthcareService = Static<typeof HealthcareServiceSchema>;
 export const PATIENT_TYPES = {
   Patient: {
     schema: PatientSchema,
-    search: { tokens: { identifier: ['identifier'] }, references: { organization: ref(['managingOrganization'], 'Organization') } },
+    summary: null,
+    search: { shared: {}, tokens: { identifier: ['identifier'] }, references: { organization: ref(['managingOrganization'], 'Organization') } },
   },
-  RelatedPerson: { schema: RelatedPersonSchema, search: { tokens: { active: ['active'] }, references: { patient: ref(['patient'], 'Patient') } } },
+  RelatedPerson: { schema: RelatedPersonSchema, summary: null, search: { shared: {}, tokens: { active: ['active'] }, references: { patient: ref(['patient'], 'Patient') } } },
 } as const satisfies ResourceTypeDeclarations;
 
 /** Who and where a record names: served as what a record references (docs/fhir-api.md#scopes). */
 export const PARTY_TYPES = {
-  Organization: { schema: OrganizationSchema, search: { references: { partof: ref(['partOf'], 'Organization') } } },
-  Practitioner: { schema: PractitionerSchema, search: {} },
+  Organization: { schema: OrganizationSchema, summary: null, search: { shared: {}, references: { partof: ref(['partOf'], 'Organization') } } },
+  Practitioner: { schema: PractitionerSchema, summary: null, search: { shared: {} } },
   PractitionerRole: {
     schema: PractitionerRoleSchema,
-    search: { references: { practitioner: ref(['practitioner'], 'Practitioner'), organization: ref(['organization'], 'Organization') } },
+    summary: null,
+    search: { shared: {}, references: { practitioner: ref(['practitioner'], 'Practitioner'), organization: ref(['organization'], 'Organization') } },
   },
-  Location: { schema: LocationSchema, search: { references: { organization: ref(['managingOrganization'], 'Organization') } } },
-  HealthcareService: { schema: HealthcareServiceSchema, search: {} },
+  Location: { schema: LocationSchema, summary: null, search: { shared: {}, references: { organization: ref(['managingOrganization'], 'Organization') } } },
+  HealthcareService: { schema: HealthcareServiceSchema, summary: null, search: { shared: {} } },
 } as const satisfies ResourceTypeDeclarations;

@@ -30,6 +30,14 @@ export interface TypeSearch {
    * no `definition` in the CapabilityStatement. Every other one is R4's (search-definitions.ts).
    */
   readonly own?: readonly string[];
+  /**
+   * The parameters whose R4 definition is one R4 shares among several types (R4's
+   * search-parameters.json), by that definition's id: `clinical-patient` for `patient` on most
+   * clinical types. Every other parameter is R4's `<Type>-<code>` or the type's `own`; `_id` is
+   * `Resource-id` everywhere. Required, `{}` when none, so a new type says which it is
+   * (search-definitions.ts; test/http/fhir/capability-claims.test.ts checks every one against R4).
+   */
+  readonly shared: Readonly<Record<string, string>>;
 }
 
 export interface ReferenceParam {
@@ -44,10 +52,46 @@ export const ref = <const T extends string[]>(paths: readonly ElementPath[], ...
 /** Who a record names as its staff: a Practitioner, or one in a role (PractitionerRole). */
 export const STAFF = ['Practitioner', 'PractitionerRole'] as const;
 
+/**
+ * A resource as the summary holds it: the shape of src/reads/as-fhir.ts's FhirResource, which a
+ * type's declaration may not import (it gathers the reads that import the declarations).
+ */
+export interface SummaryEntry {
+  readonly resourceType: string;
+  readonly id: string;
+  readonly [member: string]: unknown;
+}
+
+/** Finds a resource a reference names (`Type/id`), among those the document holds. */
+export type Resolve = (reference: string) => SummaryEntry | undefined;
+
+/**
+ * The type's section of the International Patient Summary (IPS 2.0.0) the patient summary fills
+ * (docs/fhir-api.md#patient-summary, ../ips-sections.ts): its LOINC code, title, and how an entry
+ * reads in the section's narrative.
+ */
+export interface SummarySection {
+  readonly code: string;
+  readonly display: string;
+  readonly title: string;
+  /** IPS requires the section: it is there even when empty, saying why (IPS's ips-comp-1). */
+  readonly required: boolean;
+  /** The narrative of an empty section when nothing was left out: IPS's "no known …". */
+  readonly noneKnown: string;
+  /** What the patient app calls the section (app/src/summary.ts, through scripts/app-names/names.ts). */
+  readonly words: { readonly sv: string; readonly en: string };
+  /** Where the section stands in the document, lowest first: IPS's required sections lead. */
+  readonly position: number;
+  /** The entry's line in the narrative, in the EHR's own words (../narrative-labels.ts has the parts). */
+  readonly line: (entry: SummaryEntry, resolve: Resolve) => string;
+}
+
 export interface ResourceTypeDeclaration<S extends TSchema = TSchema> {
   /** The resource as far as it is read, checked before it is mapped (as FHIR defines it, objects open). */
   readonly schema: S;
   readonly search: TypeSearch;
+  /** The type's section of the patient summary, or null: the summary holds the type only as what entries reference. */
+  readonly summary: SummarySection | null;
 }
 
 /** Resource types by their FHIR name. */

@@ -60,14 +60,25 @@ describe('the CapabilityStatement check', () => {
     ]);
   });
 
-  it('is not ready for a server of another FHIR version, or for one that lacks a parameter', async () => {
+  it('is not ready for a server of another FHIR version, or for one that lacks a parameter every read needs', async () => {
     const older = recordingExchange({ answer: (a) => changedBody(a, (b) => { b.fhirVersion = '3.0.2'; }) });
     expect(await checkCapabilities(clientFor(sim, { exchange: older }), NEEDED)).toMatchObject({ ready: false, wrongVersion: true });
+    const without = (type: string) => recordingExchange({
+      answer: (a) => changedBody(a, (b) => { (b as unknown as Statement).rest[0]!.resource = (b as unknown as Statement).rest[0]!.resource.filter((r) => r.type !== type); }),
+    });
+    // The patient lookup is every read's: without it nothing can be served.
+    const noLookup = await checkCapabilities(clientFor(sim, { exchange: without('Patient') }), NEEDED);
+    expect(noLookup.ready).toBe(false);
+    expect(noLookup.missing).toContainEqual({ type: 'Patient', param: 'identifier' });
+  });
+
+  it('issue 57 item 4: a parameter one read sends makes that read unavailable, and the server stays ready for the others', async () => {
     const lacking = recordingExchange({
       answer: (a) => changedBody(a, (b) => { (b as unknown as Statement).rest[0]!.resource = (b as unknown as Statement).rest[0]!.resource.filter((r) => r.type !== 'Flag'); }),
     });
     const check = await checkCapabilities(clientFor(sim, { exchange: lacking }), NEEDED);
-    expect(check.ready).toBe(false);
+    expect(check.ready).toBe(true);
     expect(check.missing).toEqual([{ type: 'Flag', param: 'patient' }, { type: 'Flag', param: 'date' }]);
+    expect(check.unavailable).toEqual(new Set(['getAttentionSignals']));
   });
 });

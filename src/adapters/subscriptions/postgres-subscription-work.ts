@@ -1,0 +1,72 @@
+/**
+ * The leases of the notifications schema (docs/operations.md#the-notifications-schema): which instance
+ * delivers a subscription's notifications and which polls a patient, each until its lease ends. A
+ * claim picks due rows with `FOR UPDATE SKIP LOCKED`, so two instances claiming at once take disjoint
+ * rows instead of waiting on or doubling each other; a lease its holder never released (it crashed)
+ * is free again once the claim's time passes its end. Times are the callers' (the injected clock).
+ */
+import type { StoredSubscription } from '../../domain/notifications/subscription.js';
+import type { NotificationsDb } from './postgres-notifications-db.js';
+import { SUBSCRIPTION_SELECT, subscriptionOf, type SubscriptionRow } from './postgres-subscription-rows.js';
+
+const FREE = '(lease_until IS NULL OR lease_until <= $1)';
+
+export class PostgresSubscriptionWork {
+  constructor(protected readonly db: NotificationsDb) {}
+
+  claimDue(nowMs: number, owner: string, leaseMs: number, limit: number, skipApps: readonly string[] = []): Promise<StoredSubscription[]> {
+    return this.db.guarded('claimed', async () => {
+      const { rows } = await this.db.pool.query<SubscriptionRow>(`
+        WITH picked AS (SELECT id AS picked_id FROM ${this.db.s}.subscriptions WHERE due <= $1 AND ${FREE} AND NOT (client_id = ANY($5))
+                         ORDER BY due, created, id LIMIT $4 FOR UPDATE SKIP LOCKED)
+        UPDATE ${this.db.s}.subscriptions SET lease_owner = $2, lease_until = $3 FROM picked WHERE id = picked_id
+        RETURNING ${SUBSCRIPTION_SELECT}`, [new Date(nowMs), owner, new Date(nowMs + leaseMs), limit, [...skipApps]]);
+      return rows.map(subscriptionOf).sort((a, b) => (a.dueMs ?? 0) - (b.dueMs ?? 0) || a.createdMs - b.createdMs || (a.id < b.id ? -1 : 1));
+    });
+  }
+
+  releaseClaim(id: string, owner: string): Promise<void> {
+    return this.db.guarded('released', async () => {
+      await this.db.pool.query(`UPDATE ${this.db.s}.subscriptions SET lease_owner = NULL, lease_until = NULL WHERE id = $1 AND lease_owner = $2`, [id, owner]);
+    });
+  }
+
+  claimPolls(nowMs: number, owner: string, leaseMs: number, limit: number): Promise<{ patient: string; dueMs: number }[]> {
+    return this.db.guarded('claimed', async () => {
+      const { rows } = await this.db.pool.query<{ patient: string; due: Date }>(`
+        WITH picked AS (SELECT patient AS picked_patient FROM ${this.db.s}.poll_targets WHERE due <= $1 AND ${FREE}
+                         ORDER BY due, patient LIMIT $4 FOR UPDATE SKIP LOCKED)
+        UPDATE ${this.db.s}.poll_targets SET lease_owner = $2, lease_until = $3, soon = NULL FROM picked WHERE patient = picked_patient
+        RETURNING patient, due`, [new Date(nowMs), owner, new Date(nowMs + leaseMs), limit]);
+      return rows.map((r) => ({ patient: r.patient, dueMs: r.due.getTime() })).sort((a, b) => a.dueMs - b.dueMs || (a.patient < b.patient ? -1 : 1));
+    });
+  }
+
+  releasePoll(patient: string, owner: string, nextDueMs: number): Promise<void> {
+    return this.db.guarded('released', async () => {
+      // A write while the poll ran (pollSoon) may have changed what the poll read: its time is kept if sooner.
+      await this.db.pool.query(`UPDATE ${this.db.s}.poll_targets SET due = LEAST($3, COALESCE(soon, $3)), soon = NULL, lease_owner = NULL, lease_until = NULL
+        WHERE patient = $1 AND lease_owner = $2`, [patient, owner, new Date(nextDueMs)]);
+    });
+  }
+
+  /**
+   * Only a target that exists moves: a patient nobody follows is not made polled by a write. While a
+   * poll holds the lease, the time is kept for its release: the poll may have read before the write.
+   */
+  pollSoon(patient: string, atMs: number): Promise<void> {
+    return this.db.guarded('changed', async () => {
+      await this.db.pool.query(`UPDATE ${this.db.s}.poll_targets
+        SET due = CASE WHEN lease_owner IS NULL THEN LEAST(due, $2) ELSE due END,
+            soon = CASE WHEN lease_owner IS NULL THEN soon ELSE LEAST(COALESCE(soon, $2), $2) END
+        WHERE patient = $1`, [patient, new Date(atMs)]);
+    });
+  }
+
+  oldestDuePoll(nowMs: number): Promise<number | undefined> {
+    return this.db.guarded('read', async () => {
+      const { rows } = await this.db.pool.query<{ due: Date | null }>(`SELECT min(due) AS due FROM ${this.db.s}.poll_targets WHERE due <= $1`, [new Date(nowMs)]);
+      return rows[0]?.due?.getTime() ?? undefined;
+    });
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * The service's own feeds (docs/notifications.md#finding-changes), followed by one instance at a time:
+ * the audit trail read forward gives the `access` topic each new entry of a followed patient's access
+ * log that someone other than the patient made, and brings a patient's next poll forward when a write
+ * changed their bookings; the grant store's ordered events give the `proxy` topic each change of a
+ * grant, for its grantor and its grantee. Entries are kept once each; the subscriptions that follow
+ * them are then due at once, and each decides at sending whether it may be told.
+ */
+import type { AuditFeed, FedRecord } from '../../ports/audit-feed.port.js';
+import type { GrantEvent } from '../../ports/proxy-grants.port.js';
+import type { FeedEntry, SubscriptionStore } from '../../ports/subscription-store.port.js';
+import type { Clock } from '../../ports/clock.port.js';
+import { isOperationName, OPERATIONS } from '../operations/table.js';
+import { isNotifyOperation } from '../operations/subscription-operations.js';
+import { dueNow } from './lifecycle.js';
+import { feedOfTopic, type FeedName } from './topics.js';
+
+/** How many records or grant events one turn reads of each source. */
+export const FEED_PAGE = 500;
+const AUDIT_CURSOR = 'audit-feed';
+const GRANT_CURSOR = 'grant-feed';
+
+/** The grant store's events, in order (src/ports/proxy-grants.port.ts). */
+export interface GrantEvents {
+  events(afterSeq: number, limit: number): Promise<GrantEvent[]>;
+}
+
+export interface FeedSources {
+  audit: AuditFeed;
+  /** Absent while sharing is off (PROXY_GRANTS): the `proxy` topic is not offered then. */
+  grants?: GrantEvents;
+  /** The AuditEvent id the FHIR API gives an access-log entry (docs/fhir-api.md#interactions). */
+  auditEventId: (timeMs: number, requestId: string, operation: string) => string;
+}
+
+/** Whether a record changed a patient's bookings: an arrival or a payment that went through. */
+const changedBookings = (r: FedRecord): boolean => r.outcome === 'allowed' && r.status === 200 && isOperationName(r.operation)
+  && (OPERATIONS[r.operation].handler === 'arrival' || OPERATIONS[r.operation].handler === 'payment');
+
+/**
+ * Whether an access-log entry is news to the patient: someone else's doing, and not an app being told
+ * of a change (telling one app of another's notification would tell again, without end).
+ */
+const newsOf = (r: FedRecord): boolean => r.actorPersonId !== r.patientId && !isNotifyOperation(r.operation);
+
+export class FollowFeeds {
+  constructor(private readonly store: SubscriptionStore, private readonly sources: FeedSources, private readonly clock: Clock) {}
+
+  /** One turn, if no other instance holds it: reads what each source added and keeps it. */
+  async turn(): Promise<void> {
+    await this.store.inTurn('feeds', async () => {
+      await this.followAudit();
+      if (this.sources.grants !== undefined) await this.followGrants(this.sources.grants);
+    });
+  }
+
+  private async followAudit(): Promise<void> {
+    const page = await this.sources.audit.after(await this.store.cursor(AUDIT_CURSOR), FEED_PAGE);
+    const nowMs = this.clock.now();
+    for (const patient of new Set(page.records.filter(changedBookings).map((r) => r.patientId))) await this.store.pollSoon(patient, nowMs);
+    const news = page.records.filter(newsOf);
+    const followed = await this.store.feedFollowers([...new Set(news.map((r) => r.patientId))], 'access');
+    const entries = news.filter((r) => followed.has(r.patientId)).map((r): FeedEntry => ({
+      feed: 'access', patient: r.patientId, focus: `AuditEvent/${this.sources.auditEventId(r.timeMs, r.requestId, r.operation)}`, atMs: r.timeMs,
+      ...(r.actorPersonId === undefined ? {} : { actor: r.actorPersonId }), sourceId: `audit:${r.requestId}:${r.operation}:${r.patientId}`,
+    }));
+    await this.keep(entries, 'access');
+    await this.store.setCursor(AUDIT_CURSOR, page.position);
+  }
+
+  private async followGrants(grants: GrantEvents): Promise<void> {
+    const after = Number(await this.store.cursor(GRANT_CURSOR) ?? '0');
+    const events = await grants.events(after, FEED_PAGE);
+    if (events.length === 0) return;
+    const followed = await this.store.feedFollowers([...new Set(events.flatMap((e) => [e.grantor, e.grantee]))], 'proxy');
+    const entries = events.flatMap((e) => [e.grantor, e.grantee].filter((p) => followed.has(p)).map((patient): FeedEntry => {
+      const actor = e.by === 'grantor' ? e.grantor : e.by === 'grantee' ? e.grantee : undefined;
+      return { feed: 'proxy', patient, focus: `Consent/${e.grantId}`, atMs: e.atMs, ...(actor === undefined ? {} : { actor }), sourceId: `grant:${e.seq ?? ''}:${e.grantId}:${e.kind}:${patient}` };
+    }));
+    await this.keep(entries, 'proxy');
+    await this.store.setCursor(GRANT_CURSOR, String(events.at(-1)?.seq ?? after));
+  }
+
+  /** Keeps the entries, then makes each followed patient's subscriptions of the feed due at once. */
+  private async keep(entries: readonly FeedEntry[], feed: FeedName): Promise<void> {
+    if (entries.length === 0) return;
+    await this.store.appendFeed(entries);
+    const nowMs = this.clock.now();
+    for (const patient of new Set(entries.map((e) => e.patient))) {
+      for (const s of await this.store.liveFor(patient)) {
+        if (feedOfTopic(s.topic) === feed) await this.store.update(s.id, (current) => ({ subscription: dueNow(current, nowMs) }));
+      }
+    }
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * How a subscription's state moves (docs/notifications.md#delivery): pure functions from one state and
+ * a fact (a handshake answered, a delivery taken or failed, events numbered, an end) to the next, each
+ * with the time the service next has work for it (`dueMs`), which the store orders its work by.
+ */
+import type { EndReason, NewEvent, StoredSubscription, SubscriptionEvent } from './subscription.js';
+
+/** The first retry waits this long; each failure doubles it, up to MAX_BACKOFF_MS. */
+export const FIRST_BACKOFF_MS = 5_000;
+export const MAX_BACKOFF_MS = 5 * 60_000;
+
+/** The wait after the `failures`-th failure in a row. */
+export const backoffMs = (failures: number): number => Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** Math.max(0, Math.min(failures - 1, 16)));
+
+/** Whether events are numbered that its endpoint has not taken yet. */
+export const hasUndelivered = (s: StoredSubscription): boolean => s.eventCount > s.deliveredThrough;
+
+/** When the service next has work for `s` as it is: its handshake, its undelivered events (or their retry), a heartbeat, its end. */
+export function dueOf(s: StoredSubscription, nowMs: number): number | undefined {
+  if (s.status === 'off' || s.status === 'error') return undefined;
+  if (s.status === 'requested') return s.nextAttemptMs ?? nowMs;
+  const times: number[] = [];
+  if (s.endMs !== undefined) times.push(s.endMs);
+  if (hasUndelivered(s)) times.push(s.nextAttemptMs ?? nowMs);
+  else if (s.channel.heartbeatSeconds !== undefined) times.push((s.lastSentMs ?? s.createdMs) + s.channel.heartbeatSeconds * 1000);
+  return times.length === 0 ? undefined : Math.min(...times);
+}
+
+/** `s` with `dueMs` set from what it now is. */
+const due = (s: StoredSubscription, nowMs: number): StoredSubscription => {
+  const { dueMs: _old, ...rest } = s;
+  const next = dueOf(rest, nowMs);
+  return next === undefined ? rest : { ...rest, dueMs: next };
+};
+
+/** The new events numbered after the ones it has, in order, and the state counting them. */
+export function numbered(s: StoredSubscription, events: readonly NewEvent[], nowMs: number): { subscription: StoredSubscription; events: SubscriptionEvent[] } {
+  const out = events.map((e, i) => ({ ...e, subscriptionId: s.id, number: s.eventCount + i + 1 }));
+  return { subscription: due({ ...s, eventCount: s.eventCount + out.length, changedMs: nowMs }, nowMs), events: out };
+}
+
+/** Its endpoint took a notification: events through `through` are delivered, and failures are forgotten. */
+export function delivered(s: StoredSubscription, through: number, nowMs: number): StoredSubscription {
+  const { failingSinceMs: _f, nextAttemptMs: _n, ...rest } = s;
+  const status = s.status === 'requested' ? 'active' : s.status;
+  return due({ ...rest, status, deliveredThrough: Math.max(s.deliveredThrough, through), lastSentMs: nowMs, failures: 0, changedMs: nowMs }, nowMs);
+}
+
+/**
+ * Its endpoint did not take a notification. A handshake that fails makes it `error` at once (the
+ * endpoint never agreed to receive); any other failure is retried with backoff until `retryMs` has
+ * passed since the first failure in a row, then it is `error`.
+ */
+export function failed(s: StoredSubscription, nowMs: number, retryMs: number): StoredSubscription {
+  if (s.status === 'requested') return ended(s, 'handshake-failed', nowMs);
+  const since = s.failingSinceMs ?? nowMs;
+  const failures = s.failures + 1;
+  if (nowMs - since >= retryMs) return ended(s, 'delivery-failed', nowMs);
+  return due({ ...s, failingSinceMs: since, failures, nextAttemptMs: nowMs + backoffMs(failures), changedMs: nowMs }, nowMs);
+}
+
+/** It stops: `error` when its endpoint failed it, `off` for every other reason. */
+export function ended(s: StoredSubscription, reason: EndReason, nowMs: number): StoredSubscription {
+  const { dueMs: _d, nextAttemptMs: _n, ...rest } = s;
+  const status = reason === 'handshake-failed' || reason === 'delivery-failed' ? 'error' : 'off';
+  return { ...rest, status, endReason: reason, changedMs: nowMs };
+}
+
+/** A heartbeat went: the next is counted from now. */
+export const heartbeatSent = (s: StoredSubscription, nowMs: number): StoredSubscription => delivered(s, s.deliveredThrough, nowMs);
+
+/** Something new to do now (a feed's entry arrived): due at once unless it already is. */
+export const dueNow = (s: StoredSubscription, nowMs: number): StoredSubscription =>
+  (s.status === 'off' || s.status === 'error' ? s : { ...s, dueMs: Math.min(s.dueMs ?? nowMs, nowMs) });

@@ -1,0 +1,120 @@
+/**
+ * A person's subscriptions through one app (docs/notifications.md#subscribing): made only for a patient
+ * they may read the topic of now (else refused as any delegation is, and nothing is kept), with what
+ * exists then as the baseline never told; seen, listed, ended and asked after (`$status`, `$events`)
+ * by the same person through the same app only: anyone else's is not found, as one that does not exist.
+ */
+import { DomainError } from '../errors.js';
+import { accessDenied } from '../access/patient-access.js';
+import { dueOf } from './lifecycle.js';
+import type { NotificationDeps } from './notification-deps.js';
+import type { RecordView } from './record-view.js';
+import { fetchReads, seenRecords } from './seen-records.js';
+import {
+  MAX_PER_PERSON_APP_AND_PATIENT, type Channel, type StoredSubscription, type Subscriber, type SubscriptionEvent,
+} from './subscription.js';
+import { feedOfTopic, type TopicName } from './topics.js';
+
+/** A subscription as asked for, its FHIR form already read and its endpoint and headers already checked. */
+export interface SubscriptionRequest {
+  topic: TopicName;
+  /** The patient of the filter, by identity number. */
+  patient: string;
+  channel: Channel;
+  endMs?: number;
+  reason?: string;
+}
+
+export interface ManageSettings {
+  /** The topics offered (`proxy` only while sharing is on). */
+  topics: ReadonlySet<TopicName>;
+  /** SUBSCRIPTION_POLL_SECONDS in milliseconds: a new record subscription's patient is first polled this long after it is made. */
+  pollMs: number;
+  /** A new id per subscription: 128 random bits, hex. */
+  newSubscriptionId: () => string;
+}
+
+/** `$events` answers at most this many events a call. */
+export const MAX_EVENTS_PER_CALL = 100;
+
+const notFound = (): DomainError => new DomainError('NOT_FOUND', 'No subscription of yours through this app has this id: GET /fhir/Subscription lists yours.');
+
+export class ManageSubscriptions {
+  constructor(private readonly deps: NotificationDeps, private readonly settings: ManageSettings) {}
+
+  /**
+   * Makes a subscription. `beforeChange` runs once everything is decided and before anything is kept
+   * (the attempt's audit record). Refused with ACCESS_DENIED when its person may not be told of this
+   * topic of this patient now, CONFLICT past the limit of one person's subscriptions through the app for the patient.
+   */
+  async create(subscriber: Subscriber, asked: SubscriptionRequest, beforeChange: () => Promise<void>): Promise<StoredSubscription> {
+    const { store, clock, right } = this.deps;
+    if (!this.settings.topics.has(asked.topic)) throw new DomainError('INVALID_REQUEST', `The topic ${asked.topic} is not offered here: GET /fhir/metadata lists the topics.`);
+    const nowMs = clock.now();
+    const draft: StoredSubscription = {
+      id: this.settings.newSubscriptionId(), subscriber, patient: asked.patient, topic: asked.topic, channel: asked.channel,
+      ...(asked.endMs === undefined ? {} : { endMs: asked.endMs }), ...(asked.reason === undefined ? {} : { reason: asked.reason }),
+      status: 'requested', createdMs: nowMs, changedMs: nowMs, eventCount: 0, deliveredThrough: 0, failures: 0,
+    };
+    const decided = await right.check(draft);
+    if (decided.kind === 'lost') throw accessDenied();
+    const views: Record<string, RecordView> = {};
+    if (feedOfTopic(asked.topic) === undefined) {
+      const seen = seenRecords(this.deps, draft, decided, await fetchReads(decided));
+      if (seen === undefined) throw accessDenied();
+      for (const [read, { view }] of seen) views[read] = view;
+    } else {
+      draft.feedPosition = await store.feedEnd();
+    }
+    const subscription = { ...draft, dueMs: dueOf(draft, nowMs) ?? nowMs };
+    await beforeChange();
+    await store.create(subscription, views, (same) => {
+      if (same.length >= MAX_PER_PERSON_APP_AND_PATIENT) {
+        throw new DomainError('CONFLICT', `You can keep at most ${MAX_PER_PERSON_APP_AND_PATIENT} subscriptions for one patient through one app, ended ones included: delete one first (GET /fhir/Subscription lists them; DELETE /fhir/Subscription/<id>).`);
+      }
+    }, nowMs + this.settings.pollMs);
+    return subscription;
+  }
+
+  /** The subscriber's own subscription; NOT_FOUND for any other. */
+  async get(subscriber: Subscriber, id: string): Promise<StoredSubscription> {
+    const s = await this.deps.store.byId(id);
+    if (s === undefined || s.subscriber.personId !== subscriber.personId || s.subscriber.clientId !== subscriber.clientId) throw notFound();
+    return s;
+  }
+
+  /** Every subscription the person keeps through this app, oldest first. */
+  list(subscriber: Subscriber): Promise<StoredSubscription[]> {
+    return this.deps.store.ofSubscriber(subscriber.personId, subscriber.clientId);
+  }
+
+  /** Ends and forgets the subscriber's own subscription; `beforeChange` runs with it first (its audit). */
+  async remove(subscriber: Subscriber, id: string, beforeChange: (s: StoredSubscription) => Promise<void>): Promise<StoredSubscription> {
+    const s = await this.get(subscriber, id);
+    await beforeChange(s);
+    await this.deps.store.remove(id);
+    return s;
+  }
+
+  /**
+   * The kept events numbered `since` to `until` (inclusive, at most MAX_EVENTS_PER_CALL), re-checked as
+   * at sending: none when its person may no longer be told; of a record topic, only those whose focus
+   * they may still see (a deleted one while it is still gone).
+   */
+  async events(subscriber: Subscriber, id: string, since: number, until: number): Promise<{ subscription: StoredSubscription; events: SubscriptionEvent[] }> {
+    const subscription = await this.get(subscriber, id);
+    const last = Math.min(until, subscription.eventCount, since + MAX_EVENTS_PER_CALL - 1);
+    const kept = since > last ? [] : await this.deps.store.events(id, since, last, MAX_EVENTS_PER_CALL);
+    const right = await this.deps.right.check(subscription);
+    if (right.kind === 'lost' || kept.length === 0) return { subscription, events: [] };
+    if (feedOfTopic(subscription.topic) !== undefined) return { subscription, events: kept };
+    const seen = seenRecords(this.deps, subscription, right, await fetchReads(right));
+    if (seen === undefined) return { subscription, events: [] };
+    const events = kept.filter((e) => {
+      const now = e.read === undefined ? undefined : seen.get(e.read);
+      if (now === undefined) return false;
+      return e.change === 'deleted' ? !now.present.has(e.focus) : Object.hasOwn(now.view, e.focus);
+    });
+    return { subscription, events };
+  }
+}

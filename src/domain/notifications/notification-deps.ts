@@ -1,0 +1,41 @@
+/**
+ * What the notification use cases share (docs/notifications.md): the store, the check at sending, the
+ * one read use case's release rules, the FHIR forms that name each record's resource, and what the
+ * domain cannot make itself (time, ids, digests). Made once by the composition root.
+ */
+import type { AuditTrail } from '../../ports/audit-trail.port.js';
+import type { Clock } from '../../ports/clock.port.js';
+import type { SubscriptionStore } from '../../ports/subscription-store.port.js';
+import type { FhirResource } from '../../reads/as-fhir.js';
+import type { ReadItem, ReadName } from '../operations/table.js';
+import type { ReadPatientData } from '../use-cases/read-patient-data.js';
+import { endedRecord } from './engine-audit.js';
+import { ended } from './lifecycle.js';
+import type { Digest } from './record-view.js';
+import type { RightToRead } from './right-to-read.js';
+import { isLive, type EndReason, type StoredSubscription } from './subscription.js';
+
+/** A read's records as the FHIR API serves them for one patient (the read's FHIR form, src/reads/<read>/as-fhir.ts). */
+export type ResourceWriter = <R extends ReadName>(read: R, records: readonly ReadItem<R>[], patientId: string) => readonly FhirResource[];
+
+export interface NotificationDeps {
+  store: SubscriptionStore;
+  right: RightToRead;
+  reader: ReadPatientData;
+  write: ResourceWriter;
+  audit: AuditTrail;
+  clock: Clock;
+  digest: Digest;
+  /** A new UUID per call (request ids of the engine's own audit records, Bundle ids). */
+  newId: () => string;
+}
+
+/**
+ * Ends a live subscription for `reason`, audited first in the patient's log under its app: with the
+ * audit store down it stays as it is and the next turn tries again.
+ */
+export async function endSubscription(deps: NotificationDeps, s: StoredSubscription, reason: EndReason): Promise<void> {
+  const nowMs = deps.clock.now();
+  await deps.audit.append(endedRecord(s, { nowMs, requestId: deps.newId() }));
+  await deps.store.update(s.id, (current) => (isLive(current) ? { subscription: ended(current, reason, nowMs) } : undefined));
+}

@@ -1,0 +1,75 @@
+/**
+ * What a subscriber may see of a record topic, as digests (docs/notifications.md#finding-changes): the
+ * focus resources of the topic's type the subscriber's released records make, each by `Type/id` with a
+ * digest of it and of the resources it references among them (a lab report's results, a note's
+ * values). A change is a difference between two views of one subscriber: a focus that appeared, one
+ * whose digest moved, one that went. What the release policy withholds is in no view, so a note held
+ * by a signing delay appears (and is told) the first time it is released, and a withheld record's
+ * change or end is never told.
+ */
+import type { FhirResource } from '../../reads/as-fhir.js';
+import type { Change } from './subscription.js';
+
+/** `Type/id` → digest, in the order the records came (oldest first). */
+export type RecordView = Readonly<Record<string, string>>;
+
+/** A digest of a text (SHA-256 in the service); given, so that the domain holds no crypto. */
+export type Digest = (text: string) => string;
+
+/** The references a resource holds (`Type/id`), anywhere in it. */
+function referencesOf(value: unknown, into: Set<string>): Set<string> {
+  if (Array.isArray(value)) {
+    for (const v of value) referencesOf(v, into);
+  } else if (typeof value === 'object' && value !== null) {
+    for (const [key, v] of Object.entries(value)) {
+      if (key === 'reference' && typeof v === 'string') into.add(v);
+      else referencesOf(v, into);
+    }
+  }
+  return into;
+}
+
+/** The view of `type` in `resources`: each focus, digested with what it references among them (one level). */
+export function viewOf(resources: readonly FhirResource[], type: string, digest: Digest): Record<string, string> {
+  const byRef = new Map(resources.map((r) => [`${r.resourceType}/${r.id}`, r]));
+  const view: Record<string, string> = {};
+  for (const r of resources) {
+    if (r.resourceType !== type) continue;
+    const ref = `${r.resourceType}/${r.id}`;
+    const parts = [JSON.stringify(r)];
+    for (const other of [...referencesOf(r, new Set())].sort()) {
+      const referenced = byRef.get(other);
+      if (referenced !== undefined && other !== ref) parts.push(JSON.stringify(referenced));
+    }
+    view[ref] = digest(parts.join('\n'));
+  }
+  return view;
+}
+
+export interface ViewChange {
+  focus: string;
+  change: Change;
+}
+
+/**
+ * What changed from `before` to `after`: new and changed foci in `after`'s order, then those gone in
+ * `before`'s. A focus that left the view but is still among the EHR's records (`present`: withheld from
+ * this subscriber now, by a secrecy level added or a signing undone) is dropped without an event: it
+ * is not gone, and saying anything of it would tell of a record they may no longer see.
+ */
+export function changesBetween(before: RecordView, after: RecordView, present: ReadonlySet<string>): ViewChange[] {
+  const changes: ViewChange[] = [];
+  for (const [focus, digest] of Object.entries(after)) {
+    const was = before[focus];
+    if (was === undefined) changes.push({ focus, change: 'created' });
+    else if (was !== digest) changes.push({ focus, change: 'updated' });
+  }
+  for (const focus of Object.keys(before)) {
+    if (!Object.hasOwn(after, focus) && !present.has(focus)) changes.push({ focus, change: 'deleted' });
+  }
+  return changes;
+}
+
+/** The foci of `type` among resources: what the EHR holds, released or not. */
+export const fociOf = (resources: readonly FhirResource[], type: string): Set<string> =>
+  new Set(resources.filter((r) => r.resourceType === type).map((r) => `${r.resourceType}/${r.id}`));

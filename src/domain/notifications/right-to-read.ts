@@ -1,0 +1,77 @@
+/**
+ * The check at sending (docs/notifications.md#checked-at-sending): whether a subscription's person may
+ * read what its topic tells, now. It asks exactly what a request of theirs would be asked: the app's
+ * grant of the sign-in still held, the delegation or proxy grant live (PatientAccessPolicy, which also
+ * refuses a protected identity to any delegate), the topic's reads within a proxy's categories, the
+ * access log within the release policy's age limits, and sharing's events for the patient alone.
+ */
+import type { AppGrants } from '../../ports/app-grants.port.js';
+import type { EhrCalls } from '../../ports/ehr-records.port.js';
+import { reachesOperation, reachesRead } from '../access/operation-reach.js';
+import type { PatientAccess, PatientAccessPolicy } from '../access/patient-access.js';
+import { DomainError } from '../errors.js';
+import type { ReadName } from '../operations/table.js';
+import { ageLimitWithholds } from '../release/patient-age.js';
+import type { ReleaseSettings } from '../use-cases/read-patient-data.js';
+import type { EndReason, StoredSubscription } from './subscription.js';
+import { feedOfTopic, readsOfTopic } from './topics.js';
+
+/** The right holds: the access a request of theirs would get, and the topic's reads it reaches (none for a feed topic). */
+export interface RightHolds {
+  kind: 'holds';
+  access: PatientAccess;
+  reads: readonly ReadName[];
+}
+
+/** The right is gone for good: the subscription turns `off` and is told nothing more. */
+export interface RightLost {
+  kind: 'lost';
+  reason: Extract<EndReason, 'right-lost' | 'app-revoked'>;
+}
+
+export type Right = RightHolds | RightLost;
+
+const lost = (reason: RightLost['reason']): RightLost => ({ kind: 'lost', reason });
+
+export class RightToRead {
+  constructor(
+    private readonly policy: PatientAccessPolicy,
+    private readonly appGrants: AppGrants | undefined,
+    private readonly release: ReleaseSettings & { zone: string },
+  ) {}
+
+  /**
+   * Decides for `subscription` now, through `view` when the caller reads the patient's records through
+   * one already. Throws (an EhrError, a store's unavailability) when it cannot be decided: nothing is
+   * sent meanwhile, and the subscription is not ended for it.
+   */
+  async check(subscription: StoredSubscription, view?: EhrCalls): Promise<Right> {
+    const { subscriber, patient, topic } = subscription;
+    if (subscriber.grantId !== undefined && this.appGrants !== undefined && !await this.appGrants.holds({
+      grantId: subscriber.grantId, personId: subscriber.personId, clientId: subscriber.clientId,
+      ...(subscriber.smartPatient === undefined ? {} : { smartPatient: subscriber.smartPatient }),
+    })) return lost('app-revoked');
+    let access: PatientAccess;
+    try {
+      const caller = { personId: subscriber.personId, ...(subscriber.smartPatient === undefined ? {} : { smartPatient: subscriber.smartPatient }) };
+      access = await this.policy.resolve(caller, patient, view);
+    } catch (err) {
+      if (err instanceof DomainError && err.code === 'ACCESS_DENIED') return lost('right-lost');
+      throw err;
+    }
+    const feed = feedOfTopic(topic);
+    if (feed === 'proxy') return access.basis === 'self' ? { kind: 'holds', access, reads: [] } : lost('right-lost');
+    if (feed === 'access') {
+      return reachesOperation(access, 'getAccessLog') && !this.ageWithholds('getAccessLog', access) ? { kind: 'holds', access, reads: [] } : lost('right-lost');
+    }
+    // A read an age limit now takes whole (a guardian of a child of 13 and the journal) is no longer
+    // theirs to follow: its records are not "gone", and are never told as gone.
+    const reads = readsOfTopic(topic).filter((read) => reachesRead(access, read) && !this.ageWithholds(read, access));
+    return reads.length > 0 ? { kind: 'holds', access, reads } : lost('right-lost');
+  }
+
+  private ageWithholds(operation: string, access: PatientAccess): boolean {
+    const { policy, clock, zone } = this.release;
+    return policy !== undefined && ageLimitWithholds(policy, operation, access.basis, access.patientId, clock.now(), zone);
+  }
+}

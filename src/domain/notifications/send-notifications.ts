@@ -1,0 +1,196 @@
+/**
+ * Delivery (docs/notifications.md#delivery): each turn leases the subscriptions that have work now and
+ * serves each on its own, so a slow or failing endpoint holds only its own subscriptions. Serving one
+ * is its handshake, its end, the numbering of its feed's new entries, its undelivered events in order
+ * (at least once, as many a notification as `maxCount` allows, retried with backoff), or a heartbeat.
+ * Before any event goes, the check at sending is made again and the notification is audited as the
+ * app learning of that record; a right that is gone ends the subscription instead.
+ */
+import type { DeliveryOutcome, NotificationChannel } from '../../ports/notification-channel.port.js';
+import { checkChannelHeaders } from './channel-headers.js';
+import { notifiedRecord, endedRecord } from './engine-audit.js';
+import { delivered, dueOf, failed, hasUndelivered, heartbeatSent, numbered } from './lifecycle.js';
+import { endSubscription, type NotificationDeps } from './notification-deps.js';
+import { notificationBundle, type NotificationType } from './notification-bundle.js';
+import { isLive, type NewEvent, type StoredSubscription, type SubscriptionEvent } from './subscription.js';
+import { feedOfTopic } from './topics.js';
+
+/** Events one notification carries when the subscription sets no `maxCount`. */
+export const DEFAULT_MAX_COUNT = 50;
+/** Notifications one turn sends a subscription before it gives others their turn. */
+const BATCHES_PER_TURN = 10;
+/**
+ * Subscriptions of one app served at once by one instance: an app with many slow receivers holds this
+ * many of the instance's `maxInFlight`, never all of them (threat 66), and waits for its own to finish.
+ */
+export const MAX_IN_FLIGHT_PER_APP = 8;
+/** Claims one turn makes at most: enough to pass over a few apps that are full. */
+const CLAIM_ROUNDS = 4;
+
+export interface SendSettings {
+  /** SUBSCRIPTION_RETRY_MINUTES in milliseconds: how long failing deliveries are retried before `error`. */
+  retryMs: number;
+  /** `{PUBLIC_BASE_URL}/fhir`, read when a notification is written (the port bound is known once listening). */
+  fhirBase: () => string;
+  /** Subscriptions served at once by this instance. */
+  maxInFlight: number;
+  /** How long a lease of a subscription lasts: longer than the longest attempt (timeouts are at most 30 s). */
+  leaseMs: number;
+  /** This instance, as the store's leases name it. */
+  owner: string;
+  /** Told of every delivery's outcome (the metrics). */
+  observe?: (outcome: DeliveryOutcome['kind']) => void;
+  /** Told of a failure serving a subscription that is not its endpoint's (the store or the EHR could not answer); it is tried again. */
+  onError?: (err: unknown) => void;
+}
+
+/** `Name: value` lines as pairs, by the rule that admitted them at creation; none were kept that it refuses. */
+const headerPairs = (lines: readonly string[]): readonly (readonly [string, string])[] => {
+  const verdict = checkChannelHeaders(lines);
+  return verdict.allowed ? verdict.headers : [];
+};
+
+export class SendNotifications {
+  /** What is being served, by subscription id, with its app. */
+  private readonly inFlight = new Map<string, { serving: Promise<void>; clientId: string }>();
+
+  constructor(private readonly deps: NotificationDeps & { channel: NotificationChannel }, private readonly settings: SendSettings) {}
+
+  /** One turn: leases what is due, beyond what is being served, and starts serving each; does not wait for them. */
+  async turn(): Promise<void> {
+    const perApp = new Map<string, number>();
+    for (const { clientId } of this.inFlight.values()) perApp.set(clientId, (perApp.get(clientId) ?? 0) + 1);
+    const full = new Set([...perApp].filter(([, n]) => n >= MAX_IN_FLIGHT_PER_APP).map(([clientId]) => clientId));
+    // Each round starts one at least or finds one more app full, whose rows the next claim skips.
+    for (let round = 0; round < CLAIM_ROUNDS; round++) {
+      const room = this.settings.maxInFlight - this.inFlight.size;
+      if (room <= 0) return;
+      const claimed = await this.deps.store.claimDue(this.deps.clock.now(), this.settings.owner, this.settings.leaseMs, room, [...full]);
+      if (claimed.length === 0) return;
+      for (const s of claimed) {
+        const { clientId } = s.subscriber;
+        const serving = perApp.get(clientId) ?? 0;
+        if (this.inFlight.has(s.id)) continue;
+        // One claim may bring more of an app than it may have served: those wait for a later turn.
+        if (serving >= MAX_IN_FLIGHT_PER_APP) {
+          full.add(clientId);
+          await this.release(s.id);
+          continue;
+        }
+        perApp.set(clientId, serving + 1);
+        this.start(s);
+      }
+    }
+  }
+
+  private start(s: StoredSubscription): void {
+    const done = this.serve(s).catch((err: unknown) => this.settings.onError?.(err))
+      .finally(() => this.release(s.id))
+      .finally(() => this.inFlight.delete(s.id));
+    this.inFlight.set(s.id, { serving: done, clientId: s.subscriber.clientId });
+  }
+
+  private release(id: string): Promise<void> {
+    return this.deps.store.releaseClaim(id, this.settings.owner).catch((err: unknown) => this.settings.onError?.(err));
+  }
+
+  /** Resolves once every subscription being served is done (a shutdown's drain, a test). */
+  async settled(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.all([...this.inFlight.values()].map((f) => f.serving));
+  }
+
+  private async serve(leased: StoredSubscription): Promise<void> {
+    const nowMs = this.deps.clock.now();
+    if (!isLive(leased)) return;
+    if (leased.endMs !== undefined && leased.endMs <= nowMs) return endSubscription(this.deps, leased, 'ended');
+    if (leased.status === 'requested') return this.handshake(leased);
+    let s: StoredSubscription | undefined = feedOfTopic(leased.topic) === undefined ? leased : await this.takeFeed(leased);
+    for (let batch = 0; s !== undefined && isLive(s) && batch < BATCHES_PER_TURN; batch++) {
+      if (hasUndelivered(s) && (s.nextAttemptMs ?? 0) <= this.deps.clock.now()) s = await this.deliverEvents(s);
+      else if (!hasUndelivered(s) && s.channel.heartbeatSeconds !== undefined
+        && (s.lastSentMs ?? s.createdMs) + s.channel.heartbeatSeconds * 1000 <= this.deps.clock.now()) s = await this.heartbeat(s);
+      else break;
+    }
+    // Whatever it came to, its next work is counted from what it is now (nothing left: no work until something changes).
+    await this.deps.store.update(leased.id, (current) => {
+      const dueMs = dueOf(current, this.deps.clock.now());
+      if (dueMs === current.dueMs) return undefined;
+      const { dueMs: _old, ...rest } = current;
+      return { subscription: dueMs === undefined ? rest : { ...rest, dueMs } };
+    });
+  }
+
+  /** Numbers the feed's new entries for `s` once its person may still be told of them; undefined when it ended. */
+  private async takeFeed(s: StoredSubscription): Promise<StoredSubscription | undefined> {
+    const feed = feedOfTopic(s.topic);
+    if (feed === undefined) return s;
+    const entries = await this.deps.store.feedAfter(s.patient, feed, s.feedPosition ?? 0, DEFAULT_MAX_COUNT * BATCHES_PER_TURN);
+    if (entries.length === 0) return s;
+    const right = await this.deps.right.check(s);
+    if (right.kind === 'lost') {
+      await endSubscription(this.deps, s, right.reason);
+      return undefined;
+    }
+    const nowMs = this.deps.clock.now();
+    const change = await this.deps.store.update(s.id, (current) => {
+      if (!isLive(current)) return undefined;
+      const fresh = entries.filter((e) => e.seq > (current.feedPosition ?? 0));
+      const last = fresh.at(-1);
+      if (last === undefined) return undefined;
+      // What happened before the subscription was made is its baseline, even where the feed learnt of it later.
+      const events: NewEvent[] = fresh.filter((e) => e.atMs >= current.createdMs).map((e) => ({ atMs: e.atMs, focus: e.focus, change: 'created' }));
+      const next = numbered({ ...current, feedPosition: last.seq }, events, nowMs);
+      return next;
+    });
+    return change?.subscription ?? await this.deps.store.byId(s.id);
+  }
+
+  /** Sends `s`'s next undelivered events, after the check at sending and their audit record. */
+  private async deliverEvents(s: StoredSubscription): Promise<StoredSubscription | undefined> {
+    const right = await this.deps.right.check(s);
+    if (right.kind === 'lost') {
+      await endSubscription(this.deps, s, right.reason);
+      return undefined;
+    }
+    const from = s.deliveredThrough + 1;
+    const events = await this.deps.store.events(s.id, from, s.eventCount, s.channel.maxCount ?? DEFAULT_MAX_COUNT);
+    // Events past SUBSCRIPTION_EVENT_DAYS are forgotten: the next one kept is sent (the numbers tell the gap).
+    if (events.length === 0) return this.settle(s, (current) => delivered(current, s.eventCount, this.deps.clock.now()));
+    const nowMs = this.deps.clock.now();
+    await this.deps.audit.append(notifiedRecord(s, right.access.basis, { nowMs, requestId: this.deps.newId() }));
+    const through = (events.at(-1) as SubscriptionEvent).number;
+    return this.send(s, 'event-notification', events, (current, at) => delivered(current, through, at));
+  }
+
+  /** A heartbeat tells the receiver the subscription lives, so it goes only while its person may still be told. */
+  private async heartbeat(s: StoredSubscription): Promise<StoredSubscription | undefined> {
+    const right = await this.deps.right.check(s);
+    if (right.kind === 'lost') {
+      await endSubscription(this.deps, s, right.reason);
+      return undefined;
+    }
+    return this.send(s, 'heartbeat', [], (current, at) => heartbeatSent(current, at));
+  }
+
+  private async handshake(s: StoredSubscription): Promise<void> {
+    await this.send(s, 'handshake', [], (current, at) => delivered(current, current.deliveredThrough, at));
+  }
+
+  /** POSTs one notification and keeps what came of it; a failure that ends the subscription is audited first. */
+  private async send(s: StoredSubscription, type: NotificationType, events: readonly SubscriptionEvent[],
+    onDelivered: (current: StoredSubscription, nowMs: number) => StoredSubscription): Promise<StoredSubscription | undefined> {
+    const { channel, clock, newId } = this.deps;
+    const body = JSON.stringify(notificationBundle(s, type, events, { fhirBase: this.settings.fhirBase(), nowMs: clock.now(), newId }));
+    const outcome = await channel.send({ endpoint: s.channel.endpoint, headers: headerPairs(s.channel.headers), body, timeoutMs: s.channel.timeoutSeconds * 1000 });
+    this.settings.observe?.(outcome.kind);
+    if (outcome.kind === 'delivered') return this.settle(s, (current) => onDelivered(current, clock.now()));
+    const next = failed(s, clock.now(), this.settings.retryMs);
+    if (!isLive(next)) await this.deps.audit.append(endedRecord(s, { nowMs: clock.now(), requestId: newId() }));
+    return this.settle(s, (current) => failed(current, clock.now(), this.settings.retryMs));
+  }
+
+  private async settle(s: StoredSubscription, next: (current: StoredSubscription) => StoredSubscription): Promise<StoredSubscription | undefined> {
+    const change = await this.deps.store.update(s.id, (current) => (isLive(current) ? { subscription: next(current) } : undefined));
+    return change?.subscription;
+  }
+}

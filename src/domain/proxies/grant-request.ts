@@ -1,0 +1,91 @@
+/**
+ * A grant as a person asks for it (docs/contract.md §11): `{grantee, categories, validFrom?, validTo?,
+ * purpose?}`, checked member by member. Every refusal names the member and says what it must be.
+ */
+import { DomainError } from '../errors.js';
+import { hasReachedAge } from '../identity/legal-age.js';
+import { birthDateOf, IDENTITY_NUMBER_EXPECTED, parsePersonalIdentityNumber } from '../identity/personal-identity-number.js';
+import { compactToEpochMs, filterParamToCompact, LOCAL_DATE_TIME_EXPECTED, localDate } from '../time/local-time.js';
+import { EVERY_CATEGORY, isCategory, PROXY_CATEGORIES } from './categories.js';
+import type { ProxySettings } from './grant.js';
+import { PURPOSE_MAX } from './purpose.js';
+
+export { PURPOSE_MAX };
+
+export interface GrantRequest {
+  grantee: string;
+  categories: readonly string[];
+  validFrom?: string;
+  validTo?: string;
+  purpose?: string;
+}
+
+/** A request checked: the grantee's canonical number, the categories once each, the times as instants. */
+export interface CheckedGrant {
+  grantee: string;
+  categories: string[];
+  validFromMs: number;
+  validToMs?: number;
+  purpose?: string;
+}
+
+const DAY_MS = 86_400_000;
+// Control characters, line and paragraph separators, lone surrogates, and the bidirectional controls
+// (U+200E/F, U+202A–E, U+2066–9), which would make the text read otherwise on the other person's screen.
+// eslint-disable-next-line no-control-regex -- refusing control characters is the point
+const UNSHOWABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+const invalid = (message: string): DomainError => new DomainError('INVALID_REQUEST', message);
+
+function instant(name: string, value: string, zone: string): number {
+  const compact = filterParamToCompact(value);
+  if (compact === undefined) throw invalid(`Body member ${name} must be ${LOCAL_DATE_TIME_EXPECTED}.`);
+  return compactToEpochMs(compact, zone);
+}
+
+function grantee(raw: string, grantor: string, nowMs: number, zone: string): string {
+  const number = parsePersonalIdentityNumber(raw);
+  if (number === undefined) throw invalid(`Body member grantee must be ${IDENTITY_NUMBER_EXPECTED}.`);
+  if (number === grantor) throw invalid('Body member grantee is your own number: name the person you want to share your record with.');
+  if (!hasReachedAge(birthDateOf(number), 18, localDate(nowMs, zone))) {
+    throw invalid('Body member grantee must be the number of a person aged 18 or over: a child cannot be given access to your record.');
+  }
+  return number;
+}
+
+function categories(raw: readonly string[]): string[] {
+  if (raw.length === 0) throw invalid(`Body member categories must name at least one of ${PROXY_CATEGORIES.join(', ')}, or ${EVERY_CATEGORY} for everything.`);
+  const unknown = raw.find((c) => !isCategory(c));
+  if (unknown !== undefined) {
+    throw invalid(`Body member categories holds ${JSON.stringify(unknown.slice(0, 64))}, which cannot be shared: name ${PROXY_CATEGORIES.join(', ')}, or ${EVERY_CATEGORY} for everything (the access log and changes can never be shared).`);
+  }
+  return raw.includes(EVERY_CATEGORY) ? [EVERY_CATEGORY] : PROXY_CATEGORIES.filter((c) => raw.includes(c));
+}
+
+/** Checks a grant `grantor` asks for at `nowMs`; throws a DomainError naming the member otherwise. */
+export function checkGrantRequest(request: GrantRequest, grantor: string, nowMs: number, zone: string, settings: ProxySettings): CheckedGrant {
+  const checked: CheckedGrant = {
+    grantee: grantee(request.grantee, grantor, nowMs, zone),
+    categories: categories(request.categories),
+    validFromMs: request.validFrom === undefined ? nowMs : instant('validFrom', request.validFrom, zone),
+  };
+  if (request.validTo !== undefined) {
+    // Inclusive, as a read's bound is: every millisecond of its second.
+    const to = instant('validTo', request.validTo, zone) + 999;
+    if (to < checked.validFromMs) throw invalid('Body member validTo must not be before validFrom.');
+    if (to <= nowMs) throw invalid('Body member validTo is in the past: give a time to come, or leave it out to share until you end it.');
+    checked.validToMs = to;
+  }
+  if (settings.maxDays !== undefined) {
+    if (checked.validToMs === undefined) throw invalid(`Body member validTo is required here: a grant may last at most ${settings.maxDays} days.`);
+    if (checked.validToMs - checked.validFromMs > settings.maxDays * DAY_MS) {
+      throw invalid(`Body member validTo is too far from validFrom: a grant may last at most ${settings.maxDays} days.`);
+    }
+  }
+  if (request.purpose !== undefined) {
+    if ([...request.purpose].length > PURPOSE_MAX) throw invalid(`Body member purpose must be at most ${PURPOSE_MAX} characters.`);
+    if (UNSHOWABLE.test(request.purpose)) throw invalid('Body member purpose must be plain text on one line, without control characters.');
+    if (request.purpose !== '') checked.purpose = request.purpose;
+  }
+  return checked;
+}

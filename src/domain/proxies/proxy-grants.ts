@@ -1,0 +1,204 @@
+/**
+ * The proxy service of EHDS Art. 4(2)(a) (docs/proxies.md): a person gives someone of their choice
+ * access to some or all of their record, for a time or until revoked; the invited person accepts or
+ * declines; either side revokes; support staff may end one, saying why. Each change is decided here
+ * and kept as one step with its event; who may read what through a grant is decided by the delegation
+ * check (proxy-delegation.ts), on every request.
+ */
+import type { Clock } from '../../ports/clock.port.js';
+import type { EndedBy, GrantChange, GrantEventKind, ProxyGrantStore, StoredGrant, StoredState } from '../../ports/proxy-grants.port.js';
+import { DomainError } from '../errors.js';
+import { hasReachedAge } from '../identity/legal-age.js';
+import { birthDateOf } from '../identity/personal-identity-number.js';
+import { localDate } from '../time/local-time.js';
+import { checkGrantRequest, type GrantRequest } from './grant-request.js';
+import { isOpen, roleOf, statusAt, viewOf, type GrantRole, type GrantView, type ProxySettings } from './grant.js';
+import type { PersonFacts } from './people.js';
+
+/**
+ * Called once the caller's right to the change is decided and before anything is kept: the request's
+ * audit names the grant and its grantor, and a change is audited as an attempt before it is made.
+ * `changes` is false when the request repeats what already holds, which keeps nothing.
+ */
+export type BeforeChange = (grant: StoredGrant, changes: boolean) => Promise<void>;
+
+export interface ProxyGrantsDeps {
+  store: ProxyGrantStore;
+  clock: Clock;
+  zone: string;
+  settings: ProxySettings;
+  /** What the EHR says of a person, asked only of the person giving or accepting a grant. */
+  facts: (personId: string) => Promise<PersonFacts>;
+  /** A new grant id: 128 random bits, hex. */
+  newId: () => string;
+}
+
+const notFound = (): DomainError =>
+  new DomainError('NOT_FOUND', 'No grant of yours has this id: GET /patients/proxies/ lists the grants you gave and received.');
+
+/** A change a side asks for, by the states it may come from. */
+interface Transition {
+  kind: GrantEventKind;
+  to: StoredState;
+  from: readonly StoredState[];
+  /** Whose it is to ask. */
+  roles: readonly GrantRole[];
+}
+
+const ACCEPT: Transition = { kind: 'accepted', to: 'active', from: ['pending'], roles: ['grantee'] };
+const DECLINE: Transition = { kind: 'declined', to: 'declined', from: ['pending'], roles: ['grantee'] };
+const REVOKE: Transition = { kind: 'revoked', to: 'revoked', from: ['pending', 'active'], roles: ['grantor', 'grantee'] };
+
+const REFUSED_STATE: Readonly<Record<GrantEventKind, string>> = {
+  accepted: 'This grant has ended and cannot be accepted: ask the person to share their record with you again.',
+  declined: 'This grant is no longer an open invitation: to end it, revoke it (DELETE).',
+  revoked: 'This grant has already ended: nothing is shared through it.',
+  granted: '', expired: '', lapsed: '',
+};
+
+export class ProxyGrants {
+  constructor(private readonly deps: ProxyGrantsDeps) {}
+
+  private now(): number {
+    return this.deps.clock.now();
+  }
+
+  private view(grant: StoredGrant, role: GrantRole): GrantView {
+    return viewOf(grant, role, this.now(), this.deps.settings, this.deps.zone);
+  }
+
+  /** Every grant the person gave or received, oldest first, each as their role sees it. */
+  async list(personId: string): Promise<GrantView[]> {
+    const grants = await this.deps.store.involving(personId);
+    return grants.map((g) => this.view(g, roleOf(g, personId) as GrantRole));
+  }
+
+  /** One grant of the person's; 404 for one that does not exist or is someone else's. */
+  async get(personId: string, id: string): Promise<GrantView> {
+    const grant = await this.own(personId, id);
+    return this.view(grant, roleOf(grant, personId) as GrantRole);
+  }
+
+  /** `grantor` gives a grant (201). */
+  async give(grantor: string, request: GrantRequest, before: BeforeChange): Promise<GrantView> {
+    const nowMs = this.now();
+    const { settings, zone } = this.deps;
+    if (!hasReachedAge(birthDateOf(grantor), 18, localDate(nowMs, zone))) {
+      throw new DomainError('FORBIDDEN', 'You must be 18 or over to share your record with someone else.');
+    }
+    const checked = checkGrantRequest(request, grantor, nowMs, zone, settings);
+    const facts = await this.deps.facts(grantor);
+    if (facts.protectedIdentity) {
+      throw new DomainError('FORBIDDEN', 'Your identity is protected, so your record cannot be shared through this service: ask your care provider.');
+    }
+    const grant: StoredGrant = {
+      id: this.deps.newId(), state: 'pending', grantor, ...(facts.name === undefined ? {} : { grantorName: facts.name }),
+      grantee: checked.grantee, categories: checked.categories, validFromMs: checked.validFromMs,
+      ...(checked.validToMs === undefined ? {} : { validToMs: checked.validToMs }),
+      ...(checked.purpose === undefined ? {} : { purpose: checked.purpose }),
+      createdMs: nowMs, changedMs: nowMs,
+    };
+    await before(grant, true);
+    await this.deps.store.create(grant, (given) => {
+      const open = given.filter((g) => isOpen(g, nowMs, settings));
+      if (open.some((g) => g.grantee === grant.grantee)) {
+        throw new DomainError('CONFLICT', 'You already share your record with this person, or have invited them: change what they see by ending that grant and giving a new one.');
+      }
+      if (open.length >= settings.maxGrants) {
+        throw new DomainError('CONFLICT', `You can share your record with at most ${settings.maxGrants} people at once; end a grant first.`);
+      }
+    });
+    return this.view(grant, 'grantor');
+  }
+
+  /** The grantee accepts a pending grant; their name, from the EHR, is known from now on. */
+  accept(personId: string, id: string, before: BeforeChange): Promise<GrantView> {
+    return this.transition(personId, id, ACCEPT, before);
+  }
+
+  decline(personId: string, id: string, before: BeforeChange): Promise<GrantView> {
+    return this.transition(personId, id, DECLINE, before);
+  }
+
+  revoke(personId: string, id: string, before: BeforeChange): Promise<GrantView> {
+    return this.transition(personId, id, REVOKE, before);
+  }
+
+  /** Support staff end a pending or active grant; undefined for an id that does not exist. */
+  async revokeAsSupport(id: string, before: BeforeChange): Promise<GrantView | undefined> {
+    const grant = await this.deps.store.byId(id);
+    if (grant === undefined) return undefined;
+    return this.change(grant, 'grantor', REVOKE, 'support', before);
+  }
+
+  private async own(personId: string, id: string): Promise<StoredGrant> {
+    const grant = await this.deps.store.byId(id);
+    if (grant === undefined || roleOf(grant, personId) === undefined) throw notFound();
+    return grant;
+  }
+
+  private async transition(personId: string, id: string, transition: Transition, before: BeforeChange): Promise<GrantView> {
+    const grant = await this.own(personId, id);
+    const role = roleOf(grant, personId) as GrantRole;
+    if (!transition.roles.includes(role)) {
+      throw new DomainError('FORBIDDEN', 'Only the person a grant was given to can accept or decline it; you can revoke it (DELETE).');
+    }
+    return this.change(grant, role, transition, role, before);
+  }
+
+  private async change(grant: StoredGrant, role: GrantRole, transition: Transition, by: EndedBy, before: BeforeChange): Promise<GrantView> {
+    const nowMs = this.now();
+    const { status } = statusAt(grant, nowMs, this.deps.settings);
+    // Asked again: the same object, nothing kept again.
+    if (status === transition.to && grant.state === transition.to) {
+      await before(grant, false);
+      return this.view(grant, role);
+    }
+    if (!transition.from.includes(status)) {
+      await before(grant, false);
+      throw new DomainError('CONFLICT', REFUSED_STATE[transition.kind]);
+    }
+    const change: GrantChange = { state: transition.to, changedMs: nowMs };
+    if (transition.kind !== 'accepted') change.endedBy = by;
+    else {
+      const name = (await this.deps.facts(grant.grantee)).name;
+      if (name !== undefined) change.granteeName = name;
+    }
+    await before(grant, true);
+    const changed = await this.deps.store.change(grant.id, transition.from, change, {
+      grantId: grant.id, kind: transition.kind, atMs: nowMs, by, grantor: grant.grantor, grantee: grant.grantee,
+    });
+    if (changed === undefined) {
+      // Another request changed it first: answer what holds now.
+      const now = await this.deps.store.byId(grant.id);
+      if (now === undefined) throw notFound();
+      if (now.state === transition.to) return this.view(now, role);
+      throw new DomainError('CONFLICT', REFUSED_STATE[transition.kind]);
+    }
+    return this.view(changed, role);
+  }
+
+  /**
+   * Records the lapses and expiries time has made since the last time (each once, across instances):
+   * `record` is called for each before it is kept, so the audit trail has it first. Answers how many.
+   */
+  async settleDue(record: (grant: StoredGrant, kind: 'lapsed' | 'expired', atMs: number) => Promise<void>): Promise<number> {
+    const { store, settings } = this.deps;
+    const settled = await store.inTurn(async () => {
+      const nowMs = this.now();
+      let count = 0;
+      for (const grant of await store.due(nowMs, nowMs - settings.invitationDays * 86_400_000)) {
+        const { status, sinceMs } = statusAt(grant, nowMs, settings);
+        if (status !== 'lapsed' && status !== 'expired') continue;
+        await record(grant, status, sinceMs);
+        const from: StoredState = status === 'lapsed' ? 'pending' : 'active';
+        const kept = await store.change(grant.id, [from], { state: status, changedMs: sinceMs }, {
+          grantId: grant.id, kind: status, atMs: sinceMs, by: 'service', grantor: grant.grantor, grantee: grant.grantee,
+        });
+        if (kept !== undefined) count++;
+      }
+      return count;
+    });
+    return settled ?? 0;
+  }
+}

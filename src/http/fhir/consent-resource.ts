@@ -1,0 +1,165 @@
+/**
+ * A proxy grant as an R4 Consent, and a posted Consent as a grant (docs/contract.md §11 "FHIR"): the
+ * grantor is the patient and the performer, the grantee the one agent (v3 RoleClass AGNT) of a single
+ * permit, by identity number until they accept and as the pair's RelatedPerson while the grant is
+ * active; the categories are the provision's classes. A posted Consent is read by the same mapping,
+ * and what cannot be a grant is refused naming the element.
+ */
+import { rangeOf } from '../../domain/fhir/fhir-dates.js';
+import { DomainError } from '../../domain/errors.js';
+import { EVERY_CATEGORY } from '../../domain/proxies/categories.js';
+import type { GrantStatus, GrantView } from '../../domain/proxies/grant.js';
+import type { GrantRequest } from '../../domain/proxies/grant-request.js';
+import { compactToOffsetIso, epochMsToCompact } from '../../domain/time/local-time.js';
+import type { FhirIds } from '../../ports/fhir-ids.port.js';
+import type { FhirResource } from '../../reads/as-fhir.js';
+import type { ConsentClasses } from './consent-classes.js';
+import { delegationRelatedPersonId } from './delegate-related-person.js';
+
+export const PERSONNUMMER = 'http://electronichealth.se/identifier/personnummer';
+export const SAMORDNINGSNUMMER = 'http://electronichealth.se/identifier/samordningsnummer';
+/** The forms of the two systems a posted grantee may be named in (docs/upstream-fhir.md#identifier-systems). */
+const NUMBER_SYSTEMS: ReadonlySet<string> = new Set([PERSONNUMMER, 'urn:oid:1.2.752.129.2.1.3.1', SAMORDNINGSNUMMER, 'urn:oid:1.2.752.129.2.1.3.3']);
+const SCOPE = { system: 'http://terminology.hl7.org/CodeSystem/consentscope', code: 'patient-privacy' };
+const CATEGORY = { system: 'http://loinc.org', code: '59284-0' };
+const POLICY_RULE = { system: 'http://terminology.hl7.org/CodeSystem/v3-ActCode', code: 'OPTIN' };
+const AGENT = { system: 'http://terminology.hl7.org/CodeSystem/v3-RoleClass', code: 'AGNT' };
+const ACCESS = { system: 'http://terminology.hl7.org/CodeSystem/consentaction', code: 'access' };
+const RESOURCE_TYPES = 'http://hl7.org/fhir/resource-types';
+
+const STATUS: Readonly<Record<GrantStatus, string>> = {
+  pending: 'proposed', active: 'active', declined: 'rejected', revoked: 'inactive', expired: 'inactive', lapsed: 'inactive',
+};
+
+export interface ConsentContext {
+  ids: FhirIds;
+  zone: string;
+  classes: ConsentClasses;
+}
+
+/** A coordination number has 60 added to its day of birth. */
+const numberSystem = (identityNumber: string): string => (Number(identityNumber.slice(6, 8)) > 60 ? SAMORDNINGSNUMMER : PERSONNUMMER);
+
+/** The grant as its grantor's Consent. */
+export function consentOf(view: GrantView, ctx: ConsentContext): FhirResource {
+  const grantor = { reference: `Patient/${ctx.ids.patientId(view.grantor.identityNumber)}` };
+  const grantee = view.grantee;
+  const identifier = { system: numberSystem(grantee.identityNumber), value: grantee.identityNumber };
+  // Once accepted and while it holds, the grantee is the pair's RelatedPerson, which exists only then.
+  const reference = view.status === 'active'
+    ? { reference: `RelatedPerson/${delegationRelatedPersonId(ctx.ids, grantee.identityNumber, view.grantor.identityNumber)}`, identifier }
+    : { identifier };
+  const period = { start: compactToOffsetIso(view.validFrom, ctx.zone), ...(view.validTo === undefined ? {} : { end: compactToOffsetIso(view.validTo, ctx.zone) }) };
+  return {
+    resourceType: 'Consent',
+    id: view.id,
+    status: STATUS[view.status],
+    scope: { coding: [SCOPE] },
+    category: [{ coding: [CATEGORY] }],
+    patient: grantor,
+    dateTime: compactToOffsetIso(view.created, ctx.zone),
+    performer: [grantor],
+    policyRule: { coding: [POLICY_RULE] },
+    provision: {
+      type: 'permit',
+      period,
+      actor: [{ role: { coding: [AGENT] }, reference: { ...reference, ...(grantee.name === undefined ? {} : { display: grantee.name }) } }],
+      action: [{ coding: [ACCESS] }],
+      class: ctx.classes.typesOf(view.categories).map((code) => ({ system: RESOURCE_TYPES, code })),
+    },
+  };
+}
+
+const invalid = (message: string): DomainError => new DomainError('INVALID_REQUEST', message);
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const listOf = (v: unknown): unknown[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+const codings = (concept: unknown): Json[] => (isObject(concept) ? listOf(concept.coding).filter(isObject) : []);
+const names = (concept: unknown, wanted: { system: string; code: string }): boolean =>
+  codings(concept).some((c) => c.system === wanted.system && c.code === wanted.code);
+
+/** Where a concept is given, it must be the one a grant's Consent has. */
+function expectConcept(element: string, value: unknown, wanted: { system: string; code: string }): void {
+  const given = listOf(value);
+  if (given.length > 0 && !given.some((concept) => names(concept, wanted))) throw invalid(`Consent.${element} must be ${wanted.system}|${wanted.code}, or left out.`);
+}
+
+/** A FHIR dateTime as the grant's local time `YYYY-MM-DDThh:mm:ss`: its first second, or with `last` the last second it covers. */
+function localTime(element: string, value: unknown, zone: string, last: boolean): string {
+  const range = typeof value === 'string' ? rangeOf(value, zone) : undefined;
+  if (range === undefined) throw invalid(`Consent.provision.period.${element} must be a FHIR dateTime, e.g. 2026-12-01T08:00:00+01:00.`);
+  const c = epochMsToCompact(last ? range.end - 1 : range.start, zone);
+  return `${c.slice(0, 4)}-${c.slice(4, 6)}-${c.slice(6, 8)}T${c.slice(8, 10)}:${c.slice(10, 12)}:${c.slice(12, 14)}`;
+}
+
+/** The grantee a provision's one actor names: an identity or coordination number, by identifier. */
+function granteeOf(provision: Json): string {
+  const actors = listOf(provision.actor);
+  const [actor] = actors;
+  if (actors.length !== 1 || !isObject(actor)) throw invalid('Consent.provision.actor must name exactly one person: the one you share your record with.');
+  if (actor.role !== undefined && !names(actor.role, AGENT)) throw invalid(`Consent.provision.actor.role must be ${AGENT.system}|${AGENT.code} (agent).`);
+  const identifier = isObject(actor.reference) ? actor.reference.identifier : undefined;
+  if (!isObject(identifier) || typeof identifier.value !== 'string' || typeof identifier.system !== 'string' || !NUMBER_SYSTEMS.has(identifier.system)) {
+    throw invalid(`Consent.provision.actor.reference.identifier must name the person by system ${PERSONNUMMER} (or ${SAMORDNINGSNUMMER}) and their number.`);
+  }
+  return identifier.value;
+}
+
+/**
+ * The categories a provision's classes name. None given is refused, not read as FHIR's "unrestricted":
+ * a grant names what it shares on every door (the COS door's `categories` is required), so a Consent
+ * that forgot its classes never shares the whole record.
+ */
+function categoriesOf(provision: Json, classes: ConsentClasses): string[] {
+  const given = listOf(provision.class);
+  if (given.length === 0) {
+    throw invalid(`Consent.provision.class must name what you share, as codes of ${RESOURCE_TYPES} (e.g. Observation and DiagnosticReport for lab results); a grant never shares everything by leaving it out.`);
+  }
+  const types = given.map((c) => (isObject(c) && (c.system === undefined || c.system === RESOURCE_TYPES) && typeof c.code === 'string' ? c.code : undefined));
+  if (types.some((t) => t === undefined)) throw invalid(`Consent.provision.class must be codes of ${RESOURCE_TYPES}, e.g. {"system": "${RESOURCE_TYPES}", "code": "Observation"}.`);
+  const { categories, unknown } = classes.categoriesOf(types as string[]);
+  if (unknown !== undefined) {
+    throw invalid(`Consent.provision.class holds ${JSON.stringify(unknown.slice(0, 64))}, which cannot be shared alone: name every type of what you share (${classes.typesOf([EVERY_CATEGORY]).join(', ')}; DiagnosticReport and Observation go together, as lab results).`);
+  }
+  return categories;
+}
+
+/** The grant a posted Consent asks for; a DomainError (400) naming the element otherwise. `patient`: whom it must be about, if it says. */
+export function grantRequestOf(body: unknown, patientReference: string, ctx: ConsentContext): GrantRequest {
+  if (!isObject(body) || body.resourceType !== 'Consent') throw invalid('The body must be a FHIR Consent resource (resourceType "Consent").');
+  if (body.status !== undefined && body.status !== 'proposed' && body.status !== 'active') throw invalid('Consent.status must be proposed (or active): a new grant waits for the person to accept it.');
+  expectConcept('scope', body.scope, SCOPE);
+  expectConcept('category', body.category, CATEGORY);
+  expectConcept('policyRule', body.policyRule, POLICY_RULE);
+  for (const element of ['patient', 'performer'] as const) {
+    for (const ref of listOf(body[element])) {
+      if (!isObject(ref) || ref.reference !== patientReference) throw new DomainError('FORBIDDEN', `Consent.${element} must be you (${patientReference}): you can only share your own record.`);
+    }
+  }
+  const provisions = listOf(body.provision);
+  const [provision] = provisions;
+  if (provisions.length !== 1 || !isObject(provision)) throw invalid('Consent.provision must be one provision: who may read what, and when.');
+  if (provision.type !== undefined && provision.type !== 'permit') throw invalid('Consent.provision.type must be permit.');
+  if (provision.provision !== undefined) throw invalid('Consent.provision must not have nested provisions: a grant permits its classes, with no exceptions.');
+  for (const action of listOf(provision.action)) if (!names(action, ACCESS)) throw invalid(`Consent.provision.action must be ${ACCESS.system}|${ACCESS.code}.`);
+  const period = provision.period;
+  if (period !== undefined && !isObject(period)) throw invalid('Consent.provision.period must be a Period with start and, if it ends, end.');
+  const request: GrantRequest = { grantee: granteeOf(provision), categories: categoriesOf(provision, ctx.classes) };
+  if (period?.start !== undefined) request.validFrom = localTime('start', period.start, ctx.zone, false);
+  if (period?.end !== undefined) request.validTo = localTime('end', period.end, ctx.zone, true);
+  return request;
+}
+
+/** The use case's refusal of a grant's member, as the Consent element that holds it. */
+const ELEMENTS: Readonly<Record<string, string>> = {
+  grantee: 'Consent.provision.actor', categories: 'Consent.provision.class', validFrom: 'Consent.provision.period.start',
+  validTo: 'Consent.provision.period.end', purpose: 'Consent.provision.purpose',
+};
+
+export function asConsentRefusal(err: unknown): unknown {
+  if (!(err instanceof DomainError) || err.code !== 'INVALID_REQUEST') return err;
+  const m = /^Body member (\w+)/.exec(err.message);
+  const element = m?.[1] === undefined ? undefined : ELEMENTS[m[1]];
+  return element === undefined ? err : new DomainError('INVALID_REQUEST', err.message.replace(/^Body member \w+/, element));
+}

@@ -1,0 +1,146 @@
+/**
+ * The grants a person gave, as FHIR Consents (docs/contract.md §11 "FHIR"): search and read them,
+ * grant by creating one, revoke by deleting one, through the same use case, rules and limits as the
+ * COS door's /patients/proxies/. The grantor's only: someone else's grant, or one the caller only
+ * received, is not found. With PROXY_GRANTS=off every route answers 403.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { consentAllows, consentScopeFor, type ConsentInteraction } from '../../domain/fhir/consent-scopes.js';
+import { DomainError } from '../../domain/errors.js';
+import type { AuditedOperation } from '../../domain/operations/fhir-operations.js';
+import type { BeforeChange, ProxyGrants } from '../../domain/proxies/proxy-grants.js';
+import type { GrantView } from '../../domain/proxies/grant.js';
+import type { FhirResource } from '../../reads/as-fhir.js';
+import { ApiError } from '../api-error.js';
+import type { RouteDependencies } from '../routes/dependencies.js';
+import { searchLink, searchset } from './bundle.js';
+import { consentClasses } from './consent-classes.js';
+import { asConsentRefusal, consentOf, grantRequestOf, type ConsentContext } from './consent-resource.js';
+import { launchPatientOf } from './fhir-access.js';
+import type { FhirApi } from './fhir-api.js';
+import { answerType } from './fhir-format.js';
+import { NOT_ALLOWED } from './patients-of-request.js';
+import { formatParam } from './search-values.js';
+
+/** The access log's names of what each interaction does (the COS door's operations of §11). */
+const AUDITED = { search: 'listProxies', read: 'getProxy', create: 'grantProxy', delete: 'revokeProxy' } as const satisfies Record<ConsentInteraction, AuditedOperation>;
+export const MAX_CONSENT_BYTES = 16 * 1024;
+
+const OFF = 'This region does not offer sharing your record with someone else (PROXY_GRANTS is off): ask your care provider how someone may act for you.';
+const notFound = (): ApiError => new ApiError(404, 'No Consent you gave has this id: GET /fhir/Consent?patient=<your Patient id> lists the grants you gave.');
+
+export interface ConsentRouteOptions {
+  deps: RouteDependencies;
+  api: FhirApi;
+  /** Answers the body as the FHIR routes do (the format asked for, room for large answers). */
+  send: (request: FastifyRequest, reply: FastifyReply, body: unknown, format: string | undefined) => FastifyReply;
+}
+
+/** The parameters of the query string, in order. */
+const paramsOf = (request: FastifyRequest): [string, string][] => {
+  const at = request.url.indexOf('?');
+  return at < 0 ? [] : [...new URLSearchParams(request.url.slice(at + 1))];
+};
+
+/**
+ * The person whose grants these are: a person's token, with a scope that reaches Consent, acting for
+ * themself to change anything (a guardian's or a proxy's launch for someone else may not grant for them).
+ */
+function grantorOf(request: FastifyRequest, api: FhirApi, grants: ProxyGrants | undefined, interaction: ConsentInteraction): { person: string; grants: ProxyGrants } {
+  if (grants === undefined) throw new ApiError(403, OFF);
+  const token = request.token;
+  const person = token?.personId;
+  if (token === undefined || person === undefined) throw new ApiError(403, 'Only the person who gives a grant manages it: sign in as that person (a client token cannot).');
+  request.audit.patientId = person;
+  request.audit.delegation = 'self';
+  const self = launchPatientOf(request, api) === person;
+  if (!self && (interaction === 'create' || interaction === 'delete')) {
+    throw new ApiError(403, 'Only you can share your own record, and only for yourself: open the app for yourself, not for someone you act for.');
+  }
+  if (!consentAllows(token.grantedScopes ?? token.scopes, interaction, self ? ['patient', 'user'] : ['user'])) {
+    const scope = consentScopeFor(interaction);
+    throw new ApiError(403, `The token's scopes do not allow this on Consent: ask for ${scope}.`, {
+      'www-authenticate': `Bearer error="insufficient_scope", scope="${scope.split(' ')[0] ?? ''}"`,
+    });
+  }
+  return { person, grants };
+}
+
+/** The caller's own grant as grantor; 404 for any other, as for one that does not exist. */
+async function givenGrant(grants: ProxyGrants, person: string, id: string): Promise<GrantView> {
+  try {
+    const view = await grants.get(person, id);
+    if (view.role !== 'grantor') throw notFound();
+    return view;
+  } catch (err) {
+    if (err instanceof DomainError && err.code === 'NOT_FOUND') throw notFound();
+    throw err;
+  }
+}
+
+/** Names the grant and its grantor in the request's audit, and records a change as an attempt before it is made. */
+const beforeChange = (request: FastifyRequest): BeforeChange => async (grant, changes) => {
+  request.audit.patientId = grant.grantor;
+  request.audit.proxyGrantId = grant.id;
+  if (changes) await request.server.recordWriteAttempt(request);
+};
+
+export function consentRoutes(app: FastifyInstance, { deps, api, send }: ConsentRouteOptions): void {
+  const ctx: ConsentContext = { ids: api.ids, zone: deps.zone, classes: consentClasses(api) };
+  const config = (interaction: ConsentInteraction) => ({ operation: AUDITED[interaction], errorShape: 'fhir', fhir: true } as const);
+  const consentUrl = (id: string): string => `${api.publicBaseUrl}/fhir/Consent/${id}`;
+
+  app.get('/Consent', { config: config('search') }, async (request, reply) => {
+    const params = paramsOf(request);
+    const format = formatParam(params);
+    answerType(request, format);
+    const { person, grants } = grantorOf(request, api, deps.proxyGrants, 'search');
+    const own = `Patient/${api.ids.patientId(person)}`;
+    for (const [name, value] of params) {
+      if (name === 'patient' && value !== own && value !== api.ids.patientId(person)) {
+        // Someone else's grants are theirs to see: refused as any patient one may not act for.
+        const named = api.ids.identityNumberOf(value.replace(/^Patient\//, ''));
+        if (named === undefined) request.audit.nobody = true;
+        else request.audit.patientId = named;
+        throw new ApiError(403, NOT_ALLOWED);
+      }
+    }
+    const given = (await grants.list(person)).filter((g) => g.role === 'grantor').map((g) => consentOf(g, ctx));
+    const link = searchLink(api.publicBaseUrl, 'Consent', [['patient', own]]);
+    return send(request, reply, searchset(api.publicBaseUrl, { total: given.length, matches: given, includes: [], self: link, subsetted: false }), format);
+  });
+
+  app.get('/Consent/:id', { config: config('read') }, async (request, reply) => {
+    const { id } = request.params as { id: string };
+    const format = formatParam(paramsOf(request));
+    answerType(request, format);
+    const { person, grants } = grantorOf(request, api, deps.proxyGrants, 'read');
+    const view = await givenGrant(grants, person, id);
+    request.audit.proxyGrantId = view.id;
+    return send(request, reply, consentOf(view, ctx), format);
+  });
+
+  app.post('/Consent', { config: config('create'), bodyLimit: MAX_CONSENT_BYTES }, async (request, reply) => {
+    const format = formatParam(paramsOf(request));
+    answerType(request, format);
+    const { person, grants } = grantorOf(request, api, deps.proxyGrants, 'create');
+    let consent: FhirResource;
+    try {
+      const asked = grantRequestOf(request.body, `Patient/${api.ids.patientId(person)}`, ctx);
+      consent = consentOf(await grants.give(person, asked, beforeChange(request)), ctx);
+    } catch (err) {
+      throw asConsentRefusal(err);
+    }
+    reply.code(201).header('location', consentUrl(consent.id));
+    return send(request, reply, consent, format);
+  });
+
+  app.delete('/Consent/:id', { config: config('delete') }, async (request, reply) => {
+    const { id } = request.params as { id: string };
+    const format = formatParam(paramsOf(request));
+    answerType(request, format);
+    const { person, grants } = grantorOf(request, api, deps.proxyGrants, 'delete');
+    await givenGrant(grants, person, id);
+    return send(request, reply, consentOf(await grants.revoke(person, id, beforeChange(request)), ctx), format);
+  });
+}

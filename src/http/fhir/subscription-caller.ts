@@ -1,0 +1,114 @@
+/**
+ * Who may manage Subscriptions, and with what (docs/fhir-api.md#subscriptions): a person's token
+ * naming its app, with a scope naming Subscription in a context that reaches the subscription's
+ * patient (`patient/` the launch patient, `user/` everyone the person may act for), and, to create
+ * one, a read of the topic's type for that patient. Whom the person may be told of is the use case's
+ * check at subscribing (RightToRead); whom the token reaches is decided here first.
+ */
+import type { FastifyRequest } from 'fastify';
+import { consentAllows } from '../../domain/fhir/consent-scopes.js';
+import type { ScopeContext } from '../../domain/fhir/smart-scopes.js';
+import { subscriptionAllows, subscriptionScopeFor, type SubscriptionInteraction } from '../../domain/fhir/subscription-scopes.js';
+import { DomainError } from '../../domain/errors.js';
+import type { PatientAccessPolicy } from '../../domain/access/patient-access.js';
+import type { Subscriber } from '../../domain/notifications/subscription.js';
+import { TOPICS, type TopicName } from '../../domain/notifications/topics.js';
+import { ApiError } from '../api-error.js';
+import { invalidTokenHeaders } from '../error-mapping.js';
+import { contextsFor, formTypes, grantsOf, launchPatientOf, requireGrants } from './fhir-access.js';
+import type { FhirApi } from './fhir-api.js';
+import { scopeRefusal } from './patients-of-request.js';
+
+const scopesOf = (request: FastifyRequest): Iterable<string> => request.token?.grantedScopes ?? request.token?.scopes ?? [];
+
+/** The subscriber a request speaks for: the person, their launch patient, the app and the grant of the sign-in. */
+export function subscriberOf(request: FastifyRequest, api: FhirApi): Subscriber {
+  const token = request.token;
+  if (token?.personId === undefined) {
+    throw new ApiError(403, 'Subscriptions are a person\'s: sign in as the person to be told (a client token cannot subscribe).');
+  }
+  // With a subscription key the FHIR door takes a token without client_id; a subscription is kept for the app that made it.
+  if (token.clientId === undefined) {
+    throw new ApiError(401, 'The access token names no app (client_id or azp): a subscription belongs to the app that makes it, so get a token for a registered app.', invalidTokenHeaders('claims'));
+  }
+  launchPatientOf(request, api);
+  return {
+    issuer: token.issuer, subject: token.subject, personId: token.personId, clientId: token.clientId,
+    ...(token.smartPatient === undefined ? {} : { smartPatient: token.smartPatient }),
+    ...(token.grantId === undefined ? {} : { grantId: token.grantId }),
+  };
+}
+
+/** Whether the token's Subscription scopes allow `interaction` in one of `contexts`. */
+export const allowsOnSubscription = (request: FastifyRequest, interaction: SubscriptionInteraction, contexts: readonly ScopeContext[]): boolean =>
+  subscriptionAllows(scopesOf(request), interaction, contexts);
+
+/** 403 naming the scope to ask for unless the token's Subscription scopes allow `interaction` in one of `contexts`. */
+export function requireSubscriptionScope(request: FastifyRequest, interaction: SubscriptionInteraction, contexts: readonly ScopeContext[]): void {
+  if (allowsOnSubscription(request, interaction, contexts)) return;
+  const scope = subscriptionScopeFor(interaction, contexts);
+  const v1 = interaction === 'read' || interaction === 'search' ? 'read' : 'write';
+  throw new ApiError(403, `The token's scopes do not allow this on Subscription: ask for ${scope} (or user/Subscription.${v1}).`, {
+    'www-authenticate': `Bearer error="insufficient_scope", scope="${scope}"`,
+  });
+}
+
+/**
+ * 403 unless the token's Subscription scopes allow `interaction` for `patient` (a subscription's, or
+ * a new one's) and, for a new one of `topic`, the token may read the topic's type for them without a
+ * category restriction (a notification names every record of its type). A patient the token's
+ * `patient/` scopes do not reach is refused as any patient one may not act for (scopeRefusal).
+ */
+export function requireScopesFor(request: FastifyRequest, api: FhirApi, patient: string, interaction: SubscriptionInteraction, topic?: TopicName): void {
+  const contexts = contextsFor(request, api, patient);
+  try {
+    requireSubscriptionScope(request, interaction, contexts);
+    const type = topic === undefined ? undefined : TOPICS[topic].type;
+    if (type === undefined) return;
+    if (type === 'Consent') {
+      if (consentAllows(scopesOf(request), 'read', contexts)) return;
+      throw new ApiError(403, 'The token\'s scopes do not allow reading Consent: ask for user/Consent.read (or patient/Consent.rs) to be told of sharing.', {
+        'www-authenticate': 'Bearer error="insufficient_scope", scope="user/Consent.read"',
+      });
+    }
+    const whole = grantsOf(request, api, (read) => formTypes(api, read)).filter((g) => g.category === undefined);
+    requireGrants(whole, type, 'read', contexts);
+  } catch (err) {
+    throw scopeRefusal(request, contexts, err);
+  }
+}
+
+/**
+ * On what the person acts for `patient`, as an audit record names it: `self`, or the relationship
+ * the registry holds today; undefined where none holds (someone who lost the right to a child they
+ * kept a subscription for, whose record then says so).
+ */
+export async function basisFor(request: FastifyRequest, policy: PatientAccessPolicy, patient: string): Promise<string | undefined> {
+  const personId = request.token?.personId;
+  if (personId === patient) return 'self';
+  try {
+    return await policy.basisOf(personId === undefined ? {} : { personId }, patient);
+  } catch (err) {
+    if (err instanceof DomainError && err.code === 'ACCESS_DENIED') return undefined;
+    throw err;
+  }
+}
+
+/**
+ * Names the subscription's patient, and on what the person acts for them, in the request's audit
+ * record. Where no right holds any more (a guardian whose row ended, still seeing or ending their own
+ * subscription), the request reads nothing of the patient's: it is recorded in the person's own log,
+ * as theirs, never in the patient's as a refused access that was in fact answered.
+ */
+export async function noteBasis(request: FastifyRequest, policy: PatientAccessPolicy, patient: string): Promise<void> {
+  const basis = await basisFor(request, policy, patient);
+  const own = request.token?.personId;
+  if (basis === undefined && own !== undefined) {
+    request.audit.patientId = own;
+    request.audit.delegation = 'self';
+    return;
+  }
+  request.audit.patientId = patient;
+  if (basis === undefined) delete request.audit.delegation;
+  else request.audit.delegation = basis;
+}

@@ -1,0 +1,144 @@
+/**
+ * A small world for the notification engine's domain tests: a fake EHR and registry, the real access
+ * policy, release rules and use cases, the memory store, a channel that records what it is given and
+ * answers as told, and a clock the test moves. No HTTP, no network, no timer.
+ */
+import { createHash } from 'node:crypto';
+import { MemorySubscriptionStore } from '../../../src/adapters/subscriptions/memory-subscription-store.js';
+import { PatientAccessPolicy } from '../../../src/domain/access/patient-access.js';
+import { FindChanges } from '../../../src/domain/notifications/find-changes.js';
+import { FollowFeeds, type FeedSources } from '../../../src/domain/notifications/follow-feeds.js';
+import { ManageSubscriptions } from '../../../src/domain/notifications/manage-subscriptions.js';
+import type { NotificationDeps, ResourceWriter } from '../../../src/domain/notifications/notification-deps.js';
+import { RightToRead } from '../../../src/domain/notifications/right-to-read.js';
+import { SendNotifications } from '../../../src/domain/notifications/send-notifications.js';
+import type { Subscriber } from '../../../src/domain/notifications/subscription.js';
+import { TOPIC_NAMES, type TopicName } from '../../../src/domain/notifications/topics.js';
+import type { JournalNoteRecord } from '../../../src/domain/records/index.js';
+import type { ReleasePolicy } from '../../../src/domain/release/release-policy.js';
+import { compactToEpochMs } from '../../../src/domain/time/local-time.js';
+import { ReadPatientData } from '../../../src/domain/use-cases/read-patient-data.js';
+import type { ReadName } from '../../../src/domain/operations/table.js';
+import { withReadsOff } from '../../../src/domain/read-availability/reads-off.js';
+import type { AppGrants, HeldGrant } from '../../../src/ports/app-grants.port.js';
+import type { AuditFeed, FedRecord } from '../../../src/ports/audit-feed.port.js';
+import type { Delivery, DeliveryOutcome, NotificationChannel } from '../../../src/ports/notification-channel.port.js';
+import type { FhirResource } from '../../../src/reads/as-fhir.js';
+import { patientRecord } from '../../fakes/builders.js';
+import { FakeEhr, FakeRegistry } from '../../fakes/fake-ehr.js';
+import { FixedClock } from '../../fakes/fixed-clock.js';
+import { MemoryAuditTrail } from '../../fakes/memory-audit-trail.js';
+
+export const ZONE = 'Europe/Stockholm';
+export const CHILD = '201701012393';
+export const GUARDIAN = '198112189876';
+export const STRANGER = '194608632396';
+export const at = (compact: string): number => compactToEpochMs(compact, ZONE);
+export const POLL_MS = 10_000;
+export const RETRY_MS = 60 * 60_000;
+
+/** One journal note extract, signed at `signed` (unsigned when undefined). */
+export function note(id: string, created: string, signed?: string, text = 'Anteckning'): JournalNoteRecord['JournalNoteEHRExtract'][number] {
+  return {
+    ehr_id: { extension: id, root: '1.2.752.99999.1' }, time_created: { value: created }, CareProviders: { CareProvider: [] }, Units: { Unit: [] },
+    Note: { ...(signed === undefined ? {} : { NoteSignDateTime: { value: signed } }), NoteSecrecyLevels: { SecrecyLevel: [] }, Records: { Record: [{ Value: [{ $self: text }] }] } },
+  } as unknown as JournalNoteRecord['JournalNoteEHRExtract'][number];
+}
+
+export const notes = (...extracts: JournalNoteRecord['JournalNoteEHRExtract']): JournalNoteRecord[] => [{ XSDVersion: { version: 3.1 }, JournalNoteEHRExtract: extracts } as JournalNoteRecord];
+
+/** Each extract a resource of the topic's type, by its ehr_id: what the FHIR forms do for the test's purpose, without their detail. */
+export const writeAsResources: ResourceWriter = (read, records) => {
+  const type = read === 'getJournalNotes' ? 'Composition' : read === 'getLabResults' ? 'DiagnosticReport' : 'Appointment';
+  return records.flatMap((item) => Object.values(item as object).filter(Array.isArray).flat()
+    .filter((x: { ehr_id?: { extension: string }; ContactId?: string }) => x?.ehr_id !== undefined || x?.ContactId !== undefined)
+    .map((x: { ehr_id?: { extension: string }; ContactId?: string }): FhirResource => ({ resourceType: type, id: x.ehr_id?.extension ?? x.ContactId ?? '', body: JSON.stringify(x) })));
+};
+
+export class RecordingChannel implements NotificationChannel {
+  readonly sent: (Delivery & { bundle: Record<string, unknown> })[] = [];
+  /** What each endpoint answers; a delivered 200 unless told. A function may never resolve (a receiver that hangs). */
+  answer: (d: Delivery) => Promise<DeliveryOutcome> = async () => ({ kind: 'delivered', status: 200 });
+
+  async send(d: Delivery): Promise<DeliveryOutcome> {
+    this.sent.push({ ...d, bundle: JSON.parse(d.body) as Record<string, unknown> });
+    return this.answer(d);
+  }
+
+  async close(): Promise<void> {}
+
+  /** The Parameters of each notification sent to `endpoint`: its type and event numbers. */
+  kinds(endpoint?: string): string[] {
+    return this.sent.filter((d) => endpoint === undefined || d.endpoint === endpoint).map((d) => {
+      const status = ((d.bundle.entry as { resource: { parameter: { name: string; valueCode?: string; part?: { name: string; valueString?: string }[] }[] } }[])[0])?.resource;
+      const type = status?.parameter.find((p) => p.name === 'type')?.valueCode ?? '?';
+      const numbers = status?.parameter.filter((p) => p.name === 'notification-event').map((p) => p.part?.find((q) => q.name === 'event-number')?.valueString);
+      return numbers === undefined || numbers.length === 0 ? type : `${type} ${numbers.join(',')}`;
+    });
+  }
+}
+
+export class ListAuditFeed implements AuditFeed {
+  readonly records: FedRecord[] = [];
+  async after(position: string | undefined): Promise<{ records: FedRecord[]; position: string }> {
+    const from = position === undefined ? 0 : Number(position);
+    return { records: this.records.slice(from), position: String(this.records.length) };
+  }
+}
+
+export class SwitchableGrants implements AppGrants {
+  revoked = new Set<string>();
+  async holds(held: HeldGrant): Promise<boolean> {
+    return !this.revoked.has(held.grantId);
+  }
+}
+
+let ids = 0;
+const newId = (): string => `00000000-0000-4000-8000-${String(ids++).padStart(12, '0')}`;
+
+/** The region's rules of these tests: a journal note is released a day after it was signed. */
+export const SIGNING_DELAY = { signingDelay: { days: 1 } } as ReleasePolicy;
+
+export function world(rules: ReleasePolicy | 'no release policy' = SIGNING_DELAY, readsOff: readonly ReadName[] = []) {
+  const policy = rules === 'no release policy' ? undefined : rules;
+  const clock = new FixedClock(at('20261126100000'));
+  const ehr = new FakeEhr()
+    .withPatient(CHILD, { getPatient: [patientRecord(CHILD)], getJournalNotes: notes(note('n-old', '20261001090000', '20261001100000')) })
+    .withPatient(GUARDIAN, { getPatient: [patientRecord(GUARDIAN)] })
+    .withPatient(STRANGER, { getPatient: [patientRecord(STRANGER)] });
+  const registry = new FakeRegistry().grant(GUARDIAN, { patient: CHILD, type: 'guardian', validFrom: '20170101' });
+  // READS_OFF as the composition root wires it: every reader of the EHR sees the reads turned off.
+  const served = withReadsOff(ehr, new Set(readsOff));
+  const access = new PatientAccessPolicy(served, registry, clock, ZONE);
+  const release = { policy, clock };
+  const store = new MemorySubscriptionStore();
+  const audit = new MemoryAuditTrail();
+  const channel = new RecordingChannel();
+  const grants = new SwitchableGrants();
+  const deps: NotificationDeps = {
+    store, right: new RightToRead(access, grants, { ...release, zone: ZONE }), reader: new ReadPatientData(ZONE, release), write: writeAsResources,
+    audit, clock, newId, digest: (text) => createHash('sha256').update(text).digest('base64url'),
+  };
+  const manage = new ManageSubscriptions(deps, { topics: new Set<TopicName>(TOPIC_NAMES), pollMs: POLL_MS, newSubscriptionId: () => newId().replaceAll('-', '') });
+  const find = new FindChanges({ ...deps, ehr: served, budget: { reserve: async () => 0, close: async () => undefined } });
+  const send = new SendNotifications({ ...deps, channel }, { retryMs: RETRY_MS, fhirBase: () => 'http://svc/fhir', maxInFlight: 10, leaseMs: 60_000, owner: 'me' });
+  const auditFeed = new ListAuditFeed();
+  const sources: FeedSources = { audit: auditFeed, auditEventId: (timeMs, requestId) => `${timeMs.toString(36)}-${requestId.slice(0, 8)}` };
+  const feeds = new FollowFeeds(store, sources, clock);
+  const pollSettings = { pollMs: POLL_MS, leaseMs: 60_000, owner: 'me', wait: async () => undefined };
+  /** One poll turn after the poll interval, then a delivery turn, waited for. */
+  const tick = async (): Promise<void> => {
+    clock.advance(POLL_MS);
+    while (await find.turn(pollSettings));
+    await feeds.turn();
+    await send.turn();
+    await send.settled();
+  };
+  return { clock, ehr, registry, store, audit, channel, grants, manage, find, send, feeds, auditFeed, tick, deps };
+}
+
+export function subscriber(personId: string, grantId = 'grant-1'): Subscriber {
+  return { issuer: 'https://issuer.example', subject: `sub-${personId}`, personId, clientId: 'patient-app', grantId };
+}
+
+export const channelOf = (endpoint = 'https://hooks.example/a') => ({ endpoint, headers: ['Authorization: Bearer app-secret'], payload: 'id-only' as const, timeoutSeconds: 10 });

@@ -1,0 +1,198 @@
+/**
+ * The notification engine end to end in the domain (docs/notifications.md): subscribing, the baseline,
+ * changes found by polling and told in order, the check at sending (a signing delay, a registry row
+ * that ends, an app's grant revoked), delivery with backoff until `error`, a slow receiver that holds
+ * only its own subscription, and `$events` re-checked.
+ */
+import { describe, expect, it } from 'vitest';
+import { MAX_IN_FLIGHT_PER_APP } from '../../../src/domain/notifications/send-notifications.js';
+import { CHILD, channelOf, GUARDIAN, note, notes, RETRY_MS, STRANGER, subscriber, world } from './engine-world.js';
+import { bookings } from '../../fakes/builders.js';
+
+const denied = expect.objectContaining({ code: 'ACCESS_DENIED' });
+const noop = async (): Promise<void> => undefined;
+
+describe('the notification engine', () => {
+  it('shakes hands, keeps what existed as the baseline, and tells a new note only once the signing delay releases it', async () => {
+    const w = world();
+    const s = await w.manage.create(subscriber(GUARDIAN), { topic: 'journal-note', patient: CHILD, channel: channelOf() }, noop);
+    await w.tick();
+    expect(w.channel.kinds()).toEqual(['handshake']);
+    expect((await w.store.byId(s.id))?.status).toBe('active');
+    // Signed just now: the region's signing delay of one day holds it back from the guardian.
+    w.ehr.withPatient(CHILD, { ...w.ehr.patients.get(CHILD), getJournalNotes: notes(note('n-old', '20261001090000', '20261001100000'), note('n-new', '20261126100500', '20261126100500')) });
+    await w.tick();
+    await w.tick();
+    expect(w.channel.kinds()).toEqual(['handshake']);
+    w.clock.advance(24 * 3600_000 + 5 * 60_000);
+    await w.tick();
+    expect(w.channel.kinds()).toEqual(['handshake', 'event-notification 1']);
+    const [, told] = w.channel.sent;
+    expect(JSON.stringify(told?.bundle)).toContain('http://svc/fhir/Composition/n-new');
+    expect(JSON.stringify(told?.bundle)).not.toContain('n-old');
+    // Audited as the guardian learning of the child's record, before it went.
+    expect(w.audit.records.map((r) => [r.operation, r.patientId, r.delegation, r.actor?.personId])).toContainEqual(['notifyJournalNote', CHILD, 'guardian', GUARDIAN]);
+  });
+
+  it('numbers each change once and in order: a changed note, then one gone; a note withheld later is dropped, never told as gone', async () => {
+    const w = world('no release policy');
+    const s = await w.manage.create(subscriber(GUARDIAN), { topic: 'journal-note', patient: CHILD, channel: channelOf() }, noop);
+    await w.tick();
+    const set = (...extracts: ReturnType<typeof note>[]): void => void w.ehr.withPatient(CHILD, { ...w.ehr.patients.get(CHILD), getJournalNotes: notes(...extracts) });
+    set(note('n-old', '20261001090000', '20261001100000', 'Ändrad'), note('n-2', '20261126110000', '20261126110000'));
+    await w.tick();
+    set(note('n-2', '20261126110000', '20261126110000'));
+    await w.tick();
+    await w.tick();
+    expect(w.channel.kinds()).toEqual(['handshake', 'event-notification 1,2', 'event-notification 3']);
+    const events = await w.store.events(s.id, 1, 9, 9);
+    expect(events.map((e) => [e.number, e.focus, e.change])).toEqual([[1, 'Composition/n-old', 'updated'], [2, 'Composition/n-2', 'created'], [3, 'Composition/n-old', 'deleted']]);
+  });
+
+  it('turns the subscription off and tells nothing more once the registry row ends, audited in the child\'s log', async () => {
+    const w = world('no release policy');
+    const s = await w.manage.create(subscriber(GUARDIAN), { topic: 'journal-note', patient: CHILD, channel: channelOf() }, noop);
+    await w.tick();
+    w.registry.revokeAll(GUARDIAN);
+    w.ehr.withPatient(CHILD, { ...w.ehr.patients.get(CHILD), getJournalNotes: notes(note('n-3', '20261126110000', '20261126110000')) });
+    await w.tick();
+    await w.tick();
+    expect(w.channel.kinds()).toEqual(['handshake']);
+    expect(await w.store.byId(s.id)).toMatchObject({ status: 'off', endReason: 'right-lost', eventCount: 0 });
+    expect(w.audit.records.at(-1)).toMatchObject({ operation: 'unsubscribeJournalNote', patientId: CHILD, delegation: 'service' });
+  });
+
+  it('checks at sending: an event numbered before the app\'s grant was revoked is not sent, and the subscription ends', async () => {
+    const w = world('no release policy');
+    const s = await w.manage.create(subscriber(GUARDIAN), { topic: 'journal-note', patient: CHILD, channel: channelOf() }, noop);
+    await w.tick();
+    w.ehr.withPatient(CHILD, { ...w.ehr.patients.get(CHILD), getJournalNotes: notes(note('n-old', '20261001090000', '20261001100000'), note('n-4', '20261126090000', '20261126090000')) });
+    w.clock.advance(10_000);
+    while (await w.find.turn({ pollMs: 10_000, leaseMs: 60_000, owner: 'me', wait: noop }));
+    expect((await w.store.byId(s.id))?.eventCount).toBe(1);
+    w.grants.revoked.add('grant-1');
+    await w.send.turn();
+    await w.send.settled();
+    expect(w.channel.kinds()).toEqual(['handshake']);
+    expect(await w.store.byId(s.id)).toMatchObject({ status: 'off', endReason: 'app-revoked' });
+  });
+
+  it('refuses a subscription to a patient the person may not read, keeping nothing; at most ten per app and patient', async () => {
+    const w = world('no release policy');
+    await expect(w.manage.create(subscriber(STRANGER), { topic: 'journal-note', patient: CHILD, channel: channelOf() }, noop)).rejects.toEqual(denied);
+    expect(await w.store.liveFor(CHILD)).toEqual([]);
+    for (let i = 0; i < 10; i++) await w.manage.create(subscriber(GUARDIAN), { topic: 'journal-note', patient: CHILD, channel: channelOf() }, noop);
+    await expect(w.manage.create(subscriber(GUARDIAN), { topic: 'lab-result', patient: CHILD, channel: channelOf() }, noop)).rejects.toEqual(expect.objectContaining({ code: 'CONFLICT' }));
+    // Another person's subscription is not found, as one that does not exist.
+    const [first] = await w.store.liveFor(CHILD);
+    await expect(w.manage.get(subscriber(CHILD), first?.id ?? '')).rejects.toEqual(expect.objectContaining({ code: 'NOT_FOUND' }));
+  });
+
+  it('retries a failing endpoint with backoff, then marks the subscription error after the retry time; audited as ended', async () => {
+    const w = world('no release policy');
+    const s = await w.manage.create(subscriber(GUARDIAN), { topic: 'journal-note', patient: CHILD, channel: channelOf() }, noop);
+    await w.tick();
+    w.channel.answer = async () => ({ kind: 'refused', status: 500 });
+    w.ehr.withPatient(CHILD, { ...w.ehr.patients.get(CHILD), getJournalNotes: notes(note('n-old', '20261001090000', '20261001100000'), note('n-5', '20261126090000', '20261126090000')) });
+    await w.tick();
+    const first = await w.store.byId(s.id);
+    expect(first).toMatchObject({ status: 'active', failures: 1, eventCount: 1, deliveredThrough: 0 });
+    // Not again before its backoff.
+    await w.send.turn();
+    await w.send.settled();
+    expect(w.channel.kinds().length).toBe(2);
+    for (let i = 0; i < 40 && (await w.store.byId(s.id))?.status === 'active'; i++) {
+      w.clock.advance(5 * 60_000);
+      await w.send.turn();
+      await w.send.settled();
+    }
+    const last = await w.store.byId(s.id);
+    expect(last).toMatchObject({ status: 'error', endReason: 'delivery-failed' });
+    expect((last?.changedMs ?? 0) - (first?.failingSinceMs ?? 0)).toBeGreaterThanOrEqual(RETRY_MS);
+    expect(w.audit.records.at(-1)).toMatchObject({ operation: 'unsubscribeJournalNote', delegation: 'service' });
+  });
+
+  it('a receiver that never answers holds only its own subscription: another one is delivered in the same turn', async () => {
+    const w = world('no release policy');
+    await w.manage.create(subscriber(GUARDIAN), { topic: 'journal-note', patient: CHILD, channel: channelOf('https://slow.example/') }, noop);
+    await w.manage.create(subscriber(CHILD), { topic: 'journal-note', patient: CHILD, channel: channelOf('https://fast.example/') }, noop);
+    w.channel.answer = (d) => (d.endpoint.startsWith('https://slow') ? new Promise(() => undefined) : Promise.resolve({ kind: 'delivered', status: 200 }));
+    w.clock.advance(10_000);
+    await w.send.turn();
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    expect(w.channel.kinds('https://fast.example/')).toEqual(['handshake']);
+    expect(w.channel.kinds('https://slow.example/')).toEqual(['handshake']);
+    const fast = (await w.store.liveFor(CHILD)).find((s) => s.channel.endpoint.startsWith('https://fast'));
+    expect(fast?.status).toBe('active');
+  });
+
+  it('an app with many receivers that never answer holds at most MAX_IN_FLIGHT_PER_APP of the sender: another app is served in the same turn', async () => {
+    const w = world('no release policy');
+    const greedy = (person: string) => ({ ...subscriber(person), clientId: 'greedy-app' });
+    for (let i = 0; i < 10; i++) await w.manage.create(greedy(CHILD), { topic: 'journal-note', patient: CHILD, channel: channelOf(`https://slow.example/${i}`) }, noop);
+    for (let i = 0; i < 2; i++) await w.manage.create(greedy(GUARDIAN), { topic: 'journal-note', patient: CHILD, channel: channelOf(`https://slow.example/g${i}`) }, noop);
+    w.clock.advance(1);
+    await w.manage.create(subscriber(GUARDIAN), { topic: 'journal-note', patient: CHILD, channel: channelOf('https://fast.example/') }, noop);
+    w.channel.answer = (d) => (d.endpoint.startsWith('https://slow') ? new Promise(() => undefined) : Promise.resolve({ kind: 'delivered', status: 200 }));
+    w.clock.advance(10_000);
+    await w.send.turn();
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    expect(w.channel.kinds('https://fast.example/')).toEqual(['handshake']);
+    expect(w.channel.sent.filter((d) => d.endpoint.startsWith('https://slow'))).toHaveLength(MAX_IN_FLIGHT_PER_APP);
+  });
+
+  it('sends no heartbeat once the right is gone: the subscription turns off instead', async () => {
+    const w = world('no release policy');
+    const s = await w.manage.create(subscriber(GUARDIAN), { topic: 'journal-note', patient: CHILD, channel: { ...channelOf(), heartbeatSeconds: 60 } }, noop);
+    await w.tick();
+    w.clock.advance(60_000);
+    await w.send.turn();
+    await w.send.settled();
+    expect(w.channel.kinds()).toEqual(['handshake', 'heartbeat']);
+    w.registry.revokeAll(GUARDIAN);
+    w.clock.advance(60_000);
+    await w.send.turn();
+    await w.send.settled();
+    expect(w.channel.kinds()).toEqual(['handshake', 'heartbeat']);
+    expect(await w.store.byId(s.id)).toMatchObject({ status: 'off', endReason: 'right-lost' });
+  });
+
+  it('follows the access log: someone else\'s read is told, the patient\'s own and an app being told are not', async () => {
+    const w = world('no release policy');
+    const s = await w.manage.create(subscriber(CHILD), { topic: 'access', patient: CHILD, channel: channelOf() }, noop);
+    await w.tick();
+    const base = { outcome: 'allowed' as const, status: 200, patientId: CHILD };
+    w.auditFeed.records.push(
+      { ...base, timeMs: w.clock.now(), requestId: 'aaaaaaaa-1', operation: 'getJournalNotes', actorPersonId: GUARDIAN },
+      { ...base, timeMs: w.clock.now(), requestId: 'bbbbbbbb-2', operation: 'getJournalNotes', actorPersonId: CHILD },
+      { ...base, timeMs: w.clock.now(), requestId: 'cccccccc-3', operation: 'notifyJournalNote', actorPersonId: GUARDIAN },
+    );
+    await w.tick();
+    expect(w.channel.kinds()).toEqual(['handshake', 'event-notification 1']);
+    expect((await w.store.events(s.id, 1, 9, 9)).map((e) => e.focus)).toEqual([expect.stringMatching(/^AuditEvent\/.+-aaaaaaaa$/)]);
+  });
+
+  it('$events answers the kept events still theirs to see: none once the right is gone', async () => {
+    const w = world('no release policy');
+    const s = await w.manage.create(subscriber(GUARDIAN), { topic: 'journal-note', patient: CHILD, channel: channelOf() }, noop);
+    await w.tick();
+    w.ehr.withPatient(CHILD, { ...w.ehr.patients.get(CHILD), getJournalNotes: notes(note('n-old', '20261001090000', '20261001100000'), note('n-6', '20261126110000', '20261126110000')) });
+    await w.tick();
+    expect((await w.manage.events(subscriber(GUARDIAN), s.id, 1, 10)).events.map((e) => e.focus)).toEqual(['Composition/n-6']);
+    w.registry.revokeAll(GUARDIAN);
+    expect((await w.manage.events(subscriber(GUARDIAN), s.id, 1, 10)).events).toEqual([]);
+  });
+
+  it('issue 57 item 4: a read turned off takes no other down: the appointment topic tells a booking while video meetings are off', async () => {
+    const w = world('no release policy', ['getVideoMeetings']);
+    await w.manage.create(subscriber(GUARDIAN), { topic: 'appointment', patient: CHILD, channel: channelOf() }, noop);
+    await w.tick();
+    expect(w.channel.kinds()).toEqual(['handshake']);
+    w.ehr.withPatient(CHILD, { ...w.ehr.patients.get(CHILD), getAppointments: bookings(['c-1', '2026-12-01T09:00:00Z']) });
+    await w.tick();
+    expect(w.channel.kinds()).toEqual(['handshake', 'event-notification 1']);
+    expect(JSON.stringify(w.channel.sent[1]?.bundle)).toContain('http://svc/fhir/Appointment/c-1');
+  });
+});

@@ -1,0 +1,193 @@
+/**
+ * docs/contract.md §11 "FHIR": the grants a person gave as R4 Consents. A grant posted as a Consent
+ * is read back by the same mapping (status, scope, category, patient and performer, policyRule, one
+ * permit with period, agent, action and classes); the grantor alone sees, lists and revokes it (a
+ * grantee, or anyone else, gets 404); what cannot be a grant is 400 naming the element; each change is
+ * audited under the proxy operations with its grant; and with PROXY_GRANTS off nothing is listed and
+ * every Consent route is 403.
+ */
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ProxyGrants } from '../../../src/domain/proxies/proxy-grants.js';
+import { delegationRelatedPersonId } from '../../../src/http/fhir/delegate-related-person.js';
+import { startTestApp, TEST_FHIR_IDS, TEST_PUBLIC_BASE_URL, type TestApp } from '../../support/test-app.js';
+import { ANTON, bundleOf, FHIR_JSON, get, MARTA, matchesOf, NOW, outcomeOf, PERSONNUMMER, pid, smartToken, TOLVAN, type Resource } from './fhir-calls.js';
+
+const GOSTA = '194608632396';
+const SAMORDNINGSNUMMER = 'http://electronichealth.se/identifier/samordningsnummer';
+const SETTINGS = { invitationDays: 7, maxGrants: 10 };
+const RESOURCE_TYPES = 'http://hl7.org/fhir/resource-types';
+const WRITE = 'patient/Consent.cud patient/Consent.rs user/*.rs';
+
+/** A Consent as an app posts it: the grantee by number, the classes, the period. */
+const posted = (grantee: string, classes: string[], period?: Record<string, string>, system = PERSONNUMMER): Record<string, unknown> => ({
+  resourceType: 'Consent', status: 'proposed',
+  scope: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/consentscope', code: 'patient-privacy' }] },
+  category: [{ coding: [{ system: 'http://loinc.org', code: '59284-0' }] }],
+  patient: { reference: `Patient/${pid(TOLVAN)}` },
+  provision: {
+    type: 'permit', ...(period === undefined ? {} : { period }),
+    actor: [{ role: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/v3-RoleClass', code: 'AGNT' }] }, reference: { identifier: { system, value: grantee } } }],
+    action: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/consentaction', code: 'access' }] }],
+    class: classes.map((code) => ({ system: RESOURCE_TYPES, code })),
+  },
+});
+
+const post = (t: TestApp, body: unknown, token: string): Promise<LightMyRequestResponse> =>
+  t.call({ method: 'POST', url: '/fhir/Consent', key: null, token, headers: { 'content-type': 'application/fhir+json' }, payload: JSON.stringify(body) });
+const del = (t: TestApp, id: string, token: string): Promise<LightMyRequestResponse> => t.call({ method: 'DELETE', url: `/fhir/Consent/${id}`, key: null, token });
+const resourceOf = (res: LightMyRequestResponse, status = 200): Resource => {
+  expect(res.statusCode, res.body.slice(0, 400)).toBe(status);
+  expect(res.headers['content-type']).toBe(FHIR_JSON);
+  return JSON.parse(res.body) as Resource;
+};
+
+describe('FHIR Consent, PROXY_GRANTS on', () => {
+  let t: TestApp;
+  let tolvan: string;
+  beforeAll(async () => {
+    t = await startTestApp({ now: NOW, proxies: SETTINGS });
+    tolvan = await smartToken(t, TOLVAN, WRITE);
+  }, 60_000);
+  afterAll(async () => t.close());
+
+  it('is listed in the CapabilityStatement with read, search-type, create, delete and patient, and its scopes in the SMART configuration', async () => {
+    const statement = JSON.parse((await get(t, '/fhir/metadata')).body) as { rest: { resource: { type: string; interaction: { code: string }[]; searchParam: { name: string }[] }[] }[] };
+    const consent = statement.rest[0]?.resource.find((r) => r.type === 'Consent');
+    expect(consent?.interaction.map((i) => i.code)).toEqual(['read', 'search-type', 'create', 'delete']);
+    expect(consent?.searchParam.map((p) => p.name)).toEqual(['patient']);
+    const smart = JSON.parse((await get(t, '/fhir/.well-known/smart-configuration')).body) as { scopes_supported: string[] };
+    expect(smart.scopes_supported).toEqual(expect.arrayContaining(['patient/Consent.rs', 'patient/Consent.cud', 'user/Consent.read', 'user/Consent.write']));
+  });
+
+  it('grants by a posted Consent and reads it back by the same mapping; the grantor lists and reads it, nobody else', async () => {
+    const res = await post(t, posted(ANTON, ['Observation', 'DiagnosticReport'], { start: '2026-11-22T08:00:00+01:00', end: '2026-12-31T23:59:59+01:00' }), tolvan);
+    const consent = resourceOf(res, 201);
+    expect(res.headers.location).toBe(`${TEST_PUBLIC_BASE_URL}/fhir/Consent/${consent.id}`);
+    const tolvanRef = { reference: `Patient/${pid(TOLVAN)}` };
+    expect(consent).toEqual({
+      resourceType: 'Consent', id: consent.id, status: 'proposed',
+      scope: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/consentscope', code: 'patient-privacy' }] },
+      category: [{ coding: [{ system: 'http://loinc.org', code: '59284-0' }] }],
+      patient: tolvanRef, performer: [tolvanRef], dateTime: '2026-11-21T09:00:00+01:00',
+      policyRule: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/v3-ActCode', code: 'OPTIN' }] },
+      provision: {
+        type: 'permit', period: { start: '2026-11-22T08:00:00+01:00', end: '2026-12-31T23:59:59+01:00' },
+        actor: [{ role: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/v3-RoleClass', code: 'AGNT' }] }, reference: { identifier: { system: PERSONNUMMER, value: ANTON } } }],
+        action: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/consentaction', code: 'access' }] }],
+        class: [{ system: RESOURCE_TYPES, code: 'DiagnosticReport' }, { system: RESOURCE_TYPES, code: 'Observation' }],
+      },
+    });
+    expect(resourceOf(await get(t, `/fhir/Consent/${consent.id}`, tolvan))).toEqual(consent);
+    expect(matchesOf(bundleOf(await get(t, `/fhir/Consent?patient=Patient/${pid(TOLVAN)}`, tolvan)))).toEqual([consent]);
+    // The grantee, and a third person, find nothing of it.
+    const anton = await smartToken(t, ANTON, 'user/Consent.read user/Consent.write');
+    outcomeOf(await get(t, `/fhir/Consent/${consent.id}`, anton), 404);
+    outcomeOf(await del(t, consent.id, anton), 404);
+    expect(matchesOf(bundleOf(await get(t, '/fhir/Consent', anton)))).toEqual([]);
+    outcomeOf(await get(t, `/fhir/Consent?patient=${pid(TOLVAN)}`, anton), 403);
+    outcomeOf(await get(t, `/fhir/Consent/${consent.id}`, await smartToken(t, MARTA, 'user/Consent.read')), 404);
+    // Audited under grantProxy, the attempt first, naming the grant and its grantor.
+    const records = t.audit.records.filter((r) => r.proxyGrantId === consent.id && r.operation === 'grantProxy');
+    expect(records.map((r) => [r.patientId, 'phase' in r ? r.phase : 'outcome'])).toEqual([[TOLVAN, 'attempt'], [TOLVAN, 'outcome']]);
+    expect(t.audit.records.some((r) => r.operation === 'getProxy' && r.proxyGrantId === consent.id && r.patientId === TOLVAN)).toBe(true);
+  });
+
+  it('names the grantee as the pair\'s RelatedPerson once accepted, and revokes by DELETE, the next request of the proxy refused', async () => {
+    const consent = resourceOf(await post(t, posted(GOSTA, ['Observation', 'DiagnosticReport'], undefined, SAMORDNINGSNUMMER), tolvan), 201);
+    const grants = t.proxyGrants as ProxyGrants;
+    await grants.accept(GOSTA, consent.id, async () => undefined);
+    const active = resourceOf(await get(t, `/fhir/Consent/${consent.id}`, tolvan));
+    expect(active.status).toBe('active');
+    const { actor } = active.provision as { actor: { reference: Record<string, unknown> }[] };
+    expect(actor[0]?.reference).toEqual({
+      reference: `RelatedPerson/${delegationRelatedPersonId(TEST_FHIR_IDS, GOSTA, TOLVAN)}`,
+      identifier: { system: SAMORDNINGSNUMMER, value: GOSTA }, display: 'Gösta Partnersson',
+    });
+    const gosta = await smartToken(t, GOSTA, 'user/*.rs');
+    const labs = `/fhir/Observation?patient=${pid(TOLVAN)}`;
+    expect((await get(t, labs, gosta)).statusCode).toBe(200);
+    const revoked = resourceOf(await del(t, consent.id, tolvan));
+    expect(revoked.status).toBe('inactive');
+    expect((revoked.provision as { actor: { reference: Record<string, unknown> }[] }).actor[0]?.reference).toEqual({ identifier: { system: SAMORDNINGSNUMMER, value: GOSTA }, display: 'Gösta Partnersson' });
+    outcomeOf(await get(t, labs, gosta), 403);
+    // Harmless to repeat: the same object, no second attempt.
+    const attempts = t.audit.records.filter((r) => r.operation === 'revokeProxy' && 'phase' in r).length;
+    expect(resourceOf(await del(t, consent.id, tolvan))).toEqual(revoked);
+    expect(t.audit.records.filter((r) => r.operation === 'revokeProxy' && 'phase' in r).length).toBe(attempts);
+  });
+
+  it('refuses what cannot be a grant with 400 naming the element, and a Consent about someone else with 403', async () => {
+    const cases: [unknown, string][] = [
+      [{ resourceType: 'Patient' }, 'Consent resource'],
+      [posted(ANTON, ['Observation']), 'Consent.provision.class'],
+      [posted(ANTON, ['Basic']), 'Consent.provision.class'],
+      [posted(TOLVAN, ['Observation', 'DiagnosticReport']), 'Consent.provision.actor'],
+      [posted('191212121213', ['Observation', 'DiagnosticReport']), 'Consent.provision.actor'],
+      [posted(ANTON, ['Observation', 'DiagnosticReport'], undefined, 'urn:example'), 'Consent.provision.actor.reference.identifier'],
+      [posted(ANTON, ['Observation', 'DiagnosticReport'], { start: 'tomorrow' }), 'Consent.provision.period.start'],
+      [posted(ANTON, ['Observation', 'DiagnosticReport'], { end: '2020-01-01' }), 'Consent.provision.period.end'],
+      [{ ...posted(ANTON, ['Observation']), status: 'rejected' }, 'Consent.status'],
+    ];
+    for (const [body, element] of cases) {
+      const issue = outcomeOf(await post(t, body, tolvan), 400);
+      expect(issue.code).toBe('invalid');
+      expect(issue.diagnostics).toContain(element);
+    }
+    // The same rules and limits as the COS door: a second open grant to one person is a conflict, said so.
+    const first = await post(t, posted(MARTA, ['Condition', 'Procedure']), tolvan);
+    expect(first.statusCode, first.body.slice(0, 300)).toBe(201);
+    const again = outcomeOf(await post(t, posted(MARTA, ['Observation', 'DiagnosticReport']), tolvan), 409);
+    expect([again.code, again.diagnostics]).toEqual(['conflict', expect.stringContaining('You already share your record with this person')]);
+    const someoneElse = { ...posted(ANTON, ['Observation', 'DiagnosticReport']), patient: { reference: `Patient/${pid(MARTA)}` } };
+    outcomeOf(await post(t, someoneElse, tolvan), 403);
+  });
+
+  it('refuses a permit without classes (never everything by omission), and reads a `*` grant back as every type the reads serve', async () => {
+    const martaToken = await smartToken(t, MARTA, WRITE);
+    const { provision, ...rest } = posted(ANTON, []) as { provision: Record<string, unknown> };
+    const refused = outcomeOf(await post(t, { ...rest, patient: { reference: `Patient/${pid(MARTA)}` }, provision: { ...provision, class: undefined } }, martaToken), 400);
+    expect(refused.diagnostics).toContain('Consent.provision.class must name what you share');
+    const given = await t.proxyGrants?.give(MARTA, { grantee: ANTON, categories: ['*'] }, async () => undefined);
+    const consent = resourceOf(await get(t, `/fhir/Consent/${given?.id ?? ''}`, martaToken), 200);
+    const classes = (consent.provision as { class: { code: string }[] }).class.map((c) => c.code);
+    expect(classes).toEqual(expect.arrayContaining(['Patient', 'Observation', 'Condition', 'MedicationRequest', 'Appointment', 'Encounter', 'Composition', 'Flag']));
+    expect(classes).not.toContain('AuditEvent');
+    // A grant is ended and given anew, never changed.
+    const put = await t.call({ method: 'PUT', url: `/fhir/Consent/${consent.id}`, key: null, token: martaToken, headers: { 'content-type': 'application/fhir+json' }, payload: '{}' });
+    expect([outcomeOf(put, 405).diagnostics, put.headers.allow]).toEqual(['A Consent is given (POST) and ended (DELETE), never changed: GET, HEAD, DELETE only.', 'GET, HEAD, DELETE']);
+  });
+
+  it('takes the Consent scopes by name only, and a person acting for themself to change anything', async () => {
+    outcomeOf(await get(t, '/fhir/Consent', await smartToken(t, TOLVAN, 'patient/*.read user/*.cruds')), 403);
+    expect((await get(t, '/fhir/Consent', await smartToken(t, TOLVAN, 'user/Consent.read'))).statusCode).toBe(200);
+    outcomeOf(await post(t, posted(MARTA, ['Observation', 'DiagnosticReport']), await smartToken(t, TOLVAN, 'patient/Consent.rs')), 403);
+    const client = await t.clientToken({ scope: 'system/*.read system/Consent.cruds user/Consent.write' });
+    outcomeOf(await get(t, '/fhir/Consent', client), 403);
+    outcomeOf(await post(t, posted(ANTON, ['Observation', 'DiagnosticReport']), client), 403);
+    // Märta holds Tolvan's power of attorney: a launch for him cannot grant in his name.
+    const forTolvan = await smartToken(t, MARTA, 'patient/Consent.cud patient/Consent.rs', { smart_patient: pid(TOLVAN) });
+    outcomeOf(await post(t, posted(ANTON, ['Observation', 'DiagnosticReport']), forTolvan), 403);
+    outcomeOf(await del(t, 'a'.repeat(32), forTolvan), 403);
+  });
+});
+
+describe('FHIR Consent, PROXY_GRANTS off', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ now: NOW });
+  }, 60_000);
+  afterAll(async () => t.close());
+
+  it('is not listed, and every Consent route is 403 forbidden', async () => {
+    const statement = JSON.parse((await get(t, '/fhir/metadata')).body) as { rest: { resource: { type: string }[] }[] };
+    expect(statement.rest[0]?.resource.map((r) => r.type)).not.toContain('Consent');
+    const smart = JSON.parse((await get(t, '/fhir/.well-known/smart-configuration')).body) as { scopes_supported: string[] };
+    expect(smart.scopes_supported.filter((s) => s.includes('Consent'))).toEqual([]);
+    const token = await smartToken(t, TOLVAN, WRITE);
+    for (const res of [await get(t, '/fhir/Consent', token), await get(t, `/fhir/Consent/${'a'.repeat(32)}`, token),
+      await post(t, posted(ANTON, ['Observation', 'DiagnosticReport']), token), await del(t, 'a'.repeat(32), token)]) {
+      expect(outcomeOf(res, 403).code).toBe('forbidden');
+    }
+  });
+});

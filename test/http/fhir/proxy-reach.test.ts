@@ -1,0 +1,177 @@
+/**
+ * THREATS rows 62–63 on the FHIR door (docs/contract.md §11 "What it opens"): a proxy granted
+ * LabResult alone reaches the grantor's lab results (Observation, DiagnosticReport) with `user/`
+ * scopes, and nothing else: every other type is refused (403) or left out (includes, a listing,
+ * `$summary`'s sections), and a revoke refuses the very next request.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryGrantStore } from '../../../src/adapters/proxy-grants/memory-grant-store.js';
+import { PatientAccessPolicy } from '../../../src/domain/access/patient-access.js';
+import { peopleToOpen } from '../../../src/domain/access/people-to-open.js';
+import { ProxyDelegation } from '../../../src/domain/proxies/proxy-delegation.js';
+import { ProxyGrants } from '../../../src/domain/proxies/proxy-grants.js';
+import { startTestApp, ZONE, type TestApp } from '../../support/test-app.js';
+import { ANTON, bundleOf, get, includesOf, matchesOf, NOW, pid, smartToken, TOLVAN, type Resource } from './fhir-calls.js';
+
+/** Gösta Partnersson: an adult with a coordination number and no right to Tolvan's record from the registry. */
+const GOSTA = '194608632396';
+const SETTINGS = { invitationDays: 7, maxGrants: 10 };
+const nothingToAudit = async (): Promise<void> => undefined;
+const EMPTY_REASON = 'http://terminology.hl7.org/CodeSystem/list-empty-reason';
+
+/** `grantor` shares `categories` with `grantee`, who accepts: an active grant from now on. */
+async function activeGrant(grants: ProxyGrants, grantor: string, grantee: string, categories: string[]): Promise<string> {
+  const given = await grants.give(grantor, { grantee, categories }, nothingToAudit);
+  await grants.accept(grantee, given.id, nothingToAudit);
+  return given.id;
+}
+
+describe('a proxy granted LabResult only, on /fhir with user/ scopes', () => {
+  let t: TestApp;
+  let grants: ProxyGrants;
+  let anton: string;
+  const tolvan = pid(TOLVAN);
+  beforeAll(async () => {
+    t = await startTestApp({ now: NOW, proxies: SETTINGS });
+    grants = t.proxyGrants as ProxyGrants;
+    await activeGrant(grants, TOLVAN, ANTON, ['LabResult']);
+    anton = await smartToken(t, ANTON, 'user/*.rs');
+  }, 60_000);
+  afterAll(async () => t.close());
+
+  it('reaches the grantor\'s lab results by search and by read', async () => {
+    for (const type of ['Observation', 'DiagnosticReport']) {
+      const found = matchesOf(bundleOf(await get(t, `/fhir/${type}?patient=${tolvan}`, anton)));
+      expect(found.length, type).toBeGreaterThan(0);
+      const [first] = found as [Resource];
+      const read = await get(t, `/fhir/${type}/${first.id}?patient=${tolvan}`, anton);
+      expect(read.statusCode, read.body.slice(0, 200)).toBe(200);
+      expect((JSON.parse(read.body) as Resource).id).toBe(first.id);
+    }
+  });
+
+  it('is refused every other type of the grantor\'s: search 403, read not found', async () => {
+    for (const type of ['Condition', 'Procedure', 'MedicationRequest', 'Appointment', 'Encounter', 'Composition', 'AllergyIntolerance', 'Flag', 'AuditEvent']) {
+      const res = await get(t, `/fhir/${type}?patient=${tolvan}`, anton);
+      expect([type, res.statusCode]).toEqual([type, 403]);
+    }
+    // Tolvan's own token finds his Condition; Anton's read of it by id is not there.
+    const own = await smartToken(t, TOLVAN, 'patient/*.rs');
+    const [condition] = matchesOf(bundleOf(await get(t, '/fhir/Condition', own))) as [Resource];
+    const read = await get(t, `/fhir/Condition/${condition.id}?patient=${tolvan}`, anton);
+    expect(read.statusCode).toBe(404);
+    // DocumentReference is no type this API serves at all.
+    expect((await get(t, `/fhir/DocumentReference?patient=${tolvan}`, anton)).statusCode).toBe(404);
+  });
+
+  it('does not read the grantor\'s Patient, nor list it, nor give a summary of it', async () => {
+    const read = await get(t, `/fhir/Patient/${tolvan}`, anton);
+    expect([403, 404]).toContain(read.statusCode);
+    const listed = matchesOf(bundleOf(await get(t, '/fhir/Patient', anton))).map((r) => r.id);
+    expect(listed).toEqual([pid(ANTON)]);
+    expect([403, 404]).toContain((await get(t, `/fhir/Patient/${tolvan}/$summary`, anton)).statusCode);
+  });
+
+  it('leaves out an include of a type outside the grant', async () => {
+    const withPatient = bundleOf(await get(t, `/fhir/Observation?patient=${tolvan}&_include=Observation:patient`, anton));
+    expect(matchesOf(withPatient).length).toBeGreaterThan(0);
+    expect(includesOf(withPatient).filter((r) => r.resourceType === 'Patient')).toEqual([]);
+    // Within the grant an include is there: a report's results are lab results too.
+    const withResults = bundleOf(await get(t, `/fhir/DiagnosticReport?patient=${tolvan}&_include=DiagnosticReport:result`, anton));
+    expect(includesOf(withResults).length).toBeGreaterThan(0);
+    expect(new Set(includesOf(withResults).map((r) => r.resourceType))).toEqual(new Set(['Observation']));
+  });
+});
+
+describe('a proxy granted Patient and LabResult: $summary and the Patient listing', () => {
+  let t: TestApp;
+  let gosta: string;
+  const tolvan = pid(TOLVAN);
+  beforeAll(async () => {
+    t = await startTestApp({ now: NOW, proxies: SETTINGS });
+    await activeGrant(t.proxyGrants as ProxyGrants, TOLVAN, GOSTA, ['Patient', 'LabResult']);
+    gosta = await smartToken(t, GOSTA, 'user/*.rs');
+  }, 60_000);
+  afterAll(async () => t.close());
+
+  it('lists the grantor beside the person', async () => {
+    const listed = matchesOf(bundleOf(await get(t, '/fhir/Patient', gosta))).map((r) => r.id);
+    expect(new Set(listed)).toEqual(new Set([pid(GOSTA), tolvan]));
+  });
+
+  it('has the results section\'s entries and every other section withheld', async () => {
+    const res = await get(t, `/fhir/Patient/${tolvan}/$summary`, gosta);
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+    const doc = JSON.parse(res.body) as { entry: { resource: Resource }[] };
+    const types = new Set(doc.entry.map((e) => e.resource.resourceType));
+    for (const type of ['Condition', 'Procedure', 'MedicationRequest', 'AllergyIntolerance', 'Flag', 'Encounter', 'Appointment']) expect(types.has(type), type).toBe(false);
+    expect(types.has('Observation')).toBe(true);
+    const sections = (doc.entry[0]?.resource.section ?? []) as { code: { coding: { code: string }[] }; entry?: unknown[]; emptyReason?: { coding: { system: string; code: string }[] } }[];
+    const results = sections.find((s) => s.code.coding[0]?.code === '30954-2');
+    expect(results?.entry?.length).toBeGreaterThan(0);
+    for (const section of sections.filter((s) => s !== results)) {
+      expect(section.entry ?? []).toEqual([]);
+      expect(section.emptyReason?.coding.find((c) => c.system === EMPTY_REASON)?.code).toBe('withheld');
+    }
+  });
+});
+
+describe('a grant revoked, on /fhir', () => {
+  it('refuses the very next request', async () => {
+    const t = await startTestApp({ now: NOW, proxies: SETTINGS });
+    try {
+      const grants = t.proxyGrants as ProxyGrants;
+      const id = await activeGrant(grants, TOLVAN, ANTON, ['LabResult']);
+      const token = await smartToken(t, ANTON, 'user/*.rs');
+      const url = `/fhir/Observation?patient=${pid(TOLVAN)}`;
+      expect((await get(t, url, token)).statusCode).toBe(200);
+      await grants.revoke(TOLVAN, id, nothingToAudit);
+      expect((await get(t, url, token)).statusCode).toBe(403);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('a grant\'s time, on /fhir', () => {
+  it('opens nothing before validFrom nor after validTo, each decided at the request', async () => {
+    const t = await startTestApp({ now: NOW, proxies: SETTINGS });
+    try {
+      const grants = t.proxyGrants as ProxyGrants;
+      // NOW is 2026-11-21 09:00 in Stockholm: from tomorrow 09:00 to the day after, 09:00.
+      const given = await grants.give(TOLVAN, { grantee: ANTON, categories: ['LabResult'], validFrom: '2026-11-22T09:00:00', validTo: '2026-11-23T09:00:00' }, nothingToAudit);
+      await grants.accept(ANTON, given.id, nothingToAudit);
+      const url = `/fhir/Observation?patient=${pid(TOLVAN)}`;
+      const statusAt = async (ms: number): Promise<number> => {
+        t.clock.set(ms);
+        return (await get(t, url, await smartToken(t, ANTON, 'user/*.rs'))).statusCode;
+      };
+      const HOUR = 3_600_000;
+      expect(await statusAt(NOW)).toBe(403);
+      expect(await statusAt(NOW + 24 * HOUR - 1000)).toBe(403);
+      expect(await statusAt(NOW + 24 * HOUR)).toBe(200);
+      expect(await statusAt(NOW + 48 * HOUR)).toBe(200);
+      expect(await statusAt(NOW + 48 * HOUR + 1000)).toBe(403);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('the SMART picker', () => {
+  it('offers the grantor of an active grant, on basis proxy, and no longer once it is revoked', async () => {
+    const t = await startTestApp({ now: NOW });
+    try {
+      const store = new MemoryGrantStore();
+      const grants = new ProxyGrants({ store, clock: t.clock, zone: ZONE, settings: SETTINGS, facts: async () => ({ protectedIdentity: false }), newId: () => 'a'.repeat(32) });
+      const policy = new PatientAccessPolicy(t.ehr, new ProxyDelegation(t.ehr, store), t.clock, ZONE);
+      const id = await activeGrant(grants, TOLVAN, ANTON, ['LabResult']);
+      const offered = await peopleToOpen(policy, ANTON);
+      expect(offered.map((p) => [p.identityNumber, p.basis])).toEqual([[ANTON, 'self'], [TOLVAN, 'proxy']]);
+      await grants.revoke(ANTON, id, nothingToAudit);
+      expect((await peopleToOpen(policy, ANTON)).map((p) => p.identityNumber)).toEqual([ANTON]);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,0 +1,180 @@
+/**
+ * THREATS 65–66 at the FHIR door (docs/fhir-api.md#subscriptions): a subscription is made only
+ * for a patient the token reaches and the person may be told of, and only by its own person and app
+ * is it seen, asked after or ended. A patient not reached is 403 with the body of any refused
+ * delegation and nothing is kept; another person's or app's subscription is 404 exactly as one that
+ * does not exist; a filter that is not one patient by Patient id is 400, never read as the launch
+ * patient; no content leaves by `full-resource`; bodies are bounded and parsed without prototype keys.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isAttempt } from '../../../src/ports/audit-trail.port.js';
+import { startTestApp, KEY, type TestApp } from '../../support/test-app.js';
+import { ANTON, get, LILLA, MARTA, NOW, outcomeOf, pid, SARA, smartToken, TOLVAN } from './fhir-calls.js';
+import { del, PATIENT_SCOPES, post, subscription, USER_SCOPES } from './subscription-calls.js';
+
+describe('attacks on the Subscription door', () => {
+  let t: TestApp;
+  let tolvan: string;
+  let marta: string;
+  /** What any refused delegation answers (a FHIR read of a patient one may not act for). */
+  let refusedBody: string;
+  const kept = async (person: string, app = 'smart-app-1'): Promise<number> => (await t.subscriptions?.store.ofSubscriber(person, app))?.length ?? 0;
+
+  beforeAll(async () => {
+    t = await startTestApp({ now: NOW, subscriptions: true });
+    tolvan = await smartToken(t, TOLVAN, PATIENT_SCOPES);
+    marta = await smartToken(t, MARTA, USER_SCOPES);
+    // Märta's guardianship of Anton expired when he turned 18.
+    refusedBody = (await get(t, `/fhir/DiagnosticReport?patient=${pid(ANTON)}`, marta)).body;
+    expect(outcomeOf(await get(t, `/fhir/DiagnosticReport?patient=${pid(ANTON)}`, marta), 403).code).toBe('forbidden');
+  }, 60_000);
+  afterAll(async () => t.close());
+
+  it('refuses another patient named by patient= under patient/ scopes, as any refused delegation, and keeps nothing', async () => {
+    const res = await post(t, subscription({ patient: MARTA }), tolvan);
+    expect([res.statusCode, res.body]).toEqual([403, refusedBody]);
+    expect(await kept(TOLVAN)).toBe(0);
+    const record = t.audit.records.filter((r) => r.operation === 'subscribeLabResult').at(-1);
+    expect([record?.patientId, record && 'status' in record ? record.status : undefined, record?.delegation]).toEqual([MARTA, 403, undefined]);
+    // Märta may act for her daughter, but her patient/ scopes reach her own launch only.
+    const ownLaunch = await smartToken(t, MARTA, PATIENT_SCOPES, { client_id: 'own-launch' });
+    expect((await post(t, subscription({ patient: LILLA }), ownLaunch)).body).toBe(refusedBody);
+    expect(await kept(MARTA, 'own-launch')).toBe(0);
+  });
+
+  it('lets a guardian subscribe to their child under user/ scopes, on the guardian\'s basis, and nobody else', async () => {
+    const created = await post(t, subscription({ patient: LILLA }), marta);
+    expect(created.statusCode, created.body.slice(0, 300)).toBe(201);
+    const records = t.audit.records.filter((r) => r.operation === 'subscribeLabResult' && r.patientId === LILLA && r.clientId === 'smart-app-1');
+    expect(records.map((r) => [isAttempt(r) ? 'attempt' : 'outcome', r.delegation])).toEqual([['attempt', 'guardian'], ['outcome', 'guardian']]);
+    // An expired guardianship, and a power of attorney over a protected identity: each as any refused delegation.
+    for (const patient of [ANTON, SARA]) {
+      const res = await post(t, subscription({ patient }), marta);
+      expect([patient, res.statusCode, res.body]).toEqual([patient, 403, refusedBody]);
+      const record = t.audit.records.filter((r) => r.operation === 'subscribeLabResult' && r.patientId === patient).at(-1);
+      expect([patient, record !== undefined && isAttempt(record), record?.delegation]).toEqual([patient, false, undefined]);
+    }
+    expect(await kept(MARTA)).toBe(1);
+    // Someone unrelated to the child, with user/ scopes.
+    const unrelated = await post(t, subscription({ patient: LILLA }), await smartToken(t, TOLVAN, USER_SCOPES));
+    expect([unrelated.statusCode, unrelated.body]).toEqual([403, refusedBody]);
+    expect(await kept(TOLVAN)).toBe(0);
+    // A launch for the child reaches the child with patient/ scopes, and no longer the guardian herself.
+    const forLilla = await smartToken(t, MARTA, PATIENT_SCOPES, { smart_patient: pid(LILLA), client_id: 'lilla-app' });
+    expect((await post(t, subscription({ patient: LILLA }), forLilla)).statusCode).toBe(201);
+    expect((await post(t, subscription({ patient: MARTA }), forLilla)).body).toBe(refusedBody);
+  });
+
+  it('refuses a Patient id this service never made as it refuses a patient one may not act for, naming nobody', async () => {
+    const res = await post(t, subscription({ filter: 'DiagnosticReport?patient=no-such-patient-0' }), tolvan);
+    expect([res.statusCode, res.body]).toEqual([403, refusedBody]);
+    const record = t.audit.records.at(-1);
+    expect([record?.operation, record?.patientId]).toEqual(['subscribeLabResult', undefined]);
+  });
+
+  it('checks the right before the channel: a bad endpoint or header for a patient one may not read is 403, as for any id', async () => {
+    // Were the channel checked first, 400 for a real Patient id and 403 for a made-up one would tell them
+    // apart; user/ scopes reach any patient the person may act for, so only the right decides.
+    const stranger = await smartToken(t, TOLVAN, USER_SCOPES, { client_id: 'stranger-app' });
+    for (const bad of [{ endpoint: 'https://169.254.169.254/latest' }, { header: ['X-Evil: a\r\nHost: elsewhere'] }]) {
+      for (const filter of [`DiagnosticReport?patient=${pid(MARTA)}`, 'DiagnosticReport?patient=no-such-patient-0']) {
+        const res = await post(t, subscription({ ...bad, filter }), stranger);
+        expect([filter, res.statusCode, res.body]).toEqual([filter, 403, refusedBody]);
+      }
+    }
+    expect(await kept(TOLVAN, 'stranger-app')).toBe(0);
+  });
+
+  it('records a person whose right is gone, seeing or ending their own subscription, in their own log: never the patient\'s as refused', async () => {
+    const own = await smartToken(t, MARTA, USER_SCOPES, { client_id: 'former-guardian-app' });
+    const made = await post(t, subscription({ patient: LILLA }), own);
+    const id = (JSON.parse(made.body) as { id: string }).id;
+    // Her right to the patient ends: as if the subscription were for Anton, whose guardianship ended at 18.
+    await t.subscriptions?.store.update(id, (s) => ({ subscription: { ...s, patient: ANTON } }));
+    const records = (from: number) => t.audit.records.slice(from).filter((r) => r.clientId === 'former-guardian-app' && !isAttempt(r));
+    const before = t.audit.records.length;
+    expect((await get(t, `/fhir/Subscription/${id}`, own)).statusCode).toBe(200);
+    expect((await get(t, `/fhir/Subscription/${id}/$status`, own)).statusCode).toBe(200);
+    expect((await get(t, '/fhir/Subscription', own)).statusCode).toBe(200);
+    expect((await del(t, id, own)).statusCode).toBe(200);
+    const answered = records(before);
+    expect(answered.map((r) => r.operation)).toEqual(['readSubscription', 'getSubscriptionStatus', 'searchSubscriptions', 'unsubscribeLabResult']);
+    // Nothing in Anton's log; each is Märta's own.
+    expect(answered.map((r) => [r.patientId, r.delegation])).toEqual(Array(4).fill([MARTA, 'self']));
+  });
+
+  it('answers another person\'s or another app\'s subscription with 404 on every route, as one that does not exist, and ends none', async () => {
+    const mine = await post(t, subscription({ topic: 'access' }), tolvan);
+    const id = (JSON.parse(mine.body) as { id: string }).id;
+    const otherApp = await smartToken(t, TOLVAN, PATIENT_SCOPES, { client_id: 'another-app' });
+    const otherPerson = await smartToken(t, MARTA, `${USER_SCOPES} ${PATIENT_SCOPES}`);
+    const nothing = 'f'.repeat(32);
+    for (const token of [otherApp, otherPerson]) {
+      for (const suffix of ['', '/$status', '/$events']) {
+        const theirs = await get(t, `/fhir/Subscription/${id}${suffix}`, token);
+        const none = await get(t, `/fhir/Subscription/${nothing}${suffix}`, token);
+        expect([suffix, theirs.statusCode, theirs.body]).toEqual([suffix, 404, none.body]);
+      }
+      const theirs = await del(t, id, token);
+      expect([theirs.statusCode, theirs.body]).toEqual([404, (await del(t, nothing, token)).body]);
+    }
+    expect((await get(t, `/fhir/Subscription/${id}`, tolvan)).statusCode).toBe(200);
+    // A second DELETE of one already deleted is 404, and no second attempt is recorded.
+    expect((await del(t, id, tolvan)).statusCode).toBe(200);
+    const attempts = t.audit.records.filter((r) => r.operation === 'unsubscribeAccess' && isAttempt(r)).length;
+    expect(outcomeOf(await del(t, id, tolvan), 404).code).toBe('not-found');
+    expect(t.audit.records.filter((r) => r.operation === 'unsubscribeAccess' && isAttempt(r)).length).toBe(attempts);
+  });
+
+  it.each([
+    ['two patients', `DiagnosticReport?patient=${pid(TOLVAN)}&patient=${pid(MARTA)}`],
+    ['subject=', `DiagnosticReport?subject=Patient/${pid(TOLVAN)}`],
+    ['patient:Patient=', `DiagnosticReport?patient:Patient=${pid(TOLVAN)}`],
+    ['an identity number', `DiagnosticReport?patient=${TOLVAN}`],
+    ['an identity number as a reference', `DiagnosticReport?patient=Patient/${TOLVAN}`],
+    ['no patient at all', 'DiagnosticReport?'],
+  ])('refuses a filter with %s as 400, never falling back to the launch patient', async (_what, filter) => {
+    const before = await kept(TOLVAN);
+    const issue = outcomeOf(await post(t, subscription({ filter }), tolvan), 400);
+    expect(issue.diagnostics).toContain('backport-filter-criteria');
+    expect(issue.diagnostics).not.toContain(TOLVAN);
+    expect(await kept(TOLVAN)).toBe(before);
+  });
+
+  it('refuses full-resource, a header line with CR/LF, an oversized body and prototype keys', async () => {
+    const before = await kept(TOLVAN);
+    expect(outcomeOf(await post(t, subscription({ payload: 'full-resource' }), tolvan), 400).diagnostics).toContain('no record content leaves through a notification');
+    expect(outcomeOf(await post(t, subscription({ header: ['Authorization: Bearer x\r\nX-Injected: 1'] }), tolvan), 400).diagnostics).toContain('Subscription.channel.header');
+    expect(outcomeOf(await post(t, subscription({ reason: 'x'.repeat(20_000) }), tolvan), 413).code).toBe('too-costly');
+    for (const body of [
+      `{"__proto__": {"polluted": true}, ${JSON.stringify(subscription()).slice(1)}`,
+      JSON.stringify(subscription()).replace('"channel":{', '"channel":{"__proto__":{"polluted":true},'),
+      JSON.stringify(subscription()).replace('"channel":{', '"channel":{"constructor":{"prototype":{"polluted":true}},'),
+      '{"resourceType": "Subscription",',
+    ]) {
+      expect(outcomeOf(await post(t, body, tolvan), 400).code).toBe('invalid');
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(await kept(TOLVAN)).toBe(before);
+  });
+
+  it('is a person\'s: a client token is 403, a token naming no app is 401, a wildcard or a restricted read does not reach it', async () => {
+    const client = await t.clientToken({ scope: 'system/*.read system/Subscription.cruds' });
+    expect(outcomeOf(await post(t, subscription(), client), 403).diagnostics).toContain('a person');
+    expect(outcomeOf(await get(t, '/fhir/Subscription', client), 403).code).toBe('forbidden');
+    const noApp = await t.personToken(TOLVAN, { scope: PATIENT_SCOPES });
+    const res = await t.call({ method: 'POST', url: '/fhir/Subscription', key: KEY, token: noApp, headers: { 'content-type': 'application/fhir+json' }, payload: JSON.stringify(subscription()) });
+    expect(outcomeOf(res, 401).code).toBe('login');
+    for (const [scope, wanted] of [
+      ['patient/*.read patient/*.cruds', 'patient/Subscription.c'],
+      ['patient/Subscription.c patient/Observation.rs', 'patient/DiagnosticReport.r'],
+      ['patient/Subscription.c patient/DiagnosticReport.rs?category=LAB', 'patient/DiagnosticReport.r'],
+      ['patient/Subscription.rs patient/*.rs', 'patient/Subscription.c'],
+    ] as const) {
+      const refused = await post(t, subscription(), await smartToken(t, TOLVAN, scope));
+      expect([scope, outcomeOf(refused, 403).diagnostics]).toEqual([scope, expect.stringContaining(wanted)]);
+      expect(refused.headers['www-authenticate']).toContain('insufficient_scope');
+    }
+    expect(outcomeOf(await get(t, '/fhir/Subscription', await smartToken(t, TOLVAN, 'patient/*.read')), 403).diagnostics).toContain('Subscription.s');
+  });
+});
