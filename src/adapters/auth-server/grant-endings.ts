@@ -32,22 +32,39 @@ export async function replacedGrants(picks: LaunchPicks, kept: KeptGrant, curren
   return (await picks.opening(kept.accountId, [])).filter((k) => k.grantId !== current && sameHolder(k, kept));
 }
 
-/** Keeps a consented grant, and ends the grants it replaces (their withdrawals recorded already): their refresh tokens stop. */
-export async function keepGrant(provider: Provider, picks: LaunchPicks, grantId: string, kept: KeptGrant, replaced: ReadonlyArray<{ grantId: string }>): Promise<void> {
-  await picks.remember(grantId, kept);
-  for (const grant of replaced) if (grant.grantId !== grantId) await endGrant(provider, picks, grant.grantId);
+/**
+ * How many replaced grants a grant remembers (KeptGrant.replaces). A subscription made under a grant
+ * replaced more often than this since is no longer held: a person signing in to one app 32 times.
+ */
+export const REPLACED_KEPT = 32;
+
+/**
+ * Keeps a consented grant, and ends the grants it replaces (their withdrawals recorded already): their
+ * refresh tokens stop. The kept grant names them, so what was made under them lives on through it.
+ */
+export async function keepGrant(
+  provider: Provider, picks: LaunchPicks, grantId: string, kept: KeptGrant, replaced: ReadonlyArray<KeptGrant & { grantId: string }>,
+): Promise<void> {
+  const others = replaced.filter((grant) => grant.grantId !== grantId);
+  // A consent that extends a grant (the same id) keeps what that grant had replaced before.
+  const before = (await picks.kept(grantId))?.replaces ?? [];
+  const replaces = [...new Set([...others.flatMap((grant) => [grant.grantId, ...grant.replaces ?? []]), ...before])].slice(0, REPLACED_KEPT);
+  await picks.remember(grantId, { ...kept, ...(replaces.length === 0 ? {} : { replaces }) });
+  for (const grant of others) await endGrant(provider, picks, grant.grantId);
 }
 
 /**
- * Whether the app is still signed in for `held`: its grant alive and its person's for its app, or the
- * live grant that replaced it (the same person, app and pick: keepGrant's one grant each). What a
- * subscription made under a grant lives by, so that signing in again does not end it.
+ * Whether the app is still signed in for `held`: its grant alive and its person's for its app, or a
+ * live grant that replaced it (the same person, app and pick, and naming it among those it replaced:
+ * keepGrant's one grant each). What a subscription made under a grant lives by, so that consenting
+ * again does not end it, while revoking or signing out does, even if the person signs in again later.
  */
 export async function signedInStill(picks: LaunchPicks, holderOf: (grantId: string) => Promise<GrantHolder | undefined>, held: HeldGrant): Promise<boolean> {
   const whose = { accountId: held.personId, clientId: held.clientId };
   if (holdsGrant(await holderOf(held.grantId), whose)) return true;
   for (const k of await picks.opening(held.personId, [])) {
     if (k.accountId !== held.personId || k.clientId !== held.clientId || k.patientId !== held.smartPatient) continue;
+    if (!(k.replaces ?? []).includes(held.grantId)) continue;
     if (holdsGrant(await holderOf(k.grantId), whose)) return true;
   }
   return false;

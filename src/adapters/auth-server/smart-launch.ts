@@ -125,6 +125,12 @@ export interface KeptGrant {
   session?: string;
   patientId?: string;
   fhirUser?: string;
+  /**
+   * The grants this one replaced when the person consented again (keepGrant), newest first, theirs
+   * after them: what a subscription made under one of them lives on through. A grant the person
+   * revoked or signed out of is in no list, so signing in again never revives what it held.
+   */
+  replaces?: readonly string[];
 }
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
@@ -134,9 +140,11 @@ function keptOf(value: Record<string, unknown>): (KeptGrant & { grantId: string 
   const accountId = text(value.accountId);
   if (grantId === undefined || accountId === undefined) return undefined;
   const [clientId, session] = [text(value.clientId), text(value.session)];
+  const replaces = Array.isArray(value.replaces) ? value.replaces.filter((id): id is string => typeof id === 'string') : [];
   return {
     grantId, accountId, ...(clientId === undefined ? {} : { clientId }), ...(session === undefined ? {} : { session }),
     ...(isLaunch(value) ? { patientId: value.patientId, fhirUser: value.fhirUser } : {}),
+    ...(replaces.length === 0 ? {} : { replaces }),
   };
 }
 

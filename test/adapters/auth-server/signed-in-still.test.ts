@@ -5,15 +5,16 @@
  * app's, another pick's or another person's live grant.
  */
 import { describe, expect, it } from 'vitest';
-import { signedInStill } from '../../../src/adapters/auth-server/grant-endings.js';
-import { LaunchPicks } from '../../../src/adapters/auth-server/smart-launch.js';
+import type Provider from 'oidc-provider';
+import { endGrant, keepGrant, REPLACED_KEPT, signedInStill } from '../../../src/adapters/auth-server/grant-endings.js';
+import { LaunchPicks, type KeptGrant } from '../../../src/adapters/auth-server/smart-launch.js';
 import type { GrantHolder } from '../../../src/ports/access-token-verifier.port.js';
 
 const PERSON = '191212121212';
 const OTHER = '198112189876';
 
 describe('whether an app is still signed in for a subscription\'s grant', () => {
-  const setUp = async (alive: Record<string, GrantHolder>, kept: Record<string, { accountId: string; clientId: string; patientId?: string }>) => {
+  const setUp = async (alive: Record<string, GrantHolder>, kept: Record<string, { accountId: string; clientId: string; patientId?: string; replaces?: string[] }>) => {
     const picks = new LaunchPicks(3600);
     // A launch's pick names its fhirUser too (a plain grant has neither).
     for (const [grantId, k] of Object.entries(kept)) await picks.remember(grantId, k.patientId === undefined ? k : { ...k, fhirUser: `Patient/${k.patientId}` });
@@ -30,9 +31,14 @@ describe('whether an app is still signed in for a subscription\'s grant', () => 
     expect(await holds({ grantId: 'g1', clientId: 'another-app' })).toBe(false);
   });
 
-  it('holds through the grant that replaced it: the same person, app and pick, alive', async () => {
-    const holds = await setUp({ g2: { accountId: PERSON, clientId: 'app' } }, { g2: { accountId: PERSON, clientId: 'app', patientId: 'p-1' } });
+  it('holds through the grant that replaced it: the same person, app and pick, alive, naming it', async () => {
+    const holds = await setUp({ g2: { accountId: PERSON, clientId: 'app' } }, { g2: { accountId: PERSON, clientId: 'app', patientId: 'p-1', replaces: ['g1'] } });
     expect(await holds({ grantId: 'g1', smartPatient: 'p-1' })).toBe(true);
+  });
+
+  it('a grant revoked, then a new sign-in to the same app for the same pick: the new grant replaced nothing, so nothing revives', async () => {
+    const holds = await setUp({ g2: { accountId: PERSON, clientId: 'app' } }, { g2: { accountId: PERSON, clientId: 'app', patientId: 'p-1' } });
+    expect(await holds({ grantId: 'g1', smartPatient: 'p-1' })).toBe(false);
   });
 
   it('holds nothing once no grant of the same person, app and pick lives: revoked, expired, or another pick\'s or app\'s', async () => {
@@ -47,5 +53,54 @@ describe('whether an app is still signed in for a subscription\'s grant', () => 
     expect(await holds({ grantId: 'g1', smartPatient: 'p-1' })).toBe(false);
     // A plain grant (no pick) is replaced by a plain one only.
     expect(await holds({ grantId: 'g1' })).toBe(false);
+  });
+
+  describe('through keepGrant and endGrant, as consents, revokes and sign-outs call them', () => {
+    const alive = new Map<string, GrantHolder>();
+    const ended = async (): Promise<void> => {};
+    // What endGrant asks of oidc-provider: its tokens' revocations and the grant's destruction.
+    const provider = {
+      RefreshToken: { revokeByGrantId: ended }, AuthorizationCode: { revokeByGrantId: ended }, AccessToken: { revokeByGrantId: ended },
+      Grant: { adapter: { destroy: async (id: string) => { alive.delete(id); } } },
+    } as unknown as Provider;
+    const KEPT: KeptGrant = { accountId: PERSON, clientId: 'app', patientId: 'p-1', fhirUser: 'Patient/p-1' };
+    const held = { grantId: 'g1', personId: PERSON, clientId: 'app', smartPatient: 'p-1' };
+    const consent = async (picks: LaunchPicks, grantId: string): Promise<void> => {
+      alive.set(grantId, { accountId: PERSON, clientId: 'app' });
+      const replaced = (await picks.opening(PERSON, [])).filter((k) => k.clientId === 'app' && k.patientId === 'p-1' && k.grantId !== grantId);
+      await keepGrant(provider, picks, grantId, KEPT, replaced);
+    };
+    const holds = (picks: LaunchPicks): Promise<boolean> => signedInStill(picks, async (id) => alive.get(id), held);
+
+    it('consenting again, and again, keeps it; extending the same grant forgets nothing', async () => {
+      alive.clear();
+      const picks = new LaunchPicks(3600);
+      await consent(picks, 'g1');
+      await consent(picks, 'g2');
+      await consent(picks, 'g3');
+      expect(alive.has('g1') || alive.has('g2')).toBe(false);
+      expect(await holds(picks)).toBe(true);
+      await consent(picks, 'g3');
+      expect(await holds(picks)).toBe(true);
+    });
+
+    it('revoked (or signed out of) and signed in again: it holds nothing', async () => {
+      alive.clear();
+      const picks = new LaunchPicks(3600);
+      await consent(picks, 'g1');
+      await consent(picks, 'g2');
+      await endGrant(provider, picks, 'g2');
+      await consent(picks, 'g3');
+      expect(await holds(picks)).toBe(false);
+    });
+
+    it(`remembers the last ${String(REPLACED_KEPT)} grants it replaced, no more`, async () => {
+      alive.clear();
+      const picks = new LaunchPicks(3600);
+      for (let i = 1; i <= REPLACED_KEPT + 1; i += 1) await consent(picks, `g${String(i)}`);
+      expect(await holds(picks)).toBe(true);
+      await consent(picks, `g${String(REPLACED_KEPT + 2)}`);
+      expect(await holds(picks)).toBe(false);
+    });
   });
 });
