@@ -6,6 +6,7 @@
 import type { Static } from 'typebox';
 import * as READS from '../../reads/index.js';
 import type { ReadPolicy } from '../read-policy/read-policy.js';
+import { rememberedSelection } from '../read-policy/remembered-selection.js';
 import { boundsOf } from '../read-policy/time-selection.js';
 import type { TimeRange } from '../time/time-range.js';
 import { getAccessLog } from './access-log.js';
@@ -57,8 +58,10 @@ export const readPolicyOf = <R extends ReadName>(name: R): ReadPolicy<ReadItem<R
   (OPERATIONS[name] as RecordsRead).policy as ReadPolicy<ReadItem<R>>;
 
 /** A read's items within `range` (compact local times in `zone`), oldest first, as its policy selects them. */
-export const selectInRange = <R extends ReadName>(read: R, items: ReadItem<R>[], range: TimeRange, zone: string): ReadItem<R>[] =>
-  readPolicyOf(read).select(items, boundsOf(range, zone), zone);
+export function selectInRange<R extends ReadName>(read: R, items: ReadItem<R>[], range: TimeRange, zone: string): ReadItem<R>[] {
+  const bounds = boundsOf(range, zone);
+  return rememberedSelection(items, `${read}\u0000${zone}`, bounds, () => readPolicyOf(read).select(items, bounds, zone));
+}
 
 /** True for the operations that change patient data. */
 /**
