@@ -18,6 +18,7 @@ import { acceptGrant, declineGrant, giveGrant, listGrants, revokeGrant, type Gra
 import { emptyDraft, sharingView, type SharingState } from './sharing.js';
 import { SHARING_LABELS } from './sharing-words.js';
 import { SIGNED_OUT_STATE, signOutEverywhere } from './sign-out.js';
+import { signInFailure } from './sign-in-failure.js';
 import { endedView, recordView } from './view.js';
 
 const CLIENT_ID = 'patient-app';
@@ -33,7 +34,7 @@ const SMART_KEY = 'SMART_KEY';
 
 type Tab = 'record' | 'apps' | 'sharing';
 interface Page {
-  lang: Lang; record?: PatientRecord; error?: string; loading: boolean; notice?: Words;
+  lang: Lang; record?: PatientRecord; error?: Words; loading: boolean; notice?: Words;
   /** The picked patient shares parts of their record with the signed-in person (a proxy grant). */
   shared?: SharedWithMe;
   sharing: SharingState;
@@ -187,7 +188,7 @@ function header(lang: Lang): HTMLElement {
 function signedOut(lang: Lang): Node[] {
   const parts: (Node | null)[] = [
     h('h1', {}, ownName(lang)),
-    page.error === undefined ? null : h('p', { class: 'error', role: 'alert' }, `${LABELS.signInFailed[lang]}: ${page.error}`),
+    page.error === undefined ? null : h('p', { class: 'error', role: 'alert' }, `${LABELS.signInFailed[lang]}: ${page.error[lang]}`),
     page.notice === undefined ? null : h('p', { class: 'notice', role: 'alert' }, page.notice[lang]),
     h('p', {}, LABELS.intro[lang]),
     button(LABELS.signIn[lang], signIn, { class: 'primary' }),
@@ -244,19 +245,20 @@ async function start(): Promise<void> {
   let client: Client;
   try {
     client = await FHIR.oauth2.ready();
-  } catch (err) {
+  } catch {
     // A refused or stale sign-in: start over from the button, the code and error gone from the address.
+    // The address is anyone's to write, and fhirclient's message is English: the app's own words instead.
     history.replaceState(null, '', addresses().redirectUri);
     sessionStorage.removeItem(SMART_KEY);
     page.loading = false;
-    page.error = err instanceof Error ? err.message : String(err);
+    page.error = signInFailure(params);
     return render();
   }
   history.replaceState(null, '', addresses().redirectUri);
   const patientId = client.patient.id;
   if (patientId === null) {
     page.loading = false;
-    page.error = LABELS.noPatient[page.lang];
+    page.error = LABELS.noPatient;
     return render();
   }
   page.client = client;

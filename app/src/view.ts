@@ -18,8 +18,14 @@ import { noLongerShares, sharesOnly } from './sharing-words.js';
 import { summary } from './summary.js';
 import { isSubsetted } from './subsetted.js';
 
+/**
+ * A failed read in the app's own words, with its status for whoever helps the person. Never the
+ * error's message: fhirclient's is English, names the URL and holds the answer's whole body.
+ */
 function failure(s: Extract<Settled<unknown>, { ok: false }>, lang: Lang): HTMLElement {
-  return h('p', { class: 'error' }, `${LABELS.failed[lang]}${s.status === undefined ? '' : ` (${s.status})`}: ${s.message}`);
+  const said = s.status === 401 ? LABELS.failedSignIn : s.status === 403 || s.status === 404 ? LABELS.failedRefused
+    : s.status === 429 ? LABELS.failedBusy : LABELS.failedLater;
+  return h('p', { class: 'error' }, `${LABELS.failed[lang]}${s.status === undefined ? '' : ` (${s.status})`}: ${said[lang]}`);
 }
 
 /** Said where the answer was marked as leaving something out: that there is more, and whom to ask for it. */

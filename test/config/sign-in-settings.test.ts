@@ -68,6 +68,11 @@ describe('the service\'s own authorization server: its settings', () => {
     ['a scope the service does not grant', [{ ...APP, scope: 'openid patient/*.write email' }], /entry 1 \(app\): scope names what this service does not grant: patient\/\*.write email/],
     ['a v2 write the API does not take', [{ ...APP, scope: 'openid patient/Appointment.u' }], /scope names what this service does not grant: patient\/Appointment.u \(a write is named .* e\.g\. patient\/Appointment.write\)/],
     ['one client twice', [APP, APP], /lists client_id app twice/],
+    // Hostile review: redirect URIs on two hosts (or two loopback ports) were taken here, then every
+    // authorization of the app failed with oidc-provider's invalid_client_metadata (pairwise subjects
+    // need one host), logged nowhere.
+    ['redirect URIs on two hosts', [{ ...APP, redirect_uris: ['https://app.example.se/cb', 'https://www.app.example.se/cb'] }], /entry 1 \(app\): redirect_uris must all be on one host .* https:\/\/app.example.se\/cb and https:\/\/www.app.example.se\/cb/],
+    ['loopback redirect URIs on two ports', [{ ...APP, redirect_uris: ['http://127.0.0.1:8080/app/', 'http://127.0.0.1:9999/cb'] }], /entry 1 \(app\): redirect_uris must all be on one host/],
     ['a name no page or access log can show', [{ ...APP, 'client_name#sv': 'x'.repeat(129) }], /entry 1 \(app\): client_name#sv must be 1 to 128 printable characters/],
     ['a name with a control character', [{ ...APP, client_name: 'App\u0007' }], /entry 1 \(app\): client_name must be 1 to 128 printable characters/],
     ['no array', { client_id: 'app' }, /must be a JSON array/],

@@ -178,4 +178,17 @@ describe.skipIf(!available)('the own authorization server\'s surface (docs/sign-
       expect(other.status).toBe(403);
     });
   });
+
+  describe('hostile review: the API documentation beside the sign-in', () => {
+    it('the OpenAPI document, and so the /docs page that loads it, answers while /auth is mounted: not a 500', async () => {
+      // Every path under /auth went into the document with no operation id, and refining it threw.
+      for (const path of ['/docs/json', '/openapi.json']) {
+        const response = await request(`${service.base}${path}`);
+        const document = await response.body.json() as { paths?: Record<string, unknown> };
+        expect([path, response.statusCode]).toEqual([path, 200]);
+        expect(Object.keys(document.paths ?? {}).filter((p) => p.startsWith('/auth'))).toEqual([]);
+      }
+      expect(logs.join('\n')).not.toMatch(/is not in the operation table/);
+    });
+  });
 });

@@ -48,6 +48,13 @@ function redirectUris(entry: Entry, where: string): string[] {
       throw new ClientsFileError(`${where}: redirect URI ${uri} must be https (plain http only on 127.0.0.1 or [::1], with no query)`);
     }
   }
+  // Every app gets pairwise subjects, which oidc-provider derives from the redirect URIs' one host (its
+  // port included): on two, it refuses each authorization of the app as invalid_client_metadata.
+  const hosts = [...new Set((uris as string[]).map((u) => new URL(u).host))];
+  if (hosts.length > 1) {
+    const [first, second] = (uris as string[]).filter((u, i, all) => all.findIndex((v) => new URL(v).host === new URL(u).host) === i);
+    throw new ClientsFileError(`${where}: redirect_uris must all be on one host (and port), as pairwise subject ids are made per host: ${first ?? ''} and ${second ?? ''} are not; register a second app for the other`);
+  }
   return uris as string[];
 }
 

@@ -114,13 +114,16 @@ export const fhirRoutes: FastifyPluginAsync<FhirRouteOptions> = async (app: Fast
     const untyped: FastifyReply = reply;
     return untyped.header('access-control-allow-origin', '*').type('application/json; charset=utf-8').send(JSON.stringify(smartConfiguration(api.smart, scopes)));
   });
-  const notAllowed = (allow: string, what = 'This API is read-only') => async () => {
-    throw new ApiError(405, `${what}: ${allow} only.`, { allow });
+  const notAllowed = (allow: string, what = 'This API is read-only', message = `${what}: ${allow} only.`) => async () => {
+    throw new ApiError(405, message, { allow });
   };
   // Every known path asked with a method it does not serve is 405 with Allow, with or without
   // credentials, as on the COS API (src/http/method-not-allowed.ts), refused in onRequest so that
   // nothing is read to say so: a FHIR update's body (application/fhir+json) is not a 415.
-  const notServed = (url: string, methods = NOT_SERVED_METHODS, allow = 'GET, HEAD') => app.route({ method: methods, url, config: open, onRequest: notAllowed(allow), handler: notAllowed(allow) });
+  const notServed = (url: string, methods = NOT_SERVED_METHODS, allow = 'GET, HEAD', message?: string) => {
+    const refuse = notAllowed(allow, undefined, message);
+    app.route({ method: methods, url, config: open, onRequest: refuse, handler: refuse });
+  };
   notServed('/metadata');
   notServed('/.well-known/smart-configuration');
 
@@ -167,7 +170,7 @@ export const fhirRoutes: FastifyPluginAsync<FhirRouteOptions> = async (app: Fast
     notServed(`/${type}/:id`);
     notServed(`/${type}`);
     // `_search` takes POST alone: any other method is 405 naming it, not a read of an id `_search`.
-    notServed(`/${type}/_search`, [...NOT_SERVED_METHODS.filter((m) => m !== 'POST'), 'GET'], 'POST');
+    notServed(`/${type}/_search`, [...NOT_SERVED_METHODS.filter((m) => m !== 'POST'), 'GET'], 'POST', searchByPostOnly(type));
   }
 
   consentRoutes(app, { deps, api, send: (request, reply, body, format) => send(request, reply, body, format, deps.largeAnswers) });
@@ -221,9 +224,15 @@ export function fhirMethodNotAllowed(basePath: string, api: FhirApi, subscriptio
     else if (types.has(type) && more.length === 0) allow = second === '_search' ? 'POST' : 'GET, HEAD';
     else if (more.length === 1 && operations.has(`${type}/${more[0] ?? ''}`)) allow = 'GET, HEAD';
     if (allow === undefined) return undefined;
+    if (second === '_search' && allow === 'POST') return new ApiError(405, searchByPostOnly(type), { allow });
     const what = type === 'Consent' ? CONSENT_NOT_CHANGED : type === 'Subscription' && more.length === 0 ? SUBSCRIPTION_NOT_CHANGED : 'This API is read-only';
     return new ApiError(405, `${what}: ${allow} only.`, { allow });
   };
+}
+
+/** A `_search` asked any way but POST: what to send instead ("read-only: POST only" contradicted itself). */
+function searchByPostOnly(type: string): string {
+  return `POST /fhir/${type}/_search takes the search parameters as a form (application/x-www-form-urlencoded); GET /fhir/${type}?<parameters> takes them in the URL.`;
 }
 
 /** The methods a Subscription path serves: the list, one subscription, its `$status` and `$events`; undefined for a path not served. */

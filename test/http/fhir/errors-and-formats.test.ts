@@ -211,6 +211,17 @@ describe('FHIR API: errors, formats and methods', () => {
       expect((await get(t, `/fhir/Observation/${observationId}`, token)).statusCode).toBe(200);
     });
 
+    it('hostile review: a GET of _search is told to POST a form, not that the API is read-only and takes POST only', async () => {
+      // "This API is read-only: POST only." contradicted itself and named nothing a caller could act on.
+      for (const method of ['GET', 'PUT', 'DELETE'] as const) {
+        const res = await t.call({ method, url: '/fhir/Observation/_search', key: null, token });
+        const outcome = outcomeOf(res, 405);
+        expect([method, outcome.code, res.headers.allow]).toEqual([method, 'not-supported', 'POST']);
+        expect(outcome.diagnostics).not.toMatch(/read-only/);
+        expect(outcome.diagnostics).toMatch(/POST .*form.*GET \/fhir\/Observation\?/);
+      }
+    });
+
     it('POST _search with a form body is the search, the same answer as GET', async () => {
       const post = await t.call({
         method: 'POST', url: '/fhir/Observation/_search', key: null, token,
