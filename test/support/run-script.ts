@@ -17,6 +17,9 @@ export interface ScriptRun {
   stderr: string;
 }
 
+/** How long one command may take before it counts as hung: a loaded CI machine took over 15 s to start one. */
+const SCRIPT_TIMEOUT_MS = 45_000;
+
 /**
  * `scripts/<script> ...` run by tsx as an operator runs it (`npm run <name> -- ...`), bounded so a hang
  * fails the test. DATABASE_URL and DATA_DIR start empty: a test names the store it means. Node with tsx's
@@ -25,7 +28,7 @@ export interface ScriptRun {
 export function runScript(script: string, args: readonly string[], env: Record<string, string>, options: { timeoutMs?: number } = {}): Promise<ScriptRun> {
   return new Promise((resolve) => {
     execFile(process.execPath, ['--import', 'tsx', path.join('scripts', script), ...args], {
-      cwd: ROOT, timeout: options.timeoutMs ?? 15_000, env: { ...process.env, DATABASE_URL: '', DATA_DIR: '', ...env },
+      cwd: ROOT, timeout: options.timeoutMs ?? SCRIPT_TIMEOUT_MS, env: { ...process.env, DATABASE_URL: '', DATA_DIR: '', ...env },
     }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === 'number' ? err.code : null) : 0;
       resolve({ code, stdout, stderr: stderr.replace(/^npm warn.*\n/gm, '') });
