@@ -27,7 +27,8 @@ import { fillInProbe } from './probe-read.js';
 
 const run = promisify(execFile);
 const TSC = path.join(REPOSITORY_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-const TSX = path.join(REPOSITORY_ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+/** Node with tsx's loader, as test/support/run-script.ts runs commands: tsx's own launcher is one more process a command. */
+const TSX = ['--import', 'tsx'];
 /**
  * tsc's record of its last check of a copy (`--incremental`), kept between runs so a run rechecks only
  * what changed since (the check took 68 of the file's 110 s here): tsc checks each file whose text or
@@ -107,7 +108,7 @@ describe('npm run new-read in a copy of the working tree', () => {
   afterAll(async () => rm(copy, { recursive: true, force: true }));
 
   it('makes one folder and two registry lines (+1 line each)', async () => {
-    await run(process.execPath, [TSX, 'scripts/new-read.ts', plain, '--sv', 'Prov'], { cwd: copy });
+    await run(process.execPath, [...TSX, 'scripts/new-read.ts', plain, '--sv', 'Prov'], { cwd: copy });
     const { added, edited, numstat } = await changes(copy);
     expect(added.length).toBeGreaterThan(0);
     expect(added.filter((f) => !f.startsWith(`src/reads/${plain}/`))).toEqual([]);
@@ -115,7 +116,7 @@ describe('npm run new-read in a copy of the working tree', () => {
     expect(numstat).toEqual(['1+0', '1+0']);
     // The patient app names the new read with no edit in app/: its names come from the table when it is built (issue 43 item 4).
     const names = pathToFileURL(path.join(copy, 'scripts', 'app-names', 'names.ts')).href;
-    const { stdout: named } = await run(process.execPath, [TSX, '-e', `import(${JSON.stringify(names)}).then((m) => console.log(JSON.stringify(Object.keys(m.OPERATION_NAMES))))`], { cwd: copy });
+    const { stdout: named } = await run(process.execPath, [...TSX, '-e', `import(${JSON.stringify(names)}).then((m) => console.log(JSON.stringify(Object.keys(m.OPERATION_NAMES))))`], { cwd: copy });
     const newlyNamed = (JSON.parse(named) as string[]).filter((op) => !(op in APP_OPERATION_NAMES));
     expect(newlyNamed).toHaveLength(1);
     expect(Object.keys(APP_OPERATION_NAMES).every((op) => named.includes(JSON.stringify(op)))).toBe(true);
@@ -124,7 +125,7 @@ describe('npm run new-read in a copy of the working tree', () => {
   }, 60_000);
 
   it('with --mirror also writes the mirror reading, the demo document, the upstream example and its test', async () => {
-    await run(process.execPath, [TSX, 'scripts/new-read.ts', probe.name, '--mirror', mirror.root], { cwd: copy });
+    await run(process.execPath, [...TSX, 'scripts/new-read.ts', probe.name, '--mirror', mirror.root], { cwd: copy });
     const { added, edited, numstat } = await changes(copy);
     expect(added).toEqual([
       ...['README.md', 'answer.ts', 'demo-xml.ts', 'demo.ts', 'example.json', 'operation.test.ts', 'operation.ts', 'oracles.ts', 'sources.ts', 'xml.test.ts']
@@ -141,7 +142,7 @@ describe('npm run new-read in a copy of the working tree', () => {
   it('filled in by the recipe, the probe read changes its folder and nothing else, as the docs say', async () => {
     await fillInProbe(copy, probe, mirror);
     // Step 4's last move: the OpenAPI example, as the demo person sees the answer.
-    await run(process.execPath, [TSX, 'scripts/openapi-examples.ts'], { cwd: copy });
+    await run(process.execPath, [...TSX, 'scripts/openapi-examples.ts'], { cwd: copy });
     const { added, edited, numstat } = await changes(copy);
     const inFolder = (f: string): boolean => f.startsWith(`src/reads/${probe.name}/`);
     expect(added.filter((f) => !inFolder(f))).toEqual([]);
