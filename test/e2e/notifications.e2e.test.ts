@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addLateLabReport } from '../../src/dev/notifications-demo/late-lab-report.js';
+import { backoffMs } from '../../src/domain/notifications/lifecycle.js';
 import { readNotification, type Received as Notification } from '../../src/dev/notifications-demo/receiver.js';
 import { addSignedNote, endRelationship, moveFirstBooking } from '../support/demo-ehr-changes.js';
 import { startNotificationService, subscriptionBody, type NotificationService } from '../support/notification-service.js';
@@ -143,6 +144,11 @@ describe('notifications, end to end (issue 54)', () => {
 describe('delivery to receivers that fail (issue 54)', () => {
   let svc: NotificationService;
   const receivers: Receiver[] = [];
+  /** Deliveries the service has counted as refused by their endpoint (its /metrics). */
+  const refusals = async (): Promise<number> => {
+    const metrics = (await svc.runtime.metricsApp.inject({ method: 'GET', url: '/metrics' })).body;
+    return Number(/^pdas_subscription_deliveries_total\{outcome="refused"\} (\d+)$/m.exec(metrics)?.[1] ?? Number.NaN);
+  };
   beforeAll(async () => {
     svc = await startNotificationService();
   }, 60_000);
@@ -172,14 +178,21 @@ describe('delivery to receivers that fail (issue 54)', () => {
     expect(target.received).toEqual([]);
 
     failing = true;
+    const refusedBefore = await refusals();
     await addLateLabReport(svc.ehrDir, TOLVAN, svc.clock.now(), 'Europe/Stockholm');
     await until(steady, (r) => events(r).length >= 1);
+    // The backoff's waits (5 s, then 10 s) pass on the service's clock rather than the test's: once the service has
+    // counted a refusal, moving its clock on by that failure's backoff makes the retry due at its next turn.
+    await pollUntil(refusals, (n) => n >= refusedBefore + 1, WAIT_MS);
+    svc.clock.shift(backoffMs(1));
     await until(flaky, (r) => r.received.length >= 3);
+    await pollUntil(refusals, (n) => n >= refusedBefore + 2, WAIT_MS);
     const attempts = flaky.received.slice(1).map((x) => readNotification(x.body));
     // The same event each time, numbered once.
     expect(attempts.map((n) => n.events.map((e) => e.number).join())).toEqual(['1', '1']);
     expect(events(steady)).toEqual([expect.stringMatching(/^1 /)]);
     failing = false;
+    svc.clock.shift(backoffMs(2));
     await until(flaky, (r) => r.received.length >= 4);
     expect(target.received).toEqual([]);
   }, 60_000);

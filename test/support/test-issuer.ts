@@ -2,7 +2,20 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT, type JWK, type JWTPayload } from 'jose';
 
-type PrivateKey = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
+type KeyPair = Awaited<ReturnType<typeof generateKeyPair>>;
+type PrivateKey = KeyPair['privateKey'];
+
+/**
+ * The keys TestIssuers sign with, made once per process: an issuer's first key is the first of
+ * these, its next after a rotation the second, and so on. Making an RSA key took 50 to 150 ms here
+ * (more on a loaded machine), and the suite starts hundreds of issuers, most in a worker whose files
+ * share this module (vitest.config.ts, `isolate: false`). Two issuers of a process may so publish the
+ * same key under the same kid, which a test never relies on: a token names its issuer (`iss`, each
+ * its own port), the verifier takes keys from that issuer alone, and a key no issuer publishes is
+ * made afresh (signWithForeignKey).
+ */
+const SHARED_KEYS: Array<Promise<KeyPair>> = [];
+const sharedKey = (n: number): Promise<KeyPair> => (SHARED_KEYS[n] ??= generateKeyPair('RS256'));
 
 /** The client id the test apps list in AUTH_CLIENT_IDS: a token carrying it and no patient claim is a client token. */
 export const TEST_CLIENT_ID = 'kiosk-1';
@@ -18,6 +31,8 @@ export class TestIssuer {
   jwksBody: unknown = undefined;
   private server: Server | undefined;
   private keys: Array<{ kid: string; privateKey: PrivateKey; jwk: JWK }> = [];
+  /** Keys this issuer has made: the index of its next in SHARED_KEYS. */
+  private made = 0;
   issuer = '';
 
   /** `issuerPath` is appended to the origin as is, e.g. `/` for an Auth0-style issuer with a trailing slash. */
@@ -38,7 +53,7 @@ export class TestIssuer {
 
   /** Adds a new signing key (it becomes the one that signs) and publishes it. */
   async rotate(kid = `key-${this.keys.length + 1}`): Promise<void> {
-    const { privateKey, publicKey } = await generateKeyPair('RS256');
+    const { privateKey, publicKey } = await sharedKey(this.made++);
     this.keys.unshift({ kid, privateKey, jwk: { ...(await exportJWK(publicKey)), kid, alg: 'RS256', use: 'sig' } });
   }
 
