@@ -1,118 +1,58 @@
 /**
- * Issue 57 item 3: the docs' tables of the reads are derived from the operation table and the reads'
- * folders, so a new read edits no prose outside its folder: docs/fhir-api.md's types the reads bring and
- * the patient summary's sections, docs/upstream-fhir.md's reads at a glance, docs/release-policy.md's reads. Each table stands between
- * markers; `UPDATE_READ_TABLES=1` rewrites it, and the test fails while a doc holds another table.
+ * Issue 57 item 3: the docs keep no list of the reads that a new read would have to edit. The tables
+ * are made from the operation table and the reads' folders when asked (`npm run reads`,
+ * scripts/read-tables/tables.ts), and the docs point there: each table names every read it concerns,
+ * and no doc holds a copy of one.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { IPS_SECTIONS } from '../../src/domain/fhir/ips-sections.js';
-import { READ_RESOURCE_TYPES } from '../../src/domain/fhir/resource-types.js';
-import { searchOf, type FhirType } from '../../src/domain/fhir/search-parameters.js';
-import type { RecordsRead } from '../../src/domain/operations/operation.js';
-import { OPERATIONS, READ_NAMES, RELEASE_FILTERED_READS, type ReadName } from '../../src/domain/operations/table.js';
-import type { ReversePlan, SearchPlan } from '../../src/adapters/ehr-fhir/client/read-plan.js';
+import { READ_NAMES, RELEASE_FILTERED_READS } from '../../src/domain/operations/table.js';
 import { isServed } from '../../src/reads/read-sources.js';
 import { READ_SOURCES } from '../../src/reads/source-table.js';
-import { READ_ORACLES } from '../support/read-oracles.js';
+import { READ_TABLES, type ReadTable } from '../../scripts/read-tables/tables.js';
+import { readFolders } from '../support/read-folders.js';
+import { runScript, RUNS_COMMANDS } from '../support/run-script.js';
 import { REPOSITORY_ROOT } from '../support/upstream-examples.js';
 
-const entry = (read: ReadName): RecordsRead => OPERATIONS[read] as RecordsRead;
-/** "medications (9)": the read as the docs name it, with its number where it has one. */
-const named = (read: ReadName): string => {
-  const { displayName, number } = entry(read);
-  return `${displayName.en.toLowerCase()}${number === undefined ? '' : ` (${String(number)})`}`;
-};
-const code = (text: string): string => `\`${text}\``;
-const folderOf = (read: ReadName): string => {
-  const folder = READ_ORACLES.get(read)?.folder;
-  if (folder === undefined) throw new Error(`${read} has no folder under src/reads/`);
-  return path.relative(REPOSITORY_ROOT, fileURLToPath(folder)).replace(/\/$/, '');
-};
-const formTypes = (read: ReadName): readonly string[] => {
-  const form = READ_SOURCES[read].asFhir;
-  return isServed(form) ? form.types : [];
+const tableNamed = (name: string): ReadTable => {
+  const table = READ_TABLES.find((t) => t.name === name);
+  if (table === undefined) throw new Error(`no table ${name}`);
+  return table;
 };
 
-/** docs/fhir-api.md: each read's declared types, the reads whose FHIR form serves them, and their date parameters. */
-function readTypesTable(): string {
-  const rows = READ_NAMES.flatMap((read) => {
-    const types = Object.keys(entry(read).fhirTypes ?? {}).filter((t) => Object.hasOwn(READ_RESOURCE_TYPES, t)) as FhirType[];
-    if (types.length === 0) return [];
-    const servers = READ_NAMES.filter((r) => formTypes(r).some((t) => types.includes(t as FhirType)));
-    const dates = types.flatMap((t) => {
-      const date = searchOf(t).date;
-      return date === undefined ? [] : [`${code(date.param)} (${date.elements.map(code).join(', ')})`];
-    });
-    return [`| ${types.join(', ')} | ${servers.map(named).join(' and ')} | ${dates.length === 0 ? '–' : dates.join(', ')} |`];
+describe('issue 57 item 3: the tables of the reads are made when asked, and the docs point at them', () => {
+  it('each table names every read it concerns, from the operation table and the folders', async () => {
+    const folders = await readFolders();
+    const glance = tableNamed('reads-at-a-glance').make(folders);
+    for (const read of READ_NAMES.filter((r) => isServed(READ_SOURCES[r].fhir))) expect(glance).toContain(`(\`${read}\`)`);
+    const released = tableNamed('release-filtered-reads').make(folders);
+    expect(released.split('\n')).toHaveLength(RELEASE_FILTERED_READS.length);
+    for (const read of RELEASE_FILTERED_READS) expect(released).toContain(`(\`${read}\`)`);
+    const sections = tableNamed('summary-sections').make(folders);
+    for (const section of IPS_SECTIONS) expect(sections).toContain(`| \`${section.code}\` |`);
+    expect(tableNamed('read-types').make(folders)).toMatch(/^\| resource type \|/);
   });
-  return ['| resource type | the records (COS operation) | date parameter |', '|---|---|---|', ...rows].join('\n');
-}
 
-/** docs/fhir-api.md#patient-summary: the sections, as their types declare them. */
-function summaryTable(): string {
-  const rows = IPS_SECTIONS.map((s) => {
-    const reads = READ_NAMES.filter((r) => formTypes(r).includes(s.type));
-    return `| ${s.title} | ${code(s.code)} | ${s.type} (${reads.map((r) => entry(r).displayName.en.toLowerCase()).join(', ')}) | ${s.required ? 'always' : 'only with entries'} | "${s.noneKnown}" |`;
+  it.each(READ_TABLES)('$doc points at `npm run reads -- $name` and keeps no copy of it', async ({ doc, name, make }) => {
+    const text = await readFile(path.join(REPOSITORY_ROOT, doc), 'utf8');
+    expect(text).toContain(`npm run reads -- ${name}`);
+    const folders = await readFolders();
+    // Any row of the table kept by hand would go stale with the next read.
+    const lines = make(folders).split('\n');
+    // A table's rows (not its header and rule, which say nothing of a read), or every item of a list.
+    const rows = lines[0]?.startsWith('|') === true ? lines.slice(2) : lines;
+    for (const row of rows) expect(text, `${doc} keeps a row of ${name}`).not.toContain(row);
   });
-  return ['| section | LOINC | entries | present | empty, none known |', '|---|---|---|---|---|', ...rows].join('\n');
-}
 
-/** `Type?patient&date&status=…`: the names a search sends, the values of the ones that are fixed, its includes. */
-function searchText(type: string, params: readonly (readonly [string, string])[]): string {
-  const parts: string[] = [];
-  let included = false;
-  for (const [name, value] of params) {
-    if (name.startsWith('_include')) included = true;
-    else if (name === 'patient' || /^(ge|gt|le|lt)\d/.test(value)) parts.push(name);
-    else parts.push(`${name}=${value}`);
-  }
-  return `${code(`${type}?${[...new Set(parts)].join('&')}`)}${included ? ' + includes' : ''}`;
-}
-
-/** docs/upstream-fhir.md §0: each read served over FHIR, its searches and the folder of its mapping. */
-function glanceTable(): string {
-  const range = { from: '20260101000000', to: '20260102000000' };
-  const rows = READ_NAMES.flatMap((read) => {
-    const served = READ_SOURCES[read].fhir;
-    if (!isServed(served)) return [];
-    const plan: { searches: readonly SearchPlan[]; reverse?: ReversePlan } = served;
-    const searches = plan.searches.map((s) => searchText(s.type, s.params('id', range, 'Europe/Stockholm')));
-    const reverse = plan.reverse === undefined ? undefined : `_revinclude=${plan.reverse.type}:${plan.reverse.param}`;
-    if (reverse !== undefined && !searches.some((s) => s.includes(reverse))) searches.push(code(reverse));
-    const folder = folderOf(read);
-    const named = `${entry(read).displayName.en.toLowerCase()} (${code(read)})`;
-    // A `|` in a value would end the table's cell, even within code.
-    const listed = searches.length === 0 ? 'none (the Patient and what it references)' : searches.join(', ').replaceAll('|', '\\|');
-    return [`| ${String(entry(read).number ?? '–')} | ${named} | ${listed} | [${folder.replace('src/reads/', '')}/](../${folder}/README.md) |`];
-  });
-  return ['| # | read | searches (beyond the patient lookup) | its folder: mapping and README |', '|---|---|---|---|', ...rows].join('\n');
-}
-
-/** docs/release-policy.md: the reads the policy concerns, those whose entry has a release rule. */
-const releaseFilteredList = (): string =>
-  READ_NAMES.filter((r) => RELEASE_FILTERED_READS.includes(r as never)).map((r) => `- ${entry(r).displayName.en.toLowerCase()} (${code(r)})`).join('\n');
-
-const TABLES = [
-  { doc: 'docs/fhir-api.md', name: 'read-types', table: readTypesTable },
-  { doc: 'docs/fhir-api.md', name: 'summary-sections', table: summaryTable },
-  { doc: 'docs/upstream-fhir.md', name: 'reads-at-a-glance', table: glanceTable },
-  { doc: 'docs/release-policy.md', name: 'release-filtered-reads', table: releaseFilteredList },
-] as const;
-
-describe('issue 57 item 3: the docs\' tables of the reads come from the operation table', () => {
-  it.each(TABLES)('$doc: $name', async ({ doc, name, table }) => {
-    const file = path.join(REPOSITORY_ROOT, doc);
-    const text = await readFile(file, 'utf8');
-    const start = `<!-- ${name}:start (generated by test/docs/read-tables.test.ts) -->`;
-    const end = `<!-- ${name}:end -->`;
-    const from = text.indexOf(start);
-    const to = text.indexOf(end);
-    expect(from > 0 && to > from, `${doc} lacks the markers ${start} … ${end}`).toBe(true);
-    const updated = `${text.slice(0, from + start.length)}\n${table()}\n${text.slice(to)}`;
-    if (process.env.UPDATE_READ_TABLES === '1') await writeFile(file, updated);
-    expect(text, `${doc}'s ${name} table is not the operation table's: rerun with UPDATE_READ_TABLES=1`).toBe(updated);
+  it('`npm run reads` prints every table, and one by its name; an unknown name is refused with the usage', RUNS_COMMANDS, async () => {
+    const all = await runScript('reads.ts', [], {});
+    expect(all.code, all.stderr).toBe(0);
+    for (const table of READ_TABLES) expect(all.stdout).toContain(`## ${table.title} (${table.name}`);
+    const one = await runScript('reads.ts', ['summary-sections'], {});
+    expect([one.code, one.stdout.match(/^## /gm)?.length]).toEqual([0, 1]);
+    const unknown = await runScript('reads.ts', ['vaccinations'], {});
+    expect([unknown.code, unknown.stdout]).toEqual([2, expect.stringContaining('usage: npm run reads')]);
   });
 });
