@@ -5,7 +5,7 @@
  * handed out frozen, so no caller can change what the next one gets. An array that is not frozen is
  * selected anew each time, as before. Entries live as long as their array (a WeakMap), a few bounds each.
  */
-import type { Bounds } from './time-selection.js';
+import type { Bounds } from './read-policy.js';
 
 /** Bounds remembered per array: a read's usual ranges (none, this year, a window) and a few more. */
 const BOUNDS_KEPT = 8;
