@@ -68,6 +68,33 @@ export const SUBSCRIPTION_OPERATIONS: ReadonlyMap<string, DisplayName> = stepNam
 
 export const isSubscriptionOperationName = (name: string): name is SubscriptionOperationName => SUBSCRIPTION_OPERATIONS.has(name);
 
+/** What a notifications operation is as an AuditEvent: its action, and its RESTful interaction where it is one. */
+export interface SubscriptionAudit {
+  action: 'C' | 'D' | 'E';
+  interaction?: 'create' | 'delete' | 'search';
+}
+
+const CREATES: SubscriptionAudit = { action: 'C', interaction: 'create' };
+const DELETES: SubscriptionAudit = { action: 'D', interaction: 'delete' };
+/** Looking at a subscription is a read, as listing or reading a grant is: E, search. */
+const LOOKING: SubscriptionAudit = { action: 'E', interaction: 'search' };
+/** Being told is the service's sending, no request of the app's: E with no RESTful interaction. */
+const TOLD: SubscriptionAudit = { action: 'E' };
+const STEP_AUDITS: Readonly<Record<SubscriptionStep, SubscriptionAudit>> = { subscribe: CREATES, unsubscribe: DELETES, notify: TOLD };
+
+const AUDITS: ReadonlyMap<string, SubscriptionAudit> = new Map([
+  ...TOPIC_NAMES.flatMap((topic) => (Object.keys(STEP_AUDITS) as SubscriptionStep[]).map((step) => [subscriptionOperation(step, topic), STEP_AUDITS[step]] as const)),
+  ...Object.keys(LOOKS).map((name) => [name, LOOKING] as const),
+  ['createSubscription', CREATES], ['deleteSubscription', DELETES],
+]);
+
+/**
+ * The AuditEvent of a notifications operation (the FHIR access log): subscribing creates a
+ * Subscription (C, create), stopping deletes or ends one (D, delete), being told is E with no RESTful
+ * interaction; undefined for an operation of something else.
+ */
+export const subscriptionAuditOf = (name: string): SubscriptionAudit | undefined => AUDITS.get(name);
+
 const NOTIFY: ReadonlySet<string> = new Set(TOPIC_NAMES.map((topic) => subscriptionOperation('notify', topic)));
 
 /** Whether an operation is an app being told of a change (no request of anyone's: the service's notification). */

@@ -3,6 +3,7 @@ import type { AccessLogEntry } from '../../domain/access-log/access-log-entry.js
 import { BASIS_NAMES, OUTCOME_NAMES } from '../../domain/access-log/display-names.js';
 import { GRANT_OPERATIONS, isGrantOperationName } from '../../domain/operations/grant-operations.js';
 import type { AuditAction, DisplayName } from '../../domain/operations/operation.js';
+import { subscriptionAuditOf } from '../../domain/operations/subscription-operations.js';
 import { auditActionOf, changesPatientData } from '../../domain/operations/table.js';
 
 /**
@@ -61,9 +62,12 @@ function application(e: AccessLogEntry, appNames: AppNames | undefined): Record<
 const INTERACTIONS: Readonly<Record<AuditAction, string>> = { C: 'create', U: 'update', D: 'delete', E: 'search' };
 
 export function auditEvent(e: AccessLogEntry, patientId: string, appNames?: AppNames): Record<string, unknown> {
-  const action = auditActionOf(e.operation);
+  const subscription = subscriptionAuditOf(e.operation);
+  const action = subscription?.action ?? auditActionOf(e.operation);
   const write = changesPatientData(e.operation);
   const grant = isGrantOperationName(e.operation) ? GRANT_OPERATIONS[e.operation] : undefined;
+  // A grant of app access is the authorization server's, and being told the service's sending: neither is a RESTful interaction with the record.
+  const interaction = grant !== undefined ? undefined : subscription === undefined ? INTERACTIONS[action] : subscription.interaction;
   const person: Record<string, unknown> = {
     type: { coding: [{ system: ROLE_CLASS, ...ROLE[e.basis] }], text: BASIS_NAMES[e.basis].en },
     requestor: true,
@@ -76,8 +80,7 @@ export function auditEvent(e: AccessLogEntry, patientId: string, appNames?: AppN
     meta: { profile: [`${BALP}/StructureDefinition/IHE.BasicAudit.${write ? 'PatientUpdate' : 'PatientRead'}`] },
     type: { system: 'http://terminology.hl7.org/CodeSystem/audit-event-type', code: 'rest', display: 'RESTful Operation' },
     subtype: [
-      // A grant of app access is the authorization server's, not a RESTful interaction with the record.
-      ...(grant === undefined ? [{ system: 'http://hl7.org/fhir/restful-interaction', code: INTERACTIONS[action], display: INTERACTIONS[action] }] : []),
+      ...(interaction === undefined ? [] : [{ system: 'http://hl7.org/fhir/restful-interaction', code: interaction, display: interaction }]),
       { system: OPERATION_SYSTEM, code: e.operation, display: e.operationDisplayName.en },
     ],
     action: grant?.action ?? action,
