@@ -1,7 +1,8 @@
 /**
  * Issue 57 item 3: the docs' tables of the reads are derived from the operation table and the reads'
  * folders, so a new read edits no prose outside its folder: docs/fhir-api.md's types the reads bring and
- * the patient summary's sections, docs/upstream-fhir.md's reads at a glance, docs/release-policy.md's reads. Each table stands between
+ * the patient summary's sections, docs/upstream-fhir.md's reads at a glance, docs/release-policy.md's reads, docs/patient-app.md's
+ * sections of the reads (from the app's own `APP_READS`). Each table stands between
  * markers; `UPDATE_READ_TABLES=1` rewrites it, and the test fails while a doc holds another table.
  */
 import { readFile, writeFile } from 'node:fs/promises';
@@ -16,6 +17,8 @@ import { OPERATIONS, READ_NAMES, RELEASE_FILTERED_READS, type ReadName } from '.
 import type { ReversePlan, SearchPlan } from '../../src/adapters/ehr-fhir/client/read-plan.js';
 import { isServed } from '../../src/reads/read-sources.js';
 import { READ_SOURCES } from '../../src/reads/source-table.js';
+import { APP_READS } from '../../scripts/app-names/names.js';
+import { hasSection, type AppView } from '../../src/reads/app-view.js';
 import { READ_ORACLES } from '../support/read-oracles.js';
 import { REPOSITORY_ROOT } from '../support/upstream-examples.js';
 
@@ -95,11 +98,26 @@ function glanceTable(): string {
 const releaseFilteredList = (): string =>
   READ_NAMES.filter((r) => RELEASE_FILTERED_READS.includes(r as never)).map((r) => `- ${entry(r).displayName.en.toLowerCase()} (${code(r)})`).join('\n');
 
+/** docs/patient-app.md#the-reads-sections: each read's section as its folder describes it (the app's own list, APP_READS), then the reads without one. */
+function appSectionsTable(): string {
+  // A `|` in a search would end the table's cell, even within code.
+  const cell = (text: string): string => code(text).replaceAll('|', '\\|');
+  const shown = APP_READS.map((r) => `| ${r.title.en} (${code(r.read)}) | ${cell(r.search)} | ${r.view === 'list' ? 'the list every read shares' : `its own, ${code(r.view)}`} |`);
+  const others = READ_NAMES.flatMap((read) => {
+    const form = READ_SOURCES[read].asFhir;
+    const app: AppView | undefined = isServed(form) ? form.app : undefined;
+    if (app === undefined || hasSection(app)) return [];
+    return [`| ${entry(read).displayName.en} (${code(read)}) | none | ${app.noSection} |`];
+  });
+  return ['| section (read) | search | view |', '|---|---|---|', ...shown, ...others].join('\n');
+}
+
 const TABLES = [
   { doc: 'docs/fhir-api.md', name: 'read-types', table: readTypesTable },
   { doc: 'docs/fhir-api.md', name: 'summary-sections', table: summaryTable },
   { doc: 'docs/upstream-fhir.md', name: 'reads-at-a-glance', table: glanceTable },
   { doc: 'docs/release-policy.md', name: 'release-filtered-reads', table: releaseFilteredList },
+  { doc: 'docs/patient-app.md', name: 'app-sections', table: appSectionsTable },
 ] as const;
 
 describe('issue 57 item 3: the docs\' tables of the reads come from the operation table', () => {
