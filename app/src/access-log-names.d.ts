@@ -1,6 +1,7 @@
 /**
- * The access log's names for operations, bases and outcomes, taken from the operation table when the
- * app is built (scripts/app-names/): the app keeps no copy of them.
+ * The access log's names for operations, bases and outcomes, and the reads' sections, taken from the
+ * operation table and the reads' FHIR forms when the app is built (scripts/app-names/): the app keeps
+ * no copy of them.
  */
 declare module 'virtual:access-log-names' {
   interface Words { sv: string; en: string }
@@ -16,4 +17,21 @@ declare module 'virtual:access-log-names' {
   export const READ_CATEGORIES: Readonly<Record<string, string>>;
   /** The patient summary's sections by their LOINC code, as each read's folder names its section. */
   export const SUMMARY_SECTIONS: Readonly<Record<string, Words>>;
+  /** One of the record's sections: a read, as its folder's FHIR form describes it (src/reads/app-view.ts). */
+  export interface AppRead {
+    /** The read's operation name, as the access log and the sharing categories know it. */
+    readonly read: string;
+    /** The access log's name of the read. */
+    readonly title: Words;
+    /** The FHIR search, `{id}` standing for the patient's id. */
+    readonly search: string;
+    /** `list`, the view all reads share, or the read's own (app/src/views.ts). */
+    readonly view: string;
+    /** The types the search matches: the list view's items. */
+    readonly types: readonly string[];
+    /** Read keeping each decimal's digits as written (decimals.ts). */
+    readonly keepsDigits: boolean;
+  }
+  /** The reads the app shows, in the order of their sections. */
+  export const APP_READS: readonly AppRead[];
 }

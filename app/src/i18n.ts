@@ -41,12 +41,8 @@ export function titleOf(operation: string): Words {
   return OPERATION_NAMES[operation] ?? { sv: operation, en: operation };
 }
 
+/** The sections that are no read's: each read's is titled by its folder's description (`APP_READS`, views.ts). */
 export const TITLES = {
-  appointments: titleOf('getAppointments'),
-  journal: titleOf('getJournalNotes'),
-  medications: titleOf('getMedications'),
-  diagnoses: titleOf('getDiagnoses'),
-  labs: titleOf('getLabResults'),
   accessLog: titleOf('getAccessLog'),
   summary: titleOf('getPatientSummary'),
 } as const satisfies Record<string, Words>;

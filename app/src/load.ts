@@ -1,10 +1,12 @@
 /**
- * Every read of the picked patient's record, through fhirclient, all at once. Each search follows
+ * Every read of the picked patient's record, all at once: the patient, each read's search as its
+ * folder describes it (`APP_READS`, src/reads/app-view.ts), the summary, then the access log. Each search follows
  * every `next` link (`pageLimit: 0`) and answers the resources of all pages, the included ones with
  * them, and whether any page was marked as leaving something out (the release policy's `SUBSETTED`
  * tag, docs/fhir-api.md); one read failing leaves the others shown.
  */
 import type Client from 'fhirclient/lib/Client';
+import { APP_READS, type AppRead } from 'virtual:access-log-names';
 import { parseKeepingDecimals } from './decimals.js';
 import type { Bundle, Patient, Resource } from './fhir-types.js';
 import { readsPart, type Settled } from './shared-parts.js';
@@ -16,16 +18,20 @@ export { allRefused, type Settled } from './shared-parts.js';
 /** A search's resources, and whether the server left some out of them (`filtered`). */
 export interface Found { resources: Resource[]; filtered: boolean }
 
+/** One read's section: the read as the app shows it, and what its search found. */
+export interface ReadPart { read: AppRead; found: Settled<Found> }
+
 export interface PatientRecord {
   patient: Settled<Patient>;
-  appointments: Settled<Found>;
-  journal: Settled<Found>;
-  medications: Settled<Found>;
-  diagnoses: Settled<Found>;
-  labs: Settled<Found>;
+  /** The reads' sections, in their order. */
+  reads: ReadPart[];
   summary: Settled<Bundle>;
   accessLog: Settled<Found>;
 }
+
+/** Every part of the record, each read's among them. */
+export const partsOf = (record: PatientRecord): Settled<unknown>[] =>
+  [record.patient, ...record.reads.map((r) => r.found), record.summary, record.accessLog];
 
 /** Adds a page's resources to `found`, and its mark. */
 function addPage(found: Found, page: Bundle): void {
@@ -65,8 +71,6 @@ async function search(client: Client, query: string): Promise<Found> {
   return found;
 }
 
-const LABORATORY = 'http://terminology.hl7.org/CodeSystem/observation-category|laboratory';
-
 async function settle<T>(p: Promise<T>): Promise<Settled<T>> {
   try {
     return { ok: true, value: await p };
@@ -78,23 +82,26 @@ async function settle<T>(p: Promise<T>): Promise<Settled<T>> {
 
 const NOT_SHARED = { ok: false, message: 'not shared', notShared: true } as const;
 
-/** Every read of the record; with `shared` (what a proxy was given), only those parts (readsPart). */
-export async function loadRecord(client: Client, patientId: string, shared?: readonly string[]): Promise<PatientRecord> {
+/**
+ * Every read of the record; with `shared` (what a proxy was given), only those parts (readsPart).
+ * `reads` are the sections the app shows, the reads' folders' (APP_READS).
+ */
+export async function loadRecord(client: Client, patientId: string, shared?: readonly string[], reads: readonly AppRead[] = APP_READS): Promise<PatientRecord> {
   const id = encodeURIComponent(patientId);
   const only = <T>(operation: string, read: () => Promise<T>): Promise<Settled<T>> =>
     (readsPart(shared, operation) ? settle(read()) : Promise.resolve(NOT_SHARED));
   const searched = (operation: string, query: string) => only(operation, () => search(client, query));
-  const [patient, appointments, journal, medications, diagnoses, labs, summary] = await Promise.all([
+  // A read whose values are shown keeps their digits as written (decimals.ts): it is read without fhirclient's parse.
+  const searchOf = (read: AppRead) => {
+    const query = read.search.replace(/\{id\}/g, () => id);
+    return read.keepsDigits ? only(read.read, () => searchKeepingDecimals(client, query)) : searched(read.read, query);
+  };
+  const [patient, parts, summary] = await Promise.all([
     only('getPatient', () => client.request<Patient>(`Patient/${id}`)),
-    searched('getAppointments', `Appointment?patient=${id}&_include=Appointment:practitioner&_include=Appointment:location`),
-    // A note's values are shown, so their digits are kept as written (decimals.ts), as the lab results' are.
-    only('getJournalNotes', () => searchKeepingDecimals(client, `Composition?patient=${id}&_include=Composition:entry&_include=Composition:author&_include:iterate=PractitionerRole:practitioner`)),
-    searched('getMedications', `MedicationRequest?patient=${id}&_include=MedicationRequest:medication`),
-    searched('getDiagnoses', `Condition?patient=${id}`),
-    only('getLabResults', () => searchKeepingDecimals(client, `Observation?patient=${id}&category=${encodeURIComponent(LABORATORY)}`)),
+    Promise.all(reads.map(async (read): Promise<ReadPart> => ({ read, found: await searchOf(read) }))),
     only('summary', () => readKeepingDecimals(client, `Patient/${id}/$summary`)),
   ]);
   // Read last, so the log already names the reads just made: the service audits each before it answers.
   const accessLog = await searched('accessLog', `AuditEvent?patient=Patient/${id}`);
-  return { patient, appointments, journal, medications, diagnoses, labs, summary, accessLog };
+  return { patient, reads: parts, summary, accessLog };
 }

@@ -46,7 +46,7 @@ const page: Page = { lang: initialLang(localStorage.getItem(LANG_KEY), navigator
 /** An ended grant's page: no record was read, the page says the person no longer shares it. */
 const NOTHING_READ: PatientRecord = (() => {
   const none = { ok: false, message: '', notShared: true } as const;
-  return { patient: none, appointments: none, journal: none, medications: none, diagnoses: none, labs: none, summary: none, accessLog: none };
+  return { patient: none, reads: [], summary: none, accessLog: none };
 })();
 let charts: Chart[] = [];
 // One live region for the whole visit: a region made anew with each render would not be announced.

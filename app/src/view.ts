@@ -5,18 +5,15 @@
 import type { Chart } from 'chart.js';
 import { accessLog } from './access-log.js';
 import { h, section, type Child } from './dom.js';
-import type { Observation, Resource } from './fhir-types.js';
+import type { Resource } from './fhir-types.js';
 import { nameOf, when } from './format.js';
 import { LABELS, TITLES, type Lang } from './i18n.js';
-import { journalNotes } from './journal.js';
-import { groupByTest, labTest } from './labs.js';
-import { allRefused, type Found, type PatientRecord, type Settled } from './load.js';
-import { appointments } from './appointments.js';
-import { diagnoses, medications } from './records.js';
+import { allRefused, partsOf, type Found, type PatientRecord, type Settled } from './load.js';
 import type { SharedWithMe } from './acting-for.js';
 import { noLongerShares, sharesOnly } from './sharing-words.js';
 import { summary } from './summary.js';
 import { isSubsetted } from './subsetted.js';
+import { viewOf } from './views.js';
 
 /**
  * A failed read in the app's own words, with its status for whoever helps the person. Never the
@@ -56,26 +53,19 @@ export function endedView(shared: SharedWithMe, lang: Lang): Node[] {
 }
 
 /**
- * The record's sections. Read through a grant (`shared`), it says first what the person shares and that
+ * The record's sections: each read's as its folder describes it (views.ts), then the summary and the
+ * access log. Read through a grant (`shared`), it says first what the person shares and that
  * the rest is not shared, and shows only those parts; every part refused says they no longer share it.
  */
 export function recordView(record: PatientRecord, lang: Lang, charts: (() => Chart)[], shared?: SharedWithMe): Node[] {
-  if (shared !== undefined && allRefused(Object.values(record))) return endedView(shared, lang);
+  if (shared !== undefined && allRefused(partsOf(record))) return endedView(shared, lang);
   const patient = record.patient.ok ? record.patient.value : undefined;
-  const labs = (found: Resource[]) => {
-    const tests = groupByTest(found.filter((r): r is Observation => r.resourceType === 'Observation'));
-    return h('div', { class: 'labs' }, ...tests.map((t) => labTest(t, lang, charts)));
-  };
   return [
     h('h1', { id: 'patient-name' }, nameOf(patient?.name) ?? shared?.name ?? '?'),
     patient?.birthDate === undefined ? null : h('p', { class: 'born' }, `${LABELS.born[lang]} ${when(patient.birthDate, lang) ?? ''}`),
     shared === undefined ? null : h('p', { class: 'notice', role: 'note' }, sharesOnly(shared.name, shared.categories, lang)),
     record.patient.ok || notShared(record.patient) ? null : failure(record.patient, lang),
-    block(TITLES.appointments[lang], record.appointments, lang, (v) => appointments(v, lang)),
-    block(TITLES.journal[lang], record.journal, lang, (v) => journalNotes(v, lang)),
-    block(TITLES.medications[lang], record.medications, lang, (v) => medications(v, lang)),
-    block(TITLES.diagnoses[lang], record.diagnoses, lang, (v) => diagnoses(v, lang)),
-    block(TITLES.labs[lang], record.labs, lang, labs),
+    ...record.reads.map(({ read, found }) => block(read.title[lang], found, lang, (v) => viewOf(read)(v, lang, charts))),
     summarySection(record.summary, lang),
     block(TITLES.accessLog[lang], record.accessLog, lang, (v) => accessLog(v, lang)),
   ].filter((n): n is HTMLElement => n !== null);

@@ -15,6 +15,8 @@ import { SUBSCRIPTION_OPERATIONS } from '../../src/domain/operations/subscriptio
 import { OPERATION_NAMES as TABLE_OPERATIONS } from '../../src/domain/operations/table.js';
 import { categoryOf, PROXY_CATEGORIES, readsOfCategory } from '../../src/domain/proxies/categories.js';
 import { AUDIT_EVENT_OUTCOMES } from '../../src/http/access-log/fhir-audit-event.js';
+import { READ_SOURCES } from '../../src/reads/source-table.js';
+import { appReadsOf, type AppRead } from './app-reads.js';
 
 interface Words { sv: string; en: string }
 
@@ -53,6 +55,12 @@ export const READ_CATEGORIES: Readonly<Record<string, string>> = Object.fromEntr
  */
 export const SUMMARY_SECTIONS: Readonly<Record<string, Words>> = Object.fromEntries(IPS_SECTIONS.map((s) => [s.code, words(s.words)]));
 
+/**
+ * The record's sections, one a read, in their order: each as its folder's FHIR form describes it
+ * (src/reads/app-view.ts), titled with the access log's name of the read (app-reads.ts).
+ */
+export const APP_READS: readonly AppRead[] = appReadsOf(READ_SOURCES, (read) => words(operationDisplayName(read)));
+
 /** The module the app's bundle gets: the names above as data, nothing imported. */
 export function namesModuleSource(): string {
   return [
@@ -63,6 +71,7 @@ export function namesModuleSource(): string {
     `export const CATEGORY_NAMES = ${JSON.stringify(CATEGORY_NAMES)};`,
     `export const READ_CATEGORIES = ${JSON.stringify(READ_CATEGORIES)};`,
     `export const SUMMARY_SECTIONS = ${JSON.stringify(SUMMARY_SECTIONS)};`,
+    `export const APP_READS = ${JSON.stringify(APP_READS)};`,
     '',
   ].join('\n');
 }

@@ -13,6 +13,8 @@ import { OPERATIONS, READ_NAMES, RELEASE_FILTERED_READS, type ReadName } from '.
 import type { ReversePlan, SearchPlan } from '../../src/adapters/ehr-fhir/client/read-plan.js';
 import { isServed } from '../../src/reads/read-sources.js';
 import { READ_SOURCES } from '../../src/reads/source-table.js';
+import { hasSection, type AppView } from '../../src/reads/app-view.js';
+import { APP_READS } from '../app-names/names.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -92,6 +94,20 @@ function glanceTable(folders: ReadonlyMap<ReadName, URL>): string {
 const releaseFilteredList = (): string =>
   READ_NAMES.filter((r) => RELEASE_FILTERED_READS.includes(r as never)).map((r) => `- ${entry(r).displayName.en.toLowerCase()} (${code(r)})`).join('\n');
 
+/** docs/patient-app.md#the-reads-sections: each read's section as its folder describes it (the app's own list, APP_READS), then the reads without one. */
+function appSectionsTable(): string {
+  // A `|` in a search would end the table's cell, even within code.
+  const cell = (text: string): string => code(text).replaceAll('|', '\\|');
+  const shown = APP_READS.map((r) => `| ${r.title.en} (${code(r.read)}) | ${cell(r.search)} | ${r.view === 'list' ? 'the list every read shares' : `its own, ${code(r.view)}`} |`);
+  const others = READ_NAMES.flatMap((read) => {
+    const form = READ_SOURCES[read].asFhir;
+    const app: AppView | undefined = isServed(form) ? form.app : undefined;
+    if (app === undefined || hasSection(app)) return [];
+    return [`| ${entry(read).displayName.en} (${code(read)}) | none | ${app.noSection} |`];
+  });
+  return ['| section (read) | search | view |', '|---|---|---|', ...shown, ...others].join('\n');
+}
+
 /** One table: its name, what it lists, the doc that points at it, and how it is made. */
 export interface ReadTable {
   name: string;
@@ -105,4 +121,5 @@ export const READ_TABLES: readonly ReadTable[] = [
   { name: 'summary-sections', title: 'The patient summary\'s sections', doc: 'docs/fhir-api.md', make: summaryTable },
   { name: 'reads-at-a-glance', title: 'The reads a FHIR EHR serves, their searches and folders', doc: 'docs/upstream-fhir.md', make: glanceTable },
   { name: 'release-filtered-reads', title: 'The reads the release policy concerns', doc: 'docs/release-policy.md', make: releaseFilteredList },
+  { name: 'app-sections', title: 'The patient app\'s sections of the reads', doc: 'docs/patient-app.md', make: appSectionsTable },
 ];

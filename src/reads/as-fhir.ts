@@ -5,6 +5,7 @@
  * gives its form in its folder (src/reads/<read>/as-fhir.ts) beside its upstream sources.
  */
 import type { ReadItem, ReadName } from '../domain/operations/table.js';
+import type { AppView } from './app-view.js';
 
 /** A resource as the API answers it: JSON with the type and id every resource has. */
 export interface FhirResource {
@@ -47,4 +48,6 @@ export interface FhirForm<R extends ReadName> {
    * the records' order. Text is copied exactly as the records have it.
    */
   readonly resources: (items: readonly ReadItem<R>[], ctx: AsFhirContext) => FhirResource[];
+  /** How the patient app shows the read (src/reads/app-view.ts): the search it sends and the view that renders it. */
+  readonly app: AppView;
 }

@@ -150,6 +150,12 @@ describe('npm run new-read in a copy of the working tree', () => {
     const filled = { files: added.length + edited.length, lines: await linesOf(copy, added) + numstat.reduce((sum, n) => sum + Number(n.split('+')[0]), 0) };
     const figures = `the scaffold made ${scaffolded.files} files (+${scaffolded.lines} lines): ${scaffolded.files - 3} in the folder, `
       + `the two registry lines and the upstream example; filling it in changed ${filled.files} files (+${filled.lines} lines), all in the folder`;
+    // Its section of the patient app, as its form describes it, with no edit in app/ (issue 57 item 2).
+    const names = pathToFileURL(path.join(copy, 'scripts', 'app-names', 'names.ts')).href;
+    const { stdout: sections } = await run(process.execPath, [...TSX, '-e', `import(${JSON.stringify(names)}).then((m) => console.log(JSON.stringify(m.APP_READS)))`], { cwd: copy });
+    expect((JSON.parse(sections) as { read: string }[]).find((r) => r.read === probe.operation)).toEqual({
+      read: probe.operation, title: expect.objectContaining({ en: probe.en }) as unknown, search: 'CarePlan?patient={id}', view: 'list', types: ['CarePlan'], keepsDigits: false,
+    });
     const docs = (await readFile(path.join(REPOSITORY_ROOT, 'docs', 'architecture.md'), 'utf8')).replace(/\s+/g, ' ');
     expect(docs.includes(figures), `docs/architecture.md#adding-a-read states the measured figures: "${figures}"`).toBe(true);
   }, 60_000);

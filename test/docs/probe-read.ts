@@ -1,8 +1,8 @@
 /**
  * Issue 43 item 11: a read filled in by docs/architecture.md#adding-a-read on top of
  * `npm run new-read -- <name> --mirror <Root>`, as an engineer fills one in: a mirror document with
- * demo records, a FHIR form of a new resource type (CarePlan) with its R4 search definitions and its
- * section of the patient summary (IPS's Plan of Care), and a release rule. The scaffold test
+ * demo records, a FHIR form of a new resource type (CarePlan) with its R4 search definitions, its
+ * section of the patient summary (IPS's Plan of Care) and of the patient app, and a release rule. The scaffold test
  * applies it in a copy of the working tree, measures which files it changed, and compiles the result.
  * Every edit is in the read's folder, the facts the typecheck asks of it in its oracles.ts among them.
  */
@@ -51,6 +51,7 @@ import { fhirDateTime } from '../as-fhir-common.js';
 
 export const ${n.operation}AsFhir = {
   types: ['CarePlan'],
+  app: { search: 'CarePlan?patient={id}', view: 'list', position: 60 },
   resources: (items, ctx) => items.flatMap((item) => item.${m.key}.map((e): FhirResource => ({
     resourceType: 'CarePlan',
     id: ctx.idOf('CarePlan', { root: e.ehrId?.root ?? ctx.idRoot, extension: \`\${e.ehrId?.extension ?? ''}:\${e.timeCreated?.value ?? ''}\` }),

@@ -33,6 +33,9 @@ describe('issue 57 item 3: the tables of the reads are made when asked, and the 
     const sections = tableNamed('summary-sections').make(folders);
     for (const section of IPS_SECTIONS) expect(sections).toContain(`| \`${section.code}\` |`);
     expect(tableNamed('read-types').make(folders)).toMatch(/^\| resource type \|/);
+    // The app's sections: every read the FHIR API serves, with its section or why it has none.
+    const app = tableNamed('app-sections').make(folders);
+    for (const read of READ_NAMES.filter((r) => isServed(READ_SOURCES[r].asFhir))) expect(app).toContain(`(\`${read}\`)`);
   });
 
   it.each(READ_TABLES)('$doc points at `npm run reads -- $name` and keeps no copy of it', async ({ doc, name, make }) => {

@@ -16,7 +16,7 @@ import { BASES, BASIS_NAMES, OUTCOME_NAMES, operationDisplayName } from '../../s
 import { OPERATIONS, READ_NAMES } from '../../src/domain/operations/table.js';
 import { SUBSCRIPTION_OPERATIONS } from '../../src/domain/operations/subscription-operations.js';
 import { categoryOf, PROXY_CATEGORIES, readsOfCategory } from '../../src/domain/proxies/categories.js';
-import { CATEGORY_NAMES, READ_CATEGORIES } from '../../scripts/app-names/names.js';
+import { APP_READS, CATEGORY_NAMES, READ_CATEGORIES } from '../../scripts/app-names/names.js';
 import { NOT_BUILT, patientAppRoutes } from '../../src/http/patient-app/patient-app-routes.js';
 import { namesModuleSource } from '../../scripts/app-names/modules.js';
 import { buildPatientApp, patientAppIsCurrent } from '../../scripts/build-app.js';
@@ -188,15 +188,17 @@ describe("the app's words are the access log's", () => {
       'expireProxy', 'lapseProxy', ...SUBSCRIPTION_OPERATIONS.keys()];
     expect(Object.keys(OPERATION_NAMES).sort()).toEqual(operations.sort());
     for (const op of operations) expect([op, OPERATION_NAMES[op]]).toEqual([op, operationDisplayName(op)]);
-    expect(TITLES.labs).toEqual(OPERATIONS.getLabResults.displayName);
-    expect(TITLES.medications).toEqual({ sv: 'Läkemedel', en: 'Medications' });
+    // Each read's section is titled as its folder's description says: with the access log's name of the read.
+    for (const { read, title } of APP_READS) expect([read, title]).toEqual([read, operationDisplayName(read)]);
+    expect(APP_READS.find((r) => r.read === 'getMedications')?.title).toEqual({ sv: 'Läkemedel', en: 'Medications' });
     expect(TITLES.summary).toEqual(operationDisplayName('getPatientSummary'));
   });
 
   it('names each category a person may share by its read, as the record\'s sections are named, and knows each read\'s category', () => {
     expect(Object.keys(CATEGORY_NAMES)).toEqual([...PROXY_CATEGORIES]);
-    expect(CATEGORY_NAMES.LabResult).toEqual(TITLES.labs);
-    expect(CATEGORY_NAMES.MedicationPrescription).toEqual(TITLES.medications);
+    const titleOf = (read: string) => APP_READS.find((r) => r.read === read)?.title;
+    expect(CATEGORY_NAMES.LabResult).toEqual(titleOf('getLabResults'));
+    expect(CATEGORY_NAMES.MedicationPrescription).toEqual(titleOf('getMedications'));
     for (const category of PROXY_CATEGORIES) expect(CATEGORY_NAMES[category]).toEqual(operationDisplayName(readsOfCategory(category)[0] ?? ''));
     for (const read of READ_NAMES) expect([read, READ_CATEGORIES[read]]).toEqual([read, categoryOf(read)]);
     // The access log and the writes are never shared: no category names them.

@@ -52,6 +52,7 @@ function appointment(b: Booking | RegisteredBooking, id: string, status: 'booked
 
 export const appointmentsAsFhir = {
   types: ['Appointment'],
+  app: { search: 'Appointment?patient={id}&_include=Appointment:practitioner&_include=Appointment:location', view: 'appointments', position: 10 },
   resources: (items, ctx) => {
     const out = new WrittenResources();
     for (const result of items) {

@@ -14,6 +14,7 @@ const isHypersensitivity = (e: SignalExtract): boolean =>
 
 export const attentionSignalsAsFhir = {
   types: ['AllergyIntolerance', 'Flag'],
+  app: { noSection: 'The patient summary\'s allergies section shows its allergies; the app has no section of its own for it yet.' },
   resources: (items, ctx: AsFhirContext): FhirResource[] => {
     const out = new WrittenResources();
     const extracts = items.flatMap((item) => item.AttentionSignalEHRExtract);

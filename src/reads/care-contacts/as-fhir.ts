@@ -96,6 +96,7 @@ function encounter(e: ContactEhrExtract, serviceProvider: { reference: string } 
 
 export const contactsAsFhir = {
   types: ['Encounter'],
+  app: { noSection: 'The app has no section for care contacts yet.' },
   resources: (items, ctx) => {
     const out = new WrittenResources();
     const extracts = items.flatMap((i) => i.contactEHRExtract);

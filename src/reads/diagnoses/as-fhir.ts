@@ -119,6 +119,7 @@ function condition(
 
 export const diagnosesAsFhir = {
   types: ['Condition', 'Procedure'],
+  app: { search: 'Condition?patient={id}', view: 'diagnoses', position: 40 },
   resources: (items, ctx) => {
     const out = new WrittenResources();
     const extracts = items.flatMap((i) => i.diagnosisEHRExtract);

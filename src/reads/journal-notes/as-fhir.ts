@@ -116,6 +116,11 @@ function composition(e: JournalExtract, out: WrittenResources, ctx: AsFhirContex
 
 export const journalNotesAsFhir = {
   types: ['Composition'],
+  // A note's values are shown, so their digits are kept as written, as the lab results' are.
+  app: {
+    search: 'Composition?patient={id}&_include=Composition:entry&_include=Composition:author&_include:iterate=PractitionerRole:practitioner',
+    view: 'journal-notes', position: 20, keepsDigits: true,
+  },
   resources: (items, ctx) => {
     const out = new WrittenResources();
     for (const extract of items.flatMap((r) => r.JournalNoteEHRExtract)) out.add(...composition(extract, out, ctx));

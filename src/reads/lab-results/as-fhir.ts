@@ -125,6 +125,10 @@ function report(e: ChemistryReportEhrExtract, shared: ReadonlySet<string>, out: 
 
 export const labResultsAsFhir = {
   types: ['DiagnosticReport', 'Observation'],
+  app: {
+    search: 'Observation?patient={id}&category=http%3A%2F%2Fterminology.hl7.org%2FCodeSystem%2Fobservation-category%7Claboratory',
+    view: 'lab-plots', position: 50, keepsDigits: true,
+  },
   resources: (items, ctx) => {
     const out = new WrittenResources();
     const extracts = items.flatMap((i) => i.chemistryReportEHRExtract);

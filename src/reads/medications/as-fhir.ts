@@ -104,6 +104,7 @@ function request(e: PrescriptionExtract, products: Products, out: WrittenResourc
 
 export const medicationsAsFhir = {
   types: ['MedicationRequest'],
+  app: { search: 'MedicationRequest?patient={id}&_include=MedicationRequest:medication', view: 'medications', position: 30 },
   resources: (items, ctx) => {
     const out = new WrittenResources();
     const products = new Products(out, ctx);

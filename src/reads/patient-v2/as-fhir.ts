@@ -52,6 +52,7 @@ function factsOf(extract: PatientV2Extract, p: PatientV2Data): PatientFacts {
  */
 export const patientV2AsFhir = {
   types: ['Patient', 'RelatedPerson'],
+  app: { noSection: 'The page\'s heading shows the patient, whom getPatient reads too.' },
   resources: (items, ctx: AsFhirContext): FhirResource[] => {
     const extract = items.flatMap((item) => item.patientEHRExtract).find((e) => e.patient !== undefined);
     if (extract?.patient === undefined) return [];

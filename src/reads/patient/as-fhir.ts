@@ -41,6 +41,7 @@ function factsOf(extract: PatientExtract): PatientFacts | undefined {
  */
 export const patientAsFhir = {
   types: ['Patient'],
+  app: { noSection: 'The page\'s heading: the app reads the Patient itself for the name and birth date.' },
   resources: (items, ctx: AsFhirContext): FhirResource[] => {
     const facts = items.flatMap((record) => record.PatientEHRExtract.map(factsOf)).find((f) => f !== undefined);
     if (facts === undefined) return [];

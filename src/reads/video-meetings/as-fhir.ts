@@ -49,6 +49,7 @@ function appointment(m: VideoMeeting, out: WrittenResources, ctx: AsFhirContext)
 
 export const videoMeetingsAsFhir = {
   types: ['Appointment'],
+  app: { noSection: 'The appointments\' section: a meeting is an Appointment their search finds, shown with its booking.' },
   resources: (items, ctx) => {
     const out = new WrittenResources();
     for (const m of items) out.add(appointment(m, out, ctx));

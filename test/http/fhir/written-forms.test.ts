@@ -14,6 +14,7 @@ function countingForm(): { form: FhirForm<'getJournalNotes'>; calls: () => numbe
   let calls = 0;
   const form = {
     types: ['Composition'],
+    app: { noSection: 'a stand-in' },
     resources: (items: Notes, ctx: AsFhirContext): FhirResource[] => {
       calls++;
       return items.flatMap((i) => i.JournalNoteEHRExtract).map((e) => ({ resourceType: 'Composition', id: e.ehr_id.extension, subject: { reference: ctx.patientReference } }));

@@ -1,0 +1,44 @@
+/**
+ * The view every read shares (src/reads/app-view.ts): a read with no view of its own is shown as one
+ * card a resource of the types its search matches, newest first, each in the record's own words:
+ * what it is, when, its status, and its narrative as text where it has one. What the search included
+ * beside them (a practitioner, a place) is what they refer to, not items of their own.
+ */
+import { h, pair } from './dom.js';
+import type { CodeableConcept, Narrative, Resource } from './fhir-types.js';
+import { textOf, when } from './format.js';
+import { LABELS, statusName, type Lang } from './i18n.js';
+import { narrativeText } from './narrative.js';
+
+const concept = (r: Resource, member: string): string | undefined => textOf(r[member] as CodeableConcept | undefined);
+const text = (r: Resource, member: string): string | undefined => (typeof r[member] === 'string' ? r[member] : undefined);
+
+/** What the resource is, by the first member that says it, else its type. */
+function titleOf(r: Resource): string {
+  return concept(r, 'code') ?? concept(r, 'medicationCodeableConcept') ?? concept(r, 'vaccineCode') ?? text(r, 'title')
+    ?? text(r, 'description') ?? concept(r, 'type') ?? r.resourceType;
+}
+
+/** When it happened or was recorded, by the first member that says it. */
+function timeOf(r: Resource): string | undefined {
+  const period = r.period as { start?: string } | undefined;
+  return text(r, 'effectiveDateTime') ?? text(r, 'occurrenceDateTime') ?? text(r, 'performedDateTime') ?? text(r, 'start')
+    ?? period?.start ?? text(r, 'recordedDate') ?? text(r, 'authoredOn') ?? text(r, 'created') ?? text(r, 'date') ?? text(r, 'issued');
+}
+
+/** Its status: the plain code, else a clinical status's first code, in words where the page has them. */
+function statusOf(r: Resource, lang: Lang): string | undefined {
+  const code = text(r, 'status') ?? (r.clinicalStatus as CodeableConcept | undefined)?.coding?.[0]?.code;
+  return statusName(code, lang);
+}
+
+export function listView(found: readonly Resource[], types: readonly string[], lang: Lang): HTMLElement {
+  const items = found.filter((r) => types.includes(r.resourceType));
+  const at = (r: Resource) => Date.parse(timeOf(r) ?? '') || 0;
+  return h('ul', { class: 'cards' }, ...[...items].sort((a, b) => at(b) - at(a)).map((r) => {
+    const narrative = narrativeText((r.text as Narrative | undefined)?.div);
+    return h('li', { class: 'card' }, h('h3', {}, titleOf(r)),
+      h('dl', {}, ...pair(LABELS.when[lang], when(timeOf(r), lang)), ...pair(LABELS.status[lang], statusOf(r, lang))),
+      narrative === undefined || narrative === '' ? null : h('p', { class: 'text' }, narrative));
+  }));
+}
