@@ -9,7 +9,7 @@ import { holdsAPersonNumber } from '../../domain/redaction/names-a-person.js';
 import type { ReadName } from '../../domain/operations/table.js';
 import type { AsFhirContext, FhirForm, FhirResource, RecordId } from '../../reads/as-fhir.js';
 import { reachesRead } from '../../domain/access/operation-reach.js';
-import { accessDenied } from '../../domain/access/patient-access.js';
+import { accessDenied, type PatientAccess } from '../../domain/access/patient-access.js';
 import { ReadUnavailableError } from '../../domain/read-availability/unavailable-read.js';
 import { accessFor } from '../request-patient.js';
 import type { RouteDependencies } from '../routes/dependencies.js';
@@ -49,7 +49,12 @@ export interface PatientResources {
   withheldBy: ReadonlyMap<ReadName, number>;
   /** The read each resource (`Type/id`) came from: the first of `reads` that wrote it. */
   readOf: ReadonlyMap<string, ReadName>;
+  /** The access decided for the request: what it reaches, and the patient document it was decided on. */
+  access: PatientAccess;
 }
+
+/** What to do when the caller's access reaches none of the request's own reads: refuse it, as a read would be, or read the others. */
+export type OwnUnreached = 'refuse' | 'leave-out';
 
 /** The context every form writes one patient's records in. */
 export function asFhirContext(api: FhirApi, zone: string, patient: string): AsFhirContext {
@@ -71,7 +76,8 @@ export function asFhirContext(api: FhirApi, zone: string, patient: string): AsFh
  * The resources of the `own` reads and of those `besides` them for `patient`, each `Type/id` once, as
  * the reads' forms write them (or as `written` kept them); of `alternatives`' reads, only until one gave
  * a resource of its type. A read the caller's access does not reach is left out; none of `own` reached
- * is refused (ACCESS_DENIED), as the read would be on the COS door.
+ * is refused (ACCESS_DENIED), as the read would be on the COS door, unless `ownUnreached` leaves them out
+ * (a summary, whose subject is then what the access was decided on, patient-summary.ts).
  * Throws the access policy's refusal (403) when the caller may not act for the patient; the audit
  * record names the patient either way.
  * In a request that may read several patients (`request.audit.patientsRead` set), the patient is
@@ -79,7 +85,7 @@ export function asFhirContext(api: FhirApi, zone: string, patient: string): AsFh
  */
 export async function patientResources(
   request: FastifyRequest, deps: RouteDependencies, api: FhirApi, written: WrittenForms, patient: string, own: readonly ReadName[],
-  alternatives?: Alternatives, besides: readonly ReadName[] = [],
+  alternatives?: Alternatives, besides: readonly ReadName[] = [], ownUnreached: OwnUnreached = 'refuse',
 ): Promise<PatientResources> {
   const several = request.audit.patientsRead;
   if (several === undefined) request.audit.patientId = patient;
@@ -87,7 +93,7 @@ export async function patientResources(
   // A proxy's grant opens its categories only (docs/proxies.md): the request's own reads must be among
   // them, as a COS read must; what it brings besides them (includes, a summary's sections) is left out.
   const reached = own.filter((read) => reachesRead(access, read));
-  if (reached.length === 0 && own.length > 0) throw accessDenied();
+  if (reached.length === 0 && own.length > 0 && ownUnreached === 'refuse') throw accessDenied();
   const reads = [...new Set([...reached, ...besides.filter((read) => reachesRead(access, read))])];
   const part = { delegation: access.basis as string, withheld: 0 };
   several?.set(patient, part);
@@ -125,5 +131,5 @@ export async function patientResources(
     }
   }
   if (unavailable !== undefined && served === 0 && reached.length > 0) throw unavailable;
-  return { resources, withheld, withheldBy, readOf: seen };
+  return { resources, withheld, withheldBy, readOf: seen, access };
 }

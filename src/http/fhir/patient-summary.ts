@@ -4,13 +4,16 @@
  * under their rules. The patient is decided as a read of their Patient is (someone the caller may not
  * read is 404), and the token must grant that read; each section's type is in it only where the token
  * may search it; what the release policy withheld is marked as a search marks it; the request is
- * audited once, under the summary's own operation.
+ * audited once, under the summary's own operation. A proxy whose grant leaves out the `Patient`
+ * category gets the summary of its categories, its subject only the grantor's number and name
+ * (summary-subject.ts), as the contract's §11 says.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { withReferenced } from '../../domain/fhir/document-references.js';
 import { compositionSection, IPS_SECTIONS, type SectionContent } from '../../domain/fhir/ips-sections.js';
 import { sortMatches } from '../../domain/fhir/resource-search.js';
 import { grantsFor, passesCategory } from '../../domain/fhir/smart-scopes.js';
+import { reachesRead } from '../../domain/access/operation-reach.js';
 import { DomainError } from '../../domain/errors.js';
 import type { ReadName } from '../../domain/operations/table.js';
 import type { FhirResource } from '../../reads/as-fhir.js';
@@ -22,6 +25,7 @@ import { categoriesOf, contextsFor, formTypes, grantsOf, mayInclude, requireGran
 import type { FhirApi, TypeServing } from './fhir-api.js';
 import { patientResources } from './patient-records.js';
 import { namedPatient } from './patients-of-request.js';
+import { knownSubject } from './summary-subject.js';
 import type { WrittenForms } from './written-forms.js';
 
 const LOINC = 'http://loinc.org';
@@ -59,15 +63,19 @@ export class PatientSummary {
     }
     const sections = IPS_SECTIONS.map((section) => ({ section, grants: grantsFor(grants, section.type, 'search', contexts) }));
     const sectionReads = sections.flatMap((s) => (s.grants.length === 0 ? [] : this.readsOf.get(s.section.type) ?? []));
+    const patientReads = this.readsOf.get('Patient') ?? [];
     let found;
     try {
-      // The subject is the document's own; a section's entries come only where the caller's access reaches them (a proxy's categories).
-      found = await patientResources(request, this.deps, this.api, this.written, patient, this.readsOf.get('Patient') ?? [], undefined, sectionReads);
+      // A section's entries come only where the caller's access reaches them (a proxy's categories), and so does the whole subject.
+      found = await patientResources(request, this.deps, this.api, this.written, patient, patientReads, undefined, sectionReads, 'leave-out');
     } catch (err) {
       if (err instanceof DomainError && err.code === 'ACCESS_DENIED') throw notFound();
       throw err;
     }
-    const subject = found.resources.find((r) => r.resourceType === 'Patient' && r.id === id);
+    const { access } = found;
+    const subject = patientReads.some((read) => reachesRead(access, read))
+      ? found.resources.find((r) => r.resourceType === 'Patient' && r.id === id)
+      : knownSubject(this.api, this.written, this.deps.zone, patient, access.patientRecords);
     if (subject === undefined) throw notFound();
     const contents = sections.map(({ section, grants: granted }) => {
       const ofType = found.resources.filter((r) => r.resourceType === section.type);

@@ -2,8 +2,11 @@
  * THREATS rows 62–63 on the FHIR door (docs/contract.md §11 "What it opens"): a proxy granted
  * LabResult alone reaches the grantor's lab results (Observation, DiagnosticReport) with `user/`
  * scopes, and nothing else: every other type is refused (403) or left out (includes, a listing,
- * `$summary`'s sections), and a revoke refuses the very next request.
+ * `$summary`'s sections), and a revoke refuses the very next request. Its `$summary` is the lab
+ * results with a subject of only what the grant told the grantee (the number and the name); with the
+ * `Patient` category the subject is the whole Patient.
  */
+import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryGrantStore } from '../../../src/adapters/proxy-grants/memory-grant-store.js';
 import { PatientAccessPolicy } from '../../../src/domain/access/patient-access.js';
@@ -11,13 +14,42 @@ import { peopleToOpen } from '../../../src/domain/access/people-to-open.js';
 import { ProxyDelegation } from '../../../src/domain/proxies/proxy-delegation.js';
 import { ProxyGrants } from '../../../src/domain/proxies/proxy-grants.js';
 import { startTestApp, ZONE, type TestApp } from '../../support/test-app.js';
-import { ANTON, bundleOf, get, includesOf, matchesOf, NOW, pid, smartToken, TOLVAN, type Resource } from './fhir-calls.js';
+import { ANTON, bundleOf, get, includesOf, matchesOf, NOW, PERSONNUMMER, pid, smartToken, TOLVAN, type Resource } from './fhir-calls.js';
 
 /** Gösta Partnersson: an adult with a coordination number and no right to Tolvan's record from the registry. */
 const GOSTA = '194608632396';
 const SETTINGS = { invitationDays: 7, maxGrants: 10 };
 const nothingToAudit = async (): Promise<void> => undefined;
 const EMPTY_REASON = 'http://terminology.hl7.org/CodeSystem/list-empty-reason';
+const RESULTS = '30954-2';
+/** Types of the grantor's records outside LabResult: none of them may be in a LabResult proxy's summary. */
+const OUTSIDE_LAB = ['Condition', 'Procedure', 'MedicationRequest', 'AllergyIntolerance', 'Flag', 'Encounter', 'Appointment'];
+
+interface Section { code: { coding: { code: string }[] }; entry?: unknown[]; emptyReason?: { coding: { system: string; code: string }[] } }
+interface SummaryDocument { entry: { resource: Resource }[] }
+
+function summaryOf(res: LightMyRequestResponse): SummaryDocument {
+  expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+  return JSON.parse(res.body) as SummaryDocument;
+}
+const types = (doc: SummaryDocument): string[] => doc.entry.map((e) => e.resource.resourceType);
+const patientOf = (doc: SummaryDocument): Resource => {
+  const patients = doc.entry.map((e) => e.resource).filter((r) => r.resourceType === 'Patient');
+  expect(patients).toHaveLength(1);
+  return patients[0] as Resource;
+};
+
+/** The Results section has entries; every other section is there only as withheld, never as "none". */
+function expectOnlyResults(doc: SummaryDocument): void {
+  const sections = (doc.entry[0]?.resource.section ?? []) as Section[];
+  const results = sections.find((s) => s.code.coding[0]?.code === RESULTS);
+  expect(results?.entry?.length).toBeGreaterThan(0);
+  expect(sections.length).toBeGreaterThan(1);
+  for (const section of sections.filter((s) => s !== results)) {
+    expect(section.entry ?? []).toEqual([]);
+    expect(section.emptyReason?.coding.find((c) => c.system === EMPTY_REASON)?.code).toBe('withheld');
+  }
+}
 
 /** `grantor` shares `categories` with `grantee`, who accepts: an active grant from now on. */
 async function activeGrant(grants: ProxyGrants, grantor: string, grantee: string, categories: string[]): Promise<string> {
@@ -64,12 +96,28 @@ describe('a proxy granted LabResult only, on /fhir with user/ scopes', () => {
     expect((await get(t, `/fhir/DocumentReference?patient=${tolvan}`, anton)).statusCode).toBe(404);
   });
 
-  it('does not read the grantor\'s Patient, nor list it, nor give a summary of it', async () => {
+  it('does not read the grantor\'s Patient, nor list it', async () => {
     const read = await get(t, `/fhir/Patient/${tolvan}`, anton);
     expect([403, 404]).toContain(read.statusCode);
     const listed = matchesOf(bundleOf(await get(t, '/fhir/Patient', anton))).map((r) => r.id);
     expect(listed).toEqual([pid(ANTON)]);
-    expect([403, 404]).toContain((await get(t, `/fhir/Patient/${tolvan}/$summary`, anton)).statusCode);
+  });
+
+  it('has a $summary of the lab results, every other section withheld, its subject only the grantor\'s number and name', async () => {
+    const before = t.audit.records.length;
+    const doc = summaryOf(await get(t, `/fhir/Patient/${tolvan}/$summary`, anton));
+    expect(t.audit.records.slice(before).map((r) => [r.operation, r.patientId, r.delegation, r.outcome])).toEqual([['getPatientSummary', TOLVAN, 'proxy', 'allowed']]);
+    expect(types(doc)).toContain('Observation');
+    expect(types(doc).filter((type) => OUTSIDE_LAB.includes(type))).toEqual([]);
+    expectOnlyResults(doc);
+    const subject = patientOf(doc);
+    // What the grant itself told the grantee: whose record (the number) and their name; nothing else of the Patient.
+    expect(Object.keys(subject).sort()).toEqual(['id', 'identifier', 'name', 'resourceType']);
+    const own = JSON.parse((await get(t, `/fhir/Patient/${tolvan}`, await smartToken(t, TOLVAN, 'patient/*.rs'))).body) as Resource;
+    expect(subject.id).toBe(tolvan);
+    expect(subject.identifier).toEqual([{ system: PERSONNUMMER, value: TOLVAN }]);
+    expect(subject.name).toEqual(own.name);
+    expect(types(doc)).not.toContain('Organization');
   });
 
   it('leaves out an include of a type outside the grant', async () => {
@@ -100,19 +148,17 @@ describe('a proxy granted Patient and LabResult: $summary and the Patient listin
   });
 
   it('has the results section\'s entries and every other section withheld', async () => {
-    const res = await get(t, `/fhir/Patient/${tolvan}/$summary`, gosta);
-    expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
-    const doc = JSON.parse(res.body) as { entry: { resource: Resource }[] };
-    const types = new Set(doc.entry.map((e) => e.resource.resourceType));
-    for (const type of ['Condition', 'Procedure', 'MedicationRequest', 'AllergyIntolerance', 'Flag', 'Encounter', 'Appointment']) expect(types.has(type), type).toBe(false);
-    expect(types.has('Observation')).toBe(true);
-    const sections = (doc.entry[0]?.resource.section ?? []) as { code: { coding: { code: string }[] }; entry?: unknown[]; emptyReason?: { coding: { system: string; code: string }[] } }[];
-    const results = sections.find((s) => s.code.coding[0]?.code === '30954-2');
-    expect(results?.entry?.length).toBeGreaterThan(0);
-    for (const section of sections.filter((s) => s !== results)) {
-      expect(section.entry ?? []).toEqual([]);
-      expect(section.emptyReason?.coding.find((c) => c.system === EMPTY_REASON)?.code).toBe('withheld');
-    }
+    const doc = summaryOf(await get(t, `/fhir/Patient/${tolvan}/$summary`, gosta));
+    expect(types(doc).filter((type) => OUTSIDE_LAB.includes(type))).toEqual([]);
+    expect(types(doc)).toContain('Observation');
+    expectOnlyResults(doc);
+  });
+
+  it('has the grantor\'s whole Patient as its subject, as the grantor reads it', async () => {
+    const doc = summaryOf(await get(t, `/fhir/Patient/${tolvan}/$summary`, gosta));
+    const own = JSON.parse((await get(t, `/fhir/Patient/${tolvan}`, await smartToken(t, TOLVAN, 'patient/*.rs'))).body) as Resource;
+    expect(Object.keys(own)).toEqual(expect.arrayContaining(['address', 'telecom', 'birthDate']));
+    expect(patientOf(doc)).toEqual(own);
   });
 });
 
@@ -124,9 +170,15 @@ describe('a grant revoked, on /fhir', () => {
       const id = await activeGrant(grants, TOLVAN, ANTON, ['LabResult']);
       const token = await smartToken(t, ANTON, 'user/*.rs');
       const url = `/fhir/Observation?patient=${pid(TOLVAN)}`;
+      const summary = `/fhir/Patient/${pid(TOLVAN)}/$summary`;
       expect((await get(t, url, token)).statusCode).toBe(200);
+      expect((await get(t, summary, token)).statusCode).toBe(200);
       await grants.revoke(TOLVAN, id, nothingToAudit);
       expect((await get(t, url, token)).statusCode).toBe(403);
+      // As a read of the Patient of someone the user may not act for: not there, and nothing of the document.
+      const after = await get(t, summary, token);
+      expect(after.statusCode).toBe(404);
+      expect(after.body).not.toMatch(/Composition|Tolvansson/);
     } finally {
       await t.close();
     }

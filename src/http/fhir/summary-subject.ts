@@ -1,0 +1,30 @@
+/**
+ * The subject of a patient summary for a caller whose access reaches no read of the Patient: a proxy
+ * whose grant leaves out the `Patient` category (docs/proxies.md#what-a-grant-opens). The document
+ * still needs its Patient (IPS: Composition.subject), so it holds only what the grant itself told the
+ * grantee: whose record it is (the identity number) and their name. Nothing else of the Patient (no
+ * address, phone, e-mail, birth date, sex or managing unit), which would be the `Patient` category's.
+ */
+import type { PatientRecord } from '../../domain/records/index.js';
+import type { FhirResource } from '../../reads/as-fhir.js';
+import { fhirOnly } from '../../reads/as-fhir-common.js';
+import type { FhirApi } from './fhir-api.js';
+import { asFhirContext } from './patient-records.js';
+import type { WrittenForms } from './written-forms.js';
+
+interface Identifier { value?: unknown }
+
+/**
+ * The Patient `patient`'s access was decided on (PatientAccess.patientRecords, the document the
+ * patient read answers), written as the patient read writes it, less everything but `id`, the
+ * identifier of the number the grant names and `name`, each as written.
+ */
+export function knownSubject(api: FhirApi, written: WrittenForms, zone: string, patient: string, records: PatientRecord[]): FhirResource | undefined {
+  const form = api.forms.getPatient;
+  if (form === undefined) return undefined;
+  const full = written.resources('getPatient', form, records, asFhirContext(api, zone, patient), patient).find((r) => r.resourceType === 'Patient');
+  if (full === undefined) return undefined;
+  // Another number the record lists (a former coordination number) is not one the grant told.
+  const identifier = (full.identifier as Identifier[] | undefined)?.filter((i) => i.value === patient);
+  return fhirOnly({ resourceType: 'Patient', id: full.id, identifier, name: full.name });
+}
