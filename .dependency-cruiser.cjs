@@ -8,12 +8,12 @@ const COMPOSITION_ROOT = '^src/start/(container|adapter-selection|log-format)\\.
 
 // A read's folder (src/reads/<read>/) holds a file of each layer, and the file's name says its layer
 // (docs/architecture.md#a-read-is-one-folder): the rules below hold by role, not by folder.
-/** Domain: the operation entry, the answer schema and example, the FHIR resource types, and the registry of operations. */
-const READ_DOMAIN = '^src/reads/(index\\.ts|as-fhir\\.ts|[^/]+/((operation|answer|resource-types)[^/]*\\.ts|example\\.json))$';
+/** Domain: the operation entry, the answer schema and example, the FHIR resource types, the app's view of a read, and the registry of operations. */
+const READ_DOMAIN = '^src/reads/(index\\.ts|as-fhir\\.ts|app-view\\.ts|[^/]+/((operation|answer|resource-types)[^/]*\\.ts|example\\.json))$';
 /** Development only: the demo data of a read. */
 const READ_DEV = '^src/reads/[^/]+/demo[^/]*\\.ts$';
 /** Adapter: the XML reading, the FHIR plan and mapper, the sources, and their registries. */
-const READ_ADAPTER = '^src/reads/(?!index\\.ts$)(?!as-fhir\\.ts$)(?![^/]+/((operation|answer|resource-types|demo)[^/]*\\.ts|example\\.json|oracles\\.ts)$)';
+const READ_ADAPTER = '^src/reads/(?!index\\.ts$)(?!as-fhir\\.ts$)(?!app-view\\.ts$)(?![^/]+/((operation|answer|resource-types|demo)[^/]*\\.ts|example\\.json|oracles\\.ts)$)';
 const DOMAIN = ['^src/domain', READ_DOMAIN];
 const ADAPTERS = ['^src/adapters/', READ_ADAPTER];
 const DEV = ['^src/dev/', READ_DEV];

@@ -7,7 +7,6 @@
  */
 import type { PatientRecord } from '../../domain/records/index.js';
 import type { FhirResource } from '../../reads/as-fhir.js';
-import { fhirOnly } from '../../reads/as-fhir-common.js';
 import type { FhirApi } from './fhir-api.js';
 import { asFhirContext } from './patient-records.js';
 import type { WrittenForms } from './written-forms.js';
@@ -25,6 +24,10 @@ export function knownSubject(api: FhirApi, written: WrittenForms, zone: string, 
   const full = written.resources('getPatient', form, records, asFhirContext(api, zone, patient), patient).find((r) => r.resourceType === 'Patient');
   if (full === undefined) return undefined;
   // Another number the record lists (a former coordination number) is not one the grant told.
-  const identifier = (full.identifier as Identifier[] | undefined)?.filter((i) => i.value === patient);
-  return fhirOnly({ resourceType: 'Patient', id: full.id, identifier, name: full.name });
+  const identifier = (full.identifier as Identifier[] | undefined)?.filter((i) => i.value === patient) ?? [];
+  // FHIR has no empty elements: one the record lacks is left out.
+  return {
+    resourceType: 'Patient', id: full.id,
+    ...(identifier.length === 0 ? {} : { identifier }), ...(full.name === undefined ? {} : { name: full.name }),
+  };
 }
