@@ -66,3 +66,35 @@ export async function dropSchema(pool: pg.Pool, schema: string): Promise<void> {
   if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error('not a test schema name');
   await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
 }
+
+/** Two instances' stores over one fresh schema, a third by `reopen` (as after a restart), and their cleanup. */
+export interface StoresOnSchema<S> {
+  schema: string;
+  a: S;
+  b: S;
+  reopen(): Promise<S>;
+  cleanup(): Promise<void>;
+}
+
+/**
+ * Opens two stores over a fresh schema named from `prefix`, as two processes do (two pools); every
+ * store opened is closed and the schema dropped by `cleanup`.
+ */
+export async function storesOnFreshSchema<S extends { close(): Promise<void> }>(prefix: string, open: (schema: string) => Promise<S>): Promise<StoresOnSchema<S>> {
+  const schema = freshSchema(prefix);
+  const opened: S[] = [await open(schema), await open(schema)];
+  return {
+    schema, a: opened[0] as S, b: opened[1] as S,
+    reopen: async () => {
+      const again = await open(schema);
+      opened.push(again);
+      return again;
+    },
+    cleanup: async () => {
+      await Promise.all(opened.map((s) => s.close()));
+      const admin = adminPool();
+      await dropSchema(admin, schema);
+      await admin.end();
+    },
+  };
+}

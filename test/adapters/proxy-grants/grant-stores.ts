@@ -11,7 +11,7 @@ import { FileGrantStore } from '../../../src/adapters/proxy-grants/file-grant-st
 import { MemoryGrantStore } from '../../../src/adapters/proxy-grants/memory-grant-store.js';
 import { PostgresGrantStore } from '../../../src/adapters/proxy-grants/postgres-grant-store.js';
 import type { ProxyGrantStore, StoredGrant } from '../../../src/ports/proxy-grants.port.js';
-import { adminPool, databaseUrl, dropSchema, freshSchema } from '../../support/database.js';
+import { databaseUrl, storesOnFreshSchema } from '../../support/database.js';
 
 export interface StorePair {
   /** One instance, and another over the same grants. */
@@ -57,25 +57,7 @@ export const STORE_KINDS: readonly StoreKind[] = [
   },
   {
     name: 'postgresql', needsDatabase: true,
-    open: async () => {
-      const schema = freshSchema('proxy_test');
-      const open = () => PostgresGrantStore.open({ connectionString: databaseUrl(), schema });
-      const opened: ProxyGrantStore[] = [await open(), await open()];
-      return {
-        a: opened[0] as ProxyGrantStore, b: opened[1] as ProxyGrantStore,
-        reopen: async () => {
-          const s = await open();
-          opened.push(s);
-          return s;
-        },
-        cleanup: async () => {
-          await Promise.all(opened.map((s) => s.close()));
-          const admin = adminPool();
-          await dropSchema(admin, schema);
-          await admin.end();
-        },
-      };
-    },
+    open: () => storesOnFreshSchema('proxy_test', (schema) => PostgresGrantStore.open({ connectionString: databaseUrl(), schema })),
   },
 ];
 

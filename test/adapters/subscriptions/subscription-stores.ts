@@ -12,7 +12,7 @@ import { MemorySubscriptionStore } from '../../../src/adapters/subscriptions/mem
 import { FileSubscriptionStore } from '../../../src/adapters/subscriptions/file-subscription-store.js';
 import { PostgresSubscriptionStore, type PostgresSubscriptionStoreOptions } from '../../../src/adapters/subscriptions/postgres-subscription-store.js';
 import type { SubscriptionStore } from '../../../src/ports/subscription-store.port.js';
-import { adminPool, databaseUrl, dropSchema, freshSchema } from '../../support/database.js';
+import { databaseUrl, storesOnFreshSchema } from '../../support/database.js';
 
 export interface StorePair {
   a: SubscriptionStore;
@@ -63,25 +63,7 @@ export const FILE: StoreKind = {
 export const POSTGRES: StoreKind & { openWith(options?: Partial<PostgresSubscriptionStoreOptions>): Promise<StorePair & { schema: string }> } = {
   name: 'postgresql', needsDatabase: true, sharesLeases: true,
   open: () => POSTGRES.openWith(),
-  openWith: async (options = {}) => {
-    const schema = freshSchema('notifications_test');
-    const open = () => PostgresSubscriptionStore.open({ connectionString: databaseUrl(), schema, ...options });
-    const opened: SubscriptionStore[] = [await open(), await open()];
-    return {
-      schema, a: opened[0] as SubscriptionStore, b: opened[1] as SubscriptionStore,
-      reopen: async () => {
-        const again = await open();
-        opened.push(again);
-        return again;
-      },
-      cleanup: async () => {
-        await Promise.all(opened.map((s) => s.close()));
-        const admin = adminPool();
-        await dropSchema(admin, schema);
-        await admin.end();
-      },
-    };
-  },
+  openWith: (options = {}) => storesOnFreshSchema('notifications_test', (schema) => PostgresSubscriptionStore.open({ connectionString: databaseUrl(), schema, ...options })),
 };
 
 export const TOLVAN = '191212121212';
