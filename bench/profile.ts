@@ -148,6 +148,8 @@ async function main(): Promise<void> {
     ...Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined)),
     HOST: '127.0.0.1', EHR_DATA_DIR: fixtures.ehrDir, AUTH_ISSUER: issuer.issuer, AUTH_JWKS_URL: issuer.jwksUrl,
     SUBSCRIPTION_KEYS: `bench:${key}`, RATE_LIMIT_MAX: '10000000', LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'info',
+    // As bench/run.ts: every start outside demo mode names its release policy; the bench's reads have none.
+    RELEASE_POLICY_FILE: 'none',
   };
   const children = [];
   if (viaHttp) {
