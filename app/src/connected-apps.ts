@@ -7,6 +7,7 @@ import type Client from 'fhirclient/lib/Client';
 import { h, section } from './dom.js';
 import { when } from './format.js';
 import type { Lang, Words } from './i18n.js';
+import { appsRefusal, RefusedError } from './refusal-words.js';
 
 export interface ConnectedApp {
   id: string;
@@ -54,7 +55,7 @@ async function endpoint(client: Client): Promise<string> {
 
 async function call(client: Client, path: string, method: 'GET' | 'DELETE'): Promise<Response> {
   const response = await fetch(`${await endpoint(client)}${path}`, { method, headers: { authorization: client.getAuthorizationHeader() ?? '', accept: 'application/json' } });
-  if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
+  if (!response.ok) throw new RefusedError(response.status);
   return response;
 }
 
@@ -79,7 +80,7 @@ export function connectedAppsView(apps: ConnectedApp[] | Error | undefined, lang
   const heading = h('h1', { id: 'connected-apps', tabindex: '-1' }, CONNECTED_APPS_LABELS.tab[lang]);
   const told = notice === undefined ? null : h('p', { class: 'notice', role: 'status' }, notice[lang]);
   if (apps === undefined) return [heading];
-  if (apps instanceof Error) return [heading, h('p', { class: 'error', role: 'alert' }, `${CONNECTED_APPS_LABELS.failed[lang]}: ${apps.message}`)];
+  if (apps instanceof Error) return [heading, h('p', { class: 'error', role: 'alert' }, `${CONNECTED_APPS_LABELS.failed[lang]}: ${appsRefusal(apps)[lang]}`)];
   const items = apps.map((app) => {
     const revoke = h('button', { type: 'button' }, revokeLabel(app, lang));
     revoke.addEventListener('click', () => onRevoke(app));

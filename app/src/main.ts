@@ -17,6 +17,7 @@ import { sharedWithMe, type SharedWithMe } from './acting-for.js';
 import { acceptGrant, declineGrant, giveGrant, listGrants, revokeGrant, type Grant, type GrantBody } from './sharing-api.js';
 import { emptyDraft, sharingView, type SharingState } from './sharing.js';
 import { SHARING_LABELS } from './sharing-words.js';
+import { RefusedError, sharingRefusal } from './refusal-words.js';
 import { SIGNED_OUT_STATE, signOutEverywhere } from './sign-out.js';
 import { signInFailure } from './sign-in-failure.js';
 import { endedView, recordView } from './view.js';
@@ -94,7 +95,7 @@ const asError = (err: unknown): Error => (err instanceof Error ? err : new Error
 
 /** The grants read anew. */
 async function readGrants(): Promise<void> {
-  page.sharing.grants = page.client === undefined ? new Error('not signed in') : await listGrants(page.client).catch(asError);
+  page.sharing.grants = page.client === undefined ? new RefusedError(401) : await listGrants(page.client).catch(asError);
 }
 
 /** One change to a grant: the list read anew after it, what it did said, or the API's refusal in its words; focus where the person reads it. */
@@ -108,7 +109,7 @@ async function changeGrant(change: (client: Client) => Promise<Grant>, done: Wor
     page.sharing.notice = done;
     after?.();
   } catch (err) {
-    page.sharing.error = asError(err).message;
+    page.sharing.error = sharingRefusal(err);
   }
   await readGrants();
   render();
@@ -131,7 +132,7 @@ const sharingActions = {
   },
   refuse: (message: Words) => {
     page.sharing.notice = undefined;
-    page.sharing.error = message[page.lang];
+    page.sharing.error = message;
     render();
     document.getElementById('sharing-error')?.focus();
   },
@@ -149,7 +150,7 @@ async function showTab(tab: Tab): Promise<void> {
   if (tab === 'apps') {
     page.apps = undefined;
     render();
-    page.apps = page.client === undefined ? new Error('not signed in') : await listConnectedApps(page.client).catch((err: unknown) => err instanceof Error ? err : new Error(String(err)));
+    page.apps = page.client === undefined ? new RefusedError(401) : await listConnectedApps(page.client).catch((err: unknown) => err instanceof Error ? err : new Error(String(err)));
   }
   render();
   document.getElementById(tab === 'apps' ? 'connected-apps' : tab === 'sharing' ? 'sharing' : 'patient-name')?.focus();

@@ -6,14 +6,9 @@
 import type Client from 'fhirclient/lib/Client';
 
 import type { Grant, GrantBody } from './grant-types.js';
+import { RefusedError } from './refusal-words.js';
 
 export type { Grant, GrantBody, GrantParty, GrantStatus } from './grant-types.js';
-
-/** A refusal in the API's own words (its `message`), with its status. */
-export class SharingError extends Error {
-  override name = 'SharingError';
-  constructor(message: string, readonly status: number) { super(message); }
-}
 
 /** `{base}/patients/proxies/`, from where the page was loaded (`{base}/app/`). */
 function proxiesUrl(): string {
@@ -31,18 +26,10 @@ async function call<T>(client: Client, path: string, method: 'GET' | 'POST' | 'D
   if (key !== undefined) headers['ocp-apim-subscription-key'] = key;
   if (body !== undefined) headers['content-type'] = 'application/json';
   const response = await fetch(`${proxiesUrl()}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  // A refusal by its status alone: its message is the service's English for app makers (refusal-words.ts).
+  if (!response.ok) throw new RefusedError(response.status);
   const text = await response.text();
-  let parsed: unknown;
-  try {
-    parsed = text === '' ? undefined : JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
-  if (!response.ok) {
-    const message = (parsed as { message?: unknown } | undefined)?.message;
-    throw new SharingError(typeof message === 'string' && message !== '' ? message : `${response.status} ${response.statusText}`, response.status);
-  }
-  return parsed as T;
+  return (text === '' ? undefined : JSON.parse(text)) as T;
 }
 
 /** Every grant the person gave or received, oldest first. */

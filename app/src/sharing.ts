@@ -1,7 +1,7 @@
 /**
  * The Sharing tab (docs/patient-app.md): who may read the signed-in person's record and what, an
  * invitation to someone, revoking with a confirmation; invitations to the person, to accept or
- * decline; records shared with them, to stop reading. Every refusal is the API's own message.
+ * decline; records shared with them, to stop reading. Every refusal is said in the app's own words (refusal-words.ts).
  */
 import { h, section, uniqueId, type Child } from './dom.js';
 import type { Lang, Words } from './i18n.js';
@@ -9,15 +9,17 @@ import type { Grant, GrantBody } from './sharing-api.js';
 import {
   CATEGORY_NAMES, categoriesWords, confirmQuestion, endLabel, EVERYTHING, partyName, periodWords, SHARING_LABELS as L, statusWords,
 } from './sharing-words.js';
+import { sharingRefusal } from './refusal-words.js';
 
 /** What the invitation form holds, kept across renders so a refusal leaves it as typed. */
 export interface Draft { grantee: string; categories: Set<string>; endDate: string; purpose: string }
 
 export interface SharingState {
   grants?: Grant[] | Error;
-  /** Said after a change: what it did, or the API's refusal. */
+  /** Said after a change: what it did. */
   notice?: Words;
-  error?: string;
+  /** Said after a refusal, the API's or the form's own, in the app's words. */
+  error?: Words;
   /** The grant whose ending waits for a "yes". */
   confirming?: string;
   draft: Draft;
@@ -119,12 +121,12 @@ function inviteForm(state: SharingState, lang: Lang, act: SharingActions): HTMLE
 export function sharingView(state: SharingState, lang: Lang, act: SharingActions): Node[] {
   const heading = h('h1', { id: 'sharing', tabindex: '-1' }, L.tab[lang]);
   const told: (Node | null)[] = [
-    state.error === undefined ? null : h('p', { class: 'error', role: 'alert', id: 'sharing-error' }, `${L.failed[lang]}: ${state.error}`),
+    state.error === undefined ? null : h('p', { class: 'error', role: 'alert', id: 'sharing-error' }, `${L.failed[lang]}: ${state.error[lang]}`),
     state.notice === undefined ? null : h('p', { class: 'notice', role: 'status' }, state.notice[lang]),
   ];
   const { grants } = state;
   if (grants === undefined) return [heading];
-  if (grants instanceof Error) return [heading, h('p', { class: 'error', role: 'alert' }, `${L.listFailed[lang]}: ${grants.message}`)];
+  if (grants instanceof Error) return [heading, h('p', { class: 'error', role: 'alert' }, `${L.listFailed[lang]}: ${sharingRefusal(grants)[lang]}`)];
   const given = grants.filter((g) => g.role === 'grantor' && open(g));
   const invitations = grants.filter((g) => g.role === 'grantee' && g.status === 'pending');
   const received = grants.filter((g) => g.role === 'grantee' && g.status === 'active');

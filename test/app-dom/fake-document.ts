@@ -1,7 +1,8 @@
 /**
  * A document for the app's views in Node (test/app-dom/read-sections.test.ts): the views build the page
- * with createElement, setAttribute and append alone (app/src/dom.ts), so elements that keep their
- * tag, attributes and children are enough to read what a view shows.
+ * with createElement, setAttribute and append (app/src/dom.ts), so elements that keep their tag,
+ * attributes and children are enough to read what a view shows; a form's controls take listeners,
+ * which no test here fires, and properties (`value`, `checked`), which only the page's events read.
  */
 export interface FakeElement { tag: string; attrs: Record<string, string>; children: (FakeElement | string)[]; text: () => string }
 
@@ -10,6 +11,7 @@ function element(tag: string): FakeElement {
     tag, attrs: {} as Record<string, string>, children: [] as (FakeElement | string)[],
     setAttribute(name: string, value: string) { el.attrs[name] = value; },
     append(...children: (FakeElement | string)[]) { el.children.push(...children); },
+    addEventListener() {},
     text: (): string => el.children.map((c) => (typeof c === 'string' ? c : c.text())).join(''),
   };
   return el;
