@@ -12,6 +12,7 @@ import { ApiError } from './api-error.js';
 import { ConnectionDrain } from './connection-drain.js';
 import { DEFAULT_SEND_LIMITS, SendDeadline } from './send-deadline.js';
 import { DEFAULT_MAX_LARGE_ANSWERS, LargeAnswers } from './serialization/large-answers.js';
+import { emptyJsonWhereNoBody } from './json-body.js';
 import { errorHandler } from './error-handler.js';
 import type { RequestMetrics } from '../ports/metrics.port.js';
 import { apiProtection } from './plugins/api-protection.js';
@@ -116,6 +117,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     done();
   });
   await app.register(errorHandler, { clock: deps.clock, basePath: deps.config.basePath });
+  emptyJsonWhereNoBody(app);
   // An unknown path is 404 whatever its method or body: never parse (and refuse) a body nobody reads.
   // Hooks that never wait take a callback: no promise per hook per request.
   // A documented path asked with another method is 405 (Allow), not 404.

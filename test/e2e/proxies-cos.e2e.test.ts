@@ -232,6 +232,21 @@ describe('the steps of a grant', () => {
     expect(json(await step(DEMO.TOLVAN, json(back).id, 'decline')).status).toBe('declined');
   });
 
+  it('a step that takes no body answers an empty one sent as JSON, as many clients send it, as it answers none', async () => {
+    await start();
+    const { id } = json(await grant(DEMO.TOLVAN, { grantee: DEMO.GOSTA, categories: ['LabResult'] }));
+    const bare = async (person: string, method: 'POST' | 'DELETE', url: string, contentType?: string) => t.call({
+      method, url, token: await as(person), ...(contentType === undefined ? {} : { headers: { 'content-type': contentType } }),
+    });
+    const accepted = await bare(DEMO.GOSTA, 'POST', `${BASE}${id}/accept`, 'application/json');
+    expect([accepted.statusCode, json(accepted).status]).toEqual([200, 'active']);
+    const revoked = await bare(DEMO.TOLVAN, 'DELETE', `${BASE}${id}`, 'application/json; charset=utf-8');
+    expect([revoked.statusCode, json(revoked).status]).toEqual([200, 'revoked']);
+    // Where a body is taken, an empty one is still refused, saying what to send.
+    const empty = await bare(DEMO.TOLVAN, 'POST', BASE, 'application/json');
+    expect([empty.statusCode, empty.json<{ message: string }>().message]).toEqual([400, 'body must be a JSON object.']);
+  });
+
   it('with the audit store down nothing changes', async () => {
     await start();
     const { id } = json(await grant(DEMO.TOLVAN, { grantee: DEMO.GOSTA, categories: ['LabResult'] }));
