@@ -49,8 +49,8 @@
  * /proc/<pid>/status VmHWM (reset before each measured run). Everything is on loopback; every load
  * is bounded in time and count.
  *
- *   node --import tsx bench/run.ts [--seconds N] [--skip-micro] [--only reference,embedded,xml-http,fhir,micro,tracing,hostile,sign-in,proxy]
- *                                  [--scenarios 2b,2c,2d,2e,2f,2g,2h,2i,2j,3b,3c,3d,3e,3f,3g,3h,3i,3j,3k,8a,8d] [--open-rate N]
+ *   node --import tsx bench/run.ts [--seconds N] [--skip-micro] [--only reference,embedded,xml-http,fhir,fhir-api,micro,tracing,hostile,sign-in,proxy]
+ *                                  [--scenarios 2b,2c,2d,2e,2f,2g,2h,2i,2j,3b,3c,3d,3e,3f,3g,3h,3i,3j,3k,8a,8d,10a,10b,10c,10d] [--open-rate N]
  *
  * Experiments (printed in the header when set): BENCH_NODE_FLAGS (node flags for the service),
  * BENCH_STATE_DIR (where its audit file goes), BENCH_LOG_LEVEL (LOG_LEVEL, default info),
