@@ -3,7 +3,7 @@
  * (core 1) reads one document for a few seconds, then a summary of the profile: self time by
  * package / source folder and the heaviest functions.
  *
- *   node --import tsx bench/profile.ts [small|large|fhir] [--xml-http] [--seconds N] [--alloc|--promoted] [--rate N]
+ *   node --import tsx bench/profile.ts [small|large|fhir] [--notes] [--xml-http] [--seconds N] [--alloc|--promoted] [--rate N]
  *   node --import tsx bench/profile.ts some.cpuprofile      (only the summary)
  *
  * With --alloc it samples allocations instead (bench/alloc-probe.mjs, collected objects included,
@@ -20,7 +20,7 @@ import { mkdirSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { request } from 'undici';
-import { BENCH_PATIENT, generateBenchFixtures } from './fixtures.js';
+import { BENCH_PATIENT, generateBenchFixtures, NOTES_PATIENT } from './fixtures.js';
 import { BenchIssuer } from './issuer.js';
 import { openLoop } from './open-loop.js';
 import {
@@ -36,8 +36,8 @@ interface Profile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[
 
 const argv = process.argv.slice(2);
 const which = argv.includes('large') ? 'large' : argv.includes('fhir') ? 'fhir' : 'small';
-/** `fhir`: Tolvan's journal as the FHIR API's Composition search (bench/run.ts part 10). */
-const FHIR_PATIENT = '191212121212';
+/** `fhir`: Tolvan's journal as the FHIR API's Composition search (bench/run.ts part 10); with `--notes`, the 100-note journal (10d). */
+const FHIR_PATIENT = argv.includes('--notes') ? NOTES_PATIENT : '191212121212';
 const viaHttp = argv.includes('--xml-http');
 const secondsAt = argv.indexOf('--seconds');
 const SECONDS = secondsAt >= 0 ? Number(argv[secondsAt + 1]) : 8;

@@ -29,7 +29,7 @@
  *      connections reading diagnoses whose Condition search a proxy answers with pages of ~3.9 MiB,
  *      peak RSS and the event loop's longest stretch (issue 34 item 5, bench/fhir-large-pages.ts; 8d)
  *  10. the FHIR API (issue 36): one journal as the COS read and as a Composition search, same run
- *      (`--only fhir-api`, scenarios 10a, 10b).
+ *      (`--only fhir-api`, scenarios 10a, 10b); the 100-note journal the same way (issue 56 item 4; 10c, 10d).
  *  11. the service's own authorization server (issue 46) with a real OpenID Provider for the region's login:
  *      a whole sign-in's service CPU and wall time, and refresh-token requests per second on one instance,
  *      state in a scratch PostgreSQL schema (bench/sign-in.ts; `--only sign-in`, scenarios 11a, 11b)
@@ -49,8 +49,8 @@
  * /proc/<pid>/status VmHWM (reset before each measured run). Everything is on loopback; every load
  * is bounded in time and count.
  *
- *   node --import tsx bench/run.ts [--seconds N] [--skip-micro] [--only reference,embedded,xml-http,fhir,micro,tracing,hostile,sign-in,proxy]
- *                                  [--scenarios 2b,2c,2d,2e,2f,2g,2h,2i,2j,3b,3c,3d,3e,3f,3g,3h,3i,3j,3k,8a,8d] [--open-rate N]
+ *   node --import tsx bench/run.ts [--seconds N] [--skip-micro] [--only reference,embedded,xml-http,fhir,fhir-api,micro,tracing,hostile,sign-in,proxy]
+ *                                  [--scenarios 2b,2c,2d,2e,2f,2g,2h,2i,2j,3b,3c,3d,3e,3f,3g,3h,3i,3j,3k,8a,8d,10a,10b,10c,10d] [--open-rate N]
  *
  * Experiments (printed in the header when set): BENCH_NODE_FLAGS (node flags for the service),
  * BENCH_STATE_DIR (where its audit file goes), BENCH_LOG_LEVEL (LOG_LEVEL, default info),
@@ -367,23 +367,36 @@ const FHIR_JOURNAL = '/fhir/Composition';
 /**
  * Scenarios 10a/10b (issue 36): one journal read as the COS API answers it and as the FHIR API's
  * Composition search, on the embedded EHR in one process, 50 connections each; the target is FHIR
- * at most 1.5 times the COS read's CPU per request.
+ * at most 1.5 times the COS read's CPU per request. 10c/10d (issue 56 item 4): the same for the
+ * 100-note journal (the search answers its first page of 50), in the same process; the target is
+ * FHIR at most 1.2 times the COS read's CPU, and peak RSS under 250 MB under both.
  */
 async function measureFhirApi(targets: Target[], serviceEnv: ServiceEnv, key: string, issuer: BenchIssuer, closed: ClosedLoopResult[]): Promise<void> {
   const service = await startService(targets, 'service-fhir-api', serviceEnv('fhir-api'));
-  const token = await issuer.sign(FHIR_API_PATIENT, 'user/JournalNote-read patient/Composition.rs', { client_id: 'bench-app' });
-  const headers = { 'ocp-apim-subscription-key': key, authorization: `Bearer ${token}` };
-  const cos = await request(service.origin + COS_JOURNAL, { headers });
-  const cosBytes = (await cos.body.arrayBuffer()).byteLength;
-  const fhir = await request(service.origin + FHIR_JOURNAL, { headers });
-  const bundle = await fhir.body.json() as { total?: number };
-  if (cos.statusCode !== 200 || fhir.statusCode !== 200 || (bundle.total ?? 0) === 0) throw new Error(`10: the journal answered ${cos.statusCode} / ${fhir.statusCode} (${bundle.total ?? 0} Compositions)`);
-  const a = await closedLoop(service, `10a. COS journal (${fmt(cosBytes / 1024, 0)} KB)`, COS_JOURNAL, headers, 50);
-  const b = await closedLoop(service, `10b. FHIR Composition search (${bundle.total} notes)`, FHIR_JOURNAL, headers, 50);
-  closed.push(a, b);
-  write(`10: FHIR CPU per request ${fmt(b.cpuUsPerRequest / a.cpuUsPerRequest, 2)} × the COS read's (target ≤ 1.5)`);
+  const pair = async (patient: string, cosId: string, fhirId: string, notes: string, target: number): Promise<void> => {
+    if (!runs(cosId) && !runs(fhirId)) return;
+    const token = await issuer.sign(patient, 'user/JournalNote-read patient/Composition.rs', { client_id: 'bench-app' });
+    const headers = { 'ocp-apim-subscription-key': key, authorization: `Bearer ${token}` };
+    const cos = await request(service.origin + COS_JOURNAL, { headers });
+    const cosBytes = (await cos.body.arrayBuffer()).byteLength;
+    const fhir = await request(service.origin + FHIR_JOURNAL, { headers });
+    const bundle = await fhir.body.json() as { total?: number; entry?: unknown[] };
+    if (cos.statusCode !== 200 || fhir.statusCode !== 200 || (bundle.total ?? 0) === 0) {
+      throw new Error(`${cosId}/${fhirId}: the journal answered ${cos.statusCode} / ${fhir.statusCode} (${bundle.total ?? 0} Compositions)`);
+    }
+    const a = runs(cosId) ? await closedLoop(service, `${cosId}. COS journal${notes} (${fmt(cosBytes / 1024, 0)} KB)`, COS_JOURNAL, headers, 50) : undefined;
+    const b = runs(fhirId)
+      ? await closedLoop(service, `${fhirId}. FHIR Composition search (${bundle.total} notes, ${bundle.entry?.length ?? 0} a page)`, FHIR_JOURNAL, headers, 50) : undefined;
+    closed.push(...[a, b].filter((r) => r !== undefined));
+    if (a !== undefined && b !== undefined) write(`${fhirId}: FHIR CPU per request ${fmt(b.cpuUsPerRequest / a.cpuUsPerRequest, 2)} × the COS read's (target ≤ ${target})`);
+  };
+  await pair(FHIR_API_PATIENT, '10a', '10b', '', 1.5);
+  await pair(NOTES_PATIENT, '10c', '10d', `, ${JOURNAL_NOTES} notes`, FHIR_MANY_NOTES_MAX);
   await service.stop();
 }
+
+/** Issue 56 item 4: the FHIR search of the 100-note journal at most this many times the COS read's CPU per request (10d over 10c). */
+const FHIR_MANY_NOTES_MAX = 1.2;
 
 /** Scenarios 8a-8c (issue 24): the ~20 KB-equivalent read, and a long journal of many pages beside a one-page one. */
 async function measureFhirPaging(
@@ -697,6 +710,10 @@ async function main(): Promise<void> {
   const worst = (values: (number | undefined)[]): number | undefined => (values.some((v) => v === undefined) ? undefined : Math.max(...(values as number[])));
   const hugeMax = worst(hugeRuns.map((r) => r?.eventLoopMaxMs));
   const rssMax = worst(rssRuns.map((r) => r?.peakRssMB));
+  const fhir6 = [byName('10a'), byName('10b')];
+  const fhir100 = [byName('10c'), byName('10d')];
+  const fhirRatio = ([cos, fhir]: (ClosedLoopResult | undefined)[]): number | undefined =>
+    (cos === undefined || fhir === undefined ? undefined : fhir.cpuUsPerRequest / cos.cpuUsPerRequest);
   const ol = open.find((r) => r.scenario.startsWith('2d'));
   const large = mapper?.results.find((r) => r.name.includes('1 MB'));
   const small20 = mapper?.results.find((r) => r.name.includes('20 KB'));
@@ -721,6 +738,10 @@ async function main(): Promise<void> {
       check(rssMax === undefined ? undefined : rssMax < 250)],
     ['~3.9 MiB FHIR pages never block the event loop > 20 ms (8d, 3 connections; peak RSS beside)', `${fmt(fhirLargePages?.eventLoopMaxMs, 1)} ms, ${mb(fhirLargePages?.peakRssMB)} MB`,
       check(fhirLargePages === undefined ? undefined : fhirLargePages.eventLoopMaxMs <= 20)],
+    ["FHIR Composition search ≤ 1.5× the COS read's CPU per request, Tolvan's 6 notes (10b / 10a)", fmt(fhirRatio(fhir6), 2), check(fhirRatio(fhir6) === undefined ? undefined : (fhirRatio(fhir6) as number) <= 1.5)],
+    [`FHIR Composition search ≤ ${FHIR_MANY_NOTES_MAX}× the COS read's CPU per request, ${JOURNAL_NOTES} notes (10d / 10c), peak RSS < 250 MB under both`,
+      `${fmt(fhirRatio(fhir100), 2)}, ${fhir100.map((r) => mb(r?.peakRssMB)).join(' / ')} MB`,
+      check(fhirRatio(fhir100) === undefined ? undefined : (fhirRatio(fhir100) as number) <= FHIR_MANY_NOTES_MAX && (worst(fhir100.map((r) => r?.peakRssMB)) ?? 0) < 250)],
     ['verified JWT < 10 µs per request', `${fmt(jwt?.cachedUs, 2)} µs`, check(jwt && jwt.cachedUs < 10)],
     [`access-log page of 100, PostgreSQL with 1,000,000 rows: ≥ 1,000 req/s with p99 < 50 ms, ${ACCESS_LOG_CONNECTIONS} connections (first / 20th page)`,
       `${fmt(log1?.rps)} / ${fmt(log20?.rps)} req/s, p99 ${fmt(log1?.p99Ms, 1)} / ${fmt(log20?.p99Ms, 1)} ms`,

@@ -30,6 +30,7 @@ import type { FhirEhr } from '../../src/adapters/ehr-fhir/adapter/fhir-ehr.js';
 import type { LackedSearch } from '../../src/dev/fhir-sim/capability-statement.js';
 import type { ReadName } from '../../src/domain/operations/table.js';
 import { withReadsOff } from '../../src/domain/read-availability/reads-off.js';
+import { answeringCopies } from './copying-ehr.js';
 import { demoClock } from '../../src/dev/demo-data/clock.js';
 import { DEMO_FHIR_SETTINGS, demoFhirResources } from '../../src/dev/demo-data/fhir/bundle.js';
 import type { DelegationRegistry } from '../../src/ports/delegation-registry.port.js';
@@ -121,6 +122,8 @@ export interface TestAppOptions {
   readsOff?: readonly ReadName[];
   /** With the fhir-r4 back-end: search parameters its server lacks (src/dev/fhir-sim). */
   fhirServerLacks?: readonly LackedSearch[];
+  /** Every read answers fresh copies of its records, as an adapter that maps anew per request (copying-ehr.ts): nothing kept is found again. */
+  ehrAnswersCopies?: boolean;
   /** Changes the embedded EHR's generated demo folder before the app reads it. */
   editEhr?: (ehrDir: string) => Promise<void>;
   /** The issuer the OpenAPI document names (AUTH_ISSUER, or the demo issuer); the demo issuer's default address by default. */
@@ -169,9 +172,10 @@ async function startAppOver<E extends AnyEhr>(backend: Backend<E>, clock: FixedC
   const audit = new MemoryAuditTrail();
   // READS_OFF as src/start/adapter-selection.ts wires it: below the metrics, the registry the EHR's own.
   const readsOff: ReadonlySet<ReadName> = new Set(options.readsOff ?? []);
-  const readable = withReadsOff(backend.ehr, readsOff);
-  const ehr = options.metrics ? new InstrumentedEhr(readable, backend.ehr, options.metrics)
-    : readsOff.size === 0 ? backend.ehr : Object.assign(readable, { relationshipsOf: (actor: string) => backend.ehr.relationshipsOf(actor) });
+  const source = options.ehrAnswersCopies === true ? answeringCopies(backend.ehr) : backend.ehr;
+  const readable = withReadsOff(source, readsOff);
+  const ehr = options.metrics ? new InstrumentedEhr(readable, source, options.metrics)
+    : readsOff.size === 0 ? source : Object.assign(readable, { relationshipsOf: (actor: string) => source.relationshipsOf(actor) });
   const auditTrail = options.auditTrail ?? (options.metrics ? new InstrumentedAuditTrail(audit, options.metrics) : audit);
   const tokenVerifier = verifierFor(issuer, clock);
   const fhir = options.fhirApiOff === true ? undefined : { ...testFhirApi(), readsOff };

@@ -13,19 +13,25 @@ import type { FhirResource } from '../../reads/as-fhir.js';
 import { ApiError } from '../api-error.js';
 import { noteWithheld } from '../release-header.js';
 import type { RouteDependencies } from '../routes/dependencies.js';
-import { searchLink, searchset } from './bundle.js';
+import type { JsonAnswer } from '../serialization/json-answer.js';
+import { searchLink } from './bundle.js';
 import { delegateRelatedPerson } from './delegate-related-person.js';
 import { categoriesOf, contextsFor, formTypes, grantsOf, launchPatientOf, mayInclude, requireGrants } from './fhir-access.js';
 import { servedTypes, type FhirApi, type TypeServing } from './fhir-api.js';
 import { patientResources, type Alternatives } from './patient-records.js';
 import { namedPatient, patientsOf, scopeRefusal } from './patients-of-request.js';
+import { RememberedMatches, selectionKey, type Selection } from './remembered-matches.js';
 import type { FhirSearch } from './search-query.js';
+import { KeptEntries, searchsetBody } from './searchset-bytes.js';
 import type { WrittenForms } from './written-forms.js';
 
 const notFound = (type: string): ApiError => new ApiError(404, `No ${type} with this id is readable with this token: search ${type}?patient=… for the ids.`);
 
 export class FhirInteractions {
   private readonly served: ReadonlyMap<string, TypeServing>;
+  /** What searches selected of kept resources, and the kept resources' entries as bytes (issue 56 item 4). */
+  private readonly remembered = new RememberedMatches();
+  private readonly entries = new KeptEntries();
 
   /** `written`: the reads' FHIR forms of records this API has written, for as long as the EHR keeps those records. */
   constructor(private readonly deps: RouteDependencies, private readonly api: FhirApi, private readonly written: WrittenForms) {
@@ -59,13 +65,15 @@ export class FhirInteractions {
     return reads;
   }
 
-  async search(request: FastifyRequest, reply: FastifyReply, search: FhirSearch): Promise<Record<string, unknown>> {
+  /** The searchset: bytes where every resource on the page is kept (searchset-bytes.ts), else the Bundle to serialise. */
+  async search(request: FastifyRequest, reply: FastifyReply, search: FhirSearch): Promise<JsonAnswer | Record<string, unknown>> {
     const grants = grantsOf(request, this.api, this.typesOfRead);
     const { patients, listing } = await patientsOf(request, this.deps, this.api, search, grants);
     // A listing, of one or of several: each one read gets an audit record of their own, nobody left out is named.
     if (listing || patients.length > 1) request.audit.patientsRead = new Map();
     const matches: FhirResource[] = [];
     const all: FhirResource[] = [];
+    const selections: Selection[] = [];
     let withheld = 0;
     for (const patient of patients) {
       // The patient the query names is the one a refusal for want of a scope is about (as a COS refusal names the patient header's).
@@ -93,14 +101,21 @@ export class FhirInteractions {
       // Matches come from the type's own reads: an included read may write the type too (a note's Encounter).
       const own = new Set<ReadName>(reads);
       const fromOwn = (r: FhirResource): boolean => own.has(found.readOf.get(`${r.resourceType}/${r.id}`) as ReadName);
-      const mine = found.resources.filter((r) => fromOwn(r) && matchesQuery(r, query, this.deps.zone) && (typeGrants.length === 0 || passesCategory(typeGrants, categoriesOf(r))));
-      matches.push(...mine);
+      const key = selectionKey({ ...query, own: reads, typeGrants });
+      const mine = this.remembered.of(found.resources, key, () =>
+        found.resources.filter((r) => fromOwn(r) && matchesQuery(r, query, this.deps.zone) && (typeGrants.length === 0 || passesCategory(typeGrants, categoriesOf(r)))));
+      selections.push(mine);
+      matches.push(...mine.matches);
       // What an include may add: looked at only when the search asks for includes.
       if (search.includes.length > 0 || search.revincludes.length > 0) all.push(...found.resources.filter((r) => mayInclude(r, grants, contexts)));
     }
     // A listing that read nobody is recorded as such: no record names someone left out, or the caller instead.
     if (request.audit.patientsRead?.size === 0) request.audit.nobody = true;
-    return this.page(request, reply, search, sortMatches(matches, search.type, this.deps.zone), all, withheld, patients);
+    const sort = (m: readonly FhirResource[]): FhirResource[] => sortMatches(m, search.type, this.deps.zone);
+    // One patient's matches: their order is remembered with them. Several patients' are sorted together, as before.
+    const [only] = selections;
+    const sorted = selections.length === 1 && only !== undefined ? only.sorted(sort) : sort(matches);
+    return this.page(request, reply, search, sorted, all, withheld, patients);
   }
 
   /**
@@ -118,7 +133,9 @@ export class FhirInteractions {
     });
   }
 
-  private page(request: FastifyRequest, reply: FastifyReply, search: FhirSearch, matches: FhirResource[], all: FhirResource[], withheld: number, patients: string[]): Record<string, unknown> {
+  private page(
+    request: FastifyRequest, reply: FastifyReply, search: FhirSearch, matches: readonly FhirResource[], all: FhirResource[], withheld: number, patients: string[],
+  ): JsonAnswer | Record<string, unknown> {
     const binding = cursorBinding(request, patients, search);
     const offset = search.cursor === undefined ? 0 : this.api.ids.openOffset(search.cursor, binding);
     if (offset === undefined) throw new ApiError(400, 'Search parameter _cursor was changed or belongs to another search: follow the next link as given, or search again without _cursor.');
@@ -126,14 +143,14 @@ export class FhirInteractions {
     const more = search.count > 0 && offset + search.count < matches.length;
     const base = this.api.publicBaseUrl;
     noteWithheld(request, reply, withheld);
-    return searchset(base, {
+    return searchsetBody(base, {
       total: matches.length,
       matches: onPage,
       includes: included(onPage, all, search.includes, search.revincludes as IncludeSpec[]),
       self: searchLink(base, search.type, [...search.linkParams, ...(offset === 0 ? [] : [['_cursor', search.cursor ?? ''] as [string, string]])]),
       ...(more ? { next: searchLink(base, search.type, [...search.linkParams, ['_cursor', this.api.ids.sealOffset(offset + search.count, binding)]]) } : {}),
       subsetted: withheld > 0,
-    });
+    }, this.entries);
   }
 
   async read(request: FastifyRequest, reply: FastifyReply, type: FhirType, id: string, patientParam: string | undefined): Promise<FhirResource> {

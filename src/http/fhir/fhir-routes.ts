@@ -6,6 +6,7 @@
  * HEAD like GET, and 405 for any other method. Every data route names the operation it is audited under and
  * answers errors as an OperationOutcome.
  */
+import { JsonAnswer } from '../serialization/json-answer.js';
 import type { LargeAnswers } from '../serialization/large-answers.js';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest, RequestPayload } from 'fastify';
 import type { FhirType } from '../../domain/fhir/search-parameters.js';
@@ -54,10 +55,18 @@ function paramsOf(request: FastifyRequest): [string, string][] {
   return [...fromUrl, ...body];
 }
 
-/** The answer as JSON; a large one only while there is room for it (SEND_MAX_LARGE_ANSWERS, src/http/serialization/large-answers.ts). */
+/**
+ * The answer as JSON (or as the bytes of JSON already written: searchset-bytes.ts); a large one only
+ * while there is room for it (SEND_MAX_LARGE_ANSWERS, src/http/serialization/large-answers.ts).
+ */
 function send(request: FastifyRequest, reply: FastifyReply, body: unknown, format: string | undefined, room: LargeAnswers | undefined): FastifyReply {
   const untyped: FastifyReply = reply;
   const type = answerType(request, format);
+  if (body instanceof JsonAnswer) {
+    room?.admit(body.byteLength, reply.raw);
+    // Its length is known, so a streamed answer goes out with Content-Length like any other (as the COS door's).
+    return untyped.type(type).header('content-length', body.byteLength).send(body.body());
+  }
   const text = JSON.stringify(body);
   room?.admitText(text, reply.raw);
   return untyped.type(type).send(text);

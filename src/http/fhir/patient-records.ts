@@ -14,6 +14,7 @@ import { ReadUnavailableError } from '../../domain/read-availability/unavailable
 import { accessFor } from '../request-patient.js';
 import type { RouteDependencies } from '../routes/dependencies.js';
 import type { FhirApi } from './fhir-api.js';
+import { GatheredResources, type GatheredPart } from './gathered-resources.js';
 import type { WrittenForms } from './written-forms.js';
 
 const FHIR_ID = /^[A-Za-z0-9\-.]{1,64}$/;
@@ -36,6 +37,9 @@ function usableAsId(candidate: string): boolean {
   return ok;
 }
 
+/** The reads' resources gathered, each `Type/id` once (a process's, shared by every API instance: what it answers depends on its arguments alone). */
+const gathered = new GatheredResources();
+
 /** Reads that each may give a resource of `type` (a Patient's layouts, newest first): the first that does answers it. */
 export interface Alternatives {
   type: string;
@@ -43,7 +47,8 @@ export interface Alternatives {
 }
 
 export interface PatientResources {
-  resources: FhirResource[];
+  /** Frozen; the same array for the same reads' same kept resources (gathered-resources.ts). */
+  resources: readonly FhirResource[];
   withheld: number;
   /** The part of `withheld` each read withheld. */
   withheldBy: ReadonlyMap<ReadName, number>;
@@ -98,15 +103,14 @@ export async function patientResources(
   const part = { delegation: access.basis as string, withheld: 0 };
   several?.set(patient, part);
   const ctx = asFhirContext(api, deps.zone, patient);
-  const seen = new Map<string, ReadName>();
-  const resources: FhirResource[] = [];
+  const parts: GatheredPart[] = [];
   let withheld = 0;
   const withheldBy = new Map<ReadName, number>();
   let unavailable: ReadUnavailableError | undefined;
   let served = 0;
   for (const read of reads) {
     // Alternatives (TypeServing.alternatives): once one of them gave the resource of that type, the others are not asked.
-    if (alternatives?.reads.includes(read) === true && resources.some((r) => r.resourceType === alternatives.type)) continue;
+    if (alternatives?.reads.includes(read) === true && parts.some((p) => p.resources.some((r) => r.resourceType === alternatives.type))) continue;
     const form = api.forms[read] as FhirForm<ReadName> | undefined;
     if (form === undefined) continue;
     let released;
@@ -123,13 +127,9 @@ export async function patientResources(
     withheld += released.withheld;
     withheldBy.set(read, released.withheld);
     part.withheld = withheld;
-    for (const r of written.resources(read, form, released.records, ctx, patient)) {
-      const key = `${r.resourceType}/${r.id}`;
-      if (seen.has(key)) continue;
-      seen.set(key, read);
-      resources.push(r);
-    }
+    parts.push({ read, resources: written.resources(read, form, released.records, ctx, patient) });
   }
   if (unavailable !== undefined && served === 0 && reached.length > 0) throw unavailable;
-  return { resources, withheld, withheldBy, readOf: seen, access };
+  const { resources, readOf } = gathered.of(parts);
+  return { resources, withheld, withheldBy, readOf, access };
 }

@@ -52,6 +52,15 @@ function anchorOf(records: readonly unknown[]): object | undefined {
   return first;
 }
 
+/** Freezes `value` and everything in it (a resource is plain JSON data). */
+function freezeWhole<T>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  // Into frozen members too: a form may share a constant frozen at its top only.
+  Object.freeze(value);
+  for (const inner of Object.values(value)) freezeWhole(inner);
+  return value;
+}
+
 export class WrittenForms {
   // By the first extract: an object every lookup of the same records holds.
   private readonly byFirst = new WeakMap<object, Written[]>();
@@ -64,7 +73,10 @@ export class WrittenForms {
     const known = this.byFirst.get(first) ?? [];
     const hit = known.find((w) => w.read === read && w.writtenFor === writtenFor && sameRecords(w.records, records));
     if (hit !== undefined) return hit.resources;
-    const resources = Object.freeze(form.resources(records, ctx));
+    const written = form.resources(records, ctx);
+    // Kept records (frozen: an adapter's kept mapping) make kept resources, frozen whole: their Bundle entries are
+    // then written once (searchset-bytes.ts). Resources of records mapped anew are left as made.
+    const resources = Object.freeze(Object.isFrozen(first) ? written.map(freezeWhole) : written);
     // The newest few only: a record of one read and one patient has one entry in practice.
     this.byFirst.set(first, [{ read, writtenFor, records: [...records], resources }, ...known].slice(0, 4));
     return resources;

@@ -1,4 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { isFrozenWhole } from '../../domain/frozen-whole.js';
 import { JsonAnswer } from './json-answer.js';
 import { markShared } from './pieces-stream.js';
 import { serialiserOf, type Serialise } from './shared-serializers.js';
@@ -6,17 +7,6 @@ import type { TSchema } from 'typebox';
 
 /** Longest stretch, in ms, spent serialising before the event loop gets a turn. */
 export const SERIALISE_SLICE_MS = 2;
-
-/** True when `value` and everything reachable from it is frozen: then nothing can ever change it. */
-function isDeepFrozen(value: object): boolean {
-  const stack: object[] = [value];
-  while (stack.length > 0) {
-    const v = stack.pop() as object;
-    if (!Object.isFrozen(v)) return false;
-    for (const child of Object.values(v)) if (typeof child === 'object' && child !== null) stack.push(child);
-  }
-  return true;
-}
 
 /**
  * The JSON of records that can never change, remembered for as long as they live: the embedded
@@ -35,7 +25,7 @@ class RememberedJson {
     if (known) return known;
     const text = this.serialise(value);
     // Frozen all the way down now means frozen for good: what it serialises to cannot go stale.
-    if (!isDeepFrozen(value)) return text;
+    if (!isFrozenWhole(value)) return text;
     // Outside Node's shared pool, so a remembered piece never keeps a pool slab alive.
     const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
     bytes.write(text);
