@@ -741,7 +741,8 @@ async function main(): Promise<void> {
       check(appointments && appointments.cpuUsPerRequest / referenceCpu <= SMALL_READ_MAX_CPU)],
     [`~20 KB journal ≥ ${fmt(JOURNAL_MIN_SHARE * 100)} % of the reference's req/s (2l, measured / by CPU; issue 56 item 4)`,
       `${fmt(((journal?.rps ?? Number.NaN) / reference) * 100, 2)} % / ${fmt((referenceCpu / (journal?.cpuUsPerRequest ?? Number.NaN)) * 100, 2)} %`,
-      check(journal && journal.rps / reference >= JOURNAL_MIN_SHARE)],
+      // Both, as for 2a: on a loaded machine the measured share flatters, since the reference waits for the load generator.
+      check(journal && journal.rps / reference >= JOURNAL_MIN_SHARE && referenceCpu / journal.cpuUsPerRequest >= JOURNAL_MIN_SHARE)],
     ['open-loop p99 < 10 ms at half capacity', fmt(ol?.p99Ms, 1), check(ol && ol.p99Ms < 10)],
     ['mapper ≥ 40 % of JSON.parse throughput (20 KB / 1 MB)', `${fmt((small20?.throughputRatio ?? Number.NaN) * 100)} % / ${fmt((large?.throughputRatio ?? Number.NaN) * 100)} %`,
       check(small20 && large ? Math.min(small20.throughputRatio, large.throughputRatio) >= 0.4 : undefined)],
