@@ -3,7 +3,7 @@
  * (core 1) reads one document for a few seconds, then a summary of the profile: self time by
  * package / source folder and the heaviest functions.
  *
- *   node --import tsx bench/profile.ts [small|large|fhir] [--notes] [--xml-http] [--seconds N] [--alloc|--promoted] [--rate N]
+ *   node --import tsx bench/profile.ts [small|large|fhir|appointments|journal] [--notes] [--xml-http] [--seconds N] [--alloc|--promoted] [--rate N]
  *   node --import tsx bench/profile.ts some.cpuprofile      (only the summary)
  *
  * With --alloc it samples allocations instead (bench/alloc-probe.mjs, collected objects included,
@@ -20,7 +20,7 @@ import { mkdirSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { request } from 'undici';
-import { BENCH_PATIENT, generateBenchFixtures, NOTES_PATIENT } from './fixtures.js';
+import { BENCH_PATIENT, DEMO_PATIENT, generateBenchFixtures, NOTES_PATIENT } from './fixtures.js';
 import { BenchIssuer } from './issuer.js';
 import { openLoop } from './open-loop.js';
 import {
@@ -35,9 +35,15 @@ interface ProfileNode {
 interface Profile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }
 
 const argv = process.argv.slice(2);
-const which = argv.includes('large') ? 'large' : argv.includes('fhir') ? 'fhir' : 'small';
-/** `fhir`: Tolvan's journal as the FHIR API's Composition search (bench/run.ts part 10); with `--notes`, the 100-note journal (10d). */
-const FHIR_PATIENT = argv.includes('--notes') ? NOTES_PATIENT : '191212121212';
+const which = (['large', 'fhir', 'appointments', 'journal'] as const).find((w) => argv.includes(w)) ?? 'small';
+/**
+ * `fhir`: Tolvan's journal as the FHIR API's Composition search (bench/run.ts part 10), with `--notes` the
+ * 100-note journal (10d); `appointments` and `journal`: his COS reads (2k, 2l).
+ */
+const FHIR_PATIENT = argv.includes('--notes') ? NOTES_PATIENT : DEMO_PATIENT;
+const PATHS = {
+  small: '/patients/medications/', large: '/patients/journalnotes/', fhir: '/fhir/Composition', appointments: '/patients/appointments/', journal: '/patients/journalnotes/',
+} as const;
 const viaHttp = argv.includes('--xml-http');
 const secondsAt = argv.indexOf('--seconds');
 const SECONDS = secondsAt >= 0 ? Number(argv[secondsAt + 1]) : 8;
@@ -139,7 +145,9 @@ async function main(): Promise<void> {
     'ocp-apim-subscription-key': key,
     authorization: `Bearer ${which === 'fhir'
       ? await issuer.sign(FHIR_PATIENT, 'patient/Composition.rs')
-      : await issuer.sign(BENCH_PATIENT, 'user/JournalNote-read user/MedicationPrescription-read')}`,
+      : which === 'appointments' || which === 'journal'
+        ? await issuer.sign(DEMO_PATIENT, 'user/Appointment-read user/JournalNote-read')
+        : await issuer.sign(BENCH_PATIENT, 'user/JournalNote-read user/MedicationPrescription-read')}`,
   };
   const profiles = path.join(ROOT, 'profiles');
   mkdirSync(profiles, { recursive: true });
@@ -175,7 +183,7 @@ async function main(): Promise<void> {
   });
   const origin = `http://127.0.0.1:${port}`;
   await waitFor('service', async () => (await request(`${origin}/health/live`)).statusCode === 200);
-  const url = origin + (which === 'large' ? '/patients/journalnotes/' : which === 'fhir' ? '/fhir/Composition' : '/patients/medications/');
+  const url = origin + PATHS[which];
   const connections = which === 'large' ? Number(process.env.BENCH_PROFILE_CONNECTIONS ?? 10) : 50;
   if (ALLOC) {
     await autocannon({ url, connections, duration: WARMUP_SECONDS, headers });

@@ -67,6 +67,8 @@ export interface AppDependencies extends RouteDependencies {
   https?: HttpsServers;
   /** The service's own authorization server (SIGN_IN_LOGIN_ISSUER, docs/sign-in.md), served at its mount path. */
   authServer?: AuthServerMount;
+  /** helmet run for each request instead of its headers made once: only test/http/security-headers.test.ts sets it, to compare the two. */
+  securityHeadersEachRequest?: true;
   /** Where the built patient app is (demo mode, FHIR API on); the repository's dist/app when absent. */
   patientAppDir?: string;
 }
@@ -177,6 +179,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       corsOrigins: deps.config.corsOrigins ?? [],
       maxEventLoopDelayMs: deps.config.pressureMaxEventLoopDelayMs ?? 1000,
       maxHeapUsedBytes: (deps.config.pressureMaxHeapUsedMb ?? 2048) * 1024 * 1024,
+      ...(deps.securityHeadersEachRequest === true ? { securityHeadersEachRequest: true } : {}),
     });
     await api.register(credentials, {
       subscriptionKeys: deps.subscriptionKeys, tokenVerifier: deps.tokenVerifier, ...(deps.demoCredentials === undefined ? {} : { demo: deps.demoCredentials }),

@@ -112,6 +112,8 @@ export interface TestAppOptions {
   rateLimitNameSpace?: string;
   /** CORS origins and load-shedding thresholds, as the CORS_ORIGINS / PRESSURE_* settings give them. */
   protection?: { corsOrigins?: string[]; pressureMaxEventLoopDelayMs?: number; pressureMaxHeapUsedMb?: number };
+  /** helmet run for each request, the unoptimised path of the security headers (test/http/security-headers.test.ts). */
+  securityHeadersEachRequest?: true;
   /** Metrics registry; the EHR and the audit trail are then instrumented as in production. */
   metrics?: PrometheusMetrics;
   /** RELEASE_POLICY_FILE's policy; none (nothing withheld) by default. */
@@ -208,6 +210,7 @@ async function startAppOver<E extends AnyEhr>(backend: Backend<E>, clock: FixedC
     ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
     ...(options.answerMemory ? { answerMemory: options.answerMemory } : {}),
     ...(options.largeAnswers ? { largeAnswers: options.largeAnswers } : {}),
+    ...(options.securityHeadersEachRequest ? { securityHeadersEachRequest: true } : {}),
     ...(options.redisClient ? {
       rateLimitStore: countingRedisStore(options.redisClient, options.rateLimitNameSpace ?? DEFAULT_RATE_LIMIT_NAMESPACE, options.onRedisStoreError ?? (() => undefined)),
     } : {}),

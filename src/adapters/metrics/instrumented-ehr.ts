@@ -32,9 +32,14 @@ export class InstrumentedEhr implements EhrRecords, DelegationRegistry {
     return this.calls.registerPayment(patientId, contactId, paymentType);
   }
 
-  /** The request's view, its calls timed and counted as these are. */
+  /**
+   * The request's view, its calls timed and counted as these are. An adapter whose view is itself (the
+   * embedded EHR) keeps nothing per request: its timed calls, made once, serve every request (issue 56
+   * item 4; a dozen closures a request before).
+   */
   forRequest(): EhrCalls {
-    return this.timedCalls(this.ehr.forRequest());
+    const view = this.ehr.forRequest();
+    return view === this.ehr ? this.calls : this.timedCalls(view);
   }
 
   relationshipsOf(actorId: string): Promise<Relationship[]> {

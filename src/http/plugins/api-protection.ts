@@ -2,15 +2,17 @@ import cors from '@fastify/cors';
 import underPressure from '@fastify/under-pressure';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import helmet from 'helmet';
 import { ApiError } from '../api-error.js';
 import { FILTERED_HEADER } from '../release-header.js';
+import { helmetEachRequest, precomputedSecurityHeaders } from '../security-headers.js';
 
 export interface ProtectionOptions {
   /** Origins allowed to call from a browser; none (CORS off) by default. */
   corsOrigins: readonly string[];
   maxEventLoopDelayMs: number;
   maxHeapUsedBytes: number;
+  /** helmet run for each request, the path the precomputed headers are held equal to: set only by that test. */
+  securityHeadersEachRequest?: boolean;
 }
 
 const RETRY_AFTER_S = 5;
@@ -33,21 +35,13 @@ export const apiProtection = fp(async (app: FastifyInstance, opts: ProtectionOpt
       maxAge: 600,
     });
   }
-  // helmet itself, built once: @fastify/helmet builds a new helmet for every request (5 % of a small read's CPU).
-  const securityHeaders = helmet({
-    contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
-    crossOriginResourcePolicy: { policy: 'same-origin' },
-    referrerPolicy: { policy: 'no-referrer' },
-    // Set below, and only on HTTPS answers: over plain HTTP the header means nothing (RFC 6797 §7.2).
-    strictTransportSecurity: false,
-  });
+  // helmet's headers as a list made once (src/http/security-headers.ts), not its middleware chain per request.
+  const securityHeaders = opts.securityHeadersEachRequest === true ? helmetEachRequest() : precomputedSecurityHeaders();
   app.addHook('onRequest', (request, reply, done) => {
     // Directly over TLS, or from a trusted proxy (TRUST_PROXY) that says its side was HTTPS.
     if (request.protocol === 'https') reply.raw.setHeader('strict-transport-security', HSTS);
-    securityHeaders(request.raw, reply.raw, (err?: unknown) => {
-      if (err === undefined) done();
-      else done(err instanceof Error ? err : new Error(String(err)));
-    });
+    securityHeaders(request.raw, reply.raw);
+    done();
   });
   await app.register(underPressure, {
     maxEventLoopDelay: opts.maxEventLoopDelayMs,

@@ -2,6 +2,7 @@ import rateLimit, { normalizeIP, type FastifyRateLimitStoreCtor } from '@fastify
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
+import type { VerifiedToken } from '../../ports/access-token-verifier.port.js';
 import { ApiError } from '../api-error.js';
 
 
@@ -44,10 +45,20 @@ const appBudgetOf = (request: FastifyRequest): string | undefined =>
  */
 function personBudgetOf(request: FastifyRequest, app: string): string {
   const token = request.token;
-  const caller = token?.personId === undefined ? `token\n${token?.issuer ?? ''}\n${token?.subject ?? ''}` : `person\n${token.personId}`;
-  const who = createHash('sha256').update(caller).digest('base64url').slice(0, 22);
+  let who = token === undefined ? undefined : callers.get(token);
+  if (who === undefined) {
+    const caller = token?.personId === undefined ? `token\n${token?.issuer ?? ''}\n${token?.subject ?? ''}` : `person\n${token.personId}`;
+    who = createHash('sha256').update(caller).digest('base64url').slice(0, 22);
+    if (token !== undefined) callers.set(token, who);
+  }
   return `${app}|person:${who}`;
 }
+
+/**
+ * Each verified token's caller, hashed once (issue 56 item 4): the verifier hands a cached token's
+ * same object to each of its requests, and a verified token's person, issuer and subject never change.
+ */
+const callers = new WeakMap<VerifiedToken, string>();
 
 /** Requests refused by the app's ceiling rather than by their person's own budget. */
 const refusedByCeiling = new WeakSet<FastifyRequest>();
