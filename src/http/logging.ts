@@ -5,6 +5,38 @@ import { loggedPath } from './logged-path.js';
 const MAX_DEPTH = 8;
 // Hex the service made itself: trace ids, and the audit chain's signed head (hashes, a MAC; src/adapters/audit-chain/signed-head.ts).
 const SERVICE_HEX_KEYS = new Set(['trace_id', 'span_id', 'auditHead']);
+/** The keys of a line that pino's serializers (loggerOptions) turn into plain objects, after the scrub. */
+const SERIALISED_KEYS = new Set(['req', 'res', 'err']);
+
+/** An object the scrub walks: made by a literal, JSON.parse or Object.create(null). */
+const isPlainObject = (v: object): boolean => {
+  const proto: unknown = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+};
+const isPlain = (v: unknown): boolean => typeof v !== 'object' || v === null || Array.isArray(v) || isPlainObject(v);
+
+/**
+ * What the scrub does not walk (an instance of a class, a map, what lies deeper than MAX_DEPTH) is
+ * written as pino writes it, its JSON, unless that text holds an identity number or a token: then
+ * the scrubbed text stands in for it. Rare (no request line holds one), so its cost is no concern.
+ */
+/** A line's fields scrubbed, still an object: an instance logged as the line whose text had to be hidden stands under `logged`. */
+function scrubLine(object: Record<string, unknown>): Record<string, unknown> {
+  const scrubbed = scrub(object);
+  return typeof scrubbed === 'object' && scrubbed !== null ? scrubbed as Record<string, unknown> : { logged: scrubbed };
+}
+
+function opaque(value: object): unknown {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    return '[not serialisable]';
+  }
+  if (text === undefined) return value;
+  const scrubbed = scrubText(text);
+  return scrubbed === text ? value : scrubbed;
+}
 
 /**
  * Identity numbers and tokens out of every string of a log object, whatever field carries it (error
@@ -15,17 +47,20 @@ const SERVICE_HEX_KEYS = new Set(['trace_id', 'span_id', 'auditHead']);
  */
 export function scrub(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return scrubText(value);
-  if (depth >= MAX_DEPTH || value === null || typeof value !== 'object') return value;
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= MAX_DEPTH) return opaque(value);
   if (Array.isArray(value)) return scrubArray(value, depth);
-  if (Object.getPrototypeOf(value) !== Object.prototype) return value;
+  if (!isPlainObject(value)) return opaque(value);
   const object = value as Record<string, unknown>;
   let out: Record<string, unknown> | undefined;
   const keys = Object.keys(object);
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i] as string;
     const v = object[k];
-    // A run of ten decimal digits in such hex is chance, not a person; replacing it would break the value.
-    const scrubbed = depth === 0 && SERVICE_HEX_KEYS.has(k) ? v : scrub(v, depth + 1);
+    // A run of ten decimal digits in such hex is chance, not a person; replacing it would break the
+    // value. A request, reply or error is left to its serializer (below), which pino runs after this.
+    const kept = depth === 0 && (SERVICE_HEX_KEYS.has(k) || (SERIALISED_KEYS.has(k) && !isPlain(v)));
+    const scrubbed = kept ? v : scrub(v, depth + 1);
     if (out === undefined && scrubbed !== v) {
       out = {};
       for (let j = 0; j < i; j++) out[keys[j] as string] = object[keys[j] as string];
@@ -71,7 +106,7 @@ export function loggerOptions(level: string, mixin?: () => Record<string, string
       // The serialised error has its own prototype; copy it to a plain object so its texts are scrubbed too.
       err: (err: Error) => scrub({ ...stdSerializers.err(err) }),
     },
-    formatters: { log: (object) => scrub(object) as Record<string, unknown> },
+    formatters: { log: scrubLine },
     hooks: {
       logMethod(args, method) {
         // pino hands each call its own array of the arguments: scrubbed in place, not copied.

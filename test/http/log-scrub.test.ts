@@ -78,20 +78,41 @@ describe('issue 56 item 4: the cheaper log line is the line before it', () => {
       log.error({ err, trace_id: '0123456789abcdef0123456789abcdef' }, 'failed');
       const sparse: unknown[] = [1];
       sparse[2] = '191212121212';
-      log.info({ sparse, none: undefined, nested: { a: { b: { c: { d: { e: { f: { g: { h: id } } } } } } } } }, 'deep');
+      log.info({ sparse, none: undefined, nested: { a: { b: { c: { d: { e: { f: { g: 'h' } } } } } } } }, 'deep');
     });
     expect(now).toEqual(before);
-    // The last line's text lies deeper than the scrub looks (8 levels), before as now.
-    expect(now.slice(0, -1).join('')).not.toContain(id);
+    expect(now.join('')).not.toContain(id);
     expect(now.join('')).not.toContain(JWT.slice(0, 30));
+  });
+
+  it('hides an identity number or a token deeper than the scrub walks, in an instance of a class or an object of no prototype, where the logger before wrote it', () => {
+    const id = '191212121212';
+    class Lookup { constructor(readonly patient: string, readonly token: string) {} }
+    const deep = { a: { b: { c: { d: { e: { f: { g: { h: { i: id } } } } } } } } };
+    const { now, before } = bothWrite((log) => {
+      log.info({ nested: deep }, 'deep');
+      log.warn({ lookup: new Lookup(id, JWT), list: [new Lookup('x', 'y')] }, 'an instance');
+      log.info({ at: new Date(0), map: new Map([[id, 1]]) }, 'written as before');
+      const bare = Object.create(null) as Record<string, unknown>;
+      bare.token = JWT;
+      log.info({ bare }, 'an object of no prototype');
+    });
+    expect(before.slice(0, 2).join('')).toContain(id);
+    expect(before[3]).toContain(JWT.slice(0, 30));
+    expect(now.slice(0, 2).join('')).not.toContain(id);
+    expect(now.join('')).not.toContain(JWT.slice(0, 30));
+    // An instance with nothing to hide is written as pino writes it; so is one that only holds something else.
+    expect(JSON.parse(now[1] ?? '{}').list).toEqual([{ patient: 'x', token: 'y' }]);
+    expect(now[2]).toBe(before[2]);
   });
 
   it('writes any object of texts, numbers and identity numbers as before (property)', async () => {
     const text = fc.oneof(fc.string(), validIdentityNumber(), fc.constant(JWT), fc.constant('0b6f3c1e-5d0a-4a57-9d0e-2f8f1c7a9b42'));
     const { tree } = fc.letrec((tie) => ({
-      tree: fc.oneof({ depthSize: 'small' }, text, fc.integer(), fc.constant(null), fc.array(tie('tree'), { maxLength: 4 }), fc.dictionary(fc.string({ maxLength: 8 }), tie('tree'), { maxKeys: 4 })),
+      tree: fc.oneof({ depthSize: 'small' }, text, fc.integer(), fc.constant(null), fc.array(tie('tree'), { maxLength: 4 }), fc.dictionary(fc.string({ maxLength: 8 }), tie('tree'), { maxKeys: 4, noNullPrototype: true })),
     }));
-    await assertProperty(fc.property(fc.dictionary(fc.string({ maxLength: 8 }), tree, { maxKeys: 5 }), text, (fields, message) => {
+    // Objects of a null prototype apart: the logger before wrote them unscrubbed (the test below).
+    await assertProperty(fc.property(fc.dictionary(fc.string({ maxLength: 8 }), tree, { maxKeys: 5, noNullPrototype: true }), text, (fields, message) => {
       const { now, before } = bothWrite((log) => log.info(fields, message));
       expect(now).toEqual(before);
     }), { seeds: [56_4, 5641, 5642], numRuns: 600 });
