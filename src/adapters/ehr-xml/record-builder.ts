@@ -123,6 +123,24 @@ export class RecordBuilder implements ElementSink {
     this.push(fieldFrame((parent.shape as CompiledObject).fields[k] as CompiledField, k));
   }
 
+  isLeaf(k: number): boolean {
+    return ((this.top.shape as CompiledObject).fields[k] as CompiledField).object === undefined;
+  }
+
+  knownLeaf(k: number, text: string): void {
+    const parent = this.top;
+    parent.hasChildren = true;
+    const s = text === '' ? text : this.keep(text);
+    if (this.fault !== undefined) return;
+    const f = (parent.shape as CompiledObject).fields[k] as CompiledField;
+    try {
+      // As `hand` hands a leaf opened by openKnown: its raw value is its text (rawValue).
+      this.store(parent, f, k, f.convert?.(s, f.name, this.ctx));
+    } catch (err) {
+      this.fault = { error: err };
+    }
+  }
+
   openOther(qname: string, t: string, localFrom: number, to: number): void {
     const parent = this.top;
     if (parent.kind === OBJECT) {
@@ -211,18 +229,17 @@ export class RecordBuilder implements ElementSink {
       const raw = rawValue(frame.text, frame.kids, frame.attrs);
       const f = frame.field;
       if (f === undefined) ((parent as Frame).kids ??= []).push(frame.local, raw);
-      else this.store(parent as Frame, frame, f.convert?.(raw, f.name, this.ctx));
+      else this.store(parent as Frame, f, frame.fieldIndex, f.convert?.(raw, f.name, this.ctx));
       return;
     }
     const value = this.build(frame);
     if (parent === undefined) this.out = value;
-    else this.store(parent, frame, value);
+    else this.store(parent, frame.field as CompiledField, frame.fieldIndex, value);
   }
 
-  private store(parent: Frame, frame: Frame, value: unknown): void {
-    const f = frame.field as CompiledField;
+  /** `value`, of field `f` (index `k`), into `parent`'s slots. */
+  private store(parent: Frame, f: CompiledField, k: number, value: unknown): void {
     const slots = parent.slots as unknown[];
-    const k = frame.fieldIndex;
     if (f.options.many) {
       if (value === undefined) return;
       const items = slots[k] as unknown[] | undefined;

@@ -137,10 +137,15 @@ export class XmlCursor {
     return this.nextCdataEnd < to;
   }
 
+  /** Refuses text `text[from, to)` that holds `]]>`, which may end a CDATA section only. */
+  checkText(from: number, to: number): void {
+    if (this.hasCdataEnd(from, to)) notWellFormed();
+  }
+
   /** Text between markup: collected for the builder in TEXT_ALL, looked at in TEXT_ANY, checked everywhere. */
   textSegment(from: number, to: number): void {
     const t = this.text;
-    if (this.hasCdataEnd(from, to)) notWellFormed();
+    this.checkText(from, to);
     const mode = this.sink.textMode;
     if (mode === TEXT_ALL) {
       if (this.pendingFrom < 0 && this.pendingRun === undefined) {

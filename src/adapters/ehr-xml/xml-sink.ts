@@ -28,6 +28,14 @@ export interface ElementSink {
   openRoot(mapped: boolean): void;
   /** A child element opens whose name is the known name `id` (knownNames). */
   openKnown(id: number): void;
+  /** Whether the known name `id` is a leaf's: the tokenizer may then read `<name>text</name>` whole and tell `knownLeaf`. */
+  isLeaf(id: number): boolean;
+  /**
+   * The child element of known name `id`, a leaf, opened, given its whole text `text` (decoded and
+   * trimmed, '' when it has none) and closed: what openKnown, text (when not empty) and close say
+   * for it, in one call.
+   */
+  knownLeaf(id: number, text: string): void;
   /** Any other child element opens: its local name is `t[localFrom, to)`, `qname` its name as written. */
   openOther(qname: string, t: string, localFrom: number, to: number): void;
   /** An attribute of the element just opened, by local name `t[from, to)`: whether its value is wanted. */

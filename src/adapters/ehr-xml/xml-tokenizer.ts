@@ -66,6 +66,10 @@ export class XmlTokenizer {
           this.phase = 'epilog';
         } else if (this.phase === 'content') {
           if (!this.content()) return false;
+          // Set here, not at the end of content's loop: a store there, reached once per document
+          // after the loop had been compiled without feedback for it, threw that compiled code
+          // away at the end of every document (issue 56 item 3).
+          this.phase = 'epilog';
         } else if (!this.epilog()) {
           return false;
         }
@@ -113,7 +117,6 @@ export class XmlTokenizer {
       }
       if (this.inTag) return false;
     }
-    this.phase = 'epilog';
     return true;
   }
 
@@ -192,6 +195,7 @@ export class XmlTokenizer {
     const known = isRoot ? undefined : sink.knownNames;
     const id = known === undefined ? -1 : name.readKnown(t, lt + 1, known);
     if (id >= 0) {
+      if (t.charCodeAt(name.end) === 62 && sink.isLeaf(id) && this.wholeLeaf(t, name.end + 1, name.known, id)) return;
       open.push(name.known);
       sink.openKnown(id);
     } else {
@@ -210,6 +214,26 @@ export class XmlTokenizer {
     // Most tags have no attributes: their `>` is read here, without the attribute reader.
     const end = name.end;
     this.afterAttributes(t.charCodeAt(end) === 62 ? end : this.attributes.read(end, true));
+  }
+
+  /**
+   * A leaf's start tag without attributes ending at `from`: when its text and end tag follow in
+   * this piece with no markup between (`<name>text</name>`, most elements of a document), all of
+   * it is read here and given the builder in one call, without the frame, the open name and the
+   * pending text the general path keeps for it (issue 56 item 3). The same checks and the same
+   * text as that path: `]]>` refused, trimmed, then references decoded. False, nothing read, when
+   * anything else follows: the general path reads it.
+   */
+  private wholeLeaf(t: string, from: number, qname: string, id: number): boolean {
+    const lt = t.indexOf('<', from);
+    if (lt < 0 || t.charCodeAt(lt + 1) !== 47 || !t.startsWith(qname, lt + 2)) return false;
+    const end = lt + 2 + qname.length;
+    if (t.charCodeAt(end) !== 62) return false;
+    const cursor = this.cursor;
+    cursor.checkText(from, lt);
+    this.sink.knownLeaf(id, cursor.trimmedValue(from, lt));
+    cursor.pos = end + 1;
+    return true;
   }
 
   /** A root element named `t[localFrom, end)`; a wrong or second root is read as a skipped element and refused at the end. */

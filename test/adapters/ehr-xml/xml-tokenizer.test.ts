@@ -57,6 +57,17 @@ class RecordingSink implements ElementSink {
     this.opened(`known ${id}`);
   }
 
+  /** Every known name is a leaf's here: what the tokenizer reads whole must be told as the general path tells it. */
+  isLeaf(): boolean {
+    return true;
+  }
+
+  knownLeaf(id: number, text: string): void {
+    this.openKnown(id);
+    if (text !== '' && this.textMode === TEXT_ALL) this.text(text);
+    this.close();
+  }
+
   openOther(qname: string, t: string, localFrom: number, to: number): void {
     this.opened(`<${qname}> ${t.slice(localFrom, to)}`);
   }
