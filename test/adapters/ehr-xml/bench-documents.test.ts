@@ -6,35 +6,24 @@
  * different answer: whatever the reader does to be fast, the records are the oracle's, key order
  * included.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mapDocument } from '../../../src/adapters/ehr-xml/index.js';
-import { generateBenchFixtures, ZONE } from '../../../bench/fixtures.js';
-import { mapperCases, type MapperCase } from '../../../bench/mapper-cases.js';
+import { ZONE } from '../../../bench/fixtures.js';
+import { benchCases } from './bench-cases.js';
 import { referenceMapDocument } from './reference/reference-engine.js';
 
-let dir = '';
-let cases: MapperCase[] = [];
-
-beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'bench-documents-'));
-  cases = mapperCases(await generateBenchFixtures(dir));
-}, 60_000);
-
-afterAll(async () => {
-  if (dir !== '') await rm(dir, { recursive: true, force: true });
-});
+const casesNow = benchCases();
 
 describe('issue 56 item 3: the documents the mapper bench measures', () => {
   it('are all there: the demo patient\'s, the bench\'s and the mirror documents, up to a megabyte', () => {
+    const cases = casesNow();
     expect(cases.filter((c) => c.name.startsWith('demo ')).length).toBe(3);
     expect(cases.length).toBeGreaterThanOrEqual(15);
     expect(Math.max(...cases.map((c) => c.xml.length))).toBeGreaterThan(1_000_000);
   });
 
   it('are each mapped, from text and from bytes, to exactly the records the oracle maps it to', () => {
+    const cases = casesNow();
     for (const c of cases) {
       const options = { zone: ZONE, expectedPatientId: c.patient };
       const expected = JSON.stringify(referenceMapDocument(c.kind, c.xml, options));

@@ -8,13 +8,9 @@
  * the hostile documents, the examples, and generated leaf texts of every awkward kind (references,
  * `]]>`, Unicode spaces, line ends, empty), read whole, cut into small pieces and from bytes.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateBenchFixtures, ZONE } from '../../../bench/fixtures.js';
-import { mapperCases, type MapperCase } from '../../../bench/mapper-cases.js';
+import { describe, expect, it } from 'vitest';
+import { ZONE } from '../../../bench/fixtures.js';
 import { DocumentPieces, type DocumentInput } from '../../../src/adapters/ehr-xml/document-pieces.js';
 import type { DocumentKind } from '../../../src/adapters/ehr-xml/documents.js';
 import { firstPiece } from '../../../src/adapters/ehr-xml/fast-reader.js';
@@ -22,6 +18,7 @@ import { READINGS } from '../../../src/adapters/ehr-xml/map-document.js';
 import { RecordBuilder } from '../../../src/adapters/ehr-xml/record-builder.js';
 import type { MapContext } from '../../../src/adapters/ehr-xml/shape.js';
 import { XmlTokenizer } from '../../../src/adapters/ehr-xml/xml-tokenizer.js';
+import { benchCases } from './bench-cases.js';
 import { example } from './fixtures.js';
 import { hostileDocuments } from './hostile-documents.js';
 
@@ -69,19 +66,10 @@ function expectSame(kind: DocumentKind, xml: string, name: string, cut?: number)
 }
 
 describe('issue 56 item 3: a leaf read whole maps as the general path maps it', () => {
-  let dir = '';
-  let cases: MapperCase[] = [];
-
-  beforeAll(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'whole-leaf-'));
-    cases = mapperCases(await generateBenchFixtures(dir));
-  }, 60_000);
-
-  afterAll(async () => {
-    if (dir !== '') await rm(dir, { recursive: true, force: true });
-  });
+  const casesNow = benchCases();
 
   it('on every document the mapper bench measures', () => {
+    const cases = casesNow();
     expect(cases.length).toBeGreaterThanOrEqual(15);
     for (const c of cases) expect(expectSame(c.kind, c.xml, c.name)).not.toMatch(/^refused/);
   }, 120_000);
