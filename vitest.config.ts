@@ -45,8 +45,9 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 20_000,
     // dist/app, which the service serves at /app/ in demo mode (test/support/build-app.global-setup.ts); the run's
-    // last line, what was skipped for want of PostgreSQL, Redis, Chromium, kubectl, promtool or openssl, and why.
-    globalSetup: ['test/support/build-app.global-setup.ts', 'test/support/skip-summary.global-setup.ts'],
+    // last line, what was skipped for want of PostgreSQL, Redis, Chromium, kubectl, promtool or openssl, and why; the
+    // commands the tests run as processes, bundled (test/support/command-bundles.ts).
+    globalSetup: ['test/support/build-app.global-setup.ts', 'test/support/skip-summary.global-setup.ts', 'test/support/command-bundles.global-setup.ts'],
     hookTimeout: 30_000,
     // The suite starts real servers on loopback; two workers fit this 2-core machine.
     maxWorkers: 2,
