@@ -152,3 +152,32 @@ describe('review: the demo clock moving past the signing delay, memos warm vs co
     }
   }, 60_000);
 });
+
+describe('review: a page cursor and an include after the grant is revoked, memos warm', () => {
+  it('the next page and the same search are refused, and tell nothing of the grantor', async () => {
+    const t = await startTestApp({ now: NOW, proxies: { invitationDays: 7, maxGrants: 10 } });
+    try {
+      const grants = t.proxyGrants as ProxyGrants;
+      const given = await grants.give(TOLVAN, { grantee: ANTON, categories: ['LabResult'] }, nothingToAudit);
+      await grants.accept(ANTON, given.id, nothingToAudit);
+      const token = await smartToken(t, ANTON, 'user/*.rs');
+      const url = `/fhir/DiagnosticReport?patient=${tolvan}&_count=1&_include=DiagnosticReport:result`;
+      // Twice, so the second is the kept bytes and remembered selection.
+      await get(t, url, token);
+      const first = await get(t, url, token);
+      expect(first.statusCode).toBe(200);
+      const next = (JSON.parse(first.body) as { link: { relation: string; url: string }[] }).link.find((l) => l.relation === 'next');
+      expect(next).toBeDefined();
+      const nextPath = new URL((next as { url: string }).url).pathname.replace(/^.*\/fhir/, '/fhir') + new URL((next as { url: string }).url).search;
+      expect((await get(t, nextPath, token)).statusCode).toBe(200);
+      await grants.revoke(TOLVAN, given.id, nothingToAudit);
+      for (const path of [nextPath, url]) {
+        const after = await get(t, path, token);
+        expect(after.statusCode, path).toBe(403);
+        expect(after.body).not.toMatch(/DiagnosticReport\/|Observation\/|Tolvansson/);
+      }
+    } finally {
+      await t.close();
+    }
+  }, 60_000);
+});
