@@ -13,7 +13,7 @@ import type { ReleasePolicy } from '../../src/domain/release/release-policy.js';
 import type { ProxyGrants } from '../../src/domain/proxies/proxy-grants.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { REPOSITORY_ROOT } from '../support/upstream-examples.js';
-import { ANTON, LILLA, MARTA, NOW, pid, smartToken, TOLVAN, get } from '../http/fhir/fhir-calls.js';
+import { ANTON, LILLA, MARTA, NOW, pid, SARA, smartToken, TOLVAN, get } from '../http/fhir/fhir-calls.js';
 
 /** The example policy, every rule of it waived for client tokens: a client sees what a person may not. */
 function clientExempt(): ReleasePolicy {
@@ -35,6 +35,8 @@ const SEARCHES = (patient: string): string[] => [
   `/fhir/Condition?patient=${patient}&_count=500`,
   `/fhir/Encounter?patient=${patient}&_revinclude=Composition:encounter&_count=500`,
   `/fhir/Flag?patient=${patient}`,
+  `/fhir/Patient?_id=${patient}`,
+  `/fhir/Appointment?patient=${patient}&_count=500`,
 ];
 
 /** A caller: who, with which scopes, asking about whom. */
@@ -42,7 +44,11 @@ interface Caller { name: string; token: (t: TestApp, times?: Record<string, numb
 
 const tolvan = pid(TOLVAN);
 const lilla = pid(LILLA);
+const sara = pid(SARA);
 const CALLERS: Caller[] = [
+  // Protected identity: her own token sees her contact details, a client's has them masked.
+  { name: 'Sara herself (protected identity)', token: (t, times = {}) => smartToken(t, SARA, 'launch/patient patient/*.rs', times), patient: sara },
+  { name: 'client on Sara, masked', token: (t, times = {}) => t.clientToken({ scope: 'system/*.read', ...times }), patient: sara },
   { name: 'client, policy waived', token: (t, times = {}) => t.clientToken({ scope: 'system/*.read', ...times }), patient: tolvan },
   { name: 'client on Lilla, policy waived', token: (t, times = {}) => t.clientToken({ scope: 'system/*.read', ...times }), patient: lilla },
   { name: 'Tolvan, every scope', token: (t, times = {}) => smartToken(t, TOLVAN, 'launch/patient patient/*.rs', times), patient: tolvan },
@@ -84,7 +90,7 @@ describe('review: FHIR answers do not depend on who asked before (memos warm vs 
   it('the callers are told different things of one record (else the comparison below could not fail)', async () => {
     const totals = async (caller: Caller, url: string): Promise<number | undefined> =>
       (JSON.parse((await get(warm, url, await caller.token(warm))).body) as { total?: number }).total;
-    const [client, , patient, vitals, proxy] = CALLERS as [Caller, Caller, Caller, Caller, Caller];
+    const [, , client, , patient, vitals, proxy] = CALLERS as [Caller, Caller, Caller, Caller, Caller, Caller, Caller];
     const notes = `/fhir/Composition?patient=${tolvan}&_count=50`;
     expect(await totals(client, notes)).toBeGreaterThan((await totals(patient, notes)) ?? 0);
     const observations = `/fhir/Observation?patient=${tolvan}&_count=500`;
@@ -93,6 +99,12 @@ describe('review: FHIR answers do not depend on who asked before (memos warm vs 
     expect(all).toBeGreaterThan(0);
     expect(await totals(vitals, observations)).toBe(0);
     expect(await totals(proxy, `/fhir/Condition?patient=${tolvan}`)).toBeUndefined();
+    const [saraHerself, clientOnSara] = CALLERS as [Caller, Caller];
+    const saraPatient = `/fhir/Patient?_id=${sara}`;
+    const own = (await get(warm, saraPatient, await saraHerself.token(warm))).body;
+    const masked = (await get(warm, saraPatient, await clientOnSara.token(warm))).body;
+    expect(own).toContain('"address"');
+    expect(masked).not.toContain('"address"');
   });
 
   it.each(CALLERS.map((c) => [c.name, c] as const))('%s: the same answers from a warm app as from a cold one', async (_name, caller) => {
