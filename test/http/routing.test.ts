@@ -68,6 +68,18 @@ describe('routing, documentation and unknown paths', () => {
     expect(docs.statusCode).toBeLessThan(400);
   });
 
+  it('the documentation page is never shown inside another site\'s frame, and names no referrer: it holds a signed-in token', async () => {
+    const swagger = (await t.app.inject({ method: 'GET', url: '/docs/' })).body;
+    const parts = ['/docs', '/docs/', '/docs/json', '/docs/static/index.html', '/docs/static/oauth2-redirect.html',
+      ...[...swagger.matchAll(/(?:src|href)="\.?\/?((?:static\/)?[\w./-]+)"/g)].map((m) => `/docs/${m[1]}`)];
+    expect(parts.length).toBeGreaterThan(5);
+    for (const url of parts) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect([url, res.statusCode < 400, res.headers['x-frame-options'], res.headers['content-security-policy'], res.headers['referrer-policy']])
+        .toEqual([url, true, 'DENY', "frame-ancestors 'none'", 'no-referrer']);
+    }
+  });
+
   it('issue 36: GET / and the documentation point at the FHIR API', async () => {
     const root = await t.app.inject({ method: 'GET', url: '/' });
     expect(root.headers.link).toContain('</fhir/metadata>; rel="service-desc"; type="application/fhir+json"');

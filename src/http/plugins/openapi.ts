@@ -56,6 +56,17 @@ export const openapi = fp(async (app: FastifyInstance, opts: OpenApiOptions) => 
       ? { initOAuth: { clientId: 'api-docs', usePkceWithAuthorizationCodeGrant: true, scopes: [SIGN_IN_SCOPE, ...Object.keys(scopes())] } }
       : {}),
   });
+  // The page holds a person's token once Authorize is done: no other site may frame it (a click
+  // made for something else lands on Try it out) or learn its address. Only framing is restricted
+  // by CSP: swagger-ui's own pages run inline code a fuller policy would stop.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (request.url === '/docs' || request.url.startsWith('/docs/')) {
+      reply.header('x-frame-options', 'DENY');
+      reply.header('content-security-policy', "frame-ancestors 'none'");
+      reply.header('referrer-policy', 'no-referrer');
+    }
+    done(null, payload);
+  });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   // The address the start-up banner prints leads a person to the documentation, not to a 404.
   // Its Link header names the machine-readable descriptions too (RFC 8288, RFC 8631): the OpenAPI
