@@ -16,8 +16,8 @@ export const statusOf = (err: unknown): number | undefined => (err instanceof Re
 
 const SHARING_REFUSALS: Readonly<Record<number, Words>> = {
   400: {
-    sv: 'Uppgifterna godtogs inte. Kontrollera personnumret, vad som delas och datumen och försök igen.',
-    en: 'The details were not accepted. Check the personal identity number, what is shared and the dates, and try again.',
+    sv: 'Uppgifterna godtogs inte. Kontrollera personnumret (det ska vara en annan vuxens), vad som delas och datumen och försök igen.',
+    en: "The details were not accepted. Check the personal identity number (it must be another adult's), what is shared and the dates, and try again.",
   },
   403: {
     sv: 'Det här kan du inte göra här. Kontakta din vårdgivare om du behöver hjälp.',
