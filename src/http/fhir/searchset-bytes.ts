@@ -14,7 +14,7 @@
  */
 import type { FhirResource } from '../../reads/as-fhir.js';
 import { JsonAnswer } from '../serialization/json-answer.js';
-import { markShared } from '../serialization/pieces-stream.js';
+import { sharedBytes } from '../serialization/pieces-stream.js';
 import { fullUrlOf, searchset, type BundlePage } from './bundle.js';
 
 type Mode = 'match' | 'include';
@@ -26,10 +26,8 @@ interface KeptEntry {
   include?: Buffer;
 }
 
-const COMMA = Buffer.from(',');
-markShared(COMMA);
-const ENTRIES_END = Buffer.from(']}');
-markShared(ENTRIES_END);
+const COMMA = sharedBytes(',');
+const ENTRIES_END = sharedBytes(']}');
 
 /** Whether a resource is one written from kept records: frozen (written-forms.ts freezes those whole), so its JSON never goes stale. */
 export const isKept = (r: FhirResource): boolean => Object.isFrozen(r);
@@ -44,11 +42,7 @@ export class KeptEntries {
     if (kept?.base !== base) this.known.set(r, kept = { base });
     const known = kept[mode];
     if (known !== undefined) return known;
-    const text = JSON.stringify({ fullUrl: fullUrlOf(base, r), resource: r, search: { mode } });
-    // Outside Node's shared pool, so a kept entry never keeps a pool slab alive (as sliced-json.ts's pieces).
-    const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
-    bytes.write(text);
-    markShared(bytes);
+    const bytes = sharedBytes(JSON.stringify({ fullUrl: fullUrlOf(base, r), resource: r, search: { mode } }));
     kept[mode] = bytes;
     return bytes;
   }

@@ -9,6 +9,17 @@ export function markShared(piece: Buffer): void {
   sharedPieces.add(piece);
 }
 
+/**
+ * `text` as UTF-8 bytes that answers share for as long as they are remembered: outside Node's shared
+ * pool, so a remembered piece never keeps a pool slab alive, and marked shared.
+ */
+export function sharedBytes(text: string): Buffer {
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  bytes.write(text);
+  markShared(bytes);
+  return bytes;
+}
+
 /** A stalled answer is packed once this much of it, not shared with other answers, is still unsent. */
 export const PACK_MIN_BYTES = 1024 * 1024;
 /** How long an answer must have been stalled (nothing read of it) before it is packed. */

@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { isFrozenWhole } from '../../domain/frozen-whole.js';
 import { JsonAnswer } from './json-answer.js';
-import { markShared } from './pieces-stream.js';
+import { sharedBytes } from './pieces-stream.js';
 import { serialiserOf, type Serialise } from './shared-serializers.js';
 import type { TSchema } from 'typebox';
 
@@ -26,10 +26,7 @@ class RememberedJson {
     const text = this.serialise(value);
     // Frozen all the way down now means frozen for good: what it serialises to cannot go stale.
     if (!isFrozenWhole(value)) return text;
-    // Outside Node's shared pool, so a remembered piece never keeps a pool slab alive.
-    const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
-    bytes.write(text);
-    markShared(bytes);
+    const bytes = sharedBytes(text);
     this.known.set(value, bytes);
     return bytes;
   }
