@@ -6,6 +6,9 @@ const HELMET_OPTIONS = {
   contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
   crossOriginResourcePolicy: { policy: 'same-origin' },
   referrerPolicy: { policy: 'no-referrer' },
+  // As frame-ancestors 'none' says for browsers that read CSP; helmet's default SAMEORIGIN would let a page of
+  // the service's own origin frame an answer, which CSP refuses (and the docs page and the app send DENY too).
+  xFrameOptions: { action: 'deny' },
   // Set apart, and only on HTTPS answers: over plain HTTP the header means nothing (RFC 6797 §7.2).
   strictTransportSecurity: false,
 } as const;

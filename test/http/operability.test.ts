@@ -53,7 +53,7 @@ describe('headers, CORS and load shedding', () => {
     try {
       const res = await t.call({ method: 'GET', url: '/patients/appointments/', token: await t.personToken(ADULT), headers: { origin: 'https://app.example' } });
       expect(res.headers['content-security-policy']).toBe("default-src 'none';frame-ancestors 'none'");
-      expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+      expect(res.headers['x-frame-options']).toBe('DENY');
       // Plain HTTP (inject): HSTS only over HTTPS (issue 15; test/e2e/https.e2e.test.ts shows it there).
       expect(res.headers['strict-transport-security']).toBeUndefined();
       expect(res.headers['referrer-policy']).toBe('no-referrer');
