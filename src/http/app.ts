@@ -15,7 +15,7 @@ import { DEFAULT_MAX_LARGE_ANSWERS, LargeAnswers } from './serialization/large-a
 import { emptyJsonWhereNoBody } from './json-body.js';
 import { errorHandler } from './error-handler.js';
 import type { RequestMetrics } from '../ports/metrics.port.js';
-import { apiProtection } from './plugins/api-protection.js';
+import { apiProtection, protectionHeaders } from './plugins/api-protection.js';
 import { audit } from './plugins/audit.js';
 import type { DemoCredentials } from './demo-refusals.js';
 import { credentials } from './plugins/credentials.js';
@@ -125,6 +125,12 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   // A documented path asked with another method is 405 (Allow), not 404.
   const notAllowed = methodNotAllowed(deps.config.basePath);
   const fhirNotAllowed = deps.fhir === undefined ? () => undefined : fhirMethodNotAllowed(deps.config.basePath, deps.fhir, deps.subscriptions !== undefined);
+  // An unknown path or method gets the API's headers too: its answer is JSON no browser should render or frame.
+  const unservedHeaders = protectionHeaders(deps.securityHeadersEachRequest === true);
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.is404) unservedHeaders(request, reply);
+    done();
+  });
   app.addHook('preParsing', (request, _reply, payload, done) => {
     if (request.is404) done(notAllowed(request.url) ?? fhirNotAllowed(request.url) ?? new ApiError(404, 'Not found.'));
     else done(null, payload);

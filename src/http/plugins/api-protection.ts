@@ -1,6 +1,6 @@
 import cors from '@fastify/cors';
 import underPressure from '@fastify/under-pressure';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError } from '../api-error.js';
 import { FILTERED_HEADER } from '../release-header.js';
@@ -20,6 +20,20 @@ const RETRY_AFTER_S = 5;
 const HSTS = 'max-age=31536000; includeSubDomains';
 
 /**
+ * The headers of an answer no browser should render or frame: helmet's as a list made once
+ * (src/http/security-headers.ts), not its middleware chain per request, and HSTS over HTTPS. For
+ * every API answer, and for a path or method no route serves (src/http/app.ts).
+ */
+export function protectionHeaders(helmetPerRequest = false): (request: FastifyRequest, reply: FastifyReply) => void {
+  const securityHeaders = helmetPerRequest ? helmetEachRequest() : precomputedSecurityHeaders();
+  return (request, reply) => {
+    // Directly over TLS, or from a trusted proxy (TRUST_PROXY) that says its side was HTTPS.
+    if (request.protocol === 'https') reply.raw.setHeader('strict-transport-security', HSTS);
+    securityHeaders(request.raw, reply.raw);
+  };
+}
+
+/**
  * What every API answer needs around it: headers for a JSON API that no browser should render or
  * frame, CORS only for configured origins, and shedding load with 503 + Retry-After while the
  * process is overloaded, instead of letting every request slow down until it collapses.
@@ -35,12 +49,9 @@ export const apiProtection = fp(async (app: FastifyInstance, opts: ProtectionOpt
       maxAge: 600,
     });
   }
-  // helmet's headers as a list made once (src/http/security-headers.ts), not its middleware chain per request.
-  const securityHeaders = opts.securityHeadersEachRequest === true ? helmetEachRequest() : precomputedSecurityHeaders();
+  const protect = protectionHeaders(opts.securityHeadersEachRequest === true);
   app.addHook('onRequest', (request, reply, done) => {
-    // Directly over TLS, or from a trusted proxy (TRUST_PROXY) that says its side was HTTPS.
-    if (request.protocol === 'https') reply.raw.setHeader('strict-transport-security', HSTS);
-    securityHeaders(request.raw, reply.raw);
+    protect(request, reply);
     done();
   });
   await app.register(underPressure, {
