@@ -2,7 +2,10 @@
 export type GrantStatus = 'pending' | 'active' | 'declined' | 'revoked' | 'expired' | 'lapsed';
 export interface GrantParty { identityNumber: string; name?: string }
 
-/** The contract's grant object (docs/proxies.md), as the caller (`role`) sees it. */
+/**
+ * The contract's grant object (docs/proxies.md), as the caller (`role`) sees it: the app's own copy, held
+ * equal to the domain's GrantView by the type checker (test/http/grant-wire-types.test.ts).
+ */
 export interface Grant {
   id: string;
   status: GrantStatus;
