@@ -1,0 +1,257 @@
+/**
+ * Hostile review of decbec5 (src/http/send-deadline.ts keeps the answers in flight in an intrusive
+ * list, src/http/linked-list.ts, not a Set). The watch is attached to a bare Node server here, as
+ * app.ts attaches it to fastify's, so that the list itself can be weighed: whatever callers do (never
+ * read, reset mid-answer while sweeps run, pipeline behind a stalled answer, ask HEAD or for a 404),
+ * each answer leaves the list once, the list stays whole, the sweep stops when it is empty, the
+ * callers that never read are cut within the grace plus the answer's size at the rate, and no caller
+ * reading at the rate or faster is cut (docs/contract.md#what-never-happens). The last test is the
+ * service's: an answer with one record larger than the kernel's buffers is cut however fast its
+ * caller reads, short of taking it all within the grace.
+ */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyBaseLogger } from 'fastify';
+import { seededRandom } from '../../scripts/soak/plan.js';
+import { generateDemoData } from '../../src/dev/demo-data/generate.js';
+import { createLogger } from '../../src/http/logging.js';
+import type { LinkedList } from '../../src/http/linked-list.js';
+import { SendDeadline } from '../../src/http/send-deadline.js';
+import { startDemoService, type DemoService } from '../support/demo-service.js';
+import { SCHEDULING_SLACK_MS } from '../support/scheduling.js';
+
+const GRACE_MS = 300;
+const MIN_BYTES_PER_S = 2 * 2 ** 20;
+/** Far more than loopback's socket buffers take of an answer that is never read. */
+const BIG = Buffer.alloc(8 * 2 ** 20, 0x61);
+const PIECE = 64 * 1024;
+const BOUND_MS = GRACE_MS + (BIG.length / MIN_BYTES_PER_S) * 1000;
+
+interface Answer { prev: Answer | undefined; next: Answer | undefined; listed: boolean; res: ServerResponse }
+const openOf = (deadline: SendDeadline): LinkedList<Answer> => (deadline as unknown as { open: LinkedList<Answer> }).open;
+const sweeping = (deadline: SendDeadline): boolean => (deadline as unknown as { sweeper: unknown }).sweeper !== undefined;
+
+/** The list walked both ways: every link mirrored, and as many items as its size says. */
+function wholeness(list: LinkedList<Answer>): { size: number; walked: number; broken: number } {
+  let walked = 0;
+  let broken = 0;
+  let prev: Answer | undefined;
+  for (let item = (list as unknown as { head: Answer | undefined }).head; item !== undefined && walked <= list.size + 1; item = item.next) {
+    if (item.prev !== prev || !item.listed) broken += 1;
+    prev = item;
+    walked += 1;
+  }
+  return { size: list.size, walked, broken };
+}
+
+/** The big answer in pieces, each after the one before was taken by the socket (as the service's streamed answers go). */
+function sendInPieces(res: ServerResponse): void {
+  res.setHeader('content-length', BIG.length);
+  let at = 0;
+  const more = (): void => {
+    while (at < BIG.length) {
+      const piece = BIG.subarray(at, at + PIECE);
+      at += piece.length;
+      if (at >= BIG.length) { res.end(piece); return; }
+      if (!res.write(piece)) { res.once('drain', more); return; }
+    }
+  };
+  more();
+}
+
+/** A caller that asks, reads `readBytes` and then never reads again; resolves with ms from its stall to the reset it saw. */
+function neverReader(port: number, requests: string, readBytes: number, giveUpMs: number): Promise<number | undefined> {
+  return new Promise((resolve) => {
+    const socket: Socket = connect(port, '127.0.0.1');
+    let received = 0;
+    let stalledAt: number | undefined;
+    let probe: NodeJS.Timeout | undefined;
+    let giveUp = setTimeout(() => done(undefined), 30_000);
+    function done(at: number | undefined): void {
+      clearInterval(probe);
+      clearTimeout(giveUp);
+      socket.destroy();
+      resolve(at === undefined || stalledAt === undefined ? undefined : at - stalledAt);
+    }
+    socket.once('error', () => done(performance.now()));
+    const stall = (): void => {
+      socket.off('data', count);
+      socket.pause();
+      stalledAt = performance.now();
+      clearTimeout(giveUp);
+      giveUp = setTimeout(() => done(undefined), giveUpMs);
+      // A paused socket notices no reset: writing nothing does.
+      probe = setInterval(() => socket.write(Buffer.alloc(0)), 20);
+    };
+    const count = (chunk: Buffer): void => {
+      received += chunk.length;
+      if (received >= readBytes) stall();
+    };
+    socket.on('data', count);
+    socket.write(requests);
+  });
+}
+
+/**
+ * Sends `requests` on one connection, the last asking the server to close it, and reads at `bytesPerS`
+ * (unpaced when omitted) until it closes; resolves with the bytes read and what went wrong: a reset, or
+ * fewer than `totalBytes`.
+ */
+function reader(port: number, requests: string, totalBytes: number, bytesPerS = Number.POSITIVE_INFINITY): Promise<{ bytes: number; error?: string }> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    let received = 0;
+    let started: number | undefined;
+    const giveUp = setTimeout(() => finish('still waiting after 30 s'), 30_000);
+    function finish(error?: string): void {
+      clearTimeout(giveUp);
+      socket.destroy();
+      resolve({ bytes: received, ...(error ? { error } : {}) });
+    }
+    socket.on('error', (err: NodeJS.ErrnoException) => finish(err.code ?? err.message));
+    // The last request asks the server to close: a clean close after all of it is the answer read in full.
+    socket.on('close', () => finish(received >= totalBytes ? undefined : `closed after ${received} bytes`));
+    socket.on('data', (chunk: Buffer) => {
+      started ??= performance.now();
+      received += chunk.length;
+      const aheadMs = (received / bytesPerS) * 1000 - (performance.now() - started);
+      if (aheadMs > 0) {
+        socket.pause();
+        setTimeout(() => socket.resume(), aheadMs);
+      }
+    });
+    socket.write(requests);
+  });
+}
+
+/** Reads for `afterMs`, then drops the connection: with a reset (RST) or a plain close (FIN), as `reset` says. */
+function dropper(port: number, request: string, afterMs: number, reset: boolean): Promise<void> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.on('error', () => undefined);
+    socket.on('data', () => undefined);
+    socket.on('close', () => resolve());
+    setTimeout(() => (reset ? socket.resetAndDestroy() : socket.destroy()), afterMs);
+    socket.write(request);
+  });
+}
+
+const get = (p: string, close = false): string => `GET ${p} HTTP/1.1\r\nHost: 127.0.0.1\r\n${close ? 'Connection: close\r\n' : ''}\r\n`;
+const head = (p: string): string => `HEAD ${p} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`;
+
+describe('the send deadline\'s list of answers in flight under attack (decbec5)', () => {
+  let server: Server;
+  let deadline: SendDeadline;
+  let port: number;
+  const cuts: unknown[] = [];
+  const checks: Array<ReturnType<typeof wholeness>> = [];
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      if (req.url === '/big' && req.method === 'HEAD') { res.setHeader('content-length', BIG.length); res.end(); return; }
+      if (req.url === '/big') { sendInPieces(res); return; }
+      res.statusCode = 404;
+      res.setHeader('content-type', 'application/json');
+      res.end('{"error":"not found"}');
+    });
+    server.keepAliveTimeout = 60_000;
+    const log = { warn: (o: unknown) => cuts.push(o) } as unknown as FastifyBaseLogger;
+    deadline = new SendDeadline(server, { graceMs: GRACE_MS, minBytesPerS: MIN_BYTES_PER_S }, log);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('never-readers, mid-answer resets and closes, pipelined stalls, HEAD and 404 at once: never-readers cut in time, readers never, the list whole and empty after', async () => {
+    const random = seededRandom(5604);
+    const head404 = get('/missing') + head('/big');
+    const walker = setInterval(() => checks.push(wholeness(openOf(deadline))), 7);
+    const [stalled, readers] = await Promise.all([
+      Promise.all([
+        ...Array.from({ length: 6 }, () => neverReader(port, get('/big'), 1, BOUND_MS + 10_000)),
+        // Behind a 404 and a HEAD answered in full, the big answer stalls: its deadline counts from its own first byte.
+        ...Array.from({ length: 2 }, () => neverReader(port, head404 + get('/big') + get('/big'), 400, BOUND_MS + 10_000)),
+      ]),
+      Promise.all([
+        // Reading just above the rate, and unpaced, among the stalls; keep-alive after a 404 and a HEAD.
+        ...Array.from({ length: 2 }, () => reader(port, get('/big', true), BIG.length, MIN_BYTES_PER_S * 1.5)),
+        ...Array.from({ length: 2 }, () => reader(port, head404 + get('/big') + get('/big', true), 2 * BIG.length)),
+      ]),
+      // Connections dropped mid-answer at scattered times: their answers leave the list while sweeps walk it.
+      Promise.all(Array.from({ length: 16 }, (_, i) => dropper(port, get('/big', i % 3 === 0), Math.floor(random() * 4_000), i % 2 === 0))),
+    ]);
+    // Leave the last closes time to land.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    clearInterval(walker);
+
+    const late = stalled.filter((ms) => ms === undefined || ms > BOUND_MS + SCHEDULING_SLACK_MS);
+    expect({ late: late.map((ms) => ms ?? 'still open'), BOUND_MS }).toEqual({ late: [], BOUND_MS });
+    expect(readers.filter((r) => r.error !== undefined)).toEqual([]);
+    expect(cuts.length).toBe(stalled.length);
+    // Whole at every look, and empty once every connection is gone, the sweep stopped.
+    expect(checks.length).toBeGreaterThan(100);
+    expect(checks.filter((c) => c.broken > 0 || c.walked !== c.size)).toEqual([]);
+    expect(wholeness(openOf(deadline))).toEqual({ size: 0, walked: 0, broken: 0 });
+    expect(sweeping(deadline)).toBe(false);
+  }, 40_000);
+
+});
+
+/**
+ * A caller reading at the rate or faster is never cut, whatever the answer's shape. Node counts a
+ * piece handed to the socket as taken only once all of it has left the process (takenFrom in
+ * send-deadline.ts), and json-answer.ts streams an answer's pieces as they are, one a record: a
+ * journal with one note of ~12 MB hands the socket a 14 MB piece, which shows 0 bytes taken until the
+ * caller has read all but the kernel's buffers of it. So the answer is cut at the grace, however fast
+ * the caller reads short of taking it all within the grace (with the defaults, 10 s: about 1 MB/s, 60
+ * times SEND_MIN_BYTES_PER_S). Failed before: cut at 311 ms, takenBytes 0, answerBytes 14,005,508.
+ */
+describe('the send deadline in the service: an answer with one record larger than the kernel\'s buffers', () => {
+  const TOLVAN = '191212121212';
+  const SERVICE_MIN_BYTES_PER_S = 2 ** 20;
+  let dir: string;
+  let service: DemoService;
+  let request: string;
+  const lines: Array<Record<string, unknown>> = [];
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'pdas-send-deadline-attacks-'));
+    const ehrDir = path.join(dir, 'ehr');
+    await generateDemoData(ehrDir, { now: Date.now(), zone: 'Europe/Stockholm' });
+    const journal = path.join(ehrDir, 'patients', TOLVAN, 'journalnotes.xml');
+    const xml = await readFile(journal, 'utf8');
+    const sentence = 'Mår bra, inga känningar av lågt blodsocker.';
+    expect(xml).toContain(sentence);
+    // One long note: a record of 12 MB (a pasted report, say), the rest of the journal as it was.
+    await writeFile(journal, xml.replace(sentence, 'Mår bra. '.repeat((12 * 2 ** 20) / 9)));
+    const log = new Writable({ write(chunk: Buffer, _encoding, callback) { lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>); callback(); } });
+    service = await startDemoService({
+      DATA_DIR: path.join(dir, 'data'), EHR_DATA_DIR: ehrDir, SEND_GRACE_MS: String(GRACE_MS), SEND_MIN_BYTES_PER_S: String(SERVICE_MIN_BYTES_PER_S),
+      RELEASE_POLICY_FILE: 'none',
+    }, createLogger('info', log));
+    const token = await service.clientToken('user/JournalNote-read');
+    request = `GET /patients/journalnotes/ HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nOcp-Apim-Subscription-Key: ${service.key}\r\n`
+      + `Authorization: Bearer ${token}\r\npatient: ${TOLVAN}\r\nX-Request-Id: one-long-note\r\n\r\n`;
+  }, 60_000);
+
+  afterAll(async () => {
+    await service?.runtime.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('a caller reading it at four times SEND_MIN_BYTES_PER_S gets all of it, uncut', async () => {
+    const port = Number(new URL(service.api).port);
+    const paced = await reader(port, request, 12 * 2 ** 20, SERVICE_MIN_BYTES_PER_S * 4);
+    const cuts = lines.filter((l) => String(l.msg).startsWith('answer not taken'));
+    expect({ error: paced.error, cuts: cuts.map(({ afterMs, takenBytes, answerBytes }) => ({ afterMs, takenBytes, answerBytes })) }).toEqual({ error: undefined, cuts: [] });
+  }, 30_000);
+});
