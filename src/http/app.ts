@@ -9,6 +9,7 @@ import type { Clock } from '../ports/clock.port.js';
 import type { EhrRecords } from '../ports/ehr-records.port.js';
 import type { SubscriptionKeys } from '../ports/subscription-keys.port.js';
 import { ApiError } from './api-error.js';
+import { inSlices } from './serialization/json-answer.js';
 import { ConnectionDrain } from './connection-drain.js';
 import { DEFAULT_SEND_LIMITS, SendDeadline } from './send-deadline.js';
 import { DEFAULT_MAX_LARGE_ANSWERS, LargeAnswers } from './serialization/large-answers.js';
@@ -140,9 +141,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     reply.header('x-request-id', request.id);
     reply.header('x-content-type-options', 'nosniff');
     if (!request.url.startsWith('/docs') && !faviconUrls.has(request.routeOptions.url ?? '')) reply.header('cache-control', 'no-store');
+    const sliced = inSlices(payload);
+    if (sliced !== undefined) reply.header('content-length', sliced.byteLength);
     drain.decide(request.raw, (last) => {
       if (last) reply.header('connection', 'close');
-      done(null, payload);
+      done(null, sliced?.body ?? payload);
     });
   });
   await app.register(metricsPlugin, { metrics: deps.metrics ?? { requestAnswered: () => undefined } });

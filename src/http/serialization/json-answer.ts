@@ -26,3 +26,19 @@ export class JsonAnswer {
     return Buffer.concat(this.pieces, this.byteLength);
   }
 }
+
+/**
+ * A string or buffer answer over ONE_BUFFER_BYTES (a FHIR resource written by `JSON.stringify`, the
+ * OpenAPI document), as a stream of slices and its length; undefined for anything else. Written whole,
+ * such an answer showed the send deadline nothing taken until its caller had read nearly all of it
+ * (pieces-stream.ts, PUSH_MAX_BYTES), and a slow but steady caller was cut.
+ */
+export function inSlices(payload: unknown): { body: Readable; byteLength: number } | undefined {
+  // A UTF-16 unit is at most 3 bytes of UTF-8: a shorter string cannot be over the line.
+  if (typeof payload === 'string' && payload.length > ONE_BUFFER_BYTES / 3) {
+    const byteLength = Buffer.byteLength(payload);
+    return byteLength > ONE_BUFFER_BYTES ? { body: new PiecesStream([Buffer.from(payload)]), byteLength } : undefined;
+  }
+  if (Buffer.isBuffer(payload) && payload.length > ONE_BUFFER_BYTES) return { body: new PiecesStream([payload]), byteLength: payload.length };
+  return undefined;
+}

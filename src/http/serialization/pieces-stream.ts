@@ -20,6 +20,13 @@ export function sharedBytes(text: string): Buffer {
   return bytes;
 }
 
+/**
+ * The most a push hands on: the socket counts a write as taken only once all of it has left the
+ * process (src/http/send-deadline.ts), so one record of megabytes, written whole, showed nothing
+ * taken until its caller had read nearly all of it, and was cut at the grace however fast it read.
+ */
+export const PUSH_MAX_BYTES = 64 * 1024;
+
 /** A stalled answer is packed once this much of it, not shared with other answers, is still unsent. */
 export const PACK_MIN_BYTES = 1024 * 1024;
 /** How long an answer must have been stalled (nothing read of it) before it is packed. */
@@ -27,7 +34,8 @@ export const STALL_MS = 1000;
 
 /**
  * Streams a large answer's pieces as they are (a byte stream keeps pushed buffers without copying
- * them), letting go of each once pushed: an answer half taken holds only its other half.
+ * them), a long one in slices of PUSH_MAX_BYTES (views of it, not copies), letting go of each piece
+ * once pushed: an answer half taken holds only its other half.
  * Destroyed (the connection closed or cut, src/http/send-deadline.ts), it lets go of the rest at
  * once and pushes nothing more.
  *
@@ -42,6 +50,8 @@ export const STALL_MS = 1000;
 export class PiecesStream extends Readable {
   private pieces: Array<Buffer | undefined>;
   private next = 0;
+  /** How much of the next piece was pushed already: a piece goes out in slices of PUSH_MAX_BYTES. */
+  private offset = 0;
   /** Bytes of the unsent pieces that no other answer holds: what packing frees. */
   private unsentOwnBytes: number;
   private lastRead = 0;
@@ -78,9 +88,16 @@ export class PiecesStream extends Readable {
   private pushPieces(): void {
     while (this.next < this.pieces.length) {
       const piece = this.pieces[this.next] as Buffer;
-      this.pieces[this.next++] = undefined;
-      if (!sharedPieces.has(piece)) this.unsentOwnBytes -= piece.length;
-      if (!this.push(piece)) {
+      const end = Math.min(piece.length, this.offset + PUSH_MAX_BYTES);
+      const slice = this.offset === 0 && end === piece.length ? piece : piece.subarray(this.offset, end);
+      if (end === piece.length) {
+        this.pieces[this.next++] = undefined;
+        this.offset = 0;
+      } else {
+        this.offset = end;
+      }
+      if (!sharedPieces.has(piece)) this.unsentOwnBytes -= slice.length;
+      if (!this.push(slice)) {
         this.watchForStall();
         return;
       }
@@ -119,8 +136,9 @@ export class PiecesStream extends Readable {
       else this.packed = out;
     });
     for (; this.next < this.pieces.length; this.next++) {
-      deflate.write(this.pieces[this.next] as Buffer);
+      deflate.write((this.pieces[this.next] as Buffer).subarray(this.offset));
       this.pieces[this.next] = undefined;
+      this.offset = 0;
     }
     this.pieces = [];
     this.unsentOwnBytes = 0;
