@@ -15,28 +15,20 @@
  * not set.
  */
 import { mkdir } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARTIFACTS, browserMissing, demoServiceAndBrowser, type DemoInBrowser } from '../support/browser.js';
 import { labFixture } from '../support/lab-fixture.js';
+import { axeViolations } from '../support/sign-in-browser.js';
 
 const skipped = browserMissing('issue 47: the browser test of the patient app\'s record');
-const AXE_SOURCE = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
 const POLICY = path.resolve(import.meta.dirname, '../../examples/release-policy.json');
 const VIEWPORTS = [{ name: '390', width: 390, height: 844 }, { name: 'desktop', width: 1280, height: 900 }] as const;
 
-interface AxeViolation { id: string; impact: string | null; nodes: { target: string[] }[] }
-
 /** axe-core's serious and critical findings on the page as it is now (WCAG 2.1 A and AA, and best practice). */
 async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(o: object): Promise<{ violations: AxeViolation[] }> } }).axe;
-    return (await axe.run({ runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } })).violations;
-  });
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  return (await axeViolations(page)).filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 /** Signs Tolvan in from the app's start page: the demo sign-in, then consent (he acts for nobody: no picker). */

@@ -7,11 +7,11 @@
  */
 import { copyFile, mkdir } from 'node:fs/promises';
 import * as client from 'openid-client';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRegionLogin, type RegionLogin } from '../../src/dev/region-login/region-login.js';
 import { LOA3, PNR_SCOPE } from '../../src/dev/region-login/region-provider.js';
-import { ARTIFACTS, browserMissing, CHROMIUM } from '../support/browser.js';
+import { ARTIFACTS, browserMissing, closeContexts, workerChromium } from '../support/browser.js';
 import { violations } from '../support/sign-in-browser.js';
 
 const skipped = browserMissing('issue 55 item 9: the browser test of the stand-in region login');
@@ -26,10 +26,10 @@ describe.skipIf(skipped)('the stand-in region login in Chromium', () => {
     await mkdir(ARTIFACTS, { recursive: true });
     login = await startRegionLogin({ host: '127.0.0.1', port: 0, client: { clientId: 'pdas', clientSecret: 'browser-test-secret', redirectUris: [REDIRECT] } });
     config = await client.discovery(new URL(login.issuer), 'pdas', 'browser-test-secret', undefined, { execute: [client.allowInsecureRequests] });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+    browser = await workerChromium();
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
+    if (browser !== undefined) await closeContexts(browser);
     await login?.close();
   });
 

@@ -11,10 +11,10 @@
  *   UPDATE_DOC_SCREENSHOTS=1 npx vitest run test/e2e/region-sign-in-browser.e2e.test.ts
  */
 import { copyFile, mkdir } from 'node:fs/promises';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS, browserMissing, CHROMIUM } from '../support/browser.js';
+import { ARTIFACTS, browserMissing, closeContexts, workerChromium } from '../support/browser.js';
 import { adminPool, databaseAvailable, dropSchema } from '../support/database.js';
 import { appRefreshToken, pickLillaAndAllow, violations } from '../support/sign-in-browser.js';
 import { startSignInService, type SignInService } from '../support/sign-in-service.js';
@@ -59,10 +59,10 @@ describe.skipIf(skipped)('sign-in through the region\'s login in Chromium (docs/
       }],
     });
     appUrl = `${service.base}/app/`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+    browser = await workerChromium();
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
+    if (browser !== undefined) await closeContexts(browser);
     await service?.close();
     if (service !== undefined) {
       const pool = adminPool();

@@ -29,6 +29,29 @@ export function browserMissing(what: string): boolean {
   return missing;
 }
 
+let chromiumOfWorker: Promise<Browser> | undefined;
+
+/**
+ * Chromium, launched once in a vitest worker and shared by the browser test files it runs (the main
+ * project's files share their worker's modules): a launch took a second a file here, and each test opens
+ * a browser context of its own, which shares no cookie, storage or cache with another. Playwright closes
+ * it when the worker ends (its SIGTERM and exit handlers); a browser that crashed is launched again.
+ */
+export function workerChromium(): Promise<Browser> {
+  if (chromiumOfWorker === undefined) {
+    const launched = chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+    const forget = () => { if (chromiumOfWorker === launched) chromiumOfWorker = undefined; };
+    chromiumOfWorker = launched;
+    launched.then((browser) => browser.on('disconnected', forget), forget);
+  }
+  return chromiumOfWorker;
+}
+
+/** Closes what a file left open in the worker's Chromium (a test that failed before closing its context), so the next file starts with none. */
+export async function closeContexts(browser: Browser): Promise<void> {
+  await Promise.all(browser.contexts().map((context) => context.close()));
+}
+
 export interface DemoInBrowser {
   /** `http://127.0.0.1:<port>` of the API. */
   base: string;
@@ -40,7 +63,8 @@ export interface DemoInBrowser {
 
 /**
  * The service in demo mode on a port free now (a page's sign-in callback names the API's port, so it
- * cannot be 0), with `settings` beside the demo's (a RELEASE_POLICY_FILE), and Chromium.
+ * cannot be 0), with `settings` beside the demo's (a RELEASE_POLICY_FILE), and the worker's Chromium
+ * (workerChromium). `close` stops the service and closes the contexts the file left open, not the browser.
  */
 export async function demoServiceAndBrowser(name: string, settings: Record<string, string> = {}): Promise<DemoInBrowser> {
   const dataDir = await mkdtemp(path.join(tmpdir(), `pdas-${name}-`));
@@ -51,15 +75,14 @@ export async function demoServiceAndBrowser(name: string, settings: Record<strin
     await runtime.close();
     await rm(dataDir, { recursive: true, force: true });
   };
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] })
-    .catch(async (err: unknown) => {
-      await stopService();
-      throw err;
-    });
+  const browser = await workerChromium().catch(async (err: unknown) => {
+    await stopService();
+    throw err;
+  });
   return {
     base, browser, config,
     close: async () => {
-      await browser.close();
+      await closeContexts(browser);
       await stopService();
     },
   };
