@@ -1,6 +1,6 @@
 /**
  * What the browser tests share (test/e2e/*-browser.e2e.test.ts): Debian's Chromium driven by
- * playwright-core, the folder their screenshots are kept in (test-artifacts/, gitignored), and the
+ * playwright-core, the folder their screenshots are kept in when asked for (test-artifacts/, gitignored), and the
  * service as `npm start` runs it in demo mode. Where no Chromium is installed they skip, saying why,
  * unless CI is set: there (.ci/run installs chromium) a missing browser fails.
  */
@@ -18,6 +18,18 @@ import { inCi, noteSkip } from './requirements.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url);
+/**
+ * Screenshots are for a person to look at, and no test compares them: they are taken with
+ * TEST_SCREENSHOTS=1, or with UPDATE_DOC_SCREENSHOTS=1 (which also copies the docs' own into docs/images/).
+ * A run without either took none: a full-page one of a long record took a second here.
+ */
+export const SCREENSHOTS = process.env.TEST_SCREENSHOTS === '1' || process.env.UPDATE_DOC_SCREENSHOTS === '1';
+
+/** Runs `take` (a screenshot into test-artifacts/) where SCREENSHOTS asks for them; true if it ran. */
+export async function keepScreenshot(take: () => Promise<unknown>): Promise<boolean> {
+  if (SCREENSHOTS) await take();
+  return SCREENSHOTS;
+}
 
 /** True where `what` is to be skipped (no Chromium, CI unset), having said so and noted it for the run's last line. */
 export function browserMissing(what: string): boolean {
