@@ -4,13 +4,13 @@
  * issuer, as Tolvan) and gets a 200 from "Try it out" on the journal notes. Issue 47 item 3: in the
  * dialog the filled-in key comes first, then the OAuth sign-in, whose button is the first *Authorize*
  * and in view; no block is empty. Screenshots of the dialog and the answer are kept in
- * test-artifacts/ (gitignored). Skipped, saying why, only where no Chromium is
+ * test-artifacts/ (gitignored) with TEST_SCREENSHOTS=1. Skipped, saying why, only where no Chromium is
  * installed and CI is not set: in CI (.ci/run installs Debian's chromium) a missing browser fails.
  */
 import { mkdir } from 'node:fs/promises';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS, browserMissing, demoServiceAndBrowser, type DemoInBrowser } from '../support/browser.js';
+import { ARTIFACTS, browserMissing, demoServiceAndBrowser, keepScreenshot, type DemoInBrowser } from '../support/browser.js';
 
 const skipped = browserMissing('issue 22 item 8: the browser test of the docs page');
 
@@ -53,7 +53,7 @@ describe.skipIf(skipped)('issue 22 item 8: the docs page in Chromium, demo mode'
     const first = dialog.locator('button', { hasText: 'Authorize' }).first();
     const box = await first.boundingBox();
     expect(box === null ? Infinity : box.y + box.height).toBeLessThanOrEqual(page.viewportSize()?.height ?? 0);
-    await page.screenshot({ path: new URL('docs-authorize-dialog.png', ARTIFACTS).pathname });
+    await keepScreenshot(() => page.screenshot({ path: new URL('docs-authorize-dialog.png', ARTIFACTS).pathname }));
     const popupOpened = page.waitForEvent('popup');
     await first.click();
     const popup = await popupOpened;
@@ -70,7 +70,7 @@ describe.skipIf(skipped)('issue 22 item 8: the docs page in Chromium, demo mode'
     const status = operation.locator('.live-responses-table tbody tr.response .response-col_status').first();
     await status.waitFor();
     await status.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: new URL('docs-try-it-out.png', ARTIFACTS).pathname, fullPage: false });
+    await keepScreenshot(() => page.screenshot({ path: new URL('docs-try-it-out.png', ARTIFACTS).pathname, fullPage: false }));
     expect((await status.innerText()).trim()).toBe('200');
     await context.close();
   }, 45_000);

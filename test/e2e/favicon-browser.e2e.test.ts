@@ -15,8 +15,9 @@ async function failures(page: Page, visit: () => Promise<void>): Promise<string[
   page.on('console', (m) => { if (m.type() === 'error') seen.push(`console: ${m.text()}`); });
   page.on('response', (r) => { if (r.status() >= 400) seen.push(`${r.status()} ${r.url()}`); });
   await visit();
-  // The icon is fetched after the page has loaded.
-  await page.waitForTimeout(1500);
+  // The icon is fetched after the page has loaded: waited for until nothing is fetched for half a second
+  // (playwright's network idle), not a fixed second and a half.
+  await page.waitForLoadState('networkidle');
   return seen;
 }
 

@@ -5,13 +5,13 @@
  * written (its line break kept), a lab plot named for screen readers beside its table, and the
  * access log. The page switches to Swedish and back, then "Switch person" goes through the picker
  * again to Märta's own record. No Content-Security-Policy violation, no script error, nothing wider
- * than the screen. Screenshots are kept in test-artifacts/ (gitignored). Skipped, saying why, only
+ * than the screen. Screenshots are kept in test-artifacts/ (gitignored) with TEST_SCREENSHOTS=1. Skipped, saying why, only
  * where no Chromium is installed and CI is not set: in CI a missing browser fails.
  */
 import { mkdir } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS, browserMissing, demoServiceAndBrowser, type DemoInBrowser } from '../support/browser.js';
+import { ARTIFACTS, browserMissing, demoServiceAndBrowser, keepScreenshot, type DemoInBrowser } from '../support/browser.js';
 
 const WIDTH = 360;
 const skipped = browserMissing('the browser test of the patient app');
@@ -60,7 +60,7 @@ describe.skipIf(skipped)('the patient app in Chromium, demo mode', () => {
     page.on('console', (m) => { if (m.type() === 'error' && /Content.Security.Policy|Refused to/i.test(m.text())) problems.push(m.text()); });
     page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
     await mkdir(ARTIFACTS, { recursive: true });
-    const shot = (name: string) => page.screenshot({ path: new URL(name, ARTIFACTS).pathname, fullPage: true });
+    const shot = (name: string) => keepScreenshot(() => page.screenshot({ path: new URL(name, ARTIFACTS).pathname, fullPage: true }));
     const appUrl = `${base}/app/`;
 
     // Opened as localhost, the page goes to the address the issuer knows it by, where signing in works.

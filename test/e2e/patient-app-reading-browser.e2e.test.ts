@@ -9,7 +9,7 @@
  *   the plot's words; every value keeps its unit on its line.
  * - Lilla's appointments: upcoming first, soonest first, the next one singled out; the past apart.
  * - Tolvan's note: its Hb, 128 g/L against 134–170, shown with its unit, its mark and its range.
- * Screenshots go to test-artifacts/; with UPDATE_DOC_SCREENSHOTS=1 those docs/patient-app.md shows
+ * Screenshots go to test-artifacts/ with TEST_SCREENSHOTS=1; with UPDATE_DOC_SCREENSHOTS=1 those docs/patient-app.md shows
  * are written to docs/images/patient-app/ too:
  *   UPDATE_DOC_SCREENSHOTS=1 npx vitest run test/e2e/patient-app-reading-browser.e2e.test.ts
  */
@@ -19,7 +19,7 @@ import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessLogFixture, FIXTURE_GROUPS } from '../support/access-log-fixture.js';
-import { ARTIFACTS, browserMissing, demoServiceAndBrowser, type DemoInBrowser } from '../support/browser.js';
+import { ARTIFACTS, browserMissing, demoServiceAndBrowser, keepScreenshot, type DemoInBrowser } from '../support/browser.js';
 import { violations } from '../support/sign-in-browser.js';
 
 const skipped = browserMissing('issue 55: the browser test of what the patient app shows');
@@ -110,7 +110,7 @@ describe.skipIf(skipped)('issue 55: the patient app reads like 1177, in Chromium
     page.on('response', (r) => { if (r.status() >= 400) problems.push(`${r.status()} ${r.url()}`); });
     const shot = async (locator: Locator, name: string, doc: boolean) => {
       const file = new URL(`patient-app-${name}-${viewport.name}.png`, ARTIFACTS).pathname;
-      await locator.screenshot({ path: file });
+      if (!await keepScreenshot(() => locator.screenshot({ path: file }))) return;
       if (doc && updateDocs) await copyFile(file, new URL(`${name}-${viewport.name}.png`, DOC_IMAGES).pathname);
     };
     const appUrl = `${demo.base}/app/`;
@@ -238,8 +238,7 @@ describe.skipIf(skipped)('issue 55: the patient app reads like 1177, in Chromium
     await unitsOnTheirLine(page);
     await pageIsSound(page, viewport.width, 'English');
     const file = (name: string) => new URL(`patient-app-${name}-${viewport.name}.png`, ARTIFACTS).pathname;
-    await note.screenshot({ path: file('journal-values') });
-    if (updateDocs) await copyFile(file('journal-values'), new URL(`journal-values-${viewport.name}.png`, DOC_IMAGES).pathname);
+    if (await keepScreenshot(() => note.screenshot({ path: file('journal-values') })) && updateDocs) await copyFile(file('journal-values'), new URL(`journal-values-${viewport.name}.png`, DOC_IMAGES).pathname);
     await page.getByRole('button', { name: 'Svenska' }).click();
     expect(await note.locator('.entry').innerText()).toBe('128\u00a0g/L ↓\u00a0Lågt (referensintervall 134-170)');
     await pageIsSound(page, viewport.width, 'Swedish');

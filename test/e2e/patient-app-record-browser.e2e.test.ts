@@ -11,32 +11,24 @@
  * - the notice that some items are not shown online (3 of his 6 notes are withheld), and whom to ask;
  * - one decimal mark per language, the access log to the second, nothing wider than the screen, and
  *   no serious or critical axe-core violation, in English and in Swedish.
- * Screenshots go to test-artifacts/. Skipped, saying why, only where no Chromium is installed and CI is
+ * Screenshots go to test-artifacts/ with TEST_SCREENSHOTS=1. Skipped, saying why, only where no Chromium is installed and CI is
  * not set.
  */
 import { mkdir } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS, browserMissing, demoServiceAndBrowser, type DemoInBrowser } from '../support/browser.js';
+import { ARTIFACTS, browserMissing, demoServiceAndBrowser, keepScreenshot, type DemoInBrowser } from '../support/browser.js';
 import { labFixture } from '../support/lab-fixture.js';
+import { axeViolations } from '../support/sign-in-browser.js';
 
 const skipped = browserMissing('issue 47: the browser test of the patient app\'s record');
-const AXE_SOURCE = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
 const POLICY = path.resolve(import.meta.dirname, '../../examples/release-policy.json');
 const VIEWPORTS = [{ name: '390', width: 390, height: 844 }, { name: 'desktop', width: 1280, height: 900 }] as const;
 
-interface AxeViolation { id: string; impact: string | null; nodes: { target: string[] }[] }
-
 /** axe-core's serious and critical findings on the page as it is now (WCAG 2.1 A and AA, and best practice). */
 async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(o: object): Promise<{ violations: AxeViolation[] }> } }).axe;
-    return (await axe.run({ runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } })).violations;
-  });
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  return (await axeViolations(page)).filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 /** Signs Tolvan in from the app's start page: the demo sign-in, then consent (he acts for nobody: no picker). */
@@ -77,7 +69,7 @@ describe.skipIf(skipped)('issue 47: the patient app shows what matters in a reco
       await route.fulfill({ response, json: { ...bundle, entry: [...bundle.entry ?? [], ...labFixture(`Patient/${patient}`)] } });
     });
     const file = (name: string) => new URL(`patient-app-${name}-${viewport.name}.png`, ARTIFACTS).pathname;
-    const shot = (name: string) => page.screenshot({ path: file(name), fullPage: true });
+    const shot = (name: string) => keepScreenshot(() => page.screenshot({ path: file(name), fullPage: true }));
     await signInAsTolvan(page, `${demo.base}/app/`);
 
     // Item 4: high and low in the table, in words with a symbol; the plot names them too.
@@ -112,8 +104,8 @@ describe.skipIf(skipped)('issue 47: the patient app shows what matters in a reco
     await page.getByRole('button', { name: 'English' }).click();
     const join = page.locator('li.card.video').first().getByRole('link', { name: 'Join the video meeting' });
     expect(await join.getAttribute('href')).toMatch(/^https:\/\/video\.example\.se\/m\//);
-    await page.locator('li.card.video').first().screenshot({ path: file('video-meeting') });
-    await page.getByRole('region', { name: 'P-CRP', exact: true }).screenshot({ path: file('crp') });
+    await keepScreenshot(() => page.locator('li.card.video').first().screenshot({ path: file('video-meeting') }));
+    await keepScreenshot(() => page.getByRole('region', { name: 'P-CRP', exact: true }).screenshot({ path: file('crp') }));
 
     // Item 7: the notes the policy withholds are not there, and the section says so and whom to ask.
     const notes = page.getByRole('region', { name: 'Journal notes' });

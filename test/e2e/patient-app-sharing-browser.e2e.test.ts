@@ -10,7 +10,7 @@
 import { mkdir } from 'node:fs/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS, browserMissing, demoServiceAndBrowser, type DemoInBrowser } from '../support/browser.js';
+import { ARTIFACTS, browserMissing, demoServiceAndBrowser, keepScreenshot, type DemoInBrowser } from '../support/browser.js';
 import { violations } from '../support/sign-in-browser.js';
 
 const WIDTH = 360;
@@ -69,7 +69,7 @@ describe.skipIf(skipped)('the Sharing tab in Chromium, demo mode', () => {
     return page;
   }
 
-  const shot = (page: Page, name: string) => page.screenshot({ path: new URL(name, ARTIFACTS).pathname, fullPage: true });
+  const shot = (page: Page, name: string) => keepScreenshot(() => page.screenshot({ path: new URL(name, ARTIFACTS).pathname, fullPage: true }));
   async function checked(page: Page, name: string): Promise<void> {
     expect(await violations(page), name).toEqual([]);
     expect(await page.evaluate('document.documentElement.scrollWidth'), name).toBeLessThanOrEqual(WIDTH);

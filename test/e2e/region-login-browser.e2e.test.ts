@@ -2,16 +2,16 @@
  * Issue 55 item 9, in Chromium: the stand-in region login's page (npm run region-login) is a page of the
  * service's kind, at 390 px and at desktop width, in Swedish and English: a main landmark, nothing wider
  * than the screen, no axe-core WCAG 2.1 A/AA violation (nor a serious or critical best-practice one);
- * picking a person sends the browser back to the service with a code. Screenshots go to test-artifacts/,
+ * picking a person sends the browser back to the service with a code. Screenshots go to test-artifacts/ (TEST_SCREENSHOTS=1),
  * and with UPDATE_DOC_SCREENSHOTS=1 the English phone one to docs/images/sign-in/stand-in.png.
  */
 import { copyFile, mkdir } from 'node:fs/promises';
 import * as client from 'openid-client';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRegionLogin, type RegionLogin } from '../../src/dev/region-login/region-login.js';
 import { LOA3, PNR_SCOPE } from '../../src/dev/region-login/region-provider.js';
-import { ARTIFACTS, browserMissing, CHROMIUM } from '../support/browser.js';
+import { ARTIFACTS, browserMissing, closeContexts, keepScreenshot, workerChromium } from '../support/browser.js';
 import { violations } from '../support/sign-in-browser.js';
 
 const skipped = browserMissing('issue 55 item 9: the browser test of the stand-in region login');
@@ -26,10 +26,10 @@ describe.skipIf(skipped)('the stand-in region login in Chromium', () => {
     await mkdir(ARTIFACTS, { recursive: true });
     login = await startRegionLogin({ host: '127.0.0.1', port: 0, client: { clientId: 'pdas', clientSecret: 'browser-test-secret', redirectUris: [REDIRECT] } });
     config = await client.discovery(new URL(login.issuer), 'pdas', 'browser-test-secret', undefined, { execute: [client.allowInsecureRequests] });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+    browser = await workerChromium();
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
+    if (browser !== undefined) await closeContexts(browser);
     await login?.close();
   });
 
@@ -50,7 +50,7 @@ describe.skipIf(skipped)('the stand-in region login in Chromium', () => {
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBe(width);
     expect(await violations(page)).toEqual([]);
     const file = new URL(`region-login-${locale}-${width}.png`, ARTIFACTS).pathname;
-    await page.screenshot({ path: file, fullPage: true });
+    await keepScreenshot(() => page.screenshot({ path: file, fullPage: true }));
     if (process.env.UPDATE_DOC_SCREENSHOTS === '1' && locale === 'en-GB' && width === 390) {
       await copyFile(file, new URL('../../docs/images/sign-in/stand-in.png', import.meta.url).pathname);
     }

@@ -6,15 +6,15 @@
  * the region refuses ends on the service's page. axe-core finds no WCAG 2.1 A/AA violation on the
  * picker, consent, refusal and connected-apps pages (the region's own page is the region's).
  *
- * Screenshots go to test-artifacts/; with UPDATE_DOC_SCREENSHOTS=1 a copy of each named in
+ * Screenshots go to test-artifacts/ with TEST_SCREENSHOTS=1; with UPDATE_DOC_SCREENSHOTS=1 a copy of each named in
  * docs/sign-in.md#what-the-person-sees is written to docs/images/sign-in/:
  *   UPDATE_DOC_SCREENSHOTS=1 npx vitest run test/e2e/region-sign-in-browser.e2e.test.ts
  */
 import { copyFile, mkdir } from 'node:fs/promises';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS, browserMissing, CHROMIUM } from '../support/browser.js';
+import { ARTIFACTS, browserMissing, closeContexts, keepScreenshot, workerChromium } from '../support/browser.js';
 import { adminPool, databaseAvailable, dropSchema } from '../support/database.js';
 import { appRefreshToken, pickLillaAndAllow, violations } from '../support/sign-in-browser.js';
 import { startSignInService, type SignInService } from '../support/sign-in-service.js';
@@ -26,10 +26,10 @@ const updateDocs = process.env.UPDATE_DOC_SCREENSHOTS === '1';
 
 const shots: string[] = [];
 
-/** The page's screenshot into test-artifacts/, and into docs/images/sign-in/ when asked to. */
+/** The page's screenshot into test-artifacts/ (TEST_SCREENSHOTS=1), and into docs/images/sign-in/ when asked to. */
 async function screenshot(page: Page, name: string, fullPage = true): Promise<void> {
   const file = new URL(`region-sign-in-${name}.png`, ARTIFACTS).pathname;
-  await page.screenshot({ path: file, fullPage });
+  if (!await keepScreenshot(() => page.screenshot({ path: file, fullPage }))) return;
   shots.push(file);
   if (updateDocs) await copyFile(file, new URL(`${name}.png`, DOC_IMAGES).pathname);
 }
@@ -59,10 +59,10 @@ describe.skipIf(skipped)('sign-in through the region\'s login in Chromium (docs/
       }],
     });
     appUrl = `${service.base}/app/`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+    browser = await workerChromium();
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
+    if (browser !== undefined) await closeContexts(browser);
     await service?.close();
     if (service !== undefined) {
       const pool = adminPool();

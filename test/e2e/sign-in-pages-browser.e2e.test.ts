@@ -5,13 +5,13 @@
  * patient app's tab, revoking there and the app's refresh refused; signing out of the app ends the
  * sign-in at the server without a second question, so Sign in asks again and another demo person signs
  * in; a cancelled sign-in said in words, in both languages; an unknown app's error page (issue 52). Every server page: nothing wider than the screen, and no axe-core
- * WCAG 2.1 A/AA violation (nor a serious or critical best-practice one). Screenshots in test-artifacts/.
+ * WCAG 2.1 A/AA violation (nor a serious or critical best-practice one). Screenshots in test-artifacts/ with TEST_SCREENSHOTS=1.
  */
 import { mkdir } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS, browserMissing, demoServiceAndBrowser, type DemoInBrowser } from '../support/browser.js';
+import { ARTIFACTS, browserMissing, demoServiceAndBrowser, keepScreenshot, type DemoInBrowser } from '../support/browser.js';
 import { appRefreshToken, pickLillaAndAllow, violations } from '../support/sign-in-browser.js';
 
 const skipped = browserMissing('issues 44, 46, 47: the browser test of the sign-in pages');
@@ -26,8 +26,7 @@ async function checkPage(page: Page, name: string): Promise<void> {
   expect([name, await page.evaluate('document.documentElement.scrollWidth')]).toEqual([name, WIDTH]);
   expect([name, await violations(page)]).toEqual([name, []]);
   const file = new URL(`sign-in-${name}-${WIDTH}.png`, ARTIFACTS).pathname;
-  await page.screenshot({ path: file, fullPage: true });
-  shots.push(file);
+  if (await keepScreenshot(() => page.screenshot({ path: file, fullPage: true }))) shots.push(file);
 }
 
 describe.skipIf(skipped)('the sign-in pages, connected apps and signing out, in Chromium at 390 px', () => {
@@ -72,8 +71,7 @@ describe.skipIf(skipped)('the sign-in pages, connected apps and signing out, in 
     await page.getByRole('button', { name: "Revoke Patient app's access to Lilla Ström's record" }).waitFor();
     expect(await violations(page)).toEqual([]);
     const tab = new URL(`sign-in-app-tab-${WIDTH}.png`, ARTIFACTS).pathname;
-    await page.screenshot({ path: tab, fullPage: true });
-    shots.push(tab);
+    if (await keepScreenshot(() => page.screenshot({ path: tab, fullPage: true }))) shots.push(tab);
     const refreshToken = await appRefreshToken(page);
     expect(refreshToken).toEqual(expect.any(String));
 
@@ -122,8 +120,7 @@ describe.skipIf(skipped)('the sign-in pages, connected apps and signing out, in 
     expect(await page.content()).not.toContain('End-User aborted');
     expect(page.url()).toBe(appUrl);
     const file = new URL(`sign-in-cancelled-${locale}-${WIDTH}.png`, ARTIFACTS).pathname;
-    await page.screenshot({ path: file, fullPage: true });
-    shots.push(file);
+    if (await keepScreenshot(() => page.screenshot({ path: file, fullPage: true }))) shots.push(file);
     await context.close();
   }, 60_000);
 

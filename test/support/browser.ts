@@ -1,6 +1,6 @@
 /**
  * What the browser tests share (test/e2e/*-browser.e2e.test.ts): Debian's Chromium driven by
- * playwright-core, the folder their screenshots are kept in (test-artifacts/, gitignored), and the
+ * playwright-core, the folder their screenshots are kept in when asked for (test-artifacts/, gitignored), and the
  * service as `npm start` runs it in demo mode. Where no Chromium is installed they skip, saying why,
  * unless CI is set: there (.ci/run installs chromium) a missing browser fails.
  */
@@ -18,6 +18,18 @@ import { inCi, noteSkip } from './requirements.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url);
+/**
+ * Screenshots are for a person to look at, and no test compares them: they are taken with
+ * TEST_SCREENSHOTS=1, or with UPDATE_DOC_SCREENSHOTS=1 (which also copies the docs' own into docs/images/).
+ * A run without either took none: a full-page one of a long record took a second here.
+ */
+export const SCREENSHOTS = process.env.TEST_SCREENSHOTS === '1' || process.env.UPDATE_DOC_SCREENSHOTS === '1';
+
+/** Runs `take` (a screenshot into test-artifacts/) where SCREENSHOTS asks for them; true if it ran. */
+export async function keepScreenshot(take: () => Promise<unknown>): Promise<boolean> {
+  if (SCREENSHOTS) await take();
+  return SCREENSHOTS;
+}
 
 /** True where `what` is to be skipped (no Chromium, CI unset), having said so and noted it for the run's last line. */
 export function browserMissing(what: string): boolean {
@@ -27,6 +39,29 @@ export function browserMissing(what: string): boolean {
     noteSkip('Chromium', `no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
   }
   return missing;
+}
+
+let chromiumOfWorker: Promise<Browser> | undefined;
+
+/**
+ * Chromium, launched once in a vitest worker and shared by the browser test files it runs (the main
+ * project's files share their worker's modules): a launch took a second a file here, and each test opens
+ * a browser context of its own, which shares no cookie, storage or cache with another. Playwright closes
+ * it when the worker ends (its SIGTERM and exit handlers); a browser that crashed is launched again.
+ */
+export function workerChromium(): Promise<Browser> {
+  if (chromiumOfWorker === undefined) {
+    const launched = chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+    const forget = () => { if (chromiumOfWorker === launched) chromiumOfWorker = undefined; };
+    chromiumOfWorker = launched;
+    launched.then((browser) => browser.on('disconnected', forget), forget);
+  }
+  return chromiumOfWorker;
+}
+
+/** Closes what a file left open in the worker's Chromium (a test that failed before closing its context), so the next file starts with none. */
+export async function closeContexts(browser: Browser): Promise<void> {
+  await Promise.all(browser.contexts().map((context) => context.close()));
 }
 
 export interface DemoInBrowser {
@@ -40,7 +75,8 @@ export interface DemoInBrowser {
 
 /**
  * The service in demo mode on a port free now (a page's sign-in callback names the API's port, so it
- * cannot be 0), with `settings` beside the demo's (a RELEASE_POLICY_FILE), and Chromium.
+ * cannot be 0), with `settings` beside the demo's (a RELEASE_POLICY_FILE), and the worker's Chromium
+ * (workerChromium). `close` stops the service and closes the contexts the file left open, not the browser.
  */
 export async function demoServiceAndBrowser(name: string, settings: Record<string, string> = {}): Promise<DemoInBrowser> {
   const dataDir = await mkdtemp(path.join(tmpdir(), `pdas-${name}-`));
@@ -51,15 +87,14 @@ export async function demoServiceAndBrowser(name: string, settings: Record<strin
     await runtime.close();
     await rm(dataDir, { recursive: true, force: true });
   };
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] })
-    .catch(async (err: unknown) => {
-      await stopService();
-      throw err;
-    });
+  const browser = await workerChromium().catch(async (err: unknown) => {
+    await stopService();
+    throw err;
+  });
   return {
     base, browser, config,
     close: async () => {
-      await browser.close();
+      await closeContexts(browser);
       await stopService();
     },
   };
