@@ -1,5 +1,5 @@
 /**
- * The order `npm test` starts its files in: on two workers, the longest files first, so the run does
+ * The order `npm test` starts its files in: on three workers, the longest files first, so the run does
  * not end with one worker on a long file while the other has nothing left. vitest's own order does
  * that only from the durations of an earlier run; in a fresh clone (CI's) it has none and runs the
  * files as found, and its projects one after another by name, which left the isolated files (each a
