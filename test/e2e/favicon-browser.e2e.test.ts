@@ -1,7 +1,7 @@
 /**
  * Issue 55 item 10, in Chromium: opening the patient app, the demo sign-in page (the demo issuer's own
  * origin) and /docs logs no error in the console and fetches nothing that answers 404: the browser's
- * request for /favicon.ico on each origin was the 404 of every page.
+ * request for /favicon.ico on each origin was the 404 of every page. Each origin's icon is asked for too.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,6 +35,12 @@ describe.skipIf(skipped)('issue 55 item 10: no 404 in the browser console', () =
       await page.getByRole('button', { name: 'Sign in', exact: true }).click();
       await page.getByRole('heading', { name: 'Sign in to Patient app' }).waitFor();
     })).toEqual([]);
+    // Headless Chromium here asks for no /favicon.ico of its own (only /docs's icon link is fetched), so each
+    // origin's is asked for outright: the service's (the app's) and the demo issuer's.
+    for (const origin of [new URL(demo.base).origin, new URL(page.url()).origin]) {
+      const icon = await context.request.get(`${origin}/favicon.ico`);
+      expect([origin, icon.status(), icon.headers()['content-type']]).toEqual([origin, 200, expect.stringMatching(/^image\//)]);
+    }
     const docs = await context.newPage();
     expect(await failures(docs, async () => {
       await docs.goto(`${demo.base}/docs`);
