@@ -34,7 +34,7 @@ export const STALL_MS = 1000;
 
 /**
  * Streams a large answer's pieces as they are (a byte stream keeps pushed buffers without copying
- * them), a long one in slices of PUSH_MAX_BYTES (views of it, not copies), letting go of each piece
+ * them), a long one in slices of PUSH_MAX_BYTES (copies of its own, views of a shared one), letting go of each piece
  * once pushed: an answer half taken holds only its other half.
  * Destroyed (the connection closed or cut, src/http/send-deadline.ts), it lets go of the rest at
  * once and pushes nothing more.
@@ -89,7 +89,11 @@ export class PiecesStream extends Readable {
     while (this.next < this.pieces.length) {
       const piece = this.pieces[this.next] as Buffer;
       const end = Math.min(piece.length, this.offset + PUSH_MAX_BYTES);
-      const slice = this.offset === 0 && end === piece.length ? piece : piece.subarray(this.offset, end);
+      // A slice of a long piece of the answer's own is a copy: a view would keep the whole piece alive
+      // in the socket that holds it, and packing a stalled answer would free nothing of it.
+      const whole = this.offset === 0 && end === piece.length;
+      const slice = whole ? piece
+        : sharedPieces.has(piece) ? piece.subarray(this.offset, end) : Buffer.from(piece.subarray(this.offset, end));
       if (end === piece.length) {
         this.pieces[this.next++] = undefined;
         this.offset = 0;
