@@ -141,7 +141,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     reply.header('x-request-id', request.id);
     reply.header('x-content-type-options', 'nosniff');
     if (!request.url.startsWith('/docs') && !faviconUrls.has(request.routeOptions.url ?? '')) reply.header('cache-control', 'no-store');
-    const sliced = inSlices(payload);
+    // A HEAD answer sends no body: its length is fastify's to count from the text, with no copy to drop.
+    const sliced = request.method === 'HEAD' ? undefined : inSlices(payload);
     if (sliced !== undefined) reply.header('content-length', sliced.byteLength);
     drain.decide(request.raw, (last) => {
       if (last) reply.header('connection', 'close');

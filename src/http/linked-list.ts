@@ -13,7 +13,11 @@ export interface Linked<T> {
  */
 export class LinkedList<T extends Linked<T>> implements Iterable<T> {
   private head: T | undefined;
-  size = 0;
+  private count = 0;
+
+  get size(): number {
+    return this.count;
+  }
 
   add(item: T): void {
     if (item.listed) return;
@@ -22,7 +26,7 @@ export class LinkedList<T extends Linked<T>> implements Iterable<T> {
     if (this.head) this.head.prev = item;
     this.head = item;
     item.listed = true;
-    this.size += 1;
+    this.count += 1;
   }
 
   delete(item: T): void {
@@ -33,7 +37,7 @@ export class LinkedList<T extends Linked<T>> implements Iterable<T> {
     item.prev = undefined;
     item.next = undefined;
     item.listed = false;
-    this.size -= 1;
+    this.count -= 1;
   }
 
   /**

@@ -34,8 +34,8 @@ export const STALL_MS = 1000;
 
 /**
  * Streams a large answer's pieces as they are (a byte stream keeps pushed buffers without copying
- * them), a long one in slices of PUSH_MAX_BYTES (copies of its own, views of a shared one), letting go of each piece
- * once pushed: an answer half taken holds only its other half.
+ * them), a long one in slices of PUSH_MAX_BYTES (copies of its own, views of a shared one),
+ * letting go of each piece once pushed: an answer half taken holds only its other half.
  * Destroyed (the connection closed or cut, src/http/send-deadline.ts), it lets go of the rest at
  * once and pushes nothing more.
  *
@@ -91,16 +91,16 @@ export class PiecesStream extends Readable {
       const end = Math.min(piece.length, this.offset + PUSH_MAX_BYTES);
       // A slice of a long piece of the answer's own is a copy: a view would keep the whole piece alive
       // in the socket that holds it, and packing a stalled answer would free nothing of it.
+      const own = !sharedPieces.has(piece);
       const whole = this.offset === 0 && end === piece.length;
-      const slice = whole ? piece
-        : sharedPieces.has(piece) ? piece.subarray(this.offset, end) : Buffer.from(piece.subarray(this.offset, end));
+      const slice = whole ? piece : own ? Buffer.from(piece.subarray(this.offset, end)) : piece.subarray(this.offset, end);
       if (end === piece.length) {
         this.pieces[this.next++] = undefined;
         this.offset = 0;
       } else {
         this.offset = end;
       }
-      if (!sharedPieces.has(piece)) this.unsentOwnBytes -= slice.length;
+      if (own) this.unsentOwnBytes -= slice.length;
       if (!this.push(slice)) {
         this.watchForStall();
         return;
