@@ -7,6 +7,7 @@ import type { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { inSlices, JsonAnswer, ONE_BUFFER_BYTES } from '../../src/http/serialization/json-answer.js';
 import { PUSH_MAX_BYTES, STALL_MS } from '../../src/http/serialization/pieces-stream.js';
+import { readThroughStall } from '../support/stalled-reader.js';
 
 /** Every chunk the stream gives, in order, as a pipe to a socket takes them ('data', not read(), which joins what is buffered). */
 function chunksOf(stream: Readable): Promise<Buffer[]> {
@@ -52,17 +53,7 @@ describe('an answer in slices', () => {
     // Text that deflates as a journal does, one piece of 2 MiB: the stall comes in its middle.
     const piece = Buffer.from(Array.from({ length: 2 ** 15 }, (_, i) => `rad ${i}: blodtryck 120/80, puls 64; `).join('').slice(0, 2 ** 21));
     const stream = new JsonAnswer([numbered(100), piece], 100 + piece.length).body() as Readable;
-    const got: Buffer[] = [];
-    await new Promise<void>((resolve) => stream.on('data', (chunk: Buffer) => {
-      got.push(chunk);
-      if (got.length === 5) {
-        stream.pause();
-        resolve();
-      }
-    }));
-    await new Promise((resolve) => setTimeout(resolve, STALL_MS + 500));
-    stream.resume();
-    await new Promise((resolve) => stream.once('end', resolve));
-    expect(Buffer.concat(got).equals(Buffer.concat([numbered(100), piece]))).toBe(true);
+    const read = await readThroughStall(stream, 5, STALL_MS + 500);
+    expect(read.equals(Buffer.concat([numbered(100), piece]))).toBe(true);
   });
 });

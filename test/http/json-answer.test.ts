@@ -11,6 +11,7 @@ import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JsonAnswer, ONE_BUFFER_BYTES } from '../../src/http/serialization/json-answer.js';
 import { STALL_MS } from '../../src/http/serialization/pieces-stream.js';
+import { readThroughStall } from '../support/stalled-reader.js';
 import { SlicedJsonSerializer } from '../../src/http/serialization/sliced-json.js';
 
 const item = Type.Object({ rows: Type.Array(Type.Object({ text: Type.String() })) });
@@ -114,19 +115,10 @@ describe('a JsonAnswer stream whose reader stalls (issue 34 item 4)', () => {
     const collect = collector();
     const refs: Array<WeakRef<Buffer>> = [];
     const { stream, expected } = journalLikeStream(refs);
-    const got: Buffer[] = [];
-    await new Promise<void>((resolve) => stream.on('data', (chunk: Buffer) => {
-      got.push(chunk);
-      if (got.length === 4) {
-        stream.pause();
-        resolve();
-      }
-    }));
-    await new Promise((resolve) => setTimeout(resolve, STALL_MS + 500));
-    await collect();
-    expect(refs.slice(8).filter((ref) => ref.deref() !== undefined).length).toBe(0);
-    stream.resume();
-    await new Promise((resolve) => stream.once('end', resolve));
-    expect(Buffer.concat(got).equals(expected)).toBe(true);
+    const read = await readThroughStall(stream, 4, STALL_MS + 500, async () => {
+      await collect();
+      expect(refs.slice(8).filter((ref) => ref.deref() !== undefined).length).toBe(0);
+    });
+    expect(read.equals(expected)).toBe(true);
   });
 });
