@@ -132,6 +132,12 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     if (request.is404) unservedHeaders(request, reply);
     done();
   });
+  // A route that hands over to the not-found handler (swagger-ui's static files, for a path the
+  // router decoded and they did not) is a 404 that onRequest saw as served.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (request.is404 && !reply.raw.hasHeader('x-frame-options')) unservedHeaders(request, reply);
+    done(null, payload);
+  });
   app.addHook('preParsing', (request, _reply, payload, done) => {
     if (request.is404) done(notAllowed(request.url) ?? fhirNotAllowed(request.url) ?? new ApiError(404, 'Not found.'));
     else done(null, payload);

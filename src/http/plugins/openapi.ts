@@ -60,7 +60,10 @@ export const openapi = fp(async (app: FastifyInstance, opts: OpenApiOptions) => 
   // made for something else lands on Try it out) or learn its address. Only framing is restricted
   // by CSP: swagger-ui's own pages run inline code a fuller policy would stop.
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (request.url === '/docs' || request.url.startsWith('/docs/')) {
+    // The route that answered, not request.url: that keeps the query and the percent-encoding
+    // the router decodes, so /docs?x or /%64ocs would serve this page without these headers.
+    const route = request.routeOptions.url ?? '';
+    if (route === '/docs' || route.startsWith('/docs/')) {
       reply.header('x-frame-options', 'DENY');
       reply.header('content-security-policy', "frame-ancestors 'none'");
       reply.header('referrer-policy', 'no-referrer');
