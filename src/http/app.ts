@@ -126,16 +126,12 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   // A documented path asked with another method is 405 (Allow), not 404.
   const notAllowed = methodNotAllowed(deps.config.basePath);
   const fhirNotAllowed = deps.fhir === undefined ? () => undefined : fhirMethodNotAllowed(deps.config.basePath, deps.fhir, deps.subscriptions !== undefined);
-  // An unknown path or method gets the API's headers too: its answer is JSON no browser should render or frame.
+  // An unknown path or method gets the API's headers too: its answer is JSON no browser should render or
+  // frame. Set as it is sent, not on arrival: a route may hand over to the not-found handler (swagger-ui's
+  // static files, for a path the router decoded and they did not), a 404 that arrived as served.
   const unservedHeaders = protectionHeaders(deps.securityHeadersEachRequest === true);
-  app.addHook('onRequest', (request, reply, done) => {
-    if (request.is404) unservedHeaders(request, reply);
-    done();
-  });
-  // A route that hands over to the not-found handler (swagger-ui's static files, for a path the
-  // router decoded and they did not) is a 404 that onRequest saw as served.
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (request.is404 && !reply.raw.hasHeader('x-frame-options')) unservedHeaders(request, reply);
+    if (request.is404) unservedHeaders(request, reply);
     done(null, payload);
   });
   app.addHook('preParsing', (request, _reply, payload, done) => {
