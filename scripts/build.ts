@@ -4,7 +4,6 @@
 // sources and the app), so an image never holds code that does not compile; `npm start` transpiles only
 // (--transpile-only): well under a second and says so, where tsc took 10 to 40 s before the first line
 // (docs/running.md#the-demo-defaults-and-what-npm-start-runs). The typecheck is `npm run typecheck`, run by CI.
-import { execFileSync } from 'node:child_process';
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -12,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import { DEMO_POLICY_FILES } from '../src/start/demo-policies.js';
 import { buildPatientApp, patientAppIsCurrent, writeAtomically } from './build-app.js';
+import { typecheck } from './typecheck.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SRC = path.join(ROOT, 'src');
@@ -68,14 +68,6 @@ export async function transpileService(outDir = DIST): Promise<{ modules: number
   return { modules: sources.filter(isSource).length, written };
 }
 
-/** tsc over the service's sources (tsconfig.build.json) and the app (app/tsconfig.json); throws with tsc's own report. */
-function typecheck(): void {
-  const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-  for (const project of ['tsconfig.build.json', path.join('app', 'tsconfig.json')]) {
-    execFileSync(process.execPath, [tsc, '--noEmit', '-p', project], { cwd: ROOT, stdio: 'inherit' });
-  }
-}
-
 const seconds = (since: number): string => `${((performance.now() - since) / 1000).toFixed(1)} s`;
 
 async function main(transpileOnly: boolean, outDir: string): Promise<void> {
@@ -85,7 +77,7 @@ async function main(transpileOnly: boolean, outDir: string): Promise<void> {
     console.log(`Building ${shown}/ from src/ and app/ for npm start: esbuild, transpile only (the type check is npm run typecheck) …`);
   } else {
     console.log('Type-checking src/ and app/ (tsc) …');
-    typecheck();
+    typecheck(['tsconfig.build.json', path.join('app', 'tsconfig.json')]);
     console.log(`Type-checked in ${seconds(started)}; building ${shown}/ (esbuild) …`);
   }
   const service = await transpileService(outDir);
