@@ -2,13 +2,13 @@ import { configDefaults, defineConfig } from 'vitest/config';
 import { accessLogNamesForVitest } from './scripts/app-names/modules.js';
 import { LongestFirst, PROJECT } from './test/support/sequencer.js';
 import {
-  EXAMPLES_DIR_VARIABLE, PROJECT_EXAMPLES_DIR, SHARED_EXAMPLES_DIR, sharedExamplesPresent,
+  EXAMPLE_DRIVEN, EXAMPLE_FREE, EXAMPLES_DIR_VARIABLE, PROJECT_EXAMPLES_DIR, SHARED_EXAMPLES_DIR, sharedExamplesPresent,
 } from './test/support/upstream-examples.js';
 
 // The example-driven tests (test/adapters/ehr-xml and each read's xml.test.ts) always run on the project's own upstream
-// documents, and once more on the shared contract's where that folder sits beside the repository.
+// documents, and once more on the shared contract's where that folder sits beside the repository; those that read no
+// example (EXAMPLE_FREE) only once.
 const shared = sharedExamplesPresent();
-const EXAMPLE_DRIVEN = ['test/adapters/ehr-xml/**/*.test.ts', 'src/reads/*/xml.test.ts'];
 /**
  * Tests that replace a module (`vi.mock`) or weigh the heap: they get a module graph of their own.
  * Every other file shares its worker's loaded modules with the files before it (`isolate: false`),
@@ -71,7 +71,7 @@ export default defineConfig({
       ...(shared ? [{
         extends: true as const,
         test: {
-          name: PROJECT.sharedExamples, include: EXAMPLE_DRIVEN, exclude: [...configDefaults.exclude, ...ISOLATED], isolate: false,
+          name: PROJECT.sharedExamples, include: EXAMPLE_DRIVEN, exclude: [...configDefaults.exclude, ...ISOLATED, ...EXAMPLE_FREE], isolate: false,
           env: { [EXAMPLES_DIR_VARIABLE]: SHARED_EXAMPLES_DIR },
         },
       }, {

@@ -23,3 +23,20 @@ export function sharedExamplesPresent(): boolean {
 export function examplesDir(): string {
   return process.env[EXAMPLES_DIR_VARIABLE] ?? PROJECT_EXAMPLES_DIR;
 }
+
+/** The tests that read examples through examplesDir(), and so run once per source found (vitest.config.ts). */
+export const EXAMPLE_DRIVEN = ['test/adapters/ehr-xml/**/*.test.ts', 'src/reads/*/xml.test.ts'];
+
+/**
+ * Files among EXAMPLE_DRIVEN's that read no example through examplesDir(): documents of their own
+ * (generated, the demo people's, the bench's) or both sources named outright. A second run would repeat
+ * the first exactly, so they run once (about a tenth of the suite's CPU went so). Held to that by
+ * test/adapters/ehr-xml/example-sources.test.ts; a file not listed runs on every source, which is safe.
+ */
+export const EXAMPLE_FREE = [
+  'test/adapters/ehr-xml/array-paths.test.ts',
+  'test/adapters/ehr-xml/bench-documents.test.ts',
+  'test/adapters/ehr-xml/example-sources.test.ts',
+  'test/adapters/ehr-xml/fast-reader-generated.test.ts',
+  'test/adapters/ehr-xml/mirror-generated.test.ts',
+];

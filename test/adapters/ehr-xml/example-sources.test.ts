@@ -4,13 +4,15 @@
  * beside the repository (CI), the project's documents must set the same traps, i.e. map to exactly
  * the same records, so a change of the shared examples cannot leave the project's tests behind.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mapDocument, mapFault, mapRelationships, mapResultRecord } from '../../../src/adapters/ehr-xml/index.js';
 import { DOCUMENT_KINDS, DOCUMENTS, type DocumentKind } from '../../../src/adapters/ehr-xml/documents.js';
 import { OPERATIONS } from '../../../src/domain/operations/table.js';
-import { PROJECT_EXAMPLES_DIR, SHARED_EXAMPLES_DIR, sharedExamplesPresent } from '../../support/upstream-examples.js';
+import {
+  EXAMPLE_FREE, PROJECT_EXAMPLES_DIR, REPOSITORY_ROOT, SHARED_EXAMPLES_DIR, sharedExamplesPresent,
+} from '../../support/upstream-examples.js';
 import { ZONE } from './fixtures.js';
 
 /** Every document of the upstream interface (docs/upstream-ehr.md), by the file it is kept in. */
@@ -71,3 +73,26 @@ if (sharedExamplesPresent()) {
     });
   });
 }
+
+/** The source of `file` and of every test module it reaches by a relative import, fixtures.ts (which defines the readers) aside. */
+function reachedSources(file: string, seen = new Set<string>()): string[] {
+  if (seen.has(file) || file.endsWith(`${path.sep}fixtures.ts`) || file.endsWith(`${path.sep}upstream-examples.ts`) || !file.includes(`${path.sep}test${path.sep}`)) return [];
+  seen.add(file);
+  const text = readFileSync(file, 'utf8');
+  const imports = [...text.matchAll(/from '(\.{1,2}\/[^']+)\.js'/g)].map((m) => path.resolve(path.dirname(file), `${m[1]}.ts`));
+  return [text, ...imports.flatMap((i) => reachedSources(i, seen))];
+}
+/** A call of what reads an example through examplesDir() (fixtures.ts, upstream-examples.ts), in code rather than a comment. */
+const READS_AN_EXAMPLE = /(?<![.\w])(?:example|mapExample|examplesDir)\(/;
+const code = (text: string): string => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|\s)\/\/.*$/gm, '');
+const readsAnExample = (file: string): boolean =>
+  reachedSources(path.join(REPOSITORY_ROOT, file)).some((text) => READS_AN_EXAMPLE.test(code(text)));
+
+describe('the example-driven files that run once (EXAMPLE_FREE, vitest.config.ts)', () => {
+  it('read no example, by themselves or through the test modules they import', () => {
+    expect(EXAMPLE_FREE.filter((file) => !existsSync(path.join(REPOSITORY_ROOT, file)))).toEqual([]);
+    expect(EXAMPLE_FREE.filter(readsAnExample)).toEqual([]);
+    // Not a check that passes on anything: a file that reads examples is found.
+    expect(readsAnExample('test/adapters/ehr-xml/fast-reader.test.ts')).toBe(true);
+  });
+});
