@@ -22,19 +22,22 @@ import { TEXT_ALL, TEXT_ANY, type ElementSink } from './xml-sink.js';
 import { decodeReferences, hasDtdMarkup, hasOnlyXmlChars, isSpace, isTrimSpace, normaliseLineEnds, withoutBom } from './xml-text.js';
 
 /**
- * A piece of the document as the reader reads it (`decoded`: from UTF-8 bytes, hasOnlyXmlChars):
+ * A piece of the document as the reader reads it (`noLoneSurrogate`: known to hold none, document-pieces.ts, hasOnlyXmlChars):
  * DTD markup and characters XML forbids refused,
  * line ends normalised (`\r\n?` -> `\n`). A cut never falls inside a CR LF pair or within QUIET
  * characters of a `<` (document-pieces.ts), so DTD markup and line ends lie within one piece.
  */
-export function readablePiece(piece: string, decoded = false): string {
+export function readablePiece(piece: string, noLoneSurrogate = false): string {
   if (hasDtdMarkup(piece)) throw malformed('DTD markup is not accepted');
-  if (!hasOnlyXmlChars(piece, decoded)) notWellFormed();
+  if (!hasOnlyXmlChars(piece, noLoneSurrogate)) notWellFormed();
   return normaliseLineEnds(piece);
 }
 
 /** The first piece of a document, its byte-order mark removed. */
-export const firstPiece = (pieces: DocumentPieces): string => readablePiece(withoutBom(pieces.piece(0)), pieces.decoded);
+export function firstPiece(pieces: DocumentPieces): string {
+  const first = pieces.read(0);
+  return readablePiece(withoutBom(first.text), first.noLoneSurrogate);
+}
 
 /**
  * Tags (or attributes of one tag) read between two looks at the clock. The clock is also looked at
@@ -85,7 +88,8 @@ export class XmlCursor {
   /** The next piece, checked and normalised as the first one was; undefined after the last. Read it with `moveTo`. */
   load(): string | undefined {
     if (this.next >= this.pieces.count) return undefined;
-    return readablePiece(this.pieces.piece(this.next++), this.pieces.decoded);
+    const piece = this.pieces.read(this.next++);
+    return readablePiece(piece.text, piece.noLoneSurrogate);
   }
 
   /** Reading goes on at the start of `piece` (from `load`). Positions in the old piece mean nothing in the new one: pending text is decoded into its run. */

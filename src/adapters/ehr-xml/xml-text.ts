@@ -41,13 +41,14 @@ export const isNamePair = (text: string, i: number): boolean => {
 const FORBIDDEN_CONTROL = /[\0-\x08\x0B\x0C\x0E-\x1F]/;
 
 /**
- * Whether `text` holds only characters XML allows. `decoded`: the text was decoded from UTF-8 bytes,
- * which gives U+FFFD for any sequence that is not a character and so never a lone surrogate: the
- * pass that looks for one is spared (a third of this check on text of two bytes a character).
+ * Whether `text` holds only characters XML allows. `noLoneSurrogate`: the text is known to hold no
+ * lone surrogate, being decoded from UTF-8 bytes, which gives U+FFFD for any sequence that is not a
+ * character (document-pieces.ts): the pass that looks for one is spared (a third of this check on
+ * text of two bytes a character).
  */
-export const hasOnlyXmlChars = (text: string, decoded = false): boolean =>
+export const hasOnlyXmlChars = (text: string, noLoneSurrogate = false): boolean =>
   !FORBIDDEN_CONTROL.test(text) && !text.includes('\uFFFE') && !text.includes('\uFFFF')
-  && (decoded || (text as string & { isWellFormed(): boolean }).isWellFormed());
+  && (noLoneSurrogate || (text as string & { isWellFormed(): boolean }).isWellFormed());
 
 /** XML whitespace: space, tab, line feed (CR is normalised first). */
 export const isSpace = (c: number): boolean => c === 32 || c === 10 || c === 9;

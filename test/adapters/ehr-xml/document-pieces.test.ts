@@ -84,6 +84,52 @@ describe('DocumentPieces', () => {
     }
   });
 
+  it('issue 56 item 3: gives the pieces of a text as copies of its slices, said to hold no lone surrogate only when they hold none', async () => {
+    // Code units of every kind: markup, CR, ASCII, Latin-1, wider (an en dash), U+FFFD, both surrogate halves alone and paired.
+    const unit = fc.oneof(
+      fc.constantFrom('<', '&', '=', '\r', 'a', ' ', 'é', '\u2013', '\uFFFD', '\uD83D\uDE00', '\uD83D', '\uDE00'),
+      fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)),
+    );
+    await assertProperty(fc.property(fc.array(unit, { maxLength: 300 }), fc.integer({ min: 1, max: 40 }), (units, size) => {
+      const text = units.join('');
+      const pieces = DocumentPieces.fromText(text, size);
+      const cuts = cutsAt(text.length, size, (i) => text.charCodeAt(i), (c) => c >= 0xdc00 && c <= 0xdfff);
+      expect(cuts.length - 1).toBe(pieces.count);
+      for (let k = 0; k < pieces.count; k++) {
+        const slice = text.slice(cuts[k], cuts[k + 1]);
+        const piece = pieces.read(k);
+        expect(piece.text).toBe(slice);
+        if (!(slice as string & { isWellFormed(): boolean }).isWellFormed()) expect(piece.noLoneSurrogate).toBe(false);
+        // One byte a character: no surrogate at all, so the reader spares the search for one.
+        if (pieces.count > 1 && !/[^\0-\xff]/.test(slice)) expect(piece.noLoneSurrogate).toBe(true);
+      }
+    }), { seeds: [20261127, 20261128], numRuns: 3000 });
+  });
+
+  it('issue 56 item 3: refuses a lone surrogate in any piece of a text, and reads a U+FFFD in one as the bytes do', () => {
+    const xml = example('journalnotes.xml');
+    const options = { zone: ZONE };
+    const outcome = (input: string | Buffer | DocumentPieces): unknown => {
+      try {
+        return mapDocument('journalnotes', input, options);
+      } catch (err) {
+        return (err as Error).message;
+      }
+    };
+    const withText = (text: string): string => xml.replace('<NoteTemplateName>Besöksanteckning läkare</NoteTemplateName>', `<NoteTemplateName>a${text}b</NoteTemplateName>`);
+    for (const size of [1, 13, 97, 1000, xml.length]) {
+      expect(outcome(DocumentPieces.fromText(withText('\uD800'), size)), `${size}`).toBe('malformed EHR document: not well-formed XML');
+      expect(outcome(DocumentPieces.fromText(withText('\uDC00\u2013'), size)), `${size}`).toBe('malformed EHR document: not well-formed XML');
+      // A DTD before the surrogate in the same piece is refused for itself, as before.
+      expect(outcome(DocumentPieces.fromText(withText('<!DOCTYPE x>\uD800'), size)), `${size}`).toMatch(/DTD|not well-formed/);
+      const replaced = withText('\uFFFD\u2013');
+      const mapped = outcome(DocumentPieces.fromText(replaced, size));
+      expect(mapped, `${size}`).toEqual(outcome(replaced));
+      expect(mapped, `${size}`).toEqual(outcome(Buffer.from(replaced)));
+      expect(JSON.stringify(mapped)).toContain('a\uFFFD\u2013b');
+    }
+  });
+
   it('leaves a string whole, and refuses a size that is not a positive integer', () => {
     expect(piecesOf(DocumentPieces.of('<a>é</a>'))).toEqual(['<a>é</a>']);
     expect(piecesOf(DocumentPieces.fromBytes(Buffer.alloc(0)))).toEqual(['']);

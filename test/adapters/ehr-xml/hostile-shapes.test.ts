@@ -20,12 +20,12 @@ function slices(input: string | Buffer): { most: number; total: number; loads: M
   const pieces = DocumentPieces.of(input);
   const loads = new Map<number, number>();
   let loaded = 0;
-  const piece = pieces.piece.bind(pieces);
-  vi.spyOn(pieces, 'piece').mockImplementation((k) => {
-    const text = piece(k);
+  const read = pieces.read.bind(pieces);
+  vi.spyOn(pieces, 'read').mockImplementation((k) => {
+    const piece = read(k);
     loads.set(k, (loads.get(k) ?? 0) + 1);
-    loaded += text.length;
-    return text;
+    loaded += piece.text.length;
+    return piece;
   });
   const reader = new FastReader(firstPiece(pieces), pieces, document.root, document.shape, ctx);
   let most = loaded;
