@@ -126,20 +126,18 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   // A documented path asked with another method is 405 (Allow), not 404.
   const notAllowed = methodNotAllowed(deps.config.basePath);
   const fhirNotAllowed = deps.fhir === undefined ? () => undefined : fhirMethodNotAllowed(deps.config.basePath, deps.fhir, deps.subscriptions !== undefined);
-  // An unknown path or method gets the API's headers too: its answer is JSON no browser should render or
-  // frame. Set as it is sent, not on arrival: a route may hand over to the not-found handler (swagger-ui's
-  // static files, for a path the router decoded and they did not), a 404 that arrived as served.
-  const unservedHeaders = protectionHeaders(deps.securityHeadersEachRequest === true);
-  app.addHook('onSend', (request, reply, payload, done) => {
-    if (request.is404) unservedHeaders(request, reply);
-    done(null, payload);
-  });
+  // The API's security headers, made once: every API answer gets them (apiProtection), and so does an
+  // unknown path or method (below), whose answer is JSON no browser should render or frame.
+  const securityHeaders = protectionHeaders(deps.securityHeadersEachRequest === true);
   app.addHook('preParsing', (request, _reply, payload, done) => {
     if (request.is404) done(notAllowed(request.url) ?? fhirNotAllowed(request.url) ?? new ApiError(404, 'Not found.'));
     else done(null, payload);
   });
   const faviconUrls: ReadonlySet<string> = new Set([FAVICON_PATH, `${deps.config.basePath}${FAVICON_PATH}`]);
   app.addHook('onSend', (request, reply, payload, done) => {
+    // Set as it is sent, not on arrival: a route may hand over to the not-found handler (swagger-ui's
+    // static files, for a path the router decoded and they did not), a 404 that arrived as served.
+    if (request.is404) securityHeaders(request, reply);
     reply.header('x-request-id', request.id);
     reply.header('x-content-type-options', 'nosniff');
     if (!request.url.startsWith('/docs') && !faviconUrls.has(request.routeOptions.url ?? '')) reply.header('cache-control', 'no-store');
@@ -191,7 +189,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       corsOrigins: deps.config.corsOrigins ?? [],
       maxEventLoopDelayMs: deps.config.pressureMaxEventLoopDelayMs ?? 1000,
       maxHeapUsedBytes: (deps.config.pressureMaxHeapUsedMb ?? 2048) * 1024 * 1024,
-      ...(deps.securityHeadersEachRequest === true ? { securityHeadersEachRequest: true } : {}),
+      headers: securityHeaders,
     });
     await api.register(credentials, {
       subscriptionKeys: deps.subscriptionKeys, tokenVerifier: deps.tokenVerifier, ...(deps.demoCredentials === undefined ? {} : { demo: deps.demoCredentials }),

@@ -11,8 +11,8 @@ export interface ProtectionOptions {
   corsOrigins: readonly string[];
   maxEventLoopDelayMs: number;
   maxHeapUsedBytes: number;
-  /** helmet run for each request, the path the precomputed headers are held equal to: set only by that test. */
-  securityHeadersEachRequest?: boolean;
+  /** The security headers (protectionHeaders), made once for the app: unserved paths get the same (src/http/app.ts). */
+  headers: (request: FastifyRequest, reply: FastifyReply) => void;
 }
 
 const RETRY_AFTER_S = 5;
@@ -23,6 +23,10 @@ const HSTS = 'max-age=31536000; includeSubDomains';
  * The headers of an answer no browser should render or frame: helmet's as a list made once
  * (src/http/security-headers.ts), not its middleware chain per request, and HSTS over HTTPS. For
  * every API answer, and for a path or method no route serves (src/http/app.ts).
+ */
+/**
+ * `helmetPerRequest`: helmet run for each request, the path the precomputed headers are held equal to
+ * (set only by that test).
  */
 export function protectionHeaders(helmetPerRequest = false): (request: FastifyRequest, reply: FastifyReply) => void {
   const securityHeaders = helmetPerRequest ? helmetEachRequest() : precomputedSecurityHeaders();
@@ -49,9 +53,8 @@ export const apiProtection = fp(async (app: FastifyInstance, opts: ProtectionOpt
       maxAge: 600,
     });
   }
-  const protect = protectionHeaders(opts.securityHeadersEachRequest === true);
   app.addHook('onRequest', (request, reply, done) => {
-    protect(request, reply);
+    opts.headers(request, reply);
     done();
   });
   await app.register(underPressure, {
