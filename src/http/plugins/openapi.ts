@@ -1,6 +1,6 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, onSendHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { AUTHORIZE_DIALOG_CSS, forTheDocsPage } from '../openapi/authorize-dialog.js';
 import { baseDocument } from '../openapi/document.js';
@@ -28,6 +28,13 @@ function fillInKey(key: string): () => void {
   return Object.assign(() => undefined, { toString: () => source });
 }
 
+const docsPageHeaders: onSendHookHandler = (_request, reply, payload, done) => {
+  reply.header('x-frame-options', 'DENY');
+  reply.header('content-security-policy', "frame-ancestors 'none'");
+  reply.header('referrer-policy', 'no-referrer');
+  done(null, payload);
+};
+
 /** OpenAPI 3 generated from the routes' own schemas and refined for client generators, at /openapi.json, browsable at /docs. */
 export const openapi = fp(async (app: FastifyInstance, opts: OpenApiOptions) => {
   await app.register(swagger, {
@@ -43,6 +50,15 @@ export const openapi = fp(async (app: FastifyInstance, opts: OpenApiOptions) => 
   // its client `api-docs` (authorization code with PKCE; the demo issuer knows this page's redirect).
   // In demo mode the sign-in has every scope ticked, so its token earns answers and not 403s.
   const oauth = opts.oauth ?? DEFAULT_OAUTH;
+  // The page holds a person's token once Authorize is done: no other site may frame it (a click
+  // made for something else lands on Try it out) or learn its address. Only framing is restricted
+  // by CSP: swagger-ui's own pages run inline code a fuller policy would stop. Given to each of
+  // swagger-ui's routes as it is registered, so the router decides what is the page (/docs?x and
+  // /%64ocs are), not a look at the path on every request.
+  app.addHook('onRoute', (route) => {
+    if (route.url !== '/docs' && !route.url.startsWith('/docs/')) return;
+    route.onSend = [...[route.onSend ?? []].flat(), docsPageHeaders];
+  });
   await app.register(swaggerUi, {
     routePrefix: '/docs',
     // The Authorize dialog shows the filled-in key, then the OAuth sign-in, and no empty block (authorize-dialog.ts).
@@ -55,20 +71,6 @@ export const openapi = fp(async (app: FastifyInstance, opts: OpenApiOptions) => 
     ...(oauth.kind === 'demo'
       ? { initOAuth: { clientId: 'api-docs', usePkceWithAuthorizationCodeGrant: true, scopes: [SIGN_IN_SCOPE, ...Object.keys(scopes())] } }
       : {}),
-  });
-  // The page holds a person's token once Authorize is done: no other site may frame it (a click
-  // made for something else lands on Try it out) or learn its address. Only framing is restricted
-  // by CSP: swagger-ui's own pages run inline code a fuller policy would stop.
-  app.addHook('onSend', (request, reply, payload, done) => {
-    // The route that answered, not request.url: that keeps the query and the percent-encoding
-    // the router decodes, so /docs?x or /%64ocs would serve this page without these headers.
-    const route = request.routeOptions.url ?? '';
-    if (route === '/docs' || route.startsWith('/docs/')) {
-      reply.header('x-frame-options', 'DENY');
-      reply.header('content-security-policy', "frame-ancestors 'none'");
-      reply.header('referrer-policy', 'no-referrer');
-    }
-    done(null, payload);
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   // The address the start-up banner prints leads a person to the documentation, not to a 404.
