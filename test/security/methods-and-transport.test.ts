@@ -133,6 +133,23 @@ overBothEhrs((variant) => {
       }
     });
 
+    // Hostile review (2026-11-27): these 400s, answered by the router's error handler before any hook,
+    // came with neither the API's security headers nor X-Request-Id, and left no line in the request log.
+    it('answers a URL the router refuses (a malformed percent-encoding, a path segment over 100 characters) with the API\'s headers, a request id and a log line', async () => {
+      const paths = ['/%E0%A4%A', '/patients/contacts/%E0?api-version=v2', `/fhir/Observation/${'a'.repeat(120)}`];
+      for (const url of paths) {
+        const res = await t.call({ method: 'GET', url, token });
+        expect([url, res.statusCode]).toEqual([url, 400]);
+        expect([url, res.headers['x-frame-options'], res.headers['content-security-policy'], res.headers['referrer-policy'], res.headers['x-content-type-options']])
+          .toEqual([url, 'DENY', "default-src 'none';frame-ancestors 'none'", 'no-referrer', 'nosniff']);
+        const id = res.headers['x-request-id'];
+        expect([url, typeof id]).toEqual([url, 'string']);
+        const logged = t.logLines.map((l) => JSON.parse(l) as { msg?: string; reqId?: string; res?: { statusCode?: number } })
+          .filter((l) => l.msg === 'request completed' && l.reqId === id);
+        expect([url, logged.map((l) => l.res?.statusCode)]).toEqual([url, [400]]);
+      }
+    });
+
     it('keeps its logs one JSON line per entry, with no token or key', () => {
       expect(malformedLogLines(t.logLines)).toEqual([]);
       expect(used.foundIn(t.logLines)).toEqual([]);
