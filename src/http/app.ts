@@ -1,5 +1,5 @@
 import type { ServerOptions as HttpServerOptions } from 'node:http';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerFactory } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerFactory } from 'fastify';
 import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../start/config.js';
@@ -85,6 +85,22 @@ type ProtectionSettings = Pick<Config, 'corsOrigins' | 'pressureMaxEventLoopDela
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
   // Node checks the deadlines only this often (30 s by default), which would let a trickle live on.
   const nodeHttpOptions = { connectionsCheckingInterval: 1000, headersTimeout: Math.min(deps.requestTimeoutMs ?? 30_000, 10_000) };
+  // The API's security headers, made once: every API answer gets them (apiProtection), and so does an
+  // unknown path or method and a URL the router refuses, whose answers are JSON no browser should render or frame.
+  const securityHeaders = protectionHeaders(deps.securityHeadersEachRequest === true);
+  // What every answer carries, whatever answered it.
+  const ownHeaders = (request: FastifyRequest, reply: FastifyReply): void => {
+    reply.header('x-request-id', request.id);
+    reply.header('x-content-type-options', 'nosniff');
+  };
+  // One line per request, when its answer has gone.
+  const logAnswered = (request: FastifyRequest, reply: FastifyReply): void => {
+    // reqId is the service's own id; the caller's, if any, rides beside it for operators (src/http/request-id.ts).
+    const callerRequestId = callerRequestIdOf(request);
+    request.log.info({
+      req: request, res: reply, responseTime: reply.elapsedTime, ...(callerRequestId === undefined ? {} : { callerRequestId }),
+    }, 'request completed');
+  };
   const app = Fastify({
     loggerInstance: deps.logger,
     bodyLimit: 16 * 1024,
@@ -99,7 +115,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     clientErrorHandler: clientErrorHandlerOf(deps.authServer),
-    frameworkErrors: frameworkErrorsOf(deps.config.basePath, deps.clock, deps.authServer),
+    // The router's refusals are answered before any hook runs: what the hooks give every answer, given here.
+    frameworkErrors: frameworkErrorsOf(deps.config.basePath, deps.clock, { ownHeaders, securityHeaders, logAnswered }, deps.authServer),
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -112,11 +129,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.decorate('drainConnections', () => drain.drain());
   app.decorateRequest('callerRequestId', undefined);
   app.addHook('onResponse', (request, reply, done) => {
-    // reqId is the service's own id; the caller's, if any, rides beside it for operators (src/http/request-id.ts).
-    const callerRequestId = callerRequestIdOf(request);
-    request.log.info({
-      req: request, res: reply, responseTime: reply.elapsedTime, ...(callerRequestId === undefined ? {} : { callerRequestId }),
-    }, 'request completed');
+    logAnswered(request, reply);
     done();
   });
   await app.register(errorHandler, { clock: deps.clock, basePath: deps.config.basePath });
@@ -126,9 +139,6 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   // A documented path asked with another method is 405 (Allow), not 404.
   const notAllowed = methodNotAllowed(deps.config.basePath);
   const fhirNotAllowed = deps.fhir === undefined ? () => undefined : fhirMethodNotAllowed(deps.config.basePath, deps.fhir, deps.subscriptions !== undefined);
-  // The API's security headers, made once: every API answer gets them (apiProtection), and so does an
-  // unknown path or method (below), whose answer is JSON no browser should render or frame.
-  const securityHeaders = protectionHeaders(deps.securityHeadersEachRequest === true);
   app.addHook('preParsing', (request, _reply, payload, done) => {
     if (request.is404) done(notAllowed(request.url) ?? fhirNotAllowed(request.url) ?? new ApiError(404, 'Not found.'));
     else done(null, payload);
@@ -138,8 +148,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     // Set as it is sent, not on arrival: a route may hand over to the not-found handler (swagger-ui's
     // static files, for a path the router decoded and they did not), a 404 that arrived as served.
     if (request.is404) securityHeaders(request, reply);
-    reply.header('x-request-id', request.id);
-    reply.header('x-content-type-options', 'nosniff');
+    ownHeaders(request, reply);
     if (!request.url.startsWith('/docs') && !faviconUrls.has(request.routeOptions.url ?? '')) reply.header('cache-control', 'no-store');
     // A HEAD answer sends no body: its length is fastify's to count from the text, with no copy to drop.
     const sliced = request.method === 'HEAD' ? undefined : inSlices(payload);

@@ -74,19 +74,30 @@ const URL_FAULTS: Readonly<Record<string, string>> = {
   FST_ERR_MAX_PARAM_LENGTH: 'A path segment is longer than 100 characters: an id is 1 to 64 letters, digits, \'-\' or \'.\'.',
 };
 
+type Answering = (request: FastifyRequest, reply: FastifyReply) => void;
+
+/**
+ * What the app's hooks give every answer (src/http/app.ts), which the router's refusals skip: the request
+ * id and nosniff, the API's security headers (not on an authorization page, which has its own), the log line.
+ */
+export interface AnswerEdge { ownHeaders: Answering; securityHeaders: Answering; logAnswered: Answering }
+
 /**
  * Errors Fastify raises while routing, before any route is chosen (a malformed percent-encoding, a path
  * segment over the router's 100 characters): 400 with a fixed text, in the shape of the path's door as
  * every other error (src/http/error-body.ts), so an over-long id below /fhir is an OperationOutcome as a
  * shorter bad id is (issue 52 item 12); under the authorization server's mount path, its own page.
  */
-export function frameworkErrorsOf(basePath: string, clock: Clock, auth?: AuthPages) {
+export function frameworkErrorsOf(basePath: string, clock: Clock, edge: AnswerEdge, auth?: AuthPages) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
+    reply.raw.once('finish', () => edge.logAnswered(request, reply));
+    edge.ownHeaders(request, reply);
     if (auth !== undefined && underMount(request.url, auth.mountPath)) {
       const page = auth.refusedPage({ url: request.url, headers: request.headers }, 400);
       void reply.code(400).headers(page.headers).send(page.body);
       return;
     }
+    edge.securityHeaders(request, reply);
     const shape = answerShapeOf(request, basePath);
     if (shape === 'fhir') reply.type(FHIR_JSON);
     const message = URL_FAULTS[error.code] ?? 'The request URL is malformed.';
