@@ -63,6 +63,36 @@ function keepSource(this: unknown, key: string, value: unknown, context?: Revive
 
 const REVIVER = keepSource as (key: string, value: unknown) => unknown;
 
+/**
+ * A number where JSON may have one: after `:`, `,` or `[` and whitespace, the whole number by JSON's
+ * grammar, then what may follow a value. Every number of an object or array is matched so; inside a
+ * string the same characters may be too (`"a, 4.0 mg"`), which only costs the reviver's parse.
+ */
+const NUMBER_TOKEN = /[:,[][ \t\n\r]*(-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)(?=[ \t\n\r,}\]])/g;
+const OPENS_CONTAINER = /^[ \t\n\r]*[{[]/;
+
+/**
+ * Whether `text` (an object or array) holds no number the reviver would act on: none written
+ * otherwise than JavaScript writes it (`4.0`, `1e2`, `-0`, more digits than a double keeps) and none
+ * of too many digits. JSON.parse without the reviver then gives exactly what it gives with it, with
+ * nothing to note, at a third of its cost: most FHIR answers hold only numbers such as `12` or `4.5`
+ * (BENCHMARKS.md, "FHIR JSON without the reviver").
+ */
+function plainNumbersOnly(text: string): boolean {
+  if (!OPENS_CONTAINER.test(text)) return false;
+  NUMBER_TOKEN.lastIndex = 0;
+  for (let m = NUMBER_TOKEN.exec(text); m !== null; m = NUMBER_TOKEN.exec(text)) {
+    const source = m[1] as string;
+    if (tooManyDigits(source) || String(Number(source)) !== source) return false;
+  }
+  return true;
+}
+
+/** `text` as JSON.parse with the reviver reads it; without the reviver where that gives the same. */
+function parseKeepingSources(text: string): unknown {
+  return plainNumbersOnly(text) ? JSON.parse(text) : JSON.parse(text, REVIVER);
+}
+
 /** Not JSON (or nested past what the parser can hold) is a fault of the answer; the refusals of this file are already. */
 function refusal(err: unknown): unknown {
   return err instanceof SyntaxError || err instanceof RangeError ? fhirFault('not JSON') : err;
@@ -71,7 +101,7 @@ function refusal(err: unknown): unknown {
 /** The JSON of a FHIR answer, in one go: for a small one (a large one is `parseFhirJsonInSlices`'). */
 export function parseFhirJson(text: string): unknown {
   try {
-    return JSON.parse(text, REVIVER);
+    return parseKeepingSources(text);
   } catch (err) {
     throw refusal(err);
   }
@@ -135,7 +165,7 @@ async function joined(bytes: Buffer, cut: Cut, slices: Slices): Promise<Containe
       continue;
     }
     const members = bytes.toString('utf8', part.from, part.to);
-    adopt(JSON.parse(cut.kind === 'array' ? `[${members}]` : `{${members}}`, REVIVER) as Container, into);
+    adopt(parseKeepingSources(cut.kind === 'array' ? `[${members}]` : `{${members}}`) as Container, into);
     await slices.breathe();
   }
   return into;
@@ -153,7 +183,7 @@ export async function parseFhirJsonInSlices(
   const slices = new SliceClock(options.sliceMs ?? SLICE_MS, options.signal);
   try {
     const pieces = await cutJson(bytes, slices, options.pieceBytes);
-    return 'kind' in pieces ? await joined(bytes, pieces, slices) : JSON.parse(bytes.toString('utf8'), REVIVER);
+    return 'kind' in pieces ? await joined(bytes, pieces, slices) : parseKeepingSources(bytes.toString('utf8'));
   } catch (err) {
     throw refusal(err);
   }

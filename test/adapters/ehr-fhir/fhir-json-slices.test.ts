@@ -13,6 +13,7 @@ import { EhrError } from '../../../src/domain/ehr-error.js';
 import { turnsWhile } from '../../support/event-loop-turns.js';
 import { conditionPage, MIB } from './support/large-page.js';
 import { assertProperty } from '../../support/seeds.js';
+import { json, space } from './support/json-texts.js';
 
 /** Every number in `a` and `b` (parallel trees) as its JSON wrote it, in document order. */
 function numbersOf(a: unknown, b: unknown, out: [string | undefined, string | undefined][] = []): [string | undefined, string | undefined][] {
@@ -43,24 +44,6 @@ const outcome = async (parse: () => unknown): Promise<string> => {
     return `refused: ${err.failure}`;
   }
 };
-
-/** Numbers written as a FHIR server might: trailing zeros, exponents, a negative zero, more digits than a double keeps. */
-const numberText = fc.oneof(
-  fc.integer().map(String),
-  fc.tuple(fc.integer({ min: -999, max: 999 }), fc.nat({ max: 3 }), fc.nat({ max: 999 })).map(([whole, zeros, rest]) => `${whole}.${'0'.repeat(zeros)}${rest}`),
-  fc.tuple(fc.integer({ min: -99, max: 99 }), fc.integer({ min: -30, max: 30 })).map(([m, e]) => `${m}e${e}`),
-  fc.constantFrom('4.0', '-0.0', '0.10', '1E+2', '12345678901234567890', '200.00', '0'),
-);
-const space = fc.constantFrom('', '', ' ', '\n', '\t ', '\r\n  ');
-const keyText = fc.oneof(fc.constantFrom('a', 'value', '__proto__', 'constructor', '1', '', 'entry', 'x"y', 'k\\n'), fc.string({ maxLength: 4, unit: 'binary' }))
-  .map((k) => JSON.stringify(k));
-const leaf = fc.oneof(numberText, fc.string({ maxLength: 8, unit: 'binary' }).map((s) => JSON.stringify(s)), fc.constantFrom('true', 'false', 'null'));
-const { json } = fc.letrec<{ json: string; array: string; object: string }>((tie) => ({
-  json: fc.oneof({ depthSize: 'small' }, leaf, tie('array'), tie('object')),
-  array: fc.array(fc.tuple(space, tie('json'), space), { maxLength: 6 }).map((items) => `[${items.map((i) => i.join('')).join(',')}]`),
-  object: fc.array(fc.tuple(space, keyText, space, space, tie('json'), space), { maxLength: 6 })
-    .map((members) => `{${members.map(([a, k, b, c, v, d]) => `${a}${k}${b}:${c}${v}${d}`).join(',')}}`),
-}));
 
 describe('parseFhirJsonInSlices: exactly JSON.parse with the reviver, piece by piece', () => {
   it('gives the same value and the same written decimals, however the text is cut (property)', async () => {

@@ -1,6 +1,38 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseFhirJson, writtenNumber } from '../../../src/adapters/ehr-fhir/fhir-json.js';
 import { EhrError } from '../../../src/domain/ehr-error.js';
+import { assertProperty } from '../../support/seeds.js';
+import { json, space } from './support/json-texts.js';
+
+type Tree = unknown;
+
+/**
+ * The oracle: the text read by JSON.parse with a reviver of the test's own, each number beside the
+ * source text JSON.parse saw for it (Node 22 and 24 hand a reviver the source of every number).
+ */
+function readBesideSources(text: string): { value: Tree; sources: WeakMap<object, Map<string, string>> } {
+  const sources = new WeakMap<object, Map<string, string>>();
+  const value = JSON.parse(text, function (this: object, key: string, v: unknown, context?: { source?: string }) {
+    if (typeof v === 'number' && context?.source !== undefined) {
+      if (!sources.has(this)) sources.set(this, new Map());
+      sources.get(this)?.set(key, context.source);
+    }
+    return v;
+  } as (key: string, value: unknown) => unknown) as Tree;
+  return { value, sources };
+}
+
+/** Each number of `read` as writtenNumber gives it, beside its source in the oracle's parallel `oracle`, in document order. */
+function numbersBeside(read: Tree, oracle: Tree, sources: WeakMap<object, Map<string, string>>, out: [string | undefined, string | undefined][] = []) {
+  if (read === null || typeof read !== 'object') return out;
+  for (const key of Object.keys(read)) {
+    const [x, y] = [(read as Record<string, unknown>)[key], (oracle as Record<string, unknown>)[key]];
+    if (typeof x === 'number') out.push([writtenNumber(read, key), sources.get(oracle as object)?.get(key)]);
+    else numbersBeside(x, y, sources, out);
+  }
+  return out;
+}
 
 describe('FHIR JSON, decimals as written', () => {
   it('gives back each number as the JSON wrote it, and keeps it a number', () => {
@@ -26,6 +58,25 @@ describe('FHIR JSON, decimals as written', () => {
       expect(() => parseFhirJson(`{"a": [{"value": ${number}}]}`), number.slice(0, 50)).toThrow(/more than 40 digits/);
       expect(() => parseFhirJson(number), number.slice(0, 50)).toThrow(/more than 40 digits/);
     }
+  });
+
+  it('gives every number as its source was written, whether or not the text needed the reviver (property)', async () => {
+    // parseFhirJson spares the reviver when no number needs it; a string that reads like a number
+    // (`"a: 4.0, b"`) must never make a number that does need it pass unnoticed.
+    await assertProperty(fc.property(json, space, (text, around) => {
+      const whole = `${around}${text}${around}`;
+      const oracle = readBesideSources(whole);
+      const read = parseFhirJson(whole);
+      expect(JSON.stringify(read)).toBe(JSON.stringify(oracle.value));
+      expect(numbersBeside(read, oracle.value, oracle.sources).filter(([a, b]) => a !== b)).toEqual([]);
+    }), { seeds: [5151, 5152], numRuns: 2000 });
+  });
+
+  it('notes a number written otherwise than JavaScript writes it beside strings that look like numbers', () => {
+    const parsed = parseFhirJson('{"note": "dose: 4.0, then [2.50]", "system": "urn:oid:1.2.752.129.2.1.4.1", "value": 2.50, "n": [-0, 12]}') as {
+      value: number; n: number[];
+    };
+    expect([writtenNumber(parsed, 'value'), writtenNumber(parsed.n, 0), writtenNumber(parsed.n, 1)]).toEqual(['2.50', '-0', '12']);
   });
 
   it('refuses what is not JSON as a bad response', () => {
