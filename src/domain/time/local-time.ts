@@ -142,17 +142,32 @@ function wallAsUtc(w: WallClock): number {
 }
 
 // Real zones change offset only on quarter-hour boundaries; caching per quarter keeps mapping cheap.
-const offsetCache = new Map<string, number>();
+// Kept per zone by the quarter's number: a key string made at every call was most of the call's cost
+// (BENCHMARKS.md, "Time zone offsets"). Zones come from the configuration, a few at most; the bound is a guard.
+const offsetCache = new Map<string, Map<number, number>>();
+const MAX_ZONES = 16;
+const MAX_QUARTERS = 50_000;
+
+function quartersOf(zone: string): Map<number, number> {
+  let quarters = offsetCache.get(zone);
+  if (quarters === undefined) {
+    if (offsetCache.size >= MAX_ZONES) offsetCache.clear();
+    quarters = new Map();
+    offsetCache.set(zone, quarters);
+  }
+  return quarters;
+}
 
 /** Offset of `zone` from UTC at `epochMs`, in milliseconds. */
 export function offsetAt(epochMs: number, zone: string): number {
-  const hourKey = `${zone}|${Math.floor(epochMs / QUARTER_MS)}`;
-  let offset = offsetCache.get(hourKey);
+  const quarters = quartersOf(zone);
+  const quarter = Math.floor(epochMs / QUARTER_MS);
+  let offset = quarters.get(quarter);
   if (offset === undefined) {
     const flooredMs = Math.floor(epochMs / 1000) * 1000;
     offset = wallAsUtc(wallClockAt(flooredMs, zone)) - flooredMs;
-    if (offsetCache.size > 50_000) offsetCache.clear();
-    offsetCache.set(hourKey, offset);
+    if (quarters.size >= MAX_QUARTERS) quarters.clear();
+    quarters.set(quarter, offset);
   }
   return offset;
 }
@@ -162,10 +177,16 @@ export function wallClockToEpochMs(w: WallClock, zone: string): number {
   const asUtc = wallAsUtc(w);
   const before = offsetAt(asUtc - DAY_MS, zone);
   const after = offsetAt(asUtc + DAY_MS, zone);
-  const candidates = [asUtc - before, asUtc - after].filter((t) => t + offsetAt(t, zone) === asUtc);
-  if (candidates.length > 0) return Math.min(...candidates);
+  // The earlier of the instants that show this wall clock (a time the autumn repeats has two).
+  const early = asUtc - before;
+  const late = asUtc - after;
+  const earlyShows = early + offsetAt(early, zone) === asUtc;
+  const lateShows = late + offsetAt(late, zone) === asUtc;
+  if (earlyShows && lateShows) return Math.min(early, late);
+  if (earlyShows) return early;
+  if (lateShows) return late;
   // In a gap: read with the offset in force before the transition, i.e. shifted forward.
-  return asUtc - before;
+  return early;
 }
 
 /** Instant of a compact 14-digit timestamp (or 8-digit date at local midnight); throws RangeError if malformed. */
