@@ -5,7 +5,8 @@
  */
 export const FHIR_JSON = 'application/fhir+json; charset=utf-8';
 
-const CODES: Readonly<Record<number, string>> = {
+/** The issue code of each status the FHIR door answers with (docs/fhir-api.md#errors lists them: test/docs/fhir-errors.test.ts). */
+export const OUTCOME_CODES: Readonly<Record<number, string>> = {
   400: 'invalid', 401: 'login', 403: 'forbidden', 404: 'not-found', 405: 'not-supported', 406: 'not-supported',
   408: 'timeout', 409: 'conflict', 413: 'too-costly', 415: 'not-supported', 429: 'throttled', 501: 'not-supported', 502: 'transient', 503: 'transient', 504: 'timeout',
 };
@@ -13,7 +14,7 @@ const CODES: Readonly<Record<number, string>> = {
 export function operationOutcome(status: number, message: string): Record<string, unknown> {
   return {
     resourceType: 'OperationOutcome',
-    issue: [{ severity: 'error', code: CODES[status] ?? (status >= 500 ? 'exception' : 'processing'), diagnostics: message }],
+    issue: [{ severity: 'error', code: OUTCOME_CODES[status] ?? (status >= 500 ? 'exception' : 'processing'), diagnostics: message }],
   };
 }
 
