@@ -44,6 +44,8 @@ function expectServicePage(answer: Answer, lang: string): void {
   const csp = String(answer.headers['content-security-policy']);
   expect(csp).toContain("default-src 'none'");
   expect(csp).toContain("frame-ancestors 'none'");
+  // For browsers that read no CSP, as the API's and the patient app's answers say it.
+  expect(answer.headers['x-frame-options']).toBe('DENY');
   expect(csp).not.toContain('unsafe-eval');
   expect(csp).not.toMatch(/script-src[^;]*'unsafe-inline'/);
   expect(answer.headers['x-content-type-options']).toBe('nosniff');

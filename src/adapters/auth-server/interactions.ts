@@ -7,7 +7,7 @@ import { appName } from './app-names.js';
 import { errorPage, sendKindPage } from './error-pages.js';
 import { CSRF_FIELD, type FormTokens } from './form-tokens.js';
 import { consentPage, PICKER_ERRORS, pickerPage, type PageFrame } from './interaction-pages.js';
-import { PAGE_CSP } from './page-headers.js';
+import { NEVER_FRAMED, PAGE_CSP } from './page-headers.js';
 import { languageCookie, languageOf, type Localized } from './page-language.js';
 import type { GrantEvent, LaunchPerson, SmartLaunchContext } from '../../ports/smart-launch.port.js';
 import { keepGrant, replacedGrants } from './grant-endings.js';
@@ -22,7 +22,7 @@ interface MissingScopes { missingOIDCScope?: string[]; missingResourceScopes?: R
 export function send(res: ServerResponse, status: number, html: string, headers: Record<string, string> = {}): void {
   res.writeHead(status, {
     'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': PAGE_CSP,
-    'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', ...headers,
+    'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', ...NEVER_FRAMED, ...headers,
   });
   res.end(html);
 }

@@ -7,6 +7,9 @@ import type { Lang } from './page-language.js';
 // No form-action: a browser holds the redirect after a form (back to the app) to it too.
 export const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'";
 
+/** frame-ancestors 'none' said again for browsers that read no CSP, as the API's and the patient app's answers say it. */
+export const NEVER_FRAMED = { 'x-frame-options': 'DENY' } as const;
+
 /** The one script: the page's form posts itself (a sign-out the app vouched for, an answer to the app). */
 export const SUBMIT_SCRIPT = 'document.forms[0].submit()';
 const SUBMITTING_CSP = `${PAGE_CSP}; script-src 'sha256-${createHash('sha256').update(SUBMIT_SCRIPT).digest('base64')}'`;
@@ -15,6 +18,6 @@ const SUBMITTING_CSP = `${PAGE_CSP}; script-src 'sha256-${createHash('sha256').u
 export function pageHeaders(lang: Lang, submits = false): Record<string, string> {
   return {
     'cache-control': 'no-store', 'content-security-policy': submits ? SUBMITTING_CSP : PAGE_CSP, 'x-content-type-options': 'nosniff',
-    'referrer-policy': 'no-referrer', 'content-language': lang, vary: 'Accept-Language, Cookie',
+    'referrer-policy': 'no-referrer', 'content-language': lang, vary: 'Accept-Language, Cookie', ...NEVER_FRAMED,
   };
 }

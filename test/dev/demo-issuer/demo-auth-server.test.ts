@@ -171,6 +171,7 @@ describe('demo authorization server', () => {
       const response = await request(`${server.issuer}/interaction/no-such-sign-in`, { headers: { 'accept-language': language } });
       expect([response.statusCode, await response.body.text()]).toEqual([400, expect.stringMatching(new RegExp(`^<!DOCTYPE html><html lang="${lang}">.*${said}`))]);
       expect(response.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+      expect(response.headers['x-frame-options']).toBe('DENY');
     }
   });
 
