@@ -12,7 +12,7 @@ export { BASIS_NAMES, OPERATION_NAMES, OUTCOME_NAMES } from 'virtual:access-log-
 export type Lang = 'sv' | 'en';
 export interface Words { sv: string; en: string }
 
-/** FHIR status codes of appointments, prescriptions and diagnoses in words; an unknown code is shown as it is. */
+/** FHIR status codes of appointments, care contacts, prescriptions and diagnoses in words; an unknown code is shown as it is. */
 export const STATUS_NAMES: Readonly<Record<string, Words>> = {
   proposed: { sv: 'Föreslagen', en: 'Proposed' },
   pending: { sv: 'Väntar', en: 'Pending' },
@@ -31,6 +31,13 @@ export const STATUS_NAMES: Readonly<Record<string, Words>> = {
   inactive: { sv: 'Inaktiv', en: 'Inactive' },
   remission: { sv: 'I remission', en: 'In remission' },
   recurrence: { sv: 'Återkommande', en: 'Recurring' },
+  planned: { sv: 'Planerad', en: 'Planned' },
+  triaged: { sv: 'Bedömd', en: 'Assessed' },
+  'in-progress': { sv: 'Pågår', en: 'In progress' },
+  onleave: { sv: 'Permission', en: 'On leave' },
+  finished: { sv: 'Avslutad', en: 'Finished' },
+  'entered-in-error': { sv: 'Felregistrerad', en: 'Entered in error' },
+  unknown: { sv: 'Okänd', en: 'Unknown' },
 };
 
 export const statusName = (code: string | undefined, lang: Lang): string | undefined =>

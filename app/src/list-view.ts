@@ -5,7 +5,7 @@
  * beside them (a practitioner, a place) is what they refer to, not items of their own.
  */
 import { h, pair } from './dom.js';
-import type { CodeableConcept, Narrative, Resource } from './fhir-types.js';
+import { ById, type CodeableConcept, type Narrative, type Reference, type Resource } from './fhir-types.js';
 import { textOf, when } from './format.js';
 import { LABELS, statusName, type Lang } from './i18n.js';
 import { narrativeText } from './narrative.js';
@@ -13,10 +13,14 @@ import { narrativeText } from './narrative.js';
 const concept = (r: Resource, member: string): string | undefined => textOf(r[member] as CodeableConcept | undefined);
 const text = (r: Resource, member: string): string | undefined => (typeof r[member] === 'string' ? r[member] : undefined);
 
+/** The first of a list of concepts (an Encounter's `type`), or the one concept. */
+const firstConcept = (r: Resource, member: string): string | undefined =>
+  (Array.isArray(r[member]) ? textOf((r[member] as CodeableConcept[])[0]) : concept(r, member));
+
 /** What the resource is, by the first member that says it, else its type. */
 function titleOf(r: Resource): string {
   return concept(r, 'code') ?? concept(r, 'medicationCodeableConcept') ?? concept(r, 'vaccineCode') ?? text(r, 'title')
-    ?? text(r, 'description') ?? concept(r, 'type') ?? r.resourceType;
+    ?? text(r, 'description') ?? firstConcept(r, 'type') ?? concept(r, 'serviceType') ?? r.resourceType;
 }
 
 /** When it happened or was recorded, by the first member that says it. */
@@ -32,13 +36,29 @@ function statusOf(r: Resource, lang: Lang): string | undefined {
   return statusName(code, lang);
 }
 
+/**
+ * Where it happened, by the name of what the search included for it: the unit that provided it (an
+ * Encounter's `serviceProvider`), else its first place; a reference's own display where nothing was included.
+ */
+function whereOf(r: Resource, byId: ById): string | undefined {
+  const refs = [r.serviceProvider, (r.location as { location?: Reference }[] | undefined)?.[0]?.location] as (Reference | undefined)[];
+  for (const ref of refs) {
+    const name = byId.get(ref)?.name;
+    if (typeof name === 'string') return name;
+    if (ref?.display !== undefined) return ref.display;
+  }
+  return undefined;
+}
+
 export function listView(found: readonly Resource[], types: readonly string[], lang: Lang): HTMLElement {
   const items = found.filter((r) => types.includes(r.resourceType));
+  const byId = new ById(found);
   const at = (r: Resource) => Date.parse(timeOf(r) ?? '') || 0;
   return h('ul', { class: 'cards' }, ...[...items].sort((a, b) => at(b) - at(a)).map((r) => {
     const narrative = narrativeText((r.text as Narrative | undefined)?.div);
     return h('li', { class: 'card' }, h('h3', {}, titleOf(r)),
-      h('dl', {}, ...pair(LABELS.when[lang], when(timeOf(r), lang)), ...pair(LABELS.status[lang], statusOf(r, lang))),
+      h('dl', {}, ...pair(LABELS.when[lang], when(timeOf(r), lang)), ...pair(LABELS.where[lang], whereOf(r, byId)),
+        ...pair(LABELS.status[lang], statusOf(r, lang))),
       narrative === undefined || narrative === '' ? null : h('p', { class: 'text' }, narrative));
   }));
 }

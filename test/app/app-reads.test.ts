@@ -28,7 +28,7 @@ const named = (read: string) => (read === 'getVaccinations' ? { sv: 'Vaccination
 describe('issue 57 item 2: the reads the app shows are their folders\' descriptions', () => {
   it('are the registered reads with a section, in their order, titled with the access log\'s names: the build copies nothing', () => {
     expect(APP_READS).toEqual(appReadsOf(READ_SOURCES, words));
-    expect(APP_READS.map((r) => r.read)).toEqual(['getAppointments', 'getJournalNotes', 'getMedications', 'getDiagnoses', 'getLabResults']);
+    expect(APP_READS.map((r) => r.read)).toEqual(['getAppointments', 'getContacts', 'getJournalNotes', 'getMedications', 'getDiagnoses', 'getLabResults']);
     for (const r of APP_READS) expect([r.read, r.title]).toEqual([r.read, words(r.read)]);
     // Every other read served over FHIR says why it has no section of its own.
     for (const read of READ_NAMES) {
@@ -41,7 +41,7 @@ describe('issue 57 item 2: the reads the app shows are their folders\' descripti
 
   it('takes in a read registered with a description and no app code, in its place, with its search, title and the list view', () => {
     const reads = appReadsOf({ ...READ_SOURCES, getVaccinations: VACCINATIONS }, named);
-    expect(reads.map((r) => r.read)).toEqual(['getAppointments', 'getJournalNotes', 'getMedications', 'getDiagnoses', 'getVaccinations', 'getLabResults']);
+    expect(reads.map((r) => r.read)).toEqual(['getAppointments', 'getContacts', 'getJournalNotes', 'getMedications', 'getDiagnoses', 'getVaccinations', 'getLabResults']);
     expect(reads.find((r) => r.read === 'getVaccinations')).toEqual({
       read: 'getVaccinations', title: { sv: 'Vaccinationer', en: 'Vaccinations' }, search: 'Immunization?patient={id}&_include=Immunization:performer',
       view: 'list', types: ['Immunization'], keepsDigits: false,

@@ -111,6 +111,13 @@ describe.skipIf(skipped)('issue 47: the patient app shows what matters in a reco
     const notes = page.getByRole('region', { name: 'Journal notes' });
     expect(await notes.getByRole('note').innerText()).toMatch(/^Some items are not shown here: .* contact the clinic where you were cared for\.$/);
     expect(await notes.locator('li.card').count()).toBe(3);
+    // Care contacts in the view every read shares: each named by its kind of visit, its status in words.
+    const contacts = page.getByRole('region', { name: 'Care contacts' });
+    expect(await contacts.locator('li.card').count()).toBeGreaterThan(0);
+    expect(await contacts.locator('li.card h3').allInnerTexts()).not.toContain('Encounter');
+    expect(await contacts.locator('li.card dd').allInnerTexts()).toContain('Finished');
+    // And where, by the unit the search included: every card of the demo's says it.
+    expect(await contacts.locator('li.card dt', { hasText: 'Where' }).count()).toBe(await contacts.locator('li.card').count());
     // Item 8: the access log to the second.
     // Issue 55 item 5: each event under its day, to the second, once its line is opened.
     const log = page.getByRole('region', { name: 'The log of who accessed the data' });
@@ -128,6 +135,7 @@ describe.skipIf(skipped)('issue 47: the patient app shows what matters in a reco
       .toMatch(/\t11,2\u00a0×10⁹\/L ↑\u00a0Högt\t3,5–8,8$/);
     expect(await page.getByRole('region', { name: /^B-Hemoglobin \(Hb\): Tabell/ }).locator('.flag-low').first().innerText()).toBe('↓\u00a0Lågt');
     expect(await page.locator('li.card.video').first().getByText('Videomöte', { exact: true }).count()).toBe(1);
+    expect(await page.getByRole('region', { name: 'Vårdkontakter' }).locator('li.card dd').allInnerTexts()).toContain('Avslutad');
     expect(await page.getByRole('region', { name: 'Journalanteckningar' }).getByRole('note').innerText()).toMatch(/^Vissa uppgifter visas inte här: .* kontakta mottagningen/);
     await noOverflow(page, viewport.width);
     expect(await seriousViolations(page)).toEqual([]);

@@ -96,7 +96,7 @@ function encounter(e: ContactEhrExtract, serviceProvider: { reference: string } 
 
 export const contactsAsFhir = {
   types: ['Encounter'],
-  app: { noSection: 'The app has no section for care contacts yet.' },
+  app: { search: 'Encounter?patient={id}&_include=Encounter:service-provider', view: 'list', position: 15 },
   resources: (items, ctx) => {
     const out = new WrittenResources();
     const extracts = items.flatMap((i) => i.contactEHRExtract);
