@@ -25,8 +25,9 @@ declare module 'virtual:access-log-names' {
     readonly title: Words;
     /** The FHIR search, `{id}` standing for the patient's id. */
     readonly search: string;
-    /** `list`, the view all reads share, or the read's own (app/src/views.ts). */
-    readonly view: string;
+    /** `list`, the view all reads share, or the read's own (app/src/views.ts must have each: the compiler names one it lacks). */
+    // eslint-disable-next-line @typescript-eslint/consistent-type-imports -- an ambient module may not import by a relative path
+    readonly view: 'list' | import('../../src/reads/app-view.js').OwnView;
     /** The types the search matches: the list view's items. */
     readonly types: readonly string[];
     /** Read keeping each decimal's digits as written (decimals.ts). */
