@@ -3,7 +3,8 @@
  * JSON.parse with the decimal-keeping reviver on every answer (as every answer was read before the
  * reviver was spared where no number needs it) and JSON.parse alone, on the demo bundle (its numbers
  * all written as JavaScript writes them) and on ~1 MiB search pages of its Conditions, Procedures and
- * Observations, once with whole values written `5.0` (the reviver is needed) and once as `5`.
+ * Observations, once with whole values written `5.0` (the reviver is needed) and once as `5`; and a
+ * string of 1 MiB that reads like numbers (`,1,1…`).
  * Alternating rounds, medians.
  *
  *   node --import tsx bench/fhir-json.ts [--json]
@@ -42,6 +43,8 @@ export function runFhirJsonBench(): FhirJsonRow[] {
     { name: 'demo bundle', text: readFileSync(new URL('demo-bundle.json', FHIR_FIXTURES), 'utf8') },
     { name: '~1 MiB page, whole values as `5`', text: decimals.replace(/"value":(\d+)\.0([,}])/g, '"value":$1$2') },
     { name: '~1 MiB page, whole values as `5.0`', text: decimals },
+    // A string that reads like numbers everywhere: a search for numbers must step over it.
+    { name: 'a 1 MiB string of `,1,1…`', text: `{"resourceType":"Bundle","text":"${',1'.repeat(MIB / 2)}"}` },
   ];
   return documents.map(({ name, text }) => {
     const rounds = { fhirJsonUs: [] as number[], reviverUs: [] as number[], plainUs: [] as number[] };

@@ -79,6 +79,13 @@ describe('FHIR JSON, decimals as written', () => {
     expect([writtenNumber(parsed, 'value'), writtenNumber(parsed.n, 0), writtenNumber(parsed.n, 1)]).toEqual(['2.50', '-0', '12']);
   });
 
+  it('refuses nesting deeper than the reviver can walk, as when every answer went through it', () => {
+    // JSON.parse alone reads 100,000 levels; the reviver's walk overflows the stack (RangeError), a refusal.
+    for (const text of [`${'['.repeat(100_000)}${']'.repeat(100_000)}`, `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`]) {
+      expect(() => parseFhirJson(text)).toThrow(EhrError);
+    }
+  });
+
   it('refuses what is not JSON as a bad response', () => {
     expect(() => parseFhirJson('<html>')).toThrow(EhrError);
     expect(() => parseFhirJson('{"a": 1')).toThrow(EhrError);
