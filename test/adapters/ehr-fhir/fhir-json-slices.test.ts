@@ -14,6 +14,7 @@ import { turnsWhile } from '../../support/event-loop-turns.js';
 import { conditionPage, MIB } from './support/large-page.js';
 import { assertProperty } from '../../support/seeds.js';
 import { json, space } from './support/json-texts.js';
+import { numbersBeside, readBesideSources } from './support/json-oracle.js';
 
 /** Every number in `a` and `b` (parallel trees) as its JSON wrote it, in document order. */
 function numbersOf(a: unknown, b: unknown, out: [string | undefined, string | undefined][] = []): [string | undefined, string | undefined][] {
@@ -49,7 +50,11 @@ describe('parseFhirJsonInSlices: exactly JSON.parse with the reviver, piece by p
   it('gives the same value and the same written decimals, however the text is cut (property)', async () => {
     await assertProperty(fc.asyncProperty(json, space, fc.integer({ min: 1, max: 40 }), async (text, around, pieceBytes) => {
       const bytes = Buffer.from(`${around}${text}${around}`);
-      expectSame(await parseFhirJsonInSlices(bytes, { pieceBytes, sliceMs: 0 }), parseFhirJson(bytes.toString()));
+      const sliced = await parseFhirJsonInSlices(bytes, { pieceBytes, sliceMs: 0 });
+      expectSame(sliced, parseFhirJson(bytes.toString()));
+      // And to what JSON.parse saw, number by number: each piece may be read with or without the reviver.
+      const oracle = readBesideSources(bytes.toString());
+      expect(numbersBeside(sliced, oracle.value, oracle.sources).filter(([a, b]) => a !== b)).toEqual([]);
     }), { seeds: [4321, 4322, 4323], numRuns: 400 });
   });
 

@@ -4,35 +4,7 @@ import { parseFhirJson, writtenNumber } from '../../../src/adapters/ehr-fhir/fhi
 import { EhrError } from '../../../src/domain/ehr-error.js';
 import { assertProperty } from '../../support/seeds.js';
 import { json, space } from './support/json-texts.js';
-
-type Tree = unknown;
-
-/**
- * The oracle: the text read by JSON.parse with a reviver of the test's own, each number beside the
- * source text JSON.parse saw for it (Node 22 and 24 hand a reviver the source of every number).
- */
-function readBesideSources(text: string): { value: Tree; sources: WeakMap<object, Map<string, string>> } {
-  const sources = new WeakMap<object, Map<string, string>>();
-  const value = JSON.parse(text, function (this: object, key: string, v: unknown, context?: { source?: string }) {
-    if (typeof v === 'number' && context?.source !== undefined) {
-      if (!sources.has(this)) sources.set(this, new Map());
-      sources.get(this)?.set(key, context.source);
-    }
-    return v;
-  } as (key: string, value: unknown) => unknown) as Tree;
-  return { value, sources };
-}
-
-/** Each number of `read` as writtenNumber gives it, beside its source in the oracle's parallel `oracle`, in document order. */
-function numbersBeside(read: Tree, oracle: Tree, sources: WeakMap<object, Map<string, string>>, out: [string | undefined, string | undefined][] = []) {
-  if (read === null || typeof read !== 'object') return out;
-  for (const key of Object.keys(read)) {
-    const [x, y] = [(read as Record<string, unknown>)[key], (oracle as Record<string, unknown>)[key]];
-    if (typeof x === 'number') out.push([writtenNumber(read, key), sources.get(oracle as object)?.get(key)]);
-    else numbersBeside(x, y, sources, out);
-  }
-  return out;
-}
+import { numbersBeside, readBesideSources } from './support/json-oracle.js';
 
 describe('FHIR JSON, decimals as written', () => {
   it('gives back each number as the JSON wrote it, and keeps it a number', () => {
