@@ -85,7 +85,9 @@ export async function demoServiceAndBrowser(name: string, settings: Record<strin
   const base = (await listen(runtime, config)).api;
   const stopService = async () => {
     await runtime.close();
-    await rm(dataDir, { recursive: true, force: true });
+    // Retried: once, at a load of 14, the folder was not empty when its last directory was removed
+    // (ENOTEMPTY); it did not come again in four runs of the browser files.
+    await rm(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   };
   const browser = await workerChromium().catch(async (err: unknown) => {
     await stopService();
