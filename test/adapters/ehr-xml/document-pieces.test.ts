@@ -87,7 +87,7 @@ describe('DocumentPieces', () => {
   it('issue 56 item 3: gives the pieces of a text as copies of its slices, said to hold no lone surrogate only when they hold none', async () => {
     // Code units of every kind: markup, CR, ASCII, Latin-1, wider (an en dash), U+FFFD, both surrogate halves alone and paired.
     const unit = fc.oneof(
-      fc.constantFrom('<', '&', '=', '\r', 'a', ' ', 'é', '\u2013', '\uFFFD', '\uD83D\uDE00', '\uD83D', '\uDE00'),
+      fc.constantFrom('<', '&', '=', '\r', 'a', ' ', 'é', '\u2013', '\uFFFD', '\uD83D\uDE00', '\uD83D', '\uDE00', '\0', '\x1F', '\x7F', '\t', '\n', '\uFFFE'),
       fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)),
     );
     await assertProperty(fc.property(fc.array(unit, { maxLength: 300 }), fc.integer({ min: 1, max: 40 }), (units, size) => {
@@ -120,6 +120,9 @@ describe('DocumentPieces', () => {
     for (const size of [1, 13, 97, 1000, xml.length]) {
       expect(outcome(DocumentPieces.fromText(withText('\uD800'), size)), `${size}`).toBe('malformed EHR document: not well-formed XML');
       expect(outcome(DocumentPieces.fromText(withText('\uDC00\u2013'), size)), `${size}`).toBe('malformed EHR document: not well-formed XML');
+      // A forbidden control, in a piece of one byte a character and beside a wider character.
+      expect(outcome(DocumentPieces.fromText(withText('\x01'), size)), `${size}`).toBe('malformed EHR document: not well-formed XML');
+      expect(outcome(DocumentPieces.fromText(withText('\x1F\u2013'), size)), `${size}`).toBe('malformed EHR document: not well-formed XML');
       // A DTD before the surrogate in the same piece is refused for itself, as before.
       expect(outcome(DocumentPieces.fromText(withText('<!DOCTYPE x>\uD800'), size)), `${size}`).toMatch(/DTD|not well-formed/);
       const replaced = withText('\uFFFD\u2013');
