@@ -13,7 +13,7 @@ import { malformed } from './malformed-document-error.js';
 import { rawValue, type RawValue } from './raw-leaf.js';
 import { KeptTexts } from './kept-text.js';
 import type { CompiledField, CompiledObject, MapContext } from './shape.js';
-import { attributeKey, elementField, lookUp, lookupOf, type ShapeLookup } from './shape-lookup.js';
+import { attributeKey, elementField, fieldOfId, isLeafId, lookUp, lookupOf, type ShapeLookup } from './shape-lookup.js';
 import type { KnownNames } from './xml-names.js';
 import { TEXT_ALL, TEXT_ANY, TEXT_NONE, type ElementSink, type TextMode } from './xml-sink.js';
 import { RESERVED_NAMES } from './xml-text.js';
@@ -117,17 +117,19 @@ export class RecordBuilder implements ElementSink {
     this.push(mapped ? new Frame(OBJECT, this.root, undefined, -1, this.shape) : SKIPPED);
   }
 
-  openKnown(k: number): void {
+  openKnown(id: number): void {
     const parent = this.top;
     parent.hasChildren = true;
+    const k = fieldOfId(id);
     this.push(fieldFrame((parent.shape as CompiledObject).fields[k] as CompiledField, k));
   }
 
-  isLeaf(k: number): boolean {
-    return ((this.top.shape as CompiledObject).fields[k] as CompiledField).object === undefined;
+  isLeaf(id: number): boolean {
+    return isLeafId(id);
   }
 
-  knownLeaf(k: number, text: string): void {
+  knownLeaf(id: number, text: string): void {
+    const k = fieldOfId(id);
     const parent = this.top;
     parent.hasChildren = true;
     const s = text === '' ? text : this.keep(text);

@@ -3,7 +3,7 @@
  * is matched against the few candidate names in place (`startsWith` at its offset), without
  * cutting the name out of the document first.
  */
-import type { CompiledObject, NameTable, ShapeLookup } from './shape.js';
+import type { CompiledField, CompiledObject, NameTable, ShapeLookup } from './shape.js';
 import { isPlainName } from './xml-names.js';
 
 export type { NameTable, ShapeLookup };
@@ -32,6 +32,11 @@ export function lookUp<V>(table: NameTable<V>, text: string, from: number, to: n
 }
 
 
+/** The field index of an element's id in `elementsByFirst`. */
+export const fieldOfId = (id: number): number => id >> 1;
+/** Whether an element's id in `elementsByFirst` is a leaf's. */
+export const isLeafId = (id: number): boolean => (id & 1) === 1;
+
 /** The field index of the element named `text[from, to)`, or undefined. */
 export function elementField(lookup: ShapeLookup, text: string, from: number, to: number): number | undefined {
   const first = text.charCodeAt(from);
@@ -39,7 +44,7 @@ export function elementField(lookup: ShapeLookup, text: string, from: number, to
   if (list === undefined) return undefined;
   for (let i = 0; i < list.length; i += 2) {
     const name = list[i] as string;
-    if (name.length === to - from && text.startsWith(name, from)) return list[i + 1] as number;
+    if (name.length === to - from && text.startsWith(name, from)) return fieldOfId(list[i + 1] as number);
   }
   return undefined;
 }
@@ -60,7 +65,7 @@ export function lookupOf(shape: CompiledObject): ShapeLookup {
     for (const [name, index] of elements) {
       // The tokenizer matches these names in place, which reads a tag as `read` would only for such names.
       if (!isPlainName(name)) throw new TypeError(`a shape's element name must be an unprefixed XML name of an ASCII first character: ${name}`);
-      (elementsByFirst[name.charCodeAt(0)] ??= []).push(name, index);
+      (elementsByFirst[name.charCodeAt(0)] ??= []).push(name, 2 * index + ((shape.fields[index] as CompiledField).object === undefined ? 1 : 0));
     }
     l = { elementsByFirst, attributes: nameTable(attributes) };
     shape.lookup = l;

@@ -85,8 +85,10 @@ export type NameTable<V> = Map<number, (string | V)[]>;
 /** A compiled shape's name lookups for the single-pass reader (shape-lookup.ts makes them). */
 export interface ShapeLookup {
   /**
-   * Element fields by first character (ASCII): `[name, field index, ...]`. Indexed by first character
-   * only, so a tag can be matched before its length is known (xml-names.ts, NameReader.readKnown).
+   * Element fields by first character (ASCII): `[name, id, ...]`, the id twice the field index, plus
+   * one for a leaf (`fieldOfId`, `isLeafId`, shape-lookup.ts), so the tokenizer's question whether a
+   * matched name is a leaf's costs no look at the field (issue 56 item 3). Indexed by first
+   * character only, so a tag can be matched before its length is known (xml-names.ts, NameReader.readKnown).
    */
   elementsByFirst: ((string | number)[] | undefined)[];
   /** Attribute name -> field index. */
