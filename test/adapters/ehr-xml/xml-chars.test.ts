@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hasOnlyXmlChars } from '../../../src/adapters/ehr-xml/xml-text.js';
+import { assertProperty } from '../../support/seeds.js';
 
 // eslint-disable-next-line no-control-regex -- the check as it was before the one-scan search
 const FORBIDDEN_CONTROL = /[\0-\x08\x0B\x0C\x0E-\x1F]/;
@@ -33,13 +34,13 @@ const text = fc.array(fc.oneof(fc.constantFrom(...EDGES), fc.string({ maxLength:
 const latin1 = fc.array(fc.constantFrom(...EDGES.filter((c) => c.length === 1 && c.charCodeAt(0) <= 0xff)), { maxLength: 60 }).map((parts) => parts.join(''));
 
 describe('hasOnlyXmlChars', () => {
-  it('answers as the exact check before it, and as XML 1.0 Char, on text of one and two bytes a character', () => {
-    fc.assert(fc.property(fc.oneof(text, latin1), (s) => {
+  it('answers as the exact check before it, and as XML 1.0 Char, on text of one and two bytes a character', async () => {
+    await assertProperty(fc.property(fc.oneof(text, latin1), (s) => {
       expect(hasOnlyXmlChars(s)).toBe(before(s, false));
       expect(hasOnlyXmlChars(s)).toBe(byCodePoint(s));
       // Told there is no lone surrogate, as for text decoded from UTF-8: only when that is so.
       if (isWellFormed(s)) expect(hasOnlyXmlChars(s, true)).toBe(before(s, true));
-    }), { numRuns: 3000 });
+    }), { seeds: [7301, 7302], numRuns: 1500 });
   });
 
   it('finds each forbidden character alone, at either end of a long text of either width', () => {
