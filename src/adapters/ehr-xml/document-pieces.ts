@@ -138,12 +138,10 @@ export class DocumentPieces {
     return this.bounds.length - 1;
   }
 
-  /** Piece `k`'s text (0 <= k < count), made anew on every call: the caller holds it only while it reads it. */
-  piece(k: number): string {
-    return this.read(k).text;
-  }
-
-  /** Piece `k` (0 <= k < count) as the reader reads it: its text, made anew on every call, and what is known of it. */
+  /**
+   * Piece `k` (0 <= k < count) as the reader reads it: its text, made anew on every call (the caller
+   * holds it only while it reads it), and what is known of it.
+   */
   read(k: number): Piece {
     if (!(k >= 0 && k < this.count)) throw new RangeError('no such piece');
     const from = this.bounds[k] as number;

@@ -22,11 +22,8 @@ const HSTS = 'max-age=31536000; includeSubDomains';
 /**
  * The headers of an answer no browser should render or frame: helmet's as a list made once
  * (src/http/security-headers.ts), not its middleware chain per request, and HSTS over HTTPS. For
- * every API answer, and for a path or method no route serves (src/http/app.ts).
- */
-/**
- * `helmetPerRequest`: helmet run for each request, the path the precomputed headers are held equal to
- * (set only by that test).
+ * every API answer, and for a path or method no route serves (src/http/app.ts). `helmetPerRequest`:
+ * helmet run for each request, the path the precomputed headers are held equal to (set only by that test).
  */
 export function protectionHeaders(helmetPerRequest = false): (request: FastifyRequest, reply: FastifyReply) => void {
   const securityHeaders = helmetPerRequest ? helmetEachRequest() : precomputedSecurityHeaders();

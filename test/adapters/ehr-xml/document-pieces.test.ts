@@ -5,7 +5,7 @@ import { mapDocument, mapDocumentInSlices } from '../../../src/adapters/ehr-xml/
 import { example, ZONE } from './fixtures.js';
 import { assertProperty } from '../../support/seeds.js';
 
-const piecesOf = (p: DocumentPieces): string[] => Array.from({ length: p.count }, (_, k) => p.piece(k));
+const piecesOf = (p: DocumentPieces): string[] => Array.from({ length: p.count }, (_, k) => p.read(k).text);
 
 describe('DocumentPieces', () => {
   it('cuts bytes only where the reader can go on, and the pieces decoded one by one are the whole text, invalid UTF-8 included', async () => {
@@ -137,7 +137,7 @@ describe('DocumentPieces', () => {
     expect(piecesOf(DocumentPieces.of('<a>é</a>'))).toEqual(['<a>é</a>']);
     expect(piecesOf(DocumentPieces.fromBytes(Buffer.alloc(0)))).toEqual(['']);
     expect(() => DocumentPieces.fromBytes(Buffer.from('<a/>'), 0)).toThrow(RangeError);
-    expect(() => DocumentPieces.of('<a/>').piece(1)).toThrow(RangeError);
+    expect(() => DocumentPieces.of('<a/>').read(1)).toThrow(RangeError);
   });
 });
 
