@@ -121,9 +121,19 @@ async function api(req: IncomingMessage, res: ServerResponse, deps: ConnectedApp
   return json(res, 405, { error: 'method_not_allowed', error_description: 'GET the list, or DELETE one by its id' }, { ...cors, allow: grantId === undefined ? 'GET' : 'DELETE' });
 }
 
+/**
+ * The grant id the path names, decoded. A segment that is no percent-encoding of text (`%E0%A4%A`) is
+ * kept as sent: it names no grant, and is answered as an unknown one. decodeURIComponent threw there,
+ * and again in connectedAppsFailed's catch, which ended the demo issuer's process with the API in it.
+ */
 const grantIdOf = (url: URL): string | undefined => {
   const rest = url.pathname.slice(CONNECTED_APPS_PATH.length);
-  return rest.startsWith('/') && rest.length > 1 ? decodeURIComponent(rest.slice(1)) : undefined;
+  if (!rest.startsWith('/') || rest.length <= 1) return undefined;
+  try {
+    return decodeURIComponent(rest.slice(1));
+  } catch {
+    return rest.slice(1);
+  }
 };
 
 /**

@@ -153,3 +153,17 @@ describe('connected apps, the API of the patient app\'s tab', () => {
     await elsewhere.body.dump();
   });
 });
+
+describe('connected apps, a hostile address', () => {
+  it('answers a grant id that is no percent-encoding of text, and the issuer serves on (it ended the process)', async () => {
+    for (const id of ['%E0%A4%A', '%C0%AF', '%ED%A0%80', 'a%2']) {
+      const answer = await request(`${pageUrl()}/${id}`);
+      expect([id, answer.statusCode < 500]).toEqual([id, true]);
+      await answer.body.dump();
+    }
+    const discovery = await request(`${service.smart.issuer}/.well-known/openid-configuration`);
+    expect(discovery.statusCode).toBe(200);
+    await discovery.body.dump();
+  });
+});
+
