@@ -221,6 +221,11 @@ describe.skipIf(skip)('rate limit per subscription key, shared through Redis', (
     expect429(await a.get(), 30_000);
     let attempts = 0;
     a.redis.client.on('connect', () => attempts++);
+    // Only what the outage says counts: on a loaded machine the first connect can outlast its 500 ms and
+    // be retried, which warns and then reports Redis back before the cut (one full run here in many).
+    const warnedBefore = a.warnings.length;
+    const toldBefore = a.infos.length;
+    const warnings = () => a.warnings.slice(warnedBefore);
 
     link.cut();
     const took: number[] = [];
@@ -238,15 +243,15 @@ describe.skipIf(skip)('rate limit per subscription key, shared through Redis', (
     if (mode === 'stall') expect(took[0]).toBeGreaterThanOrEqual(COMMAND_TIMEOUT_MS - 20);
     if (mode !== 'refuse') expect(attempts).toBeGreaterThanOrEqual(1);
     expect(a.redis.health.skippedChecks).toBe(8);
-    expect(a.warnings).toHaveLength(1);
-    expect(a.warnings[0]).toMatch(/^Redis for rate limits is unavailable \(.+\): limits are not enforced; skipped checks: \d since the previous warning, \d in all$/);
+    expect(warnings()).toHaveLength(1);
+    expect(warnings()[0]).toMatch(/^Redis for rate limits is unavailable \(.+\): limits are not enforced; skipped checks: \d since the previous warning, \d in all$/);
 
     link.restore();
     const enforced = await pollUntil(() => a.get(), (res) => res.statusCode === 429, 6000);
     expect429(enforced, 30_000);
-    expect(a.infos).toHaveLength(1);
-    expect(a.infos[0]).toMatch(/^Redis for rate limits is reachable again: limits are enforced; skipped checks: \d+ since the previous warning, \d+ in all$/);
-    expect(a.warnings).toHaveLength(1);
+    expect(a.infos.slice(toldBefore)).toHaveLength(1);
+    expect(a.infos.at(-1)).toMatch(/^Redis for rate limits is reachable again: limits are enforced; skipped checks: \d+ since the previous warning, \d+ in all$/);
+    expect(warnings()).toHaveLength(1);
   });
 
   it('builds and answers while Redis is down at start, then limits once Redis comes', async () => {
