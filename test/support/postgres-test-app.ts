@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { generateDemoData } from '../../src/dev/demo-data/generate.js';
+import { copyDemoData } from './demo-data-sets.js';
 import { DocumentStore } from '../../src/adapters/ehr-embedded/document-store.js';
 import { EmbeddedEhr } from '../../src/adapters/ehr-embedded/embedded-ehr.js';
 import { WriteStateStore } from '../../src/adapters/ehr-embedded/write-state-store.js';
@@ -37,7 +37,7 @@ export interface AuditedTestApp {
 export async function startAuditedTestApp(auditTrail: AuditTrail, accessLog: AccessLogReader = new MemoryAuditTrail()): Promise<AuditedTestApp> {
   const dir = await mkdtemp(path.join(tmpdir(), 'pdas-pg-test-'));
   const clock = new FixedClock(Date.now());
-  await generateDemoData(path.join(dir, 'ehr'), { now: clock.now(), zone: ZONE });
+  await copyDemoData(path.join(dir, 'ehr'), { now: clock.now(), zone: ZONE });
   const logLines: string[] = [];
   const logger = createLogger('info', { write: (line: string) => void logLines.push(line) });
   const issuer = await TestIssuer.start();

@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { generateDemoData } from '../../src/dev/demo-data/generate.js';
+import { copyDemoData } from './demo-data-sets.js';
 import { startEhrSimulator, type EhrSimulator } from '../../src/dev/ehr-simulator/index.js';
 import { XmlHttpEhr, type XmlHttpEhrEvent } from '../../src/adapters/ehr-xml-http/index.js';
 import { createLogger } from '../../src/http/logging.js';
@@ -45,7 +45,7 @@ export interface RemoteTestAppOptions {
 export async function startRemoteTestApp(options: RemoteTestAppOptions = {}): Promise<RemoteTestApp> {
   const dir = await mkdtemp(path.join(tmpdir(), 'pdas-remote-test-'));
   const clock = new FixedClock(options.now ?? Date.now());
-  await generateDemoData(path.join(dir, 'ehr'), { now: clock.now(), zone: ZONE });
+  await copyDemoData(path.join(dir, 'ehr'), { now: clock.now(), zone: ZONE });
   const sim = await startEhrSimulator({
     dataDir: path.join(dir, 'ehr'), stateFile: path.join(dir, 'sim-state.json'), zone: ZONE,
     ...(options.onEhrRequest === undefined ? {} : { onRequest: options.onEhrRequest }),

@@ -7,7 +7,7 @@ import type { Redis } from 'ioredis';
 import { InstrumentedAuditTrail } from '../../src/adapters/metrics/instrumented-audit-trail.js';
 import { InstrumentedEhr } from '../../src/adapters/metrics/instrumented-ehr.js';
 import type { PrometheusMetrics } from '../../src/adapters/metrics/prometheus-metrics.js';
-import { generateDemoData } from '../../src/dev/demo-data/generate.js';
+import { copyDemoData } from './demo-data-sets.js';
 import { DocumentStore } from '../../src/adapters/ehr-embedded/document-store.js';
 import { EmbeddedEhr } from '../../src/adapters/ehr-embedded/embedded-ehr.js';
 import { WriteStateStore } from '../../src/adapters/ehr-embedded/write-state-store.js';
@@ -143,7 +143,7 @@ interface Backend<E extends AnyEhr> {
  */
 export async function embeddedBackend(clock: FixedClock, zone = ZONE, edit?: (ehrDir: string) => Promise<void>): Promise<Backend<EmbeddedEhr>> {
   const dir = await mkdtemp(path.join(tmpdir(), 'pdas-test-'));
-  await generateDemoData(path.join(dir, 'ehr'), { now: clock.now(), zone });
+  await copyDemoData(path.join(dir, 'ehr'), { now: clock.now(), zone });
   await edit?.(path.join(dir, 'ehr'));
   const ehr = new EmbeddedEhr(new DocumentStore(path.join(dir, 'ehr')), await WriteStateStore.open(path.join(dir, 'state.json')), zone, () => undefined);
   return { ehr, close: () => rm(dir, { recursive: true, force: true }) };

@@ -8,7 +8,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Agent, request } from 'undici';
-import { generateDemoData } from '../../../src/dev/demo-data/generate.js';
+import { copyDemoData } from '../../support/demo-data-sets.js';
 import { startEhrSimulator, type EhrSimulator } from '../../../src/dev/ehr-simulator/index.js';
 import { loadConfig } from '../../../src/start/config.js';
 import { compose, type Runtime } from '../../../src/start/container.js';
@@ -65,7 +65,7 @@ export async function startHostileApp(options: HostileAppOptions = {}): Promise<
     for (const c of closers.splice(0).reverse()) await c().catch(() => undefined);
   };
   try {
-    await generateDemoData(path.join(dir, 'ehr'), { now: Date.now(), zone: ZONE });
+    await copyDemoData(path.join(dir, 'ehr'), { now: Date.now(), zone: ZONE });
     const sim = await startEhrSimulator({ dataDir: path.join(dir, 'ehr'), stateFile: path.join(dir, 'sim-state.json'), zone: ZONE });
     closers.push(() => sim.close());
     const front = await HostileFront.start(sim.url);
