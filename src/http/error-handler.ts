@@ -13,7 +13,7 @@ import { removeDataHeaders } from './data-headers.js';
  */
 export const errorHandler = fp(async (app: FastifyInstance, opts: { clock: Clock; basePath?: string }) => {
   app.setErrorHandler(async (err, request, reply) => {
-    const failure = toHttpFailure(err);
+    const failure = toHttpFailure(err, answerShapeOf(request, opts.basePath ?? '') === 'fhir' ? 'fhir' : 'cos');
     if (failure.fault) request.log.error({ err }, 'request failed');
     removeDataHeaders(reply);
     reply.code(failure.status).headers(failure.headers);

@@ -43,9 +43,20 @@ export const invalidTokenHeaders = (fault: TokenFault): Record<string, string> =
 /** A request without any token gets the bare challenge, no error code (RFC 6750 §3.1). */
 export const NO_TOKEN_HEADERS: Readonly<Record<string, string>> = { 'www-authenticate': 'Bearer' };
 
+/** Which door a request came in by: the media types a body may have differ. */
+export type Door = 'cos' | 'fhir';
+
+/**
+ * What a body's Content-Type must be, said once per door: the COS API reads JSON alone (src/http/app.ts);
+ * the FHIR API's creates read `application/fhir+json` and plain JSON too (src/http/fhir/fhir-json-body.ts).
+ */
+export const MEDIA_TYPE_MESSAGES: Readonly<Record<Door, string>> = {
+  cos: 'Content-Type must be application/json.',
+  fhir: 'Content-Type must be application/fhir+json or application/json.',
+};
+
 // Fixed texts: a framework's or upstream's message may echo input, so none is passed through.
 const FRAMEWORK_MESSAGES: Record<string, string> = {
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Content-Type must be application/json.',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'Content-Length does not match the body.',
   FST_ERR_CTP_BODY_TOO_LARGE: 'Request body is larger than 16 KiB.',
   FST_ERR_CTP_EMPTY_JSON_BODY: 'body must be a JSON object.',
@@ -55,7 +66,7 @@ const FRAMEWORK_MESSAGES: Record<string, string> = {
 
 const STATUS_MESSAGES: Record<number, string> = {
   404: 'Not found.', 405: 'Method not allowed.', 408: 'Request timeout.',
-  413: 'Request body is larger than 16 KiB.', 415: 'Content-Type must be application/json.',
+  413: 'Request body is larger than 16 KiB.',
   431: 'Request headers are too large.',
 };
 
@@ -149,8 +160,8 @@ const DOMAIN_STATUS: Readonly<Record<DomainErrorCode, number>> = {
   PATIENT_HEADER_REQUIRED: 400, INVALID_PATIENT_HEADER: 400, INVALID_TIME_RANGE: 400, INVALID_PAGE: 400, INVALID_SEARCH: 400, INVALID_REQUEST: 400,
 };
 
-/** The one place where an error becomes a status, a message and headers. */
-export function toHttpFailure(err: unknown): HttpFailure {
+/** The one place where an error becomes a status, a message and headers; `door` says which media types a refused body could have had. */
+export function toHttpFailure(err: unknown, door: Door = 'cos'): HttpFailure {
   if (err instanceof ApiError) {
     const failure: HttpFailure = { status: err.statusCode, message: err.message, headers: { ...err.headers }, fault: false };
     if (err.errorShape !== undefined) failure.errorShape = err.errorShape;
@@ -185,6 +196,7 @@ export function toHttpFailure(err: unknown): HttpFailure {
   const status = typeof fe.statusCode === 'number' ? fe.statusCode : 500;
   if (status >= 400 && status < 500) {
     // JSON.parse and the prototype-poisoning guard raise plain 400s without a code.
+    if (status === 415) return { status, message: MEDIA_TYPE_MESSAGES[door], headers: {}, fault: false };
     const fallback = status === 400 ? 'body is not valid JSON.' : STATUS_MESSAGES[status] ?? 'Request refused.';
     return { status, message: FRAMEWORK_MESSAGES[fe.code ?? ''] ?? fallback, headers: {}, fault: false };
   }

@@ -13,6 +13,7 @@ import type { FhirType } from '../../domain/fhir/search-parameters.js';
 import { FHIR_OPERATIONS, fhirOperationPath } from '../../domain/operations/fhir-operations.js';
 import type { OperationName } from '../../domain/operations/table.js';
 import { ApiError, MESSAGES } from '../api-error.js';
+import { MEDIA_TYPE_MESSAGES } from '../error-mapping.js';
 import type { RouteDependencies } from '../routes/dependencies.js';
 import { SUBSCRIPTION_KEY_PARAMETER } from '../subscription-key.js';
 import { auditEventRead, auditEventSearch } from './audit-events.js';
@@ -108,7 +109,11 @@ export const fhirRoutes: FastifyPluginAsync<FhirRouteOptions> = async (app: Fast
   app.addHook('onRoute', (route) => {
     route.schema = { ...route.schema, hide: true };
   });
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: MAX_FORM_BYTES }, (_request, body, done) => done(null, body));
+  // A form is a `_search` body only: posted to a create (a Consent, a Subscription) it is refused as any other media type there.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: MAX_FORM_BYTES }, (request, body, done) => {
+    if (request.routeOptions.url?.endsWith('/_search') === true) done(null, body);
+    else done(new ApiError(415, MEDIA_TYPE_MESSAGES.fhir), undefined);
+  });
   acceptFhirJson(app, Math.max(MAX_CONSENT_BYTES, MAX_SUBSCRIPTION_BYTES));
 
   // Discovery is public, for any web app's origin (SMART App Launch 2, §2.1).

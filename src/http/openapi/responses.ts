@@ -4,6 +4,7 @@
  * `{error, path, status, timestamp}` (the operations whose entry says `errorShape: 'error'`).
  */
 import { MESSAGES } from '../api-error.js';
+import { MEDIA_TYPE_MESSAGES } from '../error-mapping.js';
 import type { ErrorShape } from '../types.js';
 
 const integer = (description: string, maximum: number) => ({ description, schema: { type: 'integer', format: 'int32', minimum: 0, maximum } });
@@ -92,7 +93,7 @@ const ERRORS: Record<number, { name: string; description: string; message: strin
     shape1Only: true,
   },
   413: { name: 'PayloadTooLarge', description: 'The body is larger than 16 KiB.', message: 'Request body is larger than 16 KiB.' },
-  415: { name: 'UnsupportedMediaType', description: 'A body that is not `application/json`.', message: 'Content-Type must be application/json.' },
+  415: { name: 'UnsupportedMediaType', description: 'A body that is not `application/json`.', message: MEDIA_TYPE_MESSAGES.cos },
   429: { name: 'TooManyRequests', description: 'Too many requests for this subscription key; wait Retry-After seconds.', message: 'Rate limit is exceeded. Try again in 5 seconds.' },
   500: { name: 'InternalServerError', description: 'A fault of the service; nothing about it is shown.', message: 'Internal server error.' },
   501: {

@@ -158,6 +158,18 @@ describe('FHIR Consent, PROXY_GRANTS on', () => {
     expect([outcomeOf(put, 405).diagnostics, put.headers.allow]).toEqual(['A Consent is given (POST) and ended (DELETE), never changed: GET, HEAD, DELETE only.', 'GET, HEAD, DELETE']);
   });
 
+  it('refuses a body of another media type with 415 naming the two it takes, and takes plain JSON as FHIR JSON', async () => {
+    const body = JSON.stringify(posted(GOSTA, ['Observation', 'DiagnosticReport'], undefined, SAMORDNINGSNUMMER));
+    const call = (type: string) => t.call({ method: 'POST', url: '/fhir/Consent', key: null, token: tolvan, headers: { 'content-type': type }, payload: body });
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml']) {
+      // It said "must be application/json", as the COS API's writes do: a FHIR create takes application/fhir+json first.
+      const res = await call(type);
+      expect([type, outcomeOf(res, 415)]).toEqual([type, { severity: 'error', code: 'not-supported', diagnostics: 'Content-Type must be application/fhir+json or application/json.' }]);
+    }
+    const taken = resourceOf(await call('application/json; charset=utf-8'), 201);
+    expect(resourceOf(await del(t, taken.id, tolvan)).id).toBe(taken.id);
+  });
+
   it('takes the Consent scopes by name only, and a person acting for themself to change anything', async () => {
     outcomeOf(await get(t, '/fhir/Consent', await smartToken(t, TOLVAN, 'patient/*.read user/*.cruds')), 403);
     expect((await get(t, '/fhir/Consent', await smartToken(t, TOLVAN, 'user/Consent.read'))).statusCode).toBe(200);

@@ -141,6 +141,16 @@ describe('attacks on the Subscription door', () => {
     expect(await kept(TOLVAN)).toBe(before);
   });
 
+  it('refuses a body of another media type, a form included, with 415 naming the two it takes, and keeps nothing', async () => {
+    const before = await kept(TOLVAN);
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded']) {
+      const refused = outcomeOf(await post(t, subscription(), tolvan, '/fhir/Subscription', { 'content-type': type }), 415);
+      // It said "must be application/json" (text/plain), or a form was read as the resource and refused as none (400).
+      expect([type, refused.diagnostics]).toEqual([type, 'Content-Type must be application/fhir+json or application/json.']);
+    }
+    expect(await kept(TOLVAN)).toBe(before);
+  });
+
   it('refuses full-resource, a header line with CR/LF, an oversized body and prototype keys', async () => {
     const before = await kept(TOLVAN);
     expect(outcomeOf(await post(t, subscription({ payload: 'full-resource' }), tolvan), 400).diagnostics).toContain('no record content leaves through a notification');
