@@ -16,7 +16,7 @@ import { DEFAULT_MAX_LARGE_ANSWERS, LargeAnswers } from './serialization/large-a
 import { emptyJsonWhereNoBody } from './json-body.js';
 import { errorHandler } from './error-handler.js';
 import type { RequestMetrics } from '../ports/metrics.port.js';
-import { apiProtection, protectionHeaders } from './plugins/api-protection.js';
+import { apiProtection, protectionFields, protectionHeaders } from './plugins/api-protection.js';
 import { audit } from './plugins/audit.js';
 import type { DemoCredentials } from './demo-refusals.js';
 import { credentials } from './plugins/credentials.js';
@@ -114,7 +114,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     logController: new LogController({ disableRequestLogging: true }),
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
-    clientErrorHandler: clientErrorHandlerOf(deps.authServer),
+    // Node's parser's refusals are written on the socket, before any request or hook: what the hooks give every answer, given here.
+    clientErrorHandler: clientErrorHandlerOf(deps.config.basePath, { securityFields: protectionFields(), requestId: requestIdOf, logger: deps.logger }, deps.authServer),
     // The router's refusals are answered before any hook runs: what the hooks give every answer, given here.
     frameworkErrors: frameworkErrorsOf(deps.config.basePath, deps.clock, { ownHeaders, securityHeaders, logAnswered }, deps.authServer),
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false } },

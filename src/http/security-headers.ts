@@ -54,6 +54,16 @@ export function precomputedSecurityHeaders(): SecurityHeaders {
   };
 }
 
+/** The same headers as fields, for an answer written with no response object to set them on (src/http/transport-errors.ts). */
+export function securityHeaderFields(): Readonly<Record<string, string>> {
+  const fields: Record<string, string> = {};
+  for (const step of helmetSteps()) {
+    if (step[0] === 'set') fields[step[1].toLowerCase()] = step[2];
+    else delete fields[step[1].toLowerCase()];
+  }
+  return fields;
+}
+
 /** helmet run for each request, as before issue 56 item 4: only the test of the list above uses it. */
 export function helmetEachRequest(): SecurityHeaders {
   const middleware = helmet(HELMET_OPTIONS);

@@ -1,10 +1,10 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthServerMount } from '../ports/auth-server.port.js';
 import type { Clock } from '../ports/clock.port.js';
 import { answerShapeOf, errorBody } from './error-body.js';
-import { FHIR_JSON } from './fhir/operation-outcome.js';
+import { FHIR_JSON, isFhirPath, operationOutcome } from './fhir/operation-outcome.js';
 
 const ANSWERS: Record<string, { status: number; reason: string; message: string }> = {
   HPE_HEADER_OVERFLOW: { status: 431, reason: 'Request Header Fields Too Large', message: 'Request headers are too large.' },
@@ -17,16 +17,19 @@ export type AuthPages = Pick<AuthServerMount, 'mountPath' | 'refusedPage'>;
 
 const underMount = (url: string, mountPath: string): boolean => url === mountPath || url.startsWith(`${mountPath}/`) || url.startsWith(`${mountPath}?`);
 
+/** The request line of a refused request and the headers that choose a page's language, as far as one packet holds them. */
+export interface RefusedRequest { method: string; url: string; headers: IncomingHttpHeaders }
+
 /**
  * The request Node's parser refused, as far as the packet it was parsing holds it (`rawPacket`): its
- * target, and the headers that choose a page's language. Undefined unless the packet begins with the
- * request line: a request whose line began in an earlier packet cannot be told from any other.
+ * method and target, and the headers that choose a page's language. Undefined unless the packet begins
+ * with the request line: a request whose line began in an earlier packet cannot be told from any other.
  */
-function requestIn(packet: unknown): { url: string; headers: IncomingHttpHeaders } | undefined {
+export function requestIn(packet: unknown): RefusedRequest | undefined {
   if (!Buffer.isBuffer(packet)) return undefined;
   const [line = '', ...fields] = packet.toString('latin1').split('\r\n');
-  const url = /^[A-Z]{3,10} (\/\S*)/.exec(line)?.[1];
-  if (url === undefined) return undefined;
+  const [, method, url] = /^([A-Z]{3,10}) (\/\S*)/.exec(line) ?? [];
+  if (method === undefined || url === undefined) return undefined;
   const headers: IncomingHttpHeaders = {};
   for (const field of fields) {
     if (field === '') break;
@@ -34,38 +37,69 @@ function requestIn(packet: unknown): { url: string; headers: IncomingHttpHeaders
     const name = field.slice(0, colon).trim().toLowerCase();
     if (colon > 0 && (name === 'accept-language' || name === 'cookie')) headers[name] = field.slice(colon + 1).trim();
   }
-  return { url, headers };
+  return { method, url, headers };
 }
 
 /** An answer written on the socket itself (there is no request or response object): fixed headers, then the connection closes. */
-function endWith(socket: Socket, status: number, reason: string, headers: Record<string, string>, body: string): void {
+export function endWith(socket: Socket, status: number, reason: string, headers: Readonly<Record<string, string>>, body: string): void {
   const fields = Object.entries({ ...headers, 'content-length': String(Buffer.byteLength(body)), connection: 'close' }).map(([name, value]) => `${name}: ${value}\r\n`);
   socket.end(`HTTP/1.1 ${status} ${reason}\r\n${fields.join('')}\r\n${body}`);
 }
 
+/** The status line and fixed text of each refusal of Node's parser; anything else it refuses is a malformed request. */
+export function refusalOf(code: string | undefined): { status: number; reason: string; message: string } {
+  return ANSWERS[code ?? ''] ?? MALFORMED;
+}
+
+/**
+ * What every answer gets from the app's hooks (src/http/app.ts), for one written on the socket, which
+ * no hook sees: its own request id, the log line, and the API's security headers (over TLS with HSTS),
+ * taken from where the API makes them (src/http/plugins/api-protection.ts), not listed again here.
+ */
+export interface SocketEdge {
+  securityFields: (encrypted: boolean) => Readonly<Record<string, string>>;
+  requestId: () => string;
+  logger: FastifyBaseLogger;
+}
+
 /**
  * Requests Node's HTTP layer refuses before Fastify sees them (a header block over the limit, a
- * control byte in a header, a request still arriving at its deadline) still get a shape-1 body
- * with a fixed text, never the framework's own. A request too large under the authorization server's
- * mount path (an authorization address of 20 KB) gets the server's own page instead, when the packet in
- * which Node found it too large begins with its request line (plain HTTP, the request read in one
- * piece); Node hands over nothing else of it, so one whose start came in an earlier read (over TLS a
- * request over 16 KiB always spans records) gets the JSON (docs/sign-in.md).
+ * control byte in a header, a request still arriving at its deadline) are answered as every other
+ * answer of the API: an X-Request-Id, the API's security headers, `Cache-Control: no-store`, one log
+ * line (its status, Node's code, the method and the path's length as a request nobody routed, never
+ * the path itself), and a fixed text, never the framework's own, in the shape of the path's door:
+ * an OperationOutcome under /fhir, else shape 1. A request too large under the authorization server's
+ * mount path (an authorization address of 20 KB) gets the server's own page instead, with its own
+ * headers. Both need the path, which Node hands over only in the packet in which it found the fault
+ * (`rawPacket`): when that packet begins with the request line (plain HTTP, the request read in one
+ * piece). One whose start came in an earlier read (over TLS a request over 16 KiB always spans
+ * records), or that ran out of time (Node hands over no packet), gets shape 1 (docs/sign-in.md).
  */
-export function clientErrorHandlerOf(auth?: AuthPages) {
+export function clientErrorHandlerOf(basePath: string, edge: SocketEdge, auth?: AuthPages) {
+  const isFhir = (url: string): boolean => url.startsWith(basePath) && isFhirPath(url.slice(basePath.length));
   return (err: NodeJS.ErrnoException & { rawPacket?: unknown }, socket: Socket): void => {
     if (!socket.writable) {
       socket.destroy();
       return;
     }
-    const { status, reason, message } = ANSWERS[err.code ?? ''] ?? MALFORMED;
-    const refused = auth === undefined || status !== 431 ? undefined : requestIn(err.rawPacket);
-    if (auth !== undefined && refused !== undefined && underMount(refused.url, auth.mountPath)) {
+    const { status, reason, message } = refusalOf(err.code);
+    const refused = requestIn(err.rawPacket);
+    const reqId = edge.requestId();
+    // The line of a request no route matched: src/http/logging.ts writes its path as a marker and a length.
+    edge.logger.info({
+      reqId, req: { method: refused?.method, url: refused?.url ?? '', ip: socket.remoteAddress }, res: { statusCode: status }, refusal: err.code ?? 'unknown',
+    }, 'request completed');
+    if (auth !== undefined && status === 431 && refused !== undefined && underMount(refused.url, auth.mountPath)) {
       const page = auth.refusedPage(refused, 431);
-      endWith(socket, status, reason, page.headers, page.body);
+      endWith(socket, status, reason, { ...page.headers, 'x-request-id': reqId }, page.body);
       return;
     }
-    endWith(socket, status, reason, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }, JSON.stringify({ statusCode: status, message }));
+    const fhir = refused !== undefined && isFhir(refused.url);
+    const headers = {
+      ...edge.securityFields('encrypted' in socket), 'x-request-id': reqId, 'cache-control': 'no-store',
+      'content-type': fhir ? FHIR_JSON : 'application/json; charset=utf-8',
+    };
+    endWith(socket, status, reason, headers, JSON.stringify(fhir ? operationOutcome(status, message) : { statusCode: status, message }));
   };
 }
 

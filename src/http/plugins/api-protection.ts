@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError } from '../api-error.js';
 import { FILTERED_HEADER } from '../release-header.js';
-import { helmetEachRequest, precomputedSecurityHeaders } from '../security-headers.js';
+import { helmetEachRequest, precomputedSecurityHeaders, securityHeaderFields } from '../security-headers.js';
 
 export interface ProtectionOptions {
   /** Origins allowed to call from a browser; none (CORS off) by default. */
@@ -32,6 +32,16 @@ export function protectionHeaders(helmetPerRequest = false): (request: FastifyRe
     if (request.protocol === 'https') reply.raw.setHeader('strict-transport-security', HSTS);
     securityHeaders(request.raw, reply.raw);
   };
+}
+
+/**
+ * The same headers as fields, for an answer Node's parser refused, written on the socket with no reply
+ * (src/http/transport-errors.ts): HSTS when that socket is TLS (a trusted proxy's word is in a request, which there is none of).
+ */
+export function protectionFields(): (encrypted: boolean) => Readonly<Record<string, string>> {
+  const plain = securityHeaderFields();
+  const overTls = { 'strict-transport-security': HSTS, ...plain };
+  return (encrypted) => (encrypted ? overTls : plain);
 }
 
 /**
