@@ -26,6 +26,7 @@ import type { SmartLaunchContext } from '../../ports/smart-launch.port.js';
 import { loadOrCreateCredentials } from './credentials-store.js';
 import { CLIENT_CREDENTIALS_CLIENT_IDS, DEMO_CLIENTS, demoAuthClients, type DemoGrant } from './demo-clients.js';
 import { findDemoPerson } from './demo-persons.js';
+import { answerRefusedRequest } from './demo-refused-requests.js';
 import { demoSignIn } from './demo-sign-in.js';
 
 export { DEMO_PERSONS, type DemoPerson } from './demo-persons.js';
@@ -144,6 +145,7 @@ export async function startDemoAuthServer(options: {
     res.statusCode = 503;
     res.end();
   });
+  server.on('clientError', answerRefusedRequest);
   issuer = issuerUrl(await listen(server, host, port));
 
   try {

@@ -175,6 +175,21 @@ describe('demo authorization server', () => {
     }
   });
 
+  it('answers a request over Node\'s header limit with its own page and the headers of its other refusals, not a bare status line', async () => {
+    /** Headers of this answer alone: when and how it was sent, and how long it is. */
+    const ANSWER_SPECIFIC = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
+    const headersOf = (response: { headers: Record<string, unknown> }) => Object.fromEntries(Object.entries(response.headers).filter(([name]) => !ANSWER_SPECIFIC.has(name)));
+    for (const [language, lang, said] of [['sv-SE,sv;q=0.9', 'sv', 'för stort'], ['en', 'en', 'too large']] as const) {
+      const refusal = await request(`${server.issuer}/interaction/no-such-sign-in`, { headers: { 'accept-language': language } });
+      await refusal.body.dump();
+      const huge = await request(`${discovery.authorization_endpoint}?client_id=demo-app&state=${'x'.repeat(20_000)}`, { headers: { 'accept-language': language } });
+      // It was Node's `HTTP/1.1 431 Request Header Fields Too Large` with no body and no header but Connection.
+      expect([huge.statusCode, await huge.body.text()]).toEqual([431, expect.stringMatching(new RegExp(`^<!DOCTYPE html><html lang="${lang}">.*${said}`))]);
+      expect(headersOf(huge)).toEqual(headersOf(refusal));
+      expect(huge.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    }
+  });
+
   it('answers a browser\'s CORS preflight of the token endpoint (the docs page and the patient app call it from their page)', async () => {
     // Failed before: 500 text/plain, a 204 without content type crashed the service's page middleware, so the
     // docs page's Authorize could not exchange its code (test/e2e/docs-browser.e2e.test.ts).
