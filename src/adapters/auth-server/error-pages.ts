@@ -115,6 +115,9 @@ export function errorPage(frame: PageFrame, kind: ErrorKind, code?: string): str
   return page(frame, heading, `<h1>${heading}</h1><p class="error" role="alert">${said.what[lang]}</p><p>${said.todo[lang]}</p>${detail}`);
 }
 
+/** oidc-provider's descriptions of a sign-out confirmation that is not its question's form. */
+const SIGN_OUT_FORM_REFUSALS: ReadonlySet<string> = new Set(['xsrf token invalid', 'could not find logout details']);
+
 /** oidc-provider's error, as `renderError` is given it, in the kinds above. */
 export function errorKind(out: { error?: unknown; error_description?: unknown }, error: unknown): ErrorKind {
   const name = error instanceof Error ? error.name : '';
@@ -124,9 +127,16 @@ export function errorKind(out: { error?: unknown; error_description?: unknown },
     case 'invalid_redirect_uri': return 'unregistered_address';
     case 'server_error': case 'temporarily_unavailable': return 'fault';
     default:
-      // RP-initiated logout refuses an address the app did not register with this description (end_session.js).
-      return out.error_description === 'post_logout_redirect_uri not registered' ? 'unregistered_address' : 'invalid';
+      // RP-initiated logout refuses an address the app did not register, and a confirmation without its
+      // form's token (or in a browser never asked), by these descriptions (end_session.js, shared/xsrf.js).
+      if (out.error_description === 'post_logout_redirect_uri not registered') return 'unregistered_address';
+      return SIGN_OUT_FORM_REFUSALS.has(String(out.error_description)) ? 'refused_form' : 'invalid';
   }
+}
+
+/** The status of a refusal of `kind`: a form that is not its page's is 403, as every such form is (form-tokens.ts); else oidc-provider's. */
+export function statusOf(kind: ErrorKind, status: number): number {
+  return kind === 'refused_form' ? 403 : status;
 }
 
 /**

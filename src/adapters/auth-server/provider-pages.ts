@@ -6,10 +6,10 @@
 import type { IncomingMessage } from 'node:http';
 import type Provider from 'oidc-provider';
 import { appName, type NamedClient } from './app-names.js';
-import { errorKind, errorPage, type ErrorKind } from './error-pages.js';
+import { errorKind, errorPage, statusOf, type ErrorKind } from './error-pages.js';
 import { escape, page, type PageFrame } from './interaction-pages.js';
 import { pageHeaders, SUBMIT_SCRIPT } from './page-headers.js';
-import { servedAt } from './served-methods.js';
+import { forPerson, servedAt } from './served-methods.js';
 import { languageOf, type Localized } from './page-language.js';
 
 /** The fields of oidc-provider's Koa context these pages read and write. */
@@ -54,13 +54,28 @@ export function submittingPage(frame: PageFrame, input: { title: string; text: s
     + `<p>${escape(input.text)}</p><button type="submit">${{ en: 'Continue', sv: 'Fortsätt' }[lang]}</button></form><script>${SUBMIT_SCRIPT}</script>`);
 }
 
-/** oidc-provider's `renderError`: the service's error page, with the status oidc-provider chose. */
+type OAuthError = { error?: unknown; error_description?: unknown };
+
+/** oidc-provider's error as the service's page: the status oidc-provider chose (a form not its page's 403), the OAuth error code shown. */
+function errorAnswer(ctx: PageContext, input: PagesInput, out: OAuthError, error: unknown): void {
+  const frame = frameOf(ctx, input);
+  const kind = errorKind(out, error);
+  ctx.status = statusOf(kind, ctx.status);
+  answer(ctx, frame, errorPage(frame, kind, typeof out.error === 'string' ? out.error : undefined));
+}
+
+/** oidc-provider's `renderError`: the service's error page. */
 export function renderError(input: PagesInput) {
-  return (ctx: PageContext, out: { error?: unknown; error_description?: unknown }, error: unknown): Promise<void> => {
-    const frame = frameOf(ctx, input);
-    answer(ctx, frame, errorPage(frame, errorKind(out, error), typeof out.error === 'string' ? out.error : undefined));
+  return (ctx: PageContext, out: OAuthError, error: unknown): Promise<void> => {
+    errorAnswer(ctx, input, out, error);
     return Promise.resolve();
   };
+}
+
+/** An OAuth error in JSON, as oidc-provider's error handler answers a request that does not put HTML first. */
+function oauthError(body: unknown): OAuthError | undefined {
+  if (typeof body !== 'object' || body === null || Buffer.isBuffer(body) || typeof (body as OAuthError).error !== 'string') return undefined;
+  return body as OAuthError;
 }
 
 const ENTITIES: Readonly<Record<string, string>> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
@@ -113,7 +128,7 @@ function notRouted(ctx: PageContext, input: PagesInput): void {
     return;
   }
   const status = served === undefined ? 404 : 405;
-  if (served?.backChannel !== true && ctx.accepts('html', 'json') === 'html') {
+  if (served?.page === true || (served?.backChannel !== true && ctx.accepts('html', 'json') === 'html')) {
     const frame = frameOf(ctx, input);
     answer(ctx, frame, errorPage(frame, served === undefined ? 'not_found' : 'wrong_method'));
   } else {
@@ -126,11 +141,17 @@ function notRouted(ctx: PageContext, input: PagesInput): void {
   ctx.status = status;
 }
 
-/** What oidc-provider answered, in the service's words: its self-posting pages, its unrouted requests, the headers of any HTML. */
+/**
+ * What oidc-provider answered, in the service's words: its self-posting pages, its unrouted requests,
+ * its OAuth errors in JSON at a person's page (the sign-out endpoints' error handler negotiates, and so
+ * did the POSTed authorization request's refusal of a body that is no form), the headers of any HTML.
+ */
 function ownAnswer(ctx: PageContext, input: PagesInput): void {
   replaceFormPost(ctx, input);
   // Nothing answered: oidc-provider's router has no route for the method and path.
   if (ctx.status === 404 && ctx.body === undefined) notRouted(ctx, input);
+  const refused = forPerson(ctx.path) ? oauthError(ctx.body) : undefined;
+  if (refused !== undefined) errorAnswer(ctx, input, refused, undefined);
   // Any other HTML (none is known): never without the strict CSP.
   if ((ctx.response.get('content-type') ?? '').startsWith('text/html') && !ctx.response.get('content-security-policy')) {
     for (const [field, value] of Object.entries(pageHeaders(frameOf(ctx, input).lang))) ctx.set(field, value);
@@ -140,8 +161,9 @@ function ownAnswer(ctx: PageContext, input: PagesInput): void {
 /**
  * The Koa middleware around everything oidc-provider answers: an error thrown before its own error
  * handlers, or by this middleware's own work on its answer (which Koa would answer with a plain 500,
- * logged nowhere), answered as the service's page or an OAuth error and logged; its self-posting
- * pages, unrouted requests and the headers of its HTML made the service's (ownAnswer).
+ * logged nowhere), answered as the service's page or an OAuth error and logged (always the page at a
+ * person's endpoint); its self-posting pages, unrouted requests, OAuth errors at a person's endpoint
+ * and the headers of its HTML made the service's (ownAnswer).
  */
 export function ownPages(provider: Provider, input: PagesInput): void {
   provider.use(async (ctx: PageContext, next: () => Promise<void>) => {
@@ -154,7 +176,7 @@ export function ownPages(provider: Provider, input: PagesInput): void {
       ctx.status = status;
       // The rest of a body too large is never read: the connection cannot carry another request.
       if (status === 413) ctx.set('connection', 'close');
-      if (ctx.accepts('json', 'html') === 'html') {
+      if (forPerson(ctx.path) || ctx.accepts('json', 'html') === 'html') {
         const frame = frameOf(ctx, input);
         answer(ctx, frame, errorPage(frame, kind, code));
       } else {

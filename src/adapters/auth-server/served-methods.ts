@@ -8,16 +8,18 @@ export interface Served {
   methods: readonly string[];
   /** An endpoint an app calls (OAuth JSON errors), not a page a browser shows. */
   backChannel: boolean;
+  /** Where only a person's browser is sent (authorization, signing out): answered with a page whatever it accepts. */
+  page: boolean;
 }
 
-const PAGE_GET = { methods: ['GET', 'HEAD'], backChannel: false };
+const PAGE_GET = { methods: ['GET', 'HEAD'], backChannel: false, page: true };
 /** Discovery and the signing keys: read by anyone, cross-origin too (an OPTIONS preflight). */
-const OPEN_GET = { methods: ['GET', 'HEAD', 'OPTIONS'], backChannel: false };
-const BACK_CHANNEL = { methods: ['POST', 'OPTIONS'], backChannel: true };
+const OPEN_GET = { methods: ['GET', 'HEAD', 'OPTIONS'], backChannel: false, page: false };
+const BACK_CHANNEL = { methods: ['POST', 'OPTIONS'], backChannel: true, page: false };
 
 const SERVED: ReadonlyMap<string, Served> = new Map<string, Served>([
   // POST too: smart-token-endpoint.ts hands a POSTed authorization request on as GET.
-  ['/auth', { methods: ['GET', 'HEAD', 'POST'], backChannel: false }],
+  ['/auth', { methods: ['GET', 'HEAD', 'POST'], backChannel: false, page: true }],
   ['/token', BACK_CHANNEL],
   ['/token/revocation', BACK_CHANNEL],
   ['/token/introspection', BACK_CHANNEL],
@@ -25,11 +27,21 @@ const SERVED: ReadonlyMap<string, Served> = new Map<string, Served>([
   ['/.well-known/openid-configuration', OPEN_GET],
   ['/.well-known/oauth-authorization-server', OPEN_GET],
   ['/session/end', PAGE_GET],
-  ['/session/end/confirm', { methods: ['POST'], backChannel: false }],
+  ['/session/end/confirm', { methods: ['POST'], backChannel: false, page: true }],
   ['/session/end/success', PAGE_GET],
 ]);
 
 /** What `path` (below the mount, one trailing slash ignored as oidc-provider's router does) serves; undefined for a path it does not. */
 export function servedAt(path: string): Served | undefined {
   return SERVED.get(path) ?? (path.length > 1 && path.endsWith('/') ? SERVED.get(path.slice(0, -1)) : undefined);
+}
+
+/**
+ * Whether `path` is a person's page: an endpoint a browser is sent to, or the resume of a sign-in
+ * (`/auth/<uid>`, which oidc-provider routes by a pattern). What refuses it is the service's page, never
+ * JSON, however the request negotiates: no app reads these answers, and oidc-provider's own error handler
+ * would answer JSON to any request that does not put HTML first (docs/sign-in.md, "Every page is the service's").
+ */
+export function forPerson(path: string): boolean {
+  return servedAt(path)?.page === true || path.startsWith('/auth/');
 }

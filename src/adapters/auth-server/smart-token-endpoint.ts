@@ -192,6 +192,7 @@ function addLaunchPatient(ctx: KoaContext): void {
 async function authorizationByPost(ctx: KoaContext): Promise<boolean> {
   if (ctx.method !== 'POST' || ctx.path !== AUTHORIZATION_PATH) return true;
   if (!FORM.test(String(ctx.req.headers['content-type'] ?? ''))) {
+    // An OAuth error, which provider-pages.ts answers with the service's page: only a browser is sent here.
     ctx.status = 400;
     ctx.body = { error: 'invalid_request', error_description: 'a POST authorization request is a form: send Content-Type: application/x-www-form-urlencoded, or use GET' };
     return false;

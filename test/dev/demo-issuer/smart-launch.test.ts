@@ -220,9 +220,11 @@ describe('SMART standalone launch at the demo issuer', () => {
     const { redirect } = await launchFrom(browser, service, posted, { login: TOLVAN });
     const token = await exchange(service, redirect.searchParams.get('code') ?? '', code.verifier);
     expect([token.status, token.body.patient]).toEqual([200, expect.any(String)]);
-    // A form is the only body it takes, said as an OAuth error rather than a 404.
+    // A form is the only body it takes, said as an OAuth error rather than a 404: on the service's page,
+    // whatever the request accepts, since only a browser is sent here (docs/sign-in.md).
     const json = await request(service.smart.authorization_endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(Object.fromEntries(query)) });
-    expect([json.statusCode, ((await json.body.json()) as { error?: string }).error]).toEqual([400, 'invalid_request']);
+    expect([json.statusCode, json.headers['content-type'], json.headers['x-frame-options']]).toEqual([400, 'text/html; charset=utf-8', 'DENY']);
+    expect(await json.body.text()).toContain('<code>invalid_request</code>');
   });
 
   it('issue 47 item 6, issue 52 item 5: an app signing out with its ID token ends the sign-in at the server without a second question, so the next sign-in asks who', async () => {
