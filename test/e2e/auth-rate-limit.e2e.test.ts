@@ -78,6 +78,9 @@ describe.skipIf(!available)('issue 52 item 8: /auth limited per source address b
     expect(over.statusCode).toBe(429);
     expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
     expect(over.headers['content-type']).toMatch(/^application\/json/);
+    // An answer under /auth that is no page is never rendered as one or framed (docs/sign-in.md).
+    expect([over.headers['x-content-type-options'], over.headers['x-frame-options'], over.headers['content-security-policy']])
+      .toEqual(['nosniff', 'DENY', "default-src 'none'; frame-ancestors 'none'"]);
     expect(await over.body.json()).toEqual({ error: 'temporarily_unavailable', error_description: expect.stringMatching(/^Too many requests from this address: try again in \d+ seconds\.$/) });
     for (const path of ['/.well-known/openid-configuration', '/jwks']) {
       const res = await request(`${service.issuer}${path}`);

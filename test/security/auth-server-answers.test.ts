@@ -6,7 +6,10 @@
  * endpoint, an ID token hint that is none, a sign-out back to an address the app did not register
  * and a sign-out confirmation without its form's token each end on the service's page, in Swedish or
  * English, with the OAuth error code for the app's maker and the pages' headers, however the request
- * negotiates. On the region's server under `/auth` and on the demo issuer alike.
+ * negotiates. What stays JSON by design (token, introspection, revocation, the signing keys,
+ * discovery, the connected-apps API) still carries nosniff, `X-Frame-Options: DENY` and a CSP of
+ * `frame-ancestors 'none'`, as every API answer of the service does (docs/running.md). On the
+ * region's server under `/auth` and on the demo issuer alike.
  */
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -46,6 +49,15 @@ function expectServicePage(answer: Answer, lang: string, code: string | undefine
   expect(answer.body).not.toMatch(/fonts\.googleapis|<script|oops|<pre>|\bat \S+ \(|Error:|xsrf token|not registered<|could not|failed to parse/);
 }
 
+/** A JSON answer no browser renders as a page or frames. */
+function expectGuardedJson(name: string, answer: Answer): void {
+  expect([name, String(answer.headers['content-type'])]).toEqual([name, expect.stringMatching(/^application\/(json|jwk-set\+json)/)]);
+  expect([name, answer.headers['x-content-type-options'], answer.headers['x-frame-options']]).toEqual([name, 'nosniff', 'DENY']);
+  const csp = String(answer.headers['content-security-policy']);
+  expect([name, csp]).toEqual([name, expect.stringContaining("default-src 'none'")]);
+  expect([name, csp]).toEqual([name, expect.stringContaining("frame-ancestors 'none'")]);
+}
+
 interface Server { issuer: string; appId: string; redirect: string }
 
 /** Each refusal of a person's page, with its status, the words it says and the OAuth error code it shows. */
@@ -81,7 +93,7 @@ const CASES: Case[] = [
     405, { sv: 'tar inte emot det som skickades', en: 'does not take what was sent' }, undefined],
 ];
 
-/** The tests of one server: its refused pages, whatever the request accepts. */
+/** The tests of one server: its refused pages, whatever the request accepts, and its JSON answers' headers. */
 function answersOf(server: () => Server): void {
   describe.each(CASES)('%s', (_name, make, status, said, code) => {
     it.each(ACCEPTS.map((accept) => [accept ?? 'no Accept']))('is the service\'s page in Swedish and English, asked with %s', async (accept) => {
@@ -103,6 +115,26 @@ function answersOf(server: () => Server): void {
     const form = readForm(question.body);
     const done = await browser.post(new URL(form.action, question.url).href, { ...form.fields, logout: 'yes' });
     expect(done.status).toBe(303);
+  });
+
+  it('what stays JSON by design carries nosniff, X-Frame-Options: DENY and a CSP of frame-ancestors \'none\'', async () => {
+    const { issuer, appId } = server();
+    const form = (body: Record<string, string>): Asked => ({ method: 'POST', body: new URLSearchParams(body).toString(), headers: { 'content-type': FORM } });
+    const answers: Array<[string, Answer, number]> = [
+      ['discovery', await ask(`${issuer}/.well-known/openid-configuration`), 200],
+      ['the signing keys', await ask(`${issuer}/jwks`), 200],
+      ['a refused token request', await ask(`${issuer}/token`, form({ grant_type: 'authorization_code', code: 'no-such-code', client_id: appId, redirect_uri: APP_REDIRECT })), 400],
+      ['a token request over 56 KiB', await ask(`${issuer}/token`, form({ grant_type: 'refresh_token', refresh_token: 'x'.repeat(60 * 1024) })), 413],
+      ['a refused introspection', await ask(`${issuer}/token/introspection`, form({ token: 'x' })), 400],
+      ['a refused revocation', await ask(`${issuer}/token/revocation`, form({ token: 'x' })), 400],
+      ['a method the token endpoint does not take', await ask(`${issuer}/token`, { method: 'PUT' }), 405],
+      ['an address that is no endpoint, asked by a script', await ask(`${issuer}/no-such-endpoint`, { headers: { accept: 'application/json' } }), 404],
+      ['the connected-apps API without a token of this server', await ask(`${issuer}/connected-apps`, { headers: { authorization: 'Bearer not-a-token' } }), 401],
+    ];
+    for (const [name, answer, status] of answers) {
+      expect([name, answer.status]).toEqual([name, status]);
+      expectGuardedJson(name, answer);
+    }
   });
 }
 

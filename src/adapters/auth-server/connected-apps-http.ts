@@ -17,6 +17,7 @@ import { errorPage, sendKindPage } from './error-pages.js';
 import { CSRF_FIELD, type FormBinding, type FormTokens } from './form-tokens.js';
 import { FormTooLarge, pageView, readForm, type FormRefusal } from './interactions.js';
 import { claimedGrant, ownTokens } from './own-access-tokens.js';
+import { JSON_GUARD } from './page-headers.js';
 import type { Localized } from './page-language.js';
 import { appRedirectUri } from './smart-launch.js';
 
@@ -81,7 +82,7 @@ export interface ConnectedAppsDeps extends ConnectedAppsContext {
 }
 
 const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void => {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', ...headers });
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...JSON_GUARD, ...headers });
   res.end(body === undefined ? undefined : JSON.stringify(body));
 };
 

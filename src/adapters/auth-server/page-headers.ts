@@ -10,6 +10,15 @@ export const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; frame-an
 /** frame-ancestors 'none' said again for browsers that read no CSP, as the API's and the patient app's answers say it. */
 export const NEVER_FRAMED = { 'x-frame-options': 'DENY' } as const;
 
+/**
+ * What an answer under the server that is no page carries (its JSON: token, introspection, revocation,
+ * the signing keys, discovery, the connected-apps API): never rendered as something else, never framed,
+ * as every JSON answer of the API (docs/running.md). A CSP on JSON limits nothing a page fetching it does.
+ */
+export const JSON_GUARD = {
+  'x-content-type-options': 'nosniff', 'content-security-policy': "default-src 'none'; frame-ancestors 'none'", ...NEVER_FRAMED,
+} as const;
+
 /** The one script: the page's form posts itself (a sign-out the app vouched for, an answer to the app). */
 export const SUBMIT_SCRIPT = 'document.forms[0].submit()';
 const SUBMITTING_CSP = `${PAGE_CSP}; script-src 'sha256-${createHash('sha256').update(SUBMIT_SCRIPT).digest('base64')}'`;

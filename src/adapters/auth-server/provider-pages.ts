@@ -8,7 +8,7 @@ import type Provider from 'oidc-provider';
 import { appName, type NamedClient } from './app-names.js';
 import { errorKind, errorPage, statusOf, type ErrorKind } from './error-pages.js';
 import { escape, page, type PageFrame } from './interaction-pages.js';
-import { pageHeaders, SUBMIT_SCRIPT } from './page-headers.js';
+import { JSON_GUARD, pageHeaders, SUBMIT_SCRIPT } from './page-headers.js';
 import { forPerson, servedAt } from './served-methods.js';
 import { languageOf, type Localized } from './page-language.js';
 
@@ -158,12 +158,18 @@ function ownAnswer(ctx: PageContext, input: PagesInput): void {
   }
 }
 
+/** Whatever is no page (JSON, an empty answer, a redirect) is never rendered as something else, nor framed. */
+function guardNonPage(ctx: PageContext): void {
+  if (ctx.response.get('content-security-policy')) return;
+  for (const [field, value] of Object.entries(JSON_GUARD)) ctx.set(field, value);
+}
+
 /**
  * The Koa middleware around everything oidc-provider answers: an error thrown before its own error
  * handlers, or by this middleware's own work on its answer (which Koa would answer with a plain 500,
  * logged nowhere), answered as the service's page or an OAuth error and logged (always the page at a
  * person's endpoint); its self-posting pages, unrouted requests, OAuth errors at a person's endpoint
- * and the headers of its HTML made the service's (ownAnswer).
+ * and the headers of its HTML made the service's (ownAnswer); whatever else it answers guarded (guardNonPage).
  */
 export function ownPages(provider: Provider, input: PagesInput): void {
   provider.use(async (ctx: PageContext, next: () => Promise<void>) => {
@@ -183,5 +189,6 @@ export function ownPages(provider: Provider, input: PagesInput): void {
         ctx.body = { error: code, error_description: kind === 'too_large' ? 'the request body is too large' : 'the request could not be handled; try again later' };
       }
     }
+    guardNonPage(ctx);
   });
 }
