@@ -104,7 +104,10 @@ overBothEhrs((variant) => {
             if (credentials === 'token' && path.allow.includes(method) && !withToken) continue;
             const label = `${method} ${path.url} with ${credentials}`;
             const serves = path.allow.includes(method);
-            const body = method === 'POST' && serves ? { payload: formOf([['_count', '1']]), headers: { 'content-type': 'application/x-www-form-urlencoded' } } : {};
+            // A served POST gets its own kind of body: a `_search` a form, a create (a Consent, a Subscription) FHIR JSON.
+            const body = method !== 'POST' || !serves ? {}
+              : path.url.endsWith('/_search') ? { payload: formOf([['_count', '1']]), headers: { 'content-type': 'application/x-www-form-urlencoded' } }
+                : { payload: '{}', headers: { 'content-type': 'application/fhir+json' } };
             const res = await t.call({ method, url: path.url, key: null, ...body, ...(credentials === 'token' ? { token } : {}) });
             if (!serves) {
               expectFhirAnswer(undefined, res, label, { allowed: [405], method });
