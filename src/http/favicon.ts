@@ -64,7 +64,7 @@ export const FAVICON_HEADERS: Readonly<Record<string, string>> = {
 
 /** A server of its own (node:http) answers the icon's GET or HEAD: true when `req` asked for it. */
 export function answeredFavicon(req: IncomingMessage, res: ServerResponse): boolean {
-  if (new URL(req.url ?? '/', 'http://x').pathname !== FAVICON_PATH || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
+  if ((req.url ?? '/').split('?')[0] !== FAVICON_PATH || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
   res.writeHead(200, { ...FAVICON_HEADERS, 'content-length': String(FAVICON.length) });
   res.end(req.method === 'GET' ? FAVICON : undefined);
   return true;

@@ -40,10 +40,14 @@ export function requestIn(packet: unknown): RefusedRequest | undefined {
   return { method, url, headers };
 }
 
-/** An answer written on the socket itself (there is no request or response object): fixed headers, then the connection closes. */
-export function endWith(socket: Socket, status: number, reason: string, headers: Readonly<Record<string, string>>, body: string): void {
+/**
+ * An answer written on the socket itself (there is no request or response object): fixed headers, then
+ * the connection closes. The answer to a HEAD (`method`, when the refused packet says it) is its
+ * header block alone, as RFC 9110 §9.3.2 has every answer to HEAD.
+ */
+export function endWith(socket: Socket, status: number, reason: string, headers: Readonly<Record<string, string>>, body: string, method?: string): void {
   const fields = Object.entries({ ...headers, 'content-length': String(Buffer.byteLength(body)), connection: 'close' }).map(([name, value]) => `${name}: ${value}\r\n`);
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\n${fields.join('')}\r\n${body}`);
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\n${fields.join('')}\r\n${method === 'HEAD' ? '' : body}`);
 }
 
 /** The status line and fixed text of each refusal of Node's parser; anything else it refuses is a malformed request. */
@@ -89,9 +93,9 @@ export function clientErrorHandlerOf(basePath: string, edge: SocketEdge, auth?: 
     edge.logger.info({
       reqId, req: { method: refused?.method, url: refused?.url ?? '', ip: socket.remoteAddress }, res: { statusCode: status }, refusal: err.code ?? 'unknown',
     }, 'request completed');
-    if (auth !== undefined && status === 431 && refused !== undefined && underMount(refused.url, auth.mountPath)) {
-      const page = auth.refusedPage(refused, 431);
-      endWith(socket, status, reason, { ...page.headers, 'x-request-id': reqId }, page.body);
+    if (auth !== undefined && (status === 431 || status === 400) && refused !== undefined && underMount(refused.url, auth.mountPath)) {
+      const page = auth.refusedPage(refused, status);
+      endWith(socket, status, reason, { ...page.headers, 'x-request-id': reqId }, page.body, refused.method);
       return;
     }
     const fhir = refused !== undefined && isFhir(refused.url);
@@ -99,7 +103,7 @@ export function clientErrorHandlerOf(basePath: string, edge: SocketEdge, auth?: 
       ...edge.securityFields('encrypted' in socket), 'x-request-id': reqId, 'cache-control': 'no-store',
       'content-type': fhir ? FHIR_JSON : 'application/json; charset=utf-8',
     };
-    endWith(socket, status, reason, headers, JSON.stringify(fhir ? operationOutcome(status, message) : { statusCode: status, message }));
+    endWith(socket, status, reason, headers, JSON.stringify(fhir ? operationOutcome(status, message) : { statusCode: status, message }), refused?.method);
   };
 }
 

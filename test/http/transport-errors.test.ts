@@ -95,6 +95,15 @@ describe('Node\'s parser\'s refusals answered as every answer of the API', () =>
     expect(logLineOf(answer.headers['x-request-id'])).toMatchObject({ refusal: expect.any(String), res: { statusCode: status }, req: { path: '(unmatched path)' } });
   });
 
+  it.each(['/fhir/Observation', '/patients/appointments/'])('a HEAD of %s refused by the parser: the header block alone, as every answer to HEAD', async (target) => {
+    // Failed before: the answer carried its OperationOutcome or shape-1 body after the header block.
+    const answer = await answerTo(port, raw(target, { 'x-bad\u0001': '1' }).replace(/^GET/, 'HEAD'));
+    expect(answer.status).toBe(400);
+    expectEdge(answer);
+    expect(Number(answer.headers['content-length'])).toBeGreaterThan(0);
+    expect(answer.body).toBe('');
+  });
+
   it('a request still arriving at its deadline (408): shape 1 with the API\'s headers and a log line, though its path is unknown', async () => {
     const answer = await answerTo(port, 'GET /fhir/Observation HTTP/1.1\r\nhost: localhost\r\n', true);
     expect(answer.status).toBe(408);

@@ -20,6 +20,7 @@ import { claimedGrant, ownTokens } from './own-access-tokens.js';
 import { JSON_GUARD } from './page-headers.js';
 import type { Localized } from './page-language.js';
 import { appRedirectUri } from './smart-launch.js';
+import { requestTarget } from './request-target.js';
 
 export const CONNECTED_APPS_PATH = '/connected-apps';
 
@@ -143,7 +144,7 @@ const grantIdOf = (url: URL): string | undefined => {
  */
 export function connectedAppsFailed(req: IncomingMessage, res: ServerResponse, deps: Pick<ConnectedAppsDeps, 'clients' | 'banner' | 'origin' | 'mountPath'>): void {
   if (res.headersSent) return void res.end();
-  if (forApi(req, grantIdOf(new URL(req.url ?? '/', deps.origin)))) {
+  if (forApi(req, grantIdOf(requestTarget(req.url)))) {
     return json(res, 503, { error: 'temporarily_unavailable', error_description: 'The connected apps cannot be read or changed now: try again later' }, corsOf(req, deps));
   }
   sendKindPage(req, res, { status: 503, kind: 'apps_unavailable' }, { banner: deps.banner, selfUrl: `${deps.mountPath ?? ''}${CONNECTED_APPS_PATH}` });
@@ -151,7 +152,7 @@ export function connectedAppsFailed(req: IncomingMessage, res: ServerResponse, d
 
 /** Serves CONNECTED_APPS_PATH (the page, its form, the API) on the authorization server. */
 export async function handleConnectedApps(req: IncomingMessage, res: ServerResponse, deps: ConnectedAppsDeps): Promise<void> {
-  const url = new URL(req.url ?? '/', deps.origin);
+  const url = requestTarget(req.url);
   const grantId = grantIdOf(url);
   // The page's own address as the browser sees it (the request's path is the server's, mount removed).
   const pagePath = `${deps.mountPath ?? ''}${CONNECTED_APPS_PATH}`;

@@ -6,6 +6,7 @@ import { CSRF_FIELD } from './form-tokens.js';
 import { localized, type Lang, type Localized } from './page-language.js';
 import { scopeMeaning, scopeReach } from './scope-meanings.js';
 import type { LaunchPerson } from '../../ports/smart-launch.port.js';
+import { ownPath, requestTarget } from './request-target.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export const escape = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
@@ -36,9 +37,9 @@ const SWITCH: Readonly<Record<Lang, { label: string; name: string }>> = {
 
 function languageSwitch(frame: PageFrame): string {
   const other: Lang = frame.lang === 'sv' ? 'en' : 'sv';
-  const url = new URL(frame.selfUrl, 'http://page.invalid');
+  const url = requestTarget(frame.selfUrl);
   url.searchParams.set('lang', other);
-  return `<nav aria-label="${SWITCH[frame.lang].label}"><ul><li><a href="${escape(`${url.pathname}${url.search}`)}" lang="${other}" hreflang="${other}">`
+  return `<nav aria-label="${SWITCH[frame.lang].label}"><ul><li><a href="${escape(`${ownPath(url.pathname)}${url.search}`)}" lang="${other}" hreflang="${other}">`
     + `${SWITCH[other].name}</a></li></ul></nav>`;
 }
 

@@ -13,6 +13,7 @@ import type { GrantEvent, LaunchPerson, SmartLaunchContext } from '../../ports/s
 import { keepGrant, replacedGrants } from './grant-endings.js';
 import { recordEnding } from './revocation-records.js';
 import { fhirUserOf, type KeptGrant, type LaunchPicks } from './smart-launch.js';
+import { requestTarget } from './request-target.js';
 
 export const INTERACTION_PATH = '/interaction/';
 const MAX_FORM_BYTES = 4096;
@@ -165,7 +166,7 @@ async function pickPatient(provider: Provider, req: IncomingMessage, res: Server
 
 /** Serves GET/POST /interaction/:uid and GET /interaction/:uid/abort; anything else there is 404. */
 export async function handleInteraction(provider: Provider, req: IncomingMessage, res: ServerResponse, launch: LaunchState): Promise<void> {
-  const path = new URL(req.url ?? '/', 'http://demo.invalid').pathname;
+  const path = requestTarget(req.url).pathname;
   const [uid, action] = path.slice(INTERACTION_PATH.length).split('/');
   const selfUrl = `${launch.mountPath ?? ''}${path}`;
   if (!uid || (action !== undefined && action !== 'abort')) return sendKindPage(req, res, { status: 404, kind: 'not_found' }, { banner: launch.signIn.banner, selfUrl });

@@ -2,6 +2,7 @@
 // pages' switch (`?lang=`, then kept in a cookie), else as their browser asks (Accept-Language).
 // English when nothing says otherwise, as for a script that sends no Accept-Language.
 import type { IncomingMessage } from 'node:http';
+import { requestTarget } from './request-target.js';
 
 export const LANGUAGES = ['sv', 'en'] as const;
 export type Lang = typeof LANGUAGES[number];
@@ -35,7 +36,7 @@ function acceptedLang(header: string | undefined): Lang | undefined {
  * Connect's, its first of sv/en), else the remembered or the browser's one.
  */
 export function languageOf(req: Pick<IncomingMessage, 'url' | 'headers'>): { lang: Lang; chosen: boolean } {
-  const query = new URL(req.url ?? '/', 'http://page.invalid').searchParams;
+  const query = requestTarget(req.url).searchParams;
   const asked = query.get('lang');
   if (isLang(asked)) return { lang: asked, chosen: true };
   const app = (query.get('ui_locales') ?? '').split(' ').map((tag) => tag.toLowerCase().split('-')[0]).find(isLang);

@@ -18,6 +18,7 @@ import { bindingMatches, clearedLoginBinding, cookieScopeOf, newLoginBinding, ty
 import { send, type Details, type PageView, type SignInStep } from './interactions.js';
 import type { Localized } from './page-language.js';
 import { frameOf, problemPage, redirect, refusalOf, RegionRefusal, TEXT, type LoginRefusal } from './region-login-answers.js';
+import { requestTarget } from './request-target.js';
 
 export const PERSONAL_IDENTITY_NUMBER_CLAIM = 'https://id.oidc.se/claim/personalIdentityNumber';
 export const COORDINATION_NUMBER_CLAIM = 'https://id.oidc.se/claim/coordinationNumber';
@@ -165,7 +166,7 @@ export class RegionLogin {
     const back = { href: `${submitUrl}/abort`, text: TEXT.back };
     const again = { href: `${submitUrl}?again=1`, text: TEXT.again };
     const pending = pendingOf(await this.store.findByUid(details.uid));
-    const startAgain = new URL(req.url ?? '/', 'http://x').searchParams.has('again');
+    const startAgain = requestTarget(req.url).searchParams.has('again');
     if (pending?.accountId !== undefined) {
       if (!bindingMatches(req, pending.state, pending.binding, this.cookieScope)) {
         // The interaction's cookies were planted in a browser that did not go to the region: that browser
@@ -261,7 +262,7 @@ export class RegionLogin {
    */
   async callback(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const current = new URL(this.settings.redirectUri);
-    current.search = new URL(req.url ?? '/', 'http://x').search;
+    current.search = requestTarget(req.url).search;
     const state = current.searchParams.get('state');
     const pending = pendingOf(state === null ? undefined : await this.store.find(state));
     const configuration = this.configuration;

@@ -122,7 +122,8 @@ export async function startDemoAuthServer(options: {
   const cookieKeys = [randomBytes(32).toString('base64url')];
   const formTokens = new FormTokens(cookieKeys);
   const onFormRefused = (refused: FormRefusal) => logger.warn({ ...refused }, 'a form without its page\'s token was refused: nothing was done');
-  const server = createServer((req, res) => {
+  // The API's deadlines (src/http/app.ts): a header block trickled in, or a request never finished, is not held for Node's minutes.
+  const server = createServer({ headersTimeout: 10_000, requestTimeout: 30_000 }, (req, res) => {
     if (answeredFavicon(req, res)) return;
     if (connected && isConnectedAppsPath(req.url)) {
       const deps = connected;

@@ -20,6 +20,7 @@ export function answerRefusedRequest(err: NodeJS.ErrnoException & { rawPacket?: 
     endWith(socket, status, reason, {}, '');
     return;
   }
-  const page = refusedPage(requestIn(err.rawPacket) ?? { url: '/', headers: {} }, status, '/');
-  endWith(socket, status, reason, page.headers, page.body);
+  const refused = requestIn(err.rawPacket);
+  const page = refusedPage(refused ?? { url: '/', headers: {} }, status, '/');
+  endWith(socket, status, reason, page.headers, page.body, refused?.method);
 }

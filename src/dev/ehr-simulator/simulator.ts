@@ -15,6 +15,7 @@ import { misbehave, send } from './misbehave.js';
 import { aboutSomeoneElse } from './swap.js';
 import { DOCUMENTS, type DocumentKind } from '../../adapters/ehr-xml/documents.js';
 import { fault } from './xml-answers.js';
+import { requestTarget } from '../../adapters/auth-server/request-target.js';
 
 export interface EhrSimulatorOptions {
   /** An embedded EHR data folder (docs/upstream-ehr.md#6-the-embedded-ehrs-folder). */
@@ -81,7 +82,7 @@ export async function startEhrSimulator(options: EhrSimulatorOptions): Promise<E
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readRequestBody(req);
-    const url = new URL(req.url ?? '/', 'http://simulator.invalid');
+    const url = requestTarget(req.url);
     if (body === undefined) {
       res.setHeader('connection', 'close');
       send(res, fault(400, 'BAD_REQUEST', 'Request body too large'));

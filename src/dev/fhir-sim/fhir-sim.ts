@@ -16,6 +16,7 @@ import { capabilityStatement, type LackedSearch } from './capability-statement.j
 import { KeptAnswers, type Answer } from './kept-answers.js';
 import { indexMedplumDefinitions } from './medplum-definitions.js';
 import { withPagingLinks } from './paging-links.js';
+import { requestTarget } from '../../adapters/auth-server/request-target.js';
 
 /** A FHIR resource as the server is given one: its type, and an id for it to keep. */
 export interface SeedResource {
@@ -80,7 +81,8 @@ export async function startFhirSim(options: FhirSimOptions): Promise<FhirSim> {
   let baseUrl = '';
   const kept = new KeptAnswers();
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const requestUrl = new URL(req.url ?? '/', baseUrl);
+    const target = requestTarget(req.url);
+    const requestUrl = new URL(`${new URL(baseUrl).origin}${target.pathname}${target.search}`);
     if (requestUrl.pathname !== basePath && !requestUrl.pathname.startsWith(`${basePath}/`)) return send(res, 404, normalizeOperationOutcome(new Error('Not found')));
     const relative = `${requestUrl.pathname.slice(basePath.length + 1)}${requestUrl.search}`;
     if (req.method === 'GET' && requestUrl.pathname === `${basePath}/metadata`) return send(res, 200, metadata);

@@ -17,6 +17,7 @@ import { answeredFavicon } from '../../http/favicon.js';
 import { madeQuietly } from '../quiet-library.js';
 import { grantAsked, LOA3, regionProvider, type RegionClient } from './region-provider.js';
 import { NOT_A_NUMBER, STAND_IN_BANNER, standInLoginPage } from './region-login-page.js';
+import { requestTarget } from '../../adapters/auth-server/request-target.js';
 
 /** 127.0.0.0/8 and ::1 as written, and localhost: nothing another machine reaches. */
 export function isLoopbackAddress(host: string): boolean {
@@ -53,7 +54,7 @@ function fromAnotherSite(req: IncomingMessage, issuer: string): boolean {
 /** The login prompt's page (GET), and what it posts: a number that signs in, or a cancel. */
 async function interact(provider: Provider, issuer: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const details = await provider.interactionDetails(req, res);
-  const path = new URL(req.url ?? '/', issuer).pathname;
+  const path = requestTarget(req.url).pathname;
   if (details.prompt.name !== 'login') {
     return provider.interactionFinished(req, res, { consent: { grantId: await grantAsked(provider, details) } }, { mergeWithLastSubmission: true });
   }

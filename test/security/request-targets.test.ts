@@ -1,0 +1,82 @@
+/**
+ * A request's target as the authorization server's pages read it (src/adapters/auth-server/request-target.ts).
+ * Resolved against a base, a target that reads as an authority threw: one packet `GET //[` to the demo
+ * issuer, which shares the service's process in demo mode, ended the whole process (the hostile review
+ * of 2026-11-27); in the region's server the same address was Koa's bare 500. And the language switch
+ * of a page at `/..//evil.example/x` (sent as written by a client that does not resolve dot segments)
+ * linked to another host. Failed before: the first test ended the worker with an uncaught `Invalid URL`,
+ * the second found `href="//evil.example/x?lang=sv"`.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDemoAuthServer, type DemoAuthServer } from '../../src/dev/demo-issuer/demo-auth-server.js';
+import { noLaunch } from '../dev/demo-issuer/no-launch.js';
+
+interface Answer { status: number; headers: Record<string, string>; body: string }
+
+/** What the server wrote to `request` until it closed the connection, as one HTTP/1.1 answer. */
+function answerTo(port: number, request: string): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    let received = '';
+    const socket = connect(port, '127.0.0.1', () => socket.write(request));
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => { received += chunk; });
+    socket.once('error', reject);
+    socket.once('close', () => {
+      const end = received.indexOf('\r\n\r\n');
+      const [line = '', ...fields] = received.slice(0, end).split('\r\n');
+      const headers = Object.fromEntries(fields.map((f) => [f.slice(0, f.indexOf(':')).toLowerCase(), f.slice(f.indexOf(':') + 1).trim()]));
+      resolve({ status: Number(line.split(' ')[1]), headers, body: received.slice(end + 4) });
+    });
+  });
+}
+
+const raw = (method: string, target: string, extra = ''): string => `${method} ${target} HTTP/1.1\r\nhost: localhost\r\naccept: text/html\r\n${extra}connection: close\r\n\r\n`;
+
+/** Targets a request line may carry that `new URL(target, base)` refuses or reads as another host. */
+const AUTHORITY_LIKE = ['//[', '/\\[', '//host:99999', '//evil.example/x', '/..//evil.example/x', '/%2e%2e//evil.example/x', '/auth//[', '/interaction//[', '/connected-apps//['];
+
+describe('request targets that read as an authority, at the demo issuer', () => {
+  let dataDir: string;
+  let server: DemoAuthServer;
+  let port: number;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'pdas-targets-'));
+    const quiet = { warn: () => undefined, info: () => undefined, debug: () => undefined };
+    server = await startDemoAuthServer({ host: '127.0.0.1', port: 0, audience: 'patient-data-access', patientClaim: 'patient', dataDir, logger: quiet, smart: noLaunch() });
+    port = Number(new URL(server.issuer).port);
+  });
+  afterAll(async () => {
+    await server.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it.each(AUTHORITY_LIKE)('%s: the issuer\'s own page, and the issuer still serves', async (target) => {
+    for (const [method, extra] of [['GET', ''], ['GET', 'x-bad: a\u0001b\r\n'], ['HEAD', '']] as const) {
+      const answer = await answerTo(port, raw(method, target, extra));
+      expect([target, method, extra, answer.status]).toEqual([target, method, extra, expect.any(Number)]);
+      expect(answer.status).toBeGreaterThanOrEqual(400);
+      expect(answer.status).toBeLessThan(500);
+      expect(answer.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+      // A page, or under the connected apps' API its OAuth error; HEAD never a body.
+      if (method === 'HEAD') expect(answer.body).toBe('');
+      else expect(answer.body).toMatch(/<!DOCTYPE html>|"error":/);
+    }
+    const discovery = await fetch(`${server.issuer}/.well-known/openid-configuration`);
+    expect(discovery.status).toBe(200);
+  });
+
+  it('a page\'s language switch links to a path of this server, never to another host', async () => {
+    for (const target of ['/..//evil.example/x', '/%2e%2e//evil.example/x', '//evil.example/x', '/interaction/..//evil.example/x']) {
+      for (const extra of ['', 'x-bad: a\u0001b\r\n', `x-pad: ${'p'.repeat(20_000)}\r\n`]) {
+        const answer = await answerTo(port, raw('GET', target, extra));
+        const links = [...answer.body.matchAll(/href="([^"]*)"/g)].map((m) => m[1] ?? '');
+        expect([target, extra.slice(0, 8), links.length > 0]).toEqual([target, extra.slice(0, 8), true]);
+        for (const link of links) expect([target, link]).toEqual([target, expect.stringMatching(/^\/(?!\/)/)]);
+      }
+    }
+  });
+});
