@@ -23,12 +23,12 @@ declare module 'virtual:access-log-names' {
     readonly read: string;
     /** The access log's name of the read. */
     readonly title: Words;
-    /** The FHIR search, `{id}` standing for the patient's id. */
-    readonly search: string;
+    /** The FHIR searches, one or more, `{id}` standing for the patient's id: the section is what they find together. */
+    readonly searches: readonly [string, ...string[]];
     /** `list`, the view all reads share, or the read's own (app/src/views.ts must have each: the compiler names one it lacks). */
     // eslint-disable-next-line @typescript-eslint/consistent-type-imports -- an ambient module may not import by a relative path
     readonly view: 'list' | import('../../src/reads/app-view.js').OwnView;
-    /** The types the search matches: the list view's items. */
+    /** The types the searches match: the list view's items. */
     readonly types: readonly string[];
     /** Read keeping each decimal's digits as written (decimals.ts). */
     readonly keepsDigits: boolean;

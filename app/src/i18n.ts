@@ -12,7 +12,7 @@ export { BASIS_NAMES, OPERATION_NAMES, OUTCOME_NAMES } from 'virtual:access-log-
 export type Lang = 'sv' | 'en';
 export interface Words { sv: string; en: string }
 
-/** FHIR status codes of appointments, care contacts, prescriptions and diagnoses in words; an unknown code is shown as it is. */
+/** FHIR status codes of appointments, care contacts, prescriptions, diagnoses and attention signals (a Flag's, an allergy's clinical status) in words; an unknown code is shown as it is. */
 export const STATUS_NAMES: Readonly<Record<string, Words>> = {
   proposed: { sv: 'Föreslagen', en: 'Proposed' },
   pending: { sv: 'Väntar', en: 'Pending' },

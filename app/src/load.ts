@@ -1,9 +1,10 @@
 /**
- * Every read of the picked patient's record, all at once: the patient, each read's search as its
- * folder describes it (`APP_READS`, src/reads/app-view.ts), the summary, then the access log. Each search follows
+ * Every read of the picked patient's record, all at once: the patient, each read's searches as its
+ * folder describes them (`APP_READS`, src/reads/app-view.ts), the summary, then the access log. Each search follows
  * every `next` link (`pageLimit: 0`) and answers the resources of all pages, the included ones with
  * them, and whether any page was marked as leaving something out (the release policy's `SUBSETTED`
- * tag, docs/fhir-api.md); one read failing leaves the others shown.
+ * tag, docs/fhir-api.md); a read of several searches is what they found together. One read failing
+ * leaves the others shown.
  */
 import type Client from 'fhirclient/lib/Client';
 import { APP_READS, type AppRead } from 'virtual:access-log-names';
@@ -18,7 +19,7 @@ export { allRefused, type Settled } from './shared-parts.js';
 /** A search's resources, and whether the server left some out of them (`filtered`). */
 export interface Found { resources: Resource[]; filtered: boolean }
 
-/** One read's section: the read as the app shows it, and what its search found. */
+/** One read's section: the read as the app shows it, and what its searches found. */
 export interface ReadPart { read: AppRead; found: Settled<Found> }
 
 export interface PatientRecord {
@@ -71,6 +72,21 @@ async function search(client: Client, query: string): Promise<Found> {
   return found;
 }
 
+/**
+ * A section's searches as one answer: every resource they found, `filtered` if any page of any was
+ * marked. Each is sent, whatever another's fate; the first in the read's order that failed fails the
+ * section, so the status it shows does not depend on which answer came back first.
+ */
+async function searchAll(queries: readonly string[], searchOne: (query: string) => Promise<Found>): Promise<Found> {
+  const found: Found = { resources: [], filtered: false };
+  for (const s of await Promise.allSettled(queries.map(searchOne))) {
+    if (s.status === 'rejected') throw s.reason;
+    found.resources.push(...s.value.resources);
+    found.filtered ||= s.value.filtered;
+  }
+  return found;
+}
+
 async function settle<T>(p: Promise<T>): Promise<Settled<T>> {
   try {
     return { ok: true, value: await p };
@@ -93,8 +109,9 @@ export async function loadRecord(client: Client, patientId: string, shared?: rea
   const searched = (operation: string, query: string) => only(operation, () => search(client, query));
   // A read whose values are shown keeps their digits as written (decimals.ts): it is read without fhirclient's parse.
   const searchOf = (read: AppRead) => {
-    const query = read.search.replace(/\{id\}/g, () => id);
-    return read.keepsDigits ? only(read.read, () => searchKeepingDecimals(client, query)) : searched(read.read, query);
+    const queries = read.searches.map((s) => s.replace(/\{id\}/g, () => id));
+    const searchOne = (query: string) => (read.keepsDigits ? searchKeepingDecimals(client, query) : search(client, query));
+    return only(read.read, () => searchAll(queries, searchOne));
   };
   const [patient, parts, summary] = await Promise.all([
     only('getPatient', () => client.request<Patient>(`Patient/${id}`)),

@@ -1,6 +1,6 @@
 /**
  * The reads the patient app shows, each as its folder's FHIR form describes it (`app`,
- * src/reads/app-view.ts): the search it sends, the view that renders it and the types it shows, titled
+ * src/reads/app-view.ts): the searches it sends, the view that renders it and the types it shows, titled
  * with the access log's name of the read. The app's build takes them into `virtual:access-log-names`
  * (names.ts), so a read registered in src/reads/sources.ts appears in the app with no edit in app/.
  */
@@ -13,9 +13,10 @@ interface Words { sv: string; en: string }
 export interface AppRead {
   read: string;
   title: Words;
-  search: string;
+  /** Its searches, one or more, each as its folder writes it: one list whatever the read declares, so the app sends them one way. */
+  searches: readonly [string, ...string[]];
   view: string;
-  /** The resource types the read's search matches: the list view's items (the rest are what they refer to). */
+  /** The resource types the read's searches match: the list view's items (the rest are what they refer to). */
   types: readonly string[];
   keepsDigits: boolean;
 }
@@ -29,6 +30,7 @@ export function appReadsOf(sources: Sources, titleOf: (read: string) => Words): 
     if (!isServed(asFhir) || !hasSection(asFhir.app)) return [];
     const { search, view, position, keepsDigits } = asFhir.app;
     const { sv, en } = titleOf(read);
-    return [{ position, entry: { read, title: { sv, en }, search, view, types: [...asFhir.types], keepsDigits: keepsDigits === true } }];
+    const searches: AppRead['searches'] = typeof search === 'string' ? [search] : [...search];
+    return [{ position, entry: { read, title: { sv, en }, searches, view, types: [...asFhir.types], keepsDigits: keepsDigits === true } }];
   }).sort((a, b) => a.position - b.position || a.entry.read.localeCompare(b.entry.read)).map((r) => r.entry);
 }

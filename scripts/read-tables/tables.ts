@@ -98,14 +98,14 @@ const releaseFilteredList = (): string =>
 function appSectionsTable(): string {
   // A `|` in a search would end the table's cell, even within code.
   const cell = (text: string): string => code(text).replaceAll('|', '\\|');
-  const shown = APP_READS.map((r) => `| ${r.title.en} (${code(r.read)}) | ${cell(r.search)} | ${r.view === 'list' ? 'the list every read shares' : `its own, ${code(r.view)}`} |`);
+  const shown = APP_READS.map((r) => `| ${r.title.en} (${code(r.read)}) | ${r.searches.map(cell).join(', ')} | ${r.view === 'list' ? 'the list every read shares' : `its own, ${code(r.view)}`} |`);
   const others = READ_NAMES.flatMap((read) => {
     const form = READ_SOURCES[read].asFhir;
     const app: AppView | undefined = isServed(form) ? form.app : undefined;
     if (app === undefined || hasSection(app)) return [];
     return [`| ${entry(read).displayName.en} (${code(read)}) | none | ${app.noSection} |`];
   });
-  return ['| section (read) | search | view |', '|---|---|---|', ...shown, ...others].join('\n');
+  return ['| section (read) | searches | view |', '|---|---|---|', ...shown, ...others].join('\n');
 }
 
 /** One table: its name, what it lists, the doc that points at it, and how it is made. */

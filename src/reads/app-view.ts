@@ -13,14 +13,22 @@
 export const OWN_VIEWS = ['appointments', 'journal-notes', 'medications', 'diagnoses', 'lab-plots'] as const;
 export type OwnView = (typeof OWN_VIEWS)[number];
 
+/**
+ * A read's searches when one cannot fetch it: one a resource type it answers in (attention signals are
+ * AllergyIntolerance and Flag, and a FHIR search has one type). At least one, so no read declares a
+ * section it never fetches.
+ */
+export type AppSearches = readonly [string, ...string[]];
+
 /** The read's own section of the record. */
 export interface AppSection {
   /**
    * The FHIR search the app sends, relative to the FHIR base, `{id}` standing for the patient's id:
-   * `MedicationRequest?patient={id}&_include=MedicationRequest:medication`. Its matches of the
-   * form's `types` are the section's items; what it includes, what they refer to.
+   * `MedicationRequest?patient={id}&_include=MedicationRequest:medication`; or its searches, sent
+   * together. Their matches of the form's `types` are the section's items; what they include, what
+   * the items refer to.
    */
-  readonly search: string;
+  readonly search: string | AppSearches;
   /** `list`, the view every read shares, or the read's own, named in OWN_VIEWS. */
   readonly view: 'list' | OwnView;
   /** Where the section stands among the record's, lowest first (ties by the read's name); all stand before the summary and the access log. */

@@ -17,7 +17,7 @@ import { OWN_VIEWS as DECLARED_VIEWS } from '../../src/reads/app-view.js';
 import { all, fakeDocument, type FakeElement } from './fake-document.js';
 
 const VACCINATIONS: AppRead = {
-  read: 'getVaccinations', title: { sv: 'Vaccinationer', en: 'Vaccinations' }, search: 'Immunization?patient={id}', view: 'list', types: ['Immunization'], keepsDigits: false,
+  read: 'getVaccinations', title: { sv: 'Vaccinationer', en: 'Vaccinations' }, searches: ['Immunization?patient={id}'], view: 'list', types: ['Immunization'], keepsDigits: false,
 };
 const found = (...resources: Resource[]) => ({ ok: true, value: { resources, filtered: false } }) as const;
 const NOT_SHARED = { ok: false, message: '', notShared: true } as const;
@@ -94,12 +94,12 @@ describe('issue 57 item 2: the app reads each described read', () => {
   }
 
   it('sends a new read\'s search with the patient\'s id, once, among the others\', and gives its section what it found', async () => {
-    const vaccinations: AppRead = { ...VACCINATIONS, search: 'Immunization?patient={id}&_include=Immunization:performer' };
+    const vaccinations: AppRead = { ...VACCINATIONS, searches: ['Immunization?patient={id}&_include=Immunization:performer'] };
     const reads = [...APP_READS, vaccinations];
     const { client, asked } = fakeApi();
     const record = await loadRecord(client, 'p/1', undefined, reads);
     expect(asked).toContain('Immunization?patient=p%2F1&_include=Immunization:performer');
-    for (const r of APP_READS) expect(asked.filter((q) => q === r.search.replace('{id}', 'p%2F1'))).toHaveLength(1);
+    for (const search of APP_READS.flatMap((r) => r.searches)) expect(asked.filter((q) => q === search.replace('{id}', 'p%2F1'))).toHaveLength(1);
     expect(record.reads.map((p) => p.read.read)).toEqual(reads.map((r) => r.read));
     expect(record.reads.at(-1)?.found).toEqual({ ok: true, value: { resources: [{ resourceType: 'Immunization', id: 'x1' }], filtered: false } });
     // The access log last, so it names the reads just made.

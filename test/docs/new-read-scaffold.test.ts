@@ -156,7 +156,7 @@ describe('npm run new-read in a copy of the working tree', () => {
     const names = pathToFileURL(path.join(copy, 'scripts', 'app-names', 'names.ts')).href;
     const { stdout: sections } = await run(process.execPath, [...TSX, '-e', `import(${JSON.stringify(names)}).then((m) => console.log(JSON.stringify(m.APP_READS)))`], { cwd: copy });
     expect((JSON.parse(sections) as { read: string }[]).find((r) => r.read === probe.operation)).toEqual({
-      read: probe.operation, title: expect.objectContaining({ en: probe.en }) as unknown, search: 'CarePlan?patient={id}', view: 'list', types: ['CarePlan'], keepsDigits: false,
+      read: probe.operation, title: expect.objectContaining({ en: probe.en }) as unknown, searches: ['CarePlan?patient={id}'], view: 'list', types: ['CarePlan'], keepsDigits: false,
     });
     const docs = (await readFile(path.join(REPOSITORY_ROOT, 'docs', 'architecture.md'), 'utf8')).replace(/\s+/g, ' ');
     expect(docs.includes(figures), `docs/architecture.md#adding-a-read states the measured figures: "${figures}"`).toBe(true);

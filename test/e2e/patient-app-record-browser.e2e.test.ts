@@ -9,6 +9,8 @@
  * - video meetings marked as such, each once (not beside a bare booking at the same time), with the
  *   link to join when the page's clock is in the meeting's window;
  * - the notice that some items are not shown online (3 of his 6 notes are withheld), and whom to ask;
+ * - attention signals, a section the read fetches with two searches (AllergyIntolerance and Flag):
+ *   each signal a card with its heading, its time and its status in words;
  * - one decimal mark per language, the access log to the second, nothing wider than the screen, and
  *   no serious or critical axe-core violation, in English and in Swedish.
  * Screenshots go to test-artifacts/ with TEST_SCREENSHOTS=1. Skipped, saying why, only where no Chromium is installed and CI is
@@ -16,7 +18,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARTIFACTS, browserMissing, demoServiceAndBrowser, keepScreenshot, type DemoInBrowser } from '../support/browser.js';
 import { labFixture } from '../support/lab-fixture.js';
@@ -40,6 +42,13 @@ async function signInAsTolvan(page: Page, appUrl: string): Promise<void> {
   await page.waitForURL((u) => u.href.startsWith(appUrl));
   await page.getByText('The record has been read.').waitFor();
 }
+
+/** Tolvan's attention signals (src/reads/attention-signals/demo-data.ts): two hypersensitivities, then three other signals. */
+const SIGNAL_HEADINGS = ['Penicilliner', 'Plåster (kolofonium)', 'MRSA', 'Antikoagulantiabehandling', 'Vårdbegränsning'].sort();
+
+/** The card in `section` headed `title`. */
+const signalCard = (section: Locator, title: string): Locator =>
+  section.locator('li.card').filter({ has: section.page().getByRole('heading', { level: 3, name: title, exact: true }) });
 
 const noOverflow = (page: Page, width: number) =>
   expect.poll(() => page.evaluate('document.documentElement.scrollWidth'), { timeout: 2_000 }).toBeLessThanOrEqual(width);
@@ -122,6 +131,15 @@ describe.skipIf(skipped)('issue 47: the patient app shows what matters in a reco
     expect(await contacts.locator('li.card dd').allInnerTexts()).toContain('Finished');
     // And where, by the unit the search included: every card of the demo's says it.
     expect(await contacts.locator('li.card dt', { hasText: 'Where' }).count()).toBe(await contacts.locator('li.card').count());
+    // Attention signals in that view too, from the read's two searches: hypersensitivities as
+    // AllergyIntolerance, the other signals as Flag, each a card with its heading, when it was
+    // registered (the demo's own time of day) and its status in words; what the searches included is no card.
+    // The demo's dates move with today's: any month's name (en-GB writes September `Sept`).
+    const signals = page.getByRole('region', { name: 'Attention signals' });
+    expect((await signals.locator('li.card h3').allInnerTexts()).sort()).toEqual(SIGNAL_HEADINGS);
+    expect(await signalCard(signals, 'Penicilliner').locator('dd').allInnerTexts()).toEqual([expect.stringMatching(/^\d{1,2} [A-Z][a-z]+ \d{4}, 14:22$/), 'Active']);
+    expect(await signalCard(signals, 'Plåster (kolofonium)').locator('dd').allInnerTexts()).toEqual([expect.stringMatching(/, 11:03$/), 'Inactive']);
+    expect(await signalCard(signals, 'Antikoagulantiabehandling').locator('dd').allInnerTexts()).toEqual([expect.stringMatching(/, 09:15$/), 'Active']);
     // Item 8: the access log to the second.
     // Issue 55 item 5: each event under its day, to the second, once its line is opened.
     const log = page.getByRole('region', { name: 'The log of who accessed the data' });
@@ -140,6 +158,10 @@ describe.skipIf(skipped)('issue 47: the patient app shows what matters in a reco
     expect(await page.getByRole('region', { name: /^B-Hemoglobin \(Hb\): Tabell/ }).locator('.flag-low').first().innerText()).toBe('↓\u00a0Lågt');
     expect(await page.locator('li.card.video').first().getByText('Videomöte', { exact: true }).count()).toBe(1);
     expect(await page.getByRole('region', { name: 'Vårdkontakter' }).locator('li.card dd').allInnerTexts()).toContain('Avslutad');
+    const signalsSv = page.getByRole('region', { name: 'Uppmärksamhetssignaler' });
+    expect((await signalsSv.locator('li.card h3').allInnerTexts()).sort()).toEqual(SIGNAL_HEADINGS);
+    expect(await signalCard(signalsSv, 'Penicilliner').locator('dd').allInnerTexts()).toEqual([expect.stringMatching(/^\d{1,2} [a-zé]+\.? \d{4} 14:22$/), 'Aktiv']);
+    expect(await signalCard(signalsSv, 'Plåster (kolofonium)').locator('dd').allInnerTexts()).toEqual([expect.stringMatching(/ 11:03$/), 'Inaktiv']);
     expect(await page.getByRole('region', { name: 'Journalanteckningar' }).getByRole('note').innerText()).toMatch(/^Vissa uppgifter visas inte här: .* kontakta mottagningen/);
     await noOverflow(page, viewport.width);
     expect(await seriousViolations(page)).toEqual([]);

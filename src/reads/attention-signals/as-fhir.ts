@@ -14,7 +14,8 @@ const isHypersensitivity = (e: SignalExtract): boolean =>
 
 export const attentionSignalsAsFhir = {
   types: ['AllergyIntolerance', 'Flag'],
-  app: { noSection: 'The patient summary\'s allergies section shows its allergies; the app has no section of its own for it yet.' },
+  // Two types, so two searches (a FHIR search has one type); beside the medications, which an allergy concerns most.
+  app: { search: ['AllergyIntolerance?patient={id}', 'Flag?patient={id}'], view: 'list', position: 35 },
   resources: (items, ctx: AsFhirContext): FhirResource[] => {
     const out = new WrittenResources();
     const extracts = items.flatMap((item) => item.AttentionSignalEHRExtract);
