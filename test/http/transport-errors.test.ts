@@ -5,8 +5,8 @@
  * API's security headers, `Cache-Control: no-store`, one log line without the path as written, and a
  * body in the shape of the path's door (an OperationOutcome under /fhir, else shape 1).
  */
-import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { answerUntilClosed as answerTo, type RawAnswer } from '../support/raw-http.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEY, startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -15,26 +15,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 /** Over Node's 16 KiB header limit. */
 const PAD = 'x'.repeat(20_000);
 
-interface Answer { status: number; headers: Record<string, string>; body: string }
-
-/** Everything the server wrote to `request` until it closed the connection, read as one HTTP/1.1 answer. */
-function answerTo(port: number, request: string, trickle = false): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    let received = '';
-    const socket = connect(port, '127.0.0.1', () => socket.write(request));
-    const dripping = trickle ? setInterval(() => socket.writable && socket.write('X'), 200) : undefined;
-    socket.setEncoding('latin1');
-    socket.on('data', (chunk: string) => { received += chunk; });
-    socket.once('error', reject);
-    socket.once('close', () => {
-      clearInterval(dripping);
-      const end = received.indexOf('\r\n\r\n');
-      const [line = '', ...fields] = received.slice(0, end).split('\r\n');
-      const headers = Object.fromEntries(fields.map((f) => [f.slice(0, f.indexOf(':')).toLowerCase(), f.slice(f.indexOf(':') + 1).trim()]));
-      resolve({ status: Number(line.split(' ')[1]), headers, body: received.slice(end + 4) });
-    });
-  });
-}
 
 const raw = (target: string, headers: Record<string, string> = {}): string =>
   `GET ${target} HTTP/1.1\r\nhost: localhost\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}connection: close\r\n\r\n`;
@@ -61,7 +41,7 @@ describe('Node\'s parser\'s refusals answered as every answer of the API', () =>
   afterAll(() => t.close());
 
   /** The headers every answer has: its own id, and each of the ordinary answer's headers with the same value. */
-  const expectEdge = (answer: Answer): void => {
+  const expectEdge = (answer: RawAnswer): void => {
     expect(answer.headers['x-request-id']).toMatch(UUID);
     expect(answer.headers).toMatchObject(ordinary);
     expect(answer.headers.connection).toBe('close');

@@ -8,31 +8,12 @@
  * the second found `href="//evil.example/x?lang=sv"`.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answerUntilClosed as answerTo } from '../support/raw-http.js';
 import { startDemoAuthServer, type DemoAuthServer } from '../../src/dev/demo-issuer/demo-auth-server.js';
 import { noLaunch } from '../dev/demo-issuer/no-launch.js';
-
-interface Answer { status: number; headers: Record<string, string>; body: string }
-
-/** What the server wrote to `request` until it closed the connection, as one HTTP/1.1 answer. */
-function answerTo(port: number, request: string): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    let received = '';
-    const socket = connect(port, '127.0.0.1', () => socket.write(request));
-    socket.setEncoding('latin1');
-    socket.on('data', (chunk: string) => { received += chunk; });
-    socket.once('error', reject);
-    socket.once('close', () => {
-      const end = received.indexOf('\r\n\r\n');
-      const [line = '', ...fields] = received.slice(0, end).split('\r\n');
-      const headers = Object.fromEntries(fields.map((f) => [f.slice(0, f.indexOf(':')).toLowerCase(), f.slice(f.indexOf(':') + 1).trim()]));
-      resolve({ status: Number(line.split(' ')[1]), headers, body: received.slice(end + 4) });
-    });
-  });
-}
 
 const raw = (method: string, target: string, extra = ''): string => `${method} ${target} HTTP/1.1\r\nhost: localhost\r\naccept: text/html\r\n${extra}connection: close\r\n\r\n`;
 

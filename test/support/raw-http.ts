@@ -94,3 +94,26 @@ export class RawConnection {
   }
 }
 
+
+/**
+ * Everything the server writes to `request` on a fresh connection until it closes it, read as one
+ * answer: a refusal written on the socket, or an answer to HEAD, whose length says nothing of what
+ * follows. With `trickle`, a byte more of the request every 200 ms until then (a request never finished).
+ */
+export function answerUntilClosed(port: number, request: string, trickle = false): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    let received = '';
+    const socket = connect(port, '127.0.0.1', () => socket.write(request));
+    const dripping = trickle ? setInterval(() => socket.writable && socket.write('X'), 200) : undefined;
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => { received += chunk; });
+    socket.once('error', reject);
+    socket.once('close', () => {
+      clearInterval(dripping);
+      const end = received.indexOf('\r\n\r\n');
+      const [line = '', ...fields] = received.slice(0, end).split('\r\n');
+      const headers = Object.fromEntries(fields.map((f) => [f.slice(0, f.indexOf(':')).toLowerCase(), f.slice(f.indexOf(':') + 1).trim()]));
+      resolve({ status: Number(line.split(' ')[1]), headers, body: received.slice(end + 4) });
+    });
+  });
+}
