@@ -7,6 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import type Provider from 'oidc-provider';
 import { appName, type NamedClient } from './app-names.js';
 import { errorKind, errorPage, statusOf, type ErrorKind } from './error-pages.js';
+import { BodyTooLarge, statedTooLarge } from './form-limit.js';
 import { escape, page, type PageFrame } from './interaction-pages.js';
 import { JSON_GUARD, pageHeaders, SUBMIT_SCRIPT } from './page-headers.js';
 import { forPerson, servedAt } from './served-methods.js';
@@ -174,6 +175,7 @@ function guardNonPage(ctx: PageContext): void {
 export function ownPages(provider: Provider, input: PagesInput): void {
   provider.use(async (ctx: PageContext, next: () => Promise<void>) => {
     try {
+      if (statedTooLarge(ctx.req.headers)) throw new BodyTooLarge('request too large');
       await next();
       ownAnswer(ctx, input);
     } catch (error) {

@@ -6,13 +6,13 @@
 import { decodeJwt } from 'jose';
 import { errors, type Provider } from 'oidc-provider';
 import type { AuthClients } from './clients.js';
+import { BodyTooLarge, MAX_FORM_BYTES } from './form-limit.js';
 import { SMART_OIDC_SCOPES } from './smart-launch.js';
 
 const OPENID_SCOPES: ReadonlySet<string> = new Set(SMART_OIDC_SCOPES);
 
 const TOKEN_PATH = '/token';
 const AUTHORIZATION_PATH = '/auth';
-const MAX_FORM_BYTES = 56 * 1024;
 const FORM = /^application\/x-www-form-urlencoded\s*(;|$)/i;
 
 interface KoaContext {
@@ -27,11 +27,6 @@ interface KoaContext {
   body?: unknown;
 }
 
-/** A form over MAX_FORM_BYTES: 413, answered by provider-pages.ts (the service's page, or an OAuth error). */
-class BodyTooLarge extends Error {
-  override name = 'BodyTooLarge';
-  readonly status = 413;
-}
 
 async function readText(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
