@@ -129,6 +129,8 @@ function answersOf(server: () => Server): void {
       ['the signing keys', await ask(`${issuer}/jwks`), 200],
       ['a refused token request', await ask(`${issuer}/token`, form({ grant_type: 'authorization_code', code: 'no-such-code', client_id: appId, redirect_uri: APP_REDIRECT })), 400],
       ['a token request over 56 KiB', await ask(`${issuer}/token`, form({ grant_type: 'refresh_token', refresh_token: 'x'.repeat(60 * 1024) })), 413],
+      // Failed before: the service's page, which oidc-provider renders for whatever puts HTML first.
+      ['a refused token request asked with Accept: text/html', await ask(`${issuer}/token`, { ...form({ grant_type: 'bogus', client_id: appId }), headers: { 'content-type': FORM, accept: 'text/html' } }), 400],
       ['a refused introspection', await ask(`${issuer}/token/introspection`, form({ token: 'x' })), 400],
       ['a refused revocation', await ask(`${issuer}/token/revocation`, form({ token: 'x' })), 400],
       // Failed before: 400 "failed to parse the request body" on a connection kept open, where the docs promise 413.

@@ -65,10 +65,15 @@ function errorAnswer(ctx: PageContext, input: PagesInput, out: OAuthError, error
   answer(ctx, frame, errorPage(frame, kind, typeof out.error === 'string' ? out.error : undefined));
 }
 
-/** oidc-provider's `renderError`: the service's error page. */
+/**
+ * oidc-provider's `renderError`, which it calls for any request that puts HTML first: the service's
+ * error page, but at an endpoint an app calls (token, introspection, revocation), the OAuth error in
+ * JSON it would answer any other request: no browser is sent there, and an app must read its error.
+ */
 export function renderError(input: PagesInput) {
   return (ctx: PageContext, out: OAuthError, error: unknown): Promise<void> => {
-    errorAnswer(ctx, input, out, error);
+    if (servedAt(ctx.path)?.backChannel === true) ctx.body = out;
+    else errorAnswer(ctx, input, out, error);
     return Promise.resolve();
   };
 }
