@@ -46,7 +46,9 @@ export function requestIn(packet: unknown): RefusedRequest | undefined {
  * header block alone, as RFC 9110 §9.3.2 has every answer to HEAD.
  */
 export function endWith(socket: Socket, status: number, reason: string, headers: Readonly<Record<string, string>>, body: string, method?: string): void {
-  const fields = Object.entries({ ...headers, 'content-length': String(Buffer.byteLength(body)), connection: 'close' }).map(([name, value]) => `${name}: ${value}\r\n`);
+  // Date as Node's HTTP layer writes it on every other answer (RFC 9110 §6.6.1), from the same system clock.
+  const framing = { date: new Date().toUTCString(), 'content-length': String(Buffer.byteLength(body)), connection: 'close' };
+  const fields = Object.entries({ ...headers, ...framing }).map(([name, value]) => `${name}: ${value}\r\n`);
   socket.end(`HTTP/1.1 ${status} ${reason}\r\n${fields.join('')}\r\n${method === 'HEAD' ? '' : body}`);
 }
 

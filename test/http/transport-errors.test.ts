@@ -45,6 +45,8 @@ describe('Node\'s parser\'s refusals answered as every answer of the API', () =>
     expect(answer.headers['x-request-id']).toMatch(UUID);
     expect(answer.headers).toMatchObject(ordinary);
     expect(answer.headers.connection).toBe('close');
+    // Failed before: no Date, which Node writes on every other answer.
+    expect(Math.abs(Date.parse(answer.headers.date ?? '') - Date.now())).toBeLessThan(60_000);
   };
   const logLineOf = (reqId: string | undefined): Record<string, unknown> | undefined => t.logLines
     .map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => line.reqId === reqId);
