@@ -50,6 +50,16 @@ describe('request targets that read as an authority, at the demo issuer', () => 
     expect(discovery.status).toBe(200);
   });
 
+  it('the addresses oidc-provider writes name the issuer, whatever Host or an absolute-form target says', async () => {
+    // Failed before: the sign-out form posted to http://evil.example/session/end/confirm, its xsrf secret with it.
+    const own = new URL(server.issuer).origin;
+    for (const [target, host] of [['/session/end', 'evil.example'], ['http://evil.example/session/end', 'localhost'], ['https://evil.example:8443/session/end', 'evil.example']]) {
+      const answer = await answerTo(port, `GET ${target} HTTP/1.1\r\nhost: ${host}\r\naccept: text/html\r\nconnection: close\r\n\r\n`);
+      const action = /<form[^>]* action="([^"]*)"/.exec(answer.body)?.[1];
+      expect([target, host, answer.status, action]).toEqual([target, host, 200, `${own}/session/end/confirm`]);
+    }
+  });
+
   it('a page\'s language switch links to a path of this server, never to another host', async () => {
     for (const target of ['/..//evil.example/x', '/%2e%2e//evil.example/x', '//evil.example/x', '/interaction/..//evil.example/x']) {
       for (const extra of ['', 'x-bad: a\u0001b\r\n', `x-pad: ${'p'.repeat(20_000)}\r\n`]) {

@@ -26,6 +26,7 @@ import { REFRESH_TOKEN_TTL_SECONDS } from './provider-config.js';
 import { AUTH_METHODS } from './region-clients.js';
 import { RegionLogin, type LoginEvents, type RegionLoginSettings } from './region-login.js';
 import { LaunchPicks } from './smart-launch.js';
+import { pinToIssuer } from './request-target.js';
 
 const SWEEP_EVERY_MS = 10 * 60_000;
 
@@ -222,6 +223,7 @@ export class RegionAuthServer implements AuthServerMount {
 
   /** A request under the mount path, as the service's HTTP layer hands it over. */
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    pinToIssuer(req, this.issuer, this.provider.proxy);
     const url = req.url ?? '/';
     if (!url.startsWith(this.mountPath)) return sendKindPage(req, res, { status: 404, kind: 'not_found' }, { banner: '', selfUrl: url });
     const rest = url.slice(this.mountPath.length) || '/';

@@ -1,3 +1,5 @@
+import type { IncomingMessage } from 'node:http';
+
 /**
  * A request's target (`req.url`) as a URL, for its path and query only. Resolved against a base
  * (`new URL(req.url, base)`), a target that reads as an authority throws (`//[`, `//host:99999`: one
@@ -17,3 +19,24 @@ export function requestTarget(raw: string | undefined): URL {
  * `//evil.example/x` leads to another host.
  */
 export const ownPath = (pathname: string): string => `/${pathname.replace(/^\/+/, '')}`;
+
+/**
+ * The request as the issuer names its own addresses from it. oidc-provider writes every address (a
+ * form's action, the way back after sign-in, which it stores when the authorization request is read)
+ * from the request's `Host` (`X-Forwarded-Host` behind a trusted proxy) and from an absolute-form
+ * target as it stands (Koa's `href`): `GET http://evil.example/auth …` ended a sign-in at
+ * evil.example. Pinned to the issuer's own origin, and the target to its path, no request names another.
+ */
+export function pinToIssuer(req: IncomingMessage, issuer: string, behindProxy: boolean): void {
+  const own = new URL(issuer);
+  const raw = req.url ?? '/';
+  if (!raw.startsWith('/')) {
+    const absolute = URL.parse(raw);
+    req.url = absolute === null ? '/' : `${absolute.pathname}${absolute.search}`;
+  }
+  req.headers.host = own.host;
+  if (behindProxy) {
+    req.headers['x-forwarded-host'] = own.host;
+    req.headers['x-forwarded-proto'] = own.protocol.slice(0, -1);
+  }
+}

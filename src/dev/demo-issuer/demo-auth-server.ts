@@ -26,6 +26,7 @@ import type { SmartLaunchContext } from '../../ports/smart-launch.port.js';
 import { loadOrCreateCredentials } from './credentials-store.js';
 import { CLIENT_CREDENTIALS_CLIENT_IDS, DEMO_CLIENTS, demoAuthClients, type DemoGrant } from './demo-clients.js';
 import { findDemoPerson } from './demo-persons.js';
+import { pinToIssuer } from '../../adapters/auth-server/request-target.js';
 import { answerRefusedRequest } from './demo-refused-requests.js';
 import { demoSignIn } from './demo-sign-in.js';
 
@@ -123,7 +124,9 @@ export async function startDemoAuthServer(options: {
   const formTokens = new FormTokens(cookieKeys);
   const onFormRefused = (refused: FormRefusal) => logger.warn({ ...refused }, 'a form without its page\'s token was refused: nothing was done');
   // The API's deadlines (src/http/app.ts): a header block trickled in, or a request never finished, is not held for Node's minutes.
-  const server = createServer({ headersTimeout: 10_000, requestTimeout: 30_000 }, (req, res) => {
+  // connectionsCheckingInterval: Node checks those deadlines every 30 s by default, so a 10 s one held 25–40 s.
+  const server = createServer({ headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 1000 }, (req, res) => {
+    if (issuer !== '') pinToIssuer(req, issuer, false);
     if (answeredFavicon(req, res)) return;
     if (connected && isConnectedAppsPath(req.url)) {
       const deps = connected;
