@@ -23,9 +23,13 @@ export function section(title: string, level: 2 | 3, ...children: Child[]): HTML
   return h('section', { 'aria-labelledby': id }, h(level === 2 ? 'h2' : 'h3', { id }, title), ...children);
 }
 
-/** A term and its description, left out when there is nothing to say. */
-export function pair(term: string, description: string | undefined): Node[] {
-  return description === undefined || description === '' ? [] : [h('dt', {}, term), h('dd', {}, description)];
+/**
+ * A term and its descriptions (a status and how sure it is: HTML lets a term have several), each
+ * left out when there is nothing to say, the term too when nothing is left.
+ */
+export function pair(term: string, ...descriptions: (string | undefined)[]): Node[] {
+  const said = descriptions.filter((d): d is string => d !== undefined && d !== '');
+  return said.length === 0 ? [] : [h('dt', {}, term), ...said.map((d) => h('dd', {}, d))];
 }
 
 /**

@@ -6,6 +6,7 @@ export interface Reference { reference?: string; display?: string }
 export interface Quantity { value?: number; valueText?: string; unit?: string; comparator?: string }
 export interface HumanName { text?: string; family?: string; given?: string[]; use?: string }
 export interface Narrative { status?: string; div?: string }
+export interface Annotation { text?: string; time?: string }
 export interface ReferenceRange { low?: Quantity; high?: Quantity; text?: string }
 export interface Extension { url?: string; valueUrl?: string; valueUri?: string; valueString?: string; valueCode?: string; extension?: Extension[] }
 
@@ -49,7 +50,7 @@ export interface MedicationRequest extends Resource {
 
 export interface Condition extends Resource {
   code?: CodeableConcept; category?: CodeableConcept[]; recordedDate?: string; onsetDateTime?: string;
-  clinicalStatus?: CodeableConcept;
+  clinicalStatus?: CodeableConcept; verificationStatus?: CodeableConcept;
 }
 
 export interface AllergyIntolerance extends Resource { code?: CodeableConcept; clinicalStatus?: CodeableConcept }

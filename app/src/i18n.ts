@@ -43,6 +43,25 @@ export const STATUS_NAMES: Readonly<Record<string, Words>> = {
 export const statusName = (code: string | undefined, lang: Lang): string | undefined =>
   code === undefined ? undefined : STATUS_NAMES[code]?.[lang] ?? code;
 
+/**
+ * The verification codes of an allergy and a diagnosis in words; `confirmed` has none, since it is
+ * what a status says unqualified. An allergy "Inactive" and unconfirmed was never shown to be one.
+ */
+export const VERIFICATION_NAMES: Readonly<Record<string, Words>> = {
+  unconfirmed: { sv: 'Ej bekräftad', en: 'Unconfirmed' },
+  provisional: { sv: 'Preliminär', en: 'Provisional' },
+  differential: { sv: 'Differentialdiagnos', en: 'Differential' },
+  refuted: { sv: 'Motbevisad', en: 'Refuted' },
+  'entered-in-error': { sv: 'Felregistrerad', en: 'Entered in error' },
+};
+
+/** A verification status in words: its first code's, an unknown code as it is, else its text as written; nothing when confirmed. */
+export function verificationName(v: { coding?: { code?: string }[]; text?: string } | undefined, lang: Lang): string | undefined {
+  const code = v?.coding?.find((c) => c.code !== undefined)?.code;
+  if (code === 'confirmed') return undefined;
+  return code === undefined ? v?.text : VERIFICATION_NAMES[code]?.[lang] ?? code;
+}
+
 /** An operation's name as a section title: the access log names each read by the data it reads ("Läkemedel"). */
 export function titleOf(operation: string): Words {
   return OPERATION_NAMES[operation] ?? { sv: operation, en: operation };
@@ -84,6 +103,7 @@ export const LABELS = {
   born: { sv: 'Född', en: 'Born' },
   when: { sv: 'När', en: 'When' },
   status: { sv: 'Status', en: 'Status' },
+  noted: { sv: 'Antecknat', en: 'Noted' },
   who: { sv: 'Vem', en: 'Who' },
   where: { sv: 'Var', en: 'Where' },
   application: { sv: 'Applikation', en: 'Application' },

@@ -1,13 +1,14 @@
 /**
  * The view every read shares (src/reads/app-view.ts): a read with no view of its own is shown as one
  * card a resource of the types its search matches, newest first, each in the record's own words:
- * what it is, when, its status, and its narrative as text where it has one. What the search included
+ * what it is, when, its status (and how sure it is, unless confirmed), its narrative as text where
+ * it has one and its notes. What the search included
  * beside them (a practitioner, a place) is what they refer to, not items of their own.
  */
 import { h, pair } from './dom.js';
-import { ById, type CodeableConcept, type Narrative, type Reference, type Resource } from './fhir-types.js';
+import { ById, type Annotation, type CodeableConcept, type Narrative, type Reference, type Resource } from './fhir-types.js';
 import { textOf, when } from './format.js';
-import { LABELS, statusName, type Lang } from './i18n.js';
+import { LABELS, statusName, verificationName, type Lang } from './i18n.js';
 import { narrativeText } from './narrative.js';
 
 const concept = (r: Resource, member: string): string | undefined => textOf(r[member] as CodeableConcept | undefined);
@@ -37,6 +38,18 @@ function statusOf(r: Resource, lang: Lang): string | undefined {
 }
 
 /**
+ * Its notes (an allergy's), each as written and when it was noted where it says: the reason an
+ * allergy was made inactive is one. A note the narrative already says is not said twice.
+ */
+function notesOf(r: Resource, narrative: string | undefined, lang: Lang): HTMLElement[] {
+  const notes = Array.isArray(r.note) ? (r.note as Annotation[]) : [];
+  return notes.filter((n) => typeof n.text === 'string' && n.text.trim() !== '' && !(narrative ?? '').includes(n.text.trim()))
+    .map((n) => h('div', { class: 'annotation' },
+      n.time === undefined ? null : h('p', { class: 'noted' }, `${LABELS.noted[lang]} ${when(n.time, lang) ?? ''}`),
+      h('p', { class: 'text' }, n.text)));
+}
+
+/**
  * Where it happened, by the name of what the search included for it: the unit that provided it (an
  * Encounter's `serviceProvider`), else its first place; a reference's own display where nothing was included.
  */
@@ -58,7 +71,8 @@ export function listView(found: readonly Resource[], types: readonly string[], l
     const narrative = narrativeText((r.text as Narrative | undefined)?.div);
     return h('li', { class: 'card' }, h('h3', {}, titleOf(r)),
       h('dl', {}, ...pair(LABELS.when[lang], when(timeOf(r), lang)), ...pair(LABELS.where[lang], whereOf(r, byId)),
-        ...pair(LABELS.status[lang], statusOf(r, lang))),
-      narrative === undefined || narrative === '' ? null : h('p', { class: 'text' }, narrative));
+        ...pair(LABELS.status[lang], statusOf(r, lang), verificationName(r.verificationStatus as CodeableConcept | undefined, lang))),
+      narrative === undefined || narrative === '' ? null : h('p', { class: 'text' }, narrative),
+      ...notesOf(r, narrative, lang));
   }));
 }

@@ -6,7 +6,7 @@ import { h, pair } from './dom.js';
 import type { Condition, Medication, MedicationRequest, Resource } from './fhir-types.js';
 import { ById } from './fhir-types.js';
 import { textOf, when } from './format.js';
-import { LABELS, statusName, type Lang } from './i18n.js';
+import { LABELS, statusName, verificationName, type Lang } from './i18n.js';
 
 const newestFirst = <T>(items: readonly T[], at: (t: T) => string | undefined): T[] =>
   [...items].sort((a, b) => (Date.parse(at(b) ?? '') || 0) - (Date.parse(at(a) ?? '') || 0));
@@ -38,5 +38,6 @@ export function diagnoses(found: readonly Resource[], lang: Lang): HTMLElement {
     ...pair(LABELS.code[lang], c.code?.coding?.map((x) => x.code).filter(Boolean).join(', ')),
     ...pair(LABELS.what[lang], c.category?.map(textOf).filter(Boolean).join(', ')),
     ...pair(LABELS.recorded[lang], when(c.recordedDate ?? c.onsetDateTime, lang)),
-    ...pair(LABELS.status[lang], statusName(c.clinicalStatus?.coding?.[0]?.code, lang) ?? textOf(c.clinicalStatus)))));
+    ...pair(LABELS.status[lang], statusName(c.clinicalStatus?.coding?.[0]?.code, lang) ?? textOf(c.clinicalStatus),
+      verificationName(c.verificationStatus, lang)))));
 }

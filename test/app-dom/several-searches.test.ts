@@ -4,8 +4,10 @@
  * the patient's id, following its `next` links; the section is what they found together, marked as
  * leaving something out when any page of any was, and it fails as one search does when one fails,
  * with the status of the first in the read's order. The list view shows both types, each a card with
- * what it is, when and its status, in Swedish and English.
- * Failed before: a section had one search (`search: string`), and attention signals had no section.
+ * what it is, when and its status, in Swedish and English; an allergy not confirmed says so beside
+ * its status, and its notes are shown as written (the reason a signal was made inactive is one).
+ * Failed before: a section had one search (`search: string`), and attention signals had no section;
+ * the list view showed no verification status and no note, so Tolvan's unconfirmed Plåster read "Inactive" alone.
  */
 import { APP_READS, type AppRead } from 'virtual:access-log-names';
 import type Client from 'fhirclient/lib/Client';
@@ -113,6 +115,34 @@ describe('the attention signals\' section in the list view', () => {
     expect(sections.map((s) => all(s, 'h2')[0]?.text())).toEqual([title]);
     const shown = all(sections[0] as FakeElement, 'li').map((c) => [all(c, 'h3')[0]?.text(), ...all(c, 'dd').map((d) => d.text())]);
     expect(shown).toEqual(cards);
+  });
+
+  // Tolvan's Plåster (src/reads/attention-signals/demo-data.ts) as the API writes it (as-fhir-allergy.ts).
+  const DELETION = 'Ej verifierad vid lapptest \u2013 makulerad';
+  const PLASTER = {
+    resourceType: 'AllergyIntolerance', id: 'a2', code: { text: 'Plåster (kolofonium)' }, recordedDate: '2024-04-26T11:03:00+02:00',
+    clinicalStatus: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/allergyintolerance-clinical', code: 'inactive' }] },
+    verificationStatus: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/allergyintolerance-verification', code: 'unconfirmed' }] },
+    note: [{ extension: [{ url: 'http://example.org/fhir/pdas/StructureDefinition/signal-deletion-comment', valueBoolean: true }], time: '2024-05-13T08:30:00+02:00', text: DELETION }],
+  };
+  const CONFIRMED = { ...ALLERGY, verificationStatus: { coding: [{ code: 'confirmed' }] }, note: [{ text: 'Anafylaxi  efter V-penicillin.\nUndvik betalaktamer.' }] };
+
+  it.each([
+    ['en', ['Inactive', 'Unconfirmed'], 'Noted 13 May 2024, 08:30'],
+    ['sv', ['Inaktiv', 'Ej bekräftad'], 'Antecknat 13 maj 2024 08:30'],
+  ] as const)('in %s: says an allergy that is not confirmed is not, beside its status, and shows its notes as written, with when they were noted', (lang, status, noted) => {
+    const [section] = page({ ok: true, value: { resources: [PLASTER, CONFIRMED], filtered: false } }, lang);
+    const [penicillin, plaster] = all(section as FakeElement, 'li');
+    expect(all(plaster as FakeElement, 'dd').map((d) => d.text()).slice(1)).toEqual(status);
+    expect(all(plaster as FakeElement, 'p').map((p) => p.text())).toEqual([noted, DELETION]);
+    // Confirmed is what a status says unqualified: no word of its own.
+    expect(all(penicillin as FakeElement, 'dd').map((d) => d.text()).slice(1)).toEqual([status[0] === 'Inactive' ? 'Active' : 'Aktiv']);
+    expect(all(penicillin as FakeElement, 'p').map((p) => p.text())).toEqual(['Anafylaxi  efter V-penicillin.\nUndvik betalaktamer.']);
+  });
+
+  it('says a verification FHIR has no code for as written', () => {
+    const [section] = page({ ok: true, value: { resources: [{ ...PLASTER, verificationStatus: { text: 'Enligt anhörig' } }], filtered: false } }, 'en');
+    expect(all(section as FakeElement, 'dd').map((d) => d.text()).slice(1)).toEqual(['Inactive', 'Enligt anhörig']);
   });
 
   it('says a refusal in its own section, in the app\'s words', () => {

@@ -10,6 +10,7 @@ import { fhirDateTime, fhirOnly } from '../as-fhir-common.js';
 import { systemOf } from '../as-fhir-datatypes.js';
 import type { WrittenResources } from '../as-fhir-parties.js';
 import { careProvider, signalMeta, type SignalExtract } from './as-fhir-signal.js';
+import { DELETION_NOTE } from './fhir.js';
 
 type Hypersensitivity = NonNullable<NonNullable<SignalExtract['AttentionSignal']>['HypersensitivityType']>;
 type AtcCode = Hypersensitivity['SignalATCCodes']['signalATCCode'][number];
@@ -74,6 +75,22 @@ function reaction(h: Hypersensitivity) {
   return manifestations.length === 0 ? undefined : [fhirOnly({ manifestation: manifestations.map((text) => ({ text })), description: h.Reaction })];
 }
 
+/**
+ * The signal's Comment as a note, then the deletion's comment as a note of its own at the deletion's
+ * time (R4 has no end of an allergy), each as written: marked, so it reads back as the deletion's.
+ */
+function notes(s: SignalExtract['AttentionSignal'], ctx: AsFhirContext) {
+  const comment = s?.HypersensitivityType?.Comment;
+  const deletion = s?.SignalDeletionComment;
+  const out = [
+    ...(comment === undefined ? [] : [{ text: comment }]),
+    ...(deletion === undefined ? [] : [fhirOnly({
+      extension: [{ url: DELETION_NOTE, valueBoolean: true }], time: fhirDateTime(s?.SignalDeletionDate, ctx.zone), text: deletion,
+    })]),
+  ];
+  return out.length === 0 ? undefined : out;
+}
+
 /** The AllergyIntolerance; the staff and units it names go to `out`, to follow it. */
 export function allergyIntolerance(e: SignalExtract, id: string, out: WrittenResources, ctx: AsFhirContext): FhirResource {
   const s = e.AttentionSignal;
@@ -95,7 +112,7 @@ export function allergyIntolerance(e: SignalExtract, id: string, out: WrittenRes
     // CareUnit is the recorder's role's organisation (§3.7): the recorder works for it here.
     recorder: careProvider(e, ['recorder', 'SIGNERARE'], out, ctx, e.CareUnit?.unitID),
     asserter: careProvider(e, ['asserter'], out, ctx),
-    note: h?.Comment === undefined ? undefined : [{ text: h.Comment }],
+    note: notes(s, ctx),
     reaction: h === undefined ? undefined : reaction(h),
   });
 }

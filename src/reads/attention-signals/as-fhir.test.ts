@@ -82,6 +82,22 @@ describe('getAttentionSignals as FHIR, beyond the demo data', () => {
     expect(allergy).toMatchObject({ note: [{ text: comment }], code: { text: ' Penicillin  V' } });
   });
 
+  it('writes a deletion\'s comment as written, at its time, beside the comment, and reads both back as they were', () => {
+    const comment = 'Kontakteksem under plåster.';
+    const deletion = 'Ej verifierad vid lapptest \u2013 makulerad';
+    const record = extract('AllergyIntolerance/a4', {
+      ...hypersensitivity({ Heading: 'Plåster (kolofonium)', Certitude: 'Misstänkt', Comment: comment }),
+      SignalActive: false, SignalDeletionDate: { value: '20250512083000' }, SignalDeletionComment: deletion,
+    });
+    const resources = write(record);
+    const [allergy] = ofType(resources, 'AllergyIntolerance');
+    expect(allergy?.note).toEqual([{ text: comment }, expect.objectContaining({ time: '2025-05-12T08:30:00+02:00', text: deletion })]);
+    expect(structureProblems(resources)).toEqual([]);
+    const back = readBack('getAttentionSignals', demoPerson('191212121212'), resources)[0]?.AttentionSignalEHRExtract[0]?.AttentionSignal;
+    expect(back).toMatchObject({ SignalActive: false, SignalDeletionDate: { value: '20250512083000' }, SignalDeletionComment: deletion });
+    expect(back?.HypersensitivityType?.Comment).toBe(comment);
+  });
+
   it('writes times as instants with the offset of their season, and a deletion as the end of an inactive Flag', () => {
     const flag = (created: string, deleted?: string) => ofType(write(extract('Flag/f1', {
       SignalDataType: 'ContagiousDisease', SignalActive: deleted === undefined, ContagiousDiseaseType: { Heading: 'MRSA' },

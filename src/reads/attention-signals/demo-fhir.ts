@@ -2,13 +2,15 @@
  * The demo's attention signals in FHIR (docs/upstream-fhir.md#37-attention-signals-operation-7): a
  * hypersensitivity is an AllergyIntolerance recorded by the clinician's role at the signal's unit
  * (its care unit), every other signal a Flag whose kind is the project's attention-signal-type
- * coding, authored by its unit. A signal made inactive keeps its record, ended. ATC codes carry the
+ * coding, authored by its unit. A signal made inactive keeps its record, ended (an allergy, which has
+ * no end, by the deletion's note: its time and comment). ATC codes carry the
  * system the legacy signals name.
  */
 import { ATC_ROOT, signalTiming } from './demo-xml.js';
 import type { DemoClock } from '../../dev/demo-data/clock.js';
 import type { DemoPerson } from '../../dev/demo-data/people.js';
 import { SIGNALS, type SignalSpec } from './demo-data.js';
+import { DELETION_NOTE } from './fhir.js';
 import { STAFF, type StaffKey, type UnitKey } from '../../dev/demo-data/units.js';
 import { instant, meta, orgId, patientRef, ref, roleId, SYSTEMS, text, type FhirResource } from '../../dev/demo-data/fhir/fhir-base.js';
 import { role } from '../../dev/demo-data/fhir/parties.js';
@@ -27,6 +29,13 @@ type Timing = ReturnType<typeof signalTiming>;
 function allergy(spec: SignalSpec, person: DemoPerson, clock: DemoClock, t: Timing): FhirResource {
   const category = CATEGORY[spec.subType];
   const manifestations = spec.reactionTypes ?? (spec.reaction === undefined ? [] : [spec.reaction]);
+  // Why it was made inactive, a note of its own at that time, marked as the deletion's (fhir.ts).
+  const notes = [
+    ...(spec.comment === undefined ? [] : [{ text: spec.comment }]),
+    ...(spec.deleted === undefined || t.deleted === undefined ? [] : [{
+      extension: [{ url: DELETION_NOTE, valueBoolean: true }], time: instant(t.deleted, clock.zone), text: spec.deleted[1],
+    }]),
+  ];
   return {
     resourceType: 'AllergyIntolerance', id: `allergy-${spec.id}`, meta: meta(t.deleted ?? t.registered, clock),
     clinicalStatus: { coding: [coded('allergyintolerance-clinical', t.deleted === undefined ? 'active' : 'inactive')] },
@@ -40,7 +49,7 @@ function allergy(spec: SignalSpec, person: DemoPerson, clock: DemoClock, t: Timi
     patient: patientRef(person),
     recordedDate: instant(t.registered, clock.zone),
     recorder: ref('PractitionerRole', roleId(spec.staff, unitOf(spec))),
-    ...(spec.comment === undefined ? {} : { note: [{ text: spec.comment }] }),
+    ...(notes.length === 0 ? {} : { note: notes }),
     ...(manifestations.length === 0 ? {} : {
       reaction: [{ manifestation: manifestations.map(text), ...(spec.reaction === undefined ? {} : { description: spec.reaction }) }],
     }),

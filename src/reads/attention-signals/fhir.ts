@@ -6,6 +6,7 @@
 import type { AttentionSignal, AttentionSignalEhrExtract } from '../../domain/records/index.js';
 import { definedOnly } from '../../domain/records/defined.js';
 import { firstCode, textOf } from '../../adapters/ehr-fhir/codes.js';
+import { extensionOf, PDAS_BASE } from '../../adapters/ehr-fhir/extensions.js';
 import { ts } from '../../adapters/ehr-fhir/fhir-time.js';
 import { flagExtract } from './fhir-flags.js';
 import { hsaIdOf, isAtc, own, rootOf, unitIdOf } from '../../adapters/ehr-fhir/identifiers.js';
@@ -25,17 +26,30 @@ const SUB_TYPES: Readonly<Record<string, string>> = {
   biologic: 'Överkänslighet, ej läkemedel',
 };
 
+/**
+ * Marks the note that is the deletion's comment, dated by the deletion (R4's AllergyIntolerance has
+ * no member of its own for either): read as any other note it would join the signal's own Comment,
+ * and the patient would read why it was made inactive as part of what it is.
+ */
+export const DELETION_NOTE = `${PDAS_BASE}StructureDefinition/signal-deletion-comment`;
+
+type Note = NonNullable<AllergyIntolerance['note']>[number];
+const isDeletion = (n: Note): boolean => extensionOf(n.extension, DELETION_NOTE)?.valueBoolean === true;
+
 function hypersensitivity(allergy: AllergyIntolerance, ctx: MapContext): Signal {
   const codings = allergy.code?.coding ?? [];
   const displays = codings.flatMap((c) => (c.display === undefined ? [] : [c.display]));
   const heading = textOf(allergy.code);
-  const notes = (allergy.note ?? []).map((n) => n.text);
+  const notes = (allergy.note ?? []).filter((n) => !isDeletion(n)).map((n) => n.text);
+  const deletion = allergy.note?.find(isDeletion);
   const first = allergy.reaction?.[0];
   return definedOnly({
     SignalVersionDateTime: ts(allergy.meta?.lastUpdated, ctx),
     SignalDataType: 'Hypersensitivity',
     SignalWarningSubType: allergy.category?.[0] === undefined ? undefined : SUB_TYPES[allergy.category[0]],
     SignalActive: firstCode(allergy.clinicalStatus) === 'active' && firstCode(allergy.verificationStatus) !== 'refuted',
+    SignalDeletionDate: ts(deletion?.time, ctx),
+    SignalDeletionComment: deletion?.text,
     MedicalRecordLinks: { MedicalRecordLinkData: [] },
     HypersensitivityType: definedOnly({
       Heading: heading,

@@ -5,7 +5,7 @@
  */
 import { Type, type Static } from 'typebox';
 import {
-  AnnotationSchema, CodeableConceptSchema, codes, OptionalConcept as Concept, OptionalConcepts as Concepts, OptionalReference as Ref, OptionalString as Str, OptionalTime as Time, PeriodSchema, ReferenceSchema, RESOURCE_BASE,
+  CodeableConceptSchema, ExtensionSchema, codes, OptionalConcept as Concept, OptionalConcepts as Concepts, OptionalReference as Ref, OptionalString as Str, OptionalTime as Time, PeriodSchema, ReferenceSchema, RESOURCE_BASE,
 } from '../../domain/fhir/resources/datatypes.js';
 import { ref, STAFF, SUBJECT, type ResourceTypeDeclarations } from '../../domain/fhir/resources/resource-type.js';
 import { ALLERGIES } from './resource-types-summary.js';
@@ -33,7 +33,8 @@ export const AllergyIntoleranceSchema = Type.Object({
   recordedDate: Time,
   recorder: Ref,
   asserter: Ref,
-  note: Type.Optional(Type.Array(AnnotationSchema)),
+  // The deletion's note is marked by an extension and dated (fhir.ts); other notes are read by their text.
+  note: Type.Optional(Type.Array(Type.Object({ text: Type.String(), time: Time, extension: Type.Optional(Type.Array(ExtensionSchema)) }))),
   reaction: Type.Optional(Type.Array(Type.Object({ description: Str, manifestation: Type.Array(CodeableConceptSchema) }))),
 });
 
