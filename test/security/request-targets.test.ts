@@ -60,6 +60,29 @@ describe('request targets that read as an authority, at the demo issuer', () => 
     }
   });
 
+  it('a GET by another loopback name of the issuer is sent to its own address, where a sign-in can finish', async () => {
+    // Failed before: a sign-in begun at localhost set its cookies there, and the pinned way back to
+    // 127.0.0.1 carried none of them ("begun in another browser").
+    const own = new URL(server.issuer).origin;
+    for (const [method, target] of [['GET', '/auth?client_id=patient-app&state=x'], ['HEAD', '/session/end'], ['GET', '//evil.example/x?y=1']] as const) {
+      const answer = await answerTo(port, `${method} ${target} HTTP/1.1\r\nhost: localhost:${port}\r\nconnection: close\r\n\r\n`);
+      const path = target.replace(/^\/+/, '/');
+      expect([method, target, answer.status, answer.headers.location]).toEqual([method, target, 302, `${own}${path}`]);
+    }
+    // Another name on another port, or a name that is no loopback one, is no alias: answered here, addresses pinned.
+    for (const host of [`localhost:${port + 1}`, `evil.example:${port}`]) {
+      expect((await answerTo(port, `GET /session/end HTTP/1.1\r\nhost: ${host}\r\naccept: text/html\r\nconnection: close\r\n\r\n`)).status).toBe(200);
+    }
+  });
+
+  it('an absolute-form target of no path is the server\'s root, never a bare 500', async () => {
+    // Failed before: 500 text/plain (a target of '' reached the page's methods table).
+    for (const target of ['foo://evil.example', 'foo://evil.example?x=1']) {
+      const answer = await answerTo(port, raw('GET', target));
+      expect([target, answer.status < 500, answer.headers['content-security-policy']]).toEqual([target, true, expect.stringContaining("frame-ancestors 'none'")]);
+    }
+  });
+
   it('a page\'s language switch links to a path of this server, never to another host', async () => {
     for (const target of ['/..//evil.example/x', '/%2e%2e//evil.example/x', '//evil.example/x', '/interaction/..//evil.example/x']) {
       for (const extra of ['', 'x-bad: a\u0001b\r\n', `x-pad: ${'p'.repeat(20_000)}\r\n`]) {

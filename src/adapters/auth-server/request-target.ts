@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { isLoopbackAlias } from '../../domain/addresses/loopback-alias.js';
 
 /**
  * A request's target (`req.url`) as a URL, for its path and query only. Resolved against a base
@@ -32,11 +33,24 @@ export function pinToIssuer(req: IncomingMessage, issuer: string, behindProxy: b
   const raw = req.url ?? '/';
   if (!raw.startsWith('/')) {
     const absolute = URL.parse(raw);
-    req.url = absolute === null ? '/' : `${absolute.pathname}${absolute.search}`;
+    // A scheme of no path (`foo://evil.example`) has an empty one: still a path of the server.
+    req.url = absolute === null ? '/' : `${ownPath(absolute.pathname)}${absolute.search}`;
   }
   req.headers.host = own.host;
   if (behindProxy) {
     req.headers['x-forwarded-host'] = own.host;
     req.headers['x-forwarded-proto'] = own.protocol.slice(0, -1);
   }
+}
+
+/**
+ * Where a GET or HEAD asked by another loopback name of the issuer (`localhost` for `127.0.0.1`) is
+ * sent: the same path and query at the issuer's own address. A sign-in begun there would set its
+ * cookies for that name while every address the issuer writes names its own (pinToIssuer), and it
+ * could never finish. Undefined for any other request.
+ */
+export function issuerAddressFor(req: IncomingMessage, issuer: string): string | undefined {
+  if ((req.method !== 'GET' && req.method !== 'HEAD') || !isLoopbackAlias(new URL(issuer), req.headers.host)) return undefined;
+  const target = requestTarget(req.url);
+  return `${new URL(issuer).origin}${ownPath(target.pathname)}${target.search}`;
 }

@@ -26,7 +26,7 @@ import type { SmartLaunchContext } from '../../ports/smart-launch.port.js';
 import { loadOrCreateCredentials } from './credentials-store.js';
 import { CLIENT_CREDENTIALS_CLIENT_IDS, DEMO_CLIENTS, demoAuthClients, type DemoGrant } from './demo-clients.js';
 import { findDemoPerson } from './demo-persons.js';
-import { pinToIssuer } from '../../adapters/auth-server/request-target.js';
+import { issuerAddressFor, pinToIssuer } from '../../adapters/auth-server/request-target.js';
 import { answerRefusedRequest } from './demo-refused-requests.js';
 import { demoSignIn } from './demo-sign-in.js';
 
@@ -126,6 +126,12 @@ export async function startDemoAuthServer(options: {
   // The API's deadlines (src/http/app.ts): a header block trickled in, or a request never finished, is not held for Node's minutes.
   // connectionsCheckingInterval: Node checks those deadlines every 30 s by default, so a 10 s one held 25–40 s.
   const server = createServer({ headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 1000 }, (req, res) => {
+    const own = issuer === '' ? undefined : issuerAddressFor(req, issuer);
+    if (own !== undefined) {
+      res.writeHead(302, { location: own, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+      res.end();
+      return;
+    }
     if (issuer !== '') pinToIssuer(req, issuer, false);
     if (answeredFavicon(req, res)) return;
     if (connected && isConnectedAppsPath(req.url)) {
