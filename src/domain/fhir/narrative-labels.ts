@@ -16,3 +16,21 @@ export function conceptText(concept: Concept | undefined): string | undefined {
 
 /** The line of a resource named by its `code`, or by its type when the record names nothing. */
 export const codeLine = (r: SummaryEntry): string => conceptText(r.code as Concept | undefined) ?? r.resourceType;
+
+/** What a clinical status and a verification say in the plain case, which the line leaves unsaid. */
+const PLAIN = { clinicalStatus: 'active', verificationStatus: 'confirmed' } as const;
+
+/**
+ * The line of a resource named by its `code`, followed by its clinical status and verification where
+ * either is not the plain case (active, confirmed): `Plåster (kolofonium) (inactive, unconfirmed)`.
+ * A list of allergies or problems that named a withdrawn or doubted entry as it names a known one
+ * would tell the reader they have it.
+ */
+export const statedLine = (r: SummaryEntry): string => {
+  const stated: string[] = [];
+  for (const [member, plain] of Object.entries(PLAIN)) {
+    const word = conceptText(r[member] as Concept | undefined);
+    if (word !== undefined && word !== plain) stated.push(word);
+  }
+  return stated.length === 0 ? codeLine(r) : `${codeLine(r)} (${stated.join(', ')})`;
+};

@@ -116,6 +116,14 @@ describe('GET /fhir/Patient/<id>/$summary', () => {
     expect(sectionOf(d, 'Observation')?.text.div).toContain('<li>P-CRP: &lt;5 mg/L (');
   });
 
+  it('says in the Allergies narrative which allergy is withdrawn or doubted, and names a known one plainly', async () => {
+    // Failed before: "Plåster (kolofonium)" listed as Penicilliner is, though withdrawn and never confirmed (the third hostile review).
+    const d = documentOf(await get(t, summaryUrl(TOLVAN), await smartToken(t, TOLVAN, 'patient/*.read')));
+    const div = sectionOf(d, 'AllergyIntolerance')?.text.div ?? '';
+    expect(div).toContain('<li>Plåster (kolofonium) (inactive, unconfirmed)</li>');
+    expect(div).toContain('<li>Penicilliner</li>');
+  });
+
   it('keeps the required sections when empty, with emptyReason nilknown and IPS\'s "no known" text; no Results section without results', async () => {
     const token = await smartToken(t, ANTON, 'patient/*.read');
     const anton = documentOf(await get(t, summaryUrl(ANTON), token));
