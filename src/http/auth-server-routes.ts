@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthServerMount } from '../ports/auth-server.port.js';
 import { limitPerSource, type AuthServerLimit } from './auth-server-limit.js';
+import { HSTS } from './plugins/api-protection.js';
 
 /**
  * `{PUBLIC_BASE_URL}/auth`: every method and path below it goes, unparsed, to the service's own
@@ -14,6 +15,9 @@ export async function authServerRoutes(app: FastifyInstance, opts: { server: Aut
   // The body stays in the request stream for the server to read (and bound) itself.
   app.addContentTypeParser('*', (_request, _payload, done) => done(null));
   const handle = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    // A hijacked answer skips the app's onSend hooks: its request id, and over HTTPS the HSTS every API answer carries, set here.
+    reply.raw.setHeader('x-request-id', request.id);
+    if (request.protocol === 'https') reply.raw.setHeader('strict-transport-security', HSTS);
     reply.hijack();
     await opts.server.handle(request.raw, reply.raw);
   };

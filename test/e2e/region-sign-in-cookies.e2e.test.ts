@@ -111,6 +111,22 @@ describe.skipIf(!available)('the sign-in\'s cookies over https: none another sit
     expect(person.held().filter((c) => c.name.startsWith('__Host-pdas_login_'))).toEqual([]);
   });
 
+  it('every answer under /auth over https carries HSTS and its request id, as every API answer does', async () => {
+    // Failed before: the authorization server's answers are hijacked and skipped the hooks that set them.
+    const person = browser();
+    const answers = [
+      ['discovery', await request(`${service.issuer}/.well-known/openid-configuration`, { dispatcher: agent })],
+      ['the authorization page', await request(authorization().url, { dispatcher: agent })],
+      ['an address with no page', await request(`${service.issuer}/no-such-page`, { dispatcher: agent, headers: { accept: 'text/html' } })],
+      ['the connected-apps page', await request(`${service.issuer}/connected-apps`, { dispatcher: agent, headers: { cookie: person.held().map((c) => `${c.name}=${c.value}`).join('; ') } })],
+    ] as const;
+    for (const [name, answer] of answers) {
+      await answer.body.dump();
+      expect([name, answer.headers['strict-transport-security'], answer.headers['x-request-id']])
+        .toEqual([name, 'max-age=31536000; includeSubDomains', expect.stringMatching(/^[0-9a-f-]{36}$/)]);
+    }
+  });
+
   it('login session swap by cookie tossing: the attacker\'s binding value planted under the plain name signs nobody in', async () => {
     const attacker = browser();
     const { regionLink, interaction, state } = await begun(attacker);

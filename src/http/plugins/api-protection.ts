@@ -17,7 +17,7 @@ export interface ProtectionOptions {
 
 const RETRY_AFTER_S = 5;
 /** helmet's own default value. */
-const HSTS = 'max-age=31536000; includeSubDomains';
+export const HSTS = 'max-age=31536000; includeSubDomains';
 
 /**
  * The headers of an answer no browser should render or frame: helmet's as a list made once
