@@ -10,6 +10,7 @@ import { ById, type Annotation, type CodeableConcept, type Narrative, type Refer
 import { textOf, when } from './format.js';
 import { LABELS, statusName, verificationName, type Lang } from './i18n.js';
 import { narrativeText } from './narrative.js';
+import { unsaidNotes } from './notes.js';
 
 const concept = (r: Resource, member: string): string | undefined => textOf(r[member] as CodeableConcept | undefined);
 const text = (r: Resource, member: string): string | undefined => (typeof r[member] === 'string' ? r[member] : undefined);
@@ -43,8 +44,7 @@ function statusOf(r: Resource, lang: Lang): string | undefined {
  */
 function notesOf(r: Resource, narrative: string | undefined, lang: Lang): HTMLElement[] {
   const notes = Array.isArray(r.note) ? (r.note as Annotation[]) : [];
-  return notes.filter((n) => typeof n.text === 'string' && n.text.trim() !== '' && !(narrative ?? '').includes(n.text.trim()))
-    .map((n) => h('div', { class: 'annotation' },
+  return unsaidNotes(notes, narrative).map((n) => h('div', { class: 'annotation' },
       n.time === undefined ? null : h('p', { class: 'noted' }, `${LABELS.noted[lang]} ${when(n.time, lang) ?? ''}`),
       h('p', { class: 'text' }, n.text)));
 }
