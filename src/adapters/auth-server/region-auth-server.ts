@@ -26,7 +26,7 @@ import { REFRESH_TOKEN_TTL_SECONDS } from './provider-config.js';
 import { AUTH_METHODS } from './region-clients.js';
 import { RegionLogin, type LoginEvents, type RegionLoginSettings } from './region-login.js';
 import { LaunchPicks } from './smart-launch.js';
-import { pinToIssuer } from './request-target.js';
+import { IssuerAddress } from './issuer-address.js';
 
 const SWEEP_EVERY_MS = 10 * 60_000;
 
@@ -119,6 +119,7 @@ export class RegionAuthServer implements AuthServerMount {
   private readonly grants: PostgresModelAdapter;
   /** What every interaction is handled with; the same for each, so made once. */
   private readonly interactions: LaunchState;
+  private readonly address: IssuerAddress;
 
   private constructor(
     private readonly provider: Provider,
@@ -130,6 +131,7 @@ export class RegionAuthServer implements AuthServerMount {
     private readonly connected: ConnectedAppsDeps,
   ) {
     this.mountPath = new URL(issuer).pathname.replace(/\/$/, '');
+    this.address = new IssuerAddress(issuer, provider.proxy);
     this.grants = models.adapter('Grant');
     this.handler = provider.callback();
     this.interactions = {
@@ -223,7 +225,7 @@ export class RegionAuthServer implements AuthServerMount {
 
   /** A request under the mount path, as the service's HTTP layer hands it over. */
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    pinToIssuer(req, this.issuer, this.provider.proxy);
+    this.address.pin(req);
     const url = req.url ?? '/';
     if (!url.startsWith(this.mountPath)) return sendKindPage(req, res, { status: 404, kind: 'not_found' }, { banner: '', selfUrl: url });
     const rest = url.slice(this.mountPath.length) || '/';

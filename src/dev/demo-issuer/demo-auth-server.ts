@@ -26,7 +26,7 @@ import type { SmartLaunchContext } from '../../ports/smart-launch.port.js';
 import { loadOrCreateCredentials } from './credentials-store.js';
 import { CLIENT_CREDENTIALS_CLIENT_IDS, DEMO_CLIENTS, demoAuthClients, type DemoGrant } from './demo-clients.js';
 import { findDemoPerson } from './demo-persons.js';
-import { issuerAddressFor, pinToIssuer } from '../../adapters/auth-server/request-target.js';
+import { IssuerAddress } from '../../adapters/auth-server/issuer-address.js';
 import { answerRefusedRequest } from './demo-refused-requests.js';
 import { demoSignIn } from './demo-sign-in.js';
 
@@ -118,6 +118,8 @@ export async function startDemoAuthServer(options: {
   let provider: Provider | undefined;
   let connected: ConnectedAppsDeps | undefined;
   let issuer = '';
+  /** The issuer's own address, known once it listens (port 0 in tests). */
+  let address: IssuerAddress | undefined = undefined;
   const onAuditFailed = (error: Error) => logger.warn({ err: { name: error.name, message: error.message } }, 'a grant could not be audited: nothing was granted');
   // Sessions live in the in-memory adapter and end with the process, so their cookie keys may too (and the forms' tokens with them).
   const cookieKeys = [randomBytes(32).toString('base64url')];
@@ -126,13 +128,13 @@ export async function startDemoAuthServer(options: {
   // The API's deadlines (src/http/app.ts): a header block trickled in, or a request never finished, is not held for Node's minutes.
   // connectionsCheckingInterval: Node checks those deadlines every 30 s by default, so a 10 s one held 25–40 s.
   const server = createServer({ headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 1000 }, (req, res) => {
-    const own = issuer === '' ? undefined : issuerAddressFor(req, issuer);
+    const own = address?.addressFor(req);
     if (own !== undefined) {
       res.writeHead(302, { location: own, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
       res.end();
       return;
     }
-    if (issuer !== '') pinToIssuer(req, issuer, false);
+    address?.pin(req);
     if (answeredFavicon(req, res)) return;
     if (connected && isConnectedAppsPath(req.url)) {
       const deps = connected;
@@ -157,6 +159,7 @@ export async function startDemoAuthServer(options: {
   });
   server.on('clientError', answerRefusedRequest);
   issuer = issuerUrl(await listen(server, host, port));
+  address = new IssuerAddress(issuer, false);
 
   try {
     const clients = new AuthClients(registered);
