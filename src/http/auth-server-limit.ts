@@ -52,16 +52,6 @@ export async function limitPerSource(app: FastifyInstance, server: AuthServerMou
     if (spent.isAllowed || !spent.isExceeded) return;
     const seconds = Math.max(1, spent.ttlInSeconds);
     reply.hijack();
-    const res = reply.raw;
-    if (budget === 'back-channel') {
-      // Hijacked, so without the headers the app's hooks set: an answer under /auth that is no page is never rendered or framed.
-      res.writeHead(429, {
-        'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'retry-after': String(seconds),
-        'x-content-type-options': 'nosniff', 'content-security-policy': "default-src 'none'; frame-ancestors 'none'", 'x-frame-options': 'DENY',
-      });
-      res.end(JSON.stringify({ error: 'temporarily_unavailable', error_description: `Too many requests from this address: try again in ${seconds} seconds.` }));
-      return;
-    }
-    server.tooMany(request.raw, res, seconds);
+    server.tooMany(request.raw, reply.raw, seconds, budget === 'back-channel');
   });
 }

@@ -9,8 +9,11 @@ export interface AuthServerMount {
   /** The path it is served under, with the base path: `/auth` or `/patient-api/auth`. */
   readonly mountPath: string;
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
-  /** Answers a sign-in page refused by the per-source limit: 429, `Retry-After`, the server's own page in the person's language. */
-  tooMany(req: IncomingMessage, res: ServerResponse, retryAfterSeconds: number): void;
+  /**
+   * Answers a request refused by the per-source limit: 429 and `Retry-After`; at a sign-in page the
+   * server's own page in the person's language, at the back channel (`backChannel`) its OAuth error in JSON.
+   */
+  tooMany(req: IncomingMessage, res: ServerResponse, retryAfterSeconds: number, backChannel: boolean): void;
   /**
    * The server's own page (its headers and body) for a request under `mountPath` the HTTP layer refused
    * before handing it over: 400 an address that cannot be decoded, 431 a request too large for Node's
