@@ -34,14 +34,42 @@ export function pinned(core: number, command: string, args: string[]): [string, 
   return hasTaskset() ? ['taskset', ['-c', String(core), command, ...args]] : [command, args];
 }
 
-export function freePort(): Promise<number> {
+/**
+ * A free port on 127.0.0.1 for a server whose address must be known before it starts (PUBLIC_BASE_URL,
+ * a redirect URI). A port from `listen(0)` lies in the system's ephemeral range, which every outgoing
+ * connection draws its local port from: one took such a port between our close and the server's listen
+ * (EADDRINUSE, CI of a137b54). So the port is drawn below that range, where only an explicit bind takes
+ * one, and checked free; `listen(0)` only where the system leaves no room below its range.
+ */
+export async function freePort(): Promise<number> {
+  const [low] = ephemeralPorts();
+  const floor = 10_000;
+  for (let attempt = 0; low - floor > 1_000 && attempt < 64; attempt++) {
+    const port = floor + Math.floor(Math.random() * (low - floor));
+    if (await bindable(port)) return port;
+  }
+  return listenedPort(0);
+}
+
+/** The system's ephemeral port range, `[first, last]` (Linux's file; its default elsewhere). */
+export function ephemeralPorts(): [number, number] {
+  try {
+    const [first, last] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    if (Number.isInteger(first) && Number.isInteger(last)) return [first!, last!];
+  } catch { /* not Linux: its default range */ }
+  return [32_768, 60_999];
+}
+
+const bindable = (port: number): Promise<boolean> => listenedPort(port).then(() => true, () => false);
+
+function listenedPort(port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
+    srv.listen(port, '127.0.0.1', () => {
       const address = srv.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      srv.close(() => resolve(port));
+      const bound = typeof address === 'object' && address ? address.port : 0;
+      srv.close(() => resolve(bound));
     });
   });
 }

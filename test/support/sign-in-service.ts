@@ -2,11 +2,11 @@
 // naming a RegionProvider of the test's own, a clients file with two SMART apps, signing and cookie key
 // files, state in a PostgreSQL schema of the test's own. Instances share the settings, so any of them
 // serves any step; PUBLIC_BASE_URL is the first one's address (a browser reaches another by its port).
-import { createServer } from 'node:net';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { exportJWK, generateKeyPair } from 'jose';
+import { freePort } from '../../bench/util.js';
 import { createLogger } from '../../src/http/logging.js';
 import { loadConfig } from '../../src/start/config.js';
 import { compose, type Runtime } from '../../src/start/container.js';
@@ -22,14 +22,6 @@ export const SUBSCRIPTION_KEY = 'sign-in-test-key-0123456789';
  * `client_name#en`), its one exact redirect URI and no loopback rule, so it may come back only there.
  */
 export const RECORD_APP = { id: 'record-app', redirect: 'http://127.0.0.1:8765/record-app/', sv: 'Journalappen', en: 'Record app' } as const;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 export interface Instance { base: string; port: number; metrics: string; close(): Promise<void> }
 
