@@ -1,5 +1,6 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 import { accessLogNamesForVitest } from './scripts/app-names/modules.js';
+import { COMPILE_CACHE_DIR } from './test/support/compile-cache.js';
 import { LongestFirst, PROJECT } from './test/support/sequencer.js';
 import {
   EXAMPLE_DRIVEN, EXAMPLE_FREE, EXAMPLES_DIR_VARIABLE, PROJECT_EXAMPLES_DIR, SHARED_EXAMPLES_DIR, sharedExamplesPresent,
@@ -31,6 +32,8 @@ const ISOLATED = [
 ];
 /** `npm run test:deploy`'s files (vitest.deploy.config.ts): they build an image and start containers, never in `npm test`. */
 const DEPLOY = 'test/deploy/**';
+// Set before vitest starts its workers, which inherit it, as do the services and commands the tests start.
+process.env.NODE_COMPILE_CACHE ??= COMPILE_CACHE_DIR;
 // Said once per run: vitest evaluates this file again in its workers, which inherit the marker.
 if (!shared && process.env.PDAS_EXAMPLES_NOTE === undefined) {
   process.env.PDAS_EXAMPLES_NOTE = 'shown';

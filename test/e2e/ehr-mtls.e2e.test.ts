@@ -13,6 +13,7 @@ import { TestIssuer } from '../support/test-issuer.js';
 import { pollUntil } from '../support/poll.js';
 import { TestPki } from '../support/test-pki.js';
 import { CHAIN_KEY_ENV } from '../support/chain-key.js';
+import { inheritedEnv } from '../support/compile-cache.js';
 import { opensslMissing } from '../support/requirements.js';
 
 const ADULT = '191212121212';
@@ -144,7 +145,7 @@ describe.skipIf(opensslMissing())('issue 15: mutual TLS to the EHR', () => {
     const server = pki.server('ehr-script');
     const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/ehr-sim.ts'], {
       env: {
-        PATH: process.env.PATH, EHR_SIM_PORT: '0', EHR_DATA_DIR: ehrDataDir, DATA_DIR: path.join(dir, 'sim-script'), LOG_LEVEL: 'info',
+        ...inheritedEnv(), EHR_SIM_PORT: '0', EHR_DATA_DIR: ehrDataDir, DATA_DIR: path.join(dir, 'sim-script'), LOG_LEVEL: 'info',
         EHR_SIM_TLS_CERT_FILE: server.certFile, EHR_SIM_TLS_KEY_FILE: server.keyFile, EHR_SIM_TLS_CLIENT_CA_FILE: pki.caFile,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -11,6 +11,7 @@ import { RawConnection, type RawAnswer } from '../support/raw-http.js';
 import { TestIssuer } from '../support/test-issuer.js';
 import { CHAIN_KEY_ENV } from '../support/chain-key.js';
 import { builtServiceArgs } from '../support/built-service.js';
+import { inheritedEnv } from '../support/compile-cache.js';
 
 const KEY = 'shutdown-test-key-0123456789';
 const ADULT = '191212121212';
@@ -47,7 +48,7 @@ async function startService(dir: string, sim: EhrSimulator, issuer: TestIssuer, 
   const output: string[] = [];
   const child = spawn(process.execPath, await builtServiceArgs(), {
     env: {
-      PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', METRICS_PORT: '0', DATA_DIR: dataDir,
+      ...inheritedEnv(), PORT: String(port), HOST: '127.0.0.1', METRICS_PORT: '0', DATA_DIR: dataDir,
       EHR_ADAPTER: 'xml-http', EHR_BASE_URL: sim.url, AUTH_ISSUER: issuer.issuer, SUBSCRIPTION_KEYS: `test:${KEY}`, ...CHAIN_KEY_ENV, RELEASE_POLICY_FILE: 'none',
       LOG_LEVEL: 'info', SHUTDOWN_TIMEOUT_MS: '8000',
     },

@@ -17,6 +17,8 @@ import { identityNumbersIn, readings, stringsOf, tokensIn } from '../support/log
 import { digitRunsOf, FUZZ_SEEDS, fuzzPaths, REVIEW_PATHS } from '../support/path-fuzz.js';
 import { TestIssuer } from '../support/test-issuer.js';
 import { CHAIN_KEY_ENV } from '../support/chain-key.js';
+import { builtServiceArgs } from '../support/built-service.js';
+import { inheritedEnv } from '../support/compile-cache.js';
 
 const ADULT = '191212121212';
 const KEY = `trace-test-key-${randomBytes(8).toString('hex')}`;
@@ -119,9 +121,9 @@ describe.runIf(await databaseAvailable() && !(await skipWithoutRedis()))('issue 
     token = await issuer.sign({ patient: ADULT, scope: 'user/Appointment-read user/JournalNote-read user/Payment-write' });
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    child = spawn(process.execPath, await builtServiceArgs(), {
       env: {
-        PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', METRICS_PORT: '0', DATA_DIR: path.join(dir, 'data'),
+        ...inheritedEnv(), PORT: String(port), HOST: '127.0.0.1', METRICS_PORT: '0', DATA_DIR: path.join(dir, 'data'),
         EHR_ADAPTER: 'xml-http', EHR_BASE_URL: sim.url, AUTH_ISSUER: issuer.issuer, SUBSCRIPTION_KEYS: `trace:${KEY}`, ...CHAIN_KEY_ENV, RELEASE_POLICY_FILE: 'none',
         DATABASE_URL: dbUrl.toString(), REDIS_URL: redisUrl(), LOG_LEVEL: 'info',
         OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_BSP_SCHEDULE_DELAY: '100',

@@ -2,12 +2,13 @@ import { spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { builtServiceArgs } from './built-service.js';
+import { inheritedEnv } from './compile-cache.js';
 
 export interface ServiceRun { code: number | null; stdout: string; stderr: string }
 
 /** The service's environment: loopback, every port 0 unless `env` says otherwise, `dataDir` its DATA_DIR. */
 const serviceEnv = (env: Record<string, string>, dataDir: string): Record<string, string | undefined> =>
-  ({ PATH: process.env.PATH, HOST: '127.0.0.1', PORT: '0', METRICS_PORT: '0', DEMO_AUTH_PORT: '0', DATA_DIR: dataDir, ...env });
+  ({ ...inheritedEnv(), HOST: '127.0.0.1', PORT: '0', METRICS_PORT: '0', DEMO_AUTH_PORT: '0', DATA_DIR: dataDir, ...env });
 
 /**
  * Runs the real service (dist/server.js, as `npm start` runs it: built-service.ts) on loopback with every port
