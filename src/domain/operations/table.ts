@@ -13,7 +13,7 @@ import { getAccessLog } from './access-log.js';
 import { changeAppointment } from './change-appointment.js';
 import { PROXY_AUDIT_ACTIONS, type AuditAction, type Operation, type RecordsRead } from './operation.js';
 import { registerPayment } from './payments.js';
-import * as PROXY_OPERATIONS from './proxy-operations.js';
+import { PROXY_OPERATIONS } from './proxy-operations.js';
 
 /** After the reads and writes of the EHR: the access log, then sharing (neither is a call of the EHR). */
 const rank = (op: Operation): number => (op.handler === 'accessLog' ? 1 : op.handler === 'proxy' ? 2 : 0);
