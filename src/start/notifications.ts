@@ -34,6 +34,7 @@ import type { GrantEvent } from '../ports/proxy-grants.port.js';
 import type { SubscriptionStore } from '../ports/subscription-store.port.js';
 import type { FhirForm } from '../reads/as-fhir.js';
 import type { Config } from './config.js';
+import { repeatUntilClosed } from './repeated-turns.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { Selection } from './adapter-selection.js';
 import { endpointRulesOf, type EndpointRulesOf } from './notification-endpoints.js';
@@ -86,20 +87,6 @@ function resourceWriter(fhir: FhirApi, zone: string): ResourceWriter {
 const auditEventIdOf = (fhir: FhirApi) => (timeMs: number, requestId: string, operation: string): string =>
   `${timeMs.toString(36)}-${fhir.ids.recordDigest('audit-event', `${timeMs}|${requestId}|${operation}`)}`;
 
-/** Runs `turn` every `everyMs` until the service closes, one at a time; a failure is logged and the next turn tries again. */
-function every(everyMs: number, turn: () => Promise<unknown>, onError: (err: unknown) => void, life: Lifecycle): void {
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    turn().catch(onError).finally(() => {
-      running = false;
-    });
-  }, everyMs);
-  timer.unref();
-  life.onClose(async () => clearInterval(timer));
-}
-
 /** Makes the engine and starts its workers; answers what the FHIR routes need. */
 export function startNotifications(parts: NotificationParts): SubscriptionDependencies {
   const { settings, fhir, store, clock, logger, metrics, life } = parts;
@@ -126,11 +113,11 @@ export function startNotifications(parts: NotificationParts): SubscriptionDepend
 
   const closing = new AbortController();
   const onError = (what: string) => (err: unknown): void => logger.warn({ err }, `${what} failed; tried again in a moment`);
-  every(TURN_MS, async () => {
+  repeatUntilClosed(TURN_MS, async () => {
     await feeds.turn();
     await send.turn();
   }, onError('notifications: the feeds and delivery'), life);
-  every(PRUNE_EVERY_MS, async () => {
+  repeatUntilClosed(PRUNE_EVERY_MS, async () => {
     const before = clock.now() - settings.eventDays * 86_400_000;
     await store.pruneEvents(before);
     await store.pruneEnded(before);

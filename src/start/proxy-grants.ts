@@ -15,6 +15,7 @@ import type { EhrRecords } from '../ports/ehr-records.port.js';
 import type { ProxyGrantStore, StoredGrant } from '../ports/proxy-grants.port.js';
 import type { Config } from './config.js';
 import type { Lifecycle } from './lifecycle.js';
+import { repeatUntilClosed } from './repeated-turns.js';
 
 /** How often an instance looks for lapses and expiries to record; access never waits for it (every request decides by time). */
 export const SETTLE_INTERVAL_MS = 60_000;
@@ -62,11 +63,6 @@ export async function openSharing(config: Config, settings: ProxySettings, ehr: 
   const grants = new ProxyGrants({
     store, clock, zone: config.ehrTimezone, settings, facts: (person) => personFacts(ehr, person), newId: () => randomBytes(16).toString('hex'),
   });
-  const settle = (): void => {
-    grants.settleDue((grant, kind) => trail().append(settledRecordOf(grant, kind, clock.now()))).catch(onSettleFailure);
-  };
-  const timer = setInterval(settle, SETTLE_INTERVAL_MS);
-  timer.unref();
-  life.onClose(async () => clearInterval(timer));
+  repeatUntilClosed(SETTLE_INTERVAL_MS, () => grants.settleDue((grant, kind) => trail().append(settledRecordOf(grant, kind, clock.now()))), onSettleFailure, life);
   return { store, grants };
 }
