@@ -17,7 +17,7 @@ import { errorPage, sendKindPage } from './error-pages.js';
 import { CSRF_FIELD, type FormBinding, type FormTokens } from './form-tokens.js';
 import { FormTooLarge, pageView, readForm, type FormRefusal } from './interactions.js';
 import { claimedGrant, ownTokens } from './own-access-tokens.js';
-import { JSON_GUARD } from './page-headers.js';
+import { sendJson as json } from './page-headers.js';
 import type { Localized } from './page-language.js';
 import { appRedirectUri } from './smart-launch.js';
 import { requestTarget } from './request-target.js';
@@ -81,11 +81,6 @@ export interface ConnectedAppsDeps extends ConnectedAppsContext {
   formTokens: FormTokens;
   onFormRefused?: (refused: FormRefusal) => void;
 }
-
-const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void => {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...JSON_GUARD, ...headers });
-  res.end(body === undefined ? undefined : JSON.stringify(body));
-};
 
 /** What the app is shown of a grant: no scope it could not read anyway, no secrets; the grant id to revoke it by. */
 const forApp = (app: ConnectedApp) => ({

@@ -2,6 +2,7 @@
 // anywhere, inline styles only, never framed), not cached, no referrer. A page that posts a form on by
 // itself runs exactly one script, allowed by its hash; no other page runs any.
 import { createHash } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 import type { Lang } from './page-language.js';
 
 // No form-action: a browser holds the redirect after a form (back to the app) to it too.
@@ -18,6 +19,12 @@ export const NEVER_FRAMED = { 'x-frame-options': 'DENY' } as const;
 export const JSON_GUARD = {
   'x-content-type-options': 'nosniff', 'content-security-policy': "default-src 'none'; frame-ancestors 'none'", ...NEVER_FRAMED,
 } as const;
+
+/** A JSON answer of the authorization server (an OAuth error, the connected-apps API): no-store, and JSON_GUARD. */
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...JSON_GUARD, ...headers });
+  res.end(body === undefined ? undefined : JSON.stringify(body));
+}
 
 /** The one script: the page's form posts itself (a sign-out the app vouched for, an answer to the app). */
 export const SUBMIT_SCRIPT = 'document.forms[0].submit()';

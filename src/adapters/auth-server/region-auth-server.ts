@@ -27,7 +27,7 @@ import { AUTH_METHODS } from './region-clients.js';
 import { RegionLogin, type LoginEvents, type RegionLoginSettings } from './region-login.js';
 import { LaunchPicks } from './smart-launch.js';
 import { IssuerAddress } from './issuer-address.js';
-import { JSON_GUARD } from './page-headers.js';
+import { sendJson } from './page-headers.js';
 
 const SWEEP_EVERY_MS = 10 * 60_000;
 
@@ -261,8 +261,8 @@ export class RegionAuthServer implements AuthServerMount {
 
   tooMany(req: IncomingMessage, res: ServerResponse, retryAfterSeconds: number, backChannel: boolean): void {
     if (backChannel) {
-      res.writeHead(429, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'retry-after': String(retryAfterSeconds), ...JSON_GUARD });
-      res.end(JSON.stringify({ error: 'temporarily_unavailable', error_description: `Too many requests from this address: try again in ${retryAfterSeconds} seconds.` }));
+      sendJson(res, 429, { error: 'temporarily_unavailable', error_description: `Too many requests from this address: try again in ${retryAfterSeconds} seconds.` },
+        { 'retry-after': String(retryAfterSeconds) });
       return;
     }
     const { lang } = languageOf(req);
