@@ -10,7 +10,7 @@ import { fhirDateTime, fhirOnly } from '../as-fhir-common.js';
 import { systemOf } from '../as-fhir-datatypes.js';
 import type { WrittenResources } from '../as-fhir-parties.js';
 import { careProvider, signalMeta, type SignalExtract } from './as-fhir-signal.js';
-import { DELETION_NOTE } from './fhir.js';
+import { deletionNote } from './fhir.js';
 
 type Hypersensitivity = NonNullable<NonNullable<SignalExtract['AttentionSignal']>['HypersensitivityType']>;
 type AtcCode = Hypersensitivity['SignalATCCodes']['signalATCCode'][number];
@@ -84,9 +84,7 @@ function notes(s: SignalExtract['AttentionSignal'], ctx: AsFhirContext) {
   const deletion = s?.SignalDeletionComment;
   const out = [
     ...(comment === undefined ? [] : [{ text: comment }]),
-    ...(deletion === undefined ? [] : [fhirOnly({
-      extension: [{ url: DELETION_NOTE, valueBoolean: true }], time: fhirDateTime(s?.SignalDeletionDate, ctx.zone), text: deletion,
-    })]),
+    ...(deletion === undefined ? [] : [deletionNote(fhirDateTime(s?.SignalDeletionDate, ctx.zone), deletion)]),
   ];
   return out.length === 0 ? undefined : out;
 }

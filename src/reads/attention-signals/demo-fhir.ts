@@ -10,7 +10,7 @@ import { ATC_ROOT, signalTiming } from './demo-xml.js';
 import type { DemoClock } from '../../dev/demo-data/clock.js';
 import type { DemoPerson } from '../../dev/demo-data/people.js';
 import { SIGNALS, type SignalSpec } from './demo-data.js';
-import { DELETION_NOTE } from './fhir.js';
+import { deletionNote } from './fhir.js';
 import { STAFF, type StaffKey, type UnitKey } from '../../dev/demo-data/units.js';
 import { instant, meta, orgId, patientRef, ref, roleId, SYSTEMS, text, type FhirResource } from '../../dev/demo-data/fhir/fhir-base.js';
 import { role } from '../../dev/demo-data/fhir/parties.js';
@@ -32,9 +32,7 @@ function allergy(spec: SignalSpec, person: DemoPerson, clock: DemoClock, t: Timi
   // Why it was made inactive, a note of its own at that time, marked as the deletion's (fhir.ts).
   const notes = [
     ...(spec.comment === undefined ? [] : [{ text: spec.comment }]),
-    ...(spec.deleted === undefined || t.deleted === undefined ? [] : [{
-      extension: [{ url: DELETION_NOTE, valueBoolean: true }], time: instant(t.deleted, clock.zone), text: spec.deleted[1],
-    }]),
+    ...(spec.deleted === undefined || t.deleted === undefined ? [] : [deletionNote(instant(t.deleted, clock.zone), spec.deleted[1])]),
   ];
   return {
     resourceType: 'AllergyIntolerance', id: `allergy-${spec.id}`, meta: meta(t.deleted ?? t.registered, clock),

@@ -34,6 +34,10 @@ const SUB_TYPES: Readonly<Record<string, string>> = {
 export const DELETION_NOTE = `${PDAS_BASE}StructureDefinition/signal-deletion-comment`;
 
 type Note = NonNullable<AllergyIntolerance['note']>[number];
+
+/** The deletion's comment as the note both dialects write: marked, dated by the deletion (absent when unknown), as written. */
+export const deletionNote = (time: string | undefined, text: string): Note =>
+  ({ extension: [{ url: DELETION_NOTE, valueBoolean: true }], ...(time === undefined ? {} : { time }), text });
 const isDeletion = (n: Note): boolean => extensionOf(n.extension, DELETION_NOTE)?.valueBoolean === true;
 
 function hypersensitivity(allergy: AllergyIntolerance, ctx: MapContext): Signal {
