@@ -136,6 +136,9 @@ function answersOf(server: () => Server): void {
       // Failed before: 400 "failed to parse the request body" on a connection kept open, where the docs promise 413.
       ['an introspection over 56 KiB', await ask(`${issuer}/token/introspection`, form({ token: 'x'.repeat(60 * 1024) })), 413],
       ['a revocation over 56 KiB', await ask(`${issuer}/token/revocation`, form({ token: 'x'.repeat(60 * 1024) })), 413],
+      // The hostile review of 2026-11-27: the service's page, as a refusal before oidc-provider's own handler chose it for HTML.
+      ...await Promise.all(['/token', '/token/introspection', '/token/revocation'].map(async (path) => [`a form over 56 KiB at ${path} asked with Accept: text/html`,
+        await ask(`${issuer}${path}`, { ...form({ token: 'x'.repeat(60 * 1024) }), headers: { 'content-type': FORM, accept: 'text/html' } }), 413] satisfies [string, Answer, number])),
       ['a method the token endpoint does not take', await ask(`${issuer}/token`, { method: 'PUT' }), 405],
       ['an address that is no endpoint, asked by a script', await ask(`${issuer}/no-such-endpoint`, { headers: { accept: 'application/json' } }), 404],
       ['the connected-apps API without a token of this server', await ask(`${issuer}/connected-apps`, { headers: { authorization: 'Bearer not-a-token' } }), 401],

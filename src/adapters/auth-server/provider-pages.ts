@@ -57,6 +57,17 @@ export function submittingPage(frame: PageFrame, input: { title: string; text: s
 
 type OAuthError = { error?: unknown; error_description?: unknown };
 
+/**
+ * Whether a refusal is answered with the service's page: always at a person's endpoint, never at one an
+ * app calls (token, introspection, revocation: no browser is sent there, and an app must read its
+ * error in JSON), elsewhere when the request puts HTML first.
+ */
+function answersWithPage(ctx: PageContext): boolean {
+  if (forPerson(ctx.path)) return true;
+  if (servedAt(ctx.path)?.backChannel === true) return false;
+  return ctx.accepts('json', 'html') === 'html';
+}
+
 /** oidc-provider's error as the service's page: the status oidc-provider chose (a form not its page's 403), the OAuth error code shown. */
 function errorAnswer(ctx: PageContext, input: PagesInput, out: OAuthError, error: unknown): void {
   const frame = frameOf(ctx, input);
@@ -67,13 +78,13 @@ function errorAnswer(ctx: PageContext, input: PagesInput, out: OAuthError, error
 
 /**
  * oidc-provider's `renderError`, which it calls for any request that puts HTML first: the service's
- * error page, but at an endpoint an app calls (token, introspection, revocation), the OAuth error in
- * JSON it would answer any other request: no browser is sent there, and an app must read its error.
+ * error page, but the OAuth error in JSON it would answer any other request where no page is
+ * answered (answersWithPage).
  */
 export function renderError(input: PagesInput) {
   return (ctx: PageContext, out: OAuthError, error: unknown): Promise<void> => {
-    if (servedAt(ctx.path)?.backChannel === true) ctx.body = out;
-    else errorAnswer(ctx, input, out, error);
+    if (answersWithPage(ctx)) errorAnswer(ctx, input, out, error);
+    else ctx.body = out;
     return Promise.resolve();
   };
 }
@@ -189,7 +200,7 @@ export function ownPages(provider: Provider, input: PagesInput): void {
       ctx.status = status;
       // The rest of a body too large is never read: the connection cannot carry another request.
       if (status === 413) ctx.set('connection', 'close');
-      if (forPerson(ctx.path) || ctx.accepts('json', 'html') === 'html') {
+      if (answersWithPage(ctx)) {
         const frame = frameOf(ctx, input);
         answer(ctx, frame, errorPage(frame, kind, code));
       } else {
