@@ -8,6 +8,7 @@
  * checks in the launch patient and nobody else.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpBrowser } from '../dev/demo-issuer/http-browser.js';
@@ -190,5 +191,30 @@ describe.skipIf(!available)('the own authorization server\'s surface (docs/sign-
       }
       expect(logs.join('\n')).not.toMatch(/is not in the operation table/);
     });
+  });
+});
+
+describe.skipIf(!available)('the own authorization server at another loopback name of its address', () => {
+  let service: SignInService;
+  beforeAll(async () => {
+    service = await startSignInService();
+  }, 60_000);
+  afterAll(async () => stopSignInService(service));
+
+  it('sends a GET to its own address, where a sign-in can finish, as the demo issuer does', async () => {
+    // The hostile review of 2026-11-27; failed before: 200 here, and a sign-in begun at localhost set its
+    // cookies there while the region's login was told to come back to 127.0.0.1 (it could never finish).
+    const { port } = new URL(service.base);
+    const asked = (host: string): Promise<{ status: number | undefined; location: string | undefined }> => new Promise((resolve, reject) => {
+      const req = httpRequest({ host: '127.0.0.1', port, path: '/auth/.well-known/openid-configuration?x=1', headers: { host } }, (res) => {
+        res.resume();
+        resolve({ status: res.statusCode, location: res.headers.location });
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(await asked(`localhost:${port}`)).toEqual({ status: 302, location: `${service.base}/auth/.well-known/openid-configuration?x=1` });
+    // A name that is no loopback one is no alias: answered here, its addresses the issuer's own.
+    expect(await asked(`evil.example:${port}`)).toEqual({ status: 200, location: undefined });
   });
 });

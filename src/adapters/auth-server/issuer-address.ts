@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isLoopbackAlias } from '../../domain/addresses/loopback-alias.js';
 import { ownPath, requestTarget } from './request-target.js';
 
@@ -41,5 +41,14 @@ export class IssuerAddress {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || !isLoopbackAlias(this.own, req.headers.host)) return undefined;
     const target = requestTarget(req.url);
     return `${this.own.origin}${ownPath(target.pathname)}${target.search}`;
+  }
+
+  /** Answers such a request (addressFor) with a 302 to the issuer's own address; false, nothing sent, for any other. */
+  sendToOwn(req: IncomingMessage, res: ServerResponse): boolean {
+    const own = this.addressFor(req);
+    if (own === undefined) return false;
+    res.writeHead(302, { location: own, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+    res.end();
+    return true;
   }
 }

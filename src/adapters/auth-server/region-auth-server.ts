@@ -226,6 +226,7 @@ export class RegionAuthServer implements AuthServerMount {
 
   /** A request under the mount path, as the service's HTTP layer hands it over. */
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (this.address.sendToOwn(req, res)) return;
     this.address.pin(req);
     const url = req.url ?? '/';
     if (!url.startsWith(this.mountPath)) return sendKindPage(req, res, { status: 404, kind: 'not_found' }, { banner: '', selfUrl: url });

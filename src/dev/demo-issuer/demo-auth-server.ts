@@ -128,12 +128,7 @@ export async function startDemoAuthServer(options: {
   // The API's deadlines (src/http/app.ts): a header block trickled in, or a request never finished, is not held for Node's minutes.
   // connectionsCheckingInterval: Node checks those deadlines every 30 s by default, so a 10 s one held 25–40 s.
   const server = createServer({ headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 1000 }, (req, res) => {
-    const own = address?.addressFor(req);
-    if (own !== undefined) {
-      res.writeHead(302, { location: own, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
-      res.end();
-      return;
-    }
+    if (address?.sendToOwn(req, res) === true) return;
     address?.pin(req);
     if (answeredFavicon(req, res)) return;
     if (connected && isConnectedAppsPath(req.url)) {
