@@ -7,6 +7,7 @@
 import { Ajv, type Options } from 'ajv';
 import type { FastifySchemaCompiler } from 'fastify';
 import { EXPECTED } from '../domain/operations/parameters.js';
+import { compiledOnce } from './compiled-once.js';
 
 // As fastify's own defaults, less what would change what the caller sent; one error at a time (allErrors costs a DoS).
 // `int32` documents an integer's size for client generators; minimum and maximum already bound it.
@@ -21,15 +22,15 @@ function ajvWith(coerceTypes: boolean): Ajv {
 }
 
 /**
- * One pair of ajv instances for the process: ajv keeps what it compiled by schema object, and the
- * route schemas are module constants, so every app built in a process (a test worker builds hundreds)
- * reuses the validators the first one compiled (5 of a test worker's 140 busy seconds went to
- * compiling them again).
+ * One pair of ajv instances for the process, and each schema's validator compiled once in it
+ * (compiled-once.ts): 5 of a test worker's 140 busy seconds went to compiling them again for every app.
  */
-const EXACT = ajvWith(false);
-const QUERY = ajvWith(true);
+const exact = ajvWith(false);
+const query = ajvWith(true);
+const EXACT = compiledOnce((schema) => exact.compile(schema));
+const QUERY = compiledOnce((schema) => query.compile(schema));
 
 /** The validator compiler of the API's routes. */
 export function requestValidatorCompiler(): FastifySchemaCompiler<unknown> {
-  return ({ schema, httpPart }) => (httpPart === 'querystring' ? QUERY : EXACT).compile(schema as object);
+  return ({ schema, httpPart }) => (httpPart === 'querystring' ? QUERY : EXACT)(schema);
 }

@@ -1,26 +1,13 @@
 import type { FastifySerializerCompiler } from 'fastify';
 import fastJsonStringify from 'fast-json-stringify';
+import { compiledOnce } from '../compiled-once.js';
 
 /** A compiled serialiser: a value as the JSON its schema allows. */
 export type Serialise = (data: unknown) => string;
 
-/**
- * Each schema's serialiser, compiled once for the process. The schemas are module constants, so every
- * app built in a process (a test worker builds hundreds) asks for the same objects: compiling them for
- * each app took 8 of a test worker's 140 busy seconds.
- */
-const compiled = new WeakMap<object, Serialise>();
-
-/** The fast-json-stringify serialiser of `schema`, compiled on first use. */
-export function serialiserOf(schema: unknown): Serialise {
-  const key = schema as object;
-  let serialise = compiled.get(key);
-  if (serialise === undefined) {
-    serialise = fastJsonStringify(schema as Parameters<typeof fastJsonStringify>[0]) as Serialise;
-    compiled.set(key, serialise);
-  }
-  return serialise;
-}
+/** The fast-json-stringify serialiser of `schema`, compiled on first use of its content (compiled-once.ts). */
+export const serialiserOf: (schema: unknown) => Serialise = compiledOnce((schema) =>
+  fastJsonStringify(schema as Parameters<typeof fastJsonStringify>[0]) as Serialise);
 
 /**
  * Fastify's response serializer compiler, once per schema object instead of once per route and
