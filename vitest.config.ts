@@ -29,6 +29,8 @@ const ISOLATED = [
   'test/http/send-deadline.test.ts', 'test/hostile-upstream/hostile-transport.test.ts',
   // Counts the mapper's calls by replacing the reader's module.
   'test/adapters/ehr-xml-http/conditional-reads.test.ts',
+  // Counts the serialisers compiled by replacing fast-json-stringify's module.
+  'test/http/compiled-once.test.ts',
 ];
 /** `npm run test:deploy`'s files (vitest.deploy.config.ts): they build an image and start containers, never in `npm test`. */
 const DEPLOY = 'test/deploy/**';
