@@ -31,6 +31,8 @@ const ISOLATED = [
   'test/adapters/ehr-xml-http/conditional-reads.test.ts',
   // Counts the serialisers compiled by replacing fast-json-stringify's module.
   'test/http/compiled-once.test.ts',
+  // Loads fhirclient's browser build over a stubbed `fetch`, which it takes once, when first loaded.
+  'test/app-dom/next-links.test.ts',
 ];
 /** `npm run test:deploy`'s files (vitest.deploy.config.ts): they build an image and start containers, never in `npm test`. */
 const DEPLOY = 'test/deploy/**';

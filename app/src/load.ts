@@ -40,35 +40,69 @@ function addPage(found: Found, page: Bundle): void {
   found.filtered ||= isSubsetted(page);
 }
 
-const MAX_PAGES = 100;
+/** The most pages of one search the app reads: a search with more fails, never shown cut as if it were whole. */
+export const MAX_PAGES = 100;
+
+/** The FHIR server's base as the app signed in to it, with its closing slash. */
+const baseOf = (client: Client): string => `${client.state.serverUrl.replace(/\/$/, '')}/`;
+
+/**
+ * `url` (relative to the FHIR server's base, or absolute) made absolute; the token goes with every
+ * request, so a link that leads away from the server is refused, never followed.
+ */
+function onServer(client: Client, url: string): string {
+  const base = baseOf(client);
+  const absolute = new URL(url, base).href;
+  if (!absolute.startsWith(base)) throw new Error(`a link leads away from the FHIR server: ${new URL(absolute).origin}`);
+  return absolute;
+}
+
+/**
+ * The `next` link of the `pages`-th page of a search, checked before anyone follows it: on the FHIR
+ * server, and the search not longer than MAX_PAGES pages.
+ */
+function nextOf(client: Client, page: Bundle, pages: number): string | undefined {
+  const next = page.link?.find((l) => l.relation === 'next')?.url;
+  if (next === undefined) return undefined;
+  if (pages >= MAX_PAGES) throw new Error(`a search has more than ${MAX_PAGES} pages: the app shows none of it rather than a part`);
+  return onServer(client, next);
+}
 
 /** A Bundle the FHIR server answers at `url` (relative to its base, or absolute), each decimal's digits kept (decimals.ts). */
 async function readKeepingDecimals(client: Client, url: string): Promise<Bundle> {
-  const base = `${client.state.serverUrl.replace(/\/$/, '')}/`;
-  const absolute = new URL(url, base).href;
-  // The token goes with the request: never to a link that leads away from the FHIR server.
-  if (!absolute.startsWith(base)) throw new Error(`a link leads away from the FHIR server: ${new URL(absolute).origin}`);
-  const response = await fetch(absolute, { headers: { accept: 'application/fhir+json', authorization: client.getAuthorizationHeader() ?? '' } });
+  const response = await fetch(onServer(client, url), { headers: { accept: 'application/fhir+json', authorization: client.getAuthorizationHeader() ?? '' } });
   if (!response.ok) throw Object.assign(new Error(`${response.status} ${response.statusText}`), { status: response.status });
   return parseKeepingDecimals(await response.text()) as Bundle;
 }
 
-/** Every match of a search, following `next` links as fhirclient does, each decimal's digits kept. */
+/** Every match of a search, following its `next` links as fhirclient does, each decimal's digits kept. */
 export async function searchKeepingDecimals(client: Client, query: string): Promise<Found> {
   const found: Found = { resources: [], filtered: false };
   let url: string | undefined = query;
-  for (let page = 0; url !== undefined && page < MAX_PAGES; page += 1) {
+  for (let pages = 1; url !== undefined; pages += 1) {
     const bundle = await readKeepingDecimals(client, url);
     addPage(found, bundle);
-    url = bundle.link?.find((l) => l.relation === 'next')?.url;
+    url = nextOf(client, bundle, pages);
   }
   return found;
 }
 
-/** Every match of a search through fhirclient, page by page (`onPage` sees each Bundle whole, its mark with it). */
+/**
+ * Every match of a search through fhirclient, page by page (`onPage` sees each Bundle whole, its mark
+ * with it). fhirclient follows every `next` link with the token (`pageLimit: 0`), wherever it leads
+ * and for as long as there is one: each is checked here first, and a refusal thrown from `onPage`
+ * stops it before it asks.
+ */
 async function search(client: Client, query: string): Promise<Found> {
   const found: Found = { resources: [], filtered: false };
-  await client.request<Bundle>(query, { pageLimit: 0, onPage: (page) => { addPage(found, page as Bundle); } });
+  let pages = 0;
+  await client.request<Bundle>(query, {
+    pageLimit: 0,
+    onPage: (page) => {
+      addPage(found, page as Bundle);
+      nextOf(client, page as Bundle, ++pages);
+    },
+  });
   return found;
 }
 

@@ -1,0 +1,79 @@
+/**
+ * The patient app follows a search's `next` links with the person's token (app/src/load.ts), through
+ * fhirclient or through its own paging where a read keeps its digits. The token goes only to the FHIR
+ * server the app signed in to: a link that leads elsewhere fails the section, and nothing is sent
+ * there, whichever way the read is fetched. And a chain of pages that never ends fails the section
+ * after MAX_PAGES pages, rather than fetching for ever or showing the pages read so far as the whole.
+ * Driven through fhirclient's own Client (2.6.3) as the page's bundle runs it: its browser build reads
+ * `fetch` from `window` (FHIRCLIENT_PURE), here a stub; its Node build would fetch with cross-fetch.
+ * Runs isolated (vitest.config.ts): fhirclient takes its `fetch` once, when first loaded. Every address
+ * is a loopback one, so that nothing could leave the machine should the stub not be in place.
+ * Failed before: fhirclient sent the token to the other origin's link and followed an endless chain
+ * without bound; the app's own paging answered the first 100 pages as if they were all.
+ */
+import { APP_READS, type AppRead } from 'virtual:access-log-names';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Bundle } from '../../app/src/fhir-types.js';
+import { loadRecord, MAX_PAGES } from '../../app/src/load.js';
+
+vi.hoisted(() => {
+  Object.assign(globalThis, { FHIRCLIENT_PURE: true, window: { fetch: (...args: Parameters<typeof fetch>) => globalThis.fetch(...args), Response } });
+});
+const { default: Client } = await import('fhirclient/lib/Client');
+
+const BASE = 'http://127.0.0.1:9/fhir';
+const SIGNALS = APP_READS.find((r) => r.read === 'getAttentionSignals') as AppRead;
+const FLAG = { resourceType: 'Flag', id: 'f1', status: 'active', code: { text: 'MRSA' } };
+const WAYS: readonly [string, AppRead][] = [['through fhirclient', { ...SIGNALS, keepsDigits: false }], ['keeping digits', { ...SIGNALS, keepsDigits: true }]];
+
+interface Sent { url: string; authorization: string | null }
+
+/** fhirclient's Client of a person signed in at BASE, every request answered by `answer` through a stubbed fetch; what was sent, noted. */
+function signedIn(answer: (url: URL) => Bundle): { client: InstanceType<typeof Client>; sent: Sent[] } {
+  const sent: Sent[] = [];
+  vi.stubGlobal('fetch', async (input: string | URL | Request, init?: RequestInit) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    sent.push({ url: url.href, authorization: new Headers(init?.headers).get('authorization') });
+    return new Response(JSON.stringify(answer(url)), { status: 200, headers: { 'content-type': 'application/fhir+json' } });
+  });
+  const client = new Client({} as never, { serverUrl: BASE, tokenResponse: { access_token: 'the-persons-token', token_type: 'Bearer' } } as never);
+  return { client, sent };
+}
+
+const page = (next?: string): Bundle => ({ resourceType: 'Bundle', entry: [{ resource: FLAG }], ...(next === undefined ? {} : { link: [{ relation: 'next', url: next }] }) });
+
+describe('the app follows next links to the FHIR server it signed in to only, and not for ever', () => {
+  afterEach(() => { vi.unstubAllGlobals(); });
+
+  it.each(WAYS)('%s: a next link to another origin fails the section, and nothing is sent there', async (_way, read) => {
+    const { client, sent } = signedIn((url) => (url.pathname.endsWith('/Flag') && !url.searchParams.has('_page') ? page('http://127.0.0.2:9/fhir/Flag?_page=2') : page()));
+    const record = await loadRecord(client, 'p1', undefined, [read]);
+    expect(record.reads[0]?.found).toMatchObject({ ok: false, message: expect.stringMatching(/leads away from the FHIR server: http:\/\/127\.0\.0\.2:9/) });
+    expect(sent.filter((s) => !s.url.startsWith(`${BASE}/`))).toEqual([]);
+    expect(sent.every((s) => s.authorization === 'Bearer the-persons-token')).toBe(true);
+  });
+
+  it.each(WAYS)('%s: a link to another path of the same origin is refused too', async (_way, read) => {
+    const { client, sent } = signedIn((url) => (url.pathname === '/fhir/Flag' ? page('http://127.0.0.1:9/fhir-elsewhere/Flag?_page=2') : page()));
+    const record = await loadRecord(client, 'p1', undefined, [read]);
+    expect(record.reads[0]?.found).toMatchObject({ ok: false });
+    expect(sent.map((s) => s.url).filter((u) => u.includes('fhir-elsewhere'))).toEqual([]);
+  });
+
+  it.each(WAYS)('%s: next links that never end fail the section after MAX_PAGES pages of a search', async (_way, read) => {
+    const { client, sent } = signedIn((url) => page(`${BASE}${url.pathname.replace('/fhir', '')}?_page=${Number(url.searchParams.get('_page') ?? 1) + 1}`));
+    const record = await loadRecord(client, 'p1', undefined, [read]);
+    expect(record.reads[0]?.found).toMatchObject({ ok: false, message: expect.stringMatching(new RegExp(`more than ${MAX_PAGES} pages`)) });
+    for (const type of ['AllergyIntolerance', 'Flag']) expect(sent.filter((s) => s.url.includes(`/fhir/${type}`)).length).toBe(MAX_PAGES);
+  });
+
+  it.each(WAYS)('%s: a search of a few pages on the server is read whole', async (_way, read) => {
+    const { client } = signedIn((url) => {
+      const n = Number(url.searchParams.get('_page') ?? 1);
+      return page(n < 3 ? `${BASE}${url.pathname.replace('/fhir', '')}?_page=${n + 1}` : undefined);
+    });
+    const record = await loadRecord(client, 'p1', undefined, [read]);
+    expect(record.reads[0]?.found).toMatchObject({ ok: true });
+    expect((record.reads[0]?.found as { value: { resources: unknown[] } }).value.resources).toHaveLength(6);
+  });
+});
