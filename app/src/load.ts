@@ -43,29 +43,38 @@ function addPage(found: Found, page: Bundle): void {
 /** The most pages of one search the app reads: a search with more fails, never shown cut as if it were whole. */
 export const MAX_PAGES = 100;
 
-/** The FHIR server's base as the app signed in to it, with its closing slash. */
-const baseOf = (client: Client): string => `${client.state.serverUrl.replace(/\/$/, '')}/`;
+/**
+ * What fhirclient asks for `url` (its `absolute`, lib.js, 2.6.3): the text as written when it begins
+ * with `http` or `urn`, else joined to the server's address. The app's own paging asks the same.
+ */
+const askedFor = (client: Client, url: string): string =>
+  (/^(?:http|urn)/.test(url) ? url : `${client.state.serverUrl.replace(/\/+$/, '')}/${url.replace(/^\/+/, '')}`);
 
 /**
- * `url` (relative to the FHIR server's base, or absolute) made absolute; the token goes with every
- * request, so a link that leads away from the server is refused, never followed.
+ * What is asked for `url` (relative to the FHIR server's address, or absolute), with the token: only
+ * the FHIR server the app signed in to, else refused, never asked. Absolute as written (`http:host/…`
+ * is read against the page's own address by a browser, and as a host by Node), and still below the
+ * server's address once read (`..`, `%2e%2e`).
  */
 function onServer(client: Client, url: string): string {
-  const base = baseOf(client);
-  const absolute = new URL(url, base).href;
-  if (!absolute.startsWith(base)) throw new Error(`a link leads away from the FHIR server: ${new URL(absolute).origin}`);
-  return absolute;
+  const asked = askedFor(client, url);
+  const base = new URL(`${client.state.serverUrl.replace(/\/+$/, '')}/`).href;
+  if (!/^https?:\/\//.test(asked) || !new URL(asked).href.startsWith(base)) {
+    throw new Error(`a link leads away from the FHIR server: ${URL.canParse(asked) ? new URL(asked).origin : 'not an address'}`);
+  }
+  return asked;
 }
 
 /**
  * The `next` link of the `pages`-th page of a search, checked before anyone follows it: on the FHIR
- * server, and the search not longer than MAX_PAGES pages.
+ * server, and the search not longer than MAX_PAGES pages. Found as fhirclient finds the one it
+ * follows: the first whose relation `==` 'next' (so `["next"]` is one), its url any truthy value.
  */
 function nextOf(client: Client, page: Bundle, pages: number): string | undefined {
-  const next = page.link?.find((l) => l.relation === 'next')?.url;
-  if (next === undefined) return undefined;
+  const next: unknown = page.link?.find((l) => String(l.relation) === 'next')?.url;
+  if (!next) return undefined;
   if (pages >= MAX_PAGES) throw new Error(`a search has more than ${MAX_PAGES} pages: the app shows none of it rather than a part`);
-  return onServer(client, next);
+  return onServer(client, String(next));
 }
 
 /** A Bundle the FHIR server answers at `url` (relative to its base, or absolute), each decimal's digits kept (decimals.ts). */

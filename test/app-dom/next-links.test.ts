@@ -60,6 +60,27 @@ describe('the app follows next links to the FHIR server it signed in to only, an
     expect(sent.map((s) => s.url).filter((u) => u.includes('fhir-elsewhere'))).toEqual([]);
   });
 
+  // The hostile review's two ways past the first check: fhirclient finds the link it follows by `==`
+  // (so a relation written as an array is one), and asks an `http:` URL without `//` as written.
+  const DISGUISED: readonly [string, (url: URL) => Bundle['link']][] = [
+    ['a relation written as an array', () => [{ relation: ['next'], url: 'http://127.0.0.2:9/fhir/Flag?_page=2' }] as never],
+    ['a relation written as an array before a next link on the server', (url) => [{ relation: ['next'], url: 'http://127.0.0.2:9/fhir/Flag?_page=2' },
+      { relation: 'next', url: `${BASE}${url.pathname.replace('/fhir', '')}?_page=2` }] as never],
+    ['an http: URL without its slashes', () => [{ relation: 'next', url: 'http:127.0.0.2:9/fhir/Flag?_page=2' }]],
+    ['an http: URL with one slash', () => [{ relation: 'next', url: 'http:/127.0.0.2:9/fhir/Flag?_page=2' }]],
+    ['a URL written as an array', () => [{ relation: 'next', url: ['http://127.0.0.2:9/fhir/Flag?_page=2'] }] as never],
+    ['a dot segment written with percent signs', () => [{ relation: 'next', url: `${BASE}/%2e%2e/elsewhere/Flag?_page=2` }]],
+  ];
+  for (const [way, read] of WAYS) {
+    it.each(DISGUISED)(`${way}: %s fails the section, and nothing leaves the FHIR server`, async (_case, links) => {
+      const { client, sent } = signedIn((url) => (url.searchParams.has('_page') ? page() : { ...page(), link: links(url) }));
+      const record = await loadRecord(client, 'p1', undefined, [read]);
+      expect(record.reads[0]?.found).toMatchObject({ ok: false, message: expect.stringMatching(/leads away from the FHIR server/) });
+      expect(record.accessLog).toMatchObject({ ok: false });
+      expect(sent.map((s) => s.url).filter((u) => !u.startsWith(`${BASE}/`))).toEqual([]);
+    });
+  }
+
   it.each(WAYS)('%s: next links that never end fail the section after MAX_PAGES pages of a search', async (_way, read) => {
     const { client, sent } = signedIn((url) => page(`${BASE}${url.pathname.replace('/fhir', '')}?_page=${Number(url.searchParams.get('_page') ?? 1) + 1}`));
     const record = await loadRecord(client, 'p1', undefined, [read]);
