@@ -8,6 +8,7 @@ import { h, section } from './dom.js';
 import { when } from './format.js';
 import type { Lang, Words } from './i18n.js';
 import { appsRefusal, RefusedError } from './refusal-words.js';
+import { signedInIssuer } from './signed-in-issuer.js';
 
 export interface ConnectedApp {
   id: string;
@@ -45,12 +46,9 @@ const ALLOWED_BY: Readonly<Record<ConnectedApp['allowedBy'], Words>> = {
   another: { sv: 'Någon annan som företräder patienten tillät det', en: 'Someone else who acts for the patient allowed it' },
 };
 
-/** `{issuer}/connected-apps`, the issuer named by the FHIR server's SMART configuration. */
+/** `{issuer}/connected-apps`, at the issuer the person signed in at (signed-in-issuer.ts). */
 async function endpoint(client: Client): Promise<string> {
-  const response = await fetch(`${client.state.serverUrl.replace(/\/$/, '')}/.well-known/smart-configuration`);
-  const { issuer } = await response.json() as { issuer?: unknown };
-  if (typeof issuer !== 'string') throw new Error('the SMART configuration names no issuer');
-  return `${issuer}/connected-apps`;
+  return `${await signedInIssuer(client.state.serverUrl, client.state.tokenResponse?.id_token)}/connected-apps`;
 }
 
 async function call(client: Client, path: string, method: 'GET' | 'DELETE'): Promise<Response> {

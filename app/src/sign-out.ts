@@ -4,6 +4,8 @@
  * ID token as a hint and this page as `post_logout_redirect_uri`, so the next "Sign in" asks who is
  * signing in again. fhirclient keeps its state in sessionStorage under SMART_KEY; it is forgotten first.
  */
+import { signedInIssuer } from './signed-in-issuer.js';
+
 const SMART_KEY = 'SMART_KEY';
 /** The `state` the server hands back with the page after signing out, so the page can say so. */
 export const SIGNED_OUT_STATE = 'signed-out';
@@ -27,11 +29,9 @@ async function json(url: string): Promise<Record<string, unknown>> {
   return await response.json() as Record<string, unknown>;
 }
 
-/** The authorization server's OpenID discovery, through the FHIR server's SMART configuration (its `issuer`). */
-export async function issuerDiscovery(serverUrl: string): Promise<Record<string, unknown>> {
-  const smart = await json(`${serverUrl.replace(/\/$/, '')}/.well-known/smart-configuration`);
-  if (typeof smart.issuer !== 'string') throw new Error('the SMART configuration names no issuer');
-  return json(`${smart.issuer}/.well-known/openid-configuration`);
+/** The OpenID discovery of the authorization server the person signed in at (signed-in-issuer.ts). */
+export async function issuerDiscovery(serverUrl: string, idToken: string | undefined): Promise<Record<string, unknown>> {
+  return json(`${await signedInIssuer(serverUrl, idToken)}/.well-known/openid-configuration`);
 }
 
 /**
@@ -44,7 +44,7 @@ export async function signOutEverywhere(input: { clientId: string; returnTo: str
   if (state?.serverUrl === undefined || idToken === undefined) return false;
   let discovery: Record<string, unknown>;
   try {
-    discovery = await issuerDiscovery(state.serverUrl);
+    discovery = await issuerDiscovery(state.serverUrl, idToken);
   } catch {
     return false;
   }

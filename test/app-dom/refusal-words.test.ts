@@ -14,8 +14,10 @@ import { emptyDraft, sharingView, type SharingActions } from '../../app/src/shar
 import { fakeDocument, type FakeElement } from './fake-document.js';
 
 const SERVICE_MESSAGE = 'an open grant to this grantee exists already: revoke it first (PROXY_MAX_GRANTS)';
+// Signed in at the issuer the SMART configuration below names (app/src/signed-in-issuer.ts).
+const ID_TOKEN = `e30.${Buffer.from(JSON.stringify({ iss: 'https://pdas.example/auth' })).toString('base64url')}.sig`;
 const client = {
-  state: { serverUrl: 'https://pdas.example/fhir' },
+  state: { serverUrl: 'https://pdas.example/fhir', tokenResponse: { id_token: ID_TOKEN } },
   getAuthorizationHeader: () => 'Bearer t',
 } as unknown as Client;
 const noActions: SharingActions = { invite: () => {}, accept: () => {}, decline: () => {}, end: () => {}, confirm: () => {}, refuse: () => {} };

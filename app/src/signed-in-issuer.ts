@@ -1,0 +1,29 @@
+/**
+ * The authorization server the app sends the person's tokens to besides the FHIR server: the
+ * connected-apps API with the access token (connected-apps.ts), the revocation endpoint with the
+ * refresh token (sign-out.ts). Its address comes from the FHIR server's SMART configuration, and is
+ * taken only when it is the issuer the person signed in at, the `iss` of their ID token: an answer
+ * naming another is refused, and no token goes there (hostile review of the app's links).
+ */
+
+/** The `iss` of an ID token, read only to compare (the app verifies no signature: the token came from the token endpoint it asked). */
+function issuerOfIdToken(idToken: string | undefined): string | undefined {
+  const payload = idToken?.split('.')[1];
+  if (payload === undefined) return undefined;
+  try {
+    const claims = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as { iss?: unknown };
+    return typeof claims.iss === 'string' ? claims.iss : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The issuer the SMART configuration of the FHIR server at `serverUrl` names, when it is `idToken`'s; else throws. */
+export async function signedInIssuer(serverUrl: string, idToken: string | undefined): Promise<string> {
+  const response = await fetch(`${serverUrl.replace(/\/+$/, '')}/.well-known/smart-configuration`, { headers: { accept: 'application/json' } });
+  if (!response.ok) throw new Error(`${response.status}: the SMART configuration could not be read`);
+  const { issuer } = await response.json() as { issuer?: unknown };
+  if (typeof issuer !== 'string') throw new Error('the SMART configuration names no issuer');
+  if (issuer !== issuerOfIdToken(idToken)) throw new Error('the SMART configuration names another issuer than the one the person signed in at');
+  return issuer;
+}
