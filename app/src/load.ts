@@ -68,10 +68,10 @@ function onServer(client: Client, url: string): string {
 /**
  * The `next` link of the `pages`-th page of a search, checked before anyone follows it: on the FHIR
  * server, and the search not longer than MAX_PAGES pages. Found as fhirclient finds the one it
- * follows: the first whose relation `==` 'next' (so `["next"]` is one), its url any truthy value.
+ * follows: in `link || []`, the first whose relation `==` 'next' (so `["next"]` is one), its url any truthy value.
  */
 function nextOf(client: Client, page: Bundle, pages: number): string | undefined {
-  const next: unknown = page.link?.find((l) => String(l.relation) === 'next')?.url;
+  const next: unknown = (page.link || []).find((l) => String(l.relation) === 'next')?.url;
   if (!next) return undefined;
   if (pages >= MAX_PAGES) throw new Error(`a search has more than ${MAX_PAGES} pages: the app shows none of it rather than a part`);
   return onServer(client, String(next));

@@ -88,6 +88,12 @@ describe('the app follows next links to the FHIR server it signed in to only, an
     for (const type of ['AllergyIntolerance', 'Flag']) expect(sent.filter((s) => s.url.includes(`/fhir/${type}`)).length).toBe(MAX_PAGES);
   });
 
+  it.each(WAYS)('%s: a page whose link is false ends its search, as fhirclient ends it', async (_way, read) => {
+    const { client } = signedIn(() => ({ ...page(), link: false } as never));
+    const record = await loadRecord(client, 'p1', undefined, [read]);
+    expect((record.reads[0]?.found as { value: { resources: unknown[] } }).value.resources).toHaveLength(2);
+  });
+
   it.each(WAYS)('%s: a search of a few pages on the server is read whole', async (_way, read) => {
     const { client } = signedIn((url) => {
       const n = Number(url.searchParams.get('_page') ?? 1);
