@@ -79,7 +79,10 @@ function nextOf(client: Client, page: Bundle, pages: number): string | undefined
 
 /** A Bundle the FHIR server answers at `url` (relative to its base, or absolute), each decimal's digits kept (decimals.ts). */
 async function readKeepingDecimals(client: Client, url: string): Promise<Bundle> {
-  const response = await fetch(onServer(client, url), { headers: { accept: 'application/fhir+json', authorization: client.getAuthorizationHeader() ?? '' } });
+  const asked = onServer(client, url);
+  // As fhirclient's own requests do: an access token past its lifetime (a page reloaded later) is renewed first.
+  await client.refreshIfNeeded();
+  const response = await fetch(asked, { headers: { accept: 'application/fhir+json', authorization: client.getAuthorizationHeader() ?? '' } });
   if (!response.ok) throw Object.assign(new Error(`${response.status} ${response.statusText}`), { status: response.status });
   return parseKeepingDecimals(await response.text()) as Bundle;
 }

@@ -10,6 +10,9 @@
  * is a loopback one, so that nothing could leave the machine should the stub not be in place.
  * Failed before: fhirclient sent the token to the other origin's link and followed an endless chain
  * without bound; the app's own paging answered the first 100 pages as if they were all.
+ * And a token that has expired (a page reloaded after its lifetime) is renewed before any read, the
+ * app's own paging included. Failed before: that paging sent the expired token while fhirclient renewed
+ * it for the other reads, so the sections read keeping digits failed (401) beside the rest.
  */
 import { APP_READS, type AppRead } from 'virtual:access-log-names';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -102,5 +105,30 @@ describe('the app follows next links to the FHIR server it signed in to only, an
     const record = await loadRecord(client, 'p1', undefined, [read]);
     expect(record.reads[0]?.found).toMatchObject({ ok: true });
     expect((record.reads[0]?.found as { value: { resources: unknown[] } }).value.resources).toHaveLength(6);
+  });
+});
+
+describe('an expired access token is renewed before any read, whichever way the read is fetched', () => {
+  afterEach(() => { vi.unstubAllGlobals(); });
+
+  it.each(WAYS)('%s: every FHIR request carries the renewed token, and it was renewed once', async (_way, read) => {
+    const sent: Sent[] = [];
+    vi.stubGlobal('fetch', async (input: string | URL | Request, init?: RequestInit) => {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      sent.push({ url: url.href, authorization: new Headers(init?.headers).get('authorization') });
+      const body = url.pathname === '/auth/token' ? { access_token: 'renewed', token_type: 'Bearer', expires_in: 300, scope: 'offline_access' } : page();
+      return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+    });
+    const environment = { options: {}, getStorage: () => ({ set: async () => undefined }) };
+    const client = new Client(environment as never, {
+      serverUrl: BASE, clientId: 'patient-app', tokenUri: 'http://127.0.0.1:9/auth/token', expiresAt: Math.floor(Date.now() / 1000) - 60,
+      tokenResponse: { access_token: 'expired', refresh_token: 'r', token_type: 'Bearer', scope: 'offline_access' },
+    } as never);
+    const record = await loadRecord(client, 'p1', undefined, [read]);
+    expect(record.reads[0]?.found).toMatchObject({ ok: true });
+    const fhir = sent.filter((s) => s.url.startsWith(`${BASE}/`));
+    expect(fhir.length).toBeGreaterThan(0);
+    expect(fhir.filter((s) => s.authorization !== 'Bearer renewed')).toEqual([]);
+    expect(sent.filter((s) => s.url.endsWith('/auth/token'))).toHaveLength(1);
   });
 });

@@ -79,6 +79,8 @@ describe('issue 57 item 2: the app reads each described read', () => {
     const client = {
       state: { serverUrl: 'https://pdas.example/fhir' },
       getAuthorizationHeader: () => 'Bearer t',
+      // A token still in its lifetime: nothing to renew (fhirclient's Client.refreshIfNeeded).
+      refreshIfNeeded: () => Promise.resolve(),
       request: (query: string, options?: { onPage?: (page: unknown) => void }) => {
         asked.push(query);
         const page = bundle(`https://pdas.example/fhir/${query}`);

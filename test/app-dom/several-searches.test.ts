@@ -49,6 +49,8 @@ function fakeApi(answers: Readonly<Record<string, Bundle | number>>): { client: 
   const client = {
     state: { serverUrl: BASE },
     getAuthorizationHeader: () => 'Bearer t',
+    // A token still in its lifetime: nothing to renew (fhirclient's Client.refreshIfNeeded).
+    refreshIfNeeded: () => Promise.resolve(),
     request: (query: string, options?: { onPage?: (page: unknown) => void }) => {
       const page = answer(query);
       if (typeof page === 'number') return Promise.reject(Object.assign(new Error(`${page}`), { status: page }));
