@@ -4,6 +4,8 @@
  * see (themselves, or someone they act for) and asks for consent, then sends the browser back here
  * with a code, which fhirclient exchanges (PKCE) for a token naming the picked patient.
  */
+// First: fhirclient takes `window.fetch` as it loads, and the guard must be that fetch (token-guard.ts).
+import { sendTokensOnlyTo } from './token-guard.js';
 import FHIR from 'fhirclient';
 import type Client from 'fhirclient/lib/Client';
 import type { Chart } from 'chart.js';
@@ -14,12 +16,13 @@ import { loadRecord, type PatientRecord } from './load.js';
 import { refreshJoins } from './appointments.js';
 import { CONNECTED_APPS_LABELS, connectedAppsView, listConnectedApps, revokeConnectedApp, type ConnectedApp } from './connected-apps.js';
 import { sharedWithMe, type SharedWithMe } from './acting-for.js';
-import { acceptGrant, declineGrant, giveGrant, listGrants, revokeGrant, type Grant, type GrantBody } from './sharing-api.js';
+import { acceptGrant, declineGrant, giveGrant, listGrants, proxiesUrl, revokeGrant, type Grant, type GrantBody } from './sharing-api.js';
 import { emptyDraft, sharingView, type SharingState } from './sharing.js';
 import { SHARING_LABELS } from './sharing-words.js';
 import { RefusedError, sharingRefusal } from './refusal-words.js';
 import { SIGNED_OUT_STATE, signOutEverywhere } from './sign-out.js';
 import { signInFailure } from './sign-in-failure.js';
+import { issuerOfIdToken } from './signed-in-issuer.js';
 import { endedView, recordView } from './view.js';
 
 const CLIENT_ID = 'patient-app';
@@ -263,6 +266,8 @@ async function start(): Promise<void> {
     return render();
   }
   page.client = client;
+  const issuer = issuerOfIdToken(client.state.tokenResponse?.id_token);
+  sendTokensOnlyTo([client.state.serverUrl, proxiesUrl(), ...(issuer === undefined ? [] : [issuer])]);
   const shared = SHARING ? await sharedWithMe(client, patientId) : undefined;
   if (shared !== undefined) page.shared = shared;
   page.record = shared?.ended === true ? NOTHING_READ : await loadRecord(client, patientId, shared?.categories);

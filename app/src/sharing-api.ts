@@ -11,7 +11,7 @@ import { RefusedError } from './refusal-words.js';
 export type { Grant, GrantBody, GrantParty, GrantStatus } from './grant-types.js';
 
 /** `{base}/patients/proxies/`, from where the page was loaded (`{base}/app/`). */
-function proxiesUrl(): string {
+export function proxiesUrl(): string {
   return `${location.origin}${location.pathname.replace(/\/app(\/.*)?$/, '')}/patients/proxies/`;
 }
 

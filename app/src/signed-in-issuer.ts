@@ -7,7 +7,7 @@
  */
 
 /** The `iss` of an ID token, read only to compare (the app verifies no signature: the token came from the token endpoint it asked). */
-function issuerOfIdToken(idToken: string | undefined): string | undefined {
+export function issuerOfIdToken(idToken: string | undefined): string | undefined {
   const payload = idToken?.split('.')[1];
   if (payload === undefined) return undefined;
   try {

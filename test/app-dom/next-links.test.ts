@@ -10,6 +10,9 @@
  * is a loopback one, so that nothing could leave the machine should the stub not be in place.
  * Failed before: fhirclient sent the token to the other origin's link and followed an endless chain
  * without bound; the app's own paging answered the first 100 pages as if they were all.
+ * Beneath both, no request with the token leaves for anywhere else (app/src/token-guard.ts), not even
+ * the one fhirclient makes to a 201 answer's Location (second hostile review). Failed before: the token
+ * reached 127.0.0.2 that way.
  * And a token that has expired (a page reloaded after its lifetime) is renewed before any read, the
  * app's own paging included. Failed before: that paging sent the expired token while fhirclient renewed
  * it for the other reads, so the sections read keeping digits failed (401) beside the rest.
@@ -20,8 +23,12 @@ import type { Bundle } from '../../app/src/fhir-types.js';
 import { loadRecord, MAX_PAGES } from '../../app/src/load.js';
 
 vi.hoisted(() => {
-  Object.assign(globalThis, { FHIRCLIENT_PURE: true, window: { fetch: (...args: Parameters<typeof fetch>) => globalThis.fetch(...args), Response } });
+  Object.assign(globalThis, {
+    FHIRCLIENT_PURE: true, window: { fetch: (...args: Parameters<typeof fetch>) => globalThis.fetch(...args), Response }, location: { href: 'http://127.0.0.1:9/app/' },
+  });
 });
+// As main.ts does: the guard first, so that the fetch fhirclient takes as it loads is the guard's.
+const { sendTokensOnlyTo } = await import('../../app/src/token-guard.js');
 const { default: Client } = await import('fhirclient/lib/Client');
 
 const BASE = 'http://127.0.0.1:9/fhir';
@@ -40,6 +47,7 @@ function signedIn(answer: (url: URL) => Bundle): { client: InstanceType<typeof C
     return new Response(JSON.stringify(answer(url)), { status: 200, headers: { 'content-type': 'application/fhir+json' } });
   });
   const client = new Client({} as never, { serverUrl: BASE, tokenResponse: { access_token: 'the-persons-token', token_type: 'Bearer' } } as never);
+  sendTokensOnlyTo([BASE]);
   return { client, sent };
 }
 
@@ -105,6 +113,35 @@ describe('the app follows next links to the FHIR server it signed in to only, an
     const record = await loadRecord(client, 'p1', undefined, [read]);
     expect(record.reads[0]?.found).toMatchObject({ ok: true });
     expect((record.reads[0]?.found as { value: { resources: unknown[] } }).value.resources).toHaveLength(6);
+  });
+});
+
+describe('no request with the token leaves for anywhere but the FHIR server, whatever fhirclient is led to', () => {
+  afterEach(() => { vi.unstubAllGlobals(); });
+
+  // The second hostile review: fhirclient asks a 201 answer's Location with the token, unchecked (lib.js).
+  it.each(['http://127.0.0.2:9/fhir/Flag', '//127.0.0.2:9/fhir/Flag', 'http:127.0.0.2:9/fhir/Flag'])('a 201 answer with an empty body and Location %s fails the read, and nothing is sent there', async (location) => {
+    const sent: Sent[] = [];
+    vi.stubGlobal('fetch', async (input: string | URL | Request, init?: RequestInit) => {
+      const url = new URL(input instanceof Request ? input.url : String(input), 'http://127.0.0.1:9/app/');
+      sent.push({ url: url.href, authorization: new Headers(init?.headers).get('authorization') });
+      return url.href.startsWith(`${BASE}/Flag`) ? new Response(null, { status: 201, headers: { location } }) : new Response(JSON.stringify(page()), { status: 200, headers: { 'content-type': 'application/json' } });
+    });
+    const client = new Client({} as never, { serverUrl: BASE, tokenResponse: { access_token: 'the-persons-token', token_type: 'Bearer' } } as never);
+    sendTokensOnlyTo([BASE]);
+    const record = await loadRecord(client, 'p1', undefined, [{ ...SIGNALS, keepsDigits: false }]);
+    expect(record.reads[0]?.found).toMatchObject({ ok: false });
+    expect(sent.filter((s) => !s.url.startsWith(`${BASE}/`))).toEqual([]);
+  });
+
+  it('a request without the token goes anywhere: the guard stops the token, nothing else', async () => {
+    const sent: string[] = [];
+    vi.stubGlobal('fetch', async (input: string) => { sent.push(String(input)); return new Response('{}'); });
+    sendTokensOnlyTo([BASE]);
+    await window.fetch('http://127.0.0.2:9/.well-known/openid-configuration');
+    await expect(window.fetch('http://127.0.0.2:9/x', { headers: { authorization: 'Bearer t' } })).rejects.toThrow(/not to http:\/\/127\.0\.0\.2:9/);
+    await expect(window.fetch(new Request('http://127.0.0.2:9/y', { headers: { Authorization: 'Bearer t' } }))).rejects.toThrow(TypeError);
+    expect(sent).toEqual(['http://127.0.0.2:9/.well-known/openid-configuration']);
   });
 });
 
