@@ -9,6 +9,7 @@
 import type Client from 'fhirclient/lib/Client';
 import { APP_READS, type AppRead } from 'virtual:access-log-names';
 import { parseKeepingDecimals } from './decimals.js';
+import { below, withSlash } from './server-address.js';
 import type { Bundle, Patient, Resource } from './fhir-types.js';
 import { readsPart, type Settled } from './shared-parts.js';
 import { isSubsetted } from './subsetted.js';
@@ -48,7 +49,7 @@ export const MAX_PAGES = 100;
  * with `http` or `urn`, else joined to the server's address. The app's own paging asks the same.
  */
 const askedFor = (client: Client, url: string): string =>
-  (/^(?:http|urn)/.test(url) ? url : `${client.state.serverUrl.replace(/\/+$/, '')}/${url.replace(/^\/+/, '')}`);
+  (/^(?:http|urn)/.test(url) ? url : `${withSlash(client.state.serverUrl)}${url.replace(/^\/+/, '')}`);
 
 /**
  * What is asked for `url` (relative to the FHIR server's address, or absolute), with the token: only
@@ -58,7 +59,7 @@ const askedFor = (client: Client, url: string): string =>
  */
 function onServer(client: Client, url: string): string {
   const asked = askedFor(client, url);
-  const base = new URL(`${client.state.serverUrl.replace(/\/+$/, '')}/`).href;
+  const base = below(client.state.serverUrl);
   if (!/^https?:\/\//.test(asked) || !new URL(asked).href.startsWith(base)) {
     throw new Error(`a link leads away from the FHIR server: ${URL.canParse(asked) ? new URL(asked).origin : 'not an address'}`);
   }

@@ -4,7 +4,7 @@
  * ID token as a hint and this page as `post_logout_redirect_uri`, so the next "Sign in" asks who is
  * signing in again. fhirclient keeps its state in sessionStorage under SMART_KEY; it is forgotten first.
  */
-import { signedInIssuer } from './signed-in-issuer.js';
+import { readJson, signedInIssuer } from './signed-in-issuer.js';
 
 const SMART_KEY = 'SMART_KEY';
 /** The `state` the server hands back with the page after signing out, so the page can say so. */
@@ -23,15 +23,9 @@ function takeStoredState(): StoredState | undefined {
   return raw === null ? undefined : JSON.parse(raw) as StoredState;
 }
 
-async function json(url: string): Promise<Record<string, unknown>> {
-  const response = await fetch(url, { headers: { accept: 'application/json' } });
-  if (!response.ok) throw new Error(`${response.status} ${url}`);
-  return await response.json() as Record<string, unknown>;
-}
-
 /** The OpenID discovery of the authorization server the person signed in at (signed-in-issuer.ts). */
 export async function issuerDiscovery(serverUrl: string, idToken: string | undefined): Promise<Record<string, unknown>> {
-  return json(`${await signedInIssuer(serverUrl, idToken)}/.well-known/openid-configuration`);
+  return readJson(`${await signedInIssuer(serverUrl, idToken)}/.well-known/openid-configuration`);
 }
 
 /**

@@ -7,13 +7,14 @@
  * fhirclient's included. fhirclient takes `window.fetch` once, as it loads, so main.ts imports this
  * module before it (hostile review of the app's links).
  */
+import { below } from './server-address.js';
 
 /** The addresses a token may go to, each ending in `/`; none until the sign-in is done. */
 const allowed: string[] = [];
 
 /** After the sign-in: the token may go to these addresses and below, and nowhere else. */
 export function sendTokensOnlyTo(addresses: readonly string[]): void {
-  allowed.splice(0, allowed.length, ...addresses.map((a) => new URL(`${a.replace(/\/+$/, '')}/`).href));
+  allowed.splice(0, allowed.length, ...addresses.map(below));
 }
 
 /** Whether a request to `url` with `headers` may leave the page. */

@@ -10,7 +10,7 @@ export const serialiserOf: (schema: unknown) => Serialise = compiledOnce((schema
   fastJsonStringify(schema as Parameters<typeof fastJsonStringify>[0]) as Serialise);
 
 /**
- * Fastify's response serializer compiler, once per schema object instead of once per route and
+ * Fastify's response serializer compiler, once per schema (serialiserOf) instead of once per route and
  * status. A read is served at its spec path and its vendor paths with the same response schemas, and
  * every route answers its errors in one of two shared shapes, so the default compiled the same
  * schema again for each URL and status: 50 serializers where 28 differ, whose generated source (up
