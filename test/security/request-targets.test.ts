@@ -64,9 +64,10 @@ describe('request targets that read as an authority, at the demo issuer', () => 
     // Failed before: a sign-in begun at localhost set its cookies there, and the pinned way back to
     // 127.0.0.1 carried none of them ("begun in another browser").
     const own = new URL(server.issuer).origin;
-    for (const [method, target] of [['GET', '/auth?client_id=patient-app&state=x'], ['HEAD', '/session/end'], ['GET', '//evil.example/x?y=1']] as const) {
+    // An absolute-form target keeps its path and query too, as pin reads it (hostile review: it led to `/`).
+    for (const [method, target, path] of [['GET', '/auth?client_id=patient-app&state=x', '/auth?client_id=patient-app&state=x'], ['HEAD', '/session/end', '/session/end'],
+      ['GET', '//evil.example/x?y=1', '/evil.example/x?y=1'], ['GET', `http://localhost:${port}/session/end?x=1`, '/session/end?x=1'], ['GET', 'http://evil.example/auth?y=2', '/auth?y=2']] as const) {
       const answer = await answerTo(port, `${method} ${target} HTTP/1.1\r\nhost: localhost:${port}\r\nconnection: close\r\n\r\n`);
-      const path = target.replace(/^\/+/, '/');
       expect([method, target, answer.status, answer.headers.location]).toEqual([method, target, 302, `${own}${path}`]);
     }
     // Another name on another port, or a name that is no loopback one, is no alias: answered here, addresses pinned.

@@ -3,6 +3,16 @@ import { isLoopbackAlias } from '../../domain/addresses/loopback-alias.js';
 import { ownPath, requestTarget } from './request-target.js';
 
 /**
+ * The path and query a request's target names on this server, an absolute-form one's included
+ * (`http://evil.example/auth?x` -> `/auth?x`): one leading slash (ownPath). A target of no path (`*`,
+ * `foo://evil.example`, whose path is empty) is the root.
+ */
+function pathAndQuery(raw: string): string {
+  const target = raw.startsWith('/') ? requestTarget(raw) : URL.parse(raw);
+  return target === null ? '/' : `${ownPath(target.pathname)}${target.search}`;
+}
+
+/**
  * The issuer's own address, held against what a request says it is; parsed once, at start-up.
  * oidc-provider writes every address (a form's action, the way back after sign-in, which it stores
  * when the authorization request is read) from the request's `Host` (`X-Forwarded-Host` behind a
@@ -19,11 +29,7 @@ export class IssuerAddress {
   /** The request pinned to the issuer's origin, and an absolute-form target to its path: no request names another host. */
   pin(req: IncomingMessage): void {
     const raw = req.url ?? '/';
-    if (!raw.startsWith('/')) {
-      const absolute = URL.parse(raw);
-      // A scheme of no path (`foo://evil.example`) has an empty one: still a path of the server.
-      req.url = absolute === null ? '/' : `${ownPath(absolute.pathname)}${absolute.search}`;
-    }
+    if (!raw.startsWith('/')) req.url = pathAndQuery(raw);
     req.headers.host = this.own.host;
     if (this.behindProxy) {
       req.headers['x-forwarded-host'] = this.own.host;
@@ -39,8 +45,7 @@ export class IssuerAddress {
    */
   addressFor(req: IncomingMessage): string | undefined {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || !isLoopbackAlias(this.own, req.headers.host)) return undefined;
-    const target = requestTarget(req.url);
-    return `${this.own.origin}${ownPath(target.pathname)}${target.search}`;
+    return `${this.own.origin}${pathAndQuery(req.url ?? '/')}`;
   }
 
   /** Answers such a request (addressFor) with a 302 to the issuer's own address; false, nothing sent, for any other. */
