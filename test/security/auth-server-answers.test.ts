@@ -137,7 +137,8 @@ function answersOf(server: () => Server): void {
       ['an introspection over 56 KiB', await ask(`${issuer}/token/introspection`, form({ token: 'x'.repeat(60 * 1024) })), 413],
       ['a revocation over 56 KiB', await ask(`${issuer}/token/revocation`, form({ token: 'x'.repeat(60 * 1024) })), 413],
       // The hostile review of 2026-11-27: the service's page, as a refusal before oidc-provider's own handler chose it for HTML.
-      ...await Promise.all(['/token', '/token/introspection', '/token/revocation'].map(async (path) => [`a form over 56 KiB at ${path} asked with Accept: text/html`,
+      // And at the same endpoints in other letter cases, which oidc-provider routes as they are (the sign-in review: the page).
+      ...await Promise.all(['/token', '/token/introspection', '/token/revocation', '/TOKEN', '/Token/Introspection/'].map(async (path) => [`a form over 56 KiB at ${path} asked with Accept: text/html`,
         await ask(`${issuer}${path}`, { ...form({ token: 'x'.repeat(60 * 1024) }), headers: { 'content-type': FORM, accept: 'text/html' } }), 413] satisfies [string, Answer, number])),
       ['a method the token endpoint does not take', await ask(`${issuer}/token`, { method: 'PUT' }), 405],
       ['an address that is no endpoint, asked by a script', await ask(`${issuer}/no-such-endpoint`, { headers: { accept: 'application/json' } }), 404],

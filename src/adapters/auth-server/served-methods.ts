@@ -31,9 +31,13 @@ const SERVED: ReadonlyMap<string, Served> = new Map<string, Served>([
   ['/session/end/success', PAGE_GET],
 ]);
 
-/** What `path` (below the mount, one trailing slash ignored as oidc-provider's router does) serves; undefined for a path it does not. */
+/**
+ * What `path` (below the mount, in any letter case and one trailing slash ignored, as oidc-provider's
+ * router reads it: `/TOKEN` is its token endpoint) serves; undefined for a path it does not.
+ */
 export function servedAt(path: string): Served | undefined {
-  return SERVED.get(path) ?? (path.length > 1 && path.endsWith('/') ? SERVED.get(path.slice(0, -1)) : undefined);
+  const routed = path.toLowerCase();
+  return SERVED.get(routed) ?? (routed.length > 1 && routed.endsWith('/') ? SERVED.get(routed.slice(0, -1)) : undefined);
 }
 
 /**
@@ -43,5 +47,5 @@ export function servedAt(path: string): Served | undefined {
  * would answer JSON to any request that does not put HTML first (docs/sign-in.md, "Every page is the service's").
  */
 export function forPerson(path: string): boolean {
-  return servedAt(path)?.page === true || path.startsWith('/auth/');
+  return servedAt(path)?.page === true || path.toLowerCase().startsWith('/auth/');
 }
