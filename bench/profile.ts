@@ -174,7 +174,8 @@ async function main(): Promise<void> {
   const dataDir = path.join(ROOT, 'state', 'profile');
   rmSync(dataDir, { recursive: true, force: true });
   mkdirSync(path.join(ROOT, 'logs'), { recursive: true });
-  const log = openSync(path.join(ROOT, 'logs', 'profile.log'), 'w');
+  const logFile = path.join(ROOT, 'logs', 'profile.log');
+  const log = openSync(logFile, 'w');
   const profiling = ALLOC ? ['--import', './bench/alloc-probe.mjs'] : ['--cpu-prof', `--cpu-prof-dir=${profiles}`];
   const [command, args] = pinned(0, process.execPath, [...serviceNodeFlags(), ...profiling, SERVICE_ENTRY]);
   const server = spawn(command, args, {
@@ -182,7 +183,7 @@ async function main(): Promise<void> {
     stdio: ['ignore', log, log],
   });
   const origin = `http://127.0.0.1:${port}`;
-  await waitFor('service', async () => (await request(`${origin}/health/live`)).statusCode === 200);
+  await waitFor('service', async () => (await request(`${origin}/health/live`)).statusCode === 200, 30_000, { child: server, log: logFile });
   const url = origin + PATHS[which];
   const connections = which === 'large' ? Number(process.env.BENCH_PROFILE_CONNECTIONS ?? 10) : 50;
   if (ALLOC) {

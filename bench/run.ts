@@ -135,7 +135,8 @@ class Target {
   static async start(name: string, script: string, env: Record<string, string>, core: number, probe = true, at?: number): Promise<Target> {
     const port = at ?? await freePort();
     mkdirSync(path.join(ROOT, 'logs'), { recursive: true });
-    const log = openSync(path.join(ROOT, 'logs', `${name}.log`), 'w');
+    const logFile = path.join(ROOT, 'logs', `${name}.log`);
+    const log = openSync(logFile, 'w');
     const service = script === SERVICE_ENTRY;
     // BENCH_NODE_FLAGS: extra node flags for the service (experiments, e.g. --max-old-space-size=192).
     const extra = service ? [...serviceNodeFlags(), ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean)] : ['--import', 'tsx'];
@@ -150,11 +151,10 @@ class Target {
     const target = new Target(name, child, origin);
     const health = script.includes('reference') ? '/ref' : script.includes('ehr-sim') ? '/ehr/v1/relationships/000000000000' : '/health/live';
     await waitFor(`${name} to listen`, async () => {
-      if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode} (see ${ROOT}/logs/${name}.log)`);
       const res = await request(origin + health);
       await res.body.dump();
       return res.statusCode === 200;
-    });
+    }, 30_000, { child, log: logFile });
     return target;
   }
 

@@ -8,6 +8,8 @@
  *        service's CPU per sign-in (every request of it) and the wall time of one (the region's part too).
  *   11b. refresh-token requests at the token endpoint from 10 apps at once, each refreshing its own
  *        chain (a refresh token is one-use): token requests per second, p50/p99, service CPU per request.
+ *        Each chain is a sign-in of its own app: a person's next sign-in through the same app replaces
+ *        that app's grant, and the refresh tokens of the grant before it are then refused.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -20,12 +22,14 @@ import { HttpBrowser, readForm, type Page } from '../test/dev/demo-issuer/http-b
 import { LOA3, RegionProvider } from '../test/support/region-provider.js';
 import { fmt, freePort, percentile, table } from './util.js';
 
-const APP_ID = 'bench-app';
+/** The apps of 11b, one a chain; 11a signs in through the first. */
+const APP_IDS = Array.from({ length: 10 }, (_, i) => `bench-app-${i}`);
+const APP_ID = APP_IDS[0] as string;
 const APP_REDIRECT = 'http://127.0.0.1:8765/callback';
 const SCOPE = 'openid fhirUser launch/patient offline_access patient/*.rs';
 const WARMUP_SIGN_INS = 5;
 const MAX_SIGN_INS = 400;
-export const REFRESH_CONNECTIONS = 10;
+export const REFRESH_CONNECTIONS = APP_IDS.length;
 const MAX_REFRESHES = 200_000;
 
 /** What the bench needs of a service process (run.ts's Target). */
@@ -59,11 +63,11 @@ function databaseUrl(): string {
 const base64url = (b: Buffer): string => b.toString('base64url');
 
 /** One sign-in as a browser makes it, to the app's code; then the code exchanged. Returns the refresh token and how many service requests it took. */
-async function signIn(issuer: string, base: string): Promise<{ refreshToken: string; serviceRequests: number }> {
+async function signIn(issuer: string, base: string, appId = APP_ID): Promise<{ refreshToken: string; serviceRequests: number }> {
   const verifier = base64url(randomBytes(32));
   const state = base64url(randomBytes(16));
   const params = new URLSearchParams({
-    client_id: APP_ID, response_type: 'code', redirect_uri: APP_REDIRECT, scope: SCOPE, state, aud: `${base}/fhir`,
+    client_id: appId, response_type: 'code', redirect_uri: APP_REDIRECT, scope: SCOPE, state, aud: `${base}/fhir`,
     code_challenge: base64url(createHash('sha256').update(verifier).digest()), code_challenge_method: 'S256',
   });
   const browser = new HttpBrowser();
@@ -90,7 +94,7 @@ async function signIn(issuer: string, base: string): Promise<{ refreshToken: str
   }
   if (code === undefined) throw new Error('the sign-in did not reach the app');
   serviceRequests += 1;
-  const tokens = await tokenRequest(issuer, { grant_type: 'authorization_code', code, redirect_uri: APP_REDIRECT, client_id: APP_ID, code_verifier: verifier });
+  const tokens = await tokenRequest(issuer, { grant_type: 'authorization_code', code, redirect_uri: APP_REDIRECT, client_id: appId, code_verifier: verifier });
   return { refreshToken: tokens, serviceRequests };
 }
 
@@ -115,10 +119,10 @@ export async function measureSignIn(start: (env: Record<string, string>, port: n
   try {
     const { privateKey } = await generateKeyPair('RS256', { extractable: true });
     const files = { clients: path.join(dir, 'clients.json'), keys: path.join(dir, 'keys.json'), cookies: path.join(dir, 'cookie-keys'), secret: path.join(dir, 'secret') };
-    await writeFile(files.clients, JSON.stringify([{
-      client_id: APP_ID, client_name: 'Bench app', token_endpoint_auth_method: 'none', redirect_uris: [APP_REDIRECT],
+    await writeFile(files.clients, JSON.stringify(APP_IDS.map((id, i) => ({
+      client_id: id, client_name: `Bench app ${i}`, token_endpoint_auth_method: 'none', redirect_uris: [APP_REDIRECT],
       scope: 'openid fhirUser launch/patient patient/*.rs', offline_access: true,
-    }]));
+    }))));
     await writeFile(files.keys, JSON.stringify({ keys: [{ ...await exportJWK(privateKey), kid: 'bench-key-1' }] }));
     await writeFile(files.cookies, `${randomBytes(32).toString('base64url')}\n`);
     await writeFile(files.secret, 'bench-region-secret-0123456789\n');
@@ -128,12 +132,13 @@ export async function measureSignIn(start: (env: Record<string, string>, port: n
       SIGN_IN_CLIENTS_FILE: files.clients, SIGN_IN_KEYS_FILE: files.keys, SIGN_IN_COOKIE_KEYS_FILE: files.cookies, SIGN_IN_SCHEMA: schema,
       // The load comes from one address: neither the API's limits nor /auth's per source (issue 52 item 8) are measured here.
       FHIR_ID_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '10000000', RATE_LIMIT_NO_KEY_MAX: '10000000',
+      // Every start outside demo mode names its release policy (issue 52 item 18); a sign-in reads no record.
+      RELEASE_POLICY_FILE: 'none',
     }, port);
     const service = target;
 
     // 11a: one after another, for `seconds` (at most MAX_SIGN_INS), after a warm-up.
-    const chains: string[] = [];
-    for (let i = 0; i < WARMUP_SIGN_INS; i += 1) chains.push((await signIn(issuer, base)).refreshToken);
+    for (let i = 0; i < WARMUP_SIGN_INS; i += 1) await signIn(issuer, base);
     await service.reset();
     const walls: number[] = [];
     let serviceRequests = 0;
@@ -143,22 +148,24 @@ export async function measureSignIn(start: (env: Record<string, string>, port: n
       const done = await signIn(issuer, base);
       walls.push(performance.now() - began);
       serviceRequests = done.serviceRequests;
-      chains.push(done.refreshToken);
     }
     const signInStats = await service.stats();
 
-    // 11b: each connection refreshes its own chain, one request at a time, for `seconds`.
+    // 11b: each connection refreshes its own chain, one request at a time, for `seconds`: a chain
+    // begins with the last sign-in through its app.
+    const chains: string[] = [];
+    for (const appId of APP_IDS) chains.push((await signIn(issuer, base, appId)).refreshToken);
     await service.reset();
     const latencies: number[] = [];
     let errors = 0;
     const refreshUntil = Date.now() + seconds * 1000;
     const began = performance.now();
-    await Promise.all(chains.slice(0, REFRESH_CONNECTIONS).map(async (first) => {
+    await Promise.all(chains.map(async (first, i) => {
       let token = first;
       while (Date.now() < refreshUntil && latencies.length < MAX_REFRESHES) {
         const at = performance.now();
         try {
-          token = await tokenRequest(issuer, { grant_type: 'refresh_token', refresh_token: token, client_id: APP_ID });
+          token = await tokenRequest(issuer, { grant_type: 'refresh_token', refresh_token: token, client_id: APP_IDS[i] as string });
           latencies.push(performance.now() - at);
         } catch {
           errors += 1;

@@ -1,5 +1,5 @@
 /** Small helpers shared by the bench scripts: CPU pinning, free ports, waiting, numbers and tables. */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
@@ -76,14 +76,30 @@ function listenedPort(port: number): Promise<number> {
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-/** Polls `check` until it is true or `timeoutMs` has passed. */
-export async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+/**
+ * Polls `check` until it is true or `timeoutMs` has passed. `ended`: the process being waited for,
+ * if any: once it has exited, waiting stops at once with its exit code and the last line of its log
+ * (`log`, where its output goes), which is where a start that was refused says why.
+ */
+export async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 30_000, ended?: { child: ChildProcess; log: string }): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
+    if (ended !== undefined && ended.child.exitCode !== null) {
+      throw new Error(`${what}: it exited with ${ended.child.exitCode} before it listened: ${lastLine(ended.log)} (all of it in ${ended.log})`);
+    }
     if (await check().catch(() => false)) return;
     await sleep(100);
   }
   throw new Error(`timed out waiting for ${what}`);
+}
+
+/** The last non-empty line of a file, or what kept it from being read. */
+function lastLine(file: string): string {
+  try {
+    return readFileSync(file, 'utf8').trimEnd().split('\n').at(-1) ?? '';
+  } catch (err) {
+    return `(no log: ${(err as Error).message})`;
+  }
 }
 
 /** Peak resident set (VmHWM) of a process, in bytes; undefined where /proc is missing. */
