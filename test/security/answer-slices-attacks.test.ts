@@ -27,8 +27,10 @@ describe('answers over 64 KiB, sliced by the root onSend hook', () => {
         const journal = path.join(ehrDir, 'patients', TOLVAN, 'journalnotes.xml');
         const xml = await readFile(journal, 'utf8');
         expect(xml).toContain(SENTENCE);
-        // One note of ~4 MB, multi-byte characters in it: a string answer well over the line.
-        await writeFile(journal, xml.replace(SENTENCE, 'Mår bra, ö. '.repeat(300_000)));
+        // One note of ~8 MB, multi-byte characters in it: a string answer well over the line, and more
+        // than loopback's kernel buffers take from a caller that stops reading (a send buffer alone
+        // grows to 4 MiB, net.ipv4.tcp_wmem), so that the rest waits in the process, stalled.
+        await writeFile(journal, xml.replace(SENTENCE, 'Mår bra, ö. '.repeat(600_000)));
       },
     });
     token = await t.personToken(TOLVAN, { scope: 'patient/*.rs', client_id: 'smart-app-1' });
@@ -131,11 +133,11 @@ describe('answers over 64 KiB, sliced by the root onSend hook', () => {
     expect(answers[3]?.body.equals(doc.rawPayload)).toBe(true);
   }, 30_000);
 
-  it('on the wire, a caller that stops reading the 4 MB FHIR read past the stall (packed mid-piece) then reads on gets the same bytes', async () => {
+  it('on the wire, a caller that stops reading the ~8 MB FHIR read past the stall (packed mid-piece) then reads on gets the same bytes', async () => {
     const port = (t.app.server.address() as AddressInfo).port;
     const fhirGet = await t.call({ method: 'GET', url: `/fhir/Composition/${longest}`, token, key: null });
-    expect(fhirGet.rawPayload.length).toBeGreaterThan(4 * 2 ** 20 - 2 ** 20);
-    // Packing must have happened, and in the middle of the one 4 MB piece, or this test shows nothing.
+    expect(fhirGet.rawPayload.length).toBeGreaterThan(8 * 2 ** 20 - 2 ** 20);
+    // Packing must have happened, and in the middle of the one ~8 MB piece, or this test shows nothing.
     const packedAt: number[] = [];
     const proto = PiecesStream.prototype as unknown as { pack(this: { offset: number }): void };
     const pack = vi.spyOn(proto, 'pack').mockImplementation(function (this: { offset: number }) {
@@ -151,7 +153,15 @@ describe('answers over 64 KiB, sliced by the root onSend hook', () => {
       socket.once('data', (c: Buffer) => {
         chunks.push(c);
         socket.pause();
-        setTimeout(() => { socket.on('data', (d: Buffer) => chunks.push(d)); socket.resume(); }, 2500);
+        // Reads on once the stalled answer has been packed, not after a fixed pause: on a busy machine
+        // the stall (STALL_MS without a read) had not always come 2.5 s after the first bytes. A
+        // stalled answer never packed within 20 s fails below, on packedAt.
+        const began = Date.now();
+        const waiting = setInterval(() => {
+          if (packedAt.length === 0 && Date.now() - began < 20_000) return;
+          clearInterval(waiting);
+          setTimeout(() => { socket.on('data', (d: Buffer) => chunks.push(d)); socket.resume(); }, 200);
+        }, 50);
       });
       socket.once('error', reject);
       socket.once('close', () => resolve(Buffer.concat(chunks)));
@@ -162,7 +172,7 @@ describe('answers over 64 KiB, sliced by the root onSend hook', () => {
     const answers = answersOf(bytes, ['GET']);
     expect(answers.map(({ status, length }) => ({ status, length }))).toEqual([{ status: 200, length: fhirGet.rawPayload.length }]);
     expect(answers[0]?.body.equals(fhirGet.rawPayload)).toBe(true);
-  }, 30_000);
+  }, 45_000);
 });
 
 describe('the patient app\'s script, a buffer over 64 KiB', () => {
