@@ -31,13 +31,16 @@ const SERVED: ReadonlyMap<string, Served> = new Map<string, Served>([
   ['/session/end/success', PAGE_GET],
 ]);
 
-/**
- * What `path` (below the mount, in any letter case and one trailing slash ignored, as oidc-provider's
- * router reads it: `/TOKEN` is its token endpoint) serves; undefined for a path it does not.
- */
+/** `path` as oidc-provider's router reads it: in any letter case (`/TOKEN` is its token endpoint). */
+const routedPath = (path: string): string => path.toLowerCase();
+
+/** What a routed path (routedPath) serves, one trailing slash ignored as the router does. */
+const servedAtRouted = (routed: string): Served | undefined =>
+  SERVED.get(routed) ?? (routed.length > 1 && routed.endsWith('/') ? SERVED.get(routed.slice(0, -1)) : undefined);
+
+/** What `path` (below the mount, as its router reads it: routedPath) serves; undefined for a path it does not. */
 export function servedAt(path: string): Served | undefined {
-  const routed = path.toLowerCase();
-  return SERVED.get(routed) ?? (routed.length > 1 && routed.endsWith('/') ? SERVED.get(routed.slice(0, -1)) : undefined);
+  return servedAtRouted(routedPath(path));
 }
 
 /**
@@ -47,5 +50,6 @@ export function servedAt(path: string): Served | undefined {
  * would answer JSON to any request that does not put HTML first (docs/sign-in.md, "Every page is the service's").
  */
 export function forPerson(path: string): boolean {
-  return servedAt(path)?.page === true || path.toLowerCase().startsWith('/auth/');
+  const routed = routedPath(path);
+  return servedAtRouted(routed)?.page === true || routed.startsWith('/auth/');
 }
