@@ -51,10 +51,13 @@ const FORBIDDEN_CONTROL = /[\0-\x08\x0B\x0C\x0E-\x1F]/;
 // eslint-disable-next-line no-control-regex -- these control characters are exactly what it looks for
 const SUSPECT = /[\0-\x08\x0B\x0C\x0E-\x1F\uD800-\uDFFF\uFFFE\uFFFF]/;
 
+/** String.prototype.isWellFormed (ES2024, past the project's lib): whether `text` holds no lone surrogate. */
+export const isWellFormed = (text: string): boolean => (text as string & { isWellFormed(): boolean }).isWellFormed();
+
 /** The exact check of hasOnlyXmlChars, for text SUSPECT found something in. */
 const hasOnlyXmlCharsExactly = (text: string, noLoneSurrogate: boolean): boolean =>
   !FORBIDDEN_CONTROL.test(text) && !text.includes('\uFFFE') && !text.includes('\uFFFF')
-  && (noLoneSurrogate || (text as string & { isWellFormed(): boolean }).isWellFormed());
+  && (noLoneSurrogate || isWellFormed(text));
 
 /**
  * Whether `text` holds only characters XML allows. `noLoneSurrogate`: the text is known to hold no
