@@ -9,6 +9,7 @@ import { ownTokens } from './own-access-tokens.js';
 import { endGrantsOnSignOut } from './grant-endings.js';
 import { buildProviderConfiguration, type ProviderInput } from './provider-config.js';
 import { ownPages } from './provider-pages.js';
+import { endpointOf } from './served-methods.js';
 import { smartTokenEndpoint } from './smart-token-endpoint.js';
 import { tokenAudit } from './token-audit.js';
 
@@ -43,7 +44,15 @@ export function createAuthProvider(issuer: string, input: ProviderInput & { logg
     { err: { name: error.name, message: error.message } }, UNRECORDED_END[ending],
   ) }));
   allowExtraRedirects(provider, input.clients);
-  // First, so that it answers for whatever the middleware after it throws.
+  // Before every hook: an endpoint's path as oidc-provider's router reads it, so that `/TOKEN` and
+  // `/token/` are `/token` to each hook that records, completes or refuses what is asked there
+  // (hostile review of the sign-in doors: a token asked at `/TOKEN` was issued unrecorded).
+  provider.use(async (ctx: { path: string }, next: () => Promise<void>) => {
+    const endpoint = endpointOf(ctx.path);
+    if (endpoint !== undefined) ctx.path = endpoint;
+    await next();
+  });
+  // First of the hooks, so that it answers for whatever the middleware after it throws.
   ownPages(provider, { banner: input.banner ?? '', mountPath: input.mountPath ?? '' });
   smartTokenEndpoint(provider, input.clients);
   // Inside the SMART token endpoint's handling: a token refused for want of its audit record gets no `patient` added.

@@ -34,13 +34,22 @@ const SERVED: ReadonlyMap<string, Served> = new Map<string, Served>([
 /** `path` as oidc-provider's router reads it: in any letter case (`/TOKEN` is its token endpoint). */
 const routedPath = (path: string): string => path.toLowerCase();
 
-/** What a routed path (routedPath) serves, one trailing slash ignored as the router does. */
-const servedAtRouted = (routed: string): Served | undefined =>
-  SERVED.get(routed) ?? (routed.length > 1 && routed.endsWith('/') ? SERVED.get(routed.slice(0, -1)) : undefined);
+/**
+ * The endpoint `path` (below the mount) routes to, as the table writes it (`/TOKEN/` is `/token`: any
+ * letter case, one closing slash ignored, as oidc-provider's router reads it); undefined for a path
+ * that is no endpoint here.
+ */
+export function endpointOf(path: string): string | undefined {
+  const routed = routedPath(path);
+  if (SERVED.has(routed)) return routed;
+  const bare = routed.length > 1 && routed.endsWith('/') ? routed.slice(0, -1) : undefined;
+  return bare !== undefined && SERVED.has(bare) ? bare : undefined;
+}
 
-/** What `path` (below the mount, as its router reads it: routedPath) serves; undefined for a path it does not. */
+/** What `path` (below the mount, as endpointOf reads it) serves; undefined for a path it does not. */
 export function servedAt(path: string): Served | undefined {
-  return servedAtRouted(routedPath(path));
+  const endpoint = endpointOf(path);
+  return endpoint === undefined ? undefined : SERVED.get(endpoint);
 }
 
 /**
@@ -50,6 +59,5 @@ export function servedAt(path: string): Served | undefined {
  * would answer JSON to any request that does not put HTML first (docs/sign-in.md, "Every page is the service's").
  */
 export function forPerson(path: string): boolean {
-  const routed = routedPath(path);
-  return servedAtRouted(routed)?.page === true || routed.startsWith('/auth/');
+  return servedAt(path)?.page === true || routedPath(path).startsWith('/auth/');
 }

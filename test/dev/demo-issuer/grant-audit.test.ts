@@ -429,6 +429,20 @@ describe('issue 52 item 16: the records of a plain grant\'s tokens and of a repl
     },
   );
 
+  // Hostile review of the sign-in doors (2026-11-28): oidc-provider routes the token endpoint in any letter
+  // case and with a closing slash, but the hooks that record a token and add the launch's patient read the
+  // path as written, so a token asked at `/TOKEN` was issued unrecorded and without its `patient`.
+  it.each(['/TOKEN', '/Token/'])('a launch whose code and refresh go to %s is recorded and answered as at /token', async (path) => {
+    await whileRefusing('nothing', async ({ asked, local }) => {
+      const elsewhere: DemoService = { ...local, smart: { ...local.smart, token_endpoint: local.smart.token_endpoint.replace(/\/token$/, path) } };
+      const tokens = await signedInAt(elsewhere, new HttpBrowser(), MARTA);
+      expect(tokens.patient).toBe('self-1');
+      const refreshed = await refreshAt(elsewhere, tokens);
+      expect([refreshed.status, refreshed.body.patient]).toEqual([200, 'self-1']);
+      expect(steps(asked.filter((e) => e.kind !== 'picked'))).toEqual([['granted', 'allowed', 200], ['issued', 'allowed', 200], ['refreshed', 'allowed', 200]]);
+    });
+  });
+
   it('a replayed code ends its grant too: the refused token and the withdrawal are recorded', async () => {
     await whileRefusing('nothing', async ({ asked, local }) => {
       const code = pkce();
