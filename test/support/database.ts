@@ -50,9 +50,20 @@ export async function databaseAvailable(): Promise<boolean> {
   }
 }
 
-/** A schema name no other test file uses. */
+/**
+ * `prefix` and twelve random lower-case letters: a schema or role name no other test file uses. Letters
+ * only, never hex: a command's messages are scrubbed of anything shaped like an identity number
+ * (src/domain/redaction/scrub-text.ts), and ten hex digits that happen to be all decimal
+ * (`migrate_grp_1516707319`, about one draw in 110) came back as `migrate_grp_[REDACTED]`, failing a
+ * test that looked for the name as written.
+ */
+export function freshName(prefix: string): string {
+  return `${prefix}_${[...randomBytes(12)].map((b) => String.fromCharCode(97 + (b % 26))).join('')}`;
+}
+
+/** A schema name no other test file uses (freshName). */
 export function freshSchema(prefix = 'audit_test'): string {
-  return `${prefix}_${randomBytes(6).toString('hex')}`;
+  return freshName(prefix);
 }
 
 /** A pool as the database owner (the test user), for setup, inspection and tampering. */

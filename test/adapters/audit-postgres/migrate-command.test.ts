@@ -3,13 +3,12 @@
  * the service's own migration and the service role's grants, then exit; a second run changes nothing;
  * the service then runs as a role that owns nothing.
  */
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LATEST_VERSION } from '../../../src/adapters/audit-postgres/migrations.js';
 import { PostgresAuditTrail } from '../../../src/adapters/audit-postgres/postgres-audit-trail.js';
 import { verifyPostgresChain } from '../../../src/adapters/audit-postgres/verify-chain.js';
-import { adminPool, databaseAvailable, databaseUrl, dropSchema, freshSchema } from '../../support/database.js';
+import { adminPool, databaseAvailable, databaseUrl, dropSchema, freshName, freshSchema } from '../../support/database.js';
 import { runScript, RUNS_COMMANDS } from '../../support/run-script.js';
 import { fullRecord, migratedTo } from './records.js';
 
@@ -20,7 +19,7 @@ const migrate = (args: string[], url = databaseUrl()) => runScript('migrate.ts',
 describe.skipIf(!available)('npm run migrate: the audit store\'s owner step', RUNS_COMMANDS, () => {
   const schema = freshSchema('migrate_test');
   const olderSchema = freshSchema('migrate_test');
-  const role = `migrate_svc_${randomBytes(5).toString('hex')}`;
+  const role = freshName('migrate_svc');
   let admin: pg.Pool;
   const trails: PostgresAuditTrail[] = [];
 
@@ -93,8 +92,8 @@ describe.skipIf(!available)('npm run migrate: the audit store\'s owner step', RU
 
   describe('issue 44 item 7: excess rights of the service role', () => {
     const excessSchema = freshSchema('migrate_test');
-    const excessRole = `migrate_svc_${randomBytes(5).toString('hex')}`;
-    const group = `migrate_grp_${randomBytes(5).toString('hex')}`;
+    const excessRole = freshName('migrate_svc');
+    const group = freshName('migrate_grp');
     const t = `"${excessSchema}".access_log`;
     const migrateExcess = () => migrate(['--schema', excessSchema, '--service-role', excessRole]);
     /** Every privilege of the role on the schema and its objects, as has_*_privilege answers (inherited ones included). */
@@ -168,7 +167,7 @@ describe.skipIf(!available)('npm run migrate: the audit store\'s owner step', RU
   describe('issue 52 item 12: the service role on the sign-in schema', () => {
     const auditSchema = freshSchema('migrate_test');
     const signIn = freshSchema('migrate_signin');
-    const signInRole = `migrate_svc_${randomBytes(5).toString('hex')}`;
+    const signInRole = freshName('migrate_svc');
     const t = `"${signIn}".oidc_model`;
     const migrateSignIn = () => migrate(['--schema', auditSchema, '--sign-in-schema', signIn, '--service-role', signInRole]);
     afterAll(async () => {

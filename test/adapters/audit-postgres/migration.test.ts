@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresAuditTrail } from '../../../src/adapters/audit-postgres/postgres-audit-trail.js';
 import { verifyPostgresChain } from '../../../src/adapters/audit-postgres/verify-chain.js';
-import { adminPool, databaseUrl, dropSchema, freshSchema, databaseAvailable } from '../../support/database.js';
+import { adminPool, databaseUrl, dropSchema, freshName, freshSchema, databaseAvailable } from '../../support/database.js';
 import { fullRecord } from './records.js';
 
 const available = await databaseAvailable();
@@ -11,7 +10,7 @@ const available = await databaseAvailable();
 describe.skipIf(!available)('PostgreSQL audit schema: migration and append-only enforcement', () => {
   const schema = freshSchema();
   const concurrentSchema = freshSchema();
-  const role = `audit_svc_${randomBytes(5).toString('hex')}`;
+  const role = freshName('audit_svc');
   let admin: pg.Pool;
   const trails: PostgresAuditTrail[] = [];
   const trail = (s = schema, url = databaseUrl()): PostgresAuditTrail => {

@@ -3,12 +3,11 @@
  * and with --service-role grants the role SELECT, INSERT and UPDATE on its tables and nothing more:
  * the service then keeps and changes grants as that role, and cannot delete or rewrite their history.
  */
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROXY_GRANTS_LATEST_VERSION } from '../../../src/adapters/proxy-grants/postgres-grant-schema.js';
 import { PostgresGrantStore } from '../../../src/adapters/proxy-grants/postgres-grant-store.js';
-import { adminPool, databaseAvailable, databaseUrl, dropSchema, freshSchema } from '../../support/database.js';
+import { adminPool, databaseAvailable, databaseUrl, dropSchema, freshName, freshSchema } from '../../support/database.js';
 import { runScript, RUNS_COMMANDS } from '../../support/run-script.js';
 import { grantOf, MARTA, TOLVAN } from './grant-stores.js';
 
@@ -18,7 +17,7 @@ describe.skipIf(!available)('npm run migrate: the proxy grants\' schema', RUNS_C
   const audit = freshSchema('migrate_test');
   const signIn = freshSchema('migrate_signin');
   const proxy = freshSchema('migrate_proxy');
-  const role = `proxy_svc_${randomBytes(5).toString('hex')}`;
+  const role = freshName('proxy_svc');
   const migrate = (extra: string[] = []) =>
     runScript('migrate.ts', ['--schema', audit, '--sign-in-schema', signIn, '--proxy-schema', proxy, ...extra], { DATABASE_URL: databaseUrl() });
   let admin: pg.Pool;

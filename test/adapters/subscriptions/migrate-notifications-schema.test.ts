@@ -4,13 +4,12 @@
  * then keeps subscriptions, events, feeds, leases and the EHR budget as that role, and cannot rewrite
  * an event or a feed entry, empty a table, or make objects of its own.
  */
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresPollBudget } from '../../../src/adapters/subscriptions/postgres-poll-budget.js';
 import { NOTIFICATIONS_LATEST_VERSION } from '../../../src/adapters/subscriptions/postgres-subscription-schema.js';
 import { PostgresSubscriptionStore } from '../../../src/adapters/subscriptions/postgres-subscription-store.js';
-import { adminPool, databaseAvailable, databaseUrl, dropSchema, freshSchema } from '../../support/database.js';
+import { adminPool, databaseAvailable, databaseUrl, dropSchema, freshName, freshSchema } from '../../support/database.js';
 import { runScript, RUNS_COMMANDS } from '../../support/run-script.js';
 import { subscriptionOf, TOLVAN } from './subscription-stores.js';
 
@@ -21,7 +20,7 @@ describe.skipIf(!available)('npm run migrate: the notifications\' schema', RUNS_
   const signIn = freshSchema('migrate_signin');
   const proxy = freshSchema('migrate_proxy');
   const notifications = freshSchema('migrate_notify');
-  const role = `notify_svc_${randomBytes(5).toString('hex')}`;
+  const role = freshName('notify_svc');
   const migrate = (extra: string[] = []) => runScript('migrate.ts',
     ['--schema', audit, '--sign-in-schema', signIn, '--proxy-schema', proxy, '--notifications-schema', notifications, ...extra], { DATABASE_URL: databaseUrl() });
   let admin: pg.Pool;
