@@ -3,19 +3,23 @@
  * login signs the person in: axe-core's verdict on a page, Märta picking Lilla and allowing the patient
  * app, and the refresh token fhirclient keeps in the app's sessionStorage.
  */
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 
-const AXE_SOURCE = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
+/**
+ * axe-core's minified build: the package's `source` is its unminified one, 1.48 MB against 0.65, and a
+ * document parsed it in 320 ms against 160 here (17 injections in three browser files: 5.4 s against 2.7).
+ */
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 export interface AxeViolation { id: string; impact: string | null; tags: string[]; nodes: { target: string[] }[] }
 
 /**
- * axe-core's WCAG 2.1 A and AA and best-practice violations on the page as it is now. Its half a
- * megabyte of script is put in a document once (each time took a third of a second here), and only
- * violations are asked for: axe-core then finds the same ones, without building each passing node's
- * selector.
+ * axe-core's WCAG 2.1 A and AA and best-practice violations on the page as it is now. Its script is
+ * put in a document once, and only violations are asked for: axe-core then finds the same ones,
+ * without building each passing node's selector.
  */
 export async function axeViolations(page: Page): Promise<AxeViolation[]> {
   if (!await page.evaluate(() => 'axe' in globalThis)) await page.evaluate(AXE_SOURCE);
