@@ -25,6 +25,7 @@ import type { OAuthDocumentation } from './openapi/security.js';
 import { openapi } from './plugins/openapi.js';
 import { DEFAULT_APP_USERS, rateLimitPerSubscription } from './plugins/rate-limit.js';
 import { methodNotAllowed } from './method-not-allowed.js';
+import { routedMethods } from './routed-methods.js';
 import { RefusalTally } from './refusal-tally.js';
 import { callerRequestIdOf, requestIdOf } from './request-id.js';
 import { requestValidatorCompiler } from './request-validation.js';
@@ -81,6 +82,9 @@ export interface HttpsServers {
 
 type ProtectionSettings = Pick<Config, 'corsOrigins' | 'pressureMaxEventLoopDelayMs' | 'pressureMaxHeapUsedMb' | 'sendGraceMs' | 'sendMinBytesPerS' | 'sendMaxLargeAnswers'>;
 
+/** How the router matches a path: fastify's own, and the 405s of the pages (routed-methods.ts). */
+const ROUTER_OPTIONS = { ignoreTrailingSlash: true };
+
 /** The whole HTTP application, ready for `inject` or `listen`; it never listens by itself. */
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
   // Node checks the deadlines only this often (30 s by default), which would let a trickle live on.
@@ -107,7 +111,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     requestTimeout: deps.requestTimeoutMs ?? 30_000,
     // `https: true` beside the factory only makes fastify name its addresses https://.
     ...(deps.https ? { serverFactory: deps.https.serverFactory(nodeHttpOptions), https: true } : { http: nodeHttpOptions }),
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: ROUTER_OPTIONS,
     trustProxy: deps.config.trustProxy.length > 0 ? deps.config.trustProxy : false,
     genReqId: requestIdOf,
     // One line per request (below) instead of fastify's two: half the log volume, same facts.
@@ -120,6 +124,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     frameworkErrors: frameworkErrorsOf(deps.config.basePath, deps.clock, { ownHeaders, securityHeaders, logAnswered }, deps.authServer),
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  // Before any route: every route registered from here on is read for the 405s of the pages (routed-methods.ts).
+  const pageNotAllowed = routedMethods(app, ROUTER_OPTIONS);
 
   // A caller that stops reading is cut, and the rest of its answer dropped (docs/contract.md#what-never-happens).
   new SendDeadline(app.server, {
@@ -141,7 +147,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const notAllowed = methodNotAllowed(deps.config.basePath);
   const fhirNotAllowed = deps.fhir === undefined ? () => undefined : fhirMethodNotAllowed(deps.config.basePath, deps.fhir, deps.subscriptions !== undefined);
   app.addHook('preParsing', (request, _reply, payload, done) => {
-    if (request.is404) done(notAllowed(request.url) ?? fhirNotAllowed(request.url) ?? new ApiError(404, 'Not found.'));
+    if (request.is404) done(notAllowed(request.url) ?? fhirNotAllowed(request.url) ?? pageNotAllowed(request.url) ?? new ApiError(404, 'Not found.'));
     else done(null, payload);
   });
   const faviconUrls: ReadonlySet<string> = new Set([FAVICON_PATH, `${deps.config.basePath}${FAVICON_PATH}`]);

@@ -92,3 +92,40 @@ describe('issue 22 item 3: under BASE_PATH', () => {
     expect((await t.call({ method: 'DELETE', url: path, key: null })).statusCode).toBe(404);
   });
 });
+
+/**
+ * The pages that are not operations: the OpenAPI document, the docs page and its files, the health
+ * checks, the favicon and the root's redirect answer GET and HEAD only, and any other method with 405
+ * and `Allow` in the error shape of every path that is not an operation's, as the contract's table of
+ * errors says of any known path; they answered 404 before. Listed here, not read from the routes.
+ */
+const PAGES = ['/', '/openapi.json', '/docs', '/docs/static/index.html', '/health/live', '/health/ready', '/favicon.ico'];
+
+describe('a page that is not an operation, and a method it does not serve', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ protection: { corsOrigins: ['https://app.example'] } });
+  });
+  afterAll(() => t.close());
+
+  it.each(PAGES)('%s: served by GET, and 405 with Allow: GET, HEAD for every other method, both slash forms', async (page) => {
+    const served = await t.call({ method: 'GET', url: page, key: null });
+    expect([page, served.statusCode < 400]).toEqual([page, true]);
+    const message = 'Method not allowed: this path takes GET, HEAD.';
+    for (const method of ['PUT', 'POST', 'DELETE', 'PATCH', 'TRACE'] as const) {
+      for (const url of page === '/' ? [page] : [page, `${page}/`]) {
+        const res = await t.call({ method, url, key: null, ...(method === 'TRACE' ? {} : { payload: { a: 1 } }) });
+        expect([method, url, res.statusCode, res.headers.allow, res.json()]).toEqual([method, url, 405, 'GET, HEAD', { statusCode: 405, message }]);
+      }
+    }
+  });
+
+  it('answers a path beside the pages 404 whatever the method: only what is routed is known', async () => {
+    for (const url of ['/health/other', '/openapi.yaml', '/docs-other', '/favicon.png', '/health']) {
+      for (const method of ['GET', 'POST', 'DELETE'] as const) {
+        const res = await t.call({ method, url, key: null });
+        expect([method, url, res.statusCode, res.headers.allow]).toEqual([method, url, 404, undefined]);
+      }
+    }
+  });
+});
