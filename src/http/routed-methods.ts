@@ -5,7 +5,10 @@
  * every path that is not an operation's (docs/contract.md#errors). Its methods are read off the routes
  * as they are registered (fastify's `onRoute`), not listed here, and a request's path is matched by
  * find-my-way, the router fastify itself routes with, under the same options: a path is known exactly
- * when fastify routes some method of it.
+ * when fastify routes some method of it to a route of its own. A wildcard route (the patient app's
+ * files, the docs page's) is left out: its handler answers 404 for a file that does not exist, so a
+ * path under it is not known by its route alone, and another method there stays 404. Routes are read
+ * without constraints (version, host), which the service sets on none.
  */
 import FindMyWay from 'find-my-way';
 import type { FastifyInstance } from 'fastify';
@@ -13,8 +16,8 @@ import { ApiError } from './api-error.js';
 
 /** The order `Allow` names methods in; a method outside it is named after them. */
 const ORDER = ['GET', 'HEAD', 'PUT', 'POST', 'PATCH', 'DELETE', 'OPTIONS'];
-/** A route for every path (a CORS preflight's `OPTIONS *`) would make every unknown path a known one. */
-const EVERY_PATH = new Set(['*', '/*']);
+/** A request target the router reads as a path: origin-form, or absolute-form (`*` is mapped onto `/` by find-my-way). */
+const PATH_TARGET = /^(?:\/|https?:\/\/)/i;
 const nothing = (): void => undefined;
 
 /**
@@ -33,7 +36,7 @@ export function routedMethods(app: FastifyInstance, routerOptions: { ignoreTrail
     router.on(method as FindMyWay.HTTPMethod, url, nothing);
   };
   app.addHook('onRoute', (route) => {
-    if (EVERY_PATH.has(route.url)) return;
+    if (route.url.includes('*')) return;
     for (const method of [route.method].flat()) {
       add(method, route.url);
       // fastify serves HEAD wherever it serves GET unless the route says otherwise (exposeHeadRoutes).
@@ -42,6 +45,7 @@ export function routedMethods(app: FastifyInstance, routerOptions: { ignoreTrail
   });
   const rank = (method: string): number => (ORDER.includes(method) ? ORDER.indexOf(method) : ORDER.length);
   return (url) => {
+    if (!PATH_TARGET.test(url)) return undefined;
     const allowed = [...methods].filter((method) => router.find(method as FindMyWay.HTTPMethod, url) !== null);
     if (allowed.length === 0) return undefined;
     const allow = allowed.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b)).join(', ');

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATION_NAMES, OPERATIONS } from '../../src/domain/operations/table.js';
 import type { Operation } from '../../src/domain/operations/operation.js';
+import { RawConnection } from '../support/raw-http.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 const ADULT = '191212121212';
@@ -94,10 +95,14 @@ describe('issue 22 item 3: under BASE_PATH', () => {
 });
 
 /**
- * The pages that are not operations: the OpenAPI document, the docs page and its files, the health
- * checks, the favicon and the root's redirect answer GET and HEAD only, and any other method with 405
- * and `Allow` in the error shape of every path that is not an operation's, as the contract's table of
- * errors says of any known path; they answered 404 before. Listed here, not read from the routes.
+ * The pages that are not operations: the OpenAPI document, the docs page, the health checks, the
+ * favicon and the root's redirect answer GET and HEAD only, and any other method with 405 and `Allow`
+ * in the error shape of every path that is not an operation's, as the contract's table of errors says
+ * of any known path; they answered 404 before. Listed here, not read from the routes (the docs page's
+ * `static/index.html` is a route of its own, a redirect). Another file below the docs page is no route
+ * of its own (a wildcard's handler answers 404 for one that does not exist), so another method there
+ * stays 404, whether the file exists or not: a hostile review found `POST /app/../../etc/passwd`
+ * answered 405 and `Allow: GET, HEAD` where GET answered 404.
  */
 const PAGES = ['/', '/openapi.json', '/docs', '/docs/static/index.html', '/health/live', '/health/ready', '/favicon.ico'];
 
@@ -120,12 +125,22 @@ describe('a page that is not an operation, and a method it does not serve', () =
     }
   });
 
-  it('answers a path beside the pages 404 whatever the method: only what is routed is known', async () => {
-    for (const url of ['/health/other', '/openapi.yaml', '/docs-other', '/favicon.png', '/health']) {
-      for (const method of ['GET', 'POST', 'DELETE'] as const) {
+  it('answers a path beside the pages, or a file below the docs page, 404 whatever the method: only a route of its own is known', async () => {
+    for (const url of ['/health/other', '/openapi.yaml', '/docs-other', '/favicon.png', '/health', '/docs/static/swagger-ui.css', '/docs/static/nothing.js', '/docs/static/../../etc/passwd']) {
+      // GET of a docs file is the static files' own answer (a redirect, 403 or 404); every other answer here is an unknown path's.
+      for (const method of url.startsWith('/docs/static/') ? ['POST', 'DELETE'] as const : ['GET', 'POST', 'DELETE'] as const) {
         const res = await t.call({ method, url, key: null });
         expect([method, url, res.statusCode, res.headers.allow]).toEqual([method, url, 404, undefined]);
       }
     }
+  });
+
+  it('answers a request target that is no path (`*`) 404, though the router reads `*` as `/`, a page (hostile review)', async () => {
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const connection = await RawConnection.open(Number(new URL(address).port));
+    const methods = ['POST', 'PUT', 'DELETE', 'PATCH'];
+    connection.write(methods.map((m) => `${m} * HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n`));
+    const answers = await connection.answered(methods.length);
+    expect(answers.map((a) => [a.status, a.headers.allow])).toEqual(methods.map(() => [404, undefined]));
   });
 });
