@@ -41,6 +41,22 @@ describe('metrics', () => {
     for (const id of [ADULT, '198112189876']) expect(text).not.toContain(id);
   });
 
+  it('the metrics listener answers another method at /metrics 405 with Allow, and an unknown path 404, in the error shape of a page', async () => {
+    const scraper = await buildMetricsApp({ metrics, logger: t.app.log });
+    try {
+      for (const method of ['POST', 'PUT', 'DELETE', 'PATCH'] as const) {
+        const res = await scraper.inject({ method, url: '/metrics' });
+        expect([method, res.statusCode, res.headers.allow, res.json()]).toEqual([method, 405, 'GET, HEAD', { statusCode: 405, message: 'Method not allowed: this path takes GET, HEAD.' }]);
+      }
+      for (const url of ['/', '/metric', '/metrics/x', '/health/live']) {
+        const res = await scraper.inject({ method: 'GET', url });
+        expect([url, res.statusCode, res.json()]).toEqual([url, 404, { statusCode: 404, message: 'Not found.' }]);
+      }
+    } finally {
+      await scraper.close();
+    }
+  });
+
   it('issue 12 item 10: the API port does not serve /metrics, with or without credentials', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(404);
     expect((await t.call({ method: 'GET', url: '/metrics', token: await t.personToken(ADULT) })).statusCode).toBe(404);
