@@ -7,6 +7,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { FileGrantStore } from '../adapters/proxy-grants/file-grant-store.js';
 import type { ProxySettings } from '../domain/proxies/grant.js';
 import { personFacts } from '../domain/proxies/people.js';
+import { drawGrantId } from '../domain/proxies/grant-id.js';
 import { ProxyGrants } from '../domain/proxies/proxy-grants.js';
 import type { GrantOf } from '../ports/access-log.port.js';
 import type { AuditTrail, OutcomeRecord } from '../ports/audit-trail.port.js';
@@ -19,6 +20,9 @@ import { repeatUntilClosed } from './repeated-turns.js';
 
 /** How often an instance looks for lapses and expiries to record; access never waits for it (every request decides by time). */
 export const SETTLE_INTERVAL_MS = 60_000;
+
+/** A new grant's id: 32 hex digits from the operating system's random numbers, never one a log would scrub (grant-id.ts). */
+export const newGrantId = (): string => drawGrantId(() => randomBytes(16).toString('hex'));
 
 /** The actor of what time does to a grant: the service itself, no person and no app. */
 export const SERVICE_ACTOR = { issuer: 'urn:pdas:service', subject: 'proxy-grants' } as const;
@@ -61,7 +65,7 @@ export async function openSharing(config: Config, settings: ProxySettings, ehr: 
   const store = await openGrantStore(config);
   life.onClose(() => store.close());
   const grants = new ProxyGrants({
-    store, clock, zone: config.ehrTimezone, settings, facts: (person) => personFacts(ehr, person), newId: () => randomBytes(16).toString('hex'),
+    store, clock, zone: config.ehrTimezone, settings, facts: (person) => personFacts(ehr, person), newId: newGrantId,
   });
   repeatUntilClosed(SETTLE_INTERVAL_MS, () => grants.settleDue((grant, kind) => trail().append(settledRecordOf(grant, kind, clock.now()))), onSettleFailure, life);
   return { store, grants };

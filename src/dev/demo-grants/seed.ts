@@ -6,7 +6,7 @@
  * test of the Sharing tab. Idempotent: a pair that has ever had a grant is left as it is, so a restart
  * (or a grant the person has since ended) never brings one back.
  */
-import { randomBytes } from 'node:crypto';
+import { newGrantId } from '../../start/proxy-grants.js';
 import type { Clock } from '../../ports/clock.port.js';
 import type { ProxyGrantStore, StoredGrant } from '../../ports/proxy-grants.port.js';
 import { DEMO_ACTOR_ID } from '../demo-data/people.js';
@@ -36,7 +36,7 @@ export async function seedDemoGrants(store: ProxyGrantStore, clock: Clock): Prom
     if (known.some((g) => g.grantor === demo.grantor && g.grantee === DEMO_ACTOR_ID)) continue;
     const nowMs = clock.now();
     const grant: StoredGrant = {
-      id: randomBytes(16).toString('hex'), state: 'pending', grantor: demo.grantor, grantorName: demo.grantorName, grantee: DEMO_ACTOR_ID,
+      id: newGrantId(), state: 'pending', grantor: demo.grantor, grantorName: demo.grantorName, grantee: DEMO_ACTOR_ID,
       categories: demo.categories, validFromMs: nowMs, purpose: demo.purpose, createdMs: nowMs, changedMs: nowMs,
     };
     await store.create(grant, () => undefined);

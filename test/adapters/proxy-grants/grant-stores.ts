@@ -3,7 +3,6 @@
  * (two pools on one schema, two processes' stores on one DATA_DIR; the memory store is one process),
  * and a restart where the store keeps anything.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -11,6 +10,7 @@ import { FileGrantStore } from '../../../src/adapters/proxy-grants/file-grant-st
 import { MemoryGrantStore } from '../../../src/adapters/proxy-grants/memory-grant-store.js';
 import { PostgresGrantStore } from '../../../src/adapters/proxy-grants/postgres-grant-store.js';
 import type { ProxyGrantStore, StoredGrant } from '../../../src/ports/proxy-grants.port.js';
+import { newGrantId } from '../../../src/start/proxy-grants.js';
 import { databaseUrl, storesOnFreshSchema } from '../../support/database.js';
 
 export interface StorePair {
@@ -70,7 +70,7 @@ export const GOSTA = '194608632396';
 /** A grant as the use case makes one; times with milliseconds, so a store that rounds them shows. */
 export function grantOf(grantor: string, grantee: string, over: Partial<StoredGrant> = {}): StoredGrant {
   return {
-    id: randomBytes(16).toString('hex'), state: 'pending', grantor, grantee, categories: ['LabResult', 'JournalNote'],
+    id: newGrantId(), state: 'pending', grantor, grantee, categories: ['LabResult', 'JournalNote'],
     validFromMs: 1_764_150_000_123, createdMs: 1_764_150_000_123, changedMs: 1_764_150_000_123, ...over,
   };
 }
