@@ -24,7 +24,6 @@ import { metricsPlugin } from './plugins/metrics.js';
 import type { OAuthDocumentation } from './openapi/security.js';
 import { openapi } from './plugins/openapi.js';
 import { DEFAULT_APP_USERS, rateLimitPerSubscription } from './plugins/rate-limit.js';
-import { methodNotAllowed } from './method-not-allowed.js';
 import { routedMethods } from './routed-methods.js';
 import { RefusalTally } from './refusal-tally.js';
 import { callerRequestIdOf, requestIdOf } from './request-id.js';
@@ -82,7 +81,7 @@ export interface HttpsServers {
 
 type ProtectionSettings = Pick<Config, 'corsOrigins' | 'pressureMaxEventLoopDelayMs' | 'pressureMaxHeapUsedMb' | 'sendGraceMs' | 'sendMinBytesPerS' | 'sendMaxLargeAnswers'>;
 
-/** How the router matches a path: fastify's own, and the 405s of the pages (routed-methods.ts). */
+/** How the router matches a path: fastify's own, and the 405s' (routed-methods.ts). */
 const ROUTER_OPTIONS = { ignoreTrailingSlash: true };
 
 /** The whole HTTP application, ready for `inject` or `listen`; it never listens by itself. */
@@ -124,8 +123,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     frameworkErrors: frameworkErrorsOf(deps.config.basePath, deps.clock, { ownHeaders, securityHeaders, logAnswered }, deps.authServer),
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
-  // Before any route: every route registered from here on is read for the 405s of the pages (routed-methods.ts).
-  const pageNotAllowed = routedMethods(app, ROUTER_OPTIONS);
+  // Before any route: every route registered from here on is read for the 405s (routed-methods.ts).
+  const notAllowed = routedMethods(app, ROUTER_OPTIONS);
 
   // A caller that stops reading is cut, and the rest of its answer dropped (docs/contract.md#what-never-happens).
   new SendDeadline(app.server, {
@@ -144,10 +143,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   // An unknown path is 404 whatever its method or body: never parse (and refuse) a body nobody reads.
   // Hooks that never wait take a callback: no promise per hook per request.
   // A documented path asked with another method is 405 (Allow), not 404.
-  const notAllowed = methodNotAllowed(deps.config.basePath);
   const fhirNotAllowed = deps.fhir === undefined ? () => undefined : fhirMethodNotAllowed(deps.config.basePath, deps.fhir, deps.subscriptions !== undefined);
   app.addHook('preParsing', (request, _reply, payload, done) => {
-    if (request.is404) done(notAllowed(request.url) ?? fhirNotAllowed(request.url) ?? pageNotAllowed(request.url) ?? new ApiError(404, 'Not found.'));
+    if (request.is404) done(fhirNotAllowed(request.url) ?? notAllowed(request.url) ?? new ApiError(404, 'Not found.'));
     else done(null, payload);
   });
   const faviconUrls: ReadonlySet<string> = new Set([FAVICON_PATH, `${deps.config.basePath}${FAVICON_PATH}`]);

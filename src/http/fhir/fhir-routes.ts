@@ -132,7 +132,7 @@ export const fhirRoutes: FastifyPluginAsync<FhirRouteOptions> = async (app: Fast
     throw new ApiError(405, message, { allow });
   };
   // Every known path asked with a method it does not serve is 405 with Allow, with or without
-  // credentials, as on the COS API (src/http/method-not-allowed.ts), refused in onRequest so that
+  // credentials, as on the COS API (src/http/routed-methods.ts), refused in onRequest so that
   // nothing is read to say so: a FHIR update's body (application/fhir+json) is not a 415.
   const notServed = (url: string, methods = NOT_SERVED_METHODS, allow = 'GET, HEAD', message?: string) => {
     const refuse = notAllowed(allow, undefined, message);
@@ -217,7 +217,7 @@ export const fhirRoutes: FastifyPluginAsync<FhirRouteOptions> = async (app: Fast
 /**
  * For a request the router has no route for (a method Fastify does not route, such as PROPFIND, or
  * OPTIONS where no CORS origin is set): the 405 with `Allow` of a FHIR path, as
- * src/http/method-not-allowed.ts gives the COS API's paths, or undefined for a path the API does not
+ * src/http/routed-methods.ts gives the COS API's paths, or undefined for a path the API does not
  * serve (404). docs/fhir-api.md#interactions: HEAD like GET, other methods 405.
  */
 export function fhirMethodNotAllowed(basePath: string, api: FhirApi, subscriptions = false): (url: string) => ApiError | undefined {
