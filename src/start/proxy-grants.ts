@@ -3,11 +3,11 @@
  * DATABASE_URL is set, shared by every instance; else a file in DATA_DIR), the use case, and the
  * recording of lapses and expiries, each audited before it is kept.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { FileGrantStore } from '../adapters/proxy-grants/file-grant-store.js';
+import { newGrantId } from '../adapters/proxy-grants/new-grant-id.js';
 import type { ProxySettings } from '../domain/proxies/grant.js';
 import { personFacts } from '../domain/proxies/people.js';
-import { drawGrantId } from '../domain/proxies/grant-id.js';
 import { ProxyGrants } from '../domain/proxies/proxy-grants.js';
 import type { GrantOf } from '../ports/access-log.port.js';
 import type { AuditTrail, OutcomeRecord } from '../ports/audit-trail.port.js';
@@ -20,9 +20,6 @@ import { repeatUntilClosed } from './repeated-turns.js';
 
 /** How often an instance looks for lapses and expiries to record; access never waits for it (every request decides by time). */
 export const SETTLE_INTERVAL_MS = 60_000;
-
-/** A new grant's id: 32 hex digits from the operating system's random numbers, never one a log would scrub (grant-id.ts). */
-export const newGrantId = (): string => drawGrantId(() => randomBytes(16).toString('hex'));
 
 /** The actor of what time does to a grant: the service itself, no person and no app. */
 export const SERVICE_ACTOR = { issuer: 'urn:pdas:service', subject: 'proxy-grants' } as const;

@@ -6,7 +6,7 @@
  * test of the Sharing tab. Idempotent: a pair that has ever had a grant is left as it is, so a restart
  * (or a grant the person has since ended) never brings one back.
  */
-import { newGrantId } from '../../start/proxy-grants.js';
+import { newGrantId } from '../../adapters/proxy-grants/new-grant-id.js';
 import type { Clock } from '../../ports/clock.port.js';
 import type { ProxyGrantStore, StoredGrant } from '../../ports/proxy-grants.port.js';
 import { DEMO_ACTOR_ID } from '../demo-data/people.js';

@@ -10,7 +10,7 @@ import { FileGrantStore } from '../../../src/adapters/proxy-grants/file-grant-st
 import { MemoryGrantStore } from '../../../src/adapters/proxy-grants/memory-grant-store.js';
 import { PostgresGrantStore } from '../../../src/adapters/proxy-grants/postgres-grant-store.js';
 import type { ProxyGrantStore, StoredGrant } from '../../../src/ports/proxy-grants.port.js';
-import { newGrantId } from '../../../src/start/proxy-grants.js';
+import { newGrantId } from '../../../src/adapters/proxy-grants/new-grant-id.js';
 import { databaseUrl, storesOnFreshSchema } from '../../support/database.js';
 
 export interface StorePair {

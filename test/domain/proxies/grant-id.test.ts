@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { drawGrantId } from '../../../src/domain/proxies/grant-id.js';
-import { newGrantId } from '../../../src/start/proxy-grants.js';
+import { newGrantId } from '../../../src/adapters/proxy-grants/new-grant-id.js';
 import { GRANT_ID_PATTERN } from '../../../src/domain/operations/proxy-parameters.js';
 import { scrubText } from '../../../src/domain/redaction/scrub-text.js';
 
