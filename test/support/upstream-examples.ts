@@ -39,4 +39,5 @@ export const EXAMPLE_FREE = [
   'test/adapters/ehr-xml/example-sources.test.ts',
   'test/adapters/ehr-xml/fast-reader-generated.test.ts',
   'test/adapters/ehr-xml/mirror-generated.test.ts',
+  'test/adapters/ehr-xml/xml-names.test.ts',
 ];

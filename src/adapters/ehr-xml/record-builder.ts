@@ -102,7 +102,7 @@ export class RecordBuilder implements ElementSink {
   }
 
   get knownNames(): KnownNames | undefined {
-    return this.top.lookup?.elementsByFirst;
+    return this.top.lookup?.known;
   }
 
   get textMode(): TextMode {

@@ -4,7 +4,7 @@
  * cutting the name out of the document first.
  */
 import type { CompiledField, CompiledObject, NameTable, ShapeLookup } from './shape.js';
-import { isPlainName } from './xml-names.js';
+import { isPlainName, knownNames } from './xml-names.js';
 
 export type { NameTable, ShapeLookup };
 
@@ -62,12 +62,15 @@ export function lookupOf(shape: CompiledObject): ShapeLookup {
       if (f.alsoAttribute) attributes.push([f.name, i]);
     });
     const elementsByFirst: ((string | number)[] | undefined)[] = new Array<undefined>(128).fill(undefined);
+    const ids: [string, number][] = [];
     for (const [name, index] of elements) {
       // The tokenizer matches these names in place, which reads a tag as `read` would only for such names.
       if (!isPlainName(name)) throw new TypeError(`a shape's element name must be an unprefixed XML name of an ASCII first character: ${name}`);
-      (elementsByFirst[name.charCodeAt(0)] ??= []).push(name, 2 * index + ((shape.fields[index] as CompiledField).object === undefined ? 1 : 0));
+      const id = 2 * index + ((shape.fields[index] as CompiledField).object === undefined ? 1 : 0);
+      (elementsByFirst[name.charCodeAt(0)] ??= []).push(name, id);
+      ids.push([name, id]);
     }
-    l = { elementsByFirst, attributes: nameTable(attributes) };
+    l = { elementsByFirst, known: knownNames(ids), attributes: nameTable(attributes) };
     shape.lookup = l;
   }
   return l;

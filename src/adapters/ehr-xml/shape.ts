@@ -3,6 +3,7 @@
  * The same description drives the mapping walk and tells the parser which paths repeat, so arrays
  * are decided by path, never by element name.
  */
+import type { KnownNames } from './xml-names.js';
 
 export interface MapContext {
   zone: string;
@@ -87,10 +88,14 @@ export interface ShapeLookup {
   /**
    * Element fields by first character (ASCII): `[name, id, ...]`, the id twice the field index, plus
    * one for a leaf (`fieldOfId`, `isLeafId`, shape-lookup.ts), so the tokenizer's question whether a
-   * matched name is a leaf's costs no look at the field (issue 56 item 3). Indexed by first
-   * character only, so a tag can be matched before its length is known (xml-names.ts, NameReader.readKnown).
+   * matched name is a leaf's costs no look at the field (issue 56 item 3).
    */
   elementsByFirst: ((string | number)[] | undefined)[];
+  /**
+   * The same ids as the tokenizer matches a tag in place, before its length is known (xml-names.ts,
+   * NameReader.readKnown): by first character, then by a character where the names differ.
+   */
+  known: KnownNames;
   /** Attribute name -> field index. */
   attributes: NameTable<number>;
 }
