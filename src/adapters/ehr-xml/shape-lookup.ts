@@ -4,7 +4,7 @@
  * cutting the name out of the document first.
  */
 import type { CompiledField, CompiledObject, NameTable, ShapeLookup } from './shape.js';
-import { isPlainName, knownNames } from './xml-names.js';
+import { isPlainName, knownId, knownNames } from './xml-names.js';
 
 export type { NameTable, ShapeLookup };
 
@@ -32,21 +32,15 @@ export function lookUp<V>(table: NameTable<V>, text: string, from: number, to: n
 }
 
 
-/** The field index of an element's id in `elementsByFirst`. */
+/** The field index of an element's id in `known`. */
 export const fieldOfId = (id: number): number => id >> 1;
-/** Whether an element's id in `elementsByFirst` is a leaf's. */
+/** Whether an element's id in `known` is a leaf's. */
 export const isLeafId = (id: number): boolean => (id & 1) === 1;
 
 /** The field index of the element named `text[from, to)`, or undefined. */
 export function elementField(lookup: ShapeLookup, text: string, from: number, to: number): number | undefined {
-  const first = text.charCodeAt(from);
-  const list = first < 128 ? lookup.elementsByFirst[first] : undefined;
-  if (list === undefined) return undefined;
-  for (let i = 0; i < list.length; i += 2) {
-    const name = list[i] as string;
-    if (name.length === to - from && text.startsWith(name, from)) return fieldOfId(list[i + 1] as number);
-  }
-  return undefined;
+  const id = knownId(lookup.known, text, from, to);
+  return id < 0 ? undefined : fieldOfId(id);
 }
 
 /** The lookups of `shape`, made the first time an element of it is read and kept on it (a frame per element asks). */
@@ -61,16 +55,13 @@ export function lookupOf(shape: CompiledObject): ShapeLookup {
       // A leaf given either way fills one slot, whichever form it comes in.
       if (f.alsoAttribute) attributes.push([f.name, i]);
     });
-    const elementsByFirst: ((string | number)[] | undefined)[] = new Array<undefined>(128).fill(undefined);
     const ids: [string, number][] = [];
     for (const [name, index] of elements) {
       // The tokenizer matches these names in place, which reads a tag as `read` would only for such names.
       if (!isPlainName(name)) throw new TypeError(`a shape's element name must be an unprefixed XML name of an ASCII first character: ${name}`);
-      const id = 2 * index + ((shape.fields[index] as CompiledField).object === undefined ? 1 : 0);
-      (elementsByFirst[name.charCodeAt(0)] ??= []).push(name, id);
-      ids.push([name, id]);
+      ids.push([name, 2 * index + ((shape.fields[index] as CompiledField).object === undefined ? 1 : 0)]);
     }
-    l = { elementsByFirst, known: knownNames(ids), attributes: nameTable(attributes) };
+    l = { known: knownNames(ids), attributes: nameTable(attributes) };
     shape.lookup = l;
   }
   return l;

@@ -86,14 +86,11 @@ export type NameTable<V> = Map<number, (string | V)[]>;
 /** A compiled shape's name lookups for the single-pass reader (shape-lookup.ts makes them). */
 export interface ShapeLookup {
   /**
-   * Element fields by first character (ASCII): `[name, id, ...]`, the id twice the field index, plus
-   * one for a leaf (`fieldOfId`, `isLeafId`, shape-lookup.ts), so the tokenizer's question whether a
+   * Element fields, as the tokenizer matches a tag in place before its length is known (xml-names.ts,
+   * NameReader.readKnown) and the builder looks up a name read whole (`elementField`): by first
+   * character, then by a character where the names differ. Each id is twice the field index, plus one
+   * for a leaf (`fieldOfId`, `isLeafId`, shape-lookup.ts), so the tokenizer's question whether a
    * matched name is a leaf's costs no look at the field (issue 56 item 3).
-   */
-  elementsByFirst: ((string | number)[] | undefined)[];
-  /**
-   * The same ids as the tokenizer matches a tag in place, before its length is known (xml-names.ts,
-   * NameReader.readKnown): by first character, then by a character where the names differ.
    */
   known: KnownNames;
   /** Attribute name -> field index. */

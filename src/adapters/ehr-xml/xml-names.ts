@@ -36,7 +36,9 @@ export function knownNames(entries: readonly (readonly [name: string, id: number
   const byFirst = new Map<number, (readonly [string, number])[]>();
   for (const entry of entries) {
     const first = entry[0].charCodeAt(0);
-    byFirst.set(first, [...byFirst.get(first) ?? [], entry]);
+    const group = byFirst.get(first);
+    if (group === undefined) byFirst.set(first, [entry]);
+    else group.push(entry);
   }
   const table = new Array<KnownGroup | undefined>(128).fill(undefined);
   for (const [first, group] of byFirst) {
@@ -106,12 +108,7 @@ export class NameReader {
    * then set as `read` would set them; else -1, and the caller reads the name with `read`.
    */
   readKnown(t: string, from: number, known: KnownNames): number {
-    const first = t.charCodeAt(from);
-    const group = first < 128 ? known[first] : undefined;
-    if (group === undefined) return -1;
-    // Past the text's end this is NaN, which no candidate has: then too the name is read by `read`.
-    const c = t.charCodeAt(from + group.at);
-    const candidates = c < 128 ? group.byChar[c] : undefined;
+    const candidates = candidatesAt(known, t, from);
     if (candidates === undefined) return -1;
     for (let i = 0; i < candidates.length; i += 2) {
       const name = candidates[i] as string;
@@ -125,6 +122,27 @@ export class NameReader {
     }
     return -1;
   }
+}
+
+/** The names of `known` a name at `t[from]` may be: those of its first character that share its character at their group's place. */
+function candidatesAt(known: KnownNames, t: string, from: number): readonly (string | number)[] | undefined {
+  const first = t.charCodeAt(from);
+  const group = first < 128 ? known[first] : undefined;
+  if (group === undefined) return undefined;
+  // Past the text's end this is NaN, which no candidate has.
+  const c = t.charCodeAt(from + group.at);
+  return c < 128 ? group.byChar[c] : undefined;
+}
+
+/** The id of the name `t[from, to)`, read whole already (the local part of a prefixed one), in `known`; -1 when it is none of them. */
+export function knownId(known: KnownNames, t: string, from: number, to: number): number {
+  const candidates = candidatesAt(known, t, from);
+  if (candidates === undefined) return -1;
+  for (let i = 0; i < candidates.length; i += 2) {
+    const name = candidates[i] as string;
+    if (name.length === to - from && t.startsWith(name, from)) return candidates[i + 1] as number;
+  }
+  return -1;
 }
 
 /** Past the name start character at `i`. */

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { knownNames, NameReader } from '../../../src/adapters/ehr-xml/xml-names.js';
+import { knownId, knownNames, NameReader } from '../../../src/adapters/ehr-xml/xml-names.js';
 import { NAME_CHAR } from '../../../src/adapters/ehr-xml/xml-text.js';
 import { assertProperty } from '../../support/seeds.js';
 
@@ -26,7 +26,7 @@ const nameArb = fc.tuple(fc.constantFrom('c', 'd'), fc.array(fc.constantFrom(...
   .map(([first, rest]) => [first, ...rest].join(''));
 
 describe('names matched in place (issue 56 item 3)', () => {
-  it('finds the name the plain search finds, for any names and any text after the `<`', async () => {
+  it('finds the name the plain search finds, for any names and any text after the `<`, in place and read whole', async () => {
     await assertProperty(fc.property(
       fc.uniqueArray(nameArb, { minLength: 1, maxLength: 12 }),
       fc.array(fc.constantFrom(...LETTERS, '>', ' ', '/', ':', '\u00e9', '='), { maxLength: 9 }),
@@ -39,6 +39,14 @@ describe('names matched in place (issue 56 item 3)', () => {
         const id = reader.readKnown(t, 1, known);
         expect(id).toBe(plainSearch(names, t, 1));
         if (id >= 0) expect([reader.end, reader.colon, reader.known]).toEqual([1 + (names[id] as string).length, -1, names[id]]);
+        // A name read whole is looked up by its exact range: the index of that very name, or -1.
+        let whole: NameReader | undefined = new NameReader();
+        try {
+          whole.read(t, 1);
+        } catch {
+          whole = undefined;
+        }
+        if (whole !== undefined && whole.colon < 0) expect(knownId(known, t, 1, whole.end)).toBe(names.indexOf(t.slice(1, whole.end)));
       },
     ), { seeds: [5603, 5604, 5605], numRuns: 3000 });
   });
