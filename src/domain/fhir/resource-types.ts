@@ -36,5 +36,9 @@ function gathered(): ReadResourceTypes {
 
 export const READ_RESOURCE_TYPES = gathered();
 
+/** The read whose folder declares `type`, if a read's does (a shared party or the patient's own type has none). */
+export const declaringRead = (type: string): ReadName | undefined =>
+  READ_NAMES.find((read) => Object.hasOwn((OPERATIONS[read] as RecordsRead).fhirTypes ?? {}, type));
+
 /** Every resource type, the patient's first, then the reads' in the table's order, the shared parties last. */
 export const RESOURCE_TYPES = { ...PATIENT_TYPES, ...READ_RESOURCE_TYPES, ...PARTY_TYPES };

@@ -4,6 +4,7 @@
  * served on /fhir with nothing more to register.
  */
 import { OPERATIONS, READ_NAMES, type ReadName } from '../../domain/operations/table.js';
+import { declaringRead } from '../../domain/fhir/resource-types.js';
 import { FHIR_TYPES, REFERENCED_TYPES, type FhirType } from '../../domain/fhir/search-parameters.js';
 import type { FhirIds } from '../../ports/fhir-ids.port.js';
 import type { FhirForm } from '../../reads/as-fhir.js';
@@ -56,6 +57,16 @@ export interface TypeServing {
 }
 
 /**
+ * The reads whose records may reference `type`: a shared party (Organization …) any read's; a type a
+ * read's folder declares beside its own (a Medication, the product its prescriptions name) that read's
+ * alone, so a scope or a proxy's grant that reaches no medication record reaches no Medication either.
+ */
+function referencingReads(type: FhirType, withForm: readonly ReadName[]): ReadName[] {
+  const declaring = declaringRead(type);
+  return declaring === undefined ? [...withForm] : withForm.filter((read) => read === declaring);
+}
+
+/**
  * The types served, each with its reads. A Patient is answered from one read: the newest layout the
  * EHR holds the person in (v2, else the older layout), so two layouts of one person never give two
  * Patients, and a person the EHR has in the older layout only still has one (issue 45 item 11).
@@ -71,7 +82,7 @@ export function servedTypes(forms: FhirForms): TypeServing[] {
     const reads = withForm.filter((r) => (forms[r] as FhirForm<ReadName>).types.includes(type));
     if (type === 'Patient') out.push({ type, reads: reads.reverse(), referenced: false, alternatives: true });
     else if (reads.length > 0) out.push({ type, reads, referenced: false });
-    else if (REFERENCED_TYPES.has(type)) out.push({ type, reads: withForm, referenced: true });
+    else if (REFERENCED_TYPES.has(type)) out.push({ type, reads: referencingReads(type, withForm), referenced: true });
   }
   return out;
 }

@@ -83,7 +83,7 @@ describe('a proxy granted LabResult only, on /fhir with user/ scopes', () => {
   });
 
   it('is refused every other type of the grantor\'s: search 403, read not found', async () => {
-    for (const type of ['Condition', 'Procedure', 'MedicationRequest', 'Appointment', 'Encounter', 'Composition', 'AllergyIntolerance', 'Flag', 'AuditEvent']) {
+    for (const type of ['Condition', 'Procedure', 'MedicationRequest', 'Appointment', 'Encounter', 'Composition', 'AllergyIntolerance', 'Flag', 'AuditEvent', 'Medication']) {
       const res = await get(t, `/fhir/${type}?patient=${tolvan}`, anton);
       expect([type, res.statusCode]).toEqual([type, 403]);
     }

@@ -124,6 +124,13 @@ describe('FHIR API: what each SMART scope reaches', () => {
       expect((await search(TOLVAN, 'patient/Observation.rs', `/fhir/${performer}`)).statusCode).toBe(200);
     });
 
+    it('a Medication, which only a medication record names, needs a scope that reaches one: else 403', async () => {
+      expect(outcomeOf(await search(TOLVAN, 'patient/Observation.rs', '/fhir/Medication'), 403).code).toBe('forbidden');
+      const listed = matchesOf(bundleOf(await search(TOLVAN, 'patient/MedicationRequest.rs', '/fhir/Medication')));
+      expect(listed.length).toBeGreaterThan(0);
+      expect((await search(TOLVAN, 'patient/Observation.rs', `/fhir/Medication/${listed[0]?.id}`)).statusCode).toBe(403);
+    });
+
     it('are not readable with no record scope at all: 403', async () => {
       expect(outcomeOf(await search(TOLVAN, 'openid launch/patient', '/fhir/Organization'), 403).code).toBe('forbidden');
       expect(outcomeOf(await search(TOLVAN, 'openid launch/patient', '/fhir/Practitioner'), 403).code).toBe('forbidden');
