@@ -78,23 +78,32 @@ describe.skipIf(!available)('the own authorization server\'s surface (docs/sign-
       }
     });
 
-    it('is 404 (or 405 with Allow) on the service\'s page for an unknown path or one it does not serve, a registration among them', async () => {
+    it('is 405 with Allow at the signing keys and discovery, in an OAuth error whatever the request accepts: apps read them', async () => {
+      for (const path of ['/jwks', '/.well-known/openid-configuration']) {
+        for (const accept of ['text/html', '*/*']) {
+          const answer = await ask(path, 'PUT', { accept });
+          expect([path, accept, answer.status, answer.headers.allow]).toEqual([path, accept, 405, 'GET, HEAD, OPTIONS']);
+          expect(answer.headers['content-type']).toMatch(/^application\/json/);
+          expect(JSON.parse(answer.body)).toEqual({ error: 'invalid_request', error_description: `${path} takes GET: PUT is not served here` });
+        }
+      }
+    });
+
+    it('is 404 on the service\'s page for an unknown path, a registration among them', async () => {
       const cases: Array<[string, string, Record<string, string>, string | undefined, number]> = [
         ['/reg', 'POST', { 'content-type': 'application/json' }, '{}', 404],
         ['/anything', 'POST', { 'content-type': 'application/json' }, '{}', 404],
         ['/anything', 'GET', {}, undefined, 404],
-        ['/jwks', 'PUT', {}, undefined, 405],
       ];
       for (const [path, method, headers, body, status] of cases) {
         const page = await ask(path, method, { ...headers, accept: 'text/html' }, body);
         expect([path, method, page.status]).toEqual([path, method, status]);
         expect(page.headers['content-type']).toMatch(/^text\/html/);
         expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
-        if (status === 405) expect(page.headers.allow).toBe('GET, HEAD, OPTIONS');
         // A script that asks for JSON gets the same status as an OAuth error.
         const json = await ask(path, method, { ...headers, accept: 'application/json' }, body);
         expect([path, method, json.status]).toEqual([path, method, status]);
-        expect(JSON.parse(json.body)).toMatchObject({ error: status === 404 ? 'not_found' : 'invalid_request' });
+        expect(JSON.parse(json.body)).toMatchObject({ error: 'not_found' });
       }
       expect(logs.join('\n')).not.toMatch(/"level":50|Internal Server Error/);
     });

@@ -59,8 +59,8 @@ type OAuthError = { error?: unknown; error_description?: unknown };
 
 /**
  * Whether a refusal is answered with the service's page: always at a person's endpoint, never at one an
- * app calls (token, introspection, revocation: no browser is sent there, and an app must read its
- * error in JSON), elsewhere when the request puts HTML first.
+ * app calls (token, introspection, revocation, discovery, the keys: an app must read its error in
+ * JSON), elsewhere when the request puts HTML first.
  */
 function answersWithPage(ctx: PageContext): boolean {
   if (forPerson(ctx.path)) return true;

@@ -1,12 +1,13 @@
 // The methods each endpoint of oidc-provider takes as provider-config.ts configures it (its `routes` at
 // their defaults, the features it turns on): a request of another method is 405 with `Allow` (RFC 9110
-// §15.5.6), one for a path not here 404 (provider-pages.ts). The back channel (token, revocation,
-// introspection) answers in OAuth errors, everything else a person may land on with the service's page.
+// §15.5.6), one for a path not here 404 (provider-pages.ts). What apps call (token, revocation,
+// introspection, discovery, the signing keys) answers in OAuth errors, everything else a person may
+// land on with the service's page.
 
 export interface Served {
   /** The methods, in `Allow`'s order. */
   methods: readonly string[];
-  /** An endpoint an app calls (OAuth JSON errors), not a page a browser shows. */
+  /** An endpoint an app calls, discovery and the keys too (OAuth JSON errors whatever it accepts), not a page a browser shows. */
   backChannel: boolean;
   /** Where only a person's browser is sent (authorization, signing out): answered with a page whatever it accepts. */
   page: boolean;
@@ -14,7 +15,7 @@ export interface Served {
 
 const PAGE_GET = { methods: ['GET', 'HEAD'], backChannel: false, page: true };
 /** Discovery and the signing keys: read by anyone, cross-origin too (an OPTIONS preflight). */
-const OPEN_GET = { methods: ['GET', 'HEAD', 'OPTIONS'], backChannel: false, page: false };
+const OPEN_GET = { methods: ['GET', 'HEAD', 'OPTIONS'], backChannel: true, page: false };
 const BACK_CHANNEL = { methods: ['POST', 'OPTIONS'], backChannel: true, page: false };
 
 const SERVED: ReadonlyMap<string, Served> = new Map<string, Served>([

@@ -65,6 +65,16 @@ describe('review item 1: the demo issuer at the edges of its surface', () => {
     expect([unknown.statusCode, unknown.headers['content-type']]).toEqual([404, 'text/html; charset=utf-8']);
     expect(await unknown.body.text()).toContain('This page is not here');
   });
+
+  it('answers the wrong method at discovery and the signing keys in JSON, whatever the request accepts: apps read them', async () => {
+    for (const [pathname, accept] of [['/jwks', '*/*'], ['/.well-known/openid-configuration', 'text/html']] as const) {
+      const patch = await request(`${service.oidc.issuer}${pathname}`, { method: 'PATCH', headers: { accept } });
+      expect([patch.statusCode, patch.headers.allow, patch.headers['content-type'], await patch.body.json()]).toEqual([
+        405, 'GET, HEAD, OPTIONS', 'application/json; charset=utf-8',
+        { error: 'invalid_request', error_description: `${pathname} takes GET: PATCH is not served here` },
+      ]);
+    }
+  });
 });
 
 describe('review item 2: a dead refresh token at the demo issuer', () => {
