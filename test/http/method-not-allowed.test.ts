@@ -108,6 +108,9 @@ const PAGES = ['/', '/openapi.json', '/docs', '/docs/static/index.html', '/healt
 
 describe('a page that is not an operation, and a method it does not serve', () => {
   let t: TestApp;
+  let port: number | undefined;
+  /** The app's port, listening from the first test that sends raw bytes on. */
+  const listening = async (): Promise<number> => port ??= Number(new URL(await t.app.listen({ port: 0, host: '127.0.0.1' })).port);
   beforeAll(async () => {
     t = await startTestApp({ protection: { corsOrigins: ['https://app.example'] } });
   });
@@ -127,7 +130,7 @@ describe('a page that is not an operation, and a method it does not serve', () =
 
   it('answers a path beside the pages, or a file below the docs page, 404 whatever the method: only a route of its own is known', async () => {
     for (const url of ['/health/other', '/openapi.yaml', '/docs-other', '/favicon.png', '/health', '/docs/static/swagger-ui.css', '/docs/static/nothing.js', '/docs/static/../../etc/passwd']) {
-      // GET of a docs file is the static files' own answer (a redirect, 403 or 404); every other answer here is an unknown path's.
+      // GET of a docs file is the static files' own answer (a redirect or 404); every other answer here is an unknown path's.
       for (const method of url.startsWith('/docs/static/') ? ['POST', 'DELETE'] as const : ['GET', 'POST', 'DELETE'] as const) {
         const res = await t.call({ method, url, key: null });
         expect([method, url, res.statusCode, res.headers.allow]).toEqual([method, url, 404, undefined]);
@@ -135,9 +138,19 @@ describe('a page that is not an operation, and a method it does not serve', () =
     }
   });
 
+  it('answers a path with an up segment 404 in shape 1 wherever it points, the docs page\'s files too: never the static files\' bare 403 (hostile review)', async () => {
+    const connection = await RawConnection.open(await listening());
+    // Sent as written: a client library (and inject) would resolve the segments before sending.
+    const targets = ['/patients/../openapi.json', '/docs/static/../../openapi.json', '/docs/static/x/../index.html',
+      '/docs/static/%2e%2e/%2e%2e/openapi.json', '/docs/static/.%2E/index.html', '/docs/static/..%5cindex.html'];
+    connection.write(targets.map((target) => `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`));
+    const answers = await connection.answered(targets.length);
+    expect(answers.map((a, i) => [targets[i], a.status, JSON.parse(a.body) as unknown]))
+      .toEqual(targets.map((target) => [target, 404, { statusCode: 404, message: 'Not found.' }]));
+  });
+
   it('answers a request target that is no path (`*`) 404, though the router reads `*` as `/`, a page (hostile review)', async () => {
-    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const connection = await RawConnection.open(Number(new URL(address).port));
+    const connection = await RawConnection.open(await listening());
     const methods = ['POST', 'PUT', 'DELETE', 'PATCH'];
     connection.write(methods.map((m) => `${m} * HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n`));
     const answers = await connection.answered(methods.length);

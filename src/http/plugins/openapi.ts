@@ -1,6 +1,6 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance, onSendHookHandler } from 'fastify';
+import type { FastifyInstance, onSendHookHandler, preHandlerAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { AUTHORIZE_DIALOG_CSS, forTheDocsPage } from '../openapi/authorize-dialog.js';
 import { baseDocument } from '../openapi/document.js';
@@ -27,6 +27,18 @@ function fillInKey(key: string): () => void {
   const source = `function () { ui.preauthorizeApiKey('subscriptionKey', ${JSON.stringify(key)}); }`;
   return Object.assign(() => undefined, { toString: () => source });
 }
+
+/** An up segment (`..`, with `\\` read as `/`, as @fastify/send reads it): no file of the page's. */
+const UP_SEGMENT = /(?:^|[\\/])\.\.(?:[\\/]|$)/;
+
+/**
+ * The page's files answer a path with an up segment 404 in shape 1, as every path that is not the
+ * service's does, rather than @fastify/static's bare 403, which says nothing a person can act on.
+ */
+const noUpSegment: preHandlerAsyncHookHandler = async (request, reply) => {
+  const rest = (request.params as { '*'?: unknown } | undefined)?.['*'];
+  if (typeof rest === 'string' && UP_SEGMENT.test(rest)) return reply.callNotFound();
+};
 
 const docsPageHeaders: onSendHookHandler = (_request, reply, payload, done) => {
   reply.header('x-frame-options', 'DENY');
@@ -58,6 +70,7 @@ export const openapi = fp(async (app: FastifyInstance, opts: OpenApiOptions) => 
   app.addHook('onRoute', (route) => {
     if (route.url !== '/docs' && !route.url.startsWith('/docs/')) return;
     route.onSend = [...[route.onSend ?? []].flat(), docsPageHeaders];
+    if (route.url.endsWith('*')) route.preHandler = [...[route.preHandler ?? []].flat(), noUpSegment];
   });
   await app.register(swaggerUi, {
     routePrefix: '/docs',
