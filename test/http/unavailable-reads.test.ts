@@ -133,3 +133,21 @@ describe('a read shared by a type', () => {
     expect(meetings.statusCode).toBe(501);
   });
 });
+
+describe('a read that alone serves a referenced type', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ now: NOW, readsOff: ['getMedications'] });
+  }, 60_000);
+  afterAll(async () => t?.close());
+
+  it('turned off, takes its Medication out of the CapabilityStatement and answers it 501, the parties served still', async () => {
+    const types = ((await get(t, '/fhir/metadata')).json() as { rest: { resource: { type: string }[] }[] }).rest[0]?.resource.map((r) => r.type) ?? [];
+    expect(types).not.toContain('MedicationRequest');
+    expect(types).not.toContain('Medication');
+    expect(types).toEqual(expect.arrayContaining(['Organization', 'Practitioner']));
+    const token = await smartToken(t, TOLVAN, 'patient/*.read');
+    expect(outcomeOf(await get(t, `/fhir/Medication?patient=${pid(TOLVAN)}`, token), 501).code).toBe('not-supported');
+    expect(matchesOf(bundleOf(await get(t, `/fhir/Organization?patient=${pid(TOLVAN)}`, token))).length).toBeGreaterThan(0);
+  });
+});

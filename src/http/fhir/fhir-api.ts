@@ -88,11 +88,12 @@ export function servedTypes(forms: FhirForms): TypeServing[] {
 }
 
 /**
- * The types the CapabilityStatement lists: not one whose every read the region turned off (READS_OFF).
- * Its routes stay, so a client that asks anyway learns why (501, OperationOutcome `not-supported`).
+ * The types the CapabilityStatement lists: not one whose every read the region turned off (READS_OFF),
+ * a referenced type too (a Medication, when the prescriptions are off). Its routes stay, so a client
+ * that asks anyway learns why (501, OperationOutcome `not-supported`).
  */
 export const listedTypes = (served: readonly TypeServing[], off: ReadonlySet<ReadName> = new Set()): TypeServing[] =>
-  served.filter((s) => s.reads.length === 0 || s.referenced || s.reads.some((read) => !off.has(read)));
+  served.filter((s) => s.reads.length === 0 || s.reads.some((read) => !off.has(read)));
 
 /** The API's scope of each read (`user/LabResult-read`), which on /fhir grants its types too. */
 export const cosScopeOf = (read: ReadName): string => OPERATIONS[read].scope.name;
