@@ -79,6 +79,26 @@ const codings = (concept: unknown): Json[] => (isObject(concept) ? listOf(concep
 const names = (concept: unknown, wanted: { system: string; code: string }): boolean =>
   codings(concept).some((c) => c.system === wanted.system && c.code === wanted.code);
 
+/**
+ * The members a grant's Consent may hold, at its top and in its provision: what the mapping reads, and
+ * what restricts nothing (an id, meta, the narrative, plain extensions, which FHIR lets a reader pass
+ * over). Any other member (a data period, named records, a security label, a modifier extension, a
+ * policy) would narrow or qualify what is shared, which a grant cannot hold: refused, never dropped,
+ * so a Consent is never taken as a wider grant than the person wrote.
+ */
+const CONSENT_MEMBERS: ReadonlySet<string> = new Set([
+  'resourceType', 'id', 'meta', 'text', 'language', 'extension', 'status', 'scope', 'category', 'patient', 'dateTime', 'performer', 'policyRule', 'provision',
+]);
+const PROVISION_MEMBERS: ReadonlySet<string> = new Set(['id', 'extension', 'type', 'period', 'actor', 'action', 'class', 'provision']);
+const ACTOR_MEMBERS: ReadonlySet<string> = new Set(['id', 'extension', 'role', 'reference']);
+
+function onlyMembers(element: string, value: Json, known: ReadonlySet<string>): void {
+  const other = Object.keys(value).find((member) => !known.has(member));
+  if (other !== undefined) {
+    throw invalid(`${element}.${other.slice(0, 64)} is not something a grant can hold: a grant shares the whole of its classes for its period, with no other restriction. Leave it out, or share less by naming fewer classes.`);
+  }
+}
+
 /** Where a concept is given, it must be the one a grant's Consent has. */
 function expectConcept(element: string, value: unknown, wanted: { system: string; code: string }): void {
   const given = listOf(value);
@@ -98,6 +118,7 @@ function granteeOf(provision: Json): string {
   const actors = listOf(provision.actor);
   const [actor] = actors;
   if (actors.length !== 1 || !isObject(actor)) throw invalid('Consent.provision.actor must name exactly one person: the one you share your record with.');
+  onlyMembers('Consent.provision.actor', actor, ACTOR_MEMBERS);
   if (actor.role !== undefined && !names(actor.role, AGENT)) throw invalid(`Consent.provision.actor.role must be ${AGENT.system}|${AGENT.code} (agent).`);
   const identifier = isObject(actor.reference) ? actor.reference.identifier : undefined;
   if (!isObject(identifier) || typeof identifier.value !== 'string' || typeof identifier.system !== 'string' || !NUMBER_SYSTEMS.has(identifier.system)) {
@@ -128,6 +149,7 @@ function categoriesOf(provision: Json, classes: ConsentClasses): string[] {
 /** The grant a posted Consent asks for; a DomainError (400) naming the element otherwise. `patient`: whom it must be about, if it says. */
 export function grantRequestOf(body: unknown, patientReference: string, ctx: ConsentContext): GrantRequest {
   if (!isObject(body) || body.resourceType !== 'Consent') throw invalid('The body must be a FHIR Consent resource (resourceType "Consent").');
+  onlyMembers('Consent', body, CONSENT_MEMBERS);
   if (body.status !== undefined && body.status !== 'proposed' && body.status !== 'active') throw invalid('Consent.status must be proposed (or active): a new grant waits for the person to accept it.');
   expectConcept('scope', body.scope, SCOPE);
   expectConcept('category', body.category, CATEGORY);
@@ -140,6 +162,7 @@ export function grantRequestOf(body: unknown, patientReference: string, ctx: Con
   const provisions = listOf(body.provision);
   const [provision] = provisions;
   if (provisions.length !== 1 || !isObject(provision)) throw invalid('Consent.provision must be one provision: who may read what, and when.');
+  onlyMembers('Consent.provision', provision, PROVISION_MEMBERS);
   if (provision.type !== undefined && provision.type !== 'permit') throw invalid('Consent.provision.type must be permit.');
   if (provision.provision !== undefined) throw invalid('Consent.provision must not have nested provisions: a grant permits its classes, with no exceptions.');
   for (const action of listOf(provision.action)) if (!names(action, ACCESS)) throw invalid(`Consent.provision.action must be ${ACCESS.system}|${ACCESS.code}.`);
@@ -154,7 +177,7 @@ export function grantRequestOf(body: unknown, patientReference: string, ctx: Con
 /** The use case's refusal of a grant's member, as the Consent element that holds it. */
 const ELEMENTS: Readonly<Record<string, string>> = {
   grantee: 'Consent.provision.actor', categories: 'Consent.provision.class', validFrom: 'Consent.provision.period.start',
-  validTo: 'Consent.provision.period.end', purpose: 'Consent.provision.purpose',
+  validTo: 'Consent.provision.period.end',
 };
 
 export function asConsentRefusal(err: unknown): unknown {

@@ -143,6 +143,38 @@ describe('FHIR Consent, PROXY_GRANTS on', () => {
     outcomeOf(await post(t, someoneElse, tolvan), 403);
   });
 
+  it('refuses a restriction it cannot hold (a data period, named records, a modifier extension …) with 400 naming it, never a wider grant (hostile review)', async () => {
+    // Gösta, to whom Tolvan shares nothing yet: a Consent taken would be a grant (201), not a conflict.
+    const lab = (): Record<string, unknown> => posted(GOSTA, ['Observation', 'DiagnosticReport']);
+    const within = (extra: Record<string, unknown>): Record<string, unknown> => {
+      const body = lab();
+      return { ...body, provision: { ...(body.provision as Record<string, unknown>), ...extra } };
+    };
+    const modifier = [{ url: 'http://example.org/only-this-visit', valueBoolean: true }];
+    const cases: [Record<string, unknown>, string][] = [
+      [within({ dataPeriod: { start: '2026-10-01' } }), 'Consent.provision.dataPeriod'],
+      [within({ data: [{ meaning: 'instance', reference: { reference: 'Observation/x' } }] }), 'Consent.provision.data'],
+      [within({ securityLabel: [{ system: 'http://terminology.hl7.org/CodeSystem/v3-Confidentiality', code: 'R' }] }), 'Consent.provision.securityLabel'],
+      [within({ code: [{ coding: [{ system: 'http://loinc.org', code: '718-7' }] }] }), 'Consent.provision.code'],
+      [within({ purpose: [{ system: 'http://terminology.hl7.org/CodeSystem/v3-ActReason', code: 'TREAT' }] }), 'Consent.provision.purpose'],
+      [within({ modifierExtension: modifier }), 'Consent.provision.modifierExtension'],
+      [{ ...lab(), modifierExtension: modifier }, 'Consent.modifierExtension'],
+      [{ ...lab(), implicitRules: 'http://example.org/rules' }, 'Consent.implicitRules'],
+      [{ ...lab(), policy: [{ uri: 'http://example.org/policy' }] }, 'Consent.policy'],
+    ];
+    const grants = t.proxyGrants as ProxyGrants;
+    const before = (await grants.list(TOLVAN)).length;
+    for (const [body, element] of cases) {
+      const issue = outcomeOf(await post(t, body, tolvan), 400);
+      expect([element, issue.code, issue.diagnostics]).toEqual([element, 'invalid', expect.stringContaining(element)]);
+    }
+    expect((await grants.list(TOLVAN)).length).toBe(before);
+    // What does not restrict is taken: an id, meta, narrative and plain extensions.
+    const taken = await post(t, { ...within({ id: 'p1', extension: [{ url: 'http://example.org/note', valueString: 'x' }] }), id: 'c1', meta: { tag: [] }, text: { status: 'generated', div: '<div xmlns="http://www.w3.org/1999/xhtml">x</div>' } }, tolvan);
+    expect(taken.statusCode, taken.body.slice(0, 300)).toBe(201);
+    expect((await del(t, resourceOf(taken, 201).id as string, tolvan)).statusCode).toBeLessThan(300);
+  });
+
   it('refuses a permit without classes (never everything by omission), and reads a `*` grant back as every type the reads serve', async () => {
     const martaToken = await smartToken(t, MARTA, WRITE);
     const { provision, ...rest } = posted(ANTON, []) as { provision: Record<string, unknown> };
