@@ -5,7 +5,7 @@
 import { DomainError } from '../errors.js';
 import { hasReachedAge } from '../identity/legal-age.js';
 import { birthDateOf, IDENTITY_NUMBER_EXPECTED, parsePersonalIdentityNumber } from '../identity/personal-identity-number.js';
-import { compactToEpochMs, filterParamToCompact, LOCAL_DATE_TIME_EXPECTED, localDate } from '../time/local-time.js';
+import { compactToEpochMs, epochMsToCompact, filterParamToCompact, LOCAL_DATE_TIME_EXPECTED, localDate } from '../time/local-time.js';
 import { EVERY_CATEGORY, isCategory, PROXY_CATEGORIES } from './categories.js';
 import type { ProxySettings } from './grant.js';
 import { PURPOSE_MAX } from './purpose.js';
@@ -40,7 +40,12 @@ const invalid = (message: string): DomainError => new DomainError('INVALID_REQUE
 function instant(name: string, value: string, zone: string): number {
   const compact = filterParamToCompact(value);
   if (compact === undefined) throw invalid(`Body member ${name} must be ${LOCAL_DATE_TIME_EXPECTED}.`);
-  return compactToEpochMs(compact, zone);
+  const ms = compactToEpochMs(compact, zone);
+  // A time in spring's gap is shown by no instant: read as the hour after, it would end a grant later than asked.
+  if (epochMsToCompact(ms, zone) !== compact) {
+    throw invalid(`Body member ${name} is a time the clocks skip in ${zone} (the night they go forward): give a time before or after that hour.`);
+  }
+  return ms;
 }
 
 function grantee(raw: string, grantor: string, nowMs: number, zone: string): string {

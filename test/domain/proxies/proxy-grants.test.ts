@@ -113,6 +113,16 @@ describe('ProxyGrants', () => {
     await expect(give({ grantee: STRANGER, validFrom: '2026-02-30T00:00:00' })).rejects.toEqual(code('INVALID_REQUEST'));
   });
 
+  it('refuses a time the clocks skip in spring, naming it; takes the hour autumn repeats at its first (hostile review)', async () => {
+    for (const [name, request] of [['validTo', { validTo: '2027-03-28T02:30:00' }], ['validFrom', { validFrom: '2027-03-28T02:00:00', validTo: '2027-03-29T00:00:00' }]] as const) {
+      await expect(give({ grantee: STRANGER, ...request })).rejects.toEqual(expect.objectContaining({
+        code: 'INVALID_REQUEST', message: expect.stringMatching(new RegExp(`^Body member ${name} is a time the clocks skip in ${ZONE}`)) as string,
+      }));
+    }
+    // Either side of the gap is a real time; the autumn's repeated 02:30 is the earlier one (+02:00), so a grant ends no later than asked.
+    expect((await give({ grantee: STRANGER, validTo: '2027-03-28T03:00:00' })).validTo).toBe('20270328030000');
+  });
+
   it('refuses a purpose that cannot be shown as written: control, separator and bidirectional characters', async () => {
     for (const purpose of ['a\u0000b', 'a\u2028b', 'a\u202eb', 'a\u2066b', 'a\u200fb', 'x'.repeat(201)]) {
       await expect(give({ purpose })).rejects.toEqual(expect.objectContaining({ code: 'INVALID_REQUEST', message: expect.stringContaining('purpose') }));
