@@ -39,6 +39,7 @@ import { patientAppRoutes, PROXY_SCOPES } from './patient-app/patient-app-routes
 import { authServerRoutes } from './auth-server-routes.js';
 import type { AuthServerMount } from '../ports/auth-server.port.js';
 import { clientErrorHandlerOf, frameworkErrorsOf } from './transport-errors.js';
+import { refuseRepeatedHeaders } from './repeated-headers.js';
 import './types.js';
 
 export interface AppDependencies extends RouteDependencies {
@@ -139,6 +140,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     done();
   });
   await app.register(errorHandler, { clock: deps.clock, basePath: deps.config.basePath });
+  refuseRepeatedHeaders(app, deps.authServer?.mountPath);
   emptyJsonWhereNoBody(app);
   // An unknown path is 404 whatever its method or body: never parse (and refuse) a body nobody reads.
   // Hooks that never wait take a callback: no promise per hook per request.

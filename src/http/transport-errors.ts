@@ -15,7 +15,7 @@ const MALFORMED = { status: 400, reason: 'Bad Request', message: 'The request is
 /** The service's own authorization server, whose pages answer what is refused under its mount path (docs/sign-in.md). */
 export type AuthPages = Pick<AuthServerMount, 'mountPath' | 'refusedPage'>;
 
-const underMount = (url: string, mountPath: string): boolean => url === mountPath || url.startsWith(`${mountPath}/`) || url.startsWith(`${mountPath}?`);
+export const underMount = (url: string, mountPath: string): boolean => url === mountPath || url.startsWith(`${mountPath}/`) || url.startsWith(`${mountPath}?`);
 
 /** The request line of a refused request and the headers that choose a page's language, as far as one packet holds them. */
 export interface RefusedRequest { method: string; url: string; headers: IncomingHttpHeaders }

@@ -8,6 +8,8 @@ import { randomBytes } from 'node:crypto';
 import type Provider from 'oidc-provider';
 import { createAuthProvider } from '../../adapters/auth-server/auth-provider.js';
 import { answeredFavicon } from '../../http/favicon.js';
+import { repeatedHeader, repeatedHeaderMessage } from '../../http/repeated-headers.js';
+import { sendJson } from '../../adapters/auth-server/page-headers.js';
 import { madeQuietly } from '../quiet-library.js';
 import {
   CONNECTED_APPS_PATH, connectedAppsFailed, handleConnectedApps, ownTokenVerifier, providerSessions, type ConnectedAppsDeps,
@@ -128,6 +130,12 @@ export async function startDemoAuthServer(options: {
   // The API's deadlines (src/http/app.ts): a header block trickled in, or a request never finished, is not held for Node's minutes.
   // connectionsCheckingInterval: Node checks those deadlines every 30 s by default, so a 10 s one held 25–40 s.
   const server = createServer({ headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 1000 }, (req, res) => {
+    // As the API refuses them (src/http/repeated-headers.ts): an app's OAuth error, before anything reads a header.
+    const repeated = repeatedHeader(req.rawHeaders);
+    if (repeated !== undefined) {
+      sendJson(res, 400, { error: 'invalid_request', error_description: repeatedHeaderMessage(repeated) });
+      return;
+    }
     if (address?.sendToOwn(req, res) === true) return;
     address?.pin(req);
     if (answeredFavicon(req, res)) return;

@@ -11,6 +11,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { discoveryOf, expectOnlyNamedEndpoints, grantTypeError, OTHER_GRANT_TYPES } from '../../support/advertised-surface.js';
 import { checkInBoth } from '../../support/launch-check-in.js';
+import { RawConnection } from '../../support/raw-http.js';
 import { HttpBrowser } from './http-browser.js';
 import { authorizeUrl, exchange, launch, pkce, startDemoService, tokenRequest, type DemoService } from './smart-flow.js';
 
@@ -73,6 +74,22 @@ describe('review item 1: the demo issuer at the edges of its surface', () => {
         405, 'GET, HEAD, OPTIONS', 'application/json; charset=utf-8',
         { error: 'invalid_request', error_description: `${pathname} takes GET: PATCH is not served here` },
       ]);
+    }
+  });
+});
+
+describe('hostile review: a header sent twice at the demo issuer', () => {
+  it('refuses two Authorization headers at the token endpoint as an OAuth error, whichever is the valid one', async () => {
+    const port = Number(new URL(service.oidc.issuer).port);
+    const form = 'grant_type=client_credentials&scope=user%2FPatient-read';
+    for (const pair of [[basic, 'Basic d3Jvbmc6d3Jvbmc='], ['Basic d3Jvbmc6d3Jvbmc=', basic]]) {
+      const connection = await RawConnection.open(port);
+      connection.write([`POST /token HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/x-www-form-urlencoded\r\n`
+        + `${pair.map((a) => `Authorization: ${a}\r\n`).join('')}Content-Length: ${form.length}\r\nConnection: close\r\n\r\n${form}`]);
+      const [answer] = await connection.answered(1);
+      connection.destroy();
+      expect([answer?.status, JSON.parse(answer?.body ?? '{}')])
+        .toEqual([400, { error: 'invalid_request', error_description: 'Header Authorization is sent more than once: send it once.' }]);
     }
   });
 });
