@@ -105,11 +105,18 @@ describe('nobody else sees or changes a grant (THREATS 62)', () => {
     const { id } = json(given);
     const strip = (r: LightMyRequestResponse) => ({ status: r.statusCode, message: r.json<{ message: string }>().message });
     for (const action of ['get', 'accept', 'decline', 'revoke'] as const) {
+      const before = t.audit.records.length;
       const theirs = await step(DEMO.ANTON, id, action);
+      // The probe is audited under the prober, naming the id probed (hostile review): a trail of what was tried.
+      expect(t.audit.records.slice(before).map((r) => [r.patientId, r.proxyGrantId, r.outcome])).toEqual([[DEMO.ANTON, id, 'denied']]);
       const unknown = await step(DEMO.ANTON, UNKNOWN_GRANT_ID, action);
       expect(strip(theirs)).toEqual({ status: 404, message: expect.any(String) as string });
       expect(strip(theirs)).toEqual(strip(unknown));
     }
+    // The grantor's own refused accept names the grant too (403: accepting is the grantee's).
+    const before = t.audit.records.length;
+    expect((await step(DEMO.TOLVAN, id, 'accept')).statusCode).toBe(403);
+    expect(t.audit.records.slice(before).map((r) => [r.patientId, r.proxyGrantId, r.outcome])).toEqual([[DEMO.TOLVAN, id, 'denied']]);
     expect(json(await step(DEMO.TOLVAN, id, 'get')).status).toBe('pending');
     expect((await t.call({ method: 'GET', url: BASE, token: await as(DEMO.ANTON) })).json()).toEqual([]);
   });

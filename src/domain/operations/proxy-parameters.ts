@@ -14,6 +14,9 @@ const closed = { additionalProperties: false } as const;
 
 /** 128 random bits in hex, as the service makes them (src/start/proxy-grants.ts). */
 export const GRANT_ID_PATTERN = '^[0-9a-f]{32}$';
+const GRANT_ID = new RegExp(GRANT_ID_PATTERN);
+/** Whether `id` has a grant id's form (a FHIR id may be of another, and names no grant). */
+export const isGrantIdForm = (id: string): boolean => GRANT_ID.test(id);
 
 export const GrantIdParams = Type.Object({
   id: Type.String({

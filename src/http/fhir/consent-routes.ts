@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { consentAllows, consentScopeFor, type ConsentInteraction } from '../../domain/fhir/consent-scopes.js';
 import { DomainError } from '../../domain/errors.js';
 import type { AuditedOperation } from '../../domain/operations/fhir-operations.js';
+import { isGrantIdForm } from '../../domain/operations/proxy-parameters.js';
 import type { BeforeChange, ProxyGrants } from '../../domain/proxies/proxy-grants.js';
 import type { GrantView } from '../../domain/proxies/grant.js';
 import type { FhirResource } from '../../reads/as-fhir.js';
@@ -67,7 +68,9 @@ function grantorOf(request: FastifyRequest, api: FhirApi, grants: ProxyGrants | 
 }
 
 /** The caller's own grant as grantor; 404 for any other, as for one that does not exist. */
-async function givenGrant(grants: ProxyGrants, person: string, id: string): Promise<GrantView> {
+async function givenGrant(request: FastifyRequest, grants: ProxyGrants, person: string, id: string): Promise<GrantView> {
+  // The id asked about, where it has a grant id's form: a refusal (someone else's grant) names it too, as on the COS door.
+  if (isGrantIdForm(id)) request.audit.proxyGrantId = id;
   try {
     const view = await grants.get(person, id);
     if (view.role !== 'grantor') throw notFound();
@@ -115,7 +118,7 @@ export function consentRoutes(app: FastifyInstance, { deps, api, send }: Consent
     const format = formatParam(paramsOf(request));
     answerType(request, format);
     const { person, grants } = grantorOf(request, api, deps.proxyGrants, 'read');
-    const view = await givenGrant(grants, person, id);
+    const view = await givenGrant(request, grants, person, id);
     request.audit.proxyGrantId = view.id;
     return send(request, reply, consentOf(view, ctx), format);
   });
@@ -140,7 +143,7 @@ export function consentRoutes(app: FastifyInstance, { deps, api, send }: Consent
     const format = formatParam(paramsOf(request));
     answerType(request, format);
     const { person, grants } = grantorOf(request, api, deps.proxyGrants, 'delete');
-    await givenGrant(grants, person, id);
+    await givenGrant(request, grants, person, id);
     return send(request, reply, consentOf(await grants.revoke(person, id, beforeChange(request)), ctx), format);
   });
 }

@@ -102,6 +102,8 @@ export const proxyRoute: RouteKind = (route, deps) => {
       // Until a grant names someone else, the request is the caller's own.
       request.audit.patientId = personId;
       request.audit.delegation = 'self';
+      // The id asked about, of the path's form already: a refusal (someone else's, or a step not the caller's) names it too.
+      if (op.params !== undefined) request.audit.proxyGrantId = idOf(request);
       const answer = await call(deps.proxyGrants, request, personId);
       if (op.answer.status === 201 && !Array.isArray(answer)) {
         const path = (request.url.split('?')[0] ?? '').replace(/\/?$/, '/');

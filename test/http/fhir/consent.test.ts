@@ -82,8 +82,12 @@ describe('FHIR Consent, PROXY_GRANTS on', () => {
     expect(matchesOf(bundleOf(await get(t, `/fhir/Consent?patient=Patient/${pid(TOLVAN)}`, tolvan)))).toEqual([consent]);
     // The grantee, and a third person, find nothing of it.
     const anton = await smartToken(t, ANTON, 'user/Consent.read user/Consent.write');
+    const probed = t.audit.records.length;
     outcomeOf(await get(t, `/fhir/Consent/${consent.id}`, anton), 404);
     outcomeOf(await del(t, consent.id, anton), 404);
+    // Each probe is audited under the prober, naming the id probed (hostile review).
+    expect(t.audit.records.slice(probed).filter((r) => !('phase' in r)).map((r) => [r.patientId, r.proxyGrantId]))
+      .toEqual([[ANTON, consent.id], [ANTON, consent.id]]);
     expect(matchesOf(bundleOf(await get(t, '/fhir/Consent', anton)))).toEqual([]);
     outcomeOf(await get(t, `/fhir/Consent?patient=${pid(TOLVAN)}`, anton), 403);
     outcomeOf(await get(t, `/fhir/Consent/${consent.id}`, await smartToken(t, MARTA, 'user/Consent.read')), 404);
