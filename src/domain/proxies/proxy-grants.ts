@@ -161,8 +161,9 @@ export class ProxyGrants {
     const change: GrantChange = { state: transition.to, changedMs: nowMs };
     if (transition.kind !== 'accepted') change.endedBy = by;
     else {
-      const name = (await this.deps.facts(grant.grantee)).name;
-      if (name !== undefined) change.granteeName = name;
+      // A protected identity's name is told to nobody, the grantor included: they see the number they typed.
+      const facts = await this.deps.facts(grant.grantee);
+      if (facts.name !== undefined && !facts.protectedIdentity) change.granteeName = facts.name;
     }
     await before(grant, true);
     const changed = await this.deps.store.change(grant.id, transition.from, change, {

@@ -149,6 +149,13 @@ describe('ProxyGrants', () => {
     expect(before.at(-1)).toEqual([id, false]);
   });
 
+  it('never names a grantee with a protected identity to the grantor, accepted or not (hostile review)', async () => {
+    const { id } = await give({ grantee: PROTECTED });
+    expect((await grants.accept(PROTECTED, id, hook)).status).toBe('active');
+    expect((await grants.get(GRANTOR, id)).grantee).toEqual({ identityNumber: PROTECTED });
+    expect((await store.byId(id))?.granteeName).toBeUndefined();
+  });
+
   it('ends a grant from either side, says who, and refuses to accept an ended one (409)', async () => {
     const first = await give();
     await grants.accept(GRANTEE, first.id, hook);
