@@ -28,9 +28,12 @@ export function consentAllows(scopes: Iterable<string>, interaction: ConsentInte
   return namedScopeAllows(written, 'Consent', NEEDS[interaction], contexts);
 }
 
-/** The scope to ask for, named in a refusal. */
-export const consentScopeFor = (interaction: ConsentInteraction): string =>
-  (interaction === 'read' || interaction === 'search' ? 'user/Consent.read (or patient/Consent.rs)' : 'user/Consent.write (or patient/Consent.cud)');
+/** The scope to ask for, named in a refusal; `self`: the app was opened for the person, not for someone they act for. */
+export const consentScopeFor = (interaction: ConsentInteraction, self = true): string => {
+  const reads = interaction === 'read' || interaction === 'search';
+  if (!self) return reads ? 'user/Consent.read' : 'user/Consent.write';
+  return reads ? 'user/Consent.read (or patient/Consent.rs)' : 'user/Consent.write (or patient/Consent.cud)';
+};
 
 const SCOPE = /^(patient|user)\/Consent\.([a-z*]+)$/;
 

@@ -59,8 +59,9 @@ function grantorOf(request: FastifyRequest, api: FhirApi, grants: ProxyGrants | 
     throw new ApiError(403, 'Only you can share your own record, and only for yourself: open the app for yourself, not for someone you act for.');
   }
   if (!consentAllows(token.grantedScopes ?? token.scopes, interaction, self ? ['patient', 'user'] : ['user'])) {
-    const scope = consentScopeFor(interaction);
-    throw new ApiError(403, `The token's scopes do not allow this on Consent: ask for ${scope}.`, {
+    const scope = consentScopeFor(interaction, self);
+    const ask = self ? `ask for ${scope}` : `your own grants, in an app opened for someone you act for, need ${scope} (a patient/ scope reaches only the person it was opened for)`;
+    throw new ApiError(403, `The token's scopes do not allow this on Consent: ${ask}.`, {
       'www-authenticate': `Bearer error="insufficient_scope", scope="${scope.split(' ')[0] ?? ''}"`,
     });
   }

@@ -217,6 +217,9 @@ describe('FHIR Consent, PROXY_GRANTS on', () => {
     const forTolvan = await smartToken(t, MARTA, 'patient/Consent.cud patient/Consent.rs', { smart_patient: pid(TOLVAN) });
     outcomeOf(await post(t, posted(ANTON, ['Observation', 'DiagnosticReport']), forTolvan), 403);
     outcomeOf(await del(t, 'a'.repeat(32), forTolvan), 403);
+    // Her own grants under that launch: a patient/ scope reaches Tolvan, the launch patient, so only user/ is named (hostile review).
+    const read = outcomeOf(await get(t, '/fhir/Consent', forTolvan), 403);
+    expect(read.diagnostics).toBe('The token\'s scopes do not allow this on Consent: your own grants, in an app opened for someone you act for, need user/Consent.read (a patient/ scope reaches only the person it was opened for).');
   });
 });
 
