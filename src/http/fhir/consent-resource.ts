@@ -91,6 +91,9 @@ const CONSENT_MEMBERS: ReadonlySet<string> = new Set([
 ]);
 const PROVISION_MEMBERS: ReadonlySet<string> = new Set(['id', 'extension', 'type', 'period', 'actor', 'action', 'class', 'provision']);
 const ACTOR_MEMBERS: ReadonlySet<string> = new Set(['id', 'extension', 'role', 'reference']);
+/** A posted grantee is named by number: a `reference` (a RelatedPerson exists only once a grant is active) could contradict it. */
+const GRANTEE_MEMBERS: ReadonlySet<string> = new Set(['id', 'extension', 'identifier', 'display', 'type']);
+const PERIOD_MEMBERS: ReadonlySet<string> = new Set(['id', 'extension', 'start', 'end']);
 
 function onlyMembers(element: string, value: Json, known: ReadonlySet<string>): void {
   const other = Object.keys(value).find((member) => !known.has(member));
@@ -105,8 +108,17 @@ function expectConcept(element: string, value: unknown, wanted: { system: string
   if (given.length > 0 && !given.some((concept) => names(concept, wanted))) throw invalid(`Consent.${element} must be ${wanted.system}|${wanted.code}, or left out.`);
 }
 
-/** A FHIR dateTime as the grant's local time `YYYY-MM-DDThh:mm:ss`: its first second, or with `last` the last second it covers. */
+/** A FHIR dateTime with a time and no offset: the grant's local time as written (its fraction dropped). */
+const LOCAL_TIME = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.\d+)?$/;
+
+/**
+ * A FHIR dateTime as the grant's local time `YYYY-MM-DDThh:mm:ss`: its first second, or with `last` the
+ * last second it covers. A local time is passed on as written, so the grant's own check refuses one
+ * the clocks skip (read through an instant, it would come back an hour later).
+ */
 function localTime(element: string, value: unknown, zone: string, last: boolean): string {
+  const local = typeof value === 'string' ? LOCAL_TIME.exec(value)?.[1] : undefined;
+  if (local !== undefined) return local;
   const range = typeof value === 'string' ? rangeOf(value, zone) : undefined;
   if (range === undefined) throw invalid(`Consent.provision.period.${element} must be a FHIR dateTime, e.g. 2026-12-01T08:00:00+01:00.`);
   const c = epochMsToCompact(last ? range.end - 1 : range.start, zone);
@@ -119,6 +131,7 @@ function granteeOf(provision: Json): string {
   const [actor] = actors;
   if (actors.length !== 1 || !isObject(actor)) throw invalid('Consent.provision.actor must name exactly one person: the one you share your record with.');
   onlyMembers('Consent.provision.actor', actor, ACTOR_MEMBERS);
+  if (isObject(actor.reference)) onlyMembers('Consent.provision.actor.reference', actor.reference, GRANTEE_MEMBERS);
   if (actor.role !== undefined && !names(actor.role, AGENT)) throw invalid(`Consent.provision.actor.role must be ${AGENT.system}|${AGENT.code} (agent).`);
   const identifier = isObject(actor.reference) ? actor.reference.identifier : undefined;
   if (!isObject(identifier) || typeof identifier.value !== 'string' || typeof identifier.system !== 'string' || !NUMBER_SYSTEMS.has(identifier.system)) {
@@ -165,9 +178,14 @@ export function grantRequestOf(body: unknown, patientReference: string, ctx: Con
   onlyMembers('Consent.provision', provision, PROVISION_MEMBERS);
   if (provision.type !== undefined && provision.type !== 'permit') throw invalid('Consent.provision.type must be permit.');
   if (provision.provision !== undefined) throw invalid('Consent.provision must not have nested provisions: a grant permits its classes, with no exceptions.');
-  for (const action of listOf(provision.action)) if (!names(action, ACCESS)) throw invalid(`Consent.provision.action must be ${ACCESS.system}|${ACCESS.code}.`);
+  // Access and nothing besides: a grant reads, it never corrects or shares on.
+  for (const action of listOf(provision.action)) {
+    const given = codings(action);
+    if (given.length === 0 || given.some((c) => c.system !== ACCESS.system || c.code !== ACCESS.code)) throw invalid(`Consent.provision.action must be ${ACCESS.system}|${ACCESS.code} alone.`);
+  }
   const period = provision.period;
   if (period !== undefined && !isObject(period)) throw invalid('Consent.provision.period must be a Period with start and, if it ends, end.');
+  if (period !== undefined) onlyMembers('Consent.provision.period', period, PERIOD_MEMBERS);
   const request: GrantRequest = { grantee: granteeOf(provision), categories: categoriesOf(provision, ctx.classes) };
   if (period?.start !== undefined) request.validFrom = localTime('start', period.start, ctx.zone, false);
   if (period?.end !== undefined) request.validTo = localTime('end', period.end, ctx.zone, true);

@@ -165,6 +165,12 @@ describe('FHIR Consent, PROXY_GRANTS on', () => {
       [{ ...lab(), modifierExtension: modifier }, 'Consent.modifierExtension'],
       [{ ...lab(), implicitRules: 'http://example.org/rules' }, 'Consent.implicitRules'],
       [{ ...lab(), policy: [{ uri: 'http://example.org/policy' }] }, 'Consent.policy'],
+      // A local time in spring's gap, as the COS door refuses it (second hostile review): not an hour later.
+      [within({ period: { end: '2027-03-28T02:30:00' } }), 'Consent.provision.period.end'],
+      [within({ period: { start: '2027-03-28T02:00:00', end: '2027-03-29T00:00:00' } }), 'Consent.provision.period.start'],
+      [within({ period: { end: '2027-03-29T00:00:00', _end: { extension: [] } } }), 'Consent.provision.period._end'],
+      [within({ actor: [{ reference: { reference: 'RelatedPerson/x', identifier: { system: PERSONNUMMER, value: GOSTA } } }] }), 'Consent.provision.actor.reference.reference'],
+      [within({ action: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/consentaction', code: 'access' }, { system: 'http://terminology.hl7.org/CodeSystem/consentaction', code: 'correct' }] }] }), 'Consent.provision.action'],
     ];
     const grants = t.proxyGrants as ProxyGrants;
     const before = (await grants.list(TOLVAN)).length;
