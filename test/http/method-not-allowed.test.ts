@@ -142,7 +142,7 @@ describe('a page that is not an operation, and a method it does not serve', () =
     const connection = await RawConnection.open(await listening());
     // Sent as written: a client library (and inject) would resolve the segments before sending.
     const targets = ['/patients/../openapi.json', '/docs/static/../../openapi.json', '/docs/static/x/../index.html',
-      '/docs/static/%2e%2e/%2e%2e/openapi.json', '/docs/static/.%2E/index.html', '/docs/static/..%5cindex.html'];
+      '/docs/static/%2e%2e/%2e%2e/openapi.json', '/docs/static/.%2E/index.html', '/docs/static/..%5cindex.html', '/docs/static/..%00/x', '/docs/static/x%00'];
     connection.write(targets.map((target) => `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`));
     const answers = await connection.answered(targets.length);
     expect(answers.map((a, i) => [targets[i], a.status, JSON.parse(a.body) as unknown]))

@@ -28,8 +28,9 @@ function fillInKey(key: string): () => void {
   return Object.assign(() => undefined, { toString: () => source });
 }
 
-/** An up segment (`..`, with `\\` read as `/`, as @fastify/send reads it): no file of the page's. */
-const UP_SEGMENT = /(?:^|[\\/])\.\.(?:[\\/]|$)/;
+/** An up segment (`..`, with `\\` read as `/`, as @fastify/send reads it), or a NUL, which it refuses too: no file of the page's. */
+// eslint-disable-next-line no-control-regex -- a NUL in a path is what is refused
+const UP_SEGMENT = /(?:^|[\\/])\.\.(?:[\\/]|$)|\u0000/;
 
 /**
  * The page's files answer a path with an up segment 404 in shape 1, as every path that is not the
