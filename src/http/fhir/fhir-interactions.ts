@@ -61,8 +61,13 @@ export class FhirInteractions {
     // A referenced type is readable with any scope that reaches a record referencing it.
     const reads = serving.reads.filter((read) => this.typesOfRead(read).some((t) =>
       grantsFor(grants, t, 'read', contexts).length > 0 || grantsFor(grants, t, 'search', contexts).length > 0));
-    if (reads.length === 0) requireGrants(grants, type, interaction, contexts);
-    return reads;
+    if (reads.length > 0) return reads;
+    // A scope of the type itself reaches no record that names one: refused, never an empty answer.
+    const named = [...new Set(serving.reads.flatMap((read) => this.typesOfRead(read)))];
+    const scope = `${contexts[0] ?? 'patient'}/${named[0] ?? type}.${interaction === 'read' ? 'r' : 's'}`;
+    throw new ApiError(403, `${type} is read through the records that name it, and this token's scopes reach none of them for this patient: ask for a scope of ${named.join(', ')}.`, {
+      'www-authenticate': `Bearer error="insufficient_scope", scope="${scope}"`,
+    });
   }
 
   /** The searchset: bytes where every resource on the page is kept (searchset-bytes.ts), else the Bundle to serialise. */

@@ -129,6 +129,8 @@ describe('FHIR API: what each SMART scope reaches', () => {
       const listed = matchesOf(bundleOf(await search(TOLVAN, 'patient/MedicationRequest.rs', '/fhir/Medication')));
       expect(listed.length).toBeGreaterThan(0);
       expect((await search(TOLVAN, 'patient/Observation.rs', `/fhir/Medication/${listed[0]?.id}`)).statusCode).toBe(403);
+      // A scope of Medication itself reaches no prescription: refused too, never an empty Bundle (second hostile review).
+      expect(outcomeOf(await search(TOLVAN, 'patient/Medication.rs patient/Observation.rs', '/fhir/Medication'), 403).diagnostics).toMatch(/ask for a scope of MedicationRequest/);
     });
 
     it('are not readable with no record scope at all: 403', async () => {
