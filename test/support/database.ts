@@ -34,7 +34,9 @@ export function urlVia(port: number, url = databaseUrl(), host = '127.0.0.1'): s
  * skip, so a broken pipeline cannot pass by testing nothing; elsewhere the suite skips and says why.
  */
 export async function databaseAvailable(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: databaseUrl(), connectionTimeoutMillis: 3000 });
+  // 15 s, not 3: CI's soak once found a running server "unreachable (timeout expired)" in 3 s, straight
+  // after the deploy tests' containers, on two busy cores. A server that is down refuses at once.
+  const client = new pg.Client({ connectionString: databaseUrl(), connectionTimeoutMillis: 15_000 });
   client.on('error', () => undefined);
   try {
     await client.connect();
