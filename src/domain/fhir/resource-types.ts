@@ -18,9 +18,11 @@ type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: 
 /** The types the reads bring, by name, in the operation table's order. */
 export type ReadResourceTypes = Intersection<{ [R in ReadName]: TypesOf<R> }[ReadName]>;
 
+/** Which read's folder declares each of the reads' types (gathered below). */
+const declaredBy = new Map<string, ReadName>();
+
 function gathered(): ReadResourceTypes {
   const out: Record<string, ResourceTypeDeclaration> = {};
-  const declaredBy = new Map<string, string>();
   for (const read of READ_NAMES) {
     const types: ResourceTypeDeclarations = (OPERATIONS[read] as RecordsRead).fhirTypes ?? {};
     for (const [type, declaration] of Object.entries(types)) {
@@ -37,8 +39,7 @@ function gathered(): ReadResourceTypes {
 export const READ_RESOURCE_TYPES = gathered();
 
 /** The read whose folder declares `type`, if a read's does (a shared party or the patient's own type has none). */
-export const declaringRead = (type: string): ReadName | undefined =>
-  READ_NAMES.find((read) => Object.hasOwn((OPERATIONS[read] as RecordsRead).fhirTypes ?? {}, type));
+export const declaringRead = (type: string): ReadName | undefined => declaredBy.get(type);
 
 /** Every resource type, the patient's first, then the reads' in the table's order, the shared parties last. */
 export const RESOURCE_TYPES = { ...PATIENT_TYPES, ...READ_RESOURCE_TYPES, ...PARTY_TYPES };

@@ -51,12 +51,15 @@ export function contextsFor(request: FastifyRequest, api: FhirApi, patient: stri
 export function requireGrants(grants: readonly Grant[], type: string, interaction: Interaction, contexts: readonly ScopeContext[]): Grant[] {
   const allowed = grantsFor(grants, type, interaction, contexts);
   if (allowed.length === 0) {
-    const scope = `${contexts[0] ?? 'patient'}/${type}.${interaction === 'read' ? 'r' : 's'}`;
-    throw new ApiError(403, `The token's scopes do not allow ${interaction === 'read' ? 'reading' : 'searching'} ${type} for this patient: ask for ${scope} (or ${contexts[0] ?? 'patient'}/${type}.read).`, {
-      'www-authenticate': `Bearer error="insufficient_scope", scope="${scope}"`,
-    });
+    throw insufficientScope(type, interaction, contexts, (scope) => `The token's scopes do not allow ${interaction === 'read' ? 'reading' : 'searching'} ${type} for this patient: ask for ${scope} (or ${contexts[0] ?? 'patient'}/${type}.read).`);
   }
   return allowed;
+}
+
+/** A 403 insufficient_scope naming the scope of `type` to ask for, in words `say` makes of it. */
+export function insufficientScope(type: string, interaction: Interaction, contexts: readonly ScopeContext[], say: (scope: string) => string): ApiError {
+  const scope = `${contexts[0] ?? 'patient'}/${type}.${interaction === 'read' ? 'r' : 's'}`;
+  return new ApiError(403, say(scope), { 'www-authenticate': `Bearer error="insufficient_scope", scope="${scope}"` });
 }
 
 /** The codings of a resource's `category` (one concept or a list): what a granular scope restricts by. */

@@ -16,7 +16,7 @@ import type { RouteDependencies } from '../routes/dependencies.js';
 import type { JsonAnswer } from '../serialization/json-answer.js';
 import { searchLink } from './bundle.js';
 import { delegateRelatedPerson } from './delegate-related-person.js';
-import { categoriesOf, contextsFor, formTypes, grantsOf, launchPatientOf, mayInclude, requireGrants } from './fhir-access.js';
+import { categoriesOf, contextsFor, formTypes, grantsOf, insufficientScope, launchPatientOf, mayInclude, requireGrants } from './fhir-access.js';
 import { servedTypes, type FhirApi, type TypeServing } from './fhir-api.js';
 import { patientResources, type Alternatives } from './patient-records.js';
 import { namedPatient, patientsOf, scopeRefusal } from './patients-of-request.js';
@@ -64,10 +64,8 @@ export class FhirInteractions {
     if (reads.length > 0) return reads;
     // A scope of the type itself reaches no record that names one: refused, never an empty answer.
     const named = [...new Set(serving.reads.flatMap((read) => this.typesOfRead(read)))];
-    const scope = `${contexts[0] ?? 'patient'}/${named[0] ?? type}.${interaction === 'read' ? 'r' : 's'}`;
-    throw new ApiError(403, `${type} is read through the records that name it, and this token's scopes reach none of them for this patient: ask for a scope of ${named.join(', ')}.`, {
-      'www-authenticate': `Bearer error="insufficient_scope", scope="${scope}"`,
-    });
+    throw insufficientScope(named[0] ?? type, interaction, contexts,
+      () => `${type} is read through the records that name it, and this token's scopes reach none of them for this patient: ask for a scope of ${named.join(', ')}.`);
   }
 
   /** The searchset: bytes where every resource on the page is kept (searchset-bytes.ts), else the Bundle to serialise. */
