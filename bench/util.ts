@@ -39,16 +39,20 @@ export function pinned(core: number, command: string, args: string[]): [string, 
  * a redirect URI). A port from `listen(0)` lies in the system's ephemeral range, which every outgoing
  * connection draws its local port from: one took such a port between our close and the server's listen
  * (EADDRINUSE, CI of a137b54). So the port is drawn below that range, where only an explicit bind takes
- * one, and checked free; `listen(0)` only where the system leaves no room below its range.
+ * one, and checked free; `listen(0)` only where the system leaves no room below its range. A port a
+ * browser refuses (BROWSER_REFUSED_PORTS) is never handed out. `draw`: a number in [0, 1), as Math.random.
  */
-export async function freePort(): Promise<number> {
+export async function freePort(draw: () => number = Math.random): Promise<number> {
   const [low] = ephemeralPorts();
   const floor = 10_000;
   for (let attempt = 0; low - floor > 1_000 && attempt < 64; attempt++) {
-    const port = floor + Math.floor(Math.random() * (low - floor));
-    if (await bindable(port)) return port;
+    const port = floor + Math.floor(draw() * (low - floor));
+    if (!BROWSER_REFUSED_PORTS.has(port) && await bindable(port)) return port;
   }
-  return listenedPort(0);
+  for (;;) {
+    const port = await listenedPort(0);
+    if (!BROWSER_REFUSED_PORTS.has(port)) return port;
+  }
 }
 
 /** The system's ephemeral port range, `[first, last]` (Linux's file; its default elsewhere). */
@@ -59,6 +63,17 @@ export function ephemeralPorts(): [number, number] {
   } catch { /* not Linux: its default range */ }
   return [32_768, 60_999];
 }
+
+/**
+ * The ports a browser refuses to open (the Fetch standard's "bad ports", Chromium's ERR_UNSAFE_PORT): a
+ * browser test's service drawn on 10080 could not be opened (CI of 83d0223), so none is handed out.
+ */
+export const BROWSER_REFUSED_PORTS: ReadonlySet<number> = new Set([
+  1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102, 103, 104,
+  109, 110, 111, 113, 115, 117, 119, 123, 135, 137, 139, 143, 161, 179, 389, 427, 465, 512, 513, 514, 515,
+  526, 530, 531, 532, 540, 548, 554, 556, 563, 587, 601, 636, 989, 990, 993, 995, 1719, 1720, 1723, 2049,
+  3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080,
+]);
 
 const bindable = (port: number): Promise<boolean> => listenedPort(port).then(() => true, () => false);
 
