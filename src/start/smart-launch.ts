@@ -62,8 +62,12 @@ export function smartLaunchContext(ids: FhirIds | undefined, policy: () => Patie
     recordGrant: async (event) => {
       // A plain grant (no pick) is recorded in the person's own log.
       const patient = event.patientId === undefined ? event.accountId : ids?.identityNumberOf(event.patientId);
-      // A Patient id this service did not make names nobody it could log the grant for: nothing is granted.
-      if (patient === undefined) throw new Error('the granted Patient id is not one of this service');
+      if (patient === undefined) {
+        // A refused step for a Patient id this service did not make (a forged pick) touched nobody's record: no log holds it.
+        if (event.outcome === 'denied') return;
+        // One that would be allowed names nobody it could be logged for: it fails, and nothing is granted.
+        throw new Error('the granted Patient id is not one of this service');
+      }
       await audit.trail().append(grantRecordOf(event, patient, audit.clock.now()));
     },
   };
