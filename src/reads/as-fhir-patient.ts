@@ -5,7 +5,7 @@
  * here; the Patient's managing organisation and that unit's head unit are written beside it.
  */
 import { SE_BASE } from '../adapters/ehr-fhir/extensions.js';
-import { PERSON_NUMBER_KINDS } from '../adapters/ehr-fhir/identifiers.js';
+import { PERSON_NUMBER_KINDS } from '../domain/identity/person-number-systems.js';
 import type { AsFhirContext, FhirResource, RecordId } from './as-fhir.js';
 import { CONFIDENTIALITY, fhirDateTime, fhirOnly } from './as-fhir-common.js';
 import { fhirCountry, fhirInstant, systemOf } from './as-fhir-datatypes.js';

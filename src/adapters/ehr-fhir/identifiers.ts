@@ -3,15 +3,9 @@
  * the forms it also accepts, and the OID each becomes in the API's `{root, extension}`.
  */
 import type { Coding, FhirIdentifier } from '../../domain/fhir/resources/datatypes.js';
+import { PERSON_NUMBER_KINDS, PERSONNUMMER, SAMORDNINGSNUMMER } from '../../domain/identity/person-number-systems.js';
 
 const OID = 'urn:oid:';
-
-export const PERSONNUMMER = { uri: 'http://electronichealth.se/identifier/personnummer', oid: '1.2.752.129.2.1.3.1', name: 'Personnummer' };
-export const SAMORDNINGSNUMMER = {
-  uri: 'http://electronichealth.se/identifier/samordningsnummer', oid: '1.2.752.129.2.1.3.3', name: 'Samordningsnummer',
-};
-export const PERSON_NUMBER_KINDS = [PERSONNUMMER, SAMORDNINGSNUMMER] as const;
-export type PersonNumberKind = (typeof PERSON_NUMBER_KINDS)[number];
 
 /** The HSA id's root in every answer, whichever of its two systems the server wrote. */
 export const HSA_OID = '1.2.752.129.2.1.4.1';
@@ -49,9 +43,6 @@ export function ii(identifier: FhirIdentifier | undefined): { root: string; exte
 /** Own(resource): the EHR's record id, made from the resource's logical id. */
 export const own = (resource: { resourceType: string; id: string }, idRoot: string): { root: string; extension: string } =>
   ({ root: idRoot, extension: `${resource.resourceType}/${resource.id}` });
-
-export const personNumberKindOf = (system: string | undefined): PersonNumberKind | undefined =>
-  PERSON_NUMBER_KINDS.find((k) => system === k.uri || system === `${OID}${k.oid}`);
 
 /** Every accepted form of a person number, as `system|value` for an `identifier` search (FHIR's OR). */
 export const personNumberForms = (number: string): string[] =>

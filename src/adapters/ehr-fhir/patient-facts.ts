@@ -5,7 +5,7 @@
  */
 import { PDAS_BASE } from './extensions.js';
 import { nameParts, type NameParts } from './human-name.js';
-import { personNumberKindOf } from './identifiers.js';
+import { personNumberKindOf } from '../../domain/identity/person-number-systems.js';
 import type { Patient } from '../../domain/fhir/resources/parties.js';
 import type { Coding } from '../../domain/fhir/resources/datatypes.js';
 

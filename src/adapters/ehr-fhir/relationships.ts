@@ -7,7 +7,7 @@
 import type { Relationship, RelationshipType } from '../../domain/access/relationship.js';
 import { dayOfAge } from '../../domain/identity/legal-age.js';
 import { tsDate } from './fhir-time.js';
-import { personNumberKindOf } from './identifiers.js';
+import { personNumberKindOf } from '../../domain/identity/person-number-systems.js';
 import type { MapContext } from './map-context.js';
 import type { ResourceIndex } from './resource-index.js';
 import type { RelatedPerson } from '../../domain/fhir/resources/parties.js';

@@ -1,3 +1,4 @@
+import { isCoordinationNumber, kindOfNumber } from '../../domain/identity/person-number-systems.js';
 import { birthDateOf } from '../../domain/identity/personal-identity-number.js';
 
 /**
@@ -104,15 +105,11 @@ export const UNKNOWN_PATIENT_ID = '195507142478';
 /** The actor of the delegation demo. */
 export const DEMO_ACTOR_ID = '198112189876';
 
-export const PERSONAL_ID_ROOT = '1.2.752.129.2.1.3.1';
-export const COORDINATION_ID_ROOT = '1.2.752.129.2.1.3.3';
+export { isCoordinationNumber };
 
-export function isCoordinationNumber(id: string): boolean {
-  return Number(id.slice(6, 8)) > 60;
-}
-
+/** The OID of a number's kind, as the EHR's documents write it. */
 export function idRoot(id: string): string {
-  return isCoordinationNumber(id) ? COORDINATION_ID_ROOT : PERSONAL_ID_ROOT;
+  return kindOfNumber(id).oid;
 }
 
 /** `YYYYMMDD`, the coordination offset removed. */

@@ -6,6 +6,7 @@
 import Provider, { type Configuration } from 'oidc-provider';
 import type { JWK } from 'jose';
 import { COORDINATION_NUMBER_CLAIM, PERSONAL_IDENTITY_NUMBER_CLAIM } from '../../adapters/auth-server/region-login.js';
+import { isCoordinationNumber } from '../../domain/identity/person-number-systems.js';
 
 export const LOA2 = 'http://id.elegnamnden.se/loa/1.0/loa2';
 export const LOA3 = 'http://id.elegnamnden.se/loa/1.0/loa3';
@@ -19,8 +20,8 @@ export interface RegionClient { clientId: string; clientSecret: string; redirect
 export function swedishClaims(accountId: string): Record<string, string> {
   const sub = `sub-${accountId}`;
   if (!/^\d{12}$/.test(accountId)) return { sub };
-  // A coordination number adds 60 to the day, and has a claim of its own.
-  return { sub, [Number(accountId.slice(6, 8)) > 60 ? COORDINATION_NUMBER_CLAIM : PERSONAL_IDENTITY_NUMBER_CLAIM]: accountId };
+  // A coordination number has a claim of its own.
+  return { sub, [isCoordinationNumber(accountId) ? COORDINATION_NUMBER_CLAIM : PERSONAL_IDENTITY_NUMBER_CLAIM]: accountId };
 }
 
 export interface RegionProviderInput {

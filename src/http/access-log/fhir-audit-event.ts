@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { AccessLogEntry } from '../../domain/access-log/access-log-entry.js';
 import { BASIS_NAMES, OUTCOME_NAMES } from '../../domain/access-log/display-names.js';
+import { kindOfNumber, oidSystemOf } from '../../domain/identity/person-number-systems.js';
 import { GRANT_OPERATIONS, isGrantOperationName } from '../../domain/operations/grant-operations.js';
 import type { AuditAction, DisplayName } from '../../domain/operations/operation.js';
 import { subscriptionAuditOf } from '../../domain/operations/subscription-operations.js';
@@ -10,7 +11,8 @@ import { auditActionOf, changesPatientData } from '../../domain/operations/table
  * The access log as FHIR R4 AuditEvents in a searchset Bundle, after IHE Basic Audit Log Patterns
  * (BALP): one AuditEvent per entry, the same facts as the JSON entry and nothing more.
  */
-const PERSONNUMMER = 'urn:oid:1.2.752.129.2.1.3.1';
+/** A person by their number, under that number's own system (a samordningsnummer is no personnummer). */
+const byNumber = (number: string): { identifier: { system: string; value: string } } => ({ identifier: { system: oidSystemOf(kindOfNumber(number)), value: number } });
 const BALP = 'https://profiles.ihe.net/ITI/BALP';
 const ROLE_CLASS = 'http://terminology.hl7.org/CodeSystem/v3-RoleClass';
 const OPERATION_SYSTEM = 'urn:patient-data-access:operation';
@@ -72,8 +74,8 @@ export function auditEvent(e: AccessLogEntry, patientId: string, appNames?: AppN
     type: { coding: [{ system: ROLE_CLASS, ...ROLE[e.basis] }], text: BASIS_NAMES[e.basis].en },
     requestor: true,
   };
-  if (e.basis === 'self') person.who = { identifier: { system: PERSONNUMMER, value: patientId } };
-  else if (e.actorPersonId !== undefined) person.who = { identifier: { system: PERSONNUMMER, value: e.actorPersonId } };
+  if (e.basis === 'self') person.who = byNumber(patientId);
+  else if (e.actorPersonId !== undefined) person.who = byNumber(e.actorPersonId);
   else person.who = { display: BASIS_NAMES[e.basis].en };
   return {
     resourceType: 'AuditEvent',
@@ -100,12 +102,12 @@ export function auditEvent(e: AccessLogEntry, patientId: string, appNames?: AppN
     source: { observer: { display: 'Patient Data Access Service' } },
     entity: [
       {
-        what: { identifier: { system: PERSONNUMMER, value: patientId } },
+        what: byNumber(patientId),
         role: { system: OBJECT_ROLE, code: '1', display: 'Patient' },
       },
       // The person the patient shared their record with: the user the grant gives access (src/domain/access-log/access-log-entry.ts `grantee`).
       ...(e.grantee === undefined ? [] : [{
-        what: { identifier: { system: PERSONNUMMER, value: e.grantee.identityNumber }, ...(e.grantee.name === undefined ? {} : { display: e.grantee.name }) },
+        what: { ...byNumber(e.grantee.identityNumber), ...(e.grantee.name === undefined ? {} : { display: e.grantee.name }) },
         role: { system: OBJECT_ROLE, code: '11', display: 'Security User Entity' },
       }]),
       // An entry older than the service's own ids has none to name (src/domain/access-log/access-log-entry.ts).

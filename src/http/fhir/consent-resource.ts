@@ -7,6 +7,8 @@
  */
 import { rangeOf } from '../../domain/fhir/fhir-dates.js';
 import { DomainError } from '../../domain/errors.js';
+import { kindOfNumber, numberKindMismatch, PERSONNUMMER, personNumberKindOf, SAMORDNINGSNUMMER } from '../../domain/identity/person-number-systems.js';
+import { parsePersonalIdentityNumber } from '../../domain/identity/personal-identity-number.js';
 import { EVERY_CATEGORY } from '../../domain/proxies/categories.js';
 import type { GrantStatus, GrantView } from '../../domain/proxies/grant.js';
 import type { GrantRequest } from '../../domain/proxies/grant-request.js';
@@ -16,10 +18,6 @@ import type { FhirResource } from '../../reads/as-fhir.js';
 import type { ConsentClasses } from './consent-classes.js';
 import { delegationRelatedPersonId } from './delegate-related-person.js';
 
-export const PERSONNUMMER = 'http://electronichealth.se/identifier/personnummer';
-export const SAMORDNINGSNUMMER = 'http://electronichealth.se/identifier/samordningsnummer';
-/** The forms of the two systems a posted grantee may be named in (docs/upstream-fhir.md#identifier-systems). */
-const NUMBER_SYSTEMS: ReadonlySet<string> = new Set([PERSONNUMMER, 'urn:oid:1.2.752.129.2.1.3.1', SAMORDNINGSNUMMER, 'urn:oid:1.2.752.129.2.1.3.3']);
 const SCOPE = { system: 'http://terminology.hl7.org/CodeSystem/consentscope', code: 'patient-privacy' };
 const CATEGORY = { system: 'http://loinc.org', code: '59284-0' };
 const POLICY_RULE = { system: 'http://terminology.hl7.org/CodeSystem/v3-ActCode', code: 'OPTIN' };
@@ -37,14 +35,11 @@ export interface ConsentContext {
   classes: ConsentClasses;
 }
 
-/** A coordination number has 60 added to its day of birth. */
-const numberSystem = (identityNumber: string): string => (Number(identityNumber.slice(6, 8)) > 60 ? SAMORDNINGSNUMMER : PERSONNUMMER);
-
 /** The grant as its grantor's Consent. */
 export function consentOf(view: GrantView, ctx: ConsentContext): FhirResource {
   const grantor = { reference: `Patient/${ctx.ids.patientId(view.grantor.identityNumber)}` };
   const grantee = view.grantee;
-  const identifier = { system: numberSystem(grantee.identityNumber), value: grantee.identityNumber };
+  const identifier = { system: kindOfNumber(grantee.identityNumber).uri, value: grantee.identityNumber };
   // Once accepted and while it holds, the grantee is the pair's RelatedPerson, which exists only then.
   const reference = view.status === 'active'
     ? { reference: `RelatedPerson/${delegationRelatedPersonId(ctx.ids, grantee.identityNumber, view.grantor.identityNumber)}`, identifier }
@@ -134,9 +129,14 @@ function granteeOf(provision: Json): string {
   if (isObject(actor.reference)) onlyMembers('Consent.provision.actor.reference', actor.reference, GRANTEE_MEMBERS);
   if (actor.role !== undefined && !names(actor.role, AGENT)) throw invalid(`Consent.provision.actor.role must be ${AGENT.system}|${AGENT.code} (agent).`);
   const identifier = isObject(actor.reference) ? actor.reference.identifier : undefined;
-  if (!isObject(identifier) || typeof identifier.value !== 'string' || typeof identifier.system !== 'string' || !NUMBER_SYSTEMS.has(identifier.system)) {
-    throw invalid(`Consent.provision.actor.reference.identifier must name the person by system ${PERSONNUMMER} (or ${SAMORDNINGSNUMMER}) and their number.`);
+  const kind = isObject(identifier) && typeof identifier.system === 'string' ? personNumberKindOf(identifier.system) : undefined;
+  if (!isObject(identifier) || typeof identifier.value !== 'string' || kind === undefined) {
+    throw invalid(`Consent.provision.actor.reference.identifier must name the person by system ${PERSONNUMMER.uri} (or ${SAMORDNINGSNUMMER.uri}) and their number.`);
   }
+  // A number that is none is the grant's own refusal (Consent.provision.actor); one of the other kind is the system's.
+  const number = parsePersonalIdentityNumber(identifier.value);
+  const mismatch = number === undefined ? undefined : numberKindMismatch(number, kind);
+  if (mismatch !== undefined) throw invalid(`Consent.provision.actor.reference.identifier: ${mismatch}.`);
   return identifier.value;
 }
 

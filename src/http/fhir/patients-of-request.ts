@@ -6,6 +6,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { grantsFor, type Grant, type ScopeContext } from '../../domain/fhir/smart-scopes.js';
+import { numberKindMismatch, personNumberKindOf } from '../../domain/identity/person-number-systems.js';
 import { parsePersonalIdentityNumber } from '../../domain/identity/personal-identity-number.js';
 import { ApiError } from '../api-error.js';
 import type { RouteDependencies } from '../routes/dependencies.js';
@@ -13,11 +14,6 @@ import { launchPatientOf } from './fhir-access.js';
 import type { FhirApi } from './fhir-api.js';
 import type { TokenValue } from '../../domain/fhir/resource-search.js';
 import type { FhirSearch } from './search-query.js';
-
-const PERSON_NUMBER_SYSTEMS: ReadonlySet<string> = new Set([
-  'http://electronichealth.se/identifier/personnummer', 'urn:oid:1.2.752.129.2.1.3.1',
-  'http://electronichealth.se/identifier/samordningsnummer', 'urn:oid:1.2.752.129.2.1.3.3',
-]);
 
 export const NOT_ALLOWED = 'Access to the requested patient is not allowed.';
 const notAllowed = (): ApiError => new ApiError(403, NOT_ALLOWED);
@@ -40,11 +36,14 @@ export function namedPatient(request: FastifyRequest, api: FhirApi, id: string):
  */
 function byIdentifier(identifiers: readonly TokenValue[]): string {
   const numbers = new Set(identifiers.map((identifier) => {
-    if (identifier.system === undefined || !PERSON_NUMBER_SYSTEMS.has(identifier.system)) {
+    const kind = personNumberKindOf(identifier.system);
+    if (kind === undefined) {
       throw new ApiError(400, 'Search parameter identifier must be <system>|<number> with the personnummer or samordningsnummer system, e.g. identifier=http://electronichealth.se/identifier/personnummer|<12 digits>.');
     }
     const number = parsePersonalIdentityNumber(identifier.code);
     if (number === undefined) throw new ApiError(400, 'Search parameter identifier must end in a valid 12-digit identity number.');
+    const mismatch = numberKindMismatch(number, kind);
+    if (mismatch !== undefined) throw new ApiError(400, `Search parameter identifier: ${mismatch}.`);
     return number;
   }));
   const [number, ...others] = numbers;

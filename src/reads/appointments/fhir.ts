@@ -12,7 +12,7 @@ import { addressParts, currentAddresses, type AddressParts } from '../../adapter
 import { appointmentUnit, feeOf, mainPerformer } from '../../adapters/ehr-fhir/appointment-parts.js';
 import { roleTextOf, staffOf } from '../../adapters/ehr-fhir/care-parties.js';
 import { instantOf } from '../../adapters/ehr-fhir/fhir-time.js';
-import { personNumberKindOf } from '../../adapters/ehr-fhir/identifiers.js';
+import { personNumberKindOf } from '../../domain/identity/person-number-systems.js';
 import type { MapContext } from '../../adapters/ehr-fhir/map-context.js';
 import { answerable, type ReadInput } from '../../adapters/ehr-fhir/read-input.js';
 import type { ResourceIndex } from '../../adapters/ehr-fhir/resource-index.js';

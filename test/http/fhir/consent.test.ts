@@ -129,6 +129,10 @@ describe('FHIR Consent, PROXY_GRANTS on', () => {
       [posted(TOLVAN, ['Observation', 'DiagnosticReport']), 'Consent.provision.actor'],
       [posted('191212121213', ['Observation', 'DiagnosticReport']), 'Consent.provision.actor'],
       [posted(ANTON, ['Observation', 'DiagnosticReport'], undefined, 'urn:example'), 'Consent.provision.actor.reference.identifier'],
+      // Each number is of one kind: a coordination number is no personnummer, nor the other way round.
+      [posted(GOSTA, ['Observation', 'DiagnosticReport'], undefined, PERSONNUMMER), 'Consent.provision.actor.reference.identifier'],
+      [posted(ANTON, ['Observation', 'DiagnosticReport'], undefined, SAMORDNINGSNUMMER), 'Consent.provision.actor.reference.identifier'],
+      [posted(ANTON, ['Observation', 'DiagnosticReport'], undefined, 'urn:oid:1.2.752.129.2.1.3.3'), 'Consent.provision.actor.reference.identifier'],
       [posted(ANTON, ['Observation', 'DiagnosticReport'], { start: 'tomorrow' }), 'Consent.provision.period.start'],
       [posted(ANTON, ['Observation', 'DiagnosticReport'], { end: '2020-01-01' }), 'Consent.provision.period.end'],
       [{ ...posted(ANTON, ['Observation']), status: 'rejected' }, 'Consent.status'],
@@ -149,7 +153,7 @@ describe('FHIR Consent, PROXY_GRANTS on', () => {
 
   it('refuses a restriction it cannot hold (a data period, named records, a modifier extension …) with 400 naming it, never a wider grant (hostile review)', async () => {
     // Gösta, to whom Tolvan shares nothing yet: a Consent taken would be a grant (201), not a conflict.
-    const lab = (): Record<string, unknown> => posted(GOSTA, ['Observation', 'DiagnosticReport']);
+    const lab = (): Record<string, unknown> => posted(GOSTA, ['Observation', 'DiagnosticReport'], undefined, SAMORDNINGSNUMMER);
     const within = (extra: Record<string, unknown>): Record<string, unknown> => {
       const body = lab();
       return { ...body, provision: { ...(body.provision as Record<string, unknown>), ...extra } };
@@ -169,7 +173,7 @@ describe('FHIR Consent, PROXY_GRANTS on', () => {
       [within({ period: { end: '2027-03-28T02:30:00' } }), 'Consent.provision.period.end'],
       [within({ period: { start: '2027-03-28T02:00:00', end: '2027-03-29T00:00:00' } }), 'Consent.provision.period.start'],
       [within({ period: { end: '2027-03-29T00:00:00', _end: { extension: [] } } }), 'Consent.provision.period._end'],
-      [within({ actor: [{ reference: { reference: 'RelatedPerson/x', identifier: { system: PERSONNUMMER, value: GOSTA } } }] }), 'Consent.provision.actor.reference.reference'],
+      [within({ actor: [{ reference: { reference: 'RelatedPerson/x', identifier: { system: SAMORDNINGSNUMMER, value: GOSTA } } }] }), 'Consent.provision.actor.reference.reference'],
       [within({ action: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/consentaction', code: 'access' }, { system: 'http://terminology.hl7.org/CodeSystem/consentaction', code: 'correct' }] }] }), 'Consent.provision.action'],
     ];
     const grants = t.proxyGrants as ProxyGrants;

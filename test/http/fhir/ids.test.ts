@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeyedFhirIds } from '../../../src/adapters/fhir-ids/keyed-fhir-ids.js';
 import { DEMO_PEOPLE, UNKNOWN_PATIENT_ID } from '../../../src/dev/demo-data/people.js';
+import { kindOfNumber } from '../../../src/domain/identity/person-number-systems.js';
 import { parsePersonalIdentityNumber } from '../../../src/domain/identity/personal-identity-number.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
 import {
@@ -149,7 +150,7 @@ describe('FHIR API: ids', () => {
       }
       // A client finding the person by number: the number goes in, never comes back in a link.
       const client = await t.clientToken({ scope: 'system/*.read' });
-      scan(`identifier of ${person.id}`, (await get(t, `/fhir/Patient?identifier=${PERSONNUMMER}|${person.id}`, client)).body);
+      scan(`identifier of ${person.id}`, (await get(t, `/fhir/Patient?identifier=${kindOfNumber(person.id).uri}|${person.id}`, client)).body);
     }
     // Märta's list of everyone she may act for, and the records of a child through delegation.
     const marta = await smartToken(t, MARTA, 'user/*.rs');

@@ -7,7 +7,8 @@
  */
 import { EhrError } from '../../../domain/ehr-error.js';
 import { fhirFault } from '../fault.js';
-import { personNumberForms, personNumberKindOf } from '../identifiers.js';
+import { personNumberForms } from '../identifiers.js';
+import { personNumberKindOf } from '../../../domain/identity/person-number-systems.js';
 import { checkedResource } from '../schemas/index.js';
 import type { Patient } from '../../../domain/fhir/resources/parties.js';
 import type { FhirClient } from './fhir-client.js';
