@@ -12,11 +12,20 @@ import { PURPOSE_MAX } from './purpose.js';
 
 export { PURPOSE_MAX };
 
+/**
+ * A time the request names exactly (the FHIR door's dateTime with an offset): the instant itself, as a
+ * local time would not say which of autumn's two 02:30s it is. `epochMs` on a whole second.
+ */
+export interface GrantInstant {
+  epochMs: number;
+}
+
 export interface GrantRequest {
   grantee: string;
   categories: readonly string[];
-  validFrom?: string;
-  validTo?: string;
+  /** Local time `YYYY-MM-DDThh:mm:ss` in the EHR's zone (the COS door), or an instant. */
+  validFrom?: string | GrantInstant;
+  validTo?: string | GrantInstant;
   purpose?: string;
 }
 
@@ -37,7 +46,8 @@ const UNSHOWABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u
 
 const invalid = (message: string): DomainError => new DomainError('INVALID_REQUEST', message);
 
-function instant(name: string, value: string, zone: string): number {
+function instant(name: string, value: string | GrantInstant, zone: string): number {
+  if (typeof value !== 'string') return value.epochMs;
   const compact = filterParamToCompact(value);
   if (compact === undefined) throw invalid(`Body member ${name} must be ${LOCAL_DATE_TIME_EXPECTED}.`);
   const ms = compactToEpochMs(compact, zone);

@@ -11,8 +11,8 @@ import { kindOfNumber, numberKindMismatch, PERSONNUMMER, personNumberKindOf, SAM
 import { parsePersonalIdentityNumber } from '../../domain/identity/personal-identity-number.js';
 import { EVERY_CATEGORY } from '../../domain/proxies/categories.js';
 import type { GrantStatus, GrantView } from '../../domain/proxies/grant.js';
-import type { GrantRequest } from '../../domain/proxies/grant-request.js';
-import { compactToOffsetIso, epochMsToCompact } from '../../domain/time/local-time.js';
+import type { GrantInstant, GrantRequest } from '../../domain/proxies/grant-request.js';
+import { compactToOffsetIso } from '../../domain/time/local-time.js';
 import type { FhirIds } from '../../ports/fhir-ids.port.js';
 import type { FhirResource } from '../../reads/as-fhir.js';
 import type { ConsentClasses } from './consent-classes.js';
@@ -107,17 +107,18 @@ function expectConcept(element: string, value: unknown, wanted: { system: string
 const LOCAL_TIME = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.\d+)?$/;
 
 /**
- * A FHIR dateTime as the grant's local time `YYYY-MM-DDThh:mm:ss`: its first second, or with `last` the
- * last second it covers. A local time is passed on as written, so the grant's own check refuses one
- * the clocks skip (read through an instant, it would come back an hour later).
+ * A FHIR dateTime as the grant's time: its first second, or with `last` the last second it covers. A
+ * local time is passed on as written, so the grant's own check refuses one the clocks skip (read through
+ * an instant, it would come back an hour later); any other form names its instants, passed on as one,
+ * so 02:30+01:00 in autumn's repeated hour stays the second 02:30, not the first.
  */
-function localTime(element: string, value: unknown, zone: string, last: boolean): string {
+function grantTime(element: string, value: unknown, zone: string, last: boolean): string | GrantInstant {
   const local = typeof value === 'string' ? LOCAL_TIME.exec(value)?.[1] : undefined;
   if (local !== undefined) return local;
   const range = typeof value === 'string' ? rangeOf(value, zone) : undefined;
   if (range === undefined) throw invalid(`Consent.provision.period.${element} must be a FHIR dateTime, e.g. 2026-12-01T08:00:00+01:00.`);
-  const c = epochMsToCompact(last ? range.end - 1 : range.start, zone);
-  return `${c.slice(0, 4)}-${c.slice(4, 6)}-${c.slice(6, 8)}T${c.slice(8, 10)}:${c.slice(10, 12)}:${c.slice(12, 14)}`;
+  // On the second: a grant's times are whole seconds, its end covering every millisecond of its last one.
+  return { epochMs: Math.floor((last ? range.end - 1 : range.start) / 1000) * 1000 };
 }
 
 /** The grantee a provision's one actor names: an identity or coordination number, by identifier. */
@@ -187,8 +188,8 @@ export function grantRequestOf(body: unknown, patientReference: string, ctx: Con
   if (period !== undefined && !isObject(period)) throw invalid('Consent.provision.period must be a Period with start and, if it ends, end.');
   if (period !== undefined) onlyMembers('Consent.provision.period', period, PERIOD_MEMBERS);
   const request: GrantRequest = { grantee: granteeOf(provision), categories: categoriesOf(provision, ctx.classes) };
-  if (period?.start !== undefined) request.validFrom = localTime('start', period.start, ctx.zone, false);
-  if (period?.end !== undefined) request.validTo = localTime('end', period.end, ctx.zone, true);
+  if (period?.start !== undefined) request.validFrom = grantTime('start', period.start, ctx.zone, false);
+  if (period?.end !== undefined) request.validTo = grantTime('end', period.end, ctx.zone, true);
   return request;
 }
 
