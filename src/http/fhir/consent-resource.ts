@@ -73,6 +73,11 @@ const listOf = (v: unknown): unknown[] => (v === undefined ? [] : Array.isArray(
 const codings = (concept: unknown): Json[] => (isObject(concept) ? listOf(concept.coding).filter(isObject) : []);
 const names = (concept: unknown, wanted: { system: string; code: string }): boolean =>
   codings(concept).some((c) => c.system === wanted.system && c.code === wanted.code);
+/** A concept that is `wanted` and nothing else: codings all of it, at least one. */
+const only = (concept: unknown, wanted: { system: string; code: string }): boolean => {
+  const given = codings(concept);
+  return given.length > 0 && given.every((c) => c.system === wanted.system && c.code === wanted.code);
+};
 
 /**
  * The members a grant's Consent may hold, at its top and in its provision: what the mapping reads, and
@@ -128,7 +133,8 @@ function granteeOf(provision: Json): string {
   if (actors.length !== 1 || !isObject(actor)) throw invalid('Consent.provision.actor must name exactly one person: the one you share your record with.');
   onlyMembers('Consent.provision.actor', actor, ACTOR_MEMBERS);
   if (isObject(actor.reference)) onlyMembers('Consent.provision.actor.reference', actor.reference, GRANTEE_MEMBERS);
-  if (actor.role !== undefined && !names(actor.role, AGENT)) throw invalid(`Consent.provision.actor.role must be ${AGENT.system}|${AGENT.code} (agent).`);
+  // The agent and nothing besides, as an action is access alone: another role beside it would qualify who reads.
+  if (actor.role !== undefined && !only(actor.role, AGENT)) throw invalid(`Consent.provision.actor.role must be ${AGENT.system}|${AGENT.code} (agent) alone.`);
   const identifier = isObject(actor.reference) ? actor.reference.identifier : undefined;
   const kind = isObject(identifier) && typeof identifier.system === 'string' ? personNumberKindOf(identifier.system) : undefined;
   if (!isObject(identifier) || typeof identifier.value !== 'string' || kind === undefined) {
@@ -181,8 +187,7 @@ export function grantRequestOf(body: unknown, patientReference: string, ctx: Con
   if (provision.provision !== undefined) throw invalid('Consent.provision must not have nested provisions: a grant permits its classes, with no exceptions.');
   // Access and nothing besides: a grant reads, it never corrects or shares on.
   for (const action of listOf(provision.action)) {
-    const given = codings(action);
-    if (given.length === 0 || given.some((c) => c.system !== ACCESS.system || c.code !== ACCESS.code)) throw invalid(`Consent.provision.action must be ${ACCESS.system}|${ACCESS.code} alone.`);
+    if (!only(action, ACCESS)) throw invalid(`Consent.provision.action must be ${ACCESS.system}|${ACCESS.code} alone.`);
   }
   const period = provision.period;
   if (period !== undefined && !isObject(period)) throw invalid('Consent.provision.period must be a Period with start and, if it ends, end.');

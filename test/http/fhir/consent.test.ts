@@ -17,6 +17,7 @@ const GOSTA = '194608632396';
 const SAMORDNINGSNUMMER = 'http://electronichealth.se/identifier/samordningsnummer';
 const SETTINGS = { invitationDays: 7, maxGrants: 10 };
 const RESOURCE_TYPES = 'http://hl7.org/fhir/resource-types';
+const AGNT = { system: 'http://terminology.hl7.org/CodeSystem/v3-RoleClass', code: 'AGNT' };
 const WRITE = 'patient/Consent.cud patient/Consent.rs user/*.rs';
 
 /** A Consent as an app posts it: the grantee by number, the classes, the period. */
@@ -175,6 +176,10 @@ describe('FHIR Consent, PROXY_GRANTS on', () => {
       [within({ period: { end: '2027-03-29T00:00:00', _end: { extension: [] } } }), 'Consent.provision.period._end'],
       [within({ actor: [{ reference: { reference: 'RelatedPerson/x', identifier: { system: SAMORDNINGSNUMMER, value: GOSTA } } }] }), 'Consent.provision.actor.reference.reference'],
       [within({ action: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/consentaction', code: 'access' }, { system: 'http://terminology.hl7.org/CodeSystem/consentaction', code: 'correct' }] }] }), 'Consent.provision.action'],
+      // A role is the agent's alone, as an action is access alone: another coding beside it would qualify who may read.
+      [within({ actor: [{ role: { coding: [AGNT, { system: 'http://terminology.hl7.org/CodeSystem/v3-RoleCode', code: 'GUARD' }] }, reference: { identifier: { system: SAMORDNINGSNUMMER, value: GOSTA } } }] }), 'Consent.provision.actor.role'],
+      [within({ actor: [{ role: { coding: [AGNT, { system: 'http://terminology.hl7.org/CodeSystem/v3-RoleClass', code: 'AGNT', userSelected: false, version: 'x', display: 'Agent' }, { code: 'AGNT' }] }, reference: { identifier: { system: SAMORDNINGSNUMMER, value: GOSTA } } }] }), 'Consent.provision.actor.role'],
+      [within({ actor: [{ role: { text: 'agent' }, reference: { identifier: { system: SAMORDNINGSNUMMER, value: GOSTA } } }] }), 'Consent.provision.actor.role'],
     ];
     const grants = t.proxyGrants as ProxyGrants;
     const before = (await grants.list(TOLVAN)).length;
