@@ -1,6 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FhirType } from '../../src/domain/fhir/search-parameters.js';
+import { kindOfNumber } from '../../src/domain/identity/person-number-systems.js';
 import { startTestAppOn, TEST_PUBLIC_BASE_URL, type AnyTestApp, type EhrVariant } from '../support/test-app.js';
 import { overBothEhrs, STEADY } from './support/runs.js';
 import { identityForms, malformedLogLines, UsedSecrets } from './support/logs.js';
@@ -152,7 +153,7 @@ overBothEhrs((variant) => {
               const byId = await call(tokenOf(a, scope), fhirRequest(route, { params: [['_id', pid(b)]] }));
               expectFhirAnswer(route, byId, label, { allowed: [200] });
               expect([label, entryKeys(byId)]).toEqual([label, []]);
-              const byNumber = await call(tokenOf(a, scope), fhirRequest(route, { params: [['identifier', `http://electronichealth.se/identifier/personnummer|${b}`]] }));
+              const byNumber = await call(tokenOf(a, scope), fhirRequest(route, { params: [['identifier', `${kindOfNumber(b).uri}|${b}`]] }));
               expectFhirAnswer(route, byNumber, label, { allowed: [403] });
               expect([label, byNumber.body.includes(pid(b)) || byNumber.body.includes(b)]).toEqual([label, false]);
             } else {
