@@ -21,6 +21,8 @@ import { launchPatientOf } from './fhir-access.js';
 import type { FhirApi } from './fhir-api.js';
 import { answerType } from './fhir-format.js';
 import { NOT_ALLOWED } from './patients-of-request.js';
+import { prefersStrictHandling } from './prefer-handling.js';
+import { parseKeptListSearch } from './search-query.js';
 import { formatParam } from './search-values.js';
 
 /** The access log's names of what each interaction does (the COS door's operations of §11). */
@@ -93,6 +95,7 @@ export function consentRoutes(app: FastifyInstance, { deps, api, send }: Consent
   const ctx: ConsentContext = { ids: api.ids, zone: deps.zone, classes: consentClasses(api) };
   const config = (interaction: ConsentInteraction) => ({ operation: AUDITED[interaction], errorShape: 'fhir', fhir: true } as const);
   const consentUrl = (id: string): string => `${api.publicBaseUrl}/fhir/Consent/${id}`;
+  const isPatientId = (id: string): boolean => api.ids.identityNumberOf(id) !== undefined;
 
   app.get('/Consent', { config: config('search') }, async (request, reply) => {
     const params = paramsOf(request);
@@ -100,14 +103,13 @@ export function consentRoutes(app: FastifyInstance, { deps, api, send }: Consent
     answerType(request, format);
     const { person, grants } = grantorOf(request, api, deps.proxyGrants, 'search');
     const own = `Patient/${api.ids.patientId(person)}`;
-    for (const [name, value] of params) {
-      if (name === 'patient' && value !== own && value !== api.ids.patientId(person)) {
-        // Someone else's grants are theirs to see: refused as any patient one may not act for.
-        const named = api.ids.identityNumberOf(value.replace(/^Patient\//, ''));
-        if (named === undefined) request.audit.nobody = true;
-        else request.audit.patientId = named;
-        throw new ApiError(403, NOT_ALLOWED);
-      }
+    const { patient } = parseKeptListSearch('Consent', params, { strict: prefersStrictHandling(request.headers.prefer), isPatientId });
+    if (patient !== undefined && patient !== api.ids.patientId(person)) {
+      // Someone else's grants are theirs to see: refused as any patient one may not act for.
+      const named = api.ids.identityNumberOf(patient);
+      if (named === undefined) request.audit.nobody = true;
+      else request.audit.patientId = named;
+      throw new ApiError(403, NOT_ALLOWED);
     }
     const given = (await grants.list(person)).filter((g) => g.role === 'grantor').map((g) => consentOf(g, ctx));
     const link = searchLink(api.publicBaseUrl, 'Consent', [['patient', own]]);

@@ -108,6 +108,29 @@ export function parseSearch(type: FhirType, params: readonly [string, string][],
   return search;
 }
 
+/**
+ * The parameters of a search of a list the caller keeps (Consent: the grants a person gave), which
+ * filters by its `patient` alone: `patient` once, `_count` as on every search (the list is one page),
+ * `_format`. Any other parameter that names a patient is refused as on every search, and with
+ * `Prefer: handling=strict` any other at all; else it is passed over, FHIR's lenient default.
+ */
+export function parseKeptListSearch(type: string, params: readonly [string, string][], reading: Omit<SearchReading, 'zone'>): { patient?: string } {
+  let patient: string | undefined;
+  for (const [name, value] of params) {
+    if (name === 'patient') {
+      if (patient !== undefined) throw invalid(`Search parameter patient is given twice: a search of ${type} names one patient, once, e.g. patient=Patient/<id>.`);
+      patient = patientParam(name, value);
+    } else if (name === '_count') {
+      count(value);
+    } else if (name !== '_format') {
+      const refusal = namingRefusal(`on ${type}`, name, value, reading.isPatientId);
+      if (refusal !== undefined) throw refusal;
+      if (reading.strict) throw invalid(`A search parameter is not one this API serves on ${type} (Prefer: handling=strict): see the searchParam of GET /fhir/metadata.`);
+    }
+  }
+  return patient === undefined ? {} : { patient };
+}
+
 /** The `patient` a read by id names (docs/fhir-api.md#interactions), once; any other parameter naming a patient is refused. */
 export function readPatientParam(params: readonly [string, string][], isPatientId: (id: string) => boolean): string | undefined {
   let patient: string | undefined;

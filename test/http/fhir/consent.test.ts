@@ -194,6 +194,21 @@ describe('FHIR Consent, PROXY_GRANTS on', () => {
     expect((await del(t, resourceOf(taken, 201).id as string, tolvan)).statusCode).toBeLessThan(300);
   });
 
+  it('a search takes patient (once), _count and _format; any other way of naming a patient is 400, and strict handling refuses the rest (hostile review)', async () => {
+    const gosta = `Patient/${pid(GOSTA)}`;
+    for (const query of [
+      `patient:identifier=${encodeURIComponent(`${SAMORDNINGSNUMMER}|${GOSTA}`)}`, `subject=${gosta}`, `PATIENT=${gosta}`, `actor=${gosta}`,
+      `identifier=${GOSTA}`, `_id=${GOSTA}`, `patient=Patient/${pid(TOLVAN)}&patient=Patient/${pid(TOLVAN)}`, '_count=abc', 'patient=not%20an%20id',
+    ]) {
+      const issue = outcomeOf(await get(t, `/fhir/Consent?${query}`, tolvan), 400);
+      expect([query, issue.code, issue.diagnostics.includes(GOSTA)]).toEqual([query, 'invalid', false]);
+    }
+    expect((await get(t, '/fhir/Consent?foo=bar', tolvan, { prefer: 'handling=strict' })).statusCode).toBe(400);
+    // FHIR's lenient default: a parameter that names nobody is passed over, and left out of the self link.
+    const selfOf = async (query: string) => bundleOf(await get(t, `/fhir/Consent${query}`, tolvan)).link.find((l) => l.relation === 'self')?.url;
+    expect(await selfOf('?foo=bar&_count=5&_format=json')).toBe(await selfOf(''));
+  });
+
   it('refuses a permit without classes (never everything by omission), and reads a `*` grant back as every type the reads serve', async () => {
     const martaToken = await smartToken(t, MARTA, WRITE);
     const { provision, ...rest } = posted(ANTON, []) as { provision: Record<string, unknown> };
