@@ -3,6 +3,7 @@
  * purpose?}`, checked member by member. Every refusal names the member and says what it must be.
  */
 import { DomainError } from '../errors.js';
+import { shownValue } from '../redaction/shown-value.js';
 import { hasReachedAge } from '../identity/legal-age.js';
 import { birthDateOf, IDENTITY_NUMBER_EXPECTED, parsePersonalIdentityNumber } from '../identity/personal-identity-number.js';
 import { compactToEpochMs, epochMsToCompact, filterParamToCompact, LOCAL_DATE_TIME_EXPECTED, localDate } from '../time/local-time.js';
@@ -72,7 +73,7 @@ function categories(raw: readonly string[]): string[] {
   if (raw.length === 0) throw invalid(`Body member categories must name at least one of ${PROXY_CATEGORIES.join(', ')}, or ${EVERY_CATEGORY} for everything.`);
   const unknown = raw.find((c) => !isCategory(c));
   if (unknown !== undefined) {
-    throw invalid(`Body member categories holds ${JSON.stringify(unknown.slice(0, 64))}, which cannot be shared: name ${PROXY_CATEGORIES.join(', ')}, or ${EVERY_CATEGORY} for everything (the access log and changes can never be shared).`);
+    throw invalid(`Body member categories holds ${shownValue(unknown)}, which cannot be shared: name ${PROXY_CATEGORIES.join(', ')}, or ${EVERY_CATEGORY} for everything (the access log and changes can never be shared).`);
   }
   return raw.includes(EVERY_CATEGORY) ? [EVERY_CATEGORY] : PROXY_CATEGORIES.filter((c) => raw.includes(c));
 }

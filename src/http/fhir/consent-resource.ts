@@ -10,6 +10,8 @@ import { DomainError } from '../../domain/errors.js';
 import { kindOfNumber, numberKindMismatch, PERSONNUMMER, personNumberKindOf, SAMORDNINGSNUMMER } from '../../domain/identity/person-number-systems.js';
 import { parsePersonalIdentityNumber } from '../../domain/identity/personal-identity-number.js';
 import { EVERY_CATEGORY } from '../../domain/proxies/categories.js';
+import { namesAPerson } from '../../domain/redaction/names-a-person.js';
+import { shownValue } from '../../domain/redaction/shown-value.js';
 import type { GrantStatus, GrantView } from '../../domain/proxies/grant.js';
 import type { GrantInstant, GrantRequest } from '../../domain/proxies/grant-request.js';
 import { compactToOffsetIso } from '../../domain/time/local-time.js';
@@ -94,11 +96,14 @@ const ACTOR_MEMBERS: ReadonlySet<string> = new Set(['id', 'extension', 'role', '
 /** A posted grantee is named by number: a `reference` (a RelatedPerson exists only once a grant is active) could contradict it. */
 const GRANTEE_MEMBERS: ReadonlySet<string> = new Set(['id', 'extension', 'identifier', 'display', 'type']);
 const PERIOD_MEMBERS: ReadonlySet<string> = new Set(['id', 'extension', 'start', 'end']);
+/** The grantee's number and its system: a `use` (a modifier: "old"), a `period` or an assigner would qualify whom it names. */
+const IDENTIFIER_MEMBERS: ReadonlySet<string> = new Set(['id', 'extension', 'system', 'value']);
 
 function onlyMembers(element: string, value: Json, known: ReadonlySet<string>): void {
   const other = Object.keys(value).find((member) => !known.has(member));
   if (other !== undefined) {
-    throw invalid(`${element}.${other.slice(0, 64)} is not something a grant can hold: a grant shares the whole of its classes for its period, with no other restriction. Leave it out, or share less by naming fewer classes.`);
+    const named = namesAPerson(other) ? ' (a member whose name holds an identity number)' : `.${other.slice(0, 64)}`;
+    throw invalid(`${element}${named} is not something a grant can hold: a grant shares the whole of its classes for its period, with no other restriction. Leave it out, or share less by naming fewer classes.`);
   }
 }
 
@@ -136,6 +141,7 @@ function granteeOf(provision: Json): string {
   // The agent and nothing besides, as an action is access alone: another role beside it would qualify who reads.
   if (actor.role !== undefined && !only(actor.role, AGENT)) throw invalid(`Consent.provision.actor.role must be ${AGENT.system}|${AGENT.code} (agent) alone.`);
   const identifier = isObject(actor.reference) ? actor.reference.identifier : undefined;
+  if (isObject(identifier)) onlyMembers('Consent.provision.actor.reference.identifier', identifier, IDENTIFIER_MEMBERS);
   const kind = isObject(identifier) && typeof identifier.system === 'string' ? personNumberKindOf(identifier.system) : undefined;
   if (!isObject(identifier) || typeof identifier.value !== 'string' || kind === undefined) {
     throw invalid(`Consent.provision.actor.reference.identifier must name the person by system ${PERSONNUMMER.uri} (or ${SAMORDNINGSNUMMER.uri}) and their number.`);
@@ -161,7 +167,7 @@ function categoriesOf(provision: Json, classes: ConsentClasses): string[] {
   if (types.some((t) => t === undefined)) throw invalid(`Consent.provision.class must be codes of ${RESOURCE_TYPES}, e.g. {"system": "${RESOURCE_TYPES}", "code": "Observation"}.`);
   const { categories, unknown } = classes.categoriesOf(types as string[]);
   if (unknown !== undefined) {
-    throw invalid(`Consent.provision.class holds ${JSON.stringify(unknown.slice(0, 64))}, which cannot be shared alone: name every type of what you share (${classes.typesOf([EVERY_CATEGORY]).join(', ')}; DiagnosticReport and Observation go together, as lab results).`);
+    throw invalid(`Consent.provision.class holds ${shownValue(unknown)}, which cannot be shared alone: name every type of what you share (${classes.typesOf([EVERY_CATEGORY]).join(', ')}; DiagnosticReport and Observation go together, as lab results).`);
   }
   return categories;
 }

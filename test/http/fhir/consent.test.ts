@@ -180,6 +180,10 @@ describe('FHIR Consent, PROXY_GRANTS on', () => {
       [within({ actor: [{ role: { coding: [AGNT, { system: 'http://terminology.hl7.org/CodeSystem/v3-RoleCode', code: 'GUARD' }] }, reference: { identifier: { system: SAMORDNINGSNUMMER, value: GOSTA } } }] }), 'Consent.provision.actor.role'],
       [within({ actor: [{ role: { coding: [AGNT, { system: 'http://terminology.hl7.org/CodeSystem/v3-RoleClass', code: 'AGNT', userSelected: false, version: 'x', display: 'Agent' }, { code: 'AGNT' }] }, reference: { identifier: { system: SAMORDNINGSNUMMER, value: GOSTA } } }] }), 'Consent.provision.actor.role'],
       [within({ actor: [{ role: { text: 'agent' }, reference: { identifier: { system: SAMORDNINGSNUMMER, value: GOSTA } } }] }), 'Consent.provision.actor.role'],
+      // The grantee's identifier is its system and number: an old one (use, a period that ended) or a modifier would say otherwise (hostile review).
+      ...[{ use: 'old' }, { period: { end: '2000-01-01' } }, { modifierExtension: modifier }, { assigner: { display: 'x' } }, { type: { text: 'x' } }, { bogus: 1 }].map((extra): [Record<string, unknown>, string] => [
+        within({ actor: [{ reference: { identifier: { system: SAMORDNINGSNUMMER, value: GOSTA, ...extra } } }] }), `Consent.provision.actor.reference.identifier.${Object.keys(extra)[0] ?? ''}`,
+      ]),
     ];
     const grants = t.proxyGrants as ProxyGrants;
     const before = (await grants.list(TOLVAN)).length;
@@ -192,6 +196,20 @@ describe('FHIR Consent, PROXY_GRANTS on', () => {
     const taken = await post(t, { ...within({ id: 'p1', extension: [{ url: 'http://example.org/note', valueString: 'x' }] }), id: 'c1', meta: { tag: [] }, text: { status: 'generated', div: '<div xmlns="http://www.w3.org/1999/xhtml">x</div>' } }, tolvan);
     expect(taken.statusCode, taken.body.slice(0, 300)).toBe(201);
     expect((await del(t, resourceOf(taken, 201).id as string, tolvan)).statusCode).toBeLessThan(300);
+  });
+
+  it('never repeats an identity number in a refusal, whichever member holds it (hostile review)', async () => {
+    const body = posted(ANTON, ['Observation', 'DiagnosticReport']);
+    const provision = body.provision as Record<string, unknown>;
+    for (const [refused, element] of [
+      [posted(ANTON, ['Observation', GOSTA]), 'Consent.provision.class'],
+      [posted(ANTON, ['Observation', `x${GOSTA.slice(0, 8)}-${GOSTA.slice(8)}`]), 'Consent.provision.class'],
+      [{ ...body, [GOSTA]: 1 }, 'Consent'],
+      [{ ...body, provision: { ...provision, [`x-${GOSTA}`]: 1 } }, 'Consent.provision'],
+    ] as const) {
+      const issue = outcomeOf(await post(t, refused, tolvan), 400);
+      expect([element, issue.diagnostics.startsWith(element), /\d{8}-?\d{4}/.test(issue.diagnostics)]).toEqual([element, true, false]);
+    }
   });
 
   it('a search takes patient (once), _count and _format; any other way of naming a patient is 400, and strict handling refuses the rest (hostile review)', async () => {
