@@ -32,23 +32,25 @@ export function namedPatient(request: FastifyRequest, api: FhirApi, id: string):
 /**
  * The person a Patient search by identifier names: every value a personnummer or samordningsnummer
  * of any accepted system form (docs/upstream-fhir.md#identifier-systems), all of one number, as the
- * `fhir-r4` adapter's lookup sends them.
+ * `fhir-r4` adapter's lookup sends them (every form of both systems: FHIR's OR). A form under the
+ * other kind's system matches nothing; where no form is under the number's own, the search is 400
+ * saying which system it belongs to.
  */
 function byIdentifier(identifiers: readonly TokenValue[]): string {
-  const numbers = new Set(identifiers.map((identifier) => {
+  const forms = identifiers.map((identifier) => {
     const kind = personNumberKindOf(identifier.system);
     if (kind === undefined) {
       throw new ApiError(400, 'Search parameter identifier must be <system>|<number> with the personnummer or samordningsnummer system, e.g. identifier=http://electronichealth.se/identifier/personnummer|<12 digits>.');
     }
     const number = parsePersonalIdentityNumber(identifier.code);
     if (number === undefined) throw new ApiError(400, 'Search parameter identifier must end in a valid 12-digit identity number.');
-    const mismatch = numberKindMismatch(number, kind);
-    if (mismatch !== undefined) throw new ApiError(400, `Search parameter identifier: ${mismatch}.`);
-    return number;
-  }));
-  const [number, ...others] = numbers;
-  if (number === undefined || others.length > 0) throw new ApiError(400, 'Search parameter identifier names one person: give the forms of one number only.');
-  return number;
+    return { kind, number };
+  });
+  const [first, ...others] = new Set(forms.map((f) => f.number));
+  if (first === undefined || others.length > 0) throw new ApiError(400, 'Search parameter identifier names one person: give the forms of one number only.');
+  const mismatches = forms.map((f) => numberKindMismatch(f.number, f.kind));
+  if (!mismatches.includes(undefined)) throw new ApiError(400, `Search parameter identifier: ${mismatches[0] ?? ''}.`);
+  return first;
 }
 
 /**

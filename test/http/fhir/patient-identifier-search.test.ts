@@ -27,6 +27,16 @@ describe('Patient search by identifier', () => {
     }
   });
 
+  it('finds the person where one form of an OR list is under the number\'s own system, as the fhir-r4 adapter sends all four', async () => {
+    for (const number of [TOLVAN, GOSTA]) {
+      const every = [PERSONNUMMER, 'urn:oid:1.2.752.129.2.1.3.1', SAMORDNINGSNUMMER, 'urn:oid:1.2.752.129.2.1.3.3'].map((system) => `${system}|${number}`).join(',');
+      const found = matchesOf(bundleOf(await get(t, `/fhir/Patient?identifier=${encodeURIComponent(every)}`, client))).map((p) => p.id);
+      expect([number, found]).toEqual([number, [pid(number)]]);
+    }
+    const wrongOnly = [PERSONNUMMER, 'urn:oid:1.2.752.129.2.1.3.1'].map((system) => `${system}|${GOSTA}`).join(',');
+    expect(outcomeOf(await get(t, `/fhir/Patient?identifier=${encodeURIComponent(wrongOnly)}`, client), 400).diagnostics).toMatch(/is a samordningsnummer/);
+  });
+
   it('refuses a number under the other kind\'s system, an unknown system and a number that is none, each 400 saying what to send', async () => {
     const cases: [string, string, RegExp][] = [
       [PERSONNUMMER, GOSTA, /is a samordningsnummer.*samordningsnummer/],
