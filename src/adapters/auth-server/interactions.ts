@@ -154,11 +154,13 @@ async function pickPatient(provider: Provider, req: IncomingMessage, res: Server
   const input = { submitUrl, appName: view.appName, people, csrf: view.formToken };
   if (people.length === 0) return view.send(res, 403, pickerPage(view.frame, { ...input, error: PICKER_ERRORS.nobody }));
   if (form === undefined) return view.send(res, 200, pickerPage(view.frame, input));
-  const posted = form.get('patient');
+  // One pick, once: a form naming two people picks neither (the first was taken), and is recorded for nobody.
+  const given = form.getAll('patient');
+  const posted = given.length === 1 ? given[0] : undefined;
   const chosen = form.get('prompt') === 'patient' ? people.find((p) => p.patientId === posted) : undefined;
   if (chosen === undefined) {
     // A posted Patient id that was not offered is a refused pick in that patient's log (when it is one of this service's ids).
-    if (posted !== null && self !== undefined) await step({ patientId: posted, basis: 'refused', fhirUser: fhirUserOf(self), outcome: 'denied' });
+    if (posted !== undefined && self !== undefined) await step({ patientId: posted, basis: 'refused', fhirUser: fhirUserOf(self), outcome: 'denied' });
     return view.send(res, 400, pickerPage(view.frame, { ...input, error: PICKER_ERRORS.pick }));
   }
   return finish(chosen);

@@ -39,7 +39,8 @@ export class HttpBrowser {
     return this.send('GET', url);
   }
 
-  async post(url: string, form: Record<string, string>): Promise<Page> {
+  /** `form` as fields, or as pairs where a name is repeated. */
+  async post(url: string, form: Record<string, string> | [string, string][]): Promise<Page> {
     return this.send('POST', url, new URLSearchParams(form).toString());
   }
 

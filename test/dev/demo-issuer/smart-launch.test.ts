@@ -14,7 +14,7 @@ import { startDemoAuthServer } from '../../../src/dev/demo-issuer/demo-auth-serv
 import { showsIdentityNumber } from '../../support/token-identity.js';
 import { HttpBrowser, readForm } from './http-browser.js';
 import {
-  APP_REDIRECT, authorizeUrl, exchange, launch, launchFrom, pkce, postForm, startDemoService, tokenRequest, type DemoService,
+  APP_REDIRECT, authorizeUrl, exchange, launch, launchFrom, pickerValue, pkce, postForm, startDemoService, tokenRequest, type DemoService,
 } from './smart-flow.js';
 
 const TOLVAN = '191212121212';
@@ -177,6 +177,18 @@ describe('SMART standalone launch at the demo issuer', () => {
     expect(refused.status).toBe(400);
     expect(refused.location).toBeUndefined();
     expect(refused.body).toContain('Pick one of the people below.');
+  });
+
+  it('gives nothing for a pick posted twice, whichever comes first (hostile review: the first was taken)', async () => {
+    for (const order of [['Märta', 'Lilla'], ['Lilla', 'Märta']]) {
+      const browser = new HttpBrowser();
+      const start = await browser.follow(await browser.get(authorizeUrl(service, pkce())), new URL(service.smart.issuer).origin);
+      const picker = await browser.follow(await postForm(browser, start, { login: MARTA }), new URL(service.smart.issuer).origin);
+      const form = readForm(picker.body);
+      const fields = Object.entries(form.fields).filter(([name]) => name !== 'patient');
+      const refused = await browser.post(new URL(form.action, picker.url).href, [...fields, ...order.map((label): [string, string] => ['patient', pickerValue(picker, label)])]);
+      expect([order, refused.status, refused.location, refused.body.includes('Pick one of the people below.')]).toEqual([order, 400, undefined, true]);
+    }
   });
 
   it('rotates the refresh token, without client_id; a reused one revokes the whole family', async () => {
