@@ -120,6 +120,12 @@ describe('the two writes', () => {
     expect(await named('a b.c-d~e')).toBe('Body member a b.c-d~e is not allowed: the body takes status.');
     expect(await named('x\r\ny')).toBe('Body member x\\u000d\\u000ay is not allowed: the body takes status.');
     expect(await named('z'.repeat(100))).toBe(`Body member ${'z'.repeat(64)}… is not allowed: the body takes status.`);
+    // A name that holds an identity number is not shown back, in any form (hostile review).
+    for (const field of ['198112189876', '8112189876', '19811218-9876', '811218+9876', 'x8112189876y', '１９８１１２１８９８７６']) {
+      expect([field, await named(field)]).toEqual([field, 'Body member (a name holding an identity number) is not allowed: the body takes status.']);
+    }
+    const query = await t.call({ method: 'GET', url: '/patients/appointments/?8112189876=x', token });
+    expect([query.statusCode, (query.json() as { message: string }).message]).toEqual([400, expect.stringMatching(/^Query parameter \(a name holding an identity number\) is not allowed/)]);
   });
 
   it.each([
