@@ -22,7 +22,7 @@ import type { FhirApi } from './fhir-api.js';
 import { answerType } from './fhir-format.js';
 import { NOT_ALLOWED } from './patients-of-request.js';
 import { prefersStrictHandling } from './prefer-handling.js';
-import { parseKeptListSearch } from './search-query.js';
+import { parseKeptListSearch, readPatientParam } from './search-query.js';
 import { formatParam } from './search-values.js';
 
 /** The access log's names of what each interaction does (the COS door's operations of §11). */
@@ -96,6 +96,23 @@ export function consentRoutes(app: FastifyInstance, { deps, api, send }: Consent
   const config = (interaction: ConsentInteraction) => ({ operation: AUDITED[interaction], errorShape: 'fhir', fhir: true } as const);
   const consentUrl = (id: string): string => `${api.publicBaseUrl}/fhir/Consent/${id}`;
   const isPatientId = (id: string): boolean => api.ids.identityNumberOf(id) !== undefined;
+  /** A `patient` the request names must be the grantor: someone else's grants are theirs to see, refused as any patient one may not act for. */
+  const ownPatientOnly = (request: FastifyRequest, patient: string | undefined, person: string): void => {
+    if (patient === undefined || patient === api.ids.patientId(person)) return;
+    const named = api.ids.identityNumberOf(patient);
+    if (named === undefined) request.audit.nobody = true;
+    else request.audit.patientId = named;
+    throw new ApiError(403, NOT_ALLOWED);
+  };
+  /** A Consent by id names its patient by `patient` alone, once; any other parameter naming one is 400, as on every read by id. */
+  const byId = (request: FastifyRequest, interaction: 'read' | 'delete') => {
+    const params = paramsOf(request);
+    const format = formatParam(params);
+    answerType(request, format);
+    const grantor = grantorOf(request, api, deps.proxyGrants, interaction);
+    ownPatientOnly(request, readPatientParam(params, isPatientId), grantor.person);
+    return { ...grantor, format };
+  };
 
   app.get('/Consent', { config: config('search') }, async (request, reply) => {
     const params = paramsOf(request);
@@ -103,14 +120,7 @@ export function consentRoutes(app: FastifyInstance, { deps, api, send }: Consent
     answerType(request, format);
     const { person, grants } = grantorOf(request, api, deps.proxyGrants, 'search');
     const own = `Patient/${api.ids.patientId(person)}`;
-    const { patient } = parseKeptListSearch('Consent', params, { strict: prefersStrictHandling(request.headers.prefer), isPatientId });
-    if (patient !== undefined && patient !== api.ids.patientId(person)) {
-      // Someone else's grants are theirs to see: refused as any patient one may not act for.
-      const named = api.ids.identityNumberOf(patient);
-      if (named === undefined) request.audit.nobody = true;
-      else request.audit.patientId = named;
-      throw new ApiError(403, NOT_ALLOWED);
-    }
+    ownPatientOnly(request, parseKeptListSearch('Consent', params, { strict: prefersStrictHandling(request.headers.prefer), isPatientId }).patient, person);
     const given = (await grants.list(person)).filter((g) => g.role === 'grantor').map((g) => consentOf(g, ctx));
     const link = searchLink(api.publicBaseUrl, 'Consent', [['patient', own]]);
     return send(request, reply, searchset(api.publicBaseUrl, { total: given.length, matches: given, includes: [], self: link, subsetted: false }), format);
@@ -118,9 +128,7 @@ export function consentRoutes(app: FastifyInstance, { deps, api, send }: Consent
 
   app.get('/Consent/:id', { config: config('read') }, async (request, reply) => {
     const { id } = request.params as { id: string };
-    const format = formatParam(paramsOf(request));
-    answerType(request, format);
-    const { person, grants } = grantorOf(request, api, deps.proxyGrants, 'read');
+    const { person, grants, format } = byId(request, 'read');
     const view = await givenGrant(request, grants, person, id);
     request.audit.proxyGrantId = view.id;
     return send(request, reply, consentOf(view, ctx), format);
@@ -143,9 +151,7 @@ export function consentRoutes(app: FastifyInstance, { deps, api, send }: Consent
 
   app.delete('/Consent/:id', { config: config('delete') }, async (request, reply) => {
     const { id } = request.params as { id: string };
-    const format = formatParam(paramsOf(request));
-    answerType(request, format);
-    const { person, grants } = grantorOf(request, api, deps.proxyGrants, 'delete');
+    const { person, grants, format } = byId(request, 'delete');
     await givenGrant(request, grants, person, id);
     return send(request, reply, consentOf(await grants.revoke(person, id, beforeChange(request)), ctx), format);
   });

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProxyGrants } from '../../../src/domain/proxies/proxy-grants.js';
 import { delegationRelatedPersonId } from '../../../src/http/fhir/delegate-related-person.js';
 import { startTestApp, TEST_FHIR_IDS, TEST_PUBLIC_BASE_URL, type TestApp } from '../../support/test-app.js';
-import { ANTON, bundleOf, FHIR_JSON, get, MARTA, matchesOf, NOW, outcomeOf, PERSONNUMMER, pid, smartToken, TOLVAN, type Resource } from './fhir-calls.js';
+import { ANTON, bundleOf, FHIR_JSON, get, MARTA, matchesOf, NOW, outcomeOf, PERSONNUMMER, pid, SARA, smartToken, TOLVAN, type Resource } from './fhir-calls.js';
 
 const GOSTA = '194608632396';
 const SAMORDNINGSNUMMER = 'http://electronichealth.se/identifier/samordningsnummer';
@@ -225,6 +225,18 @@ describe('FHIR Consent, PROXY_GRANTS on', () => {
     // FHIR's lenient default: a parameter that names nobody is passed over, and left out of the self link.
     const selfOf = async (query: string) => bundleOf(await get(t, `/fhir/Consent${query}`, tolvan)).link.find((l) => l.relation === 'self')?.url;
     expect(await selfOf('?foo=bar&_count=5&_format=json')).toBe(await selfOf(''));
+  });
+
+  it('a read or revocation by id names no other patient: another way of naming one is 400, another patient 403, and nothing is revoked (hostile review)', async () => {
+    const made = resourceOf(await post(t, posted(SARA, ['Condition', 'Procedure']), tolvan), 201);
+    const marta = `Patient/${pid(MARTA)}`;
+    for (const method of ['GET', 'DELETE'] as const) {
+      const at = (query: string) => t.call({ method, url: `/fhir/Consent/${made.id}?${query}`, key: null, token: tolvan });
+      for (const query of [`subject=${marta}`, `identifier=${MARTA}`, `patient=${marta}&patient=${marta}`]) outcomeOf(await at(query), 400);
+      outcomeOf(await at(`patient=${marta}`), 403);
+    }
+    expect((resourceOf(await get(t, `/fhir/Consent/${made.id}?patient=Patient/${pid(TOLVAN)}`, tolvan))).status).toBe('proposed');
+    expect((await del(t, made.id, tolvan)).statusCode).toBe(200);
   });
 
   it('refuses a permit without classes (never everything by omission), and reads a `*` grant back as every type the reads serve', async () => {
