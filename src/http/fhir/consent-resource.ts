@@ -107,6 +107,29 @@ function onlyMembers(element: string, value: Json, known: ReadonlySet<string>): 
   }
 }
 
+/**
+ * Where a `modifierExtension` sits in a posted value, as a FHIR path; undefined for none. It changes the
+ * meaning of what holds it (FHIR R4 §2.4.1), wherever that is: a grant cannot hold one, so it is refused,
+ * never passed over.
+ */
+function modifierAt(value: unknown, path: string, depth = 0): string | undefined {
+  // The body's limit bounds the walk; the depth bounds a body nested to nothing but brackets.
+  if (depth > 32) return undefined;
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) {
+      const found = modifierAt(item, `${path}[${i}]`, depth + 1);
+      if (found !== undefined) return found;
+    }
+  } else if (isObject(value)) {
+    if (Object.hasOwn(value, 'modifierExtension')) return `${path}.modifierExtension`;
+    for (const [name, member] of Object.entries(value)) {
+      const found = modifierAt(member, `${path}.${name}`, depth + 1);
+      if (found !== undefined) return found;
+    }
+  }
+  return undefined;
+}
+
 /** Where a concept is given, it must be the one a grant's Consent has. */
 function expectConcept(element: string, value: unknown, wanted: { system: string; code: string }): void {
   const given = listOf(value);
@@ -175,6 +198,10 @@ function categoriesOf(provision: Json, classes: ConsentClasses): string[] {
 /** The grant a posted Consent asks for; a DomainError (400) naming the element otherwise. `patient`: whom it must be about, if it says. */
 export function grantRequestOf(body: unknown, patientReference: string, ctx: ConsentContext): GrantRequest {
   if (!isObject(body) || body.resourceType !== 'Consent') throw invalid('The body must be a FHIR Consent resource (resourceType "Consent").');
+  const modifier = modifierAt(body, 'Consent');
+  if (modifier !== undefined) {
+    throw invalid(`${namesAPerson(modifier) ? 'Consent (a member whose name holds an identity number)' : modifier} is a modifier extension, which changes what it sits on: a grant cannot hold one. Leave it out.`);
+  }
   onlyMembers('Consent', body, CONSENT_MEMBERS);
   if (body.status !== undefined && body.status !== 'proposed' && body.status !== 'active') throw invalid('Consent.status must be proposed (or active): a new grant waits for the person to accept it.');
   expectConcept('scope', body.scope, SCOPE);

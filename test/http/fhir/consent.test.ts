@@ -168,6 +168,13 @@ describe('FHIR Consent, PROXY_GRANTS on', () => {
       [within({ purpose: [{ system: 'http://terminology.hl7.org/CodeSystem/v3-ActReason', code: 'TREAT' }] }), 'Consent.provision.purpose'],
       [within({ modifierExtension: modifier }), 'Consent.provision.modifierExtension'],
       [{ ...lab(), modifierExtension: modifier }, 'Consent.modifierExtension'],
+      // A modifier extension changes the meaning of what holds it, wherever it is (hostile review): never passed over.
+      [{ ...lab(), scope: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/consentscope', code: 'patient-privacy', modifierExtension: modifier }] } }, 'Consent.scope.coding[0].modifierExtension'],
+      [{ ...lab(), meta: { modifierExtension: modifier } }, 'Consent.meta.modifierExtension'],
+      [{ ...lab(), extension: [{ url: 'http://example.org/x', valueString: 'x', modifierExtension: modifier }] }, 'Consent.extension[0].modifierExtension'],
+      [within({ class: [{ system: RESOURCE_TYPES, code: 'Observation', modifierExtension: modifier }, { system: RESOURCE_TYPES, code: 'DiagnosticReport' }] }), 'Consent.provision.class[0].modifierExtension'],
+      [within({ action: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/consentaction', code: 'access' }], modifierExtension: modifier }] }), 'Consent.provision.action[0].modifierExtension'],
+      [within({ actor: [{ role: { coding: [AGNT], modifierExtension: modifier }, reference: { identifier: { system: SAMORDNINGSNUMMER, value: GOSTA } } }] }), 'Consent.provision.actor[0].role.modifierExtension'],
       [{ ...lab(), implicitRules: 'http://example.org/rules' }, 'Consent.implicitRules'],
       [{ ...lab(), policy: [{ uri: 'http://example.org/policy' }] }, 'Consent.policy'],
       // A local time in spring's gap, as the COS door refuses it (second hostile review): not an hour later.
@@ -182,7 +189,8 @@ describe('FHIR Consent, PROXY_GRANTS on', () => {
       [within({ actor: [{ role: { text: 'agent' }, reference: { identifier: { system: SAMORDNINGSNUMMER, value: GOSTA } } }] }), 'Consent.provision.actor.role'],
       // The grantee's identifier is its system and number: an old one (use, a period that ended) or a modifier would say otherwise (hostile review).
       ...[{ use: 'old' }, { period: { end: '2000-01-01' } }, { modifierExtension: modifier }, { assigner: { display: 'x' } }, { type: { text: 'x' } }, { bogus: 1 }].map((extra): [Record<string, unknown>, string] => [
-        within({ actor: [{ reference: { identifier: { system: SAMORDNINGSNUMMER, value: GOSTA, ...extra } } }] }), `Consent.provision.actor.reference.identifier.${Object.keys(extra)[0] ?? ''}`,
+        within({ actor: [{ reference: { identifier: { system: SAMORDNINGSNUMMER, value: GOSTA, ...extra } } }] }),
+        'modifierExtension' in extra ? 'Consent.provision.actor[0].reference.identifier.modifierExtension' : `Consent.provision.actor.reference.identifier.${Object.keys(extra)[0] ?? ''}`,
       ]),
     ];
     const grants = t.proxyGrants as ProxyGrants;
