@@ -11,7 +11,10 @@ import { expectDeadlineKept } from '../support/scheduling.js';
 const ADULT = '191212121212';
 const UNKNOWN = '195507142478';
 const NOW = Date.UTC(2026, 10, 21, 8, 0);
-const DEADLINE = 500;
+// The EHR deadline. A fault that is not a timeout must be answered as its own status well before it: at
+// 500 ms a reset mid-body came back 504 once on a machine loaded by CI, a review and a test run (CI of
+// 819d0e5), the read of the patient document and the journal's first bytes taking that long.
+const DEADLINE = 1500;
 const LEAKS = /NullPointer|Internt|finns|Fault|<html|Gateway|Underhåll|(?<!\d)\d{12}(?!\d)|\d{6}-\d{4}/i;
 
 const ROUTES = [
