@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { READ_PLANS } from '../../src/adapters/ehr-fhir/client/read-plans.js';
-import { DEMO_ACTOR_ID, DEMO_PEOPLE, isCoordinationNumber, UNKNOWN_PATIENT_ID } from '../../src/dev/demo-data/people.js';
+import { DEMO_ACTOR_ID, DEMO_PEOPLE, UNKNOWN_PATIENT_ID } from '../../src/dev/demo-data/people.js';
+import { isCoordinationNumber } from '../../src/domain/identity/person-number-systems.js';
 import type { ReadName } from '../../src/domain/operations/table.js';
 import { clientFor, readsOf, registryOf } from '../adapters/ehr-fhir/support/fhir-sim.js';
 import { demoBothFormsForTests } from '../support/demo-both-forms.js';

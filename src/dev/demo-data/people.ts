@@ -1,4 +1,4 @@
-import { isCoordinationNumber, kindOfNumber } from '../../domain/identity/person-number-systems.js';
+import { kindOfNumber } from '../../domain/identity/person-number-systems.js';
 import { birthDateOf } from '../../domain/identity/personal-identity-number.js';
 
 /**
@@ -104,8 +104,6 @@ export const UNKNOWN_PATIENT_ID = '195507142478';
 
 /** The actor of the delegation demo. */
 export const DEMO_ACTOR_ID = '198112189876';
-
-export { isCoordinationNumber };
 
 /** The OID of a number's kind, as the EHR's documents write it. */
 export function idRoot(id: string): string {

@@ -20,7 +20,7 @@ import { asConsentRefusal, consentOf, grantRequestOf, type ConsentContext } from
 import { launchPatientOf } from './fhir-access.js';
 import type { FhirApi } from './fhir-api.js';
 import { answerType } from './fhir-format.js';
-import { NOT_ALLOWED } from './patients-of-request.js';
+import { madePatientId, namedPatient, NOT_ALLOWED } from './patients-of-request.js';
 import { prefersStrictHandling } from './prefer-handling.js';
 import { parseKeptListSearch, readPatientParam } from './search-query.js';
 import { formatParam } from './search-values.js';
@@ -95,32 +95,31 @@ export function consentRoutes(app: FastifyInstance, { deps, api, send }: Consent
   const ctx: ConsentContext = { ids: api.ids, zone: deps.zone, classes: consentClasses(api) };
   const config = (interaction: ConsentInteraction) => ({ operation: AUDITED[interaction], errorShape: 'fhir', fhir: true } as const);
   const consentUrl = (id: string): string => `${api.publicBaseUrl}/fhir/Consent/${id}`;
-  const isPatientId = (id: string): boolean => api.ids.identityNumberOf(id) !== undefined;
-  /** A `patient` the request names must be the grantor: someone else's grants are theirs to see, refused as any patient one may not act for. */
-  const ownPatientOnly = (request: FastifyRequest, patient: string | undefined, person: string): void => {
-    if (patient === undefined || patient === api.ids.patientId(person)) return;
-    const named = api.ids.identityNumberOf(patient);
-    if (named === undefined) request.audit.nobody = true;
-    else request.audit.patientId = named;
-    throw new ApiError(403, NOT_ALLOWED);
-  };
-  /** A Consent by id names its patient by `patient` alone, once; any other parameter naming one is 400, as on every read by id. */
-  const byId = (request: FastifyRequest, interaction: 'read' | 'delete') => {
+  const isPatientId = madePatientId(api);
+  /**
+   * The grantor and the answer's format of a request that names no one but the grantor: `patient` (as
+   * `patientOf` reads it from the parameters) other than theirs is refused as any patient one may not act for.
+   */
+  const grantorAlone = (request: FastifyRequest, interaction: ConsentInteraction, patientOf: (params: [string, string][]) => string | undefined) => {
     const params = paramsOf(request);
     const format = formatParam(params);
     answerType(request, format);
     const grantor = grantorOf(request, api, deps.proxyGrants, interaction);
-    ownPatientOnly(request, readPatientParam(params, isPatientId), grantor.person);
+    const patient = patientOf(params);
+    if (patient !== undefined && patient !== api.ids.patientId(grantor.person)) {
+      const named = namedPatient(request, api, patient);
+      if (named !== undefined) request.audit.patientId = named;
+      throw new ApiError(403, NOT_ALLOWED);
+    }
     return { ...grantor, format };
   };
+  // A Consent by id names its patient by `patient` alone, once; any other parameter naming one is 400, as on every read by id.
+  const byId = (request: FastifyRequest, interaction: 'read' | 'delete') => grantorAlone(request, interaction, (params) => readPatientParam(params, isPatientId));
 
   app.get('/Consent', { config: config('search') }, async (request, reply) => {
-    const params = paramsOf(request);
-    const format = formatParam(params);
-    answerType(request, format);
-    const { person, grants } = grantorOf(request, api, deps.proxyGrants, 'search');
+    const strict = prefersStrictHandling(request.headers.prefer);
+    const { person, grants, format } = grantorAlone(request, 'search', (params) => parseKeptListSearch('Consent', params, { strict, isPatientId }).patient);
     const own = `Patient/${api.ids.patientId(person)}`;
-    ownPatientOnly(request, parseKeptListSearch('Consent', params, { strict: prefersStrictHandling(request.headers.prefer), isPatientId }).patient, person);
     const given = (await grants.list(person)).filter((g) => g.role === 'grantor').map((g) => consentOf(g, ctx));
     const link = searchLink(api.publicBaseUrl, 'Consent', [['patient', own]]);
     return send(request, reply, searchset(api.publicBaseUrl, { total: given.length, matches: given, includes: [], self: link, subsetted: false }), format);

@@ -25,6 +25,7 @@ import { acceptFhirJson } from './fhir-json-body.js';
 import { listedTypes, servedTypes, type FhirApi, type TypeServing } from './fhir-api.js';
 import { answerType } from './fhir-format.js';
 import { FhirInteractions } from './fhir-interactions.js';
+import { madePatientId } from './patients-of-request.js';
 import { parseSearch, readPatientParam } from './search-query.js';
 import { formatParam } from './search-values.js';
 import { PatientSummary } from './patient-summary.js';
@@ -102,7 +103,7 @@ export const fhirRoutes: FastifyPluginAsync<FhirRouteOptions> = async (app: Fast
   const subscriptions = deps.subscriptions;
   const topics = offeredTopics(sharing);
   const open = { open: true, errorShape: 'fhir' } as const;
-  const isPatientId = (id: string): boolean => api.ids.identityNumberOf(id) !== undefined;
+  const isPatientId = madePatientId(api);
   const scopes = ['patient/*.read', 'user/*.read', 'system/*.read', ...served.flatMap((s) => [`patient/${s.type}.rs`, `user/${s.type}.rs`, `system/${s.type}.rs`]),
     ...(sharing ? ['patient/Consent.rs', 'patient/Consent.cud', 'user/Consent.read', 'user/Consent.write'] : []), ...(subscriptions === undefined ? [] : SUBSCRIPTION_SCOPES)];
   // Described by its CapabilityStatement, not by the COS API's OpenAPI document.

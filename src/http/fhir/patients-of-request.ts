@@ -18,6 +18,9 @@ import type { FhirSearch } from './search-query.js';
 export const NOT_ALLOWED = 'Access to the requested patient is not allowed.';
 const notAllowed = (): ApiError => new ApiError(403, NOT_ALLOWED);
 
+/** Whether `id` is a Patient id this service's key made (one that names somebody). */
+export const madePatientId = (api: FhirApi) => (id: string): boolean => api.ids.identityNumberOf(id) !== undefined;
+
 /**
  * The identity number of a Patient id the request names; undefined for an id this service did not
  * make, which names nobody: the request's record then names no one either (not the caller instead),

@@ -115,32 +115,33 @@ export function parseSearch(type: FhirType, params: readonly [string, string][],
  * `Prefer: handling=strict` any other at all; else it is passed over, FHIR's lenient default.
  */
 export function parseKeptListSearch(type: string, params: readonly [string, string][], reading: Omit<SearchReading, 'zone'>): { patient?: string } {
-  let patient: string | undefined;
-  for (const [name, value] of params) {
-    if (name === 'patient') {
-      if (patient !== undefined) throw invalid(`Search parameter patient is given twice: a search of ${type} names one patient, once, e.g. patient=Patient/<id>.`);
-      patient = patientParam(name, value);
-    } else if (name === '_count') {
-      count(value);
-    } else if (name !== '_format') {
-      const refusal = namingRefusal(`on ${type}`, name, value, reading.isPatientId);
-      if (refusal !== undefined) throw refusal;
-      if (reading.strict) throw invalid(`A search parameter is not one this API serves on ${type} (Prefer: handling=strict): see the searchParam of GET /fhir/metadata.`);
-    }
-  }
+  const patient = patientAlone(params, reading, { once: `a search of ${type}`, naming: `on ${type}` }, { _count: count });
   return patient === undefined ? {} : { patient };
 }
 
 /** The `patient` a read by id names (docs/fhir-api.md#interactions), once; any other parameter naming a patient is refused. */
 export function readPatientParam(params: readonly [string, string][], isPatientId: (id: string) => boolean): string | undefined {
+  return patientAlone(params, { strict: false, isPatientId }, { once: 'a read by id', naming: 'on a read by id' });
+}
+
+/**
+ * The `patient` `params` name, once, where no other parameter may name one (the words of `where` say
+ * what is read). `_format` and the members of `checked` (each value checked by its function) are the
+ * caller's; any other naming a patient is refused, and with `strict` any other at all.
+ */
+function patientAlone(params: readonly [string, string][], reading: Omit<SearchReading, 'zone'>, where: { once: string; naming: string },
+  checked: Readonly<Record<string, (value: string) => unknown>> = {}): string | undefined {
   let patient: string | undefined;
   for (const [name, value] of params) {
     if (name === 'patient') {
-      if (patient !== undefined) throw invalid('Search parameter patient is given twice: a read by id names one patient, once, e.g. patient=Patient/<id>.');
+      if (patient !== undefined) throw invalid(`Search parameter patient is given twice: ${where.once} names one patient, once, e.g. patient=Patient/<id>.`);
       patient = patientParam(name, value);
+    } else if (Object.hasOwn(checked, name)) {
+      checked[name]?.(value);
     } else if (name !== '_format') {
-      const refusal = namingRefusal('on a read by id', name, value, isPatientId);
+      const refusal = namingRefusal(where.naming, name, value, reading.isPatientId);
       if (refusal !== undefined) throw refusal;
+      if (reading.strict) throw invalid(`A search parameter is not one this API serves ${where.naming} (Prefer: handling=strict): see the searchParam of GET /fhir/metadata.`);
     }
   }
   return patient;

@@ -2,7 +2,8 @@ import { appointmentsOf, registeredBookingsOf, type Contact } from '../../dev/de
 import { epochMsToCompact } from '../../domain/time/local-time.js';
 import type { DemoClock } from '../../dev/demo-data/clock.js';
 import { tv } from '../../dev/demo-data/ix.js';
-import { displayName, idRoot, isCoordinationNumber, type DemoPerson } from '../../dev/demo-data/people.js';
+import { displayName, idRoot, type DemoPerson } from '../../dev/demo-data/people.js';
+import { isCoordinationNumber } from '../../domain/identity/person-number-systems.js';
 import { STAFF, UNITS, type UnitKey } from '../../dev/demo-data/units.js';
 import { cdataIfMarkup, el, leaf, tag, xmlDocument, type XmlElement } from '../../dev/demo-data/xml.js';
 

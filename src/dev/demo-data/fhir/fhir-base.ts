@@ -6,7 +6,8 @@
  */
 import { compactToEpochMs, compactToOffsetIso } from '../../../domain/time/local-time.js';
 import type { DemoClock } from '../clock.js';
-import { isCoordinationNumber, type DemoPerson } from '../people.js';
+import { isCoordinationNumber } from '../../../domain/identity/person-number-systems.js';
+import type { DemoPerson } from '../people.js';
 import { STAFF, type StaffKey, type UnitKey } from '../units.js';
 
 export type FhirResource = { resourceType: string; id: string } & Record<string, unknown>;
