@@ -99,11 +99,14 @@ const PERIOD_MEMBERS: ReadonlySet<string> = new Set(['id', 'extension', 'start',
 /** The grantee's number and its system: a `use` (a modifier: "old"), a `period` or an assigner would qualify whom it names. */
 const IDENTIFIER_MEMBERS: ReadonlySet<string> = new Set(['id', 'extension', 'system', 'value']);
 
+/** The path of `element`'s member `name` as a refusal shows it: never a name that holds a person's number. */
+const memberPath = (element: string, name: string): string =>
+  (namesAPerson(name) ? `${element} (a member whose name holds an identity number)` : `${element}.${name.slice(0, 64)}`);
+
 function onlyMembers(element: string, value: Json, known: ReadonlySet<string>): void {
   const other = Object.keys(value).find((member) => !known.has(member));
   if (other !== undefined) {
-    const named = namesAPerson(other) ? ' (a member whose name holds an identity number)' : `.${other.slice(0, 64)}`;
-    throw invalid(`${element}${named} is not something a grant can hold: a grant shares the whole of its classes for its period, with no other restriction. Leave it out, or share less by naming fewer classes.`);
+    throw invalid(`${memberPath(element, other)} is not something a grant can hold: a grant shares the whole of its classes for its period, with no other restriction. Leave it out, or share less by naming fewer classes.`);
   }
 }
 
@@ -123,7 +126,7 @@ function modifierAt(value: unknown, path: string, depth = 0): string | undefined
   } else if (isObject(value)) {
     if (Object.hasOwn(value, 'modifierExtension')) return `${path}.modifierExtension`;
     for (const [name, member] of Object.entries(value)) {
-      const found = modifierAt(member, `${path}.${name}`, depth + 1);
+      const found = modifierAt(member, memberPath(path, name), depth + 1);
       if (found !== undefined) return found;
     }
   }
@@ -200,7 +203,7 @@ export function grantRequestOf(body: unknown, patientReference: string, ctx: Con
   if (!isObject(body) || body.resourceType !== 'Consent') throw invalid('The body must be a FHIR Consent resource (resourceType "Consent").');
   const modifier = modifierAt(body, 'Consent');
   if (modifier !== undefined) {
-    throw invalid(`${namesAPerson(modifier) ? 'Consent (a member whose name holds an identity number)' : modifier} is a modifier extension, which changes what it sits on: a grant cannot hold one. Leave it out.`);
+    throw invalid(`${modifier} is a modifier extension, which changes what it sits on: a grant cannot hold one. Leave it out.`);
   }
   onlyMembers('Consent', body, CONSENT_MEMBERS);
   if (body.status !== undefined && body.status !== 'proposed' && body.status !== 'active') throw invalid('Consent.status must be proposed (or active): a new grant waits for the person to accept it.');
