@@ -133,9 +133,20 @@ function modifierAt(value: unknown, path: string, depth = 0): string | undefined
   return undefined;
 }
 
+const CODING_MEMBERS: ReadonlySet<string> = new Set(['id', 'extension', 'system', 'version', 'code', 'display', 'userSelected']);
+const CONCEPT_MEMBERS: ReadonlySet<string> = new Set(['id', 'extension', 'coding', 'text']);
+
+/** A CodeableConcept (`element`) holds a concept's members and its codings a coding's, and no other: never dropped. */
+function conceptMembers(element: string, concept: unknown): void {
+  if (!isObject(concept)) return;
+  onlyMembers(element, concept, CONCEPT_MEMBERS);
+  for (const coding of codings(concept)) onlyMembers(`${element}.coding`, coding, CODING_MEMBERS);
+}
+
 /** Where a concept is given, it must be the one a grant's Consent has. */
 function expectConcept(element: string, value: unknown, wanted: { system: string; code: string }): void {
   const given = listOf(value);
+  for (const concept of given) conceptMembers(`Consent.${element}`, concept);
   if (given.length > 0 && !given.some((concept) => names(concept, wanted))) throw invalid(`Consent.${element} must be ${wanted.system}|${wanted.code}, or left out.`);
 }
 
@@ -165,6 +176,7 @@ function granteeOf(provision: Json): string {
   onlyMembers('Consent.provision.actor', actor, ACTOR_MEMBERS);
   if (isObject(actor.reference)) onlyMembers('Consent.provision.actor.reference', actor.reference, GRANTEE_MEMBERS);
   // The agent and nothing besides, as an action is access alone: another role beside it would qualify who reads.
+  conceptMembers('Consent.provision.actor.role', actor.role);
   if (actor.role !== undefined && !only(actor.role, AGENT)) throw invalid(`Consent.provision.actor.role must be ${AGENT.system}|${AGENT.code} (agent) alone.`);
   const identifier = isObject(actor.reference) ? actor.reference.identifier : undefined;
   if (isObject(identifier)) onlyMembers('Consent.provision.actor.reference.identifier', identifier, IDENTIFIER_MEMBERS);
@@ -189,6 +201,7 @@ function categoriesOf(provision: Json, classes: ConsentClasses): string[] {
   if (given.length === 0) {
     throw invalid(`Consent.provision.class must name what you share, as codes of ${RESOURCE_TYPES} (e.g. Observation and DiagnosticReport for lab results); a grant never shares everything by leaving it out.`);
   }
+  for (const coding of given) if (isObject(coding)) onlyMembers('Consent.provision.class', coding, CODING_MEMBERS);
   const types = given.map((c) => (isObject(c) && (c.system === undefined || c.system === RESOURCE_TYPES) && typeof c.code === 'string' ? c.code : undefined));
   if (types.some((t) => t === undefined)) throw invalid(`Consent.provision.class must be codes of ${RESOURCE_TYPES}, e.g. {"system": "${RESOURCE_TYPES}", "code": "Observation"}.`);
   const { categories, unknown } = classes.categoriesOf(types as string[]);
@@ -223,6 +236,7 @@ export function grantRequestOf(body: unknown, patientReference: string, ctx: Con
   if (provision.provision !== undefined) throw invalid('Consent.provision must not have nested provisions: a grant permits its classes, with no exceptions.');
   // Access and nothing besides: a grant reads, it never corrects or shares on.
   for (const action of listOf(provision.action)) {
+    conceptMembers('Consent.provision.action', action);
     if (!only(action, ACCESS)) throw invalid(`Consent.provision.action must be ${ACCESS.system}|${ACCESS.code} alone.`);
   }
   const period = provision.period;

@@ -183,6 +183,12 @@ describe('FHIR Consent, PROXY_GRANTS on', () => {
       [within({ period: { end: '2027-03-29T00:00:00', _end: { extension: [] } } }), 'Consent.provision.period._end'],
       [within({ actor: [{ reference: { reference: 'RelatedPerson/x', identifier: { system: SAMORDNINGSNUMMER, value: GOSTA } } }] }), 'Consent.provision.actor.reference.reference'],
       [within({ action: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/consentaction', code: 'access' }, { system: 'http://terminology.hl7.org/CodeSystem/consentaction', code: 'correct' }] }] }), 'Consent.provision.action'],
+      // A concept and a coding hold their own members and no other (third hostile review): never dropped.
+      [{ ...lab(), scope: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/consentscope', code: 'patient-privacy', foo: 1 }] } }, 'Consent.scope.coding.foo'],
+      [{ ...lab(), category: [{ coding: [{ system: 'http://loinc.org', code: '59284-0' }], foo: 1 }] }, 'Consent.category.foo'],
+      [within({ class: [{ system: RESOURCE_TYPES, code: 'Observation', foo: 1 }, { system: RESOURCE_TYPES, code: 'DiagnosticReport' }] }), 'Consent.provision.class.foo'],
+      [within({ action: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/consentaction', code: 'access', foo: 1 }] }] }), 'Consent.provision.action.coding.foo'],
+      [within({ actor: [{ role: { coding: [{ ...AGNT, foo: 1 }] }, reference: { identifier: { system: SAMORDNINGSNUMMER, value: GOSTA } } }] }), 'Consent.provision.actor.role.coding.foo'],
       // A role is the agent's alone, as an action is access alone: another coding beside it would qualify who may read.
       [within({ actor: [{ role: { coding: [AGNT, { system: 'http://terminology.hl7.org/CodeSystem/v3-RoleCode', code: 'GUARD' }] }, reference: { identifier: { system: SAMORDNINGSNUMMER, value: GOSTA } } }] }), 'Consent.provision.actor.role'],
       [within({ actor: [{ role: { coding: [AGNT, { system: 'http://terminology.hl7.org/CodeSystem/v3-RoleClass', code: 'AGNT', userSelected: false, version: 'x', display: 'Agent' }, { code: 'AGNT' }] }, reference: { identifier: { system: SAMORDNINGSNUMMER, value: GOSTA } } }] }), 'Consent.provision.actor.role'],
