@@ -6,8 +6,8 @@
  *
  * - **How a number is spelled**: digits joined by one or two separators, any dash, `+`, `.`, `_`, `/`
  *   or white space (`19121212-1212`, `19121212+1212`, `19121212 1212`, `1912.1212.1212`,
- *   `121212-1212`, `19121212--1212`, `19121212_1212`), percent-encoded, in fullwidth digits or with an
- *   invisible character inside. A letter ends a run (`SE2321000016-1003` is an organisation's id), and
+ *   `121212-1212`, `19121212--1212`, `19121212_1212`, a minus sign for the dash), percent-encoded, in
+ *   the digits of any script (fullwidth, Arabic-Indic, Devanagari) or with an invisible character inside. A letter ends a run (`SE2321000016-1003` is an organisation's id), and
  *   so do `:` and `,`, which part a time's fields and a list's values (`10:12:12+01:00`, `_id=1212,…`).
  * - **Names a person**: such a run whose digits are a valid personal identity or coordination number:
  *   all 12 of them, or 10 with the century left out (any of 18, 19, 20).

@@ -1,7 +1,8 @@
 /**
  * A text as a person reading a log would take it (threats 34 and 50 of docs/threat-model.md): a path
  * logged as a client sent it may spell an identity number `%31%39…`, `%2531…` (encoded twice),
- * in fullwidth digits or with an invisible character inside, and it is still that number.
+ * in fullwidth, Arabic-Indic or Devanagari digits, with a minus sign for its dash or with an invisible
+ * character inside, and it is still that number.
  */
 
 /** More rounds than this is no client's double encoding: the text is withheld rather than read further. */
@@ -21,11 +22,30 @@ function decodeOnce(text: string): string {
 /** Control characters other than tab and line breaks (a NUL or an ESC a decoded path may hold). */
 const CONTROL = /[^\P{Cc}\t\n\r]/gu;
 
+/** Signs a reader takes for a hyphen that NFKC leaves alone (minus sign, heavy minus, modifier minus, hyphen bullet). */
+const MINUS_SIGNS = /[\u2212\u2796\u02d7\u2043]/gu;
+/** A decimal digit of any script but ASCII's (U+0660 ٠, U+0966 ०, …); NFKC keeps them as they are. */
+const OTHER_DIGIT = /(?![0-9])\p{Nd}/gu;
+const DIGIT = /\p{Nd}/u;
+
+/**
+ * The value of a decimal digit: Unicode keeps each script's digits in one run of ten code points from
+ * zero to nine (its stability policy), so the value is the distance from the run's start, modulo ten
+ * where runs of ten follow one another.
+ */
+function digitValue(digit: string): string {
+  const code = digit.codePointAt(0) as number;
+  let start = code;
+  while (code - start < 60 && DIGIT.test(String.fromCodePoint(start - 1))) start--;
+  return String((code - start) % 10);
+}
+
 /**
  * `text` percent-decoded and its compatibility forms folded (NFKC: a fullwidth digit or percent sign is
- * an ASCII one) until nothing changes, invisible format characters removed and control characters made
- * spaces; undefined when it still changes after MAX_ROUNDS (each round shortens the text or leaves it
- * as NFKC made it, so this bounds the work too). Plain ASCII text comes back as it was.
+ * an ASCII one) until nothing changes, invisible format characters removed, control characters made
+ * spaces, every script's digits made ASCII ones and minus signs hyphens; undefined when it still
+ * changes after MAX_ROUNDS (each round shortens the text or leaves it as NFKC made it, so this bounds
+ * the work too). Plain ASCII text comes back as it was.
  */
 export function readingOf(text: string): string | undefined {
   let current = text;
@@ -35,5 +55,5 @@ export function readingOf(text: string): string | undefined {
     if (round === MAX_ROUNDS) return undefined;
     current = next;
   }
-  return current.replace(/\p{Cf}/gu, '').replace(CONTROL, ' ');
+  return current.replace(/\p{Cf}/gu, '').replace(CONTROL, ' ').replace(OTHER_DIGIT, digitValue).replace(MINUS_SIGNS, '-');
 }

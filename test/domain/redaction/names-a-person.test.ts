@@ -5,8 +5,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { holdsAPersonNumber, namesAPerson } from '../../../src/domain/redaction/names-a-person.js';
+import { readingOf } from '../../../src/domain/redaction/reading.js';
 import { scrubText } from '../../../src/domain/redaction/scrub-text.js';
 import { assertProperty } from '../../support/seeds.js';
+
+/** `digits` written in the script whose zero is `zero` (Arabic-Indic U+0660, Devanagari U+0966, …). */
+const inScript = (digits: string, zero: number): string => digits.replace(/\d/g, (d) => String.fromCodePoint(zero + Number(d)));
 
 /** Tolvan's number in every spelling the review found passing the search-value check, and the ones the log scrubber already caught. */
 const SPELLINGS = [
@@ -14,11 +18,29 @@ const SPELLINGS = [
   '121212-1212', '121212+1212', '1212121212', '121212 1212', '19121212\u20131212', '19121212--1212', '19121212_1212', '19121212/1212',
   '19121212\u200b1212', '%31%39%31%32%31%32%31%32%31%32%31%32', '19121212%2D1212', '%2531%2539121212-1212', '\uff11\uff19\uff11\uff12\uff11\uff12\uff11\uff12\uff11\uff12\uff11\uff12',
   'a|19121212-1212', 'Patient/19121212.1212', 'x 191212721219 y', 'nr121212--1212)',
+  // A minus sign is a dash to a reader, and a digit is a digit in any script (hostile review).
+  '19121212\u22121212', '121212\u22121212', '19121212\u02d71212', '19121212\u27961212', '19121212\u20431212',
+  ...[0x660, 0x6f0, 0x966, 0x9e6, 0xe50, 0x1040].map((zero) => inScript('191212121212', zero)), inScript('19121212-1212', 0x660),
+  `${inScript('1912', 0x966)}1212${inScript('1212', 0x660)}`,
 ];
 
 describe('the one rule for a text that names a person', () => {
   it('finds a number in every spelling, as written and as read', () => {
     for (const text of SPELLINGS) expect([text, namesAPerson(text), holdsAPersonNumber(text)]).toEqual([text, true, true]);
+  });
+
+  it('reads a digit of every script as its value (the oracle: Intl\'s numbering systems)', () => {
+    let read = 0;
+    for (const system of Intl.supportedValuesOf('numberingSystem')) {
+      const format = new Intl.NumberFormat('en', { numberingSystem: system, useGrouping: false });
+      for (let value = 0; value < 10; value++) {
+        const digit = format.format(value);
+        if ([...digit].length !== 1 || !/\p{Nd}/u.test(digit)) continue; // a system of words or of several signs (Roman, Han)
+        expect([system, digit, readingOf(digit)]).toEqual([system, digit, String(value)]);
+        read++;
+      }
+    }
+    expect(read).toBeGreaterThan(500);
   });
 
   it('names nobody with a code, an invalid number, an organisation\'s id, a time, a list, or digits a letter splits', () => {
@@ -36,7 +58,10 @@ describe('the one rule for a text that names a person', () => {
   });
 
   it('is the scrubber\'s rule: whatever names a person is replaced in a log line, and nothing the scrubber gives back names one (property)', async () => {
-    const pieces = fc.constantFrom('19121212', '1212', '121212', '191212721219', '-', '+', '.', ' ', '--', '_', '/', ',', '%2D', '%31', '\uff11', '\u200b', 'a', '0', '9');
+    const pieces = fc.constantFrom(
+      '19121212', '1212', '121212', '191212721219', '-', '+', '.', ' ', '--', '_', '/', ',', '%2D', '%31', '\uff11', '\u200b', 'a', '0', '9',
+      '\u2212', '%E2%88%92', inScript('1212', 0x660), inScript('19121212', 0x966), '\u0661', '\u0969',
+    );
     const text = fc.array(pieces, { maxLength: 12 }).map((parts) => parts.join(''));
     await assertProperty(fc.property(text, (t) => {
       if (namesAPerson(t)) expect(scrubText(t)).not.toBe(t);
