@@ -125,6 +125,8 @@ function reader(port: number, requests: string, totalBytes: number, bytesPerS = 
     const socket = connect(port, '127.0.0.1');
     let received = 0;
     let started: number | undefined;
+    // The first bytes, whose status line a short answer's error names (a 503 is not a cut).
+    let head = '';
     const giveUp = setTimeout(() => finish('still waiting after 30 s'), 30_000);
     function finish(error?: string): void {
       clearTimeout(giveUp);
@@ -133,9 +135,10 @@ function reader(port: number, requests: string, totalBytes: number, bytesPerS = 
     }
     socket.on('error', (err: NodeJS.ErrnoException) => finish(err.code ?? err.message));
     // The last request asks the server to close: a clean close after all of it is the answer read in full.
-    socket.on('close', () => finish(received >= totalBytes ? undefined : `closed after ${received} bytes`));
+    socket.on('close', () => finish(received >= totalBytes ? undefined : `closed after ${received} bytes (${head.split('\r\n')[0] ?? ''})`));
     socket.on('data', (chunk: Buffer) => {
       started ??= performance.now();
+      if (head.length < 256) head += chunk.toString('latin1', 0, 256);
       received += chunk.length;
       const aheadMs = (received / bytesPerS) * 1000 - (performance.now() - started);
       if (aheadMs > 0) {
