@@ -48,6 +48,7 @@ export function prefersStrictHandling(header: string | string[] | undefined): bo
     const m = PREFERENCE.exec(p);
     if (m === null || m[1]?.toLowerCase() !== 'handling') return false;
     const value = m[2] === undefined ? m[3] : m[2].replace(/\\(.)/g, '$1');
-    return value === 'strict';
+    // In any case: a client that wrote `STRICT` did not ask for the lenient search (fail closed).
+    return value?.toLowerCase() === 'strict';
   });
 }

@@ -11,7 +11,7 @@ import type { IncludeSpec, ReferenceValue, TokenValue } from '../../domain/fhir/
 import { isFhirType, searchOf, type FhirType } from '../../domain/fhir/search-parameters.js';
 import { namingRefusal, patientFilterRefusal } from './patient-naming.js';
 import {
-  count, DEFAULT_COUNT, idList, invalid, namesPatientBy, patientParam, patientReference, referenceValues, refuseRepeats, servesSubject, tokenValues,
+  count, DEFAULT_COUNT, givenTwice, idList, invalid, namesPatientBy, patientParam, patientReference, referenceValues, refuseRepeats, servesSubject, tokenValues,
 } from './search-values.js';
 
 export { DEFAULT_COUNT, MAX_COUNT } from './search-values.js';
@@ -127,18 +127,22 @@ export function readPatientParam(params: readonly [string, string][], isPatientI
 /**
  * The `patient` `params` name, once, where no other parameter may name one (the words of `where` say
  * what is read). `_format` and the members of `checked` (each value checked by its function) are the
- * caller's; any other naming a patient is refused, and with `strict` any other at all.
+ * caller's, once each; any other naming a patient is refused, and with `strict` any other at all.
  */
 function patientAlone(params: readonly [string, string][], reading: Omit<SearchReading, 'zone'>, where: { once: string; naming: string },
   checked: Readonly<Record<string, (value: string) => unknown>> = {}): string | undefined {
   let patient: string | undefined;
+  const seen = new Set<string>();
   for (const [name, value] of params) {
     if (name === 'patient') {
       if (patient !== undefined) throw invalid(`Search parameter patient is given twice: ${where.once} names one patient, once, e.g. patient=Patient/<id>.`);
       patient = patientParam(name, value);
-    } else if (Object.hasOwn(checked, name)) {
+    } else if (Object.hasOwn(checked, name) || name === '_format') {
+      // Each decides one thing, as on every search (refuseRepeats): never one of two taken.
+      if (seen.has(name)) throw givenTwice(name);
+      seen.add(name);
       checked[name]?.(value);
-    } else if (name !== '_format') {
+    } else {
       const refusal = namingRefusal(where.naming, name, value, reading.isPatientId);
       if (refusal !== undefined) throw refusal;
       if (reading.strict) throw invalid(`A search parameter is not one this API serves ${where.naming} (Prefer: handling=strict): see the searchParam of GET /fhir/metadata.`);

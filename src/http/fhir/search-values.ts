@@ -76,7 +76,8 @@ export function refuseRepeats(type: FhirType, params: readonly [string, string][
   }
 }
 
-const givenTwice = (name: string): ApiError =>
+/** 400 naming a parameter that takes one value and came twice. */
+export const givenTwice = (name: string): ApiError =>
   invalid(`Search parameter ${name} is given twice: it takes one value${name === '_id' ? ' (several ids in one _id, separated by commas, e.g. _id=a,b)' : ''}; give it once.`);
 
 /** A request's `_format`, given once (one that is not JSON is 406: fhir-format.ts). Every FHIR route takes it. */

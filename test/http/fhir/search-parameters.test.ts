@@ -227,7 +227,8 @@ describe.each(EHR_VARIANTS)('FHIR search parameters over the %s EHR', (variant) 
       }
       // Issue 52 item 12: RFC 7240 lets the value be quoted and '=' have space around it, and its name is
       // case-insensitive. Failed before: each of these was lenient (200 with every Condition).
-      for (const prefer of ['handling="strict"', 'handling = strict', 'return=minimal, HANDLING="strict"', 'respond-async; wait=5, handling=strict']) {
+      // A value in capitals asks for strictness too: a client that wrote it did not want the lenient search (hostile review).
+      for (const prefer of ['handling="strict"', 'handling = strict', 'return=minimal, HANDLING="strict"', 'respond-async; wait=5, handling=strict', 'handling=STRICT', 'Handling="Strict"']) {
         const refused = await get(t, '/fhir/Condition?colour=blue', token, { prefer });
         expect([prefer, refused.statusCode, outcomeOf(refused, 400).code]).toEqual([prefer, 400, 'invalid']);
       }
