@@ -74,12 +74,36 @@ export interface GrantView {
   endedBy?: EndedBy;
 }
 
+/** The instants a view's local times stand for: a 14-digit local time names autumn's repeated hour twice. */
+export interface GrantInstants {
+  validFromMs: number;
+  validToMs?: number;
+  createdMs: number;
+}
+
+/**
+ * A view with its instants, as the use case gives it: the COS door answers the view through its schema,
+ * which leaves `instants` out; the FHIR door writes its times from them.
+ */
+export interface DatedGrantView extends GrantView {
+  instants: GrantInstants;
+}
+
+/** The view as the COS door and the operators' listing show it: its local times, without the instants. */
+export function plainView(view: DatedGrantView): GrantView {
+  const { instants: _instants, ...plain } = view;
+  return plain;
+}
+
 const party = (identityNumber: string, name: string | undefined): GrantParty => (name === undefined || name === '' ? { identityNumber } : { identityNumber, name });
 
 /** The grant as `role` sees it at `nowMs`. */
-export function viewOf(grant: StoredGrant, role: GrantRole, nowMs: number, settings: ProxySettings, zone: string): GrantView {
+export function viewOf(grant: StoredGrant, role: GrantRole, nowMs: number, settings: ProxySettings, zone: string): DatedGrantView {
   const { status, sinceMs } = statusAt(grant, nowMs, settings);
-  const view: GrantView = {
+  const instants: GrantInstants = {
+    validFromMs: grant.validFromMs, createdMs: grant.createdMs, ...(grant.validToMs === undefined ? {} : { validToMs: grant.validToMs }),
+  };
+  const view: DatedGrantView = {
     id: grant.id, status, role,
     grantor: party(grant.grantor, grant.grantorName),
     // The grantee's name only once they accepted: a number someone typed is never answered with a name.
@@ -88,6 +112,7 @@ export function viewOf(grant: StoredGrant, role: GrantRole, nowMs: number, setti
     validFrom: epochMsToCompact(grant.validFromMs, zone),
     created: epochMsToCompact(grant.createdMs, zone),
     changed: epochMsToCompact(sinceMs, zone),
+    instants,
   };
   if (grant.validToMs !== undefined) view.validTo = epochMsToCompact(grant.validToMs, zone);
   if (grant.purpose !== undefined) view.purpose = grant.purpose;

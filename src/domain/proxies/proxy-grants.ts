@@ -12,7 +12,7 @@ import { hasReachedAge } from '../identity/legal-age.js';
 import { birthDateOf } from '../identity/personal-identity-number.js';
 import { localDate } from '../time/local-time.js';
 import { checkGrantRequest, type GrantRequest } from './grant-request.js';
-import { isOpen, roleOf, statusAt, viewOf, type GrantRole, type GrantView, type ProxySettings } from './grant.js';
+import { isOpen, roleOf, statusAt, viewOf, type DatedGrantView, type GrantRole, type ProxySettings } from './grant.js';
 import type { PersonFacts } from './people.js';
 
 /**
@@ -63,24 +63,24 @@ export class ProxyGrants {
     return this.deps.clock.now();
   }
 
-  private view(grant: StoredGrant, role: GrantRole): GrantView {
+  private view(grant: StoredGrant, role: GrantRole): DatedGrantView {
     return viewOf(grant, role, this.now(), this.deps.settings, this.deps.zone);
   }
 
   /** Every grant the person gave or received, oldest first, each as their role sees it. */
-  async list(personId: string): Promise<GrantView[]> {
+  async list(personId: string): Promise<DatedGrantView[]> {
     const grants = await this.deps.store.involving(personId);
     return grants.map((g) => this.view(g, roleOf(g, personId) as GrantRole));
   }
 
   /** One grant of the person's; 404 for one that does not exist or is someone else's. */
-  async get(personId: string, id: string): Promise<GrantView> {
+  async get(personId: string, id: string): Promise<DatedGrantView> {
     const grant = await this.own(personId, id);
     return this.view(grant, roleOf(grant, personId) as GrantRole);
   }
 
   /** `grantor` gives a grant (201). */
-  async give(grantor: string, request: GrantRequest, before: BeforeChange): Promise<GrantView> {
+  async give(grantor: string, request: GrantRequest, before: BeforeChange): Promise<DatedGrantView> {
     const nowMs = this.now();
     const { settings, zone } = this.deps;
     if (!hasReachedAge(birthDateOf(grantor), 18, localDate(nowMs, zone))) {
@@ -112,20 +112,20 @@ export class ProxyGrants {
   }
 
   /** The grantee accepts a pending grant; their name, from the EHR, is known from now on. */
-  accept(personId: string, id: string, before: BeforeChange): Promise<GrantView> {
+  accept(personId: string, id: string, before: BeforeChange): Promise<DatedGrantView> {
     return this.transition(personId, id, ACCEPT, before);
   }
 
-  decline(personId: string, id: string, before: BeforeChange): Promise<GrantView> {
+  decline(personId: string, id: string, before: BeforeChange): Promise<DatedGrantView> {
     return this.transition(personId, id, DECLINE, before);
   }
 
-  revoke(personId: string, id: string, before: BeforeChange): Promise<GrantView> {
+  revoke(personId: string, id: string, before: BeforeChange): Promise<DatedGrantView> {
     return this.transition(personId, id, REVOKE, before);
   }
 
   /** Support staff end a pending or active grant; undefined for an id that does not exist. */
-  async revokeAsSupport(id: string, before: BeforeChange): Promise<GrantView | undefined> {
+  async revokeAsSupport(id: string, before: BeforeChange): Promise<DatedGrantView | undefined> {
     const grant = await this.deps.store.byId(id);
     if (grant === undefined) return undefined;
     return this.change(grant, 'grantor', REVOKE, 'support', before);
@@ -137,7 +137,7 @@ export class ProxyGrants {
     return grant;
   }
 
-  private async transition(personId: string, id: string, transition: Transition, before: BeforeChange): Promise<GrantView> {
+  private async transition(personId: string, id: string, transition: Transition, before: BeforeChange): Promise<DatedGrantView> {
     const grant = await this.own(personId, id);
     const role = roleOf(grant, personId) as GrantRole;
     if (!transition.roles.includes(role)) {
@@ -146,7 +146,7 @@ export class ProxyGrants {
     return this.change(grant, role, transition, role, before);
   }
 
-  private async change(grant: StoredGrant, role: GrantRole, transition: Transition, by: EndedBy, before: BeforeChange): Promise<GrantView> {
+  private async change(grant: StoredGrant, role: GrantRole, transition: Transition, by: EndedBy, before: BeforeChange): Promise<DatedGrantView> {
     const nowMs = this.now();
     const { status } = statusAt(grant, nowMs, this.deps.settings);
     // Asked again: the same object, nothing kept again.

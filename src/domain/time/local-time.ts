@@ -250,7 +250,14 @@ export function compactToOffsetIso(compact: string, zone: string): string {
 const offsetIsoCache = new Map<string, string>();
 
 function offsetIso(compact: string, zone: string): string {
-  const epochMs = compactToEpochMs(compact, zone);
+  return epochMsToOffsetIso(compactToEpochMs(compact, zone), zone);
+}
+
+/**
+ * An instant as the zone's wall clock with its offset at that instant (`2027-10-31T02:30:00+01:00`),
+ * on the second: unlike a 14-digit local time, it names the second of autumn's repeated hour too.
+ */
+export function epochMsToOffsetIso(epochMs: number, zone: string): string {
   const offsetMs = offsetAt(epochMs, zone);
   const offsetMin = Math.round(offsetMs / 60_000);
   const sign = offsetMin < 0 ? '-' : '+';

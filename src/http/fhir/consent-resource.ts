@@ -12,9 +12,9 @@ import { parsePersonalIdentityNumber } from '../../domain/identity/personal-iden
 import { EVERY_CATEGORY } from '../../domain/proxies/categories.js';
 import { namesAPerson } from '../../domain/redaction/names-a-person.js';
 import { shownValue } from '../../domain/redaction/shown-value.js';
-import type { GrantStatus, GrantView } from '../../domain/proxies/grant.js';
+import type { DatedGrantView, GrantStatus } from '../../domain/proxies/grant.js';
 import type { GrantInstant, GrantRequest } from '../../domain/proxies/grant-request.js';
-import { compactToOffsetIso } from '../../domain/time/local-time.js';
+import { epochMsToOffsetIso } from '../../domain/time/local-time.js';
 import type { FhirIds } from '../../ports/fhir-ids.port.js';
 import type { FhirResource } from '../../reads/as-fhir.js';
 import type { ConsentClasses } from './consent-classes.js';
@@ -38,7 +38,7 @@ export interface ConsentContext {
 }
 
 /** The grant as its grantor's Consent. */
-export function consentOf(view: GrantView, ctx: ConsentContext): FhirResource {
+export function consentOf(view: DatedGrantView, ctx: ConsentContext): FhirResource {
   const grantor = { reference: `Patient/${ctx.ids.patientId(view.grantor.identityNumber)}` };
   const grantee = view.grantee;
   const identifier = { system: kindOfNumber(grantee.identityNumber).uri, value: grantee.identityNumber };
@@ -46,7 +46,9 @@ export function consentOf(view: GrantView, ctx: ConsentContext): FhirResource {
   const reference = view.status === 'active'
     ? { reference: `RelatedPerson/${delegationRelatedPersonId(ctx.ids, grantee.identityNumber, view.grantor.identityNumber)}`, identifier }
     : { identifier };
-  const period = { start: compactToOffsetIso(view.validFrom, ctx.zone), ...(view.validTo === undefined ? {} : { end: compactToOffsetIso(view.validTo, ctx.zone) }) };
+  // From the instants, not the local times: autumn's repeated hour reads back at the offset it was given.
+  const { validFromMs, validToMs, createdMs } = view.instants;
+  const period = { start: epochMsToOffsetIso(validFromMs, ctx.zone), ...(validToMs === undefined ? {} : { end: epochMsToOffsetIso(validToMs, ctx.zone) }) };
   return {
     resourceType: 'Consent',
     id: view.id,
@@ -54,7 +56,7 @@ export function consentOf(view: GrantView, ctx: ConsentContext): FhirResource {
     scope: { coding: [SCOPE] },
     category: [{ coding: [CATEGORY] }],
     patient: grantor,
-    dateTime: compactToOffsetIso(view.created, ctx.zone),
+    dateTime: epochMsToOffsetIso(createdMs, ctx.zone),
     performer: [grantor],
     policyRule: { coding: [POLICY_RULE] },
     provision: {

@@ -10,7 +10,7 @@ import { DomainError } from '../../domain/errors.js';
 import type { AuditedOperation } from '../../domain/operations/fhir-operations.js';
 import { isGrantIdForm } from '../../domain/operations/proxy-parameters.js';
 import type { BeforeChange, ProxyGrants } from '../../domain/proxies/proxy-grants.js';
-import type { GrantView } from '../../domain/proxies/grant.js';
+import type { DatedGrantView } from '../../domain/proxies/grant.js';
 import type { FhirResource } from '../../reads/as-fhir.js';
 import { ApiError } from '../api-error.js';
 import type { RouteDependencies } from '../routes/dependencies.js';
@@ -71,7 +71,7 @@ function grantorOf(request: FastifyRequest, api: FhirApi, grants: ProxyGrants | 
 }
 
 /** The caller's own grant as grantor; 404 for any other, as for one that does not exist. */
-async function givenGrant(request: FastifyRequest, grants: ProxyGrants, person: string, id: string): Promise<GrantView> {
+async function givenGrant(request: FastifyRequest, grants: ProxyGrants, person: string, id: string): Promise<DatedGrantView> {
   // The id asked about, where it has a grant id's form: a refusal (someone else's grant) names it too, as on the COS door.
   if (isGrantIdForm(id)) request.audit.proxyGrantId = id;
   try {

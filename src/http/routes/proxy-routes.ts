@@ -13,7 +13,7 @@ import type { ProxyOperation } from '../../domain/operations/operation.js';
 import { OPERATIONS } from '../../domain/operations/table.js';
 import type { BeforeChange, ProxyGrants } from '../../domain/proxies/proxy-grants.js';
 import type { GrantRequest } from '../../domain/proxies/grant-request.js';
-import { roleOf, type GrantView } from '../../domain/proxies/grant.js';
+import { plainView, roleOf, type DatedGrantView } from '../../domain/proxies/grant.js';
 import { named } from '../openapi/schema-names.js';
 import type { ApiRoute } from './api-routes.js';
 import type { RouteDependencies } from './dependencies.js';
@@ -69,7 +69,7 @@ const beforeChange = (request: FastifyRequest, personId: string): BeforeChange =
   if (changes) await request.server.recordWriteAttempt(request);
 };
 
-type Call = (grants: ProxyGrants, request: FastifyRequest, personId: string) => Promise<GrantView | GrantView[]>;
+type Call = (grants: ProxyGrants, request: FastifyRequest, personId: string) => Promise<DatedGrantView | DatedGrantView[]>;
 
 const idOf = (request: FastifyRequest): string => (request.params as { id: string }).id;
 
@@ -104,7 +104,8 @@ export const proxyRoute: RouteKind = (route, deps) => {
       request.audit.delegation = 'self';
       // The id asked about, of the path's form already: a refusal (someone else's, or a step not the caller's) names it too.
       if (op.params !== undefined) request.audit.proxyGrantId = idOf(request);
-      const answer = await call(deps.proxyGrants, request, personId);
+      const dated = await call(deps.proxyGrants, request, personId);
+      const answer = Array.isArray(dated) ? dated.map(plainView) : plainView(dated);
       if (op.answer.status === 201 && !Array.isArray(answer)) {
         const path = (request.url.split('?')[0] ?? '').replace(/\/?$/, '/');
         reply.code(201).header('location', `${path}${answer.id}`);

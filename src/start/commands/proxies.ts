@@ -17,6 +17,7 @@
 import { parseArgs } from 'node:util';
 import { DomainError } from '../../domain/errors.js';
 import { parsePersonalIdentityNumber } from '../../domain/identity/personal-identity-number.js';
+import { plainView } from '../../domain/proxies/grant.js';
 import type { AuditTrail } from '../../ports/audit-trail.port.js';
 import type { ProxyGrants } from '../../domain/proxies/proxy-grants.js';
 import type { StoredGrant } from '../../ports/proxy-grants.port.js';
@@ -121,7 +122,7 @@ async function list(grants: ProxyGrants, trail: AuditTrail, args: { personId: st
     log.error(`cannot store the audit record, so nothing was listed: ${err instanceof Error ? err.message : String(err)}`);
     return 1;
   }
-  if (args.json) say(JSON.stringify(views, null, 2));
+  if (args.json) say(JSON.stringify(views.map(plainView), null, 2));
   else if (views.length === 0) say('no grants given or received');
   else for (const v of views) say(grantLine(v));
   return 0;

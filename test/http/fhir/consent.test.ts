@@ -257,6 +257,22 @@ describe('FHIR Consent, PROXY_GRANTS on', () => {
     expect((await del(t, made.id, tolvan)).statusCode).toBe(200);
   });
 
+  it('reads back a period in autumn\'s repeated hour at the instants it was given, offsets and all', async () => {
+    // 2027-10-31 02:00–03:00 comes twice in Stockholm, first at +02:00, then at +01:00. Failed before: the
+    // period was written from the 14-digit local time, so both read back as the first hour, +02:00.
+    const period = { start: '2027-10-31T02:30:00+01:00', end: '2027-10-31T02:50:00+01:00' };
+    const made = resourceOf(await post(t, posted(SARA, ['Condition', 'Procedure'], period), tolvan), 201);
+    const read = resourceOf(await get(t, `/fhir/Consent/${made.id}?patient=Patient/${pid(TOLVAN)}`, tolvan));
+    const listed = bundleOf(await get(t, `/fhir/Consent?patient=Patient/${pid(TOLVAN)}`, tolvan)).entry?.find((e) => e.resource.id === made.id)?.resource;
+    for (const resource of [made, read, listed]) expect((resource?.provision as { period: unknown }).period).toEqual(period);
+    expect((await del(t, made.id as string, tolvan)).statusCode).toBe(200);
+    // From the first hour's 02:10 to the second's 02:20: an hour and ten minutes.
+    const across = { start: '2027-10-31T02:10:00+02:00', end: '2027-10-31T02:20:00+01:00' };
+    const spanning = resourceOf(await post(t, posted(SARA, ['Condition', 'Procedure'], across), tolvan), 201);
+    expect((spanning.provision as { period: unknown }).period).toEqual(across);
+    expect((await del(t, spanning.id as string, tolvan)).statusCode).toBe(200);
+  });
+
   it('refuses a permit without classes (never everything by omission), and reads a `*` grant back as every type the reads serve', async () => {
     const martaToken = await smartToken(t, MARTA, WRITE);
     const { provision, ...rest } = posted(ANTON, []) as { provision: Record<string, unknown> };
