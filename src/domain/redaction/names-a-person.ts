@@ -4,10 +4,11 @@
  * (src/http/fhir/search-query.ts), and the scrubber replaces what it finds in a log line or a span
  * (scrub-text.ts); both read a text as written and as a person would read it (reading.ts).
  *
- * - **How a number is spelled**: digits joined by one or two separators, any dash, `+`, `.`, `_`, `/`
- *   or white space (`19121212-1212`, `19121212+1212`, `19121212 1212`, `1912.1212.1212`,
+ * - **How a number is spelled**: digits joined by one or two separators, any dash, `+`, `.`, `_`, `/`,
+ *   a tilde or white space (`19121212-1212`, `19121212+1212`, `19121212 1212`, `1912.1212.1212`,
  *   `121212-1212`, `19121212--1212`, `19121212_1212`, a minus sign for the dash), percent-encoded, in
- *   the digits of any script (fullwidth, Arabic-Indic, Devanagari) or with an invisible character inside. A letter ends a run (`SE2321000016-1003` is an organisation's id), and
+ *   the digits of any script (fullwidth, Arabic-Indic, Devanagari), with an invisible character or a
+ *   mark on a digit (combining, enclosing, a variation selector) inside. A letter ends a run (`SE2321000016-1003` is an organisation's id), and
  *   so do `:` and `,`, which part a time's fields and a list's values (`10:12:12+01:00`, `_id=1212,…`).
  * - **Names a person**: such a run whose digits are a valid personal identity or coordination number:
  *   all 12 of them, or 10 with the century left out (any of 18, 19, 20).
@@ -21,7 +22,7 @@ import { parsePersonalIdentityNumber } from '../identity/personal-identity-numbe
 import { readingOf } from './reading.js';
 
 /** Digits joined by at most two separators: each match is one way a number may be written. */
-export const DIGIT_RUN = /\d(?:[\p{Pd}+.\s_/]{0,2}\d)*/gu;
+export const DIGIT_RUN = /\d(?:[\p{Pd}+.\s_/~\u2053]{0,2}\d)*/gu;
 
 /** Longer runs of digits are withheld unread: nobody reads 40 digits as anything but data, and the work stays bounded. */
 const LONGEST_READ = 40;

@@ -1,8 +1,8 @@
 /**
  * A text as a person reading a log would take it (threats 34 and 50 of docs/threat-model.md): a path
  * logged as a client sent it may spell an identity number `%31%39…`, `%2531…` (encoded twice),
- * in fullwidth, Arabic-Indic or Devanagari digits, with a minus sign for its dash or with an invisible
- * character inside, and it is still that number.
+ * in fullwidth, Arabic-Indic or Devanagari digits, with a minus sign for its dash, with an invisible
+ * character or a combining mark inside, and it is still that number.
  */
 
 /** More rounds than this is no client's double encoding: the text is withheld rather than read further. */
@@ -18,6 +18,13 @@ function decodeOnce(text: string): string {
     return utf8.decode(bytes);
   });
 }
+
+/**
+ * Format characters (invisible: U+200B, U+2060 …) and marks (combining, enclosing, variation selectors,
+ * U+034F), which NFKC leaves where nothing composes with them: `1\u0301912…` still reads as a 1 and
+ * its number to a person.
+ */
+const INVISIBLE_OR_MARK = /[\p{Cf}\p{M}]/gu;
 
 /** Control characters other than tab and line breaks (a NUL or an ESC a decoded path may hold). */
 const CONTROL = /[^\P{Cc}\t\n\r]/gu;
@@ -43,7 +50,7 @@ function digitValue(digit: string): string {
 /**
  * `text` percent-decoded and its compatibility forms folded (NFKC: a fullwidth digit or percent sign is
  * an ASCII one) until nothing changes, invisible format characters removed, control characters made
- * spaces, every script's digits made ASCII ones and minus signs hyphens; undefined when it still
+ * spaces, marks on characters dropped, every script's digits made ASCII ones and minus signs hyphens; undefined when it still
  * changes after MAX_ROUNDS (each round shortens the text or leaves it as NFKC made it, so this bounds
  * the work too). Plain ASCII text comes back as it was.
  */
@@ -55,5 +62,5 @@ export function readingOf(text: string): string | undefined {
     if (round === MAX_ROUNDS) return undefined;
     current = next;
   }
-  return current.replace(/\p{Cf}/gu, '').replace(CONTROL, ' ').replace(OTHER_DIGIT, digitValue).replace(MINUS_SIGNS, '-');
+  return current.replace(INVISIBLE_OR_MARK, '').replace(CONTROL, ' ').replace(OTHER_DIGIT, digitValue).replace(MINUS_SIGNS, '-');
 }

@@ -220,6 +220,13 @@ describe.each(EHR_VARIANTS)('FHIR search parameters over the %s EHR', (variant) 
       expect(keys((await allPages(t, '/fhir/Condition?_count=2&colour=blue', token)).flatMap(matchesOf))).toEqual(keys(await all('Condition')));
     });
 
+    it('refuses a code that names a person however it is marked or joined, and never links it (hostile review)', async () => {
+      for (const code of ['1%CC%819121212-1212', '19121212%7E1212', '1%EF%B8%8F9121212-1212', '19121212%CD%8F-1212', '19121212%E2%88%921212']) {
+        const refused = await get(t, `/fhir/Condition?code=${code}`, token);
+        expect([code, refused.statusCode, /\d{4}/.test(outcomeOf(refused, 400).diagnostics)]).toEqual([code, 400, false]);
+      }
+    });
+
     it('is 400 invalid with Prefer: handling=strict; known parameters alone pass under it', async () => {
       for (const query of ['colour=blue', '_sort=-date', '_include=Nothing:here']) {
         const refused = await get(t, `/fhir/Condition?${query}`, token, { prefer: 'handling=strict' });
