@@ -1,7 +1,7 @@
 import type { FastifyError, FastifySchemaValidationError } from 'fastify';
 import { EXPECTED } from '../domain/operations/parameters.js';
 import { DomainError, type DomainErrorCode } from '../domain/errors.js';
-import { namesAPerson } from '../domain/redaction/names-a-person.js';
+import { mayShowBack } from '../domain/redaction/shown-value.js';
 import { ProxyGrantsUnavailableError } from '../ports/proxy-grants.port.js';
 import { AccessLogUnavailableError } from '../ports/access-log.port.js';
 import { AnswerAbandonedError, AnswerMemoryFullError } from '../ports/answer-memory.port.js';
@@ -79,7 +79,7 @@ const NAME_LIMIT = 64;
 /** A field name exactly as the caller sent it (`$where` stays `$where`), cut at 64 characters, unshowable ones escaped. */
 function fieldName(name: unknown): string {
   // A name is shown back as sent, unless it holds a person's number: no error body repeats one.
-  if (namesAPerson(String(name))) return '(a name holding an identity number)';
+  if (!mayShowBack(String(name))) return '(a name holding an identity number)';
   const chars = [...String(name)];
   const shown = chars.slice(0, NAME_LIMIT).join('').replace(UNSHOWABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   return chars.length > NAME_LIMIT ? `${shown}…` : shown;

@@ -20,11 +20,22 @@ function decodeOnce(text: string): string {
 }
 
 /**
- * Format characters (invisible: U+200B, U+2060 …) and marks (combining, enclosing, variation selectors,
+ * Format characters (invisible: U+200B, U+2060 …), the blank fillers (Hangul's, the braille blank) and marks (combining, enclosing, variation selectors,
  * U+034F), which NFKC leaves where nothing composes with them: `1\u0301912…` still reads as a 1 and
  * its number to a person.
  */
-const INVISIBLE_OR_MARK = /[\p{Cf}\p{M}]/gu;
+const INVISIBLE_OR_MARK = /[\p{Cf}\p{M}\u115f\u1160\u3164\uffa0\u2800]/gu;
+
+/**
+ * Circled digits NFKC leaves as they are (❶ U+2776, ➀ U+2780, ➊ U+278A, ⓵ U+24F5: one to ten each):
+ * a reader reads them as their numbers.
+ */
+const CIRCLED = /[\u2776-\u2793\u24f5-\u24fe]/gu;
+const circledValue = (c: string): string => {
+  const code = c.codePointAt(0) as number;
+  const start = code <= 0x24fe ? 0x24f5 : 0x2776 + Math.floor((code - 0x2776) / 10) * 10;
+  return String(code - start + 1);
+};
 
 /** Control characters other than tab and line breaks (a NUL or an ESC a decoded path may hold). */
 const CONTROL = /[^\P{Cc}\t\n\r]/gu;
@@ -62,5 +73,5 @@ export function readingOf(text: string): string | undefined {
     if (round === MAX_ROUNDS) return undefined;
     current = next;
   }
-  return current.replace(INVISIBLE_OR_MARK, '').replace(CONTROL, ' ').replace(OTHER_DIGIT, digitValue).replace(MINUS_SIGNS, '-');
+  return current.replace(INVISIBLE_OR_MARK, '').replace(CIRCLED, circledValue).replace(CONTROL, ' ').replace(OTHER_DIGIT, digitValue).replace(MINUS_SIGNS, '-');
 }

@@ -10,8 +10,7 @@ import { DomainError } from '../../domain/errors.js';
 import { kindOfNumber, numberKindMismatch, PERSONNUMMER, personNumberKindOf, SAMORDNINGSNUMMER } from '../../domain/identity/person-number-systems.js';
 import { parsePersonalIdentityNumber } from '../../domain/identity/personal-identity-number.js';
 import { EVERY_CATEGORY } from '../../domain/proxies/categories.js';
-import { namesAPerson } from '../../domain/redaction/names-a-person.js';
-import { shownValue } from '../../domain/redaction/shown-value.js';
+import { mayShowBack, shownValue } from '../../domain/redaction/shown-value.js';
 import type { DatedGrantView, GrantStatus } from '../../domain/proxies/grant.js';
 import type { GrantInstant, GrantRequest } from '../../domain/proxies/grant-request.js';
 import { epochMsToOffsetIso } from '../../domain/time/local-time.js';
@@ -101,9 +100,9 @@ const PERIOD_MEMBERS: ReadonlySet<string> = new Set(['id', 'extension', 'start',
 /** The grantee's number and its system: a `use` (a modifier: "old"), a `period` or an assigner would qualify whom it names. */
 const IDENTIFIER_MEMBERS: ReadonlySet<string> = new Set(['id', 'extension', 'system', 'value']);
 
-/** The path of `element`'s member `name` as a refusal shows it: never a name that holds a person's number. */
+/** The path of `element`'s member `name` as a refusal shows it: never one whose digits, with the path's before them, hold a person's number. */
 const memberPath = (element: string, name: string): string =>
-  (namesAPerson(name) ? `${element} (a member whose name holds an identity number)` : `${element}.${name.slice(0, 64)}`);
+  (mayShowBack(`${element}.${name}`) ? `${element}.${name.slice(0, 64)}` : `${element} (a member whose name holds an identity number)`);
 
 function onlyMembers(element: string, value: Json, known: ReadonlySet<string>): void {
   const other = Object.keys(value).find((member) => !known.has(member));

@@ -25,6 +25,7 @@ const SPELLINGS = [
   // A mark on a digit (combining, enclosing, a variation selector) is still that digit, and a tilde a dash (hostile review).
   '1\u03019121212-1212', '1\ufe0f9121212-1212', '19121212-\u03321212', '19121212\u034f-1212', '1\u20e39121212-1212', '1\u093e9121212-1212',
   '1%CC%819121212-1212', '19121212~1212', '19121212%7E1212', '19121212\uff5e1212', '19121212\u20531212',
+  '\u2776\u277e\u2776\u2777\u2776\u2777\u2776\u2777\u2776\u2777\u2776\u2777', '19121212\u31641212', '1912\u24f5\u24f61212\u24f5\u24f6',
 ];
 
 describe('the one rule for a text that names a person', () => {

@@ -218,9 +218,12 @@ describe('FHIR Consent, PROXY_GRANTS on', () => {
     for (const [refused, element] of [
       // A class beside the lab pair, so that the refusal is about the class that holds the number.
       ...[GOSTA, `x${GOSTA.slice(0, 8)}-${GOSTA.slice(8)}`, `${GOSTA.slice(0, 8)}\u2212${GOSTA.slice(8)}`, GOSTA.replace(/\d/g, (d) => String.fromCodePoint(0x660 + Number(d))),
-        `${GOSTA[0] ?? ''}\u0301${GOSTA.slice(1)}`, `${GOSTA.slice(0, 8)}~${GOSTA.slice(8)}`, `${GOSTA.slice(0, 8)}\u034f-${GOSTA.slice(8)}`]
+        `${GOSTA[0] ?? ''}\u0301${GOSTA.slice(1)}`, `${GOSTA.slice(0, 8)}~${GOSTA.slice(8)}`, `${GOSTA.slice(0, 8)}\u034f-${GOSTA.slice(8)}`,
+        `${GOSTA.slice(0, 8)}*${GOSTA.slice(8)}`, `${'a'.repeat(52)}${GOSTA}1`, `0 ${GOSTA}`]
         .map((code) => [posted(ANTON, ['Observation', 'DiagnosticReport', code]), 'Consent.provision.class'] as const),
       [{ ...body, [GOSTA]: 1 }, 'Consent'],
+      // A number split across nested members' names (hostile review).
+      [{ ...body, [GOSTA.slice(0, 8)]: { [GOSTA.slice(8)]: { modifierExtension: [] } } }, 'Consent'],
       [{ ...body, provision: { ...provision, [`x-${GOSTA}`]: 1 } }, 'Consent.provision'],
     ] as const) {
       const issue = outcomeOf(await post(t, refused, tolvan), 400);
