@@ -8,8 +8,9 @@
  *   a tilde or white space (`19121212-1212`, `19121212+1212`, `19121212 1212`, `1912.1212.1212`,
  *   `121212-1212`, `19121212--1212`, `19121212_1212`, a minus sign for the dash), percent-encoded, in
  *   the digits of any script (fullwidth, Arabic-Indic, Devanagari), with an invisible character or a
- *   mark on a digit (combining, enclosing, a variation selector) inside. A letter ends a run (`SE2321000016-1003` is an organisation's id), and
- *   so do `:` and `,`, which part a time's fields and a list's values (`10:12:12+01:00`, `_id=1212,…`).
+ *   mark on a digit (combining, enclosing, a variation selector) inside. A letter ends a run
+ *   (`SE2321000016-1003` is an organisation's id), and so do `:` and `,`, which part a time's fields
+ *   and a list's values (`10:12:12+01:00`, `_id=1212,…`).
  * - **Names a person**: such a run whose digits are a valid personal identity or coordination number:
  *   all 12 of them, or 10 with the century left out (any of 18, 19, 20).
  * - **Holds a person's number**: such a run with a valid number in any 12 (or 10) of its digits in a

@@ -20,9 +20,9 @@ function decodeOnce(text: string): string {
 }
 
 /**
- * Format characters (invisible: U+200B, U+2060 …), the blank fillers (Hangul's, the braille blank) and marks (combining, enclosing, variation selectors,
- * U+034F), which NFKC leaves where nothing composes with them: `1\u0301912…` still reads as a 1 and
- * its number to a person.
+ * Format characters (invisible: U+200B, U+2060 …), the blank fillers (Hangul's, the braille blank)
+ * and marks (combining, enclosing, variation selectors, U+034F), which NFKC leaves where nothing
+ * composes with them: `1\u0301912…` still reads as a 1 and its number to a person.
  */
 const INVISIBLE_OR_MARK = /[\p{Cf}\p{M}\u115f\u1160\u3164\uffa0\u2800]/gu;
 
@@ -60,10 +60,10 @@ function digitValue(digit: string): string {
 
 /**
  * `text` percent-decoded and its compatibility forms folded (NFKC: a fullwidth digit or percent sign is
- * an ASCII one) until nothing changes, invisible format characters removed, control characters made
- * spaces, marks on characters dropped, every script's digits made ASCII ones and minus signs hyphens; undefined when it still
- * changes after MAX_ROUNDS (each round shortens the text or leaves it as NFKC made it, so this bounds
- * the work too). Plain ASCII text comes back as it was.
+ * an ASCII one) until nothing changes; then invisible characters, fillers and marks dropped, circled
+ * and every script's digits made ASCII ones, control characters made spaces and minus signs hyphens.
+ * Undefined when it still changes after MAX_ROUNDS (each round shortens the text or leaves it as NFKC
+ * made it, so this bounds the work too). Plain ASCII text comes back as it was.
  */
 export function readingOf(text: string): string | undefined {
   let current = text;

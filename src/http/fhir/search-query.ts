@@ -126,8 +126,9 @@ export function readPatientParam(params: readonly [string, string][], isPatientI
 
 /**
  * The `patient` `params` name, once, where no other parameter may name one (the words of `where` say
- * what is read). `_format` and the members of `checked` (each value checked by its function) are the
- * caller's, once each; any other naming a patient is refused, and with `strict` any other at all.
+ * what is read). The members of `checked` (each value checked by its function) are the caller's, once
+ * each, and so is `_format` (formatParam, which every caller runs first, refuses it twice); any other
+ * naming a patient is refused, and with `strict` any other at all.
  */
 function patientAlone(params: readonly [string, string][], reading: Omit<SearchReading, 'zone'>, where: { once: string; naming: string },
   checked: Readonly<Record<string, (value: string) => unknown>> = {}): string | undefined {
@@ -137,12 +138,12 @@ function patientAlone(params: readonly [string, string][], reading: Omit<SearchR
     if (name === 'patient') {
       if (patient !== undefined) throw invalid(`Search parameter patient is given twice: ${where.once} names one patient, once, e.g. patient=Patient/<id>.`);
       patient = patientParam(name, value);
-    } else if (Object.hasOwn(checked, name) || name === '_format') {
+    } else if (Object.hasOwn(checked, name)) {
       // Each decides one thing, as on every search (refuseRepeats): never one of two taken.
       if (seen.has(name)) throw givenTwice(name);
       seen.add(name);
       checked[name]?.(value);
-    } else {
+    } else if (name !== '_format') {
       const refusal = namingRefusal(where.naming, name, value, reading.isPatientId);
       if (refusal !== undefined) throw refusal;
       if (reading.strict) throw invalid(`A search parameter is not one this API serves ${where.naming} (Prefer: handling=strict): see the searchParam of GET /fhir/metadata.`);
