@@ -23,6 +23,8 @@ interface OpenAnswer extends Linked<OpenAnswer> {
   firstByteAt: number | undefined;
   /** When it was last seen with nothing written yet. */
   unstartedAt: number;
+  /** The process's stalls (SendDeadline.stalledMs) until unstartedAt, then until firstByteAt. */
+  stalledBefore: number;
 }
 
 /**
@@ -44,6 +46,14 @@ const takenFrom = (socket: Socket): number => socket.bytesWritten - socket.writa
  * sweep timer that runs only while answers are open: no timer per request. The answer's first byte
  * is known to a sweep's precision, and taken as the earlier sweep, so the deadline is never later
  * than the contract's.
+ *
+ * Time the process itself stood still is not the caller's: while the event loop is held (a long
+ * collection, a starved CPU) the service sends nothing and no sweep runs, so a stall counted against
+ * the answer would cut a caller that read all it was sent, and a stall just before the first byte
+ * would date that byte back to the sweep before it. A sweep that comes more than one period late
+ * measures the excess as the process's stall, and every open answer's clock leaves it out. A caller
+ * that never reads is then cut within the grace plus the answer's size at the rate of the process's
+ * running time; it holds no more meanwhile, as a stalled process sends nothing.
  */
 export class SendDeadline {
   /**
@@ -53,6 +63,10 @@ export class SendDeadline {
   private readonly open = new LinkedList<OpenAnswer>();
   private sweeper: NodeJS.Timeout | undefined;
   private readonly sweepMs: number;
+  /** When the last sweep ran (or the sweeper started). */
+  private sweptAt = 0;
+  /** The process's stalls, summed since it started: sweeps' lateness beyond one period. */
+  private stalledMs = 0;
 
   constructor(server: HttpServer, private readonly limits: SendLimits, private readonly log: FastifyBaseLogger) {
     this.sweepMs = Math.min(MAX_SWEEP_MS, Math.max(MIN_SWEEP_MS, limits.graceMs / 10));
@@ -62,6 +76,7 @@ export class SendDeadline {
   private watch(res: ServerResponse): void {
     const answer: OpenAnswer = {
       res, prev: undefined, next: undefined, listed: false, takenBefore: 0, firstByteAt: undefined, unstartedAt: performance.now(),
+      stalledBefore: this.stalledMs,
     };
     // A pipelined answer gets the connection only once the answers before it are finished (all taken).
     if (res.socket) answer.takenBefore = takenFrom(res.socket);
@@ -71,7 +86,10 @@ export class SendDeadline {
       this.open.delete(answer);
       if (this.open.size === 0) this.stop();
     });
-    this.sweeper ??= setInterval(() => this.sweep(), this.sweepMs).unref();
+    if (this.sweeper === undefined) {
+      this.sweptAt = performance.now();
+      this.sweeper = setInterval(() => this.sweep(), this.sweepMs).unref();
+    }
   }
 
   private stop(): void {
@@ -81,16 +99,19 @@ export class SendDeadline {
 
   private sweep(): void {
     const now = performance.now();
+    this.stalledMs += Math.max(0, now - this.sweptAt - 2 * this.sweepMs);
+    this.sweptAt = now;
     const { graceMs, minBytesPerS } = this.limits;
     for (const answer of this.open) {
       const { res } = answer;
       const socket = res.socket;
       if (socket === null || !res.headersSent) {
         answer.unstartedAt = now;
+        answer.stalledBefore = this.stalledMs;
         continue;
       }
       answer.firstByteAt ??= answer.unstartedAt;
-      const afterMs = now - answer.firstByteAt;
+      const afterMs = now - answer.firstByteAt - (this.stalledMs - answer.stalledBefore);
       if (afterMs <= graceMs) continue;
       const taken = takenFrom(socket) - answer.takenBefore;
       if (taken >= ((afterMs - graceMs) * minBytesPerS) / 1000) continue;
@@ -98,12 +119,14 @@ export class SendDeadline {
     }
   }
 
+  /** afterMs: since the answer's first byte, the process's stalls left out. */
   private cut(answer: OpenAnswer, socket: Socket, afterMs: number, takenBytes: number): void {
     this.open.delete(answer);
     const reqId = answer.res.getHeader('x-request-id');
     const answerBytes = Number(answer.res.getHeader('content-length'));
     this.log.warn({
       ...(typeof reqId === 'string' ? { reqId } : {}), afterMs: Math.round(afterMs), takenBytes,
+      processStalledMs: Math.round(this.stalledMs - answer.stalledBefore),
       ...(Number.isSafeInteger(answerBytes) ? { answerBytes } : {}), ...this.limits,
     }, 'answer not taken at SEND_MIN_BYTES_PER_S: connection reset, the rest of the answer dropped');
     resetConnection(socket);

@@ -23,7 +23,7 @@ import { createLogger } from '../../src/http/logging.js';
 import type { LinkedList } from '../../src/http/linked-list.js';
 import { SendDeadline } from '../../src/http/send-deadline.js';
 import { startDemoService, type DemoService } from '../support/demo-service.js';
-import { SCHEDULING_SLACK_MS } from '../support/scheduling.js';
+import { expectDeadlineKept, SCHEDULING_SLACK_MS } from '../support/scheduling.js';
 
 const GRACE_MS = 300;
 const MIN_BYTES_PER_S = 2 * 2 ** 20;
@@ -52,14 +52,14 @@ function wholeness(list: LinkedList<Answer>): { size: number; walked: number; br
 }
 
 /** The big answer in pieces, each after the one before was taken by the socket (as the service's streamed answers go). */
-function sendInPieces(res: ServerResponse): void {
-  res.setHeader('content-length', BIG.length);
+function sendInPieces(res: ServerResponse, body = BIG): void {
+  res.setHeader('content-length', body.length);
   let at = 0;
   const more = (): void => {
-    while (at < BIG.length) {
-      const piece = BIG.subarray(at, at + PIECE);
+    while (at < body.length) {
+      const piece = body.subarray(at, at + PIECE);
       at += piece.length;
-      if (at >= BIG.length) { res.end(piece); return; }
+      if (at >= body.length) { res.end(piece); return; }
       if (!res.write(piece)) { res.once('drain', more); return; }
     }
   };
@@ -226,6 +226,80 @@ describe('the send deadline\'s list of answers in flight under attack (decbec5)'
     expect(sweeping(deadline)).toBe(false);
   }, 40_000);
 
+});
+
+/** Holds the event loop for `ms`: the process stands still, as in a long collection or on a starved CPU. */
+function holdProcess(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until) { /* the stall itself */ }
+}
+
+/**
+ * Time the process itself stands still is not the caller's (send-deadline.ts). On a busy machine a
+ * whole npm test run cut a reader that had read 4,559,290 bytes 643 ms after its first byte: the
+ * process stalled after a sweep saw the answer unstarted, its first byte went out at the end of the
+ * stall, and the deadline dated that byte back to the sweep before, seconds earlier. The stalls here
+ * are held on purpose, 1.5 s each against a grace of 300 ms.
+ */
+describe('the send deadline when the process itself stalls', () => {
+  const STALL_MS = 1_500;
+  const RATE = 8 * 2 ** 20;
+  /** More than the rate asks of the stall (about 9.4 MB), and more than loopback's buffers hold. */
+  const LARGE = Buffer.alloc(32 * 2 ** 20, 0x62);
+  let server: Server;
+  let port: number;
+  const cuts: Array<Record<string, unknown>> = [];
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      // The stall comes after the sweep that saw the answer unstarted, its first byte right after it.
+      if (req.url === '/stall-before') { setTimeout(() => { holdProcess(STALL_MS); sendInPieces(res, LARGE); }, 3 * SWEEP_MS); return; }
+      // The stall comes with the answer under way: its caller can read nothing more than the process sent.
+      if (req.url === '/stall-within') {
+        sendInPieces(res, LARGE);
+        setImmediate(() => holdProcess(STALL_MS));
+        return;
+      }
+      if (req.url === '/big') { sendInPieces(res, LARGE); return; }
+      res.statusCode = 404;
+      res.end();
+    });
+    const log = { warn: (o: Record<string, unknown>) => cuts.push(o) } as unknown as FastifyBaseLogger;
+    new SendDeadline(server, { graceMs: GRACE_MS, minBytesPerS: RATE }, log);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  // Failed before: cut at about 1,800 ms after a first byte dated back to the sweep before the stall.
+  it('a caller reading at full speed an answer whose first byte comes right after a stall is not cut', async () => {
+    cuts.length = 0;
+    const read = await reader(port, get('/stall-before', true), LARGE.length);
+    expect({ error: read.error, cuts }).toEqual({ error: undefined, cuts: [] });
+  }, 30_000);
+
+  // Failed before: cut at about 1,500 ms, 3.9 MB taken, all that loopback's buffers held when the stall began.
+  it('a caller reading at full speed an answer under way when the process stalls is not cut', async () => {
+    cuts.length = 0;
+    const read = await reader(port, get('/stall-within', true), LARGE.length);
+    expect({ error: read.error, cuts }).toEqual({ error: undefined, cuts: [] });
+  }, 30_000);
+
+  it('a caller that never reads is still cut, within the grace plus the answer at the rate plus the stall', async () => {
+    cuts.length = 0;
+    const bound = GRACE_MS + (LARGE.length / RATE) * 1000 + STALL_MS;
+    const stalled = neverReader(port, get('/big'), 1, bound + 10_000);
+    setTimeout(() => holdProcess(STALL_MS), 200);
+    const ms = await stalled;
+    expect(ms).toBeDefined();
+    expectDeadlineKept(ms ?? Number.POSITIVE_INFINITY, bound, 'cut');
+    expect(cuts).toHaveLength(1);
+    expect(cuts[0]?.processStalledMs).toBeGreaterThanOrEqual(STALL_MS - 4 * SWEEP_MS);
+  }, 30_000);
 });
 
 /**
