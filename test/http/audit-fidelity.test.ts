@@ -31,6 +31,17 @@ describe('what an audit record says about its request (issue 12 item 9)', () => 
     expect(first?.serviceRequestId).not.toBe(second?.serviceRequestId);
   });
 
+  it('keeps no identity number of the caller\'s request id, whatever separates its digits (hostile review)', async () => {
+    const token = await t.personToken(ADULT);
+    const before = t.audit.records.length;
+    const lines = t.logLines.length;
+    const sent = ['rx 19121212*1212', 'rx 19121212#1212', 'rx 19121212)(1212', 'rx 19121212=1212'];
+    for (const id of sent) await t.call({ method: 'GET', url: '/patients/medications/', token, headers: { 'x-request-id': id } });
+    const kept = t.audit.records.slice(before).map((r) => r.callerRequestId);
+    expect(kept).toEqual(sent.map(() => 'rx [REDACTED]'));
+    expect(t.logLines.slice(lines).filter((line) => /1212/.test(line))).toEqual([]);
+  });
+
   it('issue 12 item 9: records the named patient on a 403 insufficient-scope, and the caller\'s own number when no patient is named', async () => {
     const weak = await t.personToken(GUARDIAN, { scope: 'user/Patient-read' });
     const before = t.audit.records.length;

@@ -4,15 +4,18 @@
  * (src/http/fhir/search-query.ts), and the scrubber replaces what it finds in a log line or a span
  * (scrub-text.ts); both read a text as written and as a person would read it (reading.ts).
  *
- * - **How a number is spelled**: digits joined by one or two separators, any dash, `+`, `.`, `_`, `/`,
- *   a tilde or white space (`19121212-1212`, `19121212+1212`, `19121212 1212`, `1912.1212.1212`,
- *   `121212-1212`, `19121212--1212`, `19121212_1212`, a minus sign for the dash), percent-encoded, in
- *   the digits of any script (fullwidth, Arabic-Indic, Devanagari), with an invisible character or a
- *   mark on a digit (combining, enclosing, a variation selector) inside. A letter ends a run
- *   (`SE2321000016-1003` is an organisation's id), and so do `:` and `,`, which part a time's fields
- *   and a list's values (`10:12:12+01:00`, `_id=1212,…`).
- * - **Names a person**: such a run whose digits are a valid personal identity or coordination number:
- *   all 12 of them, or 10 with the century left out (any of 18, 19, 20).
+ * - **How a number is spelled**: digits joined by one or two separators, any character but a letter,
+ *   a digit, a mark, `:` and `,`: a dash, `+`, `.`, `_`, `/`, a tilde, white space, `*`, `#`, a bracket
+ *   (`19121212-1212`, `19121212+1212`, `19121212 1212`, `1912.1212.1212`, `121212-1212`,
+ *   `19121212--1212`, `19121212*1212`, a minus sign for the dash), percent-encoded, in the digits of
+ *   any script (fullwidth, Arabic-Indic, Devanagari), with an invisible character or a mark on a digit
+ *   (combining, enclosing, a variation selector) inside. A letter ends a run (`SE2321000016-1003` is an
+ *   organisation's id), and so do `:` and `,`, which part a time's fields and a list's values
+ *   (`10:12:12+01:00`, `_id=1212,…`).
+ * - **Names a person**: such a run in which whole groups of digits in a row (the separators part the
+ *   groups) are a valid personal identity or coordination number: 12 digits, or 10 with the century
+ *   left out (any of 18, 19, 20). So `0 19121212-1212` names one, as a reader sees it, and a 13-digit
+ *   code does not.
  * - **Holds a person's number**: such a run with a valid number in any 12 (or 10) of its digits in a
  *   row, or more than 40 digits (withheld unread). What the service writes itself (a log line, a span, a
  *   record id it serves) never holds one; a value a caller sends is refused only when it names one, since
@@ -23,7 +26,7 @@ import { parsePersonalIdentityNumber } from '../identity/personal-identity-numbe
 import { readingOf } from './reading.js';
 
 /** Digits joined by at most two separators: each match is one way a number may be written. */
-export const DIGIT_RUN = /\d(?:[\p{Pd}+.\s_/~\u2053]{0,2}\d)*/gu;
+export const DIGIT_RUN = /\d(?:[^\p{L}\p{N}\p{M}:,]{0,2}\d)*/gu;
 
 /** Longer runs of digits are withheld unread: nobody reads 40 digits as anything but data, and the work stays bounded. */
 const LONGEST_READ = 40;
@@ -63,10 +66,25 @@ export function runPasses(run: string, test: (digits: string) => boolean): boole
   return digits.length >= 10 && test(digits);
 }
 
-/** Whether some digit run of `text`, taken as it is (no reading), passes `test` on its digits. */
-function someRun(text: string, test: (digits: string) => boolean): boolean {
+/** Whether some groups of `run`'s digits in a row, whole as its separators part them, are a person's number. */
+function groupsNamePerson(run: string): boolean {
+  const groups = run.split(/\D+/);
+  for (let first = 0; first < groups.length; first++) {
+    let digits = '';
+    for (let last = first; last < groups.length && digits.length < 12; last++) {
+      digits += groups[last];
+      if (isPersonNumber(digits)) return true;
+    }
+  }
+  return false;
+}
+
+const runHolds = (run: string): boolean => runPasses(run, holdsPersonNumber);
+
+/** Whether some digit run of `text`, taken as it is (no reading), passes `test`. */
+function someRun(text: string, test: (run: string) => boolean): boolean {
   for (const [run] of text.matchAll(DIGIT_RUN)) {
-    if (runPasses(run, test)) return true;
+    if (test(run)) return true;
   }
   return false;
 }
@@ -81,11 +99,11 @@ function readings(text: string): string[] | undefined {
 /** The rule: whether `text`, as written or as read, has a run of digits that is a person's number. Text that cannot be read is taken to. */
 export function namesAPerson(text: string): boolean {
   const forms = readings(text);
-  return forms === undefined || forms.some((form) => someRun(form, isPersonNumber));
+  return forms === undefined || forms.some((form) => someRun(form, groupsNamePerson));
 }
 
 /** Whether `text`, as written or as read, holds a person's number in any of its digit runs. Text that cannot be read is taken to. */
 export function holdsAPersonNumber(text: string): boolean {
   const forms = readings(text);
-  return forms === undefined || forms.some((form) => someRun(form, holdsPersonNumber));
+  return forms === undefined || forms.some((form) => someRun(form, runHolds));
 }

@@ -25,8 +25,9 @@ const LONG_RUN = /[\w-]{40,}/g;
 const NOT_PLAIN = /[^\x20-\x7e]|%|eyJ/;
 const FORTY = /[\w-]{40}/;
 
-/** DIGIT_RUN's separators in printable ASCII: `-`, `+`, `.`, `_`, `/`, `~` and the space. */
-const isSeparator = (c: number): boolean => c === 45 || c === 43 || c === 46 || c === 95 || c === 47 || c === 126 || c === 32;
+/** DIGIT_RUN's separators in printable ASCII: all of it but letters, digits, `:` and `,`. */
+const isSeparator = (c: number): boolean =>
+  c >= 32 && c <= 126 && c !== 58 && c !== 44 && !(c >= 48 && c <= 57) && !((c | 32) >= 97 && (c | 32) <= 122);
 
 /**
  * Whether printable ASCII `text` holds 10 digits joined as DIGIT_RUN joins them (at most two separators
