@@ -239,12 +239,12 @@ function holdProcess(ms: number): void {
  * whole npm test run cut a reader that had read 4,559,290 bytes 643 ms after its first byte: the
  * process stalled after a sweep saw the answer unstarted, its first byte went out at the end of the
  * stall, and the deadline dated that byte back to the sweep before, seconds earlier. The stalls here
- * are held on purpose, 1.5 s each against a grace of 300 ms.
+ * are held on purpose, 1 s each against a grace of 300 ms.
  */
 describe('the send deadline when the process itself stalls', () => {
-  const STALL_MS = 1_500;
-  const RATE = 8 * 2 ** 20;
-  /** More than the rate asks of the stall (about 9.4 MB), and more than loopback's buffers hold. */
+  const STALL_MS = 1_000;
+  const RATE = 16 * 2 ** 20;
+  /** More than the rate asks of the stall (about 11.7 MB), and more than loopback's buffers hold. */
   const LARGE = Buffer.alloc(32 * 2 ** 20, 0x62);
   let server: Server;
   let port: number;
@@ -275,14 +275,14 @@ describe('the send deadline when the process itself stalls', () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
-  // Failed before: cut at about 1,800 ms after a first byte dated back to the sweep before the stall.
+  // Failed before: cut at 1,034 ms, 3,866,725 bytes taken, its first byte dated back to the sweep before the stall.
   it('a caller reading at full speed an answer whose first byte comes right after a stall is not cut', async () => {
     cuts.length = 0;
     const read = await reader(port, get('/stall-before', true), LARGE.length);
     expect({ error: read.error, cuts }).toEqual({ error: undefined, cuts: [] });
   }, 30_000);
 
-  // Failed before: cut at about 1,500 ms, 3.9 MB taken, all that loopback's buffers held when the stall began.
+  // Failed before: cut at 1,001 ms, 3,866,725 bytes taken, all that loopback's buffers held when the stall began.
   it('a caller reading at full speed an answer under way when the process stalls is not cut', async () => {
     cuts.length = 0;
     const read = await reader(port, get('/stall-within', true), LARGE.length);
