@@ -1,34 +1,69 @@
 /**
- * A grant's categories as FHIR resource types, both ways (docs/contract.md §11 "FHIR"): a category
- * carries the types its reads' FHIR forms write (LabResult: DiagnosticReport, Observation), `*` every
- * type a read writes. Derived from the forms, so a read added later is a class by itself.
+ * A grant's categories as a Consent's classes, both ways (docs/contract.md §11 "FHIR",
+ * docs/proxies.md): a category is written as the resource types its reads' FHIR forms write
+ * (LabResult: DiagnosticReport, Observation), `*` as every category. Derived from the forms, so a
+ * read added later is a class by itself.
+ *
+ * Two categories may write the same type: video meetings are Appointments on this door as the
+ * bookings are. A type then names only the first category that writes it (in the categories' table
+ * order), and the later one is written as its own code (PROXY_CATEGORY), since a Consent is never
+ * taken as a wider grant than the person wrote: `Appointment` alone does not share the meetings'
+ * join links, nor does a grant of video meetings alone read back as every appointment.
  */
 import { EVERY_CATEGORY, PROXY_CATEGORIES, readsOfCategory } from '../../domain/proxies/categories.js';
 import { formTypes } from './fhir-access.js';
 import type { FhirApi } from './fhir-api.js';
 
+export const RESOURCE_TYPES = 'http://hl7.org/fhir/resource-types';
+/** The code of a category that no resource type names alone (docs/proxies.md). */
+export const PROXY_CATEGORY = 'http://example.org/fhir/pdas/CodeSystem/proxy-category';
+
+export interface ConsentClass {
+  system: string;
+  code: string;
+}
+
 export interface ConsentClasses {
-  /** The resource types `categories` open, in the order the categories and their forms name them. */
-  typesOf(categories: readonly string[]): string[];
+  /** The classes `categories` are written as, in the order the categories and their forms name them. */
+  classesOf(categories: readonly string[]): ConsentClass[];
   /**
-   * The categories a set of resource types names: each category whose types are all among them. A
-   * type no category carries, or one left over (only part of a category's types), is `unknown`.
+   * The categories a Consent's classes name: each category written by types whose types are all among
+   * them, and each category named by its code. A type no such category writes, one left over (only
+   * part of a category's types) or a code of no category is `unknown`, as `system|code`.
    */
-  categoriesOf(types: readonly string[]): { categories: string[]; unknown?: string };
+  categoriesOf(classes: readonly ConsentClass[]): { categories: string[]; unknown?: string };
 }
 
 export function consentClasses(api: FhirApi): ConsentClasses {
   const byCategory = new Map(PROXY_CATEGORIES.map((c) => [c, [...new Set(readsOfCategory(c).flatMap((read) => formTypes(api, read)))]]));
   // A category no read of which has a FHIR form opens nothing on this door: it is no class.
   const carried = [...byCategory].filter(([, types]) => types.length > 0);
-  const every = [...new Set(carried.flatMap(([, types]) => types))];
+  const written = new Set<string>();
+  const byTypes = new Map<string, readonly string[]>();
+  const byCode = new Set<string>();
+  for (const [category, types] of carried) {
+    if (types.some((t) => written.has(t))) byCode.add(category);
+    else byTypes.set(category, types);
+    for (const t of types) written.add(t);
+  }
+  const classesOfOne = (category: string): ConsentClass[] =>
+    byCode.has(category) ? [{ system: PROXY_CATEGORY, code: category }] : (byTypes.get(category) ?? []).map((code) => ({ system: RESOURCE_TYPES, code }));
+  const every = carried.map(([category]) => category);
   return {
-    typesOf: (categories) => (categories.includes(EVERY_CATEGORY) ? every : [...new Set(categories.flatMap((c) => byCategory.get(c) ?? []))]),
-    categoriesOf: (types) => {
-      const asked = new Set(types);
-      const categories = carried.filter(([, own]) => own.every((t) => asked.has(t))).map(([c]) => c);
-      const covered = new Set(categories.flatMap((c) => byCategory.get(c) ?? []));
-      const unknown = types.find((t) => !covered.has(t));
+    classesOf: (categories) => {
+      const named = categories.includes(EVERY_CATEGORY) ? every : categories;
+      const seen = new Set<string>();
+      return named.flatMap(classesOfOne).filter((c) => !seen.has(`${c.system}|${c.code}`) && seen.add(`${c.system}|${c.code}`));
+    },
+    categoriesOf: (classes) => {
+      const types = new Set(classes.filter((c) => c.system === RESOURCE_TYPES).map((c) => c.code));
+      const codes = classes.filter((c) => c.system === PROXY_CATEGORY).map((c) => c.code);
+      const unknownCode = codes.find((code) => !byCode.has(code) && !byTypes.has(code));
+      const fromTypes = [...byTypes].filter(([, own]) => own.every((t) => types.has(t))).map(([c]) => c);
+      const categories = every.filter((c) => fromTypes.includes(c) || codes.includes(c));
+      const covered = new Set(fromTypes.flatMap((c) => byTypes.get(c) ?? []));
+      const unknownType = [...types].find((t) => !covered.has(t));
+      const unknown = unknownCode !== undefined ? `${PROXY_CATEGORY}|${unknownCode}` : unknownType === undefined ? undefined : `${RESOURCE_TYPES}|${unknownType}`;
       return unknown === undefined ? { categories } : { categories, unknown };
     },
   };

@@ -16,7 +16,7 @@ import type { GrantInstant, GrantRequest } from '../../domain/proxies/grant-requ
 import { epochMsToOffsetIso } from '../../domain/time/local-time.js';
 import type { FhirIds } from '../../ports/fhir-ids.port.js';
 import type { FhirResource } from '../../reads/as-fhir.js';
-import type { ConsentClasses } from './consent-classes.js';
+import { PROXY_CATEGORY, RESOURCE_TYPES, type ConsentClass, type ConsentClasses } from './consent-classes.js';
 import { delegationRelatedPersonId } from './delegate-related-person.js';
 
 const SCOPE = { system: 'http://terminology.hl7.org/CodeSystem/consentscope', code: 'patient-privacy' };
@@ -24,7 +24,6 @@ const CATEGORY = { system: 'http://loinc.org', code: '59284-0' };
 const POLICY_RULE = { system: 'http://terminology.hl7.org/CodeSystem/v3-ActCode', code: 'OPTIN' };
 const AGENT = { system: 'http://terminology.hl7.org/CodeSystem/v3-RoleClass', code: 'AGNT' };
 const ACCESS = { system: 'http://terminology.hl7.org/CodeSystem/consentaction', code: 'access' };
-const RESOURCE_TYPES = 'http://hl7.org/fhir/resource-types';
 
 const STATUS: Readonly<Record<GrantStatus, string>> = {
   pending: 'proposed', active: 'active', declined: 'rejected', revoked: 'inactive', expired: 'inactive', lapsed: 'inactive',
@@ -63,7 +62,7 @@ export function consentOf(view: DatedGrantView, ctx: ConsentContext): FhirResour
       period,
       actor: [{ role: { coding: [AGENT] }, reference: { ...reference, ...(grantee.name === undefined ? {} : { display: grantee.name }) } }],
       action: [{ coding: [ACCESS] }],
-      class: ctx.classes.typesOf(view.categories).map((code) => ({ system: RESOURCE_TYPES, code })),
+      class: ctx.classes.classesOf(view.categories),
     },
   };
 }
@@ -203,11 +202,15 @@ function categoriesOf(provision: Json, classes: ConsentClasses): string[] {
     throw invalid(`Consent.provision.class must name what you share, as codes of ${RESOURCE_TYPES} (e.g. Observation and DiagnosticReport for lab results); a grant never shares everything by leaving it out.`);
   }
   for (const coding of given) if (isObject(coding)) onlyMembers('Consent.provision.class', coding, CODING_MEMBERS);
-  const types = given.map((c) => (isObject(c) && (c.system === undefined || c.system === RESOURCE_TYPES) && typeof c.code === 'string' ? c.code : undefined));
-  if (types.some((t) => t === undefined)) throw invalid(`Consent.provision.class must be codes of ${RESOURCE_TYPES}, e.g. {"system": "${RESOURCE_TYPES}", "code": "Observation"}.`);
-  const { categories, unknown } = classes.categoriesOf(types as string[]);
+  const asked = given.map((c) => (isObject(c) && typeof c.code === 'string' && (c.system === undefined || c.system === RESOURCE_TYPES || c.system === PROXY_CATEGORY)
+    ? { system: c.system ?? RESOURCE_TYPES, code: c.code } : undefined));
+  if (asked.some((c) => c === undefined)) {
+    throw invalid(`Consent.provision.class must be codes of ${RESOURCE_TYPES} (or ${PROXY_CATEGORY}), e.g. {"system": "${RESOURCE_TYPES}", "code": "Observation"}.`);
+  }
+  const { categories, unknown } = classes.categoriesOf(asked as ConsentClass[]);
   if (unknown !== undefined) {
-    throw invalid(`Consent.provision.class holds ${shownValue(unknown)}, which cannot be shared alone: name every type of what you share (${classes.typesOf([EVERY_CATEGORY]).join(', ')}; DiagnosticReport and Observation go together, as lab results).`);
+    const every = classes.classesOf([EVERY_CATEGORY]).map((c) => (c.system === RESOURCE_TYPES ? c.code : `${c.system}|${c.code}`)).join(', ');
+    throw invalid(`Consent.provision.class holds ${shownValue(unknown)}, which cannot be shared alone: name every class of what you share (${every}; DiagnosticReport and Observation go together, as lab results).`);
   }
   return categories;
 }

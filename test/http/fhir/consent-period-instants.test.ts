@@ -14,7 +14,10 @@ const MARTA = '198112189876';
 const NOW = Date.parse('2026-10-01T08:00:00Z');
 const ctx: ConsentContext = {
   ids: TEST_FHIR_IDS, zone: ZONE,
-  classes: { typesOf: () => ['Observation', 'DiagnosticReport'], categoriesOf: () => ({ categories: ['LabResult'] }) },
+  classes: {
+    classesOf: () => ['Observation', 'DiagnosticReport'].map((code) => ({ system: 'http://hl7.org/fhir/resource-types', code })),
+    categoriesOf: () => ({ categories: ['LabResult'] }),
+  },
 };
 
 const consent = (period: Record<string, string>): Record<string, unknown> => ({

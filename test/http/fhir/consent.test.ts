@@ -17,6 +17,7 @@ const GOSTA = '194608632396';
 const SAMORDNINGSNUMMER = 'http://electronichealth.se/identifier/samordningsnummer';
 const SETTINGS = { invitationDays: 7, maxGrants: 10 };
 const RESOURCE_TYPES = 'http://hl7.org/fhir/resource-types';
+const PROXY_CATEGORY = 'http://example.org/fhir/pdas/CodeSystem/proxy-category';
 const AGNT = { system: 'http://terminology.hl7.org/CodeSystem/v3-RoleClass', code: 'AGNT' };
 const WRITE = 'patient/Consent.cud patient/Consent.rs user/*.rs';
 
@@ -290,6 +291,33 @@ describe('FHIR Consent, PROXY_GRANTS on', () => {
     // A grant is ended and given anew, never changed.
     const put = await t.call({ method: 'PUT', url: `/fhir/Consent/${consent.id}`, key: null, token: martaToken, headers: { 'content-type': 'application/fhir+json' }, payload: '{}' });
     expect([outcomeOf(put, 405).diagnostics, put.headers.allow]).toEqual(['A Consent is given (POST) and ended (DELETE), never changed: GET, HEAD, DELETE only.', 'GET, HEAD, DELETE']);
+  });
+
+  // Hostile review: video meetings are Appointments on this door, so class Appointment was taken as both
+  // categories (their join links shared unasked), and a grant of video meetings alone read back as Appointment.
+  // Failed before: categories ["Appointment", "VideoMeeting"], and class Appointment for the meetings alone.
+  it('takes class Appointment as the bookings alone; the video meetings are their own class, both ways', async () => {
+    const categoriesOf = async (id: string): Promise<readonly string[] | undefined> => (await t.proxyGrants?.get(TOLVAN, id))?.categories;
+    const bookings = resourceOf(await post(t, posted(GOSTA, ['Appointment'], undefined, SAMORDNINGSNUMMER), tolvan), 201);
+    expect(await categoriesOf(bookings.id as string)).toEqual(['Appointment']);
+    expect((bookings.provision as { class: unknown }).class).toEqual([{ system: RESOURCE_TYPES, code: 'Appointment' }]);
+    expect((await del(t, bookings.id as string, tolvan)).statusCode).toBe(200);
+
+    const meetingsClass = { system: PROXY_CATEGORY, code: 'VideoMeeting' };
+    const meetingsOnly = posted(GOSTA, [], undefined, SAMORDNINGSNUMMER) as { provision: Record<string, unknown> };
+    const meetings = resourceOf(await post(t, { ...meetingsOnly, provision: { ...meetingsOnly.provision, class: [meetingsClass] } }, tolvan), 201);
+    expect(await categoriesOf(meetings.id as string)).toEqual(['VideoMeeting']);
+    expect((meetings.provision as { class: unknown }).class).toEqual([meetingsClass]);
+    expect((await del(t, meetings.id as string, tolvan)).statusCode).toBe(200);
+
+    const given = await t.proxyGrants?.give(TOLVAN, { grantee: GOSTA, categories: ['VideoMeeting', 'Appointment'] }, async () => undefined);
+    const both = resourceOf(await get(t, `/fhir/Consent/${given?.id ?? ''}`, tolvan), 200);
+    expect((both.provision as { class: unknown }).class).toEqual([{ system: RESOURCE_TYPES, code: 'Appointment' }, meetingsClass]);
+    expect((await del(t, given?.id ?? '', tolvan)).statusCode).toBe(200);
+
+    const unknown = posted(GOSTA, ['Appointment'], undefined, SAMORDNINGSNUMMER) as { provision: Record<string, unknown> };
+    const refused = await post(t, { ...unknown, provision: { ...unknown.provision, class: [{ system: PROXY_CATEGORY, code: 'AccessLog' }] } }, tolvan);
+    expect(outcomeOf(refused, 400).diagnostics).toContain(`${PROXY_CATEGORY}|VideoMeeting`);
   });
 
   it('refuses a body of another media type with 415 naming the two it takes, and takes plain JSON as FHIR JSON', async () => {
