@@ -47,8 +47,20 @@ const UNSHOWABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u
 
 const invalid = (message: string): DomainError => new DomainError('INVALID_REQUEST', message);
 
+/** The last second a grant's times can say: the COS door writes them as 14 digits of local time. */
+const LAST_TIME = '9999-12-31T23:59:59';
+/** A start this little before now is a clock's skew, taken as now; one earlier is refused. */
+export const PAST_START_SKEW_MS = 5 * 60_000;
+
 function instant(name: string, value: string | GrantInstant, zone: string): number {
-  if (typeof value !== 'string') return value.epochMs;
+  if (typeof value !== 'string') {
+    // An instant whose local time is past year 9999 (or before year 1) has no 14-digit local time.
+    const compact = epochMsToCompact(value.epochMs, zone);
+    if (!/^\d{14}$/.test(compact) || compact.startsWith('0000')) {
+      throw invalid(`Body member ${name} must be a time from 0001-01-01T00:00:00 to ${LAST_TIME} in ${zone}.`);
+    }
+    return value.epochMs;
+  }
   const compact = filterParamToCompact(value);
   if (compact === undefined) throw invalid(`Body member ${name} must be ${LOCAL_DATE_TIME_EXPECTED}.`);
   const ms = compactToEpochMs(compact, zone);
@@ -78,12 +90,21 @@ function categories(raw: readonly string[]): string[] {
   return raw.includes(EVERY_CATEGORY) ? [EVERY_CATEGORY] : PROXY_CATEGORIES.filter((c) => raw.includes(c));
 }
 
+/**
+ * A grant starts when it is given or later: a start in the past would have the record say the person
+ * shared from a time before they did. A few minutes back is the caller's clock, taken as now.
+ */
+function startOf(askedMs: number, nowMs: number): number {
+  if (askedMs < nowMs - PAST_START_SKEW_MS) throw invalid('Body member validFrom is in the past: give a time to come, or leave it out to share from now.');
+  return Math.max(askedMs, nowMs);
+}
+
 /** Checks a grant `grantor` asks for at `nowMs`; throws a DomainError naming the member otherwise. */
 export function checkGrantRequest(request: GrantRequest, grantor: string, nowMs: number, zone: string, settings: ProxySettings): CheckedGrant {
   const checked: CheckedGrant = {
     grantee: grantee(request.grantee, grantor, nowMs, zone),
     categories: categories(request.categories),
-    validFromMs: request.validFrom === undefined ? nowMs : instant('validFrom', request.validFrom, zone),
+    validFromMs: request.validFrom === undefined ? nowMs : startOf(instant('validFrom', request.validFrom, zone), nowMs),
   };
   if (request.validTo !== undefined) {
     // Inclusive, as a read's bound is: every millisecond of its second.

@@ -2,7 +2,7 @@
 // the person typed into the wrong member (hostile review: a category named by a number came back in the 400).
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../../src/domain/errors.js';
-import { checkGrantRequest } from '../../../src/domain/proxies/grant-request.js';
+import { checkGrantRequest, PAST_START_SKEW_MS, type GrantRequest } from '../../../src/domain/proxies/grant-request.js';
 
 const TOLVAN = '191212121212';
 const MARTA = '198112189876';
@@ -25,5 +25,39 @@ describe('a grant request\'s refusals', () => {
       const message = refusal([typed]);
       expect([typed, message.startsWith('Body member categories'), /\d{6}/.test(message)]).toEqual([typed, true, false]);
     }
+  });
+});
+
+const checked = (request: Partial<GrantRequest>) =>
+  checkGrantRequest({ grantee: MARTA, categories: ['LabResult'], ...request }, TOLVAN, NOW, 'Europe/Stockholm', { invitationDays: 7, maxGrants: 10 });
+const messageOf = (request: Partial<GrantRequest>): string => {
+  try {
+    checked(request);
+  } catch (err) {
+    if (err instanceof DomainError) return err.message;
+    throw err;
+  }
+  return 'taken';
+};
+
+// Hostile review: the FHIR door took instants past year 9999 (stored, then written as `100000101005959` on the COS
+// door and `+010000-01-01T00:59+01:00` on FHIR), and both doors took a start in 1900 or 2020. Failed before: all taken.
+describe('a grant\'s times', () => {
+  it('are within the years 0001 to 9999 of local time, as the COS door writes them', () => {
+    const lastSecond = Date.parse('9999-12-31T22:59:59Z');
+    expect(checked({ validTo: { epochMs: lastSecond } }).validToMs).toBe(lastSecond + 999);
+    for (const epochMs of [lastSecond + 1000, Date.parse('9999-12-31T23:59:59Z'), 8.64e15]) {
+      expect([epochMs, messageOf({ validTo: { epochMs } })]).toEqual([epochMs, 'Body member validTo must be a time from 0001-01-01T00:00:00 to 9999-12-31T23:59:59 in Europe/Stockholm.']);
+    }
+    expect(messageOf({ validFrom: { epochMs: Date.parse('9999-12-31T23:30:00Z') } })).toContain('Body member validFrom must be a time from');
+  });
+
+  it('start when the grant is given or later: a start in the past is refused, one a clock\'s skew back is taken as now', () => {
+    for (const validFrom of ['2020-01-01T00:00:00', { epochMs: Date.parse('1900-01-01T00:00:00Z') }, { epochMs: NOW - PAST_START_SKEW_MS - 1000 }]) {
+      expect([validFrom, messageOf({ validFrom })]).toEqual([validFrom, 'Body member validFrom is in the past: give a time to come, or leave it out to share from now.']);
+    }
+    expect(checked({ validFrom: { epochMs: NOW - 60_000 } }).validFromMs).toBe(NOW);
+    expect(checked({ validFrom: '2026-11-28T10:00:00' }).validFromMs).toBe(NOW);
+    expect(checked({ validFrom: '2026-11-28T10:30:00' }).validFromMs).toBe(NOW + 30 * 60_000);
   });
 });
