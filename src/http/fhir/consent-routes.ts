@@ -22,7 +22,7 @@ import type { FhirApi } from './fhir-api.js';
 import { answerType } from './fhir-format.js';
 import { madePatientId, namedPatient, NOT_ALLOWED } from './patients-of-request.js';
 import { prefersStrictHandling } from './prefer-handling.js';
-import { parseKeptListSearch, readPatientParam } from './search-query.js';
+import { parseKeptListSearch, readPatientParam, type KeptListSearch } from './search-query.js';
 import { formatParam } from './search-values.js';
 
 /** The access log's names of what each interaction does (the COS door's operations of §11). */
@@ -118,11 +118,14 @@ export function consentRoutes(app: FastifyInstance, { deps, api, send }: Consent
 
   app.get('/Consent', { config: config('search') }, async (request, reply) => {
     const strict = prefersStrictHandling(request.headers.prefer);
-    const { person, grants, format } = grantorAlone(request, 'search', (params) => parseKeptListSearch('Consent', params, { strict, isPatientId }).patient);
+    let search: KeptListSearch = {};
+    const { person, grants, format } = grantorAlone(request, 'search', (params) => (search = parseKeptListSearch('Consent', params, { strict, isPatientId })).patient);
     const own = `Patient/${api.ids.patientId(person)}`;
     const given = (await grants.list(person)).filter((g) => g.role === 'grantor').map((g) => consentOf(g, ctx));
-    const link = searchLink(api.publicBaseUrl, 'Consent', [['patient', own]]);
-    return send(request, reply, searchset(api.publicBaseUrl, { total: given.length, matches: given, includes: [], self: link, subsetted: false }), format);
+    const totalOnly = search.count === 0;
+    const link = searchLink(api.publicBaseUrl, 'Consent', [['patient', own], ...(totalOnly ? [['_count', '0'] as [string, string]] : [])]);
+    const page = { total: given.length, matches: totalOnly ? [] : given, includes: [], self: link, subsetted: false };
+    return send(request, reply, searchset(api.publicBaseUrl, page), format);
   });
 
   app.get('/Consent/:id', { config: config('read') }, async (request, reply) => {

@@ -114,9 +114,16 @@ export function parseSearch(type: FhirType, params: readonly [string, string][],
  * `_format`. Any other parameter that names a patient is refused as on every search, and with
  * `Prefer: handling=strict` any other at all; else it is passed over, FHIR's lenient default.
  */
-export function parseKeptListSearch(type: string, params: readonly [string, string][], reading: Omit<SearchReading, 'zone'>): { patient?: string } {
-  const patient = patientAlone(params, reading, { once: `a search of ${type}`, naming: `on ${type}` }, { _count: count });
-  return patient === undefined ? {} : { patient };
+export function parseKeptListSearch(type: string, params: readonly [string, string][], reading: Omit<SearchReading, 'zone'>): KeptListSearch {
+  let asked: number | undefined;
+  const patient = patientAlone(params, reading, { once: `a search of ${type}`, naming: `on ${type}` }, { _count: (value) => { asked = count(value); } });
+  return { ...(patient === undefined ? {} : { patient }), ...(asked === undefined ? {} : { count: asked }) };
+}
+
+export interface KeptListSearch {
+  patient?: string;
+  /** `_count` as asked: 0 asks for the total alone (FHIR R4 §3.1.1.5.6); any other count is the one page. */
+  count?: number;
 }
 
 /** The `patient` a read by id names (docs/fhir-api.md#interactions), once; any other parameter naming a patient is refused. */

@@ -248,6 +248,11 @@ describe('FHIR Consent, PROXY_GRANTS on', () => {
     // FHIR's lenient default: a parameter that names nobody is passed over, and left out of the self link.
     const selfOf = async (query: string) => bundleOf(await get(t, `/fhir/Consent${query}`, tolvan)).link.find((l) => l.relation === 'self')?.url;
     expect(await selfOf('?foo=bar&_count=5&_format=json')).toBe(await selfOf(''));
+    // _count=0 asks for the total alone, as on every search (hostile review: every entry came). Failed before: entries.
+    const all = bundleOf(await get(t, '/fhir/Consent', tolvan));
+    const counted = bundleOf(await get(t, '/fhir/Consent?_count=0', tolvan));
+    expect(all.total).toBeGreaterThan(0);
+    expect([counted.total, counted.entry ?? [], counted.link.find((l) => l.relation === 'self')?.url]).toEqual([all.total, [], `${await selfOf('')}&_count=0`]);
   });
 
   it('a read or revocation by id names no other patient: another way of naming one is 400, another patient 403, and nothing is revoked (hostile review)', async () => {
