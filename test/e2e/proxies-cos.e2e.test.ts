@@ -254,6 +254,18 @@ describe('the steps of a grant', () => {
     expect([empty.statusCode, empty.json<{ message: string }>().message]).toEqual([400, 'body must be a JSON object.']);
   });
 
+  // Hostile review: `{"categories": ["*"]}` sent to accept was answered 200, the body passed over, as if taken.
+  // Failed before: 200 for each.
+  it('refuses a body on a step that takes none, naming the route, and changes nothing', async () => {
+    await start();
+    const { id } = json(await grant(DEMO.TOLVAN, { grantee: DEMO.GOSTA, categories: ['LabResult'] }));
+    for (const [person, method, url] of [[DEMO.GOSTA, 'POST', `${BASE}${id}/accept`], [DEMO.GOSTA, 'POST', `${BASE}${id}/decline`], [DEMO.TOLVAN, 'DELETE', `${BASE}${id}`]] as const) {
+      const res = await t.call({ method, url, token: await as(person), payload: { categories: ['*'], validTo: '2099-01-01T00:00:00' } });
+      expect([url, res.statusCode, res.json<{ message: string }>().message]).toEqual([url, 400, expect.stringMatching(/^(POST|DELETE) \/patients\/proxies\/\{id\}(\/accept|\/decline)? takes no body: send none\.$/)]);
+    }
+    expect(json(await step(DEMO.TOLVAN, id, 'get')).status).toBe('pending');
+  });
+
   it('with the audit store down nothing changes', async () => {
     await start();
     const { id } = json(await grant(DEMO.TOLVAN, { grantee: DEMO.GOSTA, categories: ['LabResult'] }));

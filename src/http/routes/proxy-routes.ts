@@ -98,6 +98,8 @@ export const proxyRoute: RouteKind = (route, deps) => {
     ...(op.params === undefined ? {} : { params: op.params }),
     handle: async (request, reply) => {
       if (deps.proxyGrants === undefined) throw new DomainError('FORBIDDEN', NOT_OFFERED);
+      // A step of a grant changes nothing but its state: a body (categories, times) would seem to be taken and never be.
+      if (op.body === undefined && request.body !== undefined) throw new DomainError('INVALID_REQUEST', `${op.method} ${op.path} takes no body: send none.`);
       const personId = selfOf(request, deps, op);
       // Until a grant names someone else, the request is the caller's own.
       request.audit.patientId = personId;
