@@ -10,6 +10,7 @@
 import type { ReferenceValue, TokenValue } from '../../domain/fhir/resource-search.js';
 import { searchOf, type FhirType } from '../../domain/fhir/search-parameters.js';
 import { namesAPerson } from '../../domain/redaction/names-a-person.js';
+import { isSctid, isSnomedConceptValue, SNOMED_CT } from '../../domain/terminology/sctid.js';
 import { ApiError } from '../api-error.js';
 
 export const DEFAULT_COUNT = 50;
@@ -22,8 +23,11 @@ const SINGLE: ReadonlySet<string> = new Set(['_id', '_count', '_cursor', '_forma
 export const invalid = (message: string): ApiError => new ApiError(400, message);
 
 /** A search value holding an identity number, refused without repeating it (no id or code of this API holds one). */
-const personInValue = (param: string): ApiError => invalid(`Search parameter ${param} holds an identity number, which no id or code of this API does: `
-  + 'find the Patient with Patient?identifier=<system>|<number>, then search with patient=Patient/<id>.');
+const personInValue = (param: string, snomedHint = false): ApiError => invalid(`Search parameter ${param} holds an identity number, which no id or code of this API does: `
+  + 'find the Patient with Patient?identifier=<system>|<number>, then search with patient=Patient/<id>.'
+  + (snomedHint ? ` If it is a SNOMED CT code, give it with its system: ${param}=${SNOMED_CT}|<code>.` : ''));
+
+
 
 /** Whether FHIR R4 defines `subject` on `type`: where its `patient` parameter reads the `subject` element (`Condition.subject.where(resolve() is Patient)`). */
 export const servesSubject = (type: FhirType): boolean =>
@@ -89,7 +93,7 @@ export function formatParam(params: readonly [string, string][]): string | undef
 
 export function tokenValues(param: string, value: string): TokenValue[] {
   const values = value.split(',');
-  if (param !== 'identifier' && namesAPerson(value)) throw personInValue(param);
+  if (param !== 'identifier' && values.some((v) => !isSnomedConceptValue(v) && namesAPerson(v))) throw personInValue(param, values.some(isSctid));
   if (values.length > MAX_VALUES) throw invalid(`Search parameter ${param} takes at most ${MAX_VALUES} values.`);
   return values.map((v) => {
     const bar = v.indexOf('|');

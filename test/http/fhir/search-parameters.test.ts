@@ -231,6 +231,26 @@ describe.each(EHR_VARIANTS)('FHIR search parameters over the %s EHR', (variant) 
       }
     });
 
+    // A SNOMED CT code whose ten digits read as a coordination number (1003755004: day 75) was refused as
+    // naming a person, whatever its system said. Failed before: 400 with the system too.
+    it('searches a SNOMED CT concept by its system, and says so where its digits alone read as a number', async () => {
+      // 1003755004 (a concept) reads as a coordination number, day 75, and so does 1305791053 (SNOMED CT's form, no concept).
+      for (const code of ['1003755004', '1305791053']) {
+        const sct = encodeURIComponent(`http://snomed.info/sct|${code}`);
+        expect([code, (await get(t, `/fhir/Condition?code=${sct}`, token)).statusCode]).toEqual([code, 200]);
+        // A parameter the type does not serve is passed over for it too, as for any code.
+        expect([code, (await get(t, `/fhir/AllergyIntolerance?unknown=${sct}`, token)).statusCode]).toEqual([code, 200]);
+        const bare = outcomeOf(await get(t, `/fhir/Condition?code=${code}`, token), 400);
+        expect([code, bare.diagnostics.includes('If it is a SNOMED CT code, give it with its system: code=http://snomed.info/sct|<code>.'), bare.diagnostics.includes(code)]).toEqual([code, true, false]);
+      }
+      // Under the system a person's number is still refused: no SNOMED CT id is 12 digits of partition 21, and 10 fail the check,
+      // as do the hostile review's 1102691001, 1104685001 and 1301094007 (so they are no SNOMED CT ids).
+      for (const code of ['191212121212', '1212121212', '19121212-1212', '1102691001', '1104685001', '1301094007']) {
+        const refused = await get(t, `/fhir/Condition?code=${encodeURIComponent(`http://snomed.info/sct|${code}`)}`, token);
+        expect([code, refused.statusCode]).toEqual([code, 400]);
+      }
+    });
+
     it('is 400 invalid with Prefer: handling=strict; known parameters alone pass under it', async () => {
       for (const query of ['colour=blue', '_sort=-date', '_include=Nothing:here']) {
         const refused = await get(t, `/fhir/Condition?${query}`, token, { prefer: 'handling=strict' });
