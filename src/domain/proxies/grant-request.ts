@@ -109,8 +109,9 @@ export function checkGrantRequest(request: GrantRequest, grantor: string, nowMs:
   if (request.validTo !== undefined) {
     // Inclusive, as a read's bound is: every millisecond of its second.
     const to = instant('validTo', request.validTo, zone) + 999;
-    if (to < checked.validFromMs) throw invalid('Body member validTo must not be before validFrom.');
+    // Past first: a validFrom a clock's skew back is taken as now, and a validTo between the two is past, not before it.
     if (to <= nowMs) throw invalid('Body member validTo is in the past: give a time to come, or leave it out to share until you end it.');
+    if (to < checked.validFromMs) throw invalid('Body member validTo must not be before validFrom.');
     checked.validToMs = to;
   }
   if (settings.maxDays !== undefined) {

@@ -150,8 +150,17 @@ function expectConcept(element: string, value: unknown, wanted: { system: string
   if (given.length > 0 && !given.some((concept) => names(concept, wanted))) throw invalid(`Consent.${element} must be ${wanted.system}|${wanted.code}, or left out.`);
 }
 
-/** A FHIR dateTime with a time and no offset: the grant's local time as written (its fraction dropped). */
-const LOCAL_TIME = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.\d+)?$/;
+/**
+ * FHIR R4's dateTime (datatypes §2.24.0.1): a time has seconds and an offset within ±14:00. A leap
+ * second, which no grant's 14-digit local time can say, is not taken.
+ */
+const FHIR_DATE_TIME = /^\d{4}(-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01])(T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d+)?(Z|[+-]((0\d|1[0-3]):[0-5]\d|14:00)))?)?)?$/;
+
+/**
+ * A FHIR dateTime with a time and no offset: the grant's local time as written. Whole seconds only (a
+ * fraction of zeros aside): a start or an end within a second would be taken wider than written.
+ */
+const LOCAL_TIME = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.0+)?$/;
 
 /**
  * A FHIR dateTime as the grant's time: its first second, or with `last` the last second it covers. A
@@ -162,10 +171,13 @@ const LOCAL_TIME = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.\d+)?$/;
 function grantTime(element: string, value: unknown, zone: string, last: boolean): string | GrantInstant {
   const local = typeof value === 'string' ? LOCAL_TIME.exec(value)?.[1] : undefined;
   if (local !== undefined) return local;
-  const range = typeof value === 'string' ? rangeOf(value, zone) : undefined;
+  const range = typeof value === 'string' && FHIR_DATE_TIME.test(value) ? rangeOf(value, zone) : undefined;
   if (range === undefined) throw invalid(`Consent.provision.period.${element} must be a FHIR dateTime, e.g. 2026-12-01T08:00:00+01:00.`);
-  // On the second: a grant's times are whole seconds, its end covering every millisecond of its last one.
-  return { epochMs: Math.floor((last ? range.end - 1 : range.start) / 1000) * 1000 };
+  // On whole seconds (rangeOf reads a time to its second), never wider than written: a start's fraction
+  // opens at the next second, and an end covers every millisecond of its last whole second
+  // (10:00:00.100 ends with 09:59:59).
+  const within = /\.\d*[1-9]/.test(value as string) ? 1000 : 0;
+  return { epochMs: last ? range.end - 1000 - within : range.start + within };
 }
 
 /** The grantee a provision's one actor names: an identity or coordination number, by identifier. */
@@ -262,5 +274,6 @@ export function asConsentRefusal(err: unknown): unknown {
   if (!(err instanceof DomainError) || err.code !== 'INVALID_REQUEST') return err;
   const m = /^Body member (\w+)/.exec(err.message);
   const element = m?.[1] === undefined ? undefined : ELEMENTS[m[1]];
-  return element === undefined ? err : new DomainError('INVALID_REQUEST', err.message.replace(/^Body member \w+/, element));
+  // The other member a refusal names is the Consent's element too (validTo before validFrom).
+  return element === undefined ? err : new DomainError('INVALID_REQUEST', err.message.replace(/^Body member \w+/, element).replace(/\bvalidFrom\b/g, ELEMENTS.validFrom ?? 'validFrom'));
 }

@@ -5,7 +5,7 @@
 // is still passed on as written, so one the clocks skip in spring is refused by the grant's own check.
 import { describe, expect, it } from 'vitest';
 import { checkGrantRequest } from '../../../src/domain/proxies/grant-request.js';
-import { grantRequestOf, type ConsentContext } from '../../../src/http/fhir/consent-resource.js';
+import { asConsentRefusal, grantRequestOf, type ConsentContext } from '../../../src/http/fhir/consent-resource.js';
 import { TEST_FHIR_IDS } from '../../support/test-app.js';
 
 const ZONE = 'Europe/Stockholm';
@@ -49,5 +49,30 @@ describe('a Consent period with an offset is the instant it names', () => {
     });
     expect(grantOf({ start: '2026-12-01T08:00:00' }).validFromMs).toBe(Date.parse('2026-12-01T08:00:00+01:00'));
     expect(() => grantOf({ start: '2027-03-28T02:30:00' })).toThrow(/clocks skip/);
+  });
+
+  // Hostile review: an offset of +99:00 was read (+15:00, +14:01 too), an end without seconds covered its
+  // whole minute, a start with a fraction opened at the second before it, and an end's fraction covered the
+  // rest of its second. Failed before: each taken, as described.
+  it('is a FHIR dateTime: seconds, an offset within ±14:00; never wider than written', () => {
+    for (const end of ['2027-01-01T10:00:00+99:00', '2027-01-01T10:00:00+15:00', '2027-01-01T10:00:00+14:01', '2027-01-01T10:00+01:00',
+      '2027-01-01T10:00:60+01:00', '2027-01-01T10:00:00.500', '2027-01-01T24:00:00+01:00']) {
+      expect([end, (() => { try { grantOf({ end }); return 'taken'; } catch (err) { return (err as Error).message; } })()])
+        .toEqual([end, 'Consent.provision.period.end must be a FHIR dateTime, e.g. 2026-12-01T08:00:00+01:00.']);
+    }
+    expect(grantOf({ end: '2027-01-01T10:00:00-14:00' }).validToMs).toBe(Date.parse('2027-01-02T00:00:00Z') + 999);
+    expect(grantOf({ start: '2026-12-01T08:00:00.5+01:00' }).validFromMs).toBe(Date.parse('2026-12-01T08:00:01+01:00'));
+    expect(grantOf({ start: '2026-12-01T08:00:00.000+01:00' }).validFromMs).toBe(Date.parse('2026-12-01T08:00:00+01:00'));
+    expect(grantOf({ end: '2026-12-01T08:00:00.100+01:00' }).validToMs).toBe(Date.parse('2026-12-01T07:59:59.999+01:00'));
+    expect(grantOf({ start: '2026-12-01T08:00:00.000' }).validFromMs).toBe(Date.parse('2026-12-01T08:00:00+01:00'));
+  });
+
+  it('names the Consent\'s own elements when the end is before the start, and a past end as past', () => {
+    const refusal = (period: Record<string, string>): string => { try { grantOf(period); return 'taken'; } catch (err) { return (asConsentRefusal(err) as Error).message; } };
+    expect(refusal({ start: '2026-12-02T00:00:00+01:00', end: '2026-12-01T00:00:00+01:00' }))
+      .toBe('Consent.provision.period.end must not be before Consent.provision.period.start.');
+    // A start a clock's skew back is now, and an end after it but past is past (it said "before validFrom").
+    expect(refusal({ start: new Date(NOW - 4 * 60_000).toISOString(), end: new Date(NOW - 2 * 60_000).toISOString() }))
+      .toMatch(/^Consent\.provision\.period\.end is in the past/);
   });
 });
