@@ -9,6 +9,9 @@
  * order), and the later one is written as its own code (PROXY_CATEGORY), since a Consent is never
  * taken as a wider grant than the person wrote: `Appointment` alone does not share the meetings'
  * join links, nor does a grant of video meetings alone read back as every appointment.
+ *
+ * `*` (every read, now and later) is written as every class and the code `*` besides, so that a FHIR
+ * client sees the grant reaches reads added later, and can give one: the code read back is `*` again.
  */
 import { EVERY_CATEGORY, PROXY_CATEGORIES, readsOfCategory } from '../../domain/proxies/categories.js';
 import { formTypes } from './fhir-access.js';
@@ -51,16 +54,18 @@ export function consentClasses(api: FhirApi): ConsentClasses {
   const every = carried.map(([category]) => category);
   return {
     classesOf: (categories) => {
-      const named = categories.includes(EVERY_CATEGORY) ? every : categories;
+      const whole = categories.includes(EVERY_CATEGORY);
       const seen = new Set<string>();
-      return named.flatMap(classesOfOne).filter((c) => !seen.has(`${c.system}|${c.code}`) && seen.add(`${c.system}|${c.code}`));
+      const classes = (whole ? every : categories).flatMap(classesOfOne).filter((c) => !seen.has(`${c.system}|${c.code}`) && seen.add(`${c.system}|${c.code}`));
+      return whole ? [...classes, { system: PROXY_CATEGORY, code: EVERY_CATEGORY }] : classes;
     },
     categoriesOf: (classes) => {
       const types = new Set(classes.filter((c) => c.system === RESOURCE_TYPES).map((c) => c.code));
       const codes = classes.filter((c) => c.system === PROXY_CATEGORY).map((c) => c.code);
-      const unknownCode = codes.find((code) => !byCode.has(code) && !byTypes.has(code));
+      const unknownCode = codes.find((code) => code !== EVERY_CATEGORY && !byCode.has(code) && !byTypes.has(code));
       const fromTypes = [...byTypes].filter(([, own]) => own.every((t) => types.has(t))).map(([c]) => c);
-      const categories = every.filter((c) => fromTypes.includes(c) || codes.includes(c));
+      const named = every.filter((c) => fromTypes.includes(c) || codes.includes(c));
+      const categories = codes.includes(EVERY_CATEGORY) ? [EVERY_CATEGORY, ...named] : named;
       const covered = new Set(fromTypes.flatMap((c) => byTypes.get(c) ?? []));
       const unknownType = [...types].find((t) => !covered.has(t));
       const unknown = unknownCode !== undefined ? `${PROXY_CATEGORY}|${unknownCode}` : unknownType === undefined ? undefined : `${RESOURCE_TYPES}|${unknownType}`;

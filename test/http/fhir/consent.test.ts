@@ -293,6 +293,16 @@ describe('FHIR Consent, PROXY_GRANTS on', () => {
     const classes = (consent.provision as { class: { code: string }[] }).class.map((c) => c.code);
     expect(classes).toEqual(expect.arrayContaining(['Patient', 'Observation', 'Condition', 'MedicationRequest', 'Appointment', 'Encounter', 'Composition', 'Flag']));
     expect(classes).not.toContain('AuditEvent');
+    // And the code `*`, so a FHIR app sees the grant reaches reads added later, and can give one (second hostile review:
+    // it read back as today's types alone, and posting them back gave today's categories). Failed before: no `*` class.
+    const codes = (consent.provision as { class: { system: string; code: string }[] }).class;
+    expect(codes.at(-1)).toEqual({ system: PROXY_CATEGORY, code: '*' });
+    const { provision: again, ...head } = consent as unknown as { provision: Record<string, unknown> } & Record<string, unknown>;
+    expect((await del(t, consent.id as string, martaToken)).statusCode).toBe(200);
+    const repost = { ...head, id: undefined, status: 'proposed', dateTime: undefined, performer: undefined, provision: { ...again, period: undefined, actor: [{ role: { coding: [AGNT] }, reference: { identifier: { system: PERSONNUMMER, value: ANTON } } }] } };
+    const whole = resourceOf(await post(t, repost, martaToken), 201);
+    expect((await t.proxyGrants?.get(MARTA, whole.id as string))?.categories).toEqual(['*']);
+    expect((await del(t, whole.id as string, martaToken)).statusCode).toBe(200);
     // A grant is ended and given anew, never changed.
     const put = await t.call({ method: 'PUT', url: `/fhir/Consent/${consent.id}`, key: null, token: martaToken, headers: { 'content-type': 'application/fhir+json' }, payload: '{}' });
     expect([outcomeOf(put, 405).diagnostics, put.headers.allow]).toEqual(['A Consent is given (POST) and ended (DELETE), never changed: GET, HEAD, DELETE only.', 'GET, HEAD, DELETE']);
