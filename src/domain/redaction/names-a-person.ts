@@ -4,10 +4,10 @@
  * (src/http/fhir/search-query.ts), and the scrubber replaces what it finds in a log line or a span
  * (scrub-text.ts); both read a text as written and as a person would read it (reading.ts).
  *
- * - **How a number is spelled**: digits joined by one or two separators, any character but a letter,
+ * - **How a number is spelled**: digits joined by one to three separators, any character but a letter,
  *   a digit, a mark, `:` and `,`: a dash, `+`, `.`, `_`, `/`, a tilde, white space, `*`, `#`, a bracket
  *   (`19121212-1212`, `19121212+1212`, `19121212 1212`, `1912.1212.1212`, `121212-1212`,
- *   `19121212--1212`, `19121212*1212`, a minus sign for the dash), percent-encoded, in the digits of
+ *   `19121212--1212`, `19121212 - 1212`, `19121212*1212`, a minus sign for the dash), percent-encoded, in the digits of
  *   any script (fullwidth, Arabic-Indic, Devanagari), with an invisible character or a mark on a digit
  *   (combining, enclosing, a variation selector) inside. A letter ends a run (`SE2321000016-1003` is an
  *   organisation's id), and so do `:` and `,`, which part a time's fields and a list's values
@@ -25,8 +25,8 @@
 import { parsePersonalIdentityNumber } from '../identity/personal-identity-number.js';
 import { readingOf } from './reading.js';
 
-/** Digits joined by at most two separators: each match is one way a number may be written. */
-export const DIGIT_RUN = /\d(?:[^\p{L}\p{N}\p{M}:,]{0,2}\d)*/gu;
+/** Digits joined by at most three separators (` - ` is three): each match is one way a number may be written. */
+export const DIGIT_RUN = /\d(?:[^\p{L}\p{N}\p{M}:,]{0,3}\d)*/gu;
 
 /** Longer runs of digits are withheld unread: nobody reads 40 digits as anything but data, and the work stays bounded. */
 const LONGEST_READ = 40;

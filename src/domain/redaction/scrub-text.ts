@@ -8,7 +8,7 @@
  * - Any 12 digits `(18|19|20)YYMMDDNNNC`, or any 10, standing alone, a `-` or `+` allowed before the
  *   last four: replaced whether or not they are a valid number (their shape is enough).
  * - Any run of digits that holds a person's number by the one rule of names-a-person.ts (digits joined
- *   by one or two separators, a valid number in any 12 or 10 of them in a row, or more than 40): the
+ *   by one to three separators, a valid number in any 12 or 10 of them in a row, or more than 40): the
  *   whole run is replaced. `2015062198471` is `201506219847` and one digit more.
  * - A JWT or any part of one (base64url JSON, `eyJ…`, with its dotted segments), and any run of 40 or
  *   more base64url characters mixing upper case, lower case and digits (a signature or a key alone).
@@ -30,7 +30,7 @@ const isSeparator = (c: number): boolean =>
   c >= 32 && c <= 126 && c !== 58 && c !== 44 && !(c >= 48 && c <= 57) && !((c | 32) >= 97 && (c | 32) <= 122);
 
 /**
- * Whether printable ASCII `text` holds 10 digits joined as DIGIT_RUN joins them (at most two separators
+ * Whether printable ASCII `text` holds 10 digits joined as DIGIT_RUN joins them (at most three separators
  * in a row). A scan, not an expression: `\d(?:[-+. _/]{0,2}\d){9}` backtracks at every digit of a UUID
  * (BENCHMARKS.md, the scrubber's row).
  */
@@ -42,7 +42,7 @@ function tenDigitsJoined(text: string): boolean {
     if (c >= 48 && c <= 57) {
       if (++digits === 10) return true;
       gap = 0;
-    } else if (digits > 0 && gap < 2 && isSeparator(c)) {
+    } else if (digits > 0 && gap < 3 && isSeparator(c)) {
       gap++;
     } else {
       digits = 0;

@@ -28,6 +28,8 @@ const SPELLINGS = [
   '\u2776\u277e\u2776\u2777\u2776\u2777\u2776\u2777\u2776\u2777\u2776\u2777', '19121212\u31641212', '1912\u24f5\u24f61212\u24f5\u24f6',
   // Any other separator, and a number among other groups of digits (hostile review: echoed in a search's links).
   '19121212*1212', '19121212#1212', '(19121212)1212', '19121212|1212', '19121212=1212', '0 191212121212', '19121212-1212 5', '7 121212-1212 3',
+  // Three separators, as a person types a dash between spaces (second hostile review).
+  '19121212 - 1212', '19121212---1212', '121212 - 1212', '1912 - 1212 - 1212', '19121212 \u2212 1212', '19121212\u2014\u2014\u20141212', '19121212 / 1212',
 ];
 
 describe('the one rule for a text that names a person', () => {
@@ -52,7 +54,7 @@ describe('the one rule for a text that names a person', () => {
   it('names nobody with a code, an invalid number, an organisation\'s id, a time, a list, or digits a letter splits', () => {
     const codes = [
       '191212121213', '20191212121212', '20120301100277', '19870101000077', 'SE2321000016-1003', '2321000016', 'final', '2025-01-31',
-      'lt2025-01-31T08:00:00+01:00', '12:12:12+12:12', '1212,121212', '19121212A1212', '1912 - 1212 - 1212', 'note-17', '',
+      'lt2025-01-31T08:00:00+01:00', '12:12:12+12:12', '1212,121212', '19121212A1212', '1912 -  1212 - 1212', '19121212    1212', 'note-17', '',
       // Groups of digits are read whole: a 13-digit code holds a number in 12 of its digits, and names nobody.
       '1191212121212', '19121212-12125', '5 1191212121212',
     ];
@@ -69,7 +71,7 @@ describe('the one rule for a text that names a person', () => {
     const pieces = fc.constantFrom(
       '19121212', '1212', '121212', '191212721219', '-', '+', '.', ' ', '--', '_', '/', ',', '%2D', '%31', '\uff11', '\u200b', 'a', '0', '9',
       '\u2212', '%E2%88%92', inScript('1212', 0x660), inScript('19121212', 0x966), '\u0661', '\u0969', '\u0301', '\ufe0f', '~', '%CC%81',
-      '*', '#', '(', '|', ':',
+      '*', '#', '(', '|', ':', ' - ', '---',
     );
     const text = fc.array(pieces, { maxLength: 12 }).map((parts) => parts.join(''));
     await assertProperty(fc.property(text, (t) => {

@@ -224,7 +224,7 @@ describe.each(EHR_VARIANTS)('FHIR search parameters over the %s EHR', (variant) 
       // A digit beside it and any other separator too: they passed and were echoed in the self link (hostile review).
       for (const code of [
         '1%CC%819121212-1212', '19121212%7E1212', '1%EF%B8%8F9121212-1212', '19121212%CD%8F-1212', '19121212%E2%88%921212', '0%20191212121212',
-        '19121212*1212', '19121212%231212', '19121212-1212%205',
+        '19121212*1212', '19121212%231212', '19121212-1212%205', '19121212%20-%201212', '19121212---1212',
       ]) {
         const refused = await get(t, `/fhir/Condition?code=${code}`, token);
         expect([code, refused.statusCode, /\d{4}/.test(outcomeOf(refused, 400).diagnostics)]).toEqual([code, 400, false]);
