@@ -18,10 +18,12 @@ tag=${IMAGE_TAG:-localhost/patient-data-access:$version}
 args=(build --network host --build-arg "NODE_IMAGE=$NODE_IMAGE" -t "$tag" -f Containerfile)
 if command -v podman >/dev/null 2>&1; then
   # runc: crun fails on these machines' cgroups; low ulimits as the machines allow. --format docker keeps
-  # HEALTHCHECK and STOPSIGNAL, which the OCI image format has no field for.
+  # HEALTHCHECK and STOPSIGNAL, which the OCI image format has no field for. Open files: 1024, but up to
+  # 4096 for a process that asks, as node does at its start: npm ci from a warm cache opened more than
+  # 1024 at once and failed with EMFILE (the bare-base image's build, 2026-11-28).
   engine=(podman)
   [ -x /usr/sbin/runc ] && engine+=(--runtime /usr/sbin/runc)
-  args+=(--format docker --ulimit nofile=1024:1024 --ulimit nproc=1000:1000)
+  args+=(--format docker --ulimit nofile=1024:4096 --ulimit nproc=1000:1000)
 elif command -v docker >/dev/null 2>&1; then
   engine=(docker)
   export DOCKER_BUILDKIT=1
