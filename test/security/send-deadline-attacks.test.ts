@@ -10,7 +10,7 @@
  * caller reads, short of taking it all within the grace.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -21,7 +21,7 @@ import { seededRandom } from '../../scripts/soak/plan.js';
 import { generateDemoData } from '../../src/dev/demo-data/generate.js';
 import { createLogger } from '../../src/http/logging.js';
 import type { LinkedList } from '../../src/http/linked-list.js';
-import { SendDeadline } from '../../src/http/send-deadline.js';
+import { SendDeadline, type SendLimits } from '../../src/http/send-deadline.js';
 import { startDemoService, type DemoService } from '../support/demo-service.js';
 import { expectDeadlineKept, SCHEDULING_SLACK_MS } from '../support/scheduling.js';
 
@@ -162,6 +162,20 @@ function dropper(port: number, request: string, afterMs: number, reset: boolean)
   });
 }
 
+/** A bare Node server (as fastify's is) with the send deadline watching it, listening on a loopback port; each cut's log fields go to `cuts`. */
+async function watchedServer(handler: RequestListener, limits: SendLimits, cuts: unknown[]): Promise<{ server: Server; deadline: SendDeadline; port: number }> {
+  const server = createServer(handler);
+  const log = { warn: (o: unknown) => cuts.push(o) } as unknown as FastifyBaseLogger;
+  const deadline = new SendDeadline(server, limits, log);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, deadline, port: (server.address() as AddressInfo).port };
+}
+
+async function closeServer(server: Server): Promise<void> {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+}
+
 const get = (p: string, close = false): string => `GET ${p} HTTP/1.1\r\nHost: 127.0.0.1\r\n${close ? 'Connection: close\r\n' : ''}\r\n`;
 const head = (p: string): string => `HEAD ${p} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`;
 
@@ -173,24 +187,17 @@ describe('the send deadline\'s list of answers in flight under attack (decbec5)'
   const checks: Array<ReturnType<typeof wholeness>> = [];
 
   beforeAll(async () => {
-    server = createServer((req, res) => {
+    ({ server, deadline, port } = await watchedServer((req, res) => {
       if (req.url === '/big' && req.method === 'HEAD') { res.setHeader('content-length', BIG.length); res.end(); return; }
       if (req.url === '/big') { sendInPieces(res); return; }
       res.statusCode = 404;
       res.setHeader('content-type', 'application/json');
       res.end('{"error":"not found"}');
-    });
+    }, { graceMs: GRACE_MS, minBytesPerS: MIN_BYTES_PER_S }, cuts));
     server.keepAliveTimeout = 60_000;
-    const log = { warn: (o: unknown) => cuts.push(o) } as unknown as FastifyBaseLogger;
-    deadline = new SendDeadline(server, { graceMs: GRACE_MS, minBytesPerS: MIN_BYTES_PER_S }, log);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    port = (server.address() as AddressInfo).port;
   });
 
-  afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  });
+  afterAll(() => closeServer(server));
 
   it('never-readers, mid-answer resets and closes, pipelined stalls, HEAD and 404 at once: never-readers cut in time, readers never, the list whole and empty after', async () => {
     const random = seededRandom(5604);
@@ -251,7 +258,7 @@ describe('the send deadline when the process itself stalls', () => {
   const cuts: Array<Record<string, unknown>> = [];
 
   beforeAll(async () => {
-    server = createServer((req, res) => {
+    ({ server, port } = await watchedServer((req, res) => {
       // The stall comes after the sweep that saw the answer unstarted, its first byte right after it.
       if (req.url === '/stall-before') { setTimeout(() => { holdProcess(STALL_MS); sendInPieces(res, LARGE); }, 3 * SWEEP_MS); return; }
       // The stall comes with the answer under way: its caller can read nothing more than the process sent.
@@ -263,17 +270,10 @@ describe('the send deadline when the process itself stalls', () => {
       if (req.url === '/big') { sendInPieces(res, LARGE); return; }
       res.statusCode = 404;
       res.end();
-    });
-    const log = { warn: (o: Record<string, unknown>) => cuts.push(o) } as unknown as FastifyBaseLogger;
-    new SendDeadline(server, { graceMs: GRACE_MS, minBytesPerS: RATE }, log);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    port = (server.address() as AddressInfo).port;
+    }, { graceMs: GRACE_MS, minBytesPerS: RATE }, cuts));
   });
 
-  afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  });
+  afterAll(() => closeServer(server));
 
   // Failed before: cut at 1,034 ms, 3,866,725 bytes taken, its first byte dated back to the sweep before the stall.
   it('a caller reading at full speed an answer whose first byte comes right after a stall is not cut', async () => {

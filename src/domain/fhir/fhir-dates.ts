@@ -12,6 +12,14 @@ export interface InstantRange { start: number; end: number }
 export interface DateComparison { prefix: DatePrefix; range: InstantRange }
 
 const FORM = /^(\d{4})(?:-(\d{2})(?:-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?)?)?)?$/;
+/**
+ * FHIR R4's dateTime as a resource writes it (datatypes §2.24.0.1), stricter than a search value: a
+ * time has seconds and an offset within ±14:00. A leap second is not taken (no 14-digit local time
+ * says one).
+ */
+const STRICT_DATE_TIME = /^\d{4}(-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01])(T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d+)?(Z|[+-]((0\d|1[0-3]):[0-5]\d|14:00)))?)?)?$/;
+export const isStrictDateTime = (value: string): boolean => STRICT_DATE_TIME.test(value);
+
 export const DATE_EXPECTED = 'a real FHIR date or dateTime with an optional prefix eq, ge, gt, le or lt, e.g. ge2025-01-31 or lt2025-01-31T08:00:00+01:00';
 
 const offsetMs = (zone: string): number => {

@@ -55,8 +55,8 @@ export function consentClasses(api: FhirApi): ConsentClasses {
   return {
     classesOf: (categories) => {
       const whole = categories.includes(EVERY_CATEGORY);
-      const seen = new Set<string>();
-      const classes = (whole ? every : categories).flatMap(classesOfOne).filter((c) => !seen.has(`${c.system}|${c.code}`) && seen.add(`${c.system}|${c.code}`));
+      // Each class once, where it first comes (two categories may not share one, but a list may repeat a category).
+      const classes = [...new Map((whole ? every : categories).flatMap(classesOfOne).map((c) => [`${c.system}|${c.code}`, c] as const)).values()];
       return whole ? [...classes, { system: PROXY_CATEGORY, code: EVERY_CATEGORY }] : classes;
     },
     categoriesOf: (classes) => {

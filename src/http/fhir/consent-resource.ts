@@ -5,7 +5,7 @@
  * active; the categories are the provision's classes. A posted Consent is read by the same mapping,
  * and what cannot be a grant is refused naming the element.
  */
-import { rangeOf } from '../../domain/fhir/fhir-dates.js';
+import { isStrictDateTime, rangeOf } from '../../domain/fhir/fhir-dates.js';
 import { DomainError } from '../../domain/errors.js';
 import { kindOfNumber, numberKindMismatch, PERSONNUMMER, personNumberKindOf, SAMORDNINGSNUMMER } from '../../domain/identity/person-number-systems.js';
 import { parsePersonalIdentityNumber } from '../../domain/identity/personal-identity-number.js';
@@ -151,12 +151,6 @@ function expectConcept(element: string, value: unknown, wanted: { system: string
 }
 
 /**
- * FHIR R4's dateTime (datatypes §2.24.0.1): a time has seconds and an offset within ±14:00. A leap
- * second, which no grant's 14-digit local time can say, is not taken.
- */
-const FHIR_DATE_TIME = /^\d{4}(-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01])(T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d+)?(Z|[+-]((0\d|1[0-3]):[0-5]\d|14:00)))?)?)?$/;
-
-/**
  * A FHIR dateTime with a time and no offset: the grant's local time as written. Whole seconds only (a
  * fraction of zeros aside): a start or an end within a second would be taken wider than written.
  */
@@ -169,14 +163,16 @@ const LOCAL_TIME = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.0+)?$/;
  * so 02:30+01:00 in autumn's repeated hour stays the second 02:30, not the first.
  */
 function grantTime(element: string, value: unknown, zone: string, last: boolean): string | GrantInstant {
-  const local = typeof value === 'string' ? LOCAL_TIME.exec(value)?.[1] : undefined;
+  const refusal = (): DomainError => invalid(`Consent.provision.period.${element} must be a FHIR dateTime, e.g. 2026-12-01T08:00:00+01:00.`);
+  if (typeof value !== 'string') throw refusal();
+  const local = LOCAL_TIME.exec(value)?.[1];
   if (local !== undefined) return local;
-  const range = typeof value === 'string' && FHIR_DATE_TIME.test(value) ? rangeOf(value, zone) : undefined;
-  if (range === undefined) throw invalid(`Consent.provision.period.${element} must be a FHIR dateTime, e.g. 2026-12-01T08:00:00+01:00.`);
+  const range = isStrictDateTime(value) ? rangeOf(value, zone) : undefined;
+  if (range === undefined) throw refusal();
   // On whole seconds (rangeOf reads a time to its second), never wider than written: a start's fraction
   // opens at the next second, and an end covers every millisecond of its last whole second
   // (10:00:00.100 ends with 09:59:59).
-  const within = /\.\d*[1-9]/.test(value as string) ? 1000 : 0;
+  const within = /\.\d*[1-9]/.test(value) ? 1000 : 0;
   return { epochMs: last ? range.end - 1000 - within : range.start + within };
 }
 

@@ -22,7 +22,7 @@ import type { FhirApi } from './fhir-api.js';
 import { answerType } from './fhir-format.js';
 import { madePatientId, namedPatient, NOT_ALLOWED } from './patients-of-request.js';
 import { prefersStrictHandling } from './prefer-handling.js';
-import { parseKeptListSearch, readPatientParam, type KeptListSearch } from './search-query.js';
+import { parseKeptListSearch, readPatientParam } from './search-query.js';
 import { formatParam } from './search-values.js';
 
 /** The access log's names of what each interaction does (the COS door's operations of §11). */
@@ -100,26 +100,28 @@ export function consentRoutes(app: FastifyInstance, { deps, api, send }: Consent
    * The grantor and the answer's format of a request that names no one but the grantor: `patient` (as
    * `patientOf` reads it from the parameters) other than theirs is refused as any patient one may not act for.
    */
-  const grantorAlone = (request: FastifyRequest, interaction: ConsentInteraction, patientOf: (params: [string, string][]) => string | undefined) => {
+  const grantorAlone = <P extends { patient?: string }>(request: FastifyRequest, interaction: ConsentInteraction, parse: (params: [string, string][]) => P) => {
     const params = paramsOf(request);
     const format = formatParam(params);
     answerType(request, format);
     const grantor = grantorOf(request, api, deps.proxyGrants, interaction);
-    const patient = patientOf(params);
-    if (patient !== undefined && patient !== api.ids.patientId(grantor.person)) {
-      const named = namedPatient(request, api, patient);
+    const parsed = parse(params);
+    if (parsed.patient !== undefined && parsed.patient !== api.ids.patientId(grantor.person)) {
+      const named = namedPatient(request, api, parsed.patient);
       if (named !== undefined) request.audit.patientId = named;
       throw new ApiError(403, NOT_ALLOWED);
     }
-    return { ...grantor, format };
+    return { ...grantor, format, parsed };
   };
   // A Consent by id names its patient by `patient` alone, once; any other parameter naming one is 400, as on every read by id.
-  const byId = (request: FastifyRequest, interaction: 'read' | 'delete') => grantorAlone(request, interaction, (params) => readPatientParam(params, isPatientId));
+  const byId = (request: FastifyRequest, interaction: 'read' | 'delete') => grantorAlone(request, interaction, (params) => {
+    const patient = readPatientParam(params, isPatientId);
+    return patient === undefined ? {} : { patient };
+  });
 
   app.get('/Consent', { config: config('search') }, async (request, reply) => {
     const strict = prefersStrictHandling(request.headers.prefer);
-    let search: KeptListSearch = {};
-    const { person, grants, format } = grantorAlone(request, 'search', (params) => (search = parseKeptListSearch('Consent', params, { strict, isPatientId })).patient);
+    const { person, grants, format, parsed: search } = grantorAlone(request, 'search', (params) => parseKeptListSearch('Consent', params, { strict, isPatientId }));
     const own = `Patient/${api.ids.patientId(person)}`;
     const given = (await grants.list(person)).filter((g) => g.role === 'grantor').map((g) => consentOf(g, ctx));
     const totalOnly = search.count === 0;

@@ -15,9 +15,9 @@
  *   `Patient?birthdate=…`): only the parameters that shape an answer are ignored there.
  */
 import { namesAPerson } from '../../domain/redaction/names-a-person.js';
-import { isSnomedConceptValue } from '../../domain/terminology/sctid.js';
 import { readingOf } from '../../domain/redaction/reading.js';
 import { ApiError } from '../api-error.js';
+import { searchValueNamesAPerson } from './search-values.js';
 
 /** FHIR R4's parameters that shape an answer (its size, form and includes) and pick no records: ignored on Patient where not served. */
 const PICKS_NOBODY: ReadonlySet<string> = new Set(['_sort', '_summary', '_total', '_elements', '_contained', '_containedtype', '_pretty']);
@@ -40,7 +40,7 @@ export const parameterLabel = (name: string): string => {
 /** Whether a value points at a Patient: a reference to one, a Patient id this service made, or an identity number. */
 function valueNamesAPatient(value: string, isPatientId: (id: string) => boolean): boolean {
   const read = readingOf(value) ?? value;
-  if (/patient\s*[/?]/i.test(read) || value.split(',').some((v) => !isSnomedConceptValue(v) && namesAPerson(v))) return true;
+  if (/patient\s*[/?]/i.test(read) || searchValueNamesAPerson(value)) return true;
   return read.split(/[^A-Za-z0-9\-.]+/).some((piece) => piece !== '' && isPatientId(piece));
 }
 

@@ -27,7 +27,13 @@ const personInValue = (param: string, snomedHint = false): ApiError => invalid(`
   + 'find the Patient with Patient?identifier=<system>|<number>, then search with patient=Patient/<id>.'
   + (snomedHint ? ` If it is a SNOMED CT code, give it with its system: ${param}=${SNOMED_CT}|<code>.` : ''));
 
-
+/**
+ * Whether a search value (its comma-parted values, each `code` or `system|code`) names a person: the one
+ * rule (names-a-person.ts), but for a SNOMED CT concept id under its own system, which is a code whatever
+ * ten of its digits would say (sctid.ts). The check of a token value and of an unknown parameter's value
+ * (patient-naming.ts), where a code may stand.
+ */
+export const searchValueNamesAPerson = (value: string): boolean => value.split(',').some((v) => !isSnomedConceptValue(v) && namesAPerson(v));
 
 /** Whether FHIR R4 defines `subject` on `type`: where its `patient` parameter reads the `subject` element (`Condition.subject.where(resolve() is Patient)`). */
 export const servesSubject = (type: FhirType): boolean =>
@@ -93,7 +99,7 @@ export function formatParam(params: readonly [string, string][]): string | undef
 
 export function tokenValues(param: string, value: string): TokenValue[] {
   const values = value.split(',');
-  if (param !== 'identifier' && values.some((v) => !isSnomedConceptValue(v) && namesAPerson(v))) throw personInValue(param, values.some(isSctid));
+  if (param !== 'identifier' && searchValueNamesAPerson(value)) throw personInValue(param, values.some(isSctid));
   if (values.length > MAX_VALUES) throw invalid(`Search parameter ${param} takes at most ${MAX_VALUES} values.`);
   return values.map((v) => {
     const bar = v.indexOf('|');
