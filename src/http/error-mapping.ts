@@ -10,6 +10,7 @@ import { EhrError } from '../domain/ehr-error.js';
 import { ReadUnavailableError } from '../domain/read-availability/unavailable-read.js';
 import { ApiError, MESSAGES } from './api-error.js';
 import { AuditUnavailableError } from './plugins/audit-errors.js';
+import { RepeatedMemberError } from './repeated-members.js';
 import type { ErrorShape } from './types.js';
 
 export interface HttpFailure {
@@ -99,6 +100,10 @@ function fieldLabel(part: string, path: readonly string[]): string {
   return `${PART_NAMES[part] ?? part} ${path.map(fieldName).join('.')}`;
 }
 
+/** A body member by its path, an array's index in brackets: `Body member provision.actor[0].reference`. */
+const memberLabel = (path: readonly (string | number)[]): string =>
+  `${PART_NAMES.body} ${path.map((p, i) => typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${fieldName(p)}`).join('')}`;
+
 /** What a value must be, in words: the schema's own (`x-expected`), else the allowed values or the type. */
 function expectation(schema: SchemaObject | undefined): string {
   if (schema === undefined) return 'as documented in /openapi.json';
@@ -171,6 +176,7 @@ export function toHttpFailure(err: unknown, door: Door = 'cos'): HttpFailure {
     return failure;
   }
   if (err instanceof DomainError) return { status: DOMAIN_STATUS[err.code], message: err.message, headers: {}, fault: false };
+  if (err instanceof RepeatedMemberError) return { status: 400, message: `${memberLabel(err.path)} is given twice: send each member once.`, headers: {}, fault: false };
   if (err instanceof ProxyGrantsUnavailableError) {
     return { status: 503, message: 'Sharing cannot be checked right now. Try again later.', headers: { 'retry-after': '5' }, fault: true };
   }

@@ -54,7 +54,7 @@ interface Case {
   kind: string;
   /** Words the message must hold besides the field: the example or the allowed values. */
   expects: readonly string[];
-  request: { method: string; url: string; payload?: unknown; patient?: string };
+  request: { method: string; url: string; payload?: unknown; patient?: string; headers?: Record<string, string> };
 }
 
 function casesOf(name: (typeof OPERATION_NAMES)[number]): Case[] {
@@ -96,6 +96,12 @@ function casesOf(name: (typeof OPERATION_NAMES)[number]): Case[] {
     cases.push({
       operation: name, part: 'body', field: 'note', kind: 'an unknown member', expects: Object.keys(body.properties),
       request: { ...valid, payload: { ...route.body, note: 'x' } },
+    });
+    // JSON.parse keeps the last of a repeated member, another reader the first (src/http/repeated-members.ts).
+    const [first, value] = Object.entries(route.body ?? {})[0] ?? ['status', 'x'];
+    cases.push({
+      operation: name, part: 'body', field: first, kind: 'a member given twice', expects: ['twice: send each member once'],
+      request: { ...valid, headers: { 'content-type': 'application/json' }, payload: `{${JSON.stringify(first)}:${JSON.stringify(value)},${JSON.stringify(route.body).slice(1)}` },
     });
   }
   return cases;

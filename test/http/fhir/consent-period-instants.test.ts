@@ -47,6 +47,9 @@ describe('a Consent period with an offset is the instant it names', () => {
     expect(grantOf({ start: '2026-10-25', end: '2026-10-25' })).toMatchObject({
       validFromMs: Date.parse('2026-10-25T00:00:00+02:00'), validToMs: Date.parse('2026-10-25T23:59:59.999+01:00'),
     });
+    // A year, or a year and month, is the whole of it too (docs/proxies.md says so).
+    expect(grantOf({ end: '2027' }).validToMs).toBe(Date.parse('2027-12-31T23:59:59.999+01:00'));
+    expect(grantOf({ end: '2027-02' }).validToMs).toBe(Date.parse('2027-02-28T23:59:59.999+01:00'));
     expect(grantOf({ start: '2026-12-01T08:00:00' }).validFromMs).toBe(Date.parse('2026-12-01T08:00:00+01:00'));
     expect(() => grantOf({ start: '2027-03-28T02:30:00' })).toThrow(/clocks skip/);
   });
