@@ -6,9 +6,11 @@
  * or two `period.end` was stored with the last; each 201 before the fix.
  */
 import type { LightMyRequestResponse } from 'fastify';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firstRepeatedMember } from '../../src/http/repeated-members.js';
 import { DEFAULT_PROXY_SETTINGS } from '../support/proxy-wiring.js';
+import { assertProperty } from '../support/seeds.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { ANTON, NOW, outcomeOf, pid, smartToken, TOLVAN } from './fhir/fhir-calls.js';
 import { PATIENT_SCOPES, post as postSubscription, subscription } from './fhir/subscription-calls.js';
@@ -53,6 +55,63 @@ describe('firstRepeatedMember', () => {
       expect([text, firstRepeatedMember(text)]).toEqual([text, path]);
     }
   });
+
+  // A 16 KiB body holds 8,000 levels of arrays; jsonc-parser's visitor, tried first, overflowed the stack from 5,000.
+  it('keeps its own stack: 100,000 levels deep is scanned, a repeat at the bottom found', () => {
+    const deep = (inner: string, n = 100_000): string => `${'{"a":['.repeat(n)}${inner}${']}'.repeat(n)}`;
+    expect(firstRepeatedMember(deep('1'))).toBeUndefined();
+    const found = firstRepeatedMember(deep('{"b":1,"b":2}'));
+    expect([found?.length, found?.slice(0, 2), found?.slice(-3)]).toEqual([200_001, ['a', 0], ['a', 0, 'b']]);
+  });
+});
+
+/** A JSON value as a tree whose objects may repeat a name, written with each name spelt as it says. */
+type Tree = { object: [name: string, spelt: 'plain' | 'escaped', value: Tree][] } | { array: Tree[] } | { leaf: unknown };
+
+const written = (tree: Tree): string => {
+  if ('object' in tree) {
+    const spell = (name: string, how: string): string => how === 'plain' ? JSON.stringify(name)
+      : `"${[...name].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}"`;
+    return `{${tree.object.map(([name, how, value]) => `${spell(name, how)}:${written(value)}`).join(',')}}`;
+  }
+  return 'array' in tree ? `[${tree.array.map(written).join(', ')}]` : JSON.stringify(tree.leaf);
+};
+
+/** The oracle: the first repeat in the order the text shows it, by walking the tree. */
+const firstRepeatIn = (tree: Tree, path: (string | number)[] = []): (string | number)[] | undefined => {
+  if ('leaf' in tree) return undefined;
+  if ('array' in tree) {
+    for (const [i, item] of tree.array.entries()) {
+      const found = firstRepeatIn(item, [...path, i]);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  const seen = new Set<string>();
+  for (const [name, , value] of tree.object) {
+    if (seen.has(name)) return [...path, name];
+    seen.add(name);
+    const found = firstRepeatIn(value, [...path, name]);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+};
+
+const trees = fc.letrec<{ tree: Tree }>((tie) => ({
+  tree: fc.oneof({ depthSize: 'small', withCrossShrink: true },
+    fc.record({ leaf: fc.oneof(fc.string({ unit: fc.constantFrom('a', '"', '\\', ',', '{', ']', ':', 'é', '\u2028') }), fc.integer(), fc.constant(null)) }),
+    fc.record({ array: fc.array(tie('tree'), { maxLength: 4 }) }),
+    fc.record({ object: fc.array(fc.tuple(fc.constantFrom('a', 'b', 'a"', 'a\\', '', 'é,'), fc.constantFrom('plain' as const, 'escaped' as const), tie('tree')), { maxLength: 4 }) })),
+}));
+
+describe('firstRepeatedMember, as a property', () => {
+  it('finds exactly the first repeat the text shows, whatever the nesting, spelling and string contents', async () => {
+    await assertProperty(fc.property(trees.tree, (tree) => {
+      const text = written(tree);
+      JSON.parse(text);
+      expect(firstRepeatedMember(text)).toEqual(firstRepeatIn(tree));
+    }), { seeds: [20_261_128, 5806, 70], numRuns: 3000 });
+  });
 });
 
 describe('a member named twice in a JSON body', () => {
@@ -90,6 +149,12 @@ describe('a member named twice in a JSON body', () => {
   it('COS: a change of appointment with two statuses is 400, before any EHR write', async () => {
     const res = await cos('PUT', '/patients/appointments/?id=1', '{"status":"arrived","status":"cancelled"}');
     expect([res.statusCode, res.json()]).toEqual([400, { statusCode: 400, message: 'Body member status is given twice: send each member once.' }]);
+  });
+
+  it('COS: a body nested as deep as 16 KiB allows is answered as before, by the schema', async () => {
+    const res = await cos('POST', '/patients/proxies/', `{"categories":["LabResult"],"grantee":${'['.repeat(8_000)}${']'.repeat(8_000)}}`);
+    expect(res.statusCode).toBe(400);
+    expect(res.json<{ message: string }>().message).toMatch(/^Body member grantee must be a Swedish personal identity or coordination number/);
   });
 
   it('never shows a repeated name that holds an identity number, nor a control character', async () => {
