@@ -149,7 +149,9 @@ export function idList(value: string): ReadonlySet<string> {
 }
 
 export function count(value: string): number {
-  if (!/^\d{1,6}$/.test(value)) throw invalid(`Search parameter _count must be a whole number from 0 to ${MAX_COUNT}, e.g. _count=50.`);
-  // Above the maximum it is taken as the maximum, as FHIR lets a server do.
+  if (!/^\d{1,32}$/.test(value)) {
+    throw invalid(`Search parameter _count must be a whole number, e.g. _count=50: 0 asks for the total alone, and a page holds at most ${MAX_COUNT}.`);
+  }
+  // Above the maximum it is taken as the maximum, as FHIR lets a server do (the self link says so).
   return Math.min(Number(value), MAX_COUNT);
 }

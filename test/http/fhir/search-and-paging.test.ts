@@ -70,8 +70,12 @@ describe('FHIR search: parameters, order, paging and includes', () => {
     expect(nextOf(none)).toBeUndefined();
     const capped = await search('/fhir/Observation?_count=600');
     expect(selfOf(capped)).toContain('_count=500');
-    outcomeOf(await get(t, '/fhir/Observation?_count=-1', token), 400);
-    outcomeOf(await get(t, '/fhir/Observation?_count=ten', token), 400);
+    // The message says what is taken: it said "from 0 to 500", though 600 is taken as 500 (hostile review).
+    const message = 'Search parameter _count must be a whole number, e.g. _count=50: 0 asks for the total alone, and a page holds at most 500.';
+    for (const value of ['-1', 'ten', '1.5', '1e3', '']) {
+      expect([value, outcomeOf(await get(t, `/fhir/Observation?_count=${value}`, token), 400).diagnostics]).toEqual([value, message]);
+    }
+    expect(selfOf(await search('/fhir/Observation?_count=0000000600'))).toContain('_count=500');
   });
 
   it('patient as an id or a reference, _id, and a token parameter', async () => {
