@@ -13,7 +13,7 @@ import { EVERY_CATEGORY } from '../../domain/proxies/categories.js';
 import { mayShowBack, shownValue } from '../../domain/redaction/shown-value.js';
 import type { DatedGrantView, GrantStatus } from '../../domain/proxies/grant.js';
 import type { GrantInstant, GrantRequest } from '../../domain/proxies/grant-request.js';
-import { epochMsToOffsetIso } from '../../domain/time/local-time.js';
+import { epochMsToOffsetIso, filterParamToCompact } from '../../domain/time/local-time.js';
 import type { FhirIds } from '../../ports/fhir-ids.port.js';
 import type { FhirResource } from '../../reads/as-fhir.js';
 import { PROXY_CATEGORY, RESOURCE_TYPES, type ConsentClass, type ConsentClasses } from './consent-classes.js';
@@ -166,6 +166,8 @@ function grantTime(element: string, value: unknown, zone: string, last: boolean)
   const refusal = (): DomainError => invalid(`Consent.provision.period.${element} must be a FHIR dateTime, e.g. 2026-12-01T08:00:00+01:00.`);
   if (typeof value !== 'string') throw refusal();
   const local = LOCAL_TIME.exec(value)?.[1];
+  // A real local time only, refused in this door's words: the grant's own check says "without a time zone".
+  if (local !== undefined && filterParamToCompact(local) === undefined) throw refusal();
   if (local !== undefined) return local;
   const range = isStrictDateTime(value) ? rangeOf(value, zone) : undefined;
   if (range === undefined) throw refusal();

@@ -59,7 +59,9 @@ describe('a Consent period with an offset is the instant it names', () => {
   // rest of its second. Failed before: each taken, as described.
   it('is a FHIR dateTime: seconds, an offset within ±14:00; never wider than written', () => {
     for (const end of ['2027-01-01T10:00:00+99:00', '2027-01-01T10:00:00+15:00', '2027-01-01T10:00:00+14:01', '2027-01-01T10:00+01:00',
-      '2027-01-01T10:00:60+01:00', '2027-01-01T10:00:00.500', '2027-01-01T24:00:00+01:00']) {
+      '2027-01-01T10:00:60+01:00', '2027-01-01T10:00:00.500', '2027-01-01T24:00:00+01:00',
+      // Without an offset too: 24:00 and 30 February got the COS door's "without a time zone" (hostile review).
+      '2027-01-01T24:00:00', '2027-02-30T10:00:00', '2027-01-01T10:60:00']) {
       expect([end, (() => { try { grantOf({ end }); return 'taken'; } catch (err) { return (err as Error).message; } })()])
         .toEqual([end, 'Consent.provision.period.end must be a FHIR dateTime, e.g. 2026-12-01T08:00:00+01:00.']);
     }
