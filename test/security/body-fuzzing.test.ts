@@ -13,7 +13,7 @@ import { assertProperty } from '../support/seeds.js';
 
 /**
  * JSON bodies and media types on the two writes and a new grant (threats 17, 18, 19 of docs/threat-model.md#who-may-see-whom-api1-api5): wrong types, extra fields,
- * `__proto__`/`constructor` keys at any depth, nesting up to thousands deep, strings past the 16 KiB
+ * `__proto__`/`constructor` keys at any depth, a member named twice, nesting up to thousands deep, strings past the 16 KiB
  * limit, numbers, arrays, null and text that is not JSON. An independent oracle says which answer
  * each body must get; the process is never polluted and keeps answering.
  */
@@ -62,7 +62,29 @@ function expectedForBody(route: RouteCase, text: string): number {
   } catch {
     return 400;
   }
-  return validBody(route, parsed) ? route.okStatus : 400;
+  return validBody(route, parsed) && !repeatsAMember(text, parsed) ? route.okStatus : 400;
+}
+
+/**
+ * Whether an object of `text` names a member twice (refused: JSON.parse keeps the last, another reader
+ * the first): the text's members, its colons outside strings, outnumber the parsed value's.
+ */
+function repeatsAMember(text: string, parsed: unknown): boolean {
+  let colons = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '"') for (i++; text[i] !== '"'; i++) i += text[i] === '\\' ? 1 : 0;
+    else if (text[i] === ':') colons++;
+  }
+  let members = 0;
+  const values: unknown[] = [parsed];
+  while (values.length > 0) {
+    const v = values.pop();
+    if (typeof v !== 'object' || v === null) continue;
+    const inner = Object.values(v);
+    if (!Array.isArray(v)) members += inner.length;
+    for (const x of inner) values.push(x);
+  }
+  return colons > members;
 }
 
 // JSON text built by hand, so `__proto__` and `constructor` are real keys of the text at any depth.
