@@ -1,7 +1,6 @@
 import type { FastifyError, FastifySchemaValidationError } from 'fastify';
 import { EXPECTED } from '../domain/operations/parameters.js';
 import { DomainError, type DomainErrorCode } from '../domain/errors.js';
-import { mayShowBack } from '../domain/redaction/shown-value.js';
 import { ProxyGrantsUnavailableError } from '../ports/proxy-grants.port.js';
 import { AccessLogUnavailableError } from '../ports/access-log.port.js';
 import { AnswerAbandonedError, AnswerMemoryFullError } from '../ports/answer-memory.port.js';
@@ -11,6 +10,7 @@ import { ReadUnavailableError } from '../domain/read-availability/unavailable-re
 import { ApiError, MESSAGES } from './api-error.js';
 import { AuditUnavailableError } from './plugins/audit-errors.js';
 import { RepeatedMemberError } from './repeated-members.js';
+import { shownPath } from './shown-names.js';
 import type { ErrorShape } from './types.js';
 
 export interface HttpFailure {
@@ -72,20 +72,6 @@ const STATUS_MESSAGES: Record<number, string> = {
   431: 'Request headers are too large.',
 };
 
-// Control characters, line and paragraph separators and lone surrogates: shown as \uXXXX, never sent raw.
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const UNSHOWABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-const NAME_LIMIT = 64;
-
-/** A field name exactly as the caller sent it (`$where` stays `$where`), cut at 64 characters, unshowable ones escaped. */
-function fieldName(name: unknown): string {
-  // A name is shown back as sent, unless it holds a person's number: no error body repeats one.
-  if (!mayShowBack(String(name))) return '(a name holding an identity number)';
-  const chars = [...String(name)];
-  const shown = chars.slice(0, NAME_LIMIT).join('').replace(UNSHOWABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  return chars.length > NAME_LIMIT ? `${shown}…` : shown;
-}
-
 /** How a message names a field of each part of the request. */
 const PART_NAMES: Readonly<Record<string, string>> = { querystring: 'Query parameter', headers: 'Header', body: 'Body member', params: 'Path parameter' };
 const WHOLE_PART: Readonly<Record<string, string>> = { querystring: 'The query', headers: 'The headers', body: 'The body', params: 'The path' };
@@ -97,12 +83,11 @@ const segments = (pointer: string): string[] => pointer.split('/').slice(1).map(
 
 function fieldLabel(part: string, path: readonly string[]): string {
   if (path.length === 0) return WHOLE_PART[part] ?? 'The request';
-  return `${PART_NAMES[part] ?? part} ${path.map(fieldName).join('.')}`;
+  return `${PART_NAMES[part] ?? part} ${shownPath(path)}`;
 }
 
 /** A body member by its path, an array's index in brackets: `Body member provision.actor[0].reference`. */
-const memberLabel = (path: readonly (string | number)[]): string =>
-  `${PART_NAMES.body} ${path.map((p, i) => typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${fieldName(p)}`).join('')}`;
+const memberLabel = (path: readonly (string | number)[]): string => `${PART_NAMES.body} ${shownPath(path)}`;
 
 /** What a value must be, in words: the schema's own (`x-expected`), else the allowed values or the type. */
 function expectation(schema: SchemaObject | undefined): string {

@@ -162,6 +162,21 @@ describe('a member named twice in a JSON body', () => {
     expect([named.statusCode, named.json()]).toEqual([400, { statusCode: 400, message: 'Body member (a name holding an identity number) is given twice: send each member once.' }]);
     const control = await cos('POST', '/patients/proxies/', `{"grantee":"${GOSTA}","a\\nb":1,"a\\nb":2}`);
     expect(control.json<{ message: string }>().message).toBe('Body member a\\u000ab is given twice: send each member once.');
+    // Hostile review (helper-71): a number split across the path's names and indices was shown, each name checked alone.
+    for (const split of ['{"197305":{"242385":1,"242385":2}}', '{"19730524":[{"2385":1,"2385":2}]}', '{"1973052":[0,0,0,0,{"2385":1,"2385":2}]}']) {
+      const res = await cos('POST', '/patients/proxies/', split);
+      expect([split, res.json()]).toEqual([split, { statusCode: 400, message: 'Body member (a path that may hold an identity number) is given twice: send each member once.' }]);
+    }
+    // And a right-to-left override, which shows what follows reversed, is escaped like a control character.
+    const override = await cos('POST', '/patients/proxies/', '{"a\\u202eb":1,"a\\u202eb":2}');
+    expect(override.json<{ message: string }>().message).toBe('Body member a\\u202eb is given twice: send each member once.');
+  });
+
+  it('shows a deep path by its end, at most 200 characters of it', async () => {
+    const deep = `${'{"a":'.repeat(2_600)}{"b":1,"b":2}${'}'.repeat(2_600)}`;
+    const { message } = (await cos('POST', '/patients/proxies/', deep)).json<{ message: string }>();
+    expect(message).toMatch(/^Body member …a\.a\.[a.]*\.a\.b is given twice: send each member once\.$/);
+    expect(message.length).toBeLessThan(260);
   });
 
   it('FHIR: a Consent with two provision.class, two period.end or two references in one actor is 400 naming the path', async () => {
@@ -181,6 +196,11 @@ describe('a member named twice in a JSON body', () => {
     expect(await grantsOfTolvan()).toEqual(before);
     // The same names in sibling objects are no repeat: written once, it is taken.
     expect((await fhir('/fhir/Consent', json)).statusCode).toBe(201);
+  });
+
+  it('FHIR: a number split across names is not shown either', async () => {
+    const outcome = outcomeOf(await fhir('/fhir/Consent', '{"resourceType":"Consent","197305":{"242385":1,"242385":2}}'), 400);
+    expect(outcome.diagnostics).toBe('Body member (a path that may hold an identity number) is given twice: send each member once.');
   });
 
   it('FHIR: a Subscription whose endpoint comes twice is 400, and none is made', async () => {

@@ -18,6 +18,7 @@ import type { FhirIds } from '../../ports/fhir-ids.port.js';
 import type { FhirResource } from '../../reads/as-fhir.js';
 import { PROXY_CATEGORY, RESOURCE_TYPES, type ConsentClass, type ConsentClasses } from './consent-classes.js';
 import { delegationRelatedPersonId } from './delegate-related-person.js';
+import { escapedName } from '../shown-names.js';
 
 const SCOPE = { system: 'http://terminology.hl7.org/CodeSystem/consentscope', code: 'patient-privacy' };
 const CATEGORY = { system: 'http://loinc.org', code: '59284-0' };
@@ -100,8 +101,10 @@ const PERIOD_MEMBERS: ReadonlySet<string> = new Set(['id', 'extension', 'start',
 const IDENTIFIER_MEMBERS: ReadonlySet<string> = new Set(['id', 'extension', 'system', 'value']);
 
 /** The path of `element`'s member `name` as a refusal shows it: never one whose digits, with the path's before them, hold a person's number. */
-const memberPath = (element: string, name: string): string =>
-  (mayShowBack(`${element}.${name}`) ? `${element}.${name.slice(0, 64)}` : `${element} (a member whose name holds an identity number)`);
+const memberPath = (element: string, name: string): string => {
+  const shown = `${element}.${escapedName(name)}`;
+  return mayShowBack(`${element}.${name}`) && mayShowBack(shown) ? shown : `${element} (a member whose name holds an identity number)`;
+};
 
 function onlyMembers(element: string, value: Json, known: ReadonlySet<string>): void {
   const other = Object.keys(value).find((member) => !known.has(member));

@@ -233,6 +233,15 @@ describe('FHIR Consent, PROXY_GRANTS on', () => {
     }
   });
 
+  // Hostile review (helper-71): a NUL, an escape sequence, a line separator and a right-to-left override in a
+  // member's name reached the diagnostics raw, where the COS door escapes them.
+  it('shows a member\'s name with its control characters escaped, as the COS door does', async () => {
+    const body = posted(ANTON, ['Observation', 'DiagnosticReport']);
+    const name = 'a\u0000\u001b[31m\u2028\u202eb';
+    const issue = outcomeOf(await post(t, { ...body, provision: { ...(body.provision as Record<string, unknown>), [name]: 1 } }, tolvan), 400);
+    expect(issue.diagnostics).toMatch(/^Consent\.provision\.a\\u0000\\u001b\[31m\\u2028\\u202eb is not something a grant can hold/);
+  });
+
   it('a search takes patient (once), _count and _format; any other way of naming a patient is 400, and strict handling refuses the rest (hostile review)', async () => {
     const gosta = `Patient/${pid(GOSTA)}`;
     for (const query of [
