@@ -10,7 +10,7 @@ import { DomainError } from '../../domain/errors.js';
 import { kindOfNumber, numberKindMismatch, PERSONNUMMER, personNumberKindOf, SAMORDNINGSNUMMER } from '../../domain/identity/person-number-systems.js';
 import { parsePersonalIdentityNumber } from '../../domain/identity/personal-identity-number.js';
 import { EVERY_CATEGORY } from '../../domain/proxies/categories.js';
-import { mayShowBack, shownValue } from '../../domain/redaction/shown-value.js';
+import { shownValue } from '../../domain/redaction/shown-value.js';
 import type { DatedGrantView, GrantStatus } from '../../domain/proxies/grant.js';
 import type { GrantInstant, GrantRequest } from '../../domain/proxies/grant-request.js';
 import { epochMsToOffsetIso, filterParamToCompact } from '../../domain/time/local-time.js';
@@ -18,7 +18,7 @@ import type { FhirIds } from '../../ports/fhir-ids.port.js';
 import type { FhirResource } from '../../reads/as-fhir.js';
 import { PROXY_CATEGORY, RESOURCE_TYPES, type ConsentClass, type ConsentClasses } from './consent-classes.js';
 import { delegationRelatedPersonId } from './delegate-related-person.js';
-import { escapedName } from '../shown-names.js';
+import { elementPath, memberPath, modifierAt } from './posted-members.js';
 
 const SCOPE = { system: 'http://terminology.hl7.org/CodeSystem/consentscope', code: 'patient-privacy' };
 const CATEGORY = { system: 'http://loinc.org', code: '59284-0' };
@@ -100,40 +100,11 @@ const PERIOD_MEMBERS: ReadonlySet<string> = new Set(['id', 'extension', 'start',
 /** The grantee's number and its system: a `use` (a modifier: "old"), a `period` or an assigner would qualify whom it names. */
 const IDENTIFIER_MEMBERS: ReadonlySet<string> = new Set(['id', 'extension', 'system', 'value']);
 
-/** The path of `element`'s member `name` as a refusal shows it: never one whose digits, with the path's before them, hold a person's number. */
-const memberPath = (element: string, name: string): string => {
-  const shown = `${element}.${escapedName(name)}`;
-  return mayShowBack(`${element}.${name}`) && mayShowBack(shown) ? shown : `${element} (a member whose name holds an identity number)`;
-};
-
 function onlyMembers(element: string, value: Json, known: ReadonlySet<string>): void {
   const other = Object.keys(value).find((member) => !known.has(member));
   if (other !== undefined) {
     throw invalid(`${memberPath(element, other)} is not something a grant can hold: a grant shares the whole of its classes for its period, with no other restriction. Leave it out, or share less by naming fewer classes.`);
   }
-}
-
-/**
- * Where a `modifierExtension` sits in a posted value, as a FHIR path; undefined for none. It changes the
- * meaning of what holds it (FHIR R4 §2.4.1), wherever that is: a grant cannot hold one, so it is refused,
- * never passed over.
- */
-function modifierAt(value: unknown, path: string, depth = 0): string | undefined {
-  // The body's limit bounds the walk; the depth bounds a body nested to nothing but brackets.
-  if (depth > 32) return undefined;
-  if (Array.isArray(value)) {
-    for (const [i, item] of value.entries()) {
-      const found = modifierAt(item, `${path}[${i}]`, depth + 1);
-      if (found !== undefined) return found;
-    }
-  } else if (isObject(value)) {
-    if (Object.hasOwn(value, 'modifierExtension')) return `${path}.modifierExtension`;
-    for (const [name, member] of Object.entries(value)) {
-      const found = modifierAt(member, memberPath(path, name), depth + 1);
-      if (found !== undefined) return found;
-    }
-  }
-  return undefined;
 }
 
 const CODING_MEMBERS: ReadonlySet<string> = new Set(['id', 'extension', 'system', 'version', 'code', 'display', 'userSelected']);
@@ -233,7 +204,7 @@ export function grantRequestOf(body: unknown, patientReference: string, ctx: Con
   if (!isObject(body) || body.resourceType !== 'Consent') throw invalid('The body must be a FHIR Consent resource (resourceType "Consent").');
   const modifier = modifierAt(body, 'Consent');
   if (modifier !== undefined) {
-    throw invalid(`${modifier} is a modifier extension, which changes what it sits on: a grant cannot hold one. Leave it out.`);
+    throw invalid(`${elementPath(modifier)} is a modifier extension, which changes what it sits on: a grant cannot hold one. Leave it out.`);
   }
   onlyMembers('Consent', body, CONSENT_MEMBERS);
   if (body.status !== undefined && body.status !== 'proposed' && body.status !== 'active') throw invalid('Consent.status must be proposed (or active): a new grant waits for the person to accept it.');

@@ -15,6 +15,7 @@ import { namesAPerson } from '../../domain/redaction/names-a-person.js';
 import type { FhirIds } from '../../ports/fhir-ids.port.js';
 import type { FhirResource } from '../../reads/as-fhir.js';
 import { FHIR_PREFIXES } from './fhir-api.js';
+import { elementPath, modifierAt } from './posted-members.js';
 import { channelExtensionsOf, channelOptionsOf } from './subscription-channel.js';
 
 const SD = `${BACKPORT_IG}/StructureDefinition`;
@@ -95,7 +96,6 @@ function payloadOf(channel: Json): PayloadContent {
 /** The channel a posted `channel` asks for: a rest-hook to an endpoint, its payload, headers and options. */
 function channelOf(channel: unknown): Channel {
   if (!isObject(channel)) throw invalid('Subscription.channel must be an object: type rest-hook, endpoint, payload.');
-  if (channel.modifierExtension !== undefined) throw invalid('Subscription.channel.modifierExtension is not understood here: leave it out.');
   if (channel.type !== 'rest-hook' || extensionsOf(channel._type, CHANNEL_TYPE).length > 0) {
     throw invalid('Subscription.channel.type must be rest-hook: notifications are POSTed to your endpoint, the only channel offered.');
   }
@@ -118,7 +118,10 @@ function endOf(end: unknown, nowMs: number): number {
 /** The subscription a posted R4 Subscription asks for; a DomainError (400) naming the element otherwise. */
 export function postedSubscriptionOf(body: unknown, ctx: PostContext): PostedSubscription {
   if (!isObject(body) || body.resourceType !== 'Subscription') throw invalid('The body must be a FHIR Subscription resource (resourceType "Subscription") of the backport-subscription profile.');
-  if (body.modifierExtension !== undefined) throw invalid('Subscription.modifierExtension is not understood here: leave it out.');
+  const modifier = modifierAt(body, 'Subscription');
+  if (modifier !== undefined) throw invalid(`${elementPath(modifier)} is not understood here: leave it out.`);
+  // A modifier element too: rules the resource was written under, which would change what it means.
+  if (body.implicitRules !== undefined) throw invalid('Subscription.implicitRules is not understood here: leave it out.');
   if (body.status !== undefined && body.status !== 'requested') throw invalid('Subscription.status must be requested, or left out: a new subscription waits for its handshake.');
   const topic = topicOf(body.criteria, ctx);
   const posted: PostedSubscription = { topic, patientId: patientOf(body._criteria, topic), channel: channelOf(body.channel) };

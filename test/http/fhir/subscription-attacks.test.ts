@@ -168,6 +168,29 @@ describe('attacks on the Subscription door', () => {
     expect(await kept(TOLVAN)).toBe(before);
   });
 
+  // Hostile review (helper-71): a modifier extension anywhere but the resource and its channel, and
+  // implicitRules, were passed over (201), where FHIR R4 §2.4.1 forbids ignoring a modifier and the
+  // Consent refuses one wherever it sits.
+  it('refuses a modifier extension wherever it sits, and implicitRules, naming where, and keeps nothing', async () => {
+    const before = await kept(TOLVAN);
+    const modifier = [{ url: 'http://example.org/not', valueBoolean: true }];
+    const base = subscription();
+    const criteria = base._criteria as { extension: Record<string, unknown>[] };
+    const channel = base.channel as Record<string, unknown> & { _payload: { extension: Record<string, unknown>[] } };
+    for (const [body, path] of [
+      [{ ...base, _criteria: { ...criteria, modifierExtension: modifier } }, 'Subscription._criteria.modifierExtension'],
+      [{ ...base, _criteria: { extension: [{ ...criteria.extension[0], modifierExtension: modifier }] } }, 'Subscription._criteria.extension[0].modifierExtension'],
+      [{ ...base, channel: { ...channel, _payload: { ...channel._payload, modifierExtension: modifier } } }, 'Subscription.channel._payload.modifierExtension'],
+      [{ ...base, channel: { ...channel, _endpoint: { modifierExtension: modifier } } }, 'Subscription.channel._endpoint.modifierExtension'],
+      [{ ...base, meta: { tag: [{ code: 'x', modifierExtension: modifier }] } }, 'Subscription.meta.tag[0].modifierExtension'],
+    ] as const) {
+      expect([path, outcomeOf(await post(t, body, tolvan), 400).diagnostics]).toEqual([path, `${path} is not understood here: leave it out.`]);
+    }
+    expect(outcomeOf(await post(t, { ...base, implicitRules: 'http://example.org/rules' }, tolvan), 400).diagnostics)
+      .toBe('Subscription.implicitRules is not understood here: leave it out.');
+    expect(await kept(TOLVAN)).toBe(before);
+  });
+
   it('is a person\'s: a client token is 403, a token naming no app is 401, a wildcard or a restricted read does not reach it', async () => {
     const client = await t.clientToken({ scope: 'system/*.read system/Subscription.cruds' });
     expect(outcomeOf(await post(t, subscription(), client), 403).diagnostics).toContain('a person');
