@@ -13,6 +13,7 @@ import type { BeforeChange, ProxyGrants } from '../../domain/proxies/proxy-grant
 import type { DatedGrantView } from '../../domain/proxies/grant.js';
 import type { FhirResource } from '../../reads/as-fhir.js';
 import { ApiError } from '../api-error.js';
+import { refuseBody } from '../no-body.js';
 import type { RouteDependencies } from '../routes/dependencies.js';
 import { searchLink, searchset } from './bundle.js';
 import { consentClasses } from './consent-classes.js';
@@ -154,6 +155,7 @@ export function consentRoutes(app: FastifyInstance, { deps, api, send }: Consent
   });
 
   app.delete('/Consent/:id', { config: config('delete') }, async (request, reply) => {
+    refuseBody(request, 'DELETE /fhir/Consent/{id}');
     const { id } = request.params as { id: string };
     const { person, grants, format } = byId(request, 'delete');
     await givenGrant(request, grants, person, id);

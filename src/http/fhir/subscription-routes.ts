@@ -15,6 +15,7 @@ import type { TopicName } from '../../domain/notifications/topics.js';
 import type { AuditedOperation } from '../../domain/operations/fhir-operations.js';
 import { subscriptionOperation } from '../../domain/operations/subscription-operations.js';
 import { ApiError } from '../api-error.js';
+import { refuseBody } from '../no-body.js';
 import type { PatientRead } from '../types.js';
 import type { RouteDependencies, SubscriptionDependencies } from '../routes/dependencies.js';
 import { searchLink, searchset } from './bundle.js';
@@ -168,6 +169,7 @@ export function subscriptionRoutes(app: FastifyInstance, { deps, door, topics, a
   });
 
   app.delete(SUBSCRIPTION_PATHS.one, { config: config('deleteSubscription') }, async (request, reply) => {
+    refuseBody(request, 'DELETE /fhir/Subscription/{id}');
     const format = formatOf(request);
     const subscriber = subscriberOf(request, api);
     const s = await own(request, subscriber, 'delete');

@@ -14,6 +14,7 @@ import { OPERATIONS } from '../../domain/operations/table.js';
 import type { BeforeChange, ProxyGrants } from '../../domain/proxies/proxy-grants.js';
 import type { GrantRequest } from '../../domain/proxies/grant-request.js';
 import { plainView, roleOf, type DatedGrantView } from '../../domain/proxies/grant.js';
+import { refuseBody } from '../no-body.js';
 import { named } from '../openapi/schema-names.js';
 import type { ApiRoute } from './api-routes.js';
 import type { RouteDependencies } from './dependencies.js';
@@ -99,7 +100,7 @@ export const proxyRoute: RouteKind = (route, deps) => {
     handle: async (request, reply) => {
       if (deps.proxyGrants === undefined) throw new DomainError('FORBIDDEN', NOT_OFFERED);
       // A step of a grant changes nothing but its state: a body (categories, times) would seem to be taken and never be.
-      if (op.body === undefined && request.body !== undefined) throw new DomainError('INVALID_REQUEST', `${op.method} ${op.path} takes no body: send none.`);
+      if (op.body === undefined) refuseBody(request, `${op.method} ${op.path}`);
       const personId = selfOf(request, deps, op);
       // Until a grant names someone else, the request is the caller's own.
       request.audit.patientId = personId;

@@ -233,6 +233,15 @@ describe('FHIR Consent, PROXY_GRANTS on', () => {
     }
   });
 
+  // Hostile review (helper-71): the COS door refuses a body on revoke, the FHIR door revoked and passed it over.
+  it('refuses a DELETE with a body, as the COS door\'s revoke does, and revokes nothing', async () => {
+    const consent = resourceOf(await post(t, posted(SARA, ['Observation', 'DiagnosticReport']), tolvan), 201);
+    const res = await t.call({ method: 'DELETE', url: `/fhir/Consent/${consent.id}`, key: null, token: tolvan, headers: { 'content-type': 'application/fhir+json' }, payload: '{"resourceType":"Consent"}' });
+    expect(outcomeOf(res, 400).diagnostics).toBe('DELETE /fhir/Consent/{id} takes no body: send none.');
+    expect(resourceOf(await get(t, `/fhir/Consent/${consent.id}`, tolvan)).status).toBe('proposed');
+    expect(resourceOf(await del(t, consent.id, tolvan)).status).toBe('inactive');
+  });
+
   // Hostile review (helper-71): a NUL, an escape sequence, a line separator and a right-to-left override in a
   // member's name reached the diagnostics raw, where the COS door escapes them.
   it('shows a member\'s name with its control characters escaped, as the COS door does', async () => {

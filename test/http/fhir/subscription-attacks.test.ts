@@ -168,6 +168,16 @@ describe('attacks on the Subscription door', () => {
     expect(await kept(TOLVAN)).toBe(before);
   });
 
+  it('refuses a DELETE with a body, and ends nothing (hostile review)', async () => {
+    const made = await post(t, subscription(), tolvan);
+    expect(made.statusCode, made.body).toBe(201);
+    const { id } = made.json<{ id: string }>();
+    const res = await t.call({ method: 'DELETE', url: `/fhir/Subscription/${id}`, key: null, token: tolvan, headers: { 'content-type': 'application/fhir+json' }, payload: '{}' });
+    expect(outcomeOf(res, 400).diagnostics).toBe('DELETE /fhir/Subscription/{id} takes no body: send none.');
+    expect((await get(t, `/fhir/Subscription/${id}`, tolvan)).json<{ status: string }>().status).not.toBe('off');
+    expect((await del(t, id, tolvan)).statusCode).toBe(200);
+  });
+
   // Hostile review (helper-71): a modifier extension anywhere but the resource and its channel, and
   // implicitRules, were passed over (201), where FHIR R4 §2.4.1 forbids ignoring a modifier and the
   // Consent refuses one wherever it sits.
