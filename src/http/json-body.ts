@@ -1,18 +1,52 @@
-import type { FastifyInstance } from 'fastify';
-import { jsonOnceParser } from './repeated-members.js';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiError } from './api-error.js';
+import { firstRepeatedMember, RepeatedMemberError } from './repeated-members.js';
+
+// `fatal`: bytes that are no UTF-8 are refused, never replaced by U+FFFD and stored.
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+const CHARSET = /;\s*charset\s*=\s*("?)([^";\s]*)\1/gi;
+
+type Done = (err: Error | null, body?: unknown) => void;
+type JsonBodyParser = (request: FastifyRequest, bytes: Buffer, done: Done) => void;
 
 /**
- * JSON bodies as fastify reads them (its own parser, with prototype and constructor poisoning
- * refused), no member named twice (src/http/repeated-members.ts), but for one case: an empty body
- * on a route that takes none. Many clients send `Content-Type: application/json` on every call, a
- * DELETE or an accept included; fastify refused those with 400 "body must be a JSON object", though
- * the route reads no body at all. A route that takes a body still refuses an empty one.
+ * A JSON body read one way by every reader: UTF-8 alone (RFC 8259 §8.1: a body sent as utf-16 or
+ * latin1 was read as UTF-8 all the same, and bytes that were none replaced and stored), fastify's own
+ * parser (`__proto__` and `constructor.prototype` refused), and no member named twice in one object
+ * (src/http/repeated-members.ts).
+ */
+export function jsonBodyParser(app: FastifyInstance): JsonBodyParser {
+  const parse = app.getDefaultJsonParser('error', 'error');
+  return (request, bytes, done) => {
+    const charsets = [...(request.headers['content-type'] ?? '').matchAll(CHARSET)].map((m) => (m[2] ?? '').toLowerCase());
+    if (charsets.length > 1 || charsets.some((c) => c !== 'utf-8' && c !== 'utf8')) {
+      return done(new ApiError(415, 'A JSON body is UTF-8: send charset=utf-8, or no charset at all.'));
+    }
+    let text: string;
+    try {
+      text = UTF8.decode(bytes);
+    } catch {
+      return done(new ApiError(400, 'The body is not UTF-8: send JSON encoded as UTF-8.'));
+    }
+    return parse(request, text, (err, value) => {
+      if (err !== null) return done(err);
+      const repeated = firstRepeatedMember(text);
+      return repeated === undefined ? done(null, value) : done(new RepeatedMemberError(repeated));
+    });
+  };
+}
+
+/**
+ * JSON bodies as jsonBodyParser reads them, but for one case: an empty body on a route that takes
+ * none. Many clients send `Content-Type: application/json` on every call, a DELETE or an accept
+ * included; fastify refused those with 400 "body must be a JSON object", though the route reads no
+ * body at all. A route that takes a body still refuses an empty one.
  */
 export function emptyJsonWhereNoBody(app: FastifyInstance): void {
-  const parse = jsonOnceParser(app);
+  const parse = jsonBodyParser(app);
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (body === '' && request.routeOptions.schema?.body === undefined) done(null, undefined);
-    else parse(request, body as string, done);
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    if ((body as Buffer).length === 0 && request.routeOptions.schema?.body === undefined) done(null, undefined);
+    else parse(request, body as Buffer, done);
   });
 }

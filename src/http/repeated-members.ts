@@ -10,8 +10,6 @@
  * recurses once per level and overflowed the stack at 5,000 levels, which a 16 KiB body reaches;
  * this keeps its own stack.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-
 /** A member's place: names of objects, indices of arrays. */
 export type MemberPath = (string | number)[];
 
@@ -60,19 +58,4 @@ export function firstRepeatedMember(text: string): MemberPath | undefined {
     i += 1;
   }
   return undefined;
-}
-
-type Done = (err: Error | null, body?: unknown) => void;
-export type JsonBodyParser = (request: FastifyRequest, text: string, done: Done) => void;
-
-/** fastify's own JSON parser (`__proto__` and `constructor.prototype` refused), then no member named twice. */
-export function jsonOnceParser(app: FastifyInstance): JsonBodyParser {
-  const parse = app.getDefaultJsonParser('error', 'error');
-  return (request, text, done) => {
-    parse(request, text, (err, value) => {
-      if (err !== null) return done(err);
-      const repeated = firstRepeatedMember(text);
-      return repeated === undefined ? done(null, value) : done(new RepeatedMemberError(repeated));
-    });
-  };
 }
