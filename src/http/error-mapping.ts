@@ -119,6 +119,8 @@ function validationMessage(err: FastifyError): string {
   const path = segments(first?.instancePath ?? '');
   if (!first) return `${fieldLabel(part, [])} is invalid.`;
   const params = first.params as Record<string, unknown>;
+  // A query string's repeated name reaches the schema as a list: say so, not what one value must be.
+  if (part === 'querystring' && Array.isArray((first as { data?: unknown }).data)) return `${fieldLabel(part, path)} is given twice: send it once.`;
   if (first.keyword === 'additionalProperties') {
     return `${fieldLabel(part, [...path, String(params.additionalProperty)])} is not allowed: ${takes(part, first.parentSchema)}.`;
   }

@@ -71,6 +71,12 @@ function casesOf(name: (typeof OPERATION_NAMES)[number]): Case[] {
     }
   }
   const takes = Object.keys(op.query.properties);
+  // A second value is never one of two taken (hostile review: it said "must be a ContactId").
+  const [once] = takes;
+  if (once !== undefined) {
+    const twice: [string, string][] = route.query[once] === undefined ? [[once, '1'], [once, '2']] : [[once, route.query[once] ?? '']];
+    cases.push({ operation: name, part: 'query', field: once, kind: 'a parameter given twice', expects: ['given twice: send it once'], request: { ...valid, url: `${route.path}${queryString(route.query, twice)}` } });
+  }
   cases.push({
     operation: name, part: 'query', field: 'colour', kind: 'an unknown parameter', expects: takes.length === 0 ? ['no query parameters'] : takes,
     request: { ...valid, url: `${route.path}${queryString(route.query, [['colour', 'blue']])}` },
