@@ -9,7 +9,7 @@ import { mayShowBack } from '../domain/redaction/shown-value.js';
 // Control characters, line and paragraph separators, bidirectional controls (an override shows text
 // reversed) and lone surrogates: shown as \uXXXX, never sent raw.
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
-const UNSHOWABLE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const UNSHOWABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 const NAME_LIMIT = 64;
 /** A path deeper than this shows its end: where the fault is. */
 const PATH_LIMIT = 200;

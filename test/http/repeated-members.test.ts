@@ -170,6 +170,9 @@ describe('a member named twice in a JSON body', () => {
     // And a right-to-left override, which shows what follows reversed, is escaped like a control character.
     const override = await cos('POST', '/patients/proxies/', '{"a\\u202eb":1,"a\\u202eb":2}');
     expect(override.json<{ message: string }>().message).toBe('Body member a\\u202eb is given twice: send each member once.');
+    // The Arabic letter mark is a bidirectional control too (hostile review helper-72: it was sent raw).
+    const mark = await cos('POST', '/patients/proxies/', '{"a\\u061cb":1,"a\\u061cb":2}');
+    expect(mark.json<{ message: string }>().message).toBe('Body member a\\u061cb is given twice: send each member once.');
   });
 
   it('shows a deep path by its end, at most 200 characters of it', async () => {

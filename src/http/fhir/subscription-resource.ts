@@ -121,7 +121,7 @@ export function postedSubscriptionOf(body: unknown, ctx: PostContext): PostedSub
   const modifier = modifierAt(body, 'Subscription');
   if (modifier !== undefined) throw invalid(`${elementPath(modifier)} is not understood here: leave it out.`);
   // A modifier element too: rules the resource was written under, which would change what it means.
-  if (body.implicitRules !== undefined) throw invalid('Subscription.implicitRules is not understood here: leave it out.');
+  if (body.implicitRules !== undefined || body._implicitRules !== undefined) throw invalid('Subscription.implicitRules is not understood here: leave it out.');
   if (body.status !== undefined && body.status !== 'requested') throw invalid('Subscription.status must be requested, or left out: a new subscription waits for its handshake.');
   const topic = topicOf(body.criteria, ctx);
   const posted: PostedSubscription = { topic, patientId: patientOf(body._criteria, topic), channel: channelOf(body.channel) };

@@ -198,6 +198,10 @@ describe('attacks on the Subscription door', () => {
     }
     expect(outcomeOf(await post(t, { ...base, implicitRules: 'http://example.org/rules' }, tolvan), 400).diagnostics)
       .toBe('Subscription.implicitRules is not understood here: leave it out.');
+    // Its primitive's extensions too (hostile review helper-72: passed over).
+    const absent = { extension: [{ url: 'http://hl7.org/fhir/StructureDefinition/data-absent-reason', valueCode: 'unknown' }] };
+    expect(outcomeOf(await post(t, { ...base, _implicitRules: absent }, tolvan), 400).diagnostics)
+      .toBe('Subscription.implicitRules is not understood here: leave it out.');
     expect(await kept(TOLVAN)).toBe(before);
   });
 
