@@ -75,7 +75,8 @@ describe.skipIf(skipped)('sign-in through the region\'s login in Chromium (docs/
   it('Märta signs in at the region, picks Lilla, reads her record, revokes the app, and its refresh is refused', async () => {
     const context = await browser.newContext({ viewport: { width: WIDTH, height: 844 }, locale: 'en-GB' });
     const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
+    // 30 s a step: on a slow 2-core VM, under .ci/run's parallel Node 22 run, the app's first read once took over 15.
+    page.setDefaultTimeout(30_000);
     const visited: string[] = [];
     page.on('request', (req) => { if (req.isNavigationRequest()) visited.push(req.url()); });
     await page.goto(appUrl);
@@ -122,7 +123,7 @@ describe.skipIf(skipped)('sign-in through the region\'s login in Chromium (docs/
     try {
       const context = await browser.newContext({ viewport: { width: WIDTH, height: 844 }, locale: 'en-GB' });
       const page = await context.newPage();
-      page.setDefaultTimeout(15_000);
+      page.setDefaultTimeout(30_000);
       await page.goto(appUrl);
       await page.getByRole('button', { name: 'Sign in', exact: true }).click();
       await page.getByText('You are not signed in').first().waitFor();
