@@ -25,23 +25,21 @@ export function escapedName(name: string): string {
 }
 
 /** `shown` if neither it nor what it shows holds a person's number (an escape's digits too), else undefined. */
-const unlessNumber = (raw: string, shown: string): string | undefined => (mayShowBack(raw) && mayShowBack(shown) ? shown : undefined);
-
-/** A field's name as a refusal shows it: as sent (`$where` stays `$where`), unless it holds a person's number. */
-const shownName = (name: string): string => unlessNumber(name, escapedName(name)) ?? NAME_WITH_NUMBER;
+export const unlessNumber = (raw: string, shown: string): string | undefined => (mayShowBack(raw) && mayShowBack(shown) ? shown : undefined);
 
 /** Said in place of a path whose names and indices could be read together as a person's number. */
-export const PATH_WITH_NUMBER = '(a path that may hold an identity number)';
+const PATH_WITH_NUMBER = '(a path that may hold an identity number)';
 
 /**
  * A path of names and array indices, `provision.actor[0].reference`, as a refusal shows it: each name
  * escaped, the whole at most 200 characters, keeping its end. Not shown where a reader could take a
  * person's number from it: in its names read together (`{"197305":{"242385":…}}`), or, since a
  * reader may read an index's digits or pass over them (`19730524[0].2385`), wherever the path holds
- * ten digits or more in all.
+ * ten digits or more in all; `withheld` is said in its place.
  */
-export function shownPath(path: readonly (string | number)[]): string {
-  if (path.length === 1 && typeof path[0] === 'string') return shownName(path[0]);
+export function shownPath(path: readonly (string | number)[], withheld = path.length === 1 ? NAME_WITH_NUMBER : PATH_WITH_NUMBER): string {
+  // One name, as sent (`$where` stays `$where`), unless it holds a person's number.
+  if (path.length === 1 && typeof path[0] === 'string') return unlessNumber(path[0], escapedName(path[0])) ?? withheld;
   const raw = path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('');
   const parts = path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${escapedName(p)}`));
   let shown = '';
@@ -54,5 +52,5 @@ export function shownPath(path: readonly (string | number)[]): string {
     shown = part + shown;
   }
   const digits = (text: string): number => text.match(/\p{Nd}/gu)?.length ?? 0;
-  return digits(raw) < 10 && digits(shown) < 10 ? unlessNumber(raw, shown) ?? PATH_WITH_NUMBER : PATH_WITH_NUMBER;
+  return (digits(raw) < 10 && digits(shown) < 10 ? unlessNumber(raw, shown) : undefined) ?? withheld;
 }

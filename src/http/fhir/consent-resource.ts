@@ -140,9 +140,11 @@ function grantTime(element: string, value: unknown, zone: string, last: boolean)
   const refusal = (): DomainError => invalid(`Consent.provision.period.${element} must be a FHIR dateTime, e.g. 2026-12-01T08:00:00+01:00.`);
   if (typeof value !== 'string') throw refusal();
   const local = LOCAL_TIME.exec(value)?.[1];
-  // A real local time only, refused in this door's words: the grant's own check says "without a time zone".
-  if (local !== undefined && filterParamToCompact(local) === undefined) throw refusal();
-  if (local !== undefined) return local;
+  if (local !== undefined) {
+    // A real local time only, refused in this door's words: the grant's own check says "without a time zone".
+    if (filterParamToCompact(local) === undefined) throw refusal();
+    return local;
+  }
   const range = isStrictDateTime(value) ? rangeOf(value, zone) : undefined;
   if (range === undefined) throw refusal();
   // On whole seconds (rangeOf reads a time to its second), never wider than written: a start's fraction

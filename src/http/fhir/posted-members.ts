@@ -3,23 +3,18 @@
  * refusal names where: a `modifierExtension` at any depth, and a member's path shown without a
  * person's number or a character a terminal would act on (src/http/shown-names.ts).
  */
-import { mayShowBack } from '../../domain/redaction/shown-value.js';
-import { escapedName, PATH_WITH_NUMBER, shownPath } from '../shown-names.js';
+import { escapedName, shownPath, unlessNumber } from '../shown-names.js';
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The path of `element`'s member `name` as a refusal shows it: never one whose digits, with the path's before them, hold a person's number. */
-export const memberPath = (element: string, name: string): string => {
-  const shown = `${element}.${escapedName(name)}`;
-  return mayShowBack(`${element}.${name}`) && mayShowBack(shown) ? shown : `${element} (a member whose name holds an identity number)`;
-};
+export const memberPath = (element: string, name: string): string =>
+  unlessNumber(`${element}.${name}`, `${element}.${escapedName(name)}`) ?? `${element} (a member whose name holds an identity number)`;
 
 /** A posted element's path as a refusal shows it, from the resource type on: `Consent.provision.class[1].modifierExtension`. */
-export function elementPath(segments: readonly [string, ...(string | number)[]]): string {
-  const shown = shownPath(segments);
-  return shown === PATH_WITH_NUMBER ? `${segments[0]} ${PATH_WITH_NUMBER}` : shown;
-}
+export const elementPath = (segments: readonly [string, ...(string | number)[]]): string =>
+  shownPath(segments, `${segments[0]} (a path that may hold an identity number)`);
 
 interface Visit { value: unknown; name: string | number; parent: Visit | undefined }
 
@@ -49,6 +44,6 @@ export function modifierAt(resource: unknown, type: string): [string, ...(string
 
 function pathTo(visit: Visit): (string | number)[] {
   const path: (string | number)[] = [];
-  for (let at: Visit | undefined = visit; at !== undefined; at = at.parent) path.unshift(at.name);
-  return path;
+  for (let at: Visit | undefined = visit; at !== undefined; at = at.parent) path.push(at.name);
+  return path.reverse();
 }
