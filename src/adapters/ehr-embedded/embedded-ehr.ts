@@ -14,9 +14,6 @@ import type { WriteStateStore } from './write-state-store.js';
 
 const PATIENT_ID = /^\d{12}$/;
 
-/** The patients a request's view has found: each one's `patient.xml` version, as its first call found it. */
-type FoundPatients = Map<string, string>;
-
 const result = (resultCode: EhrWriteResult['resultCode'], reasonCode: string): EhrWriteResult => ({ resultCode, reasonCode });
 
 export interface EmbeddedEhrOptions {
@@ -51,21 +48,19 @@ export class EmbeddedEhr implements EhrRecords, DelegationRegistry {
     this.source = `embedded\u0000${documents.root}`;
   }
 
-  /** `patients`: the request view's patients, each with the version of its `patient.xml` its first call found. */
-  private async read<R extends XmlRead>(read: R, patientId: string, range: TimeRange, patients?: FoundPatients): Promise<ReadItem<R>[]> {
-    const mapped = await this.mapped(read, patientId, patients);
+  private async read<R extends XmlRead>(read: R, patientId: string, range: TimeRange): Promise<ReadItem<R>[]> {
+    const mapped = await this.mapped(read, patientId);
     if (range.from === undefined && range.to === undefined) return mapped.unbounded;
     return selectInRange(read, mapped.value, range, this.zone);
   }
 
   /** The patient's document answering `read`, mapped: from the cache while its file is unchanged. */
-  private async mapped<R extends XmlRead>(read: R, patientId: string, patients?: FoundPatients): Promise<Mapped<ReadItem<R>[]>> {
+  private async mapped<R extends XmlRead>(read: R, patientId: string): Promise<Mapped<ReadItem<R>[]>> {
     const kind = DOCUMENT_OF[read];
     // An id that cannot name a folder names nobody.
     if (!PATIENT_ID.test(patientId)) throw new EhrError('patient-not-found', 'unknown patient');
-    const known = patients?.get(patientId) ?? this.documents.patientVersion(patientId);
+    const known = this.documents.patientVersion(patientId);
     if (known === undefined) throw new EhrError('patient-not-found', 'unknown patient');
-    patients?.set(patientId, known);
     const file = kind === 'patient' ? undefined : this.documents.patientFile(patientId, kind);
     const version = file === undefined ? known : this.documents.version(file);
     if (version === undefined) return this.empty(read, patientId);
@@ -96,16 +91,8 @@ export class EmbeddedEhr implements EhrRecords, DelegationRegistry {
     }
   }
 
-  registerArrival(patientId: string, contactId: string): Promise<EhrWriteResult> {
-    return this.arrival(patientId, contactId);
-  }
-
-  registerPayment(patientId: string, contactId: string, paymentType: PaymentType): Promise<EhrWriteResult> {
-    return this.payment(patientId, contactId, paymentType);
-  }
-
-  private async arrival(patientId: string, contactId: string, patients?: FoundPatients): Promise<EhrWriteResult> {
-    if (!(await this.hasBooking(patientId, contactId, patients))) return result('ERROR', 'CONTACT_NOT_FOUND');
+  async registerArrival(patientId: string, contactId: string): Promise<EhrWriteResult> {
+    if (!(await this.hasBooking(patientId, contactId))) return result('ERROR', 'CONTACT_NOT_FOUND');
     const key = `${patientId}/${contactId}`;
     return this.writes.exclusive((state) => {
       if (Object.hasOwn(state.arrivals, key)) return { changed: false, result: result('INFO', 'ALREADY_ARRIVED') };
@@ -114,8 +101,8 @@ export class EmbeddedEhr implements EhrRecords, DelegationRegistry {
     });
   }
 
-  private async payment(patientId: string, contactId: string, paymentType: PaymentType, patients?: FoundPatients): Promise<EhrWriteResult> {
-    if (!(await this.hasBooking(patientId, contactId, patients))) return result('ERROR', 'CONTACT_NOT_FOUND');
+  async registerPayment(patientId: string, contactId: string, paymentType: PaymentType): Promise<EhrWriteResult> {
+    if (!(await this.hasBooking(patientId, contactId))) return result('ERROR', 'CONTACT_NOT_FOUND');
     const key = `${patientId}/${contactId}`;
     return this.writes.exclusive((state) => {
       if (Object.hasOwn(state.payments, key)) return { changed: false, result: result('INFO', 'ALREADY_PAID') };
@@ -142,27 +129,17 @@ export class EmbeddedEhr implements EhrRecords, DelegationRegistry {
     return found?.value ?? [];
   }
 
-  /**
-   * The request's view: it finds each patient (their `patient.xml`, which says whether the EHR knows
-   * them) once, with its first call, as the port asks, so the read after the access decision does not
-   * `stat` it again (issue 56 item 4). The documents a call reads are still looked at on every call,
-   * and the next request's view finds the patient anew: an edit shows on the next request.
-   */
+  /** Each call reads the patient's own documents by number: there is no lookup a request could see answered twice. */
   forRequest(): EhrCalls {
-    const patients: FoundPatients = new Map();
-    return {
-      reads: documentReads((read, patientId, range) => this.read(read, patientId, range, patients)),
-      registerArrival: (patientId, contactId) => this.arrival(patientId, contactId, patients),
-      registerPayment: (patientId, contactId, paymentType) => this.payment(patientId, contactId, paymentType, patients),
-    };
+    return this;
   }
 
   ping(): Promise<boolean> {
     return this.documents.reachable();
   }
 
-  private async hasBooking(patientId: string, contactId: string, patients: FoundPatients | undefined): Promise<boolean> {
-    const bookings = await this.read('getAppointments', patientId, {}, patients);
+  private async hasBooking(patientId: string, contactId: string): Promise<boolean> {
+    const bookings = await this.read('getAppointments', patientId, {});
     return bookings.some((r) => r.Booking.some((b) => b.ContactId === contactId));
   }
 

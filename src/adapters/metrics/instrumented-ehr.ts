@@ -33,8 +33,8 @@ export class InstrumentedEhr implements EhrRecords, DelegationRegistry {
   }
 
   /**
-   * The request's view, its calls timed and counted as these are. An adapter whose view is itself
-   * (`xml-http`) keeps nothing per request: its timed calls, made once, serve every request (issue 56
+   * The request's view, its calls timed and counted as these are. An adapter whose view is itself (the
+   * embedded EHR) keeps nothing per request: its timed calls, made once, serve every request (issue 56
    * item 4; a dozen closures a request before).
    */
   forRequest(): EhrCalls {

@@ -3,7 +3,6 @@
  * records, any edit or replacement is seen on the next read, and concurrent first reads share one.
  */
 import { readDocument } from '../../support/document-reads.js';
-import { readerOf } from '../../../src/domain/use-cases/read-sources.js';
 import { mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -20,13 +19,6 @@ const NOW = Date.UTC(2026, 10, 21, 8, 0);
 
 class CountingStore extends DocumentStore {
   reads = 0;
-  /** `stat`s of the patient's own document, which tells whether the patient is known. */
-  patientStats = 0;
-
-  override patientVersion(patientId: string): string | undefined {
-    this.patientStats++;
-    return super.patientVersion(patientId);
-  }
 
   override async readVersioned(file: string): Promise<VersionedText | undefined> {
     this.reads++;
@@ -79,23 +71,6 @@ describe('mapped documents of the embedded EHR', () => {
     expect(unitName(await readDocument(ehr, 'contacts', ADULT, {}))).toBe(first);
     await rm(file('contacts'));
     await expect(readDocument(ehr, 'contacts', ADULT, {})).resolves.toEqual([]);
-  });
-
-  it('finds the patient once per request view, and again for the next request', async () => {
-    const ehr = await open();
-    const view = ehr.forRequest();
-    const patient = await readerOf(view.reads, 'getPatient')(ADULT, {});
-    const before = await readerOf(view.reads, 'getAppointments')(ADULT, {});
-    expect(await readerOf(view.reads, 'getContacts')(ADULT, {})).toEqual(await readDocument(ehr, 'contacts', ADULT, {}));
-    expect(store.patientStats).toBe(2);
-    // An edit between two requests shows on the next one: a new view finds the patient again.
-    const xml = await readFile(file('patient'), 'utf8');
-    await writeFile(file('patient'), xml.replaceAll('>Tolvansson<', '>Ändrad<'));
-    const next = ehr.forRequest();
-    expect(JSON.stringify(await readerOf(next.reads, 'getPatient')(ADULT, {}))).toContain('Ändrad');
-    expect(JSON.stringify(patient)).not.toContain('Ändrad');
-    expect(await readerOf(next.reads, 'getAppointments')(ADULT, {})).toEqual(before);
-    expect(store.patientStats).toBe(3);
   });
 
   it('applies a time range to the cached records without changing them', async () => {
