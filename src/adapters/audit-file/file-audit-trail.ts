@@ -1,4 +1,4 @@
-import { constants } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { isAuditReason, type AuditRecord, type AuditTrail } from '../../ports/audit-trail.port.js';
@@ -35,6 +35,24 @@ export interface FileAuditTrailOptions {
    * Without one, lines are chained with SHA-256 as before the chain had a key (tests of that form).
    */
   key?: ChainKey;
+}
+
+const NEWLINE = 0x0a;
+
+/** Bytes `from` up to `to` of `file`, read on this thread: only after another process wrote to it. */
+function readRange(file: string, from: number, to: number): Buffer {
+  const bytes = Buffer.alloc(to - from);
+  const fd = openSync(file, 'r');
+  try {
+    for (let at = 0; at < bytes.length;) {
+      const read = readSync(fd, bytes, at, bytes.length - at, from + at);
+      if (read === 0) break;
+      at += read;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return bytes;
 }
 
 // At 3,500 req/s one durable write per ~2 records cost ~55 µs of kernel time per request; waiting
@@ -150,6 +168,8 @@ export class FileAuditTrail implements AuditTrail, ChainHeadSource {
 
   /** Chains `bodies` onto the stored head and writes them in one durable write; the head moves only once they are on disk. */
   private async write(bodies: readonly string[]): Promise<void> {
+    await this.cutTornWrite();
+    this.adoptOtherWriters();
     let head = this.lastHash;
     let text = '';
     for (const body of bodies) {
@@ -158,7 +178,6 @@ export class FileAuditTrail implements AuditTrail, ChainHeadSource {
       text += `${chained.slice(0, -1)},"hash":"${head}"}\n`;
     }
     const bytes = Buffer.from(text);
-    await this.cutTornWrite();
     this.lastWriteAt = this.now();
     this.writes++;
     this.tornSince = true;
@@ -177,6 +196,32 @@ export class FileAuditTrail implements AuditTrail, ChainHeadSource {
     this.lastHash = head;
     this.linesWritten += bodies.length;
     this.lastTime = timeOfRecordText(bodies.at(-1) ?? '') ?? this.lastTime;
+  }
+
+  /**
+   * Lines another process appended since this trail last wrote (a support command, `npm run proxies`,
+   * writes its records while the service runs) are chained onto, as a restart would chain onto them:
+   * two writers that take turns keep one unbroken chain. One `fstat` a batch, on this thread, not a
+   * thread-pool round trip (issue 56 item 4); the file is read only when it grew. A trail cut short or
+   * ending in part of a line is refused: the requests fail closed until a restart repairs the end.
+   * Two writers at the same moment can still break the chain, which the verifier shows: one service
+   * process per DATA_DIR, or the audit trail in PostgreSQL (docs/operations.md#the-audit-store).
+   */
+  private adoptOtherWriters(): void {
+    if (!this.handle) throw new Error('audit trail closed');
+    const size = fstatSync(this.handle.fd).size;
+    if (size === this.size) return;
+    const whose = `the audit trail ${this.file} was changed by another process`;
+    if (size < this.size) throw new Error(`${whose}: it is shorter than this process wrote it; restart to go on from its last whole record`);
+    const added = readRange(this.file, this.size, size);
+    if (added.at(-1) !== NEWLINE) throw new Error(`${whose}: it ends in part of a line; restart to set it aside and go on from the last whole record`);
+    const lines = added.toString('utf8').slice(0, -1).split('\n');
+    const last = JSON.parse(lines.at(-1) ?? '') as { hash?: unknown; time?: unknown };
+    if (typeof last.hash !== 'string') throw new Error(`${whose}: its last line has no hash; restart to go on from its last whole record`);
+    this.lastHash = last.hash;
+    this.size = size;
+    this.linesWritten += lines.length;
+    if (typeof last.time === 'string') this.lastTime = last.time;
   }
 
   /** Cuts off what a failed write left behind; until that succeeds, nothing more is written. */

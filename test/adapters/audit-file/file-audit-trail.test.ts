@@ -106,6 +106,39 @@ describe('FileAuditTrail', () => {
     await writeFile(file, edited.join('\n'));
   });
 
+  // The review of 2026-11-29: two writers of one trail (the service and a support command, or two
+  // processes on one DATA_DIR) each chained onto their own last line, and the chain broke without a word
+  // (53 breaks: a false alarm of tampering, and a trail that proves nothing). Taking turns, they keep one chain.
+  it('chains onto what another writer appended since its own last write', async () => {
+    const one = await FileAuditTrail.open(file);
+    const two = await FileAuditTrail.open(file);
+    await one.append(record(1));
+    await two.append(record(2));
+    await two.append(record(3));
+    await one.append(record(4));
+    await two.append(record(5));
+    expect([(await one.head()).id, (await two.head()).id]).toEqual([4, 5]);
+    await Promise.all([one.close(), two.close()]);
+    expect(FileAuditTrail.verifyChain(await lines())).toBe(0);
+    expect((await lines()).map((l) => (JSON.parse(l) as AuditRecord).requestId)).toEqual(['r-1', 'r-2', 'r-3', 'r-4', 'r-5']);
+  });
+
+  it('refuses to write after a trail another process cut short, or left in part of a line, until it is opened again', async () => {
+    const trail = await FileAuditTrail.open(file);
+    await trail.append(record(1));
+    await trail.append(record(2));
+    const whole = await readFile(file, 'utf8');
+    await writeFile(file, `${whole}{"time":"2026-11-21T09:00:03.000Z","requestId":"r-`);
+    await expect(trail.append(record(3))).rejects.toThrow(/another process: it ends in part of a line/);
+    await writeFile(file, whole.slice(0, whole.indexOf('\n') + 1));
+    await expect(trail.append(record(4))).rejects.toThrow(/another process: it is shorter/);
+    await trail.close();
+    const again = await FileAuditTrail.open(file);
+    await again.append(record(5));
+    await again.close();
+    expect(FileAuditTrail.verifyChain(await lines())).toBe(0);
+  });
+
   it('refuses appends after close', async () => {
     const trail = await FileAuditTrail.open(file);
     await trail.close();
