@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parsePersonalIdentityNumber } from '../domain/identity/personal-identity-number.js';
 import type { AttemptRecord, OutcomeRecord } from '../ports/audit-trail.port.js';
+import { READ_NAMES, type ReadName } from '../domain/operations/table.js';
 import { operationOf } from './operation-of.js';
 import { callerRequestIdOf } from './request-id.js';
 
@@ -90,11 +91,24 @@ export function outcomeRecordOf(request: FastifyRequest, reply: FastifyReply, no
 export function outcomeRecordsOf(request: FastifyRequest, reply: FastifyReply, now: number): OutcomeRecord[] {
   const record = outcomeRecordOf(request, reply, now);
   const read = request.audit?.patientsRead;
-  if (read === undefined || read.size === 0) return [record];
-  return [...read].map(([patientId, { delegation, withheld }]) => {
+  if (read === undefined || read.size === 0) return byRead(record, request.audit?.reads);
+  return [...read].flatMap(([patientId, { delegation, withheld, reads }]) => {
     const { withheld: _total, ...common } = record;
-    return { ...common, patientId, delegation, ...(withheld > 0 && reply.statusCode < 300 ? { withheld } : {}) };
+    return byRead({ ...common, patientId, delegation, ...(withheld > 0 && reply.statusCode < 300 ? { withheld } : {}) }, reads);
   });
+}
+
+const READS: ReadonlySet<string> = new Set(READ_NAMES);
+
+/**
+ * A FHIR read's answer (its operation a read's) gives each kind of data it read a record of its own,
+ * named for that data and with what was withheld from it (AuditContext.reads); a refusal, or a request
+ * audited under an operation of its own (a patient summary), keeps its one record.
+ */
+function byRead(record: OutcomeRecord, reads: ReadonlyMap<ReadName, number> | undefined): OutcomeRecord[] {
+  if (reads === undefined || reads.size === 0 || record.status >= 300 || !READS.has(record.operation)) return [record];
+  const { withheld: _all, ...common } = record;
+  return [...reads].map(([operation, withheld]) => ({ ...common, operation, ...(withheld > 0 ? { withheld } : {}) }));
 }
 
 /** The record a write stores once its caller is authorised, before the EHR is asked to change anything. */

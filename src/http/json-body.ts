@@ -18,22 +18,30 @@ type JsonBodyParser = (request: FastifyRequest, bytes: Buffer, done: Done) => vo
 export function jsonBodyParser(app: FastifyInstance): JsonBodyParser {
   const parse = app.getDefaultJsonParser('error', 'error');
   return (request, bytes, done) => {
-    const charsets = [...(request.headers['content-type'] ?? '').matchAll(CHARSET)].map((m) => (m[2] ?? '').toLowerCase());
-    if (charsets.length > 1 || charsets.some((c) => c !== 'utf-8' && c !== 'utf8')) {
-      return done(new ApiError(415, 'A JSON body is UTF-8: send charset=utf-8, or no charset at all.'));
-    }
-    let text: string;
-    try {
-      text = UTF8.decode(bytes);
-    } catch {
-      return done(new ApiError(400, 'The body is not UTF-8: send JSON encoded as UTF-8.'));
-    }
+    const text = utf8Body(request, bytes, { kind: 'A JSON body', what: 'JSON' });
+    if (text instanceof ApiError) return done(text);
     return parse(request, text, (err, value) => {
       if (err !== null) return done(err);
       const repeated = firstRepeatedMember(text);
       return repeated === undefined ? done(null, value) : done(new RepeatedMemberError(repeated));
     });
   };
+}
+
+/**
+ * A body's text, read as UTF-8 alone, whatever its media type (a JSON body, a `_search` form): a charset
+ * other than utf-8 (or two) is 415, bytes that are no UTF-8 are 400, never replaced by U+FFFD.
+ */
+export function utf8Body(request: FastifyRequest, bytes: Buffer, named: { kind: string; what: string }): string | ApiError {
+  const charsets = [...(request.headers['content-type'] ?? '').matchAll(CHARSET)].map((m) => (m[2] ?? '').toLowerCase());
+  if (charsets.length > 1 || charsets.some((c) => c !== 'utf-8' && c !== 'utf8')) {
+    return new ApiError(415, `${named.kind} is UTF-8: send charset=utf-8, or no charset at all.`);
+  }
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    return new ApiError(400, `The body is not UTF-8: send ${named.what} encoded as UTF-8.`);
+  }
 }
 
 /**

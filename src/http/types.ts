@@ -1,6 +1,6 @@
 import type { ErrorShape } from '../domain/operations/operation.js';
 import type { AuditedOperation } from '../domain/operations/fhir-operations.js';
-import type { OperationName } from '../domain/operations/table.js';
+import type { OperationName, ReadName } from '../domain/operations/table.js';
 import type { VerifiedToken } from '../ports/access-token-verifier.port.js';
 
 /** What the audit record of a request says about whom it was for. */
@@ -25,6 +25,13 @@ export interface AuditContext {
    */
   patientsRead?: Map<string, PatientRead>;
   /**
+   * The kinds of data a FHIR search or read read of its one patient, each with how many items the
+   * release policy withheld from it (of several patients: PatientRead.reads). A successful one gets an
+   * outcome record for each, named for that data (src/http/audit-record.ts): the access log then names an
+   * include's data and an Appointment's video meetings as what they are, not as the searched type's first read.
+   */
+  reads?: Map<ReadName, number>;
+  /**
    * The request read nobody and named nobody the service knows: a listing that matched no one it may
    * read, a Patient id this service did not make. Its one record names no patient (not the caller
    * instead), so it is in no patient's access log, as a tallied refusal is not.
@@ -36,6 +43,8 @@ export interface AuditContext {
 export interface PatientRead {
   delegation: string;
   withheld: number;
+  /** The kinds of data read of this patient (AuditContext.reads). */
+  reads?: Map<ReadName, number>;
 }
 
 export type { ErrorShape };

@@ -25,6 +25,7 @@ import { madePatientId, namedPatient, NOT_ALLOWED } from './patients-of-request.
 import { prefersStrictHandling } from './prefer-handling.js';
 import { parseKeptListSearch, readPatientParam } from './search-query.js';
 import { formatParam } from './search-values.js';
+import { formPairs } from './form-pairs.js';
 
 /** The access log's names of what each interaction does (the COS door's operations of §11). */
 const AUDITED = { search: 'listProxies', read: 'getProxy', create: 'grantProxy', delete: 'revokeProxy' } as const satisfies Record<ConsentInteraction, AuditedOperation>;
@@ -43,7 +44,7 @@ export interface ConsentRouteOptions {
 /** The parameters of the query string, in order. */
 const paramsOf = (request: FastifyRequest): [string, string][] => {
   const at = request.url.indexOf('?');
-  return at < 0 ? [] : [...new URLSearchParams(request.url.slice(at + 1))];
+  return at < 0 ? [] : formPairs(request.url.slice(at + 1));
 };
 
 /**

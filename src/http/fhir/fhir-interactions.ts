@@ -19,7 +19,7 @@ import { delegateRelatedPerson } from './delegate-related-person.js';
 import { categoriesOf, contextsFor, formTypes, grantsOf, insufficientScope, launchPatientOf, mayInclude, requireGrants } from './fhir-access.js';
 import { servedTypes, type FhirApi, type TypeServing } from './fhir-api.js';
 import { patientResources, type Alternatives } from './patient-records.js';
-import { namedPatient, patientsOf, scopeRefusal } from './patients-of-request.js';
+import { namedPatient, patientsOf, samePatient, scopeRefusal } from './patients-of-request.js';
 import { RememberedMatches, selectionKey, type Selection } from './remembered-matches.js';
 import type { FhirSearch } from './search-query.js';
 import { KeptEntries, searchsetBody } from './searchset-bytes.js';
@@ -78,6 +78,7 @@ export class FhirInteractions {
     const all: FhirResource[] = [];
     const selections: Selection[] = [];
     let withheld = 0;
+    let withheldAny = 0;
     for (const patient of patients) {
       // The patient the query names is the one a refusal for want of a scope is about (as a COS refusal names the patient header's).
       if (!listing) request.audit.patientId = patient;
@@ -98,8 +99,11 @@ export class FhirInteractions {
         if (listing && err instanceof DomainError && err.code === 'ACCESS_DENIED') continue;
         throw err;
       }
-      // What the search's own reads withheld marks the Bundle (SUBSETTED): an include leaves out what its read withholds, silently, as a read by id does.
+      // What the search's own reads withheld marks the Bundle (SUBSETTED, which speaks of the matches);
+      // whatever any read of the answer withheld, an include's too, marks the answer (Patient-Data-Filtered):
+      // an app is never handed a part as the whole without a word (the review of 2026-11-29).
       withheld += reads.reduce((sum, read) => sum + (found.withheldBy.get(read) ?? 0), 0);
+      withheldAny += found.withheld;
       const query = { type: search.type, dates: search.dates, tokens: search.tokens, references: search.references, ...(search.ids === undefined ? {} : { ids: search.ids }) };
       // Matches come from the type's own reads: an included read may write the type too (a note's Encounter).
       const own = new Set<ReadName>(reads);
@@ -118,7 +122,7 @@ export class FhirInteractions {
     // One patient's matches: their order is remembered with them. Several patients' are sorted together, as before.
     const [only] = selections;
     const sorted = selections.length === 1 && only !== undefined ? only.sorted(sort) : sort(matches);
-    return this.page(request, reply, search, sorted, all, withheld, patients);
+    return this.page(request, reply, search, sorted, all, { matches: withheld, any: withheldAny }, patients);
   }
 
   /**
@@ -137,7 +141,8 @@ export class FhirInteractions {
   }
 
   private page(
-    request: FastifyRequest, reply: FastifyReply, search: FhirSearch, matches: readonly FhirResource[], all: FhirResource[], withheld: number, patients: string[],
+    request: FastifyRequest, reply: FastifyReply, search: FhirSearch, matches: readonly FhirResource[], all: FhirResource[],
+    withheld: { matches: number; any: number }, patients: string[],
   ): JsonAnswer | Record<string, unknown> {
     const binding = cursorBinding(request, patients, search);
     const offset = search.cursor === undefined ? 0 : this.api.ids.openOffset(search.cursor, binding);
@@ -145,14 +150,14 @@ export class FhirInteractions {
     const onPage = search.count === 0 ? [] : matches.slice(offset, offset + search.count);
     const more = search.count > 0 && offset + search.count < matches.length;
     const base = this.api.publicBaseUrl;
-    noteWithheld(request, reply, withheld);
+    noteWithheld(request, reply, withheld.any);
     return searchsetBody(base, {
       total: matches.length,
       matches: onPage,
       includes: included(onPage, all, search.includes, search.revincludes as IncludeSpec[]),
       self: searchLink(base, search.type, [...search.linkParams, ...(offset === 0 ? [] : [['_cursor', search.cursor ?? ''] as [string, string]])]),
       ...(more ? { next: searchLink(base, search.type, [...search.linkParams, ['_cursor', this.api.ids.sealOffset(offset + search.count, binding)]]) } : {}),
-      subsetted: withheld > 0,
+      subsetted: withheld.matches > 0,
     }, this.entries);
   }
 
@@ -208,6 +213,11 @@ export class FhirInteractions {
     if (named !== undefined) {
       const number = namedPatient(request, this.api, named);
       if (number === undefined) throw notFound(type);
+      // A Patient is in its own compartment alone: `patient` naming anyone else finds nothing, as on any other type.
+      if (type === 'Patient' && patientParam !== undefined && !samePatient(this.api, patientParam, number)) {
+        request.audit.patientId = number;
+        throw notFound(type);
+      }
       return [number];
     }
     const personId = request.token?.personId;

@@ -33,6 +33,8 @@ import { smartConfiguration } from './smart-configuration.js';
 import { WrittenForms } from './written-forms.js';
 import { prefersStrictHandling } from './prefer-handling.js';
 import { MAX_SUBSCRIPTION_BYTES, SUBSCRIPTION_PATHS, subscriptionRoutes } from './subscription-routes.js';
+import { formPairs } from './form-pairs.js';
+import { utf8Body } from '../json-body.js';
 
 const FHIR_ID = /^[A-Za-z0-9\-.]{1,64}$/;
 const MAX_FORM_BYTES = 16 * 1024;
@@ -52,8 +54,8 @@ const SUBSCRIPTION_NOT_CHANGED = 'A Subscription is created (POST) and deleted (
  */
 function paramsOf(request: FastifyRequest): [string, string][] {
   const query = request.url.indexOf('?');
-  const fromUrl = query < 0 ? [] : [...new URLSearchParams(request.url.slice(query + 1))].filter(([name]) => name !== SUBSCRIPTION_KEY_PARAMETER);
-  const body = typeof request.body === 'string' ? [...new URLSearchParams(request.body)] : [];
+  const fromUrl = query < 0 ? [] : formPairs(request.url.slice(query + 1)).filter(([name]) => name !== SUBSCRIPTION_KEY_PARAMETER);
+  const body = typeof request.body === 'string' ? formPairs(request.body) : [];
   return [...fromUrl, ...body];
 }
 
@@ -111,9 +113,10 @@ export const fhirRoutes: FastifyPluginAsync<FhirRouteOptions> = async (app: Fast
     route.schema = { ...route.schema, hide: true };
   });
   // A form is a `_search` body only: posted to a create (a Consent, a Subscription) it is refused as any other media type there.
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: MAX_FORM_BYTES }, (request, body, done) => {
-    if (request.routeOptions.url?.endsWith('/_search') === true) done(null, body);
-    else done(new ApiError(415, MEDIA_TYPE_MESSAGES.fhir), undefined);
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer', bodyLimit: MAX_FORM_BYTES }, (request, body, done) => {
+    if (request.routeOptions.url?.endsWith('/_search') !== true) return done(new ApiError(415, MEDIA_TYPE_MESSAGES.fhir), undefined);
+    const text = utf8Body(request, body as Buffer, { kind: 'A form', what: 'the form' });
+    return text instanceof ApiError ? done(text, undefined) : done(null, text);
   });
   acceptFhirJson(app, Math.max(MAX_CONSENT_BYTES, MAX_SUBSCRIPTION_BYTES));
 
@@ -207,10 +210,12 @@ export const fhirRoutes: FastifyPluginAsync<FhirRouteOptions> = async (app: Fast
   const summaryPath = fhirOperationPath(FHIR_OPERATIONS.getPatientSummary);
   app.get(summaryPath, { config: { operation: 'getPatientSummary', errorShape: 'fhir', fhir: true } }, async (request, reply) => {
     const { id } = request.params as { id: string };
-    const format = formatParam(paramsOf(request));
+    const params = paramsOf(request);
+    const format = formatParam(params);
     answerType(request, format);
     if (!FHIR_ID.test(id)) throw new ApiError(400, 'A Patient id is 1 to 64 letters, digits, \'-\' or \'.\': take it from a Patient search.');
-    return send(request, reply, await summary.document(request, reply, id, new Date(now())), format, deps.largeAnswers);
+    const patient = readPatientParam(params, isPatientId);
+    return send(request, reply, await summary.document(request, reply, id, new Date(now()), patient), format, deps.largeAnswers);
   });
   notServed(summaryPath);
 };

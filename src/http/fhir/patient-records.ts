@@ -12,6 +12,7 @@ import { reachesRead } from '../../domain/access/operation-reach.js';
 import { accessDenied, type PatientAccess } from '../../domain/access/patient-access.js';
 import { ReadUnavailableError } from '../../domain/read-availability/unavailable-read.js';
 import { accessFor } from '../request-patient.js';
+import type { PatientRead } from '../types.js';
 import type { RouteDependencies } from '../routes/dependencies.js';
 import type { FhirApi } from './fhir-api.js';
 import { GatheredResources, type GatheredPart } from './gathered-resources.js';
@@ -100,7 +101,7 @@ export async function patientResources(
   const reached = own.filter((read) => reachesRead(access, read));
   if (reached.length === 0 && own.length > 0 && ownUnreached === 'refuse') throw accessDenied();
   const reads = [...new Set([...reached, ...besides.filter((read) => reachesRead(access, read))])];
-  const part = { delegation: access.basis as string, withheld: 0 };
+  const part: PatientRead = { delegation: access.basis as string, withheld: 0 };
   several?.set(patient, part);
   const ctx = asFhirContext(api, deps.zone, patient);
   const parts: GatheredPart[] = [];
@@ -127,6 +128,9 @@ export async function patientResources(
     withheld += released.withheld;
     withheldBy.set(read, released.withheld);
     part.withheld = withheld;
+    // Audited under the name of the data read (src/http/audit-record.ts), each kind once.
+    const made = several === undefined ? (request.audit.reads ??= new Map()) : (part.reads ??= new Map());
+    made.set(read, (made.get(read) ?? 0) + released.withheld);
     parts.push({ read, resources: written.resources(read, form, released.records, ctx, patient) });
   }
   if (unavailable !== undefined && served === 0 && reached.length > 0) throw unavailable;

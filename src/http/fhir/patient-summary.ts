@@ -24,7 +24,7 @@ import { documentBundle } from './bundle.js';
 import { categoriesOf, contextsFor, formTypes, grantsOf, mayInclude, requireGrants } from './fhir-access.js';
 import type { FhirApi, TypeServing } from './fhir-api.js';
 import { patientResources } from './patient-records.js';
-import { namedPatient } from './patients-of-request.js';
+import { namedPatient, samePatient } from './patients-of-request.js';
 import { knownSubject } from './summary-subject.js';
 import type { WrittenForms } from './written-forms.js';
 
@@ -48,10 +48,12 @@ export class PatientSummary {
     this.readsOf = new Map(served.map((s) => [s.type, s.reads]));
   }
 
-  async document(request: FastifyRequest, reply: FastifyReply, id: string, now: Date): Promise<Record<string, unknown>> {
+  /** `patientParam`: a `patient` parameter's id, which must name the summary's own patient (else 404, as on a read by id). */
+  async document(request: FastifyRequest, reply: FastifyReply, id: string, now: Date, patientParam?: string): Promise<Record<string, unknown>> {
     const patient = namedPatient(request, this.api, id);
     if (patient === undefined) throw notFound();
     request.audit.patientId = patient;
+    if (patientParam !== undefined && !samePatient(this.api, patientParam, patient)) throw notFound();
     const grants = grantsOf(request, this.api, (read) => formTypes(this.api, read));
     const contexts = contextsFor(request, this.api, patient);
     try {

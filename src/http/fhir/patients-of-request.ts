@@ -32,6 +32,11 @@ export function namedPatient(request: FastifyRequest, api: FhirApi, id: string):
   return number;
 }
 
+/** Whether a `patient` parameter's id names `number`, the patient a request is about (an id this service did not make names nobody). */
+export function samePatient(api: FhirApi, id: string, number: string): boolean {
+  return api.ids.identityNumberOf(id) === number;
+}
+
 /**
  * The person a Patient search by identifier names: every value a personnummer or samordningsnummer
  * of any accepted system form (docs/upstream-fhir.md#identifier-systems), all of one number, as the

@@ -27,6 +27,7 @@ import { prefersStrictHandling } from './prefer-handling.js';
 import { formatParam } from './search-values.js';
 import { allowsOnSubscription, basisFor, noteBasis, requireScopesFor, requireSubscriptionScope, subscriberOf } from './subscription-caller.js';
 import { postedSubscriptionOf, subscriptionResourceOf, type SubscriptionContext } from './subscription-resource.js';
+import { formPairs } from './form-pairs.js';
 
 /** The routes' paths below the FHIR base; fhir-routes.ts answers their other methods. */
 export const SUBSCRIPTION_PATHS = { list: '/Subscription', one: '/Subscription/:id', status: '/Subscription/:id/$status', events: '/Subscription/:id/$events' } as const;
@@ -50,7 +51,7 @@ export interface SubscriptionRouteOptions {
 /** The parameters of the query string, in order. */
 const paramsOf = (request: FastifyRequest): [string, string][] => {
   const at = request.url.indexOf('?');
-  return at < 0 ? [] : [...new URLSearchParams(request.url.slice(at + 1))];
+  return at < 0 ? [] : formPairs(request.url.slice(at + 1));
 };
 
 /** The format asked for, after refusing a parameter the route does not take when the caller prefers strict handling. */

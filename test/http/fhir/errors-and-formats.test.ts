@@ -230,5 +230,27 @@ describe('FHIR API: errors, formats and methods', () => {
       const got = await get(t, '/fhir/Observation?_count=2', token);
       expect([post.statusCode, post.body]).toEqual([200, got.body]);
     });
+
+    // The review of 2026-11-29: a form sent as latin1 or utf-16, or holding bytes (or escapes) that are no
+    // UTF-8, was searched with U+FFFD in their place (200, `code=%EF%BF%BD` in the self link).
+    it('reads a form and a query as UTF-8 alone: another charset is 415, bytes or escapes that are no UTF-8 are 400', async () => {
+      const form = (type: string, payload: string | Buffer) => t.call({
+        method: 'POST', url: '/fhir/Observation/_search', key: null, token, headers: { 'content-type': type }, payload,
+      });
+      for (const type of ['application/x-www-form-urlencoded; charset=iso-8859-1', 'application/x-www-form-urlencoded; charset=utf-16', 'application/x-www-form-urlencoded; charset=utf-8; charset=latin1']) {
+        const res = await form(type, 'code=abc');
+        expect([type, res.statusCode, outcomeOf(res, 415).diagnostics]).toEqual([type, 415, 'A form is UTF-8: send charset=utf-8, or no charset at all.']);
+      }
+      const bytes = await form('application/x-www-form-urlencoded', Buffer.from([0x63, 0x6f, 0x64, 0x65, 0x3d, 0xe5]));
+      expect([bytes.statusCode, outcomeOf(bytes, 400).diagnostics]).toEqual([400, 'The body is not UTF-8: send the form encoded as UTF-8.']);
+      const escapes = 'The parameters hold a percent-escape that is no UTF-8: send each character as the escapes of its UTF-8 bytes, e.g. å as %C3%A5.';
+      for (const res of [await form('application/x-www-form-urlencoded', 'code=%FF'), await get(t, '/fhir/Observation?code=%FF', token), await get(t, '/fhir/Observation?code=%E5%25', token)]) {
+        expect([res.statusCode, outcomeOf(res, 400).diagnostics]).toEqual([400, escapes]);
+      }
+      // A character that is one, escaped or not, and U+FFFD itself sent as its escapes, are searched as they are.
+      for (const query of ['code=%C3%A5', 'code=%EF%BF%BD', 'code=100%25']) {
+        expect([query, (await form('application/x-www-form-urlencoded; charset=UTF-8', query)).statusCode, (await get(t, `/fhir/Observation?${query}`, token)).statusCode]).toEqual([query, 200, 200]);
+      }
+    });
   });
 });

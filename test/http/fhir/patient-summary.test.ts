@@ -193,6 +193,20 @@ describe('GET /fhir/Patient/<id>/$summary', () => {
     }
   });
 
+  // The review of 2026-11-29: `patient` naming someone else, or given twice, was passed over (200, the id's summary).
+  it('a patient parameter names the summary\'s own patient or it is 404, as on a read by id; given twice it is 400', async () => {
+    const marta = await smartToken(t, MARTA, 'user/*.read');
+    const ok = await get(t, `${summaryUrl(LILLA)}?patient=Patient/${pid(LILLA)}`, marta);
+    expect(ok.statusCode).toBe(200);
+    for (const other of [`patient=${pid(TOLVAN)}`, 'patient=Patient/AAAA', `patient=Patient/${pid(MARTA)}`]) {
+      expect([other, outcomeOf(await get(t, `${summaryUrl(LILLA)}?${other}`, marta), 404).code]).toEqual([other, 'not-found']);
+      expect([other, outcomeOf(await get(t, `/fhir/Patient/${pid(LILLA)}?${other}`, marta), 404).code]).toEqual([other, 'not-found']);
+    }
+    expect((await get(t, `/fhir/Patient/${pid(LILLA)}?patient=${pid(LILLA)}`, marta)).statusCode).toBe(200);
+    const twice = `patient=${pid(LILLA)}&patient=${pid(TOLVAN)}`;
+    expect(outcomeOf(await get(t, `${summaryUrl(LILLA)}?${twice}`, marta), 400).code).toBe('invalid');
+  });
+
   it('a client token reads a protected person\'s summary, without her address, phone or e-mail', async () => {
     const d = documentOf(await get(t, summaryUrl(SARA), await t.clientToken({ scope: 'system/*.read' })));
     const sara = resourcesOf(d).find((r) => r.resourceType === 'Patient');

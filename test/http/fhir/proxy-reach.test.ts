@@ -232,3 +232,22 @@ describe('the SMART picker', () => {
     }
   });
 });
+
+// The review of 2026-11-29: a proxy granted video meetings alone searched Appointment, and the
+// grantor's access log named "Bokade besök", data the grant does not open and nobody read.
+describe('a proxy granted VideoMeeting only, in the grantor\'s access log', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ now: NOW, proxies: SETTINGS });
+    await activeGrant(t.proxyGrants as ProxyGrants, TOLVAN, GOSTA, ['VideoMeeting']);
+  }, 60_000);
+  afterAll(async () => t.close());
+
+  it('an Appointment search answers the video meetings, audited as video meetings alone', async () => {
+    const before = t.audit.records.length;
+    const res = await get(t, `/fhir/Appointment?patient=${pid(TOLVAN)}`, await smartToken(t, GOSTA, 'user/*.rs'));
+    expect(matchesOf(bundleOf(res)).length).toBeGreaterThan(0);
+    const records = t.audit.records.slice(before).filter((r) => r.patientId === TOLVAN);
+    expect(records.map((r) => [r.operation, r.delegation, r.outcome])).toEqual([['getVideoMeetings', 'proxy', 'allowed']]);
+  });
+});

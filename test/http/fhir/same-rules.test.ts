@@ -180,6 +180,24 @@ describe('the FHIR API under the release policy withholds what the COS API withh
     expect(withheld.length, 'the example policy withholds records of the demo people').toBeGreaterThan(5);
   });
 
+  // The review of 2026-11-29: a revinclude whose read withheld records answered without the mark, as if complete.
+  it('marks an answer whose includes were withheld from Patient-Data-Filtered; SUBSETTED stays the matches\' (a Patient withheld from nobody)', async () => {
+    let marked = 0;
+    for (const { person, as } of READERS) {
+      const token = await smartToken(governed, as, 'user/*.read');
+      const patient = `patient=${pid(person)}`;
+      for (const [type, include] of [['Composition', 'Composition:patient'], ['Observation', 'Observation:patient']] as const) {
+        const filtered = (await get(governed, `/fhir/${type}?_count=500&${patient}`, token)).headers[FILTERED] === 'true';
+        const answer = await get(governed, `/fhir/Patient?_id=${pid(person)}&_revinclude=${include}`, token);
+        const bundle = bundleOf(answer) as ReturnType<typeof bundleOf> & { meta?: { tag: unknown[] } };
+        const label = `${person} as ${as}: Patient with ${include}`;
+        expect([label, answer.statusCode, answer.headers[FILTERED], bundle.meta?.tag]).toEqual([label, 200, filtered ? 'true' : undefined, undefined]);
+        if (filtered) marked += 1;
+      }
+    }
+    expect(marked, 'the example policy withholds notes or results of some demo people').toBeGreaterThan(0);
+  });
+
   it('leaves withheld records out of includes: no report\'s result and no diagnosis\'s procedure that was withheld', async () => {
     for (const person of [TOLVAN, LILLA]) {
       const openToken = await smartToken(open, person, 'patient/*.read');

@@ -1,0 +1,29 @@
+import { ApiError } from '../api-error.js';
+
+/** A run of percent-escapes: the bytes of one or more characters. */
+const ESCAPES = /(?:%[0-9A-Fa-f]{2})+/g;
+
+/**
+ * The name-value pairs of a query string or a `_search` form (application/x-www-form-urlencoded), in
+ * order. `URLSearchParams` reads an escape that is no UTF-8 (`%FF`, `%E5` alone) as U+FFFD and searches
+ * for that; here it is 400, as a body that is no UTF-8 is. The escapes are looked at only when a decoded
+ * text holds U+FFFD, which a character sent as its own escapes (`%EF%BF%BD`) may too.
+ */
+export function formPairs(text: string): [string, string][] {
+  const pairs = [...new URLSearchParams(text)];
+  if (pairs.some(([name, value]) => name.includes('\uFFFD') || value.includes('\uFFFD')) && !escapesAreUtf8(text)) {
+    throw new ApiError(400, 'The parameters hold a percent-escape that is no UTF-8: send each character as the escapes of its UTF-8 bytes, e.g. å as %C3%A5.');
+  }
+  return pairs;
+}
+
+function escapesAreUtf8(text: string): boolean {
+  for (const [run] of text.matchAll(ESCAPES)) {
+    try {
+      decodeURIComponent(run);
+    } catch {
+      return false;
+    }
+  }
+  return true;
+}
