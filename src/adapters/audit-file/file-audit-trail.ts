@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { constants, fstatSync } from 'node:fs';
 import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { isAuditReason, type AuditRecord, type AuditTrail } from '../../ports/audit-trail.port.js';
@@ -7,8 +7,10 @@ import type { ChainHeadSource } from '../audit-chain/head-signer.js';
 import { ChainWalk, type ChainPoint } from '../audit-query/chain-check.js';
 import { timeOfRecordText } from '../audit-query/trail-lines.js';
 import { GENESIS, lineLink } from './chain-check.js';
+import { chainTailOf } from './chain-tail.js';
 import { countLines } from './line-count.js';
-import { repairTrailEnd } from './torn-tail.js';
+import { repairTrailEnd, type TrailEnd } from './torn-tail.js';
+import { openIfExists } from '../fs/if-exists.js';
 
 interface Pending {
   /** The record's JSON without its closing brace; chained when its batch is written. */
@@ -35,24 +37,37 @@ export interface FileAuditTrailOptions {
    * Without one, lines are chained with SHA-256 as before the chain had a key (tests of that form).
    */
   key?: ChainKey;
+  /**
+   * Opened beside the running service (a support command): an end in part of a line is the service's
+   * write under way, waited for and never cut off as a torn tail (the review of 2026-11-29 saw a support
+   * command cut off a record the service had already answered on). Still torn after BESIDE_WAIT_MS, the
+   * open fails; the service's own restart sets a torn end aside.
+   */
+  beside?: boolean;
 }
 
-const NEWLINE = 0x0a;
+const BESIDE_WAIT_MS = 2_000;
+const BESIDE_LOOK_MS = 50;
 
-/** Bytes `from` up to `to` of `file`, read on this thread: only after another process wrote to it. */
-function readRange(file: string, from: number, to: number): Buffer {
-  const bytes = Buffer.alloc(to - from);
-  const fd = openSync(file, 'r');
-  try {
-    for (let at = 0; at < bytes.length;) {
-      const read = readSync(fd, bytes, at, bytes.length - at, from + at);
-      if (read === 0) break;
-      at += read;
+/** The trail's end once it is whole (opened beside the service, which may be writing it); never cut. */
+async function wholeEndOf(file: string): Promise<TrailEnd> {
+  for (const until = Date.now() + BESIDE_WAIT_MS; ;) {
+    const reader = await openIfExists(file);
+    if (!reader) return { lastHash: undefined, size: 0 };
+    let end;
+    let size;
+    try {
+      size = (await reader.stat()).size;
+      end = await chainTailOf(reader, size);
+    } finally {
+      await reader.close();
     }
-  } finally {
-    closeSync(fd);
+    if (end.intactBytes === size) return { lastHash: end.lastHash, size };
+    if (Date.now() > until) {
+      throw new Error(`the audit trail ${file} ends in part of a line: the service may be writing it, or stopped in the middle of a write. Try again; if this stays, restart the service, which sets the part aside`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, BESIDE_LOOK_MS));
   }
-  return bytes;
 }
 
 // At 3,500 req/s one durable write per ~2 records cost ~55 µs of kernel time per request; waiting
@@ -84,6 +99,8 @@ export class FileAuditTrail implements AuditTrail, ChainHeadSource {
   private file = '';
   /** A failed write may have left part of itself behind, to be cut off before the next one. */
   private tornSince = false;
+  /** The last batch was refused: another process left the file's end in a state no record can follow. */
+  private refused = false;
   private queue: Pending[] = [];
   private flushing: Promise<void> | undefined;
   private lastWriteAt = Number.NEGATIVE_INFINITY;
@@ -105,7 +122,7 @@ export class FileAuditTrail implements AuditTrail, ChainHeadSource {
   static async open(file: string, options: FileAuditTrailOptions = {}): Promise<FileAuditTrail> {
     const trail = new FileAuditTrail(options);
     await mkdir(path.dirname(file), { recursive: true });
-    const end = await repairTrailEnd(file);
+    const end = options.beside === true ? await wholeEndOf(file) : await repairTrailEnd(file);
     trail.lastHash = end.lastHash ?? GENESIS;
     trail.size = end.size;
     trail.openedSize = end.size;
@@ -169,7 +186,12 @@ export class FileAuditTrail implements AuditTrail, ChainHeadSource {
   /** Chains `bodies` onto the stored head and writes them in one durable write; the head moves only once they are on disk. */
   private async write(bodies: readonly string[]): Promise<void> {
     await this.cutTornWrite();
-    this.adoptOtherWriters();
+    try {
+      await this.adoptOtherWriters();
+    } catch (err) {
+      this.refused = true;
+      throw err;
+    }
     let head = this.lastHash;
     let text = '';
     for (const body of bodies) {
@@ -192,6 +214,7 @@ export class FileAuditTrail implements AuditTrail, ChainHeadSource {
       throw err;
     }
     this.tornSince = false;
+    this.refused = false;
     this.size += bytes.length;
     this.lastHash = head;
     this.linesWritten += bodies.length;
@@ -202,26 +225,34 @@ export class FileAuditTrail implements AuditTrail, ChainHeadSource {
    * Lines another process appended since this trail last wrote (a support command, `npm run proxies`,
    * writes its records while the service runs) are chained onto, as a restart would chain onto them:
    * two writers that take turns keep one unbroken chain. One `fstat` a batch, on this thread, not a
-   * thread-pool round trip (issue 56 item 4); the file is read only when it grew. A trail cut short or
-   * ending in part of a line is refused: the requests fail closed until a restart repairs the end.
+   * thread-pool round trip (issue 56 item 4); only a file that changed is read, at its real end, so a
+   * write of another's that landed between ours and our `fstat` is found too. A trail cut short, or
+   * ending in part of a line (another's write under way, or torn), takes no batch: that batch's requests
+   * fail closed, the next batch looks again, and `ping` says the trail is down until one is written.
    * Two writers at the same moment can still break the chain, which the verifier shows: one service
    * process per DATA_DIR, or the audit trail in PostgreSQL (docs/operations.md#the-audit-store).
    */
-  private adoptOtherWriters(): void {
+  private async adoptOtherWriters(): Promise<void> {
     if (!this.handle) throw new Error('audit trail closed');
     const size = fstatSync(this.handle.fd).size;
     if (size === this.size) return;
     const whose = `the audit trail ${this.file} was changed by another process`;
     if (size < this.size) throw new Error(`${whose}: it is shorter than this process wrote it; restart to go on from its last whole record`);
-    const added = readRange(this.file, this.size, size);
-    if (added.at(-1) !== NEWLINE) throw new Error(`${whose}: it ends in part of a line; restart to set it aside and go on from the last whole record`);
-    const lines = added.toString('utf8').slice(0, -1).split('\n');
-    const last = JSON.parse(lines.at(-1) ?? '') as { hash?: unknown; time?: unknown };
-    if (typeof last.hash !== 'string') throw new Error(`${whose}: its last line has no hash; restart to go on from its last whole record`);
-    this.lastHash = last.hash;
+    const reader = await open(this.file, 'r');
+    let end;
+    try {
+      end = await chainTailOf(reader, size);
+    } finally {
+      await reader.close();
+    }
+    if (end.intactBytes !== size || end.lastHash === undefined) throw new Error(`${whose}: it ends in part of a line; the next write looks again, and a restart sets the part aside`);
+    this.lastHash = end.lastHash;
     this.size = size;
-    this.linesWritten += lines.length;
-    if (typeof last.time === 'string') this.lastTime = last.time;
+    // Its lines are counted again from the file when a head is next asked for.
+    this.openedSize = size;
+    this.linesAtOpen = undefined;
+    this.linesWritten = 0;
+    this.lastTime = undefined;
   }
 
   /** Cuts off what a failed write left behind; until that succeeds, nothing more is written. */
@@ -233,8 +264,9 @@ export class FileAuditTrail implements AuditTrail, ChainHeadSource {
     this.tornSince = false;
   }
 
+  /** Down while the file's end, changed by another process, takes no batch (adoptOtherWriters). */
   async ping(): Promise<boolean> {
-    return this.handle !== undefined;
+    return this.handle !== undefined && !this.refused;
   }
 
   async close(): Promise<void> {

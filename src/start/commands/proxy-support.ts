@@ -80,7 +80,8 @@ async function chainKey(env: Env, dataDir: string, fail: (m: string) => Error): 
 /** The audit trail the service writes to, keyed as it keys it. */
 export async function openTrail(env: Env, where: Where, fail: (m: string) => Error, warn: (m: string) => void): Promise<AuditTrail> {
   const key = await chainKey(env, where.dataDir, fail);
-  if (where.databaseUrl === undefined) return FileAuditTrail.open(auditFileOf(where), { ...(key === undefined ? {} : { key }), onWarning: warn });
+  // Beside the running service: its write under way is waited for, never cut off as a torn tail.
+  if (where.databaseUrl === undefined) return FileAuditTrail.open(auditFileOf(where), { ...(key === undefined ? {} : { key }), onWarning: warn, beside: true });
   const { PostgresAuditTrail } = await import('../../adapters/audit-postgres/postgres-audit-trail.js');
   return PostgresAuditTrail.create({ connectionString: where.databaseUrl, schema: AUDIT_SCHEMA, ...(key === undefined ? {} : { key }), onWarning: warn });
 }

@@ -1,9 +1,11 @@
-import { open, readdir, readFile, rm, mkdtemp, appendFile, stat } from 'node:fs/promises';
+import type { open } from 'node:fs/promises';
+import { readdir, readFile, rm, mkdtemp, appendFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FileAuditTrail } from '../../../src/adapters/audit-file/file-audit-trail.js';
 import type { AuditRecord } from '../../../src/ports/audit-trail.port.js';
+import { nextWriteOpener } from './next-write.js';
 
 const record = (n: number): AuditRecord => ({
   time: new Date(Date.UTC(2026, 10, 21, 9, 0, n)).toISOString(), requestId: `r-${n}`, operation: 'getJournalNotes',
@@ -15,24 +17,14 @@ const record = (n: number): AuditRecord => ({
  * its bytes on disk and then fails with ENOSPC, as a full disk does.
  */
 function fullDiskOpener(): { open: typeof open; failNextWrite: () => void } {
-  let fail = false;
-  const opener = (async (...args: Parameters<typeof open>) => {
-    const handle = await open(...args);
-    return new Proxy(handle, {
-      get(target, property) {
-        if (property === 'write' && fail) {
-          return async (bytes: Buffer, offset = 0) => {
-            fail = false;
-            await target.write(bytes, offset, Math.floor((bytes.length - offset) / 2));
-            throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28 });
-          };
-        }
-        const value: unknown = Reflect.get(target, property, target);
-        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-      },
-    });
-  }) as typeof open;
-  return { open: opener, failNextWrite: () => { fail = true; } };
+  const { open: opener, arm } = nextWriteOpener();
+  return {
+    open: opener,
+    failNextWrite: () => arm(async (target, bytes, offset) => {
+      await target.write(bytes, offset, Math.floor((bytes.length - offset) / 2));
+      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28 });
+    }),
+  };
 }
 
 describe('FileAuditTrail after a failed or torn write (threat 40 of docs/threat-model.md#found-by-independent-review)', () => {

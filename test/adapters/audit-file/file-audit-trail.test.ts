@@ -1,9 +1,10 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FileAuditTrail } from '../../../src/adapters/audit-file/file-audit-trail.js';
 import type { AuditRecord } from '../../../src/ports/audit-trail.port.js';
+import { nextWriteOpener } from './next-write.js';
 
 const record = (n: number): AuditRecord => ({
   time: new Date(Date.UTC(2026, 10, 21, 9, 0, n)).toISOString(), requestId: `r-${n}`, operation: 'getJournalNotes',
@@ -130,6 +131,8 @@ describe('FileAuditTrail', () => {
     const whole = await readFile(file, 'utf8');
     await writeFile(file, `${whole}{"time":"2026-11-21T09:00:03.000Z","requestId":"r-`);
     await expect(trail.append(record(3))).rejects.toThrow(/another process: it ends in part of a line/);
+    // Readiness says so: nothing restarts a service whose every request is refused without it.
+    expect(await trail.ping()).toBe(false);
     await writeFile(file, whole.slice(0, whole.indexOf('\n') + 1));
     await expect(trail.append(record(4))).rejects.toThrow(/another process: it is shorter/);
     await trail.close();
@@ -137,6 +140,52 @@ describe('FileAuditTrail', () => {
     await again.append(record(5));
     await again.close();
     expect(FileAuditTrail.verifyChain(await lines())).toBe(0);
+  });
+
+  // The second review of 2026-11-29: another's record landing between this trail's look at its file and
+  // its own write left it counting its file short, reading from inside its own line ever after, and
+  // refusing every batch (503 for every request, readiness green) until a restart.
+  it('goes on after another writer appended between its look at the file and its own write', async () => {
+    const other = await FileAuditTrail.open(file);
+    const { open: opener, arm } = nextWriteOpener();
+    arm(async (target, bytes, offset) => {
+      await other.append({ ...record(9), requestId: 'r' });
+      return target.write(bytes, offset);
+    });
+    const trail = await FileAuditTrail.open(file, { open: opener });
+    await trail.append(record(1));
+    await trail.append(record(2));
+    await trail.append(record(3));
+    expect(await trail.ping()).toBe(true);
+    await Promise.all([trail.close(), other.close()]);
+    const written = await lines();
+    expect(written.map((l) => (JSON.parse(l) as AuditRecord).requestId)).toEqual(['r', 'r-1', 'r-2', 'r-3']);
+    // The two writes at one moment broke the chain once, where they met; after it, it holds.
+    expect(FileAuditTrail.verifyChain(written)).toBe(2);
+    expect(FileAuditTrail.verifyChain(written.slice(1))).toBe(0);
+  });
+
+  // The same review: a support command opening the trail while the service's batch was half on disk took
+  // it for a torn tail, cut it off, and the service answered on a record that was no longer there.
+  it('opened beside the service, waits for a write under way and never cuts it off', async () => {
+    const service = await FileAuditTrail.open(file);
+    await service.append(record(1));
+    const whole = await readFile(file, 'utf8');
+    await writeFile(file, `${whole}{"half":`);
+    const beside = FileAuditTrail.open(file, { beside: true });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await writeFile(file, whole);
+    await service.append(record(2));
+    const support = await beside;
+    await support.append(record(3));
+    await Promise.all([support.close(), service.close()]);
+    expect((await readdir(path.dirname(file))).filter((f) => f.includes('torn'))).toEqual([]);
+    expect((await lines()).map((l) => (JSON.parse(l) as AuditRecord).requestId)).toEqual(['r-1', 'r-2', 'r-3']);
+    expect(FileAuditTrail.verifyChain(await lines())).toBe(0);
+    // A part of a line that stays: the support command does not open, and cuts nothing.
+    await writeFile(file, `${await readFile(file, 'utf8')}{"half":`);
+    await expect(FileAuditTrail.open(file, { beside: true })).rejects.toThrow(/ends in part of a line/);
+    expect((await readdir(path.dirname(file))).filter((f) => f.includes('torn'))).toEqual([]);
   });
 
   it('refuses appends after close', async () => {
