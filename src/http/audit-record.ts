@@ -91,24 +91,25 @@ export function outcomeRecordOf(request: FastifyRequest, reply: FastifyReply, no
 export function outcomeRecordsOf(request: FastifyRequest, reply: FastifyReply, now: number): OutcomeRecord[] {
   const record = outcomeRecordOf(request, reply, now);
   const read = request.audit?.patientsRead;
-  if (read === undefined || read.size === 0) return byRead(record, request.audit?.reads);
-  return [...read].flatMap(([patientId, { delegation, withheld, reads }]) => {
+  if (read === undefined || read.size === 0) return [namedForRead(record, request.audit?.reads)];
+  return [...read].map(([patientId, { delegation, withheld, reads }]) => {
     const { withheld: _total, ...common } = record;
-    return byRead({ ...common, patientId, delegation, ...(withheld > 0 && reply.statusCode < 300 ? { withheld } : {}) }, reads);
+    return namedForRead({ ...common, patientId, delegation, ...(withheld > 0 && reply.statusCode < 300 ? { withheld } : {}) }, reads);
   });
 }
 
 const READS: ReadonlySet<string> = new Set(READ_NAMES);
 
 /**
- * A FHIR read's answer (its operation a read's) gives each kind of data it read a record of its own,
- * named for that data and with what was withheld from it (AuditContext.reads); a refusal, or a request
- * audited under an operation of its own (a patient summary), keeps its one record.
+ * A FHIR answer is audited under its searched type's first read (fhir-routes.ts); where that read was not
+ * made, under the first of the type's reads that was (AuditContext.reads): an Appointment search by a
+ * proxy granted video meetings alone is "Videomöten", never "Bokade besök", which it did not read (the
+ * review of 2026-11-29). Still one record a patient (THREATS row 31).
  */
-function byRead(record: OutcomeRecord, reads: ReadonlyMap<ReadName, number> | undefined): OutcomeRecord[] {
-  if (reads === undefined || reads.size === 0 || record.status >= 300 || !READS.has(record.operation)) return [record];
-  const { withheld: _all, ...common } = record;
-  return [...reads].map(([operation, withheld]) => ({ ...common, operation, ...(withheld > 0 ? { withheld } : {}) }));
+function namedForRead(record: OutcomeRecord, reads: ReadonlyMap<ReadName, number> | undefined): OutcomeRecord {
+  if (reads === undefined || reads.size === 0 || record.status >= 300 || !READS.has(record.operation) || reads.has(record.operation as ReadName)) return record;
+  const [made] = reads.keys();
+  return made === undefined ? record : { ...record, operation: made };
 }
 
 /** The record a write stores once its caller is authorised, before the EHR is asked to change anything. */

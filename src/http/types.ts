@@ -25,10 +25,9 @@ export interface AuditContext {
    */
   patientsRead?: Map<string, PatientRead>;
   /**
-   * The kinds of data a FHIR search or read read of its one patient, each with how many items the
-   * release policy withheld from it (of several patients: PatientRead.reads). A successful one gets an
-   * outcome record for each, named for that data (src/http/audit-record.ts): the access log then names an
-   * include's data and an Appointment's video meetings as what they are, not as the searched type's first read.
+   * The reads a FHIR search or read made of its one patient's records, the type's own first, each with
+   * how many items the release policy withheld (of several patients: PatientRead.reads): its record is
+   * named for the first of the type's reads that was made (src/http/audit-record.ts).
    */
   reads?: Map<ReadName, number>;
   /**

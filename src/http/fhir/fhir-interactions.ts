@@ -8,6 +8,8 @@ import { included, matchesQuery, sortMatches, typesToInclude, type IncludeSpec }
 import { REFERENCED_TYPES, type FhirType } from '../../domain/fhir/search-parameters.js';
 import { grantsFor, passesCategory, type Grant, type ScopeContext } from '../../domain/fhir/smart-scopes.js';
 import { DomainError } from '../../domain/errors.js';
+import { reachesRead } from '../../domain/access/operation-reach.js';
+import type { PatientAccess } from '../../domain/access/patient-access.js';
 import type { ReadName } from '../../domain/operations/table.js';
 import type { FhirResource } from '../../reads/as-fhir.js';
 import { ApiError } from '../api-error.js';
@@ -114,7 +116,9 @@ export class FhirInteractions {
       selections.push(mine);
       matches.push(...mine.matches);
       // What an include may add: looked at only when the search asks for includes.
-      if (search.includes.length > 0 || search.revincludes.length > 0) all.push(...found.resources.filter((r) => mayInclude(r, grants, contexts)));
+      if (search.includes.length > 0 || search.revincludes.length > 0) {
+        all.push(...found.resources.filter((r) => mayInclude(r, grants, contexts) && this.reaches(found.access, r.resourceType)));
+      }
     }
     // A listing that read nobody is recorded as such: no record names someone left out, or the caller instead.
     if (request.audit.patientsRead?.size === 0) request.audit.nobody = true;
@@ -123,6 +127,16 @@ export class FhirInteractions {
     const [only] = selections;
     const sorted = selections.length === 1 && only !== undefined ? only.sorted(sort) : sort(matches);
     return this.page(request, reply, search, sorted, all, { matches: withheld, any: withheldAny }, patients);
+  }
+
+  /**
+   * Whether the access opens resources of `type`: a proxy's grant its categories only (docs/proxies.md), so
+   * an Encounter a note's own form wrote is not included for a grant of notes alone. A referenced type
+   * (a Practitioner, a Medication) comes with any record that names it.
+   */
+  private reaches(access: PatientAccess, type: string): boolean {
+    const serving = this.served.get(type);
+    return serving === undefined || serving.referenced || serving.reads.some((read) => reachesRead(access, read));
   }
 
   /**

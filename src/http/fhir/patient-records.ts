@@ -128,7 +128,7 @@ export async function patientResources(
     withheld += released.withheld;
     withheldBy.set(read, released.withheld);
     part.withheld = withheld;
-    // Audited under the name of the data read (src/http/audit-record.ts), each kind once.
+    // The reads made, the type's own first: its audit record is named for them (src/http/audit-record.ts).
     const made = several === undefined ? (request.audit.reads ??= new Map()) : (part.reads ??= new Map());
     made.set(read, (made.get(read) ?? 0) + released.withheld);
     parts.push({ read, resources: written.resources(read, form, released.records, ctx, patient) });

@@ -240,6 +240,7 @@ describe('a proxy granted VideoMeeting only, in the grantor\'s access log', () =
   beforeAll(async () => {
     t = await startTestApp({ now: NOW, proxies: SETTINGS });
     await activeGrant(t.proxyGrants as ProxyGrants, TOLVAN, GOSTA, ['VideoMeeting']);
+    await activeGrant(t.proxyGrants as ProxyGrants, TOLVAN, ANTON, ['JournalNote']);
   }, 60_000);
   afterAll(async () => t.close());
 
@@ -249,5 +250,18 @@ describe('a proxy granted VideoMeeting only, in the grantor\'s access log', () =
     expect(matchesOf(bundleOf(res)).length).toBeGreaterThan(0);
     const records = t.audit.records.slice(before).filter((r) => r.patientId === TOLVAN);
     expect(records.map((r) => [r.operation, r.delegation, r.outcome])).toEqual([['getVideoMeetings', 'proxy', 'allowed']]);
+  });
+
+  // The same review: a proxy granted JournalNote alone got the Encounters of the notes' own contact blocks
+  // through `_include=Composition:encounter`, a type its grant does not open (docs/proxies.md).
+  it('an include of a type the grant does not open is left out, whichever read wrote it', async () => {
+    const anton = await smartToken(t, ANTON, 'user/*.rs');
+    const notes = bundleOf(await get(t, `/fhir/Composition?patient=${pid(TOLVAN)}&_include=Composition:encounter`, anton));
+    expect(matchesOf(notes).length).toBeGreaterThan(0);
+    expect(includesOf(notes).map((r) => r.resourceType)).toEqual([]);
+    expect((await get(t, `/fhir/Encounter?patient=${pid(TOLVAN)}`, anton)).statusCode).toBe(403);
+    // The grantor's own token gets them.
+    const own = bundleOf(await get(t, '/fhir/Composition?_include=Composition:encounter', await smartToken(t, TOLVAN, 'patient/*.rs')));
+    expect(includesOf(own).some((r) => r.resourceType === 'Encounter')).toBe(true);
   });
 });
