@@ -24,6 +24,7 @@ import { documentBundle } from './bundle.js';
 import { categoriesOf, contextsFor, formTypes, grantsOf, mayInclude, requireGrants } from './fhir-access.js';
 import type { FhirApi, TypeServing } from './fhir-api.js';
 import { patientResources } from './patient-records.js';
+import { noteNotFoundFor } from './caller-basis.js';
 import { namedPatient, samePatient } from './patients-of-request.js';
 import { knownSubject } from './summary-subject.js';
 import type { WrittenForms } from './written-forms.js';
@@ -53,7 +54,10 @@ export class PatientSummary {
     const patient = namedPatient(request, this.api, id);
     if (patient === undefined) throw notFound();
     request.audit.patientId = patient;
-    if (patientParam !== undefined && !samePatient(this.api, patientParam, patient)) throw notFound();
+    if (patientParam !== undefined && !samePatient(this.api, patientParam, patient)) {
+      await noteNotFoundFor(request, this.deps.accessPolicy, patient);
+      throw notFound();
+    }
     const grants = grantsOf(request, this.api, (read) => formTypes(this.api, read));
     const contexts = contextsFor(request, this.api, patient);
     try {

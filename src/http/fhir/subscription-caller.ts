@@ -9,7 +9,6 @@ import type { FastifyRequest } from 'fastify';
 import { consentAllows } from '../../domain/fhir/consent-scopes.js';
 import type { ScopeContext } from '../../domain/fhir/smart-scopes.js';
 import { subscriptionAllows, subscriptionScopeFor, type SubscriptionInteraction } from '../../domain/fhir/subscription-scopes.js';
-import { DomainError } from '../../domain/errors.js';
 import type { PatientAccessPolicy } from '../../domain/access/patient-access.js';
 import type { Subscriber } from '../../domain/notifications/subscription.js';
 import { TOPICS, type TopicName } from '../../domain/notifications/topics.js';
@@ -18,6 +17,7 @@ import { invalidTokenHeaders } from '../error-mapping.js';
 import { contextsFor, formTypes, grantsOf, launchPatientOf, requireGrants } from './fhir-access.js';
 import type { FhirApi } from './fhir-api.js';
 import { scopeRefusal } from './patients-of-request.js';
+import { basisFor } from './caller-basis.js';
 
 const scopesOf = (request: FastifyRequest): Iterable<string> => request.token?.grantedScopes ?? request.token?.scopes ?? [];
 
@@ -75,22 +75,6 @@ export function requireScopesFor(request: FastifyRequest, api: FhirApi, patient:
     requireGrants(whole, type, 'read', contexts);
   } catch (err) {
     throw scopeRefusal(request, contexts, err);
-  }
-}
-
-/**
- * On what the person acts for `patient`, as an audit record names it: `self`, or the relationship
- * the registry holds today; undefined where none holds (someone who lost the right to a child they
- * kept a subscription for, whose record then says so).
- */
-export async function basisFor(request: FastifyRequest, policy: PatientAccessPolicy, patient: string): Promise<string | undefined> {
-  const personId = request.token?.personId;
-  if (personId === patient) return 'self';
-  try {
-    return await policy.basisOf(personId === undefined ? {} : { personId }, patient);
-  } catch (err) {
-    if (err instanceof DomainError && err.code === 'ACCESS_DENIED') return undefined;
-    throw err;
   }
 }
 

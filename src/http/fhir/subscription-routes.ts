@@ -25,7 +25,8 @@ import { answerType } from './fhir-format.js';
 import { namedPatient, NOT_ALLOWED } from './patients-of-request.js';
 import { prefersStrictHandling } from './prefer-handling.js';
 import { formatParam } from './search-values.js';
-import { allowsOnSubscription, basisFor, noteBasis, requireScopesFor, requireSubscriptionScope, subscriberOf } from './subscription-caller.js';
+import { basisFor } from './caller-basis.js';
+import { allowsOnSubscription, noteBasis, requireScopesFor, requireSubscriptionScope, subscriberOf } from './subscription-caller.js';
 import { postedSubscriptionOf, subscriptionResourceOf, type SubscriptionContext } from './subscription-resource.js';
 import { formPairs } from './form-pairs.js';
 

@@ -203,6 +203,11 @@ describe('GET /fhir/Patient/<id>/$summary', () => {
       expect([other, outcomeOf(await get(t, `/fhir/Patient/${pid(LILLA)}?${other}`, marta), 404).code]).toEqual([other, 'not-found']);
     }
     expect((await get(t, `/fhir/Patient/${pid(LILLA)}?patient=${pid(LILLA)}`, marta)).statusCode).toBe(200);
+    // Her guardian is no stranger in Lilla's log for asking so: the record names her basis.
+    const before = t.audit.records.length;
+    await get(t, `/fhir/Patient/${pid(LILLA)}?patient=${pid(MARTA)}`, marta);
+    await get(t, `${summaryUrl(LILLA)}?patient=${pid(TOLVAN)}`, marta);
+    expect(t.audit.records.slice(before).map((r) => [r.patientId, r.delegation, r.status])).toEqual([[LILLA, 'guardian', 404], [LILLA, 'guardian', 404]]);
     const twice = `patient=${pid(LILLA)}&patient=${pid(TOLVAN)}`;
     expect(outcomeOf(await get(t, `${summaryUrl(LILLA)}?${twice}`, marta), 400).code).toBe('invalid');
   });

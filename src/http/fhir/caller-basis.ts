@@ -1,0 +1,30 @@
+import type { FastifyRequest } from 'fastify';
+import type { PatientAccessPolicy } from '../../domain/access/patient-access.js';
+import { DomainError } from '../../domain/errors.js';
+
+/**
+ * On what the person acts for `patient`, as an audit record names it: `self`, or the relationship
+ * the registry holds today; undefined where none holds (someone who lost the right to a child they
+ * kept a subscription for, whose record then says so).
+ */
+export async function basisFor(request: FastifyRequest, policy: PatientAccessPolicy, patient: string): Promise<string | undefined> {
+  const personId = request.token?.personId;
+  if (personId === patient) return 'self';
+  try {
+    return await policy.basisOf(personId === undefined ? {} : { personId }, patient);
+  } catch (err) {
+    if (err instanceof DomainError && err.code === 'ACCESS_DENIED') return undefined;
+    throw err;
+  }
+}
+
+/**
+ * The audit record of a 404 for a `patient` parameter naming someone other than the resource's patient:
+ * that patient, and on what the caller acts for them, so a guardian asking so is not shown in her
+ * child's log as a stranger refused (the review of 2026-11-29).
+ */
+export async function noteNotFoundFor(request: FastifyRequest, policy: PatientAccessPolicy, number: string): Promise<void> {
+  request.audit.patientId = number;
+  const basis = await basisFor(request, policy, number);
+  if (basis !== undefined) request.audit.delegation = basis;
+}
