@@ -46,6 +46,7 @@ export interface FileAuditTrailOptions {
   beside?: boolean;
 }
 
+const NEWLINE = 0x0a;
 const BESIDE_WAIT_MS = 2_000;
 const BESIDE_LOOK_MS = 50;
 
@@ -99,6 +100,8 @@ export class FileAuditTrail implements AuditTrail, ChainHeadSource {
   private file = '';
   /** A failed write may have left part of itself behind, to be cut off before the next one. */
   private tornSince = false;
+  /** What the torn write tried to write: only a prefix of it is ever cut off (cutTornWrite). */
+  private tornBytes: Buffer | undefined;
   /** The last batch was refused: another process left the file's end in a state no record can follow. */
   private refused = false;
   private queue: Pending[] = [];
@@ -203,6 +206,7 @@ export class FileAuditTrail implements AuditTrail, ChainHeadSource {
     this.lastWriteAt = this.now();
     this.writes++;
     this.tornSince = true;
+    this.tornBytes = bytes;
     try {
       for (let offset = 0; offset < bytes.length;) {
         if (!this.handle) throw new Error('audit trail closed');
@@ -210,10 +214,12 @@ export class FileAuditTrail implements AuditTrail, ChainHeadSource {
         offset += bytesWritten;
       }
     } catch (err) {
+      this.refused = true;
       await this.cutTornWrite().catch(() => undefined);
       throw err;
     }
     this.tornSince = false;
+    this.tornBytes = undefined;
     this.refused = false;
     this.size += bytes.length;
     this.lastHash = head;
@@ -259,14 +265,59 @@ export class FileAuditTrail implements AuditTrail, ChainHeadSource {
   private async cutTornWrite(): Promise<void> {
     if (!this.tornSince) return;
     if (!this.handle) throw new Error('audit trail closed');
-    await this.handle.truncate(this.size);
-    await this.handle.datasync();
+    // Only bytes of the torn write itself are cut: what another process appended after this trail's end
+    // (a support command's records, already answered on) stays, and the next write chains after it.
+    const cutAt = await this.ownTornStart();
+    if (cutAt !== undefined) {
+      await this.handle.truncate(cutAt);
+      await this.handle.datasync();
+    }
     this.tornSince = false;
+    this.tornBytes = undefined;
   }
 
-  /** Down while the file's end, changed by another process, takes no batch (adoptOtherWriters). */
+  /**
+   * Where the torn write's own bytes begin at the file's end, or undefined when none of them is there to
+   * cut. They are a prefix of what it tried to write, begun at this trail's end or, when another process
+   * appended first, right after one of its lines: only bytes equal to that prefix are ever cut.
+   */
+  private async ownTornStart(): Promise<number | undefined> {
+    if (!this.handle) throw new Error('audit trail closed');
+    const size = fstatSync(this.handle.fd).size;
+    const own = this.tornBytes;
+    if (own === undefined || size <= this.size) return undefined;
+    const window = Math.min(size - this.size, own.length);
+    const from = size - window;
+    const end = Buffer.alloc(window);
+    const reader = await open(this.file, 'r');
+    try {
+      await reader.read(end, 0, window, from);
+    } finally {
+      await reader.close();
+    }
+    // Where the write may have begun: this trail's end, if it is within reach, and right after each line end.
+    const starts = from === this.size ? [0] : [];
+    for (let line = end.indexOf(NEWLINE); line >= 0 && line + 1 < window; line = end.indexOf(NEWLINE, line + 1)) starts.push(line + 1);
+    const at = starts.find((start) => end.subarray(start).equals(own.subarray(0, window - start)));
+    return at === undefined ? undefined : from + at;
+  }
+
+  /**
+   * Down while the last batch was refused (a failed write, or a file's end another process left in a
+   * state no record can follow), looked at again on each ask: a trail taken out of rotation for it gets
+   * no request to write a batch with, so readiness must see the end come right by itself.
+   */
   async ping(): Promise<boolean> {
-    return this.handle !== undefined && !this.refused;
+    if (this.handle === undefined) return false;
+    if (!this.refused || this.flushing !== undefined) return !this.refused;
+    try {
+      await this.cutTornWrite();
+      await this.adoptOtherWriters();
+      this.refused = false;
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   async close(): Promise<void> {

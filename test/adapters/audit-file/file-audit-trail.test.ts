@@ -188,6 +188,45 @@ describe('FileAuditTrail', () => {
     expect((await readdir(path.dirname(file))).filter((f) => f.includes('torn'))).toEqual([]);
   });
 
+  // The third review of 2026-11-29: a write that failed was cut back to where this trail last wrote, and
+  // with it the records another process had appended in between and answered on.
+  it('after a failed write cuts its own bytes alone, never another writer\'s records', async () => {
+    const other = await FileAuditTrail.open(file);
+    const { open: opener, arm } = nextWriteOpener();
+    const trail = await FileAuditTrail.open(file, { open: opener });
+    await trail.append(record(1));
+    arm(async (target, bytes, offset) => {
+      await other.append({ ...record(8), requestId: 'other' });
+      await target.write(bytes, offset, Math.floor((bytes.length - offset) / 2));
+      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    });
+    await expect(trail.append(record(2))).rejects.toThrow(/ENOSPC/);
+    await trail.append(record(3));
+    await other.append(record(4));
+    await Promise.all([trail.close(), other.close()]);
+    expect((await lines()).map((l) => (JSON.parse(l) as AuditRecord).requestId)).toEqual(['r-1', 'other', 'r-3', 'r-4']);
+    expect(FileAuditTrail.verifyChain(await lines())).toBe(0);
+  });
+
+  // The same review: readiness, down for a file's end another process left in part of a line, stayed
+  // down once that write was done, until a request wrote a batch: which one taken out of rotation never gets.
+  it('says it is up again once another process\'s write under way is done, without a batch of its own', async () => {
+    const trail = await FileAuditTrail.open(file);
+    await trail.append(record(1));
+    const whole = await readFile(file, 'utf8');
+    await writeFile(file, `${whole}{"half":`);
+    await expect(trail.append(record(2))).rejects.toThrow(/ends in part of a line/);
+    expect(await trail.ping()).toBe(false);
+    const other = await FileAuditTrail.open(`${file}.elsewhere`);
+    await other.append(record(7));
+    await other.close();
+    await writeFile(file, `${whole}${await readFile(`${file}.elsewhere`, 'utf8')}`);
+    expect(await trail.ping()).toBe(true);
+    await trail.append(record(3));
+    await trail.close();
+    expect((await lines()).map((l) => (JSON.parse(l) as AuditRecord).requestId)).toEqual(['r-1', 'r-7', 'r-3']);
+  });
+
   it('refuses appends after close', async () => {
     const trail = await FileAuditTrail.open(file);
     await trail.close();
