@@ -106,9 +106,9 @@ const READS: ReadonlySet<string> = new Set(READ_NAMES);
  * proxy granted video meetings alone is "Videomöten", never "Bokade besök", which it did not read (the
  * review of 2026-11-29). Still one record a patient (THREATS row 31).
  */
-function namedForRead(record: OutcomeRecord, reads: ReadonlyMap<ReadName, number> | undefined): OutcomeRecord {
-  if (reads === undefined || reads.size === 0 || record.status >= 300 || !READS.has(record.operation) || reads.has(record.operation as ReadName)) return record;
-  const [made] = reads.keys();
+function namedForRead(record: OutcomeRecord, reads: ReadonlySet<ReadName> | undefined): OutcomeRecord {
+  if (reads === undefined || record.status >= 300 || !READS.has(record.operation) || reads.has(record.operation as ReadName)) return record;
+  const [made] = reads;
   return made === undefined ? record : { ...record, operation: made };
 }
 

@@ -25,11 +25,11 @@ export interface AuditContext {
    */
   patientsRead?: Map<string, PatientRead>;
   /**
-   * The reads a FHIR search or read made of its one patient's records, the type's own first, each with
-   * how many items the release policy withheld (of several patients: PatientRead.reads): its record is
-   * named for the first of the type's reads that was made (src/http/audit-record.ts).
+   * The reads a FHIR search or read made of its one patient's records, in order, the type's own first
+   * (of several patients: PatientRead.reads): its record is named for the first of the type's reads that
+   * was made (src/http/audit-record.ts).
    */
-  reads?: Map<ReadName, number>;
+  reads?: Set<ReadName>;
   /**
    * The request read nobody and named nobody the service knows: a listing that matched no one it may
    * read, a Patient id this service did not make. Its one record names no patient (not the caller
@@ -43,7 +43,7 @@ export interface PatientRead {
   delegation: string;
   withheld: number;
   /** The kinds of data read of this patient (AuditContext.reads). */
-  reads?: Map<ReadName, number>;
+  reads?: Set<ReadName>;
 }
 
 export type { ErrorShape };

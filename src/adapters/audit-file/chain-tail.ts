@@ -1,4 +1,5 @@
 import type { FileHandle } from 'node:fs/promises';
+import { openIfExists } from '../fs/if-exists.js';
 
 const FIRST_WINDOW = 64 * 1024;
 // A torn write is at most one group-commit batch (hundreds of KiB); far more than that after the
@@ -48,5 +49,17 @@ export async function chainTailOf(handle: FileHandle, size: number): Promise<Cha
     if (window === MAX_TORN_BYTES) {
       throw new Error(`the last ${MAX_TORN_BYTES} bytes of the audit trail hold no whole record: not a torn write; inspect the file`);
     }
+  }
+}
+
+/** chainTailOf the file at `file`, of `size` bytes (its length now when not given), and that length; undefined when there is no file. */
+export async function fileChainTail(file: string, size?: number): Promise<(ChainTail & { size: number }) | undefined> {
+  const reader = await openIfExists(file);
+  if (!reader) return undefined;
+  try {
+    const length = size ?? (await reader.stat()).size;
+    return { ...(await chainTailOf(reader, length)), size: length };
+  } finally {
+    await reader.close();
   }
 }

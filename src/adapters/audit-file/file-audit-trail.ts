@@ -7,10 +7,9 @@ import type { ChainHeadSource } from '../audit-chain/head-signer.js';
 import { ChainWalk, type ChainPoint } from '../audit-query/chain-check.js';
 import { timeOfRecordText } from '../audit-query/trail-lines.js';
 import { GENESIS, lineLink } from './chain-check.js';
-import { chainTailOf } from './chain-tail.js';
+import { fileChainTail } from './chain-tail.js';
 import { countLines } from './line-count.js';
 import { repairTrailEnd, type TrailEnd } from './torn-tail.js';
-import { openIfExists } from '../fs/if-exists.js';
 
 interface Pending {
   /** The record's JSON without its closing brace; chained when its batch is written. */
@@ -53,17 +52,9 @@ const BESIDE_LOOK_MS = 50;
 /** The trail's end once it is whole (opened beside the service, which may be writing it); never cut. */
 async function wholeEndOf(file: string): Promise<TrailEnd> {
   for (const until = Date.now() + BESIDE_WAIT_MS; ;) {
-    const reader = await openIfExists(file);
-    if (!reader) return { lastHash: undefined, size: 0 };
-    let end;
-    let size;
-    try {
-      size = (await reader.stat()).size;
-      end = await chainTailOf(reader, size);
-    } finally {
-      await reader.close();
-    }
-    if (end.intactBytes === size) return { lastHash: end.lastHash, size };
+    const end = await fileChainTail(file);
+    if (end === undefined) return { lastHash: undefined, size: 0 };
+    if (end.intactBytes === end.size) return { lastHash: end.lastHash, size: end.size };
     if (Date.now() > until) {
       throw new Error(`the audit trail ${file} ends in part of a line: the service may be writing it, or stopped in the middle of a write. Try again; if this stays, restart the service, which sets the part aside`);
     }
@@ -244,13 +235,8 @@ export class FileAuditTrail implements AuditTrail, ChainHeadSource {
     if (size === this.size) return;
     const whose = `the audit trail ${this.file} was changed by another process`;
     if (size < this.size) throw new Error(`${whose}: it is shorter than this process wrote it; restart to go on from its last whole record`);
-    const reader = await open(this.file, 'r');
-    let end;
-    try {
-      end = await chainTailOf(reader, size);
-    } finally {
-      await reader.close();
-    }
+    const end = await fileChainTail(this.file, size);
+    if (end === undefined) throw new Error(`${whose}: it is gone; restart to begin it again`);
     if (end.intactBytes !== size || end.lastHash === undefined) throw new Error(`${whose}: it ends in part of a line; the next write looks again, and a restart sets the part aside`);
     this.lastHash = end.lastHash;
     this.size = size;
@@ -309,7 +295,9 @@ export class FileAuditTrail implements AuditTrail, ChainHeadSource {
    */
   async ping(): Promise<boolean> {
     if (this.handle === undefined) return false;
-    if (!this.refused || this.flushing !== undefined) return !this.refused;
+    if (!this.refused) return true;
+    // A batch under way looks at the file itself, and says.
+    if (this.flushing !== undefined) return false;
     try {
       await this.cutTornWrite();
       await this.adoptOtherWriters();

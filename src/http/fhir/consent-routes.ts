@@ -25,7 +25,7 @@ import { madePatientId, namedPatient, NOT_ALLOWED } from './patients-of-request.
 import { prefersStrictHandling } from './prefer-handling.js';
 import { parseKeptListSearch, readPatientParam } from './search-query.js';
 import { formatParam } from './search-values.js';
-import { formPairs } from './form-pairs.js';
+import { queryPairs } from './form-pairs.js';
 
 /** The access log's names of what each interaction does (the COS door's operations of §11). */
 const AUDITED = { search: 'listProxies', read: 'getProxy', create: 'grantProxy', delete: 'revokeProxy' } as const satisfies Record<ConsentInteraction, AuditedOperation>;
@@ -40,12 +40,6 @@ export interface ConsentRouteOptions {
   /** Answers the body as the FHIR routes do (the format asked for, room for large answers). */
   send: (request: FastifyRequest, reply: FastifyReply, body: unknown, format: string | undefined) => FastifyReply;
 }
-
-/** The parameters of the query string, in order. */
-const paramsOf = (request: FastifyRequest): [string, string][] => {
-  const at = request.url.indexOf('?');
-  return at < 0 ? [] : formPairs(request.url.slice(at + 1));
-};
 
 /**
  * The person whose grants these are: a person's token, with a scope that reaches Consent, acting for
@@ -103,7 +97,7 @@ export function consentRoutes(app: FastifyInstance, { deps, api, send }: Consent
    * `patientOf` reads it from the parameters) other than theirs is refused as any patient one may not act for.
    */
   const grantorAlone = <P extends { patient?: string }>(request: FastifyRequest, interaction: ConsentInteraction, parse: (params: [string, string][]) => P) => {
-    const params = paramsOf(request);
+    const params = queryPairs(request);
     const format = formatParam(params);
     answerType(request, format);
     const grantor = grantorOf(request, api, deps.proxyGrants, interaction);
@@ -141,7 +135,7 @@ export function consentRoutes(app: FastifyInstance, { deps, api, send }: Consent
   });
 
   app.post('/Consent', { config: config('create'), bodyLimit: MAX_CONSENT_BYTES }, async (request, reply) => {
-    const format = formatParam(paramsOf(request));
+    const format = formatParam(queryPairs(request));
     answerType(request, format);
     const { person, grants } = grantorOf(request, api, deps.proxyGrants, 'create');
     let consent: FhirResource;

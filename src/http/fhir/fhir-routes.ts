@@ -33,7 +33,7 @@ import { smartConfiguration } from './smart-configuration.js';
 import { WrittenForms } from './written-forms.js';
 import { prefersStrictHandling } from './prefer-handling.js';
 import { MAX_SUBSCRIPTION_BYTES, SUBSCRIPTION_PATHS, subscriptionRoutes } from './subscription-routes.js';
-import { formPairs } from './form-pairs.js';
+import { formPairs, queryPairs } from './form-pairs.js';
 import { utf8Body } from '../json-body.js';
 
 const FHIR_ID = /^[A-Za-z0-9\-.]{1,64}$/;
@@ -53,8 +53,7 @@ const SUBSCRIPTION_NOT_CHANGED = 'A Subscription is created (POST) and deleted (
  * subscription key is the credentials' (src/http/subscription-key.ts), no parameter of a FHIR request.
  */
 function paramsOf(request: FastifyRequest): [string, string][] {
-  const query = request.url.indexOf('?');
-  const fromUrl = query < 0 ? [] : formPairs(request.url.slice(query + 1)).filter(([name]) => name !== SUBSCRIPTION_KEY_PARAMETER);
+  const fromUrl = queryPairs(request).filter(([name]) => name !== SUBSCRIPTION_KEY_PARAMETER);
   const body = typeof request.body === 'string' ? formPairs(request.body) : [];
   return [...fromUrl, ...body];
 }

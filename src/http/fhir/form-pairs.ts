@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../api-error.js';
 
 /** A run of percent-escapes: the bytes of one or more characters. */
@@ -26,4 +27,10 @@ function escapesAreUtf8(text: string): boolean {
     }
   }
   return true;
+}
+
+/** The parameters of a request's query string, in order, read as formPairs reads them. */
+export function queryPairs(request: FastifyRequest): [string, string][] {
+  const at = request.url.indexOf('?');
+  return at < 0 ? [] : formPairs(request.url.slice(at + 1));
 }

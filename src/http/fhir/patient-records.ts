@@ -129,8 +129,7 @@ export async function patientResources(
     withheldBy.set(read, released.withheld);
     part.withheld = withheld;
     // The reads made, the type's own first: its audit record is named for them (src/http/audit-record.ts).
-    const made = several === undefined ? (request.audit.reads ??= new Map()) : (part.reads ??= new Map());
-    made.set(read, (made.get(read) ?? 0) + released.withheld);
+    (several === undefined ? (request.audit.reads ??= new Set()) : (part.reads ??= new Set())).add(read);
     parts.push({ read, resources: written.resources(read, form, released.records, ctx, patient) });
   }
   if (unavailable !== undefined && served === 0 && reached.length > 0) throw unavailable;

@@ -28,7 +28,7 @@ import { formatParam } from './search-values.js';
 import { basisFor } from './caller-basis.js';
 import { allowsOnSubscription, noteBasis, requireScopesFor, requireSubscriptionScope, subscriberOf } from './subscription-caller.js';
 import { postedSubscriptionOf, subscriptionResourceOf, type SubscriptionContext } from './subscription-resource.js';
-import { formPairs } from './form-pairs.js';
+import { queryPairs } from './form-pairs.js';
 
 /** The routes' paths below the FHIR base; fhir-routes.ts answers their other methods. */
 export const SUBSCRIPTION_PATHS = { list: '/Subscription', one: '/Subscription/:id', status: '/Subscription/:id/$status', events: '/Subscription/:id/$events' } as const;
@@ -49,15 +49,9 @@ export interface SubscriptionRouteOptions {
   send: (request: FastifyRequest, reply: FastifyReply, body: unknown, format: string | undefined) => FastifyReply;
 }
 
-/** The parameters of the query string, in order. */
-const paramsOf = (request: FastifyRequest): [string, string][] => {
-  const at = request.url.indexOf('?');
-  return at < 0 ? [] : formPairs(request.url.slice(at + 1));
-};
-
 /** The format asked for, after refusing a parameter the route does not take when the caller prefers strict handling. */
 function formatOf(request: FastifyRequest, takes: readonly string[] = []): string | undefined {
-  const params = paramsOf(request);
+  const params = queryPairs(request);
   const format = formatParam(params);
   answerType(request, format);
   const unknown = params.find(([name]) => name !== '_format' && !takes.includes(name));
@@ -75,7 +69,7 @@ const naming = (element: string, problem: string): string => {
 
 /** An event number of `$events`: a whole number, or the default when left out. */
 function eventNumber(request: FastifyRequest, name: string, otherwise: number): number {
-  const values = paramsOf(request).filter(([n]) => n === name).map(([, v]) => v);
+  const values = queryPairs(request).filter(([n]) => n === name).map(([, v]) => v);
   if (values.length === 0) return otherwise;
   const [value] = values;
   if (values.length > 1 || value === undefined || !EVENT_NUMBER.test(value)) throw new ApiError(400, `Parameter ${name} must be one whole number of an event (1, 2, 3 …), or left out.`);
