@@ -15,7 +15,6 @@ import type { OperationName } from '../../domain/operations/table.js';
 import { ApiError, MESSAGES } from '../api-error.js';
 import { MEDIA_TYPE_MESSAGES } from '../error-mapping.js';
 import type { RouteDependencies } from '../routes/dependencies.js';
-import { SUBSCRIPTION_KEY_PARAMETER } from '../subscription-key.js';
 import { auditEventRead, auditEventSearch } from './audit-events.js';
 import { offeredTopics } from '../../domain/notifications/topics.js';
 import { SUBSCRIPTION_SCOPES } from '../../domain/fhir/subscription-scopes.js';
@@ -49,13 +48,12 @@ const A_SUBSCRIPTION_ALLOW = 'GET, HEAD, DELETE';
 const SUBSCRIPTION_NOT_CHANGED = 'A Subscription is created (POST) and deleted (DELETE), never changed';
 
 /**
- * The parameters of a request in the order given: the query string, then a `_search` form body. The
- * subscription key is the credentials' (src/http/subscription-key.ts), no parameter of a FHIR request.
+ * The parameters of a request in the order given: the query string (queryPairs), then a `_search` form
+ * body.
  */
 function paramsOf(request: FastifyRequest): [string, string][] {
-  const fromUrl = queryPairs(request).filter(([name]) => name !== SUBSCRIPTION_KEY_PARAMETER);
   const body = typeof request.body === 'string' ? formPairs(request.body) : [];
-  return [...fromUrl, ...body];
+  return [...queryPairs(request), ...body];
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../api-error.js';
+import { SUBSCRIPTION_KEY_PARAMETER } from '../subscription-key.js';
 
 /** A run of percent-escapes: the bytes of one or more characters. */
 const ESCAPES = /(?:%[0-9A-Fa-f]{2})+/g;
@@ -29,8 +30,12 @@ function escapesAreUtf8(text: string): boolean {
   return true;
 }
 
-/** The parameters of a request's query string, in order, read as formPairs reads them. */
+/**
+ * The parameters of a request's query string, in order, read as formPairs reads them, without the
+ * subscription key: a query parameter only where a client cannot send the header, it is the
+ * credentials' (src/http/subscription-key.ts), no parameter of any FHIR route.
+ */
 export function queryPairs(request: FastifyRequest): [string, string][] {
   const at = request.url.indexOf('?');
-  return at < 0 ? [] : formPairs(request.url.slice(at + 1));
+  return at < 0 ? [] : formPairs(request.url.slice(at + 1)).filter(([name]) => name !== SUBSCRIPTION_KEY_PARAMETER);
 }
