@@ -185,6 +185,23 @@ overBothEhrs((variant) => {
         }
       }
     });
+
+    it('refuses any body on a GET route with 400 invalid (a token in it too, with or without the header), before the credentials, and logs none of it', async () => {
+      const bodies: Array<[string, string]> = [
+        [`access_token=${genuine}`, 'application/x-www-form-urlencoded'], [JSON.stringify({ access_token: genuine }), 'application/json'], ['_count=1', 'text/plain'],
+      ];
+      for (const route of routes().filter((r) => r.interaction !== 'search-post')) {
+        for (const [payload, type] of bodies) {
+          for (const header of [genuine, undefined]) {
+            const res = await call(route, header, { payload, headers: { 'content-type': type } });
+            const what = `${route.label} GET with a ${type} body ${header === undefined ? 'alone' : 'beside the header'}`;
+            expectFhirAnswer(route, res, what, { allowed: [400] });
+            expect([what, issueOf(res).code, issueOf(res).diagnostics, noData(res)]).toEqual([what, 'invalid', expect.stringMatching(/^A GET request takes no body: send none, and the access token in the Authorization header\.$/), true]);
+          }
+        }
+      }
+      expect(t.logLines.join('')).not.toContain(genuine.split('.')[2] as string);
+    });
   });
 });
 

@@ -221,6 +221,25 @@ overBothEhrs((variant) => {
       expect(t.logLines.join('')).not.toContain(token);
     });
 
+    it('refuses any body on a read (GET) with 400 before the credentials, a token in it too, and never logs it (threat 8)', async () => {
+      const token = used.token(await t.personToken(SELF, { jti: 'in-a-body' }));
+      const bodies: Array<[string, string]> = [
+        [`access_token=${token}`, 'application/x-www-form-urlencoded'], [JSON.stringify({ access_token: token }), 'application/json'], ['x'.repeat(17 * 1024), 'text/plain'],
+      ];
+      for (const route of ROUTES.filter((r) => r.method === 'GET')) {
+        for (const [payload, type] of bodies) {
+          for (const header of [token, undefined]) {
+            const res = await t.call({ ...requestOf(route), ...(header === undefined ? {} : { token: header }), payload, headers: { 'content-type': type } });
+            const what = `${route.operation} with a ${type} body ${header === undefined ? 'alone' : 'beside the header'}`;
+            expectDocumentedAnswer(route, res, what, { path: route.path });
+            expect([what, res.statusCode, errorText(res)]).toEqual([what, 400, expect.stringMatching(/^A GET request takes no body: send none, and the access token in the Authorization header\.$/)]);
+            expect(res.headers.connection).toBe('close');
+          }
+        }
+      }
+      expect(t.logLines.join('')).not.toContain(token);
+    });
+
     it('keeps two tokens that share a 4 KB prefix apart: each reads its own patient and is audited as itself', async () => {
       const pad = 'p'.repeat(4000);
       // One iat and exp for both: signed across a second's boundary, they would differ before the pad.
