@@ -12,12 +12,16 @@ type Fields = Omit<OutcomeRecord, 'phase' | 'outcome' | 'status'>;
  * missing scope is decided before the route runs), the patient header of a caller whose token
  * verified, or that caller's own number when there is no header. A request without a verified
  * token names nobody: anyone could put any number in a header; nor does one the route found to be
- * about nobody (AuditContext.nobody).
+ * about nobody (AuditContext.nobody). On the FHIR door, where no patient header exists, the route's
+ * own presumption (src/http/fhir/presumed-patient.ts): the caller's number would put a guardian's
+ * refused request about her child in her own log instead of the child's.
  */
 function patientOf(request: FastifyRequest): string | undefined {
   if (request.audit?.nobody === true) return undefined;
   if (request.audit?.patientId !== undefined) return request.audit.patientId;
   if (request.token === undefined) return undefined;
+  const config = request.routeOptions.config;
+  if (config?.fhir === true) return config.presumedPatient?.(request);
   const header = request.headers.patient;
   if (header === undefined) return request.token.personId;
   return typeof header === 'string' ? parsePersonalIdentityNumber(header) : undefined;

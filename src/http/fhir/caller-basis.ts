@@ -19,12 +19,15 @@ export async function basisFor(request: FastifyRequest, policy: PatientAccessPol
 }
 
 /**
- * The audit record of a 404 for a `patient` parameter naming someone other than the resource's patient:
- * that patient, and on what the caller acts for them, so a guardian asking so is not shown in her
- * child's log as a stranger refused (the review of 2026-11-29).
+ * The audit record of a refusal about `number`, a patient the request named other than the one it may
+ * read (a 404 for a `patient` parameter naming someone other than the resource's patient, a Consent
+ * list of someone else's grants): that patient, and on what the caller acts for them, or no basis where
+ * none holds. So a guardian asking so is not shown in her child's log as a stranger refused, nor a
+ * stranger as the patient themself (the reviews of 2026-11-29).
  */
-export async function noteNotFoundFor(request: FastifyRequest, policy: PatientAccessPolicy, number: string): Promise<void> {
+export async function noteRefusedFor(request: FastifyRequest, policy: PatientAccessPolicy, number: string): Promise<void> {
   request.audit.patientId = number;
   const basis = await basisFor(request, policy, number);
-  if (basis !== undefined) request.audit.delegation = basis;
+  if (basis === undefined) delete request.audit.delegation;
+  else request.audit.delegation = basis;
 }

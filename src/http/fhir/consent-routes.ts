@@ -25,6 +25,8 @@ import { madePatientId, namedPatient, NOT_ALLOWED } from './patients-of-request.
 import { prefersStrictHandling } from './prefer-handling.js';
 import { parseKeptListSearch, readPatientParam } from './search-query.js';
 import { formatParam } from './search-values.js';
+import { presumedPatient } from './presumed-patient.js';
+import { noteRefusedFor } from './caller-basis.js';
 import { queryPairs } from './form-pairs.js';
 
 /** The access log's names of what each interaction does (the COS door's operations of §11). */
@@ -89,14 +91,16 @@ const beforeChange = (request: FastifyRequest): BeforeChange => async (grant, ch
 
 export function consentRoutes(app: FastifyInstance, { deps, api, send }: ConsentRouteOptions): void {
   const ctx: ConsentContext = { ids: api.ids, zone: deps.zone, classes: consentClasses(api) };
-  const config = (interaction: ConsentInteraction) => ({ operation: AUDITED[interaction], errorShape: 'fhir', fhir: true } as const);
+  // A grantor manages their own grants, whatever app launch they come from: a refusal is about them unless it names someone.
+  const aboutCaller = presumedPatient(api, { caller: true });
+  const config = (interaction: ConsentInteraction) => ({ operation: AUDITED[interaction], errorShape: 'fhir', fhir: true, presumedPatient: aboutCaller } as const);
   const consentUrl = (id: string): string => `${api.publicBaseUrl}/fhir/Consent/${id}`;
   const isPatientId = madePatientId(api);
   /**
    * The grantor and the answer's format of a request that names no one but the grantor: `patient` (as
    * `patientOf` reads it from the parameters) other than theirs is refused as any patient one may not act for.
    */
-  const grantorAlone = <P extends { patient?: string }>(request: FastifyRequest, interaction: ConsentInteraction, parse: (params: [string, string][]) => P) => {
+  const grantorAlone = async <P extends { patient?: string }>(request: FastifyRequest, interaction: ConsentInteraction, parse: (params: [string, string][]) => P) => {
     const params = queryPairs(request);
     const format = formatParam(params);
     answerType(request, format);
@@ -104,7 +108,7 @@ export function consentRoutes(app: FastifyInstance, { deps, api, send }: Consent
     const parsed = parse(params);
     if (parsed.patient !== undefined && parsed.patient !== api.ids.patientId(grantor.person)) {
       const named = namedPatient(request, api, parsed.patient);
-      if (named !== undefined) request.audit.patientId = named;
+      if (named !== undefined) await noteRefusedFor(request, deps.accessPolicy, named);
       throw new ApiError(403, NOT_ALLOWED);
     }
     return { ...grantor, format, parsed };
@@ -117,7 +121,7 @@ export function consentRoutes(app: FastifyInstance, { deps, api, send }: Consent
 
   app.get('/Consent', { config: config('search') }, async (request, reply) => {
     const strict = prefersStrictHandling(request.headers.prefer);
-    const { person, grants, format, parsed: search } = grantorAlone(request, 'search', (params) => parseKeptListSearch('Consent', params, { strict, isPatientId }));
+    const { person, grants, format, parsed: search } = await grantorAlone(request, 'search', (params) => parseKeptListSearch('Consent', params, { strict, isPatientId }));
     const own = `Patient/${api.ids.patientId(person)}`;
     const given = (await grants.list(person)).filter((g) => g.role === 'grantor').map((g) => consentOf(g, ctx));
     const totalOnly = search.count === 0;
@@ -128,7 +132,7 @@ export function consentRoutes(app: FastifyInstance, { deps, api, send }: Consent
 
   app.get('/Consent/:id', { config: config('read') }, async (request, reply) => {
     const { id } = request.params as { id: string };
-    const { person, grants, format } = byId(request, 'read');
+    const { person, grants, format } = await byId(request, 'read');
     const view = await givenGrant(request, grants, person, id);
     request.audit.proxyGrantId = view.id;
     return send(request, reply, consentOf(view, ctx), format);
@@ -152,7 +156,7 @@ export function consentRoutes(app: FastifyInstance, { deps, api, send }: Consent
   app.delete('/Consent/:id', { config: config('delete') }, async (request, reply) => {
     refuseBody(request, 'DELETE /fhir/Consent/{id}');
     const { id } = request.params as { id: string };
-    const { person, grants, format } = byId(request, 'delete');
+    const { person, grants, format } = await byId(request, 'delete');
     await givenGrant(request, grants, person, id);
     return send(request, reply, consentOf(await grants.revoke(person, id, beforeChange(request)), ctx), format);
   });

@@ -21,7 +21,7 @@ import { delegateRelatedPerson } from './delegate-related-person.js';
 import { categoriesOf, contextsFor, formTypes, grantsOf, insufficientScope, launchPatientOf, mayInclude, requireGrants } from './fhir-access.js';
 import { servedTypes, type FhirApi, type TypeServing } from './fhir-api.js';
 import { patientResources, type Alternatives } from './patient-records.js';
-import { noteNotFoundFor } from './caller-basis.js';
+import { noteRefusedFor } from './caller-basis.js';
 import { namedPatient, patientsOf, samePatient, scopeRefusal } from './patients-of-request.js';
 import { RememberedMatches, selectionKey, type Selection } from './remembered-matches.js';
 import type { FhirSearch } from './search-query.js';
@@ -230,7 +230,7 @@ export class FhirInteractions {
       if (number === undefined) throw notFound(type);
       // A Patient is in its own compartment alone: `patient` naming anyone else finds nothing, as on any other type.
       if (type === 'Patient' && patientParam !== undefined && !samePatient(this.api, patientParam, number)) {
-        await noteNotFoundFor(request, this.deps.accessPolicy, number);
+        await noteRefusedFor(request, this.deps.accessPolicy, number);
         throw notFound(type);
       }
       return [number];

@@ -32,6 +32,7 @@ import { smartConfiguration } from './smart-configuration.js';
 import { WrittenForms } from './written-forms.js';
 import { prefersStrictHandling } from './prefer-handling.js';
 import { MAX_SUBSCRIPTION_BYTES, SUBSCRIPTION_PATHS, subscriptionRoutes } from './subscription-routes.js';
+import { presumedPatient } from './presumed-patient.js';
 import { formPairs, queryPairs } from './form-pairs.js';
 import { utf8Body } from '../json-body.js';
 
@@ -154,7 +155,8 @@ export const fhirRoutes: FastifyPluginAsync<FhirRouteOptions> = async (app: Fast
 
   for (const serving of served) {
     const type: FhirType = serving.type;
-    const config = { operation: operationOfType(serving), errorShape: 'fhir', fhir: true } as const;
+    const config = { operation: operationOfType(serving), errorShape: 'fhir', fhir: true, presumedPatient: presumedPatient(api, { type }) } as const;
+    const byIdConfig = type === 'Patient' ? { ...config, presumedPatient: presumedPatient(api, { idNamesPatient: true }) } : config;
     const search = async (request: FastifyRequest, reply: FastifyReply) => {
       // A token is taken from the Authorization header only (docs/contract.md#token-kinds): one in a `_search`
       // form body is refused as one in the query string is (src/http/plugins/credentials.ts), never ignored.
@@ -169,7 +171,7 @@ export const fhirRoutes: FastifyPluginAsync<FhirRouteOptions> = async (app: Fast
     };
     app.get(`/${type}`, { config }, search);
     app.post(`/${type}/_search`, { config, preParsing: formOnly }, search);
-    app.get(`/${type}/:id`, { config }, async (request, reply) => {
+    app.get(`/${type}/:id`, { config: byIdConfig }, async (request, reply) => {
       const { id } = request.params as { id: string };
       const params = paramsOf(request);
       const format = formatParam(params);
@@ -205,7 +207,8 @@ export const fhirRoutes: FastifyPluginAsync<FhirRouteOptions> = async (app: Fast
   }
 
   const summaryPath = fhirOperationPath(FHIR_OPERATIONS.getPatientSummary);
-  app.get(summaryPath, { config: { operation: 'getPatientSummary', errorShape: 'fhir', fhir: true } }, async (request, reply) => {
+  const summaryConfig = { operation: 'getPatientSummary', errorShape: 'fhir', fhir: true, presumedPatient: presumedPatient(api, { idNamesPatient: true }) } as const;
+  app.get(summaryPath, { config: summaryConfig }, async (request, reply) => {
     const { id } = request.params as { id: string };
     const params = paramsOf(request);
     const format = formatParam(params);

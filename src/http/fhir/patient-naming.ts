@@ -44,14 +44,19 @@ function valueNamesAPatient(value: string, isPatientId: (id: string) => boolean)
   return read.split(/[^A-Za-z0-9\-.]+/).some((piece) => piece !== '' && isPatientId(piece));
 }
 
+/** Whether a parameter names a patient or picks records by others' (see the file's header), `patient` itself included. */
+export function namesAPatient(name: string, value: string, isPatientId: (id: string) => boolean): boolean {
+  // A name encoded past any client's depth is taken to name a patient: nobody can say it does not.
+  const parts = folded(name)?.split(/[:.]/) ?? ['patient'];
+  return parts.some((part) => PATIENT_PARTS.has(part)) || valueNamesAPatient(value, isPatientId);
+}
+
 /**
  * The refusal of a parameter the API does not serve `where` (`on Condition`, `on a read by id`), when
  * it names a patient (see the file's header); undefined when it may be ignored.
  */
 export function namingRefusal(where: string, name: string, value: string, isPatientId: (id: string) => boolean): ApiError | undefined {
-  // A name encoded past any client's depth is taken to name a patient: nobody can say it does not.
-  const parts = folded(name)?.split(/[:.]/) ?? ['patient'];
-  if (!parts.some((part) => PATIENT_PARTS.has(part)) && !valueNamesAPatient(value, isPatientId)) return undefined;
+  if (!namesAPatient(name, value, isPatientId)) return undefined;
   return new ApiError(400, `${parameterLabel(name)} names a patient in a way this API does not serve ${where}: `
     + 'name the patient with patient=Patient/<id> alone (see the searchParam of GET /fhir/metadata).');
 }

@@ -24,7 +24,7 @@ import { documentBundle } from './bundle.js';
 import { categoriesOf, contextsFor, formTypes, grantsOf, mayInclude, requireGrants } from './fhir-access.js';
 import type { FhirApi, TypeServing } from './fhir-api.js';
 import { patientResources } from './patient-records.js';
-import { noteNotFoundFor } from './caller-basis.js';
+import { noteRefusedFor } from './caller-basis.js';
 import { namedPatient, samePatient } from './patients-of-request.js';
 import { knownSubject } from './summary-subject.js';
 import type { WrittenForms } from './written-forms.js';
@@ -55,7 +55,7 @@ export class PatientSummary {
     if (patient === undefined) throw notFound();
     request.audit.patientId = patient;
     if (patientParam !== undefined && !samePatient(this.api, patientParam, patient)) {
-      await noteNotFoundFor(request, this.deps.accessPolicy, patient);
+      await noteRefusedFor(request, this.deps.accessPolicy, patient);
       throw notFound();
     }
     const grants = grantsOf(request, this.api, (read) => formTypes(this.api, read));

@@ -28,6 +28,7 @@ import { formatParam } from './search-values.js';
 import { basisFor } from './caller-basis.js';
 import { allowsOnSubscription, noteBasis, requireScopesFor, requireSubscriptionScope, subscriberOf } from './subscription-caller.js';
 import { postedSubscriptionOf, subscriptionResourceOf, type SubscriptionContext } from './subscription-resource.js';
+import { presumedPatient } from './presumed-patient.js';
 import { queryPairs } from './form-pairs.js';
 
 /** The routes' paths below the FHIR base; fhir-routes.ts answers their other methods. */
@@ -77,7 +78,8 @@ function eventNumber(request: FastifyRequest, name: string, otherwise: number): 
 }
 
 export function subscriptionRoutes(app: FastifyInstance, { deps, door, topics, api, now, send }: SubscriptionRouteOptions): void {
-  const config = (operation: AuditedOperation) => ({ operation, errorShape: 'fhir', fhir: true } as const);
+  const presumed = presumedPatient(api);
+  const config = (operation: AuditedOperation) => ({ operation, errorShape: 'fhir', fhir: true, presumedPatient: presumed } as const);
   const ctx = (): SubscriptionContext => ({ publicBaseUrl: api.publicBaseUrl, ids: api.ids });
   const bundles = (): BundleContext => ({ fhirBase: `${api.publicBaseUrl}/fhir`, nowMs: now(), newId: randomUUID });
   const audited = (request: FastifyRequest, step: 'subscribe' | 'unsubscribe', topic: TopicName): void => {

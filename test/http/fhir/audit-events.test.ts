@@ -107,6 +107,29 @@ describe('every FHIR interaction leaves one audit record, before the answer', ()
     }
   });
 
+  // Hostile review (helper-75, F5): a FHIR request refused before its route named anyone was recorded
+  // under the caller's own number, so a guardian's refused request about her child was in her own log.
+  it('a request refused before its route named anyone is about the patient it names or its launch patient, else nobody; never the caller instead', async () => {
+    const launched = await smartToken(t, MARTA, 'patient/*.read', { smart_patient: pid(LILLA) });
+    const user = await smartToken(t, MARTA, 'user/*.read');
+    const form = (params: string) => ({ method: 'POST' as const, url: '/fhir/Condition/_search', key: null, token: user, payload: params, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const refusals: Array<{ what: string; call: () => Promise<LightMyRequestResponse>; patient: string | undefined }> = [
+      { what: 'launched on the child, a bad date', call: () => get(t, '/fhir/Composition?date=yesterday', launched), patient: LILLA },
+      { what: 'launched on the child, a bad _count', call: () => get(t, '/fhir/Encounter?_count=x', launched), patient: LILLA },
+      { what: 'the child named, a bad _count', call: () => get(t, `/fhir/Condition?patient=${pid(LILLA)}&_count=x`, user), patient: LILLA },
+      { what: 'the child named in a _search form, a bad _count', call: () => t.call(form(`patient=${pid(LILLA)}&_count=x`)), patient: LILLA },
+      { what: 'the child named twice', call: () => get(t, `/fhir/Condition?patient=${pid(LILLA)}&patient=${pid(LILLA)}`, user), patient: undefined },
+      { what: 'the child named beside a subject', call: () => get(t, `/fhir/Condition?patient=${pid(LILLA)}&subject=Patient/${pid(LILLA)}`, user), patient: undefined },
+      { what: 'someone named by an unserved chain', call: () => get(t, `/fhir/Condition?subject:Patient=${pid(LILLA)}`, user), patient: undefined },
+      { what: 'a Patient search by a bad identifier', call: () => get(t, '/fhir/Patient?identifier=nothing', user), patient: undefined },
+    ];
+    for (const r of refusals) {
+      const { res, record } = await onlyRecordOf(r.call);
+      expect([r.what, res.statusCode]).toEqual([r.what, 400]);
+      expect([r.what, record.patientId, record.outcome, record.actor?.personId]).toEqual([r.what, r.patient, 'denied', MARTA]);
+    }
+  });
+
   // Märta's Patient list under user/ scopes reads herself, Lilla, Tolvan and Gösta, and tries Sara
   // (refused: protected). Failed before (one record per request): its one record named Sara, as
   // allowed, and none of the four whose data it answered.

@@ -1,0 +1,53 @@
+/**
+ * Whom the audit record of a FHIR request is about when it is refused before its route named anyone
+ * (a 400 for a parameter, a 429): on this door a patient is named by a parameter or by the token's
+ * launch, never by the caller's number as such, which would put a guardian's refused request about her
+ * child in her own access log instead of the child's (src/http/audit-record.ts).
+ */
+import type { FastifyRequest } from 'fastify';
+import { launchPatient } from '../../domain/access/scope-reach.js';
+import type { FhirApi } from './fhir-api.js';
+import { formPairs, queryPairs } from './form-pairs.js';
+import { namesAPatient } from './patient-naming.js';
+
+export type PresumedPatient = (request: FastifyRequest) => string | undefined;
+
+export interface PresumedFrom {
+  /** The route's resource type: on Patient every filter picks people. */
+  type?: string;
+  /** The path's id is a Patient id (`Patient/<id>`, `Patient/<id>/$summary`): it names the patient. */
+  idNamesPatient?: boolean;
+  /** The request is about the caller's own records whatever app launch it came from (their grants: Consent). */
+  caller?: boolean;
+}
+
+/**
+ * The patient a refused request presumably was about: the one `patient` parameter it named (a Patient id
+ * this service made), else, where no parameter names anybody, the token's launch patient (or, with
+ * `caller`, the caller); nobody (undefined) where a parameter names someone any other way, or several do,
+ * or a Patient search picks people, or the parameters cannot be read.
+ */
+export function presumedPatient(api: FhirApi, from: PresumedFrom = {}): PresumedPatient {
+  const numberOf = (id: string): string | undefined => api.ids.identityNumberOf(id);
+  const isPatientId = (id: string): boolean => numberOf(id) !== undefined;
+  const picksPeople = (name: string, value: string): boolean =>
+    namesAPatient(name, value, isPatientId) || (from.type === 'Patient' && (name === '_id' || !name.startsWith('_')));
+  return (request) => {
+    const token = request.token;
+    if (token === undefined) return undefined;
+    if (from.idNamesPatient === true) {
+      const id = (request.params as { id?: unknown }).id;
+      return typeof id === 'string' ? numberOf(id) : undefined;
+    }
+    let naming: [string, string][];
+    try {
+      naming = [...queryPairs(request), ...(typeof request.body === 'string' ? formPairs(request.body) : [])].filter(([name, value]) => picksPeople(name, value));
+    } catch {
+      return undefined;
+    }
+    if (naming.length === 0) return from.caller === true ? token.personId : launchPatient(token, numberOf);
+    const [name, value] = naming[0] as [string, string];
+    if (naming.length > 1 || name !== 'patient') return undefined;
+    return numberOf(value.startsWith('Patient/') ? value.slice('Patient/'.length) : value);
+  };
+}
