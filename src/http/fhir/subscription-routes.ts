@@ -22,7 +22,8 @@ import { searchLink, searchset } from './bundle.js';
 import { contextsFor } from './fhir-access.js';
 import type { FhirApi } from './fhir-api.js';
 import { answerType } from './fhir-format.js';
-import { namedPatient, NOT_ALLOWED } from './patients-of-request.js';
+import { madePatientId, namedPatient, NOT_ALLOWED } from './patients-of-request.js';
+import { namingRefusal } from './patient-naming.js';
 import { prefersStrictHandling } from './prefer-handling.js';
 import { formatParam } from './search-values.js';
 import { basisFor } from './caller-basis.js';
@@ -50,12 +51,21 @@ export interface SubscriptionRouteOptions {
   send: (request: FastifyRequest, reply: FastifyReply, body: unknown, format: string | undefined) => FastifyReply;
 }
 
-/** The format asked for, after refusing a parameter the route does not take when the caller prefers strict handling. */
-function formatOf(request: FastifyRequest, takes: readonly string[] = []): string | undefined {
+/**
+ * The format asked for, after refusing a parameter the route does not take that names a patient (every
+ * FHIR route does, threat 57: a list that looked filtered by it would not be), and any it does not take
+ * when the caller prefers strict handling.
+ */
+function formatOf(request: FastifyRequest, isPatientId: (id: string) => boolean, takes: readonly string[] = []): string | undefined {
   const params = queryPairs(request);
   const format = formatParam(params);
   answerType(request, format);
-  const unknown = params.find(([name]) => name !== '_format' && !takes.includes(name));
+  const others = params.filter(([name]) => name !== '_format' && !takes.includes(name));
+  for (const [name, value] of others) {
+    const refusal = namingRefusal('on Subscription', name, value, isPatientId);
+    if (refusal !== undefined) throw refusal;
+  }
+  const unknown = others[0];
   if (unknown !== undefined && prefersStrictHandling(request.headers.prefer)) {
     throw new ApiError(400, `This path takes ${['_format', ...takes].join(', ')} only: leave the other parameters out (Prefer: handling=strict).`);
   }
@@ -79,6 +89,7 @@ function eventNumber(request: FastifyRequest, name: string, otherwise: number): 
 
 export function subscriptionRoutes(app: FastifyInstance, { deps, door, topics, api, now, send }: SubscriptionRouteOptions): void {
   const presumed = presumedPatient(api);
+  const isPatientId = madePatientId(api);
   const config = (operation: AuditedOperation) => ({ operation, errorShape: 'fhir', fhir: true, presumedPatient: presumed } as const);
   const ctx = (): SubscriptionContext => ({ publicBaseUrl: api.publicBaseUrl, ids: api.ids });
   const bundles = (): BundleContext => ({ fhirBase: `${api.publicBaseUrl}/fhir`, nowMs: now(), newId: randomUUID });
@@ -106,7 +117,7 @@ export function subscriptionRoutes(app: FastifyInstance, { deps, door, topics, a
   }
 
   app.post(SUBSCRIPTION_PATHS.list, { config: config('createSubscription'), bodyLimit: MAX_SUBSCRIPTION_BYTES }, async (request, reply) => {
-    const format = formatOf(request);
+    const format = formatOf(request, isPatientId);
     const subscriber = subscriberOf(request, api);
     requireSubscriptionScope(request, 'create', ['patient', 'user']);
     const posted = postedSubscriptionOf(request.body, { ...ctx(), topics, nowMs: now() });
@@ -144,7 +155,7 @@ export function subscriptionRoutes(app: FastifyInstance, { deps, door, topics, a
   });
 
   app.get(SUBSCRIPTION_PATHS.list, { config: config('searchSubscriptions') }, async (request, reply) => {
-    const format = formatOf(request);
+    const format = formatOf(request, isPatientId);
     const subscriber = subscriberOf(request, api);
     requireSubscriptionScope(request, 'search', ['patient', 'user']);
     const shown = (await door.manage.list(subscriber)).filter((s) => allowsOnSubscription(request, 'search', contextsFor(request, api, s.patient)));
@@ -161,14 +172,14 @@ export function subscriptionRoutes(app: FastifyInstance, { deps, door, topics, a
   });
 
   app.get(SUBSCRIPTION_PATHS.one, { config: config('readSubscription') }, async (request, reply) => {
-    const format = formatOf(request);
+    const format = formatOf(request, isPatientId);
     const s = await own(request, subscriberOf(request, api), 'read');
     return send(request, reply, subscriptionResourceOf(s, ctx()), format);
   });
 
   app.delete(SUBSCRIPTION_PATHS.one, { config: config('deleteSubscription') }, async (request, reply) => {
     refuseBody(request, 'DELETE /fhir/Subscription/{id}');
-    const format = formatOf(request);
+    const format = formatOf(request, isPatientId);
     const subscriber = subscriberOf(request, api);
     const s = await own(request, subscriber, 'delete');
     await door.manage.remove(subscriber, s.id, () => request.server.recordWriteAttempt(request));
@@ -177,13 +188,13 @@ export function subscriptionRoutes(app: FastifyInstance, { deps, door, topics, a
   });
 
   app.get(SUBSCRIPTION_PATHS.status, { config: config('getSubscriptionStatus') }, async (request, reply) => {
-    const format = formatOf(request);
+    const format = formatOf(request, isPatientId);
     const s = await own(request, subscriberOf(request, api), 'read');
     return send(request, reply, statusBundle(s, bundles()), format);
   });
 
   app.get(SUBSCRIPTION_PATHS.events, { config: config('getSubscriptionEvents') }, async (request, reply) => {
-    const format = formatOf(request, ['eventsSinceNumber', 'eventsUntilNumber']);
+    const format = formatOf(request, isPatientId, ['eventsSinceNumber', 'eventsUntilNumber']);
     const since = eventNumber(request, 'eventsSinceNumber', 1);
     const until = eventNumber(request, 'eventsUntilNumber', since + MAX_EVENTS_PER_CALL - 1);
     const subscriber = subscriberOf(request, api);

@@ -225,3 +225,31 @@ describe('attacks on the Subscription door', () => {
     expect(outcomeOf(await get(t, '/fhir/Subscription', await smartToken(t, TOLVAN, 'patient/*.read')), 403).diagnostics).toContain('Subscription.s');
   });
 });
+
+describe('a parameter naming a patient on the Subscription door', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ now: NOW, subscriptions: true });
+  }, 60_000);
+  afterAll(async () => t.close());
+
+  // Hostile review (helper-76): the Subscription routes passed over `patient`, `subject` and identity
+  // numbers (200 with every subscription of the caller's), where every other FHIR route refuses a
+  // parameter naming a patient it does not serve (threat 57) rather than answer as if it had been heeded.
+  it('refuses one with 400 on every route, as every FHIR route does, and still passes over one naming nobody', async () => {
+    const tolvan = await smartToken(t, TOLVAN, PATIENT_SCOPES);
+    const made = await post(t, subscription(), tolvan);
+    expect(made.statusCode, made.body).toBe(201);
+    const { id } = made.json<{ id: string }>();
+    const paths = ['/fhir/Subscription', `/fhir/Subscription/${id}`, `/fhir/Subscription/${id}/$status`, `/fhir/Subscription/${id}/$events`];
+    const naming = [`patient=${pid(LILLA)}`, `subject=Patient/${pid(LILLA)}`, `patient:Patient=${pid(LILLA)}`, `owner=${LILLA}`, '_has:Observation:patient:code=x'];
+    for (const path of paths) {
+      for (const query of naming) {
+        const res = await get(t, `${path}?${query}`, tolvan);
+        expect([path, query, res.statusCode]).toEqual([path, query, 400]);
+        expect(outcomeOf(res, 400).diagnostics).toMatch(/names a patient in a way this API does not serve on Subscription/);
+      }
+      expect([path, (await get(t, `${path}?color=blue`, tolvan)).statusCode]).toEqual([path, 200]);
+    }
+  });
+});
