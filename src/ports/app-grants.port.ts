@@ -15,6 +15,10 @@ export interface HeldGrant {
 }
 
 export interface AppGrants {
-  /** Whether `held`, or its successor, is alive and is its person's for its app; throws when it cannot be asked. */
-  holds(held: HeldGrant): Promise<boolean>;
+  /**
+   * The scopes of `held`'s grant, or of its successor, while it is alive and its person's for its app;
+   * undefined when none holds; throws when it cannot be asked. A successor's scopes are what the person
+   * consented to last: a new consent may narrow them (docs/notifications.md#checked-at-sending).
+   */
+  scopesHeld(held: HeldGrant): Promise<ReadonlySet<string> | undefined>;
 }

@@ -115,7 +115,7 @@ async function startDemoIssuer(selection: Selection): Promise<{
   life.notices.push(`demo authorization server: ${demo.issuer} (clients and secrets in ${selection.demoClientsFile})`);
   return {
     issuer: demo.issuer, clientIds: demo.clientIds, grantHolder: (grantId) => demo.grantHolder(grantId),
-    appGrants: { holds: (held) => demo.signedInStill(held) }, openPatientClaim: demo.openPatientClaim,
+    appGrants: { scopesHeld: (held) => demo.scopesHeld(held) }, openPatientClaim: demo.openPatientClaim,
   };
 }
 
@@ -162,7 +162,7 @@ async function startOwnIssuer(selection: Selection, signIn: SignInSettings): Pro
   life.notices.push(`authorization server: ${signIn.issuer} (sign-in at ${signIn.login.issuer})`);
   return {
     publicJwks: publicKeys(signIn.signingKeys), grantHolder: (grantId) => server.grantHolder(grantId),
-    appGrants: { holds: (held) => server.signedInStill(held) },
+    appGrants: { scopesHeld: (held) => server.scopesHeld(held) },
     openPatientClaim: patientClaimSeal(signIn.signingKeys).open,
   };
 }

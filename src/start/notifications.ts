@@ -24,6 +24,7 @@ import type { FhirApi } from '../http/fhir/fhir-api.js';
 import { asFhirContext } from '../http/fhir/patient-records.js';
 import { WrittenForms } from '../http/fhir/written-forms.js';
 import type { SubscriptionDependencies } from '../http/routes/dependencies.js';
+import { scopesReachTopic } from '../http/fhir/subscription-caller.js';
 import type { AppGrants } from '../ports/app-grants.port.js';
 import type { AuditFeed } from '../ports/audit-feed.port.js';
 import type { AuditTrail } from '../ports/audit-trail.port.js';
@@ -93,7 +94,9 @@ export function startNotifications(parts: NotificationParts): SubscriptionDepend
   const owner = `${process.pid}-${randomUUID()}`;
   const deps: NotificationDeps = {
     store, clock, audit: parts.audit, reader: parts.readPatientData, write: resourceWriter(fhir, parts.config.ehrTimezone),
-    right: new RightToRead(parts.accessPolicy, parts.appGrants, { ...parts.release, zone: parts.config.ehrTimezone }),
+    right: new RightToRead(parts.accessPolicy, parts.appGrants === undefined ? undefined : { grants: parts.appGrants, scopesReach: scopesReachTopic(fhir) }, {
+      ...parts.release, zone: parts.config.ehrTimezone,
+    }),
     digest: (text) => createHash('sha256').update(text).digest('base64url'), newId: randomUUID,
   };
   const topics = offeredTopics(parts.grantEvents !== undefined);

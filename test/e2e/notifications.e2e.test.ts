@@ -123,6 +123,22 @@ describe('notifications, end to end (issue 54)', () => {
     expect(await statusOf(after, id)).toBe('active');
   }, 60_000);
 
+  // Hostile review (helper-77): a new consent with fewer scopes replaced the grant, and the subscription
+  // made under the wider one went on telling the app what it could no longer read.
+  it('signing in again with scopes that no longer reach the topic ends the subscription: nothing more is told', async () => {
+    const wide = await svc.token(TOLVAN, ['patient/Subscription.cruds', 'patient/Patient.rs', 'patient/DiagnosticReport.rs']);
+    const labs = await listen();
+    const id = await subscribe(wide, 'lab-result', 'DiagnosticReport', TOLVAN, labs.url);
+    await until(labs, (r) => r.received.length >= 1);
+    const narrow = await svc.token(TOLVAN, ['patient/Subscription.cruds', 'patient/Patient.rs']);
+    expect((await svc.fhir(narrow, `DiagnosticReport?patient=${ids.get(TOLVAN) ?? ''}`)).status).toBe(403);
+    await addLateLabReport(svc.ehrDir, TOLVAN, svc.clock.now(), 'Europe/Stockholm');
+    const off = await pollUntil(() => statusOf(narrow, id), (s) => s === 'off', WAIT_MS);
+    expect(off).toBe('off');
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    expect(events(labs)).toEqual([]);
+  }, 60_000);
+
   it('a note held back by the signing delay is told only once released', async () => {
     const tolvan = await svc.token(TOLVAN, ['patient/Subscription.cruds', 'patient/Patient.rs', 'patient/Composition.rs']);
     const notes = await listen();

@@ -233,7 +233,7 @@ async function startAppOver<E extends AnyEhr>(backend: Backend<E>, clock: FixedC
 export const TEST_FHIR_IDS = new KeyedFhirIds(Buffer.from('test apps\' FHIR id secret, 32 bytes+'));
 export const TEST_PUBLIC_BASE_URL = 'https://api.test.example';
 
-function testFhirApi(): FhirApi {
+export function testFhirApi(): FhirApi {
   return {
     forms: fhirForms(), ids: TEST_FHIR_IDS, publicBaseUrl: TEST_PUBLIC_BASE_URL,
     smart: { authorizationEndpoint: 'https://issuer.test.example/auth', tokenEndpoint: 'https://issuer.test.example/token' },

@@ -54,20 +54,40 @@ export async function keepGrant(
 }
 
 /**
- * Whether the app is still signed in for `held`: its grant alive and its person's for its app, or a
+ * The grant that keeps the app signed in for `held`: its own, alive and its person's for its app, or a
  * live grant that replaced it (the same person, app and pick, and naming it among those it replaced:
- * keepGrant's one grant each). What a subscription made under a grant lives by, so that consenting
- * again does not end it, while revoking or signing out does, even if the person signs in again later.
+ * keepGrant's one grant each); undefined when none does. What a subscription made under a grant lives
+ * by, so that consenting again does not end it, while revoking or signing out does, even if the person
+ * signs in again later.
  */
-export async function signedInStill(picks: LaunchPicks, holderOf: (grantId: string) => Promise<GrantHolder | undefined>, held: HeldGrant): Promise<boolean> {
+export async function holdingGrant(picks: LaunchPicks, holderOf: (grantId: string) => Promise<GrantHolder | undefined>, held: HeldGrant): Promise<string | undefined> {
   const whose = { accountId: held.personId, clientId: held.clientId };
-  if (holdsGrant(await holderOf(held.grantId), whose)) return true;
+  if (holdsGrant(await holderOf(held.grantId), whose)) return held.grantId;
   for (const k of await picks.opening(held.personId, [])) {
     if (k.accountId !== held.personId || k.clientId !== held.clientId || k.patientId !== held.smartPatient) continue;
     if (!(k.replaces ?? []).includes(held.grantId)) continue;
-    if (holdsGrant(await holderOf(k.grantId), whose)) return true;
+    if (holdsGrant(await holderOf(k.grantId), whose)) return k.grantId;
   }
-  return false;
+  return undefined;
+}
+
+/** The scopes a grant's payload holds (oidc-provider's `openid.scope` and each resource's), or undefined for none kept. */
+export function scopesOfGrant(payload: unknown): ReadonlySet<string> | undefined {
+  if (typeof payload !== 'object' || payload === null) return undefined;
+  const { openid, resources } = payload as { openid?: { scope?: unknown }; resources?: Record<string, unknown> };
+  const texts = [openid?.scope, ...Object.values(resources ?? {})].filter((t): t is string => typeof t === 'string');
+  return new Set(texts.flatMap((t) => t.split(' ')).filter((scope) => scope !== ''));
+}
+
+/**
+ * The scopes of the grant that keeps the app signed in for `held` (holdingGrant): what the person
+ * consented to last, which a new consent may have narrowed; undefined when none holds.
+ */
+export async function scopesStillHeld(
+  picks: LaunchPicks, holderOf: (grantId: string) => Promise<GrantHolder | undefined>, payloadOf: (grantId: string) => Promise<unknown>, held: HeldGrant,
+): Promise<ReadonlySet<string> | undefined> {
+  const grantId = await holdingGrant(picks, holderOf, held);
+  return grantId === undefined ? undefined : scopesOfGrant(await payloadOf(grantId));
 }
 
 /** Whose a grant is while it is alive, else undefined: its access tokens are taken only while it is, for its holder (the token verifier's question). */

@@ -8,7 +8,7 @@ import type Provider from 'oidc-provider';
 import pg, { type Pool } from 'pg';
 import type { GrantHolder } from '../../ports/access-token-verifier.port.js';
 import type { HeldGrant } from '../../ports/app-grants.port.js';
-import { signedInStill } from './grant-endings.js';
+import { scopesStillHeld } from './grant-endings.js';
 import type { AuthServerMount } from '../../ports/auth-server.port.js';
 import type { SmartLaunchContext } from '../../ports/smart-launch.port.js';
 import { AppsSessions } from './apps-sessions.js';
@@ -200,9 +200,9 @@ export class RegionAuthServer implements AuthServerMount {
     return this.grants.holderOf(grantId);
   }
 
-  /** Whether the app is still signed in for a subscription's grant (signedInStill), asked of the shared store. */
-  signedInStill(held: HeldGrant): Promise<boolean> {
-    return signedInStill(this.interactions.picks, (id: string) => this.grants.holderOf(id), held);
+  /** The scopes of the grant that keeps the app signed in for a subscription's (scopesStillHeld), asked of the shared store. */
+  scopesHeld(held: HeldGrant): Promise<ReadonlySet<string> | undefined> {
+    return scopesStillHeld(this.interactions.picks, (id: string) => this.grants.holderOf(id), (id: string) => this.grants.find(id), held);
   }
 
   /** Whether the region's login is discovered (until then sign-in pages answer 503; tokens already issued keep working). */

@@ -16,7 +16,7 @@ import {
 } from '../../adapters/auth-server/connected-apps-http.js';
 import { AuthClients, type AuthClient } from '../../adapters/auth-server/clients.js';
 import { sendErrorPage } from '../../adapters/auth-server/error-pages.js';
-import { grantHolder, signedInStill } from '../../adapters/auth-server/grant-endings.js';
+import { grantHolder, scopesStillHeld } from '../../adapters/auth-server/grant-endings.js';
 import { FormTokens } from '../../adapters/auth-server/form-tokens.js';
 import { handleInteraction, INTERACTION_PATH, type FormRefusal } from '../../adapters/auth-server/interactions.js';
 import { REFRESH_TOKEN_TTL_SECONDS } from '../../adapters/auth-server/provider-config.js';
@@ -52,8 +52,8 @@ export interface DemoAuthServer {
   registered: readonly AuthClient[];
   /** Whose a grant is while it is alive: the API takes a person token of this server only while its grant is, and is theirs. */
   grantHolder(grantId: string): Promise<GrantHolder | undefined>;
-  /** Whether the app is still signed in for a subscription's grant (grant-endings.ts signedInStill). */
-  signedInStill(held: HeldGrant): Promise<boolean>;
+  /** The scopes of the grant that keeps the app signed in for a subscription's (grant-endings.ts scopesStillHeld). */
+  scopesHeld(held: HeldGrant): Promise<ReadonlySet<string> | undefined>;
   /** Opens the sealed patient claim of its tokens (patient-claim-seal.ts), for the service in the same process. */
   openPatientClaim: OpenPatientClaim;
 }
@@ -215,7 +215,8 @@ export async function startDemoAuthServer(options: {
     clientIds: CLIENT_CREDENTIALS_CLIENT_IDS,
     registered,
     grantHolder: (grantId) => (provider === undefined ? Promise.resolve(undefined) : grantHolder(provider, grantId)),
-    signedInStill: (held) => (provider === undefined ? Promise.resolve(false) : signedInStill(picks, (id) => grantHolder(provider as Provider, id), held)),
+    scopesHeld: (held) => (provider === undefined ? Promise.resolve(undefined)
+      : scopesStillHeld(picks, (id) => grantHolder(provider as Provider, id), (id) => (provider as Provider).Grant.adapter.find(id), held)),
     openPatientClaim: patientClaimSeal(stored.signingKeys).open,
     close: () =>
       new Promise<void>((resolve, reject) => {

@@ -1,9 +1,10 @@
 /**
  * The check at sending (docs/notifications.md#checked-at-sending): whether a subscription's person may
  * read what its topic tells, now. It asks exactly what a request of theirs would be asked: the app's
- * grant of the sign-in still held, the delegation or proxy grant live (PatientAccessPolicy, which also
- * refuses a protected identity to any delegate), the topic's reads within a proxy's categories, the
- * access log within the release policy's age limits, and sharing's events for the patient alone.
+ * grant of the sign-in still held, with scopes that still reach the topic for the patient, the
+ * delegation or proxy grant live (PatientAccessPolicy, which also refuses a protected identity to any
+ * delegate), the topic's reads within a proxy's categories, the access log within the release policy's
+ * age limits, and sharing's events for the patient alone.
  */
 import type { AppGrants } from '../../ports/app-grants.port.js';
 import type { EhrCalls } from '../../ports/ehr-records.port.js';
@@ -33,10 +34,22 @@ export type Right = RightHolds | RightLost;
 
 const lost = (reason: RightLost['reason']): RightLost => ({ kind: 'lost', reason });
 
+/**
+ * Whether `scopes`, those the app's grant holds now, still allow what making `subscription` took (its
+ * Subscription scope and the read of its topic, for its patient): the FHIR door's own test of a new
+ * subscription (src/http/fhir/subscription-caller.ts), asked again at sending.
+ */
+export type ScopesReach = (subscription: StoredSubscription, scopes: ReadonlySet<string>) => boolean;
+
 export class RightToRead {
+  /**
+   * `appGrants`, where the service's own authorization server (or the demo's) issued the tokens: the
+   * app's grant must still hold, and its scopes still reach the topic (`scopesReach`); without it only
+   * the person's right to the patient is asked.
+   */
   constructor(
     private readonly policy: PatientAccessPolicy,
-    private readonly appGrants: AppGrants | undefined,
+    private readonly appGrants: { grants: AppGrants; scopesReach: ScopesReach } | undefined,
     private readonly release: ReleaseSettings & { zone: string },
   ) {}
 
@@ -47,10 +60,14 @@ export class RightToRead {
    */
   async check(subscription: StoredSubscription, view?: EhrCalls): Promise<Right> {
     const { subscriber, patient, topic } = subscription;
-    if (subscriber.grantId !== undefined && this.appGrants !== undefined && !await this.appGrants.holds({
-      grantId: subscriber.grantId, personId: subscriber.personId, clientId: subscriber.clientId,
-      ...(subscriber.smartPatient === undefined ? {} : { smartPatient: subscriber.smartPatient }),
-    })) return lost('app-revoked');
+    if (subscriber.grantId !== undefined && this.appGrants !== undefined) {
+      // A grant the person revoked, signed out of or let run out; or replaced by a consent whose scopes no longer reach the topic.
+      const scopes = await this.appGrants.grants.scopesHeld({
+        grantId: subscriber.grantId, personId: subscriber.personId, clientId: subscriber.clientId,
+        ...(subscriber.smartPatient === undefined ? {} : { smartPatient: subscriber.smartPatient }),
+      });
+      if (scopes === undefined || !this.appGrants.scopesReach(subscription, scopes)) return lost('app-revoked');
+    }
     let access: PatientAccess;
     try {
       const caller = { personId: subscriber.personId, ...(subscriber.smartPatient === undefined ? {} : { smartPatient: subscriber.smartPatient }) };

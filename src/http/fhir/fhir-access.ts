@@ -19,9 +19,12 @@ export const formTypes = (api: FhirApi, read: ReadName): readonly string[] => (a
 export function grantsOf(request: FastifyRequest, api: FhirApi, readsOfType: (read: ReadName) => readonly string[]): Grant[] {
   const token = request.token;
   if (token === undefined) return [];
-  const written = token.grantedScopes ?? token.scopes;
+  return grantsOfScopes(token.grantedScopes ?? token.scopes, token.personId === undefined ? 'system' : 'user', api, readsOfType);
+}
+
+/** The grants `written` scopes give a person's (`user`) or a client's (`system`) token: grantsOf without a request. */
+export function grantsOfScopes(written: ReadonlySet<string>, context: ScopeContext, api: FhirApi, readsOfType: (read: ReadName) => readonly string[]): Grant[] {
   const grants = smartGrants(written);
-  const context: ScopeContext = token.personId === undefined ? 'system' : 'user';
   for (const read of Object.keys(api.forms) as ReadName[]) {
     if (!written.has(cosScopeOf(read))) continue;
     for (const type of readsOfType(read)) grants.push({ context, type, interactions: new Set<Interaction>(['read', 'search']) });

@@ -7,19 +7,21 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { consentAllows } from '../../domain/fhir/consent-scopes.js';
-import type { ScopeContext } from '../../domain/fhir/smart-scopes.js';
+import { grantsFor, type Grant, type ScopeContext } from '../../domain/fhir/smart-scopes.js';
+import { contextsReaching, launchPatient } from '../../domain/access/scope-reach.js';
+import type { ScopesReach } from '../../domain/notifications/right-to-read.js';
 import { subscriptionAllows, subscriptionScopeFor, type SubscriptionInteraction } from '../../domain/fhir/subscription-scopes.js';
 import type { PatientAccessPolicy } from '../../domain/access/patient-access.js';
 import type { Subscriber } from '../../domain/notifications/subscription.js';
 import { TOPICS, type TopicName } from '../../domain/notifications/topics.js';
 import { ApiError } from '../api-error.js';
 import { invalidTokenHeaders } from '../error-mapping.js';
-import { contextsFor, formTypes, grantsOf, launchPatientOf, requireGrants } from './fhir-access.js';
+import { contextsFor, formTypes, grantsOfScopes, launchPatientOf, requireGrants } from './fhir-access.js';
 import type { FhirApi } from './fhir-api.js';
 import { scopeRefusal } from './patients-of-request.js';
 import { basisFor } from './caller-basis.js';
 
-const scopesOf = (request: FastifyRequest): Iterable<string> => request.token?.grantedScopes ?? request.token?.scopes ?? [];
+const scopesOf = (request: FastifyRequest): ReadonlySet<string> => request.token?.grantedScopes ?? request.token?.scopes ?? new Set();
 
 /** The subscriber a request speaks for: the person, their launch patient, the app and the grant of the sign-in. */
 export function subscriberOf(request: FastifyRequest, api: FhirApi): Subscriber {
@@ -71,11 +73,29 @@ export function requireScopesFor(request: FastifyRequest, api: FhirApi, patient:
         'www-authenticate': 'Bearer error="insufficient_scope", scope="user/Consent.read"',
       });
     }
-    const whole = grantsOf(request, api, (read) => formTypes(api, read)).filter((g) => g.category === undefined);
-    requireGrants(whole, type, 'read', contexts);
+    requireGrants(wholeGrants(api, scopesOf(request), 'user'), type, 'read', contexts);
   } catch (err) {
     throw scopeRefusal(request, contexts, err);
   }
+}
+
+/** The grants of `scopes` without a category restriction: a notification names every record of its type. */
+const wholeGrants = (api: FhirApi, scopes: ReadonlySet<string>, context: ScopeContext): Grant[] =>
+  grantsOfScopes(scopes, context, api, (read) => formTypes(api, read)).filter((g) => g.category === undefined);
+
+/**
+ * requireScopesFor's test of a new subscription, asked again at sending of the scopes the app's grant
+ * holds then (RightToRead): a consent that narrowed them ends a subscription they no longer allow making.
+ */
+export function scopesReachTopic(api: FhirApi): ScopesReach {
+  const numberOf = (id: string): string | undefined => api.ids.identityNumberOf(id);
+  return ({ subscriber, patient, topic }, scopes) => {
+    const contexts = contextsReaching(subscriber, launchPatient(subscriber, numberOf), patient);
+    if (!subscriptionAllows(scopes, 'create', contexts)) return false;
+    const type = TOPICS[topic].type;
+    if (type === 'Consent') return consentAllows(scopes, 'read', contexts);
+    return grantsFor(wholeGrants(api, scopes, 'user'), type, 'read', contexts).length > 0;
+  };
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type Provider from 'oidc-provider';
-import { endGrant, keepGrant, REPLACED_KEPT, signedInStill } from '../../../src/adapters/auth-server/grant-endings.js';
+import { endGrant, holdingGrant, keepGrant, REPLACED_KEPT, scopesOfGrant, scopesStillHeld } from '../../../src/adapters/auth-server/grant-endings.js';
 import { LaunchPicks, type KeptGrant } from '../../../src/adapters/auth-server/smart-launch.js';
 import type { GrantHolder } from '../../../src/ports/access-token-verifier.port.js';
 
@@ -18,9 +18,9 @@ describe('whether an app is still signed in for a subscription\'s grant', () => 
     const picks = new LaunchPicks(3600);
     // A launch's pick names its fhirUser too (a plain grant has neither).
     for (const [grantId, k] of Object.entries(kept)) await picks.remember(grantId, k.patientId === undefined ? k : { ...k, fhirUser: `Patient/${k.patientId}` });
-    return (held: { grantId: string; personId?: string; clientId?: string; smartPatient?: string }) => signedInStill(picks, async (id) => alive[id], {
+    return async (held: { grantId: string; personId?: string; clientId?: string; smartPatient?: string }) => (await holdingGrant(picks, async (id) => alive[id], {
       personId: PERSON, clientId: 'app', ...held,
-    });
+    })) !== undefined;
   };
 
   it('holds while its own grant is alive and its person\'s for its app', async () => {
@@ -31,9 +31,26 @@ describe('whether an app is still signed in for a subscription\'s grant', () => 
     expect(await holds({ grantId: 'g1', clientId: 'another-app' })).toBe(false);
   });
 
-  it('holds through the grant that replaced it: the same person, app and pick, alive, naming it', async () => {
+  it('holds through the grant that replaced it: the same person, app and pick, alive, naming it; its scopes are the successor\'s', async () => {
     const holds = await setUp({ g2: { accountId: PERSON, clientId: 'app' } }, { g2: { accountId: PERSON, clientId: 'app', patientId: 'p-1', replaces: ['g1'] } });
     expect(await holds({ grantId: 'g1', smartPatient: 'p-1' })).toBe(true);
+    const picks = new LaunchPicks(3600);
+    await picks.remember('g2', { accountId: PERSON, clientId: 'app', patientId: 'p-1', fhirUser: 'Patient/p-1', replaces: ['g1'] });
+    const payloads: Record<string, unknown> = {
+      g1: { openid: { scope: 'openid launch/patient' }, resources: { api: 'patient/*.rs patient/Subscription.c' } },
+      g2: { openid: { scope: 'openid launch/patient' }, resources: { api: 'patient/Observation.rs' } },
+    };
+    const scopes = await scopesStillHeld(picks, async (id) => (id === 'g2' ? { accountId: PERSON, clientId: 'app' } : undefined), async (id) => payloads[id], {
+      grantId: 'g1', personId: PERSON, clientId: 'app', smartPatient: 'p-1',
+    });
+    expect([...scopes ?? []].sort()).toEqual(['launch/patient', 'openid', 'patient/Observation.rs']);
+  });
+
+  it('reads a grant\'s scopes from its OIDC scope and every resource\'s, and none from what is no grant', () => {
+    expect([...scopesOfGrant({ openid: { scope: 'openid  fhirUser' }, resources: { a: 'user/*.rs', b: 'patient/Subscription.c' } }) ?? []])
+      .toEqual(['openid', 'fhirUser', 'user/*.rs', 'patient/Subscription.c']);
+    expect([...scopesOfGrant({ accountId: PERSON }) ?? []]).toEqual([]);
+    expect(scopesOfGrant(undefined)).toBeUndefined();
   });
 
   it('a grant revoked, then a new sign-in to the same app for the same pick: the new grant replaced nothing, so nothing revives', async () => {
@@ -70,7 +87,7 @@ describe('whether an app is still signed in for a subscription\'s grant', () => 
       const replaced = (await picks.opening(PERSON, [])).filter((k) => k.clientId === 'app' && k.patientId === 'p-1' && k.grantId !== grantId);
       await keepGrant(provider, picks, grantId, KEPT, replaced);
     };
-    const holds = (picks: LaunchPicks): Promise<boolean> => signedInStill(picks, async (id) => alive.get(id), held);
+    const holds = async (picks: LaunchPicks): Promise<boolean> => (await holdingGrant(picks, async (id) => alive.get(id), held)) !== undefined;
 
     it('consenting again, and again, keeps it; extending the same grant forgets nothing', async () => {
       alive.clear();

@@ -86,12 +86,18 @@ export class ListAuditFeed implements AuditFeed {
   }
 }
 
+/** The app's grants: each holds `scopes` until revoked, or until a new consent narrowed it (`narrowed`: no scope of the topic's left). */
 export class SwitchableGrants implements AppGrants {
   revoked = new Set<string>();
-  async holds(held: HeldGrant): Promise<boolean> {
-    return !this.revoked.has(held.grantId);
+  narrowed = new Set<string>();
+  async scopesHeld(held: HeldGrant): Promise<ReadonlySet<string> | undefined> {
+    if (this.revoked.has(held.grantId)) return undefined;
+    return new Set(this.narrowed.has(held.grantId) ? ['openid'] : ['openid', 'user/*.rs', 'user/Subscription.write']);
   }
 }
+
+/** The FHIR door's test, as a stand-in: the topic's scopes are the wide ones alone (src/http/fhir/subscription-caller.ts has the real one). */
+export const wideScopesReach = (_s: unknown, scopes: ReadonlySet<string>): boolean => scopes.has('user/*.rs') && scopes.has('user/Subscription.write');
 
 let ids = 0;
 const newId = (): string => `00000000-0000-4000-8000-${String(ids++).padStart(12, '0')}`;
@@ -116,7 +122,7 @@ export function world(rules: ReleasePolicy | 'no release policy' = SIGNING_DELAY
   const channel = new RecordingChannel();
   const grants = new SwitchableGrants();
   const deps: NotificationDeps = {
-    store, right: new RightToRead(access, grants, { ...release, zone: ZONE }), reader: new ReadPatientData(ZONE, release), write: writeAsResources,
+    store, right: new RightToRead(access, { grants, scopesReach: wideScopesReach }, { ...release, zone: ZONE }), reader: new ReadPatientData(ZONE, release), write: writeAsResources,
     audit, clock, newId, digest: (text) => createHash('sha256').update(text).digest('base64url'),
   };
   const manage = new ManageSubscriptions(deps, { topics: new Set<TopicName>(TOPIC_NAMES), pollMs: POLL_MS, newSubscriptionId: () => newId().replaceAll('-', '') });

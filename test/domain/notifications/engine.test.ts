@@ -77,6 +77,20 @@ describe('the notification engine', () => {
     expect(await w.store.byId(s.id)).toMatchObject({ status: 'off', endReason: 'app-revoked' });
   });
 
+  it('checks at sending: a new consent that narrowed the grant\'s scopes below the topic ends the subscription, telling nothing', async () => {
+    const w = world('no release policy');
+    const s = await w.manage.create(subscriber(GUARDIAN), { topic: 'journal-note', patient: CHILD, channel: channelOf() }, noop);
+    await w.tick();
+    w.ehr.withPatient(CHILD, { ...w.ehr.patients.get(CHILD), getJournalNotes: notes(note('n-old', '20261001090000', '20261001100000'), note('n-4', '20261126090000', '20261126090000')) });
+    w.clock.advance(10_000);
+    w.grants.narrowed.add('grant-1');
+    while (await w.find.turn({ pollMs: 10_000, leaseMs: 60_000, owner: 'me', wait: noop }));
+    await w.send.turn();
+    await w.send.settled();
+    expect(w.channel.kinds()).toEqual(['handshake']);
+    expect(await w.store.byId(s.id)).toMatchObject({ status: 'off', endReason: 'app-revoked', eventCount: 0 });
+  });
+
   it('refuses a subscription to a patient the person may not read, keeping nothing; at most ten per app and patient', async () => {
     const w = world('no release policy');
     await expect(w.manage.create(subscriber(STRANGER), { topic: 'journal-note', patient: CHILD, channel: channelOf() }, noop)).rejects.toEqual(denied);
