@@ -18,8 +18,10 @@ import { errorHandler } from './error-handler.js';
 import type { RequestMetrics } from '../ports/metrics.port.js';
 import { apiProtection, protectionFields, protectionHeaders } from './plugins/api-protection.js';
 import { audit } from './plugins/audit.js';
+import { refusalBasisFor } from './caller-basis.js';
 import type { DemoCredentials } from './demo-refusals.js';
 import { credentials } from './plugins/credentials.js';
+import { BodilessRequests } from './bodiless-requests.js';
 import { metricsPlugin } from './plugins/metrics.js';
 import type { OAuthDocumentation } from './openapi/security.js';
 import { openapi } from './plugins/openapi.js';
@@ -131,6 +133,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   new SendDeadline(app.server, {
     graceMs: deps.config.sendGraceMs ?? DEFAULT_SEND_LIMITS.graceMs, minBytesPerS: deps.config.sendMinBytesPerS ?? DEFAULT_SEND_LIMITS.minBytesPerS,
   }, deps.logger);
+  // A GET or HEAD with a body, and whatever is pipelined behind one, refused unread (plugins/credentials.ts).
+  const bodiless = new BodilessRequests(app.server);
   // Rolling restarts: on close, every request that reached a socket is answered first (issue 20 item 7).
   const drain = new ConnectionDrain(app.server, (backlog) => deps.logger.info({ backlog }, 'no longer accepting connections'));
   app.decorate('drainConnections', () => drain.drain());
@@ -208,7 +212,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       headers: securityHeaders,
     });
     await api.register(credentials, {
-      subscriptionKeys: deps.subscriptionKeys, tokenVerifier: deps.tokenVerifier, ...(deps.demoCredentials === undefined ? {} : { demo: deps.demoCredentials }),
+      subscriptionKeys: deps.subscriptionKeys, tokenVerifier: deps.tokenVerifier, bodiless, ...(deps.demoCredentials === undefined ? {} : { demo: deps.demoCredentials }),
     });
     await api.register(rateLimitPerSubscription, {
       max: deps.config.rateLimitMax, windowMs: deps.config.rateLimitWindowMs, sharedStore: deps.rateLimitStore,
@@ -217,7 +221,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     });
     const refusals = new RefusalTally(deps.auditTrail, deps.clock, deps.logger);
     api.addHook('onClose', () => refusals.close());
-    await api.register(audit, { auditTrail: deps.auditTrail, refusals, clock: deps.clock });
+    await api.register(audit, { auditTrail: deps.auditTrail, refusals, clock: deps.clock, basisOf: (request, patient) => refusalBasisFor(request, deps.accessPolicy, patient) });
     // Each instance's room for answers over 4 MiB going out at once (issue 44 item 12).
     const largeAnswers = deps.largeAnswers ?? new LargeAnswers(deps.config.sendMaxLargeAnswers ?? DEFAULT_MAX_LARGE_ANSWERS);
     const routeDeps = { ...deps, largeAnswers };

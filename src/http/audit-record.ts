@@ -16,7 +16,7 @@ type Fields = Omit<OutcomeRecord, 'phase' | 'outcome' | 'status'>;
  * own presumption (src/http/fhir/presumed-patient.ts): the caller's number would put a guardian's
  * refused request about her child in her own log instead of the child's.
  */
-function patientOf(request: FastifyRequest): string | undefined {
+export function patientOf(request: FastifyRequest): string | undefined {
   if (request.audit?.nobody === true) return undefined;
   if (request.audit?.patientId !== undefined) return request.audit.patientId;
   if (request.token === undefined) return undefined;

@@ -45,6 +45,19 @@ describe('the audit trail', () => {
     expect(records[3]).toMatchObject({ patientId: GUARDIAN, delegation: 'delegation', actor: { personId: ADULT } });
   });
 
+  // Hostile review (helper-78, F2): a refusal before the access decision named the patient header's
+  // patient with no basis, so a guardian's mistyped request showed in her child's log as a stranger's.
+  it('names the basis the caller has for the patient of a refusal made before the access decision', async () => {
+    const before = t.audit.records.length;
+    const marta = await t.personToken(GUARDIAN);
+    for (const [token, patient] of [[marta, CHILD], [marta, undefined], [await t.personToken(ADULT), CHILD]] as const) {
+      const res = await t.call({ method: 'GET', url: '/patients/journalnotes/?fromDateTime=yesterday', token, ...(patient === undefined ? {} : { patient }) });
+      expect(res.statusCode).toBe(400);
+    }
+    expect(t.audit.records.slice(before).map((r) => [r.actor?.personId, r.patientId, r.delegation]))
+      .toEqual([[GUARDIAN, CHILD, 'guardian'], [GUARDIAN, GUARDIAN, 'self'], [ADULT, CHILD, undefined]]);
+  });
+
   it('withholds the data with 503 when the record cannot be stored, and resumes when it can', async () => {
     const token = await t.personToken(ADULT);
     t.audit.mode = 'fail';

@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { KEY, startTestApp, type TestApp } from '../support/test-app.js';
 
 const ADULT = '191212121212';
 
@@ -39,5 +39,61 @@ describe('transport-level abuse', () => {
     socket.destroy();
     expect(received).not.toBe('still open');
     expect(received === '' || received.startsWith('HTTP/1.1 408')).toBe(true);
+  });
+});
+
+// Hostile review (helper-78, F7): a GET announcing a body with `Expect: 100-continue` got
+// `100 Continue` before its 400, inviting the body (perhaps a token) it is then refused for.
+describe('Expect: 100-continue', () => {
+  let t: TestApp;
+  let port: number;
+  beforeAll(async () => {
+    t = await startTestApp();
+    port = Number(new URL(await t.app.listen({ host: '127.0.0.1', port: 0 })).port);
+  });
+  afterAll(() => t.close());
+
+  /** What the service writes before the body is sent: the first response line, once the first line has come. */
+  const firstLine = (head: string): Promise<string> => new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    let received = '';
+    socket.on('data', (d) => {
+      received += d.toString();
+      if (received.includes('\r\n')) {
+        socket.destroy();
+        resolve(received.slice(0, received.indexOf('\r\n')));
+      }
+    });
+    socket.on('error', reject);
+    socket.write(head);
+  });
+
+  it('is refused on a GET or HEAD without the 100 that would invite the body; a PUT still gets its 100', async () => {
+    const token = await t.personToken(ADULT);
+    const headers = (method: string) => `${method} /patients/appointments/${method === 'PUT' ? '?id=1' : ''} HTTP/1.1\r\nHost: 127.0.0.1\r\n`
+      + `Authorization: Bearer ${token}\r\nOcp-Apim-Subscription-Key: ${KEY}\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: 20\r\n\r\n`;
+    expect(await firstLine(headers('GET'))).toBe('HTTP/1.1 400 Bad Request');
+    expect(await firstLine(headers('HEAD'))).toBe('HTTP/1.1 400 Bad Request');
+    expect(await firstLine(headers('PUT'))).toBe('HTTP/1.1 100 Continue');
+  });
+
+  // Hostile review (helper-78, F6): a request pipelined behind a refused GET with a body was still read
+  // from the EHR and audited as allowed, while the closed connection never carried its answer.
+  it('refuses what is pipelined behind a GET with a body too, reading nothing for it, and answers only the first', async () => {
+    const token = await t.personToken(ADULT);
+    const before = t.audit.records.length;
+    const get = (body: string) => `GET /patients/journalnotes/ HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\n`
+      + `Ocp-Apim-Subscription-Key: ${KEY}\r\n${body === '' ? '' : `Content-Length: ${body.length}\r\n`}\r\n${body}`;
+    const received = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1');
+      let text = '';
+      socket.on('data', (d) => { text += d.toString(); });
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+      socket.write(get('abc') + get(''));
+    });
+    expect(received.match(/^HTTP\/1\.1 \d+/gm)).toEqual(['HTTP/1.1 400']);
+    await expect.poll(() => t.audit.records.length - before).toBe(2);
+    expect(t.audit.records.slice(before).map((r) => [r.status, r.outcome])).toEqual([[400, 'denied'], [400, 'denied']]);
   });
 });

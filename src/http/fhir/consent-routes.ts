@@ -26,7 +26,7 @@ import { prefersStrictHandling } from './prefer-handling.js';
 import { parseKeptListSearch, readPatientParam } from './search-query.js';
 import { formatParam } from './search-values.js';
 import { presumedPatient } from './presumed-patient.js';
-import { noteRefusedFor } from './caller-basis.js';
+import { noteRefusedFor } from '../caller-basis.js';
 import { queryPairs } from './form-pairs.js';
 
 /** The access log's names of what each interaction does (the COS door's operations of §11). */
@@ -105,7 +105,15 @@ export function consentRoutes(app: FastifyInstance, { deps, api, send }: Consent
     const format = formatParam(params);
     answerType(request, format);
     const grantor = grantorOf(request, api, deps.proxyGrants, interaction);
-    const parsed = parse(params);
+    let parsed: P;
+    try {
+      parsed = parse(params);
+    } catch (err) {
+      // Refused before the grantor's own grants were looked at: about whom the parameters name (the presumption), not the grantor.
+      delete request.audit.patientId;
+      delete request.audit.delegation;
+      throw err;
+    }
     if (parsed.patient !== undefined && parsed.patient !== api.ids.patientId(grantor.person)) {
       const named = namedPatient(request, api, parsed.patient);
       if (named !== undefined) await noteRefusedFor(request, deps.accessPolicy, named);

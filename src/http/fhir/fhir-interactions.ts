@@ -21,7 +21,7 @@ import { delegateRelatedPerson } from './delegate-related-person.js';
 import { categoriesOf, contextsFor, formTypes, grantsOf, insufficientScope, launchPatientOf, mayInclude, requireGrants } from './fhir-access.js';
 import { servedTypes, type FhirApi, type TypeServing } from './fhir-api.js';
 import { patientResources, type Alternatives } from './patient-records.js';
-import { noteRefusedFor } from './caller-basis.js';
+import { noteRefusedFor } from '../caller-basis.js';
 import { namedPatient, patientsOf, samePatient, scopeRefusal } from './patients-of-request.js';
 import { RememberedMatches, selectionKey, type Selection } from './remembered-matches.js';
 import type { FhirSearch } from './search-query.js';

@@ -156,7 +156,7 @@ export const fhirRoutes: FastifyPluginAsync<FhirRouteOptions> = async (app: Fast
   for (const serving of served) {
     const type: FhirType = serving.type;
     const config = { operation: operationOfType(serving), errorShape: 'fhir', fhir: true, presumedPatient: presumedPatient(api, { type }) } as const;
-    const byIdConfig = type === 'Patient' ? { ...config, presumedPatient: presumedPatient(api, { idNamesPatient: true }) } : config;
+    const byIdConfig = { ...config, presumedPatient: presumedPatient(api, type === 'Patient' ? { idNamesPatient: true } : { byId: true }) };
     const search = async (request: FastifyRequest, reply: FastifyReply) => {
       // A token is taken from the Authorization header only (docs/contract.md#token-kinds): one in a `_search`
       // form body is refused as one in the query string is (src/http/plugins/credentials.ts), never ignored.

@@ -24,7 +24,7 @@ import { documentBundle } from './bundle.js';
 import { categoriesOf, contextsFor, formTypes, grantsOf, mayInclude, requireGrants } from './fhir-access.js';
 import type { FhirApi, TypeServing } from './fhir-api.js';
 import { patientResources } from './patient-records.js';
-import { noteRefusedFor } from './caller-basis.js';
+import { noteRefusedFor } from '../caller-basis.js';
 import { namedPatient, samePatient } from './patients-of-request.js';
 import { knownSubject } from './summary-subject.js';
 import type { WrittenForms } from './written-forms.js';

@@ -17,15 +17,22 @@ export interface PresumedFrom {
   type?: string;
   /** The path's id is a Patient id (`Patient/<id>`, `Patient/<id>/$summary`): it names the patient. */
   idNamesPatient?: boolean;
-  /** The request is about the caller's own records whatever app launch it came from (their grants: Consent). */
+  /** A read by id of another type: its resource's patient, unknown until it is read, unless `patient` names them. */
+  byId?: boolean;
+  /** The request is about the caller's own, whatever app launch it came from (their grants, their subscriptions). */
   caller?: boolean;
 }
+
+/** Whether the request announced a body (a Content-Length other than 0, or any Transfer-Encoding). */
+const sentBody = (request: FastifyRequest): boolean =>
+  request.headers['transfer-encoding'] !== undefined || (request.headers['content-length'] ?? '0') !== '0';
 
 /**
  * The patient a refused request presumably was about: the one `patient` parameter it named (a Patient id
  * this service made), else, where no parameter names anybody, the token's launch patient (or, with
- * `caller`, the caller); nobody (undefined) where a parameter names someone any other way, or several do,
- * or a Patient search picks people, or the parameters cannot be read.
+ * `caller`, the caller; a read by id of another type than Patient, nobody); nobody (undefined) where a
+ * parameter names someone any other way, or several do, or a Patient search picks people, or the
+ * parameters cannot be read (a `_search` form refused unread).
  */
 export function presumedPatient(api: FhirApi, from: PresumedFrom = {}): PresumedPatient {
   const numberOf = (id: string): string | undefined => api.ids.identityNumberOf(id);
@@ -39,13 +46,18 @@ export function presumedPatient(api: FhirApi, from: PresumedFrom = {}): Presumed
       const id = (request.params as { id?: unknown }).id;
       return typeof id === 'string' ? numberOf(id) : undefined;
     }
+    // A `_search` form refused unread (another media type or charset, too long) may have named anyone.
+    if (from.caller !== true && typeof request.body !== 'string' && request.method === 'POST' && sentBody(request)) return undefined;
     let naming: [string, string][];
     try {
       naming = [...queryPairs(request), ...(typeof request.body === 'string' ? formPairs(request.body) : [])].filter(([name, value]) => picksPeople(name, value));
     } catch {
       return undefined;
     }
-    if (naming.length === 0) return from.caller === true ? token.personId : launchPatient(token, numberOf);
+    if (naming.length === 0) {
+      if (from.byId === true) return undefined;
+      return from.caller === true ? token.personId : launchPatient(token, numberOf);
+    }
     const [name, value] = naming[0] as [string, string];
     if (naming.length > 1 || name !== 'patient') return undefined;
     return numberOf(value.startsWith('Patient/') ? value.slice('Patient/'.length) : value);

@@ -19,7 +19,7 @@ import { invalidTokenHeaders } from '../error-mapping.js';
 import { contextsFor, formTypes, grantsOfScopes, launchPatientOf, requireGrants } from './fhir-access.js';
 import type { FhirApi } from './fhir-api.js';
 import { scopeRefusal } from './patients-of-request.js';
-import { basisFor } from './caller-basis.js';
+import { basisFor } from '../caller-basis.js';
 
 const scopesOf = (request: FastifyRequest): ReadonlySet<string> => request.token?.grantedScopes ?? request.token?.scopes ?? new Set();
 

@@ -26,7 +26,7 @@ import { madePatientId, namedPatient, NOT_ALLOWED } from './patients-of-request.
 import { namingRefusal } from './patient-naming.js';
 import { prefersStrictHandling } from './prefer-handling.js';
 import { formatParam } from './search-values.js';
-import { basisFor } from './caller-basis.js';
+import { basisFor } from '../caller-basis.js';
 import { allowsOnSubscription, noteBasis, requireScopesFor, requireSubscriptionScope, subscriberOf } from './subscription-caller.js';
 import { postedSubscriptionOf, subscriptionResourceOf, type SubscriptionContext } from './subscription-resource.js';
 import { presumedPatient } from './presumed-patient.js';
@@ -88,7 +88,8 @@ function eventNumber(request: FastifyRequest, name: string, otherwise: number): 
 }
 
 export function subscriptionRoutes(app: FastifyInstance, { deps, door, topics, api, now, send }: SubscriptionRouteOptions): void {
-  const presumed = presumedPatient(api);
+  // A subscription is its person's own, whatever app launch it came from: a refusal before it is found is theirs.
+  const presumed = presumedPatient(api, { caller: true });
   const isPatientId = madePatientId(api);
   const config = (operation: AuditedOperation) => ({ operation, errorShape: 'fhir', fhir: true, presumedPatient: presumed } as const);
   const ctx = (): SubscriptionContext => ({ publicBaseUrl: api.publicBaseUrl, ids: api.ids });

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AuditRecord, AuditTrail } from '../../ports/audit-trail.port.js';
 import type { Clock } from '../../ports/clock.port.js';
-import { attemptRecordOf, outcomeRecordOf, outcomeRecordsOf, tallied } from '../audit-record.js';
+import { attemptRecordOf, outcomeRecordOf, outcomeRecordsOf, patientOf, tallied } from '../audit-record.js';
 import { errorBody } from '../error-body.js';
 import { FHIR_JSON } from '../fhir/operation-outcome.js';
 import { toHttpFailure } from '../error-mapping.js';
@@ -11,6 +11,8 @@ import { removeDataHeaders } from '../data-headers.js';
 import { AuditUnavailableError } from './audit-errors.js';
 
 const AUDIT_DEADLINE_MS = 3000;
+/** How long a refusal's record waits for the caller's basis (a registry read) before it is stored without one. */
+const BASIS_WAIT_MS = 1000;
 
 /**
  * `p`, or AuditUnavailableError once the deadline passes first. One promise settled by whichever
@@ -30,6 +32,33 @@ function withDeadline(p: Promise<void>): Promise<void> {
   });
 }
 
+/** On what the caller would be let act for `patient` (src/http/caller-basis.ts refusalBasisFor), or undefined where nothing holds. */
+export type BasisOf = (request: FastifyRequest, patient: string) => Promise<string | undefined>;
+
+/**
+ * A refusal about a patient the route never decided on (a 400 for the query, made before the access
+ * decision; the patient the COS header or a FHIR presumption names) carries the basis the caller has for
+ * them, as an allowed request's record does: a guardian's mistyped request is shown in her child's log
+ * as hers, not a stranger's. A failure to find it leaves the record without one, never unstored.
+ */
+async function nameRefusalBasis(request: FastifyRequest, status: number, basisOf: BasisOf): Promise<void> {
+  if (status < 400 || status >= 500 || request.audit.delegation !== undefined) return;
+  const patient = patientOf(request);
+  if (patient === undefined) return;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const late = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), BASIS_WAIT_MS);
+    });
+    const basis = await Promise.race([basisOf(request, patient), late]);
+    if (basis !== undefined) request.audit.delegation = basis;
+  } catch (err) {
+    request.log.warn({ err }, 'the basis of a refusal could not be found; it is recorded without one');
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Stores the records one after another, in order: a chained store links each to the one before. */
 async function appendAll(trail: AuditTrail, records: readonly AuditRecord[]): Promise<void> {
   for (const record of records) await trail.append(record);
@@ -43,7 +72,7 @@ async function appendAll(trail: AuditTrail, records: readonly AuditRecord[]): Pr
  * (`recordWriteAttempt`), so that with the store down the EHR is never asked to change anything
  * (docs/contract.md#what-never-happens).
  */
-export const audit = fp(async (app: FastifyInstance, opts: { auditTrail: AuditTrail; refusals: RefusalTally; clock: Clock }) => {
+export const audit = fp(async (app: FastifyInstance, opts: { auditTrail: AuditTrail; refusals: RefusalTally; clock: Clock; basisOf: BasisOf }) => {
   app.decorate('recordWriteAttempt', async (request: FastifyRequest) => {
     try {
       await withDeadline(opts.auditTrail.append(attemptRecordOf(request, opts.clock.now())));
@@ -56,9 +85,12 @@ export const audit = fp(async (app: FastifyInstance, opts: { auditTrail: AuditTr
   app.addHook('onSend', async (request, reply, payload) => {
     if (request.routeOptions.config?.operation === undefined) return payload;
     try {
-      const now = opts.clock.now();
-      if (tallied(request, reply)) await withDeadline(opts.refusals.append(outcomeRecordOf(request, reply, now)));
-      else await withDeadline(appendAll(opts.auditTrail, outcomeRecordsOf(request, reply, now)));
+      // A tallied refusal (a flood's) is not worth a registry read each: it names its patient without a basis.
+      if (tallied(request, reply)) await withDeadline(opts.refusals.append(outcomeRecordOf(request, reply, opts.clock.now())));
+      else {
+        await nameRefusalBasis(request, reply.statusCode, opts.basisOf);
+        await withDeadline(appendAll(opts.auditTrail, outcomeRecordsOf(request, reply, opts.clock.now())));
+      }
       return payload;
     } catch (err) {
       request.log.error({ err }, 'audit record could not be stored');

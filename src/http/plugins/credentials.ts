@@ -5,6 +5,7 @@ import { isOperationName, OPERATIONS } from '../../domain/operations/table.js';
 import type { AccessTokenVerifier } from '../../ports/access-token-verifier.port.js';
 import type { SubscriptionKeys } from '../../ports/subscription-keys.port.js';
 import { ApiError, MESSAGES } from '../api-error.js';
+import type { BodilessRequests } from '../bodiless-requests.js';
 import { keyRefusal, noTokenRefusal, type DemoCredentials } from '../demo-refusals.js';
 import { invalidTokenHeaders, NO_TOKEN_HEADERS } from '../error-mapping.js';
 import { operationOf } from '../operation-of.js';
@@ -22,7 +23,7 @@ const BEARER = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i;
  * wait for preParsing, after the rate limit, so a flood of them is throttled too. Deny by default:
  * a route without an operation cannot be reached with any token.
  */
-export const credentials = fp(async (app: FastifyInstance, opts: { subscriptionKeys: SubscriptionKeys; tokenVerifier: AccessTokenVerifier; demo?: DemoCredentials }) => {
+export const credentials = fp(async (app: FastifyInstance, opts: { subscriptionKeys: SubscriptionKeys; tokenVerifier: AccessTokenVerifier; bodiless: BodilessRequests; demo?: DemoCredentials }) => {
   app.decorateRequest('subscription', undefined);
   app.decorateRequest('token', undefined);
   app.decorateRequest('tokenRefusal', undefined);
@@ -65,7 +66,7 @@ export const credentials = fp(async (app: FastifyInstance, opts: { subscriptionK
   });
 
   app.addHook('preParsing', async (request: FastifyRequest) => {
-    const body = bodyRefusal(request);
+    const body = opts.bodiless.refusal(request);
     if (body !== undefined) throw body;
     const config = request.routeOptions.config;
     if (config?.open === true) return;
@@ -90,19 +91,6 @@ export const credentials = fp(async (app: FastifyInstance, opts: { subscriptionK
     }
   });
 }, { name: 'credentials' });
-
-/**
- * A GET or HEAD takes no body here, and one sent is refused whatever it holds, before the credentials
- * (threat 8: a token in a body is refused, not passed over while the request is served). fastify
- * never reads such a body, so the connection is closed after the answer rather than drained of it.
- * Routes of other methods that read none refuse theirs once routed (no-body.ts).
- */
-function bodyRefusal(request: FastifyRequest): ApiError | undefined {
-  if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
-  const length = request.headers['content-length'];
-  if (request.headers['transfer-encoding'] === undefined && (length === undefined || length === '0')) return undefined;
-  return new ApiError(400, `A ${request.method} request takes no body: send none, and the access token in the Authorization header.`, { connection: 'close' });
-}
 
 /**
  * /fhir (docs/fhir-api.md#the-app): a key, when sent, must be valid; without one the token's

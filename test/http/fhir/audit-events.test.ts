@@ -13,7 +13,7 @@ import { OPERATIONS } from '../../../src/domain/operations/table.js';
 import type { AuditRecord, AuditTrail } from '../../../src/ports/audit-trail.port.js';
 import { MemoryAuditTrail } from '../../fakes/memory-audit-trail.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
-import { APP, bundleOf, get, LILLA, MARTA, matchesOf, NOW, outcomeOf, pid, smartToken, TOLVAN, type Bundle, type Resource } from './fhir-calls.js';
+import { ANTON, APP, bundleOf, get, LILLA, MARTA, matchesOf, NOW, outcomeOf, pid, smartToken, TOLVAN, type Bundle, type Resource } from './fhir-calls.js';
 import { allPages, keys } from './search-support.js';
 
 /** The operation each type's records are read (and audited, and shown in the access log) under. */
@@ -109,24 +109,33 @@ describe('every FHIR interaction leaves one audit record, before the answer', ()
 
   // Hostile review (helper-75, F5): a FHIR request refused before its route named anyone was recorded
   // under the caller's own number, so a guardian's refused request about her child was in her own log.
-  it('a request refused before its route named anyone is about the patient it names or its launch patient, else nobody; never the caller instead', async () => {
+  it('a request refused before its route named anyone is about the patient it names or its launch patient, on the caller\'s basis, else nobody; never the caller instead', async () => {
     const launched = await smartToken(t, MARTA, 'patient/*.read', { smart_patient: pid(LILLA) });
     const user = await smartToken(t, MARTA, 'user/*.read');
-    const form = (params: string) => ({ method: 'POST' as const, url: '/fhir/Condition/_search', key: null, token: user, payload: params, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
-    const refusals: Array<{ what: string; call: () => Promise<LightMyRequestResponse>; patient: string | undefined }> = [
-      { what: 'launched on the child, a bad date', call: () => get(t, '/fhir/Composition?date=yesterday', launched), patient: LILLA },
-      { what: 'launched on the child, a bad _count', call: () => get(t, '/fhir/Encounter?_count=x', launched), patient: LILLA },
-      { what: 'the child named, a bad _count', call: () => get(t, `/fhir/Condition?patient=${pid(LILLA)}&_count=x`, user), patient: LILLA },
-      { what: 'the child named in a _search form, a bad _count', call: () => t.call(form(`patient=${pid(LILLA)}&_count=x`)), patient: LILLA },
+    const form = (params: string, type = 'application/x-www-form-urlencoded') => ({
+      method: 'POST' as const, url: '/fhir/Condition/_search', key: null, token: user, payload: params, headers: { 'content-type': type },
+    });
+    const [condition] = matchesOf(bundleOf(await get(t, `/fhir/Condition?patient=${pid(LILLA)}&_count=1`, user)));
+    type Refusal = { what: string; call: () => Promise<LightMyRequestResponse>; status?: number; patient: string | undefined; basis?: string };
+    const refusals: Refusal[] = [
+      { what: 'launched on the child, a bad date', call: () => get(t, '/fhir/Composition?date=yesterday', launched), patient: LILLA, basis: 'guardian' },
+      { what: 'launched on the child, a bad _count', call: () => get(t, '/fhir/Encounter?_count=x', launched), patient: LILLA, basis: 'guardian' },
+      { what: 'the child named, a bad _count', call: () => get(t, `/fhir/Condition?patient=${pid(LILLA)}&_count=x`, user), patient: LILLA, basis: 'guardian' },
+      { what: 'the child named in a _search form, a bad _count', call: () => t.call(form(`patient=${pid(LILLA)}&_count=x`)), patient: LILLA, basis: 'guardian' },
+      { what: 'a stranger named, a bad _count', call: () => get(t, `/fhir/Condition?patient=${pid(ANTON)}&_count=x`, user), patient: ANTON },
       { what: 'the child named twice', call: () => get(t, `/fhir/Condition?patient=${pid(LILLA)}&patient=${pid(LILLA)}`, user), patient: undefined },
       { what: 'the child named beside a subject', call: () => get(t, `/fhir/Condition?patient=${pid(LILLA)}&subject=Patient/${pid(LILLA)}`, user), patient: undefined },
       { what: 'someone named by an unserved chain', call: () => get(t, `/fhir/Condition?subject:Patient=${pid(LILLA)}`, user), patient: undefined },
       { what: 'a Patient search by a bad identifier', call: () => get(t, '/fhir/Patient?identifier=nothing', user), patient: undefined },
+      // A _search form refused unread may name anyone: nobody, not the launch patient (the review of 2026-11-29, F4).
+      { what: 'a _search form of another charset', call: () => t.call(form(`patient=${pid(LILLA)}&_count=x`, 'application/x-www-form-urlencoded; charset=ISO-8859-1')), status: 415, patient: undefined },
+      // A read by id is about the resource's patient, unknown until it is read (F5).
+      { what: 'the child\'s Condition by id, an answer format not served', call: () => get(t, `/fhir/Condition/${condition?.id ?? ''}?_format=text/csv`, user), status: 406, patient: undefined },
     ];
     for (const r of refusals) {
       const { res, record } = await onlyRecordOf(r.call);
-      expect([r.what, res.statusCode]).toEqual([r.what, 400]);
-      expect([r.what, record.patientId, record.outcome, record.actor?.personId]).toEqual([r.what, r.patient, 'denied', MARTA]);
+      expect([r.what, res.statusCode]).toEqual([r.what, r.status ?? 400]);
+      expect([r.what, record.patientId, record.delegation, record.outcome, record.actor?.personId]).toEqual([r.what, r.patient, r.basis, 'denied', MARTA]);
     }
   });
 

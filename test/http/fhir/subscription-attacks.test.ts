@@ -252,4 +252,18 @@ describe('a parameter naming a patient on the Subscription door', () => {
       expect([path, (await get(t, `${path}?color=blue`, tolvan)).statusCode]).toEqual([path, 200]);
     }
   });
+
+  // Hostile review (helper-78, F1): a refusal made before the route found the subscription was recorded
+  // under the token's launch patient: Märta's app opened on Lilla put refusals about Märta's own
+  // subscription in Lilla's log. A subscription is the caller's own: such a refusal is theirs.
+  it('records a refusal made before the subscription was found as the caller\'s own, whatever app launch it came from', async () => {
+    const onLilla = await smartToken(t, MARTA, USER_SCOPES, { smart_patient: pid(LILLA) });
+    const made = await post(t, subscription({ patient: MARTA }), onLilla);
+    expect(made.statusCode, made.body).toBe(201);
+    const { id } = made.json<{ id: string }>();
+    const before = t.audit.records.length;
+    outcomeOf(await get(t, `/fhir/Subscription/${id}/$events?eventsSinceNumber=x`, onLilla), 400);
+    outcomeOf(await get(t, '/fhir/Subscription?color=blue', onLilla, { prefer: 'handling=strict' }), 400);
+    expect(t.audit.records.slice(before).map((r) => [r.status, r.patientId, r.delegation])).toEqual([[400, MARTA, 'self'], [400, MARTA, 'self']]);
+  });
 });

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import type { PatientAccessPolicy } from '../../domain/access/patient-access.js';
-import { DomainError } from '../../domain/errors.js';
+import type { PatientAccessPolicy } from '../domain/access/patient-access.js';
+import { DomainError } from '../domain/errors.js';
 
 /**
  * On what the person acts for `patient`, as an audit record names it: `self`, or the relationship
@@ -19,6 +19,23 @@ export async function basisFor(request: FastifyRequest, policy: PatientAccessPol
 }
 
 /**
+ * On what the person would be let act for `patient` now, as a refusal's audit record names it: the
+ * access policy's whole decision (the registry today, and no delegation to a protected identity, which
+ * takes a read of the patient's record), so a refused request is named on the basis an allowed one of
+ * theirs would have had, and a delegate of a protected patient on none; undefined where none holds.
+ */
+export async function refusalBasisFor(request: FastifyRequest, policy: PatientAccessPolicy, patient: string): Promise<string | undefined> {
+  const personId = request.token?.personId;
+  if (personId === patient) return 'self';
+  try {
+    return (await policy.resolve(personId === undefined ? {} : { personId }, patient)).basis;
+  } catch (err) {
+    if (err instanceof DomainError && err.code === 'ACCESS_DENIED') return undefined;
+    throw err;
+  }
+}
+
+/**
  * The audit record of a refusal about `number`, a patient the request named other than the one it may
  * read (a 404 for a `patient` parameter naming someone other than the resource's patient, a Consent
  * list of someone else's grants): that patient, and on what the caller acts for them, or no basis where
@@ -27,7 +44,7 @@ export async function basisFor(request: FastifyRequest, policy: PatientAccessPol
  */
 export async function noteRefusedFor(request: FastifyRequest, policy: PatientAccessPolicy, number: string): Promise<void> {
   request.audit.patientId = number;
-  const basis = await basisFor(request, policy, number);
+  const basis = await refusalBasisFor(request, policy, number);
   if (basis === undefined) delete request.audit.delegation;
   else request.audit.delegation = basis;
 }
