@@ -15,7 +15,7 @@ import { namesAPerson } from '../../domain/redaction/names-a-person.js';
 import type { FhirIds } from '../../ports/fhir-ids.port.js';
 import type { FhirResource } from '../../reads/as-fhir.js';
 import { FHIR_PREFIXES } from './fhir-api.js';
-import { elementPath, modifierAt } from './posted-members.js';
+import { elementPath, memberPath, modifierAt } from './posted-members.js';
 import { channelExtensionsOf, channelOptionsOf } from './subscription-channel.js';
 
 const SD = `${BACKPORT_IG}/StructureDefinition`;
@@ -115,11 +115,28 @@ function endOf(end: unknown, nowMs: number): number {
   return ms;
 }
 
+/** R4's members of Subscription and of its channel, each primitive's `_` form too: any other is a misspelling or another version's, refused, never passed over. */
+const SUBSCRIPTION_MEMBERS = withPrimitiveForms(['resourceType', 'id', 'meta', 'implicitRules', 'language', 'text', 'contained', 'extension', 'modifierExtension',
+  'status', 'contact', 'end', 'reason', 'criteria', 'error', 'channel'], ['id', 'implicitRules', 'language', 'status', 'end', 'reason', 'criteria', 'error']);
+const CHANNEL_MEMBERS = withPrimitiveForms(['id', 'extension', 'modifierExtension', 'type', 'endpoint', 'payload', 'header'], ['type', 'endpoint', 'payload', 'header']);
+
+function withPrimitiveForms(members: readonly string[], primitives: readonly string[]): ReadonlySet<string> {
+  return new Set([...members, ...primitives.map((p) => `_${p}`)]);
+}
+
+/** `value`'s first member not among `known` (`Subscription.ends` for `end`), refused with its path. */
+function onlyR4Members(element: string, value: Json, known: ReadonlySet<string>): void {
+  const other = Object.keys(value).find((member) => !known.has(member));
+  if (other !== undefined) throw invalid(`${memberPath(element, other)} is not a member of an R4 Subscription this service reads: leave it out, or spell it as FHIR R4 does.`);
+}
+
 /** The subscription a posted R4 Subscription asks for; a DomainError (400) naming the element otherwise. */
 export function postedSubscriptionOf(body: unknown, ctx: PostContext): PostedSubscription {
   if (!isObject(body) || body.resourceType !== 'Subscription') throw invalid('The body must be a FHIR Subscription resource (resourceType "Subscription") of the backport-subscription profile.');
   const modifier = modifierAt(body, 'Subscription');
   if (modifier !== undefined) throw invalid(`${elementPath(modifier)} is not understood here: leave it out.`);
+  onlyR4Members('Subscription', body, SUBSCRIPTION_MEMBERS);
+  if (isObject(body.channel)) onlyR4Members('Subscription.channel', body.channel, CHANNEL_MEMBERS);
   // A modifier element too: rules the resource was written under, which would change what it means.
   if (body.implicitRules !== undefined || body._implicitRules !== undefined) throw invalid('Subscription.implicitRules is not understood here: leave it out.');
   if (body.status !== undefined && body.status !== 'requested') throw invalid('Subscription.status must be requested, or left out: a new subscription waits for its handshake.');

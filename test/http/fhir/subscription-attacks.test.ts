@@ -205,6 +205,30 @@ describe('attacks on the Subscription door', () => {
     expect(await kept(TOLVAN)).toBe(before);
   });
 
+  // A member R4's Subscription does not have was passed over: `ends` for `end` kept a subscription
+  // without its end, telling the person's app past when they wanted it to stop.
+  it('refuses a member R4\'s Subscription or its channel has not, naming it, and keeps nothing; takes every one it has', async () => {
+    const before = await kept(TOLVAN);
+    const base = subscription();
+    const channel = base.channel as Record<string, unknown>;
+    for (const [body, path] of [
+      [{ ...base, ends: '2027-01-01T00:00:00Z' }, 'Subscription.ends'],
+      [{ ...base, channel: { ...channel, headers: ['X-Token: a'] } }, 'Subscription.channel.headers'],
+      [{ ...base, channel: { ...channel, endpoints: ['https://elsewhere.example/'] } }, 'Subscription.channel.endpoints'],
+    ] as const) {
+      expect([path, outcomeOf(await post(t, body, tolvan), 400).diagnostics]).toEqual([path, `${path} is not a member of an R4 Subscription this service reads: leave it out, or spell it as FHIR R4 does.`]);
+    }
+    expect(await kept(TOLVAN)).toBe(before);
+    const whole = {
+      ...base, id: 'mine', meta: { profile: ['http://hl7.org/fhir/uv/subscriptions-backport/StructureDefinition/backport-subscription'] }, language: 'sv',
+      text: { status: 'generated', div: '<div xmlns="http://www.w3.org/1999/xhtml">Labbsvar</div>' }, contact: [{ system: 'email', value: 'a@example.org' }],
+      _reason: { extension: [] }, extension: [], channel: { ...channel, id: 'c', _endpoint: { extension: [] } },
+    };
+    const made = await post(t, whole, tolvan);
+    expect(made.statusCode, made.body).toBe(201);
+    expect((await del(t, made.json<{ id: string }>().id, tolvan)).statusCode).toBe(200);
+  });
+
   it('is a person\'s: a client token is 403, a token naming no app is 401, a wildcard or a restricted read does not reach it', async () => {
     const client = await t.clientToken({ scope: 'system/*.read system/Subscription.cruds' });
     expect(outcomeOf(await post(t, subscription(), client), 403).diagnostics).toContain('a person');
