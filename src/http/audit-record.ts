@@ -16,12 +16,24 @@ type Fields = Omit<OutcomeRecord, 'phase' | 'outcome' | 'status'>;
  * own presumption (src/http/fhir/presumed-patient.ts): the caller's number would put a guardian's
  * refused request about her child in her own log instead of the child's.
  */
+/**
+ * Whether the patient a refusal names may have their basis looked up before the answer leaves: on the
+ * COS door (a `patient` header's identity number), and on the FHIR door only the launch patient or the
+ * caller presumed, never a patient a Patient id named, whose lookup (registry and EHR reads for a real
+ * id, none for a made-up one) would tell the two apart by the answer's timing.
+ */
+export function basisMayBeLookedUp(request: FastifyRequest): boolean {
+  const config = request.routeOptions.config;
+  if (config?.fhir !== true) return true;
+  return request.audit?.patientId === undefined && config.presumedPatient?.(request)?.named === false;
+}
+
 export function patientOf(request: FastifyRequest): string | undefined {
   if (request.audit?.nobody === true) return undefined;
   if (request.audit?.patientId !== undefined) return request.audit.patientId;
   if (request.token === undefined) return undefined;
   const config = request.routeOptions.config;
-  if (config?.fhir === true) return config.presumedPatient?.(request);
+  if (config?.fhir === true) return config.presumedPatient?.(request)?.patient;
   const header = request.headers.patient;
   if (header === undefined) return request.token.personId;
   return typeof header === 'string' ? parsePersonalIdentityNumber(header) : undefined;

@@ -1,7 +1,8 @@
 /**
  * A GET or HEAD takes no body here, and one sent is refused whatever it holds, before the credentials
  * (threat 8: a token in a body is refused, not passed over while the request is served). fastify never
- * reads such a body, so the connection is closed after the answer rather than drained of it, and:
+ * reads such a body, so the connection is closed after the answer rather than drained of it (whatever
+ * answered it: a route outside the API, a 404), and:
  *
  * - Node's unasked `100 Continue` is not sent for it: that would invite the body (perhaps a token);
  * - a request pipelined behind it on the same connection, which Node parses and hands over before the
@@ -36,10 +37,13 @@ export class BodilessRequests {
       if (!takesNoBody(request.method)) response.writeContinue();
       server.emit('request', request, response);
     });
-    // Node emits the requests of one connection in order as it parses them, so the refused one is marked
-    // before any pipelined behind it arrives.
-    server.prependListener('request', (request: IncomingMessage) => {
-      if (takesNoBody(request.method) && announcesBody(request) && !this.refusedOn.has(request.socket)) this.refusedOn.set(request.socket, request);
+    // Node emits the requests of one connection in order as it parses them, so the one with a body is
+    // marked before any pipelined behind it arrives. Its connection is closed after its answer, whatever
+    // answers it (a refusal, a health check, a 404): a client reusing it would find its next request refused.
+    server.prependListener('request', (request: IncomingMessage, response: ServerResponse) => {
+      if (!takesNoBody(request.method) || !announcesBody(request)) return;
+      response.shouldKeepAlive = false;
+      if (!this.refusedOn.has(request.socket)) this.refusedOn.set(request.socket, request);
     });
   }
 

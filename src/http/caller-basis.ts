@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { PatientAccessPolicy } from '../domain/access/patient-access.js';
 import { DomainError } from '../domain/errors.js';
+import { callerOf } from './request-patient.js';
 
 /**
  * On what the person acts for `patient`, as an audit record names it: `self`, or the relationship
@@ -20,15 +21,17 @@ export async function basisFor(request: FastifyRequest, policy: PatientAccessPol
 
 /**
  * On what the person would be let act for `patient` now, as a refusal's audit record names it: the
- * access policy's whole decision (the registry today, and no delegation to a protected identity, which
- * takes a read of the patient's record), so a refused request is named on the basis an allowed one of
- * theirs would have had, and a delegate of a protected patient on none; undefined where none holds.
+ * access policy's whole decision for this token (whom its launch and scopes reach, the registry today,
+ * and no delegation to a protected identity, which takes a read of the patient's record), so a refused
+ * request is named on the basis an allowed one of theirs would have had, and a delegate of a protected
+ * patient, or one the token's scopes do not reach, on none; undefined where none holds.
  */
 export async function refusalBasisFor(request: FastifyRequest, policy: PatientAccessPolicy, patient: string): Promise<string | undefined> {
-  const personId = request.token?.personId;
-  if (personId === patient) return 'self';
+  const caller = callerOf(request);
+  if (caller.personId === patient) return 'self';
   try {
-    return (await policy.resolve(personId === undefined ? {} : { personId }, patient)).basis;
+    // The caller as the route would have asked (its launch, and on the COS door whom the operation's scopes reach).
+    return (await policy.resolve(caller, patient)).basis;
   } catch (err) {
     if (err instanceof DomainError && err.code === 'ACCESS_DENIED') return undefined;
     throw err;
@@ -44,7 +47,7 @@ export async function refusalBasisFor(request: FastifyRequest, policy: PatientAc
  */
 export async function noteRefusedFor(request: FastifyRequest, policy: PatientAccessPolicy, number: string): Promise<void> {
   request.audit.patientId = number;
-  const basis = await refusalBasisFor(request, policy, number);
+  const basis = await basisFor(request, policy, number);
   if (basis === undefined) delete request.audit.delegation;
   else request.audit.delegation = basis;
 }

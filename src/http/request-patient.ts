@@ -12,7 +12,7 @@ import { operationOf } from './operation-of.js';
  * whom it reaches (a `patient/` form the launch patient only, docs/contract.md#scopes); on /fhir the
  * route has decided that per resource type before it asks.
  */
-function callerOf(request: FastifyRequest): Caller {
+export function callerOf(request: FastifyRequest): Caller {
   const token = request.token;
   const caller: Caller = token?.personId === undefined ? {} : { personId: token.personId };
   if (token?.smartPatient !== undefined) caller.smartPatient = token.smartPatient;

@@ -78,8 +78,8 @@ declare module 'fastify' {
     errorShape?: AnswerShape;
     /** A FHIR API route (src/http/fhir): the subscription key is optional and the route checks SMART scopes itself. */
     fhir?: true;
-    /** A FHIR route's patient for a request refused before the route named one (src/http/fhir/presumed-patient.ts). */
-    presumedPatient?: (request: FastifyRequest) => string | undefined;
+    /** A FHIR route's patient for a request refused before the route named one, and whether a parameter named them (src/http/fhir/presumed-patient.ts). */
+    presumedPatient?: (request: FastifyRequest) => { patient: string; named: boolean } | undefined;
     /** Open to anyone, without credentials: the FHIR API's discovery documents only. */
     open?: true;
   }

@@ -50,12 +50,14 @@ describe('the audit trail', () => {
   it('names the basis the caller has for the patient of a refusal made before the access decision', async () => {
     const before = t.audit.records.length;
     const marta = await t.personToken(GUARDIAN);
-    for (const [token, patient] of [[marta, CHILD], [marta, undefined], [await t.personToken(ADULT), CHILD]] as const) {
+    // Her app opened for herself with a patient/ scope reaches her alone: no basis for her child (helper-79, 3).
+    const ownLaunch = await t.personToken(GUARDIAN, { scope: 'launch/patient patient/JournalNote.read' });
+    for (const [token, patient] of [[marta, CHILD], [marta, undefined], [await t.personToken(ADULT), CHILD], [ownLaunch, CHILD]] as const) {
       const res = await t.call({ method: 'GET', url: '/patients/journalnotes/?fromDateTime=yesterday', token, ...(patient === undefined ? {} : { patient }) });
       expect(res.statusCode).toBe(400);
     }
     expect(t.audit.records.slice(before).map((r) => [r.actor?.personId, r.patientId, r.delegation]))
-      .toEqual([[GUARDIAN, CHILD, 'guardian'], [GUARDIAN, GUARDIAN, 'self'], [ADULT, CHILD, undefined]]);
+      .toEqual([[GUARDIAN, CHILD, 'guardian'], [GUARDIAN, GUARDIAN, 'self'], [ADULT, CHILD, undefined], [GUARDIAN, CHILD, undefined]]);
   });
 
   it('withholds the data with 503 when the record cannot be stored, and resumes when it can', async () => {

@@ -77,6 +77,21 @@ describe('Expect: 100-continue', () => {
     expect(await firstLine(headers('PUT'))).toBe('HTTP/1.1 100 Continue');
   });
 
+  // Hostile review (helper-79, 1): a GET with a body that no API route refused (a health check, a 404)
+  // was answered keep-alive, and the next request on that connection, anyone's, was refused.
+  it('closes the connection of a GET with a body whatever answered it, so none after it is refused on a reused one', async () => {
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1');
+      let text = '';
+      socket.on('data', (d) => { text += d.toString(); });
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+      socket.write('GET /health/live HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5\r\n\r\nhello');
+    });
+    expect(answer.slice(0, answer.indexOf('\r\n'))).toBe('HTTP/1.1 200 OK');
+    expect(answer).toMatch(/\r\nconnection: close\r\n/i);
+  });
+
   // Hostile review (helper-78, F6): a request pipelined behind a refused GET with a body was still read
   // from the EHR and audited as allowed, while the closed connection never carried its answer.
   it('refuses what is pipelined behind a GET with a body too, reading nothing for it, and answers only the first', async () => {

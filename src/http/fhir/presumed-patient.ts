@@ -10,7 +10,13 @@ import type { FhirApi } from './fhir-api.js';
 import { formPairs, queryPairs } from './form-pairs.js';
 import { namesAPatient } from './patient-naming.js';
 
-export type PresumedPatient = (request: FastifyRequest) => string | undefined;
+/**
+ * The presumed patient and whether a parameter named them: a refusal's basis is looked up (an EHR read)
+ * only for a patient the caller did not choose by id, so that its timing cannot tell a real Patient id
+ * from a made-up one (docs/fhir-api.md#scopes).
+ */
+export interface Presumed { patient: string; named: boolean }
+export type PresumedPatient = (request: FastifyRequest) => Presumed | undefined;
 
 export interface PresumedFrom {
   /** The route's resource type: on Patient every filter picks people. */
@@ -42,9 +48,14 @@ export function presumedPatient(api: FhirApi, from: PresumedFrom = {}): Presumed
   return (request) => {
     const token = request.token;
     if (token === undefined) return undefined;
+    const named = (id: string): Presumed | undefined => {
+      const patient = numberOf(id);
+      return patient === undefined ? undefined : { patient, named: true };
+    };
+    const own = (patient: string | undefined): Presumed | undefined => (patient === undefined ? undefined : { patient, named: false });
     if (from.idNamesPatient === true) {
       const id = (request.params as { id?: unknown }).id;
-      return typeof id === 'string' ? numberOf(id) : undefined;
+      return typeof id === 'string' ? named(id) : undefined;
     }
     // A `_search` form refused unread (another media type or charset, too long) may have named anyone.
     if (from.caller !== true && typeof request.body !== 'string' && request.method === 'POST' && sentBody(request)) return undefined;
@@ -56,10 +67,10 @@ export function presumedPatient(api: FhirApi, from: PresumedFrom = {}): Presumed
     }
     if (naming.length === 0) {
       if (from.byId === true) return undefined;
-      return from.caller === true ? token.personId : launchPatient(token, numberOf);
+      return own(from.caller === true ? token.personId : launchPatient(token, numberOf));
     }
     const [name, value] = naming[0] as [string, string];
     if (naming.length > 1 || name !== 'patient') return undefined;
-    return numberOf(value.startsWith('Patient/') ? value.slice('Patient/'.length) : value);
+    return named(value.startsWith('Patient/') ? value.slice('Patient/'.length) : value);
   };
 }

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AuditRecord, AuditTrail } from '../../ports/audit-trail.port.js';
 import type { Clock } from '../../ports/clock.port.js';
-import { attemptRecordOf, outcomeRecordOf, outcomeRecordsOf, patientOf, tallied } from '../audit-record.js';
+import { attemptRecordOf, basisMayBeLookedUp, outcomeRecordOf, outcomeRecordsOf, patientOf, tallied } from '../audit-record.js';
 import { errorBody } from '../error-body.js';
 import { FHIR_JSON } from '../fhir/operation-outcome.js';
 import { toHttpFailure } from '../error-mapping.js';
@@ -42,7 +42,7 @@ export type BasisOf = (request: FastifyRequest, patient: string) => Promise<stri
  * as hers, not a stranger's. A failure to find it leaves the record without one, never unstored.
  */
 async function nameRefusalBasis(request: FastifyRequest, status: number, basisOf: BasisOf): Promise<void> {
-  if (status < 400 || status >= 500 || request.audit.delegation !== undefined) return;
+  if (status < 400 || status >= 500 || request.audit.delegation !== undefined || !basisMayBeLookedUp(request)) return;
   const patient = patientOf(request);
   if (patient === undefined) return;
   let timer: NodeJS.Timeout | undefined;
@@ -88,8 +88,10 @@ export const audit = fp(async (app: FastifyInstance, opts: { auditTrail: AuditTr
       // A tallied refusal (a flood's) is not worth a registry read each: it names its patient without a basis.
       if (tallied(request, reply)) await withDeadline(opts.refusals.append(outcomeRecordOf(request, reply, opts.clock.now())));
       else {
+        // The record's time is the refusal's, not the end of the wait for its basis.
+        const now = opts.clock.now();
         await nameRefusalBasis(request, reply.statusCode, opts.basisOf);
-        await withDeadline(appendAll(opts.auditTrail, outcomeRecordsOf(request, reply, opts.clock.now())));
+        await withDeadline(appendAll(opts.auditTrail, outcomeRecordsOf(request, reply, now)));
       }
       return payload;
     } catch (err) {

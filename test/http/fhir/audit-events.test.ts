@@ -7,7 +7,7 @@
  * naming its request's id in `entity.what.identifier`.
  */
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AccessLogEntry } from '../../../src/domain/access-log/access-log-entry.js';
 import { OPERATIONS } from '../../../src/domain/operations/table.js';
 import type { AuditRecord, AuditTrail } from '../../../src/ports/audit-trail.port.js';
@@ -120,8 +120,9 @@ describe('every FHIR interaction leaves one audit record, before the answer', ()
     const refusals: Refusal[] = [
       { what: 'launched on the child, a bad date', call: () => get(t, '/fhir/Composition?date=yesterday', launched), patient: LILLA, basis: 'guardian' },
       { what: 'launched on the child, a bad _count', call: () => get(t, '/fhir/Encounter?_count=x', launched), patient: LILLA, basis: 'guardian' },
-      { what: 'the child named, a bad _count', call: () => get(t, `/fhir/Condition?patient=${pid(LILLA)}&_count=x`, user), patient: LILLA, basis: 'guardian' },
-      { what: 'the child named in a _search form, a bad _count', call: () => t.call(form(`patient=${pid(LILLA)}&_count=x`)), patient: LILLA, basis: 'guardian' },
+      // Named by a Patient id: no basis looked up, whose timing would tell a real id from a made-up one (helper-79).
+      { what: 'the child named, a bad _count', call: () => get(t, `/fhir/Condition?patient=${pid(LILLA)}&_count=x`, user), patient: LILLA },
+      { what: 'the child named in a _search form, a bad _count', call: () => t.call(form(`patient=${pid(LILLA)}&_count=x`)), patient: LILLA },
       { what: 'a stranger named, a bad _count', call: () => get(t, `/fhir/Condition?patient=${pid(ANTON)}&_count=x`, user), patient: ANTON },
       { what: 'the child named twice', call: () => get(t, `/fhir/Condition?patient=${pid(LILLA)}&patient=${pid(LILLA)}`, user), patient: undefined },
       { what: 'the child named beside a subject', call: () => get(t, `/fhir/Condition?patient=${pid(LILLA)}&subject=Patient/${pid(LILLA)}`, user), patient: undefined },
@@ -136,6 +137,22 @@ describe('every FHIR interaction leaves one audit record, before the answer', ()
       const { res, record } = await onlyRecordOf(r.call);
       expect([r.what, res.statusCode]).toEqual([r.what, r.status ?? 400]);
       expect([r.what, record.patientId, record.delegation, record.outcome, record.actor?.personId]).toEqual([r.what, r.patient, r.basis, 'denied', MARTA]);
+    }
+  });
+
+  // Hostile review (helper-79, 2): the basis of such a refusal was looked up before the answer for a
+  // real Patient id and not for a made-up one, so the answer's timing told them apart.
+  it('looks nothing up for a refusal about a patient a Patient id named: a real id and a made-up one cost the same', async () => {
+    const user = await smartToken(t, MARTA, 'user/*.read');
+    const registry = vi.spyOn(t.ehr, 'relationshipsOf');
+    try {
+      for (const id of [pid(LILLA), `${pid(LILLA).slice(0, -1)}${pid(LILLA).endsWith('x') ? 'y' : 'x'}`]) {
+        registry.mockClear();
+        outcomeOf(await get(t, `/fhir/Condition?patient=${id}&_count=x`, user), 400);
+        expect([id, registry.mock.calls.length]).toEqual([id, 0]);
+      }
+    } finally {
+      registry.mockRestore();
     }
   });
 
