@@ -20,7 +20,7 @@ const takesNoBody = (method: string | undefined): boolean => method === 'GET' ||
 
 /** Whether a request announces a body: a Content-Length other than 0, or any Transfer-Encoding. */
 const announcesBody = (request: IncomingMessage): boolean =>
-  request.headers['transfer-encoding'] !== undefined || (request.headers['content-length'] ?? '0') !== '0';
+  request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? '0') !== 0;
 
 const refusedBody = (method: string): ApiError =>
   new ApiError(400, `A ${method} request takes no body: send none, and the access token in the Authorization header.`, { connection: 'close' });

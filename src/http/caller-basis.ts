@@ -39,15 +39,13 @@ export async function refusalBasisFor(request: FastifyRequest, policy: PatientAc
 }
 
 /**
- * The audit record of a refusal about `number`, a patient the request named other than the one it may
- * read (a 404 for a `patient` parameter naming someone other than the resource's patient, a Consent
- * list of someone else's grants): that patient, and on what the caller acts for them, or no basis where
- * none holds. So a guardian asking so is not shown in her child's log as a stranger refused, nor a
- * stranger as the patient themself (the reviews of 2026-11-29).
+ * The audit record of a refusal about `number`, a patient a Patient id of the request named other than
+ * the one it may read (a 404 for a `patient` parameter naming someone other than the resource's patient,
+ * a Consent list of someone else's grants): that patient, never the caller as `self`, and no basis.
+ * Looking one up (a registry read for a real id, none for a made-up one, which names nobody) would tell
+ * the two apart by the answer's timing (the reviews of 2026-11-29).
  */
-export async function noteRefusedFor(request: FastifyRequest, policy: PatientAccessPolicy, number: string): Promise<void> {
+export function noteRefusedFor(request: FastifyRequest, number: string): void {
   request.audit.patientId = number;
-  const basis = await basisFor(request, policy, number);
-  if (basis === undefined) delete request.audit.delegation;
-  else request.audit.delegation = basis;
+  delete request.audit.delegation;
 }

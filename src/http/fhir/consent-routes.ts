@@ -100,7 +100,7 @@ export function consentRoutes(app: FastifyInstance, { deps, api, send }: Consent
    * The grantor and the answer's format of a request that names no one but the grantor: `patient` (as
    * `patientOf` reads it from the parameters) other than theirs is refused as any patient one may not act for.
    */
-  const grantorAlone = async <P extends { patient?: string }>(request: FastifyRequest, interaction: ConsentInteraction, parse: (params: [string, string][]) => P) => {
+  const grantorAlone = <P extends { patient?: string }>(request: FastifyRequest, interaction: ConsentInteraction, parse: (params: [string, string][]) => P) => {
     const params = queryPairs(request);
     const format = formatParam(params);
     answerType(request, format);
@@ -116,7 +116,7 @@ export function consentRoutes(app: FastifyInstance, { deps, api, send }: Consent
     }
     if (parsed.patient !== undefined && parsed.patient !== api.ids.patientId(grantor.person)) {
       const named = namedPatient(request, api, parsed.patient);
-      if (named !== undefined) await noteRefusedFor(request, deps.accessPolicy, named);
+      if (named !== undefined) noteRefusedFor(request, named);
       throw new ApiError(403, NOT_ALLOWED);
     }
     return { ...grantor, format, parsed };
@@ -129,7 +129,7 @@ export function consentRoutes(app: FastifyInstance, { deps, api, send }: Consent
 
   app.get('/Consent', { config: config('search') }, async (request, reply) => {
     const strict = prefersStrictHandling(request.headers.prefer);
-    const { person, grants, format, parsed: search } = await grantorAlone(request, 'search', (params) => parseKeptListSearch('Consent', params, { strict, isPatientId }));
+    const { person, grants, format, parsed: search } = grantorAlone(request, 'search', (params) => parseKeptListSearch('Consent', params, { strict, isPatientId }));
     const own = `Patient/${api.ids.patientId(person)}`;
     const given = (await grants.list(person)).filter((g) => g.role === 'grantor').map((g) => consentOf(g, ctx));
     const totalOnly = search.count === 0;
@@ -140,7 +140,7 @@ export function consentRoutes(app: FastifyInstance, { deps, api, send }: Consent
 
   app.get('/Consent/:id', { config: config('read') }, async (request, reply) => {
     const { id } = request.params as { id: string };
-    const { person, grants, format } = await byId(request, 'read');
+    const { person, grants, format } = byId(request, 'read');
     const view = await givenGrant(request, grants, person, id);
     request.audit.proxyGrantId = view.id;
     return send(request, reply, consentOf(view, ctx), format);
@@ -164,7 +164,7 @@ export function consentRoutes(app: FastifyInstance, { deps, api, send }: Consent
   app.delete('/Consent/:id', { config: config('delete') }, async (request, reply) => {
     refuseBody(request, 'DELETE /fhir/Consent/{id}');
     const { id } = request.params as { id: string };
-    const { person, grants, format } = await byId(request, 'delete');
+    const { person, grants, format } = byId(request, 'delete');
     await givenGrant(request, grants, person, id);
     return send(request, reply, consentOf(await grants.revoke(person, id, beforeChange(request)), ctx), format);
   });

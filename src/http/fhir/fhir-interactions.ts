@@ -230,7 +230,7 @@ export class FhirInteractions {
       if (number === undefined) throw notFound(type);
       // A Patient is in its own compartment alone: `patient` naming anyone else finds nothing, as on any other type.
       if (type === 'Patient' && patientParam !== undefined && !samePatient(this.api, patientParam, number)) {
-        await noteRefusedFor(request, this.deps.accessPolicy, number);
+        noteRefusedFor(request, number);
         throw notFound(type);
       }
       return [number];

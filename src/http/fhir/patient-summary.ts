@@ -55,7 +55,7 @@ export class PatientSummary {
     if (patient === undefined) throw notFound();
     request.audit.patientId = patient;
     if (patientParam !== undefined && !samePatient(this.api, patientParam, patient)) {
-      await noteRefusedFor(request, this.deps.accessPolicy, patient);
+      noteRefusedFor(request, patient);
       throw notFound();
     }
     const grants = grantsOf(request, this.api, (read) => formTypes(this.api, read));

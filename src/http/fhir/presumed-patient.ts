@@ -31,7 +31,7 @@ export interface PresumedFrom {
 
 /** Whether the request announced a body (a Content-Length other than 0, or any Transfer-Encoding). */
 const sentBody = (request: FastifyRequest): boolean =>
-  request.headers['transfer-encoding'] !== undefined || (request.headers['content-length'] ?? '0') !== '0';
+  request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? '0') !== 0;
 
 /**
  * The patient a refused request presumably was about: the one `patient` parameter it named (a Patient id
@@ -42,9 +42,10 @@ const sentBody = (request: FastifyRequest): boolean =>
  */
 export function presumedPatient(api: FhirApi, from: PresumedFrom = {}): PresumedPatient {
   const numberOf = (id: string): string | undefined => api.ids.identityNumberOf(id);
-  const isPatientId = (id: string): boolean => numberOf(id) !== undefined;
+  // Whether a value is a Patient id this service made is not asked: a real id would then presume nobody
+  // and a made-up one the launch patient, whose basis is looked up, and the timing would tell them apart.
   const picksPeople = (name: string, value: string): boolean =>
-    namesAPatient(name, value, isPatientId) || (from.type === 'Patient' && (name === '_id' || !name.startsWith('_')));
+    namesAPatient(name, value, () => false) || (from.type === 'Patient' && (name === '_id' || !name.startsWith('_')));
   return (request) => {
     const token = request.token;
     if (token === undefined) return undefined;

@@ -144,12 +144,18 @@ describe('every FHIR interaction leaves one audit record, before the answer', ()
   // real Patient id and not for a made-up one, so the answer's timing told them apart.
   it('looks nothing up for a refusal about a patient a Patient id named: a real id and a made-up one cost the same', async () => {
     const user = await smartToken(t, MARTA, 'user/*.read');
+    const launched = await smartToken(t, MARTA, 'patient/*.read', { smart_patient: pid(LILLA) });
     const registry = vi.spyOn(t.ehr, 'relationshipsOf');
+    const made = pid(LILLA);
     try {
-      for (const id of [pid(LILLA), `${pid(LILLA).slice(0, -1)}${pid(LILLA).endsWith('x') ? 'y' : 'x'}`]) {
+      for (const id of [made, `${made.slice(0, -1)}${made.endsWith('x') ? 'y' : 'x'}`]) {
         registry.mockClear();
         outcomeOf(await get(t, `/fhir/Condition?patient=${id}&_count=x`, user), 400);
         expect([id, registry.mock.calls.length]).toEqual([id, 0]);
+        // An id in another parameter leaves the launch patient presumed, real or not (helper-80: a real one made it nobody).
+        registry.mockClear();
+        const { record } = await onlyRecordOf(() => get(t, `/fhir/Observation?date=garbage&performer=${id}`, launched));
+        expect([id, registry.mock.calls.length, record.patientId, record.delegation]).toEqual([id, 1, LILLA, 'guardian']);
       }
     } finally {
       registry.mockRestore();
