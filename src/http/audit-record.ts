@@ -18,14 +18,16 @@ type Fields = Omit<OutcomeRecord, 'phase' | 'outcome' | 'status'>;
  */
 /**
  * Whether the patient a refusal names may have their basis looked up before the answer leaves: on the
- * COS door (a `patient` header's identity number), and on the FHIR door only the launch patient or the
- * caller presumed, never a patient a Patient id named, whose lookup (registry and EHR reads for a real
- * id, none for a made-up one) would tell the two apart by the answer's timing.
+ * COS door (a `patient` header's identity number), and on the FHIR door only the token's launch patient
+ * or the caller (presumed, or the one the route named), never a patient another Patient id named, whose
+ * lookup (registry and EHR reads for a real id, none for a made-up one) would tell the two apart by the
+ * answer's timing.
  */
 export function basisMayBeLookedUp(request: FastifyRequest): boolean {
   const config = request.routeOptions.config;
   if (config?.fhir !== true) return true;
-  return request.audit?.patientId === undefined && config.presumedPatient?.(request)?.named === false;
+  const presumed = config.presumedPatient?.(request);
+  return presumed?.named === false && (request.audit?.patientId === undefined || request.audit.patientId === presumed.patient);
 }
 
 export function patientOf(request: FastifyRequest): string | undefined {

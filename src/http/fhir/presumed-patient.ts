@@ -37,8 +37,9 @@ const sentBody = (request: FastifyRequest): boolean =>
  * The patient a refused request presumably was about: the one `patient` parameter it named (a Patient id
  * this service made), else, where no parameter names anybody, the token's launch patient (or, with
  * `caller`, the caller; a read by id of another type than Patient, nobody); nobody (undefined) where a
- * parameter names someone any other way, or several do, or a Patient search picks people, or the
- * parameters cannot be read (a `_search` form refused unread).
+ * parameter names someone any other way (a reference, a chain, an identity number; a bare Patient id
+ * elsewhere is not asked after, see picksPeople), or several do, or a Patient search picks people, or
+ * the parameters cannot be read (a `_search` form refused unread).
  */
 export function presumedPatient(api: FhirApi, from: PresumedFrom = {}): PresumedPatient {
   const numberOf = (id: string): string | undefined => api.ids.identityNumberOf(id);
@@ -51,7 +52,8 @@ export function presumedPatient(api: FhirApi, from: PresumedFrom = {}): Presumed
     if (token === undefined) return undefined;
     const named = (id: string): Presumed | undefined => {
       const patient = numberOf(id);
-      return patient === undefined ? undefined : { patient, named: true };
+      // The token's own launch patient, named by the id it carries, is no id to be told apart: the caller has it.
+      return patient === undefined ? undefined : { patient, named: id !== token.smartPatient };
     };
     const own = (patient: string | undefined): Presumed | undefined => (patient === undefined ? undefined : { patient, named: false });
     if (from.idNamesPatient === true) {

@@ -120,6 +120,8 @@ describe('every FHIR interaction leaves one audit record, before the answer', ()
     const refusals: Refusal[] = [
       { what: 'launched on the child, a bad date', call: () => get(t, '/fhir/Composition?date=yesterday', launched), patient: LILLA, basis: 'guardian' },
       { what: 'launched on the child, a bad _count', call: () => get(t, '/fhir/Encounter?_count=x', launched), patient: LILLA, basis: 'guardian' },
+      // Named by the launch's own id, as SMART apps send it on every search: the caller has that id (helper-81).
+      { what: 'launched on the child and naming her, a bad _count', call: () => get(t, `/fhir/Encounter?patient=${pid(LILLA)}&_count=x`, launched), patient: LILLA, basis: 'guardian' },
       // Named by a Patient id: no basis looked up, whose timing would tell a real id from a made-up one (helper-79).
       { what: 'the child named, a bad _count', call: () => get(t, `/fhir/Condition?patient=${pid(LILLA)}&_count=x`, user), patient: LILLA },
       { what: 'the child named in a _search form, a bad _count', call: () => t.call(form(`patient=${pid(LILLA)}&_count=x`)), patient: LILLA },
