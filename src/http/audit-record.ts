@@ -16,20 +16,6 @@ type Fields = Omit<OutcomeRecord, 'phase' | 'outcome' | 'status'>;
  * own presumption (src/http/fhir/presumed-patient.ts): the caller's number would put a guardian's
  * refused request about her child in her own log instead of the child's.
  */
-/**
- * Whether the patient a refusal names may have their basis looked up before the answer leaves: on the
- * COS door (a `patient` header's identity number), and on the FHIR door only the token's launch patient
- * or the caller (presumed, or the one the route named), never a patient another Patient id named, whose
- * lookup (registry and EHR reads for a real id, none for a made-up one) would tell the two apart by the
- * answer's timing.
- */
-export function basisMayBeLookedUp(request: FastifyRequest): boolean {
-  const config = request.routeOptions.config;
-  if (config?.fhir !== true) return true;
-  const presumed = config.presumedPatient?.(request);
-  return presumed?.named === false && (request.audit?.patientId === undefined || request.audit.patientId === presumed.patient);
-}
-
 export function patientOf(request: FastifyRequest): string | undefined {
   if (request.audit?.nobody === true) return undefined;
   if (request.audit?.patientId !== undefined) return request.audit.patientId;
@@ -39,6 +25,25 @@ export function patientOf(request: FastifyRequest): string | undefined {
   const header = request.headers.patient;
   if (header === undefined) return request.token.personId;
   return typeof header === 'string' ? parsePersonalIdentityNumber(header) : undefined;
+}
+
+/**
+ * The patient a refusal's record names, and whether their basis may be looked up before the answer
+ * leaves: on the COS door always (a `patient` header's identity number); on the FHIR door only for the
+ * token's launch patient or the caller (presumed, or the one the route named), never a patient another
+ * Patient id named, whose lookup (registry and EHR reads for a real id, none for a made-up one) would
+ * tell the two apart by the answer's timing.
+ */
+export function refusalSubject(request: FastifyRequest): { patient: string; lookUp: boolean } | undefined {
+  const config = request.routeOptions.config;
+  if (config?.fhir !== true) {
+    const patient = patientOf(request);
+    return patient === undefined ? undefined : { patient, lookUp: true };
+  }
+  if (request.audit?.nobody === true) return undefined;
+  const presumed = config.presumedPatient?.(request);
+  const patient = request.audit?.patientId ?? presumed?.patient;
+  return patient === undefined ? undefined : { patient, lookUp: presumed?.named === false && presumed.patient === patient };
 }
 
 function fieldsOf(request: FastifyRequest, now: number): Fields {

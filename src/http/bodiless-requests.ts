@@ -19,7 +19,7 @@ import { ApiError } from './api-error.js';
 const takesNoBody = (method: string | undefined): boolean => method === 'GET' || method === 'HEAD';
 
 /** Whether a request announces a body: a Content-Length other than 0, or any Transfer-Encoding. */
-const announcesBody = (request: IncomingMessage): boolean =>
+export const announcesBody = (request: IncomingMessage): boolean =>
   request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? '0') !== 0;
 
 const refusedBody = (method: string): ApiError =>

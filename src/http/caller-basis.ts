@@ -11,8 +11,13 @@ import { callerOf } from './request-patient.js';
 export async function basisFor(request: FastifyRequest, policy: PatientAccessPolicy, patient: string): Promise<string | undefined> {
   const personId = request.token?.personId;
   if (personId === patient) return 'self';
+  return unlessDenied(policy.basisOf(personId === undefined ? {} : { personId }, patient));
+}
+
+/** `basis`, or undefined where the policy refuses (ACCESS_DENIED): no right holds. */
+async function unlessDenied(basis: Promise<string>): Promise<string | undefined> {
   try {
-    return await policy.basisOf(personId === undefined ? {} : { personId }, patient);
+    return await basis;
   } catch (err) {
     if (err instanceof DomainError && err.code === 'ACCESS_DENIED') return undefined;
     throw err;
@@ -29,13 +34,8 @@ export async function basisFor(request: FastifyRequest, policy: PatientAccessPol
 export async function refusalBasisFor(request: FastifyRequest, policy: PatientAccessPolicy, patient: string): Promise<string | undefined> {
   const caller = callerOf(request);
   if (caller.personId === patient) return 'self';
-  try {
-    // The caller as the route would have asked (its launch, and on the COS door whom the operation's scopes reach).
-    return (await policy.resolve(caller, patient)).basis;
-  } catch (err) {
-    if (err instanceof DomainError && err.code === 'ACCESS_DENIED') return undefined;
-    throw err;
-  }
+  // The caller as the route would have asked (its launch, and on the COS door whom the operation's scopes reach).
+  return unlessDenied(policy.resolve(caller, patient).then((access) => access.basis));
 }
 
 /**

@@ -68,6 +68,16 @@ describe('Expect: 100-continue', () => {
     socket.write(head);
   });
 
+  /** Everything the service writes on one connection after `bytes`, until it closes it. */
+  const untilClosed = (bytes: string): Promise<string> => new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    let text = '';
+    socket.on('data', (d) => { text += d.toString(); });
+    socket.on('close', () => resolve(text));
+    socket.on('error', reject);
+    socket.write(bytes);
+  });
+
   it('is refused on a GET or HEAD without the 100 that would invite the body; a PUT still gets its 100', async () => {
     const token = await t.personToken(ADULT);
     const headers = (method: string) => `${method} /patients/appointments/${method === 'PUT' ? '?id=1' : ''} HTTP/1.1\r\nHost: 127.0.0.1\r\n`
@@ -80,14 +90,7 @@ describe('Expect: 100-continue', () => {
   // Hostile review (helper-79, 1): a GET with a body that no API route refused (a health check, a 404)
   // was answered keep-alive, and the next request on that connection, anyone's, was refused.
   it('closes the connection of a GET with a body whatever answered it, so none after it is refused on a reused one', async () => {
-    const answer = await new Promise<string>((resolve, reject) => {
-      const socket = connect(port, '127.0.0.1');
-      let text = '';
-      socket.on('data', (d) => { text += d.toString(); });
-      socket.on('close', () => resolve(text));
-      socket.on('error', reject);
-      socket.write('GET /health/live HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5\r\n\r\nhello');
-    });
+    const answer = await untilClosed('GET /health/live HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5\r\n\r\nhello');
     expect(answer.slice(0, answer.indexOf('\r\n'))).toBe('HTTP/1.1 200 OK');
     expect(answer).toMatch(/\r\nconnection: close\r\n/i);
   });
@@ -99,14 +102,7 @@ describe('Expect: 100-continue', () => {
     const before = t.audit.records.length;
     const get = (body: string) => `GET /patients/journalnotes/ HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\n`
       + `Ocp-Apim-Subscription-Key: ${KEY}\r\n${body === '' ? '' : `Content-Length: ${body.length}\r\n`}\r\n${body}`;
-    const received = await new Promise<string>((resolve, reject) => {
-      const socket = connect(port, '127.0.0.1');
-      let text = '';
-      socket.on('data', (d) => { text += d.toString(); });
-      socket.on('close', () => resolve(text));
-      socket.on('error', reject);
-      socket.write(get('abc') + get(''));
-    });
+    const received = await untilClosed(get('abc') + get(''));
     expect(received.match(/^HTTP\/1\.1 \d+/gm)).toEqual(['HTTP/1.1 400']);
     await expect.poll(() => t.audit.records.length - before).toBe(2);
     expect(t.audit.records.slice(before).map((r) => [r.status, r.outcome])).toEqual([[400, 'denied'], [400, 'denied']]);

@@ -4,6 +4,7 @@
 // a pile of identical ones), and when the person signs out of the sign-in session it was made in. Its
 // access tokens stop too: the service's token verifier asks whose their grant is, while it is alive,
 // on every request (grantHolder), and takes a token only for its grant's own person and app.
+import { rawScopesFromClaims } from '../../domain/access/scopes.js';
 import type Provider from 'oidc-provider';
 import { holdsGrant, type GrantHolder } from '../../ports/access-token-verifier.port.js';
 import type { HeldGrant } from '../../ports/app-grants.port.js';
@@ -76,7 +77,8 @@ export function scopesOfGrant(payload: unknown): ReadonlySet<string> | undefined
   if (typeof payload !== 'object' || payload === null) return undefined;
   const { openid, resources } = payload as { openid?: { scope?: unknown }; resources?: Record<string, unknown> };
   const texts = [openid?.scope, ...Object.values(resources ?? {})].filter((t): t is string => typeof t === 'string');
-  return new Set(texts.flatMap((t) => t.split(' ')).filter((scope) => scope !== ''));
+  // As written, as a token's granted scopes are read (token-kind.ts), which the same test was asked of at subscribing.
+  return rawScopesFromClaims(texts.join(' '), undefined);
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { launchPatient } from '../../domain/access/scope-reach.js';
+import { announcesBody } from '../bodiless-requests.js';
 import type { FhirApi } from './fhir-api.js';
 import { formPairs, queryPairs } from './form-pairs.js';
 import { namesAPatient } from './patient-naming.js';
@@ -28,10 +29,6 @@ export interface PresumedFrom {
   /** The request is about the caller's own, whatever app launch it came from (their grants, their subscriptions). */
   caller?: boolean;
 }
-
-/** Whether the request announced a body (a Content-Length other than 0, or any Transfer-Encoding). */
-const sentBody = (request: FastifyRequest): boolean =>
-  request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? '0') !== 0;
 
 /**
  * The patient a refused request presumably was about: the one `patient` parameter it named (a Patient id
@@ -61,7 +58,7 @@ export function presumedPatient(api: FhirApi, from: PresumedFrom = {}): Presumed
       return typeof id === 'string' ? named(id) : undefined;
     }
     // A `_search` form refused unread (another media type or charset, too long) may have named anyone.
-    if (from.caller !== true && typeof request.body !== 'string' && request.method === 'POST' && sentBody(request)) return undefined;
+    if (from.caller !== true && typeof request.body !== 'string' && request.method === 'POST' && announcesBody(request.raw)) return undefined;
     let naming: [string, string][];
     try {
       naming = [...queryPairs(request), ...(typeof request.body === 'string' ? formPairs(request.body) : [])].filter(([name, value]) => picksPeople(name, value));

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AuditRecord, AuditTrail } from '../../ports/audit-trail.port.js';
 import type { Clock } from '../../ports/clock.port.js';
-import { attemptRecordOf, basisMayBeLookedUp, outcomeRecordOf, outcomeRecordsOf, patientOf, tallied } from '../audit-record.js';
+import { attemptRecordOf, outcomeRecordOf, outcomeRecordsOf, refusalSubject, tallied } from '../audit-record.js';
 import { errorBody } from '../error-body.js';
 import { FHIR_JSON } from '../fhir/operation-outcome.js';
 import { toHttpFailure } from '../error-mapping.js';
@@ -42,9 +42,10 @@ export type BasisOf = (request: FastifyRequest, patient: string) => Promise<stri
  * as hers, not a stranger's. A failure to find it leaves the record without one, never unstored.
  */
 async function nameRefusalBasis(request: FastifyRequest, status: number, basisOf: BasisOf): Promise<void> {
-  if (status < 400 || status >= 500 || request.audit.delegation !== undefined || !basisMayBeLookedUp(request)) return;
-  const patient = patientOf(request);
-  if (patient === undefined) return;
+  if (status < 400 || status >= 500 || request.audit.delegation !== undefined) return;
+  const subject = refusalSubject(request);
+  if (subject?.lookUp !== true) return;
+  const { patient } = subject;
   let timer: NodeJS.Timeout | undefined;
   try {
     const late = new Promise<undefined>((resolve) => {
