@@ -9,6 +9,12 @@ export interface FhirIds {
   patientId(identityNumber: string): string;
   /** The identity number a Patient id was made from; undefined for any id this key did not make. */
   identityNumberOf(patientId: string): string | undefined;
+  /**
+   * Whether `id` has the form of a Patient id, whichever key made it or none: what a request's other
+   * parameters are checked by (threat 57), because asking the key there would tell a genuine id from
+   * a forged one.
+   */
+  hasPatientIdForm(id: string): boolean;
   /** A valid FHIR id standing for a record id that is not one. */
   recordDigest(root: string, extension: string): string;
   /** An opaque cursor for the match at `offset`, bound to `binding` (caller, patient, query). */

@@ -1,6 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FhirType } from '../../src/domain/fhir/search-parameters.js';
+import { KeyedFhirIds } from '../../src/adapters/fhir-ids/keyed-fhir-ids.js';
 import { identityNumbersIn } from '../support/log-grep.js';
 import { startTestAppOn, type AnyTestApp, type EhrVariant } from '../support/test-app.js';
 import { countEhrCalls } from './support/ehr-calls.js';
@@ -8,7 +9,7 @@ import { malformedLogLines, UsedSecrets } from './support/logs.js';
 import { DEMO, DEMO_PEOPLE } from './support/oracles.js';
 import { overBothEhrs, STEADY } from './support/runs.js';
 import {
-  APP, entryKeys, expectFhirAnswer, FHIR_READ_ROUTES, FHIR_SEARCH_ROUTES, fhirRequest, flipped, issueOf, MADE_UP_ID, pid, type FhirRouteCase, type SearchBundle,
+  APP, entryKeys, expectFhirAnswer, FHIR_READ_ROUTES, FHIR_ROUTES, FHIR_SEARCH_ROUTES, fhirRequest, flipped, issueOf, MADE_UP_ID, pid, type FhirRouteCase, type SearchBundle,
 } from './support/fhir-routes.js';
 
 /**
@@ -61,7 +62,8 @@ overBothEhrs((variant) => {
     const call = (token: string, options: ReturnType<typeof fhirRequest>): Promise<LightMyRequestResponse> => t.call({ ...options, token, key: null });
 
     beforeAll(async () => {
-      t = await startTestAppOn(variant, STEADY);
+      // Hundreds of refusals a second from one person: the per-person limit (100 a second) is not what is tested here.
+      t = await startTestAppOn(variant, { ...STEADY, rateLimitMax: 1_000_000 });
       userWide = used.token(await t.personToken(MARTA, { client_id: APP, scope: 'user/*.rs' }));
       launchOnly = used.token(await t.personToken(MARTA, { client_id: APP, scope: 'patient/*.read' }));
       ehrCalls = countEhrCalls(t.ehr);
@@ -243,6 +245,50 @@ overBothEhrs((variant) => {
         const res = await call(launchOnly, { method: 'GET', url: `/fhir/Patient/${id}/$summary` });
         expect([id, res.statusCode, issueOf(res).diagnostics]).toEqual([id, 404, issueOf(await call(launchOnly, { method: 'GET', url: `/fhir/Patient/${MADE_UP_ID}/$summary` })).diagnostics]);
       }
+    });
+
+    // Hostile review (helper-81, item 1): threat 57's value check asked whether the key made an id, so
+    // `performer=<a real Patient id>` was 400 "names a patient" and the same id with one character
+    // edited was 200 (or, under strict handling, another 400's text): the answer told a genuine id from
+    // a forged one. An id of a Patient id's form names a patient whoever's key made it.
+    it('answers a genuine Patient id in any other parameter exactly as a forged one of the same form: same status, same text (threat 57)', async () => {
+      const otherKey = new KeyedFhirIds(Buffer.alloc(32, 9));
+      const ids = [
+        ...[MARTA, LILLA, TOLVAN].map(pid),
+        flipped(pid(MARTA)), flipped(pid(LILLA), 3), flipped(pid(TOLVAN), 30), otherKey.patientId(MARTA), otherKey.patientId(ANTON),
+      ];
+      let checked = 0;
+      for (const [i, route] of FHIR_ROUTES.filter((r) => r.type !== 'Patient').entries()) {
+        if (!takes(variant, 4)(i)) continue;
+        const served = route.includes.map((include) => include.split(':')[1] as string).filter((name) => !['patient', 'subject', 'actor'].includes(name));
+        const names = route.interaction === 'read' ? ['performer', 'asserter'] : [...served, 'asserter', 'x-color'];
+        for (const name of names) {
+          for (const [spelling, value] of [['bare', (id: string) => id], ['among others', (id: string) => `a,${id}`]] as const) {
+            for (const prefer of [undefined, 'handling=strict']) {
+              const answers = new Set<string>();
+              for (const id of ids) {
+                const query: Array<[string, string]> = [[name, value(id)]];
+                const headers = prefer === undefined ? {} : { headers: { prefer } };
+                const options = route.interaction === 'read' ? fhirRequest(route, { id: MADE_UP_ID, query, ...headers }) : fhirRequest(route, { params: query, ...headers });
+                const res = await call(userWide, options);
+                answers.add(`${res.statusCode} ${res.body}`);
+              }
+              const label = `${route.label} ${name}=<${spelling}> ${prefer ?? ''}`;
+              expect([label, [...answers]]).toEqual([label, [expect.stringMatching(/^400 .*names a patient/)]]);
+              checked++;
+            }
+          }
+        }
+      }
+      for (const prefer of [undefined, 'handling=strict']) {
+        const answers = new Set<string>();
+        for (const id of ids) {
+          const res = await call(launchOnly, { method: 'GET', url: `/fhir/Patient/${pid(MARTA)}/$summary?performer=${id}`, ...(prefer === undefined ? {} : { headers: { prefer } }) });
+          answers.add(`${res.statusCode} ${res.body}`);
+        }
+        expect([prefer, [...answers]]).toEqual([prefer, [expect.stringMatching(/^400 .*names a patient/)]]);
+      }
+      expect(checked).toBeGreaterThan(variant === 'fhir-r4' ? 40 : 200);
     });
   });
 });

@@ -73,6 +73,23 @@ describe('KeyedFhirIds: Patient ids', () => {
     expect(() => ids.patientId('abcdefghijkl')).toThrow(TypeError);
   });
 
+  it('the form of a Patient id is told by its form alone: a genuine id, a forged one and another key\'s alike; a record id, a UUID, a cut or a non-canonical one not', () => {
+    const other = new KeyedFhirIds(OTHER_SECRET);
+    const genuine = NUMBERS.map((n) => ids.patientId(n));
+    const forged = genuine.flatMap((id) => edits(id.slice(0, -1), ID_CHARS).map((e) => `${e}${id.slice(-1)}`));
+    for (const id of [...genuine, ...forged, ...NUMBERS.map((n) => other.patientId(n))]) expect([id, ids.hasPatientIdForm(id)]).toEqual([id, true]);
+    const id = genuine[0] ?? '';
+    // 38 characters carry 228 bits for 224: the last character's 4 low bits are 0, and one with any set reads back otherwise.
+    const last = ID_CHARS.indexOf(id.slice(-1));
+    expect(last % 16).toBe(0);
+    const nonCanonical = `${id.slice(0, -1)}${ID_CHARS[last + 1] ?? ''}`;
+    const notOfForm = [
+      ids.recordDigest('1.2.752.129.2.1.2.1', 'note-1'), '0b1e6c84-5a3f-4f6e-9d62-1f2a3b4c5d6e', 'no-such-resource-0', id.slice(0, -1), `${id}A`,
+      `${id}AAAA`, nonCanonical, '191212121212', '', 'A'.repeat(65), `${id.slice(0, -1)}_`,
+    ];
+    for (const x of notOfForm) expect([x, ids.hasPatientIdForm(x)]).toEqual([x, false]);
+  });
+
   it('a secret under 32 bytes is refused', () => {
     expect(() => new KeyedFhirIds(Buffer.alloc(31))).toThrow(/at least 32 bytes/);
   });

@@ -2,6 +2,9 @@ import { createCipheriv, createHmac, createSecretKey, hkdfSync, timingSafeEqual,
 import type { FhirIds } from '../../ports/fhir-ids.port.js';
 
 const IV_BYTES = 16;
+/** The IV and the 12 digits of an identity number. */
+const PATIENT_ID_BYTES = IV_BYTES + 12;
+const PATIENT_ID_CHARS = Math.ceil((PATIENT_ID_BYTES * 4) / 3);
 const MEMO_SIZE = 10_000;
 const NUMBER = /^[0-9]{12}$/;
 // FHIR ids are [A-Za-z0-9\-\.]{1,64}: base64url with `.` for `_`.
@@ -59,12 +62,18 @@ export class KeyedFhirIds implements FhirIds {
 
   identityNumberOf(patientId: string): string | undefined {
     const bytes = fromFhirId(patientId);
-    if (bytes?.length !== IV_BYTES + 12) return undefined;
+    if (bytes?.length !== PATIENT_ID_BYTES) return undefined;
     const iv = bytes.subarray(0, IV_BYTES);
     const decipher = createCipheriv('aes-256-ctr', this.encKey, iv);
     const number = Buffer.concat([decipher.update(bytes.subarray(IV_BYTES)), decipher.final()]).toString('latin1');
     if (!NUMBER.test(number)) return undefined;
     return timingSafeEqual(iv, this.ivOf(number)) ? number : undefined;
+  }
+
+  // 28 bytes read canonically (38 characters): a record digest is 24 (32), a UUID 36 characters. The
+  // length first: every record id of an answer is asked (patient-records.ts).
+  hasPatientIdForm(id: string): boolean {
+    return id.length === PATIENT_ID_CHARS && fromFhirId(id)?.length === PATIENT_ID_BYTES;
   }
 
   recordDigest(root: string, extension: string): string {

@@ -21,7 +21,7 @@ import { asConsentRefusal, consentOf, grantRequestOf, type ConsentContext } from
 import { launchPatientOf } from './fhir-access.js';
 import type { FhirApi } from './fhir-api.js';
 import { answerType } from './fhir-format.js';
-import { madePatientId, namedPatient, NOT_ALLOWED } from './patients-of-request.js';
+import { patientIdForm, namedPatient, NOT_ALLOWED } from './patients-of-request.js';
 import { prefersStrictHandling } from './prefer-handling.js';
 import { parseKeptListSearch, readPatientParam } from './search-query.js';
 import { formatParam } from './search-values.js';
@@ -95,7 +95,7 @@ export function consentRoutes(app: FastifyInstance, { deps, api, send }: Consent
   const aboutCaller = presumedPatient(api, { caller: true });
   const config = (interaction: ConsentInteraction) => ({ operation: AUDITED[interaction], errorShape: 'fhir', fhir: true, presumedPatient: aboutCaller } as const);
   const consentUrl = (id: string): string => `${api.publicBaseUrl}/fhir/Consent/${id}`;
-  const isPatientId = madePatientId(api);
+  const isPatientIdForm = patientIdForm(api);
   /**
    * The grantor and the answer's format of a request that names no one but the grantor: `patient` (as
    * `patientOf` reads it from the parameters) other than theirs is refused as any patient one may not act for.
@@ -123,13 +123,13 @@ export function consentRoutes(app: FastifyInstance, { deps, api, send }: Consent
   };
   // A Consent by id names its patient by `patient` alone, once; any other parameter naming one is 400, as on every read by id.
   const byId = (request: FastifyRequest, interaction: 'read' | 'delete') => grantorAlone(request, interaction, (params) => {
-    const patient = readPatientParam(params, isPatientId);
+    const patient = readPatientParam(params, isPatientIdForm);
     return patient === undefined ? {} : { patient };
   });
 
   app.get('/Consent', { config: config('search') }, async (request, reply) => {
     const strict = prefersStrictHandling(request.headers.prefer);
-    const { person, grants, format, parsed: search } = grantorAlone(request, 'search', (params) => parseKeptListSearch('Consent', params, { strict, isPatientId }));
+    const { person, grants, format, parsed: search } = grantorAlone(request, 'search', (params) => parseKeptListSearch('Consent', params, { strict, isPatientIdForm }));
     const own = `Patient/${api.ids.patientId(person)}`;
     const given = (await grants.list(person)).filter((g) => g.role === 'grantor').map((g) => consentOf(g, ctx));
     const totalOnly = search.count === 0;

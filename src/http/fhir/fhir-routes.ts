@@ -24,7 +24,7 @@ import { acceptFhirJson } from './fhir-json-body.js';
 import { listedTypes, servedTypes, type FhirApi, type TypeServing } from './fhir-api.js';
 import { answerType } from './fhir-format.js';
 import { FhirInteractions } from './fhir-interactions.js';
-import { madePatientId } from './patients-of-request.js';
+import { patientIdForm } from './patients-of-request.js';
 import { parseSearch, readPatientParam } from './search-query.js';
 import { formatParam } from './search-values.js';
 import { PatientSummary } from './patient-summary.js';
@@ -103,7 +103,7 @@ export const fhirRoutes: FastifyPluginAsync<FhirRouteOptions> = async (app: Fast
   const subscriptions = deps.subscriptions;
   const topics = offeredTopics(sharing);
   const open = { open: true, errorShape: 'fhir' } as const;
-  const isPatientId = madePatientId(api);
+  const isPatientIdForm = patientIdForm(api);
   const scopes = ['patient/*.read', 'user/*.read', 'system/*.read', ...served.flatMap((s) => [`patient/${s.type}.rs`, `user/${s.type}.rs`, `system/${s.type}.rs`]),
     ...(sharing ? ['patient/Consent.rs', 'patient/Consent.cud', 'user/Consent.read', 'user/Consent.write'] : []), ...(subscriptions === undefined ? [] : SUBSCRIPTION_SCOPES)];
   // Described by its CapabilityStatement, not by the COS API's OpenAPI document.
@@ -165,7 +165,7 @@ export const fhirRoutes: FastifyPluginAsync<FhirRouteOptions> = async (app: Fast
       const strict = prefersStrictHandling(request.headers.prefer);
       const format = formatParam(params);
       answerType(request, format);
-      const parsed = parseSearch(type, params, { zone: deps.zone, strict, isPatientId });
+      const parsed = parseSearch(type, params, { zone: deps.zone, strict, isPatientIdForm });
       const bundle = type === 'AuditEvent' ? await auditEventSearch(request, reply, deps, api, parsed) : await interactions.search(request, reply, parsed);
       return send(request, reply, bundle, format, deps.largeAnswers);
     };
@@ -177,9 +177,9 @@ export const fhirRoutes: FastifyPluginAsync<FhirRouteOptions> = async (app: Fast
       const format = formatParam(params);
       answerType(request, format);
       if (!FHIR_ID.test(id)) throw new ApiError(400, `A ${type} id is 1 to 64 letters, digits, '-' or '.': take it from a search's entries.`);
-      const patient = readPatientParam(params, isPatientId);
+      const patient = readPatientParam(params, isPatientIdForm);
       if (type === 'AuditEvent') {
-        const named = parseSearch(type, patient === undefined ? [] : [['patient', patient]], { zone: deps.zone, strict: false, isPatientId });
+        const named = parseSearch(type, patient === undefined ? [] : [['patient', patient]], { zone: deps.zone, strict: false, isPatientIdForm });
         return send(request, reply, await auditEventRead(request, reply, deps, api, named, id), format, deps.largeAnswers);
       }
       return send(request, reply, await interactions.read(request, reply, type, id, patient), format, deps.largeAnswers);
@@ -214,7 +214,7 @@ export const fhirRoutes: FastifyPluginAsync<FhirRouteOptions> = async (app: Fast
     const format = formatParam(params);
     answerType(request, format);
     if (!FHIR_ID.test(id)) throw new ApiError(400, 'A Patient id is 1 to 64 letters, digits, \'-\' or \'.\': take it from a Patient search.');
-    const patient = readPatientParam(params, isPatientId);
+    const patient = readPatientParam(params, isPatientIdForm);
     return send(request, reply, await summary.document(request, reply, id, new Date(now()), patient), format, deps.largeAnswers);
   });
   notServed(summaryPath);

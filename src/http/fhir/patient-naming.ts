@@ -8,8 +8,9 @@
  * - is spelt as a patient, in any case, with a modifier or a chain (`PATIENT`, `patient:Patient`,
  *   `patient.identifier`, `subject:Patient.name`, ` patient`, a fullwidth `ｐａｔｉｅｎｔ`), or picks
  *   records by another resource or an expression (`_has`, `_filter`, `_query`, `_list`);
- * - holds a reference to a Patient (`asserter=Patient/<id>`), a Patient id this service made, or an
- *   identity number in any spelling (`performer=19121212+1212`); `Appointment?actor=Patient/<id>`
+ * - holds a reference to a Patient (`asserter=Patient/<id>`), an id of a Patient id's form (judged by
+ *   its form, so the answer never tells a genuine id from a forged one), or an identity number in any
+ *   spelling (`performer=19121212+1212`); `Appointment?actor=Patient/<id>`
  *   is served, as `patient` is (search-values.ts, namesPatientBy), and never reaches here;
  * - is any filter on Patient, where every parameter picks people (`Patient?name=…`,
  *   `Patient?birthdate=…`): only the parameters that shape an answer are ignored there.
@@ -37,26 +38,26 @@ export const parameterLabel = (name: string): string => {
   return shown === undefined ? 'A search parameter' : `Search parameter ${shown}`;
 };
 
-/** Whether a value points at a Patient: a reference to one, a Patient id this service made, or an identity number. */
-function valueNamesAPatient(value: string, isPatientId: (id: string) => boolean): boolean {
+/** Whether a value points at a Patient: a reference to one, an id of a Patient id's form, or an identity number. */
+function valueNamesAPatient(value: string, isPatientIdForm: (id: string) => boolean): boolean {
   const read = readingOf(value) ?? value;
   if (/patient\s*[/?]/i.test(read) || searchValueNamesAPerson(value)) return true;
-  return read.split(/[^A-Za-z0-9\-.]+/).some((piece) => piece !== '' && isPatientId(piece));
+  return read.split(/[^A-Za-z0-9\-.]+/).some((piece) => piece !== '' && isPatientIdForm(piece));
 }
 
 /** Whether a parameter names a patient or picks records by others' (see the file's header), `patient` itself included. */
-export function namesAPatient(name: string, value: string, isPatientId: (id: string) => boolean): boolean {
+export function namesAPatient(name: string, value: string, isPatientIdForm: (id: string) => boolean): boolean {
   // A name encoded past any client's depth is taken to name a patient: nobody can say it does not.
   const parts = folded(name)?.split(/[:.]/) ?? ['patient'];
-  return parts.some((part) => PATIENT_PARTS.has(part)) || valueNamesAPatient(value, isPatientId);
+  return parts.some((part) => PATIENT_PARTS.has(part)) || valueNamesAPatient(value, isPatientIdForm);
 }
 
 /**
  * The refusal of a parameter the API does not serve `where` (`on Condition`, `on a read by id`), when
  * it names a patient (see the file's header); undefined when it may be ignored.
  */
-export function namingRefusal(where: string, name: string, value: string, isPatientId: (id: string) => boolean): ApiError | undefined {
-  if (!namesAPatient(name, value, isPatientId)) return undefined;
+export function namingRefusal(where: string, name: string, value: string, isPatientIdForm: (id: string) => boolean): ApiError | undefined {
+  if (!namesAPatient(name, value, isPatientIdForm)) return undefined;
   return new ApiError(400, `${parameterLabel(name)} names a patient in a way this API does not serve ${where}: `
     + 'name the patient with patient=Patient/<id> alone (see the searchParam of GET /fhir/metadata).');
 }

@@ -69,7 +69,8 @@ export function asFhirContext(api: FhirApi, zone: string, patient: string): AsFh
     idOf: (type: string, record: RecordId) => {
       const own = record.root === api.idRoot && record.extension.startsWith(`${type}/`) ? record.extension.slice(type.length + 1) : undefined;
       const candidate = own ?? record.extension;
-      if (usableAsId(candidate)) return candidate;
+      // One of a Patient id's form would read as a patient's in a search value (threat 57): digested.
+      if (usableAsId(candidate) && !api.ids.hasPatientIdForm(candidate)) return candidate;
       return api.ids.recordDigest(record.root, record.extension);
     },
     idRoot: api.idRoot,

@@ -18,8 +18,12 @@ import type { FhirSearch } from './search-query.js';
 export const NOT_ALLOWED = 'Access to the requested patient is not allowed.';
 const notAllowed = (): ApiError => new ApiError(403, NOT_ALLOWED);
 
-/** Whether `id` is a Patient id this service's key made (one that names somebody). */
-export const madePatientId = (api: FhirApi) => (id: string): boolean => api.ids.identityNumberOf(id) !== undefined;
+/**
+ * Whether `id` may name a patient where only `patient` may (threat 57): an id of a Patient id's form,
+ * by its form alone. Asking the key would answer a genuine id with "names a patient" and a forged one
+ * of the same form with the search: a test of which ids are real.
+ */
+export const patientIdForm = (api: FhirApi) => (id: string): boolean => api.ids.hasPatientIdForm(id);
 
 /**
  * The identity number of a Patient id the request names; undefined for an id this service did not

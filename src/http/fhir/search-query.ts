@@ -36,11 +36,11 @@ export interface FhirSearch {
   linkParams: [string, string][];
 }
 
-/** What a search is read with: the EHR's zone, `Prefer: handling=strict`, and which ids are Patient ids this service made. */
+/** What a search is read with: the EHR's zone, `Prefer: handling=strict`, and which ids have a Patient id's form. */
 export interface SearchReading {
   zone: string;
   strict: boolean;
-  isPatientId: (id: string) => boolean;
+  isPatientIdForm: (id: string) => boolean;
 }
 
 function include(value: string, iterate: boolean): IncludeSpec | undefined {
@@ -89,7 +89,7 @@ export function parseSearch(type: FhirType, params: readonly [string, string][],
       keep(name, value);
     } else if (name !== 'patient' && Object.hasOwn(references, name)) {
       const targets = references[name]?.targets ?? [];
-      search.references.set(name, [...(search.references.get(name) ?? []), referenceValues(name, value, targets, reading.isPatientId)]);
+      search.references.set(name, [...(search.references.get(name) ?? []), referenceValues(name, value, targets, reading.isPatientIdForm)]);
       keep(name, value);
     } else if (name === '_include' || name === '_include:iterate' || name === '_revinclude') {
       const spec = include(value, name === '_include:iterate');
@@ -100,7 +100,7 @@ export function parseSearch(type: FhirType, params: readonly [string, string][],
       (name === '_revinclude' ? search.revincludes : search.includes).push(spec);
       keep(name, value);
     } else {
-      const refusal = type === 'Patient' ? patientFilterRefusal(name) : namingRefusal(`on ${type}`, name, value, reading.isPatientId);
+      const refusal = type === 'Patient' ? patientFilterRefusal(name) : namingRefusal(`on ${type}`, name, value, reading.isPatientIdForm);
       if (refusal !== undefined) throw refusal;
       if (reading.strict) throw invalid(`A search parameter is not one this API serves on ${type} (Prefer: handling=strict): see the searchParam of GET /fhir/metadata.`);
     }
@@ -127,8 +127,8 @@ export interface KeptListSearch {
 }
 
 /** The `patient` a read by id names (docs/fhir-api.md#interactions), once; any other parameter naming a patient is refused. */
-export function readPatientParam(params: readonly [string, string][], isPatientId: (id: string) => boolean): string | undefined {
-  return patientAlone(params, { strict: false, isPatientId }, { once: 'a read by id', naming: 'on a read by id' });
+export function readPatientParam(params: readonly [string, string][], isPatientIdForm: (id: string) => boolean): string | undefined {
+  return patientAlone(params, { strict: false, isPatientIdForm }, { once: 'a read by id', naming: 'on a read by id' });
 }
 
 /**
@@ -151,7 +151,7 @@ function patientAlone(params: readonly [string, string][], reading: Omit<SearchR
       seen.add(name);
       checked[name]?.(value);
     } else if (name !== '_format') {
-      const refusal = namingRefusal(where.naming, name, value, reading.isPatientId);
+      const refusal = namingRefusal(where.naming, name, value, reading.isPatientIdForm);
       if (refusal !== undefined) throw refusal;
       if (reading.strict) throw invalid(`A search parameter is not one this API serves ${where.naming} (Prefer: handling=strict): see the searchParam of GET /fhir/metadata.`);
     }

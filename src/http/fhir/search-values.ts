@@ -119,10 +119,10 @@ export function patientParam(param: string, value: string): string {
 /**
  * A reference parameter's values (`Type/id` or `id`, several separated by commas: OR); a type the
  * parameter never points at here finds nothing. A patient is named by `patient` alone (threat 57): a value
- * that names one here, by a Patient reference, a Patient id this service made or an identity
+ * that names one here, by a Patient reference, an id of a Patient id's form (genuine or not) or an identity
  * number, is refused rather than searched.
  */
-export function referenceValues(param: string, value: string, targets: readonly string[], isPatientId: (id: string) => boolean): ReferenceValue[] {
+export function referenceValues(param: string, value: string, targets: readonly string[], isPatientIdForm: (id: string) => boolean): ReferenceValue[] {
   if (namesAPerson(value)) throw personInValue(param);
   const values = value.split(',');
   if (values.length > MAX_VALUES) throw invalid(`Search parameter ${param} takes at most ${MAX_VALUES} values.`);
@@ -131,7 +131,7 @@ export function referenceValues(param: string, value: string, targets: readonly 
     const slash = v.indexOf('/');
     const type = slash < 0 ? undefined : v.slice(0, slash);
     const id = slash < 0 ? v : v.slice(slash + 1);
-    if (type === 'Patient' || (type === undefined && isPatientId(id))) {
+    if (type === 'Patient' || (type === undefined && isPatientIdForm(id))) {
       const others = targets.filter((target) => target !== 'Patient');
       throw invalid(`Search parameter ${param} names a patient: name the patient with patient=Patient/<id> alone${others.length === 0 ? '' : `, and ${param} by ${others.join(' or ')}`}.`);
     }

@@ -22,7 +22,7 @@ import { searchLink, searchset } from './bundle.js';
 import { contextsFor } from './fhir-access.js';
 import type { FhirApi } from './fhir-api.js';
 import { answerType } from './fhir-format.js';
-import { madePatientId, namedPatient, NOT_ALLOWED } from './patients-of-request.js';
+import { patientIdForm, namedPatient, NOT_ALLOWED } from './patients-of-request.js';
 import { namingRefusal } from './patient-naming.js';
 import { prefersStrictHandling } from './prefer-handling.js';
 import { formatParam } from './search-values.js';
@@ -56,13 +56,13 @@ export interface SubscriptionRouteOptions {
  * FHIR route does, threat 57: a list that looked filtered by it would not be), and any it does not take
  * when the caller prefers strict handling.
  */
-function formatOf(request: FastifyRequest, isPatientId: (id: string) => boolean, takes: readonly string[] = []): string | undefined {
+function formatOf(request: FastifyRequest, isPatientIdForm: (id: string) => boolean, takes: readonly string[] = []): string | undefined {
   const params = queryPairs(request);
   const format = formatParam(params);
   answerType(request, format);
   const others = params.filter(([name]) => name !== '_format' && !takes.includes(name));
   for (const [name, value] of others) {
-    const refusal = namingRefusal('on Subscription', name, value, isPatientId);
+    const refusal = namingRefusal('on Subscription', name, value, isPatientIdForm);
     if (refusal !== undefined) throw refusal;
   }
   const unknown = others[0];
@@ -90,7 +90,7 @@ function eventNumber(request: FastifyRequest, name: string, otherwise: number): 
 export function subscriptionRoutes(app: FastifyInstance, { deps, door, topics, api, now, send }: SubscriptionRouteOptions): void {
   // A subscription is its person's own, whatever app launch it came from: a refusal before it is found is theirs.
   const presumed = presumedPatient(api, { caller: true });
-  const isPatientId = madePatientId(api);
+  const isPatientIdForm = patientIdForm(api);
   const config = (operation: AuditedOperation) => ({ operation, errorShape: 'fhir', fhir: true, presumedPatient: presumed } as const);
   const ctx = (): SubscriptionContext => ({ publicBaseUrl: api.publicBaseUrl, ids: api.ids });
   const bundles = (): BundleContext => ({ fhirBase: `${api.publicBaseUrl}/fhir`, nowMs: now(), newId: randomUUID });
@@ -118,7 +118,7 @@ export function subscriptionRoutes(app: FastifyInstance, { deps, door, topics, a
   }
 
   app.post(SUBSCRIPTION_PATHS.list, { config: config('createSubscription'), bodyLimit: MAX_SUBSCRIPTION_BYTES }, async (request, reply) => {
-    const format = formatOf(request, isPatientId);
+    const format = formatOf(request, isPatientIdForm);
     const subscriber = subscriberOf(request, api);
     requireSubscriptionScope(request, 'create', ['patient', 'user']);
     const posted = postedSubscriptionOf(request.body, { ...ctx(), topics, nowMs: now() });
@@ -156,7 +156,7 @@ export function subscriptionRoutes(app: FastifyInstance, { deps, door, topics, a
   });
 
   app.get(SUBSCRIPTION_PATHS.list, { config: config('searchSubscriptions') }, async (request, reply) => {
-    const format = formatOf(request, isPatientId);
+    const format = formatOf(request, isPatientIdForm);
     const subscriber = subscriberOf(request, api);
     requireSubscriptionScope(request, 'search', ['patient', 'user']);
     const shown = (await door.manage.list(subscriber)).filter((s) => allowsOnSubscription(request, 'search', contextsFor(request, api, s.patient)));
@@ -173,14 +173,14 @@ export function subscriptionRoutes(app: FastifyInstance, { deps, door, topics, a
   });
 
   app.get(SUBSCRIPTION_PATHS.one, { config: config('readSubscription') }, async (request, reply) => {
-    const format = formatOf(request, isPatientId);
+    const format = formatOf(request, isPatientIdForm);
     const s = await own(request, subscriberOf(request, api), 'read');
     return send(request, reply, subscriptionResourceOf(s, ctx()), format);
   });
 
   app.delete(SUBSCRIPTION_PATHS.one, { config: config('deleteSubscription') }, async (request, reply) => {
     refuseBody(request, 'DELETE /fhir/Subscription/{id}');
-    const format = formatOf(request, isPatientId);
+    const format = formatOf(request, isPatientIdForm);
     const subscriber = subscriberOf(request, api);
     const s = await own(request, subscriber, 'delete');
     await door.manage.remove(subscriber, s.id, () => request.server.recordWriteAttempt(request));
@@ -189,13 +189,13 @@ export function subscriptionRoutes(app: FastifyInstance, { deps, door, topics, a
   });
 
   app.get(SUBSCRIPTION_PATHS.status, { config: config('getSubscriptionStatus') }, async (request, reply) => {
-    const format = formatOf(request, isPatientId);
+    const format = formatOf(request, isPatientIdForm);
     const s = await own(request, subscriberOf(request, api), 'read');
     return send(request, reply, statusBundle(s, bundles()), format);
   });
 
   app.get(SUBSCRIPTION_PATHS.events, { config: config('getSubscriptionEvents') }, async (request, reply) => {
-    const format = formatOf(request, isPatientId, ['eventsSinceNumber', 'eventsUntilNumber']);
+    const format = formatOf(request, isPatientIdForm, ['eventsSinceNumber', 'eventsUntilNumber']);
     const since = eventNumber(request, 'eventsSinceNumber', 1);
     const until = eventNumber(request, 'eventsUntilNumber', since + MAX_EVENTS_PER_CALL - 1);
     const subscriber = subscriberOf(request, api);

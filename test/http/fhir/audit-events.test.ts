@@ -13,7 +13,7 @@ import { OPERATIONS } from '../../../src/domain/operations/table.js';
 import type { AuditRecord, AuditTrail } from '../../../src/ports/audit-trail.port.js';
 import { MemoryAuditTrail } from '../../fakes/memory-audit-trail.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
-import { ANTON, APP, bundleOf, get, LILLA, MARTA, matchesOf, NOW, outcomeOf, pid, smartToken, TOLVAN, type Bundle, type Resource } from './fhir-calls.js';
+import { ANTON, APP, bundleOf, forgedLike, get, LILLA, MARTA, matchesOf, NOW, outcomeOf, pid, smartToken, TOLVAN, type Bundle, type Resource } from './fhir-calls.js';
 import { allPages, keys } from './search-support.js';
 
 /** The operation each type's records are read (and audited, and shown in the access log) under. */
@@ -150,15 +150,20 @@ describe('every FHIR interaction leaves one audit record, before the answer', ()
     const registry = vi.spyOn(t.ehr, 'relationshipsOf');
     const made = pid(LILLA);
     try {
-      for (const id of [made, `${made.slice(0, -1)}${made.endsWith('x') ? 'y' : 'x'}`]) {
+      for (const id of [made, forgedLike(made)]) {
         registry.mockClear();
         outcomeOf(await get(t, `/fhir/Condition?patient=${id}&_count=x`, user), 400);
         expect([id, registry.mock.calls.length]).toEqual([id, 0]);
-        // An id in another parameter leaves the launch patient presumed, real or not (helper-80: a real one made it nobody).
+        // An id of a Patient id's form in another parameter names somebody, real or not, so nobody is
+        // presumed (helper-80: a real one made it nobody and a forged one the launch patient).
         registry.mockClear();
         const { record } = await onlyRecordOf(() => get(t, `/fhir/Observation?date=garbage&performer=${id}`, launched));
-        expect([id, registry.mock.calls.length, record.patientId, record.delegation]).toEqual([id, 1, LILLA, 'guardian']);
+        expect([id, registry.mock.calls.length, record.patientId]).toEqual([id, 0, undefined]);
       }
+      // An id of another form names nobody: the launch patient is presumed, on her basis.
+      registry.mockClear();
+      const { record } = await onlyRecordOf(() => get(t, '/fhir/Observation?date=garbage&performer=no-such-resource-0', launched));
+      expect([registry.mock.calls.length, record.patientId, record.delegation]).toEqual([1, LILLA, 'guardian']);
     } finally {
       registry.mockRestore();
     }

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProxyGrants } from '../../../src/domain/proxies/proxy-grants.js';
 import { delegationRelatedPersonId } from '../../../src/http/fhir/delegate-related-person.js';
 import { KEY, startTestApp, TEST_FHIR_IDS, TEST_PUBLIC_BASE_URL, type TestApp } from '../../support/test-app.js';
-import { ANTON, bundleOf, FHIR_JSON, get, MARTA, matchesOf, NOW, outcomeOf, PERSONNUMMER, pid, SARA, smartToken, TOLVAN, type Resource } from './fhir-calls.js';
+import { ANTON, bundleOf, FHIR_JSON, forgedLike, get, MARTA, matchesOf, NOW, outcomeOf, PERSONNUMMER, pid, SARA, smartToken, TOLVAN, type Resource } from './fhir-calls.js';
 
 const GOSTA = '194608632396';
 const SAMORDNINGSNUMMER = 'http://electronichealth.se/identifier/samordningsnummer';
@@ -273,6 +273,13 @@ describe('FHIR Consent, PROXY_GRANTS on', () => {
       expect([query, issue.code, issue.diagnostics.includes(GOSTA)]).toEqual([query, 'invalid', false]);
     }
     expect((await get(t, '/fhir/Consent?foo=bar', tolvan, { prefer: 'handling=strict' })).statusCode).toBe(400);
+    // A Patient id elsewhere is refused by its form: a forged one of that form the same, or the answer tells a genuine id (hostile review).
+    const genuine = pid(GOSTA);
+    const answers = new Set<string>();
+    for (const id of [genuine, forgedLike(genuine)]) {
+      for (const prefer of [{}, { prefer: 'handling=strict' }] as Array<Record<string, string>>) answers.add((await get(t, `/fhir/Consent?performer=${id}`, tolvan, prefer)).body);
+    }
+    expect([...answers]).toEqual([expect.stringContaining('names a patient in a way this API does not serve on Consent')]);
     // The review of 887bd42: the subscription key sent as its query parameter is the credentials', taken
     // out before anything reads the query, here as on a search (docs/contract.md). Failed before: 400.
     const keyed = await t.call({ method: 'GET', url: `/fhir/Consent?subscription-key=${KEY}`, key: null, token: tolvan, headers: { prefer: 'handling=strict' } });

@@ -31,6 +31,9 @@ export const FHIR_JSON = 'application/fhir+json; charset=utf-8';
 /** A demo person's Patient id under the test apps' key. */
 export const pid = (identityNumber: string): string => TEST_FHIR_IDS.patientId(identityNumber);
 
+/** An id of a Patient id's form that no key made: `id` with one character in its middle changed, as an attacker edits one. */
+export const forgedLike = (id: string): string => `${id.slice(0, 19)}${id[19] === 'A' ? 'B' : 'A'}${id.slice(20)}`;
+
 /** A person's token as a SMART app gets it: its scopes, the app's client_id, any further claims (smart_patient). */
 export const smartToken = (t: App, person: string, scope: string, claims: Record<string, unknown> = {}): Promise<string> =>
   t.personToken(person, { client_id: APP, scope, ...claims });

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAttempt } from '../../../src/ports/audit-trail.port.js';
 import { startTestApp, KEY, type TestApp } from '../../support/test-app.js';
-import { ANTON, get, LILLA, MARTA, NOW, outcomeOf, pid, SARA, smartToken, TOLVAN } from './fhir-calls.js';
+import { ANTON, forgedLike, get, LILLA, MARTA, NOW, outcomeOf, pid, SARA, smartToken, TOLVAN } from './fhir-calls.js';
 import { del, PATIENT_SCOPES, post, subscription, USER_SCOPES } from './subscription-calls.js';
 
 describe('attacks on the Subscription door', () => {
@@ -274,6 +274,11 @@ describe('a parameter naming a patient on the Subscription door', () => {
         expect(outcomeOf(res, 400).diagnostics).toMatch(/names a patient in a way this API does not serve on Subscription/);
       }
       expect([path, (await get(t, `${path}?color=blue`, tolvan)).statusCode]).toEqual([path, 200]);
+      // By its form: a forged id of that form is refused as a genuine one, or the answer would tell them apart.
+      const genuine = pid(LILLA);
+      for (const id of [genuine, forgedLike(genuine)]) {
+        expect([path, id, outcomeOf(await get(t, `${path}?color=${id}`, tolvan), 400).diagnostics]).toEqual([path, id, expect.stringMatching(/names a patient/)]);
+      }
     }
   });
 
