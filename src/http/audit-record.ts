@@ -32,9 +32,11 @@ export function patientOf(request: FastifyRequest): string | undefined {
  * leaves: on the COS door always (a `patient` header's identity number); on the FHIR door only for the
  * token's launch patient or the caller (presumed, or the one the route named), never a patient another
  * Patient id named, whose lookup (registry and EHR reads for a real id, none for a made-up one) would
- * tell the two apart by the answer's timing.
+ * tell the two apart by the answer's timing. A basis is a caller's right to a patient: without a token
+ * there is none, whatever a route presumed or noted.
  */
 export function refusalSubject(request: FastifyRequest): { patient: string; lookUp: boolean } | undefined {
+  if (request.token === undefined) return undefined;
   const config = request.routeOptions.config;
   if (config?.fhir !== true) {
     const patient = patientOf(request);
