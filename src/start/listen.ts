@@ -1,3 +1,4 @@
+import { lookup } from 'node:dns/promises';
 import type { Config } from './config.js';
 import type { Runtime } from './container.js';
 import { opened } from './listen-failure.js';
@@ -9,11 +10,20 @@ export interface Listening {
   metrics: string;
 }
 
+/**
+ * The one address to bind for `host`. Told `localhost`, fastify binds every address the name resolves
+ * to, each on a server of its own that none of the API's connection guards listen on (a GET's body,
+ * the send deadline, the drain: src/http/app.ts); the first address is what the name means here.
+ */
+async function oneAddress(host: string): Promise<string> {
+  return host === 'localhost' ? (await lookup(host)).address : host;
+}
+
 /** What `npm start` opens: the API on HOST:PORT and the metrics listener on METRICS_HOST:METRICS_PORT. */
 export async function listen(runtime: Runtime, config: Pick<Config, 'host' | 'port' | 'metricsHost' | 'metricsPort'>): Promise<Listening> {
-  const metrics = await opened(() => runtime.metricsApp.listen({ port: config.metricsPort, host: config.metricsHost }),
+  const metrics = await opened(async () => runtime.metricsApp.listen({ port: config.metricsPort, host: await oneAddress(config.metricsHost) }),
     { portSetting: 'METRICS_PORT', port: config.metricsPort, hostSetting: 'METRICS_HOST', host: config.metricsHost });
-  const api = await opened(() => runtime.app.listen({ port: config.port, host: config.host }),
+  const api = await opened(async () => runtime.app.listen({ port: config.port, host: await oneAddress(config.host) }),
     { portSetting: 'PORT', port: config.port, hostSetting: 'HOST', host: config.host });
   runtime.listening(api);
   return { api, metrics };
