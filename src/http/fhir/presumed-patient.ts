@@ -10,7 +10,6 @@ import { announcesBody } from '../bodiless-requests.js';
 import type { FhirApi } from './fhir-api.js';
 import { formPairs, queryPairs } from './form-pairs.js';
 import { namesAPatient } from './patient-naming.js';
-import { patientIdForm } from './patients-of-request.js';
 
 /**
  * The presumed patient and whether a parameter named them: a refusal's basis is looked up (an EHR read)
@@ -35,17 +34,18 @@ export interface PresumedFrom {
  * The patient a refused request presumably was about: the one `patient` parameter it named (a Patient id
  * this service made), else, where no parameter names anybody, the token's launch patient (or, with
  * `caller`, the caller; a read by id of another type than Patient, nobody); nobody (undefined) where a
- * parameter names someone any other way (a reference, a chain, an identity number, a value of a Patient
- * id's form, genuine or not: see picksPeople), or several do, or a Patient search picks people, or
+ * parameter names someone any other way (a reference, a chain, an identity number; a bare id elsewhere,
+ * of a Patient id's form or not, is not read as one: see picksPeople), or several do, or a Patient search picks people, or
  * the parameters cannot be read (a `_search` form refused unread).
  */
 export function presumedPatient(api: FhirApi, from: PresumedFrom = {}): PresumedPatient {
   const numberOf = (id: string): string | undefined => api.ids.identityNumberOf(id);
-  // A value of a Patient id's form names somebody, by its form alone, as threat 57's refusal reads it:
-  // asking the key would presume nobody for a real id and the launch patient (whose basis is looked up)
-  // for a forged one, and the timing would tell them apart.
+  // A bare id elsewhere is not read as a Patient's: the route reads one in a parameter it serves (`_id`,
+  // a token, a typed reference) as the launch patient's search, and a refusal then is hers too. Asking
+  // the key would presume nobody for a real id and the launch patient (whose basis is looked up) for a
+  // forged one, and the timing would tell them apart.
   const picksPeople = (name: string, value: string): boolean =>
-    namesAPatient(name, value, patientIdForm(api)) || (from.type === 'Patient' && (name === '_id' || !name.startsWith('_')));
+    namesAPatient(name, value, () => false) || (from.type === 'Patient' && (name === '_id' || !name.startsWith('_')));
   return (request) => {
     const token = request.token;
     if (token === undefined) return undefined;

@@ -154,16 +154,15 @@ describe('every FHIR interaction leaves one audit record, before the answer', ()
         registry.mockClear();
         outcomeOf(await get(t, `/fhir/Condition?patient=${id}&_count=x`, user), 400);
         expect([id, registry.mock.calls.length]).toEqual([id, 0]);
-        // An id of a Patient id's form in another parameter names somebody, real or not, so nobody is
-        // presumed (helper-80: a real one made it nobody and a forged one the launch patient).
-        registry.mockClear();
-        const { record } = await onlyRecordOf(() => get(t, `/fhir/Observation?date=garbage&performer=${id}`, launched));
-        expect([id, registry.mock.calls.length, record.patientId]).toEqual([id, 0, undefined]);
+        // A bare id in another parameter leaves the launch patient presumed, genuine, forged or of another
+        // form (helper-80: a real one made it nobody; helper-83: a served `_id` or token read so made
+        // the launch patient's refused search nobody's while her answered one was hers).
+        for (const query of [`date=garbage&performer=${id}`, `_id=${id}&_count=zz`, `code=${id}&_count=zz`, 'date=garbage&performer=no-such-resource-0']) {
+          registry.mockClear();
+          const { record } = await onlyRecordOf(() => get(t, `/fhir/Observation?${query}`, launched));
+          expect([query, registry.mock.calls.length, record.patientId, record.delegation]).toEqual([query, 1, LILLA, 'guardian']);
+        }
       }
-      // An id of another form names nobody: the launch patient is presumed, on her basis.
-      registry.mockClear();
-      const { record } = await onlyRecordOf(() => get(t, '/fhir/Observation?date=garbage&performer=no-such-resource-0', launched));
-      expect([registry.mock.calls.length, record.patientId, record.delegation]).toEqual([1, LILLA, 'guardian']);
     } finally {
       registry.mockRestore();
     }
