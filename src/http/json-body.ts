@@ -4,7 +4,9 @@ import { firstRepeatedMember, RepeatedMemberError } from './repeated-members.js'
 
 // `fatal`: bytes that are no UTF-8 are refused, never replaced by U+FFFD and stored.
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
-const CHARSET = /;\s*charset\s*=\s*("?)([^";\s]*)\1/gi;
+// RFC 2231's extended spellings (`charset*=`, `charset*0=`) too: group 1 holds the star, and such a
+// charset is refused whatever it says, rather than passed over as no charset at all.
+const CHARSET = /;\s*charset(\*[0-9]*\*?)?\s*=\s*("?)([^";\s]*)\2/gi;
 
 type Done = (err: Error | null, body?: unknown) => void;
 type JsonBodyParser = (request: FastifyRequest, bytes: Buffer, done: Done) => void;
@@ -33,7 +35,7 @@ export function jsonBodyParser(app: FastifyInstance): JsonBodyParser {
  * other than utf-8 (or two) is 415, bytes that are no UTF-8 are 400, never replaced by U+FFFD.
  */
 export function utf8Body(request: FastifyRequest, bytes: Buffer, named: { kind: string; what: string }): string | ApiError {
-  const charsets = [...(request.headers['content-type'] ?? '').matchAll(CHARSET)].map((m) => (m[2] ?? '').toLowerCase());
+  const charsets = [...(request.headers['content-type'] ?? '').matchAll(CHARSET)].map((m) => (m[1] === undefined ? (m[3] ?? '').toLowerCase() : 'extended'));
   if (charsets.length > 1 || charsets.some((c) => c !== 'utf-8' && c !== 'utf8')) {
     return new ApiError(415, `${named.kind} is UTF-8: send charset=utf-8, or no charset at all.`);
   }

@@ -37,7 +37,10 @@ describe('a JSON body is UTF-8', () => {
   it('COS: a charset other than utf-8 is 415, in any case or quoting utf-8 is taken', async () => {
     const before = await grants();
     const body = JSON.stringify({ grantee: GOSTA, categories: ['LabResult'] });
-    for (const type of ['application/json; charset=utf-16', 'application/json; charset=latin1', 'application/json;charset=iso-8859-1', 'application/json; charset=utf-8; charset=utf-16']) {
+    // RFC 2231's extended spellings (`charset*=`, `charset*0=`) were passed over as no charset at all: a
+    // body its sender encoded otherwise was read as UTF-8 (the last sessions' note).
+    for (const type of ['application/json; charset=utf-16', 'application/json; charset=latin1', 'application/json;charset=iso-8859-1', 'application/json; charset=utf-8; charset=utf-16',
+      "application/json; charset*=iso-8859-1''", "application/json; charset*=utf-8''", 'application/json; charset*0=utf-16', "application/json; CHARSET*0*=latin1''"]) {
       const res = await grant(body, type);
       expect([type, res.statusCode, res.json()]).toEqual([type, 415, { statusCode: 415, message: 'A JSON body is UTF-8: send charset=utf-8, or no charset at all.' }]);
     }
