@@ -20,6 +20,9 @@ export function listenFailure(err: unknown, s: ListenSettings): unknown {
         + `(${s.portSetting}=0 lets the system pick one) or stop what holds it`);
     case 'EACCES':
       return new ConfigError(`${s.portSetting} ${s.port} needs privileges this process lacks: set ${s.portSetting} to a port from 1024 up`);
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return new ConfigError(`${s.hostSetting} ${s.host} is not a name this machine resolves: set ${s.hostSetting} to one of its addresses (127.0.0.1 by default)`);
     case 'EADDRNOTAVAIL':
       return new ConfigError(`${s.hostSetting} ${s.host} is not an address of this machine: set ${s.hostSetting} to one of its addresses (127.0.0.1 by default)`);
     default:

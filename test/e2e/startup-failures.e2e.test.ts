@@ -53,6 +53,17 @@ describe('issue 22 item 5: start-up failures are one line naming the setting', (
     expect(lines.at(-1)).toMatch(new RegExp(`^cannot start: ${setting} ${taken} is in use`));
   }, 70_000);
 
+  // Hostile review (helper-84, F1): a name that does not resolve ended in `Error: getaddrinfo ENOTFOUND`,
+  // the same for HOST and METRICS_HOST, naming neither.
+  it.each(['HOST', 'METRICS_HOST'])('%s a name that does not resolve: exit 1 and one line naming it and what to do', async (setting) => {
+    const ended = await start({ [setting]: 'no-such-host.invalid', ALLOW_PLAIN_HTTP: 'true' }, dataDir);
+    expect(ended.code).toBe(1);
+    expect(ownLines(ended.stderr)).toEqual([
+      `cannot start: ${setting} no-such-host.invalid is not a name this machine resolves: set ${setting} to one of its addresses (127.0.0.1 by default)`,
+    ]);
+    for (const out of [ended.stdout, ended.stderr]) expect(out).not.toMatch(/"stack"|ENOTFOUND|getaddrinfo|\n\s+at /);
+  }, 70_000);
+
   it('a setting that is not a number: exit 1 and the one line of the setting', async () => {
     const ended = await start({ EHR_TIMEOUT_MS: 'soon' }, dataDir);
     expect(ended.code).toBe(1);
