@@ -77,3 +77,25 @@ describe('HOST=localhost on a machine where it names 127.0.0.1 and ::1', () => {
     }
   });
 });
+
+// Hostile review (helper-84, F3): `localhost` passes the loopback check by its name, so a machine whose
+// hosts file sent it elsewhere would have plain HTTP bound there without ALLOW_PLAIN_HTTP.
+describe('HOST=localhost on a machine where it names no loopback address', () => {
+  let dataDir: string;
+  let runtime: Runtime | undefined;
+
+  afterAll(async () => {
+    vi.restoreAllMocks();
+    await runtime?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('refuses to start, naming HOST and what to set it to, and binds nothing', async () => {
+    vi.spyOn(dns.promises, 'lookup').mockImplementation((async () => ({ address: '192.0.2.10', family: 4 })) as unknown as typeof dns.promises.lookup);
+    dataDir = await mkdtemp(path.join(tmpdir(), 'pdas-one-listener-'));
+    const config = loadConfig({ DATA_DIR: dataDir, HOST: 'localhost', PORT: '0', METRICS_PORT: '0', DEMO_AUTH_PORT: '0', LOG_LEVEL: 'silent' });
+    runtime = await compose(config, createLogger('silent'));
+    await expect(listen(runtime, config)).rejects.toThrow('HOST localhost names 192.0.2.10, not a loopback address: set HOST=127.0.0.1, or name this machine\'s loopback in its hosts file');
+    expect(runtime.app.addresses()).toEqual([]);
+  });
+});
