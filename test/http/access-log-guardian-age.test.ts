@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/start/config.js';
 import type { OutcomeRecord } from '../../src/ports/audit-trail.port.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { startTestApp, TEST_FHIR_IDS, type TestApp } from '../support/test-app.js';
 import { REPOSITORY_ROOT } from '../support/upstream-examples.js';
 
 const GUARDIAN = '198112189876';
@@ -24,7 +24,7 @@ describe('issue 34 item 11b: the guardian age limit of the access log, over HTTP
   let notYet: TestApp;
   beforeAll(async () => {
     [limited, notYet] = await Promise.all([
-      startTestApp({ now: NOW, releasePolicy: { guardianAgeLimit: { operations: { getAccessLog: 9 } } } }),
+      startTestApp({ now: NOW, releasePolicy: { guardianAgeLimit: { operations: { getAccessLog: 9, getJournalNotes: 9 } } } }),
       startTestApp({ now: NOW, releasePolicy: { guardianAgeLimit: { operations: { getAccessLog: 10 } } } }),
     ]);
     // Something to show: the guardian, the child and a kiosk read the child's record, in both apps.
@@ -79,6 +79,31 @@ describe('issue 34 item 11b: the guardian age limit of the access log, over HTTP
     expect(res.headers[FILTERED]).toBeUndefined();
     expect(res.json<unknown[]>().length).toBeGreaterThan(2);
     expect(lastOutcome(notYet).withheld).toBeUndefined();
+  });
+
+  // Hostile review (helper-86, 1): the mark came only where the range held something, so a guardian
+  // past the limit narrowing the range a second at a time learnt when the child's record was read (and,
+  // for notes, when she was cared for). A read the limit takes whole is marked filtered in any range.
+  it('from that age, an answer is marked filtered whether or not its range held anything: the same on both doors, for the log and for notes', async () => {
+    const guardian = await limited.personToken(GUARDIAN);
+    const smart = await limited.personToken(GUARDIAN, { client_id: 'guardian-app', scope: 'user/*.rs' });
+    const childId = TEST_FHIR_IDS.patientId(CHILD);
+    const tomorrow = '2026-11-22T00:00:00';
+    const empty = '2000-01-01T00:00:00';
+    const answers = async (from: string, to: string): Promise<string[]> => {
+      const cos = await Promise.all([LOG, '/patients/journalnotes/'].map((url) =>
+        limited.call({ method: 'GET', url: `${url}?fromDateTime=${from}&toDateTime=${to}`, token: guardian, patient: CHILD })));
+      const fhir = await Promise.all(['AuditEvent', 'Composition'].map((type) =>
+        limited.call({ method: 'GET', url: `/fhir/${type}?patient=${childId}&date=ge${from}&date=le${to}`, token: smart, key: null })));
+      return [...cos, ...fhir].map((res) => {
+        const body = res.json<{ meta?: { tag?: Array<{ code: string }> }; total?: number }>();
+        return `${res.statusCode} ${res.headers[FILTERED]} ${Array.isArray(body) ? res.body : `${body.total} ${JSON.stringify(body.meta?.tag?.map((t) => t.code))}`}`;
+      });
+    };
+    const held = await answers('2016-01-01T00:00:00', tomorrow);
+    const none = await answers(empty, '2000-01-02T00:00:00');
+    expect(held).toEqual(['200 true []', expect.stringMatching(/^200 true \[/), '200 true 0 ["SUBSETTED"]', '200 true 0 ["SUBSETTED"]']);
+    expect(none).toEqual(held);
   });
 
   it('issue 34 item 11b: RELEASE_POLICY_FILE may name getAccessLog in guardianAgeLimit.operations', () => {

@@ -64,7 +64,9 @@ export class ReadAccessLog {
     }
     const found = await this.reader.page(query);
     const shown = found.slice(0, request.limit);
-    if (this.withholdsAll(request)) return { entries: [], withheld: shown.length };
+    // Marked in any range, empty or not (at least one counted): a mark only where the range held entries
+    // would tell the one the limit keeps out, range by narrowed range, when the record was read.
+    if (this.withholdsAll(request)) return { entries: [], withheld: Math.max(1, shown.length) };
     const grants = await this.grantsOf(shown);
     const entries = shown.map((f) => entryOf(f.access, request.patientId, request.viewer, this.zone, this.clientNames,
       f.access.proxyGrantId === undefined ? undefined : grants.get(f.access.proxyGrantId)));

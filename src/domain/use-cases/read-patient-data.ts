@@ -37,7 +37,10 @@ export function releaseToCaller<R extends ReadName>(
   if (policy === undefined || release === undefined) return { records: items, withheld: 0 };
   const { basis, patientId, now, zone } = context;
   const everything = ageLimitWithholds(policy, read, basis, patientId, now, zone);
-  return release(items, activeRules(policy, basis, now, zone), everything);
+  const released = release(items, activeRules(policy, basis, now, zone), everything);
+  // A read the limit takes whole is marked in any range, as one withheld where nothing was: a mark only
+  // where the range held something would tell, range by narrowed range, when the patient was cared for.
+  return everything && released.withheld === 0 ? { ...released, withheld: 1 } : released;
 }
 
 /**
