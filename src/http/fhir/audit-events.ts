@@ -21,6 +21,9 @@ import type { FhirApi } from './fhir-api.js';
 import { patientsOf, scopeRefusal } from './patients-of-request.js';
 import type { FhirSearch } from './search-query.js';
 
+/** A day inside each end of years 0001 to 9999, so that every zone's local time of them has four digits. */
+const CALENDAR = { first: Date.parse('0001-01-02T00:00:00Z'), last: Date.parse('9999-12-30T00:00:00Z') };
+
 /**
  * The log's range (whole local seconds, both ends inclusive) of the `date` comparisons on `recorded`,
  * an instant (domain/fhir/fhir-dates.ts `instantBounds`). A bound in the autumn's repeated hour is
@@ -28,7 +31,9 @@ import type { FhirSearch } from './search-query.js';
  */
 function logRange(dates: readonly DateComparison[], zone: string): TimeRange {
   const { from, to } = instantBounds(dates);
-  return { ...(from === -Infinity ? {} : { from: epochMsToCompact(from, zone) }), ...(to === Infinity ? {} : { to: epochMsToCompact(to - 1000, zone) }) };
+  // Within the four-digit years a local time is written in, whatever the zone: no entry lies beyond.
+  const local = (ms: number): string => epochMsToCompact(Math.min(Math.max(ms, CALENDAR.first), CALENDAR.last), zone);
+  return { ...(from === -Infinity ? {} : { from: local(from) }), ...(to === Infinity ? {} : { to: local(to - 1000) }) };
 }
 
 /** Whose log a request reads, on what basis, once its scope for `interaction` is granted: the same policy for a search and a read. */
@@ -101,7 +106,7 @@ export async function auditEventRead(
 ): Promise<FhirResource> {
   const { patient, basis, viewer } = await logOf(request, deps, api, search, 'read');
   const at = parseInt(id.split('-')[0] ?? '', 36);
-  if (!Number.isSafeInteger(at) || at <= 0) throw notFound();
+  if (!Number.isSafeInteger(at) || at <= CALENDAR.first + HOUR_MS || at >= CALENDAR.last - HOUR_MS) throw notFound();
   const range: TimeRange = { from: epochMsToCompact(at - HOUR_MS, deps.zone), to: epochMsToCompact(at + HOUR_MS, deps.zone) };
   let cursor: string | undefined;
   for (let pages = 0; pages < READ_PAGES; pages++) {

@@ -412,4 +412,16 @@ describe('AuditEvent search takes the parameters every search does: _count and i
     expect(readsIn(await events('_count=500&date=ge2026-11-21T09:00:10&date=lt2026-11-21T09:00:20'))).toEqual(ids((ms) => ms >= WINTER + 10_000 && ms < WINTER + 20_000));
     outcomeOf(await get(t, '/fhir/AuditEvent?date=yesterday', token), 400);
   });
+
+  // Hostile review (helper-86, 3): a bound or an id's time past year 9999 or before year 1 in local time
+  // was a 500 (a RangeError), recorded as a failed read in the patient's log.
+  it('a date at the ends of the calendar and an id whose time no calendar holds answer as any other: every entry, none, or 404', async () => {
+    const everything = readsIn(await events('_count=500'));
+    expect(readsIn(await events(`_count=500&date=${encodeURIComponent('le9999-12-31T23:59:59Z')}`))).toEqual(everything);
+    expect(readsIn(await events(`_count=500&date=${encodeURIComponent('ge0001-01-01T00:00:00Z')}`))).toEqual(everything);
+    for (const date of ['lt0001-01-01', 'gt9999-12-31T23:59:59Z', 'eq0001-01-01']) expect([date, readsIn(await events(`_count=500&date=${date}`))]).toEqual([date, []]);
+    for (const id of ['2gosa7pa2gv-x', '2htner8qo0-x', '2d2mh7dt6o0-x', 'zzzzzzzzzzzz-x', '1-x']) {
+      expect([id, outcomeOf(await get(t, `/fhir/AuditEvent/${id}`, token), 404).code]).toEqual([id, 'not-found']);
+    }
+  });
 });
