@@ -11,8 +11,22 @@ export class EhrError extends Error {
     readonly failure: EhrFailure,
     message: string,
     readonly retryAfterSeconds?: number,
+    /** A write the EHR was sent and did not confirm: it may have been made (unconfirmedWrites). */
+    readonly unconfirmedWrite = false,
   ) {
     super(message);
     this.name = 'EhrError';
   }
+}
+
+/**
+ * A write's failure as its caller must be told it: one the EHR was sent (it timed out, or its answer was
+ * cut off or unreadable) may have been made, and only the same request again tells, since a repeat
+ * changes nothing (docs/contract.md#errors); one it never saw, or refused as unavailable, was not.
+ */
+export function unconfirmedWrites(err: unknown): never {
+  if (err instanceof EhrError && (err.failure === 'timeout' || err.failure === 'bad-response')) {
+    throw new EhrError(err.failure, err.message, err.retryAfterSeconds, true);
+  }
+  throw err;
 }

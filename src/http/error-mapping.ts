@@ -131,7 +131,12 @@ function validationMessage(err: FastifyError): string {
   return `${fieldLabel(part, path)} must be ${expectation(first.parentSchema)}.`;
 }
 
+/** A write the EHR may have made: the same request again tells, and changes nothing if it was (domain/ehr-error.ts). */
+const UNCONFIRMED_WRITE = 'The EHR did not confirm the registration, so it may or may not have been made: send the same request again, '
+  + 'which answers INFO if it was (once the arrival window has closed, ask at the reception).';
+
 function fromEhr(err: EhrError): HttpFailure {
+  if (err.unconfirmedWrite) return { status: err.failure === 'timeout' ? 504 : 502, message: UNCONFIRMED_WRITE, headers: {}, fault: true };
   switch (err.failure) {
     case 'patient-not-found':
       return { status: 403, message: 'Access to the requested patient is not allowed.', headers: {}, fault: false };

@@ -164,3 +164,39 @@ describe('issue 38: an EHR that takes no connection is one that could not be rea
     }
   });
 });
+
+// Hostile review (helper-85, F2): a write the EHR committed and then dropped the connection on was
+// answered "The EHR answered with an error or malformed data.", the words of a read, which neither say
+// that the registration may have been made nor what to do; a kiosk would tell a checked-in patient to
+// queue at the desk, or charge twice.
+describe('a write the EHR did not confirm', () => {
+  let t: RemoteTestApp;
+  beforeAll(async () => {
+    t = await startRemoteTestApp({ now: NOW, timeoutMs: DEADLINE });
+  });
+  afterEach(() => t.sim.faults.clear());
+  afterAll(() => t.close());
+
+  const UNCONFIRMED = 'The EHR did not confirm the registration, so it may or may not have been made: send the same request again, '
+    + 'which answers INFO if it was (once the arrival window has closed, ask at the reception).';
+
+  it('says it may have been made and that the same request again tells, and the same request again answers INFO', async () => {
+    const token = await t.personToken(ADULT);
+    const bookings = (await t.call({ method: 'GET', url: '/patients/appointments/', token })).json<Array<{ Booking: Array<{ ContactId: string; TypedStartDateTime: string }> }>>()
+      .flatMap((r) => r.Booking);
+    const open = bookings.find((b) => NOW >= Date.parse(b.TypedStartDateTime) - 120 * 60_000 && NOW <= Date.parse(b.TypedStartDateTime) + 30 * 60_000);
+    if (open === undefined) throw new Error('the demo data has no booking in its arrival window');
+    const arrive = () => t.call({ method: 'PUT', url: `/patients/appointments/?id=${open.ContactId}`, token, payload: { status: 'arrived' } });
+    const pay = () => t.call({ method: 'POST', url: '/patients/paymentnotice/', token, payload: { status: 'PAID', contactId: open.ContactId, paymentType: 'CARD' } });
+    t.sim.faults.commitThenReset({ times: 1, method: 'PUT' });
+    const arrived = await arrive();
+    expect([arrived.statusCode, arrived.json()]).toEqual([502, { statusCode: 502, message: UNCONFIRMED }]);
+    expect((await arrive()).json()).toMatchObject({ ResultCode: 'INFO', Any: [{ ReasonCode: 'ALREADY_ARRIVED' }] });
+    t.sim.faults.hang({ times: 1, method: 'POST' });
+    const paid = await pay();
+    expect([paid.statusCode, paid.json()]).toEqual([504, { statusCode: 504, message: UNCONFIRMED }]);
+    // Refused before the EHR saw a write (it was unreachable): nothing was made, and the words say so.
+    await t.sim.close();
+    expect((await arrive()).json()).toEqual({ statusCode: 502, message: 'The EHR could not be reached.' });
+  });
+});
