@@ -105,6 +105,7 @@ export function outcomeRecordOf(request: FastifyRequest, reply: FastifyReply, no
   record.status = reply.statusCode;
   // Only an answer that was sent can have had items withheld from it.
   if (request.audit?.withheld !== undefined && reply.statusCode < 300) record.withheld = request.audit.withheld;
+  if (request.audit?.writeResult !== undefined && reply.statusCode < 300) record.writeResult = request.audit.writeResult;
   return record;
 }
 

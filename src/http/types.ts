@@ -17,6 +17,8 @@ export interface AuditContext {
   proxyGrantId?: string;
   /** How many items the release policy withheld from the answer (docs/contract.md#only-what-may-be-released); never which. */
   withheld?: number;
+  /** What the EHR answered a write, `OK ARRIVAL_REGISTERED` (OutcomeRecord.writeResult). */
+  writeResult?: string;
   /**
    * Set by a request that may read several patients' records (a FHIR search or read under `user/`
    * scopes): each patient whose records it read, once access was granted, with the basis and what was

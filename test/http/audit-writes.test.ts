@@ -89,6 +89,32 @@ describe('writes are audited before the EHR is asked (docs/contract.md#what-neve
     }
   });
 
+  // Hostile review (helper-85, F1): every write that reached the EHR was stored `allowed, 200`, whatever
+  // it answered, so the trail could not tell the check-in or the payment that was made from its repeats
+  // or its refusals. The outcome record now says what the EHR answered.
+  it('the outcome record of a write names what the EHR answered: OK, INFO or ERROR with its reason', async () => {
+    const token = await t.personToken(ADULT);
+    const booking = await bookingInWindow(t, ADULT);
+    const answered = async (write: () => Promise<unknown>): Promise<string | undefined> => {
+      const before = t.audit.records.length;
+      await write();
+      const outcome = since(before).find((r) => r.phase === undefined);
+      return outcome?.phase === undefined ? outcome?.writeResult : undefined;
+    };
+    expect([await answered(() => arrive('99999999999', token)), await answered(() => pay('99999999999', token))])
+      .toEqual(['ERROR CONTACT_NOT_FOUND', expect.stringMatching(/^ERROR [A-Z_]+$/)]);
+    const arrivedBefore = await answered(() => arrive(booking.ContactId, token));
+    expect([arrivedBefore === 'OK ARRIVAL_REGISTERED' || arrivedBefore === 'INFO ALREADY_ARRIVED', await answered(() => arrive(booking.ContactId, token))])
+      .toEqual([true, 'INFO ALREADY_ARRIVED']);
+    const paidBefore = await answered(() => pay(booking.ContactId, token));
+    expect([paidBefore === 'OK PAYMENT_REGISTERED' || paidBefore === 'INFO ALREADY_PAID', await answered(() => pay(booking.ContactId, token))])
+      .toEqual([true, 'INFO ALREADY_PAID']);
+    // A read's record has none.
+    const before = t.audit.records.length;
+    await t.call({ method: 'GET', url: '/patients/appointments/', token });
+    expect(since(before).map((r) => (r.phase === undefined ? r.writeResult : 'attempt'))).toEqual([undefined]);
+  });
+
   it('issue 12 item 2: a write refused before the EHR could be asked (403, 400) leaves no attempt record, only its outcome', async () => {
     const before = t.audit.records.length;
     expect((await arrive('1', await t.personToken(ADULT), { patient: CHILD })).statusCode).toBe(403);

@@ -117,6 +117,16 @@ const MIGRATIONS: readonly Migration[] = [
       COMMENT ON COLUMN ${s}.access_log.reason IS
         'Why support staff ended a proxy grant (npm run proxies -- revoke --reason), for operators and the grantor: 1 to 500 printable characters; null on every other row.';`,
   },
+  {
+    // What the EHR answered a write, so the trail tells the check-in or payment that was made from its
+    // repeats and refusals. In the chain only when set (audit-row.ts); the CHECK is isWriteResult's.
+    version: 8,
+    sql: (s) => `
+      ALTER TABLE ${s}.access_log
+        ADD COLUMN write_result text CHECK (write_result ~ '^(OK|INFO|ERROR) [A-Z][A-Z0-9_]{0,63}$');
+      COMMENT ON COLUMN ${s}.access_log.write_result IS
+        'What the EHR answered a write: its ResultCode and ReasonCode, e.g. OK ARRIVAL_REGISTERED, INFO ALREADY_PAID, ERROR OUTSIDE_ARRIVAL_WINDOW; null on every other row.';`,
+  },
 ];
 
 export const LATEST_VERSION = latestVersion(MIGRATIONS);

@@ -7,7 +7,7 @@ import { accessesIn, OUTCOME_WITHIN_MS } from './accesses.js';
 import { AuditTrailMissingError, type AuditQuery } from './audit-query.js';
 import type { ChainCheck, ChainCheckOptions } from './chain-check.js';
 
-type Line = Partial<Record<keyof AuditRecord, unknown>>;
+type Line = Partial<Record<keyof AuditRecord | 'writeResult', unknown>>;
 
 const OUTCOMES = new Set(['allowed', 'denied', 'failed']);
 const optional = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
@@ -21,7 +21,7 @@ function recordOf(line: Line): AuditRecord | undefined {
   if (phase === 'attempt' && outcome === 'allowed' && status === undefined) {
     record = { ...common, phase, outcome };
   } else if (phase === undefined && typeof outcome === 'string' && OUTCOMES.has(outcome) && typeof status === 'number') {
-    record = { ...common, outcome: outcome as 'allowed' | 'denied' | 'failed', status };
+    record = { ...common, outcome: outcome as 'allowed' | 'denied' | 'failed', status, ...(typeof line.writeResult === 'string' ? { writeResult: line.writeResult } : {}) };
   } else {
     return undefined;
   }

@@ -3,7 +3,9 @@ import { Type, type TSchema } from 'typebox';
 import type { PatientAccess } from '../../domain/access/patient-access.js';
 import type { Write } from '../../domain/operations/operation.js';
 import { OPERATIONS } from '../../domain/operations/table.js';
+import type { ResultRecord } from '../../domain/records/index.js';
 import type { PaymentType } from '../../domain/writes/payment-types.js';
+import { isWriteResult } from '../../ports/audit-trail.port.js';
 import { named } from '../openapi/schema-names.js';
 import { accessFor, targetPatientOf } from '../request-patient.js';
 import type { ApiRoute } from './api-routes.js';
@@ -26,7 +28,15 @@ const answerSchema = ({ answer }: Write): TSchema => {
  * anything (with the store down, nothing changes: docs/contract.md#what-never-happens), then the
  * use case. Domain outcomes (OK, INFO, ERROR) are 200 answers, as the spec says.
  */
-type Execute = (request: FastifyRequest, access: PatientAccess) => Promise<unknown>;
+type Execute = (request: FastifyRequest, access: PatientAccess) => Promise<ResultRecord | ResultRecord[]>;
+
+/** What the EHR answered, as the outcome record keeps it: `OK ARRIVAL_REGISTERED` (the payment's answer is a list of one). */
+function writeResultOf(answer: ResultRecord | ResultRecord[]): string | undefined {
+  const result = Array.isArray(answer) ? answer[0] : answer;
+  const reason = result?.Any?.[0]?.ReasonCode;
+  const text = result === undefined || reason === undefined ? undefined : `${result.ResultCode} ${reason}`;
+  return isWriteResult(text) ? text : undefined;
+}
 
 function writeRoute(route: ApiRoute, deps: RouteDependencies, execute: Execute): RouteParts {
   const op = writeOf(route);
@@ -37,7 +47,9 @@ function writeRoute(route: ApiRoute, deps: RouteDependencies, execute: Execute):
       const patientId = targetPatientOf(request, deps.accessPolicy);
       const access = await accessFor(request, deps.accessPolicy, patientId);
       await request.server.recordWriteAttempt(request);
-      return execute(request, access);
+      const answer = await execute(request, access);
+      request.audit.writeResult = writeResultOf(answer);
+      return answer;
     },
   };
 }

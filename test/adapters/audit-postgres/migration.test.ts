@@ -57,6 +57,8 @@ describe.skipIf(!available)('PostgreSQL audit schema: migration and append-only 
       // Migration 7 (issue 53): the proxy grant a row is about, and why support ended one.
       ['proxy_grant_id', 'text', 'YES'],
       ['reason', 'text', 'YES'],
+      // Migration 8: what the EHR answered a write (hostile review helper-85).
+      ['write_result', 'text', 'YES'],
     ]);
   });
 
@@ -78,7 +80,7 @@ describe.skipIf(!available)('PostgreSQL audit schema: migration and append-only 
   it('is idempotent: every later start finds each version applied once and keeps the rows', async () => {
     expect(await trail().ping()).toBe(true);
     const versions = await admin.query(`SELECT version FROM "${schema}".schema_migrations ORDER BY version`);
-    expect(versions.rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }, { version: 5 }, { version: 6 }, { version: 7 }]);
+    expect(versions.rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }, { version: 5 }, { version: 6 }, { version: 7 }, { version: 8 }]);
     const count = await admin.query(`SELECT count(*)::int AS n FROM "${schema}".access_log`);
     expect(count.rows[0]).toEqual({ n: 2 });
   });
@@ -88,7 +90,7 @@ describe.skipIf(!available)('PostgreSQL audit schema: migration and append-only 
     expect(await Promise.all(starting.map((t) => t.ping()))).toEqual([true, true, true, true]);
     await Promise.all(starting.map((t, i) => t.append(fullRecord(i))));
     const versions = await admin.query(`SELECT version FROM "${concurrentSchema}".schema_migrations ORDER BY version`);
-    expect(versions.rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }, { version: 5 }, { version: 6 }, { version: 7 }]);
+    expect(versions.rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }, { version: 5 }, { version: 6 }, { version: 7 }, { version: 8 }]);
     expect(await verifyPostgresChain(admin, concurrentSchema)).toBe(0);
   });
 

@@ -1,0 +1,117 @@
+/**
+ * Migration 8 (hostile review helper-85, F1): what the EHR answered a write, `OK ARRIVAL_REGISTERED`,
+ * `INFO ALREADY_PAID`, `ERROR OUTSIDE_ARRIVAL_WINDOW`, on its outcome row. Rows written before it,
+ * unkeyed and keyed, keep their hash; a row with it verifies; a changed answer breaks the chain.
+ */
+import type { ClientBase } from 'pg';
+import { describe, expect, it } from 'vitest';
+import { macHex, unkeyedHex, type ChainKey } from '../../../src/adapters/audit-chain/chain-keys.js';
+import { GENESIS, recordOf, rowHash, rowMac, SELECT_COLUMNS, toStoredValues, type SelectedRow, type StoredValues } from '../../../src/adapters/audit-postgres/audit-row.js';
+import { insertChained } from '../../../src/adapters/audit-postgres/insert-chained.js';
+import { verifyPostgresChain } from '../../../src/adapters/audit-postgres/verify-chain.js';
+import type { OutcomeRecord } from '../../../src/ports/audit-trail.port.js';
+import { databaseAvailable } from '../../support/database.js';
+import { KEYS, k1 } from '../audit-query/keyed-trails.js';
+import { columnSchema } from './later-columns.js';
+import { fullRecord, minimalRecord } from './records.js';
+
+const available = await databaseAvailable();
+const GRANT = '3f2a9c0d5b7e41a8b6c2d9e0f1a2b3c4';
+
+/** An arrival's outcome as the write route stores it. */
+const arrival = (n: number, writeResult: string): OutcomeRecord => fullRecord(n, { operation: 'changeAppointment', serviceRequestId: `svc-${n}`, writeResult });
+
+/** Rows of every shape a version-7 service wrote, a grant's and a support reason's included. */
+const OLDER: OutcomeRecord[] = [
+  minimalRecord(1), fullRecord(2), fullRecord(3, { serviceRequestId: 'svc-3', withheld: 2 }), fullRecord(4, { serviceRequestId: 'svc-4', callerRequestId: 'abc' }),
+  { ...minimalRecord(5), operation: 'refusalsNotAudited', unaudited: 7 }, fullRecord(6, { operation: 'grantProxy', proxyGrantId: GRANT }),
+  { ...minimalRecord(7), operation: 'revokeProxy', proxyGrantId: GRANT, reason: 'asked by phone' },
+];
+
+/** The two canonical forms as migration 7 left them, before migration 8: what every older row's hash was made from. */
+function hashBefore8(v: StoredValues, prev: string): string {
+  const newer = [v.callerRequestId, v.unaudited, v.proxyGrantId, v.reason];
+  while (newer.length > 0 && newer[newer.length - 1] === null) newer.pop();
+  const withheld = v.withheld === null ? [] : [v.withheld];
+  const later = newer.length > 0 ? [v.phase, v.serviceRequestId, v.withheld, ...newer]
+    : v.phase === 'outcome' && v.serviceRequestId === null && v.withheld === null ? [] : [v.phase, v.serviceRequestId, ...withheld];
+  return unkeyedHex(JSON.stringify([v.time, ...v.text, v.status, ...later, prev]));
+}
+function macBefore8(v: StoredValues, prev: string, key: ChainKey): string {
+  const grant = v.reason !== null ? [v.proxyGrantId, v.reason] : v.proxyGrantId === null ? [] : [v.proxyGrantId];
+  return macHex(key, JSON.stringify([v.time, ...v.text, v.status, v.phase, v.serviceRequestId, v.withheld, v.callerRequestId, v.unaudited, ...grant, key.id, prev]));
+}
+
+describe('audit rows: the canonical forms of migration 8', () => {
+  it('every row without a write\'s answer keeps exactly the hash and the MAC it had before migration 8', () => {
+    let prev = GENESIS;
+    for (const record of OLDER) {
+      const values = toStoredValues(record);
+      expect(values.writeResult).toBeNull();
+      expect(rowHash(values, prev)).toBe(hashBefore8(values, prev));
+      expect(rowMac(values, prev, k1)).toBe(macBefore8(values, prev, k1));
+      prev = rowHash(values, prev);
+    }
+  });
+
+  it('a write\'s answer is in both forms, and no row with it shares a form with another', () => {
+    const values = toStoredValues(arrival(8, 'OK ARRIVAL_REGISTERED'));
+    const variants = [values, { ...values, writeResult: 'INFO ALREADY_ARRIVED' }, { ...values, writeResult: null }, { ...values, reason: 'OK ARRIVAL_REGISTERED', writeResult: null },
+      { ...values, proxyGrantId: GRANT }, { ...values, unaudited: 1 }];
+    expect(new Set(variants.map((v) => rowHash(v, GENESIS))).size).toBe(variants.length);
+    expect(new Set(variants.map((v) => rowMac(v, GENESIS, k1))).size).toBe(variants.length);
+  });
+
+  it('refuses an answer that is not a result code and a reason code, and one on an attempt', () => {
+    for (const writeResult of ['', 'OK', 'DONE ARRIVAL_REGISTERED', 'OK arrival', 'OK ARRIVAL REGISTERED', `OK ${'A'.repeat(65)}`, 'OK X\n']) {
+      expect(() => toStoredValues(arrival(1, writeResult)), JSON.stringify(writeResult)).toThrow(/writeResult cannot be stored/);
+    }
+    expect(toStoredValues(arrival(1, 'ERROR OUTSIDE_ARRIVAL_WINDOW')).writeResult).toBe('ERROR OUTSIDE_ARRIVAL_WINDOW');
+  });
+});
+
+describe.skipIf(!available)('PostgreSQL audit trail: a write\'s answer in the chain (migration 8)', () => {
+  const db = columnSchema();
+
+  it('keeps version-7 rows verifying, stores the answer in the chain, reads it back, and a change of it breaks the chain', async () => {
+    await db.migrateTo(7);
+    const client = await db.admin().connect();
+    try {
+      // As a version-7 service wrote them: unkeyed, then under the chain key.
+      await insertChainedBefore8(client, db.schema, OLDER.slice(0, 2), undefined);
+      await insertChainedBefore8(client, db.schema, OLDER.slice(2), k1);
+      await db.migrateTo(8);
+      expect(await verifyPostgresChain(client, db.schema, KEYS.byId)).toBe(0);
+      await insertChained(client, db.schema, [arrival(8, 'OK ARRIVAL_REGISTERED'), arrival(9, 'INFO ALREADY_ARRIVED')].map(toStoredValues), k1);
+    } finally {
+      client.release();
+    }
+    expect(await verifyPostgresChain(db.admin(), db.schema, KEYS.byId)).toBe(0);
+    const { rows } = await db.admin().query<SelectedRow>(`SELECT ${SELECT_COLUMNS} FROM "${db.schema}".access_log ORDER BY id`);
+    expect(rows.map((r) => r.write_result)).toEqual([...OLDER.map(() => null), 'OK ARRIVAL_REGISTERED', 'INFO ALREADY_ARRIVED']);
+    expect(rows.slice(7).map(recordOf)).toEqual([arrival(8, 'OK ARRIVAL_REGISTERED'), arrival(9, 'INFO ALREADY_ARRIVED')]);
+
+    const bare = `INSERT INTO "${db.schema}".access_log (time, request_id, operation, outcome, status, write_result, prev_hash, hash)
+      VALUES (now(), 'x', 'y', 'allowed', 200, $1, $2, $2)`;
+    for (const bad of ['', 'OK', 'ok ARRIVAL', 'OK X Y']) await expect(db.admin().query(bare, [bad, GENESIS]), bad).rejects.toMatchObject({ code: '23514' });
+
+    const eighth = rows[7]?.id ?? '';
+    await db.tamper(`UPDATE "${db.schema}".access_log SET write_result = 'INFO ALREADY_ARRIVED' WHERE id = ${eighth}`);
+    expect(await verifyPostgresChain(db.admin(), db.schema, KEYS.byId)).toBe(Number(eighth));
+  });
+});
+
+/** Rows chained with the forms of migration 7 into a table of version 7 (no write_result column), as that service did. */
+async function insertChainedBefore8(client: ClientBase, schema: string, records: readonly OutcomeRecord[], key: ChainKey | undefined): Promise<void> {
+  const { rows } = await client.query<{ hash: string }>(`SELECT hash FROM "${schema}".access_log ORDER BY id DESC LIMIT 1`);
+  let prev = rows[0]?.hash ?? GENESIS;
+  for (const record of records) {
+    const v = toStoredValues(record);
+    const hash = key === undefined ? hashBefore8(v, prev) : macBefore8(v, prev, key);
+    await client.query(`INSERT INTO "${schema}".access_log (time, request_id, operation, actor_issuer, actor_subject, actor_person_id, client_id,
+      subscription, patient_id, delegation, source_address, outcome, status, phase, service_request_id, withheld, caller_request_id, unaudited,
+      key_id, prev_hash, hash, proxy_grant_id, reason) VALUES (${Array.from({ length: 23 }, (_, i) => `$${i + 1}`).join(', ')})`,
+    [v.time, ...v.text, v.status, v.phase, v.serviceRequestId, v.withheld, v.callerRequestId, v.unaudited, key?.id ?? null, prev, hash, v.proxyGrantId, v.reason]);
+    prev = hash;
+  }
+}
