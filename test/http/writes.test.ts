@@ -81,6 +81,9 @@ describe('the two writes', () => {
     expect(future).toBeDefined();
     const res = await arrive(future?.ContactId ?? '', token);
     expect(res.json()).toMatchObject({ ResultCode: 'ERROR', Any: [{ ReasonCode: 'OUTSIDE_ARRIVAL_WINDOW' }] });
+    // Hostile review (helper-85, F3): the words said neither how close nor what to do instead.
+    expect(res.json<{ Comment: string }>().Comment).toBe('Arrival can only be registered from 2 hours before the start of the appointment to 30 minutes after it: '
+      + 'try again nearer the time, or ask at the reception.');
   });
 
   it('changes state once under concurrent identical arrivals', async () => {

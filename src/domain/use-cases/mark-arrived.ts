@@ -4,7 +4,7 @@ import type { PatientAccess } from '../access/patient-access.js';
 import type { ResultRecord } from '../records/index.js';
 import { unconfirmedWrites } from '../ehr-error.js';
 import { readerOf } from './read-sources.js';
-import { withinArrivalWindow, type ArrivalWindow } from '../writes/arrival-window.js';
+import { outsideWindowComment, withinArrivalWindow, type ArrivalWindow } from '../writes/arrival-window.js';
 import { fromEhrResult, resultRecord } from '../writes/write-outcomes.js';
 
 /**
@@ -24,7 +24,7 @@ export class MarkArrived {
     const start = booking?.TypedStartDateTime === undefined ? Number.NaN : Date.parse(booking.TypedStartDateTime);
     // The EHR does not check the window (docs/upstream-ehr.md#2-requests-and-answers), so the service must.
     if (Number.isNaN(start)) return resultRecord('CONTACT_NOT_FOUND');
-    if (!withinArrivalWindow(this.clock.now(), start, this.window)) return resultRecord('OUTSIDE_ARRIVAL_WINDOW');
+    if (!withinArrivalWindow(this.clock.now(), start, this.window)) return { ...resultRecord('OUTSIDE_ARRIVAL_WINDOW'), Comment: outsideWindowComment(this.window) };
     const written = await this.coordinator.exclusive(`arrival/${access.patientId}/${contactId}`,
       () => access.ehr.registerArrival(access.patientId, contactId).catch(unconfirmedWrites));
     return fromEhrResult(written);
