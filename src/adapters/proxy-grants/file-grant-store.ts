@@ -3,7 +3,7 @@ import { mkdir, open, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { GrantChange, GrantEvent, ProxyGrantStore, StoredGrant, StoredState } from '../../ports/proxy-grants.port.js';
 import { ProxyGrantsUnavailableError } from '../../ports/proxy-grants.port.js';
-import { withFileLock } from '../ehr-embedded/file-lock.js';
+import { FileLockBusyError, withFileLock } from '../ehr-embedded/file-lock.js';
 import { writeDurably } from '../fs/durable-write.js';
 import { readTextIfExists } from '../fs/if-exists.js';
 import { EMPTY_STATE, GrantTable, type GrantTableState } from './grant-table.js';
@@ -83,7 +83,11 @@ export class FileGrantStore implements ProxyGrantStore {
       const { changed, result } = work(table);
       if (changed) await this.persist(table.state());
       return result;
-    }));
+    })).catch((err: unknown) => {
+      // Held by another process past the wait: the grants are unavailable for now (503), nothing changed.
+      if (err instanceof FileLockBusyError) throw new ProxyGrantsUnavailableError(`the proxy grants in ${this.file} are locked by another process`, { cause: err });
+      throw err;
+    });
     this.tail = run.catch(() => undefined);
     return run;
   }

@@ -39,6 +39,20 @@ describe('EmbeddedEhr', () => {
     expect(state.payments[`${ADULT}/${contact}`]?.paymentType).toBe('CASH');
   });
 
+  // Hostile review (helper-85, F4): a lock another process held (one that crashed holding it leaves it for
+  // 10 s) made every write a bare 500 "Internal server error." after the wait, with no Retry-After.
+  it('answers a write whose state another process holds locked as an EHR that is unavailable for now, and changes nothing', async () => {
+    const file = path.join(dir, 'state', 'writes.json');
+    const ehr = new EmbeddedEhr(new DocumentStore(path.join(dir, 'ehr')), await WriteStateStore.open(file, { lockTimeoutMs: 50 }), ZONE, () => undefined);
+    const contact = await firstContact(ehr);
+    await writeFile(`${file}.lock`, '');
+    const refused = await ehr.registerArrival(ADULT, contact).catch((err: unknown) => err);
+    expect(refused).toBeInstanceOf(EhrError);
+    expect([(refused as EhrError).failure, (refused as EhrError).retryAfterSeconds]).toEqual(['unavailable', 5]);
+    await rm(`${file}.lock`);
+    await expect(ehr.registerArrival(ADULT, contact)).resolves.toEqual({ resultCode: 'OK', reasonCode: 'ARRIVAL_REGISTERED' });
+  });
+
   it('changes state once when identical writes race', async () => {
     const ehr = await open();
     const contact = await firstContact(ehr);
