@@ -57,12 +57,14 @@ export const MEDIA_TYPE_MESSAGES: Readonly<Record<Door, string>> = {
   fhir: 'Content-Type must be application/fhir+json or application/json.',
 };
 
+const INVALID_JSON = 'The body is not valid JSON: send a JSON object, as /openapi.json documents it.';
+
 // Fixed texts: a framework's or upstream's message may echo input, so none is passed through.
 const FRAMEWORK_MESSAGES: Record<string, string> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'Content-Length does not match the body.',
   FST_ERR_CTP_BODY_TOO_LARGE: 'Request body is larger than 16 KiB.',
-  FST_ERR_CTP_EMPTY_JSON_BODY: 'body must be a JSON object.',
-  FST_ERR_CTP_INVALID_JSON_BODY: 'body is not valid JSON.',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'The body is empty: send a JSON object, as /openapi.json documents it.',
+  FST_ERR_CTP_INVALID_JSON_BODY: INVALID_JSON,
   FST_ERR_BAD_URL: 'The request URL is malformed.',
 };
 
@@ -198,7 +200,7 @@ export function toHttpFailure(err: unknown, door: Door = 'cos'): HttpFailure {
   if (status >= 400 && status < 500) {
     // JSON.parse and the prototype-poisoning guard raise plain 400s without a code.
     if (status === 415) return { status, message: MEDIA_TYPE_MESSAGES[door], headers: {}, fault: false };
-    const fallback = status === 400 ? 'body is not valid JSON.' : STATUS_MESSAGES[status] ?? 'Request refused.';
+    const fallback = status === 400 ? INVALID_JSON : STATUS_MESSAGES[status] ?? 'Request refused.';
     return { status, message: FRAMEWORK_MESSAGES[fe.code ?? ''] ?? fallback, headers: {}, fault: false };
   }
   return { status: 500, message: 'Internal server error.', headers: {}, fault: true };

@@ -9,6 +9,17 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 const CHARSET = /;\s*charset(\*[0-9]*\*?)?\s*=\s*("?)([^";\s]*)\2/gi;
 
 type Done = (err: Error | null, body?: unknown) => void;
+
+const POISONED = 'The body holds a member named __proto__, or constructor with a member prototype, which this API never takes: leave it out.';
+
+function isValidJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
 type JsonBodyParser = (request: FastifyRequest, bytes: Buffer, done: Done) => void;
 
 /**
@@ -23,7 +34,8 @@ export function jsonBodyParser(app: FastifyInstance): JsonBodyParser {
     const text = utf8Body(request, bytes, { kind: 'A JSON body', what: 'JSON' });
     if (text instanceof ApiError) return done(text);
     return parse(request, text, (err, value) => {
-      if (err !== null) return done(err);
+      // fastify says "not valid JSON" of valid JSON its poisoning guard refused: say what it was.
+      if (err !== null) return done(isValidJson(text) ? new ApiError(400, POISONED) : err);
       const repeated = firstRepeatedMember(text);
       return repeated === undefined ? done(null, value) : done(new RepeatedMemberError(repeated));
     });

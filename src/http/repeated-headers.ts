@@ -2,16 +2,20 @@
  * A header that names who calls or where, sent twice, is refused (400), never read: Node keeps the first
  * of a repeated Authorization, Host or Content-Type and drops the rest, and a gateway in front that
  * reads the last would have let through someone other than the one the service then serves (RFC 9112
- * §3.2 says the same of Host). A header Node joins instead (the subscription key, `patient`) is refused
- * by its own check, as the joined value is no valid one.
+ * §3.2 says the same of Host). A header Node joins instead (the subscription key) is refused by its own
+ * check, as the joined value is no valid one; `patient` is refused here too, so the words say what was wrong.
  */
 
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from './api-error.js';
 import { underMount } from './transport-errors.js';
 
-/** The headers Node keeps one of (node:_http_incoming, matchKnownFields) whose choice decides who or what is served. */
-const SINGLE: ReadonlySet<string> = new Set(['authorization', 'proxy-authorization', 'host', 'content-type']);
+/**
+ * The headers Node keeps one of (node:_http_incoming, matchKnownFields) whose choice decides who or what
+ * is served, and `patient`, which Node joins: each number may be valid, and its own check would say the
+ * joined value is no identity number, not that it came twice.
+ */
+const SINGLE: ReadonlySet<string> = new Set(['authorization', 'proxy-authorization', 'host', 'content-type', 'patient']);
 
 /** The first of those headers `rawHeaders` (Node's name, value, name, value …) holds more than once, lower-cased. */
 export function repeatedHeader(rawHeaders: readonly string[]): string | undefined {

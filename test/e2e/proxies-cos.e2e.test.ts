@@ -251,7 +251,7 @@ describe('the steps of a grant', () => {
     expect([revoked.statusCode, json(revoked).status]).toEqual([200, 'revoked']);
     // Where a body is taken, an empty one is still refused, saying what to send.
     const empty = await bare(DEMO.TOLVAN, 'POST', BASE, 'application/json');
-    expect([empty.statusCode, empty.json<{ message: string }>().message]).toEqual([400, 'body must be a JSON object.']);
+    expect([empty.statusCode, empty.json<{ message: string }>().message]).toEqual([400, 'The body is empty: send a JSON object, as /openapi.json documents it.']);
   });
 
   // Hostile review: `{"categories": ["*"]}` sent to accept was answered 200, the body passed over, as if taken.

@@ -159,9 +159,17 @@ describe('the two writes', () => {
     const put = (payload: string, contentType: string) => t.call({
       method: 'PUT', url: '/patients/appointments/?id=1', token, payload, headers: { 'content-type': contentType },
     });
-    expect((await put('{"status":', 'application/json')).statusCode).toBe(400);
-    expect((await put('{"status":"arrived","__proto__":{"x":1}}', 'application/json')).statusCode).toBe(400);
-    expect((await put('{"status":"arrived","constructor":{"prototype":{"x":1}}}', 'application/json')).statusCode).toBe(400);
+    // Hostile review (helper-85, F8): these were "body is not valid JSON." (the prototype keys, which are
+    // valid JSON) and "body must be a JSON object.", in the framework's lower case and saying nothing to do.
+    const refused = async (payload: string): Promise<[number, unknown]> => {
+      const res = await put(payload, 'application/json');
+      return [res.statusCode, res.json<{ message: string }>().message];
+    };
+    expect(await refused('{"status":')).toEqual([400, 'The body is not valid JSON: send a JSON object, as /openapi.json documents it.']);
+    expect(await refused('')).toEqual([400, 'The body is empty: send a JSON object, as /openapi.json documents it.']);
+    for (const poisoned of ['{"status":"arrived","__proto__":{"x":1}}', '{"status":"arrived","constructor":{"prototype":{"x":1}}}']) {
+      expect(await refused(poisoned)).toEqual([400, 'The body holds a member named __proto__, or constructor with a member prototype, which this API never takes: leave it out.']);
+    }
     expect((await put('status=arrived', 'application/x-www-form-urlencoded')).statusCode).toBe(415);
     const plain = await put('{"status":"arrived"}', 'text/plain');
     // The COS door reads JSON alone; the FHIR door's creates say they take application/fhir+json too (test/http/fhir/consent.test.ts).

@@ -42,4 +42,15 @@ describe('a header that names who calls or where, sent twice', () => {
     // Once each, the same request is served.
     expect((await sent('/patients/journalnotes/', [host, `Ocp-Apim-Subscription-Key: ${KEY}`, `Authorization: Bearer ${tolvan}`])).status).toBe(200);
   });
+
+  // Hostile review (helper-85, F8): `patient` twice, which Node joins, was told "must be a Swedish personal
+  // identity number", though each was one; the words now say what was wrong.
+  it('says a patient header sent twice is sent more than once, whoever each names', async () => {
+    const host = `Host: 127.0.0.1:${port}`;
+    const marta = await t.personToken('198112189876');
+    for (const [first, second] of [['201701012393', '201701012393'], ['201701012393', TOLVAN]]) {
+      const res = await sent('/patients/journalnotes/', [host, `Ocp-Apim-Subscription-Key: ${KEY}`, `Authorization: Bearer ${marta}`, `patient: ${first}`, `Patient: ${second}`]);
+      expect([res.status, JSON.parse(res.body)]).toEqual([400, { statusCode: 400, message: 'Header Patient is sent more than once: send it once.' }]);
+    }
+  });
 });
