@@ -121,6 +121,12 @@ describe.each([
       expect([query, res.statusCode]).toEqual([query, 400]);
       expect(res.json()).toEqual({ statusCode: 400, message: 'Query parameter cursor is not valid for this query.' });
     }
+    // Bound to the caller too, as every next cursor is (docs/contract.md): Tolvan himself and a kiosk reading
+    // his log may not carry on from Märta's (hostile review helper-86, 4: each could).
+    for (const [who, token] of [['Tolvan', await t.personToken(ADULT)], ['a kiosk', await t.clientToken()]] as const) {
+      const res = await t.call({ method: 'GET', url: `${LOG}?limit=5&toDateTime=${until}&cursor=${cursor}`, token, patient: ADULT });
+      expect([who, res.statusCode, res.json()]).toEqual([who, 400, { statusCode: 400, message: 'Query parameter cursor is not valid for this query.' }]);
+    }
     // The untouched cursor still works, with another page size too.
     expect((await t.call({ method: 'GET', url: `${LOG}?limit=9&toDateTime=${until}&cursor=${cursor}`, token: guardian, patient: ADULT })).statusCode).toBe(200);
   });

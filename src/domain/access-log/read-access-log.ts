@@ -15,6 +15,8 @@ export interface AccessLogRequest {
   /** On what basis the caller reads it: the guardian age limit of the log looks at it. */
   basis: AccessBasis;
   viewer: LogViewer;
+  /** Who pages (the token's issuer, subject and app): a cursor is bound to them as to the patient and the range. */
+  caller: string;
   range: TimeRange;
   limit: number;
   cursor?: string;
@@ -32,7 +34,7 @@ export const invalidCursor = (): DomainError => new DomainError('INVALID_PAGE', 
 
 /**
  * The patient's access log, a page at a time, oldest first (docs/contract.md#the-patients-access-log). A cursor is bound to the
- * store, the patient and the interval, so it cannot be replayed for another patient or query; the
+ * store, the patient, the interval and the caller, so it cannot be replayed for another patient, query or caller; the
  * page size may change from one page to the next. Past the guardian age limit the release policy sets
  * for `getAccessLog`, a guardian (and a client token, for a minor) gets every page empty, with no next,
  * as another read whose whole answer the limit takes: the page is read only to count what was withheld.
@@ -52,7 +54,7 @@ export class ReadAccessLog {
     if (!Number.isInteger(request.limit) || request.limit < 1 || request.limit > MAX_PAGE_SIZE) {
       throw new DomainError('INVALID_PAGE', `Query parameter limit must be an integer from 1 to ${MAX_PAGE_SIZE}.`);
     }
-    const binding = [this.reader.store, request.patientId, request.range.from ?? '', request.range.to ?? ''].join('|');
+    const binding = JSON.stringify([this.reader.store, request.patientId, request.range.from ?? '', request.range.to ?? '', request.caller]);
     const query: AccessLogQuery = { patientId: request.patientId, limit: request.limit + 1 };
     if (request.range.from !== undefined) query.fromMs = compactToEpochMs(request.range.from, this.zone);
     // The bound is a whole second, inclusive: every millisecond of it.

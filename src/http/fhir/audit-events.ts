@@ -18,6 +18,7 @@ import type { RouteDependencies } from '../routes/dependencies.js';
 import { searchLink, searchset } from './bundle.js';
 import { contextsFor, grantsOf, requireGrants } from './fhir-access.js';
 import type { FhirApi } from './fhir-api.js';
+import { pagingCaller } from '../paging-caller.js';
 import { patientsOf, scopeRefusal } from './patients-of-request.js';
 import type { FhirSearch } from './search-query.js';
 
@@ -73,7 +74,7 @@ export async function auditEventSearch(
   // `_count` as every search takes it (50 by default); `0` reads a whole page to count it, and shows none of it.
   const limit = search.count === 0 ? MAX_PAGE_SIZE : Math.min(search.count, MAX_PAGE_SIZE);
   const page = await deps.readAccessLog.page({
-    patientId: patient, basis, viewer, range: logRange(search.dates, deps.zone), limit, ...(search.cursor === undefined ? {} : { cursor: search.cursor }),
+    patientId: patient, basis, viewer, caller: pagingCaller(request), range: logRange(search.dates, deps.zone), limit, ...(search.cursor === undefined ? {} : { cursor: search.cursor }),
   });
   noteWithheld(request, reply, page.withheld);
   const matches = page.entries.map((e) => eventOf(api, deps, e, patient));
@@ -110,7 +111,7 @@ export async function auditEventRead(
   const range: TimeRange = { from: epochMsToCompact(at - HOUR_MS, deps.zone), to: epochMsToCompact(at + HOUR_MS, deps.zone) };
   let cursor: string | undefined;
   for (let pages = 0; pages < READ_PAGES; pages++) {
-    const page = await deps.readAccessLog.page({ patientId: patient, basis, viewer, range, limit: MAX_PAGE_SIZE, ...(cursor === undefined ? {} : { cursor }) });
+    const page = await deps.readAccessLog.page({ patientId: patient, basis, viewer, caller: pagingCaller(request), range, limit: MAX_PAGE_SIZE, ...(cursor === undefined ? {} : { cursor }) });
     // Only the ids are compared; the one entry that has it is written out as its AuditEvent.
     const found = page.entries.find((e) => eventIdOf(api, e) === id);
     if (found !== undefined) {

@@ -28,6 +28,9 @@ async function trailWith(n: number): Promise<MemoryAuditTrail> {
   return trail;
 }
 
+/** Who pages, as the routes bind a cursor to them (src/http/paging-caller.ts). */
+const CALLER = JSON.stringify(['https://idp.example', 'tolvan', 'patient-app']);
+
 describe('issue 14 access log: pages and cursors', () => {
   const cursors = new HmacPageCursors(randomBytes(32));
 
@@ -37,7 +40,7 @@ describe('issue 14 access log: pages and cursors', () => {
       const seen: string[] = [];
       let cursor: string | undefined;
       do {
-        const page = await log.page({ patientId: PATIENT, basis: 'self', viewer: { personId: PATIENT }, range: {}, limit, ...(cursor ? { cursor } : {}) });
+        const page = await log.page({ patientId: PATIENT, basis: 'self', viewer: { personId: PATIENT }, caller: CALLER, range: {}, limit, ...(cursor ? { cursor } : {}) });
         expect(page.entries.length).toBeLessThanOrEqual(limit);
         seen.push(...page.entries.map((e) => e.requestId));
         cursor = page.next;
@@ -49,14 +52,14 @@ describe('issue 14 access log: pages and cursors', () => {
   it('issue 14: fromDateTime and toDateTime are inclusive local seconds', async () => {
     const log = new ReadAccessLog(await trailWith(30), cursors, ZONE);
     // 09:00:03 to 09:00:09 Stockholm (UTC+1) = T0 + 3 s .. T0 + 9.999 s.
-    const page = await log.page({ patientId: PATIENT, basis: 'self', viewer: {}, range: { from: '20261121090003', to: '20261121090009' }, limit: 100 });
+    const page = await log.page({ patientId: PATIENT, basis: 'self', viewer: {}, caller: CALLER, range: { from: '20261121090003', to: '20261121090009' }, limit: 100 });
     expect(page.entries.map((e) => e.requestId)).toEqual([3, 4, 6, 7, 9].map(idOf));
     expect(page.next).toBeUndefined();
   });
 
   it('issue 14: a cursor altered, forged, or used for another patient or interval is refused', async () => {
     const log = new ReadAccessLog(await trailWith(30), cursors, ZONE);
-    const first = await log.page({ patientId: PATIENT, basis: 'self', viewer: {}, range: {}, limit: 2 });
+    const first = await log.page({ patientId: PATIENT, basis: 'self', viewer: {}, caller: CALLER, range: {}, limit: 2 });
     const cursor = first.next ?? '';
     expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
     const flipped = cursor.slice(0, 5) + (cursor[5] === 'A' ? 'B' : 'A') + cursor.slice(6);
@@ -67,19 +70,21 @@ describe('issue 14 access log: pages and cursors', () => {
       { patientId: OTHER, range: {}, cursor },
       { patientId: PATIENT, range: { from: '20261121090000' }, cursor },
       { patientId: PATIENT, range: {}, cursor: new HmacPageCursors(randomBytes(32)).seal({ timeMs: T0, id: '1' }, `memory|${PATIENT}||`) },
+      // Another caller (hostile review helper-86, 4).
+      { patientId: PATIENT, range: {}, cursor, caller: JSON.stringify(['https://idp.example', 'someone else', '']) },
     ];
     for (const a of attempts) {
-      await expect(log.page({ ...a, basis: 'client', viewer: {}, limit: 2 })).rejects.toThrow(DomainError);
+      await expect(log.page({ caller: CALLER, ...a, basis: 'client', viewer: {}, limit: 2 })).rejects.toThrow(DomainError);
     }
     // The same cursor with another page size is fine.
-    const second = await log.page({ patientId: PATIENT, basis: 'self', viewer: {}, range: {}, limit: 5, cursor });
+    const second = await log.page({ patientId: PATIENT, basis: 'self', viewer: {}, caller: CALLER, range: {}, limit: 5, cursor });
     expect(second.entries[0]?.requestId).toBe(idOf(3));
   });
 
   it('issue 14: the limit is 1 to 500', async () => {
     const log = new ReadAccessLog(await trailWith(3), cursors, ZONE);
     for (const limit of [0, 501, 1.5, Number.NaN]) {
-      await expect(log.page({ patientId: PATIENT, basis: 'self', viewer: {}, range: {}, limit })).rejects.toThrow(DomainError);
+      await expect(log.page({ patientId: PATIENT, basis: 'self', viewer: {}, caller: CALLER, range: {}, limit })).rejects.toThrow(DomainError);
     }
   });
 });
