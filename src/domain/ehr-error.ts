@@ -20,13 +20,14 @@ export class EhrError extends Error {
 }
 
 /**
- * A write's failure as its caller must be told it: one the EHR was sent (it timed out, or its answer was
- * cut off or unreadable) may have been made, and only the same request again tells, since a repeat
- * changes nothing (docs/contract.md#errors); one it never saw, or refused as unavailable, was not.
+ * The failure of a write request the EHR was sent, as its caller must be told it: one that timed out, or
+ * whose answer was cut off or unreadable, may have been made, and only the same request again tells,
+ * since a repeat changes nothing (docs/contract.md#errors); one the EHR never saw (no connection, the
+ * circuit open, unavailable) was not. Said by the adapter that sends it: a read made first (a fee) is not.
  */
-export function unconfirmedWrites(err: unknown): never {
-  if (err instanceof EhrError && (err.failure === 'timeout' || err.failure === 'bad-response')) {
-    throw new EhrError(err.failure, err.message, err.retryAfterSeconds, true);
+export function asUnconfirmedWrite(err: unknown): unknown {
+  if (err instanceof EhrError && !err.unconfirmedWrite && (err.failure === 'timeout' || err.failure === 'bad-response')) {
+    return new EhrError(err.failure, err.message, err.retryAfterSeconds, true);
   }
-  throw err;
+  return err;
 }

@@ -68,6 +68,9 @@ const TIMED_OUT = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'E
 // route to it, or no answer to connecting. A read is still sent once more: the EHR may be restarting.
 const NOT_REACHED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'UND_ERR_CONNECT_TIMEOUT']);
 
+/** A request that changes something: never sent twice, and never told as unsent once it may have gone. */
+export const isWrite = (request: Pick<UpstreamRequest, 'method'>): boolean => request.method !== 'GET';
+
 const codeOf = (err: unknown): string | undefined => {
   const code = (err as { code?: unknown } | null)?.code;
   return typeof code === 'string' ? code : undefined;
@@ -163,7 +166,9 @@ export async function exchange(pool: Dispatcher, request: UpstreamRequest, setti
         return await untilAborted(once(pool, request, deadline.signal, settings), deadline.signal, () => deadline.signal.reason);
       } catch (err) {
         const code = codeOf(err) ?? '';
-        if (deadline.signal.aborted || TIMED_OUT.has(code)) throw connecting ? new NoConnectionInTimeError() : deadlinePassed();
+        // A write may have reached the EHR on a connection it already had, whatever others were doing: it is a
+        // timeout (the write "may have been made"), never "could not be reached" (domain/ehr-error.ts unconfirmedWrites).
+        if (deadline.signal.aborted || TIMED_OUT.has(code)) throw connecting && !isWrite(request) ? new NoConnectionInTimeError() : deadlinePassed();
         if (err instanceof EhrError) throw err;
         if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') throw unreadable('EHR answer is larger than the limit');
         // A certificate problem does not go away by sending again; it is told as what to check.

@@ -6,12 +6,12 @@
  * certificate of EHR_TLS_*, replaceable without a restart. What an answer means is the adapter's.
  */
 import { createSecureContext } from 'node:tls';
-import { EhrError } from '../../domain/ehr-error.js';
+import { asUnconfirmedWrite, EhrError } from '../../domain/ehr-error.js';
 import { Pool } from '../http-client/undici-parts.js';
 import { AnswerFaultError } from './answer-fault.js';
 import { CircuitBreaker, CircuitOpenError, type BreakerChange } from './circuit-breaker.js';
 import { EhrConnector } from './ehr-connector.js';
-import { exchange, NoConnectionInTimeError, type MediaType, type UpstreamAnswer, type UpstreamRequest } from './exchange.js';
+import { exchange, isWrite, NoConnectionInTimeError, type MediaType, type UpstreamAnswer, type UpstreamRequest } from './exchange.js';
 
 const MIB = 1024 * 1024;
 
@@ -116,7 +116,7 @@ export class EhrHttpTransport {
       if (err instanceof EhrError && err.failure !== 'patient-not-found' && !(err instanceof CircuitOpenError)) {
         this.emit({ type: 'upstream-error', detail: err.message });
       }
-      throw err;
+      throw isWrite(request) && !(err instanceof CircuitOpenError) ? asUnconfirmedWrite(err) : err;
     }
   }
 

@@ -2,7 +2,6 @@ import type { Clock } from '../../ports/clock.port.js';
 import type { WriteCoordinator } from '../../ports/write-coordinator.port.js';
 import type { PatientAccess } from '../access/patient-access.js';
 import type { ResultRecord } from '../records/index.js';
-import { unconfirmedWrites } from '../ehr-error.js';
 import { readerOf } from './read-sources.js';
 import { outsideWindowComment, withinArrivalWindow, type ArrivalWindow } from '../writes/arrival-window.js';
 import { fromEhrResult, resultRecord } from '../writes/write-outcomes.js';
@@ -26,7 +25,7 @@ export class MarkArrived {
     if (Number.isNaN(start)) return resultRecord('CONTACT_NOT_FOUND');
     if (!withinArrivalWindow(this.clock.now(), start, this.window)) return { ...resultRecord('OUTSIDE_ARRIVAL_WINDOW'), Comment: outsideWindowComment(this.window) };
     const written = await this.coordinator.exclusive(`arrival/${access.patientId}/${contactId}`,
-      () => access.ehr.registerArrival(access.patientId, contactId).catch(unconfirmedWrites));
+      () => access.ehr.registerArrival(access.patientId, contactId));
     return fromEhrResult(written);
   }
 }

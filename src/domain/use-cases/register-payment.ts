@@ -2,7 +2,6 @@ import type { PaymentType } from '../writes/payment-types.js';
 import type { WriteCoordinator } from '../../ports/write-coordinator.port.js';
 import type { PatientAccess } from '../access/patient-access.js';
 import type { ResultRecord } from '../records/index.js';
-import { unconfirmedWrites } from '../ehr-error.js';
 import { fromEhrResult } from '../writes/write-outcomes.js';
 
 /**
@@ -17,7 +16,7 @@ export class RegisterPayment {
   async execute(access: PatientAccess, contactId: string, paymentType: PaymentType): Promise<ResultRecord[]> {
     // Keyed without the payment type: a CARD and a CASH payment for one visit must not race either.
     const written = await this.coordinator.exclusive(`payment/${access.patientId}/${contactId}`,
-      () => access.ehr.registerPayment(access.patientId, contactId, paymentType).catch(unconfirmedWrites));
+      () => access.ehr.registerPayment(access.patientId, contactId, paymentType));
     return [fromEhrResult(written)];
   }
 }

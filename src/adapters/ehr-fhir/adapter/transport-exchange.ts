@@ -5,7 +5,7 @@
  * EHR; what the other statuses mean (a refusal, a conflict of a write) is the client's to decide.
  */
 import { EhrError } from '../../../domain/ehr-error.js';
-import { isContentType, NoConnectionInTimeError, type MediaType } from '../../ehr-http/exchange.js';
+import { isContentType, isWrite, NoConnectionInTimeError, type MediaType } from '../../ehr-http/exchange.js';
 import { untilAborted } from '../../http-client/until-aborted.js';
 import { statusFailure } from '../../ehr-http/status.js';
 import type { EhrHttpTransport } from '../../ehr-http/transport.js';
@@ -36,11 +36,13 @@ const isEhrFailure = (status: number): boolean => status >= 500 || status === 40
 
 /**
  * Rejects with `timeout` when the port call's deadline passes first (EHR_TIMEOUT_MS bounds the call as a
- * whole), or `unreachable` when by then the EHR had not taken a connection for half of it.
+ * whole), or, for a read, `unreachable` when by then the EHR had not taken a connection for half of it. A
+ * write may have gone on a connection it had: a timeout, whatever others were doing (exchange.ts isWrite).
  */
-function withinDeadline<T>(work: Promise<T>, signal: AbortSignal | undefined, transport: EhrHttpTransport): Promise<T> {
+function withinDeadline<T>(work: Promise<T>, signal: AbortSignal | undefined, transport: EhrHttpTransport, write: boolean): Promise<T> {
   if (signal === undefined) return work;
-  return untilAborted(work, signal, () => (transport.stuckConnecting() ? new NoConnectionInTimeError() : new EhrError('timeout', 'FHIR call exceeded its deadline')));
+  return untilAborted(work, signal, () => (transport.stuckConnecting() && !write ? new NoConnectionInTimeError()
+    : new EhrError('timeout', 'FHIR call exceeded its deadline', undefined, write)));
 }
 
 /** FHIR_AUTH=smart-backend: the Authorization header of each request, and what to do when the server refuses it. */
@@ -68,6 +70,6 @@ export function transportExchange(transport: EhrHttpTransport, baseUrl: string, 
       if (isEhrFailure(answer.status)) throw statusFailure(answer.status, answer.headers);
       if (answer.status === 401) authorization?.refused();
       return answer;
-    }, fhirBodyLimit), init.signal, transport);
+    }, fhirBodyLimit), init.signal, transport, isWrite(request));
   };
 }
