@@ -58,8 +58,12 @@ export function isAuditReason(text: unknown): text is string {
   return text.length <= AUDIT_REASON_MAX || Array.from(text).length <= AUDIT_REASON_MAX;
 }
 
-/** A write's answer as a record keeps it: a ResultCode, a space, a ReasonCode of capitals and underscores. */
-export const isWriteResult = (text: unknown): text is string => typeof text === 'string' && /^(?:OK|INFO|ERROR) [A-Z][A-Z0-9_]{0,63}$/.test(text);
+/**
+ * A write's answer as a record keeps it: a ResultCode, then a space and a ReasonCode of capitals and
+ * underscores where the EHR gave one of that form. No digits: the code comes from the EHR, and a run of
+ * them could be an identity number, which no record field but the patient's and the actor's holds.
+ */
+export const isWriteResult = (text: unknown): text is string => typeof text === 'string' && /^(?:OK|INFO|ERROR)(?: [A-Z][A-Z_]{0,63})?$/.test(text);
 
 /** What a request came to, allowed, refused or failed: exactly one per request. */
 export interface OutcomeRecord extends AuditFields {
@@ -69,7 +73,7 @@ export interface OutcomeRecord extends AuditFields {
   /** How many items the release policy withheld from the answer (docs/contract.md#only-what-may-be-released), when any; never which. */
   withheld?: number;
   /**
-   * What the EHR answered a write (docs/contract.md#the-writes): its ResultCode and ReasonCode, such as
+   * What the EHR answered a write (docs/contract.md#writes): its ResultCode and ReasonCode, such as
    * `OK ARRIVAL_REGISTERED`, `INFO ALREADY_PAID` or `ERROR OUTSIDE_ARRIVAL_WINDOW` (isWriteResult), so
    * the trail tells the write that was made from its repeats and refusals. Absent on every other record.
    */

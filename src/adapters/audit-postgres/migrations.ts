@@ -123,7 +123,7 @@ const MIGRATIONS: readonly Migration[] = [
     version: 8,
     sql: (s) => `
       ALTER TABLE ${s}.access_log
-        ADD COLUMN write_result text CHECK (write_result ~ '^(OK|INFO|ERROR) [A-Z][A-Z0-9_]{0,63}$');
+        ADD COLUMN write_result text CHECK (write_result ~ '^(OK|INFO|ERROR)( [A-Z][A-Z_]{0,63})?$');
       COMMENT ON COLUMN ${s}.access_log.write_result IS
         'What the EHR answered a write: its ResultCode and ReasonCode, e.g. OK ARRIVAL_REGISTERED, INFO ALREADY_PAID, ERROR OUTSIDE_ARRIVAL_WINDOW; null on every other row.';`,
   },

@@ -30,12 +30,16 @@ const answerSchema = ({ answer }: Write): TSchema => {
  */
 type Execute = (request: FastifyRequest, access: PatientAccess) => Promise<ResultRecord | ResultRecord[]>;
 
-/** What the EHR answered, as the outcome record keeps it: `OK ARRIVAL_REGISTERED` (the payment's answer is a list of one). */
+/**
+ * What the EHR answered, as the outcome record keeps it: `OK ARRIVAL_REGISTERED` (the payment's answer is
+ * a list of one), or the ResultCode alone where the EHR's ReasonCode is none the record may hold.
+ */
 function writeResultOf(answer: ResultRecord | ResultRecord[]): string | undefined {
   const result = Array.isArray(answer) ? answer[0] : answer;
-  const reason = result?.Any?.[0]?.ReasonCode;
-  const text = result === undefined || reason === undefined ? undefined : `${result.ResultCode} ${reason}`;
-  return isWriteResult(text) ? text : undefined;
+  if (result === undefined) return undefined;
+  const withReason = `${result.ResultCode} ${result.Any?.[0]?.ReasonCode ?? ''}`;
+  if (isWriteResult(withReason)) return withReason;
+  return isWriteResult(result.ResultCode) ? result.ResultCode : undefined;
 }
 
 function writeRoute(route: ApiRoute, deps: RouteDependencies, execute: Execute): RouteParts {

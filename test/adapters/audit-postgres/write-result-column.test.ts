@@ -63,10 +63,13 @@ describe('audit rows: the canonical forms of migration 8', () => {
   });
 
   it('refuses an answer that is not a result code and a reason code, and one on an attempt', () => {
-    for (const writeResult of ['', 'OK', 'DONE ARRIVAL_REGISTERED', 'OK arrival', 'OK ARRIVAL REGISTERED', `OK ${'A'.repeat(65)}`, 'OK X\n']) {
+    // No digits (hostile review helper-87, F3: `OK P191212121212` was stored, an identity number from the EHR's code).
+    for (const writeResult of ['', 'DONE ARRIVAL_REGISTERED', 'OK arrival', 'OK ARRIVAL REGISTERED', `OK ${'A'.repeat(65)}`, 'OK X\n', 'OK P191212121212', 'ERROR PATIENT_191212121212', 'OK ']) {
       expect(() => toStoredValues(arrival(1, writeResult)), JSON.stringify(writeResult)).toThrow(/writeResult cannot be stored/);
     }
     expect(toStoredValues(arrival(1, 'ERROR OUTSIDE_ARRIVAL_WINDOW')).writeResult).toBe('ERROR OUTSIDE_ARRIVAL_WINDOW');
+    // The ResultCode alone, where the EHR's reason is none a record may hold.
+    expect(toStoredValues(arrival(1, 'ERROR')).writeResult).toBe('ERROR');
   });
 });
 
@@ -93,7 +96,7 @@ describe.skipIf(!available)('PostgreSQL audit trail: a write\'s answer in the ch
 
     const bare = `INSERT INTO "${db.schema}".access_log (time, request_id, operation, outcome, status, write_result, prev_hash, hash)
       VALUES (now(), 'x', 'y', 'allowed', 200, $1, $2, $2)`;
-    for (const bad of ['', 'OK', 'ok ARRIVAL', 'OK X Y']) await expect(db.admin().query(bare, [bad, GENESIS]), bad).rejects.toMatchObject({ code: '23514' });
+    for (const bad of ['', 'ok ARRIVAL', 'OK X Y', 'OK P191212121212']) await expect(db.admin().query(bare, [bad, GENESIS]), bad).rejects.toMatchObject({ code: '23514' });
 
     const eighth = rows[7]?.id ?? '';
     await db.tamper(`UPDATE "${db.schema}".access_log SET write_result = 'INFO ALREADY_ARRIVED' WHERE id = ${eighth}`);
