@@ -3,7 +3,7 @@
  * past the age the release policy names for `getAccessLog`, a guardian (and a client token, for a
  * minor) no longer sees which apps and people read the child's record. As for another read whose
  * whole answer the age limit takes: 200 with nothing in it (an empty page, an empty Bundle), no next
- * page, `Patient-Data-Filtered: true`, and the audit record counting what was withheld.
+ * page, `Patient-Data-Filtered: true`, and the audit record saying something was withheld (1: the log is not read).
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,14 +41,15 @@ describe('issue 34 item 11b: the guardian age limit of the access log, over HTTP
 
   const lastOutcome = (t: TestApp): OutcomeRecord => t.audit.records.filter((r): r is OutcomeRecord => r.phase === undefined).at(-1) as OutcomeRecord;
 
-  it('issue 34 item 11b: from the age it names, a guardian gets an empty log marked filtered, no next page, and the record counts the withheld entries', async () => {
+  it('issue 34 item 11b: from the age it names, a guardian gets an empty log marked filtered, no next page, and the record says something was withheld', async () => {
     const res = await limited.call({ method: 'GET', url: `${LOG}?limit=2`, token: await limited.personToken(GUARDIAN), patient: CHILD });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual([]);
     expect(res.headers[FILTERED]).toBe('true');
     expect(res.headers.link).toBeUndefined();
     expect(res.body).not.toContain(GUARDIAN);
-    expect(lastOutcome(limited)).toMatchObject({ operation: 'getAccessLog', delegation: 'guardian', status: 200, withheld: 2 });
+    // One, not how many: the log is not read past the limit, so no count or time follows what it holds.
+    expect(lastOutcome(limited)).toMatchObject({ operation: 'getAccessLog', delegation: 'guardian', status: 200, withheld: 1 });
   });
 
   it('issue 34 item 11b: the FHIR form is an empty Bundle, marked filtered', async () => {

@@ -37,7 +37,7 @@ export const invalidCursor = (): DomainError => new DomainError('INVALID_PAGE', 
  * store, the patient, the interval and the caller, so it cannot be replayed for another patient, query or caller; the
  * page size may change from one page to the next. Past the guardian age limit the release policy sets
  * for `getAccessLog`, a guardian (and a client token, for a minor) gets every page empty, with no next,
- * as another read whose whole answer the limit takes: the page is read only to count what was withheld.
+ * as another read whose whole answer the limit takes, and the log is not read at all (one counted withheld).
  */
 export class ReadAccessLog {
   constructor(
@@ -64,11 +64,11 @@ export class ReadAccessLog {
       if (after === undefined) throw invalidCursor();
       query.after = after;
     }
+    // Past the limit nothing is read, and one is counted as withheld, whatever the range: a mark, a count or
+    // a time that followed what the range held would tell the one the limit keeps out when the record was read.
+    if (this.withholdsAll(request)) return { entries: [], withheld: 1 };
     const found = await this.reader.page(query);
     const shown = found.slice(0, request.limit);
-    // Marked in any range, empty or not (at least one counted): a mark only where the range held entries
-    // would tell the one the limit keeps out, range by narrowed range, when the record was read.
-    if (this.withholdsAll(request)) return { entries: [], withheld: Math.max(1, shown.length) };
     const grants = await this.grantsOf(shown);
     const entries = shown.map((f) => entryOf(f.access, request.patientId, request.viewer, this.zone, this.clientNames,
       f.access.proxyGrantId === undefined ? undefined : grants.get(f.access.proxyGrantId)));

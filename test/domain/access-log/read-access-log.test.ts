@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { HmacPageCursors } from '../../../src/adapters/page-cursor/hmac-page-cursors.js';
 import { ReadAccessLog } from '../../../src/domain/access-log/read-access-log.js';
 import { DomainError } from '../../../src/domain/errors.js';
@@ -86,5 +86,26 @@ describe('issue 14 access log: pages and cursors', () => {
     for (const limit of [0, 501, 1.5, Number.NaN]) {
       await expect(log.page({ patientId: PATIENT, basis: 'self', viewer: {}, caller: CALLER, range: {}, limit })).rejects.toThrow(DomainError);
     }
+  });
+});
+
+// Hostile review (helper-87, F2): past the guardian age limit the page was still read, to count it, so the
+// answer's time grew with the entries the range held (14 against 7 ms), which the limit is to keep from a
+// guardian; a read by id scanning an hour's pages was slower still where there were entries.
+describe('the access log past the guardian age limit', () => {
+  const cursors = new HmacPageCursors(randomBytes(32));
+  const CHILD = '201701012393';
+  const GUARDIAN = '198112189876';
+
+  it('reads nothing of the log, whatever the range: the answer is the same, and so is its cost', async () => {
+    const trail = await trailWith(30);
+    const page = vi.spyOn(trail, 'page');
+    const log = new ReadAccessLog(trail, cursors, ZONE, new Map(), { policy: { guardianAgeLimit: { operations: { getAccessLog: 9 } } }, clock: { now: () => T0 } });
+    const asGuardian = { patientId: CHILD, basis: 'guardian' as const, viewer: { personId: GUARDIAN }, caller: CALLER, limit: 100 };
+    const answers = [await log.page({ ...asGuardian, range: {} }), await log.page({ ...asGuardian, range: { from: '20000101000000', to: '20000101000001' } })];
+    expect(answers).toEqual([{ entries: [], withheld: 1 }, { entries: [], withheld: 1 }]);
+    expect(page).not.toHaveBeenCalled();
+    // The child herself reads it.
+    expect((await log.page({ ...asGuardian, basis: 'self', viewer: { personId: CHILD }, range: {} })).entries.length).toBeGreaterThan(0);
   });
 });
