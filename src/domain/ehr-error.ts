@@ -11,7 +11,7 @@ export class EhrError extends Error {
     readonly failure: EhrFailure,
     message: string,
     readonly retryAfterSeconds?: number,
-    /** A write the EHR was sent and did not confirm: it may have been made (unconfirmedWrites). */
+    /** A write the EHR was sent and did not confirm: it may have been made (asUnconfirmedWrite). */
     readonly unconfirmedWrite = false,
   ) {
     super(message);

@@ -9,9 +9,11 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 const CHARSET = /;\s*charset(\*[0-9]*\*?)?\s*=\s*("?)([^";\s]*)\2/gi;
 
 type Done = (err: Error | null, body?: unknown) => void;
+type JsonBodyParser = (request: FastifyRequest, bytes: Buffer, done: Done) => void;
 
 const POISONED = 'The body holds a member named __proto__, or constructor with a member prototype, which this API never takes: leave it out.';
 
+/** Whether JSON.parse takes `text`: asked only of a body fastify refused, to tell poisoning from bad JSON. */
 function isValidJson(text: string): boolean {
   try {
     JSON.parse(text);
@@ -20,7 +22,6 @@ function isValidJson(text: string): boolean {
     return false;
   }
 }
-type JsonBodyParser = (request: FastifyRequest, bytes: Buffer, done: Done) => void;
 
 /**
  * A JSON body read one way by every reader: UTF-8 alone (RFC 8259 §8.1: a body sent as utf-16 or

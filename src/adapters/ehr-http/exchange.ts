@@ -167,7 +167,7 @@ export async function exchange(pool: Dispatcher, request: UpstreamRequest, setti
       } catch (err) {
         const code = codeOf(err) ?? '';
         // A write may have reached the EHR on a connection it already had, whatever others were doing: it is a
-        // timeout (the write "may have been made"), never "could not be reached" (domain/ehr-error.ts unconfirmedWrites).
+        // timeout (the write "may have been made"), never "could not be reached" (domain/ehr-error.ts asUnconfirmedWrite).
         if (deadline.signal.aborted || TIMED_OUT.has(code)) throw connecting && !isWrite(request) ? new NoConnectionInTimeError() : deadlinePassed();
         if (err instanceof EhrError) throw err;
         if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') throw unreadable('EHR answer is larger than the limit');

@@ -116,7 +116,8 @@ export class EhrHttpTransport {
       if (err instanceof EhrError && err.failure !== 'patient-not-found' && !(err instanceof CircuitOpenError)) {
         this.emit({ type: 'upstream-error', detail: err.message });
       }
-      throw isWrite(request) && !(err instanceof CircuitOpenError) ? asUnconfirmedWrite(err) : err;
+      // An open circuit is `unavailable`: the EHR never saw the write, and asUnconfirmedWrite leaves it so.
+      throw isWrite(request) ? asUnconfirmedWrite(err) : err;
     }
   }
 

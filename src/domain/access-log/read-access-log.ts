@@ -15,7 +15,7 @@ export interface AccessLogRequest {
   /** On what basis the caller reads it: the guardian age limit of the log looks at it. */
   basis: AccessBasis;
   viewer: LogViewer;
-  /** Who pages (the token's issuer, subject and app): a cursor is bound to them as to the patient and the range. */
+  /** Who pages (the person and the app, src/http/log-reader.ts): a cursor is bound to them as to the patient and the range. */
   caller: string;
   range: TimeRange;
   limit: number;

@@ -18,7 +18,7 @@ import type { RouteDependencies } from '../routes/dependencies.js';
 import { searchLink, searchset } from './bundle.js';
 import { contextsFor, grantsOf, requireGrants } from './fhir-access.js';
 import type { FhirApi } from './fhir-api.js';
-import { pagingCaller } from '../paging-caller.js';
+import { logReaderOf } from '../log-reader.js';
 import { patientsOf, scopeRefusal } from './patients-of-request.js';
 import type { FhirSearch } from './search-query.js';
 
@@ -50,8 +50,7 @@ async function logOf(request: FastifyRequest, deps: RouteDependencies, api: Fhir
     throw scopeRefusal(request, contexts, err);
   }
   const { basis } = await accessFor(request, deps.accessPolicy, patient);
-  const viewer = request.token?.personId === undefined ? {} : { personId: request.token.personId };
-  return { patient, basis, viewer };
+  return { patient, basis, ...logReaderOf(request) };
 }
 
 /**
@@ -70,11 +69,11 @@ export async function auditEventSearch(
 ): Promise<Record<string, unknown>> {
   // The log is read in order by patient and date, page by page: a search by id would answer every entry as if it matched.
   if (search.ids !== undefined) throw new ApiError(400, 'AuditEvent is searched by patient and date only: leave out _id, and follow the next links.');
-  const { patient, basis, viewer } = await logOf(request, deps, api, search, 'search');
+  const { patient, basis, viewer, caller } = await logOf(request, deps, api, search, 'search');
   // `_count` as every search takes it (50 by default); `0` reads a whole page to count it, and shows none of it.
   const limit = search.count === 0 ? MAX_PAGE_SIZE : Math.min(search.count, MAX_PAGE_SIZE);
   const page = await deps.readAccessLog.page({
-    patientId: patient, basis, viewer, caller: pagingCaller(request), range: logRange(search.dates, deps.zone), limit, ...(search.cursor === undefined ? {} : { cursor: search.cursor }),
+    patientId: patient, basis, viewer, caller, range: logRange(search.dates, deps.zone), limit, ...(search.cursor === undefined ? {} : { cursor: search.cursor }),
   });
   noteWithheld(request, reply, page.withheld);
   const matches = page.entries.map((e) => eventOf(api, deps, e, patient));
@@ -105,13 +104,13 @@ const notFound = (): ApiError => new ApiError(404, 'No AuditEvent with this id i
 export async function auditEventRead(
   request: FastifyRequest, reply: FastifyReply, deps: RouteDependencies, api: FhirApi, search: FhirSearch, id: string,
 ): Promise<FhirResource> {
-  const { patient, basis, viewer } = await logOf(request, deps, api, search, 'read');
+  const { patient, basis, viewer, caller } = await logOf(request, deps, api, search, 'read');
   const at = parseInt(id.split('-')[0] ?? '', 36);
   if (!Number.isSafeInteger(at) || at <= CALENDAR.first + HOUR_MS || at >= CALENDAR.last - HOUR_MS) throw notFound();
   const range: TimeRange = { from: epochMsToCompact(at - HOUR_MS, deps.zone), to: epochMsToCompact(at + HOUR_MS, deps.zone) };
   let cursor: string | undefined;
   for (let pages = 0; pages < READ_PAGES; pages++) {
-    const page = await deps.readAccessLog.page({ patientId: patient, basis, viewer, caller: pagingCaller(request), range, limit: MAX_PAGE_SIZE, ...(cursor === undefined ? {} : { cursor }) });
+    const page = await deps.readAccessLog.page({ patientId: patient, basis, viewer, caller, range, limit: MAX_PAGE_SIZE, ...(cursor === undefined ? {} : { cursor }) });
     // Only the ids are compared; the one entry that has it is written out as its AuditEvent.
     const found = page.entries.find((e) => eventIdOf(api, e) === id);
     if (found !== undefined) {

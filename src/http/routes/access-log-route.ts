@@ -6,7 +6,7 @@ import { timeRangeFrom } from '../../domain/time/time-range.js';
 import { auditEventBundle, AuditEventBundleSchema } from '../access-log/fhir-audit-event.js';
 import { named } from '../openapi/schema-names.js';
 import { noteWithheld } from '../release-header.js';
-import { pagingCaller } from '../paging-caller.js';
+import { logReaderOf } from '../log-reader.js';
 import { accessFor, targetPatientOf } from '../request-patient.js';
 import type { RouteKind } from './route-parts.js';
 
@@ -48,9 +48,8 @@ export const accessLogRoute: RouteKind = (_route, deps) => ({
     const patientId = targetPatientOf(request, deps.accessPolicy);
     const range = timeRangeFrom(query.fromDateTime, query.toDateTime, deps.zone);
     const { basis } = await accessFor(request, deps.accessPolicy, patientId);
-    const viewer = request.token?.personId === undefined ? {} : { personId: request.token.personId };
     const page = await deps.readAccessLog.page({
-      patientId, basis, viewer, caller: pagingCaller(request), range, limit: query.limit ?? DEFAULT_PAGE_SIZE,
+      patientId, basis, ...logReaderOf(request), range, limit: query.limit ?? DEFAULT_PAGE_SIZE,
       ...(query.cursor === undefined ? {} : { cursor: query.cursor }),
     });
     noteWithheld(request, reply, page.withheld);

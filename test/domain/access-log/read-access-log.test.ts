@@ -28,7 +28,7 @@ async function trailWith(n: number): Promise<MemoryAuditTrail> {
   return trail;
 }
 
-/** Who pages, as the routes bind a cursor to them (src/http/paging-caller.ts). */
+/** Who pages, as the routes bind a cursor to them (src/http/log-reader.ts). */
 const CALLER = JSON.stringify(['https://idp.example', 'tolvan', 'patient-app']);
 
 describe('issue 14 access log: pages and cursors', () => {
