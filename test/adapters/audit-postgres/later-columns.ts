@@ -5,9 +5,11 @@
  */
 import type pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
-import { GENESIS } from '../../../src/adapters/audit-postgres/audit-row.js';
+import type { ChainKey } from '../../../src/adapters/audit-chain/chain-keys.js';
+import { GENESIS, toStoredValues, type StoredValues } from '../../../src/adapters/audit-postgres/audit-row.js';
 import { migrate } from '../../../src/adapters/audit-postgres/migrations.js';
 import { PostgresAuditTrail } from '../../../src/adapters/audit-postgres/postgres-audit-trail.js';
+import type { OutcomeRecord } from '../../../src/ports/audit-trail.port.js';
 import { adminPool, databaseUrl, dropSchema, freshSchema } from '../../support/database.js';
 
 export interface ColumnSchema {
@@ -61,4 +63,32 @@ export function columnSchema(): ColumnSchema {
       await admin.query(`ALTER TABLE "${schema}".access_log ENABLE TRIGGER access_log_append_only`);
     },
   };
+}
+
+/** The canonical forms a version of the table chained its rows with, before a later migration changed them. */
+export interface OlderForms {
+  hash(values: StoredValues, prev: string): string;
+  mac(values: StoredValues, prev: string, key: ChainKey): string;
+}
+
+/**
+ * Rows chained with `forms` into a table of that version, as its service did: every column up to
+ * `hash`, then `later` (the newer columns that version already had, `proxy_grant_id` and `reason` of
+ * version 7), unkeyed without `key`.
+ */
+export async function insertChainedAsOlder(client: pg.ClientBase, schema: string, records: readonly OutcomeRecord[], key: ChainKey | undefined,
+  forms: OlderForms, later: ReadonlyArray<'proxy_grant_id' | 'reason'> = []): Promise<void> {
+  const { rows } = await client.query<{ hash: string }>(`SELECT hash FROM "${schema}".access_log ORDER BY id DESC LIMIT 1`);
+  let prev = rows[0]?.hash ?? GENESIS;
+  const columns = ['time', 'request_id', 'operation', 'actor_issuer', 'actor_subject', 'actor_person_id', 'client_id', 'subscription', 'patient_id',
+    'delegation', 'source_address', 'outcome', 'status', 'phase', 'service_request_id', 'withheld', 'caller_request_id', 'unaudited', 'key_id', 'prev_hash',
+    'hash', ...later];
+  for (const record of records) {
+    const v = toStoredValues(record);
+    const hash = key === undefined ? forms.hash(v, prev) : forms.mac(v, prev, key);
+    const laterValues = later.map((column) => (column === 'reason' ? v.reason : v.proxyGrantId));
+    await client.query(`INSERT INTO "${schema}".access_log (${columns.join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})`,
+      [v.time, ...v.text, v.status, v.phase, v.serviceRequestId, v.withheld, v.callerRequestId, v.unaudited, key?.id ?? null, prev, hash, ...laterValues]);
+    prev = hash;
+  }
 }

@@ -3,7 +3,6 @@
  * reason support staff gave for ending one. Rows written before it, unkeyed and keyed, keep their
  * hash; a row with either field verifies; a changed field breaks the chain.
  */
-import type { ClientBase } from 'pg';
 import { describe, expect, it } from 'vitest';
 import { macHex, unkeyedHex, type ChainKey } from '../../../src/adapters/audit-chain/chain-keys.js';
 import {
@@ -16,7 +15,7 @@ import { PostgresAccessLog } from '../../../src/adapters/audit-query/postgres-ac
 import { PostgresAuditTrail } from '../../../src/adapters/audit-postgres/postgres-audit-trail.js';
 import { databaseAvailable, databaseUrl } from '../../support/database.js';
 import { KEYS, k1 } from '../audit-query/keyed-trails.js';
-import { columnSchema } from './later-columns.js';
+import { columnSchema, insertChainedAsOlder, type OlderForms } from './later-columns.js';
 import { fullRecord, minimalRecord } from './records.js';
 
 const available = await databaseAvailable();
@@ -34,6 +33,7 @@ function hashBefore7(v: StoredValues, prev: string): string {
 }
 const macBefore7 = (v: StoredValues, prev: string, key: ChainKey): string => macHex(key, JSON.stringify([v.time, ...v.text, v.status, v.phase,
   v.serviceRequestId, v.withheld, v.callerRequestId, v.unaudited, key.id, prev]));
+const BEFORE_7: OlderForms = { hash: hashBefore7, mac: macBefore7 };
 
 /** What support's `npm run proxies -- revoke --reason` audits, and what a grantor's grant audits. */
 const supportRevoke = (n: number, reason: string): OutcomeRecord => ({
@@ -96,8 +96,8 @@ describe.skipIf(!available)('PostgreSQL audit trail: proxy grants in the chain (
     const client = await db.admin().connect();
     try {
       // As a version-6 service wrote them: unkeyed, then under the chain key.
-      await insertChainedBefore7(client, db.schema, OLDER.slice(0, 2), undefined);
-      await insertChainedBefore7(client, db.schema, OLDER.slice(2), k1);
+      await insertChainedAsOlder(client, db.schema, OLDER.slice(0, 2), undefined, BEFORE_7);
+      await insertChainedAsOlder(client, db.schema, OLDER.slice(2), k1, BEFORE_7);
       // Through migration 8 too, which every row below it is written after.
       await db.migrateTo(8);
       expect(await verifyPostgresChain(client, db.schema, KEYS.byId)).toBe(0);
@@ -139,18 +139,3 @@ describe.skipIf(!available)('PostgreSQL audit trail: proxy grants in the chain (
     expect(await verifyPostgresChain(db.admin(), db.schema, KEYS.byId)).toBe(Number(idOf(5)));
   });
 });
-
-/** Rows chained with the forms of migration 6 into a table of version 6 (no grant columns), as that service did. */
-async function insertChainedBefore7(client: ClientBase, schema: string, records: readonly OutcomeRecord[], key: ChainKey | undefined): Promise<void> {
-  const { rows } = await client.query<{ hash: string }>(`SELECT hash FROM "${schema}".access_log ORDER BY id DESC LIMIT 1`);
-  let prev = rows[0]?.hash ?? GENESIS;
-  for (const record of records) {
-    const v = toStoredValues(record);
-    const hash = key === undefined ? hashBefore7(v, prev) : macBefore7(v, prev, key);
-    await client.query(`INSERT INTO "${schema}".access_log (time, request_id, operation, actor_issuer, actor_subject, actor_person_id, client_id,
-      subscription, patient_id, delegation, source_address, outcome, status, phase, service_request_id, withheld, caller_request_id, unaudited,
-      key_id, prev_hash, hash) VALUES (${Array.from({ length: 21 }, (_, i) => `$${i + 1}`).join(', ')})`,
-    [v.time, ...v.text, v.status, v.phase, v.serviceRequestId, v.withheld, v.callerRequestId, v.unaudited, key?.id ?? null, prev, hash]);
-    prev = hash;
-  }
-}

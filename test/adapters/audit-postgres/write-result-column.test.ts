@@ -3,7 +3,6 @@
  * `INFO ALREADY_PAID`, `ERROR OUTSIDE_ARRIVAL_WINDOW`, on its outcome row. Rows written before it,
  * unkeyed and keyed, keep their hash; a row with it verifies; a changed answer breaks the chain.
  */
-import type { ClientBase } from 'pg';
 import { describe, expect, it } from 'vitest';
 import { macHex, unkeyedHex, type ChainKey } from '../../../src/adapters/audit-chain/chain-keys.js';
 import { GENESIS, recordOf, rowHash, rowMac, SELECT_COLUMNS, toStoredValues, type SelectedRow, type StoredValues } from '../../../src/adapters/audit-postgres/audit-row.js';
@@ -12,7 +11,7 @@ import { verifyPostgresChain } from '../../../src/adapters/audit-postgres/verify
 import type { OutcomeRecord } from '../../../src/ports/audit-trail.port.js';
 import { databaseAvailable } from '../../support/database.js';
 import { KEYS, k1 } from '../audit-query/keyed-trails.js';
-import { columnSchema } from './later-columns.js';
+import { columnSchema, insertChainedAsOlder, type OlderForms } from './later-columns.js';
 import { fullRecord, minimalRecord } from './records.js';
 
 const available = await databaseAvailable();
@@ -41,6 +40,10 @@ function macBefore8(v: StoredValues, prev: string, key: ChainKey): string {
   const grant = v.reason !== null ? [v.proxyGrantId, v.reason] : v.proxyGrantId === null ? [] : [v.proxyGrantId];
   return macHex(key, JSON.stringify([v.time, ...v.text, v.status, v.phase, v.serviceRequestId, v.withheld, v.callerRequestId, v.unaudited, ...grant, key.id, prev]));
 }
+
+const BEFORE_8: OlderForms = { hash: hashBefore8, mac: macBefore8 };
+/** What migration 7 added, which a version-7 service already wrote. */
+const VERSION_7_COLUMNS = ['proxy_grant_id', 'reason'] as const;
 
 describe('audit rows: the canonical forms of migration 8', () => {
   it('every row without a write\'s answer keeps exactly the hash and the MAC it had before migration 8', () => {
@@ -81,8 +84,8 @@ describe.skipIf(!available)('PostgreSQL audit trail: a write\'s answer in the ch
     const client = await db.admin().connect();
     try {
       // As a version-7 service wrote them: unkeyed, then under the chain key.
-      await insertChainedBefore8(client, db.schema, OLDER.slice(0, 2), undefined);
-      await insertChainedBefore8(client, db.schema, OLDER.slice(2), k1);
+      await insertChainedAsOlder(client, db.schema, OLDER.slice(0, 2), undefined, BEFORE_8, VERSION_7_COLUMNS);
+      await insertChainedAsOlder(client, db.schema, OLDER.slice(2), k1, BEFORE_8, VERSION_7_COLUMNS);
       await db.migrateTo(8);
       expect(await verifyPostgresChain(client, db.schema, KEYS.byId)).toBe(0);
       await insertChained(client, db.schema, [arrival(8, 'OK ARRIVAL_REGISTERED'), arrival(9, 'INFO ALREADY_ARRIVED')].map(toStoredValues), k1);
@@ -103,18 +106,3 @@ describe.skipIf(!available)('PostgreSQL audit trail: a write\'s answer in the ch
     expect(await verifyPostgresChain(db.admin(), db.schema, KEYS.byId)).toBe(Number(eighth));
   });
 });
-
-/** Rows chained with the forms of migration 7 into a table of version 7 (no write_result column), as that service did. */
-async function insertChainedBefore8(client: ClientBase, schema: string, records: readonly OutcomeRecord[], key: ChainKey | undefined): Promise<void> {
-  const { rows } = await client.query<{ hash: string }>(`SELECT hash FROM "${schema}".access_log ORDER BY id DESC LIMIT 1`);
-  let prev = rows[0]?.hash ?? GENESIS;
-  for (const record of records) {
-    const v = toStoredValues(record);
-    const hash = key === undefined ? hashBefore8(v, prev) : macBefore8(v, prev, key);
-    await client.query(`INSERT INTO "${schema}".access_log (time, request_id, operation, actor_issuer, actor_subject, actor_person_id, client_id,
-      subscription, patient_id, delegation, source_address, outcome, status, phase, service_request_id, withheld, caller_request_id, unaudited,
-      key_id, prev_hash, hash, proxy_grant_id, reason) VALUES (${Array.from({ length: 23 }, (_, i) => `$${i + 1}`).join(', ')})`,
-    [v.time, ...v.text, v.status, v.phase, v.serviceRequestId, v.withheld, v.callerRequestId, v.unaudited, key?.id ?? null, prev, hash, v.proxyGrantId, v.reason]);
-    prev = hash;
-  }
-}
