@@ -108,9 +108,13 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
   });
   c.register(ReadAccessLog, {
     // The registered apps' names (client_name, else client_name#sv, else #en), then CLIENT_NAMES over them.
-    useFactory: (d) => new ReadAccessLog(d.resolve(TOKENS.AccessLogReader), d.resolve(TOKENS.PageCursors), config.ehrTimezone,
-      new Map([...[...apps].filter(([id, app]) => app.name !== id).map(([id, app]) => [id, app.name] as const), ...config.clientNames]),
-      { policy: config.releasePolicy, clock: d.resolve(TOKENS.Clock) }, sharing === undefined ? undefined : grantOfStore(sharing.store)),
+    useFactory: (d) => new ReadAccessLog(d.resolve(TOKENS.AccessLogReader), d.resolve(TOKENS.PageCursors), {
+      zone: config.ehrTimezone,
+      clock: d.resolve(TOKENS.Clock),
+      clientNames: new Map([...[...apps].filter(([id, app]) => app.name !== id).map(([id, app]) => [id, app.name] as const), ...config.clientNames]),
+      policy: config.releasePolicy,
+      grantOf: sharing === undefined ? undefined : grantOfStore(sharing.store),
+    }),
   });
   c.register(RegisterPayment, { useFactory: (d) => new RegisterPayment(d.resolve(TOKENS.WriteCoordinator)) });
 

@@ -47,7 +47,7 @@ describe.skipIf(skip)('two instances sharing Redis, PostgreSQL and one EHR folde
     const app = await buildApp({
       config: { ...TEST_HTTP_CONFIG, rateLimitMax: 100_000 },
       clock, logger: createLogger('silent'), ehr, auditTrail: audit, tokenVerifier: verifierFor(issuer, clock),
-      subscriptionKeys: new StaticSubscriptionKeys(new Map([['test', KEY]])), ...useCasesOver(ehr, clock, coordinator), readAccessLog: accessLogOver(new MemoryAuditTrail()),
+      subscriptionKeys: new StaticSubscriptionKeys(new Map([['test', KEY]])), ...useCasesOver(ehr, clock, coordinator), readAccessLog: accessLogOver(new MemoryAuditTrail(), clock),
       rateLimitStore: countingRedisStore(redis.client, uniqueNameSpace('two-instances'), () => undefined),
     });
     await app.ready();

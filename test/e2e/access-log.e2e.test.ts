@@ -50,6 +50,13 @@ describe('issue 14 item 1: the access log end to end on loopback (embedded audit
     const second = await call(next);
     expect(second.status).toBe(200);
     const rest = (await second.json()) as Array<{ operation: string }>;
-    expect(rest.map((e) => e.operation)).toEqual(['getJournalNotes', 'getAccessLog']);
+    // The walk ends where the log stood when it began: its own pages are for the next walk to show (the first
+    // one's may fall in the millisecond it began, and is then shown by this one).
+    expect(rest.map((e) => e.operation).slice(0, 1)).toEqual(['getJournalNotes']);
+    expect(rest.slice(1).map((e) => e.operation)).toEqual(rest.length === 2 ? ['getAccessLog'] : []);
+    expect(second.headers.get('link')).toBeNull();
+    const again = ((await (await call('/patients/accesslog/?limit=10')).json()) as Array<{ operation: string }>).map((e) => e.operation);
+    expect(again.slice(0, 5)).toEqual(['getJournalNotes', 'getJournalNotes', 'getJournalNotes', 'getAccessLog', 'getAccessLog']);
+    expect(again.slice(5)).toEqual(again.length === 6 ? ['getAccessLog'] : []);
   });
 });

@@ -102,6 +102,32 @@ describe.each([
     }
   });
 
+  // Reading a page is itself an entry of the log, so a walk open towards now at limit=1 met its own
+  // record on every page and never ended (hostile review helper-86, 2; documented as a limit until now).
+  it.runIf(runs)('a walk open towards now ends: it shows what was there when it began, at limit=1 too, and never its own pages', async () => {
+    const token = await t.personToken(ADULT);
+    for (const range of ['', `&toDateTime=${isoLocal(t.clock.now() + 86_400_000)}`]) {
+      const before = (await t.call({ method: 'GET', url: `${LOG}?limit=500`, token })).json() as Array<{ requestId: string }>;
+      t.clock.advance(1000);
+      const walkStart = t.clock.now();
+      const seen: string[] = [];
+      let url: string | undefined = `${LOG}?limit=1${range}`;
+      for (let pages = 0; url !== undefined; pages++) {
+        expect(pages).toBeLessThan(before.length + 5);
+        const res = await t.call({ method: 'GET', url, token });
+        expect(res.statusCode).toBe(200);
+        seen.push(...(res.json() as Array<{ requestId: string }>).map((e) => e.requestId));
+        url = nextOf(res.headers.link);
+        // Time moves on between pages, as it does for every real client.
+        t.clock.advance(1);
+      }
+      // Everything logged before the walk began (the first page's own read came after), exactly once.
+      const logged = (await t.call({ method: 'GET', url: `${LOG}?limit=500&toDateTime=${isoLocal(walkStart - 1000)}`, token })).json() as Array<{ requestId: string }>;
+      expect(seen.slice(0, logged.length)).toEqual(logged.map((e) => e.requestId));
+      expect(seen.length).toBeLessThanOrEqual(logged.length + 1);
+    }
+  });
+
   it.runIf(runs)('issue 14 item 1: a tampered cursor, or one replayed for another patient or interval, is 400', async () => {
     const guardian = await t.personToken(GUARDIAN);
     // Märta holds Tolvan's power of attorney and is Lilla's guardian: a cursor of Tolvan's log must not open Lilla's.

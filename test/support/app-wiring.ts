@@ -11,7 +11,8 @@ import { InProcessCoordinator } from '../../src/adapters/write-coordination/in-p
 import { ReadAccessLog } from '../../src/domain/access-log/read-access-log.js';
 import { PatientAccessPolicy } from '../../src/domain/access/patient-access.js';
 import { MarkArrived } from '../../src/domain/use-cases/mark-arrived.js';
-import { ReadPatientData, type ReleaseSettings } from '../../src/domain/use-cases/read-patient-data.js';
+import { ReadPatientData } from '../../src/domain/use-cases/read-patient-data.js';
+import type { ReleasePolicy } from '../../src/domain/release/release-policy.js';
 import { RegisterPayment } from '../../src/domain/use-cases/register-payment.js';
 import type { RouteDependencies } from '../../src/http/routes/dependencies.js';
 import type { AccessLogReader } from '../../src/ports/access-log.port.js';
@@ -52,11 +53,16 @@ export function useCasesOver(
   };
 }
 
-/** The access log over `reader`, its cursors sealed with `secret` (random: a fresh one per app), as src/start/container.ts wires it. */
+/**
+ * The access log over `reader` on the app's `clock`, its cursors sealed with `secret` (random: a fresh one per
+ * app), as src/start/container.ts wires it.
+ */
 export function accessLogOver(
-  reader: AccessLogReader, clientNames: ReadonlyMap<string, string> = new Map(), secret: Buffer = randomBytes(32), release?: ReleaseSettings,
+  reader: AccessLogReader, clock: Clock, options: { clientNames?: ReadonlyMap<string, string>; secret?: Buffer; policy?: ReleasePolicy } = {},
 ): ReadAccessLog {
-  return new ReadAccessLog(reader, new HmacPageCursors(secret), ZONE, clientNames, release);
+  return new ReadAccessLog(reader, new HmacPageCursors(options.secret ?? randomBytes(32)), {
+    zone: ZONE, clock, ...(options.clientNames ? { clientNames: options.clientNames } : {}), ...(options.policy ? { policy: options.policy } : {}),
+  });
 }
 
 /** The production verifier, trusting the loopback test issuer; TEST_CLIENT_ID is the one listed client (AUTH_CLIENT_IDS). */
@@ -95,7 +101,7 @@ export async function buildRemoteApp(
 ): Promise<FastifyInstance> {
   const app = await buildApp({
     config: TEST_HTTP_CONFIG,
-    clock, logger, ehr, auditTrail: audit, tokenVerifier: verifierFor(issuer, clock), ...useCasesOver(ehr, clock), readAccessLog: accessLogOver(audit),
+    clock, logger, ehr, auditTrail: audit, tokenVerifier: verifierFor(issuer, clock), ...useCasesOver(ehr, clock), readAccessLog: accessLogOver(audit, clock),
     subscriptionKeys: new StaticSubscriptionKeys(new Map([['test', KEY]])),
     // As the composition root wires it (src/start/container.ts).
     ...(ehr.answerMemory === undefined ? {} : { answerMemory: ehr.answerMemory }),

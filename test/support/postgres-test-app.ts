@@ -44,7 +44,7 @@ export async function startAuditedTestApp(auditTrail: AuditTrail, accessLog: Acc
   const ehr = new EmbeddedEhr(new DocumentStore(path.join(dir, 'ehr')), await WriteStateStore.open(path.join(dir, 'state.json')), ZONE, () => undefined);
   const app = await buildApp({
     config: TEST_HTTP_CONFIG,
-    clock, logger, ehr, auditTrail, tokenVerifier: verifierFor(issuer, clock), ...useCasesOver(ehr, clock), readAccessLog: accessLogOver(accessLog),
+    clock, logger, ehr, auditTrail, tokenVerifier: verifierFor(issuer, clock), ...useCasesOver(ehr, clock), readAccessLog: accessLogOver(accessLog, clock),
     subscriptionKeys: new StaticSubscriptionKeys(new Map([['test', KEY]])),
   });
   await app.ready();

@@ -201,8 +201,11 @@ async function startAppOver<E extends AnyEhr>(backend: Backend<E>, clock: FixedC
     clock, logger, ehr, auditTrail, tokenVerifier, ...useCases, accessPolicy, readPatientData,
     ...(sharing === undefined ? {} : { proxyGrants: sharing.proxyGrants }),
     ...(subscriptions === undefined ? {} : { subscriptions: subscriptions.door }),
-    readAccessLog: accessLogOver(options.accessLog ?? audit, options.clientNames, options.cursorSecret,
-      options.releasePolicy ? { policy: options.releasePolicy, clock } : undefined),
+    readAccessLog: accessLogOver(options.accessLog ?? audit, clock, {
+      ...(options.clientNames ? { clientNames: options.clientNames } : {}),
+      ...(options.cursorSecret ? { secret: options.cursorSecret } : {}),
+      ...(options.releasePolicy ? { policy: options.releasePolicy } : {}),
+    }),
     ...(options.metrics ? { metrics: options.metrics } : {}),
     ...(options.oauth ? { oauth: options.oauth } : {}),
     ...(fhir === undefined ? {} : { fhir }),

@@ -1,7 +1,8 @@
 import type { AccessLogReader, AccessLogQuery, GrantOf, GrantParties, StoredAccess } from '../../ports/access-log.port.js';
 import type { AccessBasis } from '../access/relationship.js';
 import { guardianAgeWithholds } from '../release/guardian-age.js';
-import type { ReleaseSettings } from '../use-cases/read-patient-data.js';
+import type { Clock } from '../../ports/clock.port.js';
+import type { ReleasePolicy } from '../release/release-policy.js';
 import type { TimeRange } from '../time/time-range.js';
 import type { PageCursors } from '../../ports/page-cursors.port.js';
 import { DomainError } from '../errors.js';
@@ -30,56 +31,73 @@ export interface AccessLogPage {
   withheld: number;
 }
 
+export interface AccessLogSettings {
+  /** EHR_TIMEZONE: the zone of the range's local times and of each entry's time. */
+  zone: string;
+  /** Fixes a walk's end when it begins, and tells a guardian's age limit from today. */
+  clock: Clock;
+  clientNames?: ClientNames;
+  policy?: ReleasePolicy | undefined;
+  /** The grant store's lookup when sharing is on (docs/proxies.md#audited-and-shown): the log then names each grant's grantee. */
+  grantOf?: GrantOf | undefined;
+}
+
 export const invalidCursor = (): DomainError => new DomainError('INVALID_PAGE', 'Query parameter cursor is not valid for this query.');
 
 /**
  * The patient's access log, a page at a time, oldest first (docs/contract.md#the-patients-access-log). A cursor is bound to the
- * store, the patient, the interval and the caller, so it cannot be replayed for another patient, query or caller; the
- * page size may change from one page to the next. Past the guardian age limit the release policy sets
+ * store, the patient, the interval and the caller, so it cannot be replayed for another patient, query or caller, and
+ * carries the walk's end, fixed by its first page; the page size may change from one page to the next. Past the guardian age limit the release policy sets
  * for `getAccessLog`, a guardian (and a client token, for a minor) gets every page empty, with no next,
  * as another read whose whole answer the limit takes, and the log is not read at all (one counted withheld).
  */
 export class ReadAccessLog {
+  private readonly zone: string;
+
   constructor(
     private readonly reader: AccessLogReader,
     private readonly cursors: PageCursors,
-    private readonly zone: string,
-    private readonly clientNames: ClientNames = new Map(),
-    private readonly release: ReleaseSettings | undefined = undefined,
-    /** The grant store's lookup when sharing is on (docs/proxies.md#audited-and-shown): the log then names each grant's grantee. */
-    private readonly grantOf: GrantOf | undefined = undefined,
-  ) {}
+    private readonly settings: AccessLogSettings,
+  ) {
+    this.zone = settings.zone;
+  }
 
   async page(request: AccessLogRequest): Promise<AccessLogPage> {
     if (!Number.isInteger(request.limit) || request.limit < 1 || request.limit > MAX_PAGE_SIZE) {
       throw new DomainError('INVALID_PAGE', `Query parameter limit must be an integer from 1 to ${MAX_PAGE_SIZE}.`);
     }
     const binding = JSON.stringify([this.reader.store, request.patientId, request.range.from ?? '', request.range.to ?? '', request.caller]);
+    // The bound is a whole second, inclusive: every millisecond of it. A walk ends where it stood when it
+    // began, whatever the range asked: each page read is an entry too, and one open towards now met its own.
+    const now = this.settings.clock.now();
+    let untilMs = request.range.to === undefined ? now : Math.min(now, compactToEpochMs(request.range.to, this.zone) + 999);
     const query: AccessLogQuery = { patientId: request.patientId, limit: request.limit + 1 };
     if (request.range.from !== undefined) query.fromMs = compactToEpochMs(request.range.from, this.zone);
-    // The bound is a whole second, inclusive: every millisecond of it.
-    if (request.range.to !== undefined) query.toMs = compactToEpochMs(request.range.to, this.zone) + 999;
     if (request.cursor !== undefined) {
-      const after = this.cursors.open(request.cursor, binding);
-      if (after === undefined) throw invalidCursor();
-      query.after = after;
+      const walk = this.cursors.open(request.cursor, binding);
+      if (walk === undefined) throw invalidCursor();
+      query.after = walk.after;
+      untilMs = walk.untilMs ?? untilMs;
     }
+    query.toMs = untilMs;
     // Past the limit nothing is read, and one is counted as withheld, whatever the range: a mark, a count or
     // a time that followed what the range held would tell the one the limit keeps out when the record was read.
     if (this.withholdsAll(request)) return { entries: [], withheld: 1 };
     const found = await this.reader.page(query);
     const shown = found.slice(0, request.limit);
     const grants = await this.grantsOf(shown);
-    const entries = shown.map((f) => entryOf(f.access, request.patientId, request.viewer, this.zone, this.clientNames,
+    const entries = shown.map((f) => entryOf(f.access, request.patientId, request.viewer, this.zone, this.settings.clientNames ?? new Map(),
       f.access.proxyGrantId === undefined ? undefined : grants.get(f.access.proxyGrantId)));
     const last = shown.at(-1);
-    return found.length > request.limit && last !== undefined ? { entries, next: this.cursors.seal(last.position, binding), withheld: 0 } : { entries, withheld: 0 };
+    return found.length > request.limit && last !== undefined
+      ? { entries, next: this.cursors.seal({ after: last.position, untilMs }, binding), withheld: 0 }
+      : { entries, withheld: 0 };
   }
 
   /** The grants a page names, each looked up once: a page of sharing names one grant many times. */
   private async grantsOf(shown: readonly StoredAccess[]): Promise<ReadonlyMap<string, GrantParties>> {
     const grants = new Map<string, GrantParties>();
-    const grantOf = this.grantOf;
+    const grantOf = this.settings.grantOf;
     if (grantOf === undefined) return grants;
     const ids = new Set(shown.flatMap((f) => (f.access.proxyGrantId === undefined ? [] : [f.access.proxyGrantId])));
     await Promise.all([...ids].map(async (id) => {
@@ -90,7 +108,8 @@ export class ReadAccessLog {
   }
 
   private withholdsAll({ basis, patientId }: AccessLogRequest): boolean {
-    if (this.release?.policy === undefined) return false;
-    return guardianAgeWithholds(this.release.policy, 'getAccessLog', basis, patientId, this.release.clock.now(), this.zone);
+    const { policy, clock } = this.settings;
+    if (policy === undefined) return false;
+    return guardianAgeWithholds(policy, 'getAccessLog', basis, patientId, clock.now(), this.zone);
   }
 }

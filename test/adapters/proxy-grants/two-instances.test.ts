@@ -57,7 +57,7 @@ describe.skipIf(!available)('two instances on one database share the grants', ()
       config: TEST_HTTP_CONFIG, clock, logger: createLogger('silent'), ehr, auditTrail: new MemoryAuditTrail(), tokenVerifier: verifierFor(issuer, clock),
       subscriptionKeys: new StaticSubscriptionKeys(new Map([['test', KEY]])),
       ...useCasesOver(ehr, clock), accessPolicy: new PatientAccessPolicy(ehr, new ProxyDelegation(ehr, store), clock, ZONE),
-      readAccessLog: accessLogOver(new MemoryAuditTrail()), proxyGrants: grants,
+      readAccessLog: accessLogOver(new MemoryAuditTrail(), clock), proxyGrants: grants,
     });
     await app.ready();
     closers.push(() => app.close());

@@ -64,7 +64,7 @@ describe('issue 53: sharing in the grantor\'s access log', () => {
       newId: () => (++n).toString(16).padStart(32, '0'),
     });
     trail = new MemoryAuditTrail();
-    log = new ReadAccessLog(trail, new HmacPageCursors(randomBytes(32)), ZONE, new Map(), undefined, grantOfStore(store));
+    log = new ReadAccessLog(trail, new HmacPageCursors(randomBytes(32)), { zone: ZONE, clock, grantOf: grantOfStore(store) });
   });
 
   it('issue 53: names the grantee by number until they accept, then by name, on every entry of the grant', async () => {
@@ -153,7 +153,7 @@ describe('issue 53: sharing in the grantor\'s access log', () => {
     await audit('grantProxy', TOLVAN, 'f'.repeat(32));
     expect((await page()).map((e) => e.grantee)).toEqual([undefined, undefined]);
     // Without sharing, nothing is looked up.
-    log = new ReadAccessLog(trail, new HmacPageCursors(randomBytes(32)), ZONE);
+    log = new ReadAccessLog(trail, new HmacPageCursors(randomBytes(32)), { zone: ZONE, clock });
     expect((await page()).map((e) => e.grantee)).toEqual([undefined, undefined]);
   });
 

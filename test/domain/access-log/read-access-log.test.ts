@@ -9,6 +9,8 @@ const ZONE = 'Europe/Stockholm';
 const PATIENT = '191212121212';
 const OTHER = '201701012393';
 const T0 = Date.parse('2026-11-21T08:00:00.000Z');
+/** A day after the trail's records: the log as read then. */
+const SETTINGS = { zone: ZONE, clock: { now: () => T0 + 86_400_000 } };
 /** The service's own request id of record `n`: a UUID, the only form the log shows (issue 34 item 10). */
 const idOf = (n: number): string => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
@@ -35,7 +37,7 @@ describe('issue 14 access log: pages and cursors', () => {
   const cursors = new HmacPageCursors(randomBytes(32));
 
   it('issue 14: every record about the patient exactly once, oldest first, over pages of any size; attempts left out', async () => {
-    const log = new ReadAccessLog(await trailWith(450), cursors, ZONE);
+    const log = new ReadAccessLog(await trailWith(450), cursors, SETTINGS);
     for (const limit of [1, 7, 100, 500]) {
       const seen: string[] = [];
       let cursor: string | undefined;
@@ -50,7 +52,7 @@ describe('issue 14 access log: pages and cursors', () => {
   });
 
   it('issue 14: fromDateTime and toDateTime are inclusive local seconds', async () => {
-    const log = new ReadAccessLog(await trailWith(30), cursors, ZONE);
+    const log = new ReadAccessLog(await trailWith(30), cursors, SETTINGS);
     // 09:00:03 to 09:00:09 Stockholm (UTC+1) = T0 + 3 s .. T0 + 9.999 s.
     const page = await log.page({ patientId: PATIENT, basis: 'self', viewer: {}, caller: CALLER, range: { from: '20261121090003', to: '20261121090009' }, limit: 100 });
     expect(page.entries.map((e) => e.requestId)).toEqual([3, 4, 6, 7, 9].map(idOf));
@@ -58,7 +60,7 @@ describe('issue 14 access log: pages and cursors', () => {
   });
 
   it('issue 14: a cursor altered, forged, or used for another patient or interval is refused', async () => {
-    const log = new ReadAccessLog(await trailWith(30), cursors, ZONE);
+    const log = new ReadAccessLog(await trailWith(30), cursors, SETTINGS);
     const first = await log.page({ patientId: PATIENT, basis: 'self', viewer: {}, caller: CALLER, range: {}, limit: 2 });
     const cursor = first.next ?? '';
     expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
@@ -69,7 +71,7 @@ describe('issue 14 access log: pages and cursors', () => {
       { patientId: PATIENT, range: {}, cursor: `${cursor}A` },
       { patientId: OTHER, range: {}, cursor },
       { patientId: PATIENT, range: { from: '20261121090000' }, cursor },
-      { patientId: PATIENT, range: {}, cursor: new HmacPageCursors(randomBytes(32)).seal({ timeMs: T0, id: '1' }, `memory|${PATIENT}||`) },
+      { patientId: PATIENT, range: {}, cursor: new HmacPageCursors(randomBytes(32)).seal({ after: { timeMs: T0, id: '1' }, untilMs: T0 }, `memory|${PATIENT}||`) },
       // Another caller (hostile review helper-86, 4).
       { patientId: PATIENT, range: {}, cursor, caller: JSON.stringify(['https://idp.example', 'someone else', '']) },
     ];
@@ -81,8 +83,47 @@ describe('issue 14 access log: pages and cursors', () => {
     expect(second.entries[0]?.requestId).toBe(idOf(3));
   });
 
+  // Each page read is itself an entry of the log: a walk whose end moved with the clock met its own page on the
+  // next one and never ended at limit=1 (hostile review helper-86, 2), nor with a toDateTime still to come.
+  it('a walk ends where the log stood when it began, at limit=1, open towards now or bounded in the future', async () => {
+    for (const range of [{}, { to: '20991231235959' }]) {
+      const trail = await trailWith(30);
+      let now = T0 + 86_400_000;
+      const log = new ReadAccessLog(trail, cursors, { zone: ZONE, clock: { now: () => now } });
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      let pages = 0;
+      do {
+        expect(pages++).toBeLessThan(30);
+        const page = await log.page({ patientId: PATIENT, basis: 'self', viewer: {}, caller: CALLER, range, limit: 1, ...(cursor ? { cursor } : {}) });
+        seen.push(...page.entries.map((e) => e.requestId));
+        cursor = page.next;
+        // The page's own record, a moment later, as the audit writes it.
+        now += 1;
+        await trail.append({
+          time: new Date(now).toISOString(), requestId: idOf(1000 + pages), operation: 'getAccessLog', sourceAddress: '127.0.0.1',
+          actor: { issuer: 'https://issuer', subject: 's', personId: PATIENT }, patientId: PATIENT, delegation: 'self', outcome: 'allowed', status: 200,
+        });
+      } while (cursor !== undefined);
+      expect(seen).toEqual(Array.from({ length: 30 }, (_, i) => i).filter((i) => i % 3 !== 2).map(idOf));
+      // The next walk shows the pages of the last one.
+      const after = await log.page({ patientId: PATIENT, basis: 'self', viewer: {}, caller: CALLER, range, limit: 500 });
+      expect(after.entries).toHaveLength(seen.length + pages);
+    }
+  });
+
+  it('a walk\'s end cannot be moved: it is sealed in the cursor, so a cursor altered to reach further is refused', async () => {
+    const log = new ReadAccessLog(await trailWith(30), cursors, SETTINGS);
+    const first = await log.page({ patientId: PATIENT, basis: 'self', viewer: {}, caller: CALLER, range: {}, limit: 2 });
+    const bytes = Buffer.from(first.next ?? '', 'base64url');
+    // The end's last byte (format 2: version, time, end, id).
+    bytes.writeUInt8(bytes.readUInt8(16) ^ 1, 16);
+    await expect(log.page({ patientId: PATIENT, basis: 'self', viewer: {}, caller: CALLER, range: {}, limit: 2, cursor: bytes.toString('base64url') }))
+      .rejects.toThrow(DomainError);
+  });
+
   it('issue 14: the limit is 1 to 500', async () => {
-    const log = new ReadAccessLog(await trailWith(3), cursors, ZONE);
+    const log = new ReadAccessLog(await trailWith(3), cursors, SETTINGS);
     for (const limit of [0, 501, 1.5, Number.NaN]) {
       await expect(log.page({ patientId: PATIENT, basis: 'self', viewer: {}, caller: CALLER, range: {}, limit })).rejects.toThrow(DomainError);
     }
@@ -100,7 +141,7 @@ describe('the access log past the guardian age limit', () => {
   it('reads nothing of the log, whatever the range: the answer is the same, and so is its cost', async () => {
     const trail = await trailWith(30);
     const page = vi.spyOn(trail, 'page');
-    const log = new ReadAccessLog(trail, cursors, ZONE, new Map(), { policy: { guardianAgeLimit: { operations: { getAccessLog: 9 } } }, clock: { now: () => T0 } });
+    const log = new ReadAccessLog(trail, cursors, { ...SETTINGS, policy: { guardianAgeLimit: { operations: { getAccessLog: 9 } } } });
     const asGuardian = { patientId: CHILD, basis: 'guardian' as const, viewer: { personId: GUARDIAN }, caller: CALLER, limit: 100 };
     const answers = [await log.page({ ...asGuardian, range: {} }), await log.page({ ...asGuardian, range: { from: '20000101000000', to: '20000101000001' } })];
     expect(answers).toEqual([{ entries: [], withheld: 1 }, { entries: [], withheld: 1 }]);
