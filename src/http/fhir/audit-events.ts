@@ -83,7 +83,7 @@ export async function auditEventSearch(
     ...(page.next === undefined && search.cursor === undefined ? { total: matches.length } : {}),
     matches: search.count === 0 ? [] : matches,
     includes: [],
-    self: searchLink(base, 'AuditEvent', search.linkParams),
+    self: searchLink(base, 'AuditEvent', [...search.linkParams, ...(search.cursor === undefined ? [] : [['_cursor', search.cursor] as [string, string]])]),
     ...(page.next === undefined || search.count === 0 ? {} : { next: searchLink(base, 'AuditEvent', [...search.linkParams, ['_cursor', page.next]]) }),
     subsetted: page.withheld > 0,
   });
