@@ -32,6 +32,15 @@ export const pageSql = (s: string): string => `
 
 const FAR_PAST = '-infinity';
 const FAR_FUTURE = 'infinity';
+const FIRST_MS = Date.parse('0001-01-01T00:00:00.000Z');
+const LAST_MS = Date.parse('9999-12-31T23:59:59.999Z');
+
+/**
+ * A bound as PostgreSQL reads it: an ISO time of years 0001 to 9999, else past every entry. `toISOString`
+ * writes year 0 (which PostgreSQL refuses: `0001-01-01T00:00:00` Stockholm time is 0000-12-31 in UTC) and
+ * six-digit years.
+ */
+const timestampOf = (ms: number): string => (ms < FIRST_MS ? FAR_PAST : ms > LAST_MS ? FAR_FUTURE : new Date(ms).toISOString());
 
 function stored(row: Row): StoredAccess {
   const [id, timeMs, requestId, operation, actorPersonId, clientId, subscription, delegation, outcome, status, proxyGrantId, reason] = row;
@@ -85,8 +94,8 @@ export class PostgresAccessLog implements AccessLogReader {
     const after = q.after;
     const values = [
       q.patientId,
-      q.fromMs === undefined ? FAR_PAST : new Date(q.fromMs).toISOString(),
-      q.toMs === undefined ? FAR_FUTURE : new Date(q.toMs).toISOString(),
+      q.fromMs === undefined ? FAR_PAST : timestampOf(q.fromMs),
+      q.toMs === undefined ? FAR_FUTURE : timestampOf(q.toMs),
       after === undefined ? FAR_PAST : new Date(after.timeMs).toISOString(),
       after === undefined ? '0' : after.id,
       q.limit,
