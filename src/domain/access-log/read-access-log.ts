@@ -16,11 +16,25 @@ export interface AccessLogRequest {
   /** On what basis the caller reads it: the guardian age limit of the log looks at it. */
   basis: AccessBasis;
   viewer: LogViewer;
-  /** Who pages (the person and the app, src/http/log-reader.ts): a cursor is bound to them as to the patient and the range. */
+  /** Who pages (the person and the app, src/http/log-reader.ts): a cursor is bound to them as to the patient and the interval. */
   caller: string;
-  range: TimeRange;
+  interval: LogInterval;
   limit: number;
   cursor?: string;
+}
+
+/** The log's interval in epoch milliseconds, both ends inclusive (an entry's time has no finer unit); absent: open. */
+export interface LogInterval {
+  fromMs?: number;
+  toMs?: number;
+}
+
+/** A range of whole local seconds (the COS door's `fromDateTime`/`toDateTime`) as the log's interval: every millisecond of its last second. */
+export function intervalOf(range: TimeRange, zone: string): LogInterval {
+  return {
+    ...(range.from === undefined ? {} : { fromMs: compactToEpochMs(range.from, zone) }),
+    ...(range.to === undefined ? {} : { toMs: compactToEpochMs(range.to, zone) + 999 }),
+  };
 }
 
 export interface AccessLogPage {
@@ -32,7 +46,7 @@ export interface AccessLogPage {
 }
 
 export interface AccessLogSettings {
-  /** EHR_TIMEZONE: the zone of the range's local times and of each entry's time. */
+  /** EHR_TIMEZONE: the zone of each entry's local time. */
   zone: string;
   /** Fixes a walk's end when it begins, and tells a guardian's age limit from today. */
   clock: Clock;
@@ -66,13 +80,14 @@ export class ReadAccessLog {
     if (!Number.isInteger(request.limit) || request.limit < 1 || request.limit > MAX_PAGE_SIZE) {
       throw new DomainError('INVALID_PAGE', `Query parameter limit must be an integer from 1 to ${MAX_PAGE_SIZE}.`);
     }
-    const binding = JSON.stringify([this.reader.store, request.patientId, request.range.from ?? '', request.range.to ?? '', request.caller]);
-    // The bound is a whole second, inclusive: every millisecond of it. A walk ends where it stood when it
-    // began, whatever the range asked: each page read is an entry too, and one open towards now met its own.
+    const { fromMs, toMs } = request.interval;
+    const binding = JSON.stringify([this.reader.store, request.patientId, fromMs ?? '', toMs ?? '', request.caller]);
+    // A walk ends where the log stood when it began, whatever the interval asked: each page read is an
+    // entry too, and one open towards now met its own.
     const now = this.settings.clock.now();
-    let untilMs = request.range.to === undefined ? now : Math.min(now, compactToEpochMs(request.range.to, this.zone) + 999);
+    let untilMs = toMs === undefined ? now : Math.min(now, toMs);
     const query: AccessLogQuery = { patientId: request.patientId, limit: request.limit + 1 };
-    if (request.range.from !== undefined) query.fromMs = compactToEpochMs(request.range.from, this.zone);
+    if (fromMs !== undefined) query.fromMs = fromMs;
     if (request.cursor !== undefined) {
       const walk = this.cursors.open(request.cursor, binding);
       if (walk === undefined) throw invalidCursor();
@@ -80,8 +95,8 @@ export class ReadAccessLog {
       untilMs = walk.untilMs ?? untilMs;
     }
     query.toMs = untilMs;
-    // Past the limit nothing is read, and one is counted as withheld, whatever the range: a mark, a count or
-    // a time that followed what the range held would tell the one the limit keeps out when the record was read.
+    // Past the limit nothing is read, and one is counted as withheld, whatever the interval: a mark, a count or
+    // a time that followed what it held would tell the one the limit keeps out when the record was read.
     if (this.withholdsAll(request)) return { entries: [], withheld: 1 };
     const found = await this.reader.page(query);
     const shown = found.slice(0, request.limit);

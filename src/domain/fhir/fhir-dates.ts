@@ -11,7 +11,7 @@ export type DatePrefix = 'eq' | 'ge' | 'gt' | 'le' | 'lt';
 export interface InstantRange { start: number; end: number }
 export interface DateComparison { prefix: DatePrefix; range: InstantRange }
 
-const FORM = /^(\d{4})(?:-(\d{2})(?:-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?)?)?)?$/;
+const FORM = /^(\d{4})(?:-(\d{2})(?:-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:\d{2})?)?)?)?$/;
 /**
  * FHIR R4's dateTime as a resource writes it (datatypes §2.24.0.1), stricter than a search value: a
  * time has seconds and an offset within ±14:00. A leap second is not taken (no 14-digit local time
@@ -32,7 +32,7 @@ const offsetMs = (zone: string): number => {
 export function rangeOf(value: string, zone: string): InstantRange | undefined {
   const m = FORM.exec(value);
   if (!m) return undefined;
-  const [, y, mo, d, h, mi, s, z] = m;
+  const [, y, mo, d, h, mi, s, fraction, z] = m;
   const year = Number(y);
   const month = mo === undefined ? 1 : Number(mo);
   const day = d === undefined ? 1 : Number(d);
@@ -47,8 +47,19 @@ export function rangeOf(value: string, zone: string): InstantRange | undefined {
   else if (d === undefined) { next.month = month === 12 ? 1 : month + 1; if (month === 12) next.year += 1; }
   else if (h === undefined) return { start, end: wallClockToEpochMs(nextDay(wall), zone) };
   else if (s === undefined) return { start, end: start + 60_000 };
-  else return { start, end: start + 1000 };
+  else return fraction === undefined ? { start, end: start + 1000 } : withinSecond(start, fraction);
   return { start, end: wallClockToEpochMs(next, zone) };
+}
+
+/**
+ * The range a fraction of a second stands for, by its precision: `.5` a tenth, `.050` one millisecond (a
+ * record's time has no finer one; more digits narrow the range within it). Whole milliseconds in integers.
+ */
+function withinSecond(second: number, fraction: string): InstantRange {
+  const ms = Number(fraction.slice(0, 3).padEnd(3, '0'));
+  if (fraction.length <= 3) return { start: second + ms, end: second + ms + 10 ** (3 - fraction.length) };
+  const rest = Number(`0.${fraction.slice(3)}`);
+  return { start: second + ms + rest, end: second + ms + rest + 10 ** (3 - fraction.length) };
 }
 
 function nextDay(w: { year: number; month: number; day: number }): { year: number; month: number; day: number; hour: number; minute: number; second: number } {

@@ -6,8 +6,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_PAGE_SIZE } from '../../domain/access-log/page-size.js';
 import { instantBounds, type DateComparison } from '../../domain/fhir/fhir-dates.js';
-import { epochMsToCompact } from '../../domain/time/local-time.js';
-import type { TimeRange } from '../../domain/time/time-range.js';
+import type { LogInterval } from '../../domain/access-log/read-access-log.js';
 import type { AccessLogEntry } from '../../domain/access-log/access-log-entry.js';
 import type { FhirResource } from '../../reads/as-fhir.js';
 import { ApiError } from '../api-error.js';
@@ -22,19 +21,14 @@ import { logReaderOf } from '../log-reader.js';
 import { patientsOf, scopeRefusal } from './patients-of-request.js';
 import type { FhirSearch } from './search-query.js';
 
-/** A day inside each end of years 0001 to 9999, so that every zone's local time of them has four digits. */
-const CALENDAR = { first: Date.parse('0001-01-02T00:00:00Z'), last: Date.parse('9999-12-30T00:00:00Z') };
-
 /**
- * The log's range (whole local seconds, both ends inclusive) of the `date` comparisons on `recorded`,
- * an instant (domain/fhir/fhir-dates.ts `instantBounds`). A bound in the autumn's repeated hour is
- * read back as its first instant, as every local time the log takes is.
+ * The log's interval (epoch ms, both ends inclusive) of the `date` comparisons on `recorded`, an instant
+ * (domain/fhir/fhir-dates.ts `instantBounds`, whose ends a fraction of a millisecond may leave between two).
+ * A value in the autumn's repeated hour without an offset is its first instant, as every local time the log takes is.
  */
-function logRange(dates: readonly DateComparison[], zone: string): TimeRange {
+function logInterval(dates: readonly DateComparison[]): LogInterval {
   const { from, to } = instantBounds(dates);
-  // Within the four-digit years a local time is written in, whatever the zone: no entry lies beyond.
-  const local = (ms: number): string => epochMsToCompact(Math.min(Math.max(ms, CALENDAR.first), CALENDAR.last), zone);
-  return { ...(from === -Infinity ? {} : { from: local(from) }), ...(to === Infinity ? {} : { to: local(to - 1000) }) };
+  return { ...(from === -Infinity ? {} : { fromMs: Math.ceil(from) }), ...(to === Infinity ? {} : { toMs: Math.ceil(to) - 1 }) };
 }
 
 /** Whose log a request reads, on what basis, once its scope for `interaction` is granted: the same policy for a search and a read. */
@@ -73,7 +67,7 @@ export async function auditEventSearch(
   // `_count` as every search takes it (50 by default); `0` reads a whole page to count it, and shows none of it.
   const limit = search.count === 0 ? MAX_PAGE_SIZE : Math.min(search.count, MAX_PAGE_SIZE);
   const page = await deps.readAccessLog.page({
-    patientId: patient, basis, viewer, caller, range: logRange(search.dates, deps.zone), limit, ...(search.cursor === undefined ? {} : { cursor: search.cursor }),
+    patientId: patient, basis, viewer, caller, interval: logInterval(search.dates), limit, ...(search.cursor === undefined ? {} : { cursor: search.cursor }),
   });
   noteWithheld(request, reply, page.withheld);
   const matches = page.entries.map((e) => eventOf(api, deps, e, patient));
@@ -89,28 +83,29 @@ export async function auditEventSearch(
   });
 }
 
-/** Pages of the log around one moment a read by id looks through: far more than one second's entries. */
+/** Pages of one millisecond's entries a read by id looks through: far more than a patient's log holds in one. */
 const READ_PAGES = 20;
-const HOUR_MS = 3_600_000;
+/** The latest time an entry may have (an ISO time's four-digit year): an id's time beyond it names none. */
+const LATEST_ID_MS = Date.parse('9999-12-31T23:59:59.999Z');
 const notFound = (): ApiError => new ApiError(404, 'No AuditEvent with this id is readable with this token: search AuditEvent?patient=… for the ids.');
 
 /**
  * `GET /fhir/AuditEvent/<id>` (docs/fhir-api.md#interactions lists read): the entry of the caller's own access log
  * whose AuditEvent has this id, decided as the search decides (`search` names the patient, as a
  * read's `patient` parameter does), else 404 as for any other resource one may not see. The log is
- * read from an hour before the id's time to an hour after, so a local time the autumn repeats is
- * still covered.
+ * read at the id's own millisecond.
  */
 export async function auditEventRead(
   request: FastifyRequest, reply: FastifyReply, deps: RouteDependencies, api: FhirApi, search: FhirSearch, id: string,
 ): Promise<FhirResource> {
   const { patient, basis, viewer, caller } = await logOf(request, deps, api, search, 'read');
   const at = parseInt(id.split('-')[0] ?? '', 36);
-  if (!Number.isSafeInteger(at) || at <= CALENDAR.first + HOUR_MS || at >= CALENDAR.last - HOUR_MS) throw notFound();
-  const range: TimeRange = { from: epochMsToCompact(at - HOUR_MS, deps.zone), to: epochMsToCompact(at + HOUR_MS, deps.zone) };
+  if (!Number.isSafeInteger(at) || at < 0 || at > LATEST_ID_MS) throw notFound();
+  // The entry's own millisecond: the log is read by instants, so no local time's repeated hour is in the way.
+  const interval: LogInterval = { fromMs: at, toMs: at };
   let cursor: string | undefined;
   for (let pages = 0; pages < READ_PAGES; pages++) {
-    const page = await deps.readAccessLog.page({ patientId: patient, basis, viewer, caller, range, limit: MAX_PAGE_SIZE, ...(cursor === undefined ? {} : { cursor }) });
+    const page = await deps.readAccessLog.page({ patientId: patient, basis, viewer, caller, interval, limit: MAX_PAGE_SIZE, ...(cursor === undefined ? {} : { cursor }) });
     // Only the ids are compared; the one entry that has it is written out as its AuditEvent.
     const found = page.entries.find((e) => eventIdOf(api, e) === id);
     if (found !== undefined) {

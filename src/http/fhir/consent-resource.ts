@@ -147,11 +147,10 @@ function grantTime(element: string, value: unknown, zone: string, last: boolean)
   }
   const range = isStrictDateTime(value) ? rangeOf(value, zone) : undefined;
   if (range === undefined) throw refusal();
-  // On whole seconds (rangeOf reads a time to its second), never wider than written: a start's fraction
-  // opens at the next second, and an end covers every millisecond of its last whole second
-  // (10:00:00.100 ends with 09:59:59).
+  // On whole seconds, never wider than written: a start's fraction opens at the next second, and an end
+  // covers every millisecond of its last whole second (10:00:00.100 ends with 09:59:59).
   const within = /\.\d*[1-9]/.test(value) ? 1000 : 0;
-  return { epochMs: last ? range.end - 1000 - within : range.start + within };
+  return { epochMs: last ? Math.ceil(range.end / 1000) * 1000 - 1000 - within : Math.floor(range.start / 1000) * 1000 + within };
 }
 
 /** The grantee a provision's one actor names: an identity or coordination number, by identifier. */

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { AccessLogEntrySchema } from '../../domain/access-log/access-log-entry.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../domain/access-log/page-size.js';
+import { intervalOf } from '../../domain/access-log/read-access-log.js';
 import { timeRangeFrom } from '../../domain/time/time-range.js';
 import { auditEventBundle, AuditEventBundleSchema } from '../access-log/fhir-audit-event.js';
 import { named } from '../openapi/schema-names.js';
@@ -46,10 +47,10 @@ export const accessLogRoute: RouteKind = (_route, deps) => ({
   handle: async (request, reply) => {
     const query = request.query as Query;
     const patientId = targetPatientOf(request, deps.accessPolicy);
-    const range = timeRangeFrom(query.fromDateTime, query.toDateTime, deps.zone);
+    const interval = intervalOf(timeRangeFrom(query.fromDateTime, query.toDateTime, deps.zone), deps.zone);
     const { basis } = await accessFor(request, deps.accessPolicy, patientId);
     const page = await deps.readAccessLog.page({
-      patientId, basis, ...logReaderOf(request), range, limit: query.limit ?? DEFAULT_PAGE_SIZE,
+      patientId, basis, ...logReaderOf(request), interval, limit: query.limit ?? DEFAULT_PAGE_SIZE,
       ...(query.cursor === undefined ? {} : { cursor: query.cursor }),
     });
     noteWithheld(request, reply, page.withheld);

@@ -52,7 +52,7 @@ describe('issue 53: sharing in the grantor\'s access log', () => {
   };
   const nothing = async (): Promise<void> => undefined;
   const page = async (viewer: { personId?: string } = asPatient): Promise<AccessLogEntry[]> =>
-    (await log.page({ patientId: TOLVAN, basis: 'self', viewer, caller: 'viewer', range: {}, limit: 100 })).entries;
+    (await log.page({ patientId: TOLVAN, basis: 'self', viewer, caller: 'viewer', interval: {}, limit: 100 })).entries;
 
   beforeEach(() => {
     store = new MemoryGrantStore();

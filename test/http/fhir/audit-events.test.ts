@@ -438,3 +438,37 @@ describe('AuditEvent search takes the parameters every search does: _count and i
     }
   });
 });
+
+// A fraction of a second was read and thrown away, and the log's range was whole seconds: `ge…51.500` showed
+// an entry at .028 and `lt…51.050` left it out (hostile review helper-89, 2).
+describe('AuditEvent date to the millisecond', () => {
+  let t: TestApp;
+  let token: string;
+  const SECOND = Date.parse('2026-11-21T09:00:51+01:00');
+  const QUERIED = SECOND + 60_000;
+  beforeAll(async () => {
+    t = await startTestApp({ now: SECOND });
+    token = await smartToken(t, TOLVAN, 'patient/*.read user/AccessLog-read', { exp: Math.max(Math.floor(Date.now() / 1000), QUERIED / 1000) + 3600 });
+    for (const ms of [28, 60, 999]) {
+      t.clock.set(SECOND + ms);
+      expect((await get(t, '/fhir/Flag?_count=0', token)).statusCode).toBe(200);
+    }
+    t.clock.set(QUERIED);
+  });
+  afterAll(async () => t.close());
+
+  const recorded = async (dates: string): Promise<number[]> =>
+    matchesOf(bundleOf(await get(t, `/fhir/AuditEvent?_count=500&${dates}`, token))).map((e) => Date.parse(e.recorded as string) - SECOND)
+      .filter((ms) => ms < 60_000);
+
+  it('keeps the bound a value gives, to the millisecond, on both ends and in either form', async () => {
+    expect(await recorded('date=ge2026-11-21T09:00:51')).toEqual([28, 60, 999]);
+    expect(await recorded('date=ge2026-11-21T09:00:51.500')).toEqual([999]);
+    expect(await recorded('date=gt2026-11-21T09:00:51.028&date=lt2026-11-21T09:00:51.999')).toEqual([60]);
+    expect(await recorded('date=ge2026-11-21T09:00:51.000&date=lt2026-11-21T09:00:51.050')).toEqual([28]);
+    expect(await recorded('date=eq2026-11-21T08:00:51.06Z')).toEqual([60]);
+    expect(await recorded('date=le2026-11-21T09:00:51.0284%2B01:00&date=ge2026-11-21T09:00:51.028')).toEqual([28]);
+    expect(await recorded('date=lt2026-11-21T09:00:51.0281%2B01:00&date=ge2026-11-21T09:00:51.028')).toEqual([28]);
+    expect(await recorded('date=gt2026-11-21T09:00:51.0281%2B01:00&date=le2026-11-21T09:00:51.029')).toEqual([]);
+  });
+});
