@@ -37,6 +37,8 @@ const REFUSED_APP = 'refused-token-test-app';
 const OTHER_APP = 'other-token-test-app';
 /** An app of this file's own that revokes its access tokens: its withdrawals are counted by its id. */
 const REVOKING_APP = 'revoking-test-app';
+/** An app of this file's own whose refresh token is sent several times at once. */
+const RACING_APP = 'racing-test-app';
 const MARTA = '198112189876';
 const LILLA = '201701012393';
 /** An identity number: twelve digits in a row (an `exp` or `iat` has ten). */
@@ -66,6 +68,7 @@ describe.skipIf(!available)('the own authorization server\'s protocol surface (d
           client_id: id, client_name: id, token_endpoint_auth_method: 'none', redirect_uris: [APP_REDIRECT], scope: REGISTERED, offline_access: true,
         })),
         { client_id: REVOKING_APP, client_name: 'Revoking app', token_endpoint_auth_method: 'none', redirect_uris: [APP_REDIRECT], scope: REGISTERED, offline_access: true },
+        { client_id: RACING_APP, client_name: 'Racing app', token_endpoint_auth_method: 'none', redirect_uris: [APP_REDIRECT], scope: REGISTERED, offline_access: true },
         {
           client_id: CONFIDENTIAL_APP, client_name: 'Confidential app', token_endpoint_auth_method: 'private_key_jwt', redirect_uris: [APP_REDIRECT],
           jwks: { keys: [{ ...await exportJWK(publicKey), kid: 'app-key-1', alg: 'RS256', use: 'sig' }] }, scope: REGISTERED, offline_access: true,
@@ -192,6 +195,38 @@ describe.skipIf(!available)('the own authorization server\'s protocol surface (d
       ]);
     } finally {
       await pool.end();
+    }
+  });
+
+  // Hostile review helper-91, 1: refreshes racing with one refresh token each found it unused, and each was
+  // given a new family of tokens (4 x 200); no reuse was detected. Failed before: several 200s, the grant alive.
+  it('a refresh token sent six times at once: one refresh, five invalid_grant, and the grant ends as a replay ends it, recorded', async () => {
+    const racingApp = await client.discovery(new URL(service.issuer), RACING_APP, undefined, client.None(), insecure);
+    for (let round = 0; round < 3; round++) {
+      const since = new Date();
+      const tokens = await launch(racingApp);
+      const body = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: String(tokens.refresh_token), client_id: RACING_APP });
+      const answers = await Promise.all([1, 2, 3, 4, 5, 6].map(async () => {
+        const res = await fetch(`${service.issuer}/token`, { method: 'POST', body });
+        return { status: res.status, body: await res.json() as { error?: string; refresh_token?: string } };
+      }));
+      expect(answers.map((a) => [a.status, a.body.error]).sort()).toEqual([[200, undefined], ...Array.from({ length: 5 }, () => [400, 'invalid_grant'])]);
+      // The one refresh's own token refreshes nothing: the grant ended.
+      const won = answers.find((a) => a.status === 200)?.body.refresh_token ?? '';
+      await expect(client.refreshTokenGrant(racingApp, won)).rejects.toMatchObject({ error: 'invalid_grant' });
+      const pool = adminPool();
+      try {
+        const { rows } = await pool.query<{ operation: string; outcome: string; status: number }>(`SELECT operation, outcome, status FROM audit.access_log
+          WHERE client_id = $1 AND actor_issuer = $2 AND time >= $3 AND operation IN ('refreshAppToken', 'revokeAppAccess') ORDER BY id`, [RACING_APP, service.issuer, since]);
+        const counted = (operation: string, outcome: string, status: number): number =>
+          rows.filter((r) => r.operation === operation && r.outcome === outcome && r.status === status).length;
+        // One refresh, and the grant's end, a withdrawal with the replay's status. The refusal that ended it is
+        // recorded; one of a token its grant's end deleted already names no grant, and is counted and logged only.
+        expect([counted('refreshAppToken', 'allowed', 200), counted('revokeAppAccess', 'allowed', 400) >= 1, counted('refreshAppToken', 'denied', 400) >= 1])
+          .toEqual([1, true, true]);
+      } finally {
+        await pool.end();
+      }
     }
   });
 

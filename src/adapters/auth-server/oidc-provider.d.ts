@@ -7,6 +7,8 @@ declare module 'oidc-provider' {
 
   export class Provider {
     constructor(issuer: string, configuration?: Configuration);
+    /** The request being handled (oidc-provider's AsyncLocalStorage): its `ctx`, undefined outside one. */
+    static readonly ctx: unknown;
     readonly issuer: string;
     /** Koa's: trust X-Forwarded-Proto and -Host from a gateway. */
     proxy: boolean;

@@ -8,6 +8,7 @@ import type { GrantHolder } from '../../ports/access-token-verifier.port.js';
 import { inTransaction } from '../audit-postgres/bounded-client.js';
 import { applyMigrations, appliedVersion, latestVersion, type Migrated, type Migration } from '../audit-postgres/schema-migrations.js';
 import { quotedRole, quotedSchema } from '../audit-postgres/sql-names.js';
+import { UsedElsewhereFirst } from './raced-grants.js';
 
 /** The schema `npm run migrate` creates for the sign-in state, unless told another. */
 export const SIGN_IN_SCHEMA = 'sign_in';
@@ -124,12 +125,20 @@ export class PostgresModelAdapter {
     return typeof accountId === 'string' && typeof clientId === 'string' ? { accountId, clientId } : undefined;
   }
 
-  /** Marks a code or refresh token used; oidc-provider refuses (and revokes the grant of) a used one. */
+  /**
+   * Marks a code or refresh token used, if no request did: a compare-and-set, for oidc-provider finds a
+   * code or token unused before it marks it, so requests racing with one each found it so. Rejects with
+   * UsedElsewhereFirst for one another request marked first: a replay, whose grant ends (raced-grants.ts).
+   */
   async consume(id: string): Promise<void> {
-    await this.pool.query(
-      `UPDATE ${this.table} SET payload = payload || jsonb_build_object('consumed', extract(epoch FROM now())::bigint) WHERE model = $1 AND id = $2`,
+    const marked = await this.pool.query(
+      `UPDATE ${this.table} SET payload = payload || jsonb_build_object('consumed', extract(epoch FROM now())::bigint)
+       WHERE model = $1 AND id = $2 AND NOT payload ? 'consumed'`,
       [this.model, id],
     );
+    if (marked.rowCount === 1) return;
+    const { rows } = await this.pool.query<{ grant_id: string | null }>(`SELECT grant_id FROM ${this.table} WHERE model = $1 AND id = $2`, [this.model, id]);
+    throw new UsedElsewhereFirst(rows[0]?.grant_id ?? undefined, this.model === 'RefreshToken' ? 'refresh token' : 'authorization code');
   }
 
   async destroy(id: string): Promise<void> {

@@ -12,6 +12,7 @@ import { patientClaimSeal } from './patient-claim-seal.js';
 import { rpInitiatedLogout } from './logout-pages.js';
 import type { Localized } from './page-language.js';
 import { renderError } from './provider-pages.js';
+import { endingLostRaces } from './raced-grants.js';
 import { recordReplayEnding, recordWithdrawal, type ReplayView } from './revocation-records.js';
 import { audAllowed, isPersonScope, isSmartAuthorization, SMART_OIDC_SCOPES, type LaunchPicks } from './smart-launch.js';
 import { GRANT_ID_CLAIM } from '../../ports/access-token-verifier.port.js';
@@ -192,7 +193,7 @@ export function buildProviderConfiguration(input: ProviderInput): Configuration 
   const seal = patientClaimSeal(signingKeys);
 
   return {
-    ...(adapter === undefined ? {} : { adapter }),
+    ...(adapter === undefined ? {} : { adapter: endingLostRaces(adapter, smart, picks, (error) => input.onEndUnrecorded?.(error, 'replay')) }),
     clients: clients.metadata(),
     clientAuthMethods: [...input.clientAuthMethods],
     // A client authenticating with its key is registered for RS256 (region-clients.ts): discovery names that alone.

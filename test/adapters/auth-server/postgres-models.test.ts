@@ -4,6 +4,9 @@
  * interface, expiry by the database's clock, revocation of a grant's tokens at once, and two providers
  * on one schema seeing each other's grants and refresh tokens.
  */
+import { createHash } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type pg from 'pg';
 import Provider from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -140,6 +143,70 @@ describe.skipIf(!available)('the authorization server\'s state in PostgreSQL', (
     await models.adapter('RefreshToken').revokeByGrantId(grantId);
     expect(await first.RefreshToken.find(value)).toBeUndefined();
     expect(await second.RefreshToken.find(value)).toBeUndefined();
+  });
+});
+
+// Hostile review helper-91, 1: the consumption was a plain UPDATE after oidc-provider's find, so refreshes (and
+// code exchanges) racing with one token all found it unused and each got a new family of tokens (4 x 200 in
+// 3 rounds of 4), and the reuse detection never fired. Failed before: four 200s.
+describe.skipIf(!available)('a code or refresh token used at once by several requests, on two instances', () => {
+  const VERIFIER = 'a-verifier-of-at-least-forty-three-characters-0123456789';
+  const CHALLENGE = createHash('sha256').update(VERIFIER).digest('base64url');
+  const schema = freshSchema('sign_in_race');
+  let pool: pg.Pool;
+  let models: PostgresModels;
+  const closers: Array<() => Promise<void>> = [];
+
+  beforeAll(async () => {
+    pool = adminPool();
+    models = new PostgresModels(pool, schema);
+    await migrateSignIn(pool, schema);
+  });
+  afterAll(async () => {
+    for (const close of closers) await close();
+    await dropSchema(pool, schema);
+    await pool.end();
+  });
+
+  /** An instance of the authorization server on loopback over the shared schema: its token endpoint's URL and provider. */
+  async function instance(): Promise<{ provider: Provider; token: string }> {
+    const provider = new Provider('http://127.0.0.1', {
+      adapter: models.adapter,
+      clients: [{ client_id: 'app', token_endpoint_auth_method: 'none', redirect_uris: ['http://127.0.0.1/cb'], grant_types: ['authorization_code', 'refresh_token'] }],
+    });
+    const server = createServer(provider.callback());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    return { provider, token: `http://127.0.0.1:${(server.address() as AddressInfo).port}/token` };
+  }
+
+  // The grant's end with its record is the service's (raced-grants.ts): test/e2e/region-sign-in-protocol.
+  it('one wins, on either instance; every other is invalid_grant', async () => {
+    const [a, b] = [await instance(), await instance()];
+    if (a === undefined || b === undefined) throw new Error('two instances');
+    for (let round = 0; round < 4; round++) {
+      const grant = new a.provider.Grant({ accountId: '191212121212', clientId: 'app' });
+      grant.addOIDCScope('openid offline_access');
+      const grantId = await grant.save();
+      const made = a.provider as unknown as Record<'RefreshToken' | 'AuthorizationCode', new (init: Record<string, unknown>) => { save(): Promise<string> }>;
+      const common = { accountId: '191212121212', clientId: 'app', grantId, scope: 'openid offline_access' };
+      // Refresh tokens in even rounds, codes (with their PKCE verifier) in odd ones.
+      const body = round % 2 === 0
+        ? new URLSearchParams({
+          grant_type: 'refresh_token', client_id: 'app',
+          refresh_token: await new made.RefreshToken({ ...common, gty: 'authorization_code', iiat: Math.floor(Date.now() / 1000) }).save(),
+        })
+        : new URLSearchParams({
+          grant_type: 'authorization_code', client_id: 'app', redirect_uri: 'http://127.0.0.1/cb', code_verifier: VERIFIER,
+          code: await new made.AuthorizationCode({ ...common, redirectUri: 'http://127.0.0.1/cb', codeChallenge: CHALLENGE, codeChallengeMethod: 'S256' }).save(),
+        });
+      const answers = await Promise.all([a, b, a, b].map(async ({ token }) => {
+        const res = await fetch(token, { method: 'POST', body });
+        return { status: res.status, body: await res.json() as { error?: string; refresh_token?: string } };
+      }));
+      expect(answers.map((x) => x.status).sort()).toEqual([200, 400, 400, 400]);
+      expect(answers.filter((x) => x.status === 400).map((x) => x.body.error)).toEqual(['invalid_grant', 'invalid_grant', 'invalid_grant']);
+    }
   });
 });
 
