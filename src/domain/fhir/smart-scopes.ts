@@ -5,6 +5,8 @@
  * every route of /fhir: a type not granted is refused, an include of one is left out.
  */
 
+import type { ReadName } from '../operations/table.js';
+
 /** Whom a scope's data is about: the launch patient, anyone the user may act for, or (client tokens) any patient. */
 export type ScopeContext = 'patient' | 'user' | 'system';
 /** `r` read by id, `s` search. The API serves no other interaction. */
@@ -17,7 +19,16 @@ export interface Grant {
   interactions: ReadonlySet<Interaction>;
   /** v2's granular restriction: only resources with this `category` coding. */
   category?: { system?: string; code: string };
+  /**
+   * The one read whose records of the type a COS API scope grants (`user/Appointment-read` the bookings,
+   * not the video meetings written as Appointment too); a SMART scope's grant has none: every read's.
+   */
+  read?: ReadName;
 }
+
+/** The reads among `reads` whose records `allowed` grants (each a grant of the type in question). */
+export const readsGranted = (reads: readonly ReadName[], allowed: readonly Grant[]): ReadName[] =>
+  reads.filter((read) => allowed.some((g) => g.read === undefined || g.read === read));
 
 const SCOPE = /^(patient|user|system)\/([A-Za-z]+|\*)\.([a-z]+)(?:\?(.*))?$/;
 const V2 = /^c?r?u?d?s?$/;

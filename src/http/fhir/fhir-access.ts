@@ -27,7 +27,7 @@ export function grantsOfScopes(written: ReadonlySet<string>, context: ScopeConte
   const grants = smartGrants(written);
   for (const read of Object.keys(api.forms) as ReadName[]) {
     if (!written.has(cosScopeOf(read))) continue;
-    for (const type of readsOfType(read)) grants.push({ context, type, interactions: new Set<Interaction>(['read', 'search']) });
+    for (const type of readsOfType(read)) grants.push({ context, type, interactions: new Set<Interaction>(['read', 'search']), read });
   }
   // The access log is no read with a form; its scope grants its FHIR form, AuditEvent, all the same.
   if (written.has(OPERATIONS.getAccessLog.scope.name)) grants.push({ context, type: 'AuditEvent', interactions: new Set<Interaction>(['read', 'search']) });

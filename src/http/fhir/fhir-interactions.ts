@@ -6,7 +6,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { included, matchesQuery, sortMatches, typesToInclude, type IncludeSpec } from '../../domain/fhir/resource-search.js';
 import { REFERENCED_TYPES, type FhirType } from '../../domain/fhir/search-parameters.js';
-import { grantsFor, passesCategory, type Grant, type ScopeContext } from '../../domain/fhir/smart-scopes.js';
+import { grantsFor, passesCategory, readsGranted, type Grant, type ScopeContext } from '../../domain/fhir/smart-scopes.js';
 import { DomainError } from '../../domain/errors.js';
 import { reachesRead } from '../../domain/access/operation-reach.js';
 import type { PatientAccess } from '../../domain/access/patient-access.js';
@@ -57,18 +57,21 @@ export class FhirInteractions {
   private readsFor(type: FhirType, grants: readonly Grant[], contexts: readonly ScopeContext[], interaction: 'read' | 'search'): ReadName[] {
     const serving = this.served.get(type);
     if (serving === undefined) throw new ApiError(404, `This API does not serve ${type}: GET /fhir/metadata lists the types it does.`);
-    if (!serving.referenced) {
-      requireGrants(grants, type, interaction, contexts);
-      return serving.reads;
-    }
+    // Of the type's reads, those a grant reaches: a COS scope's grant is its own read's alone (the bookings' scope reaches no video meeting).
+    if (!serving.referenced) return readsGranted(serving.reads, requireGrants(grants, type, interaction, contexts));
     // A referenced type is readable with any scope that reaches a record referencing it.
-    const reads = serving.reads.filter((read) => this.typesOfRead(read).some((t) =>
-      grantsFor(grants, t, 'read', contexts).length > 0 || grantsFor(grants, t, 'search', contexts).length > 0));
+    const reads = serving.reads.filter((read) => this.grantsRead(read, grants, contexts));
     if (reads.length > 0) return reads;
     // A scope of the type itself reaches no record that names one: refused, never an empty answer.
     const named = [...new Set(serving.reads.flatMap((read) => this.typesOfRead(read)))];
     throw insufficientScope(named[0] ?? type, interaction, contexts,
       () => `${type} is read through the records that name it, and this token's scopes reach none of them for this patient: ask for a scope of ${named.join(', ')}.`);
+  }
+
+  /** Whether `grants` reach the records of `read` of some type its form writes, by read or by search. */
+  private grantsRead(read: ReadName, grants: readonly Grant[], contexts: readonly ScopeContext[]): boolean {
+    return this.typesOfRead(read).some((t) =>
+      readsGranted([read], [...grantsFor(grants, t, 'read', contexts), ...grantsFor(grants, t, 'search', contexts)]).length > 0);
   }
 
   /** The searchset: bytes where every resource on the page is kept (searchset-bytes.ts), else the Bundle to serialise. */
@@ -150,8 +153,7 @@ export class FhirInteractions {
     return typesToInclude(search.includes, search.revincludes).flatMap((type) => {
       const serving = this.served.get(type);
       if (serving === undefined || serving.referenced) return [];
-      const granted = grantsFor(grants, type, 'read', contexts).length > 0 || grantsFor(grants, type, 'search', contexts).length > 0;
-      return granted ? serving.reads : [];
+      return readsGranted(serving.reads, [...grantsFor(grants, type, 'read', contexts), ...grantsFor(grants, type, 'search', contexts)]);
     });
   }
 

@@ -7,16 +7,16 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { consentAllows } from '../../domain/fhir/consent-scopes.js';
-import { grantsFor, type Grant, type ScopeContext } from '../../domain/fhir/smart-scopes.js';
+import { grantsFor, readsGranted, type Grant, type ScopeContext } from '../../domain/fhir/smart-scopes.js';
 import { contextsReaching, launchPatient } from '../../domain/access/scope-reach.js';
 import type { ScopesReach } from '../../domain/notifications/right-to-read.js';
 import { subscriptionAllows, subscriptionScopeFor, type SubscriptionInteraction } from '../../domain/fhir/subscription-scopes.js';
 import type { PatientAccessPolicy } from '../../domain/access/patient-access.js';
 import type { Subscriber } from '../../domain/notifications/subscription.js';
-import { TOPICS, type TopicName } from '../../domain/notifications/topics.js';
+import { readsOfTopic, TOPICS, type TopicName } from '../../domain/notifications/topics.js';
 import { ApiError } from '../api-error.js';
 import { invalidTokenHeaders } from '../error-mapping.js';
-import { contextsFor, formTypes, grantsOfScopes, launchPatientOf, requireGrants } from './fhir-access.js';
+import { contextsFor, formTypes, grantsOfScopes, insufficientScope, launchPatientOf, requireGrants } from './fhir-access.js';
 import type { FhirApi } from './fhir-api.js';
 import { scopeRefusal } from './patients-of-request.js';
 import { basisFor } from '../caller-basis.js';
@@ -65,15 +65,18 @@ export function requireScopesFor(request: FastifyRequest, api: FhirApi, patient:
   const contexts = contextsFor(request, api, patient);
   try {
     requireSubscriptionScope(request, interaction, contexts);
-    const type = topic === undefined ? undefined : TOPICS[topic].type;
-    if (type === undefined) return;
+    if (topic === undefined) return;
+    const type = TOPICS[topic].type;
     if (type === 'Consent') {
       if (consentAllows(scopesOf(request), 'read', contexts)) return;
       throw new ApiError(403, 'The token\'s scopes do not allow reading Consent: ask for user/Consent.read (or patient/Consent.rs) to be told of sharing.', {
         'www-authenticate': 'Bearer error="insufficient_scope", scope="user/Consent.read"',
       });
     }
-    requireGrants(wholeGrants(api, scopesOf(request), 'user'), type, 'read', contexts);
+    const allowed = requireGrants(wholeGrants(api, scopesOf(request), 'user'), type, 'read', contexts);
+    if (!everyReadOf(topic, allowed)) {
+      throw insufficientScope(type, 'read', contexts, (scope) => `The token's scopes reach only some of the records this topic tells of: ask for ${scope}, or the API scope of each of ${readsOfTopic(topic).join(', ')}.`);
+    }
   } catch (err) {
     throw scopeRefusal(request, contexts, err);
   }
@@ -94,9 +97,17 @@ export function scopesReachTopic(api: FhirApi): ScopesReach {
     if (!subscriptionAllows(scopes, 'create', contexts)) return false;
     const type = TOPICS[topic].type;
     if (type === 'Consent') return consentAllows(scopes, 'read', contexts);
-    return grantsFor(wholeGrants(api, scopes, 'user'), type, 'read', contexts).length > 0;
+    return everyReadOf(topic, grantsFor(wholeGrants(api, scopes, 'user'), type, 'read', contexts));
   };
 }
+
+/**
+ * Whether `allowed` reach every read a topic follows: a notification tells of the topic's records whichever
+ * read holds them, so the bookings' API scope alone may not follow the appointments, which the video
+ * meetings are among (a read's scope grants its own records of a type, smart-scopes.ts).
+ */
+const everyReadOf = (topic: TopicName, allowed: readonly Grant[]): boolean =>
+  allowed.length > 0 && readsGranted(readsOfTopic(topic), allowed).length === readsOfTopic(topic).length;
 
 /**
  * Names the subscription's patient, and on what the person acts for them, in the request's audit

@@ -168,6 +168,30 @@ describe('FHIR API: what each SMART scope reaches', () => {
       expect(outcomeOf(await search(TOLVAN, 'user/LabResult-read', '/fhir/Condition'), 403).code).toBe('forbidden');
     });
 
+    // Hostile review helper-90, 1: both reads are written as Appointment, and a read's scope granted the whole
+    // type, so the bookings' scope answered the video meetings with their join links (and the meetings' scope
+    // the bookings), where the COS door refuses each the other's read. Failed before: 18 of each.
+    it('user/Appointment-read and user/VideoMeeting-read each reach their own read\'s Appointments only, as on the COS door', async () => {
+      const isMeeting = (r: Resource): boolean => JSON.stringify(r.extension ?? []).includes('virtualService');
+      const every = matchesOf(bundleOf(await search(TOLVAN, 'patient/*.rs', '/fhir/Appointment?_count=500')));
+      const meetings = every.filter(isMeeting).map((r) => r.id);
+      const bookings = every.filter((r) => !isMeeting(r)).map((r) => r.id);
+      expect([meetings.length > 0, bookings.length > 0]).toEqual([true, true]);
+      for (const [scope, own, others, operation] of [
+        ['user/Appointment-read', bookings, meetings, 'getAppointments'], ['user/VideoMeeting-read', meetings, bookings, 'getVideoMeetings'],
+      ] as const) {
+        const found = matchesOf(bundleOf(await search(TOLVAN, scope, '/fhir/Appointment?_count=500'))).map((r) => r.id);
+        expect([scope, found.sort()]).toEqual([scope, [...own].sort()]);
+        // In the patient's access log under the read that was made: "Videomöten", not "Bokade besök".
+        expect([scope, t.audit.records.at(-1)?.operation]).toEqual([scope, operation]);
+        // A read by id of the other read's Appointment is as one of a category not granted: not found.
+        expect([scope, (await search(TOLVAN, scope, `/fhir/Appointment/${others[0] ?? ''}`)).statusCode]).toEqual([scope, 404]);
+        expect([scope, (await search(TOLVAN, scope, `/fhir/Appointment/${own[0] ?? ''}`)).statusCode]).toEqual([scope, 200]);
+      }
+      // Both scopes together reach both, as patient/Appointment.rs does.
+      expect(bundleOf(await search(TOLVAN, 'user/Appointment-read user/VideoMeeting-read', '/fhir/Appointment?_count=500')).total).toBe(every.length);
+    });
+
     it('user/AccessLog-read grants AuditEvent, the access log\'s FHIR form', async () => {
       // Was 403: the access log has no read form, so its scope granted no type.
       expect(bundleOf(await search(TOLVAN, 'user/AccessLog-read', '/fhir/AuditEvent')).resourceType).toBe('Bundle');

@@ -40,6 +40,16 @@ describe('the scopes a grant holds at sending, against what making the subscript
     expect(reach(made(MARTA, LILLA, 'access', pid(LILLA)), scopes('patient/Subscription.c', 'patient/AuditEvent.rs'))).toBe(true);
   });
 
+  // Hostile review helper-90, 1: a read's API scope grants its own records of a type, so the bookings' scope
+  // alone would follow the video meetings too (both are Appointment). Failed before: true for each alone.
+  it('the appointments topic, which tells of bookings and video meetings alike, needs a scope of both', () => {
+    const appointments = made(TOLVAN, TOLVAN, 'appointment');
+    expect(reach(appointments, scopes('user/Subscription.write', 'user/Appointment-read'))).toBe(false);
+    expect(reach(appointments, scopes('user/Subscription.write', 'user/VideoMeeting-read'))).toBe(false);
+    expect(reach(appointments, scopes('user/Subscription.write', 'user/Appointment-read', 'user/VideoMeeting-read'))).toBe(true);
+    expect(reach(appointments, scopes('patient/Subscription.c', 'patient/Appointment.rs'))).toBe(true);
+  });
+
   it('the sharing topic needs the Consent read still', () => {
     const sharing = made(TOLVAN, TOLVAN, 'proxy');
     expect(reach(sharing, scopes('patient/Subscription.c', 'user/Consent.read'))).toBe(true);
