@@ -26,6 +26,13 @@ export interface Grant {
   read?: ReadName;
 }
 
+/**
+ * Whether one of `grants` (of the record's type) grants a record that `read` made, of these categories:
+ * the read and the category of one grant together, never one grant's read and another's category.
+ */
+export const grantsRecord = (grants: readonly Grant[], read: ReadName | undefined, categories: readonly { system?: string; code?: string }[]): boolean =>
+  grants.some((g) => (g.read === undefined || g.read === read) && passesCategory([g], categories));
+
 /** The reads among `reads` whose records `allowed` grants (each a grant of the type in question). */
 export const readsGranted = (reads: readonly ReadName[], allowed: readonly Grant[]): ReadName[] =>
   reads.filter((read) => allowed.some((g) => g.read === undefined || g.read === read));

@@ -6,7 +6,7 @@
 import type { FastifyRequest } from 'fastify';
 import { contextsReaching, launchPatient } from '../../domain/access/scope-reach.js';
 import { REFERENCED_TYPES, type FhirType } from '../../domain/fhir/search-parameters.js';
-import { grantsFor, passesCategory, smartGrants, type Grant, type Interaction, type ScopeContext } from '../../domain/fhir/smart-scopes.js';
+import { grantsFor, grantsRecord, smartGrants, type Grant, type Interaction, type ScopeContext } from '../../domain/fhir/smart-scopes.js';
 import { OPERATIONS, type ReadName } from '../../domain/operations/table.js';
 import type { FhirForm, FhirResource } from '../../reads/as-fhir.js';
 import { ApiError } from '../api-error.js';
@@ -72,9 +72,12 @@ export const categoriesOf = (r: FhirResource): { system?: string; code?: string 
   return concepts.flatMap((c: { coding?: { system?: string; code?: string }[] }) => c.coding ?? []);
 };
 
-/** Whether a resource the request's records reference may be shown: a referenced type, or one the token is granted, within its category restriction. */
-export function mayInclude(r: FhirResource, grants: readonly Grant[], contexts: readonly ScopeContext[]): boolean {
+/**
+ * Whether a resource the request's records reference may be shown: a referenced type, or one a grant of the
+ * token gives, its read (`readOf`, by `Type/id`) and category together.
+ */
+export function mayInclude(r: FhirResource, readOf: ReadonlyMap<string, ReadName>, grants: readonly Grant[], contexts: readonly ScopeContext[]): boolean {
   if (REFERENCED_TYPES.has(r.resourceType as FhirType)) return true;
   const allowed = [...grantsFor(grants, r.resourceType, 'search', contexts), ...grantsFor(grants, r.resourceType, 'read', contexts)];
-  return allowed.length > 0 && passesCategory(allowed, categoriesOf(r));
+  return grantsRecord(allowed, readOf.get(`${r.resourceType}/${r.id}`), categoriesOf(r));
 }

@@ -6,7 +6,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { included, matchesQuery, sortMatches, typesToInclude, type IncludeSpec } from '../../domain/fhir/resource-search.js';
 import { REFERENCED_TYPES, type FhirType } from '../../domain/fhir/search-parameters.js';
-import { grantsFor, passesCategory, readsGranted, type Grant, type ScopeContext } from '../../domain/fhir/smart-scopes.js';
+import { grantsFor, grantsRecord, readsGranted, type Grant, type ScopeContext } from '../../domain/fhir/smart-scopes.js';
 import { DomainError } from '../../domain/errors.js';
 import { reachesRead } from '../../domain/access/operation-reach.js';
 import type { PatientAccess } from '../../domain/access/patient-access.js';
@@ -115,13 +115,13 @@ export class FhirInteractions {
       const own = new Set<ReadName>(reads);
       const fromOwn = (r: FhirResource): boolean => own.has(found.readOf.get(`${r.resourceType}/${r.id}`) as ReadName);
       const key = selectionKey({ ...query, own: reads, typeGrants });
-      const mine = this.remembered.of(found.resources, key, () =>
-        found.resources.filter((r) => fromOwn(r) && matchesQuery(r, query, this.deps.zone) && (typeGrants.length === 0 || passesCategory(typeGrants, categoriesOf(r)))));
+      const mine = this.remembered.of(found.resources, key, () => found.resources.filter((r) => fromOwn(r) && matchesQuery(r, query, this.deps.zone)
+        && (typeGrants.length === 0 || grantsRecord(typeGrants, found.readOf.get(`${r.resourceType}/${r.id}`), categoriesOf(r)))));
       selections.push(mine);
       matches.push(...mine.matches);
       // What an include may add: looked at only when the search asks for includes.
       if (search.includes.length > 0 || search.revincludes.length > 0) {
-        all.push(...found.resources.filter((r) => mayInclude(r, grants, contexts) && this.reaches(found.access, r.resourceType)));
+        all.push(...found.resources.filter((r) => mayInclude(r, found.readOf, grants, contexts) && this.reaches(found.access, r.resourceType)));
       }
     }
     // A listing that read nobody is recorded as such: no record names someone left out, or the caller instead.
@@ -202,7 +202,7 @@ export class FhirInteractions {
         const found = await patientResources(request, this.deps, this.api, this.written, patient, reads, this.alternativesOf(type));
         const resource = found.resources.find((r) => r.resourceType === type && r.id === id);
         const typeGrants = REFERENCED_TYPES.has(type) ? [] : grantsFor(grants, type, 'read', contexts);
-        if (resource !== undefined && (typeGrants.length === 0 || passesCategory(typeGrants, categoriesOf(resource)))) {
+        if (resource !== undefined && (typeGrants.length === 0 || grantsRecord(typeGrants, found.readOf.get(`${type}/${id}`), categoriesOf(resource)))) {
           noteWithheld(request, reply, 0);
           return resource;
         }

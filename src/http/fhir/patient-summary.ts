@@ -12,7 +12,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { withReferenced } from '../../domain/fhir/document-references.js';
 import { compositionSection, IPS_SECTIONS, type SectionContent } from '../../domain/fhir/ips-sections.js';
 import { sortMatches } from '../../domain/fhir/resource-search.js';
-import { grantsFor, passesCategory } from '../../domain/fhir/smart-scopes.js';
+import { grantsFor, grantsRecord, readsGranted } from '../../domain/fhir/smart-scopes.js';
 import { reachesRead } from '../../domain/access/operation-reach.js';
 import { DomainError } from '../../domain/errors.js';
 import type { ReadName } from '../../domain/operations/table.js';
@@ -68,7 +68,7 @@ export class PatientSummary {
       throw err;
     }
     const sections = IPS_SECTIONS.map((section) => ({ section, grants: grantsFor(grants, section.type, 'search', contexts) }));
-    const sectionReads = sections.flatMap((s) => (s.grants.length === 0 ? [] : this.readsOf.get(s.section.type) ?? []));
+    const sectionReads = sections.flatMap((s) => readsGranted(this.readsOf.get(s.section.type) ?? [], s.grants));
     const patientReads = this.readsOf.get('Patient') ?? [];
     let found;
     try {
@@ -85,14 +85,14 @@ export class PatientSummary {
     if (subject === undefined) throw notFound();
     const contents = sections.map(({ section, grants: granted }) => {
       const ofType = found.resources.filter((r) => r.resourceType === section.type);
-      const entries = sortMatches(ofType.filter((r) => passesCategory(granted, categoriesOf(r))), section.type, this.deps.zone);
+      const entries = sortMatches(ofType.filter((r) => grantsRecord(granted, found.readOf.get(`${r.resourceType}/${r.id}`), categoriesOf(r))), section.type, this.deps.zone);
       const sectionReads = this.readsOf.get(section.type) ?? [];
       const released = sectionReads.every((read) => (found.withheldBy.get(read) ?? 0) === 0);
       // A section whose reads the caller's access does not reach (a proxy's other categories) is withheld, never told empty.
       const taken = sectionReads.length === 0 || sectionReads.some((read) => found.withheldBy.has(read));
       return { section, content: { entries, withheld: granted.length === 0 || !taken || entries.length < ofType.length || !released } satisfies SectionContent };
     });
-    const held = withReferenced([subject, SERVICE, ...contents.flatMap((c) => c.content.entries)], found.resources, (r) => mayInclude(r, grants, contexts));
+    const held = withReferenced([subject, SERVICE, ...contents.flatMap((c) => c.content.entries)], found.resources, (r) => mayInclude(r, found.readOf, grants, contexts));
     const byKey = new Map(held.map((r) => [`${r.resourceType}/${r.id}`, r]));
     const composition: FhirResource = {
       resourceType: 'Composition', id: request.id, status: 'final',

@@ -190,6 +190,15 @@ describe('FHIR API: what each SMART scope reaches', () => {
       }
       // Both scopes together reach both, as patient/Appointment.rs does.
       expect(bundleOf(await search(TOLVAN, 'user/Appointment-read user/VideoMeeting-read', '/fhir/Appointment?_count=500')).total).toBe(every.length);
+      // A read's scope beside a SMART scope restricted to a category no record has: the bookings and nothing
+      // more. Each grant is its own read and category together (hostile review helper-92, F1: the SMART grant
+      // opened the meetings' read and the read's grant let every category through, so all 18 were answered).
+      const beside = 'user/Appointment-read user/Appointment.rs?category=http://example.org|none';
+      const besideFound = matchesOf(bundleOf(await search(TOLVAN, beside, '/fhir/Appointment?_count=500'))).map((r) => r.id);
+      expect(besideFound.sort()).toEqual([...bookings].sort());
+      expect((await search(TOLVAN, beside, `/fhir/Appointment/${meetings[0] ?? ''}`)).statusCode).toBe(404);
+      const revincluded = includesOf(bundleOf(await search(TOLVAN, beside, '/fhir/Practitioner?_revinclude=Appointment:practitioner&_count=500')));
+      expect(revincluded.filter((r) => r.resourceType === 'Appointment').filter(isMeeting)).toEqual([]);
     });
 
     it('user/AccessLog-read grants AuditEvent, the access log\'s FHIR form', async () => {
