@@ -12,12 +12,17 @@ import type { SmartLaunchContext } from '../../ports/smart-launch.port.js';
 import { recordEnding } from './revocation-records.js';
 import type { KeptGrant, LaunchPicks } from './smart-launch.js';
 
-/** Ends `grantId`: its refresh tokens, codes and access tokens, the grant itself, and what is kept beside it. */
-export async function endGrant(provider: Provider, picks: LaunchPicks, grantId: string): Promise<void> {
+/** Ends `grantId`: its refresh tokens, codes and access tokens, and the grant itself, as oidc-provider ends a replayed one. */
+export async function endTokens(provider: Provider, grantId: string): Promise<void> {
   await Promise.all([
     provider.RefreshToken.revokeByGrantId(grantId), provider.AuthorizationCode.revokeByGrantId(grantId), provider.AccessToken.revokeByGrantId(grantId),
   ]);
   await provider.Grant.adapter.destroy(grantId);
+}
+
+/** Ends `grantId` (endTokens) and what is kept beside it. */
+export async function endGrant(provider: Provider, picks: LaunchPicks, grantId: string): Promise<void> {
+  await endTokens(provider, grantId);
   await picks.forget(grantId);
 }
 

@@ -3,10 +3,11 @@
 // marks it used later: requests that all found it before any marked it were each given tokens. The store
 // marks it by compare-and-set (postgres-models.ts), and the requests that lose are ended here exactly as
 // oidc-provider ends a replay: the grant's end recorded as a withdrawal (revocation-records.ts), then the
-// grant and every token of it ended, and the answer `invalid_grant`.
+// grant and every token of it ended, and the answer `invalid_grant`. Each request that lost ends it, so
+// no store fault of one leaves it alive; replays in flight together may each record the end (as oidc-provider's).
 import Provider, { errors } from 'oidc-provider';
 import type { SmartLaunchContext } from '../../ports/smart-launch.port.js';
-import { endGrant } from './grant-endings.js';
+import { endTokens } from './grant-endings.js';
 import { recordReplayEnding, type ReplayView } from './revocation-records.js';
 import type { LaunchPicks } from './smart-launch.js';
 
@@ -47,6 +48,7 @@ async function endAsReplay(grantId: string, smart: SmartLaunchContext, picks: La
   const ctx = Provider.ctx as ReplayView | undefined;
   if (ctx === undefined) throw new Error('a code or refresh token consumed outside a request');
   // As oidc-provider's replay: recorded first, and ended all the same when the audit store refuses the record.
+  // The pick stays (till its lifetime), as after a replay: the race's other token records name the patient by it.
   await recordReplayEnding(ctx, smart, picks).catch((error: unknown) => onEndUnrecorded(error as Error));
-  await endGrant(ctx.oidc.provider, picks, grantId);
+  await endTokens(ctx.oidc.provider, grantId);
 }

@@ -8,7 +8,6 @@
 // recorded here. A code sent with a wrong verifier is spent here, its grant ended (wrong-verifier.ts).
 import type Provider from 'oidc-provider';
 import type { GrantEvent, SmartLaunchContext } from '../../ports/smart-launch.port.js';
-import { grantHolder } from './grant-endings.js';
 import { logOf } from './grant-logs.js';
 import type { LaunchPicks } from './smart-launch.js';
 import { endForWrongVerifier, wrongVerifier, type PresentedCode } from './wrong-verifier.js';
@@ -79,18 +78,17 @@ async function eventOf(ctx: KoaContext, audit: TokenAudit, presented: Presented 
   };
 }
 
-/** After a refusal: a wrong verifier's code spent and its grant ended; a grant a replay ended, what is kept beside it forgotten. */
+/** After a refusal: a wrong verifier's code spent and its grant ended. */
 async function afterRefusal(provider: Provider, ctx: KoaContext, audit: TokenAudit, presented: Presented): Promise<void> {
   const grantId = presented.grantId;
   if (grantId === undefined) return;
   const refusal = { status: ctx.status, clientId: ctx.oidc?.client?.clientId, verifier: ctx.oidc?.params?.code_verifier };
   if (ctx.oidc?.params?.grant_type === 'authorization_code' && wrongVerifier(refusal, presented)) {
     await endForWrongVerifier(provider, audit, presented, { issuer: audit.issuer, sourceAddress: ctx.ip, status: ctx.status });
-    return;
   }
-  // A replay ended the grant (its end recorded already, revocation-records.ts): what is kept beside it goes with it.
-  // Should the store not answer, the refusal stands as answered: the kept record expires with the grant's lifetime.
-  await (async () => { if (await grantHolder(provider, grantId) === undefined) await audit.picks.forget(grantId); })().catch(() => undefined);
+  // A replay ended the grant (its end recorded already, revocation-records.ts). What is kept beside it stays till
+  // its lifetime: requests racing with one token are recorded after the end, each naming the picked patient by it
+  // (hostile review helper-92, F2: forgotten, they fell to the person's own log). Nothing takes it for a live grant.
 }
 
 export function tokenAudit(provider: Provider, audit: TokenAudit): void {
