@@ -17,7 +17,7 @@ import { readsOfTopic, TOPICS, type TopicName } from '../../domain/notifications
 import { ApiError } from '../api-error.js';
 import { invalidTokenHeaders } from '../error-mapping.js';
 import { contextsFor, formTypes, grantsOfScopes, insufficientScope, launchPatientOf, requireGrants } from './fhir-access.js';
-import type { FhirApi } from './fhir-api.js';
+import { cosScopeOf, type FhirApi } from './fhir-api.js';
 import { scopeRefusal } from './patients-of-request.js';
 import { basisFor } from '../caller-basis.js';
 
@@ -75,7 +75,7 @@ export function requireScopesFor(request: FastifyRequest, api: FhirApi, patient:
     }
     const allowed = requireGrants(wholeGrants(api, scopesOf(request), 'user'), type, 'read', contexts);
     if (!everyReadOf(topic, allowed)) {
-      throw insufficientScope(type, 'read', contexts, (scope) => `The token's scopes reach only some of the records this topic tells of: ask for ${scope}, or the API scope of each of ${readsOfTopic(topic).join(', ')}.`);
+      throw insufficientScope(type, 'read', contexts, (scope) => `The token's scopes reach only some of the records this topic tells of: ask for ${scope}, or each of ${readsOfTopic(topic).map(cosScopeOf).join(' and ')}.`);
     }
   } catch (err) {
     throw scopeRefusal(request, contexts, err);

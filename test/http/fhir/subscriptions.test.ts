@@ -174,6 +174,15 @@ describe('FHIR Subscription, SUBSCRIPTIONS on', () => {
     expect((await t.subscriptions?.store.ofSubscriber(TOLVAN, 'smart-app-1'))?.length).toBe(before);
     expect(ENDPOINT.startsWith('https://')).toBe(true);
   });
+
+  // Hostile review helper-92, F5: the refusal named the reads' internal names (getAppointments), not the scopes to ask for.
+  it('the appointments topic with one read\'s API scope alone is 403 naming the scopes that reach both', async () => {
+    const token = await smartToken(t, TOLVAN, 'user/Subscription.write user/Appointment-read');
+    const refused = await post(t, subscription({ topic: 'appointment' }), token);
+    expect(outcomeOf(refused, 403).diagnostics).toBe('The token\'s scopes reach only some of the records this topic tells of: '
+      + 'ask for patient/Appointment.r, or each of user/Appointment-read and user/VideoMeeting-read.');
+    expect((await post(t, subscription({ topic: 'appointment' }), await smartToken(t, TOLVAN, 'user/Subscription.write user/Appointment-read user/VideoMeeting-read'))).statusCode).toBe(201);
+  });
 });
 
 describe('FHIR Subscription, sharing off: no proxy topic', () => {
