@@ -130,10 +130,12 @@ const READS: ReadonlySet<string> = new Set(READ_NAMES);
  * A FHIR answer is audited under its searched type's first read (fhir-routes.ts); where that read was not
  * made, under the first of the type's reads that was (AuditContext.reads): an Appointment search by a
  * proxy granted video meetings alone is "Videomöten", never "Bokade besök", which it did not read (the
- * review of 2026-11-29). Still one record a patient (THREATS row 31).
+ * review of 2026-11-29), and so is a read by id it found nothing by (404; hostile review helper-92, F4).
+ * A request refused before it read anything keeps the type's first read. Still one record a patient
+ * (THREATS row 31).
  */
 function namedForRead(record: OutcomeRecord, reads: ReadonlySet<ReadName> | undefined): OutcomeRecord {
-  if (reads === undefined || record.status >= 300 || !READS.has(record.operation) || reads.has(record.operation as ReadName)) return record;
+  if (reads === undefined || !READS.has(record.operation) || reads.has(record.operation as ReadName)) return record;
   const [made] = reads;
   return made === undefined ? record : { ...record, operation: made };
 }

@@ -184,8 +184,10 @@ describe('FHIR API: what each SMART scope reaches', () => {
         expect([scope, found.sort()]).toEqual([scope, [...own].sort()]);
         // In the patient's access log under the read that was made: "Videomöten", not "Bokade besök".
         expect([scope, t.audit.records.at(-1)?.operation]).toEqual([scope, operation]);
-        // A read by id of the other read's Appointment is as one of a category not granted: not found.
+        // A read by id of the other read's Appointment is as one of a category not granted: not found, and
+        // recorded under the read that was made (hostile review helper-92, F4: under the type's first read).
         expect([scope, (await search(TOLVAN, scope, `/fhir/Appointment/${others[0] ?? ''}`)).statusCode]).toEqual([scope, 404]);
+        expect([scope, t.audit.records.at(-1)?.operation]).toEqual([scope, operation]);
         expect([scope, (await search(TOLVAN, scope, `/fhir/Appointment/${own[0] ?? ''}`)).statusCode]).toEqual([scope, 200]);
       }
       // Both scopes together reach both, as patient/Appointment.rs does.
