@@ -35,7 +35,10 @@ export function endingLostRaces(
       try {
         await consume(id);
       } catch (err) {
-        if (err instanceof UsedElsewhereFirst && err.grantId !== undefined) await endAsReplay(err.grantId, smart, picks, onEndUnrecorded);
+        // The answer is the replay's invalid_grant whatever happens here; an end the store refused is logged.
+        if (err instanceof UsedElsewhereFirst && err.grantId !== undefined) {
+          await endAsReplay(err.grantId, smart, picks, onEndUnrecorded).catch((error: unknown) => onEndUnrecorded(error as Error));
+        }
         throw err;
       }
     };
