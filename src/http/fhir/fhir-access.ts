@@ -5,6 +5,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { contextsReaching, launchPatient } from '../../domain/access/scope-reach.js';
+import { withReferenced } from '../../domain/fhir/document-references.js';
 import { REFERENCED_TYPES, type FhirType } from '../../domain/fhir/search-parameters.js';
 import { grantsFor, grantsRecord, smartGrants, type Grant, type Interaction, type ScopeContext } from '../../domain/fhir/smart-scopes.js';
 import { OPERATIONS, type ReadName } from '../../domain/operations/table.js';
@@ -72,12 +73,27 @@ export const categoriesOf = (r: FhirResource): { system?: string; code?: string 
   return concepts.flatMap((c: { coding?: { system?: string; code?: string }[] }) => c.coding ?? []);
 };
 
-/**
- * Whether a resource the request's records reference may be shown: a referenced type, or one a grant of the
- * token gives, its read (`readOf`, by `Type/id`) and category together.
- */
-export function mayInclude(r: FhirResource, readOf: ReadonlyMap<string, ReadName>, grants: readonly Grant[], contexts: readonly ScopeContext[]): boolean {
-  if (REFERENCED_TYPES.has(r.resourceType as FhirType)) return true;
+const isReferenced = (r: FhirResource): boolean => REFERENCED_TYPES.has(r.resourceType as FhirType);
+
+/** Whether a grant of the token shows record `r`: one grant of its type gives its read (`readOf`, by `Type/id`) and its category. */
+export function grantShows(r: FhirResource, readOf: ReadonlyMap<string, ReadName>, grants: readonly Grant[], contexts: readonly ScopeContext[]): boolean {
   const allowed = [...grantsFor(grants, r.resourceType, 'search', contexts), ...grantsFor(grants, r.resourceType, 'read', contexts)];
   return grantsRecord(allowed, readOf.get(`${r.resourceType}/${r.id}`), categoriesOf(r));
+}
+
+/** Whether a resource the request's records reference may be shown: a referenced type (the page's records name it), or one a grant shows. */
+export function mayInclude(r: FhirResource, readOf: ReadonlyMap<string, ReadName>, grants: readonly Grant[], contexts: readonly ScopeContext[]): boolean {
+  return isReferenced(r) || grantShows(r, readOf, grants, contexts);
+}
+
+/**
+ * The resources of referenced types (a Practitioner, a Medication) that the records a grant shows name,
+ * directly or through another (a PractitionerRole's Organization), by `Type/id`: all a referenced type
+ * answers, so a grant whose category shows no record names nothing (hostile review helper-93).
+ */
+export function namedByShown(
+  resources: readonly FhirResource[], readOf: ReadonlyMap<string, ReadName>, grants: readonly Grant[], contexts: readonly ScopeContext[],
+): Set<string> {
+  const shown = resources.filter((r) => !isReferenced(r) && grantShows(r, readOf, grants, contexts));
+  return new Set(withReferenced(shown, resources, isReferenced).filter(isReferenced).map((r) => `${r.resourceType}/${r.id}`));
 }

@@ -18,7 +18,9 @@ import type { RouteDependencies } from '../routes/dependencies.js';
 import type { JsonAnswer } from '../serialization/json-answer.js';
 import { searchLink } from './bundle.js';
 import { delegateRelatedPerson } from './delegate-related-person.js';
-import { categoriesOf, contextsFor, formTypes, grantsOf, insufficientScope, launchPatientOf, mayInclude, requireGrants } from './fhir-access.js';
+import {
+  categoriesOf, contextsFor, formTypes, grantsOf, insufficientScope, launchPatientOf, mayInclude, namedByShown, requireGrants,
+} from './fhir-access.js';
 import { servedTypes, type FhirApi, type TypeServing } from './fhir-api.js';
 import { patientResources, type Alternatives } from './patient-records.js';
 import { noteRefusedFor } from '../caller-basis.js';
@@ -29,6 +31,9 @@ import { KeptEntries, searchsetBody } from './searchset-bytes.js';
 import type { WrittenForms } from './written-forms.js';
 
 const notFound = (type: string): ApiError => new ApiError(404, `No ${type} with this id is readable with this token: search ${type}?patient=… for the ids.`);
+
+/** Whether a resource's `Type/id` is among `keys`. */
+const inSet = (keys: ReadonlySet<string>) => (r: FhirResource): boolean => keys.has(`${r.resourceType}/${r.id}`);
 
 export class FhirInteractions {
   private readonly served: ReadonlyMap<string, TypeServing>;
@@ -114,9 +119,14 @@ export class FhirInteractions {
       // Matches come from the type's own reads: an included read may write the type too (a note's Encounter).
       const own = new Set<ReadName>(reads);
       const fromOwn = (r: FhirResource): boolean => own.has(found.readOf.get(`${r.resourceType}/${r.id}`) as ReadName);
-      const key = selectionKey({ ...query, own: reads, typeGrants });
-      const mine = this.remembered.of(found.resources, key, () => found.resources.filter((r) => fromOwn(r) && matchesQuery(r, query, this.deps.zone)
-        && (typeGrants.length === 0 || grantsRecord(typeGrants, found.readOf.get(`${r.resourceType}/${r.id}`), categoriesOf(r)))));
+      // A referenced type answers what the records a grant shows name, so every grant of the patient's contexts keys its selection.
+      const referenced = REFERENCED_TYPES.has(search.type);
+      const key = selectionKey({ ...query, own: reads, typeGrants: referenced ? grants.filter((g) => contexts.includes(g.context)) : typeGrants });
+      const mine = this.remembered.of(found.resources, key, () => {
+        const shows = referenced ? inSet(namedByShown(found.resources, found.readOf, grants, contexts))
+          : (r: FhirResource) => grantsRecord(typeGrants, found.readOf.get(`${r.resourceType}/${r.id}`), categoriesOf(r));
+        return found.resources.filter((r) => fromOwn(r) && matchesQuery(r, query, this.deps.zone) && shows(r));
+      });
       selections.push(mine);
       matches.push(...mine.matches);
       // What an include may add: looked at only when the search asks for includes.
@@ -201,8 +211,10 @@ export class FhirInteractions {
       try {
         const found = await patientResources(request, this.deps, this.api, this.written, patient, reads, this.alternativesOf(type));
         const resource = found.resources.find((r) => r.resourceType === type && r.id === id);
-        const typeGrants = REFERENCED_TYPES.has(type) ? [] : grantsFor(grants, type, 'read', contexts);
-        if (resource !== undefined && (typeGrants.length === 0 || grantsRecord(typeGrants, found.readOf.get(`${type}/${id}`), categoriesOf(resource)))) {
+        const shown = resource !== undefined && (REFERENCED_TYPES.has(type)
+          ? namedByShown(found.resources, found.readOf, grants, contexts).has(`${type}/${id}`)
+          : grantsRecord(grantsFor(grants, type, 'read', contexts), found.readOf.get(`${type}/${id}`), categoriesOf(resource)));
+        if (resource !== undefined && shown) {
           noteWithheld(request, reply, 0);
           return resource;
         }

@@ -53,8 +53,8 @@ export function selectionKey(basis: SelectionBasis): string {
   return JSON.stringify([
     basis.type, basis.ids === undefined ? null : [...basis.ids], basis.dates.map((d) => [d.prefix, String(d.range.start), String(d.range.end)]),
     [...basis.tokens], [...basis.references], basis.own,
-    // grantsRecord reads a grant's category and read alone.
-    basis.typeGrants.map((g) => [g.category === undefined ? null : [g.category.system ?? null, g.category.code], g.read ?? null]),
+    // grantsRecord reads a grant's category and read alone; a referenced type's selection, each grant's type too.
+    basis.typeGrants.map((g) => [g.type, g.category === undefined ? null : [g.category.system ?? null, g.category.code], g.read ?? null]),
   ]);
 }
 

@@ -107,9 +107,12 @@ describe('FHIR API: what each SMART scope reaches', () => {
   });
 
   describe('referenced Organization and Practitioner', () => {
-    for (const scope of ['patient/Observation.rs', 'patient/Condition.rs', 'user/LabResult-read']) {
+    // Those the records a scope shows name: an Observation names its performer, not the lab that a report
+    // names (helper-93: every one the lab results' read wrote was answered, whatever the scope showed of it).
+    for (const [scope, types] of [['patient/Observation.rs', ['Practitioner']], ['patient/Condition.rs', ['Organization', 'Practitioner']], ['user/LabResult-read', ['Organization', 'Practitioner']]] as const) {
       it(`are readable with a record scope alone (${scope})`, async () => {
-        for (const type of ['Organization', 'Practitioner']) {
+        if (!types.includes('Organization')) expect(bundleOf(await search(TOLVAN, scope, '/fhir/Organization')).total).toBe(0);
+        for (const type of types) {
           const listed = matchesOf(bundleOf(await search(TOLVAN, scope, `/fhir/${type}`)));
           expect([scope, type, listed.length > 0]).toEqual([scope, type, true]);
           for (const r of listed) expect([type, r.id, (await search(TOLVAN, scope, `/fhir/${type}/${r.id}`)).statusCode]).toEqual([type, r.id, 200]);
@@ -131,6 +134,25 @@ describe('FHIR API: what each SMART scope reaches', () => {
       expect((await search(TOLVAN, 'patient/Observation.rs', `/fhir/Medication/${listed[0]?.id}`)).statusCode).toBe(403);
       // A scope of Medication itself reaches no prescription: refused too, never an empty Bundle (second hostile review).
       expect(outcomeOf(await search(TOLVAN, 'patient/Medication.rs patient/Observation.rs', '/fhir/Medication'), 403).diagnostics).toMatch(/ask for a scope of MedicationRequest/);
+    });
+
+    // Hostile review helper-93, F1 and F2: a referenced type answered whatever the reads a grant reaches had
+    // written, whatever its category showed of them: a scope restricted to a category no prescription has listed
+    // the patient's medicines, and a booking's practitioner came through the meetings' scope beside it.
+    it('answer only what the records a grant shows name: a category that shows none names none', async () => {
+      const none = 'patient/MedicationRequest.rs?category=http://example.org|none';
+      expect(bundleOf(await search(TOLVAN, none, '/fhir/MedicationRequest')).total).toBe(0);
+      const medicines = matchesOf(bundleOf(await search(TOLVAN, 'patient/MedicationRequest.rs', '/fhir/Medication')));
+      expect(bundleOf(await search(TOLVAN, none, '/fhir/Medication')).total).toBe(0);
+      expect((await search(TOLVAN, none, `/fhir/Medication/${medicines[0]?.id ?? ''}`)).statusCode).toBe(404);
+      const meetingsOnly = bundleOf(await search(TOLVAN, 'user/VideoMeeting-read', '/fhir/Practitioner?_count=500')).total;
+      const beside = 'user/VideoMeeting-read patient/Appointment.rs?category=http://example.org|none';
+      expect(bundleOf(await search(TOLVAN, beside, '/fhir/Practitioner?_count=500')).total).toBe(meetingsOnly);
+      const bookingsOnly = matchesOf(bundleOf(await search(TOLVAN, 'user/Appointment-read', '/fhir/Practitioner?_count=500'))).map((r) => r.id);
+      const meetingsIds = new Set(matchesOf(bundleOf(await search(TOLVAN, 'user/VideoMeeting-read', '/fhir/Practitioner?_count=500'))).map((r) => r.id));
+      const onlyBookings = bookingsOnly.find((id) => !meetingsIds.has(id));
+      expect(onlyBookings).toBeDefined();
+      expect((await search(TOLVAN, beside, `/fhir/Practitioner/${onlyBookings ?? ''}`)).statusCode).toBe(404);
     });
 
     it('are not readable with no record scope at all: 403', async () => {
