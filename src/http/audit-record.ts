@@ -117,10 +117,10 @@ export function outcomeRecordOf(request: FastifyRequest, reply: FastifyReply, no
 export function outcomeRecordsOf(request: FastifyRequest, reply: FastifyReply, now: number): OutcomeRecord[] {
   const record = outcomeRecordOf(request, reply, now);
   const read = request.audit?.patientsRead;
-  if (read === undefined || read.size === 0) return [namedForRead(record, request.audit?.reads)];
-  return [...read].map(([patientId, { delegation, withheld, reads }]) => {
+  if (read === undefined || read.size === 0) return [namedForRead(record, request.audit?.reads, request.audit?.answeredBy)];
+  return [...read].map(([patientId, { delegation, withheld, reads, answeredBy }]) => {
     const { withheld: _total, ...common } = record;
-    return namedForRead({ ...common, patientId, delegation, ...(withheld > 0 && reply.statusCode < 300 ? { withheld } : {}) }, reads);
+    return namedForRead({ ...common, patientId, delegation, ...(withheld > 0 && reply.statusCode < 300 ? { withheld } : {}) }, reads, answeredBy);
   });
 }
 
@@ -134,7 +134,9 @@ const READS: ReadonlySet<string> = new Set(READ_NAMES);
  * A request refused before it read anything keeps the type's first read. Still one record a patient
  * (THREATS row 31).
  */
-function namedForRead(record: OutcomeRecord, reads: ReadonlySet<ReadName> | undefined): OutcomeRecord {
+function namedForRead(record: OutcomeRecord, reads: ReadonlySet<ReadName> | undefined, answeredBy: ReadName | undefined): OutcomeRecord {
+  // A read by id that answered a record: named for the read that record came from (hostile review helper-93, F3).
+  if (answeredBy !== undefined && READS.has(record.operation)) return { ...record, operation: answeredBy };
   if (reads === undefined || !READS.has(record.operation) || reads.has(record.operation as ReadName)) return record;
   const [made] = reads;
   return made === undefined ? record : { ...record, operation: made };

@@ -32,6 +32,8 @@ export interface AuditContext {
    * was made (src/http/audit-record.ts).
    */
   reads?: Set<ReadName>;
+  /** A read by id's: the read whose record it answered, which its record is named for (of several patients: PatientRead.answeredBy). */
+  answeredBy?: ReadName;
   /**
    * The request read nobody and named nobody the service knows: a listing that matched no one it may
    * read, a Patient id this service did not make. Its one record names no patient (not the caller
@@ -46,6 +48,8 @@ export interface PatientRead {
   withheld: number;
   /** The kinds of data read of this patient (AuditContext.reads). */
   reads?: Set<ReadName>;
+  /** The read whose record of this patient a read by id answered (AuditContext.answeredBy). */
+  answeredBy?: ReadName;
 }
 
 export type { ErrorShape };

@@ -215,6 +215,9 @@ export class FhirInteractions {
           ? namedByShown(found.resources, found.readOf, grants, contexts).has(`${type}/${id}`)
           : grantsRecord(grantsFor(grants, type, 'read', contexts), found.readOf.get(`${type}/${id}`), categoriesOf(resource)));
         if (resource !== undefined && shown) {
+          const answeredBy = found.readOf.get(`${type}/${id}`);
+          const part = request.audit.patientsRead?.get(patient);
+          if (answeredBy !== undefined) (part ?? request.audit).answeredBy = answeredBy;
           noteWithheld(request, reply, 0);
           return resource;
         }
