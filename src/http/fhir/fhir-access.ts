@@ -81,9 +81,16 @@ export function grantShows(r: FhirResource, readOf: ReadonlyMap<string, ReadName
   return grantsRecord(allowed, readOf.get(`${r.resourceType}/${r.id}`), categoriesOf(r));
 }
 
-/** Whether a resource the request's records reference may be shown: a referenced type (the page's records name it), or one a grant shows. */
-export function mayInclude(r: FhirResource, readOf: ReadonlyMap<string, ReadName>, grants: readonly Grant[], contexts: readonly ScopeContext[]): boolean {
-  return isReferenced(r) || grantShows(r, readOf, grants, contexts);
+/**
+ * What of `resources` an answer may hold: a record a grant shows, or a party (a referenced type) such a
+ * record names (namedByShown), for an include as for a search: one referenced type's revinclude of another
+ * (`Organization:partof`) brings no party a shown record does not name (hostile review helper-94, F1).
+ */
+export function showable(
+  resources: readonly FhirResource[], readOf: ReadonlyMap<string, ReadName>, grants: readonly Grant[], contexts: readonly ScopeContext[],
+): (r: FhirResource) => boolean {
+  const named = namedByShown(resources, readOf, grants, contexts);
+  return (r) => (isReferenced(r) ? named.has(`${r.resourceType}/${r.id}`) : grantShows(r, readOf, grants, contexts));
 }
 
 /**

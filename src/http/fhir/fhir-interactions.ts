@@ -19,7 +19,7 @@ import type { JsonAnswer } from '../serialization/json-answer.js';
 import { searchLink } from './bundle.js';
 import { delegateRelatedPerson } from './delegate-related-person.js';
 import {
-  categoriesOf, contextsFor, formTypes, grantsOf, insufficientScope, launchPatientOf, mayInclude, namedByShown, requireGrants,
+  categoriesOf, contextsFor, formTypes, grantsOf, insufficientScope, launchPatientOf, namedByShown, requireGrants, showable,
 } from './fhir-access.js';
 import { servedTypes, type FhirApi, type TypeServing } from './fhir-api.js';
 import { patientResources, type Alternatives } from './patient-records.js';
@@ -131,7 +131,8 @@ export class FhirInteractions {
       matches.push(...mine.matches);
       // What an include may add: looked at only when the search asks for includes.
       if (search.includes.length > 0 || search.revincludes.length > 0) {
-        all.push(...found.resources.filter((r) => mayInclude(r, found.readOf, grants, contexts) && this.reaches(found.access, r.resourceType)));
+        const shows = showable(found.resources, found.readOf, grants, contexts);
+        all.push(...found.resources.filter((r) => shows(r) && this.reaches(found.access, r.resourceType)));
       }
     }
     // A listing that read nobody is recorded as such: no record names someone left out, or the caller instead.
@@ -215,7 +216,8 @@ export class FhirInteractions {
           ? namedByShown(found.resources, found.readOf, grants, contexts).has(`${type}/${id}`)
           : grantsRecord(grantsFor(grants, type, 'read', contexts), found.readOf.get(`${type}/${id}`), categoriesOf(resource)));
         if (resource !== undefined && shown) {
-          const answeredBy = found.readOf.get(`${type}/${id}`);
+          // A record is named for the read it came from; a party (a referenced type) for its type, as its search is.
+          const answeredBy = REFERENCED_TYPES.has(type) ? undefined : found.readOf.get(`${type}/${id}`);
           const part = request.audit.patientsRead?.get(patient);
           if (answeredBy !== undefined) (part ?? request.audit).answeredBy = answeredBy;
           noteWithheld(request, reply, 0);

@@ -21,7 +21,7 @@ import { ApiError } from '../api-error.js';
 import { noteWithheld } from '../release-header.js';
 import type { RouteDependencies } from '../routes/dependencies.js';
 import { documentBundle } from './bundle.js';
-import { categoriesOf, contextsFor, formTypes, grantsOf, mayInclude, requireGrants } from './fhir-access.js';
+import { categoriesOf, contextsFor, formTypes, grantsOf, requireGrants, showable } from './fhir-access.js';
 import type { FhirApi, TypeServing } from './fhir-api.js';
 import { patientResources } from './patient-records.js';
 import { noteRefusedFor } from '../caller-basis.js';
@@ -92,7 +92,7 @@ export class PatientSummary {
       const taken = sectionReads.length === 0 || sectionReads.some((read) => found.withheldBy.has(read));
       return { section, content: { entries, withheld: granted.length === 0 || !taken || entries.length < ofType.length || !released } satisfies SectionContent };
     });
-    const held = withReferenced([subject, SERVICE, ...contents.flatMap((c) => c.content.entries)], found.resources, (r) => mayInclude(r, found.readOf, grants, contexts));
+    const held = withReferenced([subject, SERVICE, ...contents.flatMap((c) => c.content.entries)], found.resources, showable(found.resources, found.readOf, grants, contexts));
     const byKey = new Map(held.map((r) => [`${r.resourceType}/${r.id}`, r]));
     const composition: FhirResource = {
       resourceType: 'Composition', id: request.id, status: 'final',

@@ -155,6 +155,25 @@ describe('FHIR API: what each SMART scope reaches', () => {
       expect((await search(TOLVAN, beside, `/fhir/Practitioner/${onlyBookings ?? ''}`)).statusCode).toBe(404);
     });
 
+    // Hostile review helper-94, F1: a revinclude from one referenced type onto another (Organization:partof,
+    // PractitionerRole:organization) brought parties no shown record names, each 404 by id under the same token.
+    it('come into an answer only where a read by id would answer them, includes and revincludes too', async () => {
+      for (const scope of ['patient/Encounter.rs patient/Observation.rs', 'patient/Encounter.rs patient/MedicationRequest.rs?category=http://example.org|none']) {
+        for (const url of [
+          '/fhir/Organization?_revinclude=Organization:partof&_count=500',
+          '/fhir/Organization?_revinclude=PractitionerRole:organization&_include:iterate=PractitionerRole:practitioner&_count=500',
+          '/fhir/Practitioner?_revinclude=PractitionerRole:practitioner&_count=500',
+        ]) {
+          const answered = bundleOf(await search(TOLVAN, scope, url));
+          const unreadable: string[] = [];
+          for (const r of [...matchesOf(answered), ...includesOf(answered)]) {
+            if ((await search(TOLVAN, scope, `/fhir/${r.resourceType}/${r.id ?? ''}`)).statusCode !== 200) unreadable.push(`${r.resourceType}/${r.id ?? ''}`);
+          }
+          expect([scope, url, unreadable]).toEqual([scope, url, []]);
+        }
+      }
+    });
+
     it('are not readable with no record scope at all: 403', async () => {
       expect(outcomeOf(await search(TOLVAN, 'openid launch/patient', '/fhir/Organization'), 403).code).toBe('forbidden');
       expect(outcomeOf(await search(TOLVAN, 'openid launch/patient', '/fhir/Practitioner'), 403).code).toBe('forbidden');
