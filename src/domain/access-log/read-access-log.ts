@@ -67,6 +67,7 @@ export const invalidCursor = (): DomainError => new DomainError('INVALID_PAGE', 
  */
 export class ReadAccessLog {
   private readonly zone: string;
+  private readonly clientNames: ClientNames;
 
   constructor(
     private readonly reader: AccessLogReader,
@@ -74,6 +75,7 @@ export class ReadAccessLog {
     private readonly settings: AccessLogSettings,
   ) {
     this.zone = settings.zone;
+    this.clientNames = settings.clientNames ?? new Map();
   }
 
   async page(request: AccessLogRequest): Promise<AccessLogPage> {
@@ -101,7 +103,7 @@ export class ReadAccessLog {
     const found = await this.reader.page(query);
     const shown = found.slice(0, request.limit);
     const grants = await this.grantsOf(shown);
-    const entries = shown.map((f) => entryOf(f.access, request.patientId, request.viewer, this.zone, this.settings.clientNames ?? new Map(),
+    const entries = shown.map((f) => entryOf(f.access, request.patientId, request.viewer, this.zone, this.clientNames,
       f.access.proxyGrantId === undefined ? undefined : grants.get(f.access.proxyGrantId)));
     const last = shown.at(-1);
     return found.length > request.limit && last !== undefined

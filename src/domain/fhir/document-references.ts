@@ -6,12 +6,12 @@
  * holds, never left dangling; whatever else that Reference says (its display) stays.
  */
 import type { FhirResource } from '../../reads/as-fhir.js';
+import { keyOf } from './resource-search.js';
 
 /** A relative reference `Type/id`: the only kind the API's forms write (besides `#contained`). */
 const RELATIVE = /^[A-Z][A-Za-z]+\/[A-Za-z0-9\-.]{1,64}$/;
 const DROP = Symbol('drop');
 
-const keyOf = (r: FhirResource): string => `${r.resourceType}/${r.id}`;
 
 function referencesIn(value: unknown, out: string[] = []): string[] {
   if (Array.isArray(value)) for (const v of value) referencesIn(v, out);

@@ -117,7 +117,8 @@ export function sortMatches(matches: readonly FhirResource[], type: FhirType, zo
   return keyed.map((k) => k.r);
 }
 
-const keyOf = (r: FhirResource): string => `${r.resourceType}/${r.id}`;
+/** A resource's `Type/id`: how a reference names it, and how a request's records are keyed. */
+export const keyOf = (r: FhirResource): string => `${r.resourceType}/${r.id}`;
 
 /** The `Type/id` keys the reference elements of `param` name in `resource`: of its target types only (and of `:Type`, where given). */
 const referencedKeys = (resource: FhirResource, spec: IncludeSpec): string[] =>

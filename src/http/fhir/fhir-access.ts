@@ -6,6 +6,7 @@
 import type { FastifyRequest } from 'fastify';
 import { contextsReaching, launchPatient } from '../../domain/access/scope-reach.js';
 import { withReferenced } from '../../domain/fhir/document-references.js';
+import { keyOf } from '../../domain/fhir/resource-search.js';
 import { REFERENCED_TYPES, type FhirType } from '../../domain/fhir/search-parameters.js';
 import { grantsFor, grantsRecord, smartGrants, type Grant, type Interaction, type ScopeContext } from '../../domain/fhir/smart-scopes.js';
 import { OPERATIONS, type ReadName } from '../../domain/operations/table.js';
@@ -75,10 +76,13 @@ export const categoriesOf = (r: FhirResource): { system?: string; code?: string 
 
 const isReferenced = (r: FhirResource): boolean => REFERENCED_TYPES.has(r.resourceType as FhirType);
 
-/** Whether a grant of the token shows record `r`: one grant of its type gives its read (`readOf`, by `Type/id`) and its category. */
-export function grantShows(r: FhirResource, readOf: ReadonlyMap<string, ReadName>, grants: readonly Grant[], contexts: readonly ScopeContext[]): boolean {
+/** The read that wrote `r` among a request's records (PatientResources.readOf, by `Type/id`). */
+export const readOfRecord = (readOf: ReadonlyMap<string, ReadName>, r: FhirResource): ReadName | undefined => readOf.get(keyOf(r));
+
+/** Whether a grant of the token shows record `r`: one grant of its type gives its read and its category. */
+function grantShows(r: FhirResource, readOf: ReadonlyMap<string, ReadName>, grants: readonly Grant[], contexts: readonly ScopeContext[]): boolean {
   const allowed = [...grantsFor(grants, r.resourceType, 'search', contexts), ...grantsFor(grants, r.resourceType, 'read', contexts)];
-  return grantsRecord(allowed, readOf.get(`${r.resourceType}/${r.id}`), categoriesOf(r));
+  return grantsRecord(allowed, readOfRecord(readOf, r), categoriesOf(r));
 }
 
 /**
@@ -90,7 +94,7 @@ export function showable(
   resources: readonly FhirResource[], readOf: ReadonlyMap<string, ReadName>, grants: readonly Grant[], contexts: readonly ScopeContext[],
 ): (r: FhirResource) => boolean {
   const named = namedByShown(resources, readOf, grants, contexts);
-  return (r) => (isReferenced(r) ? named.has(`${r.resourceType}/${r.id}`) : grantShows(r, readOf, grants, contexts));
+  return (r) => (isReferenced(r) ? named.has(keyOf(r)) : grantShows(r, readOf, grants, contexts));
 }
 
 /**
@@ -98,9 +102,9 @@ export function showable(
  * directly or through another (a PractitionerRole's Organization), by `Type/id`: all a referenced type
  * answers, so a grant whose category shows no record names nothing (hostile review helper-93).
  */
-export function namedByShown(
+function namedByShown(
   resources: readonly FhirResource[], readOf: ReadonlyMap<string, ReadName>, grants: readonly Grant[], contexts: readonly ScopeContext[],
 ): Set<string> {
   const shown = resources.filter((r) => !isReferenced(r) && grantShows(r, readOf, grants, contexts));
-  return new Set(withReferenced(shown, resources, isReferenced).filter(isReferenced).map((r) => `${r.resourceType}/${r.id}`));
+  return new Set(withReferenced(shown, resources, isReferenced).filter(isReferenced).map(keyOf));
 }

@@ -19,7 +19,7 @@ import type { JsonAnswer } from '../serialization/json-answer.js';
 import { searchLink } from './bundle.js';
 import { delegateRelatedPerson } from './delegate-related-person.js';
 import {
-  categoriesOf, contextsFor, formTypes, grantsOf, insufficientScope, launchPatientOf, namedByShown, requireGrants, showable,
+  categoriesOf, contextsFor, formTypes, grantsOf, insufficientScope, launchPatientOf, readOfRecord, requireGrants, showable,
 } from './fhir-access.js';
 import { servedTypes, type FhirApi, type TypeServing } from './fhir-api.js';
 import { patientResources, type Alternatives } from './patient-records.js';
@@ -31,9 +31,6 @@ import { KeptEntries, searchsetBody } from './searchset-bytes.js';
 import type { WrittenForms } from './written-forms.js';
 
 const notFound = (type: string): ApiError => new ApiError(404, `No ${type} with this id is readable with this token: search ${type}?patient=… for the ids.`);
-
-/** Whether a resource's `Type/id` is among `keys`. */
-const inSet = (keys: ReadonlySet<string>) => (r: FhirResource): boolean => keys.has(`${r.resourceType}/${r.id}`);
 
 export class FhirInteractions {
   private readonly served: ReadonlyMap<string, TypeServing>;
@@ -118,21 +115,23 @@ export class FhirInteractions {
       const query = { type: search.type, dates: search.dates, tokens: search.tokens, references: search.references, ...(search.ids === undefined ? {} : { ids: search.ids }) };
       // Matches come from the type's own reads: an included read may write the type too (a note's Encounter).
       const own = new Set<ReadName>(reads);
-      const fromOwn = (r: FhirResource): boolean => own.has(found.readOf.get(`${r.resourceType}/${r.id}`) as ReadName);
+      const fromOwn = (r: FhirResource): boolean => own.has(readOfRecord(found.readOf, r) as ReadName);
+      // What of the records an answer may hold (a party: what a shown record names), made once for the selection and the includes.
+      let showing: ((r: FhirResource) => boolean) | undefined;
+      const shows = (): ((r: FhirResource) => boolean) => (showing ??= showable(found.resources, found.readOf, grants, contexts));
       // A referenced type answers what the records a grant shows name, so every grant of the patient's contexts keys its selection.
       const referenced = REFERENCED_TYPES.has(search.type);
       const key = selectionKey({ ...query, own: reads, typeGrants: referenced ? grants.filter((g) => contexts.includes(g.context)) : typeGrants });
       const mine = this.remembered.of(found.resources, key, () => {
-        const shows = referenced ? inSet(namedByShown(found.resources, found.readOf, grants, contexts))
-          : (r: FhirResource) => grantsRecord(typeGrants, found.readOf.get(`${r.resourceType}/${r.id}`), categoriesOf(r));
-        return found.resources.filter((r) => fromOwn(r) && matchesQuery(r, query, this.deps.zone) && shows(r));
+        // A record of the type by its search grants; a party as showable says.
+        const selects = referenced ? shows() : (r: FhirResource) => grantsRecord(typeGrants, readOfRecord(found.readOf, r), categoriesOf(r));
+        return found.resources.filter((r) => fromOwn(r) && matchesQuery(r, query, this.deps.zone) && selects(r));
       });
       selections.push(mine);
       matches.push(...mine.matches);
       // What an include may add: looked at only when the search asks for includes.
       if (search.includes.length > 0 || search.revincludes.length > 0) {
-        const shows = showable(found.resources, found.readOf, grants, contexts);
-        all.push(...found.resources.filter((r) => shows(r) && this.reaches(found.access, r.resourceType)));
+        all.push(...found.resources.filter((r) => shows()(r) && this.reaches(found.access, r.resourceType)));
       }
     }
     // A listing that read nobody is recorded as such: no record names someone left out, or the caller instead.
@@ -212,12 +211,12 @@ export class FhirInteractions {
       try {
         const found = await patientResources(request, this.deps, this.api, this.written, patient, reads, this.alternativesOf(type));
         const resource = found.resources.find((r) => r.resourceType === type && r.id === id);
-        const shown = resource !== undefined && (REFERENCED_TYPES.has(type)
-          ? namedByShown(found.resources, found.readOf, grants, contexts).has(`${type}/${id}`)
-          : grantsRecord(grantsFor(grants, type, 'read', contexts), found.readOf.get(`${type}/${id}`), categoriesOf(resource)));
+        const referenced = REFERENCED_TYPES.has(type);
+        const shown = resource !== undefined && (referenced ? showable(found.resources, found.readOf, grants, contexts)(resource)
+          : grantsRecord(grantsFor(grants, type, 'read', contexts), readOfRecord(found.readOf, resource), categoriesOf(resource)));
         if (resource !== undefined && shown) {
           // A record is named for the read it came from; a party (a referenced type) for its type, as its search is.
-          const answeredBy = REFERENCED_TYPES.has(type) ? undefined : found.readOf.get(`${type}/${id}`);
+          const answeredBy = referenced ? undefined : readOfRecord(found.readOf, resource);
           const part = request.audit.patientsRead?.get(patient);
           if (answeredBy !== undefined) (part ?? request.audit).answeredBy = answeredBy;
           noteWithheld(request, reply, 0);

@@ -21,7 +21,7 @@ import { ApiError } from '../api-error.js';
 import { noteWithheld } from '../release-header.js';
 import type { RouteDependencies } from '../routes/dependencies.js';
 import { documentBundle } from './bundle.js';
-import { categoriesOf, contextsFor, formTypes, grantsOf, requireGrants, showable } from './fhir-access.js';
+import { categoriesOf, contextsFor, formTypes, grantsOf, readOfRecord, requireGrants, showable } from './fhir-access.js';
 import type { FhirApi, TypeServing } from './fhir-api.js';
 import { patientResources } from './patient-records.js';
 import { noteRefusedFor } from '../caller-basis.js';
@@ -85,7 +85,7 @@ export class PatientSummary {
     if (subject === undefined) throw notFound();
     const contents = sections.map(({ section, grants: granted }) => {
       const ofType = found.resources.filter((r) => r.resourceType === section.type);
-      const entries = sortMatches(ofType.filter((r) => grantsRecord(granted, found.readOf.get(`${r.resourceType}/${r.id}`), categoriesOf(r))), section.type, this.deps.zone);
+      const entries = sortMatches(ofType.filter((r) => grantsRecord(granted, readOfRecord(found.readOf, r), categoriesOf(r))), section.type, this.deps.zone);
       const sectionReads = this.readsOf.get(section.type) ?? [];
       const released = sectionReads.every((read) => (found.withheldBy.get(read) ?? 0) === 0);
       // A section whose reads the caller's access does not reach (a proxy's other categories) is withheld, never told empty.
