@@ -32,10 +32,16 @@ const sameHolder = (a: KeptGrant, b: KeptGrant): boolean =>
 /**
  * The person's earlier grants to the same app for the same pick (or the earlier plain grant) that a
  * new consent `kept` replaces: one grant per app, person and pick, so signing in again replaces rather
- * than adds. `current`, the grant the consent extends (a plain one of the same sign-in), is not among them.
+ * than adds. `current`, the grant the consent extends (a plain one of the same sign-in), is not among them,
+ * nor is a grant that ended: a replay or an RFC 7009 revocation ends one and leaves its pick till its
+ * lifetime, and what was made under it must not live on through the next consent (hostile review helper-96).
  */
-export async function replacedGrants(picks: LaunchPicks, kept: KeptGrant, current: string | undefined): Promise<Array<KeptGrant & { grantId: string }>> {
-  return (await picks.opening(kept.accountId, [])).filter((k) => k.grantId !== current && sameHolder(k, kept));
+export async function replacedGrants(
+  provider: Provider, picks: LaunchPicks, kept: KeptGrant, current: string | undefined,
+): Promise<Array<KeptGrant & { grantId: string }>> {
+  const same = (await picks.opening(kept.accountId, [])).filter((k) => k.grantId !== current && sameHolder(k, kept));
+  const alive = await Promise.all(same.map(async (k) => (await grantHolder(provider, k.grantId)) !== undefined));
+  return same.filter((_, i) => alive[i] === true);
 }
 
 /**

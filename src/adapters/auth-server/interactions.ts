@@ -214,7 +214,7 @@ export async function handleInteraction(provider: Provider, req: IncomingMessage
     accountId, clientId, ...(session === undefined ? {} : { session }), ...(picked === undefined ? {} : { patientId: picked.id, fhirUser: picked.fhirUser }),
   };
   // The grants this consent replaces end with their withdrawals recorded first, as the consent is: else nothing changes.
-  const replaced = await replacedGrants(launch.picks, kept, details.grantId);
+  const replaced = await replacedGrants(provider, launch.picks, kept, details.grantId);
   if (!await endingsAudited(provider, launch, req, replaced)) {
     return provider.interactionFinished(req, res, { error: 'temporarily_unavailable', error_description: NOT_AUDITED }, { mergeWithLastSubmission: false });
   }

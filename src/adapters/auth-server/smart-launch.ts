@@ -128,7 +128,8 @@ export interface KeptGrant {
   /**
    * The grants this one replaced when the person consented again (keepGrant), newest first, theirs
    * after them: what a subscription made under one of them lives on through. A grant the person
-   * revoked or signed out of is in no list, so signing in again never revives what it held.
+   * revoked or signed out of, or that a replay ended, is in no list (replacedGrants takes live grants
+   * alone), so signing in again never revives what it held.
    */
   replaces?: readonly string[];
 }

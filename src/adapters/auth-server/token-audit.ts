@@ -88,7 +88,8 @@ async function afterRefusal(provider: Provider, ctx: KoaContext, audit: TokenAud
   }
   // A replay ended the grant (its end recorded already, revocation-records.ts). What is kept beside it stays till
   // its lifetime: requests racing with one token are recorded after the end, each naming the picked patient by it
-  // (hostile review helper-92, F2: forgotten, they fell to the person's own log). Nothing takes it for a live grant.
+  // (hostile review helper-92, F2: forgotten, they fell to the person's own log). Nothing takes it for a live grant:
+  // connected apps, refreshes, subscriptions and a new consent's replacedGrants ask for the grant itself.
 }
 
 export function tokenAudit(provider: Provider, audit: TokenAudit): void {
