@@ -8,11 +8,11 @@ import { inLanguage } from './app-names.js';
 import { h } from './dom.js';
 import type { AuditEvent, Resource } from './fhir-types.js';
 import { dayKey, LOCALE } from './format.js';
-import { BASIS_NAMES, LABELS, OPERATION_NAMES, OUTCOME_NAMES, type Lang } from './i18n.js';
+import { BASIS_NAMES, LABELS, OUTCOME_NAMES, type Lang } from './i18n.js';
+import { dataRead } from './event-reads.js';
 import { groupLog, pageOf, type LogDay, type LogGroup, type LogPage } from './log-groups.js';
 import { LOG_WORDS } from './record-words.js';
 
-const OPERATION_SYSTEM = 'urn:patient-data-access:operation';
 const ZONE = 'Europe/Stockholm';
 /** Lines a page: a phone shows a page in a few screens. */
 const PER_PAGE = 8;
@@ -29,10 +29,7 @@ function who(e: AuditEvent, lang: Lang): string {
   return basis === BASIS_NAMES[0]?.en || id === undefined ? name : `${name} (${id})`;
 }
 
-function what(e: AuditEvent, lang: Lang): string {
-  const op = e.subtype?.find((s) => s.system === OPERATION_SYSTEM);
-  return (op?.code === undefined ? undefined : OPERATION_NAMES[op.code]?.[lang]) ?? op?.display ?? '?';
-}
+const what = (e: AuditEvent, lang: Lang): string => dataRead(e, lang).join(', ');
 
 /** The app, by its name in the page's language where the log gives one (its translations, issue 55 item 6). */
 function appOf(e: AuditEvent, lang: Lang): string {
@@ -52,14 +49,14 @@ function summary(g: LogGroup, lang: Lang): HTMLElement {
   const span = from === to ? to : `${from}–${to}`;
   const count = `${g.events.length} ${(g.events.length === 1 ? LOG_WORDS.event : LOG_WORDS.events)[lang]}`;
   // What was done, in the order it was first done that day.
-  const whats = [...new Set([...g.events].reverse().map((e) => what(e, lang)))];
+  const done = [...new Set([...g.events].reverse().flatMap((e) => dataRead(e, lang)))];
   const notDone = [...new Set(g.events.filter((e) => e.outcome !== DONE).map((e) => e.outcome ?? ''))]
     .map((o) => `${OUTCOME_NAMES[o]?.[lang] ?? o}: ${g.events.filter((e) => (e.outcome ?? '') === o).length}`);
   return h('summary', {},
     h('span', { class: 'log-who' }, who(first, lang)),
     appOf(first, lang) === '' ? null : h('span', { class: 'log-line' }, `${LABELS.application[lang]}: ${appOf(first, lang)}`),
     h('span', { class: 'log-line' }, `${span} · ${count}`),
-    h('span', { class: 'log-line' }, `${LABELS.what[lang]}: ${whats.join(', ')}`),
+    h('span', { class: 'log-line' }, `${LABELS.what[lang]}: ${done.join(', ')}`),
     notDone.length === 0 ? null : h('span', { class: 'log-line flag' }, h('span', { 'aria-hidden': 'true' }, '!\u00a0'), notDone.join(', ')));
 }
 

@@ -117,10 +117,10 @@ export function outcomeRecordOf(request: FastifyRequest, reply: FastifyReply, no
 export function outcomeRecordsOf(request: FastifyRequest, reply: FastifyReply, now: number): OutcomeRecord[] {
   const record = outcomeRecordOf(request, reply, now);
   const read = request.audit?.patientsRead;
-  if (read === undefined || read.size === 0) return [namedForRead(record, request.audit?.reads, request.audit?.answeredBy)];
+  if (read === undefined || read.size === 0) return [namedForReads(record, request.audit?.reads, request.audit?.answeredBy)];
   return [...read].map(([patientId, { delegation, withheld, reads, answeredBy }]) => {
     const { withheld: _total, ...common } = record;
-    return namedForRead({ ...common, patientId, delegation, ...(withheld > 0 && reply.statusCode < 300 ? { withheld } : {}) }, reads, answeredBy);
+    return namedForReads({ ...common, patientId, delegation, ...(withheld > 0 && reply.statusCode < 300 ? { withheld } : {}) }, reads, answeredBy);
   });
 }
 
@@ -140,6 +140,19 @@ function namedForRead(record: OutcomeRecord, reads: ReadonlySet<ReadName> | unde
   if (reads === undefined || !READS.has(record.operation) || reads.has(record.operation as ReadName)) return record;
   const [made] = reads;
   return made === undefined ? record : { ...record, operation: made };
+}
+
+/**
+ * The record named for its read, and naming every other read of the patient's data it made (`alsoRead`):
+ * a delegate's `Encounter?_revinclude=Composition:encounter` read the journal notes too, and the log said
+ * only "Vårdkontakter" (hostile review helper-90, F2); a `$summary` reads each section's data. Only an
+ * answer that was sent showed them; a read by id answers one record, of the read it is named for.
+ */
+function namedForReads(record: OutcomeRecord, reads: ReadonlySet<ReadName> | undefined, answeredBy: ReadName | undefined): OutcomeRecord {
+  const named = namedForRead(record, reads, answeredBy);
+  if (reads === undefined || answeredBy !== undefined || record.status >= 300) return named;
+  const alsoRead = [...reads].filter((read) => read !== named.operation);
+  return alsoRead.length === 0 ? named : { ...named, alsoRead };
 }
 
 /** The record a write stores once its caller is authorised, before the EHR is asked to change anything. */

@@ -14,6 +14,8 @@ export interface LoggedAccess {
    */
   requestId: string;
   operation: string;
+  /** The other reads of the patient's data the request made, when it named any (OutcomeRecord.alsoRead). */
+  alsoRead?: string[];
   outcome: 'allowed' | 'denied' | 'failed';
   status: number;
   /** The identity number of the person whose token made the request, if a person's. */

@@ -79,6 +79,12 @@ export interface OutcomeRecord extends AuditFields {
    */
   writeResult?: string;
   /**
+   * The other reads of the patient's data the request made besides `operation`'s, in the order made, when
+   * an answer was sent (docs/contract.md#the-patients-access-log): a FHIR search's includes, a `$summary`'s
+   * sections. isAlsoRead (src/domain/access-log/also-read.ts) holds. Absent on every other record, and on every record written before it.
+   */
+  alsoRead?: string[];
+  /**
    * Only on a record of operation `refusalsNotAudited`, which answers no request: how many refusals
    * before authentication with this status were counted in the window ending at `time` and not
    * audited one by one (docs/operations.md#the-audit-store).

@@ -6,7 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { AuditEvent } from '../../app/src/fhir-types.js';
+import { dataRead } from '../../app/src/event-reads.js';
 import { dayKey } from '../../app/src/format.js';
+import { OPERATION_NAMES } from '../../app/src/i18n.js';
 import { actorKey, groupLog, pageOf } from '../../app/src/log-groups.js';
 
 let serial = 0;
@@ -73,5 +75,15 @@ describe('issue 55 item 5: the log by day and by who, paged, in one order', () =
     expect(pageOf(days, 9, 5).page).toBe(2);
     expect(pageOf(days, -1, 5).page).toBe(0);
     expect(pageOf([], 0, 5)).toEqual({ days: [], page: 0, pages: 1 });
+  });
+
+  // Hostile review helper-90, F2: a search of care contacts that included the journal notes showed as "Vårdkontakter" alone.
+  it('names every kind of data an event read, the one it is named for first, in the page\'s language', () => {
+    const search = event('2026-11-26T15:00:00Z', 'Guardian', '198112189876', 'patient-app', 'getContacts');
+    search.subtype?.push({ system: 'urn:patient-data-access:operation', code: 'getJournalNotes' }, { system: 'http://hl7.org/fhir/restful-interaction', code: 'search' });
+    for (const lang of ['sv', 'en'] as const) {
+      expect(dataRead(search, lang)).toEqual([OPERATION_NAMES.getContacts?.[lang], OPERATION_NAMES.getJournalNotes?.[lang]]);
+      expect(dataRead(event('2026-11-26T15:00:00Z', 'Guardian', '198112189876', 'patient-app', 'getLabResults'), lang)).toEqual([OPERATION_NAMES.getLabResults?.[lang]]);
+    }
   });
 });

@@ -37,6 +37,7 @@ export class MemoryAuditTrail implements AuditTrail, AccessLogReader {
       if (r.delegation !== undefined) access.delegation = r.delegation;
       if (r.proxyGrantId !== undefined) access.proxyGrantId = r.proxyGrantId;
       if (r.reason !== undefined) access.reason = r.reason;
+      if (r.alsoRead !== undefined) access.alsoRead = r.alsoRead;
       found.push({ position: { timeMs: ms, id: String(i + 1) }, access });
     }
     return found;

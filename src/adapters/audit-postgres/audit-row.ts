@@ -1,3 +1,4 @@
+import { isAlsoRead } from '../../domain/access-log/also-read.js';
 import { isAuditReason, isWriteResult, type AuditRecord, type OutcomeRecord } from '../../ports/audit-trail.port.js';
 import { macHex, unkeyedHex, type ChainKey } from '../audit-chain/chain-keys.js';
 
@@ -13,8 +14,11 @@ export const COLUMNS = [
 /** Columns added by migrations 2 to 5, after `status` in the INSERT and the canonical form. */
 export const LATER_COLUMNS = ['phase', 'service_request_id', 'withheld', 'caller_request_id', 'unaudited'] as const;
 
-/** Columns added by migrations 7 (proxy grants) and 8 (a write's answer), after `key_id` in the INSERT; in the canonical forms only when set. */
-export const GRANT_COLUMNS = ['proxy_grant_id', 'reason', 'write_result'] as const;
+/**
+ * Columns added by migrations 7 (proxy grants), 8 (a write's answer) and 9 (the other reads a request made), after `key_id` in
+ * the INSERT; in the canonical forms only when set.
+ */
+export const GRANT_COLUMNS = ['proxy_grant_id', 'reason', 'write_result', 'also_read'] as const;
 
 /** One record as stored: `time` is UTC with microseconds, absent fields are null, in COLUMNS order, then LATER_COLUMNS. */
 export interface StoredValues {
@@ -36,6 +40,8 @@ export interface StoredValues {
   reason: string | null;
   /** What the EHR answered a write (migration 8), `OK ARRIVAL_REGISTERED`; null on every other row. */
   writeResult: string | null;
+  /** The other reads the request made (migration 9), space-separated: `getJournalNotes getDiagnoses`; null on every other row. */
+  alsoRead: string | null;
 }
 
 const OUTCOMES = new Set<string>(['allowed', 'denied', 'failed']);
@@ -87,6 +93,8 @@ export function toStoredValues(record: AuditRecord): StoredValues {
   if (record.reason !== undefined && !isAuditReason(record.reason)) throw new TypeError('audit record field reason cannot be stored');
   const writeResult = attempt ? undefined : record.writeResult;
   if (writeResult !== undefined && !isWriteResult(writeResult)) throw new TypeError('audit record field writeResult cannot be stored');
+  const alsoRead = attempt ? undefined : record.alsoRead;
+  if (alsoRead !== undefined && !isAlsoRead(alsoRead)) throw new TypeError('audit record field alsoRead cannot be stored');
   const a = record.actor;
   return {
     // The database keeps microseconds; the canonical form spells them out so a changed instant shows.
@@ -107,6 +115,7 @@ export function toStoredValues(record: AuditRecord): StoredValues {
     proxyGrantId: grant ?? null,
     reason: record.reason ?? null,
     writeResult: writeResult ?? null,
+    alsoRead: alsoRead?.join(' ') ?? null,
   };
 }
 
@@ -120,10 +129,11 @@ export function toStoredValues(record: AuditRecord): StoredValues {
  * other row at most three, so no two rows share a canonical form and every older row keeps its hash.
  * The columns of migration 7 (`proxy_grant_id`, `reason`) follow the same rule after them: a row with
  * either has six or seven later values, and every row before it at most five. So does migration 8's
- * `write_result`: a row with it has eight, every row before it at most seven.
+ * `write_result`: a row with it has eight, every row before it at most seven; and migration 9's `also_read`:
+ * a row with it has nine.
  */
 export function rowHash(values: StoredValues, prevHash: string): string {
-  const newer = [values.callerRequestId, values.unaudited, values.proxyGrantId, values.reason, values.writeResult];
+  const newer = [values.callerRequestId, values.unaudited, values.proxyGrantId, values.reason, values.writeResult, values.alsoRead];
   while (newer.length > 0 && newer[newer.length - 1] === null) newer.pop();
   const withheld = values.withheld === null ? [] : [values.withheld];
   const later = newer.length > 0 ? [values.phase, values.serviceRequestId, values.withheld, ...newer]
@@ -136,8 +146,8 @@ export function rowHash(values: StoredValues, prevHash: string): string {
 /**
  * The MAC of a keyed row (migration 6): HMAC-SHA-256 under `key` over the canonical JSON array of
  * every column up to `unaudited`, each spelled out (null included), then the columns of migrations 7
- * and 8 up to the last one set (none on a row without them, so every keyed row written before keeps its
- * MAC; 21 to 23 values before the key's id on a row with them, 20 on every other, so no two rows
+ * to 9 up to the last one set (none on a row without them, so every keyed row written before keeps its
+ * MAC; 21 to 24 values before the key's id on a row with them, 20 on every other, so no two rows
  * share a form), then the key's id and the previous hash. A row with a key id is verified only this
  * way, so the spelling of the unkeyed form above never applies.
  */
@@ -146,9 +156,9 @@ export function rowMac(values: StoredValues, prevHash: string, key: ChainKey): s
     values.callerRequestId, values.unaudited, ...grantValues(values), key.id, prevHash]));
 }
 
-/** `proxy_grant_id`, `reason` and `write_result` up to the last one set: none for a row without any. */
+/** `proxy_grant_id`, `reason`, `write_result` and `also_read` up to the last one set: none for a row without any. */
 function grantValues(values: StoredValues): Array<string | null> {
-  const set = [values.proxyGrantId, values.reason, values.writeResult];
+  const set = [values.proxyGrantId, values.reason, values.writeResult, values.alsoRead];
   while (set.length > 0 && set[set.length - 1] === null) set.pop();
   return set;
 }
@@ -181,6 +191,7 @@ export interface SelectedRow {
   proxy_grant_id: string | null;
   reason: string | null;
   write_result: string | null;
+  also_read: string | null;
   /** The chain key's id (migration 6); null for a row written before the chain had a key. */
   key_id: string | null;
   prev_hash: string;
@@ -189,7 +200,7 @@ export interface SelectedRow {
 
 // The text form of `time` gets another name, so an ORDER BY time still sorts the timestamptz column.
 export const SELECT_COLUMNS = `id, to_char(time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS time_utc, request_id, operation, actor_issuer, actor_subject, actor_person_id,
-  client_id, subscription, patient_id, delegation, source_address, outcome, status, phase, service_request_id, withheld, caller_request_id, unaudited, proxy_grant_id, reason, write_result, key_id, prev_hash, hash`;
+  client_id, subscription, patient_id, delegation, source_address, outcome, status, phase, service_request_id, withheld, caller_request_id, unaudited, proxy_grant_id, reason, write_result, also_read, key_id, prev_hash, hash`;
 
 export function storedValuesOf(row: SelectedRow): StoredValues {
   return {
@@ -197,7 +208,7 @@ export function storedValuesOf(row: SelectedRow): StoredValues {
     text: [row.request_id, row.operation, row.actor_issuer, row.actor_subject, row.actor_person_id, row.client_id,
       row.subscription, row.patient_id, row.delegation, row.source_address, row.outcome],
     status: row.status, phase: row.phase, serviceRequestId: row.service_request_id, withheld: row.withheld, callerRequestId: row.caller_request_id,
-    unaudited: row.unaudited, proxyGrantId: row.proxy_grant_id, reason: row.reason, writeResult: row.write_result,
+    unaudited: row.unaudited, proxyGrantId: row.proxy_grant_id, reason: row.reason, writeResult: row.write_result, alsoRead: row.also_read,
   };
 }
 
@@ -217,7 +228,7 @@ export function recordOf(row: SelectedRow): AuditRecord {
     : {
       ...common, outcome: row.outcome, status: row.status ?? 0,
       ...(row.withheld === null ? {} : { withheld: row.withheld }), ...(row.unaudited === null ? {} : { unaudited: row.unaudited }),
-      ...(row.write_result === null ? {} : { writeResult: row.write_result }),
+      ...(row.write_result === null ? {} : { writeResult: row.write_result }), ...(row.also_read === null ? {} : { alsoRead: row.also_read.split(' ') }),
     } satisfies OutcomeRecord;
   if (row.service_request_id !== null) record.serviceRequestId = row.service_request_id;
   if (row.caller_request_id !== null) record.callerRequestId = row.caller_request_id;

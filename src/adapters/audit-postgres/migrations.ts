@@ -127,6 +127,17 @@ const MIGRATIONS: readonly Migration[] = [
       COMMENT ON COLUMN ${s}.access_log.write_result IS
         'What the EHR answered a write: its ResultCode and ReasonCode, e.g. OK ARRIVAL_REGISTERED, INFO ALREADY_PAID, ERROR OUTSIDE_ARRIVAL_WINDOW; null on every other row.';`,
   },
+  {
+    // The other reads of the patient's data a request made besides its operation's (a FHIR search's
+    // includes, a $summary's sections), so the patient's access log names each. In the chain only when
+    // set (audit-row.ts); the CHECK is isAlsoRead's: 1 to 32 read names, space-separated.
+    version: 9,
+    sql: (s) => `
+      ALTER TABLE ${s}.access_log
+        ADD COLUMN also_read text CHECK (also_read ~ '^[a-z][A-Za-z]{0,62}[0-9]?( [a-z][A-Za-z]{0,62}[0-9]?){0,31}$');
+      COMMENT ON COLUMN ${s}.access_log.also_read IS
+        'The other reads of the patient''s data the request made and answered besides operation''s, in the order made, space-separated (getJournalNotes getDiagnoses); null on every other row.';`,
+  },
 ];
 
 export const LATEST_VERSION = latestVersion(MIGRATIONS);

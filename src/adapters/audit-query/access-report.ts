@@ -35,9 +35,12 @@ function who(r: AuditRecord): string {
   return '(no valid token)';
 }
 
+/** The operation, and every other read of the patient's data the request made (OutcomeRecord.alsoRead): `getContacts + getJournalNotes`. */
+const operationOf = (r: AuditRecord): string => (r.phase === undefined && r.alsoRead !== undefined ? [r.operation, ...r.alsoRead].join(' + ') : r.operation);
+
 function cells(r: AuditRecord, zone: string, grants: boolean): string[] {
   return [
-    localTime(new Date(r.time), zone), who(r), r.clientId ?? '-', r.subscription ?? '-', r.operation,
+    localTime(new Date(r.time), zone), who(r), r.clientId ?? '-', r.subscription ?? '-', operationOf(r),
     // An attempt shown here has no outcome: the service stopped between the two, so the write may have happened.
     r.phase === 'attempt' ? 'attempted, no outcome recorded' : `${r.outcome} ${r.status}`,
     r.delegation ?? '-', r.sourceAddress || '-', r.requestId, r.serviceRequestId ?? '-', r.callerRequestId ?? '-',

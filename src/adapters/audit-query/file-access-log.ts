@@ -1,4 +1,5 @@
 import { open } from 'node:fs/promises';
+import { isAlsoRead } from '../../domain/access-log/also-read.js';
 import { AccessLogUnavailableError, type AccessLogQuery, type AccessLogReader, type LoggedAccess, type StoredAccess } from '../../ports/access-log.port.js';
 import { linesHolding, offsetNear } from './trail-lines.js';
 
@@ -28,6 +29,7 @@ function accessOf(line: Record<string, unknown>, patientId: string): LoggedAcces
     const v = text(line[key]);
     if (v !== undefined) access[key] = v;
   }
+  if (isAlsoRead(line.alsoRead)) access.alsoRead = line.alsoRead;
   return access;
 }
 

@@ -1,13 +1,14 @@
 import { createReadStream } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
+import { isAlsoRead } from '../../domain/access-log/also-read.js';
 import type { AuditRecord } from '../../ports/audit-trail.port.js';
 import { checkFileChain } from '../audit-file/chain-check.js';
 import { accessesIn, OUTCOME_WITHIN_MS } from './accesses.js';
 import { AuditTrailMissingError, type AuditQuery } from './audit-query.js';
 import type { ChainCheck, ChainCheckOptions } from './chain-check.js';
 
-type Line = Partial<Record<keyof AuditRecord | 'writeResult', unknown>>;
+type Line = Partial<Record<keyof AuditRecord | 'writeResult' | 'alsoRead', unknown>>;
 
 const OUTCOMES = new Set(['allowed', 'denied', 'failed']);
 const optional = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
@@ -21,7 +22,10 @@ function recordOf(line: Line): AuditRecord | undefined {
   if (phase === 'attempt' && outcome === 'allowed' && status === undefined) {
     record = { ...common, phase, outcome };
   } else if (phase === undefined && typeof outcome === 'string' && OUTCOMES.has(outcome) && typeof status === 'number') {
-    record = { ...common, outcome: outcome as 'allowed' | 'denied' | 'failed', status, ...(typeof line.writeResult === 'string' ? { writeResult: line.writeResult } : {}) };
+    record = {
+      ...common, outcome: outcome as 'allowed' | 'denied' | 'failed', status,
+      ...(typeof line.writeResult === 'string' ? { writeResult: line.writeResult } : {}), ...(isAlsoRead(line.alsoRead) ? { alsoRead: line.alsoRead } : {}),
+    };
   } else {
     return undefined;
   }

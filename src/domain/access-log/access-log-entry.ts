@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import { BASES, BASIS_NAMES, LOG_OUTCOMES, OUTCOME_NAMES, operationDisplayName, type LogBasis } from './display-names.js';
 import type { DisplayName } from '../operations/operation.js';
 import type { GrantParties, LoggedAccess } from '../../ports/access-log.port.js';
+import { ALSO_READ_MAX } from './also-read.js';
 import { offsetAt } from '../time/local-time.js';
 
 const DisplayNameSchema = Type.Object({
@@ -24,6 +25,14 @@ export const AccessLogEntrySchema = Type.Object({
   timeInUnix: Type.Integer({ description: 'The same instant in epoch milliseconds.' }),
   operation: Type.String({ maxLength: 64, description: 'Which operation, by its operationId in this document (getJournalNotes, registerPayment, ...).' }),
   operationDisplayName: DisplayNameSchema,
+  alsoRead: Type.Optional(Type.Array(Type.Object({
+    operation: Type.String({ maxLength: 64, description: 'The read, by its operationId in this document (getJournalNotes, ...).' }),
+    operationDisplayName: DisplayNameSchema,
+  }), {
+    maxItems: ALSO_READ_MAX,
+    description: 'The other kinds of the patient\'s data the same request read and answered, besides `operation`\'s, in the order read: '
+      + 'the journal notes a FHIR search of care contacts included, each section of a FHIR `$summary`. Absent when it read one kind.',
+  })),
   outcome: enumOf(LOG_OUTCOMES, `What came of it: ${named(OUTCOME_NAMES)}. Refused: no right of access, or a bad request; failed: nothing was shown.`),
   basis: enumOf(BASES, `On what basis: ${named(BASIS_NAMES)}. The last two are a person whose right to act for the patient was not established.`),
   actorPersonId: Type.Optional(Type.String({
@@ -160,6 +169,7 @@ export function entryOf(a: LoggedAccess, patientId: string, viewer: LogViewer, z
     timeInUnix: ms,
     operation: a.operation,
     operationDisplayName: operationDisplayName(a.operation),
+    ...(a.alsoRead === undefined ? {} : { alsoRead: a.alsoRead.map((operation) => ({ operation, operationDisplayName: operationDisplayName(operation) })) }),
     outcome,
     basis,
     clientApplication: clientOf(a, names),

@@ -84,6 +84,8 @@ export function auditEvent(e: AccessLogEntry, patientId: string, appNames?: AppN
     subtype: [
       ...(interaction === undefined ? [] : [{ system: 'http://hl7.org/fhir/restful-interaction', code: interaction, display: interaction }]),
       { system: OPERATION_SYSTEM, code: e.operation, display: e.operationDisplayName.en },
+      // The other kinds of data the request read (the entry's alsoRead), after the one it is named for.
+      ...(e.alsoRead ?? []).map((read) => ({ system: OPERATION_SYSTEM, code: read.operation, display: read.operationDisplayName.en })),
     ],
     action: grant?.action ?? action,
     recorded: new Date(e.timeInUnix).toISOString(),

@@ -59,6 +59,8 @@ describe.skipIf(!available)('PostgreSQL audit schema: migration and append-only 
       ['reason', 'text', 'YES'],
       // Migration 8: what the EHR answered a write (hostile review helper-85).
       ['write_result', 'text', 'YES'],
+      // Migration 9: the other reads a request made, named in the patient's access log (hostile review helper-90, F2).
+      ['also_read', 'text', 'YES'],
     ]);
   });
 
@@ -80,7 +82,7 @@ describe.skipIf(!available)('PostgreSQL audit schema: migration and append-only 
   it('is idempotent: every later start finds each version applied once and keeps the rows', async () => {
     expect(await trail().ping()).toBe(true);
     const versions = await admin.query(`SELECT version FROM "${schema}".schema_migrations ORDER BY version`);
-    expect(versions.rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }, { version: 5 }, { version: 6 }, { version: 7 }, { version: 8 }]);
+    expect(versions.rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }, { version: 5 }, { version: 6 }, { version: 7 }, { version: 8 }, { version: 9 }]);
     const count = await admin.query(`SELECT count(*)::int AS n FROM "${schema}".access_log`);
     expect(count.rows[0]).toEqual({ n: 2 });
   });
@@ -90,7 +92,7 @@ describe.skipIf(!available)('PostgreSQL audit schema: migration and append-only 
     expect(await Promise.all(starting.map((t) => t.ping()))).toEqual([true, true, true, true]);
     await Promise.all(starting.map((t, i) => t.append(fullRecord(i))));
     const versions = await admin.query(`SELECT version FROM "${concurrentSchema}".schema_migrations ORDER BY version`);
-    expect(versions.rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }, { version: 5 }, { version: 6 }, { version: 7 }, { version: 8 }]);
+    expect(versions.rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }, { version: 5 }, { version: 6 }, { version: 7 }, { version: 8 }, { version: 9 }]);
     expect(await verifyPostgresChain(admin, concurrentSchema)).toBe(0);
   });
 

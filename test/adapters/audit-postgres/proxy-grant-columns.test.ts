@@ -9,6 +9,7 @@ import {
   GENESIS, recordOf, rowHash, rowMac, SELECT_COLUMNS, toStoredValues, type SelectedRow, type StoredValues,
 } from '../../../src/adapters/audit-postgres/audit-row.js';
 import { insertChained } from '../../../src/adapters/audit-postgres/insert-chained.js';
+import { LATEST_VERSION } from '../../../src/adapters/audit-postgres/migrations.js';
 import { verifyPostgresChain } from '../../../src/adapters/audit-postgres/verify-chain.js';
 import type { OutcomeRecord } from '../../../src/ports/audit-trail.port.js';
 import { PostgresAccessLog } from '../../../src/adapters/audit-query/postgres-access-log.js';
@@ -99,7 +100,7 @@ describe.skipIf(!available)('PostgreSQL audit trail: proxy grants in the chain (
       await insertChainedAsOlder(client, db.schema, OLDER.slice(0, 2), undefined, BEFORE_7);
       await insertChainedAsOlder(client, db.schema, OLDER.slice(2), k1, BEFORE_7);
       // Through migration 8 too, which every row below it is written after.
-      await db.migrateTo(8);
+      await db.migrateTo(LATEST_VERSION);
       expect(await verifyPostgresChain(client, db.schema, KEYS.byId)).toBe(0);
       const newer = [grantRecord(6), supportRevoke(7, 'Anhörig ringde: "avsluta delningen" — ärende 4711')];
       // Keyed, as every row after the first keyed one must be (an unkeyed row there is a downgrade the check refuses).

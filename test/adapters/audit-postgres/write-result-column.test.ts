@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { macHex, unkeyedHex, type ChainKey } from '../../../src/adapters/audit-chain/chain-keys.js';
 import { GENESIS, recordOf, rowHash, rowMac, SELECT_COLUMNS, toStoredValues, type SelectedRow, type StoredValues } from '../../../src/adapters/audit-postgres/audit-row.js';
 import { insertChained } from '../../../src/adapters/audit-postgres/insert-chained.js';
+import { LATEST_VERSION } from '../../../src/adapters/audit-postgres/migrations.js';
 import { verifyPostgresChain } from '../../../src/adapters/audit-postgres/verify-chain.js';
 import type { OutcomeRecord } from '../../../src/ports/audit-trail.port.js';
 import { databaseAvailable } from '../../support/database.js';
@@ -86,7 +87,7 @@ describe.skipIf(!available)('PostgreSQL audit trail: a write\'s answer in the ch
       // As a version-7 service wrote them: unkeyed, then under the chain key.
       await insertChainedAsOlder(client, db.schema, OLDER.slice(0, 2), undefined, BEFORE_8, VERSION_7_COLUMNS);
       await insertChainedAsOlder(client, db.schema, OLDER.slice(2), k1, BEFORE_8, VERSION_7_COLUMNS);
-      await db.migrateTo(8);
+      await db.migrateTo(LATEST_VERSION);
       expect(await verifyPostgresChain(client, db.schema, KEYS.byId)).toBe(0);
       await insertChained(client, db.schema, [arrival(8, 'OK ARRIVAL_REGISTERED'), arrival(9, 'INFO ALREADY_ARRIVED')].map(toStoredValues), k1);
     } finally {

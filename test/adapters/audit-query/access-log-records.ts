@@ -18,7 +18,12 @@ export function trailRecords(n: number): AuditRecord[] {
     const base = { time, requestId: `req-${i}`, serviceRequestId: `svc-${i}`, sourceAddress: '10.1.2.3', subscription: 'vardapp' };
     const person = (id: string) => ({ issuer: 'https://idp.example.test', subject: `sub-${id.slice(-4)}`, personId: id });
     switch (i % 6) {
-      case 0: out.push({ ...base, operation: 'getJournalNotes', actor: person(CHILD), patientId: CHILD, delegation: 'self', outcome: 'allowed', status: 200 }); break;
+      case 0: {
+        // Every other one a FHIR search of care contacts that included the journal notes and the diagnoses (OutcomeRecord.alsoRead).
+        const read = i % 12 === 0 ? { operation: 'getJournalNotes' } : { operation: 'getContacts', alsoRead: ['getJournalNotes', 'getDiagnoses'] };
+        out.push({ ...base, ...read, actor: person(CHILD), patientId: CHILD, delegation: 'self', outcome: 'allowed', status: 200 });
+        break;
+      }
       case 1: out.push({ ...base, operation: 'getMedications', actor: person(GUARDIAN), clientId: 'patient-app', patientId: CHILD, delegation: 'guardian', outcome: 'allowed', status: 200 }); break;
       case 2:
         out.push({ ...base, operation: 'changeAppointment', actor: { issuer: 'https://idp.example.test', subject: 'kiosk-1' }, clientId: 'kiosk-1', patientId: CHILD, delegation: 'client', phase: 'attempt', outcome: 'allowed' });
@@ -42,6 +47,7 @@ export function expectedLog(records: readonly AuditRecord[], patientId: string, 
       if (r.clientId !== undefined) a.clientId = r.clientId;
       if (r.subscription !== undefined) a.subscription = r.subscription;
       if (r.delegation !== undefined) a.delegation = r.delegation;
+      if (r.phase === undefined && r.alsoRead !== undefined) a.alsoRead = r.alsoRead;
       return a;
     });
 }

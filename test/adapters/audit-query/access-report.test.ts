@@ -30,6 +30,14 @@ describe('the access report', () => {
     expect(formatAccessTable(records.slice(0, 1), heading)).toMatch(/\n1 access recorded\.\n$/);
   });
 
+  it('names every read of the patient\'s data a request made, besides the one it is named for (OutcomeRecord.alsoRead)', () => {
+    const search = fullRecord(1, { time: '2026-07-01T08:00:00.000Z', operation: 'getContacts', alsoRead: ['getJournalNotes', 'getDiagnoses'] });
+    const [line] = formatAccessTable([search, fullRecord(2, { time: '2026-07-01T08:00:01.000Z' })], heading).split('\n').slice(5, 7);
+    expect(line?.split(/ {2,}/)[4]).toBe('getContacts + getJournalNotes + getDiagnoses');
+    expect(formatAccessTable([fullRecord(2, { time: '2026-07-01T08:00:01.000Z' })], heading).split('\n')[5]?.split(/ {2,}/)[4]).toBe('getJournalNotes');
+    expect((JSON.parse(formatAccessJson([search], heading)) as { records: AuditRecord[] }).records[0]).toMatchObject({ alsoRead: ['getJournalNotes', 'getDiagnoses'] });
+  });
+
   it('cannot be made to drive the terminal by what a caller put in a token', () => {
     const evil = fullRecord(1, { time: '2026-07-01T08:00:00.000Z', clientId: 'x\u001b[2J\u009b31m\r\nforged line' });
     const table = formatAccessTable([evil], heading);

@@ -1,0 +1,80 @@
+/**
+ * docs/contract.md#the-patients-access-log: an entry names every kind of the patient's data its request
+ * read, not only the one it is named for. A FHIR search with an include reads the included type's data
+ * too (a delegate's `Encounter?_revinclude=Composition:encounter` reads the journal notes), and a
+ * `$summary` reads each of its sections' data: the patient's log named only "Vårdkontakter" and
+ * "Sammanfattning" (hostile review helper-90, F2). Each other read is in the entry's `alsoRead`, and in
+ * its AuditEvent as a further subtype; a request that sent no answer, or a read by id, names one read.
+ */
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AccessLogEntry } from '../../../src/domain/access-log/access-log-entry.js';
+import { OPERATIONS } from '../../../src/domain/operations/table.js';
+import type { OutcomeRecord } from '../../../src/ports/audit-trail.port.js';
+import { startTestApp, type TestApp } from '../../support/test-app.js';
+import { bundleOf, get, includesOf, MARTA, matchesOf, NOW, pid, smartToken, TOLVAN, type Bundle, type Resource } from './fhir-calls.js';
+
+const OPERATION_SYSTEM = 'urn:patient-data-access:operation';
+const requestIdOf = (res: LightMyRequestResponse): string => String(res.headers['x-request-id']);
+
+describe('an entry names every kind of data its request read', () => {
+  let t: TestApp;
+  let marta: string;
+  let tolvan: string;
+  beforeAll(async () => {
+    t = await startTestApp({ now: NOW });
+    marta = await smartToken(t, MARTA, 'user/*.rs');
+    tolvan = await smartToken(t, TOLVAN, 'patient/*.rs user/AccessLog-read');
+  }, 60_000);
+  afterAll(async () => t.close());
+
+  const recordOf = (res: LightMyRequestResponse): OutcomeRecord | undefined =>
+    t.audit.records.find((r) => r.requestId === requestIdOf(res) && r.phase === undefined) as OutcomeRecord | undefined;
+  const cosEntryOf = async (res: LightMyRequestResponse): Promise<AccessLogEntry | undefined> => {
+    const log = await t.call({ method: 'GET', url: '/patients/accesslog/?limit=500', token: await t.personToken(TOLVAN) });
+    expect(log.statusCode).toBe(200);
+    return (log.json() as AccessLogEntry[]).find((e) => e.requestId === requestIdOf(res));
+  };
+  const auditEventOf = async (res: LightMyRequestResponse): Promise<Resource | undefined> =>
+    matchesOf(bundleOf(await get(t, '/fhir/AuditEvent?_count=500', tolvan)))
+      .find((e) => JSON.stringify(e.entity).includes(requestIdOf(res)));
+  const operationsOf = (event: Resource | undefined): string[] =>
+    ((event?.subtype ?? []) as { system: string; code: string }[]).filter((s) => s.system === OPERATION_SYSTEM).map((s) => s.code);
+
+  it('a delegate\'s search with a revinclude of journal notes: named for the care contacts, the journal notes beside them', async () => {
+    const res = await get(t, `/fhir/Encounter?patient=${pid(TOLVAN)}&_revinclude=Composition:encounter&_count=500`, marta);
+    const bundle: Bundle = bundleOf(res);
+    expect(includesOf(bundle).filter((r) => r.resourceType === 'Composition').length).toBeGreaterThan(0);
+    expect(recordOf(res)).toMatchObject({ operation: 'getContacts', alsoRead: ['getJournalNotes'], patientId: TOLVAN, delegation: 'power-of-attorney' });
+    expect(await cosEntryOf(res)).toMatchObject({
+      operation: 'getContacts', operationDisplayName: OPERATIONS.getContacts.displayName,
+      alsoRead: [{ operation: 'getJournalNotes', operationDisplayName: OPERATIONS.getJournalNotes.displayName }],
+    });
+    expect(operationsOf(await auditEventOf(res))).toEqual(['getContacts', 'getJournalNotes']);
+  });
+
+  it('$summary: each section\'s data besides the summary itself', async () => {
+    const res = await get(t, `/fhir/Patient/${pid(TOLVAN)}/$summary`, tolvan);
+    expect(res.statusCode).toBe(200);
+    const record = recordOf(res);
+    expect(record?.operation).toBe('getPatientSummary');
+    expect(record?.alsoRead).toEqual(expect.arrayContaining(['getMedications', 'getLabResults', 'getDiagnoses', 'getAttentionSignals']));
+    expect((await cosEntryOf(res))?.alsoRead?.map((a) => a.operation)).toEqual(record?.alsoRead);
+  });
+
+  it('a search without includes, a read by id and a request answered with an error name one read', async () => {
+    const search = await get(t, '/fhir/Encounter?_count=1', tolvan);
+    const [encounter] = matchesOf(bundleOf(search));
+    const byId = await get(t, `/fhir/Encounter/${encounter?.id ?? ''}`, tolvan);
+    expect(byId.statusCode).toBe(200);
+    // Read, and then refused for its cursor: nothing was shown, so nothing besides its own read is named.
+    const refused = await get(t, '/fhir/Encounter?_revinclude=Composition:encounter&_cursor=not-a-cursor', tolvan);
+    expect(refused.statusCode).toBe(400);
+    for (const res of [search, byId, refused]) {
+      expect(recordOf(res)?.operation).toBe('getContacts');
+      expect(recordOf(res)).not.toHaveProperty('alsoRead');
+      expect(await cosEntryOf(res)).not.toHaveProperty('alsoRead');
+      expect(operationsOf(await auditEventOf(res))).toEqual(['getContacts']);
+    }
+  });
+});
