@@ -1,6 +1,7 @@
+import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PrometheusMetrics } from '../../src/adapters/metrics/prometheus-metrics.js';
-import { buildMetricsApp } from '../../src/http/metrics-app.js';
+import { buildMetricsApp, METRICS_HEADERS_TIMEOUT_MS, METRICS_MAX_CONNECTIONS } from '../../src/http/metrics-app.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 const ADULT = '191212121212';
@@ -56,6 +57,44 @@ describe('metrics', () => {
       await scraper.close();
     }
   });
+
+  // Left alone by earlier sessions: the metrics listener took connections without any bound, so whoever reached
+  // it could hold sockets open by the thousand, the API's file descriptors among them (one process).
+  it('the metrics listener closes a connection that sends nothing or trickles its request, and holds only so many at once', async () => {
+    const scraper = await buildMetricsApp({ metrics, logger: t.app.log });
+    const sockets: Socket[] = [];
+    let trickle: NodeJS.Timeout | undefined;
+    try {
+      const port = Number(new URL(await scraper.listen({ host: '127.0.0.1', port: 0 })).port);
+      const opened = (): { socket: Socket; closed: Promise<number> } => {
+        const socket = connect(port, '127.0.0.1');
+        sockets.push(socket);
+        const began = performance.now();
+        socket.on('error', () => undefined);
+        return { socket, closed: new Promise((resolve) => socket.on('close', () => resolve(performance.now() - began))) };
+      };
+      const within = (closed: Promise<number>, ms: number): Promise<number | 'still open'> =>
+        Promise.race([closed, new Promise<'still open'>((r) => setTimeout(() => r('still open'), ms))]);
+      const silent = opened();
+      const trickling = opened();
+      trickling.socket.write('GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+      trickle = setInterval(() => trickling.socket.writable && trickling.socket.write('X'), 200);
+      // Past the cap, a connection is closed at once; those within it stay until their deadline.
+      const crowd = Array.from({ length: METRICS_MAX_CONNECTIONS + 3 }, opened);
+      const early = await Promise.all(crowd.map((c) => within(c.closed, 1000)));
+      expect(early.filter((e) => e !== 'still open').length).toBeGreaterThanOrEqual(3);
+      for (const [name, c] of [['silent', silent], ['trickling', trickling]] as const) {
+        expect([name, await within(c.closed, METRICS_HEADERS_TIMEOUT_MS + 3000)]).not.toEqual([name, 'still open']);
+      }
+      crowd.forEach((c) => c.socket.destroy());
+      await Promise.all(crowd.map((c) => c.closed));
+      expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(200);
+    } finally {
+      clearInterval(trickle);
+      sockets.forEach((socket) => socket.destroy());
+      await scraper.close();
+    }
+  }, 20_000);
 
   it('issue 12 item 10: the API port does not serve /metrics, with or without credentials', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(404);
