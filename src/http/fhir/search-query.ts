@@ -49,7 +49,8 @@ function include(value: string, iterate: boolean): IncludeSpec | undefined {
   const references = searchOf(type).references;
   // Own names only: `Observation:__proto__` names no parameter.
   if (references === undefined || !Object.hasOwn(references, name)) return undefined;
-  if (target !== undefined && !isFhirType(target)) return undefined;
+  // A type the parameter cannot name is no include this API serves (hostile review helper-95, F2): it read that type's data for nothing.
+  if (target !== undefined && !(isFhirType(target) && references[name]?.targets.includes(target) === true)) return undefined;
   return { type, param: name, iterate, ...(target === undefined ? {} : { target }) };
 }
 

@@ -70,7 +70,10 @@ describe('an entry names every kind of data its request read', () => {
     // Read, and then refused for its cursor: nothing was shown, so nothing besides its own read is named.
     const refused = await get(t, '/fhir/Encounter?_revinclude=Composition:encounter&_cursor=not-a-cursor', tolvan);
     expect(refused.statusCode).toBe(400);
-    for (const res of [search, byId, refused]) {
+    // An include of a type its parameter cannot name reads nothing for it (hostile review helper-95, F2: the medicines were read).
+    const impossible = await get(t, '/fhir/Encounter?_include=Encounter:patient:MedicationRequest', tolvan);
+    expect(impossible.statusCode).toBe(200);
+    for (const res of [search, byId, refused, impossible]) {
       expect(recordOf(res)?.operation).toBe('getContacts');
       expect(recordOf(res)).not.toHaveProperty('alsoRead');
       expect(await cosEntryOf(res)).not.toHaveProperty('alsoRead');
