@@ -134,9 +134,10 @@ const READS: ReadonlySet<string> = new Set(READ_NAMES);
  * A request refused before it read anything keeps the type's first read. Still one record a patient
  * (THREATS row 31).
  */
-function namedForRead(record: OutcomeRecord, reads: ReadonlySet<ReadName> | undefined, answeredBy: ReadName | undefined): OutcomeRecord {
+function namedForRead(record: OutcomeRecord, reads: ReadonlySet<ReadName> | undefined, answeredBy: readonly ReadName[] | undefined): OutcomeRecord {
   // A read by id that answered a record: named for the read that record came from (hostile review helper-93, F3).
-  if (answeredBy !== undefined && READS.has(record.operation)) return { ...record, operation: answeredBy };
+  const [answered] = answeredBy ?? [];
+  if (answered !== undefined && READS.has(record.operation)) return { ...record, operation: answered };
   if (reads === undefined || !READS.has(record.operation) || reads.has(record.operation as ReadName)) return record;
   const [made] = reads;
   return made === undefined ? record : { ...record, operation: made };
@@ -146,12 +147,13 @@ function namedForRead(record: OutcomeRecord, reads: ReadonlySet<ReadName> | unde
  * The record named for its read, and naming every other read of the patient's data it made (`alsoRead`):
  * a delegate's `Encounter?_revinclude=Composition:encounter` read the journal notes too, and the log said
  * only "Vårdkontakter" (hostile review helper-90, F2); a `$summary` reads each section's data. Only an
- * answer that was sent showed them; a read by id answers one record, of the read it is named for.
+ * answer that was sent showed them; a read by id, the reads whose records it answered (a party's: those
+ * whose shown records name it, not every read looked through).
  */
-function namedForReads(record: OutcomeRecord, reads: ReadonlySet<ReadName> | undefined, answeredBy: ReadName | undefined): OutcomeRecord {
+function namedForReads(record: OutcomeRecord, reads: ReadonlySet<ReadName> | undefined, answeredBy: readonly ReadName[] | undefined): OutcomeRecord {
   const named = namedForRead(record, reads, answeredBy);
-  if (reads === undefined || answeredBy !== undefined || record.status >= 300) return named;
-  const alsoRead = [...reads].filter((read) => read !== named.operation);
+  if (record.status >= 300) return named;
+  const alsoRead = [...(answeredBy ?? reads ?? [])].filter((read) => read !== named.operation);
   return alsoRead.length === 0 ? named : { ...named, alsoRead };
 }
 

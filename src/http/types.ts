@@ -32,8 +32,11 @@ export interface AuditContext {
    * was made (src/http/audit-record.ts).
    */
   reads?: Set<ReadName>;
-  /** A read by id's: the read whose record it answered, which its record is named for (of several patients: PatientRead.answeredBy). */
-  answeredBy?: ReadName;
+  /**
+   * A read by id's: the reads whose records it answered (the record's own; for a party, each read whose shown
+   * records name it), which its record is named for (of several patients: PatientRead.answeredBy).
+   */
+  answeredBy?: readonly ReadName[];
   /**
    * The request read nobody and named nobody the service knows: a listing that matched no one it may
    * read, a Patient id this service did not make. Its one record names no patient (not the caller
@@ -48,8 +51,8 @@ export interface PatientRead {
   withheld: number;
   /** The kinds of data read of this patient (AuditContext.reads). */
   reads?: Set<ReadName>;
-  /** The read whose record of this patient a read by id answered (AuditContext.answeredBy). */
-  answeredBy?: ReadName;
+  /** The reads whose records of this patient a read by id answered (AuditContext.answeredBy). */
+  answeredBy?: readonly ReadName[];
 }
 
 export type { ErrorShape };

@@ -98,6 +98,24 @@ export function showable(
 }
 
 /**
+ * The reads whose records a grant shows name `party` (a referenced type), directly or through another
+ * party, in the order the records came: what a read of the party by id is recorded for (hostile review
+ * helper-94, F2), never every read looked through to find it.
+ */
+export function readsNaming(
+  party: FhirResource, resources: readonly FhirResource[], readOf: ReadonlyMap<string, ReadName>, grants: readonly Grant[], contexts: readonly ScopeContext[],
+): ReadName[] {
+  const key = keyOf(party);
+  const shownBy = new Map<ReadName, FhirResource[]>();
+  for (const r of resources) {
+    const read = readOfRecord(readOf, r);
+    if (read === undefined || isReferenced(r) || !grantShows(r, readOf, grants, contexts)) continue;
+    shownBy.set(read, [...(shownBy.get(read) ?? []), r]);
+  }
+  return [...shownBy].filter(([, shown]) => withReferenced(shown, resources, isReferenced).some((r) => isReferenced(r) && keyOf(r) === key)).map(([read]) => read);
+}
+
+/**
  * The resources of referenced types (a Practitioner, a Medication) that the records a grant shows name,
  * directly or through another (a PractitionerRole's Organization), by `Type/id`: all a referenced type
  * answers, so a grant whose category shows no record names nothing (hostile review helper-93).

@@ -19,7 +19,7 @@ import type { JsonAnswer } from '../serialization/json-answer.js';
 import { searchLink } from './bundle.js';
 import { delegateRelatedPerson } from './delegate-related-person.js';
 import {
-  categoriesOf, contextsFor, formTypes, grantsOf, insufficientScope, launchPatientOf, readOfRecord, requireGrants, showable,
+  categoriesOf, contextsFor, formTypes, grantsOf, insufficientScope, launchPatientOf, readOfRecord, readsNaming, requireGrants, showable,
 } from './fhir-access.js';
 import { servedTypes, type FhirApi, type TypeServing } from './fhir-api.js';
 import { patientResources, type Alternatives } from './patient-records.js';
@@ -215,10 +215,10 @@ export class FhirInteractions {
         const shown = resource !== undefined && (referenced ? showable(found.resources, found.readOf, grants, contexts)(resource)
           : grantsRecord(grantsFor(grants, type, 'read', contexts), readOfRecord(found.readOf, resource), categoriesOf(resource)));
         if (resource !== undefined && shown) {
-          // A record is named for the read it came from; a party (a referenced type) for its type, as its search is.
-          const answeredBy = referenced ? undefined : readOfRecord(found.readOf, resource);
-          const part = request.audit.patientsRead?.get(patient);
-          if (answeredBy !== undefined) (part ?? request.audit).answeredBy = answeredBy;
+          // A record is named for the read it came from; a party (a referenced type) for the reads whose shown records name it.
+          const record = readOfRecord(found.readOf, resource);
+          const answeredBy = referenced ? readsNaming(resource, found.resources, found.readOf, grants, contexts) : record === undefined ? [] : [record];
+          (request.audit.patientsRead?.get(patient) ?? request.audit).answeredBy = answeredBy;
           noteWithheld(request, reply, 0);
           return resource;
         }

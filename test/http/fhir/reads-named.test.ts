@@ -80,4 +80,29 @@ describe('an entry names every kind of data its request read', () => {
       expect(operationsOf(await auditEventOf(res))).toEqual(['getContacts']);
     }
   });
+
+  // Hostile review helper-94, F2: a party read by id was named for its type's first read, whatever showed it; since
+  // alsoRead it would have named every read looked through to find it. Now: the reads whose shown records name it.
+  it('a party read by id: named for the reads whose shown records name it, and only those', async () => {
+    const READS = [
+      ['user/JournalNote-read', 'getJournalNotes'], ['user/LabResult-read', 'getLabResults'], ['user/Contact-read', 'getContacts'],
+      ['user/MedicationPrescription-read', 'getMedications'], ['user/Diagnosis-read', 'getDiagnoses'], ['user/Appointment-read', 'getAppointments'],
+      ['user/VideoMeeting-read', 'getVideoMeetings'], ['user/AttentionSignal-read', 'getAttentionSignals'],
+    ] as const;
+    const partiesOf = async (scope: string): Promise<string[]> =>
+      matchesOf(bundleOf(await get(t, '/fhir/Practitioner?_count=500', await smartToken(t, TOLVAN, scope)))).map((r) => r.id);
+    const byRead = await Promise.all(READS.map(async ([scope, read]) => ({ read, parties: await partiesOf(scope) })));
+    const [party] = byRead.find((r) => r.read === 'getJournalNotes')?.parties ?? [];
+    expect(party).toBeDefined();
+    const naming = byRead.filter((r) => r.parties.includes(party ?? '')).map((r) => r.read);
+    // Under the notes' scope alone, the notes; under every scope, each read whose records name it.
+    const notesOnly = await get(t, `/fhir/Practitioner/${party ?? ''}`, await smartToken(t, TOLVAN, 'user/JournalNote-read'));
+    expect(notesOnly.statusCode).toBe(200);
+    expect(recordOf(notesOnly)).toMatchObject({ operation: 'getJournalNotes' });
+    expect(recordOf(notesOnly)).not.toHaveProperty('alsoRead');
+    const every = await get(t, `/fhir/Practitioner/${party ?? ''}`, await smartToken(t, TOLVAN, READS.map(([scope]) => scope).join(' ')));
+    expect(every.statusCode).toBe(200);
+    const record = recordOf(every);
+    expect([record?.operation, ...(record?.alsoRead ?? [])].sort()).toEqual([...naming].sort());
+  });
 });

@@ -29,6 +29,8 @@ export interface FhirRouteCase {
   operation: OperationName;
   /** Served only as what a patient's records reference (Organization …). */
   referenced: boolean;
+  /** The reads whose records are of the type, or (of a referenced type) may name it. */
+  reads: readonly OperationName[];
   /** `<Type>:<param>` of every `_include` the type declares. */
   includes: string[];
   /** The type's date parameter, where it has one. */
@@ -57,7 +59,7 @@ function routeCase(serving: TypeServing, prefix: FhirPrefix, interaction: FhirIn
   const path = interaction === 'search' ? `${prefix}/${serving.type}` : interaction === 'search-post' ? `${prefix}/${serving.type}/_search` : `${prefix}/${serving.type}/`;
   return {
     type: serving.type, prefix, interaction, method: interaction === 'search-post' ? 'POST' : 'GET', path,
-    operation: operationOf(serving), referenced: serving.referenced,
+    operation: operationOf(serving), referenced: serving.referenced, reads: serving.reads,
     includes: Object.keys(def.references ?? {}).map((param) => `${serving.type}:${param}`),
     ...(def.date === undefined ? {} : { dateParam: def.date.param }),
     tokenParams: Object.keys(def.tokens ?? {}),
