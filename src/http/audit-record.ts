@@ -4,6 +4,7 @@ import type { AttemptRecord, OutcomeRecord } from '../ports/audit-trail.port.js'
 import { READ_NAMES, type ReadName } from '../domain/operations/table.js';
 import { operationOf } from './operation-of.js';
 import { callerRequestIdOf } from './request-id.js';
+import type { PatientRead } from './types.js';
 
 type Fields = Omit<OutcomeRecord, 'phase' | 'outcome' | 'status'>;
 
@@ -117,10 +118,11 @@ export function outcomeRecordOf(request: FastifyRequest, reply: FastifyReply, no
 export function outcomeRecordsOf(request: FastifyRequest, reply: FastifyReply, now: number): OutcomeRecord[] {
   const record = outcomeRecordOf(request, reply, now);
   const read = request.audit?.patientsRead;
-  if (read === undefined || read.size === 0) return [namedForReads(record, request.audit?.reads, request.audit?.answeredBy)];
-  return [...read].map(([patientId, { delegation, withheld, reads, answeredBy }]) => {
+  if (read === undefined || read.size === 0) return [namedForReads(record, request.audit ?? {})];
+  return [...read].map(([patientId, part]) => {
     const { withheld: _total, ...common } = record;
-    return namedForReads({ ...common, patientId, delegation, ...(withheld > 0 && reply.statusCode < 300 ? { withheld } : {}) }, reads, answeredBy);
+    const { delegation, withheld } = part;
+    return namedForReads({ ...common, patientId, delegation, ...(withheld > 0 && reply.statusCode < 300 ? { withheld } : {}) }, part);
   });
 }
 
@@ -144,16 +146,17 @@ function namedForRead(record: OutcomeRecord, reads: ReadonlySet<ReadName> | unde
 }
 
 /**
- * The record named for its read, and naming every other read of the patient's data it made (`alsoRead`):
- * a delegate's `Encounter?_revinclude=Composition:encounter` read the journal notes too, and the log said
- * only "Vårdkontakter" (hostile review helper-90, F2); a `$summary` reads each section's data. Only an
- * answer that was sent showed them; a read by id, the reads whose records it answered (a party's: those
- * whose shown records name it, not every read looked through).
+ * The record named for its read, and naming every other read whose records the answer holds (`alsoRead`),
+ * in the order they were made: a delegate's `Encounter?_revinclude=Composition:encounter` handed over
+ * journal notes too, and the log said only "Vårdkontakter" (hostile review helper-90, F2); a `$summary`
+ * answers each section's data. What was only looked through is not named (helper-97, F3): an empty page,
+ * a listing's other people, a read by id's other candidates. Only an answer that was sent showed anything.
  */
-function namedForReads(record: OutcomeRecord, reads: ReadonlySet<ReadName> | undefined, answeredBy: readonly ReadName[] | undefined): OutcomeRecord {
-  const named = namedForRead(record, reads, answeredBy);
-  if (record.status >= 300) return named;
-  const alsoRead = [...(answeredBy ?? reads ?? [])].filter((read) => read !== named.operation);
+function namedForReads(record: OutcomeRecord, read: Pick<PatientRead, 'reads' | 'answeredBy' | 'shownReads'>): OutcomeRecord {
+  const named = namedForRead(record, read.reads, read.answeredBy);
+  const answered = read.answeredBy ?? read.shownReads;
+  if (record.status >= 300 || answered === undefined) return named;
+  const alsoRead = [...(read.reads ?? [])].filter((made) => made !== named.operation && answered.includes(made));
   return alsoRead.length === 0 ? named : { ...named, alsoRead };
 }
 

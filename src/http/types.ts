@@ -38,6 +38,12 @@ export interface AuditContext {
    */
   answeredBy?: readonly ReadName[];
   /**
+   * The reads whose records the answer holds (a search's page: src/http/fhir/shown-reads.ts; a `$summary`: every
+   * read it made, an empty section saying "none"): the record names those of `reads` besides its operation (of
+   * several patients: PatientRead.shownReads).
+   */
+  shownReads?: readonly ReadName[];
+  /**
    * The request read nobody and named nobody the service knows: a listing that matched no one it may
    * read, a Patient id this service did not make. Its one record names no patient (not the caller
    * instead), so it is in no patient's access log, as a tallied refusal is not.
@@ -53,6 +59,8 @@ export interface PatientRead {
   reads?: Set<ReadName>;
   /** The reads whose records of this patient a read by id answered (AuditContext.answeredBy). */
   answeredBy?: readonly ReadName[];
+  /** The reads whose records of this patient the answer holds (AuditContext.shownReads). */
+  shownReads?: readonly ReadName[];
 }
 
 export type { ErrorShape };

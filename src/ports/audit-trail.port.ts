@@ -79,9 +79,10 @@ export interface OutcomeRecord extends AuditFields {
    */
   writeResult?: string;
   /**
-   * The other reads of the patient's data the request made besides `operation`'s, in the order made, when
-   * an answer was sent (docs/contract.md#the-patients-access-log): a FHIR search's includes, a `$summary`'s
-   * sections. isAlsoRead (src/domain/access-log/also-read.ts) holds. Absent on every other record, and on every record written before it.
+   * The other reads whose records of the patient the answer holds besides `operation`'s, in the order made
+   * (docs/contract.md#the-patients-access-log): a FHIR search's includes, a `$summary`'s sections.
+   * isAlsoRead (src/domain/access-log/also-read.ts) holds. Absent on every other record, and on every record
+   * written before it.
    */
   alsoRead?: string[];
   /**

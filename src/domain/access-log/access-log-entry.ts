@@ -30,7 +30,7 @@ export const AccessLogEntrySchema = Type.Object({
     operationDisplayName: DisplayNameSchema,
   }), {
     maxItems: ALSO_READ_MAX,
-    description: 'The other kinds of the patient\'s data the same request read and answered, besides `operation`\'s, in the order read: '
+    description: 'The other kinds of the patient\'s data the same request answered, besides `operation`\'s, in the order read: '
       + 'the journal notes a FHIR search of care contacts included, each section of a FHIR `$summary`. Absent when it read one kind.',
   })),
   outcome: enumOf(LOG_OUTCOMES, `What came of it: ${named(OUTCOME_NAMES)}. Refused: no right of access, or a bad request; failed: nothing was shown.`),

@@ -74,7 +74,7 @@ export const categoriesOf = (r: FhirResource): { system?: string; code?: string 
   return concepts.flatMap((c: { coding?: { system?: string; code?: string }[] }) => c.coding ?? []);
 };
 
-const isReferenced = (r: FhirResource): boolean => REFERENCED_TYPES.has(r.resourceType as FhirType);
+export const isReferenced = (r: FhirResource): boolean => REFERENCED_TYPES.has(r.resourceType as FhirType);
 
 /** The read that wrote `r` among a request's records (PatientResources.readOf, by `Type/id`). */
 export const readOfRecord = (readOf: ReadonlyMap<string, ReadName>, r: FhirResource): ReadName | undefined => readOf.get(keyOf(r));
@@ -98,21 +98,20 @@ export function showable(
 }
 
 /**
- * The reads whose records a grant shows name `party` (a referenced type), directly or through another
- * party, in the order the records came: what a read of the party by id is recorded for (hostile review
- * helper-94, F2), never every read looked through to find it.
+ * The reads whose records a grant shows name one of `parties` (referenced types, by `Type/id`), directly
+ * or through another party, in the order the records came: what an answer holding the parties is recorded
+ * for (hostile review helper-94, F2), never every read looked through to find them.
  */
 export function readsNaming(
-  party: FhirResource, resources: readonly FhirResource[], readOf: ReadonlyMap<string, ReadName>, grants: readonly Grant[], contexts: readonly ScopeContext[],
+  parties: ReadonlySet<string>, resources: readonly FhirResource[], readOf: ReadonlyMap<string, ReadName>, grants: readonly Grant[], contexts: readonly ScopeContext[],
 ): ReadName[] {
-  const key = keyOf(party);
   const shownBy = new Map<ReadName, FhirResource[]>();
   for (const r of resources) {
     const read = readOfRecord(readOf, r);
     if (read === undefined || isReferenced(r) || !grantShows(r, readOf, grants, contexts)) continue;
     shownBy.set(read, [...(shownBy.get(read) ?? []), r]);
   }
-  return [...shownBy].filter(([, shown]) => withReferenced(shown, resources, isReferenced).some((r) => isReferenced(r) && keyOf(r) === key)).map(([read]) => read);
+  return [...shownBy].filter(([, shown]) => withReferenced(shown, resources, isReferenced).some((r) => isReferenced(r) && parties.has(keyOf(r)))).map(([read]) => read);
 }
 
 /**

@@ -4,7 +4,7 @@
  * first; the records are read (and the access audited) only for a caller who may see them.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { included, matchesQuery, sortMatches, typesToInclude, type IncludeSpec } from '../../domain/fhir/resource-search.js';
+import { included, keyOf, matchesQuery, sortMatches, typesToInclude, type IncludeSpec } from '../../domain/fhir/resource-search.js';
 import { REFERENCED_TYPES, type FhirType } from '../../domain/fhir/search-parameters.js';
 import { grantsFor, grantsRecord, readsGranted, type Grant, type ScopeContext } from '../../domain/fhir/smart-scopes.js';
 import { DomainError } from '../../domain/errors.js';
@@ -27,6 +27,7 @@ import { noteRefusedFor } from '../caller-basis.js';
 import { namedPatient, patientsOf, samePatient, scopeRefusal } from './patients-of-request.js';
 import { RememberedMatches, selectionKey, type Selection } from './remembered-matches.js';
 import type { FhirSearch } from './search-query.js';
+import { noteShownReads, type SearchedPatient } from './shown-reads.js';
 import { KeptEntries, searchsetBody } from './searchset-bytes.js';
 import type { WrittenForms } from './written-forms.js';
 
@@ -50,10 +51,22 @@ export class FhirInteractions {
   private readonly typesOfRead = (read: ReadName): readonly string[] => formTypes(this.api, read);
 
   /** A type whose reads are alternatives (a Patient's layouts), for patientResources to ask only until one gave it. */
-  private readonly alternativesOf = (type: FhirType): Alternatives | undefined => {
+  private readonly alternativesOf = (type: string): Alternatives[] => {
     const serving = this.served.get(type);
-    return serving?.alternatives === true ? { type, reads: serving.reads } : undefined;
+    return serving?.alternatives === true ? [{ type, reads: serving.reads }] : [];
   };
+
+  /**
+   * The alternatives of a search: of its own type, and of a type an include brings (a `:patient` include's
+   * Patient), the latter of reads that are not the search's own, which it reads whole (hostile review
+   * helper-97, F4: both of a Patient's layouts were read for every `:patient` include).
+   */
+  private alternativesFor(search: FhirSearch, own: readonly ReadName[]): Alternatives[] {
+    if (search.includes.length === 0 && search.revincludes.length === 0) return this.alternativesOf(search.type);
+    const included = typesToInclude(search.includes, search.revincludes).filter((type) => type !== search.type)
+      .flatMap((type) => this.alternativesOf(type).map((a) => ({ type, reads: a.reads.filter((read) => !own.includes(read)) })));
+    return [...this.alternativesOf(search.type), ...included];
+  }
 
   /** The reads this request may take records of `type` from, for one patient's contexts. */
   private readsFor(type: FhirType, grants: readonly Grant[], contexts: readonly ScopeContext[], interaction: 'read' | 'search'): ReadName[] {
@@ -85,6 +98,7 @@ export class FhirInteractions {
     const matches: FhirResource[] = [];
     const all: FhirResource[] = [];
     const selections: Selection[] = [];
+    const searched: SearchedPatient[] = [];
     let withheld = 0;
     let withheldAny = 0;
     for (const patient of patients) {
@@ -101,7 +115,7 @@ export class FhirInteractions {
       const typeGrants = REFERENCED_TYPES.has(search.type) ? [] : grantsFor(grants, search.type, 'search', contexts);
       let found;
       try {
-        found = await patientResources(request, this.deps, this.api, this.written, patient, reads, this.alternativesOf(search.type),
+        found = await patientResources(request, this.deps, this.api, this.written, patient, reads, this.alternativesFor(search, reads),
           this.includedReads(search, grants, contexts));
       } catch (err) {
         if (listing && err instanceof DomainError && err.code === 'ACCESS_DENIED') continue;
@@ -112,6 +126,7 @@ export class FhirInteractions {
       // an app is never handed a part as the whole without a word (the review of 2026-11-29).
       withheld += reads.reduce((sum, read) => sum + (found.withheldBy.get(read) ?? 0), 0);
       withheldAny += found.withheld;
+      searched.push({ patient, resources: found.resources, readOf: found.readOf, grants, contexts });
       const query = { type: search.type, dates: search.dates, tokens: search.tokens, references: search.references, ...(search.ids === undefined ? {} : { ids: search.ids }) };
       // Matches come from the type's own reads: an included read may write the type too (a note's Encounter).
       const own = new Set<ReadName>(reads);
@@ -140,7 +155,7 @@ export class FhirInteractions {
     // One patient's matches: their order is remembered with them. Several patients' are sorted together, as before.
     const [only] = selections;
     const sorted = selections.length === 1 && only !== undefined ? only.sorted(sort) : sort(matches);
-    return this.page(request, reply, search, sorted, all, { matches: withheld, any: withheldAny }, patients);
+    return this.page(request, reply, search, sorted, all, { matches: withheld, any: withheldAny }, patients, searched);
   }
 
   /**
@@ -169,7 +184,7 @@ export class FhirInteractions {
 
   private page(
     request: FastifyRequest, reply: FastifyReply, search: FhirSearch, matches: readonly FhirResource[], all: FhirResource[],
-    withheld: { matches: number; any: number }, patients: string[],
+    withheld: { matches: number; any: number }, patients: string[], searched: readonly SearchedPatient[],
   ): JsonAnswer | Record<string, unknown> {
     const binding = cursorBinding(request, patients, search);
     const offset = search.cursor === undefined ? 0 : this.api.ids.openOffset(search.cursor, binding);
@@ -178,10 +193,12 @@ export class FhirInteractions {
     const more = search.count > 0 && offset + search.count < matches.length;
     const base = this.api.publicBaseUrl;
     noteWithheld(request, reply, withheld.any);
+    const includes = included(onPage, all, search.includes, search.revincludes as IncludeSpec[]);
+    noteShownReads(request, [...onPage, ...includes], searched);
     return searchsetBody(base, {
       total: matches.length,
       matches: onPage,
-      includes: included(onPage, all, search.includes, search.revincludes as IncludeSpec[]),
+      includes,
       self: searchLink(base, search.type, [...search.linkParams, ...(offset === 0 ? [] : [['_cursor', search.cursor ?? ''] as [string, string]])]),
       ...(more ? { next: searchLink(base, search.type, [...search.linkParams, ['_cursor', this.api.ids.sealOffset(offset + search.count, binding)]]) } : {}),
       subsetted: withheld.matches > 0,
@@ -217,7 +234,7 @@ export class FhirInteractions {
         if (resource !== undefined && shown) {
           // A record is named for the read it came from; a party (a referenced type) for the reads whose shown records name it.
           const record = readOfRecord(found.readOf, resource);
-          const answeredBy = referenced ? readsNaming(resource, found.resources, found.readOf, grants, contexts) : record === undefined ? [] : [record];
+          const answeredBy = referenced ? readsNaming(new Set([keyOf(resource)]), found.resources, found.readOf, grants, contexts) : record === undefined ? [] : [record];
           (request.audit.patientsRead?.get(patient) ?? request.audit).answeredBy = answeredBy;
           noteWithheld(request, reply, 0);
           return resource;

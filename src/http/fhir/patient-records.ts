@@ -92,7 +92,7 @@ export function asFhirContext(api: FhirApi, zone: string, patient: string): AsFh
  */
 export async function patientResources(
   request: FastifyRequest, deps: RouteDependencies, api: FhirApi, written: WrittenForms, patient: string, own: readonly ReadName[],
-  alternatives?: Alternatives, besides: readonly ReadName[] = [], ownUnreached: OwnUnreached = 'refuse',
+  alternatives: readonly Alternatives[] = [], besides: readonly ReadName[] = [], ownUnreached: OwnUnreached = 'refuse',
 ): Promise<PatientResources> {
   const several = request.audit.patientsRead;
   if (several === undefined) request.audit.patientId = patient;
@@ -112,7 +112,7 @@ export async function patientResources(
   let served = 0;
   for (const read of reads) {
     // Alternatives (TypeServing.alternatives): once one of them gave the resource of that type, the others are not asked.
-    if (alternatives?.reads.includes(read) === true && parts.some((p) => p.resources.some((r) => r.resourceType === alternatives.type))) continue;
+    if (alternatives.some((a) => a.reads.includes(read) && parts.some((p) => p.resources.some((r) => r.resourceType === a.type)))) continue;
     const form = api.forms[read] as FhirForm<ReadName> | undefined;
     if (form === undefined) continue;
     let released;

@@ -73,11 +73,14 @@ export class PatientSummary {
     let found;
     try {
       // A section's entries come only where the caller's access reaches them (a proxy's categories), and so does the whole subject.
-      found = await patientResources(request, this.deps, this.api, this.written, patient, patientReads, undefined, sectionReads, 'leave-out');
+      // The Patient's layouts are alternatives, as on a read of the Patient: the newest that holds the person answers (hostile review helper-97, F4).
+      found = await patientResources(request, this.deps, this.api, this.written, patient, patientReads, [{ type: 'Patient', reads: patientReads }], sectionReads, 'leave-out');
     } catch (err) {
       if (err instanceof DomainError && err.code === 'ACCESS_DENIED') throw notFound();
       throw err;
     }
+    // Every section answers, an empty one saying "none": each read made is named in the access log (alsoRead).
+    request.audit.shownReads = [...(request.audit.reads ?? [])];
     const { access } = found;
     const subject = patientReads.some((read) => reachesRead(access, read))
       ? found.resources.find((r) => r.resourceType === 'Patient' && r.id === id)

@@ -7,7 +7,7 @@
  * its AuditEvent as a further subtype; a request that sent no answer, or a read by id, names one read.
  */
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AccessLogEntry } from '../../../src/domain/access-log/access-log-entry.js';
 import { OPERATIONS } from '../../../src/domain/operations/table.js';
 import type { OutcomeRecord } from '../../../src/ports/audit-trail.port.js';
@@ -104,5 +104,51 @@ describe('an entry names every kind of data its request read', () => {
     expect(every.statusCode).toBe(200);
     const record = recordOf(every);
     expect([record?.operation, ...(record?.alsoRead ?? [])].sort()).toEqual([...naming].sort());
+  });
+
+  // Hostile review helper-97, F3: an entry named reads whose records the answer did not hold (an empty page, a
+  // listing's other people); F2: a read by id under user/ scopes named the reads of people it found nothing of.
+  it('names the other reads whose records the answer holds, not every read looked through', async () => {
+    const empty = await get(t, `/fhir/Encounter?patient=${pid(TOLVAN)}&_revinclude=Composition:encounter&_count=0`, marta);
+    expect(bundleOf(empty).total).toBeGreaterThan(0);
+    expect(recordOf(empty)).toMatchObject({ operation: 'getContacts' });
+    expect(recordOf(empty)).not.toHaveProperty('alsoRead');
+
+    const before = t.audit.records.length;
+    const listing = await get(t, '/fhir/Patient?_revinclude=Composition:patient&_count=1', marta);
+    const page = bundleOf(listing);
+    const [shown] = matchesOf(page);
+    const records = t.audit.records.slice(before) as OutcomeRecord[];
+    expect(records.length).toBeGreaterThan(1);
+    const onPage = records.filter((r) => pid(r.patientId ?? '') === shown?.id);
+    expect(onPage).toHaveLength(1);
+    expect(onPage[0]?.alsoRead).toEqual(includesOf(page).some((r) => r.resourceType === 'Composition') ? ['getJournalNotes'] : undefined);
+    for (const other of records.filter((r) => r !== onPage[0])) expect([other.patientId, other.alsoRead]).toEqual([other.patientId, undefined]);
+
+    const meetings = matchesOf(bundleOf(await get(t, '/fhir/Appointment?_count=500', await smartToken(t, TOLVAN, 'user/VideoMeeting-read'))));
+    const byId = await get(t, `/fhir/Appointment/${meetings[0]?.id ?? ''}`, await smartToken(t, MARTA, 'user/*.rs'));
+    expect(byId.statusCode).toBe(200);
+    const read = t.audit.records.filter((r) => r.requestId === requestIdOf(byId)) as OutcomeRecord[];
+    expect(read.map((r) => [r.patientId, r.operation, r.alsoRead]).sort()).toEqual(
+      read.map((r) => [r.patientId, r.patientId === TOLVAN ? 'getVideoMeetings' : 'getAppointments', undefined]).sort());
+  });
+
+  // Hostile review helper-97, F4: both of a Patient's layouts were read for every `:patient` include and every
+  // `$summary` (and named twice, "Personuppgifter, Personuppgifter"); the newest that holds the person answers.
+  it('reads one of a Patient\'s layouts for a :patient include and a $summary, as for a read of the Patient', async () => {
+    const layouts = (['getPatientV2', 'getPatient'] as const).map((read) => vi.spyOn(t.ehr.reads, read));
+    try {
+      for (const url of [`/fhir/Observation?patient=${pid(TOLVAN)}&_include=Observation:patient`, `/fhir/Patient/${pid(TOLVAN)}/$summary`, `/fhir/Patient/${pid(TOLVAN)}`]) {
+        layouts.forEach((spy) => spy.mockClear());
+        const res = await get(t, url, tolvan);
+        expect([url, res.statusCode]).toEqual([url, 200]);
+        // The older layout once, for the access decision (it holds the protected-identity mark), as on any request.
+        expect([url, layouts.map((spy) => spy.mock.calls.length)]).toEqual([url, [1, 1]]);
+        expect([url, [recordOf(res)?.operation, ...(recordOf(res)?.alsoRead ?? [])].filter((read) => read === 'getPatient' || read === 'getPatientV2')])
+          .toEqual([url, ['getPatientV2']]);
+      }
+    } finally {
+      layouts.forEach((spy) => spy.mockRestore());
+    }
   });
 });
