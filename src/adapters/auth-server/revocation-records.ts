@@ -87,7 +87,28 @@ export async function recordReplayEnding(ctx: ReplayView, smart: SmartLaunchCont
   }
   const grantId = presented?.grantId;
   if (grantId === undefined) return;
-  const kept = await picks.kept(grantId) ?? (presented?.accountId === undefined ? undefined : { grantId, accountId: presented.accountId });
-  if (kept === undefined) return;
-  await recordEnding(oidc.provider, smart, kept, { issuer: oidc.issuer, sourceAddress: ctx.ip, status: REPLAY_STATUS });
+  const accountId = presented?.accountId;
+  await once(`${oidc.issuer}\n${grantId}`, async () => {
+    const kept = await picks.kept(grantId) ?? (accountId === undefined ? undefined : { grantId, accountId });
+    if (kept !== undefined) await recordEnding(oidc.provider, smart, kept, { issuer: oidc.issuer, sourceAddress: ctx.ip, status: REPLAY_STATUS });
+  });
+}
+
+/**
+ * The grant ends this process is recording, or recorded within RECORDED_KEPT_MS, by issuer and grant id:
+ * replays of one grant in flight together (a stolen refresh token sent several times at once, or racing
+ * the rightful one) end it once and are recorded once, not once a replay (hostile review helper-92, F3).
+ * A record the store refused is forgotten at once, so a later replay tries again. Another instance of the
+ * service may record the same end once more.
+ */
+const recording = new Map<string, Promise<void>>();
+const RECORDED_KEPT_MS = 60_000;
+
+function once(key: string, record: () => Promise<void>): Promise<void> {
+  const earlier = recording.get(key);
+  if (earlier !== undefined) return earlier;
+  const made = record();
+  recording.set(key, made);
+  made.then(() => setTimeout(() => recording.delete(key), RECORDED_KEPT_MS).unref(), () => recording.delete(key));
+  return made;
 }

@@ -167,6 +167,22 @@ describe('issue 52 item 16: a plain grant\'s tokens, and a grant a replayed refr
   });
 });
 
+// Hostile review helper-92, F3 (region mode: test/e2e/region-sign-in-protocol): replays in flight together each
+// recorded the grant's end. The demo's store too records one.
+describe('a grant ended by several replays at once', () => {
+  it('is one withdrawal in the patient\'s log, however many replays were in flight', async () => {
+    const lillasReader = await launched(new HttpBrowser(), LILLA);
+    const since = Date.now();
+    const forLilla = await launched(new HttpBrowser(), MARTA, 'Lilla');
+    const refresh = () => tokenRequest(service, { grant_type: 'refresh_token', refresh_token: forLilla.refresh_token as string, client_id: 'patient-app' });
+    expect((await refresh()).status).toBe(200);
+    const replays = await Promise.all([1, 2, 3, 4, 5].map(refresh));
+    expect(replays.map((r) => r.body.error)).toEqual(Array.from({ length: 5 }, () => 'invalid_grant'));
+    const steps = stepsBy(await auditEvents(lillasReader.access_token as string), MARTA, since);
+    expect(steps.filter((step) => step.startsWith('revokeAppAccess'))).toEqual(['revokeAppAccess 0']);
+  });
+});
+
 describe('an app revoking its own grant (RFC 7009)', () => {
   it('is audited as the withdrawal, naming the person who launched it', async () => {
     const revokedLaunch = await launched(new HttpBrowser(), TOLVAN);
