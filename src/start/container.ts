@@ -12,7 +12,7 @@ import { SystemClock } from '../adapters/clock/system-clock.js';
 import { PrometheusMetrics } from '../adapters/metrics/prometheus-metrics.js';
 import { countingRedisStore, DEFAULT_RATE_LIMIT_NAMESPACE } from '../adapters/rate-limit-redis/counting-store.js';
 import { cursorSecret } from '../adapters/page-cursor/cursor-secret.js';
-import { HmacPageCursors } from '../adapters/page-cursor/hmac-page-cursors.js';
+import { SealedPageCursors } from '../adapters/page-cursor/sealed-page-cursors.js';
 import type { Config } from './config.js';
 import { ReadAccessLog } from '../domain/access-log/read-access-log.js';
 import { PatientAccessPolicy } from '../domain/access/patient-access.js';
@@ -93,7 +93,7 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
   // The registered apps' names (app-names.ts), each read from its registration: the access log's and the patient app's page.
   const apps = registeredApps(selection.registeredClients ?? []);
   c.register<AccessLogReader>(TOKENS.AccessLogReader, { useValue: await selectAccessLogReader(selection) });
-  c.register<PageCursors>(TOKENS.PageCursors, { useValue: new HmacPageCursors(await cursorSecret(config.accessLogCursorSecret, config.dataDir)) });
+  c.register<PageCursors>(TOKENS.PageCursors, { useValue: new SealedPageCursors(await cursorSecret(config.accessLogCursorSecret, config.dataDir)) });
   c.register(PatientAccessPolicy, {
     // The Patient ids' key reads a token's smart_patient: without the FHIR API none can be read, and a token carrying one reaches nobody under patient/ scopes.
     useFactory: (d) => new PatientAccessPolicy(d.resolve<EhrRecords>(TOKENS.EhrRecords), d.resolve(TOKENS.DelegationRegistry), d.resolve(TOKENS.Clock), config.ehrTimezone,

@@ -6,7 +6,7 @@ import { buildApp } from '../../src/http/app.js';
 import type { MemoryAuditTrail } from '../fakes/memory-audit-trail.js';
 import { apiScopes } from '../../src/domain/access/scopes.js';
 import { JwtAccessTokenVerifier } from '../../src/adapters/auth-jwks/jwt-access-token-verifier.js';
-import { HmacPageCursors } from '../../src/adapters/page-cursor/hmac-page-cursors.js';
+import { SealedPageCursors } from '../../src/adapters/page-cursor/sealed-page-cursors.js';
 import { InProcessCoordinator } from '../../src/adapters/write-coordination/in-process-coordinator.js';
 import { ReadAccessLog } from '../../src/domain/access-log/read-access-log.js';
 import { PatientAccessPolicy } from '../../src/domain/access/patient-access.js';
@@ -60,7 +60,7 @@ export function useCasesOver(
 export function accessLogOver(
   reader: AccessLogReader, clock: Clock, options: { clientNames?: ReadonlyMap<string, string>; secret?: Buffer; policy?: ReleasePolicy } = {},
 ): ReadAccessLog {
-  return new ReadAccessLog(reader, new HmacPageCursors(options.secret ?? randomBytes(32)), {
+  return new ReadAccessLog(reader, new SealedPageCursors(options.secret ?? randomBytes(32)), {
     zone: ZONE, clock, ...(options.clientNames ? { clientNames: options.clientNames } : {}), ...(options.policy ? { policy: options.policy } : {}),
   });
 }

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { MemoryGrantStore } from '../../../src/adapters/proxy-grants/memory-grant-store.js';
-import { HmacPageCursors } from '../../../src/adapters/page-cursor/hmac-page-cursors.js';
+import { SealedPageCursors } from '../../../src/adapters/page-cursor/sealed-page-cursors.js';
 import type { AccessLogEntry } from '../../../src/domain/access-log/access-log-entry.js';
 import { BASIS_NAMES, operationDisplayName } from '../../../src/domain/access-log/display-names.js';
 import { ReadAccessLog } from '../../../src/domain/access-log/read-access-log.js';
@@ -64,7 +64,7 @@ describe('issue 53: sharing in the grantor\'s access log', () => {
       newId: () => (++n).toString(16).padStart(32, '0'),
     });
     trail = new MemoryAuditTrail();
-    log = new ReadAccessLog(trail, new HmacPageCursors(randomBytes(32)), { zone: ZONE, clock, grantOf: grantOfStore(store) });
+    log = new ReadAccessLog(trail, new SealedPageCursors(randomBytes(32)), { zone: ZONE, clock, grantOf: grantOfStore(store) });
   });
 
   it('issue 53: names the grantee by number until they accept, then by name, on every entry of the grant', async () => {
@@ -153,7 +153,7 @@ describe('issue 53: sharing in the grantor\'s access log', () => {
     await audit('grantProxy', TOLVAN, 'f'.repeat(32));
     expect((await page()).map((e) => e.grantee)).toEqual([undefined, undefined]);
     // Without sharing, nothing is looked up.
-    log = new ReadAccessLog(trail, new HmacPageCursors(randomBytes(32)), { zone: ZONE, clock });
+    log = new ReadAccessLog(trail, new SealedPageCursors(randomBytes(32)), { zone: ZONE, clock });
     expect((await page()).map((e) => e.grantee)).toEqual([undefined, undefined]);
   });
 

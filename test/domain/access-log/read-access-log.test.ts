@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
-import { HmacPageCursors } from '../../../src/adapters/page-cursor/hmac-page-cursors.js';
+import { SealedPageCursors } from '../../../src/adapters/page-cursor/sealed-page-cursors.js';
 import { intervalOf, ReadAccessLog } from '../../../src/domain/access-log/read-access-log.js';
 import { DomainError } from '../../../src/domain/errors.js';
 import { MemoryAuditTrail } from '../../fakes/memory-audit-trail.js';
@@ -34,7 +34,7 @@ async function trailWith(n: number): Promise<MemoryAuditTrail> {
 const CALLER = JSON.stringify(['https://idp.example', 'tolvan', 'patient-app']);
 
 describe('issue 14 access log: pages and cursors', () => {
-  const cursors = new HmacPageCursors(randomBytes(32));
+  const cursors = new SealedPageCursors(randomBytes(32));
 
   it('issue 14: every record about the patient exactly once, oldest first, over pages of any size; attempts left out', async () => {
     const log = new ReadAccessLog(await trailWith(450), cursors, SETTINGS);
@@ -71,7 +71,7 @@ describe('issue 14 access log: pages and cursors', () => {
       { patientId: PATIENT, interval: {}, cursor: `${cursor}A` },
       { patientId: OTHER, interval: {}, cursor },
       { patientId: PATIENT, interval: intervalOf({ from: '20261121090000' }, ZONE), cursor },
-      { patientId: PATIENT, interval: {}, cursor: new HmacPageCursors(randomBytes(32)).seal({ after: { timeMs: T0, id: '1' }, untilMs: T0 }, `memory|${PATIENT}||`) },
+      { patientId: PATIENT, interval: {}, cursor: new SealedPageCursors(randomBytes(32)).seal({ after: { timeMs: T0, id: '1' }, untilMs: T0 }, `memory|${PATIENT}||`) },
       // Another caller (hostile review helper-86, 4).
       { patientId: PATIENT, interval: {}, cursor, caller: JSON.stringify(['https://idp.example', 'someone else', '']) },
     ];
@@ -134,7 +134,7 @@ describe('issue 14 access log: pages and cursors', () => {
 // answer's time grew with the entries the range held (14 against 7 ms), which the limit is to keep from a
 // guardian; a read by id scanning an hour's pages was slower still where there were entries.
 describe('the access log past the guardian age limit', () => {
-  const cursors = new HmacPageCursors(randomBytes(32));
+  const cursors = new SealedPageCursors(randomBytes(32));
   const CHILD = '201701012393';
   const GUARDIAN = '198112189876';
 
