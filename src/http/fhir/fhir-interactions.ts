@@ -22,7 +22,7 @@ import {
   categoriesOf, contextsFor, formTypes, grantsOf, insufficientScope, launchPatientOf, readOfRecord, readsNaming, requireGrants, showable,
 } from './fhir-access.js';
 import { servedTypes, type FhirApi, type TypeServing } from './fhir-api.js';
-import { patientResources, type Alternatives } from './patient-records.js';
+import { patientResources } from './patient-records.js';
 import { noteRefusedFor } from '../caller-basis.js';
 import { namedPatient, patientsOf, samePatient, scopeRefusal } from './patients-of-request.js';
 import { RememberedMatches, selectionKey, type Selection } from './remembered-matches.js';
@@ -49,24 +49,6 @@ export class FhirInteractions {
   }
 
   private readonly typesOfRead = (read: ReadName): readonly string[] => formTypes(this.api, read);
-
-  /** A type whose reads are alternatives (a Patient's layouts), for patientResources to ask only until one gave it. */
-  private readonly alternativesOf = (type: string): Alternatives[] => {
-    const serving = this.served.get(type);
-    return serving?.alternatives === true ? [{ type, reads: serving.reads }] : [];
-  };
-
-  /**
-   * The alternatives of a search: of its own type, and of a type an include brings (a `:patient` include's
-   * Patient), the latter of reads that are not the search's own, which it reads whole (hostile review
-   * helper-97, F4: both of a Patient's layouts were read for every `:patient` include).
-   */
-  private alternativesFor(search: FhirSearch, own: readonly ReadName[]): Alternatives[] {
-    if (search.includes.length === 0 && search.revincludes.length === 0) return this.alternativesOf(search.type);
-    const included = typesToInclude(search.includes, search.revincludes).filter((type) => type !== search.type)
-      .flatMap((type) => this.alternativesOf(type).map((a) => ({ type, reads: a.reads.filter((read) => !own.includes(read)) })));
-    return [...this.alternativesOf(search.type), ...included];
-  }
 
   /** The reads this request may take records of `type` from, for one patient's contexts. */
   private readsFor(type: FhirType, grants: readonly Grant[], contexts: readonly ScopeContext[], interaction: 'read' | 'search'): ReadName[] {
@@ -115,8 +97,7 @@ export class FhirInteractions {
       const typeGrants = REFERENCED_TYPES.has(search.type) ? [] : grantsFor(grants, search.type, 'search', contexts);
       let found;
       try {
-        found = await patientResources(request, this.deps, this.api, this.written, patient, reads, this.alternativesFor(search, reads),
-          this.includedReads(search, grants, contexts));
+        found = await patientResources(request, this.deps, this.api, this.written, patient, reads, this.includedReads(search, grants, contexts));
       } catch (err) {
         if (listing && err instanceof DomainError && err.code === 'ACCESS_DENIED') continue;
         throw err;
@@ -226,7 +207,7 @@ export class FhirInteractions {
         continue;
       }
       try {
-        const found = await patientResources(request, this.deps, this.api, this.written, patient, reads, this.alternativesOf(type));
+        const found = await patientResources(request, this.deps, this.api, this.written, patient, reads);
         const resource = found.resources.find((r) => r.resourceType === type && r.id === id);
         const referenced = REFERENCED_TYPES.has(type);
         const shown = resource !== undefined && (referenced ? showable(found.resources, found.readOf, grants, contexts)(resource)

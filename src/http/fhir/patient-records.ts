@@ -14,7 +14,7 @@ import { ReadUnavailableError } from '../../domain/read-availability/unavailable
 import { accessFor } from '../request-patient.js';
 import type { PatientRead } from '../types.js';
 import type { RouteDependencies } from '../routes/dependencies.js';
-import type { FhirApi } from './fhir-api.js';
+import { servedTypes, type FhirApi, type FhirForms } from './fhir-api.js';
 import { GatheredResources, type GatheredPart } from './gathered-resources.js';
 import type { WrittenForms } from './written-forms.js';
 
@@ -42,9 +42,34 @@ function usableAsId(candidate: string): boolean {
 const gathered = new GatheredResources();
 
 /** Reads that each may give a resource of `type` (a Patient's layouts, newest first): the first that does answers it. */
-export interface Alternatives {
+interface Alternatives {
   type: string;
   reads: readonly ReadName[];
+}
+
+/** The alternatives among the reads of `forms` (TypeServing.alternatives), found once per set of forms. */
+const alternativesByForms = new WeakMap<FhirForms, readonly Alternatives[]>();
+function alternativesOf(forms: FhirForms): readonly Alternatives[] {
+  let found = alternativesByForms.get(forms);
+  if (found === undefined) {
+    found = servedTypes(forms).filter((s) => s.alternatives === true).map((s) => ({ type: s.type, reads: s.reads }));
+    alternativesByForms.set(forms, found);
+  }
+  return found;
+}
+
+/**
+ * `reads` with the members of each set of alternatives in its order (newest first) in the places they
+ * hold: an Organization search makes every read, the older Patient layout among the first.
+ */
+function inAlternativesOrder(reads: readonly ReadName[], alternatives: readonly Alternatives[]): ReadName[] {
+  const ordered = [...reads];
+  for (const { reads: members } of alternatives) {
+    const places = ordered.flatMap((read, i) => (members.includes(read) ? [i] : []));
+    const inOrder = members.filter((read) => reads.includes(read));
+    places.forEach((place, n) => { ordered[place] = inOrder[n] as ReadName; });
+  }
+  return ordered;
 }
 
 export interface PatientResources {
@@ -81,8 +106,9 @@ export function asFhirContext(api: FhirApi, zone: string, patient: string): AsFh
 
 /**
  * The resources of the `own` reads and of those `besides` them for `patient`, each `Type/id` once, as
- * the reads' forms write them (or as `written` kept them); of `alternatives`' reads, only until one gave
- * a resource of its type. A read the caller's access does not reach is left out; none of `own` reached
+ * the reads' forms write them (or as `written` kept them). A Patient's layouts are alternatives wherever
+ * they are read (TypeServing.alternatives): the newest that gives the Patient answers, the older is not
+ * asked, so two layouts of one person never answer one request (hostile review helper-97 F4, helper-98 F3). A read the caller's access does not reach is left out; none of `own` reached
  * is refused (ACCESS_DENIED), as the read would be on the COS door, unless `ownUnreached` leaves them out
  * (a summary, whose subject is then what the access was decided on, patient-summary.ts).
  * Throws the access policy's refusal (403) when the caller may not act for the patient; the audit
@@ -92,7 +118,7 @@ export function asFhirContext(api: FhirApi, zone: string, patient: string): AsFh
  */
 export async function patientResources(
   request: FastifyRequest, deps: RouteDependencies, api: FhirApi, written: WrittenForms, patient: string, own: readonly ReadName[],
-  alternatives: readonly Alternatives[] = [], besides: readonly ReadName[] = [], ownUnreached: OwnUnreached = 'refuse',
+  besides: readonly ReadName[] = [], ownUnreached: OwnUnreached = 'refuse',
 ): Promise<PatientResources> {
   const several = request.audit.patientsRead;
   if (several === undefined) request.audit.patientId = patient;
@@ -101,7 +127,8 @@ export async function patientResources(
   // them, as a COS read must; what it brings besides them (includes, a summary's sections) is left out.
   const reached = own.filter((read) => reachesRead(access, read));
   if (reached.length === 0 && own.length > 0 && ownUnreached === 'refuse') throw accessDenied();
-  const reads = [...new Set([...reached, ...besides.filter((read) => reachesRead(access, read))])];
+  const alternatives = alternativesOf(api.forms);
+  const reads = inAlternativesOrder([...new Set([...reached, ...besides.filter((read) => reachesRead(access, read))])], alternatives);
   const part: PatientRead = { delegation: access.basis as string, withheld: 0 };
   several?.set(patient, part);
   const ctx = asFhirContext(api, deps.zone, patient);
@@ -111,7 +138,7 @@ export async function patientResources(
   let unavailable: ReadUnavailableError | undefined;
   let served = 0;
   for (const read of reads) {
-    // Alternatives (TypeServing.alternatives): once one of them gave the resource of that type, the others are not asked.
+    // Alternatives: once one of them gave the resource of that type, the others are not asked.
     if (alternatives.some((a) => a.reads.includes(read) && parts.some((p) => p.resources.some((r) => r.resourceType === a.type)))) continue;
     const form = api.forms[read] as FhirForm<ReadName> | undefined;
     if (form === undefined) continue;

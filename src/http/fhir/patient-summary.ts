@@ -73,8 +73,7 @@ export class PatientSummary {
     let found;
     try {
       // A section's entries come only where the caller's access reaches them (a proxy's categories), and so does the whole subject.
-      // The Patient's layouts are alternatives, as on a read of the Patient: the newest that holds the person answers (hostile review helper-97, F4).
-      found = await patientResources(request, this.deps, this.api, this.written, patient, patientReads, [{ type: 'Patient', reads: patientReads }], sectionReads, 'leave-out');
+      found = await patientResources(request, this.deps, this.api, this.written, patient, patientReads, sectionReads, 'leave-out');
     } catch (err) {
       if (err instanceof DomainError && err.code === 'ACCESS_DENIED') throw notFound();
       throw err;

@@ -151,4 +151,15 @@ describe('an entry names every kind of data its request read', () => {
       layouts.forEach((spy) => spy.mockRestore());
     }
   });
+
+  // Hostile review helper-98, F3: an Organization search makes every read, the older Patient layout among the first,
+  // so its revinclude of the Patient handed over the older layout (another address), and named getPatient.
+  it('a party search that includes the Patient answers the newest layout, as a read of the Patient does', async () => {
+    const patient = (await get(t, `/fhir/Patient/${pid(TOLVAN)}`, tolvan)).json() as Resource;
+    const res = await get(t, '/fhir/Organization?_revinclude=Patient:organization&_count=500', tolvan);
+    const [included] = includesOf(bundleOf(res)).filter((r) => r.resourceType === 'Patient');
+    expect(included).toEqual(patient);
+    const named = [recordOf(res)?.operation, ...(recordOf(res)?.alsoRead ?? [])];
+    expect([named.includes('getPatientV2'), named.includes('getPatient')]).toEqual([true, false]);
+  });
 });
