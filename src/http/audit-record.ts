@@ -118,11 +118,13 @@ export function outcomeRecordOf(request: FastifyRequest, reply: FastifyReply, no
 export function outcomeRecordsOf(request: FastifyRequest, reply: FastifyReply, now: number): OutcomeRecord[] {
   const record = outcomeRecordOf(request, reply, now);
   const read = request.audit?.patientsRead;
-  if (read === undefined || read.size === 0) return [namedForReads(record, request.audit ?? {})];
+  // HEAD hands nothing over: its record names its own read alone (hostile review helper-98, F5).
+  const sent = reply.statusCode < 300 && request.method !== 'HEAD';
+  if (read === undefined || read.size === 0) return [namedForReads(record, request.audit ?? {}, sent)];
   return [...read].map(([patientId, part]) => {
     const { withheld: _total, ...common } = record;
     const { delegation, withheld } = part;
-    return namedForReads({ ...common, patientId, delegation, ...(withheld > 0 && reply.statusCode < 300 ? { withheld } : {}) }, part);
+    return namedForReads({ ...common, patientId, delegation, ...(withheld > 0 && reply.statusCode < 300 ? { withheld } : {}) }, part, sent);
   });
 }
 
@@ -137,8 +139,9 @@ const READS: ReadonlySet<string> = new Set(READ_NAMES);
  * (THREATS row 31).
  */
 function namedForRead(record: OutcomeRecord, reads: ReadonlySet<ReadName> | undefined, answeredBy: readonly ReadName[] | undefined): OutcomeRecord {
-  // A read by id that answered a record: named for the read that record came from (hostile review helper-93, F3).
-  const [answered] = answeredBy ?? [];
+  // A read by id that answered a record: named for the read that record came from (hostile review helper-93, F3);
+  // of several (a party's), the first made.
+  const answered = [...(reads ?? [])].find((read) => answeredBy?.includes(read) === true) ?? answeredBy?.[0];
   if (answered !== undefined && READS.has(record.operation)) return { ...record, operation: answered };
   if (reads === undefined || !READS.has(record.operation) || reads.has(record.operation as ReadName)) return record;
   const [made] = reads;
@@ -152,10 +155,10 @@ function namedForRead(record: OutcomeRecord, reads: ReadonlySet<ReadName> | unde
  * answers each section's data. What was only looked through is not named (helper-97, F3): an empty page,
  * a listing's other people, a read by id's other candidates. Only an answer that was sent showed anything.
  */
-function namedForReads(record: OutcomeRecord, read: Pick<PatientRead, 'reads' | 'answeredBy' | 'shownReads'>): OutcomeRecord {
+function namedForReads(record: OutcomeRecord, read: Pick<PatientRead, 'reads' | 'answeredBy' | 'shownReads'>, sent: boolean): OutcomeRecord {
   const named = namedForRead(record, read.reads, read.answeredBy);
   const answered = read.answeredBy ?? read.shownReads;
-  if (record.status >= 300 || answered === undefined) return named;
+  if (!sent || answered === undefined) return named;
   const alsoRead = [...(read.reads ?? [])].filter((made) => made !== named.operation && answered.includes(made));
   return alsoRead.length === 0 ? named : { ...named, alsoRead };
 }

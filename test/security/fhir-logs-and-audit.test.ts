@@ -254,9 +254,10 @@ overBothEhrs((variant) => {
           expect([label, records.length]).toEqual([label, counted ? 0 : 1]);
           if (counted) return;
           const record = records[0] as AuditRecord;
-          // A party read by id is named for the reads whose shown records name it (hostile review helper-94, F2): some of the type's.
-          const partyRead = route.referenced && route.interaction === 'read' && status === 200;
-          const named = partyRead && route.reads.includes(record.operation as OperationName) ? route.operation : record.operation;
+          // A party answered is named for the reads whose shown records name it (hostile review helper-94 F2, helper-98 F4):
+          // one of the type's, read by id or searched.
+          const partyAnswered = route.referenced && status === 200;
+          const named = partyAnswered && route.reads.includes(record.operation as OperationName) ? route.operation : record.operation;
           expect([label, named, record.status, record.outcome]).toEqual([label, route.operation, status, status < 400 ? 'allowed' : 'denied']);
           // Without an include, nothing beyond the type's own reads.
           expect([label, (record as OutcomeRecord).alsoRead?.every((read) => route.reads.includes(read as OperationName)) ?? true]).toEqual([label, true]);

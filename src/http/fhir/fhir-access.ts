@@ -4,6 +4,8 @@
  * same access policy as every COS read (delegation checked now, protected identity, audit).
  */
 import type { FastifyRequest } from 'fastify';
+import { reachesRead } from '../../domain/access/operation-reach.js';
+import type { PatientAccess } from '../../domain/access/patient-access.js';
 import { contextsReaching, launchPatient } from '../../domain/access/scope-reach.js';
 import { withReferenced } from '../../domain/fhir/document-references.js';
 import { keyOf } from '../../domain/fhir/resource-search.js';
@@ -12,7 +14,7 @@ import { grantsFor, grantsRecord, smartGrants, type Grant, type Interaction, typ
 import { OPERATIONS, type ReadName } from '../../domain/operations/table.js';
 import type { FhirForm, FhirResource } from '../../reads/as-fhir.js';
 import { ApiError } from '../api-error.js';
-import { cosScopeOf, type FhirApi } from './fhir-api.js';
+import { cosScopeOf, type FhirApi, type TypeServing } from './fhir-api.js';
 
 /** The resource types a read's FHIR form writes, which the read's own scope grants; none for a read without one. */
 export const formTypes = (api: FhirApi, read: ReadName): readonly string[] => (api.forms[read] as FhirForm<ReadName> | undefined)?.types ?? [];
@@ -95,6 +97,16 @@ export function showable(
 ): (r: FhirResource) => boolean {
   const named = namedByShown(resources, readOf, grants, contexts);
   return (r) => (isReferenced(r) ? named.has(keyOf(r)) : grantShows(r, readOf, grants, contexts));
+}
+
+/**
+ * Whether `access` opens resources of the type `serving` serves: a proxy's grant its categories only
+ * (docs/proxies.md), so an Encounter a note's or a prescription's own form wrote is left out of an include
+ * and of a `$summary` for a grant without care contacts (hostile review helper-98, F1: a summary handed it
+ * over). A referenced type (a Practitioner, a Medication) comes with any record that names it.
+ */
+export function accessOpens(serving: TypeServing | undefined, access: PatientAccess): boolean {
+  return serving === undefined || serving.referenced || serving.reads.some((read) => reachesRead(access, read));
 }
 
 /**

@@ -8,8 +8,6 @@ import { included, keyOf, matchesQuery, sortMatches, typesToInclude, type Includ
 import { REFERENCED_TYPES, type FhirType } from '../../domain/fhir/search-parameters.js';
 import { grantsFor, grantsRecord, readsGranted, type Grant, type ScopeContext } from '../../domain/fhir/smart-scopes.js';
 import { DomainError } from '../../domain/errors.js';
-import { reachesRead } from '../../domain/access/operation-reach.js';
-import type { PatientAccess } from '../../domain/access/patient-access.js';
 import type { ReadName } from '../../domain/operations/table.js';
 import type { FhirResource } from '../../reads/as-fhir.js';
 import { ApiError } from '../api-error.js';
@@ -19,7 +17,7 @@ import type { JsonAnswer } from '../serialization/json-answer.js';
 import { searchLink } from './bundle.js';
 import { delegateRelatedPerson } from './delegate-related-person.js';
 import {
-  categoriesOf, contextsFor, formTypes, grantsOf, insufficientScope, launchPatientOf, readOfRecord, readsNaming, requireGrants, showable,
+  accessOpens, categoriesOf, contextsFor, formTypes, grantsOf, insufficientScope, launchPatientOf, readOfRecord, readsNaming, requireGrants, showable,
 } from './fhir-access.js';
 import { servedTypes, type FhirApi, type TypeServing } from './fhir-api.js';
 import { patientResources } from './patient-records.js';
@@ -127,7 +125,7 @@ export class FhirInteractions {
       matches.push(...mine.matches);
       // What an include may add: looked at only when the search asks for includes.
       if (search.includes.length > 0 || search.revincludes.length > 0) {
-        all.push(...found.resources.filter((r) => shows()(r) && this.reaches(found.access, r.resourceType)));
+        all.push(...found.resources.filter((r) => shows()(r) && accessOpens(this.served.get(r.resourceType), found.access)));
       }
     }
     // A listing that read nobody is recorded as such: no record names someone left out, or the caller instead.
@@ -137,16 +135,6 @@ export class FhirInteractions {
     const [only] = selections;
     const sorted = selections.length === 1 && only !== undefined ? only.sorted(sort) : sort(matches);
     return this.page(request, reply, search, sorted, all, { matches: withheld, any: withheldAny }, patients, searched);
-  }
-
-  /**
-   * Whether the access opens resources of `type`: a proxy's grant its categories only (docs/proxies.md), so
-   * an Encounter a note's own form wrote is not included for a grant of notes alone. A referenced type
-   * (a Practitioner, a Medication) comes with any record that names it.
-   */
-  private reaches(access: PatientAccess, type: string): boolean {
-    const serving = this.served.get(type);
-    return serving === undefined || serving.referenced || serving.reads.some((read) => reachesRead(access, read));
   }
 
   /**
@@ -175,7 +163,7 @@ export class FhirInteractions {
     const base = this.api.publicBaseUrl;
     noteWithheld(request, reply, withheld.any);
     const includes = included(onPage, all, search.includes, search.revincludes as IncludeSpec[]);
-    noteShownReads(request, [...onPage, ...includes], searched);
+    noteShownReads(request, onPage, includes, searched);
     return searchsetBody(base, {
       total: matches.length,
       matches: onPage,

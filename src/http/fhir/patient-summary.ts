@@ -21,7 +21,7 @@ import { ApiError } from '../api-error.js';
 import { noteWithheld } from '../release-header.js';
 import type { RouteDependencies } from '../routes/dependencies.js';
 import { documentBundle } from './bundle.js';
-import { categoriesOf, contextsFor, formTypes, grantsOf, readOfRecord, requireGrants, showable } from './fhir-access.js';
+import { accessOpens, categoriesOf, contextsFor, formTypes, grantsOf, readOfRecord, requireGrants, showable } from './fhir-access.js';
 import type { FhirApi, TypeServing } from './fhir-api.js';
 import { patientResources } from './patient-records.js';
 import { noteRefusedFor } from '../caller-basis.js';
@@ -44,9 +44,11 @@ const notFound = (): ApiError => new ApiError(404, 'No Patient with this id is r
 
 export class PatientSummary {
   private readonly readsOf: ReadonlyMap<string, readonly ReadName[]>;
+  private readonly served: ReadonlyMap<string, TypeServing>;
 
   constructor(private readonly deps: RouteDependencies, private readonly api: FhirApi, private readonly written: WrittenForms, served: readonly TypeServing[]) {
     this.readsOf = new Map(served.map((s) => [s.type, s.reads]));
+    this.served = new Map(served.map((s) => [s.type, s]));
   }
 
   /** `patientParam`: a `patient` parameter's id, which must name the summary's own patient (else 404, as on a read by id). */
@@ -94,7 +96,10 @@ export class PatientSummary {
       const taken = sectionReads.length === 0 || sectionReads.some((read) => found.withheldBy.has(read));
       return { section, content: { entries, withheld: granted.length === 0 || !taken || entries.length < ofType.length || !released } satisfies SectionContent };
     });
-    const held = withReferenced([subject, SERVICE, ...contents.flatMap((c) => c.content.entries)], found.resources, showable(found.resources, found.readOf, grants, contexts));
+    // What the entries name, where the token's scopes show it and the caller's access opens its type (an include's rule).
+    const shows = showable(found.resources, found.readOf, grants, contexts);
+    const held = withReferenced([subject, SERVICE, ...contents.flatMap((c) => c.content.entries)], found.resources,
+      (r) => shows(r) && accessOpens(this.served.get(r.resourceType), access));
     const byKey = new Map(held.map((r) => [`${r.resourceType}/${r.id}`, r]));
     const composition: FhirResource = {
       resourceType: 'Composition', id: request.id, status: 'final',

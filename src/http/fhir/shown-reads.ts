@@ -22,26 +22,30 @@ export interface SearchedPatient {
 }
 
 /**
- * Notes, for each patient searched, the reads whose records `page` (matches and includes) holds: a record's
- * own read, and for a party (a Practitioner) the reads whose shown records name it. A record is the
- * patient's whose looked-through records hold that very resource.
+ * Notes, for each patient searched, the reads whose records the page holds: a record's own read (of the
+ * records among that patient's, the page's matches and includes); and where the matches are parties (a
+ * Practitioner search), the reads whose shown records name them, which the record is named for as a read
+ * of the party by id is (hostile review helper-98, F4). A party an include brings adds nothing: the record
+ * that names it is on the page, and a party two people's records name is no more one's than the other's
+ * (helper-98, F2: it counted as the last person's).
  */
-export function noteShownReads(request: FastifyRequest, page: readonly FhirResource[], searched: readonly SearchedPatient[]): void {
+export function noteShownReads(request: FastifyRequest, matches: readonly FhirResource[], includes: readonly FhirResource[], searched: readonly SearchedPatient[]): void {
+  const records = [...matches, ...includes].filter((r) => !isReferenced(r));
+  const parties = new Set(matches.filter(isReferenced).map(keyOf));
   for (const one of searched) {
     const held = searched.length === 1 ? undefined : new Set(one.resources);
-    const mine = held === undefined ? page : page.filter((r) => held.has(r));
     const reads = new Set<ReadName>();
-    const parties = new Set<string>();
-    for (const r of mine) {
-      if (isReferenced(r)) {
-        parties.add(keyOf(r));
-        continue;
-      }
+    for (const r of records) {
+      if (held !== undefined && !held.has(r)) continue;
       const read = readOfRecord(one.readOf, r);
       if (read !== undefined) reads.add(read);
     }
-    if (parties.size > 0) for (const read of readsNaming(parties, one.resources, one.readOf, one.grants, one.contexts)) reads.add(read);
-    const part = request.audit.patientsRead?.get(one.patient);
-    (part ?? request.audit).shownReads = [...reads];
+    const target = request.audit.patientsRead?.get(one.patient) ?? request.audit;
+    if (parties.size === 0) {
+      target.shownReads = [...reads];
+      continue;
+    }
+    for (const read of readsNaming(parties, one.resources, one.readOf, one.grants, one.contexts)) reads.add(read);
+    target.answeredBy = [...reads];
   }
 }

@@ -14,7 +14,7 @@ import { peopleToOpen } from '../../../src/domain/access/people-to-open.js';
 import { ProxyDelegation } from '../../../src/domain/proxies/proxy-delegation.js';
 import { ProxyGrants } from '../../../src/domain/proxies/proxy-grants.js';
 import { startTestApp, ZONE, type TestApp } from '../../support/test-app.js';
-import { ANTON, bundleOf, get, includesOf, matchesOf, NOW, PERSONNUMMER, pid, smartToken, TOLVAN, type Resource } from './fhir-calls.js';
+import { ANTON, bundleOf, get, includesOf, matchesOf, NOW, PERSONNUMMER, pid, SARA, smartToken, TOLVAN, type Resource } from './fhir-calls.js';
 
 /** Gösta Partnersson: an adult with a coordination number and no right to Tolvan's record from the registry. */
 const GOSTA = '194608632396';
@@ -263,5 +263,17 @@ describe('a proxy granted VideoMeeting only, in the grantor\'s access log', () =
     // The grantor's own token gets them.
     const own = bundleOf(await get(t, '/fhir/Composition?_include=Composition:encounter', await smartToken(t, TOLVAN, 'patient/*.rs')));
     expect(includesOf(own).some((r) => r.resourceType === 'Encounter')).toBe(true);
+  });
+
+  // Hostile review helper-98, F1: a proxy's $summary handed over the Encounter a prescription names (an inpatient
+  // stay), a type the grant does not open, which the include above leaves out; and its log named no care contacts.
+  it('a $summary leaves out a type the grant does not open, whichever read wrote it', async () => {
+    await activeGrant(t.proxyGrants as ProxyGrants, TOLVAN, SARA, ['Diagnosis', 'MedicationPrescription', 'LabResult', 'AttentionSignal']);
+    const own = summaryOf(await get(t, `/fhir/Patient/${pid(TOLVAN)}/$summary`, await smartToken(t, TOLVAN, 'patient/*.rs')));
+    expect(types(own)).toContain('Encounter');
+    const doc = summaryOf(await get(t, `/fhir/Patient/${pid(TOLVAN)}/$summary`, await smartToken(t, SARA, 'user/*.rs')));
+    expect(types(doc)).toContain('MedicationRequest');
+    // The one Composition is the document's own.
+    expect(types(doc).filter((type) => ['Encounter', 'Composition', 'Appointment'].includes(type))).toEqual(['Composition']);
   });
 });

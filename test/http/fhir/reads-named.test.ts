@@ -114,16 +114,19 @@ describe('an entry names every kind of data its request read', () => {
     expect(recordOf(empty)).toMatchObject({ operation: 'getContacts' });
     expect(recordOf(empty)).not.toHaveProperty('alsoRead');
 
-    const before = t.audit.records.length;
-    const listing = await get(t, '/fhir/Patient?_revinclude=Composition:patient&_count=1', marta);
-    const page = bundleOf(listing);
-    const [shown] = matchesOf(page);
-    const records = t.audit.records.slice(before) as OutcomeRecord[];
-    expect(records.length).toBeGreaterThan(1);
-    const onPage = records.filter((r) => pid(r.patientId ?? '') === shown?.id);
-    expect(onPage).toHaveLength(1);
-    expect(onPage[0]?.alsoRead).toEqual(includesOf(page).some((r) => r.resourceType === 'Composition') ? ['getJournalNotes'] : undefined);
-    for (const other of records.filter((r) => r !== onPage[0])) expect([other.patientId, other.alsoRead]).toEqual([other.patientId, undefined]);
+    // Helper-98, F2: a party two people's records name (a care unit) counted as the last person's.
+    for (const [query, type, read] of [['_revinclude=Composition:patient', 'Composition', 'getJournalNotes'],
+      ['_revinclude=Encounter:patient&_include:iterate=Encounter:service-provider', 'Encounter', 'getContacts']] as const) {
+      const before = t.audit.records.length;
+      const page = bundleOf(await get(t, `/fhir/Patient?${query}&_count=1`, marta));
+      const [shown] = matchesOf(page);
+      const records = t.audit.records.slice(before) as OutcomeRecord[];
+      expect(records.length).toBeGreaterThan(1);
+      const onPage = records.filter((r) => pid(r.patientId ?? '') === shown?.id);
+      expect(onPage).toHaveLength(1);
+      expect([query, onPage[0]?.alsoRead]).toEqual([query, includesOf(page).some((r) => r.resourceType === type) ? [read] : undefined]);
+      for (const other of records.filter((r) => r !== onPage[0])) expect([query, other.patientId, other.alsoRead]).toEqual([query, other.patientId, undefined]);
+    }
 
     const meetings = matchesOf(bundleOf(await get(t, '/fhir/Appointment?_count=500', await smartToken(t, TOLVAN, 'user/VideoMeeting-read'))));
     const byId = await get(t, `/fhir/Appointment/${meetings[0]?.id ?? ''}`, await smartToken(t, MARTA, 'user/*.rs'));
@@ -161,5 +164,26 @@ describe('an entry names every kind of data its request read', () => {
     expect(included).toEqual(patient);
     const named = [recordOf(res)?.operation, ...(recordOf(res)?.alsoRead ?? [])];
     expect([named.includes('getPatientV2'), named.includes('getPatient')]).toEqual([true, false]);
+  });
+
+  // Hostile review helper-98, F5: HEAD named the reads of a body it never sent; F4: a party search was named for the
+  // type's first read (appointments) whatever its page held, and the same party by id for the reads that name it.
+  it('HEAD hands nothing over, and a party search is named as a read of the same party by id', async () => {
+    for (const url of [`/fhir/Encounter?patient=${pid(TOLVAN)}&_revinclude=Composition:encounter`, `/fhir/Patient/${pid(TOLVAN)}/$summary`]) {
+      const head = await t.call({ method: 'HEAD', url, key: null, token: tolvan });
+      expect([url, head.statusCode]).toEqual([url, 200]);
+      expect([url, recordOf(head)?.alsoRead]).toEqual([url, undefined]);
+    }
+    const named = new Set<string>();
+    for (const type of ['Location', 'Practitioner', 'Organization']) {
+      for (const party of matchesOf(bundleOf(await get(t, `/fhir/${type}?_count=500`, tolvan))).slice(0, 6)) {
+        const byId = recordOf(await get(t, `/fhir/${type}/${party.id}`, tolvan));
+        const bySearch = recordOf(await get(t, `/fhir/${type}?_id=${party.id}`, tolvan));
+        expect([party.id, bySearch?.operation, bySearch?.alsoRead]).toEqual([party.id, byId?.operation, byId?.alsoRead]);
+        named.add(byId?.operation ?? '');
+      }
+    }
+    // Parties other reads than the bookings name are among them: the case where the two told apart.
+    expect([...named].filter((read) => read !== 'getAppointments').length).toBeGreaterThan(0);
   });
 });
