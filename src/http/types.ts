@@ -33,8 +33,9 @@ export interface AuditContext {
    */
   reads?: Set<ReadName>;
   /**
-   * A read by id's: the reads whose records it answered (the record's own; for a party, each read whose shown
-   * records name it), which its record is named for (of several patients: PatientRead.answeredBy).
+   * The reads whose records a read by id answered (the record's own; a party's, each read whose shown records
+   * name it), or a search of a party's type its page's parties: its record is named for the first made and
+   * names the rest (of several patients: PatientRead.answeredBy).
    */
   answeredBy?: readonly ReadName[];
   /**
@@ -57,7 +58,7 @@ export interface PatientRead {
   withheld: number;
   /** The kinds of data read of this patient (AuditContext.reads). */
   reads?: Set<ReadName>;
-  /** The reads whose records of this patient a read by id answered (AuditContext.answeredBy). */
+  /** The reads whose records of this patient a read by id or a party search answered (AuditContext.answeredBy). */
   answeredBy?: readonly ReadName[];
   /** The reads whose records of this patient the answer holds (AuditContext.shownReads). */
   shownReads?: readonly ReadName[];

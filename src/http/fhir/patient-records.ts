@@ -14,7 +14,8 @@ import { ReadUnavailableError } from '../../domain/read-availability/unavailable
 import { accessFor } from '../request-patient.js';
 import type { PatientRead } from '../types.js';
 import type { RouteDependencies } from '../routes/dependencies.js';
-import { servedTypes, type FhirApi, type FhirForms } from './fhir-api.js';
+import { alternativesOf, inAlternativesOrder } from './alternative-reads.js';
+import type { FhirApi } from './fhir-api.js';
 import { GatheredResources, type GatheredPart } from './gathered-resources.js';
 import type { WrittenForms } from './written-forms.js';
 
@@ -40,37 +41,6 @@ function usableAsId(candidate: string): boolean {
 
 /** The reads' resources gathered, each `Type/id` once (a process's, shared by every API instance: what it answers depends on its arguments alone). */
 const gathered = new GatheredResources();
-
-/** Reads that each may give a resource of `type` (a Patient's layouts, newest first): the first that does answers it. */
-interface Alternatives {
-  type: string;
-  reads: readonly ReadName[];
-}
-
-/** The alternatives among the reads of `forms` (TypeServing.alternatives), found once per set of forms. */
-const alternativesByForms = new WeakMap<FhirForms, readonly Alternatives[]>();
-function alternativesOf(forms: FhirForms): readonly Alternatives[] {
-  let found = alternativesByForms.get(forms);
-  if (found === undefined) {
-    found = servedTypes(forms).filter((s) => s.alternatives === true).map((s) => ({ type: s.type, reads: s.reads }));
-    alternativesByForms.set(forms, found);
-  }
-  return found;
-}
-
-/**
- * `reads` with the members of each set of alternatives in its order (newest first) in the places they
- * hold: an Organization search makes every read, the older Patient layout among the first.
- */
-function inAlternativesOrder(reads: readonly ReadName[], alternatives: readonly Alternatives[]): ReadName[] {
-  const ordered = [...reads];
-  for (const { reads: members } of alternatives) {
-    const places = ordered.flatMap((read, i) => (members.includes(read) ? [i] : []));
-    const inOrder = members.filter((read) => reads.includes(read));
-    places.forEach((place, n) => { ordered[place] = inOrder[n] as ReadName; });
-  }
-  return ordered;
-}
 
 export interface PatientResources {
   /** Frozen; the same array for the same reads' same kept resources (gathered-resources.ts). */
@@ -107,8 +77,7 @@ export function asFhirContext(api: FhirApi, zone: string, patient: string): AsFh
 /**
  * The resources of the `own` reads and of those `besides` them for `patient`, each `Type/id` once, as
  * the reads' forms write them (or as `written` kept them). A Patient's layouts are alternatives wherever
- * they are read (TypeServing.alternatives): the newest that gives the Patient answers, the older is not
- * asked, so two layouts of one person never answer one request (hostile review helper-97 F4, helper-98 F3). A read the caller's access does not reach is left out; none of `own` reached
+ * they are read (alternative-reads.ts). A read the caller's access does not reach is left out; none of `own` reached
  * is refused (ACCESS_DENIED), as the read would be on the COS door, unless `ownUnreached` leaves them out
  * (a summary, whose subject is then what the access was decided on, patient-summary.ts).
  * Throws the access policy's refusal (403) when the caller may not act for the patient; the audit

@@ -43,12 +43,14 @@ const SERVICE: FhirResource = {
 const notFound = (): ApiError => new ApiError(404, 'No Patient with this id is readable with this token: GET /fhir/Patient lists the patients it reads.');
 
 export class PatientSummary {
-  private readonly readsOf: ReadonlyMap<string, readonly ReadName[]>;
   private readonly served: ReadonlyMap<string, TypeServing>;
 
   constructor(private readonly deps: RouteDependencies, private readonly api: FhirApi, private readonly written: WrittenForms, served: readonly TypeServing[]) {
-    this.readsOf = new Map(served.map((s) => [s.type, s.reads]));
     this.served = new Map(served.map((s) => [s.type, s]));
+  }
+
+  private readsOf(type: string): readonly ReadName[] {
+    return this.served.get(type)?.reads ?? [];
   }
 
   /** `patientParam`: a `patient` parameter's id, which must name the summary's own patient (else 404, as on a read by id). */
@@ -70,8 +72,8 @@ export class PatientSummary {
       throw err;
     }
     const sections = IPS_SECTIONS.map((section) => ({ section, grants: grantsFor(grants, section.type, 'search', contexts) }));
-    const sectionReads = sections.flatMap((s) => readsGranted(this.readsOf.get(s.section.type) ?? [], s.grants));
-    const patientReads = this.readsOf.get('Patient') ?? [];
+    const sectionReads = sections.flatMap((s) => readsGranted(this.readsOf(s.section.type), s.grants));
+    const patientReads = this.readsOf('Patient');
     let found;
     try {
       // A section's entries come only where the caller's access reaches them (a proxy's categories), and so does the whole subject.
@@ -90,7 +92,7 @@ export class PatientSummary {
     const contents = sections.map(({ section, grants: granted }) => {
       const ofType = found.resources.filter((r) => r.resourceType === section.type);
       const entries = sortMatches(ofType.filter((r) => grantsRecord(granted, readOfRecord(found.readOf, r), categoriesOf(r))), section.type, this.deps.zone);
-      const sectionReads = this.readsOf.get(section.type) ?? [];
+      const sectionReads = this.readsOf(section.type);
       const released = sectionReads.every((read) => (found.withheldBy.get(read) ?? 0) === 0);
       // A section whose reads the caller's access does not reach (a proxy's other categories) is withheld, never told empty.
       const taken = sectionReads.length === 0 || sectionReads.some((read) => found.withheldBy.has(read));
