@@ -6,6 +6,7 @@ import { GRANT_OPERATIONS, isGrantOperationName } from '../../domain/operations/
 import type { AuditAction, DisplayName } from '../../domain/operations/operation.js';
 import { subscriptionAuditOf } from '../../domain/operations/subscription-operations.js';
 import { auditActionOf, changesPatientData } from '../../domain/operations/table.js';
+import type { FhirIds } from '../../ports/fhir-ids.port.js';
 
 /**
  * The access log as FHIR R4 AuditEvents in a searchset Bundle, after IHE Basic Audit Log Patterns
@@ -63,7 +64,8 @@ function application(e: AccessLogEntry, appNames: AppNames | undefined): Record<
 /** The RESTful interaction of each action: a read of the record is a search of it. */
 const INTERACTIONS: Readonly<Record<AuditAction, string>> = { C: 'create', U: 'update', D: 'delete', E: 'search' };
 
-export function auditEvent(e: AccessLogEntry, patientId: string, appNames?: AppNames): Record<string, unknown> {
+/** The entry as an AuditEvent, with the id `ids` give it (eventIdOf) where there are ids. */
+export function auditEvent(e: AccessLogEntry, patientId: string, appNames?: AppNames, ids?: FhirIds): Record<string, unknown> {
   const subscription = subscriptionAuditOf(e.operation);
   const action = subscription?.action ?? auditActionOf(e.operation);
   const write = changesPatientData(e.operation);
@@ -79,6 +81,7 @@ export function auditEvent(e: AccessLogEntry, patientId: string, appNames?: AppN
   else person.who = { display: BASIS_NAMES[e.basis].en };
   return {
     resourceType: 'AuditEvent',
+    ...(ids === undefined ? {} : { id: eventIdOf(ids, e) }),
     meta: { profile: [`${BALP}/StructureDefinition/IHE.BasicAudit.${write ? 'PatientUpdate' : 'PatientRead'}`] },
     type: { system: 'http://terminology.hl7.org/CodeSystem/audit-event-type', code: 'rest', display: 'RESTful Operation' },
     subtype: [
@@ -118,13 +121,29 @@ export function auditEvent(e: AccessLogEntry, patientId: string, appNames?: AppN
   };
 }
 
-/** The page as a Bundle; `next` is the same link the Link header carries. */
-export function auditEventBundle(entries: readonly AccessLogEntry[], patientId: string, next: string | undefined, appNames?: AppNames): Record<string, unknown> {
+/**
+ * An entry's AuditEvent id, the same on both doors. It starts with the entry's time (base 36 milliseconds),
+ * so a read by id looks only near it; the rest is a keyed digest of the entry, naming no one.
+ */
+export const eventIdOf = (ids: FhirIds, e: AccessLogEntry): string =>
+  `${e.timeInUnix.toString(36)}-${ids.recordDigest('audit-event', `${e.timeInUnix}|${e.requestId}|${e.operation}`)}`;
+
+/**
+ * The COS door's page as a Bundle; `next` is the same link the Link header carries. Each event has the id
+ * the FHIR door gives it (`ids`: the FHIR API's, absent where FHIR_API=off), so an app reading both doors
+ * sees one event once.
+ */
+export function auditEventBundle(
+  entries: readonly AccessLogEntry[], patientId: string, next: string | undefined, appNames?: AppNames, ids?: FhirIds,
+): Record<string, unknown> {
   return {
     resourceType: 'Bundle',
     type: 'searchset',
     ...(next === undefined ? {} : { link: [{ relation: 'next', url: next }] }),
-    entry: entries.map((e) => ({ resource: auditEvent(e, patientId, appNames), search: { mode: 'match' } })),
+    entry: entries.map((e) => ({
+      resource: auditEvent(e, patientId, appNames, ids),
+      search: { mode: 'match' },
+    })),
   };
 }
 

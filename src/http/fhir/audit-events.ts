@@ -10,7 +10,7 @@ import type { LogInterval } from '../../domain/access-log/read-access-log.js';
 import type { AccessLogEntry } from '../../domain/access-log/access-log-entry.js';
 import type { FhirResource } from '../../reads/as-fhir.js';
 import { ApiError } from '../api-error.js';
-import { auditEvent } from '../access-log/fhir-audit-event.js';
+import { auditEvent, eventIdOf } from '../access-log/fhir-audit-event.js';
 import { noteWithheld } from '../release-header.js';
 import { accessFor } from '../request-patient.js';
 import type { RouteDependencies } from '../routes/dependencies.js';
@@ -47,15 +47,8 @@ async function logOf(request: FastifyRequest, deps: RouteDependencies, api: Fhir
   return { patient, basis, ...logReaderOf(request) };
 }
 
-/**
- * An entry as its AuditEvent. The id starts with the entry's time (base 36 milliseconds), so a read
- * by id looks only near it; the rest is a keyed digest of the entry, naming no one.
- */
-const eventIdOf = (api: FhirApi, e: AccessLogEntry): string =>
-  `${e.timeInUnix.toString(36)}-${api.ids.recordDigest('audit-event', `${e.timeInUnix}|${e.requestId}|${e.operation}`)}`;
-
 function eventOf(api: FhirApi, deps: RouteDependencies, e: AccessLogEntry, patient: string): FhirResource {
-  return { ...auditEvent(e, patient, deps.appNames), id: eventIdOf(api, e) } as unknown as FhirResource;
+  return auditEvent(e, patient, deps.appNames, api.ids) as unknown as FhirResource;
 }
 
 export async function auditEventSearch(
@@ -107,7 +100,7 @@ export async function auditEventRead(
   for (let pages = 0; pages < READ_PAGES; pages++) {
     const page = await deps.readAccessLog.page({ patientId: patient, basis, viewer, caller, interval, limit: MAX_PAGE_SIZE, ...(cursor === undefined ? {} : { cursor }) });
     // Only the ids are compared; the one entry that has it is written out as its AuditEvent.
-    const found = page.entries.find((e) => eventIdOf(api, e) === id);
+    const found = page.entries.find((e) => eventIdOf(api.ids, e) === id);
     if (found !== undefined) {
       noteWithheld(request, reply, 0);
       return eventOf(api, deps, found, patient);

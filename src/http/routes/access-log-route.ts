@@ -59,7 +59,7 @@ export const accessLogRoute: RouteKind = (_route, deps) => ({
     if (request.headers.accept?.includes(FHIR_JSON) === true) {
       // Already text: sent as it is, past the JSON entries' serialiser.
       const untyped: FastifyReply = reply;
-      return untyped.type(`${FHIR_JSON}; charset=utf-8`).send(JSON.stringify(auditEventBundle(page.entries, patientId, next, deps.appNames)));
+      return untyped.type(`${FHIR_JSON}; charset=utf-8`).send(JSON.stringify(auditEventBundle(page.entries, patientId, next, deps.appNames, deps.fhir?.ids)));
     }
     return page.entries;
   },

@@ -327,8 +327,10 @@ describe('the patient\'s access log, through the COS API and as FHIR AuditEvents
       // The COS log read, then the COS log read as FHIR, each one more entry: every entry once, in the log's order.
       expect(ids.slice(0, entries.length + 2)).toEqual([...entries.map((e) => e.requestId), requestIdOf(cosCall), requestIdOf(cosFhir)]);
       expect(events.total).toBe(matchesOf(events).length);
-      // The same AuditEvents the COS log answers as FHIR, with an id of their own.
-      expect(matchesOf(events).slice(0, asCosFhir.length).map(({ id, ...rest }) => (expect(id).toMatch(/^[A-Za-z0-9\-.]{1,64}$/), rest))).toEqual(asCosFhir);
+      // The same AuditEvents the COS log answers as FHIR, ids included: an app reading both doors sees one event once
+      // (left alone by earlier sessions: the COS door's had none).
+      expect(matchesOf(events).slice(0, asCosFhir.length).every(({ id }) => /^[A-Za-z0-9\-.]{1,64}$/.test(id))).toBe(true);
+      expect(matchesOf(events).slice(0, asCosFhir.length)).toEqual(asCosFhir);
       matchesOf(events).forEach((e, i) => {
         const entry = entries[i];
         if (entry === undefined) return;
