@@ -13,6 +13,8 @@ const MAC_BYTES = 16;
 const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
 const ID = /^[0-9]{1,20}$/;
+/** A format-3 id's width: every one is padded to it, so a cursor's length does not tell how many digits the position has. */
+const ID_WIDTH = 20;
 const MAX_CURSOR = 128;
 
 /** Where a format writes the position a walk stands at: time, until (formats 2 and 3), id to the end. */
@@ -25,7 +27,7 @@ const HIDDEN: Layout = { timeAt: 0, untilAt: 8, idAt: 16 };
 const LAYOUTS: Readonly<Record<number, Layout>> = { [IN_THE_CLEAR]: { timeAt: 1, untilAt: 9, idAt: 17 }, [ENDLESS]: { timeAt: 1, idAt: 9 } };
 
 /**
- * Cursors as base64url of `3 | nonce | AES-256-GCM(time (int64) | until (int64) | id) | tag`, the
+ * Cursors as base64url of `3 | nonce | AES-256-GCM(time (int64) | until (int64) | id, 20 digits) | tag`, the
  * binding (whose log, which interval, which caller) authenticated beside the version. Encrypted, not
  * only sealed: the id is the trail's row id (PostgreSQL) or byte offset (the file), and in the clear a
  * patient paging their own log could watch how fast every patient's logs grew. Formats 1 and 2 were
@@ -47,10 +49,11 @@ export class SealedPageCursors implements PageCursors {
 
   seal({ after, untilMs }: WalkPosition, binding: string): string {
     if (!Number.isSafeInteger(after.timeMs) || !Number.isSafeInteger(untilMs) || !ID.test(after.id)) throw new TypeError('not a sealable position');
-    const position = Buffer.alloc(HIDDEN.idAt + after.id.length);
+    const position = Buffer.alloc(HIDDEN.idAt + ID_WIDTH);
     position.writeBigInt64BE(BigInt(after.timeMs), HIDDEN.timeAt);
     position.writeBigInt64BE(BigInt(untilMs), HIDDEN.untilAt as number);
-    position.write(after.id, HIDDEN.idAt, 'latin1');
+    // Zeros first, so its length never shows how far into the trail the entry lies (hostile review helper-99, F3).
+    position.write(after.id.padStart(ID_WIDTH, '0'), HIDDEN.idAt, 'latin1');
     const nonce = randomBytes(NONCE_BYTES);
     const cipher = createCipheriv('aes-256-gcm', this.cipherKey, nonce, { authTagLength: TAG_BYTES }).setAAD(this.associated(binding));
     const hidden = Buffer.concat([cipher.update(position), cipher.final()]);
@@ -64,7 +67,8 @@ export class SealedPageCursors implements PageCursors {
     if (bytes.length < 10 + MAC_BYTES || bytes.toString('base64url') !== cursor) return undefined;
     if (bytes.readUInt8(0) === ENCRYPTED) {
       const position = this.decrypted(bytes, binding);
-      return position === undefined ? undefined : positionIn(position, HIDDEN);
+      const opened = position === undefined || position.length !== HIDDEN.idAt + ID_WIDTH ? undefined : positionIn(position, HIDDEN);
+      return opened === undefined ? undefined : { ...opened, after: { ...opened.after, id: opened.after.id.replace(/^0+(?=[0-9])/, '') } };
     }
     const body = bytes.subarray(0, bytes.length - MAC_BYTES);
     if (!timingSafeEqual(bytes.subarray(bytes.length - MAC_BYTES), this.mac(body, binding))) return undefined;

@@ -71,6 +71,10 @@ describe('access-log cursors', () => {
       expect(cursors.open(cursor, BINDING)).toEqual(position);
       expect(cursor.length).toBeLessThanOrEqual(128);
     }
+    // Nor its length (helper-99, F3: the id's digits made the cursor longer, telling when the trail passed each power of ten).
+    const lengths = new Set(['7', '4711', '98765432101234', '9'.repeat(20)].map((id) => cursors.seal({ after: { timeMs: AFTER.timeMs, id }, untilMs: UNTIL }, BINDING).length));
+    expect(lengths.size).toBe(1);
+    expect(cursors.open(cursors.seal({ after: { timeMs: AFTER.timeMs, id: '0' }, untilMs: UNTIL }, BINDING), BINDING)?.after.id).toBe('0');
     // The longest id a store gives still fits.
     expect(cursors.open(cursors.seal({ after: { timeMs: AFTER.timeMs, id: '9'.repeat(20) }, untilMs: UNTIL }, BINDING), BINDING)?.after.id).toBe('9'.repeat(20));
   });
