@@ -81,59 +81,77 @@ export const isReferenced = (r: FhirResource): boolean => REFERENCED_TYPES.has(r
 /** The read that wrote `r` among a request's records (PatientResources.readOf, by `Type/id`). */
 export const readOfRecord = (readOf: ReadonlyMap<string, ReadName>, r: FhirResource): ReadName | undefined => readOf.get(keyOf(r));
 
-/** Whether a grant of the token shows record `r`: one grant of its type gives its read and its category. */
-function grantShows(r: FhirResource, readOf: ReadonlyMap<string, ReadName>, grants: readonly Grant[], contexts: readonly ScopeContext[]): boolean {
-  const allowed = [...grantsFor(grants, r.resourceType, 'search', contexts), ...grantsFor(grants, r.resourceType, 'read', contexts)];
-  return grantsRecord(allowed, readOfRecord(readOf, r), categoriesOf(r));
-}
-
 /**
- * What of `resources` an answer may hold: a record a grant shows, or a party (a referenced type) such a
- * record names (namedByShown), for an include as for a search: one referenced type's revinclude of another
- * (`Organization:partof`) brings no party a shown record does not name (hostile review helper-94, F1).
+ * One patient's records as a request looked through them, and what decides which of them it may show:
+ * the token's grants in the patient's contexts, and whether the caller's access opens a record's type.
  */
-export function showable(
-  resources: readonly FhirResource[], readOf: ReadonlyMap<string, ReadName>, grants: readonly Grant[], contexts: readonly ScopeContext[],
-): (r: FhirResource) => boolean {
-  const named = namedByShown(resources, readOf, grants, contexts);
-  return (r) => (isReferenced(r) ? named.has(keyOf(r)) : grantShows(r, readOf, grants, contexts));
+export interface RecordsView {
+  resources: readonly FhirResource[];
+  /** The read that wrote each resource (PatientResources.readOf). */
+  readOf: ReadonlyMap<string, ReadName>;
+  grants: readonly Grant[];
+  contexts: readonly ScopeContext[];
+  /** accessOpens for the record's type: a proxy's grant its categories only. */
+  opens: (r: FhirResource) => boolean;
 }
 
 /**
  * Whether `access` opens resources of the type `serving` serves: a proxy's grant its categories only
- * (docs/proxies.md), so an Encounter a note's or a prescription's own form wrote is left out of an include
- * and of a `$summary` for a grant without care contacts (hostile review helper-98, F1: a summary handed it
- * over). A referenced type (a Practitioner, a Medication) comes with any record that names it.
+ * (docs/proxies.md), so an Encounter a note's or a prescription's own form wrote is not shown for a grant
+ * without care contacts (hostile review helper-98, F1: a summary handed it over), nor are the parties only
+ * it names (helper-99, F1: the care unit of a note's contact, under SMART type scopes). A referenced type
+ * (a Practitioner, a Medication) comes with any record that names it.
  */
 export function accessOpens(serving: TypeServing | undefined, access: PatientAccess): boolean {
   return serving === undefined || serving.referenced || serving.reads.some((read) => reachesRead(access, read));
 }
 
-/**
- * The reads whose records a grant shows name one of `parties` (referenced types, by `Type/id`), directly
- * or through another party, in the order the records came: what an answer holding the parties is recorded
- * for (hostile review helper-94, F2), never every read looked through to find them.
- */
-export function readsNaming(
-  parties: ReadonlySet<string>, resources: readonly FhirResource[], readOf: ReadonlyMap<string, ReadName>, grants: readonly Grant[], contexts: readonly ScopeContext[],
-): ReadName[] {
-  const shownBy = new Map<ReadName, FhirResource[]>();
-  for (const r of resources) {
-    const read = readOfRecord(readOf, r);
-    if (read === undefined || isReferenced(r) || !grantShows(r, readOf, grants, contexts)) continue;
-    shownBy.set(read, [...(shownBy.get(read) ?? []), r]);
-  }
-  return [...shownBy].filter(([, shown]) => withReferenced(shown, resources, isReferenced).some((r) => isReferenced(r) && parties.has(keyOf(r)))).map(([read]) => read);
+/** The view of `found`'s records for a token's `grants` in the patient's `contexts`, `served` telling which reads serve a type. */
+export function recordsView(
+  found: { resources: readonly FhirResource[]; readOf: ReadonlyMap<string, ReadName>; access: PatientAccess },
+  grants: readonly Grant[], contexts: readonly ScopeContext[], served: ReadonlyMap<string, TypeServing>,
+): RecordsView {
+  return { resources: found.resources, readOf: found.readOf, grants, contexts, opens: (r) => accessOpens(served.get(r.resourceType), found.access) };
+}
+
+/** Whether the view shows record `r`: the caller's access opens its type, and one grant of its type gives its read and its category. */
+function grantShows(r: FhirResource, view: RecordsView): boolean {
+  const allowed = [...grantsFor(view.grants, r.resourceType, 'search', view.contexts), ...grantsFor(view.grants, r.resourceType, 'read', view.contexts)];
+  return view.opens(r) && grantsRecord(allowed, readOfRecord(view.readOf, r), categoriesOf(r));
 }
 
 /**
- * The resources of referenced types (a Practitioner, a Medication) that the records a grant shows name,
+ * What of the view's resources an answer may hold: a record it shows, or a party (a referenced type) such a
+ * record names (namedByShown), for an include as for a search: one referenced type's revinclude of another
+ * (`Organization:partof`) brings no party a shown record does not name (hostile review helper-94, F1).
+ */
+export function showable(view: RecordsView): (r: FhirResource) => boolean {
+  const named = namedByShown(view);
+  return (r) => (isReferenced(r) ? named.has(keyOf(r)) : grantShows(r, view));
+}
+
+/**
+ * The reads whose records the view shows name one of `parties` (referenced types, by `Type/id`), directly
+ * or through another party, in the order the records came: what an answer holding the parties is recorded
+ * for (hostile review helper-94, F2), never every read looked through to find them.
+ */
+export function readsNaming(parties: ReadonlySet<string>, view: RecordsView): ReadName[] {
+  const shownBy = new Map<ReadName, FhirResource[]>();
+  for (const r of view.resources) {
+    const read = readOfRecord(view.readOf, r);
+    if (read === undefined || isReferenced(r) || !grantShows(r, view)) continue;
+    shownBy.set(read, [...(shownBy.get(read) ?? []), r]);
+  }
+  return [...shownBy].filter(([, shown]) => withReferenced(shown, view.resources, isReferenced).some((r) => isReferenced(r) && parties.has(keyOf(r))))
+    .map(([read]) => read);
+}
+
+/**
+ * The resources of referenced types (a Practitioner, a Medication) that the records the view shows name,
  * directly or through another (a PractitionerRole's Organization), by `Type/id`: all a referenced type
  * answers, so a grant whose category shows no record names nothing (hostile review helper-93).
  */
-function namedByShown(
-  resources: readonly FhirResource[], readOf: ReadonlyMap<string, ReadName>, grants: readonly Grant[], contexts: readonly ScopeContext[],
-): Set<string> {
-  const shown = resources.filter((r) => !isReferenced(r) && grantShows(r, readOf, grants, contexts));
-  return new Set(withReferenced(shown, resources, isReferenced).filter(isReferenced).map(keyOf));
+function namedByShown(view: RecordsView): Set<string> {
+  const shown = view.resources.filter((r) => !isReferenced(r) && grantShows(r, view));
+  return new Set(withReferenced(shown, view.resources, isReferenced).filter(isReferenced).map(keyOf));
 }

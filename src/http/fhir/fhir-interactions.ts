@@ -17,7 +17,7 @@ import type { JsonAnswer } from '../serialization/json-answer.js';
 import { searchLink } from './bundle.js';
 import { delegateRelatedPerson } from './delegate-related-person.js';
 import {
-  accessOpens, categoriesOf, contextsFor, formTypes, grantsOf, insufficientScope, launchPatientOf, readOfRecord, readsNaming, requireGrants, showable,
+  categoriesOf, contextsFor, formTypes, grantsOf, insufficientScope, launchPatientOf, readOfRecord, readsNaming, recordsView, requireGrants, showable,
 } from './fhir-access.js';
 import { servedTypes, type FhirApi, type TypeServing } from './fhir-api.js';
 import { patientResources } from './patient-records.js';
@@ -105,14 +105,15 @@ export class FhirInteractions {
       // an app is never handed a part as the whole without a word (the review of 2026-11-29).
       withheld += reads.reduce((sum, read) => sum + (found.withheldBy.get(read) ?? 0), 0);
       withheldAny += found.withheld;
-      searched.push({ patient, resources: found.resources, readOf: found.readOf, grants, contexts });
+      const view = recordsView(found, grants, contexts, this.served);
+      searched.push({ patient, view });
       const query = { type: search.type, dates: search.dates, tokens: search.tokens, references: search.references, ...(search.ids === undefined ? {} : { ids: search.ids }) };
       // Matches come from the type's own reads: an included read may write the type too (a note's Encounter).
       const own = new Set<ReadName>(reads);
       const fromOwn = (r: FhirResource): boolean => own.has(readOfRecord(found.readOf, r) as ReadName);
       // What of the records an answer may hold (a party: what a shown record names), made once for the selection and the includes.
       let showing: ((r: FhirResource) => boolean) | undefined;
-      const shows = (): ((r: FhirResource) => boolean) => (showing ??= showable(found.resources, found.readOf, grants, contexts));
+      const shows = (): ((r: FhirResource) => boolean) => (showing ??= showable(view));
       // A referenced type answers what the records a grant shows name, so every grant of the patient's contexts keys its selection.
       const referenced = REFERENCED_TYPES.has(search.type);
       const key = selectionKey({ ...query, own: reads, typeGrants: referenced ? grants.filter((g) => contexts.includes(g.context)) : typeGrants });
@@ -125,7 +126,7 @@ export class FhirInteractions {
       matches.push(...mine.matches);
       // What an include may add: looked at only when the search asks for includes.
       if (search.includes.length > 0 || search.revincludes.length > 0) {
-        all.push(...found.resources.filter((r) => shows()(r) && accessOpens(this.served.get(r.resourceType), found.access)));
+        all.push(...found.resources.filter(shows()));
       }
     }
     // A listing that read nobody is recorded as such: no record names someone left out, or the caller instead.
@@ -198,12 +199,13 @@ export class FhirInteractions {
         const found = await patientResources(request, this.deps, this.api, this.written, patient, reads);
         const resource = found.resources.find((r) => r.resourceType === type && r.id === id);
         const referenced = REFERENCED_TYPES.has(type);
-        const shown = resource !== undefined && (referenced ? showable(found.resources, found.readOf, grants, contexts)(resource)
+        const view = recordsView(found, grants, contexts, this.served);
+        const shown = resource !== undefined && (referenced ? showable(view)(resource)
           : grantsRecord(grantsFor(grants, type, 'read', contexts), readOfRecord(found.readOf, resource), categoriesOf(resource)));
         if (resource !== undefined && shown) {
           // A record is named for the read it came from; a party (a referenced type) for the reads whose shown records name it.
           const record = readOfRecord(found.readOf, resource);
-          const answeredBy = referenced ? readsNaming(new Set([keyOf(resource)]), found.resources, found.readOf, grants, contexts) : record === undefined ? [] : [record];
+          const answeredBy = referenced ? readsNaming(new Set([keyOf(resource)]), view) : record === undefined ? [] : [record];
           (request.audit.patientsRead?.get(patient) ?? request.audit).answeredBy = answeredBy;
           noteWithheld(request, reply, 0);
           return resource;

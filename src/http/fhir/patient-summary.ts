@@ -21,7 +21,7 @@ import { ApiError } from '../api-error.js';
 import { noteWithheld } from '../release-header.js';
 import type { RouteDependencies } from '../routes/dependencies.js';
 import { documentBundle } from './bundle.js';
-import { accessOpens, categoriesOf, contextsFor, formTypes, grantsOf, readOfRecord, requireGrants, showable } from './fhir-access.js';
+import { categoriesOf, contextsFor, formTypes, grantsOf, readOfRecord, recordsView, requireGrants, showable } from './fhir-access.js';
 import type { FhirApi, TypeServing } from './fhir-api.js';
 import { patientResources } from './patient-records.js';
 import { noteRefusedFor } from '../caller-basis.js';
@@ -99,9 +99,8 @@ export class PatientSummary {
       return { section, content: { entries, withheld: granted.length === 0 || !taken || entries.length < ofType.length || !released } satisfies SectionContent };
     });
     // What the entries name, where the token's scopes show it and the caller's access opens its type (an include's rule).
-    const shows = showable(found.resources, found.readOf, grants, contexts);
     const held = withReferenced([subject, SERVICE, ...contents.flatMap((c) => c.content.entries)], found.resources,
-      (r) => shows(r) && accessOpens(this.served.get(r.resourceType), access));
+      showable(recordsView(found, grants, contexts, this.served)));
     const byKey = new Map(held.map((r) => [`${r.resourceType}/${r.id}`, r]));
     const composition: FhirResource = {
       resourceType: 'Composition', id: request.id, status: 'final',

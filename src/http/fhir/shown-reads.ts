@@ -7,18 +7,14 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { keyOf } from '../../domain/fhir/resource-search.js';
-import type { Grant, ScopeContext } from '../../domain/fhir/smart-scopes.js';
 import type { ReadName } from '../../domain/operations/table.js';
 import type { FhirResource } from '../../reads/as-fhir.js';
-import { isReferenced, readOfRecord, readsNaming } from './fhir-access.js';
+import { isReferenced, readOfRecord, readsNaming, type RecordsView } from './fhir-access.js';
 
-/** One patient's records a search looked through, and the grants that show them. */
+/** One patient's records a search looked through, and what decides which of them it may show. */
 export interface SearchedPatient {
   patient: string;
-  resources: readonly FhirResource[];
-  readOf: ReadonlyMap<string, ReadName>;
-  grants: readonly Grant[];
-  contexts: readonly ScopeContext[];
+  view: RecordsView;
 }
 
 /**
@@ -33,11 +29,11 @@ export function noteShownReads(request: FastifyRequest, matches: readonly FhirRe
   const records = [...matches, ...includes].filter((r) => !isReferenced(r));
   const parties = new Set(matches.filter(isReferenced).map(keyOf));
   for (const one of searched) {
-    const held = searched.length === 1 ? undefined : new Set(one.resources);
+    const held = searched.length === 1 ? undefined : new Set(one.view.resources);
     const reads = new Set<ReadName>();
     for (const r of records) {
       if (held !== undefined && !held.has(r)) continue;
-      const read = readOfRecord(one.readOf, r);
+      const read = readOfRecord(one.view.readOf, r);
       if (read !== undefined) reads.add(read);
     }
     const target = request.audit.patientsRead?.get(one.patient) ?? request.audit;
@@ -45,7 +41,7 @@ export function noteShownReads(request: FastifyRequest, matches: readonly FhirRe
       target.shownReads = [...reads];
       continue;
     }
-    for (const read of readsNaming(parties, one.resources, one.readOf, one.grants, one.contexts)) reads.add(read);
+    for (const read of readsNaming(parties, one.view)) reads.add(read);
     target.answeredBy = [...reads];
   }
 }
