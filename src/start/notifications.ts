@@ -20,6 +20,8 @@ import { SendNotifications } from '../domain/notifications/send-notifications.js
 import { offeredTopics } from '../domain/notifications/topics.js';
 import type { ReadName } from '../domain/operations/table.js';
 import type { ReadPatientData, ReleaseSettings } from '../domain/use-cases/read-patient-data.js';
+import { eventIdOf } from '../http/access-log/fhir-audit-event.js';
+import { typeOpensOf } from '../http/fhir/fhir-access.js';
 import type { FhirApi } from '../http/fhir/fhir-api.js';
 import { asFhirContext } from '../http/fhir/patient-records.js';
 import { WrittenForms } from '../http/fhir/written-forms.js';
@@ -84,16 +86,16 @@ function resourceWriter(fhir: FhirApi, zone: string): ResourceWriter {
   };
 }
 
-/** An AuditEvent's id as the FHIR API gives an access-log entry (src/http/fhir/audit-events.ts). */
+/** An AuditEvent's id as the FHIR API gives an access-log entry (eventIdOf). */
 const auditEventIdOf = (fhir: FhirApi) => (timeMs: number, requestId: string, operation: string): string =>
-  `${timeMs.toString(36)}-${fhir.ids.recordDigest('audit-event', `${timeMs}|${requestId}|${operation}`)}`;
+  eventIdOf(fhir.ids, { timeInUnix: timeMs, requestId, operation });
 
 /** Makes the engine and starts its workers; answers what the FHIR routes need. */
 export function startNotifications(parts: NotificationParts): SubscriptionDependencies {
   const { settings, fhir, store, clock, logger, metrics, life } = parts;
   const owner = `${process.pid}-${randomUUID()}`;
   const deps: NotificationDeps = {
-    store, clock, audit: parts.audit, reader: parts.readPatientData, write: resourceWriter(fhir, parts.config.ehrTimezone),
+    store, clock, audit: parts.audit, reader: parts.readPatientData, write: resourceWriter(fhir, parts.config.ehrTimezone), opens: typeOpensOf(fhir.forms),
     right: new RightToRead(parts.accessPolicy, parts.appGrants === undefined ? undefined : { grants: parts.appGrants, scopesReach: scopesReachTopic(fhir) }, {
       ...parts.release, zone: parts.config.ehrTimezone,
     }),

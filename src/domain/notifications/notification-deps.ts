@@ -4,6 +4,7 @@
  * domain cannot make itself (time, ids, digests). Made once by the composition root.
  */
 import type { AuditTrail } from '../../ports/audit-trail.port.js';
+import type { PatientAccess } from '../access/patient-access.js';
 import type { Clock } from '../../ports/clock.port.js';
 import type { SubscriptionStore } from '../../ports/subscription-store.port.js';
 import type { FhirResource } from '../../reads/as-fhir.js';
@@ -23,6 +24,8 @@ export interface NotificationDeps {
   right: RightToRead;
   reader: ReadPatientData;
   write: ResourceWriter;
+  /** Whether `access` opens resources of `type` (src/http/fhir/fhir-access.ts accessOpens): a proxy's grant its categories only. */
+  opens: (type: string, access: PatientAccess) => boolean;
   audit: AuditTrail;
   clock: Clock;
   digest: Digest;

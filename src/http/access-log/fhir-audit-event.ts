@@ -125,7 +125,7 @@ export function auditEvent(e: AccessLogEntry, patientId: string, appNames?: AppN
  * An entry's AuditEvent id, the same on both doors. It starts with the entry's time (base 36 milliseconds),
  * so a read by id looks only near it; the rest is a keyed digest of the entry, naming no one.
  */
-export const eventIdOf = (ids: FhirIds, e: AccessLogEntry): string =>
+export const eventIdOf = (ids: FhirIds, e: Pick<AccessLogEntry, 'timeInUnix' | 'requestId' | 'operation'>): string =>
   `${e.timeInUnix.toString(36)}-${ids.recordDigest('audit-event', `${e.timeInUnix}|${e.requestId}|${e.operation}`)}`;
 
 /**

@@ -25,4 +25,16 @@ describe('a subscriber\'s view of a record topic (docs/notifications.md#finding-
     ]);
     expect(changesBetween(before, before, present)).toEqual([]);
   });
+
+  // Hostile review helper-99, F2: a proxy granted journal notes was told its note changed when only the note's care
+  // contact did (the Encounter the note's form writes), a type its grant does not open: nothing it may see had moved.
+  it('digests only what the subscriber\'s access opens: a change to a referenced record of another type is not a change', () => {
+    const composition = (id: string): FhirResource => ({ resourceType: 'Composition', id, encounter: { reference: 'Encounter/e1' } });
+    const encounter = (status: string): FhirResource => ({ resourceType: 'Encounter', id: 'e1', status });
+    const notEncounters = (r: FhirResource): boolean => r.resourceType !== 'Encounter';
+    const before = viewOf([composition('n1'), encounter('finished')], 'Composition', digest, notEncounters);
+    expect(viewOf([composition('n1'), encounter('in-progress')], 'Composition', digest, notEncounters)).toEqual(before);
+    // Where the access opens it, it is part of what the subscriber sees.
+    expect(viewOf([composition('n1'), encounter('in-progress')], 'Composition', digest)).not.toEqual(viewOf([composition('n1'), encounter('finished')], 'Composition', digest));
+  });
 });
