@@ -21,7 +21,7 @@ import { ApiError } from '../api-error.js';
 import { noteWithheld } from '../release-header.js';
 import type { RouteDependencies } from '../routes/dependencies.js';
 import { documentBundle } from './bundle.js';
-import { categoriesOf, contextsFor, formTypes, grantsOf, readOfRecord, recordsView, requireGrants, showable } from './fhir-access.js';
+import { categoriesOf, contextsFor, formTypes, grantsOf, isReferenced, readOfRecord, recordsView, requireGrants, showable } from './fhir-access.js';
 import type { FhirApi, TypeServing } from './fhir-api.js';
 import { patientResources } from './patient-records.js';
 import { noteRefusedFor } from '../caller-basis.js';
@@ -82,8 +82,6 @@ export class PatientSummary {
       if (err instanceof DomainError && err.code === 'ACCESS_DENIED') throw notFound();
       throw err;
     }
-    // Every section answers, an empty one saying "none": each read made is named in the access log (alsoRead).
-    request.audit.shownReads = [...(request.audit.reads ?? [])];
     const { access } = found;
     const subject = patientReads.some((read) => reachesRead(access, read))
       ? found.resources.find((r) => r.resourceType === 'Patient' && r.id === id)
@@ -108,6 +106,10 @@ export class PatientSummary {
       subject: { reference: `Patient/${id}` }, date: now.toISOString(), author: [{ reference: `Device/${SERVICE.id}` }], title: 'Patient Summary',
       section: contents.map(({ section, content }) => compositionSection(section, content, (ref) => byKey.get(ref))).filter((s) => s !== undefined),
     };
+    // The access log names what the document holds: the reads of its records, and of a section saying "none"; not
+    // a section left out or withheld (hostile review helper-100, F2: a lab read whose section was left out was named).
+    const says = contents.flatMap(({ section, content }) => (content.entries.length === 0 && section.required && !content.withheld ? this.readsOf(section.type) : []));
+    request.audit.shownReads = [...held.filter((r) => !isReferenced(r)).map((r) => readOfRecord(found.readOf, r)), ...says].filter((read) => read !== undefined);
     noteWithheld(request, reply, found.withheld);
     return documentBundle(this.api.publicBaseUrl, { id: request.id, timestamp: now.toISOString(), resources: [composition, ...held], subsetted: found.withheld > 0 });
   }

@@ -186,4 +186,18 @@ describe('an entry names every kind of data its request read', () => {
     // Parties other reads than the bookings name are among them: the case where the two told apart.
     expect([...named].filter((read) => read !== 'getAppointments').length).toBeGreaterThan(0);
   });
+
+  // Hostile review helper-100, F2: a $summary named every read it made, the lab results among them when a category
+  // restriction left its Results section out and no result was handed over.
+  it('a $summary names the reads of what it holds and of a section saying "none", not of a section left out', async () => {
+    const vitals = await smartToken(t, TOLVAN, 'patient/Observation.rs?category=vital-signs patient/Patient.rs');
+    const res = await get(t, `/fhir/Patient/${pid(TOLVAN)}/$summary`, vitals);
+    expect(res.statusCode).toBe(200);
+    const types = (bundleOf(res).entry ?? []).map((e) => e.resource.resourceType);
+    expect(types).not.toContain('Observation');
+    expect(recordOf(res)?.alsoRead ?? []).not.toContain('getLabResults');
+    // Where the section holds results, they are named.
+    const all = await get(t, `/fhir/Patient/${pid(TOLVAN)}/$summary`, tolvan);
+    expect(recordOf(all)?.alsoRead).toContain('getLabResults');
+  });
 });
