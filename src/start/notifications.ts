@@ -21,12 +21,11 @@ import { offeredTopics } from '../domain/notifications/topics.js';
 import type { ReadName } from '../domain/operations/table.js';
 import type { ReadPatientData, ReleaseSettings } from '../domain/use-cases/read-patient-data.js';
 import { eventIdOf } from '../http/access-log/fhir-audit-event.js';
-import { typeOpensOf } from '../http/fhir/fhir-access.js';
 import type { FhirApi } from '../http/fhir/fhir-api.js';
 import { asFhirContext } from '../http/fhir/patient-records.js';
 import { WrittenForms } from '../http/fhir/written-forms.js';
 import type { SubscriptionDependencies } from '../http/routes/dependencies.js';
-import { scopesReachTopic } from '../http/fhir/subscription-caller.js';
+import { scopesReachTopic, subscriberShows } from '../http/fhir/subscription-caller.js';
 import type { AppGrants } from '../ports/app-grants.port.js';
 import type { AuditFeed } from '../ports/audit-feed.port.js';
 import type { AuditTrail } from '../ports/audit-trail.port.js';
@@ -95,7 +94,7 @@ export function startNotifications(parts: NotificationParts): SubscriptionDepend
   const { settings, fhir, store, clock, logger, metrics, life } = parts;
   const owner = `${process.pid}-${randomUUID()}`;
   const deps: NotificationDeps = {
-    store, clock, audit: parts.audit, reader: parts.readPatientData, write: resourceWriter(fhir, parts.config.ehrTimezone), opens: typeOpensOf(fhir.forms),
+    store, clock, audit: parts.audit, reader: parts.readPatientData, write: resourceWriter(fhir, parts.config.ehrTimezone), shows: subscriberShows(fhir),
     right: new RightToRead(parts.accessPolicy, parts.appGrants === undefined ? undefined : { grants: parts.appGrants, scopesReach: scopesReachTopic(fhir) }, {
       ...parts.release, zone: parts.config.ehrTimezone,
     }),

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addLateLabReport } from '../../src/dev/notifications-demo/late-lab-report.js';
 import { backoffMs } from '../../src/domain/notifications/lifecycle.js';
 import { readNotification, type Received as Notification } from '../../src/dev/notifications-demo/receiver.js';
-import { addSignedNote, endRelationship, moveFirstBooking } from '../support/demo-ehr-changes.js';
+import { addSignedNote, correctFirstNegativeResult, endRelationship, moveFirstBooking } from '../support/demo-ehr-changes.js';
 import { startNotificationService, subscriptionBody, type NotificationService } from '../support/notification-service.js';
 import { receiver, status, type Receiver } from '../support/notification-receivers.js';
 import { pollUntil } from '../support/poll.js';
@@ -137,6 +137,26 @@ describe('notifications, end to end (issue 54)', () => {
     expect(off).toBe('off');
     await new Promise((resolve) => setTimeout(resolve, 2000));
     expect(events(labs)).toEqual([]);
+  }, 60_000);
+
+  // Hostile review helper-100, F1: an app whose scopes read lab reports and not their results was told a report
+  // changed when only a result behind it was corrected: a change of a record it may not read.
+  it('a result corrected behind a report is no change to an app whose scopes read no results', async () => {
+    const reportsOnly = await svc.token(TOLVAN, ['patient/Subscription.cruds', 'patient/Patient.rs', 'patient/DiagnosticReport.rs']);
+    expect((await svc.fhir(reportsOnly, `Observation?patient=${ids.get(TOLVAN) ?? ''}`)).status).toBe(403);
+    const existing = ((await svc.fhir(reportsOnly, 'DiagnosticReport?_count=500')).json.entry as { resource: { id: string } }[]).map((e) => e.resource.id);
+    const labs = await listen();
+    await subscribe(reportsOnly, 'lab-result', 'DiagnosticReport', TOLVAN, labs.url);
+    await until(labs, (r) => r.received.length >= 1);
+    await correctFirstNegativeResult(svc.ehrDir, TOLVAN);
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    // A change it may see, after it: the only one told.
+    await addLateLabReport(svc.ehrDir, TOLVAN, svc.clock.now(), 'Europe/Stockholm');
+    await until(labs, (r) => events(r).length >= 1);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const told = events(labs).map((e) => e.slice(e.lastIndexOf('/') + 1));
+    expect(told).toHaveLength(1);
+    expect(existing).not.toContain(told[0]);
   }, 60_000);
 
   it('a note held back by the signing delay is told only once released', async () => {

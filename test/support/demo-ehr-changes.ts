@@ -1,6 +1,6 @@
 /**
  * Changes a test makes to the demo EHR's documents (DATA_DIR/demo-ehr), as the EHR would make them: a
- * late lab report, a journal note signed now, a booking moved, a registry row ended. Each file is
+ * late lab report, a journal note signed now, a booking moved, a result corrected, a registry row ended. Each file is
  * replaced whole (a temp file, then a rename), so the embedded EHR never reads half of one.
  */
 import { randomUUID } from 'node:crypto';
@@ -55,4 +55,9 @@ export async function moveFirstBooking(ehrDir: string, patient: string): Promise
 export async function endRelationship(ehrDir: string, actor: string, patient: string): Promise<void> {
   await replace(path.join(ehrDir, 'relationships', `${actor}.xml`), (text) =>
     text.replace(new RegExp(`(<Relationship patient="${patient}" type="[^"]+" validFrom="(\\d{8})")(?: validTo="\\d{8}")?`), '$1 validTo="$2"'));
+}
+
+/** Corrects the patient's first negative test result to positive (its report's own fields unchanged). */
+export async function correctFirstNegativeResult(ehrDir: string, patient: string): Promise<void> {
+  await replace(patientFile(ehrDir, patient, 'labresults'), (text) => text.replace('<result>Negativ</result>', '<result>Positiv</result>'));
 }

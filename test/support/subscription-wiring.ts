@@ -9,7 +9,7 @@ import { MemorySubscriptionStore } from '../../src/adapters/subscriptions/memory
 import type { PatientAccessPolicy } from '../../src/domain/access/patient-access.js';
 import { EndpointRules, type EndpointVerdict } from '../../src/domain/notifications/endpoint-rules.js';
 import { ManageSubscriptions } from '../../src/domain/notifications/manage-subscriptions.js';
-import { typeOpensOf } from '../../src/http/fhir/fhir-access.js';
+import { subscriberShows } from '../../src/http/fhir/subscription-caller.js';
 import type { ResourceWriter } from '../../src/domain/notifications/notification-deps.js';
 import { RightToRead } from '../../src/domain/notifications/right-to-read.js';
 import type { StoredSubscription } from '../../src/domain/notifications/subscription.js';
@@ -61,7 +61,7 @@ export function subscriptionsOver(w: SubscriptionWiring): TestSubscriptions {
   const right = new RightToRead(w.accessPolicy, undefined, { policy: w.releasePolicy, clock: w.clock, zone: ZONE });
   const manage = new ManageSubscriptions(
     {
-      store, right, reader: w.readPatientData, write: writerOf(w.api), opens: typeOpensOf(w.api.forms), audit: w.audit, clock: w.clock,
+      store, right, reader: w.readPatientData, write: writerOf(w.api), shows: subscriberShows(w.api), audit: w.audit, clock: w.clock,
       digest: (text) => createHash('sha256').update(text).digest('hex'), newId: randomUUID,
     },
     { topics: offeredTopics(w.sharing), pollMs: 60_000, newSubscriptionId: () => randomBytes(16).toString('hex') },

@@ -4,7 +4,6 @@
  * domain cannot make itself (time, ids, digests). Made once by the composition root.
  */
 import type { AuditTrail } from '../../ports/audit-trail.port.js';
-import type { PatientAccess } from '../access/patient-access.js';
 import type { Clock } from '../../ports/clock.port.js';
 import type { SubscriptionStore } from '../../ports/subscription-store.port.js';
 import type { FhirResource } from '../../reads/as-fhir.js';
@@ -13,8 +12,15 @@ import type { ReadPatientData } from '../use-cases/read-patient-data.js';
 import { endedRecord } from './engine-audit.js';
 import { ended } from './lifecycle.js';
 import type { Digest } from './record-view.js';
-import type { RightToRead } from './right-to-read.js';
+import type { RightHolds, RightToRead } from './right-to-read.js';
 import { isLive, type EndReason, type StoredSubscription } from './subscription.js';
+
+/**
+ * What of a read's written records `s`'s subscriber may see, as the FHIR door would show them to the app:
+ * a type their access opens (a proxy's grant its categories only) and, where the app's scopes are known
+ * (RightHolds.scopes), one they grant, category included (src/http/fhir/subscription-caller.ts).
+ */
+export type SubscriberShows = (s: StoredSubscription, right: RightHolds, read: ReadName) => (r: FhirResource) => boolean;
 
 /** A read's records as the FHIR API serves them for one patient (the read's FHIR form, src/reads/<read>/as-fhir.ts). */
 export type ResourceWriter = <R extends ReadName>(read: R, records: readonly ReadItem<R>[], patientId: string) => readonly FhirResource[];
@@ -24,8 +30,8 @@ export interface NotificationDeps {
   right: RightToRead;
   reader: ReadPatientData;
   write: ResourceWriter;
-  /** Whether `access` opens resources of `type` (src/http/fhir/fhir-access.ts accessOpens): a proxy's grant its categories only. */
-  opens: (type: string, access: PatientAccess) => boolean;
+  /** What of `read`'s written records the subscriber may see beside a focus (SubscriberShows). */
+  shows: SubscriberShows;
   audit: AuditTrail;
   clock: Clock;
   digest: Digest;

@@ -31,11 +31,12 @@ function referencesOf(value: unknown, into: Set<string>): Set<string> {
 
 /**
  * The view of `type` in `resources`: each focus, digested with what it references among them (one level)
- * where the subscriber's access `opens` its type: a journal note's care contact (the Encounter its form
- * writes) is no part of what a proxy granted notes alone sees, so its change is none (hostile review
- * helper-99, F2: such a proxy was told of an admission or a discharge).
+ * that the subscriber `sees` (NotificationDeps.shows): a journal note's care contact (the Encounter its form
+ * writes) is no part of what a proxy granted notes alone sees, nor a report's results of what an app with a
+ * DiagnosticReport scope alone does, so their change is none (hostile review helper-99 F2, helper-100 F1:
+ * told of an admission, of a corrected result the app may not read).
  */
-export function viewOf(resources: readonly FhirResource[], type: string, digest: Digest, opens: (r: FhirResource) => boolean = () => true): Record<string, string> {
+export function viewOf(resources: readonly FhirResource[], type: string, digest: Digest, sees: (r: FhirResource) => boolean = () => true): Record<string, string> {
   const byRef = new Map(resources.map((r) => [`${r.resourceType}/${r.id}`, r]));
   const view: Record<string, string> = {};
   for (const r of resources) {
@@ -44,7 +45,7 @@ export function viewOf(resources: readonly FhirResource[], type: string, digest:
     const parts = [JSON.stringify(r)];
     for (const other of [...referencesOf(r, new Set())].sort()) {
       const referenced = byRef.get(other);
-      if (referenced !== undefined && other !== ref && opens(referenced)) parts.push(JSON.stringify(referenced));
+      if (referenced !== undefined && other !== ref && sees(referenced)) parts.push(JSON.stringify(referenced));
     }
     view[ref] = digest(parts.join('\n'));
   }

@@ -17,11 +17,15 @@ import type { ReleaseSettings } from '../use-cases/read-patient-data.js';
 import type { EndReason, StoredSubscription } from './subscription.js';
 import { feedOfTopic, readsOfTopic } from './topics.js';
 
-/** The right holds: the access a request of theirs would get, and the topic's reads it reaches (none for a feed topic). */
+/**
+ * The right holds: the access a request of theirs would get, the topic's reads it reaches (none for a feed
+ * topic), and the scopes the app's grant holds now where the service issued the app's tokens.
+ */
 export interface RightHolds {
   kind: 'holds';
   access: PatientAccess;
   reads: readonly ReadName[];
+  scopes?: ReadonlySet<string>;
 }
 
 /** The right is gone for good: the subscription turns `off` and is told nothing more. */
@@ -60,9 +64,10 @@ export class RightToRead {
    */
   async check(subscription: StoredSubscription, view?: EhrCalls): Promise<Right> {
     const { subscriber, patient, topic } = subscription;
+    let scopes: ReadonlySet<string> | undefined;
     if (subscriber.grantId !== undefined && this.appGrants !== undefined) {
       // A grant the person revoked, signed out of or let run out; or replaced by a consent whose scopes no longer reach the topic.
-      const scopes = await this.appGrants.grants.scopesHeld({
+      scopes = await this.appGrants.grants.scopesHeld({
         grantId: subscriber.grantId, personId: subscriber.personId, clientId: subscriber.clientId,
         ...(subscriber.smartPatient === undefined ? {} : { smartPatient: subscriber.smartPatient }),
       });
@@ -76,15 +81,14 @@ export class RightToRead {
       if (err instanceof DomainError && err.code === 'ACCESS_DENIED') return lost('right-lost');
       throw err;
     }
+    const holds = (reads: readonly ReadName[]): RightHolds => ({ kind: 'holds', access, reads, ...(scopes === undefined ? {} : { scopes }) });
     const feed = feedOfTopic(topic);
-    if (feed === 'proxy') return access.basis === 'self' ? { kind: 'holds', access, reads: [] } : lost('right-lost');
-    if (feed === 'access') {
-      return reachesOperation(access, 'getAccessLog') && !this.ageWithholds('getAccessLog', access) ? { kind: 'holds', access, reads: [] } : lost('right-lost');
-    }
+    if (feed === 'proxy') return access.basis === 'self' ? holds([]) : lost('right-lost');
+    if (feed === 'access') return reachesOperation(access, 'getAccessLog') && !this.ageWithholds('getAccessLog', access) ? holds([]) : lost('right-lost');
     // A read an age limit now takes whole (a guardian of a child of 13 and the journal) is no longer
     // theirs to follow: its records are not "gone", and are never told as gone.
     const reads = readsOfTopic(topic).filter((read) => reachesRead(access, read) && !this.ageWithholds(read, access));
-    return reads.length > 0 ? { kind: 'holds', access, reads } : lost('right-lost');
+    return reads.length > 0 ? holds(reads) : lost('right-lost');
   }
 
   private ageWithholds(operation: string, access: PatientAccess): boolean {

@@ -7,7 +7,6 @@
 import { DomainError } from '../errors.js';
 import { ReadUnavailableError } from '../read-availability/unavailable-read.js';
 import type { EhrReads } from '../../ports/ehr-records.port.js';
-import type { FhirResource } from '../../reads/as-fhir.js';
 import type { ReadItem, ReadName } from '../operations/table.js';
 import type { NotificationDeps } from './notification-deps.js';
 import { fociOf, viewOf, type RecordView } from './record-view.js';
@@ -21,13 +20,12 @@ export interface ReadSeen {
   present: ReadonlySet<string>;
 }
 
-type SeenDeps = Pick<NotificationDeps, 'reader' | 'write' | 'digest' | 'opens'>;
+type SeenDeps = Pick<NotificationDeps, 'reader' | 'write' | 'digest' | 'shows'>;
 
 function seenOfRead<R extends ReadName>(deps: SeenDeps, s: StoredSubscription, right: RightHolds, read: R, raw: ReadItem<R>[]): ReadSeen {
   const type = TOPICS[s.topic].type;
   const released = deps.reader.releaseFetched(read, right.access, raw, {}).records;
-  const opens = (r: FhirResource): boolean => deps.opens(r.resourceType, right.access);
-  return { view: viewOf(deps.write(read, released, s.patient), type, deps.digest, opens), present: fociOf(deps.write(read, raw, s.patient), type) };
+  return { view: viewOf(deps.write(read, released, s.patient), type, deps.digest, deps.shows(s, right, read)), present: fociOf(deps.write(read, raw, s.patient), type) };
 }
 
 /**

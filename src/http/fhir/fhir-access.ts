@@ -14,7 +14,7 @@ import { grantsFor, grantsRecord, smartGrants, type Grant, type Interaction, typ
 import { OPERATIONS, type ReadName } from '../../domain/operations/table.js';
 import type { FhirForm, FhirResource } from '../../reads/as-fhir.js';
 import { ApiError } from '../api-error.js';
-import { cosScopeOf, servedTypes, type FhirApi, type FhirForms, type TypeServing } from './fhir-api.js';
+import { cosScopeOf, type FhirApi, type TypeServing } from './fhir-api.js';
 
 /** The resource types a read's FHIR form writes, which the read's own scope grants; none for a read without one. */
 export const formTypes = (api: FhirApi, read: ReadName): readonly string[] => (api.forms[read] as FhirForm<ReadName> | undefined)?.types ?? [];
@@ -104,12 +104,6 @@ export interface RecordsView {
  */
 export function accessOpens(serving: TypeServing | undefined, access: PatientAccess): boolean {
   return serving === undefined || serving.referenced || serving.reads.some((read) => reachesRead(access, read));
-}
-
-/** accessOpens by type name, over the types `forms` serve: what the notification engine asks of a subscriber's access. */
-export function typeOpensOf(forms: FhirForms): (type: string, access: PatientAccess) => boolean {
-  const served: ReadonlyMap<string, TypeServing> = new Map(servedTypes(forms).map((s) => [s.type, s]));
-  return (type, access) => accessOpens(served.get(type), access);
 }
 
 /** The view of `found`'s records for a token's `grants` in the patient's `contexts`, `served` telling which reads serve a type. */

@@ -7,8 +7,9 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { consentAllows } from '../../domain/fhir/consent-scopes.js';
-import { grantsFor, readsGranted, type Grant, type ScopeContext } from '../../domain/fhir/smart-scopes.js';
+import { grantsFor, grantsRecord, readsGranted, type Grant, type ScopeContext } from '../../domain/fhir/smart-scopes.js';
 import { contextsReaching, launchPatient } from '../../domain/access/scope-reach.js';
+import type { SubscriberShows } from '../../domain/notifications/notification-deps.js';
 import type { ScopesReach } from '../../domain/notifications/right-to-read.js';
 import { subscriptionAllows, subscriptionScopeFor, type SubscriptionInteraction } from '../../domain/fhir/subscription-scopes.js';
 import type { PatientAccessPolicy } from '../../domain/access/patient-access.js';
@@ -16,8 +17,11 @@ import type { Subscriber } from '../../domain/notifications/subscription.js';
 import { readsOfTopic, TOPICS, type TopicName } from '../../domain/notifications/topics.js';
 import { ApiError } from '../api-error.js';
 import { invalidTokenHeaders } from '../error-mapping.js';
-import { contextsFor, formTypes, grantsOfScopes, insufficientScope, launchPatientOf, requireGrants } from './fhir-access.js';
-import { cosScopeOf, type FhirApi } from './fhir-api.js';
+import type { FhirResource } from '../../reads/as-fhir.js';
+import {
+  accessOpens, categoriesOf, contextsFor, formTypes, grantsOfScopes, insufficientScope, isReferenced, launchPatientOf, requireGrants,
+} from './fhir-access.js';
+import { cosScopeOf, servedTypes, type FhirApi, type TypeServing } from './fhir-api.js';
 import { scopeRefusal } from './patients-of-request.js';
 import { basisFor } from '../caller-basis.js';
 
@@ -108,6 +112,26 @@ export function scopesReachTopic(api: FhirApi): ScopesReach {
  */
 const everyReadOf = (topic: TopicName, allowed: readonly Grant[]): boolean =>
   allowed.length > 0 && readsGranted(readsOfTopic(topic), allowed).length === readsOfTopic(topic).length;
+
+/**
+ * What a subscriber may see of a read's written records beside a focus (NotificationDeps.shows), as the FHIR
+ * door shows them to the app: a type the person's access opens (accessOpens) and, where the app's scopes are
+ * known, one a scope grants for the read and category (grantsRecord); a party with any record (it is named
+ * by the focus). An app with a DiagnosticReport scope alone is not told of a result's correction it may not
+ * read (hostile review helper-100, F1), nor a journal-note proxy of its note's contact (helper-99, F2).
+ */
+export function subscriberShows(api: FhirApi): SubscriberShows {
+  const numberOf = (id: string): string | undefined => api.ids.identityNumberOf(id);
+  const served: ReadonlyMap<string, TypeServing> = new Map(servedTypes(api.forms).map((s) => [s.type, s]));
+  return ({ subscriber, patient }, right, read) => {
+    const opens = (r: FhirResource): boolean => accessOpens(served.get(r.resourceType), right.access);
+    if (right.scopes === undefined) return opens;
+    const contexts = contextsReaching(subscriber, launchPatient(subscriber, numberOf), patient);
+    const grants = grantsOfScopes(right.scopes, 'user', api, (of) => formTypes(api, of));
+    return (r) => opens(r) && (isReferenced(r)
+      || grantsRecord([...grantsFor(grants, r.resourceType, 'search', contexts), ...grantsFor(grants, r.resourceType, 'read', contexts)], read, categoriesOf(r)));
+  };
+}
 
 /**
  * Names the subscription's patient, and on what the person acts for them, in the request's audit

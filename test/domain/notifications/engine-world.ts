@@ -122,7 +122,7 @@ export function world(rules: ReleasePolicy | 'no release policy' = SIGNING_DELAY
   const channel = new RecordingChannel();
   const grants = new SwitchableGrants();
   const deps: NotificationDeps = {
-    store, right: new RightToRead(access, { grants, scopesReach: wideScopesReach }, { ...release, zone: ZONE }), reader: new ReadPatientData(ZONE, release), write: writeAsResources, opens: () => true,
+    store, right: new RightToRead(access, { grants, scopesReach: wideScopesReach }, { ...release, zone: ZONE }), reader: new ReadPatientData(ZONE, release), write: writeAsResources, shows: () => () => true,
     audit, clock, newId, digest: (text) => createHash('sha256').update(text).digest('base64url'),
   };
   const manage = new ManageSubscriptions(deps, { topics: new Set<TopicName>(TOPIC_NAMES), pollMs: POLL_MS, newSubscriptionId: () => newId().replaceAll('-', '') });

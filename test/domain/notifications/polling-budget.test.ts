@@ -49,7 +49,7 @@ function countingWorld() {
   for (const p of patientIds) registry.grant(GUARDIAN, { patient: p, type: 'power-of-attorney', validFrom: '20170101' });
   const access = new PatientAccessPolicy(ehr, registry, clock, ZONE);
   const deps: NotificationDeps = {
-    store, right: new RightToRead(access, undefined, { policy: undefined, clock, zone: ZONE }), reader: new ReadPatientData(ZONE, { policy: undefined, clock }), write: writeAsResources, opens: () => true,
+    store, right: new RightToRead(access, undefined, { policy: undefined, clock, zone: ZONE }), reader: new ReadPatientData(ZONE, { policy: undefined, clock }), write: writeAsResources, shows: () => () => true,
     audit: new MemoryAuditTrail(), clock, newId: () => crypto.randomUUID(), digest: (text) => text,
   };
   const manage = new ManageSubscriptions(deps, { topics: new Set<TopicName>(TOPIC_NAMES), pollMs: POLL_MS, newSubscriptionId: () => crypto.randomUUID().replaceAll('-', '') });
