@@ -8,7 +8,8 @@ import { included, keyOf, matchesQuery, sortMatches, typesToInclude, type Includ
 import { REFERENCED_TYPES, type FhirType } from '../../domain/fhir/search-parameters.js';
 import { grantsFor, grantsRecord, readsGranted, type Grant, type ScopeContext } from '../../domain/fhir/smart-scopes.js';
 import { DomainError } from '../../domain/errors.js';
-import type { ReadName } from '../../domain/operations/table.js';
+import { reachesRead } from '../../domain/access/operation-reach.js';
+import { READ_NAMES, type ReadName } from '../../domain/operations/table.js';
 import type { FhirResource } from '../../reads/as-fhir.js';
 import { ApiError } from '../api-error.js';
 import { noteWithheld } from '../release-header.js';
@@ -116,7 +117,9 @@ export class FhirInteractions {
       const shows = (): ((r: FhirResource) => boolean) => (showing ??= showable(view));
       // A referenced type answers what the records a grant shows name, so every grant of the patient's contexts keys its selection.
       const referenced = REFERENCED_TYPES.has(search.type);
-      const key = selectionKey({ ...query, own: reads, typeGrants: referenced ? grants.filter((g) => contexts.includes(g.context)) : typeGrants });
+      const key = selectionKey(referenced
+        ? { ...query, own: reads, typeGrants: grants.filter((g) => contexts.includes(g.context)), reached: READ_NAMES.filter((read) => reachesRead(found.access, read)) }
+        : { ...query, own: reads, typeGrants });
       const mine = this.remembered.of(found.resources, key, () => {
         // A record of the type by its search grants; a party as showable says.
         const selects = referenced ? shows() : (r: FhirResource) => grantsRecord(typeGrants, readOfRecord(found.readOf, r), categoriesOf(r));

@@ -47,6 +47,11 @@ export interface SelectionBasis {
   own: readonly string[];
   /** The grants whose category restrictions apply (none: no restriction). */
   typeGrants: readonly Grant[];
+  /**
+   * A referenced type's: the reads the caller's access reaches, which decide what types it opens (accessOpens),
+   * so a proxy's parties are never another caller's of the same records (hostile review helper-100's look).
+   */
+  reached?: readonly string[];
 }
 
 export function selectionKey(basis: SelectionBasis): string {
@@ -55,6 +60,7 @@ export function selectionKey(basis: SelectionBasis): string {
     [...basis.tokens], [...basis.references], basis.own,
     // grantsRecord reads a grant's category and read alone; a referenced type's selection, each grant's type too.
     basis.typeGrants.map((g) => [g.type, g.category === undefined ? null : [g.category.system ?? null, g.category.code], g.read ?? null]),
+    basis.reached ?? null,
   ]);
 }
 

@@ -113,6 +113,11 @@ describe('RememberedMatches', () => {
     memo.of(resources, key('Composition', 'x'), select);
     memo.of(resources, key('Encounter'), select);
     expect(selected).toBe(3);
+    // A referenced type's selection for callers whose access reaches other reads (a proxy's, the patient's) is another.
+    const parties = (reached: string[]) => selectionKey({ type: 'Organization', dates: [], tokens: new Map(), references: new Map(), own: ['getJournalNotes'], typeGrants: [], reached });
+    memo.of(resources, parties(['getJournalNotes']), select);
+    memo.of(resources, parties(['getJournalNotes', 'getContacts']), select);
+    expect(selected).toBe(5);
   });
 
   it('selects anew for an array that is not frozen', () => {
