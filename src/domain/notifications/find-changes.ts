@@ -11,7 +11,7 @@ import type { ReadItem, ReadName } from '../operations/table.js';
 import { eachRead } from '../use-cases/read-sources.js';
 import { numbered } from './lifecycle.js';
 import { endSubscription, type NotificationDeps } from './notification-deps.js';
-import { changesBetween, type RecordView } from './record-view.js';
+import { changesBetween, viewToKeep, type RecordView } from './record-view.js';
 import { fetchServed, seenRecords, type ReadSeen } from './seen-records.js';
 import { isLive, type NewEvent, type StoredSubscription } from './subscription.js';
 import { readsOfTopic } from './topics.js';
@@ -111,10 +111,18 @@ export class FindChanges {
       const next: Record<string, RecordView> = { ...views };
       let moved = false;
       for (const [read, { view, present }] of seen) {
-        const before = views[read] ?? {};
+        const before = views[read];
+        // A read newly within reach (a grant widened to its category) is a baseline, as a new subscription's
+        // reads are: what it holds existed before (hostile review helper-101, F1: each told as created).
+        if (before === undefined) {
+          next[read] = view;
+          moved = true;
+          continue;
+        }
         for (const c of changesBetween(before, view, present)) events.push({ atMs: nowMs, focus: c.focus, change: c.change, read });
-        moved ||= !sameView(before, view);
-        next[read] = view;
+        const kept = viewToKeep(before, view, present);
+        moved ||= !sameView(before, kept);
+        next[read] = kept;
       }
       if (!moved) return undefined;
       return { ...numbered(current, events, nowMs), views: next };

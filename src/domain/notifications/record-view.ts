@@ -57,23 +57,43 @@ export interface ViewChange {
   change: Change;
 }
 
+/** Marks a kept digest of a focus withheld now but still among the EHR's records (viewToKeep). */
+const WITHHELD = 'withheld:';
+const lastSeen = (digest: string): string => (digest.startsWith(WITHHELD) ? digest.slice(WITHHELD.length) : digest);
+
 /**
  * What changed from `before` to `after`: new and changed foci in `after`'s order, then those gone in
  * `before`'s. A focus that left the view but is still among the EHR's records (`present`: withheld from
  * this subscriber now, by a secrecy level added or a signing undone) is dropped without an event: it
- * is not gone, and saying anything of it would tell of a record they may no longer see.
+ * is not gone, and saying anything of it would tell of a record they may no longer see. Kept under its
+ * last seen digest (viewToKeep), it is no change when released again as it was, and an update when
+ * released changed; gone while withheld, it is never told.
  */
 export function changesBetween(before: RecordView, after: RecordView, present: ReadonlySet<string>): ViewChange[] {
   const changes: ViewChange[] = [];
   for (const [focus, digest] of Object.entries(after)) {
     const was = before[focus];
     if (was === undefined) changes.push({ focus, change: 'created' });
-    else if (was !== digest) changes.push({ focus, change: 'updated' });
+    else if (lastSeen(was) !== digest) changes.push({ focus, change: 'updated' });
   }
-  for (const focus of Object.keys(before)) {
-    if (!Object.hasOwn(after, focus) && !present.has(focus)) changes.push({ focus, change: 'deleted' });
+  for (const [focus, was] of Object.entries(before)) {
+    if (!Object.hasOwn(after, focus) && !present.has(focus) && !was.startsWith(WITHHELD)) changes.push({ focus, change: 'deleted' });
   }
   return changes;
+}
+
+/**
+ * The view to keep after `after`: its foci, and each focus of `before` withheld now but still among the
+ * EHR's records under its last seen digest, marked withheld: a note held back for a while (signed again)
+ * and released unchanged was told as created, telling that something unreleased had been there (hostile
+ * review helper-101, F2).
+ */
+export function viewToKeep(before: RecordView, after: RecordView, present: ReadonlySet<string>): RecordView {
+  const kept: Record<string, string> = { ...after };
+  for (const [focus, was] of Object.entries(before)) {
+    if (!Object.hasOwn(after, focus) && present.has(focus)) kept[focus] = `${WITHHELD}${lastSeen(was)}`;
+  }
+  return kept;
 }
 
 /** The foci of `type` among resources: what the EHR holds, released or not. */

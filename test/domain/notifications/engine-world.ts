@@ -114,7 +114,9 @@ export function world(rules: ReleasePolicy | 'no release policy' = SIGNING_DELAY
     .withPatient(STRANGER, { getPatient: [patientRecord(STRANGER)] });
   const registry = new FakeRegistry().grant(GUARDIAN, { patient: CHILD, type: 'guardian', validFrom: '20170101' });
   // READS_OFF as the composition root wires it: every reader of the EHR sees the reads turned off.
-  const served = withReadsOff(ehr, new Set(readsOff));
+  // A test may turn a read on again (`off.delete`): each poll's view of the EHR asks anew.
+  const off = new Set(readsOff);
+  const served = withReadsOff(ehr, off);
   const access = new PatientAccessPolicy(served, registry, clock, ZONE);
   const release = { policy, clock };
   const store = new MemorySubscriptionStore();
@@ -140,7 +142,7 @@ export function world(rules: ReleasePolicy | 'no release policy' = SIGNING_DELAY
     await send.turn();
     await send.settled();
   };
-  return { clock, ehr, registry, store, audit, channel, grants, manage, find, send, feeds, auditFeed, tick, deps };
+  return { clock, ehr, registry, store, audit, channel, grants, manage, find, send, feeds, auditFeed, tick, deps, off };
 }
 
 export function subscriber(personId: string, grantId = 'grant-1'): Subscriber {

@@ -49,6 +49,32 @@ describe('the notification engine', () => {
     expect(events.map((e) => [e.number, e.focus, e.change])).toEqual([[1, 'Composition/n-old', 'updated'], [2, 'Composition/n-2', 'created'], [3, 'Composition/n-old', 'deleted']]);
   });
 
+  // Hostile review helper-101, F2: a note the signing delay held back for a while (signed again) and released
+  // unchanged was told as created, telling that something unreleased had been there; and changed, it is an update.
+  it('a note withheld for a while and released again unchanged is told nothing; released changed, it is told as updated', async () => {
+    const w = world();
+    const s = await w.manage.create(subscriber(GUARDIAN), { topic: 'journal-note', patient: CHILD, channel: channelOf() }, noop);
+    await w.tick();
+    const set = (...extracts: ReturnType<typeof note>[]): void => void w.ehr.withPatient(CHILD, { ...w.ehr.patients.get(CHILD), getJournalNotes: notes(...extracts) });
+    set(note('n-old', '20261001090000', '20261001100000'), note('n-2', '20261001090000', '20261001100000'));
+    await w.tick();
+    expect(w.channel.kinds()).toEqual(['handshake', 'event-notification 1']);
+    // Signed again just now: held back a day, told nothing.
+    set(note('n-old', '20261001090000', '20261001100000'), note('n-2', '20261001090000', '20261126100500'));
+    await w.tick();
+    // Its signing undone: released again as it was.
+    set(note('n-old', '20261001090000', '20261001100000'), note('n-2', '20261001090000', '20261001100000'));
+    await w.tick();
+    expect(w.channel.kinds()).toEqual(['handshake', 'event-notification 1']);
+    // Held back again, then released with another text: an update of a note the guardian had seen.
+    set(note('n-old', '20261001090000', '20261001100000'), note('n-2', '20261001090000', '20261126100500'));
+    await w.tick();
+    set(note('n-old', '20261001090000', '20261001100000'), note('n-2', '20261001090000', '20261001100000', 'Rättad'));
+    await w.tick();
+    const events = await w.store.events(s.id, 1, 9, 9);
+    expect(events.map((e) => [e.number, e.focus, e.change])).toEqual([[1, 'Composition/n-2', 'created'], [2, 'Composition/n-2', 'updated']]);
+  });
+
   it('turns the subscription off and tells nothing more once the registry row ends, audited in the child\'s log', async () => {
     const w = world('no release policy');
     const s = await w.manage.create(subscriber(GUARDIAN), { topic: 'journal-note', patient: CHILD, channel: channelOf() }, noop);
@@ -208,5 +234,22 @@ describe('the notification engine', () => {
     await w.tick();
     expect(w.channel.kinds()).toEqual(['handshake', 'event-notification 1']);
     expect(JSON.stringify(w.channel.sent[1]?.bundle)).toContain('http://svc/fhir/Appointment/c-1');
+  });
+
+  // Hostile review helper-101, F1: a read coming within reach (a proxy's grant widened to video meetings) had no
+  // view yet, and each record it held, however old, was told as created.
+  it('a read that comes within reach is a baseline, as a new subscription\'s reads are: only what changes after is told', async () => {
+    const w = world('no release policy', ['getAppointments']);
+    w.ehr.withPatient(CHILD, { ...w.ehr.patients.get(CHILD), getAppointments: bookings(['c-1', '2026-12-01T09:00:00Z'], ['c-2', '2026-12-02T09:00:00Z']) });
+    await w.manage.create(subscriber(GUARDIAN), { topic: 'appointment', patient: CHILD, channel: channelOf() }, noop);
+    await w.tick();
+    w.off.delete('getAppointments');
+    await w.tick();
+    await w.tick();
+    expect(w.channel.kinds()).toEqual(['handshake']);
+    w.ehr.withPatient(CHILD, { ...w.ehr.patients.get(CHILD), getAppointments: bookings(['c-1', '2026-12-01T09:00:00Z'], ['c-2', '2026-12-02T09:00:00Z'], ['c-3', '2026-12-03T09:00:00Z']) });
+    await w.tick();
+    expect(w.channel.kinds()).toEqual(['handshake', 'event-notification 1']);
+    expect(JSON.stringify(w.channel.sent[1]?.bundle)).toContain('http://svc/fhir/Appointment/c-3');
   });
 });
