@@ -8,6 +8,7 @@
  * change or end is never told.
  */
 import type { FhirResource } from '../../reads/as-fhir.js';
+import { keyOf } from '../fhir/resource-search.js';
 import type { Change } from './subscription.js';
 
 /** `Type/id` → digest, in the order the records came (oldest first). */
@@ -37,11 +38,11 @@ function referencesOf(value: unknown, into: Set<string>): Set<string> {
  * told of an admission, of a corrected result the app may not read).
  */
 export function viewOf(resources: readonly FhirResource[], type: string, digest: Digest, sees: (r: FhirResource) => boolean = () => true): Record<string, string> {
-  const byRef = new Map(resources.map((r) => [`${r.resourceType}/${r.id}`, r]));
+  const byRef = new Map(resources.map((r) => [keyOf(r), r]));
   const view: Record<string, string> = {};
   for (const r of resources) {
     if (r.resourceType !== type) continue;
-    const ref = `${r.resourceType}/${r.id}`;
+    const ref = keyOf(r);
     const parts = [JSON.stringify(r)];
     for (const other of [...referencesOf(r, new Set())].sort()) {
       const referenced = byRef.get(other);
@@ -98,4 +99,4 @@ export function viewToKeep(before: RecordView, after: RecordView, present: Reado
 
 /** The foci of `type` among resources: what the EHR holds, released or not. */
 export const fociOf = (resources: readonly FhirResource[], type: string): Set<string> =>
-  new Set(resources.filter((r) => r.resourceType === type).map((r) => `${r.resourceType}/${r.id}`));
+  new Set(resources.filter((r) => r.resourceType === type).map(keyOf));

@@ -114,11 +114,15 @@ export function recordsView(
   return { resources: found.resources, readOf: found.readOf, grants, contexts, opens: (r) => accessOpens(served.get(r.resourceType), found.access) };
 }
 
-/** Whether the view shows record `r`: the caller's access opens its type, and one grant of its type gives its read and its category. */
-function grantShows(r: FhirResource, view: RecordsView): boolean {
-  const allowed = [...grantsFor(view.grants, r.resourceType, 'search', view.contexts), ...grantsFor(view.grants, r.resourceType, 'read', view.contexts)];
-  return view.opens(r) && grantsRecord(allowed, readOfRecord(view.readOf, r), categoriesOf(r));
+/** Whether one of `grants` in `contexts` gives record `r`, which `read` wrote: its type (to read or search), its read and its category. */
+export function grantsShow(grants: readonly Grant[], contexts: readonly ScopeContext[], r: FhirResource, read: ReadName | undefined): boolean {
+  const allowed = [...grantsFor(grants, r.resourceType, 'search', contexts), ...grantsFor(grants, r.resourceType, 'read', contexts)];
+  return grantsRecord(allowed, read, categoriesOf(r));
 }
+
+/** Whether the view shows record `r`: the caller's access opens its type, and a grant gives it (grantsShow). */
+const grantShows = (r: FhirResource, view: RecordsView): boolean =>
+  view.opens(r) && grantsShow(view.grants, view.contexts, r, readOfRecord(view.readOf, r));
 
 /**
  * What of the view's resources an answer may hold: a record it shows, or a party (a referenced type) such a

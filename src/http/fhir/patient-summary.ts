@@ -11,7 +11,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { withReferenced } from '../../domain/fhir/document-references.js';
 import { compositionSection, IPS_SECTIONS, type SectionContent } from '../../domain/fhir/ips-sections.js';
-import { sortMatches } from '../../domain/fhir/resource-search.js';
+import { keyOf, sortMatches } from '../../domain/fhir/resource-search.js';
 import { grantsFor, grantsRecord, readsGranted } from '../../domain/fhir/smart-scopes.js';
 import { reachesRead } from '../../domain/access/operation-reach.js';
 import { DomainError } from '../../domain/errors.js';
@@ -99,7 +99,7 @@ export class PatientSummary {
     // What the entries name, where the token's scopes show it and the caller's access opens its type (an include's rule).
     const held = withReferenced([subject, SERVICE, ...contents.flatMap((c) => c.content.entries)], found.resources,
       showable(recordsView(found, grants, contexts, this.served)));
-    const byKey = new Map(held.map((r) => [`${r.resourceType}/${r.id}`, r]));
+    const byKey = new Map(held.map((r) => [keyOf(r), r]));
     const composition: FhirResource = {
       resourceType: 'Composition', id: request.id, status: 'final',
       type: { coding: [{ system: LOINC, code: '60591-5', display: 'Patient summary Document' }] },

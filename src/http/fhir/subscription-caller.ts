@@ -7,7 +7,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { consentAllows } from '../../domain/fhir/consent-scopes.js';
-import { grantsFor, grantsRecord, readsGranted, type Grant, type ScopeContext } from '../../domain/fhir/smart-scopes.js';
+import { grantsFor, readsGranted, type Grant, type ScopeContext } from '../../domain/fhir/smart-scopes.js';
 import { contextsReaching, launchPatient } from '../../domain/access/scope-reach.js';
 import type { SubscriberShows } from '../../domain/notifications/notification-deps.js';
 import type { ScopesReach } from '../../domain/notifications/right-to-read.js';
@@ -19,7 +19,7 @@ import { ApiError } from '../api-error.js';
 import { invalidTokenHeaders } from '../error-mapping.js';
 import type { FhirResource } from '../../reads/as-fhir.js';
 import {
-  accessOpens, categoriesOf, contextsFor, formTypes, grantsOfScopes, insufficientScope, isReferenced, launchPatientOf, requireGrants,
+  accessOpens, contextsFor, formTypes, grantsOfScopes, grantsShow, insufficientScope, isReferenced, launchPatientOf, requireGrants,
 } from './fhir-access.js';
 import { cosScopeOf, servedTypes, type FhirApi, type TypeServing } from './fhir-api.js';
 import { scopeRefusal } from './patients-of-request.js';
@@ -116,7 +116,7 @@ const everyReadOf = (topic: TopicName, allowed: readonly Grant[]): boolean =>
 /**
  * What a subscriber may see of a read's written records beside a focus (NotificationDeps.shows), as the FHIR
  * door shows them to the app: a type the person's access opens (accessOpens) and, where the app's scopes are
- * known, one a scope grants for the read and category (grantsRecord); a party with any record (it is named
+ * known, one a scope grants for the read and category (grantsShow, the FHIR door's own test); a party with any record (it is named
  * by the focus). An app with a DiagnosticReport scope alone is not told of a result's correction it may not
  * read (hostile review helper-100, F1), nor a journal-note proxy of its note's contact (helper-99, F2).
  */
@@ -128,8 +128,7 @@ export function subscriberShows(api: FhirApi): SubscriberShows {
     if (right.scopes === undefined) return opens;
     const contexts = contextsReaching(subscriber, launchPatient(subscriber, numberOf), patient);
     const grants = grantsOfScopes(right.scopes, 'user', api, (of) => formTypes(api, of));
-    return (r) => opens(r) && (isReferenced(r)
-      || grantsRecord([...grantsFor(grants, r.resourceType, 'search', contexts), ...grantsFor(grants, r.resourceType, 'read', contexts)], read, categoriesOf(r)));
+    return (r) => opens(r) && (isReferenced(r) || grantsShow(grants, contexts, r, read));
   };
 }
 
