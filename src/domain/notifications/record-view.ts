@@ -84,15 +84,16 @@ export function changesBetween(before: RecordView, after: RecordView, present: R
 }
 
 /**
- * The view to keep after `after`: its foci, and each focus of `before` withheld now but still among the
- * EHR's records under its last seen digest, marked withheld: a note held back for a while (signed again)
- * and released unchanged was told as created, telling that something unreleased had been there (hostile
- * review helper-101, F2).
+ * The view to keep after `after`: its foci, and each focus of `before` withheld now (still among the EHR's
+ * records, or already withheld and gone since) under its last seen digest, marked withheld: a note held back
+ * for a while (signed again) and released unchanged was told as created, telling that something unreleased
+ * had been there (hostile review helper-101, F2), and so was one held back, gone and back again (helper-102,
+ * F1). What was gone while withheld stays kept, never told, until it comes back.
  */
 export function viewToKeep(before: RecordView, after: RecordView, present: ReadonlySet<string>): RecordView {
   const kept: Record<string, string> = { ...after };
   for (const [focus, was] of Object.entries(before)) {
-    if (!Object.hasOwn(after, focus) && present.has(focus)) kept[focus] = `${WITHHELD}${lastSeen(was)}`;
+    if (!Object.hasOwn(after, focus) && (present.has(focus) || was.startsWith(WITHHELD))) kept[focus] = `${WITHHELD}${lastSeen(was)}`;
   }
   return kept;
 }

@@ -71,6 +71,13 @@ describe('the notification engine', () => {
     await w.tick();
     set(note('n-old', '20261001090000', '20261001100000'), note('n-2', '20261001090000', '20261001100000', 'Rättad'));
     await w.tick();
+    // Hostile review helper-102, F1: held back, then gone, then back as it was: told as created, it said it had been gone.
+    set(note('n-old', '20261001090000', '20261001100000'), note('n-2', '20261001090000', '20261126100500', 'Rättad'));
+    await w.tick();
+    set(note('n-old', '20261001090000', '20261001100000'));
+    await w.tick();
+    set(note('n-old', '20261001090000', '20261001100000'), note('n-2', '20261001090000', '20261001100000', 'Rättad'));
+    await w.tick();
     const events = await w.store.events(s.id, 1, 9, 9);
     expect(events.map((e) => [e.number, e.focus, e.change])).toEqual([[1, 'Composition/n-2', 'created'], [2, 'Composition/n-2', 'updated']]);
   });
