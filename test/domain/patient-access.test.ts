@@ -64,6 +64,19 @@ describe('PatientAccessPolicy', () => {
     await expect(policy.resolve({ personId: ACTOR }, ADULT)).resolves.toMatchObject({ basis: 'power-of-attorney' });
   });
 
+  it('decides as a guardian where a guardian row holds beside another right, whatever the rows\' order (hostile review helper-103, F1)', async () => {
+    // The guardian age limit holds a guardian alone: a power of attorney or partner row listed first must not lift it.
+    for (const other of ['power-of-attorney', 'partner'] as const) {
+      for (const otherFirst of [true, false]) {
+        registry.revokeAll(ACTOR);
+        const rows = [{ patient: CHILD, type: other, validFrom: '20260101' }, { patient: CHILD, type: 'guardian' as const, validFrom: '20170101', validTo: '20341231' }];
+        for (const row of otherFirst ? rows : rows.reverse()) registry.grant(ACTOR, row);
+        await expect(policy.resolve({ personId: ACTOR }, CHILD)).resolves.toMatchObject({ basis: 'guardian' });
+        await expect(policy.basisOf({ personId: ACTOR }, CHILD)).resolves.toBe('guardian');
+      }
+    }
+  });
+
   it('refuses an unrelated patient without asking the EHR about them', async () => {
     await expect(policy.resolve({ personId: ADULT }, ACTOR)).rejects.toEqual(denied);
     expect(ehr.calls).toEqual([]);

@@ -144,7 +144,10 @@ export class PatientAccessPolicy {
     const at = this.checkedAt();
     const rows = (await this.registry.relationshipsOf(self)).filter((r) => grantsAccess(r, patientId, at));
     // A right the registry records reaches more than a grant the patient gave: it decides when both hold.
-    const row = rows.find((r) => r.proxy === undefined) ?? rows[0];
+    // Of the registry's, a guardian's decides where it holds: the guardian age limit holds a guardian
+    // alone, and a power of attorney or partner row beside it must not lift it (hostile review helper-103, F1).
+    const registered = rows.filter((r) => r.proxy === undefined);
+    const row = registered.find((r) => r.type === 'guardian') ?? registered[0] ?? rows[0];
     if (!row) throw accessDenied();
     return row.proxy === undefined ? { basis: row.type } : { basis: 'proxy', reach: reachOf(rows) };
   }
