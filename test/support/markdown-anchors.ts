@@ -12,14 +12,18 @@ export function proseLines(text: string): [number, string][] {
   });
 }
 
-/** GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens, repeats numbered. */
+/**
+ * GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens, repeats numbered. The
+ * heading is trimmed before its punctuation goes, not after, as github-slugger does: "within 5 %)" ends
+ * its anchor in `5-`.
+ */
 export function anchors(file: string): Set<string> {
   const seen = new Map<string, number>();
   const out = new Set<string>();
   for (const [, line] of proseLines(readFileSync(file, 'utf8'))) {
     const heading = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line)?.[1];
     if (heading === undefined) continue;
-    const base = heading.replace(/`/g, '').toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').trim().replace(/\s/g, '-');
+    const base = heading.replace(/`/g, '').toLowerCase().trim().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);
     out.add(n === 0 ? base : `${base}-${n}`);
