@@ -1,4 +1,4 @@
-import type { AccessBasis } from '../domain/access/relationship.js';
+import type { AccessBasis, ProxyReach } from '../domain/access/relationship.js';
 
 /** One person the signed-in person may open the record of now: themself, or someone they act for. */
 export interface LaunchPerson {
@@ -7,6 +7,8 @@ export interface LaunchPerson {
   name: string;
   /** Why they may: `self`, or the delegation registry's relationship. */
   basis: AccessBasis;
+  /** Only for basis `proxy`: the categories the patient shared with the person (docs/proxies.md#what-a-grant-opens). */
+  reach?: ProxyReach;
   /** The FHIR id of the RelatedPerson for the pair (the delegate's `fhirUser`); absent for `self`. */
   relatedPersonId?: string;
   /**

@@ -54,7 +54,7 @@ export function smartLaunchContext(ids: FhirIds | undefined, policy: () => Patie
   return {
     publicBaseUrl: ids === undefined ? () => NOTHING_TO_LAUNCH : publicBaseUrl,
     peopleFor: async (identityNumber) => ids === undefined ? [] : (await peopleToOpen(policy(), identityNumber)).map((p): LaunchPerson => ({
-      patientId: ids.patientId(p.identityNumber), name: p.name, basis: p.basis,
+      patientId: ids.patientId(p.identityNumber), name: p.name, basis: p.basis, ...(p.reach === undefined ? {} : { reach: p.reach }),
       ...(p.basis === 'self' ? {} : { relatedPersonId: delegationRelatedPersonId(ids, identityNumber, p.identityNumber) }),
       // A proxy is shown parts of a record, never which apps the patient and their other delegates use (docs/proxies.md#what-a-grant-opens).
       ...(p.basis === 'proxy' || logWithheld(p.basis, p.identityNumber) ? { othersGrantsWithheld: true } : {}),

@@ -1,10 +1,11 @@
 // The authorization server's own pages (the picker, consent), and the frame the sign-in step's pages
 // share with them: Swedish or English with a switch between them, a banner the demo fills with its
 // notice, a `main` landmark, and one style that fits a phone's 390 px without sideways scrolling.
+import type { Reaching } from '../../domain/access/operation-reach.js';
 import type { AccessBasis } from '../../domain/access/relationship.js';
 import { CSRF_FIELD } from './form-tokens.js';
 import { localized, type Lang, type Localized } from './page-language.js';
-import { scopeMeaning, scopeReach } from './scope-meanings.js';
+import { scopeMeaning, scopeOpensFor, scopeReach } from './scope-meanings.js';
 import type { LaunchPerson } from '../../ports/smart-launch.port.js';
 import { ownPath, requestTarget } from './request-target.js';
 
@@ -93,6 +94,14 @@ function nameList(names: readonly string[], lang: Lang): string {
   return names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')}${and}${names.at(-1) ?? ''}`;
 }
 
+/** One person on the consent page: a name, and the right it rests on (a proxy's, the categories shared). */
+export interface ConsentPerson extends Reaching {
+  name: string;
+}
+
+/** Said after someone who shared part of their record: the scope reaches only that. */
+const SHARED: Localized = { en: ' (what was shared with you)', sv: ' (det som delats med dig)' };
+
 /**
  * The consent page: which application asks for which scopes, each in words (the scope as written in
  * small print after them), and whose records each one reaches by name: `patient/` the person picked,
@@ -104,14 +113,16 @@ export function consentPage(frame: PageFrame, input: {
   csrf: string;
   /** The person picked, in a SMART launch. */
   patientName?: string;
-  /** Everyone the signed-in person may act for now, themself first. */
-  everyone: readonly string[];
+  /** Everyone the signed-in person may act for now, themself first, and on what (a proxy: what was shared). */
+  everyone: readonly ConsentPerson[];
 }): string {
   const { lang } = frame;
   const reachText = (scope: string): string => {
     const reach = scopeReach(scope);
     if (reach === 'none') return '';
-    const names = reach === 'picked' && input.patientName !== undefined ? [input.patientName] : input.everyone;
+    const names = reach === 'picked' && input.patientName !== undefined
+      ? [input.patientName]
+      : input.everyone.filter((p) => scopeOpensFor(scope, p)).map((p) => (p.basis === 'proxy' ? `${p.name}${SHARED[lang]}` : p.name));
     const whose = names.length === 0 ? { en: 'you and the people you act for', sv: 'dig och dem du företräder' }[lang] : nameList(names, lang);
     return `<span class="reach">${{ en: 'Whose records: ', sv: 'Vems journaler: ' }[lang]}${escape(whose)}</span>`;
   };

@@ -198,7 +198,7 @@ export async function handleInteraction(provider: Provider, req: IncomingMessage
   const picked = pickedIn(details);
   if (form === undefined) {
     const scopes = requestedScopes(details.prompt.details as MissingScopes);
-    const everyone = (await launch.smart.peopleFor(details.session?.accountId ?? '')).map((p) => p.name);
+    const everyone = await launch.smart.peopleFor(details.session?.accountId ?? '');
     return view.send(res, 200, consentPage(view.frame, {
       submitUrl, abortUrl: `${submitUrl}/abort`, appName: view.appName, csrf: view.formToken, scopes, everyone, ...(picked === undefined ? {} : { patientName: picked.name }),
     }));

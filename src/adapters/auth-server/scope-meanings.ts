@@ -3,6 +3,7 @@
 // names in the operation table) and SMART resource scopes as the FHIR API reads them
 // (src/domain/fhir/smart-scopes.ts), each type by what it holds (resource-words.ts); and whose
 // records each one reaches.
+import { reachesOperation, type Reaching } from '../../domain/access/operation-reach.js';
 import { canonicalScope } from '../../domain/access/scopes.js';
 import { OPERATION_NAMES, OPERATIONS, type OperationName } from '../../domain/operations/table.js';
 import { consentAllows, PROXY_READ_SCOPE, PROXY_WRITE_SCOPE } from '../../domain/fhir/consent-scopes.js';
@@ -121,4 +122,27 @@ export function scopeReach(scope: string): 'picked' | 'everyone' | 'none' {
   if (scope.startsWith('patient/')) return 'picked';
   if (scope.startsWith('user/')) return 'everyone';
   return 'none';
+}
+
+/** The operations each API scope name stands for (the COS API's operations, the access log among them). */
+const OPERATIONS_OF_SCOPE: ReadonlyMap<string, readonly OperationName[]> = (() => {
+  const map = new Map<string, OperationName[]>();
+  for (const name of OPERATION_NAMES) map.set(OPERATIONS[name].scope.name, [...(map.get(OPERATIONS[name].scope.name) ?? []), name]);
+  return map;
+})();
+
+/**
+ * Whether `scope` opens anything of the record of someone the signed-in person reads on `person`'s
+ * basis: a registry right, whatever the scope reaches; someone who shared parts of their record (a
+ * proxy grant, docs/proxies.md), an API scope only where the grant opens its operation (never the access
+ * log), a SMART type or wildcard scope where anything was shared, the log's type never (hostile
+ * review helper-105, 8: the consent page named the grantor for journal notes and the log she had not shared).
+ */
+export function scopeOpensFor(scope: string, person: Reaching): boolean {
+  if (person.basis !== 'proxy') return true;
+  const operations = OPERATIONS_OF_SCOPE.get(canonicalScope(scope));
+  if (operations !== undefined) return operations.some((operation) => reachesOperation(person, operation));
+  const grants = smartGrants([scope]);
+  const shared = person.reach === '*' || (person.reach?.size ?? 0) > 0;
+  return shared && grants.some((g) => g.type !== 'AuditEvent');
 }

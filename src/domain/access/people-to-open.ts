@@ -1,13 +1,15 @@
 import { DomainError } from '../errors.js';
 import { patientDisplayName } from '../records/index.js';
 import type { PatientAccessPolicy } from './patient-access.js';
-import type { AccessBasis } from './relationship.js';
+import type { AccessBasis, ProxyReach } from './relationship.js';
 
 /** One person whose record someone may open now, with what a picker shows of them. */
 export interface PersonToOpen {
   identityNumber: string;
   name: string;
   basis: AccessBasis;
+  /** Only for basis `proxy`: the categories the patient shared (PatientAccess.reach). */
+  reach?: ProxyReach;
 }
 
 /**
@@ -20,7 +22,7 @@ export async function peopleToOpen(policy: PatientAccessPolicy, personId: string
   for (const patient of await policy.peopleFor(personId)) {
     try {
       const access = await policy.resolve({ personId }, patient);
-      out.push({ identityNumber: patient, name: patientDisplayName(access.patientRecords, patient), basis: access.basis });
+      out.push({ identityNumber: patient, name: patientDisplayName(access.patientRecords, patient), basis: access.basis, ...(access.reach === undefined ? {} : { reach: access.reach }) });
     } catch (err) {
       if (!(err instanceof DomainError && err.code === 'ACCESS_DENIED')) throw err;
     }
