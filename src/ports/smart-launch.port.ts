@@ -9,6 +9,8 @@ export interface LaunchPerson {
   basis: AccessBasis;
   /** Only for basis `proxy`: the categories the patient shared with the person (docs/proxies.md#what-a-grant-opens). */
   reach?: ProxyReach;
+  /** Only for basis `proxy`: the FHIR types of what the grant opens, parties named by it included (the consent page's words). */
+  sharedTypes?: ReadonlySet<string>;
   /** The FHIR id of the RelatedPerson for the pair (the delegate's `fhirUser`); absent for `self`. */
   relatedPersonId?: string;
   /**

@@ -6,12 +6,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { PatientAccessPolicy } from '../domain/access/patient-access.js';
-import type { AccessBasis } from '../domain/access/relationship.js';
+import { reachesRead } from '../domain/access/operation-reach.js';
+import type { AccessBasis, ProxyReach } from '../domain/access/relationship.js';
 import { peopleToOpen } from '../domain/access/people-to-open.js';
 import type { GrantOperationName } from '../domain/operations/grant-operations.js';
 import { guardianAgeWithholds } from '../domain/release/guardian-age.js';
 import type { ReleasePolicy } from '../domain/release/release-policy.js';
 import { delegationRelatedPersonId } from '../http/fhir/delegate-related-person.js';
+import { servedTypes } from '../http/fhir/fhir-api.js';
+import { fhirForms } from './fhir-api.js';
 import type { AuditTrail, OutcomeRecord } from '../ports/audit-trail.port.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { FhirIds } from '../ports/fhir-ids.port.js';
@@ -51,10 +54,14 @@ export function smartLaunchContext(ids: FhirIds | undefined, policy: () => Patie
   // The same rule as the access log's (src/domain/access-log/read-access-log.ts): what it withholds from a guardian, connected apps do too.
   const logWithheld = (basis: AccessBasis, patient: string): boolean => audit.release.policy !== undefined
     && guardianAgeWithholds(audit.release.policy, 'getAccessLog', basis, patient, audit.clock.now(), audit.release.zone);
+  // The FHIR types a proxy's grant opens: each type one of its reads serves, a party any of them names.
+  const served = servedTypes(fhirForms());
+  const typesOpened = (reach: ProxyReach): ReadonlySet<string> =>
+    new Set(served.filter((s) => s.reads.some((read) => reachesRead({ basis: 'proxy', reach }, read))).map((s) => s.type));
   return {
     publicBaseUrl: ids === undefined ? () => NOTHING_TO_LAUNCH : publicBaseUrl,
     peopleFor: async (identityNumber) => ids === undefined ? [] : (await peopleToOpen(policy(), identityNumber)).map((p): LaunchPerson => ({
-      patientId: ids.patientId(p.identityNumber), name: p.name, basis: p.basis, ...(p.reach === undefined ? {} : { reach: p.reach }),
+      patientId: ids.patientId(p.identityNumber), name: p.name, basis: p.basis, ...(p.reach === undefined ? {} : { reach: p.reach, sharedTypes: typesOpened(p.reach) }),
       ...(p.basis === 'self' ? {} : { relatedPersonId: delegationRelatedPersonId(ids, identityNumber, p.identityNumber) }),
       // A proxy is shown parts of a record, never which apps the patient and their other delegates use (docs/proxies.md#what-a-grant-opens).
       ...(p.basis === 'proxy' || logWithheld(p.basis, p.identityNumber) ? { othersGrantsWithheld: true } : {}),

@@ -1,11 +1,10 @@
 // The authorization server's own pages (the picker, consent), and the frame the sign-in step's pages
 // share with them: Swedish or English with a switch between them, a banner the demo fills with its
 // notice, a `main` landmark, and one style that fits a phone's 390 px without sideways scrolling.
-import type { Reaching } from '../../domain/access/operation-reach.js';
 import type { AccessBasis } from '../../domain/access/relationship.js';
 import { CSRF_FIELD } from './form-tokens.js';
 import { localized, type Lang, type Localized } from './page-language.js';
-import { scopeMeaning, scopeOpensFor, scopeReach } from './scope-meanings.js';
+import { scopeMeaning, scopeOpensFor, scopeReach, type SharedReach } from './scope-meanings.js';
 import type { LaunchPerson } from '../../ports/smart-launch.port.js';
 import { ownPath, requestTarget } from './request-target.js';
 
@@ -94,13 +93,15 @@ function nameList(names: readonly string[], lang: Lang): string {
   return names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')}${and}${names.at(-1) ?? ''}`;
 }
 
-/** One person on the consent page: a name, and the right it rests on (a proxy's, the categories shared). */
-export interface ConsentPerson extends Reaching {
+/** One person on the consent page: a name, and the right it rests on (a proxy's, what was shared). */
+export interface ConsentPerson extends SharedReach {
   name: string;
 }
 
 /** Said after someone who shared part of their record: the scope reaches only that. */
 const SHARED: Localized = { en: ' (what was shared with you)', sv: ' (det som delats med dig)' };
+/** Said for a scope that opens nothing of what the person picked shared. */
+const NOTHING_SHARED: Localized = { en: 'Whose records: nobody\'s (none of this was shared with you)', sv: 'Vems journaler: ingens (inget av detta har delats med dig)' };
 
 /**
  * The consent page: which application asks for which scopes, each in words (the scope as written in
@@ -111,8 +112,8 @@ export function consentPage(frame: PageFrame, input: {
   submitUrl: string; abortUrl: string; appName: string; scopes: readonly string[];
   /** The form's token (form-tokens.ts). */
   csrf: string;
-  /** The person picked, in a SMART launch. */
-  patientName?: string;
+  /** The person picked, in a SMART launch, and on what the signed-in person reads them. */
+  picked?: ConsentPerson;
   /** Everyone the signed-in person may act for now, themself first, and on what (a proxy: what was shared). */
   everyone: readonly ConsentPerson[];
 }): string {
@@ -120,9 +121,10 @@ export function consentPage(frame: PageFrame, input: {
   const reachText = (scope: string): string => {
     const reach = scopeReach(scope);
     if (reach === 'none') return '';
-    const names = reach === 'picked' && input.patientName !== undefined
-      ? [input.patientName]
-      : input.everyone.filter((p) => scopeOpensFor(scope, p)).map((p) => (p.basis === 'proxy' ? `${p.name}${SHARED[lang]}` : p.name));
+    const reached = reach === 'picked' && input.picked !== undefined ? [input.picked] : input.everyone;
+    const names = reached.filter((p) => scopeOpensFor(scope, p)).map((p) => (p.basis === 'proxy' ? `${p.name}${SHARED[lang]}` : p.name));
+    // A picked person who shared nothing the scope opens: it opens nothing (helper-106, F1).
+    if (names.length === 0 && reached.length > 0) return `<span class="reach">${NOTHING_SHARED[lang]}</span>`;
     const whose = names.length === 0 ? { en: 'you and the people you act for', sv: 'dig och dem du företräder' }[lang] : nameList(names, lang);
     return `<span class="reach">${{ en: 'Whose records: ', sv: 'Vems journaler: ' }[lang]}${escape(whose)}</span>`;
   };
@@ -134,9 +136,9 @@ export function consentPage(frame: PageFrame, input: {
   }).join('');
   const title = { en: 'Allow access?', sv: 'Ge åtkomst?' }[lang];
   const heading = { en: `${escape(input.appName)} asks for access`, sv: `${escape(input.appName)} ber om åtkomst` }[lang];
-  const whom = input.patientName === undefined
+  const whom = input.picked === undefined
     ? { en: 'It may then:', sv: 'Appen får då:' }[lang]
-    : { en: `It opens the record of ${escape(input.patientName)} and may then:`, sv: `Appen öppnar journalen för ${escape(input.patientName)} och får då:` }[lang];
+    : { en: `It opens the record of ${escape(input.picked.name)} and may then:`, sv: `Appen öppnar journalen för ${escape(input.picked.name)} och får då:` }[lang];
   const none = { en: 'confirm your sign-in', sv: 'bekräfta din inloggning' }[lang];
   return page(frame, title, `<h1>${heading}</h1><p>${whom}</p><ul class="scopes">${scopes || `<li>${none}</li>`}</ul>`
     + `<form action="${escape(input.submitUrl)}" method="post">${csrfField(input.csrf)}<input type="hidden" name="prompt" value="consent">`

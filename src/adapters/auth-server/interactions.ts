@@ -200,7 +200,10 @@ export async function handleInteraction(provider: Provider, req: IncomingMessage
     const scopes = requestedScopes(details.prompt.details as MissingScopes);
     const everyone = await launch.smart.peopleFor(details.session?.accountId ?? '');
     return view.send(res, 200, consentPage(view.frame, {
-      submitUrl, abortUrl: `${submitUrl}/abort`, appName: view.appName, csrf: view.formToken, scopes, everyone, ...(picked === undefined ? {} : { patientName: picked.name }),
+      submitUrl, abortUrl: `${submitUrl}/abort`, appName: view.appName, csrf: view.formToken, scopes, everyone,
+      // The pick as the launch offered it: on what the person reads them (a proxy: what was shared). A pick no
+      // longer offered is named as before; its consent is refused where it is audited.
+      ...(picked === undefined ? {} : { picked: everyone.find((p) => p.patientId === picked.id) ?? { name: picked.name, basis: 'self' as const } }),
     }));
   }
   if (form.get('prompt') !== 'consent') return view.send(res, 400, errorPage(view.frame, 'unexpected'));

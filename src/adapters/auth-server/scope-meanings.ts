@@ -131,18 +131,25 @@ const OPERATIONS_OF_SCOPE: ReadonlyMap<string, readonly OperationName[]> = (() =
   return map;
 })();
 
+/** On what the signed-in person reads someone: a proxy's grant with the FHIR types of what it opens (LaunchPerson). */
+export interface SharedReach extends Reaching {
+  sharedTypes?: ReadonlySet<string>;
+}
+
 /**
  * Whether `scope` opens anything of the record of someone the signed-in person reads on `person`'s
  * basis: a registry right, whatever the scope reaches; someone who shared parts of their record (a
  * proxy grant, docs/proxies.md), an API scope only where the grant opens its operation (never the access
- * log), a SMART type or wildcard scope where anything was shared, the log's type never (hostile
- * review helper-105, 8: the consent page named the grantor for journal notes and the log she had not shared).
+ * log), a SMART scope only for a type of what was shared (`*` for anything), a Subscription scope where
+ * anything was (being told of a record is learning of it). Hostile reviews helper-105, 8 and helper-106,
+ * F2, F3: the consent page named the grantor for notes and a log she had not shared, and not for the
+ * notifications her grant lets an app subscribe to.
  */
-export function scopeOpensFor(scope: string, person: Reaching): boolean {
+export function scopeOpensFor(scope: string, person: SharedReach): boolean {
   if (person.basis !== 'proxy') return true;
   const operations = OPERATIONS_OF_SCOPE.get(canonicalScope(scope));
   if (operations !== undefined) return operations.some((operation) => reachesOperation(person, operation));
-  const grants = smartGrants([scope]);
-  const shared = person.reach === '*' || (person.reach?.size ?? 0) > 0;
-  return shared && grants.some((g) => g.type !== 'AuditEvent');
+  const shared = person.sharedTypes ?? new Set<string>();
+  if (managedOf(scope)?.type === 'Subscription') return shared.size > 0;
+  return smartGrants([scope]).some((g) => (g.type === '*' ? shared.size > 0 : shared.has(g.type)));
 }

@@ -59,7 +59,7 @@ describe('issue 55 item 7: every scope the server takes, in words a person reads
   });
 
   it.each(LANGUAGES)('shows the words first and the scope as written in small print (%s)', (lang) => {
-    const html = consentPage(FRAME(lang), { submitUrl: '/s', abortUrl: '/a', appName: 'App', csrf: 't', scopes: ['patient/*.rs', 'patient/AuditEvent.rs', 'x/unknown'], patientName: 'Lilla', everyone: [{ name: 'Märta', basis: 'self' }, { name: 'Lilla', basis: 'guardian' }] });
+    const html = consentPage(FRAME(lang), { submitUrl: '/s', abortUrl: '/a', appName: 'App', csrf: 't', scopes: ['patient/*.rs', 'patient/AuditEvent.rs', 'x/unknown'], picked: { name: 'Lilla', basis: 'guardian' }, everyone: [{ name: 'Märta', basis: 'self' }, { name: 'Lilla', basis: 'guardian' }] });
     const list = /<ul class="scopes">([\s\S]*?)<\/ul>/.exec(html)?.[1] ?? '';
     const items = [...list.matchAll(/<li>([\s\S]*?)<\/li>/g)].map((m) => m[1] ?? '');
     expect(items).toHaveLength(3);
@@ -70,7 +70,7 @@ describe('issue 55 item 7: every scope the server takes, in words a person reads
   });
 
   it('names no one\'s records for the scopes of sharing: they reach the signed-in person\'s own grants, whoever was picked', () => {
-    const html = consentPage(FRAME('en'), { submitUrl: '/s', abortUrl: '/a', appName: 'App', csrf: 't', scopes: ['user/Proxy-read', 'patient/Consent.cud'], patientName: 'Lilla', everyone: [{ name: 'Märta', basis: 'self' }, { name: 'Lilla', basis: 'guardian' }] });
+    const html = consentPage(FRAME('en'), { submitUrl: '/s', abortUrl: '/a', appName: 'App', csrf: 't', scopes: ['user/Proxy-read', 'patient/Consent.cud'], picked: { name: 'Lilla', basis: 'guardian' }, everyone: [{ name: 'Märta', basis: 'self' }, { name: 'Lilla', basis: 'guardian' }] });
     expect(html).toContain('<li>See whom you share your record with, and what<small class="scope"><code>user/Proxy-read</code></small></li>');
     expect(html).toContain('<li>Share your record with someone you choose, and end such sharing<small class="scope"><code>patient/Consent.cud</code></small></li>');
   });

@@ -37,19 +37,52 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
+/** Whose records the consent page of Tolvan's launch (`pick`ing someone) names for each scope of `scope` after the first `skip`. */
+async function whoseOnConsent(scope: string, pick: string, skip: number): Promise<Record<string, string | undefined>> {
+  const { pages } = await launch(new HttpBrowser(), service, authorizeUrl(service, pkce(), { scope }), { login: TOLVAN, pick });
+  const consent = pages.find((p) => p.body.includes('name="prompt" value="consent"'))?.body ?? '';
+  const whose = (written: string): string | undefined =>
+    new RegExp(`<span class="reach">Whose records: ([^<]*)</span><small class="scope"><code>${written.replace(/[.*/?|]/g, '\\$&')}</code>`).exec(consent)?.[1];
+  return Object.fromEntries(scope.split(' ').slice(skip).map((s) => [s, whose(s)]));
+}
+
 describe('the consent page names someone who shared part of their record only for what they shared (helper-105, 8)', () => {
   it('names Märta for her lab results and the whole record, with what was shared, and not for notes or her access log', async () => {
-    const scope = 'openid fhirUser user/JournalNote.read user/LabResult.read user/AuditEvent.read user/AuditEvent.rs user/*.rs';
-    const { pages } = await launch(new HttpBrowser(), service, authorizeUrl(service, pkce(), { scope }), { login: TOLVAN, pick: 'Tolvan' });
-    const consent = pages.find((p) => p.body.includes('name="prompt" value="consent"'))?.body ?? '';
-    const whose = (written: string): string | undefined =>
-      new RegExp(`<span class="reach">Whose records: ([^<]*)</span><small class="scope"><code>${written.replace(/[.*/]/g, '\\$&')}</code>`).exec(consent)?.[1];
-    expect(Object.fromEntries(scope.split(' ').slice(2).map((s) => [s, whose(s)]))).toEqual({
+    expect(await whoseOnConsent('openid fhirUser user/JournalNote.read user/LabResult.read user/AuditEvent.read user/AuditEvent.rs user/*.rs', 'Tolvan', 2)).toEqual({
       'user/JournalNote.read': 'Tolvan Tolvansson',
       'user/LabResult.read': 'Tolvan Tolvansson and Märta Ström (what was shared with you)',
       'user/AuditEvent.read': 'Tolvan Tolvansson',
       'user/AuditEvent.rs': 'Tolvan Tolvansson',
       'user/*.rs': 'Tolvan Tolvansson and Märta Ström (what was shared with you)',
+    });
+  });
+
+  it('helper-106, F2: names her for a SMART type scope only where the type is one of what she shared, a party named by it too', async () => {
+    const scope = 'openid fhirUser user/Composition.rs user/Encounter.read user/Condition.s user/Observation.rs?category=laboratory user/Practitioner.rs';
+    expect(await whoseOnConsent(scope, 'Tolvan', 2)).toEqual({
+      'user/Composition.rs': 'Tolvan Tolvansson',
+      'user/Encounter.read': 'Tolvan Tolvansson',
+      'user/Condition.s': 'Tolvan Tolvansson and Märta Ström (what was shared with you)',
+      'user/Observation.rs?category=laboratory': 'Tolvan Tolvansson and Märta Ström (what was shared with you)',
+      'user/Practitioner.rs': 'Tolvan Tolvansson and Märta Ström (what was shared with you)',
+    });
+  });
+
+  it('helper-106, F3: names her for the notifications her grant lets an app subscribe to', async () => {
+    expect(await whoseOnConsent('openid fhirUser user/Subscription.write user/Subscription.c', 'Tolvan', 2)).toEqual({
+      'user/Subscription.write': 'Tolvan Tolvansson and Märta Ström (what was shared with you)',
+      'user/Subscription.c': 'Tolvan Tolvansson and Märta Ström (what was shared with you)',
+    });
+  });
+
+  it('helper-106, F1: picked, she is named where what she shared is opened, and a scope that opens nothing of it says so', async () => {
+    const scope = 'openid fhirUser launch/patient patient/AuditEvent.rs patient/Composition.rs patient/DiagnosticReport.rs patient/*.rs';
+    const named = await whoseOnConsent(scope, 'Märta', 3);
+    expect(named).toEqual({
+      'patient/AuditEvent.rs': "nobody's (none of this was shared with you)",
+      'patient/Composition.rs': "nobody's (none of this was shared with you)",
+      'patient/DiagnosticReport.rs': 'Märta Ström (what was shared with you)',
+      'patient/*.rs': 'Märta Ström (what was shared with you)',
     });
   });
 });
