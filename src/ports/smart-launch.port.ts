@@ -1,4 +1,4 @@
-import type { AccessBasis, ProxyReach } from '../domain/access/relationship.js';
+import type { AccessBasis } from '../domain/access/relationship.js';
 
 /** One person the signed-in person may open the record of now: themself, or someone they act for. */
 export interface LaunchPerson {
@@ -7,10 +7,13 @@ export interface LaunchPerson {
   name: string;
   /** Why they may: `self`, or the delegation registry's relationship. */
   basis: AccessBasis;
-  /** Only for basis `proxy`: the categories the patient shared with the person (docs/proxies.md#what-a-grant-opens). */
-  reach?: ProxyReach;
-  /** Only for basis `proxy`: the FHIR types of what the grant opens, parties named by it included (the consent page's words). */
-  sharedTypes?: ReadonlySet<string>;
+  /**
+   * What of the record the person's access opens, where it is not everything: a proxy's grant its categories
+   * (docs/proxies.md#what-a-grant-opens), an age limit of the release policy none of a read it takes whole
+   * (docs/release-policy.md). By the API's operations and by the FHIR types they serve, parties named
+   * included: the consent page's words. Absent: everything the scopes reach.
+   */
+  opens?: OpenedParts;
   /** The FHIR id of the RelatedPerson for the pair (the delegate's `fhirUser`); absent for `self`. */
   relatedPersonId?: string;
   /**
@@ -19,6 +22,12 @@ export interface LaunchPerson {
    * those they made themself (docs/smart-launch.md#connected-apps, docs/proxies.md#what-a-grant-opens).
    */
   othersGrantsWithheld?: boolean;
+}
+
+/** The operations (the COS API's names, the access log's among them) and the FHIR types an access opens. */
+export interface OpenedParts {
+  operations: ReadonlySet<string>;
+  types: ReadonlySet<string>;
 }
 
 /**

@@ -6,9 +6,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { PatientAccessPolicy } from '../domain/access/patient-access.js';
-import { reachesRead } from '../domain/access/operation-reach.js';
-import type { AccessBasis, ProxyReach } from '../domain/access/relationship.js';
-import { peopleToOpen } from '../domain/access/people-to-open.js';
+import { reachesOperation } from '../domain/access/operation-reach.js';
+import type { AccessBasis } from '../domain/access/relationship.js';
+import { peopleToOpen, type PersonToOpen } from '../domain/access/people-to-open.js';
+import { OPERATION_NAMES, OPERATIONS, type OperationName } from '../domain/operations/table.js';
+import { ageLimitWithholds } from '../domain/release/patient-age.js';
 import type { GrantOperationName } from '../domain/operations/grant-operations.js';
 import { guardianAgeWithholds } from '../domain/release/guardian-age.js';
 import type { ReleasePolicy } from '../domain/release/release-policy.js';
@@ -18,7 +20,7 @@ import { fhirForms } from './fhir-api.js';
 import type { AuditTrail, OutcomeRecord } from '../ports/audit-trail.port.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { FhirIds } from '../ports/fhir-ids.port.js';
-import type { GrantEvent, LaunchPerson, SmartLaunchContext } from '../ports/smart-launch.port.js';
+import type { GrantEvent, LaunchPerson, OpenedParts, SmartLaunchContext } from '../ports/smart-launch.port.js';
 
 const OPERATION: Readonly<Record<GrantEvent['kind'], GrantOperationName>> = {
   granted: 'grantAppAccess', revoked: 'revokeAppAccess', picked: 'pickAppPatient', issued: 'issueAppToken', refreshed: 'refreshAppToken',
@@ -54,14 +56,27 @@ export function smartLaunchContext(ids: FhirIds | undefined, policy: () => Patie
   // The same rule as the access log's (src/domain/access-log/read-access-log.ts): what it withholds from a guardian, connected apps do too.
   const logWithheld = (basis: AccessBasis, patient: string): boolean => audit.release.policy !== undefined
     && guardianAgeWithholds(audit.release.policy, 'getAccessLog', basis, patient, audit.clock.now(), audit.release.zone);
-  // The FHIR types a proxy's grant opens: each type one of its reads serves, a party any of them names.
+  // What of a record a person's access opens, for the consent page's words: each operation its basis reaches
+  // and no age limit takes whole, each FHIR type one of those reads serves (a party any of them names).
   const served = servedTypes(fhirForms());
-  const typesOpened = (reach: ProxyReach): ReadonlySet<string> =>
-    new Set(served.filter((s) => s.reads.some((read) => reachesRead({ basis: 'proxy', reach }, read))).map((s) => s.type));
+  const opened = (person: PersonToOpen): OpenedParts | undefined => {
+    const policy = audit.release.policy;
+    const now = audit.clock.now();
+    const takenWhole = (operation: OperationName): boolean => policy !== undefined && (operation === 'getAccessLog'
+      ? guardianAgeWithholds(policy, operation, person.basis, person.identityNumber, now, audit.release.zone)
+      : OPERATIONS[operation].handler === 'records' && ageLimitWithholds(policy, operation, person.basis, person.identityNumber, now, audit.release.zone));
+    const access = { basis: person.basis, ...(person.reach === undefined ? {} : { reach: person.reach }) };
+    const operations = new Set<string>(OPERATION_NAMES.filter((operation) => reachesOperation(access, operation) && !takenWhole(operation)));
+    if (operations.size === OPERATION_NAMES.length) return undefined;
+    const types = new Set(served.filter((s) => (s.type === 'AuditEvent' ? operations.has('getAccessLog') : s.reads.some((read) => operations.has(read)))).map((s) => s.type));
+    return { operations, types };
+  };
+  const withOpened = (opens: OpenedParts | undefined): { opens?: OpenedParts } => (opens === undefined ? {} : { opens });
   return {
     publicBaseUrl: ids === undefined ? () => NOTHING_TO_LAUNCH : publicBaseUrl,
     peopleFor: async (identityNumber) => ids === undefined ? [] : (await peopleToOpen(policy(), identityNumber)).map((p): LaunchPerson => ({
-      patientId: ids.patientId(p.identityNumber), name: p.name, basis: p.basis, ...(p.reach === undefined ? {} : { reach: p.reach, sharedTypes: typesOpened(p.reach) }),
+      patientId: ids.patientId(p.identityNumber), name: p.name, basis: p.basis,
+      ...withOpened(opened(p)),
       ...(p.basis === 'self' ? {} : { relatedPersonId: delegationRelatedPersonId(ids, identityNumber, p.identityNumber) }),
       // A proxy is shown parts of a record, never which apps the patient and their other delegates use (docs/proxies.md#what-a-grant-opens).
       ...(p.basis === 'proxy' || logWithheld(p.basis, p.identityNumber) ? { othersGrantsWithheld: true } : {}),

@@ -4,8 +4,8 @@
 import type { AccessBasis } from '../../domain/access/relationship.js';
 import { CSRF_FIELD } from './form-tokens.js';
 import { localized, type Lang, type Localized } from './page-language.js';
-import { scopeMeaning, scopeOpensFor, scopeReach, type SharedReach } from './scope-meanings.js';
-import type { LaunchPerson } from '../../ports/smart-launch.port.js';
+import { scopeMeaning, scopeOpensFor, scopeReach } from './scope-meanings.js';
+import type { LaunchPerson, OpenedParts } from '../../ports/smart-launch.port.js';
 import { ownPath, requestTarget } from './request-target.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -93,15 +93,19 @@ function nameList(names: readonly string[], lang: Lang): string {
   return names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')}${and}${names.at(-1) ?? ''}`;
 }
 
-/** One person on the consent page: a name, and the right it rests on (a proxy's, what was shared). */
-export interface ConsentPerson extends SharedReach {
+/** One person on the consent page: a name, the right it rests on, and what of the record it opens (LaunchPerson). */
+export interface ConsentPerson {
   name: string;
+  basis: AccessBasis;
+  opens?: OpenedParts;
 }
 
 /** Said after someone who shared part of their record: the scope reaches only that. */
 const SHARED: Localized = { en: ' (what was shared with you)', sv: ' (det som delats med dig)' };
 /** Said for a scope that opens nothing of what the person picked shared. */
 const NOTHING_SHARED: Localized = { en: 'Whose records: nobody\'s (none of this was shared with you)', sv: 'Vems journaler: ingens (inget av detta har delats med dig)' };
+/** Said for a scope that opens nothing of the person picked by another right: the release policy takes it whole. */
+const NOTHING_SHOWN: Localized = { en: 'Whose records: nobody\'s (none of this may be shown to you)', sv: 'Vems journaler: ingens (inget av detta får visas för dig)' };
 
 /**
  * The consent page: which application asks for which scopes, each in words (the scope as written in
@@ -122,9 +126,9 @@ export function consentPage(frame: PageFrame, input: {
     const reach = scopeReach(scope);
     if (reach === 'none') return '';
     const reached = reach === 'picked' && input.picked !== undefined ? [input.picked] : input.everyone;
-    const names = reached.filter((p) => scopeOpensFor(scope, p)).map((p) => (p.basis === 'proxy' ? `${p.name}${SHARED[lang]}` : p.name));
-    // A picked person who shared nothing the scope opens: it opens nothing (helper-106, F1).
-    if (names.length === 0 && reached.length > 0) return `<span class="reach">${NOTHING_SHARED[lang]}</span>`;
+    const names = reached.filter((p) => scopeOpensFor(scope, p.opens)).map((p) => (p.basis === 'proxy' ? `${p.name}${SHARED[lang]}` : p.name));
+    // A picked person the scope opens nothing of (helper-106, F1): said so, and why.
+    if (names.length === 0 && reached.length > 0) return `<span class="reach">${(reached[0]?.basis === 'proxy' ? NOTHING_SHARED : NOTHING_SHOWN)[lang]}</span>`;
     const whose = names.length === 0 ? { en: 'you and the people you act for', sv: 'dig och dem du företräder' }[lang] : nameList(names, lang);
     return `<span class="reach">${{ en: 'Whose records: ', sv: 'Vems journaler: ' }[lang]}${escape(whose)}</span>`;
   };

@@ -3,12 +3,12 @@
 // names in the operation table) and SMART resource scopes as the FHIR API reads them
 // (src/domain/fhir/smart-scopes.ts), each type by what it holds (resource-words.ts); and whose
 // records each one reaches.
-import { reachesOperation, type Reaching } from '../../domain/access/operation-reach.js';
 import { canonicalScope } from '../../domain/access/scopes.js';
 import { OPERATION_NAMES, OPERATIONS, type OperationName } from '../../domain/operations/table.js';
 import { consentAllows, PROXY_READ_SCOPE, PROXY_WRITE_SCOPE } from '../../domain/fhir/consent-scopes.js';
 import { subscriptionAllows } from '../../domain/fhir/subscription-scopes.js';
 import { smartGrants, type ScopeContext } from '../../domain/fhir/smart-scopes.js';
+import type { OpenedParts } from '../../ports/smart-launch.port.js';
 import type { Lang, Localized } from './page-language.js';
 import { namesOf, typeWords } from './resource-words.js';
 
@@ -131,25 +131,20 @@ const OPERATIONS_OF_SCOPE: ReadonlyMap<string, readonly OperationName[]> = (() =
   return map;
 })();
 
-/** On what the signed-in person reads someone: a proxy's grant with the FHIR types of what it opens (LaunchPerson). */
-export interface SharedReach extends Reaching {
-  sharedTypes?: ReadonlySet<string>;
-}
-
 /**
- * Whether `scope` opens anything of the record of someone the signed-in person reads on `person`'s
- * basis: a registry right, whatever the scope reaches; someone who shared parts of their record (a
- * proxy grant, docs/proxies.md), an API scope only where the grant opens its operation (never the access
- * log), a SMART scope only for a type of what was shared (`*` for anything), a Subscription scope where
- * anything was (being told of a record is learning of it). Hostile reviews helper-105, 8 and helper-106,
- * F2, F3: the consent page named the grantor for notes and a log she had not shared, and not for the
- * notifications her grant lets an app subscribe to.
+ * Whether `scope` opens anything of the record of someone whose access opens `opens` (LaunchPerson): all
+ * of it where that is absent; else an API scope where its operation is opened, a SMART scope where its
+ * type is (`*` where anything is), a Subscription scope where anything is (being told of a record is
+ * learning of it). A proxy's grant opens its categories and never the access log; an age limit of the
+ * release policy none of a read it takes whole. Hostile reviews helper-105, 8 and helper-106, F1–F3 and
+ * its observation: the consent page named a grantor for notes and a log she had not shared, and a child
+ * past the guardian age limit for the reads it takes, and not the grantor for the notifications her grant
+ * lets an app subscribe to.
  */
-export function scopeOpensFor(scope: string, person: SharedReach): boolean {
-  if (person.basis !== 'proxy') return true;
+export function scopeOpensFor(scope: string, opens: OpenedParts | undefined): boolean {
+  if (opens === undefined) return true;
   const operations = OPERATIONS_OF_SCOPE.get(canonicalScope(scope));
-  if (operations !== undefined) return operations.some((operation) => reachesOperation(person, operation));
-  const shared = person.sharedTypes ?? new Set<string>();
-  if (managedOf(scope)?.type === 'Subscription') return shared.size > 0;
-  return smartGrants([scope]).some((g) => (g.type === '*' ? shared.size > 0 : shared.has(g.type)));
+  if (operations !== undefined) return operations.some((operation) => opens.operations.has(operation));
+  if (managedOf(scope)?.type === 'Subscription') return opens.types.size > 0;
+  return smartGrants([scope]).some((g) => (g.type === '*' ? opens.types.size > 0 : opens.types.has(g.type)));
 }

@@ -37,9 +37,9 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-/** Whose records the consent page of Tolvan's launch (`pick`ing someone) names for each scope of `scope` after the first `skip`. */
-async function whoseOnConsent(scope: string, pick: string, skip: number): Promise<Record<string, string | undefined>> {
-  const { pages } = await launch(new HttpBrowser(), service, authorizeUrl(service, pkce(), { scope }), { login: TOLVAN, pick });
+/** Whose records the consent page of `login`'s launch (`pick`ing someone) names for each scope of `scope` after the first `skip`. */
+async function whoseOnConsent(scope: string, pick: string, skip: number, on = service, login = TOLVAN): Promise<Record<string, string | undefined>> {
+  const { pages } = await launch(new HttpBrowser(), on, authorizeUrl(on, pkce(), { scope }), { login, pick });
   const consent = pages.find((p) => p.body.includes('name="prompt" value="consent"'))?.body ?? '';
   const whose = (written: string): string | undefined =>
     new RegExp(`<span class="reach">Whose records: ([^<]*)</span><small class="scope"><code>${written.replace(/[.*/?|]/g, '\\$&')}</code>`).exec(consent)?.[1];
@@ -83,6 +83,37 @@ describe('the consent page names someone who shared part of their record only fo
       'patient/Composition.rs': "nobody's (none of this was shared with you)",
       'patient/DiagnosticReport.rs': 'Märta Ström (what was shared with you)',
       'patient/*.rs': 'Märta Ström (what was shared with you)',
+    });
+  });
+});
+
+/**
+ * Hostile review helper-106, its observation: past the guardian age limit a guardian's consent page still
+ * named the child for the reads the release policy takes whole from a guardian (notes, the access log).
+ */
+describe('the consent page names a child past the guardian age limit only for what may be shown', () => {
+  let limited: DemoService;
+  let limitedDir: string;
+  beforeAll(async () => {
+    limitedDir = await mkdtemp(path.join(tmpdir(), 'pdas-consent-age-'));
+    const policy = path.join(limitedDir, 'release-policy.json');
+    // Lilla is 9 on any day of 2026: past a limit of 5 for notes and the log.
+    await writeFile(policy, JSON.stringify({ guardianAgeLimit: { operations: { getJournalNotes: 5, getAccessLog: 5 } } }));
+    limited = await startDemoService({ DATA_DIR: limitedDir, RELEASE_POLICY_FILE: policy });
+  }, 60_000);
+  afterAll(async () => {
+    await limited?.close();
+    await rm(limitedDir, { recursive: true, force: true });
+  });
+
+  it('leaves her out of the notes and the log, keeps her for lab results, and says a picked scope that shows nothing of hers', async () => {
+    const everyone = await whoseOnConsent('openid fhirUser user/JournalNote.read user/Composition.rs user/AccessLog-read user/LabResult.read', 'Märta', 2, limited, MARTA);
+    expect(Object.entries(everyone).map(([scope, names]) => [scope, names?.includes('Lilla Ström'), names?.includes('Märta Ström')])).toEqual([
+      ['user/JournalNote.read', false, true], ['user/Composition.rs', false, true], ['user/AccessLog-read', false, true], ['user/LabResult.read', true, true],
+    ]);
+    expect(await whoseOnConsent('openid fhirUser launch/patient patient/Composition.rs patient/DiagnosticReport.rs', 'Lilla', 3, limited, MARTA)).toEqual({
+      'patient/Composition.rs': "nobody's (none of this may be shown to you)",
+      'patient/DiagnosticReport.rs': 'Lilla Ström',
     });
   });
 });
