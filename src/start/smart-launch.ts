@@ -9,10 +9,9 @@ import type { PatientAccessPolicy } from '../domain/access/patient-access.js';
 import { reachesOperation } from '../domain/access/operation-reach.js';
 import type { AccessBasis } from '../domain/access/relationship.js';
 import { peopleToOpen, type PersonToOpen } from '../domain/access/people-to-open.js';
-import { OPERATION_NAMES, OPERATIONS, type OperationName } from '../domain/operations/table.js';
+import { OPERATION_NAMES } from '../domain/operations/table.js';
 import { ageLimitWithholds } from '../domain/release/patient-age.js';
 import type { GrantOperationName } from '../domain/operations/grant-operations.js';
-import { guardianAgeWithholds } from '../domain/release/guardian-age.js';
 import type { ReleasePolicy } from '../domain/release/release-policy.js';
 import { delegationRelatedPersonId } from '../http/fhir/delegate-related-person.js';
 import { servedTypes } from '../http/fhir/fhir-api.js';
@@ -53,20 +52,18 @@ const NOTHING_TO_LAUNCH = 'http://smart-launch.invalid';
  * launch and nobody to pick, but a plain OAuth grant of the COS API is still audited before its code.
  */
 export function smartLaunchContext(ids: FhirIds | undefined, policy: () => PatientAccessPolicy, publicBaseUrl: () => string, audit: GrantAudit): SmartLaunchContext {
-  // The same rule as the access log's (src/domain/access-log/read-access-log.ts): what it withholds from a guardian, connected apps do too.
-  const logWithheld = (basis: AccessBasis, patient: string): boolean => audit.release.policy !== undefined
-    && guardianAgeWithholds(audit.release.policy, 'getAccessLog', basis, patient, audit.clock.now(), audit.release.zone);
+  // Whether an age limit of the release policy takes `operation` whole from this basis, as a request's answer
+  // and a subscription's check have it (src/domain/notifications/right-to-read.ts): the access log's is the
+  // guardian's alone, and what it withholds from a guardian, connected apps do too.
+  const takenWhole = (operation: string, basis: AccessBasis, patient: string): boolean => audit.release.policy !== undefined
+    && ageLimitWithholds(audit.release.policy, operation, basis, patient, audit.clock.now(), audit.release.zone);
   // What of a record a person's access opens, for the consent page's words: each operation its basis reaches
   // and no age limit takes whole, each FHIR type one of those reads serves (a party any of them names).
   const served = servedTypes(fhirForms());
   const opened = (person: PersonToOpen): OpenedParts | undefined => {
-    const policy = audit.release.policy;
-    const now = audit.clock.now();
-    const takenWhole = (operation: OperationName): boolean => policy !== undefined && (operation === 'getAccessLog'
-      ? guardianAgeWithholds(policy, operation, person.basis, person.identityNumber, now, audit.release.zone)
-      : OPERATIONS[operation].handler === 'records' && ageLimitWithholds(policy, operation, person.basis, person.identityNumber, now, audit.release.zone));
     const access = { basis: person.basis, ...(person.reach === undefined ? {} : { reach: person.reach }) };
-    const operations = new Set<string>(OPERATION_NAMES.filter((operation) => reachesOperation(access, operation) && !takenWhole(operation)));
+    const operations = new Set<string>(OPERATION_NAMES.filter((operation) =>
+      reachesOperation(access, operation) && !takenWhole(operation, person.basis, person.identityNumber)));
     if (operations.size === OPERATION_NAMES.length) return undefined;
     const types = new Set(served.filter((s) => (s.type === 'AuditEvent' ? operations.has('getAccessLog') : s.reads.some((read) => operations.has(read)))).map((s) => s.type));
     return { operations, types };
@@ -79,7 +76,7 @@ export function smartLaunchContext(ids: FhirIds | undefined, policy: () => Patie
       ...withOpened(opened(p)),
       ...(p.basis === 'self' ? {} : { relatedPersonId: delegationRelatedPersonId(ids, identityNumber, p.identityNumber) }),
       // A proxy is shown parts of a record, never which apps the patient and their other delegates use (docs/proxies.md#what-a-grant-opens).
-      ...(p.basis === 'proxy' || logWithheld(p.basis, p.identityNumber) ? { othersGrantsWithheld: true } : {}),
+      ...(p.basis === 'proxy' || takenWhole('getAccessLog', p.basis, p.identityNumber) ? { othersGrantsWithheld: true } : {}),
     })),
     recordGrant: async (event) => {
       // A plain grant (no pick) is recorded in the person's own log.

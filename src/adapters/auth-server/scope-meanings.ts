@@ -25,20 +25,22 @@ const LAUNCH_SCOPES: Readonly<Record<string, Localized>> = {
   },
 };
 
+/** The operations each API scope name stands for (the COS API's operations, the access log among them), in the table's order. */
+const OPERATIONS_OF_SCOPE: ReadonlyMap<string, readonly OperationName[]> = (() => {
+  const map = new Map<string, OperationName[]>();
+  for (const name of OPERATION_NAMES) map.set(OPERATIONS[name].scope.name, [...(map.get(OPERATIONS[name].scope.name) ?? []), name]);
+  return map;
+})();
+
 /**
  * The COS API's scopes in words: the operation table's description, and in Swedish what the access log
  * calls the operations they open, read ("läsa provsvar") or done ("sköta betalning av besök").
  */
 const API_SCOPES: ReadonlyMap<string, Localized> = (() => {
-  const out = new Map<string, { en: string; operations: OperationName[] }>();
-  for (const name of OPERATION_NAMES) {
-    const { scope } = OPERATIONS[name];
-    const entry = out.get(scope.name) ?? { en: scope.description, operations: [] };
-    entry.operations.push(name);
-    out.set(scope.name, entry);
-  }
   const verb = (scope: string): string => (scope.endsWith('-write') ? 'sköta' : 'läsa');
-  return new Map([...out].map(([scope, { en, operations }]) => [scope, { en, sv: `${verb(scope)} ${namesOf(operations).sv}` }]));
+  return new Map([...OPERATIONS_OF_SCOPE].map(([scope, operations]) => [scope, {
+    en: OPERATIONS[operations[0] as OperationName].scope.description, sv: `${verb(scope)} ${namesOf(operations).sv}`,
+  }]));
 })();
 
 const WHOSE: Readonly<Record<ScopeContext, Localized>> = {
@@ -124,12 +126,6 @@ export function scopeReach(scope: string): 'picked' | 'everyone' | 'none' {
   return 'none';
 }
 
-/** The operations each API scope name stands for (the COS API's operations, the access log among them). */
-const OPERATIONS_OF_SCOPE: ReadonlyMap<string, readonly OperationName[]> = (() => {
-  const map = new Map<string, OperationName[]>();
-  for (const name of OPERATION_NAMES) map.set(OPERATIONS[name].scope.name, [...(map.get(OPERATIONS[name].scope.name) ?? []), name]);
-  return map;
-})();
 
 /**
  * Whether `scope` opens anything of the record of someone whose access opens `opens` (LaunchPerson): all
