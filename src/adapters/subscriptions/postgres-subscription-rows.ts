@@ -18,7 +18,7 @@ const SUBSCRIBER_COLUMNS = {
 } as const satisfies Record<keyof Subscriber, Column>;
 
 const SUBSCRIPTION_COLUMNS = {
-  id: ['id', 'text'], patient: ['patient', 'text'], topic: ['topic', 'text'], channel: ['channel', 'json'], endMs: ['end_at', 'instant'],
+  id: ['id', 'text'], patient: ['patient', 'text'], madeUnder: ['made_under', 'json'], topic: ['topic', 'text'], channel: ['channel', 'json'], endMs: ['end_at', 'instant'],
   reason: ['reason', 'text'], status: ['status', 'text'], endReason: ['end_reason', 'text'], createdMs: ['created', 'instant'],
   changedMs: ['changed', 'instant'], eventCount: ['event_count', 'integer'], deliveredThrough: ['delivered_through', 'integer'],
   lastSentMs: ['last_sent', 'instant'], failingSinceMs: ['failing_since', 'instant'], nextAttemptMs: ['next_attempt', 'instant'],

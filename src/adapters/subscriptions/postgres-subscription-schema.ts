@@ -101,6 +101,13 @@ const MIGRATIONS: readonly Migration[] = [
       COMMENT ON TABLE ${s}.poll_budget IS 'SUBSCRIPTION_EHR_READS_PER_SECOND across every instance: the time (epoch ms) up to which EHR reads are reserved.';
       INSERT INTO ${s}.poll_budget (name, tat) VALUES ('${BUDGET_ROW}', 0);`,
   },
+  {
+    version: 2,
+    // NULL on a subscription kept before: right-to-read.ts keeps it for the patient alone.
+    sql: (s) => `
+      ALTER TABLE ${s}.subscriptions ADD COLUMN made_under json;
+      COMMENT ON COLUMN ${s}.subscriptions.made_under IS 'The right the subscription was made under (its basis, a proxy''s grant ids): it ends when that right does.';`,
+  },
 ];
 
 export const NOTIFICATIONS_LATEST_VERSION = latestVersion(MIGRATIONS);

@@ -35,6 +35,11 @@ export interface PatientAccess {
    * outside them, the access log and the writes are refused (operation-reach.ts).
    */
   reach?: ProxyReach;
+  /**
+   * Only for basis `proxy`: the ids of the live grants `reach` is the union of. What a subscription was
+   * made under is tied to them (docs/notifications.md#checked-at-sending).
+   */
+  proxyGrants?: readonly string[];
   /** A client token reading a protected identity, and a proxy without the `Patient` category, get no addresses, phone numbers or e-mail. */
   maskContactDetails: boolean;
   /** The patient's demographic records, fetched to decide; reused by the patient read. */
@@ -108,14 +113,15 @@ export class PatientAccessPolicy {
    * a subscribed patient decides for each subscriber through one view).
    */
   async resolve(caller: Caller, patientId: string, view?: EhrCalls): Promise<PatientAccess> {
-    const { basis, reach } = await this.basisFor(caller, patientId);
+    const decided = await this.basisFor(caller, patientId);
+    const { basis, reach } = decided;
     const ehr = view ?? this.ehr.forRequest();
     const patientRecords = await this.patientRecords(ehr, patientId);
     const isProtected = isProtectedIdentity(patientRecords, patientId);
     if (isProtected && isDelegated(basis)) throw accessDenied();
     // A proxy whose grant leaves out the patient's personal details gets them from no other read either (an appointment's patient block).
     const withoutDetails = (isProtected && basis === 'client') || (basis === 'proxy' && !reachesRead({ basis, ...(reach === undefined ? {} : { reach }) }, 'getPatient'));
-    return { patientId, basis, ...(reach === undefined ? {} : { reach }), maskContactDetails: withoutDetails, patientRecords, ehr };
+    return { ...decided, patientId, maskContactDetails: withoutDetails, patientRecords, ehr };
   }
 
   /**
@@ -132,7 +138,7 @@ export class PatientAccessPolicy {
     return { today: localDate(nowMs, this.zone), nowMs };
   }
 
-  private async basisFor(caller: Caller, patientId: string): Promise<{ basis: AccessBasis; reach?: ProxyReach }> {
+  private async basisFor(caller: Caller, patientId: string): Promise<Pick<PatientAccess, 'basis' | 'reach' | 'proxyGrants'>> {
     // A patient the scopes do not reach is refused as any delegation is (docs/contract.md#scopes).
     if (caller.granted !== undefined && !reaches(caller.granted, contextsReaching(caller, launchPatient(caller, this.identityNumberOf), patientId))) {
       throw accessDenied();
@@ -149,7 +155,9 @@ export class PatientAccessPolicy {
     const registered = rows.filter((r) => r.proxy === undefined);
     const row = registered.find((r) => r.type === 'guardian') ?? registered[0] ?? rows[0];
     if (!row) throw accessDenied();
-    return row.proxy === undefined ? { basis: row.type } : { basis: 'proxy', reach: reachOf(rows) };
+    if (row.proxy === undefined) return { basis: row.type };
+    const grants = rows.flatMap((r) => (r.proxy === undefined ? [] : [r.proxy]));
+    return { basis: 'proxy', reach: reachOf(grants), proxyGrants: grants.map((g) => g.grantId) };
   }
 
   private async patientRecords(ehr: EhrCalls, patientId: string): Promise<PatientRecord[]> {
@@ -165,8 +173,8 @@ export class PatientAccessPolicy {
 }
 
 /** What the live proxy grants between one pair open together (one at a time, but the union is what holds). */
-function reachOf(rows: readonly Relationship[]): ProxyReach {
-  const reaches = rows.flatMap((r) => (r.proxy === undefined ? [] : [r.proxy.reach]));
+function reachOf(grants: readonly NonNullable<Relationship['proxy']>[]): ProxyReach {
+  const reaches = grants.map((g) => g.reach);
   if (reaches.some((r) => r === '*')) return '*';
   return new Set(reaches.flatMap((r) => [...(r as ReadonlySet<string>)]));
 }

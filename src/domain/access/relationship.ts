@@ -14,10 +14,10 @@ export interface Relationship {
   validFrom: string;
   validTo?: string;
   /**
-   * Only on a `proxy` row: the grant's reach and its time, to the millisecond (a grant begins and ends
-   * at a time, not on a day). A registry row reaches every operation its type allows.
+   * Only on a `proxy` row: the grant's id, its reach and its time, to the millisecond (a grant begins
+   * and ends at a time, not on a day). A registry row reaches every operation its type allows.
    */
-  proxy?: { reach: ProxyReach; fromMs: number; toMs?: number };
+  proxy?: { grantId: string; reach: ProxyReach; fromMs: number; toMs?: number };
 }
 
 /** On what the caller's right to a patient's data rests: themself, a client token, or a relationship. */

@@ -7,6 +7,7 @@
 import { DomainError } from '../errors.js';
 import { accessDenied } from '../access/patient-access.js';
 import { dueOf } from './lifecycle.js';
+import { madeUnderOf } from './right-to-read.js';
 import type { NotificationDeps } from './notification-deps.js';
 import type { RecordView } from './record-view.js';
 import { fetchReads, seenRecords } from './seen-records.js';
@@ -56,8 +57,9 @@ export class ManageSubscriptions {
       ...(asked.endMs === undefined ? {} : { endMs: asked.endMs }), ...(asked.reason === undefined ? {} : { reason: asked.reason }),
       status: 'requested', createdMs: nowMs, changedMs: nowMs, eventCount: 0, deliveredThrough: 0, failures: 0,
     };
-    const decided = await right.check(draft);
+    const decided = await right.checkNew(draft);
     if (decided.kind === 'lost') throw accessDenied();
+    draft.madeUnder = madeUnderOf(decided.access);
     const views: Record<string, RecordView> = {};
     if (feedOfTopic(asked.topic) === undefined) {
       const seen = seenRecords(this.deps, draft, decided, await fetchReads(decided));

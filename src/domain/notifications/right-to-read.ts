@@ -4,17 +4,19 @@
  * grant of the sign-in still held, with scopes that still reach the topic for the patient, the
  * delegation or proxy grant live (PatientAccessPolicy, which also refuses a protected identity to any
  * delegate), the topic's reads within a proxy's categories, the access log within the release policy's
- * age limits, and sharing's events for the patient alone.
+ * age limits, and sharing's events for the patient alone. And one thing a request is not asked: that
+ * the right is still the one the subscription was made under.
  */
 import type { AppGrants } from '../../ports/app-grants.port.js';
 import type { EhrCalls } from '../../ports/ehr-records.port.js';
 import { reachesOperation, reachesRead } from '../access/operation-reach.js';
 import type { PatientAccess, PatientAccessPolicy } from '../access/patient-access.js';
+import { isDelegated } from '../access/relationship.js';
 import { DomainError } from '../errors.js';
 import type { ReadName } from '../operations/table.js';
 import { ageLimitWithholds } from '../release/patient-age.js';
 import type { ReleaseSettings } from '../use-cases/read-patient-data.js';
-import type { EndReason, StoredSubscription } from './subscription.js';
+import type { EndReason, MadeUnder, StoredSubscription } from './subscription.js';
 import { feedOfTopic, readsOfTopic } from './topics.js';
 
 /**
@@ -45,6 +47,24 @@ const lost = (reason: RightLost['reason']): RightLost => ({ kind: 'lost', reason
  */
 export type ScopesReach = (subscription: StoredSubscription, scopes: ReadonlySet<string>) => boolean;
 
+/** What a subscription made through `access` is made under. */
+export const madeUnderOf = (access: PatientAccess): MadeUnder =>
+  ({ basis: access.basis, ...(access.proxyGrants === undefined ? {} : { proxyGrants: access.proxyGrants }) });
+
+/**
+ * Whether `access` still rests on the right a subscription was made under: the same basis, and for a
+ * proxy every grant it was made under still live. A grant the patient gives beside them widens what it
+ * follows, as it widens every read of the person's; one that ended ends it, whatever was given since,
+ * so a revoke is never undone by a new grant coming before the next check (hostile review helper-107,
+ * F1). One kept before `madeUnder` was recorded holds for the patient alone.
+ */
+export function keepsRight(madeUnder: MadeUnder | undefined, access: PatientAccess): boolean {
+  if (madeUnder === undefined) return !isDelegated(access.basis);
+  if (madeUnder.basis !== access.basis) return false;
+  const live = new Set(access.proxyGrants);
+  return (madeUnder.proxyGrants ?? []).every((grant) => live.has(grant));
+}
+
 export class RightToRead {
   /**
    * `appGrants`, where the service's own authorization server (or the demo's) issued the tokens: the
@@ -58,11 +78,21 @@ export class RightToRead {
   ) {}
 
   /**
-   * Decides for `subscription` now, through `view` when the caller reads the patient's records through
-   * one already. Throws (an EhrError, a store's unavailability) when it cannot be decided: nothing is
-   * sent meanwhile, and the subscription is not ended for it.
+   * Decides for a kept `subscription` now, through `view` when the caller reads the patient's records
+   * through one already. Throws (an EhrError, a store's unavailability) when it cannot be decided:
+   * nothing is sent meanwhile, and the subscription is not ended for it.
    */
   async check(subscription: StoredSubscription, view?: EhrCalls): Promise<Right> {
+    const right = await this.decide(subscription, view);
+    return right.kind === 'holds' && !keepsRight(subscription.madeUnder, right.access) ? lost('right-lost') : right;
+  }
+
+  /** Decides for a subscription being made: where the right holds, `madeUnderOf` its access is what it is made under. */
+  checkNew(draft: StoredSubscription): Promise<Right> {
+    return this.decide(draft);
+  }
+
+  private async decide(subscription: StoredSubscription, view?: EhrCalls): Promise<Right> {
     const { subscriber, patient, topic } = subscription;
     let scopes: ReadonlySet<string> | undefined;
     if (subscriber.grantId !== undefined && this.appGrants !== undefined) {

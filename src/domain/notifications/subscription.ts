@@ -4,6 +4,7 @@
  * notifications go, and how far they have got. The FHIR form (the backport's R4 Subscription) is the
  * FHIR API's; the rules of its life are here and in the use cases beside it.
  */
+import type { AccessBasis } from '../access/relationship.js';
 import type { ReadName } from '../operations/table.js';
 import type { TopicName } from './topics.js';
 
@@ -28,6 +29,16 @@ export interface Subscriber {
   grantId?: string;
 }
 
+/**
+ * The right a subscription was made under (docs/notifications.md#checked-at-sending): on what its
+ * person's access rested, and for a proxy, the grants that opened it. It is kept while that right is.
+ */
+export interface MadeUnder {
+  basis: AccessBasis;
+  /** Only for basis `proxy`: the ids of the grants live when it was made. */
+  proxyGrants?: readonly string[];
+}
+
 export interface Channel {
   endpoint: string;
   /** `channel.header` lines as given (`Name: value`), already checked. */
@@ -48,6 +59,8 @@ export interface StoredSubscription {
   subscriber: Subscriber;
   /** The patient followed, by identity number. */
   patient: string;
+  /** Absent only on a subscription kept before the service recorded it (notifications schema version 1). */
+  madeUnder?: MadeUnder;
   topic: TopicName;
   channel: Channel;
   /** `Subscription.end`: no notification after it. */

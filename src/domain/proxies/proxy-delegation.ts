@@ -17,7 +17,7 @@ export class ProxyDelegation implements DelegationRegistry {
     const [recorded, received] = await Promise.all([this.registry.relationshipsOf(actorId), this.grants.activeReceivedBy(actorId)]);
     return [...recorded, ...received.map((g): Relationship => ({
       patient: g.grantor, type: 'proxy', validFrom: '',
-      proxy: { reach: reachOfGrant(g), fromMs: g.validFromMs, ...(g.validToMs === undefined ? {} : { toMs: g.validToMs }) },
+      proxy: { grantId: g.id, reach: reachOfGrant(g), fromMs: g.validFromMs, ...(g.validToMs === undefined ? {} : { toMs: g.validToMs }) },
     }))];
   }
 }

@@ -37,7 +37,7 @@ export function describeSubscriptionStore(kind: StoreKind, skip = false): void {
     it('keeps a subscription exactly as given, with its views, and finds it by id, subscriber and patient', async () => {
       const { a, b } = await open();
       const full = subscriptionOf(TOLVAN, LILLA, 'lab-result', {
-        endMs: 1_800_000_000_123, reason: 'Lillas provsvar',
+        endMs: 1_800_000_000_123, reason: 'Lillas provsvar', madeUnder: { basis: 'proxy', proxyGrants: ['a'.repeat(32), 'b'.repeat(32)] },
         channel: { endpoint: 'https://hooks.example/n', headers: ['X-A: 1', 'Authorization: Bearer x'], payload: 'empty', heartbeatSeconds: 60, timeoutSeconds: 30, maxCount: 5 },
       });
       full.subscriber = { ...full.subscriber, smartPatient: 'pat-id-of-lilla', grantId: 'grant-1' };

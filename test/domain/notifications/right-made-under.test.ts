@@ -1,0 +1,89 @@
+/**
+ * docs/notifications.md#checked-at-sending: a subscription is tied to the right it was made under. Made
+ * under a proxy grant, it ends when that grant ends, even when the patient gives the same person a new
+ * grant before the next check; made under a registry row of one kind, it ends when another kind decides.
+ * What decides is the right itself, never the timing of a poll.
+ */
+import { describe, expect, it } from 'vitest';
+import type { PatientAccess } from '../../../src/domain/access/patient-access.js';
+import type { Relationship } from '../../../src/domain/access/relationship.js';
+import { keepsRight } from '../../../src/domain/notifications/right-to-read.js';
+import { bookings } from '../../fakes/builders.js';
+import { CHILD, channelOf, GUARDIAN, STRANGER, subscriber, world } from './engine-world.js';
+
+const noop = async (): Promise<void> => undefined;
+
+/** STRANGER's active grant to GUARDIAN, of `categories`, under the grant id `grantId`. */
+const grantOf = (grantId: string, categories: string[]): Relationship => ({
+  patient: STRANGER, type: 'proxy', validFrom: '', proxy: { grantId, reach: new Set(categories), fromMs: 0 },
+});
+
+/** A world where STRANGER shares video meetings with GUARDIAN, and has one booking. */
+function sharing() {
+  const w = world('no release policy');
+  w.registry.grant(GUARDIAN, grantOf('grant-video', ['VideoMeeting']));
+  w.ehr.withPatient(STRANGER, { ...w.ehr.patients.get(STRANGER), getAppointments: bookings(['b-1', '2026-12-01T09:00:00Z']) });
+  const rowsBut = (...grants: Relationship[]): void => {
+    w.registry.rows.set(GUARDIAN, [...(w.registry.rows.get(GUARDIAN) ?? []).filter((r) => r.type !== 'proxy'), ...grants]);
+  };
+  const addBooking = (): void => {
+    w.ehr.withPatient(STRANGER, { ...w.ehr.patients.get(STRANGER), getAppointments: bookings(['b-1', '2026-12-01T09:00:00Z'], ['b-2', '2026-12-02T09:00:00Z']) });
+  };
+  return { w, rowsBut, addBooking };
+}
+
+describe('a subscription is tied to the right it was made under', () => {
+  // Hostile review helper-107, F1: the grant of video meetings revoked and one of bookings given within one
+  // poll; the subscription made under the first stayed active and told a booking only the second shares.
+  it('made under a proxy grant, it ends when that grant ends, though a new grant is given before the next check', async () => {
+    const { w, rowsBut, addBooking } = sharing();
+    const s = await w.manage.create(subscriber(GUARDIAN), { topic: 'appointment', patient: STRANGER, channel: channelOf() }, noop);
+    await w.tick();
+    expect(w.channel.kinds()).toEqual(['handshake']);
+    rowsBut(grantOf('grant-bookings', ['Appointment']));
+    await w.tick();
+    addBooking();
+    await w.tick();
+    expect(w.channel.kinds()).toEqual(['handshake']);
+    expect(await w.store.byId(s.id)).toMatchObject({ status: 'off', endReason: 'right-lost' });
+    expect((await w.manage.events(subscriber(GUARDIAN), s.id, 1, 10)).events).toEqual([]);
+  });
+
+  it('made under a proxy grant, it holds while that grant does: a second grant beside it widens what it follows', async () => {
+    const { w, rowsBut, addBooking } = sharing();
+    const s = await w.manage.create(subscriber(GUARDIAN), { topic: 'appointment', patient: STRANGER, channel: channelOf() }, noop);
+    await w.tick();
+    rowsBut(grantOf('grant-video', ['VideoMeeting']), grantOf('grant-bookings', ['Appointment']));
+    await w.tick();
+    addBooking();
+    await w.tick();
+    expect(w.channel.kinds()).toEqual(['handshake', 'event-notification 1']);
+    expect(JSON.stringify(w.channel.sent[1]?.bundle)).toContain('http://svc/fhir/Appointment/b-2');
+    expect((await w.store.byId(s.id))?.status).toBe('active');
+  });
+
+  it('made as a guardian, it ends when another right to the child decides in its place', async () => {
+    const w = world('no release policy');
+    const s = await w.manage.create(subscriber(GUARDIAN), { topic: 'journal-note', patient: CHILD, channel: channelOf() }, noop);
+    await w.tick();
+    w.registry.rows.set(GUARDIAN, [{ patient: CHILD, type: 'power-of-attorney', validFrom: '20170101' }]);
+    await w.tick();
+    expect(w.channel.kinds()).toEqual(['handshake']);
+    expect(await w.store.byId(s.id)).toMatchObject({ status: 'off', endReason: 'right-lost' });
+  });
+
+  it('kept from before the right was recorded (schema version 1), it holds for the patient alone', () => {
+    const access = (basis: PatientAccess['basis']): PatientAccess => ({ basis } as PatientAccess);
+    expect(['self', 'guardian', 'power-of-attorney', 'partner', 'proxy'].map((b) => keepsRight(undefined, access(b as PatientAccess['basis']))))
+      .toEqual([true, false, false, false, false]);
+  });
+
+  it('made by the patient, it holds as before', async () => {
+    const w = world('no release policy');
+    const s = await w.manage.create(subscriber(CHILD), { topic: 'journal-note', patient: CHILD, channel: channelOf() }, noop);
+    await w.tick();
+    await w.tick();
+    expect((await w.store.byId(s.id))?.madeUnder).toEqual({ basis: 'self' });
+    expect((await w.store.byId(s.id))?.status).toBe('active');
+  });
+});

@@ -1,0 +1,50 @@
+/**
+ * docs/notifications.md#checked-at-sending on the FHIR door, with the patients' own grants: a subscription
+ * made under a proxy grant keeps that grant's id, and once the grant is revoked it tells nothing more,
+ * though the patient has since given the same person a new grant that reaches the topic.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { numbered } from '../../../src/domain/notifications/lifecycle.js';
+import type { ProxyGrants } from '../../../src/domain/proxies/proxy-grants.js';
+import { startTestApp, type TestApp } from '../../support/test-app.js';
+import { ANTON, bundleOf, get, matchesOf, NOW, pid, smartToken, TOLVAN } from './fhir-calls.js';
+import { post, subscription, USER_SCOPES } from './subscription-calls.js';
+
+const nothingToAudit = async (): Promise<void> => undefined;
+
+async function activeGrant(grants: ProxyGrants, categories: string[]): Promise<string> {
+  const given = await grants.give(TOLVAN, { grantee: ANTON, categories }, nothingToAudit);
+  await grants.accept(ANTON, given.id, nothingToAudit);
+  return given.id;
+}
+
+describe('a subscription made under a proxy grant, on /fhir', () => {
+  let t: TestApp;
+  let grants: ProxyGrants;
+  let anton: string;
+  beforeAll(async () => {
+    t = await startTestApp({ now: NOW, subscriptions: true, proxies: { invitationDays: 7, maxGrants: 10 } });
+    grants = t.proxyGrants as ProxyGrants;
+    anton = await smartToken(t, ANTON, USER_SCOPES);
+  }, 60_000);
+  afterAll(async () => t.close());
+
+  // Hostile review helper-107, F1: revoked and granted again before the next check, the subscription stayed
+  // active and told a booking that only the new grant shares. Failed before: the event was answered.
+  it('tells nothing more once that grant is revoked, though a new grant to the same person reaches the topic', async () => {
+    const video = await activeGrant(grants, ['VideoMeeting']);
+    const res = await post(t, subscription({ topic: 'appointment', patient: TOLVAN }), anton);
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(201);
+    const { id } = JSON.parse(res.body) as { id: string };
+    await expect(t.subscriptions?.store.byId(id)).resolves.toMatchObject({ madeUnder: { basis: 'proxy', proxyGrants: [video] } });
+
+    await grants.revoke(TOLVAN, video, nothingToAudit);
+    await activeGrant(grants, ['Appointment']);
+    const booking = matchesOf(bundleOf(await get(t, `/fhir/Appointment?patient=${pid(TOLVAN)}`, anton)))[0];
+    if (booking === undefined) throw new Error('Tolvan has no booking the new grant shares');
+    await t.subscriptions?.store.update(id, (s) => numbered(s, [{ atMs: NOW, focus: `Appointment/${booking.id}`, change: 'updated', read: 'getAppointments' }], NOW));
+
+    const events = JSON.parse((await get(t, `/fhir/Subscription/${id}/$events`, anton)).body) as { entry: { fullUrl?: string }[] };
+    expect(events.entry.slice(1)).toEqual([]);
+  });
+});
