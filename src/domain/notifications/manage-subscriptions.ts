@@ -7,12 +7,12 @@
 import { DomainError } from '../errors.js';
 import { accessDenied } from '../access/patient-access.js';
 import { dueOf } from './lifecycle.js';
-import { madeUnderOf } from './right-to-read.js';
-import type { NotificationDeps } from './notification-deps.js';
+import { endSubscription, type NotificationDeps } from './notification-deps.js';
+import { madeUnderOf, type Right } from './right-to-read.js';
 import type { RecordView } from './record-view.js';
 import { fetchReads, seenRecords } from './seen-records.js';
 import {
-  MAX_PER_PERSON_APP_AND_PATIENT, type Channel, type StoredSubscription, type Subscriber, type SubscriptionEvent,
+  isLive, MAX_PER_PERSON_APP_AND_PATIENT, type Channel, type StoredSubscription, type Subscriber, type SubscriptionEvent,
 } from './subscription.js';
 import { feedOfTopic, type TopicName } from './topics.js';
 
@@ -83,6 +83,25 @@ export class ManageSubscriptions {
     const s = await this.deps.store.byId(id);
     if (s === undefined || s.subscriber.personId !== subscriber.personId || s.subscriber.clientId !== subscriber.clientId) throw notFound();
     return s;
+  }
+
+  /**
+   * `s`, the subscriber's own, as it stands now: a live one whose person has lost the right is ended
+   * here, audited as a poll would end it, so its read and `$status` never say `active` for one that
+   * tells nothing more. Where the right cannot be decided now (the EHR does not answer), it is as last
+   * kept, and the next poll decides.
+   */
+  async current(s: StoredSubscription): Promise<StoredSubscription> {
+    if (!isLive(s)) return s;
+    let right: Right;
+    try {
+      right = await this.deps.right.check(s);
+    } catch {
+      return s;
+    }
+    if (right.kind === 'holds') return s;
+    await endSubscription(this.deps, s, right.reason);
+    return (await this.deps.store.byId(s.id)) ?? s;
   }
 
   /** Every subscription the person keeps through this app, oldest first. */

@@ -114,7 +114,7 @@ export function subscriptionRoutes(app: FastifyInstance, { deps, door, topics, a
     if (interaction === 'delete') audited(request, 'unsubscribe', s.topic);
     await noteBasis(request, deps.accessPolicy, s.patient);
     requireScopesFor(request, api, s.patient, interaction);
-    return s;
+    return interaction === 'read' ? door.manage.current(s) : s;
   }
 
   app.post(SUBSCRIPTION_PATHS.list, { config: config('createSubscription'), bodyLimit: MAX_SUBSCRIPTION_BYTES }, async (request, reply) => {

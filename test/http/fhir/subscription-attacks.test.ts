@@ -91,7 +91,7 @@ describe('attacks on the Subscription door', () => {
     const id = (JSON.parse(made.body) as { id: string }).id;
     // Her right to the patient ends: as if the subscription were for Anton, whose guardianship ended at 18.
     await t.subscriptions?.store.update(id, (s) => ({ subscription: { ...s, patient: ANTON } }));
-    const records = (from: number) => t.audit.records.slice(from).filter((r) => r.clientId === 'former-guardian-app' && !isAttempt(r));
+    const records = (from: number) => t.audit.records.slice(from).filter((r) => r.clientId === 'former-guardian-app' && !isAttempt(r) && r.delegation !== 'service');
     const before = t.audit.records.length;
     expect((await get(t, `/fhir/Subscription/${id}`, own)).statusCode).toBe(200);
     expect((await get(t, `/fhir/Subscription/${id}/$status`, own)).statusCode).toBe(200);
@@ -99,8 +99,11 @@ describe('attacks on the Subscription door', () => {
     expect((await del(t, id, own)).statusCode).toBe(200);
     const answered = records(before);
     expect(answered.map((r) => r.operation)).toEqual(['readSubscription', 'getSubscriptionStatus', 'searchSubscriptions', 'unsubscribeLabResult']);
-    // Nothing in Anton's log; each is Märta's own.
+    // Nothing of hers in Anton's log; each is Märta's own. The subscription's end, found by her read, is
+    // the service's, in Anton's log as a poll would have put it.
     expect(answered.map((r) => [r.patientId, r.delegation])).toEqual(Array(4).fill([MARTA, 'self']));
+    const ended = t.audit.records.slice(before).filter((r) => r.delegation === 'service');
+    expect(ended.map((r) => [r.operation, r.patientId, r.actor?.personId])).toEqual([['unsubscribeLabResult', ANTON, undefined]]);
   });
 
   it('answers another person\'s or another app\'s subscription with 404 on every route, as one that does not exist, and ends none', async () => {

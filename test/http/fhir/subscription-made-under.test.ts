@@ -3,7 +3,7 @@
  * made under a proxy grant keeps that grant's id, and once the grant is revoked it tells nothing more,
  * though the patient has since given the same person a new grant that reaches the topic.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { numbered } from '../../../src/domain/notifications/lifecycle.js';
 import type { ProxyGrants } from '../../../src/domain/proxies/proxy-grants.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
@@ -28,6 +28,9 @@ describe('a subscription made under a proxy grant, on /fhir', () => {
     anton = await smartToken(t, ANTON, USER_SCOPES);
   }, 60_000);
   afterAll(async () => t.close());
+  afterEach(async () => {
+    for (const g of await grants.list(TOLVAN)) if (g.status === 'active' || g.status === 'pending') await grants.revoke(TOLVAN, g.id, nothingToAudit);
+  });
 
   // Hostile review helper-107, F1: revoked and granted again before the next check, the subscription stayed
   // active and told a booking that only the new grant shares. Failed before: the event was answered.
@@ -47,4 +50,24 @@ describe('a subscription made under a proxy grant, on /fhir', () => {
     const events = JSON.parse((await get(t, `/fhir/Subscription/${id}/$events`, anton)).body) as { entry: { fullUrl?: string }[] };
     expect(events.entry.slice(1)).toEqual([]);
   });
+
+  // Hostile review helper-104: `$status` said `active` (here `requested`) until the next poll, while `$events`
+  // already told nothing. Failed before: `requested` from $status and from the read.
+  it('is off in $status and in its read as soon as its right is gone, audited as ended, without waiting for a poll', async () => {
+    const lab = await activeGrant(grants, ['LabResult']);
+    const { id } = JSON.parse((await post(t, subscription({ topic: 'lab-result', patient: TOLVAN }), anton)).body) as { id: string };
+    expect(statusOf(await get(t, `/fhir/Subscription/${id}/$status`, anton))).toBe('requested');
+    await grants.revoke(TOLVAN, lab, nothingToAudit);
+    expect(statusOf(await get(t, `/fhir/Subscription/${id}/$status`, anton))).toBe('off');
+    expect((JSON.parse((await get(t, `/fhir/Subscription/${id}`, anton)).body) as { status: string }).status).toBe('off');
+    expect(await t.subscriptions?.store.byId(id)).toMatchObject({ status: 'off', endReason: 'right-lost' });
+    expect(t.audit.records.filter((r) => r.operation === 'unsubscribeLabResult' && r.delegation === 'service' && r.patientId === TOLVAN)).toHaveLength(1);
+  });
 });
+
+/** The `status` parameter of a `$status` answer. */
+function statusOf(res: { statusCode: number; body: string }): string | undefined {
+  expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+  const bundle = JSON.parse(res.body) as { entry: { resource: { parameter: { name: string; valueCode?: string }[] } }[] };
+  return bundle.entry[0]?.resource.parameter.find((p) => p.name === 'status')?.valueCode;
+}
