@@ -66,6 +66,13 @@ export function ended(s: StoredSubscription, reason: EndReason, nowMs: number): 
   return { ...rest, status, endReason: reason, changedMs: nowMs };
 }
 
+/**
+ * Events through `through` go untold, their records withheld now (seen-records.ts stillTold): passed
+ * over as if taken, with nothing sent, so its last notification and its failures stay as they were.
+ */
+export const passedOver = (s: StoredSubscription, through: number, nowMs: number): StoredSubscription =>
+  due({ ...s, deliveredThrough: Math.max(s.deliveredThrough, through), changedMs: nowMs }, nowMs);
+
 /** A heartbeat went: the next is counted from now. */
 export const heartbeatSent = (s: StoredSubscription, nowMs: number): StoredSubscription => delivered(s, s.deliveredThrough, nowMs);
 

@@ -10,7 +10,7 @@ import { dueOf } from './lifecycle.js';
 import { endSubscription, type NotificationDeps } from './notification-deps.js';
 import { madeUnderOf, type Right } from './right-to-read.js';
 import type { RecordView } from './record-view.js';
-import { fetchReads, seenRecords } from './seen-records.js';
+import { fetchReads, seenRecords, stillTold } from './seen-records.js';
 import {
   isLive, MAX_PER_PERSON_APP_AND_PATIENT, type Channel, type StoredSubscription, type Subscriber, type SubscriptionEvent,
 } from './subscription.js';
@@ -128,14 +128,6 @@ export class ManageSubscriptions {
     const kept = since > last ? [] : await this.deps.store.events(id, since, last, MAX_EVENTS_PER_CALL);
     const right = await this.deps.right.check(subscription);
     if (right.kind === 'lost' || kept.length === 0) return { subscription, events: [] };
-    if (feedOfTopic(subscription.topic) !== undefined) return { subscription, events: kept };
-    const seen = seenRecords(this.deps, subscription, right, await fetchReads(right));
-    if (seen === undefined) return { subscription, events: [] };
-    const events = kept.filter((e) => {
-      const now = e.read === undefined ? undefined : seen.get(e.read);
-      if (now === undefined) return false;
-      return e.change === 'deleted' ? !now.present.has(e.focus) : Object.hasOwn(now.view, e.focus);
-    });
-    return { subscription, events };
+    return { subscription, events: await stillTold(this.deps, subscription, right, kept) };
   }
 }

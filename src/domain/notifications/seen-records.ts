@@ -2,7 +2,7 @@
  * What a subscription's person may see of its topic's records now (docs/notifications.md#checked-at-sending):
  * per read, the view of the focus resources the release policy gives them (record-view.ts), and every
  * focus the EHR holds whether released or not. The poll compares it with what they were shown, a new
- * subscription keeps it as its baseline, and `$events` keeps only the events still in it.
+ * subscription keeps it as its baseline, and a delivery and `$events` keep only the events still in it.
  */
 import { DomainError } from '../errors.js';
 import { ReadUnavailableError } from '../read-availability/unavailable-read.js';
@@ -11,8 +11,8 @@ import type { ReadItem, ReadName } from '../operations/table.js';
 import type { NotificationDeps } from './notification-deps.js';
 import { fociOf, viewOf, type RecordView } from './record-view.js';
 import type { RightHolds } from './right-to-read.js';
-import type { StoredSubscription } from './subscription.js';
-import { TOPICS } from './topics.js';
+import type { StoredSubscription, SubscriptionEvent } from './subscription.js';
+import { feedOfTopic, TOPICS } from './topics.js';
 
 /** What was seen of one read: the view its subscriber may see, and every focus the EHR still holds. */
 export interface ReadSeen {
@@ -45,6 +45,24 @@ export function seenRecords(deps: SeenDeps, s: StoredSubscription, right: RightH
     throw err;
   }
   return seen;
+}
+
+/**
+ * Of `s`'s kept `events`, those its person may be told of now, `right` holding: of a record topic, an
+ * event whose record they may see now (a deletion while the record is still gone), read again from the
+ * EHR; a feed's as they are. Numbered while released, a record withheld since (made secret, signed
+ * again under a signing delay) is told of neither by a delivery, a retry included, nor by `$events`.
+ */
+export async function stillTold(deps: SeenDeps, s: StoredSubscription, right: RightHolds, events: readonly SubscriptionEvent[]): Promise<SubscriptionEvent[]> {
+  if (feedOfTopic(s.topic) !== undefined) return [...events];
+  const reads = right.reads.filter((read) => events.some((e) => e.read === read));
+  const seen = reads.length === 0 ? new Map<ReadName, ReadSeen>() : seenRecords(deps, s, right, await fetchReads(right, reads));
+  if (seen === undefined) return [];
+  return events.filter((e) => {
+    const now = e.read === undefined ? undefined : seen.get(e.read);
+    if (now === undefined) return false;
+    return e.change === 'deleted' ? !now.present.has(e.focus) : Object.hasOwn(now.view, e.focus);
+  });
 }
 
 /** The records of each read `right` reaches, read through its access's view of the EHR (the whole record, no time range). */

@@ -3,15 +3,17 @@
  * serves each on its own, so a slow or failing endpoint holds only its own subscriptions. Serving one
  * is its handshake, its end, the numbering of its feed's new entries, its undelivered events in order
  * (at least once, as many a notification as `maxCount` allows, retried with backoff), or a heartbeat.
- * Before any event goes, the check at sending is made again and the notification is audited as the
- * app learning of that record; a right that is gone ends the subscription instead.
+ * Before any event goes, the check at sending is made again, each event's record is read again (one
+ * withheld since it was numbered is not told), and the notification is audited as the app learning of
+ * that record; a right that is gone ends the subscription instead.
  */
 import type { DeliveryOutcome, NotificationChannel } from '../../ports/notification-channel.port.js';
 import { checkChannelHeaders } from './channel-headers.js';
 import { notifiedRecord, endedRecord } from './engine-audit.js';
-import { delivered, dueOf, failed, hasUndelivered, heartbeatSent, numbered } from './lifecycle.js';
+import { delivered, dueOf, failed, hasUndelivered, heartbeatSent, numbered, passedOver } from './lifecycle.js';
 import { endSubscription, type NotificationDeps } from './notification-deps.js';
 import { notificationBundle, type NotificationType } from './notification-bundle.js';
+import { stillTold } from './seen-records.js';
 import { isLive, type NewEvent, type StoredSubscription, type SubscriptionEvent } from './subscription.js';
 import { feedOfTopic } from './topics.js';
 
@@ -156,10 +158,12 @@ export class SendNotifications {
     const events = await this.deps.store.events(s.id, from, s.eventCount, s.channel.maxCount ?? DEFAULT_MAX_COUNT);
     // Events past SUBSCRIPTION_EVENT_DAYS are forgotten: the next one kept is sent (the numbers tell the gap).
     if (events.length === 0) return this.settle(s, (current) => delivered(current, s.eventCount, this.deps.clock.now()));
+    const through = (events.at(-1) as SubscriptionEvent).number;
+    const told = await stillTold(this.deps, s, right, events);
+    if (told.length === 0) return this.settle(s, (current) => passedOver(current, through, this.deps.clock.now()));
     const nowMs = this.deps.clock.now();
     await this.deps.audit.append(notifiedRecord(s, right.access.basis, { nowMs, requestId: this.deps.newId() }));
-    const through = (events.at(-1) as SubscriptionEvent).number;
-    return this.send(s, 'event-notification', events, (current, at) => delivered(current, through, at));
+    return this.send(s, 'event-notification', told, (current, at) => delivered(current, through, at));
   }
 
   /** A heartbeat tells the receiver the subscription lives, so it goes only while its person may still be told. */

@@ -1,0 +1,60 @@
+/**
+ * docs/notifications.md#checked-at-sending: an event goes out only while its person may still see its
+ * record. Numbered while released, a record withheld before its delivery (a note signed again, held back
+ * by the signing delay; retries of a failing endpoint) is not told; the events beside it still are.
+ */
+import { describe, expect, it } from 'vitest';
+import { CHILD, channelOf, GUARDIAN, note, notes, subscriber, world } from './engine-world.js';
+
+const noop = async (): Promise<void> => undefined;
+const CLOSED = '20261001100000';
+
+/** The guardian's journal subscription, past its handshake, whose receiver now fails every delivery; `set` gives the child's notes. */
+async function failingReceiver() {
+  const w = world();
+  const s = await w.manage.create(subscriber(GUARDIAN), { topic: 'journal-note', patient: CHILD, channel: channelOf() }, noop);
+  await w.tick();
+  const set = (...extracts: ReturnType<typeof note>[]): void => void w.ehr.withPatient(CHILD, { ...w.ehr.patients.get(CHILD), getJournalNotes: notes(...extracts) });
+  w.channel.answer = async () => ({ kind: 'refused', status: 500 });
+  return { w, s, set };
+}
+
+describe('delivery checks each event\'s record again', () => {
+  // Hostile review helper-108, F1: a retried delivery named a DiagnosticReport made secret since it was
+  // numbered, which $events and the read already withheld. Failed before: event 1 was sent.
+  it('an event whose record was withheld after it was numbered is not sent; the next event is, its number telling the gap', async () => {
+    const { w, s, set } = await failingReceiver();
+    // Signed two days ago: released at once, numbered as event 1, and its delivery fails.
+    set(note('n-old', '20261001090000', CLOSED), note('n-a', '20261124090000', '20261124090000'));
+    await w.tick();
+    expect(await w.store.byId(s.id)).toMatchObject({ eventCount: 1, deliveredThrough: 0, failures: 1 });
+    // Amended and signed again just now: the signing delay of one day holds it back again.
+    set(note('n-old', '20261001090000', CLOSED), note('n-a', '20261124090000', '20261126100100', 'Rättad'));
+    w.channel.answer = async () => ({ kind: 'delivered', status: 200 });
+    w.clock.advance(60_000);
+    await w.tick();
+    expect(w.channel.kinds()).toEqual(['handshake', 'event-notification 1']);
+    // … it was the failed attempt; nothing more went about n-a.
+    expect(w.channel.sent.slice(2)).toEqual([]);
+    expect(await w.store.byId(s.id)).toMatchObject({ status: 'active', eventCount: 1, deliveredThrough: 1, failures: 1 });
+
+    set(note('n-old', '20261001090000', CLOSED), note('n-a', '20261124090000', '20261126100100', 'Rättad'), note('n-b', '20261124090000', '20261124090000'));
+    await w.tick();
+    expect(w.channel.kinds()).toEqual(['handshake', 'event-notification 1', 'event-notification 2']);
+    expect(JSON.stringify(w.channel.sent[2]?.bundle)).toContain('Composition/n-b');
+    expect(JSON.stringify(w.channel.sent[2]?.bundle)).not.toContain('n-a');
+  });
+
+  it('of a batch, only the events whose records are withheld now are left out', async () => {
+    const { w, s, set } = await failingReceiver();
+    set(note('n-old', '20261001090000', CLOSED), note('n-a', '20261124090000', '20261124090000'), note('n-b', '20261124090000', '20261124090000'));
+    await w.tick();
+    set(note('n-old', '20261001090000', CLOSED), note('n-a', '20261124090000', '20261126100100', 'Rättad'), note('n-b', '20261124090000', '20261124090000'));
+    w.channel.answer = async () => ({ kind: 'delivered', status: 200 });
+    w.clock.advance(60_000);
+    await w.tick();
+    expect(w.channel.kinds()).toEqual(['handshake', 'event-notification 1,2', 'event-notification 2']);
+    expect(JSON.stringify(w.channel.sent[2]?.bundle)).not.toContain('n-a');
+    expect(await w.store.byId(s.id)).toMatchObject({ deliveredThrough: 2, failures: 0 });
+  });
+});
