@@ -139,8 +139,10 @@ export class SendNotifications {
       const fresh = entries.filter((e) => e.seq > (current.feedPosition ?? 0));
       const last = fresh.at(-1);
       if (last === undefined) return undefined;
-      // What happened before the subscription was made is its baseline, even where the feed learnt of it later.
-      const events: NewEvent[] = fresh.filter((e) => e.atMs >= current.createdMs).map((e) => ({ atMs: e.atMs, focus: e.focus, change: 'created' }));
+      // What happened before the subscription was made is its baseline, even where the feed learnt of it later;
+      // what its person did in the patient's log is no news to them (the patient's own is never in the feed).
+      const news = fresh.filter((e) => e.atMs >= current.createdMs && !(feed === 'access' && e.actor === current.subscriber.personId));
+      const events: NewEvent[] = news.map((e) => ({ atMs: e.atMs, focus: e.focus, change: 'created' }));
       const next = numbered({ ...current, feedPosition: last.seq }, events, nowMs);
       return next;
     });

@@ -221,6 +221,23 @@ describe('the notification engine', () => {
     expect((await w.store.events(s.id, 1, 9, 9)).map((e) => e.focus)).toEqual([expect.stringMatching(/^AuditEvent\/.+-aaaaaaaa$/)]);
   });
 
+  // Hostile review helper-108, a note: a power of attorney following the patient's log was told at once of her
+  // own subscribing, and would be of each of her own reads. Failed before: events 1 and 2 were hers.
+  it('follows the access log for someone acting for the patient: their own entries are not news to them, others\' are', async () => {
+    const w = world('no release policy');
+    const s = await w.manage.create(subscriber(GUARDIAN), { topic: 'access', patient: CHILD, channel: channelOf() }, noop);
+    await w.tick();
+    const base = { outcome: 'allowed' as const, status: 200, patientId: CHILD, timeMs: w.clock.now() };
+    w.auditFeed.records.push(
+      { ...base, requestId: 'aaaaaaaa-1', operation: 'subscribeAccess', actorPersonId: GUARDIAN },
+      { ...base, requestId: 'bbbbbbbb-2', operation: 'getJournalNotes', actorPersonId: GUARDIAN },
+      { ...base, requestId: 'cccccccc-3', operation: 'getJournalNotes', actorPersonId: STRANGER },
+    );
+    await w.tick();
+    expect(w.channel.kinds()).toEqual(['handshake', 'event-notification 1']);
+    expect((await w.store.events(s.id, 1, 9, 9)).map((e) => e.focus)).toEqual([expect.stringMatching(/^AuditEvent\/.+-cccccccc$/)]);
+  });
+
   it('$events answers the kept events still theirs to see: none once the right is gone', async () => {
     const w = world('no release policy');
     const s = await w.manage.create(subscriber(GUARDIAN), { topic: 'journal-note', patient: CHILD, channel: channelOf() }, noop);
