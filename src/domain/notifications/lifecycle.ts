@@ -22,9 +22,16 @@ export function dueOf(s: StoredSubscription, nowMs: number): number | undefined 
   const times: number[] = [];
   if (s.endMs !== undefined) times.push(s.endMs);
   if (hasUndelivered(s)) times.push(s.nextAttemptMs ?? nowMs);
-  else if (s.channel.heartbeatSeconds !== undefined) times.push((s.lastSentMs ?? s.createdMs) + s.channel.heartbeatSeconds * 1000);
+  else if (s.channel.heartbeatSeconds !== undefined) times.push(heartbeatDueMs(s, s.channel.heartbeatSeconds));
   return times.length === 0 ? undefined : Math.min(...times);
 }
+
+/**
+ * When its next heartbeat is due: `heartbeatSeconds` after the last notification, and after a failed
+ * one not before its backoff ends (hostile review helper-109, F1: a failing heartbeat went again at once).
+ */
+export const heartbeatDueMs = (s: StoredSubscription, heartbeatSeconds: number): number =>
+  Math.max((s.lastSentMs ?? s.createdMs) + heartbeatSeconds * 1000, s.nextAttemptMs ?? 0);
 
 /** `s` with `dueMs` set from what it now is. */
 const due = (s: StoredSubscription, nowMs: number): StoredSubscription => {
@@ -68,10 +75,17 @@ export function ended(s: StoredSubscription, reason: EndReason, nowMs: number): 
 
 /**
  * Events through `through` go untold, their records withheld now (seen-records.ts stillTold): passed
- * over as if taken, with nothing sent, so its last notification and its failures stay as they were.
+ * over as if taken, with nothing sent, so its last notification stays as it was; its failures too while
+ * events are left to retry.
  */
-export const passedOver = (s: StoredSubscription, through: number, nowMs: number): StoredSubscription =>
-  due({ ...s, deliveredThrough: Math.max(s.deliveredThrough, through), changedMs: nowMs }, nowMs);
+export function passedOver(s: StoredSubscription, through: number, nowMs: number): StoredSubscription {
+  const next = { ...s, deliveredThrough: Math.max(s.deliveredThrough, through), changedMs: nowMs };
+  if (hasUndelivered(next)) return due(next, nowMs);
+  // Nothing left to retry: a failure streak ends here, or one failure long after would end the subscription
+  // at once as past the retry time (hostile review helper-109, F2).
+  const { failingSinceMs: _f, nextAttemptMs: _n, ...rest } = next;
+  return due({ ...rest, failures: 0 }, nowMs);
+}
 
 /** A heartbeat went: the next is counted from now. */
 export const heartbeatSent = (s: StoredSubscription, nowMs: number): StoredSubscription => delivered(s, s.deliveredThrough, nowMs);

@@ -41,6 +41,9 @@ export const MAX_EVENTS_PER_CALL = 100;
 const notFound = (): DomainError => new DomainError('NOT_FOUND', 'No subscription of yours through this app has this id: GET /fhir/Subscription lists yours.');
 
 export class ManageSubscriptions {
+  /** Endings under way by `current`, by subscription id: reads at once end one once, with one record. */
+  private readonly ending = new Map<string, Promise<void>>();
+
   constructor(private readonly deps: NotificationDeps, private readonly settings: ManageSettings) {}
 
   /**
@@ -100,7 +103,12 @@ export class ManageSubscriptions {
       return s;
     }
     if (right.kind === 'holds') return s;
-    await endSubscription(this.deps, s, right.reason);
+    let ending = this.ending.get(s.id);
+    if (ending === undefined) {
+      ending = endSubscription(this.deps, s, right.reason).finally(() => this.ending.delete(s.id));
+      this.ending.set(s.id, ending);
+    }
+    await ending;
     return (await this.deps.store.byId(s.id)) ?? s;
   }
 

@@ -41,9 +41,12 @@ export interface NotificationDeps {
 
 /**
  * Ends a live subscription for `reason`, audited first in the patient's log under its app: with the
- * audit store down it stays as it is and the next turn tries again.
+ * audit store down it stays as it is and the next turn tries again. One another caller ended since
+ * `s` was read is left as it is, with no second record.
  */
 export async function endSubscription(deps: NotificationDeps, s: StoredSubscription, reason: EndReason): Promise<void> {
+  const current = await deps.store.byId(s.id);
+  if (current === undefined || !isLive(current)) return;
   const nowMs = deps.clock.now();
   await deps.audit.append(endedRecord(s, { nowMs, requestId: deps.newId() }));
   await deps.store.update(s.id, (current) => (isLive(current) ? { subscription: ended(current, reason, nowMs) } : undefined));

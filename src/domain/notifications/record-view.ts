@@ -98,6 +98,20 @@ export function viewToKeep(before: RecordView, after: RecordView, present: Reado
   return kept;
 }
 
+/** What a kept digest is once its version was passed over untold (markedUntold): no real digest is it. */
+const UNTOLD = 'untold';
+
+/**
+ * `view` with each of `foci` marked withheld and never told: events about them were passed over at
+ * delivery, their records withheld since they were numbered (send-notifications.ts). Released again,
+ * even as they were, each is told as updated (hostile review helper-109, F4: it was never told).
+ */
+export function markedUntold(view: RecordView, foci: readonly string[]): RecordView {
+  const kept: Record<string, string> = { ...view };
+  for (const focus of foci) kept[focus] = `${WITHHELD}${UNTOLD}`;
+  return kept;
+}
+
 /** The foci of `type` among resources: what the EHR holds, released or not. */
 export const fociOf = (resources: readonly FhirResource[], type: string): Set<string> =>
   new Set(resources.filter((r) => r.resourceType === type).map(keyOf));

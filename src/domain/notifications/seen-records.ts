@@ -47,23 +47,39 @@ export function seenRecords(deps: SeenDeps, s: StoredSubscription, right: RightH
   return seen;
 }
 
+/** Kept events as their person may be told of them now (eventsNow). */
+export interface EventsNow {
+  told: SubscriptionEvent[];
+  /** Per read, the foci of events not told whose records the EHR still holds, withheld from them now. */
+  withheld: ReadonlyMap<ReadName, readonly string[]>;
+}
+
 /**
  * Of `s`'s kept `events`, those its person may be told of now, `right` holding: of a record topic, an
  * event whose record they may see now (a deletion while the record is still gone), read again from the
  * EHR; a feed's as they are. Numbered while released, a record withheld since (made secret, signed
  * again under a signing delay) is told of neither by a delivery, a retry included, nor by `$events`.
  */
-export async function stillTold(deps: SeenDeps, s: StoredSubscription, right: RightHolds, events: readonly SubscriptionEvent[]): Promise<SubscriptionEvent[]> {
-  if (feedOfTopic(s.topic) !== undefined) return [...events];
+export async function eventsNow(deps: SeenDeps, s: StoredSubscription, right: RightHolds, events: readonly SubscriptionEvent[]): Promise<EventsNow> {
+  const withheld = new Map<ReadName, string[]>();
+  if (feedOfTopic(s.topic) !== undefined) return { told: [...events], withheld };
   const reads = right.reads.filter((read) => events.some((e) => e.read === read));
   const seen = reads.length === 0 ? new Map<ReadName, ReadSeen>() : seenRecords(deps, s, right, await fetchReads(right, reads));
-  if (seen === undefined) return [];
-  return events.filter((e) => {
+  if (seen === undefined) return { told: [], withheld };
+  const told = events.filter((e) => {
     const now = e.read === undefined ? undefined : seen.get(e.read);
     if (now === undefined) return false;
-    return e.change === 'deleted' ? !now.present.has(e.focus) : Object.hasOwn(now.view, e.focus);
+    if (e.change === 'deleted') return !now.present.has(e.focus);
+    if (Object.hasOwn(now.view, e.focus)) return true;
+    if (now.present.has(e.focus)) withheld.set(e.read as ReadName, [...(withheld.get(e.read as ReadName) ?? []), e.focus]);
+    return false;
   });
+  return { told, withheld };
 }
+
+/** The events of `eventsNow` its person may be told of now. */
+export const stillTold = async (deps: SeenDeps, s: StoredSubscription, right: RightHolds, events: readonly SubscriptionEvent[]): Promise<SubscriptionEvent[]> =>
+  (await eventsNow(deps, s, right, events)).told;
 
 /** The records of each read `right` reaches, read through its access's view of the EHR (the whole record, no time range). */
 export function fetchReads(right: RightHolds, reads: readonly ReadName[] = right.reads): Promise<Map<ReadName, readonly unknown[]>> {

@@ -10,10 +10,12 @@
 import type { DeliveryOutcome, NotificationChannel } from '../../ports/notification-channel.port.js';
 import { checkChannelHeaders } from './channel-headers.js';
 import { notifiedRecord, endedRecord } from './engine-audit.js';
-import { delivered, dueOf, failed, hasUndelivered, heartbeatSent, numbered, passedOver } from './lifecycle.js';
+import { delivered, dueOf, failed, hasUndelivered, heartbeatDueMs, heartbeatSent, numbered, passedOver } from './lifecycle.js';
 import { endSubscription, type NotificationDeps } from './notification-deps.js';
 import { notificationBundle, type NotificationType } from './notification-bundle.js';
-import { stillTold } from './seen-records.js';
+import { markedUntold } from './record-view.js';
+import { eventsNow } from './seen-records.js';
+import type { ReadName } from '../operations/table.js';
 import { isLive, type NewEvent, type StoredSubscription, type SubscriptionEvent } from './subscription.js';
 import { feedOfTopic } from './topics.js';
 
@@ -109,8 +111,7 @@ export class SendNotifications {
     let s: StoredSubscription | undefined = feedOfTopic(leased.topic) === undefined ? leased : await this.takeFeed(leased);
     for (let batch = 0; s !== undefined && isLive(s) && batch < BATCHES_PER_TURN; batch++) {
       if (hasUndelivered(s) && (s.nextAttemptMs ?? 0) <= this.deps.clock.now()) s = await this.deliverEvents(s);
-      else if (!hasUndelivered(s) && s.channel.heartbeatSeconds !== undefined
-        && (s.lastSentMs ?? s.createdMs) + s.channel.heartbeatSeconds * 1000 <= this.deps.clock.now()) s = await this.heartbeat(s);
+      else if (!hasUndelivered(s) && s.channel.heartbeatSeconds !== undefined && heartbeatDueMs(s, s.channel.heartbeatSeconds) <= this.deps.clock.now()) s = await this.heartbeat(s);
       else break;
     }
     // Whatever it came to, its next work is counted from what it is now (nothing left: no work until something changes).
@@ -161,11 +162,22 @@ export class SendNotifications {
     // Events past SUBSCRIPTION_EVENT_DAYS are forgotten: the next one kept is sent (the numbers tell the gap).
     if (events.length === 0) return this.settle(s, (current) => delivered(current, s.eventCount, this.deps.clock.now()));
     const through = (events.at(-1) as SubscriptionEvent).number;
-    const told = await stillTold(this.deps, s, right, events);
+    const { told, withheld } = await eventsNow(this.deps, s, right, events);
+    if (withheld.size > 0) await this.keepUntold(s, withheld);
     if (told.length === 0) return this.settle(s, (current) => passedOver(current, through, this.deps.clock.now()));
     const nowMs = this.deps.clock.now();
     await this.deps.audit.append(notifiedRecord(s, right.access.basis, { nowMs, requestId: this.deps.newId() }));
     return this.send(s, 'event-notification', told, (current, at) => delivered(current, through, at));
+  }
+
+  /** Keeps the foci of events passed over as withheld and never told, so that their release is told. */
+  private async keepUntold(s: StoredSubscription, withheld: ReadonlyMap<ReadName, readonly string[]>): Promise<void> {
+    await this.deps.store.update(s.id, (current, views) => {
+      if (!isLive(current)) return undefined;
+      const marked = { ...views };
+      for (const [read, foci] of withheld) marked[read] = markedUntold(views[read] ?? {}, foci);
+      return { subscription: current, views: marked };
+    }, true);
   }
 
   /** A heartbeat tells the receiver the subscription lives, so it goes only while its person may still be told. */

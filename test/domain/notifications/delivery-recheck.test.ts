@@ -36,7 +36,8 @@ describe('delivery checks each event\'s record again', () => {
     expect(w.channel.kinds()).toEqual(['handshake', 'event-notification 1']);
     // … it was the failed attempt; nothing more went about n-a.
     expect(w.channel.sent.slice(2)).toEqual([]);
-    expect(await w.store.byId(s.id)).toMatchObject({ status: 'active', eventCount: 1, deliveredThrough: 1, failures: 1 });
+    // Nothing left to retry: the failure streak ends with it (delivery-backoff.test.ts).
+    expect(await w.store.byId(s.id)).toMatchObject({ status: 'active', eventCount: 1, deliveredThrough: 1, failures: 0 });
 
     set(note('n-old', '20261001090000', CLOSED), note('n-a', '20261124090000', '20261126100100', 'Rättad'), note('n-b', '20261124090000', '20261124090000'));
     await w.tick();
@@ -56,5 +57,24 @@ describe('delivery checks each event\'s record again', () => {
     expect(w.channel.kinds()).toEqual(['handshake', 'event-notification 1,2', 'event-notification 2']);
     expect(JSON.stringify(w.channel.sent[2]?.bundle)).not.toContain('n-a');
     expect(await w.store.byId(s.id)).toMatchObject({ deliveredThrough: 2, failures: 0 });
+  });
+
+  // Hostile review helper-109, F4: passed over while withheld, then released again as it was, the record was
+  // never told, its kept view saying it had been. Failed before: nothing after the failed attempt.
+  it('a record passed over and released again as it was is told then, as updated', async () => {
+    const { w, s, set } = await failingReceiver();
+    set(note('n-old', '20261001090000', CLOSED), note('n-a', '20261124090000', '20261124090000'));
+    await w.tick();
+    // Signed again just now: withheld, and event 1 is passed over.
+    set(note('n-old', '20261001090000', CLOSED), note('n-a', '20261124090000', '20261126100100'));
+    w.channel.answer = async () => ({ kind: 'delivered', status: 200 });
+    w.clock.advance(60_000);
+    await w.tick();
+    expect(w.channel.kinds()).toEqual(['handshake', 'event-notification 1']);
+    // Released as it was first signed (the signing undone): what was passed over is told now.
+    set(note('n-old', '20261001090000', CLOSED), note('n-a', '20261124090000', '20261124090000'));
+    await w.tick();
+    expect(w.channel.kinds()).toEqual(['handshake', 'event-notification 1', 'event-notification 2']);
+    expect((await w.store.events(s.id, 2, 2, 1)).map((e) => [e.focus, e.change])).toEqual([['Composition/n-a', 'updated']]);
   });
 });

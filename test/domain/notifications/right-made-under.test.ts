@@ -86,4 +86,18 @@ describe('a subscription is tied to the right it was made under', () => {
     expect((await w.store.byId(s.id))?.madeUnder).toEqual({ basis: 'self' });
     expect((await w.store.byId(s.id))?.status).toBe('active');
   });
+
+  // Hostile review helper-109, F3: reads of one subscription at once, its right gone, each ended it and wrote
+  // its own "ended by the service" record in the patient's log. Failed before: five records.
+  it('read by many at once after its right is gone, it is ended once, with one record', async () => {
+    const w = world('no release policy');
+    const s = await w.manage.create(subscriber(GUARDIAN), { topic: 'journal-note', patient: CHILD, channel: channelOf() }, noop);
+    w.registry.revokeAll(GUARDIAN);
+    const read = await Promise.all(Array.from({ length: 5 }, () => w.manage.current(s)));
+    expect(read.map((r) => r.status)).toEqual(Array(5).fill('off'));
+    expect(w.audit.records.filter((r) => r.operation === 'unsubscribeJournalNote' && r.delegation === 'service')).toHaveLength(1);
+    // A poll after it finds nothing more to end.
+    await w.tick();
+    expect(w.audit.records.filter((r) => r.operation === 'unsubscribeJournalNote' && r.delegation === 'service')).toHaveLength(1);
+  });
 });

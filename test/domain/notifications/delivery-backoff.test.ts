@@ -1,0 +1,69 @@
+/**
+ * docs/notifications.md#delivery: a failing endpoint is retried with backoff (5 s, doubling to 5 min)
+ * until the retry time has passed since the first failure in a row; a heartbeat as well as events.
+ */
+import { describe, expect, it } from 'vitest';
+import { FIRST_BACKOFF_MS } from '../../../src/domain/notifications/lifecycle.js';
+import { CHILD, channelOf, GUARDIAN, note, notes, RETRY_MS, subscriber, world } from './engine-world.js';
+
+const noop = async (): Promise<void> => undefined;
+const CLOSED = '20261001100000';
+
+/** `turns` delivery turns, `stepMs` apart. */
+async function sendTurns(w: ReturnType<typeof world>, turns: number, stepMs: number): Promise<void> {
+  for (let i = 0; i < turns; i++) {
+    w.clock.advance(stepMs);
+    await w.send.turn();
+    await w.send.settled();
+  }
+}
+
+describe('delivery backs off', () => {
+  // Hostile review helper-109, F1: a failing heartbeat was sent again ten times a turn, every turn, each after
+  // an EHR read, outside the budget. Failed before: 160 heartbeats in 16 s.
+  it('a failing heartbeat is retried after its backoff, not at once', async () => {
+    const w = world('no release policy');
+    const s = await w.manage.create(subscriber(GUARDIAN), { topic: 'journal-note', patient: CHILD, channel: { ...channelOf(), heartbeatSeconds: 10 } }, noop);
+    await w.tick();
+    w.channel.answer = async () => ({ kind: 'refused', status: 500 });
+    // The heartbeat falls due after 10 s and fails; the retries wait 5, 10 s …
+    await sendTurns(w, 16, 1000);
+    const beats = w.channel.kinds().filter((k) => k === 'heartbeat').length;
+    expect(beats).toBeGreaterThanOrEqual(2);
+    expect(beats).toBeLessThanOrEqual(3);
+    expect(await w.store.byId(s.id)).toMatchObject({ status: 'active', failures: beats });
+    expect((await w.store.byId(s.id))?.dueMs).toBeGreaterThan(w.clock.now());
+    // Taken again: the heartbeats go every 10 s, no more.
+    w.channel.answer = async () => ({ kind: 'delivered', status: 200 });
+    await sendTurns(w, 30, 1000);
+    const after = w.channel.kinds().filter((k) => k === 'heartbeat').length - beats;
+    expect(after).toBeGreaterThanOrEqual(3);
+    expect(after).toBeLessThanOrEqual(4);
+  });
+
+  // Hostile review helper-109, F2: events passed over (their records withheld since) left the failure streak
+  // open with nothing to retry; one failure past the retry time later ended the subscription at once.
+  it('a failure after events were passed over, with nothing left to retry, starts a new streak', async () => {
+    const w = world();
+    const s = await w.manage.create(subscriber(GUARDIAN), { topic: 'journal-note', patient: CHILD, channel: channelOf() }, noop);
+    await w.tick();
+    const set = (...extracts: ReturnType<typeof note>[]): void => void w.ehr.withPatient(CHILD, { ...w.ehr.patients.get(CHILD), getJournalNotes: notes(...extracts) });
+    w.channel.answer = async () => ({ kind: 'refused', status: 500 });
+    set(note('n-old', '20261001090000', CLOSED), note('n-a', '20261124090000', '20261124090000'));
+    await w.tick();
+    // Signed again: withheld by the signing delay; the retry passes event 1 over.
+    set(note('n-old', '20261001090000', CLOSED), note('n-a', '20261124090000', '20261126100100', 'Rättad'));
+    w.clock.advance(FIRST_BACKOFF_MS);
+    await w.tick();
+    expect(await w.store.byId(s.id)).toMatchObject({ eventCount: 1, deliveredThrough: 1 });
+    // Well past the retry time, one failure of a new event is retried, not the end.
+    w.clock.advance(RETRY_MS + 60_000);
+    set(note('n-old', '20261001090000', CLOSED), note('n-a', '20261124090000', '20261126100100', 'Rättad'), note('n-b', '20261124090000', '20261124090000'));
+    await w.tick();
+    expect(await w.store.byId(s.id)).toMatchObject({ status: 'active', eventCount: 2, deliveredThrough: 1, failures: 1 });
+    w.channel.answer = async () => ({ kind: 'delivered', status: 200 });
+    w.clock.advance(FIRST_BACKOFF_MS);
+    await w.tick();
+    expect(await w.store.byId(s.id)).toMatchObject({ status: 'active', deliveredThrough: 2, failures: 0 });
+  });
+});
