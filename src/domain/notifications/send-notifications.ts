@@ -9,7 +9,7 @@
  */
 import type { DeliveryOutcome, NotificationChannel } from '../../ports/notification-channel.port.js';
 import { checkChannelHeaders } from './channel-headers.js';
-import { notifiedRecord, endedRecord } from './engine-audit.js';
+import { notifiedRecord } from './engine-audit.js';
 import { delivered, dueOf, failed, hasUndelivered, heartbeatDueMs, heartbeatSent, numbered, passedOver } from './lifecycle.js';
 import { endSubscription, type NotificationDeps } from './notification-deps.js';
 import { notificationBundle, type NotificationType } from './notification-bundle.js';
@@ -28,6 +28,12 @@ const BATCHES_PER_TURN = 10;
  * many of the instance's `maxInFlight`, never all of them (threat 66), and waits for its own to finish.
  */
 export const MAX_IN_FLIGHT_PER_APP = 8;
+/**
+ * A subscription that could not be served (the EHR or the store did not answer its check) is served again
+ * this long after, not at every turn: outside the poll's budget, one document the EHR cannot give read
+ * every second (hostile review helper-110, F1). It ends nothing: the work is tried again.
+ */
+export const UNSERVED_RETRY_MS = 30_000;
 /** Claims one turn makes at most: enough to pass over a few apps that are full. */
 const CLAIM_ROUNDS = 4;
 
@@ -88,10 +94,20 @@ export class SendNotifications {
   }
 
   private start(s: StoredSubscription): void {
-    const done = this.serve(s).catch((err: unknown) => this.settings.onError?.(err))
+    const done = this.serve(s).catch(async (err: unknown) => {
+      this.settings.onError?.(err);
+      await this.later(s.id);
+    })
       .finally(() => this.release(s.id))
       .finally(() => this.inFlight.delete(s.id));
     this.inFlight.set(s.id, { serving: done, clientId: s.subscriber.clientId });
+  }
+
+  /** Due again UNSERVED_RETRY_MS from now, unless it is due later already. */
+  private later(id: string): Promise<unknown> {
+    const atMs = this.deps.clock.now() + UNSERVED_RETRY_MS;
+    return this.deps.store.update(id, (current) => (isLive(current) && (current.dueMs ?? 0) < atMs ? { subscription: { ...current, dueMs: atMs } } : undefined))
+      .catch((err: unknown) => this.settings.onError?.(err));
   }
 
   private release(id: string): Promise<void> {
@@ -163,21 +179,29 @@ export class SendNotifications {
     if (events.length === 0) return this.settle(s, (current) => delivered(current, s.eventCount, this.deps.clock.now()));
     const through = (events.at(-1) as SubscriptionEvent).number;
     const { told, withheld } = await eventsNow(this.deps, s, right, events);
-    if (withheld.size > 0) await this.keepUntold(s, withheld);
-    if (told.length === 0) return this.settle(s, (current) => passedOver(current, through, this.deps.clock.now()));
+    if (told.length === 0) return this.passOver(s, through, withheld);
     const nowMs = this.deps.clock.now();
     await this.deps.audit.append(notifiedRecord(s, right.access.basis, { nowMs, requestId: this.deps.newId() }));
-    return this.send(s, 'event-notification', told, (current, at) => delivered(current, through, at));
+    const sent = await this.send(s, 'event-notification', told, (current, at) => delivered(current, through, at));
+    // Only once taken are the events left out passed over; a refused notification's are checked again at the retry.
+    if (sent !== undefined && sent.deliveredThrough >= through && withheld.size > 0) await this.keepUntold(s.id, withheld, (current) => current);
+    return sent;
   }
 
-  /** Keeps the foci of events passed over as withheld and never told, so that their release is told. */
-  private async keepUntold(s: StoredSubscription, withheld: ReadonlyMap<ReadName, readonly string[]>): Promise<void> {
-    await this.deps.store.update(s.id, (current, views) => {
+  /** Passes events through `through` over, none of them told, keeping their withheld records' foci as never told. */
+  private async passOver(s: StoredSubscription, through: number, withheld: ReadonlyMap<ReadName, readonly string[]>): Promise<StoredSubscription | undefined> {
+    return this.keepUntold(s.id, withheld, (current) => passedOver(current, through, this.deps.clock.now()));
+  }
+
+  /** Keeps the foci of events passed over as withheld and never told, so that their release is told, with `next` of the subscription. */
+  private async keepUntold(id: string, withheld: ReadonlyMap<ReadName, readonly string[]>, next: (current: StoredSubscription) => StoredSubscription): Promise<StoredSubscription | undefined> {
+    const change = await this.deps.store.update(id, (current, views) => {
       if (!isLive(current)) return undefined;
       const marked = { ...views };
       for (const [read, foci] of withheld) marked[read] = markedUntold(views[read] ?? {}, foci);
-      return { subscription: current, views: marked };
+      return { subscription: next(current), views: marked };
     }, true);
+    return change?.subscription;
   }
 
   /** A heartbeat tells the receiver the subscription lives, so it goes only while its person may still be told. */
@@ -203,7 +227,11 @@ export class SendNotifications {
     this.settings.observe?.(outcome.kind);
     if (outcome.kind === 'delivered') return this.settle(s, (current) => onDelivered(current, clock.now()));
     const next = failed(s, clock.now(), this.settings.retryMs);
-    if (!isLive(next)) await this.deps.audit.append(endedRecord(s, { nowMs: clock.now(), requestId: newId() }));
+    // Ended as the stored one is: one ended or deleted meanwhile (its right gone, by its person) gets no second record.
+    if (!isLive(next) && next.endReason !== undefined) {
+      await endSubscription(this.deps, s, next.endReason);
+      return undefined;
+    }
     return this.settle(s, (current) => failed(current, clock.now(), this.settings.retryMs));
   }
 

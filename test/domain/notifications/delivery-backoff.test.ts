@@ -3,7 +3,9 @@
  * until the retry time has passed since the first failure in a row; a heartbeat as well as events.
  */
 import { describe, expect, it } from 'vitest';
+import { EhrError } from '../../../src/domain/ehr-error.js';
 import { FIRST_BACKOFF_MS } from '../../../src/domain/notifications/lifecycle.js';
+import { UNSERVED_RETRY_MS } from '../../../src/domain/notifications/send-notifications.js';
 import { CHILD, channelOf, GUARDIAN, note, notes, RETRY_MS, subscriber, world } from './engine-world.js';
 
 const noop = async (): Promise<void> => undefined;
@@ -65,5 +67,23 @@ describe('delivery backs off', () => {
     w.clock.advance(FIRST_BACKOFF_MS);
     await w.tick();
     expect(await w.store.byId(s.id)).toMatchObject({ status: 'active', deliveredThrough: 2, failures: 0 });
+  });
+
+  // Hostile review helper-110, F1: an EHR that could not answer the check before a delivery had the
+  // subscription served again every turn (27 failed reads in 30 s), outside the budget. Failed before: 16 reads in 16 turns.
+  it('a subscription the EHR cannot be read for is served again after a pause, not every turn', async () => {
+    const w = world('no release policy');
+    const s = await w.manage.create(subscriber(GUARDIAN), { topic: 'journal-note', patient: CHILD, channel: { ...channelOf(), heartbeatSeconds: 10 } }, noop);
+    await w.tick();
+    w.ehr.failure = new EhrError('bad-response', 'the patient document could not be read');
+    const before = w.ehr.calls.length;
+    await sendTurns(w, 16, 1000);
+    expect(w.ehr.calls.length - before).toBeLessThanOrEqual(1);
+    expect((await w.store.byId(s.id))?.dueMs).toBeGreaterThan(w.clock.now());
+    // Read again: served at its next turn after the pause.
+    w.ehr.failure = undefined;
+    await sendTurns(w, UNSERVED_RETRY_MS / 1000, 1000);
+    expect(w.channel.kinds()).toContain('heartbeat');
+    expect(await w.store.byId(s.id)).toMatchObject({ status: 'active' });
   });
 });

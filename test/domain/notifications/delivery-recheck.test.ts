@@ -4,6 +4,7 @@
  * by the signing delay; retries of a failing endpoint) is not told; the events beside it still are.
  */
 import { describe, expect, it } from 'vitest';
+import { FIRST_BACKOFF_MS } from '../../../src/domain/notifications/lifecycle.js';
 import { CHILD, channelOf, GUARDIAN, note, notes, subscriber, world } from './engine-world.js';
 
 const noop = async (): Promise<void> => undefined;
@@ -76,5 +77,25 @@ describe('delivery checks each event\'s record again', () => {
     await w.tick();
     expect(w.channel.kinds()).toEqual(['handshake', 'event-notification 1', 'event-notification 2']);
     expect((await w.store.events(s.id, 2, 2, 1)).map((e) => [e.focus, e.change])).toEqual([['Composition/n-a', 'updated']]);
+  });
+
+  // Hostile review helper-110, F2: the mark was kept though the notification passing it over was refused; told
+  // at the retry, the record was told again as updated at the next poll. Failed before: event 3, B updated.
+  it('a record left out of a notification the endpoint refused, and told at the retry, is not told again', async () => {
+    const { w, s, set } = await failingReceiver();
+    set(note('n-old', '20261001090000', CLOSED), note('n-a', '20261124090000', '20261124090000'), note('n-b', '20261124090000', '20261124090000'));
+    await w.tick();
+    // n-b signed again: withheld; the retry sends event 1 alone, and it is refused.
+    set(note('n-old', '20261001090000', CLOSED), note('n-a', '20261124090000', '20261124090000'), note('n-b', '20261124090000', '20261126100100'));
+    w.clock.advance(FIRST_BACKOFF_MS);
+    await w.tick();
+    // Its signing undone: released as it was, and the endpoint takes the retry with both.
+    set(note('n-old', '20261001090000', CLOSED), note('n-a', '20261124090000', '20261124090000'), note('n-b', '20261124090000', '20261124090000'));
+    w.channel.answer = async () => ({ kind: 'delivered', status: 200 });
+    w.clock.advance(60_000);
+    await w.tick();
+    await w.tick();
+    expect(w.channel.kinds().filter((k) => k.startsWith('event'))).toEqual(['event-notification 1,2', 'event-notification 1', 'event-notification 1,2']);
+    expect(await w.store.byId(s.id)).toMatchObject({ eventCount: 2, deliveredThrough: 2 });
   });
 });

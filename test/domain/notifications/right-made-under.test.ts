@@ -100,4 +100,23 @@ describe('a subscription is tied to the right it was made under', () => {
     await w.tick();
     expect(w.audit.records.filter((r) => r.operation === 'unsubscribeJournalNote' && r.delegation === 'service')).toHaveLength(1);
   });
+
+  // Hostile review helper-110, F3: a handshake refused after the subscription was ended (its right gone, or
+  // deleted by its person) wrote a second "ended by the service" record. Failed before: two records, one for the deleted.
+  it('a refused handshake of one already ended or deleted writes no record of its own', async () => {
+    const w = world('no release policy');
+    const refuse: (() => void)[] = [];
+    w.channel.answer = () => new Promise((resolve) => void refuse.push(() => resolve({ kind: 'refused', status: 500 })));
+    const ended = await w.manage.create(subscriber(GUARDIAN), { topic: 'journal-note', patient: CHILD, channel: channelOf() }, noop);
+    const deleted = await w.manage.create(subscriber(GUARDIAN), { topic: 'journal-note', patient: CHILD, channel: channelOf('https://hooks.example/b') }, noop);
+    await w.send.turn();
+    w.registry.revokeAll(GUARDIAN);
+    await w.manage.current(ended);
+    await w.manage.remove(subscriber(GUARDIAN), deleted.id, noop);
+    expect(refuse).toHaveLength(2);
+    for (const r of refuse) r();
+    await w.send.settled();
+    expect(w.audit.records.filter((r) => r.operation === 'unsubscribeJournalNote' && r.delegation === 'service').map((r) => r.patientId)).toEqual([CHILD]);
+    expect(await w.store.byId(ended.id)).toMatchObject({ status: 'off', endReason: 'right-lost' });
+  });
 });
