@@ -90,6 +90,9 @@ export function passedOver(s: StoredSubscription, through: number, nowMs: number
 /** A heartbeat went: the next is counted from now. */
 export const heartbeatSent = (s: StoredSubscription, nowMs: number): StoredSubscription => delivered(s, s.deliveredThrough, nowMs);
 
-/** Something new to do now (a feed's entry arrived): due at once unless it already is. */
+/**
+ * Something new to do now (a feed's entry arrived): due at once unless it already is, or its next
+ * attempt is later (a backoff, or a pause after the EHR could not answer its check).
+ */
 export const dueNow = (s: StoredSubscription, nowMs: number): StoredSubscription =>
-  (s.status === 'off' || s.status === 'error' ? s : { ...s, dueMs: Math.min(s.dueMs ?? nowMs, nowMs) });
+  (s.status === 'off' || s.status === 'error' ? s : { ...s, dueMs: Math.max(Math.min(s.dueMs ?? nowMs, nowMs), s.nextAttemptMs ?? 0) });

@@ -8,6 +8,7 @@
  * that record; a right that is gone ends the subscription instead.
  */
 import type { DeliveryOutcome, NotificationChannel } from '../../ports/notification-channel.port.js';
+import type { Views } from '../../ports/subscription-store.port.js';
 import { checkChannelHeaders } from './channel-headers.js';
 import { notifiedRecord } from './engine-audit.js';
 import { delivered, dueOf, failed, hasUndelivered, heartbeatDueMs, heartbeatSent, numbered, passedOver } from './lifecycle.js';
@@ -103,10 +104,14 @@ export class SendNotifications {
     this.inFlight.set(s.id, { serving: done, clientId: s.subscriber.clientId });
   }
 
-  /** Due again UNSERVED_RETRY_MS from now, unless it is due later already. */
+  /**
+   * Due again UNSERVED_RETRY_MS from now, unless it is due later already; its next attempt not before,
+   * which a feed's new entry (dueNow) respects too (hostile review helper-111, F1).
+   */
   private later(id: string): Promise<unknown> {
     const atMs = this.deps.clock.now() + UNSERVED_RETRY_MS;
-    return this.deps.store.update(id, (current) => (isLive(current) && (current.dueMs ?? 0) < atMs ? { subscription: { ...current, dueMs: atMs } } : undefined))
+    return this.deps.store.update(id, (current) => (isLive(current) && (current.dueMs ?? 0) < atMs
+      ? { subscription: { ...current, nextAttemptMs: Math.max(current.nextAttemptMs ?? 0, atMs), dueMs: atMs } } : undefined))
       .catch((err: unknown) => this.settings.onError?.(err));
   }
 
@@ -179,26 +184,36 @@ export class SendNotifications {
     if (events.length === 0) return this.settle(s, (current) => delivered(current, s.eventCount, this.deps.clock.now()));
     const through = (events.at(-1) as SubscriptionEvent).number;
     const { told, withheld } = await eventsNow(this.deps, s, right, events);
-    if (told.length === 0) return this.passOver(s, through, withheld);
+    const keptBefore = withheld.size === 0 ? {} : await this.keptViews(s.id);
+    if (told.length === 0) return this.keepUntold(s.id, withheld, keptBefore, (current) => passedOver(current, through, this.deps.clock.now()));
     const nowMs = this.deps.clock.now();
     await this.deps.audit.append(notifiedRecord(s, right.access.basis, { nowMs, requestId: this.deps.newId() }));
     const sent = await this.send(s, 'event-notification', told, (current, at) => delivered(current, through, at));
     // Only once taken are the events left out passed over; a refused notification's are checked again at the retry.
-    if (sent !== undefined && sent.deliveredThrough >= through && withheld.size > 0) await this.keepUntold(s.id, withheld, (current) => current);
+    if (sent !== undefined && sent.deliveredThrough >= through && withheld.size > 0) await this.keepUntold(s.id, withheld, keptBefore, (current) => current);
     return sent;
   }
 
-  /** Passes events through `through` over, none of them told, keeping their withheld records' foci as never told. */
-  private async passOver(s: StoredSubscription, through: number, withheld: ReadonlyMap<ReadName, readonly string[]>): Promise<StoredSubscription | undefined> {
-    return this.keepUntold(s.id, withheld, (current) => passedOver(current, through, this.deps.clock.now()));
+  /** The views kept for `id` now. */
+  private async keptViews(id: string): Promise<Views> {
+    let kept: Views = {};
+    await this.deps.store.update(id, (_current, views) => {
+      kept = views;
+      return undefined;
+    }, true);
+    return kept;
   }
 
-  /** Keeps the foci of events passed over as withheld and never told, so that their release is told, with `next` of the subscription. */
-  private async keepUntold(id: string, withheld: ReadonlyMap<ReadName, readonly string[]>, next: (current: StoredSubscription) => StoredSubscription): Promise<StoredSubscription | undefined> {
+  /**
+   * Keeps the foci of events passed over as withheld and never told, so that their release is told,
+   * where the poll has not moved them on since `keptBefore`; with `next` of the subscription.
+   */
+  private async keepUntold(id: string, withheld: ReadonlyMap<ReadName, readonly string[]>, keptBefore: Views,
+    next: (current: StoredSubscription) => StoredSubscription): Promise<StoredSubscription | undefined> {
     const change = await this.deps.store.update(id, (current, views) => {
       if (!isLive(current)) return undefined;
       const marked = { ...views };
-      for (const [read, foci] of withheld) marked[read] = markedUntold(views[read] ?? {}, foci);
+      for (const [read, foci] of withheld) marked[read] = markedUntold(views[read] ?? {}, foci, keptBefore[read] ?? {});
       return { subscription: next(current), views: marked };
     }, true);
     return change?.subscription;
@@ -226,13 +241,15 @@ export class SendNotifications {
     const outcome = await channel.send({ endpoint: s.channel.endpoint, headers: headerPairs(s.channel.headers), body, timeoutMs: s.channel.timeoutSeconds * 1000 });
     this.settings.observe?.(outcome.kind);
     if (outcome.kind === 'delivered') return this.settle(s, (current) => onDelivered(current, clock.now()));
-    const next = failed(s, clock.now(), this.settings.retryMs);
+    const atMs = clock.now();
+    const next = failed(s, atMs, this.settings.retryMs);
     // Ended as the stored one is: one ended or deleted meanwhile (its right gone, by its person) gets no second record.
     if (!isLive(next) && next.endReason !== undefined) {
       await endSubscription(this.deps, s, next.endReason);
       return undefined;
     }
-    return this.settle(s, (current) => failed(current, clock.now(), this.settings.retryMs));
+    // Not ended here, unrecorded, though the stored one's streak would end it: the next attempt ends it, recorded (helper-111).
+    return this.settle(s, (current) => failed(current, atMs, Number.POSITIVE_INFINITY));
   }
 
   private async settle(s: StoredSubscription, next: (current: StoredSubscription) => StoredSubscription): Promise<StoredSubscription | undefined> {

@@ -86,4 +86,26 @@ describe('delivery backs off', () => {
     expect(w.channel.kinds()).toContain('heartbeat');
     expect(await w.store.byId(s.id)).toMatchObject({ status: 'active' });
   });
+
+  // Hostile review helper-111, F1: each new entry of the access log made a feed subscription due at once,
+  // undoing the pause, so anyone's refused requests had the engine read a failing document every second.
+  // Failed before: 16 reads in 16 s.
+  it('the pause holds for a feed subscription while new entries come in', async () => {
+    const w = world('no release policy');
+    await w.manage.create(subscriber(CHILD), { topic: 'access', patient: CHILD, channel: channelOf() }, noop);
+    await w.tick();
+    w.ehr.failure = new EhrError('bad-response', 'the patient document could not be read');
+    const before = w.ehr.calls.length;
+    for (let i = 0; i < 16; i++) {
+      w.clock.advance(1000);
+      w.auditFeed.records.push({ outcome: 'denied', status: 403, patientId: CHILD, timeMs: w.clock.now(), requestId: `aaaaaaaa-${i}`, operation: 'getJournalNotes', actorPersonId: GUARDIAN });
+      await w.feeds.turn();
+      await w.send.turn();
+      await w.send.settled();
+    }
+    expect(w.ehr.calls.length - before).toBeLessThanOrEqual(1);
+    w.ehr.failure = undefined;
+    await sendTurns(w, UNSERVED_RETRY_MS / 1000, 1000);
+    expect(w.channel.kinds()).toEqual(['handshake', `event-notification ${Array.from({ length: 16 }, (_, i) => i + 1).join(',')}`]);
+  });
 });

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FIRST_BACKOFF_MS } from '../../../src/domain/notifications/lifecycle.js';
-import { CHILD, channelOf, GUARDIAN, note, notes, subscriber, world } from './engine-world.js';
+import { CHILD, channelOf, GUARDIAN, note, notes, POLL_MS, subscriber, world } from './engine-world.js';
 
 const noop = async (): Promise<void> => undefined;
 const CLOSED = '20261001100000';
@@ -97,5 +97,34 @@ describe('delivery checks each event\'s record again', () => {
     await w.tick();
     expect(w.channel.kinds().filter((k) => k.startsWith('event'))).toEqual(['event-notification 1,2', 'event-notification 1', 'event-notification 1,2']);
     expect(await w.store.byId(s.id)).toMatchObject({ eventCount: 2, deliveredThrough: 2 });
+  });
+
+  // Hostile review helper-111, F2: while the notification leaving a withheld record out was being sent, a poll
+  // found it released and changed and numbered that; the mark kept after the send replaced what the poll had
+  // kept, and the next poll told the same change again. Failed before: event 4, n-a updated twice.
+  it('a poll during the notification that leaves a record out keeps what it found: the change is told once', async () => {
+    const { w, s, set } = await failingReceiver();
+    set(note('n-old', '20261001090000', CLOSED), note('n-a', '20261124090000', '20261124090000'));
+    await w.tick();
+    // n-a signed again: withheld; n-b new. The retry sends event 2 alone, and it is refused.
+    set(note('n-old', '20261001090000', CLOSED), note('n-a', '20261124090000', '20261126100100'), note('n-b', '20261124090000', '20261124090000'));
+    await w.tick();
+    expect(w.channel.kinds().filter((k) => k.startsWith('event'))).toEqual(['event-notification 1', 'event-notification 2']);
+    // At the next retry, while it is being sent, n-a is released changed and a poll numbers that.
+    w.channel.answer = async () => {
+      set(note('n-old', '20261001090000', CLOSED), note('n-a', '20261124090000', '20261124090000', 'Rättad'), note('n-b', '20261124090000', '20261124090000'));
+      w.clock.advance(POLL_MS);
+      await w.poll();
+      return { kind: 'delivered', status: 200 };
+    };
+    w.clock.advance(2 * FIRST_BACKOFF_MS);
+    await w.tick();
+    w.channel.answer = async () => ({ kind: 'delivered', status: 200 });
+    await w.tick();
+    await w.tick();
+    const events = await w.store.events(s.id, 1, 9, 9);
+    expect(events.map((e) => [e.number, e.focus, e.change])).toEqual([
+      [1, 'Composition/n-a', 'created'], [2, 'Composition/n-b', 'created'], [3, 'Composition/n-a', 'updated'],
+    ]);
   });
 });

@@ -142,7 +142,11 @@ export function world(rules: ReleasePolicy | 'no release policy' = SIGNING_DELAY
     await send.turn();
     await send.settled();
   };
-  return { clock, ehr, registry, store, audit, channel, grants, manage, find, send, feeds, auditFeed, tick, deps, off };
+  /** One poll of the due patients, with no delivery turn (a poll that comes while a notification is being sent). */
+  const poll = async (): Promise<void> => {
+    while (await find.turn(pollSettings));
+  };
+  return { clock, ehr, registry, store, audit, channel, grants, manage, find, send, feeds, auditFeed, tick, poll, deps, off };
 }
 
 export function subscriber(personId: string, grantId = 'grant-1'): Subscriber {
