@@ -92,7 +92,9 @@ export const heartbeatSent = (s: StoredSubscription, nowMs: number): StoredSubsc
 
 /**
  * Something new to do now (a feed's entry arrived): due at once unless it already is, or its next
- * attempt is later (a backoff, or a pause after the EHR could not answer its check).
+ * attempt is later (a backoff, or a pause after the EHR could not answer its check), but never after
+ * its end.
  */
 export const dueNow = (s: StoredSubscription, nowMs: number): StoredSubscription =>
-  (s.status === 'off' || s.status === 'error' ? s : { ...s, dueMs: Math.max(Math.min(s.dueMs ?? nowMs, nowMs), s.nextAttemptMs ?? 0) });
+  (s.status === 'off' || s.status === 'error' ? s
+    : { ...s, dueMs: Math.min(Math.max(Math.min(s.dueMs ?? nowMs, nowMs), s.nextAttemptMs ?? 0), s.endMs ?? Number.POSITIVE_INFINITY) });

@@ -12,7 +12,7 @@ import { madeUnderOf, type Right } from './right-to-read.js';
 import type { RecordView } from './record-view.js';
 import { fetchReads, seenRecords, stillTold } from './seen-records.js';
 import {
-  isLive, MAX_PER_PERSON_APP_AND_PATIENT, type Channel, type StoredSubscription, type Subscriber, type SubscriptionEvent,
+  isLive, MAX_PER_PERSON_APP_AND_PATIENT, type Channel, type EndReason, type StoredSubscription, type Subscriber, type SubscriptionEvent,
 } from './subscription.js';
 import { feedOfTopic, type TopicName } from './topics.js';
 
@@ -89,23 +89,29 @@ export class ManageSubscriptions {
   }
 
   /**
-   * `s`, the subscriber's own, as it stands now: a live one whose person has lost the right is ended
-   * here, audited as a poll would end it, so its read and `$status` never say `active` for one that
+   * `s`, the subscriber's own, as it stands now: a live one past its `end`, or whose person has lost
+   * the right, is ended here, audited as its turn would end it, so its read and `$status` never say `active` for one that
    * tells nothing more. Where the right cannot be decided now (the EHR does not answer), it is as last
    * kept, and the next poll decides.
    */
   async current(s: StoredSubscription): Promise<StoredSubscription> {
     if (!isLive(s)) return s;
-    let right: Right;
-    try {
-      right = await this.deps.right.check(s);
-    } catch {
-      return s;
+    let reason: EndReason;
+    if (s.endMs !== undefined && s.endMs <= this.deps.clock.now()) {
+      reason = 'ended';
+    } else {
+      let right: Right;
+      try {
+        right = await this.deps.right.check(s);
+      } catch {
+        return s;
+      }
+      if (right.kind === 'holds') return s;
+      reason = right.reason;
     }
-    if (right.kind === 'holds') return s;
     let ending = this.ending.get(s.id);
     if (ending === undefined) {
-      ending = endSubscription(this.deps, s, right.reason).finally(() => this.ending.delete(s.id));
+      ending = endSubscription(this.deps, s, reason).finally(() => this.ending.delete(s.id));
       this.ending.set(s.id, ending);
     }
     await ending;

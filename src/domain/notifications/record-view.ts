@@ -105,12 +105,17 @@ const UNTOLD = 'untold';
  * `view` with each of `foci` marked withheld and never told: events about them were passed over at
  * delivery, their records withheld since they were numbered (send-notifications.ts). Released again,
  * even as they were, each is told as updated (hostile review helper-109, F4: it was never told). A
- * focus whose kept digest moved since `was` (a poll found it released and numbered that meanwhile) is
- * left as the poll kept it: marked, its change would be told twice (helper-111, F2).
+ * focus a poll found released in another version since `was` (and numbered that) is left as the poll
+ * kept it: marked, its change would be told twice (helper-111, F2). A poll that found it withheld, or
+ * released as it was, numbered nothing, and the mark stays (helper-112, F1).
  */
 export function markedUntold(view: RecordView, foci: readonly string[], was: RecordView): RecordView {
   const kept: Record<string, string> = { ...view };
-  for (const focus of foci) if (view[focus] === was[focus]) kept[focus] = `${WITHHELD}${UNTOLD}`;
+  for (const focus of foci) {
+    const now = view[focus];
+    const numberedSince = now !== undefined && !now.startsWith(WITHHELD) && (was[focus] === undefined || lastSeen(was[focus]) !== now);
+    if (!numberedSince) kept[focus] = `${WITHHELD}${UNTOLD}`;
+  }
   return kept;
 }
 

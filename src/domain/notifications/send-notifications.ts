@@ -126,11 +126,13 @@ export class SendNotifications {
 
   private async serve(leased: StoredSubscription): Promise<void> {
     const nowMs = this.deps.clock.now();
+    // No notification is started that could outlast the lease: another instance would take the subscription and send it again.
+    const leaseLeft = (s: StoredSubscription): boolean => this.deps.clock.now() - nowMs + s.channel.timeoutSeconds * 1000 < this.settings.leaseMs;
     if (!isLive(leased)) return;
     if (leased.endMs !== undefined && leased.endMs <= nowMs) return endSubscription(this.deps, leased, 'ended');
     if (leased.status === 'requested') return this.handshake(leased);
     let s: StoredSubscription | undefined = feedOfTopic(leased.topic) === undefined ? leased : await this.takeFeed(leased);
-    for (let batch = 0; s !== undefined && isLive(s) && batch < BATCHES_PER_TURN; batch++) {
+    for (let batch = 0; s !== undefined && isLive(s) && batch < BATCHES_PER_TURN && leaseLeft(s); batch++) {
       if (hasUndelivered(s) && (s.nextAttemptMs ?? 0) <= this.deps.clock.now()) s = await this.deliverEvents(s);
       else if (!hasUndelivered(s) && s.channel.heartbeatSeconds !== undefined && heartbeatDueMs(s, s.channel.heartbeatSeconds) <= this.deps.clock.now()) s = await this.heartbeat(s);
       else break;
@@ -183,8 +185,9 @@ export class SendNotifications {
     // Events past SUBSCRIPTION_EVENT_DAYS are forgotten: the next one kept is sent (the numbers tell the gap).
     if (events.length === 0) return this.settle(s, (current) => delivered(current, s.eventCount, this.deps.clock.now()));
     const through = (events.at(-1) as SubscriptionEvent).number;
+    // The kept views before the records are read: a poll after that read is one the marks must yield to (helper-112, F2).
+    const keptBefore = feedOfTopic(s.topic) === undefined ? await this.keptViews(s.id) : {};
     const { told, withheld } = await eventsNow(this.deps, s, right, events);
-    const keptBefore = withheld.size === 0 ? {} : await this.keptViews(s.id);
     if (told.length === 0) return this.keepUntold(s.id, withheld, keptBefore, (current) => passedOver(current, through, this.deps.clock.now()));
     const nowMs = this.deps.clock.now();
     await this.deps.audit.append(notifiedRecord(s, right.access.basis, { nowMs, requestId: this.deps.newId() }));

@@ -108,4 +108,25 @@ describe('delivery backs off', () => {
     await sendTurns(w, UNSERVED_RETRY_MS / 1000, 1000);
     expect(w.channel.kinds()).toEqual(['handshake', `event-notification ${Array.from({ length: 16 }, (_, i) => i + 1).join(',')}`]);
   });
+
+  // Hostile review helper-112, F3: one serve sent up to ten notifications of up to 30 s each, past its lease, so
+  // another instance could take the subscription and send the same events again. Failed before: 6 in one serve.
+  it('a serve starts no notification that could outlast its lease', async () => {
+    const w = world('no release policy');
+    const s = await w.manage.create(subscriber(GUARDIAN), { topic: 'journal-note', patient: CHILD, channel: { ...channelOf(), maxCount: 1 } }, noop);
+    await w.tick();
+    const many = Array.from({ length: 6 }, (_, i) => note(`n-${i}`, '20261124090000', '20261124090000'));
+    w.ehr.withPatient(CHILD, { ...w.ehr.patients.get(CHILD), getJournalNotes: notes(note('n-old', '20261001090000', '20261001100000'), ...many) });
+    // Each notification takes 20 s of the 60 s lease, its timeout 10 s.
+    w.channel.answer = async () => {
+      w.clock.advance(20_000);
+      return { kind: 'delivered', status: 200 };
+    };
+    await w.tick();
+    expect(w.channel.kinds().filter((k) => k.startsWith('event'))).toEqual(['event-notification 1', 'event-notification 2', 'event-notification 3']);
+    expect((await w.store.byId(s.id))?.deliveredThrough).toBe(3);
+    await w.send.turn();
+    await w.send.settled();
+    expect((await w.store.byId(s.id))?.deliveredThrough).toBe(6);
+  });
 });

@@ -127,4 +127,59 @@ describe('delivery checks each event\'s record again', () => {
       [1, 'Composition/n-a', 'created'], [2, 'Composition/n-b', 'created'], [3, 'Composition/n-a', 'updated'],
     ]);
   });
+
+  // Hostile review helper-112, F1: a poll during the send that saw the record still withheld moved its kept
+  // digest to "withheld", and the mark was then not kept: released unchanged, it was never told.
+  // Failed before: no event 3.
+  it('a poll during the send that sees the record still withheld does not stop the mark: its release is told', async () => {
+    const { w, s, set } = await failingReceiver();
+    set(note('n-old', '20261001090000', CLOSED), note('n-a', '20261124090000', '20261124090000'), note('n-b', '20261124090000', '20261124090000'));
+    await w.tick();
+    set(note('n-old', '20261001090000', CLOSED), note('n-a', '20261124090000', '20261126100100'), note('n-b', '20261124090000', '20261124090000'));
+    // The retry comes before any poll has seen n-a withheld; the first that does runs while it is sent.
+    w.channel.answer = async () => {
+      w.clock.advance(POLL_MS);
+      await w.poll();
+      return { kind: 'delivered', status: 200 };
+    };
+    w.clock.advance(FIRST_BACKOFF_MS);
+    await w.send.turn();
+    await w.send.settled();
+    expect(w.channel.kinds().filter((k) => k.startsWith('event'))).toEqual(['event-notification 1,2', 'event-notification 2']);
+    w.channel.answer = async () => ({ kind: 'delivered', status: 200 });
+    set(note('n-old', '20261001090000', CLOSED), note('n-a', '20261124090000', '20261124090000'), note('n-b', '20261124090000', '20261124090000'));
+    await w.tick();
+    expect((await w.store.events(s.id, 3, 9, 9)).map((e) => [e.number, e.focus, e.change])).toEqual([[3, 'Composition/n-a', 'updated']]);
+  });
+
+  // Hostile review helper-112, F2: a poll between the delivery's read of the records and its read of the kept
+  // views numbered the release; the mark was kept over it, and the next poll told it again. Failed before: event 4.
+  it('a poll between the delivery\'s read of the records and its mark keeps what it found: the change is told once', async () => {
+    const { w, s, set } = await failingReceiver();
+    set(note('n-old', '20261001090000', CLOSED), note('n-a', '20261124090000', '20261124090000'));
+    await w.tick();
+    set(note('n-old', '20261001090000', CLOSED), note('n-a', '20261124090000', '20261126100100'));
+    const reads = w.ehr.reads as { -readonly [R in keyof typeof w.ehr.reads]: (typeof w.ehr.reads)[R] };
+    const read = reads.getJournalNotes;
+    let polling = false;
+    reads.getJournalNotes = async (...args: Parameters<typeof read>) => {
+      const records = await read(...args);
+      if (!polling) {
+        polling = true;
+        // Just after the delivery has read the record withheld, it is released changed, and a poll numbers that.
+        set(note('n-old', '20261001090000', CLOSED), note('n-a', '20261124090000', '20261124090000', 'Rättad'));
+        w.clock.advance(POLL_MS);
+        await w.poll();
+      }
+      return records;
+    };
+    w.channel.answer = async () => ({ kind: 'delivered', status: 200 });
+    w.clock.advance(FIRST_BACKOFF_MS);
+    await w.send.turn();
+    await w.send.settled();
+    reads.getJournalNotes = read;
+    await w.tick();
+    await w.tick();
+    expect((await w.store.events(s.id, 1, 9, 9)).map((e) => [e.number, e.focus, e.change])).toEqual([[1, 'Composition/n-a', 'created'], [2, 'Composition/n-a', 'updated']]);
+  });
 });

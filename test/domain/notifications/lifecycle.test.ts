@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backoffMs, delivered, dueOf, ended, failed, MAX_BACKOFF_MS, numbered } from '../../../src/domain/notifications/lifecycle.js';
+import { backoffMs, delivered, dueNow, dueOf, ended, failed, MAX_BACKOFF_MS, numbered } from '../../../src/domain/notifications/lifecycle.js';
 import type { StoredSubscription } from '../../../src/domain/notifications/subscription.js';
 
 const base: StoredSubscription = {
@@ -34,5 +34,14 @@ describe('a subscription\'s life (docs/notifications.md#delivery)', () => {
     // A success forgets the failures.
     expect(delivered(once, 1, 20_000)).toMatchObject({ failures: 0, deliveredThrough: 1 });
     expect(delivered(once, 1, 20_000).failingSinceMs).toBeUndefined();
+  });
+
+  // Hostile review helper-112, a note: a feed's entry during a backoff pushed the next work past the
+  // subscription's end, which then came late. Failed before: due at the next attempt.
+  it('a feed\'s new entry waits for the next attempt, but never past the end', () => {
+    const waiting = { ...base, status: 'active' as const, nextAttemptMs: 50_000 };
+    expect(dueNow(waiting, 10_000).dueMs).toBe(50_000);
+    expect(dueNow({ ...waiting, endMs: 20_000 }, 10_000).dueMs).toBe(20_000);
+    expect(dueNow({ ...base, status: 'active' as const }, 10_000).dueMs).toBe(10_000);
   });
 });

@@ -119,4 +119,12 @@ describe('a subscription is tied to the right it was made under', () => {
     expect(w.audit.records.filter((r) => r.operation === 'unsubscribeJournalNote' && r.delegation === 'service').map((r) => r.patientId)).toEqual([CHILD]);
     expect(await w.store.byId(ended.id)).toMatchObject({ status: 'off', endReason: 'right-lost' });
   });
+
+  // Hostile review helper-112, a note: read past its `end`, it said `active` until its next turn.
+  it('read past its end, it is ended then, as its turn would end it', async () => {
+    const w = world('no release policy');
+    const s = await w.manage.create(subscriber(GUARDIAN), { topic: 'journal-note', patient: CHILD, channel: channelOf(), endMs: w.clock.now() + 1000 }, noop);
+    w.clock.advance(2000);
+    expect(await w.manage.current(s)).toMatchObject({ status: 'off', endReason: 'ended' });
+  });
 });
