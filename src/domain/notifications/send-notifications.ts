@@ -126,15 +126,14 @@ export class SendNotifications {
 
   private async serve(leased: StoredSubscription): Promise<void> {
     const nowMs = this.deps.clock.now();
-    // No notification is started that could outlast the lease: another instance would take the subscription and send it again.
-    const leaseLeft = (s: StoredSubscription): boolean => this.deps.clock.now() - nowMs + s.channel.timeoutSeconds * 1000 < this.settings.leaseMs;
+    const leaseLeft = (s: StoredSubscription): boolean => this.leaseLeft(s, nowMs);
     if (!isLive(leased)) return;
     if (leased.endMs !== undefined && leased.endMs <= nowMs) return endSubscription(this.deps, leased, 'ended');
     if (leased.status === 'requested') return this.handshake(leased);
     let s: StoredSubscription | undefined = feedOfTopic(leased.topic) === undefined ? leased : await this.takeFeed(leased);
     for (let batch = 0; s !== undefined && isLive(s) && batch < BATCHES_PER_TURN && leaseLeft(s); batch++) {
-      if (hasUndelivered(s) && (s.nextAttemptMs ?? 0) <= this.deps.clock.now()) s = await this.deliverEvents(s);
-      else if (!hasUndelivered(s) && s.channel.heartbeatSeconds !== undefined && heartbeatDueMs(s, s.channel.heartbeatSeconds) <= this.deps.clock.now()) s = await this.heartbeat(s);
+      if (hasUndelivered(s) && (s.nextAttemptMs ?? 0) <= this.deps.clock.now()) s = await this.deliverEvents(s, leaseLeft);
+      else if (!hasUndelivered(s) && s.channel.heartbeatSeconds !== undefined && heartbeatDueMs(s, s.channel.heartbeatSeconds) <= this.deps.clock.now()) s = await this.heartbeat(s, leaseLeft);
       else break;
     }
     // Whatever it came to, its next work is counted from what it is now (nothing left: no work until something changes).
@@ -173,8 +172,17 @@ export class SendNotifications {
     return change?.subscription ?? await this.deps.store.byId(s.id);
   }
 
-  /** Sends `s`'s next undelivered events, after the check at sending and their audit record. */
-  private async deliverEvents(s: StoredSubscription): Promise<StoredSubscription | undefined> {
+  /**
+   * Whether a notification started now, its timeout counted, ends within the lease taken at `servedSinceMs`:
+   * one that could outlast it is not started, or another instance would take the subscription and send it
+   * again. Asked before each notification's reads and again after them (hostile review helper-113, F1).
+   */
+  private leaseLeft(s: StoredSubscription, servedSinceMs: number): boolean {
+    return this.deps.clock.now() - servedSinceMs + s.channel.timeoutSeconds * 1000 < this.settings.leaseMs;
+  }
+
+  /** Sends `s`'s next undelivered events, after the check at sending and their audit record; none once the lease is too short. */
+  private async deliverEvents(s: StoredSubscription, leaseLeft: (s: StoredSubscription) => boolean): Promise<StoredSubscription | undefined> {
     const right = await this.deps.right.check(s);
     if (right.kind === 'lost') {
       await endSubscription(this.deps, s, right.reason);
@@ -189,6 +197,7 @@ export class SendNotifications {
     const keptBefore = feedOfTopic(s.topic) === undefined ? await this.keptViews(s.id) : {};
     const { told, withheld } = await eventsNow(this.deps, s, right, events);
     if (told.length === 0) return this.keepUntold(s.id, withheld, keptBefore, (current) => passedOver(current, through, this.deps.clock.now()));
+    if (!leaseLeft(s)) return s;
     const nowMs = this.deps.clock.now();
     await this.deps.audit.append(notifiedRecord(s, right.access.basis, { nowMs, requestId: this.deps.newId() }));
     const sent = await this.send(s, 'event-notification', told, (current, at) => delivered(current, through, at));
@@ -223,12 +232,13 @@ export class SendNotifications {
   }
 
   /** A heartbeat tells the receiver the subscription lives, so it goes only while its person may still be told. */
-  private async heartbeat(s: StoredSubscription): Promise<StoredSubscription | undefined> {
+  private async heartbeat(s: StoredSubscription, leaseLeft: (s: StoredSubscription) => boolean): Promise<StoredSubscription | undefined> {
     const right = await this.deps.right.check(s);
     if (right.kind === 'lost') {
       await endSubscription(this.deps, s, right.reason);
       return undefined;
     }
+    if (!leaseLeft(s)) return s;
     return this.send(s, 'heartbeat', [], (current, at) => heartbeatSent(current, at));
   }
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { EhrError } from '../../../src/domain/ehr-error.js';
 import { FIRST_BACKOFF_MS } from '../../../src/domain/notifications/lifecycle.js';
 import { UNSERVED_RETRY_MS } from '../../../src/domain/notifications/send-notifications.js';
-import { CHILD, channelOf, GUARDIAN, note, notes, RETRY_MS, subscriber, world } from './engine-world.js';
+import { CHILD, channelOf, GUARDIAN, note, notes, POLL_MS, RETRY_MS, subscriber, world } from './engine-world.js';
 
 const noop = async (): Promise<void> => undefined;
 const CLOSED = '20261001100000';
@@ -128,5 +128,32 @@ describe('delivery backs off', () => {
     await w.send.turn();
     await w.send.settled();
     expect((await w.store.byId(s.id))?.deliveredThrough).toBe(6);
+  });
+
+  // Hostile review helper-113, F1: the lease was checked before the EHR reads that precede a send, so slow
+  // reads let a notification start that outlasted the lease. Failed before: event 2 in the same serve.
+  it('the lease is checked again after the reads before a send, not only before them', async () => {
+    const w = world('no release policy');
+    await w.manage.create(subscriber(GUARDIAN), { topic: 'journal-note', patient: CHILD, channel: { ...channelOf(), maxCount: 1 } }, noop);
+    await w.tick();
+    const many = Array.from({ length: 3 }, (_, i) => note(`n-${i}`, '20261124090000', '20261124090000'));
+    w.ehr.withPatient(CHILD, { ...w.ehr.patients.get(CHILD), getJournalNotes: notes(note('n-old', '20261001090000', '20261001100000'), ...many) });
+    w.clock.advance(POLL_MS);
+    await w.poll();
+    const reads = w.ehr.reads as { -readonly [R in keyof typeof w.ehr.reads]: (typeof w.ehr.reads)[R] };
+    const read = reads.getJournalNotes;
+    // Each read before a send takes 25 s, each send 20 s, of the 60 s lease; the timeout is 10 s.
+    reads.getJournalNotes = async (...args: Parameters<typeof read>) => {
+      w.clock.advance(25_000);
+      return read(...args);
+    };
+    w.channel.answer = async () => {
+      w.clock.advance(20_000);
+      return { kind: 'delivered', status: 200 };
+    };
+    await w.send.turn();
+    await w.send.settled();
+    expect(w.channel.kinds().filter((k) => k.startsWith('event'))).toEqual(['event-notification 1']);
+    expect(w.audit.records.filter((r) => r.operation === 'notifyJournalNote')).toHaveLength(1);
   });
 });
