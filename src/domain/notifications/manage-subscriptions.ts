@@ -96,19 +96,8 @@ export class ManageSubscriptions {
    */
   async current(s: StoredSubscription): Promise<StoredSubscription> {
     if (!isLive(s)) return s;
-    let reason: EndReason;
-    if (s.endMs !== undefined && s.endMs <= this.deps.clock.now()) {
-      reason = 'ended';
-    } else {
-      let right: Right;
-      try {
-        right = await this.deps.right.check(s);
-      } catch {
-        return s;
-      }
-      if (right.kind === 'holds') return s;
-      reason = right.reason;
-    }
+    const reason = await this.endReasonNow(s);
+    if (reason === undefined) return s;
     let ending = this.ending.get(s.id);
     if (ending === undefined) {
       ending = endSubscription(this.deps, s, reason).finally(() => this.ending.delete(s.id));
@@ -116,6 +105,18 @@ export class ManageSubscriptions {
     }
     await ending;
     return (await this.deps.store.byId(s.id)) ?? s;
+  }
+
+  /** Why live `s` ends now (past its `end`, or its right lost); undefined while it holds, or cannot be decided now. */
+  private async endReasonNow(s: StoredSubscription): Promise<EndReason | undefined> {
+    if (s.endMs !== undefined && s.endMs <= this.deps.clock.now()) return 'ended';
+    let right: Right;
+    try {
+      right = await this.deps.right.check(s);
+    } catch {
+      return undefined;
+    }
+    return right.kind === 'lost' ? right.reason : undefined;
   }
 
   /** Every subscription the person keeps through this app, oldest first. */

@@ -4,6 +4,7 @@
  */
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
+import type { ProxyGrants } from '../../../src/domain/proxies/proxy-grants.js';
 import { TEST_FHIR_IDS, type AnyTestApp, type TestApp } from '../../support/test-app.js';
 
 /** A test app over either EHR back-end: these calls only speak HTTP. */
@@ -72,4 +73,12 @@ export function outcomeOf(res: LightMyRequestResponse, status: number): { severi
   if (issue === undefined) throw new Error('no issue');
   expect(issue.severity).toBe('error');
   return issue;
+}
+
+/** `grantor` shares `categories` with `grantee`, who accepts: an active grant from now on, its id. */
+export async function activeGrant(grants: ProxyGrants, grantor: string, grantee: string, categories: string[]): Promise<string> {
+  const nothingToAudit = async (): Promise<void> => undefined;
+  const given = await grants.give(grantor, { grantee, categories }, nothingToAudit);
+  await grants.accept(grantee, given.id, nothingToAudit);
+  return given.id;
 }

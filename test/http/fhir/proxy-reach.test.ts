@@ -16,7 +16,7 @@ import { peopleToOpen } from '../../../src/domain/access/people-to-open.js';
 import { ProxyDelegation } from '../../../src/domain/proxies/proxy-delegation.js';
 import { ProxyGrants } from '../../../src/domain/proxies/proxy-grants.js';
 import { startTestApp, ZONE, type TestApp } from '../../support/test-app.js';
-import { ANTON, bundleOf, get, includesOf, matchesOf, NOW, PERSONNUMMER, pid, SARA, smartToken, TOLVAN, type Resource } from './fhir-calls.js';
+import { activeGrant, ANTON, bundleOf, get, includesOf, matchesOf, NOW, PERSONNUMMER, pid, SARA, smartToken, TOLVAN, type Resource } from './fhir-calls.js';
 
 /** Gösta Partnersson: an adult with a coordination number and no right to Tolvan's record from the registry. */
 const GOSTA = '194608632396';
@@ -51,13 +51,6 @@ function expectOnlyResults(doc: SummaryDocument): void {
     expect(section.entry ?? []).toEqual([]);
     expect(section.emptyReason?.coding.find((c) => c.system === EMPTY_REASON)?.code).toBe('withheld');
   }
-}
-
-/** `grantor` shares `categories` with `grantee`, who accepts: an active grant from now on. */
-async function activeGrant(grants: ProxyGrants, grantor: string, grantee: string, categories: string[]): Promise<string> {
-  const given = await grants.give(grantor, { grantee, categories }, nothingToAudit);
-  await grants.accept(grantee, given.id, nothingToAudit);
-  return given.id;
 }
 
 describe('a proxy granted LabResult only, on /fhir with user/ scopes', () => {

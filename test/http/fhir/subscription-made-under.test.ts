@@ -7,16 +7,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { numbered } from '../../../src/domain/notifications/lifecycle.js';
 import type { ProxyGrants } from '../../../src/domain/proxies/proxy-grants.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
-import { ANTON, bundleOf, get, matchesOf, NOW, pid, smartToken, TOLVAN } from './fhir-calls.js';
+import { activeGrant, ANTON, bundleOf, get, matchesOf, NOW, pid, smartToken, TOLVAN } from './fhir-calls.js';
 import { post, subscription, USER_SCOPES } from './subscription-calls.js';
 
 const nothingToAudit = async (): Promise<void> => undefined;
-
-async function activeGrant(grants: ProxyGrants, categories: string[]): Promise<string> {
-  const given = await grants.give(TOLVAN, { grantee: ANTON, categories }, nothingToAudit);
-  await grants.accept(ANTON, given.id, nothingToAudit);
-  return given.id;
-}
 
 describe('a subscription made under a proxy grant, on /fhir', () => {
   let t: TestApp;
@@ -35,14 +29,14 @@ describe('a subscription made under a proxy grant, on /fhir', () => {
   // Hostile review helper-107, F1: revoked and granted again before the next check, the subscription stayed
   // active and told a booking that only the new grant shares. Failed before: the event was answered.
   it('tells nothing more once that grant is revoked, though a new grant to the same person reaches the topic', async () => {
-    const video = await activeGrant(grants, ['VideoMeeting']);
+    const video = await activeGrant(grants, TOLVAN, ANTON, ['VideoMeeting']);
     const res = await post(t, subscription({ topic: 'appointment', patient: TOLVAN }), anton);
     expect(res.statusCode, res.body.slice(0, 300)).toBe(201);
     const { id } = JSON.parse(res.body) as { id: string };
     await expect(t.subscriptions?.store.byId(id)).resolves.toMatchObject({ madeUnder: { basis: 'proxy', proxyGrants: [video] } });
 
     await grants.revoke(TOLVAN, video, nothingToAudit);
-    await activeGrant(grants, ['Appointment']);
+    await activeGrant(grants, TOLVAN, ANTON, ['Appointment']);
     const booking = matchesOf(bundleOf(await get(t, `/fhir/Appointment?patient=${pid(TOLVAN)}`, anton)))[0];
     if (booking === undefined) throw new Error('Tolvan has no booking the new grant shares');
     await t.subscriptions?.store.update(id, (s) => numbered(s, [{ atMs: NOW, focus: `Appointment/${booking.id}`, change: 'updated', read: 'getAppointments' }], NOW));
@@ -54,7 +48,7 @@ describe('a subscription made under a proxy grant, on /fhir', () => {
   // Hostile review helper-104: `$status` said `active` (here `requested`) until the next poll, while `$events`
   // already told nothing. Failed before: `requested` from $status and from the read.
   it('is off in $status and in its read as soon as its right is gone, audited as ended, without waiting for a poll', async () => {
-    const lab = await activeGrant(grants, ['LabResult']);
+    const lab = await activeGrant(grants, TOLVAN, ANTON, ['LabResult']);
     const { id } = JSON.parse((await post(t, subscription({ topic: 'lab-result', patient: TOLVAN }), anton)).body) as { id: string };
     expect(statusOf(await get(t, `/fhir/Subscription/${id}/$status`, anton))).toBe('requested');
     await grants.revoke(TOLVAN, lab, nothingToAudit);
