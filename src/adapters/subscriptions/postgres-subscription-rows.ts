@@ -22,7 +22,7 @@ const SUBSCRIPTION_COLUMNS = {
   reason: ['reason', 'text'], status: ['status', 'text'], endReason: ['end_reason', 'text'], createdMs: ['created', 'instant'],
   changedMs: ['changed', 'instant'], eventCount: ['event_count', 'integer'], deliveredThrough: ['delivered_through', 'integer'],
   lastSentMs: ['last_sent', 'instant'], failingSinceMs: ['failing_since', 'instant'], nextAttemptMs: ['next_attempt', 'instant'],
-  failures: ['failures', 'integer'], feedPosition: ['feed_position', 'bigint'], dueMs: ['due', 'instant'],
+  failures: ['failures', 'integer'], feedPosition: ['feed_position', 'bigint'], dueMs: ['due', 'instant'], ending: ['ending', 'json'],
 } as const satisfies Record<Exclude<keyof StoredSubscription, 'subscriber'>, Column>;
 
 const SUBSCRIBER_ENTRIES = Object.entries(SUBSCRIBER_COLUMNS) as [keyof Subscriber, Column][];

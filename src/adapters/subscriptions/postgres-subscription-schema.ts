@@ -108,6 +108,13 @@ const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE ${s}.subscriptions ADD COLUMN made_under json;
       COMMENT ON COLUMN ${s}.subscriptions.made_under IS 'The right the subscription was made under (its basis, a proxy''s grant ids): it ends when that right does.';`,
   },
+  {
+    version: 3,
+    // NULL on every row but one whose end an instance is writing: an instance of version 2 leaves it as it is.
+    sql: (s) => `
+      ALTER TABLE ${s}.subscriptions ADD COLUMN ending json;
+      COMMENT ON COLUMN ${s}.subscriptions.ending IS 'The end an instance claimed and is writing (its claim id, until when): another instance leaves the subscription to it until then, so one end writes one audit record.';`,
+  },
 ];
 
 export const NOTIFICATIONS_LATEST_VERSION = latestVersion(MIGRATIONS);

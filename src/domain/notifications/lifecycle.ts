@@ -68,7 +68,7 @@ export function failed(s: StoredSubscription, nowMs: number, retryMs: number): S
 
 /** It stops: `error` when its endpoint failed it, `off` for every other reason. */
 export function ended(s: StoredSubscription, reason: EndReason, nowMs: number): StoredSubscription {
-  const { dueMs: _d, nextAttemptMs: _n, ...rest } = s;
+  const { dueMs: _d, nextAttemptMs: _n, ending: _e, ...rest } = s;
   const status = reason === 'handshake-failed' || reason === 'delivery-failed' ? 'error' : 'off';
   return { ...rest, status, endReason: reason, changedMs: nowMs };
 }

@@ -40,14 +40,39 @@ export interface NotificationDeps {
 }
 
 /**
- * Ends a live subscription for `reason`, audited first in the patient's log under its app: with the
- * audit store down it stays as it is and the next turn tries again. One another caller ended since
- * `s` was read is left as it is, with no second record.
+ * How long a claimed end keeps every other caller from ending the subscription: longer than an audit
+ * record takes to be written, short enough that one whose claimer stopped on the way ends soon after.
+ */
+export const ENDING_CLAIM_MS = 30_000;
+
+/**
+ * Ends a live subscription for `reason`, audited first in the patient's log under its app. The end is
+ * claimed under the store's lock before the record is written, so of callers ending it at once, on any
+ * instance, one writes the record and the end, and the others leave it as it is. With the audit store
+ * down the claim is given back, it stays live, and the next turn tries again.
  */
 export async function endSubscription(deps: NotificationDeps, s: StoredSubscription, reason: EndReason): Promise<void> {
-  const current = await deps.store.byId(s.id);
-  if (current === undefined || !isLive(current)) return;
   const nowMs = deps.clock.now();
-  await deps.audit.append(endedRecord(s, { nowMs, requestId: deps.newId() }));
-  await deps.store.update(s.id, (current) => (isLive(current) ? { subscription: ended(current, reason, nowMs) } : undefined));
+  const claim = deps.newId();
+  const claimed = await deps.store.update(s.id, (current) => (isLive(current) && (current.ending === undefined || current.ending.untilMs <= nowMs)
+    ? { subscription: { ...current, ending: { claim, untilMs: nowMs + ENDING_CLAIM_MS } } }
+    : undefined));
+  if (claimed === undefined) return;
+  try {
+    await deps.audit.append(endedRecord(claimed.subscription, { nowMs, requestId: deps.newId() }));
+  } catch (err) {
+    // Given back at once so that the next turn need not wait for the claim to lapse; if the store is
+    // down too, it lapses by itself.
+    await deps.store.update(s.id, (current) => (current.ending?.claim === claim ? { subscription: withoutClaim(current) } : undefined)).catch(() => undefined);
+    throw err;
+  }
+  // A claim another caller took over after ours lapsed is theirs to end, with their record.
+  await deps.store.update(s.id, (current) => (isLive(current) && (current.ending === undefined || current.ending.claim === claim)
+    ? { subscription: ended(current, reason, nowMs) }
+    : undefined));
+}
+
+function withoutClaim(s: StoredSubscription): StoredSubscription {
+  const { ending: _e, ...rest } = s;
+  return rest;
 }

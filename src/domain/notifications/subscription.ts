@@ -86,6 +86,18 @@ export interface StoredSubscription {
   feedPosition?: number;
   /** When the service next has work for it (a handshake, events to deliver, a retry, a heartbeat, its end); absent: none until something changes. */
   dueMs?: number;
+  /** An end being written by the one caller that claimed it (notification-deps.ts, endSubscription); absent otherwise. */
+  ending?: EndingClaim;
+}
+
+/**
+ * A caller's claim to end a live subscription: it alone writes the end's audit record and then the end,
+ * so two instances ending it at once leave one record. Another caller may take it over from `untilMs`,
+ * when the one that claimed it stopped on the way.
+ */
+export interface EndingClaim {
+  claim: string;
+  untilMs: number;
 }
 
 /** What happened to the focus of an event. */

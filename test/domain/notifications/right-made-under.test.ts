@@ -7,7 +7,10 @@
 import { describe, expect, it } from 'vitest';
 import type { PatientAccess } from '../../../src/domain/access/patient-access.js';
 import type { Relationship } from '../../../src/domain/access/relationship.js';
+import { ManageSubscriptions } from '../../../src/domain/notifications/manage-subscriptions.js';
+import { ENDING_CLAIM_MS, endSubscription } from '../../../src/domain/notifications/notification-deps.js';
 import { keepsRight } from '../../../src/domain/notifications/right-to-read.js';
+import { TOPIC_NAMES, type TopicName } from '../../../src/domain/notifications/topics.js';
 import { bookings } from '../../fakes/builders.js';
 import { CHILD, channelOf, GUARDIAN, STRANGER, subscriber, world } from './engine-world.js';
 
@@ -99,6 +102,60 @@ describe('a subscription is tied to the right it was made under', () => {
     // A poll after it finds nothing more to end.
     await w.tick();
     expect(w.audit.records.filter((r) => r.operation === 'unsubscribeJournalNote' && r.delegation === 'service')).toHaveLength(1);
+  });
+
+  // Hostile review helper-113, F2: two instances (a read on one, a delivery turn on another) ending one
+  // subscription at the same moment each wrote an "ended" record. Failed before: two records.
+  it('ended by two instances at once, it is ended once, with one record', async () => {
+    const w = world('no release policy');
+    const s = await w.manage.create(subscriber(GUARDIAN), { topic: 'journal-note', patient: CHILD, channel: channelOf() }, noop);
+    await w.send.turn();
+    await w.send.settled();
+    const other = new ManageSubscriptions(w.deps, { topics: new Set<TopicName>(TOPIC_NAMES), pollMs: 60_000, newSubscriptionId: () => 'unused' });
+    w.registry.revokeAll(GUARDIAN);
+    const read = await Promise.all([w.manage.current(s), other.current(s)]);
+    expect(read.map((r) => r.status)).toEqual(['off', 'off']);
+    expect(w.audit.records.filter((r) => r.operation === 'unsubscribeJournalNote' && r.delegation === 'service')).toHaveLength(1);
+    expect(await w.store.byId(s.id)).toMatchObject({ status: 'off', endReason: 'right-lost' });
+    expect((await w.store.byId(s.id))?.ending).toBeUndefined();
+  });
+
+  it('ended twice at the same moment (a read and a delivery turn), the first to claim the end writes the one record', async () => {
+    const w = world('no release policy');
+    const s = await w.manage.create(subscriber(GUARDIAN), { topic: 'journal-note', patient: CHILD, channel: channelOf() }, noop);
+    await Promise.all([endSubscription(w.deps, s, 'right-lost'), endSubscription(w.deps, s, 'ended')]);
+    expect(w.audit.records.filter((r) => r.operation === 'unsubscribeJournalNote' && r.delegation === 'service')).toHaveLength(1);
+    expect(await w.store.byId(s.id)).toMatchObject({ status: 'off', endReason: 'right-lost' });
+  });
+
+  it('an end whose audit record cannot be written leaves it live for the next caller to end', async () => {
+    const w = world('no release policy');
+    const s = await w.manage.create(subscriber(GUARDIAN), { topic: 'journal-note', patient: CHILD, channel: channelOf() }, noop);
+    w.registry.revokeAll(GUARDIAN);
+    w.audit.mode = 'fail';
+    await expect(endSubscription(w.deps, s, 'right-lost')).rejects.toThrow('audit store down');
+    expect(await w.store.byId(s.id)).toMatchObject({ status: 'requested' });
+    expect((await w.store.byId(s.id))?.ending).toBeUndefined();
+    w.audit.mode = 'ok';
+    expect(await w.manage.current(s)).toMatchObject({ status: 'off', endReason: 'right-lost' });
+    expect(w.audit.records.filter((r) => r.operation === 'unsubscribeJournalNote' && r.delegation === 'service')).toHaveLength(1);
+  });
+
+  it('an end begun by an instance that stopped is taken over once its claim has lapsed', async () => {
+    const w = world('no release policy');
+    const s = await w.manage.create(subscriber(GUARDIAN), { topic: 'journal-note', patient: CHILD, channel: channelOf() }, noop);
+    w.registry.revokeAll(GUARDIAN);
+    w.audit.mode = 'hang';
+    void endSubscription(w.deps, s, 'right-lost');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect((await w.store.byId(s.id))?.ending).toBeDefined();
+    w.audit.mode = 'ok';
+    await endSubscription(w.deps, s, 'right-lost');
+    expect(w.audit.records.filter((r) => r.delegation === 'service')).toHaveLength(0);
+    w.clock.advance(ENDING_CLAIM_MS);
+    await endSubscription(w.deps, s, 'right-lost');
+    expect(w.audit.records.filter((r) => r.operation === 'unsubscribeJournalNote' && r.delegation === 'service')).toHaveLength(1);
+    expect(await w.store.byId(s.id)).toMatchObject({ status: 'off', endReason: 'right-lost' });
   });
 
   // Hostile review helper-110, F3: a handshake refused after the subscription was ended (its right gone, or
