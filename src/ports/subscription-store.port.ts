@@ -51,6 +51,8 @@ export interface SubscriptionStore {
    */
   create(subscription: StoredSubscription, views: Views, admit: (same: readonly StoredSubscription[]) => void, firstPollMs: number): Promise<void>;
   byId(id: string): Promise<StoredSubscription | undefined>;
+  /** The views kept for `id` now, read without waiting for a change of it to end; `{}` when it has none or is gone. */
+  views(id: string): Promise<Views>;
   /** Every subscription kept of one person through one app, oldest first. */
   ofSubscriber(personId: string, clientId: string): Promise<StoredSubscription[]>;
   /** The live subscriptions (requested or active) following `patient`, oldest first. */

@@ -25,6 +25,10 @@ export class MemorySubscriptionStore implements SubscriptionStore {
     return this.table.get(id);
   }
 
+  async views(id: string): Promise<Views> {
+    return this.table.state.views[id] ?? {};
+  }
+
   async ofSubscriber(personId: string, clientId: string): Promise<StoredSubscription[]> {
     return this.table.all((s) => s.subscriber.personId === personId && s.subscriber.clientId === clientId);
   }

@@ -82,6 +82,10 @@ export class PostgresSubscriptionStore extends PostgresSubscriptionWork implemen
     });
   }
 
+  views(id: string): Promise<Views> {
+    return this.db.guarded('read', async () => viewsOf(await this.viewTexts(this.db.pool, id)));
+  }
+
   ofSubscriber(personId: string, clientId: string): Promise<StoredSubscription[]> {
     return this.listed(`person_id = $1 AND client_id = $2`, [personId, clientId]);
   }
@@ -104,7 +108,7 @@ export class PostgresSubscriptionStore extends PostgresSubscriptionWork implemen
       if (rows[0] === undefined) return undefined;
       const before = subscriptionOf(rows[0]);
       const kept = withViews ? await this.viewTexts(client, id) : undefined;
-      const views: Views = Object.fromEntries([...kept ?? []].map(([read, text]) => [read, JSON.parse(text) as Views[string]]));
+      const views = viewsOf(kept ?? new Map());
       const change = decided(() => {
         const made = decide(before, views);
         if (made !== undefined) checkNumbering(before, made);
@@ -123,7 +127,7 @@ export class PostgresSubscriptionStore extends PostgresSubscriptionWork implemen
   }
 
   /** The views kept for `id`, each read's as the JSON text stored. */
-  private async viewTexts(client: pg.PoolClient, id: string): Promise<Map<string, string>> {
+  private async viewTexts(client: pg.Pool | pg.PoolClient, id: string): Promise<Map<string, string>> {
     const { rows } = await client.query<{ read: string; view: string }>(`SELECT read, view::text AS view FROM ${this.db.s}.subscription_views WHERE subscription_id = $1`, [id]);
     return new Map(rows.map((r) => [r.read, r.view]));
   }
@@ -214,3 +218,5 @@ export class PostgresSubscriptionStore extends PostgresSubscriptionWork implemen
     return this.db.close();
   }
 }
+
+const viewsOf = (texts: ReadonlyMap<string, string>): Views => Object.fromEntries([...texts].map(([read, text]) => [read, JSON.parse(text) as Views[string]]));

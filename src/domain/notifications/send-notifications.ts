@@ -194,7 +194,7 @@ export class SendNotifications {
     if (events.length === 0) return this.settle(s, (current) => delivered(current, s.eventCount, this.deps.clock.now()));
     const through = (events.at(-1) as SubscriptionEvent).number;
     // The kept views before the records are read: a poll after that read is one the marks must yield to (helper-112, F2).
-    const keptBefore = feedOfTopic(s.topic) === undefined ? await this.keptViews(s.id) : {};
+    const keptBefore = feedOfTopic(s.topic) === undefined ? await this.deps.store.views(s.id) : {};
     const { told, withheld } = await eventsNow(this.deps, s, right, events);
     if (told.length === 0) return this.keepUntold(s.id, withheld, keptBefore, (current) => passedOver(current, through, this.deps.clock.now()));
     if (!leaseLeft(s)) return s;
@@ -204,16 +204,6 @@ export class SendNotifications {
     // Only once taken are the events left out passed over; a refused notification's are checked again at the retry.
     if (sent !== undefined && sent.deliveredThrough >= through && withheld.size > 0) await this.keepUntold(s.id, withheld, keptBefore, (current) => current);
     return sent;
-  }
-
-  /** The views kept for `id` now. */
-  private async keptViews(id: string): Promise<Views> {
-    let kept: Views = {};
-    await this.deps.store.update(id, (_current, views) => {
-      kept = views;
-      return undefined;
-    }, true);
-    return kept;
   }
 
   /**

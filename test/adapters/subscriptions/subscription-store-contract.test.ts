@@ -54,6 +54,9 @@ export function describeSubscriptionStore(kind: StoreKind, skip = false): void {
       const claimed = { ...full, ending: { claim: '00000000-0000-4000-8000-000000000001', untilMs: 1_800_000_030_123 } };
       await a.update(full.id, () => ({ subscription: claimed }));
       expect(await b.byId(full.id)).toEqual(claimed);
+      expect(await b.views(full.id)).toEqual({ getLabResults: { 'DiagnosticReport/r1': 'd1' } });
+      expect(await b.views(other.id)).toEqual({});
+      expect(await b.views('f'.repeat(32))).toEqual({});
       let views: unknown;
       await b.update(full.id, (_s, v) => {
         views = v;
