@@ -79,13 +79,16 @@ describe('metrics', () => {
       const trickling = opened();
       trickling.socket.write('GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n');
       trickle = setInterval(() => trickling.socket.writable && trickling.socket.write('X'), 200);
-      // Past the cap, a connection is closed at once; those within it stay until their deadline.
+      // Past the cap, a connection is closed at once; those within it stay until their deadline. "At once"
+      // is told from "at the deadline" by half the deadline, and the deadline's own closing is given twice
+      // its time: a machine busy with other suites delayed either past a fixed second or three.
       const crowd = Array.from({ length: METRICS_MAX_CONNECTIONS + 3 }, opened);
-      const early = await Promise.all(crowd.map((c) => within(c.closed, 1000)));
-      expect(early.filter((e) => e !== 'still open').length).toBeGreaterThanOrEqual(3);
+      const bound = 2 * METRICS_HEADERS_TIMEOUT_MS + 3000;
       for (const [name, c] of [['silent', silent], ['trickling', trickling]] as const) {
-        expect([name, await within(c.closed, METRICS_HEADERS_TIMEOUT_MS + 3000)]).not.toEqual([name, 'still open']);
+        expect([name, await within(c.closed, bound)]).not.toEqual([name, 'still open']);
       }
+      const closedAfter = await Promise.all(crowd.map((c) => within(c.closed, bound)));
+      expect(closedAfter.filter((ms) => ms !== 'still open' && ms < METRICS_HEADERS_TIMEOUT_MS / 2).length).toBeGreaterThanOrEqual(3);
       crowd.forEach((c) => c.socket.destroy());
       await Promise.all(crowd.map((c) => c.closed));
       expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(200);
