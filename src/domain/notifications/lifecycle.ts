@@ -15,8 +15,17 @@ export const backoffMs = (failures: number): number => Math.min(MAX_BACKOFF_MS, 
 /** Whether events are numbered that its endpoint has not taken yet. */
 export const hasUndelivered = (s: StoredSubscription): boolean => s.eventCount > s.deliveredThrough;
 
-/** When the service next has work for `s` as it is: its handshake, its undelivered events (or their retry), a heartbeat, its end. */
+/**
+ * When the service next has work for `s` as it is: its handshake, its undelivered events (or their
+ * retry), a heartbeat, its end; not before a claim to end it lapses, since until then the end is the
+ * claimer's to write (notification-deps.ts, endSubscription).
+ */
 export function dueOf(s: StoredSubscription, nowMs: number): number | undefined {
+  const next = workDue(s, nowMs);
+  return next === undefined || s.ending === undefined ? next : Math.max(next, s.ending.untilMs);
+}
+
+function workDue(s: StoredSubscription, nowMs: number): number | undefined {
   if (s.status === 'off' || s.status === 'error') return undefined;
   if (s.status === 'requested') return s.nextAttemptMs ?? nowMs;
   const times: number[] = [];
@@ -92,9 +101,9 @@ export const heartbeatSent = (s: StoredSubscription, nowMs: number): StoredSubsc
 
 /**
  * Something new to do now (a feed's entry arrived): due at once unless it already is, or its next
- * attempt is later (a backoff, or a pause after the EHR could not answer its check), but never after
- * its end.
+ * attempt is later (a backoff, or a pause after the EHR could not answer its check) or a claim to end
+ * it has not lapsed, but never after its end.
  */
 export const dueNow = (s: StoredSubscription, nowMs: number): StoredSubscription =>
   (s.status === 'off' || s.status === 'error' ? s
-    : { ...s, dueMs: Math.min(Math.max(Math.min(s.dueMs ?? nowMs, nowMs), s.nextAttemptMs ?? 0), s.endMs ?? Number.POSITIVE_INFINITY) });
+    : { ...s, dueMs: Math.min(Math.max(Math.min(s.dueMs ?? nowMs, nowMs), s.nextAttemptMs ?? 0, s.ending?.untilMs ?? 0), s.endMs ?? Number.POSITIVE_INFINITY) });

@@ -44,4 +44,13 @@ describe('a subscription\'s life (docs/notifications.md#delivery)', () => {
     expect(dueNow({ ...waiting, endMs: 20_000 }, 10_000).dueMs).toBe(20_000);
     expect(dueNow({ ...base, status: 'active' as const }, 10_000).dueMs).toBe(10_000);
   });
+
+  it('one whose end another caller claimed is due when the claim lapses, not before; an ended one never', () => {
+    const claimed = { ...base, status: 'active' as const, eventCount: 1, ending: { claim: 'c', untilMs: 40_000 } };
+    expect(dueOf(claimed, 10_000)).toBe(40_000);
+    expect(dueNow(claimed, 10_000).dueMs).toBe(40_000);
+    expect(dueOf({ ...claimed, status: 'requested' as const }, 10_000)).toBe(40_000);
+    expect(dueOf(ended(claimed, 'right-lost', 10_000), 10_000)).toBeUndefined();
+    expect(ended(claimed, 'right-lost', 10_000).ending).toBeUndefined();
+  });
 });

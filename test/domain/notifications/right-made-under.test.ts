@@ -12,7 +12,7 @@ import { ENDING_CLAIM_MS, endSubscription } from '../../../src/domain/notificati
 import { keepsRight } from '../../../src/domain/notifications/right-to-read.js';
 import { TOPIC_NAMES, type TopicName } from '../../../src/domain/notifications/topics.js';
 import { bookings } from '../../fakes/builders.js';
-import { CHILD, channelOf, GUARDIAN, STRANGER, subscriber, world } from './engine-world.js';
+import { CHILD, channelOf, GUARDIAN, note, notes, STRANGER, subscriber, world } from './engine-world.js';
 
 const noop = async (): Promise<void> => undefined;
 
@@ -126,6 +126,29 @@ describe('a subscription is tied to the right it was made under', () => {
     await Promise.all([endSubscription(w.deps, s, 'right-lost'), endSubscription(w.deps, s, 'ended')]);
     expect(w.audit.records.filter((r) => r.operation === 'unsubscribeJournalNote' && r.delegation === 'service')).toHaveLength(1);
     expect(await w.store.byId(s.id)).toMatchObject({ status: 'off', endReason: 'right-lost' });
+  });
+
+  // A delivery turn that found the end claimed by another instance left it due at once: with events to
+  // deliver, every turn checked its right again (an EHR read) until the claim's end. Failed before: due at once.
+  it('one whose end another instance claimed is not served again until that claim lapses', async () => {
+    const w = world('no release policy');
+    const s = await w.manage.create(subscriber(GUARDIAN), { topic: 'journal-note', patient: CHILD, channel: channelOf() }, noop);
+    await w.tick();
+    w.ehr.withPatient(CHILD, { ...w.ehr.patients.get(CHILD), getJournalNotes: notes(note('n-old', '20261001090000', '20261001100000'), note('n-new', '20261126100500', '20261126100500')) });
+    w.clock.advance(60_000);
+    await w.poll();
+    const untilMs = w.clock.now() + ENDING_CLAIM_MS;
+    await w.store.update(s.id, (current) => ({ subscription: { ...current, ending: { claim: 'another instance', untilMs } } }));
+    w.registry.revokeAll(GUARDIAN);
+    await w.send.turn();
+    await w.send.settled();
+    expect(await w.store.byId(s.id)).toMatchObject({ status: 'active', eventCount: 1, deliveredThrough: 0, dueMs: untilMs });
+    expect(w.channel.kinds()).toEqual(['handshake']);
+    w.clock.advance(ENDING_CLAIM_MS);
+    await w.send.turn();
+    await w.send.settled();
+    expect(await w.store.byId(s.id)).toMatchObject({ status: 'off', endReason: 'right-lost' });
+    expect((await w.store.byId(s.id))?.dueMs).toBeUndefined();
   });
 
   it('an end whose audit record cannot be written leaves it live for the next caller to end', async () => {
