@@ -37,6 +37,14 @@ export const MAX_IN_FLIGHT_PER_APP = 8;
 export const UNSERVED_RETRY_MS = 30_000;
 /** Claims one turn makes at most: enough to pass over a few apps that are full. */
 const CLAIM_ROUNDS = 4;
+/**
+ * What a notification's audit record may take, counted into the lease before it is written: more than
+ * the PostgreSQL trail waits (2.5 s) before it gives up. A slower one is caught by asking the lease again.
+ */
+export const AUDIT_ALLOWANCE_MS = 3000;
+
+/** Whether a notification may still start: with `extraMs` of work before its POST counted too. */
+type LeaseLeft = (s: StoredSubscription, extraMs?: number) => boolean;
 
 export interface SendSettings {
   /** SUBSCRIPTION_RETRY_MINUTES in milliseconds: how long failing deliveries are retried before `error`. */
@@ -126,7 +134,7 @@ export class SendNotifications {
 
   private async serve(leased: StoredSubscription): Promise<void> {
     const nowMs = this.deps.clock.now();
-    const leaseLeft = (s: StoredSubscription): boolean => this.leaseLeft(s, nowMs);
+    const leaseLeft: LeaseLeft = (s, extraMs = 0) => this.leaseLeft(s, nowMs, extraMs);
     if (!isLive(leased)) return;
     if (leased.endMs !== undefined && leased.endMs <= nowMs) return endSubscription(this.deps, leased, 'ended');
     if (leased.status === 'requested') return this.handshake(leased);
@@ -173,16 +181,17 @@ export class SendNotifications {
   }
 
   /**
-   * Whether a notification started now, its timeout counted, ends within the lease taken at `servedSinceMs`:
-   * one that could outlast it is not started, or another instance would take the subscription and send it
-   * again. Asked before each notification's reads and again after them (hostile review helper-113, F1).
+   * Whether a notification started now, after `extraMs` and with its timeout counted, ends within the lease
+   * taken at `servedSinceMs`: one that could outlast it is not started, or another instance would take the
+   * subscription and send it again. Asked before each notification's reads, after them with its audit
+   * record's allowance (hostile review helper-113, F1), and after that record before the POST (helper-114, F3).
    */
-  private leaseLeft(s: StoredSubscription, servedSinceMs: number): boolean {
-    return this.deps.clock.now() - servedSinceMs + s.channel.timeoutSeconds * 1000 < this.settings.leaseMs;
+  private leaseLeft(s: StoredSubscription, servedSinceMs: number, extraMs: number): boolean {
+    return this.deps.clock.now() - servedSinceMs + extraMs + s.channel.timeoutSeconds * 1000 < this.settings.leaseMs;
   }
 
   /** Sends `s`'s next undelivered events, after the check at sending and their audit record; none once the lease is too short. */
-  private async deliverEvents(s: StoredSubscription, leaseLeft: (s: StoredSubscription) => boolean): Promise<StoredSubscription | undefined> {
+  private async deliverEvents(s: StoredSubscription, leaseLeft: LeaseLeft): Promise<StoredSubscription | undefined> {
     const right = await this.deps.right.check(s);
     if (right.kind === 'lost') {
       await endSubscription(this.deps, s, right.reason);
@@ -197,9 +206,11 @@ export class SendNotifications {
     const keptBefore = feedOfTopic(s.topic) === undefined ? await this.deps.store.views(s.id) : {};
     const { told, withheld } = await eventsNow(this.deps, s, right, events);
     if (told.length === 0) return this.keepUntold(s.id, withheld, keptBefore, (current) => passedOver(current, through, this.deps.clock.now()));
-    if (!leaseLeft(s)) return s;
+    if (!leaseLeft(s, AUDIT_ALLOWANCE_MS)) return s;
     const nowMs = this.deps.clock.now();
     await this.deps.audit.append(notifiedRecord(s, right.access.basis, { nowMs, requestId: this.deps.newId() }));
+    // A record slower than its allowance stays, told of nothing now: the next turn sends with a record of its own.
+    if (!leaseLeft(s)) return s;
     const sent = await this.send(s, 'event-notification', told, (current, at) => delivered(current, through, at));
     // Only once taken are the events left out passed over; a refused notification's are checked again at the retry.
     if (sent !== undefined && sent.deliveredThrough >= through && withheld.size > 0) await this.keepUntold(s.id, withheld, keptBefore, (current) => current);
@@ -222,7 +233,7 @@ export class SendNotifications {
   }
 
   /** A heartbeat tells the receiver the subscription lives, so it goes only while its person may still be told. */
-  private async heartbeat(s: StoredSubscription, leaseLeft: (s: StoredSubscription) => boolean): Promise<StoredSubscription | undefined> {
+  private async heartbeat(s: StoredSubscription, leaseLeft: LeaseLeft): Promise<StoredSubscription | undefined> {
     const right = await this.deps.right.check(s);
     if (right.kind === 'lost') {
       await endSubscription(this.deps, s, right.reason);

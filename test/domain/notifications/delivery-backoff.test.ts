@@ -9,6 +9,18 @@ import { UNSERVED_RETRY_MS } from '../../../src/domain/notifications/send-notifi
 import { CHILD, channelOf, GUARDIAN, note, notes, POLL_MS, RETRY_MS, subscriber, world } from './engine-world.js';
 
 const noop = async (): Promise<void> => undefined;
+
+/** A world whose guardian's subscription (one event a notification) has three events numbered and none sent. */
+async function threeEventsToSend(): Promise<ReturnType<typeof world>> {
+  const w = world('no release policy');
+  await w.manage.create(subscriber(GUARDIAN), { topic: 'journal-note', patient: CHILD, channel: { ...channelOf(), maxCount: 1 } }, noop);
+  await w.tick();
+  const many = Array.from({ length: 3 }, (_, i) => note(`n-${i}`, '20261124090000', '20261124090000'));
+  w.ehr.withPatient(CHILD, { ...w.ehr.patients.get(CHILD), getJournalNotes: notes(note('n-old', '20261001090000', '20261001100000'), ...many) });
+  w.clock.advance(POLL_MS);
+  await w.poll();
+  return w;
+}
 const CLOSED = '20261001100000';
 
 /** `turns` delivery turns, `stepMs` apart. */
@@ -133,13 +145,7 @@ describe('delivery backs off', () => {
   // Hostile review helper-113, F1: the lease was checked before the EHR reads that precede a send, so slow
   // reads let a notification start that outlasted the lease. Failed before: event 2 in the same serve.
   it('the lease is checked again after the reads before a send, not only before them', async () => {
-    const w = world('no release policy');
-    await w.manage.create(subscriber(GUARDIAN), { topic: 'journal-note', patient: CHILD, channel: { ...channelOf(), maxCount: 1 } }, noop);
-    await w.tick();
-    const many = Array.from({ length: 3 }, (_, i) => note(`n-${i}`, '20261124090000', '20261124090000'));
-    w.ehr.withPatient(CHILD, { ...w.ehr.patients.get(CHILD), getJournalNotes: notes(note('n-old', '20261001090000', '20261001100000'), ...many) });
-    w.clock.advance(POLL_MS);
-    await w.poll();
+    const w = await threeEventsToSend();
     const reads = w.ehr.reads as { -readonly [R in keyof typeof w.ehr.reads]: (typeof w.ehr.reads)[R] };
     const read = reads.getJournalNotes;
     // Each read before a send takes 25 s, each send 20 s, of the 60 s lease; the timeout is 10 s.
@@ -155,5 +161,36 @@ describe('delivery backs off', () => {
     await w.send.settled();
     expect(w.channel.kinds().filter((k) => k.startsWith('event'))).toEqual(['event-notification 1']);
     expect(w.audit.records.filter((r) => r.operation === 'notifyJournalNote')).toHaveLength(1);
+  });
+
+  // Hostile review helper-114, F3: the audit record was written after the lease's last check, so a slow audit
+  // store let a POST start that outlasted the lease (0.8-1.7 s past it, measured). Failed before: events 1 and 2.
+  it('the time its audit record may take is counted into the lease before a send, and the lease asked again after it', async () => {
+    const w = await threeEventsToSend();
+    const append = w.audit.append.bind(w.audit);
+    // Of the 60 s lease a send takes 48 s (timeout 10 s): 2 s are left, too few for the audit's allowance.
+    w.channel.answer = async () => {
+      w.clock.advance(48_000);
+      return { kind: 'delivered', status: 200 };
+    };
+    await w.send.turn();
+    await w.send.settled();
+    expect(w.channel.kinds().filter((k) => k.startsWith('event'))).toEqual(['event-notification 1']);
+    expect(w.audit.records.filter((r) => r.operation === 'notifyJournalNote')).toHaveLength(1);
+    // An audit slower than its allowance (51 s): asked again after it, the lease is too short for the POST.
+    w.audit.append = async (record) => {
+      if (record.operation === 'notifyJournalNote') w.clock.advance(51_000);
+      return append(record);
+    };
+    w.channel.answer = async () => ({ kind: 'delivered', status: 200 });
+    await w.send.turn();
+    await w.send.settled();
+    expect(w.channel.kinds().filter((k) => k.startsWith('event'))).toEqual(['event-notification 1']);
+    // Its record stays (it cannot be taken back); the next turn sends events 2 and 3, each with a record of its own.
+    w.audit.append = append;
+    await w.send.turn();
+    await w.send.settled();
+    expect(w.channel.kinds().filter((k) => k.startsWith('event'))).toEqual(['event-notification 1', 'event-notification 2', 'event-notification 3']);
+    expect(w.audit.records.filter((r) => r.operation === 'notifyJournalNote')).toHaveLength(4);
   });
 });
