@@ -6,6 +6,7 @@ import { AccessLogUnavailableError } from '../ports/access-log.port.js';
 import { AnswerAbandonedError, AnswerMemoryFullError } from '../ports/answer-memory.port.js';
 import { InvalidTokenError, TokenStatusUnavailableError, type TokenFault } from '../ports/access-token-verifier.port.js';
 import { EhrError } from '../domain/ehr-error.js';
+import { EndNotRecordedError } from '../domain/notifications/notification-deps.js';
 import { ReadUnavailableError } from '../domain/read-availability/unavailable-read.js';
 import { ApiError, MESSAGES } from './api-error.js';
 import { AuditUnavailableError } from './plugins/audit-errors.js';
@@ -191,7 +192,7 @@ export function toHttpFailure(err: unknown, door: Door = 'cos'): HttpFailure {
     // Nobody is left to read it; the status is for the audit trail, the log and the metrics.
     return { status: 503, message: 'The request was withdrawn before it was answered.', headers: {}, fault: false };
   }
-  if (err instanceof AuditUnavailableError) {
+  if (err instanceof AuditUnavailableError || err instanceof EndNotRecordedError) {
     return { status: 503, message: 'The service cannot record this access right now. Try again later.', headers: { 'retry-after': '5' }, fault: true };
   }
   const fe = err as Partial<FastifyError>;

@@ -135,12 +135,13 @@ export class ManageSubscriptions {
   }
 
   /**
-   * The kept events numbered `since` to `until` (inclusive, at most MAX_EVENTS_PER_CALL), re-checked as
-   * at sending: none when its person may no longer be told; of a record topic, only those whose focus
-   * they may still see (a deleted one while it is still gone).
+   * The kept events of `subscription` (the subscriber's own, as `current` gives it: so it never says
+   * `active` where the read and `$status` would not) numbered `since` to `until` (inclusive, at most
+   * MAX_EVENTS_PER_CALL), re-checked as at sending: none when its person may no longer be told; of a
+   * record topic, only those whose focus they may still see (a deleted one while it is still gone).
    */
-  async events(subscriber: Subscriber, id: string, since: number, until: number): Promise<{ subscription: StoredSubscription; events: SubscriptionEvent[] }> {
-    const subscription = await this.get(subscriber, id);
+  async events(subscription: StoredSubscription, since: number, until: number): Promise<{ subscription: StoredSubscription; events: SubscriptionEvent[] }> {
+    const id = subscription.id;
     const last = Math.min(until, subscription.eventCount, since + MAX_EVENTS_PER_CALL - 1);
     const kept = since > last ? [] : await this.deps.store.events(id, since, last, MAX_EVENTS_PER_CALL);
     const right = await this.deps.right.check(subscription);

@@ -40,6 +40,14 @@ export interface NotificationDeps {
 }
 
 /**
+ * The record of a subscription's end could not be written, so it was not ended: it stays as it was,
+ * and a request that had to end it is answered as any access the service cannot record (503).
+ */
+export class EndNotRecordedError extends Error {
+  override name = 'EndNotRecordedError';
+}
+
+/**
  * How long a claimed end keeps every other caller from ending the subscription: longer than an audit
  * record takes to be written, short enough that one whose claimer stopped on the way ends soon after.
  */
@@ -64,7 +72,7 @@ export async function endSubscription(deps: NotificationDeps, s: StoredSubscript
     // Given back at once so that the next turn need not wait for the claim to lapse; if the store is
     // down too, it lapses by itself.
     await deps.store.update(s.id, (current) => (current.ending?.claim === claim ? { subscription: withoutClaim(current) } : undefined)).catch(() => undefined);
-    throw err;
+    throw new EndNotRecordedError('the end of a subscription could not be recorded in the audit trail', { cause: err });
   }
   // A claim another caller took over after ours lapsed is theirs to end, with their record.
   await deps.store.update(s.id, (current) => (isLive(current) && (current.ending === undefined || current.ending.claim === claim)

@@ -198,9 +198,8 @@ export function subscriptionRoutes(app: FastifyInstance, { deps, door, topics, a
     const format = formatOf(request, isPatientIdForm, ['eventsSinceNumber', 'eventsUntilNumber']);
     const since = eventNumber(request, 'eventsSinceNumber', 1);
     const until = eventNumber(request, 'eventsUntilNumber', since + MAX_EVENTS_PER_CALL - 1);
-    const subscriber = subscriberOf(request, api);
-    const s = await own(request, subscriber, 'read');
-    const { subscription, events } = await door.manage.events(subscriber, s.id, since, until);
+    const s = await own(request, subscriberOf(request, api), 'read');
+    const { subscription, events } = await door.manage.events(s, since, until);
     return send(request, reply, notificationBundle(subscription, 'query-event', events, bundles()), format);
   });
 }

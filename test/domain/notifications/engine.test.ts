@@ -244,9 +244,9 @@ describe('the notification engine', () => {
     await w.tick();
     w.ehr.withPatient(CHILD, { ...w.ehr.patients.get(CHILD), getJournalNotes: notes(note('n-old', '20261001090000', '20261001100000'), note('n-6', '20261126110000', '20261126110000')) });
     await w.tick();
-    expect((await w.manage.events(subscriber(GUARDIAN), s.id, 1, 10)).events.map((e) => e.focus)).toEqual(['Composition/n-6']);
+    expect((await w.manage.events(await w.manage.current(await w.manage.get(subscriber(GUARDIAN), s.id)), 1, 10)).events.map((e) => e.focus)).toEqual(['Composition/n-6']);
     w.registry.revokeAll(GUARDIAN);
-    expect((await w.manage.events(subscriber(GUARDIAN), s.id, 1, 10)).events).toEqual([]);
+    expect((await w.manage.events(await w.manage.current(await w.manage.get(subscriber(GUARDIAN), s.id)), 1, 10)).events).toEqual([]);
   });
 
   it('issue 57 item 4: a read turned off takes no other down: the appointment topic tells a booking while video meetings are off', async () => {

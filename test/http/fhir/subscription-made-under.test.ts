@@ -57,6 +57,43 @@ describe('a subscription made under a proxy grant, on /fhir', () => {
     expect(await t.subscriptions?.store.byId(id)).toMatchObject({ status: 'off', endReason: 'right-lost' });
     expect(t.audit.records.filter((r) => r.operation === 'unsubscribeLabResult' && r.delegation === 'service' && r.patientId === TOLVAN)).toHaveLength(1);
   });
+
+  // Hostile review helper-114, F1: while another instance wrote the end it had claimed, the read and `$status`
+  // said `off` but `$events` said `active`: it read the stored row again. Failed before: `active` from $events.
+  it('is off in its read, $status and $events alike while another instance writes the end it claimed', async () => {
+    const ended = (): number => t.audit.records.filter((r) => r.operation === 'unsubscribeLabResult' && r.delegation === 'service' && r.patientId === TOLVAN).length;
+    const before = ended();
+    const lab = await activeGrant(grants, TOLVAN, ANTON, ['LabResult']);
+    const { id } = JSON.parse((await post(t, subscription({ topic: 'lab-result', patient: TOLVAN }), anton)).body) as { id: string };
+    await t.subscriptions?.store.update(id, (s) => ({ subscription: { ...s, status: 'active', ending: { claim: 'another instance', untilMs: NOW + 30_000 } } }));
+    await grants.revoke(TOLVAN, lab, nothingToAudit);
+    expect(statusOf(await get(t, `/fhir/Subscription/${id}/$events`, anton))).toBe('off');
+    expect(statusOf(await get(t, `/fhir/Subscription/${id}/$status`, anton))).toBe('off');
+    expect((JSON.parse((await get(t, `/fhir/Subscription/${id}`, anton)).body) as { status: string }).status).toBe('off');
+    // The end and its one record are the claimer's to write.
+    expect(await t.subscriptions?.store.byId(id)).toMatchObject({ status: 'active', ending: { claim: 'another instance' } });
+    expect(ended()).toBe(before);
+  });
+
+  // Hostile review helper-114, a note: a read that had to end a subscription whose end could not be audited
+  // answered a bare 500. Failed before: 500.
+  it('read while the record of its end cannot be written, it is answered 503 and stays as it was', async () => {
+    const lab = await activeGrant(grants, TOLVAN, ANTON, ['LabResult']);
+    const { id } = JSON.parse((await post(t, subscription({ topic: 'lab-result', patient: TOLVAN }), anton)).body) as { id: string };
+    await grants.revoke(TOLVAN, lab, nothingToAudit);
+    t.audit.refuse = (r) => r.operation === 'unsubscribeLabResult';
+    try {
+      const res = await get(t, `/fhir/Subscription/${id}/$status`, anton);
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBe('5');
+      expect(JSON.parse(res.body)).toMatchObject({ resourceType: 'OperationOutcome', issue: [{ diagnostics: 'The service cannot record this access right now. Try again later.' }] });
+      expect(await t.subscriptions?.store.byId(id)).toMatchObject({ status: 'requested' });
+      expect((await t.subscriptions?.store.byId(id))?.ending).toBeUndefined();
+    } finally {
+      t.audit.refuse = undefined;
+    }
+    expect(statusOf(await get(t, `/fhir/Subscription/${id}/$status`, anton))).toBe('off');
+  });
 });
 
 /** The `status` parameter of a `$status` answer. */
