@@ -84,7 +84,9 @@ export class SendNotifications {
     for (let round = 0; round < CLAIM_ROUNDS; round++) {
       const room = this.settings.maxInFlight - this.inFlight.size;
       if (room <= 0) return;
-      const claimed = await this.deps.store.claimDue(this.deps.clock.now(), this.settings.owner, this.settings.leaseMs, room, [...full]);
+      // The lease runs from this instant, the claim's own time included (hostile review helper-115, F1).
+      const leasedAtMs = this.deps.clock.now();
+      const claimed = await this.deps.store.claimDue(leasedAtMs, this.settings.owner, this.settings.leaseMs, room, [...full]);
       if (claimed.length === 0) return;
       for (const s of claimed) {
         const { clientId } = s.subscriber;
@@ -97,13 +99,13 @@ export class SendNotifications {
           continue;
         }
         perApp.set(clientId, serving + 1);
-        this.start(s);
+        this.start(s, leasedAtMs);
       }
     }
   }
 
-  private start(s: StoredSubscription): void {
-    const done = this.serve(s).catch(async (err: unknown) => {
+  private start(s: StoredSubscription, leasedAtMs: number): void {
+    const done = this.serve(s, leasedAtMs).catch(async (err: unknown) => {
       this.settings.onError?.(err);
       await this.later(s.id);
     })
@@ -132,12 +134,12 @@ export class SendNotifications {
     while (this.inFlight.size > 0) await Promise.all([...this.inFlight.values()].map((f) => f.serving));
   }
 
-  private async serve(leased: StoredSubscription): Promise<void> {
+  private async serve(leased: StoredSubscription, leasedAtMs: number): Promise<void> {
     const nowMs = this.deps.clock.now();
-    const leaseLeft: LeaseLeft = (s, extraMs = 0) => this.leaseLeft(s, nowMs, extraMs);
+    const leaseLeft: LeaseLeft = (s, extraMs = 0) => this.leaseLeft(s, leasedAtMs, extraMs);
     if (!isLive(leased)) return;
     if (leased.endMs !== undefined && leased.endMs <= nowMs) return endSubscription(this.deps, leased, 'ended');
-    if (leased.status === 'requested') return this.handshake(leased);
+    if (leased.status === 'requested') return leaseLeft(leased) ? this.handshake(leased) : undefined;
     let s: StoredSubscription | undefined = feedOfTopic(leased.topic) === undefined ? leased : await this.takeFeed(leased);
     for (let batch = 0; s !== undefined && isLive(s) && batch < BATCHES_PER_TURN && leaseLeft(s); batch++) {
       if (hasUndelivered(s) && (s.nextAttemptMs ?? 0) <= this.deps.clock.now()) s = await this.deliverEvents(s, leaseLeft);
@@ -182,12 +184,12 @@ export class SendNotifications {
 
   /**
    * Whether a notification started now, after `extraMs` and with its timeout counted, ends within the lease
-   * taken at `servedSinceMs`: one that could outlast it is not started, or another instance would take the
+   * taken at `leasedAtMs`: one that could outlast it is not started, or another instance would take the
    * subscription and send it again. Asked before each notification's reads, after them with its audit
    * record's allowance (hostile review helper-113, F1), and after that record before the POST (helper-114, F3).
    */
-  private leaseLeft(s: StoredSubscription, servedSinceMs: number, extraMs: number): boolean {
-    return this.deps.clock.now() - servedSinceMs + extraMs + s.channel.timeoutSeconds * 1000 < this.settings.leaseMs;
+  private leaseLeft(s: StoredSubscription, leasedAtMs: number, extraMs: number): boolean {
+    return this.deps.clock.now() - leasedAtMs + extraMs + s.channel.timeoutSeconds * 1000 < this.settings.leaseMs;
   }
 
   /** Sends `s`'s next undelivered events, after the check at sending and their audit record; none once the lease is too short. */

@@ -10,12 +10,12 @@ import { CHILD, channelOf, GUARDIAN, note, notes, POLL_MS, RETRY_MS, subscriber,
 
 const noop = async (): Promise<void> => undefined;
 
-/** A world whose guardian's subscription (one event a notification) has three events numbered and none sent. */
-async function threeEventsToSend(): Promise<ReturnType<typeof world>> {
+/** A world whose guardian's subscription (one event a notification) has `count` events numbered and none sent. */
+async function eventsToSend(count = 3): Promise<ReturnType<typeof world>> {
   const w = world('no release policy');
   await w.manage.create(subscriber(GUARDIAN), { topic: 'journal-note', patient: CHILD, channel: { ...channelOf(), maxCount: 1 } }, noop);
   await w.tick();
-  const many = Array.from({ length: 3 }, (_, i) => note(`n-${i}`, '20261124090000', '20261124090000'));
+  const many = Array.from({ length: count }, (_, i) => note(`n-${i}`, '20261124090000', '20261124090000'));
   w.ehr.withPatient(CHILD, { ...w.ehr.patients.get(CHILD), getJournalNotes: notes(note('n-old', '20261001090000', '20261001100000'), ...many) });
   w.clock.advance(POLL_MS);
   await w.poll();
@@ -145,7 +145,7 @@ describe('delivery backs off', () => {
   // Hostile review helper-113, F1: the lease was checked before the EHR reads that precede a send, so slow
   // reads let a notification start that outlasted the lease. Failed before: event 2 in the same serve.
   it('the lease is checked again after the reads before a send, not only before them', async () => {
-    const w = await threeEventsToSend();
+    const w = await eventsToSend();
     const reads = w.ehr.reads as { -readonly [R in keyof typeof w.ehr.reads]: (typeof w.ehr.reads)[R] };
     const read = reads.getJournalNotes;
     // Each read before a send takes 25 s, each send 20 s, of the 60 s lease; the timeout is 10 s.
@@ -166,7 +166,7 @@ describe('delivery backs off', () => {
   // Hostile review helper-114, F3: the audit record was written after the lease's last check, so a slow audit
   // store let a POST start that outlasted the lease (0.8-1.7 s past it, measured). Failed before: events 1 and 2.
   it('the time its audit record may take is counted into the lease before a send, and the lease asked again after it', async () => {
-    const w = await threeEventsToSend();
+    const w = await eventsToSend();
     const append = w.audit.append.bind(w.audit);
     // Of the 60 s lease a send takes 48 s (timeout 10 s): 2 s are left, too few for the audit's allowance.
     w.channel.answer = async () => {
@@ -192,5 +192,50 @@ describe('delivery backs off', () => {
     await w.send.settled();
     expect(w.channel.kinds().filter((k) => k.startsWith('event'))).toEqual(['event-notification 1', 'event-notification 2', 'event-notification 3']);
     expect(w.audit.records.filter((r) => r.operation === 'notifyJournalNote')).toHaveLength(4);
+  });
+
+  // Hostile review helper-115, F1: the lease was counted from when the serve began, not from when it was taken,
+  // so the time the claim took (a pooled connection's wait, the statement) was not counted. Failed before: a POST
+  // whose deadline fell 2 s past the lease.
+  it('the lease is counted from when it was taken, the claim\'s own time included', async () => {
+    const w = await eventsToSend(8);
+    const claimDue = w.store.claimDue.bind(w.store);
+    const leasedAt: number[] = [];
+    w.store.claimDue = async (nowMs, ...rest) => {
+      leasedAt.push(nowMs);
+      const got = await claimDue(nowMs, ...rest);
+      if (got.length > 0) w.clock.advance(7_000);
+      return got;
+    };
+    const started: number[] = [];
+    w.channel.answer = async () => {
+      started.push(w.clock.now());
+      w.clock.advance(9_000);
+      return { kind: 'delivered', status: 200 };
+    };
+    await w.send.turn();
+    await w.send.settled();
+    const leaseEnd = (leasedAt[0] ?? Number.NaN) + 60_000;
+    expect(started.length).toBeGreaterThan(0);
+    expect(started.filter((at) => at + 10_000 > leaseEnd)).toEqual([]);
+  });
+
+  it('a handshake that could outlast the lease waits for a later turn', async () => {
+    const w = world('no release policy');
+    const s = await w.manage.create(subscriber(GUARDIAN), { topic: 'journal-note', patient: CHILD, channel: channelOf() }, noop);
+    const claimDue = w.store.claimDue.bind(w.store);
+    w.store.claimDue = async (...args) => {
+      const got = await claimDue(...args);
+      if (got.length > 0) w.clock.advance(55_000);
+      return got;
+    };
+    await w.send.turn();
+    await w.send.settled();
+    expect(w.channel.kinds()).toEqual([]);
+    expect(await w.store.byId(s.id)).toMatchObject({ status: 'requested' });
+    w.store.claimDue = claimDue;
+    await w.send.turn();
+    await w.send.settled();
+    expect(w.channel.kinds()).toEqual(['handshake']);
   });
 });
