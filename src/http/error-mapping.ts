@@ -2,6 +2,7 @@ import type { FastifyError, FastifySchemaValidationError } from 'fastify';
 import { EXPECTED } from '../domain/operations/parameters.js';
 import { DomainError, type DomainErrorCode } from '../domain/errors.js';
 import { ProxyGrantsUnavailableError } from '../ports/proxy-grants.port.js';
+import { SubscriptionStoreUnavailableError } from '../ports/subscription-store.port.js';
 import { AccessLogUnavailableError } from '../ports/access-log.port.js';
 import { AnswerAbandonedError, AnswerMemoryFullError } from '../ports/answer-memory.port.js';
 import { InvalidTokenError, TokenStatusUnavailableError, type TokenFault } from '../ports/access-token-verifier.port.js';
@@ -172,6 +173,9 @@ export function toHttpFailure(err: unknown, door: Door = 'cos'): HttpFailure {
   }
   if (err instanceof DomainError) return { status: DOMAIN_STATUS[err.code], message: err.message, headers: {}, fault: false };
   if (err instanceof RepeatedMemberError) return { status: 400, message: `${memberLabel(err.path)} is given twice: send each member once.`, headers: {}, fault: false };
+  if (err instanceof SubscriptionStoreUnavailableError) {
+    return { status: 503, message: 'Subscriptions cannot be read or kept right now. Try again later.', headers: { 'retry-after': '5' }, fault: true };
+  }
   if (err instanceof ProxyGrantsUnavailableError) {
     return { status: 503, message: 'Sharing cannot be checked right now. Try again later.', headers: { 'retry-after': '5' }, fault: true };
   }

@@ -43,7 +43,7 @@ export const heartbeatDueMs = (s: StoredSubscription, heartbeatSeconds: number):
   Math.max((s.lastSentMs ?? s.createdMs) + heartbeatSeconds * 1000, s.nextAttemptMs ?? 0);
 
 /** `s` with `dueMs` set from what it now is. */
-const due = (s: StoredSubscription, nowMs: number): StoredSubscription => {
+export const due = (s: StoredSubscription, nowMs: number): StoredSubscription => {
   const { dueMs: _old, ...rest } = s;
   const next = dueOf(rest, nowMs);
   return next === undefined ? rest : { ...rest, dueMs: next };

@@ -106,7 +106,7 @@ export class ManageSubscriptions {
     await ending;
     const now = await this.deps.store.byId(s.id);
     // Still live: another instance claimed the end and is writing it. It is shown as that end will keep it.
-    return now !== undefined && isLive(now) && now.ending !== undefined ? ended(now, reason, this.deps.clock.now()) : now ?? s;
+    return now !== undefined && isLive(now) && now.ending !== undefined ? ended(now, now.ending.reason, now.ending.atMs) : now ?? s;
   }
 
   /** Why live `s` ends now (past its `end`, or its right lost); undefined while it holds, or cannot be decided now. */

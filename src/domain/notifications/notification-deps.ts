@@ -10,7 +10,7 @@ import type { FhirResource } from '../../reads/as-fhir.js';
 import type { ReadItem, ReadName } from '../operations/table.js';
 import type { ReadPatientData } from '../use-cases/read-patient-data.js';
 import { endedRecord } from './engine-audit.js';
-import { ended } from './lifecycle.js';
+import { due, ended } from './lifecycle.js';
 import type { Digest } from './record-view.js';
 import type { RightHolds, RightToRead } from './right-to-read.js';
 import { isLive, type EndReason, type StoredSubscription } from './subscription.js';
@@ -62,8 +62,9 @@ export const ENDING_CLAIM_MS = 30_000;
 export async function endSubscription(deps: NotificationDeps, s: StoredSubscription, reason: EndReason): Promise<void> {
   const nowMs = deps.clock.now();
   const claim = deps.newId();
+  // Due again only when the claim lapses: no turn serves it meanwhile (hostile review helper-115, F2).
   const claimed = await deps.store.update(s.id, (current) => (isLive(current) && (current.ending === undefined || current.ending.untilMs <= nowMs)
-    ? { subscription: { ...current, ending: { claim, untilMs: nowMs + ENDING_CLAIM_MS } } }
+    ? { subscription: due({ ...current, ending: { claim, untilMs: nowMs + ENDING_CLAIM_MS, reason, atMs: nowMs } }, nowMs) }
     : undefined));
   if (claimed === undefined) return;
   try {
@@ -71,7 +72,7 @@ export async function endSubscription(deps: NotificationDeps, s: StoredSubscript
   } catch (err) {
     // Given back at once so that the next turn need not wait for the claim to lapse; if the store is
     // down too, it lapses by itself.
-    await deps.store.update(s.id, (current) => (current.ending?.claim === claim ? { subscription: withoutClaim(current) } : undefined)).catch(() => undefined);
+    await deps.store.update(s.id, (current) => (current.ending?.claim === claim ? { subscription: due(withoutClaim(current), deps.clock.now()) } : undefined)).catch(() => undefined);
     throw new EndNotRecordedError('the end of a subscription could not be recorded in the audit trail', { cause: err });
   }
   // A claim another caller took over after ours lapsed is theirs to end, with their record.

@@ -98,6 +98,9 @@ export interface StoredSubscription {
 export interface EndingClaim {
   claim: string;
   untilMs: number;
+  /** The end it writes, and since when (by the claimer's clock): what a read meanwhile shows. */
+  reason: EndReason;
+  atMs: number;
 }
 
 /** What happened to the focus of an event. */

@@ -180,7 +180,7 @@ describe('the PostgreSQL subscription store with the database down', () => {
     try {
       const s = subscriptionOf(TOLVAN, TOLVAN, 'lab-result');
       const calls: Array<() => Promise<unknown>> = [
-        () => store.create(s, {}, () => undefined, 0), () => store.byId(s.id), () => store.ofSubscriber(TOLVAN, 'patient-app'), () => store.liveFor(TOLVAN),
+        () => store.create(s, {}, () => undefined, 0), () => store.byId(s.id), () => store.views(s.id), () => store.ofSubscriber(TOLVAN, 'patient-app'), () => store.liveFor(TOLVAN),
         () => store.update(s.id, () => undefined), () => store.remove(s.id), () => store.events(s.id, 1, 2, 3), () => store.pruneEvents(0),
         () => store.countByStatus(), () => store.claimDue(0, 'x', 1, 1), () => store.releaseClaim(s.id, 'x'), () => store.claimPolls(0, 'x', 1, 1),
         () => store.releasePoll(TOLVAN, 'x', 0), () => store.pollSoon(TOLVAN, 0), () => store.oldestDuePoll(0), () => store.feedFollowers([TOLVAN], 'access'),

@@ -51,7 +51,7 @@ export function describeSubscriptionStore(kind: StoreKind, skip = false): void {
       expect(await b.ofSubscriber(TOLVAN, 'another-app')).toEqual([]);
       expect((await b.liveFor(LILLA)).map((s) => s.id)).toEqual([full.id]);
       // An end claimed by one instance is seen by every other (notification-deps.ts, endSubscription).
-      const claimed = { ...full, ending: { claim: '00000000-0000-4000-8000-000000000001', untilMs: 1_800_000_030_123 } };
+      const claimed = { ...full, ending: { claim: '00000000-0000-4000-8000-000000000001', untilMs: 1_800_000_030_123, reason: 'right-lost' as const, atMs: 1_800_000_000_123 } };
       await a.update(full.id, () => ({ subscription: claimed }));
       expect(await b.byId(full.id)).toEqual(claimed);
       expect(await b.views(full.id)).toEqual({ getLabResults: { 'DiagnosticReport/r1': 'd1' } });

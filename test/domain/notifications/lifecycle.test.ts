@@ -46,7 +46,7 @@ describe('a subscription\'s life (docs/notifications.md#delivery)', () => {
   });
 
   it('one whose end another caller claimed is due when the claim lapses, not before; an ended one never', () => {
-    const claimed = { ...base, status: 'active' as const, eventCount: 1, ending: { claim: 'c', untilMs: 40_000 } };
+    const claimed = { ...base, status: 'active' as const, eventCount: 1, ending: { claim: 'c', untilMs: 40_000, reason: 'right-lost' as const, atMs: 10_000 } };
     expect(dueOf(claimed, 10_000)).toBe(40_000);
     expect(dueNow(claimed, 10_000).dueMs).toBe(40_000);
     expect(dueOf({ ...claimed, status: 'requested' as const }, 10_000)).toBe(40_000);

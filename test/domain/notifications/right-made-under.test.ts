@@ -138,7 +138,7 @@ describe('a subscription is tied to the right it was made under', () => {
     w.clock.advance(60_000);
     await w.poll();
     const untilMs = w.clock.now() + ENDING_CLAIM_MS;
-    await w.store.update(s.id, (current) => ({ subscription: { ...current, ending: { claim: 'another instance', untilMs } } }));
+    await w.store.update(s.id, (current) => ({ subscription: { ...current, ending: { claim: 'another instance', untilMs, reason: 'right-lost', atMs: w.clock.now() } } }));
     w.registry.revokeAll(GUARDIAN);
     await w.send.turn();
     await w.send.settled();
@@ -149,6 +149,51 @@ describe('a subscription is tied to the right it was made under', () => {
     await w.send.settled();
     expect(await w.store.byId(s.id)).toMatchObject({ status: 'off', endReason: 'right-lost' });
     expect((await w.store.byId(s.id))?.dueMs).toBeUndefined();
+  });
+
+  // Hostile review helper-115, F2: the claim left the subscription due as it was, so one past its `end` was
+  // leased by every turn while another instance held its end. Failed before: leased at each of five turns.
+  it('one whose end is claimed is not leased until the claim lapses, though its end has passed', async () => {
+    const w = world('no release policy');
+    const s = await w.manage.create(subscriber(GUARDIAN), { topic: 'journal-note', patient: CHILD, channel: channelOf(), endMs: w.clock.now() + 1000 }, noop);
+    await w.send.turn();
+    await w.send.settled();
+    w.audit.mode = 'hang';
+    w.clock.advance(2000);
+    void endSubscription(w.deps, s, 'ended');
+    await new Promise((resolve) => setImmediate(resolve));
+    const claimDue = w.store.claimDue.bind(w.store);
+    let leased = 0;
+    w.store.claimDue = async (...args) => {
+      const got = await claimDue(...args);
+      leased += got.length;
+      return got;
+    };
+    for (let turn = 0; turn < 5; turn++) {
+      w.clock.advance(1000);
+      await w.send.turn();
+      await w.send.settled();
+    }
+    expect(leased).toBe(0);
+    expect((await w.store.byId(s.id))?.dueMs).toBe((await w.store.byId(s.id))?.ending?.untilMs);
+  });
+
+  // Hostile review helper-115, F4 and F5: a claim given back kept the claim's due time, so the next turn waited
+  // for it to lapse; and a read meanwhile showed the reader's reason and time, not the claimer's.
+  it('a claim given back is due again at once; a read during another claim shows the claimer\'s end', async () => {
+    const w = world('no release policy');
+    const s = await w.manage.create(subscriber(GUARDIAN), { topic: 'journal-note', patient: CHILD, channel: channelOf() }, noop);
+    w.registry.revokeAll(GUARDIAN);
+    w.audit.mode = 'fail';
+    await expect(endSubscription(w.deps, s, 'right-lost')).rejects.toThrow(EndNotRecordedError);
+    expect((await w.store.byId(s.id))?.dueMs).toBe(w.clock.now());
+    w.audit.mode = 'hang';
+    const claimedAt = w.clock.now();
+    void endSubscription(w.deps, s, 'app-revoked');
+    await new Promise((resolve) => setImmediate(resolve));
+    w.clock.advance(5000);
+    const other = new ManageSubscriptions(w.deps, { topics: new Set<TopicName>(TOPIC_NAMES), pollMs: 60_000, newSubscriptionId: () => 'unused' });
+    expect(await other.current(s)).toMatchObject({ status: 'off', endReason: 'app-revoked', changedMs: claimedAt });
   });
 
   it('an end whose audit record cannot be written leaves it live for the next caller to end', async () => {

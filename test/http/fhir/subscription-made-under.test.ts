@@ -65,7 +65,7 @@ describe('a subscription made under a proxy grant, on /fhir', () => {
     const before = ended();
     const lab = await activeGrant(grants, TOLVAN, ANTON, ['LabResult']);
     const { id } = JSON.parse((await post(t, subscription({ topic: 'lab-result', patient: TOLVAN }), anton)).body) as { id: string };
-    await t.subscriptions?.store.update(id, (s) => ({ subscription: { ...s, status: 'active', ending: { claim: 'another instance', untilMs: NOW + 30_000 } } }));
+    await t.subscriptions?.store.update(id, (s) => ({ subscription: { ...s, status: 'active', ending: { claim: 'another instance', untilMs: NOW + 30_000, reason: 'right-lost', atMs: NOW } } }));
     await grants.revoke(TOLVAN, lab, nothingToAudit);
     expect(statusOf(await get(t, `/fhir/Subscription/${id}/$events`, anton))).toBe('off');
     expect(statusOf(await get(t, `/fhir/Subscription/${id}/$status`, anton))).toBe('off');

@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { numbered } from '../../../src/domain/notifications/lifecycle.js';
 import { isAttempt, type AuditRecord } from '../../../src/ports/audit-trail.port.js';
+import { SubscriptionStoreUnavailableError } from '../../../src/ports/subscription-store.port.js';
 import { startTestApp, TEST_PUBLIC_BASE_URL, type TestApp } from '../../support/test-app.js';
 import { bundleOf, FHIR_JSON, get, matchesOf, NOW, outcomeOf, pid, smartToken, TOLVAN, type Resource } from './fhir-calls.js';
 import { del, ENDPOINT, PATIENT_SCOPES, post, SD, subscription } from './subscription-calls.js';
@@ -139,6 +140,28 @@ describe('FHIR Subscription, SUBSCRIPTIONS on', () => {
       }
     }
     await del(t, created.id, tolvan);
+  });
+
+  // Hostile review helper-115, F6: the store's own "cannot be read now" reached the caller as a bare 500,
+  // though the port says a request gets 503. Failed before: 500 from each.
+  it('answers 503 with Retry-After while the subscription store cannot be read or written', async () => {
+    const created = resourceOf(await post(t, subscription(), tolvan), 201);
+    const store = t.subscriptions?.store;
+    if (store === undefined) throw new Error('no subscription store');
+    const down = async (): Promise<never> => {
+      throw new SubscriptionStoreUnavailableError('subscriptions could not be read');
+    };
+    const { byId, ofSubscriber, create } = store;
+    Object.assign(store, { byId: down, ofSubscriber: down, create: down });
+    try {
+      for (const res of [await get(t, `/fhir/Subscription/${created.id}`, tolvan), await get(t, '/fhir/Subscription', tolvan), await post(t, subscription(), tolvan)]) {
+        expect(res.statusCode, res.body.slice(0, 300)).toBe(503);
+        expect(res.headers['retry-after']).toBe('5');
+        expect(outcomeOf(res, 503).diagnostics).toBe('Subscriptions cannot be read or kept right now. Try again later.');
+      }
+    } finally {
+      Object.assign(store, { byId, ofSubscriber, create });
+    }
   });
 
   it('keeps at most 10 per person, app and patient, ended ones too: the 11th is 409 conflict, saying what to do', async () => {
