@@ -101,9 +101,11 @@ export const heartbeatSent = (s: StoredSubscription, nowMs: number): StoredSubsc
 
 /**
  * Something new to do now (a feed's entry arrived): due at once unless it already is, or its next
- * attempt is later (a backoff, or a pause after the EHR could not answer its check) or a claim to end
- * it has not lapsed, but never after its end.
+ * attempt is later (a backoff, or a pause after the EHR could not answer its check), but never after
+ * its end; and never before a claim to end it lapses, its end passed or not.
  */
-export const dueNow = (s: StoredSubscription, nowMs: number): StoredSubscription =>
-  (s.status === 'off' || s.status === 'error' ? s
-    : { ...s, dueMs: Math.min(Math.max(Math.min(s.dueMs ?? nowMs, nowMs), s.nextAttemptMs ?? 0, s.ending?.untilMs ?? 0), s.endMs ?? Number.POSITIVE_INFINITY) });
+export const dueNow = (s: StoredSubscription, nowMs: number): StoredSubscription => {
+  if (s.status === 'off' || s.status === 'error') return s;
+  const next = Math.min(Math.max(Math.min(s.dueMs ?? nowMs, nowMs), s.nextAttemptMs ?? 0), s.endMs ?? Number.POSITIVE_INFINITY);
+  return { ...s, dueMs: Math.max(next, s.ending?.untilMs ?? 0) };
+};

@@ -72,7 +72,7 @@ export async function endSubscription(deps: NotificationDeps, s: StoredSubscript
   } catch (err) {
     // Given back at once so that the next turn need not wait for the claim to lapse; if the store is
     // down too, it lapses by itself.
-    await deps.store.update(s.id, (current) => (current.ending?.claim === claim ? { subscription: due(withoutClaim(current), deps.clock.now()) } : undefined)).catch(() => undefined);
+    await deps.store.update(s.id, (current) => (current.ending?.claim === claim ? { subscription: givenBack(current, deps.clock.now()) } : undefined)).catch(() => undefined);
     throw new EndNotRecordedError('the end of a subscription could not be recorded in the audit trail', { cause: err });
   }
   // A claim another caller took over after ours lapsed is theirs to end, with their record.
@@ -81,7 +81,12 @@ export async function endSubscription(deps: NotificationDeps, s: StoredSubscript
     : undefined));
 }
 
-function withoutClaim(s: StoredSubscription): StoredSubscription {
+/**
+ * `s` without its claim, due as it now is, but not before a pause its turns were keeping after a failure
+ * (hostile review helper-116, F3: a read that failed as they did made it due at once).
+ */
+function givenBack(s: StoredSubscription, nowMs: number): StoredSubscription {
   const { ending: _e, ...rest } = s;
-  return rest;
+  const back = due(rest, nowMs);
+  return back.dueMs === undefined || s.nextAttemptMs === undefined ? back : { ...back, dueMs: Math.max(back.dueMs, s.nextAttemptMs) };
 }

@@ -43,7 +43,7 @@ const CLAIM_ROUNDS = 4;
  */
 export const AUDIT_ALLOWANCE_MS = 3000;
 
-/** Whether a notification may still start: with `extraMs` of work before its POST counted too. */
+/** Whether a notification may still start, before the subscription's end and within the lease: with `extraMs` of work before its POST counted too. */
 type LeaseLeft = (s: StoredSubscription, extraMs?: number) => boolean;
 
 export interface SendSettings {
@@ -135,8 +135,22 @@ export class SendNotifications {
   }
 
   private async serve(leased: StoredSubscription, leasedAtMs: number): Promise<void> {
+    await this.work(leased, leasedAtMs);
+    // Whatever it came to, by whichever path (an end another holds included: helper-116, F2), its next work is
+    // counted from what it is now (nothing left: no work until something changes).
+    await this.deps.store.update(leased.id, (current) => {
+      const dueMs = dueOf(current, this.deps.clock.now());
+      if (dueMs === current.dueMs) return undefined;
+      const { dueMs: _old, ...rest } = current;
+      return { subscription: dueMs === undefined ? rest : { ...rest, dueMs } };
+    });
+  }
+
+  /** What one lease of `leased` does: its end, its handshake, or its events and heartbeats while the lease lasts. */
+  private async work(leased: StoredSubscription, leasedAtMs: number): Promise<void> {
     const nowMs = this.deps.clock.now();
-    const leaseLeft: LeaseLeft = (s, extraMs = 0) => this.leaseLeft(s, leasedAtMs, extraMs);
+    // Nothing starts once its end has passed either, though the turn began before it: the next turn ends it.
+    const leaseLeft: LeaseLeft = (s, extraMs = 0) => (s.endMs === undefined || s.endMs > this.deps.clock.now()) && this.leaseLeft(s, leasedAtMs, extraMs);
     if (!isLive(leased)) return;
     if (leased.endMs !== undefined && leased.endMs <= nowMs) return endSubscription(this.deps, leased, 'ended');
     if (leased.status === 'requested') return leaseLeft(leased) ? this.handshake(leased) : undefined;
@@ -146,13 +160,6 @@ export class SendNotifications {
       else if (!hasUndelivered(s) && s.channel.heartbeatSeconds !== undefined && heartbeatDueMs(s, s.channel.heartbeatSeconds) <= this.deps.clock.now()) s = await this.heartbeat(s, leaseLeft);
       else break;
     }
-    // Whatever it came to, its next work is counted from what it is now (nothing left: no work until something changes).
-    await this.deps.store.update(leased.id, (current) => {
-      const dueMs = dueOf(current, this.deps.clock.now());
-      if (dueMs === current.dueMs) return undefined;
-      const { dueMs: _old, ...rest } = current;
-      return { subscription: dueMs === undefined ? rest : { ...rest, dueMs } };
-    });
   }
 
   /** Numbers the feed's new entries for `s` once its person may still be told of them; undefined when it ended. */

@@ -220,6 +220,25 @@ describe('delivery backs off', () => {
     expect(started.filter((at) => at + 10_000 > leaseEnd)).toEqual([]);
   });
 
+  // Hostile review helper-116, a note: a turn under way when the subscription's `end` passed went on sending,
+  // though no notification goes after its end. Failed before: event 3, sent 40 s in, past the end at 30 s.
+  it('a turn sends nothing once the subscription\'s end has passed, and the next ends it', async () => {
+    const w = await eventsToSend(3);
+    const [s] = await w.store.ofSubscriber(GUARDIAN, 'patient-app');
+    if (s === undefined) throw new Error('no subscription');
+    await w.store.update(s.id, (current) => ({ subscription: { ...current, endMs: w.clock.now() + 30_000 } }));
+    w.channel.answer = async () => {
+      w.clock.advance(20_000);
+      return { kind: 'delivered', status: 200 };
+    };
+    await w.send.turn();
+    await w.send.settled();
+    expect(w.channel.kinds().filter((k) => k.startsWith('event'))).toEqual(['event-notification 1', 'event-notification 2']);
+    await w.send.turn();
+    await w.send.settled();
+    expect(await w.store.byId(s.id)).toMatchObject({ status: 'off', endReason: 'ended', deliveredThrough: 2 });
+  });
+
   it('a handshake that could outlast the lease waits for a later turn', async () => {
     const w = world('no release policy');
     const s = await w.manage.create(subscriber(GUARDIAN), { topic: 'journal-note', patient: CHILD, channel: channelOf() }, noop);

@@ -49,6 +49,8 @@ describe('a subscription\'s life (docs/notifications.md#delivery)', () => {
     const claimed = { ...base, status: 'active' as const, eventCount: 1, ending: { claim: 'c', untilMs: 40_000, reason: 'right-lost' as const, atMs: 10_000 } };
     expect(dueOf(claimed, 10_000)).toBe(40_000);
     expect(dueNow(claimed, 10_000).dueMs).toBe(40_000);
+    // Hostile review helper-116, F2: a feed's entry made one past its end due at its end, the claim ignored.
+    expect(dueNow({ ...claimed, endMs: 5_000 }, 10_000).dueMs).toBe(40_000);
     expect(dueOf({ ...claimed, status: 'requested' as const }, 10_000)).toBe(40_000);
     expect(dueOf(ended(claimed, 'right-lost', 10_000), 10_000)).toBeUndefined();
     expect(ended(claimed, 'right-lost', 10_000).ending).toBeUndefined();
