@@ -16,6 +16,12 @@ export const backoffMs = (failures: number): number => Math.min(MAX_BACKOFF_MS, 
 export const hasUndelivered = (s: StoredSubscription): boolean => s.eventCount > s.deliveredThrough;
 
 /**
+ * What a notification's audit record may take, counted into the lease before it is written: more than
+ * the PostgreSQL trail waits (2.5 s) before it gives up. A slower one is caught by asking the lease again.
+ */
+export const AUDIT_ALLOWANCE_MS = 3000;
+
+/**
  * When the service next has work for `s` as it is: its handshake, its undelivered events (or their
  * retry), a heartbeat, its end; not before a claim to end it lapses, since until then the end is the
  * claimer's to write (notification-deps.ts, endSubscription).
@@ -30,7 +36,8 @@ function workDue(s: StoredSubscription, nowMs: number): number | undefined {
   if (s.status === 'requested') return s.nextAttemptMs ?? nowMs;
   const times: number[] = [];
   if (s.endMs !== undefined) times.push(s.endMs);
-  if (hasUndelivered(s)) times.push(s.nextAttemptMs ?? nowMs);
+  // Events its end leaves no time to record and send wait for nothing but the end (no turn is leased for them).
+  if (hasUndelivered(s) && (s.endMs === undefined || s.endMs - AUDIT_ALLOWANCE_MS > nowMs)) times.push(s.nextAttemptMs ?? nowMs);
   else if (s.channel.heartbeatSeconds !== undefined) times.push(heartbeatDueMs(s, s.channel.heartbeatSeconds));
   return times.length === 0 ? undefined : Math.min(...times);
 }

@@ -82,11 +82,10 @@ export async function endSubscription(deps: NotificationDeps, s: StoredSubscript
 }
 
 /**
- * `s` without its claim, due as it now is, but not before a pause its turns were keeping after a failure
- * (hostile review helper-116, F3: a read that failed as they did made it due at once).
+ * `s` without its claim, due as it now is. A pause its turns kept is not kept here: a delivery's backoff
+ * would put its end off by minutes (hostile review helper-117, F1).
  */
 function givenBack(s: StoredSubscription, nowMs: number): StoredSubscription {
   const { ending: _e, ...rest } = s;
-  const back = due(rest, nowMs);
-  return back.dueMs === undefined || s.nextAttemptMs === undefined ? back : { ...back, dueMs: Math.max(back.dueMs, s.nextAttemptMs) };
+  return due(rest, nowMs);
 }

@@ -11,7 +11,7 @@ import type { DeliveryOutcome, NotificationChannel } from '../../ports/notificat
 import type { Views } from '../../ports/subscription-store.port.js';
 import { checkChannelHeaders } from './channel-headers.js';
 import { notifiedRecord } from './engine-audit.js';
-import { delivered, dueOf, failed, hasUndelivered, heartbeatDueMs, heartbeatSent, numbered, passedOver } from './lifecycle.js';
+import { AUDIT_ALLOWANCE_MS, delivered, dueNow, dueOf, failed, hasUndelivered, heartbeatDueMs, heartbeatSent, numbered, passedOver } from './lifecycle.js';
 import { endSubscription, type NotificationDeps } from './notification-deps.js';
 import { notificationBundle, type NotificationType } from './notification-bundle.js';
 import { markedUntold } from './record-view.js';
@@ -37,14 +37,7 @@ export const MAX_IN_FLIGHT_PER_APP = 8;
 export const UNSERVED_RETRY_MS = 30_000;
 /** Claims one turn makes at most: enough to pass over a few apps that are full. */
 const CLAIM_ROUNDS = 4;
-/**
- * What a notification's audit record may take, counted into the lease before it is written: more than
- * the PostgreSQL trail waits (2.5 s) before it gives up. A slower one is caught by asking the lease again.
- */
-export const AUDIT_ALLOWANCE_MS = 3000;
 
-/** Whether a notification may still start, before the subscription's end and within the lease: with `extraMs` of work before its POST counted too. */
-type LeaseLeft = (s: StoredSubscription, extraMs?: number) => boolean;
 
 export interface SendSettings {
   /** SUBSCRIPTION_RETRY_MINUTES in milliseconds: how long failing deliveries are retried before `error`. */
@@ -138,26 +131,39 @@ export class SendNotifications {
     await this.work(leased, leasedAtMs);
     // Whatever it came to, by whichever path (an end another holds included: helper-116, F2), its next work is
     // counted from what it is now (nothing left: no work until something changes).
-    await this.deps.store.update(leased.id, (current) => {
+    const change = await this.deps.store.update(leased.id, (current) => {
       const dueMs = dueOf(current, this.deps.clock.now());
       if (dueMs === current.dueMs) return undefined;
       const { dueMs: _old, ...rest } = current;
       return { subscription: dueMs === undefined ? rest : { ...rest, dueMs } };
     });
+    await this.dueForNewEntries(change?.subscription ?? await this.deps.store.byId(leased.id));
+  }
+
+  /**
+   * Due now when its feed holds entries past its position: one kept while it was served had its `dueNow`
+   * overwritten by the serve's own changes (hostile review helper-117, F4). Asked after the serve's last
+   * change, so an entry kept later is the feed follower's to make it due, which it does after keeping it.
+   */
+  private async dueForNewEntries(s: StoredSubscription | undefined): Promise<void> {
+    const feed = s === undefined ? undefined : feedOfTopic(s.topic);
+    if (s === undefined || feed === undefined || !isLive(s)) return;
+    if ((await this.deps.store.feedAfter(s.patient, feed, s.feedPosition ?? 0, 1)).length === 0) return;
+    await this.deps.store.update(s.id, (current) => ({ subscription: dueNow(current, this.deps.clock.now()) }));
   }
 
   /** What one lease of `leased` does: its end, its handshake, or its events and heartbeats while the lease lasts. */
   private async work(leased: StoredSubscription, leasedAtMs: number): Promise<void> {
     const nowMs = this.deps.clock.now();
-    // Nothing starts once its end has passed either, though the turn began before it: the next turn ends it.
-    const leaseLeft: LeaseLeft = (s, extraMs = 0) => (s.endMs === undefined || s.endMs > this.deps.clock.now()) && this.leaseLeft(s, leasedAtMs, extraMs);
     if (!isLive(leased)) return;
     if (leased.endMs !== undefined && leased.endMs <= nowMs) return endSubscription(this.deps, leased, 'ended');
-    if (leased.status === 'requested') return leaseLeft(leased) ? this.handshake(leased) : undefined;
+    if (leased.status === 'requested') return this.mayStart(leased, leasedAtMs, 0) ? this.handshake(leased) : undefined;
     let s: StoredSubscription | undefined = feedOfTopic(leased.topic) === undefined ? leased : await this.takeFeed(leased);
-    for (let batch = 0; s !== undefined && isLive(s) && batch < BATCHES_PER_TURN && leaseLeft(s); batch++) {
-      if (hasUndelivered(s) && (s.nextAttemptMs ?? 0) <= this.deps.clock.now()) s = await this.deliverEvents(s, leaseLeft);
-      else if (!hasUndelivered(s) && s.channel.heartbeatSeconds !== undefined && heartbeatDueMs(s, s.channel.heartbeatSeconds) <= this.deps.clock.now()) s = await this.heartbeat(s, leaseLeft);
+    // The audit record's allowance counted from the start, not only after the reads: a lease with room for the
+    // POST but not the record made a turn read the EHR ten times and send nothing (hostile review helper-117, F5).
+    for (let batch = 0; s !== undefined && isLive(s) && batch < BATCHES_PER_TURN && this.mayStart(s, leasedAtMs, AUDIT_ALLOWANCE_MS); batch++) {
+      if (hasUndelivered(s) && (s.nextAttemptMs ?? 0) <= this.deps.clock.now()) s = await this.deliverEvents(s, leasedAtMs);
+      else if (!hasUndelivered(s) && s.channel.heartbeatSeconds !== undefined && heartbeatDueMs(s, s.channel.heartbeatSeconds) <= this.deps.clock.now()) s = await this.heartbeat(s, leasedAtMs);
       else break;
     }
   }
@@ -190,17 +196,22 @@ export class SendNotifications {
   }
 
   /**
-   * Whether a notification started now, after `extraMs` and with its timeout counted, ends within the lease
-   * taken at `leasedAtMs`: one that could outlast it is not started, or another instance would take the
-   * subscription and send it again. Asked before each notification's reads, after them with its audit
-   * record's allowance (hostile review helper-113, F1), and after that record before the POST (helper-114, F3).
+   * Whether a notification may start now, after `extraMs` more of work: before the subscription's end (one
+   * under way when it passed went on sending: helper-116), and ending, its timeout counted, within the lease
+   * taken at `leasedAtMs`, or another instance would take the subscription and send it again. Asked before each
+   * notification's reads and after them, with its audit record's allowance (helper-113 F1, helper-114 F3).
    */
-  private leaseLeft(s: StoredSubscription, leasedAtMs: number, extraMs: number): boolean {
+  private mayStart(s: StoredSubscription, leasedAtMs: number, extraMs: number): boolean {
+    return (s.endMs === undefined || s.endMs > this.deps.clock.now() + extraMs) && this.leaseHolds(s, leasedAtMs, extraMs);
+  }
+
+  /** Whether a POST started after `extraMs` more, its timeout counted, ends within the lease taken at `leasedAtMs`. */
+  private leaseHolds(s: StoredSubscription, leasedAtMs: number, extraMs: number): boolean {
     return this.deps.clock.now() - leasedAtMs + extraMs + s.channel.timeoutSeconds * 1000 < this.settings.leaseMs;
   }
 
   /** Sends `s`'s next undelivered events, after the check at sending and their audit record; none once the lease is too short. */
-  private async deliverEvents(s: StoredSubscription, leaseLeft: LeaseLeft): Promise<StoredSubscription | undefined> {
+  private async deliverEvents(s: StoredSubscription, leasedAtMs: number): Promise<StoredSubscription | undefined> {
     const right = await this.deps.right.check(s);
     if (right.kind === 'lost') {
       await endSubscription(this.deps, s, right.reason);
@@ -215,11 +226,13 @@ export class SendNotifications {
     const keptBefore = feedOfTopic(s.topic) === undefined ? await this.deps.store.views(s.id) : {};
     const { told, withheld } = await eventsNow(this.deps, s, right, events);
     if (told.length === 0) return this.keepUntold(s.id, withheld, keptBefore, (current) => passedOver(current, through, this.deps.clock.now()));
-    if (!leaseLeft(s, AUDIT_ALLOWANCE_MS)) return s;
+    if (!this.mayStart(s, leasedAtMs, AUDIT_ALLOWANCE_MS)) return s;
     const nowMs = this.deps.clock.now();
     await this.deps.audit.append(notifiedRecord(s, right.access.basis, { nowMs, requestId: this.deps.newId() }));
-    // A record slower than its allowance stays, told of nothing now: the next turn sends with a record of its own.
-    if (!leaseLeft(s)) return s;
+    // Once recorded it goes, its end passed meanwhile or not, so that no record stands for a notification no turn
+    // sends (helper-117, F2); only a lease it would outlast holds it back, and a later turn sends it with a record
+    // of its own.
+    if (!this.leaseHolds(s, leasedAtMs, 0)) return s;
     const sent = await this.send(s, 'event-notification', told, (current, at) => delivered(current, through, at));
     // Only once taken are the events left out passed over; a refused notification's are checked again at the retry.
     if (sent !== undefined && sent.deliveredThrough >= through && withheld.size > 0) await this.keepUntold(s.id, withheld, keptBefore, (current) => current);
@@ -242,13 +255,13 @@ export class SendNotifications {
   }
 
   /** A heartbeat tells the receiver the subscription lives, so it goes only while its person may still be told. */
-  private async heartbeat(s: StoredSubscription, leaseLeft: LeaseLeft): Promise<StoredSubscription | undefined> {
+  private async heartbeat(s: StoredSubscription, leasedAtMs: number): Promise<StoredSubscription | undefined> {
     const right = await this.deps.right.check(s);
     if (right.kind === 'lost') {
       await endSubscription(this.deps, s, right.reason);
       return undefined;
     }
-    if (!leaseLeft(s)) return s;
+    if (!this.mayStart(s, leasedAtMs, 0)) return s;
     return this.send(s, 'heartbeat', [], (current, at) => heartbeatSent(current, at));
   }
 

@@ -239,6 +239,54 @@ describe('delivery backs off', () => {
     expect(await w.store.byId(s.id)).toMatchObject({ status: 'off', endReason: 'ended', deliveredThrough: 2 });
   });
 
+  // Hostile review helper-117, F2: the record was written, then its end passed during it, and nothing was sent
+  // then or ever: the log said the app was told. Failed before: a notifyJournalNote record with nothing sent.
+  it('writes no record of a notification its end leaves no time for; once recorded, one goes', async () => {
+    const w = await eventsToSend(2);
+    const [s] = await w.store.ofSubscriber(GUARDIAN, 'patient-app');
+    if (s === undefined) throw new Error('no subscription');
+    const append = w.audit.append.bind(w.audit);
+    w.audit.append = async (record) => {
+      if (record.operation === 'notifyJournalNote') w.clock.advance(2_500);
+      return append(record);
+    };
+    await w.store.update(s.id, (current) => ({ subscription: { ...current, endMs: w.clock.now() + 4_000 } }));
+    await w.send.turn();
+    await w.send.settled();
+    // Event 1: recorded with 4 s left, sent though its end passed during its 2.5 s record; event 2: 1.5 s left, none.
+    expect(w.channel.kinds().filter((k) => k.startsWith('event'))).toEqual(['event-notification 1']);
+    expect(w.audit.records.filter((r) => r.operation === 'notifyJournalNote')).toHaveLength(1);
+    // No turn is due for event 2 before the end; at the end, the turn ends it.
+    expect((await w.store.byId(s.id))?.dueMs).toBe((await w.store.byId(s.id))?.endMs);
+    w.clock.advance(2_000);
+    await w.send.turn();
+    await w.send.settled();
+    expect(await w.store.byId(s.id)).toMatchObject({ status: 'off', endReason: 'ended', deliveredThrough: 1 });
+  });
+
+  // Hostile review helper-117, F5: with room in the lease for a POST but not for its record, one turn read the EHR
+  // ten times and sent nothing. Failed before: ten reads.
+  it('a lease with no room for the record and the POST reads nothing', async () => {
+    const w = await eventsToSend(1);
+    const reads = w.ehr.reads as { -readonly [R in keyof typeof w.ehr.reads]: (typeof w.ehr.reads)[R] };
+    const read = reads.getJournalNotes;
+    let count = 0;
+    reads.getJournalNotes = async (...args: Parameters<typeof read>) => {
+      count++;
+      return read(...args);
+    };
+    const claimDue = w.store.claimDue.bind(w.store);
+    w.store.claimDue = async (...args) => {
+      const got = await claimDue(...args);
+      if (got.length > 0) w.clock.advance(48_000);
+      return got;
+    };
+    await w.send.turn();
+    await w.send.settled();
+    expect(count).toBe(0);
+    expect(w.channel.kinds().filter((k) => k.startsWith('event'))).toEqual([]);
+  });
+
   it('a handshake that could outlast the lease waits for a later turn', async () => {
     const w = world('no release policy');
     const s = await w.manage.create(subscriber(GUARDIAN), { topic: 'journal-note', patient: CHILD, channel: channelOf() }, noop);

@@ -221,6 +221,33 @@ describe('the notification engine', () => {
     expect((await w.store.events(s.id, 1, 9, 9)).map((e) => e.focus)).toEqual([expect.stringMatching(/^AuditEvent\/.+-aaaaaaaa$/)]);
   });
 
+  // Hostile review helper-117, F4: an entry kept while its subscription was being served had its "due now"
+  // overwritten by the serve's own changes, and waited for the next entry. Failed before: never told.
+  it('an access-log entry kept while its subscription is being served is told at the next turn', async () => {
+    const w = world('no release policy');
+    const s = await w.manage.create(subscriber(CHILD), { topic: 'access', patient: CHILD, channel: channelOf() }, noop);
+    await w.tick();
+    const entry = (requestId: string) => ({ outcome: 'allowed' as const, status: 200, patientId: CHILD, timeMs: w.clock.now(), requestId, operation: 'getJournalNotes', actorPersonId: GUARDIAN });
+    w.auditFeed.records.push(entry('aaaaaaaa-1'));
+    await w.feeds.turn();
+    let during = true;
+    w.channel.answer = async () => {
+      if (during) {
+        during = false;
+        w.auditFeed.records.push(entry('bbbbbbbb-2'));
+        await w.feeds.turn();
+      }
+      return { kind: 'delivered', status: 200 };
+    };
+    await w.send.turn();
+    await w.send.settled();
+    expect(w.channel.kinds()).toEqual(['handshake', 'event-notification 1']);
+    expect((await w.store.byId(s.id))?.dueMs).toBeLessThanOrEqual(w.clock.now());
+    await w.send.turn();
+    await w.send.settled();
+    expect(w.channel.kinds()).toEqual(['handshake', 'event-notification 1', 'event-notification 2']);
+  });
+
   // Hostile review helper-108, a note: a power of attorney following the patient's log was told at once of her
   // own subscribing, and would be of each of her own reads. Failed before: events 1 and 2 were hers.
   it('follows the access log for someone acting for the patient: their own entries are not news to them, others\' are', async () => {

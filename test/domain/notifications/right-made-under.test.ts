@@ -196,24 +196,6 @@ describe('a subscription is tied to the right it was made under', () => {
     expect(await other.current(s)).toMatchObject({ status: 'off', endReason: 'app-revoked', changedMs: claimedAt });
   });
 
-  // Hostile review helper-116, F3: a read whose end could not be recorded gave its claim back due at once,
-  // undoing the pause the delivery turn had kept after the same failure. Failed before: due at once.
-  it('a claim given back keeps the pause its turns were keeping', async () => {
-    const w = world('no release policy');
-    const s = await w.manage.create(subscriber(GUARDIAN), { topic: 'journal-note', patient: CHILD, channel: channelOf(), endMs: w.clock.now() + 1000 }, noop);
-    await w.send.turn();
-    await w.send.settled();
-    w.audit.mode = 'fail';
-    w.clock.advance(2000);
-    await w.send.turn();
-    await w.send.settled();
-    const paused = await w.store.byId(s.id);
-    expect(paused?.nextAttemptMs).toBeGreaterThan(w.clock.now());
-    w.clock.advance(1000);
-    await expect(w.manage.current(s)).rejects.toThrow(EndNotRecordedError);
-    expect((await w.store.byId(s.id))?.dueMs).toBe(paused?.nextAttemptMs);
-  });
-
   it('an end whose audit record cannot be written leaves it live for the next caller to end', async () => {
     const w = world('no release policy');
     const s = await w.manage.create(subscriber(GUARDIAN), { topic: 'journal-note', patient: CHILD, channel: channelOf() }, noop);
