@@ -20,6 +20,12 @@ export const hasUndelivered = (s: StoredSubscription): boolean => s.eventCount >
  * the PostgreSQL trail waits (2.5 s) before it gives up. A slower one is caught by asking the lease again.
  */
 export const AUDIT_ALLOWANCE_MS = 3000;
+/**
+ * A subscription that could not be served (the EHR or the store did not answer its check) is served again
+ * this long after, not at every turn: outside the poll's budget, one document the EHR cannot give read
+ * every second (hostile review helper-110, F1). It ends nothing: the work is tried again.
+ */
+export const UNSERVED_RETRY_MS = 30_000;
 
 /**
  * When the service next has work for `s` as it is: its handshake, its undelivered events (or their
@@ -36,9 +42,11 @@ function workDue(s: StoredSubscription, nowMs: number): number | undefined {
   if (s.status === 'requested') return s.nextAttemptMs ?? nowMs;
   const times: number[] = [];
   if (s.endMs !== undefined) times.push(s.endMs);
-  // Events its end leaves no time to record and send wait for nothing but the end (no turn is leased for them).
-  if (hasUndelivered(s) && (s.endMs === undefined || s.endMs - AUDIT_ALLOWANCE_MS > nowMs)) times.push(s.nextAttemptMs ?? nowMs);
-  else if (s.channel.heartbeatSeconds !== undefined) times.push(heartbeatDueMs(s, s.channel.heartbeatSeconds));
+  if (hasUndelivered(s)) {
+    // Events its end leaves no time to record and send wait for nothing but the end (no turn is leased for them),
+    // and while events wait no heartbeat goes (helper-118, F1).
+    if (s.endMs === undefined || s.endMs - AUDIT_ALLOWANCE_MS > nowMs) times.push(s.nextAttemptMs ?? nowMs);
+  } else if (s.channel.heartbeatSeconds !== undefined) times.push(heartbeatDueMs(s, s.channel.heartbeatSeconds));
   return times.length === 0 ? undefined : Math.min(...times);
 }
 

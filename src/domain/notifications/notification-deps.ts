@@ -10,7 +10,7 @@ import type { FhirResource } from '../../reads/as-fhir.js';
 import type { ReadItem, ReadName } from '../operations/table.js';
 import type { ReadPatientData } from '../use-cases/read-patient-data.js';
 import { endedRecord } from './engine-audit.js';
-import { due, ended } from './lifecycle.js';
+import { due, ended, UNSERVED_RETRY_MS } from './lifecycle.js';
 import type { Digest } from './record-view.js';
 import type { RightHolds, RightToRead } from './right-to-read.js';
 import { isLive, type EndReason, type StoredSubscription } from './subscription.js';
@@ -82,10 +82,12 @@ export async function endSubscription(deps: NotificationDeps, s: StoredSubscript
 }
 
 /**
- * `s` without its claim, due as it now is. A pause its turns kept is not kept here: a delivery's backoff
- * would put its end off by minutes (hostile review helper-117, F1).
+ * `s` without its claim, due when its end is tried again: UNSERVED_RETRY_MS on, as any work that could not
+ * be done. Not as its other work says: one with nothing else to do was never due again (hostile review
+ * helper-118, F4), and a read's give-back undid the turns' pause (helper-116 F3); not at a delivery's
+ * backoff either, which put the end off by minutes (helper-117, F1).
  */
 function givenBack(s: StoredSubscription, nowMs: number): StoredSubscription {
   const { ending: _e, ...rest } = s;
-  return due(rest, nowMs);
+  return { ...rest, dueMs: nowMs + UNSERVED_RETRY_MS };
 }

@@ -11,7 +11,7 @@ import type { DeliveryOutcome, NotificationChannel } from '../../ports/notificat
 import type { Views } from '../../ports/subscription-store.port.js';
 import { checkChannelHeaders } from './channel-headers.js';
 import { notifiedRecord } from './engine-audit.js';
-import { AUDIT_ALLOWANCE_MS, delivered, dueNow, dueOf, failed, hasUndelivered, heartbeatDueMs, heartbeatSent, numbered, passedOver } from './lifecycle.js';
+import { AUDIT_ALLOWANCE_MS, delivered, dueNow, dueOf, UNSERVED_RETRY_MS, failed, hasUndelivered, heartbeatDueMs, heartbeatSent, numbered, passedOver } from './lifecycle.js';
 import { endSubscription, type NotificationDeps } from './notification-deps.js';
 import { notificationBundle, type NotificationType } from './notification-bundle.js';
 import { markedUntold } from './record-view.js';
@@ -29,12 +29,6 @@ const BATCHES_PER_TURN = 10;
  * many of the instance's `maxInFlight`, never all of them (threat 66), and waits for its own to finish.
  */
 export const MAX_IN_FLIGHT_PER_APP = 8;
-/**
- * A subscription that could not be served (the EHR or the store did not answer its check) is served again
- * this long after, not at every turn: outside the poll's budget, one document the EHR cannot give read
- * every second (hostile review helper-110, F1). It ends nothing: the work is tried again.
- */
-export const UNSERVED_RETRY_MS = 30_000;
 /** Claims one turn makes at most: enough to pass over a few apps that are full. */
 const CLAIM_ROUNDS = 4;
 
@@ -161,9 +155,11 @@ export class SendNotifications {
     let s: StoredSubscription | undefined = feedOfTopic(leased.topic) === undefined ? leased : await this.takeFeed(leased);
     // The audit record's allowance counted from the start, not only after the reads: a lease with room for the
     // POST but not the record made a turn read the EHR ten times and send nothing (hostile review helper-117, F5).
-    for (let batch = 0; s !== undefined && isLive(s) && batch < BATCHES_PER_TURN && this.mayStart(s, leasedAtMs, AUDIT_ALLOWANCE_MS); batch++) {
-      if (hasUndelivered(s) && (s.nextAttemptMs ?? 0) <= this.deps.clock.now()) s = await this.deliverEvents(s, leasedAtMs);
-      else if (!hasUndelivered(s) && s.channel.heartbeatSeconds !== undefined && heartbeatDueMs(s, s.channel.heartbeatSeconds) <= this.deps.clock.now()) s = await this.heartbeat(s, leasedAtMs);
+    for (let batch = 0; s !== undefined && isLive(s) && batch < BATCHES_PER_TURN && this.mayStart(s, leasedAtMs, 0); batch++) {
+      if (hasUndelivered(s) && (s.nextAttemptMs ?? 0) <= this.deps.clock.now()) {
+        if (!this.mayStart(s, leasedAtMs, AUDIT_ALLOWANCE_MS)) break;
+        s = await this.deliverEvents(s, leasedAtMs);
+      } else if (!hasUndelivered(s) && s.channel.heartbeatSeconds !== undefined && heartbeatDueMs(s, s.channel.heartbeatSeconds) <= this.deps.clock.now()) s = await this.heartbeat(s, leasedAtMs);
       else break;
     }
   }

@@ -4,8 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { EhrError } from '../../../src/domain/ehr-error.js';
-import { FIRST_BACKOFF_MS } from '../../../src/domain/notifications/lifecycle.js';
-import { UNSERVED_RETRY_MS } from '../../../src/domain/notifications/send-notifications.js';
+import { FIRST_BACKOFF_MS, UNSERVED_RETRY_MS } from '../../../src/domain/notifications/lifecycle.js';
 import { CHILD, channelOf, GUARDIAN, note, notes, POLL_MS, RETRY_MS, subscriber, world } from './engine-world.js';
 
 const noop = async (): Promise<void> => undefined;
@@ -284,6 +283,24 @@ describe('delivery backs off', () => {
     await w.send.turn();
     await w.send.settled();
     expect(count).toBe(0);
+    expect(w.channel.kinds().filter((k) => k.startsWith('event'))).toEqual([]);
+  });
+
+  // Hostile review helper-118, F1: in its last 3 s, a due heartbeat had it leased every turn with nothing done.
+  it('in its last seconds a heartbeat goes, and events it has no time for wait for the end, not each turn', async () => {
+    const w = await eventsToSend(1);
+    const [s] = await w.store.ofSubscriber(GUARDIAN, 'patient-app');
+    if (s === undefined) throw new Error('no subscription');
+    const endMs = w.clock.now() + 2_500;
+    await w.store.update(s.id, (current) => ({ subscription: { ...current, endMs, channel: { ...current.channel, heartbeatSeconds: 10 }, lastSentMs: w.clock.now() - 20_000 } }));
+    await w.send.turn();
+    await w.send.settled();
+    expect((await w.store.byId(s.id))?.dueMs).toBe(endMs);
+    // Without events, a due heartbeat needs no record: it goes.
+    await w.store.update(s.id, (current) => ({ subscription: { ...current, deliveredThrough: current.eventCount, dueMs: w.clock.now() } }));
+    await w.send.turn();
+    await w.send.settled();
+    expect(w.channel.kinds().at(-1)).toBe('heartbeat');
     expect(w.channel.kinds().filter((k) => k.startsWith('event'))).toEqual([]);
   });
 

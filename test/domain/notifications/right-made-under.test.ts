@@ -10,6 +10,7 @@ import type { Relationship } from '../../../src/domain/access/relationship.js';
 import { ManageSubscriptions } from '../../../src/domain/notifications/manage-subscriptions.js';
 import { ENDING_CLAIM_MS, EndNotRecordedError, endSubscription } from '../../../src/domain/notifications/notification-deps.js';
 import { keepsRight } from '../../../src/domain/notifications/right-to-read.js';
+import { UNSERVED_RETRY_MS } from '../../../src/domain/notifications/lifecycle.js';
 import { TOPIC_NAMES, type TopicName } from '../../../src/domain/notifications/topics.js';
 import { bookings } from '../../fakes/builders.js';
 import { CHILD, channelOf, GUARDIAN, note, notes, STRANGER, subscriber, world } from './engine-world.js';
@@ -180,13 +181,13 @@ describe('a subscription is tied to the right it was made under', () => {
 
   // Hostile review helper-115, F4 and F5: a claim given back kept the claim's due time, so the next turn waited
   // for it to lapse; and a read meanwhile showed the reader's reason and time, not the claimer's.
-  it('a claim given back is due again at once; a read during another claim shows the claimer\'s end', async () => {
+  it('a claim given back is due again when its end is tried again; a read during another claim shows the claimer\'s end', async () => {
     const w = world('no release policy');
     const s = await w.manage.create(subscriber(GUARDIAN), { topic: 'journal-note', patient: CHILD, channel: channelOf() }, noop);
     w.registry.revokeAll(GUARDIAN);
     w.audit.mode = 'fail';
     await expect(endSubscription(w.deps, s, 'right-lost')).rejects.toThrow(EndNotRecordedError);
-    expect((await w.store.byId(s.id))?.dueMs).toBe(w.clock.now());
+    expect((await w.store.byId(s.id))?.dueMs).toBe(w.clock.now() + UNSERVED_RETRY_MS);
     w.audit.mode = 'hang';
     const claimedAt = w.clock.now();
     void endSubscription(w.deps, s, 'app-revoked');
@@ -194,6 +195,23 @@ describe('a subscription is tied to the right it was made under', () => {
     w.clock.advance(5000);
     const other = new ManageSubscriptions(w.deps, { topics: new Set<TopicName>(TOPIC_NAMES), pollMs: 60_000, newSubscriptionId: () => 'unused' });
     expect(await other.current(s)).toMatchObject({ status: 'off', endReason: 'app-revoked', changedMs: claimedAt });
+  });
+
+  // Hostile review helper-118, F4 (and helper-116 F3, helper-117 F1): a claim given back after an unrecordable end
+  // was due as its other work said: never, for one with nothing else to do, so it was never ended; or at once,
+  // undoing the turns' pause. Failed before: no due time after the read.
+  it('a claim given back is due again when an unrecordable end is tried again, 30 s on', async () => {
+    const w = world('no release policy');
+    const s = await w.manage.create(subscriber(CHILD), { topic: 'access', patient: CHILD, channel: channelOf() }, noop);
+    await w.tick();
+    w.grants.revoked.add('grant-1');
+    w.audit.mode = 'fail';
+    await expect(w.manage.current(s)).rejects.toThrow(EndNotRecordedError);
+    expect((await w.store.byId(s.id))?.dueMs).toBe(w.clock.now() + UNSERVED_RETRY_MS);
+    // Its turn then looks again; a read ends it at once.
+    w.audit.mode = 'ok';
+    expect(await w.manage.current(s)).toMatchObject({ status: 'off', endReason: 'app-revoked' });
+    expect((await w.store.byId(s.id))?.dueMs).toBeUndefined();
   });
 
   it('an end whose audit record cannot be written leaves it live for the next caller to end', async () => {
