@@ -11,7 +11,9 @@ import type { DeliveryOutcome, NotificationChannel } from '../../ports/notificat
 import type { Views } from '../../ports/subscription-store.port.js';
 import { checkChannelHeaders } from './channel-headers.js';
 import { notifiedRecord } from './engine-audit.js';
-import { AUDIT_ALLOWANCE_MS, delivered, dueNow, dueOf, UNSERVED_RETRY_MS, failed, hasUndelivered, heartbeatDueMs, heartbeatSent, numbered, passedOver } from './lifecycle.js';
+import {
+  AUDIT_ALLOWANCE_MS, delivered, due, dueNow, failed, hasUndelivered, heartbeatDueMs, heartbeatSent, numbered, passedOver, UNSERVED_RETRY_MS,
+} from './lifecycle.js';
 import { endSubscription, type NotificationDeps } from './notification-deps.js';
 import { notificationBundle, type NotificationType } from './notification-bundle.js';
 import { markedUntold } from './record-view.js';
@@ -31,7 +33,6 @@ const BATCHES_PER_TURN = 10;
 export const MAX_IN_FLIGHT_PER_APP = 8;
 /** Claims one turn makes at most: enough to pass over a few apps that are full. */
 const CLAIM_ROUNDS = 4;
-
 
 export interface SendSettings {
   /** SUBSCRIPTION_RETRY_MINUTES in milliseconds: how long failing deliveries are retried before `error`. */
@@ -126,10 +127,8 @@ export class SendNotifications {
     // Whatever it came to, by whichever path (an end another holds included: helper-116, F2), its next work is
     // counted from what it is now (nothing left: no work until something changes).
     const change = await this.deps.store.update(leased.id, (current) => {
-      const dueMs = dueOf(current, this.deps.clock.now());
-      if (dueMs === current.dueMs) return undefined;
-      const { dueMs: _old, ...rest } = current;
-      return { subscription: dueMs === undefined ? rest : { ...rest, dueMs } };
+      const next = due(current, this.deps.clock.now());
+      return next.dueMs === current.dueMs ? undefined : { subscription: next };
     });
     await this.dueForNewEntries(change?.subscription ?? await this.deps.store.byId(leased.id));
   }
@@ -153,8 +152,9 @@ export class SendNotifications {
     if (leased.endMs !== undefined && leased.endMs <= nowMs) return endSubscription(this.deps, leased, 'ended');
     if (leased.status === 'requested') return this.mayStart(leased, leasedAtMs, 0) ? this.handshake(leased) : undefined;
     let s: StoredSubscription | undefined = feedOfTopic(leased.topic) === undefined ? leased : await this.takeFeed(leased);
-    // The audit record's allowance counted from the start, not only after the reads: a lease with room for the
-    // POST but not the record made a turn read the EHR ten times and send nothing (hostile review helper-117, F5).
+    // Events ask for their audit record's allowance before their reads, not only after them: a lease with room for
+    // the POST but not the record made a turn read the EHR ten times and send nothing (hostile review helper-117,
+    // F5). A heartbeat writes no record, so asks for none (helper-118, F1).
     for (let batch = 0; s !== undefined && isLive(s) && batch < BATCHES_PER_TURN && this.mayStart(s, leasedAtMs, 0); batch++) {
       if (hasUndelivered(s) && (s.nextAttemptMs ?? 0) <= this.deps.clock.now()) {
         if (!this.mayStart(s, leasedAtMs, AUDIT_ALLOWANCE_MS)) break;

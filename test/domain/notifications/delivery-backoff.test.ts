@@ -9,6 +9,22 @@ import { CHILD, channelOf, GUARDIAN, note, notes, POLL_MS, RETRY_MS, subscriber,
 
 const noop = async (): Promise<void> => undefined;
 
+/**
+ * Makes each claim that leases something take `ms` of the world's clock after its lease was stamped, as a
+ * slow store would; returns the lease instants and a way back to the plain claim.
+ */
+function slowClaims(w: ReturnType<typeof world>, ms: number): { leasedAt: number[]; restore: () => void } {
+  const claimDue = w.store.claimDue.bind(w.store);
+  const leasedAt: number[] = [];
+  w.store.claimDue = async (nowMs, ...rest) => {
+    leasedAt.push(nowMs);
+    const got = await claimDue(nowMs, ...rest);
+    if (got.length > 0) w.clock.advance(ms);
+    return got;
+  };
+  return { leasedAt, restore: () => void (w.store.claimDue = claimDue) };
+}
+
 /** A world whose guardian's subscription (one event a notification) has `count` events numbered and none sent. */
 async function eventsToSend(count = 3): Promise<ReturnType<typeof world>> {
   const w = world('no release policy');
@@ -198,14 +214,7 @@ describe('delivery backs off', () => {
   // whose deadline fell 2 s past the lease.
   it('the lease is counted from when it was taken, the claim\'s own time included', async () => {
     const w = await eventsToSend(8);
-    const claimDue = w.store.claimDue.bind(w.store);
-    const leasedAt: number[] = [];
-    w.store.claimDue = async (nowMs, ...rest) => {
-      leasedAt.push(nowMs);
-      const got = await claimDue(nowMs, ...rest);
-      if (got.length > 0) w.clock.advance(7_000);
-      return got;
-    };
+    const { leasedAt } = slowClaims(w, 7_000);
     const started: number[] = [];
     w.channel.answer = async () => {
       started.push(w.clock.now());
@@ -274,12 +283,7 @@ describe('delivery backs off', () => {
       count++;
       return read(...args);
     };
-    const claimDue = w.store.claimDue.bind(w.store);
-    w.store.claimDue = async (...args) => {
-      const got = await claimDue(...args);
-      if (got.length > 0) w.clock.advance(48_000);
-      return got;
-    };
+    slowClaims(w, 48_000);
     await w.send.turn();
     await w.send.settled();
     expect(count).toBe(0);
@@ -307,17 +311,12 @@ describe('delivery backs off', () => {
   it('a handshake that could outlast the lease waits for a later turn', async () => {
     const w = world('no release policy');
     const s = await w.manage.create(subscriber(GUARDIAN), { topic: 'journal-note', patient: CHILD, channel: channelOf() }, noop);
-    const claimDue = w.store.claimDue.bind(w.store);
-    w.store.claimDue = async (...args) => {
-      const got = await claimDue(...args);
-      if (got.length > 0) w.clock.advance(55_000);
-      return got;
-    };
+    const slow = slowClaims(w, 55_000);
     await w.send.turn();
     await w.send.settled();
     expect(w.channel.kinds()).toEqual([]);
     expect(await w.store.byId(s.id)).toMatchObject({ status: 'requested' });
-    w.store.claimDue = claimDue;
+    slow.restore();
     await w.send.turn();
     await w.send.settled();
     expect(w.channel.kinds()).toEqual(['handshake']);
