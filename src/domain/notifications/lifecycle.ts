@@ -3,7 +3,7 @@
  * a fact (a handshake answered, a delivery taken or failed, events numbered, an end) to the next, each
  * with the time the service next has work for it (`dueMs`), which the store orders its work by.
  */
-import type { EndReason, NewEvent, StoredSubscription, SubscriptionEvent } from './subscription.js';
+import { isLive, type EndingClaim, type EndReason, type NewEvent, type StoredSubscription, type SubscriptionEvent } from './subscription.js';
 
 /** The first retry waits this long; each failure doubles it, up to MAX_BACKOFF_MS. */
 export const FIRST_BACKOFF_MS = 5_000;
@@ -29,13 +29,19 @@ export const UNSERVED_RETRY_MS = 30_000;
 
 /**
  * When the service next has work for `s` as it is: its handshake, its undelivered events (or their
- * retry), a heartbeat, its end; not before a claim to end it lapses, since until then the end is the
- * claimer's to write (notification-deps.ts, endSubscription).
+ * retry), a heartbeat, its end. An end begun and not finished comes before all of them, when it may be
+ * taken up (endingDueMs): until then the end is another caller's to write (notification-deps.ts,
+ * endSubscription), and after it, it is the next thing to do whatever else there is (helper-119).
  */
 export function dueOf(s: StoredSubscription, nowMs: number): number | undefined {
-  const next = workDue(s, nowMs);
-  return next === undefined || s.ending === undefined ? next : Math.max(next, s.ending.untilMs);
+  return s.ending === undefined || !isLive(s) ? workDue(s, nowMs) : endingDueMs(s.ending);
 }
+
+/** When a turn may take up an end begun and not finished: as its claim lapses, or at its retry. */
+export const endingDueMs = (e: EndingClaim): number => Math.max(e.untilMs, e.retryAtMs ?? 0);
+
+/** Whether its claimer still holds `e` at `nowMs`, so that it alone may write the end. */
+export const claimHeld = (e: EndingClaim, nowMs: number): boolean => e.retryAtMs === undefined && e.untilMs > nowMs;
 
 function workDue(s: StoredSubscription, nowMs: number): number | undefined {
   if (s.status === 'off' || s.status === 'error') return undefined;
@@ -117,10 +123,23 @@ export const heartbeatSent = (s: StoredSubscription, nowMs: number): StoredSubsc
 /**
  * Something new to do now (a feed's entry arrived): due at once unless it already is, or its next
  * attempt is later (a backoff, or a pause after the EHR could not answer its check), but never after
- * its end; and never before a claim to end it lapses, its end passed or not.
+ * its end; and with an end begun and not finished, when that may be taken up, its end passed or not.
  */
 export const dueNow = (s: StoredSubscription, nowMs: number): StoredSubscription => {
-  if (s.status === 'off' || s.status === 'error') return s;
-  const next = Math.min(Math.max(Math.min(s.dueMs ?? nowMs, nowMs), s.nextAttemptMs ?? 0), s.endMs ?? Number.POSITIVE_INFINITY);
-  return { ...s, dueMs: Math.max(next, s.ending?.untilMs ?? 0) };
+  if (!isLive(s)) return s;
+  if (s.ending !== undefined) return { ...s, dueMs: endingDueMs(s.ending) };
+  return { ...s, dueMs: Math.min(Math.max(Math.min(s.dueMs ?? nowMs, nowMs), s.nextAttemptMs ?? 0), s.endMs ?? Number.POSITIVE_INFINITY) };
 };
+
+/** `s` with its end no longer begun: it holds after all (its right was checked again). */
+export const endDropped = (s: StoredSubscription, nowMs: number): StoredSubscription => {
+  const { ending: _e, ...rest } = s;
+  return due(rest, nowMs);
+};
+
+/**
+ * `s` with its end no longer held, to be tried again at `retryAtMs` (its record could not be written, or a turn
+ * could not check the right): any caller may try it from now, a turn from then.
+ */
+export const endToRetry = (s: StoredSubscription, nowMs: number, retryAtMs: number): StoredSubscription =>
+  s.ending === undefined ? s : due({ ...s, ending: { ...s.ending, untilMs: Math.min(s.ending.untilMs, nowMs), retryAtMs } }, nowMs);

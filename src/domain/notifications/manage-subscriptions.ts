@@ -6,7 +6,7 @@
  */
 import { DomainError } from '../errors.js';
 import { accessDenied } from '../access/patient-access.js';
-import { dueOf, ended } from './lifecycle.js';
+import { claimHeld, dueOf, ended } from './lifecycle.js';
 import { endSubscription, type NotificationDeps } from './notification-deps.js';
 import { madeUnderOf, type Right } from './right-to-read.js';
 import type { RecordView } from './record-view.js';
@@ -106,7 +106,8 @@ export class ManageSubscriptions {
     await ending;
     const now = await this.deps.store.byId(s.id);
     // Still live: another instance claimed the end and is writing it. It is shown as that end will keep it.
-    return now !== undefined && isLive(now) && now.ending !== undefined ? ended(now, now.ending.reason, now.ending.atMs) : now ?? s;
+    return now !== undefined && isLive(now) && now.ending !== undefined && claimHeld(now.ending, this.deps.clock.now())
+      ? ended(now, now.ending.reason, now.ending.atMs) : now ?? s;
   }
 
   /** Why live `s` ends now (past its `end`, or its right lost); undefined while it holds, or cannot be decided now. */

@@ -10,7 +10,7 @@ import type { FhirResource } from '../../reads/as-fhir.js';
 import type { ReadItem, ReadName } from '../operations/table.js';
 import type { ReadPatientData } from '../use-cases/read-patient-data.js';
 import { endedRecord } from './engine-audit.js';
-import { due, ended, UNSERVED_RETRY_MS } from './lifecycle.js';
+import { claimHeld, due, ended, endToRetry, UNSERVED_RETRY_MS } from './lifecycle.js';
 import type { Digest } from './record-view.js';
 import type { RightHolds, RightToRead } from './right-to-read.js';
 import { isLive, type EndReason, type StoredSubscription } from './subscription.js';
@@ -57,37 +57,29 @@ export const ENDING_CLAIM_MS = 30_000;
  * Ends a live subscription for `reason`, audited first in the patient's log under its app. The end is
  * claimed under the store's lock before the record is written, so of callers ending it at once, on any
  * instance, one writes the record and the end, and the others leave it as it is. With the audit store
- * down the claim is given back, it stays live, and the next turn tries again.
+ * down the claim is given back and it stays live: a read may end it at once, a turn UNSERVED_RETRY_MS on.
  */
 export async function endSubscription(deps: NotificationDeps, s: StoredSubscription, reason: EndReason): Promise<void> {
   const nowMs = deps.clock.now();
   const claim = deps.newId();
   // Due again only when the claim lapses: no turn serves it meanwhile (hostile review helper-115, F2).
-  const claimed = await deps.store.update(s.id, (current) => (isLive(current) && (current.ending === undefined || current.ending.untilMs <= nowMs)
+  const claimed = await deps.store.update(s.id, (current) => (isLive(current) && (current.ending === undefined || !claimHeld(current.ending, nowMs))
     ? { subscription: due({ ...current, ending: { claim, untilMs: nowMs + ENDING_CLAIM_MS, reason, atMs: nowMs } }, nowMs) }
     : undefined));
   if (claimed === undefined) return;
   try {
     await deps.audit.append(endedRecord(claimed.subscription, { nowMs, requestId: deps.newId() }));
   } catch (err) {
-    // Given back at once so that the next turn need not wait for the claim to lapse; if the store is
-    // down too, it lapses by itself.
-    await deps.store.update(s.id, (current) => (current.ending?.claim === claim ? { subscription: givenBack(current, deps.clock.now()) } : undefined)).catch(() => undefined);
+    // Given back at once, so that a read may try again now and a turn UNSERVED_RETRY_MS on, as any work that could not
+    // be done: not as its other work says, which put the end off by a delivery's backoff (hostile review helper-117,
+    // F1) or, with nothing else to do, for ever (helper-118, F4). If the store is down too, the claim lapses by itself.
+    const atMs = deps.clock.now();
+    await deps.store.update(s.id, (current) => (current.ending?.claim === claim ? { subscription: endToRetry(current, atMs, atMs + UNSERVED_RETRY_MS) } : undefined))
+      .catch(() => undefined);
     throw new EndNotRecordedError('the end of a subscription could not be recorded in the audit trail', { cause: err });
   }
   // A claim another caller took over after ours lapsed is theirs to end, with their record.
   await deps.store.update(s.id, (current) => (isLive(current) && (current.ending === undefined || current.ending.claim === claim)
     ? { subscription: ended(current, reason, nowMs) }
     : undefined));
-}
-
-/**
- * `s` without its claim, due when its end is tried again: UNSERVED_RETRY_MS on, as any work that could not
- * be done. Not as its other work says: one with nothing else to do was never due again (hostile review
- * helper-118, F4), and a read's give-back undid the turns' pause (helper-116 F3); not at a delivery's
- * backoff either, which put the end off by minutes (helper-117, F1).
- */
-function givenBack(s: StoredSubscription, nowMs: number): StoredSubscription {
-  const { ending: _e, ...rest } = s;
-  return { ...rest, dueMs: nowMs + UNSERVED_RETRY_MS };
 }

@@ -12,7 +12,8 @@ import type { Views } from '../../ports/subscription-store.port.js';
 import { checkChannelHeaders } from './channel-headers.js';
 import { notifiedRecord } from './engine-audit.js';
 import {
-  AUDIT_ALLOWANCE_MS, delivered, due, dueNow, failed, hasUndelivered, heartbeatDueMs, heartbeatSent, numbered, passedOver, UNSERVED_RETRY_MS,
+  AUDIT_ALLOWANCE_MS, claimHeld, delivered, due, dueNow, endDropped, endToRetry, failed, hasUndelivered, heartbeatDueMs, heartbeatSent, numbered,
+  passedOver, UNSERVED_RETRY_MS,
 } from './lifecycle.js';
 import { endSubscription, type NotificationDeps } from './notification-deps.js';
 import { notificationBundle, type NotificationType } from './notification-bundle.js';
@@ -104,13 +105,17 @@ export class SendNotifications {
 
   /**
    * Due again UNSERVED_RETRY_MS from now, unless it is due later already; its next attempt not before,
-   * which a feed's new entry (dueNow) respects too (hostile review helper-111, F1).
+   * which a feed's new entry (dueNow) respects too (hostile review helper-111, F1); an end begun and not
+   * finished that it could not take up is retried then, not as soon as its claim lapsed.
    */
   private later(id: string): Promise<unknown> {
-    const atMs = this.deps.clock.now() + UNSERVED_RETRY_MS;
-    return this.deps.store.update(id, (current) => (isLive(current) && (current.dueMs ?? 0) < atMs
-      ? { subscription: { ...current, nextAttemptMs: Math.max(current.nextAttemptMs ?? 0, atMs), dueMs: atMs } } : undefined))
-      .catch((err: unknown) => this.settings.onError?.(err));
+    const nowMs = this.deps.clock.now();
+    const atMs = nowMs + UNSERVED_RETRY_MS;
+    return this.deps.store.update(id, (current) => {
+      if (!isLive(current) || (current.dueMs ?? 0) >= atMs) return undefined;
+      if (current.ending !== undefined) return claimHeld(current.ending, nowMs) ? undefined : { subscription: endToRetry(current, nowMs, atMs) };
+      return { subscription: { ...current, nextAttemptMs: Math.max(current.nextAttemptMs ?? 0, atMs), dueMs: atMs } };
+    }).catch((err: unknown) => this.settings.onError?.(err));
   }
 
   private release(id: string): Promise<void> {
@@ -150,8 +155,10 @@ export class SendNotifications {
     const nowMs = this.deps.clock.now();
     if (!isLive(leased)) return;
     if (leased.endMs !== undefined && leased.endMs <= nowMs) return endSubscription(this.deps, leased, 'ended');
-    if (leased.status === 'requested') return this.mayStart(leased, leasedAtMs, 0) ? this.handshake(leased) : undefined;
-    let s: StoredSubscription | undefined = feedOfTopic(leased.topic) === undefined ? leased : await this.takeFeed(leased);
+    const taken = await this.takeUpEnd(leased);
+    if (taken === undefined) return;
+    if (taken.status === 'requested') return this.mayStart(taken, leasedAtMs, 0) ? this.handshake(taken) : undefined;
+    let s: StoredSubscription | undefined = feedOfTopic(taken.topic) === undefined ? taken : await this.takeFeed(taken);
     // Events ask for their audit record's allowance before their reads, not only after them: a lease with room for
     // the POST but not the record made a turn read the EHR ten times and send nothing (hostile review helper-117,
     // F5). A heartbeat writes no record, so asks for none (helper-118, F1).
@@ -162,6 +169,25 @@ export class SendNotifications {
       } else if (!hasUndelivered(s) && s.channel.heartbeatSeconds !== undefined && heartbeatDueMs(s, s.channel.heartbeatSeconds) <= this.deps.clock.now()) s = await this.heartbeat(s, leasedAtMs);
       else break;
     }
+  }
+
+  /**
+   * An end begun and not finished (its claimer stopped, or gave it back unrecorded) is taken up before anything
+   * else: written where the right is still lost, dropped where it holds again (hostile review helper-119, F1 and F2).
+   * Undefined when nothing more is to be done now: ended, or another caller's end to write.
+   */
+  private async takeUpEnd(s: StoredSubscription): Promise<StoredSubscription | undefined> {
+    const { ending } = s;
+    if (ending === undefined) return s;
+    if (claimHeld(ending, this.deps.clock.now())) return undefined;
+    const right = await this.deps.right.check(s);
+    if (right.kind === 'lost') {
+      await endSubscription(this.deps, s, right.reason);
+      return undefined;
+    }
+    const change = await this.deps.store.update(s.id, (current) => (isLive(current) && current.ending?.claim === ending.claim && !claimHeld(current.ending, this.deps.clock.now())
+      ? { subscription: endDropped(current, this.deps.clock.now()) } : undefined));
+    return change?.subscription;
   }
 
   /** Numbers the feed's new entries for `s` once its person may still be told of them; undefined when it ended. */

@@ -93,7 +93,8 @@ export interface StoredSubscription {
 /**
  * A caller's claim to end a live subscription: it alone writes the end's audit record and then the end,
  * so two instances ending it at once leave one record. Another caller may take it over from `untilMs`,
- * when the one that claimed it stopped on the way.
+ * when the one that claimed it stopped on the way. Kept until the end is written or found not to hold:
+ * an end begun and not finished is work of its own (lifecycle.ts dueOf), which a turn takes up.
  */
 export interface EndingClaim {
   claim: string;
@@ -101,6 +102,11 @@ export interface EndingClaim {
   /** The end it writes, and since when (by the claimer's clock): what a read meanwhile shows. */
   reason: EndReason;
   atMs: number;
+  /**
+   * Given back, its audit record not written: any caller may try the end again from `untilMs` (the give-back),
+   * a turn from this time (UNSERVED_RETRY_MS on). Absent while the claim is held, or after its claimer stopped.
+   */
+  retryAtMs?: number;
 }
 
 /** What happened to the focus of an event. */

@@ -54,6 +54,10 @@ export function describeSubscriptionStore(kind: StoreKind, skip = false): void {
       const claimed = { ...full, ending: { claim: '00000000-0000-4000-8000-000000000001', untilMs: 1_800_000_030_123, reason: 'right-lost' as const, atMs: 1_800_000_000_123 } };
       await a.update(full.id, () => ({ subscription: claimed }));
       expect(await b.byId(full.id)).toEqual(claimed);
+      // And one given back, to retry (lifecycle.ts endToRetry).
+      const toRetry = { ...claimed, ending: { ...claimed.ending, untilMs: 1_800_000_001_000, retryAtMs: 1_800_000_031_000 } };
+      await a.update(full.id, () => ({ subscription: toRetry }));
+      expect(await b.byId(full.id)).toEqual(toRetry);
       expect(await b.views(full.id)).toEqual({ getLabResults: { 'DiagnosticReport/r1': 'd1' } });
       expect(await b.views(other.id)).toEqual({});
       expect(await b.views('f'.repeat(32))).toEqual({});

@@ -12,7 +12,7 @@ import { ManageSubscriptions } from '../../../src/domain/notifications/manage-su
 import type { NotificationDeps, ResourceWriter } from '../../../src/domain/notifications/notification-deps.js';
 import { RightToRead } from '../../../src/domain/notifications/right-to-read.js';
 import { SendNotifications } from '../../../src/domain/notifications/send-notifications.js';
-import type { Subscriber } from '../../../src/domain/notifications/subscription.js';
+import type { StoredSubscription, Subscriber } from '../../../src/domain/notifications/subscription.js';
 import { TOPIC_NAMES, type TopicName } from '../../../src/domain/notifications/topics.js';
 import type { JournalNoteRecord } from '../../../src/domain/records/index.js';
 import type { ReleasePolicy } from '../../../src/domain/release/release-policy.js';
@@ -154,3 +154,18 @@ export function subscriber(personId: string, grantId = 'grant-1'): Subscriber {
 }
 
 export const channelOf = (endpoint = 'https://hooks.example/a') => ({ endpoint, headers: ['Authorization: Bearer app-secret'], payload: 'id-only' as const, timeoutSeconds: 10 });
+
+/** CHILD's journal gains a note signed at 10:05 on the world's first day, beside the one it had. */
+export function signNewNote(w: Pick<ReturnType<typeof world>, 'ehr'>): void {
+  w.ehr.withPatient(CHILD, { ...w.ehr.patients.get(CHILD), getJournalNotes: notes(note('n-old', '20261001090000', '20261001100000'), note('n-new', '20261126100500', '20261126100500')) });
+}
+
+/** GUARDIAN's journal-note subscription to CHILD, shaken hands, with the new note numbered as event 1 and not yet sent. */
+export async function guardianWithEventWaiting(w: ReturnType<typeof world>): Promise<StoredSubscription> {
+  const s = await w.manage.create(subscriber(GUARDIAN), { topic: 'journal-note', patient: CHILD, channel: channelOf() }, async () => undefined);
+  await w.tick();
+  signNewNote(w);
+  w.clock.advance(60_000);
+  await w.poll();
+  return s;
+}

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MAX_IN_FLIGHT_PER_APP } from '../../../src/domain/notifications/send-notifications.js';
-import { CHILD, channelOf, GUARDIAN, note, notes, RETRY_MS, STRANGER, subscriber, world } from './engine-world.js';
+import { CHILD, channelOf, GUARDIAN, note, notes, RETRY_MS, signNewNote, STRANGER, subscriber, world } from './engine-world.js';
 import { bookings } from '../../fakes/builders.js';
 
 const denied = expect.objectContaining({ code: 'ACCESS_DENIED' });
@@ -20,7 +20,7 @@ describe('the notification engine', () => {
     expect(w.channel.kinds()).toEqual(['handshake']);
     expect((await w.store.byId(s.id))?.status).toBe('active');
     // Signed just now: the region's signing delay of one day holds it back from the guardian.
-    w.ehr.withPatient(CHILD, { ...w.ehr.patients.get(CHILD), getJournalNotes: notes(note('n-old', '20261001090000', '20261001100000'), note('n-new', '20261126100500', '20261126100500')) });
+    signNewNote(w);
     await w.tick();
     await w.tick();
     expect(w.channel.kinds()).toEqual(['handshake']);

@@ -13,7 +13,7 @@ import { keepsRight } from '../../../src/domain/notifications/right-to-read.js';
 import { UNSERVED_RETRY_MS } from '../../../src/domain/notifications/lifecycle.js';
 import { TOPIC_NAMES, type TopicName } from '../../../src/domain/notifications/topics.js';
 import { bookings } from '../../fakes/builders.js';
-import { CHILD, channelOf, GUARDIAN, note, notes, STRANGER, subscriber, world } from './engine-world.js';
+import { CHILD, channelOf, GUARDIAN, guardianWithEventWaiting, STRANGER, subscriber, world } from './engine-world.js';
 
 const noop = async (): Promise<void> => undefined;
 
@@ -133,11 +133,7 @@ describe('a subscription is tied to the right it was made under', () => {
   // deliver, every turn checked its right again (an EHR read) until the claim's end. Failed before: due at once.
   it('one whose end another instance claimed is not served again until that claim lapses', async () => {
     const w = world('no release policy');
-    const s = await w.manage.create(subscriber(GUARDIAN), { topic: 'journal-note', patient: CHILD, channel: channelOf() }, noop);
-    await w.tick();
-    w.ehr.withPatient(CHILD, { ...w.ehr.patients.get(CHILD), getJournalNotes: notes(note('n-old', '20261001090000', '20261001100000'), note('n-new', '20261126100500', '20261126100500')) });
-    w.clock.advance(60_000);
-    await w.poll();
+    const s = await guardianWithEventWaiting(w);
     const untilMs = w.clock.now() + ENDING_CLAIM_MS;
     await w.store.update(s.id, (current) => ({ subscription: { ...current, ending: { claim: 'another instance', untilMs, reason: 'right-lost', atMs: w.clock.now() } } }));
     w.registry.revokeAll(GUARDIAN);
@@ -208,6 +204,7 @@ describe('a subscription is tied to the right it was made under', () => {
     w.audit.mode = 'fail';
     await expect(w.manage.current(s)).rejects.toThrow(EndNotRecordedError);
     expect((await w.store.byId(s.id))?.dueMs).toBe(w.clock.now() + UNSERVED_RETRY_MS);
+    expect(await w.manage.get(subscriber(CHILD), s.id)).toMatchObject({ status: 'active' });
     // Its turn then looks again; a read ends it at once.
     w.audit.mode = 'ok';
     expect(await w.manage.current(s)).toMatchObject({ status: 'off', endReason: 'app-revoked' });
@@ -220,8 +217,7 @@ describe('a subscription is tied to the right it was made under', () => {
     w.registry.revokeAll(GUARDIAN);
     w.audit.mode = 'fail';
     await expect(endSubscription(w.deps, s, 'right-lost')).rejects.toThrow(EndNotRecordedError);
-    expect(await w.store.byId(s.id)).toMatchObject({ status: 'requested' });
-    expect((await w.store.byId(s.id))?.ending).toBeUndefined();
+    expect(await w.store.byId(s.id)).toMatchObject({ status: 'requested', ending: { reason: 'right-lost', untilMs: w.clock.now(), retryAtMs: w.clock.now() + UNSERVED_RETRY_MS } });
     w.audit.mode = 'ok';
     expect(await w.manage.current(s)).toMatchObject({ status: 'off', endReason: 'right-lost' });
     expect(w.audit.records.filter((r) => r.operation === 'unsubscribeJournalNote' && r.delegation === 'service')).toHaveLength(1);

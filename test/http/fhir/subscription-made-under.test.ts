@@ -87,8 +87,8 @@ describe('a subscription made under a proxy grant, on /fhir', () => {
       expect(res.statusCode).toBe(503);
       expect(res.headers['retry-after']).toBe('5');
       expect(JSON.parse(res.body)).toMatchObject({ resourceType: 'OperationOutcome', issue: [{ diagnostics: 'The service cannot record this access right now. Try again later.' }] });
-      expect(await t.subscriptions?.store.byId(id)).toMatchObject({ status: 'requested' });
-      expect((await t.subscriptions?.store.byId(id))?.ending).toBeUndefined();
+      // Live, with its end to be tried again: by the next read at once, by a delivery turn 30 s on.
+      expect(await t.subscriptions?.store.byId(id)).toMatchObject({ status: 'requested', ending: { reason: 'right-lost', retryAtMs: expect.any(Number) } });
     } finally {
       t.audit.refuse = undefined;
     }

@@ -1,0 +1,120 @@
+/**
+ * docs/notifications.md#checked-at-sending: an end that was begun and not finished (its claimer stopped on
+ * the way, or its audit record could not be written) is work of its own. A turn takes it up when its claim
+ * lapses or its retry comes, whatever else the subscription has to do, and checks the right again first.
+ */
+import { describe, expect, it } from 'vitest';
+import { UNSERVED_RETRY_MS } from '../../../src/domain/notifications/lifecycle.js';
+import { ENDING_CLAIM_MS, EndNotRecordedError, endSubscription } from '../../../src/domain/notifications/notification-deps.js';
+import { CHILD, channelOf, GUARDIAN, guardianWithEventWaiting, signNewNote, subscriber, world } from './engine-world.js';
+
+const noop = async (): Promise<void> => undefined;
+const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** One delivery turn, waited for. */
+async function turn(w: ReturnType<typeof world>): Promise<void> {
+  await w.send.turn();
+  await w.send.settled();
+}
+
+const endRecords = (w: ReturnType<typeof world>): number => w.audit.records.filter((r) => r.delegation === 'service' && r.operation.startsWith('unsubscribe')).length;
+
+describe('an end begun and not finished is taken up by a turn', () => {
+  // Hostile review helper-119, F2: a claim whose claimer stopped, on a subscription with nothing else to do, had no
+  // due time, so no turn ended it; only a read, a poll or a feed entry did. Failed before: still active, no record.
+  it('one with no work whose claimer stopped is ended by the turn after the claim lapses', async () => {
+    const w = world('no release policy');
+    const s = await w.manage.create(subscriber(CHILD), { topic: 'access', patient: CHILD, channel: channelOf() }, noop);
+    await w.tick();
+    expect(await w.store.byId(s.id)).toMatchObject({ status: 'active' });
+    expect((await w.store.byId(s.id))?.dueMs).toBeUndefined();
+    w.grants.revoked.add('grant-1');
+    w.audit.mode = 'hang';
+    void endSubscription(w.deps, s, 'app-revoked');
+    await settle();
+    expect((await w.store.byId(s.id))?.dueMs).toBe(w.clock.now() + ENDING_CLAIM_MS);
+    w.audit.mode = 'ok';
+    w.clock.advance(ENDING_CLAIM_MS);
+    await turn(w);
+    expect(await w.store.byId(s.id)).toMatchObject({ status: 'off', endReason: 'app-revoked' });
+    expect(endRecords(w)).toBe(1);
+  });
+
+  // Hostile review helper-119, F1: a delivery under way when a read gave an unrecordable end back counted its next
+  // work from its events alone, so the retry 30 s on was lost and, with nothing left to send, no turn ended it.
+  // Failed before: no due time after the delivery; still active after the retry's time.
+  it('a delivery under way when a read gives its end back keeps the end\'s retry', async () => {
+    const w = world('no release policy');
+    const s = await guardianWithEventWaiting(w);
+    let answer: () => void = () => undefined;
+    w.channel.answer = () => new Promise((resolve) => { answer = () => resolve({ kind: 'delivered', status: 200 }); });
+    void w.send.turn();
+    await settle();
+    await settle();
+    expect(w.channel.kinds().at(-1)).toBe('event-notification 1');
+    w.registry.revokeAll(GUARDIAN);
+    w.audit.mode = 'fail';
+    await expect(w.manage.current(s)).rejects.toThrow(EndNotRecordedError);
+    const retryMs = w.clock.now() + UNSERVED_RETRY_MS;
+    answer();
+    await w.send.settled();
+    expect(await w.store.byId(s.id)).toMatchObject({ status: 'active', deliveredThrough: 1, dueMs: retryMs });
+    w.audit.mode = 'ok';
+    w.clock.advance(UNSERVED_RETRY_MS);
+    await turn(w);
+    expect(await w.store.byId(s.id)).toMatchObject({ status: 'off', endReason: 'right-lost' });
+    expect(endRecords(w)).toBe(1);
+  });
+
+  it('an end given back whose right holds again when it is retried is dropped, and the subscription goes on', async () => {
+    const w = world('no release policy');
+    const s = await w.manage.create(subscriber(GUARDIAN), { topic: 'journal-note', patient: CHILD, channel: channelOf() }, noop);
+    await w.tick();
+    const rows = [...(w.registry.rows.get(GUARDIAN) ?? [])];
+    w.registry.revokeAll(GUARDIAN);
+    w.audit.mode = 'fail';
+    await expect(w.manage.current(s)).rejects.toThrow(EndNotRecordedError);
+    w.audit.mode = 'ok';
+    w.registry.rows.set(GUARDIAN, rows);
+    w.clock.advance(UNSERVED_RETRY_MS);
+    await turn(w);
+    const after = await w.store.byId(s.id);
+    expect(after).toMatchObject({ status: 'active' });
+    expect(after?.ending).toBeUndefined();
+    expect(after?.dueMs).toBeUndefined();
+    expect(endRecords(w)).toBe(0);
+    // What it follows is still told.
+    signNewNote(w);
+    await w.tick();
+    expect(w.channel.kinds().at(-1)).toBe('event-notification 1');
+  });
+
+  it('an end given back while the EHR cannot say whether the right holds is tried again 30 s on, not at every turn', async () => {
+    const w = world('no release policy');
+    const s = await w.manage.create(subscriber(GUARDIAN), { topic: 'journal-note', patient: CHILD, channel: channelOf() }, noop);
+    await w.tick();
+    w.registry.revokeAll(GUARDIAN);
+    w.audit.mode = 'fail';
+    await expect(w.manage.current(s)).rejects.toThrow(EndNotRecordedError);
+    w.audit.mode = 'ok';
+    w.clock.advance(UNSERVED_RETRY_MS);
+    const check = w.deps.right.check.bind(w.deps.right);
+    let checks = 0;
+    w.deps.right.check = async () => {
+      checks++;
+      throw new Error('EHR down');
+    };
+    await turn(w);
+    expect(checks).toBe(1);
+    for (let i = 0; i < 5; i++) {
+      w.clock.advance(1000);
+      await turn(w);
+    }
+    expect(checks).toBe(1);
+    w.deps.right.check = check;
+    w.clock.advance(UNSERVED_RETRY_MS);
+    await turn(w);
+    expect(await w.store.byId(s.id)).toMatchObject({ status: 'off', endReason: 'right-lost' });
+    expect(endRecords(w)).toBe(1);
+  });
+});
