@@ -115,6 +115,15 @@ const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE ${s}.subscriptions ADD COLUMN ending json;
       COMMENT ON COLUMN ${s}.subscriptions.ending IS 'The end an instance claimed and is writing (its claim id, until when): another instance leaves the subscription to it until then, so one end writes one audit record.';`,
   },
+  {
+    version: 4,
+    // Data only: a live subscription an instance of version 3 left with an end begun and no due time (its claimer
+    // stopped, or gave it back, with nothing else to do) is due when that claim lapsed, so a turn takes the end up.
+    sql: (s) => `
+      UPDATE ${s}.subscriptions SET due = to_timestamp((ending->>'untilMs')::double precision / 1000)
+        WHERE ending IS NOT NULL AND due IS NULL AND status IN ('requested', 'active');
+      COMMENT ON COLUMN ${s}.subscriptions.ending IS 'An end begun and not yet written: the claim of the instance writing it (its id, until when; another instance leaves the subscription to it until then, so one end writes one audit record), or one given back to retry (retryAtMs). Work of its own: due counts it.';`,
+  },
 ];
 
 export const NOTIFICATIONS_LATEST_VERSION = latestVersion(MIGRATIONS);

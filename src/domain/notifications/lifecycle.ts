@@ -43,6 +43,19 @@ export const endingDueMs = (e: EndingClaim): number => Math.max(e.untilMs, e.ret
 /** Whether its claimer still holds `e` at `nowMs`, so that it alone may write the end. */
 export const claimHeld = (e: EndingClaim, nowMs: number): boolean => e.retryAtMs === undefined && e.untilMs > nowMs;
 
+/** Whether the record of an end claimed as `e` may have been written: its claim lapsed, or one before it did. */
+export const recordMayStand = (e: EndingClaim | undefined): boolean => e !== undefined && (e.retryAtMs === undefined || e.recordMayStand === true);
+
+/** Ends the subscriber's right decides, which may hold again. */
+const RIGHT_ENDS: ReadonlySet<EndReason> = new Set<EndReason>(['right-lost', 'app-revoked']);
+
+/**
+ * Whether an end left unfinished (not held) is to be finished as it is, not decided again: its record may stand,
+ * or it was decided on what does not come back (an endpoint's failure, its `end` passed). Only a right's end given
+ * back unrecorded is decided again, by the right as it is then (hostile review helper-120, F1).
+ */
+export const endToFinish = (e: EndingClaim): boolean => recordMayStand(e) || !RIGHT_ENDS.has(e.reason);
+
 function workDue(s: StoredSubscription, nowMs: number): number | undefined {
   if (s.status === 'off' || s.status === 'error') return undefined;
   if (s.status === 'requested') return s.nextAttemptMs ?? nowMs;

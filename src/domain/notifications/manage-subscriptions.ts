@@ -6,7 +6,7 @@
  */
 import { DomainError } from '../errors.js';
 import { accessDenied } from '../access/patient-access.js';
-import { claimHeld, dueOf, ended } from './lifecycle.js';
+import { claimHeld, dueOf, ended, endToFinish } from './lifecycle.js';
 import { endSubscription, type NotificationDeps } from './notification-deps.js';
 import { madeUnderOf, type Right } from './right-to-read.js';
 import type { RecordView } from './record-view.js';
@@ -96,12 +96,18 @@ export class ManageSubscriptions {
    */
   async current(s: StoredSubscription): Promise<StoredSubscription> {
     if (!isLive(s)) return s;
-    const reason = await this.endReasonNow(s);
-    if (reason === undefined) return s;
     let ending = this.ending.get(s.id);
     if (ending === undefined) {
-      ending = endSubscription(this.deps, s, reason).finally(() => this.ending.delete(s.id));
-      this.ending.set(s.id, ending);
+      // Another instance is writing its end: shown as that end will keep it, whatever the EHR could say now (hostile
+      // review helper-120, F3).
+      if (s.ending !== undefined && claimHeld(s.ending, this.deps.clock.now())) return ended(s, s.ending.reason, s.ending.atMs);
+      const reason = await this.endReasonNow(s);
+      if (reason === undefined) return s;
+      ending = this.ending.get(s.id);
+      if (ending === undefined) {
+        ending = endSubscription(this.deps, s, reason).finally(() => this.ending.delete(s.id));
+        this.ending.set(s.id, ending);
+      }
     }
     await ending;
     const now = await this.deps.store.byId(s.id);
@@ -110,9 +116,13 @@ export class ManageSubscriptions {
       ? ended(now, now.ending.reason, now.ending.atMs) : now ?? s;
   }
 
-  /** Why live `s` ends now (past its `end`, or its right lost); undefined while it holds, or cannot be decided now. */
+  /**
+   * Why live `s` ends now: past its `end`, an end left unfinished that is not decided again (lifecycle.ts
+   * endToFinish), or its right lost; undefined while it holds, or cannot be decided now.
+   */
   private async endReasonNow(s: StoredSubscription): Promise<EndReason | undefined> {
     if (s.endMs !== undefined && s.endMs <= this.deps.clock.now()) return 'ended';
+    if (s.ending !== undefined && endToFinish(s.ending)) return s.ending.reason;
     let right: Right;
     try {
       right = await this.deps.right.check(s);

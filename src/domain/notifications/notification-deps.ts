@@ -10,7 +10,7 @@ import type { FhirResource } from '../../reads/as-fhir.js';
 import type { ReadItem, ReadName } from '../operations/table.js';
 import type { ReadPatientData } from '../use-cases/read-patient-data.js';
 import { endedRecord } from './engine-audit.js';
-import { claimHeld, due, ended, endToRetry, UNSERVED_RETRY_MS } from './lifecycle.js';
+import { claimHeld, due, ended, endToRetry, recordMayStand, UNSERVED_RETRY_MS } from './lifecycle.js';
 import type { Digest } from './record-view.js';
 import type { RightHolds, RightToRead } from './right-to-read.js';
 import { isLive, type EndReason, type StoredSubscription } from './subscription.js';
@@ -64,7 +64,7 @@ export async function endSubscription(deps: NotificationDeps, s: StoredSubscript
   const claim = deps.newId();
   // Due again only when the claim lapses: no turn serves it meanwhile (hostile review helper-115, F2).
   const claimed = await deps.store.update(s.id, (current) => (isLive(current) && (current.ending === undefined || !claimHeld(current.ending, nowMs))
-    ? { subscription: due({ ...current, ending: { claim, untilMs: nowMs + ENDING_CLAIM_MS, reason, atMs: nowMs } }, nowMs) }
+    ? { subscription: due({ ...current, ending: { claim, untilMs: nowMs + ENDING_CLAIM_MS, reason, atMs: nowMs, ...(recordMayStand(current.ending) ? { recordMayStand: true } : {}) } }, nowMs) }
     : undefined));
   if (claimed === undefined) return;
   try {

@@ -12,7 +12,7 @@ import type { Views } from '../../ports/subscription-store.port.js';
 import { checkChannelHeaders } from './channel-headers.js';
 import { notifiedRecord } from './engine-audit.js';
 import {
-  AUDIT_ALLOWANCE_MS, claimHeld, delivered, due, dueNow, endDropped, endToRetry, failed, hasUndelivered, heartbeatDueMs, heartbeatSent, numbered,
+  AUDIT_ALLOWANCE_MS, claimHeld, delivered, due, dueNow, endDropped, endToFinish, endToRetry, failed, hasUndelivered, heartbeatDueMs, heartbeatSent, numbered,
   passedOver, UNSERVED_RETRY_MS,
 } from './lifecycle.js';
 import { endSubscription, type NotificationDeps } from './notification-deps.js';
@@ -173,13 +173,18 @@ export class SendNotifications {
 
   /**
    * An end begun and not finished (its claimer stopped, or gave it back unrecorded) is taken up before anything
-   * else: written where the right is still lost, dropped where it holds again (hostile review helper-119, F1 and F2).
-   * Undefined when nothing more is to be done now: ended, or another caller's end to write.
+   * else (hostile review helper-119, F1 and F2): finished where it is not to be decided again (endToFinish), else
+   * written where the right is still lost and dropped where it holds again. Undefined when nothing more is to be
+   * done now: ended, or another caller's end to write.
    */
   private async takeUpEnd(s: StoredSubscription): Promise<StoredSubscription | undefined> {
     const { ending } = s;
     if (ending === undefined) return s;
     if (claimHeld(ending, this.deps.clock.now())) return undefined;
+    if (endToFinish(ending)) {
+      await endSubscription(this.deps, s, ending.reason);
+      return undefined;
+    }
     const right = await this.deps.right.check(s);
     if (right.kind === 'lost') {
       await endSubscription(this.deps, s, right.reason);

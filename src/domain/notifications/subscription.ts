@@ -107,6 +107,8 @@ export interface EndingClaim {
    * a turn from this time (UNSERVED_RETRY_MS on). Absent while the claim is held, or after its claimer stopped.
    */
   retryAtMs?: number;
+  /** Taken over from a claim that lapsed, whose claimer may have written its record before it stopped. */
+  recordMayStand?: true;
 }
 
 /** What happened to the focus of an event. */

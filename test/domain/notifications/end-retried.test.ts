@@ -117,4 +117,66 @@ describe('an end begun and not finished is taken up by a turn', () => {
     expect(await w.store.byId(s.id)).toMatchObject({ status: 'off', endReason: 'right-lost' });
     expect(endRecords(w)).toBe(1);
   });
+
+  // Hostile review helper-120, F1: a turn decided every end left again by the right alone. An end whose claimer
+  // stopped after writing its record was dropped once the right held again, the record standing for an end that
+  // never came; and an endpoint's failure, whose record could not be written, was dropped and the endpoint sent to
+  // again. Failed before: still active after the turn, and a second handshake.
+  it('an end whose record may stand is finished, the right held again or not', async () => {
+    const w = world('no release policy');
+    const s = await guardianWithEventWaiting(w);
+    // Its claimer wrote the record and stopped before the end (its right is not looked at again).
+    await w.store.update(s.id, (current) => ({ subscription: { ...current, ending: { claim: 'stopped', untilMs: w.clock.now() + ENDING_CLAIM_MS, reason: 'right-lost', atMs: w.clock.now() } } }));
+    w.clock.advance(ENDING_CLAIM_MS);
+    await turn(w);
+    expect(await w.store.byId(s.id)).toMatchObject({ status: 'off', endReason: 'right-lost' });
+    expect(w.channel.kinds()).toEqual(['handshake']);
+    expect(endRecords(w)).toBe(1);
+  });
+
+  it('an end for a refused handshake, given back unrecorded, is finished at its retry without a second handshake', async () => {
+    const w = world('no release policy');
+    w.channel.answer = async () => ({ kind: 'refused', status: 500 });
+    w.audit.refuse = (r) => r.operation.startsWith('unsubscribe');
+    const s = await w.manage.create(subscriber(GUARDIAN), { topic: 'journal-note', patient: CHILD, channel: channelOf() }, noop);
+    await turn(w);
+    expect(await w.store.byId(s.id)).toMatchObject({ status: 'requested', ending: { reason: 'handshake-failed', retryAtMs: w.clock.now() + UNSERVED_RETRY_MS } });
+    w.audit.refuse = undefined;
+    w.channel.answer = async () => ({ kind: 'delivered', status: 200 });
+    w.clock.advance(UNSERVED_RETRY_MS);
+    await turn(w);
+    expect(await w.store.byId(s.id)).toMatchObject({ status: 'error', endReason: 'handshake-failed' });
+    expect(w.channel.kinds()).toEqual(['handshake']);
+    expect(endRecords(w)).toBe(1);
+  });
+
+  it('an end taken over from a claim that lapsed and then given back is finished, not decided again', async () => {
+    const w = world('no release policy');
+    const s = await guardianWithEventWaiting(w);
+    await w.store.update(s.id, (current) => ({ subscription: { ...current, ending: { claim: 'stopped', untilMs: w.clock.now() + ENDING_CLAIM_MS, reason: 'right-lost', atMs: w.clock.now() } } }));
+    w.clock.advance(ENDING_CLAIM_MS);
+    w.audit.mode = 'fail';
+    await expect(endSubscription(w.deps, s, 'right-lost')).rejects.toThrow(EndNotRecordedError);
+    w.audit.mode = 'ok';
+    w.clock.advance(UNSERVED_RETRY_MS);
+    await turn(w);
+    expect(await w.store.byId(s.id)).toMatchObject({ status: 'off', endReason: 'right-lost' });
+    expect(w.channel.kinds()).toEqual(['handshake']);
+  });
+
+  // Hostile review helper-120, F3: with the EHR not answering, a read returned the subscription as kept before it
+  // looked at the claim, so it said `active` while another instance was writing its end. Failed before: active.
+  it('a read while another instance holds its end shows that end, though the EHR cannot answer', async () => {
+    const w = world('no release policy');
+    const s = await guardianWithEventWaiting(w);
+    const atMs = w.clock.now();
+    await w.store.update(s.id, (current) => ({ subscription: { ...current, ending: { claim: 'another instance', untilMs: atMs + ENDING_CLAIM_MS, reason: 'right-lost', atMs } } }));
+    w.deps.right.check = async () => {
+      throw new Error('EHR down');
+    };
+    w.clock.advance(1000);
+    const held = await w.store.byId(s.id);
+    expect(await w.manage.current(held ?? s)).toMatchObject({ status: 'off', endReason: 'right-lost', changedMs: atMs });
+  });
 });
+
