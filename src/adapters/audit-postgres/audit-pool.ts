@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { outlivingConnections } from './bounded-client.js';
 
 /**
  * The trail's connection pool. Every limit is on the writer's side as well as the server's, since a
@@ -10,7 +11,7 @@ export function auditPool(options: {
   /** Whether a commit waits for its WAL to be flushed; false only where losing the last commits to a server crash costs nothing (the EHR read budget). */
   durableCommits?: boolean;
 }): pg.Pool {
-  const pool = new pg.Pool({
+  return outlivingConnections(new pg.Pool({
     connectionString: options.connectionString,
     max: options.poolMax ?? 4,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 2000,
@@ -21,9 +22,5 @@ export function auditPool(options: {
     lock_timeout: 5000,
     idle_in_transaction_session_timeout: 5000,
     ...(options.durableCommits === false ? { options: '-c synchronous_commit=off' } : {}),
-  });
-  // Idle connections dropped by the server or the network are replaced on next use; without a
-  // listener the event would end the process.
-  pool.on('error', () => undefined);
-  return pool;
+  }));
 }

@@ -11,11 +11,23 @@ export class PostgresDeadlineError extends Error {
  * Any failure destroys the connection too, since its state (an open transaction, a half-read
  * answer) is unknown; the pool opens a fresh one next time.
  */
+const ignoreLoss = (): void => undefined;
+
+/**
+ * `pool`, made to outlive its connections: one the server or the network ends is reported as an `error`
+ * event, by the pool while it is idle and by the connection itself while it is checked out (a failover,
+ * pg_terminate_backend, during a query or between two); with no listener either would end the process.
+ * The query under way fails anyway, the connection is dropped at its release, and the pool opens a fresh one.
+ * Every pool of the service is made through this (hostile review helper-121: a checked-out one had none).
+ */
+export function outlivingConnections<P extends Pool>(pool: P): P {
+  pool.on('error', ignoreLoss);
+  pool.on('connect', (client) => client.on('error', ignoreLoss));
+  return pool;
+}
+
 export async function withBoundedClient<T>(pool: Pool, deadlineMs: number, work: (client: PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
-  // A connection lost between two queries is reported as an event; the next query fails anyway.
-  const ignoreLoss = (): void => undefined;
-  client.on('error', ignoreLoss);
   let timer: NodeJS.Timeout | undefined;
   let failure: Error | undefined;
   try {
@@ -30,7 +42,6 @@ export async function withBoundedClient<T>(pool: Pool, deadlineMs: number, work:
     throw err;
   } finally {
     clearTimeout(timer);
-    client.off('error', ignoreLoss);
     client.release(failure);
   }
 }

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { AccessLogUnavailableError, type AccessLogQuery, type AccessLogReader, type LoggedAccess, type StoredAccess } from '../../ports/access-log.port.js';
-import { describePgError } from '../audit-postgres/bounded-client.js';
+import { describePgError, outlivingConnections } from '../audit-postgres/bounded-client.js';
 import { quotedSchema } from '../audit-postgres/sql-names.js';
 
 /**
@@ -78,16 +78,14 @@ export class PostgresAccessLog implements AccessLogReader {
     const schema = options.schema ?? 'audit';
     quotedSchema(schema);
     const timeout = options.statementTimeoutMs ?? 2000;
-    const pool = new pg.Pool({
+    const pool = outlivingConnections(new pg.Pool({
       connectionString: options.connectionString, max: options.poolMax ?? 4, connectionTimeoutMillis: timeout,
       idleTimeoutMillis: 10_000, keepAlive: true, statement_timeout: timeout, query_timeout: timeout + 500,
       application_name: 'patient-data-access-access-log',
       // Planned with each page's values: a generic plan of the prepared statement cannot know how many rows
       // a patient has and sorts all of them (56 ms for 5,000) instead of reading the index in time order (1 ms).
       options: '-c plan_cache_mode=force_custom_plan',
-    });
-    // A dropped idle connection is replaced on next use; without a listener the event would end the process.
-    pool.on('error', () => undefined);
+    }));
     return new PostgresAccessLog(pool, schema);
   }
 

@@ -8,7 +8,7 @@
  */
 import pg from 'pg';
 import { AuditFeedUnavailableError, type AuditFeed, type FedRecord, type FeedPage } from '../../ports/audit-feed.port.js';
-import { describePgError } from '../audit-postgres/bounded-client.js';
+import { describePgError, outlivingConnections } from '../audit-postgres/bounded-client.js';
 import { quotedSchema } from '../audit-postgres/sql-names.js';
 
 export interface PostgresAuditFeedOptions {
@@ -66,12 +66,10 @@ export class PostgresAuditFeed implements AuditFeed {
   static create(options: PostgresAuditFeedOptions): PostgresAuditFeed {
     const s = quotedSchema(options.schema ?? 'audit');
     const timeout = options.statementTimeoutMs ?? 2000;
-    const pool = new pg.Pool({
+    const pool = outlivingConnections(new pg.Pool({
       connectionString: options.connectionString, max: options.poolMax ?? 2, connectionTimeoutMillis: timeout, idleTimeoutMillis: 10_000,
       keepAlive: true, statement_timeout: timeout, query_timeout: timeout + 500, application_name: 'patient-data-access-audit-feed',
-    });
-    // A dropped idle connection is replaced on next use; without a listener the event would end the process.
-    pool.on('error', () => undefined);
+    }));
     return new PostgresAuditFeed(pool, s, options.onWarning ?? (() => undefined));
   }
 

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { outlivingConnections } from '../audit-postgres/bounded-client.js';
 import type { AuditRecord } from '../../ports/audit-trail.port.js';
 import { recordOf, SELECT_COLUMNS, type SelectedRow } from '../audit-postgres/audit-row.js';
 import { quotedSchema } from '../audit-postgres/sql-names.js';
@@ -18,12 +19,11 @@ export class PostgresAuditQuery implements AuditQuery {
   static create(options: { connectionString: string; schema?: string; connectTimeoutMs?: number }): PostgresAuditQuery {
     const schema = options.schema ?? 'audit';
     quotedSchema(schema);
-    const pool = new pg.Pool({
+    const pool = outlivingConnections(new pg.Pool({
       connectionString: options.connectionString, max: 1,
       connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
       statement_timeout: 60_000, application_name: 'patient-data-access-audit-query',
-    });
-    pool.on('error', () => undefined);
+    }));
     return new PostgresAuditQuery(pool, schema);
   }
 

@@ -6,6 +6,7 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import type { JWK } from 'jose';
 import type Provider from 'oidc-provider';
 import pg, { type Pool } from 'pg';
+import { outlivingConnections } from '../audit-postgres/bounded-client.js';
 import type { GrantHolder } from '../../ports/access-token-verifier.port.js';
 import type { HeldGrant } from '../../ports/app-grants.port.js';
 import { scopesStillHeld } from './grant-endings.js';
@@ -93,12 +94,10 @@ export interface RegionAuthServerOptions {
 
 /** The sign-in state's connection pool: small, bounded like the audit store's, its failures never ending the process. */
 export function signInPool(connectionString: string): Pool {
-  const pool = new pg.Pool({
+  return outlivingConnections(new pg.Pool({
     connectionString, max: 4, connectionTimeoutMillis: 2000, idleTimeoutMillis: 10_000, keepAlive: true,
     application_name: 'patient-data-access-sign-in', statement_timeout: 5000, lock_timeout: 5000, idle_in_transaction_session_timeout: 5000,
-  });
-  pool.on('error', () => undefined);
-  return pool;
+  }));
 }
 
 /** The salt of pairwise `sub`s, made once and kept in the shared store: every instance and restart gives a person the same `sub`. */

@@ -12,7 +12,7 @@
  */
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { inTransaction } from '../../adapters/audit-postgres/bounded-client.js';
+import { inTransaction, outlivingConnections } from '../../adapters/audit-postgres/bounded-client.js';
 import { ownerStep, type OwnerStepDone } from '../../adapters/audit-postgres/owner-step.js';
 import { revokeExcess, type ServicePrivilege } from '../../adapters/audit-postgres/service-privileges.js';
 import { migrateSignIn, SIGN_IN_SCHEMA } from '../../adapters/auth-server/postgres-models.js';
@@ -102,8 +102,7 @@ const NOTIFICATIONS_STEP: SchemaStep = { label: 'notifications', migrate: migrat
  * grants'), with the service role's grants on it and what it must not hold there revoked, or refused as on the audit schema.
  */
 async function migrateSchema(step: SchemaStep, url: string, where: string, schema: string, serviceRole: string | undefined): Promise<{ from: number; to: number; revoked: string[] }> {
-  const pool = new pg.Pool({ connectionString: url, max: 1, connectionTimeoutMillis: 5000, application_name: 'patient-data-access-migrate' });
-  pool.on('error', () => undefined);
+  const pool = outlivingConnections(new pg.Pool({ connectionString: url, max: 1, connectionTimeoutMillis: 5000, application_name: 'patient-data-access-migrate' }));
   try {
     const migrated = await step.migrate(pool, schema, serviceRole);
     if (serviceRole === undefined) return { ...migrated, revoked: [] };
