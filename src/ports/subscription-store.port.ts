@@ -77,7 +77,8 @@ export interface SubscriptionStore {
   /**
    * Leases subscriptions whose `dueMs` has come to `owner` until `nowMs + leaseMs`, at most `limit`,
    * most overdue first, none of the apps in `skipApps` (those with all they may have served); one leased
-   * by another owner is not given until its lease ends.
+   * by another owner is not given until its lease ends. A live one with an end begun (`ending`) and no
+   * `dueMs` is due when that claim lapses (`ending.untilMs`): a build before this one could leave it so.
    */
   claimDue(nowMs: number, owner: string, leaseMs: number, limit: number, skipApps?: readonly string[]): Promise<StoredSubscription[]>;
   /** Ends `owner`'s lease of a subscription (its `dueMs` says when it is next due). */

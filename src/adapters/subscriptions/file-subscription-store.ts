@@ -1,6 +1,5 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { isLive } from '../../domain/notifications/subscription.js';
 import { SubscriptionStoreUnavailableError } from '../../ports/subscription-store.port.js';
 import { writeDurably } from '../fs/durable-write.js';
 import { readTextIfExists } from '../fs/if-exists.js';
@@ -35,7 +34,7 @@ export class FileSubscriptionStore extends MemorySubscriptionStore {
         throw new SubscriptionStoreUnavailableError(`${file} is not the JSON this service writes: restore it from a backup, or move it away to start with no subscriptions`);
       }
     }
-    return new FileSubscriptionStore(file, new SubscriptionTable(endsLeftDue(state)));
+    return new FileSubscriptionStore(file, new SubscriptionTable(state));
   }
 
   /** Group commit: one write at a time; a change waits for the first write that starts after it. */
@@ -60,16 +59,4 @@ export class FileSubscriptionStore extends MemorySubscriptionStore {
   override async close(): Promise<void> {
     await (this.next ?? this.writing)?.catch(() => undefined);
   }
-}
-
-/**
- * A live subscription that a build before kept with an end begun and no due time (its claimer stopped, or gave it
- * back, with nothing else to do) is due when that claim lapsed, so that a turn takes the end up (as the
- * PostgreSQL schema's version 4 does).
- */
-function endsLeftDue(state: SubscriptionTableState): SubscriptionTableState {
-  for (const [id, s] of Object.entries(state.subscriptions)) {
-    if (s.ending !== undefined && s.dueMs === undefined && isLive(s)) state.subscriptions[id] = { ...s, dueMs: s.ending.untilMs };
-  }
-  return state;
 }

@@ -117,12 +117,11 @@ const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 4,
-    // Data only: a live subscription an instance of version 3 left with an end begun and no due time (its claimer
-    // stopped, or gave it back, with nothing else to do) is due when that claim lapsed, so a turn takes the end up.
+    // claimDue's second way in: a live subscription an instance of version 3 left (or, during a rollout, leaves) with
+    // an end begun and no due time is due when that claim lapses (postgres-subscription-work.ts).
     sql: (s) => `
-      UPDATE ${s}.subscriptions SET due = to_timestamp((ending->>'untilMs')::double precision / 1000)
-        WHERE ending IS NOT NULL AND due IS NULL AND status IN ('requested', 'active');
-      COMMENT ON COLUMN ${s}.subscriptions.ending IS 'An end begun and not yet written: the claim of the instance writing it (its id, until when; another instance leaves the subscription to it until then, so one end writes one audit record), or one given back to retry (retryAtMs). Work of its own: due counts it.';`,
+      CREATE INDEX subscriptions_ends_left ON ${s}.subscriptions (created, id) WHERE due IS NULL AND ending IS NOT NULL;
+      COMMENT ON COLUMN ${s}.subscriptions.ending IS 'An end begun and not yet written: the claim of the instance writing it (its id, until when; another instance leaves the subscription to it until then, so one end writes one audit record), or one given back to retry (retryAtMs). Work of its own: due counts it, and one with no due is due when untilMs passes.';`,
   },
 ];
 

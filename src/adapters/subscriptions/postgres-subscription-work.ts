@@ -7,9 +7,17 @@
  */
 import type { StoredSubscription } from '../../domain/notifications/subscription.js';
 import type { NotificationsDb } from './postgres-notifications-db.js';
-import { SUBSCRIPTION_SELECT, subscriptionOf, type SubscriptionRow } from './postgres-subscription-rows.js';
+import { LIVE, SUBSCRIPTION_SELECT, subscriptionOf, type SubscriptionRow } from './postgres-subscription-rows.js';
+import { dueAt } from './subscription-table.js';
 
 const FREE = '(lease_until IS NULL OR lease_until <= $1)';
+/** When the claim of an end begun lapses (`ending.untilMs`, a number the domain writes; NULL for anything else). */
+const END_LEFT_UNTIL = `CASE WHEN json_typeof(ending->'untilMs') = 'number' THEN to_timestamp((ending->>'untilMs')::double precision / 1000) END`;
+/**
+ * A live subscription an older build left with an end begun and no due time is due when that claim lapses
+ * (SubscriptionStore.claimDue); the partial index subscriptions_ends_left (schema version 4) has its first terms.
+ */
+const END_LEFT_LAPSED = `(due IS NULL AND ending IS NOT NULL AND ${LIVE} AND ${END_LEFT_UNTIL} <= $1)`;
 
 export class PostgresSubscriptionWork {
   constructor(protected readonly db: NotificationsDb) {}
@@ -17,11 +25,11 @@ export class PostgresSubscriptionWork {
   claimDue(nowMs: number, owner: string, leaseMs: number, limit: number, skipApps: readonly string[] = []): Promise<StoredSubscription[]> {
     return this.db.guarded('claimed', async () => {
       const { rows } = await this.db.pool.query<SubscriptionRow>(`
-        WITH picked AS (SELECT id AS picked_id FROM ${this.db.s}.subscriptions WHERE due <= $1 AND ${FREE} AND NOT (client_id = ANY($5))
-                         ORDER BY due, created, id LIMIT $4 FOR UPDATE SKIP LOCKED)
+        WITH picked AS (SELECT id AS picked_id FROM ${this.db.s}.subscriptions WHERE (due <= $1 OR ${END_LEFT_LAPSED}) AND ${FREE} AND NOT (client_id = ANY($5))
+                         ORDER BY coalesce(due, ${END_LEFT_UNTIL}), created, id LIMIT $4 FOR UPDATE SKIP LOCKED)
         UPDATE ${this.db.s}.subscriptions SET lease_owner = $2, lease_until = $3 FROM picked WHERE id = picked_id
         RETURNING ${SUBSCRIPTION_SELECT}`, [new Date(nowMs), owner, new Date(nowMs + leaseMs), limit, [...skipApps]]);
-      return rows.map(subscriptionOf).sort((a, b) => (a.dueMs ?? 0) - (b.dueMs ?? 0) || a.createdMs - b.createdMs || (a.id < b.id ? -1 : 1));
+      return rows.map(subscriptionOf).sort((a, b) => (dueAt(a) ?? 0) - (dueAt(b) ?? 0) || a.createdMs - b.createdMs || (a.id < b.id ? -1 : 1));
     });
   }
 

@@ -43,19 +43,6 @@ export const endingDueMs = (e: EndingClaim): number => Math.max(e.untilMs, e.ret
 /** Whether its claimer still holds `e` at `nowMs`, so that it alone may write the end. */
 export const claimHeld = (e: EndingClaim, nowMs: number): boolean => e.retryAtMs === undefined && e.untilMs > nowMs;
 
-/** Whether the record of an end claimed as `e` may have been written: its claim lapsed, or one before it did. */
-export const recordMayStand = (e: EndingClaim | undefined): boolean => e !== undefined && (e.retryAtMs === undefined || e.recordMayStand === true);
-
-/** Ends the subscriber's right decides, which may hold again. */
-const RIGHT_ENDS: ReadonlySet<EndReason> = new Set<EndReason>(['right-lost', 'app-revoked']);
-
-/**
- * Whether an end left unfinished (not held) is to be finished as it is, not decided again: its record may stand,
- * or it was decided on what does not come back (an endpoint's failure, its `end` passed). Only a right's end given
- * back unrecorded is decided again, by the right as it is then (hostile review helper-120, F1).
- */
-export const endToFinish = (e: EndingClaim): boolean => recordMayStand(e) || !RIGHT_ENDS.has(e.reason);
-
 function workDue(s: StoredSubscription, nowMs: number): number | undefined {
   if (s.status === 'off' || s.status === 'error') return undefined;
   if (s.status === 'requested') return s.nextAttemptMs ?? nowMs;
@@ -144,15 +131,9 @@ export const dueNow = (s: StoredSubscription, nowMs: number): StoredSubscription
   return { ...s, dueMs: Math.min(Math.max(Math.min(s.dueMs ?? nowMs, nowMs), s.nextAttemptMs ?? 0), s.endMs ?? Number.POSITIVE_INFINITY) };
 };
 
-/** `s` with its end no longer begun: it holds after all (its right was checked again). */
-export const endDropped = (s: StoredSubscription, nowMs: number): StoredSubscription => {
-  const { ending: _e, ...rest } = s;
-  return due(rest, nowMs);
-};
-
 /**
- * `s` with its end no longer held, to be tried again at `retryAtMs` (its record could not be written, or a turn
- * could not check the right): any caller may try it from now, a turn from then.
+ * `s` with its end no longer held, to be tried again at `retryAtMs` (its record or its end could not be written):
+ * any caller may try it from now, a turn from then.
  */
 export const endToRetry = (s: StoredSubscription, nowMs: number, retryAtMs: number): StoredSubscription =>
   s.ending === undefined ? s : due({ ...s, ending: { ...s.ending, untilMs: Math.min(s.ending.untilMs, nowMs), retryAtMs } }, nowMs);

@@ -6,7 +6,7 @@
  */
 import { DomainError } from '../errors.js';
 import { accessDenied } from '../access/patient-access.js';
-import { claimHeld, dueOf, ended, endToFinish } from './lifecycle.js';
+import { claimHeld, dueOf, ended } from './lifecycle.js';
 import { endSubscription, type NotificationDeps } from './notification-deps.js';
 import { madeUnderOf, type Right } from './right-to-read.js';
 import type { RecordView } from './record-view.js';
@@ -117,12 +117,12 @@ export class ManageSubscriptions {
   }
 
   /**
-   * Why live `s` ends now: past its `end`, an end left unfinished that is not decided again (lifecycle.ts
-   * endToFinish), or its right lost; undefined while it holds, or cannot be decided now.
+   * Why live `s` ends now: an end begun and not finished (finished as it was begun, endSubscription), past its
+   * `end`, or its right lost; undefined while it holds, or cannot be decided now.
    */
   private async endReasonNow(s: StoredSubscription): Promise<EndReason | undefined> {
+    if (s.ending !== undefined) return s.ending.reason;
     if (s.endMs !== undefined && s.endMs <= this.deps.clock.now()) return 'ended';
-    if (s.ending !== undefined && endToFinish(s.ending)) return s.ending.reason;
     let right: Right;
     try {
       right = await this.deps.right.check(s);

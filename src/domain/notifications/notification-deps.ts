@@ -10,7 +10,7 @@ import type { FhirResource } from '../../reads/as-fhir.js';
 import type { ReadItem, ReadName } from '../operations/table.js';
 import type { ReadPatientData } from '../use-cases/read-patient-data.js';
 import { endedRecord } from './engine-audit.js';
-import { claimHeld, due, ended, endToRetry, recordMayStand, UNSERVED_RETRY_MS } from './lifecycle.js';
+import { claimHeld, due, ended, endToRetry, UNSERVED_RETRY_MS } from './lifecycle.js';
 import type { Digest } from './record-view.js';
 import type { RightHolds, RightToRead } from './right-to-read.js';
 import { isLive, type EndReason, type StoredSubscription } from './subscription.js';
@@ -56,17 +56,19 @@ export const ENDING_CLAIM_MS = 30_000;
 /**
  * Ends a live subscription for `reason`, audited first in the patient's log under its app. The end is
  * claimed under the store's lock before the record is written, so of callers ending it at once, on any
- * instance, one writes the record and the end, and the others leave it as it is. With the audit store
- * down the claim is given back and it stays live: a read may end it at once, a turn UNSERVED_RETRY_MS on.
+ * instance, one writes the record and the end, and the others leave it as it is. An end begun before and
+ * not finished is finished as it was begun, its reason kept: its record may stand already. With the audit
+ * store down the claim is given back and it stays live: a read may end it at once, a turn UNSERVED_RETRY_MS on.
  */
 export async function endSubscription(deps: NotificationDeps, s: StoredSubscription, reason: EndReason): Promise<void> {
   const nowMs = deps.clock.now();
   const claim = deps.newId();
   // Due again only when the claim lapses: no turn serves it meanwhile (hostile review helper-115, F2).
   const claimed = await deps.store.update(s.id, (current) => (isLive(current) && (current.ending === undefined || !claimHeld(current.ending, nowMs))
-    ? { subscription: due({ ...current, ending: { claim, untilMs: nowMs + ENDING_CLAIM_MS, reason, atMs: nowMs, ...(recordMayStand(current.ending) ? { recordMayStand: true } : {}) } }, nowMs) }
+    ? { subscription: due({ ...current, ending: { claim, untilMs: nowMs + ENDING_CLAIM_MS, reason: current.ending?.reason ?? reason, atMs: nowMs } }, nowMs) }
     : undefined));
-  if (claimed === undefined) return;
+  const ending = claimed?.subscription.ending;
+  if (claimed === undefined || ending === undefined) return;
   try {
     await deps.audit.append(endedRecord(claimed.subscription, { nowMs, requestId: deps.newId() }));
   } catch (err) {
@@ -80,6 +82,6 @@ export async function endSubscription(deps: NotificationDeps, s: StoredSubscript
   }
   // A claim another caller took over after ours lapsed is theirs to end, with their record.
   await deps.store.update(s.id, (current) => (isLive(current) && (current.ending === undefined || current.ending.claim === claim)
-    ? { subscription: ended(current, reason, nowMs) }
+    ? { subscription: ended(current, ending.reason, nowMs) }
     : undefined));
 }

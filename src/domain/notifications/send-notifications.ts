@@ -12,7 +12,7 @@ import type { Views } from '../../ports/subscription-store.port.js';
 import { checkChannelHeaders } from './channel-headers.js';
 import { notifiedRecord } from './engine-audit.js';
 import {
-  AUDIT_ALLOWANCE_MS, claimHeld, delivered, due, dueNow, endDropped, endToFinish, endToRetry, failed, hasUndelivered, heartbeatDueMs, heartbeatSent, numbered,
+  AUDIT_ALLOWANCE_MS, claimHeld, delivered, due, dueNow, endToRetry, failed, hasUndelivered, heartbeatDueMs, heartbeatSent, numbered,
   passedOver, UNSERVED_RETRY_MS,
 } from './lifecycle.js';
 import { endSubscription, type NotificationDeps } from './notification-deps.js';
@@ -154,45 +154,24 @@ export class SendNotifications {
   private async work(leased: StoredSubscription, leasedAtMs: number): Promise<void> {
     const nowMs = this.deps.clock.now();
     if (!isLive(leased)) return;
+    // An end begun and not finished (its claimer stopped, or its record or end could not be written) is finished as it
+    // was begun, before anything else and whatever the right is now: its record may stand already (hostile reviews
+    // helper-119 F1 and F2, helper-120 F1, helper-121 F1, F3 and F4).
+    if (leased.ending !== undefined) return claimHeld(leased.ending, nowMs) ? undefined : endSubscription(this.deps, leased, leased.ending.reason);
     if (leased.endMs !== undefined && leased.endMs <= nowMs) return endSubscription(this.deps, leased, 'ended');
-    const taken = await this.takeUpEnd(leased);
-    if (taken === undefined) return;
-    if (taken.status === 'requested') return this.mayStart(taken, leasedAtMs, 0) ? this.handshake(taken) : undefined;
-    let s: StoredSubscription | undefined = feedOfTopic(taken.topic) === undefined ? taken : await this.takeFeed(taken);
+    if (leased.status === 'requested') return this.mayStart(leased, leasedAtMs, 0) ? this.handshake(leased) : undefined;
+    let s: StoredSubscription | undefined = feedOfTopic(leased.topic) === undefined ? leased : await this.takeFeed(leased);
     // Events ask for their audit record's allowance before their reads, not only after them: a lease with room for
     // the POST but not the record made a turn read the EHR ten times and send nothing (hostile review helper-117,
     // F5). A heartbeat writes no record, so asks for none (helper-118, F1).
-    for (let batch = 0; s !== undefined && isLive(s) && batch < BATCHES_PER_TURN && this.mayStart(s, leasedAtMs, 0); batch++) {
+    // An end another caller claimed meanwhile is theirs: nothing more goes (hostile review helper-121, F5).
+    for (let batch = 0; s !== undefined && isLive(s) && s.ending === undefined && batch < BATCHES_PER_TURN && this.mayStart(s, leasedAtMs, 0); batch++) {
       if (hasUndelivered(s) && (s.nextAttemptMs ?? 0) <= this.deps.clock.now()) {
         if (!this.mayStart(s, leasedAtMs, AUDIT_ALLOWANCE_MS)) break;
         s = await this.deliverEvents(s, leasedAtMs);
       } else if (!hasUndelivered(s) && s.channel.heartbeatSeconds !== undefined && heartbeatDueMs(s, s.channel.heartbeatSeconds) <= this.deps.clock.now()) s = await this.heartbeat(s, leasedAtMs);
       else break;
     }
-  }
-
-  /**
-   * An end begun and not finished (its claimer stopped, or gave it back unrecorded) is taken up before anything
-   * else (hostile review helper-119, F1 and F2): finished where it is not to be decided again (endToFinish), else
-   * written where the right is still lost and dropped where it holds again. Undefined when nothing more is to be
-   * done now: ended, or another caller's end to write.
-   */
-  private async takeUpEnd(s: StoredSubscription): Promise<StoredSubscription | undefined> {
-    const { ending } = s;
-    if (ending === undefined) return s;
-    if (claimHeld(ending, this.deps.clock.now())) return undefined;
-    if (endToFinish(ending)) {
-      await endSubscription(this.deps, s, ending.reason);
-      return undefined;
-    }
-    const right = await this.deps.right.check(s);
-    if (right.kind === 'lost') {
-      await endSubscription(this.deps, s, right.reason);
-      return undefined;
-    }
-    const change = await this.deps.store.update(s.id, (current) => (isLive(current) && current.ending?.claim === ending.claim && !claimHeld(current.ending, this.deps.clock.now())
-      ? { subscription: endDropped(current, this.deps.clock.now()) } : undefined));
-    return change?.subscription;
   }
 
   /** Numbers the feed's new entries for `s` once its person may still be told of them; undefined when it ended. */

@@ -93,8 +93,10 @@ export interface StoredSubscription {
 /**
  * A caller's claim to end a live subscription: it alone writes the end's audit record and then the end,
  * so two instances ending it at once leave one record. Another caller may take it over from `untilMs`,
- * when the one that claimed it stopped on the way. Kept until the end is written or found not to hold:
- * an end begun and not finished is work of its own (lifecycle.ts dueOf), which a turn takes up.
+ * when the one that claimed it stopped on the way. Kept until the end is written: an end begun is
+ * finished as it was begun, never dropped, since its record may stand already (a claimer that stopped
+ * after writing it, an audit store that timed out on a record it then kept); it is work of its own
+ * (lifecycle.ts dueOf), which a turn takes up.
  */
 export interface EndingClaim {
   claim: string;
@@ -107,8 +109,6 @@ export interface EndingClaim {
    * a turn from this time (UNSERVED_RETRY_MS on). Absent while the claim is held, or after its claimer stopped.
    */
   retryAtMs?: number;
-  /** Taken over from a claim that lapsed, whose claimer may have written its record before it stopped. */
-  recordMayStand?: true;
 }
 
 /** What happened to the focus of an event. */

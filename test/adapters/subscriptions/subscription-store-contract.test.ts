@@ -152,6 +152,21 @@ export function describeSubscriptionStore(kind: StoreKind, skip = false): void {
       expect((await b.claimDue(1500, 'two', 1000, 10)).map((s) => s.id)).toEqual([late.id]);
     });
 
+    // Hostile reviews helper-120 and helper-121, F2: a build before this one left a live subscription with an end begun
+    // and no due time (and one of them, during a rollout, still can), which no turn then took up.
+    it('leases a live subscription left with an end begun and no due time once that claim lapses; an ended one never', async () => {
+      const { a } = await open();
+      const ending = (untilMs: number) => ({ claim: '00000000-0000-4000-8000-000000000001', untilMs, reason: 'right-lost' as const, atMs: untilMs - 30_000 });
+      const { dueMs: _l, ...left } = subscriptionOf(TOLVAN, TOLVAN, 'access', { ending: ending(300) });
+      const { dueMs: _h, ...held } = subscriptionOf(MARTA, MARTA, 'access', { ending: ending(700) });
+      const { dueMs: _o, ...off } = subscriptionOf(LILLA, LILLA, 'access', { status: 'off', endReason: 'right-lost', ending: ending(100) });
+      const early = subscriptionOf(TOLVAN, LILLA, 'access', { dueMs: 200 });
+      for (const s of [left, held, off, early]) await a.create(s, {}, () => undefined, 0);
+      expect((await a.claimDue(500, 'one', 100_000, 10)).map((s) => s.id)).toEqual([early.id, left.id]);
+      expect((await a.claimDue(800, 'one', 100_000, 10)).map((s) => s.id)).toEqual([held.id]);
+      expect(await a.claimDue(900, 'one', 100_000, 10)).toEqual([]);
+    });
+
     it('leases none of the apps it is told to skip (those the sender serves all it may of)', async () => {
       const { a } = await open();
       const busy = subscriptionOf(TOLVAN, TOLVAN, 'lab-result', { dueMs: 100 }, 'busy-app');

@@ -190,7 +190,8 @@ describe('a subscription is tied to the right it was made under', () => {
     await new Promise((resolve) => setImmediate(resolve));
     w.clock.advance(5000);
     const other = new ManageSubscriptions(w.deps, { topics: new Set<TopicName>(TOPIC_NAMES), pollMs: 60_000, newSubscriptionId: () => 'unused' });
-    expect(await other.current(s)).toMatchObject({ status: 'off', endReason: 'app-revoked', changedMs: claimedAt });
+    // The end given back is finished as it was begun: its reason is kept by the claim that takes it over.
+    expect(await other.current(s)).toMatchObject({ status: 'off', endReason: 'right-lost', changedMs: claimedAt });
   });
 
   // Hostile review helper-118, F4 (and helper-116 F3, helper-117 F1): a claim given back after an unrecordable end
