@@ -5,12 +5,6 @@ export class PostgresDeadlineError extends Error {
   override name = 'PostgresDeadlineError';
 }
 
-/**
- * Runs `work` on a pooled connection and bounds it: a connection that stops answering (a network
- * that drops packets answers nothing, ever) is destroyed at the deadline, so no caller waits on it.
- * Any failure destroys the connection too, since its state (an open transaction, a half-read
- * answer) is unknown; the pool opens a fresh one next time.
- */
 const ignoreLoss = (): void => undefined;
 
 /**
@@ -26,6 +20,12 @@ export function outlivingConnections<P extends Pool>(pool: P): P {
   return pool;
 }
 
+/**
+ * Runs `work` on a pooled connection and bounds it: a connection that stops answering (a network
+ * that drops packets answers nothing, ever) is destroyed at the deadline, so no caller waits on it.
+ * Any failure destroys the connection too, since its state (an open transaction, a half-read
+ * answer) is unknown; the pool opens a fresh one next time.
+ */
 export async function withBoundedClient<T>(pool: Pool, deadlineMs: number, work: (client: PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   let timer: NodeJS.Timeout | undefined;

@@ -117,11 +117,20 @@ const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 4,
-    // claimDue's second way in: a live subscription an instance of version 3 left (or, during a rollout, leaves) with
-    // an end begun and no due time is due when that claim lapses (postgres-subscription-work.ts).
+    // Data only: a live subscription an instance of version 3 left with an end begun and no due time (its claimer
+    // stopped, or gave it back, with nothing else to do) is due when that claim lapsed, so a turn takes the end up.
     sql: (s) => `
-      CREATE INDEX subscriptions_ends_left ON ${s}.subscriptions (created, id) WHERE due IS NULL AND ending IS NOT NULL;
-      COMMENT ON COLUMN ${s}.subscriptions.ending IS 'An end begun and not yet written: the claim of the instance writing it (its id, until when; another instance leaves the subscription to it until then, so one end writes one audit record), or one given back to retry (retryAtMs). Work of its own: due counts it, and one with no due is due when untilMs passes.';`,
+      UPDATE ${s}.subscriptions SET due = to_timestamp((ending->>'untilMs')::double precision / 1000)
+        WHERE ending IS NOT NULL AND due IS NULL AND status IN ('requested', 'active');
+      COMMENT ON COLUMN ${s}.subscriptions.ending IS 'An end begun and not yet written: the claim of the instance writing it (its id, until when; another instance leaves the subscription to it until then, so one end writes one audit record), or one given back to retry (retryAtMs). Work of its own: due counts it.';`,
+  },
+  {
+    version: 5,
+    // claimDue's second claim: a live subscription an older instance left (during a rollout, still leaves) with an end
+    // begun and no due time is due when that claim lapses (postgres-subscription-work.ts), found by this index.
+    sql: (s) => `
+      CREATE INDEX IF NOT EXISTS subscriptions_ends_left ON ${s}.subscriptions (created, id) WHERE due IS NULL AND ending IS NOT NULL;
+      COMMENT ON COLUMN ${s}.subscriptions.ending IS 'An end begun and not yet written: the claim of the instance writing it (its id, until when; another instance leaves the subscription to it until then, so one end writes one audit record), or one given back to retry (retryAtMs). Work of its own: due counts it, and one with no due is claimed once untilMs passes.';`,
   },
 ];
 

@@ -237,8 +237,11 @@ export class SendNotifications {
     await this.deps.audit.append(notifiedRecord(s, right.access.basis, { nowMs, requestId: this.deps.newId() }));
     // Once recorded it goes, its end passed meanwhile or not, so that no record stands for a notification no turn
     // sends (helper-117, F2); only a lease it would outlast holds it back, and a later turn sends it with a record
-    // of its own.
+    // of its own; and an end another caller began meanwhile (its right found lost while the reads and the record
+    // were made: hostile review helper-122, F1), since telling is worse than a record of telling.
     if (!this.leaseHolds(s, leasedAtMs, 0)) return s;
+    const now = await this.deps.store.byId(s.id);
+    if (now === undefined || !isLive(now) || now.ending !== undefined) return now;
     const sent = await this.send(s, 'event-notification', told, (current, at) => delivered(current, through, at));
     // Only once taken are the events left out passed over; a refused notification's are checked again at the retry.
     if (sent !== undefined && sent.deliveredThrough >= through && withheld.size > 0) await this.keepUntold(s.id, withheld, keptBefore, (current) => current);

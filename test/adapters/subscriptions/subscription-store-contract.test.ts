@@ -161,7 +161,9 @@ export function describeSubscriptionStore(kind: StoreKind, skip = false): void {
       const { dueMs: _h, ...held } = subscriptionOf(MARTA, MARTA, 'access', { ending: ending(700) });
       const { dueMs: _o, ...off } = subscriptionOf(LILLA, LILLA, 'access', { status: 'off', endReason: 'right-lost', ending: ending(100) });
       const early = subscriptionOf(TOLVAN, LILLA, 'access', { dueMs: 200 });
-      for (const s of [left, held, off, early]) await a.create(s, {}, () => undefined, 0);
+      // No value of a claim's time fails the claim of every other (hostile review helper-122, F4).
+      const { dueMs: _f, ...far } = subscriptionOf(MARTA, LILLA, 'access', { ending: ending(1e20) });
+      for (const s of [left, held, off, early, far]) await a.create(s, {}, () => undefined, 0);
       expect((await a.claimDue(500, 'one', 100_000, 10)).map((s) => s.id)).toEqual([early.id, left.id]);
       expect((await a.claimDue(800, 'one', 100_000, 10)).map((s) => s.id)).toEqual([held.id]);
       expect(await a.claimDue(900, 'one', 100_000, 10)).toEqual([]);

@@ -227,5 +227,28 @@ describe('an end begun and not finished is taken up by a turn', () => {
     await turn(w);
     expect(w.channel.kinds()).toEqual(['handshake', 'event-notification 1']);
   });
+
+  // Hostile review helper-122, F1: within one notification, a turn sent it after a read had found the right lost and
+  // begun (or finished) the end while the turn's reads and record were made. Failed before: event 1 sent after the
+  // read answered `off`.
+  it('a notification is not sent when its end was begun while its record was written', async () => {
+    const w = world('no release policy');
+    const s = await guardianWithEventWaiting(w);
+    const append = w.audit.append.bind(w.audit);
+    let recorded: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => { recorded = resolve; });
+    w.audit.append = async (record) => {
+      if (record.operation.startsWith('notify')) await held;
+      return append(record);
+    };
+    const turned = turn(w);
+    await settle();
+    await settle();
+    w.registry.revokeAll(GUARDIAN);
+    expect(await w.manage.current(s)).toMatchObject({ status: 'off', endReason: 'right-lost' });
+    recorded();
+    await turned;
+    expect(w.channel.kinds()).toEqual(['handshake']);
+  });
 });
 
