@@ -8,7 +8,7 @@
 import type { StoredSubscription } from '../../domain/notifications/subscription.js';
 import type { NotificationsDb } from './postgres-notifications-db.js';
 import { LIVE, SUBSCRIPTION_SELECT, subscriptionOf, type SubscriptionRow } from './postgres-subscription-rows.js';
-import { dueAt } from './subscription-table.js';
+import { byClaimOrder } from './subscription-table.js';
 
 const FREE = '(lease_until IS NULL OR lease_until <= $1)';
 /**
@@ -23,21 +23,23 @@ export class PostgresSubscriptionWork {
   constructor(protected readonly db: NotificationsDb) {}
 
   /**
-   * Two claims, each read in its index's order and stopped at its limit: the due rows, most overdue first, then with
-   * the room left the ends left with no due time (SubscriptionStore.claimDue). One query over both sorted every
-   * overdue row on every claim (hostile review helper-122, F2: 2.9 s with two million due).
+   * Two claims in one transaction, each read in its index's order and stopped at its limit: the ends left with no due
+   * time (rare, and past their time), then with the room left the due rows, most overdue first (SubscriptionStore.claimDue).
+   * One query over both sorted every overdue row on every claim (hostile review helper-122, F2: 2.9 s with two million
+   * due); the due rows first never let an end left in while they filled the limit (helper-123, F2); two transactions
+   * left the first's leases held for a lease's time when the second failed (helper-123, F3).
    */
   claimDue(nowMs: number, owner: string, leaseMs: number, limit: number, skipApps: readonly string[] = []): Promise<StoredSubscription[]> {
-    return this.db.guarded('claimed', async () => {
-      const claim = async (where: string, order: string, room: number, extra: unknown[]): Promise<SubscriptionRow[]> => (await this.db.pool.query<SubscriptionRow>(`
+    return this.db.guarded('claimed', () => this.db.transaction(async (client) => {
+      const claim = async (where: string, order: string, room: number, extra: unknown[]): Promise<SubscriptionRow[]> => (await client.query<SubscriptionRow>(`
         WITH picked AS (SELECT id AS picked_id FROM ${this.db.s}.subscriptions WHERE ${where} AND ${FREE} AND NOT (client_id = ANY($5))
                          ORDER BY ${order} LIMIT $4 FOR UPDATE SKIP LOCKED)
         UPDATE ${this.db.s}.subscriptions SET lease_owner = $2, lease_until = $3 FROM picked WHERE id = picked_id
         RETURNING ${SUBSCRIPTION_SELECT}`, [new Date(nowMs), owner, new Date(nowMs + leaseMs), room, [...skipApps], ...extra])).rows;
-      const due = await claim('due <= $1', 'due, created, id', limit, []);
-      const left = due.length < limit ? await claim(END_LEFT_LAPSED, 'created, id', limit - due.length, [nowMs]) : [];
-      return [...due, ...left].map(subscriptionOf).sort((a, b) => (dueAt(a) ?? 0) - (dueAt(b) ?? 0) || a.createdMs - b.createdMs || (a.id < b.id ? -1 : 1));
-    });
+      const left = await claim(END_LEFT_LAPSED, 'created, id', limit, [nowMs]);
+      const due = left.length < limit ? await claim('due <= $1', 'due, created, id', limit - left.length, []) : [];
+      return [...left, ...due].map(subscriptionOf).sort(byClaimOrder);
+    }));
   }
 
   releaseClaim(id: string, owner: string): Promise<void> {

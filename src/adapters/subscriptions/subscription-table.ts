@@ -25,7 +25,10 @@ interface Lease { owner: string; untilMs: number }
 const byCreated = (a: StoredSubscription, b: StoredSubscription): number => a.createdMs - b.createdMs || (a.id < b.id ? -1 : 1);
 const leaseFree = (lease: Lease | undefined, nowMs: number): boolean => lease === undefined || lease.untilMs <= nowMs;
 /** When it is due (SubscriptionStore.claimDue): its `dueMs`, or for a live one an older build left with an end begun and none, when that claim lapses. */
-export const dueAt = (s: StoredSubscription): number | undefined => s.dueMs ?? (s.ending !== undefined && isLive(s) ? s.ending.untilMs : undefined);
+const dueAt = (s: StoredSubscription): number | undefined => s.dueMs ?? (s.ending !== undefined && isLive(s) ? s.ending.untilMs : undefined);
+/** The order of SubscriptionStore.claimDue: the ends left with no due time first, then the most overdue, then the oldest. */
+export const byClaimOrder = (a: StoredSubscription, b: StoredSubscription): number =>
+  Number(a.dueMs !== undefined) - Number(b.dueMs !== undefined) || (dueAt(a) ?? 0) - (dueAt(b) ?? 0) || byCreated(a, b);
 
 /** Checks that a change numbers its events on from the subscription's last, without a gap: a defect otherwise, never kept. */
 export function checkNumbering(before: StoredSubscription, change: SubscriptionChange): void {
@@ -104,7 +107,7 @@ export class SubscriptionTable {
   claimDue(nowMs: number, owner: string, leaseMs: number, limit: number, skipApps: readonly string[]): StoredSubscription[] {
     const due = Object.values(this.state.subscriptions)
       .filter((s) => (dueAt(s) ?? Number.POSITIVE_INFINITY) <= nowMs && leaseFree(this.leases.get(s.id), nowMs) && !skipApps.includes(s.subscriber.clientId))
-      .sort((a, b) => (dueAt(a) as number) - (dueAt(b) as number) || byCreated(a, b))
+      .sort(byClaimOrder)
       .slice(0, limit);
     for (const s of due) this.leases.set(s.id, { owner, untilMs: nowMs + leaseMs });
     return due;

@@ -237,11 +237,8 @@ export class SendNotifications {
     await this.deps.audit.append(notifiedRecord(s, right.access.basis, { nowMs, requestId: this.deps.newId() }));
     // Once recorded it goes, its end passed meanwhile or not, so that no record stands for a notification no turn
     // sends (helper-117, F2); only a lease it would outlast holds it back, and a later turn sends it with a record
-    // of its own; and an end another caller began meanwhile (its right found lost while the reads and the record
-    // were made: hostile review helper-122, F1), since telling is worse than a record of telling.
+    // of its own; and an end another caller began meanwhile (send), since telling is worse than a record of telling.
     if (!this.leaseHolds(s, leasedAtMs, 0)) return s;
-    const now = await this.deps.store.byId(s.id);
-    if (now === undefined || !isLive(now) || now.ending !== undefined) return now;
     const sent = await this.send(s, 'event-notification', told, (current, at) => delivered(current, through, at));
     // Only once taken are the events left out passed over; a refused notification's are checked again at the retry.
     if (sent !== undefined && sent.deliveredThrough >= through && withheld.size > 0) await this.keepUntold(s.id, withheld, keptBefore, (current) => current);
@@ -278,9 +275,15 @@ export class SendNotifications {
     await this.send(s, 'handshake', [], (current, at) => delivered(current, current.deliveredThrough, at));
   }
 
-  /** POSTs one notification and keeps what came of it; a failure that ends the subscription is audited first. */
+  /**
+   * POSTs one notification and keeps what came of it; a failure that ends the subscription is audited first. Not
+   * when another caller began its end while the right was checked, the records read and the record written: the
+   * subscription is read again just before (hostile reviews helper-122 F1, events; helper-123 F1, heartbeats).
+   */
   private async send(s: StoredSubscription, type: NotificationType, events: readonly SubscriptionEvent[],
     onDelivered: (current: StoredSubscription, nowMs: number) => StoredSubscription): Promise<StoredSubscription | undefined> {
+    const now = await this.deps.store.byId(s.id);
+    if (now === undefined || !isLive(now) || now.ending !== undefined) return now;
     const { channel, clock, newId } = this.deps;
     const body = JSON.stringify(notificationBundle(s, type, events, { fhirBase: this.settings.fhirBase(), nowMs: clock.now(), newId }));
     const outcome = await channel.send({ endpoint: s.channel.endpoint, headers: headerPairs(s.channel.headers), body, timeoutMs: s.channel.timeoutSeconds * 1000 });

@@ -5,6 +5,7 @@
  * renewed while its work runs, a patient is polled exactly while a live record subscription follows
  * them, a view keeps its order, and a database that does not answer is SubscriptionStoreUnavailableError.
  */
+import type pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PostgresSubscriptionStore } from '../../../src/adapters/subscriptions/postgres-subscription-store.js';
 import type { StoredSubscription } from '../../../src/domain/notifications/subscription.js';
@@ -61,6 +62,33 @@ describe.skipIf(!available)('the PostgreSQL subscription store across instances'
       for (const p of p1) await a.releasePoll(p.patient, 'one', now);
       for (const p of p2) await b.releasePoll(p.patient, 'two', now);
     }
+  });
+
+  // Hostile review helper-123, F3: the claim's two statements ran apart, so when the second failed the first's leases
+  // were held for a whole lease by nobody. Failed before: the other instance got nothing until the lease ended.
+  it('a claim that fails part-way holds no lease', async () => {
+    const { a, b } = await open();
+    const { dueMs: _d, ...left } = subscriptionOf(TOLVAN, TOLVAN, 'access', { ending: { claim: 'stopped', untilMs: 100, reason: 'right-lost', atMs: 0 } });
+    const due = subscriptionOf(MARTA, MARTA, 'lab-result', { dueMs: 100 });
+    for (const s of [left, due]) await a.create(s, {}, () => undefined, 0);
+    const pool = (a as unknown as { db: { pool: pg.Pool } }).db.pool;
+    const connect = pool.connect.bind(pool) as () => Promise<pg.PoolClient>;
+    let failed = false;
+    (pool as unknown as { connect: () => Promise<pg.PoolClient> }).connect = async () => {
+      const client = await connect();
+      const query = client.query.bind(client) as (text: string, values?: unknown[]) => Promise<unknown>;
+      (client as unknown as { query: (text: string, values?: unknown[]) => Promise<unknown> }).query = async (text, values) => {
+        if (!failed && typeof text === 'string' && text.includes('due <= $1')) {
+          failed = true;
+          throw new Error('connection lost');
+        }
+        return query(text, values);
+      };
+      return client;
+    };
+    await expect(a.claimDue(1000, 'one', 60_000, 10)).rejects.toThrow(SubscriptionStoreUnavailableError);
+    expect(failed).toBe(true);
+    expect((await b.claimDue(1001, 'two', 60_000, 10)).map((s) => s.id)).toEqual([left.id, due.id]);
   });
 
   it('a lease whose holder crashed (never released) is given again once it ends, not before', async () => {

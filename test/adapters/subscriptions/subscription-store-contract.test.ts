@@ -164,9 +164,14 @@ export function describeSubscriptionStore(kind: StoreKind, skip = false): void {
       // No value of a claim's time fails the claim of every other (hostile review helper-122, F4).
       const { dueMs: _f, ...far } = subscriptionOf(MARTA, LILLA, 'access', { ending: ending(1e20) });
       for (const s of [left, held, off, early, far]) await a.create(s, {}, () => undefined, 0);
-      expect((await a.claimDue(500, 'one', 100_000, 10)).map((s) => s.id)).toEqual([early.id, left.id]);
+      expect((await a.claimDue(500, 'one', 100_000, 10)).map((s) => s.id)).toEqual([left.id, early.id]);
       expect((await a.claimDue(800, 'one', 100_000, 10)).map((s) => s.id)).toEqual([held.id]);
       expect(await a.claimDue(900, 'one', 100_000, 10)).toEqual([]);
+      // Due ones filling the limit do not keep one out (hostile review helper-123, F2).
+      const { dueMs: _n, ...next } = subscriptionOf(MARTA, TOLVAN, 'access', { ending: ending(1000) });
+      const busy = subscriptionOf(LILLA, TOLVAN, 'access', { dueMs: 1000 });
+      for (const s of [next, busy]) await a.create(s, {}, () => undefined, 0);
+      expect((await a.claimDue(1100, 'one', 100_000, 1)).map((s) => s.id)).toEqual([next.id]);
     });
 
     it('leases none of the apps it is told to skip (those the sender serves all it may of)', async () => {

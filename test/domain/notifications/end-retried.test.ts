@@ -250,5 +250,31 @@ describe('an end begun and not finished is taken up by a turn', () => {
     await turned;
     expect(w.channel.kinds()).toEqual(['handshake']);
   });
+
+  // Hostile review helper-123, F1: a heartbeat whose right check was under way when a read found the right lost and
+  // ended the subscription went all the same, telling the receiver it was active. Failed before: a heartbeat sent.
+  it('a heartbeat is not sent when its end was begun while its right was checked', async () => {
+    const w = world('no release policy');
+    const s = await w.manage.create(subscriber(GUARDIAN), { topic: 'journal-note', patient: CHILD, channel: { ...channelOf(), heartbeatSeconds: 60 } }, noop);
+    await turn(w);
+    w.clock.advance(60_000);
+    const check = w.deps.right.check.bind(w.deps.right);
+    let checked: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => { checked = resolve; });
+    w.deps.right.check = async (sub) => {
+      const right = await check(sub);
+      await held;
+      return right;
+    };
+    const turned = turn(w);
+    await settle();
+    await settle();
+    w.deps.right.check = check;
+    w.registry.revokeAll(GUARDIAN);
+    expect(await w.manage.current(s)).toMatchObject({ status: 'off', endReason: 'right-lost' });
+    checked();
+    await turned;
+    expect(w.channel.kinds()).toEqual(['handshake']);
+  });
 });
 
