@@ -79,7 +79,7 @@ export interface SubscriptionStore {
    * most overdue first, none of the apps in `skipApps` (those with all they may have served); one leased
    * by another owner is not given until its lease ends. A live one with an end begun (`ending`) and no
    * `dueMs` is due when that claim lapses (`ending.untilMs`): a build before this one could leave it so.
-   * Those, rare, come first, so that due ones filling the limit never keep them out.
+   * Those, rare, come first, oldest first, so that due ones filling the limit never keep them out.
    */
   claimDue(nowMs: number, owner: string, leaseMs: number, limit: number, skipApps?: readonly string[]): Promise<StoredSubscription[]>;
   /** Ends `owner`'s lease of a subscription (its `dueMs` says when it is next due). */

@@ -226,8 +226,9 @@ describe('the send deadline\'s list of answers in flight under attack (decbec5)'
     expect(readers.filter(cutWrongly)).toEqual([]);
     // One cut per caller that stopped reading, and one per reader that fell behind the rate, if any did.
     expect(cuts.length).toBe(stalled.length + readers.filter((r) => r.error !== undefined).length);
-    // Whole at every look, and empty once every connection is gone, the sweep stopped.
-    expect(checks.length).toBeGreaterThan(100);
+    // Whole at every look, and empty once every connection is gone, the sweep stopped. Looked at often while answers
+    // were in it: counted so, not as every tick of the walker, which a busy machine runs less often (98 ticks once).
+    expect(checks.filter((c) => c.size > 0).length).toBeGreaterThan(20);
     expect(checks.filter((c) => c.broken > 0 || c.walked !== c.size)).toEqual([]);
     expect(wholeness(openOf(deadline))).toEqual({ size: 0, walked: 0, broken: 0 });
     expect(sweeping(deadline)).toBe(false);

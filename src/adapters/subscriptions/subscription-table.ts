@@ -26,9 +26,9 @@ const byCreated = (a: StoredSubscription, b: StoredSubscription): number => a.cr
 const leaseFree = (lease: Lease | undefined, nowMs: number): boolean => lease === undefined || lease.untilMs <= nowMs;
 /** When it is due (SubscriptionStore.claimDue): its `dueMs`, or for a live one an older build left with an end begun and none, when that claim lapses. */
 const dueAt = (s: StoredSubscription): number | undefined => s.dueMs ?? (s.ending !== undefined && isLive(s) ? s.ending.untilMs : undefined);
-/** The order of SubscriptionStore.claimDue: the ends left with no due time first, then the most overdue, then the oldest. */
+/** The order of SubscriptionStore.claimDue: the ends left with no due time first, oldest first; then the most overdue, then the oldest. */
 export const byClaimOrder = (a: StoredSubscription, b: StoredSubscription): number =>
-  Number(a.dueMs !== undefined) - Number(b.dueMs !== undefined) || (dueAt(a) ?? 0) - (dueAt(b) ?? 0) || byCreated(a, b);
+  Number(a.dueMs !== undefined) - Number(b.dueMs !== undefined) || (a.dueMs ?? 0) - (b.dueMs ?? 0) || byCreated(a, b);
 
 /** Checks that a change numbers its events on from the subscription's last, without a gap: a defect otherwise, never kept. */
 export function checkNumbering(before: StoredSubscription, change: SubscriptionChange): void {

@@ -159,7 +159,7 @@ export class SendNotifications {
     // helper-119 F1 and F2, helper-120 F1, helper-121 F1, F3 and F4).
     if (leased.ending !== undefined) return claimHeld(leased.ending, nowMs) ? undefined : endSubscription(this.deps, leased, leased.ending.reason);
     if (leased.endMs !== undefined && leased.endMs <= nowMs) return endSubscription(this.deps, leased, 'ended');
-    if (leased.status === 'requested') return this.mayStart(leased, leasedAtMs, 0) ? this.handshake(leased) : undefined;
+    if (leased.status === 'requested') return this.mayStart(leased, leasedAtMs, 0) ? this.handshake(leased, leasedAtMs) : undefined;
     let s: StoredSubscription | undefined = feedOfTopic(leased.topic) === undefined ? leased : await this.takeFeed(leased);
     // Events ask for their audit record's allowance before their reads, not only after them: a lease with room for
     // the POST but not the record made a turn read the EHR ten times and send nothing (hostile review helper-117,
@@ -239,7 +239,7 @@ export class SendNotifications {
     // sends (helper-117, F2); only a lease it would outlast holds it back, and a later turn sends it with a record
     // of its own; and an end another caller began meanwhile (send), since telling is worse than a record of telling.
     if (!this.leaseHolds(s, leasedAtMs, 0)) return s;
-    const sent = await this.send(s, 'event-notification', told, (current, at) => delivered(current, through, at));
+    const sent = await this.send(s, leasedAtMs, 'event-notification', told, (current, at) => delivered(current, through, at));
     // Only once taken are the events left out passed over; a refused notification's are checked again at the retry.
     if (sent !== undefined && sent.deliveredThrough >= through && withheld.size > 0) await this.keepUntold(s.id, withheld, keptBefore, (current) => current);
     return sent;
@@ -268,22 +268,23 @@ export class SendNotifications {
       return undefined;
     }
     if (!this.mayStart(s, leasedAtMs, 0)) return s;
-    return this.send(s, 'heartbeat', [], (current, at) => heartbeatSent(current, at));
+    return this.send(s, leasedAtMs, 'heartbeat', [], (current, at) => heartbeatSent(current, at));
   }
 
-  private async handshake(s: StoredSubscription): Promise<void> {
-    await this.send(s, 'handshake', [], (current, at) => delivered(current, current.deliveredThrough, at));
+  private async handshake(s: StoredSubscription, leasedAtMs: number): Promise<void> {
+    await this.send(s, leasedAtMs, 'handshake', [], (current, at) => delivered(current, current.deliveredThrough, at));
   }
 
   /**
    * POSTs one notification and keeps what came of it; a failure that ends the subscription is audited first. Not
    * when another caller began its end while the right was checked, the records read and the record written: the
-   * subscription is read again just before (hostile reviews helper-122 F1, events; helper-123 F1, heartbeats).
+   * subscription is read again just before (hostile reviews helper-122 F1, events; helper-123 F1, heartbeats); nor
+   * when that read left too little of the lease taken at `leasedAtMs` for the POST (helper-124, F1).
    */
-  private async send(s: StoredSubscription, type: NotificationType, events: readonly SubscriptionEvent[],
+  private async send(s: StoredSubscription, leasedAtMs: number, type: NotificationType, events: readonly SubscriptionEvent[],
     onDelivered: (current: StoredSubscription, nowMs: number) => StoredSubscription): Promise<StoredSubscription | undefined> {
     const now = await this.deps.store.byId(s.id);
-    if (now === undefined || !isLive(now) || now.ending !== undefined) return now;
+    if (now === undefined || !isLive(now) || now.ending !== undefined || !this.leaseHolds(s, leasedAtMs, 0)) return now;
     const { channel, clock, newId } = this.deps;
     const body = JSON.stringify(notificationBundle(s, type, events, { fhirBase: this.settings.fhirBase(), nowMs: clock.now(), newId }));
     const outcome = await channel.send({ endpoint: s.channel.endpoint, headers: headerPairs(s.channel.headers), body, timeoutMs: s.channel.timeoutSeconds * 1000 });

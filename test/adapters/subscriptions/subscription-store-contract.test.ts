@@ -172,6 +172,11 @@ export function describeSubscriptionStore(kind: StoreKind, skip = false): void {
       const busy = subscriptionOf(LILLA, TOLVAN, 'access', { dueMs: 1000 });
       for (const s of [next, busy]) await a.create(s, {}, () => undefined, 0);
       expect((await a.claimDue(1100, 'one', 100_000, 1)).map((s) => s.id)).toEqual([next.id]);
+      // Of ends left, the oldest first, in every store alike (hostile review helper-124, F2).
+      const { dueMs: _od, ...older } = subscriptionOf(TOLVAN, MARTA, 'access', { ending: ending(1500) });
+      const { dueMs: _y, ...younger } = subscriptionOf(LILLA, MARTA, 'access', { ending: ending(1200) });
+      for (const s of [older, younger]) await a.create(s, {}, () => undefined, 0);
+      expect((await a.claimDue(1600, 'one', 100_000, 1)).map((s) => s.id)).toEqual([older.id]);
     });
 
     it('leases none of the apps it is told to skip (those the sender serves all it may of)', async () => {

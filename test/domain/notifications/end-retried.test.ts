@@ -276,5 +276,21 @@ describe('an end begun and not finished is taken up by a turn', () => {
     await turned;
     expect(w.channel.kinds()).toEqual(['handshake']);
   });
+
+  // Hostile review helper-124, F1: the look before the POST came after the lease was asked, so a slow read of the
+  // subscription let a heartbeat start that could outlast the lease. Failed before: the heartbeat sent.
+  it('a heartbeat whose look before the POST leaves too little of the lease waits for a later turn', async () => {
+    const w = world('no release policy');
+    await w.manage.create(subscriber(GUARDIAN), { topic: 'journal-note', patient: CHILD, channel: { ...channelOf(), heartbeatSeconds: 60 } }, noop);
+    await turn(w);
+    w.clock.advance(60_000);
+    const byId = w.store.byId.bind(w.store);
+    w.store.byId = async (id) => {
+      w.clock.advance(55_000);
+      return byId(id);
+    };
+    await turn(w);
+    expect(w.channel.kinds()).toEqual(['handshake']);
+  });
 });
 
