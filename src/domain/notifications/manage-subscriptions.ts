@@ -96,24 +96,33 @@ export class ManageSubscriptions {
    */
   async current(s: StoredSubscription): Promise<StoredSubscription> {
     if (!isLive(s)) return s;
-    let ending = this.ending.get(s.id);
-    if (ending === undefined) {
-      // Another instance is writing its end: shown as that end will keep it, whatever the EHR could say now (hostile
-      // review helper-120, F3).
-      if (s.ending !== undefined && claimHeld(s.ending, this.deps.clock.now())) return ended(s, s.ending.reason, s.ending.atMs);
+    const underWay = this.ending.get(s.id);
+    if (underWay !== undefined) await underWay;
+    else {
+      // Another instance is writing its end: shown so whatever the EHR could say now (hostile review helper-120, F3).
+      const held = this.heldEnd(s);
+      if (held !== undefined) return held;
       const reason = await this.endReasonNow(s);
       if (reason === undefined) return s;
-      ending = this.ending.get(s.id);
-      if (ending === undefined) {
-        ending = endSubscription(this.deps, s, reason).finally(() => this.ending.delete(s.id));
-        this.ending.set(s.id, ending);
-      }
+      await this.endOnce(s, reason);
     }
-    await ending;
     const now = await this.deps.store.byId(s.id);
-    // Still live: another instance claimed the end and is writing it. It is shown as that end will keep it.
-    return now !== undefined && isLive(now) && now.ending !== undefined && claimHeld(now.ending, this.deps.clock.now())
-      ? ended(now, now.ending.reason, now.ending.atMs) : now ?? s;
+    return (now === undefined ? undefined : this.heldEnd(now)) ?? now ?? s;
+  }
+
+  /** Ends `s` for `reason` once in this process however many reads ask at once: they all wait for the one end. */
+  private endOnce(s: StoredSubscription, reason: EndReason): Promise<void> {
+    let ending = this.ending.get(s.id);
+    if (ending === undefined) {
+      ending = endSubscription(this.deps, s, reason).finally(() => this.ending.delete(s.id));
+      this.ending.set(s.id, ending);
+    }
+    return ending;
+  }
+
+  /** Live `s` as the end another caller claimed and is writing will keep it; undefined while no claim is held. */
+  private heldEnd(s: StoredSubscription): StoredSubscription | undefined {
+    return isLive(s) && s.ending !== undefined && claimHeld(s.ending, this.deps.clock.now()) ? ended(s, s.ending.reason, s.ending.atMs) : undefined;
   }
 
   /**

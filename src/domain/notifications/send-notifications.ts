@@ -237,8 +237,8 @@ export class SendNotifications {
     await this.deps.audit.append(notifiedRecord(s, right.access.basis, { nowMs, requestId: this.deps.newId() }));
     // Once recorded it goes, its end passed meanwhile or not, so that no record stands for a notification no turn
     // sends (helper-117, F2); only a lease it would outlast holds it back, and a later turn sends it with a record
-    // of its own; and an end another caller began meanwhile (send), since telling is worse than a record of telling.
-    if (!this.leaseHolds(s, leasedAtMs, 0)) return s;
+    // of its own; and an end another caller began meanwhile, since telling is worse than a record of telling: both
+    // are asked in `send`, after its last look at the subscription.
     const sent = await this.send(s, leasedAtMs, 'event-notification', told, (current, at) => delivered(current, through, at));
     // Only once taken are the events left out passed over; a refused notification's are checked again at the retry.
     if (sent !== undefined && sent.deliveredThrough >= through && withheld.size > 0) await this.keepUntold(s.id, withheld, keptBefore, (current) => current);

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { UNSERVED_RETRY_MS } from '../../../src/domain/notifications/lifecycle.js';
 import { ENDING_CLAIM_MS, EndNotRecordedError, endSubscription } from '../../../src/domain/notifications/notification-deps.js';
-import { CHILD, channelOf, GUARDIAN, guardianWithEventWaiting, note, notes, signNewNote, subscriber, world } from './engine-world.js';
+import { CHILD, channelOf, claimEnd, GUARDIAN, guardianWithEventWaiting, note, notes, signNewNote, subscriber, world } from './engine-world.js';
 
 const noop = async (): Promise<void> => undefined;
 const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -123,7 +123,7 @@ describe('an end begun and not finished is taken up by a turn', () => {
     const w = world('no release policy');
     const s = await guardianWithEventWaiting(w);
     // Its claimer wrote the record and stopped before the end (its right is not looked at again).
-    await w.store.update(s.id, (current) => ({ subscription: { ...current, ending: { claim: 'stopped', untilMs: w.clock.now() + ENDING_CLAIM_MS, reason: 'right-lost', atMs: w.clock.now() } } }));
+    await claimEnd(w, s.id, 'stopped');
     w.clock.advance(ENDING_CLAIM_MS);
     await turn(w);
     expect(await w.store.byId(s.id)).toMatchObject({ status: 'off', endReason: 'right-lost' });
@@ -150,7 +150,7 @@ describe('an end begun and not finished is taken up by a turn', () => {
   it('an end taken over from a claim that lapsed and then given back is finished, not decided again', async () => {
     const w = world('no release policy');
     const s = await guardianWithEventWaiting(w);
-    await w.store.update(s.id, (current) => ({ subscription: { ...current, ending: { claim: 'stopped', untilMs: w.clock.now() + ENDING_CLAIM_MS, reason: 'right-lost', atMs: w.clock.now() } } }));
+    await claimEnd(w, s.id, 'stopped');
     w.clock.advance(ENDING_CLAIM_MS);
     w.audit.mode = 'fail';
     await expect(endSubscription(w.deps, s, 'right-lost')).rejects.toThrow(EndNotRecordedError);
@@ -166,8 +166,7 @@ describe('an end begun and not finished is taken up by a turn', () => {
   it('a read while another instance holds its end shows that end, though the EHR cannot answer', async () => {
     const w = world('no release policy');
     const s = await guardianWithEventWaiting(w);
-    const atMs = w.clock.now();
-    await w.store.update(s.id, (current) => ({ subscription: { ...current, ending: { claim: 'another instance', untilMs: atMs + ENDING_CLAIM_MS, reason: 'right-lost', atMs } } }));
+    const atMs = await claimEnd(w, s.id, 'another instance');
     w.deps.right.check = async () => {
       throw new Error('EHR down');
     };
@@ -182,7 +181,7 @@ describe('an end begun and not finished is taken up by a turn', () => {
   it('an end whose record may stand is finished after its turn could not claim it once', async () => {
     const w = world('no release policy');
     const s = await guardianWithEventWaiting(w);
-    await w.store.update(s.id, (current) => ({ subscription: { ...current, ending: { claim: 'stopped', untilMs: w.clock.now() + ENDING_CLAIM_MS, reason: 'right-lost', atMs: w.clock.now() } } }));
+    await claimEnd(w, s.id, 'stopped');
     w.clock.advance(ENDING_CLAIM_MS);
     const update = w.store.update.bind(w.store);
     w.store.update = async () => {
@@ -221,7 +220,7 @@ describe('an end begun and not finished is taken up by a turn', () => {
     w.clock.advance(60_000);
     await w.poll();
     w.channel.answer = async () => {
-      await w.store.update(s.id, (current) => ({ subscription: { ...current, ending: { claim: 'another instance', untilMs: w.clock.now() + ENDING_CLAIM_MS, reason: 'right-lost', atMs: w.clock.now() } } }));
+      await claimEnd(w, s.id, 'another instance');
       return { kind: 'delivered', status: 200 };
     };
     await turn(w);

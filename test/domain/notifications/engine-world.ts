@@ -9,6 +9,7 @@ import { PatientAccessPolicy } from '../../../src/domain/access/patient-access.j
 import { FindChanges } from '../../../src/domain/notifications/find-changes.js';
 import { FollowFeeds, type FeedSources } from '../../../src/domain/notifications/follow-feeds.js';
 import { ManageSubscriptions } from '../../../src/domain/notifications/manage-subscriptions.js';
+import { ENDING_CLAIM_MS } from '../../../src/domain/notifications/notification-deps.js';
 import type { NotificationDeps, ResourceWriter } from '../../../src/domain/notifications/notification-deps.js';
 import { RightToRead } from '../../../src/domain/notifications/right-to-read.js';
 import { SendNotifications } from '../../../src/domain/notifications/send-notifications.js';
@@ -169,3 +170,11 @@ export async function guardianWithEventWaiting(w: ReturnType<typeof world>): Pro
   await w.poll();
   return s;
 }
+
+/** Another caller (`claim`) claims the end of subscription `id` now, for the right lost, and holds it ENDING_CLAIM_MS; its time. */
+export async function claimEnd(w: Pick<ReturnType<typeof world>, 'store' | 'clock'>, id: string, claim: string): Promise<number> {
+  const atMs = w.clock.now();
+  await w.store.update(id, (current) => ({ subscription: { ...current, ending: { claim, untilMs: atMs + ENDING_CLAIM_MS, reason: 'right-lost', atMs } } }));
+  return atMs;
+}
+

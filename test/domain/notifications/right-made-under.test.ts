@@ -13,7 +13,7 @@ import { keepsRight } from '../../../src/domain/notifications/right-to-read.js';
 import { UNSERVED_RETRY_MS } from '../../../src/domain/notifications/lifecycle.js';
 import { TOPIC_NAMES, type TopicName } from '../../../src/domain/notifications/topics.js';
 import { bookings } from '../../fakes/builders.js';
-import { CHILD, channelOf, GUARDIAN, guardianWithEventWaiting, STRANGER, subscriber, world } from './engine-world.js';
+import { CHILD, channelOf, claimEnd, GUARDIAN, guardianWithEventWaiting, STRANGER, subscriber, world } from './engine-world.js';
 
 const noop = async (): Promise<void> => undefined;
 
@@ -134,8 +134,7 @@ describe('a subscription is tied to the right it was made under', () => {
   it('one whose end another instance claimed is not served again until that claim lapses', async () => {
     const w = world('no release policy');
     const s = await guardianWithEventWaiting(w);
-    const untilMs = w.clock.now() + ENDING_CLAIM_MS;
-    await w.store.update(s.id, (current) => ({ subscription: { ...current, ending: { claim: 'another instance', untilMs, reason: 'right-lost', atMs: w.clock.now() } } }));
+    const untilMs = await claimEnd(w, s.id, 'another instance') + ENDING_CLAIM_MS;
     w.registry.revokeAll(GUARDIAN);
     await w.send.turn();
     await w.send.settled();
