@@ -199,6 +199,8 @@ export function subscriptionRoutes(app: FastifyInstance, { deps, door, topics, a
     const since = eventNumber(request, 'eventsSinceNumber', 1);
     const until = eventNumber(request, 'eventsUntilNumber', since + MAX_EVENTS_PER_CALL - 1);
     const s = await own(request, subscriberOf(request, api), 'read');
+    // Its events name the topic's records: a read of their type, asked as making it asks (hostile review helper-125, F1).
+    requireScopesFor(request, api, s.patient, 'read', s.topic);
     const { subscription, events } = await door.manage.events(s, since, until);
     return send(request, reply, notificationBundle(subscription, 'query-event', events, bundles()), format);
   });

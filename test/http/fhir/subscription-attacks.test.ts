@@ -129,6 +129,18 @@ describe('attacks on the Subscription door', () => {
     expect(t.audit.records.filter((r) => r.operation === 'unsubscribeAccess' && isAttempt(r)).length).toBe(attempts);
   });
 
+  // Hostile review helper-125, F1: `$events` asked only for the Subscription scope, so a token of the same person and
+  // app scoped down to it was given the ids of the topic's records, which its scopes could not read. Failed before: 200.
+  it('gives $events only to a token that may read the topic\'s type, as making the subscription does', async () => {
+    const { id } = JSON.parse((await post(t, subscription({ topic: 'lab-result' }), tolvan)).body) as { id: string };
+    const narrow = await smartToken(t, TOLVAN, 'patient/Subscription.rs');
+    expect(outcomeOf(await get(t, `/fhir/Subscription/${id}/$events`, narrow), 403).code).toBe('forbidden');
+    expect((await get(t, `/fhir/DiagnosticReport?patient=${pid(TOLVAN)}`, narrow)).statusCode).toBe(403);
+    // What tells of no record stays open to it.
+    expect((await get(t, `/fhir/Subscription/${id}/$status`, narrow)).statusCode).toBe(200);
+    expect((await get(t, `/fhir/Subscription/${id}/$events`, tolvan)).statusCode).toBe(200);
+  });
+
   it.each([
     ['two patients', `DiagnosticReport?patient=${pid(TOLVAN)}&patient=${pid(MARTA)}`],
     ['subject=', `DiagnosticReport?subject=Patient/${pid(TOLVAN)}`],
