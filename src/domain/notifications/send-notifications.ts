@@ -262,17 +262,23 @@ export class SendNotifications {
 
   /** A heartbeat tells the receiver the subscription lives, so it goes only while its person may still be told. */
   private async heartbeat(s: StoredSubscription, leasedAtMs: number): Promise<StoredSubscription | undefined> {
-    const right = await this.deps.right.check(s);
-    if (right.kind === 'lost') {
-      await endSubscription(this.deps, s, right.reason);
-      return undefined;
-    }
+    if (!await this.rightHolds(s)) return undefined;
     if (!this.mayStart(s, leasedAtMs, 0)) return s;
     return this.send(s, leasedAtMs, 'heartbeat', [], (current, at) => heartbeatSent(current, at));
   }
 
+  /** A handshake tells the receiver the subscription begins, so it too goes only while its person may be told. */
   private async handshake(s: StoredSubscription, leasedAtMs: number): Promise<void> {
+    if (!await this.rightHolds(s) || !this.mayStart(s, leasedAtMs, 0)) return;
     await this.send(s, leasedAtMs, 'handshake', [], (current, at) => delivered(current, current.deliveredThrough, at));
+  }
+
+  /** Whether `s`'s person may still be told of the patient; if not, its end is begun and finished. */
+  private async rightHolds(s: StoredSubscription): Promise<boolean> {
+    const right = await this.deps.right.check(s);
+    if (right.kind === 'holds') return true;
+    await endSubscription(this.deps, s, right.reason);
+    return false;
   }
 
   /**

@@ -206,6 +206,17 @@ describe('the notification engine', () => {
     expect(await w.store.byId(s.id)).toMatchObject({ status: 'off', endReason: 'right-lost' });
   });
 
+  it('sends no handshake once the right is gone before it: the subscription ends, recorded once, and nothing goes', async () => {
+    const w = world('no release policy');
+    const s = await w.manage.create(subscriber(GUARDIAN), { topic: 'journal-note', patient: CHILD, channel: channelOf() }, noop);
+    w.registry.revokeAll(GUARDIAN);
+    await w.send.turn();
+    await w.send.settled();
+    expect(w.channel.kinds()).toEqual([]);
+    expect(await w.store.byId(s.id)).toMatchObject({ status: 'off', endReason: 'right-lost' });
+    expect(w.audit.records.filter((r) => r.operation === 'unsubscribeJournalNote')).toHaveLength(1);
+  });
+
   it('follows the access log: someone else\'s read is told, the patient\'s own and an app being told are not', async () => {
     const w = world('no release policy');
     const s = await w.manage.create(subscriber(CHILD), { topic: 'access', patient: CHILD, channel: channelOf() }, noop);
