@@ -173,6 +173,14 @@ describe.skipIf(!available)('the authorization server\'s own pages (issue 52 ite
     expect([answer.status, `${back.origin}${back.pathname}`, back.searchParams.get('error')]).toEqual([303, APP_REDIRECT, 'invalid_scope']);
   });
 
+  it('a read wildcard registered lets no app ask to share the record or to be told: invalid_scope (helper-128, F1)', async () => {
+    for (const scope of ['openid launch/patient patient/Observation.rs patient/Consent.cruds', 'openid patient/Consent.cs', 'openid patient/Subscription.cs', 'openid user/Observation.cruds']) {
+      const answer = await ask(authorize({ scope }), 'en');
+      const back = new URL(String(answer.headers.location));
+      expect([scope, answer.status, back.searchParams.get('error')]).toEqual([scope, 303, 'invalid_scope']);
+    }
+  });
+
   it('an answer posted back to the app (response_mode=form_post) is the service\'s page, its one script allowed by its hash', async () => {
     for (const lang of LANGS) {
       const answer = await ask(authorize({ response_mode: 'form_post', scope: 'openid system/*.rs' }), lang);

@@ -1,7 +1,7 @@
 // SIGN_IN_CLIENTS_FILE (docs/sign-in.md): the apps a region registers, as a JSON array of client metadata
 // with RFC 7591 names and some of ours (`offline_access`, `loopback_redirects`, `manages_grants`,
 // `notification_endpoints`). A bad entry stops the start, naming the entry and the field; nothing is guessed.
-import { smartGrants, type Grant } from '../../domain/fhir/smart-scopes.js';
+import { scopeLetters, smartGrants, type ScopeLetters } from '../../domain/fhir/smart-scopes.js';
 import { prefixProblem } from '../../domain/notifications/endpoint-rules.js';
 import { API_SCOPES, type AuthClient } from './clients.js';
 import { isLoopbackRedirect, isPersonScope, SMART_OIDC_SCOPES } from './smart-launch.js';
@@ -15,10 +15,13 @@ const OIDC_SCOPES: ReadonlySet<string> = new Set(SMART_OIDC_SCOPES);
 /** How a registered app authenticates: public (PKCE), or with its own key; never a shared secret. */
 export const AUTH_METHODS = ['none', 'private_key_jwt'] as const;
 
-/** A registered SMART scope covers an asked one of the same context: its type or `*`, at least its interactions, no narrower category. */
-function covers(registered: Grant, asked: Grant): boolean {
+/**
+ * A registered SMART scope covers an asked one of the same context: its type or `*`, every letter asked (of
+ * `cruds`, writing and managing too, not only the reads this API serves: helper-128, F1), no narrower category.
+ */
+function covers(registered: ScopeLetters, asked: ScopeLetters): boolean {
   if (registered.context !== asked.context || (registered.type !== '*' && registered.type !== asked.type)) return false;
-  if (![...asked.interactions].every((i) => registered.interactions.has(i))) return false;
+  if (![...asked.letters].every((l) => registered.letters.has(l))) return false;
   return registered.category === undefined
     || (asked.category?.code === registered.category.code && (registered.category.system === undefined || asked.category.system === registered.category.system));
 }
@@ -26,11 +29,11 @@ function covers(registered: Grant, asked: Grant): boolean {
 /** Whether `scope` is one the entry registered, exactly or under a SMART wildcard. */
 function allowedBy(registered: readonly string[]): (scope: string) => boolean {
   const exact = new Set(registered);
-  const grants = smartGrants(registered);
+  const listed = registered.map(scopeLetters).filter((l) => l !== undefined);
   return (scope) => {
     if (exact.has(scope)) return true;
-    const [asked] = smartGrants([scope]);
-    return asked !== undefined && grants.some((g) => covers(g, asked));
+    const asked = scopeLetters(scope);
+    return asked !== undefined && listed.some((l) => covers(l, asked));
   };
 }
 

@@ -65,6 +65,28 @@ function categoryOf(query: string | undefined): Grant['category'] | 'invalid' | 
   return bar === 0 ? { code } : { system: value.slice(0, bar), code };
 }
 
+/** A SMART resource scope in full: every v2 letter it names, those of writing and managing too, not only what this API reads. */
+export interface ScopeLetters {
+  context: ScopeContext;
+  type: string;
+  /** Of `cruds`: v1 `read` is `rs`, `write` is `cud`. */
+  letters: ReadonlySet<string>;
+  category?: { system?: string; code: string };
+}
+
+const V1_LETTERS: Readonly<Record<string, string>> = { read: 'rs', write: 'cud' };
+
+/** The letters of a SMART resource scope, or undefined for one that is not one (or names a restriction not understood). */
+export function scopeLetters(scope: string): ScopeLetters | undefined {
+  const m = SCOPE.exec(scope);
+  if (!m) return undefined;
+  const [, context, type, permissions, query] = m as unknown as [string, ScopeContext, string, string, string | undefined];
+  const letters = V1_LETTERS[permissions] ?? (permissions !== '' && V2.test(permissions) ? permissions : undefined);
+  const category = categoryOf(query);
+  if (letters === undefined || category === 'invalid') return undefined;
+  return { context, type, letters: new Set(letters), ...(category === undefined ? {} : { category }) };
+}
+
 /** The grants of a token's scopes; a scope that is not a SMART resource scope grants nothing here. */
 export function smartGrants(scopes: Iterable<string>): Grant[] {
   const grants: Grant[] = [];
