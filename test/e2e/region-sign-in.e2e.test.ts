@@ -437,6 +437,20 @@ describe.skipIf(!available)('sign-in through the region\'s own login (docs/sign-
     expect(replayed.page.status).toBe(400);
   });
 
+  it('the region\'s answer loaded again in the same browser (a reload, a double request) is refused, and the sign-in it began goes on (helper-128, F2)', async () => {
+    const auth = await authorization();
+    const browser = new HttpBrowser();
+    let page = await browser.get(auth.url);
+    while (page.location !== undefined && !page.location.startsWith(`${service.issuer}/callback`)) page = await browser.get(page.location);
+    const callback = String(page.location);
+    const first = await browser.get(callback);
+    expect([first.status, first.location?.includes('/interaction/')]).toEqual([303, true]);
+    const again = await browser.get(callback);
+    expect(again.status).toBe(400);
+    const finished = await walk(browser, String(first.location), { pick: 'Lilla' });
+    expect(finished.redirect?.searchParams.get('code')).toEqual(expect.any(String));
+  });
+
   it('login session swap: a login the victim finishes at the region never signs in the browser that began it', async () => {
     const since = new Date();
     const auth = await authorization();

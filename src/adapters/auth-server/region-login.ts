@@ -268,13 +268,17 @@ export class RegionLogin {
     const configuration = this.configuration;
     const sourceAddress = req.socket.remoteAddress ?? '';
     const cleared = state === null || !/^[\w-]{1,128}$/.test(state) ? undefined : clearedLoginBinding(state, this.cookieScope);
-    const refuse = async (reason: string, shown: Localized): Promise<void> => {
+    const refuse = async (reason: string, shown: Localized, endsBinding = true): Promise<void> => {
       await this.failed({ kind: 'not-here', reason, clientId: pending?.clientId, sourceAddress });
       const frame = frameOf(req, `${this.mountPath}/callback`);
-      return send(res, 400, problemPage(frame, TEXT.notSignedIn, shown, []), { 'content-language': frame.lang, ...(cleared === undefined ? {} : { 'set-cookie': cleared }) });
+      return send(res, 400, problemPage(frame, TEXT.notSignedIn, shown, []),
+        { 'content-language': frame.lang, ...(cleared === undefined || !endsBinding ? {} : { 'set-cookie': cleared }) });
     };
-    if (pending === undefined || pending.used === true || configuration === undefined) {
-      return refuse(pending === undefined ? 'unknown or expired state' : pending.used === true ? 'state already used' : 'the region\'s login is not discovered yet', TEXT.unknown);
+    // An answer already taken (a reload, a double request, or a page that knows the state) leaves the binding
+    // alone: the login that took it still needs it in this browser (hostile review helper-128, F2).
+    if (pending?.used === true) return refuse('state already used', TEXT.unknown, false);
+    if (pending === undefined || configuration === undefined) {
+      return refuse(pending === undefined ? 'unknown or expired state' : 'the region\'s login is not discovered yet', TEXT.unknown);
     }
     if (!bindingMatches(req, pending.state, pending.binding, this.cookieScope)) {
       // Another browser than the one that went to the region: the code is never exchanged, and the login is over.
