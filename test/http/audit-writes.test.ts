@@ -47,6 +47,19 @@ describe('writes are audited before the EHR is asked (docs/contract.md#what-neve
     expect((await pay(booking.ContactId, kiosk, { patient: CHILD })).json()).toMatchObject([{ ResultCode: 'OK', Any: [{ ReasonCode: 'PAYMENT_REGISTERED' }] }]);
   });
 
+  it('a write the EHR answered whose outcome cannot be recorded says it may have been made and how to find out (helper-127, F2)', async () => {
+    const kiosk = await t.clientToken();
+    const booking = await bookingInWindow(t, CHILD);
+    t.audit.refuse = (r) => r.phase !== 'attempt';
+    const down = await arrive(booking.ContactId, kiosk, { patient: CHILD });
+    expect([down.statusCode, down.headers['retry-after']]).toEqual([503, '5']);
+    expect(down.json()).toEqual({ statusCode: 503, message: expect.stringMatching(/may have been made.*send the same request again.*INFO/) });
+    t.audit.refuse = undefined;
+    const before = t.audit.records.length;
+    expect((await arrive(booking.ContactId, kiosk, { patient: CHILD })).json()).toMatchObject({ ResultCode: 'INFO' });
+    expect(since(before)).toEqual([expect.objectContaining({ phase: 'attempt' }), expect.objectContaining({ writeResult: 'INFO ALREADY_ARRIVED' })]);
+  });
+
   it('issue 12 item 2: an attempt record that cannot be stored means no EHR call, 503, and one outcome record saying so', async () => {
     const fresh = await startTestApp();
     try {

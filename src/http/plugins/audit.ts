@@ -8,7 +8,7 @@ import { FHIR_JSON } from '../fhir/operation-outcome.js';
 import { toHttpFailure } from '../error-mapping.js';
 import type { RefusalTally } from '../refusal-tally.js';
 import { removeDataHeaders } from '../data-headers.js';
-import { AuditUnavailableError } from './audit-errors.js';
+import { AuditUnavailableError, WriteOutcomeUnrecordedError } from './audit-errors.js';
 
 const AUDIT_DEADLINE_MS = 3000;
 /** How long a refusal's record waits for the caller's basis (a registry read) before it is stored without one. */
@@ -98,7 +98,9 @@ export const audit = fp(async (app: FastifyInstance, opts: { auditTrail: AuditTr
     } catch (err) {
       request.log.error({ err }, 'audit record could not be stored');
       if (reply.statusCode >= 400) return payload;
-      const failure = toHttpFailure(new AuditUnavailableError('audit store unavailable'));
+      // A write the EHR answered may have changed it (helper-127, F2): the same request again tells, and is recorded.
+      const failure = toHttpFailure(request.audit.writeResult === undefined
+        ? new AuditUnavailableError('audit store unavailable') : new WriteOutcomeUnrecordedError('write outcome not recorded'));
       removeDataHeaders(reply);
       const fhir = request.routeOptions.config?.errorShape === 'fhir';
       reply.code(failure.status).headers(failure.headers).header('content-type', fhir ? FHIR_JSON : 'application/json; charset=utf-8');
