@@ -86,14 +86,17 @@ export function delivered(s: StoredSubscription, through: number, nowMs: number)
 /**
  * Its endpoint did not take a notification. A handshake that fails makes it `error` at once (the
  * endpoint never agreed to receive); any other failure is retried with backoff until `retryMs` has
- * passed since the first failure in a row, then it is `error`.
+ * passed since the first failure in a row, then it is `error`. The last attempt falls at that time, not a
+ * whole backoff after it (hostile review helper-126, F2). With `mayEnd` false (one whose end must be
+ * recorded first), a streak past its time is tried again at once instead, and that attempt ends it.
  */
-export function failed(s: StoredSubscription, nowMs: number, retryMs: number): StoredSubscription {
+export function failed(s: StoredSubscription, nowMs: number, retryMs: number, mayEnd = true): StoredSubscription {
   if (s.status === 'requested') return ended(s, 'handshake-failed', nowMs);
   const since = s.failingSinceMs ?? nowMs;
   const failures = s.failures + 1;
-  if (nowMs - since >= retryMs) return ended(s, 'delivery-failed', nowMs);
-  return due({ ...s, failingSinceMs: since, failures, nextAttemptMs: nowMs + backoffMs(failures), changedMs: nowMs }, nowMs);
+  if (mayEnd && nowMs - since >= retryMs) return ended(s, 'delivery-failed', nowMs);
+  const nextAttemptMs = Math.max(nowMs, Math.min(nowMs + backoffMs(failures), since + retryMs));
+  return due({ ...s, failingSinceMs: since, failures, nextAttemptMs, changedMs: nowMs }, nowMs);
 }
 
 /** It stops: `error` when its endpoint failed it, `off` for every other reason. */

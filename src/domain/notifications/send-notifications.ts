@@ -304,7 +304,7 @@ export class SendNotifications {
       return undefined;
     }
     // Not ended here, unrecorded, though the stored one's streak would end it: the next attempt ends it, recorded (helper-111).
-    return this.settle(s, (current) => failed(current, atMs, Number.POSITIVE_INFINITY));
+    return this.settle(s, (current) => failed(current, atMs, this.settings.retryMs, false));
   }
 
   private async settle(s: StoredSubscription, next: (current: StoredSubscription) => StoredSubscription): Promise<StoredSubscription | undefined> {

@@ -70,6 +70,25 @@ describe('delivery backs off', () => {
     expect(after).toBeLessThanOrEqual(4);
   });
 
+  // Hostile review helper-126, F2: the next attempt was set a whole backoff on, however little of the retry time
+  // was left, so the last POST went up to one backoff (5 minutes) after it, the subscription `active` meanwhile.
+  it('retries no later than the retry time after the first failure: the last attempt falls at its end, then `error`', async () => {
+    const w = await eventsToSend(1);
+    const attempts: number[] = [];
+    w.channel.answer = async () => {
+      attempts.push(w.clock.now());
+      return { kind: 'refused', status: 500 };
+    };
+    await sendTurns(w, (RETRY_MS + 10 * 60_000) / 10_000, 10_000);
+    const [first] = attempts;
+    const last = attempts.at(-1) ?? 0;
+    expect(first).toBeDefined();
+    expect(last - (first ?? 0)).toBeLessThanOrEqual(RETRY_MS + 10_000);
+    expect(last - (first ?? 0)).toBeGreaterThanOrEqual(RETRY_MS);
+    const [s] = await w.store.ofSubscriber(GUARDIAN, 'patient-app');
+    expect(s).toMatchObject({ status: 'error', endReason: 'delivery-failed', changedMs: last });
+  });
+
   // Hostile review helper-109, F2: events passed over (their records withheld since) left the failure streak
   // open with nothing to retry; one failure past the retry time later ended the subscription at once.
   it('a failure after events were passed over, with nothing left to retry, starts a new streak', async () => {
