@@ -337,10 +337,12 @@ export async function selectRedis({ config, logger, metrics, life }: Selection):
 }
 
 export async function selectWriteCoordinator({ config, logger, metrics }: Selection, redis: RateLimitRedis | undefined): Promise<WriteCoordinator> {
-  if (redis === undefined) return new InProcessCoordinator();
+  // A write waits for its turn at most a little longer than the write ahead of it may take.
+  const waitMs = config.ehrTimeoutMs + 1000;
+  if (redis === undefined) return new InProcessCoordinator({ waitMs });
   const { RedisCoordinator } = await import('../adapters/write-coordination/redis-coordinator.js');
   return new RedisCoordinator(redis.client, {
-    lockTtlMs: config.ehrTimeoutMs + 10_000, waitMs: config.ehrTimeoutMs + 1000,
+    lockTtlMs: config.ehrTimeoutMs + 10_000, waitMs,
     onUnavailable: () => {
       metrics.writeCoordinationFallbacks.inc();
       logger.warn('Redis unreachable: identical writes are serialised within this instance only');

@@ -4,8 +4,30 @@ import { createRateLimitRedis } from '../../src/adapters/rate-limit-redis/create
 import { InProcessCoordinator } from '../../src/adapters/write-coordination/in-process-coordinator.js';
 import { RedisCoordinator } from '../../src/adapters/write-coordination/redis-coordinator.js';
 import { EhrError } from '../../src/domain/ehr-error.js';
+import { AnswerAbandonedError } from '../../src/ports/answer-memory.port.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { redisUrl, skipWithoutRedis } from '../support/redis.js';
+
+/** A caller that stays until it is answered. */
+const STAYING = new AbortController().signal;
+
+/** A write held until `release()`; `started` resolves once it runs. */
+function held() {
+  let release = (): void => undefined;
+  let started = (): void => undefined;
+  const running = new Promise<void>((r) => { started = r; });
+  const write = (): Promise<string> => {
+    started();
+    return new Promise((r) => { release = () => r('first'); });
+  };
+  return { write, running, release: () => release() };
+}
+
+/** A write that only notes that it was made. */
+function noted() {
+  const made: string[] = [];
+  return { made, write: (name: string) => async () => { made.push(name); return name; } };
+}
 
 /** A write that notes how many copies of itself run at once. */
 function probe() {
@@ -25,12 +47,12 @@ function probe() {
 
 describe('InProcessCoordinator', () => {
   it('runs identical keys one at a time and different keys side by side, and forgets finished keys', async () => {
-    const c = new InProcessCoordinator();
+    const c = new InProcessCoordinator({ waitMs: 5000 });
     const same = probe();
     const other = probe();
     await Promise.all([
-      ...Array.from({ length: 10 }, () => c.exclusive('a', same.write)),
-      ...Array.from({ length: 10 }, (_, i) => c.exclusive(`b${i}`, other.write)),
+      ...Array.from({ length: 10 }, () => c.exclusive('a', STAYING, same.write)),
+      ...Array.from({ length: 10 }, (_, i) => c.exclusive(`b${i}`, STAYING, other.write)),
     ]);
     expect(same.stats()).toEqual({ maxConcurrent: 1, calls: 10 });
     expect(other.stats().maxConcurrent).toBeGreaterThan(1);
@@ -39,9 +61,53 @@ describe('InProcessCoordinator', () => {
   });
 
   it('keeps going after a failed write', async () => {
-    const c = new InProcessCoordinator();
-    await expect(c.exclusive('k', async () => { throw new Error('boom'); })).rejects.toThrow('boom');
-    await expect(c.exclusive('k', async () => 42)).resolves.toBe(42);
+    const c = new InProcessCoordinator({ waitMs: 5000 });
+    await expect(c.exclusive('k', STAYING, async () => { throw new Error('boom'); })).rejects.toThrow('boom');
+    await expect(c.exclusive('k', STAYING, async () => 42)).resolves.toBe(42);
+  });
+
+  it('tells a write that waited its longest to retry, and never makes it later', async () => {
+    const c = new InProcessCoordinator({ waitMs: 100 });
+    const first = held();
+    const late = noted();
+    const running = c.exclusive('k', STAYING, first.write);
+    await first.running;
+    const waited = await c.exclusive('k', STAYING, late.write('second')).catch((e: unknown) => e);
+    // Told while the first is still being made: the wait is bounded, not the first write.
+    expect(waited).toBeInstanceOf(EhrError);
+    expect(waited).toMatchObject({ failure: 'unavailable', retryAfterSeconds: 1 });
+    first.release();
+    await expect(running).resolves.toBe('first');
+    await new Promise((r) => setTimeout(r, 20));
+    expect(late.made).toEqual([]);
+    expect(c.pending).toBe(0);
+  });
+
+  it('drops the write of a caller that left while it waited, and passes the turn to the next at once', async () => {
+    const c = new InProcessCoordinator({ waitMs: 5000 });
+    const first = held();
+    const after = noted();
+    const leaving = new AbortController();
+    const running = c.exclusive('k', STAYING, first.write);
+    await first.running;
+    const left = c.exclusive('k', leaving.signal, after.write('left')).catch((e: unknown) => e);
+    const next = c.exclusive('k', STAYING, after.write('next'));
+    leaving.abort();
+    expect(await left).toBeInstanceOf(AnswerAbandonedError);
+    first.release();
+    await expect(next).resolves.toBe('next');
+    await running;
+    expect(after.made).toEqual(['next']);
+    expect(c.pending).toBe(0);
+  });
+
+  it('makes nothing for a caller already gone, and forgets its key', async () => {
+    const c = new InProcessCoordinator({ waitMs: 5000 });
+    const write = noted();
+    await expect(c.exclusive('k', AbortSignal.abort(), write.write('gone'))).rejects.toBeInstanceOf(AnswerAbandonedError);
+    expect(write.made).toEqual([]);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(c.pending).toBe(0);
   });
 });
 
@@ -61,25 +127,65 @@ describe.skipIf(await skipWithoutRedis())('RedisCoordinator', () => {
     await proxy.close();
   });
 
-  const coordinators = () => clients.map((c) => new RedisCoordinator(c.client, { lockTtlMs: 5000, waitMs: 3000, onUnavailable: (e) => unavailable.push(e) }));
+  const coordinators = (waitMs = 3000) =>
+    clients.map((c) => new RedisCoordinator(c.client, { lockTtlMs: 5000, waitMs, onUnavailable: (e) => unavailable.push(e) }));
 
   it('serialises one key across two instances', async () => {
     const [a, b] = coordinators();
     const p = probe();
     const key = `test-${Math.random()}`;
-    await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b)?.exclusive(key, p.write)));
+    await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b)?.exclusive(key, STAYING, p.write)));
     expect(p.stats()).toEqual({ maxConcurrent: 1, calls: 20 });
   });
 
   it('tells the caller to retry when the key stays busy past the wait', async () => {
-    const [a, b] = clients.map((c) => new RedisCoordinator(c.client, { lockTtlMs: 5000, waitMs: 100, onUnavailable: () => undefined }));
+    const [a, b] = coordinators(100);
     const key = `busy-${Math.random()}`;
-    const slow = a?.exclusive(key, () => new Promise((r) => setTimeout(r, 600)));
+    const slow = a?.exclusive(key, STAYING, () => new Promise((r) => setTimeout(r, 600)));
     await new Promise((r) => setTimeout(r, 30));
-    const err = await b?.exclusive(key, async () => 'ran').catch((e: unknown) => e);
+    const err = await b?.exclusive(key, STAYING, async () => 'ran').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(EhrError);
     expect(err).toMatchObject({ failure: 'unavailable', retryAfterSeconds: 1 });
     await slow;
+  });
+
+  /** Instance b, and a key instance a holds until `release()`. */
+  async function heldByA(waitMs: number) {
+    const [a, b] = coordinators(waitMs);
+    const key = `held-${Math.random()}`;
+    const holder = held();
+    const holding = a?.exclusive(key, STAYING, holder.write);
+    await holder.running;
+    return { b, key, release: async () => { holder.release(); await holding; } };
+  }
+
+  it('counts the wait from the call, the wait behind this instance\'s own identical writes included', async () => {
+    const { b, key, release } = await heldByA(300);
+    const behind = noted();
+    // The first polls Redis; the second waits behind it in b's own line.
+    const polling = b?.exclusive(key, STAYING, behind.write('polling')).catch((e: unknown) => e);
+    const queued = b?.exclusive(key, STAYING, behind.write('queued')).catch((e: unknown) => e);
+    expect(await polling).toBeInstanceOf(EhrError);
+    // Freed after both have waited their longest: a wait that began at the front of b's line would still be polling now.
+    await new Promise((r) => setTimeout(r, 150));
+    await release();
+    expect(await queued).toMatchObject({ failure: 'unavailable', retryAfterSeconds: 1 });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(behind.made).toEqual([]);
+  });
+
+  it('drops the write of a caller that left while it waited for the lock', async () => {
+    const { b, key, release } = await heldByA(5000);
+    const after = noted();
+    const leaving = new AbortController();
+    const left = b?.exclusive(key, leaving.signal, after.write('left')).catch((e: unknown) => e);
+    const next = b?.exclusive(key, STAYING, after.write('next'));
+    await new Promise((r) => setTimeout(r, 60));
+    leaving.abort();
+    expect(await left).toBeInstanceOf(AnswerAbandonedError);
+    await release();
+    await expect(next).resolves.toBe('next');
+    expect(after.made).toEqual(['next']);
   });
 
   it('falls back to in-process turns while Redis is unreachable, and reports it', async () => {
@@ -87,7 +193,7 @@ describe.skipIf(await skipWithoutRedis())('RedisCoordinator', () => {
     proxy.cut();
     const before = unavailable.length;
     const p = probe();
-    await Promise.all(Array.from({ length: 5 }, () => a?.exclusive('down', p.write)));
+    await Promise.all(Array.from({ length: 5 }, () => a?.exclusive('down', STAYING, p.write)));
     expect(p.stats()).toEqual({ maxConcurrent: 1, calls: 5 });
     expect(unavailable.length).toBeGreaterThan(before);
     proxy.restore();

@@ -6,6 +6,7 @@ import { RegisterPayment } from '../../src/domain/use-cases/register-payment.js'
 import { bookings, patientRecord } from '../fakes/builders.js';
 import { FakeEhr } from '../fakes/fake-ehr.js';
 import { FixedClock } from '../fakes/fixed-clock.js';
+import type { WriteCoordinator } from '../../src/ports/write-coordinator.port.js';
 
 const PATIENT = '191212121212';
 const START = Date.UTC(2026, 10, 21, 10, 0);
@@ -13,6 +14,10 @@ const START = Date.UTC(2026, 10, 21, 10, 0);
 const accessOver = (ehr: FakeEhr): PatientAccess =>
   ({ patientId: PATIENT, basis: 'self', maskContactDetails: false, patientRecords: [patientRecord(PATIENT)], ehr: ehr.forRequest() });
 const MIN = 60_000;
+/** A caller that stays until it is answered. */
+const STAYING = new AbortController().signal;
+/** Turns with room for every write: the bound on a wait is the coordinators' (test/adapters/write-coordination.test.ts). */
+const turns = (): InProcessCoordinator => new InProcessCoordinator({ waitMs: 5000 });
 
 describe('MarkArrived', () => {
   let ehr: FakeEhr;
@@ -22,11 +27,11 @@ describe('MarkArrived', () => {
   beforeEach(() => {
     ehr = new FakeEhr().withPatient(PATIENT, { getAppointments: bookings(['00012345', '2026-11-21T10:00:00Z']) });
     clock = new FixedClock(START - 30 * MIN);
-    markArrived = new MarkArrived(clock, { beforeMinutes: 120, afterMinutes: 30 }, new InProcessCoordinator());
+    markArrived = new MarkArrived(clock, { beforeMinutes: 120, afterMinutes: 30 }, turns());
   });
 
   it('registers an arrival inside the window and reports OK', async () => {
-    await expect(markArrived.execute(accessOver(ehr), '00012345')).resolves.toEqual({
+    await expect(markArrived.execute(accessOver(ehr), '00012345', STAYING)).resolves.toEqual({
       ResultCode: 'OK', Comment: 'Arrival registered.', Any: [{ ReasonCode: 'ARRIVAL_REGISTERED' }],
     });
     expect(ehr.calls).toContain(`arrival ${PATIENT} 00012345`);
@@ -34,7 +39,7 @@ describe('MarkArrived', () => {
 
   it('reports INFO when the EHR says the patient already arrived', async () => {
     ehr.writeResult = { resultCode: 'INFO', reasonCode: 'ALREADY_ARRIVED' };
-    await expect(markArrived.execute(accessOver(ehr), '00012345')).resolves.toMatchObject({ ResultCode: 'INFO' });
+    await expect(markArrived.execute(accessOver(ehr), '00012345', STAYING)).resolves.toMatchObject({ ResultCode: 'INFO' });
   });
 
   it.each([
@@ -44,16 +49,32 @@ describe('MarkArrived', () => {
     ['31 minutes after', 31 * MIN, 'ERROR'],
   ])('applies the arrival window: %s', async (_label, offset, expected) => {
     clock.set(START + offset);
-    const result = await markArrived.execute(accessOver(ehr), '00012345');
+    const result = await markArrived.execute(accessOver(ehr), '00012345', STAYING);
     expect(result.ResultCode).toBe(expected);
     expect(ehr.calls.some((c) => c.startsWith('arrival'))).toBe(expected === 'OK');
   });
 
   it('answers an unknown id and another patient\'s id with one text, without writing', async () => {
-    const unknown = await markArrived.execute(accessOver(ehr), '99999999');
-    const zeroesDropped = await markArrived.execute(accessOver(ehr), '12345');
+    const unknown = await markArrived.execute(accessOver(ehr), '99999999', STAYING);
+    const zeroesDropped = await markArrived.execute(accessOver(ehr), '12345', STAYING);
     expect(unknown).toEqual(zeroesDropped);
     expect(unknown).toMatchObject({ ResultCode: 'ERROR', Any: [{ ReasonCode: 'CONTACT_NOT_FOUND' }] });
+    expect(ehr.calls.filter((c) => c.startsWith('arrival'))).toEqual([]);
+  });
+
+  it('checks the window again at its turn: a check-in that waited past its close is not written', async () => {
+    clock.set(START + 29 * MIN);
+    // The identical write ahead of this one ends a little after the window has closed.
+    const slowTurn: WriteCoordinator = {
+      exclusive: async (_key, _abandoned, write) => {
+        clock.set(START + 31 * MIN);
+        return write();
+      },
+    };
+    const queued = new MarkArrived(clock, { beforeMinutes: 120, afterMinutes: 30 }, slowTurn);
+    await expect(queued.execute(accessOver(ehr), '00012345', STAYING)).resolves.toMatchObject({
+      ResultCode: 'ERROR', Any: [{ ReasonCode: 'OUTSIDE_ARRIVAL_WINDOW' }],
+    });
     expect(ehr.calls.filter((c) => c.startsWith('arrival'))).toEqual([]);
   });
 });
@@ -61,16 +82,16 @@ describe('MarkArrived', () => {
 describe('RegisterPayment', () => {
   it('wraps the EHR outcome in an array and maps each reason code', async () => {
     const ehr = new FakeEhr().withPatient(PATIENT, {});
-    const pay = new RegisterPayment(new InProcessCoordinator());
+    const pay = new RegisterPayment(turns());
     ehr.writeResult = { resultCode: 'OK', reasonCode: 'PAYMENT_REGISTERED' };
-    await expect(pay.execute(accessOver(ehr), '00012345', 'CARD')).resolves.toEqual([
+    await expect(pay.execute(accessOver(ehr), '00012345', 'CARD', STAYING)).resolves.toEqual([
       { ResultCode: 'OK', Comment: 'Payment registered.', Any: [{ ReasonCode: 'PAYMENT_REGISTERED' }] },
     ]);
     ehr.writeResult = { resultCode: 'ERROR', reasonCode: 'NOT_PAYABLE' };
-    const [notArrived] = await pay.execute(accessOver(ehr), '00012345', 'CASH');
+    const [notArrived] = await pay.execute(accessOver(ehr), '00012345', 'CASH', STAYING);
     expect(notArrived?.Comment).toMatch(/arrived/);
     ehr.writeResult = { resultCode: 'INFO', reasonCode: 'ALREADY_PAID' };
-    await expect(pay.execute(accessOver(ehr), '00012345', 'CASH')).resolves.toMatchObject([{ ResultCode: 'INFO' }]);
+    await expect(pay.execute(accessOver(ehr), '00012345', 'CASH', STAYING)).resolves.toMatchObject([{ ResultCode: 'INFO' }]);
     expect(ehr.calls).toEqual([
       `payment ${PATIENT} 00012345 CARD`, `payment ${PATIENT} 00012345 CASH`, `payment ${PATIENT} 00012345 CASH`,
     ]);
@@ -79,6 +100,6 @@ describe('RegisterPayment', () => {
   it('never turns an unknown reason into a success', async () => {
     const ehr = new FakeEhr().withPatient(PATIENT, {});
     ehr.writeResult = { resultCode: 'ERROR', reasonCode: 'SOMETHING_NEW' };
-    await expect(new RegisterPayment(new InProcessCoordinator()).execute(accessOver(ehr), '1', 'CARD')).resolves.toMatchObject([{ ResultCode: 'ERROR' }]);
+    await expect(new RegisterPayment(turns()).execute(accessOver(ehr), '1', 'CARD', STAYING)).resolves.toMatchObject([{ ResultCode: 'ERROR' }]);
   });
 });

@@ -42,7 +42,7 @@ export const TEST_HTTP_CONFIG = {
  * window; `ids` reads a token's smart_patient (none without the FHIR API).
  */
 export function useCasesOver(
-  ehr: EhrRecords & DelegationRegistry, clock: Clock, coordinator: WriteCoordinator = new InProcessCoordinator(), ids?: FhirIds,
+  ehr: EhrRecords & DelegationRegistry, clock: Clock, coordinator: WriteCoordinator = new InProcessCoordinator({ waitMs: 10_000 }), ids?: FhirIds,
 ): Omit<RouteDependencies, 'readAccessLog'> {
   return {
     zone: ZONE,

@@ -1,6 +1,6 @@
 import { AnswerAbandonedError } from '../../ports/answer-memory.port.js';
 import { recordOf } from './record-lanes.js';
-import { waitInLine, withDefaults, type WaitLimits } from './waiting-line.js';
+import { waitInLine, withDefaults, type WaitLimits } from '../waiting-line/waiting-line.js';
 
 /**
  * Room for the large documents asked of the EHR, or fetched and waiting to be mapped (issue 20

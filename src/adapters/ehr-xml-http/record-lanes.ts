@@ -1,5 +1,5 @@
 import { AnswerAbandonedError } from '../../ports/answer-memory.port.js';
-import { waitInLine, withDefaults, type WaitLimits } from './waiting-line.js';
+import { waitInLine, withDefaults, type WaitLimits } from '../waiting-line/waiting-line.js';
 
 /**
  * At most a few answers of one record (one read of one patient) are made at once; the rest wait in

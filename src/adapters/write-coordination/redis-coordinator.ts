@@ -1,8 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
-import { EhrError } from '../../domain/ehr-error.js';
+import { AnswerAbandonedError } from '../../ports/answer-memory.port.js';
 import type { WriteCoordinator } from '../../ports/write-coordinator.port.js';
-import { InProcessCoordinator } from './in-process-coordinator.js';
+import { InProcessCoordinator, stillInProgress } from './in-process-coordinator.js';
 
 // Deletes the lock only if it is still ours: an expired lock taken over by another instance stays.
 const RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
@@ -10,7 +11,10 @@ const RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call
 export interface RedisCoordinatorOptions {
   /** How long a lock lives if its holder dies: longer than any write may take. */
   lockTtlMs: number;
-  /** How long a write waits for its turn before the caller is told to retry (503). */
+  /**
+   * How long a write waits for its turn before the caller is told to retry (503): counted from the
+   * call, the wait behind this instance's identical writes and the wait for the lock together.
+   */
   waitMs: number;
   onUnavailable: (err: unknown) => void;
 }
@@ -21,35 +25,46 @@ export interface RedisCoordinatorOptions {
  * writes are still serialised within this instance and the outage is reported, as for rate limits.
  */
 export class RedisCoordinator implements WriteCoordinator {
-  private readonly local = new InProcessCoordinator();
+  private readonly local: InProcessCoordinator;
 
-  constructor(private readonly redis: Redis, private readonly options: RedisCoordinatorOptions) {}
-
-  exclusive<T>(key: string, write: () => Promise<T>): Promise<T> {
-    // Same-instance duplicates queue locally first, so only one of them polls Redis at a time.
-    return this.local.exclusive(key, () => this.locked(key, write));
+  constructor(private readonly redis: Redis, private readonly options: RedisCoordinatorOptions) {
+    this.local = new InProcessCoordinator({ waitMs: options.waitMs });
   }
 
-  private async locked<T>(key: string, write: () => Promise<T>): Promise<T> {
+  exclusive<T>(key: string, abandoned: AbortSignal, write: () => Promise<T>): Promise<T> {
+    // One bound from the call: 30 duplicates on one instance were answered one wait after another (helper-127).
+    const deadline = performance.now() + this.options.waitMs;
+    // Same-instance duplicates queue locally first, so only one of them polls Redis at a time.
+    return this.local.exclusive(key, abandoned, () => this.locked(key, abandoned, deadline, write));
+  }
+
+  private async locked<T>(key: string, abandoned: AbortSignal, deadline: number, write: () => Promise<T>): Promise<T> {
     const lockKey = `pdas-write:${createHash('sha256').update(key).digest('hex')}`;
     const token = randomUUID();
-    const deadline = Date.now() + this.options.waitMs;
     for (;;) {
       let acquired: string | null;
       try {
         acquired = await this.redis.set(lockKey, token, 'PX', this.options.lockTtlMs, 'NX');
       } catch (err) {
         this.options.onUnavailable(err);
-        return write();
+        return this.begun(abandoned, write);
       }
       if (acquired === 'OK') break;
-      if (Date.now() > deadline) throw new EhrError('unavailable', 'an identical write is still in progress', 1);
-      await new Promise((r) => setTimeout(r, 20 + Math.random() * 30));
+      const left = deadline - performance.now();
+      if (left <= 0) throw stillInProgress();
+      await sleep(Math.min(left, 20 + Math.random() * 30), undefined, { signal: abandoned }).catch(() => undefined);
+      if (abandoned.aborted) throw new AnswerAbandonedError();
     }
     try {
-      return await write();
+      return await this.begun(abandoned, write);
     } finally {
       await this.redis.eval(RELEASE, 1, lockKey, token).catch(() => undefined);
     }
+  }
+
+  /** `write`, unless its caller left while the turn or the lock was being taken. */
+  private async begun<T>(abandoned: AbortSignal, write: () => Promise<T>): Promise<T> {
+    if (abandoned.aborted) throw new AnswerAbandonedError();
+    return write();
   }
 }

@@ -17,15 +17,24 @@ export class MarkArrived {
     private readonly coordinator: WriteCoordinator,
   ) {}
 
-  async execute(access: PatientAccess, contactId: string): Promise<ResultRecord> {
+  async execute(access: PatientAccess, contactId: string, abandoned: AbortSignal): Promise<ResultRecord> {
     const results = await readerOf(access.ehr.reads, 'getAppointments')(access.patientId, {});
     const booking = results.flatMap((r) => r.Booking ?? []).find((b) => b.ContactId === contactId);
     const start = booking?.TypedStartDateTime === undefined ? Number.NaN : Date.parse(booking.TypedStartDateTime);
     // The EHR does not check the window (docs/upstream-ehr.md#2-requests-and-answers), so the service must.
     if (Number.isNaN(start)) return resultRecord('CONTACT_NOT_FOUND');
-    if (!withinArrivalWindow(this.clock.now(), start, this.window)) return { ...resultRecord('OUTSIDE_ARRIVAL_WINDOW'), Comment: outsideWindowComment(this.window) };
-    const written = await this.coordinator.exclusive(`arrival/${access.patientId}/${contactId}`,
-      () => access.ehr.registerArrival(access.patientId, contactId));
-    return fromEhrResult(written);
+    if (!this.withinWindow(start)) return this.outsideWindow();
+    // Checked again at the turn: a check-in may wait behind an identical one while its window closes.
+    const written = await this.coordinator.exclusive(`arrival/${access.patientId}/${contactId}`, abandoned,
+      async () => (this.withinWindow(start) ? access.ehr.registerArrival(access.patientId, contactId) : undefined));
+    return written === undefined ? this.outsideWindow() : fromEhrResult(written);
+  }
+
+  private withinWindow(start: number): boolean {
+    return withinArrivalWindow(this.clock.now(), start, this.window);
+  }
+
+  private outsideWindow(): ResultRecord {
+    return { ...resultRecord('OUTSIDE_ARRIVAL_WINDOW'), Comment: outsideWindowComment(this.window) };
   }
 }

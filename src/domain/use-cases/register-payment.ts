@@ -13,9 +13,9 @@ import { fromEhrResult } from '../writes/write-outcomes.js';
 export class RegisterPayment {
   constructor(private readonly coordinator: WriteCoordinator) {}
 
-  async execute(access: PatientAccess, contactId: string, paymentType: PaymentType): Promise<ResultRecord[]> {
+  async execute(access: PatientAccess, contactId: string, paymentType: PaymentType, abandoned: AbortSignal): Promise<ResultRecord[]> {
     // Keyed without the payment type: a CARD and a CASH payment for one visit must not race either.
-    const written = await this.coordinator.exclusive(`payment/${access.patientId}/${contactId}`,
+    const written = await this.coordinator.exclusive(`payment/${access.patientId}/${contactId}`, abandoned,
       () => access.ehr.registerPayment(access.patientId, contactId, paymentType));
     return [fromEhrResult(written)];
   }

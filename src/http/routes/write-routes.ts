@@ -6,6 +6,7 @@ import { OPERATIONS } from '../../domain/operations/table.js';
 import type { ResultRecord } from '../../domain/records/index.js';
 import type { PaymentType } from '../../domain/writes/payment-types.js';
 import { isWriteResult } from '../../ports/audit-trail.port.js';
+import { callerGone } from '../caller-gone.js';
 import { named } from '../openapi/schema-names.js';
 import { accessFor, targetPatientOf } from '../request-patient.js';
 import type { ApiRoute } from './api-routes.js';
@@ -28,7 +29,7 @@ const answerSchema = ({ answer }: Write): TSchema => {
  * anything (with the store down, nothing changes: docs/contract.md#what-never-happens), then the
  * use case. Domain outcomes (OK, INFO, ERROR) are 200 answers, as the spec says.
  */
-type Execute = (request: FastifyRequest, access: PatientAccess) => Promise<ResultRecord | ResultRecord[]>;
+type Execute = (request: FastifyRequest, access: PatientAccess, abandoned: AbortSignal) => Promise<ResultRecord | ResultRecord[]>;
 
 /**
  * What the EHR answered, as the outcome record keeps it: `OK ARRIVAL_REGISTERED` (the payment's answer is
@@ -47,11 +48,13 @@ function writeRoute(route: ApiRoute, deps: RouteDependencies, execute: Execute):
   return {
     ok: answerSchema(op),
     body: op.body,
-    handle: async (request) => {
+    handle: async (request, reply) => {
+      // Heard from the start: a caller that leaves during the access check is gone by its turn too.
+      const abandoned = callerGone(reply);
       const patientId = targetPatientOf(request, deps.accessPolicy);
       const access = await accessFor(request, deps.accessPolicy, patientId);
       await request.server.recordWriteAttempt(request);
-      const answer = await execute(request, access);
+      const answer = await execute(request, access, abandoned);
       request.audit.writeResult = writeResultOf(answer);
       return answer;
     },
@@ -59,11 +62,11 @@ function writeRoute(route: ApiRoute, deps: RouteDependencies, execute: Execute):
 }
 
 /** Operation 2: the appointment named by `id` marked arrived. */
-export const arrivalRoute: RouteKind = (route, deps) => writeRoute(route, deps, (request, access) =>
-  deps.markArrived.execute(access, (request.query as { id: string }).id));
+export const arrivalRoute: RouteKind = (route, deps) => writeRoute(route, deps, (request, access, abandoned) =>
+  deps.markArrived.execute(access, (request.query as { id: string }).id, abandoned));
 
 /** Operation 1: the visit of an arrived appointment registered as paid. */
-export const paymentRoute: RouteKind = (route, deps) => writeRoute(route, deps, (request, access) => {
+export const paymentRoute: RouteKind = (route, deps) => writeRoute(route, deps, (request, access, abandoned) => {
   const body = request.body as { contactId: string; paymentType: PaymentType };
-  return deps.registerPayment.execute(access, body.contactId, body.paymentType);
+  return deps.registerPayment.execute(access, body.contactId, body.paymentType, abandoned);
 });

@@ -17,8 +17,8 @@ export function withDefaults(limits: WaitLimits, waitedFor: string): Required<Wa
 }
 
 /**
- * Joins `line` (record-lanes.ts, fetch-room.ts) with the entry `entryFor(go)` makes, and resolves
- * once whoever passes a place on calls its `go`. Taken out of the line and rejected when its caller
+ * Joins `line` (record-lanes.ts, fetch-room.ts, in-process-coordinator.ts) with the entry
+ * `entryFor(go)` makes, and resolves once whoever passes a place on calls its `go`. Taken out of the line and rejected when its caller
  * leaves (AnswerAbandonedError) or it has waited `maxWaitMs` (`tooLong()`); `afterLeaving` then runs,
  * since a waiter that leaves the head of a line may let those behind it in.
  */
