@@ -6,7 +6,7 @@
  * poll a patient and deliver a subscription's notifications.
  */
 import type { RecordView } from '../domain/notifications/record-view.js';
-import type { StoredSubscription, SubscriptionEvent } from '../domain/notifications/subscription.js';
+import type { Change, StoredSubscription, SubscriptionEvent } from '../domain/notifications/subscription.js';
 import type { FeedName } from '../domain/notifications/topics.js';
 
 /** The views of a record subscription, one per read of its topic. */
@@ -32,6 +32,11 @@ export interface FeedEntry {
   actor?: string;
   /** What it came from, once: a second entry with the same `sourceId` is not kept. */
   sourceId: string;
+  /**
+   * What became of the focus, as a notification tells it: `updated` for a grant accepted, declined or ended
+   * (its Consent stays, another status); `created`, when absent, for a new access-log entry or a new grant.
+   */
+  change?: Change;
 }
 
 export interface StoredFeedEntry extends FeedEntry {

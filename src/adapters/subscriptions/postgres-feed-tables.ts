@@ -49,13 +49,14 @@ export class PostgresFeedTables {
     if (entries.length === 0) return Promise.resolve();
     return this.db.guarded('kept', () => this.db.transaction(async (client) => {
       await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [this.feedKey]);
-      await client.query(`INSERT INTO ${this.db.s}.feed_entries (source_id, feed, patient, focus, at, actor)
-        SELECT u.source_id, u.feed, u.patient, u.focus, u.at, u.actor
-          FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::text[]) WITH ORDINALITY AS u(source_id, feed, patient, focus, at, actor, n)
+      await client.query(`INSERT INTO ${this.db.s}.feed_entries (source_id, feed, patient, focus, at, actor, change)
+        SELECT u.source_id, u.feed, u.patient, u.focus, u.at, u.actor, u.change
+          FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::text[], $7::text[])
+               WITH ORDINALITY AS u(source_id, feed, patient, focus, at, actor, change, n)
          ORDER BY u.n
         ON CONFLICT (source_id) DO NOTHING`, [
         entries.map((e) => e.sourceId), entries.map((e) => e.feed), entries.map((e) => e.patient), entries.map((e) => e.focus),
-        entries.map((e) => new Date(e.atMs)), entries.map((e) => e.actor ?? null),
+        entries.map((e) => new Date(e.atMs)), entries.map((e) => e.actor ?? null), entries.map((e) => (e.change === 'created' ? null : e.change ?? null)),
       ]);
     }));
   }

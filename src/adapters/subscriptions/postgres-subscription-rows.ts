@@ -5,7 +5,7 @@
  * from it: an absent member is NULL and comes back absent, an instant is a `timestamptz` to the
  * millisecond, the channel is JSON as given.
  */
-import type { StoredSubscription, Subscriber, SubscriptionEvent } from '../../domain/notifications/subscription.js';
+import type { Change, StoredSubscription, Subscriber, SubscriptionEvent } from '../../domain/notifications/subscription.js';
 import { feedOfTopic, readsOfTopic, TOPIC_NAMES, type FeedName, type TopicName } from '../../domain/notifications/topics.js';
 import type { StoredFeedEntry } from '../../ports/subscription-store.port.js';
 
@@ -109,7 +109,7 @@ export function eventColumns(events: readonly SubscriptionEvent[]): unknown[] {
     events.map((e) => e.focus), events.map((e) => e.change), events.map((e) => e.read ?? null)];
 }
 
-export const FEED_SELECT = 'seq, source_id, feed, patient, focus, at, actor';
+export const FEED_SELECT = 'seq, source_id, feed, patient, focus, at, actor, change';
 
 export interface FeedRow {
   /** bigint: node-postgres answers it as text. */
@@ -120,11 +120,13 @@ export interface FeedRow {
   focus: string;
   at: Date;
   actor: string | null;
+  /** NULL for `created`, and on every entry an instance before schema version 6 kept. */
+  change: Change | null;
 }
 
 export function feedEntryOf(row: FeedRow): StoredFeedEntry {
   return {
     seq: Number(row.seq), feed: row.feed, patient: row.patient, focus: row.focus, atMs: row.at.getTime(),
-    ...(row.actor === null ? {} : { actor: row.actor }), sourceId: row.source_id,
+    ...(row.actor === null ? {} : { actor: row.actor }), sourceId: row.source_id, ...(row.change === null ? {} : { change: row.change }),
   };
 }

@@ -132,6 +132,13 @@ const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX IF NOT EXISTS subscriptions_ends_left ON ${s}.subscriptions (created, id) WHERE due IS NULL AND ending IS NOT NULL;
       COMMENT ON COLUMN ${s}.subscriptions.ending IS 'An end begun and not yet written: the claim of the instance writing it (its id, until when; another instance leaves the subscription to it until then, so one end writes one audit record), or one given back to retry (retryAtMs). Work of its own: due counts it, and one with no due is claimed once untilMs passes.';`,
   },
+  {
+    version: 6,
+    // NULL is `created`: what every entry was told as before, and what an instance of version 5 still keeps.
+    sql: (s) => `
+      ALTER TABLE ${s}.feed_entries ADD COLUMN change text CHECK (change IN ('updated', 'deleted'));
+      COMMENT ON COLUMN ${s}.feed_entries.change IS 'What became of the focus, as a notification tells it: updated for a grant accepted, declined or ended; NULL for created (a new access-log entry, a new grant).';`,
+  },
 ];
 
 export const NOTIFICATIONS_LATEST_VERSION = latestVersion(MIGRATIONS);

@@ -75,7 +75,11 @@ export class FollowFeeds {
     const followed = await this.store.feedFollowers([...new Set(events.flatMap((e) => [e.grantor, e.grantee]))], 'proxy');
     const entries = events.flatMap((e) => [e.grantor, e.grantee].filter((p) => followed.has(p)).map((patient): FeedEntry => {
       const actor = e.by === 'grantor' ? e.grantor : e.by === 'grantee' ? e.grantee : undefined;
-      return { feed: 'proxy', patient, focus: `Consent/${e.grantId}`, atMs: e.atMs, ...(actor === undefined ? {} : { actor }), sourceId: `grant:${e.seq ?? ''}:${e.grantId}:${e.kind}:${patient}` };
+      // A grant's every change but its making is a change of its Consent, told as one (helper-126, F1: a revoke was told as a new grant).
+      return {
+        feed: 'proxy', patient, focus: `Consent/${e.grantId}`, atMs: e.atMs, ...(actor === undefined ? {} : { actor }),
+        sourceId: `grant:${e.seq ?? ''}:${e.grantId}:${e.kind}:${patient}`, ...(e.kind === 'granted' ? {} : { change: 'updated' as const }),
+      };
     }));
     await this.keep(entries, 'proxy');
     await this.store.setCursor(GRANT_CURSOR, String(events.at(-1)?.seq ?? after));

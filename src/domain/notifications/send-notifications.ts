@@ -194,7 +194,7 @@ export class SendNotifications {
       // What happened before the subscription was made is its baseline, even where the feed learnt of it later;
       // what its person did in the patient's log is no news to them (the patient's own is never in the feed).
       const news = fresh.filter((e) => e.atMs >= current.createdMs && !(feed === 'access' && e.actor === current.subscriber.personId));
-      const events: NewEvent[] = news.map((e) => ({ atMs: e.atMs, focus: e.focus, change: 'created' }));
+      const events: NewEvent[] = news.map((e) => ({ atMs: e.atMs, focus: e.focus, change: e.change ?? 'created' }));
       const next = numbered({ ...current, feedPosition: last.seq }, events, nowMs);
       return next;
     });

@@ -228,12 +228,13 @@ export function describeSubscriptionStore(kind: StoreKind, skip = false): void {
       expect(await b.feedEnd()).toBe(0);
       const entry = (patient: string, sourceId: string, atMs: number) => ({ feed: 'access' as const, patient, focus: `AuditEvent/${sourceId}`, atMs, sourceId });
       await a.appendFeed([entry(MARTA, 's1', 10), entry(TOLVAN, 's2', 11), entry(MARTA, 's3', 12)]);
-      await b.appendFeed([entry(MARTA, 's1', 10), { ...entry(MARTA, 's4', 13), feed: 'proxy', actor: TOLVAN }]);
+      await b.appendFeed([entry(MARTA, 's1', 10), { ...entry(MARTA, 's4', 13), feed: 'proxy', actor: TOLVAN, change: 'updated' }]);
       const marta = await b.feedAfter(MARTA, 'access', 0, 10);
       expect(marta.map((e) => e.sourceId)).toEqual(['s1', 's3']);
       expect(marta[0]?.seq).toBeLessThan(marta[1]?.seq ?? 0);
       expect((await b.feedAfter(MARTA, 'access', marta[0]?.seq ?? 0, 10)).map((e) => e.sourceId)).toEqual(['s3']);
-      expect(await b.feedAfter(MARTA, 'proxy', 0, 10)).toEqual([expect.objectContaining({ sourceId: 's4', actor: TOLVAN, focus: 'AuditEvent/s4' })]);
+      expect(await b.feedAfter(MARTA, 'proxy', 0, 10)).toEqual([expect.objectContaining({ sourceId: 's4', actor: TOLVAN, focus: 'AuditEvent/s4', change: 'updated' })]);
+      expect((await b.feedAfter(MARTA, 'access', 0, 10))[0]).not.toHaveProperty('change');
       expect(await b.feedEnd()).toBe((await b.feedAfter(MARTA, 'proxy', 0, 1))[0]?.seq);
       expect(await a.pruneFeed(12)).toBe(2);
       expect((await b.feedAfter(MARTA, 'access', 0, 10)).map((e) => e.sourceId)).toEqual(['s3']);

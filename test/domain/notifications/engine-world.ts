@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { MemorySubscriptionStore } from '../../../src/adapters/subscriptions/memory-subscription-store.js';
 import { PatientAccessPolicy } from '../../../src/domain/access/patient-access.js';
 import { FindChanges } from '../../../src/domain/notifications/find-changes.js';
-import { FollowFeeds, type FeedSources } from '../../../src/domain/notifications/follow-feeds.js';
+import { FollowFeeds, type FeedSources, type GrantEvents } from '../../../src/domain/notifications/follow-feeds.js';
 import { ManageSubscriptions } from '../../../src/domain/notifications/manage-subscriptions.js';
 import { ENDING_CLAIM_MS } from '../../../src/domain/notifications/notification-deps.js';
 import type { NotificationDeps, ResourceWriter } from '../../../src/domain/notifications/notification-deps.js';
@@ -24,6 +24,7 @@ import { withReadsOff } from '../../../src/domain/read-availability/reads-off.js
 import type { AppGrants, HeldGrant } from '../../../src/ports/app-grants.port.js';
 import type { AuditFeed, FedRecord } from '../../../src/ports/audit-feed.port.js';
 import type { Delivery, DeliveryOutcome, NotificationChannel } from '../../../src/ports/notification-channel.port.js';
+import type { GrantEvent } from '../../../src/ports/proxy-grants.port.js';
 import type { FhirResource } from '../../../src/reads/as-fhir.js';
 import { patientRecord } from '../../fakes/builders.js';
 import { FakeEhr, FakeRegistry } from '../../fakes/fake-ehr.js';
@@ -87,6 +88,17 @@ export class ListAuditFeed implements AuditFeed {
   }
 }
 
+/** The grant store's ordered events, as a list: each event's `seq` is its place in it, from 1. */
+export class ListGrantEvents implements GrantEvents {
+  readonly list: GrantEvent[] = [];
+  push(...events: Omit<GrantEvent, 'seq'>[]): void {
+    for (const e of events) this.list.push({ ...e, seq: this.list.length + 1 });
+  }
+  async events(afterSeq: number, limit: number): Promise<GrantEvent[]> {
+    return this.list.filter((e) => (e.seq ?? 0) > afterSeq).slice(0, limit);
+  }
+}
+
 /** The app's grants: each holds `scopes` until revoked, or until a new consent narrowed it (`narrowed`: no scope of the topic's left). */
 export class SwitchableGrants implements AppGrants {
   revoked = new Set<string>();
@@ -132,7 +144,8 @@ export function world(rules: ReleasePolicy | 'no release policy' = SIGNING_DELAY
   const find = new FindChanges({ ...deps, ehr: served, budget: { reserve: async () => 0, close: async () => undefined } });
   const send = new SendNotifications({ ...deps, channel }, { retryMs: RETRY_MS, fhirBase: () => 'http://svc/fhir', maxInFlight: 10, leaseMs: 60_000, owner: 'me' });
   const auditFeed = new ListAuditFeed();
-  const sources: FeedSources = { audit: auditFeed, auditEventId: (timeMs, requestId) => `${timeMs.toString(36)}-${requestId.slice(0, 8)}` };
+  const grantEvents = new ListGrantEvents();
+  const sources: FeedSources = { audit: auditFeed, grants: grantEvents, auditEventId: (timeMs, requestId) => `${timeMs.toString(36)}-${requestId.slice(0, 8)}` };
   const feeds = new FollowFeeds(store, sources, clock);
   const pollSettings = { pollMs: POLL_MS, leaseMs: 60_000, owner: 'me', wait: async () => undefined };
   /** One poll turn after the poll interval, then a delivery turn, waited for. */
@@ -147,7 +160,7 @@ export function world(rules: ReleasePolicy | 'no release policy' = SIGNING_DELAY
   const poll = async (): Promise<void> => {
     while (await find.turn(pollSettings));
   };
-  return { clock, ehr, registry, store, audit, channel, grants, manage, find, send, feeds, auditFeed, tick, poll, deps, off };
+  return { clock, ehr, registry, store, audit, channel, grants, manage, find, send, feeds, auditFeed, grantEvents, tick, poll, deps, off };
 }
 
 export function subscriber(personId: string, grantId = 'grant-1'): Subscriber {

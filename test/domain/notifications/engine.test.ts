@@ -232,6 +232,24 @@ describe('the notification engine', () => {
     expect((await w.store.events(s.id, 1, 9, 9)).map((e) => e.focus)).toEqual([expect.stringMatching(/^AuditEvent\/.+-aaaaaaaa$/)]);
   });
 
+  // Hostile review helper-126, F1: every entry of the proxy feed was told as a new Consent (POST, 201), a revoke
+  // as much as a new grant, and a grantee's app cannot read the Consent to tell them apart.
+  it('tells what happened to a grant: a new one as created (POST), a revoke or an acceptance as a change of its Consent (PUT)', async () => {
+    const w = world('no release policy');
+    await w.manage.create(subscriber(CHILD), { topic: 'proxy', patient: CHILD, channel: channelOf() }, noop);
+    await w.tick();
+    const base = { atMs: w.clock.now(), by: 'grantor' as const, grantor: CHILD };
+    w.grantEvents.push({ ...base, grantId: 'g-old', kind: 'revoked', grantee: GUARDIAN }, { ...base, grantId: 'g-new', kind: 'granted', grantee: STRANGER },
+      { ...base, grantId: 'g-new', kind: 'accepted', by: 'grantee', grantee: STRANGER });
+    await w.tick();
+    const told = w.channel.sent.slice(1).flatMap((d) => (d.bundle.entry as { fullUrl?: string; request?: { method: string; url: string }; response?: { status: string } }[]).slice(1));
+    expect(told.map((e) => [e.fullUrl, e.request?.method, e.request?.url, e.response?.status])).toEqual([
+      ['http://svc/fhir/Consent/g-old', 'PUT', 'Consent/g-old', '200'],
+      ['http://svc/fhir/Consent/g-new', 'POST', 'Consent', '201'],
+      ['http://svc/fhir/Consent/g-new', 'PUT', 'Consent/g-new', '200'],
+    ]);
+  });
+
   // Hostile review helper-117, F4: an entry kept while its subscription was being served had its "due now"
   // overwritten by the serve's own changes, and waited for the next entry. Failed before: never told.
   it('an access-log entry kept while its subscription is being served is told at the next turn', async () => {
