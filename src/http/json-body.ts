@@ -43,11 +43,20 @@ export function jsonBodyParser(app: FastifyInstance): JsonBodyParser {
   };
 }
 
+/** Whether `Content-Encoding` names a coding other than `identity` (a gzipped body, say), which no route inflates. */
+const compressed = (encoding: string | undefined): boolean =>
+  encoding !== undefined && encoding.split(',').some((c) => c.trim() !== '' && c.trim().toLowerCase() !== 'identity');
+
 /**
  * A body's text, read as UTF-8 alone, whatever its media type (a JSON body, a `_search` form): a charset
- * other than utf-8 (or two) is 415, bytes that are no UTF-8 are 400, never replaced by U+FFFD.
+ * other than utf-8 (or two) is 415, bytes that are no UTF-8 are 400, never replaced by U+FFFD. A compressed
+ * body is 415 naming the coding taken (RFC 7694 §3): refused as "not UTF-8", its sender looked for the
+ * wrong fault (hostile reviews helper-126 and helper-127).
  */
 export function utf8Body(request: FastifyRequest, bytes: Buffer, named: { kind: string; what: string }): string | ApiError {
+  if (compressed(request.headers['content-encoding'])) {
+    return new ApiError(415, 'The body is compressed (Content-Encoding), which this API does not take: send it uncompressed.', { 'accept-encoding': 'identity' });
+  }
   const charsets = [...(request.headers['content-type'] ?? '').matchAll(CHARSET)].map((m) => (m[1] === undefined ? (m[3] ?? '').toLowerCase() : 'extended'));
   if (charsets.length > 1 || charsets.some((c) => c !== 'utf-8' && c !== 'utf8')) {
     return new ApiError(415, `${named.kind} is UTF-8: send charset=utf-8, or no charset at all.`);

@@ -56,6 +56,26 @@ describe('a JSON body is UTF-8', () => {
     expect(await grants()).toEqual(before);
   });
 
+  // Hostile reviews helper-126 and helper-127: a gzipped body was refused as "not UTF-8" or "not valid JSON",
+  // which sends its sender looking for the wrong fault. RFC 7694 §3: 415, naming the codings taken.
+  it('a compressed body is 415 on both doors, saying to send it uncompressed, and nothing is stored', async () => {
+    const before = await grants();
+    const { gzipSync } = await import('node:zlib');
+    const body = gzipSync(JSON.stringify({ grantee: GOSTA, categories: ['LabResult'] }));
+    for (const encoding of ['gzip', 'deflate', 'br', 'GZIP', 'gzip, identity']) {
+      const res = await t.call({ method: 'POST', url: '/patients/proxies/', token: await t.personToken(TOLVAN), payload: body, headers: { 'content-type': 'application/json', 'content-encoding': encoding } });
+      expect([encoding, res.statusCode, res.headers['accept-encoding'], res.json()]).toEqual([encoding, 415, 'identity',
+        { statusCode: 415, message: 'The body is compressed (Content-Encoding), which this API does not take: send it uncompressed.' }]);
+    }
+    expect(await grants()).toEqual(before);
+    const fhir = await t.call({ method: 'POST', url: '/fhir/Consent', key: null, token: fhirToken, payload: gzipSync(consent()), headers: { 'content-type': 'application/fhir+json', 'content-encoding': 'gzip' } });
+    expect(outcomeOf(fhir, 415).diagnostics).toBe('The body is compressed (Content-Encoding), which this API does not take: send it uncompressed.');
+    expect(await grants()).toEqual(before);
+    const plain = JSON.stringify({ grantee: '198112189876', categories: ['LabResult'] });
+    const identity = await t.call({ method: 'POST', url: '/patients/proxies/', token: await t.personToken(TOLVAN), payload: plain, headers: { 'content-type': 'application/json', 'content-encoding': 'identity' } });
+    expect(identity.statusCode).toBe(201);
+  });
+
   it('FHIR: the same, as OperationOutcomes, and nothing is stored', async () => {
     const before = await grants();
     const post = (payload: string | Buffer, contentType: string) =>
