@@ -16,7 +16,7 @@ const MAX_KINDS = 10_000;
 /** The operation of the record that counts a window's refusals of kinds past MAX_KINDS. */
 export const UNAUDITED_REFUSALS = 'refusalsNotAudited';
 
-const KEYLESS = 'requests without a valid subscription key refused';
+const KEYLESS = 'requests without a valid subscription key or token refused';
 const KEYED = 'requests with a valid subscription key and no valid token refused';
 const OVER_LIMIT = 'requests over the rate limit refused';
 

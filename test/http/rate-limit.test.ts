@@ -100,7 +100,7 @@ describe('issue 12 item 4 (threat 38 of docs/threat-model.md#found-by-independen
     expect(FileAuditTrail.verifyChain(lines)).toBe(0);
     // What the audit store leaves out is counted in the log: 600 refused, 2 of them audited.
     const tallies = t.logLines.map((l) => JSON.parse(l) as { msg: string; status?: number; refused?: number; audited?: number })
-      .filter((l) => l.msg === 'requests without a valid subscription key refused');
+      .filter((l) => l.msg === 'requests without a valid subscription key or token refused');
     expect(tallies.map((l) => [l.status, l.refused, l.audited]).sort()).toEqual([[401, 20, 1], [429, 580, 1]]);
     await rm(dir, { recursive: true, force: true });
   });

@@ -250,7 +250,7 @@ overBothEhrs((variant) => {
       await send(first as FhirRouteCase, null);
       expect(t.audit.records.slice(before).map((r) => [r.operation, r.status])).toEqual([[first?.operation, 401]]);
       const reported = t.logLines.slice(linesBefore).map((l) => JSON.parse(l) as { msg: string; refused?: number; operation?: string });
-      const counts = reported.filter((l) => l.msg === 'requests without a valid subscription key refused');
+      const counts = reported.filter((l) => l.msg === 'requests without a valid subscription key or token refused');
       expect(counts.map((l) => l.operation).sort()).toEqual(operations);
       // Every route × 3 rounds, counted against the operations they share.
       expect(counts.reduce((n, l) => n + (l.refused ?? 0), 0)).toBe(FHIR_ROUTES.length * 3);
