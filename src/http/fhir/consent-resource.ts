@@ -159,6 +159,10 @@ function granteeOf(provision: Json): string {
   const [actor] = actors;
   if (actors.length !== 1 || !isObject(actor)) throw invalid('Consent.provision.actor must name exactly one person: the one you share your record with.');
   onlyMembers('Consent.provision.actor', actor, ACTOR_MEMBERS);
+  if (isObject(actor.reference) && 'reference' in actor.reference) {
+    // Not a restriction of the grant, as onlyMembers would say (hostile review helper-126): a name the number could contradict.
+    throw invalid(`Consent.provision.actor.reference.reference is not taken: name the person you share with by their identity number (reference.identifier, system ${PERSONNUMMER.uri}), not by a reference.`);
+  }
   if (isObject(actor.reference)) onlyMembers('Consent.provision.actor.reference', actor.reference, GRANTEE_MEMBERS);
   // The agent and nothing besides, as an action is access alone: another role beside it would qualify who reads.
   conceptMembers('Consent.provision.actor.role', actor.role);

@@ -261,6 +261,19 @@ describe('FHIR Consent, PROXY_GRANTS on', () => {
     expect(issue.diagnostics).toMatch(/^Consent\.provision\.a\\u0000\\u001b\[31m\\u2028\\u202eb is not something a grant can hold/);
   });
 
+  // Hostile review helper-126: a grantee named by a literal reference was refused as though it restricted the
+  // grant ("share less by naming fewer classes"), which sent the app looking for the wrong fault.
+  it('refuses a grantee named by reference, saying to name them by their identity number', async () => {
+    const body = posted(ANTON, ['Observation']);
+    const provision = body.provision as { actor: { reference: Record<string, unknown> }[] };
+    for (const reference of [{ reference: `Patient/${pid(ANTON)}` }, { reference: 'RelatedPerson/x', identifier: { system: PERSONNUMMER, value: ANTON } }]) {
+      const actor = { ...provision.actor[0], reference };
+      const issue = outcomeOf(await post(t, { ...body, provision: { ...provision, actor: [actor] } }, tolvan), 400);
+      expect(issue.diagnostics).toBe('Consent.provision.actor.reference.reference is not taken: name the person you share with by their identity number '
+        + '(reference.identifier, system http://electronichealth.se/identifier/personnummer), not by a reference.');
+    }
+  });
+
   it('a search takes patient (once), _count and _format; any other way of naming a patient is 400, and strict handling refuses the rest (hostile review)', async () => {
     const gosta = `Patient/${pid(GOSTA)}`;
     for (const query of [
