@@ -10,7 +10,7 @@ import { EhrError } from '../domain/ehr-error.js';
 import { EndNotRecordedError } from '../domain/notifications/notification-deps.js';
 import { ReadUnavailableError } from '../domain/read-availability/unavailable-read.js';
 import { ApiError, MESSAGES } from './api-error.js';
-import { AuditUnavailableError, WriteOutcomeUnrecordedError } from './plugins/audit-errors.js';
+import { AuditUnavailableError, ChangeUnrecordedError } from './plugins/audit-errors.js';
 import { RepeatedMemberError } from './repeated-members.js';
 import { shownPath } from './shown-names.js';
 import type { ErrorShape } from './types.js';
@@ -139,9 +139,14 @@ function validationMessage(err: FastifyError): string {
 const UNCONFIRMED_WRITE = 'The EHR did not confirm the registration, so it may or may not have been made: send the same request again, '
   + 'which answers INFO if it was (once the arrival window has closed, ask at the reception).';
 
-/** A write the EHR answered whose record could not be stored (plugins/audit.ts): it may have been made, and the same request again tells. */
-const UNRECORDED_WRITE = 'The EHR answered, but the service could not record this registration, so it may have been made: send the same request '
-  + 'again, which answers INFO if it was and is recorded (once the arrival window has closed, ask at the reception).';
+/**
+ * A change whose outcome record could not be stored (plugins/audit.ts): it may have been made. A payment's or an
+ * arrival's repeat tells, and is recorded; any other change is looked at first, since a repeat of one made is refused.
+ */
+const UNRECORDED_WRITE = 'The service could not record this registration, so it may have been made: send the same request '
+  + 'again, which answers INFO if it was, and is recorded (once the arrival window has closed, ask at the reception).';
+const UNRECORDED_CHANGE = 'The service could not record this change, so it may have been made: look (GET) before you send it again, '
+  + 'since a repeat of one that was made is refused as done already.';
 
 function fromEhr(err: EhrError): HttpFailure {
   if (err.unconfirmedWrite) return { status: err.failure === 'timeout' ? 504 : 502, message: UNCONFIRMED_WRITE, headers: {}, fault: true };
@@ -200,7 +205,7 @@ export function toHttpFailure(err: unknown, door: Door = 'cos'): HttpFailure {
     // Nobody is left to read it; the status is for the audit trail, the log and the metrics.
     return { status: 503, message: 'The request was withdrawn before it was answered.', headers: {}, fault: false };
   }
-  if (err instanceof WriteOutcomeUnrecordedError) return { status: 503, message: UNRECORDED_WRITE, headers: { 'retry-after': '5' }, fault: true };
+  if (err instanceof ChangeUnrecordedError) return { status: 503, message: err.registration ? UNRECORDED_WRITE : UNRECORDED_CHANGE, headers: { 'retry-after': '5' }, fault: true };
   if (err instanceof AuditUnavailableError || err instanceof EndNotRecordedError) {
     return { status: 503, message: 'The service cannot record this access right now. Try again later.', headers: { 'retry-after': '5' }, fault: true };
   }

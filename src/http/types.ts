@@ -19,6 +19,8 @@ export interface AuditContext {
   withheld?: number;
   /** What the EHR answered a write, `OK ARRIVAL_REGISTERED` (OutcomeRecord.writeResult). */
   writeResult?: string;
+  /** A change's attempt record is stored (recordWriteAttempt): from here on it may be made, recorded or not. */
+  attempted?: true;
   /**
    * Set by a request that may read several patients' records (a FHIR search or read under `user/`
    * scopes): each patient whose records it read, once access was granted, with the basis and what was

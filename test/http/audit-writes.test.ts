@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditRecord } from '../../src/ports/audit-trail.port.js';
 import { bookingInWindow } from '../support/bookings.js';
+import { DEFAULT_PROXY_SETTINGS } from '../support/proxy-wiring.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 const ADULT = '191212121212';
@@ -53,11 +54,39 @@ describe('writes are audited before the EHR is asked (docs/contract.md#what-neve
     t.audit.refuse = (r) => r.phase !== 'attempt';
     const down = await arrive(booking.ContactId, kiosk, { patient: CHILD });
     expect([down.statusCode, down.headers['retry-after']]).toEqual([503, '5']);
-    expect(down.json()).toEqual({ statusCode: 503, message: expect.stringMatching(/may have been made.*send the same request again.*INFO/) });
+    expect(down.json()).toEqual({ statusCode: 503, message: expect.stringMatching(/^The service could not record this registration, so it may have been made: send the same request again.*INFO/) });
     t.audit.refuse = undefined;
     const before = t.audit.records.length;
     expect((await arrive(booking.ContactId, kiosk, { patient: CHILD })).json()).toMatchObject({ ResultCode: 'INFO' });
     expect(since(before)).toEqual([expect.objectContaining({ phase: 'attempt' }), expect.objectContaining({ writeResult: 'INFO ALREADY_ARRIVED' })]);
+  });
+
+  // Hostile review helper-130, F3: the message said the EHR had answered where the service itself refused
+  // (an unknown booking), and the EHR was never asked.
+  it('a write the service refused itself, whose outcome cannot be recorded, claims nothing of the EHR', async () => {
+    const kiosk = await t.clientToken();
+    t.audit.refuse = (r) => r.phase !== 'attempt';
+    const down = await arrive('00261130199', kiosk, { patient: CHILD });
+    expect(down.statusCode).toBe(503);
+    expect(down.json<{ message: string }>().message).toMatch(/^The service could not record this registration, so it may have been made: send the same request again/);
+  });
+
+  // Hostile review helper-130, F1: a grant made, or revoked, whose outcome record failed was answered "try again
+  // later" (with the new grant's Location), though it was made: a repeat then answered 409.
+  it('a sharing grant made whose outcome cannot be recorded says it may have been made, and carries no Location', async () => {
+    const proxied = await startTestApp({ proxies: DEFAULT_PROXY_SETTINGS });
+    try {
+      const token = await proxied.personToken(ADULT);
+      proxied.audit.refuse = (r) => r.phase !== 'attempt';
+      const down = await proxied.call({ method: 'POST', url: '/patients/proxies/', token, payload: { grantee: '194608632396', categories: ['LabResult'] } });
+      expect([down.statusCode, down.headers.location, down.headers['retry-after']]).toEqual([503, undefined, '5']);
+      expect(down.json()).toEqual({ statusCode: 503, message: expect.stringMatching(/^The service could not record this change, so it may have been made: look/) });
+      proxied.audit.refuse = undefined;
+      const listed = await proxied.call({ method: 'GET', url: '/patients/proxies/', token });
+      expect([listed.statusCode, listed.body]).toEqual([200, expect.stringContaining("194608632396")]);
+    } finally {
+      await proxied.close();
+    }
   });
 
   it('issue 12 item 2: an attempt record that cannot be stored means no EHR call, 503, and one outcome record saying so', async () => {

@@ -8,7 +8,7 @@ import { FHIR_JSON } from '../fhir/operation-outcome.js';
 import { toHttpFailure } from '../error-mapping.js';
 import type { RefusalTally } from '../refusal-tally.js';
 import { removeDataHeaders } from '../data-headers.js';
-import { AuditUnavailableError, WriteOutcomeUnrecordedError } from './audit-errors.js';
+import { AuditUnavailableError, ChangeUnrecordedError } from './audit-errors.js';
 
 const AUDIT_DEADLINE_MS = 3000;
 /** How long a refusal's record waits for the caller's basis (a registry read) before it is stored without one. */
@@ -77,6 +77,7 @@ export const audit = fp(async (app: FastifyInstance, opts: { auditTrail: AuditTr
   app.decorate('recordWriteAttempt', async (request: FastifyRequest) => {
     try {
       await withDeadline(opts.auditTrail.append(attemptRecordOf(request, opts.clock.now())));
+      request.audit.attempted = true;
     } catch (err) {
       request.log.error({ err }, 'attempt record could not be stored; the EHR is not asked');
       throw new AuditUnavailableError('audit store unavailable');
@@ -98,9 +99,9 @@ export const audit = fp(async (app: FastifyInstance, opts: { auditTrail: AuditTr
     } catch (err) {
       request.log.error({ err }, 'audit record could not be stored');
       if (reply.statusCode >= 400) return payload;
-      // A write the EHR answered may have changed it (helper-127, F2): the same request again tells, and is recorded.
-      const failure = toHttpFailure(request.audit.writeResult === undefined
-        ? new AuditUnavailableError('audit store unavailable') : new WriteOutcomeUnrecordedError('write outcome not recorded'));
+      // A change whose attempt was recorded may have been made (helper-127 F2, helper-130 F1): say how to find out.
+      const failure = toHttpFailure(request.audit.attempted === true
+        ? new ChangeUnrecordedError(request.audit.writeResult !== undefined) : new AuditUnavailableError('audit store unavailable'));
       removeDataHeaders(reply);
       const fhir = request.routeOptions.config?.errorShape === 'fhir';
       reply.code(failure.status).headers(failure.headers).header('content-type', fhir ? FHIR_JSON : 'application/json; charset=utf-8');
