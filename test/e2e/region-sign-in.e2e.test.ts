@@ -451,6 +451,22 @@ describe.skipIf(!available)('sign-in through the region\'s own login (docs/sign-
     expect(finished.redirect?.searchParams.get('code')).toEqual(expect.any(String));
   });
 
+  // What 8da7346 promises of a double request. Hostile review helper-130, F2 (left, see the session's note): on raw
+  // sockets, answers loaded together could each find the state unused before any marked it (1 run in 3 with six);
+  // this test's eight did not meet that window in four runs.
+  it('the region\'s answer loaded several times at once is taken once: one goes on to the interaction, and that sign-in finishes', async () => {
+    const auth = await authorization();
+    const browser = new HttpBrowser();
+    let page = await browser.get(auth.url);
+    while (page.location !== undefined && !page.location.startsWith(`${service.issuer}/callback`)) page = await browser.get(page.location);
+    const callback = String(page.location);
+    const answers = await Promise.all(Array.from({ length: 8 }, () => browser.get(callback)));
+    const onward = answers.filter((a) => a.status === 303);
+    expect([onward.length, answers.filter((a) => a.status === 400).length]).toEqual([1, 7]);
+    const finished = await walk(browser, String(onward[0]?.location), { pick: 'Lilla' });
+    expect(finished.redirect?.searchParams.get('code')).toEqual(expect.any(String));
+  });
+
   it('login session swap: a login the victim finishes at the region never signs in the browser that began it', async () => {
     const since = new Date();
     const auth = await authorization();
