@@ -18,6 +18,7 @@ import { bindingMatches, clearedLoginBinding, cookieScopeOf, newLoginBinding, ty
 import { send, type Details, type PageView, type SignInStep } from './interactions.js';
 import type { Localized } from './page-language.js';
 import { frameOf, problemPage, redirect, refusalOf, RegionRefusal, TEXT, type LoginRefusal } from './region-login-answers.js';
+import { UsedElsewhereFirst } from './raced-grants.js';
 import { requestTarget } from './request-target.js';
 
 export const PERSONAL_IDENTITY_NUMBER_CLAIM = 'https://id.oidc.se/claim/personalIdentityNumber';
@@ -64,6 +65,8 @@ export interface LoginEvents {
 /** The shared store's rows of logins in progress (postgres-models.ts, model RegionLogin). */
 export interface LoginStore {
   upsert(id: string, payload: Record<string, unknown>, expiresIn: number): Promise<void>;
+  /** Marks the row consumed if no request did (a compare-and-set); rejects with UsedElsewhereFirst if one did first. */
+  consume(id: string): Promise<void>;
   find(id: string): Promise<Record<string, unknown> | undefined>;
   findByUid(uid: string): Promise<Record<string, unknown> | undefined>;
   destroy(id: string): Promise<void>;
@@ -88,6 +91,8 @@ interface Pending {
   /** When the person was sent to the region (seconds since the epoch): their login there must not be older. */
   startedAt?: number;
   used?: boolean;
+  /** Set by the store's compare-and-set when a callback took the region's answer (`took`). */
+  consumed?: unknown;
   accountId?: string;
   acr?: string;
   failed?: Localized;
@@ -276,7 +281,7 @@ export class RegionLogin {
     };
     // An answer already taken (a reload, a double request, or a page that knows the state) leaves the binding
     // alone: the login that took it still needs it in this browser (hostile review helper-128, F2).
-    if (pending?.used === true) return refuse('state already used', TEXT.unknown, false);
+    if (pending?.used === true || pending?.consumed !== undefined) return refuse('state already used', TEXT.unknown, false);
     if (pending === undefined || configuration === undefined) {
       return refuse(pending === undefined ? 'unknown or expired state' : 'the region\'s login is not discovered yet', TEXT.unknown);
     }
@@ -285,13 +290,27 @@ export class RegionLogin {
       await this.store.upsert(pending.state, { ...pending, used: true, failed: TEXT.finishedElsewhere }, LOGIN_TTL_SECONDS);
       return refuse('the answer came to another browser than the one sent to the region (no binding cookie): the code was not exchanged', TEXT.otherBrowser);
     }
-    await this.store.upsert(pending.state, { ...pending, used: true }, LOGIN_TTL_SECONDS);
-    const failed = await this.exchange(configuration, current, pending, sourceAddress);
+    // Answers loaded together each read the state unused: one takes it, the rest are replays (helper-130, F2).
+    if (!await this.took(pending.state)) return refuse('state already used', TEXT.unknown, false);
+    const taken: Pending = { ...pending, used: true, consumed: true };
+    await this.store.upsert(pending.state, { ...taken }, LOGIN_TTL_SECONDS);
+    const failed = await this.exchange(configuration, current, taken, sourceAddress);
     // Signed in, exchange() kept the person on the row, and the binding stays for the login to finish in
     // this browser (login()); refused, the row keeps what the person is told, and the binding ends.
-    if (failed !== undefined) await this.store.upsert(pending.state, { ...pending, used: true, failed }, LOGIN_TTL_SECONDS);
+    if (failed !== undefined) await this.store.upsert(pending.state, { ...taken, failed }, LOGIN_TTL_SECONDS);
     if (pending.page === true) return this.finishPageLogin(req, res, pending.state, failed, cleared);
     return redirect(res, `${this.mountPath}/interaction/${encodeURIComponent(pending.uid ?? '')}`, failed === undefined ? undefined : cleared);
+  }
+
+  /** Whether this request took the region's answer for `state`: a compare-and-set, so its code is exchanged once. */
+  private async took(state: string): Promise<boolean> {
+    try {
+      await this.store.consume(state);
+      return true;
+    } catch (err) {
+      if (err instanceof UsedElsewhereFirst) return false;
+      throw err;
+    }
   }
 
   /**
