@@ -83,9 +83,11 @@ const WHOLE_PART: Readonly<Record<string, string>> = { querystring: 'The query',
 type SchemaObject = Record<string, unknown> & { properties?: Record<string, SchemaObject> };
 
 /** A JSON pointer's segments (`/a~1b` is `a/b`), each as the caller sent it. */
-const segments = (pointer: string): string[] => pointer.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+/** A validator's JSON pointer as a path: an index as a number, shown in brackets (`categories[0]`, not `categories.0`: helper-127). */
+const segments = (pointer: string): (string | number)[] => pointer.split('/').slice(1)
+  .map((s) => (/^(0|[1-9]\d{0,8})$/.test(s) ? Number(s) : s.replace(/~1/g, '/').replace(/~0/g, '~')));
 
-function fieldLabel(part: string, path: readonly string[]): string {
+function fieldLabel(part: string, path: readonly (string | number)[]): string {
   if (path.length === 0) return WHOLE_PART[part] ?? 'The request';
   return `${PART_NAMES[part] ?? part} ${shownPath(path)}`;
 }

@@ -11,6 +11,7 @@ import type { TObject, TSchema } from 'typebox';
 import { OPERATION_NAMES, OPERATIONS } from '../../src/domain/operations/table.js';
 import type { Operation } from '../../src/domain/operations/operation.js';
 import { PAYMENT_TYPES } from '../../src/domain/writes/payment-types.js';
+import { DEFAULT_PROXY_SETTINGS } from '../support/proxy-wiring.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { queryString, routeByOperation, UNKNOWN_GRANT_ID } from '../security/support/routes.js';
 
@@ -224,5 +225,18 @@ describe('issue 34 item 12: a bad bound at the vendor\'s lab path names the para
     expect(await refusal('fromDateTime=2025-04-31T12:00:00')).toMatch(/^Query parameter fromDateTime must be /);
     const res = await t.call({ method: 'GET', url: '/patients/labresults/?toDateTime=2025-04-31T12:00:00', token });
     expect([res.statusCode, String((res.json() as { error: unknown }).error)]).toEqual([400, expect.stringMatching(/^Query parameter toDateTime must be /)]);
+  });
+});
+
+// Hostile review helper-127, F4: an array's item was named by the validator's path, `categories.0`.
+describe('an item of an array in the body is named as an item, in brackets', () => {
+  it('a sharing grant\'s first category of a wrong type is categories[0]', async () => {
+    const t = await startTestApp({ proxies: DEFAULT_PROXY_SETTINGS });
+    try {
+      const res = await t.call({ method: 'POST', url: '/patients/proxies/', token: await t.personToken(ADULT), payload: { grantee: '194608632396', categories: [5] } });
+      expect([res.statusCode, res.json<{ message: string }>().message]).toEqual([400, expect.stringMatching(/^Body member categories\[0\] must be one of the scope names/)]);
+    } finally {
+      await t.close();
+    }
   });
 });
