@@ -451,35 +451,84 @@ describe.skipIf(!available)('sign-in through the region\'s own login (docs/sign-
     expect(finished.redirect?.searchParams.get('code')).toEqual(expect.any(String));
   });
 
-  // Hostile review helper-130, F2: answers loaded together each found the state unused before any marked it, each
-  // exchanged the code, and the losers' refusals ended the binding the winner's login needed. The state's row is
-  // held here until four answers wait on it, so that every one has read it.
-  it('the region\'s answer loaded four times at once, each having read the state unused, is taken once, and the sign-in finishes', async () => {
+  /** A browser stopped at the region's answer to the service, and that answer's address. */
+  async function atRegionAnswer(): Promise<{ browser: HttpBrowser; callback: string }> {
     const auth = await authorization();
     const browser = new HttpBrowser();
     let page = await browser.get(auth.url);
     while (page.location !== undefined && !page.location.startsWith(`${service.issuer}/callback`)) page = await browser.get(page.location);
-    const callback = String(page.location);
+    return { browser, callback: String(page.location) };
+  }
+
+  interface HeldState {
+    /** Until `n` requests of the sign-in wait on the held row (three seconds at most). */
+    waitFor: (n: number) => Promise<void>;
+    /** Lets them in. */
+    release: () => Promise<void>;
+  }
+
+  /** Runs `loads` while the login's row of `callback`'s state is held, so that the loads read it before any may write it. */
+  async function withStateHeld<T>(callback: string, loads: (held: HeldState) => Promise<T>): Promise<T> {
     const pool = adminPool();
     const holder = await pool.connect();
-    let answers: Awaited<ReturnType<HttpBrowser['get']>>[];
+    let open = false;
+    const release = async (): Promise<void> => {
+      if (!open) return;
+      open = false;
+      await holder.query('COMMIT');
+    };
+    const waitFor = async (n: number): Promise<void> => {
+      const count = async (): Promise<number> => (await pool.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'patient-data-access-sign-in' AND wait_event_type = 'Lock' AND query LIKE '%oidc_model%'")).rows[0]?.n ?? 0;
+      for (let tries = 0; tries < 60 && await count() < n; tries++) await new Promise((r) => setTimeout(r, 50));
+    };
     try {
       await holder.query('BEGIN');
+      open = true;
       await holder.query(`SELECT 1 FROM "${service.schema}".oidc_model WHERE model = 'RegionLogin' AND id = $1 FOR UPDATE`, [new URL(callback).searchParams.get('state')]);
-      const loads = Array.from({ length: 4 }, () => browser.get(callback));
-      const waiting = async (): Promise<number> => (await pool.query<{ n: number }>(
-        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'patient-data-access-sign-in' AND wait_event_type = 'Lock' AND query LIKE '%oidc_model%'")).rows[0]?.n ?? 0;
-      for (let tries = 0; tries < 60 && await waiting() < 4; tries++) await new Promise((r) => setTimeout(r, 50));
-      await holder.query('COMMIT');
-      answers = await Promise.all(loads);
+      return await loads({ waitFor, release });
     } finally {
+      await release().catch(() => undefined);
       holder.release();
       await pool.end();
     }
+  }
+
+  // Hostile review helper-130, F2: answers loaded together each found the state unused before any marked it, each
+  // exchanged the code, and the losers' refusals ended the binding the winner's login needed.
+  it('the region\'s answer loaded four times at once, each having read the state unused, is taken once, and the sign-in finishes', async () => {
+    const { browser, callback } = await atRegionAnswer();
+    const answers = await withStateHeld(callback, async ({ waitFor, release }) => {
+      const loads = Array.from({ length: 4 }, () => browser.get(callback));
+      await waitFor(4);
+      await release();
+      return Promise.all(loads);
+    });
     const onward = answers.filter((a) => a.status === 303);
     expect([onward.length, answers.filter((a) => a.status === 400).length]).toEqual([1, 3]);
     const finished = await walk(browser, String(onward[0]?.location), { pick: 'Lilla' });
     expect(finished.redirect?.searchParams.get('code')).toEqual(expect.any(String));
+  });
+
+  // Hostile review helper-131, F1: a callback from another browser wrote back the row it had read, which dropped the
+  // mark of the answer taken, so the right browser's next load took it again and exchanged the code twice. Three
+  // rounds: the row's waiters are let in nearly, not strictly, in order.
+  it('an answer loaded from another browser between two of the right browser\'s loads lets neither take it twice', async () => {
+    for (let round = 0; round < 3; round++) {
+      const { browser, callback } = await atRegionAnswer();
+      const own = await withStateHeld(callback, async ({ waitFor, release }) => {
+        const first = browser.get(callback);
+        await waitFor(1);
+        const foreign = new HttpBrowser().get(callback);
+        await waitFor(2);
+        const second = browser.get(callback);
+        await waitFor(3);
+        await release();
+        expect((await foreign).status).toBe(400);
+        return Promise.all([first, second]);
+      });
+      expect(own.filter((a) => a.status === 303)).toHaveLength(1);
+    }
   });
 
   it('login session swap: a login the victim finishes at the region never signs in the browser that began it', async () => {

@@ -287,7 +287,9 @@ export class RegionLogin {
     }
     if (!bindingMatches(req, pending.state, pending.binding, this.cookieScope)) {
       // Another browser than the one that went to the region: the code is never exchanged, and the login is over.
-      await this.store.upsert(pending.state, { ...pending, used: true, failed: TEXT.finishedElsewhere }, LOGIN_TTL_SECONDS);
+      // Marked taken as well: a write-back of the row read before a callback took it dropped that mark, and the right
+      // browser's next load took the answer again (hostile review helper-131, F1).
+      await this.store.upsert(pending.state, { ...pending, used: true, consumed: true, failed: TEXT.finishedElsewhere }, LOGIN_TTL_SECONDS);
       return refuse('the answer came to another browser than the one sent to the region (no binding cookie): the code was not exchanged', TEXT.otherBrowser);
     }
     // Answers loaded together each read the state unused: one takes it, the rest are replays (helper-130, F2).
