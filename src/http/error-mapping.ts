@@ -143,12 +143,12 @@ const UNCONFIRMED_WRITE = 'The EHR did not confirm the registration, so it may o
 
 /**
  * A change whose outcome record could not be stored (plugins/audit.ts): it may have been made. A payment's or an
- * arrival's repeat tells, and is recorded; any other change is looked at first, since a repeat of one made is refused.
+ * arrival's repeat tells, and is recorded; any other change is looked at first: a repeat may make it again (a
+ * second subscription), or answer as done (helper-131, F2).
  */
 const UNRECORDED_WRITE = 'The service could not record this registration, so it may have been made: send the same request '
   + 'again, which answers INFO if it was, and is recorded (once the arrival window has closed, ask at the reception).';
-const UNRECORDED_CHANGE = 'The service could not record this change, so it may have been made: look (GET) before you send it again, '
-  + 'since a repeat of one that was made is refused as done already.';
+const UNRECORDED_CHANGE = 'The service could not record this change, so it may have been made: look (GET) before you send it again.';
 
 function fromEhr(err: EhrError): HttpFailure {
   if (err.unconfirmedWrite) return { status: err.failure === 'timeout' ? 504 : 502, message: UNCONFIRMED_WRITE, headers: {}, fault: true };

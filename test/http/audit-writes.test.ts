@@ -48,27 +48,33 @@ describe('writes are audited before the EHR is asked (docs/contract.md#what-neve
     expect((await pay(booking.ContactId, kiosk, { patient: CHILD })).json()).toMatchObject([{ ResultCode: 'OK', Any: [{ ReasonCode: 'PAYMENT_REGISTERED' }] }]);
   });
 
-  it('a write the EHR answered whose outcome cannot be recorded says it may have been made and how to find out (helper-127, F2)', async () => {
-    const kiosk = await t.clientToken();
-    const booking = await bookingInWindow(t, CHILD);
-    t.audit.refuse = (r) => r.phase !== 'attempt';
-    const down = await arrive(booking.ContactId, kiosk, { patient: CHILD });
-    expect([down.statusCode, down.headers['retry-after']]).toEqual([503, '5']);
-    expect(down.json()).toEqual({ statusCode: 503, message: expect.stringMatching(/^The service could not record this registration, so it may have been made: send the same request again.*INFO/) });
-    t.audit.refuse = undefined;
-    const before = t.audit.records.length;
-    expect((await arrive(booking.ContactId, kiosk, { patient: CHILD })).json()).toMatchObject({ ResultCode: 'INFO' });
-    expect(since(before)).toEqual([expect.objectContaining({ phase: 'attempt' }), expect.objectContaining({ writeResult: 'INFO ALREADY_ARRIVED' })]);
+  it('a write the EHR made whose outcome cannot be recorded says it may have been made and how to find out (helper-127, F2)', async () => {
+    const fresh = await startTestApp();
+    try {
+      const kiosk = await fresh.clientToken();
+      const booking = await bookingInWindow(fresh, CHILD);
+      const call = () => fresh.call({ method: 'PUT', url: `/patients/appointments/?id=${encodeURIComponent(booking.ContactId)}`, token: kiosk, payload: { status: 'arrived' }, headers: { patient: CHILD } });
+      fresh.audit.refuse = (r) => r.phase !== 'attempt';
+      const down = await call();
+      expect([down.statusCode, down.headers['retry-after']]).toEqual([503, '5']);
+      expect(down.json()).toEqual({ statusCode: 503, message: expect.stringMatching(/^The service could not record this registration, so it may have been made: send the same request again.*INFO/) });
+      fresh.audit.refuse = undefined;
+      const before = fresh.audit.records.length;
+      expect((await call()).json()).toMatchObject({ ResultCode: 'INFO' });
+      expect(fresh.audit.records.slice(before)).toEqual([expect.objectContaining({ phase: 'attempt' }), expect.objectContaining({ writeResult: 'INFO ALREADY_ARRIVED' })]);
+    } finally {
+      await fresh.close();
+    }
   });
 
-  // Hostile review helper-130, F3: the message said the EHR had answered where the service itself refused
-  // (an unknown booking), and the EHR was never asked.
-  it('a write the service refused itself, whose outcome cannot be recorded, claims nothing of the EHR', async () => {
+  // Hostile reviews helper-130 F3 and helper-131 F3: a write refused (an unknown booking, the service's own ERROR)
+  // was said to be answered by the EHR, then to have maybe been made: it made nothing, and is told so.
+  it('a write refused, whose outcome cannot be recorded, is not said to be made', async () => {
     const kiosk = await t.clientToken();
     t.audit.refuse = (r) => r.phase !== 'attempt';
     const down = await arrive('00261130199', kiosk, { patient: CHILD });
     expect(down.statusCode).toBe(503);
-    expect(down.json<{ message: string }>().message).toMatch(/^The service could not record this registration, so it may have been made: send the same request again/);
+    expect(down.json<{ message: string }>().message).toBe('The service cannot record this access right now. Try again later.');
   });
 
   // Hostile review helper-130, F1: a grant made, or revoked, whose outcome record failed was answered "try again
@@ -80,7 +86,7 @@ describe('writes are audited before the EHR is asked (docs/contract.md#what-neve
       proxied.audit.refuse = (r) => r.phase !== 'attempt';
       const down = await proxied.call({ method: 'POST', url: '/patients/proxies/', token, payload: { grantee: '194608632396', categories: ['LabResult'] } });
       expect([down.statusCode, down.headers.location, down.headers['retry-after']]).toEqual([503, undefined, '5']);
-      expect(down.json()).toEqual({ statusCode: 503, message: expect.stringMatching(/^The service could not record this change, so it may have been made: look/) });
+      expect(down.json()).toEqual({ statusCode: 503, message: 'The service could not record this change, so it may have been made: look (GET) before you send it again.' });
       proxied.audit.refuse = undefined;
       const listed = await proxied.call({ method: 'GET', url: '/patients/proxies/', token });
       expect([listed.statusCode, listed.body]).toEqual([200, expect.stringContaining("194608632396")]);

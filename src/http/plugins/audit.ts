@@ -99,9 +99,11 @@ export const audit = fp(async (app: FastifyInstance, opts: { auditTrail: AuditTr
     } catch (err) {
       request.log.error({ err }, 'audit record could not be stored');
       if (reply.statusCode >= 400) return payload;
-      // A change whose attempt was recorded may have been made (helper-127 F2, helper-130 F1): say how to find out.
-      const failure = toHttpFailure(request.audit.attempted === true
-        ? new ChangeUnrecordedError(request.audit.writeResult !== undefined) : new AuditUnavailableError('audit store unavailable'));
+      // A change whose attempt was recorded may have been made (helper-127 F2, helper-130 F1): say how to find out. A
+      // payment or an arrival answered INFO or ERROR made nothing, so it is told as a read is (helper-131, F3).
+      const result = request.audit.writeResult;
+      const mayBeMade = request.audit.attempted === true && (result === undefined || result.startsWith('OK'));
+      const failure = toHttpFailure(mayBeMade ? new ChangeUnrecordedError(result !== undefined) : new AuditUnavailableError('audit store unavailable'));
       removeDataHeaders(reply);
       const fhir = request.routeOptions.config?.errorShape === 'fhir';
       reply.code(failure.status).headers(failure.headers).header('content-type', fhir ? FHIR_JSON : 'application/json; charset=utf-8');
