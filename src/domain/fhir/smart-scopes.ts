@@ -40,17 +40,6 @@ export const readsGranted = (reads: readonly ReadName[], allowed: readonly Grant
 const SCOPE = /^(patient|user|system)\/([A-Za-z]+|\*)\.([a-z]+)(?:\?(.*))?$/;
 const V2 = /^c?r?u?d?s?$/;
 
-function interactionsOf(permissions: string): Set<Interaction> | undefined {
-  // v1: `read` is read and search; `write` and `*` grant no read of their own here except `*`.
-  if (permissions === 'read' || permissions === '*') return new Set(['read', 'search']);
-  if (permissions === 'write') return new Set();
-  if (!V2.test(permissions) || permissions === '') return undefined;
-  const out = new Set<Interaction>();
-  if (permissions.includes('r')) out.add('read');
-  if (permissions.includes('s')) out.add('search');
-  return out;
-}
-
 function categoryOf(query: string | undefined): Grant['category'] | 'invalid' | undefined {
   if (query === undefined) return undefined;
   const params = new URLSearchParams(query);
@@ -87,17 +76,17 @@ export function scopeLetters(scope: string): ScopeLetters | undefined {
   return { context, type, letters: new Set(letters), ...(category === undefined ? {} : { category }) };
 }
 
-/** The grants of a token's scopes; a scope that is not a SMART resource scope grants nothing here. */
+/** The grants of a token's scopes: the reads (`r`, `s`) of each; a scope that is not a SMART resource scope, or reads nothing (`write`), grants nothing here. */
 export function smartGrants(scopes: Iterable<string>): Grant[] {
   const grants: Grant[] = [];
   for (const scope of scopes) {
-    const m = SCOPE.exec(scope);
-    if (!m) continue;
-    const [, context, type, permissions, query] = m as unknown as [string, ScopeContext, string, string, string | undefined];
-    const interactions = interactionsOf(permissions);
-    const category = categoryOf(query);
-    if (interactions === undefined || interactions.size === 0 || category === 'invalid') continue;
-    grants.push({ context, type, interactions, ...(category === undefined ? {} : { category }) });
+    const parts = scopeLetters(scope);
+    if (parts === undefined) continue;
+    const interactions = new Set<Interaction>();
+    if (parts.letters.has('r')) interactions.add('read');
+    if (parts.letters.has('s')) interactions.add('search');
+    if (interactions.size === 0) continue;
+    grants.push({ context: parts.context, type: parts.type, interactions, ...(parts.category === undefined ? {} : { category: parts.category }) });
   }
   return grants;
 }

@@ -180,11 +180,7 @@ export class SendNotifications {
     if (feed === undefined) return s;
     const entries = await this.deps.store.feedAfter(s.patient, feed, s.feedPosition ?? 0, DEFAULT_MAX_COUNT * BATCHES_PER_TURN);
     if (entries.length === 0) return s;
-    const right = await this.deps.right.check(s);
-    if (right.kind === 'lost') {
-      await endSubscription(this.deps, s, right.reason);
-      return undefined;
-    }
+    if (!await this.rightHolds(s)) return undefined;
     const nowMs = this.deps.clock.now();
     const change = await this.deps.store.update(s.id, (current) => {
       if (!isLive(current)) return undefined;
