@@ -107,6 +107,11 @@ export function outcomeRecordOf(request: FastifyRequest, reply: FastifyReply, no
   // Only an answer that was sent can have had items withheld from it.
   if (request.audit?.withheld !== undefined && reply.statusCode < 300) record.withheld = request.audit.withheld;
   if (request.audit?.writeResult !== undefined && reply.statusCode < 300) record.writeResult = request.audit.writeResult;
+  const booking = request.audit?.booking;
+  if (booking !== undefined && reply.statusCode < 300) {
+    record.contactId = booking.contactId;
+    if (booking.paymentType !== undefined) record.paymentType = booking.paymentType;
+  }
   return record;
 }
 

@@ -1,6 +1,7 @@
 import type { ErrorShape } from '../domain/operations/operation.js';
 import type { AuditedOperation } from '../domain/operations/fhir-operations.js';
 import type { OperationName, ReadName } from '../domain/operations/table.js';
+import type { PaymentType } from '../domain/writes/payment-types.js';
 import type { VerifiedToken } from '../ports/access-token-verifier.port.js';
 
 /** What the audit record of a request says about whom it was for. */
@@ -19,6 +20,8 @@ export interface AuditContext {
   withheld?: number;
   /** What the EHR answered a write, `OK ARRIVAL_REGISTERED` (OutcomeRecord.writeResult). */
   writeResult?: string;
+  /** The booking a write was about, once its answer shows it is the patient's (confirmsBooking; OutcomeRecord.contactId). */
+  booking?: { contactId: string; paymentType?: PaymentType };
   /** A change's attempt record is stored (recordWriteAttempt): from here on it may be made, recorded or not. */
   attempted?: true;
   /**

@@ -1,3 +1,5 @@
+import { PAYMENT_TYPES, type PaymentType } from '../domain/writes/payment-types.js';
+
 /** What every audit record says about its request. Never holds a token or a key. */
 interface AuditFields {
   /** ISO-8601 UTC time of the decision. */
@@ -65,6 +67,9 @@ export function isAuditReason(text: unknown): text is string {
  */
 export const isWriteResult = (text: unknown): text is string => typeof text === 'string' && /^(?:OK|INFO|ERROR)(?: [A-Z][A-Z_]{0,63})?$/.test(text);
 
+/** A payment type as a record keeps it: one of PAYMENT_TYPES. */
+export const isPaymentType = (text: unknown): text is PaymentType => typeof text === 'string' && (PAYMENT_TYPES as readonly string[]).includes(text);
+
 /** What a request came to, allowed, refused or failed: exactly one per request. */
 export interface OutcomeRecord extends AuditFields {
   phase?: undefined;
@@ -85,6 +90,15 @@ export interface OutcomeRecord extends AuditFields {
    * written before it.
    */
   alsoRead?: string[];
+  /**
+   * The booking a write was about, its ContactId (isContactId), where the write's answer shows the booking is the
+   * patient's: any but `ERROR CONTACT_NOT_FOUND` of the answers docs/contract.md#writes names
+   * (confirmsBooking). Never a caller's text the EHR did not know as the patient's: not on a refusal, a
+   * failure, an attempt, or a booking not found. Absent on every other record.
+   */
+  contactId?: string;
+  /** With a payment's `contactId`, the payment type the request asked (isPaymentType); the EHR keeps the first one paid. */
+  paymentType?: PaymentType;
   /**
    * Only on a record of operation `refusalsNotAudited`, which answers no request: how many refusals
    * before authentication with this status were counted in the window ending at `time` and not

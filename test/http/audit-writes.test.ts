@@ -1,4 +1,5 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { EhrError } from '../../src/domain/ehr-error.js';
 import type { AuditRecord } from '../../src/ports/audit-trail.port.js';
 import { bookingInWindow } from '../support/bookings.js';
 import { DEFAULT_PROXY_SETTINGS } from '../support/proxy-wiring.js';
@@ -161,6 +162,45 @@ describe('writes are audited before the EHR is asked (docs/contract.md#what-neve
     const before = t.audit.records.length;
     await t.call({ method: 'GET', url: '/patients/appointments/', token });
     expect(since(before).map((r) => (r.phase === undefined ? r.writeResult : 'attempt'))).toEqual([undefined]);
+  });
+
+  // Hostile review helper-127, F3: the outcome of a write did not say which booking was checked in or paid, nor
+  // how. It names them once the answer shows the booking is the patient's, and never a caller's text about
+  // nobody's, or another patient's booking: not for a booking not found, a refusal or an attempt.
+  it('the outcome record of a write names its booking, and a payment its type, only once the booking is known to be the patient\'s', async () => {
+    const token = await t.personToken(ADULT);
+    const kiosk = await t.clientToken();
+    const own = await bookingInWindow(t, ADULT);
+    const childs = await bookingInWindow(t, CHILD);
+    const recorded = async (write: () => Promise<unknown>): Promise<unknown[]> => {
+      const before = t.audit.records.length;
+      await write();
+      return since(before).map((r) => [r.phase ?? r.status, r.phase === undefined ? r.contactId : 'none', r.phase === undefined ? r.paymentType : 'none']);
+    };
+    const payAs = (contactId: string, paymentType: string) => () => t.call({
+      method: 'POST', url: '/patients/paymentnotice/', token, payload: { status: 'PAID', contactId, paymentType },
+    });
+    // Not found, the patient's own and another patient's: a caller's text, never named.
+    expect(await recorded(() => arrive('191212121212', token))).toEqual([['attempt', 'none', 'none'], [200, undefined, undefined]]);
+    expect(await recorded(() => arrive(childs.ContactId, token))).toEqual([['attempt', 'none', 'none'], [200, undefined, undefined]]);
+    expect(await recorded(payAs(childs.ContactId, 'CASH'))).toEqual([['attempt', 'none', 'none'], [200, undefined, undefined]]);
+    // Refused before the EHR was asked: no attempt, and nothing named.
+    expect(await recorded(() => arrive(own.ContactId, token, { patient: CHILD }))).toEqual([[403, undefined, undefined]]);
+    // The patient's own booking: named, with a payment's type, whatever the EHR answered of it.
+    expect(await recorded(payAs(own.ContactId, 'INVOICE'))).toEqual([['attempt', 'none', 'none'], [200, own.ContactId, 'INVOICE']]);
+    expect(await recorded(() => arrive(own.ContactId, token))).toEqual([['attempt', 'none', 'none'], [200, own.ContactId, undefined]]);
+    expect(await recorded(() => arrive(own.ContactId, token))).toEqual([['attempt', 'none', 'none'], [200, own.ContactId, undefined]]);
+    expect(await recorded(payAs(own.ContactId, 'CARD'))).toEqual([['attempt', 'none', 'none'], [200, own.ContactId, 'CARD']]);
+    expect(await recorded(payAs(own.ContactId, 'CASH'))).toEqual([['attempt', 'none', 'none'], [200, own.ContactId, 'CASH']]);
+    // A kiosk's, for the child.
+    expect(await recorded(() => arrive(childs.ContactId, kiosk, { patient: CHILD }))).toEqual([['attempt', 'none', 'none'], [200, childs.ContactId, undefined]]);
+    // Failed after the attempt (the EHR did not answer in time): no answer showed the booking, so none is named.
+    const failing = vi.spyOn(t.ehr, 'registerPayment').mockRejectedValueOnce(new EhrError('timeout', 'the EHR did not answer', undefined, true));
+    try {
+      expect(await recorded(payAs(own.ContactId, 'CARD'))).toEqual([['attempt', 'none', 'none'], [504, undefined, undefined]]);
+    } finally {
+      failing.mockRestore();
+    }
   });
 
   it('issue 12 item 2: a write refused before the EHR could be asked (403, 400) leaves no attempt record, only its outcome', async () => {

@@ -1,5 +1,6 @@
 import { isAlsoRead } from '../../domain/access-log/also-read.js';
-import { isAuditReason, isWriteResult, type AuditRecord, type OutcomeRecord } from '../../ports/audit-trail.port.js';
+import { isContactId } from '../../domain/writes/contact-id.js';
+import { isAuditReason, isPaymentType, isWriteResult, type AuditRecord, type OutcomeRecord } from '../../ports/audit-trail.port.js';
 import { macHex, unkeyedHex, type ChainKey } from '../audit-chain/chain-keys.js';
 
 /** The `prev_hash` of the first row, as in the file trail. */
@@ -15,10 +16,10 @@ export const COLUMNS = [
 export const LATER_COLUMNS = ['phase', 'service_request_id', 'withheld', 'caller_request_id', 'unaudited'] as const;
 
 /**
- * Columns added by migrations 7 (proxy grants), 8 (a write's answer) and 9 (the other reads a request made), after `key_id` in
- * the INSERT; in the canonical forms only when set.
+ * Columns added by migrations 7 (proxy grants), 8 (a write's answer), 9 (the other reads a request made) and 10 (a write's
+ * booking and payment type), after `key_id` in the INSERT; in the canonical forms only when set.
  */
-export const GRANT_COLUMNS = ['proxy_grant_id', 'reason', 'write_result', 'also_read'] as const;
+export const GRANT_COLUMNS = ['proxy_grant_id', 'reason', 'write_result', 'also_read', 'contact_id', 'payment_type'] as const;
 
 /** One record as stored: `time` is UTC with microseconds, absent fields are null, in COLUMNS order, then LATER_COLUMNS. */
 export interface StoredValues {
@@ -42,6 +43,10 @@ export interface StoredValues {
   writeResult: string | null;
   /** The other reads the request made (migration 9), space-separated: `getJournalNotes getDiagnoses`; null on every other row. */
   alsoRead: string | null;
+  /** The booking a write was about (migration 10), `4711`; null on every other row. */
+  contactId: string | null;
+  /** With a payment's booking, the type it asked (migration 10), `CARD`; null on every other row. */
+  paymentType: string | null;
 }
 
 const OUTCOMES = new Set<string>(['allowed', 'denied', 'failed']);
@@ -95,6 +100,11 @@ export function toStoredValues(record: AuditRecord): StoredValues {
   if (writeResult !== undefined && !isWriteResult(writeResult)) throw new TypeError('audit record field writeResult cannot be stored');
   const alsoRead = attempt ? undefined : record.alsoRead;
   if (alsoRead !== undefined && !isAlsoRead(alsoRead)) throw new TypeError('audit record field alsoRead cannot be stored');
+  const contactId = attempt ? undefined : record.contactId;
+  if (contactId !== undefined && !isContactId(contactId)) throw new TypeError('audit record field contactId cannot be stored');
+  const paymentType = attempt ? undefined : record.paymentType;
+  // A type names the payment of a booking: alone it would say nothing of which.
+  if (paymentType !== undefined && (!isPaymentType(paymentType) || contactId === undefined)) throw new TypeError('audit record field paymentType cannot be stored');
   const a = record.actor;
   return {
     // The database keeps microseconds; the canonical form spells them out so a changed instant shows.
@@ -116,6 +126,8 @@ export function toStoredValues(record: AuditRecord): StoredValues {
     reason: record.reason ?? null,
     writeResult: writeResult ?? null,
     alsoRead: alsoRead?.join(' ') ?? null,
+    contactId: contactId ?? null,
+    paymentType: paymentType ?? null,
   };
 }
 
@@ -129,11 +141,11 @@ export function toStoredValues(record: AuditRecord): StoredValues {
  * other row at most three, so no two rows share a canonical form and every older row keeps its hash.
  * The columns of migration 7 (`proxy_grant_id`, `reason`) follow the same rule after them: a row with
  * either has six or seven later values, and every row before it at most five. So does migration 8's
- * `write_result`: a row with it has eight, every row before it at most seven; and migration 9's `also_read`:
- * a row with it has nine.
+ * `write_result`: a row with it has eight, every row before it at most seven; migration 9's `also_read`:
+ * a row with it has nine; and migration 10's `contact_id` and `payment_type`: a row with them has ten or eleven.
  */
 export function rowHash(values: StoredValues, prevHash: string): string {
-  const newer = [values.callerRequestId, values.unaudited, values.proxyGrantId, values.reason, values.writeResult, values.alsoRead];
+  const newer = [values.callerRequestId, values.unaudited, ...grantColumns(values)];
   while (newer.length > 0 && newer[newer.length - 1] === null) newer.pop();
   const withheld = values.withheld === null ? [] : [values.withheld];
   const later = newer.length > 0 ? [values.phase, values.serviceRequestId, values.withheld, ...newer]
@@ -146,8 +158,8 @@ export function rowHash(values: StoredValues, prevHash: string): string {
 /**
  * The MAC of a keyed row (migration 6): HMAC-SHA-256 under `key` over the canonical JSON array of
  * every column up to `unaudited`, each spelled out (null included), then the columns of migrations 7
- * to 9 up to the last one set (none on a row without them, so every keyed row written before keeps its
- * MAC; 21 to 24 values before the key's id on a row with them, 20 on every other, so no two rows
+ * to 10 up to the last one set (none on a row without them, so every keyed row written before keeps its
+ * MAC; 21 to 26 values before the key's id on a row with them, 20 on every other, so no two rows
  * share a form), then the key's id and the previous hash. A row with a key id is verified only this
  * way, so the spelling of the unkeyed form above never applies.
  */
@@ -156,9 +168,13 @@ export function rowMac(values: StoredValues, prevHash: string, key: ChainKey): s
     values.callerRequestId, values.unaudited, ...grantValues(values), key.id, prevHash]));
 }
 
-/** `proxy_grant_id`, `reason`, `write_result` and `also_read` up to the last one set: none for a row without any. */
+/** The columns of migrations 7 to 10 in GRANT_COLUMNS order. */
+const grantColumns = (values: StoredValues): Array<string | null> =>
+  [values.proxyGrantId, values.reason, values.writeResult, values.alsoRead, values.contactId, values.paymentType];
+
+/** The columns of migrations 7 to 10 up to the last one set: none for a row without any. */
 function grantValues(values: StoredValues): Array<string | null> {
-  const set = [values.proxyGrantId, values.reason, values.writeResult, values.alsoRead];
+  const set = grantColumns(values);
   while (set.length > 0 && set[set.length - 1] === null) set.pop();
   return set;
 }
@@ -192,6 +208,8 @@ export interface SelectedRow {
   reason: string | null;
   write_result: string | null;
   also_read: string | null;
+  contact_id: string | null;
+  payment_type: string | null;
   /** The chain key's id (migration 6); null for a row written before the chain had a key. */
   key_id: string | null;
   prev_hash: string;
@@ -200,7 +218,7 @@ export interface SelectedRow {
 
 // The text form of `time` gets another name, so an ORDER BY time still sorts the timestamptz column.
 export const SELECT_COLUMNS = `id, to_char(time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS time_utc, request_id, operation, actor_issuer, actor_subject, actor_person_id,
-  client_id, subscription, patient_id, delegation, source_address, outcome, status, phase, service_request_id, withheld, caller_request_id, unaudited, proxy_grant_id, reason, write_result, also_read, key_id, prev_hash, hash`;
+  client_id, subscription, patient_id, delegation, source_address, outcome, status, phase, service_request_id, withheld, caller_request_id, unaudited, proxy_grant_id, reason, write_result, also_read, contact_id, payment_type, key_id, prev_hash, hash`;
 
 export function storedValuesOf(row: SelectedRow): StoredValues {
   return {
@@ -209,6 +227,7 @@ export function storedValuesOf(row: SelectedRow): StoredValues {
       row.subscription, row.patient_id, row.delegation, row.source_address, row.outcome],
     status: row.status, phase: row.phase, serviceRequestId: row.service_request_id, withheld: row.withheld, callerRequestId: row.caller_request_id,
     unaudited: row.unaudited, proxyGrantId: row.proxy_grant_id, reason: row.reason, writeResult: row.write_result, alsoRead: row.also_read,
+    contactId: row.contact_id, paymentType: row.payment_type,
   };
 }
 
@@ -229,6 +248,7 @@ export function recordOf(row: SelectedRow): AuditRecord {
       ...common, outcome: row.outcome, status: row.status ?? 0,
       ...(row.withheld === null ? {} : { withheld: row.withheld }), ...(row.unaudited === null ? {} : { unaudited: row.unaudited }),
       ...(row.write_result === null ? {} : { writeResult: row.write_result }), ...(row.also_read === null ? {} : { alsoRead: row.also_read.split(' ') }),
+      ...(row.contact_id === null ? {} : { contactId: row.contact_id }), ...(isPaymentType(row.payment_type) ? { paymentType: row.payment_type } : {}),
     } satisfies OutcomeRecord;
   if (row.service_request_id !== null) record.serviceRequestId = row.service_request_id;
   if (row.caller_request_id !== null) record.callerRequestId = row.caller_request_id;

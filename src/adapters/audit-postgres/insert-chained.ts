@@ -4,7 +4,7 @@ import type { ChainPoint } from '../audit-query/chain-check.js';
 import { chainedHash, COLUMNS, GENESIS, GRANT_COLUMNS, LATER_COLUMNS, type StoredValues } from './audit-row.js';
 import { lockKey, quotedSchema } from './sql-names.js';
 
-const ARRAY_TYPES = ['timestamptz', ...Array<string>(11).fill('text'), 'smallint', 'text', 'text', 'integer', 'text', 'integer', 'text', 'text', 'text', 'text', 'text', 'text', 'text'];
+const ARRAY_TYPES = ['timestamptz', ...Array<string>(11).fill('text'), 'smallint', 'text', 'text', 'integer', 'text', 'integer', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text'];
 const INSERTED = [...COLUMNS, ...LATER_COLUMNS, 'key_id', 'prev_hash', 'hash', ...GRANT_COLUMNS];
 
 function insertSql(s: string): string {
@@ -42,7 +42,7 @@ export async function insertChained(client: ClientBase, schema: string, batch: r
   for (const values of batch) {
     const hash = chainedHash(values, prev, key);
     [values.time, ...values.text, values.status, values.phase, values.serviceRequestId, values.withheld, values.callerRequestId, values.unaudited,
-      key?.id ?? null, prev, hash, values.proxyGrantId, values.reason, values.writeResult, values.alsoRead].forEach((v, i) => columns[i]?.push(v));
+      key?.id ?? null, prev, hash, values.proxyGrantId, values.reason, values.writeResult, values.alsoRead, values.contactId, values.paymentType].forEach((v, i) => columns[i]?.push(v));
     prev = hash;
   }
   const stored = await client.query<{ id: string | null }>({ name: `pdas-audit-insert-${schema}`, text: insertSql(s), values: columns });

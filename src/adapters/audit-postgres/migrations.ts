@@ -138,6 +138,20 @@ const MIGRATIONS: readonly Migration[] = [
       COMMENT ON COLUMN ${s}.access_log.also_read IS
         'The other reads of the patient''s data the request made and answered besides operation''s, in the order made, space-separated (getJournalNotes getDiagnoses); null on every other row.';`,
   },
+  {
+    // The booking a write was about, and a payment's type (hostile review helper-127, F3), where the answer shows
+    // the booking is the patient's. In the chain only when set (audit-row.ts); the CHECKs are isContactId's and
+    // isPaymentType's, and a type never stands without its booking.
+    version: 10,
+    sql: (s) => `
+      ALTER TABLE ${s}.access_log
+        ADD COLUMN contact_id text CHECK (contact_id ~ '^[A-Za-z0-9._-]{1,64}$'),
+        ADD COLUMN payment_type text CHECK (payment_type IS NULL OR (payment_type IN ('CASH', 'CARD', 'INVOICE') AND contact_id IS NOT NULL));
+      COMMENT ON COLUMN ${s}.access_log.contact_id IS
+        'The booking (ContactId) an arrival or a payment was about, where the answer shows it is the patient''s; null on every other row.';
+      COMMENT ON COLUMN ${s}.access_log.payment_type IS
+        'With a payment''s contact_id, the payment type the request asked (CASH, CARD, INVOICE); the EHR keeps the first one paid. Null on every other row.';`,
+  },
 ];
 
 export const LATEST_VERSION = latestVersion(MIGRATIONS);

@@ -13,6 +13,8 @@ export interface ReportHeading {
 const HEADERS = ['Time', 'Who', 'Client', 'Subscription', 'Operation', 'Outcome', 'Basis', 'Address', 'Request id', 'Service request id', 'Caller request id'];
 /** Only in a report with a record of a proxy grant (docs/proxies.md#audited-and-shown): most have none. */
 const GRANT_HEADERS = ['Proxy grant', 'Reason'];
+/** Only in a report with a write's outcome: what the EHR answered, the booking and a payment's type (OutcomeRecord.writeResult, contactId). */
+const WRITE_HEADERS = ['Answer', 'Booking', 'Payment type'];
 
 const pad = (n: number): string => String(n).padStart(2, '0');
 const wall = (w: WallClock): string => `${w.year}-${pad(w.month)}-${pad(w.day)} ${pad(w.hour)}:${pad(w.minute)}:${pad(w.second)}`;
@@ -38,21 +40,32 @@ function who(r: AuditRecord): string {
 /** The operation, and every other read of the patient's data the request made (OutcomeRecord.alsoRead): `getContacts + getJournalNotes`. */
 const operationOf = (r: AuditRecord): string => (r.phase === undefined && r.alsoRead !== undefined ? [r.operation, ...r.alsoRead].join(' + ') : r.operation);
 
-function cells(r: AuditRecord, zone: string, grants: boolean): string[] {
+/** What a report holds besides every record's columns. */
+interface Extra {
+  grants: boolean;
+  writes: boolean;
+}
+
+function cells(r: AuditRecord, zone: string, extra: Extra): string[] {
+  const outcome = r.phase === undefined ? r : undefined;
   return [
     localTime(new Date(r.time), zone), who(r), r.clientId ?? '-', r.subscription ?? '-', operationOf(r),
     // An attempt shown here has no outcome: the service stopped between the two, so the write may have happened.
     r.phase === 'attempt' ? 'attempted, no outcome recorded' : `${r.outcome} ${r.status}`,
     r.delegation ?? '-', r.sourceAddress || '-', r.requestId, r.serviceRequestId ?? '-', r.callerRequestId ?? '-',
-    ...(grants ? [r.proxyGrantId ?? '-', r.reason ?? '-'] : []),
+    ...(extra.grants ? [r.proxyGrantId ?? '-', r.reason ?? '-'] : []),
+    ...(extra.writes ? [outcome?.writeResult ?? '-', outcome?.contactId ?? '-', outcome?.paymentType ?? '-'] : []),
   ].map(printable);
 }
 
 /** A plain-text table, oldest first, for an operator answering a patient's request. */
 export function formatAccessTable(records: readonly AuditRecord[], h: ReportHeading): string {
-  const grants = records.some((r) => r.proxyGrantId !== undefined || r.reason !== undefined);
-  const headers = grants ? [...HEADERS, ...GRANT_HEADERS] : HEADERS;
-  const rows = [headers, ...records.map((r) => cells(r, h.zone, grants))];
+  const extra = {
+    grants: records.some((r) => r.proxyGrantId !== undefined || r.reason !== undefined),
+    writes: records.some((r) => r.phase === undefined && (r.writeResult !== undefined || r.contactId !== undefined)),
+  };
+  const headers = [...HEADERS, ...(extra.grants ? GRANT_HEADERS : []), ...(extra.writes ? WRITE_HEADERS : [])];
+  const rows = [headers, ...records.map((r) => cells(r, h.zone, extra))];
   const widths = headers.map((_, i) => Math.max(...rows.map((row) => row[i]?.length ?? 0)));
   const line = (row: string[]): string => row.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
   const out = [

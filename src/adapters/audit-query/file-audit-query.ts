@@ -2,13 +2,14 @@ import { createReadStream } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { isAlsoRead } from '../../domain/access-log/also-read.js';
-import type { AuditRecord } from '../../ports/audit-trail.port.js';
+import { isContactId } from '../../domain/writes/contact-id.js';
+import { isPaymentType, type AuditRecord } from '../../ports/audit-trail.port.js';
 import { checkFileChain } from '../audit-file/chain-check.js';
 import { accessesIn, OUTCOME_WITHIN_MS } from './accesses.js';
 import { AuditTrailMissingError, type AuditQuery } from './audit-query.js';
 import type { ChainCheck, ChainCheckOptions } from './chain-check.js';
 
-type Line = Partial<Record<keyof AuditRecord | 'writeResult' | 'alsoRead', unknown>>;
+type Line = Partial<Record<keyof AuditRecord | 'writeResult' | 'alsoRead' | 'contactId' | 'paymentType', unknown>>;
 
 const OUTCOMES = new Set(['allowed', 'denied', 'failed']);
 const optional = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
@@ -25,6 +26,7 @@ function recordOf(line: Line): AuditRecord | undefined {
     record = {
       ...common, outcome: outcome as 'allowed' | 'denied' | 'failed', status,
       ...(typeof line.writeResult === 'string' ? { writeResult: line.writeResult } : {}), ...(isAlsoRead(line.alsoRead) ? { alsoRead: line.alsoRead } : {}),
+      ...(isContactId(line.contactId) ? { contactId: line.contactId } : {}), ...(isPaymentType(line.paymentType) ? { paymentType: line.paymentType } : {}),
     };
   } else {
     return undefined;

@@ -5,14 +5,14 @@
 import { DOCUMENTS, type DocumentKind } from '../ehr-xml/documents.js';
 import type { TimeRange } from '../../domain/time/time-range.js';
 import { compactToEpochMs, isCompactDateTime } from '../../domain/time/local-time.js';
+import { isContactId as takenByApi } from '../../domain/writes/contact-id.js';
 
 const PERSON_ID = /^\d{12}$/;
-const CONTACT_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 export const isPersonId = (id: string): boolean => PERSON_ID.test(id);
 
 /** `.` and `..` match the pattern but are dot-segments that a front proxy may resolve. */
-export const isContactId = (id: string): boolean => CONTACT_ID.test(id) && id !== '.' && id !== '..';
+export const isContactId = (id: string): boolean => takenByApi(id) && id !== '.' && id !== '..';
 
 /** Only the documents the EHR filters (documents.ts) carry a time filter upstream. */
 function rangeQuery(kind: DocumentKind, range: TimeRange, zone: string): string {

@@ -8,6 +8,7 @@
 import { Type } from 'typebox';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../access-log/page-size.js';
 import { LOCAL_DATE_TIME_EXPECTED } from '../time/local-time.js';
+import { CONTACT_ID_PATTERN } from '../writes/contact-id.js';
 import { PAYMENT_TYPES, type PaymentType } from '../writes/payment-types.js';
 
 /** The schema keyword holding what a value must be, as a 400 message says it after "must be". */
@@ -67,7 +68,7 @@ export const AccessLogQuery = Type.Object({
 }, closed);
 
 const CONTACT_ID = {
-  maxLength: 64, pattern: '^[A-Za-z0-9._-]{1,64}$',
+  maxLength: 64, pattern: CONTACT_ID_PATTERN,
   [EXPECTED]: 'a ContactId as the booked-appointments read returns it: 1 to 64 letters, digits, dots, hyphens or underscores, e.g. 4711',
 };
 

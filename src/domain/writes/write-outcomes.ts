@@ -42,3 +42,19 @@ export function fromEhrResult(result: EhrWriteResult): ResultRecord {
     Any: code === undefined ? [] : [{ ReasonCode: code }],
   };
 }
+
+/**
+ * Whether a write's answer shows that its booking is the patient's, so the audit may name it
+ * (OutcomeRecord.contactId): an OK or INFO (the EHR changed, or had already changed, that booking of the
+ * patient's), or an ERROR about a booking found (cancelled, not payable, outside the arrival window).
+ * Never CONTACT_NOT_FOUND, nor an ERROR without a reason this service knows: the id may be anyone's text.
+ */
+export function confirmsBooking(answer: ResultRecord): boolean {
+  const reason = answer.Any?.[0]?.ReasonCode;
+  if (reason === 'CONTACT_NOT_FOUND') return false;
+  if (answer.ResultCode === 'OK' || answer.ResultCode === 'INFO') return true;
+  return answer.ResultCode === 'ERROR' && typeof reason === 'string' && BOOKING_FOUND.has(reason);
+}
+
+/** The ERRORs about a booking that was found: the compiler holds each to a code of WRITE_OUTCOMES. */
+const BOOKING_FOUND: ReadonlySet<string> = new Set<OutcomeCode>(['CONTACT_CANCELLED', 'NOT_PAYABLE', 'OUTSIDE_ARRIVAL_WINDOW']);

@@ -5,6 +5,7 @@ import type { Write } from '../../domain/operations/operation.js';
 import { OPERATIONS } from '../../domain/operations/table.js';
 import type { ResultRecord } from '../../domain/records/index.js';
 import type { PaymentType } from '../../domain/writes/payment-types.js';
+import { confirmsBooking } from '../../domain/writes/write-outcomes.js';
 import { isWriteResult } from '../../ports/audit-trail.port.js';
 import { callerGone } from '../caller-gone.js';
 import { named } from '../openapi/schema-names.js';
@@ -31,6 +32,9 @@ const answerSchema = ({ answer }: Write): TSchema => {
  */
 type Execute = (request: FastifyRequest, access: PatientAccess, abandoned: AbortSignal) => Promise<ResultRecord | ResultRecord[]>;
 
+/** The booking a write's request names, and a payment's type: what its outcome record may name (AuditContext.booking). */
+type Booking = (request: FastifyRequest) => { contactId: string; paymentType?: PaymentType };
+
 /**
  * What the EHR answered, as the outcome record keeps it: `OK ARRIVAL_REGISTERED` (the payment's answer is
  * a list of one), or the ResultCode alone where the EHR's ReasonCode is none the record may hold.
@@ -43,7 +47,7 @@ function writeResultOf(answer: ResultRecord | ResultRecord[]): string | undefine
   return isWriteResult(result.ResultCode) ? result.ResultCode : undefined;
 }
 
-function writeRoute(route: ApiRoute, deps: RouteDependencies, execute: Execute): RouteParts {
+function writeRoute(route: ApiRoute, deps: RouteDependencies, execute: Execute, booking: Booking): RouteParts {
   const op = writeOf(route);
   return {
     ok: answerSchema(op),
@@ -56,6 +60,9 @@ function writeRoute(route: ApiRoute, deps: RouteDependencies, execute: Execute):
       await request.server.recordWriteAttempt(request);
       const answer = await execute(request, access, abandoned);
       request.audit.writeResult = writeResultOf(answer);
+      const result = Array.isArray(answer) ? answer[0] : answer;
+      // Named only once the answer shows the booking is the patient's: never a caller's text about nobody's (helper-127, F3).
+      if (result !== undefined && confirmsBooking(result)) request.audit.booking = booking(request);
       return answer;
     },
   };
@@ -63,10 +70,15 @@ function writeRoute(route: ApiRoute, deps: RouteDependencies, execute: Execute):
 
 /** Operation 2: the appointment named by `id` marked arrived. */
 export const arrivalRoute: RouteKind = (route, deps) => writeRoute(route, deps, (request, access, abandoned) =>
-  deps.markArrived.execute(access, (request.query as { id: string }).id, abandoned));
+  deps.markArrived.execute(access, (request.query as { id: string }).id, abandoned), (request) => ({ contactId: (request.query as { id: string }).id }));
+
+const paymentOf = (request: FastifyRequest): { contactId: string; paymentType: PaymentType } => request.body as { contactId: string; paymentType: PaymentType };
 
 /** Operation 1: the visit of an arrived appointment registered as paid. */
 export const paymentRoute: RouteKind = (route, deps) => writeRoute(route, deps, (request, access, abandoned) => {
-  const body = request.body as { contactId: string; paymentType: PaymentType };
-  return deps.registerPayment.execute(access, body.contactId, body.paymentType, abandoned);
+  const { contactId, paymentType } = paymentOf(request);
+  return deps.registerPayment.execute(access, contactId, paymentType, abandoned);
+}, (request) => {
+  const { contactId, paymentType } = paymentOf(request);
+  return { contactId, paymentType };
 });

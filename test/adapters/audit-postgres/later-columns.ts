@@ -74,10 +74,10 @@ export interface OlderForms {
 /**
  * Rows chained with `forms` into a table of that version, as its service did: every column up to
  * `hash`, then `later` (the newer columns that version already had: `proxy_grant_id` and `reason` of
- * version 7, `write_result` of 8), unkeyed without `key`.
+ * version 7, `write_result` of 8, `also_read` of 9), unkeyed without `key`.
  */
 export async function insertChainedAsOlder(client: pg.ClientBase, schema: string, records: readonly OutcomeRecord[], key: ChainKey | undefined,
-  forms: OlderForms, later: ReadonlyArray<'proxy_grant_id' | 'reason' | 'write_result'> = []): Promise<void> {
+  forms: OlderForms, later: ReadonlyArray<'proxy_grant_id' | 'reason' | 'write_result' | 'also_read'> = []): Promise<void> {
   const { rows } = await client.query<{ hash: string }>(`SELECT hash FROM "${schema}".access_log ORDER BY id DESC LIMIT 1`);
   let prev = rows[0]?.hash ?? GENESIS;
   const columns = ['time', 'request_id', 'operation', 'actor_issuer', 'actor_subject', 'actor_person_id', 'client_id', 'subscription', 'patient_id',
@@ -86,7 +86,7 @@ export async function insertChainedAsOlder(client: pg.ClientBase, schema: string
   for (const record of records) {
     const v = toStoredValues(record);
     const hash = key === undefined ? forms.hash(v, prev) : forms.mac(v, prev, key);
-    const laterValues = later.map((column) => ({ reason: v.reason, proxy_grant_id: v.proxyGrantId, write_result: v.writeResult })[column]);
+    const laterValues = later.map((column) => ({ reason: v.reason, proxy_grant_id: v.proxyGrantId, write_result: v.writeResult, also_read: v.alsoRead })[column]);
     await client.query(`INSERT INTO "${schema}".access_log (${columns.join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})`,
       [v.time, ...v.text, v.status, v.phase, v.serviceRequestId, v.withheld, v.callerRequestId, v.unaudited, key?.id ?? null, prev, hash, ...laterValues]);
     prev = hash;

@@ -17,13 +17,18 @@ const available = await databaseAvailable();
 const FROM = new Date('2026-11-21T08:00:00.000Z');
 const TO = new Date('2026-11-21T10:00:00.000Z');
 
-const attemptOf = (n: number, time: string): AttemptRecord => {
-  const { status: _status, outcome: _outcome, ...fields } = fullRecord(n, { time, operation: 'changeAppointment', serviceRequestId: `svc-${n}` });
+const attemptOf = (n: number, time: string, operation = 'changeAppointment'): AttemptRecord => {
+  const { status: _status, outcome: _outcome, ...fields } = fullRecord(n, { time, operation, serviceRequestId: `svc-${n}` });
   return { ...fields, phase: 'attempt', outcome: 'allowed' };
 };
 // A write answered within the window; one whose outcome came just after it; one the service never answered (it stopped).
-const answered = [attemptOf(1, '2026-11-21T09:00:00.000Z'), fullRecord(1, { time: '2026-11-21T09:00:00.200Z', operation: 'changeAppointment', serviceRequestId: 'svc-1' })];
-const lateOutcome = [attemptOf(2, '2026-11-21T09:59:59.900Z'), fullRecord(2, { time: '2026-11-21T10:00:00.100Z', operation: 'changeAppointment', serviceRequestId: 'svc-2' })];
+// Each outcome names what the EHR answered and the booking, a payment its type (hostile review helper-127, F3): read back by both stores.
+const answered = [attemptOf(1, '2026-11-21T09:00:00.000Z', 'registerPayment'), fullRecord(1, {
+  time: '2026-11-21T09:00:00.200Z', operation: 'registerPayment', serviceRequestId: 'svc-1', writeResult: 'OK PAYMENT_REGISTERED', contactId: '4711', paymentType: 'CARD',
+})];
+const lateOutcome = [attemptOf(2, '2026-11-21T09:59:59.900Z'), fullRecord(2, {
+  time: '2026-11-21T10:00:00.100Z', operation: 'changeAppointment', serviceRequestId: 'svc-2', writeResult: 'INFO ALREADY_ARRIVED', contactId: '4712',
+})];
 const unanswered = attemptOf(3, '2026-11-21T09:30:00.000Z');
 const read = fullRecord(4, { time: '2026-11-21T09:15:00.000Z', serviceRequestId: 'svc-4' });
 const trailRecords: AuditRecord[] = [...answered, read, unanswered, ...lateOutcome];
@@ -36,8 +41,10 @@ async function fill(trail: AuditTrail): Promise<void> {
 function expectEachWriteOnce(records: AuditRecord[]): void {
   expect(records).toEqual([answered[1], read, unanswered]);
   const table = formatAccessTable(records, { patientId: CHILD, from: FROM, to: TO, zone: 'Europe/Stockholm', source: 'test' });
-  expect(table).toMatch(/attempted, no outcome recorded +guardian +127\.0\.0\.1 +req-3 +svc-3 +-$/m);
-  expect(table).toMatch(/allowed 200 +guardian +127\.0\.0\.1 +req-1 +svc-1 +-$/m);
+  expect(table).toMatch(/ +Answer +Booking +Payment type$/m);
+  expect(table).toMatch(/attempted, no outcome recorded +guardian +127\.0\.0\.1 +req-3 +svc-3 +- +- +- +-$/m);
+  expect(table).toMatch(/registerPayment +allowed 200 +guardian +127\.0\.0\.1 +req-1 +svc-1 +- +OK PAYMENT_REGISTERED +4711 +CARD$/m);
+  expect(table).toMatch(/getJournalNotes +allowed 200 +guardian +127\.0\.0\.1 +req-4 +svc-4 +- +- +- +-$/m);
   expect(table).toMatch(/\n3 accesses recorded\.\n$/);
 }
 
