@@ -18,9 +18,14 @@ export interface DemoCredentials {
  * A refused subscription key. Outside demo mode the vendor's own words; in demo mode they go on to say
  * whether a key was sent at all and where the demo key is.
  */
-export function keyRefusal(demo: DemoCredentials | undefined, keySent: boolean): ApiError {
+export function keyRefusal(demo: DemoCredentials | undefined, sent: 'none' | 'one' | 'several'): ApiError {
   if (demo === undefined) return new ApiError(401, MESSAGES.badSubscriptionKey);
-  const what = keySent ? `the key sent is not the demo key, which is in ${demo.keyFile}` : `no subscription key was sent; the demo key is in ${demo.keyFile}`;
+  // Whichever of several keys is the demo key, the caller is told to send one: never which one it was.
+  if (sent === 'several') {
+    return new ApiError(401, `${MESSAGES.badSubscriptionKey} Demo mode: more than one subscription key was sent; send the demo key, which is in ${demo.keyFile}, `
+      + 'once, in the Ocp-Apim-Subscription-Key header.');
+  }
+  const what = sent === 'one' ? `the key sent is not the demo key, which is in ${demo.keyFile}` : `no subscription key was sent; the demo key is in ${demo.keyFile}`;
   return new ApiError(401, `${MESSAGES.badSubscriptionKey} Demo mode: ${what}: send it in the Ocp-Apim-Subscription-Key header.`);
 }
 

@@ -19,3 +19,16 @@ export function presentedSubscriptionKey(request: FastifyRequest): string | unde
   if (typeof fromQuery !== 'string' || (header !== undefined && header !== fromQuery)) return undefined;
   return fromQuery;
 }
+
+/**
+ * Whether a request refused for its key sent more than one: the parameter repeated, the header repeated or
+ * listing several (Node joins a repeated header's lines with commas, and a key holds none: it is configured
+ * in a comma-separated list), or the two with different keys. Asked only for a refusal's words, with the
+ * parameter's value as it came, before presentedSubscriptionKey took it out.
+ */
+export function severalKeysSent(request: FastifyRequest, fromQuery: unknown): boolean {
+  if (Array.isArray(fromQuery)) return true;
+  const header = request.headers['ocp-apim-subscription-key'];
+  if (header === undefined) return false;
+  return header.includes(',') || (fromQuery !== undefined && header !== fromQuery);
+}

@@ -47,6 +47,24 @@ describe('issue 38: 401s in demo mode name the missing credential and where the 
       + `the key sent is not the demo key, which is in ${keyFile()}: send it in the Ocp-Apim-Subscription-Key header.`);
   });
 
+  // The demo key sent twice (a header and the parameter differing, a repeated parameter, a repeated header) was
+  // refused as "not the demo key", which a person who sent the demo key could not act on.
+  it('more than one key: that one key is to be sent, once, whichever of them is the demo key', async () => {
+    const several = `Access denied due to missing or invalid subscription key. Demo mode: more than one subscription key was sent; send the demo key, `
+      + `which is in ${keyFile()}, once, in the Ocp-Apim-Subscription-Key header.`;
+    const key = encodeURIComponent(service.key);
+    const sent = [
+      await get(`/patients/appointments/?subscription-key=${key}&subscription-key=${key}`),
+      await get(`/patients/appointments/?subscription-key=other-key-0123456789`, { 'ocp-apim-subscription-key': service.key }),
+      await (async () => {
+        const res = await fetch(`${service.api}/patients/appointments/`, { headers: [['ocp-apim-subscription-key', service.key], ['ocp-apim-subscription-key', service.key]] });
+        return { status: res.status, text: await res.text() };
+      })(),
+    ];
+    expect(sent.map((res) => [res.status, (JSON.parse(res.text) as { message: string }).message])).toEqual([[401, several], [401, several], [401, several]]);
+    for (const res of sent) for (const secret of secrets) expect(res.text).not.toContain(secret);
+  });
+
   it('the key but no token: that no bearer token was sent, and the demo issuer that gives one', async () => {
     const issuer = /demo authorization server: (\S+)/.exec(service.runtime.notices.join('\n'))?.[1];
     for (const url of ['/patients/appointments/', '/fhir/Patient']) {

@@ -9,7 +9,7 @@ import type { BodilessRequests } from '../bodiless-requests.js';
 import { keyRefusal, noTokenRefusal, type DemoCredentials } from '../demo-refusals.js';
 import { invalidTokenHeaders, NO_TOKEN_HEADERS } from '../error-mapping.js';
 import { operationOf } from '../operation-of.js';
-import { presentedSubscriptionKey, SUBSCRIPTION_KEY_PARAMETER } from '../subscription-key.js';
+import { presentedSubscriptionKey, severalKeysSent, SUBSCRIPTION_KEY_PARAMETER } from '../subscription-key.js';
 
 // RFC 7235 §2.1: the scheme name is case-insensitive (`bearer`, `BEARER`).
 const BEARER = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i;
@@ -35,7 +35,9 @@ export const credentials = fp(async (app: FastifyInstance, opts: { subscriptionK
     const config = request.routeOptions.config;
     if (config?.open === true) return;
     // Asked before presentedSubscriptionKey, which takes the parameter out of the query.
-    const keySent = request.headers['ocp-apim-subscription-key'] !== undefined || Object.hasOwn((request.query as object | undefined) ?? {}, SUBSCRIPTION_KEY_PARAMETER);
+    const query = request.query as Record<string, unknown> | undefined;
+    const fromQuery = query?.[SUBSCRIPTION_KEY_PARAMETER];
+    const keySent = request.headers['ocp-apim-subscription-key'] !== undefined || (query !== undefined && Object.hasOwn(query, SUBSCRIPTION_KEY_PARAMETER));
     const key = presentedSubscriptionKey(request);
     const subscription = key === undefined ? undefined : opts.subscriptionKeys.identify(key);
     request.subscription = subscription;
@@ -45,7 +47,7 @@ export const credentials = fp(async (app: FastifyInstance, opts: { subscriptionK
     const keyless = config?.fhir === true && !keySent;
     if (subscription === undefined && !keyless) {
       // The key's refusal, thrown in preParsing before anything of the token.
-      request.tokenRefusal = keyRefusal(opts.demo, keySent);
+      request.tokenRefusal = keyRefusal(opts.demo, !keySent ? 'none' : opts.demo !== undefined && severalKeysSent(request, fromQuery) ? 'several' : 'one');
       return;
     }
     const authorization = request.headers.authorization ?? '';
