@@ -9,6 +9,7 @@ import { InvalidTokenError, TokenStatusUnavailableError, type TokenFault } from 
 import { EhrError } from '../domain/ehr-error.js';
 import { EndNotRecordedError } from '../domain/notifications/notification-deps.js';
 import { ReadUnavailableError } from '../domain/read-availability/unavailable-read.js';
+import { WriteTurnUnavailableError } from '../ports/write-coordinator.port.js';
 import { ApiError, MESSAGES } from './api-error.js';
 import { AuditUnavailableError, ChangeUnrecordedError } from './plugins/audit-errors.js';
 import { RepeatedMemberError } from './repeated-members.js';
@@ -186,6 +187,12 @@ export function toHttpFailure(err: unknown, door: Door = 'cos'): HttpFailure {
   if (err instanceof RepeatedMemberError) return { status: 400, message: `${memberLabel(err.path)} is given twice: send each member once.`, headers: {}, fault: false };
   if (err instanceof SubscriptionStoreUnavailableError) {
     return { status: 503, message: 'Subscriptions cannot be read or kept right now. Try again later.', headers: { 'retry-after': '5' }, fault: true };
+  }
+  if (err instanceof WriteTurnUnavailableError) {
+    return {
+      status: 503, message: 'Registrations cannot be coordinated between the service\'s instances right now, so nothing was changed. Try again in a minute.',
+      headers: { 'retry-after': '5' }, fault: true,
+    };
   }
   if (err instanceof ProxyGrantsUnavailableError) {
     return { status: 503, message: 'Sharing cannot be checked right now. Try again later.', headers: { 'retry-after': '5' }, fault: true };

@@ -344,8 +344,8 @@ export async function selectWriteCoordinator({ config, logger, metrics }: Select
   return new RedisCoordinator(redis.client, {
     lockTtlMs: config.ehrTimeoutMs + 10_000, waitMs,
     onUnavailable: () => {
-      metrics.writeCoordinationFallbacks.inc();
-      logger.warn('Redis unreachable: identical writes are serialised within this instance only');
+      metrics.writesRefusedUncoordinated.inc();
+      logger.warn('Redis unreachable: arrivals and payments are refused (503) until it answers, so that no instance makes one twice');
     },
   });
 }

@@ -5,6 +5,7 @@ import { InProcessCoordinator } from '../../src/adapters/write-coordination/in-p
 import { RedisCoordinator } from '../../src/adapters/write-coordination/redis-coordinator.js';
 import { EhrError } from '../../src/domain/ehr-error.js';
 import { AnswerAbandonedError } from '../../src/ports/answer-memory.port.js';
+import { toHttpFailure } from '../../src/http/error-mapping.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { redisUrl, skipWithoutRedis } from '../support/redis.js';
 
@@ -188,14 +189,26 @@ describe.skipIf(await skipWithoutRedis())('RedisCoordinator', () => {
     expect(after.made).toEqual(['next']);
   });
 
-  it('falls back to in-process turns while Redis is unreachable, and reports it', async () => {
-    const [a] = coordinators();
+  // Hostile review helper-133, F2: with Redis unreachable each instance took turns only with itself, and two
+  // instances over a FHIR server without conditional create each registered one visit's payment. A write
+  // whose turn cannot be taken across the instances is refused, and made nowhere.
+  it('refuses, and makes nothing, while Redis is unreachable; reports it; and takes turns again once it answers', async () => {
+    const [a, b] = coordinators();
     proxy.cut();
     const before = unavailable.length;
     const p = probe();
-    await Promise.all(Array.from({ length: 5 }, () => a?.exclusive('down', STAYING, p.write)));
-    expect(p.stats()).toEqual({ maxConcurrent: 1, calls: 5 });
+    const tried = await Promise.allSettled(Array.from({ length: 6 }, (_, i) => (i % 2 === 0 ? a : b)?.exclusive('down', STAYING, p.write)));
+    expect(tried.map((t) => (t.status === 'rejected' ? (t.reason as Error).name : 'made'))).toEqual(Array.from({ length: 6 }, () => 'WriteTurnUnavailableError'));
+    expect(p.stats().calls).toBe(0);
     expect(unavailable.length).toBeGreaterThan(before);
+    const refused = tried[0]?.status === 'rejected' ? toHttpFailure(tried[0].reason) : undefined;
+    expect(refused).toEqual({
+      status: 503, headers: { 'retry-after': '5' }, fault: true,
+      message: 'Registrations cannot be coordinated between the service\'s instances right now, so nothing was changed. Try again in a minute.',
+    });
     proxy.restore();
+    await new Promise((r) => setTimeout(r, 300));
+    await Promise.all(Array.from({ length: 4 }, (_, i) => (i % 2 === 0 ? a : b)?.exclusive('down', STAYING, p.write)));
+    expect(p.stats()).toEqual({ maxConcurrent: 1, calls: 4 });
   });
 });

@@ -72,7 +72,7 @@ describe('issue 38 part 2: the dashboard and the alerts query what the service e
       'pdas_http_requests_total', 'pdas_http_request_duration_seconds_bucket', 'pdas_rate_limit_rejections_total',
       'pdas_ehr_call_duration_seconds_bucket', 'pdas_ehr_errors_total', 'pdas_ehr_circuit_breaker_open',
       'pdas_dependency_up', 'pdas_dependency_changes_total', 'pdas_audit_write_duration_seconds_bucket', 'pdas_audit_write_failures_total',
-      'pdas_rate_limit_unenforced_total', 'pdas_write_coordination_local_total', 'pdas_tls_certificate_expiry_timestamp_seconds',
+      'pdas_rate_limit_unenforced_total', 'pdas_write_coordination_refused_total', 'pdas_tls_certificate_expiry_timestamp_seconds',
       'pdas_nodejs_eventloop_lag_p99_seconds', 'pdas_nodejs_eventloop_lag_p50_seconds', 'pdas_nodejs_heap_size_used_bytes',
       'pdas_nodejs_heap_size_total_bytes', 'pdas_process_resident_memory_bytes', 'pdas_process_cpu_seconds_total',
     ]));

@@ -80,9 +80,10 @@ export class PrometheusMetrics implements RequestMetrics, MetricsExposition {
     name: 'pdas_audit_head_failures_total', help: 'Signed heads of the audit chain that could not be made (the audit store away).', registers: [this.registry],
   });
 
-  readonly writeCoordinationFallbacks = new Counter({
-    name: 'pdas_write_coordination_local_total',
-    help: 'Writes serialised only within this instance because Redis was unreachable.', registers: [this.registry],
+  readonly writesRefusedUncoordinated = new Counter({
+    name: 'pdas_write_coordination_refused_total',
+    help: 'Arrivals and payments refused (503), and not made, because Redis was unreachable: their turns could not be taken across instances.',
+    registers: [this.registry],
   });
 
   /** What /health/ready asked last, per dependency: the instance is ready while every one is 1. */

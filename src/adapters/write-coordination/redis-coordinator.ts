@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import { AnswerAbandonedError } from '../../ports/answer-memory.port.js';
-import type { WriteCoordinator } from '../../ports/write-coordinator.port.js';
+import { WriteTurnUnavailableError, type WriteCoordinator } from '../../ports/write-coordinator.port.js';
 import { InProcessCoordinator, stillInProgress } from './in-process-coordinator.js';
 
 // Deletes the lock only if it is still ours: an expired lock taken over by another instance stays.
@@ -21,8 +21,10 @@ export interface RedisCoordinatorOptions {
 
 /**
  * A short lock per write key in Redis (SET NX PX, released by compare-and-delete), shared by all
- * instances. Keys are hashed: no identity number is stored in Redis. If Redis cannot be reached,
- * writes are still serialised within this instance and the outage is reported, as for rate limits.
+ * instances. Keys are hashed: no identity number is stored in Redis. If Redis cannot be reached, a
+ * write is refused (WriteTurnUnavailableError) and the outage reported: unlike a rate limit, which lets
+ * requests through, a write made with turns taken only within one instance could be made twice by two
+ * (an EHR that checks before it creates, as a FHIR server without conditional create is written to).
  */
 export class RedisCoordinator implements WriteCoordinator {
   private readonly local: InProcessCoordinator;
@@ -47,7 +49,7 @@ export class RedisCoordinator implements WriteCoordinator {
         acquired = await this.redis.set(lockKey, token, 'PX', this.options.lockTtlMs, 'NX');
       } catch (err) {
         this.options.onUnavailable(err);
-        return this.begun(abandoned, write);
+        throw new WriteTurnUnavailableError();
       }
       if (acquired === 'OK') break;
       const left = deadline - performance.now();
