@@ -6,7 +6,7 @@ import type { ChainPoint } from '../audit-query/chain-check.js';
 import { auditPool } from './audit-pool.js';
 import { GENESIS, toStoredValues, type StoredValues } from './audit-row.js';
 import { describePgError, withBoundedClient } from './bounded-client.js';
-import { insertChained } from './insert-chained.js';
+import { AuditChainCutError, insertChained } from './insert-chained.js';
 import { migrate } from './migrations.js';
 import { quotedSchema } from './sql-names.js';
 
@@ -56,6 +56,8 @@ export class PostgresAuditTrail implements AuditTrail, ChainHeadSource {
   private available = true;
   /** The newest row this process stored: what its signed heads name, so a row cut from the table later shows. */
   private lastStored: ChainPoint | undefined;
+  /** Set once that row was found gone or changed: nothing is stored over the loss until a restart (insertChained). */
+  private cut: AuditChainCutError | undefined;
 
   private constructor(private readonly pool: pg.Pool, private readonly options: PostgresAuditTrailOptions) {
     this.schema = options.schema ?? 'audit';
@@ -101,7 +103,7 @@ export class PostgresAuditTrail implements AuditTrail, ChainHeadSource {
   }
 
   async ping(): Promise<boolean> {
-    if (this.closing) return false;
+    if (this.closing || this.cut !== undefined) return false;
     try {
       await this.ensureMigrated();
       // A standby after a failover, or a role without INSERT, answers reads but takes no record.
@@ -140,7 +142,8 @@ export class PostgresAuditTrail implements AuditTrail, ChainHeadSource {
       const batch = this.queue.splice(0, MAX_BATCH);
       try {
         await this.ensureMigrated();
-        this.lastStored = await withBoundedClient(this.pool, this.appendTimeoutMs, (c) => insertChained(c, this.schema, batch.map((p) => p.values), this.options.key));
+        const stored = this.lastStored;
+        this.lastStored = await withBoundedClient(this.pool, this.appendTimeoutMs, (c) => insertChained(c, this.schema, batch.map((p) => p.values), this.options.key, stored));
         this.noteSuccess();
         for (const p of batch) this.settle(p);
       } catch (err) {
@@ -173,6 +176,16 @@ export class PostgresAuditTrail implements AuditTrail, ChainHeadSource {
   }
 
   private noteFailure(err: unknown): void {
+    if (err instanceof AuditChainCutError) {
+      if (this.cut === undefined) {
+        this.options.onWarning(`PostgreSQL audit chain cut back or rewritten under the running service: ${err.message}. Nothing is stored over `
+          + 'the loss and patient data is withheld until the service is restarted. Find out who changed the table, and check the chain with its '
+          + 'signed heads (npm run audit -- --verify --head <the service log>).');
+      }
+      this.cut = err;
+      this.available = false;
+      return;
+    }
     if (this.migrated && SCHEMA_GONE.has(String((err as { code?: unknown }).code))) {
       this.migrated = false;
       this.options.onWarning('PostgreSQL audit table disappeared while the service ran; it is not created again (a new hash chain would hide the loss) and patient data is withheld until it is restored. Find out who removed it.');

@@ -124,6 +124,9 @@ export class ChainWalk {
   private readonly heads = new Map<number, HeadClaim[]>();
   /** A chain key was given: records without a key id must be vouched for. */
   private readonly keysGiven: boolean;
+  /** The ids the signed heads name, ascending, and the first of them the walk has not yet reached. */
+  private readonly headIds: number[];
+  private nextHead = 0;
   /** The first record without a key id that nothing after it vouches for yet, and the newest record before it. */
   private unvouched: { record: ChainBreak; before: ChainPoint | undefined } | undefined;
 
@@ -137,11 +140,18 @@ export class ChainWalk {
       else if (head.id < (this.from?.id ?? 1)) this.headsBeforeCheckpoint += 1;
       else this.heads.set(head.id, [...(this.heads.get(head.id) ?? []), head]);
     }
+    this.headIds = [...this.heads.keys()].sort((a, b) => a - b);
   }
 
   /** Takes the next record; the break, once there is one (later records change nothing). */
   take(record: ChainLink): ChainBreak | undefined {
     if (this.broken !== undefined || (this.from !== undefined && this.checked === 0 && record.id < this.from.id)) return this.broken;
+    const passed = this.headPassedBy(record.id);
+    if (passed !== undefined) {
+      const { unit } = this;
+      this.broken = { id: passed.id, time: undefined, why: `the signed head of ${passed.at} names ${unit} ${passed.id}, which is missing: it was removed, and the ${unit}s after it were stored over the gap` };
+      return this.broken;
+    }
     const why = this.from !== undefined && this.checked === 0
       ? this.checkpointProblem(record.id === this.from.id ? record : undefined)
       : record.unreadable === true ? 'it is not a readable record'
@@ -165,6 +175,21 @@ export class ChainWalk {
     else this.unvouched ??= { record: { id: record.id, time: record.time, why: UNKEYED_UNVOUCHED }, before: this.newest };
     this.newest = { id: record.id, hash: record.hash, ...(record.time === undefined ? {} : { time: record.time }) };
     return undefined;
+  }
+
+  /**
+   * A signed head naming a record the walk went past without meeting, `id` being the next record's: it was
+   * removed. In PostgreSQL ids come from a sequence, so rows stored after a cut take later ids and link to
+   * the row before it, a chain intact but for what the head says (hostile review helper-133, F1).
+   */
+  private headPassedBy(id: number): HeadClaim | undefined {
+    const named = this.headIds[this.nextHead];
+    if (named === undefined || named > id) return undefined;
+    if (named === id) {
+      this.nextHead += 1;
+      return undefined;
+    }
+    return this.heads.get(named)?.[0];
   }
 
   /** After the last record: what the walk found. A checkpoint or a signed head past the trail's end is a break too. */

@@ -30,6 +30,8 @@ interface Trail {
   rewrite(from: number, how: Rewrite): Promise<void>;
   /** The records from `from` on removed: no hash needs recomputing. */
   cut(from: number): Promise<void>;
+  /** Record `n` stored by a service (under k2) started on the trail as it is now, as a restarted instance would. */
+  append(n: number): Promise<void>;
 }
 
 interface Store {
@@ -74,6 +76,11 @@ const FILE: Store = {
       verify: (args) => runScript('audit.ts', ['--verify', ...args], { DATA_DIR: dataDir, AUDIT_CHAIN_KEY_FILE: '' }),
       rewrite: (from, how) => rewriteFileTail(file, from, how, (record) => { record.outcome = 'denied'; }),
       cut: async (from) => writeFile(file, `${(await readFile(file, 'utf8')).split('\n').slice(0, from - 1).join('\n')}\n`),
+      append: async (n) => {
+        const trail = await FileAuditTrail.open(file, { key: k2 });
+        await trail.append(fullRecord(n));
+        await trail.close();
+      },
     };
   },
 };
@@ -94,6 +101,11 @@ const POSTGRES: Store = {
       verify: (args) => runScript('audit.ts', ['--verify', '--schema', schema, ...args], { DATABASE_URL: databaseUrl(), AUDIT_CHAIN_KEY_FILE: '' }),
       rewrite: (from, how) => rewritePostgresTail(pool, schema, from, how),
       cut: (from) => asOwner(pool, schema, 'DELETE FROM $t WHERE id >= $1', [from]),
+      append: async (n) => {
+        const trail = PostgresAuditTrail.create({ connectionString: databaseUrl(), schema, key: k2, onWarning: () => undefined });
+        await trail.append(fullRecord(n));
+        await trail.close();
+      },
     };
   },
 };
@@ -191,6 +203,22 @@ describe.each(stores)('issue 44 item 6: $name, keyed', RUNS_COMMANDS, ({ unit, f
     expect(alone.code).toBe(0);
     expect(withHead.code).toBe(BROKEN);
     expect(withHead.stdout).toMatch(new RegExp(`BROKEN at ${unit} 5: the signed head of ${HEAD_AT} names ${unit} 5, and the trail ends before it: ${unit} 5 was removed\\.`));
+    expect(withHead.stdout).toMatch(new RegExp(`Last intact ${unit} 4, `));
+  });
+
+  // Hostile review helper-133, F1: in PostgreSQL a row's id comes from a sequence, so rows stored after a cut
+  // take later ids and link to the row before the cut. The signed head naming a removed row was passed over
+  // (counted as not found) and the check said intact.
+  it('the newest records removed and records stored after them: the signed head names the first one missing', async () => {
+    const trail = await fresh();
+    await trail.cut(5);
+    await trail.append(7);
+    const [alone, withHead] = await Promise.all([trail.verify(keyed()), trail.verify(keyed(['--head', trail.headFile]))]);
+    expect(alone.code).toBe(0);
+    expect(withHead.code).toBe(BROKEN);
+    expect(withHead.stdout).toMatch(new RegExp(`BROKEN at ${unit} 5`));
+    expect(withHead.stdout).toContain(unit === 'record' ? `the signed head of ${HEAD_AT} names record 5, which is missing: it was removed, and the records after it were stored over the gap.`
+      : `it holds another hash than the signed head of ${HEAD_AT} recorded`);
     expect(withHead.stdout).toMatch(new RegExp(`Last intact ${unit} 4, `));
   });
 
