@@ -26,6 +26,9 @@ export function lineLink(text: string, id: number, keys: ReadonlyMap<string, Cha
   const key = keyId === undefined ? undefined : keys.get(keyId);
   const content = JSON.stringify(rest);
   return {
+    // The service writes each line as JSON.stringify writes it; the hash is of the parsed record, so a line
+    // spelled otherwise (an escape, a space) would hash alike and read otherwise (hostile review helper-133, F3).
+    ...(JSON.stringify(parsed) === text ? {} : { respelled: true }),
     id, time: typeof rest.time === 'string' ? rest.time : undefined,
     link: typeof rest.prev === 'string' ? rest.prev : '', hash: typeof hash === 'string' ? hash : '',
     own: typeof hash === 'string' && (keyId === undefined ? unkeyedHex(content) : key !== undefined && macHex(key, content)) === hash,

@@ -93,8 +93,11 @@ export interface ChainLink {
   key?: string | undefined;
   /** It names a key none of the key files given holds, so `own` could not be computed. */
   unknownKey?: boolean;
+  /** A file's line that is not spelled as the service writes its lines, though it may parse to a record that matches its hash. */
+  respelled?: true;
 }
 
+const RESPELLED = 'it is not spelled as the service writes its lines: it was altered';
 const UNKNOWN_KEY = (key: string): string => `it is keyed with key id ${JSON.stringify(key)}, which no key file given holds: give the file that holds that key, or the record was forged`;
 const UNKEYED_AFTER_KEYED = 'it carries no key id after keyed records: it was rewritten without the chain key';
 const UNKEYED_UNVOUCHED = 'it carries no key id, and no keyed record, signed head or checkpoint after it vouches for it: '
@@ -219,6 +222,7 @@ export class ChainWalk {
     if (record.unknownKey === true && record.key !== undefined) return UNKNOWN_KEY(record.key);
     if (record.key === undefined && this.keyed.size > 0) return UNKEYED_AFTER_KEYED;
     if (!record.own) return ALTERED;
+    if (record.respelled === true) return RESPELLED;
     const other = this.heads.get(record.id)?.find((h) => h.hash !== record.hash);
     return other === undefined ? undefined
       : `it holds another hash than the signed head of ${other.at} recorded: it, or a record before it, was rewritten after that head was signed`;

@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import { open, type FileHandle } from 'node:fs/promises';
 import { AuditFeedUnavailableError, type AuditFeed, type FedRecord, type FeedPage } from '../../ports/audit-feed.port.js';
+import { ESCAPE } from './trail-lines.js';
 
 export interface FileAuditFeedOptions {
   onWarning?: (msg: string) => void;
@@ -24,7 +25,8 @@ const MAX_LINE = 1024 * 1024;
 const TAG_BYTES = 64;
 const POSITION = /^file:(\d{1,15}):([0-9a-f]{16})?$/;
 const OUTCOMES = new Set(['allowed', 'denied', 'failed']);
-const NAMES_A_PATIENT = Buffer.from('"patientId":"');
+/** The key of a record naming a patient, however the line is spaced; spelled otherwise, the line holds an escape (ESCAPE). */
+const NAMES_A_PATIENT = Buffer.from('"patientId"');
 
 const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
@@ -126,7 +128,7 @@ export class FileAuditFeed implements AuditFeed {
   }
 
   private lineRecord(line: Buffer, start: number): FedRecord | undefined {
-    if (line.indexOf(NAMES_A_PATIENT) < 0) return undefined;
+    if (line.indexOf(NAMES_A_PATIENT) < 0 && line.indexOf(ESCAPE) < 0) return undefined;
     let parsed: unknown;
     try {
       parsed = JSON.parse(line.toString('utf8'));

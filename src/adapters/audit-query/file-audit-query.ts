@@ -62,7 +62,8 @@ export class FileAuditQuery implements AuditQuery {
       // Most lines are about other patients: skip them before paying for JSON.parse, unless the
       // line is visibly torn, which must be reported whoever it was about.
       const whole = text.trimEnd().endsWith('}');
-      if (whole && !text.includes(patientId)) continue;
+      // The number's digits, or an escape that may spell them otherwise (trail-lines.ts ESCAPE): recordOf compares what it parses.
+      if (whole && !text.includes(patientId) && !text.includes('\\')) continue;
       let record: AuditRecord | undefined;
       try {
         record = whole ? recordOf(JSON.parse(text) as Line) : undefined;
