@@ -77,9 +77,11 @@ export class FileAuditFeed implements AuditFeed {
     const offset = Number(parsed?.[1] ?? Number.NaN);
     if (parsed === null) {
       this.onWarning('the audit feed\'s position is not one this trail gave: it goes on from the trail\'s end');
-    } else if (offset > size || await tagAt(handle, offset) !== (parsed[2] ?? '')) {
-      this.onWarning(`the audit trail is shorter than the feed's position (${size} < ${offset} bytes) or is another file now (rotated or restored): `
-        + 'the feed goes on from its end, and entries written in between are not told');
+    } else if (offset > size) {
+      this.onWarning(`the audit trail is shorter than the feed's position (${size} < ${offset} bytes): the feed goes on from its end, and entries written in between are not told`);
+    } else if (await tagAt(handle, offset) !== (parsed[2] ?? '')) {
+      this.onWarning('the audit trail before the feed\'s position is not the one the feed read: it is another file now (rotated or restored), '
+        + 'or its lines were changed; the feed goes on from its end, and entries written in between are not told');
     } else {
       return this.readFrom(handle, offset, limit);
     }
