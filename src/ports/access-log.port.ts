@@ -16,6 +16,8 @@ export interface LoggedAccess {
   operation: string;
   /** The other reads of the patient's data the request made, when it named any (OutcomeRecord.alsoRead). */
   alsoRead?: string[];
+  /** What the EHR answered a write, `ERROR OUTSIDE_ARRIVAL_WINDOW` (OutcomeRecord.writeResult). */
+  writeResult?: string;
   outcome: 'allowed' | 'denied' | 'failed';
   status: number;
   /** The identity number of the person whose token made the request, if a person's. */

@@ -38,6 +38,7 @@ export class MemoryAuditTrail implements AuditTrail, AccessLogReader {
       if (r.proxyGrantId !== undefined) access.proxyGrantId = r.proxyGrantId;
       if (r.reason !== undefined) access.reason = r.reason;
       if (r.alsoRead !== undefined) access.alsoRead = r.alsoRead;
+      if (r.writeResult !== undefined) access.writeResult = r.writeResult;
       found.push({ position: { timeMs: ms, id: String(i + 1) }, access });
     }
     return found;

@@ -203,6 +203,29 @@ describe('writes are audited before the EHR is asked (docs/contract.md#what-neve
     }
   });
 
+  // Hostile review helper-133, F4: a check-in refused outside its window, a repeat and a not-found one were each
+  // "allowed" (Genomförd / Done, AuditEvent outcome 0) in the patient's log, as the one made was.
+  it('the patient\'s access log says what came of each write, on both doors', async () => {
+    const token = await t.personToken(ADULT);
+    const own = await bookingInWindow(t, ADULT);
+    const requestIds: string[] = [];
+    for (const id of [own.ContactId, own.ContactId, '99999999999']) requestIds.push(String((await arrive(id, token)).headers['x-request-id']));
+    const log = (await t.call({ method: 'GET', url: '/patients/accesslog/?limit=500', token }))
+      .json<Array<{ requestId: string; operation: string; outcome: string; result?: { code: string } }>>();
+    const entries = requestIds.map((id) => log.find((e) => e.requestId === id));
+    expect(entries.map((e) => [e?.outcome, e?.result?.code.split(' ')[0]])).toEqual([['allowed', expect.stringMatching(/^(OK|INFO)$/)], ['allowed', 'INFO'], ['allowed', 'ERROR']]);
+    expect(entries[2]?.result).toEqual({ code: 'ERROR CONTACT_NOT_FOUND', displayName: { sv: 'Ej registrerad: besöket hittades inte', en: 'Not registered: the appointment was not found' } });
+    const fhir = await t.call({ method: 'GET', url: '/patients/accesslog/?limit=500', token, headers: { accept: 'application/fhir+json' } });
+    const events = fhir.json<{ entry: Array<{ resource: { outcome: string; outcomeDesc: string; entity: Array<{ what: { identifier?: { value: string } } }> } }> }>().entry.map((e) => e.resource);
+    const notFound = events.find((e) => e.entity.some((x) => x.what.identifier?.value === requestIds[2]));
+    expect([notFound?.outcome, notFound?.outcomeDesc]).toEqual(['4', 'Not registered: the appointment was not found']);
+    const repeat = events.find((e) => e.entity.some((x) => x.what.identifier?.value === requestIds[1]));
+    expect([repeat?.outcome, repeat?.outcomeDesc]).toEqual(['0', 'Arrival was already registered']);
+    // A read's entry has none.
+    const reads = log.filter((e) => e.operation !== 'changeAppointment' && e.operation !== 'registerPayment');
+    expect([reads.length > 0, reads.every((e) => e.result === undefined)]).toEqual([true, true]);
+  });
+
   it('issue 12 item 2: a write refused before the EHR could be asked (403, 400) leaves no attempt record, only its outcome', async () => {
     const before = t.audit.records.length;
     expect((await arrive('1', await t.personToken(ADULT), { patient: CHILD })).statusCode).toBe(403);

@@ -5,11 +5,11 @@ import { quotedSchema } from '../audit-postgres/sql-names.js';
 
 /**
  * One entry as the page's JSON array holds it: `[id, timeMs, requestId, operation, actorPersonId, clientId, subscription, delegation, outcome, status,
- * proxyGrantId, reason, alsoRead]`;
+ * proxyGrantId, reason, alsoRead, writeResult]`;
  * `requestId` is the service's own id (`service_request_id`, else, in a row older than that column, `request_id`).
  */
 type Row = [string, number, string, string, string | null, string | null, string | null, string | null, LoggedAccess['outcome'], number,
-  string | null, string | null, string | null];
+  string | null, string | null, string | null, string | null];
 
 /**
  * One statement for every page, prepared once per connection. The inner query walks the
@@ -20,9 +20,9 @@ type Row = [string, number, string, string, string | null, string | null, string
  */
 export const pageSql = (s: string): string => `
   SELECT coalesce(json_agg(json_build_array(id::text, (extract(epoch FROM time) * 1000)::bigint, service_id, operation,
-           actor_person_id, client_id, subscription, delegation, outcome, status, proxy_grant_id, reason, also_read) ORDER BY time, id), '[]'::json) AS page
+           actor_person_id, client_id, subscription, delegation, outcome, status, proxy_grant_id, reason, also_read, write_result) ORDER BY time, id), '[]'::json) AS page
     FROM (SELECT id, time, coalesce(service_request_id, request_id) AS service_id, operation, actor_person_id, client_id, subscription, delegation, outcome, status,
-                 proxy_grant_id, reason, also_read
+                 proxy_grant_id, reason, also_read, write_result
             FROM ${s}.access_log
            WHERE patient_id = $1 AND phase = 'outcome'
              AND time >= greatest($2::timestamptz, $4::timestamptz) AND time <= $3::timestamptz
@@ -43,7 +43,7 @@ const LAST_MS = Date.parse('9999-12-31T23:59:59.999Z');
 const timestampOf = (ms: number): string => (ms < FIRST_MS ? FAR_PAST : ms > LAST_MS ? FAR_FUTURE : new Date(ms).toISOString());
 
 function stored(row: Row): StoredAccess {
-  const [id, timeMs, requestId, operation, actorPersonId, clientId, subscription, delegation, outcome, status, proxyGrantId, reason, alsoRead] = row;
+  const [id, timeMs, requestId, operation, actorPersonId, clientId, subscription, delegation, outcome, status, proxyGrantId, reason, alsoRead, writeResult] = row;
   const access: LoggedAccess = { timeMs, requestId, operation, outcome, status };
   if (actorPersonId !== null) access.actorPersonId = actorPersonId;
   if (clientId !== null) access.clientId = clientId;
@@ -52,6 +52,7 @@ function stored(row: Row): StoredAccess {
   if (proxyGrantId !== null) access.proxyGrantId = proxyGrantId;
   if (reason !== null) access.reason = reason;
   if (alsoRead !== null) access.alsoRead = alsoRead.split(' ');
+  if (writeResult !== null) access.writeResult = writeResult;
   return { position: { timeMs, id }, access };
 }
 

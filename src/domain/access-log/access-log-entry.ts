@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { BASES, BASIS_NAMES, LOG_OUTCOMES, OUTCOME_NAMES, operationDisplayName, type LogBasis } from './display-names.js';
+import { BASES, BASIS_NAMES, LOG_OUTCOMES, OUTCOME_NAMES, operationDisplayName, writeResultDisplayName, type LogBasis } from './display-names.js';
 import type { DisplayName } from '../operations/operation.js';
 import type { GrantParties, LoggedAccess } from '../../ports/access-log.port.js';
 import { ALSO_READ_MAX } from './also-read.js';
@@ -34,6 +34,13 @@ export const AccessLogEntrySchema = Type.Object({
       + 'the journal notes a FHIR search of care contacts included, each section of a FHIR `$summary`. Absent when it read one kind.',
   })),
   outcome: enumOf(LOG_OUTCOMES, `What came of it: ${named(OUTCOME_NAMES)}. Refused: no right of access, or a bad request; failed: nothing was shown.`),
+  result: Type.Optional(Type.Object({
+    code: Type.String({ maxLength: 70, pattern: '^(OK|INFO|ERROR)( [A-Z][A-Z_]{0,63})?$', description: 'The ResultCode and ReasonCode, e.g. ERROR OUTSIDE_ARRIVAL_WINDOW.' }),
+    displayName: DisplayNameSchema,
+  }, {
+    description: 'On an arrival or a payment the EHR answered: what came of it (an outcome `allowed` says only that the caller was let ask). '
+      + 'Absent on every other entry.',
+  })),
   basis: enumOf(BASES, `On what basis: ${named(BASIS_NAMES)}. The last two are a person whose right to act for the patient was not established.`),
   actorPersonId: Type.Optional(Type.String({
     pattern: '^[0-9]{12}$',
@@ -171,6 +178,7 @@ export function entryOf(a: LoggedAccess, patientId: string, viewer: LogViewer, z
     operationDisplayName: operationDisplayName(a.operation),
     ...(a.alsoRead === undefined ? {} : { alsoRead: a.alsoRead.map((operation) => ({ operation, operationDisplayName: operationDisplayName(operation) })) }),
     outcome,
+    ...(a.writeResult === undefined ? {} : { result: { code: a.writeResult, displayName: writeResultDisplayName(a.writeResult) } }),
     basis,
     clientApplication: clientOf(a, names),
     requestId: SERVICE_ID.test(a.requestId) ? a.requestId : '',

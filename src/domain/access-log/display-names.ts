@@ -4,6 +4,7 @@ import { isProxyEventName, PROXY_EVENTS } from '../operations/proxy-events.js';
 import { isSubscriptionOperationName, SUBSCRIPTION_OPERATIONS } from '../operations/subscription-operations.js';
 import { isOperationName, OPERATIONS } from '../operations/table.js';
 import type { DisplayName } from '../operations/operation.js';
+import { WRITE_OUTCOMES, type OutcomeCode } from '../writes/write-outcomes.js';
 
 /**
  * What a patient reads in their access log, in Swedish and English (HSLF-FS 2016:40 4 kap. 9 §: the
@@ -55,3 +56,33 @@ export const BASIS_NAMES: Readonly<Record<LogBasis, DisplayName>> = {
   refused: { sv: 'Obehörig person, nekad', en: 'A person without the right to access, refused' },
   unverified: { sv: 'Person vars behörighet inte hann prövas', en: 'A person whose right to access could not be checked' },
 };
+
+/** What came of a write, by the reason the EHR gave (WRITE_OUTCOMES): the compiler holds every reason to a name. */
+const WRITE_RESULT_NAMES: Readonly<Record<OutcomeCode, DisplayName>> = {
+  ARRIVAL_REGISTERED: { sv: 'Ankomsten registrerades', en: 'Arrival registered' },
+  ALREADY_ARRIVED: { sv: 'Ankomsten var redan registrerad', en: 'Arrival was already registered' },
+  PAYMENT_REGISTERED: { sv: 'Betalningen registrerades', en: 'Payment registered' },
+  ALREADY_PAID: { sv: 'Besöket var redan betalt', en: 'The visit was already paid' },
+  CONTACT_NOT_FOUND: { sv: 'Ej registrerad: besöket hittades inte', en: 'Not registered: the appointment was not found' },
+  CONTACT_CANCELLED: { sv: 'Ej registrerad: besöket är avbokat', en: 'Not registered: the appointment is cancelled' },
+  NOT_PAYABLE: { sv: 'Ej registrerad: betalning registreras först efter ankomst', en: 'Not registered: payment is registered only after arrival' },
+  OUTSIDE_ARRIVAL_WINDOW: { sv: 'Ej registrerad: utanför tiden för ankomstregistrering', en: 'Not registered: outside the time for arrival registration' },
+};
+
+/** A write's answer whose reason this version does not know (written by another EHR, or a newer version), by its result code alone. */
+const RESULT_CODE_NAMES: Readonly<Record<'OK' | 'INFO' | 'ERROR', DisplayName>> = {
+  OK: { sv: 'Genomförd', en: 'Done' },
+  INFO: { sv: 'Redan gjord', en: 'Already done' },
+  ERROR: { sv: 'Ej genomförd', en: 'Not done' },
+};
+
+/**
+ * What a write's answer (OutcomeRecord.writeResult, `ERROR OUTSIDE_ARRIVAL_WINDOW`) came to, as the patient reads it: an
+ * arrival refused is not "Genomförd" because the caller was let ask (hostile review helper-133, F4).
+ */
+export function writeResultDisplayName(writeResult: string): DisplayName {
+  const [resultCode = '', reason = ''] = writeResult.split(' ');
+  const known = Object.hasOwn(WRITE_OUTCOMES, reason) ? reason as OutcomeCode : undefined;
+  if (known !== undefined && WRITE_OUTCOMES[known][0] === resultCode) return WRITE_RESULT_NAMES[known];
+  return RESULT_CODE_NAMES[resultCode === 'OK' || resultCode === 'INFO' ? resultCode : 'ERROR'];
+}

@@ -92,8 +92,9 @@ export function auditEvent(e: AccessLogEntry, patientId: string, appNames?: AppN
     ],
     action: grant?.action ?? action,
     recorded: new Date(e.timeInUnix).toISOString(),
-    outcome: AUDIT_EVENT_OUTCOMES[e.outcome],
-    outcomeDesc: OUTCOME_NAMES[e.outcome].en,
+    // A write the EHR refused is a minor failure, though the caller was let ask (hostile review helper-133, F4).
+    outcome: AUDIT_EVENT_OUTCOMES[e.result?.code.startsWith('ERROR') === true ? 'denied' : e.outcome],
+    outcomeDesc: e.result?.displayName.en ?? OUTCOME_NAMES[e.outcome].en,
     // Why support ended a grant, in their words: the reason of the event.
     ...(e.reason === undefined ? {} : { purposeOfEvent: [{ text: e.reason }] }),
     agent: [

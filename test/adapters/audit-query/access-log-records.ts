@@ -27,7 +27,11 @@ export function trailRecords(n: number): AuditRecord[] {
       case 1: out.push({ ...base, operation: 'getMedications', actor: person(GUARDIAN), clientId: 'patient-app', patientId: CHILD, delegation: 'guardian', outcome: 'allowed', status: 200 }); break;
       case 2:
         out.push({ ...base, operation: 'changeAppointment', actor: { issuer: 'https://idp.example.test', subject: 'kiosk-1' }, clientId: 'kiosk-1', patientId: CHILD, delegation: 'client', phase: 'attempt', outcome: 'allowed' });
-        out.push({ ...base, operation: 'changeAppointment', actor: { issuer: 'https://idp.example.test', subject: 'kiosk-1' }, clientId: 'kiosk-1', patientId: CHILD, delegation: 'client', outcome: 'allowed', status: 200 });
+        // What the EHR answered, the patient's log says (hostile review helper-133, F4): a check-in made, a repeat, one refused.
+        out.push({
+          ...base, operation: 'changeAppointment', actor: { issuer: 'https://idp.example.test', subject: 'kiosk-1' }, clientId: 'kiosk-1', patientId: CHILD, delegation: 'client',
+          outcome: 'allowed', status: 200, writeResult: ['OK ARRIVAL_REGISTERED', 'INFO ALREADY_ARRIVED', 'ERROR OUTSIDE_ARRIVAL_WINDOW'][i % 3] ?? 'OK', contactId: '00261130101',
+        });
         break;
       case 3: out.push({ ...base, operation: 'getPatient', actor: person(OTHER), patientId: CHILD, delegation: 'delegation', outcome: 'denied', status: 403 }); break;
       case 4: out.push({ ...base, operation: 'getContacts', actor: person(OTHER), patientId: OTHER, delegation: 'self', outcome: 'allowed', status: 200 }); break;
@@ -48,6 +52,7 @@ export function expectedLog(records: readonly AuditRecord[], patientId: string, 
       if (r.subscription !== undefined) a.subscription = r.subscription;
       if (r.delegation !== undefined) a.delegation = r.delegation;
       if (r.phase === undefined && r.alsoRead !== undefined) a.alsoRead = r.alsoRead;
+      if (r.phase === undefined && r.writeResult !== undefined) a.writeResult = r.writeResult;
       return a;
     });
 }

@@ -113,3 +113,22 @@ describe('issue 14 access log: one entry as each viewer may see it', () => {
     expect(scopesFromClaims('patient/AuditEvent.read', undefined).has('user/AccessLog-read')).toBe(true);
   });
 });
+
+// Hostile review helper-133, F4: twenty identical check-ins, one made and nineteen refused outside the arrival
+// window, were each "Genomförd / Done" in the patient's log. An entry of a write says what came of it.
+describe('an access log entry of a write says what the EHR answered', () => {
+  const write = (writeResult: string | undefined) => entryOf(access({
+    operation: 'changeAppointment', clientId: 'kiosk-1', ...(writeResult === undefined ? {} : { writeResult }),
+  }), CHILD, { personId: CHILD }, ZONE, NAMES).result;
+
+  it('names each answer in Swedish and English, by its reason, else by its result code', () => {
+    expect([write('OK ARRIVAL_REGISTERED'), write('INFO ALREADY_ARRIVED'), write('ERROR OUTSIDE_ARRIVAL_WINDOW'), write('ERROR CONTACT_NOT_FOUND')]).toEqual([
+      { code: 'OK ARRIVAL_REGISTERED', displayName: { sv: 'Ankomsten registrerades', en: 'Arrival registered' } },
+      { code: 'INFO ALREADY_ARRIVED', displayName: { sv: 'Ankomsten var redan registrerad', en: 'Arrival was already registered' } },
+      { code: 'ERROR OUTSIDE_ARRIVAL_WINDOW', displayName: { sv: 'Ej registrerad: utanför tiden för ankomstregistrering', en: 'Not registered: outside the time for arrival registration' } },
+      { code: 'ERROR CONTACT_NOT_FOUND', displayName: { sv: 'Ej registrerad: besöket hittades inte', en: 'Not registered: the appointment was not found' } },
+    ]);
+    expect([write('OK'), write('INFO SOMETHING_NEW'), write('ERROR')].map((r) => r?.displayName.en)).toEqual(['Done', 'Already done', 'Not done']);
+    expect(write(undefined)).toBeUndefined();
+  });
+});
