@@ -9,7 +9,7 @@ import { InvalidTokenError, TokenStatusUnavailableError, type TokenFault } from 
 import { EhrError } from '../domain/ehr-error.js';
 import { EndNotRecordedError } from '../domain/notifications/notification-deps.js';
 import { ReadUnavailableError } from '../domain/read-availability/unavailable-read.js';
-import { WriteTurnUnavailableError } from '../ports/write-coordinator.port.js';
+import { WriteStillInProgressError, WriteTurnUnavailableError } from '../ports/write-coordinator.port.js';
 import { ApiError, MESSAGES } from './api-error.js';
 import { AuditUnavailableError, ChangeUnrecordedError } from './plugins/audit-errors.js';
 import { RepeatedMemberError } from './repeated-members.js';
@@ -190,8 +190,15 @@ export function toHttpFailure(err: unknown, door: Door = 'cos'): HttpFailure {
   }
   if (err instanceof WriteTurnUnavailableError) {
     return {
-      status: 503, message: 'Registrations cannot be coordinated between the service\'s instances right now, so nothing was changed. Try again in a minute.',
+      status: 503, message: 'Registrations cannot be coordinated between the service\'s instances right now, so nothing was changed. Try again in a few seconds.',
       headers: { 'retry-after': '5' }, fault: true,
+    };
+  }
+  if (err instanceof WriteStillInProgressError) {
+    return {
+      status: 503, message: 'An identical registration is being made, or may still be made by the EHR: send the same request again in a few seconds, '
+        + 'and it answers INFO if it was made.',
+      headers: { 'retry-after': '5' }, fault: false,
     };
   }
   if (err instanceof ProxyGrantsUnavailableError) {

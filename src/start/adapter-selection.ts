@@ -339,12 +339,18 @@ export async function selectRedis({ config, logger, metrics, life }: Selection):
 export async function selectWriteCoordinator({ config, logger, metrics }: Selection, redis: RateLimitRedis | undefined): Promise<WriteCoordinator> {
   // A write waits for its turn at most a little longer than the write ahead of it may take.
   const waitMs = config.ehrTimeoutMs + 1000;
-  if (redis === undefined) return new InProcessCoordinator({ waitMs });
+  // How long a lock lives, and a write whose outcome is unknown holds its key: longer than any write may take.
+  const lockTtlMs = config.ehrTimeoutMs + 10_000;
+  if (redis === undefined) return new InProcessCoordinator({ waitMs, inDoubtMs: lockTtlMs });
   const { RedisCoordinator } = await import('../adapters/write-coordination/redis-coordinator.js');
+  let warnedAt = Number.NEGATIVE_INFINITY;
   return new RedisCoordinator(redis.client, {
-    lockTtlMs: config.ehrTimeoutMs + 10_000, waitMs,
+    lockTtlMs, waitMs,
     onUnavailable: () => {
       metrics.writesRefusedUncoordinated.inc();
+      // Counted each time, told once a minute: a line per refused write would flood the log while limits are off too.
+      if (performance.now() - warnedAt < 60_000) return;
+      warnedAt = performance.now();
       logger.warn('Redis unreachable: arrivals and payments are refused (503) until it answers, so that no instance makes one twice');
     },
   });

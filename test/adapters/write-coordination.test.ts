@@ -5,6 +5,7 @@ import { InProcessCoordinator } from '../../src/adapters/write-coordination/in-p
 import { RedisCoordinator } from '../../src/adapters/write-coordination/redis-coordinator.js';
 import { EhrError } from '../../src/domain/ehr-error.js';
 import { AnswerAbandonedError } from '../../src/ports/answer-memory.port.js';
+import { WriteStillInProgressError, WriteTurnUnavailableError } from '../../src/ports/write-coordinator.port.js';
 import { toHttpFailure } from '../../src/http/error-mapping.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { redisUrl, skipWithoutRedis } from '../support/redis.js';
@@ -75,13 +76,33 @@ describe('InProcessCoordinator', () => {
     await first.running;
     const waited = await c.exclusive('k', STAYING, late.write('second')).catch((e: unknown) => e);
     // Told while the first is still being made: the wait is bounded, not the first write.
-    expect(waited).toBeInstanceOf(EhrError);
-    expect(waited).toMatchObject({ failure: 'unavailable', retryAfterSeconds: 1 });
+    expect(waited).toBeInstanceOf(WriteStillInProgressError);
+    expect(toHttpFailure(waited)).toEqual({
+      status: 503, headers: { 'retry-after': '5' }, fault: false,
+      message: 'An identical registration is being made, or may still be made by the EHR: send the same request again in a few seconds, and it answers INFO if it was made.',
+    });
     first.release();
     await expect(running).resolves.toBe('first');
     await new Promise((r) => setTimeout(r, 20));
     expect(late.made).toEqual([]);
     expect(c.pending).toBe(0);
+  });
+
+  // Hostile review helper-134, F3: a payment the EHR did not confirm in time (504: "send the same request again")
+  // passed its turn at once; the repeat found no payment yet, and made a second while the first was still
+  // on its way (a FHIR server without conditional create). Its key's turn stays held a while.
+  it('holds the turn after a write whose outcome is unknown, so no repeat is made beside it', async () => {
+    const c = new InProcessCoordinator({ waitMs: 100, inDoubtMs: 400 });
+    const writes = noted();
+    await expect(c.exclusive('k', STAYING, async () => { throw new EhrError('timeout', 'no answer in time', undefined, true); })).rejects.toBeInstanceOf(EhrError);
+    await expect(c.exclusive('k', STAYING, writes.write('repeat'))).rejects.toBeInstanceOf(WriteStillInProgressError);
+    expect(writes.made).toEqual([]);
+    await new Promise((r) => setTimeout(r, 450));
+    await expect(c.exclusive('k', STAYING, writes.write('later'))).resolves.toBe('later');
+    // A write the EHR refused, or never saw, passes the turn at once.
+    await expect(c.exclusive('k', STAYING, async () => { throw new EhrError('unreachable', 'no connection'); })).rejects.toBeInstanceOf(EhrError);
+    await expect(c.exclusive('k', STAYING, writes.write('next'))).resolves.toBe('next');
+    expect(writes.made).toEqual(['later', 'next']);
   });
 
   it('drops the write of a caller that left while it waited, and passes the turn to the next at once', async () => {
@@ -145,8 +166,7 @@ describe.skipIf(await skipWithoutRedis())('RedisCoordinator', () => {
     const slow = a?.exclusive(key, STAYING, () => new Promise((r) => setTimeout(r, 600)));
     await new Promise((r) => setTimeout(r, 30));
     const err = await b?.exclusive(key, STAYING, async () => 'ran').catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(EhrError);
-    expect(err).toMatchObject({ failure: 'unavailable', retryAfterSeconds: 1 });
+    expect(err).toBeInstanceOf(WriteStillInProgressError);
     await slow;
   });
 
@@ -166,11 +186,11 @@ describe.skipIf(await skipWithoutRedis())('RedisCoordinator', () => {
     // The first polls Redis; the second waits behind it in b's own line.
     const polling = b?.exclusive(key, STAYING, behind.write('polling')).catch((e: unknown) => e);
     const queued = b?.exclusive(key, STAYING, behind.write('queued')).catch((e: unknown) => e);
-    expect(await polling).toBeInstanceOf(EhrError);
+    expect(await polling).toBeInstanceOf(WriteStillInProgressError);
     // Freed after both have waited their longest: a wait that began at the front of b's line would still be polling now.
     await new Promise((r) => setTimeout(r, 150));
     await release();
-    expect(await queued).toMatchObject({ failure: 'unavailable', retryAfterSeconds: 1 });
+    expect(await queued).toBeInstanceOf(WriteStillInProgressError);
     await new Promise((r) => setTimeout(r, 20));
     expect(behind.made).toEqual([]);
   });
@@ -189,6 +209,32 @@ describe.skipIf(await skipWithoutRedis())('RedisCoordinator', () => {
     expect(after.made).toEqual(['next']);
   });
 
+  it('keeps the lock of a write whose outcome is unknown till it expires, so no instance makes a repeat beside it', async () => {
+    const [a, b] = clients.map((c) => new RedisCoordinator(c.client, { lockTtlMs: 600, waitMs: 150, onUnavailable: (e) => unavailable.push(e) }));
+    const writes = noted();
+    await expect(a?.exclusive('doubt', STAYING, async () => { throw new EhrError('timeout', 'no answer in time', undefined, true); })).rejects.toBeInstanceOf(EhrError);
+    await expect(b?.exclusive('doubt', STAYING, writes.write('repeat'))).rejects.toBeInstanceOf(WriteStillInProgressError);
+    await expect(a?.exclusive('doubt', STAYING, writes.write('repeat'))).rejects.toBeInstanceOf(WriteStillInProgressError);
+    expect(writes.made).toEqual([]);
+    await new Promise((r) => setTimeout(r, 650));
+    await expect(b?.exclusive('doubt', STAYING, writes.write('later'))).resolves.toBe('later');
+    // A failure the EHR never saw releases the lock at once.
+    await expect(a?.exclusive('doubt', STAYING, async () => { throw new EhrError('unreachable', 'no connection'); })).rejects.toBeInstanceOf(EhrError);
+    await expect(b?.exclusive('doubt', STAYING, writes.write('next'))).resolves.toBe('next');
+  });
+
+  // Hostile reviews helper-132 F1 and helper-134 F5: a SET that Redis applied after its answer timed out left a
+  // lock nobody released, and every identical write on every instance waited out its lifetime.
+  it('releases a lock whose SET answered too late, once Redis answers again', async () => {
+    const [a, b] = coordinators(300);
+    proxy.slow(400);
+    await expect(a?.exclusive('late-set', STAYING, async () => 'x')).rejects.toBeInstanceOf(WriteTurnUnavailableError);
+    proxy.restore();
+    await new Promise((r) => setTimeout(r, 600));
+    const writes = noted();
+    await expect(b?.exclusive('late-set', STAYING, writes.write('after'))).resolves.toBe('after');
+  });
+
   // Hostile review helper-133, F2: with Redis unreachable each instance took turns only with itself, and two
   // instances over a FHIR server without conditional create each registered one visit's payment. A write
   // whose turn cannot be taken across the instances is refused, and made nowhere.
@@ -204,7 +250,7 @@ describe.skipIf(await skipWithoutRedis())('RedisCoordinator', () => {
     const refused = tried[0]?.status === 'rejected' ? toHttpFailure(tried[0].reason) : undefined;
     expect(refused).toEqual({
       status: 503, headers: { 'retry-after': '5' }, fault: true,
-      message: 'Registrations cannot be coordinated between the service\'s instances right now, so nothing was changed. Try again in a minute.',
+      message: 'Registrations cannot be coordinated between the service\'s instances right now, so nothing was changed. Try again in a few seconds.',
     });
     proxy.restore();
     await new Promise((r) => setTimeout(r, 300));

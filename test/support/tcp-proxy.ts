@@ -9,6 +9,8 @@ export class TcpProxy {
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
   private mode: 'up' | 'refuse' | 'blackhole' = 'up';
+  /** How late the server's answers are handed on (`slow`); 0 hands them on at once. */
+  private delayMs = 0;
   port = 0;
 
   constructor(private readonly targetHost: string, private readonly targetPort: number) {}
@@ -34,7 +36,15 @@ export class TcpProxy {
       upstream.on('close', () => { this.sockets.delete(upstream); client.destroy(); });
       upstream.on('error', () => client.destroy());
       client.on('close', () => upstream.destroy());
-      client.pipe(upstream).pipe(client);
+      client.pipe(upstream);
+      // Answers in the order they came, each no sooner than `delayMs` after it: a slow server, not a reordering one.
+      let last = 0;
+      upstream.on('data', (chunk: Buffer) => {
+        const at = Math.max(last, Date.now() + this.delayMs);
+        last = at;
+        if (at <= Date.now()) client.write(chunk);
+        else setTimeout(() => client.write(chunk), at - Date.now());
+      });
     });
     return new Promise((resolve) => {
       this.server?.listen(port, '127.0.0.1', () => {
@@ -51,8 +61,14 @@ export class TcpProxy {
     this.sockets.clear();
   }
 
+  /** Keeps every connection, and hands each answer on `ms` late: a server that answers after the client stopped waiting. */
+  slow(ms: number): void {
+    this.delayMs = ms;
+  }
+
   restore(): void {
     this.mode = 'up';
+    this.delayMs = 0;
   }
 
   async close(): Promise<void> {

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import { AnswerAbandonedError } from '../../ports/answer-memory.port.js';
 import { WriteTurnUnavailableError, type WriteCoordinator } from '../../ports/write-coordinator.port.js';
-import { InProcessCoordinator, stillInProgress } from './in-process-coordinator.js';
+import { InProcessCoordinator, outcomeUnknown, stillInProgress } from './in-process-coordinator.js';
 
 // Deletes the lock only if it is still ours: an expired lock taken over by another instance stays.
 const RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
@@ -20,8 +20,8 @@ export interface RedisCoordinatorOptions {
 }
 
 /**
- * A short lock per write key in Redis (SET NX PX, released by compare-and-delete), shared by all
- * instances. Keys are hashed: no identity number is stored in Redis. If Redis cannot be reached, a
+ * A short lock per write key in Redis (SET NX PX, released by compare-and-delete, or left to expire after
+ * a write whose outcome is unknown), shared by all instances. Keys are hashed: no identity number is stored in Redis. If Redis cannot be reached, a
  * write is refused (WriteTurnUnavailableError) and the outage reported: unlike a rate limit, which lets
  * requests through, a write made with turns taken only within one instance could be made twice by two
  * (an EHR that checks before it creates, as a FHIR server without conditional create is written to).
@@ -49,6 +49,10 @@ export class RedisCoordinator implements WriteCoordinator {
         acquired = await this.redis.set(lockKey, token, 'PX', this.options.lockTtlMs, 'NX');
       } catch (err) {
         this.options.onUnavailable(err);
+        // Redis may apply a SET whose answer came too late: unreleased, that lock would hold the key, on every
+        // instance, for its whole lifetime (hostile reviews helper-132 F1, helper-134 F5). Sent after the SET on the
+        // same connection, the release is applied after it.
+        void this.release(lockKey, token);
         throw new WriteTurnUnavailableError();
       }
       if (acquired === 'OK') break;
@@ -57,11 +61,21 @@ export class RedisCoordinator implements WriteCoordinator {
       await sleep(Math.min(left, 20 + Math.random() * 30), undefined, { signal: abandoned }).catch(() => undefined);
       if (abandoned.aborted) throw new AnswerAbandonedError();
     }
+    let written: T;
     try {
-      return await this.begun(abandoned, write);
-    } finally {
-      await this.redis.eval(RELEASE, 1, lockKey, token).catch(() => undefined);
+      written = await this.begun(abandoned, write);
+    } catch (err) {
+      // Kept till it expires: a repeat on any instance would ask the EHR beside a write that may still be made (helper-134, F3).
+      if (!outcomeUnknown(err)) await this.release(lockKey, token);
+      throw err;
     }
+    await this.release(lockKey, token);
+    return written;
+  }
+
+  /** Deletes the lock if it is still ours; a failure leaves it to expire. */
+  private release(lockKey: string, token: string): Promise<void> {
+    return this.redis.eval(RELEASE, 1, lockKey, token).then(() => undefined, () => undefined);
   }
 
   /** `write`, unless its caller left while the turn or the lock was being taken. */
