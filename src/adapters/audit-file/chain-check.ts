@@ -1,7 +1,7 @@
 import { open, type FileHandle } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
 import { macHex, unkeyedHex, type ChainKey } from '../audit-chain/chain-keys.js';
 import { ChainWalk, type ChainCheck, type ChainCheckOptions, type ChainLink } from '../audit-query/chain-check.js';
+import { linesUpTo } from '../audit-query/trail-lines.js';
 
 /** The `prev` of the first line, as in the PostgreSQL trail. */
 export const GENESIS = '0'.repeat(64);
@@ -61,13 +61,11 @@ export async function checkFileChain(file: string, options: ChainCheckOptions = 
     const end = await wholeLinesEnd(handle, size);
     const walk = new ChainWalk('line', GENESIS, options);
     if (end > 0) {
-      const lines = createInterface({ input: handle.createReadStream({ start: 0, end: end - 1, autoClose: false }), crlfDelay: Infinity });
       let id = 0;
-      for await (const text of lines) {
+      for await (const text of linesUpTo(handle, end)) {
         id += 1;
         if (walk.take(lineLink(text, id, options.keys)) !== undefined) break;
       }
-      lines.close();
     }
     return { ...walk.result(), ...(end < size ? { unfinishedTail: true } : {}) };
   } finally {

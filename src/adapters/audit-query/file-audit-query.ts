@@ -1,6 +1,4 @@
-import { createReadStream } from 'node:fs';
-import { access } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
+import { access, open, type FileHandle } from 'node:fs/promises';
 import { isAlsoRead } from '../../domain/access-log/also-read.js';
 import { isContactId } from '../../domain/writes/contact-id.js';
 import { isPaymentType, type AuditRecord } from '../../ports/audit-trail.port.js';
@@ -8,6 +6,7 @@ import { checkFileChain } from '../audit-file/chain-check.js';
 import { accessesIn, OUTCOME_WITHIN_MS } from './accesses.js';
 import { AuditTrailMissingError, type AuditQuery } from './audit-query.js';
 import type { ChainCheck, ChainCheckOptions } from './chain-check.js';
+import { linesUpTo } from './trail-lines.js';
 
 type Line = Partial<Record<keyof AuditRecord | 'writeResult' | 'alsoRead' | 'contactId' | 'paymentType', unknown>>;
 
@@ -52,11 +51,20 @@ export class FileAuditQuery implements AuditQuery {
 
   async accessesTo(patientId: string, from: Date, to: Date): Promise<AuditRecord[]> {
     await this.present();
-    const found: AuditRecord[] = [];
     const until = to.getTime() + OUTCOME_WITHIN_MS;
-    const lines = createInterface({ input: createReadStream(this.file, { encoding: 'utf8' }), crlfDelay: Infinity });
+    const handle = await open(this.file, 'r');
+    try {
+      return accessesIn(await this.matching(handle, patientId, from, until), from, to);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** The records of `patientId` from `from` until `until`, in the trail's order, its lines split as the writer splits them (linesUpTo). */
+  private async matching(handle: FileHandle, patientId: string, from: Date, until: number): Promise<AuditRecord[]> {
+    const found: AuditRecord[] = [];
     let number = 0;
-    for await (const text of lines) {
+    for await (const text of linesUpTo(handle, (await handle.stat()).size)) {
       number += 1;
       if (text.trim() === '') continue;
       // Most lines are about other patients: skip them before paying for JSON.parse, unless the
@@ -78,7 +86,7 @@ export class FileAuditQuery implements AuditQuery {
       if (record.patientId === patientId && ms >= from.getTime() && ms <= until) found.push(record);
     }
     // Lines are in append order, which concurrent requests can interleave; accessesIn keeps it for ties.
-    return accessesIn(found, from, to);
+    return found;
   }
 
   async chain(options?: ChainCheckOptions): Promise<ChainCheck> {

@@ -60,6 +60,33 @@ describe('the file trail spelled otherwise than written', () => {
     }
   });
 
+  // Hostile review helper-134, F1: the chain check split lines as readline does, on a lone CR too, and the access
+  // log on the newline byte alone: one byte (the newline ending a line turned into CR) hid the next record
+  // from the patient's log, and the check found two intact lines where the log read one unreadable.
+  it('a line break turned into a carriage return breaks the chain where the lines were joined', async () => {
+    const joined = path.join(dir, 'joined.jsonl');
+    const lines = original.split('\n');
+    await writeFile(joined, `${lines.slice(0, 2).join('\n')}\r${lines.slice(2).join('\n')}`);
+    const check = await checkFileChain(joined, { keys: KEYS.byId });
+    expect(check.broken).toMatchObject({ id: 2, why: 'it is not a readable record' });
+    expect(check.newest?.id).toBe(1);
+  });
+
+  // Hostile review helper-134, F2: a token's `sub` holding U+2028 or U+2029 (JSON.stringify leaves them raw) made the
+  // service's own line two lines to readline: the check broke there for good, and npm run audit dropped the record.
+  it('the service\'s own lines holding U+2028, U+2029, a lone CR or NEL verify, and are read whole', async () => {
+    const file = path.join(dir, 'separators.jsonl');
+    const trail = await FileAuditTrail.open(file, { key: k1 });
+    const subjects = ['kiosk\u20287', 'kiosk\u20298', 'kiosk\r9', 'kiosk\u008510'];
+    for (const [i, subject] of subjects.entries()) await trail.append(fullRecord(i + 1, { actor: { issuer: 'https://idp.example.test', subject, personId: GUARDIAN } }));
+    await trail.close();
+    const check = await checkFileChain(file, { keys: KEYS.byId });
+    expect([check.broken, check.checked]).toEqual([undefined, 4]);
+    const audited = await new FileAuditQuery(file, () => undefined).accessesTo(CHILD, FROM, TO);
+    expect(audited.map((r) => r.actor?.subject)).toEqual(subjects);
+    expect((await new FileAccessLog(file).page({ patientId: CHILD, limit: 100 })).map((e) => e.access.requestId)).toEqual(['req-1', 'req-2', 'req-3', 'req-4']);
+  });
+
   it('the patient\'s access log, npm run audit and the audit feed still find the respelled record', async () => {
     for (const [i, respell] of RESPELLINGS.entries()) {
       const file = await respelled(i, respell);
