@@ -229,8 +229,16 @@ export class SendNotifications {
     const { told, withheld } = await eventsNow(this.deps, s, right, events);
     if (told.length === 0) return this.keepUntold(s.id, withheld, keptBefore, (current) => passedOver(current, through, this.deps.clock.now()));
     if (!this.mayStart(s, leasedAtMs, AUDIT_ALLOWANCE_MS)) return s;
+    // Asked again after the reads, which may take EHR_TIMEOUT_MS each: a grant revoked while they ran let the
+    // notification go out seconds after the revoke (hostile review helper-132, F2). Between here and the POST is
+    // only the audit record's write and the last look at the subscription.
+    const still = await this.deps.right.check(s);
+    if (still.kind === 'lost') {
+      await endSubscription(this.deps, s, still.reason);
+      return undefined;
+    }
     const nowMs = this.deps.clock.now();
-    await this.deps.audit.append(notifiedRecord(s, right.access.basis, { nowMs, requestId: this.deps.newId() }));
+    await this.deps.audit.append(notifiedRecord(s, still.access.basis, { nowMs, requestId: this.deps.newId() }));
     // Once recorded it goes, its end passed meanwhile or not, so that no record stands for a notification no turn
     // sends (helper-117, F2); only a lease it would outlast holds it back, and a later turn sends it with a record
     // of its own; and an end another caller began meanwhile, since telling is worse than a record of telling: both

@@ -4,9 +4,9 @@
  * that ends, an app's grant revoked), delivery with backoff until `error`, a slow receiver that holds
  * only its own subscription, and `$events` re-checked.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { MAX_IN_FLIGHT_PER_APP } from '../../../src/domain/notifications/send-notifications.js';
-import { CHILD, channelOf, GUARDIAN, note, notes, RETRY_MS, signNewNote, STRANGER, subscriber, world } from './engine-world.js';
+import { CHILD, channelOf, GUARDIAN, guardianWithEventWaiting, note, notes, RETRY_MS, signNewNote, STRANGER, subscriber, world } from './engine-world.js';
 import { bookings } from '../../fakes/builders.js';
 
 const denied = expect.objectContaining({ code: 'ACCESS_DENIED' });
@@ -108,6 +108,26 @@ describe('the notification engine', () => {
     await w.send.settled();
     expect(w.channel.kinds()).toEqual(['handshake']);
     expect(await w.store.byId(s.id)).toMatchObject({ status: 'off', endReason: 'app-revoked' });
+  });
+
+  // Hostile review helper-132, F2: the right was checked before the event's records were read again, and not after:
+  // a revoke made while those reads ran (up to EHR_TIMEOUT_MS each) let the notification go out 1-2.5 s after it.
+  it('checks at sending: a grant revoked while the event\'s records are read again stops the notification, and the subscription ends', async () => {
+    const w = world('no release policy');
+    const s = await guardianWithEventWaiting(w);
+    expect((await w.store.byId(s.id))?.eventCount).toBe(1);
+    const reads = w.ehr.reads.getJournalNotes;
+    const revoking = vi.spyOn(w.ehr.reads, 'getJournalNotes').mockImplementation(async (...args) => {
+      w.grants.revoked.add('grant-1');
+      return reads(...args);
+    });
+    const notified = w.audit.records.length;
+    await w.send.turn();
+    await w.send.settled();
+    expect(revoking).toHaveBeenCalled();
+    expect(w.channel.kinds()).toEqual(['handshake']);
+    expect(await w.store.byId(s.id)).toMatchObject({ status: 'off', endReason: 'app-revoked' });
+    expect(w.audit.records.slice(notified).map((r) => r.operation)).toEqual(['unsubscribeJournalNote']);
   });
 
   it('checks at sending: a new consent that narrowed the grant\'s scopes below the topic ends the subscription, telling nothing', async () => {
