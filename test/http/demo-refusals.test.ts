@@ -63,6 +63,15 @@ describe('issue 38: 401s in demo mode name the missing credential and where the 
     ];
     expect(sent.map((res) => [res.status, (JSON.parse(res.text) as { message: string }).message])).toEqual([[401, several], [401, several], [401, several]]);
     for (const res of sent) for (const secret of secrets) expect(res.text).not.toContain(secret);
+    // One key with a stray comma, a comma alone, an empty parameter beside the header: one key or none, not several (helper-134, F7).
+    const notDemo = 'Access denied due to missing or invalid subscription key. Demo mode: the key sent is not the demo key, which is in '
+      + `${keyFile()}: send it in the Ocp-Apim-Subscription-Key header.`;
+    const odd = [
+      await get('/patients/appointments/', { 'ocp-apim-subscription-key': `${service.key},` }),
+      await get('/patients/appointments/', { 'ocp-apim-subscription-key': ',' }),
+      await get('/patients/appointments/?subscription-key=', { 'ocp-apim-subscription-key': 'not-the-demo-key' }),
+    ];
+    expect(odd.map((res) => [res.status, (JSON.parse(res.text) as { message: string }).message])).toEqual([[401, notDemo], [401, notDemo], [401, notDemo]]);
   });
 
   it('the key but no token: that no bearer token was sent, and the demo issuer that gives one', async () => {
