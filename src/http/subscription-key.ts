@@ -31,6 +31,7 @@ export function severalKeysSent(request: FastifyRequest, fromQuery: unknown): bo
   const header = request.headers['ocp-apim-subscription-key'];
   if (header === undefined) return false;
   // Counted, not only looked for: one key with a stray comma, or a comma alone, is one key or none (hostile review helper-134, F7).
-  if (header.split(',').filter((part) => part.trim() !== '').length > 1) return true;
-  return fromQuery !== undefined && fromQuery !== '' && header !== fromQuery;
+  const listed = Array.isArray(header) ? header.join(',') : header;
+  if (listed.split(',').filter((part) => part.trim() !== '').length > 1) return true;
+  return fromQuery !== undefined && fromQuery !== '' && listed !== fromQuery;
 }
