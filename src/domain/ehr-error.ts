@@ -23,10 +23,13 @@ export class EhrError extends Error {
  * The failure of a write request the EHR was sent, as its caller must be told it: one that timed out, or
  * whose answer was cut off or unreadable, may have been made, and only the same request again tells,
  * since a repeat changes nothing (docs/contract.md#errors); one the EHR never saw (no connection, the
- * circuit open, unavailable) was not. Said by the adapter that sends it: a read made first (a fee) is not.
+ * circuit open) was not. One `answered` unavailable (503, 429) may have been taken too: a gateway answers
+ * so for a request it forwarded and lost (hostile review helper-135, F1). Said by the adapter that sends
+ * it: a read made first (a fee) is not.
  */
-export function asUnconfirmedWrite(err: unknown): unknown {
-  if (err instanceof EhrError && !err.unconfirmedWrite && (err.failure === 'timeout' || err.failure === 'bad-response')) {
+export function asUnconfirmedWrite(err: unknown, answered = false): unknown {
+  const unsure = (failure: EhrFailure): boolean => failure === 'timeout' || failure === 'bad-response' || (answered && failure === 'unavailable');
+  if (err instanceof EhrError && !err.unconfirmedWrite && unsure(err.failure)) {
     return new EhrError(err.failure, err.message, err.retryAfterSeconds, true);
   }
   return err;

@@ -209,19 +209,26 @@ describe.skipIf(await skipWithoutRedis())('RedisCoordinator', () => {
     expect(after.made).toEqual(['next']);
   });
 
-  it('keeps the lock of a write whose outcome is unknown till it expires, so no instance makes a repeat beside it', async () => {
-    const [a, b] = clients.map((c) => new RedisCoordinator(c.client, { lockTtlMs: 600, waitMs: 150, onUnavailable: (e) => unavailable.push(e) }));
+  it('keeps the lock of a write whose outcome is unknown its whole lifetime from the failure, so no instance makes a repeat beside it', async () => {
+    const [a, b] = clients.map((c) => new RedisCoordinator(c.client, { lockTtlMs: 1500, waitMs: 150, onUnavailable: (e) => unavailable.push(e) }));
     const writes = noted();
-    await expect(a?.exclusive('doubt', STAYING, async () => { throw new EhrError('timeout', 'no answer in time', undefined, true); })).rejects.toBeInstanceOf(EhrError);
+    // The write fails 1 s into the lock's 1.5 s: held 1.5 s more from then (helper-135, F3), not 0.5 s.
+    await expect(a?.exclusive('doubt', STAYING, async () => {
+      await new Promise((r) => setTimeout(r, 1000));
+      throw new EhrError('timeout', 'no answer in time', undefined, true);
+    })).rejects.toBeInstanceOf(EhrError);
     await expect(b?.exclusive('doubt', STAYING, writes.write('repeat'))).rejects.toBeInstanceOf(WriteStillInProgressError);
+    // Past the lifetime counted from the SET.
+    await new Promise((r) => setTimeout(r, 600));
     await expect(a?.exclusive('doubt', STAYING, writes.write('repeat'))).rejects.toBeInstanceOf(WriteStillInProgressError);
     expect(writes.made).toEqual([]);
-    await new Promise((r) => setTimeout(r, 650));
+    await new Promise((r) => setTimeout(r, 1000));
     await expect(b?.exclusive('doubt', STAYING, writes.write('later'))).resolves.toBe('later');
     // A failure the EHR never saw releases the lock at once.
     await expect(a?.exclusive('doubt', STAYING, async () => { throw new EhrError('unreachable', 'no connection'); })).rejects.toBeInstanceOf(EhrError);
     await expect(b?.exclusive('doubt', STAYING, writes.write('next'))).resolves.toBe('next');
   });
+
 
   // Hostile reviews helper-132 F1 and helper-134 F5: a SET that Redis applied after its answer timed out left a
   // lock nobody released, and every identical write on every instance waited out its lifetime.

@@ -100,6 +100,8 @@ export class EhrHttpTransport {
     const shortened = request.timeoutMs !== undefined && request.timeoutMs < this.options.timeoutMs;
     const counts = (err: unknown): boolean | undefined =>
       shortened && (err instanceof NoConnectionInTimeError || (err instanceof EhrError && err.failure === 'timeout')) ? undefined : isInfrastructureFailure(err);
+    // An answer came: whatever it says of a write, the request reached the EHR, or a gateway that forwarded it.
+    let answered = false;
     try {
       return await this.breaker.run(async () => {
         const answer = await exchange(this.pool, { ...request, path: this.prefix + request.path }, {
@@ -110,6 +112,7 @@ export class EhrHttpTransport {
           tlsErrorSince: (since) => this.connector.since(since),
           stuckConnecting: () => this.stuckConnecting(),
         });
+        answered = true;
         return interpret(answer);
       }, counts);
     } catch (err) {
@@ -117,7 +120,7 @@ export class EhrHttpTransport {
         this.emit({ type: 'upstream-error', detail: err.message });
       }
       // An open circuit is `unavailable`: the EHR never saw the write, and asUnconfirmedWrite leaves it so.
-      throw isWrite(request) ? asUnconfirmedWrite(err) : err;
+      throw isWrite(request) ? asUnconfirmedWrite(err, answered) : err;
     }
   }
 

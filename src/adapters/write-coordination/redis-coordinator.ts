@@ -7,6 +7,8 @@ import { InProcessCoordinator, outcomeUnknown, stillInProgress } from './in-proc
 
 // Deletes the lock only if it is still ours: an expired lock taken over by another instance stays.
 const RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
+// Gives the lock, if still ours, its whole lifetime again from now.
+const PROLONG = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end";
 
 export interface RedisCoordinatorOptions {
   /** How long a lock lives if its holder dies: longer than any write may take. */
@@ -65,8 +67,10 @@ export class RedisCoordinator implements WriteCoordinator {
     try {
       written = await this.begun(abandoned, write);
     } catch (err) {
-      // Kept till it expires: a repeat on any instance would ask the EHR beside a write that may still be made (helper-134, F3).
-      if (!outcomeUnknown(err)) await this.release(lockKey, token);
+      // Kept its whole lifetime from now, as the in-process hold is: a repeat on any instance would ask the EHR beside
+      // a write that may still be made (helper-134 F3; counted from the SET, it was 10 s after a 504: helper-135 F3).
+      if (outcomeUnknown(err)) await this.redis.eval(PROLONG, 1, lockKey, token, this.options.lockTtlMs).catch(() => undefined);
+      else await this.release(lockKey, token);
       throw err;
     }
     await this.release(lockKey, token);

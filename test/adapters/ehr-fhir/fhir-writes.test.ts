@@ -13,6 +13,9 @@ const APPOINTMENT = 'appt-0001';
 /** Half an hour before appt-0001 starts (2026-12-14T09:30+01:00): its arrival window is open. */
 const BEFORE_START = Date.parse('2026-12-14T08:00:00Z');
 
+/** The demo resources with appt-0001 arrived: payable. */
+const arrived = () => changed(`Appointment/${APPOINTMENT}`, (r) => { r.status = 'arrived'; });
+
 let t: FhirTestApp | undefined;
 afterEach(async () => {
   await t?.close();
@@ -109,8 +112,6 @@ describe('arrival over FHIR', () => {
 });
 
 describe('payment over FHIR', () => {
-  const arrived = () => changed(`Appointment/${APPOINTMENT}`, (r) => { r.status = 'arrived'; });
-
   it('creates one PaymentNotice for an arrived appointment, answers ALREADY_PAID after, and NOT_PAYABLE before arrival', async () => {
     t = await startFhirTestApp({ now: BEFORE_START, resources: arrived() });
     expect(await t.ehr.registerPayment(TOLVAN, 'appt-0002', 'CARD')).toEqual({ resultCode: 'ERROR', reasonCode: 'NOT_PAYABLE' });
@@ -140,6 +141,26 @@ describe('payment over FHIR', () => {
     expect(proxy.seen.find((s) => s.method === 'POST')?.headers['if-none-exist'])
       .toBe('identifier=http%3A%2F%2Fexample.org%2Ffhir%2Fpdas%2Fidentifier%2Fappointment-payment%7Cappt-0001');
   });
+});
+
+describe('a payment forwarded and answered with a failure or an unexpected status', () => {
+  // Hostile review helper-135, F1 and F2: a POST the server (or a gateway in front of it) took and answered 503,
+  // or 202, was said to be made nowhere, so its key's turn passed at once; over a server without conditional
+  // create the repeat found nothing yet and created a second PaymentNotice beside the first.
+  for (const status of [503, 500, 202, 302]) {
+    it(`answered ${status} after it was forwarded: may have been made (unconfirmed), never "not made"`, async () => {
+      t = await startFhirTestApp({ now: BEFORE_START, resources: arrived(), proxied: true });
+      const proxy = t.proxy as FhirProxy;
+      proxy.hook = async (seen, forward) => {
+        const reply = await forward();
+        return seen.method === 'POST' ? { status, headers: { 'content-type': 'application/fhir+json', location: 'http://127.0.0.1:1/x' }, body: Buffer.from('{}') } : reply;
+      };
+      const failed = await t.ehr.registerPayment(TOLVAN, APPOINTMENT, 'CARD').catch((e: unknown) => e);
+      expect(failed).toBeInstanceOf(EhrError);
+      expect(failed).toMatchObject({ unconfirmedWrite: true });
+      expect(await noticesOf(t, APPOINTMENT)).toBe(1);
+    });
+  }
 });
 
 describe('the writes through the HTTP API', () => {

@@ -5,7 +5,7 @@
  * `If-Match`, and reads again on any conflict; payment is a PaymentNotice created only if none exists
  * for the appointment (`If-None-Exist`). Outcomes carry the legacy reason codes.
  */
-import { EhrError } from '../../../domain/ehr-error.js';
+import { asUnconfirmedWrite, EhrError } from '../../../domain/ehr-error.js';
 import { compactDateToIso, localDate } from '../../../domain/time/local-time.js';
 import type { PaymentType } from '../../../domain/writes/payment-types.js';
 import type { EhrWriteResult } from '../../../domain/writes/write-outcomes.js';
@@ -80,7 +80,7 @@ export class FhirWrites {
       if (status !== 'booked') return NOT_FOUND;
       const answer = await this.markArrived(read, signal);
       if (answer.status === 200 || answer.status === 204) return result('OK', 'ARRIVAL_REGISTERED');
-      if (!READ_AGAIN.has(answer.status)) throw statusFailure(answer.status, answer.headers);
+      if (!READ_AGAIN.has(answer.status)) throw asUnconfirmedWrite(statusFailure(answer.status, answer.headers), true);
     }
     // Every attempt met a newer version: nothing was changed, so a retry is harmless.
     throw new EhrError('unavailable', 'FHIR appointment kept changing while arrival was registered', 1);
@@ -114,7 +114,9 @@ export class FhirWrites {
       this.o.note('more than one PaymentNotice exists for one appointment');
       return result('INFO', 'ALREADY_PAID');
     }
-    throw statusFailure(answer.status, answer.headers);
+    // Sent and answered otherwise (202, a redirect, a refusal the server may have made after taking it): it may
+    // have been made, so the key's turn is held and the caller told so (hostile review helper-135, F2).
+    throw asUnconfirmedWrite(statusFailure(answer.status, answer.headers), true);
   }
 
   /** `GET Appointment/{id}`; undefined when it does not exist (404, 410) or is not this patient's. */
