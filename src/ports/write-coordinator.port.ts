@@ -1,5 +1,5 @@
 /**
- * Serialises identical writes (same operation, patient and appointment) across every instance of
+ * Serialises identical writes (same operation and booking) across every instance of
  * the service, so a legacy EHR never sees two of them at once and can answer all but the first
  * with "already done" instead of registering twice.
  */

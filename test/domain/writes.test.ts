@@ -103,3 +103,32 @@ describe('RegisterPayment', () => {
     await expect(new RegisterPayment(turns()).execute(accessOver(ehr), '1', 'CARD', STAYING)).resolves.toMatchObject([{ ResultCode: 'ERROR' }]);
   });
 });
+
+// Hostile review helper-136, F3: the turn was keyed by the identity number the caller sent, and an EHR record
+// carrying two (a personnummer and a former coordination number) let one visit be paid twice, once under each.
+describe('identical writes are keyed by the booking alone', () => {
+  /** A coordinator that notes each key it is asked to take turns on. */
+  const noting = (): { keys: string[]; coordinator: WriteCoordinator } => {
+    const keys: string[] = [];
+    const inner = turns();
+    return { keys, coordinator: { exclusive: (key, abandoned, write) => { keys.push(key); return inner.exclusive(key, abandoned, write); } } };
+  };
+  const under = (ehr: FakeEhr, patientId: string): PatientAccess => ({ ...accessOver(ehr), patientId });
+
+  it('a payment or an arrival of one booking asked under two numbers takes one turn', async () => {
+    const FORMER = '191212721235';
+    const ehr = new FakeEhr().withPatient(PATIENT, { getAppointments: bookings(['00012345', '2026-11-21T10:00:00Z']) })
+      .withPatient(FORMER, { getAppointments: bookings(['00012345', '2026-11-21T10:00:00Z']) });
+    const payments = noting();
+    const pay = new RegisterPayment(payments.coordinator);
+    await pay.execute(under(ehr, PATIENT), '00012345', 'CARD', STAYING);
+    await pay.execute(under(ehr, FORMER), '00012345', 'CASH', STAYING);
+    expect(new Set(payments.keys).size).toBe(1);
+    const arrivals = noting();
+    const arrive = new MarkArrived(new FixedClock(START - 30 * MIN), { beforeMinutes: 120, afterMinutes: 30 }, arrivals.coordinator);
+    await arrive.execute(under(ehr, PATIENT), '00012345', STAYING);
+    await arrive.execute(under(ehr, FORMER), '00012345', STAYING);
+    expect(new Set(arrivals.keys).size).toBe(1);
+    expect(new Set([...payments.keys, ...arrivals.keys]).size).toBe(2);
+  });
+});

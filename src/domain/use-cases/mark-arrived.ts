@@ -25,7 +25,8 @@ export class MarkArrived {
     if (Number.isNaN(start)) return resultRecord('CONTACT_NOT_FOUND');
     if (!this.withinWindow(start)) return this.outsideWindow();
     // Checked again at the turn: a check-in may wait behind an identical one while its window closes.
-    const written = await this.coordinator.exclusive(`arrival/${access.patientId}/${contactId}`, abandoned,
+    // Keyed by the booking alone, whichever of the patient's numbers it was asked under (helper-136, F3).
+    const written = await this.coordinator.exclusive(`arrival/${contactId}`, abandoned,
       async () => (this.withinWindow(start) ? access.ehr.registerArrival(access.patientId, contactId) : undefined));
     return written === undefined ? this.outsideWindow() : fromEhrResult(written);
   }

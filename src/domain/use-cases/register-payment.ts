@@ -14,8 +14,9 @@ export class RegisterPayment {
   constructor(private readonly coordinator: WriteCoordinator) {}
 
   async execute(access: PatientAccess, contactId: string, paymentType: PaymentType, abandoned: AbortSignal): Promise<ResultRecord[]> {
-    // Keyed without the payment type: a CARD and a CASH payment for one visit must not race either.
-    const written = await this.coordinator.exclusive(`payment/${access.patientId}/${contactId}`, abandoned,
+    // Keyed by the booking alone: a CARD and a CASH payment for one visit must not race, nor one asked under each of
+    // two numbers the EHR knows the patient by (a former coordination number: hostile review helper-136, F3).
+    const written = await this.coordinator.exclusive(`payment/${contactId}`, abandoned,
       () => access.ehr.registerPayment(access.patientId, contactId, paymentType));
     return [fromEhrResult(written)];
   }
