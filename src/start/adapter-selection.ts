@@ -336,16 +336,25 @@ export async function selectRedis({ config, logger, metrics, life }: Selection):
   return redis;
 }
 
+/**
+ * The times of a write's turn, from EHR_TIMEOUT_MS (one write's longest): how long a write waits for its turn (a
+ * little longer than the write ahead of it may take), how long a write whose outcome is unknown holds its key
+ * from the failure, and how long a lock lives from when it is taken: the write's longest and the hold after it,
+ * so that a Redis missing the moment of the failure (the hold not prolonged) still leaves the whole hold (hostile
+ * review helper-136, F2: it left 10 s).
+ */
+export function writeTurnTimes(ehrTimeoutMs: number): { waitMs: number; inDoubtMs: number; lockTtlMs: number } {
+  const inDoubtMs = ehrTimeoutMs + 10_000;
+  return { waitMs: ehrTimeoutMs + 1000, inDoubtMs, lockTtlMs: ehrTimeoutMs + inDoubtMs };
+}
+
 export async function selectWriteCoordinator({ config, logger, metrics }: Selection, redis: RateLimitRedis | undefined): Promise<WriteCoordinator> {
-  // A write waits for its turn at most a little longer than the write ahead of it may take.
-  const waitMs = config.ehrTimeoutMs + 1000;
-  // How long a lock lives, and a write whose outcome is unknown holds its key: longer than any write may take.
-  const lockTtlMs = config.ehrTimeoutMs + 10_000;
-  if (redis === undefined) return new InProcessCoordinator({ waitMs, inDoubtMs: lockTtlMs });
+  const { waitMs, inDoubtMs, lockTtlMs } = writeTurnTimes(config.ehrTimeoutMs);
+  if (redis === undefined) return new InProcessCoordinator({ waitMs, inDoubtMs });
   const { RedisCoordinator } = await import('../adapters/write-coordination/redis-coordinator.js');
   let warnedAt = Number.NEGATIVE_INFINITY;
   return new RedisCoordinator(redis.client, {
-    lockTtlMs, waitMs,
+    lockTtlMs, inDoubtMs, waitMs,
     onUnavailable: () => {
       metrics.writesRefusedUncoordinated.inc();
       // Counted each time, told once a minute: a line per refused write would flood the log while limits are off too.

@@ -13,6 +13,8 @@ const PROLONG = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call
 export interface RedisCoordinatorOptions {
   /** How long a lock lives if its holder dies: longer than any write may take. */
   lockTtlMs: number;
+  /** How long a write whose outcome is unknown holds its lock from the failure (PROLONG); `lockTtlMs` when absent. */
+  inDoubtMs?: number;
   /**
    * How long a write waits for its turn before the caller is told to retry (503): counted from the
    * call, the wait behind this instance's identical writes and the wait for the lock together.
@@ -69,7 +71,7 @@ export class RedisCoordinator implements WriteCoordinator {
     } catch (err) {
       // Kept its whole lifetime from now, as the in-process hold is: a repeat on any instance would ask the EHR beside
       // a write that may still be made (helper-134 F3; counted from the SET, it was 10 s after a 504: helper-135 F3).
-      if (outcomeUnknown(err)) await this.redis.eval(PROLONG, 1, lockKey, token, this.options.lockTtlMs).catch(() => undefined);
+      if (outcomeUnknown(err)) await this.redis.eval(PROLONG, 1, lockKey, token, this.options.inDoubtMs ?? this.options.lockTtlMs).catch(() => undefined);
       else await this.release(lockKey, token);
       throw err;
     }
