@@ -34,3 +34,6 @@ export function asUnconfirmedWrite(err: unknown, answered = false): unknown {
   }
   return err;
 }
+
+/** A write sent to the EHR and not confirmed (`unconfirmedWrite`): it may yet be made. */
+export const isUnconfirmedWrite = (err: unknown): boolean => err instanceof EhrError && err.unconfirmedWrite;

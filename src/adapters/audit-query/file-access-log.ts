@@ -2,7 +2,7 @@ import { open } from 'node:fs/promises';
 import { isAlsoRead } from '../../domain/access-log/also-read.js';
 import { isWriteResult } from '../../ports/audit-trail.port.js';
 import { AccessLogUnavailableError, type AccessLogQuery, type AccessLogReader, type LoggedAccess, type StoredAccess } from '../../ports/access-log.port.js';
-import { ESCAPE, linesHolding, offsetNear } from './trail-lines.js';
+import { linesHolding, offsetNear, patientNeedles } from './trail-lines.js';
 
 /**
  * How far the trail's order may stray from time order: lines are written in the order their times
@@ -67,10 +67,9 @@ export class FileAccessLog implements AccessLogReader {
     const start = q.after !== undefined ? Number(q.after.id)
       : q.fromMs !== undefined ? await offsetNear(handle, size, q.fromMs - CLOCK_STEP_MS) : 0;
     const stopAfter = q.toMs === undefined ? Number.POSITIVE_INFINITY : q.toMs + CLOCK_STEP_MS;
-    // The number's digits, however the line is spaced, or an escape, however it is spelled: accessOf compares what it parses.
-    const needles = [Buffer.from(q.patientId), ESCAPE];
     const found: StoredAccess[] = [];
-    for await (const line of linesHolding(handle, start, needles, (ms) => !(ms > stopAfter))) {
+    // accessOf compares what it parses.
+    for await (const line of linesHolding(handle, start, patientNeedles(q.patientId), (ms) => !(ms > stopAfter))) {
       let parsed: unknown;
       try {
         parsed = JSON.parse(line.text);

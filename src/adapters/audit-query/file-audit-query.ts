@@ -6,7 +6,7 @@ import { checkFileChain } from '../audit-file/chain-check.js';
 import { accessesIn, OUTCOME_WITHIN_MS } from './accesses.js';
 import { AuditTrailMissingError, type AuditQuery } from './audit-query.js';
 import type { ChainCheck, ChainCheckOptions } from './chain-check.js';
-import { linesUpTo } from './trail-lines.js';
+import { linesUpTo, mayNamePatient } from './trail-lines.js';
 
 type Line = Partial<Record<keyof AuditRecord | 'writeResult' | 'alsoRead' | 'contactId' | 'paymentType', unknown>>;
 
@@ -70,8 +70,8 @@ export class FileAuditQuery implements AuditQuery {
       // Most lines are about other patients: skip them before paying for JSON.parse, unless the
       // line is visibly torn, which must be reported whoever it was about.
       const whole = text.trimEnd().endsWith('}');
-      // The number's digits, or an escape that may spell them otherwise (trail-lines.ts ESCAPE): recordOf compares what it parses.
-      if (whole && !text.includes(patientId) && !text.includes('\\')) continue;
+      // recordOf compares what it parses.
+      if (whole && !mayNamePatient(text, patientId)) continue;
       let record: AuditRecord | undefined;
       try {
         record = whole ? recordOf(JSON.parse(text) as Line) : undefined;

@@ -41,6 +41,12 @@ function firstOf(data: Buffer, needles: readonly Buffer[], from: number): number
  */
 export const ESCAPE = Buffer.from('\\');
 
+/** What a line that may name `patientId` holds: its digits, however the line is spaced, or an escape, however they are spelled. */
+export const patientNeedles = (patientId: string): Buffer[] => [Buffer.from(patientId), ESCAPE];
+
+/** Whether decoded `text` may name `patientId` (patientNeedles): the caller compares what it parses. */
+export const mayNamePatient = (text: string, patientId: string): boolean => text.includes(patientId) || text.includes('\\');
+
 /**
  * Walks the newline-terminated lines of the trail from `start` with one 64 KiB buffer (plus the part
  * of a line that straddles two reads), so a trail of any size is read in constant memory. Only

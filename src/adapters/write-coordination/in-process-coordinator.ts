@@ -1,4 +1,4 @@
-import { EhrError } from '../../domain/ehr-error.js';
+import { isUnconfirmedWrite } from '../../domain/ehr-error.js';
 import { AnswerAbandonedError } from '../../ports/answer-memory.port.js';
 import { WriteStillInProgressError, type WriteCoordinator } from '../../ports/write-coordinator.port.js';
 import { waitInLine, type WaitLimits } from '../waiting-line/waiting-line.js';
@@ -20,9 +20,6 @@ interface Turns {
 
 /** What a write that waited its longest is told: the same as when another instance holds the key. */
 export const stillInProgress = (): WriteStillInProgressError => new WriteStillInProgressError();
-
-/** A write sent to the EHR and not answered in time: it may yet be made (domain/ehr-error.ts). */
-export const outcomeUnknown = (err: unknown): boolean => err instanceof EhrError && err.unconfirmedWrite;
 
 /**
  * Identical writes take turns within this process: enough for one instance, the fallback for many.
@@ -54,7 +51,7 @@ export class InProcessCoordinator implements WriteCoordinator {
       return await write();
     } catch (err) {
       // A repeat in the meantime would ask the EHR beside a write that may still be made (hostile review helper-134, F3).
-      inDoubt = this.inDoubtMs > 0 && outcomeUnknown(err);
+      inDoubt = this.inDoubtMs > 0 && isUnconfirmedWrite(err);
       throw err;
     } finally {
       if (inDoubt) setTimeout(() => this.pass(key), this.inDoubtMs).unref();

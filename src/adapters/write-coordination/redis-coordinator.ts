@@ -1,9 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
+import { isUnconfirmedWrite } from '../../domain/ehr-error.js';
 import { AnswerAbandonedError } from '../../ports/answer-memory.port.js';
 import { WriteTurnUnavailableError, type WriteCoordinator } from '../../ports/write-coordinator.port.js';
-import { InProcessCoordinator, outcomeUnknown, stillInProgress } from './in-process-coordinator.js';
+import { InProcessCoordinator, stillInProgress } from './in-process-coordinator.js';
 
 // Deletes the lock only if it is still ours: an expired lock taken over by another instance stays.
 const RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
@@ -71,8 +72,7 @@ export class RedisCoordinator implements WriteCoordinator {
     } catch (err) {
       // Kept its whole lifetime from now, as the in-process hold is: a repeat on any instance would ask the EHR beside
       // a write that may still be made (helper-134 F3; counted from the SET, it was 10 s after a 504: helper-135 F3).
-      if (outcomeUnknown(err)) await this.redis.eval(PROLONG, 1, lockKey, token, this.options.inDoubtMs ?? this.options.lockTtlMs).catch(() => undefined);
-      else await this.release(lockKey, token);
+      await (isUnconfirmedWrite(err) ? this.prolong(lockKey, token) : this.release(lockKey, token));
       throw err;
     }
     await this.release(lockKey, token);
@@ -82,6 +82,11 @@ export class RedisCoordinator implements WriteCoordinator {
   /** Deletes the lock if it is still ours; a failure leaves it to expire. */
   private release(lockKey: string, token: string): Promise<void> {
     return this.redis.eval(RELEASE, 1, lockKey, token).then(() => undefined, () => undefined);
+  }
+
+  /** Gives the lock, if still ours, the hold of a write whose outcome is unknown from now; a failure leaves it its lifetime. */
+  private prolong(lockKey: string, token: string): Promise<void> {
+    return this.redis.eval(PROLONG, 1, lockKey, token, this.options.inDoubtMs ?? this.options.lockTtlMs).then(() => undefined, () => undefined);
   }
 
   /** `write`, unless its caller left while the turn or the lock was being taken. */

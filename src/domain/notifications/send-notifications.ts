@@ -19,6 +19,7 @@ import { endSubscription, type NotificationDeps } from './notification-deps.js';
 import { notificationBundle, type NotificationType } from './notification-bundle.js';
 import { markedUntold } from './record-view.js';
 import { eventsNow } from './seen-records.js';
+import type { RightHolds } from './right-to-read.js';
 import type { ReadName } from '../operations/table.js';
 import { isLive, type NewEvent, type StoredSubscription, type SubscriptionEvent } from './subscription.js';
 import { feedOfTopic } from './topics.js';
@@ -214,11 +215,8 @@ export class SendNotifications {
 
   /** Sends `s`'s next undelivered events, after the check at sending and their audit record; none once the lease is too short. */
   private async deliverEvents(s: StoredSubscription, leasedAtMs: number): Promise<StoredSubscription | undefined> {
-    const right = await this.deps.right.check(s);
-    if (right.kind === 'lost') {
-      await endSubscription(this.deps, s, right.reason);
-      return undefined;
-    }
+    const right = await this.rightNow(s);
+    if (right === undefined) return undefined;
     const from = s.deliveredThrough + 1;
     const events = await this.deps.store.events(s.id, from, s.eventCount, s.channel.maxCount ?? DEFAULT_MAX_COUNT);
     // Events past SUBSCRIPTION_EVENT_DAYS are forgotten: the next one kept is sent (the numbers tell the gap).
@@ -232,11 +230,8 @@ export class SendNotifications {
     // Asked again after the reads, which may take EHR_TIMEOUT_MS each: a grant revoked while they ran let the
     // notification go out seconds after the revoke (hostile review helper-132, F2). Between here and the POST is
     // only the audit record's write and the last look at the subscription.
-    const still = await this.deps.right.check(s);
-    if (still.kind === 'lost') {
-      await endSubscription(this.deps, s, still.reason);
-      return undefined;
-    }
+    const still = await this.rightNow(s);
+    if (still === undefined) return undefined;
     const nowMs = this.deps.clock.now();
     await this.deps.audit.append(notifiedRecord(s, still.access.basis, { nowMs, requestId: this.deps.newId() }));
     // Once recorded it goes, its end passed meanwhile or not, so that no record stands for a notification no turn
@@ -277,12 +272,20 @@ export class SendNotifications {
     await this.send(s, leasedAtMs, 'handshake', [], (current, at) => delivered(current, current.deliveredThrough, at));
   }
 
-  /** Whether `s`'s person may still be told of the patient; if not, its end is begun and finished. */
+  /** Whether `s`'s person may still be told of the patient; if not, its end is begun and finished (rightNow, without its answer). */
   private async rightHolds(s: StoredSubscription): Promise<boolean> {
     const right = await this.deps.right.check(s);
     if (right.kind === 'holds') return true;
     await endSubscription(this.deps, s, right.reason);
     return false;
+  }
+
+  /** The right `s`'s person has to the patient now; undefined once it is lost, the subscription's end begun and finished. */
+  private async rightNow(s: StoredSubscription): Promise<RightHolds | undefined> {
+    const right = await this.deps.right.check(s);
+    if (right.kind === 'holds') return right;
+    await endSubscription(this.deps, s, right.reason);
+    return undefined;
   }
 
   /**

@@ -37,7 +37,7 @@ export const credentials = fp(async (app: FastifyInstance, opts: { subscriptionK
     // Asked before presentedSubscriptionKey, which takes the parameter out of the query.
     const query = request.query as Record<string, unknown> | undefined;
     const fromQuery = query?.[SUBSCRIPTION_KEY_PARAMETER];
-    const keySent = request.headers['ocp-apim-subscription-key'] !== undefined || (query !== undefined && Object.hasOwn(query, SUBSCRIPTION_KEY_PARAMETER));
+    const keySent = request.headers['ocp-apim-subscription-key'] !== undefined || fromQuery !== undefined;
     const key = presentedSubscriptionKey(request);
     const subscription = key === undefined ? undefined : opts.subscriptionKeys.identify(key);
     request.subscription = subscription;

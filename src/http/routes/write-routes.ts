@@ -30,10 +30,13 @@ const answerSchema = ({ answer }: Write): TSchema => {
  * anything (with the store down, nothing changes: docs/contract.md#what-never-happens), then the
  * use case. Domain outcomes (OK, INFO, ERROR) are 200 answers, as the spec says.
  */
-type Execute = (request: FastifyRequest, access: PatientAccess, abandoned: AbortSignal) => Promise<ResultRecord | ResultRecord[]>;
+type Execute<B> = (access: PatientAccess, booking: B, abandoned: AbortSignal) => Promise<ResultRecord | ResultRecord[]>;
 
-/** The booking a write's request names, and a payment's type: what its outcome record may name (AuditContext.booking). */
-type Booking = (request: FastifyRequest) => { contactId: string; paymentType?: PaymentType };
+/** The booking a write's request names, and a payment's type: what the use case is asked and its outcome record may name (AuditContext.booking). */
+interface Booking {
+  contactId: string;
+  paymentType?: PaymentType;
+}
 
 /**
  * What the EHR answered, as the outcome record keeps it: `OK ARRIVAL_REGISTERED` (the payment's answer is
@@ -47,7 +50,7 @@ function writeResultOf(answer: ResultRecord | ResultRecord[]): string | undefine
   return isWriteResult(result.ResultCode) ? result.ResultCode : undefined;
 }
 
-function writeRoute(route: ApiRoute, deps: RouteDependencies, execute: Execute, booking: Booking): RouteParts {
+function writeRoute<B extends Booking>(route: ApiRoute, deps: RouteDependencies, bookingOf: (request: FastifyRequest) => B, execute: Execute<B>): RouteParts {
   const op = writeOf(route);
   return {
     ok: answerSchema(op),
@@ -58,27 +61,23 @@ function writeRoute(route: ApiRoute, deps: RouteDependencies, execute: Execute, 
       const patientId = targetPatientOf(request, deps.accessPolicy);
       const access = await accessFor(request, deps.accessPolicy, patientId);
       await request.server.recordWriteAttempt(request);
-      const answer = await execute(request, access, abandoned);
+      const booking = bookingOf(request);
+      const answer = await execute(access, booking, abandoned);
       request.audit.writeResult = writeResultOf(answer);
       const result = Array.isArray(answer) ? answer[0] : answer;
       // Named only once the answer shows the booking is the patient's: never a caller's text about nobody's (helper-127, F3).
-      if (result !== undefined && confirmsBooking(result)) request.audit.booking = booking(request);
+      if (result !== undefined && confirmsBooking(result)) request.audit.booking = booking;
       return answer;
     },
   };
 }
 
 /** Operation 2: the appointment named by `id` marked arrived. */
-export const arrivalRoute: RouteKind = (route, deps) => writeRoute(route, deps, (request, access, abandoned) =>
-  deps.markArrived.execute(access, (request.query as { id: string }).id, abandoned), (request) => ({ contactId: (request.query as { id: string }).id }));
-
-const paymentOf = (request: FastifyRequest): { contactId: string; paymentType: PaymentType } => request.body as { contactId: string; paymentType: PaymentType };
+export const arrivalRoute: RouteKind = (route, deps) => writeRoute(route, deps, (request) => ({ contactId: (request.query as { id: string }).id }),
+  (access, { contactId }, abandoned) => deps.markArrived.execute(access, contactId, abandoned));
 
 /** Operation 1: the visit of an arrived appointment registered as paid. */
-export const paymentRoute: RouteKind = (route, deps) => writeRoute(route, deps, (request, access, abandoned) => {
-  const { contactId, paymentType } = paymentOf(request);
-  return deps.registerPayment.execute(access, contactId, paymentType, abandoned);
-}, (request) => {
-  const { contactId, paymentType } = paymentOf(request);
+export const paymentRoute: RouteKind = (route, deps) => writeRoute(route, deps, (request) => {
+  const { contactId, paymentType } = request.body as { contactId: string; paymentType: PaymentType };
   return { contactId, paymentType };
-});
+}, (access, { contactId, paymentType }, abandoned) => deps.registerPayment.execute(access, contactId, paymentType, abandoned));
