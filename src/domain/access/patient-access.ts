@@ -133,6 +133,15 @@ export class PatientAccessPolicy {
     return (await this.basisFor(caller, patientId)).basis;
   }
 
+  /**
+   * The right `resolve` decided, decided again from the relationships alone (no EHR read of the patient): for a
+   * caller that holds an access across the EHR's answer and must not act on a right that ended meanwhile (a
+   * notification at its sending: hostile review helper-137, F1). ACCESS_DENIED when none holds now.
+   */
+  async basisNow(caller: Caller, patientId: string): Promise<Pick<PatientAccess, 'basis' | 'reach' | 'proxyGrants'>> {
+    return this.basisFor(caller, patientId);
+  }
+
   private checkedAt(): CheckedAt {
     const nowMs = this.clock.now();
     return { today: localDate(nowMs, this.zone), nowMs };
@@ -147,8 +156,10 @@ export class PatientAccessPolicy {
     const self = parsePersonalIdentityNumber(caller.personId);
     if (self === undefined) throw accessDenied();
     if (self === patientId) return { basis: 'self' };
+    const relationships = await this.registry.relationshipsOf(self);
+    // Judged when the relationships came back, not before their read: a grant that ran out meanwhile has ended.
     const at = this.checkedAt();
-    const rows = (await this.registry.relationshipsOf(self)).filter((r) => grantsAccess(r, patientId, at));
+    const rows = relationships.filter((r) => grantsAccess(r, patientId, at));
     // A right the registry records reaches more than a grant the patient gave: it decides when both hold.
     // Of the registry's, a guardian's decides where it holds: the guardian age limit holds a guardian
     // alone, and a power of attorney or partner row beside it must not lift it (hostile review helper-103, F1).

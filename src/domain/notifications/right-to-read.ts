@@ -107,6 +107,9 @@ export class RightToRead {
     try {
       const caller = { personId: subscriber.personId, ...(subscriber.smartPatient === undefined ? {} : { smartPatient: subscriber.smartPatient }) };
       access = await this.policy.resolve(caller, patient, view);
+      // The patient's record was read from the EHR after the relationships, which may take seconds: a delegate's right
+      // that ended meanwhile (a grant revoked or run out) is seen only by deciding it again (hostile review helper-137, F1).
+      if (isDelegated(access.basis)) access = { ...access, ...await this.policy.basisNow(caller, patient) };
     } catch (err) {
       if (err instanceof DomainError && err.code === 'ACCESS_DENIED') return lost('right-lost');
       throw err;

@@ -14,7 +14,10 @@ export class ProxyDelegation implements DelegationRegistry {
   constructor(private readonly registry: DelegationRegistry, private readonly grants: ProxyGrantStore) {}
 
   async relationshipsOf(actorId: string): Promise<Relationship[]> {
-    const [recorded, received] = await Promise.all([this.registry.relationshipsOf(actorId), this.grants.activeReceivedBy(actorId)]);
+    // The grants after the registry, not beside it: the registry may be the EHR, seconds slow, and a grant revoked
+    // meanwhile must not be read as live (hostile review helper-137, F1).
+    const recorded = await this.registry.relationshipsOf(actorId);
+    const received = await this.grants.activeReceivedBy(actorId);
     return [...recorded, ...received.map((g): Relationship => ({
       patient: g.grantor, type: 'proxy', validFrom: '',
       proxy: { grantId: g.id, reach: reachOfGrant(g), fromMs: g.validFromMs, ...(g.validToMs === undefined ? {} : { toMs: g.validToMs }) },

@@ -130,6 +130,26 @@ describe('the notification engine', () => {
     expect(w.audit.records.slice(notified).map((r) => r.operation)).toEqual(['unsubscribeJournalNote']);
   });
 
+  // Hostile review helper-137, F1: the check at sending read the relationships (a proxy's grants too) and then the
+  // patient's record from the EHR; a right that ended while that read took seconds was not seen, and the
+  // notification went out after the revoke. The basis is decided again once the EHR has answered.
+  it('checks at sending: a right that ends while the check\'s own patient read is under way stops the notification', async () => {
+    const w = world('no release policy');
+    const s = await guardianWithEventWaiting(w);
+    const reads = w.ehr.reads.getPatient;
+    let during = 0;
+    vi.spyOn(w.ehr.reads, 'getPatient').mockImplementation(async (...args) => {
+      // The delivery's second check: its patient read is under way when the guardianship ends.
+      if (++during === 2) w.registry.revokeAll(GUARDIAN);
+      return reads(...args);
+    });
+    await w.send.turn();
+    await w.send.settled();
+    expect(during).toBeGreaterThanOrEqual(2);
+    expect(w.channel.kinds()).toEqual(['handshake']);
+    expect(await w.store.byId(s.id)).toMatchObject({ status: 'off', endReason: 'right-lost' });
+  });
+
   it('checks at sending: a new consent that narrowed the grant\'s scopes below the topic ends the subscription, telling nothing', async () => {
     const w = world('no release policy');
     const s = await w.manage.create(subscriber(GUARDIAN), { topic: 'journal-note', patient: CHILD, channel: channelOf() }, noop);

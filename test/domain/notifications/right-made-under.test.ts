@@ -4,7 +4,7 @@
  * grant before the next check; made under a registry row of one kind, it ends when another kind decides.
  * What decides is the right itself, never the timing of a poll.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { PatientAccess } from '../../../src/domain/access/patient-access.js';
 import type { Relationship } from '../../../src/domain/access/relationship.js';
 import { ManageSubscriptions } from '../../../src/domain/notifications/manage-subscriptions.js';
@@ -249,6 +249,9 @@ describe('a subscription is tied to the right it was made under', () => {
     const ended = await w.manage.create(subscriber(GUARDIAN), { topic: 'journal-note', patient: CHILD, channel: channelOf() }, noop);
     const deleted = await w.manage.create(subscriber(GUARDIAN), { topic: 'journal-note', patient: CHILD, channel: channelOf('https://hooks.example/b') }, noop);
     await w.send.turn();
+    // Both handshakes sent and waiting for their answers before the right ends: the check at sending decides the
+    // basis again after its EHR read (helper-137, F1), so they reach the channel a few turns later than the turn itself.
+    await vi.waitFor(() => expect(refuse).toHaveLength(2));
     w.registry.revokeAll(GUARDIAN);
     await w.manage.current(ended);
     await w.manage.remove(subscriber(GUARDIAN), deleted.id, noop);
