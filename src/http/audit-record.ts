@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parsePersonalIdentityNumber } from '../domain/identity/personal-identity-number.js';
 import type { AttemptRecord, OutcomeRecord } from '../ports/audit-trail.port.js';
+import { UNCONFIRMED_WRITE_RESULT } from '../domain/writes/write-outcomes.js';
 import { READ_NAMES, type ReadName } from '../domain/operations/table.js';
 import { operationOf } from './operation-of.js';
 import { callerRequestIdOf } from './request-id.js';
@@ -106,7 +107,11 @@ export function outcomeRecordOf(request: FastifyRequest, reply: FastifyReply, no
   record.status = reply.statusCode;
   // Only an answer that was sent can have had items withheld from it.
   if (request.audit?.withheld !== undefined && reply.statusCode < 300) record.withheld = request.audit.withheld;
-  if (request.audit?.writeResult !== undefined && reply.statusCode < 300) record.writeResult = request.audit.writeResult;
+  const writeResult = request.audit?.writeResult;
+  // An answer of the EHR's only on an answer sent; the unknown outcome only on the failure it was set for.
+  if (writeResult !== undefined && (reply.statusCode < 300 ? writeResult !== UNCONFIRMED_WRITE_RESULT : writeResult === UNCONFIRMED_WRITE_RESULT && reply.statusCode >= 500)) {
+    record.writeResult = writeResult;
+  }
   const booking = request.audit?.booking;
   if (booking !== undefined && reply.statusCode < 300) {
     record.contactId = booking.contactId;

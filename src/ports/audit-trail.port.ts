@@ -1,4 +1,5 @@
 import { PAYMENT_TYPES, type PaymentType } from '../domain/writes/payment-types.js';
+import { UNCONFIRMED_WRITE_RESULT } from '../domain/writes/write-outcomes.js';
 
 /** What every audit record says about its request. Never holds a token or a key. */
 interface AuditFields {
@@ -65,7 +66,10 @@ export function isAuditReason(text: unknown): text is string {
  * underscores where the EHR gave one of that form. No digits: the code comes from the EHR, and a run of
  * them could be an identity number, which no record field but the patient's and the actor's holds.
  */
-export const isWriteResult = (text: unknown): text is string => typeof text === 'string' && /^(?:OK|INFO|ERROR)(?: [A-Z][A-Z_]{0,63})?$/.test(text);
+export const isEhrWriteAnswer = (text: unknown): text is string => typeof text === 'string' && /^(?:OK|INFO|ERROR)(?: [A-Z][A-Z_]{0,63})?$/.test(text);
+
+/** What a record may keep as `writeResult`: an answer of the EHR's (isEhrWriteAnswer), or UNCONFIRMED_WRITE_RESULT. */
+export const isWriteResult = (text: unknown): text is string => text === UNCONFIRMED_WRITE_RESULT || isEhrWriteAnswer(text);
 
 /** A payment type as a record keeps it: one of PAYMENT_TYPES. */
 export const isPaymentType = (text: unknown): text is PaymentType => typeof text === 'string' && (PAYMENT_TYPES as readonly string[]).includes(text);
@@ -80,7 +84,8 @@ export interface OutcomeRecord extends AuditFields {
   /**
    * What the EHR answered a write (docs/contract.md#writes): its ResultCode and ReasonCode, such as
    * `OK ARRIVAL_REGISTERED`, `INFO ALREADY_PAID` or `ERROR OUTSIDE_ARRIVAL_WINDOW` (isWriteResult), so
-   * the trail tells the write that was made from its repeats and refusals. Absent on every other record.
+   * the trail tells the write that was made from its repeats and refusals; UNCONFIRMED_WRITE_RESULT on a write's
+   * failure the EHR may have made. Absent on every other record.
    */
   writeResult?: string;
   /**

@@ -226,6 +226,42 @@ describe('writes are audited before the EHR is asked (docs/contract.md#what-neve
     expect([reads.length > 0, reads.every((e) => e.result === undefined)]).toEqual([true, true]);
   });
 
+  // Left by the session of 2026-11-30 and taken up the next: a payment the EHR did not confirm in time (it may have been
+  // registered) was "Misslyckades av tekniska skäl / Failed for technical reasons" in the patient's log and nothing more,
+  // as a payment the EHR never saw is; a patient reading it would take it as not paid. Its entry says the outcome is unknown.
+  it('a write the EHR did not confirm says in the patient\'s log that its outcome is not known, on both doors; one never sent does not', async () => {
+    const token = await t.personToken(ADULT);
+    const own = await bookingInWindow(t, ADULT);
+    const failWith = async (err: EhrError): Promise<string> => {
+      const failing = vi.spyOn(t.ehr, 'registerPayment').mockRejectedValueOnce(err);
+      try {
+        return String((await pay(own.ContactId, token)).headers['x-request-id']);
+      } finally {
+        failing.mockRestore();
+      }
+    };
+    const before = t.audit.records.length;
+    const unconfirmed = [await failWith(new EhrError('timeout', 'the EHR did not answer', undefined, true)), await failWith(new EhrError('bad-response', 'cut off', undefined, true))];
+    const neverSent = await failWith(new EhrError('unreachable', 'refused'));
+    expect(since(before).filter((r) => r.phase === undefined).map((r) => [r.status, r.phase === undefined ? r.writeResult : 'attempt', r.phase === undefined ? r.contactId : 'attempt']))
+      .toEqual([[504, 'UNKNOWN', undefined], [502, 'UNKNOWN', undefined], [502, undefined, undefined]]);
+    const log = (await t.call({ method: 'GET', url: '/patients/accesslog/?limit=500', token }))
+      .json<Array<{ requestId: string; outcome: string; result?: { code: string; displayName: { sv: string; en: string } } }>>();
+    const entryOf = (id: string) => log.find((e) => e.requestId === id);
+    const unknown = {
+      code: 'UNKNOWN', displayName: {
+        sv: 'Okänt om den registrerades: journalsystemet bekräftade den inte', en: 'Not known whether it was registered: the EHR did not confirm it',
+      },
+    };
+    expect(unconfirmed.map((id) => [entryOf(id)?.outcome, entryOf(id)?.result])).toEqual([['failed', unknown], ['failed', unknown]]);
+    expect([entryOf(neverSent)?.outcome, entryOf(neverSent)?.result]).toEqual(['failed', undefined]);
+    const fhir = await t.call({ method: 'GET', url: '/patients/accesslog/?limit=500', token, headers: { accept: 'application/fhir+json' } });
+    const events = fhir.json<{ entry: Array<{ resource: { outcome: string; outcomeDesc: string; entity: Array<{ what: { identifier?: { value: string } } }> } }> }>().entry.map((e) => e.resource);
+    const eventOf = (id: string) => events.find((e) => e.entity.some((x) => x.what.identifier?.value === id));
+    expect([eventOf(unconfirmed[0] ?? '')?.outcome, eventOf(unconfirmed[0] ?? '')?.outcomeDesc]).toEqual(['8', unknown.displayName.en]);
+    expect([eventOf(neverSent)?.outcome, eventOf(neverSent)?.outcomeDesc]).toEqual(['8', 'Failed for technical reasons']);
+  });
+
   it('issue 12 item 2: a write refused before the EHR could be asked (403, 400) leaves no attempt record, only its outcome', async () => {
     const before = t.audit.records.length;
     expect((await arrive('1', await t.personToken(ADULT), { patient: CHILD })).statusCode).toBe(403);

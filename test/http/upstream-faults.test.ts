@@ -198,5 +198,10 @@ describe('a write the EHR did not confirm', () => {
     // Refused before the EHR saw a write (it was unreachable): nothing was made, and the words say so.
     await t.sim.close();
     expect((await arrive()).json()).toEqual({ statusCode: 502, message: 'The EHR could not be reached.' });
+    // The outcome records: the two the EHR was sent and did not confirm are UNKNOWN, the one it never saw has no answer.
+    const failures = t.audit.records.filter((r) => r.phase === undefined && r.status >= 500);
+    expect(failures.map((r) => [r.operation, r.status, r.phase === undefined ? r.writeResult : 'attempt'])).toEqual([
+      ['changeAppointment', 502, 'UNKNOWN'], ['registerPayment', 504, 'UNKNOWN'], ['changeAppointment', 502, undefined],
+    ]);
   });
 });

@@ -119,7 +119,7 @@ const MIGRATIONS: readonly Migration[] = [
   },
   {
     // What the EHR answered a write, so the trail tells the check-in or payment that was made from its
-    // repeats and refusals. In the chain only when set (audit-row.ts); the CHECK is isWriteResult's.
+    // repeats and refusals. In the chain only when set (audit-row.ts); the CHECK was isWriteResult's until migration 11.
     version: 8,
     sql: (s) => `
       ALTER TABLE ${s}.access_log
@@ -151,6 +151,19 @@ const MIGRATIONS: readonly Migration[] = [
         'The booking (ContactId) an arrival or a payment was about, where the answer shows it is the patient''s; null on every other row.';
       COMMENT ON COLUMN ${s}.access_log.payment_type IS
         'With a payment''s contact_id, the payment type the request asked (CASH, CARD, INVOICE); the EHR keeps the first one paid. Null on every other row.';`,
+  },
+  {
+    // A write the EHR was sent and did not confirm is UNKNOWN, not an answer of the EHR's: the patient's log says its
+    // outcome is not known, where "failed" alone read as not paid. The CHECK is isWriteResult's. NOT VALID: every row
+    // before met the narrower CHECK, so no scan of the table under its lock. No IF EXISTS: a CHECK of another name would
+    // go on refusing UNKNOWN, and those outcome records would be lost, so the migration stops instead.
+    version: 11,
+    sql: (s) => `
+      ALTER TABLE ${s}.access_log
+        DROP CONSTRAINT access_log_write_result_check,
+        ADD CONSTRAINT access_log_write_result_check CHECK (write_result ~ '^((OK|INFO|ERROR)( [A-Z][A-Z_]{0,63})?|UNKNOWN)$') NOT VALID;
+      COMMENT ON COLUMN ${s}.access_log.write_result IS
+        'What the EHR answered a write: its ResultCode and ReasonCode, e.g. OK ARRIVAL_REGISTERED, INFO ALREADY_PAID, ERROR OUTSIDE_ARRIVAL_WINDOW; UNKNOWN on a write it was sent and did not confirm (it may have been made); null on every other row.';`,
   },
 ];
 

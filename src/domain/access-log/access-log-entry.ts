@@ -35,11 +35,14 @@ export const AccessLogEntrySchema = Type.Object({
   })),
   outcome: enumOf(LOG_OUTCOMES, `What came of it: ${named(OUTCOME_NAMES)}. Refused: no right of access, or a bad request; failed: nothing was shown.`),
   result: Type.Optional(Type.Object({
-    code: Type.String({ maxLength: 70, pattern: '^(OK|INFO|ERROR)( [A-Z][A-Z_]{0,63})?$', description: 'The ResultCode and ReasonCode, e.g. ERROR OUTSIDE_ARRIVAL_WINDOW.' }),
+    code: Type.String({
+      maxLength: 70, pattern: '^((OK|INFO|ERROR)( [A-Z][A-Z_]{0,63})?|UNKNOWN)$',
+      description: 'The ResultCode and ReasonCode, e.g. ERROR OUTSIDE_ARRIVAL_WINDOW; UNKNOWN where the EHR was sent the write and did not confirm it.',
+    }),
     displayName: DisplayNameSchema,
   }, {
-    description: 'On an arrival or a payment the EHR answered: what came of it (an outcome `allowed` says only that the caller was let ask). '
-      + 'Absent on every other entry.',
+    description: 'On an arrival or a payment the EHR answered: what came of it (an outcome `allowed` says only that the caller was let ask); '
+      + 'on one it was sent and did not confirm (outcome `failed`), that it is not known whether it was made. Absent on every other entry.',
   })),
   basis: enumOf(BASES, `On what basis: ${named(BASIS_NAMES)}. The last two are a person whose right to act for the patient was not established.`),
   actorPersonId: Type.Optional(Type.String({

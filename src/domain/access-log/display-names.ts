@@ -4,7 +4,7 @@ import { isProxyEventName, PROXY_EVENTS } from '../operations/proxy-events.js';
 import { isSubscriptionOperationName, SUBSCRIPTION_OPERATIONS } from '../operations/subscription-operations.js';
 import { isOperationName, OPERATIONS } from '../operations/table.js';
 import type { DisplayName } from '../operations/operation.js';
-import { WRITE_OUTCOMES, type OutcomeCode } from '../writes/write-outcomes.js';
+import { UNCONFIRMED_WRITE_RESULT, WRITE_OUTCOMES, type OutcomeCode } from '../writes/write-outcomes.js';
 
 /**
  * What a patient reads in their access log, in Swedish and English (HSLF-FS 2016:40 4 kap. 9 §: the
@@ -76,11 +76,15 @@ const RESULT_CODE_NAMES: Readonly<Record<'OK' | 'INFO' | 'ERROR', DisplayName>> 
   ERROR: { sv: 'Ej genomförd', en: 'Not done' },
 };
 
+/** A write sent and not confirmed (UNCONFIRMED_WRITE_RESULT): it may have been made, so never "Ej genomförd / Not done". */
+const UNCONFIRMED_NAME: DisplayName = { sv: 'Okänt om den registrerades: journalsystemet bekräftade den inte', en: 'Not known whether it was registered: the EHR did not confirm it' };
+
 /**
  * What a write's answer (OutcomeRecord.writeResult, `ERROR OUTSIDE_ARRIVAL_WINDOW`) came to, as the patient reads it: an
  * arrival refused is not "Genomförd" because the caller was let ask (hostile review helper-133, F4).
  */
 export function writeResultDisplayName(writeResult: string): DisplayName {
+  if (writeResult === UNCONFIRMED_WRITE_RESULT) return UNCONFIRMED_NAME;
   const [resultCode = '', reason = ''] = writeResult.split(' ');
   const known = Object.hasOwn(WRITE_OUTCOMES, reason) ? reason as OutcomeCode : undefined;
   if (known !== undefined && WRITE_OUTCOMES[known][0] === resultCode) return WRITE_RESULT_NAMES[known];

@@ -24,6 +24,13 @@ export const WRITE_OUTCOMES = {
 
 export type OutcomeCode = keyof typeof WRITE_OUTCOMES;
 
+/**
+ * What the audit keeps of a write the EHR was sent and did not confirm (isUnconfirmedWrite): it may have been
+ * made. Not an answer of the EHR's, which is OK, INFO or ERROR: the patient's log says the outcome is not known,
+ * where "failed" alone reads as not paid (docs/contract.md#the-patients-access-log).
+ */
+export const UNCONFIRMED_WRITE_RESULT = 'UNKNOWN';
+
 export function resultRecord(code: OutcomeCode): ResultRecord {
   const [resultCode, comment] = WRITE_OUTCOMES[code];
   return { ResultCode: resultCode, Comment: comment, Any: [{ ReasonCode: code }] };

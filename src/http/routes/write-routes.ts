@@ -5,8 +5,9 @@ import type { Write } from '../../domain/operations/operation.js';
 import { OPERATIONS } from '../../domain/operations/table.js';
 import type { ResultRecord } from '../../domain/records/index.js';
 import type { PaymentType } from '../../domain/writes/payment-types.js';
-import { confirmsBooking } from '../../domain/writes/write-outcomes.js';
-import { isWriteResult } from '../../ports/audit-trail.port.js';
+import { confirmsBooking, UNCONFIRMED_WRITE_RESULT } from '../../domain/writes/write-outcomes.js';
+import { isUnconfirmedWrite } from '../../domain/ehr-error.js';
+import { isEhrWriteAnswer } from '../../ports/audit-trail.port.js';
 import { callerGone } from '../caller-gone.js';
 import { named } from '../openapi/schema-names.js';
 import { accessFor, targetPatientOf } from '../request-patient.js';
@@ -46,8 +47,8 @@ function writeResultOf(answer: ResultRecord | ResultRecord[]): string | undefine
   const result = Array.isArray(answer) ? answer[0] : answer;
   if (result === undefined) return undefined;
   const withReason = `${result.ResultCode} ${result.Any?.[0]?.ReasonCode ?? ''}`;
-  if (isWriteResult(withReason)) return withReason;
-  return isWriteResult(result.ResultCode) ? result.ResultCode : undefined;
+  if (isEhrWriteAnswer(withReason)) return withReason;
+  return isEhrWriteAnswer(result.ResultCode) ? result.ResultCode : undefined;
 }
 
 function writeRoute<B extends Booking>(route: ApiRoute, deps: RouteDependencies, bookingOf: (request: FastifyRequest) => B, execute: Execute<B>): RouteParts {
@@ -62,7 +63,11 @@ function writeRoute<B extends Booking>(route: ApiRoute, deps: RouteDependencies,
       const access = await accessFor(request, deps.accessPolicy, patientId);
       await request.server.recordWriteAttempt(request);
       const booking = bookingOf(request);
-      const answer = await execute(access, booking, abandoned);
+      const answer = await execute(access, booking, abandoned).catch((err: unknown) => {
+        // Sent and not confirmed: its outcome record says the outcome is unknown, not only "failed".
+        if (isUnconfirmedWrite(err)) request.audit.writeResult = UNCONFIRMED_WRITE_RESULT;
+        throw err;
+      });
       request.audit.writeResult = writeResultOf(answer);
       const result = Array.isArray(answer) ? answer[0] : answer;
       // Named only once the answer shows the booking is the patient's: never a caller's text about nobody's (helper-127, F3).

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresAuditTrail } from '../../../src/adapters/audit-postgres/postgres-audit-trail.js';
 import { verifyPostgresChain } from '../../../src/adapters/audit-postgres/verify-chain.js';
 import { adminPool, databaseUrl, dropSchema, freshName, freshSchema, databaseAvailable } from '../../support/database.js';
-import { fullRecord } from './records.js';
+import { EVERY_VERSION, fullRecord } from './records.js';
 
 const available = await databaseAvailable();
 
@@ -85,7 +85,7 @@ describe.skipIf(!available)('PostgreSQL audit schema: migration and append-only 
   it('is idempotent: every later start finds each version applied once and keeps the rows', async () => {
     expect(await trail().ping()).toBe(true);
     const versions = await admin.query(`SELECT version FROM "${schema}".schema_migrations ORDER BY version`);
-    expect(versions.rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }, { version: 5 }, { version: 6 }, { version: 7 }, { version: 8 }, { version: 9 }, { version: 10 }]);
+    expect(versions.rows).toEqual(EVERY_VERSION);
     const count = await admin.query(`SELECT count(*)::int AS n FROM "${schema}".access_log`);
     expect(count.rows[0]).toEqual({ n: 2 });
   });
@@ -95,7 +95,7 @@ describe.skipIf(!available)('PostgreSQL audit schema: migration and append-only 
     expect(await Promise.all(starting.map((t) => t.ping()))).toEqual([true, true, true, true]);
     await Promise.all(starting.map((t, i) => t.append(fullRecord(i))));
     const versions = await admin.query(`SELECT version FROM "${concurrentSchema}".schema_migrations ORDER BY version`);
-    expect(versions.rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }, { version: 5 }, { version: 6 }, { version: 7 }, { version: 8 }, { version: 9 }, { version: 10 }]);
+    expect(versions.rows).toEqual(EVERY_VERSION);
     expect(await verifyPostgresChain(admin, concurrentSchema)).toBe(0);
   });
 

@@ -1,10 +1,13 @@
 import type pg from 'pg';
-import { migrate } from '../../../src/adapters/audit-postgres/migrations.js';
+import { LATEST_VERSION, migrate } from '../../../src/adapters/audit-postgres/migrations.js';
 import type { OutcomeRecord } from '../../../src/ports/audit-trail.port.js';
 
 export const PATIENT = '191212121212';
 export const GUARDIAN = '198112189876';
 export const CHILD = '201701012393';
+
+/** schema_migrations' rows once every migration is applied, each once. */
+export const EVERY_VERSION = Array.from({ length: LATEST_VERSION }, (_, i) => ({ version: i + 1 }));
 
 /** A record with every field set; `n` makes the request id and the second of the time unique. */
 export function fullRecord(n: number, overrides: Partial<OutcomeRecord> = {}): OutcomeRecord {

@@ -71,7 +71,12 @@ describe('audit rows: the canonical forms of migration 8', () => {
     for (const writeResult of ['', 'DONE ARRIVAL_REGISTERED', 'OK arrival', 'OK ARRIVAL REGISTERED', `OK ${'A'.repeat(65)}`, 'OK X\n', 'OK P191212121212', 'ERROR PATIENT_191212121212', 'OK ']) {
       expect(() => toStoredValues(arrival(1, writeResult)), JSON.stringify(writeResult)).toThrow(/writeResult cannot be stored/);
     }
+    for (const writeResult of ['UNKNOWN ARRIVAL_REGISTERED', 'unknown', 'OK UNKNOWN ', 'UNKNOWN\n']) {
+      expect(() => toStoredValues(arrival(1, writeResult)), JSON.stringify(writeResult)).toThrow(/writeResult cannot be stored/);
+    }
     expect(toStoredValues(arrival(1, 'ERROR OUTSIDE_ARRIVAL_WINDOW')).writeResult).toBe('ERROR OUTSIDE_ARRIVAL_WINDOW');
+    // A write sent and not confirmed (migration 11).
+    expect(toStoredValues(arrival(1, 'UNKNOWN')).writeResult).toBe('UNKNOWN');
     // The ResultCode alone, where the EHR's reason is none a record may hold.
     expect(toStoredValues(arrival(1, 'ERROR')).writeResult).toBe('ERROR');
   });
@@ -105,5 +110,28 @@ describe.skipIf(!available)('PostgreSQL audit trail: a write\'s answer in the ch
     const eighth = rows[7]?.id ?? '';
     await db.tamper(`UPDATE "${db.schema}".access_log SET write_result = 'INFO ALREADY_ARRIVED' WHERE id = ${eighth}`);
     expect(await verifyPostgresChain(db.admin(), db.schema, KEYS.byId)).toBe(Number(eighth));
+  });
+});
+
+describe.skipIf(!available)('PostgreSQL audit trail: a write whose outcome is unknown (migration 11)', () => {
+  const db = columnSchema();
+
+  it('takes UNKNOWN only from migration 11 on, in the chain, and still refuses every other new form', async () => {
+    await db.migrateTo(10);
+    const bare = `INSERT INTO "${db.schema}".access_log (time, request_id, operation, outcome, status, write_result, prev_hash, hash)
+      VALUES (now(), 'x', 'y', 'failed', 504, $1, $2, $2)`;
+    await expect(db.admin().query(bare, ['UNKNOWN', GENESIS])).rejects.toMatchObject({ code: '23514' });
+    await db.migrateTo(LATEST_VERSION);
+    for (const bad of ['UNKNOWN X', 'unknown', 'OK P191212121212', 'UNKNOWN ']) await expect(db.admin().query(bare, [bad, GENESIS]), bad).rejects.toMatchObject({ code: '23514' });
+    const unknown: OutcomeRecord = { ...arrival(1, 'UNKNOWN'), outcome: 'failed', status: 504 };
+    const client = await db.admin().connect();
+    try {
+      await insertChained(client, db.schema, [unknown, arrival(2, 'INFO ALREADY_ARRIVED')].map(toStoredValues), k1);
+    } finally {
+      client.release();
+    }
+    expect(await verifyPostgresChain(db.admin(), db.schema, KEYS.byId)).toBe(0);
+    const { rows } = await db.admin().query<SelectedRow>(`SELECT ${SELECT_COLUMNS} FROM "${db.schema}".access_log ORDER BY id`);
+    expect(rows.map(recordOf)).toEqual([unknown, arrival(2, 'INFO ALREADY_ARRIVED')]);
   });
 });

@@ -27,10 +27,13 @@ export function trailRecords(n: number): AuditRecord[] {
       case 1: out.push({ ...base, operation: 'getMedications', actor: person(GUARDIAN), clientId: 'patient-app', patientId: CHILD, delegation: 'guardian', outcome: 'allowed', status: 200 }); break;
       case 2:
         out.push({ ...base, operation: 'changeAppointment', actor: { issuer: 'https://idp.example.test', subject: 'kiosk-1' }, clientId: 'kiosk-1', patientId: CHILD, delegation: 'client', phase: 'attempt', outcome: 'allowed' });
-        // What the EHR answered, the patient's log says (hostile review helper-133, F4): a check-in made, a repeat, one refused.
+        // What the EHR answered, the patient's log says (hostile review helper-133, F4): a check-in made, a repeat, one refused;
+        // and one the EHR was sent and did not confirm, a failure whose outcome is not known.
         out.push({
           ...base, operation: 'changeAppointment', actor: { issuer: 'https://idp.example.test', subject: 'kiosk-1' }, clientId: 'kiosk-1', patientId: CHILD, delegation: 'client',
-          outcome: 'allowed', status: 200, writeResult: ['OK ARRIVAL_REGISTERED', 'INFO ALREADY_ARRIVED', 'ERROR OUTSIDE_ARRIVAL_WINDOW'][i % 3] ?? 'OK', contactId: '00261130101',
+          ...(Math.floor(i / 6) % 4 === 3 ? { outcome: 'failed', status: 504, writeResult: 'UNKNOWN' } : {
+            outcome: 'allowed', status: 200, writeResult: ['OK ARRIVAL_REGISTERED', 'INFO ALREADY_ARRIVED', 'ERROR OUTSIDE_ARRIVAL_WINDOW'][Math.floor(i / 6) % 4] ?? 'OK', contactId: '00261130101',
+          }),
         });
         break;
       case 3: out.push({ ...base, operation: 'getPatient', actor: person(OTHER), patientId: CHILD, delegation: 'delegation', outcome: 'denied', status: 403 }); break;

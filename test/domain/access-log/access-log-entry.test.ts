@@ -130,5 +130,9 @@ describe('an access log entry of a write says what the EHR answered', () => {
     ]);
     expect([write('OK'), write('INFO SOMETHING_NEW'), write('ERROR')].map((r) => r?.displayName.en)).toEqual(['Done', 'Already done', 'Not done']);
     expect(write(undefined)).toBeUndefined();
+    // A write sent and not confirmed (UNCONFIRMED_WRITE_RESULT): not "Not done", which would tell a patient it was not paid.
+    expect(write('UNKNOWN')).toEqual({
+      code: 'UNKNOWN', displayName: { sv: 'Okänt om den registrerades: journalsystemet bekräftade den inte', en: 'Not known whether it was registered: the EHR did not confirm it' },
+    });
   });
 });
