@@ -1,0 +1,21 @@
+/**
+ * What `$status` and a stopped subscription's `error` say, by why it stopped (notification-bundle.ts): words a developer can act on,
+ * and true of every way the reason comes about.
+ */
+import { describe, expect, it } from 'vitest';
+import { endError } from '../../../src/domain/notifications/notification-bundle.js';
+
+describe('the error of a stopped subscription', () => {
+  // Hostile review helper-132 (info): a subscription ended because a new consent's scopes no longer reached its topic said
+  // "The person ended the app's access", which the app still had. `app-revoked` is decided for both (right-to-read.ts).
+  it('says the app\'s access was ended or narrowed, since both end it', () => {
+    expect(endError('app-revoked')).toEqual({
+      code: 'access-denied', text: "The person ended the app's access, or narrowed it so that it no longer reaches this topic: nothing more is told.",
+    });
+  });
+
+  it('has none for a subscription deleted or past its end, and one for every other reason', () => {
+    expect([endError(undefined), endError('deleted'), endError('ended')]).toEqual([undefined, undefined, undefined]);
+    for (const reason of ['right-lost', 'app-revoked', 'handshake-failed', 'delivery-failed'] as const) expect(endError(reason)?.text, reason).toMatch(/\.$/);
+  });
+});
