@@ -36,7 +36,11 @@ function appOf(e: AuditEvent, lang: Lang): string {
   const app = e.agent?.find((a) => a.requestor !== true)?.who;
   return inLanguage(app?.display, app?._display, lang) ?? '';
 }
-const outcomeOf = (e: AuditEvent, lang: Lang): string => OUTCOME_NAMES[e.outcome ?? '']?.[lang] ?? e.outcome ?? '';
+/**
+ * What came of an event in the page's language: the log's own words where it gives them in that language (a check-in's or a
+ * payment's result, "Not known whether it was registered": hostile review helper-138, F1), else its outcome code's name.
+ */
+const outcomeOf = (e: AuditEvent, lang: Lang): string => inLanguage(undefined, e._outcomeDesc, lang) ?? OUTCOME_NAMES[e.outcome ?? '']?.[lang] ?? e.outcome ?? '';
 const clock = (epochMs: number, lang: Lang, seconds: boolean): string =>
   new Intl.DateTimeFormat(LOCALE[lang], { timeStyle: seconds ? 'medium' : 'short', timeZone: ZONE }).format(epochMs);
 const dayName = (day: string, lang: Lang): string =>
@@ -50,8 +54,8 @@ function summary(g: LogGroup, lang: Lang): HTMLElement {
   const count = `${g.events.length} ${(g.events.length === 1 ? LOG_WORDS.event : LOG_WORDS.events)[lang]}`;
   // What was done, in the order it was first done that day.
   const done = [...new Set([...g.events].reverse().flatMap((e) => dataRead(e, lang)))];
-  const notDone = [...new Set(g.events.filter((e) => e.outcome !== DONE).map((e) => e.outcome ?? ''))]
-    .map((o) => `${OUTCOME_NAMES[o]?.[lang] ?? o}: ${g.events.filter((e) => (e.outcome ?? '') === o).length}`);
+  const notDone = [...new Set(g.events.filter((e) => e.outcome !== DONE).map((e) => outcomeOf(e, lang)))]
+    .map((words) => `${words}: ${g.events.filter((e) => e.outcome !== DONE && outcomeOf(e, lang) === words).length}`);
   return h('summary', {},
     h('span', { class: 'log-who' }, who(first, lang)),
     appOf(first, lang) === '' ? null : h('span', { class: 'log-line' }, `${LABELS.application[lang]}: ${appOf(first, lang)}`),

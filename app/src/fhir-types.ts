@@ -56,7 +56,7 @@ export interface Condition extends Resource {
 export interface AllergyIntolerance extends Resource { code?: CodeableConcept; clinicalStatus?: CodeableConcept }
 
 export interface AuditEvent extends Resource {
-  recorded?: string; outcome?: string;
+  recorded?: string; outcome?: string; outcomeDesc?: string; _outcomeDesc?: { extension?: Extension[] };
   subtype?: Coding[];
   agent?: { type?: CodeableConcept; who?: { display?: string; _display?: { extension?: Extension[] }; identifier?: { value?: string } }; requestor?: boolean }[];
 }

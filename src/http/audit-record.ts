@@ -113,7 +113,8 @@ export function outcomeRecordOf(request: FastifyRequest, reply: FastifyReply, no
     record.writeResult = writeResult;
   }
   const booking = request.audit?.booking;
-  if (booking !== undefined && reply.statusCode < 300) {
+  // On an answer sent, or on a write sent and not confirmed whose booking was found to be the patient's first (write-routes.ts).
+  if (booking !== undefined && (reply.statusCode < 300 || record.writeResult === UNCONFIRMED_WRITE_RESULT)) {
     record.contactId = booking.contactId;
     if (booking.paymentType !== undefined) record.paymentType = booking.paymentType;
   }

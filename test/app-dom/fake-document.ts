@@ -11,6 +11,7 @@ function element(tag: string): FakeElement {
     tag, attrs: {} as Record<string, string>, children: [] as (FakeElement | string)[],
     setAttribute(name: string, value: string) { el.attrs[name] = value; },
     append(...children: (FakeElement | string)[]) { el.children.push(...children); },
+    replaceChildren(...children: (FakeElement | string)[]) { el.children.splice(0, el.children.length, ...children); },
     addEventListener() {},
     text: (): string => el.children.map((c) => (typeof c === 'string' ? c : c.text())).join(''),
   };

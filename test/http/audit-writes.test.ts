@@ -245,6 +245,17 @@ describe('writes are audited before the EHR is asked (docs/contract.md#what-neve
     const neverSent = await failWith(new EhrError('unreachable', 'refused'));
     expect(since(before).filter((r) => r.phase === undefined).map((r) => [r.status, r.phase === undefined ? r.writeResult : 'attempt', r.phase === undefined ? r.contactId : 'attempt']))
       .toEqual([[504, 'UNKNOWN', undefined], [502, 'UNKNOWN', undefined], [502, undefined, undefined]]);
+    // An arrival is sent only for a booking the service found among the patient's (MarkArrived), so its record names that
+    // booking even so: which check-in is in doubt (helper-138, F4). A payment is sent unchecked, and names none (above).
+    const arriving = vi.spyOn(t.ehr, 'registerArrival').mockRejectedValueOnce(new EhrError('timeout', 'the EHR did not answer', undefined, true));
+    const beforeArrival = t.audit.records.length;
+    try {
+      expect((await arrive(own.ContactId, token)).statusCode).toBe(504);
+    } finally {
+      arriving.mockRestore();
+    }
+    expect(since(beforeArrival).map((r) => (r.phase === undefined ? [r.status, r.writeResult, r.contactId, r.paymentType] : 'attempt')))
+      .toEqual(['attempt', [504, 'UNKNOWN', own.ContactId, undefined]]);
     const log = (await t.call({ method: 'GET', url: '/patients/accesslog/?limit=500', token }))
       .json<Array<{ requestId: string; outcome: string; result?: { code: string; displayName: { sv: string; en: string } } }>>();
     const entryOf = (id: string) => log.find((e) => e.requestId === id);
@@ -256,10 +267,17 @@ describe('writes are audited before the EHR is asked (docs/contract.md#what-neve
     expect(unconfirmed.map((id) => [entryOf(id)?.outcome, entryOf(id)?.result])).toEqual([['failed', unknown], ['failed', unknown]]);
     expect([entryOf(neverSent)?.outcome, entryOf(neverSent)?.result]).toEqual(['failed', undefined]);
     const fhir = await t.call({ method: 'GET', url: '/patients/accesslog/?limit=500', token, headers: { accept: 'application/fhir+json' } });
-    const events = fhir.json<{ entry: Array<{ resource: { outcome: string; outcomeDesc: string; entity: Array<{ what: { identifier?: { value: string } } }> } }> }>().entry.map((e) => e.resource);
+    type Translated = { extension: Array<{ url: string; extension: Array<{ url: string; valueCode?: string; valueString?: string }> }> };
+    const events = fhir.json<{ entry: Array<{ resource: { outcome: string; outcomeDesc: string; _outcomeDesc?: Translated; entity: Array<{ what: { identifier?: { value: string } } }> } }> }>()
+      .entry.map((e) => e.resource);
     const eventOf = (id: string) => events.find((e) => e.entity.some((x) => x.what.identifier?.value === id));
     expect([eventOf(unconfirmed[0] ?? '')?.outcome, eventOf(unconfirmed[0] ?? '')?.outcomeDesc]).toEqual(['8', unknown.displayName.en]);
     expect([eventOf(neverSent)?.outcome, eventOf(neverSent)?.outcomeDesc]).toEqual(['8', 'Failed for technical reasons']);
+    // In both languages, as FHIR's translation extension, so that a Swedish page (the patient app's) says it in Swedish (helper-138, F1).
+    const inLanguages = (t: Translated | undefined) => t?.extension.filter((x) => x.url === 'http://hl7.org/fhir/StructureDefinition/translation')
+      .map((x) => [x.extension.find((p) => p.url === 'lang')?.valueCode, x.extension.find((p) => p.url === 'content')?.valueString]);
+    expect(inLanguages(eventOf(unconfirmed[0] ?? '')?._outcomeDesc)).toEqual([['sv', unknown.displayName.sv], ['en', unknown.displayName.en]]);
+    expect(inLanguages(eventOf(neverSent)?._outcomeDesc)).toEqual([['sv', 'Misslyckades av tekniska skäl'], ['en', 'Failed for technical reasons']]);
   });
 
   it('issue 12 item 2: a write refused before the EHR could be asked (403, 400) leaves no attempt record, only its outcome', async () => {

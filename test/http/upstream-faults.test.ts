@@ -198,10 +198,11 @@ describe('a write the EHR did not confirm', () => {
     // Refused before the EHR saw a write (it was unreachable): nothing was made, and the words say so.
     await t.sim.close();
     expect((await arrive()).json()).toEqual({ statusCode: 502, message: 'The EHR could not be reached.' });
-    // The outcome records: the two the EHR was sent and did not confirm are UNKNOWN, the one it never saw has no answer.
+    // The outcome records: the two the EHR was sent and did not confirm are UNKNOWN, the one it never saw has no answer; the
+    // arrival, sent only for a booking found among the patient's, names it, the payment, sent unchecked, does not.
     const failures = t.audit.records.filter((r) => r.phase === undefined && r.status >= 500);
-    expect(failures.map((r) => [r.operation, r.status, r.phase === undefined ? r.writeResult : 'attempt'])).toEqual([
-      ['changeAppointment', 502, 'UNKNOWN'], ['registerPayment', 504, 'UNKNOWN'], ['changeAppointment', 502, undefined],
+    expect(failures.map((r) => [r.operation, r.status, r.phase === undefined ? r.writeResult : 'attempt', r.phase === undefined ? r.contactId : 'attempt'])).toEqual([
+      ['changeAppointment', 502, 'UNKNOWN', open.ContactId], ['registerPayment', 504, 'UNKNOWN', undefined], ['changeAppointment', 502, undefined, undefined],
     ]);
   });
 });

@@ -156,9 +156,15 @@ const MIGRATIONS: readonly Migration[] = [
     // A write the EHR was sent and did not confirm is UNKNOWN, not an answer of the EHR's: the patient's log says its
     // outcome is not known, where "failed" alone read as not paid. The CHECK is isWriteResult's. NOT VALID: every row
     // before met the narrower CHECK, so no scan of the table under its lock. No IF EXISTS: a CHECK of another name would
-    // go on refusing UNKNOWN, and those outcome records would be lost, so the migration stops instead.
+    // go on refusing UNKNOWN, and those outcome records would be lost, so the migration stops instead, saying so.
     version: 11,
     sql: (s) => `
+      DO $named$ BEGIN
+        IF NOT EXISTS (SELECT 1 FROM pg_constraint WHERE conrelid = '${s}.access_log'::regclass AND conname = 'access_log_write_result_check') THEN
+          RAISE EXCEPTION 'audit migration 11 replaces the CHECK access_log_write_result_check on ${s}.access_log, which is not there: '
+            'name the CHECK on write_result so (ALTER TABLE ... RENAME CONSTRAINT) and start again; nothing was changed';
+        END IF;
+      END $named$;
       ALTER TABLE ${s}.access_log
         DROP CONSTRAINT access_log_write_result_check,
         ADD CONSTRAINT access_log_write_result_check CHECK (write_result ~ '^((OK|INFO|ERROR)( [A-Z][A-Z_]{0,63})?|UNKNOWN)$') NOT VALID;

@@ -80,6 +80,13 @@ const RESULT_CODE_NAMES: Readonly<Record<'OK' | 'INFO' | 'ERROR', DisplayName>> 
 const UNCONFIRMED_NAME: DisplayName = { sv: 'Okänt om den registrerades: journalsystemet bekräftade den inte', en: 'Not known whether it was registered: the EHR did not confirm it' };
 
 /**
+ * A form of result a later version wrote, read by this one (a rollback, a rolling update): not "Ej genomförd", which a
+ * version before UNKNOWN called every form it did not know, and so told a patient a payment that may have been made
+ * was not (hostile review helper-138, F2).
+ */
+const NEWER_FORM_NAME: DisplayName = { sv: 'Utfallet kan inte visas i den här versionen', en: 'This version cannot show the outcome' };
+
+/**
  * What a write's answer (OutcomeRecord.writeResult, `ERROR OUTSIDE_ARRIVAL_WINDOW`) came to, as the patient reads it: an
  * arrival refused is not "Genomförd" because the caller was let ask (hostile review helper-133, F4).
  */
@@ -88,5 +95,5 @@ export function writeResultDisplayName(writeResult: string): DisplayName {
   const [resultCode = '', reason = ''] = writeResult.split(' ');
   const known = Object.hasOwn(WRITE_OUTCOMES, reason) ? reason as OutcomeCode : undefined;
   if (known !== undefined && WRITE_OUTCOMES[known][0] === resultCode) return WRITE_RESULT_NAMES[known];
-  return RESULT_CODE_NAMES[resultCode === 'OK' || resultCode === 'INFO' ? resultCode : 'ERROR'];
+  return Object.hasOwn(RESULT_CODE_NAMES, resultCode) ? RESULT_CODE_NAMES[resultCode as keyof typeof RESULT_CODE_NAMES] : NEWER_FORM_NAME;
 }

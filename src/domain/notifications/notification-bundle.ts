@@ -33,8 +33,8 @@ const ERRORS: Readonly<Partial<Record<EndReason, { code: string; text: string }>
   'handshake-failed': { code: 'no-response', text: 'The endpoint did not answer the handshake with a 2xx: fix it and create the subscription again.' },
   'delivery-failed': { code: 'no-response', text: 'The endpoint did not take notifications within SUBSCRIPTION_RETRY_MINUTES: fix it and create the subscription again.' },
   'right-lost': { code: 'access-denied', text: 'The person no longer may read this record for this topic: nothing more is told.' },
-  // Ended, or narrowed by a new consent whose scopes no longer reach the topic (RightToRead.decide).
-  'app-revoked': { code: 'access-denied', text: "The person ended the app's access, or narrowed it so that it no longer reaches this topic: nothing more is told." },
+  // Revoked, signed out of or run out, or narrowed by a new consent whose scopes no longer reach the topic (RightToRead.decide).
+  'app-revoked': { code: 'access-denied', text: "The app's access was ended, ran out, or was narrowed so that it no longer reaches this topic: nothing more is told." },
 };
 
 /** The error of a subscription stopped for `reason`, as `$status` and its Subscription's `error` tell it; none for one deleted or past its end. */

@@ -40,23 +40,24 @@ const ROLE: Readonly<Record<AccessLogEntry['basis'], { code: string; display: st
 export type AppNames = ReadonlyMap<string, DisplayName>;
 
 /**
- * The application agent: its one name as `display`, and, where it has a name in each language, both as
- * FHIR's translation extension on it, so an app reading the log in Swedish or English shows the name in
- * that language (R4 §2.6.1, `http://hl7.org/fhir/StructureDefinition/translation`).
+ * A string's words in each language, as FHIR's translation extension on it (R4 §2.6.1,
+ * `http://hl7.org/fhir/StructureDefinition/translation`), so an app reading the log in Swedish or English
+ * shows them in that language.
  */
+const translations = (names: DisplayName): { extension: unknown[] } => ({
+  extension: (['sv', 'en'] as const).map((lang) => ({
+    url: 'http://hl7.org/fhir/StructureDefinition/translation',
+    extension: [{ url: 'lang', valueCode: lang }, { url: 'content', valueString: names[lang] }],
+  })),
+});
+
+/** The application agent: its one name as `display`, and, where it has a name in each language, both (translations). */
 function application(e: AccessLogEntry, appNames: AppNames | undefined): Record<string, unknown> {
   const { displayName, clientId } = e.clientApplication;
   const names = clientId === undefined ? undefined : appNames?.get(clientId);
   return {
     display: displayName,
-    ...(names === undefined ? {} : {
-      _display: {
-        extension: (['sv', 'en'] as const).map((lang) => ({
-          url: 'http://hl7.org/fhir/StructureDefinition/translation',
-          extension: [{ url: 'lang', valueCode: lang }, { url: 'content', valueString: names[lang] }],
-        })),
-      },
-    }),
+    ...(names === undefined ? {} : { _display: translations(names) }),
     ...(clientId ? { identifier: { value: clientId } } : {}),
   };
 }
@@ -94,7 +95,9 @@ export function auditEvent(e: AccessLogEntry, patientId: string, appNames?: AppN
     recorded: new Date(e.timeInUnix).toISOString(),
     // A write the EHR refused is a minor failure, though the caller was let ask (hostile review helper-133, F4).
     outcome: AUDIT_EVENT_OUTCOMES[e.result?.code.startsWith('ERROR') === true ? 'denied' : e.outcome],
-    outcomeDesc: e.result?.displayName.en ?? OUTCOME_NAMES[e.outcome].en,
+    outcomeDesc: (e.result?.displayName ?? OUTCOME_NAMES[e.outcome]).en,
+    // A write's result in Swedish too: the patient app names an event by it (hostile review helper-138, F1).
+    _outcomeDesc: translations(e.result?.displayName ?? OUTCOME_NAMES[e.outcome]),
     // Why support ended a grant, in their words: the reason of the event.
     ...(e.reason === undefined ? {} : { purposeOfEvent: [{ text: e.reason }] }),
     agent: [

@@ -83,7 +83,7 @@ function eventNumber(request: FastifyRequest, name: string, otherwise: number): 
   const values = queryPairs(request).filter(([n]) => n === name).map(([, v]) => v);
   if (values.length === 0) return otherwise;
   const [value] = values;
-  if (values.length > 1 || value === undefined || !EVENT_NUMBER.test(value)) throw new ApiError(400, `Parameter ${name} must be one whole number, 0 or more (events are numbered from 1), or left out.`);
+  if (values.length > 1 || value === undefined || !EVENT_NUMBER.test(value)) throw new ApiError(400, `Parameter ${name} must be one whole number, 0 or more, of at most 15 digits (events are numbered from 1), or left out.`);
   return Number(value);
 }
 

@@ -51,7 +51,17 @@ function writeResultOf(answer: ResultRecord | ResultRecord[]): string | undefine
   return isEhrWriteAnswer(result.ResultCode) ? result.ResultCode : undefined;
 }
 
-function writeRoute<B extends Booking>(route: ApiRoute, deps: RouteDependencies, bookingOf: (request: FastifyRequest) => B, execute: Execute<B>): RouteParts {
+/**
+ * How a write names its booking: `bookingOf`, what the request names; `checkedBeforeSending`, whether its use case sends the
+ * write only for a booking it found among the patient's (an arrival's, MarkArrived), so that a write sent and not confirmed
+ * names that booking too (hostile review helper-138, F4). A payment is sent unchecked: only the EHR's answer shows it.
+ */
+interface BookingNamed<B> {
+  bookingOf: (request: FastifyRequest) => B;
+  checkedBeforeSending: boolean;
+}
+
+function writeRoute<B extends Booking>(route: ApiRoute, deps: RouteDependencies, { bookingOf, checkedBeforeSending }: BookingNamed<B>, execute: Execute<B>): RouteParts {
   const op = writeOf(route);
   return {
     ok: answerSchema(op),
@@ -65,7 +75,10 @@ function writeRoute<B extends Booking>(route: ApiRoute, deps: RouteDependencies,
       const booking = bookingOf(request);
       const answer = await execute(access, booking, abandoned).catch((err: unknown) => {
         // Sent and not confirmed: its outcome record says the outcome is unknown, not only "failed".
-        if (isUnconfirmedWrite(err)) request.audit.writeResult = UNCONFIRMED_WRITE_RESULT;
+        if (isUnconfirmedWrite(err)) {
+          request.audit.writeResult = UNCONFIRMED_WRITE_RESULT;
+          if (checkedBeforeSending) request.audit.booking = booking;
+        }
         throw err;
       });
       request.audit.writeResult = writeResultOf(answer);
@@ -78,11 +91,16 @@ function writeRoute<B extends Booking>(route: ApiRoute, deps: RouteDependencies,
 }
 
 /** Operation 2: the appointment named by `id` marked arrived. */
-export const arrivalRoute: RouteKind = (route, deps) => writeRoute(route, deps, (request) => ({ contactId: (request.query as { id: string }).id }),
+export const arrivalRoute: RouteKind = (route, deps) => writeRoute(route, deps, {
+  bookingOf: (request) => ({ contactId: (request.query as { id: string }).id }), checkedBeforeSending: true,
+},
   (access, { contactId }, abandoned) => deps.markArrived.execute(access, contactId, abandoned));
 
 /** Operation 1: the visit of an arrived appointment registered as paid. */
-export const paymentRoute: RouteKind = (route, deps) => writeRoute(route, deps, (request) => {
-  const { contactId, paymentType } = request.body as { contactId: string; paymentType: PaymentType };
-  return { contactId, paymentType };
+export const paymentRoute: RouteKind = (route, deps) => writeRoute(route, deps, {
+  bookingOf: (request) => {
+    const { contactId, paymentType } = request.body as { contactId: string; paymentType: PaymentType };
+    return { contactId, paymentType };
+  },
+  checkedBeforeSending: false,
 }, (access, { contactId, paymentType }, abandoned) => deps.registerPayment.execute(access, contactId, paymentType, abandoned));

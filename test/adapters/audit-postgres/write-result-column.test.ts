@@ -135,3 +135,18 @@ describe.skipIf(!available)('PostgreSQL audit trail: a write whose outcome is un
     expect(rows.map(recordOf)).toEqual([unknown, arrival(2, 'INFO ALREADY_ARRIVED')]);
   });
 });
+
+describe.skipIf(!available)('PostgreSQL audit trail: migration 11 on a CHECK of another name', () => {
+  const db = columnSchema();
+
+  // Hostile review helper-138, F6: it stopped with PostgreSQL's own words, that the constraint does not exist.
+  it('stops, says what to do, and changes nothing', async () => {
+    await db.migrateTo(10);
+    await db.admin().query(`ALTER TABLE "${db.schema}".access_log RENAME CONSTRAINT access_log_write_result_check TO write_result_form`);
+    await expect(db.migrateTo(LATEST_VERSION)).rejects.toThrow(
+      `audit migration 11 replaces the CHECK access_log_write_result_check on "${db.schema}".access_log, which is not there: `
+      + 'name the CHECK on write_result so (ALTER TABLE ... RENAME CONSTRAINT) and start again; nothing was changed');
+    const { rows } = await db.admin().query<{ v: number }>(`SELECT max(version)::int AS v FROM "${db.schema}".schema_migrations`);
+    expect(rows[0]?.v).toBe(10);
+  });
+});

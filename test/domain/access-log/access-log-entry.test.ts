@@ -130,6 +130,10 @@ describe('an access log entry of a write says what the EHR answered', () => {
     ]);
     expect([write('OK'), write('INFO SOMETHING_NEW'), write('ERROR')].map((r) => r?.displayName.en)).toEqual(['Done', 'Already done', 'Not done']);
     expect(write(undefined)).toBeUndefined();
+    // A form a later version may write is not "Not done" (hostile review helper-138, F2: a version before UNKNOWN showed it so).
+    expect([write('PENDING'), write('PENDING ARRIVAL_REGISTERED')]).toEqual(['PENDING', 'PENDING ARRIVAL_REGISTERED'].map((code) => ({
+      code, displayName: { sv: 'Utfallet kan inte visas i den här versionen', en: 'This version cannot show the outcome' },
+    })));
     // A write sent and not confirmed (UNCONFIRMED_WRITE_RESULT): not "Not done", which would tell a patient it was not paid.
     expect(write('UNKNOWN')).toEqual({
       code: 'UNKNOWN', displayName: { sv: 'Okänt om den registrerades: journalsystemet bekräftade den inte', en: 'Not known whether it was registered: the EHR did not confirm it' },

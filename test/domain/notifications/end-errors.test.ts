@@ -6,11 +6,12 @@ import { describe, expect, it } from 'vitest';
 import { endError } from '../../../src/domain/notifications/notification-bundle.js';
 
 describe('the error of a stopped subscription', () => {
-  // Hostile review helper-132 (info): a subscription ended because a new consent's scopes no longer reached its topic said
-  // "The person ended the app's access", which the app still had. `app-revoked` is decided for both (right-to-read.ts).
-  it('says the app\'s access was ended or narrowed, since both end it', () => {
+  // Hostile review helper-132 (info), helper-138 (F6): a subscription ended because a new consent's scopes no longer
+  // reached its topic, or because its grant ran out, said "The person ended the app's access". `app-revoked` is decided
+  // for each (right-to-read.ts).
+  it('says the app\'s access was ended, ran out or was narrowed, since each ends it', () => {
     expect(endError('app-revoked')).toEqual({
-      code: 'access-denied', text: "The person ended the app's access, or narrowed it so that it no longer reaches this topic: nothing more is told.",
+      code: 'access-denied', text: "The app's access was ended, ran out, or was narrowed so that it no longer reaches this topic: nothing more is told.",
     });
   });
 

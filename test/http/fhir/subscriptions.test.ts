@@ -121,7 +121,7 @@ describe('FHIR Subscription, SUBSCRIPTIONS on', () => {
     const fromZero = resourceOf(await get(t, `/fhir/Subscription/${created.id}/$events?eventsSinceNumber=0&eventsUntilNumber=1`, tolvan)) as unknown as typeof events;
     expect(fromZero.entry.slice(1).map((e) => e.fullUrl)).toEqual([`${TEST_PUBLIC_BASE_URL}/fhir/DiagnosticReport/${report.id}`]);
     expect(outcomeOf(await get(t, `/fhir/Subscription/${created.id}/$events?eventsSinceNumber=first`, tolvan), 400).diagnostics)
-      .toBe('Parameter eventsSinceNumber must be one whole number, 0 or more (events are numbered from 1), or left out.');
+      .toBe('Parameter eventsSinceNumber must be one whole number, 0 or more, of at most 15 digits (events are numbered from 1), or left out.');
     outcomeOf(await get(t, `/fhir/Subscription/${created.id}/$events?eventsUntilNumber=-1`, tolvan), 400);
     await del(t, created.id, tolvan);
   });
