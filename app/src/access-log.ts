@@ -55,7 +55,8 @@ function summary(g: LogGroup, lang: Lang): HTMLElement {
   // What was done, in the order it was first done that day.
   const done = [...new Set([...g.events].reverse().flatMap((e) => dataRead(e, lang)))];
   const notDone = [...new Set(g.events.filter((e) => e.outcome !== DONE).map((e) => outcomeOf(e, lang)))]
-    .map((words) => `${words}: ${g.events.filter((e) => e.outcome !== DONE && outcomeOf(e, lang) === words).length}`);
+    // The count in brackets: the log's words may hold a colon themselves (helper-139, F4).
+    .map((words) => `${words} (${g.events.filter((e) => e.outcome !== DONE && outcomeOf(e, lang) === words).length})`);
   return h('summary', {},
     h('span', { class: 'log-who' }, who(first, lang)),
     appOf(first, lang) === '' ? null : h('span', { class: 'log-line' }, `${LABELS.application[lang]}: ${appOf(first, lang)}`),

@@ -140,7 +140,7 @@ function validationMessage(err: FastifyError): string {
 
 /** A write the EHR may have made: the same request again tells, and changes nothing if it was (domain/ehr-error.ts). */
 const UNCONFIRMED_WRITE = 'The EHR did not confirm the registration, so it may or may not have been made: send the same request again, '
-  + 'which answers INFO if it was (once the arrival window has closed, ask at the reception).';
+  + 'which answers INFO if it was (a check-in whose arrival window has closed: ask at the reception).';
 
 /**
  * A change whose outcome record could not be stored (plugins/audit.ts): it may have been made. A payment's or an
@@ -148,7 +148,7 @@ const UNCONFIRMED_WRITE = 'The EHR did not confirm the registration, so it may o
  * second subscription), or answer as done (helper-131, F2).
  */
 const UNRECORDED_WRITE = 'The service could not record this registration, so it may have been made: send the same request '
-  + 'again, which answers INFO if it was, and is recorded (once the arrival window has closed, ask at the reception).';
+  + 'again, which answers INFO if it was, and is recorded (a check-in whose arrival window has closed: ask at the reception).';
 const UNRECORDED_CHANGE = 'The service could not record this change, so it may have been made: look (GET) before you send it again.';
 
 function fromEhr(err: EhrError): HttpFailure {

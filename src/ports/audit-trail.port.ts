@@ -71,6 +71,13 @@ export const isEhrWriteAnswer = (text: unknown): text is string => typeof text =
 /** What a record may keep as `writeResult`: an answer of the EHR's (isEhrWriteAnswer), or UNCONFIRMED_WRITE_RESULT. */
 export const isWriteResult = (text: unknown): text is string => text === UNCONFIRMED_WRITE_RESULT || isEhrWriteAnswer(text);
 
+/**
+ * A stored `writeResult` a reader passes on: this version's forms (isWriteResult) or another version's of the same
+ * make, capitals and underscores without digits, which the access log names as a form it cannot show (a rollback:
+ * hostile review helper-139, F1). Text of any other shape is not shown.
+ */
+export const isWriteResultForm = (text: unknown): text is string => typeof text === 'string' && /^[A-Z][A-Z_]{0,15}(?: [A-Z][A-Z_]{0,63})?$/.test(text);
+
 /** A payment type as a record keeps it: one of PAYMENT_TYPES. */
 export const isPaymentType = (text: unknown): text is PaymentType => typeof text === 'string' && (PAYMENT_TYPES as readonly string[]).includes(text);
 

@@ -39,13 +39,13 @@ describe('the patient app says what came of each event in the page\'s language',
     const events = [event(3, '8', UNKNOWN), event(2, '8', { sv: 'Misslyckades av tekniska skäl', en: 'Failed for technical reasons' }), event(1, '0', { sv: 'Betalningen registrerades', en: 'Payment registered' })];
     expect(shown(events, 'sv')).toEqual({
       rows: [UNKNOWN.sv, 'Misslyckades av tekniska skäl', 'Betalningen registrerades'],
-      flagged: [`${UNKNOWN.sv}: 1, Misslyckades av tekniska skäl: 1`],
+      flagged: [`${UNKNOWN.sv} (1), Misslyckades av tekniska skäl (1)`],
     });
     expect(shown(events, 'en').rows).toEqual([UNKNOWN.en, 'Failed for technical reasons', 'Payment registered']);
   });
 
   it('names an event by its outcome code where the log gives no words in the page\'s language', () => {
     const englishOnly = { ...event(2, '4'), outcomeDesc: 'Refused' };
-    expect(shown([englishOnly, event(1, '8')], 'sv')).toEqual({ rows: ['Nekad', 'Misslyckades av tekniska skäl'], flagged: ['Nekad: 1, Misslyckades av tekniska skäl: 1'] });
+    expect(shown([englishOnly, event(1, '8')], 'sv')).toEqual({ rows: ['Nekad', 'Misslyckades av tekniska skäl'], flagged: ['Nekad (1), Misslyckades av tekniska skäl (1)'] });
   });
 });

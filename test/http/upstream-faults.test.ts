@@ -178,7 +178,7 @@ describe('a write the EHR did not confirm', () => {
   afterAll(() => t.close());
 
   const UNCONFIRMED = 'The EHR did not confirm the registration, so it may or may not have been made: send the same request again, '
-    + 'which answers INFO if it was (once the arrival window has closed, ask at the reception).';
+    + 'which answers INFO if it was (a check-in whose arrival window has closed: ask at the reception).';
 
   it('says it may have been made and that the same request again tells, and the same request again answers INFO', async () => {
     const token = await t.personToken(ADULT);

@@ -162,7 +162,7 @@ const MIGRATIONS: readonly Migration[] = [
       DO $named$ BEGIN
         IF NOT EXISTS (SELECT 1 FROM pg_constraint WHERE conrelid = '${s}.access_log'::regclass AND conname = 'access_log_write_result_check') THEN
           RAISE EXCEPTION 'audit migration 11 replaces the CHECK access_log_write_result_check on ${s}.access_log, which is not there: '
-            'name the CHECK on write_result so (ALTER TABLE ... RENAME CONSTRAINT) and start again; nothing was changed';
+            'name the CHECK on write_result so (ALTER TABLE ... RENAME CONSTRAINT): nothing was changed, and the service tries again by itself';
         END IF;
       END $named$;
       ALTER TABLE ${s}.access_log

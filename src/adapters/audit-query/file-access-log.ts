@@ -1,6 +1,6 @@
 import { open } from 'node:fs/promises';
 import { isAlsoRead } from '../../domain/access-log/also-read.js';
-import { isWriteResult } from '../../ports/audit-trail.port.js';
+import { isWriteResultForm } from '../../ports/audit-trail.port.js';
 import { AccessLogUnavailableError, type AccessLogQuery, type AccessLogReader, type LoggedAccess, type StoredAccess } from '../../ports/access-log.port.js';
 import { linesHolding, offsetNear, patientNeedles } from './trail-lines.js';
 
@@ -31,7 +31,7 @@ function accessOf(line: Record<string, unknown>, patientId: string): LoggedAcces
     if (v !== undefined) access[key] = v;
   }
   if (isAlsoRead(line.alsoRead)) access.alsoRead = line.alsoRead;
-  if (isWriteResult(line.writeResult)) access.writeResult = line.writeResult;
+  if (isWriteResultForm(line.writeResult)) access.writeResult = line.writeResult;
   return access;
 }
 

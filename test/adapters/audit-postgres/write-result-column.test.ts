@@ -145,7 +145,7 @@ describe.skipIf(!available)('PostgreSQL audit trail: migration 11 on a CHECK of 
     await db.admin().query(`ALTER TABLE "${db.schema}".access_log RENAME CONSTRAINT access_log_write_result_check TO write_result_form`);
     await expect(db.migrateTo(LATEST_VERSION)).rejects.toThrow(
       `audit migration 11 replaces the CHECK access_log_write_result_check on "${db.schema}".access_log, which is not there: `
-      + 'name the CHECK on write_result so (ALTER TABLE ... RENAME CONSTRAINT) and start again; nothing was changed');
+      + 'name the CHECK on write_result so (ALTER TABLE ... RENAME CONSTRAINT): nothing was changed, and the service tries again by itself');
     const { rows } = await db.admin().query<{ v: number }>(`SELECT max(version)::int AS v FROM "${db.schema}".schema_migrations`);
     expect(rows[0]?.v).toBe(10);
   });
