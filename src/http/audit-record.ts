@@ -108,10 +108,9 @@ export function outcomeRecordOf(request: FastifyRequest, reply: FastifyReply, no
   // Only an answer that was sent can have had items withheld from it.
   if (request.audit?.withheld !== undefined && reply.statusCode < 300) record.withheld = request.audit.withheld;
   const writeResult = request.audit?.writeResult;
+  const unconfirmed = writeResult === UNCONFIRMED_WRITE_RESULT;
   // An answer of the EHR's only on an answer sent; the unknown outcome only on the failure it was set for.
-  if (writeResult !== undefined && (reply.statusCode < 300 ? writeResult !== UNCONFIRMED_WRITE_RESULT : writeResult === UNCONFIRMED_WRITE_RESULT && reply.statusCode >= 500)) {
-    record.writeResult = writeResult;
-  }
+  if (writeResult !== undefined && (reply.statusCode < 300 ? !unconfirmed : unconfirmed && reply.statusCode >= 500)) record.writeResult = writeResult;
   const booking = request.audit?.booking;
   // On an answer sent, or on a write sent and not confirmed whose booking was found to be the patient's first (write-routes.ts).
   if (booking !== undefined && (reply.statusCode < 300 || record.writeResult === UNCONFIRMED_WRITE_RESULT)) {

@@ -92,9 +92,9 @@ function writeRoute<B extends Booking>(route: ApiRoute, deps: RouteDependencies,
 
 /** Operation 2: the appointment named by `id` marked arrived. */
 export const arrivalRoute: RouteKind = (route, deps) => writeRoute(route, deps, {
-  bookingOf: (request) => ({ contactId: (request.query as { id: string }).id }), checkedBeforeSending: true,
-},
-  (access, { contactId }, abandoned) => deps.markArrived.execute(access, contactId, abandoned));
+  bookingOf: (request) => ({ contactId: (request.query as { id: string }).id }),
+  checkedBeforeSending: true,
+}, (access, { contactId }, abandoned) => deps.markArrived.execute(access, contactId, abandoned));
 
 /** Operation 1: the visit of an arrived appointment registered as paid. */
 export const paymentRoute: RouteKind = (route, deps) => writeRoute(route, deps, {
