@@ -9,6 +9,7 @@ import type { Dispatcher } from 'undici';
 import { EhrError } from '../../domain/ehr-error.js';
 import { BodyTooLargeError, readCappedBytes } from '../http-client/read-capped.js';
 import { AnswerFaultError } from './answer-fault.js';
+import { neverSent, SENDING, sendingNotStarted, type Sending } from './sending.js';
 import { tlsFailureReason } from './tls-failure.js';
 import { untilAborted } from '../http-client/until-aborted.js';
 
@@ -55,6 +56,8 @@ export interface ExchangeSettings {
   tlsErrorSince?: (since: number) => unknown;
   /** Whether a connection to the EHR has been waiting for half the deadline or more (ehr-connector.ts): it is not taking connections. */
   stuckConnecting?: () => boolean;
+  /** Filled in as the request goes out, where the pool notes it (sending.ts); the caller's, to tell a write that never left. */
+  sending?: Sending;
 }
 
 // The connection went away before a whole answer arrived: the request may be sent again if it is a read.
@@ -134,13 +137,14 @@ async function readBody(response: Dispatcher.ResponseData, limit: number, media:
   }
 }
 
-async function once(pool: Dispatcher, request: UpstreamRequest, signal: AbortSignal, settings: ExchangeSettings): Promise<UpstreamAnswer> {
+async function once(pool: Dispatcher, request: UpstreamRequest, signal: AbortSignal, settings: ExchangeSettings, sending: Sending): Promise<UpstreamAnswer> {
   const headers: Record<string, string> = { accept: settings.media.accept };
   if (request.body !== undefined) headers['content-type'] = settings.media.body;
   Object.assign(headers, request.headers);
-  const response = await pool.request({
-    method: request.method, path: request.path, headers, body: request.body ?? null, signal,
-  });
+  const options: Dispatcher.RequestOptions & { [SENDING]: Sending } = {
+    method: request.method, path: request.path, headers, body: request.body ?? null, signal, [SENDING]: sending,
+  };
+  const response = await pool.request(options);
   const limit = settings.bodyLimit(response.statusCode);
   if (limit <= 0) {
     // Dropping a small unread body keeps the connection for the next call; a large one is cut off.
@@ -160,15 +164,19 @@ export async function exchange(pool: Dispatcher, request: UpstreamRequest, setti
     deadline.abort(new Error('EHR deadline passed'));
   }, settings.timeoutMs);
   const started = Date.now();
+  const sending = settings.sending ?? sendingNotStarted();
   try {
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return await untilAborted(once(pool, request, deadline.signal, settings), deadline.signal, () => deadline.signal.reason);
+        return await untilAborted(once(pool, request, deadline.signal, settings, sending), deadline.signal, () => deadline.signal.reason);
       } catch (err) {
         const code = codeOf(err) ?? '';
         // A write may have reached the EHR on a connection it already had, whatever others were doing: it is a
-        // timeout (the write "may have been made"), never "could not be reached" (domain/ehr-error.ts asUnconfirmedWrite).
-        if (deadline.signal.aborted || TIMED_OUT.has(code)) throw connecting && !isWrite(request) ? new NoConnectionInTimeError() : deadlinePassed();
+        // timeout (the write "may have been made"), never "could not be reached" (domain/ehr-error.ts asUnconfirmedWrite),
+        // unless the pool saw that none of it ever left (sending.ts; hostile review helper-138, F3).
+        if (deadline.signal.aborted || TIMED_OUT.has(code)) {
+          throw (isWrite(request) ? neverSent(sending) : connecting) ? new NoConnectionInTimeError() : deadlinePassed();
+        }
         if (err instanceof EhrError) throw err;
         if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') throw unreadable('EHR answer is larger than the limit');
         // A certificate problem does not go away by sending again; it is told as what to check.

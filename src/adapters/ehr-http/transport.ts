@@ -12,6 +12,7 @@ import { AnswerFaultError } from './answer-fault.js';
 import { CircuitBreaker, CircuitOpenError, type BreakerChange } from './circuit-breaker.js';
 import { EhrConnector } from './ehr-connector.js';
 import { exchange, isWrite, NoConnectionInTimeError, type MediaType, type UpstreamAnswer, type UpstreamRequest } from './exchange.js';
+import { neverSent, noteSending, sendingNotStarted } from './sending.js';
 
 const MIB = 1024 * 1024;
 
@@ -77,13 +78,14 @@ export class EhrHttpTransport {
     }
     this.emit = options.onEvent ?? (() => undefined);
     this.connector = new EhrConnector({ timeout: options.timeoutMs, ...options.tls });
-    this.pool = new Pool(url.origin, {
+    // Each request's sending noted, so that a write none of which left is told as never sent (sending.ts).
+    this.pool = noteSending(new Pool(url.origin, {
       connections: options.connections ?? 16,
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
       connect: this.connector.connect,
       maxResponseSize: this.maxBodyBytes,
-    });
+    }));
     this.breaker = new CircuitBreaker(
       { failureThreshold: options.breaker?.failureThreshold ?? 5, openMs: options.breaker?.openMs ?? 10_000 },
       options.now ?? Date.now, (change) => this.emit(change));
@@ -102,6 +104,7 @@ export class EhrHttpTransport {
       shortened && (err instanceof NoConnectionInTimeError || (err instanceof EhrError && err.failure === 'timeout')) ? undefined : isInfrastructureFailure(err);
     // An answer came: whatever it says of a write, the request reached the EHR, or a gateway that forwarded it.
     let answered = false;
+    const sending = sendingNotStarted();
     try {
       return await this.breaker.run(async () => {
         const answer = await exchange(this.pool, { ...request, path: this.prefix + request.path }, {
@@ -111,6 +114,7 @@ export class EhrHttpTransport {
           onRetry: () => this.emit({ type: 'retry', detail: `${request.method} after a lost connection` }),
           tlsErrorSince: (since) => this.connector.since(since),
           stuckConnecting: () => this.stuckConnecting(),
+          sending,
         });
         answered = true;
         return interpret(answer);
@@ -119,8 +123,9 @@ export class EhrHttpTransport {
       if (err instanceof EhrError && err.failure !== 'patient-not-found' && !(err instanceof CircuitOpenError)) {
         this.emit({ type: 'upstream-error', detail: err.message });
       }
-      // An open circuit is `unavailable`: the EHR never saw the write, and asUnconfirmedWrite leaves it so.
-      throw isWrite(request) ? asUnconfirmedWrite(err, answered) : err;
+      // An open circuit is `unavailable`: the EHR never saw the write, and asUnconfirmedWrite leaves it so; nor did it see
+      // one none of whose bytes left (its TLS handshake failed, no connection came in time: helper-138, F3).
+      throw isWrite(request) && !neverSent(sending) ? asUnconfirmedWrite(err, answered) : err;
     }
   }
 
