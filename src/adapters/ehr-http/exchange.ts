@@ -183,7 +183,10 @@ export async function exchange(pool: Dispatcher, request: UpstreamRequest, setti
         const tls = tlsFailureReason(err) ?? tlsFailureReason(settings.tlsErrorSince?.(started));
         if (tls !== undefined) throw refused(tls);
         if (!CONNECTION_LOST.has(code) && !NOT_REACHED.has(code)) throw refused('EHR exchange failed');
-        if (!request.retryOnConnectionLoss || attempt > 1) throw NOT_REACHED.has(code) ? notReached(code) : refused('EHR connection lost');
+        // A write whose connection was lost before any of it left never reached the EHR either (helper-140, F4).
+        if (!request.retryOnConnectionLoss || attempt > 1) {
+          throw NOT_REACHED.has(code) || (isWrite(request) && neverSent(sending)) ? notReached(code) : refused('EHR connection lost');
+        }
         settings.onRetry();
       }
     }

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { Pool } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { exchange } from '../../../src/adapters/ehr-http/exchange.js';
+import { noteSending, sendingNotStarted } from '../../../src/adapters/ehr-http/sending.js';
 import { EhrHttpTransport } from '../../../src/adapters/ehr-http/transport.js';
 import { EhrError } from '../../../src/domain/ehr-error.js';
 import { opensslMissing } from '../../support/requirements.js';
@@ -71,6 +72,24 @@ describe('a write the EHR was never sent', () => {
       expect(received).toEqual(['GET']);
     } finally {
       await transport.close();
+    }
+  });
+
+  // Hostile review helper-140, F4: one whose connection was reset before any of it left was "The EHR answered with an
+  // error or malformed data" (not flagged, rightly): it is an EHR that could not be reached. A connection reset while
+  // it is being opened, made certain here by a connector that fails so; a reset after undici began to write is a write
+  // that may have been made, as the TLS 1.3 case of a refused client certificate is (helper-140, F3).
+  it('is "could not be reached" when its connection was lost before any of it left', async () => {
+    const reset = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+    const pool = noteSending(new Pool(`http://127.0.0.1:${port}`, { connect: (_options, callback) => callback(reset, null) }));
+    try {
+      const sending = sendingNotStarted();
+      const settings = { timeoutMs: 10 * DEADLINE, media: XML, bodyLimit: () => 1 << 20, onRetry: () => undefined, sending };
+      expect(await failureOf(exchange(pool, { method: 'POST', path: '/paymentnotice', body: '<p/>', retryOnConnectionLoss: false }, settings)))
+        .toEqual(['unreachable', false]);
+      expect([sending, received]).toEqual([{ watched: true, started: false }, []]);
+    } finally {
+      await pool.destroy();
     }
   });
 

@@ -38,6 +38,8 @@ const isEhrFailure = (status: number): boolean => status >= 500 || status === 40
  * Rejects with `timeout` when the port call's deadline passes first (EHR_TIMEOUT_MS bounds the call as a
  * whole), or, for a read, `unreachable` when by then the EHR had not taken a connection for half of it. A
  * write may have gone on a connection it had: a timeout, whatever others were doing (exchange.ts isWrite).
+ * Never "not sent" here, though none of it may have left yet (ehr-http/sending.ts): this deadline does not end
+ * the transport's call, which may still send the write after it (hostile review helper-140, F1).
  */
 function withinDeadline<T>(work: Promise<T>, signal: AbortSignal | undefined, transport: EhrHttpTransport, write: boolean): Promise<T> {
   if (signal === undefined) return work;
