@@ -2,7 +2,7 @@
  * Hostile review helper-103, F1: a guardian whose registry also lists another right for the same child
  * (a power of attorney, listed first) read the child's notes and access log past the guardian age limit,
  * on both doors, and was recorded as the power of attorney: the first row decided. A guardian's right
- * decides where it holds, whatever the rows' order (src/domain/access/patient-access.ts basisFor).
+ * decides where it holds, whatever the rows' order (src/domain/access/patient-access.ts basisNow).
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -113,7 +113,7 @@ export class PatientAccessPolicy {
    * a subscribed patient decides for each subscriber through one view).
    */
   async resolve(caller: Caller, patientId: string, view?: EhrCalls): Promise<PatientAccess> {
-    const decided = await this.basisFor(caller, patientId);
+    const decided = await this.basisNow(caller, patientId);
     const { basis, reach } = decided;
     const ehr = view ?? this.ehr.forRequest();
     const patientRecords = await this.patientRecords(ehr, patientId);
@@ -130,16 +130,7 @@ export class PatientAccessPolicy {
    * a child). ACCESS_DENIED when none holds. Deciding a read of the patient's records is `resolve`'s.
    */
   async basisOf(caller: Caller, patientId: string): Promise<AccessBasis> {
-    return (await this.basisFor(caller, patientId)).basis;
-  }
-
-  /**
-   * The right `resolve` decided, decided again from the relationships alone (no EHR read of the patient): for a
-   * caller that holds an access across the EHR's answer and must not act on a right that ended meanwhile (a
-   * notification at its sending: hostile review helper-137, F1). ACCESS_DENIED when none holds now.
-   */
-  async basisNow(caller: Caller, patientId: string): Promise<Pick<PatientAccess, 'basis' | 'reach' | 'proxyGrants'>> {
-    return this.basisFor(caller, patientId);
+    return (await this.basisNow(caller, patientId)).basis;
   }
 
   private checkedAt(): CheckedAt {
@@ -147,7 +138,12 @@ export class PatientAccessPolicy {
     return { today: localDate(nowMs, this.zone), nowMs };
   }
 
-  private async basisFor(caller: Caller, patientId: string): Promise<Pick<PatientAccess, 'basis' | 'reach' | 'proxyGrants'>> {
+  /**
+   * The right to `patientId` from the relationships alone (no EHR read of the patient): what `resolve` decides first,
+   * and what a caller that holds an access across the EHR's answer decides again, so as not to act on a right that
+   * ended meanwhile (a notification at its sending: hostile review helper-137, F1). ACCESS_DENIED when none holds now.
+   */
+  async basisNow(caller: Caller, patientId: string): Promise<Pick<PatientAccess, 'basis' | 'reach' | 'proxyGrants'>> {
     // A patient the scopes do not reach is refused as any delegation is (docs/contract.md#scopes).
     if (caller.granted !== undefined && !reaches(caller.granted, contextsReaching(caller, launchPatient(caller, this.identityNumberOf), patientId))) {
       throw accessDenied();
