@@ -47,6 +47,8 @@ const CONSENT_NOT_CHANGED = 'A Consent is given (POST) and ended (DELETE), never
 const SUBSCRIPTION_ALLOW = 'GET, HEAD, POST';
 const A_SUBSCRIPTION_ALLOW = 'GET, HEAD, DELETE';
 const SUBSCRIPTION_NOT_CHANGED = 'A Subscription is created (POST) and deleted (DELETE), never changed';
+/** `$status` and `$events` (hostile review helper-141, F3: they said "This API is read-only", of a type that takes POST and DELETE). */
+const SUBSCRIPTION_OPERATIONS_READ = "A subscription's $status and $events are read, never changed";
 
 /**
  * The parameters of a request in the order given: the query string (queryPairs), then a `_search` form
@@ -203,7 +205,7 @@ export const fhirRoutes: FastifyPluginAsync<FhirRouteOptions> = async (app: Fast
       app.route({ method: methods, url, config: open, onRequest: notAllowed(allow, what), handler: notAllowed(allow, what) });
     subscriptionNotServed(SUBSCRIPTION_PATHS.list, ['PUT', 'PATCH', 'DELETE', 'TRACE'], SUBSCRIPTION_ALLOW);
     subscriptionNotServed(SUBSCRIPTION_PATHS.one, ['PUT', 'PATCH', 'POST', 'TRACE'], A_SUBSCRIPTION_ALLOW);
-    for (const url of [SUBSCRIPTION_PATHS.status, SUBSCRIPTION_PATHS.events]) subscriptionNotServed(url, NOT_SERVED_METHODS, 'GET, HEAD', 'This API is read-only');
+    for (const url of [SUBSCRIPTION_PATHS.status, SUBSCRIPTION_PATHS.events]) subscriptionNotServed(url, NOT_SERVED_METHODS, 'GET, HEAD', SUBSCRIPTION_OPERATIONS_READ);
   }
 
   const summaryPath = fhirOperationPath(FHIR_OPERATIONS.getPatientSummary);

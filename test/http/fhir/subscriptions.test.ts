@@ -142,6 +142,9 @@ describe('FHIR Subscription, SUBSCRIPTIONS on', () => {
           if (method !== 'OPTIONS' && method !== 'PROPFIND') expect(outcomeOf(res, 405).code).toBe('not-supported');
         }
       }
+      // Hostile review helper-141, F3: "This API is read-only", of a resource type that takes POST and DELETE.
+      const posted = await t.call({ method: 'POST', url: `${prefix}/Subscription/${created.id}/$events`, key: null, token: tolvan });
+      expect(outcomeOf(posted, 405).diagnostics).toBe("A subscription's $status and $events are read, never changed: GET, HEAD only.");
     }
     await del(t, created.id, tolvan);
   });
