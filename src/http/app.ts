@@ -138,6 +138,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   // Rolling restarts: on close, every request that reached a socket is answered first (issue 20 item 7).
   const drain = new ConnectionDrain(app.server, (backlog) => deps.logger.info({ backlog }, 'no longer accepting connections'));
   app.decorate('drainConnections', () => drain.drain());
+  app.decorate('scopeGrants', deps.scopeGrants);
   app.decorateRequest('callerRequestId', undefined);
   app.addHook('onResponse', (request, reply, done) => {
     logAnswered(request, reply);

@@ -2,7 +2,6 @@ import type { FastifyRequest } from 'fastify';
 import type { Caller, PatientAccess, PatientAccessPolicy } from '../domain/access/patient-access.js';
 import { accessDenied } from '../domain/access/patient-access.js';
 import { reachesOperation } from '../domain/access/operation-reach.js';
-import { operationContexts } from '../domain/access/scope-reach.js';
 import { isFhirOperationName } from '../domain/operations/fhir-operations.js';
 import { isOperationName, OPERATIONS } from '../domain/operations/table.js';
 import { operationOf } from './operation-of.js';
@@ -19,7 +18,7 @@ export function callerOf(request: FastifyRequest): Caller {
   // A /fhir route is audited under a COS read's name, but its SMART scopes were decided per type (fhir-access.ts).
   const operation = request.routeOptions.config?.fhir === true ? undefined : operationOf(request);
   if (token !== undefined && operation !== undefined && isOperationName(operation)) {
-    caller.granted = operationContexts(token.grantedScopes ?? token.scopes, OPERATIONS[operation].scope.name, caller);
+    caller.granted = request.server.scopeGrants.operationContexts(token.grantedScopes ?? token.scopes, operation, caller);
   }
   return caller;
 }

@@ -1,3 +1,4 @@
+import type { ScopeGrants } from '../domain/access/scope-grants.js';
 import type { ErrorShape } from '../domain/operations/operation.js';
 import type { AuditedOperation } from '../domain/operations/fhir-operations.js';
 import type { OperationName, ReadName } from '../domain/operations/table.js';
@@ -93,6 +94,8 @@ declare module 'fastify' {
      * answered and every connection closed (src/http/connection-drain.ts); `close()` comes after.
      */
     drainConnections(): Promise<void>;
+    /** What a token's scopes grant, the same on every door (RouteDependencies.scopeGrants). */
+    scopeGrants: ScopeGrants;
   }
   interface FastifyContextConfig {
     operation?: AuditedOperation;

@@ -23,13 +23,13 @@ import { buildApp } from '../http/app.js';
 import { buildMetricsApp } from '../http/metrics-app.js';
 import { HttpsServing } from '../adapters/tls/https-serving.js';
 import { Lifecycle } from './lifecycle.js';
-import { fhirApiOf, fhirIdsOf, publicBaseUrlOf } from './fhir-api.js';
+import { fhirApiOf, fhirForms, fhirIdsOf, publicBaseUrlOf } from './fhir-api.js';
 import { smartLaunchContext } from './smart-launch.js';
 import { grantOfStore, openSharing } from './proxy-grants.js';
 import { openNotifications } from './notifications.js';
 import { ProxyDelegation } from '../domain/proxies/proxy-delegation.js';
 import { startLine } from './start-line.js';
-import type { FhirApi } from '../http/fhir/fhir-api.js';
+import { scopeGrantsOf, type FhirApi } from '../http/fhir/fhir-api.js';
 import { isLoopbackHost } from './transport-settings.js';
 import type { AccessLogReader } from '../ports/access-log.port.js';
 import type { AccessTokenVerifier } from '../ports/access-token-verifier.port.js';
@@ -148,6 +148,8 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
     tokenVerifier: c.resolve(TOKENS.AccessTokenVerifier),
     auditTrail: c.resolve(TOKENS.AuditTrail),
     accessPolicy: c.resolve(PatientAccessPolicy),
+    // The FHIR API's own, so a scope is decided from the same forms on both doors; the same forms without it.
+    scopeGrants: scopeGrantsOf(fhir?.forms ?? fhirForms()),
     readPatientData: c.resolve(ReadPatientData),
     markArrived: c.resolve(MarkArrived),
     registerPayment: c.resolve(RegisterPayment),

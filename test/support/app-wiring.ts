@@ -3,6 +3,8 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { StaticSubscriptionKeys } from '../../src/adapters/subscription-keys/static-subscription-keys.js';
 import { buildApp } from '../../src/http/app.js';
+import { scopeGrantsOf } from '../../src/http/fhir/fhir-api.js';
+import { fhirForms } from '../../src/start/fhir-api.js';
 import type { MemoryAuditTrail } from '../fakes/memory-audit-trail.js';
 import { apiScopes } from '../../src/domain/access/scopes.js';
 import { JwtAccessTokenVerifier } from '../../src/adapters/auth-jwks/jwt-access-token-verifier.js';
@@ -47,6 +49,7 @@ export function useCasesOver(
   return {
     zone: ZONE,
     accessPolicy: new PatientAccessPolicy(ehr, ehr, clock, ZONE, ids === undefined ? undefined : (id) => ids.identityNumberOf(id)),
+    scopeGrants: scopeGrantsOf(fhirForms()),
     readPatientData: new ReadPatientData(ZONE),
     markArrived: new MarkArrived(clock, { beforeMinutes: 120, afterMinutes: 30 }, coordinator),
     registerPayment: new RegisterPayment(coordinator),

@@ -4,10 +4,9 @@
  * without one, the person the token names; any other form of a scope reaches everyone the person may
  * act for (a client token: the patient it names). The FHIR door applies it per resource type
  * (http/fhir/fhir-access.ts), the COS door per operation (PatientAccessPolicy); what a scope grants
- * never depends on the door it is shown at.
+ * (scope-grants.ts) never depends on the door it is shown at.
  */
 import type { ScopeContext } from '../fhir/smart-scopes.js';
-import { canonicalScope } from './scopes.js';
 
 /** What of a token decides whom its scopes reach. */
 export interface ScopeHolder {
@@ -40,22 +39,6 @@ export function contextsReaching(holder: ScopeHolder, launch: string | undefined
 
 /** The contexts a token's scopes can reach anyone in at all: `system/` for a client token, `patient/` and `user/` for a person's. */
 export const contextsOfHolder = (holder: ScopeHolder): ScopeContext[] => (holder.personId === undefined ? ['system'] : ['patient', 'user']);
-
-/**
- * The contexts in which the token's scopes, as written, grant the COS operation whose scope the API
- * names `apiScope`: each form that counts as it (scopes.ts) in its own context, a `patient/` form in
- * `patient`, any other (the API's name, SMART's `user/` form, a vendor's spelling) in `user` for a
- * person and `system` for a client, as the API's own scope counts on the FHIR door.
- */
-export function operationContexts(written: Iterable<string>, apiScope: string, holder: ScopeHolder): Set<ScopeContext> {
-  const contexts = new Set<ScopeContext>();
-  for (const scope of written) {
-    if (canonicalScope(scope) !== apiScope) continue;
-    if (scope.startsWith('patient/')) contexts.add('patient');
-    else contexts.add(holder.personId === undefined ? 'system' : 'user');
-  }
-  return contexts;
-}
 
 /** Whether scopes granted in `granted` contexts reach a patient whom `reaching` contexts reach. */
 export const reaches = (granted: ReadonlySet<ScopeContext>, reaching: readonly ScopeContext[]): boolean => reaching.some((c) => granted.has(c));

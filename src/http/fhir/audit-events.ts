@@ -33,7 +33,7 @@ function logInterval(dates: readonly DateComparison[]): LogInterval {
 
 /** Whose log a request reads, on what basis, once its scope for `interaction` is granted: the same policy for a search and a read. */
 async function logOf(request: FastifyRequest, deps: RouteDependencies, api: FhirApi, search: FhirSearch, interaction: 'read' | 'search') {
-  const grants = grantsOf(request, api, () => []);
+  const grants = grantsOf(request, api);
   const { patients: [patient] } = await patientsOf(request, deps, api, search, grants);
   if (patient === undefined) throw new Error('a search names one patient');
   request.audit.patientId = patient;

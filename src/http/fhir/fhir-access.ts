@@ -10,33 +10,25 @@ import { contextsReaching, launchPatient } from '../../domain/access/scope-reach
 import { withReferenced } from '../../domain/fhir/document-references.js';
 import { keyOf } from '../../domain/fhir/resource-search.js';
 import { REFERENCED_TYPES, type FhirType } from '../../domain/fhir/search-parameters.js';
-import { grantsFor, grantsRecord, smartGrants, type Grant, type Interaction, type ScopeContext } from '../../domain/fhir/smart-scopes.js';
-import { OPERATIONS, type ReadName } from '../../domain/operations/table.js';
+import { grantsFor, grantsRecord, type Grant, type Interaction, type ScopeContext } from '../../domain/fhir/smart-scopes.js';
+import type { ReadName } from '../../domain/operations/table.js';
 import type { FhirForm, FhirResource } from '../../reads/as-fhir.js';
 import { ApiError } from '../api-error.js';
-import { cosScopeOf, type FhirApi, type TypeServing } from './fhir-api.js';
+import { scopeGrantsOf, type FhirApi, type TypeServing } from './fhir-api.js';
 
 /** The resource types a read's FHIR form writes, which the read's own scope grants; none for a read without one. */
 export const formTypes = (api: FhirApi, read: ReadName): readonly string[] => (api.forms[read] as FhirForm<ReadName> | undefined)?.types ?? [];
 
-/** The grants of the request's token: SMART scopes as written, and each read's own scope as a `user/` (or, for a client, `system/`) grant of its types. */
-export function grantsOf(request: FastifyRequest, api: FhirApi, readsOfType: (read: ReadName) => readonly string[]): Grant[] {
+/** The grants of the request's token: SMART scopes as written, and each spelling of a read's COS scope as a grant of its types (scope-grants.ts). */
+export function grantsOf(request: FastifyRequest, api: FhirApi): Grant[] {
   const token = request.token;
   if (token === undefined) return [];
-  return grantsOfScopes(token.grantedScopes ?? token.scopes, token.personId === undefined ? 'system' : 'user', api, readsOfType);
+  return grantsOfScopes(token.grantedScopes ?? token.scopes, token.personId === undefined ? 'system' : 'user', api);
 }
 
 /** The grants `written` scopes give a person's (`user`) or a client's (`system`) token: grantsOf without a request. */
-export function grantsOfScopes(written: ReadonlySet<string>, context: ScopeContext, api: FhirApi, readsOfType: (read: ReadName) => readonly string[]): Grant[] {
-  const grants = smartGrants(written);
-  for (const read of Object.keys(api.forms) as ReadName[]) {
-    if (!written.has(cosScopeOf(read))) continue;
-    for (const type of readsOfType(read)) grants.push({ context, type, interactions: new Set<Interaction>(['read', 'search']), read });
-  }
-  // The access log is no read with a form; its scope grants its FHIR form, AuditEvent, all the same.
-  if (written.has(OPERATIONS.getAccessLog.scope.name)) grants.push({ context, type: 'AuditEvent', interactions: new Set<Interaction>(['read', 'search']) });
-  return grants;
-}
+export const grantsOfScopes = (written: ReadonlySet<string>, context: ScopeContext, api: FhirApi): Grant[] =>
+  scopeGrantsOf(api.forms).grantsOf(written, context);
 
 /** The launch patient of a person token (scope-reach.ts): the `smart_patient` the user picked, else the person. */
 export function launchPatientOf(request: FastifyRequest, api: FhirApi): string | undefined {

@@ -6,11 +6,28 @@
 import { OPERATIONS, READ_NAMES, type ReadName } from '../../domain/operations/table.js';
 import { declaringRead } from '../../domain/fhir/resource-types.js';
 import { FHIR_TYPES, REFERENCED_TYPES, type FhirType } from '../../domain/fhir/search-parameters.js';
+import { ScopeGrants } from '../../domain/access/scope-grants.js';
 import type { FhirIds } from '../../ports/fhir-ids.port.js';
 import type { FhirForm } from '../../reads/as-fhir.js';
 
 /** Every read's FHIR form, where it has one. */
 export type FhirForms = { readonly [R in ReadName]?: FhirForm<R> };
+
+const SCOPE_GRANTS = new WeakMap<FhirForms, ScopeGrants>();
+
+/**
+ * What a scope grants on both doors (domain/access/scope-grants.ts), from the types each read's form
+ * writes; the access log's records are AuditEvents. Made once for each set of forms.
+ */
+export function scopeGrantsOf(forms: FhirForms): ScopeGrants {
+  let made = SCOPE_GRANTS.get(forms);
+  if (made === undefined) {
+    made = new ScopeGrants((operation) => (operation === 'getAccessLog' ? ['AuditEvent']
+      : (forms[operation as ReadName] as FhirForm<ReadName> | undefined)?.types ?? []));
+    SCOPE_GRANTS.set(forms, made);
+  }
+  return made;
+}
 
 export interface SmartEndpoints {
   authorizationEndpoint?: string;

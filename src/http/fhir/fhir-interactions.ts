@@ -72,7 +72,7 @@ export class FhirInteractions {
 
   /** The searchset: bytes where every resource on the page is kept (searchset-bytes.ts), else the Bundle to serialise. */
   async search(request: FastifyRequest, reply: FastifyReply, search: FhirSearch): Promise<JsonAnswer | Record<string, unknown>> {
-    const grants = grantsOf(request, this.api, this.typesOfRead);
+    const grants = grantsOf(request, this.api);
     const { patients, listing } = await patientsOf(request, this.deps, this.api, search, grants);
     // A listing, of one or of several: each one read gets an audit record of their own, nobody left out is named.
     if (listing || patients.length > 1) request.audit.patientsRead = new Map();
@@ -179,7 +179,7 @@ export class FhirInteractions {
   }
 
   async read(request: FastifyRequest, reply: FastifyReply, type: FhirType, id: string, patientParam: string | undefined): Promise<FhirResource> {
-    const grants = grantsOf(request, this.api, this.typesOfRead);
+    const grants = grantsOf(request, this.api);
     const delegate = type === 'RelatedPerson' && patientParam === undefined ? await this.delegate(request, reply, grants, id) : undefined;
     if (delegate !== undefined) return delegate;
     const candidates = await this.readCandidates(request, type, id, patientParam, grants);

@@ -21,7 +21,7 @@ import { ApiError } from '../api-error.js';
 import { noteWithheld } from '../release-header.js';
 import type { RouteDependencies } from '../routes/dependencies.js';
 import { documentBundle } from './bundle.js';
-import { categoriesOf, contextsFor, formTypes, grantsOf, isReferenced, readOfRecord, recordsView, requireGrants, showable } from './fhir-access.js';
+import { categoriesOf, contextsFor, grantsOf, isReferenced, readOfRecord, recordsView, requireGrants, showable } from './fhir-access.js';
 import type { FhirApi, TypeServing } from './fhir-api.js';
 import { patientResources } from './patient-records.js';
 import { noteRefusedFor } from '../caller-basis.js';
@@ -62,7 +62,7 @@ export class PatientSummary {
       noteRefusedFor(request, patient);
       throw notFound();
     }
-    const grants = grantsOf(request, this.api, (read) => formTypes(this.api, read));
+    const grants = grantsOf(request, this.api);
     const contexts = contextsFor(request, this.api, patient);
     try {
       requireGrants(grants, 'Patient', 'read', contexts);

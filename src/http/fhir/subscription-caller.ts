@@ -19,7 +19,7 @@ import { ApiError } from '../api-error.js';
 import { invalidTokenHeaders } from '../error-mapping.js';
 import type { FhirResource } from '../../reads/as-fhir.js';
 import {
-  accessOpens, contextsFor, formTypes, grantsOfScopes, grantsShow, insufficientScope, isReferenced, launchPatientOf, requireGrants,
+  accessOpens, contextsFor, grantsOfScopes, grantsShow, insufficientScope, isReferenced, launchPatientOf, requireGrants,
 } from './fhir-access.js';
 import { cosScopeOf, servedTypes, type FhirApi, type TypeServing } from './fhir-api.js';
 import { scopeRefusal } from './patients-of-request.js';
@@ -88,7 +88,7 @@ export function requireScopesFor(request: FastifyRequest, api: FhirApi, patient:
 
 /** The grants of `scopes` without a category restriction: a notification names every record of its type. */
 const wholeGrants = (api: FhirApi, scopes: ReadonlySet<string>, context: ScopeContext): Grant[] =>
-  grantsOfScopes(scopes, context, api, (read) => formTypes(api, read)).filter((g) => g.category === undefined);
+  grantsOfScopes(scopes, context, api).filter((g) => g.category === undefined);
 
 /**
  * requireScopesFor's test of a new subscription, asked again at sending of the scopes the app's grant
@@ -127,7 +127,7 @@ export function subscriberShows(api: FhirApi): SubscriberShows {
     const opens = (r: FhirResource): boolean => accessOpens(served.get(r.resourceType), right.access);
     if (right.scopes === undefined) return opens;
     const contexts = contextsReaching(subscriber, launchPatient(subscriber, numberOf), patient);
-    const grants = grantsOfScopes(right.scopes, 'user', api, (of) => formTypes(api, of));
+    const grants = grantsOfScopes(right.scopes, 'user', api);
     return (r) => opens(r) && (isReferenced(r) || grantsShow(grants, contexts, r, read));
   };
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { contextsOfHolder, operationContexts, reaches } from '../../domain/access/scope-reach.js';
+import { contextsOfHolder, reaches } from '../../domain/access/scope-reach.js';
 import { isOperationName, OPERATIONS } from '../../domain/operations/table.js';
 import type { AccessTokenVerifier } from '../../ports/access-token-verifier.port.js';
 import type { SubscriptionKeys } from '../../ports/subscription-keys.port.js';
@@ -83,10 +83,11 @@ export const credentials = fp(async (app: FastifyInstance, opts: { subscriptionK
     if (token === undefined) throw request.tokenRefusal;
     const operation = operationOf(request);
     // The FHIR API's own operations are on /fhir routes only, whose scopes the route checks (above).
-    const needed = operation === undefined || !isOperationName(operation) ? undefined : OPERATIONS[operation].scope.name;
+    const known = operation === undefined || !isOperationName(operation) ? undefined : operation;
+    const needed = known === undefined ? undefined : OPERATIONS[known].scope.name;
     // A scope counts in the forms that reach someone for this token: `patient/` ones never reach for a
     // client token, which has no launch patient (docs/contract.md#scopes); whom they reach is the access policy's.
-    if (needed === undefined || !reaches(operationContexts(token.grantedScopes ?? token.scopes, needed, token), contextsOfHolder(token))) {
+    if (known === undefined || !reaches(request.server.scopeGrants.operationContexts(token.grantedScopes ?? token.scopes, known, token), contextsOfHolder(token))) {
       throw new ApiError(403, MESSAGES.insufficientScope, {
         'www-authenticate': `Bearer error="insufficient_scope", scope="${needed ?? ''}"`,
       });

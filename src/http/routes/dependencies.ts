@@ -9,6 +9,7 @@ import type { RegisterPayment } from '../../domain/use-cases/register-payment.js
 import type { AnswerMemory } from '../../ports/answer-memory.port.js';
 import type { EndpointVerdict } from '../../domain/notifications/endpoint-rules.js';
 import type { AppNames } from '../access-log/fhir-audit-event.js';
+import type { ScopeGrants } from '../../domain/access/scope-grants.js';
 import type { FhirApi } from '../fhir/fhir-api.js';
 import type { LargeAnswers } from '../serialization/large-answers.js';
 
@@ -26,6 +27,8 @@ export interface SubscriptionDependencies {
 /** What the API routes need: the use cases and the access policy, nothing of the adapters. */
 export interface RouteDependencies {
   accessPolicy: PatientAccessPolicy;
+  /** What a token's scopes grant, the same on the COS door as on /fhir (scopeGrantsOf the reads' FHIR forms). */
+  scopeGrants: ScopeGrants;
   readPatientData: ReadPatientData;
   markArrived: MarkArrived;
   registerPayment: RegisterPayment;

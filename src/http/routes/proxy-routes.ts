@@ -6,11 +6,11 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { contextsReaching, operationContexts, reaches } from '../../domain/access/scope-reach.js';
+import { contextsReaching, reaches } from '../../domain/access/scope-reach.js';
 import { parsePersonalIdentityNumber } from '../../domain/identity/personal-identity-number.js';
 import { DomainError } from '../../domain/errors.js';
 import type { ProxyOperation } from '../../domain/operations/operation.js';
-import { OPERATIONS } from '../../domain/operations/table.js';
+import { OPERATIONS, type OperationName } from '../../domain/operations/table.js';
 import type { BeforeChange, ProxyGrants } from '../../domain/proxies/proxy-grants.js';
 import type { GrantRequest } from '../../domain/proxies/grant-request.js';
 import { plainView, roleOf, type DatedGrantView } from '../../domain/proxies/grant.js';
@@ -35,7 +35,7 @@ const proxyOf = (route: ApiRoute): ProxyOperation => {
  * own grants under a launch for someone else only where the token's scopes reach beyond the launch
  * patient (a `user/` form), as any read of their own would (scope-reach.ts). Anything else is 403.
  */
-function selfOf(request: FastifyRequest, deps: RouteDependencies, op: ProxyOperation): string {
+function selfOf(request: FastifyRequest, deps: RouteDependencies, name: OperationName, op: ProxyOperation): string {
   const header = request.headers.patient;
   // A malformed header is refused for its form (400) before any right is decided, as on every route.
   const named = header === undefined ? undefined : deps.accessPolicy.targetPatient({}, typeof header === 'string' ? header : '');
@@ -51,7 +51,7 @@ function selfOf(request: FastifyRequest, deps: RouteDependencies, op: ProxyOpera
   if (launch === self) return self;
   const token = request.token;
   if (op.changes || token === undefined) throw new DomainError('FORBIDDEN', OWN_ONLY);
-  const granted = operationContexts(token.grantedScopes ?? token.scopes, op.scope.name, caller);
+  const granted = deps.scopeGrants.operationContexts(token.grantedScopes ?? token.scopes, name, caller);
   if (!reaches(granted, contextsReaching(caller, launch, self))) throw new DomainError('FORBIDDEN', OWN_ONLY);
   return self;
 }
@@ -89,6 +89,7 @@ const CALLS: Readonly<Record<ProxyOperation['action'], Call>> = {
 
 /** One sharing operation's route: answers serialised through the grant's schema, so nothing else leaves. */
 export const proxyRoute: RouteKind = (route, deps) => {
+  const [name] = route.operations;
   const op = proxyOf(route);
   const item = named(op.answer.item, op.answer.schemaName);
   const call = CALLS[op.action];
@@ -101,7 +102,7 @@ export const proxyRoute: RouteKind = (route, deps) => {
       if (deps.proxyGrants === undefined) throw new DomainError('FORBIDDEN', NOT_OFFERED);
       // A step of a grant changes nothing but its state: a body (categories, times) would seem to be taken and never be.
       if (op.body === undefined) refuseBody(request, `${op.method} ${op.path}`);
-      const personId = selfOf(request, deps, op);
+      const personId = selfOf(request, deps, name, op);
       // Until a grant names someone else, the request is the caller's own.
       request.audit.patientId = personId;
       request.audit.delegation = 'self';
