@@ -60,14 +60,24 @@ export const MEDIA_TYPE_MESSAGES: Readonly<Record<Door, string>> = {
   fhir: 'Content-Type must be application/fhir+json or application/json.',
 };
 
-const INVALID_JSON = 'The body is not valid JSON: send a JSON object, as /openapi.json documents it.';
+/**
+ * A body that is no JSON, said per door: the COS API's are documented in /openapi.json, the FHIR API's are
+ * FHIR resources, which only its creates take (hostile review helper-141, F3: a DELETE on /fhir named /openapi.json).
+ */
+export const INVALID_JSON_MESSAGES: Readonly<Record<Door, string>> = {
+  cos: 'The body is not valid JSON: send a JSON object, as /openapi.json documents it.',
+  fhir: 'The body is not JSON a FHIR resource can be (valid JSON, no __proto__ or constructor key): a create takes the resource as '
+    + 'application/fhir+json; any other interaction takes no body.',
+};
+const EMPTY_JSON_MESSAGES: Readonly<Record<Door, string>> = {
+  cos: 'The body is empty: send a JSON object, as /openapi.json documents it.',
+  fhir: 'The body is empty: a create takes the resource as application/fhir+json; any other interaction takes no body, and no Content-Type.',
+};
 
 // Fixed texts: a framework's or upstream's message may echo input, so none is passed through.
 const FRAMEWORK_MESSAGES: Record<string, string> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'Content-Length does not match the body.',
   FST_ERR_CTP_BODY_TOO_LARGE: 'Request body is larger than 16 KiB.',
-  FST_ERR_CTP_EMPTY_JSON_BODY: 'The body is empty: send a JSON object, as /openapi.json documents it.',
-  FST_ERR_CTP_INVALID_JSON_BODY: INVALID_JSON,
   FST_ERR_BAD_URL: 'The request URL is malformed.',
 };
 
@@ -231,7 +241,8 @@ export function toHttpFailure(err: unknown, door: Door = 'cos'): HttpFailure {
   if (status >= 400 && status < 500) {
     // JSON.parse and the prototype-poisoning guard raise plain 400s without a code.
     if (status === 415) return { status, message: MEDIA_TYPE_MESSAGES[door], headers: {}, fault: false };
-    const fallback = status === 400 ? INVALID_JSON : STATUS_MESSAGES[status] ?? 'Request refused.';
+    if (fe.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return { status, message: EMPTY_JSON_MESSAGES[door], headers: {}, fault: false };
+    const fallback = status === 400 ? INVALID_JSON_MESSAGES[door] : STATUS_MESSAGES[status] ?? 'Request refused.';
     return { status, message: FRAMEWORK_MESSAGES[fe.code ?? ''] ?? fallback, headers: {}, fault: false };
   }
   return { status: 500, message: 'Internal server error.', headers: {}, fault: true };

@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../api-error.js';
+import { INVALID_JSON_MESSAGES } from '../error-mapping.js';
 import { jsonBodyParser } from '../json-body.js';
 import { RepeatedMemberError } from '../repeated-members.js';
 
@@ -15,7 +16,7 @@ export function acceptFhirJson(app: FastifyInstance, bodyLimit: number): void {
     parse(request, body as Buffer, (err, value) => {
       if (err === null) done(null, value);
       else if (err instanceof RepeatedMemberError || err instanceof ApiError) done(err, undefined);
-      else done(new ApiError(400, 'The body is not JSON a FHIR resource can be (valid JSON, no __proto__ or constructor key): send the resource as application/fhir+json.'), undefined);
+      else done(new ApiError(400, INVALID_JSON_MESSAGES.fhir), undefined);
     });
   });
 }

@@ -198,6 +198,11 @@ export function subscriptionRoutes(app: FastifyInstance, { deps, door, topics, a
     const format = formatOf(request, isPatientIdForm, ['eventsSinceNumber', 'eventsUntilNumber']);
     const since = eventNumber(request, 'eventsSinceNumber', 1);
     const until = eventNumber(request, 'eventsUntilNumber', since + MAX_EVENTS_PER_CALL - 1);
+    // An empty history would say nothing happened; the range is the caller's mistake (hostile review helper-141, F4).
+    if (until < since) {
+      throw new ApiError(400, 'Parameter eventsUntilNumber must be eventsSinceNumber or more (eventsSinceNumber is 1 when left out): '
+        + 'ask for the events from one number to the same or a later one.');
+    }
     const s = await own(request, subscriberOf(request, api), 'read');
     // Its events name the topic's records: a read of their type, asked as making it asks (hostile review helper-125, F1).
     requireScopesFor(request, api, s.patient, 'read', s.topic);

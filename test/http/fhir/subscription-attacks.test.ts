@@ -7,6 +7,7 @@
  * patient; no content leaves by `full-resource`; bodies are bounded and parsed without prototype keys.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INVALID_JSON_MESSAGES } from '../../../src/http/error-mapping.js';
 import { isAttempt } from '../../../src/ports/audit-trail.port.js';
 import { startTestApp, KEY, type TestApp } from '../../support/test-app.js';
 import { ANTON, forgedLike, get, LILLA, MARTA, NOW, outcomeOf, pid, SARA, smartToken, TOLVAN } from './fhir-calls.js';
@@ -189,6 +190,14 @@ describe('attacks on the Subscription door', () => {
     const { id } = made.json<{ id: string }>();
     const res = await t.call({ method: 'DELETE', url: `/fhir/Subscription/${id}`, key: null, token: tolvan, headers: { 'content-type': 'application/fhir+json' }, payload: '{}' });
     expect(outcomeOf(res, 400).diagnostics).toBe('DELETE /fhir/Subscription/{id} takes no body: send none.');
+    // Hostile review helper-141, F3: a body that is no JSON at all named the COS door's /openapi.json.
+    for (const type of ['application/fhir+json', 'application/json']) {
+      for (const payload of ['{"status":', 'not json']) {
+        const malformed = await t.call({ method: 'DELETE', url: `/fhir/Subscription/${id}`, key: null, token: tolvan, headers: { 'content-type': type }, payload });
+        const said = outcomeOf(malformed, 400).diagnostics;
+        expect([type, payload, said.includes('openapi'), said]).toEqual([type, payload, false, INVALID_JSON_MESSAGES.fhir]);
+      }
+    }
     expect((await get(t, `/fhir/Subscription/${id}`, tolvan)).json<{ status: string }>().status).not.toBe('off');
     expect((await del(t, id, tolvan)).statusCode).toBe(200);
   });

@@ -123,6 +123,13 @@ describe('FHIR Subscription, SUBSCRIPTIONS on', () => {
     expect(outcomeOf(await get(t, `/fhir/Subscription/${created.id}/$events?eventsSinceNumber=first`, tolvan), 400).diagnostics)
       .toBe('Parameter eventsSinceNumber must be one whole number, 0 or more, of at most 15 digits (events are numbered from 1), or left out.');
     outcomeOf(await get(t, `/fhir/Subscription/${created.id}/$events?eventsUntilNumber=-1`, tolvan), 400);
+    // Hostile review helper-141, F4: a range ending before it starts answered an empty history, as if nothing had happened.
+    for (const range of ['eventsSinceNumber=3&eventsUntilNumber=2', 'eventsUntilNumber=0']) {
+      expect([range, outcomeOf(await get(t, `/fhir/Subscription/${created.id}/$events?${range}`, tolvan), 400).diagnostics]).toEqual([range,
+        'Parameter eventsUntilNumber must be eventsSinceNumber or more (eventsSinceNumber is 1 when left out): ask for the events from one number to the same or a later one.']);
+    }
+    const one = resourceOf(await get(t, `/fhir/Subscription/${created.id}/$events?eventsSinceNumber=3&eventsUntilNumber=3`, tolvan)) as unknown as typeof events;
+    expect(one.entry.slice(1).map((e) => e.fullUrl)).toEqual([`${TEST_PUBLIC_BASE_URL}/fhir/DiagnosticReport/${report.id}`]);
     await del(t, created.id, tolvan);
   });
 
