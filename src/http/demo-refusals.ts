@@ -1,5 +1,6 @@
 import { ApiError, MESSAGES } from './api-error.js';
 import { NO_TOKEN_HEADERS } from './error-mapping.js';
+import type { KeysSent } from './subscription-key.js';
 
 /**
  * Demo mode only (docs/contract.md#demo-mode): where a newcomer finds the demo's credentials. Paths
@@ -18,12 +19,12 @@ export interface DemoCredentials {
  * A refused subscription key. Outside demo mode the vendor's own words; in demo mode they go on to say
  * whether a key was sent at all and where the demo key is.
  */
-export function keyRefusal(demo: DemoCredentials | undefined, sent: 'none' | 'one' | 'several'): ApiError {
+export function keyRefusal(demo: DemoCredentials | undefined, sent: KeysSent): ApiError {
   if (demo === undefined) return new ApiError(401, MESSAGES.badSubscriptionKey);
   // Whichever of several keys is the demo key, the caller is told to send one: never which one it was.
-  if (sent === 'several') {
-    return new ApiError(401, `${MESSAGES.badSubscriptionKey} Demo mode: more than one subscription key was sent; send the demo key, which is in ${demo.keyFile}, `
-      + 'once, in the Ocp-Apim-Subscription-Key header.');
+  if (sent === 'several' || sent === 'empty') {
+    const what = sent === 'several' ? 'more than one subscription key was sent;' : 'an empty subscription key was sent; leave it out, and';
+    return new ApiError(401, `${MESSAGES.badSubscriptionKey} Demo mode: ${what} send the demo key, which is in ${demo.keyFile}, once, in the Ocp-Apim-Subscription-Key header.`);
   }
   const what = sent === 'one' ? `the key sent is not the demo key, which is in ${demo.keyFile}` : `no subscription key was sent; the demo key is in ${demo.keyFile}`;
   return new ApiError(401, `${MESSAGES.badSubscriptionKey} Demo mode: ${what}: send it in the Ocp-Apim-Subscription-Key header.`);

@@ -20,18 +20,25 @@ export function presentedSubscriptionKey(request: FastifyRequest): string | unde
   return fromQuery;
 }
 
+/** What a request refused for its key sent, for the demo's words: none, an empty one among them, one, or several. */
+export type KeysSent = 'none' | 'empty' | 'one' | 'several';
+
 /**
- * Whether a request refused for its key sent more than one: the parameter repeated, the header repeated or
- * listing several (Node joins a repeated header's lines with commas, and a key holds none: it is configured
- * in a comma-separated list), or the two with different keys. Asked only for a refusal's words, with the
- * parameter's value as it came, before presentedSubscriptionKey took it out.
+ * What a request refused for its key sent: several keys where the parameter is repeated, the header
+ * repeated or listing several (Node joins a repeated header's lines with commas, and a key holds none: it
+ * is configured in a comma-separated list), or the two hold different keys; an empty one where the header
+ * lists none (a comma alone is none) or the parameter is empty, beside a key or not (hostile reviews
+ * helper-137, F3 and helper-141, F2: it was "not the demo key" beside the demo key). Asked only for a
+ * refusal's words, with the parameter's value as it came, before presentedSubscriptionKey took it out.
  */
-export function severalKeysSent(request: FastifyRequest, fromQuery: unknown): boolean {
-  if (Array.isArray(fromQuery)) return true;
+export function keysSent(request: FastifyRequest, fromQuery: unknown): KeysSent {
+  if (Array.isArray(fromQuery)) return 'several';
   const header = request.headers['ocp-apim-subscription-key'];
-  if (header === undefined) return false;
-  // Counted, not only looked for: one key with a stray comma, or a comma alone, is one key or none (hostile review helper-134, F7).
-  const listed = Array.isArray(header) ? header.join(',') : header;
-  if (listed.split(',').filter((part) => part.trim() !== '').length > 1) return true;
-  return fromQuery !== undefined && fromQuery !== '' && listed !== fromQuery;
+  // Counted, not only looked for: one key with a stray comma is one key (hostile review helper-134, F7).
+  const listed = header === undefined ? undefined : (Array.isArray(header) ? header.join(',') : header).split(',').filter((part) => part.trim() !== '');
+  if (listed !== undefined && listed.length > 1) return 'several';
+  if (listed?.length === 0 || fromQuery === '') return 'empty';
+  if (listed === undefined && fromQuery === undefined) return 'none';
+  const [inHeader] = listed ?? [];
+  return inHeader !== undefined && typeof fromQuery === 'string' && inHeader !== fromQuery ? 'several' : 'one';
 }

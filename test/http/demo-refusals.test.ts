@@ -66,12 +66,20 @@ describe('issue 38: 401s in demo mode name the missing credential and where the 
     // One key with a stray comma, a comma alone, an empty parameter beside the header: one key or none, not several (helper-134, F7).
     const notDemo = 'Access denied due to missing or invalid subscription key. Demo mode: the key sent is not the demo key, which is in '
       + `${keyFile()}: send it in the Ocp-Apim-Subscription-Key header.`;
+    // An empty one was "not the demo key", beside the demo key in the header too (hostile reviews helper-137, F3 and helper-141, F2).
+    const empty = 'Access denied due to missing or invalid subscription key. Demo mode: an empty subscription key was sent; leave it out, '
+      + `and send the demo key, which is in ${keyFile()}, once, in the Ocp-Apim-Subscription-Key header.`;
     const odd = [
       await get('/patients/appointments/', { 'ocp-apim-subscription-key': `${service.key},` }),
       await get('/patients/appointments/', { 'ocp-apim-subscription-key': ',' }),
+      await get('/patients/appointments/', { 'ocp-apim-subscription-key': '' }),
+      await get('/patients/appointments/?subscription-key='),
       await get('/patients/appointments/?subscription-key=', { 'ocp-apim-subscription-key': 'not-the-demo-key' }),
+      await get('/patients/appointments/?subscription-key=', { 'ocp-apim-subscription-key': service.key }),
     ];
-    expect(odd.map((res) => [res.status, (JSON.parse(res.text) as { message: string }).message])).toEqual([[401, notDemo], [401, notDemo], [401, notDemo]]);
+    expect(odd.map((res) => [res.status, (JSON.parse(res.text) as { message: string }).message]))
+      .toEqual([[401, notDemo], [401, empty], [401, empty], [401, empty], [401, empty], [401, empty]]);
+    for (const res of odd) for (const secret of secrets) expect(res.text).not.toContain(secret);
   });
 
   it('the key but no token: that no bearer token was sent, and the demo issuer that gives one', async () => {

@@ -9,7 +9,7 @@ import type { BodilessRequests } from '../bodiless-requests.js';
 import { keyRefusal, noTokenRefusal, type DemoCredentials } from '../demo-refusals.js';
 import { invalidTokenHeaders, NO_TOKEN_HEADERS } from '../error-mapping.js';
 import { operationOf } from '../operation-of.js';
-import { presentedSubscriptionKey, severalKeysSent, SUBSCRIPTION_KEY_PARAMETER } from '../subscription-key.js';
+import { keysSent, presentedSubscriptionKey, SUBSCRIPTION_KEY_PARAMETER } from '../subscription-key.js';
 
 // RFC 7235 §2.1: the scheme name is case-insensitive (`bearer`, `BEARER`).
 const BEARER = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i;
@@ -47,7 +47,7 @@ export const credentials = fp(async (app: FastifyInstance, opts: { subscriptionK
     const keyless = config?.fhir === true && !keySent;
     if (subscription === undefined && !keyless) {
       // The key's refusal, thrown in preParsing before anything of the token.
-      request.tokenRefusal = keyRefusal(opts.demo, !keySent ? 'none' : opts.demo !== undefined && severalKeysSent(request, fromQuery) ? 'several' : 'one');
+      request.tokenRefusal = keyRefusal(opts.demo, opts.demo === undefined ? 'one' : keysSent(request, fromQuery));
       return;
     }
     const authorization = request.headers.authorization ?? '';
