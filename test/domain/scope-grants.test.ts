@@ -39,7 +39,16 @@ describe('ScopeGrants.operationContexts: the COS door', () => {
     expect(contexts('patient/Observation.s', 'getLabResults')).toEqual(['patient']);
     expect(contexts('patient/Observation.r', 'getLabResults')).toEqual([]);
     expect(contexts('patient/Observation.rs?category=a|b', 'getLabResults')).toEqual([]);
-    expect(contexts('user/Observation.rs', 'getLabResults', CLIENT)).toEqual(['system']);
+    // A v2 form counts in the context it names: user/ is a person's, so for a client token it reaches nobody (helper-142, F3).
+    expect(contexts('user/Observation.rs', 'getLabResults', CLIENT)).toEqual(['user']);
+    expect(contexts('user/Observation.read', 'getLabResults', CLIENT)).toEqual(['system']);
+    expect(contexts('user/AuditEvent.rs', 'getAccessLog', CLIENT)).toEqual(['user']);
+  });
+
+  it('counts a COS scope\'s v2 spelling only where it searches: read by id alone answers no COS read', () => {
+    expect(contexts('user/JournalNote.s', 'getJournalNotes')).toEqual(['user']);
+    expect(contexts('user/JournalNote.r', 'getJournalNotes')).toEqual([]);
+    expect(contexts('user/JournalNote.rs', 'getJournalNotes', CLIENT)).toEqual(['user']);
   });
 
   it('keeps a COS scope to its own read: the bookings\' scope never opens the video meetings, a SMART Appointment scope both', () => {
@@ -53,7 +62,11 @@ describe('ScopeGrants.operationContexts: the COS door', () => {
     expect(contexts('patient/*.cruds', 'registerPayment')).toEqual([]);
     expect(contexts('patient/Appointment.write', 'changeAppointment')).toEqual(['patient']);
     expect(contexts('patient/Consent.rs', 'listProxies')).toEqual(['patient']);
-    expect(contexts('user/Consent.rs', 'listProxies')).toEqual(['user']);
+    expect(contexts('user/Consent.read', 'listProxies')).toEqual(['user']);
+    // Sharing counts in the spellings its scopes list alone (hostile review helper-142, F1).
+    for (const scopes of ['user/Consent.s', 'user/Consent.rs', 'user/Consent.cruds', 'user/Proxy.s', 'patient/Proxy.rs', 'user/Proxy.cruds']) {
+      expect([scopes, contexts(scopes, 'listProxies'), contexts(scopes, 'grantProxy')]).toEqual([scopes, [], []]);
+    }
   });
 });
 
@@ -66,6 +79,15 @@ describe('ScopeGrants.grantsOf: the FHIR door', () => {
     expect(types('user/JournalNote.rs')).toEqual(['user:Composition@getJournalNotes', 'user:JournalNote']);
     expect(types('user/JournalNote.read', 'system')).toEqual(['system:Composition@getJournalNotes', 'user:JournalNote']);
     expect(types('user/AccessLog-read')).toEqual(['user:AuditEvent']);
+  });
+
+  it('grants a v2 spelling of a COS scope what its letters say, and a user/ one in user/ for a client too', () => {
+    const letters = (scope: string, holder: 'user' | 'system' = 'user') => grants.grantsOf([scope], holder)
+      .filter((g) => g.type === 'Composition').map((g) => `${g.context}:${[...g.interactions].sort().join('+')}`);
+    expect(letters('user/JournalNote.s')).toEqual(['user:search']);
+    expect(letters('user/JournalNote.r')).toEqual(['user:read']);
+    expect(letters('user/JournalNote.rs', 'system')).toEqual(['user:read+search']);
+    expect(letters('user/JournalNote.read', 'system')).toEqual(['system:read+search']);
   });
 
   it('reads a SMART scope of a type a read writes as that type alone, the vendor\'s spellings too', () => {

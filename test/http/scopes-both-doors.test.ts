@@ -11,7 +11,7 @@ import { OPERATIONS, READ_NAMES, type ReadName } from '../../src/domain/operatio
 import type { FhirForm } from '../../src/reads/as-fhir.js';
 import { READ_SOURCES } from '../../src/reads/source-table.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { get, NOW, pid, smartToken, TOLVAN } from './fhir/fhir-calls.js';
+import { bundleOf, get, matchesOf, NOW, pid, smartToken, TOLVAN } from './fhir/fhir-calls.js';
 
 /** The FHIR types a read's records are written as (its folder's form). */
 const typesOf = (read: ReadName): readonly string[] => (READ_SOURCES[read].asFhir as FhirForm<ReadName> | string as { types?: readonly string[] }).types ?? [];
@@ -115,6 +115,53 @@ describe('a scope opens the same records on the COS door and on /fhir', () => {
     expect([await cos(labs, '/patients/labresults/'), await fhir(labs, '/fhir/DiagnosticReport'), await fhir(labs, '/fhir/Observation')]).toEqual([200, 200, 200]);
   });
 
+  // Hostile review helper-142, F2: a search-only spelling of a COS scope let /fhir read by id too, and .r granted nothing.
+  it('grants a v2 spelling of a COS scope the letters it names: .s searches and never reads by id, .r reads by id and opens no COS read', async () => {
+    const everything = await smartToken(t, TOLVAN, 'patient/*.rs');
+    const note = (matchesOf(bundleOf(await get(t, '/fhir/Composition', everything)))[0]?.id) ?? '';
+    const report = (matchesOf(bundleOf(await get(t, '/fhir/DiagnosticReport', everything)))[0]?.id) ?? '';
+    const event = (matchesOf(bundleOf(await get(t, '/fhir/AuditEvent?_count=1', everything)))[0]?.id) ?? '';
+    expect([note, report, event].every((id) => id !== '')).toBe(true);
+    const cases: Array<[string, string, string, string]> = [
+      ['user/JournalNote.s', '/patients/journalnotes/', '/fhir/Composition', `/fhir/Composition/${note}`],
+      ['user/LabResult.s', '/patients/labresults/', '/fhir/DiagnosticReport', `/fhir/DiagnosticReport/${report}`],
+      ['user/AccessLog.s', '/patients/accesslog/', '/fhir/AuditEvent', `/fhir/AuditEvent/${event}`],
+    ];
+    for (const [scope, cosPath, search, byId] of cases) {
+      const searchOnly = await smartToken(t, TOLVAN, scope);
+      expect([scope, await cos(searchOnly, cosPath), await fhir(searchOnly, search), await fhir(searchOnly, byId)]).toEqual([scope, 200, 200, 403]);
+      const byIdOnly = await smartToken(t, TOLVAN, scope.replace(/\.s$/, '.r'));
+      expect([scope, await cos(byIdOnly, cosPath), await fhir(byIdOnly, search), await fhir(byIdOnly, byId)]).toEqual([scope, 403, 403, 200]);
+    }
+  });
+
+  // Hostile review helper-142, F4 and F5 (MEDIUM, older than ScopeGrants): a category restriction, which neither an AuditEvent nor a
+  // Patient can pass (neither has a category), showed the whole access log on /fhir/AuditEvent and the whole Patient in $summary.
+  it('shows no AuditEvent and no $summary subject for a scope restricted by a category, as the COS door opens neither', async () => {
+    const everything = await smartToken(t, TOLVAN, 'patient/*.rs');
+    const event = (matchesOf(bundleOf(await get(t, '/fhir/AuditEvent?_count=1', everything)))[0]?.id) ?? '';
+    expect(event).not.toBe('');
+    for (const scope of ['patient/*.rs?category=x', 'patient/AuditEvent.read?category=x', 'patient/AuditEvent.rs?category=http://example.org|x']) {
+      const restricted = await smartToken(t, TOLVAN, scope);
+      expect([scope, await cos(restricted, '/patients/accesslog/'), await fhir(restricted, '/fhir/AuditEvent'), await fhir(restricted, `/fhir/AuditEvent/${event}`)])
+        .toEqual([scope, 403, 403, 403]);
+    }
+    for (const scope of ['patient/*.rs?category=x', 'patient/Patient.rs?category=x']) {
+      const restricted = await smartToken(t, TOLVAN, scope);
+      const summary = await get(t, `/fhir/Patient/${pid(TOLVAN)}/$summary`, restricted);
+      expect([scope, summary.statusCode, await fhir(restricted, `/fhir/Patient/${pid(TOLVAN)}`), summary.body.includes(TOLVAN)]).toEqual([scope, 404, 404, false]);
+    }
+    expect((await get(t, `/fhir/Patient/${pid(TOLVAN)}/$summary`, everything)).statusCode).toBe(200);
+  });
+
+  // Hostile review helper-142, F1: sharing opened through v2 spellings of its scopes no one listed.
+  it('opens sharing in the spellings its scopes list alone', async () => {
+    for (const scope of ['user/Consent.s', 'user/Consent.rs', 'user/Proxy.s', 'patient/Proxy.rs', 'user/Proxy.cruds']) {
+      const res = await t.call({ method: 'GET', url: '/patients/proxies/', token: await smartToken(t, TOLVAN, scope) });
+      expect([scope, res.statusCode, res.headers['www-authenticate']]).toEqual([scope, 403, 'Bearer error="insufficient_scope", scope="user/Proxy-read"']);
+    }
+  });
+
   it('gives a client token the same reads through system/ scopes, and the SMART spelling of a COS scope on /fhir too', async () => {
     const appointments = await t.clientToken({ scope: 'system/Appointment.rs' });
     expect([await cos(appointments, '/patients/appointments/', TOLVAN), await cos(appointments, '/patients/videomeetings/', TOLVAN),
@@ -123,6 +170,14 @@ describe('a scope opens the same records on the COS door and on /fhir', () => {
     expect([await cos(everything, '/patients/accesslog/', TOLVAN), await cos(everything, '/patients/journalnotes/', TOLVAN)]).toEqual([200, 200]);
     const notes = await t.clientToken({ scope: 'user/JournalNote.read' });
     expect([await cos(notes, '/patients/journalnotes/', TOLVAN), await fhir(notes, fhirUrl('Composition', TOLVAN))]).toEqual([200, 200]);
+    // A v2 user/ form is a person's scope: a client token reaches nobody with it, on either door (helper-142, F3).
+    for (const scope of ['user/AuditEvent.rs', 'user/Observation.rs', 'user/Appointment.rs', 'user/JournalNote.rs']) {
+      const personForm = await t.clientToken({ scope });
+      const [read] = scope.includes('AuditEvent') ? ['/patients/accesslog/'] : scope.includes('Observation') ? ['/patients/labresults/']
+        : scope.includes('Appointment') ? ['/patients/appointments/'] : ['/patients/journalnotes/'];
+      const type = scope.split('/')[1]?.split('.')[0] === 'JournalNote' ? 'Composition' : scope.split('/')[1]?.split('.')[0] ?? '';
+      expect([scope, await cos(personForm, read ?? '', TOLVAN), await fhir(personForm, fhirUrl(type, TOLVAN))]).toEqual([scope, 403, 403]);
+    }
     const patientForm = await t.clientToken({ scope: 'patient/*.rs' });
     expect([await cos(patientForm, '/patients/journalnotes/', TOLVAN), await fhir(patientForm, fhirUrl('Composition', TOLVAN))]).toEqual([403, 403]);
   });

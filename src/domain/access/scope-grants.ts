@@ -4,8 +4,8 @@
  * are SMART's (smart-scopes.ts) and, for each COS read and the access log, the COS scope in every
  * spelling that counts as it, as a grant of every FHIR type its records are written as. The FHIR door
  * shows a record a grant gives; the COS door answers a read, all its records at once, where the grants
- * give every one of them, or where a spelling counts as its scope outright (the vendor's
- * `patient/Observation.read` the lab results, contract §2).
+ * let a search show every one of them, or where a spelling that searches counts as its scope outright
+ * (the vendor's `patient/Observation.read` the lab results, contract §2).
  */
 import { scopeLetters, smartGrants, type Grant, type Interaction, type ScopeContext } from '../fhir/smart-scopes.js';
 import { OPERATION_NAMES, OPERATIONS, type OperationName, type ReadName } from '../operations/table.js';
@@ -18,43 +18,39 @@ export type RecordTypes = (operation: OperationName) => readonly string[];
 const BOTH: ReadonlySet<Interaction> = new Set<Interaction>(['read', 'search']);
 const CONTEXTS: readonly ScopeContext[] = ['patient', 'user', 'system'];
 
-/**
- * The scope as the COS door folds it: a SMART scope that lets a whole search be made (`s`, no category
- * restriction) in its v1 `.read` form, as SMART reads `.rs` and `.read` alike (`patient/Observation.rs`
- * counts as `patient/Observation.read` does); any other as written.
- */
-function foldedSpelling(scope: string): string {
-  const parts = scopeLetters(scope);
-  if (parts === undefined || !parts.letters.has('s') || parts.category !== undefined) return scope;
-  return `${parts.context}/${parts.type}.read`;
-}
-
-/** The COS scope a written scope counts as (scopes.ts): as written (`patient/Consent.rs` is sharing's), else through foldedSpelling. */
-function countsAs(scope: string): string {
-  const written = canonicalScope(scope);
-  return written !== scope ? written : canonicalScope(foldedSpelling(scope));
-}
-
 /** One written scope, read once: what it counts as, in which context, and what it grants. */
 interface ReadScope {
-  /** The COS scope it counts as (itself when none). */
-  countsAs: string;
-  /** A `patient/` spelling grants in `patient`; any other in the holder's own context (a person's `user`, a client's `system`). */
-  patientForm: boolean;
+  /** The COS scope it counts as where an operation has no records (a write, sharing): as written alone (scopes.ts). */
+  asWritten: string;
+  /**
+   * The COS scope it counts as where an operation has records: as written, or a SMART v2 form that reads
+   * (`r`, `s`; no category restriction) as its v1 `.read` form, as SMART reads `.rs` and `.read` alike.
+   */
+  asRead: string;
+  /** What the spelling lets be done with the records of the read it counts as: its own letters, both for a v1 form or a COS name. */
+  interactions: ReadonlySet<Interaction>;
+  /**
+   * Where the spelling grants: `patient` for a `patient/` one; a v2 form in the context it names (`user/`
+   * is a person's, never a client's: helper-142, F3); any other in the holder's own (a person's `user`,
+   * a client's `system`), as the COS scope itself does.
+   */
+  context: ScopeContext | 'holder';
   /** SMART's grants of it as written. */
   smart: readonly Grant[];
-  /** The operations with records whose COS scope it is a spelling of, and not a SMART scope of a type they write. */
+  /** The operations with records whose COS scope it spells, where it is not a SMART scope of a type they write. */
   spells: readonly OperationName[];
 }
 
 /** Past this many distinct scopes the ones read are forgotten and read again: a bound, not a working set. */
-const MAX_READ_SCOPES = 10_000;
+const MAX_READ_SCOPES = 1024;
+/** A scope longer than any this service names is read each time, never kept (hostile review helper-142: 8 KB scopes). */
+const MAX_KEPT_SCOPE_LENGTH = 256;
 
 export class ScopeGrants {
   private readonly recordOperations: readonly OperationName[];
   /** Every type some operation's records are written as: a SMART scope of one means that type, never a COS scope's spelling. */
   private readonly recordTypes: ReadonlySet<string>;
-  private readonly read = new Map<string, ReadScope>();
+  private readonly kept = new Map<string, ReadScope>();
 
   constructor(private readonly typesOf: RecordTypes) {
     this.recordOperations = OPERATION_NAMES.filter((op) => typesOf(op).length > 0);
@@ -63,8 +59,8 @@ export class ScopeGrants {
 
   /**
    * The grants of `written` scopes for a person's (`user`) or a client's (`system`) token: SMART's as
-   * written, and each spelling of an operation's COS scope as a grant of its types in that spelling's
-   * context, restricted to the read (`user/Appointment-read` the bookings, not the video meetings). A
+   * written, and each spelling of an operation's COS scope as a grant of its types, restricted to the
+   * read (`user/Appointment-read` the bookings, not the video meetings), for what its letters allow. A
    * spelling that is a SMART scope of a type this service writes (`patient/Observation.read`) means that
    * type here, as SMART says.
    */
@@ -73,19 +69,20 @@ export class ScopeGrants {
     for (const scope of written) {
       const r = this.readScope(scope);
       grants.push(...r.smart);
-      const context = r.patientForm ? 'patient' : holder;
+      const context = r.context === 'holder' ? holder : r.context;
       for (const operation of r.spells) {
         const read = readOf(operation);
-        for (const type of this.typesOf(operation)) grants.push({ context, type, interactions: BOTH, ...(read === undefined ? {} : { read }) });
+        for (const type of this.typesOf(operation)) grants.push({ context, type, interactions: r.interactions, ...(read === undefined ? {} : { read }) });
       }
     }
     return grants;
   }
 
   /**
-   * The contexts in which `written` scopes let the COS door answer `operation`: where a spelling counts
-   * as its scope (scopes.ts, foldedSpelling), or where the grants let a search show every record it
-   * answers, of each of its types, unrestricted by category.
+   * The contexts in which `written` scopes let the COS door answer `operation`. One with records (a read,
+   * the access log) answers them all, found by a search: where a spelling that searches counts as its
+   * scope, or where the grants let a search show every record, of each of its types, unrestricted by
+   * category. Any other (a write, sharing) where a spelling as written counts as its scope.
    */
   operationContexts(written: Iterable<string>, operation: OperationName, holder: ScopeHolder): Set<ScopeContext> {
     const own: ScopeContext = holder.personId === undefined ? 'system' : 'user';
@@ -96,13 +93,15 @@ export class ScopeGrants {
     const searched = new Map<ScopeContext, Set<string>>();
     for (const scope of written) {
       const r = this.readScope(scope);
-      if (r.countsAs === apiScope) contexts.add(r.patientForm ? 'patient' : own);
-      if (types.length === 0) continue;
+      const context = r.context === 'holder' ? own : r.context;
+      if (types.length === 0) {
+        if (r.asWritten === apiScope) contexts.add(context);
+        continue;
+      }
+      if (r.asRead === apiScope && r.interactions.has('search')) contexts.add(context);
       for (const g of r.smart) {
         if (g.interactions.has('search') && g.category === undefined) setOf(searched, g.context).add(g.type);
       }
-      // A spelling of a read's scope grants that read's records alone: the bookings' never the video meetings'.
-      if (r.spells.includes(operation)) for (const type of types) setOf(searched, r.patientForm ? 'patient' : own).add(type);
     }
     for (const context of CONTEXTS) {
       const granted = searched.get(context);
@@ -112,18 +111,33 @@ export class ScopeGrants {
   }
 
   private readScope(scope: string): ReadScope {
-    let r = this.read.get(scope);
-    if (r !== undefined) return r;
-    const name = countsAs(scope);
+    const kept = this.kept.get(scope);
+    if (kept !== undefined) return kept;
+    const r = this.readAfresh(scope);
+    if (scope.length <= MAX_KEPT_SCOPE_LENGTH) {
+      if (this.kept.size >= MAX_READ_SCOPES) this.kept.clear();
+      this.kept.set(scope, r);
+    }
+    return r;
+  }
+
+  private readAfresh(scope: string): ReadScope {
+    const asWritten = canonicalScope(scope);
+    const parts = scopeLetters(scope);
+    const v2 = parts !== undefined && parts.category === undefined && asWritten === scope && !/\.(read|write)$/.test(scope);
+    const interactions = new Set<Interaction>();
+    if (parts?.letters.has('r') === true) interactions.add('read');
+    if (parts?.letters.has('s') === true) interactions.add('search');
+    const reads = v2 && interactions.size > 0;
+    const asRead = reads ? canonicalScope(`${parts.context}/${parts.type}.read`) : asWritten;
     const smart = smartGrants([scope]);
     const ofRecordType = smart.some((g) => g.type === '*' || this.recordTypes.has(g.type));
-    r = {
-      countsAs: name, patientForm: scope.startsWith('patient/'), smart,
-      spells: ofRecordType ? [] : this.recordOperations.filter((op) => OPERATIONS[op].scope.name === name),
+    return {
+      asWritten, asRead, smart,
+      interactions: parts === undefined || !v2 ? BOTH : interactions,
+      context: scope.startsWith('patient/') ? 'patient' : reads ? parts.context : 'holder',
+      spells: ofRecordType ? [] : this.recordOperations.filter((op) => OPERATIONS[op].scope.name === asRead),
     };
-    if (this.read.size >= MAX_READ_SCOPES) this.read.clear();
-    this.read.set(scope, r);
-    return r;
   }
 }
 

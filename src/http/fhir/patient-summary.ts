@@ -12,7 +12,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { withReferenced } from '../../domain/fhir/document-references.js';
 import { compositionSection, IPS_SECTIONS, type SectionContent } from '../../domain/fhir/ips-sections.js';
 import { keyOf, sortMatches } from '../../domain/fhir/resource-search.js';
-import { grantsFor, grantsRecord, readsGranted } from '../../domain/fhir/smart-scopes.js';
+import { grantsFor, grantsRecord, passesCategory, readsGranted } from '../../domain/fhir/smart-scopes.js';
 import { reachesRead } from '../../domain/access/operation-reach.js';
 import { DomainError } from '../../domain/errors.js';
 import type { ReadName } from '../../domain/operations/table.js';
@@ -64,8 +64,9 @@ export class PatientSummary {
     }
     const grants = grantsOf(request, this.api);
     const contexts = contextsFor(request, this.api, patient);
+    let subjectGrants;
     try {
-      requireGrants(grants, 'Patient', 'read', contexts);
+      subjectGrants = requireGrants(grants, 'Patient', 'read', contexts);
     } catch (err) {
       // As a read by id: the launch patient's refusal names the scope to ask for, anyone else's Patient is just not there.
       if (contexts.every((c) => c === 'user')) throw notFound();
@@ -86,7 +87,8 @@ export class PatientSummary {
     const subject = patientReads.some((read) => reachesRead(access, read))
       ? found.resources.find((r) => r.resourceType === 'Patient' && r.id === id)
       : knownSubject(this.api, this.written, this.deps.zone, patient, access.patientRecords);
-    if (subject === undefined) throw notFound();
+    // As a read by id of the Patient: a grant whose category the subject lacks shows it not (hostile review helper-142, F5).
+    if (subject === undefined || !passesCategory(subjectGrants, categoriesOf(subject))) throw notFound();
     const contents = sections.map(({ section, grants: granted }) => {
       const ofType = found.resources.filter((r) => r.resourceType === section.type);
       const entries = sortMatches(ofType.filter((r) => grantsRecord(granted, readOfRecord(found.readOf, r), categoriesOf(r))), section.type, this.deps.zone);
