@@ -3,6 +3,7 @@
 // names in the operation table) and SMART resource scopes as the FHIR API reads them
 // (src/domain/fhir/smart-scopes.ts), each type by what it holds (resource-words.ts); and whose
 // records each one reaches.
+import { readScopeOf } from '../../domain/access/scope-grants.js';
 import { canonicalScope } from '../../domain/access/scopes.js';
 import { OPERATION_NAMES, OPERATIONS, type OperationName } from '../../domain/operations/table.js';
 import { consentAllows, PROXY_READ_SCOPE, PROXY_WRITE_SCOPE } from '../../domain/fhir/consent-scopes.js';
@@ -139,8 +140,10 @@ export function scopeReach(scope: string): 'picked' | 'everyone' | 'none' {
  */
 export function scopeOpensFor(scope: string, opens: OpenedParts | undefined): boolean {
   if (opens === undefined) return true;
-  const operations = OPERATIONS_OF_SCOPE.get(canonicalScope(scope));
-  if (operations !== undefined) return operations.some((operation) => opens.operations.has(operation));
+  // A v2 spelling of a read's COS scope (`user/LabResult.rs`) opens that read, and a SMART type scope spelling it
+  // (`patient/Appointment.read`) its type's records too, whichever read has them, as on both doors (domain/access/scope-grants.ts).
+  const operations = OPERATIONS_OF_SCOPE.get(canonicalScope(scope)) ?? OPERATIONS_OF_SCOPE.get(readScopeOf(scope));
+  if (operations?.some((operation) => opens.operations.has(operation)) === true) return true;
   if (managedOf(scope)?.type === 'Subscription') return opens.types.size > 0;
   return smartGrants([scope]).some((g) => (g.type === '*' ? opens.types.size > 0 : opens.types.has(g.type)));
 }

@@ -7,7 +7,7 @@
  * let a search show every one of them, or where a spelling that searches counts as its scope outright
  * (the vendor's `patient/Observation.read` the lab results, contract §2).
  */
-import { scopeLetters, smartGrants, type Grant, type Interaction, type ScopeContext } from '../fhir/smart-scopes.js';
+import { scopeLetters, smartGrants, type Grant, type Interaction, type ScopeContext, type ScopeLetters } from '../fhir/smart-scopes.js';
 import { OPERATION_NAMES, OPERATIONS, type OperationName, type ReadName } from '../operations/table.js';
 import type { ScopeHolder } from './scope-reach.js';
 import { canonicalScope } from './scopes.js';
@@ -17,6 +17,19 @@ export type RecordTypes = (operation: OperationName) => readonly string[];
 
 const BOTH: ReadonlySet<Interaction> = new Set<Interaction>(['read', 'search']);
 const CONTEXTS: readonly ScopeContext[] = ['patient', 'user', 'system'];
+
+/**
+ * A SMART v2 form that reads (`r`, `s`; no category restriction), not itself a listed spelling, as its v1
+ * `.read` form, which SMART reads alike: `patient/Observation.rs` is `patient/Observation.read`. Undefined for any other.
+ */
+function v2Reading(scope: string): { parts: ScopeLetters; v1: string } | undefined {
+  const parts = scopeLetters(scope);
+  if (parts === undefined || parts.category !== undefined || canonicalScope(scope) !== scope || /\.(read|write)$/.test(scope)) return undefined;
+  return parts.letters.has('r') || parts.letters.has('s') ? { parts, v1: `${parts.context}/${parts.type}.read` } : undefined;
+}
+
+/** The COS scope a written scope counts as where an operation has records (a read, the access log): ReadScope.asRead. */
+export const readScopeOf = (scope: string): string => canonicalScope(v2Reading(scope)?.v1 ?? scope);
 
 /** One written scope, read once: what it counts as, in which context, and what it grants. */
 interface ReadScope {
@@ -122,20 +135,15 @@ export class ScopeGrants {
   }
 
   private readAfresh(scope: string): ReadScope {
-    const asWritten = canonicalScope(scope);
-    const parts = scopeLetters(scope);
-    const v2 = parts !== undefined && parts.category === undefined && asWritten === scope && !/\.(read|write)$/.test(scope);
-    const interactions = new Set<Interaction>();
-    if (parts?.letters.has('r') === true) interactions.add('read');
-    if (parts?.letters.has('s') === true) interactions.add('search');
-    const reads = v2 && interactions.size > 0;
-    const asRead = reads ? canonicalScope(`${parts.context}/${parts.type}.read`) : asWritten;
+    const v2 = v2Reading(scope);
+    const asRead = readScopeOf(scope);
     const smart = smartGrants([scope]);
     const ofRecordType = smart.some((g) => g.type === '*' || this.recordTypes.has(g.type));
+    const interactions = v2 === undefined ? BOTH
+      : new Set<Interaction>([...(v2.parts.letters.has('r') ? ['read' as const] : []), ...(v2.parts.letters.has('s') ? ['search' as const] : [])]);
     return {
-      asWritten, asRead, smart,
-      interactions: parts === undefined || !v2 ? BOTH : interactions,
-      context: scope.startsWith('patient/') ? 'patient' : reads ? parts.context : 'holder',
+      asWritten: canonicalScope(scope), asRead, smart, interactions,
+      context: scope.startsWith('patient/') ? 'patient' : v2 !== undefined ? v2.parts.context : 'holder',
       spells: ofRecordType ? [] : this.recordOperations.filter((op) => OPERATIONS[op].scope.name === asRead),
     };
   }

@@ -57,6 +57,15 @@ describe('the consent page names someone who shared part of their record only fo
     });
   });
 
+  // A v2 spelling of a COS read's scope opens that read on both doors (docs/contract.md#scopes): the page said it opened nothing of hers.
+  it('names her for a v2 spelling of the scope of a read she shared, and not of one she did not', async () => {
+    expect(await whoseOnConsent('openid fhirUser user/LabResult.rs user/Diagnosis.s user/JournalNote.rs', 'Tolvan', 2)).toEqual({
+      'user/LabResult.rs': 'Tolvan Tolvansson and Märta Ström (what was shared with you)',
+      'user/Diagnosis.s': 'Tolvan Tolvansson and Märta Ström (what was shared with you)',
+      'user/JournalNote.rs': 'Tolvan Tolvansson',
+    });
+  });
+
   it('helper-106, F2: names her for a SMART type scope only where the type is one of what she shared, a party named by it too', async () => {
     const scope = 'openid fhirUser user/Composition.rs user/Encounter.read user/Condition.s user/Observation.rs?category=laboratory user/Practitioner.rs';
     expect(await whoseOnConsent(scope, 'Tolvan', 2)).toEqual({
