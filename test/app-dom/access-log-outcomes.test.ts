@@ -44,6 +44,14 @@ describe('the patient app says what came of each event in the page\'s language',
     expect(shown(events, 'en').rows).toEqual([UNKNOWN.en, 'Failed for technical reasons', 'Payment registered']);
   });
 
+  // A result form a later version wrote claims no outcome (helper-139, F1): flagged, by the log's words, never counted as done.
+  it('flags an event whose outcome the log leaves out, by its words', () => {
+    const newer = { sv: 'Utfallet kan inte visas i den här versionen', en: 'This version cannot show the outcome' };
+    const { outcome: _left, ...unknownOutcome } = event(2, '0', newer);
+    expect(shown([unknownOutcome as AuditEvent, event(1, '0', { sv: 'Betalningen registrerades', en: 'Payment registered' })], 'sv'))
+      .toEqual({ rows: [newer.sv, 'Betalningen registrerades'], flagged: [`${newer.sv} (1)`] });
+  });
+
   it('names an event by its outcome code where the log gives no words in the page\'s language', () => {
     const englishOnly = { ...event(2, '4'), outcomeDesc: 'Refused' };
     expect(shown([englishOnly, event(1, '8')], 'sv')).toEqual({ rows: ['Nekad', 'Misslyckades av tekniska skäl'], flagged: ['Nekad (1), Misslyckades av tekniska skäl (1)'] });

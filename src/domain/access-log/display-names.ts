@@ -86,6 +86,9 @@ const UNCONFIRMED_NAME: DisplayName = { sv: 'Okänt om den registrerades: journa
  */
 const NEWER_FORM_NAME: DisplayName = { sv: 'Utfallet kan inte visas i den här versionen', en: 'This version cannot show the outcome' };
 
+/** Whether this version can say what came of a write from its result (not a form a later version writes: NEWER_FORM_NAME). */
+export const writeResultShown = (writeResult: string): boolean => writeResultDisplayName(writeResult) !== NEWER_FORM_NAME;
+
 /**
  * What a write's answer (OutcomeRecord.writeResult, `ERROR OUTSIDE_ARRIVAL_WINDOW`) came to, as the patient reads it: an
  * arrival refused is not "Genomförd" because the caller was let ask (hostile review helper-133, F4).

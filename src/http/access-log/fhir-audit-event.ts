@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { AccessLogEntry } from '../../domain/access-log/access-log-entry.js';
-import { BASIS_NAMES, OUTCOME_NAMES } from '../../domain/access-log/display-names.js';
+import { BASIS_NAMES, OUTCOME_NAMES, writeResultShown } from '../../domain/access-log/display-names.js';
 import { kindOfNumber, oidSystemOf } from '../../domain/identity/person-number-systems.js';
 import { GRANT_OPERATIONS, isGrantOperationName } from '../../domain/operations/grant-operations.js';
 import type { AuditAction, DisplayName } from '../../domain/operations/operation.js';
@@ -93,8 +93,10 @@ export function auditEvent(e: AccessLogEntry, patientId: string, appNames?: AppN
     ],
     action: grant?.action ?? action,
     recorded: new Date(e.timeInUnix).toISOString(),
-    // A write the EHR refused is a minor failure, though the caller was let ask (hostile review helper-133, F4).
-    outcome: AUDIT_EVENT_OUTCOMES[e.result?.code.startsWith('ERROR') === true ? 'denied' : e.outcome],
+    // A write the EHR refused is a minor failure, though the caller was let ask (hostile review helper-133, F4). A result
+    // form a later version wrote claims none (R4's outcome is optional): what came of it is not known here (helper-139, F1).
+    ...(e.result !== undefined && !writeResultShown(e.result.code) ? {}
+      : { outcome: AUDIT_EVENT_OUTCOMES[e.result?.code.startsWith('ERROR') === true ? 'denied' : e.outcome] }),
     outcomeDesc: (e.result?.displayName ?? OUTCOME_NAMES[e.outcome]).en,
     // A write's result in Swedish too: the patient app names an event by it (hostile review helper-138, F1).
     _outcomeDesc: translations(e.result?.displayName ?? OUTCOME_NAMES[e.outcome]),
