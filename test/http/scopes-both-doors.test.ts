@@ -10,8 +10,9 @@ import { canonicalScope } from '../../src/domain/access/scopes.js';
 import { OPERATIONS, READ_NAMES, type ReadName } from '../../src/domain/operations/table.js';
 import type { FhirForm } from '../../src/reads/as-fhir.js';
 import { READ_SOURCES } from '../../src/reads/source-table.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
-import { bundleOf, get, matchesOf, NOW, pid, smartToken, TOLVAN } from './fhir/fhir-calls.js';
+import { startTestApp, TEST_FHIR_IDS, type TestApp } from '../support/test-app.js';
+import { delegationRelatedPersonId } from '../../src/http/fhir/delegate-related-person.js';
+import { bundleOf, get, LILLA, MARTA, matchesOf, NOW, pid, smartToken, TOLVAN } from './fhir/fhir-calls.js';
 
 /** The FHIR types a read's records are written as (its folder's form). */
 const typesOf = (read: ReadName): readonly string[] => (READ_SOURCES[read].asFhir as FhirForm<ReadName> | string as { types?: readonly string[] }).types ?? [];
@@ -152,6 +153,18 @@ describe('a scope opens the same records on the COS door and on /fhir', () => {
       expect([scope, summary.statusCode, await fhir(restricted, `/fhir/Patient/${pid(TOLVAN)}`), summary.body.includes(TOLVAN)]).toEqual([scope, 404, 404, false]);
     }
     expect((await get(t, `/fhir/Patient/${pid(TOLVAN)}/$summary`, everything)).statusCode).toBe(200);
+  });
+
+  // Hostile review helper-143, F1: the delegate's own RelatedPerson (their fhirUser) was read by id under a grant restricted by a
+  // category it cannot have, or one of the patient read's own scope, whose records it is not.
+  it('reads the delegate\'s own RelatedPerson only with a RelatedPerson scope unrestricted by category', async () => {
+    const url = `/fhir/RelatedPerson/${delegationRelatedPersonId(TEST_FHIR_IDS, MARTA, LILLA)}`;
+    const launched = (scope: string) => smartToken(t, MARTA, scope, { smart_patient: pid(LILLA) });
+    for (const scope of ['patient/*.rs?category=x', 'patient/RelatedPerson.r?category=x', 'user/RelatedPerson.r?category=x', 'user/Patient-read']) {
+      const res = await get(t, url, await launched(scope));
+      expect([scope, res.statusCode === 200, res.body.includes('Ström')]).toEqual([scope, false, false]);
+    }
+    for (const scope of ['patient/RelatedPerson.r', 'patient/*.rs']) expect([scope, await fhir(await launched(scope), url)]).toEqual([scope, 200]);
   });
 
   // Hostile review helper-142, F1: sharing opened through v2 spellings of its scopes no one listed.

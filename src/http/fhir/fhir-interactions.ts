@@ -222,10 +222,15 @@ export class FhirInteractions {
     throw notFound(type);
   }
 
-  /** A delegate's own RelatedPerson (their `fhirUser`), for a token whose scopes reach RelatedPerson of the launch patient. */
+  /**
+   * A delegate's own RelatedPerson (their `fhirUser`), for a token whose scopes reach RelatedPerson of the launch patient: a
+   * SMART grant of the type, for it is no read's record (not the patient read's scope), unrestricted by a category it cannot
+   * have (hostile review helper-143, F1).
+   */
   private async delegate(request: FastifyRequest, reply: FastifyReply, grants: readonly Grant[], id: string): Promise<FhirResource | undefined> {
     const launch = launchPatientOf(request, this.api);
-    if (launch === undefined || grantsFor(grants, 'RelatedPerson', 'read', contextsFor(request, this.api, launch)).length === 0) return undefined;
+    const allowed = launch === undefined ? [] : grantsFor(grants, 'RelatedPerson', 'read', contextsFor(request, this.api, launch));
+    if (!grantsRecord(allowed, undefined, [])) return undefined;
     const resource = await delegateRelatedPerson(request, this.deps, this.api, id);
     if (resource !== undefined) noteWithheld(request, reply, 0);
     return resource;

@@ -61,8 +61,9 @@ export function requireSubscriptionScope(request: FastifyRequest, interaction: S
 
 /**
  * 403 unless the token's Subscription scopes allow `interaction` for `patient` (a subscription's, or
- * a new one's) and, for a new one of `topic`, the token may read the topic's type for them without a
- * category restriction (a notification names every record of its type). A patient the token's
+ * a new one's) and, for a new one of `topic`, the token may search the topic's type for them without a
+ * category restriction: a notification names every new record of its type, as a search finds them, which a
+ * read by id alone (`.r`) never did (hostile review helper-143, F5). A patient the token's
  * `patient/` scopes do not reach is refused as any patient one may not act for (scopeRefusal).
  */
 export function requireScopesFor(request: FastifyRequest, api: FhirApi, patient: string, interaction: SubscriptionInteraction, topic?: TopicName): void {
@@ -72,14 +73,14 @@ export function requireScopesFor(request: FastifyRequest, api: FhirApi, patient:
     if (topic === undefined) return;
     const type = TOPICS[topic].type;
     if (type === 'Consent') {
-      if (consentAllows(scopesOf(request), 'read', contexts)) return;
-      throw new ApiError(403, 'The token\'s scopes do not allow reading Consent: ask for user/Consent.read (or patient/Consent.rs) to be told of sharing.', {
+      if (consentAllows(scopesOf(request), 'search', contexts)) return;
+      throw new ApiError(403, 'The token\'s scopes do not allow searching Consent: ask for user/Consent.read (or patient/Consent.rs) to be told of sharing.', {
         'www-authenticate': 'Bearer error="insufficient_scope", scope="user/Consent.read"',
       });
     }
-    const allowed = requireGrants(wholeGrants(api, scopesOf(request), 'user'), type, 'read', contexts);
+    const allowed = requireGrants(wholeGrants(api, scopesOf(request), 'user'), type, 'search', contexts);
     if (!everyReadOf(topic, allowed)) {
-      throw insufficientScope(type, 'read', contexts, (scope) => `The token's scopes reach only some of the records this topic tells of: ask for ${scope}, or each of ${readsOfTopic(topic).map(cosScopeOf).join(' and ')}.`);
+      throw insufficientScope(type, 'search', contexts, (scope) => `The token's scopes reach only some of the records this topic tells of: ask for ${scope}, or each of ${readsOfTopic(topic).map(cosScopeOf).join(' and ')}.`);
     }
   } catch (err) {
     throw scopeRefusal(request, contexts, err);
@@ -100,8 +101,8 @@ export function scopesReachTopic(api: FhirApi): ScopesReach {
     const contexts = contextsReaching(subscriber, launchPatient(subscriber, numberOf), patient);
     if (!subscriptionAllows(scopes, 'create', contexts)) return false;
     const type = TOPICS[topic].type;
-    if (type === 'Consent') return consentAllows(scopes, 'read', contexts);
-    return everyReadOf(topic, grantsFor(wholeGrants(api, scopes, 'user'), type, 'read', contexts));
+    if (type === 'Consent') return consentAllows(scopes, 'search', contexts);
+    return everyReadOf(topic, grantsFor(wholeGrants(api, scopes, 'user'), type, 'search', contexts));
   };
 }
 

@@ -50,6 +50,17 @@ describe('the scopes a grant holds at sending, against what making the subscript
     expect(reach(appointments, scopes('patient/Subscription.c', 'patient/Appointment.rs'))).toBe(true);
   });
 
+  // Hostile review helper-143, F5: being told of every new record of a type is a search: a scope that reads by id alone
+  // (`.r`) let an app subscribe, and learn by its notifications what it could not search for.
+  it('needs a search of the topic\'s type, never a read by id alone', () => {
+    const own = made(TOLVAN, TOLVAN, 'lab-result');
+    for (const read of ['patient/DiagnosticReport.r', 'user/LabResult.r', 'patient/*.r']) expect([read, reach(own, scopes('patient/Subscription.c', read))]).toEqual([read, false]);
+    for (const search of ['patient/DiagnosticReport.s', 'user/LabResult.s', 'patient/*.s']) expect([search, reach(own, scopes('patient/Subscription.c', search))]).toEqual([search, true]);
+    expect(reach(made(TOLVAN, TOLVAN, 'access'), scopes('patient/Subscription.c', 'patient/AuditEvent.r'))).toBe(false);
+    expect(reach(made(TOLVAN, TOLVAN, 'proxy'), scopes('patient/Subscription.c', 'patient/Consent.r'))).toBe(false);
+    expect(reach(made(TOLVAN, TOLVAN, 'proxy'), scopes('patient/Subscription.c', 'patient/Consent.s'))).toBe(true);
+  });
+
   it('the sharing topic needs the Consent read still', () => {
     const sharing = made(TOLVAN, TOLVAN, 'proxy');
     expect(reach(sharing, scopes('patient/Subscription.c', 'user/Consent.read'))).toBe(true);

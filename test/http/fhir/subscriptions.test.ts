@@ -217,7 +217,7 @@ describe('FHIR Subscription, SUBSCRIPTIONS on', () => {
     const token = await smartToken(t, TOLVAN, 'user/Subscription.write user/Appointment-read');
     const refused = await post(t, subscription({ topic: 'appointment' }), token);
     expect(outcomeOf(refused, 403).diagnostics).toBe('The token\'s scopes reach only some of the records this topic tells of: '
-      + 'ask for patient/Appointment.r, or each of user/Appointment-read and user/VideoMeeting-read.');
+      + 'ask for patient/Appointment.s, or each of user/Appointment-read and user/VideoMeeting-read.');
     expect((await post(t, subscription({ topic: 'appointment' }), await smartToken(t, TOLVAN, 'user/Subscription.write user/Appointment-read user/VideoMeeting-read'))).statusCode).toBe(201);
   });
 });
