@@ -9,7 +9,7 @@ declare module 'virtual:access-log-names' {
   export const OPERATION_NAMES: Readonly<Record<string, Words>>;
   /** Each basis in the access log's order; the AuditEvent's agent carries the English name as `type.text`. */
   export const BASIS_NAMES: readonly Words[];
-  /** Each outcome by its AuditEvent.outcome code (0, 4, 8). */
+  /** Each outcome by its AuditEvent.outcome code (0, 4, 8; an event may leave it out, and is then flagged by its words). */
   export const OUTCOME_NAMES: Readonly<Record<string, Words>>;
   /** Each category a person may share (a read's scope name) by the access log's name of its read. */
   export const CATEGORY_NAMES: Readonly<Record<string, Words>>;

@@ -85,8 +85,9 @@ const MANAGED: readonly Managed[] = [
     },
   },
 ];
+/** What a scope manages: by its type, or as the COS door counts it (`user/Proxy.read`, sharing's SMART form, is sharing's scope). */
 const managedOf = (scope: string): Managed | undefined =>
-  MANAGED.find((m) => scope.startsWith(`patient/${m.type}.`) || scope.startsWith(`user/${m.type}.`) || m.cos?.includes(scope) === true);
+  MANAGED.find((m) => scope.startsWith(`patient/${m.type}.`) || scope.startsWith(`user/${m.type}.`) || m.cos?.includes(canonicalScope(scope)) === true);
 
 function managedMeaning(scope: string): Localized | undefined {
   const managed = managedOf(scope);

@@ -93,9 +93,10 @@ export function auditEvent(e: AccessLogEntry, patientId: string, appNames?: AppN
     ],
     action: grant?.action ?? action,
     recorded: new Date(e.timeInUnix).toISOString(),
-    // A write the EHR refused is a minor failure, though the caller was let ask (hostile review helper-133, F4). A result
-    // form a later version wrote claims none (R4's outcome is optional): what came of it is not known here (helper-139, F1).
-    ...(e.result !== undefined && !writeResultShown(e.result.code) ? {}
+    // A write the EHR refused is a minor failure, though the caller was let ask (hostile review helper-133, F4). An answered
+    // request's result of a form a later version wrote claims no success (R4's outcome is optional): what came of it is not
+    // known here (helper-139, F1); a refused or failed one keeps what its status says (helper-144, F2).
+    ...(e.outcome === 'allowed' && e.result !== undefined && !writeResultShown(e.result.code) ? {}
       : { outcome: AUDIT_EVENT_OUTCOMES[e.result?.code.startsWith('ERROR') === true ? 'denied' : e.outcome] }),
     outcomeDesc: (e.result?.displayName ?? OUTCOME_NAMES[e.outcome]).en,
     // A write's result in Swedish too: the patient app names an event by it (hostile review helper-138, F1).
