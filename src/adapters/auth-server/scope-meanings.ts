@@ -93,8 +93,10 @@ function managedMeaning(scope: string): Localized | undefined {
   const managed = managedOf(scope);
   if (managed === undefined) return undefined;
   const contexts: ScopeContext[] = ['patient', 'user'];
-  const reads = managed.allows([scope], 'read', contexts) || managed.allows([scope], 'search', contexts);
-  const writes = managed.allows([scope], 'create', contexts) || managed.allows([scope], 'delete', contexts);
+  // As written, and as the COS door counts it: `user/Proxy.write` is sharing's COS scope (hostile review helper-145, F1, F2).
+  const asked = [scope, canonicalScope(scope)];
+  const reads = managed.allows(asked, 'read', contexts) || managed.allows(asked, 'search', contexts);
+  const writes = managed.allows(asked, 'create', contexts) || managed.allows(asked, 'delete', contexts);
   if (reads && writes) return { en: `${managed.read.en}; ${managed.write.en}`, sv: `${managed.read.sv}; ${managed.write.sv}` };
   return writes ? managed.write : reads ? managed.read : undefined;
 }
@@ -122,7 +124,8 @@ export function scopeMeaning(scope: string, lang: Lang = 'en'): string | undefin
  * scope reaches by its context as a read does: being told of a record is learning of it.
  */
 export function scopeReach(scope: string): 'picked' | 'everyone' | 'none' {
-  if (managedOf(scope)?.reach === 'own') return 'none';
+  // A scope without words is one this server does not know, which opens nothing (helper-145, F5: `user/Proxy.rs` named people).
+  if (managedOf(scope)?.reach === 'own' || scopeMeaning(scope) === undefined) return 'none';
   if (scope.startsWith('patient/')) return 'picked';
   if (scope.startsWith('user/')) return 'everyone';
   return 'none';

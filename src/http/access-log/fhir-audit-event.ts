@@ -97,7 +97,8 @@ export function auditEvent(e: AccessLogEntry, patientId: string, appNames?: AppN
     // request's result of a form a later version wrote claims no success (R4's outcome is optional): what came of it is not
     // known here (helper-139, F1); a refused or failed one keeps what its status says (helper-144, F2).
     ...(e.outcome === 'allowed' && e.result !== undefined && !writeResultShown(e.result.code) ? {}
-      : { outcome: AUDIT_EVENT_OUTCOMES[e.result?.code.startsWith('ERROR') === true ? 'denied' : e.outcome] }),
+      // Only an answered request is made a refusal by its result: a failed one stays 8 (helper-145, F4).
+      : { outcome: AUDIT_EVENT_OUTCOMES[e.outcome === 'allowed' && e.result?.code.split(' ')[0] === 'ERROR' ? 'denied' : e.outcome] }),
     outcomeDesc: (e.result?.displayName ?? OUTCOME_NAMES[e.outcome]).en,
     // A write's result in Swedish too: the patient app names an event by it (hostile review helper-138, F1).
     _outcomeDesc: translations(e.result?.displayName ?? OUTCOME_NAMES[e.outcome]),

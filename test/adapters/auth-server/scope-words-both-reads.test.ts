@@ -5,7 +5,7 @@
  * F4 (LOW): a SMART form of sharing's scope that no door takes (`user/Proxy.rs`) was given garbled words.
  */
 import { describe, expect, it } from 'vitest';
-import { scopeMeaning } from '../../../src/adapters/auth-server/scope-meanings.js';
+import { scopeMeaning, scopeReach } from '../../../src/adapters/auth-server/scope-meanings.js';
 
 describe('the consent page\'s words for a scope name everything it opens', () => {
   it('names the video meetings beside the bookings for a SMART Appointment scope, in Swedish and English', () => {
@@ -17,8 +17,22 @@ describe('the consent page\'s words for a scope name everything it opens', () =>
     expect(scopeMeaning('user/Appointment-read', 'en')).toBe('Read booked appointments');
   });
 
-  it('gives no words to a spelling of sharing\'s scope that no door takes', () => {
-    for (const scope of ['user/Proxy.rs', 'user/Proxy.s', 'patient/Proxy.rs']) expect([scope, scopeMeaning(scope, 'en')]).toEqual([scope, undefined]);
+  it('gives no words and no reach to a spelling of sharing\'s scope that no door takes', () => {
+    for (const scope of ['user/Proxy.rs', 'user/Proxy.s', 'patient/Proxy.rs']) {
+      expect([scope, scopeMeaning(scope, 'en'), scopeReach(scope)]).toEqual([scope, undefined, 'none']);
+    }
     expect(scopeMeaning('user/Proxy-read', 'en')).toBe('See whom you share your record with, and what');
+  });
+
+  // Hostile review helper-145, F1 and F2 (MEDIUM): the SMART forms of sharing's COS scopes, which the COS door takes, had no
+  // words (user/Proxy.read), or the access log's event names run together (user/Proxy.write in Swedish).
+  it('says sharing\'s words for the SMART forms of its COS scopes, as for the scopes themselves', () => {
+    for (const lang of ['en', 'sv'] as const) {
+      for (const [form, name] of [['user/Proxy.read', 'user/Proxy-read'], ['patient/Proxy.read', 'user/Proxy-read'], ['user/Proxy.write', 'user/Proxy-write'], ['patient/Proxy.write', 'user/Proxy-write']]) {
+        expect([form, lang, scopeMeaning(form ?? '', lang)]).toEqual([form, lang, scopeMeaning(name ?? '', lang)]);
+        expect([form, scopeReach(form ?? '')]).toEqual([form, 'none']);
+      }
+    }
+    expect(scopeMeaning('user/Proxy.write', 'sv')).toBe('Dela din journal med någon du väljer, och avsluta sådan delning');
   });
 });

@@ -25,6 +25,8 @@ describe('AuditEvent.outcome claims only what this version knows came of a write
     // A refused or failed one keeps what its status says (hostile review helper-144, F2).
     expect(outcomeOf(entryOf('denied', 'PENDING ARRIVAL_REGISTERED'))).toEqual(['4', 'This version cannot show the outcome']);
     expect(outcomeOf(entryOf('failed', 'PENDING'))).toEqual(['8', 'This version cannot show the outcome']);
+    // A failed request is 8 whatever its result's code begins with (helper-145, F4: "ERRORV2 X" and a known ERROR were 4).
+    for (const code of ['ERRORV2 X', 'ERROR_TIMEOUT', 'ERROR NOT_PAYABLE']) expect([code, outcomeOf(entryOf('failed', code))[0]]).toEqual([code, '8']);
   });
 
   it('keeps the outcome of every result it knows, and of a request without one', () => {
