@@ -146,7 +146,7 @@ export function scopeOpensFor(scope: string, opens: OpenedParts | undefined): bo
   if (opens === undefined) return true;
   // A v2 spelling of a read's COS scope (`user/LabResult.rs`) opens that read, and a SMART type scope spelling it
   // (`patient/Appointment.read`) its type's records too, whichever read has them, as on both doors (domain/access/scope-grants.ts).
-  const operations = OPERATIONS_OF_SCOPE.get(canonicalScope(scope)) ?? OPERATIONS_OF_SCOPE.get(readScopeOf(scope));
+  const operations = OPERATIONS_OF_SCOPE.get(readScopeOf(scope));
   if (operations?.some((operation) => opens.operations.has(operation)) === true) return true;
   if (managedOf(scope)?.type === 'Subscription') return opens.types.size > 0;
   return smartGrants([scope]).some((g) => (g.type === '*' ? opens.types.size > 0 : opens.types.has(g.type)));

@@ -86,6 +86,12 @@ const UNCONFIRMED_NAME: DisplayName = { sv: 'Okänt om den registrerades: journa
  */
 const NEWER_FORM_NAME: DisplayName = { sv: 'Utfallet kan inte visas i den här versionen', en: 'This version cannot show the outcome' };
 
+/** A write's answer as its two words: the result code and the reason (`ERROR OUTSIDE_ARRIVAL_WINDOW`), either empty where absent. */
+export function writeResultParts(writeResult: string): { resultCode: string; reason: string } {
+  const [resultCode = '', reason = ''] = writeResult.split(' ');
+  return { resultCode, reason };
+}
+
 /** Whether this version can say what came of a write from its result (not a form a later version writes: NEWER_FORM_NAME). */
 export const writeResultShown = (writeResult: string): boolean => writeResultDisplayName(writeResult) !== NEWER_FORM_NAME;
 
@@ -95,7 +101,7 @@ export const writeResultShown = (writeResult: string): boolean => writeResultDis
  */
 export function writeResultDisplayName(writeResult: string): DisplayName {
   if (writeResult === UNCONFIRMED_WRITE_RESULT) return UNCONFIRMED_NAME;
-  const [resultCode = '', reason = ''] = writeResult.split(' ');
+  const { resultCode, reason } = writeResultParts(writeResult);
   const known = Object.hasOwn(WRITE_OUTCOMES, reason) ? reason as OutcomeCode : undefined;
   if (known !== undefined && WRITE_OUTCOMES[known][0] === resultCode) return WRITE_RESULT_NAMES[known];
   return Object.hasOwn(RESULT_CODE_NAMES, resultCode) ? RESULT_CODE_NAMES[resultCode as keyof typeof RESULT_CODE_NAMES] : NEWER_FORM_NAME;

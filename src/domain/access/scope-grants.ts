@@ -7,7 +7,7 @@
  * let a search show every one of them, or where a spelling that searches counts as its scope outright
  * (the vendor's `patient/Observation.read` the lab results, contract §2).
  */
-import { scopeLetters, smartGrants, type Grant, type Interaction, type ScopeContext, type ScopeLetters } from '../fhir/smart-scopes.js';
+import { scopeLetters, smartGrants, type Grant, type Interaction, type ScopeContext } from '../fhir/smart-scopes.js';
 import { OPERATION_NAMES, OPERATIONS, type OperationName, type ReadName } from '../operations/table.js';
 import type { ScopeHolder } from './scope-reach.js';
 import { canonicalScope } from './scopes.js';
@@ -22,14 +22,16 @@ const CONTEXTS: readonly ScopeContext[] = ['patient', 'user', 'system'];
  * A SMART v2 form that reads (`r`, `s`; no category restriction), not itself a listed spelling, as its v1
  * `.read` form, which SMART reads alike: `patient/Observation.rs` is `patient/Observation.read`. Undefined for any other.
  */
-function v2Reading(scope: string): { parts: ScopeLetters; v1: string } | undefined {
+function v2Reading(scope: string): { context: ScopeContext; v1: string } | undefined {
   const parts = scopeLetters(scope);
   if (parts === undefined || parts.category !== undefined || canonicalScope(scope) !== scope || /\.(read|write)$/.test(scope)) return undefined;
-  return parts.letters.has('r') || parts.letters.has('s') ? { parts, v1: `${parts.context}/${parts.type}.read` } : undefined;
+  return parts.letters.has('r') || parts.letters.has('s') ? { context: parts.context, v1: `${parts.context}/${parts.type}.read` } : undefined;
 }
 
+const countedAs = (scope: string, v2: ReturnType<typeof v2Reading>): string => canonicalScope(v2?.v1 ?? scope);
+
 /** The COS scope a written scope counts as where an operation has records (a read, the access log): ReadScope.asRead. */
-export const readScopeOf = (scope: string): string => canonicalScope(v2Reading(scope)?.v1 ?? scope);
+export const readScopeOf = (scope: string): string => countedAs(scope, v2Reading(scope));
 
 /** One written scope, read once: what it counts as, in which context, and what it grants. */
 interface ReadScope {
@@ -136,14 +138,13 @@ export class ScopeGrants {
 
   private readAfresh(scope: string): ReadScope {
     const v2 = v2Reading(scope);
-    const asRead = readScopeOf(scope);
+    const asRead = countedAs(scope, v2);
     const smart = smartGrants([scope]);
     const ofRecordType = smart.some((g) => g.type === '*' || this.recordTypes.has(g.type));
-    const interactions = v2 === undefined ? BOTH
-      : new Set<Interaction>([...(v2.parts.letters.has('r') ? ['read' as const] : []), ...(v2.parts.letters.has('s') ? ['search' as const] : [])]);
     return {
-      asWritten: canonicalScope(scope), asRead, smart, interactions,
-      context: scope.startsWith('patient/') ? 'patient' : v2 !== undefined ? v2.parts.context : 'holder',
+      // A v2 form's letters as SMART reads them (its one grant); a v1 form or a COS name both.
+      asWritten: canonicalScope(scope), asRead, smart, interactions: v2 === undefined ? BOTH : smart[0]?.interactions ?? BOTH,
+      context: scope.startsWith('patient/') ? 'patient' : v2 !== undefined ? v2.context : 'holder',
       spells: ofRecordType ? [] : this.recordOperations.filter((op) => OPERATIONS[op].scope.name === asRead),
     };
   }

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { AccessLogEntry } from '../../domain/access-log/access-log-entry.js';
-import { BASIS_NAMES, OUTCOME_NAMES, writeResultShown } from '../../domain/access-log/display-names.js';
+import { BASIS_NAMES, OUTCOME_NAMES, writeResultParts, writeResultShown } from '../../domain/access-log/display-names.js';
 import { kindOfNumber, oidSystemOf } from '../../domain/identity/person-number-systems.js';
 import { GRANT_OPERATIONS, isGrantOperationName } from '../../domain/operations/grant-operations.js';
 import type { AuditAction, DisplayName } from '../../domain/operations/operation.js';
@@ -98,7 +98,7 @@ export function auditEvent(e: AccessLogEntry, patientId: string, appNames?: AppN
     // known here (helper-139, F1); a refused or failed one keeps what its status says (helper-144, F2).
     ...(e.outcome === 'allowed' && e.result !== undefined && !writeResultShown(e.result.code) ? {}
       // Only an answered request is made a refusal by its result: a failed one stays 8 (helper-145, F4).
-      : { outcome: AUDIT_EVENT_OUTCOMES[e.outcome === 'allowed' && e.result?.code.split(' ')[0] === 'ERROR' ? 'denied' : e.outcome] }),
+      : { outcome: AUDIT_EVENT_OUTCOMES[e.outcome === 'allowed' && e.result !== undefined && writeResultParts(e.result.code).resultCode === 'ERROR' ? 'denied' : e.outcome] }),
     outcomeDesc: (e.result?.displayName ?? OUTCOME_NAMES[e.outcome]).en,
     // A write's result in Swedish too: the patient app names an event by it (hostile review helper-138, F1).
     _outcomeDesc: translations(e.result?.displayName ?? OUTCOME_NAMES[e.outcome]),
