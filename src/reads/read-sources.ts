@@ -33,3 +33,9 @@ export interface ReadSources<R extends ReadName> {
 export const noRecords = (): Promise<never[]> => Promise.resolve([]);
 
 export const isServed = <T>(source: T | NotServed): source is T => source !== NOT_SERVED;
+
+/** A read's FHIR form, where the service's own FHIR API serves it (its `asFhir` is not NOT_SERVED); given its sources (READ_SOURCES[read]). */
+export function servedForm(sources: { readonly asFhir?: unknown }): FhirForm<ReadName> | undefined {
+  const form = sources.asFhir as FhirForm<ReadName> | NotServed | undefined;
+  return form !== undefined && isServed(form) ? form : undefined;
+}

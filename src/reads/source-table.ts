@@ -4,16 +4,10 @@
  */
 import type { ReadName } from '../domain/operations/table.js';
 import type { FhirForm } from './as-fhir.js';
-import { isServed, type ReadSources } from './read-sources.js';
+import type { ReadSources } from './read-sources.js';
 import * as REGISTERED from './sources.js';
 
 export const READ_SOURCES = REGISTERED satisfies { readonly [R in ReadName]: ReadSources<R> };
 
 /** The reads the service's own FHIR API serves: those whose `asFhir` is a form, not NOT_SERVED. */
 export type FhirFormRead = { [R in ReadName]: (typeof READ_SOURCES)[R]['asFhir'] extends FhirForm<R> ? R : never }[ReadName];
-
-/** A read's FHIR form, where the service's own FHIR API serves it (its `asFhir` is not NOT_SERVED). */
-export function servedForm(read: ReadName): FhirForm<ReadName> | undefined {
-  const form = READ_SOURCES[read].asFhir as FhirForm<ReadName> | string;
-  return typeof form !== 'string' && isServed(form) ? form : undefined;
-}

@@ -10,7 +10,8 @@ import { READ_NAMES, type ReadName } from '../domain/operations/table.js';
 import type { FhirApi, FhirForms, SmartEndpoints } from '../http/fhir/fhir-api.js';
 import type { FhirIds } from '../ports/fhir-ids.port.js';
 import type { FhirForm } from '../reads/as-fhir.js';
-import { servedForm } from '../reads/source-table.js';
+import { servedForm } from '../reads/read-sources.js';
+import { READ_SOURCES } from '../reads/source-table.js';
 import type { Config } from './config.js';
 
 export const FHIR_ID_SECRET_FILE = 'fhir-id-secret';
@@ -20,7 +21,7 @@ const DISCOVERY_TIMEOUT_MS = 5000;
 export function fhirForms(): FhirForms {
   const forms: Partial<Record<ReadName, FhirForm<ReadName>>> = {};
   for (const read of READ_NAMES) {
-    const form = servedForm(read);
+    const form = servedForm(READ_SOURCES[read]);
     if (form !== undefined) forms[read] = form;
   }
   return forms as FhirForms;

@@ -9,13 +9,14 @@ import { canonicalScope } from '../../domain/access/scopes.js';
 import { PARTY_TYPES, PATIENT_TYPES } from '../../domain/fhir/resources/parties.js';
 import type { RecordsRead } from '../../domain/operations/operation.js';
 import { OPERATION_NAMES, OPERATIONS, READ_NAMES, type OperationName, type ReadName } from '../../domain/operations/table.js';
-import { servedForm } from '../../reads/source-table.js';
+import { servedForm } from '../../reads/read-sources.js';
+import { READ_SOURCES } from '../../reads/source-table.js';
 import type { Localized } from './page-language.js';
 
 const lowerFirst = (text: string): string => text.replace(/^./, (c) => c.toLowerCase());
 
 /** Whether `read`'s FHIR form writes records of `type` (its folder's as-fhir.ts), where the API serves it. */
-const writes = (read: ReadName, type: string): boolean => servedForm(read)?.types.includes(type) === true;
+const writes = (read: ReadName, type: string): boolean => servedForm(READ_SOURCES[read])?.types.includes(type) === true;
 const AND: Localized = { en: ' and ', sv: ' och ' };
 
 /** The access log's names of `operations`, each once, as part of a sentence: "lab results", "provsvar". */
