@@ -161,7 +161,7 @@ export async function handleConnectedApps(req: IncomingMessage, res: ServerRespo
     return sessions.signIn.begin(req, res);
   }
   // Its forms are the page session's: a token of another session, even the same person's, is refused.
-  const binding: FormBinding | undefined = session === undefined ? undefined : { session: session.id, accountId: session.accountId };
+  const binding: SessionBinding | undefined = session === undefined ? undefined : { session: session.id, accountId: session.accountId };
   const view = await pageView(deps.provider, req, undefined, { banner: deps.banner, selfUrl: pagePath, formToken: binding === undefined ? '' : deps.formTokens.issue(binding) });
   // A browser sends `Origin: null` with a form posted under no-referrer; same-origin lets it name this page's origin.
   const sendPage = (status: number, html: string, headers: Record<string, string> = {}) => view.send(res, status, html, { 'referrer-policy': 'same-origin', ...headers });
@@ -198,9 +198,30 @@ export async function handleConnectedApps(req: IncomingMessage, res: ServerRespo
       return void res.end();
     }
     const revoked = await revokeConnectedApp(deps, accountId, form.get('grant') ?? '', req.socket.remoteAddress ?? '');
-    res.writeHead(303, { location: `${pagePath}?done=${revoked === undefined ? 'gone' : 'revoked'}`, 'cache-control': 'no-store' });
+    const notice: PostedNotice = revoked === undefined ? 'gone' : 'revoked';
+    const proof = deps.formTokens.issue({ notice, ...binding });
+    res.writeHead(303, { location: `${pagePath}?done=${notice}&${NOTICE_PROOF}=${proof}`, 'cache-control': 'no-store' });
     return void res.end();
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') return view.send(res, 405, errorPage(view.frame, 'unexpected'), { allow: 'GET, POST' });
-  return sendPage(200, await current(done === 'revoked' || done === 'gone' || (done === 'signedOut' && session === undefined) ? done : undefined));
+  return sendPage(200, await current(noticeShown(deps.formTokens, url, binding)));
+}
+
+type SessionBinding = Extract<FormBinding, { session: string; accountId: string }>;
+
+/** What a post of the page reports, on the address it sends the browser to. */
+type PostedNotice = Extract<Notice, 'revoked' | 'gone'>;
+const POSTED_NOTICES: readonly string[] = ['revoked', 'gone'] satisfies PostedNotice[];
+const NOTICE_PROOF = 'proof';
+
+/**
+ * The notice the page's address asks for, where it is true for this browser: a post's result only
+ * with the proof that this page session's post sent it there (a link of anyone else's, or one's own
+ * address edited, shows none), that the person signed out only where no one is signed in.
+ */
+function noticeShown(tokens: FormTokens, url: URL, binding: SessionBinding | undefined): Notice | undefined {
+  const done = url.searchParams.get('done');
+  if (done === 'signedOut') return binding === undefined ? done : undefined;
+  if (done === null || binding === undefined || !POSTED_NOTICES.includes(done)) return undefined;
+  return tokens.valid(url.searchParams.get(NOTICE_PROOF), { notice: done, ...binding }) ? done as PostedNotice : undefined;
 }

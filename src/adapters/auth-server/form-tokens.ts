@@ -15,11 +15,19 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 /** The hidden field's name: a script that posts a form's hidden fields back as they are posts it too (docs/sign-in.md). */
 export const CSRF_FIELD = 'csrf';
 
-/** What a form is bound to: the interaction it belongs to, or the session (uid and person) of the connected-apps page. */
-export type FormBinding = { interaction: string } | { session: string; accountId: string };
+/**
+ * What a token is bound to: a form to the interaction it belongs to, or to the session (uid and
+ * person) of the connected-apps page; a notice of that page (`revoked`) to the session whose post it
+ * reports, so that a link cannot make the page say what its person never did. Each kind is its own
+ * text, so one kind's token is worth nothing as another's.
+ */
+export type FormBinding = { interaction: string } | { session: string; accountId: string } | { notice: string; session: string; accountId: string };
 
-const bound = (binding: FormBinding): string =>
-  ('interaction' in binding ? ['interaction', binding.interaction] : ['session', binding.session, binding.accountId]).join('\0');
+const bound = (binding: FormBinding): string => {
+  if ('interaction' in binding) return ['interaction', binding.interaction].join('\0');
+  if ('notice' in binding) return ['notice', binding.notice, binding.session, binding.accountId].join('\0');
+  return ['session', binding.session, binding.accountId].join('\0');
+};
 
 export class FormTokens {
   private readonly keys: readonly Buffer[];

@@ -49,7 +49,7 @@ describe('connected apps, the page', () => {
     const lillaForm = [...page.body.matchAll(/<form[^>]*>[\s\S]*?<\/form>/g)].map((m) => m[0]).find((f) => f.includes('Lilla Ström'));
     const { fields } = readForm(lillaForm ?? '');
     const revoked = await marta.post(pageUrl(), fields);
-    expect([revoked.status, new URL(revoked.location ?? '').search]).toEqual([303, '?done=revoked']);
+    expect([revoked.status, new URL(revoked.location ?? '').searchParams.get('done')]).toEqual([303, 'revoked']);
     const after = await marta.get(revoked.location ?? '');
     expect(after.body).toContain('The access was revoked.');
     expect(items(after).some((i) => i.includes('Lilla'))).toBe(false);
@@ -72,8 +72,32 @@ describe('connected apps, the page', () => {
     expect(signedOut.body).toContain('You are not signed in here.');
     expect(readForm(`<form action="x">${signedOut.body}</form>`).fields.grant).toBeUndefined();
     const unknown = await marta.post(pageUrl(), { ...fields, grant: 'no-such-grant' });
-    expect(new URL(unknown.location ?? '').search).toBe('?done=gone');
+    expect(new URL(unknown.location ?? '').searchParams.get('done')).toBe('gone');
     expect((await refresh(tokens)).status).toBe(200);
+  });
+
+  it('says an access was revoked only to the browser that revoked it: a link cannot make the page say so', async () => {
+    const marta = new HttpBrowser();
+    await launched(marta, MARTA, 'Lilla');
+    const before = await marta.get(pageUrl());
+    const lillaForm = [...before.body.matchAll(/<form[^>]*>[\s\S]*?<\/form>/g)].map((m) => m[0]).find((f) => f.includes('Lilla Ström'));
+    const revoked = await marta.post(pageUrl(), readForm(lillaForm ?? '').fields);
+    const location = revoked.location ?? '';
+    expect((await marta.get(location)).body).toContain('The access was revoked.');
+
+    // Someone else's page, opened at the address Märta was sent to, or at the bare notice.
+    const tolvan = new HttpBrowser();
+    await launched(tolvan, TOLVAN);
+    for (const link of [location, `${pageUrl()}?done=revoked`, `${pageUrl()}?done=gone`]) {
+      const page = await tolvan.get(link);
+      expect(page.status).toBe(200);
+      expect(page.body).toContain('Signed in as Tolvan Tolvansson.');
+      expect(page.body).not.toMatch(/role="status"/);
+    }
+    // Märta's own page, at a notice no post of hers sent her to.
+    for (const link of [`${pageUrl()}?done=revoked`, `${pageUrl()}?done=gone`, `${location.replace('done=revoked', 'done=gone')}`]) {
+      expect((await marta.get(link)).body).not.toMatch(/role="status"/);
+    }
   });
 
   it('speaks Swedish when asked', async () => {
