@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { generateDemoData } from '../../src/dev/demo-data/generate.js';
 import { scopeAliases } from '../../src/domain/access/scopes.js';
 import { OPERATIONS } from '../../src/domain/operations/table.js';
+import { SHARING_REFUSED } from '../../src/http/sharing-refusals.js';
 import { ALL_SCOPES, KEY, OTHER_KEY, startTestAppOn, TEST_FHIR_IDS, ZONE, type AnyTestApp } from '../support/test-app.js';
 import { overBothEhrs, STEADY } from './support/runs.js';
 import { identityForms, malformedLogLines, UsedSecrets } from './support/logs.js';
@@ -99,7 +100,7 @@ overBothEhrs((variant) => {
         }
       }
       expect([...denied403]).toEqual(['Access to the requested patient is not allowed.']);
-      expect(sharingDenied.size).toBe(1);
+      expect([...sharingDenied]).toEqual([SHARING_REFUSED.patientHeader]);
     });
 
     it('issue 52 item 2: lets every patient/ form of every operation\'s scope reach the launch patient only, the same 403 for everyone else', async () => {
@@ -126,11 +127,13 @@ overBothEhrs((variant) => {
         }
       }
       expect([...denied403]).toEqual(['Access to the requested patient is not allowed.']);
-      expect(sharingDenied.size).toBe(1);
+      expect([...sharingDenied]).toEqual([SHARING_REFUSED.patientHeader]);
     });
 
     it('gives a client token data for every known patient it names, 403 for an unknown one, and 400 without the header; never sharing', async () => {
       const kiosk = used.token(await t.clientToken());
+      // A client is told why apart from a person naming someone else: the body depends on the caller, never on the patient named.
+      sharingDenied.clear();
       for (const route of ROUTES) {
         const missing = await t.call({ ...requestOf(route), token: kiosk });
         expectDocumentedAnswer(route, missing, `client without header on ${route.operation}`, { path: route.path });
@@ -141,7 +144,7 @@ overBothEhrs((variant) => {
           await check(route, kiosk, patient, expectedAnswer(route, { allowed: KNOWN.has(patient) }), patient, `client as ${patient} on ${route.operation}`);
         }
       }
-      expect(sharingDenied.size).toBe(1);
+      expect([...sharingDenied]).toEqual([SHARING_REFUSED.notAPerson]);
     });
 
     it('issue 12 item 1: answers a token that is neither a valid person token nor a listed client token with 401 for every patient, never with data', async () => {

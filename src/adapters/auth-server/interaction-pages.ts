@@ -4,7 +4,7 @@
 import type { AccessBasis } from '../../domain/access/relationship.js';
 import { CSRF_FIELD } from './form-tokens.js';
 import { localized, type Lang, type Localized } from './page-language.js';
-import { scopeMeaning, scopeOpensFor, scopeReach } from './scope-meanings.js';
+import { scopeMeaning, scopeOpensFor, scopeReach, sharingForSomeoneElse } from './scope-meanings.js';
 import type { LaunchPerson, OpenedParts } from '../../ports/smart-launch.port.js';
 import { ownPath, requestTarget } from './request-target.js';
 
@@ -107,6 +107,13 @@ const NOTHING_SHARED: Localized = { en: 'Whose records: nobody\'s (none of this 
 /** Said for a scope that opens nothing of the person picked by another right: the release policy takes it whole. */
 const NOTHING_SHOWN: Localized = { en: 'Whose records: nobody\'s (none of this may be shown to you)', sv: 'Vems journaler: ingens (inget av detta får visas för dig)' };
 
+/** Whose records a scope of sharing reaches in an app opened for someone else: her own grants, to see under a user/ scope alone. */
+const OWN_GRANTS: Readonly<Record<'yours' | 'seeOnly' | 'nobody', Localized>> = {
+  yours: { en: 'Whose records: yours', sv: 'Vems journaler: din egen' },
+  seeOnly: { en: 'Whose records: yours, to see only (to share it, open the app for yourself)', sv: 'Vems journaler: din egen, bara att se (öppna appen för dig själv för att dela den)' },
+  nobody: { en: 'Whose records: nobody\'s (sharing your record needs the app opened for yourself)', sv: 'Vems journaler: ingens (att dela din journal kräver att appen öppnas för dig själv)' },
+};
+
 /**
  * The consent page: which application asks for which scopes, each in words (the scope as written in
  * small print after them), and whose records each one reaches by name: `patient/` the person picked,
@@ -123,6 +130,12 @@ export function consentPage(frame: PageFrame, input: {
 }): string {
   const { lang } = frame;
   const reachText = (scope: string): string => {
+    const sharing = input.picked === undefined || input.picked.basis === 'self' ? undefined : sharingForSomeoneElse(scope);
+    if (sharing !== undefined) {
+      // Said for someone else picked alone (helper-146, LOW-2): both doors then refuse sharing's changes, and read her grants under user/ alone.
+      const whose = !sharing.reads ? OWN_GRANTS.nobody : sharing.writes ? OWN_GRANTS.seeOnly : OWN_GRANTS.yours;
+      return `<span class="reach">${whose[lang]}</span>`;
+    }
     const reach = scopeReach(scope);
     if (reach === 'none') return '';
     const reached = reach === 'picked' && input.picked !== undefined ? [input.picked] : input.everyone;

@@ -101,6 +101,22 @@ function managedMeaning(scope: string): Localized | undefined {
   return writes ? managed.write : reads ? managed.read : undefined;
 }
 
+/**
+ * What a scope of sharing does in an app opened for someone the person acts for, where both doors
+ * refuse every change and read her own grants only under a `user/` scope (routes/proxy-routes.ts,
+ * fhir/consent-routes.ts): whether it reads them there, and whether it asks for changes it cannot
+ * make there; undefined for a scope not of sharing.
+ */
+export function sharingForSomeoneElse(scope: string): { reads: boolean; writes: boolean } | undefined {
+  const managed = managedOf(scope);
+  if (managed?.reach !== 'own') return undefined;
+  const asked = [scope, canonicalScope(scope)];
+  // As the doors count it: `patient/Consent.rs`, though the COS door takes it as `user/Proxy-read`, reaches only the person picked.
+  const reads = scope.startsWith('user/') && (managed.allows(asked, 'read', ['user']) || managed.allows(asked, 'search', ['user']));
+  const writes = managed.allows(asked, 'create', ['patient', 'user']) || managed.allows(asked, 'delete', ['patient', 'user']);
+  return { reads, writes };
+}
+
 const sentence = (text: string): string => text.replace(/^./, (c) => c.toUpperCase());
 
 /** The scope in words; undefined for a scope this server does not know (it is shown as it is). */

@@ -13,6 +13,7 @@ import type { BeforeChange, ProxyGrants } from '../../domain/proxies/proxy-grant
 import type { DatedGrantView } from '../../domain/proxies/grant.js';
 import type { FhirResource } from '../../reads/as-fhir.js';
 import { ApiError } from '../api-error.js';
+import { readBeyondLaunchRefusal, SHARING_REFUSED } from '../sharing-refusals.js';
 import { refuseBody } from '../no-body.js';
 import type { RouteDependencies } from '../routes/dependencies.js';
 import { searchLink, searchset } from './bundle.js';
@@ -51,17 +52,17 @@ function grantorOf(request: FastifyRequest, api: FhirApi, grants: ProxyGrants | 
   if (grants === undefined) throw new ApiError(403, OFF);
   const token = request.token;
   const person = token?.personId;
-  if (token === undefined || person === undefined) throw new ApiError(403, 'Only the person who gives a grant manages it: sign in as that person (a client token cannot).');
+  if (token === undefined || person === undefined) throw new ApiError(403, SHARING_REFUSED.notAPerson);
   request.audit.patientId = person;
   request.audit.delegation = 'self';
   const self = launchPatientOf(request, api) === person;
   if (!self && (interaction === 'create' || interaction === 'delete')) {
-    throw new ApiError(403, 'Only you can share your own record, and only for yourself: open the app for yourself, not for someone you act for.');
+    throw new ApiError(403, SHARING_REFUSED.forSomeoneElse);
   }
   if (!consentAllows(token.grantedScopes ?? token.scopes, interaction, self ? ['patient', 'user'] : ['user'])) {
     const scope = consentScopeFor(interaction, self);
-    const ask = self ? `ask for ${scope}` : `your own grants, in an app opened for someone you act for, need ${scope} (a patient/ scope reaches only the person it was opened for)`;
-    throw new ApiError(403, `The token's scopes do not allow this on Consent: ${ask}.`, {
+    if (!self) throw readBeyondLaunchRefusal(scope, 'Consent');
+    throw new ApiError(403, `The token's scopes do not allow this on Consent: ask for ${scope}.`, {
       'www-authenticate': `Bearer error="insufficient_scope", scope="${scope.split(' ')[0] ?? ''}"`,
     });
   }

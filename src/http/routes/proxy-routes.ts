@@ -15,13 +15,13 @@ import type { BeforeChange, ProxyGrants } from '../../domain/proxies/proxy-grant
 import type { GrantRequest } from '../../domain/proxies/grant-request.js';
 import { plainView, roleOf, type DatedGrantView } from '../../domain/proxies/grant.js';
 import { refuseBody } from '../no-body.js';
+import { readBeyondLaunchRefusal, SHARING_REFUSED } from '../sharing-refusals.js';
 import { named } from '../openapi/schema-names.js';
 import type { ApiRoute } from './api-routes.js';
 import type { RouteDependencies } from './dependencies.js';
 import type { RouteKind } from './route-parts.js';
 
 const NOT_OFFERED = 'This region does not offer sharing your record with another person: ask your care provider how someone may act for you.';
-const OWN_ONLY = 'Only you can manage the sharing of your own record: sign in as yourself and send no patient header.';
 
 const proxyOf = (route: ApiRoute): ProxyOperation => {
   const op = OPERATIONS[route.operations[0]];
@@ -41,18 +41,16 @@ function selfOf(request: FastifyRequest, deps: RouteDependencies, name: Operatio
   const named = header === undefined ? undefined : deps.accessPolicy.targetPatient({}, typeof header === 'string' ? header : '');
   // A refusal to act for another is audited under the patient named, as on every route.
   if (named !== undefined) request.audit.patientId = named;
-  const personId = request.token?.personId;
-  if (personId === undefined) throw new DomainError('FORBIDDEN', OWN_ONLY);
-  const self = parsePersonalIdentityNumber(personId);
-  if (self === undefined) throw new DomainError('FORBIDDEN', OWN_ONLY);
-  if (named !== undefined && named !== self) throw new DomainError('FORBIDDEN', OWN_ONLY);
-  const caller = { personId: self, ...(request.token?.smartPatient === undefined ? {} : { smartPatient: request.token.smartPatient }) };
+  const token = request.token;
+  const self = token?.personId === undefined ? undefined : parsePersonalIdentityNumber(token.personId);
+  if (token === undefined || self === undefined) throw new DomainError('FORBIDDEN', SHARING_REFUSED.notAPerson);
+  if (named !== undefined && named !== self) throw new DomainError('FORBIDDEN', SHARING_REFUSED.patientHeader);
+  const caller = { personId: self, ...(token.smartPatient === undefined ? {} : { smartPatient: token.smartPatient }) };
   const launch = deps.accessPolicy.launchPatientOf(caller);
   if (launch === self) return self;
-  const token = request.token;
-  if (op.changes || token === undefined) throw new DomainError('FORBIDDEN', OWN_ONLY);
+  if (op.changes) throw new DomainError('FORBIDDEN', SHARING_REFUSED.forSomeoneElse);
   const granted = deps.scopeGrants.operationContexts(token.grantedScopes ?? token.scopes, name, caller);
-  if (!reaches(granted, contextsReaching(caller, launch, self))) throw new DomainError('FORBIDDEN', OWN_ONLY);
+  if (!reaches(granted, contextsReaching(caller, launch, self))) throw readBeyondLaunchRefusal(op.scope.name, 'sharing');
   return self;
 }
 

@@ -1,0 +1,78 @@
+/**
+ * Why sharing was refused, told on both doors alike (hostile review helper-146, LOW-2): the COS door
+ * told everyone refused to "sign in as yourself and send no patient header", also a person who had
+ * done both with an app opened for someone she acts for. Each refusal now says what was wrong and what
+ * to do, as /fhir/Consent says it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sharingForSomeoneElse } from '../../src/adapters/auth-server/scope-meanings.js';
+import { DEFAULT_PROXY_SETTINGS } from '../support/proxy-wiring.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+import { get, LILLA, MARTA, pid, smartToken } from './fhir/fhir-calls.js';
+
+const GRANT = { grantee: '194608632396', categories: ['LabResult'] };
+
+describe('a refusal of sharing says why, on both doors', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ proxies: DEFAULT_PROXY_SETTINGS });
+  }, 60_000);
+  afterAll(async () => t.close());
+
+  const cos = async (options: { method: 'GET' | 'POST'; token: string; patient?: string }) => {
+    const res = await t.call({ url: '/patients/proxies/', ...(options.method === 'POST' ? { payload: GRANT } : {}), ...options });
+    return [res.statusCode, (res.json() as { message?: string }).message ?? ''] as const;
+  };
+  const fhirMessage = (body: string): string => (JSON.parse(body) as { issue: { diagnostics: string }[] }).issue[0]?.diagnostics ?? '';
+
+  it('tells a person whose app was opened for someone else to open it for herself, not to drop a header she never sent', async () => {
+    const forLilla = await smartToken(t, MARTA, 'patient/Consent.cud patient/Consent.rs', { smart_patient: pid(LILLA) });
+    const [status, message] = await cos({ method: 'POST', token: forLilla });
+    expect(status).toBe(403);
+    expect(message).toMatch(/open the app for yourself, not for someone you act for/);
+    expect(message).not.toMatch(/patient header/);
+    const fhir = await t.call({ method: 'POST', url: '/fhir/Consent', key: null, token: forLilla, headers: { 'content-type': 'application/fhir+json' }, payload: {} });
+    expect([fhir.statusCode, fhirMessage(fhir.body)]).toEqual([403, expect.stringMatching(/open the app for yourself, not for someone you act for/)]);
+  });
+
+  it('tells her reading her own grants in such an app which scope reaches beyond the person it was opened for', async () => {
+    const forLilla = await smartToken(t, MARTA, 'patient/Consent.rs', { smart_patient: pid(LILLA) });
+    const [status, message] = await cos({ method: 'GET', token: forLilla });
+    expect(status).toBe(403);
+    expect(message).toMatch(/user\/Proxy-read/);
+    expect(message).not.toMatch(/patient header/);
+    const fhir = await get(t, `/fhir/Consent?patient=${pid(MARTA)}`, forLilla);
+    expect([fhir.statusCode, fhirMessage(fhir.body)]).toEqual([403, expect.stringMatching(/need user\/Consent\.read/)]);
+    // With the user/ form she reads them, as on /fhir.
+    const wider = await smartToken(t, MARTA, 'user/Proxy-read', { smart_patient: pid(LILLA) });
+    expect((await cos({ method: 'GET', token: wider }))[0]).toBe(200);
+  });
+
+  // The consent page words each of sharing's scopes for an app opened for someone else (scope-meanings.ts): what it says, both doors do.
+  it('reads her own grants in an app opened for someone else exactly where the consent page says it does, on both doors', async () => {
+    const scopes = ['user/Proxy-read', 'user/Proxy.read', 'user/Consent.read', 'user/Consent.rs', 'user/Consent.s', 'user/Consent.*', 'patient/Consent.rs',
+      'patient/Consent.read', 'patient/Proxy-read', 'user/Proxy-write', 'patient/Consent.cud'];
+    for (const scope of scopes) {
+      const token = await smartToken(t, MARTA, scope, { smart_patient: pid(LILLA) });
+      const said = sharingForSomeoneElse(scope);
+      const cosRead = (await cos({ method: 'GET', token }))[0] === 200;
+      const fhirRead = (await get(t, `/fhir/Consent?patient=${pid(MARTA)}`, token)).statusCode === 200;
+      // docs/contract.md#scopes: the COS door takes its listed spellings and the SMART forms of its names (`user/Proxy.read`),
+      // /fhir/Consent SMART's Consent letters (`user/Consent.rs`) and the COS names: where they differ, the page says what either does.
+      expect([scope, said?.reads ?? false]).toEqual([scope, cosRead || fhirRead]);
+      if (cosRead !== fhirRead) expect([scope, cosRead]).toEqual([scope, scope.includes('/Proxy.')]);
+      expect([scope, (await cos({ method: 'POST', token }))[0]]).toEqual([scope, 403]);
+    }
+  });
+
+  it('tells a person naming someone else in the patient header to send none, and a client token that only a person can', async () => {
+    const own = await t.personToken(MARTA);
+    const [status, message] = await cos({ method: 'POST', token: own, patient: LILLA });
+    expect(status).toBe(403);
+    expect(message).toMatch(/send no patient header/);
+    const client = await t.clientToken({ scope: 'user/Proxy-read user/Proxy-write' });
+    const [clientStatus, clientMessage] = await cos({ method: 'GET', token: client, patient: MARTA });
+    expect(clientStatus).toBe(403);
+    expect(clientMessage).toMatch(/a client token cannot/);
+  });
+});
