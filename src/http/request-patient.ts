@@ -4,6 +4,7 @@ import { accessDenied } from '../domain/access/patient-access.js';
 import { reachesOperation } from '../domain/access/operation-reach.js';
 import { isFhirOperationName } from '../domain/operations/fhir-operations.js';
 import { isOperationName, OPERATIONS } from '../domain/operations/table.js';
+import { grantedContexts } from './granted-contexts.js';
 import { operationOf } from './operation-of.js';
 
 /**
@@ -18,7 +19,7 @@ export function callerOf(request: FastifyRequest): Caller {
   // A /fhir route is audited under a COS read's name, but its SMART scopes were decided per type (fhir-access.ts).
   const operation = request.routeOptions.config?.fhir === true ? undefined : operationOf(request);
   if (token !== undefined && operation !== undefined && isOperationName(operation)) {
-    caller.granted = request.server.scopeGrants.operationContexts(token.grantedScopes ?? token.scopes, operation, caller);
+    caller.granted = grantedContexts(request, token, operation);
   }
   return caller;
 }

@@ -1,4 +1,5 @@
 import type { ScopeGrants } from '../domain/access/scope-grants.js';
+import type { ScopeContext } from '../domain/fhir/smart-scopes.js';
 import type { ErrorShape } from '../domain/operations/operation.js';
 import type { AuditedOperation } from '../domain/operations/fhir-operations.js';
 import type { OperationName, ReadName } from '../domain/operations/table.js';
@@ -85,6 +86,8 @@ declare module 'fastify' {
     budget: string | undefined;
     /** The caller's X-Request-Id as kept for operators, `''` when none was sent (src/http/request-id.ts); read when first asked for. */
     callerRequestId: string | undefined;
+    /** What the token's scopes grant the request's COS operation, decided once (src/http/granted-contexts.ts). */
+    operationGrant: { token: VerifiedToken; operation: OperationName; contexts: ReadonlySet<ScopeContext> } | undefined;
   }
   interface FastifyInstance {
     /** Stores the attempt record of a write (src/http/plugins/audit.ts); throws AuditUnavailableError if it cannot. */

@@ -8,6 +8,7 @@ import { ApiError, MESSAGES } from '../api-error.js';
 import type { BodilessRequests } from '../bodiless-requests.js';
 import { keyRefusal, noTokenRefusal, type DemoCredentials } from '../demo-refusals.js';
 import { invalidTokenHeaders, NO_TOKEN_HEADERS } from '../error-mapping.js';
+import { grantedContexts } from '../granted-contexts.js';
 import { operationOf } from '../operation-of.js';
 import { keysSent, presentedSubscriptionKey, SUBSCRIPTION_KEY_PARAMETER } from '../subscription-key.js';
 
@@ -29,6 +30,7 @@ export const credentials = fp(async (app: FastifyInstance, opts: { subscriptionK
   app.decorateRequest('tokenRefusal', undefined);
   app.decorateRequest('audit', null as never);
   app.decorateRequest('budget', undefined);
+  app.decorateRequest('operationGrant', undefined);
 
   app.addHook('onRequest', async (request) => {
     request.audit = {};
@@ -87,7 +89,7 @@ export const credentials = fp(async (app: FastifyInstance, opts: { subscriptionK
     const needed = known === undefined ? undefined : OPERATIONS[known].scope.name;
     // A scope counts in the forms that reach someone for this token: `patient/` ones never reach for a
     // client token, which has no launch patient (docs/contract.md#scopes); whom they reach is the access policy's.
-    if (known === undefined || !reaches(request.server.scopeGrants.operationContexts(token.grantedScopes ?? token.scopes, known, token), contextsOfHolder(token))) {
+    if (known === undefined || !reaches(grantedContexts(request, token, known), contextsOfHolder(token))) {
       throw new ApiError(403, MESSAGES.insufficientScope, {
         'www-authenticate': `Bearer error="insufficient_scope", scope="${needed ?? ''}"`,
       });

@@ -14,6 +14,7 @@ import { OPERATIONS, type OperationName } from '../../domain/operations/table.js
 import type { BeforeChange, ProxyGrants } from '../../domain/proxies/proxy-grants.js';
 import type { GrantRequest } from '../../domain/proxies/grant-request.js';
 import { plainView, roleOf, type DatedGrantView } from '../../domain/proxies/grant.js';
+import { grantedContexts } from '../granted-contexts.js';
 import { refuseBody } from '../no-body.js';
 import { readBeyondLaunchRefusal, SHARING_REFUSED } from '../sharing-refusals.js';
 import { named } from '../openapi/schema-names.js';
@@ -49,8 +50,7 @@ function selfOf(request: FastifyRequest, deps: RouteDependencies, name: Operatio
   const launch = deps.accessPolicy.launchPatientOf(caller);
   if (launch === self) return self;
   if (op.changes) throw new DomainError('FORBIDDEN', SHARING_REFUSED.forSomeoneElse);
-  const granted = deps.scopeGrants.operationContexts(token.grantedScopes ?? token.scopes, name, caller);
-  if (!reaches(granted, contextsReaching(caller, launch, self))) throw readBeyondLaunchRefusal(op.scope.name, 'sharing');
+  if (!reaches(grantedContexts(request, token, name), contextsReaching(caller, launch, self))) throw readBeyondLaunchRefusal(op.scope.name, 'sharing');
   return self;
 }
 
