@@ -9,8 +9,8 @@ import { ApiError } from './api-error.js';
 export const SHARING_REFUSED = {
   /** A client token, or a token naming no person. */
   notAPerson: 'Only the person who gives a grant manages it: sign in as that person (a client token cannot).',
-  /** A change with a token launched for someone the person acts for. */
-  forSomeoneElse: 'Only you can share your own record, and only for yourself: open the app for yourself, not for someone you act for.',
+  /** A change (a grant, or a step of one given or received) with a token launched for someone the person acts for. */
+  forSomeoneElse: 'Sharing is managed only in an app opened for yourself, for your own grants: open the app for yourself, not for someone you act for.',
   /** A COS `patient` header naming someone else. */
   patientHeader: 'Sharing is always of your own record: send no patient header (the one sent names someone else).',
 } as const;

@@ -65,6 +65,22 @@ describe('a refusal of sharing says why, on both doors', () => {
     }
   });
 
+  // Hostile review helper-147, F4: a scope that reads no grants anywhere was blamed on the app opened for someone else.
+  it('blames the scope, not the app opened for someone else, where the scope reaches no grants wherever the app is opened', async () => {
+    for (const scope of ['user/Consent.rs?category=http://x|y', 'user/Consent.c']) {
+      const token = await smartToken(t, MARTA, scope, { smart_patient: pid(LILLA) });
+      const search = await get(t, `/fhir/Consent?patient=${pid(MARTA)}`, token);
+      expect([scope, search.statusCode, fhirMessage(search.body)]).toEqual([scope, 403, expect.stringMatching(/^The token's scopes do not allow this on Consent: ask for user\/Consent\.read\.$/)]);
+      expect(sharingForSomeoneElse(scope)).toEqual(scope.endsWith('.c') ? { reads: false, writes: true } : undefined);
+    }
+    // A change asked with read scopes alone: the scope first, as the COS door's credentials check does.
+    const reader = await smartToken(t, MARTA, 'user/Consent.read', { smart_patient: pid(LILLA) });
+    const created = await t.call({ method: 'POST', url: '/fhir/Consent', key: null, token: reader, headers: { 'content-type': 'application/fhir+json' }, payload: {} });
+    expect([created.statusCode, fhirMessage(created.body), created.headers['www-authenticate']])
+      .toEqual([403, 'The token\'s scopes do not allow this on Consent: ask for user/Consent.write.', 'Bearer error="insufficient_scope", scope="user/Consent.write"']);
+    expect((await cos({ method: 'POST', token: reader }))[0]).toBe(403);
+  });
+
   it('tells a person naming someone else in the patient header to send none, and a client token that only a person can', async () => {
     const own = await t.personToken(MARTA);
     const [status, message] = await cos({ method: 'POST', token: own, patient: LILLA });

@@ -184,9 +184,9 @@ export async function handleConnectedApps(req: IncomingMessage, res: ServerRespo
       return sendPage(413, await current('tooLarge'), { connection: 'close' });
     }
     // The session cookie is SameSite=Lax, so another site's form carries none; an Origin, when sent, must be ours.
-    if (accountId === undefined || (req.headers.origin !== undefined && req.headers.origin !== deps.origin)) {
-      return sendPage(403, connectedAppsPage(view.frame, { ...links, csrf: '', apps: [], notice: 'gone' }));
-    }
+    // Either way the page says nothing was revoked, never what a revoke's result would (hostile review helper-147, F1).
+    if (accountId === undefined) return sendPage(403, connectedAppsPage(view.frame, { ...links, csrf: '', apps: [], notice: 'nothingRevoked' }));
+    if (req.headers.origin !== undefined && req.headers.origin !== deps.origin) return sendPage(403, await current('refused'));
     // A script of this site (the patient app's origin is the same) that never read this page holds no token.
     if (binding === undefined || !deps.formTokens.valid(form.get(CSRF_FIELD), binding)) {
       deps.onFormRefused?.({ form: 'connected-apps' });

@@ -16,6 +16,7 @@ const TEXT = {
     allowedBy: { you: 'You allowed it', patient: 'The patient allowed it', another: 'Someone else who acts for the patient allowed it' },
     on: 'on', may: 'It may:', revoke: (app: string, name: string) => `Revoke ${app}'s access to ${name}'s record`,
     revoked: 'The access was revoked.', gone: 'That app no longer holds access here.',
+    nothingRevoked: 'Nothing was revoked.',
     refused: 'That was not sent from this page, so nothing was revoked. To revoke an app\'s access, use its button below.',
     tooLarge: 'What was sent was too large, so nothing was revoked. To revoke an app\'s access, use its button below.',
     signedOut: 'You signed out of this page.', notHere: 'You are not signed in on this page.', signIn: 'Sign in',
@@ -31,6 +32,7 @@ const TEXT = {
     allowedBy: { you: 'Du tillät det', patient: 'Patienten tillät det', another: 'Någon annan som företräder patienten tillät det' },
     on: 'den', may: 'Appen får:', revoke: (app: string, name: string) => `Återkalla ${app}s åtkomst till journalen för ${name}`,
     revoked: 'Åtkomsten är återkallad.', gone: 'Den appen har inte längre någon åtkomst här.',
+    nothingRevoked: 'Inget återkallades.',
     refused: 'Det skickades inte från den här sidan, så inget återkallades. Använd appens knapp nedan för att återkalla dess åtkomst.',
     tooLarge: 'Det som skickades var för stort, så inget återkallades. Använd appens knapp nedan för att återkalla dess åtkomst.',
     signedOut: 'Du har loggat ut från den här sidan.', notHere: 'Du är inte inloggad på den här sidan.', signIn: 'Logga in',
@@ -54,7 +56,7 @@ function appItem(app: ConnectedApp, lang: Lang, submitUrl: string, csrf: string)
 }
 
 /** What the page says above the list: after a revoke, why a post revoked nothing, or that the person signed out of the page. */
-export type Notice = 'revoked' | 'gone' | 'refused' | 'tooLarge' | 'signedOut';
+export type Notice = 'revoked' | 'gone' | 'refused' | 'nothingRevoked' | 'tooLarge' | 'signedOut';
 
 /**
  * The page: signed out (`person` undefined: a link to `signInUrl`, the page's own login, else to the

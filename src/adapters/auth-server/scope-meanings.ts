@@ -72,7 +72,7 @@ interface Managed {
 const MANAGED: readonly Managed[] = [
   {
     type: 'Consent', allows: consentAllows, cos: [PROXY_READ_SCOPE, PROXY_WRITE_SCOPE], reach: 'own',
-    read: { en: 'see whom you share your record with, and what', sv: 'se vilka du delar din journal med, och vad' },
+    read: { en: 'see whom you share your record with and what, and who shares theirs with you', sv: 'se vilka du delar din journal med och vad, och vilka som delar sin med dig' },
     write: { en: 'share your record with someone you choose, and end such sharing', sv: 'dela din journal med någon du väljer, och avsluta sådan delning' },
   },
   {
@@ -111,10 +111,13 @@ export function sharingForSomeoneElse(scope: string): { reads: boolean; writes: 
   const managed = managedOf(scope);
   if (managed?.reach !== 'own') return undefined;
   const asked = [scope, canonicalScope(scope)];
+  const allows = (interactions: readonly ('read' | 'search' | 'create' | 'delete')[], contexts: readonly ScopeContext[]) =>
+    interactions.some((interaction) => managed.allows(asked, interaction, contexts));
+  const writes = allows(['create', 'delete'], ['patient', 'user']);
+  // A scope that does nothing of sharing wherever the app is opened (`user/Consent.rs?category=…`) is no matter of who was picked (helper-147, F4).
+  if (!writes && !allows(['read', 'search'], ['patient', 'user'])) return undefined;
   // As the doors count it: `patient/Consent.rs`, though the COS door takes it as `user/Proxy-read`, reaches only the person picked.
-  const reads = scope.startsWith('user/') && (managed.allows(asked, 'read', ['user']) || managed.allows(asked, 'search', ['user']));
-  const writes = managed.allows(asked, 'create', ['patient', 'user']) || managed.allows(asked, 'delete', ['patient', 'user']);
-  return { reads, writes };
+  return { reads: scope.startsWith('user/') && allows(['read', 'search'], ['user']), writes };
 }
 
 const sentence = (text: string): string => text.replace(/^./, (c) => c.toUpperCase());

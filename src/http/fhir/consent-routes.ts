@@ -56,16 +56,18 @@ function grantorOf(request: FastifyRequest, api: FhirApi, grants: ProxyGrants | 
   request.audit.patientId = person;
   request.audit.delegation = 'self';
   const self = launchPatientOf(request, api) === person;
-  if (!self && (interaction === 'create' || interaction === 'delete')) {
-    throw new ApiError(403, SHARING_REFUSED.forSomeoneElse);
-  }
-  if (!consentAllows(token.grantedScopes ?? token.scopes, interaction, self ? ['patient', 'user'] : ['user'])) {
+  const scopes = token.grantedScopes ?? token.scopes;
+  // The scope first, wherever the app was opened, as the COS door's credentials check: the launch is
+  // blamed only where the scope would do (hostile review helper-147, F4).
+  if (!consentAllows(scopes, interaction, ['patient', 'user'])) {
     const scope = consentScopeFor(interaction, self);
-    if (!self) throw readBeyondLaunchRefusal(scope, 'Consent');
     throw new ApiError(403, `The token's scopes do not allow this on Consent: ask for ${scope}.`, {
       'www-authenticate': `Bearer error="insufficient_scope", scope="${scope.split(' ')[0] ?? ''}"`,
     });
   }
+  if (self) return { person, grants };
+  if (interaction === 'create' || interaction === 'delete') throw new ApiError(403, SHARING_REFUSED.forSomeoneElse);
+  if (!consentAllows(scopes, interaction, ['user'])) throw readBeyondLaunchRefusal(consentScopeFor(interaction, false), 'Consent');
   return { person, grants };
 }
 

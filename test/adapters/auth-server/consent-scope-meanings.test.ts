@@ -12,8 +12,8 @@ import { isPersonScope } from '../../../src/adapters/auth-server/smart-launch.js
 
 describe('the Consent scopes on the consent page', () => {
   it('say whom the person shares their record with, and that the app may share and end sharing', () => {
-    expect(scopeMeaning('patient/Consent.rs')).toBe('See whom you share your record with, and what');
-    expect(scopeMeaning('user/Consent.read', 'sv')).toBe('Se vilka du delar din journal med, och vad');
+    expect(scopeMeaning('patient/Consent.rs')).toBe('See whom you share your record with and what, and who shares theirs with you');
+    expect(scopeMeaning('user/Consent.read', 'sv')).toBe('Se vilka du delar din journal med och vad, och vilka som delar sin med dig');
     expect(scopeMeaning('patient/Consent.cud')).toBe('Share your record with someone you choose, and end such sharing');
     expect(scopeMeaning('user/Consent.write', 'sv')).toBe('Dela din journal med någon du väljer, och avsluta sådan delning');
     expect(scopeMeaning('patient/Consent.cruds')).toContain('; share your record');
@@ -54,7 +54,7 @@ describe('issue 55 item 7: every scope the server takes, in words a person reads
     expect(scopeMeaning('patient/Observation.rs', 'sv')).toBe('Läsa provsvar för den du valde');
     expect(scopeMeaning('user/Observation.rs?category=http://terminology.hl7.org/CodeSystem/observation-category|laboratory')).toBe('Read lab results (only category laboratory) of everyone you may act for');
     expect(scopeMeaning('patient/*.rs', 'sv')).toBe('Läsa hela journalen för den du valde');
-    expect(scopeMeaning('user/Proxy-read', 'sv')).toBe('Se vilka du delar din journal med, och vad');
+    expect(scopeMeaning('user/Proxy-read', 'sv')).toBe('Se vilka du delar din journal med och vad, och vilka som delar sin med dig');
     expect(scopeMeaning('user/LabResult-read', 'sv')).toBe('Läsa provsvar');
   });
 
@@ -72,7 +72,7 @@ describe('issue 55 item 7: every scope the server takes, in words a person reads
   it('names no one\'s records for the scopes of sharing in an app opened for the person herself: they reach her own grants', () => {
     for (const picked of [{ picked: { name: 'Märta', basis: 'self' as const } }, {}]) {
       const html = consentPage(FRAME('en'), { submitUrl: '/s', abortUrl: '/a', appName: 'App', csrf: 't', scopes: ['user/Proxy-read', 'patient/Consent.cud'], ...picked, everyone: [{ name: 'Märta', basis: 'self' }, { name: 'Lilla', basis: 'guardian' }] });
-      expect(html).toContain('<li>See whom you share your record with, and what<small class="scope"><code>user/Proxy-read</code></small></li>');
+      expect(html).toContain('<li>See whom you share your record with and what, and who shares theirs with you<small class="scope"><code>user/Proxy-read</code></small></li>');
       expect(html).toContain('<li>Share your record with someone you choose, and end such sharing<small class="scope"><code>patient/Consent.cud</code></small></li>');
     }
   });

@@ -21,7 +21,7 @@ describe('the consent page\'s words for a scope name everything it opens', () =>
     for (const scope of ['user/Proxy.rs', 'user/Proxy.s', 'patient/Proxy.rs']) {
       expect([scope, scopeMeaning(scope, 'en'), scopeReach(scope)]).toEqual([scope, undefined, 'none']);
     }
-    expect(scopeMeaning('user/Proxy-read', 'en')).toBe('See whom you share your record with, and what');
+    expect(scopeMeaning('user/Proxy-read', 'en')).toBe('See whom you share your record with and what, and who shares theirs with you');
   });
 
   // Hostile review helper-145, F1 and F2 (MEDIUM): the SMART forms of sharing's COS scopes, which the COS door takes, had no

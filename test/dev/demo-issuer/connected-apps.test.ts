@@ -67,7 +67,10 @@ describe('connected apps, the page', () => {
     const grant = fields.grant ?? '';
     const foreign = await request(pageUrl(), { method: 'POST', headers: { origin: 'http://127.0.0.1:9', 'content-type': 'application/x-www-form-urlencoded' }, body: `grant=${grant}` });
     expect(foreign.statusCode).toBe(403);
-    await foreign.body.dump();
+    // Any site's form says nothing was revoked, never that an app no longer holds access (hostile review helper-147, F1).
+    const foreignPage = await foreign.body.text();
+    expect(foreignPage).toContain('Nothing was revoked.');
+    expect(foreignPage).not.toContain('no longer holds access');
     const signedOut = await new HttpBrowser().get(pageUrl());
     expect(signedOut.body).toContain('You are not signed in here.');
     expect(readForm(`<form action="x">${signedOut.body}</form>`).fields.grant).toBeUndefined();
