@@ -1,7 +1,9 @@
 import { hash, timingSafeEqual } from 'node:crypto';
 import type { SubscriptionKeys } from '../../ports/subscription-keys.port.js';
 
-const digest = (value: string): Buffer => hash('sha256', value, 'buffer');
+// As hex, then into a Buffer from Node's pool: `hash(…, 'buffer')` gives each digest a backing store
+// of its own, which cost 2-3x the hash itself under a busy heap (BENCHMARKS.md, the subscription key).
+const digest = (value: string): Buffer => Buffer.from(hash('sha256', value, 'hex'), 'hex');
 
 /**
  * Keys from configuration, as [name, key] pairs: a name may hold several keys, so a key can be
