@@ -8,7 +8,7 @@ import { ApiError } from './api-error.js';
 
 export const SHARING_REFUSED = {
   /** A client token, or a token naming no person. */
-  notAPerson: 'Only the person who gives a grant manages it: sign in as that person (a client token cannot).',
+  notAPerson: 'Sharing is managed by the people it is between, each for themselves: sign in as yourself (a client token cannot).',
   /** A change (a grant, or a step of one given or received) with a token launched for someone the person acts for. */
   forSomeoneElse: 'Sharing is managed only in an app opened for yourself, for your own grants: open the app for yourself, not for someone you act for.',
   /** A COS `patient` header naming someone else. */

@@ -90,5 +90,9 @@ describe('a refusal of sharing says why, on both doors', () => {
     const [clientStatus, clientMessage] = await cos({ method: 'GET', token: client, patient: MARTA });
     expect(clientStatus).toBe(403);
     expect(clientMessage).toMatch(/a client token cannot/);
+    // Accepting is the grantee's, not the giver's (hostile review helper-148, INFO-1): the words fit every step.
+    const accept = await t.call({ method: 'POST', url: '/patients/proxies/0123456789abcdef0123456789abcdef/accept', token: client, patient: MARTA });
+    expect([accept.statusCode, (accept.json() as { message: string }).message]).toEqual([403, clientMessage]);
+    expect(clientMessage).not.toMatch(/gives a grant/);
   });
 });

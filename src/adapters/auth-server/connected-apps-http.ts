@@ -169,9 +169,10 @@ export async function handleConnectedApps(req: IncomingMessage, res: ServerRespo
   const person = people.find((p) => p.basis === 'self')?.name ?? (accountId === undefined ? undefined : '');
   const appUrl = appRedirectUri(deps.smart.publicBaseUrl());
   const links = { submitUrl: pagePath, appUrl, ...(sessions.signIn === undefined ? {} : { signInUrl: sessions.signIn.href }), signOut: sessions.end !== undefined };
-  /** The page as it stands now: the person's apps, `notice` above them. */
-  const current = async (notice?: Notice) => connectedAppsPage(view.frame, {
-    ...links, csrf: view.formToken, apps: accountId === undefined ? [] : await connectedApps(deps, accountId),
+  const appsNow = async () => (accountId === undefined ? [] : connectedApps(deps, accountId));
+  /** The page with `apps` (as it stands now), `notice` above them. */
+  const current = async (notice?: Notice, apps?: readonly ConnectedApp[]) => connectedAppsPage(view.frame, {
+    ...links, csrf: view.formToken, apps: apps ?? await appsNow(),
     ...(person === undefined ? {} : { person }), ...(notice === undefined ? {} : { notice }),
   });
   if (req.method === 'POST') {
@@ -199,13 +200,17 @@ export async function handleConnectedApps(req: IncomingMessage, res: ServerRespo
     }
     const revoked = await revokeConnectedApp(deps, accountId, form.get('grant') ?? '', req.socket.remoteAddress ?? '');
     const notice: PostedNotice = revoked === undefined ? 'gone' : 'revoked';
-    const proof = deps.formTokens.issue({ notice, ...binding });
+    const proof = deps.formTokens.issue({ notice, ...binding, state: pageState(await appsNow()) });
     res.writeHead(303, { location: `${pagePath}?done=${notice}&${NOTICE_PROOF}=${proof}`, 'cache-control': 'no-store' });
     return void res.end();
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') return view.send(res, 405, errorPage(view.frame, 'unexpected'), { allow: 'GET, POST' });
-  return sendPage(200, await current(noticeShown(deps.formTokens, url, binding)));
+  const apps = await appsNow();
+  return sendPage(200, await current(noticeShown(deps.formTokens, url, binding, apps), apps));
 }
+
+/** The page as a post left it: the grants it lists (a revoke, or an app allowed again, changes it). */
+const pageState = (apps: readonly ConnectedApp[]): string => apps.map((app) => app.grantId).sort().join(' ');
 
 type SessionBinding = Extract<FormBinding, { session: string; accountId: string }>;
 
@@ -216,12 +221,13 @@ const NOTICE_PROOF = 'proof';
 
 /**
  * The notice the page's address asks for, where it is true for this browser: a post's result only
- * with the proof that this page session's post sent it there (a link of anyone else's, or one's own
- * address edited, shows none), that the person signed out only where no one is signed in.
+ * with the proof that this page session's post sent it there and that the page lists the grants it
+ * left (a link of anyone else's, one's own address edited, or kept past a change, shows none), that
+ * the person signed out only where no one is signed in.
  */
-function noticeShown(tokens: FormTokens, url: URL, binding: SessionBinding | undefined): Notice | undefined {
+function noticeShown(tokens: FormTokens, url: URL, binding: SessionBinding | undefined, apps: readonly ConnectedApp[]): Notice | undefined {
   const done = url.searchParams.get('done');
   if (done === 'signedOut') return binding === undefined ? done : undefined;
   if (done === null || binding === undefined || !POSTED_NOTICES.includes(done)) return undefined;
-  return tokens.valid(url.searchParams.get(NOTICE_PROOF), { notice: done, ...binding }) ? done as PostedNotice : undefined;
+  return tokens.valid(url.searchParams.get(NOTICE_PROOF), { notice: done, ...binding, state: pageState(apps) }) ? done as PostedNotice : undefined;
 }

@@ -18,14 +18,15 @@ export const CSRF_FIELD = 'csrf';
 /**
  * What a token is bound to: a form to the interaction it belongs to, or to the session (uid and
  * person) of the connected-apps page; a notice of that page (`revoked`) to the session whose post it
- * reports, so that a link cannot make the page say what its person never did. Each kind is its own
+ * reports and to the page as the post left it (`state`), so that a link cannot make the page say what
+ * its person never did, nor the address say it once the page has changed since. Each kind is its own
  * text, so one kind's token is worth nothing as another's.
  */
-export type FormBinding = { interaction: string } | { session: string; accountId: string } | { notice: string; session: string; accountId: string };
+export type FormBinding = { interaction: string } | { session: string; accountId: string } | { notice: string; session: string; accountId: string; state: string };
 
 const bound = (binding: FormBinding): string => {
   if ('interaction' in binding) return ['interaction', binding.interaction].join('\0');
-  if ('notice' in binding) return ['notice', binding.notice, binding.session, binding.accountId].join('\0');
+  if ('notice' in binding) return ['notice', binding.notice, binding.session, binding.accountId, binding.state].join('\0');
   return ['session', binding.session, binding.accountId].join('\0');
 };
 

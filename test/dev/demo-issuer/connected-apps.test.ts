@@ -103,6 +103,20 @@ describe('connected apps, the page', () => {
     }
   });
 
+  // Hostile reviews helper-147 F2, helper-148 INFO-2: the address still said so after the app was allowed again.
+  it('says an access was revoked only while the page is as the revoke left it', async () => {
+    const marta = new HttpBrowser();
+    await launched(marta, MARTA, 'Lilla');
+    const before = await marta.get(pageUrl());
+    const lillaForm = [...before.body.matchAll(/<form[^>]*>[\s\S]*?<\/form>/g)].map((m) => m[0]).find((f) => f.includes('Lilla Ström'));
+    const location = (await marta.post(pageUrl(), readForm(lillaForm ?? '').fields)).location ?? '';
+    expect((await marta.get(location)).body).toContain('The access was revoked.');
+    await launched(marta, MARTA, 'Lilla');
+    const again = await marta.get(location);
+    expect(items(again).some((i) => i.includes('Lilla'))).toBe(true);
+    expect(again.body).not.toMatch(/role="status"/);
+  });
+
   it('speaks Swedish when asked', async () => {
     const marta = new HttpBrowser({ 'accept-language': 'sv' });
     await launched(marta, MARTA, 'Lilla');
