@@ -17,9 +17,9 @@ export const SHARING_REFUSED = {
 
 /**
  * A read of the person's own grants with a token launched for someone else, whose scopes reach only that
- * person: 403 naming the `user/` scope that reaches beyond them (`scope`, the door's own spelling).
+ * person: 403 naming the `user/` scope that reaches beyond them (`scope`, the door's own spelling), and `where` it was asked.
  */
-export const readBeyondLaunchRefusal = (scope: string, door: string): ApiError =>
-  new ApiError(403, `The token's scopes do not allow this on ${door}: your own grants, in an app opened for someone you act for, need ${scope} (a patient/ scope reaches only the person it was opened for).`, {
+export const readBeyondLaunchRefusal = (scope: string, where: string): ApiError =>
+  new ApiError(403, `The token's scopes do not allow this on ${where}: your own grants, in an app opened for someone you act for, need ${scope} (a patient/ scope reaches only the person it was opened for).`, {
     'www-authenticate': `Bearer error="insufficient_scope", scope="${scope}"`,
   });

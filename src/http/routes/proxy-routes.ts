@@ -50,7 +50,7 @@ function selfOf(request: FastifyRequest, deps: RouteDependencies, name: Operatio
   const launch = deps.accessPolicy.launchPatientOf(caller);
   if (launch === self) return self;
   if (op.changes) throw new DomainError('FORBIDDEN', SHARING_REFUSED.forSomeoneElse);
-  if (!reaches(grantedContexts(request, token, name), contextsReaching(caller, launch, self))) throw readBeyondLaunchRefusal(op.scope.name, 'sharing');
+  if (!reaches(grantedContexts(request, token, name), contextsReaching(caller, launch, self))) throw readBeyondLaunchRefusal(op.scope.name, 'the sharing routes');
   return self;
 }
 
