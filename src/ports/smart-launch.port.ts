@@ -73,4 +73,6 @@ export interface SmartLaunchContext {
    * rejects when it cannot be (then no code is issued, nothing is revoked).
    */
   recordGrant(event: GrantEvent): Promise<void>;
+  /** Whether the region offers sharing one's record (PROXY_GRANTS): where it does not, the consent page says so of sharing's scopes. */
+  readonly sharingOffered: boolean;
 }

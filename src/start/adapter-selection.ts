@@ -127,7 +127,7 @@ export function demoCredentialsOf(selection: Selection): DemoCredentials | undef
 }
 
 /** A start that made no SMART context (the composition always makes one): nothing is launched, and nothing granted unaudited. */
-const NO_SMART: SmartLaunchContext = { publicBaseUrl: () => 'http://smart-launch.invalid', peopleFor: async () => [],
+const NO_SMART: SmartLaunchContext = { publicBaseUrl: () => 'http://smart-launch.invalid', peopleFor: async () => [], sharingOffered: false,
   recordGrant: () => Promise.reject(new Error('nothing can be launched here')) };
 
 /**

@@ -88,7 +88,7 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
   const made: { fhir?: FhirApi } = {};
   // With the FHIR API off too: nothing can be launched, but every grant is audited before its code.
   selection.smartLaunch = smartLaunchContext(fhirIds, () => c.resolve(PatientAccessPolicy), () => made.fhir?.publicBaseUrl ?? publicBaseUrlOf(config, config.port),
-    { trail: () => c.resolve<AuditTrail>(TOKENS.AuditTrail), clock, release: { policy: config.releasePolicy, zone: config.ehrTimezone } });
+    { trail: () => c.resolve<AuditTrail>(TOKENS.AuditTrail), clock, release: { policy: config.releasePolicy, zone: config.ehrTimezone } }, sharing !== undefined);
   c.register<AccessTokenVerifier>(TOKENS.AccessTokenVerifier, { useValue: await selectTokenVerifier(selection) });
   // The registered apps' names (app-names.ts), each read from its registration: the access log's and the patient app's page.
   const apps = registeredApps(selection.registeredClients ?? []);

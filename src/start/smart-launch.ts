@@ -51,7 +51,9 @@ const NOTHING_TO_LAUNCH = 'http://smart-launch.invalid';
  * The service's side of the authorization server. With the FHIR API off (`ids` undefined) there is no
  * launch and nobody to pick, but a plain OAuth grant of the COS API is still audited before its code.
  */
-export function smartLaunchContext(ids: FhirIds | undefined, policy: () => PatientAccessPolicy, publicBaseUrl: () => string, audit: GrantAudit): SmartLaunchContext {
+export function smartLaunchContext(
+  ids: FhirIds | undefined, policy: () => PatientAccessPolicy, publicBaseUrl: () => string, audit: GrantAudit, sharingOffered: boolean,
+): SmartLaunchContext {
   // Whether an age limit of the release policy takes `operation` whole from this basis, as a request's answer
   // and a subscription's check have it (src/domain/notifications/right-to-read.ts): the access log's is the
   // guardian's alone, and what it withholds from a guardian, connected apps do too.
@@ -70,6 +72,7 @@ export function smartLaunchContext(ids: FhirIds | undefined, policy: () => Patie
   };
   const withOpened = (opens: OpenedParts | undefined): { opens?: OpenedParts } => (opens === undefined ? {} : { opens });
   return {
+    sharingOffered,
     publicBaseUrl: ids === undefined ? () => NOTHING_TO_LAUNCH : publicBaseUrl,
     peopleFor: async (identityNumber) => ids === undefined ? [] : (await peopleToOpen(policy(), identityNumber)).map((p): LaunchPerson => ({
       patientId: ids.patientId(p.identityNumber), name: p.name, basis: p.basis,

@@ -13,7 +13,7 @@ const client = (id: string, notificationEndpoints?: string[]): AuthClient => ({
 });
 const DEMO = demoAuthClients({
   clientSecrets: { 'demo-integration': 'secret-a', 'checkin-kiosk': 'secret-b' },
-  smart: { publicBaseUrl: () => 'http://127.0.0.1:8080', peopleFor: async () => [], recordGrant: () => Promise.reject(new Error('not here')) },
+  smart: { publicBaseUrl: () => 'http://127.0.0.1:8080', peopleFor: async () => [], sharingOffered: true, recordGrant: () => Promise.reject(new Error('not here')) },
 });
 const allowed = (verdict: { allowed: boolean }) => verdict.allowed;
 

@@ -18,7 +18,7 @@ function launchContext() {
   const noPolicy = () => { throw new Error('not asked in these tests'); };
   const smart = smartLaunchContext(ids, noPolicy, () => 'http://127.0.0.1:1', {
     trail: () => trail, clock: new FixedClock(Date.UTC(2026, 10, 28, 9)), release: { policy: undefined, zone: 'Europe/Stockholm' },
-  });
+  }, true);
   return { smart, trail, ids };
 }
 

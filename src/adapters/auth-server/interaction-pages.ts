@@ -107,11 +107,15 @@ const NOTHING_SHARED: Localized = { en: 'Whose records: nobody\'s (none of this 
 /** Said for a scope that opens nothing of the person picked by another right: the release policy takes it whole. */
 const NOTHING_SHOWN: Localized = { en: 'Whose records: nobody\'s (none of this may be shown to you)', sv: 'Vems journaler: ingens (inget av detta får visas för dig)' };
 
-/** Whose records a scope of sharing reaches in an app opened for someone else: her own grants, to see under a user/ scope alone. */
-const OWN_GRANTS: Readonly<Record<'yours' | 'seeOnly' | 'nobody', Localized>> = {
+/**
+ * Whose records a scope of sharing reaches: in an app opened for someone else, her own grants, to see
+ * under a user/ scope alone; where the region does not offer sharing, nobody's.
+ */
+const OWN_GRANTS: Readonly<Record<'yours' | 'seeOnly' | 'nobody' | 'notOffered', Localized>> = {
   yours: { en: 'Whose records: yours', sv: 'Vems journaler: din egen' },
   seeOnly: { en: 'Whose records: yours, to see only (to share it, open the app for yourself)', sv: 'Vems journaler: din egen, bara att se (öppna appen för dig själv för att dela den)' },
   nobody: { en: 'Whose records: nobody\'s (sharing your record needs the app opened for yourself)', sv: 'Vems journaler: ingens (att dela din journal kräver att appen öppnas för dig själv)' },
+  notOffered: { en: 'Whose records: nobody\'s (this region does not offer sharing your record)', sv: 'Vems journaler: ingens (regionen erbjuder inte att dela din journal)' },
 };
 
 /**
@@ -127,11 +131,15 @@ export function consentPage(frame: PageFrame, input: {
   picked?: ConsentPerson;
   /** Everyone the signed-in person may act for now, themself first, and on what (a proxy: what was shared). */
   everyone: readonly ConsentPerson[];
+  /** Whether the region offers sharing (SmartLaunchContext.sharingOffered). */
+  sharingOffered: boolean;
 }): string {
   const { lang } = frame;
   const reachText = (scope: string): string => {
-    const sharing = input.picked === undefined || input.picked.basis === 'self' ? undefined : sharingForSomeoneElse(scope);
-    if (sharing !== undefined) {
+    const sharing = sharingForSomeoneElse(scope);
+    // Where sharing is off, both doors refuse every sharing route (helper-147, F3).
+    if (sharing !== undefined && !input.sharingOffered) return `<span class="reach">${OWN_GRANTS.notOffered[lang]}</span>`;
+    if (sharing !== undefined && input.picked !== undefined && input.picked.basis !== 'self') {
       // Said for someone else picked alone (helper-146, LOW-2): both doors then refuse sharing's changes, and read her grants under user/ alone.
       const whose = !sharing.reads ? OWN_GRANTS.nobody : sharing.writes ? OWN_GRANTS.seeOnly : OWN_GRANTS.yours;
       return `<span class="reach">${whose[lang]}</span>`;

@@ -200,7 +200,7 @@ export async function handleInteraction(provider: Provider, req: IncomingMessage
     const scopes = requestedScopes(details.prompt.details as MissingScopes);
     const everyone = await launch.smart.peopleFor(details.session?.accountId ?? '');
     return view.send(res, 200, consentPage(view.frame, {
-      submitUrl, abortUrl: `${submitUrl}/abort`, appName: view.appName, csrf: view.formToken, scopes, everyone,
+      submitUrl, abortUrl: `${submitUrl}/abort`, appName: view.appName, csrf: view.formToken, scopes, everyone, sharingOffered: launch.smart.sharingOffered,
       // The pick as the launch offered it: on what the person reads them (a proxy: what was shared). A pick no
       // longer offered is named as before; its consent is refused where it is audited.
       ...(picked === undefined ? {} : { picked: everyone.find((p) => p.patientId === picked.id) ?? { name: picked.name, basis: 'self' as const } }),

@@ -59,7 +59,7 @@ describe('issue 55 item 7: every scope the server takes, in words a person reads
   });
 
   it.each(LANGUAGES)('shows the words first and the scope as written in small print (%s)', (lang) => {
-    const html = consentPage(FRAME(lang), { submitUrl: '/s', abortUrl: '/a', appName: 'App', csrf: 't', scopes: ['patient/*.rs', 'patient/AuditEvent.rs', 'x/unknown'], picked: { name: 'Lilla', basis: 'guardian' }, everyone: [{ name: 'Märta', basis: 'self' }, { name: 'Lilla', basis: 'guardian' }] });
+    const html = consentPage(FRAME(lang), { sharingOffered: true, submitUrl: '/s', abortUrl: '/a', appName: 'App', csrf: 't', scopes: ['patient/*.rs', 'patient/AuditEvent.rs', 'x/unknown'], picked: { name: 'Lilla', basis: 'guardian' }, everyone: [{ name: 'Märta', basis: 'self' }, { name: 'Lilla', basis: 'guardian' }] });
     const list = /<ul class="scopes">([\s\S]*?)<\/ul>/.exec(html)?.[1] ?? '';
     const items = [...list.matchAll(/<li>([\s\S]*?)<\/li>/g)].map((m) => m[1] ?? '');
     expect(items).toHaveLength(3);
@@ -71,7 +71,7 @@ describe('issue 55 item 7: every scope the server takes, in words a person reads
 
   it('names no one\'s records for the scopes of sharing in an app opened for the person herself: they reach her own grants', () => {
     for (const picked of [{ picked: { name: 'Märta', basis: 'self' as const } }, {}]) {
-      const html = consentPage(FRAME('en'), { submitUrl: '/s', abortUrl: '/a', appName: 'App', csrf: 't', scopes: ['user/Proxy-read', 'patient/Consent.cud'], ...picked, everyone: [{ name: 'Märta', basis: 'self' }, { name: 'Lilla', basis: 'guardian' }] });
+      const html = consentPage(FRAME('en'), { sharingOffered: true, submitUrl: '/s', abortUrl: '/a', appName: 'App', csrf: 't', scopes: ['user/Proxy-read', 'patient/Consent.cud'], ...picked, everyone: [{ name: 'Märta', basis: 'self' }, { name: 'Lilla', basis: 'guardian' }] });
       expect(html).toContain('<li>See whom you share your record with and what, and who shares theirs with you<small class="scope"><code>user/Proxy-read</code></small></li>');
       expect(html).toContain('<li>Share your record with someone you choose, and end such sharing<small class="scope"><code>patient/Consent.cud</code></small></li>');
     }
@@ -80,7 +80,7 @@ describe('issue 55 item 7: every scope the server takes, in words a person reads
   // Hostile review helper-146, LOW-2: with Lilla picked, `patient/Consent.cud` was worded as sharing Märta's record, which both doors then refuse.
   it.each(LANGUAGES)('says in an app opened for someone else that sharing\'s scopes reach her own grants to see, under a user/ scope alone (%s)', (lang) => {
     const scopes = ['user/Proxy-read', 'patient/Consent.cud', 'user/Consent.*', 'patient/Consent.rs', 'user/Proxy-write'];
-    const html = consentPage(FRAME(lang), { submitUrl: '/s', abortUrl: '/a', appName: 'App', csrf: 't', scopes, picked: { name: 'Lilla', basis: 'guardian' }, everyone: [{ name: 'Märta', basis: 'self' }, { name: 'Lilla', basis: 'guardian' }] });
+    const html = consentPage(FRAME(lang), { sharingOffered: true, submitUrl: '/s', abortUrl: '/a', appName: 'App', csrf: 't', scopes, picked: { name: 'Lilla', basis: 'guardian' }, everyone: [{ name: 'Märta', basis: 'self' }, { name: 'Lilla', basis: 'guardian' }] });
     const reach = (scope: string) => new RegExp(`<li>[^<]*<span class="reach">([^<]*)</span><small class="scope"><code>${scope.replace(/[.*/]/g, '\\$&')}</code>`).exec(html)?.[1];
     const words = {
       en: { yours: 'Whose records: yours', seeOnly: 'Whose records: yours, to see only (to share it, open the app for yourself)', nobody: 'Whose records: nobody\'s (sharing your record needs the app opened for yourself)' },

@@ -236,6 +236,7 @@ async function issuerRefusing(kind: GrantEvent['kind'] | 'nothing') {
     logger: { warn: (obj, msg) => { warned.push(msg ?? String(obj)); }, info: () => undefined },
     smart: {
       publicBaseUrl: () => 'http://127.0.0.1:9/base',
+      sharingOffered: true,
       peopleFor: async () => [{ patientId: 'self-1', name: 'Märta Ström', basis: 'self' }],
       recordGrant: async (event) => {
         asked.push(event);
@@ -373,6 +374,7 @@ describe('a grant the audit store refuses', () => {
       host: '127.0.0.1', port: 0, audience: 'patient-data-access', patientClaim: 'patient', dataDir, logger: { warn: () => undefined, info: () => undefined },
       smart: {
         publicBaseUrl: () => 'http://127.0.0.1:9/base',
+        sharingOffered: true,
         peopleFor: async () => [{ patientId: 'self-1', name: 'Märta Ström', basis: 'self' }],
         recordGrant: async (event) => {
           if (event.kind === 'revoked') throw new Error('audit store refused');

@@ -7,6 +7,7 @@ export function noLaunch(recorded: GrantEvent[] = []): SmartLaunchContext {
   return {
     publicBaseUrl: () => 'http://smart-launch.invalid',
     peopleFor: async () => [],
+    sharingOffered: false,
     recordGrant: async (event) => {
       recorded.push(event);
     },

@@ -371,6 +371,7 @@ describe('the picker and refresh ask the registry anew', () => {
       host: '127.0.0.1', port: 0, audience: 'patient-data-access', patientClaim: 'patient', dataDir, logger: { warn: () => undefined, info: () => undefined },
       smart: {
         publicBaseUrl: () => base,
+        sharingOffered: true,
         recordGrant: async () => undefined,
         peopleFor: async () => [
           { patientId: 'self-1', name: 'Märta Ström', basis: 'self' },
