@@ -7,6 +7,8 @@
 import { ApiError } from './api-error.js';
 
 export const SHARING_REFUSED = {
+  /** PROXY_GRANTS=off: every sharing route, after its input is checked. */
+  notOffered: 'This region does not offer sharing your record with another person: ask your care provider how someone may act for you.',
   /** A client token, or a token naming no person. */
   notAPerson: 'Sharing is managed by the people it is between, each for themselves: sign in as yourself (a client token cannot).',
   /** A change (a grant, or a step of one given or received) with a token launched for someone the person acts for. */

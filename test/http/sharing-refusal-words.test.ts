@@ -96,3 +96,22 @@ describe('a refusal of sharing says why, on both doors', () => {
     expect(clientMessage).not.toMatch(/gives a grant/);
   });
 });
+
+// Hostile review helper-149, INFO-2: the doors worded a region without sharing apart, /fhir naming the setting.
+describe('where the region does not offer sharing', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  }, 60_000);
+  afterAll(async () => t.close());
+
+  it('says so in the same words on both doors, naming no setting', async () => {
+    const cos = await t.call({ method: 'GET', url: '/patients/proxies/', token: await t.personToken(MARTA) });
+    const fhir = await get(t, `/fhir/Consent?patient=${pid(MARTA)}`, await smartToken(t, MARTA, 'user/Consent.read'));
+    const cosMessage = (cos.json() as { message: string }).message;
+    const fhirMessage = (JSON.parse(fhir.body) as { issue: { diagnostics: string }[] }).issue[0]?.diagnostics;
+    expect([cos.statusCode, fhir.statusCode, fhirMessage]).toEqual([403, 403, cosMessage]);
+    expect(cosMessage).toMatch(/^This region does not offer sharing/);
+    expect(cosMessage).not.toMatch(/PROXY_GRANTS/);
+  });
+});

@@ -200,8 +200,10 @@ export async function handleConnectedApps(req: IncomingMessage, res: ServerRespo
     }
     const revoked = await revokeConnectedApp(deps, accountId, form.get('grant') ?? '', req.socket.remoteAddress ?? '');
     const notice: PostedNotice = revoked === undefined ? 'gone' : 'revoked';
-    const proof = deps.formTokens.issue({ notice, ...binding, state: pageState(await appsNow()) });
-    res.writeHead(303, { location: `${pagePath}?done=${notice}&${NOTICE_PROOF}=${proof}`, 'cache-control': 'no-store' });
+    // The revoke is done: a list that cannot be read now costs the notice, never a 503 saying nothing changed (helper-149, LOW-3).
+    const state = await appsNow().then(pageState, () => undefined);
+    const proof = state === undefined ? undefined : deps.formTokens.issue({ notice, ...binding, state });
+    res.writeHead(303, { location: proof === undefined ? pagePath : `${pagePath}?done=${notice}&${NOTICE_PROOF}=${proof}`, 'cache-control': 'no-store' });
     return void res.end();
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') return view.send(res, 405, errorPage(view.frame, 'unexpected'), { allow: 'GET, POST' });

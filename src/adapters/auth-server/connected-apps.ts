@@ -74,6 +74,25 @@ export async function connectedApps(context: ConnectedAppsContext, accountId: st
  * store refuses, no read of the record is answered either, so the app reads nothing meanwhile).
  */
 export async function revokeConnectedApp(context: ConnectedAppsContext, accountId: string, grantId: string, sourceAddress: string): Promise<ConnectedApp | undefined> {
+  // One revoke of a grant at a time in this process: two posted at once (a double click) revoke and audit
+  // it once, the second finding it gone (hostile review helper-149, LOW-2). Across instances each still
+  // finds it before either ends it; both are then audited, as two withdrawals asked.
+  const key = `${context.issuer}\0${grantId}`;
+  const before = REVOKING.get(key);
+  const mine = (before === undefined ? Promise.resolve() : before.then(() => undefined, () => undefined))
+    .then(() => revokeNow(context, accountId, grantId, sourceAddress));
+  REVOKING.set(key, mine);
+  try {
+    return await mine;
+  } finally {
+    if (REVOKING.get(key) === mine) REVOKING.delete(key);
+  }
+}
+
+/** The revokes of this process under way, by issuer and grant: each begins once the one before it ended. */
+const REVOKING = new Map<string, Promise<ConnectedApp | undefined>>();
+
+async function revokeNow(context: ConnectedAppsContext, accountId: string, grantId: string, sourceAddress: string): Promise<ConnectedApp | undefined> {
   const app = (await connectedApps(context, accountId)).find((a) => a.grantId === grantId);
   if (app === undefined) return undefined;
   await context.smart.recordGrant({

@@ -34,7 +34,6 @@ import { queryPairs } from './form-pairs.js';
 const AUDITED = { search: 'listProxies', read: 'getProxy', create: 'grantProxy', delete: 'revokeProxy' } as const satisfies Record<ConsentInteraction, AuditedOperation>;
 export const MAX_CONSENT_BYTES = 16 * 1024;
 
-const OFF = 'This region does not offer sharing your record with someone else (PROXY_GRANTS is off): ask your care provider how someone may act for you.';
 const notFound = (): ApiError => new ApiError(404, 'No Consent you gave has this id: GET /fhir/Consent?patient=<your Patient id> lists the grants you gave.');
 
 export interface ConsentRouteOptions {
@@ -49,7 +48,7 @@ export interface ConsentRouteOptions {
  * themself to change anything (a guardian's or a proxy's launch for someone else may not grant for them).
  */
 function grantorOf(request: FastifyRequest, api: FhirApi, grants: ProxyGrants | undefined, interaction: ConsentInteraction): { person: string; grants: ProxyGrants } {
-  if (grants === undefined) throw new ApiError(403, OFF);
+  if (grants === undefined) throw new ApiError(403, SHARING_REFUSED.notOffered);
   const token = request.token;
   const person = token?.personId;
   if (token === undefined || person === undefined) throw new ApiError(403, SHARING_REFUSED.notAPerson);

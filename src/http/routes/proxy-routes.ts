@@ -22,7 +22,6 @@ import type { ApiRoute } from './api-routes.js';
 import type { RouteDependencies } from './dependencies.js';
 import type { RouteKind } from './route-parts.js';
 
-const NOT_OFFERED = 'This region does not offer sharing your record with another person: ask your care provider how someone may act for you.';
 
 const proxyOf = (route: ApiRoute): ProxyOperation => {
   const op = OPERATIONS[route.operations[0]];
@@ -97,7 +96,7 @@ export const proxyRoute: RouteKind = (route, deps) => {
     ...(op.body === undefined ? {} : { body: op.body }),
     ...(op.params === undefined ? {} : { params: op.params }),
     handle: async (request, reply) => {
-      if (deps.proxyGrants === undefined) throw new DomainError('FORBIDDEN', NOT_OFFERED);
+      if (deps.proxyGrants === undefined) throw new DomainError('FORBIDDEN', SHARING_REFUSED.notOffered);
       // A step of a grant changes nothing but its state: a body (categories, times) would seem to be taken and never be.
       if (op.body === undefined) refuseBody(request, `${op.method} ${op.path}`);
       const personId = selfOf(request, deps, name, op);

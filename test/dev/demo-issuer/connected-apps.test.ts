@@ -13,6 +13,7 @@ import { launchedIn, startDemoService, tokenRequest, type DemoService } from './
 const TOLVAN = '191212121212';
 const MARTA = '198112189876';
 const ANTON = '200404122384';
+const GOSTA = '194608632396';
 
 let service: DemoService;
 beforeAll(async () => {
@@ -115,6 +116,26 @@ describe('connected apps, the page', () => {
     const again = await marta.get(location);
     expect(items(again).some((i) => i.includes('Lilla'))).toBe(true);
     expect(again.body).not.toMatch(/role="status"/);
+  });
+
+  // Hostile review helper-149, LOW-2: both were told "revoked", and the patient's log held two withdrawals of one grant.
+  it('revokes a grant posted twice at once once: one post is told so, the other that the app holds no access', async () => {
+    const marta = new HttpBrowser();
+    await launched(marta, MARTA, 'Gösta');
+    const form = [...(await marta.get(pageUrl())).body.matchAll(/<form[^>]*>[\s\S]*?<\/form>/g)].map((m) => m[0]).find((f) => f.includes('Gösta'));
+    const { fields } = readForm(form ?? '');
+    const gosta = await launched(new HttpBrowser(), GOSTA);
+    /** Märta's withdrawals of apps' access in Gösta's log (an earlier launch of hers that this one replaced is one). */
+    const withdrawals = async () => {
+      const log = await request(`${service.fhirBase}/AuditEvent?_count=500`, { headers: { authorization: `Bearer ${gosta.access_token as string}`, accept: 'application/fhir+json' } });
+      const bundle = await log.body.json() as { entry?: { resource: { subtype: { code?: string }[]; agent: { who: { identifier?: { value: string } } }[] } }[] };
+      return (bundle.entry ?? []).map((e) => e.resource)
+        .filter((e) => e.subtype.some((s) => s.code === 'revokeAppAccess') && e.agent[0]?.who.identifier?.value === MARTA).length;
+    };
+    const before = await withdrawals();
+    const both = await Promise.all([marta.post(pageUrl(), fields), marta.post(pageUrl(), fields)]);
+    expect(both.map((b) => new URL(b.location ?? '').searchParams.get('done')).sort()).toEqual(['gone', 'revoked']);
+    expect(await withdrawals()).toBe(before + 1);
   });
 
   it('speaks Swedish when asked', async () => {
