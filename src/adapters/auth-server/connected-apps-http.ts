@@ -171,7 +171,7 @@ export async function handleConnectedApps(req: IncomingMessage, res: ServerRespo
   const links = { submitUrl: pagePath, appUrl, ...(sessions.signIn === undefined ? {} : { signInUrl: sessions.signIn.href }), signOut: sessions.end !== undefined };
   const appsNow = async () => (accountId === undefined ? [] : connectedApps(deps, accountId));
   /** The page with `apps` (as it stands now), `notice` above them. */
-  const current = async (notice?: Notice, apps?: readonly ConnectedApp[]) => connectedAppsPage(view.frame, {
+  const current = async (notice?: Notice, apps?: readonly ConnectedApp[] | 'unavailable') => connectedAppsPage(view.frame, {
     ...links, csrf: view.formToken, apps: apps ?? await appsNow(),
     ...(person === undefined ? {} : { person }), ...(notice === undefined ? {} : { notice }),
   });
@@ -200,10 +200,12 @@ export async function handleConnectedApps(req: IncomingMessage, res: ServerRespo
     }
     const revoked = await revokeConnectedApp(deps, accountId, form.get('grant') ?? '', req.socket.remoteAddress ?? '');
     const notice: PostedNotice = revoked === undefined ? 'gone' : 'revoked';
-    // The revoke is done: a list that cannot be read now costs the notice, never a 503 saying nothing changed (helper-149, LOW-3).
-    const state = await appsNow().then(pageState, () => undefined);
-    const proof = state === undefined ? undefined : deps.formTokens.issue({ notice, ...binding, state });
-    res.writeHead(303, { location: proof === undefined ? pagePath : `${pagePath}?done=${notice}&${NOTICE_PROOF}=${proof}`, 'cache-control': 'no-store' });
+    // The revoke is done: a list that cannot be read now is said so under its notice, never as a 503 saying
+    // nothing could be changed, nor by sending the browser to a page whose list fails the same way (helper-149 LOW-3, helper-150 LOW-C).
+    const after = await appsNow().catch(() => undefined);
+    if (after === undefined) return sendPage(200, await current(notice, 'unavailable'), { 'cache-control': 'no-store' });
+    const proof = deps.formTokens.issue({ notice, ...binding, state: pageState(after) });
+    res.writeHead(303, { location: `${pagePath}?done=${notice}&${NOTICE_PROOF}=${proof}`, 'cache-control': 'no-store' });
     return void res.end();
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') return view.send(res, 405, errorPage(view.frame, 'unexpected'), { allow: 'GET, POST' });

@@ -16,7 +16,7 @@ const TEXT = {
     allowedBy: { you: 'You allowed it', patient: 'The patient allowed it', another: 'Someone else who acts for the patient allowed it' },
     on: 'on', may: 'It may:', revoke: (app: string, name: string) => `Revoke ${app}'s access to ${name}'s record`,
     revoked: 'The access was revoked.', gone: 'That app no longer holds access here.',
-    nothingRevoked: 'Nothing was revoked.',
+    nothingRevoked: 'Nothing was revoked.', listUnavailable: 'The list of your apps cannot be shown just now: reload this page in a minute.',
     refused: 'That was not sent from this page, so nothing was revoked. To revoke an app\'s access, use its button below.',
     tooLarge: 'What was sent was too large, so nothing was revoked. To revoke an app\'s access, use its button below.',
     signedOut: 'You signed out of this page.', notHere: 'You are not signed in on this page.', signIn: 'Sign in',
@@ -32,7 +32,7 @@ const TEXT = {
     allowedBy: { you: 'Du tillät det', patient: 'Patienten tillät det', another: 'Någon annan som företräder patienten tillät det' },
     on: 'den', may: 'Appen får:', revoke: (app: string, name: string) => `Återkalla ${app}s åtkomst till journalen för ${name}`,
     revoked: 'Åtkomsten är återkallad.', gone: 'Den appen har inte längre någon åtkomst här.',
-    nothingRevoked: 'Inget återkallades.',
+    nothingRevoked: 'Inget återkallades.', listUnavailable: 'Listan över dina appar kan inte visas just nu: ladda om sidan om en minut.',
     refused: 'Det skickades inte från den här sidan, så inget återkallades. Använd appens knapp nedan för att återkalla dess åtkomst.',
     tooLarge: 'Det som skickades var för stort, så inget återkallades. Använd appens knapp nedan för att återkalla dess åtkomst.',
     signedOut: 'Du har loggat ut från den här sidan.', notHere: 'Du är inte inloggad på den här sidan.', signIn: 'Logga in',
@@ -61,10 +61,11 @@ export type Notice = 'revoked' | 'gone' | 'refused' | 'nothingRevoked' | 'tooLar
 /**
  * The page: signed out (`person` undefined: a link to `signInUrl`, the page's own login, else to the
  * app), or the person's connected apps, each form with the token `csrf`, and with `signOut` a form
- * ending the page's session; `notice` after a post.
+ * ending the page's session; `notice` after a post. `apps` 'unavailable': the list could not be read after
+ * a post that changed it, which the notice reports.
  */
 export function connectedAppsPage(frame: PageFrame, input: {
-  submitUrl: string; appUrl: string; csrf: string; person?: string; apps: readonly ConnectedApp[]; notice?: Notice; signInUrl?: string; signOut?: boolean;
+  submitUrl: string; appUrl: string; csrf: string; person?: string; apps: readonly ConnectedApp[] | 'unavailable'; notice?: Notice; signInUrl?: string; signOut?: boolean;
 }): string {
   const text = TEXT[frame.lang];
   const notice = input.notice === undefined ? '' : `<p class="${input.notice === 'revoked' || input.notice === 'signedOut' ? 'demo' : 'error'}" role="status">${text[input.notice]}</p>`;
@@ -74,7 +75,9 @@ export function connectedAppsPage(frame: PageFrame, input: {
       : `<p>${text.notHere}</p><p><a href="${escape(input.signInUrl)}">${text.signIn}</a></p>`;
     return page(frame, text.title, `<h1>${text.title}</h1>${notice}${signIn}`);
   }
-  const list = input.apps.length === 0 ? `<p>${text.none}</p>` : `<ul class="people">${input.apps.map((a) => appItem(a, frame.lang, input.submitUrl, input.csrf)).join('')}</ul>`;
+  const { apps } = input;
+  const list = apps === 'unavailable' ? `<p class="error">${text.listUnavailable}</p>`
+    : apps.length === 0 ? `<p>${text.none}</p>` : `<ul class="people">${apps.map((a) => appItem(a, frame.lang, input.submitUrl, input.csrf)).join('')}</ul>`;
   const signOut = input.signOut !== true ? ''
     : `<form action="${escape(input.submitUrl)}" method="post">${csrfField(input.csrf)}<input type="hidden" name="signout" value="1">`
       + `<p>${text.signOutHint}</p><button type="submit">${text.signOut}</button></form>`;

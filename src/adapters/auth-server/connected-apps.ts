@@ -74,10 +74,12 @@ export async function connectedApps(context: ConnectedAppsContext, accountId: st
  * store refuses, no read of the record is answered either, so the app reads nothing meanwhile).
  */
 export async function revokeConnectedApp(context: ConnectedAppsContext, accountId: string, grantId: string, sourceAddress: string): Promise<ConnectedApp | undefined> {
-  // One revoke of a grant at a time in this process: two posted at once (a double click) revoke and audit
-  // it once, the second finding it gone (hostile review helper-149, LOW-2). Across instances each still
-  // finds it before either ends it; both are then audited, as two withdrawals asked.
-  const key = `${context.issuer}\0${grantId}`;
+  // One revoke of a grant by a person at a time in this process: two posted at once (a double click) revoke
+  // and audit it once, the second finding it gone (hostile review helper-149, LOW-2). The person's own turn:
+  // nobody else's post of the grant's id queues ahead of it (helper-150, LOW-B). Across instances, or
+  // beside another end of the grant (the app's RFC 7009 revocation, a sign-out), each may still find it
+  // before either ends it; both are then audited, as two withdrawals asked.
+  const key = `${context.issuer}\0${accountId}\0${grantId}`;
   const before = REVOKING.get(key);
   const mine = (before === undefined ? Promise.resolve() : before.then(() => undefined, () => undefined))
     .then(() => revokeNow(context, accountId, grantId, sourceAddress));
@@ -89,7 +91,7 @@ export async function revokeConnectedApp(context: ConnectedAppsContext, accountI
   }
 }
 
-/** The revokes of this process under way, by issuer and grant: each begins once the one before it ended. */
+/** The revokes of this process under way, by issuer, person and grant: each begins once the one before it ended. */
 const REVOKING = new Map<string, Promise<ConnectedApp | undefined>>();
 
 async function revokeNow(context: ConnectedAppsContext, accountId: string, grantId: string, sourceAddress: string): Promise<ConnectedApp | undefined> {
