@@ -16,7 +16,7 @@ const TEXT = {
     allowedBy: { you: 'You allowed it', patient: 'The patient allowed it', another: 'Someone else who acts for the patient allowed it' },
     on: 'on', may: 'It may:', revoke: (app: string, name: string) => `Revoke ${app}'s access to ${name}'s record`,
     revoked: 'The access was revoked.', gone: 'That app no longer holds access here.',
-    nothingRevoked: 'Nothing was revoked.', listUnavailable: 'The list of your apps cannot be shown just now: reload this page in a minute.',
+    nothingRevoked: 'Nothing was revoked.', listUnavailable: (open: string) => `The list of your apps cannot be shown just now. ${open} in a minute.`, openList: 'Open the list again',
     refused: 'That was not sent from this page, so nothing was revoked. To revoke an app\'s access, use its button below.',
     tooLarge: 'What was sent was too large, so nothing was revoked. To revoke an app\'s access, use its button below.',
     signedOut: 'You signed out of this page.', notHere: 'You are not signed in on this page.', signIn: 'Sign in',
@@ -32,7 +32,7 @@ const TEXT = {
     allowedBy: { you: 'Du tillät det', patient: 'Patienten tillät det', another: 'Någon annan som företräder patienten tillät det' },
     on: 'den', may: 'Appen får:', revoke: (app: string, name: string) => `Återkalla ${app}s åtkomst till journalen för ${name}`,
     revoked: 'Åtkomsten är återkallad.', gone: 'Den appen har inte längre någon åtkomst här.',
-    nothingRevoked: 'Inget återkallades.', listUnavailable: 'Listan över dina appar kan inte visas just nu: ladda om sidan om en minut.',
+    nothingRevoked: 'Inget återkallades.', listUnavailable: (open: string) => `Listan över dina appar kan inte visas just nu. ${open} om en minut.`, openList: 'Öppna listan igen',
     refused: 'Det skickades inte från den här sidan, så inget återkallades. Använd appens knapp nedan för att återkalla dess åtkomst.',
     tooLarge: 'Det som skickades var för stort, så inget återkallades. Använd appens knapp nedan för att återkalla dess åtkomst.',
     signedOut: 'Du har loggat ut från den här sidan.', notHere: 'Du är inte inloggad på den här sidan.', signIn: 'Logga in',
@@ -76,7 +76,8 @@ export function connectedAppsPage(frame: PageFrame, input: {
     return page(frame, text.title, `<h1>${text.title}</h1>${notice}${signIn}`);
   }
   const { apps } = input;
-  const list = apps === 'unavailable' ? `<p class="error">${text.listUnavailable}</p>`
+  // A link, not "reload": the page answers a post, and reloading it would send the post again (helper-151, LOW-2).
+  const list = apps === 'unavailable' ? `<p class="error" role="status">${text.listUnavailable(`<a href="${escape(input.submitUrl)}">${text.openList}</a>`)}</p>`
     : apps.length === 0 ? `<p>${text.none}</p>` : `<ul class="people">${apps.map((a) => appItem(a, frame.lang, input.submitUrl, input.csrf)).join('')}</ul>`;
   const signOut = input.signOut !== true ? ''
     : `<form action="${escape(input.submitUrl)}" method="post">${csrfField(input.csrf)}<input type="hidden" name="signout" value="1">`

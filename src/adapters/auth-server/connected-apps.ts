@@ -81,8 +81,10 @@ export async function revokeConnectedApp(context: ConnectedAppsContext, accountI
   // before either ends it; both are then audited, as two withdrawals asked.
   const key = `${context.issuer}\0${accountId}\0${grantId}`;
   const before = REVOKING.get(key);
-  const mine = (before === undefined ? Promise.resolve() : before.then(() => undefined, () => undefined))
-    .then(() => revokeNow(context, accountId, grantId, sourceAddress));
+  // A turn after one that revoked the grant finds it gone without asking the store, which may be failing
+  // just then: told a 503 "nothing could be changed" after a double click, the person would think it stood (helper-151, LOW-1).
+  const mine = (before === undefined ? Promise.resolve(undefined) : before.catch(() => undefined))
+    .then((revoked) => (revoked === undefined ? revokeNow(context, accountId, grantId, sourceAddress) : undefined));
   REVOKING.set(key, mine);
   try {
     return await mine;
