@@ -22,7 +22,6 @@ import type { ApiRoute } from './api-routes.js';
 import type { RouteDependencies } from './dependencies.js';
 import type { RouteKind } from './route-parts.js';
 
-
 const proxyOf = (route: ApiRoute): ProxyOperation => {
   const op = OPERATIONS[route.operations[0]];
   if (op.handler !== 'proxy') throw new Error(`${route.operations[0]} is not a sharing operation`);
