@@ -5,7 +5,7 @@
  * to do, as /fhir/Consent says it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sharingForSomeoneElse } from '../../src/adapters/auth-server/scope-meanings.js';
+import { sharingScope } from '../../src/adapters/auth-server/scope-meanings.js';
 import { DEFAULT_PROXY_SETTINGS } from '../support/proxy-wiring.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { get, LILLA, MARTA, pid, smartToken } from './fhir/fhir-calls.js';
@@ -54,7 +54,7 @@ describe('a refusal of sharing says why, on both doors', () => {
       'patient/Consent.read', 'patient/Proxy-read', 'user/Proxy-write', 'patient/Consent.cud'];
     for (const scope of scopes) {
       const token = await smartToken(t, MARTA, scope, { smart_patient: pid(LILLA) });
-      const said = sharingForSomeoneElse(scope);
+      const said = sharingScope(scope);
       const cosRead = (await cos({ method: 'GET', token }))[0] === 200;
       const fhirRead = (await get(t, `/fhir/Consent?patient=${pid(MARTA)}`, token)).statusCode === 200;
       // docs/contract.md#scopes: the COS door takes its listed spellings and the SMART forms of its names (`user/Proxy.read`),
@@ -71,7 +71,7 @@ describe('a refusal of sharing says why, on both doors', () => {
       const token = await smartToken(t, MARTA, scope, { smart_patient: pid(LILLA) });
       const search = await get(t, `/fhir/Consent?patient=${pid(MARTA)}`, token);
       expect([scope, search.statusCode, fhirMessage(search.body)]).toEqual([scope, 403, expect.stringMatching(/^The token's scopes do not allow this on Consent: ask for user\/Consent\.read\.$/)]);
-      expect(sharingForSomeoneElse(scope)).toEqual(scope.endsWith('.c') ? { reads: false, writes: true } : undefined);
+      expect(sharingScope(scope)).toEqual(scope.endsWith('.c') ? { reads: false, writes: true } : undefined);
     }
     // A change asked with read scopes alone: the scope first, as the COS door's credentials check does.
     const reader = await smartToken(t, MARTA, 'user/Consent.read', { smart_patient: pid(LILLA) });

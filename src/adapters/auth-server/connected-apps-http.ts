@@ -14,7 +14,7 @@ import type { AuthClients } from './clients.js';
 import { connectedApps, revokeConnectedApp, type ConnectedApp, type ConnectedAppsContext } from './connected-apps.js';
 import { connectedAppsPage, type Notice } from './connected-apps-page.js';
 import { errorPage, sendKindPage } from './error-pages.js';
-import { CSRF_FIELD, type FormBinding, type FormTokens } from './form-tokens.js';
+import { CSRF_FIELD, type FormTokens, type SessionBinding } from './form-tokens.js';
 import { FormTooLarge, pageView, readForm, type FormRefusal } from './interactions.js';
 import { claimedGrant, ownTokens } from './own-access-tokens.js';
 import { sendJson as json } from './page-headers.js';
@@ -216,11 +216,9 @@ export async function handleConnectedApps(req: IncomingMessage, res: ServerRespo
 /** The page as a post left it: the grants it lists (a revoke, or an app allowed again, changes it). */
 const pageState = (apps: readonly ConnectedApp[]): string => apps.map((app) => app.grantId).sort().join(' ');
 
-type SessionBinding = Extract<FormBinding, { session: string; accountId: string }>;
-
 /** What a post of the page reports, on the address it sends the browser to. */
 type PostedNotice = Extract<Notice, 'revoked' | 'gone'>;
-const POSTED_NOTICES: readonly string[] = ['revoked', 'gone'] satisfies PostedNotice[];
+const isPostedNotice = (done: string | null): done is PostedNotice => done === 'revoked' || done === 'gone';
 const NOTICE_PROOF = 'proof';
 
 /**
@@ -232,6 +230,6 @@ const NOTICE_PROOF = 'proof';
 function noticeShown(tokens: FormTokens, url: URL, binding: SessionBinding | undefined, apps: readonly ConnectedApp[]): Notice | undefined {
   const done = url.searchParams.get('done');
   if (done === 'signedOut') return binding === undefined ? done : undefined;
-  if (done === null || binding === undefined || !POSTED_NOTICES.includes(done)) return undefined;
-  return tokens.valid(url.searchParams.get(NOTICE_PROOF), { notice: done, ...binding, state: pageState(apps) }) ? done as PostedNotice : undefined;
+  if (binding === undefined || !isPostedNotice(done)) return undefined;
+  return tokens.valid(url.searchParams.get(NOTICE_PROOF), { notice: done, ...binding, state: pageState(apps) }) ? done : undefined;
 }

@@ -22,7 +22,11 @@ export const CSRF_FIELD = 'csrf';
  * its person never did, nor the address say it once the page has changed since. Each kind is its own
  * text, so one kind's token is worth nothing as another's.
  */
-export type FormBinding = { interaction: string } | { session: string; accountId: string } | { notice: string; session: string; accountId: string; state: string };
+export type FormBinding = { interaction: string } | SessionBinding | NoticeBinding;
+/** The connected-apps page's forms: its session's uid and person. */
+export interface SessionBinding { session: string; accountId: string }
+/** A notice of that page: the session's, and the page as the post left it. */
+export interface NoticeBinding extends SessionBinding { notice: string; state: string }
 
 const bound = (binding: FormBinding): string => {
   if ('interaction' in binding) return ['interaction', binding.interaction].join('\0');

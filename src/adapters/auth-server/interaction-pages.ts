@@ -4,7 +4,7 @@
 import type { AccessBasis } from '../../domain/access/relationship.js';
 import { CSRF_FIELD } from './form-tokens.js';
 import { localized, type Lang, type Localized } from './page-language.js';
-import { scopeMeaning, scopeOpensFor, scopeReach, sharingForSomeoneElse } from './scope-meanings.js';
+import { scopeMeaning, scopeOpensFor, scopeReach, sharingScope } from './scope-meanings.js';
 import type { LaunchPerson, OpenedParts } from '../../ports/smart-launch.port.js';
 import { ownPath, requestTarget } from './request-target.js';
 
@@ -136,7 +136,7 @@ export function consentPage(frame: PageFrame, input: {
 }): string {
   const { lang } = frame;
   const reachText = (scope: string): string => {
-    const sharing = sharingForSomeoneElse(scope);
+    const sharing = sharingScope(scope);
     // Where sharing is off, both doors refuse every sharing route (helper-147, F3).
     if (sharing !== undefined && !input.sharingOffered) return `<span class="reach">${OWN_GRANTS.notOffered[lang]}</span>`;
     if (sharing !== undefined && input.picked !== undefined && input.picked.basis !== 'self') {

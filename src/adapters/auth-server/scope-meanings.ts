@@ -89,35 +89,38 @@ const MANAGED: readonly Managed[] = [
 const managedOf = (scope: string): Managed | undefined =>
   MANAGED.find((m) => scope.startsWith(`patient/${m.type}.`) || scope.startsWith(`user/${m.type}.`) || m.cos?.includes(canonicalScope(scope)) === true);
 
+/**
+ * Whether `scope` lets `managed` be read (by id or searched) and changed (created or deleted), in `contexts`:
+ * as written, and as the COS door counts it (`user/Proxy.write` is sharing's COS scope: hostile review helper-145, F1, F2).
+ */
+function managedUse(managed: Managed, scope: string, contexts: readonly ScopeContext[]): { reads: boolean; writes: boolean } {
+  const asked = [scope, canonicalScope(scope)];
+  const allows = (interactions: readonly ('read' | 'search' | 'create' | 'delete')[]) => interactions.some((i) => managed.allows(asked, i, contexts));
+  return { reads: allows(['read', 'search']), writes: allows(['create', 'delete']) };
+}
+
 function managedMeaning(scope: string): Localized | undefined {
   const managed = managedOf(scope);
   if (managed === undefined) return undefined;
-  const contexts: ScopeContext[] = ['patient', 'user'];
-  // As written, and as the COS door counts it: `user/Proxy.write` is sharing's COS scope (hostile review helper-145, F1, F2).
-  const asked = [scope, canonicalScope(scope)];
-  const reads = managed.allows(asked, 'read', contexts) || managed.allows(asked, 'search', contexts);
-  const writes = managed.allows(asked, 'create', contexts) || managed.allows(asked, 'delete', contexts);
+  const { reads, writes } = managedUse(managed, scope, ['patient', 'user']);
   if (reads && writes) return { en: `${managed.read.en}; ${managed.write.en}`, sv: `${managed.read.sv}; ${managed.write.sv}` };
   return writes ? managed.write : reads ? managed.read : undefined;
 }
 
 /**
- * What a scope of sharing does in an app opened for someone the person acts for, where both doors
- * refuse every change and read her own grants only under a `user/` scope (routes/proxy-routes.ts,
- * fhir/consent-routes.ts): whether it reads them there, and whether it asks for changes it cannot
- * make there; undefined for a scope not of sharing.
+ * What a scope of sharing does, for the consent page's line on it; undefined for a scope that does
+ * nothing of sharing wherever the app is opened (`user/Consent.rs?category=…`: helper-147, F4). `reads`:
+ * it reads the person's own grants in an app opened for someone she acts for too, where both doors
+ * read them under a `user/` scope alone (routes/proxy-routes.ts, fhir/consent-routes.ts); `writes`: it
+ * asks for changes, which both doors make only in an app opened for her.
  */
-export function sharingForSomeoneElse(scope: string): { reads: boolean; writes: boolean } | undefined {
+export function sharingScope(scope: string): { reads: boolean; writes: boolean } | undefined {
   const managed = managedOf(scope);
   if (managed?.reach !== 'own') return undefined;
-  const asked = [scope, canonicalScope(scope)];
-  const allows = (interactions: readonly ('read' | 'search' | 'create' | 'delete')[], contexts: readonly ScopeContext[]) =>
-    interactions.some((interaction) => managed.allows(asked, interaction, contexts));
-  const writes = allows(['create', 'delete'], ['patient', 'user']);
-  // A scope that does nothing of sharing wherever the app is opened (`user/Consent.rs?category=…`) is no matter of who was picked (helper-147, F4).
-  if (!writes && !allows(['read', 'search'], ['patient', 'user'])) return undefined;
+  const anywhere = managedUse(managed, scope, ['patient', 'user']);
+  if (!anywhere.reads && !anywhere.writes) return undefined;
   // As the doors count it: `patient/Consent.rs`, though the COS door takes it as `user/Proxy-read`, reaches only the person picked.
-  return { reads: scope.startsWith('user/') && allows(['read', 'search'], ['user']), writes };
+  return { reads: scope.startsWith('user/') && managedUse(managed, scope, ['user']).reads, writes: anywhere.writes };
 }
 
 const sentence = (text: string): string => text.replace(/^./, (c) => c.toUpperCase());
