@@ -9,7 +9,7 @@ import type { SmartLaunchContext } from '../../ports/smart-launch.port.js';
 import { appNames, registeredName } from './app-names.js';
 import type { Localized } from './page-language.js';
 import { endGrant } from './grant-endings.js';
-import { grantScopes } from './revocation-records.js';
+import { grantScopes, recordedOnce } from './revocation-records.js';
 import { fhirUserOf, type LaunchPicks } from './smart-launch.js';
 
 export interface ConnectedApp {
@@ -76,9 +76,9 @@ export async function connectedApps(context: ConnectedAppsContext, accountId: st
 export async function revokeConnectedApp(context: ConnectedAppsContext, accountId: string, grantId: string, sourceAddress: string): Promise<ConnectedApp | undefined> {
   // One revoke of a grant by a person at a time in this process: two posted at once (a double click) revoke
   // and audit it once, the second finding it gone (hostile review helper-149, LOW-2). The person's own turn:
-  // nobody else's post of the grant's id queues ahead of it (helper-150, LOW-B). Across instances, or
-  // beside another end of the grant (the app's RFC 7009 revocation, a sign-out), each may still find it
-  // before either ends it; both are then audited, as two withdrawals asked.
+  // nobody else's post of the grant's id queues ahead of it (helper-150, LOW-B). Beside another end of
+  // the grant (the app's RFC 7009 revocation, a sign-out), each may find it before either ends it: the
+  // withdrawal is recorded once all the same (recordedOnce); on two instances, it may be recorded twice.
   const key = `${context.issuer}\0${accountId}\0${grantId}`;
   const before = REVOKING.get(key);
   // A turn after one that revoked the grant finds it gone without asking the store, which may be failing
@@ -99,10 +99,10 @@ const REVOKING = new Map<string, Promise<ConnectedApp | undefined>>();
 async function revokeNow(context: ConnectedAppsContext, accountId: string, grantId: string, sourceAddress: string): Promise<ConnectedApp | undefined> {
   const app = (await connectedApps(context, accountId)).find((a) => a.grantId === grantId);
   if (app === undefined) return undefined;
-  await context.smart.recordGrant({
+  await recordedOnce(context.issuer, grantId, () => context.smart.recordGrant({
     kind: 'revoked', issuer: context.issuer, accountId, patientId: app.patientId, basis: app.basis, fhirUser: app.viewerFhirUser,
     clientId: app.clientId, scopes: app.scopes, sourceAddress,
-  });
+  }));
   await endGrant(context.provider, context.picks, grantId);
   return app;
 }

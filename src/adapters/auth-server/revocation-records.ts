@@ -36,10 +36,12 @@ async function withdrawalOf(smart: SmartLaunchContext, kept: Kept, grant: { clie
  * Records the end of `kept` (signing out, a replacement) before it is ended: rejects when the record
  * cannot be stored. A grant no longer found (expired, or ended already, and recorded then) records nothing.
  */
-export async function recordEnding(provider: Provider, smart: SmartLaunchContext, kept: Kept, ending: Ending): Promise<void> {
-  const grant = await provider.Grant.find(kept.grantId);
-  if (grant === undefined) return;
-  await smart.recordGrant(await withdrawalOf(smart, kept, { clientId: grant.clientId, scopes: grantScopes(grant) }, ending));
+export function recordEnding(provider: Provider, smart: SmartLaunchContext, kept: Kept, ending: Ending): Promise<void> {
+  return recordedOnce(ending.issuer, kept.grantId, async () => {
+    const grant = await provider.Grant.find(kept.grantId);
+    if (grant === undefined) return;
+    await smart.recordGrant(await withdrawalOf(smart, kept, { clientId: grant.clientId, scopes: grantScopes(grant) }, ending));
+  });
 }
 
 /** What an RFC 7009 revocation of a refresh token tells of the grant it ends. */
@@ -55,7 +57,8 @@ export async function recordWithdrawal(smart: SmartLaunchContext, picks: LaunchP
   if (revoked.grantId === undefined) return;
   const kept = await picks.kept(revoked.grantId) ?? (revoked.accountId === undefined ? undefined : { grantId: revoked.grantId, accountId: revoked.accountId });
   if (kept === undefined) return;
-  await smart.recordGrant(await withdrawalOf(smart, kept, { clientId: revoked.clientId, scopes: (revoked.scope ?? '').split(' ').filter((s) => s !== '') }, revoked));
+  await recordedOnce(revoked.issuer, revoked.grantId, async () => smart.recordGrant(
+    await withdrawalOf(smart, kept, { clientId: revoked.clientId, scopes: (revoked.scope ?? '').split(' ').filter((s) => s !== '') }, revoked)));
 }
 
 /** What oidc-provider's revokeGrantPolicy is asked with on the token endpoint: the request presenting a used code or refresh token. */
@@ -88,23 +91,26 @@ export async function recordReplayEnding(ctx: ReplayView, smart: SmartLaunchCont
   const grantId = presented?.grantId;
   if (grantId === undefined) return;
   const accountId = presented?.accountId;
-  await once(`${oidc.issuer}\n${grantId}`, async () => {
-    const kept = await picks.kept(grantId) ?? (accountId === undefined ? undefined : { grantId, accountId });
-    if (kept !== undefined) await recordEnding(oidc.provider, smart, kept, { issuer: oidc.issuer, sourceAddress: ctx.ip, status: REPLAY_STATUS });
-  });
+  const kept = await picks.kept(grantId) ?? (accountId === undefined ? undefined : { grantId, accountId });
+  if (kept !== undefined) await recordEnding(oidc.provider, smart, kept, { issuer: oidc.issuer, sourceAddress: ctx.ip, status: REPLAY_STATUS });
 }
 
 /**
- * The grant ends this process is recording, or recorded within RECORDED_KEPT_MS, by issuer and grant id:
- * replays of one grant in flight together (a stolen refresh token sent several times at once, or racing
- * the rightful one) end it once and are recorded once, not once a replay (hostile review helper-92, F3).
- * A record the store refused is forgotten at once, so a later replay tries again. Another instance of the
- * service may record the same end once more.
+ * The grant ends this process is recording, or recorded within RECORDED_KEPT_MS, by issuer and grant id.
+ * A grant ends once, so its end is one withdrawal, whichever ends race: replays of one grant in flight
+ * together (a stolen refresh token sent several times at once, or racing the rightful one; hostile review
+ * helper-92, F3), and the person's revoke on the connected-apps page beside the app's RFC 7009 revocation,
+ * a sign-out or a new consent (helper-150, LOW-A). Whoever comes while a record is in flight or stored
+ * waits for it and records nothing of its own; a record the store refused is refused to each of them and
+ * forgotten at once, so a later end tries again. Another instance of the service may record the same end
+ * once more.
  */
 const recording = new Map<string, Promise<void>>();
 const RECORDED_KEPT_MS = 60_000;
 
-function once(key: string, record: () => Promise<void>): Promise<void> {
+/** Runs `record`, the withdrawal of `grantId` of `issuer`, unless this process is recording it or recorded it just now. */
+export function recordedOnce(issuer: string, grantId: string, record: () => Promise<void>): Promise<void> {
+  const key = `${issuer}\n${grantId}`;
   const earlier = recording.get(key);
   if (earlier !== undefined) return earlier;
   const made = record();

@@ -4,6 +4,7 @@
  * read failed the same way: either way the person was told nothing changed. The post now answers the
  * page with the revoke's notice and says the list cannot be shown just now.
  */
+import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
@@ -16,15 +17,17 @@ const servers: Server[] = [];
 afterAll(async () => Promise.all(servers.map(async (server) => new Promise<void>((done) => server.close(() => done())))));
 
 /**
- * A page over one grant of Märta's, G1, whose store fails once G1 is ended; `post` posts its revoke form.
+ * A page over one grant of Märta's, `grant` (an id of its own, as a grant's is: the process remembers
+ * each withdrawal it recorded for a minute), whose store fails once the grant is ended; `post` posts its revoke form.
  * With `posts`, the revoke's audit record waits until that many posts have been read whole (and so have
  * asked to revoke), as a double click's second post does while the first is still being revoked.
  */
 async function listDownAfterRevoke(posts = 1) {
+    const grant = `G-${randomUUID()}`;
     let reached = 0;
     let allIn: () => void = () => undefined;
     const arrived = new Promise<void>((resolve) => { allIn = resolve; });
-    const grants = new Map([['G1', { clientId: 'an-app' }]]);
+    const grants = new Map([[grant, { clientId: 'an-app' }]]);
     let storeDown = false;
     const recorded: string[] = [];
     const formTokens = new FormTokens(['k'.repeat(32)]);
@@ -70,11 +73,11 @@ async function listDownAfterRevoke(posts = 1) {
     const csrf = formTokens.issue({ session: session.id, accountId: MARTA });
     const post = async () => {
       const posted = await request(`${origin.value}/connected-apps`, {
-        method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: origin.value }, body: `${CSRF_FIELD}=${encodeURIComponent(csrf)}&grant=G1`,
+        method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: origin.value }, body: `${CSRF_FIELD}=${encodeURIComponent(csrf)}&grant=${grant}`,
       });
       return { status: posted.statusCode, body: await posted.body.text() };
     };
-    return { grants, recorded, post };
+    return { grant, grants, recorded, post };
 }
 
 /** What the page says of the list, and the link that opens it again (a GET: reloading the post would send it again). */
@@ -82,9 +85,9 @@ const LIST_DOWN = 'The list of your apps cannot be shown just now. <a href="/con
 
 describe('a revoke whose list cannot be read after it', () => {
   it('says the access was revoked, and that the list cannot be shown just now', async () => {
-    const { grants, recorded, post } = await listDownAfterRevoke();
+    const { grant, grants, recorded, post } = await listDownAfterRevoke();
     const { status, body } = await post();
-    expect([grants.has('G1'), recorded]).toEqual([false, ['revoked']]);
+    expect([grants.has(grant), recorded]).toEqual([false, ['revoked']]);
     expect(status).toBe(200);
     expect(body).toContain('The access was revoked.');
     expect(body).toContain(LIST_DOWN);

@@ -3,14 +3,17 @@
  * helper-150 LOW-B): a person's two posts at once revoke and audit it once, and nobody else's post of
  * the same grant id, however slow, holds the person's own revoke back.
  */
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { revokeConnectedApp, type ConnectedAppsContext } from '../../../src/adapters/auth-server/connected-apps.js';
 
 const MARTA = '198112189876';
 const TOLVAN = '191212121212';
 
-function context(): { context: ConnectedAppsContext; grants: Map<string, string>; recorded: string[]; hangFor: Set<string> } {
-  const grants = new Map([['G1', MARTA]]);
+/** One grant of Märta's, its id new as a grant's is (the process remembers each withdrawal it recorded for a minute). */
+function context(): { context: ConnectedAppsContext; grantId: string; grants: Map<string, string>; recorded: string[]; hangFor: Set<string> } {
+  const grantId = `G-${randomUUID()}`;
+  const grants = new Map([[grantId, MARTA]]);
   const recorded: string[] = [];
   const hangFor = new Set<string>();
   const made = {
@@ -34,22 +37,22 @@ function context(): { context: ConnectedAppsContext; grants: Map<string, string>
       publicBaseUrl: () => 'http://issuer.invalid',
     },
   } as unknown as ConnectedAppsContext;
-  return { context: made, grants, recorded, hangFor };
+  return { context: made, grantId, grants, recorded, hangFor };
 }
 
 describe('revoking a connected app', () => {
   it('revokes and audits a grant posted twice at once once', async () => {
-    const { context: c, grants, recorded } = context();
-    const both = await Promise.all([revokeConnectedApp(c, MARTA, 'G1', '127.0.0.1'), revokeConnectedApp(c, MARTA, 'G1', '127.0.0.1')]);
-    expect(both.map((app) => app?.grantId)).toEqual(['G1', undefined]);
-    expect([grants.has('G1'), recorded]).toEqual([false, ['revoked']]);
+    const { context: c, grantId, grants, recorded } = context();
+    const both = await Promise.all([revokeConnectedApp(c, MARTA, grantId, '127.0.0.1'), revokeConnectedApp(c, MARTA, grantId, '127.0.0.1')]);
+    expect(both.map((app) => app?.grantId)).toEqual([grantId, undefined]);
+    expect([grants.has(grantId), recorded]).toEqual([false, ['revoked']]);
   });
 
   it('does not hold the person\'s revoke behind someone else\'s post of the same grant id', async () => {
-    const { context: c, grants, recorded, hangFor } = context();
+    const { context: c, grantId, grants, recorded, hangFor } = context();
     hangFor.add(TOLVAN);
-    void revokeConnectedApp(c, TOLVAN, 'G1', '127.0.0.1');
-    const mine = await Promise.race([revokeConnectedApp(c, MARTA, 'G1', '127.0.0.1'), new Promise((late) => setTimeout(() => late('held'), 1_000))]);
-    expect([(mine as { grantId?: string }).grantId, grants.has('G1'), recorded]).toEqual(['G1', false, ['revoked']]);
+    void revokeConnectedApp(c, TOLVAN, grantId, '127.0.0.1');
+    const mine = await Promise.race([revokeConnectedApp(c, MARTA, grantId, '127.0.0.1'), new Promise((late) => setTimeout(() => late('held'), 1_000))]);
+    expect([(mine as { grantId?: string }).grantId, grants.has(grantId), recorded]).toEqual([grantId, false, ['revoked']]);
   });
 });
