@@ -107,6 +107,9 @@ const NOTHING_SHARED: Localized = { en: 'Whose records: nobody\'s (none of this 
 /** Said for a scope that opens nothing of the person picked by another right: the release policy takes it whole. */
 const NOTHING_SHOWN: Localized = { en: 'Whose records: nobody\'s (none of this may be shown to you)', sv: 'Vems journaler: ingens (inget av detta får visas för dig)' };
 
+/** Said for a scope this server has no words for: neither door takes it (helper-147, F8), so it opens nothing. */
+const UNKNOWN_SCOPE: Localized = { en: 'Nothing: this service does not know this permission', sv: 'Ingenting: tjänsten känner inte till den här behörigheten' };
+
 /**
  * Whose records a scope of sharing reaches: in an app opened for someone else, her own grants, to see
  * under a user/ scope alone; where the region does not offer sharing, nobody's.
@@ -157,7 +160,7 @@ export function consentPage(frame: PageFrame, input: {
     // The words first; the scope as written after them in small print, for the app's maker (issue 55 item 7).
     const meaning = scopeMeaning(s, lang);
     const code = `<code>${escape(s)}</code>`;
-    return meaning === undefined ? `<li>${code}${reachText(s)}</li>` : `<li>${escape(meaning)}${reachText(s)}<small class="scope">${code}</small></li>`;
+    return `<li>${escape(meaning ?? UNKNOWN_SCOPE[lang])}${reachText(s)}<small class="scope">${code}</small></li>`;
   }).join('');
   const title = { en: 'Allow access?', sv: 'Ge åtkomst?' }[lang];
   const heading = { en: `${escape(input.appName)} asks for access`, sv: `${escape(input.appName)} ber om åtkomst` }[lang];

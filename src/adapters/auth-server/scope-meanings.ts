@@ -125,7 +125,7 @@ export function sharingScope(scope: string): { reads: boolean; writes: boolean }
 
 const sentence = (text: string): string => text.replace(/^./, (c) => c.toUpperCase());
 
-/** The scope in words; undefined for a scope this server does not know (it is shown as it is). */
+/** The scope in words; undefined for a scope this server does not know (the consent page says it opens nothing). */
 export function scopeMeaning(scope: string, lang: Lang = 'en'): string | undefined {
   // SMART's forms of the API's scopes (`patient/Appointment.write`) say what the API's scope does; scopeReach says whose.
   const known = LAUNCH_SCOPES[scope] ?? managedMeaning(scope) ?? API_SCOPES.get(scope) ?? (smartGrants([scope]).length === 0 ? API_SCOPES.get(canonicalScope(scope)) : undefined);

@@ -65,8 +65,8 @@ describe('issue 55 item 7: every scope the server takes, in words a person reads
     expect(items).toHaveLength(3);
     expect(items[0]).toMatch(/^[^<]+<span class="reach">[^<]+<\/span><small class="scope"><code>patient\/\*\.rs<\/code><\/small>$/);
     expect(items[1]).toMatch(/^[^<]+<span class="reach">[^<]+<\/span><small class="scope"><code>patient\/AuditEvent\.rs<\/code><\/small>$/);
-    // A scope the server has no words for is shown as it is, not in small print.
-    expect(items[2]).toBe('<code>x/unknown</code>');
+    // A scope the server has no words for (helper-147, F8: `user/Proxy.rs`, a type no door serves) says it opens nothing, in the page's language.
+    expect(items[2]).toBe(`${{ en: 'Nothing: this service does not know this permission', sv: 'Ingenting: tjänsten känner inte till den här behörigheten' }[lang]}<small class="scope"><code>x/unknown</code></small>`);
   });
 
   it('names no one\'s records for the scopes of sharing in an app opened for the person herself: they reach her own grants', () => {
