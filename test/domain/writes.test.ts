@@ -92,8 +92,10 @@ describe('RegisterPayment', () => {
     expect(notArrived?.Comment).toMatch(/arrived/);
     ehr.writeResult = { resultCode: 'INFO', reasonCode: 'ALREADY_PAID' };
     await expect(pay.execute(accessOver(ehr), '00012345', 'CASH', STAYING)).resolves.toMatchObject([{ ResultCode: 'INFO' }]);
+    // Each after a read of the patient's bookings, which decides the payment's turn.
     expect(ehr.calls).toEqual([
-      `payment ${PATIENT} 00012345 CARD`, `payment ${PATIENT} 00012345 CASH`, `payment ${PATIENT} 00012345 CASH`,
+      `read getAppointments ${PATIENT}`, `payment ${PATIENT} 00012345 CARD`, `read getAppointments ${PATIENT}`, `payment ${PATIENT} 00012345 CASH`,
+      `read getAppointments ${PATIENT}`, `payment ${PATIENT} 00012345 CASH`,
     ]);
   });
 
@@ -130,5 +132,24 @@ describe('identical writes are keyed by the booking alone', () => {
     await arrive.execute(under(ehr, FORMER), '00012345', STAYING);
     expect(new Set(arrivals.keys).size).toBe(1);
     expect(new Set([...payments.keys, ...arrivals.keys]).size).toBe(2);
+  });
+
+  // Hostile review helper-154, F1: a payment of anyone's booking id took that booking's turn before the EHR said whose
+  // it was, so a stranger paying it over and over held the patient's own payment past its wait (503), and a 503
+  // during the patient's unconfirmed payment told the stranger that the id was somebody's.
+  it('a payment of a booking the patient does not have never takes or waits for that booking\'s turn', async () => {
+    const STRANGER = '198112189876';
+    const ehr = new FakeEhr().withPatient(PATIENT, { getAppointments: bookings(['00012345', '2026-11-21T10:00:00Z']) })
+      .withPatient(STRANGER, { getAppointments: bookings(['00099999', '2026-11-21T10:00:00Z']) });
+    ehr.writeResult = { resultCode: 'ERROR', reasonCode: 'CONTACT_NOT_FOUND' };
+    const payments = noting();
+    const pay = new RegisterPayment(payments.coordinator);
+    await pay.execute(under(ehr, PATIENT), '00012345', 'CARD', STAYING);
+    await pay.execute(under(ehr, STRANGER), '00012345', 'CARD', STAYING);
+    expect(payments.keys[0]).not.toBe(payments.keys[1]);
+    // The patient's own payment holding its turn (the EHR not answering) keeps nobody else's waiting.
+    const held: WriteCoordinator = { exclusive: (key, abandoned, write) => (key === payments.keys[0] ? new Promise(() => undefined) : turns().exclusive(key, abandoned, write)) };
+    await expect(new RegisterPayment(held).execute(under(ehr, STRANGER), '00012345', 'CASH', STAYING))
+      .resolves.toMatchObject([{ ResultCode: 'ERROR', Any: [{ ReasonCode: 'CONTACT_NOT_FOUND' }] }]);
   });
 });

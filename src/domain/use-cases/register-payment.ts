@@ -2,6 +2,7 @@ import type { PaymentType } from '../writes/payment-types.js';
 import type { WriteCoordinator } from '../../ports/write-coordinator.port.js';
 import type { PatientAccess } from '../access/patient-access.js';
 import type { ResultRecord } from '../records/index.js';
+import { readerOf } from './read-sources.js';
 import { fromEhrResult } from '../writes/write-outcomes.js';
 
 /**
@@ -14,10 +15,22 @@ export class RegisterPayment {
   constructor(private readonly coordinator: WriteCoordinator) {}
 
   async execute(access: PatientAccess, contactId: string, paymentType: PaymentType, abandoned: AbortSignal): Promise<ResultRecord[]> {
-    // Keyed by the booking alone: a CARD and a CASH payment for one visit must not race, nor one asked under each of
-    // two numbers the EHR knows the patient by (a former coordination number: hostile review helper-136, F3).
-    const written = await this.coordinator.exclusive(`payment/${contactId}`, abandoned,
+    const written = await this.coordinator.exclusive(await this.turnOf(access, contactId), abandoned,
       () => access.ehr.registerPayment(access.patientId, contactId, paymentType));
     return [fromEhrResult(written)];
+  }
+
+  /**
+   * The turn a payment of `contactId` takes. One of the patient's bookings: the booking's alone, so a CARD
+   * and a CASH payment for one visit do not race, nor one asked under each of two numbers the EHR knows the
+   * patient by (a former coordination number: hostile review helper-136, F3). Any other id (unknown, another
+   * patient's, cancelled) is the EHR's to refuse, in a turn of the patient's own: taking the booking's would
+   * let a stranger hold the patient's own payment back, and learn from its wait that the id is somebody's
+   * (helper-154, F1). A booking a failing source left out of the list still takes turns, the patient's.
+   */
+  private async turnOf(access: PatientAccess, contactId: string): Promise<string> {
+    const results = await readerOf(access.ehr.reads, 'getAppointments')(access.patientId, {});
+    const listed = results.some((r) => (r.Booking ?? []).some((b) => b.ContactId === contactId));
+    return listed ? `payment/${contactId}` : `payment-unlisted/${access.patientId}/${contactId}`;
   }
 }
