@@ -3,13 +3,13 @@
  * recently used out first, an entry used only at the version it was kept at.
  */
 import { describe, expect, it } from 'vitest';
-import { COST_PER_CHAR, deepFreeze, deepFreezeInSlices, MappedDocuments, type DocumentOutcome, type Mapped } from '../../../src/adapters/mapped-documents/mapped-documents.js';
+import { costOf, deepFreeze, deepFreezeInSlices, MappedDocuments, type DocumentOutcome, type Mapped } from '../../../src/adapters/mapped-documents/mapped-documents.js';
 
 const mapping = (n: number): Mapped<number[]> => ({ value: [n], unbounded: [n], dropped: [] });
 
 describe('MappedDocuments', () => {
   it('drops the least recently used entries beyond its budget', async () => {
-    const cache = new MappedDocuments(1000);
+    const cache = new MappedDocuments(costOf('a', 100) * 2 + costOf('a', 100) / 2);
     let loads = 0;
     const load = (chars: number) => async () => {
       loads++;
@@ -41,7 +41,7 @@ describe('MappedDocuments', () => {
     const newer = await cache.keep('k', '"b"', mapping(2), 20);
     expect(cache.reuse('k', '"a"')).toBeUndefined();
     expect(cache.reuse('k', '"b"')).toBe(newer);
-    expect(cache.bytesKept).toBe(20 * COST_PER_CHAR);
+    expect(cache.bytesKept).toBe(costOf('k', 20));
     const unversioned = await cache.keep('k', undefined, mapping(3), 10);
     expect(Object.isFrozen(unversioned.value)).toBe(false);
     expect(cache.versionOf('k')).toBeUndefined();
@@ -64,8 +64,33 @@ describe('MappedDocuments', () => {
     await unversioned;
   });
 
+  // Hostile review helper-153, F2: each read of another range is an entry of its own, and an entry of a tiny
+  // document was costed at its few characters alone: 305,040 of them took 107 MiB of heap under a 64 MiB budget.
+  it('counts each entry\'s key and bookkeeping against the budget, however small its document', async () => {
+    const budget = 64 * 1024;
+    const cache = new MappedDocuments(budget);
+    const keys = Array.from({ length: 2_000 }, (_, n) => `${'p'.repeat(200)}\n${n}`);
+    for (const key of keys) await cache.keep(key, '"v"', mapping(1), 1);
+    const kept = keys.filter((key) => cache.versionOf(key) !== undefined);
+    expect(kept.length).toBeGreaterThan(0);
+    // The keys alone (two bytes a character) of what is kept fit the budget, and so does what it counts.
+    expect(kept.length * kept[0]!.length * 2).toBeLessThanOrEqual(budget);
+    expect(cache.bytesKept).toBeLessThanOrEqual(budget);
+  });
+
+  it('gives an entry used since the last eviction a second chance, and evicts the others oldest first', async () => {
+    const cache = new MappedDocuments(costOf('a', 10) * 3);
+    for (const key of ['a', 'b', 'c']) await cache.keep(key, '"v"', mapping(1), 10);
+    cache.reuse('a', '"v"');
+    await cache.keep('d', '"v"', mapping(1), 10);
+    expect(['a', 'b', 'c', 'd'].map((key) => cache.versionOf(key) !== undefined)).toEqual([true, false, true, true]);
+    await cache.keep('e', '"v"', mapping(1), 10);
+    // a's second chance was spent in d's round: c is now the oldest not used since.
+    expect(['a', 'c', 'd', 'e'].map((key) => cache.versionOf(key) !== undefined)).toEqual([true, false, true, true]);
+  });
+
   it('keeps nothing larger than its budget, nor anything with a budget of 0', async () => {
-    const small = new MappedDocuments(100 * COST_PER_CHAR);
+    const small = new MappedDocuments(costOf('k', 100));
     await small.keep('k', '"a"', mapping(1), 101);
     expect(small.versionOf('k')).toBeUndefined();
     const none = new MappedDocuments(0);
