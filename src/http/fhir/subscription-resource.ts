@@ -7,6 +7,7 @@
  * patient is named by the Patient id this service gives, never by an identity number.
  */
 import { DomainError } from '../../domain/errors.js';
+import { isStrictDateTime, rangeOf } from '../../domain/fhir/fhir-dates.js';
 import type { SubscriptionRequest } from '../../domain/notifications/manage-subscriptions.js';
 import { BACKPORT_IG, endError, topicUrl } from '../../domain/notifications/notification-bundle.js';
 import type { Channel, PayloadContent, StoredSubscription } from '../../domain/notifications/subscription.js';
@@ -108,9 +109,10 @@ function channelOf(channel: unknown): Channel {
   return { endpoint, headers: header, payload: payloadOf(channel), ...channelOptionsOf(channel.extension) };
 }
 
-/** `end`: an instant in the future, in milliseconds. */
+/** `end`: an instant in the future, in milliseconds; a day or hour the calendar does not have (30 February) is refused, never rolled over (helper-155, F3). */
 function endOf(end: unknown, nowMs: number): number {
-  const ms = typeof end === 'string' && INSTANT.test(end) ? Date.parse(end) : Number.NaN;
+  // The zone is the instant's own: the range's start is the instant, to the millisecond.
+  const ms = typeof end === 'string' && INSTANT.test(end) && isStrictDateTime(end) ? rangeOf(end, 'UTC')?.start ?? Number.NaN : Number.NaN;
   if (!Number.isFinite(ms) || ms <= nowMs) throw invalid('Subscription.end must be an instant in the future with its zone, e.g. 2027-01-01T00:00:00Z, or left out.');
   return ms;
 }

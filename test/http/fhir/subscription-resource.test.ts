@@ -102,6 +102,11 @@ describe('a posted Subscription', () => {
     [posted({ end: '2020-01-01T00:00:00Z' }), 'Subscription.end'],
     [posted({ end: 'tomorrow' }), 'Subscription.end'],
     [posted({ end: '2027-01-01' }), 'Subscription.end'],
+    // Hostile review helper-155, F3: a day the calendar does not have was read as the next month's (2 March).
+    [posted({ end: '2027-02-30T00:00:00Z' }), 'Subscription.end'],
+    [posted({ end: '2027-04-31T00:00:00Z' }), 'Subscription.end'],
+    [posted({ end: '2027-01-01T24:00:00Z' }), 'Subscription.end'],
+    [posted({ end: '2027-01-01T10:00:00+99:00' }), 'Subscription.end'],
     [posted({ reason: 42 }), 'Subscription.reason'],
     [posted({ reason: '' }), 'Subscription.reason'],
     [posted({ channel: 'rest-hook' }), 'Subscription.channel'],
