@@ -24,7 +24,8 @@ function single(headers: IncomingHttpHeaders, name: string): string | undefined 
 const isEntityTag = (value: string | undefined): value is string =>
   value !== undefined && value.length <= MAX_TAG_LENGTH && ENTITY_TAG.test(value);
 
-const dateOf = (value: string | undefined): number | undefined => {
+/** An HTTP date (IMF-fixdate) in milliseconds; undefined for anything else, which a recipient ignores (RFC 9110 §13.1.3). */
+export const dateOf = (value: string | undefined): number | undefined => {
   if (value === undefined || !HTTP_DATE.test(value)) return undefined;
   const ms = Date.parse(value);
   return Number.isFinite(ms) ? ms : undefined;

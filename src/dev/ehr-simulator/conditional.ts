@@ -6,6 +6,7 @@
  * If-Modified-Since only without it, and only when it is a date and the answer has a file's time.
  */
 import { createHash } from 'node:crypto';
+import { dateOf } from '../../adapters/ehr-http/validators.js';
 import type { Answer } from './xml-answers.js';
 
 /** The preconditions of a GET, as sent. */
@@ -31,9 +32,10 @@ function noneMatchNames(field: string, etag: string): boolean {
 export function callerHasIt(conditions: Conditions, etag: string, modifiedMs: number | undefined): boolean {
   if (conditions.ifNoneMatch !== undefined) return noneMatchNames(conditions.ifNoneMatch, etag);
   if (conditions.ifModifiedSince === undefined || modifiedMs === undefined) return false;
-  const since = Date.parse(conditions.ifModifiedSince);
+  // Not an HTTP date (Date.parse would read `2099` as one): ignored, as RFC 9110 §13.1.3 asks (helper-153, F4).
+  const since = dateOf(conditions.ifModifiedSince);
   // HTTP dates have whole seconds: a file changed within the second named is not modified since it.
-  return Number.isFinite(since) && Math.floor(modifiedMs / 1000) * 1000 <= since;
+  return since !== undefined && Math.floor(modifiedMs / 1000) * 1000 <= since;
 }
 
 /**

@@ -70,6 +70,10 @@ describe('EHR simulator: validators and conditional GETs of patient documents', 
     expect((await get(t.sim, url, { 'if-modified-since': lastModified })).status).toBe(304);
     expect((await get(t.sim, url, { 'if-modified-since': new Date(Date.parse(lastModified) - 1000).toUTCString() })).status).toBe(200);
     expect((await get(t.sim, url, { 'if-modified-since': 'yesterday' })).status).toBe(200);
+    // Hostile review helper-153, F4: Date.parse reads a year alone, and other forms no HTTP date has, as a date (RFC 9110 §13.1.3: ignored).
+    for (const notADate of ['2099', '2099-01-01', 'Thu, 01 Jan 2099 00:00:00 +0000', `${lastModified} extra`]) {
+      expect([notADate, (await get(t.sim, url, { 'if-modified-since': notADate })).status]).toEqual([notADate, 200]);
+    }
   });
 
   it('answers a changed document in full, with a new ETag and Last-Modified', async () => {
