@@ -15,8 +15,21 @@ import { isNotifyOperation } from '../operations/subscription-operations.js';
 import { dueNow } from './lifecycle.js';
 import { feedOfTopic, type FeedName } from './topics.js';
 
-/** How many records or grant events one turn reads of each source. */
+/** How many records or grant events one page of a source holds. */
 export const FEED_PAGE = 500;
+/**
+ * The most pages of the audit trail one turn reads while it finds full ones: 10,000 records a second at
+ * the turn's pace, so a busy moment is caught up on rather than left further behind at each turn
+ * (hostile review helper-155, F2: one page a turn fell 17,500 records behind after a minute's load).
+ */
+export const AUDIT_PAGES_PER_TURN = 20;
+/**
+ * How long one person's (or the clients', who are no person) repeated refusals of one operation on one
+ * patient are told once: the first is news, the next ones within this while are in the access log alone.
+ * A refusal is anyone's to cause, so each kept as an event let one person grow every follower's events
+ * without end (helper-155, F1: 50,000 refusals, 20.8 MB). What was allowed is told every time.
+ */
+export const REFUSALS_TOLD_ONCE_MS = 10 * 60_000;
 const AUDIT_CURSOR = 'audit-feed';
 const GRANT_CURSOR = 'grant-feed';
 
@@ -44,6 +57,9 @@ const changedBookings = (r: FedRecord): boolean => r.outcome === 'allowed' && r.
 const newsOf = (r: FedRecord): boolean => r.actorPersonId !== r.patientId && !isNotifyOperation(r.operation);
 
 export class FollowFeeds {
+  /** When each refusal (by patient, actor and operation) was last told, within REFUSALS_TOLD_ONCE_MS. */
+  private readonly refusalsTold = new Map<string, number>();
+
   constructor(private readonly store: SubscriptionStore, private readonly sources: FeedSources, private readonly clock: Clock) {}
 
   /** One turn, if no other instance holds it: reads what each source added and keeps it. */
@@ -55,17 +71,42 @@ export class FollowFeeds {
   }
 
   private async followAudit(): Promise<void> {
+    this.forgetToldRefusals();
+    for (let pages = 0; pages < AUDIT_PAGES_PER_TURN; pages++) {
+      if (!await this.followAuditPage()) return;
+    }
+  }
+
+  /** Reads and keeps one page of the audit trail; whether it was full (more may be waiting). */
+  private async followAuditPage(): Promise<boolean> {
     const page = await this.sources.audit.after(await this.store.cursor(AUDIT_CURSOR), FEED_PAGE);
     const nowMs = this.clock.now();
     for (const patient of new Set(page.records.filter(changedBookings).map((r) => r.patientId))) await this.store.pollSoon(patient, nowMs);
     const news = page.records.filter(newsOf);
     const followed = await this.store.feedFollowers([...new Set(news.map((r) => r.patientId))], 'access');
-    const entries = news.filter((r) => followed.has(r.patientId)).map((r): FeedEntry => ({
+    const entries = news.filter((r) => followed.has(r.patientId) && this.toldNow(r)).map((r): FeedEntry => ({
       feed: 'access', patient: r.patientId, focus: `AuditEvent/${this.sources.auditEventId(r.timeMs, r.requestId, r.operation)}`, atMs: r.timeMs,
       ...(r.actorPersonId === undefined ? {} : { actor: r.actorPersonId }), sourceId: `audit:${r.requestId}:${r.operation}:${r.patientId}`,
     }));
     await this.keep(entries, 'access');
     await this.store.setCursor(AUDIT_CURSOR, page.position);
+    return page.records.length >= FEED_PAGE;
+  }
+
+  /** Whether `r` is told: anything allowed or failed, a refusal unless its like was told within REFUSALS_TOLD_ONCE_MS. */
+  private toldNow(r: FedRecord): boolean {
+    if (r.outcome !== 'denied') return true;
+    const key = `${r.patientId}\n${r.actorPersonId ?? ''}\n${r.operation}`;
+    const told = this.refusalsTold.get(key);
+    if (told !== undefined && r.timeMs - told < REFUSALS_TOLD_ONCE_MS) return false;
+    this.refusalsTold.set(key, r.timeMs);
+    return true;
+  }
+
+  /** Forgets the refusals told longer ago than the while: the map holds one while's distinct refusals at most. */
+  private forgetToldRefusals(): void {
+    const before = this.clock.now() - REFUSALS_TOLD_ONCE_MS;
+    for (const [key, at] of this.refusalsTold) if (at < before) this.refusalsTold.delete(key);
   }
 
   private async followGrants(grants: GrantEvents): Promise<void> {

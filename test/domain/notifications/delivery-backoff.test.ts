@@ -144,7 +144,7 @@ describe('delivery backs off', () => {
     const before = w.ehr.calls.length;
     for (let i = 0; i < 16; i++) {
       w.clock.advance(1000);
-      w.auditFeed.records.push({ outcome: 'denied', status: 403, patientId: CHILD, timeMs: w.clock.now(), requestId: `aaaaaaaa-${i}`, operation: 'getJournalNotes', actorPersonId: GUARDIAN });
+      w.auditFeed.records.push({ outcome: 'allowed', status: 200, patientId: CHILD, timeMs: w.clock.now(), requestId: `aaaaaaaa-${i}`, operation: 'getJournalNotes', actorPersonId: GUARDIAN });
       await w.feeds.turn();
       await w.send.turn();
       await w.send.settled();

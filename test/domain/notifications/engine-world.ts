@@ -82,9 +82,11 @@ export class RecordingChannel implements NotificationChannel {
 
 export class ListAuditFeed implements AuditFeed {
   readonly records: FedRecord[] = [];
-  async after(position: string | undefined): Promise<{ records: FedRecord[]; position: string }> {
+  /** Pages of at most `limit` records, as the trails answer. */
+  async after(position: string | undefined, limit: number): Promise<{ records: FedRecord[]; position: string }> {
     const from = position === undefined ? 0 : Number(position);
-    return { records: this.records.slice(from), position: String(this.records.length) };
+    const records = this.records.slice(from, from + limit);
+    return { records, position: String(from + records.length) };
   }
 }
 

@@ -1,0 +1,47 @@
+/**
+ * Hostile review helper-155, F1 and F2: anyone signed in could send requests the service refuses naming a
+ * patient who follows their own access log. Each refusal was an entry of the feed and an event of the
+ * subscription, kept for SUBSCRIPTION_EVENT_DAYS: one person's 50,000 refusals grew the store by 20.8 MB
+ * (about 700 MB a day at the rate limit). And the feed read one page of 500 records a turn, so the
+ * service's busier moments left the `access` topic further behind without end.
+ */
+import { describe, expect, it } from 'vitest';
+import { FEED_PAGE, REFUSALS_TOLD_ONCE_MS } from '../../../src/domain/notifications/follow-feeds.js';
+import { CHILD, channelOf, GUARDIAN, STRANGER, subscriber, world } from './engine-world.js';
+
+const noop = async (): Promise<void> => undefined;
+
+describe('the access feed under a flood', () => {
+  it('tells one person\'s repeated refusals of one operation once a while, each other refusal and every access as before', async () => {
+    const w = world('no release policy');
+    const s = await w.manage.create(subscriber(CHILD), { topic: 'access', patient: CHILD, channel: channelOf() }, noop);
+    await w.tick();
+    const at = w.clock.now();
+    const refused = (n: number, operation: string, timeMs = at) => ({
+      outcome: 'denied' as const, status: 403, patientId: CHILD, timeMs, requestId: `${String(n).padStart(8, '0')}-r`, operation, actorPersonId: STRANGER,
+    });
+    w.auditFeed.records.push(...Array.from({ length: 50 }, (_, n) => refused(n, 'getLabResults', at + n * 1000)));
+    w.auditFeed.records.push(refused(50, 'getJournalNotes'));
+    // Another person's refusal, and an allowed read, are told as before, however many.
+    w.auditFeed.records.push({ ...refused(51, 'getLabResults'), actorPersonId: GUARDIAN });
+    for (const n of [52, 53]) w.auditFeed.records.push({ outcome: 'allowed', status: 200, patientId: CHILD, timeMs: at, requestId: `${n}000000-a`, operation: 'getLabResults', actorPersonId: GUARDIAN });
+    await w.tick();
+    expect((await w.store.events(s.id, 1, 99, 99)).map((e) => e.focus.slice(-9))).toEqual(['-00000000', '-00000050', '-00000051', '-52000000', '-53000000']);
+    // Once the while is over, the same refusal is told again.
+    w.auditFeed.records.push(refused(54, 'getLabResults', at + REFUSALS_TOLD_ONCE_MS));
+    await w.tick();
+    expect((await w.store.events(s.id, 6, 99, 99)).map((e) => e.focus.slice(-9))).toEqual(['-00000054']);
+  });
+
+  it('reads every record the trail holds in one turn, page after page, up to a bound', async () => {
+    const w = world('no release policy');
+    await w.manage.create(subscriber(CHILD), { topic: 'access', patient: CHILD, channel: channelOf() }, noop);
+    await w.tick();
+    const behind = FEED_PAGE * 3 + 1;
+    w.auditFeed.records.push(...Array.from({ length: behind }, (_, n) => ({
+      outcome: 'allowed' as const, status: 200, patientId: CHILD, timeMs: w.clock.now(), requestId: `${String(n).padStart(8, '0')}-a`, operation: 'getLabResults', actorPersonId: GUARDIAN,
+    })));
+    await w.feeds.turn();
+    expect((await w.store.feedAfter(CHILD, 'access', 0, behind + 10)).length).toBe(behind);
+  });
+});
