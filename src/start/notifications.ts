@@ -113,7 +113,7 @@ export function startNotifications(parts: NotificationParts): SubscriptionDepend
   metrics.readFrom(async () => {
     const oldest = await store.oldestDuePoll(clock.now());
     return oldest === undefined ? 0 : Math.max(0, (clock.now() - oldest) / 1000);
-  }, () => store.countByStatus());
+  }, () => store.countByStatus(), () => feeds.lagSeconds());
 
   const closing = new AbortController();
   const onError = (what: string) => (err: unknown): void => logger.warn({ err }, `${what} failed; tried again in a moment`);

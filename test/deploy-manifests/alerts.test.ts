@@ -53,7 +53,7 @@ describe('issue 38 part 2: what the alert rules say', () => {
       // Issue 46: the service's own authorization server.
       'PdasSignInFailuresHigh', 'PdasSignInUnavailable', 'PdasTokenRefusalsHigh',
       // Issue 54: notifications late, or not taken.
-      'PdasSubscriptionPollLagging', 'PdasSubscriptionDeliveriesFailing',
+      'PdasSubscriptionPollLagging', 'PdasAccessFeedLagging', 'PdasSubscriptionDeliveriesFailing',
       // Issue 57 item 4: a read the EHR cannot serve, while the service stays ready for the others.
       'PdasReadUnavailable',
     ]);

@@ -8,6 +8,7 @@ import { Counter, Gauge, type Registry } from 'prom-client';
  */
 export class NotificationMetrics {
   private lag: () => Promise<number> = async () => 0;
+  private feedLag: () => number = () => 0;
   private statuses: () => Promise<Record<string, number>> = async () => ({});
 
   readonly ehrReads: Counter;
@@ -17,12 +18,21 @@ export class NotificationMetrics {
   constructor(registry: Registry) {
     const lag = (): Promise<number> => this.lag();
     const statuses = (): Promise<Record<string, number>> => this.statuses();
+    const feedLag = (): number => this.feedLag();
     new Gauge({
       name: 'pdas_subscription_poll_lag_seconds',
       help: 'How long the most overdue poll of a subscribed patient has waited past its time (0: none overdue). Grows when the EHR budget cannot keep up.',
       registers: [registry],
       async collect() {
         this.set(await lag().catch(() => 0));
+      },
+    });
+    new Gauge({
+      name: 'pdas_subscription_feed_lag_seconds',
+      help: 'How far the access feed was behind the audit trail after this instance\'s last turn of it: the age of the last record read while more waited (0: caught up, or another instance follows the feed).',
+      registers: [registry],
+      collect() {
+        this.set(feedLag());
       },
     });
     new Gauge({
@@ -46,9 +56,10 @@ export class NotificationMetrics {
     for (const outcome of ['delivered', 'refused', 'unreachable']) this.deliveries.inc({ outcome }, 0);
   }
 
-  /** Where the lag (seconds) and the count by status are read at scrape time: the subscription store's. */
-  readFrom(lag: () => Promise<number>, statuses: () => Promise<Record<string, number>>): void {
+  /** Where the lag (seconds) and the count by status are read at scrape time: the subscription store's; the feed's lag, the feed follower's. */
+  readFrom(lag: () => Promise<number>, statuses: () => Promise<Record<string, number>>, feedLag: () => number = () => 0): void {
     this.lag = lag;
     this.statuses = statuses;
+    this.feedLag = feedLag;
   }
 }

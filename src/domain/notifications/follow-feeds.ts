@@ -57,6 +57,8 @@ const changedBookings = (r: FedRecord): boolean => r.outcome === 'allowed' && r.
 const newsOf = (r: FedRecord): boolean => r.actorPersonId !== r.patientId && !isNotifyOperation(r.operation);
 
 export class FollowFeeds {
+  /** The time of the last record the last turn read while more waited; undefined once a turn caught up. */
+  private behindAtMs: number | undefined;
   /** When each refusal (by patient, actor and operation) was last told, within REFUSALS_TOLD_ONCE_MS. */
   private readonly refusalsTold = new Map<string, number>();
 
@@ -70,15 +72,22 @@ export class FollowFeeds {
     });
   }
 
+  /** Seconds the audit trail's feed was behind after this instance's last turn (pdas_subscription_feed_lag_seconds); 0 once caught up. */
+  lagSeconds(): number {
+    return this.behindAtMs === undefined ? 0 : Math.max(0, (this.clock.now() - this.behindAtMs) / 1000);
+  }
+
   private async followAudit(): Promise<void> {
     this.forgetToldRefusals();
     for (let pages = 0; pages < AUDIT_PAGES_PER_TURN; pages++) {
-      if (!await this.followAuditPage()) return;
+      const last = await this.followAuditPage();
+      this.behindAtMs = last?.timeMs;
+      if (last === undefined) return;
     }
   }
 
-  /** Reads and keeps one page of the audit trail; whether it was full (more may be waiting). */
-  private async followAuditPage(): Promise<boolean> {
+  /** Reads and keeps one page of the audit trail; its last record when it was full (more may be waiting). */
+  private async followAuditPage(): Promise<FedRecord | undefined> {
     const page = await this.sources.audit.after(await this.store.cursor(AUDIT_CURSOR), FEED_PAGE);
     const nowMs = this.clock.now();
     for (const patient of new Set(page.records.filter(changedBookings).map((r) => r.patientId))) await this.store.pollSoon(patient, nowMs);
@@ -90,7 +99,7 @@ export class FollowFeeds {
     }));
     await this.keep(entries, 'access');
     await this.store.setCursor(AUDIT_CURSOR, page.position);
-    return page.records.length >= FEED_PAGE;
+    return page.records.length >= FEED_PAGE ? page.records.at(-1) : undefined;
   }
 
   /** Whether `r` is told: anything allowed or failed, a refusal unless its like was told within REFUSALS_TOLD_ONCE_MS. */

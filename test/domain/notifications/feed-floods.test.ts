@@ -6,7 +6,7 @@
  * service's busier moments left the `access` topic further behind without end.
  */
 import { describe, expect, it } from 'vitest';
-import { FEED_PAGE, REFUSALS_TOLD_ONCE_MS } from '../../../src/domain/notifications/follow-feeds.js';
+import { AUDIT_PAGES_PER_TURN, FEED_PAGE, REFUSALS_TOLD_ONCE_MS } from '../../../src/domain/notifications/follow-feeds.js';
 import { CHILD, channelOf, GUARDIAN, STRANGER, subscriber, world } from './engine-world.js';
 
 const noop = async (): Promise<void> => undefined;
@@ -43,5 +43,19 @@ describe('the access feed under a flood', () => {
     })));
     await w.feeds.turn();
     expect((await w.store.feedAfter(CHILD, 'access', 0, behind + 10)).length).toBe(behind);
+    expect(w.feeds.lagSeconds()).toBe(0);
+  });
+
+  it('says how far behind it is when a turn\'s pages do not reach the trail\'s end, and 0 once caught up', async () => {
+    const w = world('no release policy');
+    const behind = FEED_PAGE * AUDIT_PAGES_PER_TURN + 1;
+    const at = w.clock.now() - 60_000;
+    w.auditFeed.records.push(...Array.from({ length: behind }, (_, n) => ({
+      outcome: 'allowed' as const, status: 200, patientId: CHILD, timeMs: at, requestId: `${String(n).padStart(8, '0')}-a`, operation: 'getLabResults', actorPersonId: GUARDIAN,
+    })));
+    await w.feeds.turn();
+    expect(w.feeds.lagSeconds()).toBe(60);
+    await w.feeds.turn();
+    expect(w.feeds.lagSeconds()).toBe(0);
   });
 });
