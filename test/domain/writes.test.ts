@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { PatientAccess } from '../../src/domain/access/patient-access.js';
 import { InProcessCoordinator } from '../../src/adapters/write-coordination/in-process-coordinator.js';
+import { EhrError } from '../../src/domain/ehr-error.js';
 import { MarkArrived } from '../../src/domain/use-cases/mark-arrived.js';
 import { RegisterPayment } from '../../src/domain/use-cases/register-payment.js';
 import { bookings, patientRecord } from '../fakes/builders.js';
@@ -151,5 +152,38 @@ describe('identical writes are keyed by the booking alone', () => {
     const held: WriteCoordinator = { exclusive: (key, abandoned, write) => (key === payments.keys[0] ? new Promise(() => undefined) : turns().exclusive(key, abandoned, write)) };
     await expect(new RegisterPayment(held).execute(under(ehr, STRANGER), '00012345', 'CASH', STAYING))
       .resolves.toMatchObject([{ ResultCode: 'ERROR', Any: [{ ReasonCode: 'CONTACT_NOT_FOUND' }] }]);
+  });
+
+  // Hostile review helper-156, F1: with the bookings read turned off (READS_OFF), failing or too long to page,
+  // every payment failed with the read's error, where the EHR would have answered it.
+  it('a payment whose bookings cannot be read is made in the booking\'s turn, as the EHR answers it', async () => {
+    const ehr = new FakeEhr().withPatient(PATIENT, { getAppointments: bookings(['00012345', '2026-11-21T10:00:00Z']) });
+    ehr.failure = new EhrError('unavailable', 'getAppointments is not available in this region');
+    ehr.writeResult = { resultCode: 'OK', reasonCode: 'PAYMENT_REGISTERED' };
+    const payments = noting();
+    await expect(new RegisterPayment(payments.coordinator).execute(under(ehr, PATIENT), '00012345', 'CARD', STAYING))
+      .resolves.toMatchObject([{ ResultCode: 'OK' }]);
+    expect(payments.keys).toEqual(['payment/00012345']);
+  });
+
+  // Hostile review helper-156, F2: a booking the list left out under both of the patient's numbers took a turn per
+  // number, so a payment under each could be at the EHR at once.
+  it('a booking left out of the list takes one turn under each number the EHR names the patient by, and the booking\'s own while a source failed', async () => {
+    const FORMER = '191212721235';
+    const numbered = (...numbers: string[]) => bookings(['00099999', '2026-11-21T10:00:00Z']).map((r) => ({
+      ...r, Patient: { PersonNumbers: numbers.map((Number) => ({ Number })), Addresses: [], PhoneNumbers: [] },
+    }));
+    const ehr = new FakeEhr().withPatient(PATIENT, { getAppointments: numbered('19121212-1212', FORMER) })
+      .withPatient(FORMER, { getAppointments: numbered(FORMER, PATIENT) });
+    const payments = noting();
+    const pay = new RegisterPayment(payments.coordinator);
+    await pay.execute(under(ehr, PATIENT), '00012345', 'CARD', STAYING);
+    await pay.execute(under(ehr, FORMER), '00012345', 'CASH', STAYING);
+    expect(new Set(payments.keys).size).toBe(1);
+    expect(payments.keys[0]).not.toBe('payment/00012345');
+    const failedSource = new FakeEhr().withPatient(PATIENT, { getAppointments: [...numbered(PATIENT), { Booking: [], RegisteredBooking: [], ResultCode: 'ERROR', Comment: 'source down', Any: [] }] });
+    const again = noting();
+    await new RegisterPayment(again.coordinator).execute(under(failedSource, PATIENT), '00012345', 'CARD', STAYING);
+    expect(again.keys).toEqual(['payment/00012345']);
   });
 });

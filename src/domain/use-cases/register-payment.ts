@@ -1,7 +1,7 @@
 import type { PaymentType } from '../writes/payment-types.js';
 import type { WriteCoordinator } from '../../ports/write-coordinator.port.js';
 import type { PatientAccess } from '../access/patient-access.js';
-import type { ResultRecord } from '../records/index.js';
+import type { BookedAppointmentsResult, ResultRecord } from '../records/index.js';
 import { readerOf } from './read-sources.js';
 import { fromEhrResult } from '../writes/write-outcomes.js';
 
@@ -26,11 +26,33 @@ export class RegisterPayment {
    * patient by (a former coordination number: hostile review helper-136, F3). Any other id (unknown, another
    * patient's, cancelled) is the EHR's to refuse, in a turn of the patient's own: taking the booking's would
    * let a stranger hold the patient's own payment back, and learn from its wait that the id is somebody's
-   * (helper-154, F1). A booking a failing source left out of the list still takes turns, the patient's.
+   * (helper-154, F1). That turn is named by the least of the numbers the bookings' answer names the patient
+   * by, so a booking the list left out is still one turn under each of them (helper-156, F2). Where the list
+   * may be incomplete (a booking source failed) or cannot be read at all (turned off, failing, too long to
+   * page), the booking's own turn, as before, and the EHR answers (helper-156, F1).
    */
   private async turnOf(access: PatientAccess, contactId: string): Promise<string> {
-    const results = await readerOf(access.ehr.reads, 'getAppointments')(access.patientId, {});
-    const listed = results.some((r) => (r.Booking ?? []).some((b) => b.ContactId === contactId));
-    return listed ? `payment/${contactId}` : `payment-unlisted/${access.patientId}/${contactId}`;
+    const booking = `payment/${contactId}`;
+    let results: BookedAppointmentsResult[];
+    try {
+      results = await readerOf(access.ehr.reads, 'getAppointments')(access.patientId, {});
+    } catch {
+      return booking;
+    }
+    if (results.some((r) => (r.Booking ?? []).some((b) => b.ContactId === contactId))) return booking;
+    if (results.some((r) => r.ResultCode !== 'OK')) return booking;
+    return `payment-unlisted/${leastNumberOf(access.patientId, results)}/${contactId}`;
   }
+}
+
+/** The least of `patientId` and the numbers the bookings' answer names the patient by (12 digits, a hyphen dropped). */
+function leastNumberOf(patientId: string, results: readonly BookedAppointmentsResult[]): string {
+  let least = patientId;
+  for (const r of results) {
+    for (const { Number: written } of r.Patient?.PersonNumbers ?? []) {
+      const digits = written?.replace('-', '');
+      if (digits !== undefined && /^\d{12}$/.test(digits) && digits < least) least = digits;
+    }
+  }
+  return least;
 }
