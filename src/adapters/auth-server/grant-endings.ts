@@ -9,7 +9,7 @@ import type Provider from 'oidc-provider';
 import { holdsGrant, type GrantHolder } from '../../ports/access-token-verifier.port.js';
 import type { HeldGrant } from '../../ports/app-grants.port.js';
 import type { SmartLaunchContext } from '../../ports/smart-launch.port.js';
-import { recordEnding } from './revocation-records.js';
+import { forgetRecorded, recordEnding } from './revocation-records.js';
 import type { KeptGrant, LaunchPicks } from './smart-launch.js';
 
 /** Ends `grantId`: its refresh tokens, codes and access tokens, and the grant itself, as oidc-provider ends a replayed one. */
@@ -20,10 +20,18 @@ export async function endTokens(provider: Provider, grantId: string): Promise<vo
   await provider.Grant.adapter.destroy(grantId);
 }
 
-/** Ends `grantId` (endTokens) and what is kept beside it. */
+/**
+ * Ends `grantId` (endTokens) and what is kept beside it. An end that fails is no end: the withdrawal
+ * recorded for it no longer stands for the grant's end, so the next end records its own (helper-156, F3).
+ */
 export async function endGrant(provider: Provider, picks: LaunchPicks, grantId: string): Promise<void> {
-  await endTokens(provider, grantId);
-  await picks.forget(grantId);
+  try {
+    await endTokens(provider, grantId);
+    await picks.forget(grantId);
+  } catch (error) {
+    forgetRecorded(grantId);
+    throw error;
+  }
 }
 
 const sameHolder = (a: KeptGrant, b: KeptGrant): boolean =>

@@ -11,7 +11,7 @@ import { NEVER_FRAMED, PAGE_CSP } from './page-headers.js';
 import { languageCookie, languageOf, type Localized } from './page-language.js';
 import type { GrantEvent, LaunchPerson, SmartLaunchContext } from '../../ports/smart-launch.port.js';
 import { keepGrant, replacedGrants } from './grant-endings.js';
-import { recordEnding } from './revocation-records.js';
+import { forgetRecorded, recordEnding } from './revocation-records.js';
 import { fhirUserOf, type KeptGrant, type LaunchPicks } from './smart-launch.js';
 import { requestTarget } from './request-target.js';
 
@@ -233,6 +233,8 @@ async function endingsAudited(provider: Provider, launch: LaunchState, req: Inco
     return true;
   } catch (error) {
     launch.onAuditFailed?.(error as Error);
+    // Nothing is ended: a withdrawal recorded before the refused one stands for no end (helper-156, F3).
+    for (const grant of replaced) forgetRecorded(grant.grantId);
     return false;
   }
 }

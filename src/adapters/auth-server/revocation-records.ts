@@ -102,11 +102,18 @@ export async function recordReplayEnding(ctx: ReplayView, smart: SmartLaunchCont
  * helper-92, F3), and the person's revoke on the connected-apps page beside the app's RFC 7009 revocation,
  * a sign-out or a new consent (helper-150, LOW-A). Whoever comes while a record is in flight or stored
  * waits for it and records nothing of its own; a record the store refused is refused to each of them and
- * forgotten at once, so a later end tries again. Another instance of the service may record the same end
- * once more.
+ * forgotten at once, so a later end tries again, and so is one whose end then failed (forgetRecorded).
+ * Kept a few seconds past the record, the time from a record to its end: an end after that finds the
+ * grant gone (helper-156, F3: a minute let a record whose end failed hide the next end's). Another
+ * instance of the service may record the same end once more.
  */
 const recording = new Map<string, Promise<void>>();
-const RECORDED_KEPT_MS = 60_000;
+const RECORDED_KEPT_MS = 5_000;
+
+/** The end the withdrawal of `grantId` was recorded for failed: the next end records its own. */
+export function forgetRecorded(grantId: string): void {
+  for (const key of recording.keys()) if (key.endsWith(`\n${grantId}`)) recording.delete(key);
+}
 
 /** Runs `record`, the withdrawal of `grantId` of `issuer`, unless this process is recording it or recorded it just now. */
 export function recordedOnce(issuer: string, grantId: string, record: () => Promise<void>): Promise<void> {
@@ -115,6 +122,8 @@ export function recordedOnce(issuer: string, grantId: string, record: () => Prom
   if (earlier !== undefined) return earlier;
   const made = record();
   recording.set(key, made);
-  made.then(() => setTimeout(() => recording.delete(key), RECORDED_KEPT_MS).unref(), () => recording.delete(key));
+  // Only this record's own entry: one forgotten and made again since is another end's.
+  const forget = (): void => { if (recording.get(key) === made) recording.delete(key); };
+  made.then(() => setTimeout(forget, RECORDED_KEPT_MS).unref(), forget);
   return made;
 }

@@ -129,6 +129,21 @@ describe('one withdrawal a grant, whichever ends race', () => {
     expect([f.recorded, f.grants.has('G-refused')]).toEqual([['the page again'], false]);
   });
 
+  // Hostile review helper-156, F3: a withdrawal recorded for an end that then failed hid the record of the
+  // end that came after it within the minute (the page's revoke, from another address, was never recorded).
+  it('records a later end anew when the end a record was made for failed', async () => {
+    const f = fixture('G-end-failed');
+    const destroy = f.context.provider.Grant.adapter.destroy.bind(f.context.provider.Grant.adapter);
+    let fail = true;
+    f.context.provider.Grant.adapter.destroy = async (id: string) => {
+      if (fail) { fail = false; throw new Error('the grant store failed'); }
+      return destroy(id);
+    };
+    await expect(revokeConnectedApp(f.context, MARTA, 'G-end-failed', 'the page')).rejects.toThrow('the grant store failed');
+    await appRevokes(f, 'G-end-failed');
+    expect(f.recorded).toEqual(['the page', 'the app']);
+  });
+
   it('records the ends of two grants each', async () => {
     const f = fixture('G-one');
     f.grants.add('G-two');
