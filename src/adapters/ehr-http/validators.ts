@@ -24,11 +24,15 @@ function single(headers: IncomingHttpHeaders, name: string): string | undefined 
 const isEntityTag = (value: string | undefined): value is string =>
   value !== undefined && value.length <= MAX_TAG_LENGTH && ENTITY_TAG.test(value);
 
-/** An HTTP date (IMF-fixdate) in milliseconds; undefined for anything else, which a recipient ignores (RFC 9110 §13.1.3). */
+/**
+ * An HTTP date (IMF-fixdate) in milliseconds; undefined for anything else, which a recipient ignores (RFC
+ * 9110 §13.1.3). Written back, it must be the same text: Date.parse reads year 0030 as 2030 and rolls
+ * 31 November or 24:00 over to the next day, where neither is a date (helper-156, F4).
+ */
 export const dateOf = (value: string | undefined): number | undefined => {
   if (value === undefined || !HTTP_DATE.test(value)) return undefined;
   const ms = Date.parse(value);
-  return Number.isFinite(ms) ? ms : undefined;
+  return Number.isFinite(ms) && new Date(ms).toUTCString() === value ? ms : undefined;
 };
 
 /** The opaque part of an entity tag: If-None-Match and the selection of a 304 compare weakly (RFC 9110 §8.8.3.2). */

@@ -71,7 +71,11 @@ describe('EHR simulator: validators and conditional GETs of patient documents', 
     expect((await get(t.sim, url, { 'if-modified-since': new Date(Date.parse(lastModified) - 1000).toUTCString() })).status).toBe(200);
     expect((await get(t.sim, url, { 'if-modified-since': 'yesterday' })).status).toBe(200);
     // Hostile review helper-153, F4: Date.parse reads a year alone, and other forms no HTTP date has, as a date (RFC 9110 §13.1.3: ignored).
-    for (const notADate of ['2099', '2099-01-01', 'Thu, 01 Jan 2099 00:00:00 +0000', `${lastModified} extra`]) {
+    // helper-156, F4: in the HTTP date's own form, a year Date.parse reads as another (0030 as 2030), a day or an
+    // hour the calendar does not have (rolled over to the next), a weekday that is not the date's.
+    const later = new Date(Date.parse(lastModified) + 86_400_000).toUTCString();
+    for (const notADate of ['2099', '2099-01-01', 'Thu, 01 Jan 2099 00:00:00 +0000', `${lastModified} extra`, 'Tue, 01 Jan 0030 00:00:00 GMT',
+      'Tue, 31 Nov 2099 00:00:00 GMT', 'Mon, 30 Nov 2099 24:00:00 GMT', later.replace(/^[A-Z][a-z]{2}/, (day) => (day === 'Mon' ? 'Tue' : 'Mon'))]) {
       expect([notADate, (await get(t.sim, url, { 'if-modified-since': notADate })).status]).toEqual([notADate, 200]);
     }
   });
