@@ -27,6 +27,8 @@ const CHANNEL_TYPE = `${SD}/backport-channel-type`;
 const FHIR_JSON = 'application/fhir+json';
 const FHIR_ID = /^[A-Za-z0-9\-.]{1,64}$/;
 const MAX_REASON = 1000;
+/** The last millisecond a FHIR instant can write (9999-12-31T23:59:59.999Z). */
+const LAST_INSTANT_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 // A FHIR instant: to the second at least, with a zone.
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
 
@@ -112,8 +114,9 @@ function channelOf(channel: unknown): Channel {
 /** `end`: an instant in the future, in milliseconds; a day or hour the calendar does not have (30 February) is refused, never rolled over (helper-155, F3). */
 function endOf(end: unknown, nowMs: number): number {
   // The zone is the instant's own: the range's start is the instant, to the millisecond.
-  const ms = typeof end === 'string' && INSTANT.test(end) && isStrictDateTime(end) ? rangeOf(end, 'UTC')?.start ?? Number.NaN : Number.NaN;
-  if (!Number.isFinite(ms) || ms <= nowMs) throw invalid('Subscription.end must be an instant in the future with its zone, e.g. 2027-01-01T00:00:00Z, or left out.');
+  const ms = typeof end === 'string' && INSTANT.test(end) && isStrictDateTime(end) ? Math.floor(rangeOf(end, 'UTC')?.start ?? Number.NaN) : Number.NaN;
+  // Past year 9999 in UTC it could not be written back as an instant (helper-156, F5).
+  if (!Number.isFinite(ms) || ms <= nowMs || ms > LAST_INSTANT_MS) throw invalid('Subscription.end must be an instant in the future with its zone, e.g. 2027-01-01T00:00:00Z, or left out.');
   return ms;
 }
 

@@ -107,6 +107,8 @@ describe('a posted Subscription', () => {
     [posted({ end: '2027-04-31T00:00:00Z' }), 'Subscription.end'],
     [posted({ end: '2027-01-01T24:00:00Z' }), 'Subscription.end'],
     [posted({ end: '2027-01-01T10:00:00+99:00' }), 'Subscription.end'],
+    // helper-156, F5: past year 9999 in UTC it cannot be written back as a FHIR instant (it read back as +010000-…).
+    [posted({ end: '9999-12-31T23:59:59-14:00' }), 'Subscription.end'],
     [posted({ reason: 42 }), 'Subscription.reason'],
     [posted({ reason: '' }), 'Subscription.reason'],
     [posted({ channel: 'rest-hook' }), 'Subscription.channel'],
