@@ -169,12 +169,14 @@ describe('identical writes are keyed by the booking alone', () => {
   // Hostile review helper-156, F2: a booking the list left out under both of the patient's numbers took a turn per
   // number, so a payment under each could be at the EHR at once.
   it('a booking left out of the list takes one turn under each number the EHR names the patient by, and the booking\'s own while a source failed', async () => {
-    const FORMER = '191212721235';
+    const FORMER = '191212021230';
     const numbered = (...numbers: string[]) => bookings(['00099999', '2026-11-21T10:00:00Z']).map((r) => ({
       ...r, Patient: { PersonNumbers: numbers.map((Number) => ({ Number })), Addresses: [], PhoneNumbers: [] },
     }));
-    const ehr = new FakeEhr().withPatient(PATIENT, { getAppointments: numbered('19121212-1212', FORMER) })
-      .withPatient(FORMER, { getAppointments: numbered(FORMER, PATIENT) });
+    // helper-157, F6: the answer names the current number alone under either (the FHIR mapping drops a former
+    // identifier), each time in a spelling of its own.
+    const ehr = new FakeEhr().withPatient(PATIENT, { getAppointments: numbered('19121212-1212') })
+      .withPatient(FORMER, { getAppointments: numbered('1912 1212-1212') });
     const payments = noting();
     const pay = new RegisterPayment(payments.coordinator);
     await pay.execute(under(ehr, PATIENT), '00012345', 'CARD', STAYING);

@@ -45,14 +45,19 @@ export class RegisterPayment {
   }
 }
 
-/** The least of `patientId` and the numbers the bookings' answer names the patient by (12 digits, a hyphen dropped). */
+/**
+ * The least of the numbers the bookings' answer names the patient by (12 digits, hyphens and spaces
+ * dropped), else `patientId`. Not `patientId` beside them: an answer that leaves out a former number
+ * (the FHIR mapping drops identifiers of `use: old`) would make the one asked under it a turn of its own
+ * (helper-157, F6).
+ */
 function leastNumberOf(patientId: string, results: readonly BookedAppointmentsResult[]): string {
-  let least = patientId;
+  let least: string | undefined;
   for (const r of results) {
     for (const { Number: written } of r.Patient?.PersonNumbers ?? []) {
-      const digits = written?.replace('-', '');
-      if (digits !== undefined && /^\d{12}$/.test(digits) && digits < least) least = digits;
+      const digits = written?.replace(/[-\s]/g, '');
+      if (digits !== undefined && /^\d{12}$/.test(digits) && (least === undefined || digits < least)) least = digits;
     }
   }
-  return least;
+  return least ?? patientId;
 }
