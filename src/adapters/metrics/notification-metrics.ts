@@ -29,7 +29,7 @@ export class NotificationMetrics {
     });
     new Gauge({
       name: 'pdas_subscription_feed_lag_seconds',
-      help: 'How far the access feed was behind the audit trail after this instance\'s last turn of it: the age of the last record read while more waited (0: caught up, or another instance follows the feed).',
+      help: 'Seconds since this instance last read the audit trail to its end for the access feed: about 0 while it keeps up, growing while it is behind or cannot read the trail (0 where another instance follows the feed).',
       registers: [registry],
       collect() {
         this.set(feedLag());

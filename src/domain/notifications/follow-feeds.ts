@@ -24,8 +24,8 @@ export const FEED_PAGE = 500;
  */
 export const AUDIT_PAGES_PER_TURN = 20;
 /**
- * How long one person's (or the clients', who are no person) repeated refusals of one operation on one
- * patient are told once: the first is news, the next ones within this while are in the access log alone.
+ * How long one person's repeated refusals of one operation on one patient are told once: the first is
+ * news, the next ones within this while are in the access log alone.
  * A refusal is anyone's to cause, so each kept as an event let one person grow every follower's events
  * without end (helper-155, F1: 50,000 refusals, 20.8 MB). What was allowed is told every time.
  */
@@ -57,64 +57,86 @@ const changedBookings = (r: FedRecord): boolean => r.outcome === 'allowed' && r.
 const newsOf = (r: FedRecord): boolean => r.actorPersonId !== r.patientId && !isNotifyOperation(r.operation);
 
 export class FollowFeeds {
-  /** The time of the last record the last turn read while more waited; undefined once a turn caught up. */
-  private behindAtMs: number | undefined;
-  /** When each refusal (by patient, actor and operation) was last told, within REFUSALS_TOLD_ONCE_MS. */
+  /**
+   * When this instance's turn last read the audit trail to its end; undefined while another instance
+   * follows the feed. A turn that fails, or ends with pages still waiting, leaves it where it was.
+   */
+  private caughtUpAtMs: number | undefined;
+  /** When each person's refusal (by patient, person and operation) was last told, within REFUSALS_TOLD_ONCE_MS of the newest record read. */
   private readonly refusalsTold = new Map<string, number>();
+  private newestReadMs = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly store: SubscriptionStore, private readonly sources: FeedSources, private readonly clock: Clock) {}
 
   /** One turn, if no other instance holds it: reads what each source added and keeps it. */
   async turn(): Promise<void> {
-    await this.store.inTurn('feeds', async () => {
+    const held = await this.store.inTurn('feeds', async () => {
       await this.followAudit();
       if (this.sources.grants !== undefined) await this.followGrants(this.sources.grants);
+      return true;
     });
+    if (held === undefined) this.caughtUpAtMs = undefined;
   }
 
-  /** Seconds the audit trail's feed was behind after this instance's last turn (pdas_subscription_feed_lag_seconds); 0 once caught up. */
+  /**
+   * Seconds since this instance's turn last read the audit trail to its end (pdas_subscription_feed_lag_seconds):
+   * about 0 while it keeps up, growing while it is behind or cannot read the trail, 0 where another instance
+   * follows the feed (helper-157, F2, F3).
+   */
   lagSeconds(): number {
-    return this.behindAtMs === undefined ? 0 : Math.max(0, (this.clock.now() - this.behindAtMs) / 1000);
+    return this.caughtUpAtMs === undefined ? 0 : Math.max(0, (this.clock.now() - this.caughtUpAtMs) / 1000);
   }
 
+  /** Page after page while the trail's position moves, up to AUDIT_PAGES_PER_TURN: a short page is no end, as a page skips records that name nobody. */
   private async followAudit(): Promise<void> {
+    this.caughtUpAtMs ??= this.clock.now();
     this.forgetToldRefusals();
     for (let pages = 0; pages < AUDIT_PAGES_PER_TURN; pages++) {
-      const last = await this.followAuditPage();
-      this.behindAtMs = last?.timeMs;
-      if (last === undefined) return;
+      if (!await this.followAuditPage()) {
+        this.caughtUpAtMs = this.clock.now();
+        return;
+      }
     }
   }
 
-  /** Reads and keeps one page of the audit trail; its last record when it was full (more may be waiting). */
-  private async followAuditPage(): Promise<FedRecord | undefined> {
-    const page = await this.sources.audit.after(await this.store.cursor(AUDIT_CURSOR), FEED_PAGE);
+  /** Reads and keeps one page of the audit trail; whether the trail's position moved (more may be waiting). */
+  private async followAuditPage(): Promise<boolean> {
+    const cursor = await this.store.cursor(AUDIT_CURSOR);
+    const page = await this.sources.audit.after(cursor, FEED_PAGE);
     const nowMs = this.clock.now();
     for (const patient of new Set(page.records.filter(changedBookings).map((r) => r.patientId))) await this.store.pollSoon(patient, nowMs);
     const news = page.records.filter(newsOf);
     const followed = await this.store.feedFollowers([...new Set(news.map((r) => r.patientId))], 'access');
-    const entries = news.filter((r) => followed.has(r.patientId) && this.toldNow(r)).map((r): FeedEntry => ({
+    // A refusal counts as told only once its page is kept: a page that fails is read again, and told then (helper-157, F1).
+    const told = new Map<string, number>();
+    const entries = news.filter((r) => followed.has(r.patientId) && this.toldNow(r, told)).map((r): FeedEntry => ({
       feed: 'access', patient: r.patientId, focus: `AuditEvent/${this.sources.auditEventId(r.timeMs, r.requestId, r.operation)}`, atMs: r.timeMs,
       ...(r.actorPersonId === undefined ? {} : { actor: r.actorPersonId }), sourceId: `audit:${r.requestId}:${r.operation}:${r.patientId}`,
     }));
     await this.keep(entries, 'access');
     await this.store.setCursor(AUDIT_CURSOR, page.position);
-    return page.records.length >= FEED_PAGE ? page.records.at(-1) : undefined;
+    for (const [key, at] of told) this.refusalsTold.set(key, at);
+    for (const r of page.records) if (r.timeMs > this.newestReadMs) this.newestReadMs = r.timeMs;
+    return page.position !== cursor;
   }
 
-  /** Whether `r` is told: anything allowed or failed, a refusal unless its like was told within REFUSALS_TOLD_ONCE_MS. */
-  private toldNow(r: FedRecord): boolean {
-    if (r.outcome !== 'denied') return true;
-    const key = `${r.patientId}\n${r.actorPersonId ?? ''}\n${r.operation}`;
-    const told = this.refusalsTold.get(key);
-    if (told !== undefined && r.timeMs - told < REFUSALS_TOLD_ONCE_MS) return false;
-    this.refusalsTold.set(key, r.timeMs);
+  /**
+   * Whether `r` is told: anything allowed or failed, and a client's refusal (a record names no client, so
+   * one client's could hide another's: helper-157, F4); a person's refusal unless its like was told within
+   * REFUSALS_TOLD_ONCE_MS, here or earlier in `told` (this page's).
+   */
+  private toldNow(r: FedRecord, told: Map<string, number>): boolean {
+    if (r.outcome !== 'denied' || r.actorPersonId === undefined) return true;
+    const key = `${r.patientId}\n${r.actorPersonId}\n${r.operation}`;
+    const last = told.get(key) ?? this.refusalsTold.get(key);
+    if (last !== undefined && r.timeMs - last < REFUSALS_TOLD_ONCE_MS) return false;
+    told.set(key, r.timeMs);
     return true;
   }
 
-  /** Forgets the refusals told longer ago than the while: the map holds one while's distinct refusals at most. */
+  /** Forgets the refusals told longer before the newest record read than the while (a backlog is judged by its records' times). */
   private forgetToldRefusals(): void {
-    const before = this.clock.now() - REFUSALS_TOLD_ONCE_MS;
+    const before = this.newestReadMs - REFUSALS_TOLD_ONCE_MS;
     for (const [key, at] of this.refusalsTold) if (at < before) this.refusalsTold.delete(key);
   }
 

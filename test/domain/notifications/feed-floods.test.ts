@@ -46,16 +46,69 @@ describe('the access feed under a flood', () => {
     expect(w.feeds.lagSeconds()).toBe(0);
   });
 
-  it('says how far behind it is when a turn\'s pages do not reach the trail\'s end, and 0 once caught up', async () => {
+  it('says how long since it last read the trail to its end: growing while behind or unable to read it, 0 once caught up', async () => {
     const w = world('no release policy');
+    await w.feeds.turn();
+    expect(w.feeds.lagSeconds()).toBe(0);
     const behind = FEED_PAGE * AUDIT_PAGES_PER_TURN + 1;
-    const at = w.clock.now() - 60_000;
     w.auditFeed.records.push(...Array.from({ length: behind }, (_, n) => ({
-      outcome: 'allowed' as const, status: 200, patientId: CHILD, timeMs: at, requestId: `${String(n).padStart(8, '0')}-a`, operation: 'getLabResults', actorPersonId: GUARDIAN,
+      outcome: 'allowed' as const, status: 200, patientId: CHILD, timeMs: w.clock.now(), requestId: `${String(n).padStart(8, '0')}-a`, operation: 'getLabResults', actorPersonId: GUARDIAN,
     })));
+    w.clock.advance(60_000);
     await w.feeds.turn();
     expect(w.feeds.lagSeconds()).toBe(60);
     await w.feeds.turn();
     expect(w.feeds.lagSeconds()).toBe(0);
+    // helper-157, F3: a trail that cannot be read is no caught-up feed.
+    const after = w.auditFeed.after.bind(w.auditFeed);
+    w.auditFeed.after = async () => { throw new Error('the trail cannot be read'); };
+    w.clock.advance(3_600_000);
+    await expect(w.feeds.turn()).rejects.toThrow('the trail cannot be read');
+    expect(w.feeds.lagSeconds()).toBe(3600);
+    w.auditFeed.after = after;
+    // Another instance holding the turn: this one follows nothing, and says 0.
+    const inTurn = w.store.inTurn.bind(w.store);
+    w.store.inTurn = async () => undefined;
+    await w.feeds.turn();
+    expect(w.feeds.lagSeconds()).toBe(0);
+    w.store.inTurn = inTurn;
+  });
+
+  // helper-157, F2: the trails answer short pages while more waits (the PostgreSQL feed scans four rows a record
+  // asked, the file feed 2 MiB, and pass over records naming nobody); a short page was taken for the end.
+  it('goes on while the trail\'s position moves, whatever a page holds', async () => {
+    const w = world('no release policy');
+    await w.manage.create(subscriber(CHILD), { topic: 'access', patient: CHILD, channel: channelOf() }, noop);
+    await w.tick();
+    const rows = Array.from({ length: 5_000 }, (_, n) => (n % 5 === 0 ? {
+      outcome: 'allowed' as const, status: 200, patientId: CHILD, timeMs: w.clock.now(), requestId: `${String(n).padStart(8, '0')}-a`, operation: 'getLabResults', actorPersonId: GUARDIAN,
+    } : undefined));
+    const base = w.auditFeed.records.length;
+    w.auditFeed.after = async (position, limit) => {
+      const from = position === undefined ? 0 : Number(position);
+      const scanned = rows.slice(Math.max(0, from - base), Math.max(0, from - base) + limit * 4);
+      return { records: scanned.filter((r) => r !== undefined), position: String(from + scanned.length) };
+    };
+    await w.feeds.turn();
+    expect((await w.store.feedAfter(CHILD, 'access', 0, 9_999)).length).toBe(1_000);
+  });
+
+  // helper-157, F1 and F4.
+  it('tells a refusal whose page failed when the page is read again, and each client\'s refusals, naming no person, every time', async () => {
+    const w = world('no release policy');
+    const s = await w.manage.create(subscriber(CHILD), { topic: 'access', patient: CHILD, channel: channelOf() }, noop);
+    await w.tick();
+    const refused = (n: number, actorPersonId?: string) => ({
+      outcome: 'denied' as const, status: 403, patientId: CHILD, timeMs: w.clock.now() + n, requestId: `${String(n).padStart(8, '0')}-r`, operation: 'getLabResults',
+      ...(actorPersonId === undefined ? {} : { actorPersonId }),
+    });
+    w.auditFeed.records.push(refused(1, STRANGER));
+    const appendFeed = w.store.appendFeed.bind(w.store);
+    w.store.appendFeed = async () => { throw new Error('the store failed'); };
+    await expect(w.feeds.turn()).rejects.toThrow('the store failed');
+    w.store.appendFeed = appendFeed;
+    w.auditFeed.records.push(refused(2), refused(3));
+    await w.tick();
+    expect((await w.store.events(s.id, 1, 99, 99)).map((e) => e.focus.slice(-9))).toEqual(['-00000001', '-00000002', '-00000003']);
   });
 });
