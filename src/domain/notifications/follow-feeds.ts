@@ -15,19 +15,19 @@ import { isNotifyOperation } from '../operations/subscription-operations.js';
 import { dueNow } from './lifecycle.js';
 import { feedOfTopic, type FeedName } from './topics.js';
 
-/** How many records or grant events one page of a source holds. */
+/** How many records or grant events one page of a source holds at most. */
 export const FEED_PAGE = 500;
 /**
- * The most pages of the audit trail one turn reads while it finds full ones: 10,000 records a second at
- * the turn's pace, so a busy moment is caught up on rather than left further behind at each turn
- * (hostile review helper-155, F2: one page a turn fell 17,500 records behind after a minute's load).
+ * The most pages of the audit trail one turn reads while the trail's position moves, so a busy moment is
+ * caught up on rather than left further behind at each turn (hostile review helper-155, F2: one page a
+ * turn fell 17,500 records behind after a minute's load).
  */
 export const AUDIT_PAGES_PER_TURN = 20;
 /**
  * How long one person's repeated refusals of one operation on one patient are told once: the first is
- * news, the next ones within this while are in the access log alone.
- * A refusal is anyone's to cause, so each kept as an event let one person grow every follower's events
- * without end (helper-155, F1: 50,000 refusals, 20.8 MB). What was allowed is told every time.
+ * news, the next ones within this while are in the access log alone. A refusal is anyone's to cause, so
+ * each kept as an event let one person grow every follower's events without end (helper-155, F1: 50,000
+ * refusals, 20.8 MB). What was allowed is told every time.
  */
 export const REFUSALS_TOLD_ONCE_MS = 10 * 60_000;
 const AUDIT_CURSOR = 'audit-feed';
