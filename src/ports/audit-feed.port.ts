@@ -15,6 +15,8 @@ export interface FedRecord {
   patientId: string;
   /** The identity number of the person whose token acted, when a person's. */
   actorPersonId?: string;
+  /** The app whose token acted, when the record names one. */
+  clientId?: string;
 }
 
 export interface FeedPage {

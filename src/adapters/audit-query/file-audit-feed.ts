@@ -40,7 +40,11 @@ function fedRecordOf(line: Record<string, unknown>): FedRecord | undefined {
   const timeMs = Date.parse(time);
   if (requestId === undefined || Number.isNaN(timeMs)) return undefined;
   const actorPersonId = text((line.actor as { personId?: unknown } | undefined)?.personId);
-  return { timeMs, requestId, operation, outcome: outcome as FedRecord['outcome'], status, patientId, ...(actorPersonId === undefined ? {} : { actorPersonId }) };
+  const clientId = text(line.clientId);
+  return {
+    timeMs, requestId, operation, outcome: outcome as FedRecord['outcome'], status, patientId,
+    ...(actorPersonId === undefined ? {} : { actorPersonId }), ...(clientId === undefined ? {} : { clientId }),
+  };
 }
 
 export class FileAuditFeed implements AuditFeed {

@@ -37,20 +37,22 @@ interface Row {
   status: number;
   patient_id: string;
   actor_person_id: string | null;
+  client_id: string | null;
 }
 
 const pageSql = (s: string): string => `
-  WITH scanned AS (SELECT id, time, coalesce(service_request_id, request_id) AS service_id, operation, outcome, status, patient_id, actor_person_id, phase
+  WITH scanned AS (SELECT id, time, coalesce(service_request_id, request_id) AS service_id, operation, outcome, status, patient_id, actor_person_id, client_id, phase
                      FROM ${s}.access_log WHERE id > $1 ORDER BY id LIMIT $2),
        picked AS (SELECT * FROM scanned WHERE phase = 'outcome' AND patient_id IS NOT NULL ORDER BY id LIMIT $3)
   SELECT (SELECT max(id) FROM scanned)::text AS scanned_to, (SELECT coalesce(max(id), 0) FROM ${s}.access_log)::text AS last_id, p.id::text AS id,
-         p.time, p.service_id, p.operation, p.outcome, p.status, p.patient_id, p.actor_person_id
+         p.time, p.service_id, p.operation, p.outcome, p.status, p.patient_id, p.actor_person_id, p.client_id
     FROM (SELECT 1) AS one LEFT JOIN picked AS p ON true ORDER BY p.id`;
 
 function recordOf(row: Row): FedRecord {
   return {
     timeMs: row.time.getTime(), requestId: row.service_id, operation: row.operation, outcome: row.outcome, status: row.status, patientId: row.patient_id,
     ...(row.actor_person_id === null ? {} : { actorPersonId: row.actor_person_id }),
+    ...(row.client_id === null ? {} : { clientId: row.client_id }),
   };
 }
 

@@ -8,7 +8,7 @@ import { Counter, Gauge, type Registry } from 'prom-client';
  */
 export class NotificationMetrics {
   private lag: () => Promise<number> = async () => 0;
-  private feedLag: () => number = () => 0;
+  private feedLag: () => Promise<number> = async () => 0;
   private statuses: () => Promise<Record<string, number>> = async () => ({});
 
   readonly ehrReads: Counter;
@@ -18,7 +18,7 @@ export class NotificationMetrics {
   constructor(registry: Registry) {
     const lag = (): Promise<number> => this.lag();
     const statuses = (): Promise<Record<string, number>> => this.statuses();
-    const feedLag = (): number => this.feedLag();
+    const feedLag = (): Promise<number> => this.feedLag();
     new Gauge({
       name: 'pdas_subscription_poll_lag_seconds',
       help: 'How long the most overdue poll of a subscribed patient has waited past its time (0: none overdue). Grows when the EHR budget cannot keep up.',
@@ -29,10 +29,10 @@ export class NotificationMetrics {
     });
     new Gauge({
       name: 'pdas_subscription_feed_lag_seconds',
-      help: 'Seconds since this instance last read the audit trail to its end for the access feed: about 0 while it keeps up, growing while it is behind or cannot read the trail (0 where another instance follows the feed).',
+      help: 'Seconds since any instance last read the audit trail to its end for the access feed (to about 10 s): growing while the feed is behind or cannot read the trail; the same on every instance.',
       registers: [registry],
-      collect() {
-        this.set(feedLag());
+      async collect() {
+        this.set(await feedLag().catch(() => 0));
       },
     });
     new Gauge({
@@ -57,7 +57,7 @@ export class NotificationMetrics {
   }
 
   /** Where the lag (seconds) and the count by status are read at scrape time: the subscription store's; the feed's lag, the feed follower's. */
-  readFrom(lag: () => Promise<number>, statuses: () => Promise<Record<string, number>>, feedLag: () => number = () => 0): void {
+  readFrom(lag: () => Promise<number>, statuses: () => Promise<Record<string, number>>, feedLag: () => Promise<number> = async () => 0): void {
     this.lag = lag;
     this.statuses = statuses;
     this.feedLag = feedLag;

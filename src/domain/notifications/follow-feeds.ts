@@ -24,12 +24,19 @@ export const FEED_PAGE = 500;
  */
 export const AUDIT_PAGES_PER_TURN = 20;
 /**
- * How long one person's repeated refusals of one operation on one patient are told once: the first is
- * news, the next ones within this while are in the access log alone. A refusal is anyone's to cause, so
- * each kept as an event let one person grow every follower's events without end (helper-155, F1: 50,000
- * refusals, 20.8 MB). What was allowed is told every time.
+ * How long one person's (or one app's, where no person acted) repeated refusals of one operation on one
+ * patient are told once: the first is news, the next ones within this while are in the access log alone.
+ * A refusal is anyone's to cause, so each kept as an event let one caller grow every follower's events
+ * without end (helper-155, F1: 50,000 refusals, 20.8 MB; helper-158, F2: a client's token too). What was
+ * allowed is told every time.
  */
 export const REFUSALS_TOLD_ONCE_MS = 10 * 60_000;
+/**
+ * When an instance last read the audit trail to its end, kept with the cursors so every instance tells
+ * the same lag whichever holds the turn (helper-158, F1); written at most every CAUGHT_UP_EVERY_MS.
+ */
+const CAUGHT_UP_CURSOR = 'audit-feed-caught-up-at';
+const CAUGHT_UP_EVERY_MS = 10_000;
 const AUDIT_CURSOR = 'audit-feed';
 const GRANT_CURSOR = 'grant-feed';
 
@@ -57,12 +64,9 @@ const changedBookings = (r: FedRecord): boolean => r.outcome === 'allowed' && r.
 const newsOf = (r: FedRecord): boolean => r.actorPersonId !== r.patientId && !isNotifyOperation(r.operation);
 
 export class FollowFeeds {
-  /**
-   * When this instance's turn last read the audit trail to its end; undefined while another instance
-   * follows the feed. A turn that fails, or ends with pages still waiting, leaves it where it was.
-   */
-  private caughtUpAtMs: number | undefined;
-  /** When each person's refusal (by patient, person and operation) was last told, within REFUSALS_TOLD_ONCE_MS of the newest record read. */
+  /** When this instance last wrote CAUGHT_UP_CURSOR. */
+  private caughtUpWrittenMs = Number.NEGATIVE_INFINITY;
+  /** When each caller's refusal (by patient, caller and operation) was last told, within REFUSALS_TOLD_ONCE_MS of the newest record read. */
   private readonly refusalsTold = new Map<string, number>();
   private newestReadMs = Number.NEGATIVE_INFINITY;
 
@@ -70,33 +74,39 @@ export class FollowFeeds {
 
   /** One turn, if no other instance holds it: reads what each source added and keeps it. */
   async turn(): Promise<void> {
-    const held = await this.store.inTurn('feeds', async () => {
+    await this.store.inTurn('feeds', async () => {
       await this.followAudit();
       if (this.sources.grants !== undefined) await this.followGrants(this.sources.grants);
-      return true;
     });
-    if (held === undefined) this.caughtUpAtMs = undefined;
   }
 
   /**
-   * Seconds since this instance's turn last read the audit trail to its end (pdas_subscription_feed_lag_seconds):
-   * about 0 while it keeps up, growing while it is behind or cannot read the trail, 0 where another instance
-   * follows the feed (helper-157, F2, F3).
+   * Seconds since any instance last read the audit trail to its end (pdas_subscription_feed_lag_seconds),
+   * to about CAUGHT_UP_EVERY_MS: growing while the feed is behind or cannot read the trail, whichever
+   * instance holds the turn (helper-157, F2, F3; helper-158, F1). 0 before any turn.
    */
-  lagSeconds(): number {
-    return this.caughtUpAtMs === undefined ? 0 : Math.max(0, (this.clock.now() - this.caughtUpAtMs) / 1000);
+  async lagSeconds(): Promise<number> {
+    const at = Number(await this.store.cursor(CAUGHT_UP_CURSOR) ?? Number.NaN);
+    return Number.isFinite(at) ? Math.max(0, (this.clock.now() - at) / 1000) : 0;
   }
 
   /** Page after page while the trail's position moves, up to AUDIT_PAGES_PER_TURN: a short page is no end, as a page skips records that name nobody. */
   private async followAudit(): Promise<void> {
-    this.caughtUpAtMs ??= this.clock.now();
+    // The first turn ever starts the count: a trail never read to its end is behind from then on.
+    if (await this.store.cursor(CAUGHT_UP_CURSOR) === undefined) await this.caughtUp();
     this.forgetToldRefusals();
     for (let pages = 0; pages < AUDIT_PAGES_PER_TURN; pages++) {
       if (!await this.followAuditPage()) {
-        this.caughtUpAtMs = this.clock.now();
+        if (this.clock.now() - this.caughtUpWrittenMs >= CAUGHT_UP_EVERY_MS) await this.caughtUp();
         return;
       }
     }
+  }
+
+  private async caughtUp(): Promise<void> {
+    const nowMs = this.clock.now();
+    await this.store.setCursor(CAUGHT_UP_CURSOR, String(nowMs));
+    this.caughtUpWrittenMs = nowMs;
   }
 
   /** Reads and keeps one page of the audit trail; whether the trail's position moved (more may be waiting). */
@@ -121,13 +131,14 @@ export class FollowFeeds {
   }
 
   /**
-   * Whether `r` is told: anything allowed or failed, and a client's refusal (a record names no client, so
-   * one client's could hide another's: helper-157, F4); a person's refusal unless its like was told within
-   * REFUSALS_TOLD_ONCE_MS, here or earlier in `told` (this page's).
+   * Whether `r` is told: anything allowed or failed; a refusal unless its caller's like (the person's, else
+   * the app's: one app's never hides another's, helper-157, F4) was told within REFUSALS_TOLD_ONCE_MS, here
+   * or earlier in `told` (this page's). A refusal naming neither is told every time.
    */
   private toldNow(r: FedRecord, told: Map<string, number>): boolean {
-    if (r.outcome !== 'denied' || r.actorPersonId === undefined) return true;
-    const key = `${r.patientId}\n${r.actorPersonId}\n${r.operation}`;
+    const caller = r.actorPersonId ?? (r.clientId === undefined ? undefined : `app ${r.clientId}`);
+    if (r.outcome !== 'denied' || caller === undefined) return true;
+    const key = `${r.patientId}\n${caller}\n${r.operation}`;
     const last = told.get(key) ?? this.refusalsTold.get(key);
     if (last !== undefined && r.timeMs - last < REFUSALS_TOLD_ONCE_MS) return false;
     told.set(key, r.timeMs);

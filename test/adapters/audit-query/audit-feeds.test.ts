@@ -76,13 +76,14 @@ const KINDS: { name: string; needsDatabase: boolean; open(): Promise<FeedTrail> 
   },
 ];
 
-/** `n` records as trailRecords makes them, with request ids of their own, an old record without the service's id, and a count naming nobody. */
+/** `n` records as trailRecords makes them, with request ids of their own, an old record without the service's id (an app's), and a count naming nobody. */
 function recordsOf(prefix: string, n: number, atMs = T0): AuditRecord[] {
   const made = trailRecords(n).map((r): AuditRecord => ({
     ...r, time: new Date(Date.parse(r.time) - T0 + atMs).toISOString(), requestId: `${prefix}-${r.requestId}`, serviceRequestId: `${prefix}-${r.serviceRequestId ?? ''}`,
   }));
   const time = new Date(atMs + n * 1000).toISOString();
-  made.push({ time, requestId: `${prefix}-old`, operation: 'getPatient', patientId: OTHER, outcome: 'allowed', status: 200, sourceAddress: '10.1.2.3' });
+  // Its app named, as the feed gives it (helper-158, F2: an app's refusals are told once a while, by app).
+  made.push({ time, requestId: `${prefix}-old`, operation: 'getPatient', patientId: OTHER, outcome: 'allowed', status: 200, sourceAddress: '10.1.2.3', clientId: 'kiosk-1' });
   made.push({ time, requestId: `${prefix}-count`, serviceRequestId: `${prefix}-count`, operation: 'refusalsNotAudited', outcome: 'denied', status: 401, unaudited: 3, sourceAddress: '' });
   return made;
 }
@@ -90,7 +91,7 @@ function recordsOf(prefix: string, n: number, atMs = T0): AuditRecord[] {
 /** What the feed must give of `records`: outcome records naming a patient, in order. */
 const expectedOf = (records: readonly AuditRecord[]): FedRecord[] => records.flatMap((r) => (r.phase === 'attempt' || r.patientId === undefined ? [] : [{
   timeMs: Date.parse(r.time), requestId: r.serviceRequestId ?? r.requestId, operation: r.operation, outcome: r.outcome, status: r.status,
-  patientId: r.patientId, ...(r.actor?.personId === undefined ? {} : { actorPersonId: r.actor.personId }),
+  patientId: r.patientId, ...(r.actor?.personId === undefined ? {} : { actorPersonId: r.actor.personId }), ...(r.clientId === undefined ? {} : { clientId: r.clientId }),
 }]));
 
 /** Appends as the service appends: each trail keeps the order of the calls, the order the feed must give. */

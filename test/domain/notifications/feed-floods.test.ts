@@ -6,7 +6,7 @@
  * service's busier moments left the `access` topic further behind without end.
  */
 import { describe, expect, it } from 'vitest';
-import { AUDIT_PAGES_PER_TURN, FEED_PAGE, REFUSALS_TOLD_ONCE_MS } from '../../../src/domain/notifications/follow-feeds.js';
+import { AUDIT_PAGES_PER_TURN, FEED_PAGE, FollowFeeds, REFUSALS_TOLD_ONCE_MS } from '../../../src/domain/notifications/follow-feeds.js';
 import { CHILD, channelOf, GUARDIAN, STRANGER, subscriber, world } from './engine-world.js';
 
 const noop = async (): Promise<void> => undefined;
@@ -43,35 +43,39 @@ describe('the access feed under a flood', () => {
     })));
     await w.feeds.turn();
     expect((await w.store.feedAfter(CHILD, 'access', 0, behind + 10)).length).toBe(behind);
-    expect(w.feeds.lagSeconds()).toBe(0);
+    expect(await w.feeds.lagSeconds()).toBe(0);
   });
 
-  it('says how long since it last read the trail to its end: growing while behind or unable to read it, 0 once caught up', async () => {
+  it('says how long since the trail was last read to its end, on every instance alike: growing while behind or unable to read it', async () => {
     const w = world('no release policy');
+    expect(await w.feeds.lagSeconds()).toBe(0);
     await w.feeds.turn();
-    expect(w.feeds.lagSeconds()).toBe(0);
+    expect(await w.feeds.lagSeconds()).toBe(0);
     const behind = FEED_PAGE * AUDIT_PAGES_PER_TURN + 1;
     w.auditFeed.records.push(...Array.from({ length: behind }, (_, n) => ({
       outcome: 'allowed' as const, status: 200, patientId: CHILD, timeMs: w.clock.now(), requestId: `${String(n).padStart(8, '0')}-a`, operation: 'getLabResults', actorPersonId: GUARDIAN,
     })));
     w.clock.advance(60_000);
     await w.feeds.turn();
-    expect(w.feeds.lagSeconds()).toBe(60);
+    expect(await w.feeds.lagSeconds()).toBe(60);
     await w.feeds.turn();
-    expect(w.feeds.lagSeconds()).toBe(0);
+    expect(await w.feeds.lagSeconds()).toBe(0);
     // helper-157, F3: a trail that cannot be read is no caught-up feed.
     const after = w.auditFeed.after.bind(w.auditFeed);
     w.auditFeed.after = async () => { throw new Error('the trail cannot be read'); };
     w.clock.advance(3_600_000);
     await expect(w.feeds.turn()).rejects.toThrow('the trail cannot be read');
-    expect(w.feeds.lagSeconds()).toBe(3600);
-    w.auditFeed.after = after;
-    // Another instance holding the turn: this one follows nothing, and says 0.
+    expect(await w.feeds.lagSeconds()).toBe(3600);
+    // helper-158, F1: another instance holding the turn (and failing too) changes nothing of what is told.
+    const other = new FollowFeeds(w.store, { audit: w.auditFeed, auditEventId: () => 'x' }, w.clock);
     const inTurn = w.store.inTurn.bind(w.store);
     w.store.inTurn = async () => undefined;
     await w.feeds.turn();
-    expect(w.feeds.lagSeconds()).toBe(0);
+    expect([await w.feeds.lagSeconds(), await other.lagSeconds()]).toEqual([3600, 3600]);
     w.store.inTurn = inTurn;
+    w.auditFeed.after = after;
+    await other.turn();
+    expect([await w.feeds.lagSeconds(), await other.lagSeconds()]).toEqual([0, 0]);
   });
 
   // helper-157, F2: the trails answer short pages while more waits (the PostgreSQL feed scans four rows a record
@@ -93,22 +97,22 @@ describe('the access feed under a flood', () => {
     expect((await w.store.feedAfter(CHILD, 'access', 0, 9_999)).length).toBe(1_000);
   });
 
-  // helper-157, F1 and F4.
-  it('tells a refusal whose page failed when the page is read again, and each client\'s refusals, naming no person, every time', async () => {
+  // helper-157, F1 and F4; helper-158, F2.
+  it('tells a refusal whose page failed when the page is read again, and an app\'s repeated refusals once, never hiding another app\'s', async () => {
     const w = world('no release policy');
     const s = await w.manage.create(subscriber(CHILD), { topic: 'access', patient: CHILD, channel: channelOf() }, noop);
     await w.tick();
-    const refused = (n: number, actorPersonId?: string) => ({
+    const refused = (n: number, actorPersonId?: string, clientId?: string) => ({
       outcome: 'denied' as const, status: 403, patientId: CHILD, timeMs: w.clock.now() + n, requestId: `${String(n).padStart(8, '0')}-r`, operation: 'getLabResults',
-      ...(actorPersonId === undefined ? {} : { actorPersonId }),
+      ...(actorPersonId === undefined ? {} : { actorPersonId }), ...(clientId === undefined ? {} : { clientId }),
     });
     w.auditFeed.records.push(refused(1, STRANGER));
     const appendFeed = w.store.appendFeed.bind(w.store);
     w.store.appendFeed = async () => { throw new Error('the store failed'); };
     await expect(w.feeds.turn()).rejects.toThrow('the store failed');
     w.store.appendFeed = appendFeed;
-    w.auditFeed.records.push(refused(2), refused(3));
+    w.auditFeed.records.push(refused(2, undefined, 'kiosk-a'), refused(3, undefined, 'kiosk-a'), refused(4, undefined, 'kiosk-b'), refused(5), refused(6));
     await w.tick();
-    expect((await w.store.events(s.id, 1, 99, 99)).map((e) => e.focus.slice(-9))).toEqual(['-00000001', '-00000002', '-00000003']);
+    expect((await w.store.events(s.id, 1, 99, 99)).map((e) => e.focus.slice(-9))).toEqual(['-00000001', '-00000002', '-00000004', '-00000005', '-00000006']);
   });
 });
