@@ -29,7 +29,7 @@ export class NotificationMetrics {
     });
     new Gauge({
       name: 'pdas_subscription_feed_lag_seconds',
-      help: 'Seconds since any instance last read the audit trail to its end for the access feed (to about 10 s): growing while the feed is behind or cannot read the trail; the same on every instance.',
+      help: 'Seconds the access feed has been behind the audit trail\'s end, or unable to read it (0 while it keeps up); the same on every instance.',
       registers: [registry],
       async collect() {
         this.set(await feedLag().catch(() => 0));

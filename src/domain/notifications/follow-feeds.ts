@@ -32,11 +32,12 @@ export const AUDIT_PAGES_PER_TURN = 20;
  */
 export const REFUSALS_TOLD_ONCE_MS = 10 * 60_000;
 /**
- * When an instance last read the audit trail to its end, kept with the cursors so every instance tells
- * the same lag whichever holds the turn (helper-158, F1); written at most every CAUGHT_UP_EVERY_MS.
+ * Since when the audit trail has not been read to its end (a turn ended with pages waiting, or failed),
+ * empty once a turn reads it to its end: kept with the cursors so every instance tells the same lag
+ * whichever holds the turn (helper-158, F1), and written only when that changes, so an idle feed writes
+ * nothing (helper-159, F2).
  */
-const CAUGHT_UP_CURSOR = 'audit-feed-caught-up-at';
-const CAUGHT_UP_EVERY_MS = 10_000;
+const BEHIND_CURSOR = 'audit-feed-behind-since';
 const AUDIT_CURSOR = 'audit-feed';
 const GRANT_CURSOR = 'grant-feed';
 
@@ -64,8 +65,8 @@ const changedBookings = (r: FedRecord): boolean => r.outcome === 'allowed' && r.
 const newsOf = (r: FedRecord): boolean => r.actorPersonId !== r.patientId && !isNotifyOperation(r.operation);
 
 export class FollowFeeds {
-  /** When this instance last wrote CAUGHT_UP_CURSOR. */
-  private caughtUpWrittenMs = Number.NEGATIVE_INFINITY;
+  /** BEHIND_CURSOR as this instance last read or wrote it, told while the store cannot be read (helper-159, F1). */
+  private behindSinceMs: number | undefined;
   /** When each caller's refusal (by patient, caller and operation) was last told, within REFUSALS_TOLD_ONCE_MS of the newest record read. */
   private readonly refusalsTold = new Map<string, number>();
   private newestReadMs = Number.NEGATIVE_INFINITY;
@@ -81,32 +82,47 @@ export class FollowFeeds {
   }
 
   /**
-   * Seconds since any instance last read the audit trail to its end (pdas_subscription_feed_lag_seconds),
-   * to about CAUGHT_UP_EVERY_MS: growing while the feed is behind or cannot read the trail, whichever
-   * instance holds the turn (helper-157, F2, F3; helper-158, F1). 0 before any turn.
+   * Seconds the access feed has not read the audit trail to its end (pdas_subscription_feed_lag_seconds):
+   * 0 while it keeps up, growing while it is behind or cannot read the trail, the same on every instance
+   * (helper-157, F2, F3; helper-158, F1). While the store cannot be read, from what this instance knew last.
    */
   async lagSeconds(): Promise<number> {
-    const at = Number(await this.store.cursor(CAUGHT_UP_CURSOR) ?? Number.NaN);
-    return Number.isFinite(at) ? Math.max(0, (this.clock.now() - at) / 1000) : 0;
+    try {
+      this.behindSinceMs = behindSinceOf(await this.store.cursor(BEHIND_CURSOR));
+    } catch {
+      // Told from memory: the store down is no caught-up feed.
+    }
+    return this.behindSinceMs === undefined ? 0 : Math.max(0, (this.clock.now() - this.behindSinceMs) / 1000);
   }
 
   /** Page after page while the trail's position moves, up to AUDIT_PAGES_PER_TURN: a short page is no end, as a page skips records that name nobody. */
   private async followAudit(): Promise<void> {
-    // The first turn ever starts the count: a trail never read to its end is behind from then on.
-    if (await this.store.cursor(CAUGHT_UP_CURSOR) === undefined) await this.caughtUp();
     this.forgetToldRefusals();
-    for (let pages = 0; pages < AUDIT_PAGES_PER_TURN; pages++) {
-      if (!await this.followAuditPage()) {
-        if (this.clock.now() - this.caughtUpWrittenMs >= CAUGHT_UP_EVERY_MS) await this.caughtUp();
-        return;
+    try {
+      for (let pages = 0; pages < AUDIT_PAGES_PER_TURN; pages++) {
+        if (!await this.followAuditPage()) return await this.behind(false);
       }
+      await this.behind(true);
+    } catch (error) {
+      this.behindSinceMs ??= this.clock.now();
+      await this.behind(true).catch(() => undefined);
+      throw error;
     }
   }
 
-  private async caughtUp(): Promise<void> {
-    const nowMs = this.clock.now();
-    await this.store.setCursor(CAUGHT_UP_CURSOR, String(nowMs));
-    this.caughtUpWrittenMs = nowMs;
+  /** Keeps whether the feed is behind the trail's end: the time it fell behind, kept until a turn reads to the end. */
+  private async behind(behind: boolean): Promise<void> {
+    const kept = behindSinceOf(await this.store.cursor(BEHIND_CURSOR));
+    if (behind && kept === undefined) {
+      const nowMs = this.behindSinceMs ?? this.clock.now();
+      await this.store.setCursor(BEHIND_CURSOR, String(nowMs));
+      this.behindSinceMs = nowMs;
+    } else if (!behind && kept !== undefined) {
+      await this.store.setCursor(BEHIND_CURSOR, '');
+      this.behindSinceMs = undefined;
+    } else {
+      this.behindSinceMs = kept;
+    }
   }
 
   /** Reads and keeps one page of the audit trail; whether the trail's position moved (more may be waiting). */
@@ -180,3 +196,9 @@ export class FollowFeeds {
     }
   }
 }
+
+/** The time BEHIND_CURSOR holds; undefined when it holds none (caught up, or never behind). */
+const behindSinceOf = (kept: string | undefined): number | undefined => {
+  const ms = kept === undefined || kept === '' ? Number.NaN : Number(kept);
+  return Number.isFinite(ms) ? ms : undefined;
+};
