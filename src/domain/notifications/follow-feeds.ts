@@ -82,7 +82,7 @@ export class FollowFeeds {
   }
 
   /**
-   * Seconds the access feed has not read the audit trail to its end (pdas_subscription_feed_lag_seconds):
+   * Seconds the access feed has been behind the audit trail's end, or unable to read it (pdas_subscription_feed_lag_seconds):
    * 0 while it keeps up, growing while it is behind or cannot read the trail, the same on every instance
    * (helper-157, F2, F3; helper-158, F1). While the store cannot be read, from what this instance knew last.
    */
