@@ -1,6 +1,7 @@
 import type { PaymentType } from '../writes/payment-types.js';
 import type { WriteCoordinator } from '../../ports/write-coordinator.port.js';
 import type { PatientAccess } from '../access/patient-access.js';
+import { parsePersonalIdentityNumber } from '../identity/personal-identity-number.js';
 import type { BookedAppointmentsResult, ResultRecord } from '../records/index.js';
 import { readerOf } from './read-sources.js';
 import { fromEhrResult } from '../writes/write-outcomes.js';
@@ -46,17 +47,17 @@ export class RegisterPayment {
 }
 
 /**
- * The least of the numbers the bookings' answer names the patient by (12 digits, hyphens and spaces
- * dropped), else `patientId`. Not `patientId` beside them: an answer that leaves out a former number
- * (the FHIR mapping drops identifiers of `use: old`) would make the one asked under it a turn of its own
- * (helper-157, F6).
+ * The least of the identity numbers the bookings' answer names the patient by (as the header's own
+ * parser reads them, spaces dropped), else `patientId`. Not `patientId` beside them: an answer that leaves
+ * out a former number (the FHIR mapping drops identifiers of `use: old`) would make the one asked under
+ * it a turn of its own (helper-157, F6).
  */
 function leastNumberOf(patientId: string, results: readonly BookedAppointmentsResult[]): string {
   let least: string | undefined;
   for (const r of results) {
     for (const { Number: written } of r.Patient?.PersonNumbers ?? []) {
-      const digits = written?.replace(/[-\s]/g, '');
-      if (digits !== undefined && /^\d{12}$/.test(digits) && (least === undefined || digits < least)) least = digits;
+      const id = written === undefined ? undefined : parsePersonalIdentityNumber(written.replace(/\s/g, ''));
+      if (id !== undefined && (least === undefined || id < least)) least = id;
     }
   }
   return least ?? patientId;

@@ -81,49 +81,39 @@ const appRevokes = (f: Fixture, grantId: string) => recordWithdrawal(f.context.s
 const signOutEnds = (f: Fixture, grantId: string) => recordEnding(f.context.provider as Provider, f.context.smart as SmartLaunchContext,
   { grantId, accountId: MARTA, clientId: 'an-app', patientId: MARTA }, { issuer: ISSUER, sourceAddress: 'the sign-out' });
 
+/** Starts `first`, then `second` while `first`'s record is being stored, and lets that record be stored (or refused) then. */
+async function raced<A, B>(f: Fixture, first: () => Promise<A>, second: () => Promise<B>, refuse = false): Promise<[Promise<A>, Promise<B>]> {
+  const held = f.hold();
+  const one = first();
+  await held.reached;
+  const two = second();
+  held.release(refuse);
+  return [one, two];
+}
+
 describe('one withdrawal a grant, whichever ends race', () => {
   it('records the page\'s revoke alone when the app revokes its token while it is being recorded', async () => {
     const f = fixture('G-page-first');
-    const held = f.hold();
-    const page = revokeConnectedApp(f.context, MARTA, 'G-page-first', 'the page');
-    await held.reached;
-    const app = appRevokes(f, 'G-page-first');
-    held.release();
-    await Promise.all([page, app]);
+    await Promise.all(await raced(f, () => revokeConnectedApp(f.context, MARTA, 'G-page-first', 'the page'), () => appRevokes(f, 'G-page-first')));
     expect([f.recorded, f.grants.has('G-page-first')]).toEqual([['the page'], false]);
   });
 
   it('records the app\'s revocation alone when the page\'s revoke comes while it is being recorded', async () => {
     const f = fixture('G-app-first');
-    const held = f.hold();
-    const app = appRevokes(f, 'G-app-first');
-    await held.reached;
-    const page = revokeConnectedApp(f.context, MARTA, 'G-app-first', 'the page');
-    held.release();
-    const [revoked] = await Promise.all([page, app]);
+    const [, revoked] = await Promise.all(await raced(f, () => appRevokes(f, 'G-app-first'), () => revokeConnectedApp(f.context, MARTA, 'G-app-first', 'the page')));
     // The page still ends the grant it found, and says so: the one withdrawal stands for it.
     expect([revoked?.grantId, f.recorded, f.grants.has('G-app-first')]).toEqual(['G-app-first', ['the app'], false]);
   });
 
   it('records a sign-out\'s end alone when the app revokes its token at the same moment', async () => {
     const f = fixture('G-sign-out');
-    const held = f.hold();
-    const signOut = signOutEnds(f, 'G-sign-out');
-    await held.reached;
-    const app = appRevokes(f, 'G-sign-out');
-    held.release();
-    await Promise.all([signOut, app]);
+    await Promise.all(await raced(f, () => signOutEnds(f, 'G-sign-out'), () => appRevokes(f, 'G-sign-out')));
     expect(f.recorded).toEqual(['the sign-out']);
   });
 
   it('refuses every end waiting on a refused record, and records the next end anew', async () => {
     const f = fixture('G-refused');
-    const held = f.hold();
-    const page = revokeConnectedApp(f.context, MARTA, 'G-refused', 'the page');
-    await held.reached;
-    const app = appRevokes(f, 'G-refused');
-    held.release(true);
-    const outcomes = await Promise.allSettled([page, app]);
+    const outcomes = await Promise.allSettled(await raced(f, () => revokeConnectedApp(f.context, MARTA, 'G-refused', 'the page'), () => appRevokes(f, 'G-refused'), true));
     expect([outcomes.map((o) => o.status), f.recorded, f.grants.has('G-refused')]).toEqual([['rejected', 'rejected'], [], true]);
     await revokeConnectedApp(f.context, MARTA, 'G-refused', 'the page again');
     expect([f.recorded, f.grants.has('G-refused')]).toEqual([['the page again'], false]);
