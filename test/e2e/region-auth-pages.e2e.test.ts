@@ -117,7 +117,7 @@ describe.skipIf(!available)('the authorization server\'s own pages (issue 52 ite
     ['a sign-in page asked with a method it does not take', async () => ({ ...await ownInteraction(), method: 'PUT' }), 405,
       { sv: 'kan inte ta emot det som skickades', en: 'cannot take what was sent' }],
     ['the connected-apps page asked with a method it does not take', async () => ({ url: `${service.issuer}/apps`, method: 'PUT' }), 405,
-      { sv: 'kan inte ta emot det som skickades', en: 'cannot take what was sent' }],
+      { sv: 'Ingenting ändrades', en: 'Nothing was changed' }],
     // Review 2: refused before routing (Fastify's bad URL) and by Node's parser (431), they were the API's bare JSON.
     ['a malformed address (a percent-encoding that is none)', async () => ({ url: `${service.issuer}/%ff` }), 400,
       { sv: 'går inte att läsa', en: 'cannot be read' }],

@@ -187,7 +187,7 @@ export async function handleConnectedApps(req: IncomingMessage, res: ServerRespo
     // The session cookie is SameSite=Lax, so another site's form carries none; an Origin, when sent, must be ours.
     // Either way the page says nothing was revoked, never what a revoke's result would (hostile review helper-147, F1).
     if (accountId === undefined) return sendPage(403, connectedAppsPage(view.frame, { ...links, csrf: '', apps: [], notice: 'nothingRevoked' }));
-    if (req.headers.origin !== undefined && req.headers.origin !== deps.origin) return sendPage(403, await current('refused'));
+    if (fromAnotherSite(req, deps.origin)) return sendPage(403, await current('refused'));
     // A script of this site (the patient app's origin is the same) that never read this page holds no token.
     if (binding === undefined || !deps.formTokens.valid(form.get(CSRF_FIELD), binding)) {
       deps.onFormRefused?.({ form: 'connected-apps' });
@@ -204,13 +204,23 @@ export async function handleConnectedApps(req: IncomingMessage, res: ServerRespo
     // nothing could be changed, nor by sending the browser to a page whose list fails the same way (helper-149 LOW-3, helper-150 LOW-C).
     const after = await appsNow().catch(() => undefined);
     if (after === undefined) return sendPage(200, await current(notice, 'unavailable'), { 'cache-control': 'no-store' });
-    const proof = deps.formTokens.issue({ notice, ...binding, state: pageState(after) });
-    res.writeHead(303, { location: `${pagePath}?done=${notice}&${NOTICE_PROOF}=${proof}`, 'cache-control': 'no-store' });
+    const at = String(nowSeconds());
+    const proof = deps.formTokens.issue({ notice, ...binding, state: pageState(after), at });
+    res.writeHead(303, { location: `${pagePath}?done=${notice}&${NOTICE_AT}=${at}&${NOTICE_PROOF}=${proof}`, 'cache-control': 'no-store' });
     return void res.end();
   }
-  if (req.method !== 'GET' && req.method !== 'HEAD') return view.send(res, 405, errorPage(view.frame, 'unexpected'), { allow: 'GET, POST' });
+  if (req.method !== 'GET' && req.method !== 'HEAD') return view.send(res, 405, errorPage(view.frame, 'apps_wrong_method'), { allow: 'GET, POST' });
   const apps = await appsNow();
   return sendPage(200, await current(noticeShown(deps.formTokens, url, binding, apps), apps));
+}
+
+/**
+ * Whether the browser says the post came from elsewhere: an Origin not this server's, or Fetch Metadata
+ * naming any site but this origin (sent by the browser itself, even where it sends no Origin).
+ */
+function fromAnotherSite(req: IncomingMessage, origin: string): boolean {
+  const site = req.headers['sec-fetch-site'];
+  return (req.headers.origin !== undefined && req.headers.origin !== origin) || (site !== undefined && site !== 'same-origin');
 }
 
 /** The page as a post left it: the grants it lists (a revoke, or an app allowed again, changes it). */
@@ -220,16 +230,26 @@ const pageState = (apps: readonly ConnectedApp[]): string => apps.map((app) => a
 type PostedNotice = Extract<Notice, 'revoked' | 'gone'>;
 const isPostedNotice = (done: string | null): done is PostedNotice => done === 'revoked' || done === 'gone';
 const NOTICE_PROOF = 'proof';
+/** When the post was, in seconds since the epoch: its notice is shown for NOTICE_SHOWN_S after, a reload's worth. */
+const NOTICE_AT = 'at';
+const NOTICE_SHOWN_S = 600;
+/** Instances behind one address may disagree on the time by this much. */
+const CLOCK_SKEW_S = 60;
+const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 
 /**
  * The notice the page's address asks for, where it is true for this browser: a post's result only
- * with the proof that this page session's post sent it there and that the page lists the grants it
- * left (a link of anyone else's, one's own address edited, or kept past a change, shows none), that
+ * with the proof that this page session's post sent it there, a few minutes ago at most, and that the
+ * page lists the grants it left (a link of anyone else's, one's own address edited, kept past a change
+ * or kept for later, shows none), that
  * the person signed out only where no one is signed in.
  */
 function noticeShown(tokens: FormTokens, url: URL, binding: SessionBinding | undefined, apps: readonly ConnectedApp[]): Notice | undefined {
   const done = url.searchParams.get('done');
   if (done === 'signedOut') return binding === undefined ? done : undefined;
   if (binding === undefined || !isPostedNotice(done)) return undefined;
-  return tokens.valid(url.searchParams.get(NOTICE_PROOF), { notice: done, ...binding, state: pageState(apps) }) ? done : undefined;
+  const at = url.searchParams.get(NOTICE_AT) ?? '';
+  const age = nowSeconds() - Number(at);
+  if (!/^\d{1,12}$/.test(at) || age > NOTICE_SHOWN_S || age < -CLOCK_SKEW_S) return undefined;
+  return tokens.valid(url.searchParams.get(NOTICE_PROOF), { notice: done, ...binding, state: pageState(apps), at }) ? done : undefined;
 }

@@ -12,7 +12,7 @@ import { languageOf, type Localized } from './page-language.js';
 
 export type ErrorKind =
   | 'unknown_app' | 'unregistered_address' | 'expired' | 'too_large' | 'not_found' | 'malformed_address' | 'wrong_method' | 'fault' | 'invalid'
-  | 'unexpected' | 'apps_unavailable' | 'refused_form';
+  | 'unexpected' | 'apps_unavailable' | 'apps_wrong_method' | 'refused_form';
 
 const HEADING: Localized = { en: 'The sign-in cannot continue', sv: 'Inloggningen kan inte fortsätta' };
 const START_AGAIN: Localized = { en: 'Go back to the app and start again from there.', sv: 'Gå tillbaka till appen och börja om därifrån.' };
@@ -81,6 +81,18 @@ const SAID: Readonly<Record<ErrorKind, { what: Localized; todo: Localized; headi
     todo: {
       en: 'Try again in a while. If you were revoking an app, open this page again then to see that it is gone.',
       sv: 'Försök igen om en stund. Om du höll på att återkalla en app, öppna sidan igen då och se att den är borta.',
+    },
+  },
+  // A method the connected-apps page takes not (PUT, PATCH): it is no sign-in, so it says so in its own words.
+  apps_wrong_method: {
+    heading: { en: 'Connected apps cannot do that', sv: 'Anslutna appar kan inte göra det' },
+    what: {
+      en: 'The connected apps page only shows your apps and takes the buttons on it. What was sent here was neither. Nothing was changed.',
+      sv: 'Sidan Anslutna appar visar bara dina appar och tar emot knapparna på den. Det som skickades hit var inget av dem. Ingenting ändrades.',
+    },
+    todo: {
+      en: 'Open the connected apps page again, and use an app\'s button there to revoke its access.',
+      sv: 'Öppna sidan Anslutna appar igen och använd en apps knapp där för att återkalla dess åtkomst.',
     },
   },
   fault: {

@@ -18,19 +18,20 @@ export const CSRF_FIELD = 'csrf';
 /**
  * What a token is bound to: a form to the interaction it belongs to, or to the session (uid and
  * person) of the connected-apps page; a notice of that page (`revoked`) to the session whose post it
- * reports and to the page as the post left it (`state`), so that a link cannot make the page say what
- * its person never did, nor the address say it once the page has changed since. Each kind is its own
+ * reports, to the page as the post left it (`state`) and to its time (`at`), so that a link cannot make
+ * the page say what its person never did, nor the address say it once the page has changed since or
+ * long after. Each kind is its own
  * text, so one kind's token is worth nothing as another's.
  */
 export type FormBinding = { interaction: string } | SessionBinding | NoticeBinding;
 /** The connected-apps page's forms: its session's uid and person. */
 export interface SessionBinding { session: string; accountId: string }
-/** A notice of that page: the session's, and the page as the post left it. */
-export interface NoticeBinding extends SessionBinding { notice: string; state: string }
+/** A notice of that page: the session's, the page as the post left it, and when (seconds since the epoch). */
+export interface NoticeBinding extends SessionBinding { notice: string; state: string; at: string }
 
 const bound = (binding: FormBinding): string => {
   if ('interaction' in binding) return ['interaction', binding.interaction].join('\0');
-  if ('notice' in binding) return ['notice', binding.notice, binding.session, binding.accountId, binding.state].join('\0');
+  if ('notice' in binding) return ['notice', binding.notice, binding.session, binding.accountId, binding.state, binding.at].join('\0');
   return ['session', binding.session, binding.accountId].join('\0');
 };
 

@@ -40,8 +40,13 @@ export class HttpBrowser {
   }
 
   /** `form` as fields, or as pairs where a name is repeated. */
-  async post(url: string, form: Record<string, string> | [string, string][]): Promise<Page> {
-    return this.send('POST', url, new URLSearchParams(form).toString());
+  async post(url: string, form: Record<string, string> | [string, string][], extra: Record<string, string> = {}): Promise<Page> {
+    return this.send('POST', url, new URLSearchParams(form).toString(), extra);
+  }
+
+  /** A request of another method, as a script or a tool in this browser would send it. */
+  async ask(method: string, url: string): Promise<Page> {
+    return this.send(method, url);
   }
 
   /** Follows redirects until one leaves `origin` (the client's redirect_uri) or a page answers. */
@@ -55,14 +60,15 @@ export class HttpBrowser {
     return current;
   }
 
-  private async send(method: 'GET' | 'POST', url: string, body?: string): Promise<Page> {
+  /** `extra`: headers of this request alone (what the browser says of where a form came from). */
+  private async send(method: string, url: string, body?: string, extra: Record<string, string> = {}): Promise<Page> {
     const target = new URL(url);
     if (target.hostname !== '127.0.0.1') throw new Error(`test browser refuses ${target.hostname}`);
-    const headers: Record<string, string> = { accept: 'text/html', ...this.headers };
+    const headers: Record<string, string> = { accept: 'text/html', ...this.headers, ...extra };
     const cookie = this.cookieHeader(target.pathname);
     if (cookie) headers.cookie = cookie;
     if (body !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
-    const response = await request(target, { method, headers, body, ...(this.dispatcher === undefined ? {} : { dispatcher: this.dispatcher }) });
+    const response = await request(target, { method: method as Dispatcher.HttpMethod, headers, body, ...(this.dispatcher === undefined ? {} : { dispatcher: this.dispatcher }) });
     this.setCookies.push(...[response.headers['set-cookie'] ?? []].flat().map((line) => ({ url: target.href, line })));
     this.store(response.headers['set-cookie']);
     const location = response.headers.location;
