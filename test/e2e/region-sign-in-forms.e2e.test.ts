@@ -131,7 +131,7 @@ describe.skipIf(!available)('the CSRF token of every form of the authorization s
     expect(await refusals('connected-apps')).toBe(before + 2);
     expect((await mine.browser.get(`${service.issuer}/apps`)).body).toContain(`value="${mine.form.fields.grant ?? ''}"`);
     const revoked = await mine.browser.post(action, mine.form.fields);
-    expect([revoked.status, revoked.location]).toEqual([303, expect.stringMatching(new RegExp(`^${service.issuer}/connected-apps\\?done=revoked&proof=[\\w-]{43}$`))]);
+    expect([revoked.status, revoked.location]).toEqual([303, expect.stringMatching(new RegExp(`^${service.issuer}/connected-apps\\?done=revoked&at=\\d+&proof=[\\w-]{43}$`))]);
     expect((await mine.browser.get(`${service.issuer}/apps`)).body).not.toContain(`value="${mine.form.fields.grant ?? ''}"`);
   });
 

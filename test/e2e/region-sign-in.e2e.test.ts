@@ -220,7 +220,7 @@ describe.skipIf(!available)('sign-in through the region\'s own login (docs/sign-
       const form = readForm(listed.body);
       expect(form.action).toBe('/auth/connected-apps');
       const revoked = await browser.post(new URL(form.action, service.base).href, form.fields);
-      expect([revoked.status, revoked.location]).toEqual([303, expect.stringMatching(new RegExp(`^${service.issuer}/connected-apps\\?done=revoked&proof=[\\w-]{43}$`))]);
+      expect([revoked.status, revoked.location]).toEqual([303, expect.stringMatching(new RegExp(`^${service.issuer}/connected-apps\\?done=revoked&at=\\d+&proof=[\\w-]{43}$`))]);
       listed = await browser.get(`${service.issuer}/apps`);
     }
     expect(listed.body).not.toContain('name="grant"');
@@ -382,7 +382,7 @@ describe.skipIf(!available)('sign-in through the region\'s own login (docs/sign-
     const page = await appsPage(browser, `${service.issuer}/connected-apps`);
     const form = readForm([...page.body.matchAll(/<li><h2>[\s\S]*?<\/form>/g)].map((m) => m[0]).find((i) => i.includes('You allowed it')) ?? '');
     const revoked = await browser.post(new URL(form.action, service.base).href, form.fields);
-    expect(revoked.location).toMatch(new RegExp(`^${service.issuer}/connected-apps\\?done=revoked&proof=`));
+    expect(revoked.location).toMatch(new RegExp(`^${service.issuer}/connected-apps\\?done=revoked&at=\\d+&proof=`));
     const withdrawn = await events(reader.access_token, 'revokeAppAccess', revoking);
     expect(withdrawn.map((e) => [e.action, e.subtype.at(-1)?.display])).toEqual([['D', "An app's access to your record was withdrawn"]]);
   });
