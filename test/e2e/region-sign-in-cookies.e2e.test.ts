@@ -81,6 +81,15 @@ describe.skipIf(!available)('the sign-in\'s cookies over https: none another sit
     return { regionLink, interaction: page.url, state: String(new URL(regionLink).searchParams.get('state')) };
   }
 
+  /** The attacker logs in at the region as Tolvan and stops where oidc-provider's resume would take his login up: its address. */
+  async function stoppedAtResume(attacker: HttpBrowser): Promise<string> {
+    const { regionLink } = await begun(attacker);
+    service.region.person = { pnr: TOLVAN, acr: LOA3 };
+    let page = await attacker.get(regionLink);
+    while (page.location !== undefined && !page.location.startsWith(`${service.issuer}/auth/`)) page = await attacker.get(page.location);
+    return String(page.location);
+  }
+
   it('a launch over https sets only __Host- and __Secure- cookies, Secure, with no Domain; the binding\'s is __Host-, Path=/, HttpOnly, SameSite=Lax', async () => {
     const { url, verifier } = authorization();
     const person = browser();
@@ -174,11 +183,7 @@ describe.skipIf(!available)('the sign-in\'s cookies over https: none another sit
     // __Secure- cookies in the victim's browser, which was then signed in as him. Failed before: the victim's
     // browser reached the picker as Tolvan.
     const attacker = browser();
-    const { regionLink } = await begun(attacker);
-    service.region.person = { pnr: TOLVAN, acr: LOA3 };
-    let page = await attacker.get(regionLink);
-    while (page.location !== undefined && !page.location.startsWith(`${service.issuer}/auth/`)) page = await attacker.get(page.location);
-    const resume = String(page.location);
+    const resume = await stoppedAtResume(attacker);
     expect(resume).toMatch(new RegExp(`^${service.issuer}/auth/[^/?]+$`));
     const victim = browser();
     for (const cookie of attacker.held().filter((c) => !c.name.startsWith('__Host-'))) victim.plant(cookie);
@@ -192,6 +197,70 @@ describe.skipIf(!available)('the sign-in\'s cookies over https: none another sit
     const attackers = await walk(attacker, resume, { pick: 'yourself' });
     expect([attackers.redirect, attackers.page.status]).toEqual([undefined, 400]);
     expect(attackers.page.body).toContain('not started in this browser');
+  });
+  // Hostile review helper-163, F1 (MEDIUM): the resume's row was ended once the binding matched, before
+  // oidc-provider had checked its own resume cookie; a resume that oidc-provider then refused (its signature
+  // cookie held back) left no row, and a later resume was taken as one that followed no login at the region.
+  // Failed before: the victim's browser reached the picker as Tolvan; one already signed in was sent to sign
+  // its person out, which ended her grants.
+  it.each([
+    ['a browser no one is signed in to', false],
+    ['a browser its person is signed in to, with a grant', true],
+  ])('login CSRF through a resume the attacker spoiled first: his planted resume cookies sign %s in as nobody', async (_who, signedIn) => {
+    const victim = browser();
+    let victimsGrant: string | undefined;
+    if (signedIn) {
+      service.region.person = { pnr: MARTA, acr: LOA3 };
+      const { url, verifier } = authorization();
+      const walked = await walk(victim, url, { pick: 'Lilla' });
+      const token = await request(`${service.issuer}/token`, {
+        dispatcher: agent, method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'authorization_code', code: String(walked.redirect?.searchParams.get('code')), redirect_uri: APP_REDIRECT, client_id: APP_ID, code_verifier: verifier }).toString(),
+      });
+      victimsGrant = (await token.body.json() as { refresh_token: string }).refresh_token;
+    }
+    const attacker = browser();
+    const resume = await stoppedAtResume(attacker);
+    // His own resume, with his binding but without the resume cookie's signature: oidc-provider refuses it.
+    const spoiler = browser();
+    for (const cookie of attacker.held().filter((c) => !c.name.endsWith('_interaction_resume.sig'))) spoiler.plant(cookie);
+    expect((await spoiler.get(resume)).status).toBe(400);
+    for (const cookie of attacker.held().filter((c) => !c.name.startsWith('__Host-'))) victim.plant(cookie);
+    const victims = await walk(victim, resume, { pick: 'yourself' });
+    expect(victims.redirect).toBeUndefined();
+    expect(victims.page.body).not.toContain('name="patient"');
+    expect(victims.page.body).not.toContain('name="logout"');
+    expect(victims.page.status).toBe(400);
+    if (victimsGrant !== undefined) {
+      const refreshed = await request(`${service.issuer}/token`, {
+        dispatcher: agent, method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: victimsGrant, client_id: APP_ID }).toString(),
+      });
+      expect(refreshed.statusCode).toBe(200);
+      await refreshed.body.dump();
+    } else {
+      expect(victim.held().some((c) => c.name === '__Host-_session' && c.value !== '')).toBe(false);
+    }
+  });
+  it('a login whose resume row is gone while its interaction still holds the person is taken up by no browser, its own neither', async () => {
+    const attacker = browser();
+    const resume = await stoppedAtResume(attacker);
+    const uid = resume.slice(`${service.issuer}/auth/`.length);
+    // As if it had expired or been ended: before, a resume with no row was one that followed no login at the region.
+    const pool = adminPool();
+    try {
+      const gone = await pool.query(`DELETE FROM ${service.schema}.oidc_model WHERE model = 'RegionLogin' AND id = $1`, [`resume:${uid}`]);
+      expect(gone.rowCount).toBe(1);
+    } finally {
+      await pool.end();
+    }
+    const victim = browser();
+    for (const cookie of attacker.held().filter((c) => !c.name.startsWith('__Host-'))) victim.plant(cookie);
+    for (const who of [victim, attacker]) {
+      const walked = await walk(who, resume, { pick: 'yourself' });
+      expect([walked.redirect, walked.page.status]).toEqual([undefined, 400]);
+      expect(walked.page.body).toContain('not started in this browser');
+    }
   });
   // The fourth review: oidc-provider resumes by its resume cookie alone, on a path it matches loosely (any
   // case, a trailing slash, a percent-encoded uid, another uid); the check at the exact path let those by.
@@ -210,11 +279,7 @@ describe.skipIf(!available)('the sign-in\'s cookies over https: none another sit
     ['its exact address, the resume cookie\'s value quoted and a tab after it', (uid: string) => `/auth/auth/${uid}`, (value: string) => `"${value}\t`],
   ])('login CSRF through the resume at %s: the planted resume cookies sign the victim\'s browser in as nobody', async (_how, address, quote = (v: string) => v) => {
     const attacker = browser();
-    const { regionLink } = await begun(attacker);
-    service.region.person = { pnr: TOLVAN, acr: LOA3 };
-    let page = await attacker.get(regionLink);
-    while (page.location !== undefined && !page.location.startsWith(`${service.issuer}/auth/`)) page = await attacker.get(page.location);
-    const uid = String(page.location).slice(`${service.issuer}/auth/`.length);
+    const uid = (await stoppedAtResume(attacker)).slice(`${service.issuer}/auth/`.length);
     const victim = browser();
     // A sibling subdomain may give a __Secure- cookie any path: the planted resume cookies reach every address below /auth.
     for (const cookie of attacker.held().filter((c) => !c.name.startsWith('__Host-'))) {

@@ -32,6 +32,8 @@ declare module 'oidc-provider' {
       revokeByGrantId(grantId: string): Promise<void>;
     };
     readonly Session: { get(ctx: unknown): Promise<{ uid: string; accountId?: string }> };
+    /** An interaction as stored: the prompt it was begun for and, once finished, its result. */
+    readonly Interaction: { find(uid: string): Promise<{ prompt?: { name: string }; result?: Record<string, unknown> } | undefined> };
     /** The Koa context of a request (the provider is a Koa application). */
     createContext(req: IncomingMessage, res: ServerResponse): unknown;
     readonly Client: {

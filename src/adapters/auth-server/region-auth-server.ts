@@ -223,6 +223,12 @@ export class RegionAuthServer implements AuthServerMount {
     };
   }
 
+  /** Whether interaction `uid` is a login prompt's, finished with a person its resume has not taken up yet (oidc-provider ends it when it does). */
+  private readonly holdsLogin = async (uid: string): Promise<boolean> => {
+    const interaction = await this.provider.Interaction.find(uid);
+    return interaction?.prompt?.name === 'login' && interaction.result?.login !== undefined;
+  };
+
   /** A request under the mount path, as the service's HTTP layer hands it over. */
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (this.address.sendToOwn(req, res)) return;
@@ -236,7 +242,7 @@ export class RegionAuthServer implements AuthServerMount {
     // It resumes by its resume cookie alone, on any path it matches loosely (any case, a trailing slash, an
     // encoded uid), so every interaction a request's resume cookies name is checked, wherever it goes.
     for (const uid of resumedInteractions(req)) {
-      if (!await this.login.resumes(req, res, uid)) return;
+      if (!await this.login.resumes(req, res, uid, this.holdsLogin)) return;
     }
     req.url = rest;
     if (under(path, CONNECTED_APPS_PATH) || under(path, APPS_PATH)) {

@@ -11,6 +11,7 @@
 // the browser that brought it.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { importJWK, type JWK } from 'jose';
+import onHeaders from 'on-headers';
 import * as oidc from 'openid-client';
 import type Provider from 'oidc-provider';
 import { parsePersonalIdentityNumber } from '../../domain/identity/personal-identity-number.js';
@@ -203,24 +204,38 @@ export class RegionLogin {
 
   /**
    * oidc-provider's resume of interaction `uid` (`{mount}/auth/<uid>`), where a login at the region takes
-   * effect: only in the browser holding that login's binding, which it ends. Someone who stopped his own
-   * browser before the resume and planted its cookies in another (login CSRF) signs that browser in as
-   * nobody, and the login is over for every browser. True when the resume may go on (also for a resume that
-   * follows no login at the region: the picker's and consent's); false when it was refused and answered.
+   * effect: only in the browser holding that login's binding. Someone who stopped his own browser before
+   * the resume and planted its cookies in another (login CSRF) signs that browser in as nobody, and the
+   * login is over for every browser. True when the resume may go on (also for a resume that follows no
+   * login at the region: the picker's and consent's); false when it was refused and answered.
+   * `holdsLogin`: whether oidc-provider's interaction `uid` holds a login it has not yet taken up.
    */
-  async resumes(req: IncomingMessage, res: ServerResponse, uid: string): Promise<boolean> {
+  async resumes(req: IncomingMessage, res: ServerResponse, uid: string, holdsLogin: (uid: string) => Promise<boolean>): Promise<boolean> {
     const row = await this.store.find(resumeKey(uid));
-    if (typeof row?.state !== 'string' || typeof row.binding !== 'string') return true;
+    if (typeof row?.state !== 'string' || typeof row.binding !== 'string') {
+      // A login no row binds to a browser any more is taken up by none: fail closed.
+      return await holdsLogin(uid) ? this.refuseResume(req, res, uid, undefined) : true;
+    }
     if (row.refused !== true && bindingMatches(req, row.state, row.binding, this.cookieScope)) {
-      await this.store.destroy(resumeKey(uid));
-      // Used: the binding ends with the login (oidc-provider's answer keeps this header).
-      res.setHeader('set-cookie', clearedLoginBinding(row.state, this.cookieScope));
+      // The row stays until it expires, and the binding until an answer takes the login on (a redirect):
+      // oidc-provider may yet refuse this resume (its own cookie held back), or first send the browser to
+      // sign out an earlier person and resume again, and every resume must be this browser's. Ended here,
+      // a resume it refused left the next one unchecked (hostile review helper-163, F1).
+      const cleared = clearedLoginBinding(row.state, this.cookieScope);
+      onHeaders(res, function taken(this: ServerResponse) {
+        if (this.statusCode >= 300 && this.statusCode < 400) this.appendHeader('set-cookie', cleared);
+      });
       return true;
     }
     await this.store.upsert(resumeKey(uid), { ...row, refused: true }, LOGIN_TTL_SECONDS);
+    return this.refuseResume(req, res, uid, typeof row.clientId === 'string' ? row.clientId : undefined);
+  }
+
+  /** A resume of a login in a browser that did not go to the region: recorded, and answered that nobody was signed in. */
+  private async refuseResume(req: IncomingMessage, res: ServerResponse, uid: string, clientId: string | undefined): Promise<false> {
     await this.failed({
       kind: 'not-here', reason: 'the login was resumed in another browser than the one sent to the region (no binding cookie): nobody was signed in',
-      clientId: typeof row.clientId === 'string' ? row.clientId : undefined, sourceAddress: req.socket.remoteAddress ?? '',
+      clientId, sourceAddress: req.socket.remoteAddress ?? '',
     });
     const frame = frameOf(req, `${this.mountPath}/auth/${uid}`);
     send(res, 400, problemPage(frame, TEXT.notSignedIn, TEXT.otherBrowser, []), { 'content-language': frame.lang });
