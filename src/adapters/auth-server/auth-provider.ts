@@ -44,6 +44,10 @@ export function createAuthProvider(issuer: string, input: ProviderInput & { logg
     { err: { name: error.name, message: error.message } }, UNRECORDED_END[ending],
   ) }));
   allowExtraRedirects(provider, input.clients);
+  // Every ID token names its sign-in session (`sid`, per app): an app's sign-out is known for this
+  // browser's own only by it (logout-pages.ts; hostile review helper-163, F2: the same person's token
+  // from another browser signed this one out without a question).
+  provider.Client.prototype.includeSid = () => true;
   // Before every hook: an endpoint's path as oidc-provider's router reads it, so that `/TOKEN` and
   // `/token/` are `/token` to each hook that records, completes or refuses what is asked there
   // (hostile review of the sign-in doors: a token asked at `/TOKEN` was issued unrecorded).

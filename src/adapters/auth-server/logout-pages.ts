@@ -1,6 +1,6 @@
 // RP-initiated logout (OpenID Connect RP-Initiated Logout 1.0): an app that signs its person out sends
 // the browser to `end_session_endpoint` with `id_token_hint` and `post_logout_redirect_uri`. When the
-// hint is an ID token of this very sign-in (this app, this person), the app has said all there is to
+// hint is an ID token of this very sign-in (this app, this person, this browser's session), the app has said all there is to
 // say: the whole sign-in session ends at once, without a second question (its page posts itself on),
 // so the next sign-in asks who is signing in again. Without such a hint anybody could have sent the
 // browser here, so the person is asked once, in their language (§2: the OP MUST ask then).
@@ -13,8 +13,8 @@ interface LogoutClient { clientId: string; subjectType?: string; sectorIdentifie
 interface LogoutContext extends PageContext {
   oidc: PageContext['oidc'] & {
     client?: LogoutClient;
-    session: { accountId?: string; authorizations?: Record<string, unknown>; state?: { secret?: string } };
-    entities: { IdTokenHint?: { payload?: { sub?: unknown } } };
+    session: { accountId?: string; authorizations?: Record<string, { sid?: string } | undefined>; state?: { secret?: string } };
+    entities: { IdTokenHint?: { payload?: { sub?: unknown; sid?: unknown } } };
     urlFor(name: string): string;
   };
 }
@@ -22,12 +22,13 @@ interface LogoutContext extends PageContext {
 /** The `sub` this server gives `accountId` in the client's ID tokens (public or pairwise). */
 export type SubjectOf = (accountId: string, client: LogoutClient) => Promise<string>;
 
-/** Whether the ID token hint is of this session: its app signed in here, its subject the person signed in. */
+/** Whether the ID token hint is of this session: its app signed in here, in this very session (`sid`), its subject the person signed in. */
 async function hintOfThisSession(ctx: LogoutContext, subjectOf: SubjectOf): Promise<boolean> {
   const { client, session, entities } = ctx.oidc;
-  const sub = entities.IdTokenHint?.payload?.sub;
-  if (client === undefined || session.accountId === undefined || typeof sub !== 'string') return false;
-  if (session.authorizations?.[client.clientId] === undefined) return false;
+  const { sub, sid } = entities.IdTokenHint?.payload ?? {};
+  if (client === undefined || session.accountId === undefined || typeof sub !== 'string' || typeof sid !== 'string') return false;
+  // This browser's sign-in of the app, not another's of the same person (every ID token names its session's sid).
+  if (session.authorizations?.[client.clientId]?.sid !== sid) return false;
   return sub === await subjectOf(session.accountId, client);
 }
 

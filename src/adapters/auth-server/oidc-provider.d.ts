@@ -39,6 +39,8 @@ declare module 'oidc-provider' {
     readonly Client: {
       prototype: {
         redirectUriAllowed(this: RegisteredClient, value: string): boolean;
+        /** Whether its ID tokens carry the session's `sid` (oidc-provider: only for back-channel logout). */
+        includeSid(this: RegisteredClient): boolean;
         postLogoutRedirectUriAllowed(this: RegisteredClient, value: string): boolean;
       };
       find(id: string): Promise<{ clientId: string; clientName?: string; 'client_name#sv'?: string; 'client_name#en'?: string } | undefined>;

@@ -106,6 +106,18 @@ describe('issue 55 item 8: signing out of the app asks nothing; anything else as
     expect(await signedIn(browser)).toBe(true);
   });
 
+  // Hostile review helper-163, F2: the ID tokens carried no `sid`, and the person's token of another browser signed this one out unasked.
+  it('the same person\'s ID token of the same app from another browser asks, and is bound to its own browser\'s session', async () => {
+    const browser = new HttpBrowser();
+    const here = await launchedIn(browser, service, TOLVAN);
+    const elsewhere = await launchedIn(new HttpBrowser(), service, TOLVAN);
+    const sids = [here, elsewhere].map((tokens) => decodeJwt(tokens.id_token as string).sid);
+    expect(sids.every((sid) => typeof sid === 'string' && sid.length > 0)).toBe(true);
+    expect(sids[0]).not.toBe(sids[1]);
+    expect(asks(await endSession(browser, own(elsewhere.id_token as string)))).toBe(true);
+    expect(await signedIn(browser)).toBe(true);
+  });
+
   it('a forged hint (this app, this person, a key of its own) is refused on the service\'s page, and signs nobody out', async () => {
     const browser = new HttpBrowser();
     const tokens = await launchedIn(browser, service, TOLVAN);
