@@ -25,8 +25,8 @@ const SHARING_REFUSALS: Readonly<Record<number, Words>> = {
   },
   404: { sv: 'Delningen finns inte längre. Listan nedan är uppdaterad.', en: 'The sharing no longer exists. The list below is up to date.' },
   409: {
-    sv: 'Det gick inte: delningen finns redan eller har redan avslutats, eller så har du redan så många öppna delningar som går. Se listan nedan.',
-    en: 'That could not be done: the sharing already exists or has already ended, or you already have as many open shares as allowed. See the list below.',
+    sv: 'Det gick inte: delningen finns redan eller har redan avslutats, eller så har du redan så många delningar som går, öppna eller givna det senaste dygnet. Se listan nedan.',
+    en: 'That could not be done: the sharing already exists or has already ended, or you already have as many shares as allowed, open or given in the last day. See the list below.',
   },
 };
 

@@ -1,5 +1,5 @@
 /**
- * PROXY_GRANTS and its three limits (docs/proxies.md#for-a-region). Off outside demo mode: a region
+ * PROXY_GRANTS and its five limits (docs/proxies.md#for-a-region). Off outside demo mode: a region
  * turns sharing on only when its law allows it (in Sweden, the Patient Data Act as the Supreme
  * Administrative Court read it in 2018 does not; EHDS Art. 4(2) will require it).
  */
@@ -34,6 +34,8 @@ export function readProxySettings(env: Env, demo: boolean, fail: (m: string) => 
     proxies: {
       invitationDays: whole(env, 'PROXY_INVITATION_DAYS', 7, 1, 365, fail) as number,
       maxGrants: whole(env, 'PROXY_MAX_GRANTS', 10, 1, 1000, fail) as number,
+      maxGrantsPerDay: whole(env, 'PROXY_MAX_GRANTS_PER_DAY', 20, 1, 10_000, fail) as number,
+      maxGrantsToOnePerDay: whole(env, 'PROXY_MAX_GRANTS_TO_ONE_PER_DAY', 3, 1, 100, fail) as number,
       ...(maxDays === undefined ? {} : { maxDays }),
     },
   };

@@ -122,7 +122,7 @@ let t: TestApp;
 let token: string;
 beforeAll(async () => {
   // Sharing on: a new grant's members are checked by its route (the body's form) and the domain (what the values mean).
-  t = await startTestApp({ proxies: { invitationDays: 7, maxGrants: 1_000 } });
+  t = await startTestApp({ proxies: { invitationDays: 7, maxGrants: 1_000, maxGrantsPerDay: 10_000, maxGrantsToOnePerDay: 100 } });
   token = await t.personToken(ADULT);
 });
 afterAll(() => t.close());

@@ -36,12 +36,12 @@ describe('compiledOnce', () => {
   });
 
   it('a second app of the same routes compiles no serialiser and no validator', async () => {
-    const first = await startTestApp({ proxies: { invitationDays: 14, maxGrants: 10 }, subscriptions: true });
+    const first = await startTestApp({ proxies: { invitationDays: 14, maxGrants: 10, maxGrantsPerDay: 20, maxGrantsToOnePerDay: 3 }, subscriptions: true });
     await first.app.ready();
     await first.close();
     const validators = vi.spyOn(Ajv.prototype, 'compile');
     const before = serialisers.compiled;
-    const second = await startTestApp({ proxies: { invitationDays: 14, maxGrants: 10 }, subscriptions: true });
+    const second = await startTestApp({ proxies: { invitationDays: 14, maxGrants: 10, maxGrantsPerDay: 20, maxGrantsToOnePerDay: 3 }, subscriptions: true });
     try {
       await second.app.ready();
       expect(serialisers.compiled - before).toBe(0);

@@ -29,7 +29,7 @@ describe('issue 21: every entry of the operation table, end to end', () => {
   let document: { paths: Record<string, Record<string, Json>> };
   beforeAll(async () => {
     // Sharing on, so its entries are walked as every other.
-    t = await startTestApp({ proxies: { invitationDays: 7, maxGrants: 1_000 } });
+    t = await startTestApp({ proxies: { invitationDays: 7, maxGrants: 1_000, maxGrantsPerDay: 10_000, maxGrantsToOnePerDay: 100 } });
     document = (await t.call({ method: 'GET', url: '/openapi.json' })).json();
   });
   afterAll(() => t.close());

@@ -6,7 +6,7 @@ import { ALL_SCOPES, startTestApp, type TestApp } from '../support/test-app.js';
 describe('route × scope matrix', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ proxies: { invitationDays: 7, maxGrants: 1_000 } });
+    t = await startTestApp({ proxies: { invitationDays: 7, maxGrants: 1_000, maxGrantsPerDay: 10_000, maxGrantsToOnePerDay: 100 } });
   });
   afterAll(() => t.close());
 

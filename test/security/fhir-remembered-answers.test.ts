@@ -62,7 +62,7 @@ const CALLERS: Caller[] = [
 ];
 
 async function appWithGrant(): Promise<TestApp> {
-  const t = await startTestApp({ now: NOW, proxies: { invitationDays: 7, maxGrants: 10 }, releasePolicy: clientExempt() });
+  const t = await startTestApp({ now: NOW, proxies: { invitationDays: 7, maxGrants: 10, maxGrantsPerDay: 20, maxGrantsToOnePerDay: 3 }, releasePolicy: clientExempt() });
   const grants = t.proxyGrants as ProxyGrants;
   const given = await grants.give(TOLVAN, { grantee: ANTON, categories: ['LabResult'] }, nothingToAudit);
   await grants.accept(ANTON, given.id, nothingToAudit);
@@ -167,7 +167,7 @@ describe('review: the demo clock moving past the signing delay, memos warm vs co
 
 describe('review: a page cursor and an include after the grant is revoked, memos warm', () => {
   it('the next page and the same search are refused, and tell nothing of the grantor', async () => {
-    const t = await startTestApp({ now: NOW, proxies: { invitationDays: 7, maxGrants: 10 } });
+    const t = await startTestApp({ now: NOW, proxies: { invitationDays: 7, maxGrants: 10, maxGrantsPerDay: 20, maxGrantsToOnePerDay: 3 } });
     try {
       const grants = t.proxyGrants as ProxyGrants;
       const given = await grants.give(TOLVAN, { grantee: ANTON, categories: ['LabResult'] }, nothingToAudit);

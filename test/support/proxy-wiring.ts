@@ -16,7 +16,7 @@ import type { EhrRecords } from '../../src/ports/ehr-records.port.js';
 import { ZONE } from './app-wiring.js';
 
 /** The service's defaults (src/start/proxy-settings.ts). */
-export const DEFAULT_PROXY_SETTINGS: ProxySettings = { invitationDays: 7, maxGrants: 10 };
+export const DEFAULT_PROXY_SETTINGS: ProxySettings = { invitationDays: 7, maxGrants: 10, maxGrantsPerDay: 20, maxGrantsToOnePerDay: 3 };
 
 export interface TestSharing {
   store: MemoryGrantStore;

@@ -13,10 +13,13 @@ import type { GrantViewSchema } from './grant-schema.js';
 
 const DAY_MS = 86_400_000;
 
-/** PROXY_INVITATION_DAYS, PROXY_MAX_GRANTS and PROXY_MAX_DAYS (docs/proxies.md#for-a-region). */
+/** PROXY_INVITATION_DAYS, PROXY_MAX_GRANTS, PROXY_MAX_GRANTS_PER_DAY, PROXY_MAX_GRANTS_TO_ONE_PER_DAY and PROXY_MAX_DAYS (docs/proxies.md#for-a-region). */
 export interface ProxySettings {
   invitationDays: number;
   maxGrants: number;
+  /** Grants one person may give in any 24 hours, ended ones too; and of those, to any one person. */
+  maxGrantsPerDay: number;
+  maxGrantsToOnePerDay: number;
   /** The longest a grant may last; absent: a grant may last until revoked. */
   maxDays?: number;
 }

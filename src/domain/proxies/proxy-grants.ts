@@ -107,6 +107,7 @@ export class ProxyGrants {
       if (open.length >= settings.maxGrants) {
         throw new DomainError('CONFLICT', `You can share your record with at most ${settings.maxGrants} people at once; end a grant first.`);
       }
+      admitToday(given, grant, settings);
     });
     return this.view(grant, 'grantor');
   }
@@ -201,5 +202,23 @@ export class ProxyGrants {
       return count;
     });
     return settled ?? 0;
+  }
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Grants given in the last 24 hours count whatever became of them: PROXY_MAX_GRANTS counts the open
+ * ones alone, so giving and revoking again and again never met it, and each ended invitation stays in
+ * its grantee's list for good (hostile reviews helper-161 F1, helper-162 F3: 500 in 65 s from one
+ * account). Ending a grant and giving a new one, the way to change what someone sees, stays open.
+ */
+function admitToday(given: readonly StoredGrant[], grant: StoredGrant, settings: ProxySettings): void {
+  const today = given.filter((g) => g.createdMs > grant.createdMs - DAY_MS);
+  if (today.filter((g) => g.grantee === grant.grantee).length >= settings.maxGrantsToOnePerDay) {
+    throw new DomainError('CONFLICT', `You have shared your record with this person ${settings.maxGrantsToOnePerDay} times in the last 24 hours, as often as a day allows: try again tomorrow.`);
+  }
+  if (today.length >= settings.maxGrantsPerDay) {
+    throw new DomainError('CONFLICT', `You have given ${settings.maxGrantsPerDay} grants in the last 24 hours, as many as a day allows: try again tomorrow.`);
   }
 }

@@ -32,7 +32,7 @@ import { ANTON, MARTA, TOLVAN } from './grant-stores.js';
 const available = await databaseAvailable();
 const ZONE = 'Europe/Stockholm';
 const KEY = 'two-instances-proxy-key-0123456789';
-const SETTINGS = { invitationDays: 7, maxGrants: 1 };
+const SETTINGS = { invitationDays: 7, maxGrants: 1, maxGrantsPerDay: 20, maxGrantsToOnePerDay: 3 };
 
 interface Instance {
   app: FastifyInstance;

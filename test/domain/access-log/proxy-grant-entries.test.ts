@@ -59,7 +59,7 @@ describe('issue 53: sharing in the grantor\'s access log', () => {
     clock = new FixedClock(T0);
     let n = 0;
     grants = new ProxyGrants({
-      store, clock, zone: ZONE, settings: { invitationDays: 7, maxGrants: 10 },
+      store, clock, zone: ZONE, settings: { invitationDays: 7, maxGrants: 10, maxGrantsPerDay: 20, maxGrantsToOnePerDay: 3 },
       facts: async (person) => ({ protectedIdentity: false, ...(NAMES[person] === undefined ? {} : { name: NAMES[person] }) }),
       newId: () => (++n).toString(16).padStart(32, '0'),
     });

@@ -10,7 +10,7 @@ const NOW = Date.parse('2026-11-28T09:00:00Z');
 
 const refusal = (categories: string[]): string => {
   try {
-    checkGrantRequest({ grantee: MARTA, categories }, TOLVAN, NOW, 'Europe/Stockholm', { invitationDays: 7, maxGrants: 10 });
+    checkGrantRequest({ grantee: MARTA, categories }, TOLVAN, NOW, 'Europe/Stockholm', { invitationDays: 7, maxGrants: 10, maxGrantsPerDay: 20, maxGrantsToOnePerDay: 3 });
   } catch (err) {
     if (err instanceof DomainError) return err.message;
     throw err;
@@ -29,7 +29,7 @@ describe('a grant request\'s refusals', () => {
 });
 
 const checked = (request: Partial<GrantRequest>) =>
-  checkGrantRequest({ grantee: MARTA, categories: ['LabResult'], ...request }, TOLVAN, NOW, 'Europe/Stockholm', { invitationDays: 7, maxGrants: 10 });
+  checkGrantRequest({ grantee: MARTA, categories: ['LabResult'], ...request }, TOLVAN, NOW, 'Europe/Stockholm', { invitationDays: 7, maxGrants: 10, maxGrantsPerDay: 20, maxGrantsToOnePerDay: 3 });
 const messageOf = (request: Partial<GrantRequest>): string => {
   try {
     checked(request);

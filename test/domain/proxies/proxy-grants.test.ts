@@ -41,7 +41,7 @@ describe('ProxyGrants', () => {
     asked = [];
     before = [];
     grants = new ProxyGrants({
-      store, clock, zone: ZONE, settings: { invitationDays: 7, maxGrants: 2 },
+      store, clock, zone: ZONE, settings: { invitationDays: 7, maxGrants: 2, maxGrantsPerDay: 5, maxGrantsToOnePerDay: 3 },
       facts: async (person) => {
         asked.push(person);
         return FACTS[person] ?? { protectedIdentity: false };
@@ -103,6 +103,24 @@ describe('ProxyGrants', () => {
     }));
     clock.advance(7 * DAY);
     expect((await give({ grantee: '194107086995' })).status).toBe('pending');
+  });
+
+  // Hostile reviews helper-161 F1, helper-162 F3: give and revoke, again and again, never met PROXY_MAX_GRANTS,
+  // and each ended invitation stayed in the person's list for good (500 in 65 s from one account).
+  it('counts every grant given in the last 24 hours, ended ones too: at most 3 to one person and PROXY_MAX_GRANTS_PER_DAY in all (409)', async () => {
+    for (let i = 0; i < 3; i++) await grants.revoke(GRANTOR, (await give({ purpose: `gång ${i}` })).id, hook);
+    await expect(give({ purpose: 'en gång till' })).rejects.toEqual(expect.objectContaining({
+      code: 'CONFLICT', message: 'You have shared your record with this person 3 times in the last 24 hours, as often as a day allows: try again tomorrow.',
+    }));
+    // Others are not held up by it, up to the day's limit of every grant given (5 here).
+    await grants.revoke(GRANTOR, (await give({ grantee: STRANGER })).id, hook);
+    await grants.revoke(GRANTOR, (await give({ grantee: '194107086995' })).id, hook);
+    await expect(give({ grantee: '200404122384' })).rejects.toEqual(expect.objectContaining({
+      code: 'CONFLICT', message: 'You have given 5 grants in the last 24 hours, as many as a day allows: try again tomorrow.',
+    }));
+    expect((await store.involving(GRANTEE)).filter((g) => g.grantee === GRANTEE)).toHaveLength(3);
+    clock.advance(DAY + 1);
+    expect((await give({ purpose: 'i morgon' })).status).toBe('pending');
   });
 
   it('checks the times: validTo inclusive to its second, not past, within PROXY_MAX_DAYS', async () => {

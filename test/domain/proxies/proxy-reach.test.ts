@@ -35,7 +35,7 @@ describe('a proxy grant in the one delegation check (THREATS 62, 63)', () => {
     const store = new MemoryGrantStore();
     const registry = new FakeRegistry().grant(GRANTOR, { patient: CHILD, type: 'guardian', validFrom: '20170101' });
     grants = new ProxyGrants({
-      store, clock, zone: ZONE, settings: { invitationDays: 7, maxGrants: 10 }, facts: async () => ({ protectedIdentity: false }),
+      store, clock, zone: ZONE, settings: { invitationDays: 7, maxGrants: 10, maxGrantsPerDay: 20, maxGrantsToOnePerDay: 3 }, facts: async () => ({ protectedIdentity: false }),
       newId: () => String(++n).padStart(32, '0'),
     });
     policy = new PatientAccessPolicy(ehr, new ProxyDelegation(registry, store), clock, ZONE);

@@ -31,7 +31,7 @@ const consent = (period: Record<string, string>): Record<string, unknown> => ({
 });
 
 const grantOf = (period: Record<string, string>) =>
-  checkGrantRequest(grantRequestOf(consent(period), `Patient/${TEST_FHIR_IDS.patientId(TOLVAN)}`, ctx), TOLVAN, NOW, ZONE, { invitationDays: 7, maxGrants: 10 });
+  checkGrantRequest(grantRequestOf(consent(period), `Patient/${TEST_FHIR_IDS.patientId(TOLVAN)}`, ctx), TOLVAN, NOW, ZONE, { invitationDays: 7, maxGrants: 10, maxGrantsPerDay: 20, maxGrantsToOnePerDay: 3 });
 
 describe('a Consent period with an offset is the instant it names', () => {
   it('in autumn\'s repeated hour, each of the two 02:30s', () => {

@@ -15,7 +15,7 @@ import { ANTON, bundleOf, FHIR_JSON, forgedLike, get, MARTA, matchesOf, NOW, out
 
 const GOSTA = '194608632396';
 const SAMORDNINGSNUMMER = 'http://electronichealth.se/identifier/samordningsnummer';
-const SETTINGS = { invitationDays: 7, maxGrants: 10 };
+const SETTINGS = { invitationDays: 7, maxGrants: 10, maxGrantsPerDay: 100, maxGrantsToOnePerDay: 100 };
 const RESOURCE_TYPES = 'http://hl7.org/fhir/resource-types';
 const PROXY_CATEGORY = 'http://example.org/fhir/pdas/CodeSystem/proxy-category';
 const AGNT = { system: 'http://terminology.hl7.org/CodeSystem/v3-RoleClass', code: 'AGNT' };

@@ -20,7 +20,7 @@ import { activeGrant, ANTON, bundleOf, get, includesOf, matchesOf, NOW, PERSONNU
 
 /** Gösta Partnersson: an adult with a coordination number and no right to Tolvan's record from the registry. */
 const GOSTA = '194608632396';
-const SETTINGS = { invitationDays: 7, maxGrants: 10 };
+const SETTINGS = { invitationDays: 7, maxGrants: 10, maxGrantsPerDay: 20, maxGrantsToOnePerDay: 3 };
 const nothingToAudit = async (): Promise<void> => undefined;
 const EMPTY_REASON = 'http://terminology.hl7.org/CodeSystem/list-empty-reason';
 const RESULTS = '30954-2';

@@ -17,7 +17,7 @@ describe('a subscription made under a proxy grant, on /fhir', () => {
   let grants: ProxyGrants;
   let anton: string;
   beforeAll(async () => {
-    t = await startTestApp({ now: NOW, subscriptions: true, proxies: { invitationDays: 7, maxGrants: 10 } });
+    t = await startTestApp({ now: NOW, subscriptions: true, proxies: { invitationDays: 7, maxGrants: 10, maxGrantsPerDay: 100, maxGrantsToOnePerDay: 100 } });
     grants = t.proxyGrants as ProxyGrants;
     anton = await smartToken(t, ANTON, USER_SCOPES);
   }, 60_000);

@@ -34,7 +34,7 @@ describe('FHIR Subscription, SUBSCRIPTIONS on', () => {
   let t: TestApp;
   let tolvan: string;
   beforeAll(async () => {
-    t = await startTestApp({ now: NOW, subscriptions: true, proxies: { invitationDays: 7, maxGrants: 10 } });
+    t = await startTestApp({ now: NOW, subscriptions: true, proxies: { invitationDays: 7, maxGrants: 10, maxGrantsPerDay: 20, maxGrantsToOnePerDay: 3 } });
     tolvan = await smartToken(t, TOLVAN, PATIENT_SCOPES);
   }, 60_000);
   afterAll(async () => t.close());
@@ -240,7 +240,7 @@ describe('FHIR Subscription, sharing off: no proxy topic', () => {
 describe('FHIR Subscription, SUBSCRIPTIONS off', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ now: NOW, proxies: { invitationDays: 7, maxGrants: 10 } });
+    t = await startTestApp({ now: NOW, proxies: { invitationDays: 7, maxGrants: 10, maxGrantsPerDay: 20, maxGrantsToOnePerDay: 3 } });
   }, 60_000);
   afterAll(async () => t.close());
 

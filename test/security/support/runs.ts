@@ -8,7 +8,7 @@ import { EHR_VARIANTS, type EhrVariant } from '../../support/test-app.js';
  * reach, as each valid grant the suites send names a new grantee (routes.ts freshGrantee). Subscriptions
  * on (SUBSCRIPTIONS=on), so the FHIR door's Subscription paths are attacked too.
  */
-export const STEADY = { protection: { pressureMaxEventLoopDelayMs: 0 }, proxies: { invitationDays: 7, maxGrants: 1_000_000 }, subscriptions: true } as const;
+export const STEADY = { protection: { pressureMaxEventLoopDelayMs: 0 }, proxies: { invitationDays: 7, maxGrants: 1_000_000, maxGrantsPerDay: 1_000_000, maxGrantsToOnePerDay: 100 }, subscriptions: true } as const;
 
 /**
  * How many cases a property of the security suites checks over `variant`. The fhir-r4 run sends
