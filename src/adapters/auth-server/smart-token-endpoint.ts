@@ -22,7 +22,7 @@ interface KoaContext {
   querystring: string;
   status: number;
   set(field: string, value: string): void;
-  oidc?: { entities?: { AuthorizationCode?: { scope?: string }; RefreshToken?: { scope?: string } } };
+  oidc?: { entities?: { AuthorizationCode?: { scope?: string }; RefreshToken?: { scope?: string } }; params?: { scope?: unknown } };
   req: NodeJS.ReadableStream & { body?: unknown; headers: Record<string, string | string[] | undefined> };
   body?: unknown;
 }
@@ -163,17 +163,25 @@ function askConsentForOffline(clients: AuthClients, ctx: KoaContext): void {
   ctx.query = { ...ctx.query, prompt: [...prompts, 'consent'].join(' ') };
 }
 
-/** SMART's `patient` in the token response: the launch patient the access token's `smart_patient` names. */
+/**
+ * SMART's `patient` in the token response, for an app that asked for the launch context (`launch/patient`):
+ * the launch patient the access token's `smart_patient` names; and `scope` as granted.
+ */
 function addLaunchPatient(ctx: KoaContext): void {
   if (ctx.path !== TOKEN_PATH || typeof ctx.body !== 'object' || ctx.body === null) return;
   const body = ctx.body as Record<string, unknown>;
   if (typeof body.access_token !== 'string') return;
   const patient = decodeJwt(body.access_token).smart_patient;
   if (typeof patient !== 'string') return;
-  body.patient = patient;
-  // `scope` as granted: the OpenID scopes of the code or refresh token, beside the API's in the access token.
-  const source = ctx.oidc?.entities?.AuthorizationCode ?? ctx.oidc?.entities?.RefreshToken;
-  const openid = (source?.scope ?? '').split(' ').filter((s) => OPENID_SCOPES.has(s) && (s !== 'offline_access' || body.refresh_token !== undefined));
+  // The scopes this answer is for: those a refresh narrowed to, else the code's or the refresh token's (hostile
+  // review helper-163, F6: a narrowed refresh was answered with every scope of its refresh token).
+  const { AuthorizationCode: code, RefreshToken: refresh } = ctx.oidc?.entities ?? {};
+  const narrowed = code === undefined && refresh !== undefined && typeof ctx.oidc?.params?.scope === 'string' ? ctx.oidc.params.scope : undefined;
+  const granted = (narrowed ?? code?.scope ?? refresh?.scope ?? '').split(' ');
+  // Never the launch context to an app that did not ask for it, nor was shown asking (helper-163, F3).
+  if (granted.includes('launch/patient')) body.patient = patient;
+  // `scope` as granted: the OpenID scopes of those, beside the API's in the access token.
+  const openid = granted.filter((s) => OPENID_SCOPES.has(s) && (s !== 'offline_access' || body.refresh_token !== undefined));
   body.scope = [...new Set([...openid, ...String(body.scope ?? '').split(' ').filter((s) => s !== '')])].join(' ');
 }
 

@@ -83,6 +83,29 @@ describe('SMART standalone launch at the demo issuer', () => {
     expect([read.status, read.body.id]).toEqual([200, patient]);
   });
 
+  // Hostile review helper-163 F3: `patient` came back though the app never asked for the launch context, nor was it shown at consent.
+  it('gives the launch patient in the token response only to an app that asked for launch/patient', async () => {
+    const body = await signedIn(TOLVAN, undefined, { scope: 'openid fhirUser patient/Observation.rs' });
+    expect(typeof body.access_token).toBe('string');
+    expect(body.patient).toBeUndefined();
+    expect((body.scope as string).split(' ').sort()).toEqual(['fhirUser', 'openid', 'patient/Observation.rs']);
+    expect((await signedIn(TOLVAN, undefined, { scope: 'openid launch/patient patient/Observation.rs' })).patient).toEqual(expect.any(String));
+  });
+
+  // Hostile review helper-163 F6: a refresh narrowed to fewer scopes was answered with every scope of the refresh token.
+  it('answers a narrowed refresh with the scopes it asked for, and those alone', async () => {
+    const first = await signedIn(TOLVAN);
+    const narrowed = await tokenRequest(service, {
+      grant_type: 'refresh_token', refresh_token: first.refresh_token as string, client_id: 'patient-app', scope: 'openid patient/*.rs',
+    });
+    expect(narrowed.status, JSON.stringify(narrowed.body)).toBe(200);
+    expect((narrowed.body.scope as string).split(' ').sort()).toEqual(['openid', 'patient/*.rs']);
+    expect(narrowed.body.patient).toBeUndefined();
+    const whole = await tokenRequest(service, { grant_type: 'refresh_token', refresh_token: narrowed.body.refresh_token as string, client_id: 'patient-app' });
+    expect((whole.body.scope as string).split(' ').sort()).toEqual(['fhirUser', 'launch/patient', 'offline_access', 'openid', 'patient/*.rs']);
+    expect(whole.body.patient).toBe(first.patient);
+  });
+
   it('issue 53: lets the patient app ask for the Consent scopes, and list the grants the person gave with them', async () => {
     const scope = 'openid fhirUser launch/patient patient/Consent.rs patient/Consent.cud user/Consent.read user/Consent.write';
     const body = await signedIn(TOLVAN, undefined, { scope });
