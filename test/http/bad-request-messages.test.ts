@@ -44,7 +44,7 @@ function badBodyValues(name: string, schema: TSchema): Array<readonly [string, u
   if (name === 'grantee') return [['an identity number of 11 digits', '19121212121'], ['a child', '20170101-2393', ['18 or over']], ['the caller', ADULT, ['your own number']]];
   if (name === 'categories') return [['not a category', ['Everything'], ['LabResult', '*']], ['none', [], ['LabResult', '*']], ['the access log', ['AccessLog'], ['LabResult', '*']]];
   if (name === 'validFrom' || name === 'validTo') return [['a date without a time', '2025-01-01'], ['a trailing Z', '2025-01-01T08:00:00Z']];
-  if (name === 'purpose') return [['too long', 'x'.repeat(401), ['200']]];
+  if (name === 'purpose') return [['too long', 'x'.repeat(401), ['200']], ['on two lines', 'a\nb', ['one line']]];
   throw new Error(`no bad value for body member ${name}: add one`);
 }
 

@@ -51,6 +51,6 @@ export const GrantBody = Type.Object({
   validTo: localTime('Until when the grant holds, inclusive, local time YYYY-MM-DDThh:mm:ss; leave it out for until revoked.'),
   purpose: Type.Optional(Type.String({
     maxLength: PURPOSE_MAX * 2, pattern: '^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$', description: `Why, in the grantor's words: at most ${PURPOSE_MAX} characters.`,
-    [EXPECTED]: `plain text of at most ${PURPOSE_MAX} characters`,
+    [EXPECTED]: `plain text on one line of at most ${PURPOSE_MAX} characters, without control or invisible characters`,
   })),
 }, { ...closed, title: 'ProxyGrantRequest', description: 'A grant of access to part or all of the caller\'s record.' });

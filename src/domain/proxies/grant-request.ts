@@ -44,6 +44,10 @@ const DAY_MS = 86_400_000;
 // (U+200E/F, U+202A–E, U+2066–9), which would make the text read otherwise on the other person's screen.
 // eslint-disable-next-line no-control-regex -- refusing control characters is the point
 const UNSHOWABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+// Characters that show nothing (Unicode's default-ignorables: a zero-width space, a soft hyphen, a byte-order
+// mark, the Arabic letter mark, tag characters), in which a grantor could hide text from the grantee (hostile
+// review helper-162, F4); but for the joiners and variation selectors that scripts and emoji are written with.
+const INVISIBLE = /(?![\u200c\u200d\ufe00-\ufe0f\u{e0100}-\u{e01ef}])\p{Default_Ignorable_Code_Point}/u;
 
 const invalid = (message: string): DomainError => new DomainError('INVALID_REQUEST', message);
 
@@ -122,7 +126,9 @@ export function checkGrantRequest(request: GrantRequest, grantor: string, nowMs:
   }
   if (request.purpose !== undefined) {
     if ([...request.purpose].length > PURPOSE_MAX) throw invalid(`Body member purpose must be at most ${PURPOSE_MAX} characters.`);
-    if (UNSHOWABLE.test(request.purpose)) throw invalid('Body member purpose must be plain text on one line, without control characters.');
+    if (UNSHOWABLE.test(request.purpose) || INVISIBLE.test(request.purpose)) {
+      throw invalid('Body member purpose must be plain text on one line, without control or invisible characters.');
+    }
     if (request.purpose !== '') checked.purpose = request.purpose;
   }
   return checked;

@@ -61,3 +61,15 @@ describe('a grant\'s times', () => {
     expect(checked({ validFrom: '2026-11-28T10:30:00' }).validFromMs).toBe(NOW + 30 * 60_000);
   });
 });
+
+// Hostile review helper-162 F4: characters no one sees (a zero-width space, a soft hyphen, a byte-order mark,
+// the Arabic letter mark, tag characters) passed as plain text, so a grantor could hide text in what the grantee reads.
+describe('a grant\'s purpose', () => {
+  it('is refused with any character that shows nothing, and taken with those that join scripts and emoji', () => {
+    for (const hidden of ['\u200b', '\ufeff', '\u00ad', '\u061c', '\u2060', '\u034f', '\u180e', '\u{1d173}', '\u{e0041}', '\u3164']) {
+      expect([hidden.codePointAt(0), messageOf({ purpose: `Följa${hidden}prover` })])
+        .toEqual([hidden.codePointAt(0), 'Body member purpose must be plain text on one line, without control or invisible characters.']);
+    }
+    for (const shown of ['Följa mina prover', 'می\u200cخواهم', '👩\u200d👧 barnen', '❤\ufe0f tack']) expect(checked({ purpose: shown }).purpose).toBe(shown);
+  });
+});
