@@ -47,7 +47,9 @@ const UNSHOWABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u
 // Characters that show nothing (Unicode's default-ignorables: a zero-width space, a soft hyphen, a byte-order
 // mark, the Arabic letter mark, tag characters), in which a grantor could hide text from the grantee (hostile
 // review helper-162, F4); but for the joiners and variation selectors that scripts and emoji are written with.
-const INVISIBLE = /(?![\u200c\u200d\ufe00-\ufe0f\u{e0100}-\u{e01ef}])\p{Default_Ignorable_Code_Point}/u;
+const DEFAULT_IGNORABLE = /^\p{Default_Ignorable_Code_Point}$/u;
+const WRITTEN_WITH = (cp: number): boolean => cp === 0x200c || cp === 0x200d || (cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0xe0100 && cp <= 0xe01ef);
+const hasInvisible = (text: string): boolean => [...text].some((c) => DEFAULT_IGNORABLE.test(c) && !WRITTEN_WITH(c.codePointAt(0) ?? 0));
 
 const invalid = (message: string): DomainError => new DomainError('INVALID_REQUEST', message);
 
@@ -126,7 +128,7 @@ export function checkGrantRequest(request: GrantRequest, grantor: string, nowMs:
   }
   if (request.purpose !== undefined) {
     if ([...request.purpose].length > PURPOSE_MAX) throw invalid(`Body member purpose must be at most ${PURPOSE_MAX} characters.`);
-    if (UNSHOWABLE.test(request.purpose) || INVISIBLE.test(request.purpose)) {
+    if (UNSHOWABLE.test(request.purpose) || hasInvisible(request.purpose)) {
       throw invalid('Body member purpose must be plain text on one line, without control or invisible characters.');
     }
     if (request.purpose !== '') checked.purpose = request.purpose;
