@@ -1,8 +1,10 @@
 /**
  * A grant's categories as a Consent's classes, both ways (docs/contract.md §11 "FHIR",
  * docs/proxies.md): a category is written as the resource types its reads' FHIR forms write
- * (LabResult: DiagnosticReport, Observation), `*` as every category. Derived from the forms, so a
- * read added later is a class by itself.
+ * (LabResult: DiagnosticReport, Observation) and those their folders declare beside them
+ * (MedicationPrescription: MedicationRequest, Medication), `*` as every category. Derived from the
+ * forms, so a read added later is a class by itself. A category is taken back from its forms' types;
+ * a type declared beside them comes with it, never alone.
  *
  * Two categories may write the same type: video meetings are Appointments on this door as the
  * bookings are. A type then names only the first category that writes it (in the categories' table
@@ -14,6 +16,8 @@
  * client sees the grant reaches reads added later, and can give one: the code read back is `*` again.
  */
 import { EVERY_CATEGORY, PROXY_CATEGORIES, readsOfCategory } from '../../domain/proxies/categories.js';
+import { declaringRead, READ_RESOURCE_TYPES } from '../../domain/fhir/resource-types.js';
+import type { ReadName } from '../../domain/operations/table.js';
 import { formTypes } from './fhir-access.js';
 import type { FhirApi } from './fhir-api.js';
 
@@ -37,8 +41,18 @@ export interface ConsentClasses {
   categoriesOf(classes: readonly ConsentClass[]): { categories: string[]; unknown?: string };
 }
 
+/**
+ * The types a read's folder declares beside its form's (a Medication, the product its prescriptions name):
+ * opened with its records (fhir-api.ts), so written with its category's classes, though never one alone.
+ */
+const besideForm = (api: FhirApi, read: ReadName): string[] => {
+  const own = formTypes(api, read);
+  return own.length === 0 ? [] : Object.keys(READ_RESOURCE_TYPES).filter((type) => declaringRead(type) === read && !own.includes(type));
+};
+
 export function consentClasses(api: FhirApi): ConsentClasses {
   const byCategory = new Map(PROXY_CATEGORIES.map((c) => [c, [...new Set(readsOfCategory(c).flatMap((read) => formTypes(api, read)))]]));
+  const besides = new Map(PROXY_CATEGORIES.map((c) => [c, readsOfCategory(c).flatMap((read) => besideForm(api, read))]));
   // A category no read of which has a FHIR form opens nothing on this door: it is no class.
   const carried = [...byCategory].filter(([, types]) => types.length > 0);
   const written = new Set<string>();
@@ -49,8 +63,8 @@ export function consentClasses(api: FhirApi): ConsentClasses {
     else byTypes.set(category, types);
     for (const t of types) written.add(t);
   }
-  const classesOfOne = (category: string): ConsentClass[] =>
-    byCode.has(category) ? [{ system: PROXY_CATEGORY, code: category }] : (byTypes.get(category) ?? []).map((code) => ({ system: RESOURCE_TYPES, code }));
+  const classesOfOne = (category: string): ConsentClass[] => (byCode.has(category) ? [{ system: PROXY_CATEGORY, code: category }]
+    : [...byTypes.get(category) ?? [], ...besides.get(category) ?? []].map((code) => ({ system: RESOURCE_TYPES, code })));
   const every = carried.map(([category]) => category);
   return {
     classesOf: (categories) => {
@@ -66,7 +80,7 @@ export function consentClasses(api: FhirApi): ConsentClasses {
       const fromTypes = [...byTypes].filter(([, own]) => own.every((t) => types.has(t))).map(([c]) => c);
       const named = every.filter((c) => fromTypes.includes(c) || codes.includes(c));
       const categories = codes.includes(EVERY_CATEGORY) ? [EVERY_CATEGORY, ...named] : named;
-      const covered = new Set(fromTypes.flatMap((c) => byTypes.get(c) ?? []));
+      const covered = new Set(fromTypes.flatMap((c) => [...byTypes.get(c) ?? [], ...besides.get(c) ?? []]));
       const unknownType = [...types].find((t) => !covered.has(t));
       const unknown = unknownCode !== undefined ? `${PROXY_CATEGORY}|${unknownCode}` : unknownType === undefined ? undefined : `${RESOURCE_TYPES}|${unknownType}`;
       return unknown === undefined ? { categories } : { categories, unknown };

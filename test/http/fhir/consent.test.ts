@@ -387,6 +387,23 @@ describe('FHIR Consent, PROXY_GRANTS on', () => {
     expect(outcomeOf(refused, 400).diagnostics).toContain(`${PROXY_CATEGORY}|VideoMeeting`);
   });
 
+  // Hostile review helper-162 F2: a prescriptions grant opens MedicationRequest and Medication (docs/proxies.md's table), but
+  // its Consent read back MedicationRequest alone. Failed before: class [MedicationRequest].
+  it('writes a prescriptions grant as MedicationRequest and Medication, and takes either back, never Medication alone', async () => {
+    const categoriesOf = async (id: string): Promise<readonly string[] | undefined> => (await t.proxyGrants?.get(TOLVAN, id))?.categories;
+    const given = await t.proxyGrants?.give(TOLVAN, { grantee: GOSTA, categories: ['MedicationPrescription'] }, async () => undefined);
+    const read = resourceOf(await get(t, `/fhir/Consent/${given?.id ?? ''}`, tolvan), 200);
+    expect((read.provision as { class: unknown }).class).toEqual([{ system: RESOURCE_TYPES, code: 'MedicationRequest' }, { system: RESOURCE_TYPES, code: 'Medication' }]);
+    expect((await del(t, given?.id ?? '', tolvan)).statusCode).toBe(200);
+    for (const classes of [['MedicationRequest', 'Medication'], ['MedicationRequest']]) {
+      const consent = resourceOf(await post(t, posted(GOSTA, classes, undefined, SAMORDNINGSNUMMER), tolvan), 201);
+      expect([classes, await categoriesOf(consent.id as string)]).toEqual([classes, ['MedicationPrescription']]);
+      expect((await del(t, consent.id as string, tolvan)).statusCode).toBe(200);
+    }
+    const alone = outcomeOf(await post(t, posted(GOSTA, ['Medication'], undefined, SAMORDNINGSNUMMER), tolvan), 400);
+    expect(alone.diagnostics).toContain(`${RESOURCE_TYPES}|Medication", which cannot be shared alone`);
+  });
+
   it('refuses a body of another media type with 415 naming the two it takes, and takes plain JSON as FHIR JSON', async () => {
     const body = JSON.stringify(posted(GOSTA, ['Observation', 'DiagnosticReport'], undefined, SAMORDNINGSNUMMER));
     const call = (type: string) => t.call({ method: 'POST', url: '/fhir/Consent', key: null, token: tolvan, headers: { 'content-type': type }, payload: body });
