@@ -27,7 +27,7 @@ export interface ProxyGrantsDeps {
   clock: Clock;
   zone: string;
   settings: ProxySettings;
-  /** What the EHR says of a person, asked only of the person giving or accepting a grant. */
+  /** What the EHR says of a person, asked only of a person who gives or accepted a grant (never of a number someone typed). */
   facts: (personId: string) => Promise<PersonFacts>;
   /** A new grant id: 128 random bits, hex. */
   newId: () => string;
@@ -63,14 +63,36 @@ export class ProxyGrants {
     return this.deps.clock.now();
   }
 
-  private view(grant: StoredGrant, role: GrantRole): DatedGrantView {
-    return viewOf(grant, role, this.now(), this.deps.settings, this.deps.zone);
+  /** The grant as `role` sees it; `protectedNow` remembers, for one answer, whose identity is protected now. */
+  private async view(grant: StoredGrant, role: GrantRole, protectedNow = new Map<string, Promise<boolean>>()): Promise<DatedGrantView> {
+    return viewOf(await this.namedTo(grant, role, protectedNow), role, this.now(), this.deps.settings, this.deps.zone);
+  }
+
+  /**
+   * The grant with the other side's name left out while their identity is protected, as the EHR says it
+   * now: a name kept when they gave or accepted it is no licence to show it after their identity became
+   * protected (hostile review helper-162, F1); one the EHR cannot say of is left out too. Only a person
+   * who gave or accepted a grant is asked about, never a number someone typed.
+   */
+  private async namedTo(grant: StoredGrant, role: GrantRole, protectedNow: Map<string, Promise<boolean>>): Promise<StoredGrant> {
+    const other = role === 'grantor' ? grant.grantee : grant.grantor;
+    if ((role === 'grantor' ? grant.granteeName : grant.grantorName) === undefined) return grant;
+    let guarded = protectedNow.get(other);
+    if (guarded === undefined) {
+      guarded = this.deps.facts(other).then((facts) => facts.protectedIdentity, () => true);
+      protectedNow.set(other, guarded);
+    }
+    if (!await guarded) return grant;
+    const { granteeName, grantorName, ...rest } = grant;
+    const kept = role === 'grantor' ? grantorName : granteeName;
+    return kept === undefined ? rest : { ...rest, ...(role === 'grantor' ? { grantorName: kept } : { granteeName: kept }) };
   }
 
   /** Every grant the person gave or received, oldest first, each as their role sees it. */
   async list(personId: string): Promise<DatedGrantView[]> {
     const grants = await this.deps.store.involving(personId);
-    return grants.map((g) => this.view(g, roleOf(g, personId) as GrantRole));
+    const protectedNow = new Map<string, Promise<boolean>>();
+    return Promise.all(grants.map((g) => this.view(g, roleOf(g, personId) as GrantRole, protectedNow)));
   }
 
   /** One grant of the person's; 404 for one that does not exist or is someone else's. */

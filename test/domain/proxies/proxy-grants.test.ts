@@ -29,6 +29,9 @@ describe('ProxyGrants', () => {
   let store: MemoryGrantStore;
   let grants: ProxyGrants;
   let asked: string[];
+  /** People whose identity became protected after they gave or accepted a grant; people of whom the EHR does not answer. */
+  let protectedSince: Set<string>;
+  let unanswered: Set<string>;
   let before: Array<[string, boolean]>;
   const hook: BeforeChange = async (grant, changes) => {
     before.push([grant.id, changes]);
@@ -40,11 +43,15 @@ describe('ProxyGrants', () => {
     store = new MemoryGrantStore();
     asked = [];
     before = [];
+    protectedSince = new Set();
+    unanswered = new Set();
     grants = new ProxyGrants({
       store, clock, zone: ZONE, settings: { invitationDays: 7, maxGrants: 2, maxGrantsPerDay: 5, maxGrantsToOnePerDay: 3 },
       facts: async (person) => {
         asked.push(person);
-        return FACTS[person] ?? { protectedIdentity: false };
+        if (unanswered.has(person)) throw new Error('the EHR does not answer');
+        const facts = FACTS[person] ?? { protectedIdentity: false };
+        return protectedSince.has(person) ? { ...facts, protectedIdentity: true } : facts;
       },
       newId: () => `${String(++ids).padStart(32, '0')}`,
     });
@@ -146,6 +153,26 @@ describe('ProxyGrants', () => {
       await expect(give({ purpose })).rejects.toEqual(expect.objectContaining({ code: 'INVALID_REQUEST', message: expect.stringContaining('purpose') }));
     }
     expect((await give({ purpose: 'Följa mina prover – även på söndagar 😊' })).purpose).toBe('Följa mina prover – även på söndagar 😊');
+  });
+
+  // Hostile review helper-162 F1: a grantee whose identity became protected after accepting was still named to the grantor.
+  it('names the other side only while their identity is not protected, nor when the EHR cannot say', async () => {
+    const { id } = await give();
+    await grants.accept(GRANTEE, id, hook);
+    const names = async () => [
+      (await grants.get(GRANTOR, id)).grantee.name, (await grants.list(GRANTOR))[0]?.grantee.name,
+      (await grants.get(GRANTEE, id)).grantor.name, (await grants.list(GRANTEE))[0]?.grantor.name,
+    ];
+    expect(await names()).toEqual(['Tolvan Tolvansson', 'Tolvan Tolvansson', 'Märta Ström', 'Märta Ström']);
+    protectedSince.add(GRANTEE);
+    expect(await names()).toEqual([undefined, undefined, 'Märta Ström', 'Märta Ström']);
+    protectedSince = new Set([GRANTOR]);
+    expect(await names()).toEqual(['Tolvan Tolvansson', 'Tolvan Tolvansson', undefined, undefined]);
+    protectedSince = new Set();
+    unanswered.add(GRANTEE);
+    expect(await names()).toEqual([undefined, undefined, 'Märta Ström', 'Märta Ström']);
+    // Still the number they are known by.
+    expect((await grants.get(GRANTOR, id)).grantee.identityNumber).toBe(GRANTEE);
   });
 
   it('lets only the grantee accept; a third person gets 404 for every change and read', async () => {
