@@ -31,6 +31,11 @@ export interface ProxyGrantsDeps {
   facts: (personId: string) => Promise<PersonFacts>;
   /** A new grant id: 128 random bits, hex. */
   newId: () => string;
+  /**
+   * Support's command (src/start/commands/proxy-support.ts), which has no EHR to ask: each side's name as
+   * it was kept, to staff whose every list is audited with its reason. Else only while not protected now.
+   */
+  namesAsKept?: true;
 }
 
 const notFound = (): DomainError =>
@@ -76,7 +81,7 @@ export class ProxyGrants {
    */
   private async namedTo(grant: StoredGrant, role: GrantRole, protectedNow: Map<string, Promise<boolean>>): Promise<StoredGrant> {
     const other = role === 'grantor' ? grant.grantee : grant.grantor;
-    if ((role === 'grantor' ? grant.granteeName : grant.grantorName) === undefined) return grant;
+    if (this.deps.namesAsKept === true || (role === 'grantor' ? grant.granteeName : grant.grantorName) === undefined) return grant;
     let guarded = protectedNow.get(other);
     if (guarded === undefined) {
       guarded = this.deps.facts(other).then((facts) => facts.protectedIdentity, () => true);
