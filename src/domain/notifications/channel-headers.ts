@@ -2,7 +2,7 @@
  * `channel.header` (docs/notifications.md): the `Name: value` lines a subscription asks to be sent
  * with each notification, often the receiver's own credential. Checked once, at creation, so that no
  * line can split a request (CR, LF, NUL), name what the service or the connection decides (Host,
- * Content-Length, Content-Type, hop-by-hop headers, Proxy-*), or grow without bound. A refusal names
+ * Content-Length, Content-Type, hop-by-hop headers, Proxy-*), send a credential's field twice, or grow without bound. A refusal names
  * the line, never its value.
  */
 
@@ -10,6 +10,9 @@ export const MAX_HEADER_LINES = 10;
 export const MAX_HEADER_LINE_LENGTH = 1024;
 
 export type HeaderVerdict = { allowed: true; headers: Array<readonly [string, string]> } | { allowed: false; problem: string };
+
+/** Fields of one value (RFC 9110 §11.6.2 and RFC 6265's Cookie, one line over HTTP/1.1) a receiver's credential may be sent in. */
+const SINGLE_VALUED = new Set(['authorization', 'cookie']);
 
 /** RFC 9110 §5.6.2's token. */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -47,6 +50,12 @@ export function checkChannelHeaders(lines: readonly string[]): HeaderVerdict {
   for (const [i, line] of lines.entries()) {
     const checked = lineProblem(line);
     if (typeof checked === 'string') return { allowed: false, problem: `channel.header line ${i + 1} ${checked}` };
+    // A field of one value sent twice breaks RFC 9110 §5.3, and which a receiver takes is its HTTP stack's
+    // choice (hostile review helper-161, F6); a list's repeats are one value, comma-joined, and are kept.
+    const name = checked[0].toLowerCase();
+    if (SINGLE_VALUED.has(name) && headers.some(([other]) => other.toLowerCase() === name)) {
+      return { allowed: false, problem: `channel.header line ${i + 1} names ${checked[0]} again, which holds one value: send it once` };
+    }
     headers.push(checked);
   }
   return { allowed: true, headers };

@@ -48,6 +48,12 @@ describe('issue 54: channel.header, the lines sent with each notification', () =
       expect(problem(['X-Ok: 1', `${name}: x`])).toMatch(new RegExp(`line 2 names ${name}`));
     });
 
+  // Hostile review helper-161 F6: two Authorization lines were kept, and which one a receiver takes depends on its HTTP stack.
+  it('refuses Authorization or Cookie named twice, whatever its case, naming the second line', () => {
+    expect(problem(['Authorization: Bearer a', 'X-Ok: 1', 'authorization: Bearer b'])).toBe('channel.header line 3 names authorization again, which holds one value: send it once');
+    expect(problem(['Cookie: a=1', 'COOKIE: b=2'])).toBe('channel.header line 2 names COOKIE again, which holds one value: send it once');
+  });
+
   it('never echoes a value (it may be a secret), and names the line', () => {
     const said = problem(['Authorization: Bearer s3cret\u0001token']);
     expect(said).toMatch(/^channel\.header line 1 /);
