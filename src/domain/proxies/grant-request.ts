@@ -52,6 +52,8 @@ const WRITTEN_WITH = (cp: number): boolean => cp === 0x200c || cp === 0x200d || 
 const hasInvisible = (text: string): boolean => [...text].some((c) => DEFAULT_IGNORABLE.test(c) && !WRITTEN_WITH(c.codePointAt(0) ?? 0));
 
 const invalid = (message: string): DomainError => new DomainError('INVALID_REQUEST', message);
+/** validTo covers the whole of its second: its milliseconds run to this. */
+const LAST_MS_OF_SECOND = 999;
 
 /** The last second a grant's times can say: the COS door writes them as 14 digits of local time. */
 const LAST_TIME = '9999-12-31T23:59:59';
@@ -114,7 +116,7 @@ export function checkGrantRequest(request: GrantRequest, grantor: string, nowMs:
   };
   if (request.validTo !== undefined) {
     // Inclusive, as a read's bound is: every millisecond of its second.
-    const to = instant('validTo', request.validTo, zone) + 999;
+    const to = instant('validTo', request.validTo, zone) + LAST_MS_OF_SECOND;
     // Past first: a validFrom a clock's skew back is taken as now, and a validTo between the two is past, not before it.
     if (to <= nowMs) throw invalid('Body member validTo is in the past: give a time to come, or leave it out to share until you end it.');
     if (to < checked.validFromMs) throw invalid('Body member validTo must not be before validFrom.');
@@ -122,7 +124,8 @@ export function checkGrantRequest(request: GrantRequest, grantor: string, nowMs:
   }
   if (settings.maxDays !== undefined) {
     if (checked.validToMs === undefined) throw invalid(`Body member validTo is required here: a grant may last at most ${settings.maxDays} days.`);
-    if (checked.validToMs - checked.validFromMs > settings.maxDays * DAY_MS) {
+    // validTo's second as written, not its last millisecond: exactly the days after validFrom is within them (hostile review helper-162, F7).
+    if (checked.validToMs - LAST_MS_OF_SECOND - checked.validFromMs > settings.maxDays * DAY_MS) {
       throw invalid(`Body member validTo is too far from validFrom: a grant may last at most ${settings.maxDays} days.`);
     }
   }

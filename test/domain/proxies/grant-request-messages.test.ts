@@ -73,3 +73,14 @@ describe('a grant\'s purpose', () => {
     for (const shown of ['Följa mina prover', 'می\u200cخواهم', '👩\u200d👧 barnen', '❤\ufe0f tack']) expect(checked({ purpose: shown }).purpose).toBe(shown);
   });
 });
+
+// Hostile review helper-162 F7: validTo exactly PROXY_MAX_DAYS after validFrom was refused, its own second counted on top.
+describe('PROXY_MAX_DAYS', () => {
+  const within30 = (validTo: string) =>
+    checkGrantRequest({ grantee: MARTA, categories: ['LabResult'], validFrom: '2030-01-01T00:00:00', validTo }, TOLVAN, NOW, 'Europe/Stockholm',
+      { invitationDays: 7, maxGrants: 10, maxGrantsPerDay: 20, maxGrantsToOnePerDay: 3, maxDays: 30 });
+  it('takes a validTo at most that many days after validFrom, to the second', () => {
+    expect(within30('2030-01-31T00:00:00').validToMs).toBe(Date.parse('2030-01-30T23:00:00Z') + 999);
+    expect(() => within30('2030-01-31T00:00:01')).toThrow('Body member validTo is too far from validFrom: a grant may last at most 30 days.');
+  });
+});
