@@ -38,6 +38,8 @@ export interface ProxyGrantsDeps {
   namesAsKept?: true;
 }
 
+const DAY_MS = 86_400_000;
+
 const notFound = (): DomainError =>
   new DomainError('NOT_FOUND', 'No grant of yours has this id: GET /patients/proxies/ lists the grants you gave and received.');
 
@@ -88,9 +90,12 @@ export class ProxyGrants {
       protectedNow.set(other, guarded);
     }
     if (!await guarded) return grant;
-    const { granteeName, grantorName, ...rest } = grant;
-    const kept = role === 'grantor' ? grantorName : granteeName;
-    return kept === undefined ? rest : { ...rest, ...(role === 'grantor' ? { grantorName: kept } : { granteeName: kept }) };
+    if (role === 'grantor') {
+      const { granteeName: _protected, ...shown } = grant;
+      return shown;
+    }
+    const { grantorName: _protected, ...shown } = grant;
+    return shown;
   }
 
   /** Every grant the person gave or received, oldest first, each as their role sees it. */
@@ -216,7 +221,7 @@ export class ProxyGrants {
     const settled = await store.inTurn(async () => {
       const nowMs = this.now();
       let count = 0;
-      for (const grant of await store.due(nowMs, nowMs - settings.invitationDays * 86_400_000)) {
+      for (const grant of await store.due(nowMs, nowMs - settings.invitationDays * DAY_MS)) {
         const { status, sinceMs } = statusAt(grant, nowMs, settings);
         if (status !== 'lapsed' && status !== 'expired') continue;
         await record(grant, status, sinceMs);
@@ -231,8 +236,6 @@ export class ProxyGrants {
     return settled ?? 0;
   }
 }
-
-const DAY_MS = 86_400_000;
 
 /**
  * Grants given in the last 24 hours count whatever became of them: PROXY_MAX_GRANTS counts the open
