@@ -25,7 +25,7 @@ import { HttpsServing } from '../adapters/tls/https-serving.js';
 import { Lifecycle } from './lifecycle.js';
 import { fhirApiOf, fhirForms, fhirIdsOf, publicBaseUrlOf } from './fhir-api.js';
 import { smartLaunchContext } from './smart-launch.js';
-import { grantOfStore, openSharing } from './proxy-grants.js';
+import { openSharing } from './proxy-grants.js';
 import { openNotifications } from './notifications.js';
 import { ProxyDelegation } from '../domain/proxies/proxy-delegation.js';
 import { startLine } from './start-line.js';
@@ -113,7 +113,7 @@ export async function compose(config: Config, logger: Logger, clock: Clock = new
       clock: d.resolve(TOKENS.Clock),
       clientNames: new Map([...[...apps].filter(([id, app]) => app.name !== id).map(([id, app]) => [id, app.name] as const), ...config.clientNames]),
       policy: config.releasePolicy,
-      grantOf: sharing === undefined ? undefined : grantOfStore(sharing.store),
+      grantOf: sharing === undefined ? undefined : (id) => sharing.grants.partiesOf(id),
     }),
   });
   c.register(RegisterPayment, { useFactory: (d) => new RegisterPayment(d.resolve(TOKENS.WriteCoordinator)) });

@@ -9,7 +9,6 @@ import { newGrantId } from '../adapters/proxy-grants/new-grant-id.js';
 import type { ProxySettings } from '../domain/proxies/grant.js';
 import { personFacts } from '../domain/proxies/people.js';
 import { ProxyGrants } from '../domain/proxies/proxy-grants.js';
-import type { GrantOf } from '../ports/access-log.port.js';
 import type { AuditTrail, OutcomeRecord } from '../ports/audit-trail.port.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { EhrRecords } from '../ports/ehr-records.port.js';
@@ -34,12 +33,6 @@ export function settledRecordOf(grant: StoredGrant, kind: 'lapsed' | 'expired', 
   };
 }
 
-/** The access log's lookup of a grant (docs/proxies.md#audited-and-shown): its two sides, the grantee's name once they accepted. */
-export const grantOfStore = (store: ProxyGrantStore): GrantOf => async (id) => {
-  const grant = await store.byId(id);
-  if (grant === undefined) return undefined;
-  return { grantor: grant.grantor, grantee: grant.grantee, ...(grant.granteeName === undefined ? {} : { granteeName: grant.granteeName }) };
-};
 
 /**
  * DATABASE_URL: the PostgreSQL store in its own schema, shared by every instance (its module imported

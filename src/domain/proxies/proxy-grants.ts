@@ -5,6 +5,7 @@
  * and kept as one step with its event; who may read what through a grant is decided by the delegation
  * check (proxy-delegation.ts), on every request.
  */
+import type { GrantParties } from '../../ports/access-log.port.js';
 import type { Clock } from '../../ports/clock.port.js';
 import type { EndedBy, GrantChange, GrantEventKind, ProxyGrantStore, StoredGrant, StoredState } from '../../ports/proxy-grants.port.js';
 import { DomainError } from '../errors.js';
@@ -103,6 +104,18 @@ export class ProxyGrants {
     const grants = await this.deps.store.involving(personId);
     const protectedNow = new Map<string, Promise<boolean>>();
     return Promise.all(grants.map((g) => this.view(g, roleOf(g, personId) as GrantRole, protectedNow)));
+  }
+
+  /**
+   * The two sides of grant `id` for the grantor's access log (docs/proxies.md#audited-and-shown): the
+   * grantee by name once they accepted, and only while their identity is not protected, as every view
+   * of the grant names them (re-review helper-165, F1: the log named a grantee protected since).
+   */
+  async partiesOf(id: string): Promise<GrantParties | undefined> {
+    const grant = await this.deps.store.byId(id);
+    if (grant === undefined) return undefined;
+    const { granteeName } = await this.namedTo(grant, 'grantor', new Map());
+    return { grantor: grant.grantor, grantee: grant.grantee, ...(granteeName === undefined ? {} : { granteeName }) };
   }
 
   /** One grant of the person's; 404 for one that does not exist or is someone else's. */
