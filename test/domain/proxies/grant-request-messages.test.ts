@@ -70,7 +70,22 @@ describe('a grant\'s purpose', () => {
       expect([hidden.codePointAt(0), messageOf({ purpose: `Följa${hidden}prover` })])
         .toEqual([hidden.codePointAt(0), 'Body member purpose must be plain text on one line, without control or invisible characters.']);
     }
-    for (const shown of ['Följa mina prover', 'می\u200cخواهم', '👩\u200d👧 barnen', '❤\ufe0f tack']) expect(checked({ purpose: shown }).purpose).toBe(shown);
+    for (const shown of ['Följa mina prover', 'می\u200cخواهم', '👩\u200d👧 barnen', '❤\ufe0f tack', '❤\ufe0f\u200d🔥', '👍🏽 ok', 'Tie\u0302\u0301ng Vie\u0323\u0302t', 'क्षि']) {
+      expect(checked({ purpose: shown }).purpose).toBe(shown);
+    }
+  });
+
+  // Re-review helper-165 F3: variation selectors (256 of them) and joiners were taken anywhere, so a byte a character
+  // could still be hidden ("Hej" carried "call 0701234567, send BankID code"); and stacked or enclosing marks cover text.
+  it('is refused with a selector or joiner where no character it joins or varies is, and with marks stacked over a letter', () => {
+    const hidden = (text: string): string => [...new TextEncoder().encode(text)].map((b) => String.fromCodePoint(b < 16 ? 0xfe00 + b : 0xe0100 + b - 16)).join('');
+    for (const bad of [
+      `Hej${hidden('call 0701234567')}`, 'Hej\ufe00', 'a\u{e0100}', 'Hej\ufe0f\ufe0f', '\u200dHej', 'Hej\u200d', 'a\u200d\u200db', 'a\u200c\u200cb',
+      'Hej\ufff9dold\ufffb', 'a\u{13430}b', 'a\u20dd', 'a\u0301\u0301\u0301\u0301', 'Hej\u0600',
+    ]) {
+      expect([[...bad].map((c) => c.codePointAt(0)?.toString(16)).join(' '), messageOf({ purpose: bad })])
+        .toEqual([[...bad].map((c) => c.codePointAt(0)?.toString(16)).join(' '), 'Body member purpose must be plain text on one line, without control or invisible characters.']);
+    }
   });
 });
 
