@@ -262,6 +262,23 @@ describe.skipIf(!available)('the sign-in\'s cookies over https: none another sit
       expect(walked.page.body).toContain('not started in this browser');
     }
   });
+  // Re-review helper-164, F1: once the resume's row outlived the login, a resume cookie naming a login its own browser had
+  // taken up, planted in another browser, answered every address under /auth there with 400, and every refusal kept the
+  // row ten minutes more. Failed before: the victim's own sign-in was refused ("not started in this browser").
+  it('a planted resume cookie naming a login already taken up locks no browser out of its own sign-in', async () => {
+    const attacker = browser();
+    const resume = await stoppedAtResume(attacker);
+    const own = await walk(attacker, resume, { pick: 'yourself' });
+    expect(own.redirect?.searchParams.has('code')).toBe(true);
+    const victim = browser();
+    const uid = resume.slice(`${service.issuer}/auth/`.length);
+    for (const cookie of attacker.held().filter((c) => c.name.endsWith('_interaction_resume'))) victim.plant({ ...cookie, path: '/auth' });
+    victim.plant({ name: '__Secure-_interaction_resume', value: uid, path: '/auth' });
+    service.region.person = { pnr: MARTA, acr: LOA3 };
+    const mine = await walk(victim, authorization().url, { pick: 'Lilla' });
+    expect([mine.page.status, mine.redirect?.searchParams.has('code')]).toEqual([mine.page.status, true]);
+  });
+
   // The fourth review: oidc-provider resumes by its resume cookie alone, on a path it matches loosely (any
   // case, a trailing slash, a percent-encoded uid, another uid); the check at the exact path let those by.
   // Failed before: each reached the app with a code for the attacker's login.

@@ -227,6 +227,10 @@ export class RegionLogin {
       });
       return true;
     }
+    // A login already taken up (or expired) is nobody's to take: a resume cookie naming it, planted in another
+    // browser, must not refuse that browser its own sign-in, now or for as long as the row lives (re-review
+    // helper-164, F1). oidc-provider answers a resume of it itself.
+    if (!await holdsLogin(uid)) return true;
     await this.store.upsert(resumeKey(uid), { ...row, refused: true }, LOGIN_TTL_SECONDS);
     return this.refuseResume(req, res, uid, typeof row.clientId === 'string' ? row.clientId : undefined);
   }

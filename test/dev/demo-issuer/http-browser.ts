@@ -84,10 +84,13 @@ export class HttpBrowser {
     };
   }
 
+  /** As a browser sends them (RFC 6265 §5.4): those of the longer path first, then in the order they were set. */
   private cookieHeader(path: string): string {
     return this.cookies
       .filter((c) => path === c.path || path.startsWith(c.path.endsWith('/') ? c.path : `${c.path}/`))
-      .map((c) => `${c.name}=${c.value}`)
+      .map((c, order) => ({ c, order }))
+      .sort((a, b) => b.c.path.length - a.c.path.length || a.order - b.order)
+      .map(({ c }) => `${c.name}=${c.value}`)
       .join('; ');
   }
 
