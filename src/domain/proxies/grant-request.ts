@@ -6,7 +6,7 @@ import { DomainError } from '../errors.js';
 import { shownValue } from '../redaction/shown-value.js';
 import { hasReachedAge } from '../identity/legal-age.js';
 import { birthDateOf, IDENTITY_NUMBER_EXPECTED, parsePersonalIdentityNumber } from '../identity/personal-identity-number.js';
-import { compactToEpochMs, epochMsToCompact, filterParamToCompact, LOCAL_DATE_TIME_EXPECTED, localDate } from '../time/local-time.js';
+import { compactToEpochMs, epochMsToCompact, filterParamToCompact, formatCompact, LOCAL_DATE_TIME_EXPECTED, localDate, wallClockAt } from '../time/local-time.js';
 import { EVERY_CATEGORY, isCategory, PROXY_CATEGORIES } from './categories.js';
 import type { ProxySettings } from './grant.js';
 import { PURPOSE_MAX } from './purpose.js';
@@ -39,7 +39,6 @@ export interface CheckedGrant {
   purpose?: string;
 }
 
-const DAY_MS = 86_400_000;
 // Control characters, line and paragraph separators, lone surrogates, and the bidirectional controls
 // (U+200E/F, U+202A–E, U+2066–9), which would make the text read otherwise on the other person's screen.
 // eslint-disable-next-line no-control-regex -- refusing control characters is the point
@@ -105,6 +104,21 @@ function instant(name: string, value: string | GrantInstant, zone: string): numb
   return ms;
 }
 
+/**
+ * The latest local time a grant from `fromMs` may end at under PROXY_MAX_DAYS: the same time of day that
+ * many days on the local calendar, to the second, as validTo is written (hostile review helper-162, F7: its
+ * last millisecond counted; re-review helper-165, F4: 24-hour periods moved the limit an hour across the
+ * clocks' changes). Past year 9999 no validTo reaches it.
+ */
+function lastLocalTime(fromMs: number, days: number, zone: string): string {
+  const from = wallClockAt(fromMs, zone);
+  const last = new Date(Date.UTC(from.year, from.month - 1, from.day + days, from.hour, from.minute, from.second));
+  if (last.getUTCFullYear() > 9999) return '99991231235959';
+  return formatCompact({
+    year: last.getUTCFullYear(), month: last.getUTCMonth() + 1, day: last.getUTCDate(), hour: last.getUTCHours(), minute: last.getUTCMinutes(), second: last.getUTCSeconds(),
+  });
+}
+
 function grantee(raw: string, grantor: string, nowMs: number, zone: string): string {
   const number = parsePersonalIdentityNumber(raw);
   if (number === undefined) throw invalid(`Body member grantee must be ${IDENTITY_NUMBER_EXPECTED}.`);
@@ -150,8 +164,7 @@ export function checkGrantRequest(request: GrantRequest, grantor: string, nowMs:
   }
   if (settings.maxDays !== undefined) {
     if (checked.validToMs === undefined) throw invalid(`Body member validTo is required here: a grant may last at most ${settings.maxDays} days.`);
-    // validTo's second as written, not its last millisecond: exactly the days after validFrom is within them (hostile review helper-162, F7).
-    if (checked.validToMs - LAST_MS_OF_SECOND - checked.validFromMs > settings.maxDays * DAY_MS) {
+    if (epochMsToCompact(checked.validToMs - LAST_MS_OF_SECOND, zone) > lastLocalTime(checked.validFromMs, settings.maxDays, zone)) {
       throw invalid(`Body member validTo is too far from validFrom: a grant may last at most ${settings.maxDays} days.`);
     }
   }

@@ -98,4 +98,16 @@ describe('PROXY_MAX_DAYS', () => {
     expect(within30('2030-01-31T00:00:00').validToMs).toBe(Date.parse('2030-01-30T23:00:00Z') + 999);
     expect(() => within30('2030-01-31T00:00:01')).toThrow('Body member validTo is too far from validFrom: a grant may last at most 30 days.');
   });
+
+  // Re-review helper-165 F4: the days were 24-hour periods, so across autumn's clock change exactly 30 local days was
+  // refused, and across spring's 30 days and 59:59 was taken.
+  it('counts days on the local calendar, across the clocks\' changes', () => {
+    const across = (validFrom: string, validTo: string) => () => checkGrantRequest({ grantee: MARTA, categories: ['LabResult'], validFrom, validTo }, TOLVAN, NOW,
+      'Europe/Stockholm', { invitationDays: 7, maxGrants: 10, maxGrantsPerDay: 20, maxGrantsToOnePerDay: 3, maxDays: 30 });
+    expect(across('2027-10-15T00:00:00', '2027-11-14T00:00:00')).not.toThrow();
+    expect(across('2027-03-15T00:00:00', '2027-04-14T00:00:00')).not.toThrow();
+    for (const [from, to] of [['2027-10-15T00:00:00', '2027-11-14T00:00:01'], ['2027-03-15T00:00:00', '2027-04-14T00:59:59']]) {
+      expect(across(from as string, to as string)).toThrow('Body member validTo is too far from validFrom: a grant may last at most 30 days.');
+    }
+  });
 });
