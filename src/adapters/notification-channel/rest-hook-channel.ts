@@ -59,7 +59,7 @@ function target(endpoint: string): { origin: string; path: string } {
 /** Ours, then the subscription's (never one the service or the connection sets), as undici's flat list. */
 function requestHeaders(given: Delivery['headers']): string[] {
   const theirs = given.filter(([name]) => !isReservedHeader(name));
-  const checked = checkChannelHeaders(theirs.map(([name, value]) => `${name}: ${value}`));
+  const checked = checkChannelHeaders(theirs.map(([name, value]) => `${name}: ${value}`), 'kept');
   if (!checked.allowed) throw new RangeError(`a delivery's headers are checked when the subscription is made: ${checked.problem}`);
   return ['content-type', FHIR_JSON_UTF8, ...checked.headers.flat()];
 }

@@ -43,8 +43,13 @@ function lineProblem(line: string): string | readonly [string, string] {
   return [name, value];
 }
 
-/** The lines as [name, value] pairs in order, or the first line's problem, for a 400 naming channel.header. */
-export function checkChannelHeaders(lines: readonly string[]): HeaderVerdict {
+/**
+ * The lines as [name, value] pairs in order, or the first line's problem, for a 400 naming channel.header.
+ * `kept`: lines a subscription already holds, checked again before each delivery: a credential's field
+ * given twice, refused since 1cdc28f3, is sent as it was taken then, never dropped with every other line
+ * (re-review helper-165, F5: a subscription made before lost all its headers without a word).
+ */
+export function checkChannelHeaders(lines: readonly string[], kept: 'kept' | 'new' = 'new'): HeaderVerdict {
   if (lines.length > MAX_HEADER_LINES) return { allowed: false, problem: `channel.header may have at most ${MAX_HEADER_LINES} lines` };
   const headers: Array<readonly [string, string]> = [];
   for (const [i, line] of lines.entries()) {
@@ -53,7 +58,7 @@ export function checkChannelHeaders(lines: readonly string[]): HeaderVerdict {
     // A field of one value sent twice breaks RFC 9110 §5.3, and which a receiver takes is its HTTP stack's
     // choice (hostile review helper-161, F6); a list's repeats are one value, comma-joined, and are kept.
     const name = checked[0].toLowerCase();
-    if (SINGLE_VALUED.has(name) && headers.some(([other]) => other.toLowerCase() === name)) {
+    if (kept === 'new' && SINGLE_VALUED.has(name) && headers.some(([other]) => other.toLowerCase() === name)) {
       return { allowed: false, problem: `channel.header line ${i + 1} names ${checked[0]} again, which holds one value: send it once` };
     }
     headers.push(checked);

@@ -55,7 +55,7 @@ export interface SendSettings {
 
 /** `Name: value` lines as pairs, by the rule that admitted them at creation; none were kept that it refuses. */
 const headerPairs = (lines: readonly string[]): readonly (readonly [string, string])[] => {
-  const verdict = checkChannelHeaders(lines);
+  const verdict = checkChannelHeaders(lines, 'kept');
   return verdict.allowed ? verdict.headers : [];
 };
 

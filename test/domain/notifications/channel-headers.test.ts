@@ -52,6 +52,10 @@ describe('issue 54: channel.header, the lines sent with each notification', () =
   it('refuses Authorization or Cookie named twice, whatever its case, naming the second line', () => {
     expect(problem(['Authorization: Bearer a', 'X-Ok: 1', 'authorization: Bearer b'])).toBe('channel.header line 3 names authorization again, which holds one value: send it once');
     expect(problem(['Cookie: a=1', 'COOKIE: b=2'])).toBe('channel.header line 2 names COOKIE again, which holds one value: send it once');
+    // Re-review helper-165 F5: lines a subscription made before holds are sent as they were taken, not dropped all at once.
+    expect(checkChannelHeaders(['Authorization: Bearer a', 'X-Ok: 1', 'authorization: Bearer b'], 'kept')).toEqual({
+      allowed: true, headers: [['Authorization', 'Bearer a'], ['X-Ok', '1'], ['authorization', 'Bearer b']],
+    });
   });
 
   it('never echoes a value (it may be a secret), and names the line', () => {
