@@ -11,7 +11,7 @@ import type { EndedBy, GrantChange, GrantEventKind, ProxyGrantStore, StoredGrant
 import { DomainError } from '../errors.js';
 import { hasReachedAge } from '../identity/legal-age.js';
 import { birthDateOf } from '../identity/personal-identity-number.js';
-import { localDate } from '../time/local-time.js';
+import { compactToDisplay, epochMsToCompact, localDate } from '../time/local-time.js';
 import { checkGrantRequest, type GrantRequest } from './grant-request.js';
 import { isOpen, roleOf, statusAt, viewOf, type DatedGrantView, type GrantRole, type ProxySettings } from './grant.js';
 import type { PersonFacts } from './people.js';
@@ -152,7 +152,7 @@ export class ProxyGrants {
       if (open.length >= settings.maxGrants) {
         throw new DomainError('CONFLICT', `You can share your record with at most ${settings.maxGrants} people at once; end a grant first.`);
       }
-      admitToday(given, grant, settings);
+      admitToday(given, grant, settings, zone);
     });
     return this.view(grant, 'grantor');
   }
@@ -256,12 +256,16 @@ export class ProxyGrants {
  * its grantee's list for good (hostile reviews helper-161 F1, helper-162 F3: 500 in 65 s from one
  * account). Ending a grant and giving a new one, the way to change what someone sees, stays open.
  */
-function admitToday(given: readonly StoredGrant[], grant: StoredGrant, settings: ProxySettings): void {
+function admitToday(given: readonly StoredGrant[], grant: StoredGrant, settings: ProxySettings, zone: string): void {
   const today = given.filter((g) => g.createdMs > grant.createdMs - DAY_MS);
-  if (today.filter((g) => g.grantee === grant.grantee).length >= settings.maxGrantsToOnePerDay) {
-    throw new DomainError('CONFLICT', `You have shared your record with this person ${settings.maxGrantsToOnePerDay} times in the last 24 hours, as often as a day allows: try again tomorrow.`);
+  // When the first of them leaves the 24 hours, to the next whole minute, in local time (re-review helper-165, F6: "tomorrow" was no time).
+  const again = (counted: readonly StoredGrant[]): string =>
+    compactToDisplay(epochMsToCompact(Math.ceil((Math.min(...counted.map((g) => g.createdMs)) + DAY_MS) / 60_000) * 60_000, zone));
+  const toThem = today.filter((g) => g.grantee === grant.grantee);
+  if (toThem.length >= settings.maxGrantsToOnePerDay) {
+    throw new DomainError('CONFLICT', `You have shared your record with this person ${settings.maxGrantsToOnePerDay} times in the last 24 hours, as often as a day allows: you can again from ${again(toThem)}.`);
   }
   if (today.length >= settings.maxGrantsPerDay) {
-    throw new DomainError('CONFLICT', `You have given ${settings.maxGrantsPerDay} grants in the last 24 hours, as many as a day allows: try again tomorrow.`);
+    throw new DomainError('CONFLICT', `You have given ${settings.maxGrantsPerDay} grants in the last 24 hours, as many as a day allows: you can again from ${again(today)}.`);
   }
 }

@@ -117,13 +117,13 @@ describe('ProxyGrants', () => {
   it('counts every grant given in the last 24 hours, ended ones too: at most 3 to one person and PROXY_MAX_GRANTS_PER_DAY in all (409)', async () => {
     for (let i = 0; i < 3; i++) await grants.revoke(GRANTOR, (await give({ purpose: `gång ${i}` })).id, hook);
     await expect(give({ purpose: 'en gång till' })).rejects.toEqual(expect.objectContaining({
-      code: 'CONFLICT', message: 'You have shared your record with this person 3 times in the last 24 hours, as often as a day allows: try again tomorrow.',
+      code: 'CONFLICT', message: 'You have shared your record with this person 3 times in the last 24 hours, as often as a day allows: you can again from 2026-11-27 10:00.',
     }));
     // Others are not held up by it, up to the day's limit of every grant given (5 here).
     await grants.revoke(GRANTOR, (await give({ grantee: STRANGER })).id, hook);
     await grants.revoke(GRANTOR, (await give({ grantee: '194107086995' })).id, hook);
     await expect(give({ grantee: '200404122384' })).rejects.toEqual(expect.objectContaining({
-      code: 'CONFLICT', message: 'You have given 5 grants in the last 24 hours, as many as a day allows: try again tomorrow.',
+      code: 'CONFLICT', message: 'You have given 5 grants in the last 24 hours, as many as a day allows: you can again from 2026-11-27 10:00.',
     }));
     expect((await store.involving(GRANTEE)).filter((g) => g.grantee === GRANTEE)).toHaveLength(3);
     clock.advance(DAY + 1);
