@@ -262,6 +262,29 @@ describe.skipIf(!available)('the sign-in\'s cookies over https: none another sit
       expect(walked.page.body).toContain('not started in this browser');
     }
   });
+  // Third re-review helper-166, F1 (HIGH): the check read oidc-provider's interaction at one moment and oidc-provider read it
+  // again a moment later. A resume without the binding, while the attacker's login was being finished at his interaction
+  // (no row yet, or the row written and the login not yet saved), passed as "nothing to take", and oidc-provider then took
+  // the login saved in between (1 in 20 to 45 attempts). A region login's interaction is now taken up by no browser
+  // without its binding while it lives, whatever it holds at that moment. Failed before: the victim's resume passed.
+  it('a resume without the binding while the attacker\'s login is still being finished is refused, and his own then goes on', async () => {
+    const attacker = browser();
+    const { regionLink } = await begun(attacker);
+    service.region.person = { pnr: TOLVAN, acr: LOA3 };
+    // Through the region and its callback, stopping before the interaction that finishes the login (no row, no result yet).
+    let page = await attacker.get(regionLink);
+    while (page.location !== undefined && !page.location.startsWith(`${service.issuer}/interaction/`)) page = await attacker.get(page.location);
+    const uid = String(page.location).slice(`${service.issuer}/interaction/`.length);
+    const victim = browser();
+    for (const cookie of attacker.held().filter((c) => c.name.includes('_interaction_resume'))) victim.plant(cookie);
+    const early = await victim.get(`${service.issuer}/auth/${uid}`);
+    expect([early.status, early.location]).toEqual([400, undefined]);
+    expect(early.body).toContain('not started in this browser');
+    // The login is still his to finish, in his browser.
+    const his = await walk(attacker, String(page.location), { pick: 'yourself' });
+    expect(his.redirect?.searchParams.has('code')).toBe(true);
+  });
+
   // Re-review helper-164, F1: once the resume's row outlived the login, a resume cookie naming a login its own browser had
   // taken up, planted in another browser, answered every address under /auth there with 400, and every refusal kept the
   // row ten minutes more. Failed before: the victim's own sign-in was refused ("not started in this browser").

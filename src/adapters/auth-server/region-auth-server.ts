@@ -25,7 +25,7 @@ import { languageOf } from './page-language.js';
 import { migrateSignIn, PostgresModels, type PostgresModelAdapter } from './postgres-models.js';
 import { REFRESH_TOKEN_TTL_SECONDS } from './provider-config.js';
 import { AUTH_METHODS } from './region-clients.js';
-import { RegionLogin, type LoginEvents, type RegionLoginSettings } from './region-login.js';
+import { RegionLogin, type InteractionState, type LoginEvents, type RegionLoginSettings } from './region-login.js';
 import { LaunchPicks } from './smart-launch.js';
 import { IssuerAddress } from './issuer-address.js';
 import { sendJson } from './page-headers.js';
@@ -223,10 +223,12 @@ export class RegionAuthServer implements AuthServerMount {
     };
   }
 
-  /** Whether interaction `uid` is a login prompt's, finished with a person its resume has not taken up yet (oidc-provider ends it when it does). */
-  private readonly holdsLogin = async (uid: string): Promise<boolean> => {
+  /** What oidc-provider holds of interaction `uid` (region-login.ts `InteractionState`): a login prompt's is the region's login. */
+  private readonly interactionState = async (uid: string): Promise<InteractionState> => {
     const interaction = await this.provider.Interaction.find(uid);
-    return interaction?.prompt?.name === 'login' && interaction.result?.login !== undefined;
+    if (interaction === undefined) return 'gone';
+    const endedInError = interaction.result?.error !== undefined && interaction.result.login === undefined;
+    return interaction.prompt?.name === 'login' && !endedInError ? 'region-login' : 'other';
   };
 
   /** A request under the mount path, as the service's HTTP layer hands it over. */
@@ -242,7 +244,7 @@ export class RegionAuthServer implements AuthServerMount {
     // It resumes by its resume cookie alone, on any path it matches loosely (any case, a trailing slash, an
     // encoded uid), so every interaction a request's resume cookies name is checked, wherever it goes.
     for (const uid of resumedInteractions(req)) {
-      if (!await this.login.resumes(req, res, uid, this.holdsLogin)) return;
+      if (!await this.login.resumes(req, res, uid, this.interactionState)) return;
     }
     req.url = rest;
     if (under(path, CONNECTED_APPS_PATH) || under(path, APPS_PATH)) {

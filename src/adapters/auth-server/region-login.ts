@@ -73,6 +73,13 @@ export interface LoginStore {
   destroy(id: string): Promise<void>;
 }
 
+/**
+ * What oidc-provider holds of an interaction: none (`gone`: taken up or expired), a login at the region
+ * in progress or finished and not yet taken up (`region-login`), or anything else: the picker's, the
+ * consent's, or a login ended with an error for the app (`other`).
+ */
+export type InteractionState = 'gone' | 'region-login' | 'other';
+
 /** Where a login for the connected-apps page ends: the page's address, and its session opened for the person (the Set-Cookie header). */
 export interface PageLogins {
   href: string;
@@ -208,13 +215,19 @@ export class RegionLogin {
    * the resume and planted its cookies in another (login CSRF) signs that browser in as nobody, and the
    * login is over for every browser. True when the resume may go on (also for a resume that follows no
    * login at the region: the picker's and consent's); false when it was refused and answered.
-   * `holdsLogin`: whether oidc-provider's interaction `uid` holds a login it has not yet taken up.
+   *
+   * `interaction` says what oidc-provider holds of `uid` now. What it holds may change between this check
+   * and oidc-provider's own read (a login being finished saves its person a moment later), so a region
+   * login's interaction is taken up by no browser without the binding for as long as it lives, whatever it
+   * holds at the moment of the check (third re-review helper-166, F1: "holds no login yet" passed, and the
+   * login saved in between was taken). Only one that no longer exists can no longer be taken: oidc-provider
+   * ends it when its resume takes the login up, and it expires; a resume cookie naming it refuses no one.
    */
-  async resumes(req: IncomingMessage, res: ServerResponse, uid: string, holdsLogin: (uid: string) => Promise<boolean>): Promise<boolean> {
+  async resumes(req: IncomingMessage, res: ServerResponse, uid: string, interaction: (uid: string) => Promise<InteractionState>): Promise<boolean> {
     const row = await this.store.find(resumeKey(uid));
     if (typeof row?.state !== 'string' || typeof row.binding !== 'string') {
-      // A login no row binds to a browser any more is taken up by none: fail closed.
-      return await holdsLogin(uid) ? this.refuseResume(req, res, uid, undefined) : true;
+      // No row binds it to a browser yet (or any more): a region login's is taken up by none (fail closed).
+      return await interaction(uid) === 'region-login' ? this.refuseResume(req, res, uid, undefined) : true;
     }
     if (row.refused !== true && bindingMatches(req, row.state, row.binding, this.cookieScope)) {
       // The row stays until it expires, and the binding until an answer takes the login on (a redirect):
@@ -227,10 +240,9 @@ export class RegionLogin {
       });
       return true;
     }
-    // A login already taken up (or expired) is nobody's to take: a resume cookie naming it, planted in another
-    // browser, must not refuse that browser its own sign-in, now or for as long as the row lives (re-review
-    // helper-164, F1). oidc-provider answers a resume of it itself.
-    if (!await holdsLogin(uid)) return true;
+    // Taken up or expired, it is nobody's to take: planted in another browser, a resume cookie naming it must
+    // not refuse that browser its own sign-in (re-review helper-164, F1). oidc-provider answers its resume itself.
+    if (await interaction(uid) === 'gone') return true;
     await this.store.upsert(resumeKey(uid), { ...row, refused: true }, LOGIN_TTL_SECONDS);
     return this.refuseResume(req, res, uid, typeof row.clientId === 'string' ? row.clientId : undefined);
   }
