@@ -9,6 +9,7 @@ import { birthDateOf, IDENTITY_NUMBER_EXPECTED, parsePersonalIdentityNumber } fr
 import { compactToEpochMs, epochMsToCompact, filterParamToCompact, formatCompact, LOCAL_DATE_TIME_EXPECTED, localDate, wallClockAt } from '../time/local-time.js';
 import { EVERY_CATEGORY, isCategory, PROXY_CATEGORIES } from './categories.js';
 import type { ProxySettings } from './grant.js';
+import { hidesText } from './hidden-text.js';
 import { PURPOSE_MAX } from './purpose.js';
 
 export { PURPOSE_MAX };
@@ -43,38 +44,6 @@ export interface CheckedGrant {
 // (U+200E/F, U+202A–E, U+2066–9), which would make the text read otherwise on the other person's screen.
 // eslint-disable-next-line no-control-regex -- refusing control characters is the point
 const UNSHOWABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-/**
- * Characters that show nothing, in which a grantor could hide text from the grantee (hostile review
- * helper-162, F4; re-review helper-165, F3: 256 variation selectors carried a byte each): Unicode's
- * default-ignorables and format characters (a zero-width space, a soft hyphen, a byte-order mark, tag
- * characters, interlinear annotations), enclosing marks, and more than MAX_MARKS marks over one letter.
- * Taken only as scripts and emoji are written with them: a joiner (ZWJ, ZWNJ) alone between two
- * characters it joins, and the text or emoji presentation selector (VS15, VS16) once after a character.
- */
-const INVISIBLE = /^[\p{Default_Ignorable_Code_Point}\p{Cf}\p{Me}]$/u;
-const MARK = /^\p{M}$/u;
-const MAX_MARKS = 3;
-const isJoiner = (c: string | undefined): boolean => c === '\u200c' || c === '\u200d';
-const isPresentation = (c: string | undefined): boolean => c === '\ufe0e' || c === '\ufe0f';
-const shows = (c: string | undefined): boolean => c !== undefined && !INVISIBLE.test(c) && !MARK.test(c);
-
-function hidesText(text: string): boolean {
-  const chars = [...text];
-  let marks = 0;
-  for (const [i, c] of chars.entries()) {
-    const before = chars[i - 1];
-    if (isJoiner(c)) {
-      if (!(shows(before) || isPresentation(before)) || !shows(chars[i + 1])) return true;
-    } else if (isPresentation(c)) {
-      if (!shows(before)) return true;
-    } else if (INVISIBLE.test(c)) {
-      return true;
-    }
-    marks = MARK.test(c) && !isPresentation(c) ? marks + 1 : 0;
-    if (marks > MAX_MARKS) return true;
-  }
-  return false;
-}
 
 const invalid = (message: string): DomainError => new DomainError('INVALID_REQUEST', message);
 /** validTo covers the whole of its second: its milliseconds run to this. */

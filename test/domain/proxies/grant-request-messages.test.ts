@@ -81,10 +81,35 @@ describe('a grant\'s purpose', () => {
     const hidden = (text: string): string => [...new TextEncoder().encode(text)].map((b) => String.fromCodePoint(b < 16 ? 0xfe00 + b : 0xe0100 + b - 16)).join('');
     for (const bad of [
       `Hej${hidden('call 0701234567')}`, 'Hej\ufe00', 'a\u{e0100}', 'Hej\ufe0f\ufe0f', '\u200dHej', 'Hej\u200d', 'a\u200d\u200db', 'a\u200c\u200cb',
-      'Hej\ufff9dold\ufffb', 'a\u{13430}b', 'a\u20dd', 'a\u0301\u0301\u0301\u0301', 'Hej\u0600',
+      'Hej\ufff9dold\ufffb', 'a\u{13430}b', 'a\u20dd', 'a\u0301\u0301\u0301\u0301\u0301', 'Hej\u0600',
     ]) {
       expect([[...bad].map((c) => c.codePointAt(0)?.toString(16)).join(' '), messageOf({ purpose: bad })])
         .toEqual([[...bad].map((c) => c.codePointAt(0)?.toString(16)).join(' '), 'Body member purpose must be plain text on one line, without control or invisible characters.']);
+    }
+  });
+});
+
+// Third re-review helper-166 F2: joiners and presentation selectors after Latin letters carried a base-3 message
+// ("BankID 0701234567" in a 72-letter Swedish sentence); F3: real text of joining scripts, keycaps and flags was refused.
+describe('a grant\'s purpose, the hidden-text rule', () => {
+  const REFUSED = 'Body member purpose must be plain text on one line, without control or invisible characters.';
+  it('refuses a joiner or selector where it joins or varies nothing, odd spaces, private use and unassigned code points', () => {
+    const cover = 'Hej mamma, här är tillgången';
+    const trits = [...'BankID 0701234567'].flatMap((ch) => ch.charCodeAt(0).toString(3).padStart(5, '0').split('').map(Number));
+    const letters = [...cover];
+    const encoded = letters.map((ch, i) => `${ch}${['', '\ufe0e', '\ufe0f'][trits[2 * i] ?? 0]}${i < letters.length - 1 ? ['', '\u200c', '\u200d'][trits[2 * i + 1] ?? 0] : ''}`).join('');
+    expect(encoded.length).toBeGreaterThan(cover.length);
+    for (const bad of [encoded, 'Hej\ufe0f', 'a\u200db', 'a\u200cb', 'Hej\u2002', 'Hej\u3000\u2009', 'Hej\u2800', 'a\ue000', 'a\u0378', 'a\ufdd0', 'a\ufffc', '1\ufe0f\ufe0f']) {
+      expect([[...bad].map((c) => c.codePointAt(0)?.toString(16)).join(' '), messageOf({ purpose: bad })]).toEqual([[...bad].map((c) => c.codePointAt(0)?.toString(16)).join(' '), REFUSED]);
+    }
+  });
+
+  it('takes joining scripts\' joiners, keycaps, subdivision flags, ideographic variants and pointed Hebrew', () => {
+    for (const shown of [
+      '1\ufe0f\u20e3 #\ufe0f\u20e3', '\u{1f3f4}\u{e0067}\u{e0062}\u{e0073}\u{e0063}\u{e0074}\u{e007f} hej', 'क्\u200dष', 'क्\u200cष', 'ශ්\u200dරී ලංකා',
+      'র\u200d্য', 'ന്\u200d', 'بَ\u200cه', 'لَ\u200dا', '葛\u{e0100}', 'בְּרֵאשִׁ֖ית', '❤\ufe0f\u200d🔥', '👍🏽\u200d👩', '漢字\u3000と かな',
+    ]) {
+      expect([shown, messageOf({ purpose: shown })]).toEqual([shown, 'taken']);
     }
   });
 });
