@@ -258,14 +258,18 @@ export class ProxyGrants {
  */
 function admitToday(given: readonly StoredGrant[], grant: StoredGrant, settings: ProxySettings, zone: string): void {
   const today = given.filter((g) => g.createdMs > grant.createdMs - DAY_MS);
-  // When the first of them leaves the 24 hours, to the next whole minute, in local time (re-review helper-165, F6: "tomorrow" was no time).
-  const again = (counted: readonly StoredGrant[]): string =>
-    compactToDisplay(epochMsToCompact(Math.ceil((Math.min(...counted.map((g) => g.createdMs)) + DAY_MS) / 60_000) * 60_000, zone));
+  // When enough of them have left the 24 hours for one more to be under `limit`, to the next whole minute, in local
+  // time (re-review helper-165, F6: "tomorrow" was no time; helper-166, F6: the first to leave is not enough under a lowered limit).
+  const again = (counted: readonly StoredGrant[], limit: number): string => {
+    const times = counted.map((g) => g.createdMs).sort((a, b) => a - b);
+    const leaving = times[times.length - limit] ?? times[0] ?? grant.createdMs;
+    return compactToDisplay(epochMsToCompact(Math.ceil((leaving + DAY_MS) / 60_000) * 60_000, zone));
+  };
   const toThem = today.filter((g) => g.grantee === grant.grantee);
   if (toThem.length >= settings.maxGrantsToOnePerDay) {
-    throw new DomainError('CONFLICT', `You have shared your record with this person ${settings.maxGrantsToOnePerDay} times in the last 24 hours, as often as a day allows: you can again from ${again(toThem)}.`);
+    throw new DomainError('CONFLICT', `You have shared your record with this person ${settings.maxGrantsToOnePerDay} ${settings.maxGrantsToOnePerDay === 1 ? 'time' : 'times'} in the last 24 hours, as often as a day allows: you can again from ${again(toThem, settings.maxGrantsToOnePerDay)}.`);
   }
   if (today.length >= settings.maxGrantsPerDay) {
-    throw new DomainError('CONFLICT', `You have given ${settings.maxGrantsPerDay} grants in the last 24 hours, as many as a day allows: you can again from ${again(today)}.`);
+    throw new DomainError('CONFLICT', `You have given ${settings.maxGrantsPerDay} ${settings.maxGrantsPerDay === 1 ? 'grant' : 'grants'} in the last 24 hours, as many as a day allows: you can again from ${again(today, settings.maxGrantsPerDay)}.`);
   }
 }

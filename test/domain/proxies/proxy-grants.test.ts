@@ -130,6 +130,21 @@ describe('ProxyGrants', () => {
     expect((await give({ purpose: 'i morgon' })).status).toBe('pending');
   });
 
+  // Third re-review helper-166 F6: under a lowered limit the time named was when the first counted grant left the 24 hours, still too many then.
+  it('names the time when few enough grants are left in the 24 hours, under a limit lowered since they were given', async () => {
+    for (let i = 0; i < 3; i++) {
+      await grants.revoke(GRANTOR, (await give({ purpose: `gång ${i}` })).id, hook);
+      clock.advance(60 * 60_000);
+    }
+    const stricter = new ProxyGrants({
+      store, clock, zone: ZONE, settings: { invitationDays: 7, maxGrants: 2, maxGrantsPerDay: 5, maxGrantsToOnePerDay: 1 },
+      facts: async () => ({ protectedIdentity: false }), newId: () => 'f'.repeat(32),
+    });
+    await expect(stricter.give(GRANTOR, { grantee: GRANTEE, categories: ['LabResult'] }, hook)).rejects.toEqual(expect.objectContaining({
+      code: 'CONFLICT', message: 'You have shared your record with this person 1 time in the last 24 hours, as often as a day allows: you can again from 2026-11-27 12:00.',
+    }));
+  });
+
   it('checks the times: validTo inclusive to its second, not past, within PROXY_MAX_DAYS', async () => {
     const view = await give({ validFrom: '2026-12-01T00:00:00', validTo: '2026-12-31T23:59:59' });
     expect(view).toMatchObject({ validFrom: '20261201000000', validTo: '20261231235959' });
