@@ -285,6 +285,38 @@ describe.skipIf(!available)('the sign-in\'s cookies over https: none another sit
     expect(his.redirect?.searchParams.has('code')).toBe(true);
   });
 
+  // Fourth re-review helper-167, F1 (HIGH): a login interaction ended in an error (the login page's cancel) was let by
+  // without the binding, though the login could still be finished into it a moment later and then taken up (1 in 45;
+  // about half with junk resume cookies widening the window). A cancelled sign-in's resume is bound to its browser too.
+  // Failed before: the victim's resume right after the attacker's cancel passed (303).
+  it('a resume without the binding after the attacker cancelled his login is refused; a cancel in its own browser reaches the app', async () => {
+    // A person who cancels at the login page: the app hears access_denied.
+    const person = browser();
+    const mine = await begun(person);
+    service.region.person = { pnr: MARTA, acr: LOA3 };
+    let own = await person.get(mine.regionLink);
+    while (own.location !== undefined && !own.location.startsWith(`${service.issuer}/interaction/`)) own = await person.get(own.location);
+    const back = await walk(person, `${String(own.location)}/abort`);
+    expect(back.redirect?.searchParams.get('error')).toBe('access_denied');
+
+    const attacker = browser();
+    const { regionLink } = await begun(attacker);
+    service.region.person = { pnr: TOLVAN, acr: LOA3 };
+    let page = await attacker.get(regionLink);
+    while (page.location !== undefined && !page.location.startsWith(`${service.issuer}/interaction/`)) page = await attacker.get(page.location);
+    const interaction = String(page.location);
+    const uid = interaction.slice(`${service.issuer}/interaction/`.length);
+    const cancelled = await attacker.get(`${interaction}/abort`);
+    expect(cancelled.location).toBe(`${service.issuer}/auth/${uid}`);
+    const victim = browser();
+    for (const cookie of attacker.held().filter((c) => c.name.includes('_interaction_resume'))) victim.plant(cookie);
+    const early = await victim.get(`${service.issuer}/auth/${uid}`);
+    expect([early.status, early.location]).toEqual([400, undefined]);
+    // And, as for any login resumed elsewhere, it is over for every browser: his own resume gets nothing either.
+    const his = await walk(attacker, String(cancelled.location));
+    expect([his.redirect, his.page.status]).toEqual([undefined, 400]);
+  });
+
   // Re-review helper-164, F1: once the resume's row outlived the login, a resume cookie naming a login its own browser had
   // taken up, planted in another browser, answered every address under /auth there with 400, and every refusal kept the
   // row ten minutes more. Failed before: the victim's own sign-in was refused ("not started in this browser").

@@ -227,8 +227,7 @@ export class RegionAuthServer implements AuthServerMount {
   private readonly interactionState = async (uid: string): Promise<InteractionState> => {
     const interaction = await this.provider.Interaction.find(uid);
     if (interaction === undefined) return 'gone';
-    const endedInError = interaction.result?.error !== undefined && interaction.result.login === undefined;
-    return interaction.prompt?.name === 'login' && !endedInError ? 'region-login' : 'other';
+    return interaction.prompt?.name === 'login' ? 'region-login' : 'other';
   };
 
   /** A request under the mount path, as the service's HTTP layer hands it over. */

@@ -74,9 +74,9 @@ export interface LoginStore {
 }
 
 /**
- * What oidc-provider holds of an interaction: none (`gone`: taken up or expired), a login at the region
- * in progress or finished and not yet taken up (`region-login`), or anything else: the picker's, the
- * consent's, or a login ended with an error for the app (`other`).
+ * What oidc-provider holds of an interaction: none (`gone`: taken up or expired), the region login's
+ * (`region-login`: in progress, finished or cancelled, and not yet taken up: a cancelled one may still
+ * have a login finished into it), or the picker's or the consent's (`other`).
  */
 export type InteractionState = 'gone' | 'region-login' | 'other';
 
@@ -173,7 +173,21 @@ export class RegionLogin {
   readonly step: SignInStep = {
     banner: '',
     login: async (provider, req, res, details, submitUrl, view) => this.login(provider, req, res, details, submitUrl, view),
+    cancelling: async (_req, res, details) => this.bindCancel(res, details.uid),
   };
+
+  /**
+   * A sign-in cancelled at its login prompt goes on to its resume like a finished login, and is bound the
+   * same way: a row and a fresh binding cookie of this browser, so that its resume, too, is taken up only
+   * here. Let by unbound, a login still being finished into the cancelled interaction was taken up in a
+   * browser that planted its resume cookies (fourth re-review helper-167, F1).
+   */
+  private async bindCancel(res: ServerResponse, uid: string): Promise<void> {
+    const state = oidc.randomState();
+    const binding = newLoginBinding(state, this.cookieScope, LOGIN_TTL_SECONDS);
+    await this.store.upsert(resumeKey(uid), { state, binding: binding.hash }, LOGIN_TTL_SECONDS);
+    res.appendHeader('set-cookie', binding.cookie);
+  }
 
   private async login(provider: Provider, req: IncomingMessage, res: ServerResponse, details: Details, submitUrl: string, view: PageView): Promise<void> {
     const back = { href: `${submitUrl}/abort`, text: TEXT.back };
