@@ -81,14 +81,17 @@ describe.skipIf(!available)('the sign-in\'s cookies over https: none another sit
     return { regionLink, interaction: page.url, state: String(new URL(regionLink).searchParams.get('state')) };
   }
 
-  /** The attacker logs in at the region as Tolvan and stops where oidc-provider's resume would take his login up: its address. */
-  async function stoppedAtResume(attacker: HttpBrowser): Promise<string> {
-    const { regionLink } = await begun(attacker);
-    service.region.person = { pnr: TOLVAN, acr: LOA3 };
-    let page = await attacker.get(regionLink);
-    while (page.location !== undefined && !page.location.startsWith(`${service.issuer}/auth/`)) page = await attacker.get(page.location);
+  /** `who` logs in at the region as `pnr` and follows the answers until one sends the browser under `stop`: that address. */
+  async function loggedInUntil(who: HttpBrowser, stop: string, pnr = TOLVAN): Promise<string> {
+    const { regionLink } = await begun(who);
+    service.region.person = { pnr, acr: LOA3 };
+    let page = await who.get(regionLink);
+    while (page.location !== undefined && !page.location.startsWith(stop)) page = await who.get(page.location);
     return String(page.location);
   }
+
+  /** The attacker logs in at the region as Tolvan and stops where oidc-provider's resume would take his login up: its address. */
+  const stoppedAtResume = (attacker: HttpBrowser): Promise<string> => loggedInUntil(attacker, `${service.issuer}/auth/`);
 
   it('a launch over https sets only __Host- and __Secure- cookies, Secure, with no Domain; the binding\'s is __Host-, Path=/, HttpOnly, SameSite=Lax', async () => {
     const { url, verifier } = authorization();
@@ -269,19 +272,16 @@ describe.skipIf(!available)('the sign-in\'s cookies over https: none another sit
   // without its binding while it lives, whatever it holds at that moment. Failed before: the victim's resume passed.
   it('a resume without the binding while the attacker\'s login is still being finished is refused, and his own then goes on', async () => {
     const attacker = browser();
-    const { regionLink } = await begun(attacker);
-    service.region.person = { pnr: TOLVAN, acr: LOA3 };
     // Through the region and its callback, stopping before the interaction that finishes the login (no row, no result yet).
-    let page = await attacker.get(regionLink);
-    while (page.location !== undefined && !page.location.startsWith(`${service.issuer}/interaction/`)) page = await attacker.get(page.location);
-    const uid = String(page.location).slice(`${service.issuer}/interaction/`.length);
+    const interaction = await loggedInUntil(attacker, `${service.issuer}/interaction/`);
+    const uid = interaction.slice(`${service.issuer}/interaction/`.length);
     const victim = browser();
     for (const cookie of attacker.held().filter((c) => c.name.includes('_interaction_resume'))) victim.plant(cookie);
     const early = await victim.get(`${service.issuer}/auth/${uid}`);
     expect([early.status, early.location]).toEqual([400, undefined]);
     expect(early.body).toContain('not started in this browser');
     // The login is still his to finish, in his browser.
-    const his = await walk(attacker, String(page.location), { pick: 'yourself' });
+    const his = await walk(attacker, interaction, { pick: 'yourself' });
     expect(his.redirect?.searchParams.has('code')).toBe(true);
   });
 
@@ -292,19 +292,11 @@ describe.skipIf(!available)('the sign-in\'s cookies over https: none another sit
   it('a resume without the binding after the attacker cancelled his login is refused; a cancel in its own browser reaches the app', async () => {
     // A person who cancels at the login page: the app hears access_denied.
     const person = browser();
-    const mine = await begun(person);
-    service.region.person = { pnr: MARTA, acr: LOA3 };
-    let own = await person.get(mine.regionLink);
-    while (own.location !== undefined && !own.location.startsWith(`${service.issuer}/interaction/`)) own = await person.get(own.location);
-    const back = await walk(person, `${String(own.location)}/abort`);
+    const back = await walk(person, `${await loggedInUntil(person, `${service.issuer}/interaction/`, MARTA)}/abort`);
     expect(back.redirect?.searchParams.get('error')).toBe('access_denied');
 
     const attacker = browser();
-    const { regionLink } = await begun(attacker);
-    service.region.person = { pnr: TOLVAN, acr: LOA3 };
-    let page = await attacker.get(regionLink);
-    while (page.location !== undefined && !page.location.startsWith(`${service.issuer}/interaction/`)) page = await attacker.get(page.location);
-    const interaction = String(page.location);
+    const interaction = await loggedInUntil(attacker, `${service.issuer}/interaction/`);
     const uid = interaction.slice(`${service.issuer}/interaction/`.length);
     const cancelled = await attacker.get(`${interaction}/abort`);
     expect(cancelled.location).toBe(`${service.issuer}/auth/${uid}`);
