@@ -6,24 +6,29 @@
  *
  * - a joiner (ZWJ, ZWNJ) between two letters of a script whose letters join or form conjuncts (Arabic,
  *   the Indic scripts, Mongolian …), marks between them allowed, or ZWJ between two emoji;
- * - the text or emoji presentation selector (VS15, VS16) once after an emoji character, the keycap mark
- *   after a digit, `#` or `*`, an ideographic variation selector once after a Han character, a Mongolian
- *   free variation selector after a Mongolian letter, and the three subdivision flags' tag sequences;
- * - at most MAX_MARKS marks over one letter (more stack over the text around it).
+ * - the text or emoji presentation selector (VS15, VS16) once after an emoji character (on a digit, `#`
+ *   or `*` only before the keycap mark), the keycap mark after a digit, `#` or `*`, a Mongolian free
+ *   variation selector after a Mongolian letter, and the three subdivision flags' tag sequences;
+ * - at most MAX_MARKS marks over one letter (more stack over the text around it), joiners between them
+ *   counting as none.
  *
- * Also refused: private-use, unassigned and noncharacter code points, the object replacement character,
- * and the spaces other than the plain, no-break and ideographic ones (a choice of width is a bit each).
+ * Also refused: text not in NFC (a letter written two ways), ideographic variation selectors (240 of
+ * them, mostly unregistered, a byte each: re-review helper-167, F2), private-use, unassigned and
+ * noncharacter code points, the object replacement character, and spaces other than the plain,
+ * no-break, thin, narrow no-break and ideographic ones (a choice of width is a bit each). Channels of a
+ * bit here and there remain (a joiner between two letters of a joining script that join anyway, two
+ * emoji a ZWJ does not fuse, a no-break space for a space): what the Unicode data at hand cannot tell.
  */
 
 const HIDDEN = /^[\p{Default_Ignorable_Code_Point}\p{Cf}\p{Me}\p{Co}\p{Cn}\u{fffc}\u{2800}]$/u;
-const ODD_SPACE = /^(?![ \u00a0\u3000])\p{Zs}$/u;
+/** The spaces text is written with (Intl's number and range formats among them); any other width is a hidden choice. */
+const ODD_SPACE = /^(?![ \u00a0\u2009\u202f\u3000])\p{Zs}$/u;
 const MARK = /^\p{M}$/u;
 const MAX_MARKS = 4;
 /** Scripts whose letters change shape or form conjuncts at a joiner: one there is seen. */
 const JOINING = /^[\p{Script=Arabic}\p{Script=Syriac}\p{Script=Nko}\p{Script=Mongolian}\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Gurmukhi}\p{Script=Gujarati}\p{Script=Oriya}\p{Script=Tamil}\p{Script=Telugu}\p{Script=Kannada}\p{Script=Malayalam}\p{Script=Sinhala}]$/u;
 const EMOJI = /^\p{Emoji}$/u;
 const PICTOGRAPHIC = /^[\p{Extended_Pictographic}\p{Emoji_Modifier}]$/u;
-const HAN = /^\p{Script=Han}$/u;
 const KEYCAP_BASE = /^[0-9#*]$/;
 /** England, Scotland and Wales: the only subdivision flags there are, each a black flag and its tags. */
 const SUBDIVISION_FLAGS = /\u{1f3f4}\u{e0067}\u{e0062}(?:\u{e0065}\u{e006e}\u{e0067}|\u{e0073}\u{e0063}\u{e0074}|\u{e0077}\u{e006c}\u{e0073})\u{e007f}/gu;
@@ -32,7 +37,6 @@ const ZWNJ = '\u200c';
 const ZWJ = '\u200d';
 const isSelector = (c: string): boolean => c === '\ufe0e' || c === '\ufe0f';
 const cp = (c: string): number => c.codePointAt(0) ?? 0;
-const isIdeographicSelector = (c: string): boolean => cp(c) >= 0xe0100 && cp(c) <= 0xe01ef;
 const isMongolianSelector = (c: string): boolean => (cp(c) >= 0x180b && cp(c) <= 0x180d) || cp(c) === 0x180f;
 
 /** The letter the marks before position `i` sit on, and whether anything but marks lies between. */
@@ -60,21 +64,23 @@ function variesOrJoins(chars: readonly string[], i: number): boolean {
   const before = chars[i - 1];
   if (c === ZWJ || c === ZWNJ) return joins(chars, i);
   if (before === undefined) return false;
-  if (isSelector(c)) return EMOJI.test(before) && !MARK.test(before);
+  // On a digit, `#` or `*` a selector only makes a keycap: without the keycap mark after it, it shows nothing.
+  if (isSelector(c)) return EMOJI.test(before) && !MARK.test(before) && (!KEYCAP_BASE.test(before) || chars[i + 1] === '\u20e3');
   if (c === '\u20e3') return KEYCAP_BASE.test(before) || (before === '\ufe0f' && KEYCAP_BASE.test(chars[i - 2] ?? ''));
-  if (isIdeographicSelector(c)) return HAN.test(before);
   if (isMongolianSelector(c)) return /^\p{Script=Mongolian}$/u.test(before) && !isMongolianSelector(before);
   return false;
 }
 
 export function hidesText(text: string): boolean {
+  // One spelling of each letter: é and e with a combining acute look the same and would be a choice each (NFC is how keyboards write).
+  if (text.normalize('NFC') !== text) return true;
   const chars = [...text.replace(SUBDIVISION_FLAGS, '\u{1f3f4}')];
   let marks = 0;
   for (const [i, c] of chars.entries()) {
     if (ODD_SPACE.test(c)) return true;
     if (HIDDEN.test(c) || isSelector(c)) {
       if (!variesOrJoins(chars, i)) return true;
-      marks = 0;
+      // A joiner between marks does not start a new letter: they still stack over the one before.
       continue;
     }
     marks = MARK.test(c) ? marks + 1 : 0;

@@ -70,7 +70,7 @@ describe('a grant\'s purpose', () => {
       expect([hidden.codePointAt(0), messageOf({ purpose: `Följa${hidden}prover` })])
         .toEqual([hidden.codePointAt(0), 'Body member purpose must be plain text on one line, without control or invisible characters.']);
     }
-    for (const shown of ['Följa mina prover', 'می\u200cخواهم', '👩\u200d👧 barnen', '❤\ufe0f tack', '❤\ufe0f\u200d🔥', '👍🏽 ok', 'Tie\u0302\u0301ng Vie\u0323\u0302t', 'क्षि']) {
+    for (const shown of ['Följa mina prover', 'می\u200cخواهم', '👩\u200d👧 barnen', '❤\ufe0f tack', '❤\ufe0f\u200d🔥', '👍🏽 ok', 'Tiếng Việt', 'क्षि']) {
       expect(checked({ purpose: shown }).purpose).toBe(shown);
     }
   });
@@ -81,7 +81,7 @@ describe('a grant\'s purpose', () => {
     const hidden = (text: string): string => [...new TextEncoder().encode(text)].map((b) => String.fromCodePoint(b < 16 ? 0xfe00 + b : 0xe0100 + b - 16)).join('');
     for (const bad of [
       `Hej${hidden('call 0701234567')}`, 'Hej\ufe00', 'a\u{e0100}', 'Hej\ufe0f\ufe0f', '\u200dHej', 'Hej\u200d', 'a\u200d\u200db', 'a\u200c\u200cb',
-      'Hej\ufff9dold\ufffb', 'a\u{13430}b', 'a\u20dd', 'a\u0301\u0301\u0301\u0301\u0301', 'Hej\u0600',
+      'Hej\ufff9dold\ufffb', 'a\u{13430}b', 'a\u20dd', 'a\u0301\u0301\u0301\u0301\u0301', 'Hej\u0600', '葛\u{e0100}', 'Tie\u0302\u0301ng', '1\ufe0f', 'क\u093f\u093f\u093f\u200d\u093f\u093f',
     ]) {
       expect([[...bad].map((c) => c.codePointAt(0)?.toString(16)).join(' '), messageOf({ purpose: bad })])
         .toEqual([[...bad].map((c) => c.codePointAt(0)?.toString(16)).join(' '), 'Body member purpose must be plain text on one line, without control or invisible characters.']);
@@ -99,7 +99,7 @@ describe('a grant\'s purpose, the hidden-text rule', () => {
     const letters = [...cover];
     const encoded = letters.map((ch, i) => `${ch}${['', '\ufe0e', '\ufe0f'][trits[2 * i] ?? 0]}${i < letters.length - 1 ? ['', '\u200c', '\u200d'][trits[2 * i + 1] ?? 0] : ''}`).join('');
     expect(encoded.length).toBeGreaterThan(cover.length);
-    for (const bad of [encoded, 'Hej\ufe0f', 'a\u200db', 'a\u200cb', 'Hej\u2002', 'Hej\u3000\u2009', 'Hej\u2800', 'a\ue000', 'a\u0378', 'a\ufdd0', 'a\ufffc', '1\ufe0f\ufe0f']) {
+    for (const bad of [encoded, 'Hej\ufe0f', 'a\u200db', 'a\u200cb', 'Hej\u2002', 'Hej\u3000\u2002', 'Hej\u2800', 'a\ue000', 'a\u0378', 'a\ufdd0', 'a\ufffc', '1\ufe0f\ufe0f']) {
       expect([[...bad].map((c) => c.codePointAt(0)?.toString(16)).join(' '), messageOf({ purpose: bad })]).toEqual([[...bad].map((c) => c.codePointAt(0)?.toString(16)).join(' '), REFUSED]);
     }
   });
@@ -107,7 +107,7 @@ describe('a grant\'s purpose, the hidden-text rule', () => {
   it('takes joining scripts\' joiners, keycaps, subdivision flags, ideographic variants and pointed Hebrew', () => {
     for (const shown of [
       '1\ufe0f\u20e3 #\ufe0f\u20e3', '\u{1f3f4}\u{e0067}\u{e0062}\u{e0073}\u{e0063}\u{e0074}\u{e007f} hej', 'क्\u200dष', 'क्\u200cष', 'ශ්\u200dරී ලංකා',
-      'র\u200d্য', 'ന്\u200d', 'بَ\u200cه', 'لَ\u200dا', '葛\u{e0100}', 'בְּרֵאשִׁ֖ית', '❤\ufe0f\u200d🔥', '👍🏽\u200d👩', '漢字\u3000と かな',
+      'র\u200d্য', 'ന്\u200d', 'بَ\u200cه', 'لَ\u200dا', 'בְּרֵאשִׁ֖ית', '1\u202f234\u202f567 kr', '3\u2009–\u20095 dagar', 'ᠮᠣᠩᠭᠣᠯ', '❤\ufe0f\u200d🔥', '👍🏽\u200d👩', '漢字\u3000と かな',
     ]) {
       expect([shown, messageOf({ purpose: shown })]).toEqual([shown, 'taken']);
     }
