@@ -309,21 +309,31 @@ describe.skipIf(!available)('the sign-in\'s cookies over https: none another sit
     expect([his.redirect, his.page.status]).toEqual([undefined, 400]);
   });
 
-  // Re-review helper-164, F1: once the resume's row outlived the login, a resume cookie naming a login its own browser had
-  // taken up, planted in another browser, answered every address under /auth there with 400, and every refusal kept the
-  // row ten minutes more. Failed before: the victim's own sign-in was refused ("not started in this browser").
-  it('a planted resume cookie naming a login already taken up locks no browser out of its own sign-in', async () => {
+  // Re-review helper-164, F1: a resume cookie naming the attacker's login, planted at Path=/auth in another browser, answered
+  // every address under /auth there with 400, and every refusal kept the row ten minutes more. Fifth review helper-168, F1
+  // (HIGH): letting it by once the interaction was gone was no answer, as a save that read the interaction before its
+  // resume writes it back. So it refuses while the login's row lives, and a refusal never lengthens that life.
+  it('a planted resume cookie of a login already taken up refuses while its row lives, and refusals never lengthen it', async () => {
     const attacker = browser();
     const resume = await stoppedAtResume(attacker);
     const own = await walk(attacker, resume, { pick: 'yourself' });
     expect(own.redirect?.searchParams.has('code')).toBe(true);
-    const victim = browser();
     const uid = resume.slice(`${service.issuer}/auth/`.length);
-    for (const cookie of attacker.held().filter((c) => c.name.endsWith('_interaction_resume'))) victim.plant({ ...cookie, path: '/auth' });
-    victim.plant({ name: '__Secure-_interaction_resume', value: uid, path: '/auth' });
-    service.region.person = { pnr: MARTA, acr: LOA3 };
-    const mine = await walk(victim, authorization().url, { pick: 'Lilla' });
-    expect([mine.page.status, mine.redirect?.searchParams.has('code')]).toEqual([mine.page.status, true]);
+    const pool = adminPool();
+    const expiry = async (): Promise<string> => String((await pool.query(`SELECT expires_at FROM ${service.schema}.oidc_model WHERE model = 'RegionLogin' AND id = $1`, [`resume:${uid}`])).rows[0]?.expires_at);
+    try {
+      const before = await expiry();
+      const victim = browser();
+      victim.plant({ name: '__Secure-_interaction_resume', value: uid, path: '/auth' });
+      for (let i = 0; i < 3; i++) {
+        const refused = await victim.get(`${service.issuer}/auth/${uid}`);
+        expect([refused.status, refused.location]).toEqual([400, undefined]);
+        await new Promise((resolve) => setTimeout(resolve, 1100));
+      }
+      expect(await expiry()).toBe(before);
+    } finally {
+      await pool.end();
+    }
   });
 
   // The fourth review: oidc-provider resumes by its resume cookie alone, on a path it matches loosely (any

@@ -31,6 +31,8 @@ const LOGIN_TTL_SECONDS = 10 * 60;
 
 /** The store's row that carries a finished login's binding on to oidc-provider's resume of its interaction. */
 const resumeKey = (uid: string): string => `resume:${uid}`;
+/** When a row written now for `ttlSeconds` ends, in seconds since the epoch (kept in it, so a refusal does not lengthen it). */
+const untilOf = (ttlSeconds: number): number => Math.floor(Date.now() / 1000) + ttlSeconds;
 const MAX_RETRY_MS = 60_000;
 /** How far the region's clock may be behind ours when its `auth_time` is compared with the start of the login. */
 const CLOCK_ALLOWANCE_SECONDS = 60;
@@ -185,7 +187,7 @@ export class RegionLogin {
   private async bindCancel(res: ServerResponse, uid: string): Promise<void> {
     const state = oidc.randomState();
     const binding = newLoginBinding(state, this.cookieScope, LOGIN_TTL_SECONDS);
-    await this.store.upsert(resumeKey(uid), { state, binding: binding.hash }, LOGIN_TTL_SECONDS);
+    await this.store.upsert(resumeKey(uid), { state, binding: binding.hash, until: untilOf(LOGIN_TTL_SECONDS) }, LOGIN_TTL_SECONDS);
     res.appendHeader('set-cookie', binding.cookie);
   }
 
@@ -211,7 +213,7 @@ export class RegionLogin {
       // redirect the browser may be stopped before and its cookies planted elsewhere): the binding goes
       // on to the resume (resumes()), which ends it.
       await this.store.upsert(resumeKey(details.uid), {
-        state: pending.state, binding: pending.binding ?? '', ...(pending.clientId === undefined ? {} : { clientId: pending.clientId }),
+        state: pending.state, binding: pending.binding ?? '', ...(pending.clientId === undefined ? {} : { clientId: pending.clientId }), until: untilOf(LOGIN_TTL_SECONDS),
       }, LOGIN_TTL_SECONDS);
       return provider.interactionFinished(req, res, { login: { accountId: pending.accountId, ...(pending.acr === undefined ? {} : { acr: pending.acr }) } },
         { mergeWithLastSubmission: false });
@@ -234,8 +236,11 @@ export class RegionLogin {
    * and oidc-provider's own read (a login being finished saves its person a moment later), so a region
    * login's interaction is taken up by no browser without the binding for as long as it lives, whatever it
    * holds at the moment of the check (third re-review helper-166, F1: "holds no login yet" passed, and the
-   * login saved in between was taken). Only one that no longer exists can no longer be taken: oidc-provider
-   * ends it when its resume takes the login up, and it expires; a resume cookie naming it refuses no one.
+   * login saved in between was taken). Nor is an interaction gone for good when it is gone: a save that
+   * read it before its resume ended it writes it back (two finishes at once, a sign-out detour), so a
+   * resume without the binding is refused while the login's row lives, whatever oidc-provider holds
+   * (fifth review helper-168, F1: "gone" let a victim by, and the interaction written back was taken).
+   * A refusal never lengthens the row's life: a planted cookie refuses for at most the row's ten minutes.
    */
   async resumes(req: IncomingMessage, res: ServerResponse, uid: string, interaction: (uid: string) => Promise<InteractionState>): Promise<boolean> {
     const row = await this.store.find(resumeKey(uid));
@@ -254,10 +259,9 @@ export class RegionLogin {
       });
       return true;
     }
-    // Taken up or expired, it is nobody's to take: planted in another browser, a resume cookie naming it must
-    // not refuse that browser its own sign-in (re-review helper-164, F1). oidc-provider answers its resume itself.
-    if (await interaction(uid) === 'gone') return true;
-    await this.store.upsert(resumeKey(uid), { ...row, refused: true }, LOGIN_TTL_SECONDS);
+    // Kept refused for what is left of the row's life, never longer (re-review helper-164, F1: each refusal had renewed it).
+    const left = typeof row.until === 'number' ? row.until - untilOf(0) : LOGIN_TTL_SECONDS;
+    if (row.refused !== true && left > 0) await this.store.upsert(resumeKey(uid), { ...row, refused: true }, left);
     return this.refuseResume(req, res, uid, typeof row.clientId === 'string' ? row.clientId : undefined);
   }
 
