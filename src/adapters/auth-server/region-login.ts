@@ -10,7 +10,7 @@
 // alone: its login has no interaction, and its answer opens a short page session (apps-sessions.ts) in
 // the browser that brought it.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { importJWK, type JWK } from 'jose';
+import { importJWK } from 'jose';
 import onHeaders from 'on-headers';
 import * as oidc from 'openid-client';
 import type Provider from 'oidc-provider';
@@ -18,8 +18,9 @@ import { parsePersonalIdentityNumber } from '../../domain/identity/personal-iden
 import { bindingMatches, clearedLoginBinding, cookieScopeOf, newLoginBinding, type CookieScope } from './login-binding.js';
 import { send, type Details, type PageView, type SignInStep } from './interactions.js';
 import type { Localized } from './page-language.js';
-import { frameOf, problemPage, redirect, refusalOf, RegionRefusal, TEXT, type LoginRefusal } from './region-login-answers.js';
+import { frameOf, problemPage, redirect, refusalOf, RegionRefusal, TEXT } from './region-login-answers.js';
 import { UsedElsewhereFirst } from './raced-grants.js';
+import type { InteractionState, LoginEvents, LoginStore, PageLogins, RegionLoginSettings } from './region-login-ports.js';
 import { requestTarget } from './request-target.js';
 
 export const PERSONAL_IDENTITY_NUMBER_CLAIM = 'https://id.oidc.se/claim/personalIdentityNumber';
@@ -37,56 +38,8 @@ const MAX_RETRY_MS = 60_000;
 /** How far the region's clock may be behind ours when its `auth_time` is compared with the start of the login. */
 const CLOCK_ALLOWANCE_SECONDS = 60;
 
-export interface RegionLoginSettings {
-  /** SIGN_IN_LOGIN_ISSUER: https, or http on a loopback address only. */
-  issuer: string;
-  clientId: string;
-  /** client_secret_basic with this secret, or private_key_jwt with `clientKey`. */
-  clientSecret?: string;
-  clientKey?: JWK;
-  scopes: string;
-  /** SIGN_IN_LOGIN_ACR (required): sent as acr_values; the ID token's acr must be one of them. */
-  acr: readonly string[];
-  identityClaim: string;
-  /** `{PUBLIC_BASE_URL}/auth/callback`, registered at the region. */
-  redirectUri: string;
-}
-
 export type { LoginRefusal } from './region-login-answers.js';
-
-/**
- * What happened at the region, for the audit trail, the log and the counters. `reason` is for operators
- * and never holds a token, a secret or an identity number. `loginSucceeded` resolves once the login is
- * recorded; when it rejects, nobody is signed in.
- */
-export interface LoginEvents {
-  loginSucceeded(input: { accountId: string; subject: string; clientId: string | undefined; acr: string | undefined; sourceAddress: string }): Promise<void>;
-  loginFailed(input: { kind: LoginRefusal; reason: string; clientId: string | undefined; sourceAddress: string }): Promise<void>;
-  discoveryFailed(error: Error): void;
-}
-
-/** The shared store's rows of logins in progress (postgres-models.ts, model RegionLogin). */
-export interface LoginStore {
-  upsert(id: string, payload: Record<string, unknown>, expiresIn: number): Promise<void>;
-  /** Marks the row consumed if no request did (a compare-and-set); rejects with UsedElsewhereFirst if one did first. */
-  consume(id: string): Promise<void>;
-  find(id: string): Promise<Record<string, unknown> | undefined>;
-  findByUid(uid: string): Promise<Record<string, unknown> | undefined>;
-  destroy(id: string): Promise<void>;
-}
-
-/**
- * What oidc-provider holds of an interaction: none (`gone`: taken up or expired), the region login's
- * (`region-login`: in progress, finished or cancelled, and not yet taken up: a cancelled one may still
- * have a login finished into it), or the picker's or the consent's (`other`).
- */
-export type InteractionState = 'gone' | 'region-login' | 'other';
-
-/** Where a login for the connected-apps page ends: the page's address, and its session opened for the person (the Set-Cookie header). */
-export interface PageLogins {
-  href: string;
-  open(req: IncomingMessage, accountId: string): Promise<string>;
-}
+export type { InteractionState, LoginEvents, LoginStore, PageLogins, RegionLoginSettings } from './region-login-ports.js';
 
 interface Pending {
   state: string;
