@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Agent, request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { PostgresModels } from '../../src/adapters/auth-server/postgres-models.js';
 import { HttpBrowser } from '../dev/demo-issuer/http-browser.js';
 import { adminPool, databaseAvailable, dropSchema } from '../support/database.js';
 import { LOA3 } from '../support/region-provider.js';
@@ -311,26 +312,48 @@ describe.skipIf(!available)('the sign-in\'s cookies over https: none another sit
 
   // Re-review helper-164, F1: a resume cookie naming the attacker's login, planted at Path=/auth in another browser, answered
   // every address under /auth there with 400, and every refusal kept the row ten minutes more. Fifth review helper-168, F1
-  // (HIGH): letting it by once the interaction was gone was no answer, as a save that read the interaction before its
-  // resume writes it back. So it refuses while the login's row lives, and a refusal never lengthens that life.
-  it('a planted resume cookie of a login already taken up refuses while its row lives, and refusals never lengthen it', async () => {
+  // (HIGH): letting it by once the interaction was gone was no answer then, as a save that read the interaction before its
+  // resume wrote it back; the fix refused for the row's ten minutes. The store now keeps an ended interaction ended, so the
+  // cookie refuses nothing. Failed before: every address under /auth answered that browser 400 for ten minutes.
+  it('a planted resume cookie of a login already taken up refuses nothing: the browser it is in signs its own person in', async () => {
     const attacker = browser();
     const resume = await stoppedAtResume(attacker);
     const own = await walk(attacker, resume, { pick: 'yourself' });
     expect(own.redirect?.searchParams.has('code')).toBe(true);
     const uid = resume.slice(`${service.issuer}/auth/`.length);
+    const victim = browser();
+    victim.plant({ name: '__Secure-_interaction_resume', value: uid, path: '/auth' });
+    const stale = await victim.get(`${service.issuer}/auth/${uid}`);
+    expect([stale.status, stale.location]).toEqual([400, undefined]);
+    expect(stale.body).not.toContain('not started in this browser');
+    service.region.person = { pnr: MARTA, acr: LOA3 };
+    const hers = await walk(victim, authorization().url, { pick: 'yourself' });
+    expect(hers.redirect?.searchParams.has('code')).toBe(true);
+  });
+
+  // Fifth review helper-168, F1 (HIGH), the race's steps made to happen in order: a save that read the attacker's interaction
+  // before his own resume ended it (his second finish sent at once, a sign-out detour) comes after that resume. A victim's
+  // resume checked between the two found it gone, and oidc-provider, reading it after, took the login written back; gone
+  // now stays gone for both. Failed before: the interaction was found again after the save.
+  it('a login taken up, then saved again by a request that read it before, is taken up by no other browser', async () => {
+    const attacker = browser();
+    const resume = await stoppedAtResume(attacker);
+    const uid = resume.slice(`${service.issuer}/auth/`.length);
     const pool = adminPool();
-    const expiry = async (): Promise<string> => String((await pool.query(`SELECT expires_at FROM ${service.schema}.oidc_model WHERE model = 'RegionLogin' AND id = $1`, [`resume:${uid}`])).rows[0]?.expires_at);
     try {
-      const before = await expiry();
+      const interactions = new PostgresModels(pool, service.schema).adapter('Interaction');
+      const readBefore = await interactions.find(uid);
+      expect(readBefore?.result).toBeDefined();
+      const own = await walk(attacker, resume, { pick: 'yourself' });
+      expect(own.redirect?.searchParams.has('code')).toBe(true);
+      await interactions.upsert(uid, readBefore ?? {}, 300);
+      expect(await interactions.find(uid)).toBeUndefined();
       const victim = browser();
-      victim.plant({ name: '__Secure-_interaction_resume', value: uid, path: '/auth' });
-      for (let i = 0; i < 3; i++) {
-        const refused = await victim.get(`${service.issuer}/auth/${uid}`);
-        expect([refused.status, refused.location]).toEqual([400, undefined]);
-        await new Promise((resolve) => setTimeout(resolve, 1100));
-      }
-      expect(await expiry()).toBe(before);
+      for (const cookie of attacker.held().filter((c) => c.name.includes('_interaction_resume'))) victim.plant({ ...cookie, path: '/auth' });
+      const victims = await walk(victim, resume, { pick: 'yourself' });
+      expect(victims.redirect).toBeUndefined();
+      expect(victims.page.status).toBe(400);
+      expect(victim.held().some((c) => c.name === '__Host-_session' && c.value !== '')).toBe(false);
     } finally {
       await pool.end();
     }

@@ -39,6 +39,13 @@ const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX oidc_model_account ON ${s}.oidc_model (model, account_id) WHERE account_id IS NOT NULL;
       CREATE INDEX oidc_model_expires ON ${s}.oidc_model (expires_at) WHERE expires_at IS NOT NULL;`,
   },
+  {
+    version: 2,
+    sql: (s) => `
+      ALTER TABLE ${s}.oidc_model ADD COLUMN ended boolean NOT NULL DEFAULT false;
+      COMMENT ON COLUMN ${s}.oidc_model.ended IS
+        'An interaction or session ended: found by no one, and no save of what was read before its end stores it again.';`,
+  },
 ];
 
 export const SIGN_IN_LATEST_VERSION = latestVersion(MIGRATIONS);
@@ -75,6 +82,19 @@ export async function signInSchemaVersion(pool: Pool, schema = SIGN_IN_SCHEMA): 
 
 type Payload = Record<string, unknown>;
 
+/**
+ * The models whose end is final. oidc-provider saves an interaction or a session it read earlier at the
+ * end of a request: two finishes of one login at once, the sign-out detour of a resume, any request that
+ * loaded a session while its person signed out. Deleted, a row such a save wrote back lived again: a
+ * login taken up once was taken up again in a browser that planted its resume cookie (fifth review
+ * helper-168, F1), a signed-out session signed in still. Their ids are random and never used twice, so
+ * an ended one is kept as a mark that no save overwrites.
+ */
+const ENDED_FOR_GOOD: ReadonlySet<string> = new Set(['Interaction', 'Session']);
+
+/** How long an end's mark is kept: far longer than any request that read the row before its end can take to save it back. */
+const ENDED_KEPT_SECONDS = 3600;
+
 const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
 
 /** One model's rows (oidc-provider creates one adapter per model name). */
@@ -91,10 +111,11 @@ export class PostgresModelAdapter {
 
   async upsert(id: string, payload: Payload, expiresIn?: number): Promise<void> {
     await this.pool.query(
-      `INSERT INTO ${this.table} (model, id, payload, grant_id, uid, user_code, account_id, expires_at)
+      `INSERT INTO ${this.table} AS m (model, id, payload, grant_id, uid, user_code, account_id, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, CASE WHEN $8::int IS NULL THEN NULL ELSE now() + make_interval(secs => $8::int) END)
        ON CONFLICT (model, id) DO UPDATE SET payload = EXCLUDED.payload, grant_id = EXCLUDED.grant_id, uid = EXCLUDED.uid,
-         user_code = EXCLUDED.user_code, account_id = EXCLUDED.account_id, expires_at = EXCLUDED.expires_at`,
+         user_code = EXCLUDED.user_code, account_id = EXCLUDED.account_id, expires_at = EXCLUDED.expires_at
+       WHERE NOT m.ended`,
       [this.model, id, payload, text(payload.grantId), text(payload.uid), text(payload.userCode), text(payload.accountId),
         typeof expiresIn === 'number' ? Math.ceil(expiresIn) : null],
     );
@@ -119,7 +140,8 @@ export class PostgresModelAdapter {
   async holderOf(id: string): Promise<GrantHolder | undefined> {
     const { rows } = await this.pool.query<{ account_id: string | null; client_id: string | null }>({
       name: this.holderStatement, values: [this.model, id],
-      text: `SELECT account_id, payload->>'clientId' AS client_id FROM ${this.table} WHERE model = $1 AND id = $2 AND (expires_at IS NULL OR expires_at > now())`,
+      text: `SELECT account_id, payload->>'clientId' AS client_id FROM ${this.table}
+        WHERE model = $1 AND id = $2 AND NOT ended AND (expires_at IS NULL OR expires_at > now())`,
     });
     const { account_id: accountId, client_id: clientId } = rows[0] ?? {};
     return typeof accountId === 'string' && typeof clientId === 'string' ? { accountId, clientId } : undefined;
@@ -133,7 +155,7 @@ export class PostgresModelAdapter {
   async consume(id: string): Promise<void> {
     const marked = await this.pool.query(
       `UPDATE ${this.table} SET payload = payload || jsonb_build_object('consumed', extract(epoch FROM now())::bigint)
-       WHERE model = $1 AND id = $2 AND NOT payload ? 'consumed'`,
+       WHERE model = $1 AND id = $2 AND NOT ended AND NOT payload ? 'consumed'`,
       [this.model, id],
     );
     if (marked.rowCount === 1) return;
@@ -142,14 +164,24 @@ export class PostgresModelAdapter {
   }
 
   async destroy(id: string): Promise<void> {
-    await this.pool.query(`DELETE FROM ${this.table} WHERE model = $1 AND id = $2`, [this.model, id]);
+    if (!ENDED_FOR_GOOD.has(this.model)) {
+      await this.pool.query(`DELETE FROM ${this.table} WHERE model = $1 AND id = $2`, [this.model, id]);
+      return;
+    }
+    // Marked even when no row is there: a save of what was read before may be on its way.
+    await this.pool.query(
+      `INSERT INTO ${this.table} (model, id, payload, expires_at, ended) VALUES ($1, $2, '{}', now() + make_interval(secs => $3::int), true)
+       ON CONFLICT (model, id) DO UPDATE SET payload = '{}', grant_id = NULL, uid = NULL, user_code = NULL, account_id = NULL,
+         expires_at = EXCLUDED.expires_at, ended = true`,
+      [this.model, id, ENDED_KEPT_SECONDS],
+    );
   }
 
   /** The live rows (of the picks' model) made by `accountId` or naming one of `patientIds`: the connected-apps page's. */
   async listFor(accountId: string, patientIds: readonly string[]): Promise<Payload[]> {
     const { rows } = await this.pool.query<{ payload: Payload }>(
       `SELECT payload FROM ${this.table} WHERE model = $1 AND (account_id = $2 OR payload->>'patientId' = ANY($3::text[]))
-         AND (expires_at IS NULL OR expires_at > now())`,
+         AND NOT ended AND (expires_at IS NULL OR expires_at > now())`,
       [this.model, accountId, [...patientIds]],
     );
     return rows.map((row) => row.payload);
@@ -161,7 +193,7 @@ export class PostgresModelAdapter {
 
   private async one(where: string, value: string): Promise<Payload | undefined> {
     const { rows } = await this.pool.query<{ payload: Payload }>(
-      `SELECT payload FROM ${this.table} WHERE model = $1 AND ${where} AND (expires_at IS NULL OR expires_at > now()) LIMIT 1`,
+      `SELECT payload FROM ${this.table} WHERE model = $1 AND ${where} AND NOT ended AND (expires_at IS NULL OR expires_at > now()) LIMIT 1`,
       [this.model, value],
     );
     return rows[0]?.payload;

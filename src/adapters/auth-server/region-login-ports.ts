@@ -42,7 +42,8 @@ export interface LoginStore {
 }
 
 /**
- * What oidc-provider holds of an interaction: none (`gone`: taken up or expired), the region login's
+ * What oidc-provider holds of an interaction: none (`gone`: taken up or expired, for good, as the store never
+ * stores an ended interaction again), the region login's
  * (`region-login`: in progress, finished or cancelled, and not yet taken up: a cancelled one may still
  * have a login finished into it), or the picker's or the consent's (`other`).
  */

@@ -189,33 +189,34 @@ export class RegionLogin {
    * and oidc-provider's own read (a login being finished saves its person a moment later), so a region
    * login's interaction is taken up by no browser without the binding for as long as it lives, whatever it
    * holds at the moment of the check (third re-review helper-166, F1: "holds no login yet" passed, and the
-   * login saved in between was taken). Nor is an interaction gone for good when it is gone: a save that
-   * read it before its resume ended it writes it back (two finishes at once, a sign-out detour), so a
-   * resume without the binding is refused while the login's row lives, whatever oidc-provider holds
-   * (fifth review helper-168, F1: "gone" let a victim by, and the interaction written back was taken).
-   * A refusal never lengthens the row's life: a planted cookie refuses for at most the row's ten minutes.
+   * login saved in between was taken). Only an interaction that is gone lets a cookie naming it by: gone is
+   * final, as the store never stores an ended interaction again (postgres-models.ts; fifth review helper-168,
+   * F1: a save that read it before its resume wrote it back, and a victim let by took it), and oidc-provider
+   * finds nothing to resume either. So a resume cookie of a finished login planted in a browser refuses nothing there.
    */
   async resumes(req: IncomingMessage, res: ServerResponse, uid: string, interaction: (uid: string) => Promise<InteractionState>): Promise<boolean> {
     const row = await this.store.find(resumeKey(uid));
-    if (typeof row?.state !== 'string' || typeof row.binding !== 'string') {
-      // No row binds it to a browser yet (or any more): a region login's is taken up by none (fail closed).
-      return await interaction(uid) === 'region-login' ? this.refuseResume(req, res, uid, undefined) : true;
-    }
-    if (row.refused !== true && bindingMatches(req, row.state, row.binding, this.cookieScope)) {
+    const bound = typeof row?.state === 'string' && typeof row.binding === 'string' ? { state: row.state, binding: row.binding } : undefined;
+    if (bound !== undefined && row?.refused !== true && bindingMatches(req, bound.state, bound.binding, this.cookieScope)) {
       // The row stays until it expires, and the binding until an answer takes the login on (a redirect):
       // oidc-provider may yet refuse this resume (its own cookie held back), or first send the browser to
       // sign out an earlier person and resume again, and every resume must be this browser's. Ended here,
       // a resume it refused left the next one unchecked (hostile review helper-163, F1).
-      const cleared = clearedLoginBinding(row.state, this.cookieScope);
+      const cleared = clearedLoginBinding(bound.state, this.cookieScope);
       onHeaders(res, function taken(this: ServerResponse) {
         if (this.statusCode >= 300 && this.statusCode < 400) this.appendHeader('set-cookie', cleared);
       });
       return true;
     }
-    // Kept refused for what is left of the row's life, never longer (re-review helper-164, F1: each refusal had renewed it).
-    const left = typeof row.until === 'number' ? row.until - untilOf(0) : LOGIN_TTL_SECONDS;
-    if (row.refused !== true && left > 0) await this.store.upsert(resumeKey(uid), { ...row, refused: true }, left);
-    return this.refuseResume(req, res, uid, typeof row.clientId === 'string' ? row.clientId : undefined);
+    const state = await interaction(uid);
+    if (state === 'gone') return true;
+    // With no row, an interaction of another prompt (the picker's, consent's) follows no login at the region; any
+    // other with a row, or a region login's with none (expired, or not written yet), is nobody's here (fail closed).
+    if (bound === undefined && state === 'other') return true;
+    // The login is over for every browser, kept refused for what is left of the row's life, never longer (re-review helper-164, F1).
+    const left = row === undefined ? 0 : typeof row.until === 'number' ? row.until - untilOf(0) : LOGIN_TTL_SECONDS;
+    if (row !== undefined && row.refused !== true && left > 0) await this.store.upsert(resumeKey(uid), { ...row, refused: true }, left);
+    return this.refuseResume(req, res, uid, typeof row?.clientId === 'string' ? row.clientId : undefined);
   }
 
   /** A resume of a login in a browser that did not go to the region: recorded, and answered that nobody was signed in. */

@@ -60,6 +60,36 @@ describe.skipIf(!available)('the authorization server\'s state in PostgreSQL', (
     expect(await codes.find('s1')).toBeDefined();
   });
 
+  // Fifth review helper-168, F1: a save that read an interaction before its resume ended it wrote it back (two
+  // finishes at once, the sign-out detour), and a resume elsewhere took the login written back. A session is
+  // saved back the same way by any request that loaded it before sign-out ended it. Failed before: both were found again.
+  it.each(['Interaction', 'Session'])('an ended %s stays ended: a save of what was read before the end stores nothing', async (model) => {
+    const adapter = models.adapter(model);
+    const read = { uid: `u-${model}`, accountId: '191212121212', exp: Math.floor(Date.now() / 1000) + 60 };
+    await adapter.upsert(`ended-${model}`, read, 60);
+    await adapter.destroy(`ended-${model}`);
+    await adapter.destroy(`ended-${model}`);
+    await adapter.upsert(`ended-${model}`, read, 60);
+    expect(await adapter.find(`ended-${model}`)).toBeUndefined();
+    expect(await adapter.findByUid(`u-${model}`)).toBeUndefined();
+    // Kept an hour, far past any request that read it before its end, then swept like any row past its expiry.
+    const { rows } = await pool.query<{ left: number }>(`SELECT extract(epoch FROM expires_at - now())::int AS left FROM "${schema}".oidc_model WHERE id = $1`, [`ended-${model}`]);
+    expect(rows[0]?.left).toBeGreaterThan(3500);
+    expect(rows[0]?.left).toBeLessThanOrEqual(3600);
+    // Another id of the model, and the same id of another model, are stored as ever.
+    await adapter.upsert(`other-${model}`, read, 60);
+    expect(await adapter.find(`other-${model}`)).toEqual(read);
+    await models.adapter('AccessToken').upsert(`ended-${model}`, { grantId: 'g' }, 60);
+    expect(await models.adapter('AccessToken').find(`ended-${model}`)).toEqual({ grantId: 'g' });
+  });
+
+  it('an interaction or session ended before it was ever stored is never stored after', async () => {
+    const interactions = models.adapter('Interaction');
+    await interactions.destroy('never-stored');
+    await interactions.upsert('never-stored', { uid: 'n1' }, 60);
+    expect(await interactions.find('never-stored')).toBeUndefined();
+  });
+
   it('finds nothing past its expiry, and the sweep deletes it; a row without expiry stays', async () => {
     const tokens = models.adapter('RefreshToken');
     await tokens.upsert('expired', { grantId: 'g2' }, 60);
