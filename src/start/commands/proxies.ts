@@ -18,6 +18,7 @@ import { parseArgs } from 'node:util';
 import { DomainError } from '../../domain/errors.js';
 import { parsePersonalIdentityNumber } from '../../domain/identity/personal-identity-number.js';
 import { plainView } from '../../domain/proxies/grant.js';
+import { hidesText } from '../../domain/proxies/hidden-text.js';
 import type { AuditTrail } from '../../ports/audit-trail.port.js';
 import type { ProxyGrants } from '../../domain/proxies/proxy-grants.js';
 import type { StoredGrant } from '../../ports/proxy-grants.port.js';
@@ -60,6 +61,9 @@ function parseArguments(argv: string[], env: NodeJS.ProcessEnv): Arguments {
     if (reason.length > MAX_REASON || /[\u0000-\u001f\u007f]/.test(reason)) throw new UsageError(`--reason must be one line of at most ${MAX_REASON} characters`);
     const operator = (values.operator ?? env.USER ?? '').trim();
     if (operator === '') throw new UsageError('say who you are with --operator <name> (USER is not set)');
+    // Both reach the grantor's access log, where a direction override would reorder what they read, and an invisible character hide text.
+    if (hidesText(reason)) throw new UsageError('--reason must be plain text: it holds a character that shows nothing or turns the text\'s direction');
+    if (hidesText(operator)) throw new UsageError('--operator must be plain text: it holds a character that shows nothing or turns the text\'s direction');
     return { ...(reason === '' ? {} : { reason }), operator };
   };
   if (command === 'list') {

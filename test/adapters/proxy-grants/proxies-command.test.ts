@@ -179,6 +179,11 @@ describe('npm run proxies, over DATA_DIR', RUNS_COMMANDS, () => {
       [['revoke', grants.others.id, '--reason', '  '], '--reason must say why'],
       [['revoke', grants.others.id, '--reason', 'two\nlines'], 'one line of at most 500'],
       [['revoke', grants.others.id, '--reason', 'x'.repeat(501)], 'one line of at most 500'],
+      // Re-review helper-165, F8: the grantor's access log shows the reason and the operator, where a direction
+      // override reorders what they read and an invisible character hides text. Failed before: both were kept.
+      [['revoke', grants.others.id, '--reason', 'asked by \u202etnarg eht\u202c'], '--reason must be plain text'],
+      [['list', TOLVAN, '--reason', 'ticket\u200b4712'], '--reason must be plain text'],
+      [['list', TOLVAN, '--reason', 'x', '--operator', 'bo\u2066.support'], '--operator must be plain text'],
       [['revoke', 'not-an-id', '--reason', 'x'], 'revoke takes a grant id'],
       [['revoke', grants.others.id, '--reason', 'x', '--json'], '--json goes with list'],
       [['list', TOLVAN, '--reason', 'x', '--colour'], 'Unknown option'],
