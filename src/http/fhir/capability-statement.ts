@@ -88,7 +88,10 @@ export function capabilityResources(served: readonly TypeServing[]): readonly Re
 export const CONSENT_CAPABILITY: Readonly<Record<string, unknown>> = {
   type: 'Consent',
   interaction: [{ code: 'read' }, { code: 'search-type' }, { code: 'create' }, { code: 'delete' }],
-  searchParam: [{ name: COMPARTMENT_PATIENT, type: 'reference', definition: r4Definition('Consent', COMPARTMENT_PATIENT, {}) }],
+  searchParam: [
+    { name: '_id', type: 'token', definition: r4Definition('Consent', '_id', {}) },
+    { name: COMPARTMENT_PATIENT, type: 'reference', definition: r4Definition('Consent', COMPARTMENT_PATIENT, {}) },
+  ],
 };
 
 /**
@@ -104,6 +107,7 @@ export function subscriptionCapability(base: string, topics: Iterable<TopicName>
     type: 'Subscription',
     supportedProfile: [SUBSCRIPTION_PROFILE],
     interaction: [{ code: 'read' }, { code: 'search-type' }, { code: 'create' }, { code: 'delete' }],
+    searchParam: [{ name: '_id', type: 'token', definition: r4Definition('Subscription', '_id', {}) }],
     operation: [
       { name: 'status', definition: `${BACKPORT_IG}/OperationDefinition/backport-subscription-status` },
       { name: 'events', definition: `${BACKPORT_IG}/OperationDefinition/backport-subscription-events` },

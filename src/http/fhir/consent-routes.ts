@@ -133,9 +133,12 @@ export function consentRoutes(app: FastifyInstance, { deps, api, send }: Consent
     const strict = prefersStrictHandling(request.headers.prefer);
     const { person, grants, format, parsed: search } = grantorAlone(request, 'search', (params) => parseKeptListSearch('Consent', params, { strict, isPatientIdForm }));
     const own = `Patient/${api.ids.patientId(person)}`;
-    const given = (await grants.list(person)).filter((g) => g.role === 'grantor').map((g) => consentOf(g, ctx));
+    const given = (await grants.list(person)).filter((g) => g.role === 'grantor' && (search.ids?.has(g.id) ?? true)).map((g) => consentOf(g, ctx));
     const totalOnly = search.count === 0;
-    const link = searchLink(api.publicBaseUrl, 'Consent', [['patient', own], ...(totalOnly ? [['_count', '0'] as [string, string]] : [])]);
+    const link = searchLink(api.publicBaseUrl, 'Consent', [
+      ['patient', own], ...(search.ids === undefined ? [] : [['_id', [...search.ids].join(',')] as [string, string]]),
+      ...(totalOnly ? [['_count', '0'] as [string, string]] : []),
+    ]);
     const page = { total: given.length, matches: totalOnly ? [] : given, includes: [], self: link, subsetted: false };
     return send(request, reply, searchset(api.publicBaseUrl, page), format);
   });

@@ -117,14 +117,27 @@ export function parseSearch(type: FhirType, params: readonly [string, string][],
  */
 export function parseKeptListSearch(type: string, params: readonly [string, string][], reading: Omit<SearchReading, 'zone'>): KeptListSearch {
   let asked: number | undefined;
-  const patient = patientAlone(params, reading, { once: `a search of ${type}`, naming: `on ${type}` }, { _count: (value) => { asked = count(value); } });
-  return { ...(patient === undefined ? {} : { patient }), ...(asked === undefined ? {} : { count: asked }) };
+  let ids: ReadonlySet<string> | undefined;
+  const patient = patientAlone(params, reading, { once: `a search of ${type}`, naming: `on ${type}` }, {
+    _count: (value) => { asked = count(value); },
+    _id: (value) => { ids = idList(value); },
+  });
+  return { ...(patient === undefined ? {} : { patient }), ...(asked === undefined ? {} : { count: asked }), ...(ids === undefined ? {} : { ids }) };
 }
 
 export interface KeptListSearch {
   patient?: string;
   /** `_count` as asked: 0 asks for the total alone (FHIR R4 §3.1.1.5.6); any other count is the one page. */
   count?: number;
+  /** `_id`: only these (FHIR's lenient default passed it over, and a list of them all was taken for the one asked; helper-161, F4). */
+  ids?: ReadonlySet<string>;
+}
+
+/** `_id` of a search that takes no other filter, once: the ids it names, or undefined when not given. */
+export function idsParam(params: readonly [string, string][]): ReadonlySet<string> | undefined {
+  const given = params.filter(([name]) => name === '_id');
+  if (given.length > 1) throw givenTwice('_id');
+  return given[0] === undefined ? undefined : idList(given[0][1]);
 }
 
 /** The `patient` a read by id names (docs/fhir-api.md#interactions), once; any other parameter naming a patient is refused. */

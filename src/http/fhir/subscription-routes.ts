@@ -31,6 +31,7 @@ import { allowsOnSubscription, noteBasis, requireScopesFor, requireSubscriptionS
 import { postedSubscriptionOf, subscriptionResourceOf, type SubscriptionContext } from './subscription-resource.js';
 import { presumedPatient } from './presumed-patient.js';
 import { queryPairs } from './form-pairs.js';
+import { idsParam } from './search-query.js';
 
 /** The routes' paths below the FHIR base; fhir-routes.ts answers their other methods. */
 export const SUBSCRIPTION_PATHS = { list: '/Subscription', one: '/Subscription/:id', status: '/Subscription/:id/$status', events: '/Subscription/:id/$events' } as const;
@@ -156,10 +157,12 @@ export function subscriptionRoutes(app: FastifyInstance, { deps, door, topics, a
   });
 
   app.get(SUBSCRIPTION_PATHS.list, { config: config('searchSubscriptions') }, async (request, reply) => {
-    const format = formatOf(request, isPatientIdForm);
+    const format = formatOf(request, isPatientIdForm, ['_id']);
+    const ids = idsParam(queryPairs(request));
     const subscriber = subscriberOf(request, api);
     requireSubscriptionScope(request, 'search', ['patient', 'user']);
-    const shown = (await door.manage.list(subscriber)).filter((s) => allowsOnSubscription(request, 'search', contextsFor(request, api, s.patient)));
+    const shown = (await door.manage.list(subscriber))
+      .filter((s) => (ids?.has(s.id) ?? true) && allowsOnSubscription(request, 'search', contextsFor(request, api, s.patient)));
     const read = new Map<string, PatientRead>();
     for (const patient of new Set(shown.map((s) => s.patient))) {
       // One whose right lapsed still sees their own subscription (off): that reads nothing of the patient's, so is not in their log.
@@ -169,7 +172,7 @@ export function subscriptionRoutes(app: FastifyInstance, { deps, door, topics, a
     if (read.size > 0) request.audit.patientsRead = read;
     else await noteBasis(request, deps.accessPolicy, subscriber.personId);
     const matches = shown.map((s) => subscriptionResourceOf(s, ctx()));
-    return send(request, reply, searchset(api.publicBaseUrl, { total: matches.length, matches, includes: [], self: searchLink(api.publicBaseUrl, 'Subscription', []), subsetted: false }), format);
+    return send(request, reply, searchset(api.publicBaseUrl, { total: matches.length, matches, includes: [], self: searchLink(api.publicBaseUrl, 'Subscription', ids === undefined ? [] : [['_id', [...ids].join(',')]]), subsetted: false }), format);
   });
 
   app.get(SUBSCRIPTION_PATHS.one, { config: config('readSubscription') }, async (request, reply) => {

@@ -53,11 +53,11 @@ describe('FHIR Consent, PROXY_GRANTS on', () => {
   }, 60_000);
   afterAll(async () => t.close());
 
-  it('is listed in the CapabilityStatement with read, search-type, create, delete and patient, and its scopes in the SMART configuration', async () => {
+  it('is listed in the CapabilityStatement with read, search-type, create, delete, _id and patient, and its scopes in the SMART configuration', async () => {
     const statement = JSON.parse((await get(t, '/fhir/metadata')).body) as { rest: { resource: { type: string; interaction: { code: string }[]; searchParam: { name: string }[] }[] }[] };
     const consent = statement.rest[0]?.resource.find((r) => r.type === 'Consent');
     expect(consent?.interaction.map((i) => i.code)).toEqual(['read', 'search-type', 'create', 'delete']);
-    expect(consent?.searchParam.map((p) => p.name)).toEqual(['patient']);
+    expect(consent?.searchParam.map((p) => p.name)).toEqual(['_id', 'patient']);
     const smart = JSON.parse((await get(t, '/fhir/.well-known/smart-configuration')).body) as { scopes_supported: string[] };
     expect(smart.scopes_supported).toEqual(expect.arrayContaining(['patient/Consent.rs', 'patient/Consent.cud', 'user/Consent.read', 'user/Consent.write']));
   });
@@ -274,7 +274,7 @@ describe('FHIR Consent, PROXY_GRANTS on', () => {
     }
   });
 
-  it('a search takes patient (once), _count and _format; any other way of naming a patient is 400, and strict handling refuses the rest (hostile review)', async () => {
+  it('a search takes patient (once), _id, _count and _format; any other way of naming a patient is 400, and strict handling refuses the rest (hostile review)', async () => {
     const gosta = `Patient/${pid(GOSTA)}`;
     for (const query of [
       `patient:identifier=${encodeURIComponent(`${SAMORDNINGSNUMMER}|${GOSTA}`)}`, `subject=${gosta}`, `PATIENT=${gosta}`, `actor=${gosta}`,

@@ -45,6 +45,7 @@ describe('FHIR Subscription, SUBSCRIPTIONS on', () => {
       extension: TOPICS.map((topic) => ({ url: `${SD}/capabilitystatement-subscriptiontopic-canonical`, valueCanonical: `${TEST_PUBLIC_BASE_URL}/fhir/SubscriptionTopic/${topic}` })),
       supportedProfile: [`${SD}/backport-subscription`],
       interaction: [{ code: 'read' }, { code: 'search-type' }, { code: 'create' }, { code: 'delete' }],
+      searchParam: [{ name: '_id', type: 'token', definition: 'http://hl7.org/fhir/SearchParameter/Resource-id' }],
       operation: [
         { name: 'status', definition: `${IG}/OperationDefinition/backport-subscription-status` },
         { name: 'events', definition: `${IG}/OperationDefinition/backport-subscription-events` },
