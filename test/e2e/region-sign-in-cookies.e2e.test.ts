@@ -293,8 +293,18 @@ describe.skipIf(!available)('the sign-in\'s cookies over https: none another sit
   it('a resume without the binding after the attacker cancelled his login is refused; a cancel in its own browser reaches the app', async () => {
     // A person who cancels at the login page: the app hears access_denied.
     const person = browser();
-    const back = await walk(person, `${await loggedInUntil(person, `${service.issuer}/interaction/`, MARTA)}/abort`);
+    const atPrompt = await loggedInUntil(person, `${service.issuer}/interaction/`, MARTA);
+    const back = await walk(person, `${atPrompt}/abort`);
     expect(back.redirect?.searchParams.get('error')).toBe('access_denied');
+    // Fifth review helper-168, F2: the cancel left the login's row and its binding cookie until they expired. Failed before: both were there.
+    expect(person.held().filter((c) => c.name.includes('pdas_login_') && c.value !== '')).toEqual([]);
+    const pool = adminPool();
+    try {
+      const uid = atPrompt.slice(`${service.issuer}/interaction/`.length);
+      expect((await pool.query(`SELECT id FROM ${service.schema}.oidc_model WHERE model = 'RegionLogin' AND uid = $1`, [uid])).rowCount).toBe(0);
+    } finally {
+      await pool.end();
+    }
 
     const attacker = browser();
     const interaction = await loggedInUntil(attacker, `${service.issuer}/interaction/`);

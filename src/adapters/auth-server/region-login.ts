@@ -135,9 +135,14 @@ export class RegionLogin {
    * A sign-in cancelled at its login prompt goes on to its resume like a finished login, and is bound the
    * same way: a row and a fresh binding cookie of this browser, so that its resume, too, is taken up only
    * here. Let by unbound, a login still being finished into the cancelled interaction was taken up in a
-   * browser that planted its resume cookies (fourth re-review helper-167, F1).
+   * browser that planted its resume cookies (fourth re-review helper-167, F1). The login it cancels ends
+   * here, its row and its binding cookie with it: none is finished into the interaction after the cancel.
    */
   private async bindCancel(res: ServerResponse, uid: string): Promise<void> {
+    for (let old = pendingOf(await this.store.findByUid(uid)); old !== undefined; old = pendingOf(await this.store.findByUid(uid))) {
+      await this.store.destroy(old.state);
+      res.appendHeader('set-cookie', clearedLoginBinding(old.state, this.cookieScope));
+    }
     const state = oidc.randomState();
     const binding = newLoginBinding(state, this.cookieScope, LOGIN_TTL_SECONDS);
     await this.store.upsert(resumeKey(uid), { state, binding: binding.hash, until: untilOf(LOGIN_TTL_SECONDS) }, LOGIN_TTL_SECONDS);
