@@ -32,8 +32,17 @@ declare module 'oidc-provider' {
       revokeByGrantId(grantId: string): Promise<void>;
     };
     readonly Session: { get(ctx: unknown): Promise<{ uid: string; accountId?: string }> };
-    /** An interaction as stored: the prompt it was begun for and, once finished, its result. */
-    readonly Interaction: { find(uid: string): Promise<{ prompt?: { name: string }; result?: Record<string, unknown> } | undefined> };
+    /**
+     * An interaction as stored: the prompt it was begun for, once finished its result, the result it follows
+     * (`lastSubmission`), and the session it was begun in when someone was signed in (`cookie`: that session's id).
+     */
+    readonly Interaction: {
+      find(uid: string): Promise<{
+        prompt?: { name: string }; result?: Record<string, unknown>; lastSubmission?: Record<string, unknown>; session?: { uid?: string; cookie?: string };
+      } | undefined>;
+    };
+    /** The name a cookie of oidc-provider's has (`session`, `interaction`, `resume`) under this configuration. */
+    cookieName(type: string): string;
     /** The Koa context of a request (the provider is a Koa application). */
     createContext(req: IncomingMessage, res: ServerResponse): unknown;
     readonly Client: {

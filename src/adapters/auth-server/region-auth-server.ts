@@ -40,26 +40,26 @@ const TOO_MANY = {
 const CALLBACK_PATH = '/callback';
 /** oidc-provider's resume cookie, whose value is the interaction it resumes: on https, and on loopback http (provider-config.ts). */
 const RESUME_COOKIES = ['__Secure-_interaction_resume', '_interaction_resume'];
-/** Each resume cookie's pattern as the `cookies` package writes it, made once. */
-const RESUME_PATTERNS = RESUME_COOKIES.map((name) => ({ name, pattern: new RegExp(`(?:^|;) *${name.replace(/[-.]/g, '\\$&')}=([^;]*)`, 'g') }));
 
 /**
- * Every interaction a request's resume cookies may name: read as the `cookies` package oidc-provider reads
- * them with (its pattern, `(?:^|;) *NAME=([^;]*)`, the value untrimmed, one that opens with a quote losing
- * its first and last character), at every place the pattern matches, and as this service reads cookies
- * besides (cookieValues). Read only one way, a resume cookie written to be read otherwise (`"<uid>"`,
- * `"<uid> `) would name no login here and still resume one there; checking every reading checks a superset.
+ * Every value a request's cookie `name` may be read as: as the `cookies` package oidc-provider reads it
+ * (its pattern, `(?:^|;) *NAME=([^;]*)`, the value untrimmed, one that opens with a quote losing its first
+ * and last character), at every place the pattern matches, and as this service reads cookies besides
+ * (cookieValues). Read only one way, a resume cookie written to be read otherwise (`"<uid>"`, `"<uid> `)
+ * would name no login here and still resume one there; checking every reading checks a superset.
  */
-function resumedInteractions(req: IncomingMessage): Set<string> {
+function cookieReadings(req: IncomingMessage, name: string): Set<string> {
   const header = req.headers.cookie ?? '';
   const unquoted = (value: string): string => (value.startsWith('"') ? value.slice(1, -1) : value);
-  const uids = new Set<string>();
-  for (const { name, pattern } of RESUME_PATTERNS) {
-    for (const match of header.matchAll(pattern)) uids.add(unquoted(match[1] ?? ''));
-    for (const value of cookieValues(req, name)) uids.add(unquoted(value)).add(value);
-  }
-  return uids;
+  const readings = new Set<string>();
+  for (const match of header.matchAll(new RegExp(`(?:^|;) *${name.replace(/[-.]/g, '\\$&')}=([^;]*)`, 'g'))) readings.add(unquoted(match[1] ?? ''));
+  for (const value of cookieValues(req, name)) readings.add(unquoted(value)).add(value);
+  return readings;
 }
+
+/** Every interaction a request's resume cookies may name (cookieReadings). */
+const resumedInteractions = (req: IncomingMessage): Set<string> => new Set(RESUME_COOKIES.flatMap((name) => [...cookieReadings(req, name)]));
+
 /** docs/sign-in.md's short address of the connected-apps page. */
 const APPS_PATH = '/apps';
 
@@ -223,12 +223,23 @@ export class RegionAuthServer implements AuthServerMount {
     };
   }
 
-  /** What oidc-provider holds of interaction `uid` (region-login.ts `InteractionState`): a login prompt's is the region's login. */
-  private readonly interactionState = async (uid: string): Promise<InteractionState> => {
+  /**
+   * What oidc-provider holds of interaction `uid` (region-login-ports.ts `InteractionState`), for request
+   * `req`: a login prompt's is the region's login; one after it (the picker's, consent's) carries that
+   * login in its result, and is this browser's only where `req` brings the very session it was begun in.
+   * oidc-provider checks that by the session's uid, which its sign-out detour deletes from the interaction:
+   * an attacker made that happen in his own browser, and the interaction's resume cookies planted in
+   * another signed it in as him (hostile review helper-169, F1). The session's id (its cookie) stays.
+   */
+  private async interactionState(uid: string, req: IncomingMessage): Promise<InteractionState> {
     const interaction = await this.provider.Interaction.find(uid);
     if (interaction === undefined) return 'gone';
-    return interaction.prompt?.name === 'login' ? 'region-login' : 'other';
-  };
+    if (interaction.prompt?.name === 'login') return 'region-login';
+    if (interaction.result?.login === undefined && interaction.lastSubmission?.login === undefined) return 'other';
+    const madeIn = interaction.session?.cookie;
+    const sessions = cookieReadings(req, this.provider.cookieName('session'));
+    return madeIn !== undefined && sessions.size === 1 && sessions.has(madeIn) ? 'other' : 'elsewhere';
+  }
 
   /** A request under the mount path, as the service's HTTP layer hands it over. */
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -243,7 +254,7 @@ export class RegionAuthServer implements AuthServerMount {
     // It resumes by its resume cookie alone, on any path it matches loosely (any case, a trailing slash, an
     // encoded uid), so every interaction a request's resume cookies name is checked, wherever it goes.
     for (const uid of resumedInteractions(req)) {
-      if (!await this.login.resumes(req, res, uid, this.interactionState)) return;
+      if (!await this.login.resumes(req, res, uid, async (id) => this.interactionState(id, req))) return;
     }
     req.url = rest;
     if (under(path, CONNECTED_APPS_PATH) || under(path, APPS_PATH)) {

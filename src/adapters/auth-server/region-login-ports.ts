@@ -43,11 +43,12 @@ export interface LoginStore {
 
 /**
  * What oidc-provider holds of an interaction: none (`gone`: taken up or expired, for good, as the store never
- * stores an ended interaction again), the region login's
- * (`region-login`: in progress, finished or cancelled, and not yet taken up: a cancelled one may still
- * have a login finished into it), or the picker's or the consent's (`other`).
+ * stores an ended interaction again), the region login's (`region-login`: in progress, finished or
+ * cancelled, and not yet taken up: a cancelled one may still have a login finished into it), the picker's
+ * or the consent's begun in the request's own session or carrying no login (`other`), or one of those
+ * carrying a login and begun in another session, or in none (`elsewhere`).
  */
-export type InteractionState = 'gone' | 'region-login' | 'other';
+export type InteractionState = 'gone' | 'region-login' | 'other' | 'elsewhere';
 
 /** Where a login for the connected-apps page ends: the page's address, and its session opened for the person (the Set-Cookie header). */
 export interface PageLogins {

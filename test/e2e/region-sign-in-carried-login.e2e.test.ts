@@ -1,0 +1,141 @@
+/**
+ * Login CSRF through an interaction after the login (docs/sign-in.md, "The browser that went to the
+ * region"), over https as a region runs it. The picker's and consent's interactions carry the login they
+ * follow in their result, and oidc-provider resumes them in any browser whose session is the one they
+ * name, or in any browser at all once a sign-out detour (resume.js, another person in the session) has
+ * deleted that name. Hostile review helper-169, F1 (HIGH): the attacker made that happen in his own
+ * browser (two sessions of one uid, the picker resumed with the other), and its resume cookies planted in
+ * a victim's browser signed it in as him, a signed-in victim signed out first, her grants ended
+ * (11 of 11 prepared attempts). Failed before: each victim's resume went on (303, or the sign-out form).
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Agent, request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PostgresModels } from '../../src/adapters/auth-server/postgres-models.js';
+import { HttpBrowser } from '../dev/demo-issuer/http-browser.js';
+import { adminPool, databaseAvailable, dropSchema } from '../support/database.js';
+import { LOA3 } from '../support/region-provider.js';
+import { opensslMissing } from '../support/requirements.js';
+import { APP_REDIRECT, startSignInService, type SignInService } from '../support/sign-in-service.js';
+import { walk } from '../support/sign-in-walk.js';
+import { TestPki } from '../support/test-pki.js';
+
+const available = await databaseAvailable() && !opensslMissing();
+const SARA = '197305242385';
+const TOLVAN = '191212121212';
+const APP_ID = 'carried-login-app';
+
+describe.skipIf(!available)('an interaction carrying a login is taken up only in the browser whose session it was made in', () => {
+  let dir: string;
+  let service: SignInService;
+  let agent: Agent;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'pdas-carried-login-'));
+    const pki = new TestPki(dir);
+    service = await startSignInService({
+      tls: pki.server('sign-in'),
+      clients: [{
+        client_id: APP_ID, client_name: 'Carried login app', token_endpoint_auth_method: 'none', redirect_uris: [APP_REDIRECT],
+        scope: 'openid fhirUser launch/patient patient/*.rs', offline_access: true,
+      }],
+    });
+    agent = new Agent({ connect: { ca: pki.ca } });
+  }, 60_000);
+  afterAll(async () => {
+    if (service !== undefined) {
+      await service.close();
+      const pool = adminPool();
+      await dropSchema(pool, service.schema);
+      await pool.end();
+    }
+    await agent?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  function authorization(): { url: string; verifier: string } {
+    const verifier = randomBytes(32).toString('base64url');
+    const url = new URL(`${service.issuer}/auth`);
+    for (const [name, value] of Object.entries({
+      response_type: 'code', client_id: APP_ID, redirect_uri: APP_REDIRECT, scope: 'openid fhirUser launch/patient patient/*.rs',
+      state: randomBytes(8).toString('base64url'), aud: `${service.base}/fhir`, code_challenge_method: 'S256',
+      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    })) url.searchParams.set(name, value);
+    return { url: url.href, verifier };
+  }
+  const browser = (): HttpBrowser => new HttpBrowser({}, agent);
+  const resumePattern = (): RegExp => new RegExp(`^${service.issuer}/auth/[^/?]+$`);
+
+  /**
+   * The attacker logs in as Tolvan, whose picker (one person) finishes at once, and stops at the picker's
+   * resume; then the state a sign-out detour leaves, made in order: the interaction's session name
+   * deleted (resume.js: `delete interactionSession.session.uid`). Its address and its resume cookies.
+   */
+  async function pickerAfterDetour(): Promise<{ resume: string; cookies: ReturnType<HttpBrowser['held']> }> {
+    const attacker = browser();
+    service.region.person = { pnr: TOLVAN, acr: LOA3 };
+    let page = await attacker.get(authorization().url);
+    const resumes: string[] = [];
+    while (page.location !== undefined && resumes.length < 2) {
+      if (resumePattern().test(page.location)) resumes.push(page.location);
+      if (resumes.length === 2) break;
+      page = await attacker.get(page.location);
+    }
+    const resume = String(resumes[1]);
+    const uid = resume.slice(`${service.issuer}/auth/`.length);
+    const pool = adminPool();
+    try {
+      const interactions = new PostgresModels(pool, service.schema).adapter('Interaction');
+      const picker = await interactions.find(uid);
+      const { uid: _name, ...session } = picker?.session as Record<string, unknown>;
+      expect([picker?.prompt, (picker?.result as { login?: { accountId?: string } }).login?.accountId]).toEqual([expect.objectContaining({ name: 'patient' }), TOLVAN]);
+      await interactions.upsert(uid, { ...picker, session }, 300);
+    } finally {
+      await pool.end();
+    }
+    return { resume, cookies: attacker.held().filter((c) => c.name.includes('_interaction_resume')) };
+  }
+
+  it('a browser signed in nowhere, the picker\'s resume cookies planted in it, is signed in as nobody', async () => {
+    const { resume, cookies } = await pickerAfterDetour();
+    const victim = browser();
+    for (const cookie of cookies) victim.plant(cookie);
+    const taken = await walk(victim, resume, { pick: 'yourself' });
+    expect([taken.redirect, taken.page.status]).toEqual([undefined, 400]);
+    expect(taken.page.body).toContain('not started in this browser');
+    expect(victim.held().some((c) => c.name === '__Host-_session' && c.value !== '')).toBe(false);
+  });
+
+  it('a browser its person is signed in to keeps her signed in and her grant live', async () => {
+    const victim = browser();
+    service.region.person = { pnr: SARA, acr: LOA3 };
+    const { url, verifier } = authorization();
+    const walked = await walk(victim, url, { pick: 'yourself' });
+    const token = await request(`${service.issuer}/token`, {
+      dispatcher: agent, method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'authorization_code', code: String(walked.redirect?.searchParams.get('code')), redirect_uri: APP_REDIRECT, client_id: APP_ID, code_verifier: verifier }).toString(),
+    });
+    expect(token.statusCode).toBe(200);
+    await token.body.dump();
+    const { resume, cookies } = await pickerAfterDetour();
+    for (const cookie of cookies) victim.plant(cookie);
+    const taken = await victim.get(resume);
+    expect([taken.status, taken.location]).toEqual([400, undefined]);
+    expect(taken.body).not.toContain('name="logout"');
+    const pool = adminPool();
+    try {
+      const live = await pool.query(`SELECT 1 FROM ${service.schema}.oidc_model WHERE model = 'Grant' AND account_id = $1 AND NOT ended AND expires_at > now()`, [SARA]);
+      expect(live.rowCount).toBe(1);
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it('the person\'s own sign-in still goes through the picker and consent to the app', async () => {
+    service.region.person = { pnr: TOLVAN, acr: LOA3 };
+    const own = await walk(browser(), authorization().url, { pick: 'yourself' });
+    expect(own.redirect?.searchParams.has('code')).toBe(true);
+  });
+});
