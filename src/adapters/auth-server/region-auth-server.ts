@@ -253,9 +253,7 @@ export class RegionAuthServer implements AuthServerMount {
     // oidc-provider's resume of an interaction, where a login at the region takes effect: in its browser only.
     // It resumes by its resume cookie alone, on any path it matches loosely (any case, a trailing slash, an
     // encoded uid), so every interaction a request's resume cookies name is checked, wherever it goes.
-    for (const uid of resumedInteractions(req)) {
-      if (!await this.login.resumes(req, res, uid, async (id) => this.interactionState(id, req))) return;
-    }
+    if (!await this.login.resumesAll(req, res, resumedInteractions(req), async (id) => this.interactionState(id, req))) return;
     req.url = rest;
     if (under(path, CONNECTED_APPS_PATH) || under(path, APPS_PATH)) {
       if (under(path, APPS_PATH)) req.url = `${CONNECTED_APPS_PATH}${rest.slice(APPS_PATH.length)}`;

@@ -11,11 +11,11 @@
 // the browser that brought it.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { importJWK } from 'jose';
-import onHeaders from 'on-headers';
 import * as oidc from 'openid-client';
 import type Provider from 'oidc-provider';
 import { parsePersonalIdentityNumber } from '../../domain/identity/personal-identity-number.js';
 import { bindingMatches, clearedLoginBinding, cookieScopeOf, newLoginBinding, type CookieScope } from './login-binding.js';
+import { LOGIN_TTL_SECONDS, ResumeCheck } from './resume-check.js';
 import { send, type Details, type PageView, type SignInStep } from './interactions.js';
 import type { Localized } from './page-language.js';
 import { frameOf, problemPage, redirect, refusalOf, RegionRefusal, TEXT } from './region-login-answers.js';
@@ -27,13 +27,6 @@ export const PERSONAL_IDENTITY_NUMBER_CLAIM = 'https://id.oidc.se/claim/personal
 export const COORDINATION_NUMBER_CLAIM = 'https://id.oidc.se/claim/coordinationNumber';
 export const DEFAULT_LOGIN_SCOPES = 'openid https://id.oidc.se/scope/naturalPersonNumber';
 
-/** How long a person has at the region's login before its answer is no longer taken. */
-const LOGIN_TTL_SECONDS = 10 * 60;
-
-/** The store's row that carries a finished login's binding on to oidc-provider's resume of its interaction. */
-const resumeKey = (uid: string): string => `resume:${uid}`;
-/** When a row written now for `ttlSeconds` ends, in seconds since the epoch (kept in it, so a refusal does not lengthen it). */
-const untilOf = (ttlSeconds: number): number => Math.floor(Date.now() / 1000) + ttlSeconds;
 const MAX_RETRY_MS = 60_000;
 /** How far the region's clock may be behind ours when its `auth_time` is compared with the start of the login. */
 const CLOCK_ALLOWANCE_SECONDS = 60;
@@ -73,6 +66,7 @@ export class RegionLogin {
   private stopped = false;
   /** Where the browser's binding cookie lives: `__Host-` on https, the server's path on plain http. */
   private readonly cookieScope: CookieScope;
+  private readonly resumeCheck: ResumeCheck;
 
   constructor(
     private readonly settings: RegionLoginSettings,
@@ -82,6 +76,7 @@ export class RegionLogin {
     private readonly pages?: PageLogins,
   ) {
     this.cookieScope = cookieScopeOf(settings.redirectUri, mountPath);
+    this.resumeCheck = new ResumeCheck(store, this.cookieScope, mountPath, async (input) => this.failed(input));
   }
 
   /** Whether the region's provider has been discovered: until then the sign-in pages answer 503. */
@@ -145,7 +140,7 @@ export class RegionLogin {
     }
     const state = oidc.randomState();
     const binding = newLoginBinding(state, this.cookieScope, LOGIN_TTL_SECONDS);
-    await this.store.upsert(resumeKey(uid), { state, binding: binding.hash, until: untilOf(LOGIN_TTL_SECONDS) }, LOGIN_TTL_SECONDS);
+    await this.resumeCheck.bind(uid, { state, binding: binding.hash });
     res.appendHeader('set-cookie', binding.cookie);
   }
 
@@ -170,9 +165,7 @@ export class RegionLogin {
       // Finished here, the login still counts only where oidc-provider resumes it ({mount}/auth/<uid>, a
       // redirect the browser may be stopped before and its cookies planted elsewhere): the binding goes
       // on to the resume (resumes()), which ends it.
-      await this.store.upsert(resumeKey(details.uid), {
-        state: pending.state, binding: pending.binding ?? '', ...(pending.clientId === undefined ? {} : { clientId: pending.clientId }), until: untilOf(LOGIN_TTL_SECONDS),
-      }, LOGIN_TTL_SECONDS);
+      await this.resumeCheck.bind(details.uid, { state: pending.state, binding: pending.binding ?? '', ...(pending.clientId === undefined ? {} : { clientId: pending.clientId }) });
       return provider.interactionFinished(req, res, { login: { accountId: pending.accountId, ...(pending.acr === undefined ? {} : { acr: pending.acr }) } },
         { mergeWithLastSubmission: false });
     }
@@ -183,56 +176,9 @@ export class RegionLogin {
     return this.toRegion(configuration, res, { uid: details.uid, ...(typeof details.params.client_id === 'string' ? { clientId: details.params.client_id } : {}) });
   }
 
-  /**
-   * oidc-provider's resume of interaction `uid` (`{mount}/auth/<uid>`), where a login at the region takes
-   * effect: only in the browser holding that login's binding. Someone who stopped his own browser before
-   * the resume and planted its cookies in another (login CSRF) signs that browser in as nobody, and the
-   * login is over for every browser. True when the resume may go on (also for a resume that follows no
-   * login at the region: the picker's and consent's); false when it was refused and answered.
-   *
-   * `interaction` says what oidc-provider holds of `uid` now. What it holds may change between this check
-   * and oidc-provider's own read (a login being finished saves its person a moment later), so a region
-   * login's interaction is taken up by no browser without the binding for as long as it lives, whatever it
-   * holds at the moment of the check (third re-review helper-166, F1: "holds no login yet" passed, and the
-   * login saved in between was taken). Only an interaction that is gone lets a cookie naming it by: gone is
-   * final, as the store never stores an ended interaction again (postgres-models.ts; fifth review helper-168,
-   * F1: a save that read it before its resume wrote it back, and a victim let by took it), and oidc-provider
-   * finds nothing to resume either. So a resume cookie of a finished login planted in a browser refuses nothing there.
-   */
-  async resumes(req: IncomingMessage, res: ServerResponse, uid: string, interaction: (uid: string) => Promise<InteractionState>): Promise<boolean> {
-    const row = await this.store.find(resumeKey(uid));
-    const bound = typeof row?.state === 'string' && typeof row.binding === 'string' ? { state: row.state, binding: row.binding } : undefined;
-    if (bound !== undefined && row?.refused !== true && bindingMatches(req, bound.state, bound.binding, this.cookieScope)) {
-      // The row stays until it expires, and the binding until an answer takes the login on (a redirect):
-      // oidc-provider may yet refuse this resume (its own cookie held back), or first send the browser to
-      // sign out an earlier person and resume again, and every resume must be this browser's. Ended here,
-      // a resume it refused left the next one unchecked (hostile review helper-163, F1).
-      const cleared = clearedLoginBinding(bound.state, this.cookieScope);
-      onHeaders(res, function taken(this: ServerResponse) {
-        if (this.statusCode >= 300 && this.statusCode < 400) this.appendHeader('set-cookie', cleared);
-      });
-      return true;
-    }
-    const state = await interaction(uid);
-    if (state === 'gone') return true;
-    // With no row, an interaction of another prompt (the picker's, consent's) follows no login at the region; any
-    // other with a row, or a region login's with none (expired, or not written yet), is nobody's here (fail closed).
-    if (bound === undefined && state === 'other') return true;
-    // The login is over for every browser, kept refused for what is left of the row's life, never longer (re-review helper-164, F1).
-    const left = row === undefined ? 0 : typeof row.until === 'number' ? row.until - untilOf(0) : LOGIN_TTL_SECONDS;
-    if (row !== undefined && row.refused !== true && left > 0) await this.store.upsert(resumeKey(uid), { ...row, refused: true }, left);
-    return this.refuseResume(req, res, uid, typeof row?.clientId === 'string' ? row.clientId : undefined);
-  }
-
-  /** A resume of a login in a browser that did not go to the region: recorded, and answered that nobody was signed in. */
-  private async refuseResume(req: IncomingMessage, res: ServerResponse, uid: string, clientId: string | undefined): Promise<false> {
-    await this.failed({
-      kind: 'not-here', reason: 'the login was resumed in another browser than the one sent to the region (no binding cookie): nobody was signed in',
-      clientId, sourceAddress: req.socket.remoteAddress ?? '',
-    });
-    const frame = frameOf(req, `${this.mountPath}/auth/${uid}`);
-    send(res, 400, problemPage(frame, TEXT.notSignedIn, TEXT.otherBrowser, []), { 'content-language': frame.lang });
-    return false;
+  /** The resume check of every interaction a request's resume cookies name (resume-check.ts): true when the request may go on. */
+  resumesAll(req: IncomingMessage, res: ServerResponse, uids: ReadonlySet<string>, interaction: (uid: string) => Promise<InteractionState>): Promise<boolean> {
+    return this.resumeCheck.all(req, res, uids, interaction);
   }
 
   /**
