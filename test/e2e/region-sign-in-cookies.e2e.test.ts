@@ -6,20 +6,16 @@
  * page of the domain) cannot write a `__Host-` one: every cookie of the sign-in that ties it to a
  * browser is one, or at least `__Secure-`, and a cookie of the plain name counts for nothing on https.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { Agent, request } from 'undici';
+import { request, type Agent } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresModels } from '../../src/adapters/auth-server/postgres-models.js';
-import { HttpBrowser } from '../dev/demo-issuer/http-browser.js';
-import { adminPool, databaseAvailable, dropSchema } from '../support/database.js';
+import type { HttpBrowser } from '../dev/demo-issuer/http-browser.js';
+import { adminPool, databaseAvailable } from '../support/database.js';
+import { startHttpsSignIn, type HttpsSignIn } from '../support/https-sign-in.js';
 import { LOA3 } from '../support/region-provider.js';
 import { opensslMissing } from '../support/requirements.js';
-import { APP_REDIRECT, startSignInService, type SignInService } from '../support/sign-in-service.js';
+import { APP_REDIRECT, type SignInService } from '../support/sign-in-service.js';
 import { walk } from '../support/sign-in-walk.js';
-import { TestPki } from '../support/test-pki.js';
 
 const available = await databaseAvailable() && !opensslMissing();
 const MARTA = '198112189876';
@@ -29,50 +25,21 @@ const TOLVAN = '191212121212';
 const APP_ID = 'https-cookies-app';
 
 describe.skipIf(!available)('the sign-in\'s cookies over https: none another site can plant (issue 52 item 1)', () => {
-  let dir: string;
+  let signIn: HttpsSignIn;
   let service: SignInService;
   let agent: Agent;
 
   beforeAll(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'pdas-sign-in-https-'));
-    const pki = new TestPki(dir);
-    service = await startSignInService({
-      tls: pki.server('sign-in'),
-      clients: [{
-        client_id: APP_ID, client_name: 'Cookies test app', token_endpoint_auth_method: 'none', redirect_uris: [APP_REDIRECT],
-        scope: 'openid fhirUser launch/patient patient/*.rs', offline_access: true,
-      }],
-    });
-    agent = new Agent({ connect: { ca: pki.ca } });
+    signIn = await startHttpsSignIn({ id: APP_ID, name: 'Cookies test app' });
+    ({ service, agent } = signIn);
   }, 60_000);
-  afterAll(async () => {
-    if (service !== undefined) {
-      await service.close();
-      const pool = adminPool();
-      await dropSchema(pool, service.schema);
-      await pool.end();
-    }
-    await agent?.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  afterAll(async () => signIn?.close());
   afterEach(() => {
     service.region.person = { pnr: MARTA, acr: LOA3 };
   });
 
-  /** An authorization of the test's app, and its PKCE verifier. */
-  function authorization(): { url: string; verifier: string } {
-    const verifier = randomBytes(32).toString('base64url');
-    const url = new URL(`${service.issuer}/auth`);
-    for (const [name, value] of Object.entries({
-      response_type: 'code', client_id: APP_ID, redirect_uri: APP_REDIRECT, scope: 'openid fhirUser launch/patient offline_access patient/*.rs',
-      state: randomBytes(8).toString('base64url'), aud: `${service.base}/fhir`, code_challenge_method: 'S256',
-      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
-    })) url.searchParams.set(name, value);
-    return { url: url.href, verifier };
-  }
-
-  /** A browser that trusts the test's CA. */
-  const browser = (): HttpBrowser => new HttpBrowser({}, agent);
+  const authorization = (): { url: string; verifier: string } => signIn.authorization();
+  const browser = (): HttpBrowser => signIn.browser();
 
   /** The attacker's browser begins a sign-in and stops at the region's genuine login link. */
   async function begun(attacker: HttpBrowser): Promise<{ regionLink: string; interaction: string; state: string }> {

@@ -9,20 +9,16 @@
  * a victim's browser signed it in as him, a signed-in victim signed out first, her grants ended
  * (11 of 11 prepared attempts). Failed before: each victim's resume went on (303, or the sign-out form).
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { Agent, request } from 'undici';
+import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresModels } from '../../src/adapters/auth-server/postgres-models.js';
-import { HttpBrowser } from '../dev/demo-issuer/http-browser.js';
-import { adminPool, databaseAvailable, dropSchema } from '../support/database.js';
+import type { HttpBrowser } from '../dev/demo-issuer/http-browser.js';
+import { adminPool, databaseAvailable } from '../support/database.js';
+import { startHttpsSignIn, type HttpsSignIn } from '../support/https-sign-in.js';
 import { LOA3 } from '../support/region-provider.js';
 import { opensslMissing } from '../support/requirements.js';
-import { APP_REDIRECT, startSignInService, type SignInService } from '../support/sign-in-service.js';
+import { APP_REDIRECT, type SignInService } from '../support/sign-in-service.js';
 import { walk } from '../support/sign-in-walk.js';
-import { TestPki } from '../support/test-pki.js';
 
 const available = await databaseAvailable() && !opensslMissing();
 const SARA = '197305242385';
@@ -30,43 +26,16 @@ const TOLVAN = '191212121212';
 const APP_ID = 'carried-login-app';
 
 describe.skipIf(!available)('the resume check: an interaction after the login, and resume cookies by the dozen', () => {
-  let dir: string;
+  let signIn: HttpsSignIn;
   let service: SignInService;
-  let agent: Agent;
   beforeAll(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'pdas-carried-login-'));
-    const pki = new TestPki(dir);
-    service = await startSignInService({
-      tls: pki.server('sign-in'),
-      clients: [{
-        client_id: APP_ID, client_name: 'Carried login app', token_endpoint_auth_method: 'none', redirect_uris: [APP_REDIRECT],
-        scope: 'openid fhirUser launch/patient patient/*.rs', offline_access: true,
-      }],
-    });
-    agent = new Agent({ connect: { ca: pki.ca } });
+    signIn = await startHttpsSignIn({ id: APP_ID, name: 'Carried login app' });
+    service = signIn.service;
   }, 60_000);
-  afterAll(async () => {
-    if (service !== undefined) {
-      await service.close();
-      const pool = adminPool();
-      await dropSchema(pool, service.schema);
-      await pool.end();
-    }
-    await agent?.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  afterAll(async () => signIn?.close());
 
-  function authorization(): { url: string; verifier: string } {
-    const verifier = randomBytes(32).toString('base64url');
-    const url = new URL(`${service.issuer}/auth`);
-    for (const [name, value] of Object.entries({
-      response_type: 'code', client_id: APP_ID, redirect_uri: APP_REDIRECT, scope: 'openid fhirUser launch/patient patient/*.rs',
-      state: randomBytes(8).toString('base64url'), aud: `${service.base}/fhir`, code_challenge_method: 'S256',
-      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
-    })) url.searchParams.set(name, value);
-    return { url: url.href, verifier };
-  }
-  const browser = (): HttpBrowser => new HttpBrowser({}, agent);
+  const authorization = (): { url: string; verifier: string } => signIn.authorization('openid fhirUser launch/patient patient/*.rs');
+  const browser = (): HttpBrowser => signIn.browser();
   const resumePattern = (): RegExp => new RegExp(`^${service.issuer}/auth/[^/?]+$`);
 
   /**
@@ -115,7 +84,7 @@ describe.skipIf(!available)('the resume check: an interaction after the login, a
     const { url, verifier } = authorization();
     const walked = await walk(victim, url, { pick: 'yourself' });
     const token = await request(`${service.issuer}/token`, {
-      dispatcher: agent, method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      dispatcher: signIn.agent, method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ grant_type: 'authorization_code', code: String(walked.redirect?.searchParams.get('code')), redirect_uri: APP_REDIRECT, client_id: APP_ID, code_verifier: verifier }).toString(),
     });
     expect(token.statusCode).toBe(200);
@@ -139,7 +108,7 @@ describe.skipIf(!available)('the resume check: an interaction after the login, a
   // all 41 were looked up, and oidc-provider answered the resume it found none of.
   it('a request naming more interactions in resume cookies than a person could have open is refused before any is looked up', async () => {
     const cookie = Array.from({ length: 41 }, (_, i) => `__Secure-_interaction_resume=junk-${i}`).join('; ');
-    const answered = await request(`${service.base}/auth/auth/junk-1`, { dispatcher: agent, headers: { cookie } });
+    const answered = await request(`${service.base}/auth/auth/junk-1`, { dispatcher: signIn.agent, headers: { cookie } });
     expect([answered.statusCode, answered.headers.location]).toEqual([400, undefined]);
     expect(await answered.body.text()).toContain('too many unfinished sign-ins');
     // A few, as tabs left open mid-sign-in leave, are looked up as ever.
