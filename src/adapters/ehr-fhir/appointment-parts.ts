@@ -43,21 +43,34 @@ export function appointmentUnit(appointment: Appointment, index: ResourceIndex):
   return undefined;
 }
 
+type Money = NonNullable<SubExtension['valueMoney']>;
+
 export interface PatientFee {
-  price?: SubExtension['valueMoney'];
-  reduction?: SubExtension['valueMoney'];
+  price?: Money;
+  reduction?: Money;
   reason?: string;
 }
 
-/** The Appointment's `patient-fee` extension: its price, reduction and reduction reason; undefined without one. */
+/**
+ * Money the COS API can tell as a fee: Swedish kronor (the currency named so, or none named: the API's
+ * numbers are kronor and name none), not below zero.
+ */
+const inKronor = (money: Money): boolean => (money.currency === undefined || money.currency === 'SEK') && (money.value === undefined || money.value >= 0);
+
+/**
+ * The Appointment's `patient-fee` extension: its price, reduction and reduction reason; undefined without
+ * one. A price or reduction in another currency, or below zero, leaves both out (the reason stays): told
+ * as kronor, 200 EUR less 30 USD was paid as 170 SEK, a reduction of -50 SEK as 300 SEK for 250 (hostile
+ * review helper-170, F1). So a booking shows no amount, and the payment writes the amount as unknown.
+ */
 export function feeOf(appointment: Appointment): PatientFee | undefined {
   const fee = extensionOf(appointment.extension, PATIENT_FEE);
   if (fee === undefined) return undefined;
-  return {
-    price: partOf(fee, 'price')?.valueMoney,
-    reduction: partOf(fee, 'reduction')?.valueMoney,
-    reason: partOf(fee, 'reductionReason')?.valueString,
-  };
+  const price = partOf(fee, 'price')?.valueMoney;
+  const reduction = partOf(fee, 'reduction')?.valueMoney;
+  const told = [price, reduction].every((money) => money === undefined || inKronor(money));
+  const reason = partOf(fee, 'reductionReason')?.valueString;
+  return { ...(told ? { price, reduction } : {}), reason };
 }
 
 const isStaff = (p: Participant): boolean => STAFF_TYPES.has(referenceType(p.actor));

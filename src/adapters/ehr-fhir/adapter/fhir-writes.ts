@@ -16,6 +16,7 @@ import type { CapabilityCheck, TypeCapabilities } from '../client/capabilities.j
 import { isPathId, type FhirClient } from '../client/fhir-client.js';
 import { FHIR_JSON } from '../client/fhir-exchange.js';
 import { APPOINTMENT_FOLLOWS } from '../client/follow-rules.js';
+import { patientReferences } from '../client/patient-binding.js';
 import { lookupOf, type PatientLookup } from '../client/patient-lookup.js';
 import { resolveMissing } from '../client/reference-resolution.js';
 import { fhirFault } from '../fault.js';
@@ -127,8 +128,13 @@ export class FhirWrites {
     const appointment = checkedResource('Appointment', raw);
     if (appointment.id !== id) throw fhirFault('an Appointment other than the one asked for');
     // Another server's Patient of the same id is another patient.
-    const own = appointment.participant.some((p) => serverKey(this.o.client.baseUrl, p.actor?.reference) === `Patient/${patientId}`);
-    return own ? { raw, appointment } : undefined;
+    const own = `Patient/${patientId}`;
+    const patients = (patientReferences(appointment) ?? []).map((reference) => serverKey(this.o.client.baseUrl, reference));
+    if (!patients.includes(own)) return undefined;
+    // Shared with another patient, it is refused as the bookings read refuses it (client/patient-binding.ts):
+    // paid here, it was this patient's to pay, and the other was then told it was paid (hostile review helper-170, F2).
+    if (patients.some((patient) => patient !== own)) throw fhirFault('an Appointment of another patient');
+    return { raw, appointment };
   }
 
   /** PATCH (JSON Patch with a `test` op) where the server offers it, else PUT; both only with `If-Match`. */

@@ -1,0 +1,84 @@
+/**
+ * The FHIR payment write against an EHR whose data could make it pay the wrong thing (hostile review
+ * helper-170): a fee in another currency or below zero, an appointment shared with another patient, a
+ * payment the EHR's staff voided. Failed before: 170 SEK written for 200 EUR less 30 USD, 300 SEK for a
+ * 250 SEK fee less -50, a shared appointment paid (and its other patient then told ALREADY_PAID), and a
+ * voided payment answered ALREADY_PAID.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { EhrError } from '../../../src/domain/ehr-error.js';
+import { startFhirTestApp, type FhirTestApp } from '../../support/fhir-test-app.js';
+import { demoResources, TOLVAN, type RawResource } from './support/demo-bundle.js';
+
+const APPOINTMENT = 'appt-0001';
+const BEFORE_START = Date.parse('2026-12-14T08:00:00Z');
+const DATA_ABSENT = 'http://hl7.org/fhir/StructureDefinition/data-absent-reason';
+
+let t: FhirTestApp | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+/** The demo resources with appt-0001 arrived and changed by `change`. */
+function arrivedWith(change: (appointment: RawResource) => void, more: RawResource[] = []): RawResource[] {
+  return [...demoResources().map((r) => {
+    if (r.resourceType !== 'Appointment' || r.id !== APPOINTMENT) return r;
+    const appointment = structuredClone(r);
+    appointment.status = 'arrived';
+    change(appointment);
+    return appointment;
+  }), ...more];
+}
+
+/** appt-0001's fee with `price` and `reduction` as given (undefined leaves one out). */
+const fee = (price: unknown, reduction?: unknown) => (appointment: RawResource): void => {
+  appointment.extension = [{
+    url: 'http://example.org/fhir/pdas/StructureDefinition/patient-fee',
+    extension: [
+      ...(price === undefined ? [] : [{ url: 'price', valueMoney: price }]),
+      ...(reduction === undefined ? [] : [{ url: 'reduction', valueMoney: reduction }]),
+    ],
+  }];
+};
+
+const notices = async (app: FhirTestApp): Promise<Record<string, unknown>[]> =>
+  (((await (await fetch(`${app.sim.baseUrl}/PaymentNotice`)).json()) as { entry?: { resource: Record<string, unknown> }[] }).entry ?? []).map((e) => e.resource);
+
+describe('the amount of a FHIR payment', () => {
+  it.each([
+    ['a price in euros', fee({ value: 200, currency: 'EUR' })],
+    ['a reduction in another currency than the price', fee({ value: 200, currency: 'SEK' }, { value: 30, currency: 'USD' })],
+    ['a reduction below zero', fee({ value: 250, currency: 'SEK' }, { value: -50, currency: 'SEK' })],
+    ['a price below zero', fee({ value: -250, currency: 'SEK' })],
+  ])('is written as unknown, never as a number of kronor, for %s', async (_what, change) => {
+    t = await startFhirTestApp({ now: BEFORE_START, resources: arrivedWith(change) });
+    expect(await t.ehr.registerPayment(TOLVAN, APPOINTMENT, 'CARD')).toEqual({ resultCode: 'OK', reasonCode: 'PAYMENT_REGISTERED' });
+    const [notice] = await notices(t);
+    expect(notice?.amount).toEqual({ extension: [{ url: DATA_ABSENT, valueCode: 'unknown' }] });
+  });
+
+  it('is price less reduction in kronor, a currency left out read as kronor', async () => {
+    t = await startFhirTestApp({ now: BEFORE_START, resources: arrivedWith(fee({ value: 250 }, { value: 50.5, currency: 'SEK' })) });
+    expect(await t.ehr.registerPayment(TOLVAN, APPOINTMENT, 'CARD')).toEqual({ resultCode: 'OK', reasonCode: 'PAYMENT_REGISTERED' });
+    expect((await notices(t))[0]?.amount).toEqual({ value: 199.5, currency: 'SEK' });
+  });
+
+  it('leaves a fee in another currency out of the booking as the patient reads it', async () => {
+    t = await startFhirTestApp({ now: BEFORE_START, resources: arrivedWith(fee({ value: 200, currency: 'EUR' }, { value: 20, currency: 'EUR' })) });
+    const answer = JSON.stringify(await t.ehr.reads.getAppointments(TOLVAN, {}));
+    expect(answer).toContain(APPOINTMENT);
+    expect(answer).not.toMatch(/"Price"|"Reduction"/);
+  });
+});
+
+describe('a FHIR payment of an appointment shared with another patient', () => {
+  it('pays nothing, as the bookings read refuses it: the EHR\'s answer is a fault', async () => {
+    const nora = (appointment: RawResource): void => {
+      (appointment.participant as unknown[]).push({ actor: { reference: 'Patient/pat-nora' }, status: 'accepted' });
+    };
+    t = await startFhirTestApp({ now: BEFORE_START, resources: arrivedWith(nora) });
+    await expect(t.ehr.registerPayment(TOLVAN, APPOINTMENT, 'CARD')).rejects.toBeInstanceOf(EhrError);
+    expect(await notices(t)).toEqual([]);
+  });
+});
