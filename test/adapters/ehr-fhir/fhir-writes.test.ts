@@ -139,7 +139,7 @@ describe('payment over FHIR', () => {
     expect(await t.ehr.registerPayment(TOLVAN, APPOINTMENT, 'CARD')).toEqual({ resultCode: 'INFO', reasonCode: 'ALREADY_PAID' });
     expect(await noticesOf(t, APPOINTMENT)).toBe(1);
     expect(proxy.seen.find((s) => s.method === 'POST')?.headers['if-none-exist'])
-      .toBe('identifier=http%3A%2F%2Fexample.org%2Ffhir%2Fpdas%2Fidentifier%2Fappointment-payment%7Cappt-0001');
+      .toBe('identifier=http%3A%2F%2Fexample.org%2Ffhir%2Fpdas%2Fidentifier%2Fappointment-payment%7Cappt-0001&status=active');
   });
 });
 

@@ -82,3 +82,20 @@ describe('a FHIR payment of an appointment shared with another patient', () => {
     expect(await notices(t)).toEqual([]);
   });
 });
+
+describe('a FHIR payment after the EHR voided the one before', () => {
+  // Hostile review helper-170, F3: "already paid?" matched the identifier whatever the notice's status, so a payment
+  // staff had voided answered ALREADY_PAID for good, and the visit was billed again later. Failed before: INFO ALREADY_PAID.
+  it.each(['cancelled', 'entered-in-error'])('is made again when the one before is %s, and then answers ALREADY_PAID', async (status) => {
+    const voided: RawResource = {
+      resourceType: 'PaymentNotice', id: 'voided-1', status, created: '2026-12-14T08:10:00Z',
+      identifier: [{ system: 'http://example.org/fhir/pdas/identifier/appointment-payment', value: APPOINTMENT }],
+      request: { reference: `Appointment/${APPOINTMENT}` }, payment: { display: 'Patientavgift betald vid incheckning' },
+      recipient: { reference: 'Organization/org-vc-tolvstad' }, amount: { value: 0, currency: 'SEK' },
+    };
+    t = await startFhirTestApp({ now: BEFORE_START, resources: arrivedWith(() => undefined, [voided]) });
+    expect(await t.ehr.registerPayment(TOLVAN, APPOINTMENT, 'CARD')).toEqual({ resultCode: 'OK', reasonCode: 'PAYMENT_REGISTERED' });
+    expect(await t.ehr.registerPayment(TOLVAN, APPOINTMENT, 'CASH')).toEqual({ resultCode: 'INFO', reasonCode: 'ALREADY_PAID' });
+    expect((await notices(t)).map((n) => n.status).sort()).toEqual(['active', status].sort());
+  });
+});

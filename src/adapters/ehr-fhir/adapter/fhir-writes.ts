@@ -103,11 +103,15 @@ export class FhirWrites {
     if (capabilities.conditionalCreate !== true) {
       // No atomic "already paid?": ask first. The write coordinator serialises this service's own payments for one appointment.
       const found = await this.o.client.search('PaymentNotice', [['identifier', key]], { signal });
-      if (found.matches.length > 0) return result('INFO', 'ALREADY_PAID');
+      if (found.matches.some((match) => (match as { status?: unknown }).status === 'active')) return result('INFO', 'ALREADY_PAID');
     }
+    // Paid is an active notice: one the EHR's staff voided (cancelled, entered in error) is no payment, and the
+    // patient may pay again (hostile review helper-170, F3: a void answered ALREADY_PAID for good).
     const answer = await this.o.client.request(`${this.o.client.baseUrl}/PaymentNotice`, {
       method: 'POST', body: notice, signal,
-      headers: { 'content-type': FHIR_JSON, ...(capabilities.conditionalCreate === true ? { 'if-none-exist': `identifier=${encodeURIComponent(key)}` } : {}) },
+      headers: {
+        'content-type': FHIR_JSON, ...(capabilities.conditionalCreate === true ? { 'if-none-exist': `identifier=${encodeURIComponent(key)}&status=active` } : {}),
+      },
     });
     if (answer.status === 201) return result('OK', 'PAYMENT_REGISTERED');
     if (answer.status === 200) return result('INFO', 'ALREADY_PAID');
