@@ -109,7 +109,10 @@ export interface OutcomeRecord extends AuditFields {
    * failure, an attempt, or a booking not found. Absent on every other record.
    */
   contactId?: string;
-  /** With a payment's `contactId`, the payment type the request asked (isPaymentType); the EHR keeps the first one paid. */
+  /**
+   * With a payment's `contactId`, the payment type it paid with (isPaymentType): only on `OK PAYMENT_REGISTERED`, as
+   * the EHR keeps the first payment's type and a repeat asking another (`INFO ALREADY_PAID`) changes nothing.
+   */
   paymentType?: PaymentType;
   /**
    * Only on a record of operation `refusalsNotAudited`, which answers no request: how many refusals

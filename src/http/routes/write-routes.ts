@@ -84,7 +84,9 @@ function writeRoute<B extends Booking>(route: ApiRoute, deps: RouteDependencies,
       request.audit.writeResult = writeResultOf(answer);
       const result = Array.isArray(answer) ? answer[0] : answer;
       // Named only once the answer shows the booking is the patient's: never a caller's text about nobody's (helper-127, F3).
-      if (result !== undefined && confirmsBooking(result)) request.audit.booking = booking;
+      // A payment's type only where this request paid: ALREADY_PAID keeps the first payment's, which the EHR does not
+      // tell, and the type asked was read as the one paid (hostile review helper-170, F4).
+      if (result !== undefined && confirmsBooking(result)) request.audit.booking = result.ResultCode === 'OK' ? booking : { contactId: booking.contactId };
       return answer;
     },
   };
