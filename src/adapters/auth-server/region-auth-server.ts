@@ -20,7 +20,7 @@ import { refusedPage, sendErrorPage, sendKindPage } from './error-pages.js';
 import { FormTokens } from './form-tokens.js';
 import { escape, page } from './interaction-pages.js';
 import { handleInteraction, INTERACTION_PATH, send, type FormRefusal, type LaunchState } from './interactions.js';
-import { cookieScopeOf, cookieValues } from './login-binding.js';
+import { cookieScopeOf } from './login-binding.js';
 import { languageOf } from './page-language.js';
 import { migrateSignIn, PostgresModels, type PostgresModelAdapter } from './postgres-models.js';
 import { REFRESH_TOKEN_TTL_SECONDS } from './provider-config.js';
@@ -38,27 +38,23 @@ const TOO_MANY = {
   en: (s: number) => ({ title: 'Too many attempts', text: `Too many requests from your address. Try again in ${s} seconds.` }),
 };
 const CALLBACK_PATH = '/callback';
-/** oidc-provider's resume cookie, whose value is the interaction it resumes: on https, and on loopback http (provider-config.ts). */
-const RESUME_COOKIES = ['__Secure-_interaction_resume', '_interaction_resume'];
-
 /**
- * Every value a request's cookie `name` may be read as: as the `cookies` package oidc-provider reads it
- * (its pattern, `(?:^|;) *NAME=([^;]*)`, the value untrimmed, one that opens with a quote losing its first
- * and last character), at every place the pattern matches, and as this service reads cookies besides
- * (cookieValues). Read only one way, a resume cookie written to be read otherwise (`"<uid>"`, `"<uid> `)
- * would name no login here and still resume one there; checking every reading checks a superset.
+ * Whether oidc-provider may resume an interaction at `path` (under the mount): its resume route is GET (and
+ * HEAD) `/auth/:uid`, matched with the segment's letter case folded and one trailing slash dropped
+ * (oidc-provider's router.js). Taken wider still (the segment percent-decoded), never narrower: the check
+ * runs wherever a resume may happen, and nowhere else, so a cookie planted for `/` refuses no other page,
+ * nor the token endpoint an app refreshes at (re-review helper-171, F1).
  */
-function cookieReadings(req: IncomingMessage, name: string): Set<string> {
-  const header = req.headers.cookie ?? '';
-  const unquoted = (value: string): string => (value.startsWith('"') ? value.slice(1, -1) : value);
-  const readings = new Set<string>();
-  for (const match of header.matchAll(new RegExp(`(?:^|;) *${name.replace(/[-.]/g, '\\$&')}=([^;]*)`, 'g'))) readings.add(unquoted(match[1] ?? ''));
-  for (const value of cookieValues(req, name)) readings.add(unquoted(value)).add(value);
-  return readings;
+function mayResume(method: string | undefined, path: string): boolean {
+  if (method !== 'GET' && method !== 'HEAD') return false;
+  const parts = (path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path).split('/');
+  if (parts.length !== 3) return false;
+  try {
+    return decodeURIComponent(parts[1] ?? '').toLowerCase() === 'auth';
+  } catch {
+    return true;
+  }
 }
-
-/** Every interaction a request's resume cookies may name (cookieReadings). */
-const resumedInteractions = (req: IncomingMessage): Set<string> => new Set(RESUME_COOKIES.flatMap((name) => [...cookieReadings(req, name)]));
 
 /** docs/sign-in.md's short address of the connected-apps page. */
 const APPS_PATH = '/apps';
@@ -224,21 +220,32 @@ export class RegionAuthServer implements AuthServerMount {
   }
 
   /**
-   * What oidc-provider holds of interaction `uid` (region-login-ports.ts `InteractionState`), for request
-   * `req`: a login prompt's is the region's login; one after it (the picker's, consent's) carries that
-   * login in its result, and is this browser's only where `req` brings the very session it was begun in.
-   * oidc-provider checks that by the session's uid, which its sign-out detour deletes from the interaction:
-   * an attacker made that happen in his own browser, and the interaction's resume cookies planted in
-   * another signed it in as him (hostile review helper-169, F1). The session's id (its cookie) stays.
+   * What oidc-provider holds of interaction `uid` (region-login-ports.ts `InteractionState`): a login
+   * prompt's is the region's login; one after it (the picker's, consent's) carries that login in its
+   * result, and oidc-provider keeps it to its own browser by the uid of the session it was begun in. Its
+   * sign-out detour deletes that uid, which an attacker could make happen in his own browser, and the
+   * interaction's resume cookies planted in another signed it in as him (hostile review helper-169, F1):
+   * one carrying a login without that uid is nobody's (`elsewhere`). (Compared by the session's id, a
+   * person's second tab, which gives the session a new id and not a new uid, refused the first: helper-171, F2.)
    */
-  private async interactionState(uid: string, req: IncomingMessage): Promise<InteractionState> {
+  private async interactionState(uid: string): Promise<InteractionState> {
     const interaction = await this.provider.Interaction.find(uid);
     if (interaction === undefined) return 'gone';
     if (interaction.prompt?.name === 'login') return 'region-login';
-    if (interaction.result?.login === undefined && interaction.lastSubmission?.login === undefined) return 'other';
-    const madeIn = interaction.session?.cookie;
-    const sessions = cookieReadings(req, this.provider.cookieName('session'));
-    return madeIn !== undefined && sessions.size === 1 && sessions.has(madeIn) ? 'other' : 'elsewhere';
+    const carriesLogin = interaction.result?.login !== undefined || interaction.lastSubmission?.login !== undefined;
+    return carriesLogin && interaction.session?.uid === undefined ? 'elsewhere' : 'other';
+  }
+
+  /**
+   * The interaction oidc-provider would resume for this request: its resume cookie read by oidc-provider's
+   * own reader (the first of the name, unquoted, its signature checked with the cookie keys), or none. A
+   * resume cookie of no interaction of this service's is no resume of anything and is never looked up
+   * (re-review helper-171, F1 and F4: unsigned values by the dozen had refused a browser, or marked anyone's
+   * login over by its uid alone).
+   */
+  private resumedInteraction(req: IncomingMessage, res: ServerResponse): string | undefined {
+    const { cookies } = this.provider.createContext(req, res) as { cookies: { get(name: string, options: { signed: boolean }): string | undefined } };
+    return cookies.get(this.provider.cookieName('resume'), { signed: true }) || undefined;
   }
 
   /** A request under the mount path, as the service's HTTP layer hands it over. */
@@ -253,7 +260,8 @@ export class RegionAuthServer implements AuthServerMount {
     // oidc-provider's resume of an interaction, where a login at the region takes effect: in its browser only.
     // It resumes by its resume cookie alone, on any path it matches loosely (any case, a trailing slash, an
     // encoded uid), so every interaction a request's resume cookies name is checked, wherever it goes.
-    if (!await this.login.resumesAll(req, res, resumedInteractions(req), async (id) => this.interactionState(id, req))) return;
+    const resumed = mayResume(req.method, path) ? this.resumedInteraction(req, res) : undefined;
+    if (resumed !== undefined && !await this.login.resumes(req, res, resumed, async (id) => this.interactionState(id))) return;
     req.url = rest;
     if (under(path, CONNECTED_APPS_PATH) || under(path, APPS_PATH)) {
       if (under(path, APPS_PATH)) req.url = `${CONNECTED_APPS_PATH}${rest.slice(APPS_PATH.length)}`;

@@ -31,10 +31,6 @@ export const TEXT = {
     en: 'This sign-in was not started in this browser, so nobody was signed in. Start the sign-in again in this browser, from the app.',
     sv: 'Inloggningen påbörjades inte i den här webbläsaren, så ingen loggades in. Börja om inloggningen i den här webbläsaren, från appen.',
   },
-  tooManyResumes: {
-    en: 'Your browser holds too many unfinished sign-ins for this service, so nobody was signed in. Close the other sign-in tabs, or clear this site\'s cookies, and start again from the app.',
-    sv: 'Din webbläsare har för många oavslutade inloggningar till tjänsten, så ingen loggades in. Stäng de andra inloggningsflikarna, eller rensa webbplatsens kakor, och börja om från appen.',
-  },
   finishedElsewhere: {
     en: 'The region\'s login was finished in another browser, so nobody was signed in here. Sign in again.',
     sv: 'Regionens inloggning avslutades i en annan webbläsare, så ingen loggades in här. Logga in igen.',

@@ -176,9 +176,9 @@ export class RegionLogin {
     return this.toRegion(configuration, res, { uid: details.uid, ...(typeof details.params.client_id === 'string' ? { clientId: details.params.client_id } : {}) });
   }
 
-  /** The resume check of every interaction a request's resume cookies name (resume-check.ts): true when the request may go on. */
-  resumesAll(req: IncomingMessage, res: ServerResponse, uids: ReadonlySet<string>, interaction: (uid: string) => Promise<InteractionState>): Promise<boolean> {
-    return this.resumeCheck.all(req, res, uids, interaction);
+  /** The resume check of the interaction oidc-provider would resume (resume-check.ts): true when the request may go on. */
+  resumes(req: IncomingMessage, res: ServerResponse, uid: string, interaction: (uid: string) => Promise<InteractionState>): Promise<boolean> {
+    return this.resumeCheck.resumes(req, res, uid, interaction);
   }
 
   /**

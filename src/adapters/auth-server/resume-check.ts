@@ -1,6 +1,6 @@
 // The check before oidc-provider's resume of an interaction (docs/sign-in.md, "The browser that went to
-// the region"): a login at the region takes effect there, by a resume cookie alone, so each interaction a
-// request's resume cookies name is taken up only in the browser bound to it (login-binding.ts), or, after
+// the region"): a login at the region takes effect there, by a resume cookie alone, so the interaction a
+// request's resume cookie names is taken up only in the browser bound to it (login-binding.ts), or, after
 // the login, only in the session it was begun in (region-auth-server.ts `interactionState`).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import onHeaders from 'on-headers';
@@ -16,12 +16,6 @@ export const LOGIN_TTL_SECONDS = 10 * 60;
 const resumeKey = (uid: string): string => `resume:${uid}`;
 /** When a row written now for `ttlSeconds` ends, in seconds since the epoch (kept in it, so a refusal does not lengthen it). */
 const untilOf = (ttlSeconds: number): number => Math.floor(Date.now() / 1000) + ttlSeconds;
-/**
- * The most interactions one request's resume cookies may name. oidc-provider sets each at its own resume's
- * path, so a browser sends one there and none elsewhere; a cookie planted at `/auth` adds one (or two
- * readings of one value). More is no person's sign-in.
- */
-const MAX_RESUMED = 8;
 
 type Failed = (input: Parameters<LoginEvents['loginFailed']>[0]) => Promise<void>;
 
@@ -34,26 +28,6 @@ export class ResumeCheck {
    */
   async bind(uid: string, row: { state: string; binding: string; clientId?: string }): Promise<void> {
     await this.store.upsert(resumeKey(uid), { ...row, until: untilOf(LOGIN_TTL_SECONDS) }, LOGIN_TTL_SECONDS);
-  }
-
-  /**
-   * resumes() for every interaction `uids` names (the readings of a request's resume cookies), each a
-   * look-up or two: true when the request may go on. More than a person could have open at once (tabs
-   * left mid-sign-in) are refused before any is looked up: nothing else bounds how many a request names
-   * (hostile review helper-169, F3: 600 in 14 KB held the sign-in's connections for 256 ms).
-   */
-  async all(req: IncomingMessage, res: ServerResponse, uids: ReadonlySet<string>, interaction: (uid: string) => Promise<InteractionState>): Promise<boolean> {
-    if (uids.size > MAX_RESUMED) {
-      await this.failed({
-        kind: 'not-here', reason: `resume cookies named ${uids.size} interactions, more than ${MAX_RESUMED}: none was looked up, nobody was signed in`,
-        clientId: undefined, sourceAddress: req.socket.remoteAddress ?? '',
-      });
-      const frame = frameOf(req, this.mountPath);
-      send(res, 400, problemPage(frame, TEXT.notSignedIn, TEXT.tooManyResumes, []), { 'content-language': frame.lang });
-      return false;
-    }
-    for (const uid of uids) if (!await this.resumes(req, res, uid, interaction)) return false;
-    return true;
   }
 
   /**
@@ -72,7 +46,7 @@ export class ResumeCheck {
    * F1: a save that read it before its resume wrote it back, and a victim let by took it), and oidc-provider
    * finds nothing to resume either. So a resume cookie of a finished login planted in a browser refuses nothing there.
    */
-  private async resumes(req: IncomingMessage, res: ServerResponse, uid: string, interaction: (uid: string) => Promise<InteractionState>): Promise<boolean> {
+  async resumes(req: IncomingMessage, res: ServerResponse, uid: string, interaction: (uid: string) => Promise<InteractionState>): Promise<boolean> {
     const row = await this.store.find(resumeKey(uid));
     const bound = typeof row?.state === 'string' && typeof row.binding === 'string' ? { state: row.state, binding: row.binding } : undefined;
     if (bound !== undefined && row?.refused !== true && bindingMatches(req, bound.state, bound.binding, this.cookieScope)) {
