@@ -11,8 +11,19 @@ describe('decimalDifference', () => {
     expect(decimalDifference('1.05', '1.05')).toBe('0.00');
   });
 
-  it('refuses a number it cannot read as a plain decimal', () => {
-    expect(() => decimalDifference('1e2', '0')).toThrow(/plain decimal/);
+  // Re-review helper-172, R4: FHIR's decimal may have an exponent (a Java BigDecimal writes 250 as 2.5E+2), which the
+  // booking showed as 250 while every payment of it was refused. Failed before: "not written as a plain decimal".
+  it('reads an exponent as the number it writes, and refuses what is no decimal', () => {
+    expect(decimalDifference('2.5E+2', '0')).toBe('250');
+    expect(decimalDifference('1e2', '0.5')).toBe('99.5');
+    expect(decimalDifference('1.5e-1', '0')).toBe('0.15');
+    expect(decimalDifference('200', '5E1')).toBe('150');
+    for (const text of ['abc', '1.', '.5', '1e', '0x10']) expect(() => decimalDifference(text, '0')).toThrow(/not written as a decimal/);
+  });
+
+  it('refuses an exponent that would make a fee of more than 40 digits before any arithmetic on it', () => {
+    expect(decimalDifference('1e39', '0')).toBe(`1${'0'.repeat(39)}`);
+    for (const text of ['1e40', '1e-41', '1e99999', '1e-99999']) expect(() => decimalDifference(text, '0')).toThrow(/more than 40 digits/);
   });
 
   it('refuses a fee of more than 40 digits before any arithmetic on it, and takes one of 40', () => {

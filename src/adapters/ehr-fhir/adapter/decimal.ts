@@ -6,16 +6,21 @@
 import { fhirFault } from '../fault.js';
 import { MAX_DECIMAL_DIGITS, tooManyDigits } from '../fhir-json.js';
 
-const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
+/** FHIR's decimal as JSON writes it: an exponent too (a Java BigDecimal writes 250 as `2.5E+2`; re-review helper-172, R4). */
+const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 
 function parse(text: string): { digits: bigint; scale: number } {
   // Checked again here, before BigInt: its cost grows with the digits (fhir-json.ts refuses them first).
   if (tooManyDigits(text)) throw fhirFault(`a fee of more than ${MAX_DECIMAL_DIGITS} digits`);
   const m = DECIMAL.exec(text);
-  if (m === null) throw fhirFault('a fee not written as a plain decimal');
-  const [, sign, whole, fraction = ''] = m as unknown as [string, string, string, string | undefined];
-  const digits = BigInt(`${whole}${fraction}`);
-  return { digits: sign === '-' ? -digits : digits, scale: fraction.length };
+  if (m === null) throw fhirFault('a fee not written as a decimal');
+  const [, sign, whole, fraction = '', exponent = '0'] = m as unknown as [string, string, string, string | undefined, string | undefined];
+  // The exponent moves the point: at most as far as a fee has digits, so no power below grows past them.
+  const scale = fraction.length - Number(exponent);
+  if (Math.abs(scale) > MAX_DECIMAL_DIGITS || whole.length + fraction.length - scale > MAX_DECIMAL_DIGITS) throw fhirFault(`a fee of more than ${MAX_DECIMAL_DIGITS} digits`);
+  const written = BigInt(`${whole}${fraction}`);
+  const digits = scale < 0 ? written * 10n ** BigInt(-scale) : written;
+  return { digits: sign === '-' ? -digits : digits, scale: Math.max(scale, 0) };
 }
 
 /** `a − b`, never below 0, with as many decimals as the more precise of the two. */

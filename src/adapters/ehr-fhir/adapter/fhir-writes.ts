@@ -26,6 +26,7 @@ import { ResourceIndex, serverKey } from '../resource-index.js';
 import type { Appointment } from '../../../reads/appointments/resource-types.js';
 import { checkedResource } from '../schemas/index.js';
 import { decimalDifference } from './decimal.js';
+import { paysAppointment } from './payment-notices.js';
 
 const MAX_ARRIVAL_ATTEMPTS = 3;
 /** Statuses after which the appointment is read again: the version moved, or a `test` op failed (Medplum answers 400). */
@@ -100,24 +101,23 @@ export class FhirWrites {
     const notice = await this.paymentNotice(read.appointment, paymentType, signal);
     const key = `${this.o.paymentIdSystem}|${contactId}`;
     const capabilities = await this.typeCapabilities('PaymentNotice');
-    if (capabilities.conditionalCreate !== true) {
-      // No atomic "already paid?": ask first. The write coordinator serialises this service's own payments for one appointment.
-      const found = await this.o.client.search('PaymentNotice', [['identifier', key]], { signal });
-      if (found.matches.some((match) => (match as { status?: unknown }).status === 'active')) return result('INFO', 'ALREADY_PAID');
-    }
-    // Paid is an active notice: one the EHR's staff voided (cancelled, entered in error) is no payment, and the
-    // patient may pay again (hostile review helper-170, F3: a void answered ALREADY_PAID for good).
+    const paid = async (): Promise<boolean> => (await this.o.client.search('PaymentNotice', [['identifier', key]], { signal })).matches
+      .some((match) => paysAppointment(match, { system: this.o.paymentIdSystem, contactId, baseUrl: this.o.client.baseUrl }));
+    // No atomic "already paid?": ask first. The write coordinator serialises this service's own payments for one appointment.
+    if (capabilities.conditionalCreate !== true && await paid()) return result('INFO', 'ALREADY_PAID');
+    // A voided notice is no payment (hostile review helper-170, F3), so the criteria ask for an active one, where
+    // the server names `status` among its searches: one that does not may refuse it (re-review helper-172, R3).
+    const active = capabilities.searchParams.has('status') ? '&status=active' : '';
     const answer = await this.o.client.request(`${this.o.client.baseUrl}/PaymentNotice`, {
       method: 'POST', body: notice, signal,
-      headers: {
-        'content-type': FHIR_JSON, ...(capabilities.conditionalCreate === true ? { 'if-none-exist': `identifier=${encodeURIComponent(key)}&status=active` } : {}),
-      },
+      headers: { 'content-type': FHIR_JSON, ...(capabilities.conditionalCreate === true ? { 'if-none-exist': `identifier=${encodeURIComponent(key)}${active}` } : {}) },
     });
     if (answer.status === 201) return result('OK', 'PAYMENT_REGISTERED');
-    if (answer.status === 200) return result('INFO', 'ALREADY_PAID');
-    if (answer.status === 412) {
-      this.o.note('more than one PaymentNotice exists for one appointment');
-      return result('INFO', 'ALREADY_PAID');
+    if (answer.status === 200 || answer.status === 412) {
+      // Nothing was made: the server found notices it took for this one. Paid only if one is this appointment's own.
+      if (answer.status === 412) this.o.note('more than one PaymentNotice exists for one appointment');
+      if (await paid()) return result('INFO', 'ALREADY_PAID');
+      throw fhirFault('a PaymentNotice matched that pays no payment of this appointment');
     }
     // Sent and answered otherwise (202, a redirect, a refusal the server may have made after taking it): it may
     // have been made, so the key's turn is held and the caller told so (hostile review helper-135, F2).

@@ -1,0 +1,144 @@
+/**
+ * Which PaymentNotice says an appointment is paid (docs/upstream-fhir.md §5), against servers that match
+ * more than they were asked (re-review helper-172): only one of this appointment's own, by the payment
+ * identifier exactly and its `request`, and not voided. Failed before: R1, another appointment's notice
+ * (a server ignoring `identifier`, or matching its token in any letter case) answered ALREADY_PAID with
+ * nothing paid; R2, a match whose status the search left out was paid again; R3, a server without
+ * `status` among PaymentNotice's search parameters had every payment "may have been made"; R4, a fee
+ * written with an exponent (2.5E+2) was shown and never payable.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { EhrError } from '../../../src/domain/ehr-error.js';
+import { startFhirTestApp, type FhirTestApp } from '../../support/fhir-test-app.js';
+import { demoResources, TOLVAN, type RawResource } from './support/demo-bundle.js';
+import { fhirReply, type FhirProxy } from './support/fhir-proxy.js';
+
+const APPOINTMENT = 'appt-0001';
+const BEFORE_START = Date.parse('2026-12-14T08:00:00Z');
+const SYSTEM = 'http://example.org/fhir/pdas/identifier/appointment-payment';
+const PAID = { resultCode: 'INFO', reasonCode: 'ALREADY_PAID' };
+const REGISTERED = { resultCode: 'OK', reasonCode: 'PAYMENT_REGISTERED' };
+
+type Hook = NonNullable<FhirProxy['hook']>;
+type Json = Record<string, unknown>;
+
+let t: FhirTestApp | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+/** The demo resources with appt-0001 arrived (changed by `change`), and `more`. */
+const arrived = (more: RawResource[] = [], change: (appointment: RawResource) => void = () => undefined): RawResource[] => [
+  ...demoResources().map((r) => {
+    if (r.resourceType !== 'Appointment' || r.id !== APPOINTMENT) return r;
+    const appointment = structuredClone(r);
+    appointment.status = 'arrived';
+    change(appointment);
+    return appointment;
+  }),
+  ...more,
+];
+
+/** A PaymentNotice of this service's form for appointment `of`, its identifier's value written `value`. */
+const notice = (id: string, of: string, status: string, value = of): RawResource => ({
+  resourceType: 'PaymentNotice', id, status, created: '2026-12-14T07:10:00Z', identifier: [{ system: SYSTEM, value }],
+  request: { reference: `Appointment/${of}` }, payment: { display: 'Patientavgift' }, recipient: { reference: 'Organization/org-vc-tolvstad' },
+  amount: { value: 0, currency: 'SEK' },
+});
+
+const notices = async (app: FhirTestApp): Promise<Json[]> =>
+  (((await (await fetch(`${app.sim.baseUrl}/PaymentNotice`)).json()) as { entry?: { resource: Json }[] }).entry ?? []).map((e) => e.resource);
+
+/** The CapabilityStatement's PaymentNotice changed by `change`; every other request to `inner`. */
+function statementSays(proxy: FhirProxy, change: (paymentNotice: Json) => void, inner: Hook = async (_seen, forward) => forward()): void {
+  proxy.hook = async (seen, forward) => {
+    if (!seen.url.endsWith('/metadata')) return inner(seen, forward);
+    const reply = await forward();
+    const statement = JSON.parse(reply.body.toString()) as { rest: { resource: Json[] }[] };
+    for (const resource of statement.rest[0]?.resource ?? []) if (resource.type === 'PaymentNotice') change(resource);
+    return { ...reply, body: Buffer.from(JSON.stringify(statement)) };
+  };
+}
+const withoutConditionalCreate = (resource: Json): void => {
+  resource.conditionalCreate = false;
+};
+
+describe('R1: another appointment\'s notice is no payment of this one', () => {
+  it('a server that ignores `identifier` in a search: this appointment is paid', async () => {
+    t = await startFhirTestApp({ now: BEFORE_START, resources: arrived([notice('other-1', 'appt-0002', 'active')]), proxied: true });
+    const sim = t.sim.baseUrl;
+    statementSays(t.proxy as FhirProxy, withoutConditionalCreate, async (seen, forward) => {
+      if (!(seen.method === 'GET' && seen.url.includes('/PaymentNotice?'))) return forward();
+      return fhirReply(200, await (await fetch(`${sim}/PaymentNotice`)).json());
+    });
+    expect(await t.ehr.registerPayment(TOLVAN, APPOINTMENT, 'CARD')).toEqual(REGISTERED);
+    expect((await notices(t)).map((n) => (n.request as { reference: string }).reference).sort()).toEqual(['Appointment/appt-0001', 'Appointment/appt-0002']);
+  });
+
+  it('a server that drops `identifier` from If-None-Exist: no false ALREADY_PAID, nothing written', async () => {
+    t = await startFhirTestApp({ now: BEFORE_START, resources: arrived([notice('other-1', 'appt-0002', 'active')]), proxied: true });
+    const sim = t.sim.baseUrl;
+    (t.proxy as FhirProxy).hook = async (seen, forward) => {
+      if (seen.method !== 'POST') return forward();
+      const criteria = String(seen.headers['if-none-exist']).split('&').filter((p) => !p.startsWith('identifier=')).join('&');
+      const answer = await fetch(`${sim}/PaymentNotice`, { method: 'POST', body: seen.body, headers: { 'content-type': 'application/fhir+json', 'if-none-exist': criteria } });
+      return fhirReply(answer.status, await answer.json());
+    };
+    await expect(t.ehr.registerPayment(TOLVAN, APPOINTMENT, 'CARD')).rejects.toBeInstanceOf(EhrError);
+    expect(await notices(t)).toHaveLength(1);
+  });
+
+  it('a notice whose identifier differs in letter case (the development server matches tokens so) is no payment', async () => {
+    t = await startFhirTestApp({ now: BEFORE_START, resources: arrived([notice('o1', 'appt-0002', 'active', 'APPT-0001')]) });
+    await expect(t.ehr.registerPayment(TOLVAN, APPOINTMENT, 'CARD')).rejects.toBeInstanceOf(EhrError);
+    expect(await notices(t)).toHaveLength(1);
+  });
+});
+
+describe('R2: on a server without conditional create, only a voided notice is unpaid', () => {
+  it.each([[undefined], ['draft']])('a notice of this appointment whose status the search answers as %s is paid', async (status) => {
+    t = await startFhirTestApp({ now: BEFORE_START, resources: arrived([notice('paid-1', APPOINTMENT, 'active')]), proxied: true });
+    statementSays(t.proxy as FhirProxy, withoutConditionalCreate, async (seen, forward) => {
+      const reply = await forward();
+      if (!(seen.method === 'GET' && seen.url.includes('/PaymentNotice?'))) return reply;
+      const bundle = JSON.parse(reply.body.toString()) as { entry?: { resource: Json }[] };
+      for (const entry of bundle.entry ?? []) {
+        if (status === undefined) delete entry.resource.status;
+        else entry.resource.status = status;
+      }
+      return { ...reply, body: Buffer.from(JSON.stringify(bundle)) };
+    });
+    expect(await t.ehr.registerPayment(TOLVAN, APPOINTMENT, 'CARD')).toEqual(PAID);
+    expect(await notices(t)).toHaveLength(1);
+  });
+});
+
+describe('R3: a server that names no `status` search on PaymentNotice', () => {
+  it('is asked by identifier alone, and the payment is made', async () => {
+    t = await startFhirTestApp({ now: BEFORE_START, resources: arrived(), proxied: true });
+    statementSays(t.proxy as FhirProxy, (resource) => {
+      resource.searchParam = (resource.searchParam as { name: string }[] | undefined ?? []).filter((p) => p.name !== 'status');
+    }, async (seen, forward) => (seen.method === 'POST' && String(seen.headers['if-none-exist']).includes('status')
+      ? fhirReply(400, { resourceType: 'OperationOutcome', issue: [{ severity: 'error', code: 'not-supported', diagnostics: 'Unknown search parameter "status"' }] })
+      : forward()));
+    expect(await t.ehr.registerPayment(TOLVAN, APPOINTMENT, 'CARD')).toEqual(REGISTERED);
+    expect(await t.ehr.registerPayment(TOLVAN, APPOINTMENT, 'CASH')).toEqual(PAID);
+  });
+});
+
+describe('R4: a fee written with an exponent', () => {
+  it('is paid as the number it writes, as the booking shows it', async () => {
+    const fee = (appointment: RawResource): void => {
+      appointment.extension = [{ url: 'http://example.org/fhir/pdas/StructureDefinition/patient-fee', extension: [{ url: 'price', valueMoney: { value: 777777, currency: 'SEK' } }] }];
+    };
+    t = await startFhirTestApp({ now: BEFORE_START, resources: arrived([], fee), proxied: true });
+    (t.proxy as FhirProxy).hook = async (_seen, forward) => {
+      const reply = await forward();
+      return { ...reply, body: Buffer.from(reply.body.toString().replace('777777', '2.5E+2')) };
+    };
+    expect(JSON.stringify(await t.ehr.reads.getAppointments(TOLVAN, {}))).toContain('"Price":250');
+    expect(await t.ehr.registerPayment(TOLVAN, APPOINTMENT, 'CARD')).toEqual(REGISTERED);
+    expect((await notices(t))[0]?.amount).toEqual({ value: 250, currency: 'SEK' });
+  });
+});
