@@ -15,7 +15,7 @@ import { startHttpsSignIn, type HttpsSignIn } from '../support/https-sign-in.js'
 import { LOA3 } from '../support/region-provider.js';
 import { opensslMissing } from '../support/requirements.js';
 import { APP_REDIRECT, type SignInService } from '../support/sign-in-service.js';
-import { walk } from '../support/sign-in-walk.js';
+import { cancelAt, walk } from '../support/sign-in-walk.js';
 
 const available = await databaseAvailable() && !opensslMissing();
 const MARTA = '198112189876';
@@ -261,7 +261,7 @@ describe.skipIf(!available)('the sign-in\'s cookies over https: none another sit
     // A person who cancels at the login page: the app hears access_denied.
     const person = browser();
     const atPrompt = await loggedInUntil(person, `${service.issuer}/interaction/`, MARTA);
-    const back = await walk(person, `${atPrompt}/abort`);
+    const back = await walk(person, (await cancelAt(person, atPrompt)).location ?? '');
     expect(back.redirect?.searchParams.get('error')).toBe('access_denied');
     // Fifth review helper-168, F2: the cancel left the login's row and its binding cookie until they expired. Failed before: both were there.
     expect(person.held().filter((c) => c.name.includes('pdas_login_') && c.value !== '')).toEqual([]);
@@ -276,7 +276,7 @@ describe.skipIf(!available)('the sign-in\'s cookies over https: none another sit
     const attacker = browser();
     const interaction = await loggedInUntil(attacker, `${service.issuer}/interaction/`);
     const uid = interaction.slice(`${service.issuer}/interaction/`.length);
-    const cancelled = await attacker.get(`${interaction}/abort`);
+    const cancelled = await cancelAt(attacker, interaction);
     expect(cancelled.location).toBe(`${service.issuer}/auth/${uid}`);
     const victim = browser();
     for (const cookie of attacker.held().filter((c) => c.name.includes('_interaction_resume'))) victim.plant(cookie);

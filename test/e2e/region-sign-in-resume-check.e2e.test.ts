@@ -18,7 +18,7 @@ import { startHttpsSignIn, type HttpsSignIn } from '../support/https-sign-in.js'
 import { LOA3 } from '../support/region-provider.js';
 import { opensslMissing } from '../support/requirements.js';
 import { APP_REDIRECT, type SignInService } from '../support/sign-in-service.js';
-import { walk } from '../support/sign-in-walk.js';
+import { abortForm, cancelAt, walk } from '../support/sign-in-walk.js';
 
 const available = await databaseAvailable() && !opensslMissing();
 const MARTA = '198112189876';
@@ -132,6 +132,25 @@ describe.skipIf(!available)('the resume check: an interaction after the login, a
     expect(second.redirect?.searchParams.has('code')).toBe(true);
     const resumed = await walk(tabs, first.page.url, { pick: 'Lilla' });
     expect(resumed.redirect?.searchParams.has('code'), `${resumed.page.status} ${resumed.page.body.slice(0, 200)}`).toBe(true);
+  });
+
+  // Re-review helper-171, F3: GET /auth/interaction/<uid>/abort cancelled the sign-in with no form token, so a page of
+  // another site that knew the uid (a top-level link carries the Lax interaction cookie) could cancel it, or at consent
+  // record a refused consent. Failed before: the GET answered 303 to the resume, and the app heard access_denied.
+  it('a sign-in is cancelled only by its page\'s own form: a GET asks, and a post without the form\'s token is refused', async () => {
+    const person = browser();
+    let page = await person.get(authorization().url);
+    while (page.location !== undefined && !page.location.startsWith(service.region.issuer)) page = await person.get(page.location);
+    const abort = `${page.url}/abort`;
+    expect(abort).toMatch(new RegExp(`^${service.issuer}/interaction/[^/]+/abort$`));
+    const asked = await person.get(abort);
+    expect([asked.status, asked.location]).toEqual([200, undefined]);
+    expect(abortForm(asked.body).action).toContain('/abort');
+    const forged = await person.post(abort, {});
+    expect([forged.status, forged.location]).toEqual([403, undefined]);
+    // The page's own form cancels: the app hears access_denied.
+    const cancelled = await walk(person, (await cancelAt(person, abort)).location ?? '');
+    expect(cancelled.redirect?.searchParams.get('error')).toBe('access_denied');
   });
 
   it('the person\'s own sign-in still goes through the picker and consent to the app', async () => {

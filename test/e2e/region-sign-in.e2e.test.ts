@@ -18,7 +18,7 @@ import { adminPool, databaseAvailable, dropSchema } from '../support/database.js
 import { exchangeAt, memoryStorage } from '../support/fhirclient-storage.js';
 import { LOA2, LOA3 } from '../support/region-provider.js';
 import { APP_ID, APP_REDIRECT, RECORD_APP, startSignInService, SUBSCRIPTION_KEY, type SignInService } from '../support/sign-in-service.js';
-import { walk } from '../support/sign-in-walk.js';
+import { abortForm, walk } from '../support/sign-in-walk.js';
 import { showsIdentityNumber } from '../support/token-identity.js';
 
 const available = await databaseAvailable();
@@ -409,16 +409,18 @@ describe.skipIf(!available)('sign-in through the region\'s own login (docs/sign-
   it.each(REFUSALS)('%s ends on the service\'s page and grants nothing', async (_name, arrange) => {
     arrange();
     const auth = await authorization();
-    const walked = await walk(new HttpBrowser(), auth.url);
+    const person = new HttpBrowser();
+    const walked = await walk(person, auth.url);
     expect(walked.redirect).toBeUndefined();
     expect(walked.page.status).toBe(200);
     expect(walked.page.url.startsWith(`${service.issuer}/interaction/`)).toBe(true);
     expect(walked.page.body).toContain('You are not signed in');
-    // The way back to the app: it gets access_denied, never a code.
-    const abort = /href="([^"]*\/abort)"/.exec(walked.page.body)?.[1];
-    expect(abort).toBeDefined();
-    const back = await walk(new HttpBrowser(), new URL(String(abort), service.base).href);
-    expect(back.redirect).toBeUndefined();
+    // The way back to the app, a form of the page (a post with its token): it gets access_denied, never a code.
+    const abort = abortForm(walked.page.body);
+    expect(abort.action).toMatch(/\/abort$/);
+    const back = await walk(person, (await person.post(new URL(abort.action, service.base).href, abort.fields)).location ?? '');
+    expect(back.redirect?.searchParams.get('error')).toBe('access_denied');
+    expect(back.redirect?.searchParams.has('code')).toBe(false);
   });
 
   it('a callback planted in another browser (login CSRF) or replayed signs nobody in', async () => {

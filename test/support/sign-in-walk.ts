@@ -37,3 +37,17 @@ export async function walk(browser: HttpBrowser, url: string, options: { pick?: 
   }
   throw new Error('the sign-in did not end');
 }
+
+/** The form of `html` whose action is an interaction's `/abort`: the cancel, which takes the page's form token. */
+export function abortForm(html: string): { action: string; fields: Record<string, string> } {
+  const form = [...html.matchAll(/<form[^>]*action="([^"]*\/abort)"[^>]*>[\s\S]*?<\/form>/gi)][0];
+  if (form === undefined) throw new Error('no cancel form on the page');
+  return readForm(form[0]);
+}
+
+/** `browser` cancels the sign-in at its interaction page `url`: the cancel page's form posted, as its button does. */
+export async function cancelAt(browser: HttpBrowser, url: string): Promise<Page> {
+  const page = await browser.get(url.endsWith('/abort') ? url : `${url}/abort`);
+  const form = abortForm(page.body);
+  return browser.post(new URL(form.action, page.url).href, form.fields);
+}

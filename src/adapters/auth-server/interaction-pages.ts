@@ -53,6 +53,28 @@ export function page(frame: PageFrame, title: string, body: string): string {
 /** The hidden field carrying the form's token (form-tokens.ts): first in every form of these pages. */
 export const csrfField = (token: string): string => `<input type="hidden" name="${CSRF_FIELD}" value="${escape(token)}">`;
 
+/**
+ * The form that cancels a sign-in: a post of the page's token to the interaction's `/abort`, as every step
+ * of the sign-in is, so another site's link cancels nothing (re-review helper-171, F3: a GET did, and at
+ * consent recorded a refused consent in the person's log).
+ */
+export const cancelForm = (abortUrl: string, csrf: string, text: string): string =>
+  `<form action="${escape(abortUrl)}" method="post">${csrfField(csrf)}<button type="submit">${escape(text)}</button></form>`;
+
+const CANCEL_WORDS = {
+  title: { en: 'Cancel the sign-in?', sv: 'Avbryta inloggningen?' },
+  text: { en: 'The app is told that you cancelled, and is given nothing.', sv: 'Appen får veta att du avbröt, och får ingenting.' },
+  cancel: { en: 'Cancel the sign-in', sv: 'Avbryt inloggningen' },
+  back: { en: 'Go on with the sign-in', sv: 'Fortsätt logga in' },
+} as const;
+
+/** A GET of `/abort` (a link, a bookmark): the person is asked, and cancels with the page's own form. */
+export function cancelPage(frame: PageFrame, input: { abortUrl: string; backUrl: string; csrf: string }): string {
+  const { lang } = frame;
+  return page(frame, CANCEL_WORDS.title[lang], `<h1>${CANCEL_WORDS.title[lang]}</h1><p>${CANCEL_WORDS.text[lang]}</p>`
+    + `${cancelForm(input.abortUrl, input.csrf, CANCEL_WORDS.cancel[lang])}<p><a href="${escape(input.backUrl)}">${CANCEL_WORDS.back[lang]}</a></p>`);
+}
+
 /** The `error` paragraph of a page that refused what was posted. */
 export const errorParagraph = (error: string | undefined): string => (error === undefined ? '' : `<p class="error" role="alert">${escape(error)}</p>`);
 
@@ -171,5 +193,5 @@ export function consentPage(frame: PageFrame, input: {
   return page(frame, title, `<h1>${heading}</h1><p>${whom}</p><ul class="scopes">${scopes || `<li>${none}</li>`}</ul>`
     + `<form action="${escape(input.submitUrl)}" method="post">${csrfField(input.csrf)}<input type="hidden" name="prompt" value="consent">`
     + `<button type="submit">${{ en: 'Allow', sv: 'Tillåt' }[lang]}</button></form>`
-    + `<p><a href="${escape(input.abortUrl)}">${{ en: 'Cancel', sv: 'Avbryt' }[lang]}</a></p>`);
+    + cancelForm(input.abortUrl, input.csrf, { en: 'Cancel', sv: 'Avbryt' }[lang]));
 }

@@ -6,7 +6,7 @@ import type Provider from 'oidc-provider';
 import { appName } from './app-names.js';
 import { errorPage, sendKindPage } from './error-pages.js';
 import { CSRF_FIELD, type FormTokens } from './form-tokens.js';
-import { consentPage, PICKER_ERRORS, pickerPage, type PageFrame } from './interaction-pages.js';
+import { cancelPage, consentPage, PICKER_ERRORS, pickerPage, type PageFrame } from './interaction-pages.js';
 import { NEVER_FRAMED, PAGE_CSP } from './page-headers.js';
 import { languageCookie, languageOf, type Localized } from './page-language.js';
 import type { GrantEvent, LaunchPerson, SmartLaunchContext } from '../../ports/smart-launch.port.js';
@@ -181,7 +181,7 @@ export async function handleInteraction(provider: Provider, req: IncomingMessage
   // Every post is its page's form, its token checked before anything is done (an abort too).
   const form = req.method === 'POST' ? await checkedForm(req, res, launch, details, view) : undefined;
   if (form === null) return;
-  if (action === 'abort') {
+  if (action === 'abort' && req.method === 'POST') {
     // A consent refused for a picked patient is in that patient's log; a sign-in cancelled before a pick names nobody.
     const cancelled = pickedIn(details);
     if (cancelled !== undefined) {
@@ -196,6 +196,8 @@ export async function handleInteraction(provider: Provider, req: IncomingMessage
   if (req.method !== 'GET' && req.method !== 'POST') {
     return sendKindPage(req, res, { status: 405, kind: 'unexpected', headers: { allow: 'GET, POST' } }, { banner: launch.signIn.banner, selfUrl });
   }
+  // A cancel only by the page's own form (its token checked above): a GET, from a link or another site, asks.
+  if (action === 'abort') return view.send(res, 200, cancelPage(view.frame, { abortUrl: `${submitUrl}/abort`, backUrl: submitUrl, csrf: view.formToken }));
   if (details.prompt.name === 'login') return launch.signIn.login(provider, req, res, details, submitUrl, view, form);
   if (details.prompt.name === 'patient') return pickPatient(provider, req, res, details, launch, submitUrl, view, form);
   const picked = pickedIn(details);

@@ -3,7 +3,7 @@
 // reads the words, the log and the audit the reason), and the redirect and problem page of region-login.ts.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as oidc from 'openid-client';
-import { escape, page, type PageFrame } from './interaction-pages.js';
+import { cancelForm, escape, page, type PageFrame } from './interaction-pages.js';
 import { languageOf, type Localized } from './page-language.js';
 
 /**
@@ -55,6 +55,9 @@ export const TEXT = {
 
 export interface Refused { shown: Localized; reason: string; kind: LoginRefusal }
 
+/** A way on from a problem page: a link, or with `csrf` the sign-in's cancel, a post of the page's form token to `href`. */
+export interface ProblemLink { href: string; text: Localized; csrf?: string }
+
 /**
  * Whether the region's token endpoint refused the service itself (RFC 6749 §5.2 `invalid_client`): in
  * the body, or, as a 401 answer to client_secret_basic may, in its WWW-Authenticate challenge.
@@ -102,8 +105,8 @@ export function frameOf(req: IncomingMessage, selfUrl: string): PageFrame {
   return { lang: languageOf(req).lang, banner: '', selfUrl };
 }
 
-export function problemPage(frame: PageFrame, title: Localized, message: Localized, links: ReadonlyArray<{ href: string; text: Localized }>): string {
+export function problemPage(frame: PageFrame, title: Localized, message: Localized, links: ReadonlyArray<ProblemLink>): string {
   const { lang } = frame;
-  const items = links.map((l) => `<li><a href="${escape(l.href)}">${escape(l.text[lang])}</a></li>`).join('');
+  const items = links.map((l) => `<li>${l.csrf === undefined ? `<a href="${escape(l.href)}">${escape(l.text[lang])}</a>` : cancelForm(l.href, l.csrf, l.text[lang])}</li>`).join('');
   return page(frame, title[lang], `<h1>${escape(title[lang])}</h1><p class="error" role="alert">${escape(message[lang])}</p>${items === '' ? '' : `<ul>${items}</ul>`}`);
 }

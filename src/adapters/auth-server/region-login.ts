@@ -145,7 +145,7 @@ export class RegionLogin {
   }
 
   private async login(provider: Provider, req: IncomingMessage, res: ServerResponse, details: Details, submitUrl: string, view: PageView): Promise<void> {
-    const back = { href: `${submitUrl}/abort`, text: TEXT.back };
+    const back = { href: `${submitUrl}/abort`, text: TEXT.back, csrf: view.formToken };
     const again = { href: `${submitUrl}?again=1`, text: TEXT.again };
     const pending = pendingOf(await this.store.findByUid(details.uid));
     const startAgain = requestTarget(req.url).searchParams.has('again');

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startDemoAuthServer } from '../../../src/dev/demo-issuer/demo-auth-server.js';
 import { showsIdentityNumber } from '../../support/token-identity.js';
 import { HttpBrowser, readForm } from './http-browser.js';
+import { abortForm } from '../../support/sign-in-walk.js';
 import {
   APP_REDIRECT, authorizeUrl, exchange, launch, launchFrom, pickerValue, pkce, postForm, startDemoService, tokenRequest, type DemoService,
 } from './smart-flow.js';
@@ -298,8 +299,10 @@ describe('SMART standalone launch at the demo issuer', () => {
     const issuer = new URL(service.smart.issuer).origin;
     const login = await browser.follow(await browser.get(authorizeUrl(service, pkce())), issuer);
     const consent = await browser.follow(await postForm(browser, login, { login: TOLVAN }), issuer);
-    const cancel = /<a href="([^"]+\/abort)">Cancel<\/a>/.exec(consent.body)?.[1] ?? '';
-    const back = new URL((await browser.follow(await browser.get(new URL(cancel, consent.url).href), issuer)).location ?? '');
+    // The consent page's Cancel is a form of the page, posted with its token (re-review helper-171, F3).
+    const cancel = abortForm(consent.body);
+    expect(consent.body).toMatch(/<form action="[^"]+\/abort" method="post">[\s\S]*?>Cancel<\/button><\/form>/);
+    const back = new URL((await browser.follow(await browser.post(new URL(cancel.action, consent.url).href, cancel.fields), issuer)).location ?? '');
     expect(back.searchParams.get('error')).toBe('access_denied');
     expect(back.searchParams.get('error_description')).toBe('The person cancelled the sign-in: nothing was granted');
   });
