@@ -15,6 +15,8 @@ export interface HttpsSignIn {
   service: SignInService;
   /** An HTTP client that trusts the test's CA (the token endpoint, a raw request). */
   agent: Agent;
+  /** The test's CA, for a client of node:https. */
+  ca: Buffer;
   /** A new browser that trusts the test's CA. */
   browser(): HttpBrowser;
   /** An authorization request of the file's app, and its PKCE verifier. */
@@ -34,7 +36,7 @@ export async function startHttpsSignIn(app: { id: string; name: string }): Promi
   });
   const agent = new Agent({ connect: { ca: pki.ca } });
   return {
-    service, agent,
+    service, agent, ca: pki.ca,
     browser: () => new HttpBrowser({}, agent),
     authorization(scope = 'openid fhirUser launch/patient offline_access patient/*.rs') {
       const verifier = randomBytes(32).toString('base64url');

@@ -95,6 +95,25 @@ const ENDED_FOR_GOOD: ReadonlySet<string> = new Set(['Interaction', 'Session']);
 /** How long an end's mark is kept: far longer than any request that read the row before its end can take to save it back. */
 const ENDED_KEPT_SECONDS = 3600;
 
+/**
+ * An interaction after the login (the picker's, consent's) that carries the login without the uid of the
+ * session it was begun in: what oidc-provider's sign-out detour saves, after which oidc-provider takes it up
+ * in any browser. An attacker made that happen in his own browser and planted its resume cookies in a
+ * victim's (hostile review helper-169, F1); refused by a check before oidc-provider's own read, it was still
+ * taken when his detour saved it between the two (re-review helper-173, F1: 5 in 54). So it is found by no
+ * one, oidc-provider's own read included. The login prompt's own detour is the switch of person, taken up
+ * only in the browser its login is bound to (resume-check.ts).
+ */
+function carriesLoginElsewhere(payload: Payload): boolean {
+  const { prompt, result, lastSubmission, session } = payload as {
+    prompt?: { name?: unknown }; result?: { login?: unknown }; lastSubmission?: { login?: unknown }; session?: { uid?: unknown };
+  };
+  return prompt?.name !== 'login' && (result?.login !== undefined || lastSubmission?.login !== undefined) && typeof session?.uid !== 'string';
+}
+
+/** Whether a stored row of `model` may be read: an interaction carrying a login elsewhere is none. */
+const readable = (model: string, payload: Payload): boolean => model !== 'Interaction' || !carriesLoginElsewhere(payload);
+
 const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
 
 /** One model's rows (oidc-provider creates one adapter per model name). */
@@ -196,7 +215,8 @@ export class PostgresModelAdapter {
       `SELECT payload FROM ${this.table} WHERE model = $1 AND ${where} AND NOT ended AND (expires_at IS NULL OR expires_at > now()) LIMIT 1`,
       [this.model, value],
     );
-    return rows[0]?.payload;
+    const payload = rows[0]?.payload;
+    return payload !== undefined && readable(this.model, payload) ? payload : undefined;
   }
 }
 

@@ -38,6 +38,9 @@ const TOO_MANY = {
   en: (s: number) => ({ title: 'Too many attempts', text: `Too many requests from your address. Try again in ${s} seconds.` }),
 };
 const CALLBACK_PATH = '/callback';
+/** The characters that make Koa's URL reader (parseurl) fall back to the legacy parser, which reads a path otherwise. */
+const OTHER_PARSE = /[\t\n\f\r #\u00a0\ufeff]/;
+
 /**
  * Whether oidc-provider may resume an interaction at `path` (under the mount): its resume route is GET (and
  * HEAD) `/auth/:uid`, matched with the segment's letter case folded and one trailing slash dropped
@@ -221,19 +224,14 @@ export class RegionAuthServer implements AuthServerMount {
 
   /**
    * What oidc-provider holds of interaction `uid` (region-login-ports.ts `InteractionState`): a login
-   * prompt's is the region's login; one after it (the picker's, consent's) carries that login in its
-   * result, and oidc-provider keeps it to its own browser by the uid of the session it was begun in. Its
-   * sign-out detour deletes that uid, which an attacker could make happen in his own browser, and the
-   * interaction's resume cookies planted in another signed it in as him (hostile review helper-169, F1):
-   * one carrying a login without that uid is nobody's (`elsewhere`). (Compared by the session's id, a
-   * person's second tab, which gives the session a new id and not a new uid, refused the first: helper-171, F2.)
+   * prompt's is the region's login; one after it (the picker's, consent's) oidc-provider keeps to the
+   * session it was begun in, and the store hides one its sign-out detour took that session from
+   * (postgres-models.ts `carriesLoginElsewhere`).
    */
   private async interactionState(uid: string): Promise<InteractionState> {
     const interaction = await this.provider.Interaction.find(uid);
     if (interaction === undefined) return 'gone';
-    if (interaction.prompt?.name === 'login') return 'region-login';
-    const carriesLogin = interaction.result?.login !== undefined || interaction.lastSubmission?.login !== undefined;
-    return carriesLogin && interaction.session?.uid === undefined ? 'elsewhere' : 'other';
+    return interaction.prompt?.name === 'login' ? 'region-login' : 'other';
   }
 
   /**
@@ -250,6 +248,9 @@ export class RegionAuthServer implements AuthServerMount {
 
   /** A request under the mount path, as the service's HTTP layer hands it over. */
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // A target no browser sends: oidc-provider's Koa reads one holding these with the legacy URL parser, which ends
+    // the path at a `#`, so the path checked here would not be the one it routes (re-review helper-173, F3).
+    if (OTHER_PARSE.test(req.url ?? '')) return sendKindPage(req, res, { status: 400, kind: 'malformed_address' }, { banner: '', selfUrl: this.mountPath });
     if (this.address.sendToOwn(req, res)) return;
     this.address.pin(req);
     const url = req.url ?? '/';

@@ -44,11 +44,10 @@ export interface LoginStore {
 /**
  * What oidc-provider holds of an interaction: none (`gone`: taken up or expired, for good, as the store never
  * stores an ended interaction again), the region login's (`region-login`: in progress, finished or
- * cancelled, and not yet taken up: a cancelled one may still have a login finished into it), the picker's
- * or the consent's, which oidc-provider keeps to the session it was begun in (`other`), or one of those
- * carrying a login without the uid of that session, which oidc-provider's sign-out detour deletes (`elsewhere`).
+ * cancelled, and not yet taken up: a cancelled one may still have a login finished into it), or the
+ * picker's or the consent's, which oidc-provider keeps to the session it was begun in (`other`).
  */
-export type InteractionState = 'gone' | 'region-login' | 'other' | 'elsewhere';
+export type InteractionState = 'gone' | 'region-login' | 'other';
 
 /** Where a login for the connected-apps page ends: the page's address, and its session opened for the person (the Set-Cookie header). */
 export interface PageLogins {

@@ -62,8 +62,8 @@ export class ResumeCheck {
     }
     const state = await interaction(uid);
     if (state === 'gone') return true;
-    // With no row, the picker's or consent's interaction in the session it was begun in is this browser's; any other
-    // with a row, a region login's with none (expired, or not written yet), or one `elsewhere` is nobody's here (fail closed).
+    // With no row, the picker's or consent's interaction is oidc-provider's to keep to its session; any other with a
+    // row, or a region login's with none (expired, or not written yet), is nobody's here (fail closed).
     if (bound === undefined && state === 'other') return true;
     // The login is over for every browser, kept refused for what is left of the row's life, never longer (re-review helper-164, F1).
     const left = row === undefined ? 0 : typeof row.until === 'number' ? row.until - untilOf(0) : LOGIN_TTL_SECONDS;

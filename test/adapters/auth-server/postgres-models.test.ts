@@ -83,6 +83,25 @@ describe.skipIf(!available)('the authorization server\'s state in PostgreSQL', (
     expect(await models.adapter('AccessToken').find(`ended-${model}`)).toEqual({ grantId: 'g' });
   });
 
+  // Re-review helper-173, F1: oidc-provider's sign-out detour deletes `session.uid` from an interaction it saves, and then
+  // takes it up in any browser. Checked before oidc-provider read it, a picker saved so a moment later (the attacker's
+  // own detour) was taken up in a victim's browser (5 in 54 attempts). Failed before: the interaction was found.
+  it('an interaction after the login that carries it without its session\'s uid is found by no one', async () => {
+    const interactions = models.adapter('Interaction');
+    const session = { accountId: '191212121212', cookie: 'session-id' };
+    const login = { login: { accountId: '191212121212' } };
+    const picker = (id: string, payload: Record<string, unknown>) => interactions.upsert(id, { prompt: { name: 'patient' }, ...payload }, 60);
+    await picker('detoured', { session, result: login });
+    await picker('detoured-before', { session, lastSubmission: login });
+    await picker('no-session', { result: login });
+    for (const id of ['detoured', 'detoured-before', 'no-session']) expect([id, await interactions.find(id)]).toEqual([id, undefined]);
+    // With its session's uid, or carrying no login, or the login prompt's own (whose detour is the person switch): found.
+    await picker('own', { session: { ...session, uid: 'u1' }, result: login });
+    await picker('no-login', { session });
+    await interactions.upsert('login-prompt', { prompt: { name: 'login' }, session, result: login }, 60);
+    for (const id of ['own', 'no-login', 'login-prompt']) expect([id, await interactions.find(id)]).toEqual([id, expect.objectContaining({ session: expect.anything() })]);
+  });
+
   it('an interaction or session ended before it was ever stored is never stored after', async () => {
     const interactions = models.adapter('Interaction');
     await interactions.destroy('never-stored');
