@@ -5,9 +5,11 @@
  * performer (`PPRF`, else the first member of staff); and its other staff. Also its patient fee, which
  * a booking shows and the payment write charges.
  */
+import { isKronorAmount } from './adapter/decimal.js';
 import { hasCode } from './codes.js';
 import { unitFacts, type UnitFacts } from './care-parties.js';
 import { extensionOf, partOf, PDAS_BASE } from './extensions.js';
+import { writtenNumber } from './fhir-json.js';
 import { referenceType, type ResourceIndex } from './resource-index.js';
 import type { Appointment } from '../../reads/appointments/resource-types.js';
 import type { SubExtension } from '../../domain/fhir/resources/datatypes.js';
@@ -53,9 +55,10 @@ export interface PatientFee {
 
 /**
  * Money the COS API can tell as a fee: Swedish kronor (the currency named so, or none named: the API's
- * numbers are kronor and name none), not below zero.
+ * numbers are kronor and name none), as written an amount of whole öre, not below zero (isKronorAmount).
  */
-const inKronor = (money: Money): boolean => (money.currency === undefined || money.currency === 'SEK') && (money.value === undefined || money.value >= 0);
+const inKronor = (money: Money): boolean => (money.currency === undefined || money.currency === 'SEK')
+  && (money.value === undefined || isKronorAmount(writtenNumber(money, 'value') ?? String(money.value)));
 
 /**
  * The Appointment's `patient-fee` extension: its price, reduction and reduction reason; undefined without

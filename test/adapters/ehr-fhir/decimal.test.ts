@@ -1,6 +1,6 @@
 /** The PaymentNotice amount: price less reduction on the decimals as written, never below 0. */
 import { describe, expect, it } from 'vitest';
-import { decimalDifference } from '../../../src/adapters/ehr-fhir/adapter/decimal.js';
+import { decimalDifference, isKronorAmount } from '../../../src/adapters/ehr-fhir/adapter/decimal.js';
 
 describe('decimalDifference', () => {
   it('subtracts exactly, keeping the precision written', () => {
@@ -33,5 +33,12 @@ describe('decimalDifference', () => {
     expect(() => decimalDifference('200', `0.${'0'.repeat(39)}1`)).toThrow(/more than 40 digits/);
     // Four million digits held the event loop about a second in the payment's arithmetic.
     expect(() => decimalDifference('9'.repeat(4_000_000), '1')).toThrow(/more than 40 digits/);
+  });
+});
+
+describe('isKronorAmount', () => {
+  it('takes whole öre from 0 to below a trillion kronor, however written, and nothing else', () => {
+    for (const text of ['0', '250', '199.50', '0.05', '2.5E+2', '1.99e2', '999999999999.99', '-0']) expect([text, isKronorAmount(text)]).toEqual([text, true]);
+    for (const text of ['-1', '0.001', '1E-40', '1e12', '1000000000000', 'abc', '1e99999']) expect([text, isKronorAmount(text)]).toEqual([text, false]);
   });
 });

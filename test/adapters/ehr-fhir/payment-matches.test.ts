@@ -96,8 +96,8 @@ describe('R1: another appointment\'s notice is no payment of this one', () => {
   });
 });
 
-describe('R2: on a server without conditional create, only a voided notice is unpaid', () => {
-  it.each([[undefined], ['draft']])('a notice of this appointment whose status the search answers as %s is paid', async (status) => {
+describe('R2: on a server without conditional create, only a voided or draft notice is unpaid', () => {
+  it.each([[undefined], ['a code of no status (issued)']])('a notice of this appointment whose status the search answers as %s is paid', async (status) => {
     t = await startFhirTestApp({ now: BEFORE_START, resources: arrived([notice('paid-1', APPOINTMENT, 'active')]), proxied: true });
     statementSays(t.proxy as FhirProxy, withoutConditionalCreate, async (seen, forward) => {
       const reply = await forward();
@@ -105,11 +105,57 @@ describe('R2: on a server without conditional create, only a voided notice is un
       const bundle = JSON.parse(reply.body.toString()) as { entry?: { resource: Json }[] };
       for (const entry of bundle.entry ?? []) {
         if (status === undefined) delete entry.resource.status;
-        else entry.resource.status = status;
+        else entry.resource.status = 'issued';
       }
       return { ...reply, body: Buffer.from(JSON.stringify(bundle)) };
     });
     expect(await t.ehr.registerPayment(TOLVAN, APPOINTMENT, 'CARD')).toEqual(PAID);
+    expect(await notices(t)).toHaveLength(1);
+  });
+});
+
+describe('re-review helper-174: what cannot be told paid or not, and a draft', () => {
+  // F1: a draft counted as paid on the search path and as unpaid by If-None-Exist's `status=active`. Failed before: ALREADY_PAID.
+  it('a draft notice of this appointment is no payment, on either path', async () => {
+    t = await startFhirTestApp({ now: BEFORE_START, resources: arrived([notice('draft-1', APPOINTMENT, 'draft')]), proxied: true });
+    statementSays(t.proxy as FhirProxy, withoutConditionalCreate);
+    expect(await t.ehr.registerPayment(TOLVAN, APPOINTMENT, 'CARD')).toEqual(REGISTERED);
+    expect((await notices(t)).map((n) => n.status).sort()).toEqual(['active', 'draft']);
+  });
+
+  // F3: a 412 (or 200) is followed by a search; its failure was a plain fault, said "not made" in effect, while a payment
+  // of the appointment may exist. Failed before: not an unconfirmed write.
+  it('a search that fails after the server matched a notice says the payment may have been made', async () => {
+    t = await startFhirTestApp({ now: BEFORE_START, resources: arrived(), proxied: true });
+    (t.proxy as FhirProxy).hook = async (seen, forward) => {
+      if (seen.method === 'POST') return fhirReply(412, { resourceType: 'OperationOutcome', issue: [{ severity: 'error', code: 'duplicate' }] });
+      if (seen.url.includes('/PaymentNotice?')) return fhirReply(500, { resourceType: 'OperationOutcome', issue: [{ severity: 'error', code: 'exception' }] });
+      return forward();
+    };
+    const refused = await t.ehr.registerPayment(TOLVAN, APPOINTMENT, 'CARD').then(() => undefined, (error: unknown) => error);
+    expect(refused).toBeInstanceOf(EhrError);
+    expect((refused as EhrError).unconfirmedWrite).toBe(true);
+  });
+
+  // F5: on the search path a notice naming the appointment by the identifier exactly, whose `request` this service cannot
+  // read as this server's (another host name), or an answer the server says it cut, was taken as unpaid, and paid again.
+  it.each([
+    ['its request under another name of the server', (n: Json) => { n.request = { reference: 'http://localhost:1/fhir/Appointment/appt-0001' }; }, false],
+    ['the answer cut (SUBSETTED)', () => undefined, true],
+  ])('a notice of this appointment that cannot be read as paid or not (%s) pays nothing again', async (_what, change, subsetted) => {
+    t = await startFhirTestApp({ now: BEFORE_START, resources: arrived([notice('odd-1', APPOINTMENT, 'active')]), proxied: true });
+    statementSays(t.proxy as FhirProxy, withoutConditionalCreate, async (seen, forward) => {
+      const reply = await forward();
+      if (!(seen.method === 'GET' && seen.url.includes('/PaymentNotice?'))) return reply;
+      const bundle = JSON.parse(reply.body.toString()) as { entry?: { resource: Json }[]; meta?: unknown };
+      for (const entry of bundle.entry ?? []) change(entry.resource);
+      if (subsetted) {
+        bundle.meta = { tag: [{ system: 'http://terminology.hl7.org/CodeSystem/v3-ObservationValue', code: 'SUBSETTED' }] };
+        bundle.entry = [];
+      }
+      return { ...reply, body: Buffer.from(JSON.stringify(bundle)) };
+    });
+    await expect(t.ehr.registerPayment(TOLVAN, APPOINTMENT, 'CARD')).rejects.toBeInstanceOf(EhrError);
     expect(await notices(t)).toHaveLength(1);
   });
 });

@@ -51,6 +51,10 @@ describe('the amount of a FHIR payment', () => {
     ['a reduction in another currency than the price', fee({ value: 200, currency: 'SEK' }, { value: 30, currency: 'USD' })],
     ['a reduction below zero', fee({ value: 250, currency: 'SEK' }, { value: -50, currency: 'SEK' })],
     ['a price below zero', fee({ value: -250, currency: 'SEK' })],
+    // Re-review helper-174, F6: kronor are whole öre; 200 less 1E-40 wrote a 43-digit amount no later read takes.
+    ['a reduction finer than öre', fee({ value: 200, currency: 'SEK' }, { value: 1e-40, currency: 'SEK' })],
+    ['a price finer than öre', fee({ value: 200.001, currency: 'SEK' })],
+    ['a price of a trillion kronor', fee({ value: 1e12, currency: 'SEK' })],
   ])('is written as unknown, never as a number of kronor, for %s', async (_what, change) => {
     t = await startFhirTestApp({ now: BEFORE_START, resources: arrivedWith(change) });
     expect(await t.ehr.registerPayment(TOLVAN, APPOINTMENT, 'CARD')).toEqual({ resultCode: 'OK', reasonCode: 'PAYMENT_REGISTERED' });

@@ -33,3 +33,18 @@ export function decimalDifference(a: string, b: string): string {
   const text = (difference < 0n ? 0n : difference).toString().padStart(scale + 1, '0');
   return scale === 0 ? text : `${text.slice(0, -scale)}.${text.slice(-scale)}`;
 }
+
+/**
+ * Whether `text` is an amount of kronor a person reads as written and a payment writes back exactly: not
+ * below zero, whole öre (at most two decimals once an exponent is applied), below a trillion (where a
+ * JavaScript number, as the booking shows it, still holds it exactly). 200 less 1E-40 wrote a 43-digit
+ * amount no later read of the notice took (re-review helper-174, F6).
+ */
+export function isKronorAmount(text: string): boolean {
+  try {
+    const { digits, scale } = parse(text);
+    return digits >= 0n && scale <= 2 && digits < 10n ** BigInt(12 + scale);
+  } catch {
+    return false;
+  }
+}

@@ -26,7 +26,7 @@ import { ResourceIndex, serverKey } from '../resource-index.js';
 import type { Appointment } from '../../../reads/appointments/resource-types.js';
 import { checkedResource } from '../schemas/index.js';
 import { decimalDifference } from './decimal.js';
-import { paysAppointment } from './payment-notices.js';
+import { paymentOf } from './payment-notices.js';
 
 const MAX_ARRIVAL_ATTEMPTS = 3;
 /** Statuses after which the appointment is read again: the version moved, or a `test` op failed (Medplum answers 400). */
@@ -101,10 +101,14 @@ export class FhirWrites {
     const notice = await this.paymentNotice(read.appointment, paymentType, signal);
     const key = `${this.o.paymentIdSystem}|${contactId}`;
     const capabilities = await this.typeCapabilities('PaymentNotice');
-    const paid = async (): Promise<boolean> => (await this.o.client.search('PaymentNotice', [['identifier', key]], { signal })).matches
-      .some((match) => paysAppointment(match, { system: this.o.paymentIdSystem, contactId, baseUrl: this.o.client.baseUrl }));
-    // No atomic "already paid?": ask first. The write coordinator serialises this service's own payments for one appointment.
-    if (capabilities.conditionalCreate !== true && await paid()) return result('INFO', 'ALREADY_PAID');
+    const payment = async (): Promise<'paid' | 'unpaid' | 'unclear'> =>
+      paymentOf(await this.o.client.search('PaymentNotice', [['identifier', key]], { signal }), { system: this.o.paymentIdSystem, contactId, baseUrl: this.o.client.baseUrl });
+    if (capabilities.conditionalCreate !== true) {
+      // No atomic "already paid?": ask first. The write coordinator serialises this service's own payments for one appointment.
+      const before = await payment();
+      if (before === 'paid') return result('INFO', 'ALREADY_PAID');
+      if (before === 'unclear') throw fhirFault('a PaymentNotice of the appointment that cannot be read as paid or not');
+    }
     // A voided notice is no payment (hostile review helper-170, F3), so the criteria ask for an active one, where
     // the server names `status` among its searches: one that does not may refuse it (re-review helper-172, R3).
     const active = capabilities.searchParams.has('status') ? '&status=active' : '';
@@ -114,9 +118,12 @@ export class FhirWrites {
     });
     if (answer.status === 201) return result('OK', 'PAYMENT_REGISTERED');
     if (answer.status === 200 || answer.status === 412) {
-      // Nothing was made: the server found notices it took for this one. Paid only if one is this appointment's own.
+      // Nothing was made: the server found notices it took for this one. Paid only if one is this appointment's own;
+      // none of its own, nothing is; what cannot be told (a search that fails, a notice it cannot read) may be paid.
       if (answer.status === 412) this.o.note('more than one PaymentNotice exists for one appointment');
-      if (await paid()) return result('INFO', 'ALREADY_PAID');
+      const after = await payment().catch(() => 'unclear' as const);
+      if (after === 'paid') return result('INFO', 'ALREADY_PAID');
+      if (after === 'unclear') throw new EhrError('bad-response', 'the EHR matched a PaymentNotice that could not be read as paying or not', undefined, true);
       throw fhirFault('a PaymentNotice matched that pays no payment of this appointment');
     }
     // Sent and answered otherwise (202, a redirect, a refusal the server may have made after taking it): it may
