@@ -7,7 +7,7 @@ import { RegisterPayment } from '../../src/domain/use-cases/register-payment.js'
 import { bookings, patientRecord } from '../fakes/builders.js';
 import { FakeEhr } from '../fakes/fake-ehr.js';
 import { FixedClock } from '../fakes/fixed-clock.js';
-import type { WriteCoordinator } from '../../src/ports/write-coordinator.port.js';
+import { WriteStillInProgressError, type WriteCoordinator } from '../../src/ports/write-coordinator.port.js';
 
 const PATIENT = '191212121212';
 const START = Date.UTC(2026, 10, 21, 10, 0);
@@ -154,16 +154,39 @@ describe('identical writes are keyed by the booking alone', () => {
       .resolves.toMatchObject([{ ResultCode: 'ERROR', Any: [{ ReasonCode: 'CONTACT_NOT_FOUND' }] }]);
   });
 
+  // Re-review helper-176, F1 (HIGH): the turn was the booking's when the bookings could not be read and the patient's
+  // when they could and left the booking out (a FHIR server's search need not list every appointment the write
+  // takes), so a repeat of a payment that may have been made ran beside it and paid the visit twice. Failed before:
+  // the repeat was sent (two payments at the EHR).
+  it.each([['could not be read, then left the booking out', true], ['left the booking out, then could not be read', false]])(
+    'a repeat of a payment that may have been made waits for it when the bookings %s', async (_order, failFirst) => {
+      const ehr = new FakeEhr().withPatient(PATIENT, { getAppointments: bookings(['00099999', '2026-11-21T10:00:00Z']) });
+      let sent = 0;
+      ehr.registerPayment = async () => {
+        sent += 1;
+        throw new EhrError('timeout', 'the EHR did not answer', undefined, true);
+      };
+      const pay = new RegisterPayment(new InProcessCoordinator({ waitMs: 300, inDoubtMs: 60_000 }));
+      const bookingsDown = new EhrError('unavailable', 'bookings down');
+      ehr.failure = failFirst ? bookingsDown : undefined;
+      await expect(pay.execute(accessOver(ehr), '00012345', 'CARD', STAYING)).rejects.toMatchObject({ unconfirmedWrite: true });
+      ehr.failure = failFirst ? undefined : bookingsDown;
+      await expect(pay.execute(accessOver(ehr), '00012345', 'CARD', STAYING)).rejects.toBeInstanceOf(WriteStillInProgressError);
+      expect(sent).toBe(1);
+    },
+  );
+
   // Hostile review helper-156, F1: with the bookings read turned off (READS_OFF), failing or too long to page,
   // every payment failed with the read's error, where the EHR would have answered it.
-  it('a payment whose bookings cannot be read is made in the booking\'s turn, as the EHR answers it', async () => {
+  it('a payment whose bookings cannot be read is made in the booking\'s turn inside the patient\'s, as the EHR answers it', async () => {
     const ehr = new FakeEhr().withPatient(PATIENT, { getAppointments: bookings(['00012345', '2026-11-21T10:00:00Z']) });
     ehr.failure = new EhrError('unavailable', 'getAppointments is not available in this region');
     ehr.writeResult = { resultCode: 'OK', reasonCode: 'PAYMENT_REGISTERED' };
     const payments = noting();
     await expect(new RegisterPayment(payments.coordinator).execute(under(ehr, PATIENT), '00012345', 'CARD', STAYING))
       .resolves.toMatchObject([{ ResultCode: 'OK' }]);
-    expect(payments.keys).toEqual(['payment/00012345']);
+    // The patient's turn around the booking's: a repeat that reads the list leaving it out waits (helper-176, F1).
+    expect(payments.keys).toEqual([`payment-unlisted/${PATIENT}/00012345`, 'payment/00012345']);
   });
 
   // Hostile review helper-156, F2: a booking the list left out under both of the patient's numbers took a turn per
@@ -186,6 +209,6 @@ describe('identical writes are keyed by the booking alone', () => {
     const failedSource = new FakeEhr().withPatient(PATIENT, { getAppointments: [...numbered(PATIENT), { Booking: [], RegisteredBooking: [], ResultCode: 'ERROR', Comment: 'source down', Any: [] }] });
     const again = noting();
     await new RegisterPayment(again.coordinator).execute(under(failedSource, PATIENT), '00012345', 'CARD', STAYING);
-    expect(again.keys).toEqual(['payment/00012345']);
+    expect(again.keys).toEqual([`payment-unlisted/${PATIENT}/00012345`, 'payment/00012345']);
   });
 });

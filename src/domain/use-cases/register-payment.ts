@@ -4,7 +4,7 @@ import type { PatientAccess } from '../access/patient-access.js';
 import { parsePersonalIdentityNumber } from '../identity/personal-identity-number.js';
 import type { BookedAppointmentsResult, ResultRecord } from '../records/index.js';
 import { readerOf } from './read-sources.js';
-import { fromEhrResult } from '../writes/write-outcomes.js';
+import { fromEhrResult, type EhrWriteResult } from '../writes/write-outcomes.js';
 
 /**
  * Registers that an arrived appointment is paid. Identical payments take turns across instances
@@ -16,33 +16,38 @@ export class RegisterPayment {
   constructor(private readonly coordinator: WriteCoordinator) {}
 
   async execute(access: PatientAccess, contactId: string, paymentType: PaymentType, abandoned: AbortSignal): Promise<ResultRecord[]> {
-    const written = await this.coordinator.exclusive(await this.turnOf(access, contactId), abandoned,
-      () => access.ehr.registerPayment(access.patientId, contactId, paymentType));
+    const pay = (): Promise<EhrWriteResult> => access.ehr.registerPayment(access.patientId, contactId, paymentType);
+    // One inside the other, outer first: a payment that may have been made holds every turn it took.
+    const written = await (await this.turnsOf(access, contactId)).reduceRight<() => Promise<EhrWriteResult>>(
+      (inner, key) => () => this.coordinator.exclusive(key, abandoned, inner), pay)();
     return [fromEhrResult(written)];
   }
 
   /**
-   * The turn a payment of `contactId` takes. One of the patient's bookings: the booking's alone, so a CARD
-   * and a CASH payment for one visit do not race, nor one asked under each of two numbers the EHR knows the
+   * The turns a payment of `contactId` takes. One of the patient's bookings: the booking's, so a CARD and a
+   * CASH payment for one visit do not race, nor one asked under each of two numbers the EHR knows the
    * patient by (a former coordination number: hostile review helper-136, F3). Any other id (unknown, another
    * patient's, cancelled) is the EHR's to refuse, in a turn of the patient's own: taking the booking's would
    * let a stranger hold the patient's own payment back, and learn from its wait that the id is somebody's
    * (helper-154, F1). That turn is named by the least of the numbers the bookings' answer names the patient
    * by, so a booking the list left out is still one turn under each of them (helper-156, F2). Where the list
    * may be incomplete (a booking source failed) or cannot be read at all (turned off, failing, too long to
-   * page), the booking's own turn, as before, and the EHR answers (helper-156, F1).
+   * page), both, the patient's (by the number asked) around the booking's: a booking the list leaves out may
+   * still be the patient's to pay (a FHIR server's search need not list every appointment its write takes),
+   * and a repeat read the other way took the other turn and paid it twice (re-review helper-176, F1).
    */
-  private async turnOf(access: PatientAccess, contactId: string): Promise<string> {
+  private async turnsOf(access: PatientAccess, contactId: string): Promise<string[]> {
     const booking = `payment/${contactId}`;
+    const unlisted = (number: string): string => `payment-unlisted/${number}/${contactId}`;
     let results: BookedAppointmentsResult[];
     try {
       results = await readerOf(access.ehr.reads, 'getAppointments')(access.patientId, {});
     } catch {
-      return booking;
+      return [unlisted(access.patientId), booking];
     }
-    if (results.some((r) => (r.Booking ?? []).some((b) => b.ContactId === contactId))) return booking;
-    if (results.some((r) => r.ResultCode !== 'OK')) return booking;
-    return `payment-unlisted/${leastNumberOf(access.patientId, results)}/${contactId}`;
+    if (results.some((r) => (r.Booking ?? []).some((b) => b.ContactId === contactId))) return [booking];
+    if (results.some((r) => r.ResultCode !== 'OK')) return [unlisted(access.patientId), booking];
+    return [unlisted(leastNumberOf(access.patientId, results))];
   }
 }
 
