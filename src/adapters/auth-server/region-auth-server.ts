@@ -255,7 +255,11 @@ export class RegionAuthServer implements AuthServerMount {
     this.address.pin(req);
     const url = req.url ?? '/';
     if (!url.startsWith(this.mountPath)) return sendKindPage(req, res, { status: 404, kind: 'not_found' }, { banner: '', selfUrl: url });
-    const rest = url.slice(this.mountPath.length) || '/';
+    // Below the mount as oidc-provider reads it, from its own `/`: `/auth?x` is `/?x` (with no slash first, Koa read no
+    // path at all, and the method table failed on it: re-review helper-175, F2); `/authx` is no address of the mount.
+    const after = url.slice(this.mountPath.length);
+    if (after !== '' && !after.startsWith('/') && !after.startsWith('?')) return sendKindPage(req, res, { status: 404, kind: 'not_found' }, { banner: '', selfUrl: url });
+    const rest = after.startsWith('/') ? after : `/${after}`;
     const path = rest.split('?')[0] ?? '/';
     if (path === CALLBACK_PATH) return this.login.callback(req, res);
     // oidc-provider's resume of an interaction, where a login at the region takes effect: in its browser only.
