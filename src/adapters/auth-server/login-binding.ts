@@ -64,6 +64,21 @@ export function cookieValues(req: IncomingMessage, name: string): string[] {
   return values;
 }
 
+/** A login's `state` as this service makes them (openid-client's random state), and as a cookie name may end. */
+const STATE = /^[\w-]{1,128}$/;
+
+/** The logins in progress whose binding cookies the request brings: their states, each once. */
+export function heldBindings(req: IncomingMessage, scope: CookieScope): string[] {
+  const prefix = nameOf('', scope);
+  const states = new Set<string>();
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    const name = eq >= 0 ? part.slice(0, eq).replace(OWS, '') : '';
+    if (name.startsWith(prefix) && STATE.test(name.slice(prefix.length))) states.add(name.slice(prefix.length));
+  }
+  return [...states];
+}
+
 /** A new binding for the login of `state`, living as long as that login may. */
 export function newLoginBinding(state: string, scope: CookieScope, ttlSeconds: number): LoginBinding {
   const value = randomBytes(32).toString('base64url');

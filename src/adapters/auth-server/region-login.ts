@@ -14,7 +14,7 @@ import { importJWK } from 'jose';
 import * as oidc from 'openid-client';
 import type Provider from 'oidc-provider';
 import { parsePersonalIdentityNumber } from '../../domain/identity/personal-identity-number.js';
-import { bindingMatches, clearedLoginBinding, cookieScopeOf, newLoginBinding, type CookieScope } from './login-binding.js';
+import { bindingMatches, clearedLoginBinding, cookieScopeOf, heldBindings, newLoginBinding, type CookieScope } from './login-binding.js';
 import { LOGIN_TTL_SECONDS, ResumeCheck } from './resume-check.js';
 import { send, type Details, type PageView, type SignInStep } from './interactions.js';
 import type { Localized } from './page-language.js';
@@ -30,6 +30,8 @@ export const DEFAULT_LOGIN_SCOPES = 'openid https://id.oidc.se/scope/naturalPers
 const MAX_RETRY_MS = 60_000;
 /** How far the region's clock may be behind ours when its `auth_time` is compared with the start of the login. */
 const CLOCK_ALLOWANCE_SECONDS = 60;
+/** The binding cookies a browser may hold when it begins one more login; at this many, those logins end (about 100 bytes each). */
+const MAX_HELD_BINDINGS = 4;
 
 export type { LoginRefusal } from './region-login-answers.js';
 export type { InteractionState, LoginEvents, LoginStore, PageLogins, RegionLoginSettings } from './region-login-ports.js';
@@ -173,7 +175,7 @@ export class RegionLogin {
     const configuration = this.configuration;
     if (configuration === undefined) return view.send(res, 503, problemPage(view.frame, TEXT.unavailableTitle, TEXT.unavailable, [again, back]));
     for (let old = pending; old !== undefined; old = pendingOf(await this.store.findByUid(details.uid))) await this.store.destroy(old.state);
-    return this.toRegion(configuration, res, { uid: details.uid, ...(typeof details.params.client_id === 'string' ? { clientId: details.params.client_id } : {}) });
+    return this.toRegion(configuration, req, res, { uid: details.uid, ...(typeof details.params.client_id === 'string' ? { clientId: details.params.client_id } : {}) });
   }
 
   /** The resume check of the interaction oidc-provider would resume (resume-check.ts): true when the request may go on. */
@@ -192,11 +194,11 @@ export class RegionLogin {
       return send(res, 503, problemPage(frame, TEXT.unavailableTitle, TEXT.unavailable, [{ href: this.pages?.href ?? frame.selfUrl, text: TEXT.again }]),
         { 'content-language': frame.lang });
     }
-    return this.toRegion(configuration, res, { page: true });
+    return this.toRegion(configuration, req, res, { page: true });
   }
 
   /** A new login in progress for `of`, kept in the store, and the browser sent to the region with its binding cookie. */
-  private async toRegion(configuration: oidc.Configuration, res: ServerResponse, of: Pick<Pending, 'uid' | 'clientId' | 'page'>): Promise<void> {
+  private async toRegion(configuration: oidc.Configuration, req: IncomingMessage, res: ServerResponse, of: Pick<Pending, 'uid' | 'clientId' | 'page'>): Promise<void> {
     const state = oidc.randomState();
     const binding = newLoginBinding(state, this.cookieScope, LOGIN_TTL_SECONDS);
     const next: Pending = {
@@ -211,7 +213,11 @@ export class RegionLogin {
       // A fresh login for every sign-in, the page's too: a session the person (or someone) left open at the region is not reused.
       prompt: 'login',
     });
-    return redirect(res, url.href, binding.cookie);
+    // A handful of logins in progress at once is a person's; more, another site sending the browser here again and again
+    // to fill its Cookie header until every page of the origin is refused (re-review helper-175, F1): those end here.
+    const held = heldBindings(req, this.cookieScope);
+    const ended = held.length >= MAX_HELD_BINDINGS ? held.map((old) => clearedLoginBinding(old, this.cookieScope)) : [];
+    return redirect(res, url.href, [...ended, binding.cookie]);
   }
 
   /**
