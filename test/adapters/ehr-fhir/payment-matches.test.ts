@@ -137,6 +137,17 @@ describe('re-review helper-174: what cannot be told paid or not, and a draft', (
     expect((refused as EhrError).unconfirmedWrite).toBe(true);
   });
 
+  // Re-review helper-176, F2: after a 200 or 412, a notice naming the appointment whose `request` is under another host name
+  // was "may have been made: send again", which every repeat answered the same, each holding the turn. It is the EHR's
+  // data that cannot be read: a fault, nothing made by this request. Failed before: an unconfirmed write.
+  it('a notice matched that names the appointment but cannot be read as this server\'s is a fault, never "send again"', async () => {
+    t = await startFhirTestApp({ now: BEFORE_START, resources: arrived([{ ...notice('odd-1', APPOINTMENT, 'active'), request: { reference: 'https://fhir.region.example/R4/Appointment/appt-0001' } }]) });
+    const refused = await t.ehr.registerPayment(TOLVAN, APPOINTMENT, 'CARD').then(() => undefined, (error: unknown) => error);
+    expect(refused).toBeInstanceOf(EhrError);
+    expect((refused as EhrError).unconfirmedWrite).toBe(false);
+    expect(await notices(t)).toHaveLength(1);
+  });
+
   // F5: on the search path a notice naming the appointment by the identifier exactly, whose `request` this service cannot
   // read as this server's (another host name), or an answer the server says it cut, was taken as unpaid, and paid again.
   it.each([

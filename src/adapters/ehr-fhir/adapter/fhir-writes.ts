@@ -118,12 +118,14 @@ export class FhirWrites {
     });
     if (answer.status === 201) return result('OK', 'PAYMENT_REGISTERED');
     if (answer.status === 200 || answer.status === 412) {
-      // Nothing was made: the server found notices it took for this one. Paid only if one is this appointment's own;
-      // none of its own, nothing is; what cannot be told (a search that fails, a notice it cannot read) may be paid.
+      // Nothing was made: the server found notices it took for this one. Paid only if one is this appointment's own; none
+      // of its own, nothing is. A search that fails may be answered on a repeat, which the payment's turn waits for; a
+      // notice that cannot be read as paying or not is the EHR's data, which no repeat reads otherwise (helper-176, F2).
       if (answer.status === 412) this.o.note('more than one PaymentNotice exists for one appointment');
-      const after = await payment().catch(() => 'unclear' as const);
+      const after = await payment().catch(() => 'failed' as const);
       if (after === 'paid') return result('INFO', 'ALREADY_PAID');
-      if (after === 'unclear') throw new EhrError('bad-response', 'the EHR matched a PaymentNotice that could not be read as paying or not', undefined, true);
+      if (after === 'failed') throw new EhrError('bad-response', 'the PaymentNotices could not be searched after the EHR matched one', undefined, true);
+      if (after === 'unclear') throw fhirFault('a PaymentNotice names the appointment and cannot be read as paying it or not');
       throw fhirFault('a PaymentNotice matched that pays no payment of this appointment');
     }
     // Sent and answered otherwise (202, a redirect, a refusal the server may have made after taking it): it may
