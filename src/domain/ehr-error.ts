@@ -13,6 +13,8 @@ export class EhrError extends Error {
     readonly retryAfterSeconds?: number,
     /** A write the EHR was sent and did not confirm: it may have been made (asUnconfirmedWrite). */
     readonly unconfirmedWrite = false,
+    /** Of such a write: the adapter found its booking the patient's before sending it (ofCheckedBooking). */
+    readonly bookingChecked = false,
   ) {
     super(message);
     this.name = 'EhrError';
@@ -30,9 +32,18 @@ export class EhrError extends Error {
 export function asUnconfirmedWrite(err: unknown, answered = false): unknown {
   const unsure = (failure: EhrFailure): boolean => failure === 'timeout' || failure === 'bad-response' || (answered && failure === 'unavailable');
   if (err instanceof EhrError && !err.unconfirmedWrite && unsure(err.failure)) {
-    return new EhrError(err.failure, err.message, err.retryAfterSeconds, true);
+    return new EhrError(err.failure, err.message, err.retryAfterSeconds, true, err.bookingChecked);
   }
   return err;
+}
+
+/**
+ * `err`, of a write whose booking the adapter found the patient's before sending it: an unconfirmed one
+ * then says so, so its outcome record may name the booking (the legacy EHR's payment is sent unchecked).
+ */
+export function ofCheckedBooking(err: unknown): unknown {
+  return err instanceof EhrError && err.unconfirmedWrite && !err.bookingChecked
+    ? new EhrError(err.failure, err.message, err.retryAfterSeconds, true, true) : err;
 }
 
 /** A write sent to the EHR and not confirmed (`unconfirmedWrite`): it may yet be made. */

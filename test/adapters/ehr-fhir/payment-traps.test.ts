@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { EhrError } from '../../../src/domain/ehr-error.js';
 import { startFhirTestApp, type FhirTestApp } from '../../support/fhir-test-app.js';
 import { demoResources, TOLVAN, type RawResource } from './support/demo-bundle.js';
+import { fhirReply, type FhirProxy } from './support/fhir-proxy.js';
 
 const APPOINTMENT = 'appt-0001';
 const BEFORE_START = Date.parse('2026-12-14T08:00:00Z');
@@ -101,5 +102,21 @@ describe('a FHIR payment after the EHR voided the one before', () => {
     expect(await t.ehr.registerPayment(TOLVAN, APPOINTMENT, 'CARD')).toEqual({ resultCode: 'OK', reasonCode: 'PAYMENT_REGISTERED' });
     expect(await t.ehr.registerPayment(TOLVAN, APPOINTMENT, 'CASH')).toEqual({ resultCode: 'INFO', reasonCode: 'ALREADY_PAID' });
     expect((await notices(t)).map((n) => n.status).sort()).toEqual(['active', status].sort());
+  });
+});
+
+describe('a FHIR payment the EHR did not confirm, in the audit trail', () => {
+  // Re-review helper-176, F3: an outcome recorded UNKNOWN named no booking, as a payment is sent unchecked on the legacy
+  // path; the FHIR adapter finds the appointment the patient's before it sends, and an operator reconciling a payment
+  // that may have been made could not tell which visit or type it was. Failed before: no contactId, no paymentType.
+  it('names the booking and the type asked, once the adapter found the booking the patient\'s', async () => {
+    t = await startFhirTestApp({ now: BEFORE_START, resources: arrivedWith(() => undefined), proxied: true });
+    (t.proxy as FhirProxy).hook = async (seen, forward) => (seen.method === 'POST' ? fhirReply(503, { resourceType: 'OperationOutcome', issue: [{ severity: 'error', code: 'transient' }] }) : forward());
+    const iat = Math.floor(BEFORE_START / 1000);
+    const token = await t.personToken(TOLVAN, { iat, exp: iat + 600 });
+    const answer = await t.call({ method: 'POST', url: '/patients/paymentnotice/', token, payload: { status: 'PAID', contactId: APPOINTMENT, paymentType: 'CARD' } });
+    expect(answer.statusCode).toBeGreaterThanOrEqual(500);
+    const outcome = t.audit.records.filter((r) => r.operation === 'registerPayment' && !('phase' in r && r.phase === 'attempt')).at(-1);
+    expect(outcome).toMatchObject({ writeResult: 'UNKNOWN', contactId: APPOINTMENT, paymentType: 'CARD' });
   });
 });

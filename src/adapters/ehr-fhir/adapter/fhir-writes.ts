@@ -5,7 +5,7 @@
  * `If-Match`, and reads again on any conflict; payment is a PaymentNotice created only if none exists
  * for the appointment (`If-None-Exist`). Outcomes carry the legacy reason codes.
  */
-import { asUnconfirmedWrite, EhrError } from '../../../domain/ehr-error.js';
+import { asUnconfirmedWrite, EhrError, ofCheckedBooking } from '../../../domain/ehr-error.js';
 import { compactDateToIso, localDate } from '../../../domain/time/local-time.js';
 import type { PaymentType } from '../../../domain/writes/payment-types.js';
 import type { EhrWriteResult } from '../../../domain/writes/write-outcomes.js';
@@ -98,6 +98,14 @@ export class FhirWrites {
     if (CANCELLED.has(status)) return result('ERROR', 'CONTACT_CANCELLED');
     // A request not yet in a schedule, or a booking without an arrival, cannot be paid.
     if (!ARRIVED.has(status)) return result('ERROR', 'NOT_PAYABLE');
+    // The appointment is the patient's (readAppointment): a payment of it the EHR does not confirm says so.
+    return this.payChecked(read, contactId, paymentType, signal).catch((err: unknown) => {
+      throw ofCheckedBooking(err);
+    });
+  }
+
+  /** The PaymentNotice of the patient's arrived appointment `read`, made once (docs/upstream-fhir.md §5). */
+  private async payChecked(read: Read, contactId: string, paymentType: PaymentType, signal: AbortSignal): Promise<EhrWriteResult> {
     const notice = await this.paymentNotice(read.appointment, paymentType, signal);
     const key = `${this.o.paymentIdSystem}|${contactId}`;
     const capabilities = await this.typeCapabilities('PaymentNotice');
