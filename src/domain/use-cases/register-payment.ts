@@ -1,10 +1,8 @@
 import type { PaymentType } from '../writes/payment-types.js';
 import type { WriteCoordinator } from '../../ports/write-coordinator.port.js';
 import type { PatientAccess } from '../access/patient-access.js';
-import { parsePersonalIdentityNumber } from '../identity/personal-identity-number.js';
-import type { BookedAppointmentsResult, ResultRecord } from '../records/index.js';
-import { readerOf } from './read-sources.js';
-import { fromEhrResult, type EhrWriteResult } from '../writes/write-outcomes.js';
+import type { ResultRecord } from '../records/index.js';
+import { fromEhrResult } from '../writes/write-outcomes.js';
 
 /**
  * Registers that an arrived appointment is paid. Identical payments take turns across instances
@@ -15,55 +13,19 @@ import { fromEhrResult, type EhrWriteResult } from '../writes/write-outcomes.js'
 export class RegisterPayment {
   constructor(private readonly coordinator: WriteCoordinator) {}
 
+  /**
+   * In the booking's turn, whoever asks and however the patient's bookings read: one turn per visit is
+   * what keeps two payments of it from the EHR at once. A turn chosen by what the bookings' list said
+   * (the booking's where listed, the patient's where not, the list failing either way) gave one visit
+   * two turns whenever two reads of it differed, a FHIR server's search leaving out an appointment its
+   * write takes, or a patient asking under two numbers, and a repeat of a payment that may have been
+   * made ran beside it and paid the visit twice (re-reviews helper-176 F1 and helper-178 F1, F2, both
+   * HIGH). The price, as before helper-154: a payment of another's booking id waits in that booking's
+   * turn, and one the EHR does not confirm holds it as any would (docs/contract.md "writes").
+   */
   async execute(access: PatientAccess, contactId: string, paymentType: PaymentType, abandoned: AbortSignal): Promise<ResultRecord[]> {
-    const pay = (): Promise<EhrWriteResult> => access.ehr.registerPayment(access.patientId, contactId, paymentType);
-    // One inside the other, outer first: a payment that may have been made holds every turn it took.
-    const written = await (await this.turnsOf(access, contactId)).reduceRight<() => Promise<EhrWriteResult>>(
-      (inner, key) => () => this.coordinator.exclusive(key, abandoned, inner), pay)();
+    const written = await this.coordinator.exclusive(`payment/${contactId}`, abandoned,
+      () => access.ehr.registerPayment(access.patientId, contactId, paymentType));
     return [fromEhrResult(written)];
   }
-
-  /**
-   * The turns a payment of `contactId` takes. One of the patient's bookings: the booking's, so a CARD and a
-   * CASH payment for one visit do not race, nor one asked under each of two numbers the EHR knows the
-   * patient by (a former coordination number: hostile review helper-136, F3). Any other id (unknown, another
-   * patient's, cancelled) is the EHR's to refuse, in a turn of the patient's own: taking the booking's would
-   * let a stranger hold the patient's own payment back, and learn from its wait that the id is somebody's
-   * (helper-154, F1). That turn is named by the least of the numbers the bookings' answer names the patient
-   * by, so a booking the list left out is still one turn under each of them (helper-156, F2). Where the list
-   * may be incomplete (a booking source failed) or cannot be read at all (turned off, failing, too long to
-   * page), both, the patient's (by the number asked) around the booking's: a booking the list leaves out may
-   * still be the patient's to pay (a FHIR server's search need not list every appointment its write takes),
-   * and a repeat read the other way took the other turn and paid it twice (re-review helper-176, F1).
-   */
-  private async turnsOf(access: PatientAccess, contactId: string): Promise<string[]> {
-    const booking = `payment/${contactId}`;
-    const unlisted = (number: string): string => `payment-unlisted/${number}/${contactId}`;
-    let results: BookedAppointmentsResult[];
-    try {
-      results = await readerOf(access.ehr.reads, 'getAppointments')(access.patientId, {});
-    } catch {
-      return [unlisted(access.patientId), booking];
-    }
-    if (results.some((r) => (r.Booking ?? []).some((b) => b.ContactId === contactId))) return [booking];
-    if (results.some((r) => r.ResultCode !== 'OK')) return [unlisted(access.patientId), booking];
-    return [unlisted(leastNumberOf(access.patientId, results))];
-  }
-}
-
-/**
- * The least of the identity numbers the bookings' answer names the patient by (as the header's own
- * parser reads them, spaces dropped), else `patientId`. Not `patientId` beside them: an answer that leaves
- * out a former number (the FHIR mapping drops identifiers of `use: old`) would make the one asked under
- * it a turn of its own (helper-157, F6).
- */
-function leastNumberOf(patientId: string, results: readonly BookedAppointmentsResult[]): string {
-  let least: string | undefined;
-  for (const r of results) {
-    for (const { Number: written } of r.Patient?.PersonNumbers ?? []) {
-      const id = written === undefined ? undefined : parsePersonalIdentityNumber(written.replace(/\s/g, ''));
-      if (id !== undefined && (least === undefined || id < least)) least = id;
-    }
-  }
-  return least ?? patientId;
 }
