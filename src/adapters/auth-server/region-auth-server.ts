@@ -263,8 +263,8 @@ export class RegionAuthServer implements AuthServerMount {
     const path = rest.split('?')[0] ?? '/';
     if (path === CALLBACK_PATH) return this.login.callback(req, res);
     // oidc-provider's resume of an interaction, where a login at the region takes effect: in its browser only.
-    // It resumes by its resume cookie alone, on any path it matches loosely (any case, a trailing slash, an
-    // encoded uid), so every interaction a request's resume cookies name is checked, wherever it goes.
+    // It resumes by its resume cookie alone, wherever its router matches the resume (any case, a trailing slash),
+    // so the interaction that cookie names, read as oidc-provider reads it, is checked at every such address.
     const resumed = mayResume(req.method, path) ? this.resumedInteraction(req, res) : undefined;
     if (resumed !== undefined && !await this.login.resumes(req, res, resumed, async (id) => this.interactionState(id))) return;
     req.url = rest;
