@@ -21,7 +21,8 @@ export class RegisterPayment {
    * write takes, or a patient asking under two numbers, and a repeat of a payment that may have been
    * made ran beside it and paid the visit twice (re-reviews helper-176 F1 and helper-178 F1, F2, both
    * HIGH). The price, as before helper-154: a payment of another's booking id waits in that booking's
-   * turn, and one the EHR does not confirm holds it as any would (docs/contract.md "writes").
+   * turn, and one the EHR does not confirm holds it as any would (docs/contract.md "writes"). The turn is the
+   * id as written: the EHR must know a booking by one spelling (docs/upstream-ehr.md §2; helper-179, F1).
    */
   async execute(access: PatientAccess, contactId: string, paymentType: PaymentType, abandoned: AbortSignal): Promise<ResultRecord[]> {
     const written = await this.coordinator.exclusive(`payment/${contactId}`, abandoned,
