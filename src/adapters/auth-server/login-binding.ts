@@ -51,17 +51,20 @@ export function cookieAttributes(scope: CookieScope, maxAge: number): string {
 /** The optional whitespace around a cookie's name and value: spaces and tabs, nothing else. */
 const OWS = /^[ \t]+|[ \t]+$/g;
 
-/** Every value the request brings in a cookie named `name` (a browser may send two of one name for different paths). */
-export function cookieValues(req: IncomingMessage, name: string): string[] {
-  const values: string[] = [];
+/** The request's cookies, name and value, in the order sent (a browser may send two of one name for different paths). */
+function* cookiePairs(req: IncomingMessage): Generator<{ name: string; value: string }> {
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const eq = part.indexOf('=');
     // Only the separators' spaces and tabs (RFC 6265 §4.2.1): String.prototype.trim would also strip a
     // no-break space (a 0xA0 byte, as Node reads headers), and `\xA0__Host-…`, which another site may
     // set, would then be read as the `__Host-` cookie that no other site can.
-    if (eq >= 0 && part.slice(0, eq).replace(OWS, '') === name) values.push(part.slice(eq + 1).replace(OWS, ''));
+    if (eq >= 0) yield { name: part.slice(0, eq).replace(OWS, ''), value: part.slice(eq + 1).replace(OWS, '') };
   }
-  return values;
+}
+
+/** Every value the request brings in a cookie named `name`. */
+export function cookieValues(req: IncomingMessage, name: string): string[] {
+  return [...cookiePairs(req)].filter((c) => c.name === name).map((c) => c.value);
 }
 
 /** A login's `state` as this service makes them (openid-client's random state), and as a cookie name may end. */
@@ -70,13 +73,8 @@ const STATE = /^[\w-]{1,128}$/;
 /** The logins in progress whose binding cookies the request brings: their states, each once. */
 export function heldBindings(req: IncomingMessage, scope: CookieScope): string[] {
   const prefix = nameOf('', scope);
-  const states = new Set<string>();
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    const name = eq >= 0 ? part.slice(0, eq).replace(OWS, '') : '';
-    if (name.startsWith(prefix) && STATE.test(name.slice(prefix.length))) states.add(name.slice(prefix.length));
-  }
-  return [...states];
+  const states = [...cookiePairs(req)].filter((c) => c.name.startsWith(prefix)).map((c) => c.name.slice(prefix.length));
+  return [...new Set(states.filter((state) => STATE.test(state)))];
 }
 
 /** A new binding for the login of `state`, living as long as that login may. */

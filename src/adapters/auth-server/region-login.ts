@@ -136,10 +136,7 @@ export class RegionLogin {
    * here, its row and its binding cookie with it: none is finished into the interaction after the cancel.
    */
   private async bindCancel(res: ServerResponse, uid: string): Promise<void> {
-    for (let old = pendingOf(await this.store.findByUid(uid)); old !== undefined; old = pendingOf(await this.store.findByUid(uid))) {
-      await this.store.destroy(old.state);
-      res.appendHeader('set-cookie', clearedLoginBinding(old.state, this.cookieScope));
-    }
+    for (const ended of await this.endLogins(uid)) res.appendHeader('set-cookie', clearedLoginBinding(ended, this.cookieScope));
     const state = oidc.randomState();
     const binding = newLoginBinding(state, this.cookieScope, LOGIN_TTL_SECONDS);
     await this.resumeCheck.bind(uid, { state, binding: binding.hash });
@@ -174,8 +171,18 @@ export class RegionLogin {
     if (pending?.failed !== undefined && !startAgain) return view.send(res, 200, problemPage(view.frame, TEXT.notSignedIn, pending.failed, [again, back]));
     const configuration = this.configuration;
     if (configuration === undefined) return view.send(res, 503, problemPage(view.frame, TEXT.unavailableTitle, TEXT.unavailable, [again, back]));
-    for (let old = pending; old !== undefined; old = pendingOf(await this.store.findByUid(details.uid))) await this.store.destroy(old.state);
+    await this.endLogins(details.uid);
     return this.toRegion(configuration, req, res, { uid: details.uid, ...(typeof details.params.client_id === 'string' ? { clientId: details.params.client_id } : {}) });
+  }
+
+  /** Ends every login in progress for interaction `uid` (their rows): the states they had. */
+  private async endLogins(uid: string): Promise<string[]> {
+    const ended: string[] = [];
+    for (let old = pendingOf(await this.store.findByUid(uid)); old !== undefined; old = pendingOf(await this.store.findByUid(uid))) {
+      await this.store.destroy(old.state);
+      ended.push(old.state);
+    }
+    return ended;
   }
 
   /** The resume check of the interaction oidc-provider would resume (resume-check.ts): true when the request may go on. */
