@@ -10,7 +10,7 @@ import { request, type Agent } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresModels } from '../../src/adapters/auth-server/postgres-models.js';
 import type { HttpBrowser } from '../dev/demo-issuer/http-browser.js';
-import { adminPool, databaseAvailable } from '../support/database.js';
+import { databaseAvailable, withAdminPool } from '../support/database.js';
 import { startHttpsSignIn, type HttpsSignIn } from '../support/https-sign-in.js';
 import { LOA3 } from '../support/region-provider.js';
 import { opensslMissing } from '../support/requirements.js';
@@ -218,13 +218,10 @@ describe.skipIf(!available)('the sign-in\'s cookies over https: none another sit
     const resume = await stoppedAtResume(attacker);
     const uid = resume.slice(`${service.issuer}/auth/`.length);
     // As if it had expired or been ended: before, a resume with no row was one that followed no login at the region.
-    const pool = adminPool();
-    try {
+    await withAdminPool(async (pool) => {
       const gone = await pool.query(`DELETE FROM ${service.schema}.oidc_model WHERE model = 'RegionLogin' AND id = $1`, [`resume:${uid}`]);
       expect(gone.rowCount).toBe(1);
-    } finally {
-      await pool.end();
-    }
+    });
     const victim = browser();
     for (const cookie of attacker.held().filter((c) => !c.name.startsWith('__Host-'))) victim.plant(cookie);
     for (const who of [victim, attacker]) {
@@ -265,13 +262,10 @@ describe.skipIf(!available)('the sign-in\'s cookies over https: none another sit
     expect(back.redirect?.searchParams.get('error')).toBe('access_denied');
     // Fifth review helper-168, F2: the cancel left the login's row and its binding cookie until they expired. Failed before: both were there.
     expect(person.held().filter((c) => c.name.includes('pdas_login_') && c.value !== '')).toEqual([]);
-    const pool = adminPool();
-    try {
+    await withAdminPool(async (pool) => {
       const uid = atPrompt.slice(`${service.issuer}/interaction/`.length);
       expect((await pool.query(`SELECT id FROM ${service.schema}.oidc_model WHERE model = 'RegionLogin' AND uid = $1`, [uid])).rowCount).toBe(0);
-    } finally {
-      await pool.end();
-    }
+    });
 
     const attacker = browser();
     const interaction = await loggedInUntil(attacker, `${service.issuer}/interaction/`);
@@ -316,8 +310,7 @@ describe.skipIf(!available)('the sign-in\'s cookies over https: none another sit
     const attacker = browser();
     const resume = await stoppedAtResume(attacker);
     const uid = resume.slice(`${service.issuer}/auth/`.length);
-    const pool = adminPool();
-    try {
+    await withAdminPool(async (pool) => {
       const interactions = new PostgresModels(pool, service.schema).adapter('Interaction');
       const readBefore = await interactions.find(uid);
       expect(readBefore?.result).toBeDefined();
@@ -331,9 +324,7 @@ describe.skipIf(!available)('the sign-in\'s cookies over https: none another sit
       expect(victims.redirect).toBeUndefined();
       expect(victims.page.status).toBe(400);
       expect(victim.held().some((c) => c.name === '__Host-_session' && c.value !== '')).toBe(false);
-    } finally {
-      await pool.end();
-    }
+    });
   });
 
   // The fourth review: oidc-provider resumes by its resume cookie alone, on a path it matches loosely (any

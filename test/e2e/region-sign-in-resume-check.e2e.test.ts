@@ -14,7 +14,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresModels } from '../../src/adapters/auth-server/postgres-models.js';
 import type { HttpBrowser } from '../dev/demo-issuer/http-browser.js';
-import { adminPool, databaseAvailable } from '../support/database.js';
+import { databaseAvailable, withAdminPool } from '../support/database.js';
 import { startHttpsSignIn, type HttpsSignIn } from '../support/https-sign-in.js';
 import { LOA3 } from '../support/region-provider.js';
 import { opensslMissing } from '../support/requirements.js';
@@ -68,16 +68,13 @@ describe.skipIf(!available)('the resume check: an interaction after the login, a
     }
     const resume = String(resumes[1]);
     const uid = resume.slice(`${service.issuer}/auth/`.length);
-    const pool = adminPool();
-    try {
+    await withAdminPool(async (pool) => {
       const interactions = new PostgresModels(pool, service.schema).adapter('Interaction');
       const picker = await interactions.find(uid);
       const { uid: _name, ...session } = picker?.session as Record<string, unknown>;
       expect([picker?.prompt, (picker?.result as { login?: { accountId?: string } }).login?.accountId]).toEqual([expect.objectContaining({ name: 'patient' }), TOLVAN]);
       await interactions.upsert(uid, { ...picker, session }, 300);
-    } finally {
-      await pool.end();
-    }
+    });
     return { resume, cookies: attacker.held().filter((c) => c.name.includes('_interaction_resume')) };
   }
 
@@ -108,13 +105,10 @@ describe.skipIf(!available)('the resume check: an interaction after the login, a
     const taken = await victim.get(resume);
     expect([taken.status, taken.location]).toEqual([400, undefined]);
     expect(taken.body).not.toContain('name="logout"');
-    const pool = adminPool();
-    try {
+    await withAdminPool(async (pool) => {
       const live = await pool.query(`SELECT 1 FROM ${service.schema}.oidc_model WHERE model = 'Grant' AND account_id = $1 AND NOT ended AND expires_at > now()`, [SARA]);
       expect(live.rowCount).toBe(1);
-    } finally {
-      await pool.end();
-    }
+    });
   });
 
   // Hostile review helper-169, F3 (and re-review helper-164, F2): every value a resume cookie was read as cost look-ups, and

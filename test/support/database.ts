@@ -75,6 +75,16 @@ export function adminPool(): pg.Pool {
   return pool;
 }
 
+/** `use` with a pool of its own on the test database, ended after it whatever `use` did. */
+export async function withAdminPool<T>(use: (pool: pg.Pool) => Promise<T>): Promise<T> {
+  const pool = adminPool();
+  try {
+    return await use(pool);
+  } finally {
+    await pool.end();
+  }
+}
+
 export async function dropSchema(pool: pg.Pool, schema: string): Promise<void> {
   if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error('not a test schema name');
   await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
