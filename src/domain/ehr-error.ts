@@ -48,3 +48,6 @@ export function ofCheckedBooking(err: unknown): unknown {
 
 /** A write sent to the EHR and not confirmed (`unconfirmedWrite`): it may yet be made. */
 export const isUnconfirmedWrite = (err: unknown): boolean => err instanceof EhrError && err.unconfirmedWrite;
+
+/** Such a write whose booking the adapter found the patient's before sending it (ofCheckedBooking). */
+export const isUnconfirmedOfCheckedBooking = (err: unknown): boolean => isUnconfirmedWrite(err) && (err as EhrError).bookingChecked;

@@ -62,7 +62,7 @@ const inKronor = (money: Money): boolean => (money.currency === undefined || mon
 
 /**
  * The Appointment's `patient-fee` extension: its price, reduction and reduction reason; undefined without
- * one. A price or reduction in another currency, or below zero, leaves both out (the reason stays): told
+ * one. A price or reduction not in kronor (inKronor) leaves both out (the reason stays): told
  * as kronor, 200 EUR less 30 USD was paid as 170 SEK, a reduction of -50 SEK as 300 SEK for 250 (hostile
  * review helper-170, F1). So a booking shows no amount, and the payment writes the amount as unknown.
  */

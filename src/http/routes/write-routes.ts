@@ -6,7 +6,7 @@ import { OPERATIONS } from '../../domain/operations/table.js';
 import type { ResultRecord } from '../../domain/records/index.js';
 import type { PaymentType } from '../../domain/writes/payment-types.js';
 import { confirmsBooking, UNCONFIRMED_WRITE_RESULT } from '../../domain/writes/write-outcomes.js';
-import { EhrError, isUnconfirmedWrite } from '../../domain/ehr-error.js';
+import { isUnconfirmedOfCheckedBooking, isUnconfirmedWrite } from '../../domain/ehr-error.js';
 import { isEhrWriteAnswer } from '../../ports/audit-trail.port.js';
 import { callerGone } from '../caller-gone.js';
 import { named } from '../openapi/schema-names.js';
@@ -78,7 +78,7 @@ function writeRoute<B extends Booking>(route: ApiRoute, deps: RouteDependencies,
         if (isUnconfirmedWrite(err)) {
           request.audit.writeResult = UNCONFIRMED_WRITE_RESULT;
           // The booking, and a payment's type asked, where it was found the patient's before the write was sent.
-          if (checkedBeforeSending || (err instanceof EhrError && err.bookingChecked)) request.audit.booking = booking;
+          if (checkedBeforeSending || isUnconfirmedOfCheckedBooking(err)) request.audit.booking = booking;
         }
         throw err;
       });
