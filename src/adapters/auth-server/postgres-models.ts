@@ -148,6 +148,15 @@ export class PostgresModelAdapter {
     return this.one('uid = $2', uid);
   }
 
+  /** Every live row naming interaction `uid` (a login prompt loaded twice at once begins two logins). */
+  async findAllByUid(uid: string): Promise<Payload[]> {
+    const { rows } = await this.pool.query<{ payload: Payload }>(
+      `SELECT payload FROM ${this.table} WHERE model = $1 AND uid = $2 AND NOT ended AND (expires_at IS NULL OR expires_at > now())`,
+      [this.model, uid],
+    );
+    return rows.map((row) => row.payload).filter((payload) => readable(this.model, payload));
+  }
+
   findByUserCode(userCode: string): Promise<Payload | undefined> {
     return this.one('user_code = $2', userCode);
   }

@@ -37,7 +37,7 @@ export interface LoginStore {
   /** Marks the row consumed if no request did (a compare-and-set); rejects with UsedElsewhereFirst if one did first. */
   consume(id: string): Promise<void>;
   find(id: string): Promise<Record<string, unknown> | undefined>;
-  findByUid(uid: string): Promise<Record<string, unknown> | undefined>;
+  findAllByUid(uid: string): Promise<Array<Record<string, unknown>>>;
   destroy(id: string): Promise<void>;
 }
 

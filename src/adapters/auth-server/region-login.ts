@@ -143,7 +143,7 @@ export class RegionLogin {
   private async login(provider: Provider, req: IncomingMessage, res: ServerResponse, details: Details, submitUrl: string, view: PageView): Promise<void> {
     const back = { href: `${submitUrl}/abort`, text: TEXT.back, csrf: view.formToken };
     const again = { href: `${submitUrl}?again=1`, text: TEXT.again };
-    const pending = pendingOf(await this.store.findByUid(details.uid));
+    const pending = await this.loginOf(details.uid);
     const startAgain = requestTarget(req.url).searchParams.has('again');
     if (pending?.accountId !== undefined) {
       if (!bindingMatches(req, pending.binding, this.cookieScope)) {
@@ -157,7 +157,7 @@ export class RegionLogin {
         });
         return view.send(res, 400, problemPage(view.frame, TEXT.notSignedIn, TEXT.otherBrowser, [back]));
       }
-      await this.store.destroy(pending.state);
+      await this.endLogins(details.uid);
       // Finished here, the login still counts only where oidc-provider resumes it ({mount}/auth/<uid>, a
       // redirect the browser may be stopped before and its cookies planted elsewhere): the binding goes
       // on to the resume (resumes()), which ends it.
@@ -172,11 +172,25 @@ export class RegionLogin {
     return this.toRegion(configuration, req, res, { uid: details.uid, ...(typeof details.params.client_id === 'string' ? { clientId: details.params.client_id } : {}) });
   }
 
+  /** The logins in progress for interaction `uid` (two, where its prompt was loaded twice at once). */
+  private async loginsOf(uid: string): Promise<Pending[]> {
+    return (await this.store.findAllByUid(uid)).flatMap((row) => pendingOf(row) ?? []);
+  }
+
+  /**
+   * The login of interaction `uid` the prompt goes on with: one the person finished at the region, else one
+   * the region refused (what the person is told), else one still at the region. A prompt loaded twice at once
+   * began two, and went on with either: the one not finished sent the person to the region again (re-review
+   * helper-177, F3).
+   */
+  private async loginOf(uid: string): Promise<Pending | undefined> {
+    const logins = await this.loginsOf(uid);
+    return logins.find((l) => l.accountId !== undefined) ?? logins.find((l) => l.failed !== undefined) ?? logins[0];
+  }
+
   /** Ends every login in progress for interaction `uid` (their rows). */
   private async endLogins(uid: string): Promise<void> {
-    for (let old = pendingOf(await this.store.findByUid(uid)); old !== undefined; old = pendingOf(await this.store.findByUid(uid))) {
-      await this.store.destroy(old.state);
-    }
+    for (const old of await this.loginsOf(uid)) await this.store.destroy(old.state);
   }
 
   /** The resume check of the interaction oidc-provider would resume (resume-check.ts): true when the request may go on. */

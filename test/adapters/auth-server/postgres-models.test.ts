@@ -48,6 +48,11 @@ describe.skipIf(!available)('the authorization server\'s state in PostgreSQL', (
     expect(await sessions.find('s1')).toEqual({ uid: 'u1', accountId: '191212121212', exp: 1 });
     expect(await sessions.findByUid('u1')).toEqual({ uid: 'u1', accountId: '191212121212', exp: 1 });
     expect(await codes.findByUid('u1')).toBeUndefined();
+    await sessions.upsert('s2', { uid: 'u1', exp: 2 }, 60);
+    await sessions.upsert('s3', { uid: 'u1', exp: 3 }, -1);
+    expect(await sessions.findAllByUid('u1')).toEqual(expect.arrayContaining([{ uid: 'u1', accountId: '191212121212', exp: 1 }, { uid: 'u1', exp: 2 }]));
+    expect(await sessions.findAllByUid('u1')).toHaveLength(2);
+    await sessions.destroy('s2');
     expect(await codes.findByUserCode('ABCD')).toEqual({ grantId: 'g1', userCode: 'ABCD' });
     await codes.consume('s1');
     const consumed = await codes.find('s1');
