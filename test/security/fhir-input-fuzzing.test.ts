@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startTestAppOn, type AnyTestApp } from '../support/test-app.js';
+import { startTestAppOn, TEST_FHIR_IDS, type AnyTestApp } from '../support/test-app.js';
 import { identityNumbersIn } from '../support/log-grep.js';
 import { validIdentityNumber } from '../support/identity-paths.js';
 import { countEhrCalls } from './support/ehr-calls.js';
@@ -39,7 +39,12 @@ const FHIR_ID = /^[A-Za-z0-9\-.]{1,64}$/;
 /** Whether a text holds a valid identity number (12 digits, maybe hyphenated): never something the API takes as an id, a code or a link. */
 const namesAPerson = (value: string): boolean => identityNumbersInAddress(value).length > 0;
 /** The demo people's Patient ids: a value holding one names a patient. */
-const PATIENT_IDS: ReadonlySet<string> = new Set([...DEMO_PEOPLE, DEMO.UNKNOWN].map(pid));
+/**
+ * Whether a piece of a value has a Patient id's form, genuine or forged (docs/fhir-api.md: judged by its form, so the
+ * answer never tells one from the other). PDAS_FUZZ_SEED=993368780 sent `identifier=<Tolvan's id, one character
+ * edited>` on Practitioner: the oracle knew only the demo people's genuine ids, and expected 200 for the 400 rightly given.
+ */
+const hasPatientIdForm = (piece: string): boolean => TEST_FHIR_IDS.hasPatientIdForm(piece);
 
 /** FHIR R4 date/dateTime (§2.24.0.1 of the datatypes), with a search prefix: taken when its day exists (realDay). */
 const STRICT_DATE = /^(eq|ge|gt|le|lt)?([0-9]([0-9]([0-9][1-9]|[1-9]0)|[1-9]00)|[1-9]000)(-(0[1-9]|1[0-2])(-(0[1-9]|[12][0-9]|3[01])(T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\.[0-9]+)?(Z|[+-](0[0-9]|1[0-3]):[0-5][0-9]|[+-]14:00)?)?)?)?$/;
@@ -93,7 +98,7 @@ function expectedFor(route: FhirRouteCase, name: string, value: string, strict: 
   }
   if (['_include', '_revinclude', '_include:iterate'].includes(name)) return strict ? oneOf(200, 400) : [200];
   // Whatever Prefer says, 400 for any other parameter on Patient (each picks people) and for one that names a patient (issue 44 item 2).
-  if (route.type === 'Patient' || /patient\s*[/?]/i.test(value) || namesAPerson(value) || value.split(/[^A-Za-z0-9.-]+/).some((v) => PATIENT_IDS.has(v))) return [400];
+  if (route.type === 'Patient' || /patient\s*[/?]/i.test(value) || namesAPerson(value) || value.split(/[^A-Za-z0-9.-]+/).some(hasPatientIdForm)) return [400];
   // Any other parameter is ignored (FHIR's lenient default), and refused under Prefer: handling=strict.
   return strict ? [400] : [200];
 }
@@ -217,7 +222,11 @@ overBothEhrs((variant) => {
         const res = await send(route, fhirRequest(route, { params: [[name, value]], ...(strict ? { headers: { prefer: 'handling=strict' } } : {}) }), label, [200, 400, 403, 406]);
         expect([label, expected.includes(res.statusCode)]).toEqual([label, true]);
         seen.add(res.statusCode);
-      }), { seeds: [4451, 4452, 4453], numRuns: runsOver(variant, RUNS * 2) });
+      }), {
+        seeds: [4451, 4452, 4453], numRuns: runsOver(variant, RUNS * 2),
+        // PDAS_FUZZ_SEED=993368780's case (run 323, past what the listed seeds reach): a forged Patient id on a route with no token parameter.
+        examples: FHIR_SEARCH_ROUTES.filter((r) => r.type === 'Practitioner').map((r): [[FhirRouteCase, string, string, boolean]] => [[r, 'identifier', flipped(pid(TOLVAN)), false]]),
+      });
       expect([...seen].sort()).toEqual([200, 400, 403, 406]);
     });
 
