@@ -14,7 +14,7 @@ import { importJWK } from 'jose';
 import * as oidc from 'openid-client';
 import type Provider from 'oidc-provider';
 import { parsePersonalIdentityNumber } from '../../domain/identity/personal-identity-number.js';
-import { bindingMatches, browserBinding, cookieScopeOf, type CookieScope } from './login-binding.js';
+import { bindingMatches, clearedLoginBinding, cookieScopeOf, heldBindings, newLoginBinding, type CookieScope } from './login-binding.js';
 import { LOGIN_TTL_SECONDS, ResumeCheck } from './resume-check.js';
 import { send, type Details, type PageView, type SignInStep } from './interactions.js';
 import type { Localized } from './page-language.js';
@@ -30,6 +30,8 @@ export const DEFAULT_LOGIN_SCOPES = 'openid https://id.oidc.se/scope/naturalPers
 const MAX_RETRY_MS = 60_000;
 /** How far the region's clock may be behind ours when its `auth_time` is compared with the start of the login. */
 const CLOCK_ALLOWANCE_SECONDS = 60;
+/** The binding cookies a browser holds at most (about 100 bytes each): beginning one more ends the oldest. */
+const MAX_HELD_BINDINGS = 8;
 
 export type { LoginRefusal } from './region-login-answers.js';
 export type { InteractionState, LoginEvents, LoginStore, PageLogins, RegionLoginSettings } from './region-login-ports.js';
@@ -42,7 +44,7 @@ interface Pending {
   nonce: string;
   verifier: string;
   clientId?: string;
-  /** The SHA-256 of the value of the binding cookie of the browser that went to the region (login-binding.ts). */
+  /** The SHA-256 of the value of the cookie given to the browser that went to the region (login-binding.ts). */
   binding?: string;
   /** When the person was sent to the region (seconds since the epoch): their login there must not be older. */
   startedAt?: number;
@@ -123,20 +125,21 @@ export class RegionLogin {
   readonly step: SignInStep = {
     banner: '',
     login: async (provider, req, res, details, submitUrl, view) => this.login(provider, req, res, details, submitUrl, view),
-    cancelling: async (req, res, details) => this.bindCancel(req, res, details.uid),
+    cancelling: async (_req, res, details) => this.bindCancel(res, details.uid),
   };
 
   /**
    * A sign-in cancelled at its login prompt goes on to its resume like a finished login, and is bound the
-   * same way: to this browser's binding, so that its resume, too, is taken up only here. Let by unbound, a
-   * login still being finished into the cancelled interaction was taken up in a browser that planted its
-   * resume cookies (fourth re-review helper-167, F1). The login it cancels ends here (its row): none is
-   * finished into the interaction after the cancel.
+   * same way: a row and a fresh binding cookie of this browser, so that its resume, too, is taken up only
+   * here. Let by unbound, a login still being finished into the cancelled interaction was taken up in a
+   * browser that planted its resume cookies (fourth re-review helper-167, F1). The login it cancels ends
+   * here, its row and its binding cookie with it: none is finished into the interaction after the cancel.
    */
-  private async bindCancel(req: IncomingMessage, res: ServerResponse, uid: string): Promise<void> {
-    await this.endLogins(uid);
-    const binding = browserBinding(req, this.cookieScope, LOGIN_TTL_SECONDS);
-    await this.resumeCheck.bind(uid, { binding: binding.hash });
+  private async bindCancel(res: ServerResponse, uid: string): Promise<void> {
+    for (const ended of await this.endLogins(uid)) res.appendHeader('set-cookie', clearedLoginBinding(ended, this.cookieScope));
+    const state = oidc.randomState();
+    const binding = newLoginBinding(state, this.cookieScope, LOGIN_TTL_SECONDS);
+    await this.resumeCheck.bind(uid, { state, binding: binding.hash });
     res.appendHeader('set-cookie', binding.cookie);
   }
 
@@ -146,7 +149,7 @@ export class RegionLogin {
     const pending = await this.loginOf(details.uid);
     const startAgain = requestTarget(req.url).searchParams.has('again');
     if (pending?.accountId !== undefined) {
-      if (!bindingMatches(req, pending.binding, this.cookieScope)) {
+      if (!bindingMatches(req, pending.state, pending.binding, this.cookieScope)) {
         // The interaction's cookies were planted in a browser that did not go to the region: that browser
         // is not signed in as whoever logged in there, and the login is over for every browser.
         const { accountId: _person, acr: _acr, ...rest } = pending;
@@ -161,7 +164,7 @@ export class RegionLogin {
       // Finished here, the login still counts only where oidc-provider resumes it ({mount}/auth/<uid>, a
       // redirect the browser may be stopped before and its cookies planted elsewhere): the binding goes
       // on to the resume (resumes()), which ends it.
-      await this.resumeCheck.bind(details.uid, { binding: pending.binding ?? '', ...(pending.clientId === undefined ? {} : { clientId: pending.clientId }) });
+      await this.resumeCheck.bind(details.uid, { state: pending.state, binding: pending.binding ?? '', ...(pending.clientId === undefined ? {} : { clientId: pending.clientId }) });
       return provider.interactionFinished(req, res, { login: { accountId: pending.accountId, ...(pending.acr === undefined ? {} : { acr: pending.acr }) } },
         { mergeWithLastSubmission: false });
     }
@@ -188,9 +191,11 @@ export class RegionLogin {
     return logins.find((l) => l.accountId !== undefined) ?? logins.find((l) => l.failed !== undefined) ?? logins[0];
   }
 
-  /** Ends every login in progress for interaction `uid` (their rows). */
-  private async endLogins(uid: string): Promise<void> {
-    for (const old of await this.loginsOf(uid)) await this.store.destroy(old.state);
+  /** Ends every login in progress for interaction `uid` (their rows): the states they had. */
+  private async endLogins(uid: string): Promise<string[]> {
+    const ended = (await this.loginsOf(uid)).map((old) => old.state);
+    for (const state of ended) await this.store.destroy(state);
+    return ended;
   }
 
   /** The resume check of the interaction oidc-provider would resume (resume-check.ts): true when the request may go on. */
@@ -215,7 +220,7 @@ export class RegionLogin {
   /** A new login in progress for `of`, kept in the store, and the browser sent to the region with its binding cookie. */
   private async toRegion(configuration: oidc.Configuration, req: IncomingMessage, res: ServerResponse, of: Pick<Pending, 'uid' | 'clientId' | 'page'>): Promise<void> {
     const state = oidc.randomState();
-    const binding = browserBinding(req, this.cookieScope, LOGIN_TTL_SECONDS);
+    const binding = newLoginBinding(state, this.cookieScope, LOGIN_TTL_SECONDS);
     const next: Pending = {
       state, ...of, nonce: oidc.randomNonce(), verifier: oidc.randomPKCECodeVerifier(), binding: binding.hash, startedAt: Math.floor(Date.now() / 1000),
     };
@@ -228,7 +233,15 @@ export class RegionLogin {
       // A fresh login for every sign-in, the page's too: a session the person (or someone) left open at the region is not reused.
       prompt: 'login',
     });
-    return redirect(res, url.href, binding.cookie);
+    // A handful of logins in progress at once is a person's; more, another site sending the browser here again and again
+    // to fill its Cookie header until every page of the origin is refused (re-review helper-175, F1). So the oldest end
+    // here, beyond the newest seven: a browser sends cookies of one path in the order it made them (RFC 6265 §5.4), and
+    // all of these are at Path=/ on https. Ending them all (as once) let four forced begins end the login its person was
+    // at the region for (re-review helper-177, F1), and one cookie for every login, its value kept, let whoever once
+    // copied that value bind his own logins to the browser (review helper-180, F1): each login has its own value.
+    const held = heldBindings(req, this.cookieScope);
+    const ended = held.slice(0, Math.max(0, held.length - (MAX_HELD_BINDINGS - 1))).map((old) => clearedLoginBinding(old, this.cookieScope));
+    return redirect(res, url.href, [...ended, binding.cookie]);
   }
 
   /**
@@ -243,17 +256,20 @@ export class RegionLogin {
     const pending = pendingOf(state === null ? undefined : await this.store.find(state));
     const configuration = this.configuration;
     const sourceAddress = req.socket.remoteAddress ?? '';
-    const refuse = async (reason: string, shown: Localized): Promise<void> => {
+    const cleared = state === null || !/^[\w-]{1,128}$/.test(state) ? undefined : clearedLoginBinding(state, this.cookieScope);
+    const refuse = async (reason: string, shown: Localized, endsBinding = true): Promise<void> => {
       await this.failed({ kind: 'not-here', reason, clientId: pending?.clientId, sourceAddress });
       const frame = frameOf(req, `${this.mountPath}/callback`);
-      return send(res, 400, problemPage(frame, TEXT.notSignedIn, shown, []), { 'content-language': frame.lang });
+      return send(res, 400, problemPage(frame, TEXT.notSignedIn, shown, []),
+        { 'content-language': frame.lang, ...(cleared === undefined || !endsBinding ? {} : { 'set-cookie': cleared }) });
     };
-    // The browser's binding cookie is never ended here: another login of this browser's (another tab) may need it.
-    if (pending?.used === true || pending?.consumed !== undefined) return refuse('state already used', TEXT.unknown);
+    // An answer already taken (a reload, a double request, or a page that knows the state) leaves the binding
+    // alone: the login that took it still needs it in this browser (hostile review helper-128, F2).
+    if (pending?.used === true || pending?.consumed !== undefined) return refuse('state already used', TEXT.unknown, false);
     if (pending === undefined || configuration === undefined) {
       return refuse(pending === undefined ? 'unknown or expired state' : 'the region\'s login is not discovered yet', TEXT.unknown);
     }
-    if (!bindingMatches(req, pending.binding, this.cookieScope)) {
+    if (!bindingMatches(req, pending.state, pending.binding, this.cookieScope)) {
       // Another browser than the one that went to the region: the code is never exchanged, and the login is over.
       // Marked taken as well: a write-back of the row read before a callback took it dropped that mark, and the right
       // browser's next load took the answer again (hostile review helper-131, F1).
@@ -261,15 +277,15 @@ export class RegionLogin {
       return refuse('the answer came to another browser than the one sent to the region (no binding cookie): the code was not exchanged', TEXT.otherBrowser);
     }
     // Answers loaded together each read the state unused: one takes it, the rest are replays (helper-130, F2).
-    if (!await this.took(pending.state)) return refuse('state already used', TEXT.unknown);
+    if (!await this.took(pending.state)) return refuse('state already used', TEXT.unknown, false);
     const taken: Pending = { ...pending, used: true, consumed: true };
     await this.store.upsert(pending.state, { ...taken }, LOGIN_TTL_SECONDS);
     const failed = await this.exchange(configuration, current, taken, sourceAddress);
-    // Signed in, exchange() kept the person on the row, for the login to finish in this browser (login());
-    // refused, the row keeps what the person is told.
+    // Signed in, exchange() kept the person on the row, and the binding stays for the login to finish in
+    // this browser (login()); refused, the row keeps what the person is told, and the binding ends.
     if (failed !== undefined) await this.store.upsert(pending.state, { ...taken, failed }, LOGIN_TTL_SECONDS);
-    if (pending.page === true) return this.finishPageLogin(req, res, pending.state, failed);
-    return redirect(res, `${this.mountPath}/interaction/${encodeURIComponent(pending.uid ?? '')}`);
+    if (pending.page === true) return this.finishPageLogin(req, res, pending.state, failed, cleared);
+    return redirect(res, `${this.mountPath}/interaction/${encodeURIComponent(pending.uid ?? '')}`, failed === undefined ? undefined : cleared);
   }
 
   /** Whether this request took the region's answer for `state`: a compare-and-set, so its code is exchanged once. */
@@ -286,18 +302,19 @@ export class RegionLogin {
   /**
    * The connected-apps page's login answered, in the browser that went to the region (the callback
    * checked its binding): signed in, its page session opens in this very answer and the browser goes
-   * to the page; refused, the page says why and offers to sign in again. The login ends either way.
+   * to the page; refused, the page says why and offers to sign in again. The binding ends either way.
    */
-  private async finishPageLogin(req: IncomingMessage, res: ServerResponse, state: string, failed: Localized | undefined): Promise<void> {
+  private async finishPageLogin(req: IncomingMessage, res: ServerResponse, state: string, failed: Localized | undefined, cleared: string | undefined): Promise<void> {
     const pages = this.pages;
     const accountId = failed === undefined ? pendingOf(await this.store.find(state))?.accountId : undefined;
     await this.store.destroy(state);
     if (pages === undefined || accountId === undefined) {
       const frame = frameOf(req, `${this.mountPath}/callback`);
       const again = pages === undefined ? [] : [{ href: pages.href, text: TEXT.again }];
-      return send(res, 200, problemPage(frame, TEXT.notSignedIn, failed ?? TEXT.unknown, again), { 'content-language': frame.lang });
+      return send(res, 200, problemPage(frame, TEXT.notSignedIn, failed ?? TEXT.unknown, again),
+        { 'content-language': frame.lang, ...(cleared === undefined ? {} : { 'set-cookie': cleared }) });
     }
-    return redirect(res, pages.href, await pages.open(req, accountId));
+    return redirect(res, pages.href, [...(cleared === undefined ? [] : [cleared]), await pages.open(req, accountId)]);
   }
 
   /** The code exchanged and the answer checked; the person kept on the login's row once recorded. What the person is told when not. */

@@ -3,8 +3,9 @@
 // request's resume cookie names is taken up only in the browser bound to it (login-binding.ts), or, after
 // the login, only in the session it was begun in (region-auth-server.ts `interactionState`).
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import onHeaders from 'on-headers';
 import { send } from './interactions.js';
-import { bindingMatches, type CookieScope } from './login-binding.js';
+import { bindingMatches, clearedLoginBinding, type CookieScope } from './login-binding.js';
 import { frameOf, problemPage, TEXT } from './region-login-answers.js';
 import type { InteractionState, LoginEvents, LoginStore } from './region-login-ports.js';
 
@@ -23,9 +24,9 @@ export class ResumeCheck {
 
   /**
    * Binds the resume of interaction `uid` to the browser holding the binding `binding` (the hash of its
-   * binding cookie's value), for the login's lifetime: a finished login's, or a cancelled one's.
+   * cookie for `state`), for the login's lifetime: a finished login's, or a cancelled one's.
    */
-  async bind(uid: string, row: { binding: string; clientId?: string }): Promise<void> {
+  async bind(uid: string, row: { state: string; binding: string; clientId?: string }): Promise<void> {
     await this.store.upsert(resumeKey(uid), { ...row, until: untilOf(LOGIN_TTL_SECONDS) }, LOGIN_TTL_SECONDS);
   }
 
@@ -47,11 +48,18 @@ export class ResumeCheck {
    */
   async resumes(req: IncomingMessage, res: ServerResponse, uid: string, interaction: (uid: string) => Promise<InteractionState>): Promise<boolean> {
     const row = await this.store.find(resumeKey(uid));
-    const bound = typeof row?.binding === 'string' ? row.binding : undefined;
-    // The row stays until it expires, and so does the browser's binding: oidc-provider may yet refuse this
-    // resume (its own cookie held back), or first send the browser to sign out an earlier person and resume
-    // again, and every resume must be this browser's (hostile review helper-163, F1).
-    if (bound !== undefined && row?.refused !== true && bindingMatches(req, bound, this.cookieScope)) return true;
+    const bound = typeof row?.state === 'string' && typeof row.binding === 'string' ? { state: row.state, binding: row.binding } : undefined;
+    if (bound !== undefined && row?.refused !== true && bindingMatches(req, bound.state, bound.binding, this.cookieScope)) {
+      // The row stays until it expires, and the binding until an answer takes the login on (a redirect):
+      // oidc-provider may yet refuse this resume (its own cookie held back), or first send the browser to
+      // sign out an earlier person and resume again, and every resume must be this browser's. Ended here,
+      // a resume it refused left the next one unchecked (hostile review helper-163, F1).
+      const cleared = clearedLoginBinding(bound.state, this.cookieScope);
+      onHeaders(res, function taken(this: ServerResponse) {
+        if (this.statusCode >= 300 && this.statusCode < 400) this.appendHeader('set-cookie', cleared);
+      });
+      return true;
+    }
     const state = await interaction(uid);
     if (state === 'gone') return true;
     // With no row, the picker's or consent's interaction is oidc-provider's to keep to its session; any other with a
