@@ -95,6 +95,34 @@ describe('arrival over FHIR', () => {
     expect(proxy.seen.filter((s) => s.method === 'PATCH')).toHaveLength(1);
   });
 
+  // Re-review helper-174, F7: a server that answers the update 200 with the appointment as it still holds it
+  // (not arrived: the update was not applied) had its 200 believed. Failed before: OK ARRIVAL_REGISTERED, nothing arrived.
+  it('believes a 200 only when the appointment it answers is arrived: otherwise reads again and writes again', async () => {
+    t = await startFhirTestApp({ now: BEFORE_START, proxied: true });
+    const proxy = t.proxy as FhirProxy;
+    let ignored = 0;
+    proxy.hook = async (seen, forward) => {
+      if (seen.method !== 'PUT' || ignored > 0) return forward();
+      ignored += 1;
+      const unchanged = { ...JSON.parse(seen.body) as object, status: 'booked' };
+      return { status: 200, headers: { 'content-type': 'application/fhir+json' }, body: Buffer.from(JSON.stringify(unchanged)) };
+    };
+    expect(await t.ehr.registerArrival(TOLVAN, APPOINTMENT)).toEqual({ resultCode: 'OK', reasonCode: 'ARRIVAL_REGISTERED' });
+    expect([ignored, (await fhirGet(t, `Appointment/${APPOINTMENT}`)).status]).toEqual([1, 'arrived']);
+    expect(proxy.seen.filter((s) => s.method === 'PUT')).toHaveLength(2);
+  });
+
+  it('takes a 204 as the update applied (a server that sends no representation)', async () => {
+    t = await startFhirTestApp({ now: BEFORE_START, proxied: true });
+    const proxy = t.proxy as FhirProxy;
+    proxy.hook = async (seen, forward) => {
+      const reply = await forward();
+      return seen.method === 'PUT' ? { status: 204, headers: {}, body: Buffer.alloc(0) } : reply;
+    };
+    expect(await t.ehr.registerArrival(TOLVAN, APPOINTMENT)).toEqual({ resultCode: 'OK', reasonCode: 'ARRIVAL_REGISTERED' });
+    expect(proxy.seen.filter((s) => s.method === 'PUT')).toHaveLength(1);
+  });
+
   it('writes nothing without a version to check: an Appointment without meta.versionId is a 502, not a blind write', async () => {
     t = await startFhirTestApp({ now: BEFORE_START, proxied: true });
     const proxy = t.proxy as FhirProxy;

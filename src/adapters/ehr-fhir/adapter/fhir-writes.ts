@@ -14,7 +14,7 @@ import { appointmentUnit, feeOf } from '../appointment-parts.js';
 import { resourceOf } from '../client/answer.js';
 import type { CapabilityCheck, TypeCapabilities } from '../client/capabilities.js';
 import { isPathId, type FhirClient } from '../client/fhir-client.js';
-import { FHIR_JSON } from '../client/fhir-exchange.js';
+import { FHIR_JSON, type FhirAnswer } from '../client/fhir-exchange.js';
 import { APPOINTMENT_FOLLOWS } from '../client/follow-rules.js';
 import { patientReferences } from '../client/patient-binding.js';
 import { lookupOf, type PatientLookup } from '../client/patient-lookup.js';
@@ -81,8 +81,9 @@ export class FhirWrites {
       if (ARRIVED.has(status)) return result('INFO', 'ALREADY_ARRIVED');
       if (status !== 'booked') return NOT_FOUND;
       const answer = await this.markArrived(read, signal);
-      if (answer.status === 200 || answer.status === 204) return result('OK', 'ARRIVAL_REGISTERED');
-      if (!READ_AGAIN.has(answer.status)) throw asUnconfirmedWrite(statusFailure(answer.status, answer.headers), true);
+      if (answer.status === 204 || (answer.status === 200 && await this.answersArrived(answer, contactId, signal))) return result('OK', 'ARRIVAL_REGISTERED');
+      // A 200 whose appointment is not arrived did not apply the update (re-review helper-174, F7): read again.
+      if (answer.status !== 200 && !READ_AGAIN.has(answer.status)) throw asUnconfirmedWrite(statusFailure(answer.status, answer.headers), true);
     }
     // Every attempt met a newer version: nothing was changed, so a retry is harmless.
     throw new EhrError('unavailable', 'FHIR appointment kept changing while arrival was registered', 1);
@@ -139,6 +140,16 @@ export class FhirWrites {
     // Sent and answered otherwise (202, a redirect, a refusal the server may have made after taking it): it may
     // have been made, so the key's turn is held and the caller told so (hostile review helper-135, F2).
     throw asUnconfirmedWrite(statusFailure(answer.status, answer.headers), true);
+  }
+
+  /**
+   * Whether an update's 200 shows appointment `id` arrived. Believed only from the appointment it
+   * answers: one not arrived, another resource, or a body that cannot be read may be an update not
+   * applied, and since an arrival asked twice is harmless, the caller reads again and decides from that.
+   */
+  private async answersArrived(answer: FhirAnswer, id: string, signal: AbortSignal): Promise<boolean> {
+    const answered = await resourceOf(answer, 'Appointment', signal).then((raw) => checkedResource('Appointment', raw), () => undefined);
+    return answered?.id === id && ARRIVED.has(answered.status);
   }
 
   /** `GET Appointment/{id}`; undefined when it does not exist (404, 410) or is not this patient's. */
