@@ -302,6 +302,32 @@ describe.skipIf(!available)('the sign-in\'s cookies over https: none another sit
     expect(hers.redirect?.searchParams.has('code')).toBe(true);
   });
 
+  // Review helper-180, F2 (HIGH), the race's steps made to happen in order: the attacker's interaction cookies planted in
+  // the victim's browser, his login finished into the interaction in his own (its resume bound to his browser), the
+  // victim's browser posting the cancel of that interaction (its resume then bound to hers), and his login's save landing
+  // after the cancel's. Her resume passed the check, and oidc-provider took up his login there (10 in 180 timed tries).
+  // Failed before: the victim's browser went on signed in as the attacker (a session of his).
+  it('a cancel posted in the victim\'s browser while the attacker\'s login is saved into the interaction signs her in as nobody', async () => {
+    const attacker = browser();
+    const interaction = await loggedInUntil(attacker, `${service.issuer}/interaction/`);
+    const uid = interaction.slice(`${service.issuer}/interaction/`.length);
+    const victim = browser();
+    for (const cookie of attacker.held().filter((c) => !c.name.startsWith('__Host-'))) victim.plant(cookie);
+    await withAdminPool(async (pool) => {
+      const interactions = new PostgresModels(pool, service.schema).adapter('Interaction');
+      const finished = await attacker.get(interaction);
+      expect(finished.location).toBe(`${service.issuer}/auth/${uid}`);
+      const withHisLogin = await interactions.find(uid);
+      expect((withHisLogin?.result as { login?: { accountId?: string } } | undefined)?.login?.accountId).toBe(TOLVAN);
+      const cancelled = await cancelAt(victim, interaction);
+      expect(cancelled.location).toBe(`${service.issuer}/auth/${uid}`);
+      await interactions.upsert(uid, withHisLogin ?? {}, 300);
+      const victims = await walk(victim, `${service.issuer}/auth/${uid}`, { pick: 'yourself' });
+      expect([victims.redirect, victims.page.status >= 400]).toEqual([undefined, true]);
+      expect(victim.held().some((c) => c.name === '__Host-_session' && c.value !== '')).toBe(false);
+    });
+  });
+
   // Fifth review helper-168, F1 (HIGH), the race's steps made to happen in order: a save that read the attacker's interaction
   // before his own resume ended it (his second finish sent at once, a sign-out detour) comes after that resume. A victim's
   // resume checked between the two found it gone, and oidc-provider, reading it after, took the login written back; gone

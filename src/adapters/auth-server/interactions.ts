@@ -117,8 +117,11 @@ export interface SignInStep {
   /** HTML above every page of the server (the demo's notice) in each language, empty for none. */
   readonly banner: Localized | string;
   login(provider: Provider, req: IncomingMessage, res: ServerResponse, details: Details, submitUrl: string, view: PageView, form: URLSearchParams | undefined): Promise<void>;
-  /** Before a sign-in cancelled at its login prompt goes on to its resume: the region's login binds that resume to this browser. */
-  cancelling?(req: IncomingMessage, res: ServerResponse, details: Details): Promise<void>;
+  /**
+   * Before a sign-in cancelled at its login prompt goes on to its resume: the region's login binds that resume to
+   * this browser, and answers what the cancel's result is to hold besides its error (result-binding.ts).
+   */
+  cancelling?(req: IncomingMessage, res: ServerResponse, details: Details): Promise<Record<string, unknown>>;
 }
 
 /** A form refused before anything was done (no token, or another interaction's or session's): for the log and the counter. */
@@ -189,9 +192,10 @@ export async function handleInteraction(provider: Provider, req: IncomingMessage
         kind: 'granted', outcome: 'denied', status: 403, accountId: details.session?.accountId ?? '', patientId: cancelled.id, basis: 'refused', fhirUser: cancelled.fhirUser,
       });
     }
-    if (details.prompt.name === 'login') await launch.signIn.cancelling?.(req, res, details);
+    const bound = details.prompt.name === 'login' ? await launch.signIn.cancelling?.(req, res, details) : undefined;
     // The app shows its person a cancelled sign-in in their own words; this one is for its developer.
-    return provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'The person cancelled the sign-in: nothing was granted' }, { mergeWithLastSubmission: false });
+    return provider.interactionFinished(req, res, { ...bound, error: 'access_denied', error_description: 'The person cancelled the sign-in: nothing was granted' },
+      { mergeWithLastSubmission: false });
   }
   if (req.method !== 'GET' && req.method !== 'POST') {
     return sendKindPage(req, res, { status: 405, kind: 'unexpected', headers: { allow: 'GET, POST' } }, { banner: launch.signIn.banner, selfUrl });

@@ -9,6 +9,7 @@ import { inTransaction } from '../audit-postgres/bounded-client.js';
 import { applyMigrations, appliedVersion, latestVersion, type Migrated, type Migration } from '../audit-postgres/schema-migrations.js';
 import { quotedRole, quotedSchema } from '../audit-postgres/sql-names.js';
 import { UsedElsewhereFirst } from './raced-grants.js';
+import { foundByThisResume } from './result-binding.js';
 
 /** The schema `npm run migrate` creates for the sign-in state, unless told another. */
 export const SIGN_IN_SCHEMA = 'sign_in';
@@ -111,8 +112,11 @@ function carriesLoginElsewhere(payload: Payload): boolean {
   return prompt?.name !== 'login' && (result?.login !== undefined || lastSubmission?.login !== undefined) && typeof session?.uid !== 'string';
 }
 
-/** Whether a stored row of `model` may be read: an interaction carrying a login elsewhere is none. */
-const readable = (model: string, payload: Payload): boolean => model !== 'Interaction' || !carriesLoginElsewhere(payload);
+/**
+ * Whether a stored row of `model` may be read: an interaction carrying a login elsewhere is none, nor, at a
+ * resume, one whose result is bound to another browser (result-binding.ts).
+ */
+const readable = (model: string, payload: Payload): boolean => model !== 'Interaction' || (!carriesLoginElsewhere(payload) && foundByThisResume(payload));
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
 

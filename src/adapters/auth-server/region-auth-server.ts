@@ -285,7 +285,8 @@ export class RegionAuthServer implements AuthServerMount {
     }
     // oidc-provider names its own URLs from the mount path (express's baseUrl), not from the stripped url.
     (req as IncomingMessage & { baseUrl?: string }).baseUrl = this.mountPath;
-    return this.handler(req, res);
+    // A resume reads its interaction only where the result's binding is this browser's (result-binding.ts).
+    return resumed === undefined ? this.handler(req, res) : this.login.resuming(req, () => this.handler(req, res));
   }
 
   tooMany(req: IncomingMessage, res: ServerResponse, retryAfterSeconds: number, backChannel: boolean): void {

@@ -22,6 +22,7 @@ import { frameOf, problemPage, redirect, refusalOf, RegionRefusal, TEXT } from '
 import { UsedElsewhereFirst } from './raced-grants.js';
 import type { InteractionState, LoginEvents, LoginStore, PageLogins, RegionLoginSettings } from './region-login-ports.js';
 import { requestTarget } from './request-target.js';
+import { duringResume, RESULT_BINDING, type ResultBinding } from './result-binding.js';
 
 export const PERSONAL_IDENTITY_NUMBER_CLAIM = 'https://id.oidc.se/claim/personalIdentityNumber';
 export const COORDINATION_NUMBER_CLAIM = 'https://id.oidc.se/claim/coordinationNumber';
@@ -135,12 +136,13 @@ export class RegionLogin {
    * browser that planted its resume cookies (fourth re-review helper-167, F1). The login it cancels ends
    * here, its row and its binding cookie with it: none is finished into the interaction after the cancel.
    */
-  private async bindCancel(res: ServerResponse, uid: string): Promise<void> {
+  private async bindCancel(res: ServerResponse, uid: string): Promise<Record<string, unknown>> {
     for (const ended of await this.endLogins(uid)) res.appendHeader('set-cookie', clearedLoginBinding(ended, this.cookieScope));
     const state = oidc.randomState();
     const binding = newLoginBinding(state, this.cookieScope, LOGIN_TTL_SECONDS);
     await this.resumeCheck.bind(uid, { state, binding: binding.hash });
     res.appendHeader('set-cookie', binding.cookie);
+    return { [RESULT_BINDING]: { state, hash: binding.hash } satisfies ResultBinding };
   }
 
   private async login(provider: Provider, req: IncomingMessage, res: ServerResponse, details: Details, submitUrl: string, view: PageView): Promise<void> {
@@ -165,7 +167,11 @@ export class RegionLogin {
       // redirect the browser may be stopped before and its cookies planted elsewhere): the binding goes
       // on to the resume (resumes()), which ends it.
       await this.resumeCheck.bind(details.uid, { state: pending.state, binding: pending.binding ?? '', ...(pending.clientId === undefined ? {} : { clientId: pending.clientId }) });
-      return provider.interactionFinished(req, res, { login: { accountId: pending.accountId, ...(pending.acr === undefined ? {} : { acr: pending.acr }) } },
+      // The result names this browser's binding in the same save (result-binding.ts): a cancel saved before or after it
+      // cannot pair this login with another browser's binding.
+      const bound: ResultBinding = { state: pending.state, hash: pending.binding ?? '' };
+      return provider.interactionFinished(req, res,
+        { login: { accountId: pending.accountId, ...(pending.acr === undefined ? {} : { acr: pending.acr }) }, [RESULT_BINDING]: bound },
         { mergeWithLastSubmission: false });
     }
     if (pending?.failed !== undefined && !startAgain) return view.send(res, 200, problemPage(view.frame, TEXT.notSignedIn, pending.failed, [again, back]));
@@ -196,6 +202,11 @@ export class RegionLogin {
     const ended = (await this.loginsOf(uid)).map((old) => old.state);
     for (const state of ended) await this.store.destroy(state);
     return ended;
+  }
+
+  /** Runs oidc-provider's resume `run` of request `req`: its interaction is found only with its result's binding (result-binding.ts). */
+  resuming<T>(req: IncomingMessage, run: () => T): T {
+    return duringResume((bound) => bindingMatches(req, bound.state, bound.hash, this.cookieScope), run);
   }
 
   /** The resume check of the interaction oidc-provider would resume (resume-check.ts): true when the request may go on. */
