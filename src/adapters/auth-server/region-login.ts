@@ -126,7 +126,7 @@ export class RegionLogin {
   readonly step: SignInStep = {
     banner: '',
     login: async (provider, req, res, details, submitUrl, view) => this.login(provider, req, res, details, submitUrl, view),
-    cancelling: async (_req, res, details) => this.bindCancel(res, details.uid),
+    cancelling: async (req, res, details) => this.bindCancel(req, res, details.uid),
   };
 
   /**
@@ -136,12 +136,14 @@ export class RegionLogin {
    * browser that planted its resume cookies (fourth re-review helper-167, F1). The login it cancels ends
    * here, its row and its binding cookie with it: none is finished into the interaction after the cancel.
    */
-  private async bindCancel(res: ServerResponse, uid: string): Promise<Record<string, unknown>> {
-    for (const ended of await this.endLogins(uid)) res.appendHeader('set-cookie', clearedLoginBinding(ended, this.cookieScope));
+  private async bindCancel(req: IncomingMessage, res: ServerResponse, uid: string): Promise<Record<string, unknown>> {
+    const ended = await this.endLogins(uid);
+    for (const state of ended) res.appendHeader('set-cookie', clearedLoginBinding(state, this.cookieScope));
     const state = oidc.randomState();
     const binding = newLoginBinding(state, this.cookieScope, LOGIN_TTL_SECONDS);
     await this.resumeCheck.bind(uid, { state, binding: binding.hash });
-    res.appendHeader('set-cookie', binding.cookie);
+    // Bounded as a login begun is: a cancel posted again and again gave a cookie each (re-review helper-181, F1).
+    res.appendHeader('set-cookie', [...this.oldestBeyondBound(req, ended), binding.cookie]);
     return { [RESULT_BINDING]: { state, hash: binding.hash } satisfies ResultBinding };
   }
 
@@ -244,15 +246,21 @@ export class RegionLogin {
       // A fresh login for every sign-in, the page's too: a session the person (or someone) left open at the region is not reused.
       prompt: 'login',
     });
-    // A handful of logins in progress at once is a person's; more, another site sending the browser here again and again
-    // to fill its Cookie header until every page of the origin is refused (re-review helper-175, F1). So the oldest end
-    // here, beyond the newest seven: a browser sends cookies of one path in the order it made them (RFC 6265 §5.4), and
-    // all of these are at Path=/ on https. Ending them all (as once) let four forced begins end the login its person was
-    // at the region for (re-review helper-177, F1), and one cookie for every login, its value kept, let whoever once
-    // copied that value bind his own logins to the browser (review helper-180, F1): each login has its own value.
-    const held = heldBindings(req, this.cookieScope);
-    const ended = held.slice(0, Math.max(0, held.length - (MAX_HELD_BINDINGS - 1))).map((old) => clearedLoginBinding(old, this.cookieScope));
-    return redirect(res, url.href, [...ended, binding.cookie]);
+    return redirect(res, url.href, [...this.oldestBeyondBound(req), binding.cookie]);
+  }
+
+  /**
+   * The Set-Cookie headers ending the browser's oldest binding cookies beyond the newest seven, before it is given one
+   * more (`ended`: those ended already). A handful of logins in progress at once is a person's; more, another site
+   * sending the browser here again and again to fill its Cookie header until every page of the origin is refused
+   * (re-review helper-175, F1). A browser sends cookies of one path in the order it made them (RFC 6265 §5.4), and all
+   * of these are at Path=/ on https. Ending them all (as once) let four forced begins end the login its person was at
+   * the region for (re-review helper-177, F1), and one cookie for every login, its value kept, let whoever once copied
+   * that value bind his own logins to the browser (review helper-180, F1): each login has its own value.
+   */
+  private oldestBeyondBound(req: IncomingMessage, ended: readonly string[] = []): string[] {
+    const held = heldBindings(req, this.cookieScope).filter((state) => !ended.includes(state));
+    return held.slice(0, Math.max(0, held.length - (MAX_HELD_BINDINGS - 1))).map((old) => clearedLoginBinding(old, this.cookieScope));
   }
 
   /**
