@@ -42,6 +42,8 @@ const mutation = fc.oneof(
   fc.record({ op: fc.constant('truncate' as const), at: fc.nat() }),
 );
 
+type Mutation = typeof mutation extends fc.Arbitrary<infer T> ? T : never;
+
 function mutate(xml: string, ops: { op: 'insert' | 'delete' | 'truncate'; at: number; text?: string; length?: number }[]): string {
   let s = xml;
   for (const m of ops) {
@@ -59,7 +61,12 @@ describe('mutated examples: the reader answers as the oracle, malformed or not',
       const xml = example(file);
       await assertProperty(fc.property(fc.array(mutation, { minLength: 1, maxLength: 4 }), (ops) => {
         expectSameAsReference(kind, mutate(xml, ops));
-      }), { seeds: [20261121, 20261122, 20261123], numRuns: 250 });
+      }), {
+        seeds: [20261121, 20261122, 20261123], numRuns: 250,
+        // PDAS_FUZZ_SEED=37411252's case, past what the listed seeds reach: U+FEFF or U+1680 (XML name characters that
+        // JavaScript takes as white space) at the start of an attribute's name, where the document has one.
+        examples: ['\uFEFF', '\u1680'].map((text): [Mutation[]] => [[{ op: 'insert', at: Math.max(0, xml.indexOf(' JournalValueType="') + 1), text }]]),
+      });
     });
   }
 });

@@ -20,6 +20,15 @@ const escapeText = (s: string): string =>
 const escapeAttribute = (s: string): string =>
   escapeText(s).replace(/"/g, '&quot;').replace(/\t/g, '&#9;').replace(/\n/g, '&#10;');
 
+/**
+ * A name as the tree builder is to read it. XML takes U+FEFF and U+1680 as name characters
+ * (NameStartChar ranges #xFDF0-#xFFFD and #x037F-#x1FFF), JavaScript's `\s`, and so fast-xml-parser,
+ * as white space: `<Value \uFEFFJournalValueType="Text">` is an attribute of another name, which the
+ * reader rightly ignores, and fast-xml-parser read it as JournalValueType (PDAS_FUZZ_SEED=37411252).
+ * Written as U+00B7, a name character in no name the documents know, the name stays another one.
+ */
+const canonicalName = (name: string): string => name.replace(/[\uFEFF\u1680]/g, '\u00B7');
+
 const localOf = (qname: string): string => qname.slice(qname.indexOf(':') + 1);
 const isQName = (name: string): boolean => {
   const colon = name.indexOf(':');
@@ -57,13 +66,13 @@ export function conformingCanonical(xml: string, root: string): string {
       const key = xmlns ? name : localOf(name);
       if (seen.has(key)) fail('repeated attribute');
       seen.add(key);
-      attrs += ` ${name}="${escapeAttribute(value as string)}"`;
+      attrs += ` ${canonicalName(name)}="${escapeAttribute(value as string)}"`;
     }
-    out.push(`<${tag.name}${attrs}>`);
+    out.push(`<${canonicalName(tag.name)}${attrs}>`);
   });
   parser.on('closetag', (tag: SaxesTagPlain) => {
     depth--;
-    out.push(`</${tag.name}>`);
+    out.push(`</${canonicalName(tag.name)}>`);
   });
   parser.on('text', (t) => {
     if (depth > 0) out.push(escapeText(t));
