@@ -112,6 +112,19 @@ describe('arrival over FHIR', () => {
     expect(proxy.seen.filter((s) => s.method === 'PUT')).toHaveLength(2);
   });
 
+  it('reads again after a 200 whose appointment cannot be read (no status), and writes the arrival once it sees it booked', async () => {
+    t = await startFhirTestApp({ now: BEFORE_START, proxied: true });
+    const proxy = t.proxy as FhirProxy;
+    let answered = 0;
+    proxy.hook = async (seen, forward) => {
+      if (seen.method !== 'PUT' || answered > 0) return forward();
+      answered += 1;
+      return { status: 200, headers: { 'content-type': 'application/fhir+json' }, body: Buffer.from(JSON.stringify({ resourceType: 'Appointment', id: APPOINTMENT })) };
+    };
+    expect(await t.ehr.registerArrival(TOLVAN, APPOINTMENT)).toEqual({ resultCode: 'OK', reasonCode: 'ARRIVAL_REGISTERED' });
+    expect((await fhirGet(t, `Appointment/${APPOINTMENT}`)).status).toBe('arrived');
+  });
+
   it('takes a 204 as the update applied (a server that sends no representation)', async () => {
     t = await startFhirTestApp({ now: BEFORE_START, proxied: true });
     const proxy = t.proxy as FhirProxy;

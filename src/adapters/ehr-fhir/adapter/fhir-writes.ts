@@ -148,7 +148,7 @@ export class FhirWrites {
    * applied, and since an arrival asked twice is harmless, the caller reads again and decides from that.
    */
   private async answersArrived(answer: FhirAnswer, id: string, signal: AbortSignal): Promise<boolean> {
-    const answered = await resourceOf(answer, 'Appointment', signal).then((raw) => checkedResource('Appointment', raw), () => undefined);
+    const answered = await resourceOf(answer, 'Appointment', signal).then((raw) => checkedResource('Appointment', raw)).catch(() => undefined);
     return answered?.id === id && ARRIVED.has(answered.status);
   }
 
