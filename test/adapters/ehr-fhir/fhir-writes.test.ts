@@ -95,34 +95,75 @@ describe('arrival over FHIR', () => {
     expect(proxy.seen.filter((s) => s.method === 'PATCH')).toHaveLength(1);
   });
 
-  // Re-review helper-174, F7: a server that answers the update 200 with the appointment as it still holds it
-  // (not arrived: the update was not applied) had its 200 believed. Failed before: OK ARRIVAL_REGISTERED, nothing arrived.
-  it('believes a 200 only when the appointment it answers is arrived: otherwise reads again and writes again', async () => {
-    t = await startFhirTestApp({ now: BEFORE_START, proxied: true });
-    const proxy = t.proxy as FhirProxy;
-    let ignored = 0;
-    proxy.hook = async (seen, forward) => {
-      if (seen.method !== 'PUT' || ignored > 0) return forward();
-      ignored += 1;
-      const unchanged = { ...JSON.parse(seen.body) as object, status: 'booked' };
-      return { status: 200, headers: { 'content-type': 'application/fhir+json' }, body: Buffer.from(JSON.stringify(unchanged)) };
-    };
-    expect(await t.ehr.registerArrival(TOLVAN, APPOINTMENT)).toEqual({ resultCode: 'OK', reasonCode: 'ARRIVAL_REGISTERED' });
-    expect([ignored, (await fhirGet(t, `Appointment/${APPOINTMENT}`)).status]).toEqual([1, 'arrived']);
-    expect(proxy.seen.filter((s) => s.method === 'PUT')).toHaveLength(2);
-  });
-
-  it('reads again after a 200 whose appointment cannot be read (no status), and writes the arrival once it sees it booked', async () => {
-    t = await startFhirTestApp({ now: BEFORE_START, proxied: true });
-    const proxy = t.proxy as FhirProxy;
+  /** A PUT answered `status` with `body` (the sent appointment, changed by `change`) and not applied, `times` times; the rest forwarded. */
+  function notApplied(proxy: FhirProxy, times: number, status = 200, change: (sent: Record<string, unknown>) => object = (sent) => ({ ...sent, status: 'arrived' })) {
     let answered = 0;
     proxy.hook = async (seen, forward) => {
-      if (seen.method !== 'PUT' || answered > 0) return forward();
+      if (seen.method !== 'PUT' || answered >= times) return forward();
       answered += 1;
-      return { status: 200, headers: { 'content-type': 'application/fhir+json' }, body: Buffer.from(JSON.stringify({ resourceType: 'Appointment', id: APPOINTMENT })) };
+      return { status, headers: { 'content-type': 'application/fhir+json' }, body: Buffer.from(JSON.stringify(change(JSON.parse(seen.body) as Record<string, unknown>))) };
+    };
+    return { answered: () => answered };
+  }
+  const puts = (proxy: FhirProxy) => proxy.seen.filter((s) => s.method === 'PUT').length;
+
+  // Re-review helper-174, F7, and helper-182, F2: a server that answered the update 200 without applying it, with the
+  // appointment as it still held it or as it was sent (arrived), had its 200 believed. An arrival is now believed only
+  // from the read after it. Failed before: OK ARRIVAL_REGISTERED with the appointment still booked.
+  it.each([
+    ['as it still holds it (booked)', (sent: Record<string, unknown>) => ({ ...sent, status: 'booked' })],
+    ['echoing what was sent (arrived)', (sent: Record<string, unknown>) => ({ ...sent, status: 'arrived' })],
+    ['with an appointment that cannot be read (no status)', () => ({ resourceType: 'Appointment', id: APPOINTMENT })],
+  ])('believes no 200 it did not apply, answered %s: reads again and writes again', async (_how, change) => {
+    t = await startFhirTestApp({ now: BEFORE_START, proxied: true });
+    const proxy = t.proxy as FhirProxy;
+    const lied = notApplied(proxy, 1, 200, change);
+    expect(await t.ehr.registerArrival(TOLVAN, APPOINTMENT)).toEqual({ resultCode: 'OK', reasonCode: 'ARRIVAL_REGISTERED' });
+    expect([lied.answered(), puts(proxy), (await fhirGet(t, `Appointment/${APPOINTMENT}`)).status]).toEqual([1, 2, 'arrived']);
+  });
+
+  // Re-review helper-182, F3: a server that said written three times and wrote nothing was told "kept changing, nothing
+  // was written", and one that wrote with a stale body was told ALREADY_ARRIVED. Failed before: unavailable, not unconfirmed.
+  it('a server that says the arrival written and never writes it: may have been made (unconfirmed), after three writes', async () => {
+    t = await startFhirTestApp({ now: BEFORE_START, proxied: true });
+    const proxy = t.proxy as FhirProxy;
+    notApplied(proxy, 10);
+    await expect(t.ehr.registerArrival(TOLVAN, APPOINTMENT)).rejects.toMatchObject({ failure: 'bad-response', unconfirmedWrite: true });
+    expect(puts(proxy)).toBe(3);
+  });
+
+  it('an arrival written with a stale 200 body is the arrival this call made: ARRIVAL_REGISTERED', async () => {
+    t = await startFhirTestApp({ now: BEFORE_START, proxied: true });
+    const proxy = t.proxy as FhirProxy;
+    proxy.hook = async (seen, forward) => {
+      const reply = await forward();
+      return seen.method === 'PUT' ? { ...reply, body: Buffer.from(JSON.stringify({ ...JSON.parse(seen.body) as object, status: 'booked' })) } : reply;
     };
     expect(await t.ehr.registerArrival(TOLVAN, APPOINTMENT)).toEqual({ resultCode: 'OK', reasonCode: 'ARRIVAL_REGISTERED' });
-    expect((await fhirGet(t, `Appointment/${APPOINTMENT}`)).status).toBe('arrived');
+    expect(puts(proxy)).toBe(1);
+  });
+
+  // Re-review helper-182, F2 (C): cancelled between the read and the write, the server answered 200 with an arrived body.
+  it('an appointment cancelled while its arrival was written is CONTACT_CANCELLED, whatever the 200 said', async () => {
+    t = await startFhirTestApp({ now: BEFORE_START, proxied: true });
+    const proxy = t.proxy as FhirProxy;
+    const sim = t.sim.baseUrl;
+    proxy.hook = async (seen, forward) => {
+      if (seen.method !== 'PUT') return forward();
+      const sent = JSON.parse(seen.body) as Record<string, unknown>;
+      await fetch(`${sim}/Appointment/${APPOINTMENT}`, { method: 'PUT', headers: { 'content-type': 'application/fhir+json' }, body: JSON.stringify({ ...sent, status: 'cancelled' }) });
+      return { status: 200, headers: { 'content-type': 'application/fhir+json' }, body: Buffer.from(JSON.stringify({ ...sent, status: 'arrived' })) };
+    };
+    expect(await t.ehr.registerArrival(TOLVAN, APPOINTMENT)).toEqual({ resultCode: 'ERROR', reasonCode: 'CONTACT_CANCELLED' });
+  });
+
+  // Re-review helper-182, F4: a PUT refused 400 each time was told "kept changing", retry in a second. Failed before: unavailable.
+  it('an arrival refused 400 each time while the appointment stays booked is the EHR\'s refusal (a fault), not a version moving', async () => {
+    t = await startFhirTestApp({ now: BEFORE_START, proxied: true });
+    const proxy = t.proxy as FhirProxy;
+    notApplied(proxy, 10, 400, () => ({ resourceType: 'OperationOutcome', issue: [{ severity: 'error', code: 'business-rule' }] }));
+    await expect(t.ehr.registerArrival(TOLVAN, APPOINTMENT)).rejects.toMatchObject({ failure: 'bad-response', unconfirmedWrite: false });
+    expect(puts(proxy)).toBe(3);
   });
 
   it('takes a 204 as the update applied (a server that sends no representation)', async () => {

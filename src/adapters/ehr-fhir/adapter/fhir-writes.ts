@@ -14,7 +14,7 @@ import { appointmentUnit, feeOf } from '../appointment-parts.js';
 import { resourceOf } from '../client/answer.js';
 import type { CapabilityCheck, TypeCapabilities } from '../client/capabilities.js';
 import { isPathId, type FhirClient } from '../client/fhir-client.js';
-import { FHIR_JSON, type FhirAnswer } from '../client/fhir-exchange.js';
+import { FHIR_JSON } from '../client/fhir-exchange.js';
 import { APPOINTMENT_FOLLOWS } from '../client/follow-rules.js';
 import { patientReferences } from '../client/patient-binding.js';
 import { lookupOf, type PatientLookup } from '../client/patient-lookup.js';
@@ -73,18 +73,27 @@ export class FhirWrites {
     if (!isPathId(contactId)) return NOT_FOUND;
     const signal = AbortSignal.timeout(this.o.callTimeoutMs);
     const patient = await this.lookup(number, signal);
-    for (let attempt = 1; attempt <= MAX_ARRIVAL_ATTEMPTS; attempt++) {
+    // Whether the server said it wrote the arrival: believed only from the next read, since a server may answer
+    // 2xx with a body it did not apply, stale or echoed (re-reviews helper-174 F7, helper-182 F2/F3).
+    let written = false;
+    let last = 0;
+    for (let attempt = 0; attempt <= MAX_ARRIVAL_ATTEMPTS; attempt++) {
       const read = await this.readAppointment(contactId, patient.id, signal);
       if (read === undefined) return NOT_FOUND;
       const status = read.appointment.status;
       if (CANCELLED.has(status)) return result('ERROR', 'CONTACT_CANCELLED');
-      if (ARRIVED.has(status)) return result('INFO', 'ALREADY_ARRIVED');
+      if (ARRIVED.has(status)) return written ? result('OK', 'ARRIVAL_REGISTERED') : result('INFO', 'ALREADY_ARRIVED');
       if (status !== 'booked') return NOT_FOUND;
+      if (attempt === MAX_ARRIVAL_ATTEMPTS) break;
       const answer = await this.markArrived(read, signal);
-      if (answer.status === 204 || (answer.status === 200 && await this.answersArrived(answer, contactId, signal))) return result('OK', 'ARRIVAL_REGISTERED');
-      // A 200 whose appointment is not arrived did not apply the update (re-review helper-174, F7): read again.
-      if (answer.status !== 200 && !READ_AGAIN.has(answer.status)) throw asUnconfirmedWrite(statusFailure(answer.status, answer.headers), true);
+      last = answer.status;
+      if (answer.status === 200 || answer.status === 204) written = true;
+      else if (!READ_AGAIN.has(answer.status)) throw asUnconfirmedWrite(statusFailure(answer.status, answer.headers), true);
     }
+    // Said written and still booked when read: the server's word and its record disagree, and the person is told it may have been made.
+    if (written) throw new EhrError('bad-response', 'FHIR server answered the arrival written, and the appointment read after it is not arrived', undefined, true);
+    // Refused each time (400, 422) with the appointment booked: a refusal, not a version moving.
+    if (last === 400 || last === 422) throw fhirFault(`the arrival was refused (${last}) while the appointment stayed booked`);
     // Every attempt met a newer version: nothing was changed, so a retry is harmless.
     throw new EhrError('unavailable', 'FHIR appointment kept changing while arrival was registered', 1);
   }
@@ -140,16 +149,6 @@ export class FhirWrites {
     // Sent and answered otherwise (202, a redirect, a refusal the server may have made after taking it): it may
     // have been made, so the key's turn is held and the caller told so (hostile review helper-135, F2).
     throw asUnconfirmedWrite(statusFailure(answer.status, answer.headers), true);
-  }
-
-  /**
-   * Whether an update's 200 shows appointment `id` arrived. Believed only from the appointment it
-   * answers: one not arrived, another resource, or a body that cannot be read may be an update not
-   * applied, and since an arrival asked twice is harmless, the caller reads again and decides from that.
-   */
-  private async answersArrived(answer: FhirAnswer, id: string, signal: AbortSignal): Promise<boolean> {
-    const answered = await resourceOf(answer, 'Appointment', signal).then((raw) => checkedResource('Appointment', raw)).catch(() => undefined);
-    return answered?.id === id && ARRIVED.has(answered.status);
   }
 
   /** `GET Appointment/{id}`; undefined when it does not exist (404, 410) or is not this patient's. */
