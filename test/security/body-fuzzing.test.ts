@@ -180,7 +180,12 @@ overBothEhrs((variant) => {
         expect([label, res.statusCode]).toEqual([label, expected]);
         if (res.statusCode !== route.okStatus) expect([label, ehrCalls() - before]).toEqual([label, 0]);
         seen.add(res.statusCode);
-      }), { seeds: [4511, 4512, 4513], numRuns: runsOver(variant, 300) });
+      }), {
+        seeds: [4511, 4512, 4513], numRuns: runsOver(variant, 300),
+        // A valid body and one past the limit always among the cases: over fhir-r4 a fuzz seed's 75 runs drew no valid
+        // body once (PDAS_FUZZ_SEED=901667608), and the check below that every status was seen failed with nothing wrong.
+        examples: [[JSON.stringify(route.body ?? {})], [`{"status":"${'a'.repeat(LIMIT)}"}`]],
+      });
       expect([...seen].sort()).toEqual([route.okStatus, 400, 413].sort());
     });
 
