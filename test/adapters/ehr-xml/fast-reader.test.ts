@@ -65,7 +65,11 @@ describe('mutated examples: the reader answers as the oracle, malformed or not',
         seeds: [20261121, 20261122, 20261123], numRuns: 250,
         // PDAS_FUZZ_SEED=37411252's case, past what the listed seeds reach: U+FEFF or U+1680 (XML name characters that
         // JavaScript takes as white space) at the start of an attribute's name, where the document has one.
-        examples: ['\uFEFF', '\u1680'].map((text): [Mutation[]] => [[{ op: 'insert', at: Math.max(0, xml.indexOf(' JournalValueType="') + 1), text }]]),
+        examples: [
+          ...['\uFEFF', '\u1680'].map((text): [Mutation[]] => [[{ op: 'insert', at: Math.max(0, xml.indexOf(' JournalValueType="') + 1), text }]]),
+          // PDAS_FUZZ_SEED=335781694's: a child element inside a text, beside a space the joined text keeps.
+          [[{ op: 'insert', at: Math.max(0, xml.indexOf(' sedan tre dagar')), text: '<é/>' }]],
+        ],
       });
     });
   }

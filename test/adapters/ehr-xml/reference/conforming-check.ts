@@ -45,6 +45,12 @@ export function conformingCanonical(xml: string, root: string): string {
     fault ??= malformed(reason);
   };
   const out: string[] = [];
+  // Each open element: where its open tag is in `out`, where its text parts are, whether it has a child.
+  const frames: { open: number; texts: number[]; hasChild: boolean }[] = [];
+  const pushText = (escaped: string): void => {
+    frames.at(-1)?.texts.push(out.length);
+    out.push(escaped);
+  };
   let depth = 0;
   let roots = 0;
   parser.on('error', () => fail(NOT_WELL_FORMED));
@@ -68,16 +74,28 @@ export function conformingCanonical(xml: string, root: string): string {
       seen.add(key);
       attrs += ` ${canonicalName(name)}="${escapeAttribute(value as string)}"`;
     }
+    const parent = frames.at(-1);
+    if (parent !== undefined) parent.hasChild = true;
+    frames.push({ open: out.length, texts: [], hasChild: false });
     out.push(`<${canonicalName(tag.name)}${attrs}>`);
   });
   parser.on('closetag', (tag: SaxesTagPlain) => {
     depth--;
+    // An element's text is all its parts joined, trimmed only at the joined ends (docs/upstream-ehr.md#1-rules-every-
+    // document-follows); fast-xml-parser trims each part beside a child apart, and `två veckor,<é/> sedan` lost its
+    // space (PDAS_FUZZ_SEED=335781694). So the parts of an element with children are written as one, after its open tag.
+    const frame = frames.pop();
+    if (frame !== undefined && frame.hasChild && frame.texts.length > 1) {
+      const joined = frame.texts.map((i) => out[i]).join('');
+      for (const i of frame.texts) out[i] = '';
+      out[frame.open] += joined;
+    }
     out.push(`</${canonicalName(tag.name)}>`);
   });
   parser.on('text', (t) => {
-    if (depth > 0) out.push(escapeText(t));
+    if (depth > 0) pushText(escapeText(t));
   });
-  parser.on('cdata', (t) => out.push(escapeText(t)));
+  parser.on('cdata', (t) => pushText(escapeText(t)));
   try {
     parser.write(text).close();
   } catch {
