@@ -81,9 +81,10 @@ export function conformingCanonical(xml: string, root: string): string {
   });
   parser.on('closetag', (tag: SaxesTagPlain) => {
     depth--;
-    // An element's text is all its parts joined, trimmed only at the joined ends (docs/upstream-ehr.md#1-rules-every-
-    // document-follows); fast-xml-parser trims each part beside a child apart, and `två veckor,<é/> sedan` lost its
-    // space (PDAS_FUZZ_SEED=335781694). So the parts of an element with children are written as one, after its open tag.
+    // An element's text is all its parts joined, trimmed only at the joined ends
+    // (docs/upstream-ehr.md#1-rules-every-document-follows); fast-xml-parser trims each part beside a child apart, and
+    // `två veckor,<é/> sedan` lost its space (PDAS_FUZZ_SEED=335781694). So the parts of an element with children are
+    // written as one, after its open tag.
     const frame = frames.pop();
     if (frame !== undefined && frame.hasChild && frame.texts.length > 1) {
       const joined = frame.texts.map((i) => out[i]).join('');
