@@ -183,13 +183,14 @@ describe.skipIf(!available)('the resume check: an interaction after the login, a
     expect([target, answer.status < 500]).toEqual([target, true]);
   });
 
-  /** `at` begins a sign-in and stops where it is sent to the region's login: that address, to be followed later. */
-  async function toRegion(at: HttpBrowser): Promise<string> {
+  /** `at` begins a sign-in and stops where it is sent to the region's login: its interaction page, and the region's address to follow later. */
+  async function begin(at: HttpBrowser): Promise<{ interaction: string; regionLink: string }> {
     let page = await at.get(authorization().url);
     while (page.location !== undefined && !page.location.startsWith(service.region.issuer)) page = await at.get(page.location);
     if (page.location === undefined) throw new Error(`the sign-in was not sent to the region (${page.status})`);
-    return page.location;
+    return { interaction: page.url, regionLink: page.location };
   }
+  const toRegion = async (at: HttpBrowser): Promise<string> => (await begin(at)).regionLink;
   const bindingsOf = (at: HttpBrowser): ReturnType<HttpBrowser['held']> => at.held().filter((c) => c.name.startsWith('__Host-pdas_login_') && c.value !== '');
   const finishes = async (at: HttpBrowser, regionLink: string): Promise<boolean> => (await walk(at, regionLink, { pick: 'yourself' })).redirect?.searchParams.has('code') === true;
 
@@ -209,9 +210,7 @@ describe.skipIf(!available)('the resume check: an interaction after the login, a
   // sign-in. Failed before: 20 binding cookies held after 20 cancels.
   it('a cancel posted twenty times leaves the browser at most eight binding cookies', async () => {
     const person = browser();
-    let page = await person.get(authorization().url);
-    while (page.location !== undefined && !page.location.startsWith(service.region.issuer)) page = await person.get(page.location);
-    const abort = `${page.url}/abort`;
+    const abort = `${(await begin(person)).interaction}/abort`;
     const form = abortForm((await person.get(abort)).body);
     for (let i = 0; i < 20; i++) expect((await person.post(new URL(form.action, abort).href, form.fields)).status).toBe(303);
     expect(bindingsOf(person).length).toBeLessThanOrEqual(8);
@@ -232,7 +231,7 @@ describe.skipIf(!available)('the resume check: an interaction after the login, a
   it.each(['one after another', 'all at once'])('a person signing in in five tabs begun %s finishes all five', async (how) => {
     const person = browser();
     const tabs = how === 'all at once' ? await Promise.all(Array.from({ length: 5 }, () => toRegion(person))) : [];
-    for (let i = 0; tabs.length < 5; i++) tabs.push(await toRegion(person));
+    while (tabs.length < 5) tabs.push(await toRegion(person));
     service.region.person = { pnr: TOLVAN, acr: LOA3 };
     const finished: boolean[] = [];
     for (const tab of tabs) finished.push(await finishes(person, tab));
@@ -250,9 +249,7 @@ describe.skipIf(!available)('the resume check: an interaction after the login, a
     await toRegion(shared);
     const attacker = browser();
     for (const cookie of shared.held().filter((c) => c.name.includes('pdas_login'))) attacker.plant(cookie);
-    let page = await attacker.get(authorization().url);
-    while (page.location !== undefined && !page.location.startsWith(service.region.issuer)) page = await attacker.get(page.location);
-    const [his, interaction] = [String(page.location), page.url];
+    const { regionLink: his, interaction } = await begin(attacker);
     service.region.person = { pnr: SARA, acr: LOA3 };
     const hers = await walk(shared, his, { pick: 'yourself' });
     expect([hers.page.status, hers.redirect, hers.page.body.includes('Start the sign-in again in this browser')]).toEqual([400, undefined, true]);
