@@ -153,7 +153,12 @@ overBothEhrs((variant) => {
           for (const secret of [KEY, OTHER_KEY, ...(options.token ? options.token.split('.') : [])]) expect(text).not.toContain(secret);
           seen.add(`${String(outcome)}`);
         },
-      ), { seeds: [4491, 4492, 4493], numRuns: runsOver(variant, 150) });
+      ), {
+        seeds: [4491, 4492, 4493], numRuns: runsOver(variant, 150),
+        // Each outcome once on every seed: over fhir-r4 a fuzz seed's 38 runs saw five of the six (PDAS_FUZZ_SEED=770208475),
+        // and the check below failed with nothing wrong; the rest stays drawn.
+        examples: outcomes.map((outcome): [RouteCase, Outcome | 413 | 415, number, string] => [ROUTES[0] as RouteCase, outcome, 0, 'seen-each']),
+      });
       expect(seen.size).toBeGreaterThanOrEqual(6);
     });
 
