@@ -153,12 +153,8 @@ export class PostgresModelAdapter {
   }
 
   /** Every live row naming interaction `uid` (a login prompt loaded twice at once begins two logins). */
-  async findAllByUid(uid: string): Promise<Payload[]> {
-    const { rows } = await this.pool.query<{ payload: Payload }>(
-      `SELECT payload FROM ${this.table} WHERE model = $1 AND uid = $2 AND NOT ended AND (expires_at IS NULL OR expires_at > now())`,
-      [this.model, uid],
-    );
-    return rows.map((row) => row.payload).filter((payload) => readable(this.model, payload));
+  findAllByUid(uid: string): Promise<Payload[]> {
+    return this.live('uid = $2', uid);
   }
 
   findByUserCode(userCode: string): Promise<Payload | undefined> {
@@ -224,12 +220,16 @@ export class PostgresModelAdapter {
   }
 
   private async one(where: string, value: string): Promise<Payload | undefined> {
+    return (await this.live(where, value, ' LIMIT 1'))[0];
+  }
+
+  /** The live, readable rows of the model where `where` holds of `value` ($2), at most as `limit` says. */
+  private async live(where: string, value: string, limit = ''): Promise<Payload[]> {
     const { rows } = await this.pool.query<{ payload: Payload }>(
-      `SELECT payload FROM ${this.table} WHERE model = $1 AND ${where} AND NOT ended AND (expires_at IS NULL OR expires_at > now()) LIMIT 1`,
+      `SELECT payload FROM ${this.table} WHERE model = $1 AND ${where} AND NOT ended AND (expires_at IS NULL OR expires_at > now())${limit}`,
       [this.model, value],
     );
-    const payload = rows[0]?.payload;
-    return payload !== undefined && readable(this.model, payload) ? payload : undefined;
+    return rows.map((row) => row.payload).filter((payload) => readable(this.model, payload));
   }
 }
 
