@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { EhrError } from '../../../src/domain/ehr-error.js';
 import { startFhirTestApp, type FhirTestApp } from '../../support/fhir-test-app.js';
 import { changed, TOLVAN } from './support/demo-bundle.js';
-import type { FhirProxy } from './support/fhir-proxy.js';
+import type { FhirProxy, Reply } from './support/fhir-proxy.js';
 
 const APPOINTMENT = 'appt-0001';
 /** Half an hour before appt-0001 starts (2026-12-14T09:30+01:00): its arrival window is open. */
@@ -106,6 +106,13 @@ describe('arrival over FHIR', () => {
     return { answered: () => answered };
   }
   const puts = (proxy: FhirProxy) => proxy.seen.filter((s) => s.method === 'PUT').length;
+  /** Every request forwarded, the PUT's reply changed by `change` (what was sent, and the server's reply). */
+  function putAnswered(proxy: FhirProxy, change: (sent: Record<string, unknown>, reply: Reply) => Reply): void {
+    proxy.hook = async (seen, forward) => {
+      const reply = await forward();
+      return seen.method === 'PUT' ? change(JSON.parse(seen.body) as Record<string, unknown>, reply) : reply;
+    };
+  }
 
   // Re-review helper-174, F7, and helper-182, F2: a server that answered the update 200 without applying it, with the
   // appointment as it still held it or as it was sent (arrived), had its 200 believed. An arrival is now believed only
@@ -135,10 +142,7 @@ describe('arrival over FHIR', () => {
   it('an arrival written with a stale 200 body is the arrival this call made: ARRIVAL_REGISTERED', async () => {
     t = await startFhirTestApp({ now: BEFORE_START, proxied: true });
     const proxy = t.proxy as FhirProxy;
-    proxy.hook = async (seen, forward) => {
-      const reply = await forward();
-      return seen.method === 'PUT' ? { ...reply, body: Buffer.from(JSON.stringify({ ...JSON.parse(seen.body) as object, status: 'booked' })) } : reply;
-    };
+    putAnswered(proxy, (sent, reply) => ({ ...reply, body: Buffer.from(JSON.stringify({ ...sent, status: 'booked' })) }));
     expect(await t.ehr.registerArrival(TOLVAN, APPOINTMENT)).toEqual({ resultCode: 'OK', reasonCode: 'ARRIVAL_REGISTERED' });
     expect(puts(proxy)).toBe(1);
   });
@@ -169,10 +173,7 @@ describe('arrival over FHIR', () => {
   it('takes a 204 as the update applied (a server that sends no representation)', async () => {
     t = await startFhirTestApp({ now: BEFORE_START, proxied: true });
     const proxy = t.proxy as FhirProxy;
-    proxy.hook = async (seen, forward) => {
-      const reply = await forward();
-      return seen.method === 'PUT' ? { status: 204, headers: {}, body: Buffer.alloc(0) } : reply;
-    };
+    putAnswered(proxy, () => ({ status: 204, headers: {}, body: Buffer.alloc(0) }));
     expect(await t.ehr.registerArrival(TOLVAN, APPOINTMENT)).toEqual({ resultCode: 'OK', reasonCode: 'ARRIVAL_REGISTERED' });
     expect(proxy.seen.filter((s) => s.method === 'PUT')).toHaveLength(1);
   });
