@@ -32,6 +32,8 @@ const PERSONNUMMER = 'http://electronichealth.se/identifier/personnummer';
 const used = new UsedSecrets();
 for (const id of [...DEMO_PEOPLE, DEMO.UNKNOWN]) used.identity(id);
 
+/** What a request to the FHIR door may meet, one audit record each (the property below). */
+const OUTCOMES = ['person', 'kiosk', 'invalid', 'forged', 'refused', 'format'] as const;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /**
  * The line without the request ids the service makes (random UUIDs): the log grep joins digits across a
@@ -239,7 +241,7 @@ overBothEhrs((variant) => {
           default: return { options: { ...base, token, headers: { ...base.headers, accept: 'application/xml' } }, status: 406, actor: TOLVAN };
         }
       };
-      await assertProperty(fc.asyncProperty(fc.constantFrom(...routes()), fc.constantFrom('person', 'kiosk', 'invalid', 'forged', 'refused', 'format'), fc.stringMatching(/^[a-z][a-z0-9-]{0,11}$/),
+      await assertProperty(fc.asyncProperty(fc.constantFrom(...routes()), fc.constantFrom(...OUTCOMES), fc.stringMatching(/^[a-z][a-z0-9-]{0,11}$/),
         async (route, outcome, requestId) => {
           const { options, status, actor, patient, client } = plan(route, outcome);
           const before = t.audit.records.length;
@@ -268,7 +270,11 @@ overBothEhrs((variant) => {
           if (client !== undefined) expect([label, record.clientId]).toEqual([label, client]);
           expect(record.sourceAddress).toBe('127.0.0.1');
           seen.add(outcome);
-        }), { seeds: [4351, 4352, 4353], numRuns: runsOver(variant, 150) });
+        }), {
+          seeds: [4351, 4352, 4353], numRuns: runsOver(variant, 150),
+          // Each outcome once on every seed, as in the COS door's audit property: a seed's few runs over fhir-r4 may miss one.
+          examples: OUTCOMES.map((outcome): [FhirRouteCase, (typeof OUTCOMES)[number], string] => [routes()[0] as FhirRouteCase, outcome, 'seen-each']),
+        });
       expect(seen.size).toBe(6);
     });
   });
