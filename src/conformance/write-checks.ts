@@ -10,6 +10,7 @@ import { FhirWrites } from '../adapters/ehr-fhir/adapter/fhir-writes.js';
 import type { CapabilityCheck } from '../adapters/ehr-fhir/client/capabilities.js';
 import type { FhirClient } from '../adapters/ehr-fhir/client/fhir-client.js';
 import type { TimeRange } from '../domain/time/time-range.js';
+import { AT_ANY_TIME } from '../domain/writes/arrival-window.js';
 import type { EhrWriteResult } from '../domain/writes/write-outcomes.js';
 import type { EhrReads } from '../ports/ehr-records.port.js';
 import { errorDetail } from './record-checks.js';
@@ -61,7 +62,7 @@ export async function writeChecks(input: WriteChecksInput): Promise<CheckRow[]> 
   try {
     // The first booking whose arrival is written proves the write; one already arrived is kept in case none is.
     for (const id of bookings) {
-      const outcome = await writes.registerArrival(input.patient, id);
+      const outcome = await writes.registerArrival(input.patient, id, AT_ANY_TIME);
       if (ARRIVED.has(outcome.reasonCode) && (first === undefined || outcome.resultCode === 'OK')) [contactId, first] = [id, outcome];
       if (outcome.resultCode === 'OK') break;
       if (!ARRIVED.has(outcome.reasonCode)) refused.push(outcome.reasonCode ?? outcome.resultCode);
@@ -75,7 +76,7 @@ export async function writeChecks(input: WriteChecksInput): Promise<CheckRow[]> 
   }
   const rows: CheckRow[] = [];
   try {
-    const again = await writes.registerArrival(input.patient, contactId);
+    const again = await writes.registerArrival(input.patient, contactId, AT_ANY_TIME);
     rows.push(again.reasonCode === 'ALREADY_ARRIVED'
       ? row('write arrival', 'PASS', `Appointment/${contactId}: ${told(first)}, asked again ${told(again)}`)
       : row('write arrival', 'FAIL', withNotes(`Appointment/${contactId}: ${told(first)}, asked again ${told(again)} (ALREADY_ARRIVED expected)`)));

@@ -1,6 +1,7 @@
 import type { ReadItem, ReadName } from '../domain/operations/table.js';
 import type { UnavailableReads } from '../domain/read-availability/unavailable-read.js';
 import type { TimeRange } from '../domain/time/time-range.js';
+import type { ArrivalCheck } from '../domain/writes/arrival-window.js';
 import type { PaymentType } from '../domain/writes/payment-types.js';
 import type { EhrWriteResult } from '../domain/writes/write-outcomes.js';
 
@@ -17,7 +18,11 @@ export type EhrReads = { readonly [R in ReadName]: RecordReader<R> };
 export interface EhrCalls {
   /** Every read, each from where the read's folder says this EHR has it. */
   readonly reads: EhrReads;
-  registerArrival(patientId: string, contactId: string): Promise<EhrWriteResult>;
+  /**
+   * Marks booking `contactId` arrived. An adapter that reads the booking before it writes asks `arrivable`
+   * of the start it reads, and answers `ERROR OUTSIDE_ARRIVAL_WINDOW` without writing when it says no.
+   */
+  registerArrival(patientId: string, contactId: string, arrivable: ArrivalCheck): Promise<EhrWriteResult>;
   registerPayment(patientId: string, contactId: string, paymentType: PaymentType): Promise<EhrWriteResult>;
 }
 

@@ -11,6 +11,7 @@ import { EhrError } from '../domain/ehr-error.js';
 import { eachRead } from '../domain/use-cases/read-sources.js';
 import type { UnavailableReads } from '../domain/read-availability/unavailable-read.js';
 import type { PaymentType } from '../domain/writes/payment-types.js';
+import type { ArrivalCheck } from '../domain/writes/arrival-window.js';
 import type { EhrWriteResult } from '../domain/writes/write-outcomes.js';
 import type { EhrCalls, EhrReads, EhrRecords } from '../ports/ehr-records.port.js';
 
@@ -37,8 +38,8 @@ function tracedCalls(calls: EhrCalls): EhrCalls {
   return {
     reads: eachRead(calls.reads, (read, reader) => (patientId, range) =>
       inSpan(`ehr ${read}`, { 'pdas.ehr.call': `read:${read}` }, () => reader(patientId, range))),
-    registerArrival: (patientId, contactId) =>
-      inSpan('ehr write arrival', { 'pdas.ehr.call': 'arrival' }, () => calls.registerArrival(patientId, contactId)),
+    registerArrival: (patientId, contactId, arrivable) =>
+      inSpan('ehr write arrival', { 'pdas.ehr.call': 'arrival' }, () => calls.registerArrival(patientId, contactId, arrivable)),
     registerPayment: (patientId, contactId, paymentType) =>
       inSpan('ehr write payment', { 'pdas.ehr.call': 'payment' }, () => calls.registerPayment(patientId, contactId, paymentType)),
   };
@@ -55,8 +56,8 @@ export class TracedEhr implements EhrRecords, DelegationRegistry {
     return this.calls.reads;
   }
 
-  registerArrival(patientId: string, contactId: string): Promise<EhrWriteResult> {
-    return this.calls.registerArrival(patientId, contactId);
+  registerArrival(patientId: string, contactId: string, arrivable: ArrivalCheck): Promise<EhrWriteResult> {
+    return this.calls.registerArrival(patientId, contactId, arrivable);
   }
 
   registerPayment(patientId: string, contactId: string, paymentType: PaymentType): Promise<EhrWriteResult> {

@@ -20,6 +20,7 @@ import type { DelegationRegistry } from '../../src/ports/delegation-registry.por
 import { DOCUMENT_KINDS, type DocumentKind } from '../../src/adapters/ehr-xml/documents.js';
 import type { EhrRecords } from '../../src/ports/ehr-records.port.js';
 import type { TimeRange } from '../../src/domain/time/time-range.js';
+import { AT_ANY_TIME } from '../../src/domain/writes/arrival-window.js';
 
 const ZONE = 'Europe/Stockholm';
 const NOW = Date.UTC(2026, 10, 21, 8, 0);
@@ -107,7 +108,7 @@ describe.each<[string, Factory]>([['embedded', embedded], ['xml-http + simulator
 
   it('answers an unknown patient as not found, on every read and on writes', async () => {
     for (const kind of KINDS) await expect(readDocument(ehr, kind, UNKNOWN, {})).rejects.toMatchObject({ failure: 'patient-not-found' });
-    await expect(ehr.registerArrival(UNKNOWN, contacts[0] ?? '')).rejects.toMatchObject({ failure: 'patient-not-found' });
+    await expect(ehr.registerArrival(UNKNOWN, contacts[0] ?? '', AT_ANY_TIME)).rejects.toMatchObject({ failure: 'patient-not-found' });
     await expect(ehr.registerPayment(UNKNOWN, contacts[0] ?? '', 'CARD')).rejects.toMatchObject({ failure: 'patient-not-found' });
     await expect(readDocument(ehr, 'journalnotes', '../191212121212', {})).rejects.toMatchObject({ failure: 'patient-not-found' });
   });
@@ -125,14 +126,14 @@ describe.each<[string, Factory]>([['embedded', embedded], ['xml-http + simulator
   });
 
   it('registers an arrival once: OK, then INFO', async () => {
-    await expect(ehr.registerArrival(ADULT, contacts[0] ?? '')).resolves.toEqual({ resultCode: 'OK', reasonCode: 'ARRIVAL_REGISTERED' });
-    await expect(ehr.registerArrival(ADULT, contacts[0] ?? '')).resolves.toEqual({ resultCode: 'INFO', reasonCode: 'ALREADY_ARRIVED' });
+    await expect(ehr.registerArrival(ADULT, contacts[0] ?? '', AT_ANY_TIME)).resolves.toEqual({ resultCode: 'OK', reasonCode: 'ARRIVAL_REGISTERED' });
+    await expect(ehr.registerArrival(ADULT, contacts[0] ?? '', AT_ANY_TIME)).resolves.toEqual({ resultCode: 'INFO', reasonCode: 'ALREADY_ARRIVED' });
   });
 
   it('refuses payment before arrival, then registers it once and keeps the first type', async () => {
     const contact = contacts[1] ?? '';
     await expect(ehr.registerPayment(ADULT, contact, 'CARD')).resolves.toEqual({ resultCode: 'ERROR', reasonCode: 'NOT_PAYABLE' });
-    await expect(ehr.registerArrival(ADULT, contact)).resolves.toMatchObject({ resultCode: 'OK' });
+    await expect(ehr.registerArrival(ADULT, contact, AT_ANY_TIME)).resolves.toMatchObject({ resultCode: 'OK' });
     await expect(ehr.registerPayment(ADULT, contact, 'CARD')).resolves.toEqual({ resultCode: 'OK', reasonCode: 'PAYMENT_REGISTERED' });
     await expect(ehr.registerPayment(ADULT, contact, 'CASH')).resolves.toEqual({ resultCode: 'INFO', reasonCode: 'ALREADY_PAID' });
     const state = JSON.parse(await readFile(subject.stateFile, 'utf8')) as { payments: Record<string, { paymentType: string }> };
@@ -142,7 +143,7 @@ describe.each<[string, Factory]>([['embedded', embedded], ['xml-http + simulator
   it('answers an unknown, a foreign or a crafted contact id with CONTACT_NOT_FOUND', async () => {
     const theirs = (await readDocument(ehr, 'bookings', ACTOR, {})).flatMap((r) => r.Booking).map((b) => b.ContactId)[0] ?? 'none';
     for (const contact of ['no-such-contact', theirs, '..', '../x', 'x/../../y']) {
-      await expect(ehr.registerArrival(ADULT, contact)).resolves.toEqual({ resultCode: 'ERROR', reasonCode: 'CONTACT_NOT_FOUND' });
+      await expect(ehr.registerArrival(ADULT, contact, AT_ANY_TIME)).resolves.toEqual({ resultCode: 'ERROR', reasonCode: 'CONTACT_NOT_FOUND' });
       await expect(ehr.registerPayment(ADULT, contact, 'CASH')).resolves.toEqual({ resultCode: 'ERROR', reasonCode: 'CONTACT_NOT_FOUND' });
     }
   });

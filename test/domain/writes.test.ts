@@ -3,6 +3,7 @@ import type { PatientAccess } from '../../src/domain/access/patient-access.js';
 import { InProcessCoordinator } from '../../src/adapters/write-coordination/in-process-coordinator.js';
 import { EhrError } from '../../src/domain/ehr-error.js';
 import { MarkArrived } from '../../src/domain/use-cases/mark-arrived.js';
+import { outsideWindowComment } from '../../src/domain/writes/arrival-window.js';
 import { RegisterPayment } from '../../src/domain/use-cases/register-payment.js';
 import { bookings, patientRecord } from '../fakes/builders.js';
 import { FakeEhr } from '../fakes/fake-ehr.js';
@@ -77,6 +78,17 @@ describe('MarkArrived', () => {
       ResultCode: 'ERROR', Any: [{ ReasonCode: 'OUTSIDE_ARRIVAL_WINDOW' }],
     });
     expect(ehr.calls.filter((c) => c.startsWith('arrival'))).toEqual([]);
+  });
+
+  // Hostile review helper-183, F1: the FHIR adapter wrote the arrival of an appointment moved to another day since the
+  // list was read. The adapter now asks the window of the appointment as it reads it, and its refusal is told as ours.
+  it('gives the EHR the window to ask of the appointment as it reads it, and tells its OUTSIDE_ARRIVAL_WINDOW with the window\'s words', async () => {
+    ehr.writeResult = { resultCode: 'ERROR', reasonCode: 'OUTSIDE_ARRIVAL_WINDOW' };
+    const window = { beforeMinutes: 120, afterMinutes: 30 };
+    await expect(markArrived.execute(accessOver(ehr), '00012345', STAYING)).resolves.toEqual({
+      ResultCode: 'ERROR', Comment: outsideWindowComment(window), Any: [{ ReasonCode: 'OUTSIDE_ARRIVAL_WINDOW' }],
+    });
+    expect([ehr.arrivalCheck?.(START), ehr.arrivalCheck?.(START + 24 * 60 * MIN), ehr.arrivalCheck?.(START - 121 * MIN)]).toEqual([true, false, false]);
   });
 });
 

@@ -2,6 +2,7 @@ import type { DelegationRegistry } from '../../src/ports/delegation-registry.por
 import type { Relationship } from '../../src/domain/access/relationship.js';
 import { EhrError } from '../../src/domain/ehr-error.js';
 import { READ_NAMES, type ReadItem, type ReadName } from '../../src/domain/operations/table.js';
+import type { ArrivalCheck } from '../../src/domain/writes/arrival-window.js';
 import type { PaymentType } from '../../src/domain/writes/payment-types.js';
 import type { EhrWriteResult } from '../../src/domain/writes/write-outcomes.js';
 import type { EhrCalls, EhrReads, EhrRecords } from '../../src/ports/ehr-records.port.js';
@@ -30,8 +31,12 @@ export class FakeEhr implements EhrRecords {
     return (data[read] ?? []) as ReadItem<R>[];
   }
 
-  async registerArrival(patientId: string, contactId: string): Promise<EhrWriteResult> {
+  /** The window check the last arrival was given, to ask of the appointment as an adapter reads it. */
+  arrivalCheck: ArrivalCheck | undefined;
+
+  async registerArrival(patientId: string, contactId: string, arrivable: ArrivalCheck): Promise<EhrWriteResult> {
     this.calls.push(`arrival ${patientId} ${contactId}`);
+    this.arrivalCheck = arrivable;
     return this.writeResult;
   }
 

@@ -60,10 +60,10 @@ describe('identical writes waiting their turn, over a real connection', () => {
     let made = 0;
     let release = (): void => undefined;
     const first = new Promise<void>((r) => { release = r; });
-    ehr.registerArrival = async (patientId, contactId): Promise<EhrWriteResult> => {
+    ehr.registerArrival = async (patientId, contactId, arrivable): Promise<EhrWriteResult> => {
       made++;
       if (made === 1) await first;
-      return register(patientId, contactId);
+      return register(patientId, contactId, arrivable);
     };
     try {
       const attempts = () => t.audit.records.filter((r) => r.phase === 'attempt').length;

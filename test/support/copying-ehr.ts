@@ -21,7 +21,7 @@ function copyingReads(reads: EhrReads): EhrReads {
 
 const copyingCalls = (inner: EhrCalls): EhrCalls => ({
   reads: copyingReads(inner.reads),
-  registerArrival: (patientId, contactId) => inner.registerArrival(patientId, contactId),
+  registerArrival: (patientId, contactId, arrivable) => inner.registerArrival(patientId, contactId, arrivable),
   registerPayment: (patientId, contactId, paymentType) => inner.registerPayment(patientId, contactId, paymentType),
 });
 

@@ -4,6 +4,7 @@ import { EhrError } from '../../domain/ehr-error.js';
 import { selectInRange, type ReadItem } from '../../domain/operations/table.js';
 import type { TimeRange } from '../../domain/time/time-range.js';
 import type { PaymentType } from '../../domain/writes/payment-types.js';
+import type { ArrivalCheck } from '../../domain/writes/arrival-window.js';
 import type { EhrWriteResult } from '../../domain/writes/write-outcomes.js';
 import type { EhrCalls, EhrReads, EhrRecords } from '../../ports/ehr-records.port.js';
 import { DOCUMENT_OF, DOCUMENTS, documentReads, type XmlRead } from '../ehr-xml/documents.js';
@@ -91,18 +92,21 @@ export class EmbeddedEhr implements EhrRecords, DelegationRegistry {
     }
   }
 
-  async registerArrival(patientId: string, contactId: string): Promise<EhrWriteResult> {
-    if (!(await this.hasBooking(patientId, contactId))) return result('ERROR', 'CONTACT_NOT_FOUND');
+  async registerArrival(patientId: string, contactId: string, arrivable: ArrivalCheck): Promise<EhrWriteResult> {
+    const booking = await this.bookingOf(patientId, contactId);
+    if (booking === undefined) return result('ERROR', 'CONTACT_NOT_FOUND');
     const key = `${patientId}/${contactId}`;
     return this.writes.exclusive((state) => {
       if (Object.hasOwn(state.arrivals, key)) return { changed: false, result: result('INFO', 'ALREADY_ARRIVED') };
+      // The document may have moved the booking since the service read the list (a demo's edit).
+      if (!arrivable(Date.parse(booking.TypedStartDateTime ?? ''))) return { changed: false, result: result('ERROR', 'OUTSIDE_ARRIVAL_WINDOW') };
       state.arrivals[key] = new Date().toISOString();
       return { changed: true, result: result('OK', 'ARRIVAL_REGISTERED') };
     });
   }
 
   async registerPayment(patientId: string, contactId: string, paymentType: PaymentType): Promise<EhrWriteResult> {
-    if (!(await this.hasBooking(patientId, contactId))) return result('ERROR', 'CONTACT_NOT_FOUND');
+    if ((await this.bookingOf(patientId, contactId)) === undefined) return result('ERROR', 'CONTACT_NOT_FOUND');
     const key = `${patientId}/${contactId}`;
     return this.writes.exclusive((state) => {
       if (Object.hasOwn(state.payments, key)) return { changed: false, result: result('INFO', 'ALREADY_PAID') };
@@ -138,9 +142,9 @@ export class EmbeddedEhr implements EhrRecords, DelegationRegistry {
     return this.documents.reachable();
   }
 
-  private async hasBooking(patientId: string, contactId: string): Promise<boolean> {
+  private async bookingOf(patientId: string, contactId: string) {
     const bookings = await this.read('getAppointments', patientId, {});
-    return bookings.some((r) => r.Booking.some((b) => b.ContactId === contactId));
+    return bookings.flatMap((r) => r.Booking).find((b) => b.ContactId === contactId);
   }
 
   private map<R extends XmlRead>(read: R, xml: string, patientId: string): ReadItem<R>[] {

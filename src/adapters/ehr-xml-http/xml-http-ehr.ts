@@ -11,6 +11,7 @@ import { EhrError } from '../../domain/ehr-error.js';
 import { selectInRange, type ReadItem } from '../../domain/operations/table.js';
 import type { TimeRange } from '../../domain/time/time-range.js';
 import { PAYMENT_TYPES, type PaymentType } from '../../domain/writes/payment-types.js';
+import type { ArrivalCheck } from '../../domain/writes/arrival-window.js';
 import type { EhrWriteResult } from '../../domain/writes/write-outcomes.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { DelegationRegistry } from '../../ports/delegation-registry.port.js';
@@ -140,10 +141,13 @@ export class XmlHttpEhr implements EhrRecords, DelegationRegistry {
     });
   }
 
-  async registerArrival(patientId: string, contactId: string): Promise<EhrWriteResult> {
+  async registerArrival(patientId: string, contactId: string, arrivable: ArrivalCheck): Promise<EhrWriteResult> {
     if (!isPersonId(patientId)) throw NOT_FOUND();
     // An id that cannot be a booking is answered as the EHR answers an unknown one, without asking it.
     if (!isContactId(contactId)) return { resultCode: 'ERROR', reasonCode: 'CONTACT_NOT_FOUND' };
+    // `arrivable` is not asked: the legacy EHR is sent the booking's id alone and writes what it holds, so the
+    // window stands as the service checked it from the bookings list just before (docs/upstream-ehr.md#2-requests-and-answers).
+    void arrivable;
     const path = writePath(patientId, contactId, 'arrival');
     return this.call({ method: 'PUT', path, retryOnConnectionLoss: false, patientPath: true }, writeResult);
   }

@@ -4,6 +4,7 @@ import { EhrError } from '../../domain/ehr-error.js';
 import { ReadUnavailableError, type UnavailableReads } from '../../domain/read-availability/unavailable-read.js';
 import { eachRead } from '../../domain/use-cases/read-sources.js';
 import type { PaymentType } from '../../domain/writes/payment-types.js';
+import type { ArrivalCheck } from '../../domain/writes/arrival-window.js';
 import type { EhrWriteResult } from '../../domain/writes/write-outcomes.js';
 import type { EhrCalls, EhrReads, EhrRecords } from '../../ports/ehr-records.port.js';
 import type { PrometheusMetrics } from './prometheus-metrics.js';
@@ -24,8 +25,8 @@ export class InstrumentedEhr implements EhrRecords, DelegationRegistry {
     return this.calls.reads;
   }
 
-  registerArrival(patientId: string, contactId: string): Promise<EhrWriteResult> {
-    return this.calls.registerArrival(patientId, contactId);
+  registerArrival(patientId: string, contactId: string, arrivable: ArrivalCheck): Promise<EhrWriteResult> {
+    return this.calls.registerArrival(patientId, contactId, arrivable);
   }
 
   registerPayment(patientId: string, contactId: string, paymentType: PaymentType): Promise<EhrWriteResult> {
@@ -59,7 +60,7 @@ export class InstrumentedEhr implements EhrRecords, DelegationRegistry {
   private timedCalls(calls: EhrCalls): EhrCalls {
     return {
       reads: eachRead(calls.reads, (read, reader) => (patientId, range) => this.timed(`read:${read}`, () => reader(patientId, range))),
-      registerArrival: (patientId, contactId) => this.timed('arrival', () => calls.registerArrival(patientId, contactId)),
+      registerArrival: (patientId, contactId, arrivable) => this.timed('arrival', () => calls.registerArrival(patientId, contactId, arrivable)),
       registerPayment: (patientId, contactId, paymentType) => this.timed('payment', () => calls.registerPayment(patientId, contactId, paymentType)),
     };
   }

@@ -5,6 +5,7 @@
 import type { EmbeddedEhr } from '../../adapters/ehr-embedded/embedded-ehr.js';
 import type { DocumentStore } from '../../adapters/ehr-embedded/document-store.js';
 import { EhrError } from '../../domain/ehr-error.js';
+import { AT_ANY_TIME } from '../../domain/writes/arrival-window.js';
 import { type DocumentKind } from '../../adapters/ehr-xml/documents.js';
 import { type TimeRange } from '../../domain/time/time-range.js';
 import { compactToEpochMs, isCompactDateTime } from '../../domain/time/local-time.js';
@@ -117,7 +118,7 @@ export class EhrInterface {
     const contactId = decodeSegment(rawContactId);
     if (contactId === undefined || contactId === '' || contactId.length > 256) return badRequest('contactId');
     try {
-      if (action === 'arrival') return resultRecord(await this.ehr.registerArrival(id, contactId));
+      if (action === 'arrival') return resultRecord(await this.ehr.registerArrival(id, contactId, AT_ANY_TIME));
       const payment = parsePayment(request.contentType, request.body);
       if ('refused' in payment) return badRequest(payment.refused);
       return resultRecord(await this.ehr.registerPayment(id, contactId, payment.paymentType));

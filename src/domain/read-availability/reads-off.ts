@@ -23,7 +23,7 @@ export function withReadsOff(ehr: EhrRecords, off: ReadonlySet<ReadName>): EhrRe
   if (off.size === 0) return ehr;
   const calls = (inner: EhrCalls): EhrCalls => ({
     reads: guarded(inner.reads, off),
-    registerArrival: (patientId, contactId) => inner.registerArrival(patientId, contactId),
+    registerArrival: (patientId, contactId, arrivable) => inner.registerArrival(patientId, contactId, arrivable),
     registerPayment: (patientId, contactId, paymentType) => inner.registerPayment(patientId, contactId, paymentType),
   });
   return {

@@ -27,8 +27,9 @@ export class MarkArrived {
     // Checked again at the turn: a check-in may wait behind an identical one while its window closes.
     // Keyed by the booking alone, whichever of the patient's numbers it was asked under (helper-136, F3).
     const written = await this.coordinator.exclusive(`arrival/${contactId}`, abandoned,
-      async () => (this.withinWindow(start) ? access.ehr.registerArrival(access.patientId, contactId) : undefined));
-    return written === undefined ? this.outsideWindow() : fromEhrResult(written);
+      async () => (this.withinWindow(start) ? access.ehr.registerArrival(access.patientId, contactId, (at) => this.withinWindow(at)) : undefined));
+    // The adapter's own read may find the appointment moved out of the window since the list was read.
+    return written === undefined || written.reasonCode === 'OUTSIDE_ARRIVAL_WINDOW' ? this.outsideWindow() : fromEhrResult(written);
   }
 
   private withinWindow(start: number): boolean {

@@ -3,6 +3,19 @@ export interface ArrivalWindow {
   afterMinutes: number;
 }
 
+/**
+ * Whether an appointment starting at `start` (epoch ms) may be marked arrived now: asked by the adapter
+ * of the appointment as it reads it just before writing, where the EHR does not check the window itself
+ * and the appointment may have been moved since the service checked it (hostile review helper-183, F1).
+ */
+export type ArrivalCheck = (start: number) => boolean;
+
+/**
+ * An arrival at whatever time: for the EHR's own tooling only, never for a person's check-in: the
+ * simulator (the legacy EHR it plays checks no window) and the conformance check's sandbox write.
+ */
+export const AT_ANY_TIME: ArrivalCheck = () => true;
+
 /** Whether `now` lies in the window around an appointment's start (both in epoch ms, inclusive). */
 export function withinArrivalWindow(now: number, start: number, window: ArrivalWindow): boolean {
   return now >= start - window.beforeMinutes * 60_000 && now <= start + window.afterMinutes * 60_000;

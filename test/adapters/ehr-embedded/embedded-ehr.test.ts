@@ -8,6 +8,7 @@ import { DocumentStore } from '../../../src/adapters/ehr-embedded/document-store
 import { EmbeddedEhr } from '../../../src/adapters/ehr-embedded/embedded-ehr.js';
 import { WriteStateStore } from '../../../src/adapters/ehr-embedded/write-state-store.js';
 import { EhrError } from '../../../src/domain/ehr-error.js';
+import { AT_ANY_TIME } from '../../../src/domain/writes/arrival-window.js';
 
 const ZONE = 'Europe/Stockholm';
 const ADULT = '191212121212';
@@ -30,13 +31,24 @@ describe('EmbeddedEhr', () => {
   it('keeps write outcomes across a restart, outside the data files', async () => {
     const ehr = await open();
     const contact = await firstContact(ehr);
-    await expect(ehr.registerArrival(ADULT, contact)).resolves.toEqual({ resultCode: 'OK', reasonCode: 'ARRIVAL_REGISTERED' });
+    await expect(ehr.registerArrival(ADULT, contact, AT_ANY_TIME)).resolves.toEqual({ resultCode: 'OK', reasonCode: 'ARRIVAL_REGISTERED' });
     await expect(ehr.registerPayment(ADULT, contact, 'CASH')).resolves.toEqual({ resultCode: 'OK', reasonCode: 'PAYMENT_REGISTERED' });
     const restarted = await open();
-    await expect(restarted.registerArrival(ADULT, contact)).resolves.toEqual({ resultCode: 'INFO', reasonCode: 'ALREADY_ARRIVED' });
+    await expect(restarted.registerArrival(ADULT, contact, AT_ANY_TIME)).resolves.toEqual({ resultCode: 'INFO', reasonCode: 'ALREADY_ARRIVED' });
     await expect(restarted.registerPayment(ADULT, contact, 'CARD')).resolves.toEqual({ resultCode: 'INFO', reasonCode: 'ALREADY_PAID' });
     const state = JSON.parse(await readFile(path.join(dir, 'state', 'writes.json'), 'utf8')) as { payments: Record<string, { paymentType: string }> };
     expect(state.payments[`${ADULT}/${contact}`]?.paymentType).toBe('CASH');
+  });
+
+  it('asks the window of the booking as its document holds it: OUTSIDE_ARRIVAL_WINDOW writes nothing', async () => {
+    const ehr = await open();
+    const contact = await firstContact(ehr);
+    const starts: number[] = [];
+    await expect(ehr.registerArrival(ADULT, contact, (start) => { starts.push(start); return false; }))
+      .resolves.toEqual({ resultCode: 'ERROR', reasonCode: 'OUTSIDE_ARRIVAL_WINDOW' });
+    const listed = (await readDocument(ehr, 'bookings', ADULT, {})).flatMap((r) => r.Booking ?? [])[0]?.TypedStartDateTime;
+    expect(starts).toEqual([Date.parse(listed ?? '')]);
+    await expect(ehr.registerArrival(ADULT, contact, AT_ANY_TIME)).resolves.toEqual({ resultCode: 'OK', reasonCode: 'ARRIVAL_REGISTERED' });
   });
 
   // Hostile review (helper-85, F4): a lock another process held (one that crashed holding it leaves it for
@@ -46,17 +58,17 @@ describe('EmbeddedEhr', () => {
     const ehr = new EmbeddedEhr(new DocumentStore(path.join(dir, 'ehr')), await WriteStateStore.open(file, { lockTimeoutMs: 50 }), ZONE, () => undefined);
     const contact = await firstContact(ehr);
     await writeFile(`${file}.lock`, '');
-    const refused = await ehr.registerArrival(ADULT, contact).catch((err: unknown) => err);
+    const refused = await ehr.registerArrival(ADULT, contact, AT_ANY_TIME).catch((err: unknown) => err);
     expect(refused).toBeInstanceOf(EhrError);
     expect([(refused as EhrError).failure, (refused as EhrError).retryAfterSeconds]).toEqual(['unavailable', 5]);
     await rm(`${file}.lock`);
-    await expect(ehr.registerArrival(ADULT, contact)).resolves.toEqual({ resultCode: 'OK', reasonCode: 'ARRIVAL_REGISTERED' });
+    await expect(ehr.registerArrival(ADULT, contact, AT_ANY_TIME)).resolves.toEqual({ resultCode: 'OK', reasonCode: 'ARRIVAL_REGISTERED' });
   });
 
   it('changes state once when identical writes race', async () => {
     const ehr = await open();
     const contact = await firstContact(ehr);
-    const results = await Promise.all(Array.from({ length: 30 }, () => ehr.registerArrival(ADULT, contact)));
+    const results = await Promise.all(Array.from({ length: 30 }, () => ehr.registerArrival(ADULT, contact, AT_ANY_TIME)));
     expect(results.filter((r) => r.resultCode === 'OK')).toHaveLength(1);
     expect(results.filter((r) => r.reasonCode === 'ALREADY_ARRIVED')).toHaveLength(29);
   });
@@ -65,9 +77,9 @@ describe('EmbeddedEhr', () => {
     const [a, b] = [await open(), await open()];
     const contacts = (await readDocument(a, 'bookings', ADULT, {})).flatMap((r) => r.Booking ?? []).map((x) => x.ContactId);
     expect(contacts.length).toBeGreaterThan(3);
-    const same = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).registerArrival(ADULT, contacts[0] ?? '')));
+    const same = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).registerArrival(ADULT, contacts[0] ?? '', AT_ANY_TIME)));
     expect(same.filter((r) => r.resultCode === 'OK')).toHaveLength(1);
-    const different = await Promise.all(contacts.slice(1).map((c, i) => (i % 2 ? a : b).registerArrival(ADULT, c)));
+    const different = await Promise.all(contacts.slice(1).map((c, i) => (i % 2 ? a : b).registerArrival(ADULT, c, AT_ANY_TIME)));
     expect(different.every((r) => r.resultCode === 'OK')).toBe(true);
     const state = JSON.parse(await readFile(path.join(dir, 'state', 'writes.json'), 'utf8')) as { arrivals: Record<string, string> };
     expect(Object.keys(state.arrivals).sort()).toEqual(contacts.map((c) => `${ADULT}/${c}`).sort());

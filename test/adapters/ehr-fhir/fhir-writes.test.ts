@@ -8,6 +8,7 @@ import { EhrError } from '../../../src/domain/ehr-error.js';
 import { startFhirTestApp, type FhirTestApp } from '../../support/fhir-test-app.js';
 import { changed, TOLVAN } from './support/demo-bundle.js';
 import type { FhirProxy, Reply } from './support/fhir-proxy.js';
+import { AT_ANY_TIME, withinArrivalWindow } from '../../../src/domain/writes/arrival-window.js';
 
 const APPOINTMENT = 'appt-0001';
 /** Half an hour before appt-0001 starts (2026-12-14T09:30+01:00): its arrival window is open. */
@@ -27,16 +28,28 @@ const versionsOf = async (app: FhirTestApp, id: string) => ((await fhirGet(app, 
 const noticesOf = async (app: FhirTestApp, id: string) =>
   ((await fhirGet(app, `PaymentNotice?identifier=http://example.org/fhir/pdas/identifier/appointment-payment%7C${id}`)).entry as unknown[] | undefined ?? []).length;
 
+/** Every request forwarded, each read of appt-0001 answered as `change` leaves the server's reply. */
+function appointmentRead(proxy: FhirProxy, change: (json: { meta?: object }) => void): void {
+  proxy.hook = async (seen, forward) => {
+    const reply = await forward();
+    if (seen.method !== 'GET' || !seen.url.includes(`/Appointment/${APPOINTMENT}`)) return reply;
+    const json = JSON.parse(reply.body.toString()) as { meta?: object };
+    change(json);
+    return { ...reply, body: Buffer.from(JSON.stringify(json)) };
+  };
+}
+const puts = (proxy: FhirProxy) => proxy.seen.filter((s) => s.method === 'PUT').length;
+
 describe('arrival over FHIR', () => {
   it('marks a booked appointment arrived once, then answers ALREADY_ARRIVED; a cancelled one CONTACT_CANCELLED, a request or another\'s CONTACT_NOT_FOUND', async () => {
     t = await startFhirTestApp({ now: BEFORE_START });
-    expect(await t.ehr.registerArrival(TOLVAN, APPOINTMENT)).toEqual({ resultCode: 'OK', reasonCode: 'ARRIVAL_REGISTERED' });
-    expect(await t.ehr.registerArrival(TOLVAN, APPOINTMENT)).toEqual({ resultCode: 'INFO', reasonCode: 'ALREADY_ARRIVED' });
+    expect(await t.ehr.registerArrival(TOLVAN, APPOINTMENT, AT_ANY_TIME)).toEqual({ resultCode: 'OK', reasonCode: 'ARRIVAL_REGISTERED' });
+    expect(await t.ehr.registerArrival(TOLVAN, APPOINTMENT, AT_ANY_TIME)).toEqual({ resultCode: 'INFO', reasonCode: 'ALREADY_ARRIVED' });
     expect(((await fhirGet(t, `Appointment/${APPOINTMENT}`)).status)).toBe('arrived');
-    expect(await t.ehr.registerArrival(TOLVAN, 'appt-0004')).toEqual({ resultCode: 'ERROR', reasonCode: 'CONTACT_CANCELLED' });
-    expect(await t.ehr.registerArrival(TOLVAN, 'appt-0003')).toEqual({ resultCode: 'ERROR', reasonCode: 'CONTACT_NOT_FOUND' });
-    expect(await t.ehr.registerArrival(TOLVAN, 'appt-9999')).toEqual({ resultCode: 'ERROR', reasonCode: 'CONTACT_NOT_FOUND' });
-    expect(await t.ehr.registerArrival('201212121212', 'appt-0002')).toEqual({ resultCode: 'ERROR', reasonCode: 'CONTACT_NOT_FOUND' });
+    expect(await t.ehr.registerArrival(TOLVAN, 'appt-0004', AT_ANY_TIME)).toEqual({ resultCode: 'ERROR', reasonCode: 'CONTACT_CANCELLED' });
+    expect(await t.ehr.registerArrival(TOLVAN, 'appt-0003', AT_ANY_TIME)).toEqual({ resultCode: 'ERROR', reasonCode: 'CONTACT_NOT_FOUND' });
+    expect(await t.ehr.registerArrival(TOLVAN, 'appt-9999', AT_ANY_TIME)).toEqual({ resultCode: 'ERROR', reasonCode: 'CONTACT_NOT_FOUND' });
+    expect(await t.ehr.registerArrival('201212121212', 'appt-0002', AT_ANY_TIME)).toEqual({ resultCode: 'ERROR', reasonCode: 'CONTACT_NOT_FOUND' });
   });
 
   it('takes an appointment of his Patient id on another server for another patient\'s: CONTACT_NOT_FOUND, nothing written', async () => {
@@ -46,7 +59,7 @@ describe('arrival over FHIR', () => {
       }
     });
     t = await startFhirTestApp({ now: BEFORE_START, resources });
-    expect(await t.ehr.registerArrival(TOLVAN, APPOINTMENT)).toEqual({ resultCode: 'ERROR', reasonCode: 'CONTACT_NOT_FOUND' });
+    expect(await t.ehr.registerArrival(TOLVAN, APPOINTMENT, AT_ANY_TIME)).toEqual({ resultCode: 'ERROR', reasonCode: 'CONTACT_NOT_FOUND' });
     expect(await t.ehr.registerPayment(TOLVAN, APPOINTMENT, 'CARD')).toEqual({ resultCode: 'ERROR', reasonCode: 'CONTACT_NOT_FOUND' });
     expect(await versionsOf(t, APPOINTMENT)).toBe(1);
     expect(await noticesOf(t, APPOINTMENT)).toBe(0);
@@ -55,7 +68,7 @@ describe('arrival over FHIR', () => {
   it('changes the status once for 20 concurrent arrivals: one OK, the rest ALREADY_ARRIVED, two versions in the history', async () => {
     t = await startFhirTestApp({ now: BEFORE_START });
     const app = t;
-    const outcomes = await Promise.all(Array.from({ length: 20 }, () => app.ehr.registerArrival(TOLVAN, APPOINTMENT)));
+    const outcomes = await Promise.all(Array.from({ length: 20 }, () => app.ehr.registerArrival(TOLVAN, APPOINTMENT, AT_ANY_TIME)));
     expect(outcomes.filter((o) => o.reasonCode === 'ARRIVAL_REGISTERED')).toHaveLength(1);
     expect(outcomes.filter((o) => o.reasonCode === 'ALREADY_ARRIVED')).toHaveLength(19);
     expect(await versionsOf(app, APPOINTMENT)).toBe(2);
@@ -68,9 +81,9 @@ describe('arrival over FHIR', () => {
       const reply = await forward();
       return seen.method === 'PUT' || seen.method === 'PATCH' ? 'reset' : reply;
     };
-    await expect(t.ehr.registerArrival(TOLVAN, APPOINTMENT)).rejects.toBeInstanceOf(EhrError);
+    await expect(t.ehr.registerArrival(TOLVAN, APPOINTMENT, AT_ANY_TIME)).rejects.toBeInstanceOf(EhrError);
     proxy.hook = undefined;
-    expect(await t.ehr.registerArrival(TOLVAN, APPOINTMENT)).toEqual({ resultCode: 'INFO', reasonCode: 'ALREADY_ARRIVED' });
+    expect(await t.ehr.registerArrival(TOLVAN, APPOINTMENT, AT_ANY_TIME)).toEqual({ resultCode: 'INFO', reasonCode: 'ALREADY_ARRIVED' });
     expect(proxy.seen.filter((s) => s.method === 'PUT' || s.method === 'PATCH')).toHaveLength(1);
     expect(proxy.seen.find((s) => s.method === 'PUT')?.headers['if-match']).toBe('W/"1"');
   });
@@ -85,13 +98,13 @@ describe('arrival over FHIR', () => {
       statement.rest[0]?.resource.find((r) => r.type === 'Appointment')?.interaction?.push({ code: 'patch' });
       return { ...reply, body: Buffer.from(JSON.stringify(statement)) };
     };
-    expect(await t.ehr.registerArrival(TOLVAN, APPOINTMENT)).toEqual({ resultCode: 'OK', reasonCode: 'ARRIVAL_REGISTERED' });
+    expect(await t.ehr.registerArrival(TOLVAN, APPOINTMENT, AT_ANY_TIME)).toEqual({ resultCode: 'OK', reasonCode: 'ARRIVAL_REGISTERED' });
     const patch = proxy.seen.find((s) => s.method === 'PATCH');
     expect(patch?.headers).toMatchObject({ 'content-type': 'application/json-patch+json', 'if-match': 'W/"1"' });
     expect(JSON.parse(patch?.body ?? '[]')).toEqual([{ op: 'test', path: '/status', value: 'booked' }, { op: 'replace', path: '/status', value: 'arrived' }]);
     expect((await fhirGet(t, `Appointment/${APPOINTMENT}`)).status).toBe('arrived');
     // A second call reads first, finds it arrived, and sends no patch.
-    expect(await t.ehr.registerArrival(TOLVAN, APPOINTMENT)).toEqual({ resultCode: 'INFO', reasonCode: 'ALREADY_ARRIVED' });
+    expect(await t.ehr.registerArrival(TOLVAN, APPOINTMENT, AT_ANY_TIME)).toEqual({ resultCode: 'INFO', reasonCode: 'ALREADY_ARRIVED' });
     expect(proxy.seen.filter((s) => s.method === 'PATCH')).toHaveLength(1);
   });
 
@@ -105,7 +118,6 @@ describe('arrival over FHIR', () => {
     };
     return { answered: () => answered };
   }
-  const puts = (proxy: FhirProxy) => proxy.seen.filter((s) => s.method === 'PUT').length;
   /** Every request forwarded, the PUT's reply changed by `change` (what was sent, and the server's reply). */
   function putAnswered(proxy: FhirProxy, change: (sent: Record<string, unknown>, reply: Reply) => Reply): void {
     proxy.hook = async (seen, forward) => {
@@ -125,7 +137,7 @@ describe('arrival over FHIR', () => {
     t = await startFhirTestApp({ now: BEFORE_START, proxied: true });
     const proxy = t.proxy as FhirProxy;
     const lied = notApplied(proxy, 1, 200, change);
-    expect(await t.ehr.registerArrival(TOLVAN, APPOINTMENT)).toEqual({ resultCode: 'OK', reasonCode: 'ARRIVAL_REGISTERED' });
+    expect(await t.ehr.registerArrival(TOLVAN, APPOINTMENT, AT_ANY_TIME)).toEqual({ resultCode: 'OK', reasonCode: 'ARRIVAL_REGISTERED' });
     expect([lied.answered(), puts(proxy), (await fhirGet(t, `Appointment/${APPOINTMENT}`)).status]).toEqual([1, 2, 'arrived']);
   });
 
@@ -135,7 +147,7 @@ describe('arrival over FHIR', () => {
     t = await startFhirTestApp({ now: BEFORE_START, proxied: true });
     const proxy = t.proxy as FhirProxy;
     notApplied(proxy, 10);
-    await expect(t.ehr.registerArrival(TOLVAN, APPOINTMENT)).rejects.toMatchObject({ failure: 'bad-response', unconfirmedWrite: true });
+    await expect(t.ehr.registerArrival(TOLVAN, APPOINTMENT, AT_ANY_TIME)).rejects.toMatchObject({ failure: 'bad-response', unconfirmedWrite: true });
     expect(puts(proxy)).toBe(3);
   });
 
@@ -143,7 +155,7 @@ describe('arrival over FHIR', () => {
     t = await startFhirTestApp({ now: BEFORE_START, proxied: true });
     const proxy = t.proxy as FhirProxy;
     putAnswered(proxy, (sent, reply) => ({ ...reply, body: Buffer.from(JSON.stringify({ ...sent, status: 'booked' })) }));
-    expect(await t.ehr.registerArrival(TOLVAN, APPOINTMENT)).toEqual({ resultCode: 'OK', reasonCode: 'ARRIVAL_REGISTERED' });
+    expect(await t.ehr.registerArrival(TOLVAN, APPOINTMENT, AT_ANY_TIME)).toEqual({ resultCode: 'OK', reasonCode: 'ARRIVAL_REGISTERED' });
     expect(puts(proxy)).toBe(1);
   });
 
@@ -158,7 +170,7 @@ describe('arrival over FHIR', () => {
       await fetch(`${sim}/Appointment/${APPOINTMENT}`, { method: 'PUT', headers: { 'content-type': 'application/fhir+json' }, body: JSON.stringify({ ...sent, status: 'cancelled' }) });
       return { status: 200, headers: { 'content-type': 'application/fhir+json' }, body: Buffer.from(JSON.stringify({ ...sent, status: 'arrived' })) };
     };
-    expect(await t.ehr.registerArrival(TOLVAN, APPOINTMENT)).toEqual({ resultCode: 'ERROR', reasonCode: 'CONTACT_CANCELLED' });
+    expect(await t.ehr.registerArrival(TOLVAN, APPOINTMENT, AT_ANY_TIME)).toEqual({ resultCode: 'ERROR', reasonCode: 'CONTACT_CANCELLED' });
   });
 
   // Re-review helper-182, F4: a PUT refused 400 each time was told "kept changing", retry in a second. Failed before: unavailable.
@@ -166,7 +178,7 @@ describe('arrival over FHIR', () => {
     t = await startFhirTestApp({ now: BEFORE_START, proxied: true });
     const proxy = t.proxy as FhirProxy;
     notApplied(proxy, 10, 400, () => ({ resourceType: 'OperationOutcome', issue: [{ severity: 'error', code: 'business-rule' }] }));
-    await expect(t.ehr.registerArrival(TOLVAN, APPOINTMENT)).rejects.toMatchObject({ failure: 'bad-response', unconfirmedWrite: false });
+    await expect(t.ehr.registerArrival(TOLVAN, APPOINTMENT, AT_ANY_TIME)).rejects.toMatchObject({ failure: 'bad-response', unconfirmedWrite: false });
     expect(puts(proxy)).toBe(3);
   });
 
@@ -174,23 +186,107 @@ describe('arrival over FHIR', () => {
     t = await startFhirTestApp({ now: BEFORE_START, proxied: true });
     const proxy = t.proxy as FhirProxy;
     putAnswered(proxy, () => ({ status: 204, headers: {}, body: Buffer.alloc(0) }));
-    expect(await t.ehr.registerArrival(TOLVAN, APPOINTMENT)).toEqual({ resultCode: 'OK', reasonCode: 'ARRIVAL_REGISTERED' });
+    expect(await t.ehr.registerArrival(TOLVAN, APPOINTMENT, AT_ANY_TIME)).toEqual({ resultCode: 'OK', reasonCode: 'ARRIVAL_REGISTERED' });
     expect(proxy.seen.filter((s) => s.method === 'PUT')).toHaveLength(1);
   });
 
   it('writes nothing without a version to check: an Appointment without meta.versionId is a 502, not a blind write', async () => {
     t = await startFhirTestApp({ now: BEFORE_START, proxied: true });
     const proxy = t.proxy as FhirProxy;
-    proxy.hook = async (seen, forward) => {
-      const reply = await forward();
-      if (seen.method !== 'GET' || !seen.url.includes(`/Appointment/${APPOINTMENT}`)) return reply;
-      const json = JSON.parse(reply.body.toString()) as { meta?: object };
-      delete json.meta;
-      return { ...reply, body: Buffer.from(JSON.stringify(json)) };
-    };
-    await expect(t.ehr.registerArrival(TOLVAN, APPOINTMENT)).rejects.toMatchObject({ failure: 'bad-response' });
+    appointmentRead(proxy, (json) => { delete json.meta; });
+    await expect(t.ehr.registerArrival(TOLVAN, APPOINTMENT, AT_ANY_TIME)).rejects.toMatchObject({ failure: 'bad-response' });
     expect(proxy.seen.filter((s) => s.method !== 'GET')).toEqual([]);
     expect(t.events).toContainEqual({ type: 'write-note', detail: 'FHIR server offers no versioned update of Appointment; arrival not written' });
+  });
+});
+
+describe('arrival over FHIR, against a server whose appointment moves or whose answers mislead (hostile review helper-183)', () => {
+  /** The arrival window around a start, as MarkArrived asks it (120 minutes before, 30 after), at BEFORE_START. */
+  const inWindow = (start: number): boolean => withinArrivalWindow(BEFORE_START, start, { beforeMinutes: 120, afterMinutes: 30 });
+  /** appt-0001 moved to another day, on the server itself, as the EHR's staff would move it. */
+  const reschedule = async (sim: string, sent?: Record<string, unknown>): Promise<void> => {
+    const current = sent ?? await (await fetch(`${sim}/Appointment/${APPOINTMENT}`)).json() as Record<string, unknown>;
+    const res = await fetch(`${sim}/Appointment/${APPOINTMENT}`, { method: 'PUT', headers: { 'content-type': 'application/fhir+json' },
+      body: JSON.stringify({ ...current, status: 'booked', start: '2027-02-20T09:30:00+01:00', end: '2027-02-20T10:00:00+01:00' }) });
+    expect(res.status).toBe(200);
+  };
+
+  // F1: the window was checked against the bookings list, and the appointment the adapter read and wrote had been moved
+  // since: it was marked arrived on another day and the patient told ARRIVAL_REGISTERED. Failed before: OK, and arrived.
+  it('asks the window of the appointment as it reads it: moved to another day since the service checked, OUTSIDE_ARRIVAL_WINDOW and nothing written', async () => {
+    t = await startFhirTestApp({ now: BEFORE_START, proxied: true });
+    await reschedule(t.sim.baseUrl);
+    expect(await t.ehr.registerArrival(TOLVAN, APPOINTMENT, inWindow)).toEqual({ resultCode: 'ERROR', reasonCode: 'OUTSIDE_ARRIVAL_WINDOW' });
+    expect([(await fhirGet(t, `Appointment/${APPOINTMENT}`)).status, puts(t.proxy as FhirProxy)]).toEqual(['booked', 0]);
+  });
+
+  it('asks it again after a conflict: moved while the first write was on its way, OUTSIDE_ARRIVAL_WINDOW and not arrived', async () => {
+    t = await startFhirTestApp({ now: BEFORE_START, proxied: true });
+    const proxy = t.proxy as FhirProxy;
+    const sim = t.sim.baseUrl;
+    let moved = false;
+    proxy.hook = async (seen, forward) => {
+      if (seen.method === 'PUT' && !moved) {
+        moved = true;
+        await reschedule(sim);
+      }
+      return forward();
+    };
+    expect(await t.ehr.registerArrival(TOLVAN, APPOINTMENT, inWindow)).toEqual({ resultCode: 'ERROR', reasonCode: 'OUTSIDE_ARRIVAL_WINDOW' });
+    expect([(await fhirGet(t, `Appointment/${APPOINTMENT}`)).status, puts(proxy)]).toEqual(['booked', 1]);
+  });
+
+  // F2: the server applied the arrival and answered 200, and the read after it failed: the patient was told the EHR was
+  // unavailable (or that there was no such appointment), and the audit kept no outcome. Failed before: not unconfirmed.
+  it.each([
+    ['503', { status: 503, headers: {}, body: Buffer.alloc(0) }, 'bad-response'],
+    ['429', { status: 429, headers: {}, body: Buffer.alloc(0) }, 'bad-response'],
+    ['500', { status: 500, headers: {}, body: Buffer.alloc(0) }, 'bad-response'],
+    ['404', { status: 404, headers: {}, body: Buffer.alloc(0) }, 'bad-response'],
+    ['not JSON', { status: 200, headers: { 'content-type': 'application/fhir+json' }, body: Buffer.from('<html/>') }, 'bad-response'],
+  ] as const)('an arrival the server took (200) whose read after it answers %s may have been made: unconfirmed', async (_what, answer, failure) => {
+    t = await startFhirTestApp({ now: BEFORE_START, proxied: true });
+    const proxy = t.proxy as FhirProxy;
+    let applied = false;
+    proxy.hook = async (seen, forward) => {
+      if (seen.method === 'PUT') {
+        applied = true;
+        return forward();
+      }
+      return applied && seen.method === 'GET' && seen.url.includes(`/Appointment/${APPOINTMENT}`) ? answer as Reply : forward();
+    };
+    await expect(t.ehr.registerArrival(TOLVAN, APPOINTMENT, AT_ANY_TIME)).rejects.toMatchObject({ failure, unconfirmedWrite: true });
+    expect((await fhirGet(t, `Appointment/${APPOINTMENT}`)).status).toBe('arrived');
+  });
+
+  // F3: 412, 412, 400 was told "refused" (the last status alone) though two of three were a version moving. Failed before: a fault.
+  it('is refused only when refused each time: two conflicts and a 400 are a version moving (503, retry), not a refusal', async () => {
+    t = await startFhirTestApp({ now: BEFORE_START, proxied: true });
+    const proxy = t.proxy as FhirProxy;
+    const statuses = [412, 412, 400];
+    proxy.hook = async (seen, forward) => (seen.method === 'PUT'
+      ? { status: statuses.shift() ?? 412, headers: { 'content-type': 'application/fhir+json' }, body: Buffer.from('{"resourceType":"OperationOutcome","issue":[]}') }
+      : forward());
+    await expect(t.ehr.registerArrival(TOLVAN, APPOINTMENT, AT_ANY_TIME)).rejects.toMatchObject({ failure: 'unavailable', unconfirmedWrite: false });
+    expect(puts(proxy)).toBe(3);
+  });
+
+  // F5: a versionId of `1", W/"2` went into If-Match as a list that matches either version. Failed before: written, OK.
+  it('sends no If-Match from a meta.versionId that is no FHIR id: a 502, nothing written', async () => {
+    t = await startFhirTestApp({ now: BEFORE_START, proxied: true });
+    const proxy = t.proxy as FhirProxy;
+    appointmentRead(proxy, (json) => { json.meta = { ...json.meta, versionId: '1", W/"2' }; });
+    await expect(t.ehr.registerArrival(TOLVAN, APPOINTMENT, AT_ANY_TIME)).rejects.toMatchObject({ failure: 'bad-response', unconfirmedWrite: false });
+    expect(proxy.seen.filter((s) => s.method !== 'GET')).toEqual([]);
+  });
+
+  // F7: the read that decides and confirms a write went out without cache control, and a cache in between answered it stale.
+  it('reads the appointment past any cache: Cache-Control no-cache on every read of a write', async () => {
+    t = await startFhirTestApp({ now: BEFORE_START, proxied: true });
+    const proxy = t.proxy as FhirProxy;
+    expect(await t.ehr.registerArrival(TOLVAN, APPOINTMENT, AT_ANY_TIME)).toEqual({ resultCode: 'OK', reasonCode: 'ARRIVAL_REGISTERED' });
+    const reads = proxy.seen.filter((s) => s.method === 'GET' && s.url.includes(`/Appointment/${APPOINTMENT}`));
+    expect([reads.length, reads.every((s) => s.headers['cache-control'] === 'no-cache')]).toEqual([2, true]);
   });
 });
 

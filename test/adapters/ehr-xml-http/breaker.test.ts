@@ -1,6 +1,7 @@
 import { readDocument } from '../../support/document-reads.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ACTOR, ADULT, UNKNOWN, startSimulatedEhr, timed, type SimulatedEhr } from './simulated-ehr.js';
+import { AT_ANY_TIME } from '../../../src/domain/writes/arrival-window.js';
 
 /** A known patient other than ADULT. */
 const OTHER_PATIENT = '198112189876';
@@ -29,7 +30,7 @@ describe('XmlHttpEhr circuit breaker against the simulator', () => {
     const before = t.sim.requests;
     const calls: Array<() => Promise<unknown>> = [
       () => readDocument(ehr, 'journalnotes', ADULT, {}), () => ehr.relationshipsOf(ACTOR),
-      () => ehr.registerArrival(ADULT, '00261121101'), () => ehr.registerPayment(ADULT, '00261121101', 'CARD'),
+      () => ehr.registerArrival(ADULT, '00261121101', AT_ANY_TIME), () => ehr.registerPayment(ADULT, '00261121101', 'CARD'),
     ];
     for (const call of calls) {
       // Refused without a request: the simulator's count below stays where it was.

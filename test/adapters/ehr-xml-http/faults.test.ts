@@ -9,6 +9,7 @@ import { EhrError } from '../../../src/domain/ehr-error.js';
 import type { XmlHttpEhr } from '../../../src/adapters/ehr-xml-http/index.js';
 import { ACTOR, ADULT, startSimulatedEhr, timed, ZONE, type SimulatedEhr } from './simulated-ehr.js';
 import { expectDeadlineKept, SCHEDULING_SLACK_MS } from '../../support/scheduling.js';
+import { AT_ANY_TIME } from '../../../src/domain/writes/arrival-window.js';
 
 /** The deadline of the adapter the timeout tests use (`impatient`): far shorter than the faults they arrange. */
 const DEADLINE = 400;
@@ -59,7 +60,7 @@ describe('XmlHttpEhr against the simulator: every upstream fault', () => {
     t.sim.faults.hang();
     await expectFailure(() => readDocument(impatient, 'contacts', ADULT, {}), 'timeout');
     const before = t.sim.requests;
-    await expectFailure(() => impatient.registerArrival(ADULT, '00261121101'), 'timeout');
+    await expectFailure(() => impatient.registerArrival(ADULT, '00261121101', AT_ANY_TIME), 'timeout');
     expect(t.sim.requests - before).toBe(1);
   });
 
@@ -103,9 +104,9 @@ describe('XmlHttpEhr against the simulator: every upstream fault', () => {
     const contact = await firstContact();
     t.sim.faults.reset({ times: 1, method: 'PUT' });
     const before = t.sim.requests;
-    await expectFailure(() => ehr.registerArrival(ADULT, contact), 'bad-response');
+    await expectFailure(() => ehr.registerArrival(ADULT, contact, AT_ANY_TIME), 'bad-response');
     expect(t.sim.requests - before).toBe(1);
-    await expect(ehr.registerArrival(ADULT, contact)).resolves.toEqual({ resultCode: 'OK', reasonCode: 'ARRIVAL_REGISTERED' });
+    await expect(ehr.registerArrival(ADULT, contact, AT_ANY_TIME)).resolves.toEqual({ resultCode: 'OK', reasonCode: 'ARRIVAL_REGISTERED' });
   });
 
   it('does not repeat a write committed before the connection dropped; the next identical call answers INFO', async () => {
@@ -113,9 +114,9 @@ describe('XmlHttpEhr against the simulator: every upstream fault', () => {
     const contact = contacts[1] ?? '';
     t.sim.faults.commitThenReset({ times: 1, method: 'PUT' });
     let before = t.sim.requests;
-    await expectFailure(() => ehr.registerArrival(ADULT, contact), 'bad-response');
+    await expectFailure(() => ehr.registerArrival(ADULT, contact, AT_ANY_TIME), 'bad-response');
     expect(t.sim.requests - before).toBe(1);
-    await expect(ehr.registerArrival(ADULT, contact)).resolves.toEqual({ resultCode: 'INFO', reasonCode: 'ALREADY_ARRIVED' });
+    await expect(ehr.registerArrival(ADULT, contact, AT_ANY_TIME)).resolves.toEqual({ resultCode: 'INFO', reasonCode: 'ALREADY_ARRIVED' });
 
     t.sim.faults.commitThenReset({ times: 1, method: 'POST' });
     before = t.sim.requests;
@@ -187,7 +188,7 @@ describe('XmlHttpEhr against the simulator: every upstream fault', () => {
     try {
       t.sim.faults.redirect({ location: `${elsewhere.sim.url}/ehr/v1/patients/${ADULT}/journalnotes` });
       await expectFailure(() => readDocument(ehr, 'journalnotes', ADULT, {}), 'bad-response');
-      await expectFailure(() => ehr.registerArrival(ADULT, '00261121101'), 'bad-response');
+      await expectFailure(() => ehr.registerArrival(ADULT, '00261121101', AT_ANY_TIME), 'bad-response');
       expect(elsewhere.sim.requests).toBe(0);
     } finally {
       await elsewhere.close();
@@ -205,7 +206,7 @@ describe('XmlHttpEhr against the simulator: every upstream fault', () => {
 
   it('answers an upstream 404 PATIENT_NOT_FOUND as an unknown patient, and any other 404 as a bad response', async () => {
     await expectFailure(() => readDocument(ehr, 'contacts', '195507142478', {}), 'patient-not-found');
-    await expectFailure(() => ehr.registerArrival('195507142478', '00261121101'), 'patient-not-found');
+    await expectFailure(() => ehr.registerArrival('195507142478', '00261121101', AT_ANY_TIME), 'patient-not-found');
     t.sim.faults.status(404, '<html>Not Found</html>', 'text/html', { times: 1 });
     await expectFailure(() => readDocument(ehr, 'contacts', ADULT, {}), 'bad-response');
     // Relationships are no /patients/ path: a PATIENT_NOT_FOUND there is not about the patient.
@@ -224,7 +225,7 @@ describe('XmlHttpEhr against the simulator: every upstream fault', () => {
     expect(error.message).toBe('EHR could not be reached (ECONNREFUSED)');
     expect(t.events.filter((e) => e.type === 'retry')).toHaveLength(1);
     // A write is never sent twice, and is told the same.
-    await expectFailure(() => lost.registerArrival(ADULT, '00261121101'), 'unreachable');
+    await expectFailure(() => lost.registerArrival(ADULT, '00261121101', AT_ANY_TIME), 'unreachable');
   });
 
   it('issue 38: a host name that does not resolve, and a connection that never completes, could not be reached either', async () => {
@@ -246,11 +247,11 @@ describe('XmlHttpEhr against the simulator: every upstream fault', () => {
     const before = t.sim.requests;
     for (const id of ['../191212121212', '19121212121', '1912121212120', '191212121212/../x', '19121212121%', ' 191212121212']) {
       await expect(readDocument(ehr, 'journalnotes', id, {})).rejects.toMatchObject({ failure: 'patient-not-found' });
-      await expect(ehr.registerArrival(id, '00261121101')).rejects.toMatchObject({ failure: 'patient-not-found' });
+      await expect(ehr.registerArrival(id, '00261121101', AT_ANY_TIME)).rejects.toMatchObject({ failure: 'patient-not-found' });
       await expect(ehr.relationshipsOf(id)).rejects.toBeInstanceOf(RangeError);
     }
     for (const contact of ['..', '.', '../x', 'a/b', 'a%2Fb', '', 'x'.repeat(65), 'a b', 'a?b=1', 'å']) {
-      await expect(ehr.registerArrival(ADULT, contact)).resolves.toEqual({ resultCode: 'ERROR', reasonCode: 'CONTACT_NOT_FOUND' });
+      await expect(ehr.registerArrival(ADULT, contact, AT_ANY_TIME)).resolves.toEqual({ resultCode: 'ERROR', reasonCode: 'CONTACT_NOT_FOUND' });
       await expect(ehr.registerPayment(ADULT, contact, 'CARD')).resolves.toEqual({ resultCode: 'ERROR', reasonCode: 'CONTACT_NOT_FOUND' });
     }
     await expect(readDocument(ehr, 'contacts', ADULT, { from: '2026-01-01T00:00:00' })).rejects.toBeInstanceOf(RangeError);

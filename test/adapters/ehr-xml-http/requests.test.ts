@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { XmlHttpEhr } from '../../../src/adapters/ehr-xml-http/index.js';
+import { AT_ANY_TIME } from '../../../src/domain/writes/arrival-window.js';
 
 const ZONE = 'Europe/Stockholm';
 const ADULT = '191212121212';
@@ -76,7 +77,7 @@ describe('XmlHttpEhr requests on the wire', () => {
   it('keeps a base path prefix and sends writes exactly as docs/upstream-ehr.md#2-requests-and-answers says', async () => {
     answer = xml(RESULT);
     const ehr = adapter('/legacy/ehr-gw/');
-    await expect(ehr.registerArrival(ADULT, '00261121101')).resolves.toEqual({ resultCode: 'OK', reasonCode: 'ARRIVAL_REGISTERED' });
+    await expect(ehr.registerArrival(ADULT, '00261121101', AT_ANY_TIME)).resolves.toEqual({ resultCode: 'OK', reasonCode: 'ARRIVAL_REGISTERED' });
     await ehr.registerPayment(ADULT, 'Bk-1.2_x', 'CASH');
     expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual([
       `PUT /legacy/ehr-gw/ehr/v1/patients/${ADULT}/bookings/00261121101/arrival`,
@@ -95,7 +96,7 @@ describe('XmlHttpEhr requests on the wire', () => {
       await expect(ehr.registerPayment(ADULT, 'c1', 'CARD')).resolves.toEqual({ resultCode: code, reasonCode: reason });
     }
     answer = xml('<ResultRecord xmlns="urn:example:ehr:result:1"><ResultCode>MAYBE</ResultCode></ResultRecord>');
-    await expect(ehr.registerArrival(ADULT, 'c1')).rejects.toMatchObject({ failure: 'bad-response' });
+    await expect(ehr.registerArrival(ADULT, 'c1', AT_ANY_TIME)).rejects.toMatchObject({ failure: 'bad-response' });
     await expect(ehr.registerPayment(ADULT, 'c1', 'BITCOIN' as 'CARD')).rejects.toBeInstanceOf(RangeError);
   });
 

@@ -11,6 +11,7 @@ import { EhrError } from '../../../domain/ehr-error.js';
 import type { ReadName } from '../../../domain/operations/table.js';
 import { ReadUnavailableError, type UnavailableReads } from '../../../domain/read-availability/unavailable-read.js';
 import { PAYMENT_TYPES, type PaymentType } from '../../../domain/writes/payment-types.js';
+import type { ArrivalCheck } from '../../../domain/writes/arrival-window.js';
 import type { EhrWriteResult } from '../../../domain/writes/write-outcomes.js';
 import { eachRead } from '../../../domain/use-cases/read-sources.js';
 import type { DelegationRegistry } from '../../../ports/delegation-registry.port.js';
@@ -96,7 +97,7 @@ export class FhirEhr implements EhrRecords, DelegationRegistry {
     const writes = new FhirWrites({ ...this.writesOptions, lookup });
     return {
       reads: this.held(fhirReads({ ...this.readsOptions, lookup })),
-      registerArrival: (patientId, contactId) => arrival(writes, patientId, contactId),
+      registerArrival: (patientId, contactId, arrivable) => arrival(writes, patientId, contactId, arrivable),
       registerPayment: (patientId, contactId, paymentType) => payment(writes, patientId, contactId, paymentType),
     };
   }
@@ -106,8 +107,8 @@ export class FhirEhr implements EhrRecords, DelegationRegistry {
     return this.registry(actorId);
   }
 
-  registerArrival(patientId: string, contactId: string): Promise<EhrWriteResult> {
-    return arrival(this.writes, patientId, contactId);
+  registerArrival(patientId: string, contactId: string, arrivable: ArrivalCheck): Promise<EhrWriteResult> {
+    return arrival(this.writes, patientId, contactId, arrivable);
   }
 
   registerPayment(patientId: string, contactId: string, paymentType: PaymentType): Promise<EhrWriteResult> {
@@ -159,9 +160,9 @@ export class FhirEhr implements EhrRecords, DelegationRegistry {
 }
 
 /** An arrival, for an identity number of 12 digits only. */
-async function arrival(writes: FhirWrites, patientId: string, contactId: string): Promise<EhrWriteResult> {
+async function arrival(writes: FhirWrites, patientId: string, contactId: string, arrivable: ArrivalCheck): Promise<EhrWriteResult> {
   if (!PERSON_ID.test(patientId)) throw NOT_FOUND();
-  return writes.registerArrival(patientId, contactId);
+  return writes.registerArrival(patientId, contactId, arrivable);
 }
 
 /** A payment, for an identity number of 12 digits and a known payment type only. */

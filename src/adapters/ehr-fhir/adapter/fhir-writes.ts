@@ -6,6 +6,7 @@
  * for the appointment (`If-None-Exist`). Outcomes carry the legacy reason codes.
  */
 import { asUnconfirmedWrite, EhrError, ofCheckedBooking } from '../../../domain/ehr-error.js';
+import type { ArrivalCheck } from '../../../domain/writes/arrival-window.js';
 import { compactDateToIso, localDate } from '../../../domain/time/local-time.js';
 import type { PaymentType } from '../../../domain/writes/payment-types.js';
 import type { EhrWriteResult } from '../../../domain/writes/write-outcomes.js';
@@ -22,6 +23,7 @@ import { resolveMissing } from '../client/reference-resolution.js';
 import { fhirFault } from '../fault.js';
 import { PDAS_BASE } from '../extensions.js';
 import { writtenNumber } from '../fhir-json.js';
+import { instantOf } from '../fhir-time.js';
 import { ResourceIndex, serverKey } from '../resource-index.js';
 import type { Appointment } from '../../../reads/appointments/resource-types.js';
 import { checkedResource } from '../schemas/index.js';
@@ -68,34 +70,51 @@ export class FhirWrites {
     this.lookup = lookupOf(o);
   }
 
-  async registerArrival(number: string, contactId: string): Promise<EhrWriteResult> {
+  async registerArrival(number: string, contactId: string, arrivable: ArrivalCheck): Promise<EhrWriteResult> {
     // An id that cannot be a path segment of its own (`..`) names no booking: the server is not asked.
     if (!isPathId(contactId)) return NOT_FOUND;
     const signal = AbortSignal.timeout(this.o.callTimeoutMs);
     const patient = await this.lookup(number, signal);
     // Whether the server said it wrote the arrival: believed only from the next read, since a server may answer
-    // 2xx with a body it did not apply, stale or echoed (re-reviews helper-174 F7, helper-182 F2/F3).
+    // 2xx with a body it did not apply, stale or echoed (re-reviews helper-174 F7, helper-182 F2/F3). Once it has,
+    // whatever keeps a later step from telling leaves an arrival that may have been made (helper-183 F2).
     let written = false;
-    let last = 0;
-    for (let attempt = 0; attempt <= MAX_ARRIVAL_ATTEMPTS; attempt++) {
-      const read = await this.readAppointment(contactId, patient.id, signal);
-      if (read === undefined) return NOT_FOUND;
-      const status = read.appointment.status;
-      if (CANCELLED.has(status)) return result('ERROR', 'CONTACT_CANCELLED');
-      if (ARRIVED.has(status)) return written ? result('OK', 'ARRIVAL_REGISTERED') : result('INFO', 'ALREADY_ARRIVED');
-      if (status !== 'booked') return NOT_FOUND;
-      if (attempt === MAX_ARRIVAL_ATTEMPTS) break;
-      const answer = await this.markArrived(read, signal);
-      last = answer.status;
-      if (answer.status === 200 || answer.status === 204) written = true;
-      else if (!READ_AGAIN.has(answer.status)) throw asUnconfirmedWrite(statusFailure(answer.status, answer.headers), true);
+    let refusals = 0;
+    try {
+      for (let attempt = 0; attempt <= MAX_ARRIVAL_ATTEMPTS; attempt++) {
+        const read = await this.readAppointment(contactId, patient.id, signal);
+        const status = read?.appointment.status;
+        if (status !== undefined && CANCELLED.has(status)) return result('ERROR', 'CONTACT_CANCELLED');
+        if (status !== undefined && ARRIVED.has(status)) return written ? result('OK', 'ARRIVAL_REGISTERED') : result('INFO', 'ALREADY_ARRIVED');
+        if (read === undefined || status !== 'booked') {
+          if (written) throw unconfirmed('the appointment read after it is neither booked nor arrived');
+          return NOT_FOUND;
+        }
+        // As the appointment stands now: it may have been moved since the service checked its window (helper-183 F1).
+        if (!arrivable(this.startOf(read.appointment))) {
+          if (written) throw unconfirmed('the appointment read after it is booked, and outside the arrival window');
+          return result('ERROR', 'OUTSIDE_ARRIVAL_WINDOW');
+        }
+        if (attempt === MAX_ARRIVAL_ATTEMPTS) break;
+        const answer = await this.markArrived(read, signal);
+        if (answer.status === 200 || answer.status === 204) written = true;
+        else if (answer.status === 400 || answer.status === 422) refusals++;
+        else if (!READ_AGAIN.has(answer.status)) throw asUnconfirmedWrite(statusFailure(answer.status, answer.headers), true);
+      }
+    } catch (err) {
+      throw written ? unconfirmedAfter(err) : err;
     }
     // Said written and still booked when read: the server's word and its record disagree, and the person is told it may have been made.
-    if (written) throw new EhrError('bad-response', 'FHIR server answered the arrival written, and the appointment read after it is not arrived', undefined, true);
-    // Refused each time (400, 422) with the appointment booked: a refusal, not a version moving.
-    if (last === 400 || last === 422) throw fhirFault(`the arrival was refused (${last}) while the appointment stayed booked`);
+    if (written) throw unconfirmed('the appointment read after it is not arrived');
+    // Refused each time (400, 422) with the appointment booked: a refusal, not a version moving (helper-183 F3).
+    if (refusals === MAX_ARRIVAL_ATTEMPTS) throw fhirFault('the arrival was refused each time while the appointment stayed booked');
     // Every attempt met a newer version: nothing was changed, so a retry is harmless.
     throw new EhrError('unavailable', 'FHIR appointment kept changing while arrival was registered', 1);
+  }
+
+  /** An appointment's start in epoch ms as the bookings read reads it; NaN (never arrivable) without one. */
+  private startOf(appointment: Appointment): number {
+    return appointment.start === undefined ? Number.NaN : instantOf(appointment.start, { zone: this.o.zone, note: this.o.note });
   }
 
   async registerPayment(number: string, contactId: string, paymentType: PaymentType): Promise<EhrWriteResult> {
@@ -153,7 +172,8 @@ export class FhirWrites {
 
   /** `GET Appointment/{id}`; undefined when it does not exist (404, 410) or is not this patient's. */
   private async readAppointment(id: string, patientId: string, signal: AbortSignal): Promise<Read | undefined> {
-    const answer = await this.o.client.request(this.o.client.resourceUrl('Appointment', id), { method: 'GET', signal });
+    // Read from the server itself, not a cache in between: a write is decided, and confirmed, by this read (helper-183 F7).
+    const answer = await this.o.client.request(this.o.client.resourceUrl('Appointment', id), { method: 'GET', signal, headers: { 'cache-control': 'no-cache' } });
     if (answer.status === 404 || answer.status === 410) return undefined;
     const raw = await resourceOf(answer, 'Appointment', signal) as Record<string, unknown>;
     const appointment = checkedResource('Appointment', raw);
@@ -177,6 +197,8 @@ export class FhirWrites {
       this.o.note('FHIR server offers no versioned update of Appointment; arrival not written');
       throw fhirFault('no version check for a write');
     }
+    // The version goes into a header as the server wrote it: only an id's characters, so it names one version (helper-183 F5).
+    if (!isPathId(version)) throw fhirFault('a meta.versionId that is no FHIR id');
     const url = this.o.client.resourceUrl('Appointment', read.appointment.id);
     const ifMatch = `W/"${version}"`;
     if (capabilities.interactions.has('patch')) {
@@ -220,6 +242,20 @@ export class FhirWrites {
     // The amount goes out as the decimal it was computed to, not as a JavaScript number would write it.
     return JSON.stringify(notice).replace(`"${AMOUNT}"`, amount ?? '0');
   }
+}
+
+/** The server said it wrote the arrival, and what followed does not confirm it: it may have been made. */
+function unconfirmed(why: string): EhrError {
+  return new EhrError('bad-response', `FHIR server answered the arrival written, and ${why}`, undefined, true);
+}
+
+/**
+ * A failure after the server said it wrote the arrival (a read that fails, times out or is refused): the
+ * arrival may have been made whatever the failure, so the caller is told so (helper-183 F2); a timeout stays one.
+ */
+function unconfirmedAfter(err: unknown): unknown {
+  if (!(err instanceof EhrError) || err.unconfirmedWrite) return err;
+  return new EhrError(err.failure === 'timeout' ? 'timeout' : 'bad-response', err.message, undefined, true);
 }
 
 /** A stand-in for the amount while the body is written, replaced by the decimal's own text. */
