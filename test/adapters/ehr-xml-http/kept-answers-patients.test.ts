@@ -68,33 +68,46 @@ describe('xml-http: a kept answer answers only its own patient', () => {
   );
 
   it('answers every read with that patient\'s records at their current version, however the ETags collide', async () => {
-    let reads = 0;
+    let kept = 0;
     await assertProperty(fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 25 }), fc.nat(3), async (steps, smallBudget) => {
       versions.clear();
       // Budgets from none, through one journal or two, to all of them: eviction in every order.
       const budget = [0, 160_000, 320_000, 64 * 2 ** 20][smallBudget] ?? 0;
       const ehr = new XmlHttpEhr({ baseUrl: base, timeoutMs: 5000, zone: ZONE, onDropped: () => undefined, mappedDocuments: new MappedDocuments(budget) });
+      // Under the budget that holds every journal, each patient read before and unchanged since is kept.
+      const unchanged = new Set<string>();
       try {
         for (const s of steps) {
           const patient = PATIENTS[s.patient] as string;
           if (s.kind === 'change') {
             versions.set(patient, (versions.get(patient) ?? 0) + 1);
+            unchanged.delete(patient);
             continue;
           }
           weak = s.weak;
+          const before = notModified;
           const answer = await readDocument(ehr, 'journalnotes', patient, {});
-          reads += 1;
           const extracts = answer.flatMap((r) => r.JournalNoteEHRExtract);
           expect(extracts.length).toBeGreaterThan(0);
           for (const e of extracts) expect(e.Patient?.PatientID?.extension).toBe(patient);
           const marked = extracts.map((e) => e.Note?.NoteTemplateName).filter((n) => n?.startsWith('v'));
           expect(marked).toEqual([expect.stringMatching(new RegExp(`^v${versions.get(patient) ?? 0} `))]);
+          // The property runs through kept answers, not around them: such a read was asked conditionally, and answered 304.
+          if (smallBudget === 3 && unchanged.has(patient)) {
+            expect([patient, notModified - before]).toEqual([patient, 1]);
+            kept += 1;
+          }
+          unchanged.add(patient);
         }
       } finally {
         await ehr.close();
       }
-    }), { seeds: [56, 5602, 560_003], numRuns: 45 });
-    // The property ran through kept answers, not around them.
-    expect(notModified).toBeGreaterThan(reads / 10);
+    }), {
+      seeds: [56, 5602, 560_003], numRuns: 45,
+      // A kept answer on every seed: the ratio of 304s to reads this replaced fell under its bound on a fuzz seed
+      // (PDAS_FUZZ_SEED=139454030: 17 of 187 reads) with nothing wrong.
+      examples: [[[{ kind: 'read', patient: 0, weak: false }, { kind: 'read', patient: 0, weak: true }, { kind: 'change', patient: 1 }, { kind: 'read', patient: 0, weak: false }], 3]],
+    });
+    expect(kept).toBeGreaterThanOrEqual(2);
   });
 });
