@@ -3,6 +3,7 @@ import { PatientAccessPolicy } from '../../src/domain/access/patient-access.js';
 import type { DomainError } from '../../src/domain/errors.js';
 import { EhrError } from '../../src/domain/ehr-error.js';
 import { patientRecord } from '../fakes/builders.js';
+import { patientV2, patientV2Data } from './records/builders.js';
 import { FakeEhr, FakeRegistry } from '../fakes/fake-ehr.js';
 import { FixedClock } from '../fakes/fixed-clock.js';
 
@@ -128,6 +129,21 @@ describe('PatientAccessPolicy', () => {
     await expect(policy.resolve({ personId: ACTOR }, PROTECTED)).rejects.toEqual(denied);
     await expect(policy.resolve({ personId: PROTECTED }, PROTECTED)).resolves.toMatchObject({ basis: 'self', maskContactDetails: false });
     await expect(policy.resolve({}, PROTECTED)).resolves.toMatchObject({ basis: 'client', maskContactDetails: true });
+  });
+
+  // Hostile review helper-184, F1: the decision read the patient document (v1) alone, and a person the EHR's v2 mirror
+  // marks protected was read by delegates on both doors, written for, and a kiosk shown her address.
+  it('takes a protection mark in either patient document: v2 alone marks it, and the v2 is read only where the mark decides', async () => {
+    const marked = '194608632396';
+    ehr.withPatient(marked, { getPatient: [patientRecord(marked)], getPatientV2: patientV2(patientV2Data({ patientProtectedId: true }, marked)) });
+    registry.grant(ACTOR, { patient: marked, type: 'power-of-attorney', validFrom: '20200101' });
+    await expect(policy.resolve({ personId: ACTOR }, marked)).rejects.toEqual(denied);
+    await expect(policy.resolve({}, marked)).resolves.toMatchObject({ basis: 'client', maskContactDetails: true });
+    ehr.calls.length = 0;
+    await expect(policy.resolve({ personId: marked }, marked)).resolves.toMatchObject({ basis: 'self', maskContactDetails: false });
+    expect(ehr.calls).toEqual([`read getPatient ${marked}`]);
+    // A v2 that knows nothing of the patient, or marks nothing, lets the delegation stand.
+    await expect(policy.resolve({ personId: ACTOR }, ADULT)).resolves.toMatchObject({ basis: 'power-of-attorney' });
   });
 
   it('answers an unknown patient exactly like a forbidden one, even for a client or oneself', async () => {

@@ -124,6 +124,20 @@ describe('the release policy over HTTP, with examples/release-policy.json and th
     expect(bookings.headers[FILTERED]).toBeUndefined();
   });
 
+  // Hostile review helper-184, F2: the mark came only where the range held a withheld record, so a guardian narrowing the
+  // range learnt the day of the child's Barnahus contact, note and signal (2026-10-17). Failed before: no header on 10-16.
+  it.each(['/patients/contacts/', '/patients/journalnotes/', '/patients/attentionsignals/'])('marks %s filtered in every range where the record holds a withheld item, counted one where the range held none', async (url) => {
+    const token = await t.personToken(MARTA);
+    for (const [from, to] of [['2026-10-16T00:00:00', '2026-10-16T23:59:59'], ['2026-10-18T00:00:00', '2026-10-18T23:59:59'], ['2020-01-01T00:00:00', '2020-01-02T00:00:00']]) {
+      const res = await t.call({ method: 'GET', url: `${url}?fromDateTime=${from}&toDateTime=${to}`, token, patient: LILLA });
+      expect([url, from, res.statusCode, res.headers[FILTERED]]).toEqual([url, from, 200, 'true']);
+      expect([url, from, lastOutcome(t).withheld]).toEqual([url, from, 1]);
+    }
+    // A record from which nothing is withheld stays unmarked in any range.
+    const own = await t.call({ method: 'GET', url: '/patients/medications/?fromDateTime=2020-01-01T00:00:00&toDateTime=2020-01-02T00:00:00', token: await t.personToken(TOLVAN) });
+    expect([own.statusCode, own.headers[FILTERED]]).toEqual([200, undefined]);
+  });
+
   it('issue 14 item 2: a browser may read the header (CORS Access-Control-Expose-Headers)', async () => {
     const res = await t.call({
       method: 'GET', url: '/patients/journalnotes/', token: await t.personToken(TOLVAN), headers: { origin: 'https://app.example' },

@@ -4,7 +4,8 @@ import type { EhrCalls, EhrRecords } from '../../ports/ehr-records.port.js';
 import type { ScopeContext } from '../fhir/smart-scopes.js';
 import { EhrError } from '../ehr-error.js';
 import { readerOf } from '../use-cases/read-sources.js';
-import { isProtectedIdentity, knowsPatient, type PatientRecord } from '../records/index.js';
+import { knowsPatient, type PatientRecord } from '../records/index.js';
+import { isProtectedInEhr } from './protected-identity.js';
 import { DomainError } from '../errors.js';
 import { IDENTITY_NUMBER_EXPECTED, parsePersonalIdentityNumber } from '../identity/personal-identity-number.js';
 import { localDate } from '../time/local-time.js';
@@ -117,7 +118,8 @@ export class PatientAccessPolicy {
     const { basis, reach } = decided;
     const ehr = view ?? this.ehr.forRequest();
     const patientRecords = await this.patientRecords(ehr, patientId);
-    const isProtected = isProtectedIdentity(patientRecords, patientId);
+    // The mark decides a delegate's access and a client's view alone: the patient's own read asks no more of the EHR.
+    const isProtected = basis !== 'self' && await isProtectedInEhr(ehr, patientId, patientRecords);
     if (isProtected && isDelegated(basis)) throw accessDenied();
     // A proxy whose grant leaves out the patient's personal details gets them from no other read either (an appointment's patient block).
     const withoutDetails = (isProtected && basis === 'client') || (basis === 'proxy' && !reachesRead({ basis, ...(reach === undefined ? {} : { reach }) }, 'getPatient'));

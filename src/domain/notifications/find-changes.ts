@@ -20,7 +20,10 @@ import { readsOfTopic } from './topics.js';
 export interface PollPlan {
   subscriptions: StoredSubscription[];
   reads: ReadName[];
-  /** EHR reads the poll makes: one for the patient (who may read them is decided on it) and one per read. */
+  /**
+   * EHR reads the poll makes, each once (readOnce): the patient document, and its v2 mirror where a subscriber is not the
+   * patient (who may read them is decided on them: protected-identity.ts), and one per read.
+   */
   cost: number;
 }
 
@@ -83,7 +86,9 @@ export class FindChanges {
   async plan(patient: string): Promise<PollPlan> {
     const subscriptions = (await this.deps.store.liveFor(patient)).filter((s) => readsOfTopic(s.topic).length > 0);
     const reads = [...new Set(subscriptions.flatMap((s) => readsOfTopic(s.topic)))];
-    return { subscriptions, reads, cost: reads.length === 0 ? 0 : reads.length + 1 };
+    const delegated = subscriptions.some((s) => s.subscriber.personId !== patient);
+    const decisions: ReadName[] = delegated ? ['getPatient', 'getPatientV2'] : ['getPatient'];
+    return { subscriptions, reads, cost: reads.length === 0 ? 0 : new Set<ReadName>([...decisions, ...reads]).size };
   }
 
   /**

@@ -43,6 +43,8 @@ export function releaseToCaller<R extends ReadName>(
   return everything && released.withheld === 0 ? { ...released, withheld: 1 } : released;
 }
 
+const hasBounds = (range: TimeRange): boolean => range.from !== undefined || range.to !== undefined;
+
 /**
  * Every read of patient records, one way: the patient's records from the EHR, within a time range,
  * less what the release policy withholds from this caller, masked where the law says so. What
@@ -58,11 +60,17 @@ export class ReadPatientData {
   async execute<R extends ReadName>(read: R, access: PatientAccess, range: TimeRange): Promise<Released<ReadItem<R>[]>> {
     // A proxy's grant opens its categories only (docs/proxies.md): every door's read ends here.
     if (!reachesRead(access, read)) throw accessDenied();
-    // The patient document was read to decide the access: answered as it was read then.
+    // The patient document was read to decide the access: answered as it was read then. A read the policy filters is
+    // fetched whole, so that its mark can be of the whole record (releaseFetched); the range is selected here.
     const fetched = read === 'getPatient'
       ? (access.patientRecords as ReadItem<R>[])
-      : await readerOf(access.ehr.reads, read)(access.patientId, range);
+      : await readerOf(access.ehr.reads, read)(access.patientId, this.filters(read) ? {} : range);
     return this.releaseFetched(read, access, fetched, range);
+  }
+
+  /** Whether the region's policy has rules for `read`: what it may withhold is decided over the whole record. */
+  private filters(read: ReadName): boolean {
+    return this.release?.policy !== undefined && readPolicyOf(read).release !== undefined;
   }
 
   /**
@@ -78,9 +86,13 @@ export class ReadPatientData {
     if (protectedHere && isDelegated(access.basis)) throw accessDenied();
     // Upstream filtering is trusted for volume, not for correctness: select and sort here too.
     const selected = selectInRange(read, fetched, range, this.zone);
-    const byPolicy = this.release === undefined ? { records: selected, withheld: 0 } : releaseToCaller(read, selected, this.release.policy, {
-      basis: access.basis, patientId: access.patientId, now: this.release.clock.now(), zone: this.zone,
-    });
+    const context = this.release === undefined ? undefined : { basis: access.basis, patientId: access.patientId, now: this.release.clock.now(), zone: this.zone };
+    const inRange = context === undefined ? { records: selected, withheld: 0 } : releaseToCaller(read, selected, this.release?.policy, context);
+    // Marked wherever the whole record holds something withheld, counted one where the range held none: a mark only where
+    // the range held it would tell, range by narrowed range, the day of what was withheld (hostile review helper-184, F2).
+    const byPolicy = inRange.withheld === 0 && context !== undefined && hasBounds(range)
+      && releaseToCaller(read, selectInRange(read, fetched, {}, this.zone), this.release?.policy, context).withheld > 0
+      ? { ...inRange, withheld: 1 } : inRange;
     // What the EHR itself withheld (a FHIR server's SUBSETTED answer) is told as this policy's is: it counts one, its number unknown.
     const released = filteredUpstream(fetched) ? { ...byPolicy, withheld: byPolicy.withheld + 1 } : byPolicy;
     const mask = access.maskContactDetails || (protectedHere && access.basis === 'client');
