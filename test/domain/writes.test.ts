@@ -92,6 +92,17 @@ describe('MarkArrived', () => {
   });
 });
 
+describe('MarkArrived and an EHR\'s answer of its own', () => {
+  // Re-review helper-185, F4: any answer with reason OUTSIDE_ARRIVAL_WINDOW was told ERROR with the window's words, an
+  // OK among them. Only an ERROR is the window's refusal. Failed before: ERROR for the EHR's OK.
+  it('tells an OK the EHR answered as an OK, whatever its reason', async () => {
+    const ehr = new FakeEhr().withPatient(PATIENT, { getAppointments: bookings(['00012345', '2026-11-21T10:00:00Z']) });
+    ehr.writeResult = { resultCode: 'OK', reasonCode: 'OUTSIDE_ARRIVAL_WINDOW' };
+    const markArrived = new MarkArrived(new FixedClock(START - 30 * MIN), { beforeMinutes: 120, afterMinutes: 30 }, turns());
+    await expect(markArrived.execute(accessOver(ehr), '00012345', STAYING)).resolves.toMatchObject({ ResultCode: 'OK' });
+  });
+});
+
 describe('RegisterPayment', () => {
   it('wraps the EHR outcome in an array and maps each reason code', async () => {
     const ehr = new FakeEhr().withPatient(PATIENT, {});

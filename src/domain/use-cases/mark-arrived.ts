@@ -29,7 +29,8 @@ export class MarkArrived {
     const written = await this.coordinator.exclusive(`arrival/${contactId}`, abandoned,
       async () => (this.withinWindow(start) ? access.ehr.registerArrival(access.patientId, contactId, (at) => this.withinWindow(at)) : undefined));
     // The adapter's own read may find the appointment moved out of the window since the list was read.
-    return written === undefined || written.reasonCode === 'OUTSIDE_ARRIVAL_WINDOW' ? this.outsideWindow() : fromEhrResult(written);
+    const outside = written === undefined || (written.resultCode === 'ERROR' && written.reasonCode === 'OUTSIDE_ARRIVAL_WINDOW');
+    return outside ? this.outsideWindow() : fromEhrResult(written);
   }
 
   private withinWindow(start: number): boolean {

@@ -271,6 +271,16 @@ describe('arrival over FHIR, against a server whose appointment moves or whose a
     expect(puts(proxy)).toBe(3);
   });
 
+  // Re-review helper-185, F2: a booked appointment whose start was removed was told OUTSIDE_ARRIVAL_WINDOW, "try again
+  // nearer the time", though the bookings read leaves it out as no booking. Failed before: OUTSIDE_ARRIVAL_WINDOW.
+  it('takes a booked appointment without a start for no booking: CONTACT_NOT_FOUND, nothing written', async () => {
+    t = await startFhirTestApp({ now: BEFORE_START, proxied: true });
+    const proxy = t.proxy as FhirProxy;
+    appointmentRead(proxy, (json) => { delete (json as { start?: string }).start; });
+    expect(await t.ehr.registerArrival(TOLVAN, APPOINTMENT, inWindow)).toEqual({ resultCode: 'ERROR', reasonCode: 'CONTACT_NOT_FOUND' });
+    expect(puts(proxy)).toBe(0);
+  });
+
   // F5: a versionId of `1", W/"2` went into If-Match as a list that matches either version. Failed before: written, OK.
   it('sends no If-Match from a meta.versionId that is no FHIR id: a 502, nothing written', async () => {
     t = await startFhirTestApp({ now: BEFORE_START, proxied: true });

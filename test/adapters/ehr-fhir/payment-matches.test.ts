@@ -199,3 +199,24 @@ describe('R4: a fee written with an exponent', () => {
     expect((await notices(t))[0]?.amount).toEqual({ value: 250, currency: 'SEK' });
   });
 });
+
+describe('re-review helper-185: the search that decides a payment, past a cache', () => {
+  // F3: the "already paid?" search of a server without conditional create went without cache control, and a cache in
+  // between answered the second payment with the first search's empty answer: the visit was paid twice. Failed before: two notices.
+  it('asks the server itself, not a cache: a second payment of the visit is ALREADY_PAID, one notice', async () => {
+    t = await startFhirTestApp({ now: BEFORE_START, resources: arrived(), proxied: true });
+    const cached = new Map<string, Awaited<ReturnType<Parameters<Hook>[1]>>>();
+    // A cache that keeps each search's answer and honours `Cache-Control: no-cache`, as HTTP caches do.
+    statementSays(t.proxy as FhirProxy, withoutConditionalCreate, async (seen, forward) => {
+      if (seen.method !== 'GET' || !seen.url.includes('/PaymentNotice?')) return forward();
+      const kept = cached.get(seen.url);
+      if (kept !== undefined && seen.headers['cache-control'] !== 'no-cache') return kept;
+      const reply = await forward();
+      cached.set(seen.url, reply);
+      return reply;
+    });
+    expect(await t.ehr.registerPayment(TOLVAN, APPOINTMENT, 'CARD')).toEqual(REGISTERED);
+    expect(await t.ehr.registerPayment(TOLVAN, APPOINTMENT, 'CASH')).toEqual(PAID);
+    expect(await notices(t)).toHaveLength(1);
+  });
+});

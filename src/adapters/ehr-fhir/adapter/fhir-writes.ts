@@ -14,7 +14,7 @@ import { statusFailure } from '../../ehr-http/status.js';
 import { appointmentUnit, feeOf } from '../appointment-parts.js';
 import { resourceOf } from '../client/answer.js';
 import type { CapabilityCheck, TypeCapabilities } from '../client/capabilities.js';
-import { isPathId, type FhirClient } from '../client/fhir-client.js';
+import { FRESH, isPathId, type FhirClient } from '../client/fhir-client.js';
 import { FHIR_JSON } from '../client/fhir-exchange.js';
 import { APPOINTMENT_FOLLOWS } from '../client/follow-rules.js';
 import { patientReferences } from '../client/patient-binding.js';
@@ -90,8 +90,13 @@ export class FhirWrites {
           if (written) throw unconfirmed('the appointment read after it is neither booked nor arrived');
           return NOT_FOUND;
         }
+        // Without a start it is no booking to arrive at, as the bookings read leaves it out (helper-185, F2).
+        if (read.appointment.start === undefined) {
+          if (written) throw unconfirmed('the appointment read after it has no start');
+          return NOT_FOUND;
+        }
         // As the appointment stands now: it may have been moved since the service checked its window (helper-183 F1).
-        if (!arrivable(this.startOf(read.appointment))) {
+        if (!arrivable(this.startOf(read.appointment.start))) {
           if (written) throw unconfirmed('the appointment read after it is booked, and outside the arrival window');
           return result('ERROR', 'OUTSIDE_ARRIVAL_WINDOW');
         }
@@ -112,9 +117,12 @@ export class FhirWrites {
     throw new EhrError('unavailable', 'FHIR appointment kept changing while arrival was registered', 1);
   }
 
-  /** An appointment's start in epoch ms as the bookings read reads it; NaN (never arrivable) without one. */
-  private startOf(appointment: Appointment): number {
-    return appointment.start === undefined ? Number.NaN : instantOf(appointment.start, { zone: this.o.zone, note: this.o.note });
+  /**
+   * An appointment's start in epoch ms, as the bookings read reads it. A start without an offset is read as local
+   * time there, and noted there; a write's note is why a write was not made, so it is not noted again (helper-185, F5).
+   */
+  private startOf(start: string): number {
+    return instantOf(start, { zone: this.o.zone, note: () => undefined });
   }
 
   async registerPayment(number: string, contactId: string, paymentType: PaymentType): Promise<EhrWriteResult> {
@@ -139,7 +147,7 @@ export class FhirWrites {
     const key = `${this.o.paymentIdSystem}|${contactId}`;
     const capabilities = await this.typeCapabilities('PaymentNotice');
     const payment = async (): Promise<'paid' | 'unpaid' | 'unclear'> =>
-      paymentOf(await this.o.client.search('PaymentNotice', [['identifier', key]], { signal }), { system: this.o.paymentIdSystem, contactId, baseUrl: this.o.client.baseUrl });
+      paymentOf(await this.o.client.search('PaymentNotice', [['identifier', key]], { signal, fresh: true }), { system: this.o.paymentIdSystem, contactId, baseUrl: this.o.client.baseUrl });
     if (capabilities.conditionalCreate !== true) {
       // No atomic "already paid?": ask first. The write coordinator serialises this service's own payments for one appointment.
       const before = await payment();
@@ -172,8 +180,7 @@ export class FhirWrites {
 
   /** `GET Appointment/{id}`; undefined when it does not exist (404, 410) or is not this patient's. */
   private async readAppointment(id: string, patientId: string, signal: AbortSignal): Promise<Read | undefined> {
-    // Read from the server itself, not a cache in between: a write is decided, and confirmed, by this read (helper-183 F7).
-    const answer = await this.o.client.request(this.o.client.resourceUrl('Appointment', id), { method: 'GET', signal, headers: { 'cache-control': 'no-cache' } });
+    const answer = await this.o.client.request(this.o.client.resourceUrl('Appointment', id), { method: 'GET', signal, headers: FRESH });
     if (answer.status === 404 || answer.status === 410) return undefined;
     const raw = await resourceOf(answer, 'Appointment', signal) as Record<string, unknown>;
     const appointment = checkedResource('Appointment', raw);

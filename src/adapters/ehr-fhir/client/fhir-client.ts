@@ -67,6 +67,12 @@ const LOGICAL_ID = /^[A-Za-z0-9.-]{1,64}$/;
  * only, which a URL parser or a proxy resolves as a dot-segment (`Appointment/..` is the base itself,
  * `Appointment/.` a search of every appointment): threat 28 of docs/threat-model.md#the-upstream-ehr-api10.
  */
+/**
+ * The header of a read that decides a write or confirms it: from the server itself, not a cache in between, which
+ * answered a stale appointment (hostile review helper-183, F7) or no payment yet, and the visit was paid twice (helper-185, F3).
+ */
+export const FRESH: Readonly<Record<string, string>> = { 'cache-control': 'no-cache' };
+
 export const isPathId = (id: string): boolean => LOGICAL_ID.test(id) && !/^\.+$/.test(id);
 
 const isMatch = (entry: BundleEntry): boolean => entry.search?.mode === undefined || entry.search.mode === 'match';
@@ -89,17 +95,21 @@ export class FhirClient {
     return `${this.baseUrl}/${type}/${id}`;
   }
 
-  /** The JSON of `url` (absolute), which must be a `resourceType`. */
-  get(url: string, resourceType: string, signal?: AbortSignal): Promise<unknown> {
-    return (this.options.hold ?? atOnce)(() => this.request(url, { method: 'GET', signal }), (answer) => resourceOf(answer, resourceType, signal));
+  /** The JSON of `url` (absolute), which must be a `resourceType`; `fresh`, asked past any cache in between. */
+  get(url: string, resourceType: string, signal?: AbortSignal, fresh = false): Promise<unknown> {
+    const init = { method: 'GET' as const, signal, ...(fresh ? { headers: FRESH } : {}) };
+    return (this.options.hold ?? atOnce)(() => this.request(url, init), (answer) => resourceOf(answer, resourceType, signal));
   }
 
-  /** Every page of a search of `type`; `count` instead of FHIR_PAGE_SIZE where the contract names one. */
-  async search(type: string, params: SearchParams, options: { count?: number; signal?: AbortSignal } = {}): Promise<SearchResult> {
+  /**
+   * Every page of a search of `type`; `count` instead of FHIR_PAGE_SIZE where the contract names one; `fresh` where
+   * the answer decides a write or confirms it (FRESH).
+   */
+  async search(type: string, params: SearchParams, options: { count?: number; signal?: AbortSignal; fresh?: boolean } = {}): Promise<SearchResult> {
     const result: SearchResult = { matches: [], entries: [] };
     let url: string | undefined = searchUrl(this.baseUrl, type, [...params, ['_count', String(options.count ?? this.options.pageSize)]]);
     for (let page = 1; url !== undefined; page++) {
-      const json = await this.get(url, 'Bundle', options.signal);
+      const json = await this.get(url, 'Bundle', options.signal, options.fresh);
       if (isSubsetted(json)) result.subsetted = true;
       const bundle = checked(BundleSchema, json, 'Bundle');
       for (const entry of bundle.entry ?? []) {
