@@ -86,13 +86,15 @@ export class ReadPatientData {
     if (protectedHere && isDelegated(access.basis)) throw accessDenied();
     // Upstream filtering is trusted for volume, not for correctness: select and sort here too.
     const selected = selectInRange(read, fetched, range, this.zone);
-    const context = this.release === undefined ? undefined : { basis: access.basis, patientId: access.patientId, now: this.release.clock.now(), zone: this.zone };
-    const inRange = context === undefined ? { records: selected, withheld: 0 } : releaseToCaller(read, selected, this.release?.policy, context);
+    const settings = this.release;
+    const context = settings === undefined ? undefined : { basis: access.basis, patientId: access.patientId, now: settings.clock.now(), zone: this.zone };
+    const release = (items: ReadItem<R>[]): Released<ReadItem<R>[]> =>
+      (context === undefined ? { records: items, withheld: 0 } : releaseToCaller(read, items, settings?.policy, context));
+    const inRange = release(selected);
     // Marked wherever the whole record holds something withheld, counted one where the range held none: a mark only where
     // the range held it would tell, range by narrowed range, the day of what was withheld (hostile review helper-184, F2).
-    const byPolicy = inRange.withheld === 0 && context !== undefined && hasBounds(range)
-      && releaseToCaller(read, selectInRange(read, fetched, {}, this.zone), this.release?.policy, context).withheld > 0
-      ? { ...inRange, withheld: 1 } : inRange;
+    const elsewhere = inRange.withheld === 0 && hasBounds(range) && release(selectInRange(read, fetched, {}, this.zone)).withheld > 0;
+    const byPolicy = elsewhere ? { ...inRange, withheld: 1 } : inRange;
     // What the EHR itself withheld (a FHIR server's SUBSETTED answer) is told as this policy's is: it counts one, its number unknown.
     const released = filteredUpstream(fetched) ? { ...byPolicy, withheld: byPolicy.withheld + 1 } : byPolicy;
     const mask = access.maskContactDetails || (protectedHere && access.basis === 'client');
