@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { PatientAccessPolicy } from '../../src/domain/access/patient-access.js';
 import type { DomainError } from '../../src/domain/errors.js';
 import { EhrError } from '../../src/domain/ehr-error.js';
+import { ReadUnavailableError } from '../../src/domain/read-availability/unavailable-read.js';
 import { patientRecord } from '../fakes/builders.js';
 import { patientV2, patientV2Data } from './records/builders.js';
 import { FakeEhr, FakeRegistry } from '../fakes/fake-ehr.js';
@@ -144,6 +145,18 @@ describe('PatientAccessPolicy', () => {
     expect(ehr.calls).toEqual([`read getPatient ${marked}`]);
     // A v2 that knows nothing of the patient, or marks nothing, lets the delegation stand.
     await expect(policy.resolve({ personId: ACTOR }, ADULT)).resolves.toMatchObject({ basis: 'power-of-attorney' });
+  });
+
+  // Re-review helper-186, F1: with the v2 read turned off (READS_OFF) or one the FHIR server cannot answer, every delegate's
+  // and kiosk's request failed 501, and a guardian could not sign in. A v2 the region does not serve has no mark to read.
+  it('decides on the patient document alone where the region serves no v2 read', async () => {
+    vi.spyOn(ehr.reads, 'getPatientV2').mockRejectedValue(new ReadUnavailableError('getPatientV2', 'turned-off'));
+    await expect(policy.resolve({ personId: ACTOR }, ADULT)).resolves.toMatchObject({ basis: 'power-of-attorney' });
+    await expect(policy.resolve({ personId: ACTOR }, PROTECTED)).rejects.toEqual(denied);
+    await expect(policy.resolve({}, ADULT)).resolves.toMatchObject({ basis: 'client', maskContactDetails: false });
+    // A v2 that fails otherwise fails the decision, as a failed patient read does.
+    vi.spyOn(ehr.reads, 'getPatientV2').mockRejectedValue(new EhrError('bad-response', 'malformed'));
+    await expect(policy.resolve({ personId: ACTOR }, ADULT)).rejects.toBeInstanceOf(EhrError);
   });
 
   it('answers an unknown patient exactly like a forbidden one, even for a client or oneself', async () => {

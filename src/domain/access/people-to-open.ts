@@ -1,3 +1,4 @@
+import { EhrError } from '../ehr-error.js';
 import { DomainError } from '../errors.js';
 import { patientDisplayName } from '../records/index.js';
 import type { PatientAccessPolicy } from './patient-access.js';
@@ -15,7 +16,9 @@ export interface PersonToOpen {
 /**
  * Everyone `personId` may open now, themself first, each decided as a read of their record would be
  * (the registry today, protected identity): what a SMART launch's picker offers (docs/smart-launch.md).
- * Someone the decision refuses is not offered at all.
+ * Someone the decision refuses is not offered at all; nor is someone else whose record the EHR cannot answer
+ * for now (one child's unreadable document made the guardian's whole sign-in fail: re-review helper-186, F1).
+ * The person's own record failing fails the picker.
  */
 export async function peopleToOpen(policy: PatientAccessPolicy, personId: string): Promise<PersonToOpen[]> {
   const out: PersonToOpen[] = [];
@@ -24,7 +27,8 @@ export async function peopleToOpen(policy: PatientAccessPolicy, personId: string
       const access = await policy.resolve({ personId }, patient);
       out.push({ identityNumber: patient, name: patientDisplayName(access.patientRecords, patient), basis: access.basis, ...(access.reach === undefined ? {} : { reach: access.reach }) });
     } catch (err) {
-      if (!(err instanceof DomainError && err.code === 'ACCESS_DENIED')) throw err;
+      const refused = err instanceof DomainError && err.code === 'ACCESS_DENIED';
+      if (!refused && (patient === personId || !(err instanceof EhrError))) throw err;
     }
   }
   return out;

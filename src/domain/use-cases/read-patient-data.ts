@@ -60,17 +60,31 @@ export class ReadPatientData {
   async execute<R extends ReadName>(read: R, access: PatientAccess, range: TimeRange): Promise<Released<ReadItem<R>[]>> {
     // A proxy's grant opens its categories only (docs/proxies.md): every door's read ends here.
     if (!reachesRead(access, read)) throw accessDenied();
-    // The patient document was read to decide the access: answered as it was read then. A read the policy filters is
-    // fetched whole, so that its mark can be of the whole record (releaseFetched); the range is selected here.
+    // The patient document was read to decide the access: answered as it was read then.
     const fetched = read === 'getPatient'
       ? (access.patientRecords as ReadItem<R>[])
-      : await readerOf(access.ehr.reads, read)(access.patientId, this.filters(read) ? {} : range);
-    return this.releaseFetched(read, access, fetched, range);
+      : await readerOf(access.ehr.reads, read)(access.patientId, range);
+    const released = this.releaseFetched(read, access, fetched, range);
+    // The mark of a range's answer is of the whole record, counted one withheld where the range held none: a mark only where
+    // the range held it would tell, range by narrowed range, the day of what was withheld (hostile review helper-184, F2).
+    const elsewhere = released.withheld === 0 && hasBounds(range) && this.filters(read) && await this.withholdsAny(read, access);
+    return elsewhere ? { ...released, withheld: 1 } : released;
   }
 
-  /** Whether the region's policy has rules for `read`: what it may withhold is decided over the whole record. */
+  /** Whether the region's policy has rules for `read`. */
   private filters(read: ReadName): boolean {
     return this.release?.policy !== undefined && readPolicyOf(read).release !== undefined;
+  }
+
+  /**
+   * Whether the policy withholds anything of the patient's whole record of `read` from this access. Asked only where a
+   * range's answer withheld nothing, so the range itself is answered as the EHR filters it (re-review helper-186, F2: a
+   * whole record fetched for every range made a one-day read of a large journal fail). A whole record the EHR does not
+   * answer (over its limits) is taken to withhold something: when in doubt, mark.
+   */
+  private async withholdsAny<R extends ReadName>(read: R, access: PatientAccess): Promise<boolean> {
+    const whole = await readerOf(access.ehr.reads, read)(access.patientId, {}).catch(() => undefined);
+    return whole === undefined || this.releaseFetched(read, access, whole, {}).withheld > 0;
   }
 
   /**
@@ -86,15 +100,9 @@ export class ReadPatientData {
     if (protectedHere && isDelegated(access.basis)) throw accessDenied();
     // Upstream filtering is trusted for volume, not for correctness: select and sort here too.
     const selected = selectInRange(read, fetched, range, this.zone);
-    const settings = this.release;
-    const context = settings === undefined ? undefined : { basis: access.basis, patientId: access.patientId, now: settings.clock.now(), zone: this.zone };
-    const release = (items: ReadItem<R>[]): Released<ReadItem<R>[]> =>
-      (context === undefined ? { records: items, withheld: 0 } : releaseToCaller(read, items, settings?.policy, context));
-    const inRange = release(selected);
-    // Marked wherever the whole record holds something withheld, counted one where the range held none: a mark only where
-    // the range held it would tell, range by narrowed range, the day of what was withheld (hostile review helper-184, F2).
-    const elsewhere = inRange.withheld === 0 && hasBounds(range) && release(selectInRange(read, fetched, {}, this.zone)).withheld > 0;
-    const byPolicy = elsewhere ? { ...inRange, withheld: 1 } : inRange;
+    const byPolicy = this.release === undefined ? { records: selected, withheld: 0 } : releaseToCaller(read, selected, this.release.policy, {
+      basis: access.basis, patientId: access.patientId, now: this.release.clock.now(), zone: this.zone,
+    });
     // What the EHR itself withheld (a FHIR server's SUBSETTED answer) is told as this policy's is: it counts one, its number unknown.
     const released = filteredUpstream(fetched) ? { ...byPolicy, withheld: byPolicy.withheld + 1 } : byPolicy;
     const mask = access.maskContactDetails || (protectedHere && access.basis === 'client');
