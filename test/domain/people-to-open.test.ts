@@ -33,6 +33,14 @@ describe('peopleToOpen', () => {
     expect((await peopleToOpen(policy, GUARDIAN)).map((p) => [p.identityNumber, p.basis])).toEqual([[GUARDIAN, 'self'], [CHILD, 'guardian']]);
   });
 
+  // Re-review helper-187, F3: an EHR that failed for a moment left the child out, and the app's next refresh ended its
+  // right to her for good. Only a record the EHR answers and cannot be read leaves someone out.
+  it('fails, rather than leave someone out, when the EHR fails for now', async () => {
+    const { ehr, policy } = world();
+    vi.spyOn(ehr.reads, 'getPatientV2').mockRejectedValue(new EhrError('timeout', 'slow'));
+    await expect(peopleToOpen(policy, GUARDIAN)).rejects.toMatchObject({ failure: 'timeout' });
+  });
+
   it('fails when the person\'s own record cannot be read: nobody is offered in their stead', async () => {
     const { ehr, policy } = world();
     ehr.failure = new EhrError('unavailable', 'down');

@@ -1,9 +1,11 @@
 /**
- * The mark of a range's answer is of the whole record (docs/contract.md#only-what-may-be-released): a read
- * whose range held nothing withheld is marked where the rest of the record holds something (hostile review
- * helper-184, F2), and the range itself is still asked of the EHR as the caller gave it. Re-review helper-186,
- * F2: every range read of a filtered read fetched the whole record, and a one-day read of a journal over the
- * EHR's limits failed. Failed before: the EHR was asked for the whole record alone; its failure failed the read.
+ * A range of a read the release policy filters is decided over the whole record
+ * (docs/contract.md#only-what-may-be-released): its mark, and a protection mark anywhere in the record, are
+ * the same for every range, so narrowing the range dates nothing. Hostile review helper-184, F2: the mark came
+ * only where the range held a withheld item. Re-review helper-186, F2: a one-day read of a journal over the
+ * EHR's limits failed; now answered from the range, marked (not to a delegate). Re-review helper-187, F1: a
+ * delegate was answered the range when it held a withheld note and refused otherwise, by a protection mark
+ * outside it. Failed before (7fd5ecd6): the delegate's range holding a withheld note was answered.
  */
 import { describe, expect, it, vi } from 'vitest';
 import { PatientAccessPolicy } from '../../src/domain/access/patient-access.js';
@@ -19,33 +21,52 @@ const clock = new FixedClock(Date.UTC(2026, 10, 21, 9));
 /** The builder's notes have no signing time: this policy withholds every one of them. */
 const WITHHOLDS_UNSIGNED = { policy: { unsignedNotes: { withhold: true } }, clock };
 const DAY: TimeRange = { from: '20260601000000', to: '20260601235959' };
+const DELEGATE = '198112189876';
 
-/** The patient's notes: none in the day asked, two unsigned ones in the whole record (or `whole` instead). */
-async function readDay(whole: () => Promise<ReturnType<typeof journal>>) {
-  const ehr = new FakeEhr().withPatient(PATIENT, { getPatient: [patientRecord(PATIENT)] });
+type Notes = ReturnType<typeof journal>;
+
+/** A read of DAY by `caller`, the EHR answering `whole` for the whole record and `day` for DAY. */
+async function readDay(whole: () => Promise<Notes>, options: { day?: Notes; caller?: string } = {}) {
+  const ehr = new FakeEhr().withPatient(PATIENT, { getPatient: [patientRecord(PATIENT)] }).withPatient(DELEGATE, { getPatient: [patientRecord(DELEGATE)] });
+  const registry = new FakeRegistry().grant(DELEGATE, { patient: PATIENT, type: 'power-of-attorney', validFrom: '20200101' });
   const asked: TimeRange[] = [];
   vi.spyOn(ehr.reads, 'getJournalNotes').mockImplementation(async (_patient, range) => {
     asked.push(range);
-    return range.from === undefined && range.to === undefined ? whole() : journal();
+    return range.from === undefined && range.to === undefined ? whole() : options.day ?? journal();
   });
-  const access = await new PatientAccessPolicy(ehr, new FakeRegistry(), clock, ZONE).resolve({ personId: PATIENT }, PATIENT);
-  return { released: await new ReadPatientData(ZONE, WITHHOLDS_UNSIGNED).execute('getJournalNotes', access, DAY), asked };
+  const access = await new PatientAccessPolicy(ehr, registry, clock, ZONE).resolve({ personId: options.caller ?? PATIENT }, PATIENT);
+  const released = new ReadPatientData(ZONE, WITHHOLDS_UNSIGNED).execute('getJournalNotes', access, DAY);
+  return { released, asked };
 }
 
-describe('the mark of a range\'s answer', () => {
-  it('asks the EHR for the range, then the whole record only to decide the mark: counted one withheld', async () => {
-    const { released, asked } = await readDay(async () => journal('20250101120000', '20250102120000'));
-    expect([released.withheld, released.records.flatMap((r) => r.JournalNoteEHRExtract)]).toEqual([1, []]);
-    expect(asked).toEqual([DAY, {}]);
-  });
+/** Two unsigned notes outside DAY, the first of them marking the patient protected. */
+const markedElsewhere = (): Notes => {
+  const notes = journal('20250101120000', '20250102120000');
+  const first = notes[0]?.JournalNoteEHRExtract[0];
+  if (first !== undefined) Object.assign(first, { Patient: { PatientID: { extension: PATIENT, root: '1.2.752.129.2.1.3.1' }, PatientProtectedId: true } });
+  return notes;
+};
 
-  it('answers the range, marked, when the EHR cannot answer the whole record (over its limits): when in doubt, mark', async () => {
-    const { released } = await readDay(() => Promise.reject(new EhrError('bad-response', 'a document over the limit')));
-    expect(released.withheld).toBe(1);
+describe('a range of a read the policy filters', () => {
+  it('is read whole and selected here: marked, counted one withheld, where only the rest of the record holds something', async () => {
+    const { released, asked } = await readDay(async () => journal('20250101120000', '20250102120000'));
+    expect(await released.then((r) => [r.withheld, r.records.flatMap((n) => n.JournalNoteEHRExtract)])).toEqual([1, []]);
+    expect(asked).toEqual([{}]);
   });
 
   it('marks nothing when the whole record holds nothing withheld', async () => {
-    const { released } = await readDay(async () => journal());
-    expect(released.withheld).toBe(0);
+    expect((await (await readDay(async () => journal())).released).withheld).toBe(0);
+  });
+
+  it('refuses a delegate by a protection mark outside the range, whatever the range holds', async () => {
+    await expect((await readDay(async () => markedElsewhere(), { caller: DELEGATE })).released).rejects.toMatchObject({ code: 'ACCESS_DENIED' });
+    await expect((await readDay(async () => markedElsewhere(), { caller: DELEGATE, day: journal('20260601120000') })).released).rejects.toMatchObject({ code: 'ACCESS_DENIED' });
+  });
+
+  it('answers the range as the EHR filters it, marked, when the EHR cannot answer the whole record; a delegate gets the failure', async () => {
+    const overLimit = () => Promise.reject(new EhrError('bad-response', 'a document over the limit'));
+    const own = await readDay(overLimit);
+    expect([(await own.released).withheld, own.asked]).toEqual([1, [{}, DAY]]);
+    await expect((await readDay(overLimit, { caller: DELEGATE })).released).rejects.toBeInstanceOf(EhrError);
   });
 });

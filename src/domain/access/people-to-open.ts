@@ -16,9 +16,10 @@ export interface PersonToOpen {
 /**
  * Everyone `personId` may open now, themself first, each decided as a read of their record would be
  * (the registry today, protected identity): what a SMART launch's picker offers (docs/smart-launch.md).
- * Someone the decision refuses is not offered at all; nor is someone else whose record the EHR cannot answer
- * for now (one child's unreadable document made the guardian's whole sign-in fail: re-review helper-186, F1).
- * The person's own record failing fails the picker.
+ * Someone the decision refuses is not offered at all; nor is someone else whose record the EHR answers and
+ * cannot be read (one child's unreadable document made the guardian's whole sign-in fail: re-review helper-186,
+ * F1). An EHR that fails for now (unavailable, slow) fails the picker, as the person's own record failing does:
+ * leaving the person out then would end an app's right to them at its next refresh (helper-187, F3).
  */
 export async function peopleToOpen(policy: PatientAccessPolicy, personId: string): Promise<PersonToOpen[]> {
   const out: PersonToOpen[] = [];
@@ -28,7 +29,8 @@ export async function peopleToOpen(policy: PatientAccessPolicy, personId: string
       out.push({ identityNumber: patient, name: patientDisplayName(access.patientRecords, patient), basis: access.basis, ...(access.reach === undefined ? {} : { reach: access.reach }) });
     } catch (err) {
       const refused = err instanceof DomainError && err.code === 'ACCESS_DENIED';
-      if (!refused && (patient === personId || !(err instanceof EhrError))) throw err;
+      const unreadable = err instanceof EhrError && err.failure === 'bad-response';
+      if (!refused && (patient === personId || !unreadable)) throw err;
     }
   }
   return out;

@@ -61,30 +61,35 @@ export class ReadPatientData {
     // A proxy's grant opens its categories only (docs/proxies.md): every door's read ends here.
     if (!reachesRead(access, read)) throw accessDenied();
     // The patient document was read to decide the access: answered as it was read then.
-    const fetched = read === 'getPatient'
-      ? (access.patientRecords as ReadItem<R>[])
-      : await readerOf(access.ehr.reads, read)(access.patientId, range);
-    const released = this.releaseFetched(read, access, fetched, range);
-    // The mark of a range's answer is of the whole record, counted one withheld where the range held none: a mark only where
-    // the range held it would tell, range by narrowed range, the day of what was withheld (hostile review helper-184, F2).
-    const elsewhere = released.withheld === 0 && hasBounds(range) && this.filters(read) && await this.withholdsAny(read, access);
-    return elsewhere ? { ...released, withheld: 1 } : released;
+    if (read === 'getPatient') return this.releaseFetched(read, access, access.patientRecords as ReadItem<R>[], range);
+    const reader = readerOf(access.ehr.reads, read);
+    if (!hasBounds(range) || !this.filters(read)) return this.releaseFetched(read, access, await reader(access.patientId, range), range);
+    // A range of a read the policy filters is decided over the whole record: its mark, and a protection mark in the
+    // record, are the same for every range, so narrowing the range dates nothing (hostile reviews helper-184 F2,
+    // helper-187 F1). The whole record is read and the range selected from it here.
+    let whole: ReadItem<R>[] | undefined;
+    let failure: unknown;
+    try {
+      whole = await reader(access.patientId, {});
+    } catch (err) {
+      failure = err;
+    }
+    if (whole !== undefined) {
+      const released = this.releaseFetched(read, access, whole, range);
+      // Counted one withheld where the range held none and the record holds something withheld.
+      return released.withheld === 0 && this.releaseFetched(read, access, whole, {}).withheld > 0 ? { ...released, withheld: 1 } : released;
+    }
+    // The EHR cannot answer the whole record (over its limits: helper-186 F2): the range as the EHR filters it, marked,
+    // and masked for a client token. A delegate is not answered: a protection mark outside the range cannot be read.
+    if (isDelegated(access.basis)) throw failure;
+    const released = this.releaseFetched(read, access, await reader(access.patientId, range), range);
+    const records = access.basis === 'client' ? readPolicyOf(read).withoutContactDetails(released.records) : released.records;
+    return { ...released, records, withheld: Math.max(released.withheld, 1) };
   }
 
   /** Whether the region's policy has rules for `read`. */
   private filters(read: ReadName): boolean {
     return this.release?.policy !== undefined && readPolicyOf(read).release !== undefined;
-  }
-
-  /**
-   * Whether the policy withholds anything of the patient's whole record of `read` from this access. Asked only where a
-   * range's answer withheld nothing, so the range itself is answered as the EHR filters it (re-review helper-186, F2: a
-   * whole record fetched for every range made a one-day read of a large journal fail). A whole record the EHR does not
-   * answer (over its limits) is taken to withhold something: when in doubt, mark.
-   */
-  private async withholdsAny<R extends ReadName>(read: R, access: PatientAccess): Promise<boolean> {
-    const whole = await readerOf(access.ehr.reads, read)(access.patientId, {}).catch(() => undefined);
-    return whole === undefined || this.releaseFetched(read, access, whole, {}).withheld > 0;
   }
 
   /**
