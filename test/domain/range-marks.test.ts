@@ -26,7 +26,7 @@ const DELEGATE = '198112189876';
 type Notes = ReturnType<typeof journal>;
 
 /** A read of DAY by `caller`, the EHR answering `whole` for the whole record and `day` for DAY. */
-async function readDay(whole: () => Promise<Notes>, options: { day?: Notes; caller?: string } = {}) {
+async function readDay(whole: () => Promise<Notes>, options: { day?: Notes; caller?: string; release?: typeof WITHHOLDS_UNSIGNED | { policy: undefined; clock: FixedClock } } = {}) {
   const ehr = new FakeEhr().withPatient(PATIENT, { getPatient: [patientRecord(PATIENT)] }).withPatient(DELEGATE, { getPatient: [patientRecord(DELEGATE)] });
   const registry = new FakeRegistry().grant(DELEGATE, { patient: PATIENT, type: 'power-of-attorney', validFrom: '20200101' });
   const asked: TimeRange[] = [];
@@ -35,7 +35,7 @@ async function readDay(whole: () => Promise<Notes>, options: { day?: Notes; call
     return range.from === undefined && range.to === undefined ? whole() : options.day ?? journal();
   });
   const access = await new PatientAccessPolicy(ehr, registry, clock, ZONE).resolve({ personId: options.caller ?? PATIENT }, PATIENT);
-  const released = new ReadPatientData(ZONE, WITHHOLDS_UNSIGNED).execute('getJournalNotes', access, DAY);
+  const released = new ReadPatientData(ZONE, options.release ?? WITHHOLDS_UNSIGNED).execute('getJournalNotes', access, DAY);
   return { released, asked };
 }
 
@@ -68,5 +68,19 @@ describe('a range of a read the policy filters', () => {
     const own = await readDay(overLimit);
     expect([(await own.released).withheld, own.asked]).toEqual([1, [{}, DAY]]);
     await expect((await readDay(overLimit, { caller: DELEGATE })).released).rejects.toBeInstanceOf(EhrError);
+  });
+
+  // Re-review helper-188, F3: without a release policy (RELEASE_POLICY_FILE=none) a delegate's range was asked of the EHR
+  // as given, and a protection mark outside it refused nothing. Failed before: the delegate answered one note.
+  it('refuses a delegate by a protection mark outside the range without a policy too', async () => {
+    const none = { policy: undefined, clock };
+    await expect((await readDay(async () => markedElsewhere(), { caller: DELEGATE, day: journal('20260601120000'), release: none })).released)
+      .rejects.toMatchObject({ code: 'ACCESS_DENIED' });
+  });
+
+  it('fails the read when the whole record failed for now (slow, unavailable): the range is not asked a second time', async () => {
+    const slow = await readDay(() => Promise.reject(new EhrError('timeout', 'slow')));
+    await expect(slow.released).rejects.toMatchObject({ failure: 'timeout' });
+    expect(slow.asked).toEqual([{}]);
   });
 });
