@@ -2,10 +2,10 @@
  * A range of a read the release policy filters is decided over the whole record
  * (docs/contract.md#only-what-may-be-released): its mark, and a protection mark anywhere in the record, are
  * the same for every range, so narrowing the range dates nothing. Hostile review helper-184, F2: the mark came
- * only where the range held a withheld item. Re-review helper-186, F2: a one-day read of a journal over the
- * EHR's limits failed; now answered from the range, marked (not to a delegate). Re-review helper-187, F1: a
- * delegate was answered the range when it held a withheld note and refused otherwise, by a protection mark
- * outside it. Failed before (7fd5ecd6): the delegate's range holding a withheld note was answered.
+ * only where the range held a withheld item. Re-review helper-187, F1: a delegate was answered the range when
+ * it held a withheld note and refused otherwise, by a protection mark outside it. Failed before (7fd5ecd6):
+ * the delegate's range holding a withheld note was answered. A record the EHR cannot answer whole fails the
+ * read, as it fails an unbounded one (re-reviews helper-186 F2, helper-189 F1).
  */
 import { describe, expect, it, vi } from 'vitest';
 import { PatientAccessPolicy } from '../../src/domain/access/patient-access.js';
@@ -63,11 +63,14 @@ describe('a range of a read the policy filters', () => {
     await expect((await readDay(async () => markedElsewhere(), { caller: DELEGATE, day: journal('20260601120000') })).released).rejects.toMatchObject({ code: 'ACCESS_DENIED' });
   });
 
-  it('answers the range as the EHR filters it, marked, when the EHR cannot answer the whole record; a delegate gets the failure', async () => {
-    const overLimit = () => Promise.reject(new EhrError('bad-response', 'a document over the limit'));
-    const own = await readDay(overLimit);
-    expect([(await own.released).withheld, own.asked]).toEqual([1, [{}, DAY]]);
-    await expect((await readDay(overLimit, { caller: DELEGATE })).released).rejects.toBeInstanceOf(EhrError);
+  // Re-review helper-189, F1: the range asked again after a whole read that failed took an EHR's 5xx, or its answer of
+  // another patient's record, for a record over the limits, and answered 200. Failed before: answered, the range asked again.
+  it('fails the read when the EHR cannot answer the whole record, for everyone, and asks nothing more', async () => {
+    for (const caller of [PATIENT, DELEGATE]) {
+      const over = await readDay(() => Promise.reject(new EhrError('bad-response', 'a document over the limit, or a 502')), { caller });
+      await expect(over.released).rejects.toMatchObject({ failure: 'bad-response' });
+      expect(over.asked).toEqual([{}]);
+    }
   });
 
   // Re-review helper-188, F3: without a release policy (RELEASE_POLICY_FILE=none) a delegate's range was asked of the EHR

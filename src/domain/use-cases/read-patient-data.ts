@@ -2,7 +2,6 @@ import type { Clock } from '../../ports/clock.port.js';
 import { accessDenied, type PatientAccess } from '../access/patient-access.js';
 import { reachesRead } from '../access/operation-reach.js';
 import { isDelegated, type AccessBasis } from '../access/relationship.js';
-import { EhrError } from '../ehr-error.js';
 import { readPolicyOf, selectInRange, type ReadItem, type ReadName } from '../operations/table.js';
 import type { Released } from '../read-policy/read-policy.js';
 import { activeRules } from '../release/active-rules.js';
@@ -68,27 +67,14 @@ export class ReadPatientData {
     // A range of a read the policy filters, or a delegate's or a client token's range, is decided over the whole record:
     // its mark, and a protection mark in the record, are the same for every range, so narrowing the range dates nothing
     // (hostile reviews helper-184 F2, helper-187 F1, helper-188 F3). The whole record is read and the range selected here.
-    let whole: ReadItem<R>[] | undefined;
-    let failure: unknown;
-    try {
-      whole = await reader(access.patientId, {});
-    } catch (err) {
-      failure = err;
-    }
-    if (whole !== undefined) {
-      // Both released every time, so that the time an answer takes does not tell whether its range held something
-      // withheld (helper-188, F1); counted one withheld where the range held none and the record holds something.
-      const everything = this.releaseFetched(read, access, whole, {});
-      const released = this.releaseFetched(read, access, whole, range);
-      return released.withheld === 0 && everything.withheld > 0 ? { ...released, withheld: 1 } : released;
-    }
-    // The EHR cannot answer the whole record (over its limits, malformed: helper-186 F2): the range as the EHR filters it,
-    // marked, and masked for a client token. A delegate is not answered: a protection mark outside the range cannot be
-    // read. A whole read that failed otherwise (slow, unavailable) fails the read, as any read's failure does.
-    if (isDelegated(access.basis) || !(failure instanceof EhrError && failure.failure === 'bad-response')) throw failure;
-    const released = this.releaseFetched(read, access, await reader(access.patientId, range), range);
-    const records = access.basis === 'client' ? readPolicyOf(read).withoutContactDetails(released.records) : released.records;
-    return { ...released, records, withheld: Math.max(released.withheld, 1) };
+    // A whole record the EHR cannot answer (over the service's limits) fails the read, as it fails an unbounded one: a
+    // fallback to the range took an EHR's 5xx or another patient's record for one (re-review helper-189, F1).
+    const whole = await reader(access.patientId, {});
+    // Both released every time, so that the time an answer takes does not tell whether its range held something
+    // withheld (helper-188, F1); counted one withheld where the range held none and the record holds something.
+    const everything = this.releaseFetched(read, access, whole, {});
+    const released = this.releaseFetched(read, access, whole, range);
+    return released.withheld === 0 && everything.withheld > 0 ? { ...released, withheld: 1 } : released;
   }
 
   /** Whether the region's policy has rules for `read`. */
