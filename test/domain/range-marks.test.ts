@@ -86,4 +86,21 @@ describe('a range of a read the policy filters', () => {
     await expect(slow.released).rejects.toMatchObject({ failure: 'timeout' });
     expect(slow.asked).toEqual([{}]);
   });
+
+  // Re-review helper-190, R8-1: a kiosk's or a delegate's day of bookings was read whole, though the bookings carry no
+  // protection mark and no rule: a cost, and a failure for a long history, for nothing. Failed before: asked [{}].
+  it('asks a read with no rule and no protection mark (the bookings) as given, whoever asks', async () => {
+    for (const caller of [DELEGATE, undefined]) {
+      const ehr = new FakeEhr().withPatient(PATIENT, { getPatient: [patientRecord(PATIENT)] }).withPatient(DELEGATE, { getPatient: [patientRecord(DELEGATE)] });
+      const registry = new FakeRegistry().grant(DELEGATE, { patient: PATIENT, type: 'power-of-attorney', validFrom: '20200101' });
+      const asked: TimeRange[] = [];
+      vi.spyOn(ehr.reads, 'getAppointments').mockImplementation(async (_patient, range) => {
+        asked.push(range);
+        return [];
+      });
+      const access = await new PatientAccessPolicy(ehr, registry, clock, ZONE).resolve(caller === undefined ? {} : { personId: caller }, PATIENT);
+      await new ReadPatientData(ZONE, WITHHOLDS_UNSIGNED).execute('getAppointments', access, DAY);
+      expect([caller, asked]).toEqual([caller, [DAY]]);
+    }
+  });
 });

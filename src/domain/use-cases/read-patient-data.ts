@@ -3,7 +3,7 @@ import { accessDenied, type PatientAccess } from '../access/patient-access.js';
 import { reachesRead } from '../access/operation-reach.js';
 import { isDelegated, type AccessBasis } from '../access/relationship.js';
 import { readPolicyOf, selectInRange, type ReadItem, type ReadName } from '../operations/table.js';
-import type { Released } from '../read-policy/read-policy.js';
+import { carriesNoProtectionMark, type Released } from '../read-policy/read-policy.js';
 import { activeRules } from '../release/active-rules.js';
 import { filteredUpstream } from '../release/filtered-upstream.js';
 import { ageLimitWithholds } from '../release/patient-age.js';
@@ -63,9 +63,8 @@ export class ReadPatientData {
     // The patient document was read to decide the access: answered as it was read then.
     if (read === 'getPatient') return this.releaseFetched(read, access, access.patientRecords as ReadItem<R>[], range);
     const reader = readerOf(access.ehr.reads, read);
-    if (!hasBounds(range) || !(this.filters(read) || access.basis !== 'self')) return this.releaseFetched(read, access, await reader(access.patientId, range), range);
-    // A range of a read the policy filters, or a delegate's or a client token's range, is decided over the whole record:
-    // its mark, and a protection mark in the record, are the same for every range, so narrowing the range dates nothing
+    if (!hasBounds(range) || !this.decidedWhole(read, access)) return this.releaseFetched(read, access, await reader(access.patientId, range), range);
+    // Its mark, and a protection mark in the record, are the same for every range, so narrowing the range dates nothing
     // (hostile reviews helper-184 F2, helper-187 F1, helper-188 F3). The whole record is read and the range selected here.
     // A whole record the EHR cannot answer (over the service's limits) fails the read, as it fails an unbounded one: a
     // fallback to the range took an EHR's 5xx or another patient's record for one (re-review helper-189, F1).
@@ -77,9 +76,14 @@ export class ReadPatientData {
     return released.withheld === 0 && everything.withheld > 0 ? { ...released, withheld: 1 } : released;
   }
 
-  /** Whether the region's policy has rules for `read`. */
-  private filters(read: ReadName): boolean {
-    return this.release?.policy !== undefined && readPolicyOf(read).release !== undefined;
+  /**
+   * Whether a range of `read` asked through `access` is decided over the whole record: where the region's policy has
+   * rules for the read, or where its document may carry a protection mark that a delegate or a client token is held to.
+   * A read with neither (the bookings, the video meetings) is asked as given (re-review helper-190, R8-1).
+   */
+  private decidedWhole(read: ReadName, access: PatientAccess): boolean {
+    const filters = this.release?.policy !== undefined && readPolicyOf(read).release !== undefined;
+    return filters || (access.basis !== 'self' && readPolicyOf(read).marksProtectedIdentity !== carriesNoProtectionMark);
   }
 
   /**
