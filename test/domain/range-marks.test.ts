@@ -25,10 +25,15 @@ const DELEGATE = '198112189876';
 
 type Notes = ReturnType<typeof journal>;
 
+/** The patient, and DELEGATE with a power of attorney for her. */
+const patientAndDelegate = () => ({
+  ehr: new FakeEhr().withPatient(PATIENT, { getPatient: [patientRecord(PATIENT)] }).withPatient(DELEGATE, { getPatient: [patientRecord(DELEGATE)] }),
+  registry: new FakeRegistry().grant(DELEGATE, { patient: PATIENT, type: 'power-of-attorney', validFrom: '20200101' }),
+});
+
 /** A read of DAY by `caller`, the EHR answering `whole` for the whole record and `day` for DAY. */
 async function readDay(whole: () => Promise<Notes>, options: { day?: Notes; caller?: string; release?: typeof WITHHOLDS_UNSIGNED | { policy: undefined; clock: FixedClock } } = {}) {
-  const ehr = new FakeEhr().withPatient(PATIENT, { getPatient: [patientRecord(PATIENT)] }).withPatient(DELEGATE, { getPatient: [patientRecord(DELEGATE)] });
-  const registry = new FakeRegistry().grant(DELEGATE, { patient: PATIENT, type: 'power-of-attorney', validFrom: '20200101' });
+  const { ehr, registry } = patientAndDelegate();
   const asked: TimeRange[] = [];
   vi.spyOn(ehr.reads, 'getJournalNotes').mockImplementation(async (_patient, range) => {
     asked.push(range);
@@ -91,8 +96,7 @@ describe('a range of a read the policy filters', () => {
   // protection mark and no rule: a cost, and a failure for a long history, for nothing. Failed before: asked [{}].
   it('asks a read with no rule and no protection mark (the bookings) as given, whoever asks', async () => {
     for (const caller of [DELEGATE, undefined]) {
-      const ehr = new FakeEhr().withPatient(PATIENT, { getPatient: [patientRecord(PATIENT)] }).withPatient(DELEGATE, { getPatient: [patientRecord(DELEGATE)] });
-      const registry = new FakeRegistry().grant(DELEGATE, { patient: PATIENT, type: 'power-of-attorney', validFrom: '20200101' });
+      const { ehr, registry } = patientAndDelegate();
       const asked: TimeRange[] = [];
       vi.spyOn(ehr.reads, 'getAppointments').mockImplementation(async (_patient, range) => {
         asked.push(range);

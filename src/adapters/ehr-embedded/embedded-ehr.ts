@@ -2,7 +2,7 @@ import type { DelegationRegistry } from '../../ports/delegation-registry.port.js
 import type { Relationship } from '../../domain/access/relationship.js';
 import { EhrError } from '../../domain/ehr-error.js';
 import { selectInRange, type ReadItem } from '../../domain/operations/table.js';
-import type { TimeRange } from '../../domain/time/time-range.js';
+import { isBounded, type TimeRange } from '../../domain/time/time-range.js';
 import type { PaymentType } from '../../domain/writes/payment-types.js';
 import type { ArrivalCheck } from '../../domain/writes/arrival-window.js';
 import type { EhrWriteResult } from '../../domain/writes/write-outcomes.js';
@@ -51,7 +51,7 @@ export class EmbeddedEhr implements EhrRecords, DelegationRegistry {
 
   private async read<R extends XmlRead>(read: R, patientId: string, range: TimeRange): Promise<ReadItem<R>[]> {
     const mapped = await this.mapped(read, patientId);
-    if (range.from === undefined && range.to === undefined) return mapped.unbounded;
+    if (!isBounded(range)) return mapped.unbounded;
     return selectInRange(read, mapped.value, range, this.zone);
   }
 
@@ -99,7 +99,7 @@ export class EmbeddedEhr implements EhrRecords, DelegationRegistry {
     return this.writes.exclusive((state) => {
       if (Object.hasOwn(state.arrivals, key)) return { changed: false, result: result('INFO', 'ALREADY_ARRIVED') };
       // The document may have moved the booking since the service read the list (a demo's edit).
-      if (!arrivable(Date.parse(booking.TypedStartDateTime ?? ''))) return { changed: false, result: result('ERROR', 'OUTSIDE_ARRIVAL_WINDOW') };
+      if (!arrivable(Date.parse(booking.TypedStartDateTime))) return { changed: false, result: result('ERROR', 'OUTSIDE_ARRIVAL_WINDOW') };
       state.arrivals[key] = new Date().toISOString();
       return { changed: true, result: result('OK', 'ARRIVAL_REGISTERED') };
     });

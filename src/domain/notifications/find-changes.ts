@@ -8,6 +8,7 @@
 import type { EhrCalls, EhrReads, RecordReader } from '../../ports/ehr-records.port.js';
 import type { PollBudget } from '../../ports/poll-budget.port.js';
 import type { ReadItem, ReadName } from '../operations/table.js';
+import { isBounded } from '../time/time-range.js';
 import { eachRead } from '../use-cases/read-sources.js';
 import { numbered } from './lifecycle.js';
 import { endSubscription, type NotificationDeps } from './notification-deps.js';
@@ -31,7 +32,7 @@ export interface PollPlan {
 function readOnce(view: EhrCalls): EhrCalls {
   const made = new Map<ReadName, Promise<unknown>>();
   const reads: EhrReads = eachRead(view.reads, <R extends ReadName>(read: R, reader: RecordReader<R>): RecordReader<R> => (patientId, range) => {
-    if (range.from !== undefined || range.to !== undefined) return reader(patientId, range);
+    if (isBounded(range)) return reader(patientId, range);
     let pending = made.get(read) as Promise<ReadItem<R>[]> | undefined;
     if (pending === undefined) made.set(read, pending = reader(patientId, range));
     return pending;

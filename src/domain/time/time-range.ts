@@ -16,6 +16,9 @@ function bound(name: string, value: string | undefined): string | undefined {
   return compact;
 }
 
+/** Whether `range` has a bound: a range of neither is the whole record. */
+export const isBounded = (range: TimeRange): boolean => range.from !== undefined || range.to !== undefined;
+
 /** The names the caller gave the two bounds: the API's own, or the vendor's on its paths (`startActionDateTime`). */
 export interface BoundNames {
   from: string;

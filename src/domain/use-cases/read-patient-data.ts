@@ -8,7 +8,7 @@ import { activeRules } from '../release/active-rules.js';
 import { filteredUpstream } from '../release/filtered-upstream.js';
 import { ageLimitWithholds } from '../release/patient-age.js';
 import type { ReleasePolicy } from '../release/release-policy.js';
-import type { TimeRange } from '../time/time-range.js';
+import { isBounded, type TimeRange } from '../time/time-range.js';
 import { readerOf } from './read-sources.js';
 
 /** The region's release policy (RELEASE_POLICY_FILE) and the clock its signing delay and age limits read. */
@@ -43,8 +43,6 @@ export function releaseToCaller<R extends ReadName>(
   return everything && released.withheld === 0 ? { ...released, withheld: 1 } : released;
 }
 
-const hasBounds = (range: TimeRange): boolean => range.from !== undefined || range.to !== undefined;
-
 /**
  * Every read of patient records, one way: the patient's records from the EHR, within a time range,
  * less what the release policy withholds from this caller, masked where the law says so. What
@@ -63,7 +61,7 @@ export class ReadPatientData {
     // The patient document was read to decide the access: answered as it was read then.
     if (read === 'getPatient') return this.releaseFetched(read, access, access.patientRecords as ReadItem<R>[], range);
     const reader = readerOf(access.ehr.reads, read);
-    if (!hasBounds(range) || !this.decidedWhole(read, access)) return this.releaseFetched(read, access, await reader(access.patientId, range), range);
+    if (!isBounded(range) || !this.decidedWhole(read, access)) return this.releaseFetched(read, access, await reader(access.patientId, range), range);
     // Its mark, and a protection mark in the record, are the same for every range, so narrowing the range dates nothing
     // (hostile reviews helper-184 F2, helper-187 F1, helper-188 F3). The whole record is read and the range selected here.
     // A whole record the EHR cannot answer (over the service's limits) fails the read, as it fails an unbounded one: a
@@ -82,8 +80,9 @@ export class ReadPatientData {
    * A read with neither (the bookings, the video meetings) is asked as given (re-review helper-190, R8-1).
    */
   private decidedWhole(read: ReadName, access: PatientAccess): boolean {
-    const filters = this.release?.policy !== undefined && readPolicyOf(read).release !== undefined;
-    return filters || (access.basis !== 'self' && readPolicyOf(read).marksProtectedIdentity !== carriesNoProtectionMark);
+    const policy = readPolicyOf(read);
+    const filters = this.release?.policy !== undefined && policy.release !== undefined;
+    return filters || (access.basis !== 'self' && policy.marksProtectedIdentity !== carriesNoProtectionMark);
   }
 
   /**

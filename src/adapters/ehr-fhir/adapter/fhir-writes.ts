@@ -80,25 +80,23 @@ export class FhirWrites {
     // whatever keeps a later step from telling leaves an arrival that may have been made (helper-183 F2).
     let written = false;
     let refusals = 0;
+    // What a read says ends the call, unless the server said it wrote the arrival: then it may have been made.
+    const ending = (outcome: EhrWriteResult, why: string): EhrWriteResult => {
+      if (written) throw unconfirmed(why);
+      return outcome;
+    };
     try {
       for (let attempt = 0; attempt <= MAX_ARRIVAL_ATTEMPTS; attempt++) {
         const read = await this.readAppointment(contactId, patient.id, signal);
         const status = read?.appointment.status;
         if (status !== undefined && CANCELLED.has(status)) return result('ERROR', 'CONTACT_CANCELLED');
         if (status !== undefined && ARRIVED.has(status)) return written ? result('OK', 'ARRIVAL_REGISTERED') : result('INFO', 'ALREADY_ARRIVED');
-        if (read === undefined || status !== 'booked') {
-          if (written) throw unconfirmed('the appointment read after it is neither booked nor arrived');
-          return NOT_FOUND;
-        }
+        if (read === undefined || status !== 'booked') return ending(NOT_FOUND, 'the appointment read after it is neither booked nor arrived');
         // Without a start it is no booking to arrive at, as the bookings read leaves it out (helper-185, F2).
-        if (read.appointment.start === undefined) {
-          if (written) throw unconfirmed('the appointment read after it has no start');
-          return NOT_FOUND;
-        }
+        if (read.appointment.start === undefined) return ending(NOT_FOUND, 'the appointment read after it has no start');
         // As the appointment stands now: it may have been moved since the service checked its window (helper-183 F1).
         if (!arrivable(this.startOf(read.appointment.start))) {
-          if (written) throw unconfirmed('the appointment read after it is booked, and outside the arrival window');
-          return result('ERROR', 'OUTSIDE_ARRIVAL_WINDOW');
+          return ending(result('ERROR', 'OUTSIDE_ARRIVAL_WINDOW'), 'the appointment read after it is booked, and outside the arrival window');
         }
         if (attempt === MAX_ARRIVAL_ATTEMPTS) break;
         const answer = await this.markArrived(read, signal);

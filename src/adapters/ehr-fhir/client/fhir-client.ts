@@ -67,13 +67,13 @@ const LOGICAL_ID = /^[A-Za-z0-9.-]{1,64}$/;
  * only, which a URL parser or a proxy resolves as a dot-segment (`Appointment/..` is the base itself,
  * `Appointment/.` a search of every appointment): threat 28 of docs/threat-model.md#the-upstream-ehr-api10.
  */
+export const isPathId = (id: string): boolean => LOGICAL_ID.test(id) && !/^\.+$/.test(id);
+
 /**
  * The header of a read that decides a write or confirms it: from the server itself, not a cache in between, which
  * answered a stale appointment (hostile review helper-183, F7) or no payment yet, and the visit was paid twice (helper-185, F3).
  */
 export const FRESH: Readonly<Record<string, string>> = { 'cache-control': 'no-cache' };
-
-export const isPathId = (id: string): boolean => LOGICAL_ID.test(id) && !/^\.+$/.test(id);
 
 const isMatch = (entry: BundleEntry): boolean => entry.search?.mode === undefined || entry.search.mode === 'match';
 
