@@ -11,16 +11,17 @@ export interface PersonFacts {
   protectedIdentity: boolean;
 }
 
-/** A person's own facts, from their own patient record (the EHR's patient read). */
+/**
+ * A person's own facts, from their own patient record (the EHR's patient read), and a protection mark from either
+ * patient document. One the patient document does not know is still asked of the v2 mirror, which may mark them:
+ * a grant's kept name of such a person went on being shown (re-review helper-186, F4).
+ */
 export async function personFacts(ehr: EhrRecords, personId: string): Promise<PersonFacts> {
-  try {
-    const view = ehr.forRequest();
-    const records = await readerOf(view.reads, 'getPatient')(personId, {});
-    if (!knowsPatient(records, personId)) return { protectedIdentity: false };
-    const name = patientDisplayName(records, personId);
-    return { ...(name === '' ? {} : { name }), protectedIdentity: await isProtectedInEhr(view, personId, records) };
-  } catch (err) {
-    if (err instanceof EhrError && err.failure === 'patient-not-found') return { protectedIdentity: false };
+  const view = ehr.forRequest();
+  const records = await readerOf(view.reads, 'getPatient')(personId, {}).catch((err: unknown) => {
+    if (err instanceof EhrError && err.failure === 'patient-not-found') return [];
     throw err;
-  }
+  });
+  const name = knowsPatient(records, personId) ? patientDisplayName(records, personId) : '';
+  return { ...(name === '' ? {} : { name }), protectedIdentity: await isProtectedInEhr(view, personId, records) };
 }
