@@ -6,7 +6,7 @@ import { readerOf } from '../use-cases/read-sources.js';
 
 /** What the EHR says of a person who gives or accepts a grant: never asked about a number someone typed. */
 export interface PersonFacts {
-  /** As the EHR writes it; absent when the EHR does not know the person. */
+  /** As the EHR writes it; absent when the EHR does not know the person, or writes no name for them. */
   name?: string;
   protectedIdentity: boolean;
 }

@@ -77,17 +77,18 @@ export class ProxyGrants {
   }
 
   /**
-   * The grant with the other side's name left out while their identity is protected, as the EHR says it
-   * now: a name kept when they gave or accepted it is no licence to show it after their identity became
-   * protected (hostile review helper-162, F1); one the EHR cannot say of is left out too. Only a person
-   * who gave or accepted a grant is asked about, never a number someone typed.
+   * The grant with the other side's name left out unless the EHR, asked now, names them and says their
+   * identity is not protected: a name kept when they gave or accepted it is no licence to show it after
+   * their identity became protected (hostile review helper-162, F1); one the EHR cannot say of, or no longer
+   * knows, is left out too (re-review helper-191, F1: the kept name of a person gone from the patient
+   * documents was shown). Only a person who gave or accepted a grant is asked about, never a number typed.
    */
   private async namedTo(grant: StoredGrant, role: GrantRole, protectedNow: Map<string, Promise<boolean>>): Promise<StoredGrant> {
     const other = role === 'grantor' ? grant.grantee : grant.grantor;
     if (this.deps.namesAsKept === true || (role === 'grantor' ? grant.granteeName : grant.grantorName) === undefined) return grant;
     let guarded = protectedNow.get(other);
     if (guarded === undefined) {
-      guarded = this.deps.facts(other).then((facts) => facts.protectedIdentity, () => true);
+      guarded = this.deps.facts(other).then((facts) => facts.protectedIdentity || facts.name === undefined, () => true);
       protectedNow.set(other, guarded);
     }
     if (!await guarded) return grant;

@@ -32,6 +32,8 @@ describe('ProxyGrants', () => {
   /** People whose identity became protected after they gave or accepted a grant; people of whom the EHR does not answer. */
   let protectedSince: Set<string>;
   let unanswered: Set<string>;
+  /** People the EHR no longer knows: no name, no mark. */
+  let forgotten: Set<string>;
   let before: Array<[string, boolean]>;
   const hook: BeforeChange = async (grant, changes) => {
     before.push([grant.id, changes]);
@@ -45,11 +47,13 @@ describe('ProxyGrants', () => {
     before = [];
     protectedSince = new Set();
     unanswered = new Set();
+    forgotten = new Set();
     grants = new ProxyGrants({
       store, clock, zone: ZONE, settings: { invitationDays: 7, maxGrants: 2, maxGrantsPerDay: 5, maxGrantsToOnePerDay: 3 },
       facts: async (person) => {
         asked.push(person);
         if (unanswered.has(person)) throw new Error('the EHR does not answer');
+        if (forgotten.has(person)) return { protectedIdentity: false };
         const facts = FACTS[person] ?? { protectedIdentity: false };
         return protectedSince.has(person) ? { ...facts, protectedIdentity: true } : facts;
       },
@@ -186,6 +190,10 @@ describe('ProxyGrants', () => {
     protectedSince = new Set();
     unanswered.add(GRANTEE);
     expect(await names()).toEqual([undefined, undefined, 'Märta Ström', 'Märta Ström']);
+    // Re-review helper-191, F1: one the EHR no longer knows (it names them not) is not named from what was kept.
+    unanswered = new Set();
+    forgotten.add(GRANTOR);
+    expect(await names()).toEqual(['Tolvan Tolvansson', 'Tolvan Tolvansson', undefined, undefined]);
     // Still the number they are known by.
     expect((await grants.get(GRANTOR, id)).grantee.identityNumber).toBe(GRANTEE);
   });
