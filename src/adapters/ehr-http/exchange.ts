@@ -139,6 +139,11 @@ async function readBody(response: Dispatcher.ResponseData, limit: number, media:
 
 async function once(pool: Dispatcher, request: UpstreamRequest, signal: AbortSignal, settings: ExchangeSettings, sending: Sending): Promise<UpstreamAnswer> {
   const headers: Record<string, string> = { accept: settings.media.accept };
+  // Every read is the EHR's answer of this moment: a delegation, a protection mark, an arrival window or a payment
+  // decided on it. A cache in between must ask the EHR again; one that did not kept an ended power of attorney paying
+  // and a moved booking checked in (hostile review helper-192, F1/F2). What this service keeps of a document it keeps
+  // by validators the EHR itself confirms (a conditional GET, answered 304).
+  if (request.method === 'GET') headers['cache-control'] = 'no-cache';
   if (request.body !== undefined) headers['content-type'] = settings.media.body;
   Object.assign(headers, request.headers);
   const options: Dispatcher.RequestOptions & { [SENDING]: Sending } = {

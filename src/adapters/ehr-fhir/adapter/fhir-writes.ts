@@ -14,7 +14,7 @@ import { statusFailure } from '../../ehr-http/status.js';
 import { appointmentUnit, feeOf } from '../appointment-parts.js';
 import { resourceOf } from '../client/answer.js';
 import type { CapabilityCheck, TypeCapabilities } from '../client/capabilities.js';
-import { FRESH, isPathId, type FhirClient } from '../client/fhir-client.js';
+import { isPathId, type FhirClient } from '../client/fhir-client.js';
 import { FHIR_JSON } from '../client/fhir-exchange.js';
 import { APPOINTMENT_FOLLOWS } from '../client/follow-rules.js';
 import { patientReferences } from '../client/patient-binding.js';
@@ -145,7 +145,7 @@ export class FhirWrites {
     const key = `${this.o.paymentIdSystem}|${contactId}`;
     const capabilities = await this.typeCapabilities('PaymentNotice');
     const payment = async (): Promise<'paid' | 'unpaid' | 'unclear'> =>
-      paymentOf(await this.o.client.search('PaymentNotice', [['identifier', key]], { signal, fresh: true }), { system: this.o.paymentIdSystem, contactId, baseUrl: this.o.client.baseUrl });
+      paymentOf(await this.o.client.search('PaymentNotice', [['identifier', key]], { signal }), { system: this.o.paymentIdSystem, contactId, baseUrl: this.o.client.baseUrl });
     if (capabilities.conditionalCreate !== true) {
       // No atomic "already paid?": ask first. The write coordinator serialises this service's own payments for one appointment.
       const before = await payment();
@@ -178,7 +178,7 @@ export class FhirWrites {
 
   /** `GET Appointment/{id}`; undefined when it does not exist (404, 410) or is not this patient's. */
   private async readAppointment(id: string, patientId: string, signal: AbortSignal): Promise<Read | undefined> {
-    const answer = await this.o.client.request(this.o.client.resourceUrl('Appointment', id), { method: 'GET', signal, headers: FRESH });
+    const answer = await this.o.client.request(this.o.client.resourceUrl('Appointment', id), { method: 'GET', signal });
     if (answer.status === 404 || answer.status === 410) return undefined;
     const raw = await resourceOf(answer, 'Appointment', signal) as Record<string, unknown>;
     const appointment = checkedResource('Appointment', raw);

@@ -69,12 +69,6 @@ const LOGICAL_ID = /^[A-Za-z0-9.-]{1,64}$/;
  */
 export const isPathId = (id: string): boolean => LOGICAL_ID.test(id) && !/^\.+$/.test(id);
 
-/**
- * The header of a read that decides a write or confirms it: from the server itself, not a cache in between, which
- * answered a stale appointment (hostile review helper-183, F7) or no payment yet, and the visit was paid twice (helper-185, F3).
- */
-export const FRESH: Readonly<Record<string, string>> = { 'cache-control': 'no-cache' };
-
 const isMatch = (entry: BundleEntry): boolean => entry.search?.mode === undefined || entry.search.mode === 'match';
 
 export class FhirClient {
@@ -95,21 +89,18 @@ export class FhirClient {
     return `${this.baseUrl}/${type}/${id}`;
   }
 
-  /** The JSON of `url` (absolute), which must be a `resourceType`; `fresh`, asked past any cache in between. */
-  get(url: string, resourceType: string, signal?: AbortSignal, fresh = false): Promise<unknown> {
-    const init = { method: 'GET' as const, signal, ...(fresh ? { headers: FRESH } : {}) };
+  /** The JSON of `url` (absolute), which must be a `resourceType`. */
+  get(url: string, resourceType: string, signal?: AbortSignal): Promise<unknown> {
+    const init = { method: 'GET' as const, signal };
     return (this.options.hold ?? atOnce)(() => this.request(url, init), (answer) => resourceOf(answer, resourceType, signal));
   }
 
-  /**
-   * Every page of a search of `type`; `count` instead of FHIR_PAGE_SIZE where the contract names one; `fresh` where
-   * the answer decides a write or confirms it (FRESH).
-   */
-  async search(type: string, params: SearchParams, options: { count?: number; signal?: AbortSignal; fresh?: boolean } = {}): Promise<SearchResult> {
+  /** Every page of a search of `type`; `count` instead of FHIR_PAGE_SIZE where the contract names one. */
+  async search(type: string, params: SearchParams, options: { count?: number; signal?: AbortSignal } = {}): Promise<SearchResult> {
     const result: SearchResult = { matches: [], entries: [] };
     let url: string | undefined = searchUrl(this.baseUrl, type, [...params, ['_count', String(options.count ?? this.options.pageSize)]]);
     for (let page = 1; url !== undefined; page++) {
-      const json = await this.get(url, 'Bundle', options.signal, options.fresh);
+      const json = await this.get(url, 'Bundle', options.signal);
       if (isSubsetted(json)) result.subsetted = true;
       const bundle = checked(BundleSchema, json, 'Bundle');
       for (const entry of bundle.entry ?? []) {
