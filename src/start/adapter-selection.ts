@@ -327,8 +327,16 @@ async function traced(config: Config, ehr: EhrRecords & DelegationRegistry): Pro
   return { records: tracedEhr, registry: tracedEhr };
 }
 
+/** What a start outside demo mode without REDIS_URL says, once (hostile review helper-192, F5). */
+export const NO_REDIS_WARNING = 'REDIS_URL is not set: rate limits and the turns of arrivals and payments hold within this instance only; set it before a second instance serves';
+
 export async function selectRedis({ config, logger, metrics, life }: Selection): Promise<RateLimitRedis | undefined> {
-  if (config.redisUrl === undefined) return undefined;
+  if (config.redisUrl === undefined) {
+    // One instance is a deployment of its own; behind a load balancer a retried payment on another instance could be
+    // sent while the first may still be made (docs/operations.md#scaling-out).
+    if (!isDemo(config)) logger.warn(NO_REDIS_WARNING);
+    return undefined;
+  }
   const { createRateLimitRedis } = await import('../adapters/rate-limit-redis/create-rate-limit-redis.js');
   const redis = createRateLimitRedis({ url: config.redisUrl, onWarning: (m) => logger.warn(m), onInfo: (m) => logger.info(m) });
   life.onClose(() => redis.close());
