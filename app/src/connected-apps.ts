@@ -16,6 +16,8 @@ export interface ConnectedApp {
   /** Its name in each language, as the server registered it (issue 55 item 6). */
   appNames?: Partial<Record<Lang, string>>;
   patient: { name: string; basis: string };
+  /** The one record a launch picked, or (a plain grant) the person's own and those they act for. */
+  reach: 'picked' | 'everyone';
   allowedBy: 'you' | 'patient' | 'another';
   scopes: string[];
   since?: string;
@@ -32,6 +34,7 @@ export const CONNECTED_APPS_LABELS = {
   revoked: { sv: 'Åtkomsten är återkallad.', en: 'The access was revoked.' },
   failed: { sv: 'Listan kunde inte hämtas', en: 'The list could not be read' },
   on: { sv: 'den', en: 'on' },
+  everyone: { sv: 'din journal och journalerna för dem du företräder', en: 'your record and the records of the people you act for' },
 } as const satisfies Record<string, Words>;
 
 const STANDING: Readonly<Record<string, Words>> = {
@@ -70,7 +73,16 @@ const nameOf = (app: ConnectedApp, lang: Lang): string => app.appNames?.[lang] ?
 
 function revokeLabel(app: ConnectedApp, lang: Lang): string {
   const name = nameOf(app, lang);
+  if (app.reach === 'everyone') return lang === 'sv' ? `Återkalla ${name}s åtkomst till ${CONNECTED_APPS_LABELS.everyone.sv}` : `Revoke ${name}'s access to ${CONNECTED_APPS_LABELS.everyone.en}`;
   return lang === 'sv' ? `Återkalla ${name}s åtkomst till journalen för ${app.patient.name}` : `Revoke ${name}'s access to ${app.patient.name}'s record`;
+}
+
+/** What the app opens: a plain grant every record the person may read, never only the one its token was made for. */
+function opens(app: ConnectedApp, lang: Lang): string {
+  if (app.reach === 'everyone') return lang === 'sv' ? `Öppnar ${CONNECTED_APPS_LABELS.everyone.sv}` : `Opens ${CONNECTED_APPS_LABELS.everyone.en}`;
+  const record = lang === 'sv' ? `Öppnar journalen för ${app.patient.name}` : `Opens the record of ${app.patient.name}`;
+  const standing = STANDING[app.patient.basis]?.[lang];
+  return `${record}${standing === undefined ? '' : ` (${standing})`}`;
 }
 
 /** The tab's content: its heading, the list (or why there is none) and a revoke button per app. */
@@ -82,11 +94,8 @@ export function connectedAppsView(apps: ConnectedApp[] | Error | undefined, lang
   const items = apps.map((app) => {
     const revoke = h('button', { type: 'button' }, revokeLabel(app, lang));
     revoke.addEventListener('click', () => onRevoke(app));
-    const record = lang === 'sv' ? `Öppnar journalen för ${app.patient.name}` : `Opens the record of ${app.patient.name}`;
-    const standing = STANDING[app.patient.basis]?.[lang];
     const since = app.since === undefined ? '' : ` ${CONNECTED_APPS_LABELS.on[lang]} ${when(app.since, lang) ?? app.since}`;
-    return h('li', {}, section(nameOf(app, lang), 2,
-      h('p', {}, `${record}${standing === undefined ? '' : ` (${standing})`}. ${ALLOWED_BY[app.allowedBy][lang]}${since}.`), revoke));
+    return h('li', {}, section(nameOf(app, lang), 2, h('p', {}, `${opens(app, lang)}. ${ALLOWED_BY[app.allowedBy][lang]}${since}.`), revoke));
   });
   const parts: (Node | null)[] = [heading, told, h('p', {}, CONNECTED_APPS_LABELS.intro[lang]),
     items.length === 0 ? h('p', {}, CONNECTED_APPS_LABELS.none[lang]) : h('ul', { class: 'apps' }, ...items)];
