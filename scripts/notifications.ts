@@ -4,13 +4,37 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { walkthrough, type DemoTopic } from '../src/dev/notifications-demo/walkthrough.js';
 
-const { values } = parseArgs({
-  options: { topic: { type: 'string' }, person: { type: 'string' }, api: { type: 'string' }, issuer: { type: 'string' } },
-  strict: true,
-});
+const USAGE = `usage: npm run notifications [-- --topic lab-result|access] [--person <identity number of a demo person>]
+  --topic    what the demo follows: a new lab result (the default), or the access log (another person's read)
+  --person   who signs in and subscribes: a demo person (the default 191212121212, Tolvan)
+  --api      the service, if not at http://127.0.0.1:$PORT (8080)
+  --issuer   the demo sign-in, if not at http://127.0.0.1:$DEMO_AUTH_PORT (8081)`;
+
+function options(): ReturnType<typeof parse> {
+  try {
+    return parse();
+  } catch (err) {
+    // An unknown option or one without its value: one line and the usage, never a stack.
+    console.error(`notifications: ${(err as Error).message.split('\n')[0] ?? ''}\n\n${USAGE}`);
+    process.exit(2);
+  }
+}
+
+function parse() {
+  return parseArgs({
+    options: { topic: { type: 'string' }, person: { type: 'string' }, api: { type: 'string' }, issuer: { type: 'string' }, help: { type: 'boolean' } },
+    strict: true,
+  }).values;
+}
+
+const values = options();
+if (values.help === true) {
+  console.log(USAGE);
+  process.exit(0);
+}
 const topic = (values.topic ?? 'lab-result') as DemoTopic;
 if (topic !== 'lab-result' && topic !== 'access') {
-  console.error('usage: npm run notifications [-- --topic lab-result|access] [--person <identity number of a demo person>]');
+  console.error(`notifications: --topic is lab-result or access\n\n${USAGE}`);
   process.exit(2);
 }
 const api = values.api ?? `http://127.0.0.1:${process.env.PORT ?? '8080'}`;
