@@ -63,8 +63,18 @@ function addresses(): { iss: string; redirectUri: string } {
 }
 
 function signIn(): void {
+  void signInAsking(page.lang);
+}
+
+/**
+ * To the authorization server, asking its pages in `lang` (OpenID Connect's `ui_locales`), as sign-out does: the
+ * page's language reaches the sign-in (helper-193, F5). fhirclient makes the request and keeps its state; the
+ * address it would go to is given the one parameter it has no option for.
+ */
+async function signInAsking(lang: Lang): Promise<void> {
   const { iss, redirectUri } = addresses();
-  void FHIR.oauth2.authorize({ iss, clientId: CLIENT_ID, scope: SCOPE, redirectUri, pkceMode: 'required' });
+  const to = await FHIR.oauth2.authorize({ iss, clientId: CLIENT_ID, scope: SCOPE, redirectUri, pkceMode: 'required', noRedirect: true });
+  if (typeof to === 'string') location.assign(`${to}&ui_locales=${encodeURIComponent(lang)}`);
 }
 
 /** Forgets this tab's sign-in and ends it at the authorization server too (sign-out.ts). */

@@ -39,9 +39,12 @@ export interface PageView {
 }
 
 /** The view of a page at `selfUrl`, its forms carrying `formToken`: the language asked for (remembered when chosen with the switch). */
-export async function pageView(provider: Provider, req: IncomingMessage, clientId: string | undefined, page: { banner: Localized | string; selfUrl: string; formToken: string }): Promise<PageView> {
+export async function pageView(
+  provider: Provider, req: IncomingMessage, clientId: string | undefined,
+  page: { banner: Localized | string; selfUrl: string; formToken: string; uiLocales?: unknown },
+): Promise<PageView> {
   const { banner, selfUrl, formToken } = page;
-  const { lang, chosen } = languageOf(req);
+  const { lang, chosen } = languageOf(req, page.uiLocales);
   const headers = { 'content-language': lang, vary: 'Accept-Language, Cookie', ...(chosen ? { 'set-cookie': languageCookie(lang) } : {}) };
   const client = clientId === undefined ? undefined : await provider.Client.find(clientId);
   const name = clientId === undefined ? { en: 'the application', sv: 'appen' }[lang] : appName(client, clientId, lang);
@@ -180,7 +183,9 @@ export async function handleInteraction(provider: Provider, req: IncomingMessage
   const details = await provider.interactionDetails(req, res);
   const submitUrl = `${launch.mountPath ?? ''}${INTERACTION_PATH}${uid}`;
   const clientId = typeof details.params.client_id === 'string' ? details.params.client_id : undefined;
-  const view = await pageView(provider, req, clientId, { banner: launch.signIn.banner, selfUrl: submitUrl, formToken: launch.formTokens.issue({ interaction: details.uid }) });
+  const view = await pageView(provider, req, clientId, {
+    banner: launch.signIn.banner, selfUrl: submitUrl, formToken: launch.formTokens.issue({ interaction: details.uid }), uiLocales: details.params.ui_locales,
+  });
   // Every post is its page's form, its token checked before anything is done (an abort too).
   const form = req.method === 'POST' ? await checkedForm(req, res, launch, details, view) : undefined;
   if (form === null) return;

@@ -31,18 +31,26 @@ function acceptedLang(header: string | undefined): Lang | undefined {
   return ranked.map((entry) => entry.lang).find(isLang);
 }
 
+/** The first of sv/en in an OpenID Connect `ui_locales` (space-separated language tags, most wanted first). */
+function uiLocale(value: unknown): Lang | undefined {
+  return typeof value === 'string' ? value.split(' ').map((tag) => tag.toLowerCase().split('-')[0]).find(isLang) : undefined;
+}
+
 /**
  * The language asked for now by `?lang=` (a switch to remember) or an app's `ui_locales` (OpenID
- * Connect's, its first of sv/en), else the remembered or the browser's one.
+ * Connect's, its first of sv/en), else the remembered one, else the `ui_locales` of the authorization
+ * request a sign-in's page belongs to (`appAsked`: the app's language reaches every page of its sign-in,
+ * not only the first request; helper-193, F5), else the browser's one.
  */
-export function languageOf(req: Pick<IncomingMessage, 'url' | 'headers'>): { lang: Lang; chosen: boolean } {
+export function languageOf(req: Pick<IncomingMessage, 'url' | 'headers'>, appAsked?: unknown): { lang: Lang; chosen: boolean } {
   const query = requestTarget(req.url).searchParams;
   const asked = query.get('lang');
   if (isLang(asked)) return { lang: asked, chosen: true };
-  const app = (query.get('ui_locales') ?? '').split(' ').map((tag) => tag.toLowerCase().split('-')[0]).find(isLang);
+  const app = uiLocale(query.get('ui_locales'));
   if (app !== undefined) return { lang: app, chosen: false };
   const header = req.headers['accept-language'];
-  return { lang: cookieLang(req.headers.cookie) ?? acceptedLang(Array.isArray(header) ? header.join(',') : header) ?? 'en', chosen: false };
+  const browser = (): Lang | undefined => acceptedLang(Array.isArray(header) ? header.join(',') : header);
+  return { lang: cookieLang(req.headers.cookie) ?? uiLocale(appAsked) ?? browser() ?? 'en', chosen: false };
 }
 
 /** The cookie that keeps a chosen language across the pages of one sign-in (and the next). */
