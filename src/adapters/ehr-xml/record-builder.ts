@@ -37,6 +37,8 @@ class Frame {
   /** Text other than whitespace in an object element (refused when it has nothing else). */
   hasText = false;
   nil = false;
+  /** An attribute that did not convert: the document's fault unless xsi:nil makes the element absent (whichever comes first). */
+  attrFault: { error: unknown } | undefined = undefined;
   text: string | undefined = undefined;
   kids: (string | RawValue)[] | undefined = undefined;
   attrs: string[] | undefined = undefined;
@@ -185,14 +187,14 @@ export class RecordBuilder implements ElementSink {
     frame.hasAttrs = true;
     if (this.attrNil) frame.nil = value === 'true' || value === '1';
     const k = this.attrField;
-    if (k === undefined || this.fault !== undefined) return;
+    if (k === undefined || this.fault !== undefined || frame.attrFault !== undefined) return;
     const f = (frame.shape as CompiledObject).fields[k] as CompiledField;
     try {
       const v = f.convert?.(this.keep(value), f.name, this.ctx);
       // Left unset when empty: a member that may be an attribute or an element is repeated only when both say something.
       if (v !== undefined) (frame.slots as unknown[])[k] = v;
     } catch (err) {
-      this.fault = { error: err };
+      frame.attrFault = { error: err };
     }
   }
 
@@ -213,6 +215,11 @@ export class RecordBuilder implements ElementSink {
     const parent = this.stack[this.stack.length - 1];
     this.top = parent ?? SKIPPED;
     if (frame.kind === SKIP || this.fault !== undefined) return;
+    // xsi:nil means absent: nothing else of the element is read (a fuzzed `xsi:nil="true" value="20250230120000"`).
+    if (frame.attrFault !== undefined && (parent === undefined || !frame.nil)) {
+      this.fault = frame.attrFault;
+      return;
+    }
     try {
       this.hand(frame, parent);
     } catch (err) {
