@@ -9,7 +9,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FhirProxy } from '../adapters/ehr-fhir/support/fhir-proxy.js';
+import { on, type FhirProxy } from '../adapters/ehr-fhir/support/fhir-proxy.js';
 import { startFhirTestApp, type FhirTestApp } from '../support/fhir-test-app.js';
 import { startRemoteTestApp, type RemoteTestApp } from '../support/remote-test-app.js';
 
@@ -63,5 +63,23 @@ describe('reads of a remote EHR, past any cache in between', () => {
     }
     expect(proxy.seen.some((s) => s.url.includes('RelatedPerson'))).toBe(true);
     expect(withoutNoCache(proxy.seen)).toEqual([]);
+    expect(proxy.seen.every((s) => s.method !== 'GET' || s.headers.pragma === 'no-cache')).toBe(true);
+  });
+
+  // Re-review helper-194, F1: a cache may still answer from its copy when it cannot reach the EHR (RFC 9111 §4.2.4,
+  // §5.2.1.4: a request's no-cache is a preference), and an ended power of attorney read on. Such an answer carries an
+  // `Age` (RFC 9111 §5.1: not made or validated by the origin for this request): it is refused, as an answer not the EHR's.
+  it('refuses an answer a cache made itself (an Age over 0): the delegation is never decided on it', async () => {
+    fhir = await startFhirTestApp({ proxied: true });
+    const proxy = fhir.proxy as FhirProxy;
+    const token = await fhir.personToken(TOLVAN);
+    const read = () => fhir?.call({ method: 'GET', url: '/patients/appointments/', token, patient: TOLVE });
+    expect((await read())?.statusCode).toBe(200);
+    proxy.hook = on('RelatedPerson', (reply) => ({ ...reply, headers: { ...reply.headers, age: '120' } }));
+    const stale = await read();
+    expect([stale?.statusCode, stale?.body.includes('Booking')]).toEqual([502, false]);
+    // A cache that passed the EHR's own answer on says so with Age 0: taken.
+    proxy.hook = on('RelatedPerson', (reply) => ({ ...reply, headers: { ...reply.headers, age: '0' } }));
+    expect((await read())?.statusCode).toBe(200);
   });
 });

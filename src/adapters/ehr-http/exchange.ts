@@ -9,6 +9,7 @@ import type { Dispatcher } from 'undici';
 import { EhrError } from '../../domain/ehr-error.js';
 import { BodyTooLargeError, readCappedBytes } from '../http-client/read-capped.js';
 import { AnswerFaultError } from './answer-fault.js';
+import { madeByCache, PAST_CACHES } from './past-caches.js';
 import { neverSent, SENDING, sendingNotStarted, type Sending } from './sending.js';
 import { tlsFailureReason } from './tls-failure.js';
 import { untilAborted } from '../http-client/until-aborted.js';
@@ -138,18 +139,17 @@ async function readBody(response: Dispatcher.ResponseData, limit: number, media:
 }
 
 async function once(pool: Dispatcher, request: UpstreamRequest, signal: AbortSignal, settings: ExchangeSettings, sending: Sending): Promise<UpstreamAnswer> {
-  const headers: Record<string, string> = { accept: settings.media.accept };
-  // Every read is the EHR's answer of this moment: a delegation, a protection mark, an arrival window or a payment
-  // decided on it. A cache in between must ask the EHR again; one that did not kept an ended power of attorney paying
-  // and a moved booking checked in (hostile review helper-192, F1/F2). What this service keeps of a document it keeps
-  // by validators the EHR itself confirms (a conditional GET, answered 304).
-  if (request.method === 'GET') headers['cache-control'] = 'no-cache';
+  const headers: Record<string, string> = { accept: settings.media.accept, ...(request.method === 'GET' ? PAST_CACHES : {}) };
   if (request.body !== undefined) headers['content-type'] = settings.media.body;
   Object.assign(headers, request.headers);
   const options: Dispatcher.RequestOptions & { [SENDING]: Sending } = {
     method: request.method, path: request.path, headers, body: request.body ?? null, signal, [SENDING]: sending,
   };
   const response = await pool.request(options);
+  if (request.method === 'GET' && madeByCache(response.headers.age)) {
+    await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
+    throw unreadable('EHR answer made by a cache in between, not the EHR (Age)');
+  }
   const limit = settings.bodyLimit(response.statusCode);
   if (limit <= 0) {
     // Dropping a small unread body keeps the connection for the next call; a large one is cut off.
