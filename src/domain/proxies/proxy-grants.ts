@@ -71,40 +71,41 @@ export class ProxyGrants {
     return this.deps.clock.now();
   }
 
-  /** The grant as `role` sees it; `protectedNow` remembers, for one answer, whose identity is protected now. */
-  private async view(grant: StoredGrant, role: GrantRole, protectedNow = new Map<string, Promise<boolean>>()): Promise<DatedGrantView> {
-    return viewOf(await this.namedTo(grant, role, protectedNow), role, this.now(), this.deps.settings, this.deps.zone);
+  /** The grant as `role` sees it; `namesNow` remembers, for one answer, the name each person may be shown by now. */
+  private async view(grant: StoredGrant, role: GrantRole, namesNow = new Map<string, Promise<string | undefined>>()): Promise<DatedGrantView> {
+    return viewOf(await this.namedTo(grant, role, namesNow), role, this.now(), this.deps.settings, this.deps.zone);
   }
 
   /**
-   * The grant with the other side's name left out unless the EHR, asked now, names them and says their
-   * identity is not protected: a name kept when they gave or accepted it is no licence to show it after
-   * their identity became protected (hostile review helper-162, F1); one the EHR cannot say of, or no longer
-   * knows, is left out too (re-review helper-191, F1: the kept name of a person gone from the patient
-   * documents was shown). Only a person who gave or accepted a grant is asked about, never a number typed.
+   * The grant with the other side named as the EHR, asked now, names them, and left out unless it names them and says
+   * their identity is not protected: a name kept when they gave or accepted it is no licence to show it after their
+   * identity became protected (hostile review helper-162, F1); one the EHR cannot say of, or no longer knows, is left
+   * out too (re-review helper-191, F1), and one it has renamed is shown by the new name (a step short of a protection
+   * mark; re-review helper-194, F3). Only a side whose name was kept (who gave, or accepted) is named, and only a person
+   * who gave or accepted a grant is asked about, never a number someone typed.
    */
-  private async namedTo(grant: StoredGrant, role: GrantRole, protectedNow: Map<string, Promise<boolean>>): Promise<StoredGrant> {
+  private async namedTo(grant: StoredGrant, role: GrantRole, namesNow: Map<string, Promise<string | undefined>>): Promise<StoredGrant> {
     const other = role === 'grantor' ? grant.grantee : grant.grantor;
     if (this.deps.namesAsKept === true || (role === 'grantor' ? grant.granteeName : grant.grantorName) === undefined) return grant;
-    let guarded = protectedNow.get(other);
-    if (guarded === undefined) {
-      guarded = this.deps.facts(other).then((facts) => facts.protectedIdentity || facts.name === undefined, () => true);
-      protectedNow.set(other, guarded);
+    let named = namesNow.get(other);
+    if (named === undefined) {
+      named = this.deps.facts(other).then((facts) => (facts.protectedIdentity ? undefined : facts.name), () => undefined);
+      namesNow.set(other, named);
     }
-    if (!await guarded) return grant;
+    const name = await named;
     if (role === 'grantor') {
-      const { granteeName: _protected, ...shown } = grant;
-      return shown;
+      const { granteeName: _kept, ...shown } = grant;
+      return name === undefined ? shown : { ...shown, granteeName: name };
     }
-    const { grantorName: _protected, ...shown } = grant;
-    return shown;
+    const { grantorName: _kept, ...shown } = grant;
+    return name === undefined ? shown : { ...shown, grantorName: name };
   }
 
   /** Every grant the person gave or received, oldest first, each as their role sees it. */
   async list(personId: string): Promise<DatedGrantView[]> {
     const grants = await this.deps.store.involving(personId);
-    const protectedNow = new Map<string, Promise<boolean>>();
-    return Promise.all(grants.map((g) => this.view(g, roleOf(g, personId) as GrantRole, protectedNow)));
+    const namesNow = new Map<string, Promise<string | undefined>>();
+    return Promise.all(grants.map((g) => this.view(g, roleOf(g, personId) as GrantRole, namesNow)));
   }
 
   /**
