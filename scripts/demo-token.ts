@@ -2,6 +2,7 @@
 // Prints a demo person's access token, got through the demo authorization server's real
 // authorization code flow with PKCE (sign-in, patient picker and consent pages included), for the
 // README's curl session; `--help` says what each option does (scripts/demo-token/request.ts).
+import { DEMO_PERSONS } from '../src/dev/demo-issuer/demo-persons.js';
 import { DemoSignInRefused, demoPersonToken } from '../src/dev/demo-issuer/demo-token.js';
 import { demoTokenRequest, USAGE, type DemoTokenRequest } from './demo-token/request.js';
 
@@ -27,7 +28,10 @@ if ('problem' in asked) {
 try {
   console.log(await demoPersonToken(asked.signIn));
 } catch (err) {
-  const hint = err instanceof DemoSignInRefused ? '' : ` (is \`npm start\` running without AUTH_ISSUER, with the demo issuer at ${asked.signIn.issuer}?)`;
+  // The sign-in page's words point to its list of the demo people: the list follows them here too.
+  const hint = err instanceof DemoSignInRefused
+    ? `\n\n${DEMO_PERSONS.map((p) => `  ${p.identityNumber}  ${p.name}`).join('\n')}`
+    : ` (is \`npm start\` running without AUTH_ISSUER, with the demo issuer at ${asked.signIn.issuer}?)`;
   console.error(`demo:token: ${(err as Error).message}${hint}`);
   process.exit(1);
 }
