@@ -3,8 +3,19 @@ import fp from 'fastify-plugin';
 import type { Clock } from '../ports/clock.port.js';
 import { answerShapeOf, errorBody } from './error-body.js';
 import { FHIR_JSON } from './fhir/operation-outcome.js';
-import { toHttpFailure } from './error-mapping.js';
+import { toHttpFailure, type HttpFailure } from './error-mapping.js';
 import { removeDataHeaders } from './data-headers.js';
+
+/**
+ * A refused token's diagnostics on the FHIR door: the contract's words and the challenge's reason (RFC 6750 §3's
+ * `error_description`: expired, another issuer, ...), in words a person can act on; only the header said why
+ * (newcomer walk-through helper-193, F4). The COS door's message is the contract's text alone (docs/contract.md#errors).
+ */
+function withChallengeReason(failure: HttpFailure): string {
+  if (failure.status !== 401) return failure.message;
+  const reason = /error_description="([^"]+)"/.exec(failure.headers['www-authenticate'] ?? '')?.[1];
+  return reason === undefined || failure.message.includes(reason) ? failure.message : `${failure.message} ${reason}`;
+}
 
 /**
  * One error currency, mapped once: every thrown error becomes the documented status, headers and
@@ -19,7 +30,7 @@ export const errorHandler = fp(async (app: FastifyInstance, opts: { clock: Clock
     reply.code(failure.status).headers(failure.headers);
     const shape = answerShapeOf(request, opts.basePath ?? '', failure.errorShape);
     if (shape === 'fhir') reply.type(FHIR_JSON);
-    return errorBody(request, failure.status, failure.message, opts.clock.now(), shape);
+    return errorBody(request, failure.status, shape === 'fhir' ? withChallengeReason(failure) : failure.message, opts.clock.now(), shape);
   });
 
   app.setNotFoundHandler(async (request, reply) => {
