@@ -10,21 +10,17 @@ const USAGE = `usage: npm run notifications [-- --topic lab-result|access] [--pe
   --api      the service, if not at http://127.0.0.1:$PORT (8080)
   --issuer   the demo sign-in, if not at http://127.0.0.1:$DEMO_AUTH_PORT (8081)`;
 
-function options(): ReturnType<typeof parse> {
+function options() {
   try {
-    return parse();
+    return parseArgs({
+      options: { topic: { type: 'string' }, person: { type: 'string' }, api: { type: 'string' }, issuer: { type: 'string' }, help: { type: 'boolean' } },
+      strict: true,
+    }).values;
   } catch (err) {
     // An unknown option or one without its value: one line and the usage, never a stack.
     console.error(`notifications: ${(err as Error).message.split('\n')[0] ?? ''}\n\n${USAGE}`);
     process.exit(2);
   }
-}
-
-function parse() {
-  return parseArgs({
-    options: { topic: { type: 'string' }, person: { type: 'string' }, api: { type: 'string' }, issuer: { type: 'string' }, help: { type: 'boolean' } },
-    strict: true,
-  }).values;
 }
 
 const values = options();

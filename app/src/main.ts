@@ -62,19 +62,16 @@ function addresses(): { iss: string; redirectUri: string } {
   return { iss: `${location.origin}${base}/fhir`, redirectUri: `${location.origin}${base}/app/` };
 }
 
-function signIn(): void {
-  void signInAsking(page.lang);
-}
-
 /**
- * To the authorization server, asking its pages in `lang` (OpenID Connect's `ui_locales`), as sign-out does: the
- * page's language reaches the sign-in (helper-193, F5). fhirclient makes the request and keeps its state; the
- * address it would go to is given the one parameter it has no option for.
+ * To the authorization server, asking its pages in the page's language (OpenID Connect's `ui_locales`), as sign-out
+ * does (helper-193, F5). fhirclient makes the request and keeps its state; the address it would go to is given the
+ * one parameter it has no option for.
  */
-async function signInAsking(lang: Lang): Promise<void> {
+function signIn(): void {
   const { iss, redirectUri } = addresses();
-  const to = await FHIR.oauth2.authorize({ iss, clientId: CLIENT_ID, scope: SCOPE, redirectUri, pkceMode: 'required', noRedirect: true });
-  if (typeof to === 'string') location.assign(`${to}&ui_locales=${encodeURIComponent(lang)}`);
+  void FHIR.oauth2.authorize({ iss, clientId: CLIENT_ID, scope: SCOPE, redirectUri, pkceMode: 'required', noRedirect: true }).then((to) => {
+    if (typeof to === 'string') location.assign(`${to}&ui_locales=${encodeURIComponent(page.lang)}`);
+  });
 }
 
 /** Forgets this tab's sign-in and ends it at the authorization server too (sign-out.ts). */

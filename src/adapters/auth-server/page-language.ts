@@ -49,8 +49,7 @@ export function languageOf(req: Pick<IncomingMessage, 'url' | 'headers'>, appAsk
   const app = uiLocale(query.get('ui_locales'));
   if (app !== undefined) return { lang: app, chosen: false };
   const header = req.headers['accept-language'];
-  const browser = (): Lang | undefined => acceptedLang(Array.isArray(header) ? header.join(',') : header);
-  return { lang: cookieLang(req.headers.cookie) ?? uiLocale(appAsked) ?? browser() ?? 'en', chosen: false };
+  return { lang: cookieLang(req.headers.cookie) ?? uiLocale(appAsked) ?? acceptedLang(Array.isArray(header) ? header.join(',') : header) ?? 'en', chosen: false };
 }
 
 /** The cookie that keeps a chosen language across the pages of one sign-in (and the next). */
