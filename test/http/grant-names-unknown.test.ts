@@ -50,3 +50,42 @@ describe('a grant to a person the EHR no longer knows', () => {
     expect(await named()).toEqual([false, false, false]);
   });
 });
+
+// Re-review helper-195, F1: dd23e20a showed a renamed person's new name to the other side, even after the grant was
+// revoked: a person renamed to get away from the grantor had the new name shown to the grantor in the grant, /fhir/Consent
+// and the access log. A rename is now shown by number alone: neither the kept name nor the new one.
+describe('a grant to a person the EHR has renamed since', () => {
+  let t: TestApp;
+  let ehrDir = '';
+  let grantId = '';
+  beforeAll(async () => {
+    t = await startTestApp({
+      proxies: { invitationDays: 7, maxGrants: 10, maxGrantsPerDay: 10, maxGrantsToOnePerDay: 3 },
+      editEhr: async (dir) => { ehrDir = dir; },
+    });
+    const given = await t.call({ method: 'POST', url: '/patients/proxies/', token: await t.personToken(TOLVAN), payload: { grantee: ANTON, categories: ['Appointment'] } });
+    grantId = (JSON.parse(given.body) as { id: string }).id;
+    const anton = await t.personToken(ANTON);
+    expect((await t.call({ method: 'POST', url: `/patients/proxies/${grantId}/accept`, token: anton })).statusCode).toBe(200);
+    expect((await t.call({ method: 'DELETE', url: `/patients/proxies/${grantId}`, token: anton })).statusCode).toBe(200);
+  });
+  afterAll(() => t.close());
+
+  it('names them by neither name once renamed, the grant ended or not', async () => {
+    const token = await t.personToken(TOLVAN);
+    const shown = async (): Promise<string> => [
+      (await t.call({ method: 'GET', url: '/patients/proxies/', token })).body, (await t.call({ method: 'GET', url: '/fhir/Consent', token })).body,
+      JSON.stringify(await t.proxyGrants?.partiesOf(grantId)),
+    ].join('\n');
+    expect(await shown()).toContain('Anton');
+    for (const file of ['patient.xml', 'patient-v2.xml']) {
+      const at = path.join(ehrDir, 'patients', ANTON, file);
+      const text = await readFile(at, 'utf8');
+      const renamed = text.replaceAll('Anton', 'Hemligt');
+      expect(renamed).not.toBe(text);
+      await writeFile(at, renamed);
+    }
+    const after = await shown();
+    expect([after.includes('Anton'), after.includes('Hemligt')]).toEqual([false, false]);
+  });
+});

@@ -71,34 +71,36 @@ export class ProxyGrants {
     return this.deps.clock.now();
   }
 
-  /** The grant as `role` sees it; `namesNow` remembers, for one answer, the name each person may be shown by now. */
+  /** The grant as `role` sees it; `namesNow` remembers, for one answer, the name the EHR gives each person now (none if protected). */
   private async view(grant: StoredGrant, role: GrantRole, namesNow = new Map<string, Promise<string | undefined>>()): Promise<DatedGrantView> {
     return viewOf(await this.namedTo(grant, role, namesNow), role, this.now(), this.deps.settings, this.deps.zone);
   }
 
   /**
-   * The grant with the other side named as the EHR, asked now, names them, and left out unless it names them and says
+   * The grant with the other side's kept name left out unless the EHR, asked now, names them by that same name and says
    * their identity is not protected: a name kept when they gave or accepted it is no licence to show it after their
    * identity became protected (hostile review helper-162, F1); one the EHR cannot say of, or no longer knows, is left
-   * out too (re-review helper-191, F1), and one it has renamed is shown by the new name (a step short of a protection
-   * mark; re-review helper-194, F3). Only a side whose name was kept (who gave, or accepted) is named, and only a person
-   * who gave or accepted a grant is asked about, never a number someone typed.
+   * out too (re-review helper-191, F1), and so is one it has renamed (a step short of a protection mark): the old name
+   * is not asserted as theirs (helper-194, F3), and the new one, which the other side was never given, is never told
+   * (helper-195, F1: a grantee renamed after revoking was shown to the grantor by the new name). Only a person who gave
+   * or accepted a grant is asked about, never a number someone typed.
    */
   private async namedTo(grant: StoredGrant, role: GrantRole, namesNow: Map<string, Promise<string | undefined>>): Promise<StoredGrant> {
     const other = role === 'grantor' ? grant.grantee : grant.grantor;
-    if (this.deps.namesAsKept === true || (role === 'grantor' ? grant.granteeName : grant.grantorName) === undefined) return grant;
+    const kept = role === 'grantor' ? grant.granteeName : grant.grantorName;
+    if (this.deps.namesAsKept === true || kept === undefined) return grant;
     let named = namesNow.get(other);
     if (named === undefined) {
       named = this.deps.facts(other).then((facts) => (facts.protectedIdentity ? undefined : facts.name), () => undefined);
       namesNow.set(other, named);
     }
-    const name = await named;
+    if (await named === kept) return grant;
     if (role === 'grantor') {
-      const { granteeName: _kept, ...shown } = grant;
-      return name === undefined ? shown : { ...shown, granteeName: name };
+      const { granteeName: _hidden, ...shown } = grant;
+      return shown;
     }
-    const { grantorName: _kept, ...shown } = grant;
-    return name === undefined ? shown : { ...shown, grantorName: name };
+    const { grantorName: _hidden, ...shown } = grant;
+    return shown;
   }
 
   /** Every grant the person gave or received, oldest first, each as their role sees it. */
