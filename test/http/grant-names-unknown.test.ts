@@ -12,19 +12,25 @@ import { startTestApp, type TestApp } from '../support/test-app.js';
 const TOLVAN = '191212121212';
 const ANTON = '200404122384';
 
+/** A test app whose EHR the test may edit, and Tolvan's grant to Anton, accepted: its app, EHR folder and grant id. */
+async function acceptedGrant(): Promise<{ t: TestApp; ehrDir: string; grantId: string }> {
+  let ehrDir = '';
+  const t = await startTestApp({
+    proxies: { invitationDays: 7, maxGrants: 10, maxGrantsPerDay: 10, maxGrantsToOnePerDay: 3 },
+    editEhr: async (dir) => { ehrDir = dir; },
+  });
+  const given = await t.call({ method: 'POST', url: '/patients/proxies/', token: await t.personToken(TOLVAN), payload: { grantee: ANTON, categories: ['Appointment'] } });
+  const grantId = (JSON.parse(given.body) as { id: string }).id;
+  expect((await t.call({ method: 'POST', url: `/patients/proxies/${grantId}/accept`, token: await t.personToken(ANTON) })).statusCode).toBe(200);
+  return { t, ehrDir, grantId };
+}
+
 describe('a grant to a person the EHR no longer knows', () => {
   let t: TestApp;
   let ehrDir = '';
   let grantId = '';
   beforeAll(async () => {
-    t = await startTestApp({
-      proxies: { invitationDays: 7, maxGrants: 10, maxGrantsPerDay: 10, maxGrantsToOnePerDay: 3 },
-      editEhr: async (dir) => { ehrDir = dir; },
-    });
-    const given = await t.call({ method: 'POST', url: '/patients/proxies/', token: await t.personToken(TOLVAN), payload: { grantee: ANTON, categories: ['Appointment'] } });
-    grantId = (JSON.parse(given.body) as { id: string }).id;
-    const accepted = await t.call({ method: 'POST', url: `/patients/proxies/${grantId}/accept`, token: await t.personToken(ANTON) });
-    expect(accepted.statusCode).toBe(200);
+    ({ t, ehrDir, grantId } = await acceptedGrant());
   });
   afterAll(() => t.close());
 
@@ -59,15 +65,8 @@ describe('a grant to a person the EHR has renamed since', () => {
   let ehrDir = '';
   let grantId = '';
   beforeAll(async () => {
-    t = await startTestApp({
-      proxies: { invitationDays: 7, maxGrants: 10, maxGrantsPerDay: 10, maxGrantsToOnePerDay: 3 },
-      editEhr: async (dir) => { ehrDir = dir; },
-    });
-    const given = await t.call({ method: 'POST', url: '/patients/proxies/', token: await t.personToken(TOLVAN), payload: { grantee: ANTON, categories: ['Appointment'] } });
-    grantId = (JSON.parse(given.body) as { id: string }).id;
-    const anton = await t.personToken(ANTON);
-    expect((await t.call({ method: 'POST', url: `/patients/proxies/${grantId}/accept`, token: anton })).statusCode).toBe(200);
-    expect((await t.call({ method: 'DELETE', url: `/patients/proxies/${grantId}`, token: anton })).statusCode).toBe(200);
+    ({ t, ehrDir, grantId } = await acceptedGrant());
+    expect((await t.call({ method: 'DELETE', url: `/patients/proxies/${grantId}`, token: await t.personToken(ANTON) })).statusCode).toBe(200);
   });
   afterAll(() => t.close());
 
