@@ -7,6 +7,7 @@
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminPool, databaseAvailable, dropSchema } from '../support/database.js';
+import { ownLoopbackSource } from '../support/loopback-source.js';
 import { inspectionClient, redisUrl } from '../support/redis.js';
 import { DEFAULT_RATE_LIMIT_NAMESPACE } from '../../src/adapters/rate-limit-redis/counting-store.js';
 import { APP_ID, APP_REDIRECT, startSignInService, type SignInService } from '../support/sign-in-service.js';
@@ -96,7 +97,7 @@ describe.skipIf(!available)('issue 52 item 8: /auth\'s limit per source, shared 
   const redis = inspectionClient();
   // The service names its Redis counters by source address alone: this run's own loopback address
   // keeps them apart from another run's on the same Redis, and they are deleted after.
-  const source = `127.${(process.pid >> 8) & 255}.${process.pid & 255}.52`;
+  const source = ownLoopbackSource(52);
   const dispatcher = new Agent({ localAddress: source });
   const counters = async (): Promise<string[]> => redis.keys(`${DEFAULT_RATE_LIMIT_NAMESPACE}*auth-*|addr:${source}`);
   beforeAll(async () => {

@@ -11,11 +11,12 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { decodeJwt, importJWK, SignJWT, type JWK, type JWTPayload } from 'jose';
 import * as client from 'openid-client';
-import { request } from 'undici';
+import { Agent, request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { HttpBrowser, readForm } from '../dev/demo-issuer/http-browser.js';
 import { adminPool, databaseAvailable, dropSchema } from '../support/database.js';
 import { exchangeAt, memoryStorage } from '../support/fhirclient-storage.js';
+import { ownLoopbackSource } from '../support/loopback-source.js';
 import { LOA2, LOA3 } from '../support/region-provider.js';
 import { APP_ID, APP_REDIRECT, RECORD_APP, startSignInService, SUBSCRIPTION_KEY, type SignInService } from '../support/sign-in-service.js';
 import { abortForm, walk } from '../support/sign-in-walk.js';
@@ -37,17 +38,21 @@ async function anAuthorization(service: SignInService): Promise<string> {
   }).href;
 }
 
-/** The audit records of `operation` by Märta or by nobody through the test's app in [since, until] (the audit schema is shared with whatever else runs). */
-async function auditRows(operation: string, since: Date, until: Date, issuer: string): Promise<Array<Record<string, unknown>>> {
+/**
+ * The audit records of `operation` by Märta or by nobody through the test's app in [since, until]. The
+ * audit table is shared with the other sign-in files running at the same time (once an allowed row of
+ * another file's region came between): a person is named with the issuer that vouched for them, this
+ * test's region at the sign-in, this test's service at the grant; a refused login names nobody, so its
+ * rows are told apart by the loopback address of this test's own that the browser sent from.
+ */
+async function auditRows(operation: string, since: Date, until: Date, by: { issuer: string } | { source: string }): Promise<Array<Record<string, unknown>>> {
   const pool = adminPool();
   try {
-    // The audit table is shared with the other sign-in files running at the same time (once an allowed
-    // row of another file's region came between): a person is named with the issuer that vouched for
-    // them, this test's region at the sign-in, this test's service at the grant.
+    const whose = 'issuer' in by ? 'AND (actor_issuer IS NULL OR actor_issuer = $5)' : 'AND source_address = $5';
     const { rows } = await pool.query(`SELECT outcome, status, actor_person_id, client_id FROM audit.access_log
       WHERE operation = $1 AND client_id = $2 AND (actor_person_id IS NULL OR actor_person_id = '198112189876')
-      AND (actor_issuer IS NULL OR actor_issuer = $5) AND time BETWEEN $3 AND $4 ORDER BY id`,
-    [operation, APP_ID, since, until, issuer]);
+      ${whose} AND time BETWEEN $3 AND $4 ORDER BY id`,
+    [operation, APP_ID, since, until, 'issuer' in by ? by.issuer : by.source]);
     return rows as Array<Record<string, unknown>>;
   } finally {
     await pool.end();
@@ -537,7 +542,9 @@ describe.skipIf(!available)('sign-in through the region\'s own login (docs/sign-
     const since = new Date();
     const auth = await authorization();
     const attacker = new HttpBrowser();
-    const victim = new HttpBrowser();
+    const victimSource = ownLoopbackSource(53);
+    const victimAgent = new Agent({ localAddress: victimSource });
+    const victim = new HttpBrowser({}, victimAgent);
     // The attacker's browser begins a sign-in and stops at the region's genuine login link.
     let page = await attacker.get(auth.url);
     while (page.location !== undefined && !page.location.startsWith(service.region.issuer)) page = await attacker.get(page.location);
@@ -559,12 +566,13 @@ describe.skipIf(!available)('sign-in through the region\'s own login (docs/sign-
     expect(attackers.page.body).toContain('You are not signed in');
     const until = new Date();
     // The audit trail shows the refused login, and no grant by Märta.
-    expect(await auditRows('grantAppAccess', since, until, service.issuer)).toEqual([]);
-    expect(await auditRows('regionLogin', since, until, service.region.issuer)).toEqual([{ outcome: 'denied', status: 400, actor_person_id: null, client_id: APP_ID }]);
+    expect(await auditRows('grantAppAccess', since, until, { issuer: service.issuer })).toEqual([]);
+    expect(await auditRows('regionLogin', since, until, { source: victimSource })).toEqual([{ outcome: 'denied', status: 400, actor_person_id: null, client_id: APP_ID }]);
     // Märta's own sign-in, in her own browser, still works, and is audited as hers.
     const { tokens } = await launch('Lilla');
     expect(typeof (tokens as unknown as { patient?: string }).patient).toBe('string');
-    expect(await auditRows('regionLogin', until, new Date(), service.region.issuer)).toEqual([{ outcome: 'allowed', status: 200, actor_person_id: '198112189876', client_id: APP_ID }]);
+    expect(await auditRows('regionLogin', until, new Date(), { issuer: service.region.issuer })).toEqual([{ outcome: 'allowed', status: 200, actor_person_id: '198112189876', client_id: APP_ID }]);
+    await victimAgent.close();
   });
 
   it('lets two instances on one database serve one flow in turn, and refresh after both restarted', async () => {
@@ -625,9 +633,12 @@ describe.skipIf(!available)('a region that does not take the service\'s client s
 
   it('tells the person the service\'s sign-in is misconfigured at the region, and the log names invalid_client and the setting, never the secret', async () => {
     const since = new Date();
-    const walked = await walk(new HttpBrowser(), await anAuthorization(service));
+    const source = ownLoopbackSource(54);
+    const agent = new Agent({ localAddress: source });
+    const walked = await walk(new HttpBrowser({}, agent), await anAuthorization(service));
+    await agent.close();
     expect(walked.redirect).toBeUndefined();
-    expect(await auditRows('regionLogin', since, new Date(), service.region.issuer)).toEqual([{ outcome: 'failed', status: 502, actor_person_id: null, client_id: APP_ID }]);
+    expect(await auditRows('regionLogin', since, new Date(), { source })).toEqual([{ outcome: 'failed', status: 502, actor_person_id: null, client_id: APP_ID }]);
     expect(walked.page.body).toContain('You are not signed in');
     expect(walked.page.body).toContain('not set up correctly at the region');
     expect(walked.page.body).not.toContain('could not be trusted');
