@@ -73,13 +73,13 @@ describe('issue 55 item 9: signing in at the stand-in', () => {
   });
   afterAll(async () => login?.close());
 
-  /** The stand-in's page for a new authorization, in a browser of its own speaking `lang`. */
-  async function loginPage(lang: string) {
+  /** The stand-in's page for a new authorization, in a browser of its own speaking `lang`; `asked`: the authorization request's `ui_locales`. */
+  async function loginPage(lang: string, asked?: string) {
     const browser = new HttpBrowser({ 'accept-language': lang });
     const verifier = client.randomPKCECodeVerifier();
     const url = client.buildAuthorizationUrl(config, {
       redirect_uri: REDIRECT, scope: `openid ${PNR_SCOPE}`, acr_values: LOA3, state: 's', nonce: 'n', prompt: 'login',
-      code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
+      code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', ...(asked === undefined ? {} : { ui_locales: asked }),
     });
     const page = await browser.follow(await browser.get(url.href), login.issuer);
     return { browser, verifier, page };
@@ -103,6 +103,14 @@ describe('issue 55 item 9: signing in at the stand-in', () => {
       expect(page.body).toContain(banner);
       expect(String(page.headers?.['content-security-policy'])).toContain("default-src 'none'");
     });
+
+  it('speaks the language the service asks for in ui_locales (the page the person left), on its page and after a wrong number', async () => {
+    const { browser, page } = await loginPage('en', 'sv');
+    expect([page.headers?.['content-language'], page.body.includes('<h1>Vem loggar in?</h1>')]).toEqual(['sv', true]);
+    const wrong = await browser.post(new URL(readForm(page.body).action, page.url).href, { login: '191212121213' });
+    expect([wrong.status, wrong.headers?.['content-language']]).toEqual([400, 'sv']);
+    expect((await loginPage('sv', 'en')).page.body).toContain('<h1>Who signs in?</h1>');
+  });
 
   it('signs in a personal identity number at LoA 3, and a coordination number in its own claim', async () => {
     expect(await signIn('19121212-1212')).toMatchObject({ [PERSONAL_IDENTITY_NUMBER_CLAIM]: '191212121212', acr: LOA3, aud: 'pdas', nonce: 'n' });

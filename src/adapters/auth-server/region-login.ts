@@ -17,7 +17,7 @@ import { parsePersonalIdentityNumber } from '../../domain/identity/personal-iden
 import { bindingMatches, clearedLoginBinding, cookieScopeOf, heldBindings, newLoginBinding, type CookieScope } from './login-binding.js';
 import { LOGIN_TTL_SECONDS, ResumeCheck } from './resume-check.js';
 import { send, type Details, type PageView, type SignInStep } from './interactions.js';
-import type { Localized } from './page-language.js';
+import { languageCookie, languageOf, type Lang, type Localized } from './page-language.js';
 import { frameOf, problemPage, redirect, refusalOf, RegionRefusal, TEXT } from './region-login-answers.js';
 import { UsedElsewhereFirst } from './raced-grants.js';
 import type { InteractionState, LoginEvents, LoginStore, PageLogins, RegionLoginSettings } from './region-login-ports.js';
@@ -180,7 +180,7 @@ export class RegionLogin {
     const configuration = this.configuration;
     if (configuration === undefined) return view.send(res, 503, problemPage(view.frame, TEXT.unavailableTitle, TEXT.unavailable, [again, back]));
     await this.endLogins(details.uid);
-    return this.toRegion(configuration, req, res, { uid: details.uid, ...(typeof details.params.client_id === 'string' ? { clientId: details.params.client_id } : {}) });
+    return this.toRegion(configuration, req, res, { uid: details.uid, ...(typeof details.params.client_id === 'string' ? { clientId: details.params.client_id } : {}) }, view.frame.lang);
   }
 
   /** The logins in progress for interaction `uid` (two, where its prompt was loaded twice at once). */
@@ -227,11 +227,19 @@ export class RegionLogin {
       return send(res, 503, problemPage(frame, TEXT.unavailableTitle, TEXT.unavailable, [{ href: this.pages?.href ?? frame.selfUrl, text: TEXT.again }]),
         { 'content-language': frame.lang });
     }
-    return this.toRegion(configuration, req, res, { page: true });
+    // A language chosen with the page's switch is kept as the pages' own switch keeps it: the pages after
+    // the region's login speak it too.
+    const { lang, chosen } = languageOf(req);
+    return this.toRegion(configuration, req, res, { page: true }, lang, chosen ? [languageCookie(lang)] : []);
   }
 
-  /** A new login in progress for `of`, kept in the store, and the browser sent to the region with its binding cookie. */
-  private async toRegion(configuration: oidc.Configuration, req: IncomingMessage, res: ServerResponse, of: Pick<Pending, 'uid' | 'clientId' | 'page'>): Promise<void> {
+  /**
+   * A new login in progress for `of`, kept in the store, and the browser sent to the region with its binding
+   * cookie (and `cookies`), asking for the region's login in `lang`, the language of the page the person left.
+   */
+  private async toRegion(
+    configuration: oidc.Configuration, req: IncomingMessage, res: ServerResponse, of: Pick<Pending, 'uid' | 'clientId' | 'page'>, lang: Lang, cookies: string[] = [],
+  ): Promise<void> {
     const state = oidc.randomState();
     const binding = newLoginBinding(state, this.cookieScope, LOGIN_TTL_SECONDS);
     const next: Pending = {
@@ -245,8 +253,10 @@ export class RegionLogin {
       acr_values: acr.join(' '),
       // A fresh login for every sign-in, the page's too: a session the person (or someone) left open at the region is not reused.
       prompt: 'login',
+      // OpenID Connect Core 3.1.2.1: a wish, which a region's login may not honour. Always sv or en, never the request's own text.
+      ui_locales: lang,
     });
-    return redirect(res, url.href, [...this.oldestBeyondBound(req), binding.cookie]);
+    return redirect(res, url.href, [...this.oldestBeyondBound(req), ...cookies, binding.cookie]);
   }
 
   /**

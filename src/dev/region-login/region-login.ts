@@ -61,7 +61,8 @@ async function interact(provider: Provider, issuer: string, req: IncomingMessage
   if (path.endsWith('/cancel')) {
     return provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'the person cancelled the login' }, { mergeWithLastSubmission: false });
   }
-  const { lang } = languageOf(req);
+  // As a region's login would: in the language the service asked for (ui_locales), else the browser's.
+  const { lang } = languageOf(req, details.params.ui_locales);
   const submitUrl = `/interaction/${details.uid}`;
   const frame = { lang, banner: STAND_IN_BANNER, selfUrl: req.method === 'GET' ? req.url ?? submitUrl : submitUrl };
   const input = { submitUrl, cancelUrl: `${submitUrl}/cancel` };
