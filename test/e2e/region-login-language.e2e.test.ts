@@ -63,6 +63,27 @@ describe.skipIf(!available)('the region\'s login asked for the person\'s languag
     const refused = await walk(new HttpBrowser({ 'accept-language': 'en' }), `${service.issuer}/apps?lang=sv`);
     expect([refused.page.status, refused.page.language]).toEqual([200, 'sv']);
     expect(refused.page.body).toContain('Inloggningen avbröts i regionens inloggning.');
+    // Shown at the region's answer, whose state is spent: no switch to run it again (helper-196, F1).
+    expect(refused.page.url.startsWith(`${service.issuer}/callback?`)).toBe(true);
+    expect(refused.page.body).not.toContain('<nav');
+  });
+
+  it('an answer of the region the service cannot take is told on a page with no switch to take it again', async () => {
+    const page = await new HttpBrowser({ 'accept-language': 'sv' }).get(`${service.issuer}/callback?state=unknown-state&code=c`);
+    expect([page.status, page.language]).toEqual([400, 'sv']);
+    expect(page.body).not.toContain('<nav');
+  });
+
+  it('a language chosen with a SMART sign-in\'s switch on its way to the region is asked of it and remembered after it', async () => {
+    const browser = new HttpBrowser({ 'accept-language': 'en' });
+    const prompt = await browser.get(await authorization());
+    expect(prompt.location).toMatch(/\/interaction\/[^/?]+$/);
+    // The prompt's address with the switch, as its own pages (the 503 while the region is away) link it.
+    const toRegion = await browser.get(new URL(`${String(prompt.location)}?lang=sv`, prompt.url).href);
+    expect(new URL(String(toRegion.location)).searchParams.get('ui_locales')).toBe('sv');
+    const picker = await walk(browser, String(toRegion.location), { pick: 'nobody of the list' });
+    expect([picker.page.status, picker.page.language]).toEqual([200, 'sv']);
+    expect(picker.page.body).toContain('name="patient"');
   });
 
   it('the page\'s login without a switch asks for the browser\'s language', async () => {

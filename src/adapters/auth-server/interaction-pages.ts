@@ -26,8 +26,12 @@ export interface PageFrame {
   lang: Lang;
   /** HTML above every page of one server (the demo says it is one), in the page's language. */
   banner: Localized | string;
-  /** This page's own address, to which the language switch adds `?lang=`. */
-  selfUrl: string;
+  /**
+   * This page's own address, to which the language switch adds `?lang=`. None on a page its address cannot
+   * show again (the region's answer at `/callback`, whose state is spent): no switch, the page already in the
+   * person's language (helper-196, F1: the switch ran the callback again, a refusal and an audit record a click).
+   */
+  selfUrl?: string;
 }
 
 const SWITCH: Readonly<Record<Lang, { label: string; name: string }>> = {
@@ -36,6 +40,7 @@ const SWITCH: Readonly<Record<Lang, { label: string; name: string }>> = {
 };
 
 function languageSwitch(frame: PageFrame): string {
+  if (frame.selfUrl === undefined) return '';
   const other: Lang = frame.lang === 'sv' ? 'en' : 'sv';
   const url = requestTarget(frame.selfUrl);
   url.searchParams.set('lang', other);

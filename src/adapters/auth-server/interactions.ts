@@ -35,6 +35,8 @@ export interface PageView {
   appName: string;
   /** The token every form of the page carries in its hidden field `csrf` (form-tokens.ts). */
   formToken: string;
+  /** The Set-Cookie lines that keep a language chosen with the switch: `send` adds them, an answer sent otherwise (a redirect) must. */
+  keepLanguage: string[];
   send(res: ServerResponse, status: number, html: string, headers?: Record<string, string>): void;
 }
 
@@ -46,9 +48,10 @@ export async function pageView(
   const { banner, selfUrl, formToken } = page;
   const { lang, chosen } = languageOf(req, page.uiLocales);
   const headers = { 'content-language': lang, vary: 'Accept-Language, Cookie', ...(chosen ? { 'set-cookie': languageCookie(lang) } : {}) };
+  const keepLanguage = chosen ? [languageCookie(lang)] : [];
   const client = clientId === undefined ? undefined : await provider.Client.find(clientId);
   const name = clientId === undefined ? { en: 'the application', sv: 'appen' }[lang] : appName(client, clientId, lang);
-  return { frame: { lang, banner, selfUrl }, appName: name, formToken, send: (res, status, html, extra = {}) => send(res, status, html, { ...headers, ...extra }) };
+  return { frame: { lang, banner, selfUrl }, appName: name, formToken, keepLanguage, send: (res, status, html, extra = {}) => send(res, status, html, { ...headers, ...extra }) };
 }
 
 /** A form over MAX_FORM_BYTES: answered 413 with the service's page, the connection closed (the rest of it is never read). */

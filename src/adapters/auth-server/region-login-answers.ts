@@ -101,8 +101,9 @@ export function redirect(res: ServerResponse, location: string, cookie?: string 
   res.end();
 }
 
-export function frameOf(req: IncomingMessage, selfUrl: string): PageFrame {
-  return { lang: languageOf(req).lang, banner: '', selfUrl };
+/** The frame of a page at `selfUrl` (none: a page with no language switch, see PageFrame). */
+export function frameOf(req: IncomingMessage, selfUrl?: string): PageFrame {
+  return { lang: languageOf(req).lang, banner: '', ...(selfUrl === undefined ? {} : { selfUrl }) };
 }
 
 export function problemPage(frame: PageFrame, title: Localized, message: Localized, links: ReadonlyArray<ProblemLink>): string {

@@ -180,7 +180,9 @@ export class RegionLogin {
     const configuration = this.configuration;
     if (configuration === undefined) return view.send(res, 503, problemPage(view.frame, TEXT.unavailableTitle, TEXT.unavailable, [again, back]));
     await this.endLogins(details.uid);
-    return this.toRegion(configuration, req, res, { uid: details.uid, ...(typeof details.params.client_id === 'string' ? { clientId: details.params.client_id } : {}) }, view.frame.lang);
+    // A language chosen with the switch on the way is kept, as the page's login keeps it (helper-196, F2).
+    const of = { uid: details.uid, ...(typeof details.params.client_id === 'string' ? { clientId: details.params.client_id } : {}) };
+    return this.toRegion(configuration, req, res, of, view.frame.lang, view.keepLanguage);
   }
 
   /** The logins in progress for interaction `uid` (two, where its prompt was loaded twice at once). */
@@ -223,8 +225,9 @@ export class RegionLogin {
   async beginPageLogin(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const configuration = this.configuration;
     if (configuration === undefined || this.pages === undefined) {
-      const frame = frameOf(req, `${this.mountPath}/apps`);
-      return send(res, 503, problemPage(frame, TEXT.unavailableTitle, TEXT.unavailable, [{ href: this.pages?.href ?? frame.selfUrl, text: TEXT.again }]),
+      const self = `${this.mountPath}/apps`;
+      const frame = frameOf(req, self);
+      return send(res, 503, problemPage(frame, TEXT.unavailableTitle, TEXT.unavailable, [{ href: this.pages?.href ?? self, text: TEXT.again }]),
         { 'content-language': frame.lang });
     }
     // A language chosen with the page's switch is kept as the pages' own switch keeps it: the pages after
@@ -288,7 +291,7 @@ export class RegionLogin {
     const cleared = state === null || !/^[\w-]{1,128}$/.test(state) ? undefined : clearedLoginBinding(state, this.cookieScope);
     const refuse = async (reason: string, shown: Localized, endsBinding = true): Promise<void> => {
       await this.failed({ kind: 'not-here', reason, clientId: pending?.clientId, sourceAddress });
-      const frame = frameOf(req, `${this.mountPath}/callback`);
+      const frame = frameOf(req);
       return send(res, 400, problemPage(frame, TEXT.notSignedIn, shown, []),
         { 'content-language': frame.lang, ...(cleared === undefined || !endsBinding ? {} : { 'set-cookie': cleared }) });
     };
@@ -338,7 +341,7 @@ export class RegionLogin {
     const accountId = failed === undefined ? pendingOf(await this.store.find(state))?.accountId : undefined;
     await this.store.destroy(state);
     if (pages === undefined || accountId === undefined) {
-      const frame = frameOf(req, `${this.mountPath}/callback`);
+      const frame = frameOf(req);
       const again = pages === undefined ? [] : [{ href: pages.href, text: TEXT.again }];
       return send(res, 200, problemPage(frame, TEXT.notSignedIn, failed ?? TEXT.unknown, again),
         { 'content-language': frame.lang, ...(cleared === undefined ? {} : { 'set-cookie': cleared }) });
