@@ -148,13 +148,13 @@ describe.skipIf(!available)('the connected-apps page signs the person in at the 
     // an address of their own.
     const source = ownLoopbackSource(61);
     const dispatcher = new Agent({ localAddress: source });
-    const since = new Date();
-    service.region.person = { pnr: SARA, acr: LOA3 };
-    await signedIntoPage(new HttpBrowser({}, dispatcher));
-    service.region.cancel = true;
-    await walk(new HttpBrowser({}, dispatcher), apps());
     const pool = adminPool();
     try {
+      const since = new Date();
+      service.region.person = { pnr: SARA, acr: LOA3 };
+      await signedIntoPage(new HttpBrowser({}, dispatcher));
+      service.region.cancel = true;
+      await walk(new HttpBrowser({}, dispatcher), apps());
       const { rows } = await pool.query(`SELECT outcome, status, actor_person_id, client_id FROM audit.access_log
         WHERE operation = 'regionLogin' AND source_address = $1 AND time BETWEEN $2 AND $3 ORDER BY id`,
       [source, since, new Date()]);

@@ -42,17 +42,18 @@ async function anAuthorization(service: SignInService): Promise<string> {
  * The audit records of `operation` by Märta or by nobody through the test's app in [since, until]. The
  * audit table is shared with the other sign-in files running at the same time (once an allowed row of
  * another file's region came between): a person is named with the issuer that vouched for them, this
- * test's region at the sign-in, this test's service at the grant; a refused login names nobody, so its
- * rows are told apart by the loopback address of this test's own that the browser sent from.
+ * test's region at the sign-in, this test's service at the grant (`issuer`); a refused login names nobody,
+ * so its rows are told apart by the loopback addresses of this test's own that its browsers sent from
+ * (`sources`).
  */
-async function auditRows(operation: string, since: Date, until: Date, by: { issuer: string } | { source: string }): Promise<Array<Record<string, unknown>>> {
+async function auditRows(operation: string, since: Date, until: Date, by: { issuer: string } | { sources: string[] }): Promise<Array<Record<string, unknown>>> {
   const pool = adminPool();
   try {
-    const whose = 'issuer' in by ? 'AND (actor_issuer IS NULL OR actor_issuer = $5)' : 'AND source_address = $5';
+    const whose = 'issuer' in by ? 'AND actor_issuer = $5' : 'AND source_address = ANY($5)';
     const { rows } = await pool.query(`SELECT outcome, status, actor_person_id, client_id FROM audit.access_log
       WHERE operation = $1 AND client_id = $2 AND (actor_person_id IS NULL OR actor_person_id = '198112189876')
       ${whose} AND time BETWEEN $3 AND $4 ORDER BY id`,
-    [operation, APP_ID, since, until, 'issuer' in by ? by.issuer : by.source]);
+    [operation, APP_ID, since, until, 'issuer' in by ? by.issuer : by.sources]);
     return rows as Array<Record<string, unknown>>;
   } finally {
     await pool.end();
@@ -541,38 +542,41 @@ describe.skipIf(!available)('sign-in through the region\'s own login (docs/sign-
   it('login session swap: a login the victim finishes at the region never signs in the browser that began it', async () => {
     const since = new Date();
     const auth = await authorization();
-    const attacker = new HttpBrowser();
-    const victimSource = ownLoopbackSource(53);
-    const victimAgent = new Agent({ localAddress: victimSource });
-    const victim = new HttpBrowser({}, victimAgent);
-    // The attacker's browser begins a sign-in and stops at the region's genuine login link.
-    let page = await attacker.get(auth.url);
-    while (page.location !== undefined && !page.location.startsWith(service.region.issuer)) page = await attacker.get(page.location);
-    const regionLink = String(page.location);
-    const interaction = page.url;
-    expect(interaction.startsWith(`${service.issuer}/interaction/`)).toBe(true);
-    // Each SMART sign-in is a fresh login at the region (OpenID Connect Core 3.1.2.1): no silent reuse of a session there.
-    expect(new URL(regionLink).searchParams.get('prompt')).toBe('login');
-    // The victim opens that link in their own browser, logs in at the region, and comes back to the service.
-    const victims = await walk(victim, regionLink);
-    expect(victims.redirect).toBeUndefined();
-    expect(victims.seen.some((u) => u.startsWith(`${service.issuer}/callback`))).toBe(true);
-    expect(victims.page.status).toBe(400);
-    expect(victims.page.body).toContain('Start the sign-in again in this browser');
-    // The attacker's browser carries on with its interaction: nobody is signed in, no picker, no code.
-    const attackers = await walk(attacker, interaction, { pick: 'Lilla' });
-    expect(attackers.redirect).toBeUndefined();
-    expect(attackers.page.body).not.toContain('name="patient"');
-    expect(attackers.page.body).toContain('You are not signed in');
-    const until = new Date();
-    // The audit trail shows the refused login, and no grant by Märta.
-    expect(await auditRows('grantAppAccess', since, until, { issuer: service.issuer })).toEqual([]);
-    expect(await auditRows('regionLogin', since, until, { source: victimSource })).toEqual([{ outcome: 'denied', status: 400, actor_person_id: null, client_id: APP_ID }]);
-    // Märta's own sign-in, in her own browser, still works, and is audited as hers.
-    const { tokens } = await launch('Lilla');
-    expect(typeof (tokens as unknown as { patient?: string }).patient).toBe('string');
-    expect(await auditRows('regionLogin', until, new Date(), { issuer: service.region.issuer })).toEqual([{ outcome: 'allowed', status: 200, actor_person_id: '198112189876', client_id: APP_ID }]);
-    await victimAgent.close();
+    // Each browser sends from a loopback address of its own: the refused login's rows are told by them.
+    const sources = [ownLoopbackSource(53), ownLoopbackSource(55)];
+    const agents = sources.map((localAddress) => new Agent({ localAddress }));
+    const [victim, attacker] = agents.map((agent) => new HttpBrowser({}, agent)) as [HttpBrowser, HttpBrowser];
+    try {
+      // The attacker's browser begins a sign-in and stops at the region's genuine login link.
+      let page = await attacker.get(auth.url);
+      while (page.location !== undefined && !page.location.startsWith(service.region.issuer)) page = await attacker.get(page.location);
+      const regionLink = String(page.location);
+      const interaction = page.url;
+      expect(interaction.startsWith(`${service.issuer}/interaction/`)).toBe(true);
+      // Each SMART sign-in is a fresh login at the region (OpenID Connect Core 3.1.2.1): no silent reuse of a session there.
+      expect(new URL(regionLink).searchParams.get('prompt')).toBe('login');
+      // The victim opens that link in their own browser, logs in at the region, and comes back to the service.
+      const victims = await walk(victim, regionLink);
+      expect(victims.redirect).toBeUndefined();
+      expect(victims.seen.some((u) => u.startsWith(`${service.issuer}/callback`))).toBe(true);
+      expect(victims.page.status).toBe(400);
+      expect(victims.page.body).toContain('Start the sign-in again in this browser');
+      // The attacker's browser carries on with its interaction: nobody is signed in, no picker, no code.
+      const attackers = await walk(attacker, interaction, { pick: 'Lilla' });
+      expect(attackers.redirect).toBeUndefined();
+      expect(attackers.page.body).not.toContain('name="patient"');
+      expect(attackers.page.body).toContain('You are not signed in');
+      const until = new Date();
+      // The audit trail shows the refused login, and no grant by Märta.
+      expect(await auditRows('grantAppAccess', since, until, { issuer: service.issuer })).toEqual([]);
+      expect(await auditRows('regionLogin', since, until, { sources })).toEqual([{ outcome: 'denied', status: 400, actor_person_id: null, client_id: APP_ID }]);
+      // Märta's own sign-in, in her own browser, still works, and is audited as hers.
+      const { tokens } = await launch('Lilla');
+      expect(typeof (tokens as unknown as { patient?: string }).patient).toBe('string');
+      expect(await auditRows('regionLogin', until, new Date(), { issuer: service.region.issuer })).toEqual([{ outcome: 'allowed', status: 200, actor_person_id: '198112189876', client_id: APP_ID }]);
+    } finally {
+      await Promise.all(agents.map((agent) => agent.close()));
+    }
   });
 
   it('lets two instances on one database serve one flow in turn, and refresh after both restarted', async () => {
@@ -635,10 +639,9 @@ describe.skipIf(!available)('a region that does not take the service\'s client s
     const since = new Date();
     const source = ownLoopbackSource(54);
     const agent = new Agent({ localAddress: source });
-    const walked = await walk(new HttpBrowser({}, agent), await anAuthorization(service));
-    await agent.close();
+    const walked = await walk(new HttpBrowser({}, agent), await anAuthorization(service)).finally(() => agent.close());
     expect(walked.redirect).toBeUndefined();
-    expect(await auditRows('regionLogin', since, new Date(), { source })).toEqual([{ outcome: 'failed', status: 502, actor_person_id: null, client_id: APP_ID }]);
+    expect(await auditRows('regionLogin', since, new Date(), { sources: [source] })).toEqual([{ outcome: 'failed', status: 502, actor_person_id: null, client_id: APP_ID }]);
     expect(walked.page.body).toContain('You are not signed in');
     expect(walked.page.body).toContain('not set up correctly at the region');
     expect(walked.page.body).not.toContain('could not be trusted');
