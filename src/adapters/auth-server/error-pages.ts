@@ -50,7 +50,7 @@ const SAID: Readonly<Record<ErrorKind, { what: Localized; todo: Localized; headi
     what: { en: 'There is no page at this address; it is not here.', sv: 'Det finns ingen sida på den här adressen; den finns inte.' },
     todo: START_AGAIN,
   },
-  // A percent-encoding that is none (`%ff`): refused before any page is chosen.
+  // A percent-encoding that is none (`%ff`), or one of a NUL byte: refused before any page is chosen.
   malformed_address: {
     heading: { en: 'This address cannot be read', sv: 'Adressen går inte att läsa' },
     what: {

@@ -118,6 +118,12 @@ function carriesLoginElsewhere(payload: Payload): boolean {
  */
 const readable = (model: string, payload: Payload): boolean => model !== 'Interaction' || (!carriesLoginElsewhere(payload) && foundByThisResume(payload));
 
+/**
+ * Whether a key a request brought (a code, a token, a uid) holds a NUL byte: PostgreSQL's text takes none,
+ * so no row has it, and asking would fail the request with a 500 (hostile review helper-196, F6).
+ */
+const namesNoRow = (key: string): boolean => key.includes('\u0000');
+
 const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
 
 /** One model's rows (oidc-provider creates one adapter per model name). */
@@ -166,6 +172,7 @@ export class PostgresModelAdapter {
    * request with a token of this server, so a prepared statement that reads two short values by the key.
    */
   async holderOf(id: string): Promise<GrantHolder | undefined> {
+    if (namesNoRow(id)) return undefined;
     const { rows } = await this.pool.query<{ account_id: string | null; client_id: string | null }>({
       name: this.holderStatement, values: [this.model, id],
       text: `SELECT account_id, payload->>'clientId' AS client_id FROM ${this.table}
@@ -192,6 +199,7 @@ export class PostgresModelAdapter {
   }
 
   async destroy(id: string): Promise<void> {
+    if (namesNoRow(id)) return;
     if (!ENDED_FOR_GOOD.has(this.model)) {
       await this.pool.query(`DELETE FROM ${this.table} WHERE model = $1 AND id = $2`, [this.model, id]);
       return;
@@ -225,6 +233,7 @@ export class PostgresModelAdapter {
 
   /** The live, readable rows of the model where `where` holds of `value` ($2), at most as `limit` says. */
   private async live(where: string, value: string, limit = ''): Promise<Payload[]> {
+    if (namesNoRow(value)) return [];
     const { rows } = await this.pool.query<{ payload: Payload }>(
       `SELECT payload FROM ${this.table} WHERE model = $1 AND ${where} AND NOT ended AND (expires_at IS NULL OR expires_at > now())${limit}`,
       [this.model, value],
