@@ -2,7 +2,8 @@
  * A NUL byte (U+0000) in what a request to the authorization server carries: no OAuth parameter holds one
  * (RFC 6749 Appendix A: printable ASCII) and PostgreSQL stores none, so it was a 500 at the authorization
  * endpoint and at the token and revocation endpoints (hostile review helper-196, F6). An address holding
- * `%00` is refused with the service's page, as one that cannot be read; a code, a refresh token or a token
+ * `%00` is refused with the service's page, as one that cannot be read, and an authorization request POSTed
+ * with one in its form with the page of an app's request that cannot be used; a code, a refresh token or a token
  * to revoke holding it names nothing, and is answered as one unknown.
  */
 import { request } from 'undici';
@@ -29,6 +30,28 @@ describe.skipIf(!available)('a NUL byte sent to the authorization server', () =>
     const body = await res.body.text();
     expect([res.statusCode, res.headers['content-type']]).toEqual([400, 'text/html; charset=utf-8']);
     expect(body).toContain('This address cannot be read');
+  });
+
+  // The same request by POST (OpenID Connect Core §3.1.2.1): a form is no address, and was a 500 (re-review helper-197, F1).
+  const form = (extra: string): string => `${new URL(authorization(extra)).search.slice(1)}`;
+  it.each(['state=s&nonce=a%00b', 'state=s&login_hint=%00', 'state=a%00b'])('refuses an authorization request POSTed with %s with its page, never a 500', async (extra) => {
+    const res = await request(`${service.issuer}/auth`, { method: 'POST', body: form(extra), headers: { accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded' } });
+    const body = await res.body.text();
+    expect([res.statusCode, res.headers['content-type']]).toEqual([400, 'text/html; charset=utf-8']);
+    expect(body).toContain('The app\'s request cannot be used here');
+    expect(body).toContain('<code>invalid_request</code>');
+  });
+
+  it('refuses a POSTed authorization request holding a raw NUL byte, never a 500', async () => {
+    const res = await request(`${service.issuer}/auth`, { method: 'POST', body: Buffer.from(`${form('state=s')}&nonce=a\u0000b`), headers: { accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded' } });
+    await res.body.dump();
+    expect(res.statusCode).toBe(400);
+  });
+
+  it('takes the same request by POST without it', async () => {
+    const res = await request(`${service.issuer}/auth`, { method: 'POST', body: form('state=s&nonce=n'), headers: { accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded' } });
+    await res.body.dump();
+    expect([res.statusCode, String(res.headers.location)]).toEqual([303, expect.stringMatching(/\/auth\/interaction\//)]);
   });
 
   it('takes the same request without it (the refusal is the byte\'s)', async () => {

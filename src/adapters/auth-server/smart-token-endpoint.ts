@@ -14,6 +14,8 @@ const OPENID_SCOPES: ReadonlySet<string> = new Set(SMART_OIDC_SCOPES);
 const TOKEN_PATH = '/token';
 const AUTHORIZATION_PATH = '/auth';
 const FORM = /^application\/x-www-form-urlencoded\s*(;|$)/i;
+/** U+0000 as URLSearchParams writes it back. */
+const ENCODED_NUL = /%00/;
 
 interface KoaContext {
   method: string;
@@ -200,7 +202,15 @@ async function authorizationByPost(ctx: KoaContext): Promise<boolean> {
     ctx.body = { error: 'invalid_request', error_description: 'a POST authorization request is a form: send Content-Type: application/x-www-form-urlencoded, or use GET' };
     return false;
   }
-  ctx.querystring = new URLSearchParams(await readText(ctx.req)).toString();
+  const query = new URLSearchParams(await readText(ctx.req)).toString();
+  // A NUL byte, which no OAuth parameter holds and PostgreSQL stores none of: refused as the same request by GET
+  // is (region-auth-server.ts), never saved with the interaction (a 500: re-review helper-197, F1).
+  if (ENCODED_NUL.test(query)) {
+    ctx.status = 400;
+    ctx.body = { error: 'invalid_request', error_description: 'a parameter of this sign-in request holds a NUL byte, which no parameter may hold: start the sign-in again from the app' };
+    return false;
+  }
+  ctx.querystring = query;
   ctx.method = 'GET';
   return true;
 }
