@@ -27,6 +27,12 @@ const CHANNEL_TYPE = `${SD}/backport-channel-type`;
 const FHIR_JSON = 'application/fhir+json';
 const FHIR_ID = /^[A-Za-z0-9\-.]{1,64}$/;
 const MAX_REASON = 1000;
+/**
+ * What an R4 string holds not (R4 §2.1.28: no character below U+0020 but tab, CR and LF; Unicode, so no half of a
+ * surrogate pair), and PostgreSQL's JSON stores not: a reason holding U+0000 was a 503 there (re-review helper-197, F2).
+ */
+// eslint-disable-next-line no-control-regex -- refusing control characters is the point
+const NOT_R4_STRING = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 /** The last millisecond a FHIR instant can write (9999-12-31T23:59:59.999Z). */
 const LAST_INSTANT_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 // A FHIR instant: to the second at least, with a zone.
@@ -149,8 +155,8 @@ export function postedSubscriptionOf(body: unknown, ctx: PostContext): PostedSub
   const posted: PostedSubscription = { topic, patientId: patientOf(body._criteria, topic), channel: channelOf(body.channel) };
   if (body.end !== undefined) posted.endMs = endOf(body.end, ctx.nowMs);
   if (body.reason !== undefined) {
-    if (typeof body.reason !== 'string' || body.reason.trim() === '' || body.reason.length > MAX_REASON) {
-      throw invalid(`Subscription.reason must be text of 1 to ${MAX_REASON} characters, or left out.`);
+    if (typeof body.reason !== 'string' || body.reason.trim() === '' || body.reason.length > MAX_REASON || NOT_R4_STRING.test(body.reason)) {
+      throw invalid(`Subscription.reason must be text of 1 to ${MAX_REASON} characters, without control characters (but tab and line breaks) or half of a surrogate pair, or left out.`);
     }
     posted.reason = body.reason;
   }

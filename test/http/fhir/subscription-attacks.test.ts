@@ -184,6 +184,22 @@ describe('attacks on the Subscription door', () => {
     expect(await kept(TOLVAN)).toBe(before);
   });
 
+  // Re-review helper-197, F2: a reason holding U+0000 was a 503 on the PostgreSQL store (which stores no NUL, nor
+  // a lone surrogate in JSON), logged as a fault, and a 201 on the others. FHIR R4's string holds no control
+  // character but tab, CR and LF (R4 §2.1.28 string), and is Unicode: never half of a surrogate pair.
+  it('refuses a reason holding a NUL, another control character or a lone surrogate, naming it, and keeps nothing', async () => {
+    const before = await kept(TOLVAN);
+    for (const reason of ['Lab \u0000results', '\u0000', 'Lab \u001b[31m', 'Lab \ud83d', '\ude00 lab', 'Lab \u007f']) {
+      const res = await post(t, subscription({ reason }), tolvan);
+      expect([JSON.stringify(reason), outcomeOf(res, 400).diagnostics]).toEqual([JSON.stringify(reason),
+        'Subscription.reason must be text of 1 to 1000 characters, without control characters (but tab and line breaks) or half of a surrogate pair, or left out.']);
+    }
+    expect(await kept(TOLVAN)).toBe(before);
+    const taken = await post(t, subscription({ reason: 'Lab results\tof the week \u{1F600}\r\nand more' }), tolvan);
+    expect([taken.statusCode, taken.json<{ reason?: string }>().reason]).toEqual([201, 'Lab results\tof the week \u{1F600}\r\nand more']);
+    expect((await del(t, taken.json<{ id: string }>().id, tolvan)).statusCode).toBe(200);
+  });
+
   it('refuses a DELETE with a body, and ends nothing (hostile review)', async () => {
     const made = await post(t, subscription(), tolvan);
     expect(made.statusCode, made.body).toBe(201);
