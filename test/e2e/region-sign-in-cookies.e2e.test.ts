@@ -143,6 +143,8 @@ describe.skipIf(!available)('the sign-in\'s cookies over https: none another sit
     expect(victims.page.body).not.toContain('name="patient"');
     expect([victims.page.status, /role="alert">([^<]*)/.exec(victims.page.body)?.[1]])
       .toEqual([400, 'This sign-in was not started in this browser, so nobody was signed in. Start the sign-in again in this browser, from the app.']);
+    // No language switch: its link loaded the refused step again (re-review helper-197, F3).
+    expect(victims.page.body).not.toContain('<nav');
     // And the login is over: the attacker's own browser gets nothing from it either.
     const attackers = await walk(attacker, interaction, { pick: 'yourself' });
     expect(attackers.redirect).toBeUndefined();
@@ -164,6 +166,9 @@ describe.skipIf(!available)('the sign-in\'s cookies over https: none another sit
     // No session of the service's own in the victim's browser (the region's own cookies the attacker planted aside).
     expect(victim.held().some((c) => c.name === '__Host-_session' && c.value !== '')).toBe(false);
     expect(victims.page.status).toBe(400);
+    // No language switch: its link loaded the resume again, and recorded another refusal each time (re-review helper-197, F3).
+    expect(victims.page.body).toContain('not started in this browser');
+    expect(victims.page.body).not.toContain('<nav');
     // And the login is over for every browser, as at the interaction: the attacker's own resume gets nothing either.
     const attackers = await walk(attacker, resume, { pick: 'yourself' });
     expect([attackers.redirect, attackers.page.status]).toEqual([undefined, 400]);

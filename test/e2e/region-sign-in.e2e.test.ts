@@ -49,11 +49,14 @@ async function anAuthorization(service: SignInService): Promise<string> {
 async function auditRows(operation: string, since: Date, until: Date, by: { issuer: string } | { sources: string[] }): Promise<Array<Record<string, unknown>>> {
   const pool = adminPool();
   try {
-    const whose = 'issuer' in by ? 'AND actor_issuer = $5' : 'AND source_address = ANY($5)';
+    // By issuer, this app's rows and Märta's (or no one's); by sources, every row from those addresses, whoever and
+    // whichever app they name (re-review helper-197, F4: a row of another app or person would have been passed over).
+    const whose = 'issuer' in by
+      ? 'AND client_id = $4 AND (actor_person_id IS NULL OR actor_person_id = \'198112189876\') AND actor_issuer = $5'
+      : 'AND source_address = ANY($4)';
     const { rows } = await pool.query(`SELECT outcome, status, actor_person_id, client_id FROM audit.access_log
-      WHERE operation = $1 AND client_id = $2 AND (actor_person_id IS NULL OR actor_person_id = '198112189876')
-      ${whose} AND time BETWEEN $3 AND $4 ORDER BY id`,
-    [operation, APP_ID, since, until, 'issuer' in by ? by.issuer : by.sources]);
+      WHERE operation = $1 AND time BETWEEN $2 AND $3 ${whose} ORDER BY id`,
+    'issuer' in by ? [operation, since, until, APP_ID, by.issuer] : [operation, since, until, by.sources]);
     return rows as Array<Record<string, unknown>>;
   } finally {
     await pool.end();

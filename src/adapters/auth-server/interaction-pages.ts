@@ -28,11 +28,15 @@ export interface PageFrame {
   banner: Localized | string;
   /**
    * This page's own address, to which the language switch adds `?lang=`. None on a page its address cannot
-   * show again (the region's answer at `/callback`, whose state is spent): no switch, the page already in the
-   * person's language (helper-196, F1: the switch ran the callback again, a refusal and an audit record a click).
+   * show again (the region's answer at `/callback`, whose state is spent), nor on a login's refusal, whose
+   * address runs the refused step again: no switch, the page already in the person's language (helper-196,
+   * F1, and re-review helper-197, F3: the switch ran the step again, a refusal and an audit record a click).
    */
   selfUrl?: string;
 }
+
+/** `frame` with no language switch (see PageFrame.selfUrl). */
+export const withoutSwitch = ({ lang, banner }: PageFrame): PageFrame => ({ lang, banner });
 
 const SWITCH: Readonly<Record<Lang, { label: string; name: string }>> = {
   sv: { label: 'Språk', name: 'Svenska' },

@@ -17,6 +17,7 @@ import { parsePersonalIdentityNumber } from '../../domain/identity/personal-iden
 import { bindingMatches, clearedLoginBinding, cookieScopeOf, heldBindings, newLoginBinding, type CookieScope } from './login-binding.js';
 import { LOGIN_TTL_SECONDS, ResumeCheck } from './resume-check.js';
 import { send, type Details, type PageView, type SignInStep } from './interactions.js';
+import { withoutSwitch } from './interaction-pages.js';
 import { languageCookie, languageOf, type Lang, type Localized } from './page-language.js';
 import { frameOf, problemPage, redirect, refusalOf, RegionRefusal, TEXT } from './region-login-answers.js';
 import { UsedElsewhereFirst } from './raced-grants.js';
@@ -162,7 +163,7 @@ export class RegionLogin {
           kind: 'not-here', reason: 'the login was to be finished in another browser than the one sent to the region (no binding cookie): nobody was signed in',
           clientId: pending.clientId, sourceAddress: req.socket.remoteAddress ?? '',
         });
-        return view.send(res, 400, problemPage(view.frame, TEXT.notSignedIn, TEXT.otherBrowser, [back]));
+        return view.send(res, 400, problemPage(withoutSwitch(view.frame), TEXT.notSignedIn, TEXT.otherBrowser, [back]));
       }
       await this.endLogins(details.uid);
       // Finished here, the login still counts only where oidc-provider resumes it ({mount}/auth/<uid>, a

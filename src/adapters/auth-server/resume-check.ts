@@ -77,7 +77,8 @@ export class ResumeCheck {
       kind: 'not-here', reason: 'the login was resumed in another browser than the one sent to the region (no binding cookie): nobody was signed in',
       clientId, sourceAddress: req.socket.remoteAddress ?? '',
     });
-    const frame = frameOf(req, `${this.mountPath}/auth/${uid}`);
+    // No language switch: its link is this resume, refused and recorded again (PageFrame.selfUrl).
+    const frame = frameOf(req);
     send(res, 400, problemPage(frame, TEXT.notSignedIn, TEXT.otherBrowser, []), { 'content-language': frame.lang });
     return false;
   }
