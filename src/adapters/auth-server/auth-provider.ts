@@ -7,11 +7,12 @@ import type { AuthClients } from './clients.js';
 import { introspection } from './introspection.js';
 import { ownTokens } from './own-access-tokens.js';
 import { endGrantsOnSignOut } from './grant-endings.js';
-import { buildProviderConfiguration, type ProviderInput } from './provider-config.js';
+import { buildProviderConfiguration, resourceIndicatorFor, type ProviderInput } from './provider-config.js';
 import { ownPages } from './provider-pages.js';
 import { endpointOf } from './served-methods.js';
 import { smartTokenEndpoint } from './smart-token-endpoint.js';
 import { tokenAudit } from './token-audit.js';
+import { refuseForeignResource } from './token-resource.js';
 
 interface WarnLogger { warn(obj: object, msg: string): void }
 
@@ -65,6 +66,8 @@ export function createAuthProvider(issuer: string, input: ProviderInput & { logg
     onAuditFailed: (error) => logger.warn({ err: { name: error.name, message: error.message } }, 'a token request could not be audited'),
     onEndUnrecorded: (error) => logger.warn({ err: { name: error.name, message: error.message } }, UNRECORDED_END.wrongVerifier),
   });
+  // Inside the token audit, which records its refusals; before oidc-provider spends the code or refresh token.
+  refuseForeignResource(provider, resourceIndicatorFor(input.audience));
   const own = ownTokens({ issuer, audience: input.audience, patientClaim: input.patientClaim, signingKeys: input.signingKeys });
   introspection(provider, own);
   accessTokenRevocation(provider, {

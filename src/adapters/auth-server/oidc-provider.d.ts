@@ -93,11 +93,15 @@ declare module 'oidc-provider' {
     save(): Promise<string>;
   }
 
+  /** One of oidc-provider's OAuth errors: its status and code, its description, and a detail for the log alone. */
+  export interface OidcError extends Error { status: number; error: string; error_description?: string; error_detail?: string }
+
   export const errors: {
-    InvalidTarget: new (description?: string) => Error;
-    InvalidScope: new (description: string, scope: string) => Error;
-    InvalidRequest: new (description: string) => Error;
-    InvalidGrant: new (description: string) => Error;
+    InvalidTarget: new (description?: string) => OidcError;
+    InvalidScope: new (description: string, scope: string) => OidcError;
+    InvalidRequest: new (description: string) => OidcError;
+    /** Its description is always "grant request is invalid"; `detail` is for the log (error_detail). */
+    InvalidGrant: new (detail: string) => OidcError;
   };
 
   export namespace interactionPolicy {

@@ -8,6 +8,7 @@ import { errors, type Provider } from 'oidc-provider';
 import type { AuthClients } from './clients.js';
 import { BodyTooLarge, MAX_FORM_BYTES } from './form-limit.js';
 import { SMART_OIDC_SCOPES } from './smart-launch.js';
+import { keepTokenForm, refuseTokenRequest } from './token-refusal.js';
 
 const OPENID_SCOPES: ReadonlySet<string> = new Set(SMART_OIDC_SCOPES);
 
@@ -27,6 +28,7 @@ interface KoaContext {
   oidc?: { entities?: { AuthorizationCode?: { scope?: string }; RefreshToken?: { scope?: string } }; params?: { scope?: unknown } };
   req: NodeJS.ReadableStream & { body?: unknown; headers: Record<string, string | string[] | undefined> };
   body?: unknown;
+  state: Record<string, unknown>;
 }
 
 
@@ -104,6 +106,7 @@ function giveBack(stream: Body, text: string): void {
  * (revoked, its grant ended for a replay, expired and swept) names no client: oidc-provider would
  * refuse the request for its missing client authentication (`invalid_request`), while the app must
  * learn that its sign-in is over (`invalid_grant`, RFC 6749 §5.2), so it is told so here; false then.
+ * The form, completed, is kept for a refusal before oidc-provider reads it (token-refusal.ts).
  */
 async function completeRefreshForm(provider: Provider, clients: AuthClients, ctx: KoaContext): Promise<boolean> {
   const type = String(ctx.req.headers['content-type'] ?? '');
@@ -116,7 +119,8 @@ async function completeRefreshForm(provider: Provider, clients: AuthClients, ctx
   if (form.get('grant_type') === 'refresh_token' && !form.has('client_id') && ctx.req.headers.authorization === undefined && value !== null) {
     const token = await provider.RefreshToken.find(value, { ignoreExpiration: true });
     if (token === undefined) {
-      refuseDeadRefresh(provider, ctx);
+      const refusal = new errors.InvalidGrant('the refresh token is invalid, expired or revoked: sign in again');
+      refuseTokenRequest(provider, ctx, refusal, 'the refresh token is invalid, expired or revoked: sign in again');
       return false;
     }
     if (clients.isSmart(token.clientId)) {
@@ -124,30 +128,13 @@ async function completeRefreshForm(provider: Provider, clients: AuthClients, ctx
       completed = true;
     }
   }
+  keepTokenForm(ctx, form);
   const text = completed && peeked !== undefined ? form.toString() : peeked;
   // A body of stated length goes back into the stream, as oidc-provider expects to find it; one without
   // (chunked) is read already, and oidc-provider takes it from req.body (its documented fallback, with a warning).
   if (text !== undefined) giveBack(req, text);
   else ctx.req.body = form.toString();
   return true;
-}
-
-/**
- * The refusal of a refresh token found nowhere, as oidc-provider answers a refused token request: not
- * cached, readable by the calling page (its CORS answer to a request that names no client yet), and
- * logged and counted as one (its `grant.error`).
- */
-function refuseDeadRefresh(provider: Provider, ctx: KoaContext): void {
-  const refusal = new errors.InvalidGrant('the refresh token is invalid, expired or revoked: sign in again');
-  ctx.status = 400;
-  ctx.body = { error: 'invalid_grant', error_description: 'the refresh token is invalid, expired or revoked: sign in again' };
-  ctx.set('Cache-Control', 'no-store');
-  const origin = ctx.req.headers.origin;
-  if (typeof origin === 'string') {
-    ctx.set('Access-Control-Allow-Origin', origin);
-    ctx.set('Vary', 'Origin');
-  }
-  provider.emit('grant.error', ctx, refusal);
 }
 
 /**

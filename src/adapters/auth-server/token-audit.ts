@@ -10,20 +10,24 @@ import type Provider from 'oidc-provider';
 import type { GrantEvent, SmartLaunchContext } from '../../ports/smart-launch.port.js';
 import { logOf } from './grant-logs.js';
 import type { LaunchPicks } from './smart-launch.js';
+import { tokenFormOf } from './token-refusal.js';
 import { endForWrongVerifier, wrongVerifier, type PresentedCode } from './wrong-verifier.js';
 
 const TOKEN_PATH = '/token';
 const KINDS: Readonly<Record<string, GrantEvent['kind']>> = { authorization_code: 'issued', refresh_token: 'refreshed' };
 
 type Presented = PresentedCode & { scope?: string };
+interface Params { grant_type?: unknown; code?: unknown; refresh_token?: unknown; code_verifier?: unknown }
 interface KoaContext {
   method: string;
   path: string;
   status: number;
   ip: string;
   body?: unknown;
+  state?: Record<string, unknown>;
+  /** Undefined for a request refused before oidc-provider's token endpoint read it (token-resource.ts). */
   oidc?: {
-    params?: { grant_type?: unknown; code?: unknown; refresh_token?: unknown; code_verifier?: unknown };
+    params?: Params;
     client?: { clientId: string };
     entities?: { AuthorizationCode?: Presented; RefreshToken?: Presented };
   };
@@ -39,6 +43,25 @@ export interface TokenAudit {
   onEndUnrecorded(error: Error): void;
 }
 
+/** What the request asked, as oidc-provider read it, or for one refused before it read it, as its form was read (token-refusal.ts). */
+function paramsOf(ctx: KoaContext): Params | undefined {
+  if (ctx.oidc !== undefined) return ctx.oidc.params;
+  const form = tokenFormOf(ctx);
+  return form === undefined ? undefined : {
+    grant_type: form.get('grant_type') ?? undefined, code: form.get('code') ?? undefined, refresh_token: form.get('refresh_token') ?? undefined,
+  };
+}
+
+/**
+ * The app the request is recorded for: the one oidc-provider authenticated, else the code's or token's own.
+ * A request refused before oidc-provider read it authenticated none: it is recorded only where its form names
+ * the code's or token's own app, never for an app it does not name (undefined then).
+ */
+function appOf(ctx: KoaContext, presented: Presented | undefined): string | undefined {
+  if (ctx.oidc !== undefined) return ctx.oidc.client?.clientId ?? presented?.clientId;
+  return tokenFormOf(ctx)?.get('client_id') === presented?.clientId ? presented?.clientId : undefined;
+}
+
 /**
  * The code or refresh token the request presents: as oidc-provider found it (a replayed one included),
  * or, where it refused the request before naming it (a wrong verifier, another app's), as the store holds
@@ -46,7 +69,8 @@ export interface TokenAudit {
  * or never held: such a request is counted and logged only.
  */
 async function presentedOf(provider: Provider, ctx: KoaContext): Promise<Presented | undefined> {
-  const { entities, params } = ctx.oidc ?? {};
+  const { entities } = ctx.oidc ?? {};
+  const params = paramsOf(ctx);
   const found = entities?.AuthorizationCode ?? entities?.RefreshToken;
   if (found !== undefined || ctx.status === 200) return found;
   if (params?.grant_type === 'authorization_code' && typeof params.code === 'string') {
@@ -66,8 +90,8 @@ async function presentedOf(provider: Provider, ctx: KoaContext): Promise<Present
  * or, where it names none this server knows, the one the code or token was issued to.
  */
 async function eventOf(ctx: KoaContext, audit: TokenAudit, presented: Presented | undefined): Promise<GrantEvent | undefined> {
-  const kind = KINDS[String(ctx.oidc?.params?.grant_type)];
-  const clientId = ctx.oidc?.client?.clientId ?? presented?.clientId;
+  const kind = KINDS[String(paramsOf(ctx)?.grant_type)];
+  const clientId = appOf(ctx, presented);
   const grantId = presented?.grantId;
   if (kind === undefined || clientId === undefined || grantId === undefined) return undefined;
   const kept = await audit.picks.kept(grantId) ?? (presented?.accountId === undefined ? undefined : { accountId: presented.accountId });

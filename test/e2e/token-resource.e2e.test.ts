@@ -1,0 +1,117 @@
+/**
+ * A token request naming a `resource` (RFC 8707) other than the FHIR API's base is refused `invalid_target`,
+ * and costs the app nothing: its code or refresh token is still good, its access token still reads, and its
+ * grant lives on. Hostile re-review helper-198 (MEDIUM): oidc-provider spent the code or refresh token before
+ * it asked which resource was meant, so the app's plain retry was taken for a replay and ended the whole
+ * grant, its live access token with it, and a withdrawal nobody asked for was recorded. The refusal is
+ * recorded in the patient's log as any refused token request of the grant is.
+ */
+import { randomBytes } from 'node:crypto';
+import { decodeJwt } from 'jose';
+import * as client from 'openid-client';
+import { Agent, request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resourceIndicatorFor } from '../../src/adapters/auth-server/provider-config.js';
+import { HttpBrowser } from '../dev/demo-issuer/http-browser.js';
+import { adminPool, databaseAvailable } from '../support/database.js';
+import { ownLoopbackSource } from '../support/loopback-source.js';
+import { APP_ID, APP_REDIRECT, startSignInService, stopSignInService, type SignInService } from '../support/sign-in-service.js';
+import { walk } from '../support/sign-in-walk.js';
+
+const available = await databaseAvailable();
+const FOREIGN = 'https://other.example/fhir';
+
+describe.skipIf(!available)('a token request for another resource', () => {
+  let service: SignInService;
+  const source = ownLoopbackSource(61);
+  const agent = new Agent({ localAddress: source });
+  beforeAll(async () => {
+    service = await startSignInService();
+  }, 60_000);
+  afterAll(async () => {
+    await agent.close();
+    await stopSignInService(service);
+  });
+
+  /** Märta signed in, Lilla picked: the code the app is sent back with, and its verifier. */
+  async function code(): Promise<{ code: string; verifier: string }> {
+    const app = await client.discovery(new URL(service.issuer), APP_ID, undefined, client.None(), { execute: [client.allowInsecureRequests] });
+    const verifier = client.randomPKCECodeVerifier();
+    const url = client.buildAuthorizationUrl(app, {
+      redirect_uri: APP_REDIRECT, scope: 'openid fhirUser launch/patient patient/*.rs offline_access', state: randomBytes(8).toString('hex'), aud: `${service.base}/fhir`,
+      code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
+    }).href;
+    const walked = await walk(new HttpBrowser(), url, { pick: 'Lilla' });
+    const value = walked.redirect?.searchParams.get('code');
+    if (typeof value !== 'string') throw new Error(`no code: ${walked.page.status} ${walked.page.body.slice(0, 300)}`);
+    return { code: value, verifier };
+  }
+
+  const token = async (form: Record<string, string>, resources: string[] = []): Promise<{ status: number; body: Record<string, unknown> }> => {
+    const body = new URLSearchParams({ client_id: APP_ID, ...form });
+    for (const resource of resources) body.append('resource', resource);
+    const res = await request(`${service.issuer}/token`, { dispatcher: agent, method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: body.toString() });
+    return { status: res.statusCode, body: await res.body.json() as Record<string, unknown> };
+  };
+  const exchange = (c: { code: string; verifier: string }, resources?: string[]) =>
+    token({ grant_type: 'authorization_code', code: c.code, code_verifier: c.verifier, redirect_uri: APP_REDIRECT }, resources);
+  const refresh = (refreshToken: string, resources?: string[]) => token({ grant_type: 'refresh_token', refresh_token: refreshToken }, resources);
+  const reads = async (tokens: Record<string, unknown>): Promise<number> => {
+    const res = await request(`${service.base}/fhir/Patient/${String(tokens.patient)}`, { headers: { authorization: `Bearer ${String(tokens.access_token)}`, accept: 'application/fhir+json' } });
+    await res.body.dump();
+    return res.statusCode;
+  };
+  /** The token requests' and withdrawals' rows from this file's own address since `since`, oldest first. */
+  const rows = async (since: Date): Promise<string[]> => {
+    const pool = adminPool();
+    try {
+      const { rows: found } = await pool.query<{ operation: string; outcome: string; status: number }>(`SELECT operation, outcome, status FROM audit.access_log
+        WHERE source_address = $1 AND time >= $2 AND operation IN ('issueAppToken', 'refreshAppToken', 'revokeAppAccess') ORDER BY id`, [source, since]);
+      return found.map((r) => `${r.operation} ${r.outcome} ${r.status}`);
+    } finally {
+      await pool.end();
+    }
+  };
+
+  it.each([[[FOREIGN]], [[FOREIGN, 'x']], [['', FOREIGN]]])('refuses a code exchange naming %j, and the code is still good', async (resources) => {
+    const c = await code();
+    const refused = await exchange(c, resources);
+    expect([refused.status, refused.body.error]).toEqual([400, 'invalid_target']);
+    const taken = await exchange(c);
+    expect([taken.status, typeof taken.body.access_token]).toEqual([200, 'string']);
+    expect(await reads(taken.body)).toBe(200);
+  });
+
+  it('refuses a refresh naming another resource: the refresh token still refreshes, the access token still reads, the grant lives, the refusal recorded', async () => {
+    const since = new Date();
+    const first = await exchange(await code());
+    expect(first.status).toBe(200);
+    const refused = await refresh(String(first.body.refresh_token), [FOREIGN]);
+    expect([refused.status, refused.body.error]).toEqual([400, 'invalid_target']);
+    expect(await reads(first.body)).toBe(200);
+    const refreshed = await refresh(String(first.body.refresh_token));
+    expect([refreshed.status, typeof refreshed.body.access_token]).toEqual([200, 'string']);
+    expect(await reads(refreshed.body)).toBe(200);
+    expect(await rows(since)).toEqual(['issueAppToken allowed 200', 'refreshAppToken denied 400', 'refreshAppToken allowed 200']);
+  });
+
+  it('records a refusal for the token\'s own app alone: a request naming another app is refused, recorded for none, and spends nothing', async () => {
+    const since = new Date();
+    const first = await exchange(await code());
+    const refused = await token({ grant_type: 'refresh_token', refresh_token: String(first.body.refresh_token), client_id: 'another-app' }, [FOREIGN]);
+    expect([refused.status, refused.body.error]).toEqual([400, 'invalid_target']);
+    expect((await refresh(String(first.body.refresh_token))).status).toBe(200);
+    expect(await rows(since)).toEqual(['issueAppToken allowed 200', 'refreshAppToken allowed 200']);
+  });
+
+  it('takes the API\'s own resource indicator named, at the exchange and the refresh, and an empty one as none', async () => {
+    const first = await exchange(await code(), ['']);
+    expect(first.status).toBe(200);
+    const own = resourceIndicatorFor(String(decodeJwt(String(first.body.access_token)).aud));
+    const taken = await exchange(await code(), [own]);
+    expect(taken.status).toBe(200);
+    const refreshed = await refresh(String(taken.body.refresh_token), [own, own]);
+    expect(refreshed.status).toBe(200);
+    expect(await reads(refreshed.body)).toBe(200);
+  });
+});
