@@ -53,16 +53,6 @@ function paramsOf(ctx: KoaContext): Params | undefined {
 }
 
 /**
- * The app the request is recorded for: the one oidc-provider authenticated, else the code's or token's own.
- * A request refused before oidc-provider read it authenticated none: it is recorded only where its form names
- * the code's or token's own app, never for an app it does not name (undefined then).
- */
-function appOf(ctx: KoaContext, presented: Presented | undefined): string | undefined {
-  if (ctx.oidc !== undefined) return ctx.oidc.client?.clientId ?? presented?.clientId;
-  return tokenFormOf(ctx)?.get('client_id') === presented?.clientId ? presented?.clientId : undefined;
-}
-
-/**
  * The code or refresh token the request presents: as oidc-provider found it (a replayed one included),
  * or, where it refused the request before naming it (a wrong verifier, another app's), as the store holds
  * it, a spent one too. Undefined for one the store no longer holds (past its lifetime, its grant ended)
@@ -91,7 +81,10 @@ async function presentedOf(provider: Provider, ctx: KoaContext): Promise<Present
  */
 async function eventOf(ctx: KoaContext, audit: TokenAudit, presented: Presented | undefined): Promise<GrantEvent | undefined> {
   const kind = KINDS[String(paramsOf(ctx)?.grant_type)];
-  const clientId = appOf(ctx, presented);
+  // A request refused before oidc-provider read it (token-resource.ts) authenticated no app: recorded as one whose app
+  // did not authenticate is, for the code's or token's own (re-review helper-199: recorded only where its form named
+  // that app, the refusal of an app authenticating by a client assertion, which names it in no form field, went unrecorded).
+  const clientId = ctx.oidc?.client?.clientId ?? presented?.clientId;
   const grantId = presented?.grantId;
   if (kind === undefined || clientId === undefined || grantId === undefined) return undefined;
   const kept = await audit.picks.kept(grantId) ?? (presented?.accountId === undefined ? undefined : { accountId: presented.accountId });
