@@ -15,7 +15,7 @@ import { resourceIndicatorFor } from '../../src/adapters/auth-server/provider-co
 import { HttpBrowser } from '../dev/demo-issuer/http-browser.js';
 import { adminPool, databaseAvailable } from '../support/database.js';
 import { ownLoopbackSource } from '../support/loopback-source.js';
-import { APP_ID, APP_REDIRECT, startSignInService, stopSignInService, type SignInService } from '../support/sign-in-service.js';
+import { APP_ID, APP_REDIRECT, RECORD_APP, startSignInService, stopSignInService, type SignInService } from '../support/sign-in-service.js';
 import { walk } from '../support/sign-in-walk.js';
 
 const available = await databaseAvailable();
@@ -47,10 +47,13 @@ describe.skipIf(!available)('a token request for another resource', () => {
     return { code: value, verifier };
   }
 
-  const token = async (form: Record<string, string>, resources: string[] = []): Promise<{ status: number; body: Record<string, unknown> }> => {
-    const body = new URLSearchParams({ client_id: APP_ID, ...form });
+  /** A token request of `form` (client_id the test app's unless given; one given empty is left out), naming `resources`, by Basic as `basic` when given. */
+  const token = async (form: Record<string, string>, resources: string[] = [], basic?: string): Promise<{ status: number; body: Record<string, unknown> }> => {
+    const body = new URLSearchParams(Object.entries({ client_id: APP_ID, ...form }).filter(([, value]) => value !== ''));
     for (const resource of resources) body.append('resource', resource);
-    const res = await request(`${service.issuer}/token`, { dispatcher: agent, method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: body.toString() });
+    const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
+    if (basic !== undefined) headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(basic)}:secret`).toString('base64')}`;
+    const res = await request(`${service.issuer}/token`, { dispatcher: agent, method: 'POST', headers, body: body.toString() });
     return { status: res.statusCode, body: await res.body.json() as Record<string, unknown> };
   };
   const exchange = (c: { code: string; verifier: string }, resources?: string[]) =>
@@ -108,17 +111,42 @@ describe.skipIf(!available)('a token request for another resource', () => {
   // Re-review helper-199 (F1 MEDIUM, F2 LOW): recorded only where the form named the token's own app, the refusal of an
   // app authenticating by a signed assertion (no client_id) was recorded nowhere, nor one naming another app. Refused
   // before any app authenticated, it is recorded as a request whose app did not authenticate is: for the token's own.
+  // Re-review helper-200 (LOW): docs/sign-in.md has a refused request name the app that sent it, the token's own
+  // where it names no app this server knows, as oidc-provider records it (it finds the named app before it checks
+  // its secret); the early refusal named the token's own app always.
   it.each([
-    ['naming another app', { client_id: 'another-app' }],
-    ['naming no app, by a client assertion', { client_id: '', client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer', client_assertion: 'e30.e30.' }],
-  ])('records a refusal %s for the refresh token\'s own app, and spends nothing', async (_what, named) => {
+    ['naming an app this server does not know', { client_id: 'another-app' }, APP_ID],
+    ['naming no app, by a client assertion of no app known', { client_id: '', client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer', client_assertion: 'e30.e30.' }, APP_ID],
+    ['naming another app of this server', { client_id: RECORD_APP.id }, RECORD_APP.id],
+    ['naming another app of this server by Basic', { client_id: '', basic: RECORD_APP.id }, RECORD_APP.id],
+    ['naming another app of this server by a client assertion', { client_id: '', client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer', client_assertion: `e30.${Buffer.from(JSON.stringify({ sub: RECORD_APP.id })).toString('base64url')}.` }, RECORD_APP.id],
+  ])('records a refusal %s for the app it names, else the token\'s own, and spends nothing', async (_what, named, recorded) => {
     const since = new Date();
     const first = await exchange(await code());
-    const refused = await token({ grant_type: 'refresh_token', refresh_token: String(first.body.refresh_token), ...named }, [FOREIGN]);
+    const { basic, ...form } = named as Record<string, string>;
+    const refused = await token({ grant_type: 'refresh_token', refresh_token: String(first.body.refresh_token), ...form }, [FOREIGN], basic);
     expect([refused.status, refused.body.error]).toEqual([400, 'invalid_target']);
     expect((await refresh(String(first.body.refresh_token))).status).toBe(200);
     expect(await rows(since)).toEqual(['issueAppToken allowed 200', 'refreshAppToken denied 400', 'refreshAppToken allowed 200']);
-    expect(await apps(since)).toEqual([APP_ID, APP_ID, APP_ID]);
+    expect(await apps(since)).toEqual([APP_ID, recorded, APP_ID]);
+  });
+
+  // Re-review helper-200 (INFO): a spent refresh token, or none, with a foreign resource was told invalid_target and
+  // "nothing was spent": a thief's old token escaped reuse detection. Only a live, unspent code or token, which
+  // oidc-provider would spend before asking the resource, is refused early; any other is oidc-provider's to refuse.
+  it('leaves a spent refresh token with another resource to oidc-provider: a replay, which ends the grant', async () => {
+    const first = await exchange(await code());
+    const rotated = await refresh(String(first.body.refresh_token));
+    expect(rotated.status).toBe(200);
+    const replayed = await refresh(String(first.body.refresh_token), [FOREIGN]);
+    expect([replayed.status, replayed.body.error]).toEqual([400, 'invalid_grant']);
+    expect((await refresh(String(rotated.body.refresh_token))).body.error).toBe('invalid_grant');
+    expect(await reads(rotated.body)).toBe(401);
+    const unknown = await token({ grant_type: 'refresh_token', refresh_token: 'x'.repeat(43) }, [FOREIGN]);
+    expect([unknown.status, unknown.body.error]).toEqual([400, 'invalid_grant']);
+    const spentCode = await code();
+    expect((await exchange(spentCode)).status).toBe(200);
+    expect((await exchange(spentCode, [FOREIGN])).body.error).toBe('invalid_grant');
   });
 
   // Re-review helper-199 (INFO): the form is read before oidc-provider as it reads it. A byte-order mark before the

@@ -23,12 +23,13 @@ declare module 'oidc-provider' {
       readonly adapter: { find(id: string): Promise<object | undefined>; destroy(id: string): Promise<void> };
     };
     readonly RefreshToken: {
-      find(value: string, options?: { ignoreExpiration?: boolean }): Promise<{ clientId: string; grantId: string; accountId?: string; scope?: string } | undefined>;
+      /** `consumed`: when it was spent (a rotated one), absent while it is unspent. */
+      find(value: string, options?: { ignoreExpiration?: boolean }): Promise<{ clientId: string; grantId: string; accountId?: string; scope?: string; consumed?: unknown } | undefined>;
       revokeByGrantId(grantId: string): Promise<void>;
     };
     readonly AccessToken: { revokeByGrantId(grantId: string): Promise<void> };
     readonly AuthorizationCode: {
-      find(value: string, options?: { ignoreExpiration?: boolean }): Promise<{ clientId: string; grantId?: string; accountId?: string; scope?: string; codeChallenge?: string } | undefined>;
+      find(value: string, options?: { ignoreExpiration?: boolean }): Promise<{ clientId: string; grantId?: string; accountId?: string; scope?: string; codeChallenge?: string; consumed?: unknown } | undefined>;
       revokeByGrantId(grantId: string): Promise<void>;
     };
     readonly Session: { get(ctx: unknown): Promise<{ uid: string; accountId?: string }> };

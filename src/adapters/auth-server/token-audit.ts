@@ -10,7 +10,7 @@ import type Provider from 'oidc-provider';
 import type { GrantEvent, SmartLaunchContext } from '../../ports/smart-launch.port.js';
 import { logOf } from './grant-logs.js';
 import type { LaunchPicks } from './smart-launch.js';
-import { tokenFormOf } from './token-refusal.js';
+import { namedApp, tokenFormOf } from './token-refusal.js';
 import { endForWrongVerifier, wrongVerifier, type PresentedCode } from './wrong-verifier.js';
 
 const TOKEN_PATH = '/token';
@@ -25,6 +25,7 @@ interface KoaContext {
   ip: string;
   body?: unknown;
   state?: Record<string, unknown>;
+  req: { headers: Record<string, string | string[] | undefined> };
   /** Undefined for a request refused before oidc-provider's token endpoint read it (token-resource.ts). */
   oidc?: {
     params?: Params;
@@ -50,6 +51,17 @@ function paramsOf(ctx: KoaContext): Params | undefined {
   return form === undefined ? undefined : {
     grant_type: form.get('grant_type') ?? undefined, code: form.get('code') ?? undefined, refresh_token: form.get('refresh_token') ?? undefined,
   };
+}
+
+/**
+ * The app a request refused before oidc-provider read it (token-resource.ts) names, where this server knows it:
+ * what oidc-provider would have found and recorded (re-review helper-200; helper-199: an app naming itself in its
+ * client assertion alone, or another app, had gone unrecorded). Undefined for none known.
+ */
+async function knownNamedApp(provider: Provider, ctx: KoaContext): Promise<string | undefined> {
+  const form = tokenFormOf(ctx);
+  const named = form === undefined ? undefined : namedApp(form, ctx.req.headers.authorization);
+  return named === undefined ? undefined : (await provider.Client.find(named))?.clientId;
 }
 
 /**
@@ -79,12 +91,9 @@ async function presentedOf(provider: Provider, ctx: KoaContext): Promise<Present
  * The app is the one the request names (another app presenting this grant's token is told apart so),
  * or, where it names none this server knows, the one the code or token was issued to.
  */
-async function eventOf(ctx: KoaContext, audit: TokenAudit, presented: Presented | undefined): Promise<GrantEvent | undefined> {
+async function eventOf(provider: Provider, ctx: KoaContext, audit: TokenAudit, presented: Presented | undefined): Promise<GrantEvent | undefined> {
   const kind = KINDS[String(paramsOf(ctx)?.grant_type)];
-  // A request refused before oidc-provider read it (token-resource.ts) authenticated no app: recorded as one whose app
-  // did not authenticate is, for the code's or token's own (re-review helper-199: recorded only where its form named
-  // that app, the refusal of an app authenticating by a client assertion, which names it in no form field, went unrecorded).
-  const clientId = ctx.oidc?.client?.clientId ?? presented?.clientId;
+  const clientId = (ctx.oidc === undefined ? await knownNamedApp(provider, ctx) : ctx.oidc.client?.clientId) ?? presented?.clientId;
   const grantId = presented?.grantId;
   if (kind === undefined || clientId === undefined || grantId === undefined) return undefined;
   const kept = await audit.picks.kept(grantId) ?? (presented?.accountId === undefined ? undefined : { accountId: presented.accountId });
@@ -116,7 +125,7 @@ export function tokenAudit(provider: Provider, audit: TokenAudit): void {
     let presented: Presented | undefined;
     try {
       presented = await presentedOf(provider, ctx);
-      const event = await eventOf(ctx, audit, presented);
+      const event = await eventOf(provider, ctx, audit, presented);
       if (event !== undefined) await audit.smart.recordGrant(event);
     } catch (error) {
       audit.onAuditFailed(error as Error);
