@@ -101,7 +101,8 @@ function giveBack(stream: Body, text: string): void {
 
 /**
  * A refresh by the patient app may come without `client_id` (a public client has nothing else to
- * name it; one that authenticates names itself there, or in its client assertion): the refresh token
+ * name it; one that authenticates names itself there, or in its client assertion; an empty one is
+ * none, as oidc-provider reads it): the refresh token
  * names its client, so the form is completed with it. When sent, it is
  * left as it is and oidc-provider holds it to the token's own client. A refresh token found nowhere
  * (revoked, its grant ended for a replay, expired and swept) names no client: oidc-provider would
@@ -117,7 +118,7 @@ async function completeRefreshForm(provider: Provider, clients: AuthClients, ctx
   const form = new URLSearchParams(peeked ?? await readText(req));
   const value = form.get('refresh_token');
   let completed = false;
-  if (form.get('grant_type') === 'refresh_token' && !form.has('client_id') && !form.has('client_assertion') && ctx.req.headers.authorization === undefined && value !== null) {
+  if (form.get('grant_type') === 'refresh_token' && !form.get('client_id') && !form.get('client_assertion') && ctx.req.headers.authorization === undefined && value !== null) {
     const token = await provider.RefreshToken.find(value, { ignoreExpiration: true });
     if (token === undefined) {
       const refusal = new errors.InvalidGrant('the refresh token is invalid, expired or revoked: sign in again');

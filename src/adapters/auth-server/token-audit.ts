@@ -44,13 +44,16 @@ export interface TokenAudit {
   onEndUnrecorded(error: Error): void;
 }
 
-/** What the request asked, as oidc-provider read it, or for one refused before it read it, as its form was read (token-refusal.ts). */
-function paramsOf(ctx: KoaContext): Params | undefined {
-  if (ctx.oidc !== undefined) return ctx.oidc.params;
+/**
+ * What the request asked, as oidc-provider read it; where it did not (a request refused before it read it,
+ * token-resource.ts), or read a parameter as none (one sent twice, which it refuses: re-review helper-201),
+ * as the form was read before it (token-refusal.ts): its first value.
+ */
+function paramsOf(ctx: KoaContext): Params {
+  const read = ctx.oidc?.params;
   const form = tokenFormOf(ctx);
-  return form === undefined ? undefined : {
-    grant_type: form.get('grant_type') ?? undefined, code: form.get('code') ?? undefined, refresh_token: form.get('refresh_token') ?? undefined,
-  };
+  const of = (name: 'grant_type' | 'code' | 'refresh_token'): unknown => read?.[name] ?? form?.get(name) ?? undefined;
+  return { grant_type: of('grant_type'), code: of('code'), refresh_token: of('refresh_token') };
 }
 
 /**
@@ -60,7 +63,7 @@ function paramsOf(ctx: KoaContext): Params | undefined {
  */
 async function knownNamedApp(provider: Provider, ctx: KoaContext): Promise<string | undefined> {
   const form = tokenFormOf(ctx);
-  const named = form === undefined ? undefined : namedApp(form, ctx.req.headers.authorization);
+  const named = form === undefined ? undefined : namedApp(form, ctx.req.headers);
   return named === undefined ? undefined : (await provider.Client.find(named))?.clientId;
 }
 
@@ -75,10 +78,10 @@ async function presentedOf(provider: Provider, ctx: KoaContext): Promise<Present
   const params = paramsOf(ctx);
   const found = entities?.AuthorizationCode ?? entities?.RefreshToken;
   if (found !== undefined || ctx.status === 200) return found;
-  if (params?.grant_type === 'authorization_code' && typeof params.code === 'string') {
+  if (params.grant_type === 'authorization_code' && typeof params.code === 'string') {
     return provider.AuthorizationCode.find(params.code, { ignoreExpiration: true });
   }
-  if (params?.grant_type === 'refresh_token' && typeof params.refresh_token === 'string') {
+  if (params.grant_type === 'refresh_token' && typeof params.refresh_token === 'string') {
     return provider.RefreshToken.find(params.refresh_token, { ignoreExpiration: true });
   }
   return undefined;
@@ -92,7 +95,7 @@ async function presentedOf(provider: Provider, ctx: KoaContext): Promise<Present
  * or, where it names none this server knows, the one the code or token was issued to.
  */
 async function eventOf(provider: Provider, ctx: KoaContext, audit: TokenAudit, presented: Presented | undefined): Promise<GrantEvent | undefined> {
-  const kind = KINDS[String(paramsOf(ctx)?.grant_type)];
+  const kind = KINDS[String(paramsOf(ctx).grant_type)];
   const clientId = (ctx.oidc === undefined ? await knownNamedApp(provider, ctx) : ctx.oidc.client?.clientId) ?? presented?.clientId;
   const grantId = presented?.grantId;
   if (kind === undefined || clientId === undefined || grantId === undefined) return undefined;

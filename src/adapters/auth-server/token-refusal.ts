@@ -35,28 +35,48 @@ function basicPart(part: string): string | undefined {
   }
 }
 
-/**
- * The app a token request names, read as oidc-provider's client authentication reads it (client_auth.js):
- * its form's `client_id`, else HTTP Basic's user, else its client assertion's `sub`; unverified, as the app
- * oidc-provider records a refusal for is (it finds the named app before it checks the secret or signature).
- */
-export function namedApp(form: URLSearchParams, authorization: string | string[] | undefined): string | undefined {
-  const id = form.get('client_id');
-  if (id !== null && id !== '') return id;
-  const basic = typeof authorization === 'string' ? /^basic ([A-Za-z0-9+/]+={0,2})$/i.exec(authorization)?.[1] : undefined;
-  if (basic !== undefined) {
-    const credentials = Buffer.from(basic, 'base64').toString('utf8');
-    const colon = credentials.indexOf(':');
-    return colon === -1 ? undefined : basicPart(credentials.slice(0, colon));
-  }
-  const assertion = form.get('client_assertion');
-  if (assertion === null) return undefined;
+const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
+
+/** HTTP Basic's user where it comes with a secret, as oidc-provider reads them; undefined where it refuses them unread. */
+function basicUser(authorization: string): string | undefined {
+  const encoded = /^basic ([A-Za-z0-9+/]+={0,2})$/i.exec(authorization)?.[1];
+  const credentials = encoded === undefined ? '' : Buffer.from(encoded, 'base64').toString('utf8');
+  const colon = credentials.indexOf(':');
+  if (colon === -1) return undefined;
+  const secret = basicPart(credentials.slice(colon + 1));
+  return secret ? basicPart(credentials.slice(0, colon)) : undefined;
+}
+
+/** A client assertion's `sub`, where its type is the one oidc-provider takes. */
+function assertionSubject(assertion: string, type: string | undefined): string | undefined {
+  if (type !== ASSERTION_TYPE) return undefined;
   try {
     const sub = decodeJwt(assertion).sub;
     return typeof sub === 'string' && sub !== '' ? sub : undefined;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The app a token request names, where oidc-provider's client authentication (client_auth.js) would look
+ * it up: `client_id`, HTTP Basic's user or a client assertion's `sub` (the same app where more than one
+ * names it); none where it refuses the request before any lookup (two means of authentication, a Basic
+ * secret or an assertion type missing, two apps named). Unverified, as the app oidc-provider records a
+ * refusal for is: it looks the app up before it checks the secret or signature (re-review helper-201, INFO-4).
+ */
+export function namedApp(form: URLSearchParams, headers: Record<string, string | string[] | undefined>): string | undefined {
+  // oidc-provider reads an empty parameter as none.
+  const param = (name: string): string | undefined => form.get(name) || undefined;
+  const authorization = typeof headers.authorization === 'string' ? headers.authorization : undefined;
+  const assertion = param('client_assertion');
+  if ([authorization, assertion, param('client_secret')].filter((given) => given !== undefined).length > 1) return undefined;
+  if (headers['oauth-client-attestation'] !== undefined || headers['oauth-client-attestation-pop'] !== undefined) return undefined;
+  const id = param('client_id');
+  const other = authorization !== undefined && param('client_secret') === undefined ? basicUser(authorization)
+    : assertion !== undefined && param('client_secret') === undefined ? assertionSubject(assertion, param('client_assertion_type'))
+      : id;
+  return other !== undefined && (id === undefined || id === other) ? other : undefined;
 }
 
 /**

@@ -6,18 +6,25 @@
 // inside the token audit (auth-provider.ts), which records the refusal as it records any of the grant's.
 import { errors, type Provider } from 'oidc-provider';
 import { refuseTokenRequest, tokenFormOf, type RefusedContext } from './token-refusal.js';
+import { provesChallenge } from './wrong-verifier.js';
 
 /**
  * Whether `form` presents a code or refresh token that oidc-provider would spend: found (so unexpired) and
- * not spent yet. Any other, unknown, expired or spent, oidc-provider refuses before spending anything, a
- * spent one as a replay that ends its grant: refused early, a thief's old refresh token escaped that
- * (re-review helper-200).
+ * not spent yet, and a code with the verifier that proves its challenge. Any other oidc-provider refuses
+ * before spending anything: a spent one as a replay that ends its grant (refused early, a thief's old
+ * refresh token escaped that: re-review helper-200), a code with a wrong verifier spent and its grant
+ * ended (wrong-verifier.ts; refused early, a stolen code could be tried again and again: helper-201).
  */
 async function spendable(provider: Provider, form: URLSearchParams): Promise<boolean> {
   const grantType = form.get('grant_type');
-  const value = form.get(grantType === 'authorization_code' ? 'code' : 'refresh_token');
-  if (value === null || value === '' || (grantType !== 'authorization_code' && grantType !== 'refresh_token')) return false;
-  const found = grantType === 'authorization_code' ? await provider.AuthorizationCode.find(value) : await provider.RefreshToken.find(value);
+  const code = grantType === 'authorization_code' ? form.get('code') : null;
+  const refreshToken = grantType === 'refresh_token' ? form.get('refresh_token') : null;
+  if (code) {
+    const found = await provider.AuthorizationCode.find(code);
+    return found !== undefined && found.consumed === undefined && typeof found.codeChallenge === 'string'
+      && provesChallenge(form.get('code_verifier'), found.codeChallenge);
+  }
+  const found = refreshToken ? await provider.RefreshToken.find(refreshToken) : undefined;
   return found !== undefined && found.consumed === undefined;
 }
 
