@@ -205,6 +205,47 @@ describe.skipIf(!available)('a token request for another resource', () => {
     expect(await apps(since)).toEqual([APP_ID, APP_ID]);
   });
 
+  /** A token request of the raw form `body`. */
+  const raw = async (body: string): Promise<{ status: number; body: Record<string, unknown> }> => {
+    const res = await request(`${service.issuer}/token`, { dispatcher: agent, method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+    return { status: res.statusCode, body: await res.body.json() as Record<string, unknown> };
+  };
+
+  // Re-review helper-202: where the form read before oidc-provider and oidc-provider's own reading part, what the
+  // audit and the early refusal make of a request follows oidc-provider's.
+  it('LOW-1: a code sent with its right verifier twice is refused as a parameter sent twice, and its grant lives', async () => {
+    const c = await code();
+    const form = new URLSearchParams({ grant_type: 'authorization_code', code: c.code, code_verifier: c.verifier, client_id: APP_ID, redirect_uri: APP_REDIRECT });
+    form.append('code_verifier', c.verifier);
+    const twice = await raw(form.toString());
+    expect([twice.status, twice.body.error]).toEqual([400, 'invalid_request']);
+    expect((await exchange(c)).status).toBe(200);
+  });
+
+  it('LOW-2: an early refusal naming two apps by client_id is recorded for the token\'s own, as oidc-provider records it', async () => {
+    const since = new Date();
+    const first = await exchange(await code());
+    const form = new URLSearchParams({ client_id: RECORD_APP.id, grant_type: 'refresh_token', refresh_token: String(first.body.refresh_token), resource: FOREIGN });
+    form.append('client_id', APP_ID);
+    expect((await raw(form.toString())).body.error).toBe('invalid_target');
+    expect(await apps(since)).toEqual([APP_ID, APP_ID]);
+  });
+
+  it('INFO-3: a refresh whose parameters oidc-provider never read (past its 1,000 keys) is recorded nowhere, as it is without them', async () => {
+    const since = new Date();
+    const first = await exchange(await code());
+    const padding = Array.from({ length: 1000 }, (_, i) => `p${i}=1`).join('&');
+    const refused = await raw(`${padding}&client_id=${APP_ID}&grant_type=refresh_token&refresh_token=${String(first.body.refresh_token)}`);
+    expect(refused.status).toBe(400);
+    expect(await rows(since)).toEqual(['issueAppToken allowed 200']);
+  });
+
+  it('INFO-4: a body starting with ? reads its first key with it, as oidc-provider does: ?resource is no resource', async () => {
+    const first = await exchange(await code());
+    const refreshed = await raw(`?resource=${encodeURIComponent(FOREIGN)}&client_id=${APP_ID}&grant_type=refresh_token&refresh_token=${String(first.body.refresh_token)}`);
+    expect([refreshed.status, typeof refreshed.body.access_token]).toEqual([200, 'string']);
+  });
+
   it('takes a byte-order mark before the first key as oidc-provider does: part of the key, no resource', async () => {
     const c = await code();
     const body = `\uFEFFresource=${encodeURIComponent(FOREIGN)}&${new URLSearchParams({ client_id: APP_ID, grant_type: 'authorization_code', code: c.code, code_verifier: c.verifier, redirect_uri: APP_REDIRECT }).toString()}`;

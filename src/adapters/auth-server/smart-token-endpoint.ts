@@ -8,7 +8,7 @@ import { errors, type Provider } from 'oidc-provider';
 import type { AuthClients } from './clients.js';
 import { BodyTooLarge, MAX_FORM_BYTES } from './form-limit.js';
 import { SMART_OIDC_SCOPES } from './smart-launch.js';
-import { keepTokenForm, refuseTokenRequest } from './token-refusal.js';
+import { formOf, keepTokenForm, refuseTokenRequest } from './token-refusal.js';
 
 const OPENID_SCOPES: ReadonlySet<string> = new Set(SMART_OIDC_SCOPES);
 
@@ -115,7 +115,7 @@ async function completeRefreshForm(provider: Provider, clients: AuthClients, ctx
   if (ctx.method !== 'POST' || ctx.path !== TOKEN_PATH || !FORM.test(type)) return true;
   const req = ctx.req as Body;
   const peeked = await peekBody(req);
-  const form = new URLSearchParams(peeked ?? await readText(req));
+  const form = formOf(peeked ?? await readText(req));
   const value = form.get('refresh_token');
   let completed = false;
   if (form.get('grant_type') === 'refresh_token' && !form.get('client_id') && !form.get('client_assertion') && ctx.req.headers.authorization === undefined && value !== null) {

@@ -46,14 +46,15 @@ export interface TokenAudit {
 
 /**
  * What the request asked, as oidc-provider read it; where it did not (a request refused before it read it,
- * token-resource.ts), or read a parameter as none (one sent twice, which it refuses: re-review helper-201),
- * as the form was read before it (token-refusal.ts): its first value.
+ * token-resource.ts), or read a parameter sent twice as none (and refused it: re-review helper-201), as the
+ * form was read before it (token-refusal.ts): its first value. Never a parameter oidc-provider did not read
+ * at all (past its 1,000 keys: helper-202).
  */
 function paramsOf(ctx: KoaContext): Params {
   const read = ctx.oidc?.params;
   const form = tokenFormOf(ctx);
-  const of = (name: 'grant_type' | 'code' | 'refresh_token'): unknown => read?.[name] ?? form?.get(name) ?? undefined;
-  return { grant_type: of('grant_type'), code: of('code'), refresh_token: of('refresh_token') };
+  const of = (name: keyof Params): unknown => read?.[name] ?? (read === undefined || (form?.getAll(name).length ?? 0) > 1 ? form?.get(name) ?? undefined : undefined);
+  return { grant_type: of('grant_type'), code: of('code'), refresh_token: of('refresh_token'), code_verifier: of('code_verifier') };
 }
 
 /**
@@ -111,8 +112,11 @@ async function eventOf(provider: Provider, ctx: KoaContext, audit: TokenAudit, p
 async function afterRefusal(provider: Provider, ctx: KoaContext, audit: TokenAudit, presented: Presented): Promise<void> {
   const grantId = presented.grantId;
   if (grantId === undefined) return;
-  const refusal = { status: ctx.status, clientId: ctx.oidc?.client?.clientId, verifier: ctx.oidc?.params?.code_verifier };
-  if (ctx.oidc?.params?.grant_type === 'authorization_code' && wrongVerifier(refusal, presented)) {
+  // A verifier sent twice is the first of them, as the code looked up is (helper-202: the right one sent twice, read as
+  // none, was taken for a wrong one and ended the grant).
+  const params = paramsOf(ctx);
+  const refusal = { status: ctx.status, clientId: ctx.oidc?.client?.clientId, verifier: params.code_verifier };
+  if (params.grant_type === 'authorization_code' && wrongVerifier(refusal, presented)) {
     await endForWrongVerifier(provider, audit, presented, { issuer: audit.issuer, sourceAddress: ctx.ip, status: ctx.status });
   }
   // A replay ended the grant (its end recorded already, revocation-records.ts). What is kept beside it stays till

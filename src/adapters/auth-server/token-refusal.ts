@@ -15,6 +15,12 @@ export interface RefusedContext {
 
 const TOKEN_FORM = 'pdasTokenForm';
 
+/**
+ * A form body as oidc-provider reads it (Node's querystring): a `?` before the first key is part of that key,
+ * where URLSearchParams would drop it (re-review helper-202: `?resource=…` was refused as a resource it ignores).
+ */
+export const formOf = (text: string): URLSearchParams => new URLSearchParams(text.startsWith('?') ? `&${text}` : text);
+
 /** Keeps the token request's form, as read (and completed) before oidc-provider reads it. */
 export function keepTokenForm(ctx: { state: Record<string, unknown> }, form: URLSearchParams): void {
   ctx.state[TOKEN_FORM] = form;
@@ -66,7 +72,8 @@ function assertionSubject(assertion: string, type: string | undefined): string |
  * refusal for is: it looks the app up before it checks the secret or signature (re-review helper-201, INFO-4).
  */
 export function namedApp(form: URLSearchParams, headers: Record<string, string | string[] | undefined>): string | undefined {
-  // oidc-provider reads an empty parameter as none.
+  // oidc-provider reads an empty parameter as none, and refuses one of these sent twice before any lookup (helper-202).
+  if (['client_id', 'client_secret', 'client_assertion', 'client_assertion_type'].some((name) => form.getAll(name).length > 1)) return undefined;
   const param = (name: string): string | undefined => form.get(name) || undefined;
   const authorization = typeof headers.authorization === 'string' ? headers.authorization : undefined;
   const assertion = param('client_assertion');
