@@ -240,6 +240,32 @@ describe.skipIf(!available)('a token request for another resource', () => {
     expect(await rows(since)).toEqual(['issueAppToken allowed 200']);
   });
 
+  // Re-review helper-203: oidc-provider refuses a repeated grant_type before it looks at any other repeat, and leaves
+  // those as lists, which the audit took for a verifier that proves nothing and for no code or token at all.
+  it('LOW-A: a code sent with its right verifier twice and grant_type twice keeps its grant', async () => {
+    const c = await code();
+    const twice = await raw(`grant_type=authorization_code&grant_type=authorization_code&code=${c.code}&code_verifier=${c.verifier}&code_verifier=${c.verifier}&client_id=${APP_ID}&redirect_uri=${encodeURIComponent(APP_REDIRECT)}`);
+    expect([twice.status, twice.body.error]).toEqual([400, 'invalid_request']);
+    expect((await exchange(c)).status).toBe(200);
+  });
+
+  it('LOW-B: a refresh sent with its token twice and grant_type twice is recorded', async () => {
+    const since = new Date();
+    const first = await exchange(await code());
+    const value = String(first.body.refresh_token);
+    const twice = await raw(`grant_type=refresh_token&grant_type=refresh_token&refresh_token=${value}&refresh_token=${value}&client_id=${APP_ID}`);
+    expect(twice.status).toBe(400);
+    expect(await rows(since)).toEqual(['issueAppToken allowed 200', 'refreshAppToken denied 400']);
+  });
+
+  it('INFO-C: a code repeated past oidc-provider\'s 1,000 keys with a wrong verifier is no code to it, and ends nothing', async () => {
+    const c = await code();
+    const padding = Array.from({ length: 999 }, (_, i) => `p${i}=1`).join('&');
+    const refused = await raw(`client_id=${APP_ID}&${padding}&grant_type=authorization_code&grant_type=authorization_code&code=${c.code}&code=${c.code}&code_verifier=w&code_verifier=w`);
+    expect(refused.status).toBe(400);
+    expect((await exchange(c)).status).toBe(200);
+  });
+
   it('INFO-4: a body starting with ? reads its first key with it, as oidc-provider does: ?resource is no resource', async () => {
     const first = await exchange(await code());
     const refreshed = await raw(`?resource=${encodeURIComponent(FOREIGN)}&client_id=${APP_ID}&grant_type=refresh_token&refresh_token=${String(first.body.refresh_token)}`);

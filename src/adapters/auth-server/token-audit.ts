@@ -45,15 +45,18 @@ export interface TokenAudit {
 }
 
 /**
- * What the request asked, as oidc-provider read it; where it did not (a request refused before it read it,
- * token-resource.ts), or read a parameter sent twice as none (and refused it: re-review helper-201), as the
- * form was read before it (token-refusal.ts): its first value. Never a parameter oidc-provider did not read
- * at all (past its 1,000 keys: helper-202).
+ * What the request asked: as oidc-provider read it, where it holds one value; else, refused before it read the
+ * request (token-resource.ts) or before it took one value of a parameter sent twice (which it holds as none, or
+ * as a list where grant_type was sent twice too: re-reviews helper-201 to helper-203), the first value of the form
+ * as oidc-provider parsed it (token-refusal.ts `formOf`).
  */
 function paramsOf(ctx: KoaContext): Params {
   const read = ctx.oidc?.params;
   const form = tokenFormOf(ctx);
-  const of = (name: keyof Params): unknown => read?.[name] ?? (read === undefined || (form?.getAll(name).length ?? 0) > 1 ? form?.get(name) ?? undefined : undefined);
+  const of = (name: keyof Params): string | undefined => {
+    const value = read?.[name];
+    return typeof value === 'string' ? value : form?.get(name) ?? undefined;
+  };
   return { grant_type: of('grant_type'), code: of('code'), refresh_token: of('refresh_token'), code_verifier: of('code_verifier') };
 }
 

@@ -1,6 +1,7 @@
 // A token request refused before oidc-provider's token endpoint reads it (smart-token-endpoint.ts,
 // token-resource.ts), answered as oidc-provider answers a refused one, and the form it was read from,
 // kept for the token audit (token-audit.ts), which records a refusal of a grant's code or token.
+import { parse } from 'node:querystring';
 import { decodeJwt } from 'jose';
 import type { OidcError, Provider } from 'oidc-provider';
 
@@ -16,10 +17,18 @@ export interface RefusedContext {
 const TOKEN_FORM = 'pdasTokenForm';
 
 /**
- * A form body as oidc-provider reads it (Node's querystring): a `?` before the first key is part of that key,
- * where URLSearchParams would drop it (re-review helper-202: `?resource=…` was refused as a resource it ignores).
+ * A form body as oidc-provider reads it, by Node's querystring (selective_body.js): its first 1,000 keys, a `?`
+ * before the first key part of that key, malformed escapes as it decodes them. URLSearchParams read some of
+ * these otherwise, and the check and the audit saw a request oidc-provider did not (re-reviews helper-202 and
+ * helper-203: a `?resource` it ignores refused; a code past its 1,000th key taken for one with a wrong verifier).
  */
-export const formOf = (text: string): URLSearchParams => new URLSearchParams(text.startsWith('?') ? `&${text}` : text);
+export function formOf(text: string): URLSearchParams {
+  const form = new URLSearchParams();
+  for (const [key, values] of Object.entries(parse(text))) {
+    for (const value of [values ?? ''].flat()) form.append(key, value);
+  }
+  return form;
+}
 
 /** Keeps the token request's form, as read (and completed) before oidc-provider reads it. */
 export function keepTokenForm(ctx: { state: Record<string, unknown> }, form: URLSearchParams): void {
