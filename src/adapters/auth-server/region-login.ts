@@ -13,25 +13,22 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { importJWK } from 'jose';
 import * as oidc from 'openid-client';
 import type Provider from 'oidc-provider';
-import { parsePersonalIdentityNumber } from '../../domain/identity/personal-identity-number.js';
 import { bindingMatches, clearedLoginBinding, cookieScopeOf, heldBindings, newLoginBinding, type CookieScope } from './login-binding.js';
 import { LOGIN_TTL_SECONDS, ResumeCheck } from './resume-check.js';
 import { send, type Details, type PageView, type SignInStep } from './interactions.js';
 import { withoutSwitch } from './interaction-pages.js';
 import { languageCookie, languageOf, type Lang, type Localized } from './page-language.js';
-import { frameOf, problemPage, redirect, refusalOf, RegionRefusal, TEXT } from './region-login-answers.js';
+import { frameOf, problemPage, redirect, refusalOf, TEXT } from './region-login-answers.js';
 import { UsedElsewhereFirst } from './raced-grants.js';
+import { personOf } from './region-person.js';
 import type { InteractionState, LoginEvents, LoginStore, PageLogins, RegionLoginSettings } from './region-login-ports.js';
 import { requestTarget } from './request-target.js';
 import { duringResume, RESULT_BINDING, type ResultBinding } from './result-binding.js';
 
-export const PERSONAL_IDENTITY_NUMBER_CLAIM = 'https://id.oidc.se/claim/personalIdentityNumber';
-export const COORDINATION_NUMBER_CLAIM = 'https://id.oidc.se/claim/coordinationNumber';
+export { COORDINATION_NUMBER_CLAIM, PERSONAL_IDENTITY_NUMBER_CLAIM } from './region-person.js';
 export const DEFAULT_LOGIN_SCOPES = 'openid https://id.oidc.se/scope/naturalPersonNumber';
 
 const MAX_RETRY_MS = 60_000;
-/** How far the region's clock may be behind ours when its `auth_time` is compared with the start of the login. */
-const CLOCK_ALLOWANCE_SECONDS = 60;
 /** The binding cookies a browser holds at most (about 100 bytes each): beginning one more ends the oldest. */
 const MAX_HELD_BINDINGS = 8;
 
@@ -357,7 +354,7 @@ export class RegionLogin {
       const tokens = await oidc.authorizationCodeGrant(configuration, current, {
         pkceCodeVerifier: pending.verifier, expectedNonce: pending.nonce, expectedState: pending.state, idTokenExpected: true,
       });
-      person = this.person(tokens.claims(), pending.startedAt);
+      person = personOf(tokens.claims(), pending.startedAt, this.settings);
     } catch (error) {
       const { shown, reason, kind } = refusalOf(error, this.settings.clientKey === undefined ? 'SIGN_IN_LOGIN_CLIENT_SECRET_FILE' : 'SIGN_IN_LOGIN_CLIENT_KEY_FILE');
       await this.failed({ kind, reason, clientId: pending.clientId, sourceAddress });
@@ -377,25 +374,5 @@ export class RegionLogin {
   /** A refused login, recorded; a record that cannot be stored changes nothing for the person, who is refused anyway (the log says so). */
   private async failed(input: Parameters<LoginEvents['loginFailed']>[0]): Promise<void> {
     await this.events.loginFailed(input).catch(() => undefined);
-  }
-
-  /** The person of a validated ID token: a valid identity number in the profile's claim, at an accepted acr. */
-  private person(claims: oidc.IDToken | undefined, startedAt: number | undefined): { accountId: string; subject: string; acr: string | undefined } {
-    if (claims === undefined) throw new RegionRefusal('no ID token', TEXT.noIdToken);
-    const acr = typeof claims.acr === 'string' ? claims.acr : undefined;
-    const accepted = this.settings.acr;
-    if (acr === undefined || !accepted.includes(acr)) {
-      throw new RegionRefusal(`acr ${acr ?? '(none)'} is not one of ${accepted.join(' ')}`, TEXT.weak);
-    }
-    // prompt=login asked for a new login; a region that says it reused an older one is not taken at its word.
-    if (typeof claims.auth_time === 'number' && startedAt !== undefined && claims.auth_time < startedAt - CLOCK_ALLOWANCE_SECONDS) {
-      throw new RegionRefusal(`auth_time ${claims.auth_time} is before the login began (${startedAt}): the region did not log the person in anew`, TEXT.stale);
-    }
-    const claimed = [this.settings.identityClaim, COORDINATION_NUMBER_CLAIM].map((name) => claims[name]).find((v) => typeof v === 'string');
-    const accountId = typeof claimed === 'string' ? parsePersonalIdentityNumber(claimed) : undefined;
-    if (accountId === undefined) {
-      throw new RegionRefusal(`no valid identity number in ${this.settings.identityClaim}`, TEXT.noNumber);
-    }
-    return { accountId, subject: claims.sub, acr };
   }
 }
