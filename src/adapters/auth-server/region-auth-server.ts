@@ -28,6 +28,7 @@ import { AUTH_METHODS } from './region-clients.js';
 import { RegionLogin, type InteractionState, type LoginEvents, type RegionLoginSettings } from './region-login.js';
 import { LaunchPicks } from './smart-launch.js';
 import { IssuerAddress } from './issuer-address.js';
+import { holdsEncodedNul } from './request-target.js';
 import { sendJson } from './page-headers.js';
 
 const SWEEP_EVERY_MS = 10 * 60_000;
@@ -40,11 +41,6 @@ const TOO_MANY = {
 const CALLBACK_PATH = '/callback';
 /** The characters that make Koa's URL reader (parseurl) fall back to the legacy parser, which reads a path otherwise. */
 const OTHER_PARSE = /[\t\n\f\r #\u00a0\ufeff]/;
-/**
- * A NUL byte, encoded: no OAuth parameter holds one (RFC 6749 Appendix A) and PostgreSQL stores none, so an
- * authorization request carrying one was a 500 when its parameters were saved (hostile review helper-196, F6).
- */
-const ENCODED_NUL = /%00/;
 
 /**
  * Whether oidc-provider may resume an interaction at `path` (under the mount): its resume route is GET (and
@@ -255,7 +251,7 @@ export class RegionAuthServer implements AuthServerMount {
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // A target no browser sends: oidc-provider's Koa reads one holding these with the legacy URL parser, which ends
     // the path at a `#`, so the path checked here would not be the one it routes (re-review helper-173, F3).
-    if (OTHER_PARSE.test(req.url ?? '') || ENCODED_NUL.test(req.url ?? '')) return sendKindPage(req, res, { status: 400, kind: 'malformed_address' }, { banner: '', selfUrl: this.mountPath });
+    if (OTHER_PARSE.test(req.url ?? '') || holdsEncodedNul(req.url ?? '')) return sendKindPage(req, res, { status: 400, kind: 'malformed_address' }, { banner: '', selfUrl: this.mountPath });
     if (this.address.sendToOwn(req, res)) return;
     this.address.pin(req);
     const url = req.url ?? '/';

@@ -17,3 +17,10 @@ export function requestTarget(raw: string | undefined): URL {
  * `//evil.example/x` leads to another host.
  */
 export const ownPath = (pathname: string): string => `/${pathname.replace(/^\/+/, '')}`;
+
+/**
+ * A NUL byte, percent-encoded (as an address, or a form URLSearchParams writes back, holds it): no OAuth
+ * parameter holds one (RFC 6749 Appendix A) and PostgreSQL stores none, so a request carrying one was a 500
+ * when its parameters were saved (hostile review helper-196, F6; re-review helper-197, F1).
+ */
+export const holdsEncodedNul = (target: string): boolean => /%00/.test(target);

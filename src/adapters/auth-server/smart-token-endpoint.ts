@@ -8,6 +8,7 @@ import { errors, type Provider } from 'oidc-provider';
 import type { AuthClients } from './clients.js';
 import { BodyTooLarge, MAX_FORM_BYTES } from './form-limit.js';
 import { SMART_OIDC_SCOPES } from './smart-launch.js';
+import { holdsEncodedNul } from './request-target.js';
 import { formOf, keepTokenForm, refuseTokenRequest } from './token-refusal.js';
 
 const OPENID_SCOPES: ReadonlySet<string> = new Set(SMART_OIDC_SCOPES);
@@ -15,8 +16,6 @@ const OPENID_SCOPES: ReadonlySet<string> = new Set(SMART_OIDC_SCOPES);
 const TOKEN_PATH = '/token';
 const AUTHORIZATION_PATH = '/auth';
 const FORM = /^application\/x-www-form-urlencoded\s*(;|$)/i;
-/** U+0000 as URLSearchParams writes it back. */
-const ENCODED_NUL = /%00/;
 
 interface KoaContext {
   method: string;
@@ -194,7 +193,7 @@ async function authorizationByPost(ctx: KoaContext): Promise<boolean> {
   const query = new URLSearchParams(await readText(ctx.req)).toString();
   // A NUL byte, which no OAuth parameter holds and PostgreSQL stores none of: refused as the same request by GET
   // is (region-auth-server.ts), never saved with the interaction (a 500: re-review helper-197, F1).
-  if (ENCODED_NUL.test(query)) {
+  if (holdsEncodedNul(query)) {
     ctx.status = 400;
     ctx.body = { error: 'invalid_request', error_description: 'a parameter of this sign-in request holds a NUL byte, which no parameter may hold: start the sign-in again from the app' };
     return false;
