@@ -34,7 +34,8 @@ export function patientOf(request: FastifyRequest): string | undefined {
  * leaves: on the COS door always (a `patient` header's identity number); on the FHIR door only for the
  * token's launch patient or the caller (presumed, or the one the route named), never a patient another
  * Patient id named, whose lookup (registry and EHR reads for a real id, none for a made-up one) would
- * tell the two apart by the answer's timing. A basis is a caller's right to a patient: without a token
+ * tell the two apart by the answer's timing, unless the route read the registry for them already
+ * (`lookUpBasis`: a Subscription the policy refused for its topic). A basis is a caller's right to a patient: without a token
  * there is none, whatever a route presumed or noted.
  */
 export function refusalSubject(request: FastifyRequest): { patient: string; lookUp: boolean } | undefined {
@@ -47,7 +48,8 @@ export function refusalSubject(request: FastifyRequest): { patient: string; look
   if (request.audit?.nobody === true) return undefined;
   const presumed = config.presumedPatient?.(request);
   const patient = request.audit?.patientId ?? presumed?.patient;
-  return patient === undefined ? undefined : { patient, lookUp: presumed?.named === false && presumed.patient === patient };
+  if (patient === undefined) return undefined;
+  return { patient, lookUp: request.audit?.lookUpBasis === true || (presumed?.named === false && presumed.patient === patient) };
 }
 
 function fieldsOf(request: FastifyRequest, now: number): Fields {

@@ -16,6 +16,11 @@ export interface AuditContext {
   operation?: AuditedOperation;
   patientId?: string;
   delegation?: string;
+  /**
+   * A refusal's basis may be looked up before the answer leaves though a Patient id named the patient: the route
+   * read the registry for them already, so the lookup's timing tells nothing more (src/http/audit-record.ts refusalSubject).
+   */
+  lookUpBasis?: true;
   /** The proxy grant a sharing request was about, once the route found it the caller's (docs/proxies.md#audited-and-shown). */
   proxyGrantId?: string;
   /** How many items the release policy withheld from the answer (docs/contract.md#only-what-may-be-released); never which. */

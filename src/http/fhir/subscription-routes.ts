@@ -142,8 +142,14 @@ export function subscriptionRoutes(app: FastifyInstance, { deps, door, topics, a
       // Kept and sent to as normalised, the URL the rules compared (never the text as posted).
       s = await door.manage.create(subscriber, { ...asked, channel: { ...channel, endpoint: endpoint.endpoint }, patient }, () => request.server.recordWriteAttempt(request));
     } catch (err) {
-      // Refused as any delegation is: the record says the person had no right to this, whatever their relationship.
-      if (err instanceof DomainError && err.code === 'ACCESS_DENIED') delete request.audit.delegation;
+      // Named as the same person's refused read of the patient is (helper-205, F1): a proxy or a registry delegate the
+      // topic is not open to, on their relationship, so the patient learns who tried; one the policy refuses outright
+      // (a delegate of a protected person), on none. Looked up by the audit (refusalSubject): the registry was read
+      // above for this patient, so the lookup's timing tells nothing more.
+      if (err instanceof DomainError && err.code === 'ACCESS_DENIED') {
+        delete request.audit.delegation;
+        request.audit.lookUpBasis = true;
+      }
       throw err;
     }
     try {
