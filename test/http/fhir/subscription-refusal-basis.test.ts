@@ -1,5 +1,5 @@
 /**
- * docs/contract.md#the-access-log on the FHIR door's Subscriptions: a refused Subscription is named in the
+ * docs/contract.md#the-patients-access-log on the FHIR door's Subscriptions: a refused Subscription is named in the
  * patient's log on the basis the same person's refused read of them is, so the patient learns who tried to
  * follow their record. `refused` (no basis) is kept for those whose right to act for the patient was not
  * established: a stranger, a delegate of a protected person.
