@@ -34,6 +34,12 @@ export interface AsFhirContext {
   readonly idRoot: string;
   /** EHR_TIMEZONE: the zone 14-digit local times are read in. */
   readonly zone: string;
+  /**
+   * Whether the patient document (the older layout, which every access decision reads: PatientAccess.patientRecords)
+   * marks the patient a protected identity. The EHR marks it in either patient document (docs/contract.md#token-kinds),
+   * so a Patient written from either layout says so (hostile review helper-205, F2).
+   */
+  readonly protectedInPatientDocument: boolean;
   /** FHIR_VIDEO_ACTION_ID_SYSTEM: the identifier system of numeric video action ids. */
   readonly videoActionIdSystem?: string;
 }

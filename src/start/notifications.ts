@@ -81,7 +81,9 @@ function resourceWriter(fhir: FhirApi, zone: string): ResourceWriter {
   const written = new WrittenForms();
   return (read, records, patient) => {
     const form = fhir.forms[read as ReadName] as FhirForm<ReadName> | undefined;
-    return form === undefined ? [] : written.resources(read, form, records as Parameters<FhirForm<ReadName>['resources']>[0], asFhirContext(fhir, zone, patient), patient);
+    // No topic's read writes a Patient (only the patient reads do, src/reads/as-fhir-patient.ts), whose label the mark is.
+    const ctx = asFhirContext(fhir, zone, patient, false);
+    return form === undefined ? [] : written.resources(read, form, records as Parameters<FhirForm<ReadName>['resources']>[0], ctx, patient);
   };
 }
 

@@ -282,7 +282,7 @@ overBothEhrs((variant) => {
 
 describe('no identity number in an id the API makes from an EHR record id (docs/fhir-api.md#ids)', () => {
   const api: FhirApi = { forms: fhirForms(), ids: TEST_FHIR_IDS, publicBaseUrl: 'https://api.test.example', smart: {}, idRoot: '1.2.752.129.2.1.2.1' };
-  const ctx = asFhirContext(api, 'Europe/Stockholm', TOLVAN);
+  const ctx = asFhirContext(api, 'Europe/Stockholm', TOLVAN, false);
   /** A record id as an EHR might hold one: a number written as people write it, alone or inside other text. */
   const recordId = fc.tuple(validIdentityNumber(), fc.constantFrom('', '-', '+', '.'), fc.constantFrom('', 'x', 'obs-', '7'), fc.constantFrom('', '-a', '.1', 'b'))
     .map(([n, separator, before, after]) => `${before}${n.slice(0, 8)}${separator}${n.slice(8)}${after}`);

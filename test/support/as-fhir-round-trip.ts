@@ -43,7 +43,7 @@ const API = { forms: {}, ids: TEST_FHIR_IDS, publicBaseUrl: 'http://127.0.0.1/ba
  * patient's id: the demo server's, so the records read from it are a fixed point (over the API the
  * patient's internal id is the API's Patient id, docs/fhir-api.md#ids).
  */
-export const asFhirContext = (person: DemoPerson): AsFhirContext => ({ ...apiContext(API, ZONE, person.id), patientReference: `Patient/${patientId(person)}` });
+export const asFhirContext = (person: DemoPerson): AsFhirContext => ({ ...apiContext(API, ZONE, person.id, person.protectedIdentity), patientReference: `Patient/${patientId(person)}` });
 
 /** Resources as a client gets them: through JSON text, a JSON.rawJSON decimal digit for digit. */
 export const received = (resources: readonly FhirResource[]): FhirResource[] => parseFhirJson(JSON.stringify(resources)) as FhirResource[];

@@ -47,7 +47,7 @@ export interface SubscriptionWiring {
 
 /** A read's records as the FHIR API serves them for one patient. */
 const writerOf = (api: FhirApi): ResourceWriter => <R extends ReadName>(read: R, records: readonly ReadItem<R>[], patientId: string) =>
-  (api.forms[read] as FhirForm<R> | undefined)?.resources(records, asFhirContext(api, ZONE, patientId)) ?? [];
+  (api.forms[read] as FhirForm<R> | undefined)?.resources(records, asFhirContext(api, ZONE, patientId, false)) ?? [];
 
 // The region's own rules, over the one prefix the test apps register.
 const rules = new EndpointRules([SUBSCRIPTION_TEST_ENDPOINT], false);

@@ -7,7 +7,7 @@ import { selectExtracts, selectIn } from './time-selection.js';
 /** What a read's policy does with the extracts under `K`, for any item that holds them there: select, protect, mask. */
 export interface ExtractsSelection<K extends string, E> {
   select<T extends Record<K, E[]>>(items: T[], bounds: Bounds, zone: string): T[];
-  marksProtectedIdentity(items: Array<Record<K, E[]>>): boolean;
+  marksProtectedIdentity(items: ReadonlyArray<Record<K, E[]>>): boolean;
   withoutContactDetails<T>(items: T[]): T[];
 }
 

@@ -23,7 +23,7 @@ export interface ReadPolicy<T> {
   /** The items (and their extracts) within `bounds`, oldest first; pure, and applying it twice equals once. */
   select(items: T[], bounds: Bounds, zone: string): T[];
   /** True when any part of the answered document marks the patient's identity protected (when in doubt, protect). */
-  marksProtectedIdentity(items: T[]): boolean;
+  marksProtectedIdentity(items: readonly T[]): boolean;
   /** The items less the patient's addresses, phone numbers and e-mail, for a client token reading a protected identity. */
   withoutContactDetails(items: T[]): T[];
   /**

@@ -11,6 +11,7 @@ import type { AsFhirContext, FhirForm, FhirResource, RecordId } from '../../read
 import { reachesRead } from '../../domain/access/operation-reach.js';
 import { accessDenied, type PatientAccess } from '../../domain/access/patient-access.js';
 import { ReadUnavailableError } from '../../domain/read-availability/unavailable-read.js';
+import { isProtectedIdentity } from '../../domain/records/index.js';
 import { accessFor } from '../request-patient.js';
 import type { PatientRead } from '../types.js';
 import type { RouteDependencies } from '../routes/dependencies.js';
@@ -58,8 +59,9 @@ export interface PatientResources {
 export type OwnUnreached = 'refuse' | 'leave-out';
 
 /** The context every form writes one patient's records in. */
-export function asFhirContext(api: FhirApi, zone: string, patient: string): AsFhirContext {
+export function asFhirContext(api: FhirApi, zone: string, patient: string, protectedInPatientDocument: boolean): AsFhirContext {
   return {
+    protectedInPatientDocument,
     patientReference: `Patient/${api.ids.patientId(patient)}`,
     idOf: (type: string, record: RecordId) => {
       const own = record.root === api.idRoot && record.extension.startsWith(`${type}/`) ? record.extension.slice(type.length + 1) : undefined;
@@ -100,7 +102,7 @@ export async function patientResources(
   const reads = inAlternativesOrder([...new Set([...reached, ...besides.filter((read) => reachesRead(access, read))])], alternatives);
   const part: PatientRead = { delegation: access.basis as string, withheld: 0 };
   several?.set(patient, part);
-  const ctx = asFhirContext(api, deps.zone, patient);
+  const ctx = asFhirContext(api, deps.zone, patient, isProtectedIdentity(access.patientRecords, patient));
   const parts: GatheredPart[] = [];
   let withheld = 0;
   const withheldBy = new Map<ReadName, number>();

@@ -7,7 +7,7 @@
  * e-mail, birth date, sex or managing unit, nor the name's parts: a middle name, a second given name,
  * a family name's origin), which would be the `Patient` category's.
  */
-import { patientDisplayName, type PatientRecord } from '../../domain/records/index.js';
+import { isProtectedIdentity, patientDisplayName, type PatientRecord } from '../../domain/records/index.js';
 import type { FhirResource } from '../../reads/as-fhir.js';
 import type { FhirApi } from './fhir-api.js';
 import { asFhirContext } from './patient-records.js';
@@ -23,7 +23,7 @@ interface Identifier { value?: unknown }
 export function knownSubject(api: FhirApi, written: WrittenForms, zone: string, patient: string, records: PatientRecord[]): FhirResource | undefined {
   const form = api.forms.getPatient;
   if (form === undefined) return undefined;
-  const full = written.resources('getPatient', form, records, asFhirContext(api, zone, patient), patient).find((r) => r.resourceType === 'Patient');
+  const full = written.resources('getPatient', form, records, asFhirContext(api, zone, patient, isProtectedIdentity(records, patient)), patient).find((r) => r.resourceType === 'Patient');
   if (full === undefined) return undefined;
   // Another number the record lists (a former coordination number) is not one the grant told.
   const identifier = (full.identifier as Identifier[] | undefined)?.filter((i) => i.value === patient) ?? [];

@@ -8,7 +8,8 @@
  * identity two levels down (a read's container is made anew by the time selection and the release
  * policy on every request, the extracts it holds are the adapter's own objects: the same container
  * members, `===`, every one, in order; records are never changed once mapped, and masking makes new
- * ones), the read, and everything the context writes them with (the patient, the zone; one memo per
+ * ones), the read, and everything the context writes them with (the patient, the zone, the patient
+ * document's protection mark; one memo per
  * API instance, made with its routes at start-up, so the id key and roots are its own). Nothing of
  * the caller: scopes, categories and includes are applied to the resources afterwards, on every
  * request. `xml-http` answers its kept records while the EHR answers 304 (docs/upstream-ehr.md#7-conditional-requests).
@@ -21,7 +22,7 @@ import type { AsFhirContext, FhirForm, FhirResource } from '../../reads/as-fhir.
 
 interface Written {
   read: ReadName;
-  /** The patient and zone the resources were written for. */
+  /** The patient, zone and patient document's protection mark the resources were written for. */
   writtenFor: string;
   records: readonly unknown[];
   resources: readonly FhirResource[];
@@ -69,7 +70,7 @@ export class WrittenForms {
   resources<R extends ReadName>(read: R, form: FhirForm<R>, records: Parameters<FhirForm<R>['resources']>[0], ctx: AsFhirContext, patient: string): readonly FhirResource[] {
     const first = anchorOf(records);
     if (first === undefined) return form.resources(records, ctx);
-    const writtenFor = `${patient}|${ctx.zone}`;
+    const writtenFor = `${patient}|${ctx.zone}|${ctx.protectedInPatientDocument ? 'protected' : ''}`;
     const known = this.byFirst.get(first) ?? [];
     const hit = known.find((w) => w.read === read && w.writtenFor === writtenFor && sameRecords(w.records, records));
     if (hit !== undefined) return hit.resources;

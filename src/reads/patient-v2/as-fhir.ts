@@ -9,6 +9,7 @@ import { WrittenResources } from '../as-fhir-parties.js';
 import { patientResource, type PatientFacts } from '../as-fhir-patient.js';
 import { recordIdOf, type PlainIi } from '../as-fhir-vendor-parts.js';
 import { relatedPersons } from './as-fhir-relatives.js';
+import { getPatientV2 } from './operation.js';
 
 /** The numbers of a list that name one (both a root and an extension), inactive ones `old`. */
 const numbersIn = (list: readonly PlainIi[], old: boolean): PatientFacts['numbers'] => list.flatMap((n) => {
@@ -27,12 +28,12 @@ function numbers(p: PatientV2Data): PatientFacts['numbers'] {
   return isListed ? listed : [{ ii: id }, ...listed];
 }
 
-function factsOf(extract: PatientV2Extract, p: PatientV2Data): PatientFacts {
+function factsOf(extract: PatientV2Extract, p: PatientV2Data, protectedId: boolean): PatientFacts {
   return {
     version: p.patientVersionDateTime?.value ?? extract.timeCreated?.value,
     numbers: numbers(p),
     others: p.patientOtherIdentifiers.patientOtherIdentifier.map((o) => ({ type: o.patientOtherIdentifierType, value: o.patientOtherIdentifierValue })),
-    protectedId: p.patientProtectedId,
+    protectedId,
     sex: p.patientSex,
     birthDate: p.patientBirthDate?.value,
     deceasedDate: p.patientDeceasedDate?.value,
@@ -48,7 +49,8 @@ function factsOf(extract: PatientV2Extract, p: PatientV2Data): PatientFacts {
 
 /**
  * One Patient with its units and relatives: the first extract's. §3.5 answers one extract; a later
- * one (another source of the legacy EHR) would be the same Patient, and its units no one's.
+ * one (another source of the legacy EHR) would be the same Patient, and its units no one's; its
+ * protection mark is the Patient's too.
  */
 export const patientV2AsFhir = {
   types: ['Patient', 'RelatedPerson'],
@@ -57,7 +59,9 @@ export const patientV2AsFhir = {
     const extract = items.flatMap((item) => item.patientEHRExtract).find((e) => e.patient !== undefined);
     if (extract?.patient === undefined) return [];
     const out = new WrittenResources();
-    out.add(patientResource(factsOf(extract, extract.patient), out, ctx), ...relatedPersons(extract.patient.patientRelatives.patientRelative, ctx));
+    // Protected wherever the EHR marks it: any extract of this document, or the patient document (helper-205, F2).
+    const protectedId = ctx.protectedInPatientDocument || getPatientV2.policy.marksProtectedIdentity(items);
+    out.add(patientResource(factsOf(extract, extract.patient, protectedId), out, ctx), ...relatedPersons(extract.patient.patientRelatives.patientRelative, ctx));
     return out.list();
   },
 } satisfies FhirForm<'getPatientV2'>;

@@ -8,19 +8,20 @@ import type { PatientExtract } from './answer.js';
 import type { AsFhirContext, FhirForm, FhirResource } from '../as-fhir.js';
 import { WrittenResources } from '../as-fhir-parties.js';
 import { patientResource, type PatientFacts } from '../as-fhir-patient.js';
+import { getPatient } from './operation.js';
 
 /**
  * The extract's facts as both layouts have them; §3.4 has no other identifier, no date of death and no county.
  * This Patient is served only when the EHR holds the person in no v2 layout (src/http/fhir/fhir-api.ts,
  * servedTypes), so it says so (OLDER_LAYOUT_ONLY): a second instance then answers the v2 read empty, as the EHR does.
  */
-function factsOf(extract: PatientExtract): PatientFacts | undefined {
+function factsOf(extract: PatientExtract, protectedId: boolean): PatientFacts | undefined {
   const p = extract.Patient;
   if (p === undefined) return undefined;
   return {
     version: p.PatientVersionDateTime?.value ?? extract.time_created.value,
     numbers: [{ ii: p.PatientID }],
-    protectedId: p.PatientProtectedId,
+    protectedId,
     sex: p.PatientSex,
     birthDate: p.PatientBirthDate?.value,
     name: p.PatientName === undefined ? undefined : {
@@ -43,7 +44,9 @@ export const patientAsFhir = {
   types: ['Patient'],
   app: { noSection: 'The page\'s heading: the app reads the Patient itself for the name and birth date.' },
   resources: (items, ctx: AsFhirContext): FhirResource[] => {
-    const facts = items.flatMap((record) => record.PatientEHRExtract.map(factsOf)).find((f) => f !== undefined);
+    // Protected wherever the document marks it, an older version's extract included (helper-205, F2).
+    const protectedId = ctx.protectedInPatientDocument || getPatient.policy.marksProtectedIdentity(items);
+    const facts = items.flatMap((record) => record.PatientEHRExtract.map((e) => factsOf(e, protectedId))).find((f) => f !== undefined);
     if (facts === undefined) return [];
     const out = new WrittenResources();
     out.add(patientResource(facts, out, ctx));
