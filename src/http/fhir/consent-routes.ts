@@ -52,8 +52,6 @@ function grantorOf(request: FastifyRequest, api: FhirApi, grants: ProxyGrants | 
   const token = request.token;
   const person = token?.personId;
   if (token === undefined || person === undefined) throw new ApiError(403, SHARING_REFUSED.notAPerson);
-  request.audit.patientId = person;
-  request.audit.delegation = 'self';
   const self = launchPatientOf(request, api) === person;
   const scopes = token.grantedScopes ?? token.scopes;
   // The scope first, wherever the app was opened, as the COS door's credentials check: the launch is
@@ -64,9 +62,14 @@ function grantorOf(request: FastifyRequest, api: FhirApi, grants: ProxyGrants | 
       'www-authenticate': `Bearer error="insufficient_scope", scope="${scope.split(' ')[0] ?? ''}"`,
     });
   }
-  if (self) return { person, grants };
-  if (interaction === 'create' || interaction === 'delete') throw new ApiError(403, SHARING_REFUSED.forSomeoneElse);
-  if (!consentAllows(scopes, interaction, ['user'])) throw readBeyondLaunchRefusal(consentScopeFor(interaction, false), 'Consent');
+  if (!self) {
+    if (interaction === 'create' || interaction === 'delete') throw new ApiError(403, SHARING_REFUSED.forSomeoneElse);
+    if (!consentAllows(scopes, interaction, ['user'])) throw readBeyondLaunchRefusal(consentScopeFor(interaction, false), 'Consent');
+  }
+  // Named only once the caller is let in as grantor: a refusal above is about whom the request presumably was
+  // (its `patient`, else the caller), so one about the launch patient is in his log on her basis (helper-206, F1).
+  request.audit.patientId = person;
+  request.audit.delegation = 'self';
   return { person, grants };
 }
 

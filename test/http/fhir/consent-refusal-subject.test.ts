@@ -1,0 +1,48 @@
+/**
+ * docs/fhir-api.md#scopes on the Consent routes: a refusal before the route named anyone is recorded under
+ * the patient its one `patient` parameter names, and one about the launch patient, named by the token's own
+ * id, carries the basis the caller would be let act for them on now, as the same person's refused read of
+ * them does. Without a parameter a Consent request is about the caller's own grants.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ProxyGrants } from '../../../src/domain/proxies/proxy-grants.js';
+import { isAttempt, type AuditRecord } from '../../../src/ports/audit-trail.port.js';
+import { startTestApp, type TestApp } from '../../support/test-app.js';
+import { activeGrant, ANTON, get, MARTA, NOW, pid, smartToken } from './fhir-calls.js';
+
+describe('a Consent request refused in an app opened for someone else', () => {
+  let t: TestApp;
+  let grants: ProxyGrants;
+  /** Märta's app opened for Anton, who shares his bookings with her. */
+  let forAnton: string;
+  beforeAll(async () => {
+    t = await startTestApp({ now: NOW, subscriptions: true, proxies: { invitationDays: 7, maxGrants: 10, maxGrantsPerDay: 100, maxGrantsToOnePerDay: 100 } });
+    grants = t.proxyGrants as ProxyGrants;
+    await activeGrant(grants, ANTON, MARTA, ['Appointment']);
+    forAnton = await smartToken(t, MARTA, 'patient/Consent.crs patient/Composition.rs patient/Appointment.rs', { smart_patient: pid(ANTON) });
+  }, 60_000);
+  afterAll(async () => t.close());
+
+  const recordOf = async (url: string): Promise<[number, unknown[]]> => {
+    const from = t.audit.records.length;
+    const { statusCode } = await get(t, url, forAnton);
+    const outcomes = t.audit.records.slice(from).filter((r) => !isAttempt(r));
+    expect(outcomes).toHaveLength(1);
+    const r = outcomes[0] as AuditRecord;
+    return [statusCode, [r.operation, r.actor?.personId, r.patientId, r.delegation, r.outcome]];
+  };
+
+  // Hostile review helper-206, F1: recorded in Märta's own log as `self`, where her refused read of Anton is in
+  // his, as his proxy, and the COS door's refusal of the same list is too. Failed before: [MARTA, 'self'].
+  it('names the launch patient its `patient` names, on the basis her refused read of him has', async () => {
+    const [readStatus, read] = await recordOf(`/fhir/Composition?patient=${pid(ANTON)}`);
+    expect([readStatus, read]).toEqual([403, ['getJournalNotes', MARTA, ANTON, 'proxy', 'denied']]);
+    const [status, record] = await recordOf(`/fhir/Consent?patient=${pid(ANTON)}`);
+    expect([status, record]).toEqual([403, ['listProxies', MARTA, ANTON, 'proxy', 'denied']]);
+  });
+
+  it('names the caller, as herself, where no parameter names anyone: her own grants', async () => {
+    const [status, record] = await recordOf('/fhir/Consent');
+    expect([status, record]).toEqual([403, ['listProxies', MARTA, MARTA, 'self', 'denied']]);
+  });
+});
