@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProxyGrants } from '../../../src/domain/proxies/proxy-grants.js';
 import { isAttempt, type AuditRecord } from '../../../src/ports/audit-trail.port.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
-import { activeGrant, ANTON, get, MARTA, NOW, pid, smartToken } from './fhir-calls.js';
+import { activeGrant, ANTON, get, MARTA, NOW, pid, SHARING, smartToken } from './fhir-calls.js';
 
 describe('a Consent request refused in an app opened for someone else', () => {
   let t: TestApp;
@@ -16,7 +16,7 @@ describe('a Consent request refused in an app opened for someone else', () => {
   /** Märta's app opened for Anton, who shares his bookings with her. */
   let forAnton: string;
   beforeAll(async () => {
-    t = await startTestApp({ now: NOW, subscriptions: true, proxies: { invitationDays: 7, maxGrants: 10, maxGrantsPerDay: 100, maxGrantsToOnePerDay: 100 } });
+    t = await startTestApp({ now: NOW, subscriptions: true, proxies: SHARING });
     grants = t.proxyGrants as ProxyGrants;
     await activeGrant(grants, ANTON, MARTA, ['Appointment']);
     forAnton = await smartToken(t, MARTA, 'patient/Consent.crs patient/Composition.rs patient/Appointment.rs', { smart_patient: pid(ANTON) });

@@ -11,11 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProxyGrants } from '../../../src/domain/proxies/proxy-grants.js';
 import { delegationRelatedPersonId } from '../../../src/http/fhir/delegate-related-person.js';
 import { KEY, startTestApp, TEST_FHIR_IDS, TEST_PUBLIC_BASE_URL, type TestApp } from '../../support/test-app.js';
-import { ANTON, bundleOf, FHIR_JSON, forgedLike, get, MARTA, matchesOf, NOW, outcomeOf, PERSONNUMMER, pid, SARA, smartToken, TOLVAN, type Resource } from './fhir-calls.js';
+import { ANTON, bundleOf, FHIR_JSON, forgedLike, get, MARTA, matchesOf, NOW, outcomeOf, PERSONNUMMER, pid, SARA, SHARING, smartToken, TOLVAN, type Resource } from './fhir-calls.js';
 
 const GOSTA = '194608632396';
 const SAMORDNINGSNUMMER = 'http://electronichealth.se/identifier/samordningsnummer';
-const SETTINGS = { invitationDays: 7, maxGrants: 10, maxGrantsPerDay: 100, maxGrantsToOnePerDay: 100 };
 const RESOURCE_TYPES = 'http://hl7.org/fhir/resource-types';
 const PROXY_CATEGORY = 'http://example.org/fhir/pdas/CodeSystem/proxy-category';
 const AGNT = { system: 'http://terminology.hl7.org/CodeSystem/v3-RoleClass', code: 'AGNT' };
@@ -48,7 +47,7 @@ describe('FHIR Consent, PROXY_GRANTS on', () => {
   let t: TestApp;
   let tolvan: string;
   beforeAll(async () => {
-    t = await startTestApp({ now: NOW, proxies: SETTINGS });
+    t = await startTestApp({ now: NOW, proxies: SHARING });
     tolvan = await smartToken(t, TOLVAN, WRITE);
   }, 60_000);
   afterAll(async () => t.close());

@@ -75,6 +75,9 @@ export function outcomeOf(res: LightMyRequestResponse, status: number): { severi
   return issue;
 }
 
+/** Sharing on, with limits no test of the door reaches by chance. */
+export const SHARING = { invitationDays: 7, maxGrants: 10, maxGrantsPerDay: 100, maxGrantsToOnePerDay: 100 } as const;
+
 /** `grantor` shares `categories` with `grantee`, who accepts: an active grant from now on, its id. */
 export async function activeGrant(grants: ProxyGrants, grantor: string, grantee: string, categories: string[]): Promise<string> {
   const nothingToAudit = async (): Promise<void> => undefined;

@@ -7,10 +7,9 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
-import { bundleOf, get, matchesOf, NOW, outcomeOf, PERSONNUMMER, pid, smartToken, TOLVAN } from './fhir-calls.js';
+import { bundleOf, get, matchesOf, NOW, outcomeOf, PERSONNUMMER, pid, SHARING, smartToken, TOLVAN } from './fhir-calls.js';
 import { PATIENT_SCOPES, post as postSubscription, subscription } from './subscription-calls.js';
 
-const SETTINGS = { invitationDays: 7, maxGrants: 10, maxGrantsPerDay: 100, maxGrantsToOnePerDay: 100 };
 const GRANTEES = ['198112189876', '197305242385'];
 
 const consent = (grantee: string): Record<string, unknown> => ({
@@ -47,7 +46,7 @@ describe.each([
   let token: string;
   let ids: string[];
   beforeAll(async () => {
-    t = await startTestApp({ now: NOW, proxies: SETTINGS, subscriptions: true });
+    t = await startTestApp({ now: NOW, proxies: SHARING, subscriptions: true });
     token = await smartToken(t, TOLVAN, scopes);
     ids = [idOf(await make(t, token, 0)), idOf(await make(t, token, 1))];
   }, 60_000);

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { numbered } from '../../../src/domain/notifications/lifecycle.js';
 import type { ProxyGrants } from '../../../src/domain/proxies/proxy-grants.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
-import { activeGrant, ANTON, bundleOf, get, matchesOf, NOW, pid, smartToken, TOLVAN } from './fhir-calls.js';
+import { activeGrant, ANTON, bundleOf, get, matchesOf, NOW, pid, SHARING, smartToken, TOLVAN } from './fhir-calls.js';
 import { post, subscription, USER_SCOPES } from './subscription-calls.js';
 
 const nothingToAudit = async (): Promise<void> => undefined;
@@ -17,7 +17,7 @@ describe('a subscription made under a proxy grant, on /fhir', () => {
   let grants: ProxyGrants;
   let anton: string;
   beforeAll(async () => {
-    t = await startTestApp({ now: NOW, subscriptions: true, proxies: { invitationDays: 7, maxGrants: 10, maxGrantsPerDay: 100, maxGrantsToOnePerDay: 100 } });
+    t = await startTestApp({ now: NOW, subscriptions: true, proxies: SHARING });
     grants = t.proxyGrants as ProxyGrants;
     anton = await smartToken(t, ANTON, USER_SCOPES);
   }, 60_000);

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isAttempt, type AuditRecord } from '../../../src/ports/audit-trail.port.js';
 import type { ProxyGrants } from '../../../src/domain/proxies/proxy-grants.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
-import { activeGrant, ANTON, get, MARTA, NOW, pid, smartToken, TOLVAN } from './fhir-calls.js';
+import { activeGrant, ANTON, get, MARTA, NOW, pid, SHARING, smartToken, TOLVAN } from './fhir-calls.js';
 import { post, subscription, USER_SCOPES } from './subscription-calls.js';
 
 const nothingToAudit = async (): Promise<void> => undefined;
@@ -22,7 +22,7 @@ describe('a refused Subscription is named as the same person\'s refused read is'
   let anton: string;
   let marta: string;
   beforeAll(async () => {
-    t = await startTestApp({ now: NOW, subscriptions: true, proxies: { invitationDays: 7, maxGrants: 10, maxGrantsPerDay: 100, maxGrantsToOnePerDay: 100 } });
+    t = await startTestApp({ now: NOW, subscriptions: true, proxies: SHARING });
     grants = t.proxyGrants as ProxyGrants;
     anton = await smartToken(t, ANTON, `${USER_SCOPES} user/AuditEvent.rs`);
     marta = await smartToken(t, MARTA, `${USER_SCOPES} user/AuditEvent.rs user/Consent.rs`);
