@@ -52,6 +52,10 @@ function grantorOf(request: FastifyRequest, api: FhirApi, grants: ProxyGrants | 
   const token = request.token;
   const person = token?.personId;
   if (token === undefined || person === undefined) throw new ApiError(403, SHARING_REFUSED.notAPerson);
+  // A creation serves no `patient` and makes a grant of the caller's whatever one says: refused, it is theirs (helper-207,
+  // F1). A search, read or deletion serves one: refused here, it is about whom that names, else the caller (presumedPatient),
+  // so one about the launch patient is in his log on the caller's basis, as on the COS door (helper-206, F1).
+  if (interaction === 'create') namedCaller(request, person);
   const self = launchPatientOf(request, api) === person;
   const scopes = token.grantedScopes ?? token.scopes;
   // The scope first, wherever the app was opened, as the COS door's credentials check: the launch is
@@ -66,11 +70,14 @@ function grantorOf(request: FastifyRequest, api: FhirApi, grants: ProxyGrants | 
     if (interaction === 'create' || interaction === 'delete') throw new ApiError(403, SHARING_REFUSED.forSomeoneElse);
     if (!consentAllows(scopes, interaction, ['user'])) throw readBeyondLaunchRefusal(consentScopeFor(interaction, false), 'Consent');
   }
-  // Named only once the caller is let in as grantor: a refusal above is about whom the request presumably was
-  // (its `patient`, else the caller), so one about the launch patient is in his log on her basis (helper-206, F1).
+  namedCaller(request, person);
+  return { person, grants };
+}
+
+/** The caller's own grants are what the request is about: their own log, as themself. */
+function namedCaller(request: FastifyRequest, person: string): void {
   request.audit.patientId = person;
   request.audit.delegation = 'self';
-  return { person, grants };
 }
 
 /** The caller's own grant as grantor; 404 for any other, as for one that does not exist. */

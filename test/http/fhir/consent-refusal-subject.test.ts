@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProxyGrants } from '../../../src/domain/proxies/proxy-grants.js';
 import { isAttempt, type AuditRecord } from '../../../src/ports/audit-trail.port.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
-import { activeGrant, ANTON, get, MARTA, NOW, pid, SHARING, smartToken } from './fhir-calls.js';
+import { activeGrant, ANTON, get, LILLA, MARTA, NOW, pid, SHARING, smartToken } from './fhir-calls.js';
 
-describe('a Consent request refused in an app opened for someone else', () => {
+describe('whose log a refused Consent request is in', () => {
   let t: TestApp;
   let grants: ProxyGrants;
   /** Märta's app opened for Anton, who shares his bookings with her. */
@@ -44,5 +44,18 @@ describe('a Consent request refused in an app opened for someone else', () => {
   it('names the caller, as herself, where no parameter names anyone: her own grants', async () => {
     const [status, record] = await recordOf('/fhir/Consent');
     expect([status, record]).toEqual([403, ['listProxies', MARTA, MARTA, 'self', 'denied']]);
+  });
+
+  // Hostile review helper-207, F1: a creation serves no `patient` parameter, and makes a grant of the caller's whatever
+  // one says; refused for its scope, it was recorded in the log of whomever `?patient=` named (Lilla, as a refused
+  // stranger), and with the scope it made Märta's own. Failed before: [LILLA, undefined].
+  it('names the caller of a refused creation, whatever a parameter the route does not serve names', async () => {
+    const own = await smartToken(t, MARTA, 'patient/Consent.rs', { smart_patient: pid(MARTA) });
+    for (const [token, url] of [[own, `/fhir/Consent?patient=${pid(LILLA)}`], [forAnton, `/fhir/Consent?patient=${pid(ANTON)}`]] as const) {
+      const from = t.audit.records.length;
+      const res = await t.call({ method: 'POST', url, key: null, token, headers: { 'content-type': 'application/fhir+json' }, payload: '{"resourceType":"Consent"}' });
+      const records = t.audit.records.slice(from).map((r) => [r.operation, isAttempt(r), r.actor?.personId, r.patientId, r.delegation, r.outcome]);
+      expect([url, res.statusCode, records]).toEqual([url, 403, [['grantProxy', false, MARTA, MARTA, 'self', 'denied']]]);
+    }
   });
 });
