@@ -26,7 +26,7 @@ import { patientIdForm, namedPatient, NOT_ALLOWED } from './patients-of-request.
 import { prefersStrictHandling } from './prefer-handling.js';
 import { parseKeptListSearch, readPatientParam } from './search-query.js';
 import { formatParam } from './search-values.js';
-import { presumedPatient } from './presumed-patient.js';
+import { presumedPatient, theCaller } from './presumed-patient.js';
 import { noteRefusedFor } from '../caller-basis.js';
 import { queryPairs } from './form-pairs.js';
 
@@ -105,7 +105,10 @@ export function consentRoutes(app: FastifyInstance, { deps, api, send }: Consent
   const ctx: ConsentContext = { ids: api.ids, zone: deps.zone, classes: consentClasses(api) };
   // A grantor manages their own grants, whatever app launch they come from: a refusal is about them unless it names someone.
   const aboutCaller = presumedPatient(api, { caller: true });
-  const config = (interaction: ConsentInteraction) => ({ operation: AUDITED[interaction], errorShape: 'fhir', fhir: true, presumedPatient: aboutCaller } as const);
+  // A creation serves no `patient`: refused before the route ran, it is the caller's whatever one says (helper-208, F1).
+  const config = (interaction: ConsentInteraction) => ({
+    operation: AUDITED[interaction], errorShape: 'fhir', fhir: true, presumedPatient: interaction === 'create' ? theCaller : aboutCaller,
+  } as const);
   const consentUrl = (id: string): string => `${api.publicBaseUrl}/fhir/Consent/${id}`;
   const isPatientIdForm = patientIdForm(api);
   /**

@@ -31,6 +31,17 @@ export interface PresumedFrom {
 }
 
 /**
+ * The caller, whatever a parameter names: the presumption of a route that serves no parameter naming a patient
+ * and acts on the caller's own (a Subscription's routes, a Consent's creation). Refused before it ran (the
+ * answer's format, a body's media type, size or syntax), such a request is the caller's, never that of whom
+ * a `patient` it does not read names (helper-208, F1; helper-207, F2).
+ */
+export const theCaller: PresumedPatient = (request) => {
+  const person = request.token?.personId;
+  return person === undefined ? undefined : { patient: person, named: false };
+};
+
+/**
  * The patient a refused request presumably was about: the one `patient` parameter it named (a Patient id
  * this service made), else, where no parameter names anybody, the token's launch patient (or, with
  * `caller`, the caller; a read by id of another type than Patient, nobody); nobody (undefined) where a
@@ -51,8 +62,9 @@ export function presumedPatient(api: FhirApi, from: PresumedFrom = {}): Presumed
     if (token === undefined) return undefined;
     const named = (id: string): Presumed | undefined => {
       const patient = numberOf(id);
-      // The token's own launch patient, named by the id it carries, is no id to be told apart: the caller has it.
-      return patient === undefined ? undefined : { patient, named: id !== token.smartPatient };
+      // The token's own launch patient, named by the id it carries, or the caller named by their own, is no id to be
+      // told apart: the caller has it, and a refusal about them carries their basis (helper-208, F2).
+      return patient === undefined ? undefined : { patient, named: id !== token.smartPatient && patient !== token.personId };
     };
     const own = (patient: string | undefined): Presumed | undefined => (patient === undefined ? undefined : { patient, named: false });
     if (from.idNamesPatient === true) {

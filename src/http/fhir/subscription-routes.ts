@@ -29,7 +29,7 @@ import { formatParam } from './search-values.js';
 import { basisFor } from '../caller-basis.js';
 import { allowsOnSubscription, noteBasis, requireScopesFor, requireSubscriptionScope, subscriberOf } from './subscription-caller.js';
 import { postedSubscriptionOf, subscriptionResourceOf, type SubscriptionContext } from './subscription-resource.js';
-import { presumedPatient } from './presumed-patient.js';
+import { theCaller } from './presumed-patient.js';
 import { queryPairs } from './form-pairs.js';
 import { idsParam } from './search-query.js';
 
@@ -90,9 +90,8 @@ function eventNumber(request: FastifyRequest, name: string, otherwise: number): 
 
 export function subscriptionRoutes(app: FastifyInstance, { deps, door, topics, api, now, send }: SubscriptionRouteOptions): void {
   // A subscription is its person's own, whatever app launch it came from: a refusal before it is found is theirs.
-  const presumed = presumedPatient(api, { caller: true });
   const isPatientIdForm = patientIdForm(api);
-  const config = (operation: AuditedOperation) => ({ operation, errorShape: 'fhir', fhir: true, presumedPatient: presumed } as const);
+  const config = (operation: AuditedOperation) => ({ operation, errorShape: 'fhir', fhir: true, presumedPatient: theCaller } as const);
   const ctx = (): SubscriptionContext => ({ publicBaseUrl: api.publicBaseUrl, ids: api.ids });
   const bundles = (): BundleContext => ({ fhirBase: `${api.publicBaseUrl}/fhir`, nowMs: now(), newId: randomUUID });
   const audited = (request: FastifyRequest, step: 'subscribe' | 'unsubscribe', topic: TopicName): void => {

@@ -58,4 +58,34 @@ describe('whose log a refused Consent request is in', () => {
       expect([url, res.statusCode, records]).toEqual([url, 403, [['grantProxy', false, MARTA, MARTA, 'self', 'denied']]]);
     }
   });
+
+  // Hostile review helper-208, F1: refused before the route ran (the answer's format, the body's media type, size or
+  // syntax), a creation's record followed `?patient=` into Lilla's, Anton's or a protected person's log as a refused
+  // stranger's attempt to share their record; a Subscription's did too (helper-207, F2). Neither route serves `patient`.
+  // Failed before: [LILLA, undefined] for each.
+  it('names the caller of a creation or a Subscription refused before its route ran, whatever `patient` says', async () => {
+    const own = await smartToken(t, MARTA, 'patient/Consent.crs patient/Consent.cud patient/Subscription.cd patient/Subscription.rs patient/*.rs', { smart_patient: pid(MARTA) });
+    const asked = [
+      ['POST', `/fhir/Consent?patient=${pid(LILLA)}`, { accept: 'text/html', 'content-type': 'application/fhir+json' }, '{"resourceType":"Consent"}', 406],
+      ['POST', `/fhir/Consent?patient=${pid(LILLA)}`, { 'content-type': 'text/plain' }, 'a', 415],
+      ['POST', `/fhir/Consent?patient=${pid(LILLA)}`, { 'content-type': 'application/fhir+json' }, '{"resourceType":', 400],
+      ['POST', `/fhir/Subscription?patient=${pid(LILLA)}`, { accept: 'text/html', 'content-type': 'application/fhir+json' }, '{}', 406],
+      ['GET', `/fhir/Subscription?patient=${pid(LILLA)}`, {}, undefined, 400],
+    ] as const;
+    for (const [method, url, headers, payload, expected] of asked) {
+      const from = t.audit.records.length;
+      const res = await t.call({ method, url, key: null, token: own, headers, ...(payload === undefined ? {} : { payload }) });
+      const records = t.audit.records.slice(from).map((r) => [r.actor?.personId, r.patientId, r.delegation, r.outcome]);
+      expect([method, url, res.statusCode, records]).toEqual([method, url, expected, [[MARTA, MARTA, 'self', 'denied']]]);
+    }
+  });
+
+  // helper-208, F2: the caller named by her own id, in an app opened for someone else, was recorded in her log with no
+  // basis, where docs/fhir-api.md#scopes gives a refusal about the caller hers. Failed before: [MARTA, undefined].
+  it('names the caller as herself where `patient` names her by her own id', async () => {
+    const from = t.audit.records.length;
+    const res = await t.call({ method: 'GET', url: `/fhir/Consent?patient=${pid(MARTA)}`, key: null, token: forAnton, headers: { accept: 'text/html' } });
+    const records = t.audit.records.slice(from).map((r) => [r.actor?.personId, r.patientId, r.delegation, r.outcome]);
+    expect([res.statusCode, records]).toEqual([406, [[MARTA, MARTA, 'self', 'denied']]]);
+  });
 });
