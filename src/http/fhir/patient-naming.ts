@@ -56,10 +56,12 @@ export function namesAPatient(name: string, value: string, isPatientIdForm: (id:
  * The refusal of a parameter the API does not serve `where` (`on Condition`, `on a read by id`), when
  * it names a patient (see the file's header); undefined when it may be ignored.
  */
-export function namingRefusal(where: string, name: string, value: string, isPatientIdForm: (id: string) => boolean): ApiError | undefined {
+export function namingRefusal(
+  where: string, name: string, value: string, isPatientIdForm: (id: string) => boolean,
+  instead = 'name the patient with patient=Patient/<id> alone (see the searchParam of GET /fhir/metadata)',
+): ApiError | undefined {
   if (!namesAPatient(name, value, isPatientIdForm)) return undefined;
-  return new ApiError(400, `${parameterLabel(name)} names a patient in a way this API does not serve ${where}: `
-    + 'name the patient with patient=Patient/<id> alone (see the searchParam of GET /fhir/metadata).');
+  return new ApiError(400, `${parameterLabel(name)} names a patient in a way this API does not serve ${where}: ${instead}.`);
 }
 
 /** The refusal of a parameter the API does not serve on Patient, where every filter picks people; undefined for one that shapes the answer alone. */

@@ -62,9 +62,8 @@ export function presumedPatient(api: FhirApi, from: PresumedFrom = {}): Presumed
     if (token === undefined) return undefined;
     const named = (id: string): Presumed | undefined => {
       const patient = numberOf(id);
-      // The token's own launch patient, named by the id it carries, or the caller named by their own, is no id to be
-      // told apart: the caller has it, and a refusal about them carries their basis (helper-208, F2).
-      return patient === undefined ? undefined : { patient, named: id !== token.smartPatient && patient !== token.personId };
+      // The token's own launch patient, named by the id it carries, is no id to be told apart: the caller has it.
+      return patient === undefined ? undefined : { patient, named: id !== token.smartPatient };
     };
     const own = (patient: string | undefined): Presumed | undefined => (patient === undefined ? undefined : { patient, named: false });
     if (from.idNamesPatient === true) {

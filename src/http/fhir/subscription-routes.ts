@@ -57,13 +57,18 @@ export interface SubscriptionRouteOptions {
  * FHIR route does, threat 57: a list that looked filtered by it would not be), and any it does not take
  * when the caller prefers strict handling.
  */
+/** Where a Subscription names its patient, told to an app that named one in the address. */
+const SUBSCRIPTION_NAMES_ITS_PATIENT = 'a Subscription names its patient in its filter (_criteria, patient=Patient/<id>); '
+  + 'GET /fhir/Subscription lists all of yours, or those whose _id you give';
+
 function formatOf(request: FastifyRequest, isPatientIdForm: (id: string) => boolean, takes: readonly string[] = []): string | undefined {
   const params = queryPairs(request);
   const format = formatParam(params);
   answerType(request, format);
   const others = params.filter(([name]) => name !== '_format' && !takes.includes(name));
   for (const [name, value] of others) {
-    const refusal = namingRefusal('on Subscription', name, value, isPatientIdForm);
+    // Not `patient=`, which these routes do not take either (helper-209, F2).
+    const refusal = namingRefusal('on Subscription', name, value, isPatientIdForm, SUBSCRIPTION_NAMES_ITS_PATIENT);
     if (refusal !== undefined) throw refusal;
   }
   const unknown = others[0];

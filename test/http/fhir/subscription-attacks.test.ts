@@ -311,7 +311,10 @@ describe('a parameter naming a patient on the Subscription door', () => {
       for (const query of naming) {
         const res = await get(t, `${path}?${query}`, tolvan);
         expect([path, query, res.statusCode]).toEqual([path, query, 400]);
-        expect(outcomeOf(res, 400).diagnostics).toMatch(/names a patient in a way this API does not serve on Subscription/);
+        const { diagnostics } = outcomeOf(res, 400);
+        expect(diagnostics).toMatch(/names a patient in a way this API does not serve on Subscription/);
+        // Hostile review helper-209, F2: it told the app to send `patient=Patient/<id>`, which these routes refuse too.
+        expect([path, query, diagnostics.includes('patient=Patient/<id> alone'), diagnostics.includes('_criteria')]).toEqual([path, query, false, true]);
       }
       expect([path, (await get(t, `${path}?color=blue`, tolvan)).statusCode]).toEqual([path, 200]);
       // By its form: a forged id of that form is refused as a genuine one, or the answer would tell them apart.
