@@ -61,8 +61,11 @@ function refuseUngrantableScopes(clients: AuthClients, ctx: RequestView, client:
   const grantable = new Set([...oidc.filter((s) => clients.allows(client.clientId, s)), ...grantableScopes(clients, client, asked)]);
   const refused = asked.filter((scope) => !grantable.has(scope));
   if (refused.length > 0) {
-    const smart = clients.isSmart(client.clientId) ? ', SMART scopes such as patient/*.rs,' : '';
-    throw new errors.InvalidScope(`scope not available to client ${client.clientId}: ${refused.join(' ')}; it may ask for ${oidc.join(' ')}${smart} and ${API_SCOPES.join(' ')}`,
+    const smart = clients.isSmart(client.clientId) ? ', and SMART scopes such as patient/*.rs' : '';
+    // Its own, not every API scope: the list named the very scope refused (hostile review helper-211, F4).
+    const own = (clients.get(client.clientId)?.apiScopes ?? []).filter((s) => clients.allows(client.clientId, s));
+    const offered = [...oidc.filter((s) => clients.allows(client.clientId, s)), ...own];
+    throw new errors.InvalidScope(`scope not available to client ${client.clientId}: ${refused.join(' ')}; it may ask for ${offered.join(' ')}${smart}`,
       refused.join(' '));
   }
 }

@@ -153,6 +153,9 @@ describe('demo authorization server', () => {
     expect(body.error).toBe('invalid_scope');
     expect(body.error_description).toContain(refused);
     expect(body).not.toHaveProperty('access_token');
+    // Hostile review helper-211, F4: what it may ask for listed every API scope, the one just refused included.
+    const offered = String(body.error_description).split('it may ask for ')[1]?.split(' ') ?? [];
+    expect([offered.includes(refused), clientId === 'checkin-kiosk' && offered.includes('user/AccessLog-read')]).toEqual([false, false]);
   });
 
   it('takes a token request whose form comes chunked, without Content-Length, as one that states it', async () => {
