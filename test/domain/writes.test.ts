@@ -56,6 +56,17 @@ describe('MarkArrived', () => {
     expect(ehr.calls.some((c) => c.startsWith('arrival'))).toBe(expected === 'OK');
   });
 
+  // Hostile review helper-211, F1: a check-in repeated once its window had closed (after a 504, say) was told to "try
+  // again nearer the time", though no time was left, and the first may have been registered. Failed before: the early words.
+  it('tells a check-in after its window that the time has passed, and where an arrival made in time shows', async () => {
+    clock.set(START + 31 * MIN);
+    const late = await markArrived.execute(accessOver(ehr), '00012345', STAYING);
+    clock.set(START - 121 * MIN);
+    const early = await markArrived.execute(accessOver(ehr), '00012345', STAYING);
+    expect([late.Comment?.includes('nearer the time'), late.Comment?.includes('has passed'), late.Comment?.includes('reception')]).toEqual([false, true, true]);
+    expect([early.Comment?.includes('nearer the time'), early.Comment?.includes('has passed')]).toEqual([true, false]);
+  });
+
   it('answers an unknown id and another patient\'s id with one text, without writing', async () => {
     const unknown = await markArrived.execute(accessOver(ehr), '99999999', STAYING);
     const zeroesDropped = await markArrived.execute(accessOver(ehr), '12345', STAYING);

@@ -3,7 +3,7 @@ import type { WriteCoordinator } from '../../ports/write-coordinator.port.js';
 import type { PatientAccess } from '../access/patient-access.js';
 import type { ResultRecord } from '../records/index.js';
 import { readerOf } from './read-sources.js';
-import { outsideWindowComment, withinArrivalWindow, type ArrivalWindow } from '../writes/arrival-window.js';
+import { outsideWindowComment, pastArrivalWindow, withinArrivalWindow, type ArrivalWindow } from '../writes/arrival-window.js';
 import { fromEhrResult, resultRecord } from '../writes/write-outcomes.js';
 
 /**
@@ -23,21 +23,22 @@ export class MarkArrived {
     const start = booking?.TypedStartDateTime === undefined ? Number.NaN : Date.parse(booking.TypedStartDateTime);
     // The EHR does not check the window (docs/upstream-ehr.md#2-requests-and-answers), so the service must.
     if (Number.isNaN(start)) return resultRecord('CONTACT_NOT_FOUND');
-    if (!this.withinWindow(start)) return this.outsideWindow();
+    if (!this.withinWindow(start)) return this.outsideWindow(start);
     // Checked again at the turn: a check-in may wait behind an identical one while its window closes.
     // Keyed by the booking alone, whichever of the patient's numbers it was asked under (helper-136, F3).
     const written = await this.coordinator.exclusive(`arrival/${contactId}`, abandoned,
       async () => (this.withinWindow(start) ? access.ehr.registerArrival(access.patientId, contactId, (at) => this.withinWindow(at)) : undefined));
     // The adapter's own read may find the appointment moved out of the window since the list was read.
     const outside = written === undefined || (written.resultCode === 'ERROR' && written.reasonCode === 'OUTSIDE_ARRIVAL_WINDOW');
-    return outside ? this.outsideWindow() : fromEhrResult(written);
+    return outside ? this.outsideWindow(start) : fromEhrResult(written);
   }
 
   private withinWindow(start: number): boolean {
     return withinArrivalWindow(this.clock.now(), start, this.window);
   }
 
-  private outsideWindow(): ResultRecord {
-    return { ...resultRecord('OUTSIDE_ARRIVAL_WINDOW'), Comment: outsideWindowComment(this.window) };
+  /** The refusal, in words for before the window or after it, by the start the bookings read. */
+  private outsideWindow(start: number): ResultRecord {
+    return { ...resultRecord('OUTSIDE_ARRIVAL_WINDOW'), Comment: outsideWindowComment(this.window, pastArrivalWindow(this.clock.now(), start, this.window)) };
   }
 }

@@ -27,8 +27,18 @@ function minutesInWords(minutes: number): string {
   return minutes === 1 ? '1 minute' : `${minutes} minutes`;
 }
 
-/** What an arrival outside the window is told: how close, and what to do instead. */
-export function outsideWindowComment(window: ArrivalWindow): string {
-  return `Arrival can only be registered from ${minutesInWords(window.beforeMinutes)} before the start of the appointment to `
-    + `${minutesInWords(window.afterMinutes)} after it: try again nearer the time, or ask at the reception.`;
+/**
+ * What an arrival outside the window is told: how close, and what to do instead. `late`: the window has
+ * closed, so there is no nearer time; a repeat of a check-in the EHR did not confirm lands here too, and
+ * the reception sees whether the first was registered (hostile review helper-211, F1).
+ */
+export function outsideWindowComment(window: ArrivalWindow, late = false): string {
+  const span = `Arrival can only be registered from ${minutesInWords(window.beforeMinutes)} before the start of the appointment to `
+    + `${minutesInWords(window.afterMinutes)} after it`;
+  return late
+    ? `${span}, and that time has passed: ask at the reception, which sees whether an arrival was registered in time.`
+    : `${span}: try again nearer the time, or ask at the reception.`;
 }
+
+/** Whether `now` is past the window of an appointment starting at `start` (both in epoch ms). */
+export const pastArrivalWindow = (now: number, start: number, window: ArrivalWindow): boolean => now > start + window.afterMinutes * 60_000;
