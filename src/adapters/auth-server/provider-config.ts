@@ -28,7 +28,7 @@ interface TokenView { kind: string; accountId?: string; grantId?: string; client
 interface JwtView { payload: Record<string, unknown> }
 interface RevokedTokenView { kind: string; clientId?: string; grantId?: string; scope?: string; accountId?: string }
 interface RevocationView { ip: string; oidc: { issuer: string } }
-interface RequestView { oidc: { params?: { scope?: unknown; aud?: unknown }; entities?: { Grant?: { resources?: Record<string, string | undefined> } } } }
+interface RequestView { oidc: { params?: { scope?: unknown; aud?: unknown; grant_type?: unknown }; entities?: { Grant?: { resources?: Record<string, string | undefined> } } } }
 
 interface GrantLookupView {
   oidc: {
@@ -64,7 +64,9 @@ function refuseUngrantableScopes(clients: AuthClients, ctx: RequestView, client:
     const smart = clients.isSmart(client.clientId) ? ', and SMART scopes such as patient/*.rs' : '';
     // Its own, not every API scope: the list named the very scope refused (hostile review helper-211, F4).
     const own = (clients.get(client.clientId)?.apiScopes ?? []).filter((s) => clients.allows(client.clientId, s));
-    const offered = [...oidc.filter((s) => clients.allows(client.clientId, s)), ...own];
+    // A client credentials grant carries no OpenID scope (helper-212, F1): only the API's are offered then.
+    const offeredOidc = ctx.oidc.params?.grant_type === 'client_credentials' ? [] : oidc.filter((s) => clients.allows(client.clientId, s));
+    const offered = [...offeredOidc, ...own];
     throw new errors.InvalidScope(`scope not available to client ${client.clientId}: ${refused.join(' ')}; it may ask for ${offered.join(' ')}${smart}`,
       refused.join(' '));
   }

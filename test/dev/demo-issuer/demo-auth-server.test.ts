@@ -156,6 +156,8 @@ describe('demo authorization server', () => {
     // Hostile review helper-211, F4: what it may ask for listed every API scope, the one just refused included.
     const offered = String(body.error_description).split('it may ask for ')[1]?.split(' ') ?? [];
     expect([offered.includes(refused), clientId === 'checkin-kiosk' && offered.includes('user/AccessLog-read')]).toEqual([false, false]);
+    // helper-212, F1: nor `openid`, which a client credentials grant never carries.
+    expect(offered.includes('openid')).toBe(false);
   });
 
   it('takes a token request whose form comes chunked, without Content-Length, as one that states it', async () => {
