@@ -58,15 +58,15 @@ const grantedScopes = (ctx: RequestView, indicator: string): string[] => ctx.oid
 function refuseUngrantableScopes(clients: AuthClients, ctx: RequestView, client: ClientView): void {
   const asked = askedScopes(ctx);
   const oidc = clients.isSmart(client.clientId) ? SMART_OIDC_SCOPES : ['openid'];
-  const grantable = new Set([...oidc.filter((s) => clients.allows(client.clientId, s)), ...grantableScopes(clients, client, asked)]);
+  const allowedOidc = oidc.filter((s) => clients.allows(client.clientId, s));
+  const grantable = new Set([...allowedOidc, ...grantableScopes(clients, client, asked)]);
   const refused = asked.filter((scope) => !grantable.has(scope));
   if (refused.length > 0) {
     const smart = clients.isSmart(client.clientId) ? ', and SMART scopes such as patient/*.rs' : '';
     // Its own, not every API scope: the list named the very scope refused (hostile review helper-211, F4).
     const own = (clients.get(client.clientId)?.apiScopes ?? []).filter((s) => clients.allows(client.clientId, s));
     // A client credentials grant carries no OpenID scope (helper-212, F1): only the API's are offered then.
-    const offeredOidc = ctx.oidc.params?.grant_type === 'client_credentials' ? [] : oidc.filter((s) => clients.allows(client.clientId, s));
-    const offered = [...offeredOidc, ...own];
+    const offered = [...(ctx.oidc.params?.grant_type === 'client_credentials' ? [] : allowedOidc), ...own];
     throw new errors.InvalidScope(`scope not available to client ${client.clientId}: ${refused.join(' ')}; it may ask for ${offered.join(' ')}${smart}`,
       refused.join(' '));
   }

@@ -18,7 +18,12 @@ export const AT_ANY_TIME: ArrivalCheck = () => true;
 
 /** Whether `now` lies in the window around an appointment's start (both in epoch ms, inclusive). */
 export function withinArrivalWindow(now: number, start: number, window: ArrivalWindow): boolean {
-  return now >= start - window.beforeMinutes * 60_000 && now <= start + window.afterMinutes * 60_000;
+  return now >= start - window.beforeMinutes * 60_000 && !pastArrivalWindow(now, start, window);
+}
+
+/** Whether `now` is past the window of an appointment starting at `start` (both in epoch ms). */
+export function pastArrivalWindow(now: number, start: number, window: ArrivalWindow): boolean {
+  return now > start + window.afterMinutes * 60_000;
 }
 
 /** A span of minutes as a person reads it: `2 hours`, `90 minutes`, `1 minute`. */
@@ -39,6 +44,3 @@ export function outsideWindowComment(window: ArrivalWindow, late = false): strin
     ? `${span}, and that time has passed: ask at the reception, which sees whether an arrival was registered in time.`
     : `${span}: try again nearer the time, or ask at the reception.`;
 }
-
-/** Whether `now` is past the window of an appointment starting at `start` (both in epoch ms). */
-export const pastArrivalWindow = (now: number, start: number, window: ArrivalWindow): boolean => now > start + window.afterMinutes * 60_000;

@@ -52,10 +52,9 @@ function grantorOf(request: FastifyRequest, api: FhirApi, grants: ProxyGrants | 
   const token = request.token;
   const person = token?.personId;
   if (token === undefined || person === undefined) throw new ApiError(403, SHARING_REFUSED.notAPerson);
-  // A creation serves no `patient` and makes a grant of the caller's whatever one says: refused, it is theirs (helper-207,
-  // F1). A search, read or deletion serves one: refused here, it is about whom that names, else the caller (presumedPatient),
-  // so one about the launch patient is in his log on the caller's basis, as on the COS door (helper-206, F1).
-  if (interaction === 'create') namedCaller(request, person);
+  // The caller is named only once let in as grantor: a refusal here is about whom the route presumes (config below: a
+  // search, read or deletion's `patient`, else the caller; a creation's caller always), so one about the launch patient
+  // is in his log on the caller's basis, as on the COS door (helper-206, F1; helper-207, F1).
   const self = launchPatientOf(request, api) === person;
   const scopes = token.grantedScopes ?? token.scopes;
   // The scope first, wherever the app was opened, as the COS door's credentials check: the launch is
@@ -66,18 +65,12 @@ function grantorOf(request: FastifyRequest, api: FhirApi, grants: ProxyGrants | 
       'www-authenticate': `Bearer error="insufficient_scope", scope="${scope.split(' ')[0] ?? ''}"`,
     });
   }
-  if (!self) {
-    if (interaction === 'create' || interaction === 'delete') throw new ApiError(403, SHARING_REFUSED.forSomeoneElse);
-    if (!consentAllows(scopes, interaction, ['user'])) throw readBeyondLaunchRefusal(consentScopeFor(interaction, false), 'Consent');
-  }
-  namedCaller(request, person);
-  return { person, grants };
-}
-
-/** The caller's own grants are what the request is about: their own log, as themself. */
-function namedCaller(request: FastifyRequest, person: string): void {
+  if (!self && (interaction === 'create' || interaction === 'delete')) throw new ApiError(403, SHARING_REFUSED.forSomeoneElse);
+  if (!self && !consentAllows(scopes, interaction, ['user'])) throw readBeyondLaunchRefusal(consentScopeFor(interaction, false), 'Consent');
+  // Their own grants: their own log, as themself.
   request.audit.patientId = person;
   request.audit.delegation = 'self';
+  return { person, grants };
 }
 
 /** The caller's own grant as grantor; 404 for any other, as for one that does not exist. */
@@ -105,7 +98,7 @@ export function consentRoutes(app: FastifyInstance, { deps, api, send }: Consent
   const ctx: ConsentContext = { ids: api.ids, zone: deps.zone, classes: consentClasses(api) };
   // A grantor manages their own grants, whatever app launch they come from: a refusal is about them unless it names someone.
   const aboutCaller = presumedPatient(api, { caller: true });
-  // A creation serves no `patient`: refused before the route ran, it is the caller's whatever one says (helper-208, F1).
+  // A creation serves no `patient`: refused before it named the caller, it is theirs whatever one says (helper-207, F1; helper-208, F1).
   const config = (interaction: ConsentInteraction) => ({
     operation: AUDITED[interaction], errorShape: 'fhir', fhir: true, presumedPatient: interaction === 'create' ? theCaller : aboutCaller,
   } as const);

@@ -52,15 +52,15 @@ export interface SubscriptionRouteOptions {
   send: (request: FastifyRequest, reply: FastifyReply, body: unknown, format: string | undefined) => FastifyReply;
 }
 
+/** Where a Subscription names its patient, told to an app that named one in the address. */
+const SUBSCRIPTION_NAMES_ITS_PATIENT = 'a Subscription names its patient in its filter (_criteria, patient=Patient/<id>); '
+  + 'GET /fhir/Subscription lists all of yours, or those whose _id you give';
+
 /**
  * The format asked for, after refusing a parameter the route does not take that names a patient (every
  * FHIR route does, threat 57: a list that looked filtered by it would not be), and any it does not take
  * when the caller prefers strict handling.
  */
-/** Where a Subscription names its patient, told to an app that named one in the address. */
-const SUBSCRIPTION_NAMES_ITS_PATIENT = 'a Subscription names its patient in its filter (_criteria, patient=Patient/<id>); '
-  + 'GET /fhir/Subscription lists all of yours, or those whose _id you give';
-
 function formatOf(request: FastifyRequest, isPatientIdForm: (id: string) => boolean, takes: readonly string[] = []): string | undefined {
   const params = queryPairs(request);
   const format = formatParam(params);
