@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProxyGrants } from '../../../src/domain/proxies/proxy-grants.js';
 import { isAttempt, type AuditRecord } from '../../../src/ports/audit-trail.port.js';
-import { startTestApp, type TestApp } from '../../support/test-app.js';
-import { activeGrant, ANTON, get, LILLA, MARTA, NOW, pid, SHARING, smartToken } from './fhir-calls.js';
+import type { TestApp } from '../../support/test-app.js';
+import { activeGrant, ANTON, get, LILLA, MARTA, pid, smartToken, startWithSharing } from './fhir-calls.js';
 
 describe('whose log a refused Consent request is in', () => {
   let t: TestApp;
@@ -16,8 +16,7 @@ describe('whose log a refused Consent request is in', () => {
   /** Märta's app opened for Anton, who shares his bookings with her. */
   let forAnton: string;
   beforeAll(async () => {
-    t = await startTestApp({ now: NOW, subscriptions: true, proxies: SHARING });
-    grants = t.proxyGrants as ProxyGrants;
+    ({ t, grants } = await startWithSharing());
     await activeGrant(grants, ANTON, MARTA, ['Appointment']);
     forAnton = await smartToken(t, MARTA, 'patient/Consent.crs patient/Composition.rs patient/Appointment.rs', { smart_patient: pid(ANTON) });
   }, 60_000);

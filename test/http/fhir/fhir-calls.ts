@@ -5,7 +5,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import type { ProxyGrants } from '../../../src/domain/proxies/proxy-grants.js';
-import { TEST_FHIR_IDS, type AnyTestApp, type TestApp } from '../../support/test-app.js';
+import { startTestApp, TEST_FHIR_IDS, type AnyTestApp, type TestApp } from '../../support/test-app.js';
 
 /** A test app over either EHR back-end: these calls only speak HTTP. */
 type App = TestApp | AnyTestApp;
@@ -78,9 +78,21 @@ export function outcomeOf(res: LightMyRequestResponse, status: number): { severi
 /** Sharing on, with limits no test of the door reaches by chance. */
 export const SHARING = { invitationDays: 7, maxGrants: 10, maxGrantsPerDay: 100, maxGrantsToOnePerDay: 100 } as const;
 
+/** A test app at NOW with Subscriptions and sharing on, and its grants. */
+export async function startWithSharing(): Promise<{ t: TestApp; grants: ProxyGrants }> {
+  const t = await startTestApp({ now: NOW, subscriptions: true, proxies: SHARING });
+  return { t, grants: t.proxyGrants as ProxyGrants };
+}
+
+const nothingToAudit = async (): Promise<void> => undefined;
+
+/** Revokes every grant `grantor` has given that is active or pending: the next test starts with none. */
+export async function revokeAllOf(grants: ProxyGrants, grantor: string): Promise<void> {
+  for (const g of await grants.list(grantor)) if (g.status === 'active' || g.status === 'pending') await grants.revoke(grantor, g.id, nothingToAudit);
+}
+
 /** `grantor` shares `categories` with `grantee`, who accepts: an active grant from now on, its id. */
 export async function activeGrant(grants: ProxyGrants, grantor: string, grantee: string, categories: string[]): Promise<string> {
-  const nothingToAudit = async (): Promise<void> => undefined;
   const given = await grants.give(grantor, { grantee, categories }, nothingToAudit);
   await grants.accept(grantee, given.id, nothingToAudit);
   return given.id;

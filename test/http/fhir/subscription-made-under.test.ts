@@ -6,8 +6,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { numbered } from '../../../src/domain/notifications/lifecycle.js';
 import type { ProxyGrants } from '../../../src/domain/proxies/proxy-grants.js';
-import { startTestApp, type TestApp } from '../../support/test-app.js';
-import { activeGrant, ANTON, bundleOf, get, matchesOf, NOW, pid, SHARING, smartToken, TOLVAN } from './fhir-calls.js';
+import type { TestApp } from '../../support/test-app.js';
+import { activeGrant, ANTON, bundleOf, get, matchesOf, NOW, pid, revokeAllOf, smartToken, startWithSharing, TOLVAN } from './fhir-calls.js';
 import { post, subscription, USER_SCOPES } from './subscription-calls.js';
 
 const nothingToAudit = async (): Promise<void> => undefined;
@@ -17,14 +17,11 @@ describe('a subscription made under a proxy grant, on /fhir', () => {
   let grants: ProxyGrants;
   let anton: string;
   beforeAll(async () => {
-    t = await startTestApp({ now: NOW, subscriptions: true, proxies: SHARING });
-    grants = t.proxyGrants as ProxyGrants;
+    ({ t, grants } = await startWithSharing());
     anton = await smartToken(t, ANTON, USER_SCOPES);
   }, 60_000);
   afterAll(async () => t.close());
-  afterEach(async () => {
-    for (const g of await grants.list(TOLVAN)) if (g.status === 'active' || g.status === 'pending') await grants.revoke(TOLVAN, g.id, nothingToAudit);
-  });
+  afterEach(async () => revokeAllOf(grants, TOLVAN));
 
   // Hostile review helper-107, F1: revoked and granted again before the next check, the subscription stayed
   // active and told a booking that only the new grant shares. Failed before: the event was answered.

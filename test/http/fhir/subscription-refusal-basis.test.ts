@@ -7,11 +7,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isAttempt, type AuditRecord } from '../../../src/ports/audit-trail.port.js';
 import type { ProxyGrants } from '../../../src/domain/proxies/proxy-grants.js';
-import { startTestApp, type TestApp } from '../../support/test-app.js';
-import { activeGrant, ANTON, get, MARTA, NOW, pid, SHARING, smartToken, TOLVAN } from './fhir-calls.js';
+import type { TestApp } from '../../support/test-app.js';
+import { activeGrant, ANTON, get, MARTA, pid, revokeAllOf, smartToken, startWithSharing, TOLVAN } from './fhir-calls.js';
 import { post, subscription, USER_SCOPES } from './subscription-calls.js';
 
-const nothingToAudit = async (): Promise<void> => undefined;
 const OPERATIONS: Readonly<Record<string, string>> = {
   'journal-note': 'subscribeJournalNote', access: 'subscribeAccess', proxy: 'subscribeProxy', appointment: 'subscribeAppointment',
 };
@@ -22,15 +21,12 @@ describe('a refused Subscription is named as the same person\'s refused read is'
   let anton: string;
   let marta: string;
   beforeAll(async () => {
-    t = await startTestApp({ now: NOW, subscriptions: true, proxies: SHARING });
-    grants = t.proxyGrants as ProxyGrants;
+    ({ t, grants } = await startWithSharing());
     anton = await smartToken(t, ANTON, `${USER_SCOPES} user/AuditEvent.rs`);
     marta = await smartToken(t, MARTA, `${USER_SCOPES} user/AuditEvent.rs user/Consent.rs`);
   }, 60_000);
   afterAll(async () => t.close());
-  afterEach(async () => {
-    for (const g of await grants.list(TOLVAN)) if (g.status === 'active' || g.status === 'pending') await grants.revoke(TOLVAN, g.id, nothingToAudit);
-  });
+  afterEach(async () => revokeAllOf(grants, TOLVAN));
 
   /** The one outcome record `call` left: who, for whom, on what basis, and the answer. */
   const recordOf = async (call: () => Promise<{ statusCode: number }>): Promise<[number, AuditRecord | undefined]> => {
