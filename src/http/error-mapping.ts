@@ -206,8 +206,9 @@ export function toHttpFailure(err: unknown, door: Door = 'cos'): HttpFailure {
   }
   if (err instanceof WriteStillInProgressError) {
     return {
-      status: 503, message: 'An identical registration is being made, or may still be made by the EHR: send the same request again in a few seconds, '
-        + 'and it answers INFO if it was made.',
+      // The turn is the visit's, whoever asked: the write that holds it may be another caller's (docs/contract.md#errors).
+      status: 503, message: 'Another registration of the same visit is under way, or may still be made by the EHR: send the same request again in a few seconds, '
+        + 'and it answers INFO if the visit was registered already.',
       headers: { 'retry-after': '5' }, fault: false,
     };
   }

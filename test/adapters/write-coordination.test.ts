@@ -79,7 +79,7 @@ describe('InProcessCoordinator', () => {
     expect(waited).toBeInstanceOf(WriteStillInProgressError);
     expect(toHttpFailure(waited)).toEqual({
       status: 503, headers: { 'retry-after': '5' }, fault: false,
-      message: 'An identical registration is being made, or may still be made by the EHR: send the same request again in a few seconds, and it answers INFO if it was made.',
+      message: 'Another registration of the same visit is under way, or may still be made by the EHR: send the same request again in a few seconds, and it answers INFO if the visit was registered already.',
     });
     first.release();
     await expect(running).resolves.toBe('first');
