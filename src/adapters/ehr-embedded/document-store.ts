@@ -13,9 +13,13 @@ const DOCUMENT_NAME = /^[a-z]+(?:-v\d)?$/;
  */
 const versionOf = (s: Stats): string => `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`;
 
-/** A document's text, the version of exactly that content, and when its file was last modified (epoch ms). */
-export interface VersionedText {
-  text: string;
+/**
+ * A document's bytes as the file holds them, the version of exactly that content, and when its file was
+ * last modified (epoch ms). Bytes, not text: the reader refuses what is not UTF-8, which decoding here
+ * would have made U+FFFD (hostile review helper-213, H1).
+ */
+export interface VersionedDocument {
+  bytes: Buffer;
   version: string;
   modifiedMs: number;
 }
@@ -73,12 +77,12 @@ export class DocumentStore {
   }
 
   /** A document with the version (and modification time) of exactly the content read, or undefined when it is absent. */
-  async readVersioned(file: string): Promise<VersionedText | undefined> {
+  async readVersioned(file: string): Promise<VersionedDocument | undefined> {
     const handle = await openIfExists(file);
     if (!handle) return undefined;
     try {
       const s = await handle.stat();
-      return { text: await handle.readFile('utf8'), version: versionOf(s), modifiedMs: s.mtimeMs };
+      return { bytes: await handle.readFile(), version: versionOf(s), modifiedMs: s.mtimeMs };
     } finally {
       await handle.close();
     }

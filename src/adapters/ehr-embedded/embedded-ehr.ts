@@ -69,7 +69,7 @@ export class EmbeddedEhr implements EhrRecords, DelegationRegistry {
     const found = await this.cache.get(`${this.source}\u0000${patientId}/${kind}`, version, async () => {
       const document = await this.documents.readVersioned(path);
       if (document === undefined) return undefined;
-      return { version: document.version, mapped: await this.mapInSlices(read, document.text, patientId), chars: document.text.length };
+      return { version: document.version, mapped: await this.mapInSlices(read, document.bytes, patientId), chars: document.bytes.length };
     });
     if (found === undefined) return this.empty(read, patientId);
     for (const reason of found.dropped) this.onDropped(reason);
@@ -82,7 +82,7 @@ export class EmbeddedEhr implements EhrRecords, DelegationRegistry {
     return { value, unbounded: selectInRange(read, value, {}, this.zone), dropped: [] };
   }
 
-  private async mapInSlices<R extends XmlRead>(read: R, xml: string, patientId: string): Promise<Mapped<ReadItem<R>[]>> {
+  private async mapInSlices<R extends XmlRead>(read: R, xml: Uint8Array, patientId: string): Promise<Mapped<ReadItem<R>[]>> {
     const dropped: string[] = [];
     try {
       const value = await mapDocumentInSlices(DOCUMENT_OF[read], xml, { zone: this.zone, expectedPatientId: patientId, onDropped: (r) => dropped.push(r) }) as ReadItem<R>[];
@@ -124,8 +124,8 @@ export class EmbeddedEhr implements EhrRecords, DelegationRegistry {
       const read = await this.documents.readVersioned(file);
       if (read === undefined) return undefined;
       try {
-        const value = mapRelationships(read.text).relationships;
-        return { version: read.version, mapped: { value, unbounded: value, dropped: [] }, chars: read.text.length };
+        const value = mapRelationships(read.bytes).relationships;
+        return { version: read.version, mapped: { value, unbounded: value, dropped: [] }, chars: read.bytes.length };
       } catch (err) {
         throw this.translate(err);
       }

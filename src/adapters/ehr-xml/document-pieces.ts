@@ -20,8 +20,14 @@
  * except a name or reference longer than QUIET characters, which no real document has: the reader
  * then refuses the document (fail closed). For bytes, 0x3C, 0x26 and the other delimiters never
  * occur inside a UTF-8 sequence and a cut never falls before a continuation byte, so the pieces'
- * text joined is the whole document's text, replacement characters included.
+ * text joined is the whole document's text.
+ *
+ * Bytes that are not UTF-8 are refused before any piece is read: decoded, they would become U+FFFD,
+ * and a unit written "µg/L" in Latin-1 would reach a patient as U+FFFD and "g/L" (hostile review helper-213, H1).
  */
+
+import { isUtf8 } from 'node:buffer';
+import { malformed } from './malformed-document-error.js';
 
 /**
  * A piece as the reader reads it. `noLoneSurrogate`: known to hold none (decoded from UTF-8 bytes,
@@ -113,10 +119,11 @@ export class DocumentPieces {
     return typeof xml === 'string' ? DocumentPieces.fromText(xml) : DocumentPieces.fromBytes(xml);
   }
 
-  /** `bytes` cut at the first allowed place at or after every `pieceBytes` (tests cut small to reach every boundary). */
+  /** `bytes`, refused unless UTF-8, cut at the first allowed place at or after every `pieceBytes` (tests cut small to reach every boundary). */
   static fromBytes(bytes: Uint8Array, pieceBytes = PIECE_BYTES): DocumentPieces {
     checkSize(pieceBytes);
     const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    if (!isUtf8(buf)) throw malformed('bytes that are not UTF-8');
     const bounds = cutsAt(buf.length, pieceBytes, (i) => buf[i] as number, (c) => c >= 0x80 && c < 0xc0);
     return new DocumentPieces(buf, bounds, undefined);
   }

@@ -150,6 +150,9 @@ export class RecordBuilder implements ElementSink {
     if (parent.kind === OBJECT) {
       parent.hasChildren = true;
       const k = elementField(parent.lookup as ShapeLookup, t, localFrom, to);
+      // Skipped inside an element whose own text is kept, it would take its text away and join what
+      // stood around it: `Dos: <b>5</b> mg` read "Dos:  mg" (hostile review helper-213, H3).
+      if (k === undefined && parent.collectsText) this.fault ??= { error: malformed(`an element inside the text of ${parent.field?.name ?? this.root}`) };
       this.push(k === undefined ? SKIPPED : fieldFrame((parent.shape as CompiledObject).fields[k] as CompiledField, k));
     } else if (parent.kind === LEAF) {
       // A leaf's inner element, keyed by its local name as fast-xml-parser keys it.

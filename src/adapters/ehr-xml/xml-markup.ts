@@ -9,7 +9,7 @@
  * `xml` in any case or is not a name; `--` inside a comment; any `<!` but a comment or CDATA
  * section (DTD markup was refused before, xml-cursor.ts); and a document that ends inside any of them.
  */
-import { notWellFormed } from './malformed-document-error.js';
+import { malformed, notWellFormed } from './malformed-document-error.js';
 import type { XmlCursor } from './xml-cursor.js';
 import { NameReader } from './xml-names.js';
 import { isSpace } from './xml-text.js';
@@ -17,11 +17,21 @@ import { isSpace } from './xml-text.js';
 /** XML 1.0's XMLDecl after `<?xml`: version 1.0, then optionally encoding and standalone, in that order. */
 const DECLARATION_BODY = /^[ \t\n]+version[ \t\n]*=[ \t\n]*(?:"1\.0"|'1\.0')(?:[ \t\n]+encoding[ \t\n]*=[ \t\n]*(?:"[A-Za-z][\w.-]*"|'[A-Za-z][\w.-]*'))?(?:[ \t\n]+standalone[ \t\n]*=[ \t\n]*(?:"(?:yes|no)"|'(?:yes|no)'))?[ \t\n]*$/;
 
-/** Where the document's first piece `t` goes on after its XML declaration (0 when it has none). */
+/** The declaration's encoding name, where it gives one. */
+const DECLARED_ENCODING = /[ \t\n]encoding[ \t\n]*=[ \t\n]*["']([^"']*)["']/;
+
+/**
+ * Where the document's first piece `t` goes on after its XML declaration (0 when it has none). The EHR
+ * writes UTF-8 (docs/upstream-ehr.md §1): a document declaring another encoding is refused, since its
+ * text read as UTF-8 would not be the text written (hostile review helper-213, H2: Latin-1 å became U+FFFD).
+ */
 export function afterDeclaration(t: string): number {
   if (!(t.startsWith('<?xml', 0) && (isSpace(t.charCodeAt(5)) || t.charCodeAt(5) === 63))) return 0;
   const end = t.indexOf('?>', 5);
-  if (end < 0 || !DECLARATION_BODY.test(t.slice(5, end))) notWellFormed();
+  const body = end < 0 ? '' : t.slice(5, end);
+  if (end < 0 || !DECLARATION_BODY.test(body)) notWellFormed();
+  const encoding = DECLARED_ENCODING.exec(body)?.[1];
+  if (encoding !== undefined && encoding.toLowerCase() !== 'utf-8') throw malformed('an encoding other than UTF-8');
   return end + 2;
 }
 

@@ -97,6 +97,7 @@ export class EhrInterface {
     if (!(await this.store.patientExists(id))) return unknownPatient(id);
     const document = await this.documents.read(this.store.patientFile(id, kind));
     if (document === undefined) return this.withValidators({ status: 200, body: emptyDocument(kind) }, conditions);
+    if (document.text === undefined) return this.withValidators({ status: 200, body: '', bytes: document.bytes }, conditions, document.modifiedMs);
     const body = filterByRange(kind, document.text, range, this.zone);
     // Unfiltered, the body is the document read, and its kept bytes (and their ETag) are those of the body.
     const kept = body === document.text ? document.bytes : undefined;

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { DocumentStore } from '../../adapters/ehr-embedded/document-store.js';
 import { etagOf } from './conditional.js';
 
@@ -6,9 +7,13 @@ export const KEPT_DOCUMENT_CHARS = 256 * 1024;
 /** How many large documents are kept at once; the one kept longest goes first. */
 const KEPT_DOCUMENTS = 4;
 
-/** A document as read and when its file was modified; its UTF-8 bytes and their ETag when it is large enough to be kept. */
+/**
+ * A document as read and when its file was modified; its UTF-8 bytes and their ETag when it is large
+ * enough to be kept. A file that is not UTF-8 has no text: its bytes are sent as they are, as an EHR
+ * that wrote them would send them, for the service to refuse.
+ */
 export interface ReadDocument {
-  text: string;
+  text: string | undefined;
   modifiedMs: number;
   bytes?: Buffer;
   etag?: string;
@@ -36,10 +41,12 @@ export class KeptDocuments {
     this.kept.delete(file);
     const read = await this.store.readVersioned(file);
     if (read === undefined) return undefined;
-    if (read.text.length < KEPT_DOCUMENT_CHARS) return { text: read.text, modifiedMs: read.modifiedMs };
-    const bytes = Buffer.from(read.text, 'utf8');
+    const { bytes, modifiedMs } = read;
+    if (!isUtf8(bytes)) return { text: undefined, modifiedMs, bytes };
+    const text = bytes.toString('utf8');
+    if (text.length < KEPT_DOCUMENT_CHARS) return { text, modifiedMs };
     // Hashing a ~9 MiB document again for every answer would cost what keeping it saves.
-    const kept: Kept = { version: read.version, text: read.text, modifiedMs: read.modifiedMs, bytes, etag: etagOf(bytes) };
+    const kept: Kept = { version: read.version, text, modifiedMs, bytes, etag: etagOf(bytes) };
     const oldest = this.kept.keys().next();
     if (this.kept.size >= KEPT_DOCUMENTS && oldest.done !== true) this.kept.delete(oldest.value);
     this.kept.set(file, kept);

@@ -18,6 +18,9 @@ export interface Exchange {
   after(ms: number, run: () => void): void;
 }
 
+/** The answer's bytes: kept ones (or a file's that are not UTF-8, sent as they are), else its body encoded. */
+const bytesOf = (answer: Answer): Buffer => answer.bytes ?? Buffer.from(answer.body, 'utf8');
+
 export function send(res: ServerResponse, answer: Answer): void {
   if (res.destroyed) return;
   if (answer.status === 304) {
@@ -26,7 +29,7 @@ export function send(res: ServerResponse, answer: Answer): void {
     res.end();
     return;
   }
-  const body = answer.bytes ?? Buffer.from(answer.body, 'utf8');
+  const body = bytesOf(answer);
   res.writeHead(answer.status, {
     'content-type': answer.contentType ?? XML_CONTENT_TYPE, 'content-length': String(body.length), ...answer.headers,
   });
@@ -92,7 +95,7 @@ export async function misbehave(fault: Fault, x: Exchange): Promise<void> {
       req.socket.destroy();
       return;
     case 'resetMidBody': {
-      const body = Buffer.from((await x.document()).body, 'utf8');
+      const body = bytesOf(await x.document());
       res.writeHead(200, { 'content-type': XML_CONTENT_TYPE, 'content-length': String(body.length) });
       res.write(body.subarray(0, Math.floor(body.length / 2)), () => req.socket.destroy());
       return;
@@ -114,7 +117,7 @@ export async function misbehave(fault: Fault, x: Exchange): Promise<void> {
       await streamOversized(res, x.root, fault.bytes, fault.declareLength);
       return;
     case 'trickle': {
-      const body = Buffer.from((await x.document()).body, 'utf8');
+      const body = bytesOf(await x.document());
       res.writeHead(200, { 'content-type': XML_CONTENT_TYPE, 'content-length': String(body.length) });
       let sent = 0;
       const drip = (): void => {

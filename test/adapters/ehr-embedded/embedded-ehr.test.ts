@@ -120,6 +120,16 @@ describe('EmbeddedEhr', () => {
     expect(String((err as Error).message)).not.toContain(ADULT);
   });
 
+  it('refuses a document that is not UTF-8 rather than show U+FFFD in its place (helper-213, H1)', async () => {
+    const ehr = await open();
+    const file = path.join(dir, 'ehr', 'patients', ADULT, 'journalnotes.xml');
+    const written = await readFile(file);
+    expect((await readDocument(ehr, 'journalnotes', ADULT, {})).length).toBeGreaterThan(0);
+    // "ä" as Latin-1 writes it, one byte no UTF-8 text holds alone.
+    await writeFile(file, Buffer.from(written.toString('utf8').replace('ä', '\u0000'), 'utf8').map((b) => (b === 0 ? 0xe4 : b)));
+    await expect(readDocument(ehr, 'journalnotes', ADULT, {})).rejects.toMatchObject({ failure: 'bad-response' });
+  });
+
   it('refuses a document that belongs to another patient', async () => {
     const ehr = await open();
     const other = '198112189876';

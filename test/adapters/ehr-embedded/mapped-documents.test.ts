@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { generateDemoData } from '../../../src/dev/demo-data/generate.js';
-import { DocumentStore, type VersionedText } from '../../../src/adapters/ehr-embedded/document-store.js';
+import { DocumentStore, type VersionedDocument } from '../../../src/adapters/ehr-embedded/document-store.js';
 import { EmbeddedEhr } from '../../../src/adapters/ehr-embedded/embedded-ehr.js';
 import { WriteStateStore } from '../../../src/adapters/ehr-embedded/write-state-store.js';
 import type { CareContact } from '../../../src/domain/records/index.js';
@@ -20,7 +20,7 @@ const NOW = Date.UTC(2026, 10, 21, 8, 0);
 class CountingStore extends DocumentStore {
   reads = 0;
 
-  override async readVersioned(file: string): Promise<VersionedText | undefined> {
+  override async readVersioned(file: string): Promise<VersionedDocument | undefined> {
     this.reads++;
     return super.readVersioned(file);
   }

@@ -1,7 +1,8 @@
+import { isUtf8 } from 'node:buffer';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cutsAt, DocumentPieces, PIECE_BYTES, QUIET } from '../../../src/adapters/ehr-xml/document-pieces.js';
-import { mapDocument, mapDocumentInSlices } from '../../../src/adapters/ehr-xml/index.js';
+import { MalformedDocumentError, mapDocument, mapDocumentInSlices } from '../../../src/adapters/ehr-xml/index.js';
 import { isWellFormed } from '../../../src/adapters/ehr-xml/xml-text.js';
 import { example, ZONE } from './fixtures.js';
 import { assertProperty } from '../../support/seeds.js';
@@ -9,11 +10,18 @@ import { assertProperty } from '../../support/seeds.js';
 const piecesOf = (p: DocumentPieces): string[] => Array.from({ length: p.count }, (_, k) => p.read(k).text);
 
 describe('DocumentPieces', () => {
-  it('cuts bytes only where the reader can go on, and the pieces decoded one by one are the whole text, invalid UTF-8 included', async () => {
-    // Bytes of every kind: `<`, `&`, `=`, CR, ASCII, lead and continuation bytes, and sequences cut short.
+  it('cuts bytes only where the reader can go on, and the pieces decoded one by one are the whole text; bytes that are not UTF-8 are refused', async () => {
+    // Bytes of every kind: `<`, `&`, `=`, CR, ASCII, lead and continuation bytes, and sequences cut short;
+    // and UTF-8 text of every width, which the first seldom is.
     const byte = fc.oneof(fc.constantFrom(0x3c, 0x26, 0x3d, 0x0d), fc.integer({ min: 0, max: 0x7f }), fc.integer({ min: 0x80, max: 0xff }));
-    await assertProperty(fc.property(fc.array(byte, { maxLength: 400 }), fc.integer({ min: 1, max: 40 }), (values, size) => {
-      const bytes = Buffer.from(values);
+    const anyBytes = fc.array(byte, { maxLength: 400 }).map((values) => Buffer.from(values));
+    const char = fc.oneof(fc.constantFrom('<', '&', '=', '\r', 'a', 'å', '–', '\u{1F600}'), fc.string({ unit: 'binary', maxLength: 3 }));
+    const utf8 = fc.array(char, { maxLength: 150 }).map((chars) => Buffer.from(chars.join(''), 'utf8'));
+    await assertProperty(fc.property(fc.oneof(anyBytes, utf8), fc.integer({ min: 1, max: 40 }), (bytes, size) => {
+      if (!isUtf8(bytes)) {
+        expect(() => DocumentPieces.fromBytes(bytes, size)).toThrow(MalformedDocumentError);
+        return;
+      }
       const pieces = DocumentPieces.fromBytes(bytes, size);
       const texts = piecesOf(pieces);
       expect(texts.join('')).toBe(bytes.toString('utf8'));
@@ -30,12 +38,17 @@ describe('DocumentPieces', () => {
     }), { seeds: [20261121, 20261122, 20261123], numRuns: 3000 });
   });
 
-  it('issue 56 item 3: pieces decoded from bytes hold no lone surrogate, whatever the bytes, so the reader spares that search', async () => {
-    // Encoded surrogates (ED A0 80 to ED BF BF, CESU-8 pairs), lead bytes cut short, and any other byte.
+  it('issue 56 item 3: pieces made from bytes hold no lone surrogate, whatever the bytes, so the reader spares that search', async () => {
+    // Encoded surrogates (ED A0 80 to ED BF BF, CESU-8 pairs), lead bytes cut short, and any other byte: refused unless UTF-8.
     const surrogate = fc.tuple(fc.constant(0xed), fc.integer({ min: 0xa0, max: 0xbf }), fc.integer({ min: 0x80, max: 0xbf }));
     const run = fc.oneof(surrogate.map((b) => [...b]), fc.integer({ min: 0, max: 0xff }).map((b) => [b]));
     await assertProperty(fc.property(fc.array(run, { maxLength: 200 }), fc.integer({ min: 1, max: 40 }), (runs, size) => {
-      const pieces = DocumentPieces.fromBytes(Buffer.from(runs.flat()), size);
+      const bytes = Buffer.from(runs.flat());
+      if (!isUtf8(bytes)) {
+        expect(() => DocumentPieces.fromBytes(bytes, size)).toThrow(MalformedDocumentError);
+        return;
+      }
+      const pieces = DocumentPieces.fromBytes(bytes, size);
       expect(pieces.decoded).toBe(true);
       for (const piece of piecesOf(pieces)) expect(isWellFormed(piece)).toBe(true);
     }), { seeds: [20261126, 20261127], numRuns: 2000 });

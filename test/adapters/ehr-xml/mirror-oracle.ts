@@ -122,6 +122,11 @@ function object(raw: unknown, s: Schema, name: string, always = false): Node | u
   } else {
     node = raw as Node;
     if (isNil(node) && !always) return undefined;
+    // An element the schema does not take, inside one whose own text is mapped, would drop its text from it.
+    const taken = s.properties ?? {};
+    if (taken.$self !== undefined && Object.keys(node).some((k) => k !== '#text' && !k.startsWith('@_') && !Object.hasOwn(taken, k))) {
+      throw malformed(`an element inside the text of ${name}`);
+    }
   }
   const out: Node = {};
   let found = 0;

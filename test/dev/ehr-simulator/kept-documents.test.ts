@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { request } from 'undici';
@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DocumentStore } from '../../../src/adapters/ehr-embedded/document-store.js';
 import { KEPT_DOCUMENT_CHARS, KeptDocuments } from '../../../src/dev/ehr-simulator/kept-documents.js';
 import { ADULT, startSimulatedEhr, type SimulatedEhr } from '../../adapters/ehr-xml-http/simulated-ehr.js';
+import { readDocument } from '../../support/document-reads.js';
 
 /** A document of `chars` characters, non-ASCII included, whose content is told by `mark`. */
 const documentOf = (mark: string, chars = KEPT_DOCUMENT_CHARS + 10): string => {
@@ -101,6 +102,18 @@ describe('the simulator answers a large document from what it kept, and a change
     const length = res.headers['content-length'];
     return { status: res.statusCode, length: typeof length === 'string' ? length : undefined, text: await res.body.text() };
   };
+
+  it('serves a file that is not UTF-8 byte for byte, and the service refuses it (helper-213, H1)', async () => {
+    const file = path.join(t.dataDir, 'patients', ADULT, 'medications.xml');
+    // The document as Latin-1 writes it: å one byte, 0xE5, which no UTF-8 text holds alone.
+    const latin1 = Buffer.from(await readFile(file, 'utf8'), 'latin1');
+    expect(latin1.includes(0xe5)).toBe(true);
+    await writeFile(file, latin1);
+    const res = await request(`${t.sim.url}/ehr/v1/patients/${ADULT}/medications`);
+    expect(res.statusCode).toBe(200);
+    expect(Buffer.from(await res.body.arrayBuffer()).equals(latin1)).toBe(true);
+    await expect(readDocument(t.adapter(), 'medications', ADULT, {})).rejects.toMatchObject({ failure: 'bad-response' });
+  });
 
   it('serves the same bytes twice, then the rewritten file, with a Content-Length true to each', async () => {
     const file = path.join(t.dataDir, 'patients', ADULT, 'journalnotes.xml');

@@ -1,7 +1,7 @@
 /**
  * The mapping walk over a parsed tree, guided by a compiled shape: the tests' differential oracle
  * (test/adapters/ehr-xml/reference/). Unknown elements and attributes are ignored (a minor XSD
- * version may add them); a repeated element where one is expected (or a member given both as
+ * version may add them), but for an element inside one whose own text is mapped; a repeated element where one is expected (or a member given both as
  * attribute and as element), a missing `!` element or a failed conversion makes the document malformed.
  */
 import { isElementObject, isNil } from '../../../../src/adapters/ehr-xml/leaves.js';
@@ -21,7 +21,16 @@ export function mapObject(raw: unknown, shape: CompiledObject, name: string, ctx
   }
   if (!isElementObject(raw)) throw malformed(`bad ${name}`);
   if (isNil(raw)) return undefined;
+  if (shape.selfIndex >= 0) refuseElementsInText(raw, shape, name);
   return fill(raw, shape, ctx, true);
+}
+
+/** An element the shape does not take, inside one whose own text is mapped, would drop its text from it. */
+function refuseElementsInText(node: Record<string, unknown>, shape: CompiledObject, name: string): void {
+  const taken = new Set(shape.fields.map((f) => f.inKey));
+  for (const key in node) {
+    if (!key.startsWith('@_') && !taken.has(key)) throw malformed(`an element inside the text of ${name}`);
+  }
 }
 
 /** The object of `node`; with `orAbsent`, undefined when the shape says so and no member was found. */
