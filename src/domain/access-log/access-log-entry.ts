@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { BASES, BASIS_NAMES, LOG_OUTCOMES, OUTCOME_NAMES, operationDisplayName, writeResultDisplayName, type LogBasis } from './display-names.js';
+import { BASES, BASIS_NAMES, LOG_OUTCOMES, NO_APP_NAMES, OUTCOME_NAMES, operationDisplayName, writeResultDisplayName, type LogBasis } from './display-names.js';
 import type { DisplayName } from '../operations/operation.js';
 import type { GrantParties, LoggedAccess } from '../../ports/access-log.port.js';
 import { ALSO_READ_MAX } from './also-read.js';
@@ -62,7 +62,10 @@ export const AccessLogEntrySchema = Type.Object({
     description: 'On a revokeProxy of basis support: why the support staff ended the sharing, in their words. Shown only to the patient.',
   })),
   clientApplication: Type.Object({
-    displayName: Type.String({ maxLength: 128, description: 'The application, by the name its operator gave it.' }),
+    displayName: Type.String({
+      maxLength: 128,
+      description: 'The application, by the name its operator gave it; through no app, "Tjänstens eget verktyg" (support\'s tool, the service itself) or "Okänd app".',
+    }),
     clientId: Type.Optional(Type.String({ maxLength: 256, description: 'The OAuth client id of the application, when the token named one.' })),
   }, { description: 'The application the request came through.' }),
   requestId: Type.String({
@@ -153,14 +156,14 @@ export type ClientNames = ReadonlyMap<string, string>;
 
 /**
  * The application by its configured name, else by its OAuth client id, and by its subscription only
- * when it has no client id. A subscription key names an API-management subscription, not an app: one
+ * when it has no client id; with neither, by NO_APP_NAMES. A subscription key names an API-management subscription, not an app: one
  * key may serve several apps (the demo's does), and on the FHIR API an app sends none, so one app
  * named by its key in one entry and by its client id in the next showed under two names.
  */
-function clientOf(a: LoggedAccess, names: ClientNames): AccessLogEntry['clientApplication'] {
+function clientOf(a: LoggedAccess, basis: LogBasis, names: ClientNames): AccessLogEntry['clientApplication'] {
   const displayName = (a.clientId !== undefined ? names.get(a.clientId) : undefined)
     ?? (a.subscription !== undefined ? names.get(a.subscription) : undefined)
-    ?? a.clientId ?? a.subscription ?? 'unknown';
+    ?? a.clientId ?? a.subscription ?? (NO_PERSON.has(basis) ? NO_APP_NAMES.own : NO_APP_NAMES.unknown).sv;
   return a.clientId === undefined ? { displayName } : { displayName, clientId: a.clientId };
 }
 
@@ -183,7 +186,7 @@ export function entryOf(a: LoggedAccess, patientId: string, viewer: LogViewer, z
     outcome,
     ...(a.writeResult === undefined ? {} : { result: { code: a.writeResult, displayName: writeResultDisplayName(a.writeResult) } }),
     basis,
-    clientApplication: clientOf(a, names),
+    clientApplication: clientOf(a, basis, names),
     requestId: SERVICE_ID.test(a.requestId) ? a.requestId : '',
   };
   // A delegate's number: only to that delegate and to the patient; never that of a refused stranger.

@@ -35,6 +35,21 @@ export const OUTCOME_NAMES: Readonly<Record<LogOutcome, DisplayName>> = {
 };
 
 /**
+ * The application of an access that came through none the log can name: the service's own doing or
+ * support's tool (basis `service`, `support`), else an app that named itself neither by client id nor by
+ * subscription. The COS entry's one name is the Swedish, as an operator's app names are (helper-214, F1:
+ * "unknown", English, was shown in the Swedish app).
+ */
+export const NO_APP_NAMES = {
+  own: { sv: 'Tjänstens eget verktyg', en: "The service's own tool" },
+  unknown: { sv: 'Okänd app', en: 'Unknown app' },
+} as const satisfies Readonly<Record<string, DisplayName>>;
+
+/** The names in both languages of a COS entry's application named by NO_APP_NAMES, by its Swedish name. */
+export const noAppNamesOf = (displayName: string): DisplayName | undefined =>
+  Object.values(NO_APP_NAMES).find((names) => names.sv === displayName);
+
+/**
  * On what basis someone acted: the five of docs/contract.md#the-patients-access-log; `proxy`, someone
  * the patient shared their record with (docs/proxies.md#audited-and-shown); `support` and `service`,
  * who end a grant without either side (support staff, or time running out); and two for a person

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { AccessLogEntry } from '../../domain/access-log/access-log-entry.js';
-import { BASIS_NAMES, OUTCOME_NAMES, writeResultParts, writeResultShown } from '../../domain/access-log/display-names.js';
+import { BASIS_NAMES, noAppNamesOf, OUTCOME_NAMES, writeResultParts, writeResultShown } from '../../domain/access-log/display-names.js';
 import { kindOfNumber, oidSystemOf } from '../../domain/identity/person-number-systems.js';
 import { GRANT_OPERATIONS, isGrantOperationName } from '../../domain/operations/grant-operations.js';
 import type { AuditAction, DisplayName } from '../../domain/operations/operation.js';
@@ -54,7 +54,7 @@ const translations = (names: DisplayName): { extension: unknown[] } => ({
 /** The application agent: its one name as `display`, and, where it has a name in each language, both (translations). */
 function application(e: AccessLogEntry, appNames: AppNames | undefined): Record<string, unknown> {
   const { displayName, clientId } = e.clientApplication;
-  const names = clientId === undefined ? undefined : appNames?.get(clientId);
+  const names = clientId === undefined ? noAppNamesOf(displayName) : appNames?.get(clientId);
   return {
     display: displayName,
     ...(names === undefined ? {} : { _display: translations(names) }),

@@ -146,7 +146,7 @@ describe('issue 53: sharing in the grantor\'s access log', () => {
     expect(BASIS_NAMES.support).toEqual({ sv: 'Tjänstens support', en: "The service's support staff" });
     expect(BASIS_NAMES.service).toEqual({ sv: 'Tjänsten själv (tiden gick ut eller en regel)', en: 'The service itself (its time ran out, or a rule)' });
     // The service acted alone: no person, no app, as settledRecordOf records it.
-    expect(entries.find((e) => e.operation === 'lapseProxy')?.clientApplication).toEqual({ displayName: 'unknown' });
+    expect(entries.find((e) => e.operation === 'lapseProxy')?.clientApplication).toEqual({ displayName: 'Tjänstens eget verktyg' });
     expect(SERVICE_ACTOR.issuer).toBe('urn:pdas:service');
 
     // A third person (a representative reading Tolvan's log) sees no number, no grantee and no reason; the proxy sees their own number only.
