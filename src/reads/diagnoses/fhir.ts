@@ -7,7 +7,7 @@
 import type { DiagnosisEhrExtract, Diagnoses } from '../../domain/records/index.js';
 import { definedOnly } from '../../domain/records/defined.js';
 import { staffOf, unitOf } from '../../adapters/ehr-fhir/care-parties.js';
-import { firstCode, textOf } from '../../adapters/ehr-fhir/codes.js';
+import { firstCode, textBeside, textOf } from '../../adapters/ehr-fhir/codes.js';
 import { ts } from '../../adapters/ehr-fhir/fhir-time.js';
 import { isIcd10Se, isKva, own, rootOf, unitIdOf } from '../../adapters/ehr-fhir/identifiers.js';
 import type { MapContext } from '../../adapters/ehr-fhir/map-context.js';
@@ -24,7 +24,7 @@ function action(procedure: Procedure, ctx: MapContext): Action {
     rcId: own(procedure, ctx.idRoot),
     actionTerminology: coding?.system === undefined ? undefined : rootOf(coding.system),
     actionCode: coding?.code,
-    actionDescription: textOf(procedure.code),
+    actionDescription: textBeside(procedure.code, coding),
     actionSurgeryDateTime: ts(procedure.performedDateTime ?? procedure.performedPeriod?.start, ctx),
   });
 }
@@ -57,7 +57,7 @@ function extract(condition: Condition, procedures: readonly Procedure[], input: 
       diagnosis: [definedOnly({
         rcId: own(condition, ctx.idRoot),
         diagnosisCode: icd?.code,
-        diagnosisDescription: textOf(condition.code),
+        diagnosisDescription: textBeside(condition.code, icd),
         diagnosisCodeType: icd === undefined ? undefined : 'ICD-10-SE',
         diagnosisTerminology: icd?.system === undefined ? undefined : rootOf(icd.system),
         diagnosisType: textOf(condition.category?.[0]),

@@ -6,7 +6,7 @@
 import type { PrescriptionExtract, PrescriptionRecord } from '../../domain/records/index.js';
 import { definedOnly } from '../../domain/records/defined.js';
 import { staffOf, unitAddressItems, unitFacts, type UnitFacts } from '../../adapters/ehr-fhir/care-parties.js';
-import { textOf } from '../../adapters/ehr-fhir/codes.js';
+import { textBeside, textOf } from '../../adapters/ehr-fhir/codes.js';
 import { ix3Dosage, valueAsWritten } from '../../adapters/ehr-fhir/dosage.js';
 import { fhirFault } from '../../adapters/ehr-fhir/fault.js';
 import { ts } from '../../adapters/ehr-fhir/fhir-time.js';
@@ -36,7 +36,7 @@ function mainProduct(request: MedicationRequest, input: ReadInput): Prescription
   const atc = code?.coding?.find(isAtc);
   const numerator = medication?.ingredient?.[0]?.strength?.numerator;
   return definedOnly({
-    PrescriptionProductTradeName: textOf(code),
+    PrescriptionProductTradeName: textBeside(code, npl),
     PrescriptionProductNplID: npl?.code === undefined ? undefined : { root: NPL_OID, extension: npl.code },
     PrescriptionProduct_AtcCode: atc?.code === undefined ? undefined : {
       codeSystem: rootOf(atc.system as string), displayName: { value: atc.display === undefined ? atc.code : `${atc.code} ${atc.display}` },
@@ -45,6 +45,11 @@ function mainProduct(request: MedicationRequest, input: ReadInput): Prescription
     PrescriptionProductStrengthNumericUnit: numerator?.unit ?? numerator?.code,
     PrescriptionProductDrugFormTextSv: textOf(medication?.form),
   });
+}
+
+function routeOf(route: CodeableConcept): Prescription['RouteDetail'] {
+  const coding = route.coding?.[0];
+  return definedOnly({ routeCode: coding?.code, name: textBeside(route, coding) });
 }
 
 function prescription(request: MedicationRequest, input: ReadInput, ctx: MapContext): Prescription {
@@ -71,7 +76,7 @@ function prescription(request: MedicationRequest, input: ReadInput, ctx: MapCont
       WhenNeeded: asNeeded,
       DosagePlugin: request.dosageInstruction.map((d) => ({ IX3Dosage: ix3Dosage(d, ctx) })),
     }),
-    RouteDetail: first?.route === undefined ? undefined : definedOnly({ routeCode: first.route.coding?.[0]?.code, name: textOf(first.route) }),
+    RouteDetail: first?.route === undefined ? undefined : routeOf(first.route),
   });
 }
 

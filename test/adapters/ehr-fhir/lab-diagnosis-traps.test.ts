@@ -64,6 +64,20 @@ describe('FHIR diagnoses', () => {
     })).length).toBe(1);
   });
 
+  it('describes a diagnosis by its ICD-10-SE coding, never by the display of another coding (H9)', () => {
+    const snomed = { system: 'http://snomed.info/sct', code: '195967001', display: 'Asthma' };
+    const icd = { system: 'urn:oid:1.2.752.116.1.1.1', code: 'J45.9' };
+    const diagnosis = (code: object) => diagnoses(changed('Condition/cond-0001', (r) => { r.code = code; }))[0]?.diagnoses?.diagnosis[0];
+    expect(diagnosis({ coding: [snomed, { ...icd, display: 'Astma, ospecificerad' }] }))
+      .toMatchObject({ diagnosisCode: 'J45.9', diagnosisDescription: 'Astma, ospecificerad' });
+    expect(diagnosis({ coding: [snomed, icd] })).toMatchObject({ diagnosisCode: 'J45.9', diagnosisDescription: 'J45.9' });
+    expect(diagnosis({ coding: [snomed, icd], text: 'Astma' })).toMatchObject({ diagnosisCode: 'J45.9', diagnosisDescription: 'Astma' });
+    const action = diagnoses(changed('Procedure/proc-0001', (r) => {
+      r.code = { coding: [snomed, { system: 'urn:oid:1.2.752.116.1.3.2.1.4', code: 'DF027' }] };
+    }))[1]?.diagnoses?.diagnosis[0]?.action[0];
+    expect(action).toMatchObject({ actionCode: 'DF027', actionDescription: 'DF027' });
+  });
+
   it('leaves out a procedure entered in error', () => {
     expect(diagnoses(changed('Procedure/proc-0001', (r) => { r.status = 'entered-in-error'; }))[1]?.diagnoses?.diagnosis[0]?.action).toEqual([]);
   });
