@@ -9,6 +9,7 @@ import type { Static, TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { RESOURCE_TYPES } from '../../../domain/fhir/resource-types.js';
 import { fhirFault } from '../fault.js';
+import { oneFormEach } from './choice.js';
 
 type Declared = typeof RESOURCE_TYPES;
 
@@ -51,5 +52,8 @@ export function checked<S extends TSchema>(schema: S, value: unknown, what: stri
 }
 
 /** A resource of `type`, checked. */
-export const checkedResource = <T extends ResourceType>(type: T, value: unknown): ResourceOf<T> =>
-  checked(RESOURCE_SCHEMAS[type], value, type) as ResourceOf<T>;
+export function checkedResource<T extends ResourceType>(type: T, value: unknown): ResourceOf<T> {
+  const resource = checked(RESOURCE_SCHEMAS[type], value, type) as ResourceOf<T>;
+  oneFormEach(resource, type);
+  return resource;
+}
