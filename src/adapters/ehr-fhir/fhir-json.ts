@@ -14,6 +14,7 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { EhrError } from '../../domain/ehr-error.js';
+import { hasOnlyXmlChars } from '../ehr-xml/xml-text.js';
 import { fhirFault } from './fault.js';
 import { cutJson, MAX_DEPTH, type Cut, type Slices } from './json-pieces.js';
 
@@ -120,9 +121,44 @@ function plainNumbersOnly(text: string): boolean {
   return true;
 }
 
-/** `text` as JSON.parse with the reviver reads it; without the reviver where that gives the same. */
+/**
+ * Whether `text` (JSON) may give a string with a character a FHIR string may not hold. JSON.parse
+ * refuses a control character written as itself, so one can come only by an escape (`\u0000`, `\b`,
+ * `\f`); a lone surrogate by an escape too (`\uD800`), or in text not decoded from bytes; U+FFFE and
+ * U+FFFF as escapes or themselves. One native scan, so the strings are walked only where one might
+ * be: not for the `\u00e5` of a server that escapes all but ASCII (a walk costs ~5 ms a MiB).
+ * An escaped backslash before `u0000` (`\\u0000`, text as written) is walked for nothing, and passes.
+ */
+const MAY_BE_UNFIT = /\\(?:u(?:00[01]|[dD][89a-fA-F]|[fF]{3}[eEfF])|[bf])|[\uD800-\uDFFF\uFFFE\uFFFF]/;
+
+const UNFIT = 'a string with a character FHIR does not allow';
+
+/**
+ * Refuses `value` (parsed JSON) where a string of it, a member name too, holds a character FHIR's
+ * string may not (below U+0020 but tab, CR and LF) or XML 1.0 refuses (a lone surrogate, U+FFFE,
+ * U+FFFF), as the legacy XML path refuses them: such text cannot be shown as the EHR wrote it.
+ */
+function refuseUnfit(value: unknown): void {
+  if (typeof value === 'string') {
+    if (!hasOnlyXmlChars(value)) throw fhirFault(UNFIT);
+  } else if (Array.isArray(value)) {
+    for (const item of value) refuseUnfit(item);
+  } else if (typeof value === 'object' && value !== null) {
+    for (const [key, member] of Object.entries(value)) {
+      refuseUnfit(key);
+      refuseUnfit(member);
+    }
+  }
+}
+
+/**
+ * `text` as JSON.parse with the reviver reads it; without the reviver where that gives the same.
+ * Every string of an answer passes here (in a piece, or a cut container's member name in `joined`).
+ */
 function parseKeepingSources(text: string): unknown {
-  return plainNumbersOnly(text) ? JSON.parse(text) : JSON.parse(text, REVIVER);
+  const value = plainNumbersOnly(text) ? JSON.parse(text) : JSON.parse(text, REVIVER);
+  if (MAY_BE_UNFIT.test(text)) refuseUnfit(value);
+  return value;
 }
 
 /** Not JSON (or nested past what the parser can hold) is a fault of the answer; the refusals of this file are already. */
@@ -192,7 +228,7 @@ async function joined(bytes: Buffer, cut: Cut, slices: Slices): Promise<Containe
   const into: Container = cut.kind === 'array' ? [] : {};
   for (const part of cut.parts) {
     if ('cut' in part) {
-      const key = part.key === undefined ? undefined : JSON.parse(bytes.toString('utf8', part.key.from, part.key.to)) as string;
+      const key = part.key === undefined ? undefined : parseKeepingSources(bytes.toString('utf8', part.key.from, part.key.to)) as string;
       put(into, key, await joined(bytes, part.cut, slices), undefined);
       continue;
     }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseFhirJson, writtenNumber } from '../../../src/adapters/ehr-fhir/fhir-json.js';
+import { parseFhirJson, parseFhirJsonInSlices, writtenNumber } from '../../../src/adapters/ehr-fhir/fhir-json.js';
 import { EhrError } from '../../../src/domain/ehr-error.js';
 import { assertProperty } from '../../support/seeds.js';
 import { json, space } from './support/json-texts.js';
@@ -61,5 +61,25 @@ describe('FHIR JSON, decimals as written', () => {
   it('refuses what is not JSON as a bad response', () => {
     expect(() => parseFhirJson('<html>')).toThrow(EhrError);
     expect(() => parseFhirJson('{"a": 1')).toThrow(EhrError);
+  });
+});
+
+describe('FHIR JSON, only characters a FHIR string may hold (H8)', () => {
+  // Escaped as the JSON text has them: a server writes a control character or a lone surrogate as `\uXXXX`.
+  const UNFIT = ['a\\u0000b', 'a\\uD800b', 'b\\uDC00', '\\u0001', '\\uFFFE', '\uFFFF', 'x\\by', '\\f'];
+  const FIT = ['tab\\tCR\\rLF\\n', '\\uD83D\\uDE00 \u{1F600}', 'r\\u00e4ksm\\u00f6rg\\u00e5s', 'a\\\\u0000b'];
+  const inResource = (text: string) => `{"resourceType":"Observation","valueString":"${text}","note":[{"text":"ok"}]}`;
+
+  it.each(UNFIT)('refuses %s, in a value or a member name, whole or in pieces', async (text) => {
+    expect(() => parseFhirJson(inResource(text))).toThrow(/FHIR answer refused: a string with a character FHIR does not allow/);
+    expect(() => parseFhirJson(`{"${text}": 1}`)).toThrow(/a character FHIR does not allow/);
+    await expect(parseFhirJsonInSlices(inResource(text), { pieceBytes: 8, sliceMs: 0 })).rejects.toThrow(/a character FHIR does not allow/);
+    await expect(parseFhirJsonInSlices(`{"a":{"${text}":[1]}}`, { pieceBytes: 4, sliceMs: 0 })).rejects.toThrow(/a character FHIR does not allow/);
+  });
+
+  it.each(FIT)('reads %s as written', async (text) => {
+    const expected = JSON.parse(`"${text}"`) as string;
+    expect((parseFhirJson(inResource(text)) as { valueString: string }).valueString).toBe(expected);
+    expect((await parseFhirJsonInSlices(inResource(text), { pieceBytes: 8, sliceMs: 0 }) as { valueString: string }).valueString).toBe(expected);
   });
 });
