@@ -1,7 +1,8 @@
 /**
  * A prescription's product as the Medication the inbound mapper reads it from
  * (docs/upstream-fhir.md#39-medications-operation-9): the trade name is Text(`code`), the NPL id and
- * the ATC code its codings, the strength `ingredient[0].strength.numerator` as written, the form
+ * the ATC code its codings, the strength `ingredient[0].strength.numerator` as written per `1` of no
+ * unit (a legacy `mg/ml` stays in the numerator's unit, which fhir-strength.ts reads back alone), the form
  * Text(`form`). A product with an NPL id is one Medication shared by the prescriptions that name it;
  * one the answer already holds with other facts, or one without an NPL id, is contained.
  */

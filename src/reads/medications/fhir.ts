@@ -7,7 +7,7 @@ import type { PrescriptionExtract, PrescriptionRecord } from '../../domain/recor
 import { definedOnly } from '../../domain/records/defined.js';
 import { staffOf, unitAddressItems, unitFacts, type UnitFacts } from '../../adapters/ehr-fhir/care-parties.js';
 import { textBeside, textOf } from '../../adapters/ehr-fhir/codes.js';
-import { ix3Dosage, valueAsWritten } from '../../adapters/ehr-fhir/dosage.js';
+import { ix3Dosage } from '../../adapters/ehr-fhir/dosage.js';
 import { fhirFault } from '../../adapters/ehr-fhir/fault.js';
 import { ts } from '../../adapters/ehr-fhir/fhir-time.js';
 import { hsaIi, ii, isAtc, isNpl, NPL_OID, own, rootOf, unitIdPascalOf } from '../../adapters/ehr-fhir/identifiers.js';
@@ -16,6 +16,7 @@ import { answerable, oneRecordOf, type ReadInput } from '../../adapters/ehr-fhir
 import { containedOf } from '../../adapters/ehr-fhir/resource-index.js';
 import type { CodeableConcept } from '../../domain/fhir/resources/datatypes.js';
 import type { Medication, MedicationRequest } from './resource-types.js';
+import { strengthOf } from './fhir-strength.js';
 import { emailItems, phoneItems } from '../../adapters/ehr-fhir/telecom.js';
 
 /** The layout filled: the prescription layout 2.7. */
@@ -34,15 +35,15 @@ function mainProduct(request: MedicationRequest, input: ReadInput): Prescription
   const { code, medication } = product(request, input);
   const npl = code?.coding?.find(isNpl);
   const atc = code?.coding?.find(isAtc);
-  const numerator = medication?.ingredient?.[0]?.strength?.numerator;
+  const strength = strengthOf(medication);
   return definedOnly({
     PrescriptionProductTradeName: textBeside(code, npl),
     PrescriptionProductNplID: npl?.code === undefined ? undefined : { root: NPL_OID, extension: npl.code },
     PrescriptionProduct_AtcCode: atc?.code === undefined ? undefined : {
       codeSystem: rootOf(atc.system as string), displayName: { value: atc.display === undefined ? atc.code : `${atc.code} ${atc.display}` },
     },
-    PrescriptionProductStrengthNumeric: valueAsWritten(numerator),
-    PrescriptionProductStrengthNumericUnit: numerator?.unit ?? numerator?.code,
+    PrescriptionProductStrengthNumeric: strength.numeric,
+    PrescriptionProductStrengthNumericUnit: strength.unit,
     PrescriptionProductDrugFormTextSv: textOf(medication?.form),
   });
 }
