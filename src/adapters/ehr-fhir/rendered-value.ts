@@ -22,12 +22,13 @@ export const writesTheNumber = (text: string, written: string): boolean =>
 /**
  * The value of a Quantity as the EHR wrote it: its `rendered-value` when that writes the same number,
  * else the value as the JSON wrote it (`4.0` stays `4.0`); a rendered text of another number is not
- * answered for it (the value is the datum; a text that contradicts it is not shown as it).
+ * answered for it (the value is the datum; a text that contradicts it is not shown as it). Without a
+ * value, the rendered text is all the EHR wrote (a lab's `6,1`), so it is answered, not lost.
  */
 export function valueAsWritten(q: Quantity | undefined): string | undefined {
   if (q === undefined) return undefined;
   const written = writtenNumber(q, 'value');
-  if (written === undefined) return undefined;
   const rendered = q._value?.extension?.find((e) => e.url === RENDERED_VALUE)?.valueString;
+  if (written === undefined) return rendered;
   return rendered !== undefined && writesTheNumber(rendered, written) ? rendered : written;
 }

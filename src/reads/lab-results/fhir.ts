@@ -10,6 +10,7 @@ import { staffOf, unitOf } from '../../adapters/ehr-fhir/care-parties.js';
 import { textOf } from '../../adapters/ehr-fhir/codes.js';
 import { valueAsWritten } from '../../adapters/ehr-fhir/dosage.js';
 import { writtenNumber } from '../../adapters/ehr-fhir/fhir-json.js';
+import { fhirFault } from '../../adapters/ehr-fhir/fault.js';
 import { ts } from '../../adapters/ehr-fhir/fhir-time.js';
 import { hsaIdOf, hsaIi, own, unitIdOf } from '../../adapters/ehr-fhir/identifiers.js';
 import type { MapContext } from '../../adapters/ehr-fhir/map-context.js';
@@ -39,16 +40,24 @@ function resultOf(o: Observation): string | undefined {
   return o.valueString ?? writtenNumber(o, 'valueInteger') ?? textOf(o.valueCodeableConcept);
 }
 
+type ReferenceRange = NonNullable<Observation['referenceRange']>[number];
+
 /** The text, else `low–high` (an en dash, as the legacy documents write ranges), `≤high` or `≥low`. */
-function rangeOf(o: Observation): string | undefined {
-  const range = o.referenceRange?.[0];
-  if (range === undefined) return undefined;
+function oneRange(range: ReferenceRange): string | undefined {
   if (range.text !== undefined) return range.text;
+  // Bounds alone would pass for everyone's: the population they are for has no words to be shown in.
+  if (range.appliesTo !== undefined || range.age !== undefined) throw fhirFault('an Observation reference range for a population not named in its text');
   const low = valueAsWritten(range.low);
   const high = valueAsWritten(range.high);
   if (low !== undefined && high !== undefined) return `${low}–${high}`;
   if (high !== undefined) return `≤${high}`;
   return low === undefined ? undefined : `≥${low}`;
+}
+
+/** Every range, a line each (a child's beside an adult's): the first alone may be another population's. */
+function rangeOf(o: Observation): string | undefined {
+  const ranges = (o.referenceRange ?? []).map(oneRange).filter((r) => r !== undefined);
+  return ranges.length === 0 ? undefined : ranges.join('\n');
 }
 
 /** The first Practitioner performer of an attested result: who signed it. */

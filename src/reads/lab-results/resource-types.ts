@@ -5,7 +5,7 @@
  */
 import { Type, type Static } from 'typebox';
 import {
-  AnnotationSchema, CodeableConceptSchema, codes, IdentifierSchema, OptionalConcept as Concept, OptionalConcepts as Concepts, OptionalReference as Ref, OptionalString as Str, OptionalTime as Time, PeriodSchema, QuantitySchema, ReferenceSchema, RESOURCE_BASE,
+  AnnotationSchema, CodeableConceptSchema, codes, IdentifierSchema, OptionalConcept as Concept, OptionalConcepts as Concepts, OptionalReference as Ref, OptionalString as Str, OptionalTime as Time, PeriodSchema, QuantitySchema, RangeSchema, ReferenceSchema, RESOURCE_BASE,
 } from '../../domain/fhir/resources/datatypes.js';
 import { ref, STAFF, SUBJECT, type ResourceTypeDeclarations } from '../../domain/fhir/resources/resource-type.js';
 import { RESULTS } from './resource-types-summary.js';
@@ -25,7 +25,9 @@ export const ObservationSchema = Type.Object({
   valueCodeableConcept: Concept,
   interpretation: Concepts,
   note: Type.Optional(Type.Array(AnnotationSchema)),
-  referenceRange: Type.Optional(Type.Array(Type.Object({ text: Str, low: Type.Optional(QuantitySchema), high: Type.Optional(QuantitySchema) }))),
+  referenceRange: Type.Optional(Type.Array(Type.Object({
+    text: Str, low: Type.Optional(QuantitySchema), high: Type.Optional(QuantitySchema), appliesTo: Concepts, age: Type.Optional(RangeSchema),
+  }))),
 });
 
 export const DiagnosticReportSchema = Type.Object({

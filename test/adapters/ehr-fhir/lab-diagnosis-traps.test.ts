@@ -27,6 +27,23 @@ describe('FHIR lab results', () => {
       .toMatchObject({ result: 'Negativ', range: '≥1.50' });
   });
 
+  it('answers a value written only in its rendered-value, and every reference range, a line each (M6)', () => {
+    const rendered = '"_value":{"extension":[{"url":"http://hl7.org/fhir/StructureDefinition/rendered-value","valueString":"6,1"}]}';
+    expect(results(withGlucose(glucose(`"valueQuantity":{${rendered},"unit":"mmol/L"}`)))[1]).toMatchObject({ result: '6,1', unit: 'mmol/L' });
+    expect(results(withGlucose(glucose(`"valueQuantity":{"comparator":"<",${rendered}}`)))[1]).toMatchObject({ result: '<6,1' });
+    expect(results(withGlucose(glucose('"valueString":"6,1","referenceRange":[{"low":{"value":4.20},"high":{"value":6.10}},{"text":"barn: 5–15"}]')))[1])
+      .toMatchObject({ range: '4.20–6.10\nbarn: 5–15' });
+  });
+
+  it('refuses a reference range for a population it names only by code or age, not in its text (M6)', () => {
+    for (const population of ['"appliesTo":[{"coding":[{"code":"248153007"}]}]', '"age":{"low":{"value":1}}']) {
+      expect(() => results(withGlucose(glucose(`"valueString":"6,1","referenceRange":[{"low":{"value":4.20},${population}}]`))))
+        .toThrow(/FHIR answer refused: an Observation reference range/);
+    }
+    expect(results(withGlucose(glucose('"valueString":"6,1","referenceRange":[{"text":"vuxna: 4,2–6,1","age":{"low":{"value":18}}}]')))[1])
+      .toMatchObject({ range: 'vuxna: 4,2–6,1' });
+  });
+
   it('leaves out a result entered in error, and the pathological flag when the interpretation says neither', () => {
     expect(results(changed('Observation/obs-0001', (r) => { r.status = 'entered-in-error'; })).map((t) => t.testId)).toEqual(['obs-0002', 'obs-0003']);
     expect(results(changed('Observation/obs-0002', (r) => { delete r.interpretation; }))[1]?.pathological).toBeUndefined();
