@@ -44,9 +44,12 @@ function hypersensitivity(allergy: AllergyIntolerance, ctx: MapContext): Signal 
   const codings = allergy.code?.coding ?? [];
   const displays = codings.flatMap((c) => (c.display === undefined ? [] : [c.display]));
   const heading = textOf(allergy.code);
-  const notes = (allergy.note ?? []).filter((n) => !isDeletion(n)).map((n) => n.text);
+  const reactions = allergy.reaction ?? [];
+  // The layout has one comment: a reaction's notes follow the allergy's, rather than be lost.
+  const notes = [...(allergy.note ?? []).filter((n) => !isDeletion(n)), ...reactions.flatMap((r) => r.note ?? [])].map((n) => n.text);
   const deletion = allergy.note?.find(isDeletion);
-  const first = allergy.reaction?.[0];
+  // One Reaction string: each reaction's words a line, none dropped for the first's.
+  const described = reactions.map((r) => r.description ?? textOf(r.manifestation[0])).filter((t) => t !== undefined);
   return definedOnly({
     SignalVersionDateTime: ts(allergy.meta?.lastUpdated, ctx),
     SignalDataType: 'Hypersensitivity',
@@ -60,8 +63,8 @@ function hypersensitivity(allergy: AllergyIntolerance, ctx: MapContext): Signal 
       Comment: notes.length === 0 ? undefined : notes.join('\n'),
       Severity: allergy.criticality,
       Certitude: firstCode(allergy.verificationStatus),
-      Reaction: first?.description ?? textOf(first?.manifestation[0]),
-      ReactionTypes: (allergy.reaction ?? []).flatMap((r) => r.manifestation.map(textOf)).filter((t): t is string => t !== undefined),
+      Reaction: described.length === 0 ? undefined : described.join('\n'),
+      ReactionTypes: reactions.flatMap((r) => r.manifestation.map(textOf)).filter((t): t is string => t !== undefined),
       Agent: displays.length > 0 ? displays : heading === undefined ? [] : [heading],
       SignalATCCodes: {
         signalATCCode: codings.filter(isAtc).map((c) => definedOnly({

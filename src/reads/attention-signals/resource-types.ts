@@ -35,7 +35,9 @@ export const AllergyIntoleranceSchema = Type.Object({
   asserter: Ref,
   // The deletion's note is marked by an extension and dated (fhir.ts); other notes are read by their text.
   note: Type.Optional(Type.Array(Type.Object({ text: Type.String(), time: Time, extension: Type.Optional(Type.Array(ExtensionSchema)) }))),
-  reaction: Type.Optional(Type.Array(Type.Object({ description: Str, manifestation: Type.Array(CodeableConceptSchema) }))),
+  reaction: Type.Optional(Type.Array(Type.Object({
+    description: Str, manifestation: Type.Array(CodeableConceptSchema), note: Type.Optional(Type.Array(Type.Object({ text: Type.String() }))),
+  }))),
 });
 
 export const SIGNAL_TYPES = {

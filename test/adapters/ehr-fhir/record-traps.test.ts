@@ -82,6 +82,21 @@ describe('FHIR attention signals', () => {
   });
 });
 
+describe('FHIR allergy reactions (M4)', () => {
+  it('answers every reaction\'s description, a line each, every manifestation, and the reactions\' notes after the allergy\'s', () => {
+    const resources = changed('AllergyIntolerance/allergy-penicillin', (r) => {
+      r.note = [{ text: 'Allergins anteckning.' }];
+      r.reaction = [
+        { description: 'Anafylaxi', manifestation: [{ text: 'Anafylaxi' }], note: [{ text: 'Adrenalin gavs.' }] },
+        { description: 'Utslag dag 3', manifestation: [{ text: 'Urtikaria' }], note: [{ text: 'Ej farligt.' }] },
+      ];
+    });
+    expect(signals(resources)[0]?.AttentionSignal?.HypersensitivityType).toMatchObject({
+      Reaction: 'Anafylaxi\nUtslag dag 3', ReactionTypes: ['Anafylaxi', 'Urtikaria'], Comment: 'Allergins anteckning.\nAdrenalin gavs.\nEj farligt.',
+    });
+  });
+});
+
 describe('FHIR medications', () => {
   it('copies strengths and doses as written, and reads a contained Medication', () => {
     const resources = plus(`{"resourceType": "MedicationRequest", "id": "mr-0003", "status": "active", "intent": "order",
