@@ -12,6 +12,7 @@
  * them piece by piece; here each piece is decoded and read with the same reviver, and the pieces are
  * joined as JSON.parse would join them, a turn of the event loop given every SLICE_MS.
  */
+import { isUtf8 } from 'node:buffer';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { EhrError } from '../../domain/ehr-error.js';
 import { hasOnlyXmlChars } from '../ehr-xml/xml-text.js';
@@ -248,6 +249,8 @@ export async function parseFhirJsonInSlices(
   body: Buffer | string, options: { sliceMs?: number; signal?: AbortSignal | undefined; pieceBytes?: number } = {},
 ): Promise<unknown> {
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+  // Decoding reads bytes that are no UTF-8 as U+FFFD: text the EHR never wrote. One native pass.
+  if (!isUtf8(bytes)) throw fhirFault('not UTF-8');
   const slices = new SliceClock(options.sliceMs ?? SLICE_MS, options.signal);
   try {
     const pieces = await cutJson(bytes, slices, options.pieceBytes);

@@ -77,6 +77,15 @@ describe('FHIR JSON, only characters a FHIR string may hold (H8)', () => {
     await expect(parseFhirJsonInSlices(`{"a":{"${text}":[1]}}`, { pieceBytes: 4, sliceMs: 0 })).rejects.toThrow(/a character FHIR does not allow/);
   });
 
+  it('refuses bytes that are no UTF-8, never reading them as U+FFFD', async () => {
+    for (const bad of [[0xff], [0xc3], [0xed, 0xa0, 0x80], [0xe5, 0x6b]]) {
+      const bytes = Buffer.concat([Buffer.from('{"resourceType":"Observation","valueString":"r'), Buffer.from(bad), Buffer.from('ksm"}')]);
+      await expect(parseFhirJsonInSlices(bytes, { sliceMs: 0 })).rejects.toThrow(/FHIR answer refused: not UTF-8/);
+      await expect(parseFhirJsonInSlices(bytes, { pieceBytes: 8, sliceMs: 0 })).rejects.toThrow(/FHIR answer refused: not UTF-8/);
+    }
+    expect(await parseFhirJsonInSlices(Buffer.from('{"valueString":"r\\u00e4k\u00e5\u{1F600}"}'), { sliceMs: 0 })).toEqual({ valueString: 'r\u00e4k\u00e5\u{1F600}' });
+  });
+
   it.each(FIT)('reads %s as written', async (text) => {
     const expected = JSON.parse(`"${text}"`) as string;
     expect((parseFhirJson(inResource(text)) as { valueString: string }).valueString).toBe(expected);
