@@ -3,8 +3,9 @@
  * one number and one unit. FHIR's is a Ratio per ingredient; the layout's number is the numerator
  * as written and its unit says the denominator (`2.5 mg` per `5 ml` is `2.5` `mg/5 ml`, per `1 ml`
  * `mg/ml`), as the legacy documents write `mg/ml`. Showing the numerator alone misstated a
- * concentration five times, and one ingredient's strength alone passed for the product's: what the
- * one number and unit cannot say is refused instead.
+ * concentration five times, and one ingredient's strength alone passed for the product's: a
+ * combination's numbers are joined as its label joins them, and what the one number and unit cannot
+ * say is refused instead.
  */
 import { fhirFault } from '../../adapters/ehr-fhir/fault.js';
 import { valueAsWritten } from '../../adapters/ehr-fhir/rendered-value.js';
@@ -40,12 +41,28 @@ function perUnit(numerator: Quantity, denominator: Quantity): string | undefined
   return denominator.value === 1 ? `${over}/${unit}` : `${over}/${value} ${unit}`;
 }
 
-export function strengthOf(medication: Medication | undefined): Strength {
-  const ingredients = medication?.ingredient ?? [];
-  const strength = ingredients.find((i) => i.strength !== undefined)?.strength;
-  if (strength === undefined || (strength.numerator === undefined && strength.denominator === undefined)) return {};
-  // The layout's one strength is the product's: beside a second ingredient it would pass for the whole.
-  if (ingredients.length > 1 || strength.numerator === undefined) throw refused();
-  const { numerator, denominator } = strength;
+type Ratio = NonNullable<NonNullable<Medication['ingredient']>[number]['strength']>;
+
+/** One ingredient's strength: its numerator as written, and the unit it is per. */
+function ofIngredient({ numerator, denominator }: Ratio): Strength {
+  if (numerator === undefined) throw refused();
   return { numeric: written(numerator), unit: denominator === undefined ? unitOf(numerator) : perUnit(numerator, denominator) };
+}
+
+/**
+ * The product's strength: its one ingredient's, or, for a combination product, every ingredient's number
+ * in order over their one unit, as its label writes it (`160/4,5` `mikrog/dos`); ingredients in
+ * different units (or of none) are refused, since the one unit would pass for each. An ingredient that
+ * states no strength (an excipient) adds none.
+ */
+export function strengthOf(medication: Medication | undefined): Strength {
+  const stated = (medication?.ingredient ?? []).flatMap((i) => {
+    const r = i.strength;
+    return r === undefined || (r.numerator === undefined && r.denominator === undefined) ? [] : [r];
+  });
+  const each = stated.map(ofIngredient);
+  const [first] = each;
+  if (first === undefined || each.length === 1) return first ?? {};
+  if (first.unit === undefined || each.some((s) => s.unit !== first.unit)) throw refused();
+  return { numeric: each.map((s) => s.numeric).join('/'), unit: first.unit };
 }

@@ -1,6 +1,7 @@
 /**
  * A product's strength on the COS door (H6): a Ratio shown whole, its denominator in the unit
- * (`mg/5 ml`), or refused where the one strength of the layout cannot hold it faithfully.
+ * (`mg/5 ml`), a combination product's as its label writes it (`160/4,5` `mikrog/dos`), or refused
+ * where the one strength of the layout cannot hold it faithfully.
  */
 import { describe, expect, it } from 'vitest';
 import { parseFhirJson } from '../../../src/adapters/ehr-fhir/fhir-json.js';
@@ -29,15 +30,24 @@ describe('a medication strength, a Ratio', () => {
     ['per 1 of nothing: a plain strength', strength('{"value": 2.50, "unit": "mg"}', '{"value": 1}'), ['2.50', 'mg']],
     ['as this service\'s FHIR door writes a COS strength', strength('{"value": 2.5, "unit": "mg/5 ml"}', '{"value": 1}'), ['2.5', 'mg/5 ml']],
     ['no denominator', strength('{"value": 2.50, "unit": "mg"}'), ['2.50', 'mg']],
+    // A combination product as its label writes it (Symbicort 160/4,5 mikrog/dos), each number as written.
+    ['two ingredients per the same unit (Budesonid 160 mikrog, Formoterol 4,5 mikrog, per dose)', `[
+      {"itemCodeableConcept": {"text": "Budesonid"}, "strength": {"numerator": {"value": 160, "unit": "mikrog"}, "denominator": {"value": 1, "unit": "dos"}}},
+      {"itemCodeableConcept": {"text": "Formoterol"}, "strength": {"numerator": {"value": 4.5, "unit": "mikrog",
+        "_value": {"extension": [{"url": "http://hl7.org/fhir/StructureDefinition/rendered-value", "valueString": "4,5"}]}}, "denominator": {"value": 1, "unit": "dos"}}}]`,
+    ['160/4,5', 'mikrog/dos']],
+    ['a strength beside an ingredient that states none (an excipient)', '[{"strength": {"numerator": {"value": 160, "unit": "mikrog"}}}, {"itemCodeableConcept": {"text": "Laktos"}}]', ['160', 'mikrog']],
   ])('shows %s', (_, ingredient, shown) => {
     expect(productOf(ingredient)).toEqual(shown);
   });
 
   it.each([
-    ['two ingredients of a strength each (Budesonid 160 mikrog, Formoterol 4.5 mikrog)', `[
+    ['two ingredients in different units, which one unit cannot say', `[
       {"itemCodeableConcept": {"text": "Budesonid"}, "strength": {"numerator": {"value": 160, "unit": "mikrog"}, "denominator": {"value": 1, "unit": "dos"}}},
-      {"itemCodeableConcept": {"text": "Formoterol"}, "strength": {"numerator": {"value": 4.5, "unit": "mikrog"}, "denominator": {"value": 1, "unit": "dos"}}}]`],
-    ['a strength beside an ingredient of none', '[{"strength": {"numerator": {"value": 160, "unit": "mikrog"}}}, {"itemCodeableConcept": {"text": "Laktos"}}]'],
+      {"itemCodeableConcept": {"text": "Formoterol"}, "strength": {"numerator": {"value": 0.0045, "unit": "mg"}, "denominator": {"value": 1, "unit": "dos"}}}]`],
+    ['two ingredients per different amounts', `[
+      {"strength": {"numerator": {"value": 160, "unit": "mikrog"}, "denominator": {"value": 1, "unit": "dos"}}},
+      {"strength": {"numerator": {"value": 4.5, "unit": "mikrog"}, "denominator": {"value": 2, "unit": "dos"}}}]`],
     ['a denominator of no unit but 1', strength('{"value": 2.5, "unit": "mg"}', '{"value": 5}')],
     ['a denominator of no value', strength('{"value": 2.5, "unit": "mg"}', '{"unit": "ml"}')],
     ['a denominator of a unit under a numerator of none', strength('{"value": 2.5}', '{"value": 1, "unit": "ml"}')],
