@@ -41,14 +41,17 @@ const DECIMAL_COMMA = /^-?(0|[1-9][0-9]*),[0-9]+$/;
  * A Quantity's `value` written as the record has it: a FHIR decimal as it is (fhirDecimal); a decimal
  * written with a comma (`12,5`, as Swedish EHRs write them) as its number with a point, the text as
  * written in FHIR's `rendered-value` extension on the value, which the inbound answers
- * (docs/upstream-fhir.md#text-numbers-and-codes); anything else no value.
+ * (docs/upstream-fhir.md#text-numbers-and-codes); any other text no value, and that text in
+ * `rendered-value` alone, never lost.
  */
 export function fhirQuantityValue(text: string | undefined): { value?: number | RawJson; _value?: { extension: { url: string; valueString: string }[] } } {
-  if (text === undefined) return {};
+  if (text === undefined || text === '') return {};
+  const rendered = { extension: [{ url: RENDERED_VALUE, valueString: text }] };
   const pointed = DECIMAL_COMMA.test(text) ? text.replace(',', '.') : undefined;
   const value = fhirDecimal(pointed ?? text);
-  if (value === undefined) return {};
-  return pointed === undefined ? { value } : { value, _value: { extension: [{ url: RENDERED_VALUE, valueString: text }] } };
+  // No number to give (`160/4,5`, `½`, `<5`): the text alone, which the inbound answers as written (hostile review helper-213, H4, H5).
+  if (value === undefined) return { _value: rendered };
+  return pointed === undefined ? { value } : { value, _value: rendered };
 }
 
 const OID = /^[0-2](\.(0|[1-9][0-9]*))+$/;

@@ -54,10 +54,14 @@ interface Writing {
 
 type Entry = { valueQuantity?: { value?: unknown; _value?: unknown; unit?: string }; valueString?: string; referenceRange?: { text: string }[] };
 
-/** A value as an Observation's value: a number as written (a legacy `3,5` with its text in `rendered-value`), else a string. */
+/**
+ * A value as an Observation's value: a Numeric one a Quantity, its number as written (a legacy `3,5`
+ * with its text in `rendered-value`, one that is no number by that text alone, so its unit stays
+ * beside it: helper-213, H5), else a string.
+ */
 function entryOf(v: Value): Entry {
   const number = v.JournalValueType === 'Numeric' ? fhirQuantityValue(v.$self) : {};
-  return number.value === undefined ? { valueString: v.$self } : { valueQuantity: number };
+  return Object.keys(number).length === 0 ? { valueString: v.$self } : { valueQuantity: number };
 }
 
 /**

@@ -87,6 +87,19 @@ describe('getJournalNotes as FHIR, beyond the demo', () => {
     expect(back(resources).Note?.Records).toEqual(note(extract).Records);
   });
 
+  // Hostile review helper-213, H5: a Numeric value that is no decimal was split into two Observations, its text
+  // without its unit and its unit without a value. Failed before.
+  it.each(['<5', '084', '5,4 (hemolys)'])('writes a Numeric value of %s as one Quantity with its unit, the text in rendered-value, and reads it back', (text) => {
+    const { extract, resources } = written((e) => {
+      note(e).Records.Record = [keywordRecord('HbA1c', { Value: [{ JournalValueType: 'Numeric', $self: text }], Unit: ['mmol/mol'] })];
+    });
+    const observations = resources.flatMap((r) => (r.resourceType === 'Composition' ? (r.contained as Record<string, unknown>[] | undefined) ?? [] : []));
+    expect(observations.map((o) => o.valueQuantity ?? o.valueString)).toEqual([
+      { _value: { extension: [{ url: 'http://hl7.org/fhir/StructureDefinition/rendered-value', valueString: text }] }, unit: 'mmol/mol' },
+    ]);
+    expect(back(resources).Note?.Records).toEqual(note(extract).Records);
+  });
+
   it('writes a legacy secret note as FHIR writes one, R twice; a normal one N without labels', () => {
     const secrecyOf = (levels: string[]) => {
       const c = composition(written((e) => { note(e).NoteSecrecyLevels.SecrecyLevel = levels; }).resources);

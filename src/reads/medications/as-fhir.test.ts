@@ -73,6 +73,22 @@ describe('getMedications as FHIR, beyond the demo', () => {
     expect(p.PrescriptionDosages?.DosagePlugin[0]?.IX3Dosage?.DoseInstance[0]).toMatchObject({ MinQty: '0,5', MaxQty: '0,5' });
   });
 
+  // Hostile review helper-213, H4: a strength or dose that is no decimal was written as a Quantity of a unit and no value. Failed before.
+  it.each(['160/4,5', '100 000', '0,5-1', '.5', '½'])('writes a strength and a dose of %s as their text in rendered-value, and reads them back as written', (text) => {
+    const { json, resources } = written((e) => {
+      (prescription(e).MainProductTreatment as { PrescriptionProductStrengthNumeric?: string }).PrescriptionProductStrengthNumeric = text;
+      const dosage = prescription(e).PrescriptionDosages?.DosagePlugin[0]?.IX3Dosage;
+      if (dosage === undefined) throw new Error('a demo prescription without a dosage');
+      dosage.DoseStart = { StartDate: { value: '20260301000000' } };
+      dosage.DoseInstance = [{ DoseOrder: 1, DoseTime: { value: '20260301080000' }, MinQty: text, MaxQty: text, Type: 'ml' }];
+    });
+    expect(json).toContain(`"numerator":{"_value":{"extension":[{"url":"http://hl7.org/fhir/StructureDefinition/rendered-value","valueString":${JSON.stringify(text)}}]},"unit"`);
+    expect(structureProblems(resources)).toEqual([]);
+    const p = prescription(back(resources));
+    expect(p.MainProductTreatment?.PrescriptionProductStrengthNumeric).toBe(text);
+    expect(p.PrescriptionDosages?.DosagePlugin[0]?.IX3Dosage?.DoseInstance[0]).toMatchObject({ MinQty: text, MaxQty: text, Type: 'ml' });
+  });
+
   it('writes legacy statuses as the codes FHIR gives the same treatment, an unknown word as `unknown` with its text', () => {
     const statusOf = (word: string, active: boolean) => request(written((e) => {
       prescription(e).MedicationTreatmentStatusDetail = { TreatmentStatus: word };
