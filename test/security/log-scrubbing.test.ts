@@ -91,10 +91,14 @@ describe('issue 34 item 6: a hostile FHIR server\'s words in no log line or logg
   });
   afterAll(() => t.close());
 
-  it('a CapabilityStatement whose fhirVersion holds an escape, a number and words: judged, never repeated', async () => {
-    (t.proxy as FhirProxy).hook = withJson('/metadata', (json) => ({ ...json, fhirVersion: HOSTILE }));
+  it('a CapabilityStatement whose fhirVersion holds a number and words: judged, never repeated; with an escape, refused, never repeated', async () => {
+    // A control character is no FHIR string: the whole answer is refused before it is judged (helper-213, H8).
+    (t.proxy as FhirProxy).hook = withJson('/metadata', (json) => ({ ...json, fhirVersion: `${OTHER} EVIL` }));
     await t.ehr.ping();
     expect(t.events.some((e) => e.type === 'capability-version')).toBe(true);
+    expect(upstreamWords()).toEqual([]);
+    (t.proxy as FhirProxy).hook = withJson('/metadata', (json) => ({ ...json, fhirVersion: HOSTILE }));
+    await t.ehr.ping().catch(() => undefined);
     expect(upstreamWords()).toEqual([]);
   });
 

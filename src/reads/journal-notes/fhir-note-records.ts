@@ -8,7 +8,7 @@
 import type { JournalRecord } from '../../domain/records/index.js';
 import { definedOnly } from '../../domain/records/defined.js';
 import { fhirFault } from '../../adapters/ehr-fhir/fault.js';
-import { valueAsWritten } from '../../adapters/ehr-fhir/rendered-value.js';
+import { rangeLines, valuesWithComponents } from '../../adapters/ehr-fhir/observation-value.js';
 import { narrativeText } from '../../adapters/ehr-fhir/narrative.js';
 import type { ResourceOf } from '../../adapters/ehr-fhir/schemas/index.js';
 import type { Reference } from '../../domain/fhir/resources/datatypes.js';
@@ -31,13 +31,14 @@ function valuesOf(section: Section, observationOf: EntryLookup): { values: Value
   for (const entry of section.entry ?? []) {
     const observation = observationOf(entry);
     if (observation === undefined) continue;
-    const quantity = observation.valueQuantity;
-    const number = valueAsWritten(quantity);
-    if (number !== undefined) values.push({ JournalValueType: 'Numeric', $self: number });
-    else if (observation.valueString !== undefined) values.push({ JournalValueType: 'Text', $self: observation.valueString });
-    if (quantity?.unit !== undefined) units.push(quantity.unit);
-    const range = observation.referenceRange?.[0]?.text;
-    if (range !== undefined) ranges.push(range);
+    // Each value as written, a comparator with its number, a score or a coded answer too, and a blood pressure's
+    // components; every range: any of them dropped lost what the EHR wrote (hostile review helper-216, F1, F2).
+    const own = valuesWithComponents(observation);
+    for (const v of own) {
+      if (v.text !== undefined) values.push({ JournalValueType: v.numeric ? 'Numeric' : 'Text', $self: v.text });
+      if (v.unit !== undefined) units.push(v.unit);
+    }
+    ranges.push(...rangeLines(observation, own[0]?.unit));
   }
   return { values, units, ranges };
 }

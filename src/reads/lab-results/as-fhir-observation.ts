@@ -33,15 +33,16 @@ const COMPARED = /^(<=|>=|<|>)?(.*)$/s;
  * written in the `rendered-value` extension, which the inbound answers (fhirQuantityValue); fhirDecimal gives
  * `JSON.rawJSON("4.0")` where a JS number would lose digits (4.0 would be written 4), so the API's
  * JSON.stringify writes the digits the record has and the inbound, which keeps the source text of
- * each number, reads back `4.0`. Any other result is a string, as written; a unit without a result
- * is a Quantity without a value.
+ * each number, reads back `4.0`. Any other result is a string, as written, or, beside a unit, a
+ * Quantity of that text alone in rendered-value; a unit without a result is a Quantity without a value.
  */
 export function valueOf(t: TestResult) {
   const [, comparator, number = ''] = COMPARED.exec(t.result ?? '') ?? [];
   // The inbound refuses a number of more than 40 digits (docs/upstream-fhir.md#text-numbers-and-codes).
   const value = tooManyDigits(number) ? {} : fhirQuantityValue(number);
   if (value.value !== undefined) return { valueQuantity: fhirOnly({ ...value, comparator, unit: t.unit }) };
-  if (t.result !== undefined && t.result !== '') return { valueString: t.result };
+  // No number, but a unit: the text alone in rendered-value, so the unit stays beside it (helper-216, F3).
+  if (t.result !== undefined && t.result !== '') return t.unit === undefined ? { valueString: t.result } : { valueQuantity: { ...fhirQuantityValue(t.result), unit: t.unit } };
   return t.unit === undefined ? {} : { valueQuantity: { unit: t.unit } };
 }
 

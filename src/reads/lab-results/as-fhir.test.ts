@@ -52,6 +52,14 @@ describe('getLabResults as FHIR, beyond the demo data', () => {
     expect(resultsBack(wire.resources)?.map((t) => t.result)).toEqual(['4.0', '4,0', '<5.10', '1e3', '08', '<12,5', '1,2,3']);
   });
 
+  // Hostile review helper-216, F3: a result that is no number lost its unit on the FHIR door. Failed before.
+  it('writes a result that is no number beside its unit as that text in rendered-value, and reads both back', () => {
+    const e = extract({ testResult: [test(1, { result: '1 234,5', unit: '×10⁹/L' }), test(2, { result: '9,40E1', unit: 'mmol/L' }), test(3, { result: 'Positiv' })] });
+    const wire = overTheWire(written(e));
+    expect(structureProblems(wire.resources)).toEqual([]);
+    expect(resultsBack(wire.resources)?.map((t) => [t.result, t.unit])).toEqual([['1 234,5', '×10⁹/L'], ['9,40E1', 'mmol/L'], ['Positiv', undefined]]);
+  });
+
   it('copies a text result and a commentary exactly, inner spaces and line breaks included', () => {
     const e = extract({ reportCommentary: ' Svar  i\n två rader ', testResult: [test(1, { result: 'Växt  av\n stavar >100 000', testCommentary: '  Rad ett\n\n  rad två ' })] });
     const back = readBack('getLabResults', person, written(e))[0]?.chemistryReportEHRExtract[0]?.report;

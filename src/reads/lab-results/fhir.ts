@@ -8,8 +8,7 @@ import type { ChemistryReportEhrExtract, LabResult, TestResult } from '../../dom
 import { definedOnly } from '../../domain/records/defined.js';
 import { staffOf, unitOf } from '../../adapters/ehr-fhir/care-parties.js';
 import { textOf } from '../../adapters/ehr-fhir/codes.js';
-import { valueAsWritten } from '../../adapters/ehr-fhir/dosage.js';
-import { writtenNumber } from '../../adapters/ehr-fhir/fhir-json.js';
+import { rangeLines, valuesWithComponents, type ObservationValue } from '../../adapters/ehr-fhir/observation-value.js';
 import { fhirFault } from '../../adapters/ehr-fhir/fault.js';
 import { ts } from '../../adapters/ehr-fhir/fhir-time.js';
 import { hsaIdOf, hsaIi, own, unitIdOf } from '../../adapters/ehr-fhir/identifiers.js';
@@ -34,30 +33,11 @@ function pathological(o: Observation): string | undefined {
   return codes.includes('N') ? '0' : undefined;
 }
 
-function resultOf(o: Observation): string | undefined {
-  const value = valueAsWritten(o.valueQuantity);
-  if (value !== undefined) return `${o.valueQuantity?.comparator ?? ''}${value}`;
-  return o.valueString ?? writtenNumber(o, 'valueInteger') ?? textOf(o.valueCodeableConcept);
-}
-
-type ReferenceRange = NonNullable<Observation['referenceRange']>[number];
-
-/** The text, else `low–high` (an en dash, as the legacy documents write ranges), `≤high` or `≥low`. */
-function oneRange(range: ReferenceRange): string | undefined {
-  if (range.text !== undefined) return range.text;
-  // Bounds alone would pass for everyone's: the population they are for has no words to be shown in.
-  if (range.appliesTo !== undefined || range.age !== undefined) throw fhirFault('an Observation reference range for a population not named in its text');
-  const low = valueAsWritten(range.low);
-  const high = valueAsWritten(range.high);
-  if (low !== undefined && high !== undefined) return `${low}–${high}`;
-  if (high !== undefined) return `≤${high}`;
-  return low === undefined ? undefined : `≥${low}`;
-}
-
-/** Every range, a line each (a child's beside an adult's): the first alone may be another population's. */
-function rangeOf(o: Observation): string | undefined {
-  const ranges = (o.referenceRange ?? []).map(oneRange).filter((r) => r !== undefined);
-  return ranges.length === 0 ? undefined : ranges.join('\n');
+/** The result and its unit: a lab result holds one value, so one of several (components) is refused rather than shown alone. */
+function resultOf(o: Observation): ObservationValue {
+  const values = valuesWithComponents(o);
+  if (values.length > 1) throw fhirFault('an Observation of several values, which one lab result cannot hold');
+  return values[0] ?? { numeric: false };
 }
 
 /** The first Practitioner performer of an attested result: who signed it. */
@@ -67,14 +47,16 @@ const attesterOf = (o: Observation, index: ResourceIndex) =>
 function testResult(o: Observation, index: ResourceIndex, ctx: MapContext): TestResult {
   const attested = ATTESTED.has(o.status);
   const attester = index.get(attesterOf(o, index), 'Practitioner');
+  const result = resultOf(o);
+  const ranges = rangeLines(o, result.unit);
   return definedOnly({
     testId: o.identifier?.[0]?.value ?? o.id,
     rcId: own(o, ctx.idRoot),
     testName: textOf(o.code),
     IUPAC: o.code.coding?.find((c) => c.system === NPU_SYSTEM)?.code,
-    result: resultOf(o),
-    unit: o.valueQuantity?.unit ?? o.valueQuantity?.code,
-    range: rangeOf(o),
+    result: result.text,
+    unit: result.unit,
+    range: ranges.length === 0 ? undefined : ranges.join('\n'),
     pathological: pathological(o),
     status: o.status,
     attestDateTime: attested ? ts(o.issued, ctx) : undefined,

@@ -53,10 +53,13 @@ function ofIngredient({ numerator, denominator }: Ratio): Strength {
  * The product's strength: its one ingredient's, or, for a combination product, every ingredient's number
  * in order over their one unit, as its label writes it (`160/4,5` `mikrog/dos`); ingredients in
  * different units (or of none) are refused, since the one unit would pass for each. An ingredient that
- * states no strength (an excipient) adds none.
+ * states no strength, or is not active (an excipient), adds none.
  */
 export function strengthOf(medication: Medication | undefined): Strength {
-  const stated = (medication?.ingredient ?? []).flatMap((i) => {
+  const ingredients = medication?.ingredient ?? [];
+  // An inactive ingredient (an excipient) is no part of the label's strength, whatever it states (helper-216, F7).
+  const active = ingredients.filter((i) => (i as { isActive?: unknown }).isActive !== false);
+  const stated = (active.length > 0 ? active : ingredients).flatMap((i) => {
     const r = i.strength;
     return r === undefined || (r.numerator === undefined && r.denominator === undefined) ? [] : [r];
   });

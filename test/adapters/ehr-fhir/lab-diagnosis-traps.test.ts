@@ -35,6 +35,25 @@ describe('FHIR lab results', () => {
       .toMatchObject({ range: '4.20–6.10\nbarn: 5–15' });
   });
 
+  // Hostile review helper-216, F4, F5, F10: ranges with a text were shown without who they are for or what kind
+  // they are, and bounds in another unit beside the value's. Failed before.
+  it('says after each range whom or what it is for, in the EHR\'s words, and the bounds\' own unit', () => {
+    expect(results(withGlucose(glucose('"valueString":"6,1","referenceRange":[{"text":"60–105","appliesTo":[{"text":"Män"}]},'
+      + '{"text":"45–90","appliesTo":[{"coding":[{"code":"248152002","display":"Kvinnor"}]}]}]')))[1]).toMatchObject({ range: '60–105 (Män)\n45–90 (Kvinnor)' });
+    expect(results(withGlucose(glucose('"valueQuantity":{"value":1.1},"referenceRange":[{"low":{"value":0.9},"high":{"value":1.2},'
+      + '"type":{"coding":[{"code":"normal"}]}},{"low":{"value":2},"high":{"value":3},"type":{"text":"Terapeutiskt"}}]')))[1]).toMatchObject({ range: '0.9–1.2\n2–3 (Terapeutiskt)' });
+    expect(results(withGlucose(glucose('"valueQuantity":{"value":5.5,"unit":"mmol/L"},"referenceRange":[{"low":{"value":70,"unit":"mg/dL"},"high":{"value":100,"unit":"mg/dL"}}]')))[1])
+      .toMatchObject({ result: '5.5', unit: 'mmol/L', range: '70–100 mg/dL' });
+  });
+
+  // helper-216, F6: a titre's Ratio, a panel's components were answered as no result. Failed before.
+  it('refuses a value it has no text for, and a result of several values', () => {
+    for (const value of ['"valueRatio":{"numerator":{"value":1},"denominator":{"value":64}}', '"valueBoolean":true',
+      '"component":[{"code":{"text":"A"},"valueQuantity":{"value":3.3}},{"code":{"text":"B"},"valueQuantity":{"value":1}}]']) {
+      expect(() => results(withGlucose(glucose(value)))).toThrow(/FHIR answer refused: an Observation/);
+    }
+  });
+
   it('refuses a reference range for a population it names only by code or age, not in its text (M6)', () => {
     for (const population of ['"appliesTo":[{"coding":[{"code":"248153007"}]}]', '"age":{"low":{"value":1}}']) {
       expect(() => results(withGlucose(glucose(`"valueString":"6,1","referenceRange":[{"low":{"value":4.20},${population}}]`))))

@@ -128,6 +128,29 @@ describe('FHIR journal notes', () => {
     expect(notes(resources)[0]?.Note?.Records.Record[2]?.Value).toEqual([{ JournalValueType: 'Numeric', $self: '4.0' }]);
   });
 
+  // Hostile review helper-216, F1, F2: a comparator, a unit given as a code, a bounds-only range, a score, a coded
+  // answer and a blood pressure's components were left out of a note's values. Failed before.
+  it.each([
+    ['a comparator', '"valueQuantity": {"comparator": "<", "value": 5, "unit": "mmol/mol"}', [['Numeric', '<5']], ['mmol/mol'], []],
+    ['a unit by its code, a range by its bounds', '"valueQuantity": {"value": 128, "system": "http://unitsofmeasure.org", "code": "g/L"}, '
+      + '"referenceRange": [{"low": {"value": 134, "unit": "g/L"}, "high": {"value": 170, "unit": "g/L"}}, {"text": "barn: 110–140"}]', [['Numeric', '128']], ['g/L'], ['134–170', 'barn: 110–140']],
+    ['a score', '"valueInteger": 7', [['Numeric', '7']], [], []],
+    ['a coded answer', '"valueCodeableConcept": {"text": "Positiv"}', [['Text', 'Positiv']], [], []],
+    ['a blood pressure', '"component": [{"code": {"text": "Systoliskt"}, "valueQuantity": {"value": 128, "unit": "mmHg"}}, '
+      + '{"code": {"text": "Diastoliskt"}, "valueQuantity": {"value": 84, "unit": "mmHg"}}]', [['Numeric', '128'], ['Numeric', '84']], ['mmHg', 'mmHg'], []],
+  ])('keeps %s of a note\'s entry', (_, value, values, units, ranges) => {
+    const resources = plus(`{"resourceType": "Observation", "id": "obs-crp-poc", "status": "final", "code": {"text": "CRP"}, "subject": {"reference": "Patient/pat-tolvan"}, ${value}}`,
+      demoResources().filter((r) => r.id !== 'obs-crp-poc'));
+    const record = notes(resources)[0]?.Note?.Records.Record[2];
+    expect([record?.Value.map((v) => [v.JournalValueType, v.$self]), record?.Unit, record?.Range]).toEqual([values, units, ranges]);
+  });
+
+  it('refuses a note\'s entry of a value it has no text for', () => {
+    const resources = plus('{"resourceType": "Observation", "id": "obs-crp-poc", "status": "final", "code": {"text": "Titer"}, "subject": {"reference": "Patient/pat-tolvan"}, '
+      + '"valueRatio": {"numerator": {"value": 1}, "denominator": {"value": 64}}}', demoResources().filter((r) => r.id !== 'obs-crp-poc'));
+    expect(() => notes(resources)).toThrow(/FHIR answer refused: an Observation valueRatio/);
+  });
+
   it('nests a section\'s first subsection and lets the others follow it as siblings', () => {
     const resources = changed('Composition/comp-0002', (r) => {
       r.section = [{ title: 'A', section: [{ title: 'A1', section: [{ title: 'A1a' }, { title: 'A1b' }] }, { title: 'A2' }] }, { title: 'B' }];

@@ -36,6 +36,12 @@ describe('a medication strength, a Ratio', () => {
       {"itemCodeableConcept": {"text": "Formoterol"}, "strength": {"numerator": {"value": 4.5, "unit": "mikrog",
         "_value": {"extension": [{"url": "http://hl7.org/fhir/StructureDefinition/rendered-value", "valueString": "4,5"}]}}, "denominator": {"value": 1, "unit": "dos"}}}]`,
     ['160/4,5', 'mikrog/dos']],
+    // helper-216, F7: an inactive ingredient was joined into the label's strength. Failed before.
+    ['a combination beside an inactive ingredient of a strength', `[
+      {"strength": {"numerator": {"value": 160, "unit": "mikrog"}, "denominator": {"value": 1, "unit": "dos"}}},
+      {"strength": {"numerator": {"value": 4.5, "unit": "mikrog"}, "denominator": {"value": 1, "unit": "dos"}}},
+      {"itemCodeableConcept": {"text": "Laktos"}, "isActive": false, "strength": {"numerator": {"value": 800, "unit": "mikrog"}, "denominator": {"value": 1, "unit": "dos"}}}]`,
+    ['160/4.5', 'mikrog/dos']],
     ['a strength beside an ingredient that states none (an excipient)', '[{"strength": {"numerator": {"value": 160, "unit": "mikrog"}}}, {"itemCodeableConcept": {"text": "Laktos"}}]', ['160', 'mikrog']],
   ])('shows %s', (_, ingredient, shown) => {
     expect(productOf(ingredient)).toEqual(shown);

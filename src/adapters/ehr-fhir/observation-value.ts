@@ -1,0 +1,99 @@
+/**
+ * An Observation's value and reference ranges as the legacy layouts hold them: a value is one text
+ * (the number as written, its comparator before it) with its unit, a range one line of text
+ * (docs/upstream-fhir.md#310-journal-notes-operation-10, #311-lab-results-operation-11). What a text
+ * cannot say as the EHR wrote it is refused, never left out (hostile reviews helper-213, helper-216):
+ * a value whose form has no text here, a range for a population or of a kind with no words to say so.
+ */
+import type { CodeableConcept, Quantity } from '../../domain/fhir/resources/datatypes.js';
+import { textOf } from './codes.js';
+import { fhirFault } from './fault.js';
+import { writtenNumber } from './fhir-json.js';
+import { valueAsWritten } from './rendered-value.js';
+
+/** The members of an Observation read here; the schemas of both reads hold them. */
+export interface ObservationParts {
+  valueQuantity?: Quantity;
+  valueString?: string;
+  valueInteger?: number;
+  valueCodeableConcept?: CodeableConcept;
+  component?: readonly ObservationParts[];
+  referenceRange?: readonly RangeParts[];
+}
+
+interface RangeParts {
+  text?: string;
+  low?: Quantity;
+  high?: Quantity;
+  appliesTo?: readonly CodeableConcept[];
+  age?: unknown;
+  type?: CodeableConcept;
+}
+
+/** value[x] forms no layout has a text for: refused rather than answered as no value (a titre's Ratio was). */
+const UNREAD_VALUES = ['valueBoolean', 'valueRange', 'valueRatio', 'valueSampledData', 'valueTime', 'valueDateTime', 'valuePeriod'] as const;
+
+export interface ObservationValue {
+  text?: string;
+  /** Whether it is a number (a Numeric journal value), not words. */
+  numeric: boolean;
+  unit?: string;
+}
+
+const unitOf = (q: Quantity | undefined): string | undefined => q?.unit ?? q?.code;
+
+/** The value itself, not its components. */
+export function ownValue(o: ObservationParts): ObservationValue {
+  for (const key of UNREAD_VALUES) {
+    if ((o as Record<string, unknown>)[key] !== undefined) throw fhirFault(`an Observation ${key}, which the layout has no text for`);
+  }
+  const q = o.valueQuantity;
+  const number = valueAsWritten(q);
+  if (number !== undefined) return { text: `${q?.comparator ?? ''}${number}`, numeric: true, unit: unitOf(q) };
+  const integer = writtenNumber(o, 'valueInteger');
+  if (integer !== undefined) return { text: integer, numeric: true };
+  return { text: o.valueString ?? textOf(o.valueCodeableConcept), numeric: false, unit: unitOf(q) };
+}
+
+/** The value, then each component's (a blood pressure's two), in order. */
+export function valuesWithComponents(o: ObservationParts): ObservationValue[] {
+  return [ownValue(o), ...(o.component ?? []).map(ownValue)].filter((v) => v.text !== undefined || v.unit !== undefined);
+}
+
+/** A concept's words (its text, else a coding's display; a bare code is no words), which a range's qualifier must have to be shown. */
+function wordsOf(concept: CodeableConcept): string {
+  const words = concept.text ?? concept.coding?.find((c) => c.display !== undefined)?.display;
+  if (words === undefined) throw fhirFault('an Observation reference range qualified with no words');
+  return words;
+}
+
+const NORMAL_RANGE = 'normal';
+
+/**
+ * One range as a line: its text, else `low–high` (an en dash, as the legacy documents write ranges),
+ * `≤high` or `≥low`, the bounds' unit after them where it is not the value's; then who or what it is
+ * for, in the EHR's words, where it says (`(Kvinnor)`, `(Terapeutiskt)`): bounds alone would pass for
+ * everyone's. An age has no words of the EHR's: a range for one is shown by its own text alone, and
+ * refused without one.
+ */
+function rangeLine(range: RangeParts, valueUnit: string | undefined): string | undefined {
+  if (range.age !== undefined && range.text === undefined) throw fhirFault('an Observation reference range for an age, with no text');
+  const kind = range.type === undefined || range.type.coding?.some((c) => c.code === NORMAL_RANGE) === true ? [] : [wordsOf(range.type)];
+  const qualifiers = [...kind, ...(range.appliesTo ?? []).map(wordsOf)];
+  const line = range.text ?? boundsOf(range, valueUnit);
+  if (line === undefined) return undefined;
+  return qualifiers.length === 0 ? line : `${line} (${qualifiers.join(', ')})`;
+}
+
+function boundsOf(range: RangeParts, valueUnit: string | undefined): string | undefined {
+  const low = valueAsWritten(range.low);
+  const high = valueAsWritten(range.high);
+  const bounds = low !== undefined && high !== undefined ? `${low}–${high}` : high !== undefined ? `≤${high}` : low === undefined ? undefined : `≥${low}`;
+  const unit = unitOf(range.high) ?? unitOf(range.low);
+  return bounds === undefined || unit === undefined || unit === valueUnit ? bounds : `${bounds} ${unit}`;
+}
+
+/** Every range, a line each (a child's beside an adult's): the first alone may be another population's. */
+export function rangeLines(o: ObservationParts, valueUnit: string | undefined): string[] {
+  return (o.referenceRange ?? []).map((r) => rangeLine(r, valueUnit)).filter((r) => r !== undefined);
+}
